@@ -1,0 +1,118 @@
+"""Provenance facts attached to every record: host snapshot, load, git state.
+
+* ``host_snapshot()`` — stable host facts (CPU model, cores, RAM, OS, GPU name/driver/VRAM) and a
+  ``host_id`` = 16 hex of sha256 over those stable facts only, so the id survives reboots but
+  changes with the hardware.  Stored once per host in ``data/raw/hosts.jsonl`` and referenced.
+* ``load_snapshot()`` — volatile facts taken at the start and end of each run: 1/5/15-minute load
+  average, CPU frequency governor, current CPU MHz, busiest other processes.
+* ``git_state()`` — HEAD commit and a dirty flag for code and params only (data outputs such as
+  ``data/raw``, ``reports`` and ``_site`` are excluded, because a measurement stage dirties them).
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import psutil
+
+from .records import stable_hash
+
+DATA_OUTPUTS = ("data/raw", "reports", "_site", "notebooks/out", "dvc.lock", "_variables.yml")
+
+
+def _cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def gpu_info() -> list[dict]:
+    """NVIDIA GPUs via ``nvidia-smi`` (name, driver, memory_total_mib); [] when none or no driver."""
+    if not shutil.which("nvidia-smi"):
+        return []
+    try:
+        out = subprocess.run(
+            ["nvidia-smi", "--query-gpu=name,driver_version,memory.total,clocks.max.sm",
+             "--format=csv,noheader,nounits"], capture_output=True, text=True, timeout=20)
+    except (OSError, subprocess.TimeoutExpired):
+        return []
+    gpus = []
+    for line in out.stdout.strip().splitlines() if out.returncode == 0 else []:
+        parts = [p.strip() for p in line.split(",")]
+        if len(parts) >= 3:
+            gpus.append({"name": parts[0], "driver": parts[1], "memory_total_mib": int(float(parts[2])),
+                         "clock_max_sm_mhz": parts[3] if len(parts) > 3 else None})
+    return gpus
+
+
+def host_snapshot() -> dict:
+    """Stable host facts plus ``host_id`` (schema ``benchbook.host``)."""
+    vm = psutil.virtual_memory()
+    facts = {
+        "hostname": platform.node(),
+        "cpu_model": _cpu_model(),
+        "cpu_logical": psutil.cpu_count(logical=True),
+        "cpu_physical": psutil.cpu_count(logical=False),
+        "ram_bytes": vm.total,
+        "os": f"{platform.system()} {platform.release()}",
+        "machine": platform.machine(),
+        "gpus": gpu_info(),
+    }
+    # RAM is rounded to GiB so that kernel reservations moving by a few MiB don't change the id.
+    ident = {**facts, "ram_bytes": round(vm.total / 2**30)}
+    return {"schema": "benchbook.host", "schema_version": 1, "host_id": stable_hash(ident), **facts}
+
+
+def _governor() -> str | None:
+    p = Path("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor")
+    try:
+        return p.read_text().strip()
+    except OSError:
+        return None
+
+
+def load_snapshot(exclude_pids: set[int] | None = None, top: int = 3) -> dict:
+    """Load facts now: ``loadavg`` [1, 5, 15 min], ``governor`` (None where unreadable),
+    ``cpu_mhz``, and the ``top`` busiest other processes by CPU percent since the last call."""
+    exclude = (exclude_pids or set()) | {os.getpid()}
+    procs = []
+    for p in psutil.process_iter(["pid", "name", "cpu_percent"]):
+        if p.info["pid"] in exclude or not p.info["cpu_percent"]:
+            continue
+        procs.append({"pid": p.info["pid"], "name": p.info["name"], "cpu_percent": p.info["cpu_percent"]})
+    procs.sort(key=lambda d: -d["cpu_percent"])
+    freq = psutil.cpu_freq()
+    return {
+        "loadavg": [round(x, 2) for x in os.getloadavg()],
+        "governor": _governor(),
+        "cpu_mhz": round(freq.current) if freq else None,
+        "top_processes": procs[:top],
+    }
+
+
+def git_state(root: str | Path) -> dict:
+    """``{"git_commit": sha or None, "git_dirty": bool}``; dirty counts code and params only."""
+    root = Path(root)
+    try:
+        head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True)
+        if head.returncode != 0:
+            return {"git_commit": None, "git_dirty": None}
+        status = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=root,
+                                capture_output=True, text=True).stdout
+    except OSError:
+        return {"git_commit": None, "git_dirty": None}
+    dirty = []
+    for line in status.splitlines():
+        path = re.sub(r"^.. ", "", line).split(" -> ")[-1].strip('"')
+        if not any(path == d or path.startswith(d.rstrip("/") + "/") for d in DATA_OUTPUTS):
+            dirty.append(path)
+    return {"git_commit": head.stdout.strip(), "git_dirty": bool(dirty), "git_dirty_paths": dirty[:20]}

@@ -1,0 +1,170 @@
+"""Append-only JSONL records (DESIGN.md, "Records").
+
+Every record is one JSON object per line with ``schema`` and ``schema_version``.  Writers flush and
+``fsync`` after every line, so a killed run loses no completed record.  Readers never drop data
+silently: a torn (unparseable) *last* line is moved to ``<file>.quarantine.jsonl`` together with its
+file:line position and the file is truncated to its last complete line; an unparseable line that is
+not the last is an error naming file:line.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import uuid
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Iterable, Iterator
+
+
+class RecordError(ValueError):
+    """A raw file holds a line that is not a valid record; the message names file:line and the fix."""
+
+
+def utc_now() -> str:
+    """Current UTC time, ISO 8601 with microseconds and a ``Z`` suffix."""
+    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def new_id() -> str:
+    """A fresh 32-hex random id (uuid4) for runs and sessions."""
+    return uuid.uuid4().hex
+
+
+def stable_hash(obj, n: int = 16) -> str:
+    """First ``n`` hex of sha256 over canonical JSON of ``obj`` (sorted keys): stable across runs."""
+    return hashlib.sha256(json.dumps(obj, sort_keys=True, default=str).encode()).hexdigest()[:n]
+
+
+class RecordWriter:
+    """Append records to a JSONL file, one ``write + flush + fsync`` per record.
+
+    ``append`` requires ``schema`` and ``schema_version`` keys and returns the 1-based line number
+    the record landed on (used for provenance "file:line").  Before the first append, a torn last
+    line left by a killed writer is quarantined (see ``repair``).
+    """
+
+    def __init__(self, path: str | Path):
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        repair(self.path)
+        self._lines = count_lines(self.path)
+        self._f = open(self.path, "a", encoding="utf-8")
+
+    def append(self, rec: dict) -> int:
+        for k in ("schema", "schema_version"):
+            if k not in rec:
+                raise RecordError(f"record for {self.path} lacks {k!r}; every record needs schema and schema_version")
+        line = json.dumps(rec, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+        self._f.write(line + "\n")
+        self._f.flush()
+        os.fsync(self._f.fileno())
+        self._lines += 1
+        return self._lines
+
+    def close(self) -> None:
+        self._f.close()
+
+    def __enter__(self) -> "RecordWriter":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def count_lines(path: Path) -> int:
+    """Number of newline-terminated lines in ``path`` (0 when absent)."""
+    if not path.exists():
+        return 0
+    with open(path, "rb") as f:
+        return sum(chunk.count(b"\n") for chunk in iter(lambda: f.read(1 << 20), b""))
+
+
+def repair(path: str | Path) -> dict | None:
+    """Move a torn last line of ``path`` aside; return what was moved, or None when intact.
+
+    A line is torn when the file does not end in a newline, or its last line is not valid JSON.
+    The bytes go to ``<path>.quarantine.jsonl`` as a record ``{"schema": "benchbook.quarantine",
+    "file", "line", "byte_offset", "raw"}``, then the file is truncated to the end of its last
+    complete, valid line.  Nothing is deleted.
+    """
+    path = Path(path)
+    if not path.exists() or path.stat().st_size == 0:
+        return None
+    with open(path, "rb") as f:
+        data = f.read()
+    cut = len(data)
+    if data.endswith(b"\n"):
+        start = data.rfind(b"\n", 0, len(data) - 1) + 1
+        try:
+            json.loads(data[start:])
+            return None
+        except ValueError:
+            cut = start
+    else:
+        cut = data.rfind(b"\n") + 1
+    raw = data[cut:]
+    line_no = data[:cut].count(b"\n") + 1
+    entry = {"schema": "benchbook.quarantine", "schema_version": 1, "file": str(path), "line": line_no,
+             "byte_offset": cut, "raw": raw.decode("utf-8", errors="replace"), "quarantined_at": utc_now()}
+    q = path.with_name(path.name + ".quarantine.jsonl")
+    with open(q, "a", encoding="utf-8") as f:
+        f.write(json.dumps(entry, ensure_ascii=False) + "\n")
+        f.flush()
+        os.fsync(f.fileno())
+    with open(path, "r+b") as f:
+        f.truncate(cut)
+        f.flush()
+        os.fsync(f.fileno())
+    return entry
+
+
+def iter_records(path: str | Path) -> Iterator[tuple[int, dict]]:
+    """Yield ``(line_number, record)`` for every non-blank line of ``path``.
+
+    Raises:
+        RecordError: a line is not JSON or lacks ``schema``; names file:line and the fix.
+    """
+    path = Path(path)
+    with open(path, encoding="utf-8") as f:
+        for i, line in enumerate(f, 1):
+            if not line.strip():
+                continue
+            try:
+                rec = json.loads(line)
+            except ValueError as e:
+                raise RecordError(
+                    f"{path}:{i}: not valid JSON ({e}); fix: if it is a torn last line, `benchbook records "
+                    f"repair {path}` moves it aside; otherwise restore the file from git"
+                ) from None
+            if not isinstance(rec, dict) or "schema" not in rec:
+                raise RecordError(f"{path}:{i}: record lacks 'schema'; this file is not benchbook raw data")
+            yield i, rec
+
+
+def read_records(paths: Iterable[str | Path], schema: str | None = None) -> list[dict]:
+    """All records of ``paths`` (optionally only one ``schema``), each with ``_file`` and ``_line`` added."""
+    out = []
+    for p in paths:
+        for i, rec in iter_records(p):
+            if schema is None or rec.get("schema") == schema:
+                rec["_file"], rec["_line"] = str(p), i
+                out.append(rec)
+    return out
+
+
+def append_once(path: str | Path, rec: dict, key: str) -> bool:
+    """Append ``rec`` to ``path`` unless a record with the same ``rec[key]`` is already there.
+
+    Used for snapshots stored once and referenced (hosts, toolchains, models).  Returns True
+    when it appended.
+    """
+    path = Path(path)
+    if path.exists():
+        for _, r in iter_records(path):
+            if r.get(key) == rec[key]:
+                return False
+    with RecordWriter(path) as w:
+        w.append(rec)
+    return True

