@@ -1,0 +1,123 @@
+"""The numbers registry: every number a page shows, with its provenance.
+
+Each report stage publishes its numbers through ``publish`` (the only writer) to
+``reports/numbers/<experiment>.json``; ``load_all`` merges them for the site.  One file per
+experiment because DVC stages cannot share an output.
+
+An entry (``Number``) carries: a ``key`` that is stable across runs (derived from the
+configuration, never from run ids: see ``make_key``), value, unit, n, sd, 95% interval and how it
+was computed, the source records (file + line ranges and run ids), the computation (function
+name), command(s) (argv lists), toolchain/build, model sha256, host id, measurement time span and
+caveat ids.  Pages read numbers only from here (``site`` turns them into ``_variables.yml``).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import re
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+SCHEMA = "benchbook.numbers"
+SCHEMA_VERSION = 1
+
+
+def make_key(*parts) -> str:
+    """A stable registry key from configuration parts: lowercase, ``[a-z0-9_]`` joined by ``-``.
+
+    >>> make_key("llama_bench", "Q4_1", "tg", 32)
+    'llama_bench-q4_1-tg-32'
+    """
+    return "-".join(re.sub(r"[^a-z0-9_.]+", "_", str(p).lower()).strip("_") for p in parts)
+
+
+def line_ranges(lines: list[int]) -> list[list[int]]:
+    """Compress sorted-or-not line numbers into inclusive ranges: [3,4,5,9] -> [[3,5],[9,9]]."""
+    out: list[list[int]] = []
+    for x in sorted(set(int(v) for v in lines)):
+        if out and x == out[-1][1] + 1:
+            out[-1][1] = x
+        else:
+            out.append([x, x])
+    return out
+
+
+@dataclass
+class Number:
+    """One published number; see the module docstring for the meaning of each field."""
+
+    key: str
+    value: float
+    unit: str
+    label: str
+    n: int
+    computation: str
+    sd: float | None = None
+    ci95: list[float] | None = None
+    ci_method: str | None = None
+    sources: list[dict] = field(default_factory=list)   # [{"file": str, "lines": [[a, b], ...]}]
+    run_ids: list[str] = field(default_factory=list)
+    commands: list[list[str]] = field(default_factory=list)
+    toolchain_id: str | None = None
+    build: str | None = None
+    model_sha256: str | None = None
+    host_id: str | None = None
+    session_id: str | None = None
+    measured_from: str | None = None
+    measured_to: str | None = None
+    caveats: list[str] = field(default_factory=list)
+    experiment: str | None = None
+
+    def check(self) -> None:
+        """Raise ValueError naming the key when a field is unusable (NaN value, bad interval, no source)."""
+        if not isinstance(self.value, (int, float)) or not math.isfinite(self.value):
+            raise ValueError(f"number {self.key}: value {self.value!r} is not a finite number")
+        if self.ci95 is not None and not (len(self.ci95) == 2 and self.ci95[0] <= self.ci95[1]):
+            raise ValueError(f"number {self.key}: ci95 {self.ci95} is not [low, high]")
+        if not self.sources and not self.run_ids:
+            raise ValueError(f"number {self.key}: no source records; every number must come from raw records")
+        if not re.fullmatch(r"[a-z0-9_.\-]+", self.key):
+            raise ValueError(f"number {self.key!r}: key must match [a-z0-9_.-]+ (use make_key)")
+
+
+def publish(path: str | Path, experiment: str, numbers: list[Number]) -> Path:
+    """Write ``numbers`` as the registry file for ``experiment`` (atomic replace).
+
+    Raises:
+        ValueError: a number fails ``Number.check`` or two share a key.
+    """
+    seen = set()
+    for num in numbers:
+        num.experiment = experiment
+        num.check()
+        if num.key in seen:
+            raise ValueError(f"duplicate number key {num.key} in experiment {experiment}")
+        seen.add(num.key)
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    doc = {"schema": SCHEMA, "schema_version": SCHEMA_VERSION, "experiment": experiment,
+           "numbers": {n.key: asdict(n) for n in numbers}}
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(doc, indent=1, ensure_ascii=False, allow_nan=False))
+    os.replace(tmp, path)
+    return path
+
+
+def load_all(directory: str | Path) -> dict[str, dict]:
+    """Merge every ``*.json`` registry file of ``directory`` into ``{key: entry}``.
+
+    Raises:
+        ValueError: a key appears in two files, or a file has another schema.
+    """
+    merged: dict[str, dict] = {}
+    for p in sorted(Path(directory).glob("*.json")):
+        doc = json.loads(p.read_text())
+        if doc.get("schema") != SCHEMA:
+            raise ValueError(f"{p}: not a numbers registry (schema {doc.get('schema')!r})")
+        for k, v in doc["numbers"].items():
+            if k in merged:
+                raise ValueError(f"{p}: number key {k} already published by {merged[k]['experiment']}")
+            merged[k] = v
+    return merged
