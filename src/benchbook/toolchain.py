@@ -151,17 +151,22 @@ def _extract_source(sdist: Path, spec: SourceSpec) -> Path:
 
 
 def _version_info(bin_dir: Path) -> dict:
-    """Parse ``llama-server --version`` (``version: 11434 (unknown)`` / ``built with ...``)."""
+    """Parse ``llama-server --version``: b11434 prints ``version: 0.6.0-dev (build 11434, commit unknown)``
+    and ``built with GNU 12.2.0 for Linux x86_64``; older builds print ``version: 4567 (abc1234)``."""
     exe = bin_dir / "llama-server"
     if not exe.exists():
         exe = bin_dir / "llama-bench"
     out = subprocess.run([str(exe), "--version"], capture_output=True, text=True, timeout=60)
     text = out.stdout + out.stderr
-    m = re.search(r"version:\s*(\d+)\s*\(([^)]*)\)", text)
+    new = re.search(r"version:\s*(\S+)\s*\(build (\d+), commit ([^)]*)\)", text)
+    old = re.search(r"version:\s*(\d+)\s*\(([^)]*)\)", text)
     b = re.search(r"built with (.+)", text)
+    number = int(new.group(2)) if new else (int(old.group(1)) if old else None)
+    commit = new.group(3) if new else (old.group(2) if old else "unknown")
     return {
-        "build_number": int(m.group(1)) if m else None,
-        "build_commit": m.group(2) if m else "unknown",
+        "build_number": number,
+        "build_commit": commit.strip(),
+        "library_version": new.group(1) if new else None,
         "built_with": b.group(1).strip() if b else None,
     }
 
@@ -176,7 +181,7 @@ def list_devices(bin_dir: Path) -> list[dict]:
     devs = []
     for line in out.stdout.splitlines():
         m = re.match(r"\s*(\S+):\s*(.*?)(?:\s*\((\d+) MiB, (\d+) MiB free\))?\s*$", line)
-        if m and not line.lower().startswith("available devices"):
+        if m and not line.lower().startswith("available devices") and line.strip() != "(none)":
             devs.append({"name": m.group(1), "description": m.group(2),
                          "memory_mib": int(m.group(3)) if m.group(3) else None,
                          "free_mib": int(m.group(4)) if m.group(4) else None})
@@ -215,7 +220,8 @@ def fingerprint(bin_dir: Path, *, backend: str | None, cmake: list[str] | None,
         "toolchain_id": tid,
         **_version_info(bin_dir),
         "backend": backend,
-        "backends_listed": devices,
+        "backends_listed": devices,  # llama-bench --list-devices: accelerators only ("(none)" on CPU)
+        "backends": ["CPU"] + sorted({re.sub(r"\d+$", "", d["name"]) for d in devices}),
         "cmake_flags": cmake,
         "compiler": compiler,
         "source": source,

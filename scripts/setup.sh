@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Idempotent set-up: system tools, virtual environment with pinned dependencies, llama.cpp build
+# (cached outside the repo, keyed by source sha256 + backend + cmake flags), default models
+# (cached by sha256). Usage: scripts/setup.sh [--test]   (--test also installs test tools + chromium)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+want_test=0; [ "${1:-}" = "--test" ] && want_test=1
+
+need_apt=()
+command -v cmake >/dev/null || need_apt+=(cmake)
+command -v c++ >/dev/null || need_apt+=(build-essential)
+command -v git >/dev/null || need_apt+=(git)
+command -v fincore >/dev/null || need_apt+=(util-linux)
+if [ "$want_test" = 1 ] && ! command -v chromium >/dev/null; then need_apt+=(chromium); fi
+if [ ${#need_apt[@]} -gt 0 ]; then
+  if [ "$(id -u)" = 0 ]; then
+    echo "setup: installing Debian packages: ${need_apt[*]}"
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need_apt[@]}" >/dev/null
+  else
+    echo "setup: missing ${need_apt[*]}; fix: sudo apt-get install -y ${need_apt[*]}" >&2; exit 1
+  fi
+fi
+
+PY=${PYTHON:-python3}
+[ -x .venv/bin/python ] || "$PY" -m venv .venv
+stamp=.venv/.benchbook-deps
+want=$(cat requirements.lock pyproject.toml | sha256sum | cut -c1-16)
+if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
+  .venv/bin/python -m pip install -q --disable-pip-version-check -r requirements.lock
+  .venv/bin/python -m pip install -q --disable-pip-version-check --no-deps -e .
+  echo "$want" > "$stamp"
+fi
+.venv/bin/dvc config core.analytics false >/dev/null 2>&1 || true
+
+.venv/bin/benchbook toolchain build | tail -n 1
+.venv/bin/benchbook models fetch

@@ -1,0 +1,30 @@
+"""Charts: Altair specs saved for the site (spec JSON, a JS file that registers it, static SVG).
+
+Pages never recompute a chart: the report stage saves ``<name>.vl.json`` (the Vega-Lite spec),
+``<name>.spec.js`` (``window.BB_SPECS[name] = spec``, loadable from file:// pages) and ``<name>.svg``
+(static fallback rendered offline by vl-convert).  A page shows it with a ``<div class="bb-chart"
+data-spec="NAME">`` holding the SVG, which ``site_libs/vega/bb-charts.js`` replaces with the
+interactive chart; the Vega bundle is written once by the site stage (``site_libs/vega/vega-bundle.js``).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import altair as alt
+import vl_convert as vlc
+
+
+def save(chart: alt.TopLevelMixin, out_dir: str | Path, name: str) -> dict:
+    """Write spec, spec.js and svg for ``chart`` under ``out_dir``; return their paths."""
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    spec = chart.to_dict()
+    paths = {"spec": out / f"{name}.vl.json", "js": out / f"{name}.spec.js", "svg": out / f"{name}.svg"}
+    paths["spec"].write_text(json.dumps(spec, indent=1))
+    paths["js"].write_text(f"window.BB_SPECS = window.BB_SPECS || {{}};\nwindow.BB_SPECS[{json.dumps(name)}] = "
+                           f"{json.dumps(spec)};\n")
+    paths["svg"].write_text(vlc.vegalite_to_svg(spec))
+    return {k: str(v) for k, v in paths.items()}
+

@@ -1,0 +1,163 @@
+"""The ``benchbook`` command line.
+
+    benchbook doctor                 what is present, what is missing and the exact fix
+    benchbook toolchain build        build (or find) llama.cpp; prints the toolchain record
+    benchbook models fetch [ID...]   fetch/derive models (default: every registry id); prints manifests
+    benchbook run                    the main job: toolchain, models, measure on this host if needed,
+                                     `dvc repro`, print the site path
+    benchbook records repair FILE    move a torn last line aside (quarantine) and report it
+    benchbook site build             render the site (quarto when on PATH, else smalldocs)
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from . import resolve
+from .paths import cache_dir, repo_root
+
+
+def _ok(flag: bool) -> str:
+    return "ok  " if flag else "MISS"
+
+
+def cmd_doctor(args) -> int:
+    root = repo_root()
+    params = resolve.load_params(root)
+    problems = 0
+    print(f"project   {root}")
+    print(f"cache     {cache_dir()}")
+    try:
+        tc = resolve.get_toolchain(params, build=False)
+        r = tc.record
+        print(f"{_ok(True)} toolchain b{r.get('build_number')} ({r.get('build_commit')}) backend={r.get('backend')} "
+              f"id={r['toolchain_id']} at {tc.bin_dir}")
+    except Exception as e:  # noqa: BLE001 - doctor reports every failure with its fix
+        problems += 1
+        print(f"{_ok(False)} toolchain: {e}")
+    reg = params["models"]["registry"]
+    from .models import _cached
+    for mid in reg:
+        hit = _cached(mid)
+        print(f"{_ok(bool(hit))} model {mid}" + (f" sha256={hit['sha256'][:16]}… {hit['path']}" if hit else
+              "  fix: `benchbook models fetch`"))
+        problems += not hit
+    from .site import renderer
+    name, path = renderer()
+    print(f"{_ok(True)} site renderer: {name} ({path})")
+    gpus = __import__("benchbook.provenance", fromlist=["gpu_info"]).gpu_info()
+    print(f"info GPU: {', '.join(g['name'] for g in gpus) if gpus else 'none (CPU backend)'}")
+    for tool, fix in (("cmake", "apt-get install -y cmake"), ("c++", "apt-get install -y build-essential"),
+                      ("dvc", "pip install -e . (in the venv)"), ("fincore", "apt-get install -y util-linux")):
+        have = shutil.which(tool) is not None
+        problems += not have
+        print(f"{_ok(have)} {tool}" + ("" if have else f"  fix: {fix}"))
+    print("all present" if not problems else f"{problems} missing (fixes above)")
+    return 0 if not problems else 1
+
+
+def cmd_toolchain_build(args) -> int:
+    params = resolve.load_params(repo_root())
+    t0 = time.monotonic()
+    tc = resolve.get_toolchain(params, build=True)
+    rec = dict(tc.record)
+    rec["files_sha256"] = f"{len(rec['files_sha256'])} files"
+    print(json.dumps(rec, indent=1))
+    print(f"toolchain ready in {time.monotonic() - t0:.1f} s: {tc.bin_dir}")
+    return 0
+
+
+def cmd_models_fetch(args) -> int:
+    from .models import manifest, type_histogram_line
+    params = resolve.load_params(repo_root())
+    ids = args.ids or list(params["models"]["registry"])
+    needs_tc = any("derived_from" in params["models"]["registry"].get(i, {}) for i in ids)
+    tc = resolve.get_toolchain(params, build=True) if needs_tc else None
+    for rec in resolve.get_models(params, ids, tc):
+        man = manifest(rec["path"], rec["sha256"])
+        print(f"{rec['model_id']}: {man['architecture']} {man['parameter_count']:,} params, {man['n_layer']} layers, "
+              f"declared {man['file_type_declared']}, tensors: {type_histogram_line(man)}, "
+              f"{man['size_bytes'] / 2**20:.1f} MiB, sha256 {rec['sha256']}")
+    return 0
+
+
+def cmd_records_repair(args) -> int:
+    from .records import repair
+    moved = repair(args.file)
+    if moved:
+        print(f"moved torn line {moved['file']}:{moved['line']} (byte {moved['byte_offset']}) to "
+              f"{args.file}.quarantine.jsonl")
+    else:
+        print(f"{args.file}: intact")
+    return 0
+
+
+def cmd_site_build(args) -> int:
+    from .site import render
+    out = render(repo_root())
+    print(f"site: {out}")
+    return 0
+
+
+def cmd_run(args) -> int:
+    """Main job.  Measurement stages are forced once on a host that has no completed session in
+    the committed raw data (a new machine measures itself); otherwise plain ``dvc repro``."""
+    root = repo_root()
+    params = resolve.load_params(root)
+    timings = {}
+    t = time.monotonic()
+    tc = resolve.get_toolchain(params, build=True)
+    timings["toolchain_s"] = time.monotonic() - t
+    t = time.monotonic()
+    resolve.get_models(params, params["llama_bench"]["models"], tc)
+    timings["models_s"] = time.monotonic() - t
+    from .provenance import host_snapshot
+    from .session import completed_sessions
+    host_id = host_snapshot()["host_id"]
+    t = time.monotonic()
+    dvc = [sys.executable, "-m", "dvc"]
+    raw = root / params["llama_bench"]["raw_dir"] / f"{host_id}.jsonl"
+    if not completed_sessions(raw, "llama_bench"):
+        print(f"no completed llama_bench session for host {host_id}: measuring on this host")
+        subprocess.run(dvc + ["repro", "--no-run-cache", "--force", "--single-item", "llama_bench"], cwd=root, check=True)
+    subprocess.run(dvc + ["repro", "--no-run-cache"], cwd=root, check=True)
+    timings["dvc_repro_s"] = time.monotonic() - t
+    print("timings: " + ", ".join(f"{k}={v:.1f}" for k, v in timings.items()))
+    print(f"site: {root / '_site' / 'index.html'}")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="benchbook", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    sub.add_parser("doctor").set_defaults(fn=cmd_doctor)
+    tcp = sub.add_parser("toolchain").add_subparsers(dest="sub", required=True)
+    tcp.add_parser("build").set_defaults(fn=cmd_toolchain_build)
+    mp = sub.add_parser("models").add_subparsers(dest="sub", required=True)
+    f = mp.add_parser("fetch")
+    f.add_argument("ids", nargs="*")
+    f.set_defaults(fn=cmd_models_fetch)
+    rp = sub.add_parser("records").add_subparsers(dest="sub", required=True)
+    r = rp.add_parser("repair")
+    r.add_argument("file")
+    r.set_defaults(fn=cmd_records_repair)
+    sp = sub.add_parser("site").add_subparsers(dest="sub", required=True)
+    sp.add_parser("build").set_defaults(fn=cmd_site_build)
+    sub.add_parser("run").set_defaults(fn=cmd_run)
+    args = ap.parse_args(argv)
+    try:
+        return args.fn(args)
+    except (RuntimeError, ValueError, FileNotFoundError) as e:
+        print(f"benchbook: error: {e}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,89 @@
+"""The llama-bench report: statistics table, caveats, numbers, chart and DVC metrics.
+
+Called by ``notebooks/llama_bench_report.ipynb``.  Reads only committed raw data
+(``data/raw/llama_bench/*.jsonl`` and ``data/raw/snapshots``), so it runs on a fresh clone with
+no models or binaries.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import altair as alt
+import polars as pl
+
+from . import caveats, charts
+from .analysis import latest_completed_session, load_llama_bench, rate_stats
+from .numbers import Number, line_ranges, make_key, publish
+from .records import read_records
+
+
+def number_key(row: dict) -> str:
+    """Stable key of one configuration, e.g. ``lb-smollm2-135m-q4_1-tg64-warm``."""
+    size = row["n_gen"] if row["test"] == "tg" else row["n_prompt"]
+    depth = f"-d{row['n_depth']}" if row["n_depth"] else ""
+    return make_key("lb", row["model_id"], f"{row['test']}{size}{depth}", row["phase"])
+
+
+def build(raw_dir: Path, snapshots_dir: Path, out_dir: Path, numbers_path: Path, metrics_path: Path,
+          thresholds: dict, confidence: float = 0.95) -> dict:
+    """Compute and write everything; returns ``{"stats": DataFrame, "numbers": [Number], "session": dict}``.
+
+    Raises:
+        RuntimeError: no completed llama_bench session under ``raw_dir`` (fix: run the measurement).
+    """
+    out_dir.mkdir(parents=True, exist_ok=True)
+    hosts = {h["host_id"]: h for h in read_records([snapshots_dir / "hosts.jsonl"], "benchbook.host")}
+    tcs = {t["toolchain_id"]: t for t in read_records([snapshots_dir / "toolchains.jsonl"], "benchbook.toolchain")}
+    sess = latest_completed_session(raw_dir, "llama_bench")
+    if sess is None:
+        raise RuntimeError(f"no completed llama_bench session under {raw_dir}; fix: `dvc repro -f -s llama_bench`")
+    df = load_llama_bench(raw_dir)
+    stats = rate_stats(df, confidence)
+    cores = (hosts.get(sess["host_id"]) or {}).get("cpu_logical") or caveats.DEFAULTS["cores"]
+    stats = caveats.attach(stats, {**thresholds, "cores": cores})
+    stats.write_parquet(out_dir / "rates.parquet")
+    cur = stats.filter(pl.col("session_id") == sess["session_id"]).sort("model_id", "test", "phase")
+
+    nums = []
+    for r in cur.iter_rows(named=True):
+        tc = tcs.get(r["toolchain_id"], {})
+        nums.append(Number(
+            key=number_key(r), value=round(r["mean_tps"], 2), unit="tok/s",
+            label=f"{r['model_id']} {r['test']}{r['n_gen'] if r['test'] == 'tg' else r['n_prompt']} ({r['phase']})",
+            n=r["n"], sd=r["sd_tps"], ci95=[r["ci_low_tps"], r["ci_high_tps"]] if r["ci_low_tps"] is not None else None,
+            ci_method="student-t over per-repetition rates" if r["n"] > 1 else None,
+            sources=[{"file": f, "lines": line_ranges(r["lines"])} for f in r["files"]],
+            run_ids=r["run_ids"], commands=[r["argv"]], toolchain_id=r["toolchain_id"],
+            build=f"b{r['build_number']} ({r['build_commit']}) {tc.get('backend') or ''}".strip(),
+            model_sha256=r["model_sha256"], host_id=r["host_id"], session_id=r["session_id"],
+            measured_from=r["started_at"], measured_to=r["ended_at"], caveats=r["caveats"],
+            computation="benchbook.analysis.rate_stats"))
+    publish(numbers_path, "llama_bench", nums)
+
+    chart_df = cur.select("model_id", "test", "phase", "n", "mean_tps", "ci_low_tps", "ci_high_tps", "cv",
+                          "session_id", "toolchain_id", "host_id",
+                          pl.col("caveats").list.join(", ").alias("caveat_ids"))
+    base = alt.Chart(alt.Data(values=chart_df.to_dicts())).encode(
+        y=alt.Y("model_id:N", title=None), yOffset="phase:N", color=alt.Color("phase:N"))
+    bars = base.mark_bar().encode(
+        x=alt.X("mean_tps:Q", title="tok/s (mean of per-repetition rates)"),
+        tooltip=[alt.Tooltip("model_id:N"), alt.Tooltip("test:N"), alt.Tooltip("phase:N"),
+                 alt.Tooltip("mean_tps:Q", format=".1f"), alt.Tooltip("ci_low_tps:Q", format=".1f"),
+                 alt.Tooltip("ci_high_tps:Q", format=".1f"), alt.Tooltip("n:Q"), alt.Tooltip("cv:Q", format=".1%"),
+                 alt.Tooltip("caveat_ids:N"), alt.Tooltip("session_id:N"), alt.Tooltip("toolchain_id:N"),
+                 alt.Tooltip("host_id:N")])
+    err = base.mark_errorbar(color="black").encode(x="ci_low_tps:Q", x2="ci_high_tps:Q")
+    chart = (bars + err).properties(width=420, height=110).facet(
+        column=alt.Column("test:N", title="llama-bench test (pp: prompt processing, tg: generation)")
+    ).resolve_scale(x="independent").properties(title="llama-bench throughput, latest session, 95% t-intervals")
+    charts.save(chart, out_dir, "llama_bench_rates")
+
+    metrics = {"session_id": sess["session_id"], "host_id": sess["host_id"]}
+    for n in nums:
+        if n.key.endswith("-warm"):
+            metrics[n.key] = n.value
+    metrics_path.parent.mkdir(parents=True, exist_ok=True)
+    metrics_path.write_text(json.dumps({"llama_bench": metrics}, indent=1))
+    return {"stats": stats, "numbers": nums, "session": sess}

@@ -1,0 +1,164 @@
+"""llama-bench runner: argv, page-cache eviction for cold runs, JSONL parsing, session loop.
+
+One llama-bench invocation per (model, phase).  Warm runs use llama-bench's own warmup and
+``-r repetitions``; the optional cold run comes first for each model, after evicting the model
+file from the page cache (``posix_fadvise(POSIX_FADV_DONTNEED)``, residency checked with
+``fincore`` before and after), with ``--no-warmup -r 1`` so its single sample is really the first
+touch.  Every output row of ``llama-bench -o jsonl`` (fields as in llama.cpp
+``tools/llama-bench/llama-bench.cpp``: n_prompt, n_gen, n_depth, avg_ns, avg_ts, samples_ns,
+samples_ts...) is kept verbatim under ``llama_bench`` in a ``benchbook.llama_bench`` record.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+from ..provenance import git_state, load_snapshot
+from ..records import new_id, utc_now
+from ..session import Session, run_key
+from .procmon import run_sampled
+
+SCHEMA = "benchbook.llama_bench"
+SCHEMA_VERSION = 1
+REQUIRED_FIELDS = ("n_prompt", "n_gen", "avg_ns", "avg_ts", "samples_ns", "build_number", "model_filename")
+
+
+class LlamaBenchError(RuntimeError):
+    """llama-bench output cannot be parsed; the message names the line and what is wrong."""
+
+
+def parse_jsonl(text: str, source: str = "<stdout>") -> list[dict]:
+    """Parse ``llama-bench -o jsonl`` output into rows (one dict per test).
+
+    Raises:
+        LlamaBenchError: a line is not JSON, or a row lacks one of REQUIRED_FIELDS, or
+            ``samples_ns`` is empty (names ``source:line``).
+    """
+    rows = []
+    for i, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+        except ValueError as e:
+            raise LlamaBenchError(f"{source}:{i}: not JSON ({e}): {line[:120]!r}") from None
+        missing = [f for f in REQUIRED_FIELDS if f not in row]
+        if missing:
+            raise LlamaBenchError(f"{source}:{i}: llama-bench row lacks {missing}; is this `-o jsonl` output?")
+        if not row["samples_ns"]:
+            raise LlamaBenchError(f"{source}:{i}: samples_ns is empty")
+        rows.append(row)
+    return rows
+
+
+def build_argv(binary: str | Path, model_path: str | Path, cfg: dict, phase: str) -> list[str]:
+    """argv for one invocation. ``phase`` is ``warm`` (``-r cfg.repetitions``) or ``cold``
+    (``--no-warmup -r 1``).  Both the pp test (``-p n_prompt``) and the tg test (``-n n_gen``) run."""
+    argv = [str(binary), "-m", str(model_path), "-p", str(cfg["n_prompt"]), "-n", str(cfg["n_gen"]),
+            "-d", str(cfg.get("n_depth", 0)), "-t", str(cfg["threads"]), "-ngl", str(cfg["n_gpu_layers"]),
+            "-fa", str(cfg["flash_attn"]), "-o", "jsonl"]
+    if phase == "cold":
+        argv += ["-r", "1", "--no-warmup"]
+    elif phase == "warm":
+        argv += ["-r", str(cfg["repetitions"])]
+    else:
+        raise ValueError(f"phase must be 'warm' or 'cold', got {phase!r}")
+    return argv
+
+
+def resident_pct(path: str | Path) -> float | None:
+    """Percent of ``path``'s pages in the page cache, from util-linux ``fincore`` (None if unavailable)."""
+    if not shutil.which("fincore"):
+        return None
+    out = subprocess.run(["fincore", "--bytes", "--noheadings", "--output", "RES,SIZE", str(path)],
+                         capture_output=True, text=True)
+    m = re.match(r"\s*(\d+)\s+(\d+)", out.stdout)
+    if out.returncode != 0 or not m or int(m.group(2)) == 0:
+        return None
+    return round(100.0 * int(m.group(1)) / int(m.group(2)), 2)
+
+
+def evict_from_page_cache(path: str | Path) -> dict:
+    """Drop ``path`` from the page cache with ``posix_fadvise(DONTNEED)`` (no root needed for clean
+    pages).  Returns ``{"method", "resident_before_pct", "resident_after_pct", "evicted"}``;
+    ``evicted`` is True only when residency after is below 5% (checked, not assumed)."""
+    before = resident_pct(path)
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+    finally:
+        os.close(fd)
+    after = resident_pct(path)
+    return {"method": "posix_fadvise_dontneed", "resident_before_pct": before, "resident_after_pct": after,
+            "evicted": after is not None and after < 5.0}
+
+
+def run_session(*, cfg: dict, bench_bin: Path, models: list[dict], toolchain: dict, host: dict,
+                root: Path, raw_file: Path, log=print) -> dict:
+    """Run the llama-bench matrix of ``cfg`` for ``models`` in one session appended to ``raw_file``.
+
+    ``models``: model records (``models.fetch``) with ``model_id``, ``path``, ``sha256``.
+    Order: for each model, the cold run (if ``cfg.cold_first_run``) then the warm run; a resumed
+    session skips runs already completed.  A failed invocation is recorded with
+    ``status: "failed"``, its exit code and stderr tail, and the session goes on.
+
+    Returns ``{"session_id", "resumed", "ran", "skipped", "failed", "quarantined"}``.
+    """
+    git = git_state(root)
+    ran = skipped = failed = 0
+    meta = {"host_id": host["host_id"], "toolchain_id": toolchain["toolchain_id"], "config": cfg}
+    with Session.open(raw_file, "llama_bench", meta) as sess:
+        if sess.quarantined:
+            log(f"quarantined a torn line: {sess.quarantined['file']}:{sess.quarantined['line']}")
+        for m in models:
+            phases = (["cold"] if cfg.get("cold_first_run") else []) + ["warm"]
+            for phase in phases:
+                conf = {k: cfg[k] for k in ("n_prompt", "n_gen", "n_depth", "repetitions", "threads",
+                                            "n_gpu_layers", "flash_attn")}
+                conf.update(model_id=m["model_id"], phase=phase)
+                key = run_key(conf, m["sha256"], toolchain["toolchain_id"], host["host_id"])
+                if sess.done(key):
+                    skipped += 1
+                    log(f"skip (done in this session): {m['model_id']} {phase}")
+                    continue
+                cache_state = evict_from_page_cache(m["path"]) if phase == "cold" else \
+                    {"method": None, "resident_before_pct": resident_pct(m["path"])}
+                argv = build_argv(bench_bin, m["path"], cfg, phase)
+                log(f"$ {' '.join(Path(a).name if i == 0 else a for i, a in enumerate(argv))}")
+                load_start, started = load_snapshot(), utc_now()
+                res = run_sampled(argv, cfg.get("timeout_s", 900))
+                ended, load_end = utc_now(), load_snapshot()
+                base = {"schema_version": SCHEMA_VERSION, "run_id": new_id(), "run_key": key,
+                        "experiment": "llama_bench", "phase": phase, "config": conf,
+                        "argv": [Path(argv[0]).name] + argv[1:], "host_id": host["host_id"],
+                        "toolchain_id": toolchain["toolchain_id"], "model_id": m["model_id"],
+                        "model_sha256": m["sha256"], **{k: git[k] for k in ("git_commit", "git_dirty")},
+                        "started_at": started, "ended_at": ended, "load_start": load_start,
+                        "load_end": load_end, "cache_state": cache_state,
+                        "peak_rss_bytes": res.peak_rss_bytes, "peak_gpu_mem_mib": res.peak_gpu_mem_mib,
+                        "wall_ns": res.wall_ns}
+                try:
+                    if res.returncode != 0:
+                        raise LlamaBenchError(f"exit {res.returncode}{' (timeout)' if res.timed_out else ''}")
+                    rows = parse_jsonl(res.stdout, f"llama-bench stdout ({m['model_id']} {phase})")
+                except LlamaBenchError as e:
+                    failed += 1
+                    sess.append({"schema": "benchbook.run_failed", **base, "status": "failed",
+                                 "error": str(e), "returncode": res.returncode,
+                                 "stderr_tail": res.stderr[-4000:]})
+                    log(f"FAILED {m['model_id']} {phase}: {e}")
+                    continue
+                for j, row in enumerate(rows):
+                    # all rows of one invocation share run_id; only the last marks the run complete,
+                    # so a kill between rows leaves a short group that readers drop (rows_total)
+                    sess.append({"schema": SCHEMA, **base, "row_index": j, "rows_total": len(rows),
+                                 "run_complete": j == len(rows) - 1, "status": "ok", "llama_bench": row})
+                ran += 1
+        out = {"session_id": sess.session_id, "resumed": sess.resumed, "ran": ran, "skipped": skipped,
+               "failed": failed, "quarantined": sess.quarantined}
+    return out

@@ -1,0 +1,97 @@
+"""Measurement sessions: one invocation of a measurement stage, resumable after a kill.
+
+A session is bracketed by ``benchbook.session`` records (``event: start`` / ``event: end``) in the
+experiment's raw file.  ``Session.open`` repairs a torn last line (quarantined, see
+``records.repair``), then:
+
+* if the newest session of that experiment in the file has a start but no end, it was interrupted:
+  the new invocation *resumes* it (same ``session_id``) and ``done(run_key)`` tells which runs already
+  have a completed record, so they are not measured twice;
+* otherwise a new session starts; a completed session is never reused.
+
+``run_key`` = hash of config + model + toolchain + host (DESIGN.md, "Records").
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .records import RecordWriter, iter_records, new_id, repair, stable_hash, utc_now
+
+
+def run_key(config: dict, model_sha256: str | None, toolchain_id: str | None, host_id: str) -> str:
+    """16-hex key identifying a run within a session (config + model + toolchain + host)."""
+    return stable_hash({"config": config, "model": model_sha256, "toolchain": toolchain_id, "host": host_id})
+
+
+def _completes(rec: dict) -> bool:
+    """A record completes its run when it has a run_key, status ok, and is not a partial row."""
+    return bool(rec.get("run_key")) and rec.get("status", "ok") == "ok" and rec.get("run_complete", True)
+
+
+class Session:
+    """An open measurement session writing to ``path``; use as a context manager."""
+
+    def __init__(self, path: Path, experiment: str, session_id: str, resumed: bool, done_keys: set[str],
+                 quarantined: dict | None):
+        self.path, self.experiment, self.session_id = path, experiment, session_id
+        self.resumed, self._done, self.quarantined = resumed, done_keys, quarantined
+        self.writer = RecordWriter(path)
+
+    @classmethod
+    def open(cls, path: str | Path, experiment: str, meta: dict | None = None) -> "Session":
+        """Open (resume or start) a session of ``experiment`` in ``path``; ``meta`` goes in the start record."""
+        path = Path(path)
+        quarantined = repair(path)
+        last_sid, ended, done = None, False, set()
+        if path.exists():
+            for _, rec in iter_records(path):
+                if rec.get("schema") == "benchbook.session" and rec.get("experiment") == experiment:
+                    if rec["event"] == "start" and rec["session_id"] != last_sid:
+                        last_sid, ended, done = rec["session_id"], False, set()
+                    elif rec["event"] == "end" and rec["session_id"] == last_sid:
+                        ended = True
+                elif rec.get("session_id") == last_sid and _completes(rec):
+                    done.add(rec["run_key"])
+        resumed = last_sid is not None and not ended
+        sid = last_sid if resumed else new_id()
+        s = cls(path, experiment, sid, resumed, done if resumed else set(), quarantined)
+        s.writer.append({"schema": "benchbook.session", "schema_version": 1, "event": "start",
+                         "session_id": sid, "experiment": experiment, "resumed": resumed,
+                         "at": utc_now(), **(meta or {})})
+        return s
+
+    def done(self, key: str) -> bool:
+        """True when this session already holds a completed record with ``run_key == key``."""
+        return key in self._done
+
+    def append(self, rec: dict) -> int:
+        """Append a record of this session; returns its line number."""
+        rec.setdefault("session_id", self.session_id)
+        line = self.writer.append(rec)
+        if _completes(rec):
+            self._done.add(rec["run_key"])
+        return line
+
+    def close(self, completed: bool = True) -> None:
+        """Write the end record (only when ``completed``) and close the file."""
+        if completed:
+            self.writer.append({"schema": "benchbook.session", "schema_version": 1, "event": "end",
+                                "session_id": self.session_id, "experiment": self.experiment, "at": utc_now()})
+        self.writer.close()
+
+    def __enter__(self) -> "Session":
+        return self
+
+    def __exit__(self, exc_type, *_) -> None:
+        self.close(completed=exc_type is None)
+
+
+def completed_sessions(path: str | Path, experiment: str) -> list[str]:
+    """Session ids of ``experiment`` in ``path`` that have an end record ([] when the file is absent)."""
+    path = Path(path)
+    if not path.exists():
+        return []
+    return [rec["session_id"] for _, rec in iter_records(path)
+            if rec.get("schema") == "benchbook.session" and rec.get("experiment") == experiment
+            and rec.get("event") == "end"]

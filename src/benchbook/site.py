@@ -1,0 +1,188 @@
+"""Site: generate the registry-driven partials, render with Quarto or the offline fallback, check.
+
+Sources are Quarto-native and hand-written (``_quarto.yml``, ``*.qmd``); this module only writes
+generated inputs that the pages read unchanged by either renderer:
+
+* ``_variables.yml`` — one entry per registry number: a Markdown link
+  ``[72.6 tok/s](provenance.qmd#n-KEY "n=5, 95% CI …")`` used as ``{{< var KEY >}}``;
+* ``_generated/provenance.md`` — every number with its records, command, build, model, host, n,
+  interval and caveats (included by ``provenance.qmd``); ``_generated/<experiment>-caveats.md`` —
+  callouts for the caveats attached to that experiment's numbers; ``_generated/renderer.md``.
+
+Renderer: ``quarto render`` when ``quarto`` is on PATH, otherwise ``smalldocs render`` (PyPI
+``smalldocs``, which reads ``_quarto.yml``, ``_variables.yml``, includes, callouts and saved
+notebook outputs; checked in DESIGN.md).  After rendering, chart files and the Vega bundle
+(vl-convert's ``javascript_bundle``, no CDN) are copied into ``_site``, then ``check_offline``
+verifies that no page makes a browser fetch an external resource.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import yaml
+
+from . import caveats as caveats_mod
+from .numbers import load_all
+
+GEN = "_generated"
+CHARTS_JS = """// benchbook: replace each static SVG fallback with the interactive Vega-Lite chart.
+document.querySelectorAll('.bb-chart[data-spec]').forEach(function (el) {
+  var spec = (window.BB_SPECS || {})[el.dataset.spec];
+  if (spec && window.vegaEmbed) {
+    var holder = document.createElement('div');
+    window.vegaEmbed(holder, spec, {actions: false, renderer: 'svg'}).then(function () {
+      el.replaceChildren(holder); el.dataset.rendered = 'vega';
+    }).catch(function (e) { el.dataset.error = String(e); });
+  }
+});
+"""
+
+
+def renderer() -> tuple[str, str]:
+    """``("quarto", path)`` when quarto is on PATH, else ``("smalldocs", path)``."""
+    q = shutil.which("quarto")
+    if q:
+        return "quarto", q
+    sd = shutil.which("smalldocs") or str(Path(sys.executable).with_name("smalldocs"))
+    return "smalldocs", sd
+
+
+def _fmt(v, digits=2) -> str:
+    return "—" if v is None else (f"{v:,.{digits}f}" if isinstance(v, float) else str(v))
+
+
+def variable_link(num: dict) -> str:
+    """The ``_variables.yml`` value for one number: a link to its provenance entry with a title."""
+    ci = num.get("ci95")
+    title = f"n={num['n']}" + (f", 95% CI {ci[0]:.2f}–{ci[1]:.2f}" if ci else "")
+    if num.get("caveats"):
+        title += "; caveats: " + ", ".join(num["caveats"])
+    title = title.replace('"', "'")
+    text = f"{_fmt(float(num['value']))} {num['unit']}"
+    mark = " ⚠" if any(caveats_mod.RULES.get(c) and caveats_mod.RULES[c].severity == "warning"
+                       for c in num.get("caveats", [])) else ""
+    return f'[{text}{mark}](provenance.qmd#n-{num["key"]} "{title}")'
+
+
+def provenance_md(nums: dict[str, dict]) -> str:
+    """Markdown (raw HTML tables, every untrusted string escaped) for all numbers and all caveat rules."""
+    e = html.escape
+    out = []
+    for key, n in sorted(nums.items()):
+        ci = n.get("ci95")
+        rows = [("value", f"{_fmt(float(n['value']))} {e(n['unit'])}"), ("label", e(n["label"])), ("n", str(n["n"])),
+                ("sd", _fmt(n.get("sd"), 3)), ("95% interval", f"{ci[0]:.2f} – {ci[1]:.2f} ({e(n.get('ci_method') or '')})" if ci else "—"),
+                ("computation", f"<code>{e(n['computation'])}</code>"),
+                ("source records", "<br>".join(f"<code>{e(s['file'])}</code> lines " +
+                                               ", ".join(f"{a}–{b}" if a != b else str(a) for a, b in s["lines"])
+                                               for s in n.get("sources", []))),
+                ("run ids", "<br>".join(f"<code>{e(r)}</code>" for r in n.get("run_ids", []))),
+                ("command", "<br>".join(f"<code>{e(' '.join(c))}</code>" for c in n.get("commands", []))),
+                ("build", e(n.get("build") or "—") + (f" (toolchain <code>{e(n['toolchain_id'])}</code>)" if n.get("toolchain_id") else "")),
+                ("model sha256", f"<code>{e(n.get('model_sha256') or '—')}</code>"),
+                ("host", f"<code>{e(n.get('host_id') or '—')}</code>"), ("session", f"<code>{e(n.get('session_id') or '—')}</code>"),
+                ("measured", f"{e(n.get('measured_from') or '—')} → {e(n.get('measured_to') or '—')}"),
+                ("caveats", ", ".join(f'<a href="#c-{e(c)}">{e(c)}</a>' for c in n.get("caveats", [])) or "none")]
+        table = "".join(f"<tr><th>{k}</th><td>{v}</td></tr>" for k, v in rows)
+        out.append(f"## {e(key)} {{#n-{key}}}\n\n```{{=html}}\n<table class=\"table table-sm\">{table}</table>\n```\n")
+    out.append("## Caveat rules {#caveat-rules}\n")
+    for r in caveats_mod.RULES.values():
+        out.append(f"### {r.id} {{#c-{r.id}}}\n\n*{r.severity}* — {e(' '.join(r.doc.split()))}\n")
+    return "\n".join(out)
+
+
+def caveats_md(nums: dict[str, dict], experiment: str) -> str:
+    """Callouts for the caveats attached to ``experiment``'s numbers (one callout per caveat id)."""
+    by: dict[str, list[str]] = {}
+    for key, n in sorted(nums.items()):
+        if n.get("experiment") == experiment:
+            for c in n.get("caveats", []):
+                by.setdefault(c, []).append(key)
+    if not by:
+        return "::: {.callout-note}\n## No caveats\nNo caveat rule fired for these numbers.\n:::\n"
+    out = []
+    for c, keys in by.items():
+        r = caveats_mod.RULES[c]
+        kind = "warning" if r.severity == "warning" else "note"
+        links = ", ".join(f"[{k}](provenance.qmd#n-{k})" for k in keys)
+        out.append(f"::: {{.callout-{kind}}}\n## Caveat: {c}\n{html.escape(' '.join(r.doc.split()))}\n\n"
+                   f"Affects: {links}. [Rule](provenance.qmd#c-{c})\n:::\n")
+    return "\n".join(out)
+
+
+def generate(root: Path) -> dict:
+    """Write ``_variables.yml`` and ``_generated/*.md`` from ``reports/numbers``; return the numbers."""
+    nums = load_all(root / "reports" / "numbers")
+    (root / "_variables.yml").write_text(
+        "# generated by benchbook.site from reports/numbers — do not edit\n" +
+        yaml.safe_dump({k: variable_link(v) for k, v in sorted(nums.items())}, allow_unicode=True, width=10_000))
+    gen = root / GEN
+    gen.mkdir(exist_ok=True)
+    (gen / "provenance.md").write_text(provenance_md(nums))
+    for exp in sorted({n.get("experiment") for n in nums.values() if n.get("experiment")}):
+        (gen / f"{exp}-caveats.md").write_text(caveats_md(nums, exp))
+    name, _ = renderer()
+    (gen / "renderer.md").write_text(f"This site was built by **{name}** "
+                                     f"({'Quarto' if name == 'quarto' else 'the offline fallback for Quarto, from PyPI'}).\n")
+    return nums
+
+
+def _copy_assets(root: Path, site: Path) -> None:
+    import vl_convert as vlc
+    vdir = site / "site_libs" / "vega"
+    vdir.mkdir(parents=True, exist_ok=True)
+    bundle = vdir / "vega-bundle.js"
+    if not bundle.exists():
+        bundle.write_text(vlc.javascript_bundle())
+    (vdir / "bb-charts.js").write_text(CHARTS_JS)
+    for p in (root / "reports").rglob("*"):
+        if p.suffix in (".svg", ".js") and p.is_file():
+            dest = site / p.relative_to(root)
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(p, dest)
+
+
+EXTERNAL = re.compile(r"""<(script|link|img|iframe|source|video|audio|embed|object)\b[^>]*?\b(src|href|data)\s*=\s*["']?\s*(https?:)?//""", re.I)
+CSS_EXTERNAL = re.compile(r"""(@import\s+(url\()?\s*["']?|url\(\s*["']?)(https?:)?//""", re.I)
+
+
+def check_offline(site: Path) -> list[str]:
+    """Every place in ``site`` (html, css, js) that makes a browser fetch an external resource.
+
+    Counts element src/href of script/link/img/iframe/... and CSS ``url()``/``@import`` with an
+    http(s) or protocol-relative URL; plain ``<a href>`` hyperlinks and namespace URIs don't count.
+    """
+    bad = []
+    for p in site.rglob("*"):
+        if p.suffix in (".html", ".css") and p.is_file():
+            text = p.read_text(errors="replace")
+            for rx in (EXTERNAL, CSS_EXTERNAL):
+                for m in rx.finditer(text):
+                    bad.append(f"{p.relative_to(site)}: {text[m.start():m.start() + 120]!r}")
+    return bad
+
+
+def render(root: Path) -> Path:
+    """Generate, render, copy assets, check; returns ``_site/index.html``.
+
+    Raises:
+        RuntimeError: the renderer failed (output tail included) or a page fetches an external resource.
+    """
+    root = Path(root)
+    generate(root)
+    name, exe = renderer()
+    proc = subprocess.run([exe, "render"], cwd=root, capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise RuntimeError(f"{name} render failed (exit {proc.returncode}):\n{(proc.stdout + proc.stderr)[-3000:]}")
+    site = root / "_site"
+    _copy_assets(root, site)
+    bad = check_offline(site)
+    if bad:
+        raise RuntimeError("the built site fetches external resources:\n" + "\n".join(bad[:20]))
+    return site / "index.html"
