@@ -154,6 +154,9 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     try:
         return args.fn(args)
+    except subprocess.CalledProcessError as e:
+        print(f"benchbook: error: {' '.join(map(str, e.cmd[2:]))} failed (exit {e.returncode}); its output is above", file=sys.stderr)
+        return 2
     except (RuntimeError, ValueError, FileNotFoundError) as e:
         print(f"benchbook: error: {e}", file=sys.stderr)
         return 2

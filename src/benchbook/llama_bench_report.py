@@ -8,6 +8,7 @@ no models or binaries.
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import altair as alt
@@ -19,6 +20,13 @@ from .numbers import Number, line_ranges, make_key, publish
 from .records import read_records
 
 
+def _rel(path: str, root: Path | None) -> str:
+    if root is None:
+        return path
+    rel = os.path.relpath(path, root)
+    return path if rel.startswith("..") else rel
+
+
 def number_key(row: dict) -> str:
     """Stable key of one configuration, e.g. ``lb-smollm2-135m-q4_1-tg64-warm``."""
     size = row["n_gen"] if row["test"] == "tg" else row["n_prompt"]
@@ -27,8 +35,10 @@ def number_key(row: dict) -> str:
 
 
 def build(raw_dir: Path, snapshots_dir: Path, out_dir: Path, numbers_path: Path, metrics_path: Path,
-          thresholds: dict, confidence: float = 0.95) -> dict:
+          thresholds: dict, confidence: float = 0.95, root: Path | None = None) -> dict:
     """Compute and write everything; returns ``{"stats": DataFrame, "numbers": [Number], "session": dict}``.
+
+    Source file paths in the numbers are made relative to ``root`` (the project) when under it.
 
     Raises:
         RuntimeError: no completed llama_bench session under ``raw_dir`` (fix: run the measurement).
@@ -54,7 +64,7 @@ def build(raw_dir: Path, snapshots_dir: Path, out_dir: Path, numbers_path: Path,
             label=f"{r['model_id']} {r['test']}{r['n_gen'] if r['test'] == 'tg' else r['n_prompt']} ({r['phase']})",
             n=r["n"], sd=r["sd_tps"], ci95=[r["ci_low_tps"], r["ci_high_tps"]] if r["ci_low_tps"] is not None else None,
             ci_method="student-t over per-repetition rates" if r["n"] > 1 else None,
-            sources=[{"file": f, "lines": line_ranges(r["lines"])} for f in r["files"]],
+            sources=[{"file": _rel(f, root), "lines": line_ranges(r["lines"])} for f in r["files"]],
             run_ids=r["run_ids"], commands=[r["argv"]], toolchain_id=r["toolchain_id"],
             build=f"b{r['build_number']} ({r['build_commit']}) {tc.get('backend') or ''}".strip(),
             model_sha256=r["model_sha256"], host_id=r["host_id"], session_id=r["session_id"],

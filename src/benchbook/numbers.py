@@ -25,12 +25,12 @@ SCHEMA_VERSION = 1
 
 
 def make_key(*parts) -> str:
-    """A stable registry key from configuration parts: lowercase, ``[a-z0-9_]`` joined by ``-``.
+    """A stable registry key from configuration parts: lowercase ``[a-z0-9_.-]``, parts joined by ``-``.
 
-    >>> make_key("llama_bench", "Q4_1", "tg", 32)
-    'llama_bench-q4_1-tg-32'
+    >>> make_key("lb", "SmolLM2-135M-Q4_1", "tg", 32)
+    'lb-smollm2-135m-q4_1-tg-32'
     """
-    return "-".join(re.sub(r"[^a-z0-9_.]+", "_", str(p).lower()).strip("_") for p in parts)
+    return "-".join(re.sub(r"[^a-z0-9_.-]+", "_", str(p).lower()).strip("_") for p in parts)
 
 
 def line_ranges(lines: list[int]) -> list[list[int]]:
