@@ -85,11 +85,12 @@ def resident_pct(path: str | Path) -> float | None:
 
 def evict_from_page_cache(path: str | Path) -> dict:
     """Drop ``path`` from the page cache with ``posix_fadvise(DONTNEED)`` (no root needed for clean
-    pages).  Returns ``{"method", "resident_before_pct", "resident_after_pct", "evicted"}``;
+    pages; the file is fsynced first so that dirty pages can go too).  Returns ``{"method", "resident_before_pct", "resident_after_pct", "evicted"}``;
     ``evicted`` is True only when residency after is below 5% (checked, not assumed)."""
     before = resident_pct(path)
     fd = os.open(path, os.O_RDONLY)
     try:
+        os.fsync(fd)  # dirty pages (a freshly written/quantized file) are not dropped until written back
         os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
     finally:
         os.close(fd)

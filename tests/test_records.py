@@ -1,0 +1,86 @@
+import json
+import os
+
+import pytest
+
+from benchbook import records
+from benchbook.records import RecordError, RecordWriter, iter_records, repair
+from benchbook.session import Session, completed_sessions, run_key
+
+
+def rec(i):
+    return {"schema": "t.rec", "schema_version": 1, "run_id": f"r{i}", "i": i}
+
+
+def test_writer_fsyncs_every_record_and_returns_line_numbers(tmp_path, monkeypatch):
+    calls = []
+    real = os.fsync
+    monkeypatch.setattr(records.os, "fsync", lambda fd: (calls.append(fd), real(fd)))
+    p = tmp_path / "a.jsonl"
+    with RecordWriter(p) as w:
+        assert [w.append(rec(i)) for i in range(3)] == [1, 2, 3]
+    assert len(calls) == 3
+    with RecordWriter(p) as w:  # reopening continues the numbering
+        assert w.append(rec(3)) == 4
+    assert [r["i"] for _, r in iter_records(p)] == [0, 1, 2, 3]
+
+
+def test_writer_requires_schema_and_version(tmp_path):
+    with RecordWriter(tmp_path / "a.jsonl") as w:
+        with pytest.raises(RecordError, match="schema_version"):
+            w.append({"schema": "x"})
+        with pytest.raises(ValueError):  # NaN is not JSON
+            w.append({"schema": "x", "schema_version": 1, "v": float("nan")})
+
+
+def test_torn_last_line_is_quarantined_with_position(tmp_path):
+    p = tmp_path / "a.jsonl"
+    with RecordWriter(p) as w:
+        w.append(rec(0))
+        w.append(rec(1))
+    good = p.read_bytes()
+    with open(p, "ab") as f:
+        f.write(b'{"schema": "t.rec", "schema_ver')
+    moved = repair(p)
+    assert moved["line"] == 3 and moved["byte_offset"] == len(good)
+    assert moved["raw"] == '{"schema": "t.rec", "schema_ver'
+    assert p.read_bytes() == good  # every completed record intact
+    q = json.loads((tmp_path / "a.jsonl.quarantine.jsonl").read_text())
+    assert q["line"] == 3 and q["file"] == str(p)
+    assert repair(p) is None
+
+
+def test_unparseable_middle_line_names_file_and_line(tmp_path):
+    p = tmp_path / "a.jsonl"
+    p.write_text(json.dumps(rec(0)) + "\nnot json\n" + json.dumps(rec(2)) + "\n")
+    with pytest.raises(RecordError, match=r"a\.jsonl:2: not valid JSON"):
+        list(iter_records(p))
+
+
+def test_session_resumes_after_kill_and_never_reuses_completed(tmp_path):
+    p = tmp_path / "s.jsonl"
+    k1, k2 = run_key({"a": 1}, "m", "t", "h"), run_key({"a": 2}, "m", "t", "h")
+    assert k1 != k2 and k1 == run_key({"a": 1}, "m", "t", "h")
+    s = Session.open(p, "exp")
+    s.append({"schema": "t.rec", "schema_version": 1, "run_key": k1})
+    s.writer.close()  # killed: no end record
+    with open(p, "ab") as f:
+        f.write(b'{"torn')
+    s2 = Session.open(p, "exp")
+    assert s2.resumed and s2.session_id == s.session_id
+    assert s2.quarantined["line"] == 3
+    assert s2.done(k1) and not s2.done(k2)
+    s2.append({"schema": "t.rec", "schema_version": 1, "run_key": k2})
+    s2.close()
+    assert completed_sessions(p, "exp") == [s.session_id]
+    s3 = Session.open(p, "exp")
+    assert not s3.resumed and s3.session_id != s.session_id and not s3.done(k1)
+    s3.close()
+
+
+def test_partial_row_group_does_not_complete_a_run(tmp_path):
+    p = tmp_path / "s.jsonl"
+    s = Session.open(p, "exp")
+    s.append({"schema": "t.rec", "schema_version": 1, "run_key": "k", "run_complete": False})
+    s.writer.close()
+    assert not Session.open(p, "exp").done("k")

@@ -1,0 +1,96 @@
+"""Site build from committed raw data: offline, every number linked to provenance, escaping, chart draws."""
+
+import json
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+import yaml
+
+from benchbook import llama_bench_report, site
+from benchbook.numbers import Number, publish
+
+QUARTO = {"project": {"type": "website", "output-dir": "_site",
+                      "render": ["index.qmd", "llama_bench.qmd", "provenance.qmd"]},
+          "website": {"title": "t", "navbar": {"left": [{"href": "index.qmd", "text": "Overview"},
+                                                        {"href": "llama_bench.qmd", "text": "llama-bench"},
+                                                        {"href": "provenance.qmd", "text": "Provenance"}]}},
+          "format": {"html": {"theme": "litera"}}}
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory, root, params):
+    d = tmp_path_factory.mktemp("site")
+    for f in ("index.qmd", "llama_bench.qmd", "provenance.qmd"):
+        shutil.copy(root / f, d / f)
+    (d / "_quarto.yml").write_text(yaml.safe_dump(QUARTO))
+    rep = d / "reports"
+    res = llama_bench_report.build(root / "data/raw/llama_bench", root / "data/raw/snapshots", rep / "llama_bench",
+                                   rep / "numbers" / "llama_bench.json", rep / "metrics" / "llama_bench.json",
+                                   thresholds=params["report"], root=root)
+    evil = Number(key="zz-evil", value=1.0, unit="tok/s", label='<script>alert("x")</script> & <b>',
+                  n=1, computation="test", sources=[{"file": "data/raw/x.jsonl", "lines": [[1, 1]]}],
+                  commands=[["llama-bench", "-m", "<img src=x onerror=alert(1)>"]])
+    publish(rep / "numbers" / "zz.json", "zz", [evil])
+    index = site.render(d)
+    return d / "_site", res
+
+
+def test_site_is_offline(built):
+    out, _ = built
+    assert (out / "index.html").exists() and (out / "site_libs/vega/vega-bundle.js").stat().st_size > 500_000
+    assert site.check_offline(out) == []
+
+
+def test_every_number_on_llama_bench_page_links_to_provenance(built):
+    out, res = built
+    page = (out / "llama_bench.html").read_text()
+    prov = (out / "provenance.html").read_text()
+    assert "{{<" not in page and "?var" not in page
+    links = re.findall(r'<a href="provenance\.html#(n-[a-z0-9_.\-]+)" title="(n=\d+[^"]*)">([0-9.,]+) tok/s', page)
+    assert len(links) == 9  # 3 models × (pp warm, tg warm, tg cold)
+    ids = set(re.findall(r'id="(n-[^"]+)"', prov))
+    assert {a for a, _, _ in links} <= ids
+    registry = {n.key: n for n in res["numbers"]}
+    for anchor, title, text in links:
+        num = registry[anchor[2:]]
+        assert float(text.replace(",", "")) == pytest.approx(num.value)
+        assert title.startswith(f"n={num.n}")
+    # the table's cells hold nothing but linked numbers
+    table = page[page.index("<tbody>"):page.index("</tbody>")]
+    cells = re.findall(r"<td>(.*?)</td>", table)
+    assert sum("provenance.html#n-" in c for c in cells) == 9
+
+
+def test_untrusted_text_is_escaped(built):
+    out, _ = built
+    prov = (out / "provenance.html").read_text()
+    assert '<script>alert("x")</script>' not in prov and "&lt;script&gt;" in prov
+    assert "<img src=x" not in prov and "&lt;img src=x onerror=alert(1)&gt;" in prov
+
+
+def test_check_offline_catches_external_resources(tmp_path):
+    (tmp_path / "a.html").write_text('<p><a href="https://example.org">plain link is fine</a></p>'
+                                     '<svg xmlns="http://www.w3.org/2000/svg"></svg>')
+    assert site.check_offline(tmp_path) == []
+    (tmp_path / "b.html").write_text('<script src="https://cdn.jsdelivr.net/npm/vega@5"></script>')
+    (tmp_path / "c.css").write_text("@import url(https://fonts.googleapis.com/css2?family=X);")
+    (tmp_path / "d.html").write_text('<img src="//example.org/x.png">')
+    bad = site.check_offline(tmp_path)
+    assert sorted(b.split(":")[0] for b in bad) == ["b.html", "c.css", "d.html"]
+
+
+@pytest.mark.integration
+def test_chart_draws_offline_in_headless_chromium(built, tmp_path):
+    chromium = shutil.which("chromium")
+    if not chromium:
+        pytest.skip("chromium not installed; fix: apt-get install -y chromium (make test does it)")
+    out, _ = built
+    dom = subprocess.run([chromium, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+                          "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                          f"--user-data-dir={tmp_path}", "--virtual-time-budget=5000", "--dump-dom",
+                          (out / "llama_bench.html").as_uri()], capture_output=True, text=True, timeout=120).stdout
+    assert 'data-rendered="vega"' in dom  # bb-charts.js replaced the SVG fallback with the live chart
+    assert "role=\"graphics-document\"" in dom or "<svg" in dom

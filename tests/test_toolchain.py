@@ -1,0 +1,66 @@
+"""Toolchain: fingerprint of the real build, cache keys, and bad inputs."""
+
+import shutil
+import time
+
+import pytest
+
+from benchbook import resolve, toolchain as tc
+from benchbook.toolchain import ToolchainError
+
+
+def test_cache_key_depends_on_source_backend_and_flags():
+    f_cpu = tc.cmake_flags("cpu", 11434)
+    assert "-DLLAMA_BUILD_NUMBER=11434" in f_cpu and "-DGGML_CUDA=ON" not in f_cpu
+    assert "-DGGML_CUDA=ON" in tc.cmake_flags("cuda", 11434)
+    k = tc.toolchain_key("a" * 64, "cpu", f_cpu)
+    assert len(k) == 16 and k == tc.toolchain_key("a" * 64, "cpu", list(f_cpu))
+    assert k != tc.toolchain_key("b" * 64, "cpu", f_cpu)
+    assert k != tc.toolchain_key("a" * 64, "cuda", f_cpu)
+    assert k != tc.toolchain_key("a" * 64, "cpu", f_cpu + ["-DGGML_NATIVE=OFF"])
+    with pytest.raises(ToolchainError, match="unknown backend 'rocm'"):
+        tc.cmake_flags("rocm", 11434)
+
+
+@pytest.mark.integration
+def test_real_toolchain_record(toolchain):
+    r = toolchain.record
+    assert r["build_number"] == 11434 and r["build_commit"] == "unknown"
+    assert "-DLLAMA_BUILD_NUMBER=11434" in r["cmake_flags"]
+    assert r["source"]["sha256"] == "b0a2feb64c6fbd09f12af230734f072dd819ecb0ebd259565e1d6e9c34007e45"
+    files = r["files_sha256"]
+    for name in ("llama-bench", "llama-server", "llama-quantize", "llama-gguf-split", "llama-speculative-simple"):
+        assert len(files[name]) == 64
+    assert any(n.startswith("libllama.so") for n in files) and any(n.startswith("libggml-base.so") for n in files)
+    assert "CPU" in r["backends"]
+    # the fingerprint is a pure function of the binaries
+    again = tc.fingerprint(toolchain.bin_dir, backend=r["backend"], cmake=r["cmake_flags"], compiler=r["compiler"],
+                           source=r["source"])
+    assert again["toolchain_id"] == r["toolchain_id"] and again["files_sha256"] == files
+
+
+@pytest.mark.integration
+def test_warm_cache_is_fast(params, toolchain):
+    t0 = time.monotonic()
+    got = resolve.get_toolchain(params, build=True)
+    assert time.monotonic() - t0 < 5.0
+    assert got.toolchain_id == toolchain.toolchain_id
+
+
+@pytest.mark.integration
+def test_user_build_dir_accepted_and_fingerprinted_the_same(toolchain):
+    user = tc.from_user_dir(toolchain.bin_dir.parent)  # the parent of bin/ is accepted too
+    assert user.toolchain_id == toolchain.toolchain_id and user.record["build_number"] == 11434
+
+
+def test_user_build_dir_without_llama_bench(tmp_path):
+    (tmp_path / "llama-server").write_text("")
+    with pytest.raises(ToolchainError, match=rf"{tmp_path} has no llama-bench; fix: point toolchain.user_build_dir"):
+        tc.from_user_dir(tmp_path)
+
+
+def test_missing_cmake_or_compiler_names_the_fix(monkeypatch):
+    real = shutil.which
+    monkeypatch.setattr(tc.shutil, "which", lambda name: None if name in ("cmake", "c++") else real(name))
+    with pytest.raises(ToolchainError, match=r"cmake, c\+\+ not on PATH; fix: `apt-get update && apt-get install -y cmake build-essential`"):
+        tc.check_build_tools()
