@@ -1,6 +1,6 @@
-"""Analysis: Polars tables from raw JSONL and statistics from raw samples.
+"""Analysis: lazy Polars readers over raw JSONL with vectorized validation, tidy tables, statistics.
 
-Conventions (DESIGN.md, "Statistics and caveats"):
+Conventions (DESIGN.md, "Statistics and caveats"; formulas in ``benchbook.stats``):
 
 * A headline rate is the mean of per-repetition rates, as llama-bench's ``avg_ts``
   (``tools/llama-bench/llama-bench.cpp``: ``ts = 1e9 * (n_prompt + n_gen) / t_ns`` per sample, then
@@ -8,104 +8,421 @@ Conventions (DESIGN.md, "Statistics and caveats"):
 * Its interval is Student's t 95% interval over the per-repetition rates:
   ``mean ± t_{0.975, n-1} · sd / sqrt(n)`` with the sample standard deviation (ddof=1), as in any
   statistics text (e.g. NIST/SEMATECH e-Handbook §7.2.2.1).  n < 2 gives no interval.
-* pp and tg rows are separate tests; rates are never averaged across them.
+* pp and tg rows are separate tests; rates are never averaged across them (a ``pg`` row is one
+  test of its own and carries the ``mixed_phase`` caveat).
+* Ratios only between configurations of the same session, host and build (``ratio_stats``), with
+  their own interval (delta method on the log ratio, Welch-Satterthwaite degrees of freedom).
+
+Reading: ``scan_jsonl`` parses each file with Polars' NDJSON reader against an explicit schema
+(fields that do not fit the type become null and are caught by validation, with file:line);
+``validate`` runs vectorized checks and either raises ``RecordError`` naming file:line, the field
+and the fix, or drops the bad rows and counts them (``on_error="skip"``).
 """
 
 from __future__ import annotations
 
-import math
+import json
+import mmap
 from pathlib import Path
 
+import numpy as np
 import polars as pl
-from scipy import stats as sps
 
-from .records import read_records
+from . import migrations
+from .records import RecordError, read_records
+from .stats import add_t_interval, ratio_interval, t_interval  # noqa: F401  (t_interval re-exported)
+
+LLAMA_BENCH_SCHEMA = "benchbook.llama_bench"
+
+_PROC = pl.Struct({"name": pl.String, "cpu_percent": pl.Float64})
+_LOAD = pl.Struct({"loadavg": pl.List(pl.Float64), "top_processes": pl.List(_PROC)})
+
+#: Polars schema of a ``benchbook.llama_bench`` record (fields analysis reads; others are ignored).
+LLAMA_BENCH_FIELDS = {
+    "schema": pl.String, "schema_version": pl.Int64, "run_id": pl.String, "session_id": pl.String,
+    "host_id": pl.String, "toolchain_id": pl.String, "model_id": pl.String, "model_sha256": pl.String,
+    "phase": pl.String, "argv": pl.List(pl.String), "git_commit": pl.String, "git_dirty": pl.Boolean,
+    "started_at": pl.String, "ended_at": pl.String, "load_start": _LOAD, "load_end": _LOAD,
+    "peak_rss_bytes": pl.Int64, "peak_gpu_mem_mib": pl.Float64, "rows_total": pl.Int64, "status": pl.String,
+    "llama_bench": pl.Struct({
+        "build_commit": pl.String, "build_number": pl.Int64, "backends": pl.String, "n_prompt": pl.Int64,
+        "n_gen": pl.Int64, "n_depth": pl.Int64, "samples_ns": pl.List(pl.Int64), "avg_ts": pl.Float64,
+        "n_threads": pl.Int64, "n_gpu_layers": pl.Int64, "n_cpu_moe": pl.Int64, "flash_attn": pl.Int64,
+        "type_k": pl.String, "type_v": pl.String, "n_batch": pl.Int64, "n_ubatch": pl.Int64,
+    }),
+}
 
 
-def t_interval(mean: float, sd: float | None, n: int, confidence: float = 0.95) -> list[float] | None:
-    """Student-t interval ``[low, high]`` for a mean of ``n`` samples with sample sd ``sd``; None when n < 2."""
-    if n < 2 or sd is None or not math.isfinite(sd):
-        return None
-    half = float(sps.t.ppf(0.5 + confidence / 2, n - 1)) * sd / math.sqrt(n)
-    return [mean - half, mean + half]
+def _line_map(path: Path) -> np.ndarray | None:
+    """1-based line numbers of the non-blank lines of ``path``, or None when no line is blank
+    (then row i is line i + 1)."""
+    with open(path, "rb") as f:
+        if f.seek(0, 2) == 0:
+            return None
+        f.seek(0)
+        with mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as m:
+            if m.find(b"\n\n") < 0 and m[:1] != b"\n" and m.find(b"\n \n") < 0:
+                return None
+            data = np.frombuffer(m, dtype=np.uint8).copy()
+    ends = np.flatnonzero(data == 10)
+    starts = np.concatenate([[0], ends + 1])[: len(ends) + (0 if data[-1] == 10 else 1)]
+    stops = np.concatenate([ends, [len(data)]])[: len(starts)]
+    nonblank = np.array([data[a:b].strip().size > 0 for a, b in zip(starts, stops)])  # error path only
+    return np.flatnonzero(nonblank) + 1
 
 
-def load_llama_bench(raw_dir: str | Path) -> pl.DataFrame:
-    """One row per llama-bench test row of every complete run under ``raw_dir`` (``*.jsonl``).
+def _first_bad_json(path: Path) -> tuple[int, str] | None:
+    with open(path, encoding="utf-8", errors="replace") as f:
+        for i, line in enumerate(f, 1):
+            if line.strip():
+                try:
+                    rec = json.loads(line)
+                except ValueError as e:
+                    return i, str(e)
+                if not isinstance(rec, dict):
+                    return i, "not a JSON object"
+    return None
 
-    Columns: file, line, run_id, session_id, host_id, toolchain_id, model_id, model_sha256, phase,
-    test ("pp" | "tg" | "pg"), n_prompt, n_gen, n_depth, samples_ns (list[i64]), avg_ts,
-    build_number, build_commit, backends, started_at, ended_at, load1_start, load1_end, argv,
-    git_commit, git_dirty, peak_rss_bytes.  Rows of an invocation cut short by a kill
-    (fewer rows than ``rows_total``) are dropped.
 
-    Raises:
-        records.RecordError: a line is not a valid record (file:line named).
+def _good_lines(path: Path) -> tuple[bytes, np.ndarray, list[int]]:
+    good, lines, bad = [], [], []
+    with open(path, "rb") as f:
+        for i, line in enumerate(f, 1):
+            if not line.strip():
+                continue
+            try:
+                if isinstance(json.loads(line), dict):
+                    good.append(line if line.endswith(b"\n") else line + b"\n")
+                    lines.append(i)
+                    continue
+            except ValueError:
+                pass
+            bad.append(i)
+    return b"".join(good), np.asarray(lines, dtype=np.int64), bad
+
+
+def scan_jsonl(files: list[str | Path], schema: dict, on_error: str = "raise",
+               report: dict | None = None) -> pl.LazyFrame:
+    """Lazy frame over JSONL ``files`` with columns of ``schema`` plus ``file`` (str) and ``line`` (1-based).
+
+    Fields missing from a record, or of another type, are null (validation decides).  A line that is
+    not a JSON object raises ``RecordError`` naming file:line (``on_error="raise"``) or is skipped and
+    counted in ``report["bad_json"]`` (``on_error="skip"``); that fallback reads the file line by line
+    and runs only when Polars' parser fails.
     """
-    files = sorted(Path(raw_dir).glob("*.jsonl"))
-    files = [f for f in files if not f.name.endswith(".quarantine.jsonl")]
-    recs = read_records(files, schema="benchbook.llama_bench")
-    rows = []
-    for r in recs:
-        lb = r["llama_bench"]
-        n_p, n_g = int(lb["n_prompt"]), int(lb["n_gen"])
-        rows.append({
-            "file": r["_file"], "line": r["_line"], "run_id": r["run_id"], "session_id": r["session_id"],
-            "host_id": r["host_id"], "toolchain_id": r["toolchain_id"], "model_id": r["model_id"],
-            "model_sha256": r["model_sha256"], "phase": r["phase"],
-            "test": "pp" if n_g == 0 else ("tg" if n_p == 0 else "pg"),
-            "n_prompt": n_p, "n_gen": n_g, "n_depth": int(lb.get("n_depth", 0)),
-            "samples_ns": [int(x) for x in lb["samples_ns"]], "avg_ts": float(lb["avg_ts"]),
-            "build_number": int(lb["build_number"]), "build_commit": str(lb.get("build_commit")),
-            "backends": str(lb.get("backends")), "started_at": r["started_at"], "ended_at": r["ended_at"],
-            "load1_start": float(r["load_start"]["loadavg"][0]), "load1_end": float(r["load_end"]["loadavg"][0]),
-            "argv": r["argv"], "git_commit": r.get("git_commit"), "git_dirty": r.get("git_dirty"),
-            "peak_rss_bytes": int(r.get("peak_rss_bytes") or 0), "rows_total": int(r.get("rows_total", 1)),
-        })
-    schema = {"samples_ns": pl.List(pl.Int64), "argv": pl.List(pl.String)}
-    df = pl.DataFrame(rows, schema_overrides=schema, infer_schema_length=None) if rows else pl.DataFrame()
+    frames = []
+    for p in map(Path, files):
+        if not p.exists() or p.stat().st_size == 0:
+            continue
+        try:
+            lf = pl.scan_ndjson(p, schema=schema, ignore_errors=True, row_index_name="_row", low_memory=False)
+            df = lf.collect()
+            lmap = _line_map(p)
+        except pl.exceptions.ComputeError:
+            bad = _first_bad_json(p)
+            if on_error == "raise":
+                where = f"{p}:{bad[0]}: {bad[1]}" if bad else f"{p}: unreadable"
+                raise RecordError(f"{where}; not a JSON record. fix: if it is a torn last line, `benchbook records "
+                                  f"repair {p}` moves it aside; otherwise restore the file from git, or read with "
+                                  "on_error='skip'") from None
+            buf, lmap, badl = _good_lines(p)
+            if report is not None:
+                report["bad_json"] = report.get("bad_json", 0) + len(badl)
+                report.setdefault("bad_lines", []).extend(f"{p}:{i}" for i in badl[:20])
+            df = pl.read_ndjson(buf, schema=schema, ignore_errors=True).with_row_index("_row")
+        line = (pl.col("_row").cast(pl.Int64) + 1) if lmap is None else \
+            pl.col("_row").map_batches(lambda s, m=lmap: pl.Series(m[s.to_numpy()]), return_dtype=pl.Int64)
+        frames.append(df.lazy().with_columns(pl.lit(str(p)).alias("file"), line.alias("line")).drop("_row"))
+    if not frames:
+        return pl.DataFrame(schema={**schema, "file": pl.String, "line": pl.Int64}).lazy()
+    return pl.concat(frames, how="vertical")
+
+
+def validate(df: pl.DataFrame, checks: dict[str, tuple[pl.Expr, str]], on_error: str = "raise",
+             report: dict | None = None) -> pl.DataFrame:
+    """Keep rows that pass every check; ``checks`` maps a field name to ``(ok_expr, fix)``.
+
+    Vectorized: one boolean column per check.  ``on_error="raise"``: ``RecordError`` for the first bad
+    row, ``file:line: field 'x' <fix>`` (needs ``file``/``line`` columns), plus how many rows fail;
+    ``"skip"``: bad rows are dropped and counted in ``report["invalid"]`` (with up to 20 examples in
+    ``report["invalid_examples"]``).
+    """
     if df.is_empty():
         return df
-    df = df.filter(pl.len().over("run_id") == pl.col("rows_total")).drop("rows_total")
-    return df
+    oks = df.select([e.fill_null(False).alias(k) for k, (e, _) in checks.items()])
+    all_ok = oks.select(pl.all_horizontal(pl.all())).to_series()
+    n_bad = int((~all_ok).sum())
+    if n_bad == 0:
+        return df
+    bad_idx = (~all_ok).arg_true()
+    examples = []
+    for i in bad_idx[:20].to_list():
+        failed = [k for k in checks if not oks[k][i]]
+        examples.append(f"{df['file'][i]}:{df['line'][i]}: field {failed[0]!r} {checks[failed[0]][1]}")
+    if on_error == "raise":
+        raise RecordError(examples[0] + (f" ({n_bad - 1} more invalid records; read with on_error='skip' to "
+                                         "drop and count them)" if n_bad > 1 else ""))
+    if report is not None:
+        report["invalid"] = report.get("invalid", 0) + n_bad
+        report.setdefault("invalid_examples", []).extend(examples)
+    return df.filter(all_ok)
+
+
+def _raw_files(raw_dir: str | Path) -> list[Path]:
+    root = Path(raw_dir)
+    return sorted(f for f in root.rglob("*.jsonl") if not f.name.endswith(".quarantine.jsonl"))
+
+
+def _llama_bench_checks() -> dict[str, tuple[pl.Expr, str]]:
+    lb = pl.col("llama_bench")
+    need = "is missing or of the wrong type; fix: the record is not benchbook.llama_bench v1 - re-run or repair it"
+    checks = {k: (pl.col(k).is_not_null(), need) for k in
+              ("run_id", "session_id", "host_id", "toolchain_id", "model_id", "model_sha256", "started_at",
+               "ended_at", "argv")}
+    checks["schema_version"] = (pl.col("schema_version").is_between(1, migrations.CURRENT[LLAMA_BENCH_SCHEMA]),
+                                "is missing or newer than this benchbook; fix: update benchbook")
+    checks["phase"] = (pl.col("phase").is_in(["cold", "warm"]), "must be 'cold' or 'warm'")
+    checks["llama_bench.n_prompt"] = (lb.struct.field("n_prompt") >= 0, "must be an integer >= 0")
+    checks["llama_bench.n_gen"] = (lb.struct.field("n_gen") >= 0, "must be an integer >= 0")
+    checks["llama_bench.n_prompt+n_gen"] = (lb.struct.field("n_prompt") + lb.struct.field("n_gen") > 0,
+                                            "must be > 0 (a test of no tokens)")
+    checks["llama_bench.samples_ns"] = (
+        (lb.struct.field("samples_ns").list.len() > 0) & (lb.struct.field("samples_ns").list.min() > 0),
+        "must be a non-empty list of positive nanoseconds (llama-bench's raw samples); fix: run llama-bench "
+        "with -o jsonl, whose rows carry samples_ns")
+    checks["llama_bench.avg_ts"] = (lb.struct.field("avg_ts") > 0, "must be a positive float (llama-bench avg_ts)")
+    checks["llama_bench.build_number"] = (lb.struct.field("build_number").is_not_null(), need)
+    checks["load_start.loadavg"] = (pl.col("load_start").struct.field("loadavg").list.len() >= 1, need)
+    checks["load_end.loadavg"] = (pl.col("load_end").struct.field("loadavg").list.len() >= 1, need)
+    return checks
+
+
+def scan_llama_bench(raw_dir: str | Path, on_error: str = "raise", report: dict | None = None) -> pl.LazyFrame:
+    """Lazy, validated, flat llama-bench rows of every ``*.jsonl`` under ``raw_dir`` (recursive).
+
+    Columns as ``load_llama_bench``.  Validation is collected eagerly (it must see every row to
+    name the first bad file:line), the flattening stays lazy.
+    """
+    raw = (scan_jsonl(_raw_files(raw_dir), LLAMA_BENCH_FIELDS, on_error, report)
+           .filter(pl.col("schema") == LLAMA_BENCH_SCHEMA).collect())
+    raw = validate(raw, _llama_bench_checks(), on_error, report)
+    lb = pl.col("llama_bench").struct.field
+    n_p, n_g = lb("n_prompt"), lb("n_gen")
+    others = (pl.col("load_end").struct.field("top_processes").list.eval(
+        pl.element().filter(~pl.element().struct.field("name").fill_null("").str.starts_with("llama-"))
+        .struct.field("cpu_percent")).list.max())
+    return raw.lazy().select(
+        "file", "line", "run_id", "session_id", "host_id", "toolchain_id", "model_id", "model_sha256", "phase",
+        pl.when(n_g == 0).then(pl.lit("pp")).when(n_p == 0).then(pl.lit("tg")).otherwise(pl.lit("pg")).alias("test"),
+        n_p.alias("n_prompt"), n_g.alias("n_gen"), lb("n_depth").fill_null(0).alias("n_depth"),
+        lb("samples_ns").alias("samples_ns"), lb("avg_ts").alias("avg_ts"),
+        lb("build_number").alias("build_number"), lb("build_commit").cast(pl.String).alias("build_commit"),
+        lb("backends").cast(pl.String).alias("backends"), "started_at", "ended_at",
+        pl.col("load_start").struct.field("loadavg").list.first().alias("load1_start"),
+        pl.col("load_end").struct.field("loadavg").list.first().alias("load1_end"),
+        "argv", "git_commit", "git_dirty", pl.col("peak_rss_bytes").fill_null(0).alias("peak_rss_bytes"),
+        lb("n_threads").alias("n_threads"), lb("n_gpu_layers").alias("n_gpu_layers"),
+        lb("n_cpu_moe").fill_null(0).alias("n_cpu_moe"), lb("flash_attn").alias("flash_attn"),
+        lb("type_k").alias("type_k"), lb("type_v").alias("type_v"), "peak_gpu_mem_mib",
+        others.alias("others_cpu_pct_max"), "schema_version",
+        pl.col("rows_total").fill_null(1).alias("rows_total"),
+    ).filter(pl.len().over("run_id") == pl.col("rows_total")).drop("rows_total")
+
+
+def load_llama_bench(raw_dir: str | Path, on_error: str = "raise", report: dict | None = None) -> pl.DataFrame:
+    """One row per llama-bench test row of every complete run under ``raw_dir`` (``**/*.jsonl``).
+
+    Columns: file, line, run_id, session_id, host_id, toolchain_id, model_id, model_sha256, phase,
+    test ("pp" | "tg" | "pg"), n_prompt, n_gen, n_depth, samples_ns (list[i64], ns), avg_ts (tok/s),
+    build_number, build_commit, backends, started_at, ended_at, load1_start, load1_end, argv,
+    git_commit, git_dirty, peak_rss_bytes, n_threads, n_gpu_layers, n_cpu_moe, flash_attn, type_k,
+    type_v, peak_gpu_mem_mib, others_cpu_pct_max (highest CPU % of a non-llama process at the end of
+    the run), schema_version.  Rows of an invocation cut short by a kill (fewer rows than
+    ``rows_total``) are dropped.  ``on_error``: "raise" or "skip" (counts go to ``report``).
+
+    Raises:
+        records.RecordError: a line is not JSON, or a field is missing/invalid (file:line, field, fix).
+    """
+    return scan_llama_bench(raw_dir, on_error, report).collect()
 
 
 CONFIG_COLS = ["host_id", "toolchain_id", "session_id", "model_id", "model_sha256", "phase", "test",
                "n_prompt", "n_gen", "n_depth"]
+#: Further llama-bench parameters that distinguish configurations (grouped on when present).
+PARAM_COLS = ["n_threads", "n_gpu_layers", "n_cpu_moe", "flash_attn", "type_k", "type_v"]
 
 
 def rate_stats(df: pl.DataFrame, confidence: float = 0.95) -> pl.DataFrame:
-    """Per configuration (CONFIG_COLS): per-repetition rates from ``samples_ns`` and their statistics.
+    """Per configuration (CONFIG_COLS + PARAM_COLS present): per-repetition rates and their statistics.
 
-    Output columns: CONFIG_COLS + n, mean_tps, sd_tps, cv, ci_low_tps, ci_high_tps, llama_bench_avg_ts
-    (llama-bench's own average, for the consistency check), files, lines (list), run_ids (list),
-    argv (first), build_number, build_commit, started_at (min), ended_at (max), load1_max,
-    peak_rss_bytes (max).  Rate per sample: ``1e9 * (n_prompt + n_gen) / samples_ns`` tok/s.
+    Output columns: CONFIG_COLS, PARAM_COLS present in ``df``, n, mean_tps, sd_tps, cv, ci_low_tps,
+    ci_high_tps, llama_bench_avg_ts (llama-bench's own average, for the consistency check), files,
+    lines (list), run_ids (list), argv (first), build_number, build_commit, started_at (min), ended_at
+    (max), load1_max, peak_rss_bytes (max), peak_gpu_mem_mib (max), others_cpu_pct_max (max).
+    Rate per sample: ``1e9 * (n_prompt + n_gen) / samples_ns`` tok/s; the interval is Student-t.
     """
     if df.is_empty():
         return df
-    per = (df.explode("samples_ns")
+    keys = CONFIG_COLS + [c for c in PARAM_COLS if c in df.columns]
+    extra = [pl.col(c).max() for c in ("peak_gpu_mem_mib", "others_cpu_pct_max") if c in df.columns]
+    per = (df.lazy().select(keys + ["samples_ns", "avg_ts", "file", "line", "run_id", "argv", "build_number",
+                                    "build_commit", "started_at", "ended_at", "load1_start", "load1_end",
+                                    "peak_rss_bytes"] + [c for c in ("peak_gpu_mem_mib", "others_cpu_pct_max")
+                                                         if c in df.columns])
+             .explode("samples_ns")
              .with_columns((1e9 * (pl.col("n_prompt") + pl.col("n_gen")) / pl.col("samples_ns")).alias("ts")))
-    g = (per.group_by(CONFIG_COLS, maintain_order=True)
+    g = (per.group_by(keys, maintain_order=True)
             .agg(pl.len().alias("n"), pl.col("ts").mean().alias("mean_tps"), pl.col("ts").std().alias("sd_tps"),
                  pl.col("avg_ts").mean().alias("llama_bench_avg_ts"), pl.col("file").unique().alias("files"),
                  pl.col("line").unique().sort().alias("lines"), pl.col("run_id").unique().alias("run_ids"),
                  pl.col("argv").first().alias("argv"), pl.col("build_number").first(),
                  pl.col("build_commit").first(), pl.col("started_at").min(), pl.col("ended_at").max(),
                  pl.max_horizontal("load1_start", "load1_end").max().alias("load1_max"),
-                 pl.col("peak_rss_bytes").max()))
-    g = g.with_columns((pl.col("sd_tps") / pl.col("mean_tps")).alias("cv"))
-    lows, highs = [], []
-    for m, s, n in g.select("mean_tps", "sd_tps", "n").iter_rows():
-        ci = t_interval(m, s, n, confidence)
-        lows.append(ci[0] if ci else None)
-        highs.append(ci[1] if ci else None)
-    return g.with_columns(pl.Series("ci_low_tps", lows, dtype=pl.Float64),
-                          pl.Series("ci_high_tps", highs, dtype=pl.Float64))
+                 pl.col("peak_rss_bytes").max(), *extra)
+            .with_columns((pl.col("sd_tps") / pl.col("mean_tps")).alias("cv"))
+            .collect())
+    return add_t_interval(g, "mean_tps", "sd_tps", "n", "ci_low_tps", "ci_high_tps", confidence)
+
+
+def ratio_stats(stats: pl.DataFrame, numerator: pl.Expr, denominator: pl.Expr, match: list[str],
+                confidence: float = 0.95, name: str = "ratio") -> pl.DataFrame:
+    """Ratios of mean rates between rows of one session, host and build (``rate_stats`` output).
+
+    ``numerator``/``denominator`` select rows (e.g. ``pl.col("model_id") == "a"``); pairs are joined on
+    ``session_id, host_id, toolchain_id`` plus ``match`` (e.g. ``["test", "n_gen", "phase"]``), so a
+    ratio across sessions, hosts or builds cannot be formed.  Output: the join keys, ``id`` (stable:
+    ``name`` + num/den model ids + match values), value (ratio), ci_low, ci_high, dof, and per side
+    ``num_*``/``den_*``: n, mean_tps, model_id, method ("llama-bench"), phase (the test), host, build,
+    run_ids, lo/hi (the side's mean) - the columns the ``comparison`` caveat rules read.
+    """
+    on = ["session_id", "host_id", "toolchain_id"] + list(match)
+    cols = list(dict.fromkeys(on + ["model_id", "test", "n", "mean_tps", "sd_tps", "run_ids"]))
+    a = stats.filter(numerator).select(cols)
+    b = stats.filter(denominator).select(cols)
+    j = a.join(b, on=on, suffix="_den")
+    if j.is_empty():
+        return j
+    r, lo, hi, dof = ratio_interval(j["mean_tps"], j["sd_tps"].fill_null(np.nan), j["n"],
+                                    j["mean_tps_den"], j["sd_tps_den"].fill_null(np.nan), j["n_den"], confidence)
+    den = lambda c: c + "_den" if c + "_den" in j.columns else c  # noqa: E731
+    return j.select(
+        *on,
+        pl.concat_str([pl.lit(name), pl.col("model_id"), pl.col(den("model_id")),
+                       *[pl.col(m).cast(pl.String) for m in match]], separator="-").alias("id"),
+        pl.Series("value", r), pl.Series("ci_low", lo).fill_nan(None), pl.Series("ci_high", hi).fill_nan(None),
+        pl.Series("dof", dof).fill_nan(None),
+        pl.col("n").alias("num_n"), pl.col(den("n")).alias("den_n"),
+        pl.col("model_id").alias("num_model_id"), pl.col(den("model_id")).alias("den_model_id"),
+        pl.col("mean_tps").alias("num_lo"), pl.col("mean_tps").alias("num_hi"),
+        pl.col(den("mean_tps")).alias("den_lo"), pl.col(den("mean_tps")).alias("den_hi"),
+        pl.lit("llama-bench").alias("num_method"), pl.lit("llama-bench").alias("den_method"),
+        pl.col("test").alias("num_phase"), pl.col(den("test")).alias("den_phase"),
+        pl.col("host_id").alias("num_host"), pl.col("host_id").alias("den_host"),
+        pl.col("toolchain_id").alias("num_build"), pl.col("toolchain_id").alias("den_build"),
+        pl.col("run_ids").alias("num_run_ids"), pl.col(den("run_ids")).alias("den_run_ids"),
+    )
+
+
+def write_tables(tables: dict[str, pl.DataFrame], out_dir: str | Path) -> dict[str, Path]:
+    """Write each tidy table as ``<out_dir>/<name>.parquet``; returns name -> path."""
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    paths = {}
+    for name, df in tables.items():
+        paths[name] = out / f"{name}.parquet"
+        df.write_parquet(paths[name])
+    return paths
+
+
+def load_claims(path: str | Path) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """A transcribed claims YAML (``claims/*.yaml``: ``source``, ``claims`` list) as two tables.
+
+    ``claims``: one row per claim with a ``value`` or ``range``: id, metric, value, lo, hi, unit,
+    method, env, n_cpu_moe, prompt, block_max, tokens_generated, note, hardware, model, n (the claim's
+    ``n``; else the source's ``runs_per_prompt`` for real-prompt claims; else null = unknown).
+    ``comparisons``: one row per derived claim with a numerator and a denominator (``kind: derived``):
+    id, value (stated), statement, num_/den_: lo, hi, method, phase (metric), host (env or hardware;
+    null when unknown), build (the source's engine for local claims; null when unknown), n,
+    alpha (acceptance claimed for the same method, when the source states one).  These are the
+    ``claims`` and ``comparison`` table kinds of ``caveats``.
+
+    Raises:
+        ValueError: a derived claim names an id that is not in the file (the message names both).
+    """
+    import yaml
+    doc = yaml.safe_load(Path(path).read_text())
+    src = doc.get("source") or {}
+    engine = (doc.get("software") or {}).get("engine")
+    runs = src.get("runs_per_prompt")
+    rows, derived = [], []
+    for c in doc.get("claims", []):
+        if c.get("kind") == "derived":
+            derived.append(c)
+            continue
+        rng = c.get("range")
+        val = c.get("value")
+        if val is None and rng is None:
+            continue
+        lo, hi = (rng if rng else (val, val))
+        method = c.get("method")
+        n = c.get("n")
+        if n is None and runs is not None and method and "prompt" in method:
+            n = runs
+        rows.append({"id": c["id"], "metric": c.get("metric"), "value": float(val if val is not None else (lo + hi) / 2),
+                     "lo": float(lo), "hi": float(hi), "unit": c.get("unit"), "method": method, "env": c.get("env"),
+                     "n_cpu_moe": c.get("n_cpu_moe"), "prompt": c.get("prompt"), "block_max": c.get("block_max"),
+                     "tokens_generated": c.get("tokens_generated"), "note": c.get("note"),
+                     "hardware": c.get("hardware"), "model": c.get("model"), "n": n})
+    claims = pl.DataFrame(rows, infer_schema_length=None, schema_overrides={"n": pl.Int64, "n_cpu_moe": pl.Int64,
+                                                                             "block_max": pl.Int64})
+    by_id = {r["id"]: r for r in rows}
+    acc = {r["method"]: r["value"] for r in rows if r["metric"] == "acceptance_rate"}
+    acc_all = next(iter(acc.values()), None) if acc else None
+
+    def side(c: dict, which: str) -> dict | None:
+        ref = c.get(which)
+        if ref is not None:
+            if ref not in by_id:
+                raise ValueError(f"{path}: derived claim {c['id']} names {which} {ref!r}, which is not a claim id")
+            r = by_id[ref]
+            local = r.get("hardware") is None and r.get("model") is None and r.get("env") is not None
+            return {"lo": r["lo"], "hi": r["hi"], "method": r["method"], "phase": r["metric"],
+                    "host": r.get("env") or r.get("hardware"), "build": engine if local else None, "n": r["n"],
+                    "alpha": acc_all if (r["method"] and "prompt" in r["method"] and r.get("block_max")) else None}
+        if c.get(which + "_value") is not None:
+            v = float(c[which + "_value"])
+            return {"lo": v, "hi": v, "method": "stated", "phase": None, "host": None, "build": None, "n": None,
+                    "alpha": None}
+        if c.get(which + "_range") is not None:
+            lo, hi = c[which + "_range"]
+            return {"lo": float(lo), "hi": float(hi), "method": None, "phase": None, "host": None, "build": None,
+                    "n": None, "alpha": None}
+        return None
+
+    comps = []
+    for c in derived:
+        num, den = side(c, "numerator"), side(c, "denominator")
+        if num is None or den is None:
+            continue
+        # a stated outside value's method is in the statement ("vendor's ...", "Qwen figures ... real-prompt")
+        if num["method"] == "stated":
+            num["method"] = c.get("statement")
+        if den["method"] is None:
+            den["method"] = c.get("note") or c.get("statement")
+        row = {"id": c["id"], "value": float(c["value"]), "statement": c.get("statement")}
+        row.update({f"num_{k}": v for k, v in num.items()})
+        row.update({f"den_{k}": v for k, v in den.items()})
+        comps.append(row)
+    comp_schema = {f"{s}_{k}": t for s in ("num", "den") for k, t in
+                   (("lo", pl.Float64), ("hi", pl.Float64), ("method", pl.String), ("phase", pl.String),
+                    ("host", pl.String), ("build", pl.String), ("n", pl.Int64), ("alpha", pl.Float64))}
+    comparisons = pl.DataFrame(comps, schema={"id": pl.String, "value": pl.Float64, "statement": pl.String,
+                                              **comp_schema})
+    return claims, comparisons
 
 
 def latest_completed_session(raw_dir: str | Path, experiment: str) -> dict | None:
-    """``{"session_id", "host_id", "file"}`` of the newest session with an end record, or None."""
+    """``{"session_id", "host_id", "file", "at"}`` of the newest session with an end record, or None."""
     best = None
     for f in sorted(Path(raw_dir).glob("*.jsonl")):
         if f.name.endswith(".quarantine.jsonl"):

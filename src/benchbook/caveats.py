@@ -1,81 +1,575 @@
 """Caveats: named, documented rules that flag measurement traps beside the numbers they affect.
 
-Each rule is a function registered with ``@rule(id, severity)``; its docstring says what it
-catches, why it matters and where the trap was seen.  A rule takes the per-configuration statistics
-table (``analysis.rate_stats`` output) and the thresholds (params.yaml ``report``) and returns a
-boolean Polars expression; ``attach`` adds a ``caveats`` list column with the ids that fire.
-Thresholds are parameters with the defaults in ``DEFAULTS``.
+A rule (``Rule``) has an ``id``, a ``severity`` ("warning": changes what a number means; "note":
+context a reader needs), a ``doc`` (its docstring: what it catches, why it matters, where the trap
+was seen) and the thresholds it reads (``params``: name -> documented default, all in
+``DEFAULTS``).  A rule has one implementation per *table kind* it applies to; each implementation
+declares the columns it needs:
+
+==============  ==========================================================================  ===========
+kind            table                                                                        record id
+==============  ==========================================================================  ===========
+``llama_bench`` ``analysis.rate_stats`` output (one row per llama-bench configuration)      ``run_ids``
+``speculative`` the speculative-decoding per-configuration table (issue 3 contract, see      ``config_id``
+                ``SPECULATIVE_COLUMNS``)
+``claims``      ``analysis.load_claims`` claims table: one published number per row          ``id``
+``comparison``  a table of ratios between two numbers: ``analysis.ratio_stats`` output or    ``id``
+                ``analysis.load_claims`` comparisons (derived statements)
+==============  ==========================================================================  ===========
+
+An implementation takes ``(table, thresholds)`` and returns a boolean Polars expression or a
+boolean Series aligned with the rows (null counts as False).  ``evaluate`` runs every rule that
+applies to a kind and whose columns are present, adds a ``caveats`` list column (rule ids in
+``RULES`` order) and says which rules it skipped and why; ``attach`` is the llama-bench shortcut
+used by ``llama_bench_report``; ``findings`` turns the result into ``(rule, severity, record id)``
+rows for tests and audits.  Thresholds come from ``params.yaml`` ``report`` and override
+``DEFAULTS``.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Callable
 
+import numpy as np
 import polars as pl
 
-DEFAULTS = {"min_n": 3, "high_cv": 0.05, "busy_load_per_core": 0.5, "avg_ts_rel_tol": 1e-3, "cores": 2}
+from .stats import t_quantile
+
+#: Threshold defaults; every rule documents the ones it reads.
+DEFAULTS: dict = {
+    "min_n": 3,                    # single_run: fewer repetitions than this
+    "high_cv": 0.05,               # high_variance: coefficient of variation above this
+    "busy_load_per_core": 0.5,     # busy_host: 1-min load average per core above this
+    "busy_other_cpu_pct": 50.0,    # busy_host: another process used more CPU % than this
+    "cores": 2,                    # busy_host: logical cores of the host (override from the host snapshot)
+    "avg_ts_rel_tol": 1e-3,        # inconsistent_derived_value: llama-bench avg_ts vs recomputed mean
+    "derived_rel_tol": 0.05,       # inconsistent_derived_value: stated ratio vs numerator/denominator
+    "spill_drop": 0.25,            # memory_spill: throughput falls by more than this fraction ...
+    "spill_mem_frac": 0.95,        # memory_spill: ... or device memory peak above this fraction of capacity
+    "device_mem_mib": None,        # memory_spill: device memory capacity (MiB); None: the column gpu_mem_total_mib
+    "accept_min": 0.5,             # acceptance_without_speedup: α at or above this ...
+    "min_speedup": 1.0,            # ... and speedup upper bound at or below this
+    "alpha_slope_max": 0.01,       # cross_request_state: α rising faster than this per repetition
+    "warm_cache_min_tokens": 1,    # warm_prompt_cache: prompt tokens served from cache at or above this
+    "synthetic_pattern": r"(?i)(random|synthetic|dummy|rand-init|untrained)",  # synthetic_inputs
+    "cold_pattern": r"(?i)\bcold\b",  # cold_start on claims: the claim's note says the run was cold
+    "method_classes": {            # mixed_method: method text -> method class (first regex that matches)
+        "llama-bench": r"(?i)llama-bench|\btg\d+|\bpp\d+",
+        "real-prompt": r"(?i)real[- ]prompt|generation on prompts|/completion|server",
+        "vendor": r"(?i)vendor|stated by|blog",
+    },
+}
+
+#: Columns of the speculative-decoding table (contract with the issue-3 engineer).
+SPECULATIVE_COLUMNS = [
+    "host_id", "toolchain_id", "session_id", "config_id", "prompt_id", "spec_type", "draft_model_id", "n_max",
+    "n", "decode_tps_mean", "decode_tps_ci_low", "decode_tps_ci_high", "speedup_mean", "speedup_ci_low",
+    "speedup_ci_high", "alpha", "tau", "output_equal", "first_mismatch_pos", "cap_hit", "alpha_trend_slope",
+    "server_policy", "cache_n_max", "lines", "files", "run_ids",
+]
+
+#: Record-id column per table kind.
+ID_COLUMN = {"llama_bench": "run_ids", "speculative": "config_id", "claims": "id", "comparison": "id"}
+
+KINDS = tuple(ID_COLUMN)
+
+Impl = Callable[[pl.DataFrame, dict], "pl.Expr | pl.Series"]
 
 
 @dataclass(frozen=True)
+class Variant:
+    """One implementation of a rule: the table kind, the columns it needs and the function."""
+    kind: str
+    needs: tuple[str, ...]
+    fn: Impl
+
+
+@dataclass
 class Rule:
+    """A caveat rule: ``id``, ``severity`` ("warning" | "note"), ``doc``, thresholds read (``params``)
+    and implementations per table kind (``variants``)."""
     id: str
-    severity: str  # "warning" (changes what a number means) or "note"
+    severity: str
     doc: str
-    fn: Callable[[dict], pl.Expr]
+    params: tuple[str, ...] = ()
+    variants: dict[str, Variant] = field(default_factory=dict)
+
+    @property
+    def applies_to(self) -> tuple[str, ...]:
+        return tuple(self.variants)
+
+    @property
+    def fn(self) -> Impl | None:
+        """The llama-bench implementation (kept for callers of the skeleton's API)."""
+        v = self.variants.get("llama_bench")
+        return v.fn if v else None
+
+    def on(self, kind: str, needs: tuple[str, ...] | list[str]):
+        """Decorator registering an implementation of this rule for table ``kind``."""
+        if kind not in KINDS:
+            raise ValueError(f"rule {self.id}: unknown table kind {kind!r}; kinds: {KINDS}")
+
+        def deco(fn: Impl) -> Impl:
+            self.variants[kind] = Variant(kind, tuple(needs), fn)
+            return fn
+        return deco
 
 
 RULES: dict[str, Rule] = {}
 
 
-def rule(rule_id: str, severity: str):
-    """Register a caveat rule under ``rule_id`` (its docstring becomes the documentation)."""
-    def deco(fn):
-        RULES[rule_id] = Rule(rule_id, severity, (fn.__doc__ or "").strip(), fn)
-        return fn
+def rule(rule_id: str, severity: str, params: tuple[str, ...] = ()) -> Callable:
+    """Register a caveat rule under ``rule_id``; the decorated function only carries the docstring.
+
+    Returns the ``Rule`` (use ``@<rule>.on(kind, needs)`` for implementations).
+    """
+    if severity not in ("warning", "note"):
+        raise ValueError(f"rule {rule_id}: severity must be 'warning' or 'note', got {severity!r}")
+    for p in params:
+        if p not in DEFAULTS:
+            raise ValueError(f"rule {rule_id}: threshold {p!r} has no documented default in DEFAULTS")
+
+    def deco(fn) -> Rule:
+        r = Rule(rule_id, severity, " ".join((fn.__doc__ or "").split()), tuple(params))
+        RULES[rule_id] = r
+        return r
     return deco
 
 
-@rule("single_run", "warning")
-def single_run(t: dict) -> pl.Expr:
-    """Fewer than ``min_n`` (default 3) repetitions: no usable interval.  The clover write-up
-    reported every draft-self speed from one run each."""
+def _col_false(name: str) -> pl.Expr:
+    return pl.col(name).fill_null(False)
+
+
+def _method_class(col: str, t: dict) -> pl.Expr:
+    """Method text -> class name via ``method_classes`` (first match wins; else the lowercased text)."""
+    expr = pl.col(col).str.to_lowercase()
+    for name, pattern in reversed(list(t["method_classes"].items())):
+        expr = pl.when(pl.col(col).str.contains(pattern)).then(pl.lit(name)).otherwise(expr)
+    return expr
+
+
+def _cliff(df: pl.DataFrame, group: list[str], sweep: str, value: str, drop: float, device_up: str) -> pl.Series:
+    """True where ``value`` is below ``(1 - drop)`` × the best value at the neighbouring sweep level
+    that puts *less* on the device (``device_up``: "descending" when a smaller ``sweep`` puts more on the
+    device, as -ncmoe; "ascending" when a larger one does, as -ngl)."""
+    group = [g for g in group if g in df.columns and g != sweep]
+    d = df.with_row_index("_i").with_columns(pl.col(sweep).cast(pl.Float64).alias("_s"))
+    levels = (d.filter(pl.col("_s").is_not_null() & pl.col(value).is_not_null())
+               .group_by(group + ["_s"]).agg(pl.col(value).max().alias("_best")))
+    # the neighbour with less on the device: next larger -ncmoe, next smaller -ngl
+    desc = device_up == "descending"
+    levels = levels.sort(group + ["_s"], descending=[False] * len(group) + [not desc])
+    levels = levels.with_columns(pl.col("_best").shift(1).over(group or pl.lit(1)).alias("_prev"))
+    j = d.join(levels.select(group + ["_s", "_prev"]), on=group + ["_s"], how="left", nulls_equal=True)
+    j = j.sort("_i")
+    return (j["_prev"].is_not_null() & (j[value] < (1 - drop) * j["_prev"])).fill_null(False)
+
+
+# --- the 15 rules -------------------------------------------------------------------------------
+
+@rule("cap_hit", "warning")
+def _cap_hit():
+    """A request stopped at its generation cap (``stop_type`` "limit", or ``predicted_n`` equal to
+    ``n_predict``), so the text and token counts are truncated and rates or times per answer compare
+    unequal work.  Seen: a team's benchmark where a 2,000-token cap cut every answer of one model at
+    exactly 2,000 tokens and made it look six times slower.  Applies to the speculative table
+    (``cap_hit``) and to claims/ingested rows with ``tokens_generated`` and ``cap``."""
+
+
+@RULES["cap_hit"].on("speculative", ["cap_hit"])
+def _(df, t):
+    return _col_false("cap_hit")
+
+
+@RULES["cap_hit"].on("claims", ["tokens_generated", "cap"])
+def _(df, t):
+    return pl.col("tokens_generated") >= pl.col("cap")
+
+
+@rule("single_run", "warning", ("min_n",))
+def _single_run():
+    """Fewer than ``min_n`` (default 3) repetitions: no usable interval, and one outlier is the
+    number.  Seen: the clover write-up reported every draft-self speed from one run each
+    (``runs_per_prompt: 1``).  llama-bench table: ``n`` samples; speculative table: ``n``
+    repetitions; claims: the claim's ``n`` (from the source's ``runs_per_prompt`` for real-prompt
+    runs); comparisons: the smaller n of numerator and denominator."""
+
+
+@RULES["single_run"].on("llama_bench", ["n"])
+def _(df, t):
     return pl.col("n") < t["min_n"]
 
 
-@rule("high_variance", "warning")
-def high_variance(t: dict) -> pl.Expr:
-    """Coefficient of variation of the per-repetition rates above ``high_cv`` (default 5%): the
-    mean hides run-to-run spread (thermal throttling, background load, memory pressure)."""
+@RULES["single_run"].on("speculative", ["n"])
+def _(df, t):
+    return pl.col("n") < t["min_n"]
+
+
+@RULES["single_run"].on("claims", ["n"])
+def _(df, t):
+    return pl.col("n") < t["min_n"]
+
+
+@RULES["single_run"].on("comparison", ["num_n", "den_n"])
+def _(df, t):
+    return pl.min_horizontal("num_n", "den_n") < t["min_n"]
+
+
+@rule("high_variance", "warning", ("high_cv",))
+def _high_variance():
+    """Coefficient of variation of the per-repetition rates above ``high_cv`` (default 5%): the mean
+    hides run-to-run spread (thermal throttling, background load, memory pressure).  The speculative
+    table carries intervals, not sd: there ``sd = (ci_high - ci_low)/2 · sqrt(n) / t_{0.975,n-1}``."""
+
+
+@RULES["high_variance"].on("llama_bench", ["cv"])
+def _(df, t):
     return pl.col("cv").fill_null(0) > t["high_cv"]
 
 
-@rule("cold_start", "warning")
-def cold_start(t: dict) -> pl.Expr:
-    """The number comes from a cold first run (model file evicted from the page cache, no warmup).
-    The clover write-up's first tg128 run gave 27.22 tok/s against 36.93 once the file was cached."""
+@RULES["high_variance"].on("speculative", ["n", "decode_tps_mean", "decode_tps_ci_low", "decode_tps_ci_high"])
+def _(df, t):
+    q = np.atleast_1d(t_quantile(df["n"].to_numpy()))
+    half = ((df["decode_tps_ci_high"] - df["decode_tps_ci_low"]) / 2).to_numpy().astype(float)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        cv = half * np.sqrt(df["n"].to_numpy().astype(float)) / q / df["decode_tps_mean"].to_numpy().astype(float)
+    return pl.Series(np.nan_to_num(cv, nan=0.0) > t["high_cv"])
+
+
+@rule("cold_start", "warning", ("cold_pattern",))
+def _cold_start():
+    """The number comes from a cold first run (model file not in the page cache, no warmup), which
+    measures disk reads, not inference.  Seen: the clover write-up's first tg128 run gave 27.22 tok/s
+    against 36.93 once the file was cached.  llama-bench table: ``phase == "cold"``; claims: the
+    note matches ``cold_pattern`` (default ``\\bcold\\b``)."""
+
+
+@RULES["cold_start"].on("llama_bench", ["phase"])
+def _(df, t):
     return pl.col("phase") == "cold"
 
 
-@rule("busy_host", "warning")
-def busy_host(t: dict) -> pl.Expr:
-    """The 1-minute load average at the start or end of a run exceeded ``busy_load_per_core``
-    × cores (default 0.5 × cores): other processes competed for the CPU while measuring."""
-    return pl.col("load1_max") > t["busy_load_per_core"] * t["cores"]
+@RULES["cold_start"].on("speculative", ["phase"])
+def _(df, t):
+    return pl.col("phase") == "cold"
 
 
-@rule("inconsistent_derived_value", "warning")
-def inconsistent_derived_value(t: dict) -> pl.Expr:
-    """A stated value disagrees with the values it is derived from: here llama-bench's own avg_ts
-    differs from the mean recomputed from its samples_ns by more than ``avg_ts_rel_tol``."""
+@RULES["cold_start"].on("claims", ["note"])
+def _(df, t):
+    return pl.col("note").str.contains(t["cold_pattern"])
+
+
+@rule("warm_prompt_cache", "warning", ("warm_cache_min_tokens",))
+def _warm_prompt_cache():
+    """Part of the prompt was served from the server's prompt cache (``cache_n`` ≥
+    ``warm_cache_min_tokens``, default 1), so prompt-eval time and time-to-first-token are too low and
+    a repeated request does not repeat the measured work.  llama-server reuses the KV cache of a
+    matching prefix by default (``cache_prompt``; tools/server/README.md, ``/completion`` options)."""
+
+
+@RULES["warm_prompt_cache"].on("speculative", ["cache_n_max"])
+def _(df, t):
+    return pl.col("cache_n_max") >= t["warm_cache_min_tokens"]
+
+
+@rule("cross_request_state", "warning", ("alpha_slope_max",))
+def _cross_request_state():
+    """Acceptance rises over repetitions served by one server process (slope of α against the
+    repetition index above ``alpha_slope_max``, default 0.01 per repetition): state learned from
+    earlier requests (an ngram cache, a prompt cache holding the previous answer) makes the draft look
+    better than it is on new text.  Only meaningful with ``server_policy == "same"``; a fresh server
+    per repetition has no slope (null)."""
+
+
+@RULES["cross_request_state"].on("speculative", ["server_policy", "alpha_trend_slope"])
+def _(df, t):
+    return (pl.col("server_policy") == "same") & (pl.col("alpha_trend_slope") > t["alpha_slope_max"])
+
+
+@rule("mixed_method", "warning", ("method_classes",))
+def _mixed_method():
+    """Two numbers compared (a ratio, a "x% of", a "N times") were measured by different methods,
+    e.g. llama-bench tg (random tokens, no sampling, no server) against generation on real prompts
+    through a server.  Seen: the clover write-up's "draft-self is about 57% of plain decoding"
+    divides a real-prompt draft-self speed by a llama-bench tg128 speed.  Methods are classed by
+    ``method_classes`` (regex per class); unknown methods count as different."""
+
+
+@RULES["mixed_method"].on("comparison", ["num_method", "den_method"])
+def _(df, t):
+    return (_method_class("num_method", t) != _method_class("den_method", t)).fill_null(True)
+
+
+@RULES["mixed_method"].on("speculative", ["mixed_method"])
+def _(df, t):
+    return _col_false("mixed_method")
+
+
+@rule("mixed_phase", "warning")
+def _mixed_phase():
+    """A rate mixes phases: prefill and decode tokens over one time (llama-bench ``-pg``: ``pp+tg``
+    in one tok/s), or a comparison divides a prefill rate by a decode rate.  Prefill is
+    compute-bound and decode memory-bound; their mixture depends on the mix (DESIGN.md: rates are
+    never averaged across phases)."""
+
+
+@RULES["mixed_phase"].on("llama_bench", ["test"])
+def _(df, t):
+    return pl.col("test") == "pg"
+
+
+@RULES["mixed_phase"].on("comparison", ["num_phase", "den_phase"])
+def _(df, t):
+    return (pl.col("num_phase") != pl.col("den_phase")).fill_null(True)
+
+
+@RULES["mixed_phase"].on("speculative", ["mixed_phase"])
+def _(df, t):
+    return _col_false("mixed_phase")
+
+
+@rule("output_mismatch", "warning")
+def _output_mismatch():
+    """Under greedy decoding speculative decoding must reproduce the baseline's tokens exactly
+    (verification keeps only tokens the target itself would pick).  A mismatch means a bug, a
+    non-greedy sampler (GGUF penalty defaults), or batch-dependent numerics, and the speedup is then
+    not for the same output.  Fires when ``output_equal`` is false (``first_mismatch_pos`` says where)."""
+
+
+@RULES["output_mismatch"].on("speculative", ["output_equal"])
+def _(df, t):
+    return pl.col("output_equal").not_().fill_null(False)
+
+
+@rule("acceptance_without_speedup", "warning", ("accept_min", "min_speedup"))
+def _acceptance_without_speedup():
+    """High acceptance (α ≥ ``accept_min``, default 0.5) but no speedup (speedup upper bound ≤
+    ``min_speedup``, default 1.0; the mean when there is no interval): acceptance is not the goal, wall
+    time is.  Drafting or verifying costs more than it saves (the verifier's k+1-token pass touches more
+    experts in an MoE).  Seen: the clover write-up showed "100% acceptance" while draft-self ran at
+    6.7-24.6 tok/s against 32.95-42.72 tok/s plain."""
+
+
+@RULES["acceptance_without_speedup"].on("speculative", ["alpha", "speedup_mean", "speedup_ci_high"])
+def _(df, t):
+    upper = pl.coalesce("speedup_ci_high", "speedup_mean")
+    return (pl.col("alpha") >= t["accept_min"]) & (upper <= t["min_speedup"])
+
+
+@RULES["acceptance_without_speedup"].on("comparison", ["num_alpha", "value"])
+def _(df, t):
+    return (pl.col("num_alpha") >= t["accept_min"]) & (pl.col("value") <= t["min_speedup"])
+
+
+@rule("memory_spill", "warning", ("spill_drop", "spill_mem_frac", "device_mem_mib"))
+def _memory_spill():
+    """Throughput cliff near device memory capacity: moving one step towards more on the device
+    (fewer -ncmoe layers, more -ngl) lowers throughput by more than ``spill_drop`` (default 25%), or
+    peak device memory exceeds ``spill_mem_frac`` (default 95%) of capacity (``device_mem_mib``, or the
+    ``gpu_mem_total_mib`` column).  The driver then pages over PCIe (Windows "shared GPU memory") and
+    the number measures the bus.  Seen: clover tg at -ncmoe 22 fell to 23.48 tok/s from 42.72 at 24,
+    "VRAM exceeded"."""
+
+
+def _spill(df: pl.DataFrame, t: dict, group: list[str], value: str) -> pl.Series:
+    out = pl.Series([False] * df.height)
+    if "n_cpu_moe" in df.columns:
+        out = out | _cliff(df, group + (["n_gpu_layers"] if "n_gpu_layers" in df.columns else []),
+                           "n_cpu_moe", value, t["spill_drop"], "descending")
+    if "n_gpu_layers" in df.columns:
+        out = out | _cliff(df, group + (["n_cpu_moe"] if "n_cpu_moe" in df.columns else []),
+                           "n_gpu_layers", value, t["spill_drop"], "ascending")
+    cap = t.get("device_mem_mib")
+    if "peak_gpu_mem_mib" in df.columns and (cap or "gpu_mem_total_mib" in df.columns):
+        capx = pl.lit(float(cap)) if cap else pl.col("gpu_mem_total_mib")
+        out = out | df.select((pl.col("peak_gpu_mem_mib") > t["spill_mem_frac"] * capx).fill_null(False)).to_series()
+    return out
+
+
+@RULES["memory_spill"].on("llama_bench", ["mean_tps"])
+def _(df, t):
+    group = [c for c in ("host_id", "toolchain_id", "session_id", "model_id", "phase", "test", "n_prompt", "n_gen",
+                         "n_depth", "n_threads", "flash_attn", "type_k", "type_v") if c in df.columns]
+    return _spill(df, t, group, "mean_tps")
+
+
+@RULES["memory_spill"].on("claims", ["value", "metric"])
+def _(df, t):
+    group = [c for c in ("env", "metric", "method", "prompt", "block_max", "unit") if c in df.columns]
+    return _spill(df, t, group, "value")
+
+
+@rule("synthetic_inputs", "note", ("synthetic_pattern",))
+def _synthetic_inputs():
+    """The inputs or weights are synthetic (random tokens, randomly initialised or untrained weights):
+    speed does not depend on them for a dense model, but acceptance, MoE expert routing and output
+    length do.  Fires when ``model_id``, ``prompt_id`` or ``draft_model_id`` matches
+    ``synthetic_pattern`` or a ``synthetic`` column is true."""
+
+
+def _synthetic(df: pl.DataFrame, t: dict, cols: list[str]) -> pl.Expr:
+    e = pl.lit(False)
+    for c in cols:
+        if c in df.columns:
+            e = e | pl.col(c).cast(pl.String).str.contains(t["synthetic_pattern"]).fill_null(False)
+    if "synthetic" in df.columns:
+        e = e | _col_false("synthetic")
+    return e
+
+
+@RULES["synthetic_inputs"].on("llama_bench", ["model_id"])
+def _(df, t):
+    return _synthetic(df, t, ["model_id"])
+
+
+@RULES["synthetic_inputs"].on("speculative", ["prompt_id"])
+def _(df, t):
+    return _synthetic(df, t, ["prompt_id", "draft_model_id"])
+
+
+@RULES["synthetic_inputs"].on("claims", ["id"])
+def _(df, t):
+    return _synthetic(df, t, ["model", "prompt"])
+
+
+@rule("host_or_build_mismatch", "warning")
+def _host_or_build_mismatch():
+    """The numbers compared come from different hosts, builds or environments (or one side's is
+    unknown), so the ratio mixes hardware and software changes with the effect claimed.  Seen: the
+    clover write-up's "about 2.4 times this PC" divides a vendor's RTX 5070 Ti number by a local
+    one.  Comparisons: numerator and denominator ``host``/``build`` differ or are null; speculative
+    table: one session holds more than one host or toolchain."""
+
+
+@RULES["host_or_build_mismatch"].on("comparison", ["num_host", "den_host", "num_build", "den_build"])
+def _(df, t):
+    return ((pl.col("num_host") != pl.col("den_host")).fill_null(True)
+            | (pl.col("num_build") != pl.col("den_build")).fill_null(True))
+
+
+@RULES["host_or_build_mismatch"].on("speculative", ["session_id", "host_id", "toolchain_id"])
+def _(df, t):
+    return ((pl.col("host_id").n_unique().over("session_id") > 1)
+            | (pl.col("toolchain_id").n_unique().over("session_id") > 1))
+
+
+@rule("inconsistent_derived_value", "warning", ("avg_ts_rel_tol", "derived_rel_tol"))
+def _inconsistent_derived_value():
+    """A stated value disagrees with the values it is derived from.  llama-bench table: its own
+    ``avg_ts`` differs from the mean recomputed from ``samples_ns`` by more than ``avg_ts_rel_tol``
+    (default 0.1%); comparisons: the stated ratio lies outside ``[min, max]`` of numerator ÷
+    denominator (ranges allowed) widened by ``derived_rel_tol`` (default 5%).  Seen: a harness field
+    named ``turns_used`` that counted commands."""
+
+
+@RULES["inconsistent_derived_value"].on("llama_bench", ["mean_tps", "llama_bench_avg_ts"])
+def _(df, t):
     return ((pl.col("mean_tps") - pl.col("llama_bench_avg_ts")).abs() / pl.col("llama_bench_avg_ts")) > t["avg_ts_rel_tol"]
 
 
-def attach(stats: pl.DataFrame, thresholds: dict | None = None, rules: list[str] | None = None) -> pl.DataFrame:
-    """Add ``caveats`` (list[str], rule ids in RULES order) to ``stats``; thresholds override DEFAULTS."""
+@RULES["inconsistent_derived_value"].on("comparison", ["value", "num_lo", "num_hi", "den_lo", "den_hi"])
+def _(df, t):
+    lo = pl.col("num_lo") / pl.col("den_hi")
+    hi = pl.col("num_hi") / pl.col("den_lo")
+    tol = t["derived_rel_tol"]
+    return ((pl.col("value") < lo * (1 - tol)) | (pl.col("value") > hi * (1 + tol))).fill_null(False)
+
+
+@rule("busy_host", "warning", ("busy_load_per_core", "busy_other_cpu_pct", "cores"))
+def _busy_host():
+    """Other processes competed for the CPU during the run: the 1-minute load average at its start or
+    end exceeded ``busy_load_per_core`` × ``cores`` (default 0.5 × cores), or another process used more
+    than ``busy_other_cpu_pct`` (default 50%) CPU at the end.  Throughput then measures the sharing."""
+
+
+@RULES["busy_host"].on("llama_bench", ["load1_max"])
+def _(df, t):
+    e = pl.col("load1_max") > t["busy_load_per_core"] * t["cores"]
+    if "others_cpu_pct_max" in df.columns:
+        e = e | (pl.col("others_cpu_pct_max") > t["busy_other_cpu_pct"]).fill_null(False)
+    return e
+
+
+@RULES["busy_host"].on("speculative", ["load1_max"])
+def _(df, t):
+    return pl.col("load1_max") > t["busy_load_per_core"] * t["cores"]
+
+
+# --- evaluation ---------------------------------------------------------------------------------
+
+def evaluate(table: pl.DataFrame, kind: str, thresholds: dict | None = None,
+             rules: list[str] | None = None) -> tuple[pl.DataFrame, dict[str, str]]:
+    """Run the rules that apply to ``kind`` on ``table``.
+
+    Returns ``(table + caveats column, status)`` where ``caveats`` is list[str] of rule ids in RULES
+    order and ``status`` maps each considered rule id to "applied", "not for <kind>" or
+    "missing columns: a, b".
+
+    Raises:
+        ValueError: unknown kind or rule id, or a threshold name not in DEFAULTS.
+    """
+    if kind not in KINDS:
+        raise ValueError(f"unknown table kind {kind!r}; kinds: {KINDS}")
+    unknown = set(thresholds or {}) - set(DEFAULTS)
+    if unknown:
+        raise ValueError(f"unknown caveat thresholds {sorted(unknown)}; known: {sorted(DEFAULTS)}")
     t = {**DEFAULTS, **(thresholds or {})}
-    chosen = [RULES[r] for r in (rules or RULES)]
-    if stats.is_empty():
-        return stats.with_columns(pl.lit([], dtype=pl.List(pl.String)).alias("caveats"))
-    flags = [pl.when(r.fn(t)).then(pl.lit(r.id)).otherwise(None) for r in chosen]
-    return stats.with_columns(pl.concat_list(flags).list.drop_nulls().alias("caveats"))
+    ids = rules or list(RULES)
+    bad = [r for r in ids if r not in RULES]
+    if bad:
+        raise ValueError(f"unknown caveat rules {bad}; known: {list(RULES)}")
+    status: dict[str, str] = {}
+    flags = []
+    for rid in ids:
+        v = RULES[rid].variants.get(kind)
+        if v is None:
+            status[rid] = f"not for {kind}"
+            continue
+        missing = [c for c in v.needs if c not in table.columns]
+        if missing:
+            status[rid] = "missing columns: " + ", ".join(missing)
+            continue
+        status[rid] = "applied"
+        if table.is_empty():
+            continue
+        res = v.fn(table, t)
+        if isinstance(res, pl.Series):
+            res = pl.lit(res.fill_null(False).alias(f"_c_{rid}"))
+        flags.append(pl.when(pl.lit(True) & res.fill_null(False)).then(pl.lit(rid)).otherwise(pl.lit(None, pl.String)))
+    if table.is_empty() or not flags:
+        return table.with_columns(pl.lit([], dtype=pl.List(pl.String)).alias("caveats")), status
+    return table.with_columns(pl.concat_list(flags).list.drop_nulls().alias("caveats")), status
+
+
+def attach(stats: pl.DataFrame, thresholds: dict | None = None, rules: list[str] | None = None,
+           kind: str = "llama_bench") -> pl.DataFrame:
+    """Add ``caveats`` (list[str], rule ids in RULES order) to ``stats`` (default: the llama-bench
+    ``rate_stats`` table); thresholds override DEFAULTS.  Rules whose columns are missing are skipped
+    (``evaluate`` reports which)."""
+    thresholds = {k: v for k, v in (thresholds or {}).items() if k in DEFAULTS}
+    return evaluate(stats, kind, thresholds, rules)[0]
+
+
+def findings(table: pl.DataFrame, kind: str) -> pl.DataFrame:
+    """Long form of an evaluated table: columns ``rule``, ``severity``, ``record`` (the kind's id
+    column; list ids such as ``run_ids`` are joined with ",")."""
+    idc = ID_COLUMN[kind]
+    rid = pl.col(idc)
+    if table.schema.get(idc) is not None and isinstance(table.schema[idc], pl.List):
+        rid = pl.col(idc).list.sort().list.join(",")
+    sev = {k: r.severity for k, r in RULES.items()}
+    return (table.select(rid.cast(pl.String).alias("record"), pl.col("caveats").alias("rule")).explode("rule")
+                 .drop_nulls("rule")
+                 .with_columns(pl.col("rule").replace_strict(sev, return_dtype=pl.String).alias("severity"))
+                 .select("rule", "severity", "record"))
+
+
+def rules_table() -> pl.DataFrame:
+    """One row per rule: id, severity, applies_to, needs (per kind), params with defaults, doc."""
+    rows = []
+    for r in RULES.values():
+        rows.append({"id": r.id, "severity": r.severity, "applies_to": list(r.applies_to),
+                     "needs": "; ".join(f"{k}: {', '.join(v.needs)}" for k, v in r.variants.items()),
+                     "params": ", ".join(f"{p}={DEFAULTS[p]!r}" for p in r.params), "doc": r.doc})
+    return pl.DataFrame(rows)

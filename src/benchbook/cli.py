@@ -51,7 +51,8 @@ def cmd_doctor(args) -> int:
     from .site import renderer
     name, path = renderer()
     print(f"{_ok(True)} site renderer: {name} ({path})")
-    gpus = __import__("benchbook.provenance", fromlist=["gpu_info"]).gpu_info()
+    from .provenance import gpu_info
+    gpus = gpu_info()
     print(f"info GPU: {', '.join(g['name'] for g in gpus) if gpus else 'none (CPU backend)'}")
     for tool, fix in (("cmake", "apt-get install -y cmake"), ("c++", "apt-get install -y build-essential"),
                       ("dvc", "pip install -e . (in the venv)"), ("fincore", "apt-get install -y util-linux")):

@@ -82,7 +82,9 @@ def _governor() -> str | None:
 
 def load_snapshot(exclude_pids: set[int] | None = None, top: int = 3) -> dict:
     """Load facts now: ``loadavg`` [1, 5, 15 min], ``governor`` (None where unreadable),
-    ``cpu_mhz``, and the ``top`` busiest other processes by CPU percent since the last call."""
+    ``cpu_mhz``, and the ``top`` busiest other processes by CPU percent since the previous call
+    (psutil measures CPU percent between calls, so the first call of a process lists none; the
+    snapshot at a run's end covers the run)."""
     exclude = (exclude_pids or set()) | {os.getpid()}
     procs = []
     for p in psutil.process_iter(["pid", "name", "cpu_percent"]):

@@ -285,5 +285,4 @@ def from_user_dir(path: str | Path) -> Toolchain:
     p = Path(path).expanduser()
     if not (p / "llama-bench").exists() and (p / "bin" / "llama-bench").exists():
         p = p / "bin"
-    compiler = None
-    return Toolchain(p, fingerprint(p, backend=None, cmake=None, compiler=compiler, source={"user_build_dir": str(p)}))
+    return Toolchain(p, fingerprint(p, backend=None, cmake=None, compiler=None, source={"user_build_dir": str(p)}))
