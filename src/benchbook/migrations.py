@@ -1,0 +1,120 @@
+"""Schema-version upgrades: readers bring older records to the current version through explicit,
+vectorized migrations (Polars frames, never per-record Python objects).
+
+Raw records are immutable (DESIGN.md, "Records"): a migration never rewrites a file, it upgrades
+the frame a reader built from it.  ``CURRENT[schema]`` is the version readers produce;
+``MIGRATIONS[(schema, v)]`` upgrades a frame from version ``v`` to ``v + 1``.  ``upgrade`` applies the
+chain to the rows of each older version and refuses versions newer than this code knows.
+
+Registered migrations:
+
+* ``benchbook.ingest.llama_bench`` v1 -> v2: llama-bench output from builds before the
+  ``load_mode`` field (``use_mmap``: bool) and before ``backends`` (one bool per backend:
+  ``cuda``, ``vulkan``, ``kompute``, ``metal``, ``sycl``, ``rpc``, ``gpu_blas``, ``blas``) and with a
+  boolean ``flash_attn``.  v2 is the b11434 field set (``tools/llama-bench/llama-bench.cpp``,
+  ``test::get_fields``): ``load_mode`` "mmap" | "none" (``use_mmap`` true | false), ``backends`` a
+  comma-joined list, ``flash_attn`` an int (1 | 0, -1 = auto).
+* ``benchbook.llama_bench`` v1 is current (written by ``runners.llama_bench``); its nested
+  ``llama_bench`` dict goes through the same field upgrade when it came from an older build.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+import polars as pl
+
+CURRENT: dict[str, int] = {"benchbook.llama_bench": 1, "benchbook.session": 1,
+                           "benchbook.ingest.llama_bench": 2, "benchbook.ingest.server_timing": 1,
+                           "benchbook.ingest.speculative_simple": 1}
+
+MIGRATIONS: dict[tuple[str, int], Callable[[pl.DataFrame], pl.DataFrame]] = {}
+
+#: llama-bench's per-backend booleans of older builds, in the order upstream printed them.
+LEGACY_BACKEND_FIELDS = {"cuda": "CUDA", "vulkan": "Vulkan", "kompute": "Kompute", "metal": "Metal",
+                         "sycl": "SYCL", "rpc": "RPC", "gpu_blas": "GPU BLAS", "blas": "BLAS"}
+
+
+class MigrationError(ValueError):
+    """A record version this code cannot upgrade; the message names the schema, version and fix."""
+
+
+def migration(schema: str, from_version: int):
+    """Register ``fn(frame) -> frame`` upgrading ``schema`` rows from ``from_version`` to the next."""
+    def deco(fn):
+        MIGRATIONS[(schema, from_version)] = fn
+        return fn
+    return deco
+
+
+def _truthy(col: str) -> pl.Expr:
+    c = pl.col(col).cast(pl.String).str.to_lowercase()
+    return c.is_in(["1", "true", "yes"])
+
+
+def legacy_llama_bench_fields(df: pl.DataFrame) -> pl.DataFrame:
+    """Rename/convert old llama-bench fields of a flat frame to the b11434 names (see module doc).
+
+    Columns absent from ``df`` are left alone, so it is safe on frames from any build.
+    """
+    out = []
+    if "use_mmap" in df.columns:
+        lm = pl.when(_truthy("use_mmap")).then(pl.lit("mmap")).otherwise(pl.lit("none"))
+        if "load_mode" in df.columns:
+            lm = pl.coalesce(pl.col("load_mode"), lm)
+        out.append(lm.alias("load_mode"))
+    legacy = [c for c in LEGACY_BACKEND_FIELDS if c in df.columns]
+    if legacy and "backends" not in df.columns:
+        parts = [pl.when(_truthy(c)).then(pl.lit(LEGACY_BACKEND_FIELDS[c])).otherwise(None) for c in legacy]
+        joined = pl.concat_list(parts).list.drop_nulls().list.join(",")
+        out.append(pl.when(joined == "").then(pl.lit("CPU")).otherwise(joined).alias("backends"))
+    if "flash_attn" in df.columns and df.schema["flash_attn"] in (pl.Boolean, pl.String):
+        fa = pl.col("flash_attn").cast(pl.String).str.to_lowercase()
+        out.append(pl.when(fa.is_in(["true", "1"])).then(1).when(fa.is_in(["false", "0"])).then(0)
+                   .otherwise(-1).cast(pl.Int64).alias("flash_attn"))
+    df = df.with_columns(out) if out else df
+    return df.drop([c for c in ["use_mmap", *legacy] if c in df.columns])
+
+
+@migration("benchbook.ingest.llama_bench", 1)
+def _ingest_llama_bench_v1(df: pl.DataFrame) -> pl.DataFrame:
+    return legacy_llama_bench_fields(df)
+
+
+def upgrade(df: pl.DataFrame, schema: str, version_col: str = "schema_version") -> pl.DataFrame:
+    """Upgrade every row of ``df`` (records of one ``schema``) to ``CURRENT[schema]``.
+
+    Rows are grouped by version, each group runs its migration chain, and the groups are concatenated
+    (diagonal: columns a migration adds or removes are reconciled; row order is kept via a temporary
+    index).
+
+    Raises:
+        MigrationError: a version is newer than CURRENT (fix: upgrade benchbook) or a step is missing.
+    """
+    cur = CURRENT.get(schema)
+    if cur is None:
+        raise MigrationError(f"schema {schema!r} has no registered current version; known: {sorted(CURRENT)}")
+    if df.is_empty() or version_col not in df.columns:
+        return df
+    versions = df[version_col].unique().drop_nulls().to_list()
+    if all(v == cur for v in versions) and df[version_col].null_count() == 0:
+        return df
+    newer = [v for v in versions if v > cur]
+    if newer:
+        raise MigrationError(f"{schema}: schema_version {max(newer)} is newer than this benchbook knows ({cur}); "
+                             "fix: update benchbook (pip install -e .) before reading these records")
+    if df[version_col].null_count():
+        raise MigrationError(f"{schema}: {df[version_col].null_count()} records lack {version_col}; "
+                             "fix: every record needs schema_version")
+    df = df.with_row_index("_mig_i")
+    parts = []
+    for v in sorted(versions):
+        part = df.filter(pl.col(version_col) == v)
+        for step in range(v, cur):
+            fn = MIGRATIONS.get((schema, step))
+            if fn is None:
+                raise MigrationError(f"{schema}: no migration from version {step} to {step + 1}; "
+                                     "fix: add one in benchbook/migrations.py")
+            part = fn(part).with_columns(pl.lit(step + 1, dtype=df.schema[version_col]).alias(version_col))
+        parts.append(part)
+    return pl.concat(parts, how="diagonal_relaxed").sort("_mig_i").drop("_mig_i")
