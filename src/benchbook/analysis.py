@@ -366,7 +366,8 @@ def load_claims(path: str | Path) -> tuple[pl.DataFrame, pl.DataFrame]:
         lo, hi = (rng if rng else (val, val))
         method = c.get("method")
         n = c.get("n")
-        if n is None and runs is not None and method and "prompt" in method:
+        # the source's runs_per_prompt covers its own real-prompt runs, not numbers quoted from elsewhere
+        if n is None and runs is not None and method and "prompt" in method and not (c.get("model") or c.get("hardware")):
             n = runs
         rows.append({"id": c["id"], "metric": c.get("metric"), "value": float(val if val is not None else (lo + hi) / 2),
                      "lo": float(lo), "hi": float(hi), "unit": c.get("unit"), "method": method, "env": c.get("env"),
@@ -394,8 +395,13 @@ def load_claims(path: str | Path) -> tuple[pl.DataFrame, pl.DataFrame]:
             return {"lo": v, "hi": v, "method": "stated", "phase": None, "host": None, "build": None, "n": None,
                     "alpha": None}
         if c.get(which + "_range") is not None:
-            lo, hi = c[which + "_range"]
-            return {"lo": float(lo), "hi": float(hi), "method": None, "phase": None, "host": None, "build": None,
+            lo, hi = (float(v) for v in c[which + "_range"])
+            same = [r for r in rows if (r["lo"], r["hi"]) == (lo, hi) and r["lo"] != r["hi"]]
+            if len(same) == 1:  # the range is a claim of the file: take its conditions
+                r = same[0]
+                return {"lo": lo, "hi": hi, "method": r["method"], "phase": r["metric"],
+                        "host": r.get("env") or r.get("hardware"), "build": None, "n": r["n"], "alpha": None}
+            return {"lo": lo, "hi": hi, "method": None, "phase": None, "host": None, "build": None,
                     "n": None, "alpha": None}
         return None
 

@@ -53,7 +53,7 @@ DEFAULTS: dict = {
     "alpha_slope_max": 0.01,       # cross_request_state: α rising faster than this per repetition
     "warm_cache_min_tokens": 1,    # warm_prompt_cache: prompt tokens served from cache at or above this
     "synthetic_pattern": r"(?i)(random|synthetic|dummy|rand-init|untrained)",  # synthetic_inputs
-    "cold_pattern": r"(?i)\bcold\b",  # cold_start on claims: the claim's note says the run was cold
+    "cold_pattern": r"(?i)\bcold\b|^\s*first run\s*(,|$)",  # cold_start on claims: the note says cold/first run
     "method_classes": {            # mixed_method: method text -> method class (first regex that matches)
         "llama-bench": r"(?i)llama-bench|\btg\d+|\bpp\d+",
         "real-prompt": r"(?i)real[- ]prompt|generation on prompts|/completion|server",
@@ -159,7 +159,7 @@ def _cliff(df: pl.DataFrame, group: list[str], sweep: str, value: str, drop: flo
                .group_by(group + ["_s"]).agg(pl.col(value).max().alias("_best")))
     # the neighbour with less on the device: next larger -ncmoe, next smaller -ngl
     desc = device_up == "descending"
-    levels = levels.sort(group + ["_s"], descending=[False] * len(group) + [not desc])
+    levels = levels.sort(group + ["_s"], descending=[False] * len(group) + [desc])
     levels = levels.with_columns(pl.col("_best").shift(1).over(group or pl.lit(1)).alias("_prev"))
     j = d.join(levels.select(group + ["_s", "_prev"]), on=group + ["_s"], how="left", nulls_equal=True)
     j = j.sort("_i")
@@ -242,7 +242,7 @@ def _cold_start():
     """The number comes from a cold first run (model file not in the page cache, no warmup), which
     measures disk reads, not inference.  Seen: the clover write-up's first tg128 run gave 27.22 tok/s
     against 36.93 once the file was cached.  llama-bench table: ``phase == "cold"``; claims: the
-    note matches ``cold_pattern`` (default ``\\bcold\\b``)."""
+    note matches ``cold_pattern`` (default: "cold", or a note that is just "first run")."""
 
 
 @RULES["cold_start"].on("llama_bench", ["phase"])
@@ -321,7 +321,7 @@ def _(df, t):
 
 @RULES["mixed_phase"].on("comparison", ["num_phase", "den_phase"])
 def _(df, t):
-    return (pl.col("num_phase") != pl.col("den_phase")).fill_null(True)
+    return (pl.col("num_phase") != pl.col("den_phase")).fill_null(False)
 
 
 @RULES["mixed_phase"].on("speculative", ["mixed_phase"])

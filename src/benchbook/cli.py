@@ -7,6 +7,7 @@
                                      `dvc repro`, print the site path
     benchbook records repair FILE    move a torn last line aside (quarantine) and report it
     benchbook site build             render the site (quarto when on PATH, else smalldocs)
+    benchbook ingest FILE...         read external llama.cpp output (llama-bench, server log, speculative-simple)
 """
 
 from __future__ import annotations
@@ -106,6 +107,23 @@ def cmd_site_build(args) -> int:
     return 0
 
 
+def cmd_ingest(args) -> int:
+    """Read external llama.cpp output into benchbook records (see ``benchbook.ingest``)."""
+    from .ingest import ingest_file, write_records
+    recs = []
+    for f in args.files:
+        got = ingest_file(f, args.format, args.build)
+        print(f"{f}: {len(got)} {got[0]['schema']} record(s) ({got[0]['source_format']}, "
+              f"schema_version {got[0]['schema_version']})", file=sys.stderr)
+        recs += got
+    if args.out:
+        print(f"appended {write_records(recs, args.out)} records to {args.out}", file=sys.stderr)
+    else:
+        for r in recs:
+            print(json.dumps(r, ensure_ascii=False))
+    return 0
+
+
 def cmd_run(args) -> int:
     """Main job.  Measurement stages are forced once on a host that has no completed session in
     the committed raw data (a new machine measures itself); otherwise plain ``dvc repro``."""
@@ -152,6 +170,12 @@ def main(argv: list[str] | None = None) -> int:
     sp = sub.add_parser("site").add_subparsers(dest="sub", required=True)
     sp.add_parser("build").set_defaults(fn=cmd_site_build)
     sub.add_parser("run").set_defaults(fn=cmd_run)
+    ig = sub.add_parser("ingest", help="read llama-bench/llama-server/llama-speculative-simple output into records")
+    ig.add_argument("files", nargs="+")
+    ig.add_argument("--format", default="auto", choices=["auto", "json", "jsonl", "csv", "md", "sql", "server-log", "spec-simple"])
+    ig.add_argument("--build", type=int, default=None, help="llama.cpp build number (a hint for field-name versions)")
+    ig.add_argument("--out", default=None, help="JSONL file to append to (default: print records to stdout)")
+    ig.set_defaults(fn=cmd_ingest)
     args = ap.parse_args(argv)
     try:
         return args.fn(args)

@@ -1,0 +1,428 @@
+"""Ingest someone else's raw output into benchbook records (``benchbook ingest``).
+
+Readers, each returning a list of record dicts (``schema``, ``schema_version``, ``source_file``,
+``source_line``, ``source_format`` and the values under llama.cpp's own field names):
+
+* llama-bench ``-o json | jsonl | csv | md | sql`` -> ``benchbook.ingest.llama_bench``.  The
+  format is detected from the content (``detect_format``); the field-set version from the fields
+  present (``use_mmap`` or per-backend booleans: v1, ``load_mode``/``backends``: v2), the build
+  number being only a hint.  Older versions are upgraded on read by ``migrations.upgrade``; the
+  record keeps the fields as the source wrote them.  Markdown shows only the columns that differ
+  from defaults, under display names (``ngl``, ``fa``, ``ot``, ...: ``get_field_display_name`` in
+  ``tools/llama-bench/llama-bench.cpp``); cells of override columns (``ot``, ``ts``, ``dev``) may
+  contain an unescaped ``|``, so a row with too many cells is re-joined into them.  Markdown and
+  CSV carry no ``samples_ns``: those rows have ``avg_ts``/``stddev_ts`` only.
+* llama-server log timing lines -> ``benchbook.ingest.server_timing`` (one record per request):
+  ``prompt eval time = X ms / N tokens``, ``eval time = ...``, ``total time = ...`` and the draft
+  line in both wordings: b11434 ``draft acceptance = 1.00000 (   23 accepted /    23 generated),
+  mean len =  3.88`` (tools/server/server-context.cpp) and older ``draft acceptance rate = 0.57576
+  (   19 accepted /    33 generated)``; with or without the ``slot print_timing: id N | task M |``
+  prefix and the timestamp prefix of recent builds.  Values use the server's JSON names
+  (``prompt_n``, ``prompt_ms``, ``predicted_n``, ``predicted_ms``, ``draft_n``, ``draft_n_accepted``).
+* ``llama-speculative-simple`` output -> ``benchbook.ingest.speculative_simple``.  Its ``n_draft``
+  line prints the *configured maximum* (``params_spec.draft.n_max``), not a count: it is stored as
+  ``n_draft_max``; the count of drafted tokens is ``n_drafted``.
+
+Errors name file:line and the fix (``IngestError``).
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+import json
+import re
+from pathlib import Path
+
+from .records import RecordWriter, utc_now
+
+LB_SCHEMA = "benchbook.ingest.llama_bench"
+SERVER_SCHEMA = "benchbook.ingest.server_timing"
+SPEC_SCHEMA = "benchbook.ingest.speculative_simple"
+
+#: llama-bench markdown display names -> field names (llama-bench.cpp ``get_field_display_name``;
+#: ``mmap`` is the display name of ``use_mmap`` in builds before ``load_mode``).
+MD_NAMES = {"ngl": "n_gpu_layers", "sm": "split_mode", "threads": "n_threads", "nkvo": "no_kv_offload",
+            "fa": "flash_attn", "lm": "load_mode", "mmap": "use_mmap", "embd": "embeddings",
+            "nopo": "no_op_offload", "noh": "no_host", "rpk": "repack", "dev": "devices", "ts": "tensor_split",
+            "ot": "tensor_buft_overrides", "fitt": "fit_target", "fitc": "fit_min_ctx", "n_cpu_moe": "n_cpu_moe",
+            "ncmoe": "n_cpu_moe"}
+#: columns whose cells may hold an unescaped "|" (regexes, device lists)
+PIPE_COLUMNS = ("ot", "ts", "dev", "cpu_mask")
+INT_FIELDS = {"build_number", "n_batch", "n_ubatch", "n_threads", "poll", "model_size", "model_n_params",
+              "n_gpu_layers", "main_gpu", "n_prompt", "n_gen", "n_depth", "avg_ns", "stddev_ns", "no_op_offload",
+              "n_cpu_moe", "fit_target", "fit_min_ctx"}
+FLOAT_FIELDS = {"avg_ts", "stddev_ts"}
+BOOL_FIELDS = {"no_kv_offload", "cpu_strict", "embeddings", "no_host", "repack", "use_mmap", "f16_kv",
+               "cuda", "vulkan", "kompute", "metal", "sycl", "rpc", "gpu_blas", "blas"}
+V1_MARKERS = {"use_mmap", "cuda", "vulkan", "kompute", "metal", "sycl", "gpu_blas", "blas"}
+
+
+class IngestError(ValueError):
+    """Input that cannot be ingested; the message names file:line and the fix."""
+
+
+def _sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def detect_format(text: str) -> str:
+    """Format of a llama.cpp output text: json | jsonl | csv | md | sql | server-log | spec-simple.
+
+    Raises:
+        IngestError: none matches (the message lists what was looked for).
+    """
+    s = text.lstrip()
+    if "INSERT INTO llama_bench" in text:
+        return "sql"
+    if s.startswith("["):
+        return "json"
+    if s.startswith("{"):
+        return "jsonl"
+    if s.startswith("|"):
+        return "md"
+    first = s.splitlines()[0] if s else ""
+    if "," in first and ("n_prompt" in first or "avg_ts" in first):
+        return "csv"
+    if re.search(r"\bn_drafted\s*=", text) and re.search(r"\bn_accept\s*=", text):
+        return "spec-simple"
+    if re.search(r"prompt eval time\s*=", text):
+        return "server-log"
+    raise IngestError("cannot detect the format: expected llama-bench json/jsonl/csv/md/sql output, a llama-server "
+                      "log with 'prompt eval time' lines, or llama-speculative-simple output with n_drafted/n_accept; "
+                      "fix: pass --format")
+
+
+def field_version(fields: set[str], build_hint: int | None = None) -> int:
+    """llama-bench field-set version from the fields present: 1 (``use_mmap``/per-backend booleans),
+    2 (``load_mode``/``backends``).  With neither (a markdown table of defaults) the build number
+    decides when given (``load_mode`` appeared long before b11434; < 6000 is taken as v1), else 2."""
+    if fields & V1_MARKERS:
+        return 1
+    if {"load_mode", "backends"} & fields:
+        return 2
+    if build_hint is not None and build_hint < 6000:
+        return 1
+    return 2
+
+
+def _typed(field: str, v):
+    if v is None:
+        return None
+    if isinstance(v, str):
+        v = v.strip()
+        if field in INT_FIELDS:
+            try:
+                return int(v)
+            except ValueError:
+                return int(float(v))
+        if field in FLOAT_FIELDS:
+            return float(v)
+        if field in BOOL_FIELDS:
+            return v.lower() in ("1", "true", "yes")
+    return v
+
+
+def _lb_record(row: dict, path: Path, line: int, fmt: str, build_hint: int | None, sha: str) -> dict:
+    row = {k: _typed(k, v) for k, v in row.items()}
+    if "samples_ns" in row and isinstance(row["samples_ns"], str):
+        row["samples_ns"] = [int(x) for x in row["samples_ns"].split(";") if x]
+    for k in ("n_prompt", "n_gen"):
+        if row.get(k) is None:
+            raise IngestError(f"{path}:{line}: llama-bench row lacks {k!r}; fix: the file is not llama-bench output "
+                              "(or pass the right --format)")
+    if row.get("avg_ts") is None and not row.get("samples_ns"):
+        raise IngestError(f"{path}:{line}: llama-bench row has neither avg_ts nor samples_ns; nothing to measure")
+    bn = row.get("build_number") if isinstance(row.get("build_number"), int) else build_hint
+    return {"schema": LB_SCHEMA, "schema_version": field_version(set(row), bn), "source_file": str(path),
+            "source_line": line, "source_format": fmt, "source_sha256": sha, "ingested_at": utc_now(),
+            "llama_bench": row}
+
+
+def _lines_of_json_array(text: str) -> list[int]:
+    """1-based line of each top-level object's opening brace in a JSON array text."""
+    out, depth, line, in_str, esc = [], 0, 1, False, False
+    for ch in text:
+        if ch == "\n":
+            line += 1
+        if in_str:
+            esc = (ch == "\\") and not esc
+            if ch == '"' and not esc:
+                in_str = False
+            continue
+        if ch == '"':
+            in_str, esc = True, False
+        elif ch in "[{":
+            depth += 1
+            if ch == "{" and depth == 2:
+                out.append(line)
+        elif ch in "]}":
+            depth -= 1
+    return out
+
+
+def _parse_md_test(test: str) -> dict:
+    m = re.fullmatch(r"\s*(?:pp(\d+))?\s*\+?\s*(?:tg(\d+))?\s*(?:@\s*d(\d+))?\s*", test)
+    if not m or not (m.group(1) or m.group(2)):
+        raise ValueError(test)
+    return {"n_prompt": int(m.group(1) or 0), "n_gen": int(m.group(2) or 0), "n_depth": int(m.group(3) or 0)}
+
+
+def _parse_size(cell: str) -> int | None:
+    m = re.fullmatch(r"\s*([\d.]+)\s*(KiB|MiB|GiB|TiB)\s*", cell)
+    if not m:
+        return None
+    return int(round(float(m.group(1)) * {"KiB": 2**10, "MiB": 2**20, "GiB": 2**30, "TiB": 2**40}[m.group(2)]))
+
+
+def _parse_params(cell: str) -> int | None:
+    m = re.fullmatch(r"\s*([\d.]+)\s*([KMBT]?)\s*", cell)
+    if not m:
+        return None
+    return int(round(float(m.group(1)) * {"": 1, "K": 1e3, "M": 1e6, "B": 1e9, "T": 1e12}[m.group(2)]))
+
+
+def read_llama_bench_md(path: Path, text: str, build_hint: int | None, sha: str) -> list[dict]:
+    """Rows of a llama-bench markdown table (see the module doc for ``|`` inside override cells)."""
+    lines = text.splitlines()
+    hdr_i = next((i for i, l in enumerate(lines) if l.lstrip().startswith("|")), None)
+    if hdr_i is None:
+        raise IngestError(f"{path}: no markdown table found")
+    split = lambda l: [c.strip() for c in l.strip().strip("|").split(" | ")]  # noqa: E731
+    header = split(lines[hdr_i])
+    m = re.search(r"build:\s*(\S+)\s*\((\d+)\)", text)
+    build = {"build_commit": m.group(1), "build_number": int(m.group(2))} if m else {}
+    out = []
+    for i in range(hdr_i + 2, len(lines)):
+        l = lines[i]
+        if not l.lstrip().startswith("|"):
+            if l.strip():
+                break
+            continue
+        cells = split(l)
+        if len(cells) > len(header):
+            extra = len(cells) - len(header)
+            j = next((header.index(c) for c in PIPE_COLUMNS if c in header), None)
+            if j is None:
+                raise IngestError(f"{path}:{i + 1}: {len(cells)} cells for {len(header)} columns and no override "
+                                  f"column ({', '.join(PIPE_COLUMNS)}) to hold a '|'; fix: escape '|' in cells")
+            cells = cells[:j] + [" | ".join(cells[j:j + extra + 1])] + cells[j + extra + 1:]
+        if len(cells) != len(header):
+            raise IngestError(f"{path}:{i + 1}: {len(cells)} cells for {len(header)} columns")
+        row = dict(build)
+        for h, c in zip(header, cells):
+            if h == "model":
+                row["model_type"] = c
+            elif h == "size":
+                row["model_size"] = _parse_size(c)
+            elif h == "params":
+                row["model_n_params"] = _parse_params(c)
+            elif h == "backend":
+                row["backends"] = c
+            elif h == "test":
+                try:
+                    row.update(_parse_md_test(c))
+                except ValueError:
+                    raise IngestError(f"{path}:{i + 1}: test cell {c!r} is not ppN, tgN, ppN+tgN or '@ dN'") from None
+            elif h == "t/s":
+                mm = re.fullmatch(r"\s*([\d.]+)\s*±\s*([\d.]+)\s*", c)
+                if not mm:
+                    raise IngestError(f"{path}:{i + 1}: t/s cell {c!r} is not 'mean ± sd'")
+                row["avg_ts"], row["stddev_ts"] = float(mm.group(1)), float(mm.group(2))
+            else:
+                name = MD_NAMES.get(h, h)
+                row[name] = c
+                if name == "use_mmap":
+                    row[name] = c.lower() in ("1", "true", "yes")
+        out.append(_lb_record(row, path, i + 1, "md", build_hint, sha))
+    if not out:
+        raise IngestError(f"{path}: markdown table has no rows")
+    return out
+
+
+def read_llama_bench(path: Path, text: str, fmt: str, build_hint: int | None = None) -> list[dict]:
+    """Records from llama-bench output text in ``fmt`` (json | jsonl | csv | md | sql)."""
+    sha = hashlib.sha256(text.encode()).hexdigest()
+    if fmt == "json":
+        try:
+            rows = json.loads(text)
+        except ValueError as e:
+            raise IngestError(f"{path}:{e.lineno}: not valid JSON ({e.msg}); fix: a truncated llama-bench -o json "
+                              "run lacks the closing ']' - re-run it or use -o jsonl") from None
+        starts = _lines_of_json_array(text)
+        return [_lb_record(r, path, starts[i] if i < len(starts) else 0, fmt, build_hint, sha) for i, r in enumerate(rows)]
+    if fmt == "jsonl":
+        out = []
+        for i, l in enumerate(text.splitlines(), 1):
+            if l.strip():
+                try:
+                    out.append(_lb_record(json.loads(l), path, i, fmt, build_hint, sha))
+                except ValueError as e:
+                    if isinstance(e, IngestError):
+                        raise
+                    raise IngestError(f"{path}:{i}: not valid JSON ({e}); fix: drop the torn line") from None
+        return out
+    if fmt == "csv":
+        rd = csv.DictReader(io.StringIO(text))
+        return [_lb_record(r, path, rd.line_num, fmt, build_hint, sha) for r in rd]
+    if fmt == "sql":
+        out = []
+        pat = re.compile(r"INSERT INTO llama_bench \(([^)]*)\) VALUES \((.*)\);\s*$")
+        for i, l in enumerate(text.splitlines(), 1):
+            m = pat.search(l)
+            if not m:
+                continue
+            names = [n.strip() for n in m.group(1).split(",")]
+            vals = next(csv.reader([m.group(2)], quotechar="'", skipinitialspace=True))
+            if len(vals) != len(names):
+                raise IngestError(f"{path}:{i}: {len(vals)} values for {len(names)} columns")
+            out.append(_lb_record(dict(zip(names, vals)), path, i, fmt, build_hint, sha))
+        return out
+    if fmt == "md":
+        return read_llama_bench_md(path, text, build_hint, sha)
+    raise IngestError(f"{path}: unknown llama-bench format {fmt!r}")
+
+
+_NUM = r"([-\d.]+|inf|nan)"
+_PROMPT = re.compile(rf"prompt eval time\s*=\s*{_NUM}\s*ms\s*/\s*(\d+)\s*tokens")
+_EVAL = re.compile(rf"(?<!prompt )\beval time\s*=\s*{_NUM}\s*ms\s*/\s*(\d+)\s*(tokens|runs)")
+_TOTAL = re.compile(rf"total time\s*=\s*{_NUM}\s*ms(?:\s*/\s*(\d+)\s*tokens)?")
+_DRAFT = re.compile(r"draft acceptance(?: rate)?\s*=\s*([\d.]+)\s*\(\s*(\d+)\s*accepted\s*/\s*(\d+)\s*generated\)"
+                    r"(?:,\s*mean len\s*=\s*([\d.]+))?")
+_TASK = re.compile(r"\bid\s+(\d+)\s*\|\s*task\s+(-?\d+)|\"id_slot\":\s*(\d+),\s*\"id_task\":\s*(\d+)")
+
+
+def read_server_log(path: Path, text: str) -> list[dict]:
+    """One ``benchbook.ingest.server_timing`` record per request of a llama-server log (module doc).
+
+    Raises:
+        IngestError: an ``eval time``/``draft acceptance`` line without a preceding ``prompt eval time``
+        line, or a draft line whose ratio disagrees with its counts (names file:line).
+    """
+    sha = hashlib.sha256(text.encode()).hexdigest()
+    out: list[dict] = []
+    cur: dict | None = None
+    slot = task = None
+    for i, l in enumerate(text.splitlines(), 1):
+        mt = _TASK.search(l)
+        if mt:
+            slot, task = (int(mt.group(1)), int(mt.group(2))) if mt.group(1) else (int(mt.group(3)), int(mt.group(4)))
+        m = _PROMPT.search(l)
+        if m:
+            cur = {"schema": SERVER_SCHEMA, "schema_version": 1, "source_file": str(path), "source_line": i,
+                   "source_lines": [i], "source_format": "server-log", "source_sha256": sha, "ingested_at": utc_now(),
+                   "slot_id": slot, "task_id": task,
+                   "prompt_ms": float(m.group(1)), "prompt_n": int(m.group(2)),
+                   "wording": ("json-log" if l.lstrip().startswith("{") else
+                               "b11434" if "print_timing:" in l else "legacy")}
+            out.append(cur)
+            continue
+        for pat, keys in ((_EVAL, ("predicted_ms", "predicted_n")), (_TOTAL, ("total_ms", "total_n"))):
+            m = pat.search(l)
+            if m and "prompt eval" not in l:
+                if cur is None:
+                    raise IngestError(f"{path}:{i}: '{m.group(0)}' before any 'prompt eval time' line; "
+                                      "fix: pass the whole log, not an excerpt")
+                cur[keys[0]] = float(m.group(1))
+                cur[keys[1]] = int(m.group(2)) if m.group(2) else None
+                cur["source_lines"].append(i)
+                break
+        m = _DRAFT.search(l)
+        if m:
+            if cur is None:
+                raise IngestError(f"{path}:{i}: draft acceptance line before any 'prompt eval time' line")
+            ratio, acc, gen = float(m.group(1)), int(m.group(2)), int(m.group(3))
+            if gen and abs(ratio - acc / gen) > 1e-4:
+                raise IngestError(f"{path}:{i}: draft acceptance {ratio} disagrees with {acc}/{gen}; the line is corrupt")
+            cur.update({"draft_n": gen, "draft_n_accepted": acc, "draft_acceptance": ratio,
+                        "draft_mean_len": float(m.group(4)) if m.group(4) else None,
+                        "draft_wording": ("draft acceptance rate" if m.group(0).startswith("draft acceptance rate")
+                                          else "draft acceptance")})
+            cur["source_lines"].append(i)
+    if not out:
+        raise IngestError(f"{path}: no 'prompt eval time' line; fix: run llama-server with its default log verbosity")
+    return out
+
+
+def read_speculative_simple(path: Path, text: str) -> list[dict]:
+    """The one ``benchbook.ingest.speculative_simple`` record of a ``llama-speculative-simple`` output.
+
+    Raises:
+        IngestError: a required line (n_draft, n_predict, n_drafted, n_accept) is missing, or
+        ``accept`` disagrees with ``n_accept / n_drafted`` (names file:line).
+    """
+    sha = hashlib.sha256(text.encode()).hexdigest()
+    rec = {"schema": SPEC_SCHEMA, "schema_version": 1, "source_file": str(path), "source_format": "spec-simple",
+           "source_sha256": sha, "ingested_at": utc_now(), "source_lines": {}}
+    keys = {"n_draft": "n_draft_max", "n_predict": "n_predict", "n_drafted": "n_drafted", "n_accept": "n_accept"}
+    for i, l in enumerate(text.splitlines(), 1):
+        m = re.search(r"\b(n_draft|n_predict|n_drafted|n_accept)\s*=\s*(\d+)", l)
+        if m:
+            rec[keys[m.group(1)]] = int(m.group(2))
+            rec["source_lines"][keys[m.group(1)]] = i
+            continue
+        m = re.search(r"\baccept\s*=\s*([\d.]+)%", l)
+        if m:
+            rec["accept_pct"] = float(m.group(1))
+            rec["source_lines"]["accept_pct"] = i
+            continue
+        m = re.search(r"\b(encoded|decoded)\s+(\d+)\s+tokens in\s+([\d.]+)\s+seconds, speed:\s+([\d.]+|inf)\s+t/s", l)
+        if m:
+            k = "encode" if m.group(1) == "encoded" else "decode"
+            rec[f"{k}_n"], rec[f"{k}_s"], rec[f"{k}_tps"] = int(m.group(2)), float(m.group(3)), float(m.group(4))
+            rec["source_lines"][k] = i
+    missing = [v for v in keys.values() if v not in rec]
+    if missing:
+        raise IngestError(f"{path}: llama-speculative-simple output lacks {missing}; fix: pass its complete stderr")
+    if "accept_pct" in rec and rec["n_drafted"]:
+        if abs(rec["accept_pct"] - 100.0 * rec["n_accept"] / rec["n_drafted"]) > 1e-2:
+            raise IngestError(f"{path}:{rec['source_lines']['accept_pct']}: accept {rec['accept_pct']}% disagrees "
+                              f"with n_accept/n_drafted = {rec['n_accept']}/{rec['n_drafted']}")
+    rec["alpha"] = rec["n_accept"] / rec["n_drafted"] if rec["n_drafted"] else None
+    rec["source_line"] = min(rec["source_lines"].values())
+    return [rec]
+
+
+def ingest_file(path: str | Path, fmt: str = "auto", build_hint: int | None = None) -> list[dict]:
+    """Records from one file of llama.cpp output (format detected unless ``fmt`` is given).
+
+    Raises:
+        IngestError: undetectable format or bad content (file:line and the fix).
+        FileNotFoundError: ``path`` does not exist.
+    """
+    path = Path(path)
+    text = path.read_text(encoding="utf-8", errors="replace")
+    if fmt == "auto":
+        fmt = detect_format(text)
+    if fmt in ("json", "jsonl", "csv", "md", "sql"):
+        return read_llama_bench(path, text, fmt, build_hint)
+    if fmt == "server-log":
+        return read_server_log(path, text)
+    if fmt == "spec-simple":
+        return read_speculative_simple(path, text)
+    raise IngestError(f"{path}: unknown format {fmt!r}")
+
+
+def llama_bench_frame(records: list[dict]):
+    """Flat Polars frame of ingested llama-bench records, upgraded to the current field set.
+
+    Columns: the llama-bench fields (b11434 names), source_file, source_line, source_format,
+    schema_version; rows of older builds went through ``migrations.upgrade``.
+    """
+    import polars as pl
+
+    from .migrations import upgrade
+    rows = [{**r["llama_bench"], "source_file": r["source_file"], "source_line": r["source_line"],
+             "source_format": r["source_format"], "schema_version": r["schema_version"]} for r in records
+            if r["schema"] == LB_SCHEMA]
+    df = pl.DataFrame(rows, infer_schema_length=None, strict=False)
+    return upgrade(df, LB_SCHEMA)
+
+
+def write_records(records: list[dict], out: str | Path) -> int:
+    """Append ``records`` to the JSONL file ``out`` (fsync per record); returns how many."""
+    with RecordWriter(out) as w:
+        for r in records:
+            w.append(r)
+    return len(records)
