@@ -1,0 +1,205 @@
+"""Measurement harness: AR baseline and draft-self variants, interleaved, one session per call.
+
+One session = one invocation (``measure``).  For each repetition, for each prompt, every
+configuration runs once in an order shuffled by (seed, rep, prompt) so that slow drifts of the host
+hit all configurations alike.  Repetition 0 is a warm-up (not written).  The decoders are
+deterministic, so per-step records (schema ``benchbook.draftself.step``) are written for the first
+timed repetition only (``step_reps``); every run writes a run record (``benchbook.draftself.run``)
+with its compact pass list ``[kind, n_tokens, wall_ns]`` for the cost model.
+
+A rerun with the same ``session_id`` completes an interrupted session: runs whose ``run_key``
+(hash of config + prompt + rep + model + host) is already in the file are skipped.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import time
+from pathlib import Path
+
+import torch
+
+from benchbook import provenance
+from benchbook.records import RecordWriter, append_once, iter_records, new_id, stable_hash, utc_now
+
+from . import data, decode, experts
+from .model import load
+
+SCHEMA_VERSION = 1
+EXPERIMENT = "draftself"
+
+DEFAULTS = {
+    "n_tokens": 48,            # tokens generated per run (fixed length, like llama-bench tg)
+    "prompts_per_kind": 1,
+    "prompt_seed": 1,
+    "prompt_kinds": None,      # None: every document kind; else a list (e.g. ["letters", "story"])
+    "ks": [1, 2, 4, 8, 15],     # block sizes for batched one-pass draft-self
+    "sequential_ks": [4, 8, 15],
+    "iterative_ks": [8],
+    "threshold": 0.95,
+    "coreset_k": 8,
+    "coreset_masses": [0.6, 0.9],
+    "coreset_min": 4,          # floor on the coreset size (>= top_k)
+    "repetitions": 3,          # timed repetitions (plus one warm-up)
+    "step_reps": 1,            # repetitions whose per-step records are written
+    "threads": 1,
+    "seed": 0,
+    "dtype": "float32",
+}
+
+
+def configs(p: dict) -> list[dict]:
+    """The configurations of one session, from params ``p``."""
+    out = [{"decoder": "ar"}]
+    out += [{"decoder": "draftself", "k": k, "verify": "batched", "draft": "one_pass"} for k in p["ks"]]
+    out += [{"decoder": "draftself", "k": k, "verify": "sequential", "draft": "one_pass"} for k in p["sequential_ks"]]
+    out += [{"decoder": "draftself", "k": k, "verify": "batched", "draft": "iterative", "threshold": p["threshold"]}
+            for k in p["iterative_ks"]]
+    for m in p["coreset_masses"]:
+        for where in ("draft", "both"):
+            out.append({"decoder": "draftself", "k": p["coreset_k"], "verify": "batched", "draft": "one_pass",
+                        "coreset_mass": m, "coreset_min": p["coreset_min"], "coreset_apply": where})
+    for c in out:
+        c["name"] = config_name(c)
+    return out
+
+
+def config_name(c: dict) -> str:
+    if c["decoder"] == "ar":
+        return "ar"
+    s = f"ds-k{c['k']}-{c['verify']}-{c['draft']}"
+    if "coreset_mass" in c:
+        s += f"-coreset{c['coreset_mass']}-{c['coreset_apply']}"
+    return s
+
+
+def run_one(model, prompt: list[int], n: int, c: dict) -> decode.Result:
+    """Run configuration ``c`` (a dict from ``configs``) on one prompt."""
+    if c["decoder"] == "ar":
+        return decode.generate_ar(model, prompt, n)
+    cs = (c["coreset_mass"], c["coreset_min"]) if "coreset_mass" in c else None
+    return decode.generate_draftself(model, prompt, n, c["k"], verify_mode=c["verify"],
+                                     threshold=c.get("threshold") if c["draft"] == "iterative" else None,
+                                     coreset=cs, coreset_apply=c.get("coreset_apply", "draft"))
+
+
+def summarize(res: decode.Result, c: dict, E: int | None, K: int | None) -> dict:
+    """Per-run figures: τ, α estimates, tokens per forward pass, passes by kind, expert loads."""
+    steps = [s for s in res.steps if s["kind"] == "draftself"]
+    after_prefill = [p for p in res.passes if p.kind != "prefill"]
+    by_kind: dict[str, int] = {}
+    for p in res.passes:
+        by_kind[p.kind] = by_kind.get(p.kind, 0) + 1
+    out = {"n_tokens": len(res.tokens), "forward_passes": len(res.passes), "passes_by_kind": by_kind,
+           "tokens_per_pass": round((len(res.tokens) - 1) / max(1, len(after_prefill)), 6),
+           "decode_wall_ns": res.decode_wall_ns,
+           "decode_tps": round((len(res.tokens) - 1) / (res.decode_wall_ns / 1e9), 4) if res.decode_wall_ns else None}
+    if steps:
+        acc = [s["accepted"] for s in steps]
+        k = c["k"]
+        out.update({
+            "verify_steps": len(steps),
+            "tau": round(sum(a + 1 for a in acc) / len(acc), 6),       # tokens per verify step
+            "accepted_total": sum(acc), "drafted_total": k * len(acc),
+            "alpha_accept_rate": round(sum(acc) / (k * len(acc)), 6),   # accepted ÷ drafted
+            # MLE of a per-token acceptance probability under independent acceptance (geometric,
+            # truncated at k): every step has `a` successes and one failure unless a == k.
+            "alpha_mle": round(sum(acc) / max(1, sum(acc) + sum(a < k for a in acc)), 6),
+        })
+    if E:
+        pd = [p.__dict__ for p in after_prefill]
+        loads = experts.expert_loads(pd)
+        out["expert_loads"] = loads
+        out["expert_loads_per_token"] = round(loads / max(1, len(res.tokens) - 1), 4)
+        per_pass = {}
+        for p in pd:
+            per_pass.setdefault((p["kind"], p["n_tokens"]), []).append(sum(len(e) for e in p["experts"]) / len(p["experts"]))
+        out["unique_experts_per_layer_by_pass"] = [
+            {"kind": kd, "n_tokens": nt, "mean": round(sum(v) / len(v), 4), "passes": len(v),
+             "bound": round(experts.independent_bound(E, K, nt), 4)} for (kd, nt), v in sorted(per_pass.items())]
+    return out
+
+
+def _sha(tokens) -> str:
+    return hashlib.sha256(json.dumps(tokens).encode()).hexdigest()
+
+
+def measure(params: dict, checkpoint: str | Path, raw_dir: str | Path, root: str | Path = ".",
+            session_id: str | None = None, log=print) -> dict:
+    """One measurement session; appends to ``raw_dir/{runs,steps,sessions,hosts}.jsonl``.
+
+    Returns ``{"session_id", "runs_written", "runs_skipped", "raw_dir"}``.
+    """
+    p = {**DEFAULTS, **(params or {})}
+    torch.set_num_threads(int(p["threads"]))
+    torch.manual_seed(p["seed"])
+    raw = Path(raw_dir)
+    raw.mkdir(parents=True, exist_ok=True)
+    dtype = {"float32": torch.float32, "float64": torch.float64}[p["dtype"]]
+    model, meta = load(checkpoint, dtype)
+    cfg = model.cfg
+    E, K = (None, None) if cfg.dense else (cfg.n_experts, cfg.top_k)
+    model_sha = hashlib.sha256(Path(checkpoint).read_bytes()).hexdigest()
+    snap = provenance.host_snapshot()
+    append_once(raw / "hosts.jsonl", snap, "host_id")
+    git = provenance.git_state(root)
+    tok = data.Tokenizer()
+    prompts = [q for q in data.prompts(p["prompt_seed"], p["prompts_per_kind"])
+               if not p["prompt_kinds"] or q["kind"] in p["prompt_kinds"]]
+    confs = configs(p)
+    session_id = session_id or new_id()
+    done = set()
+    if (raw / "runs.jsonl").exists():
+        done = {r["run_key"] for _, r in iter_records(raw / "runs.jsonl") if r.get("session_id") == session_id}
+    base = {"schema_version": SCHEMA_VERSION, "session_id": session_id, "experiment": EXPERIMENT,
+            "host_id": snap["host_id"], "model_sha256": model_sha, "git_commit": git["git_commit"],
+            "git_dirty": git["git_dirty"]}
+    sess = {"schema": "benchbook.draftself.session", **base, "params": p, "model_config": cfg.to_dict(),
+            "checkpoint": str(checkpoint), "torch_version": torch.__version__, "threads": torch.get_num_threads(),
+            "started_at": utc_now(), "load_start": provenance.load_snapshot(), "resumed": bool(done)}
+    ar_ref = {pr["prompt_id"]: decode.generate_ar(model, tok.encode(pr["text"]), p["n_tokens"]).tokens
+              for pr in prompts}
+    written = skipped = 0
+    with RecordWriter(raw / "runs.jsonl") as runs_w, RecordWriter(raw / "steps.jsonl") as steps_w:
+        for rep in range(p["repetitions"] + 1):
+            for pr in prompts:
+                order = list(confs)
+                random.Random(stable_hash([p["seed"], rep, pr["prompt_id"]])).shuffle(order)
+                ids = tok.encode(pr["text"])
+                for c in order:
+                    config = {k: v for k, v in c.items()} | {"n_tokens": p["n_tokens"], "dtype": p["dtype"],
+                                                             "threads": int(p["threads"]), "prompt_id": pr["prompt_id"]}
+                    run_key = stable_hash([config, rep, model_sha, snap["host_id"]])
+                    if rep > 0 and run_key in done:
+                        skipped += 1
+                        continue
+                    started = utc_now()
+                    res = run_one(model, ids, p["n_tokens"], c)
+                    ended = utc_now()
+                    if rep == 0:
+                        continue                                        # warm-up
+                    run_id = new_id()
+                    head = {**base, "run_id": run_id, "run_key": run_key, "config": config, "rep": rep,
+                            "started_at": started, "ended_at": ended}
+                    summ = summarize(res, c, E, K)
+                    runs_w.append({"schema": "benchbook.draftself.run", **head, "config_name": c["name"],
+                                   "prompt_id": pr["prompt_id"], "prompt_kind": pr["kind"],
+                                   "predictable": pr["predictable"], "prompt_tokens": len(ids),
+                                   "n_experts": E, "top_k": K, "n_layers": cfg.n_layers,
+                                   "output_text": tok.decode(res.tokens), "output_sha256": _sha(res.tokens),
+                                   "equals_ar": res.tokens == ar_ref[pr["prompt_id"]], "stop_type": "length",
+                                   **summ, "passes": [[q.kind, q.n_tokens, q.wall_ns] for q in res.passes]})
+                    if rep <= p["step_reps"]:
+                        for s in res.steps:
+                            s = dict(s)
+                            s["unique_experts"] = experts.step_experts(s["passes"]) if E else None
+                            steps_w.append({"schema": "benchbook.draftself.step", **head, **s})
+                    written += 1
+            log(f"rep {rep} done ({written} runs written)")
+    sess.update({"ended_at": utc_now(), "load_end": provenance.load_snapshot(), "runs_written": written,
+                 "runs_skipped": skipped})
+    with RecordWriter(raw / "sessions.jsonl") as w:
+        w.append(sess)
+    return {"session_id": session_id, "runs_written": written, "runs_skipped": skipped, "raw_dir": str(raw)}

@@ -1,0 +1,239 @@
+"""Invariants of the draft-self decoder (issue 4), on tiny random float64 models."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+import torch
+
+from benchbook.draftself import data, decode, experts, run
+from benchbook.draftself.model import KVCache, ModelConfig, TinyLM, coreset, save
+
+V, N = 40, 24
+PROMPT = [5, 9, 3, 17, 22, 8]
+torch.set_num_threads(1)          # tiny tensors: threads only add contention on a busy host
+
+
+def tiny(seed: int = 0, dense: bool = False, vocab: int = V) -> TinyLM:
+    torch.manual_seed(seed)
+    m = TinyLM(ModelConfig(vocab_size=vocab, mask_id=1, d_model=32, n_layers=2, n_heads=2, dense=dense, d_ff=32,
+                           n_experts=8, top_k=2, d_expert=16, max_seq_len=128))
+    with torch.no_grad():                      # larger weights than the training init: peaked logits, varied routing
+        for name, p in m.named_parameters():
+            if p.dim() == 2:
+                p.normal_(0, 0.4)
+    return m.double().eval()
+
+
+@pytest.fixture(scope="module", params=[False, True], ids=["moe", "dense"])
+def model(request):
+    return tiny(1, dense=request.param)
+
+
+@pytest.fixture(scope="module")
+def ar(model):
+    return decode.generate_ar(model, PROMPT, N + 20).tokens
+
+
+VARIANTS = [dict(k=k, verify_mode=v, threshold=t) for k in (1, 3, 8) for v in ("batched", "sequential")
+            for t in (None, 0.95)]
+
+
+@pytest.mark.parametrize("kw", VARIANTS, ids=lambda kw: f"k{kw['k']}-{kw['verify_mode']}-{kw['threshold']}")
+def test_lossless_equals_ar(model, ar, kw):
+    res = decode.generate_draftself(model, PROMPT, N, **kw)
+    assert res.tokens == ar[:N]
+
+
+def test_coreset_on_draft_only_is_lossless(ar):
+    m = tiny(1)
+    ref = decode.generate_ar(m, PROMPT, N).tokens
+    for mass in (0.3, 0.6, 0.9):
+        res = decode.generate_draftself(m, PROMPT, N, 4, coreset=(mass, 2), coreset_apply="draft")
+        assert res.tokens == ref
+    both = decode.generate_draftself(m, PROMPT, N, 4, coreset=(0.3, 2), coreset_apply="both")
+    assert len(both.tokens) == N                      # may differ from AR: that is what gets measured
+
+
+def _steps(res):
+    return [s for s in res.steps if s["kind"] == "draftself"]
+
+
+def test_oracle_and_always_wrong_drafters(model, ar):
+    k = 4
+
+    def oracle(eng, anchor, kk):
+        i = len(eng.tokens) - len(PROMPT)
+        return ar[i:i + kk], [1.0] * kk
+
+    def wrong(eng, anchor, kk):
+        i = len(eng.tokens) - len(PROMPT)
+        return [(t + 1) % V for t in ar[i:i + kk]], [1.0] * kk
+
+    res = decode.generate_draftself(model, PROMPT, N, k, drafter=oracle)
+    assert res.tokens == ar[:N]
+    assert all(s["accepted"] == k for s in _steps(res))
+    res = decode.generate_draftself(model, PROMPT, N, k, drafter=wrong)
+    assert res.tokens == ar[:N]
+    assert all(s["accepted"] == 0 for s in _steps(res))
+    assert len(_steps(res)) == N - 1
+
+
+@pytest.mark.parametrize("verify_mode", ["batched", "sequential"])
+def test_step_bookkeeping(model, verify_mode):
+    k = 5
+    res = decode.generate_draftself(model, PROMPT, N, k, verify_mode=verify_mode)
+    steps = _steps(res)
+    for i, s in enumerate(steps):
+        assert 0 <= s["accepted"] <= len(s["proposed"]) <= k
+        if i < len(steps) - 1:
+            assert len(s["committed"]) == s["accepted"] + 1
+        else:
+            assert 1 <= len(s["committed"]) <= s["accepted"] + 1
+        assert s["cache_len_after_draft"] == s["cache_len_before"]
+        assert s["cache_len_after"] == s["cache_len_before"] + s["accepted"] + 1
+        if verify_mode == "sequential":
+            assert s["verify_passes"] == s["accepted"] + 1
+        else:
+            assert s["verify_passes"] == 1
+    assert sum(len(s["committed"]) for s in res.steps) == N
+
+
+def test_pass_counts(model):
+    res = decode.generate_ar(model, PROMPT, N)
+    assert len(res.passes) == 1 + (N - 1)
+    res = decode.generate_draftself(model, PROMPT, N, 4)
+    iterations = len(_steps(res))
+    assert len(res.passes) == 1 + 2 * iterations
+    assert [p.kind for p in res.passes].count("draft") == iterations
+
+
+def _prefill_cache(model, tokens):
+    eng = decode.Engine(model, 128)
+    with torch.inference_mode():
+        model(torch.tensor([tokens]), eng.cache)
+    return eng.cache
+
+
+@pytest.mark.parametrize("kw", [dict(verify_mode="batched"), dict(verify_mode="sequential"),
+                                dict(verify_mode="batched", threshold=0.95)])
+def test_cache_invariants(model, kw):
+    """Draft leaves the cache bit-for-bit unchanged; after verify+rollback it equals a fresh prefill."""
+    snaps = {}
+
+    def drafter(eng, anchor, k):
+        before = (eng.cache.length, eng.cache.k.clone(), eng.cache.v.clone())
+        out = decode.draft_block(eng, anchor, k, kw.get("threshold"))
+        assert eng.cache.length == before[0]
+        assert torch.equal(eng.cache.k, before[1]) and torch.equal(eng.cache.v, before[2])
+        return out
+
+    def hook(eng, stage):
+        if stage == "verify":
+            L = eng.cache.length
+            assert L == len(eng.tokens) - 1               # everything committed except the new anchor
+            fresh = _prefill_cache(eng.model, eng.tokens[:-1])
+            k, v = eng.cache.valid()
+            fk, fv = fresh.valid()
+            torch.testing.assert_close(k, fk, rtol=1e-9, atol=1e-11)
+            torch.testing.assert_close(v, fv, rtol=1e-9, atol=1e-11)
+            snaps["n"] = snaps.get("n", 0) + 1
+
+    decode.generate_draftself(model, PROMPT, N, 6, drafter=drafter, engine_hook=hook,
+                              verify_mode=kw["verify_mode"])
+    assert snaps["n"] > 0
+
+
+def test_block_mode_differs_from_causal_and_ignores_stale_cache():
+    m = tiny(2)
+    c1 = KVCache(m.cfg, dtype=torch.float64)
+    with torch.inference_mode():
+        m(torch.tensor([PROMPT]), c1)
+        blk = m(torch.tensor([[3, 1, 1]]), c1, mode="block", write=False)
+        cau = m(torch.tensor([[3, 1, 1]]), c1, mode="causal", write=False)
+        assert not torch.allclose(blk[0, 0], cau[0, 0])        # anchor sees the masks in block mode
+        c1.k[:, :, :, len(PROMPT):] = 123.0                     # stale entries beyond length are ignored
+        blk2 = m(torch.tensor([[3, 1, 1]]), c1, mode="block", write=False)
+    torch.testing.assert_close(blk, blk2)
+
+
+def test_unique_experts_bounds():
+    m = tiny(3)
+    E, K = m.cfg.n_experts, m.cfg.top_k
+    g = torch.Generator().manual_seed(0)
+    for n in range(1, 13):
+        cache = KVCache(m.cfg, dtype=torch.float64)
+        toks = torch.randint(2, V, (1, n), generator=g)
+        with torch.inference_mode():
+            m(toks, cache)
+        for layer in m.moe_layers():
+            u = layer.last_choice.unique().numel()
+            if n == 1:
+                assert u == K
+            assert K <= u <= min(E, n * K)
+    assert experts.independent_bound(E, K, 1) == pytest.approx(K)
+    assert experts.independent_bound(E, K, 1000) == pytest.approx(E)
+
+
+def test_coreset_selection():
+    scores = torch.tensor([[0.5, 0.3, 0.1, 0.1], [0.4, 0.4, 0.1, 0.1]], dtype=torch.float64)
+    assert coreset(scores, 0.6, 1).tolist() == [True, True, False, False]   # 0.45 < 0.6 ≤ 0.8
+    assert coreset(scores, 0.4, 1).tolist() == [True, False, False, False]
+    assert coreset(scores, 0.4, 3).sum() == 3
+
+
+def test_alpha_tau_summary():
+    res = decode.generate_draftself(tiny(1), PROMPT, N, 4)
+    s = run.summarize(res, {"decoder": "draftself", "k": 4}, 8, 2)
+    acc = [st["accepted"] for st in _steps(res)]
+    assert s["tau"] == pytest.approx(sum(a + 1 for a in acc) / len(acc), abs=1e-6)
+    assert s["passes_by_kind"] == {"prefill": 1, "draft": len(acc), "verify": len(acc)}
+    assert 0 <= s["alpha_mle"] <= 1
+
+
+def test_corpus_reproducible():
+    a, b = data.make_corpus(0, 300), data.make_corpus(0, 300)
+    assert a == b and a != data.make_corpus(1, 300)
+    assert data.corpus_sha256(a) == "a1df84c7dae89cf7fe6a95a3a940dbf920f5181fabd89e263b8fe28b7eeadfab"
+    tok = data.Tokenizer()
+    ids = tok.encode(a)
+    assert tok.decode(ids) == a
+    assert tok.encode(data.make_corpus(0, 2000)).count(tok.ids["<unk>"]) == 0
+
+
+def _strip(rec):
+    drop = {"run_id", "session_id", "started_at", "ended_at", "wall_ns", "decode_wall_ns", "decode_tps",
+            "load_start", "load_end", "passes"}
+    if isinstance(rec, dict):
+        return {k: _strip(v) for k, v in rec.items() if k not in drop}
+    if isinstance(rec, list):
+        return [_strip(v) for v in rec]
+    return rec
+
+
+def test_measure_same_seed_same_log(tmp_path):
+    ck = tmp_path / "m.pt"
+    tok = data.Tokenizer()
+    save(tiny(4, vocab=len(tok.vocab)).float(), ck)
+    params = {"n_tokens": 10, "prompt_kinds": ["letters", "story"], "ks": [2, 4], "sequential_ks": [3], "iterative_ks": [3], "coreset_k": 3,
+              "coreset_masses": [0.5], "coreset_min": 2, "repetitions": 1, "threads": 1}
+    logs = []
+    for i in range(2):
+        raw = tmp_path / f"raw{i}"
+        out = run.measure(params, ck, raw, root=tmp_path, log=lambda *a: None)
+        assert out["runs_written"] == len(run.configs({**run.DEFAULTS, **params})) * 2
+        recs = [json.loads(x) for f in ("runs.jsonl", "steps.jsonl") for x in (raw / f).read_text().splitlines()]
+        for r in recs:
+            assert r["schema"] in ("benchbook.draftself.run", "benchbook.draftself.step")
+            for key in ("schema_version", "run_id", "session_id", "experiment", "config", "host_id",
+                        "model_sha256", "git_commit", "started_at", "ended_at"):
+                assert key in r
+        runs = [r for r in recs if r["schema"] == "benchbook.draftself.run"]
+        assert all(r["equals_ar"] for r in runs if r["config"].get("coreset_apply") != "both")
+        logs.append(_strip(recs))
+    assert logs[0] == logs[1]
+    # resuming the same session writes nothing new
+    sid = json.loads((tmp_path / "raw0" / "runs.jsonl").read_text().splitlines()[0])["session_id"]
+    again = run.measure(params, ck, tmp_path / "raw0", root=tmp_path, session_id=sid, log=lambda *a: None)
+    assert again["runs_written"] == 0 and again["runs_skipped"] > 0
