@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 import mmap
+import re
 from pathlib import Path
 
 import numpy as np
@@ -55,20 +56,19 @@ LLAMA_BENCH_FIELDS = {
 
 def _line_map(path: Path) -> np.ndarray | None:
     """1-based line numbers of the non-blank lines of ``path``, or None when no line is blank
-    (then row i is line i + 1)."""
+    (then row i is line i + 1).  The check is one C-level search; the map is built only when needed."""
     with open(path, "rb") as f:
         if f.seek(0, 2) == 0:
             return None
         f.seek(0)
         with mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as m:
-            if m.find(b"\n\n") < 0 and m[:1] != b"\n" and m.find(b"\n \n") < 0:
+            if m.find(b"\n\n") < 0 and m[:1] != b"\n" and re.search(rb"\n[ \t\r]+\n", m) is None:
                 return None
-            data = np.frombuffer(m, dtype=np.uint8).copy()
-    ends = np.flatnonzero(data == 10)
-    starts = np.concatenate([[0], ends + 1])[: len(ends) + (0 if data[-1] == 10 else 1)]
-    stops = np.concatenate([ends, [len(data)]])[: len(starts)]
-    nonblank = np.array([data[a:b].strip().size > 0 for a, b in zip(starts, stops)])  # error path only
-    return np.flatnonzero(nonblank) + 1
+            data = bytes(m)
+    parts = data.split(b"\n")
+    if data.endswith(b"\n"):
+        parts = parts[:-1]
+    return np.asarray([i for i, line in enumerate(parts, 1) if line.strip()], dtype=np.int64)
 
 
 def _first_bad_json(path: Path) -> tuple[int, str] | None:

@@ -64,10 +64,13 @@ def legacy_llama_bench_fields(df: pl.DataFrame) -> pl.DataFrame:
             lm = pl.coalesce(pl.col("load_mode"), lm)
         out.append(lm.alias("load_mode"))
     legacy = [c for c in LEGACY_BACKEND_FIELDS if c in df.columns]
-    if legacy and "backends" not in df.columns:
+    if legacy:
         parts = [pl.when(_truthy(c)).then(pl.lit(LEGACY_BACKEND_FIELDS[c])).otherwise(None) for c in legacy]
         joined = pl.concat_list(parts).list.drop_nulls().list.join(",")
-        out.append(pl.when(joined == "").then(pl.lit("CPU")).otherwise(joined).alias("backends"))
+        be = pl.when(joined == "").then(pl.lit("CPU")).otherwise(joined)
+        if "backends" in df.columns:
+            be = pl.coalesce(pl.col("backends"), be)
+        out.append(be.alias("backends"))
     if "flash_attn" in df.columns and df.schema["flash_attn"] in (pl.Boolean, pl.String):
         fa = pl.col("flash_attn").cast(pl.String).str.to_lowercase()
         out.append(pl.when(fa.is_in(["true", "1"])).then(1).when(fa.is_in(["false", "0"])).then(0)
@@ -107,14 +110,18 @@ def upgrade(df: pl.DataFrame, schema: str, version_col: str = "schema_version") 
         raise MigrationError(f"{schema}: {df[version_col].null_count()} records lack {version_col}; "
                              "fix: every record needs schema_version")
     df = df.with_row_index("_mig_i")
-    parts = []
+    parts, dropped = [], set()
     for v in sorted(versions):
         part = df.filter(pl.col(version_col) == v)
+        before = set(part.columns)
         for step in range(v, cur):
             fn = MIGRATIONS.get((schema, step))
             if fn is None:
                 raise MigrationError(f"{schema}: no migration from version {step} to {step + 1}; "
                                      "fix: add one in benchbook/migrations.py")
             part = fn(part).with_columns(pl.lit(step + 1, dtype=df.schema[version_col]).alias(version_col))
+        dropped |= before - set(part.columns)
         parts.append(part)
-    return pl.concat(parts, how="diagonal_relaxed").sort("_mig_i").drop("_mig_i")
+    out = pl.concat(parts, how="diagonal_relaxed").sort("_mig_i").drop("_mig_i")
+    # a field a migration removed is gone from the current version: drop it where no row still holds it
+    return out.drop([c for c in dropped if c in out.columns and out[c].null_count() == out.height])

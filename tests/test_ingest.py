@@ -1,0 +1,146 @@
+"""Ingest of real b11434 output (llama-bench in every format, llama-server log with speculative decoding,
+llama-speculative-simple) and of hand-made fixtures in older field names and wordings."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from benchbook import ingest
+from benchbook.ingest import IngestError
+
+FX = Path(__file__).parent / "fixtures" / "ingest"
+
+
+@pytest.mark.parametrize("fmt", ["json", "jsonl", "csv", "md", "sql"])
+def test_llama_bench_every_format_same_values(fmt):
+    recs = ingest.ingest_file(FX / f"llama_bench_b11434.{fmt}")
+    assert [r["source_format"] for r in recs] == [fmt, fmt]
+    assert all(r["schema"] == "benchbook.ingest.llama_bench" and r["schema_version"] == 2 for r in recs)
+    lb = [r["llama_bench"] for r in recs]
+    assert [(x["n_prompt"], x["n_gen"]) for x in lb] == [(16, 0), (0, 8)]
+    assert lb[0]["build_number"] == 11434 and lb[0]["backends"] == "CPU"
+    assert lb[0]["model_type"] == "llama 256M Q4_1"
+    assert all(x["avg_ts"] > 0 for x in lb)
+
+
+def test_formats_agree_with_each_other():
+    # json, csv and sql come from separate runs, so compare fields, not times; md rounds to 2 decimals
+    j = ingest.ingest_file(FX / "llama_bench_b11434.json")[0]["llama_bench"]
+    c = ingest.ingest_file(FX / "llama_bench_b11434.csv")[0]["llama_bench"]
+    s = ingest.ingest_file(FX / "llama_bench_b11434.sql")[0]["llama_bench"]
+    for k in ("model_size", "model_n_params", "n_threads", "load_mode", "type_k", "cpu_strict", "n_cpu_moe"):
+        assert j[k] == c[k] == s[k], k
+    assert isinstance(c["cpu_strict"], bool) and isinstance(s["n_threads"], int)
+
+
+def test_json_rows_keep_samples_and_source_lines():
+    recs = ingest.ingest_file(FX / "llama_bench_b11434.json")
+    text = (FX / "llama_bench_b11434.json").read_text().splitlines()
+    assert [text[r["source_line"] - 1].strip() for r in recs] == ["{", "{"]
+    r = recs[0]["llama_bench"]
+    assert len(r["samples_ns"]) == 2  # -r 2
+    # llama-bench's avg_ts is the mean of per-repetition rates 1e9 * 16 / ns
+    assert r["avg_ts"] == pytest.approx(sum(1e9 * 16 / x for x in r["samples_ns"]) / 2, rel=1e-5)
+
+
+def test_markdown_pipe_in_override_cell():
+    recs = ingest.ingest_file(FX / "llama_bench_b11434_ot.md")
+    assert recs[0]["llama_bench"]["tensor_buft_overrides"] == r"blk\.(0|1)\.ffn_up=CPU"
+    legacy = ingest.ingest_file(FX / "llama_bench_legacy_pipe.md")
+    assert [r["llama_bench"]["tensor_buft_overrides"] for r in legacy] == ["exps=CPU | attn=CUDA0"] * 3
+    # pp512+tg128 is one pg test; "1024.50 ± 12.25" is mean ± sd
+    assert [(r["llama_bench"]["n_prompt"], r["llama_bench"]["n_gen"]) for r in legacy] == [(512, 0), (0, 128), (512, 128)]
+    assert legacy[0]["llama_bench"]["avg_ts"] == 1024.5 and legacy[0]["llama_bench"]["stddev_ts"] == 12.25
+    assert legacy[0]["schema_version"] == 1 and legacy[0]["llama_bench"]["use_mmap"] is False
+    assert legacy[0]["source_line"] == 3
+
+
+def test_legacy_field_names_upgrade_through_migration():
+    recs = ingest.ingest_file(FX / "llama_bench_legacy_b3600.json") + ingest.ingest_file(FX / "llama_bench_b11434.jsonl")
+    assert [r["schema_version"] for r in recs] == [1, 1, 2, 2]
+    df = ingest.llama_bench_frame(recs)
+    assert df["schema_version"].to_list() == [2, 2, 2, 2]
+    assert df["load_mode"].to_list() == ["none", "none", "auto", "auto"]
+    assert df["backends"].to_list() == ["CUDA,GPU BLAS,BLAS"] * 2 + ["CPU", "CPU"]
+    assert df["flash_attn"].to_list() == [1, 1, -1, -1]
+    assert "use_mmap" not in df.columns
+
+
+def test_field_version_detection_uses_fields_before_build_hint():
+    assert ingest.field_version({"use_mmap", "n_prompt"}, 11434) == 1
+    assert ingest.field_version({"load_mode"}, 100) == 2
+    assert ingest.field_version({"n_prompt"}, 3000) == 1
+    assert ingest.field_version({"n_prompt"}, None) == 2
+
+
+def test_server_log_b11434_speculative():
+    (r,) = ingest.ingest_file(FX / "llama_server_spec_b11434.log")
+    assert r["schema"] == "benchbook.ingest.server_timing" and r["wording"] == "b11434"
+    assert (r["prompt_n"], r["prompt_ms"], r["predicted_n"], r["predicted_ms"]) == (5, 129.52, 32, 1132.38)
+    assert (r["draft_n"], r["draft_n_accepted"], r["draft_acceptance"], r["draft_mean_len"]) == (23, 23, 1.0, 3.88)
+    assert r["draft_wording"] == "draft acceptance" and (r["slot_id"], r["task_id"]) == (0, 0)
+    assert r["source_lines"] == [12, 13, 14, 16]
+    # the same request's JSON response carries the same counts
+    resp = json.loads((FX / "server_completion_response.json").read_text())
+    assert (resp["timings"]["draft_n"], resp["timings"]["draft_n_accepted"]) == (r["draft_n"], r["draft_n_accepted"])
+    assert resp["timings"]["predicted_n"] == r["predicted_n"]
+
+
+def test_server_log_legacy_wordings():
+    a, b = ingest.ingest_file(FX / "llama_server_legacy.log")
+    assert a["wording"] == "legacy" and (a["slot_id"], a["task_id"]) == (0, 0)
+    assert (a["prompt_n"], a["predicted_n"], a["total_ms"]) == (5, 40, 651.41)
+    # old: "draft acceptance rate = 0.57576 (19 accepted / 33 generated)"; 19/33 = 0.575757...
+    assert (a["draft_n"], a["draft_n_accepted"], a["draft_wording"]) == (33, 19, "draft acceptance rate")
+    assert a["draft_mean_len"] is None
+    assert b["wording"] == "json-log" and (b["task_id"], b["prompt_n"], b["predicted_n"]) == (7, 10, 25)
+    assert b["total_ms"] == 580.0 and "draft_n" not in b
+
+
+def test_server_log_corrupt_draft_line(tmp_path):
+    p = tmp_path / "s.log"
+    p.write_text("prompt eval time = 1.0 ms / 2 tokens\ndraft acceptance = 0.90000 ( 1 accepted / 2 generated)\n")
+    with pytest.raises(IngestError, match=r"s\.log:2: draft acceptance 0\.9 disagrees with 1/2"):
+        ingest.ingest_file(p)
+
+
+def test_speculative_simple_n_draft_is_the_maximum():
+    (r,) = ingest.ingest_file(FX / "llama_speculative_simple_b11434.log")
+    assert r["n_draft_max"] == 3 and "n_draft" not in r
+    assert (r["n_drafted"], r["n_accept"], r["n_predict"]) == (33, 25, 36)
+    assert r["alpha"] == pytest.approx(25 / 33) and r["accept_pct"] == 75.758
+    assert (r["decode_n"], r["decode_s"], r["decode_tps"]) == (36, 1.37, 26.28)
+    (old,) = ingest.ingest_file(FX / "llama_speculative_legacy.log")
+    # 110 / 144 = 0.763888... -> 76.389 %
+    assert (old["n_draft_max"], old["n_drafted"], old["n_accept"]) == (16, 144, 110)
+    assert old["alpha"] == pytest.approx(0.763889, abs=1e-6)
+
+
+def test_speculative_simple_inconsistent_accept(tmp_path):
+    p = tmp_path / "o.log"
+    p.write_text("n_draft   = 4\nn_predict = 10\nn_drafted = 10\nn_accept  = 5\naccept    = 60.000%\n")
+    with pytest.raises(IngestError, match=r"o\.log:5: accept 60\.0% disagrees"):
+        ingest.ingest_file(p)
+
+
+def test_undetectable_and_wrong_inputs_name_the_file():
+    with pytest.raises(IngestError, match="server_completion_response.json:1: llama-bench row lacks 'n_prompt'"):
+        ingest.ingest_file(FX / "server_completion_response.json")
+    with pytest.raises(IngestError, match="cannot detect the format"):
+        ingest.detect_format("hello world\n")
+
+
+def test_cli_ingest_appends_records(tmp_path):
+    (tmp_path / "notes.txt").write_text("hello world\n")
+    out = tmp_path / "ingested.jsonl"
+    r = subprocess.run([sys.executable, "-m", "benchbook.cli", "ingest", str(FX / "llama_bench_b11434.csv"),
+                        str(FX / "llama_server_spec_b11434.log"), "--out", str(out)], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    recs = [json.loads(l) for l in out.read_text().splitlines()]
+    assert [x["schema"] for x in recs] == ["benchbook.ingest.llama_bench"] * 2 + ["benchbook.ingest.server_timing"]
+    r = subprocess.run([sys.executable, "-m", "benchbook.cli", "ingest", str(tmp_path / "notes.txt")],
+                       capture_output=True, text=True)
+    assert r.returncode == 2 and "cannot detect the format" in r.stderr
