@@ -103,6 +103,7 @@ def summarize(res: decode.Result, c: dict, E: int | None, K: int | None) -> dict
             "verify_steps": len(steps),
             "tau": round(sum(a + 1 for a in acc) / len(acc), 6),       # tokens per verify step
             "accepted_total": sum(acc), "drafted_total": k * len(acc),
+            "rejections": sum(a < k for a in acc),
             "alpha_accept_rate": round(sum(acc) / (k * len(acc)), 6),   # accepted ÷ drafted
             # MLE of a per-token acceptance probability under independent acceptance (geometric,
             # truncated at k): every step has `a` successes and one failure unless a == k.
@@ -203,3 +204,23 @@ def measure(params: dict, checkpoint: str | Path, raw_dir: str | Path, root: str
     with RecordWriter(raw / "sessions.jsonl") as w:
         w.append(sess)
     return {"session_id": session_id, "runs_written": written, "runs_skipped": skipped, "raw_dir": str(raw)}
+
+
+def resolve_checkpoint(manifest_path: str | Path, log=print) -> tuple[Path, dict]:
+    """The checkpoint a manifest names: its cached file when present with the recorded sha256,
+    else trained again from the manifest's train config (another machine, or a cleared cache).
+
+    Returns (path, manifest).  A retrained file whose sha256 differs (floating-point results can
+    differ across CPUs) is used and reported; every record carries the sha256 actually used.
+    """
+    from .train import TrainConfig, ensure_checkpoint, file_sha256
+    man = json.loads(Path(manifest_path).read_text())
+    path = Path(man["path"])
+    if path.exists() and file_sha256(path) == man["sha256"]:
+        return path, man
+    log(f"checkpoint {path} missing or changed; training it from {manifest_path}'s train_config")
+    path, _, _ = ensure_checkpoint(TrainConfig(**man["train_config"]))
+    sha = file_sha256(path)
+    if sha != man["sha256"]:
+        log(f"warning: retrained checkpoint sha256 {sha[:16]} differs from the manifest's {man['sha256'][:16]}")
+    return path, man

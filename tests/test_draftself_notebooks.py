@@ -1,0 +1,47 @@
+"""Smoke runs of the draft-self notebooks (papermill) on a tiny random model, into a temp dir."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+import papermill as pm
+import pytest
+import torch
+
+from benchbook.draftself import data
+from benchbook.draftself.model import ModelConfig, TinyLM, save
+
+NB = Path(__file__).resolve().parents[1] / "notebooks"
+
+
+@pytest.fixture(scope="module")
+def checkpoint(tmp_path_factory):
+    d = tmp_path_factory.mktemp("ck")
+    torch.manual_seed(0)
+    tok = data.Tokenizer()
+    m = TinyLM(ModelConfig(vocab_size=len(tok.vocab), mask_id=tok.mask_id, d_model=32, n_layers=2, n_heads=2,
+                           d_ff=32, n_experts=8, top_k=2, d_expert=16, max_seq_len=128))
+    save(m, d / "tiny.pt")
+    sha = hashlib.sha256((d / "tiny.pt").read_bytes()).hexdigest()
+    man = {"schema": "benchbook.draftself.checkpoint", "schema_version": 1, "path": str(d / "tiny.pt"), "sha256": sha,
+           "train_seconds": 0.0, "final_loss_next": 5.0, "final_loss_masked": 5.0, "n_params": 1, "train_config": {}}
+    (d / "checkpoint.json").write_text(json.dumps(man, indent=1))
+    return d / "checkpoint.json"
+
+
+def test_measure_and_report_notebooks(tmp_path, checkpoint):
+    overrides = {"n_tokens": 8, "prompt_kinds": ["letters", "story"], "ks": [2, 4], "sequential_ks": [4],
+                 "iterative_ks": [4], "coreset_k": 4, "coreset_masses": [0.6], "coreset_min": 2, "repetitions": 2,
+                 "threads": 1}
+    pm.execute_notebook(str(NB / "draftself.ipynb"), str(tmp_path / "m.ipynb"), cwd=str(tmp_path),
+                        parameters={"root": str(tmp_path), "params_file": "none.yaml", "overrides": overrides,
+                                    "manifest": str(checkpoint), "raw_dir": "raw"}, progress_bar=False)
+    assert (tmp_path / "raw" / "runs.jsonl").exists() and (tmp_path / "raw" / "steps.jsonl").exists()
+    pm.execute_notebook(str(NB / "draftself_report.ipynb"), str(tmp_path / "r.ipynb"), cwd=str(tmp_path),
+                        parameters={"root": str(tmp_path), "raw_dir": "raw", "manifest": str(checkpoint),
+                                    "out_dir": "rep", "numbers_path": "numbers/draftself.json"}, progress_bar=False)
+    nums = json.loads((tmp_path / "numbers" / "draftself.json").read_text())["numbers"]
+    assert "draftself-ds-k4-batched-one_pass-predictable-tau" in nums
+    assert (tmp_path / "rep" / "tau_vs_k.svg").exists() and (tmp_path / "rep" / "tau_vs_k.vl.json").exists()
