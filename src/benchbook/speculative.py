@@ -1,0 +1,358 @@
+"""Speculative decoding analysis: acceptance, tokens per verify step, decode/prefill rates, speedup
+against the same-session baseline, lossless check, memory per draft token, cost model.
+
+Terms (DESIGN.md "Statistics and caveats"; Leviathan, Kalman & Matias 2023, "Fast Inference from
+Transformers via Speculative Decoding", ICML, §3):
+
+* α (acceptance) = accepted ÷ drafted tokens (llama-server ``timings.draft_n_accepted`` /
+  ``timings.draft_n``; absent fields mean nothing was drafted, α undefined).
+* τ (tokens committed per verify step, the verifier's own token included) = 1 + accepted ÷ verify
+  steps, where the verify steps of a request are the increase of ``/metrics``
+  ``llamacpp:spec_decode_num_drafts_total`` over it (llama.cpp ``tools/server/server-context.cpp``:
+  ``n_draft_verif_steps``; the server logs the same ``mean len``).  τ = 1 for plain decoding.
+  Under independent acceptance with k drafted tokens τ = (1 − α^(k+1)) / (1 − α) (Leviathan et al.).
+* Speedup model: speedup = τ / (k·c + r(k+1)), c = draft cost per drafted token ÷ target decode
+  cost per token, r(n) = target n-token pass ÷ target 1-token decode step (Leviathan et al. §3.3
+  with r added for the verify pass), both from llama-bench runs in the same session and build.
+* Decode rate = ``predicted_n`` ÷ ``predicted_ms`` and prefill rate = ``prompt_n`` ÷ ``prompt_ms``
+  per request (llama-server's own timings), never mixed; a configuration's rate is the mean of its
+  per-repetition rates with a Student-t interval.
+* Speedup of a configuration on a prompt = its decode rate ÷ the baseline's on the same prompt, in
+  the same session; repetitions are interleaved, so repetition i of both ran close in time: the
+  interval is Student-t over the paired per-repetition ratios.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+from scipy import stats as sps
+
+from .records import read_records
+
+REQUEST_SCHEMA = "benchbook.speculative_request"
+COST_SCHEMA = "benchbook.speculative_cost"
+
+
+# --- scalar arithmetic ------------------------------------------------------------------------
+
+def alpha(accepted: int | None, drafted: int | None) -> float | None:
+    """α = accepted ÷ drafted (tokens); None when nothing was drafted (``drafted`` 0 or None)."""
+    if not drafted:
+        return None
+    return float(accepted or 0) / float(drafted)
+
+
+def tau(accepted: int | None, verify_steps: int | float | None) -> float:
+    """τ = 1 + accepted ÷ verify steps (tokens per verify step, verifier's own token included);
+    1.0 when there was no verify step (plain decoding)."""
+    if not verify_steps:
+        return 1.0
+    return 1.0 + float(accepted or 0) / float(verify_steps)
+
+
+def tau_independent(a: float, k: float) -> float:
+    """Expected τ with k drafted tokens under independent per-token acceptance α:
+    (1 − α^(k+1)) / (1 − α), and k + 1 at α = 1 (Leviathan et al. 2023, eq. 1)."""
+    if a >= 1.0:
+        return k + 1.0
+    return (1.0 - a ** (k + 1)) / (1.0 - a)
+
+
+def speedup_model(t: float, k: float, c: float, r_k1: float) -> float:
+    """Predicted decode speedup τ / (k·c + r(k+1)) (dimensionless; c and r relative to one target
+    decode step).  Raises ValueError when the denominator is not positive."""
+    den = k * c + r_k1
+    if den <= 0:
+        raise ValueError(f"speedup model: k·c + r(k+1) = {den} must be > 0")
+    return t / den
+
+
+def first_mismatch(a: list[int] | None, b: list[int] | None) -> int | None:
+    """0-based position of the first differing token id between two sequences; None when equal.
+    When one is a strict prefix of the other, the position is the shorter length."""
+    a, b = list(a or []), list(b or [])
+    for i, (x, y) in enumerate(zip(a, b)):
+        if x != y:
+            return i
+    return None if len(a) == len(b) else min(len(a), len(b))
+
+
+def t_interval(x, confidence: float = 0.95) -> tuple[float, float | None, float | None, float | None]:
+    """``(mean, sd, low, high)`` of the samples ``x`` with a Student-t interval (sd with ddof=1);
+    sd/low/high None when fewer than 2 finite samples."""
+    v = np.asarray([float(y) for y in x if y is not None and math.isfinite(float(y))], dtype=float)
+    if v.size == 0:
+        return (float("nan"), None, None, None)
+    m = float(v.mean())
+    if v.size < 2:
+        return (m, None, None, None)
+    sd = float(v.std(ddof=1))
+    half = float(sps.t.ppf(0.5 + confidence / 2, v.size - 1)) * sd / math.sqrt(v.size)
+    return (m, sd, m - half, m + half)
+
+
+def slope_interval(x, y, confidence: float = 0.95) -> dict:
+    """Least-squares slope of ``y`` on ``x`` with a Student-t interval (n − 2 degrees of freedom,
+    ``scipy.stats.linregress`` stderr).  Returns ``{slope, intercept, ci_low, ci_high, n}``; the
+    interval is None with fewer than 3 points, everything None when x has one distinct value."""
+    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+    n = int(x.size)
+    if n < 2 or np.unique(x).size < 2:
+        return {"slope": None, "intercept": None, "ci_low": None, "ci_high": None, "n": n}
+    lr = sps.linregress(x, y)
+    lo = hi = None
+    if n >= 3 and math.isfinite(lr.stderr):
+        half = float(sps.t.ppf(0.5 + confidence / 2, n - 2)) * lr.stderr
+        lo, hi = lr.slope - half, lr.slope + half
+    return {"slope": float(lr.slope), "intercept": float(lr.intercept), "ci_low": lo, "ci_high": hi, "n": n}
+
+
+# --- tables -----------------------------------------------------------------------------------
+
+def _files(raw_dir: str | Path) -> list[Path]:
+    return [f for f in sorted(Path(raw_dir).glob("*.jsonl")) if not f.name.endswith(".quarantine.jsonl")]
+
+
+def load_requests(raw_dir: str | Path) -> pl.DataFrame:
+    """One row per completed request (``benchbook.speculative_request``, status ok) under ``raw_dir``.
+
+    Columns: file, line, run_id, session_id, host_id, toolchain_id, config_id, prompt_id, rep,
+    spec_type, draft_model_id, draft_model_sha256, model_sha256, n_max, policy, cap, stop_type,
+    cap_hit, prompt_n, prompt_ms, predicted_n, predicted_ms, drafted (timings.draft_n, 0 when
+    absent), accepted (timings.draft_n_accepted, 0 when absent), verify_steps (from /metrics),
+    cache_n, tokens (list[i64]), content_sha256, peak_rss_bytes, request_index (on its server),
+    answer_found, decode_tps, prefill_tps (tok/s), alpha, tau, argv, started_at, ended_at, load1_max.
+
+    Raises:
+        records.RecordError: a line is not a valid record (file:line named).
+    """
+    rows = []
+    for r in read_records(_files(raw_dir), REQUEST_SCHEMA):
+        if r.get("status", "ok") != "ok":
+            continue
+        t, c = r["timings"], r["config"]
+        drafted, acc = int(t.get("draft_n") or 0), int(t.get("draft_n_accepted") or 0)
+        vs = r.get("verify_steps")
+        rows.append({
+            "file": r["_file"], "line": r["_line"], "run_id": r["run_id"], "session_id": r["session_id"],
+            "host_id": r["host_id"], "toolchain_id": r["toolchain_id"], "config_id": c["config_id"],
+            "prompt_id": r["prompt_id"], "rep": int(r["rep"]), "spec_type": c["spec_type"],
+            "draft_model_id": r.get("draft_model_id"), "draft_model_sha256": r.get("draft_model_sha256"),
+            "model_sha256": r["model_sha256"], "n_max": c.get("n_max"), "policy": r.get("policy", c.get("policy")),
+            "cap": int(r["cap"]), "stop_type": r.get("stop_type"), "cap_hit": r.get("stop_type") == "limit",
+            "prompt_n": int(t["prompt_n"]), "prompt_ms": float(t["prompt_ms"]), "predicted_n": int(t["predicted_n"]),
+            "predicted_ms": float(t["predicted_ms"]), "drafted": drafted, "accepted": acc,
+            "verify_steps": None if vs is None else int(vs), "cache_n": int(t.get("cache_n") or 0),
+            "tokens": [int(x) for x in (r.get("tokens") or [])], "content_sha256": r.get("content_sha256"),
+            "peak_rss_bytes": int(r.get("peak_rss_bytes") or 0),
+            "request_index": int((r.get("server") or {}).get("request_index") or 0),
+            "answer_found": r.get("answer_found"),
+            "decode_tps": 1e3 * int(t["predicted_n"]) / float(t["predicted_ms"]) if float(t["predicted_ms"]) > 0 else None,
+            "prefill_tps": 1e3 * int(t["prompt_n"]) / float(t["prompt_ms"]) if float(t["prompt_ms"]) > 0 else None,
+            "alpha": alpha(acc, drafted), "tau": tau(acc, vs),
+            "argv": [str(a) for a in r["argv"]], "started_at": r["started_at"], "ended_at": r["ended_at"],
+            "load1_max": max(float(r["load_start"]["loadavg"][0]), float(r["load_end"]["loadavg"][0]))
+            if r.get("load_start") and r.get("load_end") else None,
+        })
+    if not rows:
+        return pl.DataFrame()
+    return pl.DataFrame(rows, schema_overrides={"tokens": pl.List(pl.Int64), "argv": pl.List(pl.String),
+                                                "answer_found": pl.Boolean, "alpha": pl.Float64,
+                                                "verify_steps": pl.Int64, "n_max": pl.Int64,
+                                                "draft_model_id": pl.String, "draft_model_sha256": pl.String},
+                        infer_schema_length=None)
+
+
+def load_failures(raw_dir: str | Path) -> pl.DataFrame:
+    """Failed runs of the experiment (``benchbook.run_failed`` with experiment ``speculative``):
+    session_id, config_id, prompt_id, rep, stage, kind, error, file, line."""
+    rows = [{"session_id": r["session_id"], "config_id": (r.get("config") or {}).get("config_id"),
+             "prompt_id": r.get("prompt_id"), "rep": r.get("rep"), "stage": r.get("stage"), "kind": r.get("kind"),
+             "error": r.get("error"), "file": r["_file"], "line": r["_line"]}
+            for r in read_records(_files(raw_dir), "benchbook.run_failed") if r.get("experiment") == "speculative"]
+    return pl.DataFrame(rows) if rows else pl.DataFrame()
+
+
+def config_table(req: pl.DataFrame, confidence: float = 0.95, baseline_id: str = "baseline") -> pl.DataFrame:
+    """Per (session, configuration, prompt) statistics: the issue-3 contract columns
+    (``caveats.SPECULATIVE_COLUMNS``) plus prefill_tps_mean/ci, drafted, accepted, verify_steps,
+    k_eff (drafted ÷ verify steps), accepted_frac_trend_slope, predicted_n_mean, peak_rss_mib_max,
+    answer_ok (fraction of repetitions whose output holds the recorded answer, null without one),
+    load1_max, model_sha256, draft_model_sha256, argv.
+
+    * alpha, tau: pooled over repetitions (Σ accepted ÷ Σ drafted; 1 + Σ accepted ÷ Σ verify steps).
+    * speedup: paired per repetition index with the baseline of the same session and prompt
+      (mean and Student-t interval of decode_tps_cfg[i] ÷ decode_tps_base[i]); the baseline's own
+      row has speedup 1 with no interval.
+    * output_equal / first_mismatch_pos: every repetition's token ids against the baseline's first
+      repetition (the worst, i.e. earliest, mismatch is kept); the baseline against itself across
+      repetitions.
+    * alpha_trend_slope: with ``policy == "same"`` only (one server for all repetitions), the slope of
+      per-repetition α over the repetition index, α counted 0 for a repetition that drafted nothing
+      (no acceptance from it); null with a fresh server per repetition.
+      accepted_frac_trend_slope: the same for accepted ÷ generated tokens.
+
+    Raises:
+        ValueError: ``req`` holds no baseline rows for a session.
+    """
+    if req.is_empty():
+        return pl.DataFrame()
+    out = []
+    keys = ["session_id", "config_id", "prompt_id"]
+    base = {(s, p): g.sort("rep") for (s, c, p), g in req.group_by(keys, maintain_order=True) if c == baseline_id}
+    sessions_with_base = {s for s, _ in base}
+    for s in req["session_id"].unique():
+        if s not in sessions_with_base:
+            raise ValueError(f"session {s}: no '{baseline_id}' requests; a speedup needs the same-session baseline")
+    for (s, cid, pid), g in req.group_by(keys, maintain_order=True):
+        g = g.sort("rep")
+        b = base.get((s, pid))
+        first = g.row(0, named=True)
+        dm, dsd, dlo, dhi = t_interval(g["decode_tps"].to_list(), confidence)
+        pm, _, plo, phi = t_interval(g["prefill_tps"].to_list(), confidence)
+        if cid == baseline_id:
+            sm, slo, shi = 1.0, None, None
+        elif b is None:
+            sm = slo = shi = None
+        else:
+            bt = dict(zip(b["rep"].to_list(), b["decode_tps"].to_list()))
+            ratios = [v / bt[r] for r, v in zip(g["rep"].to_list(), g["decode_tps"].to_list()) if r in bt and bt[r]]
+            sm, _, slo, shi = t_interval(ratios, confidence)
+        drafted, acc = int(g["drafted"].sum()), int(g["accepted"].sum())
+        vsteps = g["verify_steps"].fill_null(0).sum()
+        ref = (b if b is not None else g)["tokens"][0].to_list() if (b is not None or cid == baseline_id) else None
+        mism = None
+        if ref is not None:
+            for toks in g["tokens"].to_list():
+                m = first_mismatch(ref, toks)
+                if m is not None and (mism is None or m < mism):
+                    mism = m
+        policy = first["policy"]
+        trend = ftrend = None
+        if policy == "same" and g.height >= 2 and first["spec_type"] != "none":
+            a_rep = [(a if a is not None else 0.0) for a in g["alpha"].to_list()]
+            trend = slope_interval(g["rep"].to_list(), a_rep, confidence)["slope"]
+            frac = [x / y if y else 0.0 for x, y in zip(g["accepted"].to_list(), g["predicted_n"].to_list())]
+            ftrend = slope_interval(g["rep"].to_list(), frac, confidence)["slope"]
+        ans = g["answer_found"].drop_nulls()
+        out.append({
+            "host_id": first["host_id"], "toolchain_id": first["toolchain_id"], "session_id": s, "config_id": cid,
+            "prompt_id": pid, "spec_type": first["spec_type"], "draft_model_id": first["draft_model_id"],
+            "n_max": first["n_max"], "n": g.height,
+            "decode_tps_mean": dm, "decode_tps_sd": dsd, "decode_tps_ci_low": dlo, "decode_tps_ci_high": dhi,
+            "prefill_tps_mean": pm, "prefill_tps_ci_low": plo, "prefill_tps_ci_high": phi,
+            "speedup_mean": sm, "speedup_ci_low": slo, "speedup_ci_high": shi,
+            "alpha": alpha(acc, drafted), "tau": tau(acc, vsteps), "drafted": drafted, "accepted": acc,
+            "verify_steps": int(vsteps), "k_eff": drafted / vsteps if vsteps else None,
+            "output_equal": None if ref is None else mism is None, "first_mismatch_pos": mism,
+            "cap_hit": bool(g["cap_hit"].any()), "cap": int(first["cap"]),
+            "predicted_n_mean": float(g["predicted_n"].mean()),
+            "alpha_trend_slope": trend, "accepted_frac_trend_slope": ftrend, "server_policy": policy,
+            "cache_n_max": int(g["cache_n"].max()), "peak_rss_mib_max": g["peak_rss_bytes"].max() / 2**20,
+            "answer_ok": float(ans.cast(pl.Float64).mean()) if ans.len() else None,
+            "load1_max": g["load1_max"].max(), "model_sha256": first["model_sha256"],
+            "draft_model_sha256": first["draft_model_sha256"], "argv": first["argv"],
+            "started_at": g["started_at"].min(), "ended_at": g["ended_at"].max(),
+            "lines": sorted(g["line"].to_list()), "files": sorted(set(g["file"].to_list())),
+            "run_ids": g["run_id"].to_list(),
+        })
+    df = pl.DataFrame(out, infer_schema_length=None, schema_overrides={
+        "alpha": pl.Float64, "alpha_trend_slope": pl.Float64, "accepted_frac_trend_slope": pl.Float64,
+        "speedup_mean": pl.Float64, "speedup_ci_low": pl.Float64, "speedup_ci_high": pl.Float64,
+        "decode_tps_ci_low": pl.Float64, "decode_tps_ci_high": pl.Float64, "decode_tps_sd": pl.Float64,
+        "prefill_tps_ci_low": pl.Float64, "prefill_tps_ci_high": pl.Float64, "k_eff": pl.Float64,
+        "first_mismatch_pos": pl.Int64, "output_equal": pl.Boolean, "answer_ok": pl.Float64,
+        "draft_model_id": pl.String, "draft_model_sha256": pl.String, "n_max": pl.Int64, "load1_max": pl.Float64})
+    return df.with_columns((pl.col("decode_tps_sd") / pl.col("decode_tps_mean")).alias("cv"))
+
+
+def memory_slopes(req: pl.DataFrame, confidence: float = 0.95) -> pl.DataFrame:
+    """Memory per extra draft token: per (session, spec_type, draft model) with ≥ 2 distinct n_max,
+    the least-squares slope of per-request peak RSS (MiB) over n_max with a Student-t interval.
+
+    Columns: session_id, spec_type, draft_model_id, slope_mib_per_token, ci_low, ci_high,
+    intercept_mib, n_points, n_max_values (list).  Peak RSS is of the whole server process tree
+    (procmon.PeakSampler during the request; on a GPU build the GPU memory column would be used).
+    """
+    if req.is_empty():
+        return pl.DataFrame()
+    rows = []
+    spec = req.filter(pl.col("spec_type") != "none")
+    for (s, st, dmid), g in spec.group_by(["session_id", "spec_type", "draft_model_id"], maintain_order=True):
+        if g["n_max"].n_unique() < 2:
+            continue
+        fit = slope_interval(g["n_max"].to_list(), (g["peak_rss_bytes"] / 2**20).to_list(), confidence)
+        rows.append({"session_id": s, "spec_type": st, "draft_model_id": dmid, "slope_mib_per_token": fit["slope"],
+                     "ci_low": fit["ci_low"], "ci_high": fit["ci_high"], "intercept_mib": fit["intercept"],
+                     "n_points": fit["n"], "n_max_values": sorted(g["n_max"].unique().to_list())})
+    return pl.DataFrame(rows, infer_schema_length=None) if rows else pl.DataFrame()
+
+
+def cost_model(raw_dir: str | Path, session_id: str) -> dict:
+    """c and r(n) from the session's llama-bench runs (``benchbook.speculative_cost``).
+
+    t1 = target decode time per token (ns) = mean over repetitions of ``samples_ns`` ÷ n_gen of the
+    target's ``-n`` test; r(n) = mean ``samples_ns`` of the target's ``-p n`` test ÷ t1 (one n-token
+    pass relative to one decode step; r(1) close to 1 is a sanity check); c(draft) = the draft's
+    decode time per token ÷ t1.  Returns ``{"t1_ms", "r": {n: r}, "c": {draft_model_id: c},
+    "target_model_id", "lines", "files", "argv"}``; empty dict when the session has no cost runs.
+    """
+    recs = [r for r in read_records(_files(raw_dir), COST_SCHEMA) if r["session_id"] == session_id]
+    if not recs:
+        return {}
+    by_run: dict[str, list] = {}
+    for r in recs:
+        by_run.setdefault(r["run_id"], []).append(r)
+    recs = [r for rs in by_run.values() if len(rs) == rs[0]["rows_total"] for r in rs]
+
+    def per_tok(r):
+        lb = r["llama_bench"]
+        return float(np.mean(lb["samples_ns"])) / int(lb["n_gen"])
+
+    tgt = [r for r in recs if r["role"] == "target"]
+    tg = [r for r in tgt if int(r["llama_bench"]["n_gen"]) > 0 and int(r["llama_bench"]["n_prompt"]) == 0]
+    if not tg:
+        return {}
+    t1 = per_tok(tg[0])
+    r_n = {int(r["llama_bench"]["n_prompt"]): float(np.mean(r["llama_bench"]["samples_ns"])) / t1
+           for r in tgt if int(r["llama_bench"]["n_gen"]) == 0}
+    c = {r["model_id"]: per_tok(r) / t1 for r in recs
+         if r["role"] == "draft" and int(r["llama_bench"]["n_gen"]) > 0}
+    c[tgt[0]["model_id"]] = 1.0  # the target as its own draft: the same decode step
+    return {"t1_ms": t1 / 1e6, "r": dict(sorted(r_n.items())), "c": c, "target_model_id": tgt[0]["model_id"],
+            "lines": sorted(r["_line"] for r in recs), "files": sorted({r["_file"] for r in recs}),
+            "argv": [r["argv"] for r in recs if r["row_index"] == 0]}
+
+
+def r_at(r: dict[int, float], n: float) -> float | None:
+    """r(n) linearly interpolated between measured sizes (extrapolated from the last two beyond them);
+    None when fewer than 2 sizes were measured."""
+    xs = sorted(r)
+    if len(xs) < 2:
+        return r.get(int(n)) if xs else None
+    return float(np.interp(n, xs, [r[x] for x in xs])) if n <= xs[-1] else \
+        r[xs[-1]] + (n - xs[-1]) * (r[xs[-1]] - r[xs[-2]]) / (xs[-1] - xs[-2])
+
+
+def with_model(table: pl.DataFrame, cm: dict) -> pl.DataFrame:
+    """Add ``c`` (draft cost ratio; 0 for n-gram drafts, whose lookup costs no model pass),
+    ``r_k1`` = r(k_eff + 1) and ``speedup_model`` = τ / (k_eff·c + r(k_eff + 1)) to a config table.
+    Rows without drafts, or whose draft has no measured c, get nulls."""
+    cs, rs, ms = [], [], []
+    for row in table.iter_rows(named=True):
+        c = None
+        if row["spec_type"].startswith("ngram"):
+            c = 0.0
+        elif row["draft_model_id"] is not None:
+            c = (cm.get("c") or {}).get(row["draft_model_id"])
+        k = row["k_eff"]
+        rk = r_at(cm.get("r") or {}, k + 1) if k else None
+        cs.append(c)
+        rs.append(rk)
+        ms.append(speedup_model(row["tau"], k, c, rk) if (c is not None and rk is not None and k) else None)
+    return table.with_columns(pl.Series("c", cs, dtype=pl.Float64), pl.Series("r_k1", rs, dtype=pl.Float64),
+                              pl.Series("speedup_model", ms, dtype=pl.Float64))
