@@ -45,3 +45,18 @@ def test_measure_and_report_notebooks(tmp_path, checkpoint):
     nums = json.loads((tmp_path / "numbers" / "draftself.json").read_text())["numbers"]
     assert "draftself-ds-k4-batched-one_pass-predictable-tau" in nums
     assert (tmp_path / "rep" / "tau_vs_k.svg").exists() and (tmp_path / "rep" / "tau_vs_k.vl.json").exists()
+
+
+def test_page_references_only_published_keys(tmp_path, checkpoint):
+    """Every {{< var KEY >}} of draftself.qmd is published by the report for the default configs."""
+    import re
+
+    from benchbook.draftself import report, run
+    man = json.loads(checkpoint.read_text())
+    run.measure({"n_tokens": 6, "repetitions": 1, "threads": 1}, man["path"], tmp_path / "raw", root=tmp_path,
+                log=lambda *a: None)
+    out = report.build(tmp_path / "raw", checkpoint, tmp_path / "rep", tmp_path / "numbers.json")
+    keys = {n.key for n in out["numbers"]}
+    page = (NB.parent / "draftself.qmd").read_text()
+    used = set(re.findall(r"\{\{< var ([a-z0-9_.\-]+) >\}\}", page))
+    assert used and used <= keys, sorted(used - keys)
