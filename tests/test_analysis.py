@@ -85,6 +85,15 @@ def test_rate_stats_mean_of_per_repetition_rates(tmp_path):
     assert (c["n"], c["ci_low_tps"], c["mean_tps"]) == (1, None, 120.0)
 
 
+def test_records_of_one_configuration_pool_their_samples(tmp_path):
+    # the same rates 100, 120, 150 split over two records (a resumed session): pooled mean 123.333 and
+    # sd 25.166 as in the one-record case (Chan's combination of per-record mean and M2)
+    write(tmp_path / "h.jsonl", [lb_record("r1", [1_200_000_000, 1_000_000_000]), lb_record("r2", [800_000_000])])
+    st = analysis.rate_stats(analysis.load_llama_bench(tmp_path))
+    assert st.height == 1 and st["n"][0] == 3 and sorted(st["run_ids"][0]) == ["r1", "r2"]
+    assert st["mean_tps"][0] == pytest.approx(123.3333, abs=1e-4) and st["sd_tps"][0] == pytest.approx(25.1661, abs=1e-4)
+
+
 def test_pp_and_tg_never_averaged_together(tmp_path):
     write(tmp_path / "h.jsonl", [lb_record("r1", [1_000_000_000] * 3, n_prompt=0, n_gen=64),
                                  lb_record("r2", [1_000_000_000] * 3, n_prompt=512, n_gen=0)])

@@ -20,6 +20,14 @@ def test_make_key_is_stable_and_from_configuration():
     assert make_key("lb", "a b/c") == make_key("lb", "a b/c") == "lb-a_b_c"
 
 
+def test_make_key_expr_matches_make_key():
+    import polars as pl
+    from benchbook.numbers import make_key_expr
+    df = pl.DataFrame({"m": ["SmolLM2-135M-Q4_1", "a b/c"], "n": [32, 7]})
+    got = df.select(make_key_expr(pl.lit("lb"), "m", pl.lit("tg"), "n"))[:, 0].to_list()
+    assert got == [make_key("lb", "SmolLM2-135M-Q4_1", "tg", 32), make_key("lb", "a b/c", "tg", 7)]
+
+
 def test_line_ranges():
     # 3,4,5 are consecutive -> [3,5]; 9 alone -> [9,9]; duplicates and order do not matter
     assert line_ranges([9, 5, 3, 4, 4]) == [[3, 5], [9, 9]]

@@ -101,39 +101,66 @@ def _good_lines(path: Path) -> tuple[bytes, np.ndarray, list[int]]:
     return b"".join(good), np.asarray(lines, dtype=np.int64), bad
 
 
+def _fast_file(p: Path, schema: dict) -> pl.DataFrame:
+    """Fast path: every line as a string (CSV reader, no quoting; blank lines are null rows, so the row
+    index is the line number), then one vectorized ``str.json_decode`` against ``schema``.  Raises
+    ComputeError on any malformed line or type mismatch (the caller then takes the slow path)."""
+    lines = pl.read_csv(p, has_header=False, separator="\x01", quote_char=None, new_columns=["_raw"],
+                        schema={"_raw": pl.String}, row_index_name="_row", comment_prefix=None)
+    return (lines.filter(pl.col("_raw").str.strip_chars().str.len_bytes() > 0)
+                 .select((pl.col("_row").cast(pl.Int64) + 1).alias("line"),
+                         pl.col("_raw").str.json_decode(pl.Struct(schema)).alias("_r"))
+                 .unnest("_r"))
+
+
+def _tolerant_file(p: Path, schema: dict, on_error: str, report: dict | None) -> pl.DataFrame:
+    """Slow path: Polars' NDJSON reader with ``ignore_errors`` (a field of the wrong type becomes null
+    and validation names its line); a line that is not JSON raises RecordError or is skipped."""
+    try:
+        df = pl.scan_ndjson(p, schema=schema, ignore_errors=True, row_index_name="_row", low_memory=False).collect()
+        lmap = _line_map(p)
+    except pl.exceptions.ComputeError:
+        bad = _first_bad_json(p)
+        if on_error == "raise":
+            where = f"{p}:{bad[0]}: {bad[1]}" if bad else f"{p}: unreadable"
+            raise RecordError(f"{where}; not a JSON record. fix: if it is a torn last line, `benchbook records "
+                              f"repair {p}` moves it aside; otherwise restore the file from git, or read with "
+                              "on_error='skip'") from None
+        buf, lmap, badl = _good_lines(p)
+        if report is not None:
+            report["bad_json"] = report.get("bad_json", 0) + len(badl)
+            report.setdefault("bad_lines", []).extend(f"{p}:{i}" for i in badl[:20])
+        df = pl.read_ndjson(buf, schema=schema, ignore_errors=True).with_row_index("_row")
+    rows = df["_row"].to_numpy()
+    line = pl.Series("line", (rows + 1) if lmap is None else lmap[rows], dtype=pl.Int64)
+    return df.drop("_row").with_columns(line)
+
+
 def scan_jsonl(files: list[str | Path], schema: dict, on_error: str = "raise",
-               report: dict | None = None) -> pl.LazyFrame:
-    """Lazy frame over JSONL ``files`` with columns of ``schema`` plus ``file`` (str) and ``line`` (1-based).
+               report: dict | None = None, per_file=None) -> pl.LazyFrame:
+    """Frame over JSONL ``files`` with columns of ``schema`` plus ``file`` (str) and ``line`` (1-based).
 
     Fields missing from a record, or of another type, are null (validation decides).  A line that is
     not a JSON object raises ``RecordError`` naming file:line (``on_error="raise"``) or is skipped and
-    counted in ``report["bad_json"]`` (``on_error="skip"``); that fallback reads the file line by line
-    and runs only when Polars' parser fails.
+    counted in ``report["bad_json"]`` (``on_error="skip"``).  Each file is decoded by one vectorized
+    ``str.json_decode``; only a file where that fails is re-read by the tolerant (slower) path.
+    Files are decoded one at a time, so peak memory holds one file's text, not all of them;
+    ``per_file(frame) -> frame`` (e.g. filter, validate, flatten) runs on each before they are joined.
     """
     frames = []
     for p in map(Path, files):
         if not p.exists() or p.stat().st_size == 0:
             continue
         try:
-            lf = pl.scan_ndjson(p, schema=schema, ignore_errors=True, row_index_name="_row", low_memory=False)
-            df = lf.collect()
-            lmap = _line_map(p)
+            df = _fast_file(p, schema)
         except pl.exceptions.ComputeError:
-            bad = _first_bad_json(p)
-            if on_error == "raise":
-                where = f"{p}:{bad[0]}: {bad[1]}" if bad else f"{p}: unreadable"
-                raise RecordError(f"{where}; not a JSON record. fix: if it is a torn last line, `benchbook records "
-                                  f"repair {p}` moves it aside; otherwise restore the file from git, or read with "
-                                  "on_error='skip'") from None
-            buf, lmap, badl = _good_lines(p)
-            if report is not None:
-                report["bad_json"] = report.get("bad_json", 0) + len(badl)
-                report.setdefault("bad_lines", []).extend(f"{p}:{i}" for i in badl[:20])
-            df = pl.read_ndjson(buf, schema=schema, ignore_errors=True).with_row_index("_row")
-        line = (pl.col("_row").cast(pl.Int64) + 1) if lmap is None else \
-            pl.col("_row").map_batches(lambda s, m=lmap: pl.Series(m[s.to_numpy()]), return_dtype=pl.Int64)
-        frames.append(df.lazy().with_columns(pl.lit(str(p)).alias("file"), line.alias("line")).drop("_row"))
+            df = _tolerant_file(p, schema, on_error, report)
+        df = df.with_columns(pl.lit(str(p)).alias("file")).select([*schema, "file", "line"])
+        frames.append((per_file(df) if per_file else df).lazy())
+        del df
     if not frames:
+        if per_file:
+            return per_file(pl.DataFrame(schema={**schema, "file": pl.String, "line": pl.Int64})).lazy()
         return pl.DataFrame(schema={**schema, "file": pl.String, "line": pl.Int64}).lazy()
     return pl.concat(frames, how="vertical")
 
@@ -197,21 +224,13 @@ def _llama_bench_checks() -> dict[str, tuple[pl.Expr, str]]:
     return checks
 
 
-def scan_llama_bench(raw_dir: str | Path, on_error: str = "raise", report: dict | None = None) -> pl.LazyFrame:
-    """Lazy, validated, flat llama-bench rows of every ``*.jsonl`` under ``raw_dir`` (recursive).
-
-    Columns as ``load_llama_bench``.  Validation is collected eagerly (it must see every row to
-    name the first bad file:line), the flattening stays lazy.
-    """
-    raw = (scan_jsonl(_raw_files(raw_dir), LLAMA_BENCH_FIELDS, on_error, report)
-           .filter(pl.col("schema") == LLAMA_BENCH_SCHEMA).collect())
-    raw = validate(raw, _llama_bench_checks(), on_error, report)
+def _flatten_llama_bench(raw: pl.DataFrame) -> pl.DataFrame:
     lb = pl.col("llama_bench").struct.field
     n_p, n_g = lb("n_prompt"), lb("n_gen")
     others = (pl.col("load_end").struct.field("top_processes").list.eval(
         pl.element().filter(~pl.element().struct.field("name").fill_null("").str.starts_with("llama-"))
         .struct.field("cpu_percent")).list.max())
-    return raw.lazy().select(
+    return raw.select(
         "file", "line", "run_id", "session_id", "host_id", "toolchain_id", "model_id", "model_sha256", "phase",
         pl.when(n_g == 0).then(pl.lit("pp")).when(n_p == 0).then(pl.lit("tg")).otherwise(pl.lit("pg")).alias("test"),
         n_p.alias("n_prompt"), n_g.alias("n_gen"), lb("n_depth").fill_null(0).alias("n_depth"),
@@ -226,7 +245,26 @@ def scan_llama_bench(raw_dir: str | Path, on_error: str = "raise", report: dict 
         lb("type_k").alias("type_k"), lb("type_v").alias("type_v"), "peak_gpu_mem_mib",
         others.alias("others_cpu_pct_max"), "schema_version",
         pl.col("rows_total").fill_null(1).alias("rows_total"),
-    ).filter(pl.len().over("run_id") == pl.col("rows_total")).drop("rows_total")
+    )
+
+
+def scan_llama_bench(raw_dir: str | Path, on_error: str = "raise", report: dict | None = None) -> pl.LazyFrame:
+    """Validated, flat llama-bench rows of every ``*.jsonl`` under ``raw_dir`` (recursive), as a LazyFrame.
+
+    Columns as ``load_llama_bench``.  Each file is decoded, filtered to ``benchbook.llama_bench``,
+    validated (every row must be seen to name the first bad file:line) and flattened before the next
+    is read, so peak memory is the flat table plus one file's intermediates.
+    """
+    checks = _llama_bench_checks()
+
+    def per_file(df: pl.DataFrame) -> pl.DataFrame:
+        df = validate(df.filter(pl.col("schema") == LLAMA_BENCH_SCHEMA), checks, on_error, report)
+        return _flatten_llama_bench(df)
+
+    flat = scan_jsonl(_raw_files(raw_dir), LLAMA_BENCH_FIELDS, on_error, report, per_file)
+    # rows of an invocation cut short (fewer rows than rows_total) are dropped; run_id is unique per
+    # invocation, so only multi-row invocations need the window
+    return flat.filter((pl.col("rows_total") == 1) | (pl.len().over("run_id") == pl.col("rows_total"))).drop("rows_total")
 
 
 def load_llama_bench(raw_dir: str | Path, on_error: str = "raise", report: dict | None = None) -> pl.DataFrame:
@@ -260,19 +298,26 @@ def rate_stats(df: pl.DataFrame, confidence: float = 0.95) -> pl.DataFrame:
     lines (list), run_ids (list), argv (first), build_number, build_commit, started_at (min), ended_at
     (max), load1_max, peak_rss_bytes (max), peak_gpu_mem_mib (max), others_cpu_pct_max (max).
     Rate per sample: ``1e9 * (n_prompt + n_gen) / samples_ns`` tok/s; the interval is Student-t.
+
+    Computed without exploding samples: per record ``k`` (samples), mean ``m`` and ``M2`` (sum of squared
+    deviations), combined per configuration by Chan et al.'s pairwise formula
+    ``M2 = Σ M2_i + Σ k_i (m_i - mean)²`` (Chan, Golub & LeVeque, 1979), so ``sd = sqrt(M2 / (n - 1))``
+    equals the sample sd over all per-repetition rates.
     """
     if df.is_empty():
         return df
     keys = CONFIG_COLS + [c for c in PARAM_COLS if c in df.columns]
     extra = [pl.col(c).max() for c in ("peak_gpu_mem_mib", "others_cpu_pct_max") if c in df.columns]
-    per = (df.lazy().select(keys + ["samples_ns", "avg_ts", "file", "line", "run_id", "argv", "build_number",
-                                    "build_commit", "started_at", "ended_at", "load1_start", "load1_end",
-                                    "peak_rss_bytes"] + [c for c in ("peak_gpu_mem_mib", "others_cpu_pct_max")
-                                                         if c in df.columns])
-             .explode("samples_ns")
-             .with_columns((1e9 * (pl.col("n_prompt") + pl.col("n_gen")) / pl.col("samples_ns")).alias("ts")))
+    ts = (pl.lit(1e9) * (pl.col("n_prompt") + pl.col("n_gen")).cast(pl.Float64)) / pl.col("samples_ns").cast(pl.List(pl.Float64))
+    per = df.lazy().with_columns(ts.alias("_ts")).with_columns(
+        pl.col("_ts").list.len().alias("_k"), pl.col("_ts").list.mean().alias("_m"),
+        (pl.col("_ts").list.var(ddof=0) * pl.col("_ts").list.len()).alias("_M2"))
+    k, m = pl.col("_k"), pl.col("_m")
+    mean = (k * m).sum() / k.sum()
+    m2 = pl.col("_M2").sum() + (k * (m - mean) ** 2).sum()
     g = (per.group_by(keys, maintain_order=True)
-            .agg(pl.len().alias("n"), pl.col("ts").mean().alias("mean_tps"), pl.col("ts").std().alias("sd_tps"),
+            .agg(k.sum().cast(pl.UInt32).alias("n"), mean.alias("mean_tps"),
+                 pl.when(k.sum() > 1).then((m2 / (k.sum() - 1)).sqrt()).otherwise(None).alias("sd_tps"),
                  pl.col("avg_ts").mean().alias("llama_bench_avg_ts"), pl.col("file").unique().alias("files"),
                  pl.col("line").unique().sort().alias("lines"), pl.col("run_id").unique().alias("run_ids"),
                  pl.col("argv").first().alias("argv"), pl.col("build_number").first(),

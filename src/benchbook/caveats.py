@@ -154,6 +154,8 @@ def _cliff(df: pl.DataFrame, group: list[str], sweep: str, value: str, drop: flo
     that puts *less* on the device (``device_up``: "descending" when a smaller ``sweep`` puts more on the
     device, as -ncmoe; "ascending" when a larger one does, as -ngl)."""
     group = [g for g in group if g in df.columns and g != sweep]
+    if df[sweep].drop_nulls().n_unique() <= 1:  # no sweep, no neighbour to compare with
+        return pl.Series([False] * df.height)
     d = df.with_row_index("_i").with_columns(pl.col(sweep).cast(pl.Float64).alias("_s"))
     levels = (d.filter(pl.col("_s").is_not_null() & pl.col(value).is_not_null())
                .group_by(group + ["_s"]).agg(pl.col(value).max().alias("_best")))

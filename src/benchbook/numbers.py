@@ -17,7 +17,7 @@ import json
 import math
 import os
 import re
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 
 SCHEMA = "benchbook.numbers"
@@ -31,6 +31,17 @@ def make_key(*parts) -> str:
     'lb-smollm2-135m-q4_1-tg-32'
     """
     return "-".join(re.sub(r"[^a-z0-9_.-]+", "_", str(p).lower()).strip("_") for p in parts)
+
+
+def make_key_expr(*parts):
+    """Vectorized ``make_key`` over Polars expressions/column names (same result per row).
+
+    ``parts`` are expressions, or strings taken as column names; wrap constants in ``pl.lit``.
+    """
+    import polars as pl
+    cleaned = [(pl.col(p) if isinstance(p, str) else p).cast(pl.String).str.to_lowercase()
+               .str.replace_all(r"[^a-z0-9_.-]+", "_").str.strip_chars("_") for p in parts]
+    return pl.concat_str(cleaned, separator="-")
 
 
 def line_ranges(lines: list[int]) -> list[list[int]]:
@@ -82,6 +93,17 @@ class Number:
             raise ValueError(f"number {self.key!r}: key must match [a-z0-9_.-]+ (use make_key)")
 
 
+_FIELDS = None
+
+
+def _as_dict(num: "Number") -> dict:
+    """``dataclasses.asdict`` without its deep copy (values are JSON-ready already); 10x faster."""
+    global _FIELDS
+    if _FIELDS is None:
+        _FIELDS = [f.name for f in fields(Number)]
+    return {k: getattr(num, k) for k in _FIELDS}
+
+
 def publish(path: str | Path, experiment: str, numbers: list[Number]) -> Path:
     """Write ``numbers`` as the registry file for ``experiment`` (atomic replace).
 
@@ -98,9 +120,13 @@ def publish(path: str | Path, experiment: str, numbers: list[Number]) -> Path:
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     doc = {"schema": SCHEMA, "schema_version": SCHEMA_VERSION, "experiment": experiment,
-           "numbers": {n.key: asdict(n) for n in numbers}}
+           "numbers": {n.key: _as_dict(n) for n in numbers}}
     tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps(doc, indent=1, ensure_ascii=False, allow_nan=False))
+    # one number per line: diff-friendly, and the C JSON encoder (indent= would use the slow Python one)
+    head = json.dumps({k: v for k, v in doc.items() if k != "numbers"}, ensure_ascii=False)[:-1]
+    body = ",\n".join(f" {json.dumps(k)}: {json.dumps(v, ensure_ascii=False, allow_nan=False)}"
+                       for k, v in doc["numbers"].items())
+    tmp.write_text(f'{head}, "numbers": {{\n{body}\n}}}}\n')
     os.replace(tmp, path)
     return path
 
