@@ -16,6 +16,7 @@ would otherwise refuse at start (``common_speculative_are_compatible`` in
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import re
@@ -109,8 +110,15 @@ def truncated_draft(src: str | Path, src_sha256: str, n_layers: int) -> dict:
 
 def vocab_fingerprint(path: str | Path) -> dict:
     """Tokenizer facts of a GGUF: ``model``, ``n_vocab``, ``tokens_sha256`` (over the token strings
-    joined by NUL), ``bos``/``eos`` ids."""
-    r = gguf.GGUFReader(str(path))
+    joined by NUL), ``bos``/``eos`` ids.  Cached per (path, size, mtime): opening a GGUF with
+    ``GGUFReader`` parses every field and takes seconds."""
+    st = Path(path).stat()
+    return dict(_vocab_fingerprint(str(path), st.st_size, st.st_mtime_ns))
+
+
+@functools.lru_cache(maxsize=32)
+def _vocab_fingerprint(path: str, size: int, mtime_ns: int) -> dict:
+    r = gguf.GGUFReader(path)
     f = r.fields
 
     def val(k):

@@ -14,7 +14,9 @@ Transformers via Speculative Decoding", ICML, §3):
 * Speedup model: speedup = τ / (k·c + r(k+1)), c = draft cost per drafted token ÷ target decode
   cost per token, r(n) = target n-token pass ÷ target 1-token decode step (Leviathan et al. §3.3
   with r added for the verify pass), both from llama-bench runs in the same session and build.
-* Decode rate = ``predicted_n`` ÷ ``predicted_ms`` and prefill rate = ``prompt_n`` ÷ ``prompt_ms``
+* Decode rate = (``predicted_n`` − 1) ÷ ``predicted_ms`` (llama-server's own ``predicted_per_second``:
+  the first generated token comes from the prompt pass, ``n_gen_steps`` in
+  ``tools/server/server-common.h``) and prefill rate = ``prompt_n`` ÷ ``prompt_ms``
   per request (llama-server's own timings), never mixed; a configuration's rate is the mean of its
   per-repetition rates with a Student-t interval.
 * Speedup of a configuration on a prompt = its decode rate ÷ the baseline's on the same prompt, in
@@ -103,12 +105,17 @@ def slope_interval(x, y, confidence: float = 0.95) -> dict:
     n = int(x.size)
     if n < 2 or np.unique(x).size < 2:
         return {"slope": None, "intercept": None, "ci_low": None, "ci_high": None, "n": n}
-    lr = sps.linregress(x, y)
+    xm, ym = x.mean(), y.mean()
+    sxx = float(((x - xm) ** 2).sum())
+    slope = float(((x - xm) * (y - ym)).sum() / sxx)
+    icpt = float(ym - slope * xm)
     lo = hi = None
-    if n >= 3 and math.isfinite(lr.stderr):
-        half = float(sps.t.ppf(0.5 + confidence / 2, n - 2)) * lr.stderr
-        lo, hi = lr.slope - half, lr.slope + half
-    return {"slope": float(lr.slope), "intercept": float(lr.intercept), "ci_low": lo, "ci_high": hi, "n": n}
+    if n >= 3:
+        resid = y - (icpt + slope * x)
+        se = math.sqrt(float((resid ** 2).sum()) / (n - 2) / sxx)
+        half = float(sps.t.ppf(0.5 + confidence / 2, n - 2)) * se
+        lo, hi = slope - half, slope + half
+    return {"slope": slope, "intercept": icpt, "ci_low": lo, "ci_high": hi, "n": n}
 
 
 # --- tables -----------------------------------------------------------------------------------
@@ -151,7 +158,8 @@ def load_requests(raw_dir: str | Path) -> pl.DataFrame:
             "peak_rss_bytes": int(r.get("peak_rss_bytes") or 0),
             "request_index": int((r.get("server") or {}).get("request_index") or 0),
             "answer_found": r.get("answer_found"),
-            "decode_tps": 1e3 * int(t["predicted_n"]) / float(t["predicted_ms"]) if float(t["predicted_ms"]) > 0 else None,
+            "decode_tps": 1e3 * (int(t["predicted_n"]) - 1) / float(t["predicted_ms"])
+            if float(t["predicted_ms"]) > 0 and int(t["predicted_n"]) > 1 else None,
             "prefill_tps": 1e3 * int(t["prompt_n"]) / float(t["prompt_ms"]) if float(t["prompt_ms"]) > 0 else None,
             "alpha": alpha(acc, drafted), "tau": tau(acc, vs),
             "argv": [str(a) for a in r["argv"]], "started_at": r["started_at"], "ended_at": r["ended_at"],

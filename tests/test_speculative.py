@@ -1,0 +1,146 @@
+"""Speculative analysis: arithmetic against hand-computed values, real llama-server responses
+(tests/fixtures/speculative, captured from build b11434 with SmolLM2-135M Q4_1), the config table."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from benchbook import speculative as sp
+from benchbook.runners import server as S
+
+FIX = Path(__file__).parent / "fixtures" / "speculative"
+
+
+def test_alpha_tau_hand_computed():
+    assert sp.alpha(9, 12) == 0.75
+    assert sp.alpha(0, 0) is None and sp.alpha(None, None) is None
+    assert sp.tau(9, 3) == 4.0          # 1 + 9/3
+    assert sp.tau(0, 0) == 1.0          # plain decoding
+    assert sp.tau(1, 12) == pytest.approx(1 + 1 / 12)
+
+
+def test_tau_independent_and_speedup_model():
+    # (1 - 0.5^5) / (1 - 0.5) = 0.96875 / 0.5 = 1.9375
+    assert sp.tau_independent(0.5, 4) == pytest.approx(1.9375)
+    assert sp.tau_independent(1.0, 4) == 5.0
+    assert sp.tau_independent(0.0, 4) == 1.0
+    # target as its own draft: c = 1, k = 4, r(5) = 2.1, alpha = 1 -> 5 / (4 + 2.1)
+    assert sp.speedup_model(5.0, 4, 1.0, 2.1) == pytest.approx(5 / 6.1)
+    assert sp.speedup_model(5.0, 4, 1.0, 2.1) < 1
+    # a free draft (n-gram, c = 0) with r(9) = 3 and tau 9 -> 3x
+    assert sp.speedup_model(9.0, 8, 0.0, 3.0) == pytest.approx(3.0)
+    with pytest.raises(ValueError):
+        sp.speedup_model(1.0, 0, 0.0, 0.0)
+
+
+def test_first_mismatch():
+    assert sp.first_mismatch([1, 2, 3], [1, 2, 3]) is None
+    assert sp.first_mismatch([1, 2, 3], [1, 9, 3]) == 1
+    assert sp.first_mismatch([1, 2], [1, 2, 3]) == 2
+    assert sp.first_mismatch([], []) is None
+
+
+def test_intervals_hand_computed():
+    m, sd, lo, hi = sp.t_interval([1.0, 2.0, 3.0])
+    # sd = 1, t(0.975, 2) = 4.302652729911275, half = 4.3027 / sqrt(3) = 2.48414
+    assert (m, sd) == (2.0, 1.0)
+    assert lo == pytest.approx(2 - 2.4841377118) and hi == pytest.approx(2 + 2.4841377118)
+    assert sp.t_interval([5.0])[1:] == (None, None, None)
+    fit = sp.slope_interval([2, 4, 8, 15], [100.0, 100.0, 100.0, 100.0])
+    assert fit["slope"] == pytest.approx(0.0, abs=1e-12) and fit["ci_low"] == pytest.approx(0.0, abs=1e-9)
+    fit = sp.slope_interval([1, 2, 3], [2.0, 4.0, 6.5])
+    assert fit["slope"] == pytest.approx(2.25) and fit["ci_low"] < 2.25 < fit["ci_high"]
+    assert sp.slope_interval([4, 4], [1, 2])["slope"] is None
+
+
+def test_r_interpolation():
+    r = {1: 1.0, 5: 2.0, 9: 3.0}
+    assert sp.r_at(r, 3) == pytest.approx(1.5)
+    assert sp.r_at(r, 13) == pytest.approx(4.0)   # extrapolated from the last two
+
+
+def test_real_completion_and_metrics_fixtures():
+    base = json.loads((FIX / "completion_baseline.json").read_text())["response"]
+    spec = json.loads((FIX / "completion_draft_self_n4.json").read_text())["response"]
+    mb = S.parse_metrics((FIX / "metrics_before_draft_self_n4.txt").read_text())
+    ma = S.parse_metrics((FIX / "metrics_after_draft_self_n4.txt").read_text())
+    d = S.metrics_delta(mb, ma)
+    t = spec["timings"]
+    assert (t["draft_n"], t["draft_n_accepted"]) == (12, 9)
+    assert d["spec_decode_num_drafts_total"] == 3 and d["spec_decode_num_draft_tokens_total"] == 12
+    assert d["spec_decode_num_accepted_tokens_total"] == 9
+    assert sp.alpha(t["draft_n_accepted"], t["draft_n"]) == 0.75
+    assert sp.tau(t["draft_n_accepted"], d["spec_decode_num_drafts_total"]) == 4.0
+    # 1 token from the prompt pass + 3 verify steps x tau 4 = 13 generated tokens
+    assert t["predicted_n"] == 1 + 3 * 4
+    # baseline: no draft fields, no drafts in /metrics, same greedy tokens (lossless)
+    assert "draft_n" not in base["timings"]
+    db = S.metrics_delta(S.parse_metrics((FIX / "metrics_before_baseline.txt").read_text()),
+                         S.parse_metrics((FIX / "metrics_after_baseline.txt").read_text()))
+    assert db["spec_decode_num_drafts_total"] == 0
+    assert sp.first_mismatch(base["tokens"], spec["tokens"]) is None
+    assert base["stop_type"] == "eos" and base["generation_settings"]["top_k"] == 1
+    # llama-server's decode rate excludes the first token (it comes from the prompt pass)
+    assert math.isclose(1e3 * (t["predicted_n"] - 1) / t["predicted_ms"], t["predicted_per_second"], rel_tol=1e-9)
+    per_pos = {k: v for k, v in ma.items() if k.startswith("spec_decode_num_accepted_tokens_per_pos_total")}
+    assert sum(per_pos.values()) == 9
+
+
+def test_parse_metrics_rejects_garbage():
+    with pytest.raises(ValueError):
+        S.parse_metrics("llamacpp:foo 1 2 3\n")
+
+
+def _req(cfg, prompt, rep, tps, tokens, drafted=0, acc=0, steps=0, policy="fresh", n_max=None, cache_n=0, line=1):
+    return {"file": "f.jsonl", "line": line, "run_id": f"{cfg}-{prompt}-{rep}", "session_id": "s", "host_id": "h",
+            "toolchain_id": "t", "config_id": cfg, "prompt_id": prompt, "rep": rep,
+            "spec_type": "none" if cfg == "baseline" else "ngram-mod", "draft_model_id": None,
+            "draft_model_sha256": None, "model_sha256": "m", "n_max": n_max, "policy": policy, "cap": 8,
+            "stop_type": "eos", "cap_hit": False, "prompt_n": 10, "prompt_ms": 10.0, "predicted_n": 8,
+            "predicted_ms": 8000.0 / tps, "drafted": drafted, "accepted": acc, "verify_steps": steps,
+            "cache_n": cache_n, "tokens": tokens, "content_sha256": "x", "peak_rss_bytes": 2**20,
+            "request_index": rep, "answer_found": None, "decode_tps": tps, "prefill_tps": 1000.0,
+            "alpha": sp.alpha(acc, drafted), "tau": sp.tau(acc, steps), "argv": ["llama-server"],
+            "started_at": "a", "ended_at": "b", "load1_max": 0.1}
+
+
+def test_config_table_paired_speedup_mismatch_and_trend():
+    rows = [_req("baseline", "p", i, tps, [1, 2, 3]) for i, tps in enumerate([10.0, 20.0, 10.0])]
+    rows += [_req("ng", "p", 0, 20.0, [1, 2, 3], drafted=0, acc=0, steps=0, policy="same", n_max=8),
+             _req("ng", "p", 1, 30.0, [1, 2, 3], drafted=8, acc=4, steps=1, policy="same", n_max=8),
+             _req("ng", "p", 2, 30.0, [1, 7, 3], drafted=8, acc=8, steps=1, policy="same", n_max=8)]
+    df = pl.DataFrame(rows, schema_overrides={"alpha": pl.Float64, "n_max": pl.Int64, "draft_model_id": pl.String,
+                                              "draft_model_sha256": pl.String, "answer_found": pl.Boolean})
+    t = sp.config_table(df)
+    b = t.filter(pl.col("config_id") == "baseline").row(0, named=True)
+    g = t.filter(pl.col("config_id") == "ng").row(0, named=True)
+    assert b["speedup_mean"] == 1.0 and b["output_equal"] is True and b["alpha"] is None
+    # paired ratios 20/10, 30/20, 30/10 = 2, 1.5, 3 -> mean 2.1666..
+    assert g["speedup_mean"] == pytest.approx((2 + 1.5 + 3) / 3)
+    assert g["speedup_ci_low"] < g["speedup_mean"] < g["speedup_ci_high"]
+    assert g["alpha"] == pytest.approx(12 / 16) and g["tau"] == pytest.approx(1 + 12 / 2)
+    assert g["output_equal"] is False and g["first_mismatch_pos"] == 1
+    # per-repetition alpha 0 (nothing drafted), 0.5, 1.0 -> slope 0.5 per repetition
+    assert g["alpha_trend_slope"] == pytest.approx(0.5)
+    assert b["alpha_trend_slope"] is None
+    assert set(["lines", "files", "run_ids", "cache_n_max", "server_policy", "cap_hit"]) <= set(t.columns)
+    from benchbook import caveats
+    missing = [c for c in caveats.SPECULATIVE_COLUMNS if c not in t.columns]
+    assert missing == []
+    ev, status = caveats.evaluate(t, "speculative", {}, [r for r in ("output_mismatch", "cross_request_state")
+                                                         if r in caveats.RULES])
+    cav = dict(zip(ev["config_id"].to_list(), ev["caveats"].to_list()))
+    assert "output_mismatch" in cav["ng"] and "cross_request_state" in cav["ng"]
+    assert cav["baseline"] == []
+
+
+def test_config_table_needs_baseline():
+    df = pl.DataFrame([_req("ng", "p", 0, 20.0, [1], n_max=8)], schema_overrides={
+        "alpha": pl.Float64, "draft_model_id": pl.String, "draft_model_sha256": pl.String, "answer_found": pl.Boolean})
+    with pytest.raises(ValueError, match="baseline"):
+        sp.config_table(df)
