@@ -27,11 +27,19 @@ def _rel(path: str, root: Path | None) -> str:
     return path if rel.startswith("..") else rel
 
 
-def number_key(row: dict) -> str:
-    """Stable key of one configuration, e.g. ``lb-smollm2-135m-q4_1-tg64-warm``."""
+#: llama-bench parameters named in a key only when they vary within the session (sweeps), with the
+#: short names llama-bench's own flags use.
+SWEEP_ABBR = {"n_threads": "t", "n_gpu_layers": "ngl", "n_cpu_moe": "ncmoe", "flash_attn": "fa",
+              "type_k": "ctk", "type_v": "ctv"}
+
+
+def number_key(row: dict, varying: tuple[str, ...] = ()) -> str:
+    """Stable key of one configuration, e.g. ``lb-smollm2-135m-q4_1-tg64-warm``; parameters in
+    ``varying`` (a sweep) are appended, e.g. ``lb-...-tg64-t1-warm`` for a thread sweep."""
     size = row["n_gen"] if row["test"] == "tg" else row["n_prompt"]
     depth = f"-d{row['n_depth']}" if row["n_depth"] else ""
-    return make_key("lb", row["model_id"], f"{row['test']}{size}{depth}", row["phase"])
+    sweep = [f"{SWEEP_ABBR[c]}{row[c]}" for c in varying]
+    return make_key("lb", row["model_id"], f"{row['test']}{size}{depth}", *sweep, row["phase"])
 
 
 def build(raw_dir: Path, snapshots_dir: Path, out_dir: Path, numbers_path: Path, metrics_path: Path,
@@ -56,11 +64,12 @@ def build(raw_dir: Path, snapshots_dir: Path, out_dir: Path, numbers_path: Path,
     stats.write_parquet(out_dir / "rates.parquet")
     cur = stats.filter(pl.col("session_id") == sess["session_id"]).sort("model_id", "test", "phase")
 
+    varying = tuple(c for c in SWEEP_ABBR if c in cur.columns and cur[c].n_unique() > 1)
     nums = []
     for r in cur.iter_rows(named=True):
         tc = tcs.get(r["toolchain_id"], {})
         nums.append(Number(
-            key=number_key(r), value=round(r["mean_tps"], 2), unit="tok/s",
+            key=number_key(r, varying), value=round(r["mean_tps"], 2), unit="tok/s",
             label=f"{r['model_id']} {r['test']}{r['n_gen'] if r['test'] == 'tg' else r['n_prompt']} ({r['phase']})",
             n=r["n"], sd=r["sd_tps"], ci95=[r["ci_low_tps"], r["ci_high_tps"]] if r["ci_low_tps"] is not None else None,
             ci_method="student-t over per-repetition rates" if r["n"] > 1 else None,
