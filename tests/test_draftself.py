@@ -237,3 +237,32 @@ def test_measure_same_seed_same_log(tmp_path):
     sid = json.loads((tmp_path / "raw0" / "runs.jsonl").read_text().splitlines()[0])["session_id"]
     again = run.measure(params, ck, tmp_path / "raw0", root=tmp_path, session_id=sid, log=lambda *a: None)
     assert again["runs_written"] == 0 and again["runs_skipped"] > 0
+
+
+def test_training_is_deterministic_and_cached(tmp_path):
+    from benchbook.draftself import train
+    cfg = train.TrainConfig(n_docs=200, seq_len=16, batch_size=4, steps=3, warmup=1, max_block=6, log_every=3,
+                            model={"d_model": 16, "n_layers": 1, "n_heads": 2, "dense": False, "d_ff": 16,
+                                   "n_experts": 4, "top_k": 2, "d_expert": 8})
+    m1, s1 = train.train(cfg, log=lambda r: None)
+    m2, s2 = train.train(cfg, log=lambda r: None)
+    for (n, a), (_, b) in zip(m1.state_dict().items(), m2.state_dict().items()):
+        assert torch.equal(a, b), n
+    assert s1["curve"] == s2["curve"]
+    p1, _, new1 = train.ensure_checkpoint(cfg, cache=tmp_path)
+    p2, _, new2 = train.ensure_checkpoint(cfg, cache=tmp_path)
+    assert new1 and not new2 and p1 == p2
+    assert train.file_sha256(p1) == train.file_sha256(p2)
+
+
+def test_train_mask_matches_inference_modes():
+    from benchbook.draftself.train import train_mask
+    T, b, phase = 10, 4, 1
+    mask, start = train_mask(T, b, phase)
+    assert start.tolist() == [0, 1, 1, 1, 1, 5, 5, 5, 5, 9]
+    cc, nc, nn_ = mask[:T, :T], mask[T:, :T], mask[T:, T:]
+    assert torch.equal(cc, torch.ones(T, T, dtype=torch.bool).tril())
+    assert not mask[:T, T:].any()                       # clean never sees noisy
+    for i in range(T):
+        assert nc[i].tolist() == [j < start[i] for j in range(T)]          # committed prefix only
+        assert nn_[i].tolist() == [start[j] == start[i] for j in range(T)]  # whole block, both ways

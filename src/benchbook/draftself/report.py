@@ -276,7 +276,11 @@ def numbers(acc, sp, be, ex, costs, c1, sess, manifest: dict, manifest_path: str
             out.append(Number(key=k + "-bound", value=round(r["bound"], 2), unit="experts/layer", n=1,
                               label=f"independent-routing bound for {r['n_tokens']} tokens (E={r['E']}, K={r['K']})",
                               computation="draftself.experts.independent_bound", **all_runs, **common))
-    msrc = {"sources": [{"file": manifest_path, "lines": [[1, 1]]}]}
+    mlines = Path(manifest_path).read_text().splitlines()
+
+    def msrc(field):                                   # the manifest line holding ``field``
+        hit = [i + 1 for i, ln in enumerate(mlines) if ln.strip().startswith(f'"{field}":')]
+        return {"sources": [{"file": manifest_path, "lines": [[hit[-1], hit[-1]]] if hit else [[1, len(mlines)]]}]}
     for key, val, unit, label in [("train_seconds", manifest.get("train_seconds"), "s", "training time"),
                                   ("final_loss_next", manifest.get("final_loss_next"), "nats", "final next-token loss"),
                                   ("final_loss_masked", manifest.get("final_loss_masked"), "nats", "final masked-slot loss"),
@@ -284,7 +288,7 @@ def numbers(acc, sp, be, ex, costs, c1, sess, manifest: dict, manifest_path: str
         if val is not None:
             out.append(Number(key=make_key("draftself", "train", key), value=val, unit=unit, n=1, label=label,
                               computation="draftself.train", model_sha256=manifest.get("sha256"),
-                              caveats=["synthetic_model"], **msrc))
+                              caveats=["synthetic_model"], **msrc(key)))
     return out
 
 
