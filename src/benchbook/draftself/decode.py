@@ -91,7 +91,8 @@ def draft_block(eng: Engine, anchor: int, k: int, threshold: float | None = None
 
     threshold None: one pass, every slot takes its argmax.  Otherwise iterative filling: each pass
     fixes the open slots with confidence ≥ threshold (or the single most confident open slot).
-    Never writes the cache.  Returns (tokens [k], confidences [k], softmax probability of each).
+    Never writes the cache.  Returns (tokens [k], confidences [k]); a confidence is the softmax
+    probability of the chosen token when its slot was fixed.
     """
     mask = eng.model.cfg.mask_id
     block = [anchor] + [mask] * k
@@ -118,7 +119,7 @@ def model_drafter(threshold: float | None = None) -> Callable:
 
 def verify(eng: Engine, anchor: int, draft: list[int]) -> list[int]:
     """ONE causal pass over [anchor, d1..dk], written to the cache; returns argmax v0..vk."""
-    return eng.forward("verify", [anchor] + draft)[:].argmax(-1).tolist()
+    return eng.forward("verify", [anchor] + draft).argmax(-1).tolist()
 
 
 def verify_sequential(eng: Engine, anchor: int, draft: list[int]) -> list[int]:

@@ -129,7 +129,11 @@ def speedup(runs: pl.DataFrame, costs: pl.DataFrame, confidence: float = 0.95) -
     runs = _class(runs).with_columns(pl.struct("pass_kind", "pass_n").map_elements(
         lambda s: float(sum(cost[(k, n)] for k, n in zip(s["pass_kind"], s["pass_n"]) if k != "prefill")),
         return_dtype=pl.Float64).alias("pred_ns"))
-    ar = runs.filter(pl.col("decoder") == "ar").select("prompt_id", "rep", ar_ns="decode_wall_ns", ar_pred_ns="pred_ns")
+    # time outside forward passes (Python bookkeeping, argmax, expert logging): decode time − Σ passes
+    runs = runs.with_columns(outside=1 - (pl.col("pass_ns").list.sum() - pl.col("pass_ns").list.first())
+                             / pl.col("decode_wall_ns"))
+    ar = runs.filter(pl.col("decoder") == "ar").select("prompt_id", "rep", ar_ns="decode_wall_ns", ar_pred_ns="pred_ns",
+                                                       ar_outside="outside")
     ds = runs.filter(pl.col("decoder") == "draftself").join(ar, on=["prompt_id", "rep"])
     ds = ds.with_columns(log_ratio=(pl.col("ar_ns") / pl.col("decode_wall_ns")).log(),
                          pred=(pl.col("ar_pred_ns") / pl.col("pred_ns")))
@@ -141,6 +145,7 @@ def speedup(runs: pl.DataFrame, costs: pl.DataFrame, confidence: float = 0.95) -
                     "speedup": math.exp(d["mean"]), "ci_low": math.exp(d["ci_low"]) if d["ci_low"] is not None else None,
                     "ci_high": math.exp(d["ci_high"]) if d["ci_high"] is not None else None, "n": d["n"],
                     "predicted": float(g["pred"].mean()),
+                    "outside_passes": float(g["outside"].mean()), "ar_outside_passes": float(g["ar_outside"].mean()),
                     "lines": g["_line"].to_list(), "file": g["_file"][0], "run_ids": g["run_id"].to_list()})
     res = pl.DataFrame(out, infer_schema_length=None).with_columns(gap=pl.col("speedup") / pl.col("predicted") - 1)
     return res.sort("prompt_class", "verify", "draft", "k")
