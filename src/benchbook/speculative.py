@@ -303,11 +303,13 @@ def memory_slopes(req: pl.DataFrame, confidence: float = 0.95) -> pl.DataFrame:
 def cost_model(raw_dir: str | Path, session_id: str) -> dict:
     """c and r(n) from the session's llama-bench runs (``benchbook.speculative_cost``).
 
-    t1 = target decode time per token (ns) = mean over repetitions of ``samples_ns`` ÷ n_gen of the
-    target's ``-n`` test; r(n) = mean ``samples_ns`` of the target's ``-p n`` test ÷ t1 (one n-token
+    t1 = target decode time per token (ns) = median over repetitions of ``samples_ns`` ÷ n_gen of the
+    target's ``-n`` test; r(n) = median ``samples_ns`` of the target's ``-p n`` test ÷ t1 (one n-token
     pass relative to one decode step; r(1) close to 1 is a sanity check); c(draft) = the draft's
-    decode time per token ÷ t1.  Returns ``{"t1_ms", "r": {n: r}, "c": {draft_model_id: c},
-    "target_model_id", "lines", "files", "argv"}``; empty dict when the session has no cost runs.
+    decode time per token ÷ t1.  Medians, not means: these are cost ratios, and one sample slowed by
+    another process (seen on a shared 2-core host: a 1-token pass at 169 ms against 6 ms) would
+    otherwise decide them.  Returns ``{"t1_ms", "r": {n: r}, "c": {draft_model_id: c},
+    "target_model_id", "n" (fewest repetitions of any run), "lines", "files", "argv"}``; empty dict when the session has no cost runs.
     """
     recs = [r for r in read_records(_files(raw_dir), COST_SCHEMA) if r["session_id"] == session_id]
     if not recs:
@@ -319,19 +321,21 @@ def cost_model(raw_dir: str | Path, session_id: str) -> dict:
 
     def per_tok(r):
         lb = r["llama_bench"]
-        return float(np.mean(lb["samples_ns"])) / int(lb["n_gen"])
+        return float(np.median(lb["samples_ns"])) / int(lb["n_gen"])
 
     tgt = [r for r in recs if r["role"] == "target"]
     tg = [r for r in tgt if int(r["llama_bench"]["n_gen"]) > 0 and int(r["llama_bench"]["n_prompt"]) == 0]
     if not tg:
         return {}
     t1 = per_tok(tg[0])
-    r_n = {int(r["llama_bench"]["n_prompt"]): float(np.mean(r["llama_bench"]["samples_ns"])) / t1
+    r_n = {int(r["llama_bench"]["n_prompt"]): float(np.median(r["llama_bench"]["samples_ns"])) / t1
            for r in tgt if int(r["llama_bench"]["n_gen"]) == 0}
     c = {r["model_id"]: per_tok(r) / t1 for r in recs
          if r["role"] == "draft" and int(r["llama_bench"]["n_gen"]) > 0}
     c[tgt[0]["model_id"]] = 1.0  # the target as its own draft: the same decode step
+    n_rep = min(len(r["llama_bench"]["samples_ns"]) for r in recs)
     return {"t1_ms": t1 / 1e6, "r": dict(sorted(r_n.items())), "c": c, "target_model_id": tgt[0]["model_id"],
+            "n": n_rep,
             "lines": sorted(r["_line"] for r in recs), "files": sorted({r["_file"] for r in recs}),
             "argv": [r["argv"] for r in recs if r["row_index"] == 0]}
 

@@ -113,7 +113,7 @@ def build(raw_dir: Path, snapshots_dir: Path, out_dir: Path, numbers_path: Path,
         crow = {"lines": cost["lines"], "files": cost["files"], "run_ids": [], "argv": cost["argv"][0] if cost["argv"] else [],
                 "toolchain_id": table["toolchain_id"][0], "model_sha256": table["model_sha256"][0],
                 "host_id": table["host_id"][0], "session_id": sid, "started_at": None, "ended_at": None, "caveats": []}
-        n_rep = 3
+        n_rep = int(cost.get("n") or 1)
         for did, c in cost["c"].items():
             nums.append(_num(make_key("spec-cost-c", did), c, "", f"draft cost c of {did} (per token ÷ target decode step)",
                              crow, root, n=n_rep, computation="benchbook.speculative.cost_model"))
