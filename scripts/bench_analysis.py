@@ -2,10 +2,10 @@
 """Benchmark of the analysis layer on synthetic raw records (issue 5, "Performance").
 
 For each size N (default 10k, 100k, 1M) a fresh child process:
-  1. generates N synthetic ``benchbook.llama_bench`` records (5 samples each) in one JSONL file per host
-     (not timed as analysis; printed as ``gen_s``),
-  2. loads and validates them (``analysis.load_llama_bench``: Polars NDJSON scan + vectorized checks),
-  3. aggregates (``analysis.rate_stats``: per-repetition rates, mean, sd, cv, Student-t interval),
+  1. generates N synthetic ``benchbook.llama_bench`` records (5 samples each, about 2.5 KiB like real ones;
+     ``--lean``: about 1 KiB) in one JSONL file per host (not timed as analysis; printed as ``gen_s``),
+  2+3. loads, validates and aggregates them file by file (``analysis.rate_stats_raw``; with ``--full``:
+     ``analysis.load_llama_bench`` (whole flat table) then ``analysis.rate_stats``, printed separately),
   4. runs every caveat rule that applies to the llama-bench table (``caveats.evaluate``),
   5. writes the numbers registry for the latest session of every host (``numbers.publish``),
 and prints seconds per step, the total (2-5) and the child's peak RSS.
@@ -34,71 +34,139 @@ HOSTS = 20
 CONFIGS_PER_SESSION = 500
 
 
-def generate(n: int, out: Path, seed: int = 0) -> None:
-    """Write ``n`` valid llama-bench records (about 1 KiB each) in HOSTS files; each session of a host
-    measures CONFIGS_PER_SESSION configurations (25 models x pp/tg x threads), so more records means more
-    sessions; the registry holds the latest session of each host (HOSTS x CONFIGS_PER_SESSION numbers)."""
+def generate(n: int, out: Path, seed: int = 0, lean: bool = False) -> None:
+    """Write ``n`` valid llama-bench records in HOSTS files (one host at a time, so the generator's own
+    memory stays small); each session of a host measures CONFIGS_PER_SESSION configurations (25 models x
+    pp/tg x threads), so more records means more sessions; the registry holds the latest session of each
+    host (HOSTS x CONFIGS_PER_SESSION numbers).
+
+    Records have the shape and size of real ones (about 2.5 KiB: ``config``, ``cache_state``, full
+    ``load_end.top_processes``, every llama-bench output field, ``samples_ts``; compare
+    data/raw/llama_bench/*.jsonl); ``lean`` writes only the fields analysis reads (about 1 KiB)."""
     rng = np.random.default_rng(seed)
-    i = np.arange(n)
-    host = i % HOSTS
-    k = i // HOSTS                               # index within the host
-    session = k // CONFIGS_PER_SESSION           # a session measures CONFIGS_PER_SESSION configurations
-    cfg = k % CONFIGS_PER_SESSION
-    model = cfg % 25
-    is_tg = (cfg // 25) % 2 == 1
-    threads = 1 + (cfg // 50) % 64
-    phase = np.where(cfg % 97 == 0, "cold", "warm")
-    n_prompt = np.where(is_tg, 0, 512)
-    n_gen = np.where(is_tg, 128, 0)
-    base_ns = np.where(is_tg, 2.0e9, 1.0e9) * (1 + model / 25)
-    samples = (base_ns[:, None] * rng.normal(1.0, 0.03, size=(n, 5))).astype(np.int64)
-    rates = 1e9 * (n_prompt + n_gen)[:, None] / samples
-    load1 = rng.uniform(0.0, 1.5, size=n).round(2)
-    df = pl.DataFrame({
-        "schema": "benchbook.llama_bench", "schema_version": 1,
-        "run_id": pl.Series(i).cast(pl.String).str.zfill(32),
-        "run_key": pl.Series(cfg).cast(pl.String), "experiment": "llama_bench", "phase": phase,
-        "argv": [["llama-bench", "-m", "/models/m.gguf", "-p", "512", "-n", "128", "-r", "5", "-o", "jsonl"]] * n,
-        "host_id": pl.Series(host).cast(pl.String).str.zfill(16), "toolchain_id": "6bcbdc2942c465ab",
-        "model_id": pl.Series([f"model-{m}" for m in range(25)])[model],
-        "model_sha256": "b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53",
-        "git_commit": "9ddff54", "git_dirty": False,
-        "started_at": "2026-11-29T11:51:38.908559Z", "ended_at": "2026-11-29T11:52:08.391299Z",
-        "load_start": pl.DataFrame({"loadavg": pl.Series(np.stack([load1, load1, load1], 1))
-                                    .cast(pl.List(pl.Float64))}).to_struct(),
-        "peak_rss_bytes": 137396224, "rows_total": 1, "run_complete": True, "status": "ok",
-        "session_id": pl.Series(host * 1000 + session).cast(pl.String).str.zfill(32),
-        "llama_bench": pl.DataFrame({
-            "build_commit": "unknown", "build_number": 11434, "backends": "CPU", "n_threads": threads,
-            "n_gpu_layers": 99, "n_cpu_moe": 0, "flash_attn": -1, "type_k": "f16", "type_v": "f16",
-            "n_prompt": n_prompt, "n_gen": n_gen, "n_depth": 0, "avg_ts": rates.mean(1),
-            "samples_ns": pl.Series(samples).cast(pl.List(pl.Int64))}).to_struct(),
-    }).with_columns(pl.col("load_start").alias("load_end"), pl.Series("_h", host))
     out.mkdir(parents=True, exist_ok=True)
-    for (h,), part in df.partition_by("_h", as_dict=True).items():
-        part.drop("_h").write_ndjson(out / f"{h:016d}.jsonl")
+    for h in range(HOSTS):
+        i = np.arange(h, n, HOSTS)
+        m = len(i)
+        if m == 0:
+            continue
+        k = i // HOSTS                               # index within the host
+        session = k // CONFIGS_PER_SESSION           # a session measures CONFIGS_PER_SESSION configurations
+        cfg = k % CONFIGS_PER_SESSION
+        model = cfg % 25
+        is_tg = (cfg // 25) % 2 == 1
+        threads = 1 + (cfg // 50) % 64
+        phase = np.where(cfg % 97 == 0, "cold", "warm")
+        n_prompt = np.where(is_tg, 0, 512)
+        n_gen = np.where(is_tg, 128, 0)
+        base_ns = np.where(is_tg, 2.0e9, 1.0e9) * (1 + model / 25)
+        samples = (base_ns[:, None] * rng.normal(1.0, 0.03, size=(m, 5))).astype(np.int64)
+        rates = 1e9 * (n_prompt + n_gen)[:, None] / samples
+        load1 = rng.uniform(0.0, 1.5, size=m).round(2)
+        loadavg = pl.Series(np.stack([load1, load1, load1], 1)).cast(pl.List(pl.Float64))
+        sha = "b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53"
+        gguf = f"/root/.cache/benchbook/models/{sha}.gguf"
+        model_ids = pl.Series([f"smollm2-135m-model-{j}-q4_1" for j in range(25)])[model]
+        lb = {"build_commit": "unknown", "build_number": 11434}
+        if not lean:
+            lb.update({"cpu_info": "AMD EPYC 7B13 64-Core Processor", "gpu_info": "", })
+        lb["backends"] = "CPU"
+        if not lean:
+            lb.update({"model_filename": gguf, "model_type": "llama 256M Q4_1", "model_size": 96576768,
+                       "model_n_params": 134515008, "n_batch": 2048, "n_ubatch": 512})
+        lb["n_threads"] = threads
+        if not lean:
+            lb.update({"cpu_mask": "0x0", "cpu_strict": False, "poll": 50})
+        lb.update({"type_k": "f16", "type_v": "f16", "n_gpu_layers": 99, "n_cpu_moe": 0})
+        if not lean:
+            lb.update({"split_mode": "layer", "main_gpu": 0, "no_kv_offload": False})
+        lb["flash_attn"] = -1
+        if not lean:
+            lb.update({"devices": "auto", "tensor_split": "0.00", "tensor_buft_overrides": "none",
+                       "load_mode": "auto", "lazy_mode": "auto", "embeddings": False, "no_op_offload": 0,
+                       "no_host": False, "repack": True, "fit_target": 0, "fit_min_ctx": 0})
+        lb.update({"n_prompt": n_prompt, "n_gen": n_gen, "n_depth": 0})
+        if not lean:
+            lb.update({"test_time": "2026-11-29T11:51:40Z", "avg_ns": samples.mean(1).astype(np.int64),
+                       "stddev_ns": samples.std(1, ddof=1).astype(np.int64)})
+        lb["avg_ts"] = rates.mean(1)
+        if not lean:
+            lb["stddev_ts"] = rates.std(1, ddof=1)
+        lb["samples_ns"] = pl.Series(samples).cast(pl.List(pl.Int64))
+        if not lean:
+            lb["samples_ts"] = pl.Series(rates.round(4)).cast(pl.List(pl.Float64))
+        cols = {
+            "schema": "benchbook.llama_bench", "schema_version": 1,
+            "run_id": pl.Series(i).cast(pl.String).str.zfill(32),
+            "run_key": pl.Series(cfg).cast(pl.String).str.zfill(16), "experiment": "llama_bench", "phase": phase,
+        }
+        if not lean:
+            cols["config"] = pl.DataFrame({
+                "n_prompt": n_prompt, "n_gen": n_gen, "n_depth": 0, "repetitions": 5, "threads": threads,
+                "n_gpu_layers": 99, "flash_attn": "auto", "model_id": model_ids, "phase": phase}).to_struct()
+            argv = ["llama-bench", "-m", gguf, "-p", "512", "-n", "128", "-d", "0", "-t", "2", "-ngl", "99",
+                    "-fa", "auto", "-o", "jsonl", "-r", "5", "--no-warmup"]
+        else:
+            argv = ["llama-bench", "-m", "/models/m.gguf", "-p", "512", "-n", "128", "-r", "5", "-o", "jsonl"]
+        cols.update({
+            "argv": pl.Series([argv] * m, dtype=pl.List(pl.String)),
+            "host_id": pl.Series([f"{h:016d}"] * m), "toolchain_id": "6bcbdc2942c465ab",
+            "model_id": model_ids, "model_sha256": sha,
+            "git_commit": "66ae4d84d91f207e7908afba438fa3a2e528a26c" if not lean else "9ddff54", "git_dirty": False,
+            "started_at": "2026-11-29T11:51:38.908559Z", "ended_at": "2026-11-29T11:52:08.391299Z"})
+        if lean:
+            cols["load_start"] = pl.DataFrame({"loadavg": loadavg}).to_struct()
+            cols["load_end"] = cols["load_start"]
+        else:
+            top = [{"pid": 15407, "name": "llama-bench", "cpu_percent": 99.5},
+                   {"pid": 77, "name": "kdamond.0", "cpu_percent": 0.5},
+                   {"pid": 1, "name": "process_api", "cpu_percent": 0.3}]
+            cols["load_start"] = pl.DataFrame({"loadavg": loadavg, "governor": pl.Series([None] * m, dtype=pl.String),
+                                               "cpu_mhz": 2596, "top_processes": pl.Series([[]] * m, dtype=pl.List(
+                                                   pl.Struct({"pid": pl.Int64, "name": pl.String,
+                                                              "cpu_percent": pl.Float64})))}).to_struct()
+            cols["load_end"] = pl.DataFrame({"loadavg": loadavg, "governor": pl.Series([None] * m, dtype=pl.String),
+                                             "cpu_mhz": 2596, "top_processes": pl.Series([top] * m)}).to_struct()
+            cols["cache_state"] = pl.DataFrame({"method": ["posix_fadvise_dontneed"] * m,
+                                                "resident_before_pct": 100.0, "resident_after_pct": 0.0,
+                                                "evicted": True}).to_struct()
+        cols.update({"peak_rss_bytes": 137396224, "peak_gpu_mem_mib": pl.Series([None] * m, dtype=pl.Float64)})
+        if not lean:
+            cols.update({"wall_ns": samples.sum(1) + 1_500_000_000, "row_index": 0})
+        cols.update({"rows_total": 1, "run_complete": True, "status": "ok",
+                     "llama_bench": pl.DataFrame(lb).to_struct(),
+                     "session_id": pl.Series(h * 1000 + session).cast(pl.String).str.zfill(32)})
+        pl.DataFrame(cols).write_ndjson(out / f"{h:016d}.jsonl")
 
 
 def _peak_mib() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def run_one(n: int) -> dict:
+def run_one(n: int, lean: bool = False, full: bool = False) -> dict:
     from benchbook import analysis, caveats
     from benchbook.numbers import Number, line_ranges, make_key_expr, publish
     with tempfile.TemporaryDirectory() as tmp:
         raw = Path(tmp) / "raw"
         t = time.perf_counter()
         # generated by another process, so this one's peak RSS is the analysis alone
-        subprocess.run([sys.executable, __file__, "--gen", str(n), str(raw)], check=True)
+        subprocess.run([sys.executable, __file__, "--gen", str(n), str(raw)] + (["--lean"] if lean else []), check=True)
         res = {"n": n, "gen_s": time.perf_counter() - t,
                "bytes": sum(p.stat().st_size for p in raw.glob("*.jsonl"))}
         t0 = time.perf_counter()
         report: dict = {}
-        df = analysis.load_llama_bench(raw, on_error="raise", report=report)
-        t1 = time.perf_counter()
-        peaks = [_peak_mib()]
-        st = analysis.rate_stats(df)
+        if full:  # the whole flat table, then the statistics
+            df = analysis.load_llama_bench(raw, on_error="raise", report=report)
+            t1 = time.perf_counter()
+            peaks = [_peak_mib()]
+            st = analysis.rate_stats(df)
+            rows = df.height
+            del df
+        else:  # file by file: the same table without holding every raw row
+            t1 = t0
+            peaks = [0]
+            st = analysis.rate_stats_raw(raw, on_error="raise", report=report)
+            rows = report["rows"]
         t2 = time.perf_counter()
         peaks.append(_peak_mib())
         st, status = caveats.evaluate(st, "llama_bench", {"cores": 2})
@@ -120,7 +188,7 @@ def run_one(n: int) -> dict:
         t4 = time.perf_counter()
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
     res.update(load_validate_s=t1 - t0, aggregate_s=t2 - t1, caveats_s=t3 - t2, registry_s=t4 - t3,
-               total_s=t4 - t0, peak_rss_mib=rss / 2**20, peak_after_mib=[round(p) for p in peaks], rows=df.height, configs=st.height, numbers=len(nums),
+               total_s=t4 - t0, peak_rss_mib=rss / 2**20, peak_after_mib=[round(p) for p in peaks], rows=rows, configs=st.height, numbers=len(nums),
                rules_applied=sum(v == "applied" for v in status.values()),
                caveated=int((st["caveats"].list.len() > 0).sum()))
     return res
@@ -131,24 +199,35 @@ def main() -> int:
     ap.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000, 1_000_000])
     ap.add_argument("--one", type=int, help=argparse.SUPPRESS)
     ap.add_argument("--gen", nargs=2, help=argparse.SUPPRESS)
+    ap.add_argument("--full", action="store_true",
+                    help="load_llama_bench (whole flat table) then rate_stats, instead of rate_stats_raw")
+    ap.add_argument("--lean", action="store_true",
+                    help="write only the fields analysis reads (about 1 KiB a record, not the real 2.5 KiB)")
     a = ap.parse_args()
     if a.gen:
-        generate(int(a.gen[0]), Path(a.gen[1]))
+        generate(int(a.gen[0]), Path(a.gen[1]), lean=a.lean)
         return 0
     if a.one:
-        print(json.dumps(run_one(a.one)))
+        print(json.dumps(run_one(a.one, a.lean, a.full)))
         return 0
-    print(f"{'records':>9} {'MiB':>6} {'gen_s':>6} | {'load+val':>8} {'agg':>6} {'caveats':>7} {'registry':>8} "
-          f"{'TOTAL_s':>7} {'peakRSS':>8} | configs numbers caveated")
+    import os
+    print(f"records: {'lean (~1 KiB)' if a.lean else 'realistic (~2.5 KiB)'}; path: "
+          f"{'load_llama_bench + rate_stats' if a.full else 'rate_stats_raw (load+validate+aggregate file by file)'}")
+    print(f"{'records':>9} {'MiB':>6} {'B/rec':>5} {'gen_s':>6} | {'load+val':>8} {'agg':>6} {'caveats':>7} {'registry':>8} "
+          f"{'TOTAL_s':>7} {'peakRSS':>8} | configs numbers caveated  load avg before -> after")
     for n in a.sizes:
-        out = subprocess.run([sys.executable, __file__, "--one", str(n)], capture_output=True, text=True)
+        load0 = os.getloadavg()[0]
+        out = subprocess.run([sys.executable, __file__, "--one", str(n)] + (["--lean"] if a.lean else [])
+                             + (["--full"] if a.full else []),
+                             capture_output=True, text=True)
         if out.returncode:
             print(out.stderr, file=sys.stderr)
             return 1
         r = json.loads(out.stdout.strip().splitlines()[-1])
-        print(f"{r['n']:>9,} {r['bytes'] / 2**20:>6.0f} {r['gen_s']:>6.1f} | {r['load_validate_s']:>8.2f} "
+        print(f"{r['n']:>9,} {r['bytes'] / 2**20:>6.0f} {r['bytes'] / r['n']:>5.0f} {r['gen_s']:>6.1f} | {r['load_validate_s']:>8.2f} "
               f"{r['aggregate_s']:>6.2f} {r['caveats_s']:>7.2f} {r['registry_s']:>8.2f} {r['total_s']:>7.2f} "
               f"{r['peak_rss_mib']:>6.0f}Mi | {r['configs']:>7,} {r['numbers']:>7,} {r['caveated']:>8,}"
+              f"  {load0:.2f} -> {os.getloadavg()[0]:.2f}"
               f"  (rules applied: {r['rules_applied']}; peak MiB after load/agg/caveats: {r['peak_after_mib']})")
     return 0
 

@@ -176,3 +176,50 @@ def test_migration_upgrades_legacy_llama_bench_fields():
     assert up["n_gen"].to_list() == [128, 64] and "use_mmap" not in up.columns and "cuda" not in up.columns
     with pytest.raises(migrations.MigrationError, match="newer than this benchbook"):
         migrations.upgrade(pl.DataFrame({"schema_version": [3]}), "benchbook.ingest.llama_bench")
+
+
+def _write_jsonl(path, recs):
+    path.write_text("".join(json.dumps(r) + "\n" for r in recs))
+
+
+def _norm(st):
+    return st.with_columns(pl.col("files").list.sort(), pl.col("run_ids").list.sort())
+
+
+def test_rate_stats_per_host_keeps_first_row_order_and_values(tmp_path):
+    # hosts interleaved in the table and configurations with several records: per-host grouping gives
+    # the rows and order of one grouping over the whole table
+    recs = []
+    for i in range(12):
+        recs.append(lb_record(f"r{i}", [1_000_000_000 + 10_000_000 * i, 1_010_000_000], model=f"m{i % 3}",
+                              host_id=f"h{i % 2}"))
+    _write_jsonl(tmp_path / "a.jsonl", recs)
+    df = analysis.load_llama_bench(tmp_path)
+    st = analysis.rate_stats(df)
+    assert st["host_id"].to_list() == ["h0", "h1", "h0", "h1", "h0", "h1"]
+    assert st["model_id"].to_list() == ["m0", "m1", "m2", "m0", "m1", "m2"]
+    assert st["n"].to_list() == [4] * 6
+    one = st.filter((pl.col("host_id") == "h0") & (pl.col("model_id") == "m0")).row(0, named=True)
+    rates = [120e9 / s for i in (0, 6) for s in (1_000_000_000 + 10_000_000 * i, 1_010_000_000)]
+    assert one["mean_tps"] == pytest.approx(np.mean(rates))
+    assert one["sd_tps"] == pytest.approx(np.std(rates, ddof=1))
+    assert one["lines"] == [1, 7]
+
+
+def test_rate_stats_raw_equals_whole_table(tmp_path):
+    # one file per host (file by file), a host across two files and a multi-row invocation across
+    # files (whole-table fallback): always rate_stats(load_llama_bench(...))
+    a = [lb_record(f"a{i}", [1_000_000_000 + i], model=f"m{i % 2}", host_id="h0") for i in range(4)]
+    b = [lb_record(f"b{i}", [2_000_000_000 + i, 2_100_000_000], model=f"m{i % 2}", host_id="h1") for i in range(4)]
+    cut = lb_record("c", [1_000_000_000], host_id="h1", rows_total=2)
+    for layout in ({"a.jsonl": a, "b.jsonl": b}, {"a.jsonl": a + b[:2], "b.jsonl": b[2:]},
+                   {"a.jsonl": a + [cut], "b.jsonl": b + [cut]}, {"a.jsonl": a + [cut], "b.jsonl": b}):
+        raw = tmp_path / str(len(list(tmp_path.iterdir())))
+        raw.mkdir()
+        for name, recs in layout.items():
+            _write_jsonl(raw / name, recs)
+        rep = {}
+        got = analysis.rate_stats_raw(raw, report=rep)
+        want = analysis.rate_stats(analysis.load_llama_bench(raw))
+        assert rep["rows"] == analysis.load_llama_bench(raw).height
+        assert _norm(got).equals(_norm(want))

@@ -107,8 +107,12 @@ def _fast_file(p: Path, schema: dict) -> pl.DataFrame:
     ComputeError on any malformed line or type mismatch (the caller then takes the slow path)."""
     lines = pl.read_csv(p, has_header=False, separator="\x01", quote_char=None, new_columns=["_raw"],
                         schema={"_raw": pl.String}, row_index_name="_row", comment_prefix=None)
-    return (lines.filter(pl.col("_raw").str.strip_chars().str.len_bytes() > 0)
-                 .select((pl.col("_row").cast(pl.Int64) + 1).alias("line"),
+    raw = lines["_raw"]
+    # the filter copies every line's text: only when a line is blank (null) or may be whitespace only
+    if raw.null_count() or raw.str.contains(r"^\s*$").any():
+        lines = lines.filter(pl.col("_raw").str.strip_chars().str.len_bytes() > 0)
+    del raw
+    return (lines.select((pl.col("_row").cast(pl.Int64) + 1).alias("line"),
                          pl.col("_raw").str.json_decode(pl.Struct(schema)).alias("_r"))
                  .unnest("_r"))
 
@@ -136,6 +140,20 @@ def _tolerant_file(p: Path, schema: dict, on_error: str, report: dict | None) ->
     return df.drop("_row").with_columns(line)
 
 
+def _iter_files(files, schema: dict, on_error: str, report: dict | None):
+    """Each non-empty file of ``files`` decoded (``scan_jsonl``'s columns), one at a time."""
+    for p in map(Path, files):
+        if not p.exists() or p.stat().st_size == 0:
+            continue
+        try:
+            df = _fast_file(p, schema)
+        except pl.exceptions.ComputeError:
+            df = _tolerant_file(p, schema, on_error, report)
+        df = df.with_columns(pl.lit(str(p)).alias("file")).select([*schema, "file", "line"])
+        yield df
+        del df  # before the next file is decoded
+
+
 def scan_jsonl(files: list[str | Path], schema: dict, on_error: str = "raise",
                report: dict | None = None, per_file=None) -> pl.LazyFrame:
     """Frame over JSONL ``files`` with columns of ``schema`` plus ``file`` (str) and ``line`` (1-based).
@@ -148,14 +166,7 @@ def scan_jsonl(files: list[str | Path], schema: dict, on_error: str = "raise",
     ``per_file(frame) -> frame`` (e.g. filter, validate, flatten) runs on each before they are joined.
     """
     frames = []
-    for p in map(Path, files):
-        if not p.exists() or p.stat().st_size == 0:
-            continue
-        try:
-            df = _fast_file(p, schema)
-        except pl.exceptions.ComputeError:
-            df = _tolerant_file(p, schema, on_error, report)
-        df = df.with_columns(pl.lit(str(p)).alias("file")).select([*schema, "file", "line"])
+    for df in _iter_files(files, schema, on_error, report):
         frames.append((per_file(df) if per_file else df).lazy())
         del df
     if not frames:
@@ -224,6 +235,30 @@ def _llama_bench_checks() -> dict[str, tuple[pl.Expr, str]]:
     return checks
 
 
+#: String columns of the flat llama-bench table whose values repeat from row to row.
+_REPEATED = ("file", "session_id", "host_id", "toolchain_id", "model_id", "model_sha256", "phase", "test",
+             "build_commit", "backends", "type_k", "type_v", "git_commit")
+
+
+def _share_strings(df: pl.DataFrame, cols=_REPEATED) -> pl.DataFrame:
+    """The same frame, each String column of ``cols`` rebuilt by gathering from its distinct values.
+
+    Polars strings are 16-byte views into shared buffers, and a gather copies views, not text; so a
+    column of a few distinct values then costs 16 bytes a row instead of the text decoded once per row
+    (a 64-character sha256 in every record).  Values and dtype are unchanged."""
+    out = []
+    for c in cols:
+        if c not in df.columns or df.schema[c] != pl.String or df.height < 2:
+            continue
+        s = df[c]
+        u = s.drop_nulls().unique().sort()
+        if len(u) * 2 > df.height:
+            continue
+        idx = s.rank("dense").cast(pl.Int64) - 1       # nulls stay null and gather null
+        out.append(u.gather(idx).alias(c))
+    return df.with_columns(out) if out else df
+
+
 def _flatten_llama_bench(raw: pl.DataFrame) -> pl.DataFrame:
     lb = pl.col("llama_bench").struct.field
     n_p, n_g = lb("n_prompt"), lb("n_gen")
@@ -245,7 +280,17 @@ def _flatten_llama_bench(raw: pl.DataFrame) -> pl.DataFrame:
         lb("type_k").alias("type_k"), lb("type_v").alias("type_v"), "peak_gpu_mem_mib",
         others.alias("others_cpu_pct_max"), "schema_version",
         pl.col("rows_total").fill_null(1).alias("rows_total"),
-    )
+    ).pipe(_share_strings)
+
+
+def _complete_rows(flat: pl.DataFrame) -> pl.DataFrame:
+    """Rows of an invocation cut short (fewer rows than rows_total) dropped.  run_id is unique per
+    invocation, so only multi-row invocations need the count."""
+    if flat.is_empty() or (flat["rows_total"] == 1).all():
+        flat = flat.clone()  # a shallow copy; drop_in_place, unlike drop, never rechunks (copies) the columns
+        flat.drop_in_place("rows_total")
+        return flat
+    return flat.filter((pl.col("rows_total") == 1) | (pl.len().over("run_id") == pl.col("rows_total"))).drop("rows_total")
 
 
 def scan_llama_bench(raw_dir: str | Path, on_error: str = "raise", report: dict | None = None) -> pl.LazyFrame:
@@ -267,6 +312,19 @@ def scan_llama_bench(raw_dir: str | Path, on_error: str = "raise", report: dict 
     return flat.filter((pl.col("rows_total") == 1) | (pl.len().over("run_id") == pl.col("rows_total"))).drop("rows_total")
 
 
+def _flat_files(raw_dir, on_error: str, report: dict | None):
+    """Validated, flat llama-bench rows (with ``rows_total``) of each file under ``raw_dir`` in turn."""
+    checks = _llama_bench_checks()
+    for df in _iter_files(_raw_files(raw_dir), LLAMA_BENCH_FIELDS, on_error, report):
+        if not (df["schema"] == LLAMA_BENCH_SCHEMA).fill_null(False).all():  # filter copies: only if needed
+            df = df.filter(pl.col("schema") == LLAMA_BENCH_SCHEMA)
+        df = validate(df, checks, on_error, report)
+        flat = _flatten_llama_bench(df)
+        del df
+        yield flat
+        del flat
+
+
 def load_llama_bench(raw_dir: str | Path, on_error: str = "raise", report: dict | None = None) -> pl.DataFrame:
     """One row per llama-bench test row of every complete run under ``raw_dir`` (``**/*.jsonl``).
 
@@ -281,7 +339,15 @@ def load_llama_bench(raw_dir: str | Path, on_error: str = "raise", report: dict 
     Raises:
         records.RecordError: a line is not JSON, or a field is missing/invalid (file:line, field, fix).
     """
-    return scan_llama_bench(raw_dir, on_error, report).collect()
+    flats = []
+    for flat in _flat_files(raw_dir, on_error, report):
+        flats.append(flat)
+        del flat
+    if not flats:
+        return scan_llama_bench(raw_dir, on_error, report).collect()
+    flat = pl.concat(flats, how="vertical", rechunk=False)
+    del flats
+    return _complete_rows(flat)
 
 
 CONFIG_COLS = ["host_id", "toolchain_id", "session_id", "model_id", "model_sha256", "phase", "test",
@@ -298,25 +364,90 @@ def rate_stats(df: pl.DataFrame, confidence: float = 0.95) -> pl.DataFrame:
     lines (list), run_ids (list), argv (first), build_number, build_commit, started_at (min), ended_at
     (max), load1_max, peak_rss_bytes (max), peak_gpu_mem_mib (max), others_cpu_pct_max (max).
     Rate per sample: ``1e9 * (n_prompt + n_gen) / samples_ns`` tok/s; the interval is Student-t.
+    Rows are in the order of each configuration's first row in ``df``.
 
     Computed without exploding samples: per record ``k`` (samples), mean ``m`` and ``M2`` (sum of squared
     deviations), combined per configuration by Chan et al.'s pairwise formula
     ``M2 = Σ M2_i + Σ k_i (m_i - mean)²`` (Chan, Golub & LeVeque, 1979), so ``sd = sqrt(M2 / (n - 1))``
     equals the sample sd over all per-repetition rates.
+
+    Host by host: host_id is part of every configuration, so grouping one host's rows at a time is
+    exact and keeps the grouping's working memory to one host's share.
     """
     if df.is_empty():
         return df
     keys = CONFIG_COLS + [c for c in PARAM_COLS if c in df.columns]
+    if df["host_id"].n_unique() <= 1:
+        parts = [_config_stats(df, keys, 0)]
+    else:
+        idx = (df.select(pl.int_range(pl.len(), dtype=pl.UInt32).alias("_i"), "host_id")
+                 .group_by("host_id", maintain_order=True).agg("_i")["_i"])
+        parts = [_config_stats(df[rows], keys, rows) for rows in idx]
+        del idx
+    return _finish_rate_stats(parts, confidence)
+
+
+def rate_stats_raw(raw_dir: str | Path, on_error: str = "raise", report: dict | None = None,
+                   confidence: float = 0.95) -> pl.DataFrame:
+    """``rate_stats(load_llama_bench(raw_dir, on_error, report), confidence)``, file by file.
+
+    The same table, row for row, without holding every raw row at once: each file is read, validated,
+    flattened and aggregated before the next, so memory holds the statistics plus one file's rows.
+    Exact when no host_id and no multi-row invocation appears in more than one file (the layout the
+    runners write: one file per host); otherwise it computes the table the whole-table way.
+    ``report["rows"]`` (when given) counts the raw rows aggregated.
+    """
+    before = dict(report) if report is not None else None
+    parts, hosts, multi, offset = [], [], [], 0
+    keys = None
+    for flat in _flat_files(raw_dir, on_error, report):
+        hosts.append(flat["host_id"].unique())
+        if not (flat["rows_total"] == 1).all():
+            multi.append(flat.filter(pl.col("rows_total") > 1)["run_id"].unique())
+        flat = _complete_rows(flat)
+        if keys is None:
+            keys = CONFIG_COLS + [c for c in PARAM_COLS if c in flat.columns]
+        if not flat.is_empty():
+            parts.append(_config_stats(flat, keys, offset))
+        offset += flat.height
+        del flat
+    spans = lambda ss: bool(ss) and sum(len(x) for x in ss) > pl.concat(ss).n_unique()  # noqa: E731
+    if spans(hosts) or spans(multi):
+        del parts
+        if report is not None:
+            report.clear()
+            report.update(before)
+        df = load_llama_bench(raw_dir, on_error, report)
+        if report is not None:
+            report["rows"] = report.get("rows", 0) + df.height
+        return rate_stats(df, confidence)
+    if report is not None:
+        report["rows"] = report.get("rows", 0) + offset
+    if not parts:
+        return rate_stats(load_llama_bench(raw_dir, on_error, None), confidence)
+    return _finish_rate_stats(parts, confidence)
+
+
+def _config_stats(df: pl.DataFrame, keys: list[str], first) -> pl.DataFrame:
+    """``rate_stats`` columns (before the interval) of the configurations in ``df`` plus ``_first``:
+    the row number of each configuration's first row, from ``first`` (an offset, or the row numbers
+    of ``df``'s rows in the whole table)."""
     extra = [pl.col(c).max() for c in ("peak_gpu_mem_mib", "others_cpu_pct_max") if c in df.columns]
+    row = (pl.int_range(pl.len(), dtype=pl.UInt32) + first if isinstance(first, int)
+           else pl.lit(first.cast(pl.UInt32)))
     ts = (pl.lit(1e9) * (pl.col("n_prompt") + pl.col("n_gen")).cast(pl.Float64)) / pl.col("samples_ns").cast(pl.List(pl.Float64))
-    per = df.lazy().with_columns(ts.alias("_ts")).with_columns(
-        pl.col("_ts").list.len().alias("_k"), pl.col("_ts").list.mean().alias("_m"),
-        (pl.col("_ts").list.var(ddof=0) * pl.col("_ts").list.len()).alias("_M2"))
+    per = df.lazy().select(
+        *keys, "avg_ts", "file", "line", "run_id", "argv", "build_number", "build_commit", "started_at",
+        "ended_at", "load1_start", "load1_end", "peak_rss_bytes",
+        *[c for c in ("peak_gpu_mem_mib", "others_cpu_pct_max") if c in df.columns],
+        row.alias("_first"), ts.alias("_ts"),
+    ).with_columns(pl.col("_ts").list.len().alias("_k"), pl.col("_ts").list.mean().alias("_m"),
+                   (pl.col("_ts").list.var(ddof=0) * pl.col("_ts").list.len()).alias("_M2")).drop("_ts")
     k, m = pl.col("_k"), pl.col("_m")
     mean = (k * m).sum() / k.sum()
     m2 = pl.col("_M2").sum() + (k * (m - mean) ** 2).sum()
     g = (per.group_by(keys, maintain_order=True)
-            .agg(k.sum().cast(pl.UInt32).alias("n"), mean.alias("mean_tps"),
+            .agg(pl.col("_first").min(), k.sum().cast(pl.UInt32).alias("n"), mean.alias("mean_tps"),
                  pl.when(k.sum() > 1).then((m2 / (k.sum() - 1)).sqrt()).otherwise(None).alias("sd_tps"),
                  pl.col("avg_ts").mean().alias("llama_bench_avg_ts"), pl.col("file").unique().alias("files"),
                  pl.col("line").unique().sort().alias("lines"), pl.col("run_id").unique().alias("run_ids"),
@@ -326,6 +457,24 @@ def rate_stats(df: pl.DataFrame, confidence: float = 0.95) -> pl.DataFrame:
                  pl.col("peak_rss_bytes").max(), *extra)
             .with_columns((pl.col("sd_tps") / pl.col("mean_tps")).alias("cv"))
             .collect())
+    # the group keys again, as a gather of each configuration's first row: string columns then share
+    # ``df``'s (deduplicated, see _share_strings) buffers instead of a copy of the text per row
+    if isinstance(first, int):
+        pos = g["_first"] - first
+    else:  # global row numbers (ascending) -> positions in df
+        pos = first.cast(pl.UInt32).search_sorted(g["_first"])
+    key_cols = df.select(keys)[pos]
+    for c in keys:
+        g.drop_in_place(c)
+    return pl.concat([key_cols, g], how="horizontal")
+
+
+def _finish_rate_stats(parts: list[pl.DataFrame], confidence: float) -> pl.DataFrame:
+    g = pl.concat(parts, how="vertical", rechunk=False) if len(parts) > 1 else parts[0]
+    parts.clear()
+    if not g["_first"].is_sorted():  # hosts interleaved in the input: a copy in first-row order
+        g = g.sort("_first")
+    g.drop_in_place("_first")  # drop() would rechunk: a copy of the whole table
     return add_t_interval(g, "mean_tps", "sd_tps", "n", "ci_low_tps", "ci_high_tps", confidence)
 
 
