@@ -233,9 +233,17 @@ def numbers(acc, sp, be, ex, costs, c1, sess, manifest: dict, manifest_path: str
               "measured_from": sess["started_at"], "measured_to": sess["ended_at"],
               "commands": [["dvc", "repro", "draftself"]]}
     out = []
-    for r in acc.filter(pl.col("decoder") == "draftself").iter_rows(named=True):
+    for r in acc.iter_rows(named=True):
         base = make_key("draftself", r["config_name"], r["prompt_class"])
         src = {"sources": [{"file": r["file"], "lines": line_ranges(r["lines"])}], "run_ids": r["run_ids"]}
+        if r["expert_loads_per_token"] is not None and not math.isnan(r["expert_loads_per_token"]):
+            out.append(Number(key=base + "-expert_loads_per_token", value=round(r["expert_loads_per_token"], 2),
+                              unit="expert loads/token", n=r["runs"],
+                              label=f"distinct experts per pass summed over layers and passes, per generated token, "
+                                    f"{r['config_name']}, {r['prompt_class']}",
+                              computation="draftself.experts.expert_loads", caveats=caveats, **src, **common))
+        if r["decoder"] != "draftself":
+            continue
         out.append(Number(key=base + "-tau", value=round(r["tau"], 3), unit="tokens/verify step",
                           label=f"τ, {r['config_name']}, {r['prompt_class']} prompts", n=r["runs"],
                           computation="draftself.report.acceptance", caveats=caveats, **src, **common))
