@@ -1,0 +1,12 @@
+"""Draft-self decoding with a tiny block-diffusion model (issue 4), gpt-fast-sized files:
+
+* ``model.py``   — TinyLM: causal and block attention modes, static KV cache (rollback = length
+                   reset), MoE feed-forward (top-K of E + shared expert) with router choices logged.
+* ``data.py``    — the generated word-level corpus (byte-for-byte reproducible) and prompts.
+* ``train.py``   — mixed next-token + masked-block objective; cached checkpoint; stage ``draftself_train``.
+* ``decode.py``  — ``prefill``, ``decode_one_token``, ``draft_block``, ``verify``,
+                   ``verify_sequential``, ``accept``; ``generate_ar`` and ``generate_draftself``.
+* ``experts.py`` — distinct experts per pass and the independent-routing bound.
+* ``run.py``     — the measurement session (stage ``draftself``): raw JSONL records.
+* ``report.py``  — Polars analysis, charts and the numbers registry (stage ``draftself_report``).
+"""

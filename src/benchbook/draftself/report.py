@@ -110,6 +110,20 @@ def pass_costs(runs: pl.DataFrame) -> tuple[pl.DataFrame, float]:
     return t.with_columns(r=pl.col("mean_ns") / c1), c1
 
 
+def steady_state(acc: pl.DataFrame, be: pl.DataFrame, costs: pl.DataFrame) -> pl.DataFrame:
+    """Steady-state speedup from τ and pass-cost ratios alone (no end-of-output truncation):
+    batched τ / (r_draft(k+1) + r_verify(k+1)); sequential τ / (r_draft(k+1) + τ·r_verify(1))
+    (a sequential step makes a+1 = τ one-token verify passes on average)."""
+    rv1 = costs.filter((pl.col("pass_kind") == "verify") & (pl.col("pass_n") == 1))["r"]
+    rv1 = float(rv1[0]) if len(rv1) else 1.0
+    d = acc.filter((pl.col("decoder") == "draftself") & (pl.col("draft") == "one_pass")).join(
+        be.select("k", "r_draft", "r_verify", "tau_break_even"), on="k", how="inner")
+    return d.with_columns(steady=pl.when(pl.col("verify") == "batched")
+                          .then(pl.col("tau") / (pl.col("r_draft") + pl.col("r_verify")))
+                          .otherwise(pl.col("tau") / (pl.col("r_draft") + pl.col("tau") * rv1))).select(
+        "config_name", "prompt_class", "k", "verify", "tau", "tau_break_even", "steady")
+
+
 def break_even(costs: pl.DataFrame, ks: list[int]) -> pl.DataFrame:
     """τ* = r_draft(k+1) + r_verify(k+1) for one-pass draft + batched verify."""
     def r(kind, n):
@@ -200,7 +214,7 @@ def chart_speedup(sp: pl.DataFrame, be: pl.DataFrame) -> alt.Chart:
     meas = base.mark_line(point=True).encode(y=alt.Y("speedup:Q", title="decode speedup vs AR (×)"),
                                              tooltip=["config_name:N", "prompt_class:N", "speedup:Q", "ci_low:Q", "ci_high:Q",
                                                       "predicted:Q", "n:Q"])
-    err = base.mark_errorbar().encode(y="ci_low:Q", y2="ci_high:Q")
+    err = base.mark_errorbar().encode(y=alt.Y("ci_low:Q", title="decode speedup vs AR (×)"), y2="ci_high:Q")
     pred = base.mark_point(shape="cross", size=60).encode(y="predicted:Q")
     one = alt.Chart(alt.Data(values=[{"y": 1}])).mark_rule(color="gray").encode(y="y:Q")
     return (one + err + meas + pred).properties(
@@ -267,6 +281,11 @@ def numbers(acc, sp, be, ex, costs, c1, sess, manifest: dict, manifest_path: str
         out.append(Number(key=base + "-predicted_speedup", value=round(r["predicted"], 3), unit="×", n=r["n"],
                           label=f"cost-model speedup, {r['config_name']}, {r['prompt_class']}",
                           computation="draftself.report.speedup (mean pass costs)", caveats=caveats, **src, **common))
+        if r.get("steady") is not None:
+            out.append(Number(key=base + "-steady_speedup", value=round(r["steady"], 3), unit="×", n=r["n"],
+                              label=f"steady-state cost-model speedup τ/(r_draft+r_verify), {r['config_name']}, "
+                                    f"{r['prompt_class']}",
+                              computation="draftself.report.steady_state", caveats=caveats, **src, **common))
         out.append(Number(key=base + "-model_gap", value=round(100 * r["gap"], 1), unit="%", n=r["n"],
                           label=f"measured ÷ predicted − 1, {r['config_name']}, {r['prompt_class']}",
                           computation="draftself.report.speedup", caveats=caveats, **src, **common))
@@ -330,6 +349,8 @@ def build(raw_dir, manifest_path, out_dir, numbers_path, session: str | None = "
     be = break_even(costs, ks)
     sp = speedup(runs, costs)
     ex = experts_by_pass(runs)
+    st = steady_state(acc, be, costs)
+    sp = sp.join(st.select("config_name", "prompt_class", "steady"), on=["config_name", "prompt_class"], how="left")
     cav = session_caveats(sess)
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
@@ -340,4 +361,4 @@ def build(raw_dir, manifest_path, out_dir, numbers_path, session: str | None = "
     nums = numbers(acc, sp, be, ex, costs, c1, sess, manifest, str(manifest_path), cav)
     publish(numbers_path, "draftself", nums)
     return {"runs": runs, "session": sess, "acceptance": acc, "pass_costs": costs, "c1_ns": c1, "break_even": be,
-            "speedup": sp, "experts": ex, "caveats": cav, "charts": chart_paths, "numbers": nums, "manifest": manifest}
+            "speedup": sp, "steady_state": st, "experts": ex, "caveats": cav, "charts": chart_paths, "numbers": nums, "manifest": manifest}
