@@ -101,9 +101,10 @@ def cmd_records_repair(args) -> int:
 
 
 def cmd_site_build(args) -> int:
-    from .site import render
+    from .site import render, renderer
+    t0 = time.monotonic()
     out = render(repo_root())
-    print(f"site: {out}")
+    print(f"site: {out} (rendered with {renderer()[0]} in {time.monotonic() - t0:.1f} s)")
     return 0
 
 
@@ -124,9 +125,27 @@ def cmd_ingest(args) -> int:
     return 0
 
 
+def measured_here(root: Path, params: dict, host_id: str) -> dict[str, bool]:
+    """Per measurement stage: does the committed raw data hold a completed session of this host?
+
+    llama_bench and speculative keep one file per host with session end records; draftself writes
+    a session record to ``data/raw/draftself/sessions.jsonl`` when a session completes.
+    """
+    from .records import iter_records
+    from .session import completed_sessions
+    out = {}
+    for stage in ("llama_bench", "speculative"):
+        if stage in params:
+            out[stage] = bool(completed_sessions(root / params[stage]["raw_dir"] / f"{host_id}.jsonl", stage))
+    if "draftself" in params:
+        f = root / "data/raw/draftself/sessions.jsonl"
+        out["draftself"] = f.exists() and any(r.get("host_id") == host_id for _, r in iter_records(f))
+    return out
+
+
 def cmd_run(args) -> int:
-    """Main job.  Measurement stages are forced once on a host that has no completed session in
-    the committed raw data (a new machine measures itself); otherwise plain ``dvc repro``."""
+    """Main job.  A measurement stage is forced once on a host that has no completed session of it
+    in the committed raw data (a new machine measures itself); then a plain ``dvc repro``."""
     root = repo_root()
     params = resolve.load_params(root)
     timings = {}
@@ -134,17 +153,21 @@ def cmd_run(args) -> int:
     tc = resolve.get_toolchain(params, build=True)
     timings["toolchain_s"] = time.monotonic() - t
     t = time.monotonic()
-    resolve.get_models(params, params["llama_bench"]["models"], tc)
+    ids = set(params["llama_bench"]["models"])
+    if "speculative" in params:
+        ids |= {params["speculative"].get("target", params["models"]["default"])}
+    resolve.get_models(params, sorted(ids), tc)
     timings["models_s"] = time.monotonic() - t
     from .provenance import host_snapshot
-    from .session import completed_sessions
     host_id = host_snapshot()["host_id"]
-    t = time.monotonic()
     dvc = [sys.executable, "-m", "dvc"]
-    raw = root / params["llama_bench"]["raw_dir"] / f"{host_id}.jsonl"
-    if not completed_sessions(raw, "llama_bench"):
-        print(f"no completed llama_bench session for host {host_id}: measuring on this host")
-        subprocess.run(dvc + ["repro", "--no-run-cache", "--force", "--single-item", "llama_bench"], cwd=root, check=True)
+    t = time.monotonic()
+    for stage, done in measured_here(root, params, host_id).items():
+        if not done:
+            print(f"no completed {stage} session for host {host_id}: measuring on this host")
+            subprocess.run(dvc + ["repro", "--no-run-cache", "--force", stage], cwd=root, check=True)
+    timings["measure_new_host_s"] = time.monotonic() - t
+    t = time.monotonic()
     subprocess.run(dvc + ["repro", "--no-run-cache"], cwd=root, check=True)
     timings["dvc_repro_s"] = time.monotonic() - t
     print("timings: " + ", ".join(f"{k}={v:.1f}" for k, v in timings.items()))

@@ -320,16 +320,16 @@ def numbers(acc, sp, be, ex, costs, c1, sess, manifest: dict, manifest_path: str
         if val is not None:
             out.append(Number(key=make_key("draftself", "train", key), value=val, unit=unit, n=1, label=label,
                               computation="draftself.train", model_sha256=manifest.get("sha256"),
-                              caveats=["synthetic_model"], **msrc(key)))
+                              caveats=["synthetic_inputs"], **msrc(key)))
     return out
 
 
 def session_caveats(sess: dict, busy_load_per_core: float = 0.5) -> list[str]:
-    """Caveat ids for the session: always synthetic_model; busy_host when the 1-minute load per core
+    """Caveat ids for the session: always synthetic_inputs; busy_host when the 1-minute load per core
     at start or end exceeded ``busy_load_per_core`` (our own single-threaded process included)."""
     import os
     cores = os.cpu_count() or 1
-    cav = ["synthetic_model"]
+    cav = ["synthetic_inputs"]
     loads = [s.get("loadavg", [0])[0] for s in (sess.get("load_start") or {}, sess.get("load_end") or {})]
     if max(loads) / cores > busy_load_per_core:
         cav.append("busy_host")
