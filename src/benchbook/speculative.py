@@ -41,6 +41,16 @@ COST_SCHEMA = "benchbook.speculative_cost"
 
 # --- scalar arithmetic ------------------------------------------------------------------------
 
+
+def _others_cpu_pct(rec: dict) -> float | None:
+    """Highest CPU % over the request of a process other than the runner and llama.cpp's own
+    (``load_end.top_processes``, psutil percent since the start snapshot); None when not recorded."""
+    procs = (rec.get("load_end") or {}).get("top_processes")
+    if procs is None:
+        return None
+    return max([float(p["cpu_percent"]) for p in procs if not str(p.get("name", "")).startswith("llama-")],
+               default=0.0)
+
 def alpha(accepted: int | None, drafted: int | None) -> float | None:
     """α = accepted ÷ drafted (tokens); None when nothing was drafted (``drafted`` 0 or None)."""
     if not drafted:
@@ -165,6 +175,7 @@ def load_requests(raw_dir: str | Path) -> pl.DataFrame:
             "argv": [str(a) for a in r["argv"]], "started_at": r["started_at"], "ended_at": r["ended_at"],
             "load1_max": max(float(r["load_start"]["loadavg"][0]), float(r["load_end"]["loadavg"][0]))
             if r.get("load_start") and r.get("load_end") else None,
+            "others_cpu_pct_max": _others_cpu_pct(r),
         })
     if not rows:
         return pl.DataFrame()
@@ -262,7 +273,8 @@ def config_table(req: pl.DataFrame, confidence: float = 0.95, baseline_id: str =
             "alpha_trend_slope": trend, "accepted_frac_trend_slope": ftrend, "server_policy": policy,
             "cache_n_max": int(g["cache_n"].max()), "peak_rss_mib_max": g["peak_rss_bytes"].max() / 2**20,
             "answer_ok": float(ans.cast(pl.Float64).mean()) if ans.len() else None,
-            "load1_max": g["load1_max"].max(), "model_sha256": first["model_sha256"],
+            "load1_max": g["load1_max"].max(), "others_cpu_pct_max": g["others_cpu_pct_max"].max() if "others_cpu_pct_max" in g.columns else None,
+            "model_sha256": first["model_sha256"],
             "draft_model_sha256": first["draft_model_sha256"], "argv": first["argv"],
             "started_at": g["started_at"].min(), "ended_at": g["ended_at"].max(),
             "lines": sorted(g["line"].to_list()), "files": sorted(set(g["file"].to_list())),
@@ -274,7 +286,8 @@ def config_table(req: pl.DataFrame, confidence: float = 0.95, baseline_id: str =
         "decode_tps_ci_low": pl.Float64, "decode_tps_ci_high": pl.Float64, "decode_tps_sd": pl.Float64,
         "prefill_tps_ci_low": pl.Float64, "prefill_tps_ci_high": pl.Float64, "k_eff": pl.Float64,
         "first_mismatch_pos": pl.Int64, "output_equal": pl.Boolean, "answer_ok": pl.Float64,
-        "draft_model_id": pl.String, "draft_model_sha256": pl.String, "n_max": pl.Int64, "load1_max": pl.Float64})
+        "draft_model_id": pl.String, "draft_model_sha256": pl.String, "n_max": pl.Int64, "load1_max": pl.Float64,
+        "others_cpu_pct_max": pl.Float64})
     return df.with_columns((pl.col("decode_tps_sd") / pl.col("decode_tps_mean")).alias("cv"))
 
 
