@@ -93,7 +93,8 @@ def build(raw_dir: Path, snapshots_dir: Path, out_dir: Path, numbers_path: Path,
                  alt.Tooltip("ci_high_tps:Q", format=".1f"), alt.Tooltip("n:Q"), alt.Tooltip("cv:Q", format=".1%"),
                  alt.Tooltip("caveat_ids:N"), alt.Tooltip("session_id:N"), alt.Tooltip("toolchain_id:N"),
                  alt.Tooltip("host_id:N")])
-    err = base.mark_errorbar(color="black").encode(x="ci_low_tps:Q", x2="ci_high_tps:Q")
+    err = base.mark_errorbar(color="black").encode(x=alt.X("ci_low_tps:Q", title="tok/s (mean of per-repetition rates)"),
+                                                   x2="ci_high_tps:Q")
     chart = (bars + err).properties(width=420, height=110).facet(
         column=alt.Column("test:N", title="llama-bench test (pp: prompt processing, tg: generation)")
     ).resolve_scale(x="independent").properties(title="llama-bench throughput, latest session, 95% t-intervals")

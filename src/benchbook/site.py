@@ -57,6 +57,11 @@ def _fmt(v, digits=2) -> str:
     return "—" if v is None else (f"{v:,.{digits}f}" if isinstance(v, float) else str(v))
 
 
+def fmt_value(v: float) -> str:
+    """Integral values of 100 or more without decimals (``1,612,544``), everything else with two."""
+    return f"{v:,.0f}" if v.is_integer() and abs(v) >= 100 else f"{v:,.2f}"
+
+
 def variable_link(num: dict) -> str:
     """The ``_variables.yml`` value for one number: a link to its provenance entry with a title."""
     ci = num.get("ci95")
@@ -64,19 +69,20 @@ def variable_link(num: dict) -> str:
     if num.get("caveats"):
         title += "; caveats: " + ", ".join(num["caveats"])
     title = title.replace('"', "'")
-    text = f"{_fmt(float(num['value']))} {num['unit']}"
+    text = f"{fmt_value(float(num['value']))} {num['unit']}"
     mark = " ⚠" if any(caveats_mod.RULES.get(c) and caveats_mod.RULES[c].severity == "warning"
                        for c in num.get("caveats", [])) else ""
     return f'[{text}{mark}](provenance.qmd#n-{num["key"]} "{title}")'
 
 
 def provenance_md(nums: dict[str, dict]) -> str:
-    """Markdown (raw HTML tables, every untrusted string escaped) for all numbers and all caveat rules."""
+    """Markdown (raw HTML tables, every string from records escaped) for all numbers and all caveat rules
+    (rule docs are our own Markdown, from the caveats module, and go in as Markdown)."""
     e = html.escape
     out = []
     for key, n in sorted(nums.items()):
         ci = n.get("ci95")
-        rows = [("value", f"{_fmt(float(n['value']))} {e(n['unit'])}"), ("label", e(n["label"])), ("n", str(n["n"])),
+        rows = [("value", f"{fmt_value(float(n['value']))} {e(n['unit'])}"), ("label", e(n["label"])), ("n", str(n["n"])),
                 ("sd", _fmt(n.get("sd"), 3)), ("95% interval", f"{ci[0]:.2f} – {ci[1]:.2f} ({e(n.get('ci_method') or '')})" if ci else "—"),
                 ("computation", f"<code>{e(n['computation'])}</code>"),
                 ("source records", "<br>".join(f"<code>{e(s['file'])}</code> lines " +
@@ -93,7 +99,7 @@ def provenance_md(nums: dict[str, dict]) -> str:
         out.append(f"## {e(key)} {{#n-{key}}}\n\n```{{=html}}\n<table class=\"table table-sm\">{table}</table>\n```\n")
     out.append("## Caveat rules {#caveat-rules}\n")
     for r in caveats_mod.RULES.values():
-        out.append(f"### {r.id} {{#c-{r.id}}}\n\n*{r.severity}* — {e(' '.join(r.doc.split()))}\n")
+        out.append(f"### {r.id} {{#c-{r.id}}}\n\n*{r.severity}* — {' '.join(r.doc.split())}\n")
     return "\n".join(out)
 
 
@@ -111,7 +117,7 @@ def caveats_md(nums: dict[str, dict], experiment: str) -> str:
         r = caveats_mod.RULES[c]
         kind = "warning" if r.severity == "warning" else "note"
         links = ", ".join(f"[{k}](provenance.qmd#n-{k})" for k in keys)
-        out.append(f"::: {{.callout-{kind}}}\n## Caveat: {c}\n{html.escape(' '.join(r.doc.split()))}\n\n"
+        out.append(f"::: {{.callout-{kind}}}\n## Caveat: {c}\n{' '.join(r.doc.split())}\n\n"
                    f"Affects: {links}. [Rule](provenance.qmd#c-{c})\n:::\n")
     return "\n".join(out)
 
