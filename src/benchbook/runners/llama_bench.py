@@ -21,7 +21,7 @@ from pathlib import Path
 from ..provenance import git_state, load_snapshot
 from ..records import new_id, utc_now
 from ..session import Session, run_key
-from .procmon import run_sampled
+from .procmon import ProcResult, run_sampled
 
 SCHEMA = "benchbook.llama_bench"
 SCHEMA_VERSION = 1
@@ -99,6 +99,28 @@ def evict_from_page_cache(path: str | Path) -> dict:
             "evicted": after is not None and after < 5.0}
 
 
+def append_result(sess: Session, schema: str, base: dict, res: ProcResult, label: str) -> bool:
+    """Append one llama-bench invocation's outcome to ``sess``; True when it succeeded.
+
+    Success: one ``schema`` record per output row, the row verbatim under ``llama_bench``.  All rows
+    share ``base["run_id"]`` and only the last has ``run_complete``, so a kill between rows leaves a
+    short group (fewer than ``rows_total``) that readers drop.  Failure (non-zero exit, timeout, or
+    unparseable output): one ``benchbook.run_failed`` record with the error, exit code and stderr tail.
+    """
+    try:
+        if res.returncode != 0:
+            raise LlamaBenchError(f"exit {res.returncode}{' (timeout)' if res.timed_out else ''}")
+        rows = parse_jsonl(res.stdout, label)
+    except LlamaBenchError as e:
+        sess.append({"schema": "benchbook.run_failed", **base, "status": "failed", "error": str(e),
+                     "returncode": res.returncode, "stderr_tail": res.stderr[-4000:]})
+        return False
+    for j, row in enumerate(rows):
+        sess.append({"schema": schema, **base, "row_index": j, "rows_total": len(rows),
+                     "run_complete": j == len(rows) - 1, "status": "ok", "llama_bench": row})
+    return True
+
+
 def run_session(*, cfg: dict, bench_bin: Path, models: list[dict], toolchain: dict, host: dict,
                 root: Path, raw_file: Path, log=print) -> dict:
     """Run the llama-bench matrix of ``cfg`` for ``models`` in one session appended to ``raw_file``.
@@ -143,23 +165,11 @@ def run_session(*, cfg: dict, bench_bin: Path, models: list[dict], toolchain: di
                         "load_end": load_end, "cache_state": cache_state,
                         "peak_rss_bytes": res.peak_rss_bytes, "peak_gpu_mem_mib": res.peak_gpu_mem_mib,
                         "wall_ns": res.wall_ns}
-                try:
-                    if res.returncode != 0:
-                        raise LlamaBenchError(f"exit {res.returncode}{' (timeout)' if res.timed_out else ''}")
-                    rows = parse_jsonl(res.stdout, f"llama-bench stdout ({m['model_id']} {phase})")
-                except LlamaBenchError as e:
+                if append_result(sess, SCHEMA, base, res, f"llama-bench stdout ({m['model_id']} {phase})"):
+                    ran += 1
+                else:
                     failed += 1
-                    sess.append({"schema": "benchbook.run_failed", **base, "status": "failed",
-                                 "error": str(e), "returncode": res.returncode,
-                                 "stderr_tail": res.stderr[-4000:]})
-                    log(f"FAILED {m['model_id']} {phase}: {e}")
-                    continue
-                for j, row in enumerate(rows):
-                    # all rows of one invocation share run_id; only the last marks the run complete,
-                    # so a kill between rows leaves a short group that readers drop (rows_total)
-                    sess.append({"schema": SCHEMA, **base, "row_index": j, "rows_total": len(rows),
-                                 "run_complete": j == len(rows) - 1, "status": "ok", "llama_bench": row})
-                ran += 1
+                    log(f"FAILED {m['model_id']} {phase}: exit {res.returncode}")
         out = {"session_id": sess.session_id, "resumed": sess.resumed, "ran": ran, "skipped": skipped,
                "failed": failed, "quarantined": sess.quarantined}
     return out

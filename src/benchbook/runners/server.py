@@ -367,7 +367,7 @@ def run_cost_model(*, bench_bin: Path, target: dict, drafts: list[dict], cfg: di
     """
     from ..records import new_id, utc_now
     from ..session import run_key
-    from .llama_bench import LlamaBenchError, parse_jsonl
+    from .llama_bench import append_result
     from .procmon import run_sampled
     cm = cfg["cost_model"]
     failed = 0
@@ -386,18 +386,8 @@ def run_cost_model(*, bench_bin: Path, target: dict, drafts: list[dict], cfg: di
         rec = {**base, "run_id": new_id(), "run_key": key, "config": conf, "argv": argv, "role": role,
                "model_id": m["model_id"], "model_sha256": m["sha256"], "started_at": started, "ended_at": utc_now(),
                "peak_rss_bytes": res.peak_rss_bytes}
-        try:
-            if res.returncode != 0:
-                raise LlamaBenchError(f"exit {res.returncode}{' (timeout)' if res.timed_out else ''}")
-            rows = parse_jsonl(res.stdout, f"llama-bench {m['model_id']}")
-        except LlamaBenchError as e:
+        if not append_result(sess, COST_SCHEMA, rec, res, f"llama-bench {m['model_id']}"):
             failed += 1
-            sess.append({"schema": "benchbook.run_failed", **rec, "status": "failed", "error": str(e),
-                         "stderr_tail": res.stderr[-4000:]})
-            continue
-        for j, row in enumerate(rows):
-            sess.append({"schema": COST_SCHEMA, **rec, "row_index": j, "rows_total": len(rows),
-                         "run_complete": j == len(rows) - 1, "status": "ok", "llama_bench": row})
     return failed
 
 
