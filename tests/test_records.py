@@ -84,3 +84,27 @@ def test_partial_row_group_does_not_complete_a_run(tmp_path):
     s.append({"schema": "t.rec", "schema_version": 1, "run_key": "k", "run_complete": False})
     s.writer.close()
     assert not Session.open(p, "exp").done("k")
+
+
+def test_complete_record_without_newline_is_kept_not_quarantined(tmp_path):
+    p = tmp_path / "a.jsonl"
+    p.write_text(json.dumps(rec(1)) + "\n" + json.dumps(rec(2)))
+    assert repair(p) is None
+    assert [r["i"] for _, r in iter_records(p)] == [1, 2]
+    assert p.read_text().endswith("\n") and not (tmp_path / "a.jsonl.quarantine.jsonl").exists()
+    p.write_text(json.dumps(rec(1)) + "\n\n")
+    assert repair(p) is None and [r["i"] for _, r in iter_records(p)] == [1]
+
+
+def test_interrupted_session_is_not_resumed_under_other_conditions(tmp_path):
+    p = tmp_path / "s.jsonl"
+    s = Session.open(p, "exp", {"toolchain_id": "AAAA", "config": {"repetitions": 5}})
+    s.append({"schema": "t.rec", "schema_version": 1, "run_key": "k1"})
+    s.writer.close()  # killed
+    s2 = Session.open(p, "exp", {"toolchain_id": "BBBB", "config": {"repetitions": 5}})
+    assert not s2.resumed and s2.session_id != s.session_id and s2.abandoned == s.session_id
+    assert not s2.done("k1")
+    s2.writer.close()
+    s3 = Session.open(p, "exp", {"toolchain_id": "BBBB", "config": {"repetitions": 5}})
+    assert s3.resumed and s3.session_id == s2.session_id
+    s3.close()

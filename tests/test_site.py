@@ -78,8 +78,24 @@ def test_check_offline_catches_external_resources(tmp_path):
     (tmp_path / "b.html").write_text('<script src="https://cdn.jsdelivr.net/npm/vega@5"></script>')
     (tmp_path / "c.css").write_text("@import url(https://fonts.googleapis.com/css2?family=X);")
     (tmp_path / "d.html").write_text('<img src="//example.org/x.png">')
+    (tmp_path / "e.html").write_text('<meta http-equiv="refresh" content="0; url=https://evil.example/">')
+    (tmp_path / "f.svg").write_text('<svg><image href="https://example.org/i.png"/></svg>')
+    (tmp_path / "g.html").write_text('<img srcset="https://example.org/a.png 2x">')
     bad = site.check_offline(tmp_path)
-    assert sorted(b.split(":")[0] for b in bad) == ["b.html", "c.css", "d.html"]
+    assert sorted(b.split(":")[0] for b in bad) == ["b.html", "c.css", "d.html", "e.html", "f.svg", "g.html"]
+
+
+def test_values_cannot_break_out_of_the_raw_html_block():
+    md = site.provenance_md({"k": {"key": "k", "value": 1.0, "unit": "x", "n": 1, "label": "a\n```\n[x](javascript:alert(3))",
+                                   "computation": "c", "sources": [], "commands": [["a`b"]]}})
+    block = md[md.index("```{=html}"):]
+    assert block.count("```") == 2  # the fence opened by us and the one that closes it
+    assert "&#96;&#96;&#96;" in md and "&#10;" in md and "a&#96;b" in md
+
+
+def test_a_page_referencing_an_unpublished_number_fails_the_build(tmp_path):
+    (tmp_path / "p.qmd").write_text("x {{< var lb-nope >}} y {{< var ok >}}")
+    assert site.missing_vars(tmp_path, {"ok"}) == ["p.qmd: lb-nope"]
 
 
 @pytest.mark.integration

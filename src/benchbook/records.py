@@ -84,8 +84,9 @@ def count_lines(path: Path) -> int:
 def repair(path: str | Path) -> dict | None:
     """Move a torn last line of ``path`` aside; return what was moved, or None when intact.
 
-    A line is torn when the file does not end in a newline, or its last line is not valid JSON.
-    The bytes go to ``<path>.quarantine.jsonl`` as a record ``{"schema": "benchbook.quarantine",
+    A line is torn when it is not valid JSON.  A last line that is a complete record (JSON object with
+    ``schema``) but lacks its newline is finished with one and kept; a blank last line is left alone.
+    A torn line's bytes go to ``<path>.quarantine.jsonl`` as a record ``{"schema": "benchbook.quarantine",
     "file", "line", "byte_offset", "raw"}``, then the file is truncated to the end of its last
     complete, valid line.  Nothing is deleted.
     """
@@ -97,6 +98,8 @@ def repair(path: str | Path) -> dict | None:
     cut = len(data)
     if data.endswith(b"\n"):
         start = data.rfind(b"\n", 0, len(data) - 1) + 1
+        if not data[start:].strip():
+            return None  # a blank last line is harmless: readers skip blank lines
         try:
             json.loads(data[start:])
             return None
@@ -104,6 +107,16 @@ def repair(path: str | Path) -> dict | None:
             cut = start
     else:
         cut = data.rfind(b"\n") + 1
+        try:  # a complete record whose newline was never written: finish the line, keep the record
+            rec = json.loads(data[cut:])
+            if isinstance(rec, dict) and "schema" in rec:
+                with open(path, "ab") as f:
+                    f.write(b"\n")
+                    f.flush()
+                    os.fsync(f.fileno())
+                return None
+        except ValueError:
+            pass
     raw = data[cut:]
     line_no = data[:cut].count(b"\n") + 1
     entry = {"schema": "benchbook.quarantine", "schema_version": 1, "file": str(path), "line": line_no,

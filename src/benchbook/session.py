@@ -6,7 +6,9 @@ experiment's raw file.  ``Session.open`` repairs a torn last line (quarantined, 
 
 * if the newest session of that experiment in the file has a start but no end, it was interrupted:
   the new invocation *resumes* it (same ``session_id``) and ``done(run_key)`` tells which runs already
-  have a completed record, so they are not measured twice;
+  have a completed record, so they are not measured twice — but only when its ``meta`` (config,
+  toolchain, host) hashes the same (``meta_hash``); after a change of config or build a new session
+  starts, so runs of different conditions are never pooled into one session;
 * otherwise a new session starts; a completed session is never reused.
 
 ``run_key`` = hash of config + model + toolchain + host (DESIGN.md, "Records").
@@ -43,21 +45,24 @@ class Session:
         """Open (resume or start) a session of ``experiment`` in ``path``; ``meta`` goes in the start record."""
         path = Path(path)
         quarantined = repair(path)
-        last_sid, ended, done = None, False, set()
+        meta_hash = stable_hash(meta or {})
+        last_sid, last_hash, ended, done = None, None, False, set()
         if path.exists():
             for _, rec in iter_records(path):
                 if rec.get("schema") == "benchbook.session" and rec.get("experiment") == experiment:
                     if rec["event"] == "start" and rec["session_id"] != last_sid:
-                        last_sid, ended, done = rec["session_id"], False, set()
+                        last_sid, last_hash, ended, done = rec["session_id"], rec.get("meta_hash"), False, set()
                     elif rec["event"] == "end" and rec["session_id"] == last_sid:
                         ended = True
                 elif rec.get("session_id") == last_sid and _completes(rec):
                     done.add(rec["run_key"])
-        resumed = last_sid is not None and not ended
+        resumed = last_sid is not None and not ended and last_hash == meta_hash
         sid = last_sid if resumed else new_id()
         s = cls(path, experiment, sid, resumed, done if resumed else set(), quarantined)
+        s.abandoned = last_sid if (last_sid is not None and not ended and not resumed) else None
         s.writer.append({"schema": "benchbook.session", "schema_version": 1, "event": "start",
                          "session_id": sid, "experiment": experiment, "resumed": resumed,
+                         "abandoned_session_id": s.abandoned, "meta_hash": meta_hash,
                          "at": utc_now(), **(meta or {})})
         return s
 

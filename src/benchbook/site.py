@@ -75,10 +75,16 @@ def variable_link(num: dict) -> str:
     return f'[{text}{mark}](provenance.qmd#n-{num["key"]} "{title}")'
 
 
+def _esc(text) -> str:
+    """HTML-escape a value for a raw HTML block: also backticks and newlines, so that no value can
+    close the ```{=html} fence and turn into live Markdown."""
+    return html.escape(str(text)).replace("`", "&#96;").replace("\n", "&#10;").replace("\r", "&#13;")
+
+
 def provenance_md(nums: dict[str, dict]) -> str:
     """Markdown (raw HTML tables, every string from records escaped) for all numbers and all caveat rules
     (rule docs are our own Markdown, from the caveats module, and go in as Markdown)."""
-    e = html.escape
+    e = _esc
     out = []
     for key, n in sorted(nums.items()):
         ci = n.get("ci95")
@@ -139,6 +145,19 @@ def generate(root: Path) -> dict:
     return nums
 
 
+VAR = re.compile(r"\{\{<\s*var\s+([^\s>]+)\s*>\}\}")
+
+
+def missing_vars(root: Path, keys: set[str]) -> list[str]:
+    """``page: key`` for every ``{{< var key >}}`` in the site's pages and includes with no registry entry."""
+    out = []
+    for p in sorted([*root.glob("*.qmd"), *(root / GEN).glob("*.md")]):
+        for k in VAR.findall(p.read_text()):
+            if k not in keys:
+                out.append(f"{p.relative_to(root)}: {k}")
+    return out
+
+
 def _copy_assets(root: Path, site: Path) -> None:
     import vl_convert as vlc
     vdir = site / "site_libs" / "vega"
@@ -154,21 +173,25 @@ def _copy_assets(root: Path, site: Path) -> None:
             shutil.copy2(p, dest)
 
 
-EXTERNAL = re.compile(r"""<(script|link|img|iframe|source|video|audio|embed|object)\b[^>]*?\b(src|href|data)\s*=\s*["']?\s*(https?:)?//""", re.I)
+EXTERNAL = re.compile(r"""<(script|link|img|iframe|source|video|audio|embed|object|image|use|track|input|frame)\b"""
+                      r"""[^>]*?\b(src|href|xlink:href|data|srcset|poster)\s*=\s*["']?\s*(https?:)?//""", re.I)
+META_REFRESH = re.compile(r"""<meta\b[^>]*http-equiv\s*=\s*["']?refresh[^>]*url\s*=\s*(https?:)?//""", re.I)
 CSS_EXTERNAL = re.compile(r"""(@import\s+(url\()?\s*["']?|url\(\s*["']?)(https?:)?//""", re.I)
 
 
 def check_offline(site: Path) -> list[str]:
-    """Every place in ``site`` (html, css, js) that makes a browser fetch an external resource.
+    """Every place in ``site`` (html, css, svg) that makes a browser fetch an external resource.
 
-    Counts element src/href of script/link/img/iframe/... and CSS ``url()``/``@import`` with an
-    http(s) or protocol-relative URL; plain ``<a href>`` hyperlinks and namespace URIs don't count.
+    Counts src/href/srcset/poster/data of script, link, img, iframe, source, SVG image/use... , CSS
+    ``url()``/``@import`` and ``<meta http-equiv=refresh>`` with an http(s) or protocol-relative URL;
+    plain ``<a href>`` hyperlinks and namespace URIs don't count.  JavaScript is not parsed (the
+    only scripts are the vendored Vega bundle and our own chart loader).
     """
     bad = []
     for p in site.rglob("*"):
-        if p.suffix in (".html", ".css") and p.is_file():
+        if p.suffix in (".html", ".css", ".svg") and p.is_file():
             text = p.read_text(errors="replace")
-            for rx in (EXTERNAL, CSS_EXTERNAL):
+            for rx in (EXTERNAL, CSS_EXTERNAL, META_REFRESH):
                 for m in rx.finditer(text):
                     bad.append(f"{p.relative_to(site)}: {text[m.start():m.start() + 120]!r}")
     return bad
@@ -181,7 +204,12 @@ def render(root: Path) -> Path:
         RuntimeError: the renderer failed (output tail included) or a page fetches an external resource.
     """
     root = Path(root)
-    generate(root)
+    nums = generate(root)
+    missing = missing_vars(root, set(nums))
+    if missing:
+        raise RuntimeError("pages reference numbers the registry does not hold (a page would show a blank):\n"
+                           + "\n".join(missing) + "\nfix: run the report stage that publishes them "
+                           "(`dvc repro`), or correct the key in the page")
     name, exe = renderer()
     proc = subprocess.run([exe, "render"], cwd=root, capture_output=True, text=True)
     if proc.returncode != 0:
