@@ -223,3 +223,39 @@ def test_rate_stats_raw_equals_whole_table(tmp_path):
         want = analysis.rate_stats(analysis.load_llama_bench(raw))
         assert rep["rows"] == analysis.load_llama_bench(raw).height
         assert _norm(got).equals(_norm(want))
+
+
+@pytest.mark.parametrize("bad", [None, "1000000000", 2**70], ids=["null", "string", "out_of_i64_range"])
+def test_invalid_sample_element_is_an_error_not_a_changed_mean(tmp_path, bad):
+    # a null, string or out-of-range element decodes as null; list.min skips nulls, so before the
+    # check the record passed and n (null counted) or the mean (element dropped) silently changed
+    r = lb_record("r2", [1_000_000_000, 2_000_000_000])
+    r["llama_bench"]["samples_ns"].append(bad)
+    write(tmp_path / "h.jsonl", [lb_record("r1", [1_000_000_000]), r])
+    with pytest.raises(RecordError, match=r"h\.jsonl:2: field 'llama_bench\.samples_ns' must be a non-empty list"):
+        analysis.load_llama_bench(tmp_path)
+    rep = {}
+    df = analysis.load_llama_bench(tmp_path, on_error="skip", report=rep)
+    assert df["run_id"].to_list() == ["r1"] and rep["invalid"] == 1
+    assert analysis.rate_stats(df)["n"].to_list() == [1]
+
+
+def test_duplicated_record_is_kept_once_not_dropping_the_run(tmp_path):
+    # a two-row invocation (pp + tg) whose tg row was appended twice: keep the first copy, count the
+    # other, keep the run; a separate invocation cut short is still dropped and counted
+    pp = lb_record("r1", [1_000_000_000], n_prompt=512, n_gen=0, row_index=0, rows_total=2)
+    tg = lb_record("r1", [2_000_000_000], n_prompt=0, n_gen=64, row_index=1, rows_total=2)
+    cut = lb_record("r9", [1_000_000_000], row_index=0, rows_total=2)
+    write(tmp_path / "h.jsonl", [pp, tg, tg, cut])
+    rep = {}
+    df = analysis.load_llama_bench(tmp_path, report=rep)
+    assert df["line"].to_list() == [1, 2] and df["test"].to_list() == ["pp", "tg"]
+    assert "row_index" not in df.columns and "rows_total" not in df.columns
+    assert rep["duplicates"] == 1 and rep["duplicate_examples"][0].endswith("h.jsonl:3: run r1 row 1 repeated (first copy kept)")
+    assert (rep["incomplete_runs"], rep["incomplete_rows"]) == (1, 1)
+    st = analysis.rate_stats(df)
+    assert sorted(zip(st["test"], st["n"], st["mean_tps"])) == [("pp", 1, 512.0), ("tg", 1, 32.0)]
+    rep2 = {}
+    assert analysis.rate_stats_raw(tmp_path, report=rep2).equals(st)
+    assert (rep2["duplicates"], rep2["incomplete_runs"], rep2["rows"]) == (1, 1, 2)
+    assert analysis.scan_llama_bench(tmp_path).collect().equals(df)

@@ -44,7 +44,8 @@ LLAMA_BENCH_FIELDS = {
     "host_id": pl.String, "toolchain_id": pl.String, "model_id": pl.String, "model_sha256": pl.String,
     "phase": pl.String, "argv": pl.List(pl.String), "git_commit": pl.String, "git_dirty": pl.Boolean,
     "started_at": pl.String, "ended_at": pl.String, "load_start": _LOAD, "load_end": _LOAD,
-    "peak_rss_bytes": pl.Int64, "peak_gpu_mem_mib": pl.Float64, "rows_total": pl.Int64, "status": pl.String,
+    "peak_rss_bytes": pl.Int64, "peak_gpu_mem_mib": pl.Float64, "row_index": pl.Int64, "rows_total": pl.Int64,
+    "status": pl.String,
     "llama_bench": pl.Struct({
         "build_commit": pl.String, "build_number": pl.Int64, "backends": pl.String, "n_prompt": pl.Int64,
         "n_gen": pl.Int64, "n_depth": pl.Int64, "samples_ns": pl.List(pl.Int64), "avg_ts": pl.Float64,
@@ -224,10 +225,14 @@ def _llama_bench_checks() -> dict[str, tuple[pl.Expr, str]]:
     checks["llama_bench.n_gen"] = (lb.struct.field("n_gen") >= 0, "must be an integer >= 0")
     checks["llama_bench.n_prompt+n_gen"] = (lb.struct.field("n_prompt") + lb.struct.field("n_gen") > 0,
                                             "must be > 0 (a test of no tokens)")
+    samples = lb.struct.field("samples_ns")
+    # an element that is null, not an integer or out of the i64 range decodes as null: list.min skips
+    # nulls, so without the null count such an element would silently change n or the mean
     checks["llama_bench.samples_ns"] = (
-        (lb.struct.field("samples_ns").list.len() > 0) & (lb.struct.field("samples_ns").list.min() > 0),
-        "must be a non-empty list of positive nanoseconds (llama-bench's raw samples); fix: run llama-bench "
-        "with -o jsonl, whose rows carry samples_ns")
+        (samples.list.len() > 0) & (samples.list.drop_nulls().list.len() == samples.list.len())
+        & (samples.list.min() > 0),
+        "must be a non-empty list of positive nanoseconds (llama-bench's raw samples; every element an "
+        "integer > 0, none null); fix: run llama-bench with -o jsonl, whose rows carry samples_ns")
     checks["llama_bench.avg_ts"] = (lb.struct.field("avg_ts") > 0, "must be a positive float (llama-bench avg_ts)")
     checks["llama_bench.build_number"] = (lb.struct.field("build_number").is_not_null(), need)
     checks["load_start.loadavg"] = (pl.col("load_start").struct.field("loadavg").list.len() >= 1, need)
@@ -279,18 +284,46 @@ def _flatten_llama_bench(raw: pl.DataFrame) -> pl.DataFrame:
         lb("n_cpu_moe").fill_null(0).alias("n_cpu_moe"), lb("flash_attn").alias("flash_attn"),
         lb("type_k").alias("type_k"), lb("type_v").alias("type_v"), "peak_gpu_mem_mib",
         others.alias("others_cpu_pct_max"), "schema_version",
-        pl.col("rows_total").fill_null(1).alias("rows_total"),
+        pl.col("row_index").alias("row_index"), pl.col("rows_total").fill_null(1).alias("rows_total"),
     ).pipe(_share_strings)
 
 
-def _complete_rows(flat: pl.DataFrame) -> pl.DataFrame:
-    """Rows of an invocation cut short (fewer rows than rows_total) dropped.  run_id is unique per
-    invocation, so only multi-row invocations need the count."""
+def _complete_rows(flat: pl.DataFrame, report: dict | None = None) -> pl.DataFrame:
+    """Flat rows de-duplicated, then rows of an invocation cut short dropped; ``row_index`` and
+    ``rows_total`` removed.
+
+    1. A record written twice (same ``run_id`` and ``row_index``, e.g. a line appended again) is one
+       row: the first is kept; the others are counted in ``report["duplicates"]`` (file:line examples
+       in ``report["duplicate_examples"]``).  Without this, the extra row would make the run look like
+       it has more rows than ``rows_total`` and the whole run would be dropped.
+    2. An invocation with fewer distinct rows than ``rows_total`` (cut short by a kill) is dropped and
+       counted in ``report["incomplete_runs"]`` (its rows in ``report["incomplete_rows"]``).
+    run_id is unique per invocation, so only multi-row invocations need the count."""
+    if not flat.is_empty():
+        keep = flat.select(pl.struct("run_id", "row_index").is_first_distinct()).to_series()
+        n_dup = flat.height - int(keep.sum())
+        if n_dup:
+            if report is not None:
+                dups = flat.filter(~keep)
+                report["duplicates"] = report.get("duplicates", 0) + n_dup
+                report.setdefault("duplicate_examples", []).extend(
+                    f"{f}:{ln}: run {r} row {i} repeated (first copy kept)"
+                    for f, ln, r, i in dups.select("file", "line", "run_id", "row_index").head(20).iter_rows())
+            flat = flat.filter(keep)
+        del keep
     if flat.is_empty() or (flat["rows_total"] == 1).all():
         flat = flat.clone()  # a shallow copy; drop_in_place, unlike drop, never rechunks (copies) the columns
         flat.drop_in_place("rows_total")
+        flat.drop_in_place("row_index")
         return flat
-    return flat.filter((pl.col("rows_total") == 1) | (pl.len().over("run_id") == pl.col("rows_total"))).drop("rows_total")
+    ok = flat.select((pl.col("rows_total") == 1) | (pl.len().over("run_id") == pl.col("rows_total"))).to_series()
+    if not ok.all():
+        if report is not None:
+            cut = flat.filter(~ok)
+            report["incomplete_runs"] = report.get("incomplete_runs", 0) + cut["run_id"].n_unique()
+            report["incomplete_rows"] = report.get("incomplete_rows", 0) + cut.height
+        flat = flat.filter(ok)
+    return flat.drop("rows_total", "row_index")
 
 
 def scan_llama_bench(raw_dir: str | Path, on_error: str = "raise", report: dict | None = None) -> pl.LazyFrame:
@@ -307,9 +340,9 @@ def scan_llama_bench(raw_dir: str | Path, on_error: str = "raise", report: dict 
         return _flatten_llama_bench(df)
 
     flat = scan_jsonl(_raw_files(raw_dir), LLAMA_BENCH_FIELDS, on_error, report, per_file)
-    # rows of an invocation cut short (fewer rows than rows_total) are dropped; run_id is unique per
-    # invocation, so only multi-row invocations need the window
-    return flat.filter((pl.col("rows_total") == 1) | (pl.len().over("run_id") == pl.col("rows_total"))).drop("rows_total")
+    # repeated records (run_id, row_index) are kept once, then rows of an invocation cut short (fewer
+    # rows than rows_total) are dropped; both counted in ``report`` (see _complete_rows)
+    return _complete_rows(flat.collect(), report).lazy()
 
 
 def _flat_files(raw_dir, on_error: str, report: dict | None):
@@ -333,8 +366,10 @@ def load_llama_bench(raw_dir: str | Path, on_error: str = "raise", report: dict 
     build_number, build_commit, backends, started_at, ended_at, load1_start, load1_end, argv,
     git_commit, git_dirty, peak_rss_bytes, n_threads, n_gpu_layers, n_cpu_moe, flash_attn, type_k,
     type_v, peak_gpu_mem_mib, others_cpu_pct_max (highest CPU % of a non-llama process at the end of
-    the run), schema_version.  Rows of an invocation cut short by a kill (fewer rows than
-    ``rows_total``) are dropped.  ``on_error``: "raise" or "skip" (counts go to ``report``).
+    the run), schema_version.  A record repeated (same run_id and row_index) is kept once (the first;
+    ``report["duplicates"]`` counts the others); then rows of an invocation cut short by a kill (fewer
+    rows than ``rows_total``) are dropped (``report["incomplete_runs"]``/``["incomplete_rows"]``).
+    ``on_error``: "raise" or "skip" (counts go to ``report``).
 
     Raises:
         records.RecordError: a line is not JSON, or a field is missing/invalid (file:line, field, fix).
@@ -347,7 +382,7 @@ def load_llama_bench(raw_dir: str | Path, on_error: str = "raise", report: dict 
         return scan_llama_bench(raw_dir, on_error, report).collect()
     flat = pl.concat(flats, how="vertical", rechunk=False)
     del flats
-    return _complete_rows(flat)
+    return _complete_rows(flat, report)
 
 
 CONFIG_COLS = ["host_id", "toolchain_id", "session_id", "model_id", "model_sha256", "phase", "test",
@@ -404,7 +439,7 @@ def rate_stats_raw(raw_dir: str | Path, on_error: str = "raise", report: dict | 
         hosts.append(flat["host_id"].unique())
         if not (flat["rows_total"] == 1).all():
             multi.append(flat.filter(pl.col("rows_total") > 1)["run_id"].unique())
-        flat = _complete_rows(flat)
+        flat = _complete_rows(flat, report)
         if keys is None:
             keys = CONFIG_COLS + [c for c in PARAM_COLS if c in flat.columns]
         if not flat.is_empty():
