@@ -9,7 +9,8 @@ Transformers via Speculative Decoding", ICML, §3):
 * τ (tokens committed per verify step, the verifier's own token included) = 1 + accepted ÷ verify
   steps, where the verify steps of a request are the increase of ``/metrics``
   ``llamacpp:spec_decode_num_drafts_total`` over it (llama.cpp ``tools/server/server-context.cpp``:
-  ``n_draft_verif_steps``; the server logs the same ``mean len``).  τ = 1 for plain decoding.
+  ``n_draft_verif_steps``; the server logs the same ``mean len``).  τ = 1 for plain decoding; unknown
+  (null, never 1) for a speculative configuration whose verify steps were not recorded.
   Under independent acceptance with k drafted tokens τ = (1 − α^(k+1)) / (1 − α) (Leviathan et al.).
 * Speedup model: speedup = τ / (k·c + r(k+1)), c = draft cost per drafted token ÷ target decode
   cost per token, r(n) = target n-token pass ÷ target 1-token decode step (Leviathan et al. §3.3
@@ -58,9 +59,16 @@ def alpha(accepted: int | None, drafted: int | None) -> float | None:
     return float(accepted or 0) / float(drafted)
 
 
-def tau(accepted: int | None, verify_steps: int | float | None) -> float:
-    """τ = 1 + accepted ÷ verify steps (tokens per verify step, verifier's own token included);
-    1.0 when there was no verify step (plain decoding)."""
+def tau(accepted: int | None, verify_steps: int | float | None, plain: bool = False) -> float | None:
+    """τ = 1 + accepted ÷ verify steps (tokens per verify step, verifier's own token included).
+
+    1.0 for plain decoding (``plain``, spec_type "none") and when there were 0 verify steps (nothing
+    drafted); None when the verify steps are unknown (``None``: ``/metrics`` had no
+    ``spec_decode_num_drafts_total``) - τ of a speculative configuration is then not known, not 1."""
+    if plain:
+        return 1.0
+    if verify_steps is None:
+        return None
     if not verify_steps:
         return 1.0
     return 1.0 + float(accepted or 0) / float(verify_steps)
@@ -85,12 +93,39 @@ def speedup_model(t: float, k: float, c: float, r_k1: float) -> float:
 
 def first_mismatch(a: list[int] | None, b: list[int] | None) -> int | None:
     """0-based position of the first differing token id between two sequences; None when equal.
-    When one is a strict prefix of the other, the position is the shorter length."""
-    a, b = list(a or []), list(b or [])
+    When one is a strict prefix of the other, the position is the shorter length.
+
+    Raises:
+        ValueError: ``a`` or ``b`` is None (token ids not recorded: equality is unknown, not true;
+            see ``compare_outputs``)."""
+    if a is None or b is None:
+        raise ValueError("token ids absent: output equality is unknown; fix: compare with compare_outputs "
+                         "(falls back to content_sha256) or record the request's token ids")
+    a, b = list(a), list(b)
     for i, (x, y) in enumerate(zip(a, b)):
         if x != y:
             return i
     return None if len(a) == len(b) else min(len(a), len(b))
+
+
+def _usable_tokens(tokens: list[int] | None, predicted_n: int | None) -> bool:
+    return tokens is not None and (predicted_n is None or len(tokens) == int(predicted_n))
+
+
+def compare_outputs(a: dict, b: dict) -> tuple[bool | None, int | None]:
+    """Whether two requests generated the same output: ``(equal, first_mismatch_pos)``.
+
+    ``a``/``b`` hold ``tokens`` (list or None when not recorded), ``predicted_n`` and
+    ``content_sha256``.  Token ids decide when both sides have them and each list holds
+    ``predicted_n`` ids (``first_mismatch``); otherwise equal content_sha256 gives ``(True, None)``,
+    different ``(False, None)`` (position unknown); otherwise ``(None, None)``: unknown, never equal."""
+    if _usable_tokens(a.get("tokens"), a.get("predicted_n")) and _usable_tokens(b.get("tokens"), b.get("predicted_n")):
+        pos = first_mismatch(a["tokens"], b["tokens"])
+        return pos is None, pos
+    sa, sb = a.get("content_sha256"), b.get("content_sha256")
+    if sa and sb:
+        return sa == sb, None
+    return None, None
 
 
 def t_interval(x, confidence: float = 0.95) -> tuple[float, float | None, float | None, float | None]:
@@ -140,8 +175,8 @@ def load_requests(raw_dir: str | Path) -> pl.DataFrame:
     Columns: file, line, run_id, session_id, host_id, toolchain_id, config_id, prompt_id, rep,
     spec_type, draft_model_id, draft_model_sha256, model_sha256, n_max, policy, cap, stop_type,
     cap_hit, prompt_n, prompt_ms, predicted_n, predicted_ms, drafted (timings.draft_n, 0 when
-    absent), accepted (timings.draft_n_accepted, 0 when absent), verify_steps (from /metrics),
-    cache_n, tokens (list[i64]), content_sha256, peak_rss_bytes, request_index (on its server),
+    absent), accepted (timings.draft_n_accepted, 0 when absent), verify_steps (from /metrics; null
+    when not recorded), cache_n, tokens (list[i64]; null when the record has none), content_sha256, peak_rss_bytes, request_index (on its server),
     answer_found, decode_tps, prefill_tps (tok/s), alpha, tau, argv, started_at, ended_at, load1_max.
 
     Raises:
@@ -164,14 +199,15 @@ def load_requests(raw_dir: str | Path) -> pl.DataFrame:
             "prompt_n": int(t["prompt_n"]), "prompt_ms": float(t["prompt_ms"]), "predicted_n": int(t["predicted_n"]),
             "predicted_ms": float(t["predicted_ms"]), "drafted": drafted, "accepted": acc,
             "verify_steps": None if vs is None else int(vs), "cache_n": int(t.get("cache_n") or 0),
-            "tokens": [int(x) for x in (r.get("tokens") or [])], "content_sha256": r.get("content_sha256"),
+            "tokens": None if r.get("tokens") is None else [int(x) for x in r["tokens"]],
+            "content_sha256": r.get("content_sha256"),
             "peak_rss_bytes": int(r.get("peak_rss_bytes") or 0),
             "request_index": int((r.get("server") or {}).get("request_index") or 0),
             "answer_found": r.get("answer_found"),
             "decode_tps": 1e3 * (int(t["predicted_n"]) - 1) / float(t["predicted_ms"])
             if float(t["predicted_ms"]) > 0 and int(t["predicted_n"]) > 1 else None,
             "prefill_tps": 1e3 * int(t["prompt_n"]) / float(t["prompt_ms"]) if float(t["prompt_ms"]) > 0 else None,
-            "alpha": alpha(acc, drafted), "tau": tau(acc, vs),
+            "alpha": alpha(acc, drafted), "tau": tau(acc, vs, plain=c["spec_type"] == "none"),
             "argv": [str(a) for a in r["argv"]], "started_at": r["started_at"], "ended_at": r["ended_at"],
             "load1_max": max(float(r["load_start"]["loadavg"][0]), float(r["load_end"]["loadavg"][0]))
             if r.get("load_start") and r.get("load_end") else None,
@@ -180,7 +216,8 @@ def load_requests(raw_dir: str | Path) -> pl.DataFrame:
     if not rows:
         return pl.DataFrame()
     return pl.DataFrame(rows, schema_overrides={"tokens": pl.List(pl.Int64), "argv": pl.List(pl.String),
-                                                "answer_found": pl.Boolean, "alpha": pl.Float64,
+                                                "answer_found": pl.Boolean, "alpha": pl.Float64, "tau": pl.Float64,
+                                                "content_sha256": pl.String,
                                                 "verify_steps": pl.Int64, "n_max": pl.Int64,
                                                 "draft_model_id": pl.String, "draft_model_sha256": pl.String},
                         infer_schema_length=None)
@@ -203,13 +240,20 @@ def config_table(req: pl.DataFrame, confidence: float = 0.95, baseline_id: str =
     answer_ok (fraction of repetitions whose output holds the recorded answer, null without one),
     load1_max, model_sha256, draft_model_sha256, argv.
 
+    * n: repetitions with a decode rate (a request that generated one token has none: its only token
+      came from the prompt pass); ``n_requests`` all repetitions, ``n_no_decode_rate`` those excluded.
     * alpha, tau: pooled over repetitions (Σ accepted ÷ Σ drafted; 1 + Σ accepted ÷ Σ verify steps).
+      When a speculative configuration's verify steps are unknown for any repetition, verify_steps,
+      tau and k_eff are null (never τ = 1).
     * speedup: paired per repetition index with the baseline of the same session and prompt
       (mean and Student-t interval of decode_tps_cfg[i] ÷ decode_tps_base[i]); the baseline's own
       row has speedup 1 with no interval.
-    * output_equal / first_mismatch_pos: every repetition's token ids against the baseline's first
-      repetition (the worst, i.e. earliest, mismatch is kept); the baseline against itself across
-      repetitions.
+    * output_equal / first_mismatch_pos: every repetition's output against the baseline's first
+      repetition (``compare_outputs``: token ids, else content_sha256; the worst, i.e. earliest,
+      mismatch is kept); the baseline against itself across repetitions.  False when any repetition
+      differs; else null (unknown) when any comparison could not be made (no token ids and no
+      content_sha256 on a side); else True.  ``tokens_len_mismatch``: repetitions (with the baseline
+      reference) whose token list does not hold predicted_n ids (not used for the comparison).
     * alpha_trend_slope: with ``policy == "same"`` only (one server for all repetitions), the slope of
       per-repetition α over the repetition index, α counted 0 for a repetition that drafted nothing
       (no acceptance from it); null with a fresh server per repetition.
@@ -231,6 +275,7 @@ def config_table(req: pl.DataFrame, confidence: float = 0.95, baseline_id: str =
         g = g.sort("rep")
         b = base.get((s, pid))
         first = g.row(0, named=True)
+        n_rate = int(g["decode_tps"].is_not_null().sum())
         dm, dsd, dlo, dhi = t_interval(g["decode_tps"].to_list(), confidence)
         pm, _, plo, phi = t_interval(g["prefill_tps"].to_list(), confidence)
         if cid == baseline_id:
@@ -239,17 +284,29 @@ def config_table(req: pl.DataFrame, confidence: float = 0.95, baseline_id: str =
             sm = slo = shi = None
         else:
             bt = dict(zip(b["rep"].to_list(), b["decode_tps"].to_list()))
-            ratios = [v / bt[r] for r, v in zip(g["rep"].to_list(), g["decode_tps"].to_list()) if r in bt and bt[r]]
+            ratios = [v / bt[r] for r, v in zip(g["rep"].to_list(), g["decode_tps"].to_list())
+                      if v is not None and bt.get(r)]
             sm, _, slo, shi = t_interval(ratios, confidence)
         drafted, acc = int(g["drafted"].sum()), int(g["accepted"].sum())
-        vsteps = g["verify_steps"].fill_null(0).sum()
-        ref = (b if b is not None else g)["tokens"][0].to_list() if (b is not None or cid == baseline_id) else None
-        mism = None
+        plain = first["spec_type"] == "none"
+        if plain:
+            vsteps = int(g["verify_steps"].fill_null(0).sum())  # plain decoding: no verify step
+        else:
+            vsteps = int(g["verify_steps"].sum()) if g["verify_steps"].null_count() == 0 else None
+        cmp_cols = ["tokens", "predicted_n", "content_sha256"]
+        ref = (b if b is not None else g).select(cmp_cols).row(0, named=True) \
+            if (b is not None or cid == baseline_id) else None
+        mism = equal = None
+        short = 0
         if ref is not None:
-            for toks in g["tokens"].to_list():
-                m = first_mismatch(ref, toks)
-                if m is not None and (mism is None or m < mism):
-                    mism = m
+            rows_cmp = g.select(cmp_cols).to_dicts()
+            short = sum(1 for x in rows_cmp + ([ref] if cid != baseline_id else [])
+                        if x["tokens"] is not None and len(x["tokens"]) != x["predicted_n"])
+            results = [compare_outputs(ref, x) for x in rows_cmp]
+            eqs = [e for e, _ in results]
+            equal = False if False in eqs else (None if None in eqs else True)
+            pos = [m for _, m in results if m is not None]
+            mism = min(pos) if pos else None
         policy = first["policy"]
         trend = ftrend = None
         if policy == "same" and g.height >= 2 and first["spec_type"] != "none":
@@ -261,13 +318,13 @@ def config_table(req: pl.DataFrame, confidence: float = 0.95, baseline_id: str =
         out.append({
             "host_id": first["host_id"], "toolchain_id": first["toolchain_id"], "session_id": s, "config_id": cid,
             "prompt_id": pid, "spec_type": first["spec_type"], "draft_model_id": first["draft_model_id"],
-            "n_max": first["n_max"], "n": g.height,
+            "n_max": first["n_max"], "n": n_rate, "n_requests": g.height, "n_no_decode_rate": g.height - n_rate,
             "decode_tps_mean": dm, "decode_tps_sd": dsd, "decode_tps_ci_low": dlo, "decode_tps_ci_high": dhi,
             "prefill_tps_mean": pm, "prefill_tps_ci_low": plo, "prefill_tps_ci_high": phi,
             "speedup_mean": sm, "speedup_ci_low": slo, "speedup_ci_high": shi,
-            "alpha": alpha(acc, drafted), "tau": tau(acc, vsteps), "drafted": drafted, "accepted": acc,
-            "verify_steps": int(vsteps), "k_eff": drafted / vsteps if vsteps else None,
-            "output_equal": None if ref is None else mism is None, "first_mismatch_pos": mism,
+            "alpha": alpha(acc, drafted), "tau": tau(acc, vsteps, plain=plain), "drafted": drafted, "accepted": acc,
+            "verify_steps": vsteps, "k_eff": drafted / vsteps if vsteps else None,
+            "output_equal": equal, "first_mismatch_pos": mism, "tokens_len_mismatch": short,
             "cap_hit": bool(g["cap_hit"].any()), "cap": int(first["cap"]),
             "predicted_n_mean": float(g["predicted_n"].mean()),
             "alpha_trend_slope": trend, "accepted_frac_trend_slope": ftrend, "server_policy": policy,
@@ -286,6 +343,7 @@ def config_table(req: pl.DataFrame, confidence: float = 0.95, baseline_id: str =
         "decode_tps_ci_low": pl.Float64, "decode_tps_ci_high": pl.Float64, "decode_tps_sd": pl.Float64,
         "prefill_tps_ci_low": pl.Float64, "prefill_tps_ci_high": pl.Float64, "k_eff": pl.Float64,
         "first_mismatch_pos": pl.Int64, "output_equal": pl.Boolean, "answer_ok": pl.Float64,
+        "tau": pl.Float64, "verify_steps": pl.Int64, "decode_tps_mean": pl.Float64,
         "draft_model_id": pl.String, "draft_model_sha256": pl.String, "n_max": pl.Int64, "load1_max": pl.Float64,
         "others_cpu_pct_max": pl.Float64})
     return df.with_columns((pl.col("decode_tps_sd") / pl.col("decode_tps_mean")).alias("cv"))
@@ -378,6 +436,7 @@ def with_model(table: pl.DataFrame, cm: dict) -> pl.DataFrame:
         rk = r_at(cm.get("r") or {}, k + 1) if k else None
         cs.append(c)
         rs.append(rk)
-        ms.append(speedup_model(row["tau"], k, c, rk) if (c is not None and rk is not None and k) else None)
+        ms.append(speedup_model(row["tau"], k, c, rk)
+                  if (c is not None and rk is not None and k and row["tau"] is not None) else None)
     return table.with_columns(pl.Series("c", cs, dtype=pl.Float64), pl.Series("r_k1", rs, dtype=pl.Float64),
                               pl.Series("speedup_model", ms, dtype=pl.Float64))

@@ -104,8 +104,9 @@ def build(raw_dir: Path, snapshots_dir: Path, out_dir: Path, numbers_path: Path,
         if r["alpha"] is not None:
             nums.append(_num(f"{base}-alpha", r["alpha"], "", f"acceptance α, {label} ({r['accepted']}/{r['drafted']})",
                              r, root, computation="benchbook.speculative.alpha (pooled over repetitions)"))
-            nums.append(_num(f"{base}-tau", r["tau"], "tok/step", f"tokens per verify step τ, {label}", r, root,
-                             computation="benchbook.speculative.tau (pooled)"))
+            if r["tau"] is not None:  # null: verify steps not recorded (τ unknown, not 1)
+                nums.append(_num(f"{base}-tau", r["tau"], "tok/step", f"tokens per verify step τ, {label}", r, root,
+                                 computation="benchbook.speculative.tau (pooled)"))
         if r["speedup_model"] is not None:
             nums.append(_num(f"{base}-model", r["speedup_model"], "×", f"cost-model speedup τ/(k·c+r(k+1)), {label}", r,
                              root, computation="benchbook.speculative.with_model"))
