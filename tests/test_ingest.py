@@ -144,3 +144,36 @@ def test_cli_ingest_appends_records(tmp_path):
     r = subprocess.run([sys.executable, "-m", "benchbook.cli", "ingest", str(tmp_path / "notes.txt")],
                        capture_output=True, text=True)
     assert r.returncode == 2 and "cannot detect the format" in r.stderr
+
+
+@pytest.mark.parametrize("field,value,named", [
+    ("avg_ts", "NaN", "'avg_ts' is nan"), ("avg_ts", '"nan"', "'avg_ts' is nan"), ("avg_ts", "Infinity", "'avg_ts' is inf"),
+    ("avg_ts", "0", "'avg_ts' is 0"), ("samples_ns", "[]", "'samples_ns' is \\[\\]: empty"),
+    ("samples_ns", "[93699102, -5]", "'samples_ns\\[1\\]' is -5"), ("samples_ns", "[0]", "'samples_ns\\[0\\]' is 0"),
+    ("samples_ns", '["nan"]', "'samples_ns\\[0\\]' is 'nan'"), ("samples_ns", "[1, null]", "'samples_ns\\[1\\]' is None"),
+    ("stddev_ts", "NaN", "'stddev_ts' is NaN or inf")])
+def test_bad_llama_bench_values_name_file_line_field_and_nothing_is_written(tmp_path, field, value, named):
+    lines = (FX / "llama_bench_b11434.jsonl").read_text().splitlines()
+    rec = json.loads(lines[1])
+    bad = json.dumps({**rec, field: "__X__"}).replace('"__X__"', value)
+    src = tmp_path / "in.jsonl"
+    src.write_text(lines[0] + "\n" + bad + "\n")
+    with pytest.raises(IngestError, match=rf"in\.jsonl:2: llama-bench row field {named}"):
+        ingest.ingest_file(src)
+    # the CLI with a good file first: an error line, nothing appended
+    out = tmp_path / "out.jsonl"
+    r = subprocess.run([sys.executable, "-m", "benchbook.cli", "ingest", str(FX / "llama_bench_b11434.csv"), str(src),
+                        "--out", str(out)], capture_output=True, text=True)
+    assert r.returncode == 2 and "in.jsonl:2: llama-bench row field" in r.stderr and "Traceback" not in r.stderr
+    assert not out.exists()
+
+
+def test_write_records_checks_everything_before_writing(tmp_path):
+    src = tmp_path / "s.log"
+    text = (FX / "llama_server_spec_b11434.log").read_text()
+    src.write_text(text.replace("eval time =    1132.38 ms", "eval time =    nan ms", 1))
+    recs = ingest.ingest_file(src)
+    out = tmp_path / "out.jsonl"
+    with pytest.raises(IngestError, match=r"s\.log:1[23]: field '[a-z_.]+' is NaN or inf.*nothing was written"):
+        ingest.write_records(recs, out)
+    assert not out.exists()

@@ -32,6 +32,7 @@ import csv
 import hashlib
 import io
 import json
+import math
 import re
 from pathlib import Path
 
@@ -124,10 +125,76 @@ def _typed(field: str, v):
     return v
 
 
+def _nonfinite(obj, prefix: str = "") -> list[str]:
+    """Dotted paths of the NaN/inf floats in ``obj`` (dicts and lists, recursively)."""
+    if isinstance(obj, float):
+        return [] if math.isfinite(obj) else [prefix]
+    if isinstance(obj, dict):
+        return [p for k, v in obj.items() for p in _nonfinite(v, f"{prefix}.{k}" if prefix else str(k))]
+    if isinstance(obj, (list, tuple)):
+        return [p for i, v in enumerate(obj) for p in _nonfinite(v, f"{prefix}[{i}]")]
+    return []
+
+
+def _sample(x):
+    """One ``samples_ns`` element as an int, or None when it is not an integer number of ns."""
+    if isinstance(x, bool):
+        return None
+    if isinstance(x, str):
+        try:
+            x = int(x.strip())
+        except ValueError:
+            try:
+                x = float(x.strip())
+            except ValueError:
+                return None
+    if isinstance(x, float):
+        return int(x) if math.isfinite(x) and x.is_integer() else None
+    return x if isinstance(x, int) else None
+
+
+def _check_lb_values(row: dict, path: Path, line: int) -> None:
+    """avg_ts a finite rate > 0, samples_ns (when present) a non-empty list of integer ns > 0, no
+    NaN/inf in any field; raises IngestError naming file:line and the field."""
+    where = f"{path}:{line}: llama-bench row field"
+    ts = row.get("avg_ts")
+    if ts is not None and (isinstance(ts, bool) or not isinstance(ts, (int, float)) or not math.isfinite(ts) or ts <= 0):
+        raise IngestError(f"{where} 'avg_ts' is {ts!r}, not a finite rate > 0 tok/s; fix: re-run llama-bench or drop "
+                          "this row")
+    if "samples_ns" in row:
+        raw = row["samples_ns"]
+        if not isinstance(raw, list) or not raw:
+            raise IngestError(f"{where} 'samples_ns' is {raw!r}: empty or not a list; it must hold one positive "
+                              "integer (ns) per repetition; fix: re-run llama-bench or drop this row")
+        vals = [_sample(x) for x in raw]
+        for i, (x, v) in enumerate(zip(raw, vals)):
+            if v is None or v <= 0:
+                raise IngestError(f"{where} 'samples_ns[{i}]' is {x!r}, not a positive integer number of ns; fix: "
+                                  "re-run llama-bench or drop this row")
+        row["samples_ns"] = vals
+    bad = _nonfinite(row)
+    if bad:
+        raise IngestError(f"{where} {bad[0]!r} is NaN or inf, which cannot be recorded; fix: correct or drop this row")
+
+
 def _lb_record(row: dict, path: Path, line: int, fmt: str, build_hint: int | None, sha: str) -> dict:
-    row = {k: _typed(k, v) for k, v in row.items()}
+    """One ``benchbook.ingest.llama_bench`` record of a llama-bench output row (values typed and checked).
+
+    Raises:
+        IngestError: a field cannot be read as its type, n_prompt/n_gen missing, nothing measured, or a
+            bad value (``_check_lb_values``); file:line and the field are named.
+    """
+    typed = {}
+    for k, v in row.items():
+        try:
+            typed[k] = _typed(k, v)
+        except ValueError:
+            raise IngestError(f"{path}:{line}: llama-bench row field {k!r} is {v!r}, not a number; fix: correct or "
+                              "drop this row") from None
+    row = typed
     if "samples_ns" in row and isinstance(row["samples_ns"], str):
-        row["samples_ns"] = [int(x) for x in row["samples_ns"].split(";") if x]
+        row["samples_ns"] = [x for x in row["samples_ns"].split(";") if x.strip()]
+    _check_lb_values(row, path, line)
     for k in ("n_prompt", "n_gen"):
         if row.get(k) is None:
             raise IngestError(f"{path}:{line}: llama-bench row lacks {k!r}; fix: the file is not llama-bench output "
@@ -421,7 +488,20 @@ def llama_bench_frame(records: list[dict]):
 
 
 def write_records(records: list[dict], out: str | Path) -> int:
-    """Append ``records`` to the JSONL file ``out`` (fsync per record); returns how many."""
+    """Append ``records`` to the JSONL file ``out`` (fsync per record); returns how many.
+
+    Every record is checked first: nothing is written when one holds a NaN/inf (which JSON cannot
+    carry).
+
+    Raises:
+        IngestError: names the record's source file:line and the field; ``out`` is untouched.
+    """
+    for r in records:
+        bad = _nonfinite(r)
+        if bad:
+            raise IngestError(f"{r.get('source_file', '?')}:{r.get('source_line', '?')}: field {bad[0]!r} is NaN or "
+                              f"inf, which cannot be recorded; nothing was written to {out}; fix: correct or drop "
+                              "that input line")
     with RecordWriter(out) as w:
         for r in records:
             w.append(r)
