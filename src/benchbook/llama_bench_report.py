@@ -7,6 +7,7 @@ no models or binaries.
 
 from __future__ import annotations
 
+import html
 import json
 import os
 from pathlib import Path
@@ -15,7 +16,7 @@ import altair as alt
 import polars as pl
 
 from . import caveats, charts
-from .analysis import latest_completed_session, load_llama_bench, rate_stats
+from .analysis import load_llama_bench, rate_stats
 from .numbers import Number, line_ranges, make_key, publish
 from .records import read_records
 
@@ -42,11 +43,40 @@ def number_key(row: dict, varying: tuple[str, ...] = ()) -> str:
     return make_key("lb", row["model_id"], f"{row['test']}{size}{depth}", *sweep, row["phase"])
 
 
+def latest_sessions_by_host(raw_dir: Path) -> dict[str, dict]:
+    """``{host_id: {"session_id", "at"}}``: each host's newest llama_bench session with an end record."""
+    files = [f for f in sorted(Path(raw_dir).rglob("*.jsonl")) if not f.name.endswith(".quarantine.jsonl")]
+    starts, best = {}, {}
+    for r in read_records(files, schema="benchbook.session"):
+        if r.get("experiment") != "llama_bench":
+            continue
+        if r["event"] == "start":
+            starts.setdefault(r["session_id"], r)
+        elif r["event"] == "end" and r["session_id"] in starts:
+            h = starts[r["session_id"]].get("host_id")
+            if h not in best or r["at"] > best[h]["at"]:
+                best[h] = {"session_id": r["session_id"], "host_id": h, "at": r["at"]}
+    return best
+
+
+def host_line(host: dict, toolchain: dict) -> str:
+    """One-line description of a host and its build, for pages (escaped for a Markdown table cell)."""
+    gpus = ", ".join(f"{g['name']} ({g['memory_total_mib']} MiB)" for g in host.get("gpus") or []) or "no GPU"
+    text = (f"{host.get('cpu_model')} ({host.get('cpu_logical')} threads, {round(host.get('ram_bytes', 0) / 2**30)} GiB), "
+            f"{gpus}; llama.cpp b{toolchain.get('build_number')} {toolchain.get('backend') or ''}")
+    return html.escape(text).replace("|", "&#124;")
+
+
 def build(raw_dir: Path, snapshots_dir: Path, out_dir: Path, numbers_path: Path, metrics_path: Path,
           thresholds: dict, confidence: float = 0.95, root: Path | None = None) -> dict:
-    """Compute and write everything; returns ``{"stats": DataFrame, "numbers": [Number], "session": dict}``.
+    """Compute and write everything; returns ``{"stats", "numbers", "session", "sessions"}``.
 
-    Source file paths in the numbers are made relative to ``root`` (the project) when under it.
+    Every host's newest completed session is published; hosts are never mixed in one number.  The
+    *primary* host (``thresholds["primary_host"]``, default: the host of the newest session) gets
+    the plain keys (``lb-<model>-tg64-warm``) that pages quote; other hosts get
+    ``lb-h<host id[:8]>-...``.  ``out_dir/hosts.md`` is a generated table of every host's numbers (as
+    ``{{< var >}}`` links) for the page to include.  Caveat thresholds use each host's own core count.
+    Source file paths in the numbers are made relative to ``root`` when under it.
 
     Raises:
         RuntimeError: no completed llama_bench session under ``raw_dir`` (fix: run the measurement).
@@ -54,32 +84,48 @@ def build(raw_dir: Path, snapshots_dir: Path, out_dir: Path, numbers_path: Path,
     out_dir.mkdir(parents=True, exist_ok=True)
     hosts = {h["host_id"]: h for h in read_records([snapshots_dir / "hosts.jsonl"], "benchbook.host")}
     tcs = {t["toolchain_id"]: t for t in read_records([snapshots_dir / "toolchains.jsonl"], "benchbook.toolchain")}
-    sess = latest_completed_session(raw_dir, "llama_bench")
-    if sess is None:
+    sessions = latest_sessions_by_host(raw_dir)
+    if not sessions:
         raise RuntimeError(f"no completed llama_bench session under {raw_dir}; fix: `dvc repro -f -s llama_bench`")
-    df = load_llama_bench(raw_dir)
-    stats = rate_stats(df, confidence)
-    cores = (hosts.get(sess["host_id"]) or {}).get("cpu_logical") or caveats.DEFAULTS["cores"]
-    stats = caveats.attach(stats, {**thresholds, "cores": cores})
+    primary = thresholds.get("primary_host") or max(sessions.values(), key=lambda s: s["at"])["host_id"]
+    if primary not in sessions:
+        raise RuntimeError(f"report.primary_host {primary} has no completed llama_bench session; hosts with one: "
+                           f"{', '.join(sorted(sessions))}")
+    sess = sessions[primary]
+    stats = rate_stats(load_llama_bench(raw_dir), confidence)
+    known = {k: v for k, v in thresholds.items() if k in caveats.DEFAULTS}
+    stats = pl.concat([caveats.attach(stats.filter(pl.col("host_id") == h),
+                                      {**known, "cores": (hosts.get(h) or {}).get("cpu_logical") or caveats.DEFAULTS["cores"]})
+                       for h in stats["host_id"].unique(maintain_order=True)], how="diagonal_relaxed")
     stats.write_parquet(out_dir / "rates.parquet")
-    cur = stats.filter(pl.col("session_id") == sess["session_id"]).sort("model_id", "test", "phase")
 
-    varying = tuple(c for c in SWEEP_ABBR if c in cur.columns and cur[c].n_unique() > 1)
-    nums = []
-    for r in cur.iter_rows(named=True):
-        tc = tcs.get(r["toolchain_id"], {})
-        nums.append(Number(
-            key=number_key(r, varying), value=round(r["mean_tps"], 2), unit="tok/s",
-            label=f"{r['model_id']} {r['test']}{r['n_gen'] if r['test'] == 'tg' else r['n_prompt']} ({r['phase']})",
-            n=r["n"], sd=r["sd_tps"], ci95=[r["ci_low_tps"], r["ci_high_tps"]] if r["ci_low_tps"] is not None else None,
-            ci_method="student-t over per-repetition rates" if r["n"] > 1 else None,
-            sources=[{"file": _rel(f, root), "lines": line_ranges(r["lines"])} for f in r["files"]],
-            run_ids=r["run_ids"], commands=[r["argv"]], toolchain_id=r["toolchain_id"],
-            build=f"b{r['build_number']} ({r['build_commit']}) {tc.get('backend') or ''}".strip(),
-            model_sha256=r["model_sha256"], host_id=r["host_id"], session_id=r["session_id"],
-            measured_from=r["started_at"], measured_to=r["ended_at"], caveats=r["caveats"],
-            computation="benchbook.analysis.rate_stats"))
+    nums, per_host = [], {}
+    for h, s in sorted(sessions.items(), key=lambda kv: (kv[0] != primary, kv[0])):
+        rows = stats.filter(pl.col("session_id") == s["session_id"]).sort("model_id", "test", "phase")
+        varying = tuple(c for c in SWEEP_ABBR if c in rows.columns and rows[c].n_unique() > 1)
+        prefix = () if h == primary else (f"h{h[:8]}",)
+        per_host[h] = []
+        for r in rows.iter_rows(named=True):
+            tc = tcs.get(r["toolchain_id"], {})
+            key = number_key(r, varying)
+            if prefix:
+                key = make_key("lb", *prefix, *key.split("-", 1)[1:])
+            nums.append(Number(
+                key=key, value=round(r["mean_tps"], 2), unit="tok/s",
+                label=f"{r['model_id']} {r['test']}{r['n_gen'] if r['test'] == 'tg' else r['n_prompt']} ({r['phase']})"
+                      f" on host {h}",
+                n=r["n"], sd=r["sd_tps"], ci95=[r["ci_low_tps"], r["ci_high_tps"]] if r["ci_low_tps"] is not None else None,
+                ci_method="student-t over per-repetition rates" if r["n"] > 1 else None,
+                sources=[{"file": _rel(f, root), "lines": line_ranges(r["lines"])} for f in r["files"]],
+                run_ids=r["run_ids"], commands=[r["argv"]], toolchain_id=r["toolchain_id"],
+                build=f"b{r['build_number']} ({r['build_commit']}) {tc.get('backend') or ''}".strip(),
+                model_sha256=r["model_sha256"], host_id=r["host_id"], session_id=r["session_id"],
+                measured_from=r["started_at"], measured_to=r["ended_at"], caveats=r["caveats"],
+                computation="benchbook.analysis.rate_stats"))
+            per_host[h].append((r, nums[-1]))
     publish(numbers_path, "llama_bench", nums)
+    (out_dir / "hosts.md").write_text(hosts_table(per_host, hosts, tcs, primary))
+    cur = stats.filter(pl.col("session_id") == sess["session_id"]).sort("model_id", "test", "phase")
 
     chart_df = cur.select("model_id", "test", "phase", "n", "mean_tps", "ci_low_tps", "ci_high_tps", "cv",
                           "session_id", "toolchain_id", "host_id",
@@ -102,8 +148,25 @@ def build(raw_dir: Path, snapshots_dir: Path, out_dir: Path, numbers_path: Path,
 
     metrics = {"session_id": sess["session_id"], "host_id": sess["host_id"]}
     for n in nums:
-        if n.key.endswith("-warm"):
+        if n.host_id == primary and n.key.endswith("-warm"):
             metrics[n.key] = n.value
     metrics_path.parent.mkdir(parents=True, exist_ok=True)
     metrics_path.write_text(json.dumps({"llama_bench": metrics}, indent=1))
-    return {"stats": stats, "numbers": nums, "session": sess}
+    return {"stats": stats, "numbers": nums, "session": sess, "sessions": sessions}
+
+
+def hosts_table(per_host: dict, hosts: dict, tcs: dict, primary: str) -> str:
+    """Markdown: one row per (host, model) with the warm pp/tg numbers as ``{{< var >}}`` links."""
+    lines = ["| host | machine and build | model | pp (warm) | tg (warm) |", "|---|---|---|---|---|"]
+    for h, items in per_host.items():
+        tc = tcs.get(items[0][0]["toolchain_id"], {}) if items else {}
+        desc = host_line(hosts.get(h, {}), tc)
+        by_model: dict[str, dict] = {}
+        for r, n in items:
+            if r["phase"] == "warm":
+                by_model.setdefault(r["model_id"], {})[r["test"]] = n.key
+        for mid, keys in by_model.items():
+            cell = lambda t: f"{{{{< var {keys[t]} >}}}}" if t in keys else "—"  # noqa: E731
+            mark = " (primary)" if h == primary else ""
+            lines.append(f"| `{h}`{mark} | {desc} | {mid} | {cell('pp')} | {cell('tg')} |")
+    return "\n".join(lines) + "\n"
