@@ -1,4 +1,6 @@
-# The two README commands. Both set up first (idempotent, cached).
+# The two README commands. Both set up first (idempotent, cached). The venv's bin/ goes first on
+# PATH so that DVC stage commands (papermill, benchbook) resolve without activating the venv.
+export PATH := $(CURDIR)/.venv/bin:$(PATH)
 .PHONY: run test
 run:
 	./scripts/setup.sh

@@ -25,12 +25,18 @@ PY=${PYTHON:-python3}
 [ -x .venv/bin/python ] || "$PY" -m venv .venv
 stamp=.venv/.benchbook-deps
 want=$(cat requirements.lock pyproject.toml | sha256sum | cut -c1-16)
+# pip noise from machine-wide index settings (missing local index folders) is filtered, errors are not
+quiet_pip() { set -o pipefail; .venv/bin/python -m pip install -q --disable-pip-version-check "$@" 2>&1 \
+  | { grep -v "is ignored: it is neither a file nor a directory" || true; }; }
 if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
-  .venv/bin/python -m pip install -q --disable-pip-version-check -r requirements.lock
-  .venv/bin/python -m pip install -q --disable-pip-version-check --no-deps -e .
+  echo "setup: installing pinned dependencies into .venv (requirements.lock)"
+  quiet_pip -r requirements.lock
+  quiet_pip --no-deps -e .
   echo "$want" > "$stamp"
 fi
 .venv/bin/dvc config core.analytics false >/dev/null 2>&1 || true
 
-.venv/bin/benchbook toolchain build | tail -n 1
+echo "setup: llama.cpp toolchain (a first build takes ~7-14 min on 2 cores; its log: <cache>/toolchains/*/build.log)"
+PYTHONUNBUFFERED=1 .venv/bin/benchbook toolchain build | grep -E "^(\$ |toolchain ready)"
+echo "setup: models"
 .venv/bin/benchbook models fetch

@@ -33,3 +33,26 @@ def test_doctor_names_fixes_when_cache_is_empty(root, tmp_path):
 def test_unknown_model_on_command_line_lists_known_ids(root):
     r = run(["models", "fetch", "nope"], root)
     assert r.returncode == 2 and "unknown model id 'nope'" in r.stderr and "smollm2-135m-q4_1" in r.stderr
+
+
+def test_stage_commands_find_the_venv_tools_without_activation(monkeypatch):
+    import os
+    from pathlib import Path
+
+    from benchbook import cli
+    monkeypatch.setenv("PATH", "/usr/bin:/bin")
+    env = cli.tool_env()
+    first = env["PATH"].split(os.pathsep)[0]
+    assert first == str(Path(sys.executable).parent) and (Path(first) / "papermill").exists()
+    assert env["PATH"].endswith("/usr/bin:/bin")
+    assert cli.venv_tool("dvc") == str(Path(sys.executable).parent / "dvc")
+
+
+def test_measured_here_is_per_host_and_toolchain(root, params):
+    from benchbook import cli
+    lb = cli.measured_here(root, params, "246274abff670295", "6bcbdc2942c465ab")
+    assert lb["llama_bench"] is True and lb["speculative"] is True and lb["draftself"] is True
+    other_build = cli.measured_here(root, params, "246274abff670295", "0000000000000000")
+    assert other_build == {"llama_bench": False, "speculative": False, "draftself": True}
+    assert cli.measured_here(root, params, "ffffffffffffffff", "6bcbdc2942c465ab") == \
+        {"llama_bench": False, "speculative": False, "draftself": False}

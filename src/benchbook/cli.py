@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -22,6 +23,21 @@ from pathlib import Path
 
 from . import resolve
 from .paths import cache_dir, repo_root
+
+
+def tool_env() -> dict:
+    """The environment for DVC and its stage commands: this interpreter's bin/ (the project venv)
+    first on PATH, so `papermill`, `benchbook` and `python` in dvc.yaml resolve to the venv's,
+    whether or not the user activated it."""
+    bindir = str(Path(sys.executable).parent)
+    path = os.environ.get("PATH", "")
+    return {**os.environ, "PATH": bindir + (os.pathsep + path if path else "")}
+
+
+def venv_tool(name: str) -> str | None:
+    """Path of ``name`` in this interpreter's bin/ or on PATH (None when neither has it)."""
+    here = Path(sys.executable).parent / name
+    return str(here) if here.exists() else shutil.which(name)
 
 
 def _ok(flag: bool) -> str:
@@ -45,7 +61,7 @@ def cmd_doctor(args) -> int:
     reg = params["models"]["registry"]
     from .models import _cached
     for mid in reg:
-        hit = _cached(mid)
+        hit = _cached(mid, reg)
         print(f"{_ok(bool(hit))} model {mid}" + (f" sha256={hit['sha256'][:16]}… {hit['path']}" if hit else
               "  fix: `benchbook models fetch`"))
         problems += not hit
@@ -56,8 +72,10 @@ def cmd_doctor(args) -> int:
     gpus = gpu_info()
     print(f"info GPU: {', '.join(g['name'] for g in gpus) if gpus else 'none (CPU backend)'}")
     for tool, fix in (("cmake", "apt-get install -y cmake"), ("c++", "apt-get install -y build-essential"),
-                      ("dvc", "pip install -e . (in the venv)"), ("fincore", "apt-get install -y util-linux")):
-        have = shutil.which(tool) is not None
+                      ("dvc", "./scripts/setup.sh (installs the pinned dependencies into .venv)"),
+                      ("papermill", "./scripts/setup.sh (installs the pinned dependencies into .venv)"),
+                      ("fincore", "apt-get install -y util-linux")):
+        have = venv_tool(tool) is not None
         problems += not have
         print(f"{_ok(have)} {tool}" + ("" if have else f"  fix: {fix}"))
     print("all present" if not problems else f"{problems} missing (fixes above)")
@@ -125,18 +143,28 @@ def cmd_ingest(args) -> int:
     return 0
 
 
-def measured_here(root: Path, params: dict, host_id: str) -> dict[str, bool]:
-    """Per measurement stage: does the committed raw data hold a completed session of this host?
+def measured_here(root: Path, params: dict, host_id: str, toolchain_id: str | None) -> dict[str, bool]:
+    """Per measurement stage: does the committed raw data hold a completed session of this host
+    (and, for the llama.cpp experiments, of this build — a rebuilt toolchain measures itself again)?
 
-    llama_bench and speculative keep one file per host with session end records; draftself writes
-    a session record to ``data/raw/draftself/sessions.jsonl`` when a session completes.
+    llama_bench and speculative keep one file per host whose session start records carry host and
+    toolchain ids; draftself (no llama.cpp) writes a session record when a session completes.
     """
     from .records import iter_records
-    from .session import completed_sessions
     out = {}
     for stage in ("llama_bench", "speculative"):
-        if stage in params:
-            out[stage] = bool(completed_sessions(root / params[stage]["raw_dir"] / f"{host_id}.jsonl", stage))
+        if stage not in params:
+            continue
+        f = root / params[stage]["raw_dir"] / f"{host_id}.jsonl"
+        starts, ended = {}, set()
+        if f.exists():
+            for _, r in iter_records(f):
+                if r.get("schema") == "benchbook.session" and r.get("experiment") == stage:
+                    if r["event"] == "start":
+                        starts.setdefault(r["session_id"], r)
+                    else:
+                        ended.add(r["session_id"])
+        out[stage] = any(starts[sid].get("toolchain_id") == toolchain_id for sid in ended if sid in starts)
     if "draftself" in params:
         f = root / "data/raw/draftself/sessions.jsonl"
         out["draftself"] = f.exists() and any(r.get("host_id") == host_id for _, r in iter_records(f))
@@ -162,13 +190,14 @@ def cmd_run(args) -> int:
     host_id = host_snapshot()["host_id"]
     dvc = [sys.executable, "-m", "dvc"]
     t = time.monotonic()
-    for stage, done in measured_here(root, params, host_id).items():
+    for stage, done in measured_here(root, params, host_id, tc.toolchain_id).items():
         if not done:
-            print(f"no completed {stage} session for host {host_id}: measuring on this host")
-            subprocess.run(dvc + ["repro", "--no-run-cache", "--force", stage], cwd=root, check=True)
+            print(f"no completed {stage} session for host {host_id} with toolchain {tc.toolchain_id}: "
+                  "measuring on this host")
+            subprocess.run(dvc + ["repro", "--no-run-cache", "--force", stage], cwd=root, check=True, env=tool_env())
     timings["measure_new_host_s"] = time.monotonic() - t
     t = time.monotonic()
-    subprocess.run(dvc + ["repro", "--no-run-cache"], cwd=root, check=True)
+    subprocess.run(dvc + ["repro", "--no-run-cache"], cwd=root, check=True, env=tool_env())
     timings["dvc_repro_s"] = time.monotonic() - t
     print("timings: " + ", ".join(f"{k}={v:.1f}" for k, v in timings.items()))
     print(f"site: {root / '_site' / 'index.html'}")
@@ -203,7 +232,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return args.fn(args)
     except subprocess.CalledProcessError as e:
-        print(f"benchbook: error: {' '.join(map(str, e.cmd[2:]))} failed (exit {e.returncode}); its output is above", file=sys.stderr)
+        print(f"benchbook: error: {' '.join(map(str, e.cmd[2:]))} failed (exit {e.returncode}); the failing stage's "
+              "output is above; after fixing it, run `make run` again (finished stages are not redone)", file=sys.stderr)
         return 2
     except (RuntimeError, ValueError, FileNotFoundError) as e:
         print(f"benchbook: error: {e}", file=sys.stderr)
