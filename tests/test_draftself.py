@@ -266,3 +266,14 @@ def test_train_mask_matches_inference_modes():
     for i in range(T):
         assert nc[i].tolist() == [j < start[i] for j in range(T)]          # committed prefix only
         assert nn_[i].tolist() == [start[j] == start[i] for j in range(T)]  # whole block, both ways
+
+
+def test_session_busy_host_judged_by_other_processes_not_own_load():
+    from benchbook.draftself.report import session_caveats
+    quiet = {"params": {"repetitions": 3}, "load_start": {"loadavg": [2.24, 2.2, 2.3]},
+             "load_end": {"loadavg": [1.47, 1.9, 2.2], "top_processes": [{"name": "kdamond.0", "cpu_percent": 0.4}]}}
+    assert session_caveats(quiet) == ["synthetic_inputs"]
+    busy = {**quiet, "load_end": {"loadavg": [1.0, 1, 1], "top_processes": [{"name": "cc1plus", "cpu_percent": 97.0}]}}
+    assert session_caveats(busy) == ["synthetic_inputs", "busy_host"]
+    old = {"params": {"repetitions": 1}, "load_start": {"loadavg": [500.0, 1, 1]}, "load_end": {"loadavg": [0.1, 1, 1]}}
+    assert session_caveats(old) == ["synthetic_inputs", "busy_host", "single_run"]

@@ -324,14 +324,22 @@ def numbers(acc, sp, be, ex, costs, c1, sess, manifest: dict, manifest_path: str
     return out
 
 
-def session_caveats(sess: dict, busy_load_per_core: float = 0.5) -> list[str]:
-    """Caveat ids for the session: always synthetic_inputs; busy_host when the 1-minute load per core
-    at start or end exceeded ``busy_load_per_core`` (our own single-threaded process included)."""
+def session_caveats(sess: dict, busy_load_per_core: float = 0.5, busy_other_cpu_pct: float = 50.0) -> list[str]:
+    """Caveat ids for the session: always synthetic_inputs; busy_host when another process used more
+    than ``busy_other_cpu_pct`` CPU over the session (``load_end.top_processes``: psutil percent since
+    the start snapshot, our own process excluded), or — for sessions recorded without that — when the
+    1-minute load per core at start or end exceeded ``busy_load_per_core``.  The load average alone
+    over-fires: it counts our own threads and the previous stage's decaying load (caveats.busy_host)."""
     import os
-    cores = os.cpu_count() or 1
     cav = ["synthetic_inputs"]
-    loads = [s.get("loadavg", [0])[0] for s in (sess.get("load_start") or {}, sess.get("load_end") or {})]
-    if max(loads) / cores > busy_load_per_core:
+    procs = (sess.get("load_end") or {}).get("top_processes")
+    if procs is not None:
+        busy = max([float(p.get("cpu_percent") or 0) for p in procs], default=0.0) > busy_other_cpu_pct
+    else:
+        cores = os.cpu_count() or 1
+        loads = [s.get("loadavg", [0])[0] for s in (sess.get("load_start") or {}, sess.get("load_end") or {})]
+        busy = max(loads) / cores > busy_load_per_core
+    if busy:
         cav.append("busy_host")
     if sess["params"].get("repetitions", 0) < 3:
         cav.append("single_run")
