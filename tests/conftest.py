@@ -6,8 +6,11 @@ Integration fixtures skip (with the fix in the reason) when the toolchain or mod
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
+import papermill as pm
 import pytest
 
 from benchbook import resolve
@@ -37,3 +40,15 @@ def toolchain(params):
 def models(params, toolchain):
     ids = ["smollm2-135m-q4_1", "smollm2-135m-q8_0", "smollm2-135m-q2_k"]
     return {m["model_id"]: m for m in resolve.get_models(params, ids, toolchain, log=lambda *_: None)}
+
+
+def nbval_notebook(root: Path, name: str, tmp_path: Path, parameters: dict) -> Path:
+    """Inject ``parameters`` into ``notebooks/<name>`` (papermill ``--prepare-only``, nothing executed)
+    as ``tmp_path/<name>``, then run it under ``pytest --nbval-lax`` in ``tmp_path``; the notebook's own
+    assert cells decide.  Returns the prepared notebook's path; fails the test with nbval's output."""
+    dst = tmp_path / name
+    pm.execute_notebook(str(root / "notebooks" / name), str(dst), prepare_only=True, parameters=parameters)
+    r = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--nbval-lax", str(dst)],
+                       cwd=tmp_path, capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stdout[-3000:]
+    return dst

@@ -2,16 +2,10 @@
 data/raw), executed cell by cell under `pytest --nbval-lax`; each ends with assert cells."""
 
 import json
-import subprocess
-import sys
 
-import papermill as pm
 import pytest
 
-
-def nbval(path, cwd):
-    return subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--nbval-lax",
-                           str(path)], cwd=cwd, capture_output=True, text=True, timeout=600)
+from conftest import nbval_notebook
 
 
 @pytest.mark.integration
@@ -21,22 +15,15 @@ def test_speculative_notebooks_tiny(tmp_path, root, toolchain, models):
             "configs": [{"id": "baseline", "spec_type": "none", "policy": "fresh"},
                         {"id": "self-n2", "spec_type": "draft-simple", "draft": "self", "n_max": 2, "policy": "fresh"},
                         {"id": "ngram-mod-same", "spec_type": "ngram-mod", "n_max": 8, "policy": "same"}]}
-    m = tmp_path / "speculative.ipynb"
-    pm.execute_notebook(str(root / "notebooks/speculative.ipynb"), str(m), prepare_only=True,
-                        parameters={"root": str(root), "out_root": str(tmp_path), "overrides": json.dumps(tiny)})
-    r = nbval(m, tmp_path)
-    assert r.returncode == 0, r.stdout[-3000:]
+    nbval_notebook(root, "speculative.ipynb", tmp_path,
+                   {"root": str(root), "out_root": str(tmp_path), "overrides": json.dumps(tiny)})
     raw = list((tmp_path / "data/raw/speculative").glob("*.jsonl"))
     assert len(raw) == 1 and raw[0].read_text().count('"schema":"benchbook.speculative_request"') == 6
     assert tmp_path in raw[0].parents
 
-    rep = tmp_path / "report.ipynb"
-    pm.execute_notebook(str(root / "notebooks/speculative_report.ipynb"), str(rep), prepare_only=True,
-                        parameters={"root": str(root), "raw_dir": str(tmp_path / "data/raw/speculative"),
-                                    "snapshots_dir": str(tmp_path / "data/raw/snapshots"),
-                                    "reports_dir": str(tmp_path / "reports")})
-    r = nbval(rep, tmp_path)
-    assert r.returncode == 0, r.stdout[-3000:]
+    nbval_notebook(root, "speculative_report.ipynb", tmp_path,
+                   {"root": str(root), "raw_dir": str(tmp_path / "data/raw/speculative"),
+                    "snapshots_dir": str(tmp_path / "data/raw/snapshots"), "reports_dir": str(tmp_path / "reports")})
     nums = json.loads((tmp_path / "reports/numbers/speculative.json").read_text())["numbers"]
     assert "spec-self-n2-prob_balls-speedup" in nums and "spec-cost-r-3" in nums
     assert nums["spec-self-n2-prob_balls-alpha"]["value"] == 1.0   # the target drafts what it will pick
