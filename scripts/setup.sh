@@ -37,6 +37,6 @@ fi
 .venv/bin/dvc config core.analytics false >/dev/null 2>&1 || true
 
 echo "setup: llama.cpp toolchain (a first build takes ~7-14 min on 2 cores; its log: <cache>/toolchains/*/build.log)"
-PYTHONUNBUFFERED=1 .venv/bin/benchbook toolchain build | grep -E "^(\$ |toolchain ready)"
+PYTHONUNBUFFERED=1 .venv/bin/benchbook toolchain build | grep --line-buffered -E "^(\$ |toolchain ready)"
 echo "setup: models"
 .venv/bin/benchbook models fetch
