@@ -258,18 +258,14 @@ def numbers(acc, sp, be, ex, costs, c1, sess, manifest: dict, manifest_path: str
                               computation="draftself.experts.expert_loads", caveats=caveats, **src, **common))
         if r["decoder"] != "draftself":
             continue
-        out.append(Number(key=base + "-tau", value=round(r["tau"], 3), unit="tokens/verify step",
-                          label=f"τ, {r['config_name']}, {r['prompt_class']} prompts", n=r["runs"],
-                          computation="draftself.report.acceptance", caveats=caveats, **src, **common))
-        out.append(Number(key=base + "-tokens_per_pass", value=round(r["tokens_per_pass"], 3), unit="tokens/pass",
-                          label=f"tokens per forward pass, {r['config_name']}, {r['prompt_class']}", n=r["runs"],
-                          computation="draftself.report.acceptance", caveats=caveats, **src, **common))
-        out.append(Number(key=base + "-alpha", value=round(r["alpha_mle"], 3), unit="",
-                          label=f"α̂ (MLE), {r['config_name']}, {r['prompt_class']}", n=r["runs"],
-                          computation="draftself.report.acceptance", caveats=caveats, **src, **common))
-        out.append(Number(key=base + "-equals_ar", value=round(r["equals_ar_rate"], 3), unit="fraction of runs",
-                          label=f"output equal to AR greedy, {r['config_name']}, {r['prompt_class']}", n=r["runs"],
-                          computation="draftself.report.acceptance", caveats=caveats, **src, **common))
+        for suffix, col, unit, what, tail in (
+                ("tau", "tau", "tokens/verify step", "τ", " prompts"),
+                ("tokens_per_pass", "tokens_per_pass", "tokens/pass", "tokens per forward pass", ""),
+                ("alpha", "alpha_mle", "", "α̂ (MLE)", ""),
+                ("equals_ar", "equals_ar_rate", "fraction of runs", "output equal to AR greedy", "")):
+            out.append(Number(key=f"{base}-{suffix}", value=round(r[col], 3), unit=unit,
+                              label=f"{what}, {r['config_name']}, {r['prompt_class']}{tail}", n=r["runs"],
+                              computation="draftself.report.acceptance", caveats=caveats, **src, **common))
     for r in sp.iter_rows(named=True):
         base = make_key("draftself", r["config_name"], r["prompt_class"])
         src = {"sources": [{"file": r["file"], "lines": line_ranges(r["lines"])}], "run_ids": r["run_ids"]}
