@@ -1,0 +1,60 @@
+"""The numbers registry rebuilt from the committed raw data matches the committed fixture.
+
+Every key, value, n, interval and caveat list must match ``tests/fixtures/registry`` (taken before
+the record-kinds and layout changes); a deliberate change updates the fixture and its HISTORY.md.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import pytest
+import yaml
+
+FIXTURE = Path(__file__).parent / "fixtures" / "registry"
+
+
+def _build(root: Path, out: Path) -> None:
+    from benchbook import llama_bench_report, speculative_report
+    from benchbook.draftself import report as draftself_report
+
+    thresholds = yaml.safe_load((root / "params.yaml").read_text())["report"]
+    llama_bench_report.build(root / "data/raw/llama_bench", root / "data/raw/snapshots", out / "llama_bench",
+                             out / "numbers" / "llama_bench.json", out / "metrics" / "llama_bench.json",
+                             thresholds=thresholds, confidence=thresholds["confidence"], root=root)
+    speculative_report.build(root / "data/raw/speculative", root / "data/raw/snapshots", out / "speculative",
+                             out / "numbers" / "speculative.json", thresholds=thresholds,
+                             confidence=thresholds["confidence"], root=root)
+    draftself_report.build(root / "data/raw/draftself", root / "data/draftself/checkpoint.json",
+                           out / "draftself", out / "numbers" / "draftself.json", "latest")
+
+
+def _close(a, b) -> bool:
+    if a is None or b is None:
+        return a is b
+    return math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-12)
+
+
+@pytest.fixture(scope="module")
+def rebuilt(root, tmp_path_factory):
+    out = tmp_path_factory.mktemp("reports")
+    _build(root, out)
+    return out / "numbers"
+
+
+@pytest.mark.parametrize("experiment", ["llama_bench", "speculative", "draftself"])
+def test_registry_matches_fixture(rebuilt, experiment):
+    want = json.loads((FIXTURE / f"{experiment}.json").read_text())["numbers"]
+    got = json.loads((rebuilt / f"{experiment}.json").read_text())["numbers"]
+    assert sorted(got) == sorted(want), (set(got) ^ set(want))
+    for key, w in want.items():
+        g = got[key]
+        assert _close(g["value"], w["value"]), (key, g["value"], w["value"])
+        assert g["n"] == w["n"], (key, g["n"], w["n"])
+        assert (g["ci95"] is None) == (w["ci95"] is None), key
+        if w["ci95"] is not None:
+            assert all(_close(x, y) for x, y in zip(g["ci95"], w["ci95"])), (key, g["ci95"], w["ci95"])
+        assert g["unit"] == w["unit"], key
+        assert sorted(g["caveats"]) == sorted(w["caveats"]), (key, g["caveats"], w["caveats"])
