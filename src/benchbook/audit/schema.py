@@ -13,7 +13,8 @@ A claims file transcribes someone else's published numbers as facts (README "Cla
   behind it is kept (``statement`` gives its words) and judged;
 * ``statements``: derived statements citing claims *or other statements* (``ratio``,
   ``percent_change``, ``difference``, ``sum``, ``mean``) or bounding a set (``bound``: "every X
-  below Y", the pairing rule written in ``over.match``).
+  below Y", the pairing rule written in ``over.match``);
+* ``log_pairs``: which raw log (``--logs DIR``) is the baseline of which speculative log.
 
 Numbers keep the precision they were written with: the loader counts the decimals of ``value`` and
 ``range`` from the YAML text (``150.0`` has one), unless ``decimals`` is given.
@@ -196,6 +197,13 @@ class Statement(_Strict):
         return self
 
 
+class LogPair(_Strict):
+    """A speculative log and the baseline log it is compared with (file names under ``--logs``)."""
+
+    log: str
+    baseline: str
+
+
 class ClaimsFile(_Strict):
     """A whole claims file (module doc)."""
 
@@ -210,6 +218,7 @@ class ClaimsFile(_Strict):
     conditions: Conditions = Field(default_factory=Conditions, description="defaults for own claims")
     claims: list[Claim] = Field(default_factory=list)
     statements: list[Statement] = Field(default_factory=list)
+    log_pairs: list[LogPair] = Field(default_factory=list, description="speculative log -> its baseline log")
 
     def claim(self, cid: str) -> Claim | None:
         return next((c for c in self.claims if c.id == cid), None)
