@@ -9,5 +9,6 @@ Modules, one job each:
 * ``logs``      the one adapter to ``benchbook.ingest`` (raw logs -> audited entries);
 * ``verdicts``  the verdict engine (consistency + qualifiers + notes + reproducible here);
 * ``page``      the audit page per claims file (every text from the claims file escaped);
-* ``run``       ``audit_file`` / ``audit_dir``: everything above, and the verdict records on disk.
+* ``run``       ``audit_file`` / ``audit_dir``: everything above, and the verdict records on disk;
+* ``command``   ``benchbook audit`` / ``python -m benchbook.audit`` (options, exit status).
 """
