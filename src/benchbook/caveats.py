@@ -415,7 +415,7 @@ def _(df, t):
 
 @RULES["memory_spill"].on("claims", ["value", "metric"])
 def _(df, t):
-    group = [c for c in ("env", "metric", "method", "prompt", "block_max", "unit") if c in df.columns]
+    group = [c for c in ("env", "metric", "method", "decoding", "prompt", "block_max", "unit") if c in df.columns]
     return _spill(df, t, group, "value")
 
 

@@ -25,6 +25,7 @@ ids, cycles between statements) and raises ``ClaimsError`` naming ``file:line``,
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any, Literal
 
@@ -359,7 +360,7 @@ def _check_references(cf: ClaimsFile, doc: _Doc) -> None:
                 cycle = " -> ".join(trail[trail.index(ref):] + [ref]) if ref in trail else f"{sid} -> {ref}"
                 raise ClaimsError(f"{where}:{doc.line(('statements', index[sid], 'of'))}: statements."
                                   f"{index[sid]}.of: statements cite each other in a cycle ({cycle}); "
-                                  "fix: a statement may cite only claims or earlier conclusions")
+                                  "fix: break the cycle (cite the claims themselves)")
             if state.get(ref) is None:
                 visit(ref, trail + [ref])
         state[sid] = 2
@@ -391,6 +392,9 @@ def load(path: str | Path) -> ClaimsFile:
         err = e.errors()[0]
         loc = tuple(p for p in err["loc"] if not (isinstance(p, str) and p in _UNION_TAGS))
         msg = err["msg"].removeprefix("Value error, ")
+        named = re.match(r"(\w+): ", msg)  # a model check names its field first ("unit: ...")
+        if named and named.group(1) in _FIELDS:
+            loc, msg = loc + (named.group(1),), msg[named.end():]
         more = f" (and {e.error_count() - 1} more)" if e.error_count() > 1 else ""
         raise ClaimsError(f"{path}:{doc.line(loc)}: {_loc_text(loc) or '(file)'}: {msg}{more}; "
                           "fix: see README 'Claims files' for the field") from None
@@ -400,3 +404,5 @@ def load(path: str | Path) -> ClaimsFile:
 
 #: pydantic inserts the union member tried into error locations; they are not YAML keys
 _UNION_TAGS = {"float", "int", "str", "bool", "tuple[float, float]", "dict[str,any]", "list[str]"}
+
+_FIELDS = set(Claim.model_fields) | set(Statement.model_fields)

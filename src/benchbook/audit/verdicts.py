@@ -299,8 +299,9 @@ def _statement_qualifiers(cf: ClaimsFile, s: Statement, r: Recomputed, comp_fire
                     and cf.claim(i).n < caveats.DEFAULTS["min_n"]]
             add(AT_RISK, "single_run", f"n below {caveats.DEFAULTS['min_n']} on a side of the comparison "
                                       "(single runs, no interval)", ones)
-        if "acceptance_without_speedup" in fired:
-            acc = [c.id for c in cf.claims if c.metric == "acceptance_rate"]
+        if "acceptance_without_speedup" in fired and ids and cf.claim(ids[0]):
+            mode = cf.conditions_of(cf.claim(ids[0])).decoding
+            acc = [c.id for c in cf.claims if c.metric == "acceptance_rate" and cf.conditions_of(c).decoding == mode]
             add(AT_RISK, "acceptance_without_speedup",
                 "high stated acceptance, yet the speed ratio is at or below 1: no speedup", ids + acc)
     cited = set(r.reads) | {x for p in pairs for x in p}
@@ -331,15 +332,17 @@ def judge(cf: ClaimsFile, recomputed: dict[str, Recomputed], here: Here, claims_
     """Verdicts for every claim, then every statement, of ``cf`` (file order)."""
     ctable = claims_table(cf)
     claim_fired = _fired(ctable, "claims")
-    comp_fired = _fired(comparison_table(cf, recomputed), "comparison")
+    ctable_cmp = comparison_table(cf, recomputed)
+    comp_fired = _fired(ctable_cmp, "comparison")
     out = []
     # acceptance claims are at risk where a comparison of their decoding mode shows no speedup
     acc_risk: dict[str, set[str]] = {}
-    for rid, rules in comp_fired.items():
-        if "acceptance_without_speedup" in rules:
+    for row in ctable_cmp.iter_rows(named=True):
+        if "acceptance_without_speedup" in comp_fired.get(row["id"], []):
+            mode = cf.conditions_of(cf.claim(row["num_id"])).decoding
             for c in cf.claims:
-                if c.metric == "acceptance_rate":
-                    acc_risk.setdefault(c.id, set()).add(rid.split("[")[0])
+                if c.metric == "acceptance_rate" and cf.conditions_of(c).decoding == mode:
+                    acc_risk.setdefault(c.id, set()).add(row["statement"])
     for c in cf.claims:
         quals = _claim_qualifiers(cf, c, ctable, claim_fired)
         if c.id in acc_risk:
