@@ -98,7 +98,8 @@ def read(path: str | Path) -> list[dict]:
     except IngestError as e:
         got = _completion(path) if path.suffix == ".json" else None
         if got is None:
-            raise LogsError(f"{e}; (benchbook audit --logs reads what `benchbook ingest` reads, "
+            msg = str(e) if str(path) in str(e) else f"{path}: {e}"
+            raise LogsError(f"{msg} (benchbook audit --logs reads what `benchbook ingest` reads, "
                             "and saved /completion exchanges)") from None
         return got
 
