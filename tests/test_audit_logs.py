@@ -62,20 +62,24 @@ def test_speculative_log_without_a_pair_gets_no_speedup_and_says_why(logdir):
     assert spec.recomputed == "27.376"
     assert [q.check for q in spec.qualifiers] == ["single_run"]
     assert spec.notes[0].startswith("no baseline named for this log: speedup not computed")
-    assert "acceptance_without_speedup" not in {q.check for q in v["completion_draft_self_n4.json:1"].qualifiers}
+    unpaired = v["completion_draft_self_n4.json:1"]
+    assert "acceptance_without_speedup" not in {q.check for q in unpaired.qualifiers}
 
 
 def test_pair_named_in_the_claims_file_and_a_claim_checked_against_its_log(tmp_path, logdir):
     p = tmp_path / "c.yaml"
-    p.write_text(HEAD + "log_pairs: [{log: completion_draft_self_n4.json, baseline: completion_baseline.json}]\n"
+    p.write_text(HEAD + "log_pairs: [{log: completion_draft_self_n4.json, "
+                 "baseline: completion_baseline.json}]\n"
                  "claims:\n"
                  "  - {id: tg, metric: decode_tps, value: 75.6, unit: tok/s, log: llama_bench_b11434.jsonl}\n"
-                 "  - {id: tg-bad, metric: decode_tps, value: 80.0, unit: tok/s, log: llama_bench_b11434.jsonl}\n")
+                 "  - {id: tg-bad, metric: decode_tps, value: 80.0, unit: tok/s,"
+                 " log: llama_bench_b11434.jsonl}\n")
     v = by_id(run.audit_file(p, logdir, here=Here()))
     assert "acceptance_without_speedup" in {q.check for q in v["completion_draft_self_n4.json:1"].qualifiers}
     # 75.625 lies in 75.55..75.65 ("75.6"); 80.0 stands for 79.95..80.05: off by 75.625 - 80.0 = -4.375
     assert (v["tg"].consistency, v["tg"].recomputed) == ("consistent", "75.625")
-    assert v["tg-bad"].consistency == "inconsistent" and v["tg-bad"].difference == pytest.approx(-4.3746, abs=1e-3)
+    assert v["tg-bad"].consistency == "inconsistent"
+    assert v["tg-bad"].difference == pytest.approx(-4.3746, abs=1e-3)
     assert "llama_bench_b11434.jsonl:2" in v["tg"].evidence
 
 
@@ -84,7 +88,8 @@ def test_unreadable_log_and_bad_pair_are_errors(tmp_path, logdir):
     with pytest.raises(logs.LogsError, match="notes.txt"):
         run.audit_file(CLOVER, logdir)
     (logdir / "notes.txt").unlink()
-    with pytest.raises(logs.LogsError, match="log pair a.log=completion_baseline.json: a.log is not a file under"):
+    with pytest.raises(logs.LogsError,
+                       match="log pair a.log=completion_baseline.json: a.log is not a file under"):
         run.audit_file(CLOVER, logdir, {"a.log": "completion_baseline.json"})
 
 
@@ -112,7 +117,8 @@ def test_page_escapes_every_text_from_the_claims_file(tmp_path):
                  "  - {id: '<b>x', metric: decode_tps, value: 1, unit: tok/s,"
                  " method: '<script>alert(1)</script>', note: '```{=html}'}\n"
                  "statements:\n"
-                 "  - {id: s, kind: ratio, statement: '</td>{{< var a >}}`x`', of: ['<b>x', '<b>x'], value: 1, unit: x}\n")
+                 "  - {id: s, kind: ratio, statement: '</td>{{< var a >}}`x`', of: ['<b>x', '<b>x'],"
+                 " value: 1, unit: x}\n")
     text = page.render(*(lambda a: (a.claims, a.verdicts, a.path.name))(run.audit_file(p)))
     body = text.split("```{=html}", 1)[1]
     assert "<script>" not in body and "&lt;script&gt;alert(1)&lt;/script&gt;" in body
@@ -130,9 +136,10 @@ def test_audit_dir_and_the_dvc_stage(tmp_path):
     (tmp_path / "out" / "gone.jsonl").write_text("{}\n")  # a claims file that no longer exists
     audits = run.audit_dir(claims, tmp_path / "out", tmp_path / "pages")
     assert [a.path.name for a in audits] == ["at_risk.yaml", "clover-35b-a3b-blog.yaml"]
-    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["at_risk.jsonl", "clover-35b-a3b-blog.jsonl"]
-    assert sorted(p.name for p in (tmp_path / "pages").iterdir()) == ["at_risk.qmd", "clover-35b-a3b-blog.qmd",
-                                                                      "index.qmd"]
+    records = sorted(p.name for p in (tmp_path / "out").iterdir())
+    assert records == ["at_risk.jsonl", "clover-35b-a3b-blog.jsonl"]
+    pages = sorted(p.name for p in (tmp_path / "pages").iterdir())
+    assert pages == ["at_risk.qmd", "clover-35b-a3b-blog.qmd", "index.qmd"]
     stage = yaml.safe_load((ROOT / "dvc.yaml").read_text())["stages"]["audit"]
     assert stage["cmd"].startswith("python -m benchbook.audit --all data/claims")
     assert "data/claims" in stage["deps"] and stage["params"] == ["audit", "models.registry"]

@@ -18,11 +18,11 @@ def test_clover_converted_file_keeps_every_claim_of_the_original():
     # = 33 claims; its 4 derived entries are statements
     assert len(cf.claims) == 33 and len(cf.statements) == 4
     ids = {c.id for c in cf.claims} | {s.id for s in cf.statements}
-    original = ["tg-wsl-ncmoe26", "pp-wsl-ncmoe26", "tg-win-ncmoe26", "tg-win-ncmoe26-first", "pp-win-ncmoe26",
-                "tg-win-ncmoe24", "pp-win-ncmoe24", "tg-win-ncmoe22", "pp-win-ncmoe22", "ds-story-wsl",
-                "ds-story-win", "ds-code-wsl", "ds-code-win", "ds-prob-wsl", "ds-prob-win", "ds-code-b8-wsl",
-                "ds-code-b8-win", "ds-code-b4-wsl", "ds-acceptance", "mem-wsl-vram", "mem-wsl-rss", "mem-win-vram",
-                "mem-win-ws", "stmt-57pct", "stmt-two-thirds", "stmt-7x-qwen", "stmt-2.4x-5070ti",
+    original = ["tg-wsl-ncmoe26", "pp-wsl-ncmoe26", "tg-win-ncmoe26", "tg-win-ncmoe26-first",
+                "pp-win-ncmoe26", "tg-win-ncmoe24", "pp-win-ncmoe24", "tg-win-ncmoe22", "pp-win-ncmoe22",
+                "ds-story-wsl", "ds-story-win", "ds-code-wsl", "ds-code-win", "ds-prob-wsl", "ds-prob-win",
+                "ds-code-b8-wsl", "ds-code-b8-win", "ds-code-b4-wsl", "ds-acceptance", "mem-wsl-vram",
+                "mem-wsl-rss", "mem-win-vram", "mem-win-ws", "stmt-57pct", "stmt-two-thirds", "stmt-7x-qwen", "stmt-2.4x-5070ti",
                 "ext-h200-draft-self", "ext-vendor-gb300", "ext-vendor-h200", "other-deepseek-strata",
                 "other-qwen27b-q4km", "other-qwen27b-iq3xxs", "other-qwen27b-iq2xs-mtp", "prep-quantize",
                 "prep-convert-4-shards"]
@@ -37,7 +37,8 @@ def test_clover_converted_file_keeps_every_claim_of_the_original():
 
 
 def test_decimals_come_from_the_number_as_written():
-    assert [precision.decimals_of(t) for t in ("31.4", "150.0", "7", "2.5e3", "1e-3", "x")] == [1, 1, 0, 0, 3, None]
+    texts = ("31.4", "150.0", "7", "2.5e3", "1e-3", "x")
+    assert [precision.decimals_of(t) for t in texts] == [1, 1, 0, 0, 3, None]
     cf = schema.load(FX / "precision.yaml")
     # 150.0 keeps its written decimal although YAML reads the float 150
     assert cf.claim("a-before").decimals == 1 and cf.statement("drop-27").decimals == 0
@@ -48,7 +49,8 @@ def test_decimals_come_from_the_number_as_written():
 
 def test_stated_interval():
     # "−31.4": ±0.05; "about 57": ±1; "[6.11, 6.34]" with 2 decimals: [6.105, 6.345]
-    assert precision.stated_interval(-31.4, -31.4, 1, False) == precision.Interval(-31.45, -31.349999999999998)
+    iv = precision.stated_interval(-31.4, -31.4, 1, False)
+    assert (round(iv.lo, 6), round(iv.hi, 6)) == (-31.45, -31.35)
     assert precision.stated_interval(57, 57, 0, True) == precision.Interval(56.0, 58.0)
     iv = precision.stated_interval(6.11, 6.34, 2, False)
     assert (round(iv.lo, 6), round(iv.hi, 6)) == (6.105, 6.345)
@@ -65,7 +67,8 @@ def test_numberless_claims_are_kept():
     ("missing_unit", "missing_unit.yaml:5: claims.0.unit: a claim with a value or range needs its unit"),
     ("non_numeric", "non_numeric.yaml:7: claims.0.value: Input should be a valid number"),
     ("duplicate_id", "duplicate_id.yaml:7: claims.2.id: duplicate id 'a' (first at line 5)"),
-    ("unknown_reference", "unknown_reference.yaml:10: statements.0.of.1: 'b' is neither a claim nor a statement id"),
+    ("unknown_reference",
+     "unknown_reference.yaml:10: statements.0.of.1: 'b' is neither a claim nor a statement id"),
     ("cycle", "cycle.yaml:8: statements.1.of: statements cite each other in a cycle (s1 -> s2 -> s1)"),
     ("yaml_syntax", "yaml_syntax.yaml:6: YAML syntax error: expected ',' or '}', but got '{'"),
 ])

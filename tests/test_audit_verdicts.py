@@ -70,21 +70,25 @@ def test_clover_two_thirds_bound(clover):
 
 
 def test_clover_at_risk_rows(clover):
-    at_risk = {i for i, v in clover.items() if v.kind == "claim" and any(q.kind == "at risk" for q in v.qualifiers)}
+    at_risk = {i for i, v in clover.items()
+               if v.kind == "claim" and any(q.kind == "at risk" for q in v.qualifiers)}
     ones = {"ds-story-wsl", "ds-story-win", "ds-code-wsl", "ds-code-win", "ds-prob-wsl", "ds-prob-win",
             "ds-code-b8-wsl", "ds-code-b8-win", "ds-code-b4-wsl"}
     assert at_risk == ones | {"tg-win-ncmoe26-first", "tg-win-ncmoe22", "pp-win-ncmoe22", "ds-acceptance"}
     assert quals(clover["tg-win-ncmoe26-first"]) == {("at risk", "cold_start")}
     spill = clover["tg-win-ncmoe22"].qualifiers[0]
     # 23.48 < (1 - 0.25) x 42.72 = 32.04 at the neighbouring -ncmoe 24
-    assert spill.check == "memory_spill" and "23.48 tok/s against 42.72 at n_cpu_moe 24 (tg-win-ncmoe24)" in spill.reason
+    assert spill.check == "memory_spill"
+    assert "23.48 tok/s against 42.72 at n_cpu_moe 24 (tg-win-ncmoe24)" in spill.reason
     assert all(quals(clover[i]) == {("at risk", "single_run")} for i in ones)
-    assert quals(clover["ds-acceptance"]) == {("unsupported", "needs"), ("at risk", "acceptance_without_speedup")}
+    assert quals(clover["ds-acceptance"]) == {("unsupported", "needs"),
+                                              ("at risk", "acceptance_without_speedup")}
 
 
 def test_clover_not_stated_is_a_note_not_a_verdict(clover):
     v = clover["tg-win-ncmoe24"]
-    assert v.consistency == "not checkable" and v.qualifiers == [] and v.notes == ["n: not stated for tg-win-ncmoe24"]
+    assert v.consistency == "not checkable" and v.qualifiers == []
+    assert v.notes == ["n: not stated for tg-win-ncmoe24"]
     assert not v.reproducible.here
     assert v.reproducible.missing == [
         "model: Clover-35B-A3B-Preview is not in this project's model registry",
@@ -101,9 +105,11 @@ def test_precision_percent_change():
     assert v["drop-31.4"].difference == pytest.approx(-0.3333, abs=1e-4)
     # (72.6 / 100.0 - 1) x 100 = -27.4; "-27" stands for -27.5..-26.5: consistent (control)
     assert v["drop-27"].consistency == "consistent" and v["drop-27"].difference is None
-    # 72.6 / 100 = 0.726: "about 0.7" (0.6..0.8) consistent; "0.70" (0.695..0.705) misses it, 0.726 - 0.70 = +0.026
+    # 72.6 / 100 = 0.726: "about 0.7" (0.6..0.8) consistent;
+    # "0.70" (0.695..0.705) misses it: 0.726 - 0.70 = +0.026
     assert v["ratio-about-0.7"].consistency == "consistent"
-    assert v["ratio-0.70"].consistency == "inconsistent" and v["ratio-0.70"].difference == pytest.approx(0.026)
+    assert v["ratio-0.70"].consistency == "inconsistent"
+    assert v["ratio-0.70"].difference == pytest.approx(0.026)
 
 
 def test_precision_in_the_caveat_rule():
@@ -112,7 +118,8 @@ def test_precision_in_the_caveat_rule():
                        "value_halfwidth": [0.1, 0.005, None], "num_lo": [72.6] * 3, "num_hi": [72.6] * 3,
                        "den_lo": [100.0] * 3, "den_hi": [100.0] * 3})
     out, _ = caveats.evaluate(df, "comparison", rules=["inconsistent_derived_value"])
-    # about: 0.6..0.8 holds 0.726; exact: 0.695..0.705 misses it; flat (no precision): 0.7 >= 0.726 x 0.95 = 0.690
+    # about: 0.6..0.8 holds 0.726; exact: 0.695..0.705 misses it;
+    # flat (no precision): 0.7 >= 0.726 x 0.95 = 0.690
     assert out["caveats"].to_list() == [[], ["inconsistent_derived_value"], []]
 
 
@@ -152,7 +159,8 @@ def test_recompute_rejects_sum_of_different_units(tmp_path):
     p.write_text("schema: benchbook.claims\nschema_version: 1\nsource: {kind: t}\nclaims:\n"
                  "  - {id: a, metric: m, value: 1, unit: s}\n  - {id: b, metric: m, value: 2, unit: GiB}\n"
                  "statements:\n  - {id: s, kind: sum, statement: x, of: [a, b], value: 3}\n")
-    with pytest.raises(recompute.RecomputeError, match=r"statement s: a sum of numbers in different units \['GiB', 's'\]"):
+    msg = r"statement s: a sum of numbers in different units \['GiB', 's'\]"
+    with pytest.raises(recompute.RecomputeError, match=msg):
         run.audit_file(p)
 
 

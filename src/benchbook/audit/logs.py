@@ -14,8 +14,9 @@ Out of it come two tables in the shapes ``caveats`` already evaluates for native
   ``avg_ts`` definition), ``sd_tps``, ``cv``, ``llama_bench_avg_ts`` (the file's own), ``test``
   (pp | tg | pg), ``phase`` ("warm"), ``model_id``, ``n_gpu_layers``, ``n_cpu_moe``;
 * ``speculative``: one row per request of a server log, speculative-simple output or completion
-  exchange: ``config_id`` (entry id), ``n`` (1 request), ``decode_tps_mean`` (``_rate``), ``alpha`` (accepted ÷
-  drafted), ``speedup_mean`` (÷ the paired baseline's decode rate; null without a pair),
+  exchange: ``config_id`` (entry id), ``n`` (1 request), ``decode_tps_mean`` (``_rate``),
+  ``alpha`` (accepted ÷ drafted), ``speedup_mean`` (÷ the paired baseline's decode rate; null
+  without a pair),
   ``speedup_ci_high`` (null: one request), ``cap_hit``, ``output_equal`` (paired, token ids
   known), ``prompt_id``.
 

@@ -158,7 +158,8 @@ def recompute_all(cf: ClaimsFile) -> dict[str, Recomputed]:
         vals = [value_of(ref) for ref in stmt.of]
         missing = [why for iv, _, why in vals if iv is None]
         if missing:
-            return Recomputed(stmt.id, None, None, list(stmt.of), "", NOT_CHECKABLE, reason="; ".join(missing))
+            return Recomputed(stmt.id, None, None, list(stmt.of), "", NOT_CHECKABLE,
+                              reason="; ".join(missing))
         ivs = [iv for iv, _, _ in vals]
         units = {u for _, u, _ in vals}
         if stmt.kind in ("difference", "sum", "mean") and len(units) > 1:
@@ -179,7 +180,8 @@ def recompute_all(cf: ClaimsFile) -> dict[str, Recomputed]:
             lo, hi = sum(i.lo for i in ivs), sum(i.hi for i in ivs)
             k = len(ivs) if stmt.kind == "mean" else 1
             natural = Interval(lo / k, hi / k)
-            arithmetic = f"{stmt.kind} of {', '.join(stmt.of)} = {stmt.kind}({', '.join(i.text(4) for i in ivs)})"
+            shown = ", ".join(i.text(4) for i in ivs)
+            arithmetic = f"{stmt.kind} of {', '.join(stmt.of)} = {stmt.kind}({shown})"
         in_unit = natural.scaled(_unit_factor(stmt))
         arithmetic += f" = {in_unit.text(4)}{' %' if stmt.unit == '%' else ''}"
         if stmt.value is None and stmt.range is None:
@@ -191,7 +193,8 @@ def recompute_all(cf: ClaimsFile) -> dict[str, Recomputed]:
             return Recomputed(stmt.id, natural, in_unit, list(stmt.of), arithmetic, CONSISTENT)
         nearest = in_unit.hi if in_unit.hi < stated.lo else in_unit.lo
         target = lo if nearest < lo else hi
-        return Recomputed(stmt.id, natural, in_unit, list(stmt.of), arithmetic, INCONSISTENT, nearest - target,
+        return Recomputed(stmt.id, natural, in_unit, list(stmt.of), arithmetic, INCONSISTENT,
+                          nearest - target,
                           reason=f"recomputed {in_unit.text(4)} lies outside the stated {stated.text(4)}")
 
     for s in cf.statements:

@@ -51,7 +51,8 @@ def _rule_reason(rule: str, row: dict) -> str:
 
 def _log_verdicts(lg: Logs, claims_file: str, here: Here) -> list[Verdict]:
     fired: dict[str, tuple[list[str], dict]] = {}
-    for table, kind, idc in ((lg.llama_bench, "llama_bench", "run_ids"), (lg.speculative, "speculative", "config_id")):
+    for table, kind, idc in ((lg.llama_bench, "llama_bench", "run_ids"),
+                             (lg.speculative, "speculative", "config_id")):
         if table.is_empty():
             continue
         out, _ = caveats.evaluate(table, kind)
@@ -85,7 +86,8 @@ def _log_verdicts(lg: Logs, claims_file: str, here: Here) -> list[Verdict]:
         verdicts.append(Verdict(
             claims_file=claims_file, id=e.id, kind="log", text=e.text, consistency=consistency,
             recomputed=recomputed, difference=diff, unit="tok/s", arithmetic=arithmetic, qualifiers=quals,
-            notes=list(e.notes), reproducible=Reproducible(here=not missing, missing=missing), evidence=e.evidence))
+            notes=list(e.notes), reproducible=Reproducible(here=not missing, missing=missing),
+            evidence=e.evidence))
     return verdicts
 
 
@@ -97,8 +99,8 @@ def _against_logs(cf: ClaimsFile, verdicts: list[Verdict], lg: Logs | None) -> l
         if c is None or c.log is None:
             out.append(v)
             continue
-        entries: list[LogEntry] = [e for e in (lg.entries if lg else []) if e.file == c.log and e.metric == c.metric
-                                   and e.value is not None]
+        entries: list[LogEntry] = [e for e in (lg.entries if lg else [])
+                                   if e.file == c.log and e.metric == c.metric and e.value is not None]
         if not entries:
             why = "no --logs folder given" if lg is None else f"no {c.metric} entry in {c.log}"
             out.append(v.model_copy(update={"notes": v.notes + [f"log: {c.log} not checked ({why})"]}))
@@ -160,7 +162,8 @@ def write(audit: Audit, out_dir: str | Path, pages_dir: str | Path | None = None
     if pages_dir is not None:
         pages_dir = Path(pages_dir)
         pages_dir.mkdir(parents=True, exist_ok=True)
-        (pages_dir / f"{slug(audit.path)}.qmd").write_text(page.render(audit.claims, audit.verdicts, audit.path.name))
+        text = page.render(audit.claims, audit.verdicts, audit.path.name)
+        (pages_dir / f"{slug(audit.path)}.qmd").write_text(text)
     return dest
 
 
@@ -178,7 +181,8 @@ def audit_dir(claims_dir: str | Path, out_dir: str | Path, pages_dir: str | Path
     for a in audits:
         write(a, out_dir, pages_dir)
     Path(pages_dir).mkdir(parents=True, exist_ok=True)
-    (Path(pages_dir) / "index.qmd").write_text(page.index([(slug(a.path), a.claims, a.verdicts) for a in audits]))
+    listing = [(slug(a.path), a.claims, a.verdicts) for a in audits]
+    (Path(pages_dir) / "index.qmd").write_text(page.index(listing))
     return audits
 
 

@@ -181,7 +181,8 @@ class Statement(_Strict):
     range: tuple[float, float] | None = None
     decimals: int | None = None
     about: bool = False
-    unit: str | None = Field(None, description="'%' or 'x' for ratios; % for percent_change; else the claims'")
+    unit: str | None = Field(None, description="'%' or 'x' for ratios; % for percent_change; "
+                                               "else the claims'")
     note: str | None = None
 
     @model_validator(mode="after")
@@ -337,7 +338,8 @@ def _check_references(cf: ClaimsFile, doc: _Doc) -> None:
     for i, c in enumerate(cf.claims):
         env = c.conditions.env
         if env is not None and env not in envs:
-            raise ClaimsError(f"{where}:{doc.line(('claims', i, 'conditions', 'env'))}: claims.{i}.conditions.env: "
+            line = doc.line(("claims", i, "conditions", "env"))
+            raise ClaimsError(f"{where}:{line}: claims.{i}.conditions.env: "
                               f"{env!r} is not an environments id; known: {sorted(envs)}")
     if cf.conditions.env is not None and cf.conditions.env not in envs:
         raise ClaimsError(f"{where}:{doc.line(('conditions', 'env'))}: conditions.env: unknown environment")

@@ -81,7 +81,8 @@ def _side(cf: ClaimsFile, ref: str, recomputed: dict[str, Recomputed]) -> dict:
         return {"id": ref, "lo": natural.lo if natural else None, "hi": natural.hi if natural else None}
     iv = claim_interval(c)
     return {"id": ref, "lo": iv.lo if iv else None, "hi": iv.hi if iv else None, "method": c.method,
-            "phase": c.metric, "host": host_of(cf, c), "env": cf.conditions_of(c).env, "build": build_of(cf, c),
+            "phase": c.metric, "host": host_of(cf, c), "env": cf.conditions_of(c).env,
+            "build": build_of(cf, c),
             "source": c.origin or OWN_SOURCE, "n": c.n}
 
 
@@ -107,8 +108,9 @@ def comparison_table(cf: ClaimsFile, recomputed: dict[str, Recomputed]) -> pl.Da
             for p in r.pairs:
                 if p.denominator is None:
                     continue
-                row = {"id": f"{s.id}[{p.numerator}/{p.denominator}]", "statement": s.id, "value": p.value.mid,
-                       "value_halfwidth": None, "num_alpha": _alpha(cf, p.numerator, p.denominator)}
+                row = {"id": f"{s.id}[{p.numerator}/{p.denominator}]", "statement": s.id,
+                       "value": p.value.mid, "value_halfwidth": None,
+                       "num_alpha": _alpha(cf, p.numerator, p.denominator)}
                 row.update({f"num_{k}": v for k, v in _side(cf, p.numerator, recomputed).items()})
                 row.update({f"den_{k}": v for k, v in _side(cf, p.denominator, recomputed).items()})
                 rows.append(row)

@@ -111,7 +111,8 @@ class Here:
                 names.add(spec["member"].rsplit("/", 1)[-1])
         return cls(models=frozenset(names), build=here.get("build", cls.build),
                    methods=frozenset(here.get("methods", cls.methods)),
-                   decodings=frozenset(here.get("decodings", cls.decodings)), gpus=tuple(here.get("gpus") or ()))
+                   decodings=frozenset(here.get("decodings", cls.decodings)),
+                   gpus=tuple(here.get("gpus") or ()))
 
 
 def _fmt(v: float | None) -> str:
@@ -185,7 +186,8 @@ def _cliff_neighbour(table: pl.DataFrame, cid: str) -> str:
     """"42.72 at n_cpu_moe 24 (tg-win-ncmoe24)": the best value one offload level up, for reasons."""
     row = table.filter(pl.col("id") == cid).row(0, named=True)
     same = table.filter((pl.col("env").eq_missing(row["env"])) & (pl.col("metric") == row["metric"])
-                        & pl.col("method").eq_missing(row["method"]) & pl.col("prompt").eq_missing(row["prompt"])
+                        & pl.col("method").eq_missing(row["method"])
+                        & pl.col("prompt").eq_missing(row["prompt"])
                         & pl.col("block_max").eq_missing(row["block_max"]))
     if row["n_cpu_moe"] is None:
         return ""
@@ -203,7 +205,8 @@ def _claim_qualifiers(cf: ClaimsFile, c: Claim, table: pl.DataFrame, fired: dict
     row = row.row(0, named=True) if row.height else None
     for rule in fired.get(c.id, []):
         if rule == "single_run":
-            reason = f"n = {row['n']}: below {caveats.DEFAULTS['min_n']} runs, no interval; one outlier is the number"
+            reason = (f"n = {row['n']}: below {caveats.DEFAULTS['min_n']} runs, no interval; "
+                      "one outlier is the number")
         elif rule == "cold_start":
             reason = "a cold first run (model file not in the page cache): measures disk reads, not inference"
         elif rule == "memory_spill":
@@ -293,7 +296,8 @@ def _statement_qualifiers(cf: ClaimsFile, s: Statement, r: Recomputed, comp_fire
             add(NOT_COMPARABLE, "sources", _strip_ids(diffs["sources"]), [a, b])
     for rid in row_ids:
         fired = comp_fired.get(rid, [])
-        ids = [x for x in rid.removeprefix(s.id).strip("[]").split("/") if x] or list(pairs[0] if pairs else [])
+        ids = [x for x in rid.removeprefix(s.id).strip("[]").split("/") if x]
+        ids = ids or list(pairs[0] if pairs else [])
         if "single_run" in fired:
             ones = [i for i in ids if cf.claim(i) and cf.claim(i).n is not None
                     and cf.claim(i).n < caveats.DEFAULTS["min_n"]]
@@ -301,7 +305,8 @@ def _statement_qualifiers(cf: ClaimsFile, s: Statement, r: Recomputed, comp_fire
                                       "(single runs, no interval)", ones)
         if "acceptance_without_speedup" in fired and ids and cf.claim(ids[0]):
             mode = cf.conditions_of(cf.claim(ids[0])).decoding
-            acc = [c.id for c in cf.claims if c.metric == "acceptance_rate" and cf.conditions_of(c).decoding == mode]
+            acc = [c.id for c in cf.claims
+                   if c.metric == "acceptance_rate" and cf.conditions_of(c).decoding == mode]
             add(AT_RISK, "acceptance_without_speedup",
                 "high stated acceptance, yet the speed ratio is at or below 1: no speedup", ids + acc)
     cited = set(r.reads) | {x for p in pairs for x in p}
@@ -347,11 +352,13 @@ def judge(cf: ClaimsFile, recomputed: dict[str, Recomputed], here: Here, claims_
         quals = _claim_qualifiers(cf, c, ctable, claim_fired)
         if c.id in acc_risk:
             quals.append(Qualifier(kind=AT_RISK, check="acceptance_without_speedup",
-                                   reason="the same decoding mode runs at or below the plain speed: acceptance "
-                                          "is high, speed is not", evidence=sorted(acc_risk[c.id])))
+                                   reason="the same decoding mode runs at or below the plain speed: "
+                                          "acceptance is high, speed is not",
+                                   evidence=sorted(acc_risk[c.id])))
         out.append(Verdict(
             claims_file=claims_file, id=c.id, kind="claim", text=claim_text(c), consistency=NOT_CHECKABLE,
-            unit=c.unit, qualifiers=quals, notes=_not_stated(cf, c), reproducible=reproducibility(cf, c, here),
+            unit=c.unit, qualifiers=quals, notes=_not_stated(cf, c),
+            reproducible=reproducibility(cf, c, here),
             evidence=[c.id]))
     for s in cf.statements:
         r = recomputed[s.id]
