@@ -22,7 +22,8 @@ def test_clover_converted_file_keeps_every_claim_of_the_original():
                 "pp-win-ncmoe26", "tg-win-ncmoe24", "pp-win-ncmoe24", "tg-win-ncmoe22", "pp-win-ncmoe22",
                 "ds-story-wsl", "ds-story-win", "ds-code-wsl", "ds-code-win", "ds-prob-wsl", "ds-prob-win",
                 "ds-code-b8-wsl", "ds-code-b8-win", "ds-code-b4-wsl", "ds-acceptance", "mem-wsl-vram",
-                "mem-wsl-rss", "mem-win-vram", "mem-win-ws", "stmt-57pct", "stmt-two-thirds", "stmt-7x-qwen", "stmt-2.4x-5070ti",
+                "mem-wsl-rss", "mem-win-vram", "mem-win-ws", "stmt-57pct", "stmt-two-thirds", "stmt-7x-qwen",
+                "stmt-2.4x-5070ti",
                 "ext-h200-draft-self", "ext-vendor-gb300", "ext-vendor-h200", "other-deepseek-strata",
                 "other-qwen27b-q4km", "other-qwen27b-iq3xxs", "other-qwen27b-iq2xs-mtp", "prep-quantize",
                 "prep-convert-4-shards"]
