@@ -8,6 +8,8 @@
     benchbook records repair FILE    move a torn last line aside (quarantine) and report it
     benchbook site build             render the site (quarto when on PATH, else smalldocs)
     benchbook ingest FILE...         read external llama.cpp output (llama-bench, server log, speculative-simple)
+    benchbook audit CLAIMS.yaml...   a verdict per published claim [--logs DIR] [--pair SPEC=BASELINE];
+                                     --all DIR audits every claims file of DIR (the `audit` stage)
 """
 
 from __future__ import annotations
@@ -143,6 +145,12 @@ def cmd_ingest(args) -> int:
     return 0
 
 
+def cmd_audit(args) -> int:
+    """``benchbook audit ...``: ``benchbook.audit.command`` (its own options; ``benchbook audit -h``)."""
+    from .audit.command import main as audit_main
+    return audit_main(args.rest)
+
+
 def measured_here(root: Path, params: dict, host_id: str, toolchain_id: str | None) -> dict[str, bool]:
     """Per measurement stage: does the committed raw data hold a completed session of this host
     (and, for the llama.cpp experiments, of this build — a rebuilt toolchain measures itself again)?
@@ -228,6 +236,10 @@ def main(argv: list[str] | None = None) -> int:
     ig.add_argument("--build", type=int, default=None, help="llama.cpp build number (a hint for field-name versions)")
     ig.add_argument("--out", default=None, help="JSONL file to append to (default: print records to stdout)")
     ig.set_defaults(fn=cmd_ingest)
+    au = sub.add_parser("audit", add_help=False,
+                        help="a verdict per published claim of a claims file (and raw logs); audit -h for options")
+    au.add_argument("rest", nargs=argparse.REMAINDER)
+    au.set_defaults(fn=cmd_audit)
     args = ap.parse_args(argv)
     try:
         return args.fn(args)
