@@ -59,7 +59,7 @@ def cmd_doctor(args) -> int:
         problems += 1
         print(f"{_ok(False)} toolchain: {e}")
     reg = params["models"]["registry"]
-    from .models import _cached
+    from .llamacpp.models import _cached
     for mid in reg:
         hit = _cached(mid, reg)
         print(f"{_ok(bool(hit))} model {mid}" + (f" sha256={hit['sha256'][:16]}… {hit['path']}" if hit else
@@ -94,7 +94,7 @@ def cmd_toolchain_build(args) -> int:
 
 
 def cmd_models_fetch(args) -> int:
-    from .models import manifest, type_histogram_line
+    from .llamacpp.models import manifest, type_histogram_line
     params = resolve.load_params(repo_root())
     ids = args.ids or list(params["models"]["registry"])
     needs_tc = any("derived_from" in params["models"]["registry"].get(i, {}) for i in ids)

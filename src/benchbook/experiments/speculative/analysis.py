@@ -34,7 +34,7 @@ import numpy as np
 import polars as pl
 from scipy import stats as sps
 
-from .records import read_records
+from benchbook.records import read_records
 
 REQUEST_SCHEMA = "benchbook.speculative_request"
 COST_SCHEMA = "benchbook.speculative_cost"
@@ -440,3 +440,9 @@ def with_model(table: pl.DataFrame, cm: dict) -> pl.DataFrame:
                   if (c is not None and rk is not None and k and row["tau"] is not None) else None)
     return table.with_columns(pl.Series("c", cs, dtype=pl.Float64), pl.Series("r_k1", rs, dtype=pl.Float64),
                               pl.Series("speedup_model", ms, dtype=pl.Float64))
+
+
+def load(raw_dir: Path) -> pl.DataFrame:
+    """The tidy table of the experiment: ``load_requests(raw_dir / "speculative")`` (one row per
+    completed request, every host and session)."""
+    return load_requests(Path(raw_dir) / "speculative")

@@ -17,11 +17,12 @@ import altair as alt
 import numpy as np
 import polars as pl
 
-from . import caveats, charts
-from . import speculative as sp
-from .analysis import latest_completed_session
-from .numbers import Number, line_ranges, make_key, publish
-from .records import read_records
+from benchbook import caveats, charts
+from benchbook.numbers import Number, line_ranges, make_key, publish
+from benchbook.records import read_records
+from benchbook.session import latest_completed_session
+
+from . import analysis as sp
 
 #: Caveat rules this table asks for (those that exist in ``caveats.RULES`` are applied).
 WANTED_RULES = ["cap_hit", "single_run", "high_variance", "warm_prompt_cache", "cross_request_state",
@@ -46,8 +47,8 @@ def _num(key, value, unit, label, row, root, *, n=None, sd=None, ci=None, ci_met
                   caveats=list(cav if cav is not None else row["caveats"]), computation=computation)
 
 
-def build(raw_dir: Path, snapshots_dir: Path, out_dir: Path, numbers_path: Path, thresholds: dict,
-          confidence: float = 0.95, root: Path | None = None, session_id: str | None = None) -> dict:
+def derive(raw_dir: Path, snapshots_dir: Path, out_dir: Path, numbers_path: Path, thresholds: dict,
+           confidence: float = 0.95, root: Path | None = None, session_id: str | None = None) -> dict:
     """Compute and write everything for the latest completed session (or ``session_id``).
 
     Writes under ``out_dir``: ``configs.parquet`` (the caveat-engine contract table + cost-model
@@ -187,3 +188,14 @@ def _charts(table: pl.DataFrame, mem: pl.DataFrame, req: pl.DataFrame, cost: dic
                                                                  scale=alt.Scale(zero=False)),
         color="spec_type:N", tooltip=["config_id:N", "prompt_id:N", "rep:Q", alt.Tooltip("peak_rss_mib:Q", format=".1f")]
     ).properties(width=480, title="Memory vs n_max"), out_dir, "spec_memory")
+
+
+def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> dict:
+    """The stage ``speculative_report``: ``derive`` from ``raw_dir/speculative`` and ``raw_dir/snapshots``
+    into ``reports_dir/speculative/`` and ``reports_dir/numbers/speculative.json``, with
+    ``params["report"]``'s thresholds and confidence; the latest completed session.  ``raw_dir`` and
+    ``reports_dir`` relative to ``root`` unless absolute.  Returns ``derive``'s dict."""
+    root = Path(root)
+    raw, rep = root / raw_dir, root / reports_dir
+    return derive(raw / "speculative", raw / "snapshots", rep / "speculative", rep / "numbers" / "speculative.json",
+                  thresholds=params["report"], confidence=params["report"]["confidence"], root=root)
