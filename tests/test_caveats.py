@@ -5,7 +5,9 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from benchbook import analysis, caveats
+from benchbook import caveats
+from benchbook import claims as claims_mod
+from benchbook.experiments.llama_bench import analysis
 
 CLAIMS = Path(__file__).resolve().parents[1] / "data" / "claims" / "clover-35b-a3b-blog.yaml"
 if not CLAIMS.exists():
@@ -243,7 +245,7 @@ def test_ratio_stats_feeds_comparison_rules():
 
 
 def test_clover_claims_file():
-    claims, comps = analysis.load_claims(CLAIMS)
+    claims, comps = claims_mod.load_claims(CLAIMS)
     out, _ = caveats.evaluate(claims, "claims")
     f = caveats.findings(out, "claims")
     by = lambda r: set(f.filter(pl.col("rule") == r)["record"])  # noqa: E731

@@ -155,7 +155,7 @@ def measured_here(root: Path, params: dict, host_id: str, toolchain_id: str | No
     for stage in ("llama_bench", "speculative"):
         if stage not in params:
             continue
-        f = root / params[stage]["raw_dir"] / f"{host_id}.jsonl"
+        f = root / "data/raw" / stage / f"{host_id}.jsonl"
         starts, ended = {}, set()
         if f.exists():
             for _, r in iter_records(f):

@@ -15,8 +15,8 @@ import polars as pl
 from benchbook import charts
 from benchbook.numbers import Number, line_ranges, make_key
 
-from .analysis import (acceptance, analytic_tau, break_even, experts_by_pass, load_runs, pass_costs, pooled_alpha,
-                       speedup, steady_state)
+from .analysis import (acceptance, analytic_tau, break_even, experts_by_pass, load_runs, pass_costs,
+                       pooled_alpha, speedup, steady_state)
 
 
 def chart_tau(acc: pl.DataFrame) -> alt.Chart:
@@ -93,7 +93,7 @@ def numbers(acc, sp, be, ex, costs, c1, sess, manifest: dict, manifest_path: str
                 ("equals_ar", "equals_ar_rate", "fraction of runs", "output equal to AR greedy", "")):
             out.append(Number(key=f"{base}-{suffix}", value=round(r[col], 3), unit=unit,
                               label=f"{what}, {r['config_name']}, {r['prompt_class']}{tail}", n=r["runs"],
-                              computation="draftself.report.acceptance", caveats=caveats, **src, **common))
+                              computation="experiments.draftself.analysis.acceptance", caveats=caveats, **src, **common))
     for r in sp.iter_rows(named=True):
         base = make_key("draftself", r["config_name"], r["prompt_class"])
         src = {"sources": [{"file": r["file"], "lines": line_ranges(r["lines"])}], "run_ids": r["run_ids"]}
@@ -101,34 +101,34 @@ def numbers(acc, sp, be, ex, costs, c1, sess, manifest: dict, manifest_path: str
         out.append(Number(key=base + "-speedup", value=round(r["speedup"], 3), unit="×", n=r["n"], ci95=ci,
                           ci_method="Student-t on log(AR time / draft-self time), paired by prompt and repetition",
                           label=f"measured decode speedup vs AR, {r['config_name']}, {r['prompt_class']}",
-                          computation="draftself.report.speedup", caveats=caveats, **src, **common))
+                          computation="experiments.draftself.analysis.speedup", caveats=caveats, **src, **common))
         out.append(Number(key=base + "-predicted_speedup", value=round(r["predicted"], 3), unit="×", n=r["n"],
                           label=f"cost-model speedup, {r['config_name']}, {r['prompt_class']}",
-                          computation="draftself.report.speedup (mean pass costs)", caveats=caveats, **src, **common))
+                          computation="experiments.draftself.analysis.speedup (mean pass costs)", caveats=caveats, **src, **common))
         if r.get("steady") is not None:
             out.append(Number(key=base + "-steady_speedup", value=round(r["steady"], 3), unit="×", n=r["n"],
                               label=f"steady-state cost-model speedup τ/(r_draft+r_verify), {r['config_name']}, "
                                     f"{r['prompt_class']}",
-                              computation="draftself.report.steady_state", caveats=caveats, **src, **common))
+                              computation="experiments.draftself.analysis.steady_state", caveats=caveats, **src, **common))
         out.append(Number(key=base + "-model_gap", value=round(100 * r["gap"], 1), unit="%", n=r["n"],
                           label=f"measured ÷ predicted − 1, {r['config_name']}, {r['prompt_class']}",
-                          computation="draftself.report.speedup", caveats=caveats, **src, **common))
+                          computation="experiments.draftself.analysis.speedup", caveats=caveats, **src, **common))
     all_runs = {"sources": [{"file": f, "lines": line_ranges(ls)} for f, ls in
                             sp.explode("lines").group_by("file").agg(pl.col("lines")).iter_rows()]}
     for r in be.iter_rows(named=True):
         out.append(Number(key=make_key("draftself", "break_even_tau", "k", r["k"]), value=round(r["tau_break_even"], 3),
                           unit="tokens/verify step", n=1,
                           label=f"break-even τ at k={r['k']} (r_draft + r_verify of a {r['k'] + 1}-token pass)",
-                          computation="draftself.report.break_even", caveats=caveats, **all_runs, **common))
+                          computation="experiments.draftself.analysis.break_even", caveats=caveats, **all_runs, **common))
     out.append(Number(key="draftself-decode_pass_ms", value=round(c1 / 1e6, 4), unit="ms", n=1,
-                      label="mean 1-token decode pass", computation="draftself.report.pass_costs",
+                      label="mean 1-token decode pass", computation="experiments.draftself.analysis.pass_costs",
                       caveats=caveats, **all_runs, **common))
     for r in ex.iter_rows(named=True) if len(ex) else []:
         if r["kind"] in ("draft", "verify") and r["n_tokens"] in (9,):
             k = make_key("draftself", "unique_experts", r["kind"], "n", r["n_tokens"])
             out.append(Number(key=k, value=round(r["unique_experts"], 2), unit="experts/layer", n=int(r["passes"]),
                               label=f"distinct experts per layer, {r['kind']} pass of {r['n_tokens']} tokens",
-                              computation="draftself.report.experts_by_pass", caveats=caveats, **all_runs, **common))
+                              computation="experiments.draftself.analysis.experts_by_pass", caveats=caveats, **all_runs, **common))
             out.append(Number(key=k + "-bound", value=round(r["bound"], 2), unit="experts/layer", n=1,
                               label=f"independent-routing bound for {r['n_tokens']} tokens (E={r['E']}, K={r['K']})",
                               computation="draftself.experts.independent_bound", **all_runs, **common))

@@ -122,7 +122,7 @@ def derive(raw_dir: Path, snapshots_dir: Path, out_dir: Path, numbers_path: Path
                 build=f"b{r['build_number']} ({r['build_commit']}) {tc.get('backend') or ''}".strip(),
                 model_sha256=r["model_sha256"], host_id=r["host_id"], session_id=r["session_id"],
                 measured_from=r["started_at"], measured_to=r["ended_at"], caveats=r["caveats"],
-                computation="benchbook.analysis.rate_stats"))
+                computation="benchbook.experiments.llama_bench.analysis.rate_stats"))
             per_host[h].append((r, nums[-1]))
     publish(numbers_path, "llama_bench", nums)
     (out_dir / "hosts.md").write_text(hosts_table(per_host, hosts, tcs, primary))
@@ -180,6 +180,6 @@ def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> dict
     ``raw_dir``/``reports_dir`` relative to ``root`` unless absolute.  Returns ``derive``'s dict."""
     root = Path(root)
     raw, rep = root / raw_dir, root / reports_dir
-    return derive(raw / "llama_bench", raw / "snapshots", rep / "llama_bench", rep / "numbers" / "llama_bench.json",
-                  rep / "metrics" / "llama_bench.json", thresholds=params["report"],
+    return derive(raw / "llama_bench", raw / "snapshots", rep / "llama_bench",
+                  rep / "numbers" / "llama_bench.json", rep / "metrics" / "llama_bench.json", thresholds=params["report"],
                   confidence=params["report"]["confidence"], root=root)

@@ -96,21 +96,21 @@ def derive(raw_dir: Path, snapshots_dir: Path, out_dir: Path, numbers_path: Path
         label = f"{r['config_id']} on {r['prompt_id']}"
         nums.append(_num(f"{base}-decode", r["decode_tps_mean"], "tok/s", f"decode rate, {label}", r, root,
                          sd=r["decode_tps_sd"], ci=[r["decode_tps_ci_low"], r["decode_tps_ci_high"]],
-                         ci_method="student-t over per-repetition rates", computation="benchbook.speculative.config_table"))
+                         ci_method="student-t over per-repetition rates", computation="benchbook.experiments.speculative.analysis.config_table"))
         if r["config_id"] != "baseline" and r["speedup_mean"] is not None:
             nums.append(_num(f"{base}-speedup", r["speedup_mean"], "×", f"decode speedup vs same-session baseline, {label}",
                              r, root, ci=[r["speedup_ci_low"], r["speedup_ci_high"]],
                              ci_method="student-t over paired per-repetition ratios",
-                             computation="benchbook.speculative.config_table"))
+                             computation="benchbook.experiments.speculative.analysis.config_table"))
         if r["alpha"] is not None:
             nums.append(_num(f"{base}-alpha", r["alpha"], "", f"acceptance α, {label} ({r['accepted']}/{r['drafted']})",
-                             r, root, computation="benchbook.speculative.alpha (pooled over repetitions)"))
+                             r, root, computation="benchbook.experiments.speculative.analysis.alpha (pooled over repetitions)"))
             if r["tau"] is not None:  # null: verify steps not recorded (τ unknown, not 1)
                 nums.append(_num(f"{base}-tau", r["tau"], "tok/step", f"tokens per verify step τ, {label}", r, root,
-                                 computation="benchbook.speculative.tau (pooled)"))
+                                 computation="benchbook.experiments.speculative.analysis.tau (pooled)"))
         if r["speedup_model"] is not None:
             nums.append(_num(f"{base}-model", r["speedup_model"], "×", f"cost-model speedup τ/(k·c+r(k+1)), {label}", r,
-                             root, computation="benchbook.speculative.with_model"))
+                             root, computation="benchbook.experiments.speculative.analysis.with_model"))
     if cost:
         crow = {"lines": cost["lines"], "files": cost["files"], "run_ids": [], "argv": cost["argv"][0] if cost["argv"] else [],
                 "toolchain_id": table["toolchain_id"][0], "model_sha256": table["model_sha256"][0],
@@ -118,12 +118,12 @@ def derive(raw_dir: Path, snapshots_dir: Path, out_dir: Path, numbers_path: Path
         n_rep = int(cost.get("n") or 1)
         for did, c in cost["c"].items():
             nums.append(_num(make_key("spec-cost-c", did), c, "", f"draft cost c of {did} (per token ÷ target decode step)",
-                             crow, root, n=n_rep, computation="benchbook.speculative.cost_model"))
+                             crow, root, n=n_rep, computation="benchbook.experiments.speculative.analysis.cost_model"))
         for n, r in cost["r"].items():
             nums.append(_num(make_key("spec-cost-r", n), r, "", f"r({n}): target {n}-token pass ÷ 1-token decode step",
-                             crow, root, n=n_rep, computation="benchbook.speculative.cost_model"))
+                             crow, root, n=n_rep, computation="benchbook.experiments.speculative.analysis.cost_model"))
         nums.append(_num("spec-cost-t1", cost["t1_ms"], "ms", "target decode step (llama-bench tg)", crow, root, n=n_rep,
-                         computation="benchbook.speculative.cost_model"))
+                         computation="benchbook.experiments.speculative.analysis.cost_model"))
     for m in mem.iter_rows(named=True) if not mem.is_empty() else []:
         sel = table.filter((pl.col("spec_type") == m["spec_type"]) & (pl.col("draft_model_id").eq_missing(m["draft_model_id"])))
         mrow = {"lines": sorted(x for ls in sel["lines"] for x in ls), "files": sorted({f for fs in sel["files"] for f in fs}),
@@ -134,7 +134,7 @@ def derive(raw_dir: Path, snapshots_dir: Path, out_dir: Path, numbers_path: Path
                          "MiB/draft token", f"peak RSS slope over n_max ({m['spec_type']}, draft {m['draft_model_id']})",
                          mrow, root, n=m["n_points"], ci=[m["ci_low"], m["ci_high"]],
                          ci_method="student-t on the least-squares slope (n-2 df)",
-                         computation="benchbook.speculative.memory_slopes"))
+                         computation="benchbook.experiments.speculative.analysis.memory_slopes"))
     publish(numbers_path, "speculative", nums)
 
     _charts(table, mem, req, cost, out_dir)
