@@ -8,6 +8,7 @@
     benchbook records repair FILE    move a torn last line aside (quarantine) and report it
     benchbook site build             render the site (quarto when on PATH, else smalldocs)
     benchbook ingest FILE...         read external llama.cpp output (llama-bench, server log, speculative-simple)
+    benchbook stages check           compare each dvc.yaml stage's code deps with its import closure
 """
 
 from __future__ import annotations
@@ -119,11 +120,17 @@ def cmd_records_repair(args) -> int:
 
 
 def cmd_site_build(args) -> int:
-    from .site import render, renderer
-    t0 = time.monotonic()
-    out = render(repo_root())
-    print(f"site: {out} (rendered with {renderer()[0]} in {time.monotonic() - t0:.1f} s)")
-    return 0
+    from .site import main as site_main
+    return site_main()
+
+
+def cmd_stages_check(args) -> int:
+    """Each stage's ``src/benchbook`` deps against its static import closure (``benchbook.stagedeps``);
+    prints one line per stage and, for a wrong one, the exact deps to write.  Exit 1 on a finding."""
+    from .stagedeps import check, report
+    results = check(repo_root())
+    print(report(results))
+    return 0 if all(r.ok for r in results) else 1
 
 
 def cmd_ingest(args) -> int:
@@ -222,6 +229,8 @@ def main(argv: list[str] | None = None) -> int:
     sp = sub.add_parser("site").add_subparsers(dest="sub", required=True)
     sp.add_parser("build").set_defaults(fn=cmd_site_build)
     sub.add_parser("run").set_defaults(fn=cmd_run)
+    stp = sub.add_parser("stages").add_subparsers(dest="sub", required=True)
+    stp.add_parser("check").set_defaults(fn=cmd_stages_check)
     ig = sub.add_parser("ingest", help="read llama-bench/llama-server/llama-speculative-simple output into records")
     ig.add_argument("files", nargs="+")
     ig.add_argument("--format", default="auto", choices=["auto", "json", "jsonl", "csv", "md", "sql", "server-log", "spec-simple"])

@@ -220,3 +220,19 @@ def render(root: Path) -> Path:
     if bad:
         raise RuntimeError("the built site fetches external resources:\n" + "\n".join(bad[:20]))
     return site / "index.html"
+
+
+def main() -> int:
+    """The stage ``site`` (``python -m benchbook.site``; also ``benchbook site build``): render the site
+    of the repository this runs in and print where it is and which renderer built it."""
+    import time
+
+    from .paths import repo_root
+    t0 = time.monotonic()
+    out = render(repo_root())
+    print(f"site: {out} (rendered with {renderer()[0]} in {time.monotonic() - t0:.1f} s)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
