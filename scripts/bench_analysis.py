@@ -1,5 +1,5 @@
 #!/usr/bin/env python
-"""Benchmark of the analysis layer on synthetic raw records (issue 5, "Performance").
+"""Benchmark of the analysis layer on synthetic raw records (time and peak memory per size).
 
 For each size N (default 10k, 100k, 1M) a fresh child process:
   1. generates N synthetic ``benchbook.llama_bench`` records (5 samples each, about 2.5 KiB like real ones;

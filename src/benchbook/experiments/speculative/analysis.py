@@ -234,7 +234,7 @@ def load_failures(raw_dir: str | Path) -> pl.DataFrame:
 
 
 def config_table(req: pl.DataFrame, confidence: float = 0.95, baseline_id: str = "baseline") -> pl.DataFrame:
-    """Per (session, configuration, prompt) statistics: the issue-3 contract columns
+    """Per (session, configuration, prompt) statistics: the columns the caveat rules read
     (``caveats.SPECULATIVE_COLUMNS``) plus prefill_tps_mean/ci, drafted, accepted, verify_steps,
     k_eff (drafted ÷ verify steps), accepted_frac_trend_slope, predicted_n_mean, peak_rss_mib_max,
     answer_ok (fraction of repetitions whose output holds the recorded answer, null without one),
