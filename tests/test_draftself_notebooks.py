@@ -36,14 +36,15 @@ def test_measure_and_report_notebooks(tmp_path, checkpoint):
     overrides = {"n_tokens": 8, "prompt_kinds": ["letters", "story"], "ks": [2, 4], "sequential_ks": [4],
                  "iterative_ks": [4], "coreset_k": 4, "coreset_masses": [0.6], "coreset_min": 2, "repetitions": 2,
                  "threads": 1}
-    # the notebooks read the checkpoint manifest at <root>/data/draftself/checkpoint.json (stage draftself_train)
+    # the notebooks read the checkpoint manifest at <root>/data/draftself/checkpoint.json
     (tmp_path / "data" / "draftself").mkdir(parents=True)
     shutil.copy(checkpoint, tmp_path / "data" / "draftself" / "checkpoint.json")
     common = {"root": str(tmp_path), "params_file": str(NB.parent / "params.yaml"), "raw_dir": "raw",
               "reports_dir": "rep"}
     pm.execute_notebook(str(NB / "draftself.ipynb"), str(tmp_path / "m.ipynb"), cwd=str(tmp_path),
                         parameters={**common, "overrides": json.dumps(overrides)}, progress_bar=False)
-    assert (tmp_path / "raw/draftself/runs.jsonl").exists() and (tmp_path / "raw/draftself/steps.jsonl").exists()
+    raw = tmp_path / "raw" / "draftself"
+    assert (raw / "runs.jsonl").exists() and (raw / "steps.jsonl").exists()
     pm.execute_notebook(str(NB / "draftself_report.ipynb"), str(tmp_path / "r.ipynb"), cwd=str(tmp_path),
                         parameters=common, progress_bar=False)
     nums = json.loads((tmp_path / "rep/numbers/draftself.json").read_text())["numbers"]

@@ -14,8 +14,9 @@ from benchbook import layers, stagedeps
 
 def test_every_stage_lists_exactly_its_import_closure(root):
     results = stagedeps.check(root)
-    assert {r.stage for r in results} >= {"llama_bench", "llama_bench_report", "speculative", "speculative_report",
-                                          "draftself_train", "draftself", "draftself_report", "site"}
+    assert {r.stage for r in results} >= {"llama_bench", "llama_bench_report", "speculative",
+                                          "speculative_report", "draftself_train", "draftself",
+                                          "draftself_report", "site"}
     assert [r.stage for r in results if not r.ok] == [], stagedeps.report(results)
 
 
@@ -56,18 +57,22 @@ def _repo(tmp_path: Path, deps: list[str]) -> Path:
 def test_closure_follows_function_local_imports_and_parent_packages(tmp_path):
     root = _repo(tmp_path, [])
     assert stagedeps.stage_code(root, "papermill notebooks/x.ipynb o.ipynb")[1] == [
-        "src/benchbook/__init__.py", "src/benchbook/a.py", "src/benchbook/sub/__init__.py", "src/benchbook/sub/b.py"]
+        "src/benchbook/__init__.py", "src/benchbook/a.py", "src/benchbook/sub/__init__.py",
+        "src/benchbook/sub/b.py"]
 
 
 def test_findings_name_missing_extra_package_dir_and_notebook(tmp_path):
     root = _repo(tmp_path, ["src/benchbook/a.py", "src/benchbook/unused.py", "src/benchbook/sub"])
     by = {r.stage: r for r in stagedeps.check(root)}
     x = by["x"]
-    assert x.missing == ["src/benchbook/__init__.py", "src/benchbook/sub/__init__.py", "src/benchbook/sub/b.py"]
+    assert x.missing == ["src/benchbook/__init__.py", "src/benchbook/sub/__init__.py",
+                         "src/benchbook/sub/b.py"]
     assert x.extra == ["src/benchbook/unused.py"]
     assert x.package_dirs == ["src/benchbook/sub"]
     assert x.notebook_missing == ["notebooks/x.ipynb"]
-    assert by["y"].missing == ["src/benchbook/__init__.py", "src/benchbook/sub/__init__.py"] and not by["y"].extra
+    assert by["y"].missing == ["src/benchbook/__init__.py", "src/benchbook/sub/__init__.py"]
+    assert by["y"].extra == []
     text = stagedeps.report(list(by.values()))
     assert text.splitlines()[0] == "x: 3 missing, 1 extra, 1 package dirs, 1 notebook not listed"
-    assert "      - notebooks/x.ipynb\n      - src/benchbook/__init__.py\n      - src/benchbook/a.py\n" in text
+    assert "      - notebooks/x.ipynb\n      - src/benchbook/__init__.py\n      - src/benchbook/a.py\n" \
+        in text

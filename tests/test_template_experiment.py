@@ -48,7 +48,8 @@ def test_template_copied_as_a_new_experiment_runs_both_stages(root, tmp_path):
     stages = {
         "demo": _stage(repo, "demo", [], [{"data/raw/demo": {"cache": False, "persist": True}}]),
         "demo_report": _stage(repo, "demo_report", ["data/raw/demo"],
-                              [{"reports/demo": {"cache": False}}, {"reports/numbers/demo.json": {"cache": False}}]),
+                              [{"reports/demo": {"cache": False}},
+                               {"reports/numbers/demo.json": {"cache": False}}]),
     }
     stages["demo"]["params"] = ["demo"]
     stages["demo_report"]["params"] = ["report"]

@@ -85,7 +85,8 @@ def imports_of_source(text: str, source: str, current: str, is_package: bool, kn
     try:
         tree = ast.parse(text)
     except SyntaxError as e:
-        raise ImportGraphError(f"{source}:{(e.lineno or 0) + line_offset}: {e.msg}; fix: correct the syntax") from None
+        where = f"{source}:{(e.lineno or 0) + line_offset}"
+        raise ImportGraphError(f"{where}: {e.msg}; fix: correct the syntax") from None
     out = []
     for node in ast.walk(tree):
         if isinstance(node, (ast.Import, ast.ImportFrom)):
@@ -115,7 +116,8 @@ def notebook_imports(path: Path, known: set[str], shown_as: str | None = None) -
     try:
         cells = json.loads(Path(path).read_text())["cells"]
     except (ValueError, KeyError) as e:
-        raise ImportGraphError(f"{shown_as or path}: not a Jupyter notebook ({e}); fix: restore it from git") from None
+        raise ImportGraphError(f"{shown_as or path}: not a Jupyter notebook ({e}); "
+                               "fix: restore it from git") from None
     out = []
     for i, c in enumerate(cells, 1):
         if c.get("cell_type") != "code":

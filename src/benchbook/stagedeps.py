@@ -81,11 +81,13 @@ def stage_code(root: Path, cmd: str, graph=None, files=None) -> tuple[list[str],
     start = []
     for nb in notebooks:
         if not (root / nb).exists():
-            raise StageDepsError(f"{root / nb}: the notebook a stage runs does not exist; fix: the cmd's path")
+            raise StageDepsError(f"{root / nb}: the notebook a stage runs does not exist; "
+                                 "fix: the path in the stage's cmd")
         start += [i.module for i in notebook_imports(root / nb, set(files), shown_as=nb)]
     for m in modules:
         if m.startswith("benchbook") and m not in files:
-            raise StageDepsError(f"module {m} (a stage's `python -m`) is not under {root / SRC}; fix: the cmd")
+            raise StageDepsError(f"module {m} (a stage's `python -m`) is not under {root / SRC}; "
+                                 "fix: the module name in the stage's cmd")
         start.append(m)
     code = sorted(str(files[m].relative_to(root)) for m in closure(start, graph))
     return notebooks + modules, code
@@ -103,7 +105,8 @@ def check(root: Path, dvc_file: Path | None = None) -> list[StageDeps]:
     try:
         stages = yaml.safe_load(dvc_file.read_text())["stages"]
     except (OSError, yaml.YAMLError, KeyError, TypeError) as e:
-        raise StageDepsError(f"{dvc_file}: not a dvc.yaml with `stages:` ({e}); fix: restore it from git") from None
+        raise StageDepsError(f"{dvc_file}: not a dvc.yaml with `stages:` ({e}); "
+                             "fix: restore it from git") from None
     graph, files = package_graph(root), module_files(root / "src")
     out = []
     for name, st in stages.items():
@@ -132,8 +135,8 @@ def report(results: list[StageDeps]) -> str:
         if r.ok:
             lines.append(f"{r.stage}: ok ({len(r.code)} modules)")
             continue
-        lines.append(f"{r.stage}: {len(r.missing)} missing, {len(r.extra)} extra, {len(r.package_dirs)} package "
-                     f"dirs, {len(r.notebook_missing)} notebook not listed")
+        lines.append(f"{r.stage}: {len(r.missing)} missing, {len(r.extra)} extra, "
+                     f"{len(r.package_dirs)} package dirs, {len(r.notebook_missing)} notebook not listed")
         for label, items in (("missing", r.missing), ("extra", r.extra), ("package dir", r.package_dirs),
                              ("notebook not listed", r.notebook_missing)):
             lines += [f"  {label}: {x}" for x in items]

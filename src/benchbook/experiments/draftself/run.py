@@ -238,5 +238,6 @@ def measure(params: dict, *, root: Path, raw_dir: Path, overrides: dict | None =
     section = ((params or {}).get("draftself") or {}).get("measure") or {}
     merged = {**DEFAULTS, **section, **(overrides or {})}
     checkpoint, _ = resolve_checkpoint(root / MANIFEST, log=log)
-    out = measure_session(merged, checkpoint, root / raw_dir / "draftself", root=root, session_id=session_id, log=log)
+    out = measure_session(merged, checkpoint, root / raw_dir / "draftself", root=root, session_id=session_id,
+                          log=log)
     return {**out, "params": merged}

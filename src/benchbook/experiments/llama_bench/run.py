@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from benchbook.llamacpp.bench import (SCHEMA, SCHEMA_VERSION, append_result, build_argv, evict_from_page_cache,
-                                      resident_pct)
+from benchbook.llamacpp.bench import (SCHEMA, SCHEMA_VERSION, append_result, build_argv,
+                                      evict_from_page_cache, resident_pct)
 from benchbook import resolve
 from benchbook.llamacpp.procmon import run_sampled
 from benchbook.provenance import git_state, load_snapshot
