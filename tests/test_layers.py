@@ -34,7 +34,8 @@ def test_cycle_within_one_layer_is_reported(tmp_path):
                             "session.py": "import benchbook.records\n"})
     got = [str(v) for v in layers.check(root)]
     assert got == ["src/benchbook/records.py:1: import cycle: src/benchbook/records.py:1 "
-                   "benchbook.records -> benchbook.session; src/benchbook/session.py:1 benchbook.session -> benchbook.records; "
+                   "benchbook.records -> benchbook.session; "
+                   "src/benchbook/session.py:1 benchbook.session -> benchbook.records; "
                    "fix: move the shared code into a lower module"]
 
 
