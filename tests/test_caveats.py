@@ -5,8 +5,9 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from benchbook import analysis, caveats
+from benchbook import caveats
 from benchbook.audit import recompute, schema, tables
+from benchbook.experiments.llama_bench import analysis
 
 CLAIMS = Path(__file__).resolve().parents[1] / "data" / "claims" / "clover-35b-a3b-blog.yaml"
 

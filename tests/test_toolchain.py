@@ -5,8 +5,9 @@ import time
 
 import pytest
 
-from benchbook import resolve, toolchain as tc
-from benchbook.toolchain import ToolchainError
+from benchbook import resolve
+from benchbook.llamacpp import toolchain as tc
+from benchbook.llamacpp.toolchain import ToolchainError
 
 
 def test_cache_key_depends_on_source_backend_and_flags():

@@ -6,22 +6,24 @@ was seen) and the thresholds it reads (``params``: name -> documented default, a
 ``DEFAULTS``).  A rule has one implementation per *table kind* it applies to; each implementation
 declares the columns it needs:
 
-==============  ==========================================================================  ===========
-kind            table                                                                        record id
-==============  ==========================================================================  ===========
-``llama_bench`` ``analysis.rate_stats`` output (one row per llama-bench configuration)      ``run_ids``
-``speculative`` the speculative-decoding per-configuration table (issue 3 contract, see      ``config_id``
-                ``SPECULATIVE_COLUMNS``)
-``claims``      ``audit.tables.claims_table``: one published number per row                ``id``
-``comparison``  a table of ratios between two numbers: ``analysis.ratio_stats`` output or    ``id``
-                ``audit.tables.comparison_table`` (derived statements, bound pairs)
-==============  ==========================================================================  ===========
+===============  ============================================================================  ===========
+kind             table                                                                         record id
+===============  ============================================================================  ===========
+``llama_bench``  ``experiments.llama_bench.analysis.rate_stats`` output (one row per           ``run_ids``
+                 llama-bench configuration)
+``speculative``  the speculative-decoding per-configuration table (columns                     ``config_id``
+                 ``SPECULATIVE_COLUMNS``, ``experiments.speculative.analysis.config_table``)
+``claims``       ``audit.tables.claims_table``: one published number per row                   ``id``
+``comparison``   a table of ratios between two numbers: ``ratio_stats`` output                 ``id``
+                 (``experiments.llama_bench.analysis``) or ``audit.tables.comparison_table``
+                 (derived statements, bound pairs)
+===============  ============================================================================  ===========
 
 An implementation takes ``(table, thresholds)`` and returns a boolean Polars expression or a
 boolean Series aligned with the rows (null counts as False).  ``evaluate`` runs every rule that
 applies to a kind and whose columns are present, adds a ``caveats`` list column (rule ids in
 ``RULES`` order) and says which rules it skipped and why; ``attach`` is the llama-bench shortcut
-used by ``llama_bench_report``; ``findings`` turns the result into ``(rule, severity, record id)``
+used by the llama-bench report; ``findings`` turns the result into ``(rule, severity, record id)``
 rows for tests and audits.  Thresholds come from ``params.yaml`` ``report`` and override
 ``DEFAULTS``.
 """
@@ -65,7 +67,7 @@ DEFAULTS: dict = {
     },
 }
 
-#: Columns of the speculative-decoding table (contract with the issue-3 engineer).
+#: Columns of the speculative-decoding table (``experiments.speculative.analysis.config_table``).
 SPECULATIVE_COLUMNS = [
     "host_id", "toolchain_id", "session_id", "config_id", "prompt_id", "spec_type", "draft_model_id", "n_max",
     "n", "decode_tps_mean", "decode_tps_ci_low", "decode_tps_ci_high", "speedup_mean", "speedup_ci_low",
@@ -102,12 +104,6 @@ class Rule:
     @property
     def applies_to(self) -> tuple[str, ...]:
         return tuple(self.variants)
-
-    @property
-    def fn(self) -> Impl | None:
-        """The llama-bench implementation (kept for callers of the skeleton's API)."""
-        v = self.variants.get("llama_bench")
-        return v.fn if v else None
 
     def on(self, kind: str, needs: tuple[str, ...] | list[str]):
         """Decorator registering an implementation of this rule for table ``kind``."""

@@ -14,7 +14,7 @@ Registered migrations:
   boolean ``flash_attn``.  v2 is the b11434 field set (``tools/llama-bench/llama-bench.cpp``,
   ``test::get_fields``): ``load_mode`` "mmap" | "none" (``use_mmap`` true | false), ``backends`` a
   comma-joined list, ``flash_attn`` an int (1 | 0, -1 = auto).
-* ``benchbook.llama_bench`` v1 is current (written by ``runners.llama_bench``); its nested
+* ``benchbook.llama_bench`` v1 is current (written by ``experiments.llama_bench.run``); its nested
   ``llama_bench`` dict goes through the same field upgrade when it came from an older build.
 """
 

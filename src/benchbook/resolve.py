@@ -10,13 +10,10 @@ from pathlib import Path
 
 import yaml
 
-from . import models as models_mod
-from . import toolchain as tc_mod
+from .llamacpp import models as models_mod
+from .llamacpp import toolchain as tc_mod
 from .provenance import host_snapshot
 from .records import append_once
-
-SNAPSHOT_DIR = Path("data/raw/snapshots")
-
 
 class ParamsError(ValueError):
     """``params.yaml`` is empty, not YAML or lacks what benchbook needs; the message names the file,
@@ -149,9 +146,11 @@ def get_models(params: dict, ids: list[str], toolchain: tc_mod.Toolchain | None,
     return [models_mod.fetch(reg, mid, qbin, log) for mid in ids]
 
 
-def store_snapshots(root: Path, toolchain: tc_mod.Toolchain | None, model_recs: list[dict]) -> dict:
-    """Append host, toolchain and model(+manifest) snapshots once each; return the host snapshot."""
-    d = Path(root) / SNAPSHOT_DIR
+def store_snapshots(snapshots_dir: Path, toolchain: tc_mod.Toolchain | None, model_recs: list[dict]) -> dict:
+    """Append host, toolchain and model(+manifest) snapshots once each to ``snapshots_dir``
+    (``hosts.jsonl``, ``toolchains.jsonl``, ``models.jsonl``; normally ``data/raw/snapshots``);
+    return the host snapshot."""
+    d = Path(snapshots_dir)
     host = host_snapshot()
     append_once(d / "hosts.jsonl", host, "host_id")
     if toolchain is not None:

@@ -4,7 +4,7 @@ A page holds: the source (kind, date, language, link as text), a summary of what
 conclusions (its statements) rest on, and the table of every claim, statement and log entry with
 its consistency verdict, qualifiers (kind, reason, evidence), notes and whether it is reproducible
 here.  Every text that comes from a claims file or a log is untrusted: it is written only inside a
-raw HTML block and escaped with ``site._esc`` (HTML, backticks, newlines), so no claim can inject
+raw HTML block and escaped with ``escape.html_text`` (HTML, backticks, newlines), so no claim can inject
 markup, Markdown or a shortcode; anchors and hrefs are built from ids reduced to ``[a-z0-9-]``.
 """
 
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from ..site import _esc
+from ..escape import html_text as _esc
 from .schema import ClaimsFile
 from .verdicts import Verdict
 

