@@ -82,10 +82,32 @@ def resident_pct(path: str | Path) -> float | None:
     return round(100.0 * int(m.group(1)) / int(m.group(2)), 2)
 
 
+def mapped_by(path: str | Path) -> list[int]:
+    """PIDs of the processes (other than this one) that map ``path`` (from ``/proc/<pid>/maps``).
+
+    The page cache keeps a file's pages while a process maps them, so ``posix_fadvise(DONTNEED)``
+    cannot evict a model that another llama.cpp process has loaded; this names them.  Processes whose
+    maps are unreadable are skipped; empty where ``/proc`` is absent."""
+    target, pids = str(Path(path).resolve()), []
+    for maps in Path("/proc").glob("[0-9]*/maps"):
+        pid = int(maps.parent.name)
+        if pid == os.getpid():
+            continue
+        try:
+            if target in maps.read_text(errors="replace"):
+                pids.append(pid)
+        except OSError:
+            continue
+    return sorted(pids)
+
+
 def evict_from_page_cache(path: str | Path) -> dict:
     """Drop ``path`` from the page cache with ``posix_fadvise(DONTNEED)`` (no root needed for clean
-    pages; the file is fsynced first so that dirty pages can go too).  Returns ``{"method", "resident_before_pct", "resident_after_pct", "evicted"}``;
-    ``evicted`` is True only when residency after is below 5% (checked, not assumed)."""
+    pages; the file is fsynced first so that dirty pages can go too).
+
+    Returns ``{"method", "resident_before_pct", "resident_after_pct", "evicted", "mapped_by_pids"}``;
+    ``evicted`` is True only when residency after is below 5% (checked, not assumed);
+    ``mapped_by_pids`` (``mapped_by``) names the processes whose mappings kept pages resident."""
     before = resident_pct(path)
     fd = os.open(path, os.O_RDONLY)
     try:
@@ -95,7 +117,7 @@ def evict_from_page_cache(path: str | Path) -> dict:
         os.close(fd)
     after = resident_pct(path)
     return {"method": "posix_fadvise_dontneed", "resident_before_pct": before, "resident_after_pct": after,
-            "evicted": after is not None and after < 5.0}
+            "evicted": after is not None and after < 5.0, "mapped_by_pids": mapped_by(path)}
 
 
 def append_result(sess: Session, schema: str, base: dict, res: ProcResult, label: str) -> bool:
