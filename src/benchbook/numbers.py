@@ -22,15 +22,23 @@ from pathlib import Path
 
 SCHEMA = "benchbook.numbers"
 SCHEMA_VERSION = 1
+#: A registry key: characters both renderers read literally in ``{{< var KEY >}}`` (no ``.``).
+KEY = re.compile(r"[a-z0-9_-]+")
 
 
 def make_key(*parts) -> str:
-    """A stable registry key from configuration parts: lowercase ``[a-z0-9_.-]``, parts joined by ``-``.
+    """A stable registry key from configuration parts: lowercase ``[a-z0-9_-]``, parts joined by ``-``.
+
+    Only characters that every renderer reads literally in ``{{< var KEY >}}``: Quarto splits a var
+    key at ``.`` and looks up a nested key (``parseOption`` in quarto-cli
+    ``src/resources/filters/quarto-pre/options.lua``), so a dot becomes ``_`` like any other character.
 
     >>> make_key("lb", "SmolLM2-135M-Q4_1", "tg", 32)
     'lb-smollm2-135m-q4_1-tg-32'
+    >>> make_key("ds", "coreset0.6")
+    'ds-coreset0_6'
     """
-    return "-".join(re.sub(r"[^a-z0-9_.-]+", "_", str(p).lower()).strip("_") for p in parts)
+    return "-".join(re.sub(r"[^a-z0-9_-]+", "_", str(p).lower()).strip("_") for p in parts)
 
 
 def make_key_expr(*parts):
@@ -40,7 +48,7 @@ def make_key_expr(*parts):
     """
     import polars as pl
     cleaned = [(pl.col(p) if isinstance(p, str) else p).cast(pl.String).str.to_lowercase()
-               .str.replace_all(r"[^a-z0-9_.-]+", "_").str.strip_chars("_") for p in parts]
+               .str.replace_all(r"[^a-z0-9_-]+", "_").str.strip_chars("_") for p in parts]
     return pl.concat_str(cleaned, separator="-")
 
 
@@ -89,8 +97,9 @@ class Number:
             raise ValueError(f"number {self.key}: ci95 {self.ci95} is not [low, high]")
         if not self.sources and not self.run_ids:
             raise ValueError(f"number {self.key}: no source records; every number must come from raw records")
-        if not re.fullmatch(r"[a-z0-9_.\-]+", self.key):
-            raise ValueError(f"number {self.key!r}: key must match [a-z0-9_.-]+ (use make_key)")
+        if not KEY.fullmatch(self.key):
+            raise ValueError(f"number {self.key!r}: key must match [a-z0-9_-]+ (a dot is a nested key in "
+                             "Quarto's var shortcode; build keys with make_key)")
 
 
 _FIELDS = None
