@@ -13,6 +13,7 @@ caveat ids.  Pages read numbers only from here (``site`` turns them into ``_vari
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import os
@@ -113,8 +114,49 @@ def _as_dict(num: "Number") -> dict:
     return {k: getattr(num, k) for k in _FIELDS}
 
 
-def publish(path: str | Path, experiment: str, numbers: list[Number]) -> Path:
+def cited_sha256(root: str | Path, numbers) -> dict[str, str | None]:
+    """``{file: sha256}`` of the raw lines ``numbers`` cite, per source file (``None``: file missing).
+
+    ``numbers`` are ``Number`` objects or registry entries (dicts).  A file's digest covers the
+    union of its cited lines in line order, each as ``<line number>:<bytes of the line>``, so an
+    edited or removed cited record changes it while lines appended later (append-only raw data) do
+    not.  ``file`` is as the number states it, relative to ``root``.
+    """
+    wanted: dict[str, set[int]] = {}
+    for num in numbers:
+        for src in (num["sources"] if isinstance(num, dict) else num.sources):
+            lines = wanted.setdefault(src["file"], set())
+            for first, last in src["lines"]:
+                lines.update(range(int(first), int(last) + 1))
+    out: dict[str, str | None] = {}
+    for name, lines in sorted(wanted.items()):
+        path = Path(root) / name
+        if not path.is_file():
+            out[name] = None
+            continue
+        digest = hashlib.sha256()
+        with path.open("rb") as fh:
+            for number, line in enumerate(fh, start=1):
+                if number in lines:
+                    digest.update(b"%d:" % number + line)
+        out[name] = digest.hexdigest()
+    return out
+
+
+def _default_root() -> Path:
+    from .paths import repo_root
+    try:
+        return repo_root()
+    except FileNotFoundError:
+        return Path.cwd()
+
+
+def publish(path: str | Path, experiment: str, numbers: list[Number], *, root: str | Path | None = None) -> Path:
     """Write ``numbers`` as the registry file for ``experiment`` (atomic replace).
+
+    The file also records ``cited_sha256``: the digest of the raw lines the numbers cite, per file
+    relative to ``root`` (default: the repository holding the working directory), which the site
+    build compares with the raw data it renders against.
 
     Raises:
         ValueError: a number fails ``Number.check`` or two share a key.
@@ -129,6 +171,7 @@ def publish(path: str | Path, experiment: str, numbers: list[Number]) -> Path:
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     doc = {"schema": SCHEMA, "schema_version": SCHEMA_VERSION, "experiment": experiment,
+           "cited_sha256": cited_sha256(_default_root() if root is None else root, numbers),
            "numbers": {n.key: _as_dict(n) for n in numbers}}
     tmp = path.with_suffix(".tmp")
     # one number per line: diff-friendly, and the C JSON encoder (indent= would use the slow Python one)
