@@ -13,7 +13,9 @@ Renderer: ``quarto render`` when ``quarto`` is on PATH, otherwise ``smalldocs re
 ``smalldocs``, which reads ``_quarto.yml``, ``_variables.yml``, includes, callouts and saved
 notebook outputs; checked in DESIGN.md).  After rendering, chart files and the Vega bundle
 (vl-convert's ``javascript_bundle``, no CDN) are copied into ``_site``, then ``check_offline``
-verifies that no page makes a browser fetch an external resource.
+verifies that no page makes a browser fetch an external resource.  The build also fails on a stale
+registry, HTML notebook outputs, renderer warnings and quoted numbers that did not become provenance
+links (``benchbook.sitecheck``); ``tests/test_site_browser.py`` checks the pages in chromium.
 """
 
 from __future__ import annotations
@@ -29,9 +31,10 @@ from pathlib import Path
 import yaml
 
 from . import caveats as caveats_mod
-from .escape import html_text
+from .escape import html_text, markdown_text
 from .numbers import load_all
-from .sitecheck import PageLinks, notebook_html_outputs, page_links, page_vars, renderer_warnings, stale_registry
+from .sitecheck import (PageLinks, notebook_html_outputs, page_links, page_vars, renderer_warnings,
+                        stale_registry)
 
 GEN = "_generated"
 CHARTS_JS = """// benchbook: replace each static SVG fallback with the interactive Vega-Lite chart.
@@ -79,7 +82,7 @@ def variable_link(num: dict) -> str:
     if num.get("caveats"):
         title += "; caveats: " + ", ".join(num["caveats"])
     title = title.replace('"', "'")
-    text = f"{fmt_value(float(num['value']))} {num['unit']}"
+    text = markdown_text(f"{fmt_value(float(num['value']))} {num['unit']}")  # the unit comes from records
     mark = " ⚠" if any(caveats_mod.RULES.get(c) and caveats_mod.RULES[c].severity == "warning"
                        for c in num.get("caveats", [])) else ""
     return f'[{text}{mark}](provenance.qmd#n-{num["key"]} "{title}")'
