@@ -28,6 +28,17 @@ def test_make_key_expr_matches_make_key():
     assert got == [make_key("lb", "SmolLM2-135M-Q4_1", "tg", 32), make_key("lb", "a b/c", "tg", 7)]
 
 
+def test_keys_hold_no_dot_because_quarto_reads_it_as_a_nested_key():
+    # quarto-cli src/resources/filters/quarto-pre/options.lua parseOption: split(name, ".")
+    import polars as pl
+    from benchbook.numbers import make_key_expr
+    assert make_key("ds", "coreset0.6", "draft") == "ds-coreset0_6-draft"
+    got = pl.DataFrame({"m": ["coreset0.6"]}).select(make_key_expr(pl.lit("ds"), "m"))[:, 0].to_list()
+    assert got == ["ds-coreset0_6"]
+    with pytest.raises(ValueError, match="nested key"):
+        num(key="ds-coreset0.6").check()
+
+
 def test_line_ranges():
     # 3,4,5 are consecutive -> [3,5]; 9 alone -> [9,9]; duplicates and order do not matter
     assert line_ranges([9, 5, 3, 4, 4]) == [[3, 5], [9, 9]]

@@ -26,6 +26,10 @@ def built(tmp_path_factory, root, params):
     d = tmp_path_factory.mktemp("site")
     for f in ("llama_bench.qmd", "provenance.qmd"):
         shutil.copy(root / f, d / f)
+    # this site has no report notebook; a link to it would be a renderer warning (which fails the build)
+    page = d / "llama_bench.qmd"
+    text = page.read_text()
+    page.write_text(text.replace("(reports/notebooks/llama_bench_report.ipynb)", "(provenance.qmd)"))
     # the real overview quotes every experiment's numbers; this site publishes only llama-bench's
     (d / "index.qmd").write_text("---\ntitle: t\n---\nHeadline {{< var lb-smollm2-135m-q4_1-tg64-warm >}}\n")
     (d / "_quarto.yml").write_text(yaml.safe_dump(QUARTO))
@@ -33,11 +37,15 @@ def built(tmp_path_factory, root, params):
     res = llama_bench_report.derive(root / "data/raw/llama_bench", root / "data/raw/snapshots", rep / "llama_bench",
                                     rep / "numbers" / "llama_bench.json", rep / "metrics" / "llama_bench.json",
                                     thresholds=params["report"], root=root)
+    raw = next((root / "data/raw/llama_bench").glob("*.jsonl")).relative_to(root).as_posix()
     evil = Number(key="zz-evil", value=1.0, unit="tok/s", label='<script>alert("x")</script> & <b>',
-                  n=1, computation="test", sources=[{"file": "data/raw/x.jsonl", "lines": [[1, 1]]}],
+                  n=1, computation="test", sources=[{"file": raw, "lines": [[1, 1]]}],
                   commands=[["llama-bench", "-m", "<img src=x onerror=alert(1)>"]])
-    publish(rep / "numbers" / "zz.json", "zz", [evil])
-    index = site.render(d)
+    publish(rep / "numbers" / "zz.json", "zz", [evil], root=root)
+    built = site.render(d, raw_root=root)
+    assert [(p.page, p.wanted, p.linked) for p in built.pages] == [
+        ("index.qmd", 1, 1), ("llama_bench.qmd", 9 + 6 * len({n.host_id for n in res["numbers"]}),
+                              9 + 6 * len({n.host_id for n in res["numbers"]})), ("provenance.qmd", 0, 0)]
     return d / "_site", res
 
 
@@ -115,3 +123,60 @@ def test_chart_draws_offline_in_headless_chromium(built, tmp_path):
                           (out / "llama_bench.html").as_uri()], capture_output=True, text=True, timeout=120).stdout
     assert 'data-rendered="vega"' in dom  # bb-charts.js replaced the SVG fallback with the live chart
     assert "role=\"graphics-document\"" in dom or "<svg" in dom
+
+
+def test_a_dotted_key_renders_no_link_and_fails_the_count(tmp_path):
+    from benchbook.sitecheck import page_links
+    (tmp_path / "p.qmd").write_text("a {{< var ok >}} b {{< var x.y >}} c {{< include inc.md >}}")
+    (tmp_path / "inc.md").write_text("{{< var ok >}}")
+    (tmp_path / "_site").mkdir()
+    # what smalldocs printed for a dotted key: nothing where the link should be
+    link = '<a href="provenance.html#n-ok">1</a>'
+    (tmp_path / "_site/p.html").write_text(f"a {link} b  c {link}")
+    [links] = page_links(tmp_path, tmp_path / "_site", [tmp_path / "p.qmd"])
+    assert (links.page, links.wanted, links.linked, links.unlinked) == ("p.qmd", 3, 2, {"x.y": 1})
+
+
+def test_notebook_html_outputs_and_renderer_warnings_are_found(tmp_path):
+    from benchbook.sitecheck import notebook_html_outputs, renderer_warnings
+    nb = {"cells": [{"cell_type": "code", "outputs": [{"data": {"text/markdown": "|a|"}}]},
+                    {"cell_type": "code",
+                     "outputs": [{"data": {"text/html": "<table>", "text/plain": "t"}}]}]}
+    (tmp_path / "n.ipynb").write_text(json.dumps(nb))
+    assert notebook_html_outputs([tmp_path / "n.ipynb"]) == [f"{tmp_path / 'n.ipynb'}: cell 1: text/html"]
+    out = "wrote 10 page(s)\nwarning: execute.enabled is ignored\nWARN (x.qmd) Unknown var a.b specified\nok"
+    assert renderer_warnings(out) == ["warning: execute.enabled is ignored",
+                                      "WARN (x.qmd) Unknown var a.b specified"]
+
+
+def test_a_changed_cited_raw_line_makes_the_registry_stale(tmp_path):
+    from benchbook.sitecheck import stale_registry
+    raw = tmp_path / "data/raw/e/h.jsonl"
+    raw.parent.mkdir(parents=True)
+    raw.write_text('{"tg": 120.99}\n{"other": 1}\n')
+    num = Number(key="e-tg", value=120.99, unit="tok/s", label="tg", n=1, computation="c",
+                 sources=[{"file": "data/raw/e/h.jsonl", "lines": [[1, 1]]}])
+    publish(tmp_path / "reports/numbers/e.json", "e", [num], root=tmp_path)
+    assert stale_registry(tmp_path, tmp_path / "reports/numbers") == []
+    with raw.open("a") as fh:  # appending (append-only raw data) keeps the cited lines as they were
+        fh.write('{"tg": 99}\n')
+    assert stale_registry(tmp_path, tmp_path / "reports/numbers") == []
+    raw.write_text(raw.read_text().replace("120.99", "100.00"))
+    assert stale_registry(tmp_path, tmp_path / "reports/numbers") == [
+        f"{tmp_path / 'reports/numbers/e.json'}: the lines it cites in data/raw/e/h.jsonl changed since "
+        "it was published; fix: dvc repro e_report"]
+
+
+def test_markdown_text_is_inert_in_markdown():
+    from benchbook.escape import markdown_table, markdown_text
+    assert markdown_text("<b>|`$x$`[a](b)@c") == (
+        "&#60;b&#62;&#124;&#96;&#36;x&#36;&#96;&#91;a&#93;&#40;b&#41;&#64;c")
+    assert markdown_text("a\nb 1.5, -2/3") == "a b 1.5, -2/3"
+
+    class Frame:
+        columns = ["k", "v"]
+
+        def iter_rows(self):
+            return iter([("a|b", None), ("c", [1, 2])])
+
+    assert markdown_table(Frame()) == "| k | v |\n|---|---|\n| a&#124;b |  |\n| c | 1, 2 |\n"

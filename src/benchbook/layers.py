@@ -26,7 +26,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("draftself", ("draftself", "draftself.*")),
     ("experiments", ("experiments", "experiments.*")),
     ("ingest/audit", ("ingest", "audit", "audit.*")),
-    ("site", ("site",)),
+    ("site", ("site", "sitecheck")),
     ("tooling", ("imports", "layers", "stagedeps")),
     ("cli", ("cli", "__main__")),
 ]
@@ -34,7 +34,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
 #: Modules that measure (drive llama.cpp or a decoder and write raw records).
 MEASUREMENT = ("llamacpp", "llamacpp.*", "resolve", "experiments.*.run")
 #: Modules that turn raw records into tables, numbers, charts, caveats and pages.
-REPORT = ("experiments.*.analysis", "experiments.*.report", "caveats", "numbers", "charts", "escape", "site")
+REPORT = ("experiments.*.analysis", "experiments.*.report", "caveats", "numbers", "charts", "escape", "site", "sitecheck")
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,7 @@ caveat ids.  Pages read numbers only from here (``site`` turns them into ``_vari
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import os
@@ -22,15 +23,23 @@ from pathlib import Path
 
 SCHEMA = "benchbook.numbers"
 SCHEMA_VERSION = 1
+#: A registry key: characters both renderers read literally in ``{{< var KEY >}}`` (no ``.``).
+KEY = re.compile(r"[a-z0-9_-]+")
 
 
 def make_key(*parts) -> str:
-    """A stable registry key from configuration parts: lowercase ``[a-z0-9_.-]``, parts joined by ``-``.
+    """A stable registry key from configuration parts: lowercase ``[a-z0-9_-]``, parts joined by ``-``.
+
+    Only characters that every renderer reads literally in ``{{< var KEY >}}``: Quarto splits a var
+    key at ``.`` and looks up a nested key (``parseOption`` in quarto-cli
+    ``src/resources/filters/quarto-pre/options.lua``), so a dot becomes ``_`` like any other character.
 
     >>> make_key("lb", "SmolLM2-135M-Q4_1", "tg", 32)
     'lb-smollm2-135m-q4_1-tg-32'
+    >>> make_key("ds", "coreset0.6")
+    'ds-coreset0_6'
     """
-    return "-".join(re.sub(r"[^a-z0-9_.-]+", "_", str(p).lower()).strip("_") for p in parts)
+    return "-".join(re.sub(r"[^a-z0-9_-]+", "_", str(p).lower()).strip("_") for p in parts)
 
 
 def make_key_expr(*parts):
@@ -40,7 +49,7 @@ def make_key_expr(*parts):
     """
     import polars as pl
     cleaned = [(pl.col(p) if isinstance(p, str) else p).cast(pl.String).str.to_lowercase()
-               .str.replace_all(r"[^a-z0-9_.-]+", "_").str.strip_chars("_") for p in parts]
+               .str.replace_all(r"[^a-z0-9_-]+", "_").str.strip_chars("_") for p in parts]
     return pl.concat_str(cleaned, separator="-")
 
 
@@ -89,8 +98,9 @@ class Number:
             raise ValueError(f"number {self.key}: ci95 {self.ci95} is not [low, high]")
         if not self.sources and not self.run_ids:
             raise ValueError(f"number {self.key}: no source records; every number must come from raw records")
-        if not re.fullmatch(r"[a-z0-9_.\-]+", self.key):
-            raise ValueError(f"number {self.key!r}: key must match [a-z0-9_.-]+ (use make_key)")
+        if not KEY.fullmatch(self.key):
+            raise ValueError(f"number {self.key!r}: key must match [a-z0-9_-]+ (a dot is a nested key in "
+                             "Quarto's var shortcode; build keys with make_key)")
 
 
 _FIELDS = None
@@ -104,8 +114,49 @@ def _as_dict(num: "Number") -> dict:
     return {k: getattr(num, k) for k in _FIELDS}
 
 
-def publish(path: str | Path, experiment: str, numbers: list[Number]) -> Path:
+def cited_sha256(root: str | Path, numbers) -> dict[str, str | None]:
+    """``{file: sha256}`` of the raw lines ``numbers`` cite, per source file (``None``: file missing).
+
+    ``numbers`` are ``Number`` objects or registry entries (dicts).  A file's digest covers the
+    union of its cited lines in line order, each as ``<line number>:<bytes of the line>``, so an
+    edited or removed cited record changes it while lines appended later (append-only raw data) do
+    not.  ``file`` is as the number states it, relative to ``root``.
+    """
+    wanted: dict[str, set[int]] = {}
+    for num in numbers:
+        for src in (num["sources"] if isinstance(num, dict) else num.sources):
+            lines = wanted.setdefault(src["file"], set())
+            for first, last in src["lines"]:
+                lines.update(range(int(first), int(last) + 1))
+    out: dict[str, str | None] = {}
+    for name, lines in sorted(wanted.items()):
+        path = Path(root) / name
+        if not path.is_file():
+            out[name] = None
+            continue
+        digest = hashlib.sha256()
+        with path.open("rb") as fh:
+            for number, line in enumerate(fh, start=1):
+                if number in lines:
+                    digest.update(b"%d:" % number + line)
+        out[name] = digest.hexdigest()
+    return out
+
+
+def _default_root() -> Path:
+    from .paths import repo_root
+    try:
+        return repo_root()
+    except FileNotFoundError:
+        return Path.cwd()
+
+
+def publish(path: str | Path, experiment: str, numbers: list[Number], *, root: str | Path | None = None) -> Path:
     """Write ``numbers`` as the registry file for ``experiment`` (atomic replace).
+
+    The file also records ``cited_sha256``: the digest of the raw lines the numbers cite, per file
+    relative to ``root`` (default: the repository holding the working directory), which the site
+    build compares with the raw data it renders against.
 
     Raises:
         ValueError: a number fails ``Number.check`` or two share a key.
@@ -120,6 +171,7 @@ def publish(path: str | Path, experiment: str, numbers: list[Number]) -> Path:
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     doc = {"schema": SCHEMA, "schema_version": SCHEMA_VERSION, "experiment": experiment,
+           "cited_sha256": cited_sha256(_default_root() if root is None else root, numbers),
            "numbers": {n.key: _as_dict(n) for n in numbers}}
     tmp = path.with_suffix(".tmp")
     # one number per line: diff-friendly, and the C JSON encoder (indent= would use the slow Python one)

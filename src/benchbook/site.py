@@ -13,7 +13,9 @@ Renderer: ``quarto render`` when ``quarto`` is on PATH, otherwise ``smalldocs re
 ``smalldocs``, which reads ``_quarto.yml``, ``_variables.yml``, includes, callouts and saved
 notebook outputs; checked in DESIGN.md).  After rendering, chart files and the Vega bundle
 (vl-convert's ``javascript_bundle``, no CDN) are copied into ``_site``, then ``check_offline``
-verifies that no page makes a browser fetch an external resource.
+verifies that no page makes a browser fetch an external resource.  The build also fails on a stale
+registry, HTML notebook outputs, renderer warnings and quoted numbers that did not become provenance
+links (``benchbook.sitecheck``); ``tests/test_site_browser.py`` checks the pages in chromium.
 """
 
 from __future__ import annotations
@@ -22,25 +24,36 @@ import re
 import shutil
 import subprocess
 import sys
+import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import yaml
 
 from . import caveats as caveats_mod
-from .escape import html_text
+from .escape import html_text, markdown_text
 from .numbers import load_all
+from .sitecheck import (PageLinks, notebook_html_outputs, page_links, page_vars, renderer_warnings,
+                        stale_registry)
 
 GEN = "_generated"
 CHARTS_JS = """// benchbook: replace each static SVG fallback with the interactive Vega-Lite chart.
-document.querySelectorAll('.bb-chart[data-spec]').forEach(function (el) {
-  var spec = (window.BB_SPECS || {})[el.dataset.spec];
-  if (spec && window.vegaEmbed) {
-    var holder = document.createElement('div');
-    window.vegaEmbed(holder, spec, {actions: false, renderer: 'svg'}).then(function () {
-      el.replaceChildren(holder); el.dataset.rendered = 'vega';
-    }).catch(function (e) { el.dataset.error = String(e); });
+// Runs once the whole page has loaded, so the order of the chart elements, the spec scripts and this
+// script does not matter; a chart whose spec or bundle is missing keeps its SVG and says why.
+(function () {
+  function draw() {
+    document.querySelectorAll('.bb-chart[data-spec]').forEach(function (el) {
+      var spec = (window.BB_SPECS || {})[el.dataset.spec];
+      if (!window.vegaEmbed) { el.dataset.error = 'vega bundle not loaded'; return; }
+      if (!spec) { el.dataset.error = 'no spec ' + el.dataset.spec; return; }
+      var holder = document.createElement('div');
+      window.vegaEmbed(holder, spec, {actions: false, renderer: 'svg'}).then(function () {
+        el.replaceChildren(holder); el.dataset.rendered = 'vega';
+      }).catch(function (e) { el.dataset.error = String(e); });
+    });
   }
-});
+  if (document.readyState === 'complete') { draw(); } else { window.addEventListener('load', draw); }
+})();
 """
 
 
@@ -69,7 +82,7 @@ def variable_link(num: dict) -> str:
     if num.get("caveats"):
         title += "; caveats: " + ", ".join(num["caveats"])
     title = title.replace('"', "'")
-    text = f"{fmt_value(float(num['value']))} {num['unit']}"
+    text = markdown_text(f"{fmt_value(float(num['value']))} {num['unit']}")  # the unit comes from records
     mark = " ⚠" if any(caveats_mod.RULES.get(c) and caveats_mod.RULES[c].severity == "warning"
                        for c in num.get("caveats", [])) else ""
     return f'[{text}{mark}](provenance.qmd#n-{num["key"]} "{title}")'
@@ -139,16 +152,26 @@ def generate(root: Path) -> dict:
     return nums
 
 
-VAR = re.compile(r"\{\{<\s*var\s+([^\s>]+)\s*>\}\}")
+def sources(root: Path) -> list[Path]:
+    """The pages ``_quarto.yml`` renders (``project.render``, globs expanded, sorted within a glob);
+    every ``*.qmd`` of ``root`` when there is no ``_quarto.yml``."""
+    cfg = root / "_quarto.yml"
+    if not cfg.is_file():
+        return sorted(root.glob("*.qmd"))
+    out: list[Path] = []
+    for pattern in (yaml.safe_load(cfg.read_text()).get("project") or {}).get("render") or []:
+        out += [p for p in sorted(root.glob(pattern)) if p.is_file() and p not in out]
+    return out
 
 
-def missing_vars(root: Path, keys: set[str]) -> list[str]:
-    """``page: key`` for every ``{{< var key >}}`` in the site's pages and includes with no registry entry."""
+def missing_vars(root: Path, keys: set[str], pages: list[Path] | None = None) -> list[str]:
+    """``page: key`` for every ``{{< var key >}}`` in ``pages`` (default ``sources(root)``) and the
+    files they include, with no registry entry."""
     out = []
-    for p in sorted([*root.glob("*.qmd"), *(root / GEN).glob("*.md")]):
-        for k in VAR.findall(p.read_text()):
+    for page in sources(root) if pages is None else pages:
+        for k in sorted(page_vars(page.resolve(), root.resolve())):
             if k not in keys:
-                out.append(f"{p.relative_to(root)}: {k}")
+                out.append(f"{page.relative_to(root)}: {k}")
     return out
 
 
@@ -191,40 +214,74 @@ def check_offline(site: Path) -> list[str]:
     return bad
 
 
-def render(root: Path) -> Path:
-    """Generate, render, copy assets, check; returns ``_site/index.html``.
+class SiteError(RuntimeError):
+    """The site cannot be built as it would be published; the message names the page or file and the fix."""
+
+
+@dataclass(frozen=True)
+class SiteBuild:
+    """A built site: ``index`` (``_site/index.html``), the ``renderer`` that built it, per page the
+    numbers it quotes and how many of them are linked to provenance, and the build time in seconds."""
+
+    index: Path
+    renderer: str
+    pages: list[PageLinks]
+    seconds: float
+
+
+def _fail(what: str, lines: list[str], fix: str) -> None:
+    if lines:
+        raise SiteError(f"{what}:\n" + "\n".join(lines[:20]) + f"\nfix: {fix}")
+
+
+def render(root: Path, *, raw_root: Path | None = None) -> SiteBuild:
+    """Check the inputs, generate, render, copy assets, check the pages; return what was built.
+
+    ``raw_root`` holds the raw files the registry cites (default ``root``).
 
     Raises:
-        RuntimeError: the renderer failed (output tail included) or a page fetches an external resource.
+        SiteError: the registry is stale (its cited raw lines changed), a page quotes an unpublished
+            number, a report notebook has an HTML output, the renderer failed or warned, a page
+            fetches an external resource, or a quoted number did not become a provenance link.
     """
+    t0 = time.monotonic()
     root = Path(root)
+    _fail("the numbers registry does not match the raw data it cites (the site would show old numbers)",
+          stale_registry(root if raw_root is None else Path(raw_root), root / "reports" / "numbers"),
+          "re-run the report stage named above (`dvc repro`)")
     nums = generate(root)
-    missing = missing_vars(root, set(nums))
-    if missing:
-        raise RuntimeError("pages reference numbers the registry does not hold (a page would show a blank):\n"
-                           + "\n".join(missing) + "\nfix: run the report stage that publishes them "
-                           "(`dvc repro`), or correct the key in the page")
+    pages = sources(root)
+    _fail("pages reference numbers the registry does not hold (a page would show a blank)",
+          missing_vars(root, set(nums), pages),
+          "run the report stage that publishes them (`dvc repro`), or correct the key in the page")
+    _fail("report notebooks have HTML outputs (Quarto would load require.js and jQuery from a CDN)",
+          notebook_html_outputs([p for p in pages if p.suffix == ".ipynb"]),
+          "show tables with benchbook.charts.markdown_table and charts as SVG images")
     name, exe = renderer()
     proc = subprocess.run([exe, "render"], cwd=root, capture_output=True, text=True)
     if proc.returncode != 0:
-        raise RuntimeError(f"{name} render failed (exit {proc.returncode}):\n{(proc.stdout + proc.stderr)[-3000:]}")
+        raise SiteError(f"{name} render failed (exit {proc.returncode}):\n{(proc.stdout + proc.stderr)[-3000:]}")
+    _fail(f"{name} rendered with warnings", renderer_warnings(proc.stdout + proc.stderr),
+          "correct the source the warning names (a warning usually means a blank or broken page)")
     site = root / "_site"
     _copy_assets(root, site)
-    bad = check_offline(site)
-    if bad:
-        raise RuntimeError("the built site fetches external resources:\n" + "\n".join(bad[:20]))
-    return site / "index.html"
+    _fail("the built site fetches external resources", check_offline(site),
+          "vendor the resource under site_libs/ or drop it")
+    links = page_links(root, site, pages)
+    _fail("numbers quoted in the sources did not become provenance links in the built pages",
+          [f"{p.page}: {k} ({n} of its uses)" for p in links for k, n in p.unlinked.items()],
+          "use keys of [a-z0-9_-] only and a renderer that expands {{< var >}}")
+    return SiteBuild(site / "index.html", name, links, time.monotonic() - t0)
 
 
 def main() -> int:
     """The stage ``site`` (``python -m benchbook.site``; also ``benchbook site build``): render the site
     of the repository this runs in and print where it is and which renderer built it."""
-    import time
-
     from .paths import repo_root
-    t0 = time.monotonic()
-    out = render(repo_root())
-    print(f"site: {out} (rendered with {renderer()[0]} in {time.monotonic() - t0:.1f} s)")
+    built = render(repo_root())
+    for p in built.pages:
+        print(f"  {p.page}: {p.linked} of {p.wanted} quoted numbers linked to provenance")
+    print(f"site: {built.index} (rendered with {built.renderer} in {built.seconds:.1f} s)")
     return 0
 
 
