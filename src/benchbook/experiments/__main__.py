@@ -24,14 +24,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--profile", default=None, help=f"profile name (default: ${profiles.ENV}, else auto)")
     ap.add_argument("--root", default=".")
     ap.add_argument("--raw-dir", default="data/raw")
-    ap.add_argument("--overrides", default="{}", help="JSON merged into the section after the profile")
+    ap.add_argument("--overrides", default="{}", help="JSON merged into the section after the profile (null: none)")
     a = ap.parse_args(argv)
     if a.profile:
         os.environ[profiles.ENV] = a.profile
     root = Path(a.root).resolve()
     params = yaml.safe_load((root / "params.yaml").read_text())
     picked = profiles.pick(params)
-    over = {**profiles.section(params, a.name, picked), **json.loads(a.overrides)}
+    over = {**profiles.section(params, a.name, picked), **(json.loads(a.overrides) or {})}
     run = importlib.import_module(f"benchbook.experiments.{a.name}.run")
     print(f"{a.name}: profile {picked.name} ({picked.reason})", file=sys.stderr)
     out = run.measure(params, root=root, raw_dir=Path(a.raw_dir), overrides=over)
