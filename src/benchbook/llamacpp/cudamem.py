@@ -121,8 +121,9 @@ class BallastState:
 def hold_free(drv, target_free_mib: int, step_mib: int = 64) -> BallastState:
     """Allocate on ``drv`` until at most ``target_free_mib`` (+ ``step_mib``) MiB stay free.
 
-    One large allocation of ``free - target``, then ``step_mib`` pieces while free is still above
-    ``target + step_mib`` (the driver's own bookkeeping moves free memory by a few MiB).
+    One large allocation of ``free - target`` (1 GiB pieces where the driver refuses one that large),
+    then ``step_mib`` pieces while free is still above ``target + step_mib`` (the driver's own
+    bookkeeping moves free memory by a few MiB).
 
     Raises:
         CudaError: less than ``target_free_mib`` is free to begin with (fix: a smaller budget).
@@ -134,8 +135,13 @@ def hold_free(drv, target_free_mib: int, step_mib: int = 64) -> BallastState:
                         "MiB; fix: choose a smaller offload.ballast_free_mib or free the device")
     held, n = 0, 0
     if free0 - target > step_mib * MIB:
-        drv.alloc(free0 - target)
-        held, n = free0 - target, 1
+        try:
+            drv.alloc(free0 - target)
+            held, n = free0 - target, 1
+        except CudaError:  # one allocation that large refused: GiB pieces instead
+            while drv.mem_info()[0] > target + 1024 * MIB:
+                drv.alloc(1024 * MIB)
+                held, n = held + 1024 * MIB, n + 1
     while True:
         free, _ = drv.mem_info()
         if free <= target + step_mib * MIB:
