@@ -147,3 +147,21 @@ def test_real_sweep_of_a_tiny_moe_with_a_fake_ballast(tmp_path, params, toolchai
     assert sorted(pts["n_cpu_moe"].unique().to_list()) == [0, 1, 2]
     assert pts["synthetic_inputs"].all() and (pts["n"] == 2).all()
     assert pts.sort("n_cpu_moe")["cpu_expert_blocks"].unique(maintain_order=True).to_list() == [0, 1, 2]
+
+
+@pytest.mark.integration
+def test_offload_notebooks_tiny(tmp_path, root, toolchain, models):
+    from conftest import nbval_notebook
+
+    tiny = {"model": {"n_layer": 2}, "n_cpu_moe": [0, 2], "n_prompt": 8, "n_gen": 4, "repetitions": 2,
+            "ballast": {"free_mib": 1000, "fake_total_mib": 4096}, "bandwidth": {"mib": 8, "iters": 2},
+            "roofline_models": []}
+    nbval_notebook(root, "offload.ipynb", tmp_path,
+                   {"root": str(root), "raw_dir": str(tmp_path / "data/raw"), "overrides": json.dumps(tiny)})
+    raw = list((tmp_path / "data/raw/offload").glob("*.jsonl"))
+    assert len(raw) == 1 and raw[0].read_text().count('"schema":"benchbook.offload"') == 4  # 2 points x pp, tg
+    nbval_notebook(root, "offload_report.ipynb", tmp_path,
+                   {"root": str(root), "raw_dir": str(tmp_path / "data/raw"), "reports_dir": str(tmp_path / "reports")})
+    nums = json.loads((tmp_path / "reports/numbers/offload.json").read_text())["numbers"]
+    host = raw[0].stem[:8]
+    assert {f"offload-h{host}-ncmoe{n}-{t}" for n in (0, 2) for t in ("tg", "pp")} <= set(nums)
