@@ -38,10 +38,10 @@ def test_plan_bytes_of_the_tiny_moe():
     # Q8_0: 34 bytes per 32 weights; experts (8, 256, 256) = 524288 weights -> 557056 bytes
     assert t["blk.0.ffn_up_exps.weight"].shape == (8, 256, 256)
     assert t["blk.0.ffn_down_exps.weight"].n_bytes == 557056
-    assert t["blk.3.attn_k.weight"].shape == (128, 256)            # 2 KV heads x 64
-    assert t["blk.3.attn_k.weight"].n_bytes == 34816               # 32768 / 32 * 34
-    assert t["token_embd.weight"].n_bytes == 17408                 # 64 x 256 / 32 * 34
-    assert t["blk.1.ffn_gate_inp.weight"].n_bytes == 8192          # router F32: 8 x 256 x 4
+    assert t["blk.3.attn_k.weight"].shape == (128, 256)  # 2 KV heads x 64
+    assert t["blk.3.attn_k.weight"].n_bytes == 34816  # 32768 / 32 * 34
+    assert t["token_embd.weight"].n_bytes == 17408  # 64 x 256 / 32 * 34
+    assert t["blk.1.ffn_gate_inp.weight"].n_bytes == 8192  # router F32: 8 x 256 x 4
     assert t["blk.1.attn_q_norm.weight"].shape == (64,)
     # 2 x 17408 + 1024 (output_norm) + 4 layers x (2560 norms + 208896 attn + 8192 router + 3 x 557056)
     assert sum(p.n_bytes for p in t.values()) == 7599104
@@ -92,10 +92,34 @@ def test_placement_and_decode_bytes(tmp_path, tok_gguf):
 def test_real_llama_bench_runs_the_tiny_moe_with_ncmoe_0_and_all(tmp_path, toolchain, models):
     tok = models["smollm2-135m-q4_1"]
     made = synth.write(synth.SynthSpec(), tok["path"], tmp_path / "moe.gguf", log=lambda *_: None)
-    out = subprocess.run([str(toolchain.binary("llama-bench")), "-m", str(made.path), "-p", "16", "-n", "4",
-                          "-r", "1", "-t", "2", "-ncmoe", "0,4", "-o", "jsonl"],
-                         capture_output=True, text=True, timeout=300)
+    out = subprocess.run(
+        [
+            str(toolchain.binary("llama-bench")),
+            "-m",
+            str(made.path),
+            "-p",
+            "16",
+            "-n",
+            "4",
+            "-r",
+            "1",
+            "-t",
+            "2",
+            "-ncmoe",
+            "0,4",
+            "-o",
+            "jsonl",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert out.returncode == 0, out.stderr[-2000:]
     rows = [json.loads(x) for x in out.stdout.splitlines() if x.strip()]
-    assert sorted((r["n_cpu_moe"], r["n_gen"] > 0) for r in rows) == [(0, False), (0, True), (4, False), (4, True)]
+    assert sorted((r["n_cpu_moe"], r["n_gen"] > 0) for r in rows) == [
+        (0, False),
+        (0, True),
+        (4, False),
+        (4, True),
+    ]
     assert all(r["model_type"].startswith("qwen3moe") and r["avg_ts"] > 0 for r in rows)

@@ -24,7 +24,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--profile", default=None, help=f"profile name (default: ${profiles.ENV}, else auto)")
     ap.add_argument("--root", default=".")
     ap.add_argument("--raw-dir", default="data/raw")
-    ap.add_argument("--overrides", default="{}", help="JSON merged into the section after the profile (null: none)")
+    ap.add_argument(
+        "--overrides", default="{}", help="JSON merged into the section after the profile (null: none)"
+    )
     a = ap.parse_args(argv)
     if a.profile:
         os.environ[profiles.ENV] = a.profile

@@ -48,8 +48,10 @@ def pick(params: dict, env: dict | None = None, gpus: list[dict] | None = None) 
     env = os.environ if env is None else env
     if env.get(ENV):
         if env[ENV] not in names:
-            raise ProfileError(f"${ENV}={env[ENV]!r} but params.yaml `profiles` has {names or 'none'}; fix: "
-                               f"unset it or name one of them")
+            raise ProfileError(
+                f"${ENV}={env[ENV]!r} but params.yaml `profiles` has {names or 'none'}; fix: "
+                f"unset it or name one of them"
+            )
         return Picked(env[ENV], f"${ENV}={env[ENV]}")
     if gpus is None:
         from ..provenance import gpu_info

@@ -43,8 +43,10 @@ class Driver:
         try:
             self.lib = ctypes.CDLL("libcuda.so.1")
         except OSError as e:
-            raise CudaError(f"libcuda.so.1 not loadable ({e}); fix: run on a host with the NVIDIA driver, "
-                            "or use --fake-total-mib for a dry run") from None
+            raise CudaError(
+                f"libcuda.so.1 not loadable ({e}); fix: run on a host with the NVIDIA driver, "
+                "or use --fake-total-mib for a dry run"
+            ) from None
         self._call("cuInit", ctypes.c_uint(0))
         dev = ctypes.c_int()
         self._call("cuDeviceGet", ctypes.byref(dev), ctypes.c_int(device))
@@ -93,7 +95,9 @@ class FakeDriver:
 
     def alloc(self, nbytes: int) -> int:
         if nbytes > self.total - self.used:
-            raise CudaError(f"cuMemAlloc_v2 failed: CUDA error 2 (CUDA_ERROR_OUT_OF_MEMORY) (fake, {nbytes} B)")
+            raise CudaError(
+                f"cuMemAlloc_v2 failed: CUDA error 2 (CUDA_ERROR_OUT_OF_MEMORY) (fake, {nbytes} B)"
+            )
         self.used += nbytes
         return self.used
 
@@ -131,8 +135,10 @@ def hold_free(drv, target_free_mib: int, step_mib: int = 64) -> BallastState:
     free0, total = drv.mem_info()
     target = target_free_mib * MIB
     if free0 < target:
-        raise CudaError(f"only {free0 // MIB} MiB free on {drv.name}, less than the budget {target_free_mib} "
-                        "MiB; fix: choose a smaller offload.ballast_free_mib or free the device")
+        raise CudaError(
+            f"only {free0 // MIB} MiB free on {drv.name}, less than the budget {target_free_mib} "
+            "MiB; fix: choose a smaller offload.ballast_free_mib or free the device"
+        )
     held, n = 0, 0
     if free0 - target > step_mib * MIB:
         try:
@@ -148,8 +154,16 @@ def hold_free(drv, target_free_mib: int, step_mib: int = 64) -> BallastState:
             break
         drv.alloc(step_mib * MIB)
         held, n = held + step_mib * MIB, n + 1
-    return BallastState(drv.mode, drv.name, total // MIB, free0 // MIB, target_free_mib, held // MIB,
-                        drv.mem_info()[0] // MIB, n)
+    return BallastState(
+        drv.mode,
+        drv.name,
+        total // MIB,
+        free0 // MIB,
+        target_free_mib,
+        held // MIB,
+        drv.mem_info()[0] // MIB,
+        n,
+    )
 
 
 def bandwidth(drv, mib: int = 1024, iters: int = 20) -> dict:
@@ -166,8 +180,15 @@ def bandwidth(drv, mib: int = 1024, iters: int = 20) -> dict:
     drv.sync()
     sec = time.perf_counter() - t0
     moved = 2 * n * iters
-    return {"mode": drv.mode, "device": drv.name, "copy_bytes": n, "iters": iters, "seconds": sec,
-            "bytes_moved": moved, "gb_per_s": moved / sec / 1e9}
+    return {
+        "mode": drv.mode,
+        "device": drv.name,
+        "copy_bytes": n,
+        "iters": iters,
+        "seconds": sec,
+        "bytes_moved": moved,
+        "gb_per_s": moved / sec / 1e9,
+    }
 
 
 def _driver(fake_total_mib: int | None, fake_used_mib: int = 0):
@@ -182,20 +203,30 @@ class Ballast:
     """
 
     def __init__(self, free_mib: int, fake_total_mib: int | None = None, timeout_s: float = 120):
-        self.argv = [sys.executable, "-m", "benchbook.llamacpp.cudamem", "ballast", "--free-mib", str(free_mib)]
+        self.argv = [
+            sys.executable,
+            "-m",
+            "benchbook.llamacpp.cudamem",
+            "ballast",
+            "--free-mib",
+            str(free_mib),
+        ]
         if fake_total_mib:
             self.argv += ["--fake-total-mib", str(fake_total_mib)]
         self.timeout_s, self.proc, self.state = timeout_s, None, {}
 
     def __enter__(self) -> "Ballast":
-        self.proc = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.PIPE, text=True)
+        self.proc = subprocess.Popen(
+            self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        )
         line = self.proc.stdout.readline()
         try:
             self.state = json.loads(line)
         except ValueError:
             self.proc.wait(timeout=self.timeout_s)
-            self.state = {"error": f"ballast exited {self.proc.returncode}: {self.proc.stderr.read()[-1000:]}"}
+            self.state = {
+                "error": f"ballast exited {self.proc.returncode}: {self.proc.stderr.read()[-1000:]}"
+            }
         return self
 
     def __exit__(self, *exc) -> None:
@@ -208,10 +239,20 @@ class Ballast:
                 self.proc.wait()
 
 
-def measure_bandwidth(mib: int = 1024, iters: int = 20, fake_total_mib: int | None = None,
-                      timeout_s: float = 120) -> dict:
+def measure_bandwidth(
+    mib: int = 1024, iters: int = 20, fake_total_mib: int | None = None, timeout_s: float = 120
+) -> dict:
     """Run ``cudamem bandwidth`` in a child process; its JSON, or ``{"error": ...}`` when it failed."""
-    argv = [sys.executable, "-m", "benchbook.llamacpp.cudamem", "bandwidth", "--mib", str(mib), "--iters", str(iters)]
+    argv = [
+        sys.executable,
+        "-m",
+        "benchbook.llamacpp.cudamem",
+        "bandwidth",
+        "--mib",
+        str(mib),
+        "--iters",
+        str(iters),
+    ]
     if fake_total_mib:
         argv += ["--fake-total-mib", str(fake_total_mib)]
     out = subprocess.run(argv, capture_output=True, text=True, timeout=timeout_s)

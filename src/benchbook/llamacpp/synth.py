@@ -95,20 +95,30 @@ class SynthSpec:
         if self.n_embd % self.n_head and self.head_dim is None:
             raise SynthError(f"n_embd {self.n_embd} is not a multiple of n_head {self.n_head}; set head_dim")
         if self.is_moe and not (0 < self.n_expert_used <= self.n_expert and self.n_ff_exp > 0):
-            raise SynthError(f"{self.arch}: need 0 < n_expert_used ({self.n_expert_used}) <= n_expert "
-                             f"({self.n_expert}) and n_ff_exp > 0 ({self.n_ff_exp})")
+            raise SynthError(
+                f"{self.arch}: need 0 < n_expert_used ({self.n_expert_used}) <= n_expert "
+                f"({self.n_expert}) and n_ff_exp > 0 ({self.n_ff_exp})"
+            )
         if self.arch == "qwen2moe" and (self.n_ff_shexp <= 0 or self.hd * self.n_head != self.n_embd):
-            raise SynthError("qwen2moe: set n_ff_shexp > 0 (its shared expert) and leave head_dim at "
-                             "n_embd // n_head")
+            raise SynthError(
+                "qwen2moe: set n_ff_shexp > 0 (its shared expert) and leave head_dim at n_embd // n_head"
+            )
         if self.arch == "qwen3moe" and self.n_ff_shexp:
             raise SynthError("qwen3moe has no shared expert in llama.cpp b11434; use arch qwen2moe for one")
         if self.weight_type == "Q8_0":
-            widths = {"n_embd": self.n_embd, "n_head*head_dim": self.n_head * self.hd, "n_ff": self.n_ff,
-                      "n_ff_exp": self.n_ff_exp, "n_ff_shexp": self.n_ff_shexp}
+            widths = {
+                "n_embd": self.n_embd,
+                "n_head*head_dim": self.n_head * self.hd,
+                "n_ff": self.n_ff,
+                "n_ff_exp": self.n_ff_exp,
+                "n_ff_shexp": self.n_ff_shexp,
+            }
             bad = {k: v for k, v in widths.items() if v % 32}
             if bad:
-                raise SynthError(f"Q8_0 rows are blocks of 32: {bad} not a multiple of 32; fix the width "
-                                 "or use weight_type F16")
+                raise SynthError(
+                    f"Q8_0 rows are blocks of 32: {bad} not a multiple of 32; fix the width "
+                    "or use weight_type F16"
+                )
 
 
 @dataclass(frozen=True)
@@ -143,51 +153,75 @@ def plan(spec: SynthSpec, n_vocab: int) -> list[TensorPlan]:
     """Every tensor of ``spec`` in file order (llama.cpp's names; numpy shapes)."""
     spec.check()
     w, e, hd = spec.weight_type, spec.n_embd, spec.hd
-    out = [TensorPlan("token_embd.weight", (n_vocab, e), w, "embd"),
-           TensorPlan("output_norm.weight", (e,), "F32", "norm"),
-           TensorPlan("output.weight", (n_vocab, e), w, "output")]
+    out = [
+        TensorPlan("token_embd.weight", (n_vocab, e), w, "embd"),
+        TensorPlan("output_norm.weight", (e,), "F32", "norm"),
+        TensorPlan("output.weight", (n_vocab, e), w, "output"),
+    ]
     for i in range(spec.n_layer):
         b = f"blk.{i}."
-        out += [TensorPlan(b + "attn_norm.weight", (e,), "F32", "norm", i),
-                TensorPlan(b + "attn_q.weight", (spec.n_head * hd, e), w, "attn", i),
-                TensorPlan(b + "attn_k.weight", (spec.n_head_kv * hd, e), w, "attn", i),
-                TensorPlan(b + "attn_v.weight", (spec.n_head_kv * hd, e), w, "attn", i),
-                TensorPlan(b + "attn_output.weight", (e, spec.n_head * hd), w, "attn", i)]
+        out += [
+            TensorPlan(b + "attn_norm.weight", (e,), "F32", "norm", i),
+            TensorPlan(b + "attn_q.weight", (spec.n_head * hd, e), w, "attn", i),
+            TensorPlan(b + "attn_k.weight", (spec.n_head_kv * hd, e), w, "attn", i),
+            TensorPlan(b + "attn_v.weight", (spec.n_head_kv * hd, e), w, "attn", i),
+            TensorPlan(b + "attn_output.weight", (e, spec.n_head * hd), w, "attn", i),
+        ]
         if spec.arch == "qwen3moe":
-            out += [TensorPlan(b + "attn_q_norm.weight", (hd,), "F32", "norm", i),
-                    TensorPlan(b + "attn_k_norm.weight", (hd,), "F32", "norm", i)]
+            out += [
+                TensorPlan(b + "attn_q_norm.weight", (hd,), "F32", "norm", i),
+                TensorPlan(b + "attn_k_norm.weight", (hd,), "F32", "norm", i),
+            ]
         out.append(TensorPlan(b + "ffn_norm.weight", (e,), "F32", "norm", i))
         if not spec.is_moe:
-            out += [TensorPlan(b + "ffn_gate.weight", (spec.n_ff, e), w, "ffn", i),
-                    TensorPlan(b + "ffn_up.weight", (spec.n_ff, e), w, "ffn", i),
-                    TensorPlan(b + "ffn_down.weight", (e, spec.n_ff), w, "ffn", i)]
+            out += [
+                TensorPlan(b + "ffn_gate.weight", (spec.n_ff, e), w, "ffn", i),
+                TensorPlan(b + "ffn_up.weight", (spec.n_ff, e), w, "ffn", i),
+                TensorPlan(b + "ffn_down.weight", (e, spec.n_ff), w, "ffn", i),
+            ]
             continue
         x, f = spec.n_expert, spec.n_ff_exp
-        out += [TensorPlan(b + "ffn_gate_inp.weight", (x, e), "F32", "router", i),
-                TensorPlan(b + "ffn_gate_exps.weight", (x, f, e), w, "expert", i),
-                TensorPlan(b + "ffn_up_exps.weight", (x, f, e), w, "expert", i),
-                TensorPlan(b + "ffn_down_exps.weight", (x, e, f), w, "expert", i)]
+        out += [
+            TensorPlan(b + "ffn_gate_inp.weight", (x, e), "F32", "router", i),
+            TensorPlan(b + "ffn_gate_exps.weight", (x, f, e), w, "expert", i),
+            TensorPlan(b + "ffn_up_exps.weight", (x, f, e), w, "expert", i),
+            TensorPlan(b + "ffn_down_exps.weight", (x, e, f), w, "expert", i),
+        ]
         if spec.arch == "qwen2moe":
             s = spec.n_ff_shexp
-            out += [TensorPlan(b + "ffn_gate_inp_shexp.weight", (e,), "F32", "router", i),
-                    TensorPlan(b + "ffn_gate_shexp.weight", (s, e), w, "shared_expert", i),
-                    TensorPlan(b + "ffn_up_shexp.weight", (s, e), w, "shared_expert", i),
-                    TensorPlan(b + "ffn_down_shexp.weight", (e, s), w, "shared_expert", i)]
+            out += [
+                TensorPlan(b + "ffn_gate_inp_shexp.weight", (e,), "F32", "router", i),
+                TensorPlan(b + "ffn_gate_shexp.weight", (s, e), w, "shared_expert", i),
+                TensorPlan(b + "ffn_up_shexp.weight", (s, e), w, "shared_expert", i),
+                TensorPlan(b + "ffn_down_shexp.weight", (e, s), w, "shared_expert", i),
+            ]
     return out
 
 
 def metadata(spec: SynthSpec, n_vocab: int) -> dict[str, int | float | str]:
     """Architecture keys (without the ``<arch>.`` prefix) that llama.cpp reads for ``spec``."""
     md: dict[str, int | float | str] = {
-        "context_length": spec.context_length, "embedding_length": spec.n_embd,
-        "block_count": spec.n_layer, "feed_forward_length": spec.n_ff,
-        "attention.head_count": spec.n_head, "attention.head_count_kv": spec.n_head_kv,
-        "attention.key_length": spec.hd, "attention.value_length": spec.hd,
-        "attention.layer_norm_rms_epsilon": 1e-6, "rope.freq_base": 10000.0,
-        "rope.dimension_count": spec.hd, "vocab_size": n_vocab}
+        "context_length": spec.context_length,
+        "embedding_length": spec.n_embd,
+        "block_count": spec.n_layer,
+        "feed_forward_length": spec.n_ff,
+        "attention.head_count": spec.n_head,
+        "attention.head_count_kv": spec.n_head_kv,
+        "attention.key_length": spec.hd,
+        "attention.value_length": spec.hd,
+        "attention.layer_norm_rms_epsilon": 1e-6,
+        "rope.freq_base": 10000.0,
+        "rope.dimension_count": spec.hd,
+        "vocab_size": n_vocab,
+    }
     if spec.is_moe:
-        md.update({"expert_count": spec.n_expert, "expert_used_count": spec.n_expert_used,
-                   "expert_feed_forward_length": spec.n_ff_exp})
+        md.update(
+            {
+                "expert_count": spec.n_expert,
+                "expert_used_count": spec.n_expert_used,
+                "expert_feed_forward_length": spec.n_ff_exp,
+            }
+        )
     if spec.arch == "qwen2moe":
         md["expert_shared_feed_forward_length"] = spec.n_ff_shexp
     return md
@@ -204,8 +238,10 @@ def tokenizer_fields(path: str | Path) -> list[tuple[str, object, object, object
     try:
         r = gguf.GGUFReader(str(path))
     except Exception as e:  # noqa: BLE001 - the reader raises ValueError/IndexError/struct errors
-        raise SynthError(f"{path}: cannot read as GGUF ({type(e).__name__}: {e}); fix: point "
-                         "--tokenizer-from at the default model (`benchbook models fetch`)") from None
+        raise SynthError(
+            f"{path}: cannot read as GGUF ({type(e).__name__}: {e}); fix: point "
+            "--tokenizer-from at the default model (`benchbook models fetch`)"
+        ) from None
     out = []
     for key, fld in r.fields.items():
         if key.startswith("tokenizer."):
@@ -252,20 +288,36 @@ class SynthResult:
 
     def record(self) -> dict:
         """The ``benchbook.synth_model`` manifest (JSON-ready; ``synthetic_inputs`` is always true)."""
-        return {"schema": "benchbook.synth_model", "schema_version": 1, "synthetic_inputs": True,
-                "model_id": model_id(self.spec), "path": str(self.path), "sha256": self.sha256,
-                "size_bytes": self.size_bytes, "spec": asdict(self.spec), "n_vocab": self.n_vocab,
-                "tokenizer_from_sha256": self.tokenizer_from_sha256, "bytes_by_role": self.bytes_by_role,
-                "expert_bytes_per_layer": self.expert_bytes_per_layer, "tensor_count": self.tensor_count,
-                "generator_version": GENERATOR_VERSION, "versions": self.versions,
-                "write_seconds": round(self.seconds, 2)}
+        return {
+            "schema": "benchbook.synth_model",
+            "schema_version": 1,
+            "synthetic_inputs": True,
+            "model_id": model_id(self.spec),
+            "path": str(self.path),
+            "sha256": self.sha256,
+            "size_bytes": self.size_bytes,
+            "spec": asdict(self.spec),
+            "n_vocab": self.n_vocab,
+            "tokenizer_from_sha256": self.tokenizer_from_sha256,
+            "bytes_by_role": self.bytes_by_role,
+            "expert_bytes_per_layer": self.expert_bytes_per_layer,
+            "tensor_count": self.tensor_count,
+            "generator_version": GENERATOR_VERSION,
+            "versions": self.versions,
+            "write_seconds": round(self.seconds, 2),
+        }
 
 
 def model_id(spec: SynthSpec) -> str:
     """A readable id: ``synthetic-qwen3moe-L4-E8-K2-d256-q8_0-s0`` (``synthetic`` makes the caveat fire)."""
-    moe = f"-E{spec.n_expert}-K{spec.n_expert_used}" + (f"-sh{spec.n_ff_shexp}" if spec.n_ff_shexp else "") \
-        if spec.is_moe else ""
-    return f"synthetic-{spec.arch}-L{spec.n_layer}{moe}-d{spec.n_embd}-{spec.weight_type.lower()}-s{spec.seed}"
+    moe = (
+        f"-E{spec.n_expert}-K{spec.n_expert_used}" + (f"-sh{spec.n_ff_shexp}" if spec.n_ff_shexp else "")
+        if spec.is_moe
+        else ""
+    )
+    return (
+        f"synthetic-{spec.arch}-L{spec.n_layer}{moe}-d{spec.n_embd}-{spec.weight_type.lower()}-s{spec.seed}"
+    )
 
 
 def _key(spec: SynthSpec, tok_sha: str) -> str:
@@ -275,8 +327,13 @@ def _key(spec: SynthSpec, tok_sha: str) -> str:
     return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
 
-def write(spec: SynthSpec, tokenizer_from: str | Path, out: str | Path | None = None,
-          tokenizer_sha256: str | None = None, log=print) -> SynthResult:
+def write(
+    spec: SynthSpec,
+    tokenizer_from: str | Path,
+    out: str | Path | None = None,
+    tokenizer_sha256: str | None = None,
+    log=print,
+) -> SynthResult:
     """Write the GGUF of ``spec`` (tokenizer copied from ``tokenizer_from``) and return its manifest.
 
     ``out``: the file to write; default ``<cache>/models/synth-<key>.gguf``, reused (with its
@@ -298,9 +355,20 @@ def write(spec: SynthSpec, tokenizer_from: str | Path, out: str | Path | None = 
     if side.exists() and out.exists():
         rec = json.loads(side.read_text())
         if rec.get("size_bytes") == out.stat().st_size and rec.get("cache_key") == key:
-            return SynthResult(out, rec["sha256"], rec["size_bytes"], spec, rec["n_vocab"], tok_sha,
-                               rec["bytes_by_role"], rec["expert_bytes_per_layer"], rec["tensor_count"],
-                               rec["write_seconds"], rec["versions"], cached=True)
+            return SynthResult(
+                out,
+                rec["sha256"],
+                rec["size_bytes"],
+                spec,
+                rec["n_vocab"],
+                tok_sha,
+                rec["bytes_by_role"],
+                rec["expert_bytes_per_layer"],
+                rec["tensor_count"],
+                rec["write_seconds"],
+                rec["versions"],
+                cached=True,
+            )
     fields = tokenizer_fields(tokenizer_from)
     n_vocab = len(dict((k, v) for k, v, *_ in fields)["tokenizer.ggml.tokens"])
     tensors = plan(spec, n_vocab)
@@ -310,18 +378,28 @@ def write(spec: SynthSpec, tokenizer_from: str | Path, out: str | Path | None = 
     w = gguf.GGUFWriter(str(tmp), spec.arch)
     w.add_name(model_id(spec))
     w.add_type("model")
-    w.add_file_type({"Q8_0": gguf.LlamaFileType.MOSTLY_Q8_0, "F16": gguf.LlamaFileType.MOSTLY_F16,
-                     "F32": gguf.LlamaFileType.ALL_F32}[spec.weight_type])
+    w.add_file_type(
+        {
+            "Q8_0": gguf.LlamaFileType.MOSTLY_Q8_0,
+            "F16": gguf.LlamaFileType.MOSTLY_F16,
+            "F32": gguf.LlamaFileType.ALL_F32,
+        }[spec.weight_type]
+    )
     w.add_quantization_version(gguf.GGML_QUANT_VERSION)
-    w.add_string("general.description", f"synthetic random weights (benchbook synth-model, seed {spec.seed}); "
-                 "not a trained model")
+    w.add_string(
+        "general.description",
+        f"synthetic random weights (benchbook synth-model, seed {spec.seed}); not a trained model",
+    )
     for k, v in metadata(spec, n_vocab).items():
         vtype = gguf.GGUFValueType.FLOAT32 if isinstance(v, float) else gguf.GGUFValueType.UINT32
         w.add_key_value(f"{spec.arch}.{k}", v, vtype)
     for k, v, vtype, sub in fields:
         w.add_key_value(k, v, vtype, sub)
-    qtype = {"Q8_0": gguf.GGMLQuantizationType.Q8_0, "F16": gguf.GGMLQuantizationType.F16,
-             "F32": gguf.GGMLQuantizationType.F32}
+    qtype = {
+        "Q8_0": gguf.GGMLQuantizationType.Q8_0,
+        "F16": gguf.GGMLQuantizationType.F16,
+        "F32": gguf.GGMLQuantizationType.F32,
+    }
     for t in tensors:
         w.add_tensor_info(t.name, t.shape, np.dtype(np.float32), t.n_bytes, raw_dtype=qtype[t.type])
     w.write_header_to_file()
@@ -336,9 +414,19 @@ def write(spec: SynthSpec, tokenizer_from: str | Path, out: str | Path | None = 
     for t in tensors:
         by_role[t.role] = by_role.get(t.role, 0) + t.n_bytes
     per_layer = by_role.get("expert", 0) // spec.n_layer
-    res = SynthResult(out, digest, out.stat().st_size, spec, n_vocab, tok_sha, by_role, per_layer, len(tensors),
-                      time.monotonic() - t0, {"numpy": np.__version__,
-                                              "gguf": getattr(gguf, "__version__", None) or _gguf_version()})
+    res = SynthResult(
+        out,
+        digest,
+        out.stat().st_size,
+        spec,
+        n_vocab,
+        tok_sha,
+        by_role,
+        per_layer,
+        len(tensors),
+        time.monotonic() - t0,
+        {"numpy": np.__version__, "gguf": getattr(gguf, "__version__", None) or _gguf_version()},
+    )
     side.write_text(json.dumps({**res.record(), "cache_key": key}, indent=1))
     log(f"synth-model: {model_id(spec)} {res.size_bytes / 2**30:.2f} GiB in {res.seconds:.1f} s -> {out}")
     return res

@@ -81,8 +81,9 @@ def layout(path: str | Path) -> Layout:
     try:
         r = gguf.GGUFReader(str(path))
     except Exception as e:  # noqa: BLE001 - the reader raises ValueError/IndexError/struct errors
-        raise WeightsError(f"{path}: cannot read as GGUF ({type(e).__name__}: {e}); fix: fetch or "
-                           "generate the model again") from None
+        raise WeightsError(
+            f"{path}: cannot read as GGUF ({type(e).__name__}: {e}); fix: fetch or generate the model again"
+        ) from None
 
     def field(key):
         f = r.fields.get(key)
@@ -91,15 +92,21 @@ def layout(path: str | Path) -> Layout:
     arch = field("general.architecture")
     n_layer = field(f"{arch}.block_count")
     if n_layer is None:
-        raise WeightsError(f"{path}: no {arch}.block_count; fix: a GGUF written by llama.cpp's converters "
-                           "or `benchbook synth-model`")
+        raise WeightsError(
+            f"{path}: no {arch}.block_count; fix: a GGUF written by llama.cpp's converters "
+            "or `benchbook synth-model`"
+        )
     tensors = []
     for t in r.tensors:
         layer, kind = classify(t.name)
         shape = [int(x) for x in t.shape]
         tensors.append(TensorBytes(t.name, int(t.n_bytes), layer, kind, shape[1] if len(shape) > 1 else 1))
-    return Layout(int(n_layer), int(field(f"{arch}.expert_count") or 0),
-                  int(field(f"{arch}.expert_used_count") or 0), tuple(tensors))
+    return Layout(
+        int(n_layer),
+        int(field(f"{arch}.expert_count") or 0),
+        int(field(f"{arch}.expert_used_count") or 0),
+        tuple(tensors),
+    )
 
 
 @dataclass(frozen=True)
@@ -133,8 +140,11 @@ def placement(lay: Layout, n_cpu_moe: int) -> Placement:
     exp_gpu = lay.total("expert") - exp_cpu
     embd = lay.total("token_embd")
     gpu = lay.total("other") + lay.total("output") + exp_gpu + (0 if lay.has_output else embd)
-    regex = (r"blk\.(" + "|".join(map(str, cpu_blocks)) + r")\.ffn_(up|down|gate|gate_up)_(ch|)exps"
-             if cpu_blocks else None)
+    regex = (
+        r"blk\.(" + "|".join(map(str, cpu_blocks)) + r")\.ffn_(up|down|gate|gate_up)_(ch|)exps"
+        if cpu_blocks
+        else None
+    )
     return Placement(int(n_cpu_moe), lay.n_layer, cpu_blocks, exp_cpu, exp_gpu, gpu, exp_cpu + embd, regex)
 
 

@@ -25,15 +25,38 @@ from benchbook.stats import add_t_interval
 
 from . import BANDWIDTH_SCHEMA, EXPERIMENT, MODEL_BYTES_SCHEMA, SCHEMA
 
-_ROW = {"host_id": pl.String, "session_id": pl.String, "toolchain_id": pl.String, "profile": pl.String,
-        "model_id": pl.String, "model_sha256": pl.String, "synthetic_inputs": pl.Boolean, "n_cpu_moe": pl.Int64,
-        "test": pl.String, "n_prompt": pl.Int64, "n_gen": pl.Int64, "status": pl.String, "reason": pl.String,
-        "samples_ts": pl.List(pl.Float64), "avg_ts": pl.Float64, "peak_gpu_mem_mib": pl.Float64,
-        "gpu_used_before_mib": pl.Float64, "budget_free_mib": pl.Float64, "ballast_mode": pl.String,
-        "ballast_held_mib": pl.Float64, "cpu_expert_blocks": pl.Int64, "n_layer": pl.Int64,
-        "decode_bytes_total": pl.Int64, "decode_bytes_gpu": pl.Int64, "started_at": pl.String,
-        "ended_at": pl.String, "argv": pl.List(pl.String), "run_id": pl.String, "file": pl.String,
-        "line": pl.Int64}
+_ROW = {
+    "host_id": pl.String,
+    "session_id": pl.String,
+    "toolchain_id": pl.String,
+    "profile": pl.String,
+    "model_id": pl.String,
+    "model_sha256": pl.String,
+    "synthetic_inputs": pl.Boolean,
+    "n_cpu_moe": pl.Int64,
+    "test": pl.String,
+    "n_prompt": pl.Int64,
+    "n_gen": pl.Int64,
+    "status": pl.String,
+    "reason": pl.String,
+    "samples_ts": pl.List(pl.Float64),
+    "avg_ts": pl.Float64,
+    "peak_gpu_mem_mib": pl.Float64,
+    "gpu_used_before_mib": pl.Float64,
+    "budget_free_mib": pl.Float64,
+    "ballast_mode": pl.String,
+    "ballast_held_mib": pl.Float64,
+    "cpu_expert_blocks": pl.Int64,
+    "n_layer": pl.Int64,
+    "decode_bytes_total": pl.Int64,
+    "decode_bytes_gpu": pl.Int64,
+    "started_at": pl.String,
+    "ended_at": pl.String,
+    "argv": pl.List(pl.String),
+    "run_id": pl.String,
+    "file": pl.String,
+    "line": pl.Int64,
+}
 
 
 def _files(raw_dir: Path) -> list[Path]:
@@ -47,18 +70,38 @@ def _row(rec: dict, path: Path, line: int) -> dict:
     db = rec.get("decode_bytes") or {}
     ballast = rec.get("ballast") or {}
     test = None if not lb else ("tg" if lb.get("n_gen", 0) > 0 else "pp")
-    return {"host_id": rec.get("host_id"), "session_id": rec.get("session_id"),
-            "toolchain_id": rec.get("toolchain_id"), "profile": rec.get("profile"), "model_id": rec.get("model_id"),
-            "model_sha256": rec.get("model_sha256"), "synthetic_inputs": rec.get("synthetic_inputs"),
-            "n_cpu_moe": rec.get("n_cpu_moe"), "test": test, "n_prompt": lb.get("n_prompt"),
-            "n_gen": lb.get("n_gen"), "status": rec.get("status"), "reason": rec.get("reason"),
-            "samples_ts": lb.get("samples_ts"), "avg_ts": lb.get("avg_ts"),
-            "peak_gpu_mem_mib": rec.get("peak_gpu_mem_mib"), "gpu_used_before_mib": rec.get("gpu_used_before_mib"),
-            "budget_free_mib": rec.get("budget_free_mib"), "ballast_mode": ballast.get("mode"),
-            "ballast_held_mib": ballast.get("held_mib"), "cpu_expert_blocks": len(pl_.get("cpu_expert_blocks") or []),
-            "n_layer": pl_.get("n_layer"), "decode_bytes_total": db.get("total"), "decode_bytes_gpu": db.get("gpu"),
-            "started_at": rec.get("started_at"), "ended_at": rec.get("ended_at"), "argv": rec.get("argv"),
-            "run_id": rec.get("run_id"), "file": str(path), "line": line}
+    return {
+        "host_id": rec.get("host_id"),
+        "session_id": rec.get("session_id"),
+        "toolchain_id": rec.get("toolchain_id"),
+        "profile": rec.get("profile"),
+        "model_id": rec.get("model_id"),
+        "model_sha256": rec.get("model_sha256"),
+        "synthetic_inputs": rec.get("synthetic_inputs"),
+        "n_cpu_moe": rec.get("n_cpu_moe"),
+        "test": test,
+        "n_prompt": lb.get("n_prompt"),
+        "n_gen": lb.get("n_gen"),
+        "status": rec.get("status"),
+        "reason": rec.get("reason"),
+        "samples_ts": lb.get("samples_ts"),
+        "avg_ts": lb.get("avg_ts"),
+        "peak_gpu_mem_mib": rec.get("peak_gpu_mem_mib"),
+        "gpu_used_before_mib": rec.get("gpu_used_before_mib"),
+        "budget_free_mib": rec.get("budget_free_mib"),
+        "ballast_mode": ballast.get("mode"),
+        "ballast_held_mib": ballast.get("held_mib"),
+        "cpu_expert_blocks": len(pl_.get("cpu_expert_blocks") or []),
+        "n_layer": pl_.get("n_layer"),
+        "decode_bytes_total": db.get("total"),
+        "decode_bytes_gpu": db.get("gpu"),
+        "started_at": rec.get("started_at"),
+        "ended_at": rec.get("ended_at"),
+        "argv": rec.get("argv"),
+        "run_id": rec.get("run_id"),
+        "file": str(path),
+        "line": line,
+    }
 
 
 def load(raw_dir: Path) -> pl.DataFrame:
@@ -89,27 +132,70 @@ def _kind(raw_dir: Path, schema: str) -> list[dict]:
 def bandwidth(raw_dir: Path) -> pl.DataFrame:
     """Device-to-device copy bandwidth records: host_id, session_id, mode, device, gb_per_s, status,
     file, line, run_id (``gb_per_s`` null where the measurement failed)."""
-    rows = [{"host_id": r["host_id"], "session_id": r["session_id"], "mode": r.get("mode"),
-             "device": r.get("device"), "gb_per_s": r.get("gb_per_s"), "status": r.get("status"),
-             "error": r.get("error"), "file": r["file"], "line": r["line"], "run_id": r["run_id"]}
-            for r in _kind(raw_dir, BANDWIDTH_SCHEMA)]
-    return pl.DataFrame(rows, schema={"host_id": pl.String, "session_id": pl.String, "mode": pl.String,
-                                      "device": pl.String, "gb_per_s": pl.Float64, "status": pl.String,
-                                      "error": pl.String, "file": pl.String, "line": pl.Int64,
-                                      "run_id": pl.String})
+    rows = [
+        {
+            "host_id": r["host_id"],
+            "session_id": r["session_id"],
+            "mode": r.get("mode"),
+            "device": r.get("device"),
+            "gb_per_s": r.get("gb_per_s"),
+            "status": r.get("status"),
+            "error": r.get("error"),
+            "file": r["file"],
+            "line": r["line"],
+            "run_id": r["run_id"],
+        }
+        for r in _kind(raw_dir, BANDWIDTH_SCHEMA)
+    ]
+    return pl.DataFrame(
+        rows,
+        schema={
+            "host_id": pl.String,
+            "session_id": pl.String,
+            "mode": pl.String,
+            "device": pl.String,
+            "gb_per_s": pl.Float64,
+            "status": pl.String,
+            "error": pl.String,
+            "file": pl.String,
+            "line": pl.Int64,
+            "run_id": pl.String,
+        },
+    )
 
 
 def model_bytes(raw_dir: Path) -> pl.DataFrame:
     """Bytes read per decoded token per (session, model sha256, n_cpu_moe): decode_bytes_total/gpu/cpu."""
-    rows = [{"host_id": r["host_id"], "session_id": r["session_id"], "model_id": r["model_id"],
-             "model_sha256": r["model_sha256"], "n_cpu_moe": r.get("n_cpu_moe"),
-             "decode_bytes_total": r["decode_bytes"]["total"], "decode_bytes_gpu": r["decode_bytes"]["gpu"],
-             "decode_bytes_cpu": r["decode_bytes"]["cpu"], "file": r["file"], "line": r["line"]}
-            for r in _kind(raw_dir, MODEL_BYTES_SCHEMA)]
-    return pl.DataFrame(rows, schema={"host_id": pl.String, "session_id": pl.String, "model_id": pl.String,
-                                      "model_sha256": pl.String, "n_cpu_moe": pl.Int64,
-                                      "decode_bytes_total": pl.Int64, "decode_bytes_gpu": pl.Int64,
-                                      "decode_bytes_cpu": pl.Int64, "file": pl.String, "line": pl.Int64})
+    rows = [
+        {
+            "host_id": r["host_id"],
+            "session_id": r["session_id"],
+            "model_id": r["model_id"],
+            "model_sha256": r["model_sha256"],
+            "n_cpu_moe": r.get("n_cpu_moe"),
+            "decode_bytes_total": r["decode_bytes"]["total"],
+            "decode_bytes_gpu": r["decode_bytes"]["gpu"],
+            "decode_bytes_cpu": r["decode_bytes"]["cpu"],
+            "file": r["file"],
+            "line": r["line"],
+        }
+        for r in _kind(raw_dir, MODEL_BYTES_SCHEMA)
+    ]
+    return pl.DataFrame(
+        rows,
+        schema={
+            "host_id": pl.String,
+            "session_id": pl.String,
+            "model_id": pl.String,
+            "model_sha256": pl.String,
+            "n_cpu_moe": pl.Int64,
+            "decode_bytes_total": pl.Int64,
+            "decode_bytes_gpu": pl.Int64,
+            "decode_bytes_cpu": pl.Int64,
+            "file": pl.String,
+            "line": pl.Int64,
+        },
+    )
 
 
 _KEYS = ["host_id", "session_id", "toolchain_id", "model_id", "n_cpu_moe", "test"]
@@ -121,32 +207,67 @@ def points(rows: pl.DataFrame, confidence: float = 0.95) -> pl.DataFrame:
     the capacity the memory_spill rule compares with), cpu_expert_blocks, n_layer, decode_bytes_total,
     decode_bytes_gpu, synthetic_inputs, phase ("warm"), files, lines, run_ids, argv."""
     samples = rows.filter(pl.col("status") == "ok").explode("samples_ts")
-    ok = (samples.group_by(_KEYS, maintain_order=True)
-                 .agg(pl.col("samples_ts").count().alias("n"), pl.col("samples_ts").mean().alias("mean_tps"),
-                      pl.col("samples_ts").std().alias("sd_tps"), pl.col("avg_ts").first().alias("llama_bench_avg_ts"),
-                      pl.lit("ok").alias("status"), pl.lit(None, pl.String).alias("reason"),
-                      (pl.col("peak_gpu_mem_mib") - pl.col("gpu_used_before_mib")).max().alias("peak_gpu_mem_mib"),
-                      *[pl.col(c).first() for c in ("budget_free_mib", "cpu_expert_blocks", "n_layer",
-                                                    "decode_bytes_total", "decode_bytes_gpu", "synthetic_inputs",
-                                                    "argv")],
-                      pl.col("file").unique().alias("files"), pl.col("line").unique().sort().alias("lines"),
-                      pl.col("run_id").unique().alias("run_ids")))
-    failed = (rows.filter(pl.col("status") != "ok")
-                  .group_by(_KEYS, maintain_order=True)
-                  .agg(pl.lit(0, pl.UInt32).alias("n"), pl.lit(None, pl.Float64).alias("mean_tps"),
-                       pl.lit(None, pl.Float64).alias("sd_tps"), pl.lit(None, pl.Float64).alias("llama_bench_avg_ts"),
-                       pl.lit("failed").alias("status"), pl.col("reason").last(),
-                       (pl.col("peak_gpu_mem_mib") - pl.col("gpu_used_before_mib")).max().alias("peak_gpu_mem_mib"),
-                       *[pl.col(c).first() for c in ("budget_free_mib", "cpu_expert_blocks", "n_layer",
-                                                     "decode_bytes_total", "decode_bytes_gpu", "synthetic_inputs",
-                                                     "argv")],
-                       pl.col("file").unique().alias("files"), pl.col("line").sort().alias("lines"),
-                       pl.col("run_id").alias("run_ids")))
+    ok = samples.group_by(_KEYS, maintain_order=True).agg(
+        pl.col("samples_ts").count().alias("n"),
+        pl.col("samples_ts").mean().alias("mean_tps"),
+        pl.col("samples_ts").std().alias("sd_tps"),
+        pl.col("avg_ts").first().alias("llama_bench_avg_ts"),
+        pl.lit("ok").alias("status"),
+        pl.lit(None, pl.String).alias("reason"),
+        (pl.col("peak_gpu_mem_mib") - pl.col("gpu_used_before_mib")).max().alias("peak_gpu_mem_mib"),
+        *[
+            pl.col(c).first()
+            for c in (
+                "budget_free_mib",
+                "cpu_expert_blocks",
+                "n_layer",
+                "decode_bytes_total",
+                "decode_bytes_gpu",
+                "synthetic_inputs",
+                "argv",
+            )
+        ],
+        pl.col("file").unique().alias("files"),
+        pl.col("line").unique().sort().alias("lines"),
+        pl.col("run_id").unique().alias("run_ids"),
+    )
+    failed = (
+        rows.filter(pl.col("status") != "ok")
+        .group_by(_KEYS, maintain_order=True)
+        .agg(
+            pl.lit(0, pl.UInt32).alias("n"),
+            pl.lit(None, pl.Float64).alias("mean_tps"),
+            pl.lit(None, pl.Float64).alias("sd_tps"),
+            pl.lit(None, pl.Float64).alias("llama_bench_avg_ts"),
+            pl.lit("failed").alias("status"),
+            pl.col("reason").last(),
+            (pl.col("peak_gpu_mem_mib") - pl.col("gpu_used_before_mib")).max().alias("peak_gpu_mem_mib"),
+            *[
+                pl.col(c).first()
+                for c in (
+                    "budget_free_mib",
+                    "cpu_expert_blocks",
+                    "n_layer",
+                    "decode_bytes_total",
+                    "decode_bytes_gpu",
+                    "synthetic_inputs",
+                    "argv",
+                )
+            ],
+            pl.col("file").unique().alias("files"),
+            pl.col("line").sort().alias("lines"),
+            pl.col("run_id").alias("run_ids"),
+        )
+    )
     both = pl.concat([ok, failed.with_columns(pl.col("n").cast(ok.schema["n"]))], how="vertical_relaxed")
-    both = both.with_columns((pl.col("sd_tps") / pl.col("mean_tps")).alias("cv"),
-                             pl.col("budget_free_mib").alias("gpu_mem_total_mib"), pl.lit("warm").alias("phase"))
+    both = both.with_columns(
+        (pl.col("sd_tps") / pl.col("mean_tps")).alias("cv"),
+        pl.col("budget_free_mib").alias("gpu_mem_total_mib"),
+        pl.lit("warm").alias("phase"),
+    )
     return add_t_interval(both, "mean_tps", "sd_tps", "n", "ci_low_tps", "ci_high_tps", confidence).sort(
-        "host_id", "session_id", "n_cpu_moe", "test", nulls_last=True)
+        "host_id", "session_id", "n_cpu_moe", "test", nulls_last=True
+    )
 
 
 @dataclass(frozen=True)
@@ -177,12 +298,24 @@ def roofline(pts: pl.DataFrame, bw: pl.DataFrame) -> pl.DataFrame:
     """tg rows of ``pts`` with ``achieved_gb_s`` (= mean_tps × decode_bytes_total / 1e9),
     ``bandwidth_gb_s`` (the newest ok bandwidth record of the host), ``roofline_pct`` (achieved as %
     of it), ``gpu_roofline_pct`` (GPU-resident bytes only) and ``bandwidth_mode`` (cuda | fake)."""
-    best = (bw.filter(pl.col("status") == "ok").group_by("host_id")
-              .agg(pl.col("gb_per_s").last().alias("bandwidth_gb_s"), pl.col("mode").last().alias("bandwidth_mode"),
-                   pl.col("file").last().alias("bandwidth_file"), pl.col("line").last().alias("bandwidth_line")))
-    tg = pts.filter((pl.col("test") == "tg") & (pl.col("status") == "ok")).join(best, on="host_id", how="left")
+    best = (
+        bw.filter(pl.col("status") == "ok")
+        .group_by("host_id")
+        .agg(
+            pl.col("gb_per_s").last().alias("bandwidth_gb_s"),
+            pl.col("mode").last().alias("bandwidth_mode"),
+            pl.col("file").last().alias("bandwidth_file"),
+            pl.col("line").last().alias("bandwidth_line"),
+        )
+    )
+    tg = pts.filter((pl.col("test") == "tg") & (pl.col("status") == "ok")).join(
+        best, on="host_id", how="left"
+    )
     achieved = pl.col("mean_tps") * pl.col("decode_bytes_total") / 1e9
-    return tg.with_columns(achieved.alias("achieved_gb_s"),
-                           (achieved / pl.col("bandwidth_gb_s") * 100).alias("roofline_pct"),
-                           (pl.col("mean_tps") * pl.col("decode_bytes_gpu") / 1e9 / pl.col("bandwidth_gb_s") * 100)
-                           .alias("gpu_roofline_pct"))
+    return tg.with_columns(
+        achieved.alias("achieved_gb_s"),
+        (achieved / pl.col("bandwidth_gb_s") * 100).alias("roofline_pct"),
+        (pl.col("mean_tps") * pl.col("decode_bytes_gpu") / 1e9 / pl.col("bandwidth_gb_s") * 100).alias(
+            "gpu_roofline_pct"
+        ),
+    )
