@@ -420,6 +420,46 @@ def _(df, t):
     return _spill(df, t, group, "value")
 
 
+#: What a number's memory note says when its run has no device-memory telemetry or capacity.
+HEADROOM_UNKNOWN = "memory headroom unknown"
+
+
+def device_memory_mib(host: dict | None) -> int | None:
+    """Device memory of a host snapshot (``benchbook.host``): the sum of its GPUs' ``memory_total_mib``
+    (``nvidia-smi``); None for a host without GPUs (or a snapshot without the field)."""
+    sizes = [g.get("memory_total_mib") for g in (host or {}).get("gpus") or []]
+    return sum(sizes) if sizes and all(isinstance(x, (int, float)) for x in sizes) else None
+
+
+def with_device_memory(table: pl.DataFrame, hosts: dict[str, dict]) -> pl.DataFrame:
+    """Add ``gpu_mem_total_mib`` (per ``host_id``, from ``hosts``: host id -> host snapshot) where the
+    table lacks it, so that ``memory_spill`` compares each run's peak with its own host's capacity."""
+    if "gpu_mem_total_mib" in table.columns or "host_id" not in table.columns:
+        return table
+    cap = {h: device_memory_mib(s) for h, s in hosts.items()}
+    return table.with_columns(pl.col("host_id").replace_strict(cap, default=None, return_dtype=pl.Float64)
+                              .alias("gpu_mem_total_mib"))
+
+
+def memory_headroom(peak_mib: float | None, capacity_mib: float | None) -> str:
+    """One phrase on device memory left: ``"96 MiB free of 24,576 MiB (99.6% used)"``, or
+    ``HEADROOM_UNKNOWN`` when the run has no memory telemetry (peak) or the host no known capacity."""
+    if peak_mib is None or capacity_mib is None or capacity_mib <= 0:
+        return HEADROOM_UNKNOWN
+    return (f"{capacity_mib - peak_mib:,.0f} MiB free of {capacity_mib:,.0f} MiB "
+            f"({100 * peak_mib / capacity_mib:.1f}% used)")
+
+
+def headroom_column(table: pl.DataFrame, peak: str = "peak_gpu_mem_mib",
+                    capacity: str = "gpu_mem_total_mib") -> pl.DataFrame:
+    """``table`` with a ``memory_headroom`` column (``memory_headroom`` per row; a missing column counts
+    as no telemetry)."""
+    def col(name: str) -> list:
+        return table[name].to_list() if name in table.columns else [None] * table.height
+    vals = [memory_headroom(p, c) for p, c in zip(col(peak), col(capacity))]
+    return table.with_columns(pl.Series("memory_headroom", vals, dtype=pl.String))
+
+
 @rule("synthetic_inputs", "note", ("synthetic_pattern",))
 def _synthetic_inputs():
     """The inputs or weights are synthetic (random tokens, randomly initialised or untrained weights):

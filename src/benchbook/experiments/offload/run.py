@@ -1,0 +1,314 @@
+"""Offload sweep measurement: a synthetic MoE under a GPU memory budget, one point per ``-ncmoe``.
+
+One session:
+
+1. the synthetic model of ``cfg["model"]`` (``llamacpp.synth``; tokenizer from the default model),
+   generated on this host or reused from the cache; its manifest goes to the model snapshot;
+2. bytes read per decoded token of each model measured or quoted (``benchbook.offload.model_bytes``:
+   the synthetic MoE at every sweep point and the ``roofline_models``), from the GGUF tensor sizes;
+3. device-to-device copy bandwidth (``benchbook.offload.bandwidth``), before the ballast exists;
+4. the ballast (``llamacpp.cudamem.Ballast``) leaves ``ballast.free_mib`` MiB free; with it held,
+   one llama-bench invocation per ``n_cpu_moe`` value (pp and tg, ``-r repetitions`` after
+   llama-bench's warmup, ``-ngl n_gpu_layers``), each row a ``benchbook.offload`` record with the
+   point's placement, bytes per token, the ballast state, GPU memory used just before and the peak
+   during the run.  A point that fails (out of memory, crash, timeout) is a ``benchbook.run_failed``
+   record with the same fields and a ``reason``; the sweep goes on.
+
+Every record carries ``synthetic_inputs: true`` where it measured the synthetic model.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import asdict
+from pathlib import Path
+
+from benchbook import resolve
+from benchbook.llamacpp import cudamem, synth, weights
+from benchbook.llamacpp.bench import append_result, build_argv
+from benchbook.llamacpp.procmon import _gpu_used_mib as gpu_used_mib  # the sampler's own reading
+from benchbook.llamacpp.procmon import run_sampled
+from benchbook.provenance import git_state, load_snapshot
+from benchbook.records import new_id, utc_now
+from benchbook.session import Session, run_key
+
+from .. import profiles
+from . import BANDWIDTH_SCHEMA, EXPERIMENT, MODEL_BYTES_SCHEMA, SCHEMA
+
+SCHEMA_VERSION = 1
+#: Defaults under every profile (``params.yaml`` ``offload`` and ``profiles.<p>.offload`` override).
+DEFAULTS = {
+    "n_prompt": 128,
+    "n_gen": 32,
+    "n_depth": 0,
+    "repetitions": 3,
+    "threads": 2,
+    "n_gpu_layers": 99,
+    "flash_attn": "auto",
+    "timeout_s": 600,
+    "n_cpu_moe": [0, 1, 2, 3, 4],
+    "model": {},
+    "ballast": {"free_mib": 12288, "fake_total_mib": None},
+    "bandwidth": {"mib": 1024, "iters": 20},
+    "roofline_models": [],
+}
+#: stderr patterns that mean the point did not fit in device memory (llama.cpp b11434 CUDA backend).
+OOM_PATTERNS = (
+    r"(?i)out of memory|cudaMalloc failed|failed to allocate|unable to allocate|ErrorOutOfDeviceMemory"
+)
+
+
+def failure_reason(returncode: int, timed_out: bool, stderr: str) -> str:
+    """One phrase for a failed point: ``out of memory: <line>``, ``timeout``, or ``exit <code>: <line>``
+    (the last stderr line that names the error)."""
+    if timed_out:
+        return "timeout"
+    lines = [ln.strip() for ln in stderr.splitlines() if ln.strip()]
+    oom = [ln for ln in lines if re.search(OOM_PATTERNS, ln)]
+    if oom:
+        return f"out of memory: {oom[-1][:200]}"
+    err = [ln for ln in lines if re.search(r"(?i)error|failed|abort", ln)]
+    return f"exit {returncode}: {(err or lines or [''])[-1][:200]}"
+
+
+def sweep_argv(bench_bin: Path, model_path: Path, cfg: dict, n_cpu_moe: int) -> list[str]:
+    """llama-bench argv of one sweep point: ``bench.build_argv`` (warm) plus ``-ncmoe n_cpu_moe``."""
+    return build_argv(bench_bin, model_path, cfg, "warm") + ["-ncmoe", str(int(n_cpu_moe))]
+
+
+def synth_spec(cfg: dict) -> synth.SynthSpec:
+    """The ``SynthSpec`` of ``cfg["model"]`` (unknown keys: ``synth.SynthError`` naming them)."""
+    fields = set(synth.SynthSpec.__dataclass_fields__)
+    bad = sorted(set(cfg["model"]) - fields)
+    if bad:
+        raise synth.SynthError(f"offload.model has unknown key(s) {bad}; allowed: {sorted(fields)}")
+    return synth.SynthSpec(**cfg["model"])
+
+
+def _bytes_record(m: dict, lay: weights.Layout, n_cpu_moe: int | None) -> dict:
+    db = weights.decode_bytes(lay, n_cpu_moe or 0)
+    return {
+        "model_id": m["model_id"],
+        "model_sha256": m["sha256"],
+        "n_layer": lay.n_layer,
+        "n_expert": lay.n_expert,
+        "n_expert_used": lay.n_expert_used,
+        "n_cpu_moe": n_cpu_moe,
+        "decode_bytes": asdict(db),
+        "file_bytes": sum(t.n_bytes for t in lay.tensors),
+    }
+
+
+def run_session(
+    *,
+    cfg: dict,
+    bench_bin: Path,
+    model: dict,
+    others: list[dict],
+    toolchain: dict,
+    host: dict,
+    root: Path,
+    raw_file: Path,
+    picked: profiles.Picked,
+    log=print,
+) -> dict:
+    """Measure the sweep of ``cfg`` on ``model`` (a synthetic model record) in one session.
+
+    ``others``: model records (``models.fetch``) whose bytes per token are recorded for the roofline.
+    Returns ``{"session_id", "resumed", "ran", "skipped", "failed", "ballast", "bandwidth"}``.
+    """
+    git = {k: v for k, v in git_state(root).items() if k in ("git_commit", "git_dirty")}
+    common = {
+        "schema_version": SCHEMA_VERSION,
+        "experiment": EXPERIMENT,
+        "host_id": host["host_id"],
+        "toolchain_id": toolchain["toolchain_id"],
+        "profile": picked.name,
+        "profile_reason": picked.reason,
+        **git,
+    }
+    lay = weights.layout(model["path"])
+    ran = skipped = failed = 0
+    meta = {"host_id": host["host_id"], "toolchain_id": toolchain["toolchain_id"], "config": cfg}
+    with Session.open(raw_file, EXPERIMENT, meta) as sess:
+        for m, n in [(model, n) for n in cfg["n_cpu_moe"]] + [(o, None) for o in others]:
+            key = run_key({"bytes": n}, m["sha256"], None, host["host_id"])
+            if not sess.done(key):
+                mlay = lay if m is model else weights.layout(m["path"])
+                sess.append(
+                    {
+                        "schema": MODEL_BYTES_SCHEMA,
+                        **common,
+                        "run_id": new_id(),
+                        "run_key": key,
+                        "status": "ok",
+                        "synthetic_inputs": m is model,
+                        **_bytes_record(m, mlay, n),
+                    }
+                )
+        bw_conf = {**cfg["bandwidth"], "fake": bool(cfg["ballast"].get("fake_total_mib"))}
+        key = run_key({"bandwidth": bw_conf}, None, None, host["host_id"])
+        bw = None
+        if not sess.done(key):
+            started = utc_now()
+            bw = cudamem.measure_bandwidth(
+                cfg["bandwidth"]["mib"], cfg["bandwidth"]["iters"], cfg["ballast"].get("fake_total_mib")
+            )
+            sess.append(
+                {
+                    "schema": BANDWIDTH_SCHEMA,
+                    **common,
+                    "run_id": new_id(),
+                    "run_key": key,
+                    "config": bw_conf,
+                    "status": "failed" if "error" in bw else "ok",
+                    **bw,
+                    "started_at": started,
+                    "ended_at": utc_now(),
+                }
+            )
+            log(f"bandwidth: {bw}")
+        with cudamem.Ballast(cfg["ballast"]["free_mib"], cfg["ballast"].get("fake_total_mib")) as ballast:
+            log(f"ballast: {ballast.state}")
+            for n in cfg["n_cpu_moe"]:
+                conf = {
+                    k: cfg[k]
+                    for k in (
+                        "n_prompt",
+                        "n_gen",
+                        "n_depth",
+                        "repetitions",
+                        "threads",
+                        "n_gpu_layers",
+                        "flash_attn",
+                    )
+                }
+                conf.update(
+                    model_id=model["model_id"], n_cpu_moe=int(n), budget_free_mib=cfg["ballast"]["free_mib"]
+                )
+                key = run_key(conf, model["sha256"], toolchain["toolchain_id"], host["host_id"])
+                if sess.done(key):
+                    skipped += 1
+                    continue
+                argv = sweep_argv(bench_bin, Path(model["path"]), cfg, n)
+                base = {
+                    **common,
+                    "run_id": new_id(),
+                    "run_key": key,
+                    "config": conf,
+                    "phase": "warm",
+                    "argv": [Path(argv[0]).name] + argv[1:],
+                    "model_id": model["model_id"],
+                    "model_sha256": model["sha256"],
+                    "synthetic_inputs": True,
+                    "n_cpu_moe": int(n),
+                    "placement": weights.placement(lay, n).as_record(),
+                    "decode_bytes": asdict(weights.decode_bytes(lay, n)),
+                    "ballast": ballast.state,
+                    "budget_free_mib": cfg["ballast"]["free_mib"],
+                }
+                if "error" in ballast.state:
+                    sess.append(
+                        {
+                            "schema": "benchbook.run_failed",
+                            **base,
+                            "status": "failed",
+                            "reason": f"no memory budget: {ballast.state['error'][:300]}",
+                        }
+                    )
+                    failed += 1
+                    continue
+                log(f"$ {' '.join(base['argv'])}")
+                before, load_start, started = gpu_used_mib(), load_snapshot(), utc_now()
+                res = run_sampled(argv, cfg["timeout_s"])
+                base.update(
+                    started_at=started,
+                    ended_at=utc_now(),
+                    load_start=load_start,
+                    load_end=load_snapshot(),
+                    gpu_used_before_mib=before,
+                    peak_gpu_mem_mib=res.peak_gpu_mem_mib,
+                    peak_rss_bytes=res.peak_rss_bytes,
+                    wall_ns=res.wall_ns,
+                )
+                if res.returncode != 0 or res.timed_out:
+                    reason = failure_reason(res.returncode, res.timed_out, res.stderr)
+                    sess.append(
+                        {
+                            "schema": "benchbook.run_failed",
+                            **base,
+                            "status": "failed",
+                            "reason": reason,
+                            "error": f"exit {res.returncode}",
+                            "returncode": res.returncode,
+                            "stderr_tail": res.stderr[-4000:],
+                        }
+                    )
+                    failed += 1
+                    log(f"FAILED n_cpu_moe={n}: {reason}")
+                elif append_result(sess, SCHEMA, base, res, f"llama-bench stdout (n_cpu_moe {n})"):
+                    ran += 1
+                else:
+                    failed += 1
+        out = {
+            "session_id": sess.session_id,
+            "resumed": sess.resumed,
+            "ran": ran,
+            "skipped": skipped,
+            "failed": failed,
+            "ballast": ballast.state,
+            "bandwidth": bw,
+        }
+    return out
+
+
+def measure(params: dict, *, root: Path, raw_dir: Path, overrides: dict | None = None, log=print) -> dict:
+    """One offload session with this host's profile (``experiments.profiles``) + ``overrides``.
+
+    Writes ``raw_dir/offload/<host_id>.jsonl`` and snapshots under ``raw_dir/snapshots/``; the
+    synthetic model is written to the cache (``<cache>/models/synth-<key>.gguf``).  Returns
+    ``run_session``'s dict plus ``raw_file``, ``cfg``, ``model`` (the synthetic model's manifest).
+
+    Raises:
+        resolve.ParamsError, llamacpp.toolchain.ToolchainError, llamacpp.models.ModelError: no build or
+        default model (the message names the fix); synth.SynthError: a bad ``model`` spec.
+    """
+    root, raw_dir = Path(root), Path(root) / raw_dir
+    picked = profiles.pick(params)
+    cfg = {**DEFAULTS, **profiles.section(params, EXPERIMENT, picked), **(overrides or {})}
+    toolchain = resolve.get_toolchain(params, build=False)
+    default_id = params["models"]["default"]
+    ids = list(dict.fromkeys([default_id, *cfg["roofline_models"]]))
+    fetched = resolve.get_models(params, ids, toolchain, log=log)
+    tok = fetched[0]
+    made = synth.write(synth_spec(cfg), tok["path"], tokenizer_sha256=tok["sha256"], log=log)
+    rec = made.record()
+    model = {
+        "schema": "benchbook.model",
+        "schema_version": 1,
+        "model_id": rec["model_id"],
+        "path": str(made.path),
+        "sha256": made.sha256,
+        "size_bytes": made.size_bytes,
+        "synthetic_inputs": True,
+        "origin": {k: v for k, v in rec.items() if k not in ("schema", "path")},
+    }
+    host = resolve.store_snapshots(raw_dir / "snapshots", toolchain, [model, *fetched])
+    raw_file = raw_dir / EXPERIMENT / f"{host['host_id']}.jsonl"
+    log(
+        f"{toolchain.record['toolchain_id']} {model['model_id']} ({made.size_bytes / 2**30:.2f} GiB) "
+        f"profile {picked.name} -> {raw_file}"
+    )
+    result = run_session(
+        cfg=cfg,
+        bench_bin=toolchain.binary("llama-bench"),
+        model=model,
+        others=fetched,
+        toolchain=toolchain.record,
+        host=host,
+        root=root,
+        raw_file=raw_file,
+        picked=picked,
+        log=log,
+    )
+    return {**result, "raw_file": raw_file, "cfg": cfg, "model": rec}

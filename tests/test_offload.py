@@ -1,0 +1,268 @@
+"""The offload experiment: ballast and bandwidth on a fake device, failure reasons, host profiles, the
+per-point table, fit boundary and roofline from hand-made records, the report with and without data,
+memory headroom (issue 14 item 4), and one real sweep of a tiny MoE through llama-bench."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from benchbook import caveats
+from benchbook.experiments import profiles
+from benchbook.experiments.offload import analysis, report, run
+from benchbook.llamacpp import cudamem
+from benchbook.session import Session
+
+MIB = 1 << 20
+
+
+def test_ballast_leaves_the_budget_free_on_a_fake_device():
+    st = cudamem.hold_free(cudamem.FakeDriver(24576, used_mib=500), 12288)
+    # free 24076 MiB; one allocation of 24076 - 12288 = 11788 MiB
+    assert (st.free_before_mib, st.held_mib, st.free_after_mib, st.allocations) == (24076, 11788, 12288, 1)
+
+
+def test_ballast_falls_back_to_pieces_when_one_allocation_is_refused():
+    class Picky(cudamem.FakeDriver):
+        def alloc(self, nbytes):
+            if nbytes > 4096 * MIB:
+                raise cudamem.CudaError("too large")
+            return super().alloc(nbytes)
+
+    st = cudamem.hold_free(Picky(24576, used_mib=500), 12288)
+    # 11 GiB pieces: 24076 - 11 * 1024 = 12812 <= 13312; then 8 x 64 MiB: 12812 - 512 = 12300 <= 12352
+    assert (st.held_mib, st.free_after_mib, st.allocations) == (11776, 12300, 19)
+    with pytest.raises(cudamem.CudaError, match="less than the budget 30000 MiB"):
+        cudamem.hold_free(cudamem.FakeDriver(24576), 30000)
+
+
+def test_ballast_child_process_and_bandwidth_on_a_fake_device():
+    with cudamem.Ballast(1000, fake_total_mib=4096) as b:
+        assert (b.state["mode"], b.state["held_mib"], b.state["free_after_mib"]) == ("fake", 3096, 1000)
+    bw = cudamem.measure_bandwidth(mib=8, iters=2, fake_total_mib=64)
+    assert bw["mode"] == "fake" and bw["bytes_moved"] == 2 * 8 * MIB * 2
+
+
+def test_failure_reasons():
+    err = (
+        "ggml_backend_cuda_buffer_type_alloc_buffer: allocating 11510.00 MiB on device 0: cudaMalloc failed: "
+        "out of memory\nllama_model_load: error loading model\n"
+    )
+    assert run.failure_reason(1, False, err).startswith(
+        "out of memory: ggml_backend_cuda_buffer_type_alloc_buffer"
+    )
+    assert run.failure_reason(-9, True, "") == "timeout"
+    assert run.failure_reason(134, False, "x\nGGML_ASSERT(a) failed\n") == "exit 134: GGML_ASSERT(a) failed"
+
+
+def test_profiles_are_picked_per_host_without_editing_params():
+    p = {
+        "offload": {"n_gen": 32, "threads": 2},
+        "profiles": {"cpu": {"offload": {"n_gen": 16}}, "gpu": {"offload": {"threads": 16}}},
+    }
+    gpu = profiles.pick(p, env={}, gpus=[{"name": "NVIDIA H200"}])
+    assert gpu == profiles.Picked("gpu", "nvidia-smi lists NVIDIA H200")
+    assert profiles.section(p, "offload", gpu) == {"n_gen": 32, "threads": 16}
+    assert profiles.pick(p, env={}, gpus=[]).name == "cpu"
+    assert profiles.pick(p, env={"BENCHBOOK_PROFILE": "gpu"}, gpus=[]).name == "gpu"
+    with pytest.raises(profiles.ProfileError, match="names one of them|name one of them"):
+        profiles.pick(p, env={"BENCHBOOK_PROFILE": "tpu"}, gpus=[])
+
+
+def _point(n, samples_tg, samples_pp, peak, **extra):
+    base = {
+        "schema_version": 1,
+        "experiment": "offload",
+        "host_id": "h1",
+        "toolchain_id": "tc",
+        "model_id": "synthetic-x",
+        "model_sha256": "s",
+        "synthetic_inputs": True,
+        "n_cpu_moe": n,
+        "budget_free_mib": 12288,
+        "placement": {"cpu_expert_blocks": list(range(n)), "n_layer": 4},
+        "ballast": {"mode": "fake"},
+        "decode_bytes": {"total": 10**9, "gpu": 6 * 10**8, "cpu": 4 * 10**8},
+        "gpu_used_before_mib": 130000,
+        "peak_gpu_mem_mib": peak,
+        "argv": ["llama-bench"],
+        "run_key": f"k{n}",
+        **extra,
+    }
+    return base
+
+
+def _write_session(path: Path) -> None:
+    with Session.open(path, "offload", {"host_id": "h1"}) as s:
+        s.append(
+            {
+                "schema": run.BANDWIDTH_SCHEMA,
+                "schema_version": 1,
+                "experiment": "offload",
+                "host_id": "h1",
+                "status": "ok",
+                "mode": "cuda",
+                "device": "GPU",
+                "gb_per_s": 1000.0,
+                "run_id": "bw",
+                "run_key": "bw",
+            }
+        )
+        s.append(
+            {
+                "schema": "benchbook.run_failed",
+                **_point(0, None, None, 130500),
+                "run_id": "r0",
+                "status": "failed",
+                "reason": "out of memory: cudaMalloc failed",
+            }
+        )
+        for n, tg, pp, peak in (
+            (2, [10.0, 12.0, 14.0], [100.0, 110.0, 120.0], 140000),
+            (4, [11.0, 11.0, 11.0], [90.0, 90.0, 90.0], 141800),
+        ):
+            for j, (ng, samples) in enumerate(((0, pp), (8, tg))):
+                s.append(
+                    {
+                        "schema": run.SCHEMA,
+                        **_point(n, tg, pp, peak),
+                        "run_id": f"r{n}",
+                        "status": "ok",
+                        "row_index": j,
+                        "rows_total": 2,
+                        "run_complete": j == 1,
+                        "llama_bench": {
+                            "n_prompt": 0 if ng else 16,
+                            "n_gen": ng,
+                            "samples_ts": samples,
+                            "avg_ts": sum(samples) / 3,
+                        },
+                    }
+                )
+
+
+def test_points_boundary_roofline_and_headroom(tmp_path):
+    _write_session(tmp_path / "offload" / "h1.jsonl")
+    pts = analysis.points(analysis.load(tmp_path))
+    tg2 = pts.filter((pl.col("n_cpu_moe") == 2) & (pl.col("test") == "tg")).row(0, named=True)
+    # mean of 10, 12, 14 = 12, sd 2; llama.cpp's own peak 140000 - 130000 = 10000 MiB
+    assert (tg2["n"], tg2["mean_tps"], tg2["sd_tps"], tg2["peak_gpu_mem_mib"]) == (3, 12.0, 2.0, 10000.0)
+    failed = pts.filter(pl.col("status") == "failed").row(0, named=True)
+    assert (failed["n_cpu_moe"], failed["reason"]) == (0, "out of memory: cudaMalloc failed")
+    assert analysis.fit_boundary(pts)[0].first_fit == 2 and analysis.fit_boundary(pts)[0].last_fail == 0
+    roof = analysis.roofline(pts, analysis.bandwidth(tmp_path)).sort("n_cpu_moe")
+    # 12 tok/s x 1e9 bytes = 12 GB/s of 1000 GB/s -> 1.2 %; GPU bytes only: 7.2 GB/s -> 0.72 %
+    assert roof["roofline_pct"].round(6).to_list() == [1.2, 1.1]
+    assert roof["gpu_roofline_pct"].round(6).to_list() == [0.72, 0.66]
+    ev = caveats.headroom_column(caveats.evaluate(pts, "llama_bench", None, ["memory_spill"])[0])
+    by = {(r["n_cpu_moe"], r["test"]): r for r in ev.iter_rows(named=True)}
+    # n_cpu_moe 4 used 11800 MiB of the 12288 MiB budget: above 95% (11673.6) -> memory_spill
+    assert by[(4, "tg")]["caveats"] == ["memory_spill"] and by[(2, "tg")]["caveats"] == []
+    assert by[(2, "tg")]["memory_headroom"] == "2,288 MiB free of 12,288 MiB (81.4% used)"
+
+
+def test_memory_spill_reads_the_hosts_device_memory():
+    """Issue 14 item 4: one run at 24,480 of 24,576 MiB is flagged once the host's size is read."""
+    stats = pl.DataFrame(
+        {
+            "host_id": ["gpu", "cpu"],
+            "mean_tps": [50.0, 20.0],
+            "peak_gpu_mem_mib": [24480.0, None],
+            "model_id": ["m", "m"],
+        }
+    )
+    hosts = {"gpu": {"gpus": [{"name": "RTX", "memory_total_mib": 24576}]}, "cpu": {"gpus": []}}
+    out = caveats.headroom_column(
+        caveats.attach(caveats.with_device_memory(stats, hosts), rules=["memory_spill"])
+    )
+    assert out["gpu_mem_total_mib"].to_list() == [24576.0, None]
+    assert out["caveats"].to_list() == [["memory_spill"], []]
+    assert out["memory_headroom"].to_list() == [
+        "96 MiB free of 24,576 MiB (99.6% used)",
+        caveats.HEADROOM_UNKNOWN,
+    ]
+    assert caveats.attach(stats, rules=["memory_spill"])["caveats"].to_list() == [
+        [],
+        [],
+    ]  # before: not flagged
+
+
+def test_report_without_data_and_with_data(tmp_path, root):
+    res = report.build(
+        {"report": {"confidence": 0.95}}, root=tmp_path, raw_dir=Path("raw"), reports_dir=Path("rep")
+    )
+    assert res["numbers"] == [] and "No offload session" in (tmp_path / "rep/offload/sweep.md").read_text()
+    assert json.loads((tmp_path / "rep/numbers/offload.json").read_text())["numbers"] in ([], {})
+    _write_session(tmp_path / "raw" / "offload" / "h1.jsonl")
+    res = report.build(
+        {"report": {"confidence": 0.95}}, root=tmp_path, raw_dir=Path("raw"), reports_dir=Path("rep")
+    )
+    keys = {n.key: n for n in res["numbers"]}
+    assert (
+        keys["offload-hh1-ncmoe2-tg"].value == 12.0
+        and "synthetic_inputs" in keys["offload-hh1-ncmoe2-tg"].caveats
+    )
+    assert keys["offload-hh1-fit-min-ncmoe"].value == 2 and keys["offload-hh1-d2d"].value == 1000.0
+    assert keys["offload-hh1-ncmoe2-tg-roofline"].value == 1.2
+    md = (tmp_path / "rep/offload/sweep.md").read_text()
+    assert "failed: out of memory: cudaMalloc failed" in md and "fits from n_cpu_moe 2 up" in md
+
+
+def test_real_sweep_of_a_tiny_moe_with_a_fake_ballast(tmp_path, params, toolchain, models, root):
+    over = {
+        "model": {"n_layer": 2},
+        "n_cpu_moe": [0, 1, 2],
+        "n_prompt": 16,
+        "n_gen": 4,
+        "repetitions": 2,
+        "ballast": {"free_mib": 1000, "fake_total_mib": 4096},
+        "bandwidth": {"mib": 8, "iters": 2},
+        "roofline_models": [],
+        "threads": 2,
+    }
+    out = run.measure(
+        {**params, "profiles": {}}, root=root, raw_dir=tmp_path, overrides=over, log=lambda *_: None
+    )
+    assert (out["ran"], out["failed"]) == (3, 0) and out["ballast"]["held_mib"] == 3096
+    pts = analysis.points(analysis.load(tmp_path))
+    assert sorted(pts["n_cpu_moe"].unique().to_list()) == [0, 1, 2]
+    assert pts["synthetic_inputs"].all() and (pts["n"] == 2).all()
+    assert pts.sort("n_cpu_moe")["cpu_expert_blocks"].unique(maintain_order=True).to_list() == [0, 1, 2]
+
+
+@pytest.mark.integration
+def test_offload_notebooks_tiny(tmp_path, root, toolchain, models):
+    from conftest import nbval_notebook
+
+    tiny = {
+        "model": {"n_layer": 2},
+        "n_cpu_moe": [0, 2],
+        "n_prompt": 8,
+        "n_gen": 4,
+        "repetitions": 2,
+        "ballast": {"free_mib": 1000, "fake_total_mib": 4096},
+        "bandwidth": {"mib": 8, "iters": 2},
+        "roofline_models": [],
+    }
+    nbval_notebook(
+        root,
+        "offload.ipynb",
+        tmp_path,
+        {"root": str(root), "raw_dir": str(tmp_path / "data/raw"), "overrides": json.dumps(tiny)},
+    )
+    raw = list((tmp_path / "data/raw/offload").glob("*.jsonl"))
+    assert (
+        len(raw) == 1 and raw[0].read_text().count('"schema":"benchbook.offload"') == 4
+    )  # 2 points x pp, tg
+    nbval_notebook(
+        root,
+        "offload_report.ipynb",
+        tmp_path,
+        {"root": str(root), "raw_dir": str(tmp_path / "data/raw"), "reports_dir": str(tmp_path / "reports")},
+    )
+    nums = json.loads((tmp_path / "reports/numbers/offload.json").read_text())["numbers"]
+    host = raw[0].stem[:8]
+    assert {f"offload-h{host}-ncmoe{n}-{t}" for n in (0, 2) for t in ("tg", "pp")} <= set(nums)
