@@ -194,7 +194,8 @@ LLAMA_BENCH_ROW = (
     opt("split_mode", S, "-sm"), opt("main_gpu", I, "-mg"), opt("no_kv_offload", B, "-nkvo"),
     opt("flash_attn", I, "-fa: 1 on, 0 off, -1 auto"), opt("devices", S, "-dev"),
     opt("tensor_split", S, "-ts"), opt("tensor_buft_overrides", S, "-ot"),
-    opt("load_mode", S, "mmap | none ... (v2 field set; older builds: use_mmap)"), opt("lazy_mode", S, "lazy load mode"),
+    opt("load_mode", S, "mmap | none ... (v2 field set; older builds: use_mmap)"),
+    opt("lazy_mode", S, "lazy load mode"),
     opt("embeddings", B, "-embd"), opt("no_op_offload", I, "-nopo"), opt("no_host", B, "--no-host"),
     opt("repack", B, "--repack"), opt("fit_target", I, "fit target"), opt("fit_min_ctx", I, "fit minimum context"),
     Field("n_prompt", I, "prompt tokens of the test (-p); 0 for a tg test", name_kept=True),
@@ -575,6 +576,8 @@ INGEST_LLAMA_BENCH = Kind(
     "the version is the row's field set: 1 = use_mmap/per-backend booleans, 2 = load_mode/backends",
     (*_INGEST_HEAD, Field("source_line", I, "row's line"),
      obj("llama_bench", "the row as the source wrote it (typed)", *[
+         Field(f.name, None, "as the source wrote it: a bool in field set 1, an int in JSON/JSONL, a string in "
+               "CSV/SQL (ingest leaves it untyped)", py=object, required=False) if f.name == "flash_attn" else
          f if f.name not in ("build_commit", "build_number", "samples_ns", "avg_ts") else
          Field(f.name, f.dtype, f.meaning, f.unit, required=False, name_kept=f.name_kept) for f in LLAMA_BENCH_ROW],
          open=True)),
