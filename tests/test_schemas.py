@@ -69,7 +69,7 @@ def test_llama_bench_fixture_rows_fit_the_declared_row():
     assert df["build_number"].to_list() == [11434] * 4
 
 
-def test_ingested_fixtures_fit_the_ingest_kinds(tmp_path):
+def test_ingested_fixtures_are_native_kinds(tmp_path):
     counts = Counter()
     out = tmp_path / "ingested.jsonl"
     for f in sorted((FIX / "ingest").iterdir()):
@@ -79,12 +79,12 @@ def test_ingested_fixtures_fit_the_ingest_kinds(tmp_path):
         for r in recs:
             counts[(schemas.check_record(r, str(f)).key, r["schema_version"])] += 1
         ingest.write_records(recs, out)
-    # csv/sql/json/jsonl/md/ot.md: 2 rows each (-r 2 of pp16 and tg8) = 12, legacy json 2: field set 2 / 1
-    assert dict(counts) == {("ingest_llama_bench", 2): 12, ("ingest_llama_bench", 1): 5,
-                            ("ingest_server_timing", 1): 3, ("ingest_speculative_simple", 1): 2}
+    # llama-bench: csv/sql/json/jsonl/md/ot.md 2 rows each (-r 2 of pp16 and tg8) = 12, legacy json 2 and legacy
+    # md 3 = 17 rows; server logs: 1 + 2 requests; speculative-simple: 2 summaries
+    assert dict(counts) == {("llama_bench", 2): 17, ("speculative_request", 2): 3, ("ingest_speculative_simple", 1): 2}
     env = analysis.scan_jsonl([out], schemas.KIND_COLUMNS).collect()
     schemas.check_kinds(env)
-    for key in ("ingest_llama_bench", "ingest_server_timing", "ingest_speculative_simple"):
+    for key in ("llama_bench", "speculative_request", "ingest_speculative_simple"):
         df = _rows_of(analysis.scan_jsonl([out], schemas.polars_schema(key)).collect(), schemas.kind(key))
         assert analysis.validate(df, schemas.checks(key)).height == df.height
 
@@ -207,7 +207,8 @@ def test_derived_migration_backfills_native_origin():
     df = _rows_of(analysis.scan_jsonl(lb_files, schemas.polars_schema("llama_bench")).collect(), schemas.LLAMA_BENCH)
     assert df["origin"].null_count() == 60
     steps = schemas.derived_migrations()
-    assert sorted(steps) == [("benchbook.llama_bench", 1), ("benchbook.speculative_request", 1)]
+    assert sorted(steps) == [("benchbook.draftself.run", 1), ("benchbook.draftself.step", 1),
+                             ("benchbook.llama_bench", 1), ("benchbook.speculative_request", 1)]
     up = steps[("benchbook.llama_bench", 1)](df)
     assert up["origin"].to_list() == ["native"] * 60 and up["source_file"].null_count() == 60
     assert analysis.validate(up, schemas.checks("llama_bench")).height == 60
@@ -215,10 +216,10 @@ def test_derived_migration_backfills_native_origin():
 
 def test_current_versions_and_units():
     from benchbook import migrations
-    # what migrations.CURRENT already knows agrees, except the two kinds that gained origin (v2)
-    same = {s: v for s, v in migrations.CURRENT.items() if s in schemas.CURRENT}
-    assert {s: schemas.CURRENT[s] for s in same} == {**same, "benchbook.llama_bench": 2}
-    assert len(schemas.KINDS) == 18 and len(schemas.CURRENT) == 17
+    # migrations takes the declarations' versions and every step they define
+    assert migrations.CURRENT == schemas.CURRENT
+    assert set(schemas.derived_migrations()) <= set(migrations.MIGRATIONS)
+    assert len(schemas.KINDS) == 16 and len(schemas.CURRENT) == 15
 
     def walk(fields, path=""):
         for f in fields:

@@ -127,19 +127,27 @@ def cmd_site_build(args) -> int:
 
 
 def cmd_ingest(args) -> int:
-    """Read external llama.cpp output into benchbook records (see ``benchbook.ingest``)."""
-    from .ingest import ingest_file, write_records
-    recs = []
+    """Read external llama.cpp output into benchbook records (see ``benchbook.ingest``): by default each
+    file's records go to ``data/external/<group>/<file name>.jsonl``; ``--out`` appends all to one file,
+    ``--stdout`` prints them.  Every file is read and checked before anything is written."""
+    from .ingest import default_out, ingest_file, write_records
+    per_file = []
     for f in args.files:
-        got = ingest_file(f, args.format, args.build)
+        got = ingest_file(f, args.format, args.build, args.host)
         print(f"{f}: {len(got)} {got[0]['schema']} record(s) ({got[0]['source_format']}, "
               f"schema_version {got[0]['schema_version']})", file=sys.stderr)
-        recs += got
-    if args.out:
-        print(f"appended {write_records(recs, args.out)} records to {args.out}", file=sys.stderr)
-    else:
-        for r in recs:
+        per_file.append(got)
+    if args.stdout:
+        for r in (r for got in per_file for r in got):
             print(json.dumps(r, ensure_ascii=False))
+        return 0
+    if args.out:
+        targets = [(Path(args.out), [r for got in per_file for r in got])]
+    else:
+        root = repo_root() if not args.root else Path(args.root)
+        targets = [(default_out(root, got, args.host), got) for got in per_file]
+    for out, recs in targets:
+        print(f"appended {write_records(recs, out)} records to {out}", file=sys.stderr)
     return 0
 
 
@@ -225,8 +233,14 @@ def main(argv: list[str] | None = None) -> int:
     ig = sub.add_parser("ingest", help="read llama-bench/llama-server/llama-speculative-simple output into records")
     ig.add_argument("files", nargs="+")
     ig.add_argument("--format", default="auto", choices=["auto", "json", "jsonl", "csv", "md", "sql", "server-log", "spec-simple"])
-    ig.add_argument("--build", type=int, default=None, help="llama.cpp build number (a hint for field-name versions)")
-    ig.add_argument("--out", default=None, help="JSONL file to append to (default: print records to stdout)")
+    ig.add_argument("--build", type=int, default=None,
+                    help="llama.cpp build number, when the files do not print it (also a hint for field-name versions)")
+    ig.add_argument("--host", default=None,
+                    help="a name saying these files come from one host (default: each file's host is its own unknown)")
+    ig.add_argument("--out", default=None, help="one JSONL file to append every record to "
+                                                "(default: data/external/<host or file sha256[:16]>/<file>.jsonl)")
+    ig.add_argument("--root", default=None, help="project root for the default output (default: found from cwd)")
+    ig.add_argument("--stdout", action="store_true", help="print the records instead of writing them")
     ig.set_defaults(fn=cmd_ingest)
     args = ap.parse_args(argv)
     try:

@@ -51,7 +51,12 @@ from typing import Callable, Iterable
 
 import polars as pl
 
-from .records import RecordError
+
+class RecordError(ValueError):
+    """A raw file holds a line that is not a valid record; the message names file:line and the fix.
+
+    Defined here, the lowest module of the records contract, so that ``records`` (which re-exports
+    it) can check every record it reads or writes against these declarations without an import cycle."""
 
 S, I, F, B = pl.String, pl.Int64, pl.Float64, pl.Boolean
 L = pl.List
@@ -277,7 +282,8 @@ LLAMA_BENCH = Kind(
      native("run_complete", B, "true on the invocation's last row"),
      Field("status", S, "ok"),
      obj("llama_bench", "llama-bench's own row (-o jsonl), verbatim", *LLAMA_BENCH_ROW, open=True),
-     opt("llama_bench_fields", I, "field-set generation of the row: 1 (use_mmap, per-backend booleans), "
+     opt("llama_bench_fields", I, "field set the source printed: 1 (use_mmap, per-backend booleans, bool "
+         "flash_attn: the row holds them converted to b11434's names, migrations.legacy_llama_bench_row), "
          "2 (load_mode/backends, b11434); absent = 2", since=2),
      *_origin(2)),
     checks=_LLAMA_BENCH_CHECKS,
@@ -392,7 +398,11 @@ _TIMINGS = obj(
     opt("prompt_per_token_ms", F, "", "ms"), opt("prompt_per_second", F, "", "tps", name_kept=True),
     opt("predicted_n", I, "tokens generated"), opt("predicted_ms", F, "generation time", "ms"),
     opt("predicted_per_token_ms", F, "", "ms"), opt("predicted_per_second", F, "", "tps", name_kept=True),
-    opt("draft_n", I, "drafted tokens"), opt("draft_n_accepted", I, "accepted drafted tokens"), open=True)
+    opt("draft_n", I, "drafted tokens"), opt("draft_n_accepted", I, "accepted drafted tokens"),
+    opt("total_ms", F, "server log only: its 'total time' line", "ms"),
+    opt("total_n", I, "server log only: tokens of its 'total time' line"),
+    opt("draft_mean_len", F, "server log only: 'mean len' of the draft acceptance line (tokens per verify step)"),
+    open=True)
 
 _METRICS_COUNTERS = ("prompt_tokens_total", "prompt_tokens_cached_total", "prompt_seconds_total",
                      "tokens_predicted_total", "tokens_predicted_seconds_total", "n_decode_total",
@@ -439,6 +449,9 @@ SPECULATIVE_REQUEST = Kind(
      native("server_peak_rss_bytes", I, "peak RSS of the server so far", "bytes"),
      opt("peak_gpu_mem_mib", F, "peak GPU memory; null without a GPU", "mib"),
      opt("answer_expected", S, "the prompt's recorded answer"), opt("answer_found", B, "answer_pattern matched"),
+     opt("build_number", I, "llama.cpp build number (native: the toolchain snapshot's; ingested: --build or "
+         "null = unknown)", since=2),
+     opt("build_commit", S, "llama.cpp commit where known", since=2),
      opt("slot_id", I, "ingested: slot id of the log line", since=2),
      opt("task_id", I, "ingested: task id of the log line", since=2),
      opt("source_lines", L(I), "ingested: every log line the request's values came from", since=2),
@@ -472,13 +485,19 @@ _DS_CONFIG = obj("config", "the run's configuration (hashed into run_key)",
                  opt("coreset_min", I, ""), opt("coreset_apply", S, ""), Field("name", S, "config name"),
                  Field("n_tokens", I, "tokens generated"), Field("dtype", S, "float32 | float64"),
                  Field("threads", I, "torch threads"), Field("prompt_id", S, "prompt id"))
+#: v2: the shared session (start/end records in ``data/raw/draftself/<host_id>.jsonl``), the runtime that
+#: ran the decoder (the draft-self counterpart of a llama.cpp toolchain) and the host's load per run
+_DS_V2 = (Field("toolchain_id", S, "16 hex of the runtime (torch + Python versions, torch threads): the draft-self "
+                "build", since=2),
+          Field("runtime", S, "the runtime in words, e.g. 'torch 2.5.1+cpu, Python 3.11.2'", since=2))
 _DS_RUN_HEAD = (Field("run_id", S, "32 hex"), Field("run_key", S, "16 hex: config + rep + model + host"),
                 _DS_CONFIG, Field("rep", I, "timed repetition (1-based; 0 is the unwritten warm-up)"),
                 Field("started_at", S, "UTC"), Field("ended_at", S, "UTC"))
 
 DRAFTSELF_RUN = Kind(
-    "draftself_run", "benchbook.draftself.run", 1, "one decode of one prompt by one configuration",
-    (*_DS_HEAD, *_DS_RUN_HEAD, Field("config_name", S, "config name"), Field("prompt_id", S, ""),
+    "draftself_run", "benchbook.draftself.run", 2, "one decode of one prompt by one configuration",
+    (*_DS_HEAD, *_DS_V2, *_DS_RUN_HEAD, _load("load_start", "before the run", False),
+     _load("load_end", "after the run (top_processes: CPU percent over the run)", False), Field("config_name", S, "config name"), Field("prompt_id", S, ""),
      Field("prompt_kind", S, "document kind"), Field("predictable", B, "prompt class"),
      Field("prompt_tokens", I, "prompt length"), Field("n_experts", I, "experts (null: dense)", nullable=True),
      Field("top_k", I, "experts per token (null: dense)", nullable=True), Field("n_layers", I, ""),
@@ -496,13 +515,13 @@ DRAFTSELF_RUN = Kind(
          Field("mean", F, ""), Field("passes", I, ""), Field("bound", F, "independent-routing bound"),
          many=True, required=False),
      free("passes", "[kind, n_tokens, wall_ns] per forward pass", py=list)),
-    written_by=("draftself/run.py:measure (data/raw/draftself/runs.jsonl)",),
-    read_by=("draftself/report.py (read_records)", "draftself/run.py:measure (resume by run_key)"),
+    written_by=("draftself/run.py:measure (data/raw/draftself/<host_id>.jsonl; v1: runs.jsonl)",),
+    read_by=("draftself/report.py (read_records)", "session.py:Session.open (resume by run_key)"),
 )
 
 DRAFTSELF_STEP = Kind(
-    "draftself_step", "benchbook.draftself.step", 1, "one decode step (prefill, AR token, or draft+verify)",
-    (*_DS_HEAD, *_DS_RUN_HEAD, Field("step", I, "0 = prefill"), Field("kind", S, "prefill | ar | draftself"),
+    "draftself_step", "benchbook.draftself.step", 2, "one decode step (prefill, AR token, or draft+verify)",
+    (*_DS_HEAD, *_DS_V2, *_DS_RUN_HEAD, Field("step", I, "0 = prefill"), Field("kind", S, "prefill | ar | draftself"),
      Field("committed", L(I), "tokens committed"), Field("accepted", I, "accepted drafted tokens"),
      Field("proposed", L(I), "drafted tokens"), Field("cache_len_after", I, ""),
      obj("passes", "forward passes of the step", Field("kind", S, ""), Field("mode", S, ""),
@@ -513,18 +532,21 @@ DRAFTSELF_STEP = Kind(
      opt("anchor", I, ""), opt("proposed_conf", L(F), ""), opt("verifier_argmax", L(I), ""),
      opt("cache_len_before", I, ""), opt("cache_len_after_draft", I, ""), opt("draft_passes", I, ""),
      opt("verify_passes", I, "")),
-    written_by=("draftself/run.py:measure (steps.jsonl)",), read_by=("draftself/report.py",),
+    written_by=("draftself/run.py:measure (data/raw/draftself/<host_id>.steps.jsonl; v1: steps.jsonl)",),
+    read_by=("draftself/report.py",),
 )
 
 DRAFTSELF_SESSION = Kind(
     "draftself_session", "benchbook.draftself.session", 1,
-    "a draft-self measurement session, written once at its end (phase 2: the shared benchbook.session)",
+    "a draft-self measurement session, written once at its end (data/raw/draftself/sessions.jsonl, committed "
+    "data only: sessions are now the shared benchbook.session; readers take both)",
     (*_DS_HEAD, free("params", "draftself params (run.DEFAULTS + params.yaml)"),
      free("model_config", "ModelConfig.to_dict()"), Field("checkpoint", S, "checkpoint path"),
      Field("torch_version", S, ""), Field("threads", I, ""), Field("started_at", S, "UTC"),
      _load("load_start", "at the start"), Field("resumed", B, ""), Field("ended_at", S, "UTC"),
      _load("load_end", "at the end"), Field("runs_written", I, ""), Field("runs_skipped", I, "")),
-    written_by=("draftself/run.py:measure (sessions.jsonl)",), read_by=("draftself/report.py (read_records)",),
+    written_by=("draftself/run.py:measure before the shared session (none now)",),
+    read_by=("draftself/report.py (read_records)",),
 )
 
 DRAFTSELF_CHECKPOINT = Kind(
@@ -556,7 +578,10 @@ NUMBER_ENTRY = (
     Field("label", S, ""), Field("n", I, "unit of replication count"), Field("computation", S, "function"),
     opt("sd", F, ""), opt("ci95", L(F), "[low, high]"), opt("ci_method", S, ""),
     free("sources", "[{file, lines: [[a, b]...]}]", py=list), Field("run_ids", L(S), ""),
-    free("commands", "argv lists", py=list), opt("toolchain_id", S, ""), opt("build", S, ""),
+    free("commands", "argv lists", py=list), opt("toolchain_id", S, "toolchain snapshot id (unknown:<group> ingested)"),
+    opt("build", S, "the build in one line (numbers.build_label, or the draft-self runtime)"),
+    opt("build_number", I, "llama.cpp build number; null = unknown or not llama.cpp"),
+    opt("build_commit", S, "llama.cpp commit where known"),
     opt("model_sha256", S, ""), opt("host_id", S, ""), opt("session_id", S, ""), opt("measured_from", S, ""),
     opt("measured_to", S, ""), Field("caveats", L(S), "caveat ids"), Field("experiment", S, ""))
 
@@ -569,33 +594,6 @@ NUMBERS = Kind(
 
 _INGEST_HEAD = (Field("source_file", S, "the source as given"), Field("source_format", S, ""),
                 Field("source_sha256", S, "sha256 of the source"), Field("ingested_at", S, "UTC"))
-
-INGEST_LLAMA_BENCH = Kind(
-    "ingest_llama_bench", "benchbook.ingest.llama_bench", 2,
-    "(phase 2: becomes benchbook.llama_bench v2 with origin) a llama-bench row from someone else's output; "
-    "the version is the row's field set: 1 = use_mmap/per-backend booleans, 2 = load_mode/backends",
-    (*_INGEST_HEAD, Field("source_line", I, "row's line"),
-     obj("llama_bench", "the row as the source wrote it (typed)", *[
-         Field(f.name, None, "as the source wrote it: a bool in field set 1, an int in JSON/JSONL, a string in "
-               "CSV/SQL (ingest leaves it untyped)", py=object, required=False) if f.name == "flash_attn" else
-         f if f.name not in ("build_commit", "build_number", "samples_ns", "avg_ts") else
-         Field(f.name, f.dtype, f.meaning, f.unit, required=False, name_kept=f.name_kept) for f in LLAMA_BENCH_ROW],
-         open=True)),
-    manual_steps=(1,),
-    written_by=("ingest.py:_lb_record -> write_records",), read_by=("ingest.py:llama_bench_frame",),
-)
-
-INGEST_SERVER_TIMING = Kind(
-    "ingest_server_timing", "benchbook.ingest.server_timing", 1,
-    "(phase 2: becomes benchbook.speculative_request v2 with origin) one request's timing lines of a server log",
-    (*_INGEST_HEAD, Field("source_line", I, "the prompt eval line"), Field("source_lines", L(I), "every line used"),
-     Field("slot_id", I, "", nullable=True), Field("task_id", I, "", nullable=True),
-     Field("prompt_ms", F, "", "ms"), Field("prompt_n", I, ""), Field("wording", S, "b11434 | legacy | json-log"),
-     opt("predicted_ms", F, "", "ms"), opt("predicted_n", I, ""), opt("total_ms", F, "", "ms"), opt("total_n", I, ""),
-     opt("draft_n", I, ""), opt("draft_n_accepted", I, ""), opt("draft_acceptance", F, ""),
-     opt("draft_mean_len", F, ""), opt("draft_wording", S, "")),
-    written_by=("ingest.py:read_server_log",), read_by=(),
-)
 
 INGEST_SPECULATIVE_SIMPLE = Kind(
     "ingest_speculative_simple", "benchbook.ingest.speculative_simple", 1,
@@ -612,7 +610,7 @@ INGEST_SPECULATIVE_SIMPLE = Kind(
 KINDS: dict[str, Kind] = {k.key: k for k in (
     LLAMA_BENCH, RUN_FAILED, SESSION_START, SESSION_END, HOST, TOOLCHAIN, MODEL, SPECULATIVE_REQUEST,
     SPECULATIVE_COST, DRAFTSELF_RUN, DRAFTSELF_STEP, DRAFTSELF_SESSION, DRAFTSELF_CHECKPOINT, QUARANTINE,
-    NUMBERS, INGEST_LLAMA_BENCH, INGEST_SERVER_TIMING, INGEST_SPECULATIVE_SIMPLE)}
+    NUMBERS, INGEST_SPECULATIVE_SIMPLE)}
 
 #: schema name -> the version this code writes and reads (what ``migrations.CURRENT`` should be)
 CURRENT: dict[str, int] = {k.schema: k.version for k in KINDS.values()}
@@ -712,7 +710,7 @@ def checks(name: str, only: Iterable[str] | None = None) -> dict[str, tuple[pl.E
     return out
 
 
-def _kind_error(where: str, schema, version, event=None) -> str | None:
+def kind_error(where: str, schema, version, event=None) -> str | None:
     """The message for a record whose kind or version this code cannot read, or None when it can."""
     if schema is None:
         return f"{where}: record lacks 'schema'; fix: this file is not benchbook raw data"
@@ -749,7 +747,7 @@ def check_kinds(df: pl.DataFrame) -> pl.DataFrame:
     if bad.is_empty():
         return df
     r = bad.row(0, named=True)
-    msg = _kind_error(f"{r['file']}:{r['line']}", r["schema"], r["schema_version"], r.get("event", "start"))
+    msg = kind_error(f"{r['file']}:{r['line']}", r["schema"], r["schema_version"], r.get("event", "start"))
     more = bad.height - 1
     raise SchemaError(msg + (f" ({more} more such records)" if more else ""))
 
@@ -818,7 +816,7 @@ def check_record(rec: dict, where: str = "") -> Kind:
             field missing, unknown (closed kinds) or of the wrong type (the field and the fix named).
     """
     where = where or "record"
-    msg = _kind_error(where, rec.get("schema"), rec.get("schema_version"), rec.get("event"))
+    msg = kind_error(where, rec.get("schema"), rec.get("schema_version"), rec.get("event"))
     if msg:
         raise SchemaError(msg)
     k = kind(rec["schema"], rec.get("event"))
