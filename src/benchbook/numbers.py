@@ -9,6 +9,11 @@ configuration, never from run ids: see ``make_key``), value, unit, n, sd, 95% in
 was computed, the source records (file + line ranges and run ids), the computation (function
 name), command(s) (argv lists), toolchain/build, model sha256, host id, measurement time span and
 caveat ids.  Pages read numbers only from here (``site`` turns them into ``_variables.yml``).
+
+Every number names its build: ``build`` (one line, ``build_label``: "b11434 (unknown) cpu" for
+llama.cpp; the runtime for our own draft-self decoder), ``build_number`` and ``build_commit`` (llama.cpp's;
+null where the source does not state them: unknown) and ``toolchain_id`` (the snapshot id; ``unknown:<group>``
+for ingested data).
 """
 
 from __future__ import annotations
@@ -73,6 +78,8 @@ class Number:
     commands: list[list[str]] = field(default_factory=list)
     toolchain_id: str | None = None
     build: str | None = None
+    build_number: int | None = None
+    build_commit: str | None = None
     model_sha256: str | None = None
     host_id: str | None = None
     session_id: str | None = None
@@ -91,6 +98,18 @@ class Number:
             raise ValueError(f"number {self.key}: no source records; every number must come from raw records")
         if not re.fullmatch(r"[a-z0-9_.\-]+", self.key):
             raise ValueError(f"number {self.key!r}: key must match [a-z0-9_.-]+ (use make_key)")
+
+
+def build_label(build_number: int | None, build_commit: str | None, backend: str | None = None) -> str:
+    """One-line llama.cpp build of a number: ``b11434 (unknown) cpu``; an unknown build number reads
+    ``b? (unknown)`` (stated as unknown, never guessed).
+
+    >>> build_label(11434, "unknown", "cpu")
+    'b11434 (unknown) cpu'
+    >>> build_label(None, None)
+    'b? (unknown)'
+    """
+    return f"b{build_number if build_number is not None else '?'} ({build_commit or 'unknown'}) {backend or ''}".strip()
 
 
 _FIELDS = None
