@@ -122,3 +122,23 @@ def test_unknown_kind_or_newer_version_is_refused_on_write_and_read(tmp_path):
         f.write(json.dumps({"schema": "benchbook.host", "schema_version": 7}) + "\n")
     with pytest.raises(records.SchemaError, match=r"a\.jsonl:2: benchbook\.host schema_version 7 is newer than this"):
         list(iter_records(p))
+
+
+def test_snapshot_store_is_host_keyed_and_reads_the_committed_flat_files(tmp_path):
+    from pathlib import Path
+
+    from benchbook import provenance
+    committed = Path(__file__).resolve().parents[1] / "data" / "raw" / "snapshots"
+    d = tmp_path / "snapshots"
+    d.mkdir()
+    (d / "hosts.jsonl").write_text((committed / "hosts.jsonl").read_text())  # the old layout, as committed
+    old = provenance.read_snapshots(d, "host")
+    assert sorted(old) == ["246274abff670295", "e3618a24b4e44752"]
+    here = provenance.host_snapshot()
+    for writer in ("aaaa", "bbbb"):  # two machines store the same and another snapshot: one file each
+        other = {**here, "host_id": writer}
+        assert provenance.store_snapshot(d, "host", other, writer)
+        assert not provenance.store_snapshot(d, "host", other, writer)
+    assert not provenance.store_snapshot(d, "host", old["246274abff670295"] | {"_file": None}, "aaaa")
+    assert sorted(p.name for p in (d / "hosts").iterdir()) == ["aaaa.jsonl", "bbbb.jsonl"]
+    assert sorted(provenance.read_snapshots(d, "host")) == ["246274abff670295", "aaaa", "bbbb", "e3618a24b4e44752"]

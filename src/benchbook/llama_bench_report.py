@@ -18,6 +18,7 @@ import polars as pl
 from . import caveats, charts
 from .analysis import load_llama_bench, rate_stats
 from .numbers import Number, line_ranges, make_key, publish
+from .provenance import read_snapshots
 from .records import read_records
 
 
@@ -82,8 +83,7 @@ def build(raw_dir: Path, snapshots_dir: Path, out_dir: Path, numbers_path: Path,
         RuntimeError: no completed llama_bench session under ``raw_dir`` (fix: run the measurement).
     """
     out_dir.mkdir(parents=True, exist_ok=True)
-    hosts = {h["host_id"]: h for h in read_records([snapshots_dir / "hosts.jsonl"], "benchbook.host")}
-    tcs = {t["toolchain_id"]: t for t in read_records([snapshots_dir / "toolchains.jsonl"], "benchbook.toolchain")}
+    hosts, tcs = read_snapshots(snapshots_dir, "host"), read_snapshots(snapshots_dir, "toolchain")
     sessions = latest_sessions_by_host(raw_dir)
     if not sessions:
         raise RuntimeError(f"no completed llama_bench session under {raw_dir}; fix: `dvc repro -f -s llama_bench`")

@@ -1,7 +1,8 @@
 """Resolve what a measurement needs from ``params.yaml``: the toolchain and the models.
 
-Snapshots (host, toolchain, model + manifest) are stored once per id under
-``data/raw/snapshots/`` and referenced by id from every record.
+Snapshots (host, toolchain, model + manifest) are stored once per id in the shared store under
+``data/raw/snapshots/`` (host-keyed files, ``provenance.store_snapshot``) and referenced by id from
+every record.
 """
 
 from __future__ import annotations
@@ -12,10 +13,8 @@ import yaml
 
 from . import models as models_mod
 from . import toolchain as tc_mod
-from .provenance import host_snapshot
-from .records import append_once
-
-SNAPSHOT_DIR = Path("data/raw/snapshots")
+from .provenance import SNAPSHOT_DIR, host_snapshot, read_snapshots, store_snapshot
+from .schemas import build
 
 
 class ParamsError(ValueError):
@@ -145,15 +144,25 @@ def get_models(params: dict, ids: list[str], toolchain: tc_mod.Toolchain | None,
 
 
 def store_snapshots(root: Path, toolchain: tc_mod.Toolchain | None, model_recs: list[dict]) -> dict:
-    """Append host, toolchain and model(+manifest) snapshots once each; return the host snapshot."""
+    """Store host, toolchain and model(+manifest) snapshots once each in the shared store under
+    ``root/data/raw/snapshots`` (host-keyed files, ``provenance.store_snapshot``); return the host
+    snapshot."""
     d = Path(root) / SNAPSHOT_DIR
     host = host_snapshot()
-    append_once(d / "hosts.jsonl", host, "host_id")
+    hid = host["host_id"]
+    store_snapshot(d, "host", host, hid)
     if toolchain is not None:
-        append_once(d / "toolchains.jsonl", toolchain.record, "toolchain_id")
+        store_snapshot(d, "toolchain", build("toolchain", **_fields(toolchain.record)), hid)
+    stored = read_snapshots(d, "model")
     for m in model_recs:
-        snap = {**{k: v for k, v in m.items() if k != "path"}, "key": f"{m['model_id']}:{m['sha256']}"}
-        if not (d / "models.jsonl").exists() or snap["key"] not in (d / "models.jsonl").read_text():
-            snap["manifest"] = models_mod.manifest(m["path"], m["sha256"])
-            append_once(d / "models.jsonl", snap, "key")
+        key = f"{m['model_id']}:{m['sha256']}"
+        if key not in stored:
+            snap = build("model", **{k: v for k, v in _fields(m).items() if k != "path"}, key=key,
+                         manifest=models_mod.manifest(m["path"], m["sha256"]))
+            store_snapshot(d, "model", snap, hid)
     return host
+
+
+def _fields(rec: dict) -> dict:
+    """A record's fields without its envelope (what ``schemas.build`` takes)."""
+    return {k: v for k, v in rec.items() if k not in ("schema", "schema_version")}

@@ -21,7 +21,7 @@ from . import caveats, charts
 from . import speculative as sp
 from .analysis import latest_completed_session
 from .numbers import Number, line_ranges, make_key, publish
-from .records import read_records
+from .provenance import read_snapshots
 
 #: Caveat rules this table asks for (those that exist in ``caveats.RULES`` are applied).
 WANTED_RULES = ["cap_hit", "single_run", "high_variance", "warm_prompt_cache", "cross_request_state",
@@ -74,8 +74,7 @@ def build(raw_dir: Path, snapshots_dir: Path, out_dir: Path, numbers_path: Path,
     table = sp.config_table(req, confidence)
     cost = sp.cost_model(raw_dir, sid)
     table = sp.with_model(table, cost)
-    hosts = {h["host_id"]: h for h in read_records([snapshots_dir / "hosts.jsonl"], "benchbook.host")} \
-        if (snapshots_dir / "hosts.jsonl").exists() else {}
+    hosts = read_snapshots(snapshots_dir, "host")
     cores = (hosts.get(sess["host_id"]) or {}).get("cpu_logical") or caveats.DEFAULTS["cores"]
     rules = [r for r in WANTED_RULES if r in caveats.RULES]
     missing = [r for r in WANTED_RULES if r not in caveats.RULES]
