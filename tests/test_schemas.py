@@ -228,3 +228,15 @@ def test_current_versions_and_units():
     bad = [n for k in schemas.KINDS.values() for n, f in walk(k.fields)
            if f.unit and not f.name_kept and not f.name.endswith(schemas.UNITS[f.unit])]
     assert bad == []
+
+
+def test_projected_schema_and_checks_decode_only_what_a_reader_reads():
+    want = ["build_commit", "build_number", "n_prompt", "n_gen", "samples_ns", "avg_ts"]
+    sch = schemas.polars_schema("llama_bench", only=["run_id", "llama_bench"], members={"llama_bench": want})
+    assert list(sch["llama_bench"].to_schema()) == want and set(sch) == {"schema", "schema_version", "run_id",
+                                                                         "llama_bench"}
+    chk = schemas.checks("llama_bench", only=["run_id", "llama_bench"], members={"llama_bench": ["n_prompt", "n_gen"]})
+    assert sorted(chk) == ["llama_bench", "llama_bench.n_gen", "llama_bench.n_prompt", "llama_bench.n_prompt+n_gen", "run_id",
+                           "schema_version"]
+    with pytest.raises(schemas.SchemaError, match="has no declared member"):
+        schemas.polars_schema("llama_bench", members={"llama_bench": ["nope"]})

@@ -649,10 +649,16 @@ ENVELOPE = {"schema": S, "schema_version": I}
 KIND_COLUMNS = {**ENVELOPE, "event": S}
 
 
-def polars_schema(name: str, only: Iterable[str] | None = None) -> dict[str, pl.DataType]:
+def polars_schema(name: str, only: Iterable[str] | None = None,
+                  members: dict[str, Iterable[str]] | None = None) -> dict[str, pl.DataType]:
     """``{field: dtype}`` of kind ``name`` for Polars' NDJSON readers: the envelope (``schema``,
     ``schema_version``, and ``event`` for the session kinds) plus every declared field with a Polars
-    type (``only``: just these top-level fields)."""
+    type (``only``: just these top-level fields; ``members``: for a nested object, just these of its
+    members, so a reader decodes only what it reads).
+
+    Raises:
+        SchemaError: ``members`` names a field that is not a declared nested object, or a member it lacks.
+    """
     k = kind(name)
     out = dict(ENVELOPE)
     if k.event:
@@ -661,6 +667,14 @@ def polars_schema(name: str, only: Iterable[str] | None = None) -> dict[str, pl.
     for f in k.fields:
         if f.dtype is not None and (keep is None or f.name in keep):
             out[f.name] = f.dtype
+    for parent, names in (members or {}).items():
+        f = next((x for x in k.fields if x.name == parent and x.members and not x.many), None)
+        declared = {m.name: m.dtype for m in f.members if m.dtype is not None} if f else {}
+        missing = [m for m in names if m not in declared]
+        if f is None or missing:
+            raise SchemaError(f"{k.schema}: {parent!r} has no declared member(s) {missing or list(names)}; "
+                              f"declared: {sorted(declared)}")
+        out[parent] = pl.Struct({m: declared[m] for m in names})
     return out
 
 
@@ -673,7 +687,8 @@ def _required_expr(k: Kind, f: Field, e: pl.Expr) -> pl.Expr:
     return ok
 
 
-def checks(name: str, only: Iterable[str] | None = None) -> dict[str, tuple[pl.Expr, str]]:
+def checks(name: str, only: Iterable[str] | None = None,
+           members: dict[str, Iterable[str]] | None = None) -> dict[str, tuple[pl.Expr, str]]:
     """Vectorized checks of kind ``name`` for ``analysis.validate``: ``{field: (ok_expr, message)}``.
 
     Generated: ``schema_version`` between 1 and the current version; every required, non-nullable,
@@ -681,11 +696,24 @@ def checks(name: str, only: Iterable[str] | None = None) -> dict[str, tuple[pl.E
     nested members of required objects too (``"parent.member"``); native-only fields only on native
     rows, fields added in version v only on rows of version >= v.  Then the kind's own value checks,
     which replace a generated check of the same name.  ``only`` restricts them to those top-level
-    fields (the columns a reader decodes).
+    fields (the columns a reader decodes), ``members`` a nested object's checks to those members (as
+    ``polars_schema``).
     """
     k = kind(name)
     need = _NEED.format(schema=k.schema, version=k.version)
-    present = set(polars_schema(name, only))
+    decoded = polars_schema(name, only, members)
+    present = set(decoded)
+
+    def has(cname: str) -> bool:  # "parent", "parent.member" or "parent.a+b": every part decoded
+        parent, _, rest = cname.partition(".")
+        if parent not in present:
+            return False
+        sub = decoded[parent]
+        if not rest or not isinstance(sub, pl.Struct):
+            return True
+        names = set(sub.to_schema())
+        return all(part in names for part in rest.split("+"))
+
     out: dict[str, tuple[pl.Expr, str]] = {}
     for f in k.fields:
         if f.name not in present or f.required is False:
@@ -701,11 +729,12 @@ def checks(name: str, only: Iterable[str] | None = None) -> dict[str, tuple[pl.E
                         ok = ok | ~_is_native()
                     if f.nullable:
                         ok = ok | pl.col(f.name).is_null()
-                    out[f"{f.name}.{m.name}"] = (ok, need)
+                    if has(f"{f.name}.{m.name}"):
+                        out[f"{f.name}.{m.name}"] = (ok, need)
     out["schema_version"] = (pl.col("schema_version").is_between(1, k.version),
                              "is missing or newer than this benchbook; fix: update benchbook")
     for cname, expr, msg in k.checks:
-        if cname.split(".")[0].split("+")[0] in present:
+        if has(cname):
             out[cname] = (expr(), msg or need)
     return out
 
