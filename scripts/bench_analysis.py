@@ -1,5 +1,5 @@
 #!/usr/bin/env python
-"""Benchmark of the analysis layer on synthetic raw records (issue 5, "Performance").
+"""Benchmark of the analysis layer on synthetic raw records (time and peak memory per size).
 
 For each size N (default 10k, 100k, 1M) a fresh child process:
   1. generates N synthetic ``benchbook.llama_bench`` records (5 samples each, about 2.5 KiB like real ones;
@@ -144,7 +144,8 @@ def _peak_mib() -> float:
 
 
 def run_one(n: int, lean: bool = False, full: bool = False) -> dict:
-    from benchbook import analysis, caveats
+    from benchbook import caveats
+    from benchbook.experiments.llama_bench import analysis
     from benchbook.numbers import Number, line_ranges, make_key_expr, publish
     with tempfile.TemporaryDirectory() as tmp:
         raw = Path(tmp) / "raw"
@@ -182,7 +183,7 @@ def run_one(n: int, lean: bool = False, full: bool = False) -> dict:
                        run_ids=r["run_ids"], commands=[r["argv"]], toolchain_id=r["toolchain_id"],
                        model_sha256=r["model_sha256"], host_id=r["host_id"], session_id=r["session_id"],
                        measured_from=r["started_at"], measured_to=r["ended_at"], caveats=r["caveats"],
-                       computation="benchbook.analysis.rate_stats")
+                       computation="benchbook.experiments.llama_bench.analysis.rate_stats")
                 for r in latest.iter_rows(named=True)]
         publish(Path(tmp) / "numbers" / "bench.json", "bench", nums)
         t4 = time.perf_counter()

@@ -7,7 +7,8 @@ import numpy as np
 import polars as pl
 import pytest
 
-from benchbook import analysis, migrations, stats
+from benchbook import migrations, stats
+from benchbook.experiments.llama_bench import analysis
 from benchbook.records import RecordError, RecordWriter
 
 
@@ -158,11 +159,6 @@ def test_ratio_stats_only_within_session_host_build():
     r = analysis.ratio_stats(st, pl.col("model_id") == "a", pl.col("model_id") == "b", ["test"])
     assert r.height == 1 and r["id"][0] == "ratio-a-b-tg"
     assert r["value"][0] == 2.0 and r["ci_low"][0] == pytest.approx(1.68228, abs=1e-4)
-
-
-def test_write_tables(tmp_path):
-    p = analysis.write_tables({"t": pl.DataFrame({"a": [1]})}, tmp_path)
-    assert pl.read_parquet(p["t"])["a"].to_list() == [1]
 
 
 def test_migration_upgrades_legacy_llama_bench_fields():

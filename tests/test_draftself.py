@@ -7,7 +7,8 @@ import json
 import pytest
 import torch
 
-from benchbook.draftself import data, decode, experts, run
+from benchbook.draftself import data, decode, experts
+from benchbook.experiments.draftself import run
 from benchbook.draftself.model import KVCache, ModelConfig, TinyLM, coreset, save
 
 V, N = 40, 24
@@ -221,7 +222,7 @@ def test_measure_same_seed_same_log(tmp_path):
     logs = []
     for i in range(2):
         raw = tmp_path / f"raw{i}"
-        out = run.measure(params, ck, raw, root=tmp_path, log=lambda *a: None)
+        out = run.measure_session(params, ck, raw, root=tmp_path, log=lambda *a: None)
         assert out["runs_written"] == len(run.configs({**run.DEFAULTS, **params})) * 2
         recs = [json.loads(x) for f in ("runs.jsonl", "steps.jsonl") for x in (raw / f).read_text().splitlines()]
         for r in recs:
@@ -235,7 +236,7 @@ def test_measure_same_seed_same_log(tmp_path):
     assert logs[0] == logs[1]
     # resuming the same session writes nothing new
     sid = json.loads((tmp_path / "raw0" / "runs.jsonl").read_text().splitlines()[0])["session_id"]
-    again = run.measure(params, ck, tmp_path / "raw0", root=tmp_path, session_id=sid, log=lambda *a: None)
+    again = run.measure_session(params, ck, tmp_path / "raw0", root=tmp_path, session_id=sid, log=lambda *a: None)
     assert again["runs_written"] == 0 and again["runs_skipped"] > 0
 
 
@@ -269,7 +270,7 @@ def test_train_mask_matches_inference_modes():
 
 
 def test_session_busy_host_judged_by_other_processes_not_own_load():
-    from benchbook.draftself.report import session_caveats
+    from benchbook.experiments.draftself.report import session_caveats
     quiet = {"params": {"repetitions": 3}, "load_start": {"loadavg": [2.24, 2.2, 2.3]},
              "load_end": {"loadavg": [1.47, 1.9, 2.2], "top_processes": [{"name": "kdamond.0", "cpu_percent": 0.4}]}}
     assert session_caveats(quiet) == ["synthetic_inputs"]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import shutil
 from pathlib import Path
 
 import papermill as pm
@@ -35,27 +36,31 @@ def test_measure_and_report_notebooks(tmp_path, checkpoint):
     overrides = {"n_tokens": 8, "prompt_kinds": ["letters", "story"], "ks": [2, 4], "sequential_ks": [4],
                  "iterative_ks": [4], "coreset_k": 4, "coreset_masses": [0.6], "coreset_min": 2, "repetitions": 2,
                  "threads": 1}
+    # the notebooks read the checkpoint manifest at <root>/data/draftself/checkpoint.json
+    (tmp_path / "data" / "draftself").mkdir(parents=True)
+    shutil.copy(checkpoint, tmp_path / "data" / "draftself" / "checkpoint.json")
+    common = {"root": str(tmp_path), "params_file": str(NB.parent / "params.yaml"), "raw_dir": "raw",
+              "reports_dir": "rep"}
     pm.execute_notebook(str(NB / "draftself.ipynb"), str(tmp_path / "m.ipynb"), cwd=str(tmp_path),
-                        parameters={"root": str(tmp_path), "params_file": "none.yaml", "overrides": overrides,
-                                    "manifest": str(checkpoint), "raw_dir": "raw"}, progress_bar=False)
-    assert (tmp_path / "raw" / "runs.jsonl").exists() and (tmp_path / "raw" / "steps.jsonl").exists()
+                        parameters={**common, "overrides": json.dumps(overrides)}, progress_bar=False)
+    raw = tmp_path / "raw" / "draftself"
+    assert (raw / "runs.jsonl").exists() and (raw / "steps.jsonl").exists()
     pm.execute_notebook(str(NB / "draftself_report.ipynb"), str(tmp_path / "r.ipynb"), cwd=str(tmp_path),
-                        parameters={"root": str(tmp_path), "raw_dir": "raw", "manifest": str(checkpoint),
-                                    "out_dir": "rep", "numbers_path": "numbers/draftself.json"}, progress_bar=False)
-    nums = json.loads((tmp_path / "numbers" / "draftself.json").read_text())["numbers"]
+                        parameters=common, progress_bar=False)
+    nums = json.loads((tmp_path / "rep/numbers/draftself.json").read_text())["numbers"]
     assert "draftself-ds-k4-batched-one_pass-predictable-tau" in nums
-    assert (tmp_path / "rep" / "tau_vs_k.svg").exists() and (tmp_path / "rep" / "tau_vs_k.vl.json").exists()
+    assert (tmp_path / "rep/draftself/tau_vs_k.svg").exists() and (tmp_path / "rep/draftself/tau_vs_k.vl.json").exists()
 
 
 def test_page_references_only_published_keys(tmp_path, checkpoint):
     """Every {{< var KEY >}} of draftself.qmd is published by the report for the default configs."""
     import re
 
-    from benchbook.draftself import report, run
+    from benchbook.experiments.draftself import report, run
     man = json.loads(checkpoint.read_text())
-    run.measure({"n_tokens": 6, "repetitions": 1, "threads": 1}, man["path"], tmp_path / "raw", root=tmp_path,
-                log=lambda *a: None)
-    out = report.build(tmp_path / "raw", checkpoint, tmp_path / "rep", tmp_path / "numbers.json")
+    run.measure_session({"n_tokens": 6, "repetitions": 1, "threads": 1}, man["path"], tmp_path / "raw", root=tmp_path,
+                        log=lambda *a: None)
+    out = report.derive(tmp_path / "raw", checkpoint, tmp_path / "rep", tmp_path / "numbers.json")
     keys = {n.key for n in out["numbers"]}
     page = (NB.parent / "draftself.qmd").read_text()
     used = set(re.findall(r"\{\{< var ([a-z0-9_.\-]+) >\}\}", page))

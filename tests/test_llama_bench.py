@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from benchbook.analysis import load_llama_bench, rate_stats
+from benchbook.experiments.llama_bench.analysis import load_llama_bench, rate_stats
+from benchbook.experiments.llama_bench.run import run_session
 from benchbook.records import iter_records
-from benchbook.runners.llama_bench import (LlamaBenchError, build_argv, evict_from_page_cache, parse_jsonl,
-                                           resident_pct, run_session)
+from benchbook.llamacpp.bench import LlamaBenchError, build_argv, evict_from_page_cache, parse_jsonl, resident_pct
 
 FIX = Path(__file__).parent / "fixtures" / "llama_bench_b11434.jsonl"
 
@@ -94,7 +94,7 @@ import json, sys
 from pathlib import Path
 from benchbook import resolve
 from benchbook.provenance import host_snapshot
-from benchbook.runners.llama_bench import run_session
+from benchbook.experiments.llama_bench.run import run_session
 root = Path(sys.argv[1]); cfg = json.loads(sys.argv[2]); raw = Path(sys.argv[3])
 P = resolve.load_params(root); tc = resolve.get_toolchain(P, build=False)
 ms = resolve.get_models(P, cfg["models"], tc, log=lambda *_: None)

@@ -4,10 +4,10 @@ import shutil
 
 import pytest
 
-from benchbook import fetch
-from benchbook import models as models_mod
-from benchbook.fetch import ChecksumError
-from benchbook.models import ModelError
+from benchbook.llamacpp import fetch
+from benchbook.llamacpp import models as models_mod
+from benchbook.llamacpp.fetch import ChecksumError
+from benchbook.llamacpp.models import ModelError
 
 DEFAULT_SHA = "b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53"
 

@@ -17,18 +17,13 @@ FIXTURE = Path(__file__).parent / "fixtures" / "registry"
 
 
 def _build(root: Path, out: Path) -> None:
-    from benchbook import llama_bench_report, speculative_report
-    from benchbook.draftself import report as draftself_report
+    from benchbook.experiments.draftself import report as draftself_report
+    from benchbook.experiments.llama_bench import report as llama_bench_report
+    from benchbook.experiments.speculative import report as speculative_report
 
-    thresholds = yaml.safe_load((root / "params.yaml").read_text())["report"]
-    llama_bench_report.build(root / "data/raw/llama_bench", root / "data/raw/snapshots", out / "llama_bench",
-                             out / "numbers" / "llama_bench.json", out / "metrics" / "llama_bench.json",
-                             thresholds=thresholds, confidence=thresholds["confidence"], root=root)
-    speculative_report.build(root / "data/raw/speculative", root / "data/raw/snapshots", out / "speculative",
-                             out / "numbers" / "speculative.json", thresholds=thresholds,
-                             confidence=thresholds["confidence"], root=root)
-    draftself_report.build(root / "data/raw/draftself", root / "data/draftself/checkpoint.json",
-                           out / "draftself", out / "numbers" / "draftself.json", "latest")
+    params = yaml.safe_load((root / "params.yaml").read_text())
+    for report in (llama_bench_report, speculative_report, draftself_report):
+        report.build(params, root=root, raw_dir=Path("data/raw"), reports_dir=out)
 
 
 def _close(a, b) -> bool:

@@ -1,6 +1,6 @@
 """benchbook.schemas: every committed record validates against its declared kind (vectorized and per record),
 build refuses bad records with exact messages, unknown kinds and newer versions name file:line, and the
-derived Polars schema reads the committed llama-bench files as analysis.LLAMA_BENCH_FIELDS does."""
+derived Polars schema reads the committed llama-bench files as lb_analysis.LLAMA_BENCH_FIELDS does."""
 
 from __future__ import annotations
 
@@ -11,7 +11,8 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from benchbook import analysis, ingest, schemas
+from benchbook import ingest, jsonl, schemas
+from benchbook.experiments.llama_bench import analysis as lb_analysis
 from benchbook.records import iter_records
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -32,15 +33,15 @@ def _rows_of(df: pl.DataFrame, k: schemas.Kind) -> pl.DataFrame:
 
 
 def test_committed_records_validate_vectorized():
-    env = analysis.scan_jsonl(RAW, schemas.KIND_COLUMNS).collect()
+    env = jsonl.scan_jsonl(RAW, schemas.KIND_COLUMNS).collect()
     schemas.check_kinds(env)  # every kind known, no version newer than CURRENT
     counts = Counter()
     for k in schemas.KINDS.values():
         if k.document or k.key == "quarantine":  # its own file/line fields clash with the reader's columns
             continue
-        df = _rows_of(analysis.scan_jsonl(RAW, {**schemas.polars_schema(k.key), "event": pl.String}).collect(), k)
+        df = _rows_of(jsonl.scan_jsonl(RAW, {**schemas.polars_schema(k.key), "event": pl.String}).collect(), k)
         report = {}
-        kept = analysis.validate(df, schemas.checks(k.key), on_error="skip", report=report)
+        kept = jsonl.validate(df, schemas.checks(k.key), on_error="skip", report=report)
         assert report == {}, (k.key, report.get("invalid_examples", [])[:3])
         for v, n in kept.group_by("schema_version").len().iter_rows():
             counts[(k.key, v)] = n
@@ -82,11 +83,11 @@ def test_ingested_fixtures_are_native_kinds(tmp_path):
     # llama-bench: csv/sql/json/jsonl/md/ot.md 2 rows each (-r 2 of pp16 and tg8) = 12, legacy json 2 and legacy
     # md 3 = 17 rows; server logs: 1 + 2 requests; speculative-simple: 2 summaries
     assert dict(counts) == {("llama_bench", 2): 17, ("speculative_request", 2): 3, ("ingest_speculative_simple", 1): 2}
-    env = analysis.scan_jsonl([out], schemas.KIND_COLUMNS).collect()
+    env = jsonl.scan_jsonl([out], schemas.KIND_COLUMNS).collect()
     schemas.check_kinds(env)
     for key in ("llama_bench", "speculative_request", "ingest_speculative_simple"):
-        df = _rows_of(analysis.scan_jsonl([out], schemas.polars_schema(key)).collect(), schemas.kind(key))
-        assert analysis.validate(df, schemas.checks(key)).height == df.height
+        df = _rows_of(jsonl.scan_jsonl([out], schemas.polars_schema(key)).collect(), schemas.kind(key))
+        assert jsonl.validate(df, schemas.checks(key)).height == df.height
 
 
 def _project(expr: pl.Expr, new: pl.DataType, old: pl.DataType) -> pl.Expr:
@@ -102,12 +103,12 @@ def _project(expr: pl.Expr, new: pl.DataType, old: pl.DataType) -> pl.Expr:
 def test_derived_schema_reads_llama_bench_as_today():
     lb_files = [f for f in RAW if f.parent.name == "llama_bench"]
     is_lb = pl.col("schema") == "benchbook.llama_bench"
-    old = analysis.scan_jsonl(lb_files, analysis.LLAMA_BENCH_FIELDS).collect().filter(is_lb)
+    old = jsonl.scan_jsonl(lb_files, lb_analysis.LLAMA_BENCH_FIELDS).collect().filter(is_lb)
     derived = schemas.polars_schema("llama_bench")
-    new = analysis.scan_jsonl(lb_files, derived).collect().filter(is_lb)
-    for name, dtype in analysis.LLAMA_BENCH_FIELDS.items():
+    new = jsonl.scan_jsonl(lb_files, derived).collect().filter(is_lb)
+    for name, dtype in lb_analysis.LLAMA_BENCH_FIELDS.items():
         assert name in derived, name
-    proj = new.select(*[_project(pl.col(n), derived[n], t).alias(n) for n, t in analysis.LLAMA_BENCH_FIELDS.items()],
+    proj = new.select(*[_project(pl.col(n), derived[n], t).alias(n) for n, t in lb_analysis.LLAMA_BENCH_FIELDS.items()],
                       "file", "line")
     assert proj.schema == old.schema
     assert proj.equals(old)
@@ -120,12 +121,12 @@ def test_checks_keep_todays_messages(tmp_path):
     bad = {**good, "phase": "hot", "llama_bench": {**good["llama_bench"], "samples_ns": []}}
     f = tmp_path / "h.jsonl"
     f.write_text(json.dumps(good) + "\n" + json.dumps(bad) + "\n")
-    df = _rows_of(analysis.scan_jsonl([f], schemas.polars_schema("llama_bench")).collect(), schemas.LLAMA_BENCH)
+    df = _rows_of(jsonl.scan_jsonl([f], schemas.polars_schema("llama_bench")).collect(), schemas.LLAMA_BENCH)
     with pytest.raises(schemas.RecordError) as e:
-        analysis.validate(df, schemas.checks("llama_bench"))
+        jsonl.validate(df, schemas.checks("llama_bench"))
     assert str(e.value) == f"{f}:2: field 'phase' must be 'cold' or 'warm'"
     report = {}
-    analysis.validate(df, schemas.checks("llama_bench", only=["llama_bench"]), "skip", report)
+    jsonl.validate(df, schemas.checks("llama_bench", only=["llama_bench"]), "skip", report)
     assert report["invalid_examples"] == [
         f"{f}:2: field 'llama_bench.samples_ns' must be a non-empty list of positive nanoseconds (llama-bench's raw "
         "samples; every element an integer > 0, none null); fix: run llama-bench with -o jsonl, whose rows carry "
@@ -171,10 +172,10 @@ def test_ingested_llama_bench_row_is_a_native_kind_without_samples():
     assert "samples_ns" not in rec["llama_bench"] and rec["llama_bench"]["avg_ts"] > 0
     df = pl.DataFrame([rec], schema=schemas.polars_schema("llama_bench")).with_columns(
         pl.lit("x.jsonl").alias("file"), pl.lit(1).alias("line"))
-    assert analysis.validate(df, schemas.checks("llama_bench")).height == 1
+    assert jsonl.validate(df, schemas.checks("llama_bench")).height == 1
     assert df.select(schemas.is_unknown("host_id")).item() is True
     with pytest.raises(schemas.RecordError, match=r"^x\.jsonl:1: field 'run_key' is missing"):
-        analysis.validate(df.with_columns(pl.lit("native").alias("origin")), schemas.checks("llama_bench"))
+        jsonl.validate(df.with_columns(pl.lit("native").alias("origin")), schemas.checks("llama_bench"))
     with pytest.raises(schemas.SchemaError, match=r"required field 'run_key' is missing"):
         schemas.build("llama_bench", **{k: v for k, v in rec.items() if k not in ("schema", "schema_version")
                                         and not k.startswith("source") and k != "origin"})
@@ -186,7 +187,7 @@ def test_unknown_kind_and_newer_version_name_file_and_line(tmp_path):
              {"schema": "benchbook.llama_bench", "schema_version": 3},
              {"schema": "benchbook.mystery", "schema_version": 1}]
     f.write_text("".join(json.dumps(x) + "\n" for x in lines))
-    env = analysis.scan_jsonl([f], schemas.KIND_COLUMNS).collect()
+    env = jsonl.scan_jsonl([f], schemas.KIND_COLUMNS).collect()
     newer = (f"{f}:2: benchbook.llama_bench schema_version 3 is newer than this benchbook knows (2); fix: update "
              "benchbook (pip install -e .) before reading these records")
     with pytest.raises(schemas.SchemaError) as e:
@@ -204,14 +205,14 @@ def test_unknown_kind_and_newer_version_name_file_and_line(tmp_path):
 
 def test_derived_migration_backfills_native_origin():
     lb_files = [f for f in RAW if f.parent.name == "llama_bench"]
-    df = _rows_of(analysis.scan_jsonl(lb_files, schemas.polars_schema("llama_bench")).collect(), schemas.LLAMA_BENCH)
+    df = _rows_of(jsonl.scan_jsonl(lb_files, schemas.polars_schema("llama_bench")).collect(), schemas.LLAMA_BENCH)
     assert df["origin"].null_count() == 60
     steps = schemas.derived_migrations()
     assert sorted(steps) == [("benchbook.draftself.run", 1), ("benchbook.draftself.step", 1),
                              ("benchbook.llama_bench", 1), ("benchbook.speculative_request", 1)]
     up = steps[("benchbook.llama_bench", 1)](df)
     assert up["origin"].to_list() == ["native"] * 60 and up["source_file"].null_count() == 60
-    assert analysis.validate(up, schemas.checks("llama_bench")).height == 60
+    assert jsonl.validate(up, schemas.checks("llama_bench")).height == 60
 
 
 def test_current_versions_and_units():

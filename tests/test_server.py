@@ -15,9 +15,10 @@ from pathlib import Path
 import pytest
 import yaml
 
-from benchbook import draft_models as dm
+from benchbook.experiments.speculative import run as spec_run
+from benchbook.llamacpp import draft_models as dm
 from benchbook.records import read_records
-from benchbook.runners import server as S
+from benchbook.llamacpp import server as S
 
 ROOT = Path(__file__).resolve().parents[1]
 pytestmark = pytest.mark.integration
@@ -25,7 +26,8 @@ pytestmark = pytest.mark.integration
 
 @pytest.fixture(scope="module")
 def env():
-    from benchbook import models, resolve
+    from benchbook import resolve
+    from benchbook.llamacpp import models
     P = yaml.safe_load((ROOT / "params.yaml").read_text())
     try:
         tc = resolve.get_toolchain(P, build=False)
@@ -57,7 +59,9 @@ def test_start_complete_metrics_stop(env, tmp_path):
     assert d["tokens_predicted_total"] == res["timings"]["predicted_n"]
     assert peak > 10 * 2**20                               # the model is mapped: tens of MiB at least
     assert "--metrics" in srv.argv and "-np" in srv.argv
-    assert "server is listening" in (tmp_path / "s.log").read_text() or srv.load_ms is not None
+    # this build logs "srv  llama_server: listening on http://127.0.0.1:<port>" once the model is loaded
+    assert f"listening on http://127.0.0.1:{srv.port}" in (tmp_path / "s.log").read_text()
+    assert srv.load_ms > 0
 
 
 def test_nonexistent_model_is_a_start_failure_with_log_tail(env, tmp_path):
@@ -114,7 +118,7 @@ def test_vocab_mismatch_is_refused_before_any_run(env, tmp_path):
     cfg = {"configs": [{"id": "x", "spec_type": "draft-simple", "draft": "bad"}],
            "drafts": {"bad": {"path": bad["path"], "id": "badvocab"}}}
     with pytest.raises(dm.DraftModelError):
-        S.resolve_drafts(cfg, {**env["model"]}, lambda mid: None)
+        spec_run.resolve_drafts(cfg, {**env["model"]}, lambda mid: None)
     assert toks["tokens_sha256"] != dm.vocab_fingerprint(bad["path"])["tokens_sha256"]
     with pytest.raises(dm.DraftModelError, match="n_layers"):
         dm.truncate_layers(good["path"], tmp_path / "x.gguf", 2)
@@ -133,17 +137,21 @@ def test_session_continues_after_a_failed_config_and_keeps_records(env, tmp_path
                        {"id": "t4-n2", "spec_type": "draft-simple", "draft": "t4", "n_max": 2, "policy": "fresh"}]}
     prompts = [{"id": "p", "cap": 3, "messages": [{"role": "user", "content": "Hi"}]}]
     raw = tmp_path / "raw" / "x.jsonl"
-    res = S.run_session(cfg=cfg, server_bin=env["bin"], bench_bin=None, target=env["model"], drafts=drafts,
+    res = spec_run.run_session(cfg=cfg, server_bin=env["bin"], bench_bin=None, target=env["model"], drafts=drafts,
                         prompts=prompts, toolchain=env["toolchain"], host=host, root=ROOT, raw_file=raw,
                         log_dir=tmp_path / "logs", log=lambda *_: None)
     assert res["ran"] == 2 and res["failed"] == 1 and res["failures"][0]["config_id"] == "broken"
-    ok = read_records([raw], S.SCHEMA)
+    ok = read_records([raw], spec_run.SCHEMA)
     bad = read_records([raw], "benchbook.run_failed")
     assert {r["config"]["config_id"] for r in ok} == {"baseline", "t4-n2"}
     assert bad[0]["kind"] == "start_failed" and "no-such-flag" in bad[0]["log_tail"]
     spec = next(r for r in ok if r["config"]["config_id"] == "t4-n2")
     assert "-md" in spec["argv"] and spec["draft_model_sha256"] == trunc["sha256"]
-    assert spec["metrics_after"]["spec_decode_num_drafts_total"] >= 0 and spec["tokens"]
+    # a fresh server per request: its counters start at 0 and count this request's drafts only
+    drafts = spec["metrics_after"]["spec_decode_num_drafts_total"]
+    assert spec["metrics_before"]["spec_decode_num_drafts_total"] == 0 and drafts >= 1
+    assert spec["verify_steps"] == drafts and spec["tokens"]
+    assert spec["metrics_after"]["spec_decode_num_draft_tokens_total"] == spec["timings"]["draft_n"]
     for r in ok:
         for k in ("run_id", "run_key", "session_id", "argv", "host_id", "toolchain_id", "model_sha256", "git_commit",
                   "started_at", "ended_at", "timings", "stop_type", "cap", "tokens", "content_sha256",

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from benchbook import llama_bench_report, site
+from benchbook import site
+from benchbook.experiments.llama_bench import report as llama_bench_report
 from benchbook.numbers import Number, publish
 
 QUARTO = {"project": {"type": "website", "output-dir": "_site",
@@ -29,9 +30,9 @@ def built(tmp_path_factory, root, params):
     (d / "index.qmd").write_text("---\ntitle: t\n---\nHeadline {{< var lb-smollm2-135m-q4_1-tg64-warm >}}\n")
     (d / "_quarto.yml").write_text(yaml.safe_dump(QUARTO))
     rep = d / "reports"
-    res = llama_bench_report.build(root / "data/raw/llama_bench", root / "data/raw/snapshots", rep / "llama_bench",
-                                   rep / "numbers" / "llama_bench.json", rep / "metrics" / "llama_bench.json",
-                                   thresholds=params["report"], root=root)
+    res = llama_bench_report.derive(root / "data/raw/llama_bench", root / "data/raw/snapshots", rep / "llama_bench",
+                                    rep / "numbers" / "llama_bench.json", rep / "metrics" / "llama_bench.json",
+                                    thresholds=params["report"], root=root)
     evil = Number(key="zz-evil", value=1.0, unit="tok/s", label='<script>alert("x")</script> & <b>',
                   n=1, computation="test", sources=[{"file": "data/raw/x.jsonl", "lines": [[1, 1]]}],
                   commands=[["llama-bench", "-m", "<img src=x onerror=alert(1)>"]])

@@ -10,8 +10,8 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from benchbook import speculative as sp
-from benchbook.runners import server as S
+from benchbook.experiments.speculative import analysis as sp
+from benchbook.llamacpp import server as S
 
 FIX = Path(__file__).parent / "fixtures" / "speculative"
 

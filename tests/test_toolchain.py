@@ -5,8 +5,9 @@ import time
 
 import pytest
 
-from benchbook import resolve, toolchain as tc
-from benchbook.toolchain import ToolchainError
+from benchbook import resolve
+from benchbook.llamacpp import toolchain as tc
+from benchbook.llamacpp.toolchain import ToolchainError
 
 
 def test_cache_key_depends_on_source_backend_and_flags():
@@ -20,6 +21,26 @@ def test_cache_key_depends_on_source_backend_and_flags():
     assert k != tc.toolchain_key("a" * 64, "cpu", f_cpu + ["-DGGML_NATIVE=OFF"])
     with pytest.raises(ToolchainError, match="unknown backend 'rocm'"):
         tc.cmake_flags("rocm", 11434)
+
+
+def test_amx_left_out_where_advertised(tmp_path):
+    # a Sapphire-Rapids-like flags line: amx_tile advertised -> auto leaves AMX out; "on" keeps it
+    info = tmp_path / "cpuinfo"
+    info.write_text("processor\t: 0\nflags\t\t: fpu avx2 avx512f amx_bf16 amx_tile amx_int8\n")
+    spr, epyc = tc.cpu_flags(info), {"fpu", "avx2", "avx512f"}
+    assert {"amx_tile", "amx_int8", "amx_bf16", "avx2"} <= spr and tc.cpu_flags(tmp_path / "absent") == set()
+    no_amx = ["-DCMAKE_C_FLAGS=-mno-amx-tile -mno-amx-int8 -mno-amx-bf16",
+              "-DCMAKE_CXX_FLAGS=-mno-amx-tile -mno-amx-int8 -mno-amx-bf16"]
+    assert tc.cmake_flags("cpu", 11434, cpu=spr)[-2:] == no_amx
+    assert tc.cmake_flags("cuda", 11434, ["-DX=1"], cpu=spr)[-3:] == [*no_amx, "-DX=1"]
+    assert not set(no_amx) & set(tc.cmake_flags("cpu", 11434, cpu=epyc))
+    assert not set(no_amx) & set(tc.cmake_flags("cpu", 11434, amx="on", cpu=spr))
+    assert tc.cmake_flags("cpu", 11434, amx="off", cpu=epyc)[-2:] == no_amx
+    # the switch is part of the cache key, so an AMX and a no-AMX build never share a cache entry
+    assert tc.toolchain_key("a" * 64, "cpu", tc.cmake_flags("cpu", 11434, cpu=spr)) != \
+        tc.toolchain_key("a" * 64, "cpu", tc.cmake_flags("cpu", 11434, cpu=epyc))
+    with pytest.raises(ToolchainError, match="toolchain.amx is 'yes'; allowed: auto, on, off"):
+        tc.cmake_flags("cpu", 11434, amx="yes")
 
 
 @pytest.mark.integration

@@ -6,22 +6,24 @@ was seen) and the thresholds it reads (``params``: name -> documented default, a
 ``DEFAULTS``).  A rule has one implementation per *table kind* it applies to; each implementation
 declares the columns it needs:
 
-==============  ==========================================================================  ===========
-kind            table                                                                        record id
-==============  ==========================================================================  ===========
-``llama_bench`` ``analysis.rate_stats`` output (one row per llama-bench configuration)      ``run_ids``
-``speculative`` the speculative-decoding per-configuration table (issue 3 contract, see      ``config_id``
-                ``SPECULATIVE_COLUMNS``)
-``claims``      ``analysis.load_claims`` claims table: one published number per row          ``id``
-``comparison``  a table of ratios between two numbers: ``analysis.ratio_stats`` output or    ``id``
-                ``analysis.load_claims`` comparisons (derived statements)
-==============  ==========================================================================  ===========
+===============  ============================================================================  ===========
+kind             table                                                                         record id
+===============  ============================================================================  ===========
+``llama_bench``  ``experiments.llama_bench.analysis.rate_stats`` output (one row per           ``run_ids``
+                 llama-bench configuration)
+``speculative``  the speculative-decoding per-configuration table (columns                     ``config_id``
+                 ``SPECULATIVE_COLUMNS``, ``experiments.speculative.analysis.config_table``)
+``claims``       ``audit.tables.claims_table``: one published number per row                   ``id``
+``comparison``   a table of ratios between two numbers: ``ratio_stats`` output                 ``id``
+                 (``experiments.llama_bench.analysis``) or ``audit.tables.comparison_table``
+                 (derived statements, bound pairs)
+===============  ============================================================================  ===========
 
 An implementation takes ``(table, thresholds)`` and returns a boolean Polars expression or a
 boolean Series aligned with the rows (null counts as False).  ``evaluate`` runs every rule that
 applies to a kind and whose columns are present, adds a ``caveats`` list column (rule ids in
 ``RULES`` order) and says which rules it skipped and why; ``attach`` is the llama-bench shortcut
-used by ``llama_bench_report``; ``findings`` turns the result into ``(rule, severity, record id)``
+used by the llama-bench report; ``findings`` turns the result into ``(rule, severity, record id)``
 rows for tests and audits.  Thresholds come from ``params.yaml`` ``report`` and override
 ``DEFAULTS``.
 """
@@ -54,6 +56,10 @@ DEFAULTS: dict = {
     "warm_cache_min_tokens": 1,    # warm_prompt_cache: prompt tokens served from cache at or above this
     "synthetic_pattern": r"(?i)(random|synthetic|dummy|rand-init|untrained)",  # synthetic_inputs
     "cold_pattern": r"(?i)\bcold\b|^\s*first run\s*(,|$)",  # cold_start on claims: the note says cold/first run
+    "phase_classes": {             # mixed_phase on comparisons: metric text -> phase (first regex that matches)
+        "prefill": r"(?i)prefill|prompt[_ ](eval|tps|processing)|\bpp\d*\b|^pp",
+        "decode": r"(?i)decode|generation[_ ]tps|eval_tps|\btg\d*\b|^tg",
+    },
     "method_classes": {            # mixed_method: method text -> method class (first regex that matches)
         "llama-bench": r"(?i)llama-bench|\btg\d+|\bpp\d+",
         "real-prompt": r"(?i)real[- ]prompt|generation on prompts|/completion|server",
@@ -61,7 +67,7 @@ DEFAULTS: dict = {
     },
 }
 
-#: Columns of the speculative-decoding table (contract with the issue-3 engineer).
+#: Columns of the speculative-decoding table (``experiments.speculative.analysis.config_table``).
 SPECULATIVE_COLUMNS = [
     "host_id", "toolchain_id", "session_id", "config_id", "prompt_id", "spec_type", "draft_model_id", "n_max",
     "n", "decode_tps_mean", "decode_tps_ci_low", "decode_tps_ci_high", "speedup_mean", "speedup_ci_low",
@@ -98,12 +104,6 @@ class Rule:
     @property
     def applies_to(self) -> tuple[str, ...]:
         return tuple(self.variants)
-
-    @property
-    def fn(self) -> Impl | None:
-        """The llama-bench implementation (kept for callers of the skeleton's API)."""
-        v = self.variants.get("llama_bench")
-        return v.fn if v else None
 
     def on(self, kind: str, needs: tuple[str, ...] | list[str]):
         """Decorator registering an implementation of this rule for table ``kind``."""
@@ -259,7 +259,9 @@ def _(df, t):
 
 @RULES["cold_start"].on("claims", ["note"])
 def _(df, t):
-    return pl.col("note").str.contains(t["cold_pattern"])
+    # cast: a claims table where no claim has a note has an all-null (Null-typed) column
+    by_note = pl.col("note").cast(pl.String).str.contains(t["cold_pattern"]).fill_null(False)
+    return (by_note | _col_false("cold")) if "cold" in df.columns else by_note
 
 
 @rule("warm_prompt_cache", "warning", ("warm_cache_min_tokens",))
@@ -295,12 +297,13 @@ def _mixed_method():
     e.g. llama-bench tg (random tokens, no sampling, no server) against generation on real prompts
     through a server.  Seen: the clover write-up's "draft-self is about 57% of plain decoding"
     divides a real-prompt draft-self speed by a llama-bench tg128 speed.  Methods are classed by
-    ``method_classes`` (regex per class); unknown methods count as different."""
+    ``method_classes`` (regex per class; an unclassed method is its own text).  A method that is not
+    stated (null) is unknown, not different: it never fires the rule (the audit notes it instead)."""
 
 
 @RULES["mixed_method"].on("comparison", ["num_method", "den_method"])
 def _(df, t):
-    return (_method_class("num_method", t) != _method_class("den_method", t)).fill_null(True)
+    return (_method_class("num_method", t) != _method_class("den_method", t)).fill_null(False)
 
 
 @RULES["mixed_method"].on("speculative", ["mixed_method"])
@@ -308,12 +311,14 @@ def _(df, t):
     return _col_false("mixed_method")
 
 
-@rule("mixed_phase", "warning")
+@rule("mixed_phase", "warning", ("phase_classes",))
 def _mixed_phase():
     """A rate mixes phases: prefill and decode tokens over one time (llama-bench ``-pg``: ``pp+tg``
     in one tok/s), or a comparison divides a prefill rate by a decode rate.  Prefill is
     compute-bound and decode memory-bound; their mixture depends on the mix (DESIGN.md: rates are
-    never averaged across phases)."""
+    never averaged across phases).  Comparisons: each side's metric is classed by ``phase_classes``
+    (prefill | decode); only two *known, different* phases fire, so tokens ÷ seconds or a memory
+    ratio is not a phase mix."""
 
 
 @RULES["mixed_phase"].on("llama_bench", ["test"])
@@ -321,9 +326,17 @@ def _(df, t):
     return pl.col("test") == "pg"
 
 
+def _phase_class(col: str, t: dict) -> pl.Expr:
+    """Metric text -> "prefill" | "decode" via ``phase_classes``; null when neither matches."""
+    expr = pl.lit(None, pl.String)
+    for name, pattern in reversed(list(t["phase_classes"].items())):
+        expr = pl.when(pl.col(col).cast(pl.String).str.contains(pattern)).then(pl.lit(name)).otherwise(expr)
+    return expr
+
+
 @RULES["mixed_phase"].on("comparison", ["num_phase", "den_phase"])
 def _(df, t):
-    return (pl.col("num_phase") != pl.col("den_phase")).fill_null(False)
+    return (_phase_class("num_phase", t) != _phase_class("den_phase", t)).fill_null(False)
 
 
 @RULES["mixed_phase"].on("speculative", ["mixed_phase"])
@@ -398,7 +411,7 @@ def _(df, t):
 
 @RULES["memory_spill"].on("claims", ["value", "metric"])
 def _(df, t):
-    group = [c for c in ("env", "metric", "method", "prompt", "block_max", "unit") if c in df.columns]
+    group = [c for c in ("env", "metric", "method", "decoding", "prompt", "block_max", "unit") if c in df.columns]
     return _spill(df, t, group, "value")
 
 
@@ -437,17 +450,21 @@ def _(df, t):
 
 @rule("host_or_build_mismatch", "warning")
 def _host_or_build_mismatch():
-    """The numbers compared come from different hosts, builds or environments (or one side's is
-    unknown), so the ratio mixes hardware and software changes with the effect claimed.  Seen: the
-    clover write-up's "about 2.4 times this PC" divides a vendor's RTX 5070 Ti number by a local
-    one.  Comparisons: numerator and denominator ``host``/``build`` differ or are null; speculative
-    table: one session holds more than one host or toolchain."""
+    """The numbers compared come from different hosts, builds or environments, so the ratio mixes
+    hardware and software changes with the effect claimed.  Seen: the clover write-up's "about 2.4
+    times this PC" divides a vendor's RTX 5070 Ti number by a local one.  Comparisons: numerator and
+    denominator ``host``/``build`` (and ``env`` when the table has ``num_env``/``den_env``) are both
+    known and differ; a side that does not state one is unknown, never different (the audit notes
+    it).  Speculative table: one session holds more than one host or toolchain."""
 
 
 @RULES["host_or_build_mismatch"].on("comparison", ["num_host", "den_host", "num_build", "den_build"])
 def _(df, t):
-    return ((pl.col("num_host") != pl.col("den_host")).fill_null(True)
-            | (pl.col("num_build") != pl.col("den_build")).fill_null(True))
+    out = ((pl.col("num_host") != pl.col("den_host")).fill_null(False)
+           | (pl.col("num_build") != pl.col("den_build")).fill_null(False))
+    if "num_env" in df.columns and "den_env" in df.columns:
+        out = out | (pl.col("num_env") != pl.col("den_env")).fill_null(False)
+    return out
 
 
 @RULES["host_or_build_mismatch"].on("speculative", ["session_id", "host_id", "toolchain_id"])
@@ -460,9 +477,12 @@ def _(df, t):
 def _inconsistent_derived_value():
     """A stated value disagrees with the values it is derived from.  llama-bench table: its own
     ``avg_ts`` differs from the mean recomputed from ``samples_ns`` by more than ``avg_ts_rel_tol``
-    (default 0.1%); comparisons: the stated ratio lies outside ``[min, max]`` of numerator ÷
-    denominator (ranges allowed) widened by ``derived_rel_tol`` (default 5%).  Seen: a harness field
-    named ``turns_used`` that counted commands."""
+    (default 0.1%); comparisons: the stated ratio, widened by its stated precision (column
+    ``value_halfwidth``: half a unit of the last digit given, a whole unit for "about";
+    ``audit.precision``), misses ``[min, max]`` of numerator ÷ denominator (ranges allowed).  Without
+    that column (or where it is null) the flat ``derived_rel_tol`` (default 5%) is used, which is
+    too loose for "−31.4%" and too tight for "about 57%".  Seen: a harness field named
+    ``turns_used`` that counted commands."""
 
 
 @RULES["inconsistent_derived_value"].on("llama_bench", ["mean_tps", "llama_bench_avg_ts"])
@@ -475,7 +495,12 @@ def _(df, t):
     lo = pl.col("num_lo") / pl.col("den_hi")
     hi = pl.col("num_hi") / pl.col("den_lo")
     tol = t["derived_rel_tol"]
-    return ((pl.col("value") < lo * (1 - tol)) | (pl.col("value") > hi * (1 + tol))).fill_null(False)
+    flat = (pl.col("value") < lo * (1 - tol)) | (pl.col("value") > hi * (1 + tol))
+    if "value_halfwidth" not in df.columns:
+        return flat.fill_null(False)
+    h = pl.col("value_halfwidth")
+    stated = (pl.col("value") + h < lo) | (pl.col("value") - h > hi)
+    return pl.when(h.is_not_null()).then(stated).otherwise(flat).fill_null(False)
 
 
 @rule("busy_host", "warning", ("busy_load_per_core", "busy_other_cpu_pct", "cores"))

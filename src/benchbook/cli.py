@@ -8,6 +8,9 @@
     benchbook records repair FILE    move a torn last line aside (quarantine) and report it
     benchbook site build             render the site (quarto when on PATH, else smalldocs)
     benchbook ingest FILE...         read external llama.cpp output (llama-bench, server log, speculative-simple)
+    benchbook audit CLAIMS.yaml...   a verdict per published claim [--logs DIR] [--pair SPEC=BASELINE];
+                                     --all DIR audits every claims file of DIR (the `audit` stage)
+    benchbook stages check           compare each dvc.yaml stage's code deps with its import closure
 """
 
 from __future__ import annotations
@@ -59,7 +62,7 @@ def cmd_doctor(args) -> int:
         problems += 1
         print(f"{_ok(False)} toolchain: {e}")
     reg = params["models"]["registry"]
-    from .models import _cached
+    from .llamacpp.models import _cached
     for mid in reg:
         hit = _cached(mid, reg)
         print(f"{_ok(bool(hit))} model {mid}" + (f" sha256={hit['sha256'][:16]}… {hit['path']}" if hit else
@@ -94,7 +97,7 @@ def cmd_toolchain_build(args) -> int:
 
 
 def cmd_models_fetch(args) -> int:
-    from .models import manifest, type_histogram_line
+    from .llamacpp.models import manifest, type_histogram_line
     params = resolve.load_params(repo_root())
     ids = args.ids or list(params["models"]["registry"])
     needs_tc = any("derived_from" in params["models"]["registry"].get(i, {}) for i in ids)
@@ -119,11 +122,17 @@ def cmd_records_repair(args) -> int:
 
 
 def cmd_site_build(args) -> int:
-    from .site import render, renderer
-    t0 = time.monotonic()
-    out = render(repo_root())
-    print(f"site: {out} (rendered with {renderer()[0]} in {time.monotonic() - t0:.1f} s)")
-    return 0
+    from .site import main as site_main
+    return site_main()
+
+
+def cmd_stages_check(args) -> int:
+    """Each stage's ``src/benchbook`` deps against its static import closure (``benchbook.stagedeps``);
+    prints one line per stage and, for a wrong one, the exact deps to write.  Exit 1 on a finding."""
+    from .stagedeps import check, report
+    results = check(repo_root())
+    print(report(results))
+    return 0 if all(r.ok for r in results) else 1
 
 
 def cmd_ingest(args) -> int:
@@ -151,6 +160,12 @@ def cmd_ingest(args) -> int:
     return 0
 
 
+def cmd_audit(args) -> int:
+    """``benchbook audit ...``: ``benchbook.audit.command`` (its own options; ``benchbook audit -h``)."""
+    from .audit.command import main as audit_main
+    return audit_main(args.rest)
+
+
 def measured_here(root: Path, params: dict, host_id: str, toolchain_id: str | None) -> dict[str, bool]:
     """Per measurement stage: does the committed raw data hold a completed session of this host
     (and, for the llama.cpp experiments, of this build — a rebuilt toolchain measures itself again)?
@@ -163,7 +178,7 @@ def measured_here(root: Path, params: dict, host_id: str, toolchain_id: str | No
     for stage in ("llama_bench", "speculative"):
         if stage not in params:
             continue
-        f = root / params[stage]["raw_dir"] / f"{host_id}.jsonl"
+        f = root / "data/raw" / stage / f"{host_id}.jsonl"
         starts, ended = {}, set()
         if f.exists():
             for _, r in iter_records(f):
@@ -230,6 +245,8 @@ def main(argv: list[str] | None = None) -> int:
     sp = sub.add_parser("site").add_subparsers(dest="sub", required=True)
     sp.add_parser("build").set_defaults(fn=cmd_site_build)
     sub.add_parser("run").set_defaults(fn=cmd_run)
+    stp = sub.add_parser("stages").add_subparsers(dest="sub", required=True)
+    stp.add_parser("check").set_defaults(fn=cmd_stages_check)
     ig = sub.add_parser("ingest", help="read llama-bench/llama-server/llama-speculative-simple output into records")
     ig.add_argument("files", nargs="+")
     ig.add_argument("--format", default="auto", choices=["auto", "json", "jsonl", "csv", "md", "sql", "server-log", "spec-simple"])
@@ -242,6 +259,10 @@ def main(argv: list[str] | None = None) -> int:
     ig.add_argument("--root", default=None, help="project root for the default output (default: found from cwd)")
     ig.add_argument("--stdout", action="store_true", help="print the records instead of writing them")
     ig.set_defaults(fn=cmd_ingest)
+    au = sub.add_parser("audit", add_help=False,
+                        help="a verdict per published claim of a claims file (and raw logs); audit -h for options")
+    au.add_argument("rest", nargs=argparse.REMAINDER)
+    au.set_defaults(fn=cmd_audit)
     args = ap.parse_args(argv)
     try:
         return args.fn(args)

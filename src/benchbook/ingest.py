@@ -80,10 +80,6 @@ class IngestError(ValueError):
     """Input that cannot be ingested; the message names file:line and the fix."""
 
 
-def _sha256(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
-
-
 def detect_format(text: str) -> str:
     """Format of a llama.cpp output text: json | jsonl | csv | md | sql | server-log | spec-simple.
 

@@ -31,7 +31,8 @@ import polars as pl
 
 from . import schemas
 
-CURRENT: dict[str, int] = dict(schemas.CURRENT)
+#: the declarations' own table (the same dict: kinds an experiment declares later are in it too)
+CURRENT: dict[str, int] = schemas.CURRENT
 
 MIGRATIONS: dict[tuple[str, int], Callable[[pl.DataFrame], pl.DataFrame]] = dict(schemas.derived_migrations())
 

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import yaml
 
-from . import models as models_mod
-from . import toolchain as tc_mod
-from .provenance import SNAPSHOT_DIR, host_snapshot, read_snapshots, store_snapshot
+from .llamacpp import models as models_mod
+from .llamacpp import toolchain as tc_mod
+from .provenance import host_snapshot, read_snapshots, store_snapshot
 from .schemas import build
 
 
@@ -54,6 +54,9 @@ def validate_params(doc, p: Path) -> dict:
         raise ParamsError(f"{p}: the top level must be a mapping of sections (toolchain:, models:, ...), got a "
                           f"{type(doc).__name__}; fix: correct it {_RESTORE}")
     tc = _mapping(doc, "toolchain", p, "toolchain")
+    if tc.get("amx", "auto") not in ("auto", "on", "off"):
+        raise ParamsError(f"{p}: `toolchain.amx` is {tc['amx']!r}; allowed: auto, on, off (YAML reads a bare "
+                          "on/off as a boolean: quote it); fix: correct it " + _RESTORE)
     if not tc.get("user_build_dir"):
         src = _mapping(tc, "source", p, "toolchain.source")
         fields = set(tc_mod.SourceSpec.__dataclass_fields__)
@@ -127,13 +130,15 @@ def get_toolchain(params: dict, build: bool = True, log=print) -> tc_mod.Toolcha
     src = tc_mod.SourceSpec(**t["source"])
     if not build:
         backend = tc_mod.detect_backend() if t.get("backend", "auto") == "auto" else t["backend"]
-        flags = tc_mod.cmake_flags(backend, src.build_number, t.get("extra_cmake_flags") or [])
+        flags = tc_mod.cmake_flags(backend, src.build_number, t.get("extra_cmake_flags") or [],
+                                   t.get("amx", "auto"))
         key = tc_mod.toolchain_key(src.sha256, backend, flags)
         path = tc_mod.cache_dir() / "toolchains" / f"b{src.build_number}-{backend}-{key}" / "toolchain.json"
         if not path.exists():
             raise tc_mod.ToolchainError(f"no llama.cpp build in the cache ({path.parent}); fix: "
                                         "`benchbook toolchain build` (about 14 min on 2 cores)")
-    return tc_mod.build(src, t.get("backend", "auto"), tuple(t.get("extra_cmake_flags") or []), log=log)
+    return tc_mod.build(src, t.get("backend", "auto"), tuple(t.get("extra_cmake_flags") or []), log=log,
+                        amx=t.get("amx", "auto"))
 
 
 def get_models(params: dict, ids: list[str], toolchain: tc_mod.Toolchain | None, log=print) -> list[dict]:
@@ -143,11 +148,11 @@ def get_models(params: dict, ids: list[str], toolchain: tc_mod.Toolchain | None,
     return [models_mod.fetch(reg, mid, qbin, log) for mid in ids]
 
 
-def store_snapshots(root: Path, toolchain: tc_mod.Toolchain | None, model_recs: list[dict]) -> dict:
-    """Store host, toolchain and model(+manifest) snapshots once each in the shared store under
-    ``root/data/raw/snapshots`` (host-keyed files, ``provenance.store_snapshot``); return the host
-    snapshot."""
-    d = Path(root) / SNAPSHOT_DIR
+def store_snapshots(snapshots_dir: Path, toolchain: tc_mod.Toolchain | None, model_recs: list[dict]) -> dict:
+    """Store host, toolchain and model(+manifest) snapshots once each in the shared store
+    ``snapshots_dir`` (normally ``data/raw/snapshots``; host-keyed files, ``provenance.store_snapshot``);
+    return the host snapshot."""
+    d = Path(snapshots_dir)
     host = host_snapshot()
     hid = host["host_id"]
     store_snapshot(d, "host", host, hid)

@@ -616,6 +616,29 @@ KINDS: dict[str, Kind] = {k.key: k for k in (
 CURRENT: dict[str, int] = {k.schema: k.version for k in KINDS.values()}
 
 
+def declare(k: Kind) -> Kind:
+    """Add an experiment's own kind to ``KINDS``/``CURRENT`` (the package of an experiment declares its
+    record kind with the same ``Kind``/``Field`` vocabulary, next to its code; ``experiments/template``).
+    Declaring the same kind again is a no-op.
+
+    Raises:
+        SchemaError: another kind already has this key or schema name.
+    """
+    old = KINDS.get(k.key)
+    if old is k:
+        return k
+    clash = old or next((x for x in KINDS.values() if x.schema == k.schema), None)
+    if clash is not None:
+        if (clash.key, clash.schema, clash.version, [f.name for f in clash.fields]) == \
+                (k.key, k.schema, k.version, [f.name for f in k.fields]):
+            return clash  # the same declaration imported twice (e.g. a module reloaded)
+        raise SchemaError(f"record kind {k.key!r} ({k.schema}) clashes with the declared {clash.key!r} "
+                          f"({clash.schema}); fix: give the experiment's kind its own key and schema name")
+    KINDS[k.key] = k
+    CURRENT[k.schema] = k.version
+    return k
+
+
 def kind(name: str, event: str | None = None) -> Kind:
     """The kind by key (``"llama_bench"``) or schema name (``"benchbook.session"`` needs ``event``).
 

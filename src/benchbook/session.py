@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .records import RecordWriter, iter_records, new_id, repair, stable_hash, utc_now
+from .records import RecordWriter, iter_records, new_id, read_records, repair, stable_hash, utc_now
 from .schemas import build
 
 
@@ -99,3 +99,22 @@ def completed_sessions(path: str | Path, experiment: str) -> list[str]:
     return [rec["session_id"] for _, rec in iter_records(path)
             if rec.get("schema") == "benchbook.session" and rec.get("experiment") == experiment
             and rec.get("event") == "end"]
+
+
+def latest_completed_session(raw_dir: str | Path, experiment: str) -> dict | None:
+    """``{"session_id", "host_id", "file", "at"}`` of the newest session with an end record, or None."""
+    best = None
+    for f in sorted(Path(raw_dir).glob("*.jsonl")):
+        if f.name.endswith(".quarantine.jsonl"):
+            continue
+        starts = {}
+        for r in read_records([f], schema="benchbook.session"):
+            if r.get("experiment") != experiment:
+                continue
+            if r["event"] == "start":
+                starts.setdefault(r["session_id"], r)
+            elif r["event"] == "end" and r["session_id"] in starts:
+                if best is None or r["at"] > best["at"]:
+                    best = {"session_id": r["session_id"], "host_id": starts[r["session_id"]].get("host_id"),
+                            "file": str(f), "at": r["at"]}
+    return best

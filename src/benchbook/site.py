@@ -18,7 +18,6 @@ verifies that no page makes a browser fetch an external resource.
 
 from __future__ import annotations
 
-import html
 import re
 import shutil
 import subprocess
@@ -28,6 +27,7 @@ from pathlib import Path
 import yaml
 
 from . import caveats as caveats_mod
+from .escape import html_text
 from .numbers import load_all
 
 GEN = "_generated"
@@ -75,16 +75,10 @@ def variable_link(num: dict) -> str:
     return f'[{text}{mark}](provenance.qmd#n-{num["key"]} "{title}")'
 
 
-def _esc(text) -> str:
-    """HTML-escape a value for a raw HTML block: also backticks and newlines, so that no value can
-    close the ```{=html} fence and turn into live Markdown."""
-    return html.escape(str(text)).replace("`", "&#96;").replace("\n", "&#10;").replace("\r", "&#13;")
-
-
 def provenance_md(nums: dict[str, dict]) -> str:
     """Markdown (raw HTML tables, every string from records escaped) for all numbers and all caveat rules
     (rule docs are our own Markdown, from the caveats module, and go in as Markdown)."""
-    e = _esc
+    e = html_text
     out = []
     for key, n in sorted(nums.items()):
         ci = n.get("ci95")
@@ -220,3 +214,19 @@ def render(root: Path) -> Path:
     if bad:
         raise RuntimeError("the built site fetches external resources:\n" + "\n".join(bad[:20]))
     return site / "index.html"
+
+
+def main() -> int:
+    """The stage ``site`` (``python -m benchbook.site``; also ``benchbook site build``): render the site
+    of the repository this runs in and print where it is and which renderer built it."""
+    import time
+
+    from .paths import repo_root
+    t0 = time.monotonic()
+    out = render(repo_root())
+    print(f"site: {out} (rendered with {renderer()[0]} in {time.monotonic() - t0:.1f} s)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -11,8 +11,8 @@ Conventions (DESIGN.md, "Statistics and caveats"):
   *Statistical Inference*, 2nd ed., §5.5.4), ``var(log r) ≈ a + b`` with
   ``a = s1² / (n1·m1²)`` and ``b = s2² / (n2·m2²)``; degrees of freedom by Welch–Satterthwaite
   ``(a + b)² / (a²/(n1-1) + b²/(n2-1))``; interval ``r · exp(± t_{0.975, df} · sqrt(a + b))``.
-  Ratios are only formed between records of one session, host and build (``analysis.ratio_stats``
-  enforces it).
+  Ratios are only formed between records of one session, host and build
+  (``experiments.llama_bench.analysis.ratio_stats`` enforces it).
 
 All functions that take arrays accept numpy arrays or Polars Series and are vectorized.
 """

@@ -1,4 +1,4 @@
-"""Draft-self decoding with a tiny block-diffusion model (issue 4), gpt-fast-sized files:
+"""Draft-self decoding with a tiny block-diffusion model, gpt-fast-sized files:
 
 * ``model.py``   — TinyLM: causal and block attention modes, static KV cache (rollback = length
                    reset), MoE feed-forward (top-K of E + shared expert) with router choices logged.
@@ -7,6 +7,6 @@
 * ``decode.py``  — ``prefill``, ``decode_one_token``, ``draft_block``, ``verify``,
                    ``verify_sequential``, ``accept``; ``generate_ar`` and ``generate_draftself``.
 * ``experts.py`` — distinct experts per pass and the independent-routing bound.
-* ``run.py``     — the measurement session (stage ``draftself``): raw JSONL records.
-* ``report.py``  — Polars analysis, charts and the numbers registry (stage ``draftself_report``).
+
+The measurement session, its analysis and report are the experiment ``benchbook.experiments.draftself``.
 """

@@ -15,11 +15,12 @@ from pathlib import Path
 import altair as alt
 import polars as pl
 
-from . import caveats, charts
+from benchbook import caveats, charts
+from benchbook.numbers import Number, line_ranges, make_key, publish
+from benchbook.provenance import read_snapshots
+from benchbook.records import read_records
+
 from .analysis import load_llama_bench, rate_stats
-from .numbers import Number, line_ranges, make_key, publish
-from .provenance import read_snapshots
-from .records import read_records
 
 
 def _rel(path: str, root: Path | None) -> str:
@@ -68,8 +69,8 @@ def host_line(host: dict, toolchain: dict) -> str:
     return html.escape(text).replace("|", "&#124;")
 
 
-def build(raw_dir: Path, snapshots_dir: Path, out_dir: Path, numbers_path: Path, metrics_path: Path,
-          thresholds: dict, confidence: float = 0.95, root: Path | None = None) -> dict:
+def derive(raw_dir: Path, snapshots_dir: Path, out_dir: Path, numbers_path: Path, metrics_path: Path,
+           thresholds: dict, confidence: float = 0.95, root: Path | None = None) -> dict:
     """Compute and write everything; returns ``{"stats", "numbers", "session", "sessions"}``.
 
     Every host's newest completed session is published; hosts are never mixed in one number.  The
@@ -121,7 +122,7 @@ def build(raw_dir: Path, snapshots_dir: Path, out_dir: Path, numbers_path: Path,
                 build=f"b{r['build_number']} ({r['build_commit']}) {tc.get('backend') or ''}".strip(),
                 model_sha256=r["model_sha256"], host_id=r["host_id"], session_id=r["session_id"],
                 measured_from=r["started_at"], measured_to=r["ended_at"], caveats=r["caveats"],
-                computation="benchbook.analysis.rate_stats"))
+                computation="benchbook.experiments.llama_bench.analysis.rate_stats"))
             per_host[h].append((r, nums[-1]))
     publish(numbers_path, "llama_bench", nums)
     (out_dir / "hosts.md").write_text(hosts_table(per_host, hosts, tcs, primary))
@@ -170,3 +171,15 @@ def hosts_table(per_host: dict, hosts: dict, tcs: dict, primary: str) -> str:
             mark = " (primary)" if h == primary else ""
             lines.append(f"| `{h}`{mark} | {desc} | {mid} | {cell('pp')} | {cell('tg')} |")
     return "\n".join(lines) + "\n"
+
+
+def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> dict:
+    """The stage ``llama_bench_report``: ``derive`` from ``raw_dir/llama_bench`` and ``raw_dir/snapshots``
+    into ``reports_dir/llama_bench/``, ``reports_dir/numbers/llama_bench.json`` and
+    ``reports_dir/metrics/llama_bench.json``, with ``params["report"]``'s thresholds and confidence.
+    ``raw_dir``/``reports_dir`` relative to ``root`` unless absolute.  Returns ``derive``'s dict."""
+    root = Path(root)
+    raw, rep = root / raw_dir, root / reports_dir
+    return derive(raw / "llama_bench", raw / "snapshots", rep / "llama_bench",
+                  rep / "numbers" / "llama_bench.json", rep / "metrics" / "llama_bench.json", thresholds=params["report"],
+                  confidence=params["report"]["confidence"], root=root)

@@ -1,4 +1,5 @@
-"""llama-bench runner: argv, page-cache eviction for cold runs, JSONL parsing, session loop.
+"""llama-bench process wrapper: argv, page-cache eviction for cold runs, JSONL parsing, recording
+one invocation's outcome in a session.
 
 One llama-bench invocation per (model, phase).  Warm runs use llama-bench's own warmup and
 ``-r repetitions``; the optional cold run comes first for each model, after evicting the model
@@ -18,10 +19,8 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from ..provenance import git_state, load_snapshot
-from ..records import new_id, utc_now
-from ..session import Session, run_key
-from .procmon import ProcResult, run_sampled
+from ..session import Session
+from .procmon import ProcResult
 
 SCHEMA = "benchbook.llama_bench"
 SCHEMA_VERSION = 1
@@ -119,57 +118,3 @@ def append_result(sess: Session, schema: str, base: dict, res: ProcResult, label
         sess.append({"schema": schema, **base, "row_index": j, "rows_total": len(rows),
                      "run_complete": j == len(rows) - 1, "status": "ok", "llama_bench": row})
     return True
-
-
-def run_session(*, cfg: dict, bench_bin: Path, models: list[dict], toolchain: dict, host: dict,
-                root: Path, raw_file: Path, log=print) -> dict:
-    """Run the llama-bench matrix of ``cfg`` for ``models`` in one session appended to ``raw_file``.
-
-    ``models``: model records (``models.fetch``) with ``model_id``, ``path``, ``sha256``.
-    Order: for each model, the cold run (if ``cfg.cold_first_run``) then the warm run; a resumed
-    session skips runs already completed.  A failed invocation is recorded with
-    ``status: "failed"``, its exit code and stderr tail, and the session goes on.
-
-    Returns ``{"session_id", "resumed", "ran", "skipped", "failed", "quarantined"}``.
-    """
-    git = git_state(root)
-    ran = skipped = failed = 0
-    meta = {"host_id": host["host_id"], "toolchain_id": toolchain["toolchain_id"], "config": cfg}
-    with Session.open(raw_file, "llama_bench", meta) as sess:
-        if sess.quarantined:
-            log(f"quarantined a torn line: {sess.quarantined['file']}:{sess.quarantined['line']}")
-        for m in models:
-            phases = (["cold"] if cfg.get("cold_first_run") else []) + ["warm"]
-            for phase in phases:
-                conf = {k: cfg[k] for k in ("n_prompt", "n_gen", "n_depth", "repetitions", "threads",
-                                            "n_gpu_layers", "flash_attn")}
-                conf.update(model_id=m["model_id"], phase=phase)
-                key = run_key(conf, m["sha256"], toolchain["toolchain_id"], host["host_id"])
-                if sess.done(key):
-                    skipped += 1
-                    log(f"skip (done in this session): {m['model_id']} {phase}")
-                    continue
-                cache_state = evict_from_page_cache(m["path"]) if phase == "cold" else \
-                    {"method": None, "resident_before_pct": resident_pct(m["path"])}
-                argv = build_argv(bench_bin, m["path"], cfg, phase)
-                log(f"$ {' '.join(Path(a).name if i == 0 else a for i, a in enumerate(argv))}")
-                load_start, started = load_snapshot(), utc_now()
-                res = run_sampled(argv, cfg.get("timeout_s", 900))
-                ended, load_end = utc_now(), load_snapshot()
-                base = {"schema_version": SCHEMA_VERSION, "run_id": new_id(), "run_key": key,
-                        "experiment": "llama_bench", "phase": phase, "config": conf,
-                        "argv": [Path(argv[0]).name] + argv[1:], "host_id": host["host_id"],
-                        "toolchain_id": toolchain["toolchain_id"], "model_id": m["model_id"],
-                        "model_sha256": m["sha256"], **{k: git[k] for k in ("git_commit", "git_dirty")},
-                        "started_at": started, "ended_at": ended, "load_start": load_start,
-                        "load_end": load_end, "cache_state": cache_state,
-                        "peak_rss_bytes": res.peak_rss_bytes, "peak_gpu_mem_mib": res.peak_gpu_mem_mib,
-                        "wall_ns": res.wall_ns}
-                if append_result(sess, SCHEMA, base, res, f"llama-bench stdout ({m['model_id']} {phase})"):
-                    ran += 1
-                else:
-                    failed += 1
-                    log(f"FAILED {m['model_id']} {phase}: exit {res.returncode}")
-        out = {"session_id": sess.session_id, "resumed": sess.resumed, "ran": ran, "skipped": skipped,
-               "failed": failed, "quarantined": sess.quarantined}
-    return out

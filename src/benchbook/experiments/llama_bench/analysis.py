@@ -1,4 +1,5 @@
-"""Analysis: lazy Polars readers over raw JSONL with vectorized validation, tidy tables, statistics.
+"""llama-bench analysis: raw ``benchbook.llama_bench`` records -> one flat table -> per-configuration
+rate statistics and same-session ratios.
 
 Conventions (DESIGN.md, "Statistics and caveats"; formulas in ``benchbook.stats``):
 
@@ -13,25 +14,21 @@ Conventions (DESIGN.md, "Statistics and caveats"; formulas in ``benchbook.stats`
 * Ratios only between configurations of the same session, host and build (``ratio_stats``), with
   their own interval (delta method on the log ratio, Welch-Satterthwaite degrees of freedom).
 
-Reading: ``scan_jsonl`` parses each file with Polars' NDJSON reader against an explicit schema
-(fields that do not fit the type become null and are caught by validation, with file:line);
-``validate`` runs vectorized checks and either raises ``RecordError`` naming file:line, the field
-and the fix, or drops the bad rows and counts them (``on_error="skip"``).
+Reading goes through ``benchbook.jsonl`` (``scan_jsonl``: lazy, schema-checked, file:line per row;
+``validate``: vectorized checks raising ``RecordError`` with file:line, field and fix).
+Entry point: ``load(raw_dir)`` (see ``benchbook.experiments``).
 """
 
 from __future__ import annotations
 
-import json
-import mmap
-import re
 from pathlib import Path
 
 import numpy as np
 import polars as pl
 
-from . import migrations
-from .records import RecordError, read_records
-from .stats import add_t_interval, ratio_interval, t_interval  # noqa: F401  (t_interval re-exported)
+from benchbook import migrations
+from benchbook.jsonl import iter_files, scan_jsonl, validate
+from benchbook.stats import add_t_interval, ratio_interval
 
 LLAMA_BENCH_SCHEMA = "benchbook.llama_bench"
 
@@ -53,158 +50,6 @@ LLAMA_BENCH_FIELDS = {
         "type_k": pl.String, "type_v": pl.String, "n_batch": pl.Int64, "n_ubatch": pl.Int64,
     }),
 }
-
-
-def _line_map(path: Path) -> np.ndarray | None:
-    """1-based line numbers of the non-blank lines of ``path``, or None when no line is blank
-    (then row i is line i + 1).  The check is one C-level search; the map is built only when needed."""
-    with open(path, "rb") as f:
-        if f.seek(0, 2) == 0:
-            return None
-        f.seek(0)
-        with mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as m:
-            if m.find(b"\n\n") < 0 and m[:1] != b"\n" and re.search(rb"\n[ \t\r]+\n", m) is None:
-                return None
-            data = bytes(m)
-    parts = data.split(b"\n")
-    if data.endswith(b"\n"):
-        parts = parts[:-1]
-    return np.asarray([i for i, line in enumerate(parts, 1) if line.strip()], dtype=np.int64)
-
-
-def _first_bad_json(path: Path) -> tuple[int, str] | None:
-    with open(path, encoding="utf-8", errors="replace") as f:
-        for i, line in enumerate(f, 1):
-            if line.strip():
-                try:
-                    rec = json.loads(line)
-                except ValueError as e:
-                    return i, str(e)
-                if not isinstance(rec, dict):
-                    return i, "not a JSON object"
-    return None
-
-
-def _good_lines(path: Path) -> tuple[bytes, np.ndarray, list[int]]:
-    good, lines, bad = [], [], []
-    with open(path, "rb") as f:
-        for i, line in enumerate(f, 1):
-            if not line.strip():
-                continue
-            try:
-                if isinstance(json.loads(line), dict):
-                    good.append(line if line.endswith(b"\n") else line + b"\n")
-                    lines.append(i)
-                    continue
-            except ValueError:
-                pass
-            bad.append(i)
-    return b"".join(good), np.asarray(lines, dtype=np.int64), bad
-
-
-def _fast_file(p: Path, schema: dict) -> pl.DataFrame:
-    """Fast path: every line as a string (CSV reader, no quoting; blank lines are null rows, so the row
-    index is the line number), then one vectorized ``str.json_decode`` against ``schema``.  Raises
-    ComputeError on any malformed line or type mismatch (the caller then takes the slow path)."""
-    lines = pl.read_csv(p, has_header=False, separator="\x01", quote_char=None, new_columns=["_raw"],
-                        schema={"_raw": pl.String}, row_index_name="_row", comment_prefix=None)
-    raw = lines["_raw"]
-    # the filter copies every line's text: only when a line is blank (null) or may be whitespace only
-    if raw.null_count() or raw.str.contains(r"^\s*$").any():
-        lines = lines.filter(pl.col("_raw").str.strip_chars().str.len_bytes() > 0)
-    del raw
-    return (lines.select((pl.col("_row").cast(pl.Int64) + 1).alias("line"),
-                         pl.col("_raw").str.json_decode(pl.Struct(schema)).alias("_r"))
-                 .unnest("_r"))
-
-
-def _tolerant_file(p: Path, schema: dict, on_error: str, report: dict | None) -> pl.DataFrame:
-    """Slow path: Polars' NDJSON reader with ``ignore_errors`` (a field of the wrong type becomes null
-    and validation names its line); a line that is not JSON raises RecordError or is skipped."""
-    try:
-        df = pl.scan_ndjson(p, schema=schema, ignore_errors=True, row_index_name="_row", low_memory=False).collect()
-        lmap = _line_map(p)
-    except pl.exceptions.ComputeError:
-        bad = _first_bad_json(p)
-        if on_error == "raise":
-            where = f"{p}:{bad[0]}: {bad[1]}" if bad else f"{p}: unreadable"
-            raise RecordError(f"{where}; not a JSON record. fix: if it is a torn last line, `benchbook records "
-                              f"repair {p}` moves it aside; otherwise restore the file from git, or read with "
-                              "on_error='skip'") from None
-        buf, lmap, badl = _good_lines(p)
-        if report is not None:
-            report["bad_json"] = report.get("bad_json", 0) + len(badl)
-            report.setdefault("bad_lines", []).extend(f"{p}:{i}" for i in badl[:20])
-        df = pl.read_ndjson(buf, schema=schema, ignore_errors=True).with_row_index("_row")
-    rows = df["_row"].to_numpy()
-    line = pl.Series("line", (rows + 1) if lmap is None else lmap[rows], dtype=pl.Int64)
-    return df.drop("_row").with_columns(line)
-
-
-def _iter_files(files, schema: dict, on_error: str, report: dict | None):
-    """Each non-empty file of ``files`` decoded (``scan_jsonl``'s columns), one at a time."""
-    for p in map(Path, files):
-        if not p.exists() or p.stat().st_size == 0:
-            continue
-        try:
-            df = _fast_file(p, schema)
-        except pl.exceptions.ComputeError:
-            df = _tolerant_file(p, schema, on_error, report)
-        df = df.with_columns(pl.lit(str(p)).alias("file")).select([*schema, "file", "line"])
-        yield df
-        del df  # before the next file is decoded
-
-
-def scan_jsonl(files: list[str | Path], schema: dict, on_error: str = "raise",
-               report: dict | None = None, per_file=None) -> pl.LazyFrame:
-    """Frame over JSONL ``files`` with columns of ``schema`` plus ``file`` (str) and ``line`` (1-based).
-
-    Fields missing from a record, or of another type, are null (validation decides).  A line that is
-    not a JSON object raises ``RecordError`` naming file:line (``on_error="raise"``) or is skipped and
-    counted in ``report["bad_json"]`` (``on_error="skip"``).  Each file is decoded by one vectorized
-    ``str.json_decode``; only a file where that fails is re-read by the tolerant (slower) path.
-    Files are decoded one at a time, so peak memory holds one file's text, not all of them;
-    ``per_file(frame) -> frame`` (e.g. filter, validate, flatten) runs on each before they are joined.
-    """
-    frames = []
-    for df in _iter_files(files, schema, on_error, report):
-        frames.append((per_file(df) if per_file else df).lazy())
-        del df
-    if not frames:
-        if per_file:
-            return per_file(pl.DataFrame(schema={**schema, "file": pl.String, "line": pl.Int64})).lazy()
-        return pl.DataFrame(schema={**schema, "file": pl.String, "line": pl.Int64}).lazy()
-    return pl.concat(frames, how="vertical")
-
-
-def validate(df: pl.DataFrame, checks: dict[str, tuple[pl.Expr, str]], on_error: str = "raise",
-             report: dict | None = None) -> pl.DataFrame:
-    """Keep rows that pass every check; ``checks`` maps a field name to ``(ok_expr, fix)``.
-
-    Vectorized: one boolean column per check.  ``on_error="raise"``: ``RecordError`` for the first bad
-    row, ``file:line: field 'x' <fix>`` (needs ``file``/``line`` columns), plus how many rows fail;
-    ``"skip"``: bad rows are dropped and counted in ``report["invalid"]`` (with up to 20 examples in
-    ``report["invalid_examples"]``).
-    """
-    if df.is_empty():
-        return df
-    oks = df.select([e.fill_null(False).alias(k) for k, (e, _) in checks.items()])
-    all_ok = oks.select(pl.all_horizontal(pl.all())).to_series()
-    n_bad = int((~all_ok).sum())
-    if n_bad == 0:
-        return df
-    bad_idx = (~all_ok).arg_true()
-    examples = []
-    for i in bad_idx[:20].to_list():
-        failed = [k for k in checks if not oks[k][i]]
-        examples.append(f"{df['file'][i]}:{df['line'][i]}: field {failed[0]!r} {checks[failed[0]][1]}")
-    if on_error == "raise":
-        raise RecordError(examples[0] + (f" ({n_bad - 1} more invalid records; read with on_error='skip' to "
-                                         "drop and count them)" if n_bad > 1 else ""))
-    if report is not None:
-        report["invalid"] = report.get("invalid", 0) + n_bad
-        report.setdefault("invalid_examples", []).extend(examples)
-    return df.filter(all_ok)
 
 
 def _raw_files(raw_dir: str | Path) -> list[Path]:
@@ -348,7 +193,7 @@ def scan_llama_bench(raw_dir: str | Path, on_error: str = "raise", report: dict 
 def _flat_files(raw_dir, on_error: str, report: dict | None):
     """Validated, flat llama-bench rows (with ``rows_total``) of each file under ``raw_dir`` in turn."""
     checks = _llama_bench_checks()
-    for df in _iter_files(_raw_files(raw_dir), LLAMA_BENCH_FIELDS, on_error, report):
+    for df in iter_files(_raw_files(raw_dir), LLAMA_BENCH_FIELDS, on_error, report):
         if not (df["schema"] == LLAMA_BENCH_SCHEMA).fill_null(False).all():  # filter copies: only if needed
             df = df.filter(pl.col("schema") == LLAMA_BENCH_SCHEMA)
         df = validate(df, checks, on_error, report)
@@ -552,124 +397,7 @@ def ratio_stats(stats: pl.DataFrame, numerator: pl.Expr, denominator: pl.Expr, m
     )
 
 
-def write_tables(tables: dict[str, pl.DataFrame], out_dir: str | Path) -> dict[str, Path]:
-    """Write each tidy table as ``<out_dir>/<name>.parquet``; returns name -> path."""
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    paths = {}
-    for name, df in tables.items():
-        paths[name] = out / f"{name}.parquet"
-        df.write_parquet(paths[name])
-    return paths
-
-
-def load_claims(path: str | Path) -> tuple[pl.DataFrame, pl.DataFrame]:
-    """A transcribed claims YAML (``claims/*.yaml``: ``source``, ``claims`` list) as two tables.
-
-    ``claims``: one row per claim with a ``value`` or ``range``: id, metric, value, lo, hi, unit,
-    method, env, n_cpu_moe, prompt, block_max, tokens_generated, note, hardware, model, n (the claim's
-    ``n``; else the source's ``runs_per_prompt`` for real-prompt claims; else null = unknown).
-    ``comparisons``: one row per derived claim with a numerator and a denominator (``kind: derived``):
-    id, value (stated), statement, num_/den_: lo, hi, method, phase (metric), host (env or hardware;
-    null when unknown), build (the source's engine for local claims; null when unknown), n,
-    alpha (acceptance claimed for the same method, when the source states one).  These are the
-    ``claims`` and ``comparison`` table kinds of ``caveats``.
-
-    Raises:
-        ValueError: a derived claim names an id that is not in the file (the message names both).
-    """
-    import yaml
-    doc = yaml.safe_load(Path(path).read_text())
-    src = doc.get("source") or {}
-    engine = (doc.get("software") or {}).get("engine")
-    runs = src.get("runs_per_prompt")
-    rows, derived = [], []
-    for c in doc.get("claims", []):
-        if c.get("kind") == "derived":
-            derived.append(c)
-            continue
-        rng = c.get("range")
-        val = c.get("value")
-        if val is None and rng is None:
-            continue
-        lo, hi = (rng if rng else (val, val))
-        method = c.get("method")
-        n = c.get("n")
-        # the source's runs_per_prompt covers its own real-prompt runs, not numbers quoted from elsewhere
-        if n is None and runs is not None and method and "prompt" in method and not (c.get("model") or c.get("hardware")):
-            n = runs
-        rows.append({"id": c["id"], "metric": c.get("metric"), "value": float(val if val is not None else (lo + hi) / 2),
-                     "lo": float(lo), "hi": float(hi), "unit": c.get("unit"), "method": method, "env": c.get("env"),
-                     "n_cpu_moe": c.get("n_cpu_moe"), "prompt": c.get("prompt"), "block_max": c.get("block_max"),
-                     "tokens_generated": c.get("tokens_generated"), "note": c.get("note"),
-                     "hardware": c.get("hardware"), "model": c.get("model"), "n": n})
-    claims = pl.DataFrame(rows, infer_schema_length=None, schema_overrides={"n": pl.Int64, "n_cpu_moe": pl.Int64,
-                                                                             "block_max": pl.Int64})
-    by_id = {r["id"]: r for r in rows}
-    acc = {r["method"]: r["value"] for r in rows if r["metric"] == "acceptance_rate"}
-    acc_all = next(iter(acc.values()), None) if acc else None
-
-    def side(c: dict, which: str) -> dict | None:
-        ref = c.get(which)
-        if ref is not None:
-            if ref not in by_id:
-                raise ValueError(f"{path}: derived claim {c['id']} names {which} {ref!r}, which is not a claim id")
-            r = by_id[ref]
-            local = r.get("hardware") is None and r.get("model") is None and r.get("env") is not None
-            return {"lo": r["lo"], "hi": r["hi"], "method": r["method"], "phase": r["metric"],
-                    "host": r.get("env") or r.get("hardware"), "build": engine if local else None, "n": r["n"],
-                    "alpha": acc_all if (r["method"] and "prompt" in r["method"] and r.get("block_max")) else None}
-        if c.get(which + "_value") is not None:
-            v = float(c[which + "_value"])
-            return {"lo": v, "hi": v, "method": "stated", "phase": None, "host": None, "build": None, "n": None,
-                    "alpha": None}
-        if c.get(which + "_range") is not None:
-            lo, hi = (float(v) for v in c[which + "_range"])
-            same = [r for r in rows if (r["lo"], r["hi"]) == (lo, hi) and r["lo"] != r["hi"]]
-            if len(same) == 1:  # the range is a claim of the file: take its conditions
-                r = same[0]
-                return {"lo": lo, "hi": hi, "method": r["method"], "phase": r["metric"],
-                        "host": r.get("env") or r.get("hardware"), "build": None, "n": r["n"], "alpha": None}
-            return {"lo": lo, "hi": hi, "method": None, "phase": None, "host": None, "build": None,
-                    "n": None, "alpha": None}
-        return None
-
-    comps = []
-    for c in derived:
-        num, den = side(c, "numerator"), side(c, "denominator")
-        if num is None or den is None:
-            continue
-        # a stated outside value's method is in the statement ("vendor's ...", "Qwen figures ... real-prompt")
-        if num["method"] == "stated":
-            num["method"] = c.get("statement")
-        if den["method"] is None:
-            den["method"] = c.get("note") or c.get("statement")
-        row = {"id": c["id"], "value": float(c["value"]), "statement": c.get("statement")}
-        row.update({f"num_{k}": v for k, v in num.items()})
-        row.update({f"den_{k}": v for k, v in den.items()})
-        comps.append(row)
-    comp_schema = {f"{s}_{k}": t for s in ("num", "den") for k, t in
-                   (("lo", pl.Float64), ("hi", pl.Float64), ("method", pl.String), ("phase", pl.String),
-                    ("host", pl.String), ("build", pl.String), ("n", pl.Int64), ("alpha", pl.Float64))}
-    comparisons = pl.DataFrame(comps, schema={"id": pl.String, "value": pl.Float64, "statement": pl.String,
-                                              **comp_schema})
-    return claims, comparisons
-
-
-def latest_completed_session(raw_dir: str | Path, experiment: str) -> dict | None:
-    """``{"session_id", "host_id", "file", "at"}`` of the newest session with an end record, or None."""
-    best = None
-    for f in sorted(Path(raw_dir).glob("*.jsonl")):
-        if f.name.endswith(".quarantine.jsonl"):
-            continue
-        starts = {}
-        for r in read_records([f], schema="benchbook.session"):
-            if r.get("experiment") != experiment:
-                continue
-            if r["event"] == "start":
-                starts.setdefault(r["session_id"], r)
-            elif r["event"] == "end" and r["session_id"] in starts:
-                if best is None or r["at"] > best["at"]:
-                    best = {"session_id": r["session_id"], "host_id": starts[r["session_id"]].get("host_id"),
-                            "file": str(f), "at": r["at"]}
-    return best
+def load(raw_dir: Path) -> pl.DataFrame:
+    """The tidy table of the experiment: ``load_llama_bench(raw_dir / "llama_bench")`` (one row per
+    completed llama-bench output row, every host and session)."""
+    return load_llama_bench(Path(raw_dir) / "llama_bench")

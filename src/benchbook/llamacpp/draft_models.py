@@ -24,8 +24,8 @@ from pathlib import Path
 
 import gguf
 
+from ..paths import cache_dir
 from .fetch import sha256_file
-from .paths import cache_dir
 
 
 class DraftModelError(ValueError):

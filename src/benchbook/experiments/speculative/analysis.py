@@ -34,7 +34,7 @@ import numpy as np
 import polars as pl
 from scipy import stats as sps
 
-from .records import read_records
+from benchbook.records import read_records
 
 REQUEST_SCHEMA = "benchbook.speculative_request"
 COST_SCHEMA = "benchbook.speculative_cost"
@@ -234,7 +234,7 @@ def load_failures(raw_dir: str | Path) -> pl.DataFrame:
 
 
 def config_table(req: pl.DataFrame, confidence: float = 0.95, baseline_id: str = "baseline") -> pl.DataFrame:
-    """Per (session, configuration, prompt) statistics: the issue-3 contract columns
+    """Per (session, configuration, prompt) statistics: the columns the caveat rules read
     (``caveats.SPECULATIVE_COLUMNS``) plus prefill_tps_mean/ci, drafted, accepted, verify_steps,
     k_eff (drafted ÷ verify steps), accepted_frac_trend_slope, predicted_n_mean, peak_rss_mib_max,
     answer_ok (fraction of repetitions whose output holds the recorded answer, null without one),
@@ -440,3 +440,9 @@ def with_model(table: pl.DataFrame, cm: dict) -> pl.DataFrame:
                   if (c is not None and rk is not None and k and row["tau"] is not None) else None)
     return table.with_columns(pl.Series("c", cs, dtype=pl.Float64), pl.Series("r_k1", rs, dtype=pl.Float64),
                               pl.Series("speedup_model", ms, dtype=pl.Float64))
+
+
+def load(raw_dir: Path) -> pl.DataFrame:
+    """The tidy table of the experiment: ``load_requests(raw_dir / "speculative")`` (one row per
+    completed request, every host and session)."""
+    return load_requests(Path(raw_dir) / "speculative")

@@ -22,13 +22,14 @@ from pathlib import Path
 import torch
 
 from benchbook import provenance
+from benchbook.draftself import data, decode, experts
+from benchbook.draftself.model import load
 from benchbook.records import RecordWriter, append_once, iter_records, new_id, stable_hash, utc_now
-
-from . import data, decode, experts
-from .model import load
 
 SCHEMA_VERSION = 1
 EXPERIMENT = "draftself"
+#: The checkpoint manifest (written by the stage ``draftself_train``), relative to the repository root.
+MANIFEST = "data/draftself/checkpoint.json"
 
 DEFAULTS = {
     "n_tokens": 48,            # tokens generated per run (fixed length, like llama-bench tg)
@@ -127,8 +128,8 @@ def _sha(tokens) -> str:
     return hashlib.sha256(json.dumps(tokens).encode()).hexdigest()
 
 
-def measure(params: dict, checkpoint: str | Path, raw_dir: str | Path, root: str | Path = ".",
-            session_id: str | None = None, log=print) -> dict:
+def measure_session(params: dict, checkpoint: str | Path, raw_dir: str | Path, root: str | Path = ".",
+                    session_id: str | None = None, log=print) -> dict:
     """One measurement session; appends to ``raw_dir/{runs,steps,sessions,hosts}.jsonl``.
 
     Returns ``{"session_id", "runs_written", "runs_skipped", "raw_dir"}``.
@@ -213,7 +214,7 @@ def resolve_checkpoint(manifest_path: str | Path, log=print) -> tuple[Path, dict
     Returns (path, manifest).  A retrained file whose sha256 differs (floating-point results can
     differ across CPUs) is used and reported; every record carries the sha256 actually used.
     """
-    from .train import TrainConfig, ensure_checkpoint, file_sha256
+    from benchbook.draftself.train import TrainConfig, ensure_checkpoint, file_sha256
     man = json.loads(Path(manifest_path).read_text())
     path = Path(man["path"])
     if path.exists() and file_sha256(path) == man["sha256"]:
@@ -224,3 +225,19 @@ def resolve_checkpoint(manifest_path: str | Path, log=print) -> tuple[Path, dict
     if sha != man["sha256"]:
         log(f"warning: retrained checkpoint sha256 {sha[:16]} differs from the manifest's {man['sha256'][:16]}")
     return path, man
+
+
+def measure(params: dict, *, root: Path, raw_dir: Path, overrides: dict | None = None,
+            session_id: str | None = None, log=print) -> dict:
+    """The stage ``draftself``: one session with ``params["draftself"]["measure"]`` over ``DEFAULTS``
+    (+ ``overrides``), using the checkpoint that ``root/data/draftself/checkpoint.json`` names
+    (retrained when the cache lacks it, see ``resolve_checkpoint``).  Appends to
+    ``raw_dir/draftself/``; ``session_id`` completes an interrupted session.  Returns
+    ``measure_session``'s dict plus ``params`` (the merged parameters)."""
+    root = Path(root)
+    section = ((params or {}).get("draftself") or {}).get("measure") or {}
+    merged = {**DEFAULTS, **section, **(overrides or {})}
+    checkpoint, _ = resolve_checkpoint(root / MANIFEST, log=log)
+    out = measure_session(merged, checkpoint, root / raw_dir / "draftself", root=root, session_id=session_id,
+                          log=log)
+    return {**out, "params": merged}

@@ -26,8 +26,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..paths import cache_dir
 from .fetch import pypi_sdist, sha256_file
-from .paths import cache_dir
 
 TARGETS = ("llama-bench", "llama-server", "llama-quantize", "llama-gguf-split", "llama-speculative-simple")
 REQUIRED_BINARIES = ("llama-bench",)
@@ -82,10 +82,52 @@ def detect_backend() -> str:
     return "cpu"
 
 
-def cmake_flags(backend: str, build_number: int, extra: list[str] | tuple[str, ...] = ()) -> list[str]:
+#: AMX extensions as /proc/cpuinfo names them, and the compiler switches that keep them out of a build.
+AMX_CPU_FLAGS = ("amx_tile", "amx_int8", "amx_bf16")
+NO_AMX = "-mno-amx-tile -mno-amx-int8 -mno-amx-bf16"
+
+
+def cpu_flags(cpuinfo: str | Path = "/proc/cpuinfo") -> set[str]:
+    """The ISA flags of the first CPU in ``cpuinfo`` (its ``flags`` line); empty when unreadable."""
+    try:
+        text = Path(cpuinfo).read_text(errors="replace")
+    except OSError:
+        return set()
+    m = re.search(r"^flags\s*:\s*(.*)$", text, re.M)
+    return set(m.group(1).split()) if m else set()
+
+
+def amx_off(setting: str = "auto", flags: set[str] | None = None) -> bool:
+    """Whether a build leaves AMX out: ``off`` always, ``on`` never, ``auto`` when the CPU advertises it.
+
+    Why ``auto`` leaves it out: ``GGML_NATIVE`` (``-march=native``) compiles b11434's AMX kernels
+    (``ggml/src/ggml-cpu/amx/mmq.cpp``) whenever the CPU advertises AMX, and on a KVM guest that
+    advertises ``amx_tile``/``amx_int8`` every llama-bench run died with SIGILL at ``tilezero`` in
+    ``tinygemm_kernel_amx`` although ``arch_prctl(ARCH_REQ_XCOMP_PERM)`` succeeded.  A host whose AMX
+    works is built with it by ``toolchain.amx: on``; either way the switch is in the cmake flags, so
+    the cache key and every record's toolchain say which it was.
+
+    Raises:
+        ToolchainError: ``setting`` is not auto, on or off.
+    """
+    if setting not in ("auto", "on", "off"):
+        raise ToolchainError(f"toolchain.amx is {setting!r}; allowed: auto, on, off")
+    if setting != "auto":
+        return setting == "off"
+    return bool(set(AMX_CPU_FLAGS) & (cpu_flags() if flags is None else flags))
+
+
+def cmake_flags(backend: str, build_number: int, extra: list[str] | tuple[str, ...] = (),
+                amx: str = "auto", cpu: set[str] | None = None) -> list[str]:
     """The exact cmake configure flags for ``backend`` (``cpu`` or ``cuda``).
 
     OpenSSL is off (no HTTPS model download is wanted; models come from our cache), tests off.
+    ``amx``/``cpu``: see ``amx_off`` (``cpu``: the CPU's flags, default this machine's); when AMX is
+    left out, ``CMAKE_C_FLAGS``/``CMAKE_CXX_FLAGS`` carry ``NO_AMX`` (the CPU backend is built for
+    both backends).
+
+    Raises:
+        ToolchainError: unknown backend or ``amx`` setting.
     """
     flags = [
         "-DCMAKE_BUILD_TYPE=Release",
@@ -98,6 +140,8 @@ def cmake_flags(backend: str, build_number: int, extra: list[str] | tuple[str, .
         flags.append("-DGGML_CUDA=ON")
     elif backend != "cpu":
         raise ToolchainError(f"unknown backend {backend!r}; known: cpu, cuda (or auto)")
+    if amx_off(amx, cpu):
+        flags += [f"-DCMAKE_C_FLAGS={NO_AMX}", f"-DCMAKE_CXX_FLAGS={NO_AMX}"]
     return flags + list(extra)
 
 
@@ -231,7 +275,7 @@ def fingerprint(bin_dir: Path, *, backend: str | None, cmake: list[str] | None,
 
 
 def build(source: SourceSpec = SourceSpec(), backend: str = "auto", extra_flags: tuple[str, ...] = (),
-          jobs: int | None = None, log=print) -> Toolchain:
+          jobs: int | None = None, log=print, amx: str = "auto") -> Toolchain:
     """Build (or find in the cache) llama.cpp's TARGETS and return the Toolchain.
 
     A warm cache returns after reading ``toolchain.json`` (well under 5 s).
@@ -241,7 +285,7 @@ def build(source: SourceSpec = SourceSpec(), backend: str = "auto", extra_flags:
         ChecksumError: the sdist's sha256 differs from ``source.sha256``.
     """
     backend = detect_backend() if backend == "auto" else backend
-    flags = cmake_flags(backend, source.build_number, extra_flags)
+    flags = cmake_flags(backend, source.build_number, extra_flags, amx)
     key = toolchain_key(source.sha256, backend, flags)
     root = cache_dir() / "toolchains" / f"b{source.build_number}-{backend}-{key}"
     rec_path = root / "toolchain.json"

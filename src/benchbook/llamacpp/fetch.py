@@ -20,7 +20,7 @@ import sys
 import urllib.request
 from pathlib import Path
 
-from .paths import cache_dir
+from ..paths import cache_dir
 
 PYPI_SIMPLE = os.environ.get("BENCHBOOK_PYPI_SIMPLE", "https://pypi.org/simple")
 

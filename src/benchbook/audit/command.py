@@ -1,0 +1,92 @@
+"""``benchbook audit`` (also ``python -m benchbook.audit``, the DVC stage's command).
+
+    benchbook audit CLAIMS.yaml... [--logs DIR] [--pair SPEC=BASELINE]... [--out DIR] [--pages DIR]
+    benchbook audit --all data/claims [--out reports/audit] [--pages audits]
+
+Writes one verdict record per claim, statement and log entry to ``<out>/<claims stem>.jsonl`` and one
+page per claims file to ``<pages>/<claims stem>.qmd`` (``--all`` also ``<pages>/index.qmd``), and
+prints a summary table (id, consistency [recomputed], qualifiers, reproducible here) to stdout and
+the time taken to stderr.  "Reproducible here" is judged against ``params.yaml`` ``audit.here`` and
+``models.registry`` when ``params.yaml`` is in the working folder.  Exit status: 0 whatever the
+verdicts; 2 on malformed input (one ``benchbook: error:`` line naming file:line, the field and the fix).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+import yaml
+
+from . import run
+from .verdicts import Here
+
+
+def parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(prog="benchbook audit", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("files", nargs="*", help="claims files (README: Claims files)")
+    ap.add_argument("--logs", default=None,
+                    help="folder of raw llama.cpp outputs (what `benchbook ingest` reads)")
+    ap.add_argument("--pair", action="append", default=[], metavar="SPEC=BASELINE",
+                    help="a speculative log and its baseline log (file names under --logs); repeatable")
+    ap.add_argument("--all", default=None, metavar="DIR", help="audit every *.yaml of DIR (the DVC stage)")
+    ap.add_argument("--out", default="reports/audit", help="folder for the verdict records (JSONL)")
+    ap.add_argument("--pages", default="audits", help="folder for the audit pages (.qmd)")
+    return ap
+
+
+def _pairs(items: list[str]) -> dict[str, str]:
+    pairs = {}
+    for p in items:
+        spec, sep, base = p.partition("=")
+        if not sep or not spec or not base:
+            raise ValueError(f"--pair {p!r}: write SPEC_LOG=BASELINE_LOG (file names under --logs)")
+        pairs[spec] = base
+    return pairs
+
+
+def audit(args: argparse.Namespace) -> list[run.Audit]:
+    """Run the audit the parsed ``args`` ask for; returns the audits (records and pages written).
+
+    Raises:
+        ValueError: malformed input or options (ClaimsError, LogsError, IngestError, RecomputeError).
+    """
+    params = Path("params.yaml")
+    here = Here.from_params(yaml.safe_load(params.read_text()) or {}) if params.exists() else Here()
+    if args.all:
+        if args.files or args.logs:
+            raise ValueError("--all DIR audits every claims file of DIR on its own; "
+                             "drop the files and --logs")
+        return run.audit_dir(args.all, args.out, args.pages, here)
+    if not args.files:
+        raise ValueError("name a claims file (benchbook audit data/claims/X.yaml) or --all data/claims")
+    audits = []
+    for f in args.files:
+        a = run.audit_file(f, args.logs, _pairs(args.pair), here)
+        run.write(a, args.out, args.pages)
+        audits.append(a)
+    return audits
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Parse ``argv``, audit, print the summary; 0 on success, 2 on malformed input."""
+    args = parser().parse_args(argv)
+    t = time.monotonic()
+    try:
+        audits = audit(args)
+    except (ValueError, FileNotFoundError) as e:
+        print(f"benchbook: error: {e}", file=sys.stderr)
+        return 2
+    for a in audits:
+        print(f"# {a.path}")
+        for v in a.verdicts:
+            quals = "; ".join(f"{q.kind} ({q.check})" for q in v.qualifiers) or "-"
+            rec = f" [{v.recomputed}]" if v.recomputed else ""
+            print(f"{v.id}\t{v.consistency}{rec}\t{quals}\t{'reproducible' if v.reproducible.here else '-'}")
+    n = sum(len(a.verdicts) for a in audits)
+    print(f"audited {n} claims/statements/log entries of {len(audits)} file(s) "
+          f"in {time.monotonic() - t:.2f} s; records in {args.out}/, pages in {args.pages}/", file=sys.stderr)
+    return 0

@@ -1,0 +1,202 @@
+"""Recompute derived statements from the claims and statements they cite, and check them against
+the value stated, within its stated precision (``precision``).
+
+Every cited number is an interval: a claim's ``value`` (a point) or ``range``; a cited statement's
+recomputed interval.  Interval arithmetic, all inputs positive where divided:
+
+==================  ===========================================  ===========================
+kind                recomputed                                   unit of the result
+==================  ===========================================  ===========================
+``ratio``           a / b: ``[a.lo / b.hi, a.hi / b.lo]``         ``x`` (×100 when unit "%")
+``percent_change``  (b / a - 1) · 100, from a to b                %
+``difference``      a - b: ``[a.lo - b.hi, a.hi - b.lo]``         the claims' unit
+``sum`` / ``mean``  sum / mean of the lows, of the highs          the claims' unit
+``bound``           the set's extreme: max for "below", min for   ``x`` (ratios) or the
+                    "above"; the set = every numerator claim ÷    claims' unit
+                    every denominator claim equal on ``match``
+==================  ===========================================  ===========================
+
+Consistent: the recomputed interval meets the stated interval (bound: the extreme lies on the
+stated side of the bound, within the bound's precision).  Inconsistent: the recomputed value and
+the difference in the statement's own unit.  Not checkable: no stated value, or a cited claim has no
+number, or the set is empty.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .precision import Interval, half_width, stated_interval
+from .schema import Claim, ClaimsFile, Statement, field_of
+
+CONSISTENT, INCONSISTENT, NOT_CHECKABLE = "consistent", "inconsistent", "not checkable"
+
+
+class RecomputeError(ValueError):
+    """Cited numbers that cannot be combined (different units in a sum, a division by zero); the
+    message names the statement id and the fix."""
+
+
+@dataclass(frozen=True)
+class Pair:
+    """One member of a bound's set: numerator claim ÷ denominator claim (or the value alone)."""
+
+    numerator: str
+    denominator: str | None
+    value: Interval
+
+
+@dataclass
+class Recomputed:
+    """A statement recomputed: ``natural`` (ratios as fractions, percent change in %, else the
+    claims' unit) and ``in_unit`` (in the statement's unit), the ids read, the arithmetic as text,
+    the consistency verdict and, when inconsistent, the difference in the statement's unit."""
+
+    id: str
+    natural: Interval | None
+    in_unit: Interval | None
+    reads: list[str]
+    arithmetic: str
+    verdict: str
+    difference: float | None = None
+    pairs: list[Pair] = field(default_factory=list)
+    reason: str = ""
+
+
+def claim_interval(claim: Claim) -> Interval | None:
+    """A claim's number as an interval: ``[v, v]`` or its ``range``; None when it has no number."""
+    if claim.value is not None:
+        return Interval(claim.value, claim.value)
+    if claim.range is not None:
+        return Interval(*claim.range)
+    return None
+
+
+def _unit_factor(stmt: Statement) -> float:
+    return 100.0 if stmt.kind == "ratio" and stmt.unit == "%" else 1.0
+
+
+def _divide(a: Interval, b: Interval, sid: str) -> Interval:
+    if b.lo <= 0 or a.lo < 0:
+        raise RecomputeError(f"statement {sid}: a ratio needs positive numbers, got {a} / {b}; "
+                             "fix: cite the speeds or sizes themselves")
+    return Interval(a.lo / b.hi, a.hi / b.lo)
+
+
+def _matches(cf: ClaimsFile, claim: Claim, select: dict) -> bool:
+    cond = cf.conditions_of(claim)
+    return all(field_of(claim, cond, k) == v for k, v in select.items())
+
+
+def bound_pairs(cf: ClaimsFile, stmt: Statement) -> list[Pair]:
+    """The set a bound statement ranges over (``schema.BoundSet``), in claims-file order."""
+    over = stmt.over
+    nums = [c for c in cf.claims if _matches(cf, c, over.numerator) and claim_interval(c) is not None]
+    if over.denominator is None:
+        return [Pair(c.id, None, claim_interval(c)) for c in nums]
+    dens = [c for c in cf.claims if _matches(cf, c, over.denominator) and claim_interval(c) is not None]
+    pairs = []
+    for n in nums:
+        key = [field_of(n, cf.conditions_of(n), m) for m in over.match]
+        for d in dens:
+            if d.id != n.id and [field_of(d, cf.conditions_of(d), m) for m in over.match] == key:
+                pairs.append(Pair(n.id, d.id, _divide(claim_interval(n), claim_interval(d), stmt.id)))
+    return pairs
+
+
+def _bound(cf: ClaimsFile, stmt: Statement) -> Recomputed:
+    pairs = bound_pairs(cf, stmt)
+    match = ", ".join(stmt.over.match) or "nothing"
+    if not pairs:
+        return Recomputed(stmt.id, None, None, [], "", NOT_CHECKABLE, reason=(
+            f"no claim pair matches the set (numerator {stmt.over.numerator}, denominator "
+            f"{stmt.over.denominator}, same {match})"))
+    below = stmt.relation == "below"
+    ext = max(pairs, key=lambda p: p.value.hi) if below else min(pairs, key=lambda p: p.value.lo)
+    edge = ext.value.hi if below else ext.value.lo
+    reads = sorted({p.numerator for p in pairs} | {p.denominator for p in pairs if p.denominator})
+    h = half_width(stmt.decimals, stmt.about)
+    ok = edge < stmt.value + h if below else edge > stmt.value - h
+    what = f"{ext.numerator} / {ext.denominator}" if ext.denominator else ext.numerator
+    arithmetic = (f"{'max' if below else 'min'} over {len(pairs)} pairs (same {match}) = {what} = "
+                  f"{edge:.4g}; stated {stmt.relation} {stmt.value:g}")
+    return Recomputed(stmt.id, Interval(edge, edge), Interval(edge, edge), reads, arithmetic,
+                      CONSISTENT if ok else INCONSISTENT, None if ok else edge - stmt.value, pairs)
+
+
+def recompute_all(cf: ClaimsFile) -> dict[str, Recomputed]:
+    """Recompute every statement of ``cf`` (cited statements first).
+
+    Returns id -> ``Recomputed``.
+
+    Raises:
+        RecomputeError: a sum/mean/difference over claims of different units, or a division by a
+        non-positive number (names the statement).
+    """
+    out: dict[str, Recomputed] = {}
+    by_stmt = {s.id: s for s in cf.statements}
+
+    def value_of(ref: str) -> tuple[Interval | None, str | None, str]:
+        """(natural interval, unit, why None)."""
+        c = cf.claim(ref)
+        if c is not None:
+            iv = claim_interval(c)
+            return iv, c.unit, "" if iv else f"{ref} states no number"
+        r = get(ref)
+        unit = "%" if by_stmt[ref].kind == "percent_change" else (
+            "x" if by_stmt[ref].kind in ("ratio", "bound") else by_stmt[ref].unit)
+        return r.natural, unit, "" if r.natural else f"{ref} is not checkable ({r.reason})"
+
+    def get(sid: str) -> Recomputed:
+        if sid not in out:
+            out[sid] = one(by_stmt[sid])
+        return out[sid]
+
+    def one(stmt: Statement) -> Recomputed:
+        if stmt.kind == "bound":
+            return _bound(cf, stmt)
+        vals = [value_of(ref) for ref in stmt.of]
+        missing = [why for iv, _, why in vals if iv is None]
+        if missing:
+            return Recomputed(stmt.id, None, None, list(stmt.of), "", NOT_CHECKABLE,
+                              reason="; ".join(missing))
+        ivs = [iv for iv, _, _ in vals]
+        units = {u for _, u, _ in vals}
+        if stmt.kind in ("difference", "sum", "mean") and len(units) > 1:
+            raise RecomputeError(f"statement {stmt.id}: a {stmt.kind} of numbers in different units "
+                                 f"{sorted(map(str, units))}; fix: cite numbers of one unit")
+        a, b = ivs[0], ivs[-1]
+        if stmt.kind == "ratio":
+            natural = _divide(a, b, stmt.id)
+            arithmetic = f"{stmt.of[0]} / {stmt.of[1]} = {a.text(4)} / {b.text(4)}"
+        elif stmt.kind == "percent_change":
+            r = _divide(b, a, stmt.id)
+            natural = Interval((r.lo - 1) * 100, (r.hi - 1) * 100)
+            arithmetic = f"({stmt.of[1]} / {stmt.of[0]} - 1) x 100 = ({b.text(4)} / {a.text(4)} - 1) x 100"
+        elif stmt.kind == "difference":
+            natural = Interval(a.lo - b.hi, a.hi - b.lo)
+            arithmetic = f"{stmt.of[0]} - {stmt.of[1]} = {a.text(4)} - {b.text(4)}"
+        else:
+            lo, hi = sum(i.lo for i in ivs), sum(i.hi for i in ivs)
+            k = len(ivs) if stmt.kind == "mean" else 1
+            natural = Interval(lo / k, hi / k)
+            shown = ", ".join(i.text(4) for i in ivs)
+            arithmetic = f"{stmt.kind} of {', '.join(stmt.of)} = {stmt.kind}({shown})"
+        in_unit = natural.scaled(_unit_factor(stmt))
+        arithmetic += f" = {in_unit.text(4)}{' %' if stmt.unit == '%' else ''}"
+        if stmt.value is None and stmt.range is None:
+            return Recomputed(stmt.id, natural, in_unit, list(stmt.of), arithmetic, NOT_CHECKABLE,
+                              reason="no value stated: nothing to check the recomputed value against")
+        lo, hi = (stmt.value, stmt.value) if stmt.value is not None else stmt.range
+        stated = stated_interval(lo, hi, stmt.decimals, stmt.about)
+        if in_unit.overlaps(stated):
+            return Recomputed(stmt.id, natural, in_unit, list(stmt.of), arithmetic, CONSISTENT)
+        nearest = in_unit.hi if in_unit.hi < stated.lo else in_unit.lo
+        target = lo if nearest < lo else hi
+        return Recomputed(stmt.id, natural, in_unit, list(stmt.of), arithmetic, INCONSISTENT,
+                          nearest - target,
+                          reason=f"recomputed {in_unit.text(4)} lies outside the stated {stated.text(4)}")
+
+    for s in cf.statements:
+        get(s.id)
+    return {s.id: out[s.id] for s in cf.statements}

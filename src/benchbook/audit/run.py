@@ -1,0 +1,195 @@
+"""Audit a claims file (and raw logs): verdicts in memory, verdict records and pages on disk.
+
+``audit_file`` loads and validates the claims file (``schema``), recomputes its statements
+(``recompute``), judges every claim and statement (``verdicts``), reads the logs through the ingest
+adapter (``logs``) and judges every log entry with the same caveat rules as native records; a claim
+with ``log:`` is checked against the rate recomputed from that log.  ``write`` puts the verdict
+records in ``<out>/<claims stem>.jsonl`` (rewritten each run; ``schema`` and ``schema_version`` in
+each) and the page in ``<pages>/<claims stem>.qmd``; ``audit_dir`` does it for every ``*.yaml`` of
+a folder and writes the index page.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import polars as pl
+
+from .. import caveats
+from . import page
+from .logs import LogEntry, Logs, audit_logs
+from .precision import Interval, stated_interval
+from .recompute import CONSISTENT, INCONSISTENT, NOT_CHECKABLE, recompute_all
+from .schema import ClaimsFile, load
+from .verdicts import RULE_QUALIFIER, Here, Qualifier, Reproducible, Verdict, judge
+
+
+@dataclass
+class Audit:
+    """One audited claims file: its path, the parsed file, the verdicts (claims, statements, logs)
+    and the logs read (None without ``--logs``)."""
+
+    path: Path
+    claims: ClaimsFile
+    verdicts: list[Verdict]
+    logs: Logs | None = None
+
+
+def _rule_reason(rule: str, row: dict) -> str:
+    if rule == "single_run":
+        return f"n = {row.get('n')}: fewer than {caveats.DEFAULTS['min_n']} repetitions, no interval"
+    if rule == "acceptance_without_speedup":
+        return (f"acceptance {row['alpha']:.3f} but speedup {row['speedup_mean']:.3f} against the paired "
+                "baseline: no speedup")
+    if rule == "high_variance":
+        return f"coefficient of variation {row['cv']:.3f} above {caveats.DEFAULTS['high_cv']}"
+    return caveats.RULES[rule].doc.split(".")[0]
+
+
+def _log_verdicts(lg: Logs, claims_file: str, here: Here) -> list[Verdict]:
+    fired: dict[str, tuple[list[str], dict]] = {}
+    for table, kind, idc in ((lg.llama_bench, "llama_bench", "run_ids"),
+                             (lg.speculative, "speculative", "config_id")):
+        if table.is_empty():
+            continue
+        out, _ = caveats.evaluate(table, kind)
+        for row in out.iter_rows(named=True):
+            rid = row[idc][0] if isinstance(row[idc], list) else row[idc]
+            fired[rid] = (row["caveats"], row)
+    verdicts = []
+    for e in lg.entries:
+        rules, row = fired.get(e.id, ([], {}))
+        quals = [Qualifier(kind=RULE_QUALIFIER[r], check=r, reason=_rule_reason(r, row), evidence=e.evidence)
+                 for r in rules if r in RULE_QUALIFIER and r != "inconsistent_derived_value"]
+        consistency, recomputed, diff, arithmetic = NOT_CHECKABLE, None, None, None
+        if e.kind == "llama_bench" and e.n and e.stated is not None:
+            tol = caveats.DEFAULTS["avg_ts_rel_tol"]
+            bad = "inconsistent_derived_value" in rules
+            consistency = INCONSISTENT if bad else CONSISTENT
+            recomputed, diff = f"{e.value:.3f}", e.value - e.stated
+            arithmetic = (f"mean of {e.n} per-repetition rates (n_tokens / sample_s) = {e.value:.3f} tok/s; "
+                          f"the file's avg_ts {e.stated:.3f} (tolerance {tol:.1%})")
+        elif e.value is not None:
+            recomputed = f"{e.value:.3f}"
+        missing = []
+        lb = e.record.get("llama_bench") or {}
+        build = lb.get("build_number")
+        if build is None:
+            missing.append("build: not stated in the log")
+        elif str(build) not in here.build:
+            missing.append(f"build: b{build} (here: {here.build})")
+        if lb.get("gpu_info") and lb["gpu_info"] not in here.gpus:
+            missing.append(f"hardware: {lb['gpu_info']} (here: {', '.join(here.gpus) or 'CPU only'})")
+        verdicts.append(Verdict(
+            claims_file=claims_file, id=e.id, kind="log", text=e.text, consistency=consistency,
+            recomputed=recomputed, difference=diff, unit="tok/s", arithmetic=arithmetic, qualifiers=quals,
+            notes=list(e.notes), reproducible=Reproducible(here=not missing, missing=missing),
+            evidence=e.evidence))
+    return verdicts
+
+
+def _against_logs(cf: ClaimsFile, verdicts: list[Verdict], lg: Logs | None) -> list[Verdict]:
+    """Claims with ``log:``: the stated value against the rate recomputed from that log."""
+    out = []
+    for v in verdicts:
+        c = cf.claim(v.id) if v.kind == "claim" else None
+        if c is None or c.log is None:
+            out.append(v)
+            continue
+        entries: list[LogEntry] = [e for e in (lg.entries if lg else [])
+                                   if e.file == c.log and e.metric == c.metric and e.value is not None]
+        if not entries:
+            why = "no --logs folder given" if lg is None else f"no {c.metric} entry in {c.log}"
+            out.append(v.model_copy(update={"notes": v.notes + [f"log: {c.log} not checked ({why})"]}))
+            continue
+        got = Interval(min(e.value for e in entries), max(e.value for e in entries))
+        lo, hi = (c.value, c.value) if c.value is not None else c.range
+        stated = stated_interval(lo, hi, c.decimals, c.about)
+        ok = got.overlaps(stated)
+        nearest = got.hi if got.hi < stated.lo else got.lo
+        out.append(v.model_copy(update={
+            "consistency": CONSISTENT if ok else INCONSISTENT, "recomputed": got.text(3),
+            "difference": None if ok else nearest - (lo if nearest < lo else hi),
+            "arithmetic": f"{c.metric} recomputed from {c.log}: {got.text(3)} {c.unit}",
+            "evidence": v.evidence + [x for e in entries for x in e.evidence]}))
+    return out
+
+
+def audit_file(path: str | Path, logs_dir: str | Path | None = None, pairs: dict[str, str] | None = None,
+               here: Here | None = None) -> Audit:
+    """Audit one claims file (module doc).  ``pairs`` (speculative log -> baseline log, file names
+    under ``logs_dir``) add to the claims file's ``log_pairs``.
+
+    Raises:
+        schema.ClaimsError, recompute.RecomputeError, logs.LogsError, ingest.IngestError: malformed
+        input (each names file:line or the statement and the fix).
+    """
+    path = Path(path)
+    cf = load(path)
+    here = here or Here()
+    name = path.name
+    verdicts = judge(cf, recompute_all(cf), here, name)
+    lg = None
+    if logs_dir is not None:
+        all_pairs = {p.log: p.baseline for p in cf.log_pairs}
+        all_pairs.update(pairs or {})
+        lg = audit_logs(logs_dir, all_pairs)
+        verdicts = verdicts + _log_verdicts(lg, name, here)
+    verdicts = _against_logs(cf, verdicts, lg)
+    return Audit(path, cf, verdicts, lg)
+
+
+def slug(path: Path) -> str:
+    """File-system and URL-safe name of a claims file: its stem with anything else than
+    ``[A-Za-z0-9._-]`` replaced by ``-``."""
+    return re.sub(r"[^A-Za-z0-9._-]", "-", path.stem)
+
+
+def write(audit: Audit, out_dir: str | Path, pages_dir: str | Path | None = None) -> Path:
+    """Write ``<out_dir>/<slug>.jsonl`` (one verdict record per line, rewritten) and, with
+    ``pages_dir``, ``<pages_dir>/<slug>.qmd``; returns the JSONL path."""
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    dest = out_dir / f"{slug(audit.path)}.jsonl"
+    tmp = dest.with_suffix(".jsonl.tmp")
+    with tmp.open("w", encoding="utf-8") as f:
+        for v in audit.verdicts:
+            f.write(json.dumps(v.model_dump(by_alias=True), ensure_ascii=False) + "\n")
+    tmp.replace(dest)
+    if pages_dir is not None:
+        pages_dir = Path(pages_dir)
+        pages_dir.mkdir(parents=True, exist_ok=True)
+        text = page.render(audit.claims, audit.verdicts, audit.path.name)
+        (pages_dir / f"{slug(audit.path)}.qmd").write_text(text)
+    return dest
+
+
+def audit_dir(claims_dir: str | Path, out_dir: str | Path, pages_dir: str | Path, here: Here | None = None
+              ) -> list[Audit]:
+    """Audit every ``*.yaml`` in ``claims_dir``; write records, one page each and ``index.qmd``.
+    Records and pages of claims files that no longer exist are removed."""
+    files = sorted(Path(claims_dir).glob("*.yaml"))
+    audits = [audit_file(p, here=here) for p in files]
+    keep = {slug(a.path) for a in audits}
+    for d, ext in ((Path(out_dir), ".jsonl"), (Path(pages_dir), ".qmd")):
+        for old in d.glob(f"*{ext}") if d.is_dir() else []:
+            if old.stem not in keep and old.stem != "index":
+                old.unlink()
+    for a in audits:
+        write(a, out_dir, pages_dir)
+    Path(pages_dir).mkdir(parents=True, exist_ok=True)
+    listing = [(slug(a.path), a.claims, a.verdicts) for a in audits]
+    (Path(pages_dir) / "index.qmd").write_text(page.index(listing))
+    return audits
+
+
+def verdict_frame(verdicts: list[Verdict]) -> pl.DataFrame:
+    """Verdicts as a flat table: id, kind, consistency, qualifiers (list of "kind: check"), reproducible."""
+    return pl.DataFrame([{"id": v.id, "kind": v.kind, "consistency": v.consistency,
+                          "qualifiers": [f"{q.kind}: {q.check}" for q in v.qualifiers],
+                          "reproducible": v.reproducible.here} for v in verdicts],
+                        schema={"id": pl.String, "kind": pl.String, "consistency": pl.String,
+                                "qualifiers": pl.List(pl.String), "reproducible": pl.Boolean})

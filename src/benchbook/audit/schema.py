@@ -1,0 +1,410 @@
+"""The claims-file schema (``schema: benchbook.claims``, ``schema_version: 1``) and its loader.
+
+A claims file transcribes someone else's published numbers as facts (README "Claims files"):
+
+* ``source``: where the numbers were published (kind, date, language, link, title, author,
+  ``runs_per_prompt``, note);
+* ``systems`` (machines: hardware facts) and ``environments`` (an OS/runtime on a system, with its
+  limits); ``software`` (engine, build, other facts), ``model`` and ``settings`` (free facts kept and
+  shown, not interpreted); ``conditions``: defaults for the conditions of the source's *own* claims;
+* ``claims``: one published number each (``id``, ``metric``, ``value`` or ``range``, ``unit``,
+  stated precision, ``method``, ``n`` if stated, ``origin`` when the number is quoted from someone
+  else, ``conditions``, ``counts``, ``capacity``, ``statement``, ``note``).  A claim with no number
+  behind it is kept (``statement`` gives its words) and judged;
+* ``statements``: derived statements citing claims *or other statements* (``ratio``,
+  ``percent_change``, ``difference``, ``sum``, ``mean``) or bounding a set (``bound``: "every X
+  below Y", the pairing rule written in ``over.match``);
+* ``log_pairs``: which raw log (``--logs DIR``) is the baseline of which speculative log.
+
+Numbers keep the precision they were written with: the loader counts the decimals of ``value`` and
+``range`` from the YAML text (``150.0`` has one), unless ``decimals`` is given.
+
+``load(path)`` validates everything (types, required fields, unknown fields, references, duplicate
+ids, cycles between statements) and raises ``ClaimsError`` naming ``file:line``, the field and the fix.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from .precision import decimals_of
+
+SCHEMA = "benchbook.claims"
+SCHEMA_VERSION = 1
+
+
+class ClaimsError(ValueError):
+    """A malformed claims file; the message names file:line, the field and the fix."""
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Source(_Strict):
+    """Where the numbers were published."""
+
+    kind: str = Field(description="blog post | paper | vendor page | forum post | README | ...")
+    date: str | None = Field(None, description="as precise as known: 2026-10, 2026-10-31")
+    language: str | None = Field(None, description="ISO 639-1 code of the text: ko, en")
+    link: str | None = Field(None, description="URL; null when not recorded")
+    title: str | None = None
+    author: str | None = None
+    runs_per_prompt: int | None = Field(None, description="runs behind each of the source's own numbers")
+    note: str | None = None
+
+
+class System(_Strict):
+    """A machine the source measured on; ``hardware`` is its identity in comparisons."""
+
+    id: str
+    hardware: str = Field(description="the identity compared between claims, e.g. the GPU name")
+    gpu: dict[str, Any] | None = None
+    cpu: dict[str, Any] | None = None
+    ram: dict[str, Any] | None = None
+    storage: str | None = None
+    note: str | None = None
+
+
+class Environment(_Strict):
+    """An OS/runtime on a system (``system`` names a ``systems`` id), with its limits."""
+
+    id: str
+    system: str
+    os: str | None = None
+    facts: dict[str, Any] = Field(default_factory=dict, description="limits and idle usage, units in names")
+
+
+class Software(_Strict):
+    engine: str | None = None
+    build: str | None = None
+    facts: dict[str, Any] = Field(default_factory=dict)
+
+
+class Offload(_Strict):
+    n_gpu_layers: int | None = None
+    n_cpu_moe: int | None = None
+
+
+class Conditions(_Strict):
+    """Conditions of one claim; null means not stated (never "different")."""
+
+    env: str | None = Field(None, description="an environments id")
+    hardware: str | None = Field(None, description="hardware of a system the file does not declare")
+    engine: str | None = None
+    build: str | None = None
+    model: str | None = None
+    quant: str | None = None
+    offload: Offload | None = None
+    decoding: str | None = Field(None, description="plain | draft-self | speculative | block diffusion ...")
+    block_max: int | None = Field(None, description="block size: most tokens drafted per step")
+    prompt: str | None = None
+    tokens_generated: int | None = None
+    cap: int | None = Field(None, description="generation cap (n_predict / max tokens)")
+    sampling: str | None = None
+    ctx: int | None = None
+    batch: int | None = None
+    file_cache: Literal["cold", "warm"] | None = Field(None, description="model file in the page cache?")
+    other: dict[str, Any] = Field(default_factory=dict, description="facts with no field of their own")
+
+
+class Counts(_Strict):
+    """The counts behind an acceptance rate."""
+
+    accepted: int
+    drafted: int
+
+
+class Claim(_Strict):
+    """One published number (or a numberless claim, kept and judged)."""
+
+    id: str
+    metric: str = Field(description="decode_tps | prefill_tps | acceptance_rate | speedup | vram_peak | ...")
+    value: float | None = None
+    range: tuple[float, float] | None = None
+    decimals: int | None = Field(None, description="digits after the point as stated (from the YAML text)")
+    about: bool = False
+    unit: str | None = None
+    method: str | None = Field(None, description="how it was measured, as stated; null: not stated")
+    n: int | None = Field(None, ge=1, description="repetitions behind the number, if stated")
+    origin: str | None = Field(None, description="who published it, when not the source itself")
+    conditions: Conditions = Field(default_factory=Conditions)
+    counts: Counts | None = None
+    capacity: float | None = Field(None, description="capacity the value is measured against, same unit")
+    statement: str | None = Field(None, description="the claim in the source's words")
+    log: str | None = Field(None, description="a raw log file (under --logs DIR) behind this number")
+    note: str | None = None
+
+    @model_validator(mode="after")
+    def _number_needs_unit(self) -> "Claim":
+        if self.value is not None and self.range is not None:
+            raise ValueError("give value or range, not both")
+        if (self.value is not None or self.range is not None) and not self.unit:
+            raise ValueError("unit: a claim with a value or range needs its unit (tok/s, GiB, s, ratio, %)")
+        if self.value is None and self.range is None and not self.statement:
+            raise ValueError("statement: a claim with no number needs the source's words in `statement`")
+        if self.range is not None and self.range[0] > self.range[1]:
+            raise ValueError("range: write [low, high]")
+        return self
+
+
+class BoundSet(_Strict):
+    """The set a ``bound`` statement ranges over: each claim matching ``numerator`` divided by each
+    claim matching ``denominator`` with equal values of every ``match`` field (or the numerator
+    values themselves when ``denominator`` is absent).  Field names: the claim's top-level fields
+    (``metric``, ``method``, ``unit``) and its conditions (``env``, ``decoding``, ``n_cpu_moe``...)."""
+
+    numerator: dict[str, Any]
+    denominator: dict[str, Any] | None = None
+    match: list[str] = Field(default_factory=list)
+
+
+class Statement(_Strict):
+    """A statement derived from claims or other statements.
+
+    ``of`` cites ids: ``ratio`` of[0] / of[1]; ``percent_change`` from of[0] to of[1], in %;
+    ``difference`` of[0] - of[1]; ``sum`` / ``mean`` of all.  ``bound``: every value of ``over``
+    is ``relation`` (below | above) ``value``."""
+
+    id: str
+    kind: Literal["ratio", "percent_change", "difference", "sum", "mean", "bound"]
+    statement: str
+    of: list[str] = Field(default_factory=list)
+    over: BoundSet | None = None
+    relation: Literal["below", "above"] | None = None
+    value: float | None = None
+    range: tuple[float, float] | None = None
+    decimals: int | None = None
+    about: bool = False
+    unit: str | None = Field(None, description="'%' or 'x' for ratios; % for percent_change; "
+                                               "else the claims'")
+    note: str | None = None
+
+    @model_validator(mode="after")
+    def _shape(self) -> "Statement":
+        if self.kind == "bound":
+            if self.over is None or self.relation is None or self.value is None:
+                raise ValueError("over: a bound statement needs `over`, `relation` and the bound as `value`")
+        elif self.kind in ("ratio", "percent_change", "difference") and len(self.of) != 2:
+            raise ValueError(f"of: a {self.kind} cites exactly two ids, got {len(self.of)}")
+        elif self.kind in ("sum", "mean") and len(self.of) < 2:
+            raise ValueError(f"of: a {self.kind} cites at least two ids")
+        if self.kind == "percent_change" and self.unit not in (None, "%"):
+            raise ValueError("unit: a percent_change is stated in %")
+        return self
+
+
+class LogPair(_Strict):
+    """A speculative log and the baseline log it is compared with (file names under ``--logs``)."""
+
+    log: str
+    baseline: str
+
+
+class ClaimsFile(_Strict):
+    """A whole claims file (module doc)."""
+
+    schema_: Literal["benchbook.claims"] = Field(alias="schema")
+    schema_version: Literal[1]
+    source: Source
+    systems: list[System] = Field(default_factory=list)
+    environments: list[Environment] = Field(default_factory=list)
+    software: Software = Field(default_factory=Software)
+    model: dict[str, Any] = Field(default_factory=dict)
+    settings: dict[str, Any] = Field(default_factory=dict)
+    conditions: Conditions = Field(default_factory=Conditions, description="defaults for own claims")
+    claims: list[Claim] = Field(default_factory=list)
+    statements: list[Statement] = Field(default_factory=list)
+    log_pairs: list[LogPair] = Field(default_factory=list, description="speculative log -> its baseline log")
+
+    def claim(self, cid: str) -> Claim | None:
+        return next((c for c in self.claims if c.id == cid), None)
+
+    def statement(self, sid: str) -> Statement | None:
+        return next((s for s in self.statements if s.id == sid), None)
+
+    def conditions_of(self, claim: Claim) -> Conditions:
+        """The claim's conditions with the file's ``conditions`` filled in where the claim states
+        none; a quoted claim (``origin`` set) gets no defaults."""
+        if claim.origin is not None:
+            return claim.conditions
+        own = claim.conditions.model_dump(exclude_none=True, exclude_defaults=True)
+        return Conditions.model_validate({**self.conditions.model_dump(exclude_none=True,
+                                                                       exclude_defaults=True), **own})
+
+    def system_of(self, claim: Claim) -> System | None:
+        """The declared system a claim ran on (through its environment), or None."""
+        env = self.conditions_of(claim).env
+        e = next((x for x in self.environments if x.id == env), None)
+        return next((s for s in self.systems if e and s.id == e.system), None)
+
+
+def field_of(claim: Claim, conditions: Conditions, name: str):
+    """Value of a field by name for set matching: a claim field (``metric``, ``method``, ``unit``,
+    ``origin``), a condition (``env``, ``decoding``...), an offload field (``n_cpu_moe``,
+    ``n_gpu_layers``) or a key of ``conditions.other``; None when absent."""
+    if name in Claim.model_fields and name != "conditions":
+        return getattr(claim, name)
+    if name in Conditions.model_fields:
+        return getattr(conditions, name)
+    if name in Offload.model_fields:
+        return getattr(conditions.offload, name) if conditions.offload else None
+    return conditions.other.get(name)
+
+
+# --- YAML with line numbers and number text --------------------------------------------------------
+
+class _Doc:
+    """The parsed YAML plus ``lines`` (path tuple -> 1-based line) and ``texts`` (path -> scalar text)."""
+
+    def __init__(self, path: Path, text: str):
+        self.path, self.lines, self.texts = path, {}, {}
+        loader = yaml.SafeLoader(text)
+        try:
+            node = loader.get_single_node()
+            self.data = self._walk(loader, node, ()) if node is not None else None
+        except yaml.MarkedYAMLError as e:
+            mark = e.problem_mark or e.context_mark
+            line = mark.line + 1 if mark else 0
+            raise ClaimsError(f"{path}:{line}: YAML syntax error: {e.problem or e}; "
+                              "fix: correct the YAML at that line") from None
+        finally:
+            loader.dispose()
+
+    def _walk(self, loader, node, path):
+        self.lines[path] = node.start_mark.line + 1
+        if isinstance(node, yaml.MappingNode):
+            out = {}
+            for k, v in node.value:
+                key = loader.construct_object(k, deep=True)
+                if key in out:
+                    raise ClaimsError(f"{self.path}:{k.start_mark.line + 1}: duplicate key {key!r}; "
+                                      "fix: keep one")
+                out[key] = self._walk(loader, v, path + (key,))
+            return out
+        if isinstance(node, yaml.SequenceNode):
+            return [self._walk(loader, v, path + (i,)) for i, v in enumerate(node.value)]
+        if node.tag.endswith((":int", ":float")):
+            self.texts[path] = node.value
+        return loader.construct_object(node, deep=True)
+
+    def line(self, loc: tuple) -> int:
+        """Line of the deepest existing prefix of ``loc``."""
+        for i in range(len(loc), -1, -1):
+            if tuple(loc[:i]) in self.lines:
+                return self.lines[tuple(loc[:i])]
+        return 1
+
+
+def _fill_decimals(doc: _Doc) -> None:
+    """Set ``decimals`` of every claim/statement value or range from the number as written."""
+    for section in ("claims", "statements"):
+        items = doc.data.get(section) if isinstance(doc.data, dict) else None
+        for i, item in enumerate(items or []):
+            if not isinstance(item, dict) or "decimals" in item:
+                continue
+            texts = [doc.texts.get((section, i, "value"))]
+            texts += [doc.texts.get((section, i, "range", j)) for j in (0, 1)]
+            digits = [decimals_of(t) for t in texts if t is not None]
+            digits = [d for d in digits if d is not None]
+            if digits:
+                item["decimals"] = max(digits)
+
+
+def _loc_text(loc: tuple) -> str:
+    return ".".join(str(p) for p in loc)
+
+
+def _check_references(cf: ClaimsFile, doc: _Doc) -> None:
+    where = doc.path
+    ids: dict[str, tuple] = {}
+    for section, items in (("claims", cf.claims), ("statements", cf.statements)):
+        for i, it in enumerate(items):
+            if it.id in ids:
+                raise ClaimsError(f"{where}:{doc.line((section, i, 'id'))}: {section}.{i}.id: duplicate id "
+                                  f"{it.id!r} (first at line {doc.line(ids[it.id])}); fix: make ids unique")
+            ids[it.id] = (section, i, "id")
+    systems = {s.id for s in cf.systems}
+    envs = {e.id for e in cf.environments}
+    for i, e in enumerate(cf.environments):
+        if e.system not in systems:
+            raise ClaimsError(f"{where}:{doc.line(('environments', i, 'system'))}: environments.{i}.system: "
+                              f"{e.system!r} is not a systems id; known: {sorted(systems)}")
+    for i, c in enumerate(cf.claims):
+        env = c.conditions.env
+        if env is not None and env not in envs:
+            line = doc.line(("claims", i, "conditions", "env"))
+            raise ClaimsError(f"{where}:{line}: claims.{i}.conditions.env: "
+                              f"{env!r} is not an environments id; known: {sorted(envs)}")
+    if cf.conditions.env is not None and cf.conditions.env not in envs:
+        raise ClaimsError(f"{where}:{doc.line(('conditions', 'env'))}: conditions.env: unknown environment")
+    stmt_ids = {s.id for s in cf.statements}
+    for i, s in enumerate(cf.statements):
+        for j, ref in enumerate(s.of):
+            if ref not in ids:
+                raise ClaimsError(f"{where}:{doc.line(('statements', i, 'of', j))}: statements.{i}.of.{j}: "
+                                  f"{ref!r} is neither a claim nor a statement id; fix: cite an existing id")
+    # cycles between statements: depth-first search over statement -> cited statements
+    state: dict[str, int] = {}
+    index = {s.id: i for i, s in enumerate(cf.statements)}
+
+    def visit(sid: str, trail: list[str]) -> None:
+        state[sid] = 1
+        for ref in cf.statements[index[sid]].of:
+            if ref not in stmt_ids:
+                continue
+            if state.get(ref) == 1:
+                cycle = " -> ".join(trail[trail.index(ref):] + [ref]) if ref in trail else f"{sid} -> {ref}"
+                raise ClaimsError(f"{where}:{doc.line(('statements', index[sid], 'of'))}: statements."
+                                  f"{index[sid]}.of: statements cite each other in a cycle ({cycle}); "
+                                  "fix: break the cycle (cite the claims themselves)")
+            if state.get(ref) is None:
+                visit(ref, trail + [ref])
+        state[sid] = 2
+
+    for s in cf.statements:
+        if state.get(s.id) is None:
+            visit(s.id, [s.id])
+
+
+def load(path: str | Path) -> ClaimsFile:
+    """Read and validate a claims file (module doc).
+
+    Returns the ``ClaimsFile``; every ``value``/``range`` carries the ``decimals`` it was written with.
+
+    Raises:
+        ClaimsError: YAML syntax error, a missing or mistyped field, an unknown field, a duplicate id,
+        a reference to an unknown id, or a cycle between statements; the message names file:line,
+        the field (dotted path, e.g. ``claims.3.unit``) and the fix.
+        FileNotFoundError: ``path`` does not exist.
+    """
+    path = Path(path)
+    doc = _Doc(path, path.read_text(encoding="utf-8"))
+    if not isinstance(doc.data, dict):
+        raise ClaimsError(f"{path}:1: a claims file is a mapping with schema, schema_version, source, claims")
+    _fill_decimals(doc)
+    try:
+        cf = ClaimsFile.model_validate(doc.data)
+    except ValidationError as e:
+        err = e.errors()[0]
+        loc = tuple(p for p in err["loc"] if not (isinstance(p, str) and p in _UNION_TAGS))
+        msg = err["msg"].removeprefix("Value error, ")
+        named = re.match(r"(\w+): ", msg)  # a model check names its field first ("unit: ...")
+        if named and named.group(1) in _FIELDS:
+            loc, msg = loc + (named.group(1),), msg[named.end():]
+        more = f" (and {e.error_count() - 1} more)" if e.error_count() > 1 else ""
+        raise ClaimsError(f"{path}:{doc.line(loc)}: {_loc_text(loc) or '(file)'}: {msg}{more}; "
+                          "fix: see README 'Claims files' for the field") from None
+    _check_references(cf, doc)
+    return cf
+
+
+#: pydantic inserts the union member tried into error locations; they are not YAML keys
+_UNION_TAGS = {"float", "int", "str", "bool", "tuple[float, float]", "dict[str,any]", "list[str]"}
+
+_FIELDS = set(Claim.model_fields) | set(Statement.model_fields)

@@ -1,0 +1,399 @@
+"""The verdict engine: one ``Verdict`` per claim and per statement of a claims file.
+
+A verdict has four parts:
+
+* ``consistency``: "consistent" (recomputed within the stated precision) | "inconsistent" (with
+  the recomputed value and the difference in the claim's own unit) | "not checkable" (nothing to
+  recompute from: a single published number, a statement with no stated value, or one citing a
+  claim with no number);
+* ``qualifiers``, each with its reason and evidence (claim ids, ``file:line`` of logs):
+  "unsupported" only when the claim needs something absent (a comparison whose baseline states no
+  number, an acceptance rate without its counts, a speedup without both speeds); "not comparable"
+  (different methods, phases, hardware, environments, builds or sources — named); "at risk" (cap
+  hit, cold first run, a throughput cliff at the memory limit, n below 3, acceptance without
+  speedup, synthetic inputs);
+* ``notes``: what is not stated (method, n, hardware, build): "not stated", never "different", and
+  never by itself a lower verdict;
+* ``reproducible``: whether this project could re-measure it here, and the missing pieces (model,
+  hardware, method, build), judged against ``Here`` (``params.yaml`` ``audit.here`` + the model
+  registry).
+
+Qualifiers come from the named rules of ``caveats`` (claims and comparison tables, ``tables``);
+the one check that is not a caveat rule (different sources) is done here.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Literal
+
+import polars as pl
+from pydantic import BaseModel, ConfigDict, Field
+
+from .. import caveats
+from .recompute import NOT_CHECKABLE, Recomputed, claim_interval
+from .schema import Claim, ClaimsFile, Statement
+from .tables import OWN_SOURCE, build_of, claims_table, comparison_table, host_of
+
+VERDICT_SCHEMA = "benchbook.audit.verdict"
+VERDICT_SCHEMA_VERSION = 1
+
+UNSUPPORTED, NOT_COMPARABLE, AT_RISK = "unsupported", "not comparable", "at risk"
+
+#: caveat rule -> qualifier kind (rules not listed never become qualifiers)
+RULE_QUALIFIER = {
+    "cap_hit": AT_RISK, "single_run": AT_RISK, "cold_start": AT_RISK, "memory_spill": AT_RISK,
+    "synthetic_inputs": AT_RISK, "acceptance_without_speedup": AT_RISK, "high_variance": AT_RISK,
+    "warm_prompt_cache": AT_RISK, "cross_request_state": AT_RISK, "output_mismatch": AT_RISK,
+    "busy_host": AT_RISK, "mixed_method": NOT_COMPARABLE, "mixed_phase": NOT_COMPARABLE,
+    "host_or_build_mismatch": NOT_COMPARABLE,
+}
+#: at-risk rules of a cited claim that carry over to a statement citing it
+CARRIED = ("cap_hit", "cold_start", "memory_spill", "synthetic_inputs")
+
+
+class Qualifier(BaseModel):
+    model_config = ConfigDict(frozen=True)
+    kind: Literal["unsupported", "not comparable", "at risk"]
+    check: str = Field(description="the caveat rule id, or the audit check ('sources', 'needs')")
+    reason: str
+    evidence: list[str] = Field(default_factory=list)
+
+
+class Reproducible(BaseModel):
+    here: bool
+    missing: list[str] = Field(default_factory=list, description="'model: ...', 'hardware: ...', ...")
+
+
+class Verdict(BaseModel):
+    """One verdict record (``reports/audit/<claims file stem>.jsonl``)."""
+
+    schema_: str = Field(VERDICT_SCHEMA, alias="schema", serialization_alias="schema")
+    schema_version: int = VERDICT_SCHEMA_VERSION
+    claims_file: str
+    id: str
+    kind: Literal["claim", "statement", "log"]
+    text: str = Field(description="the claim as stated (metric, value, unit, method) or the statement")
+    consistency: Literal["consistent", "inconsistent", "not checkable"]
+    recomputed: str | None = None
+    difference: float | None = Field(None, description="recomputed - stated, in `unit`")
+    unit: str | None = None
+    arithmetic: str | None = None
+    qualifiers: list[Qualifier] = Field(default_factory=list)
+    notes: list[str] = Field(default_factory=list)
+    reproducible: Reproducible
+    evidence: list[str] = Field(default_factory=list, description="ids or file:line the verdict read")
+
+    model_config = ConfigDict(populate_by_name=True)
+
+
+@dataclass(frozen=True)
+class Here:
+    """What this project can measure here: model names, the build, method classes, decoding modes
+    and GPUs (an empty list: CPU only)."""
+
+    models: frozenset[str] = frozenset()
+    build: str = "llama.cpp b11434"
+    methods: frozenset[str] = frozenset({"llama-bench", "real-prompt"})
+    decodings: frozenset[str] = frozenset({"plain", "speculative"})
+    gpus: tuple[str, ...] = ()
+
+    @classmethod
+    def from_params(cls, params: dict) -> "Here":
+        """From ``params.yaml``: ``audit.here`` (build, methods, decodings, gpus) and the names in
+        ``models.registry`` (ids and GGUF member names)."""
+        here = (params.get("audit") or {}).get("here") or {}
+        names = set()
+        for mid, spec in ((params.get("models") or {}).get("registry") or {}).items():
+            names.add(mid)
+            if isinstance(spec, dict) and spec.get("member"):
+                names.add(spec["member"].rsplit("/", 1)[-1])
+        return cls(models=frozenset(names), build=here.get("build", cls.build),
+                   methods=frozenset(here.get("methods", cls.methods)),
+                   decodings=frozenset(here.get("decodings", cls.decodings)),
+                   gpus=tuple(here.get("gpus") or ()))
+
+
+def _fmt(v: float | None) -> str:
+    return "—" if v is None else f"{v:.4g}"
+
+
+def claim_text(c: Claim) -> str:
+    """``decode_tps = 32.95 tok/s (llama-bench tg128)``; a numberless claim: its statement."""
+    if c.value is None and c.range is None:
+        return c.statement or c.metric
+    num = f"{c.value:g}" if c.value is not None else f"{c.range[0]:g}–{c.range[1]:g}"
+    about = "about " if c.about else ""
+    return f"{c.metric} = {about}{num} {c.unit}" + (f" ({c.method})" if c.method else "")
+
+
+def method_class(method: str | None) -> str | None:
+    """Method text -> class by ``caveats.DEFAULTS['method_classes']``; None when not stated."""
+    if method is None:
+        return None
+    for name, pattern in caveats.DEFAULTS["method_classes"].items():
+        if re.search(pattern, method):
+            return name
+    return method.lower()
+
+
+def reproducibility(cf: ClaimsFile, c: Claim, here: Here) -> Reproducible:
+    """Whether ``c`` could be re-measured here, and what is missing (module doc)."""
+    cond = cf.conditions_of(c)
+    missing = []
+    model = cond.model or cf.model.get("name")
+    if not model:
+        missing.append("model: not stated")
+    elif not any(m.lower() in model.lower() or model.lower() in m.lower() for m in here.models):
+        missing.append(f"model: {model} is not in this project's model registry")
+    host = host_of(cf, c)
+    if host is None:
+        missing.append("hardware: not stated")
+    elif host not in here.gpus:
+        missing.append(f"hardware: {host} (here: {', '.join(here.gpus) or 'CPU only'})")
+    build = build_of(cf, c)
+    if build is None:
+        missing.append("build: not stated")
+    elif here.build.lower() not in build.lower():
+        missing.append(f"build: {build} (here: {here.build})")
+    mc = method_class(c.method)
+    if mc is None:
+        missing.append("method: not stated")
+    elif mc not in here.methods:
+        missing.append(f"method: {c.method}")
+    if cond.decoding and cond.decoding not in here.decodings:
+        missing.append(f"method: {cond.decoding} decoding is not available here")
+    return Reproducible(here=not missing, missing=missing)
+
+
+def _not_stated(cf: ClaimsFile, c: Claim) -> list[str]:
+    if claim_interval(c) is None:
+        return []
+    out = []
+    if c.method is None:
+        out.append(f"method: not stated for {c.id}")
+    if c.n is None:
+        out.append(f"n: not stated for {c.id}")
+    if host_of(cf, c) is None:
+        out.append(f"hardware: not stated for {c.id}")
+    if build_of(cf, c) is None:
+        out.append(f"engine/build: not stated for {c.id}")
+    return out
+
+
+def _cliff_neighbour(table: pl.DataFrame, cid: str) -> str:
+    """"42.72 at n_cpu_moe 24 (tg-win-ncmoe24)": the best value one offload level up, for reasons."""
+    row = table.filter(pl.col("id") == cid).row(0, named=True)
+    same = table.filter((pl.col("env").eq_missing(row["env"])) & (pl.col("metric") == row["metric"])
+                        & pl.col("method").eq_missing(row["method"])
+                        & pl.col("prompt").eq_missing(row["prompt"])
+                        & pl.col("block_max").eq_missing(row["block_max"]))
+    if row["n_cpu_moe"] is None:
+        return ""
+    up = same.filter(pl.col("n_cpu_moe") > row["n_cpu_moe"])
+    if up.is_empty():
+        return ""
+    level = up["n_cpu_moe"].min()
+    best = up.filter(pl.col("n_cpu_moe") == level).sort("value", descending=True).row(0, named=True)
+    return f"{best['value']:g} at n_cpu_moe {level} ({best['id']})"
+
+
+def _claim_qualifiers(cf: ClaimsFile, c: Claim, table: pl.DataFrame, fired: dict) -> list[Qualifier]:
+    out = []
+    row = table.filter(pl.col("id") == c.id)
+    row = row.row(0, named=True) if row.height else None
+    for rule in fired.get(c.id, []):
+        if rule == "single_run":
+            reason = (f"n = {row['n']}: below {caveats.DEFAULTS['min_n']} runs, no interval; "
+                      "one outlier is the number")
+        elif rule == "cold_start":
+            reason = "a cold first run (model file not in the page cache): measures disk reads, not inference"
+        elif rule == "memory_spill":
+            reason = (f"throughput cliff at the memory limit: {row['value']:g} {row['unit']} against "
+                      f"{_cliff_neighbour(table, c.id)} with more offloaded"
+                      + (f"; the source says: {c.note}" if c.note else ""))
+        elif rule == "cap_hit":
+            reason = f"stopped at the generation cap ({row['tokens_generated']} of {row['cap']} tokens)"
+        else:
+            reason = caveats.RULES[rule].doc.split(".")[0]
+        out.append(Qualifier(kind=RULE_QUALIFIER[rule], check=rule, reason=reason, evidence=[c.id]))
+    if c.metric == "acceptance_rate" and c.counts is None:
+        out.append(Qualifier(kind=UNSUPPORTED, check="needs",
+                             reason="an acceptance rate without the counts (accepted / drafted) behind it",
+                             evidence=[c.id]))
+    if c.metric == "speedup":
+        out.append(Qualifier(kind=UNSUPPORTED, check="needs",
+                             reason="a speedup without both speeds: cite the two speeds in a ratio statement",
+                             evidence=[c.id]))
+    return out
+
+
+def _side_pairs(cf: ClaimsFile, s: Statement, r: Recomputed) -> list[tuple[str, str]]:
+    if s.kind == "bound":
+        return [(p.numerator, p.denominator) for p in r.pairs if p.denominator]
+    if s.kind in ("ratio", "difference"):
+        return [tuple(s.of)]
+    if s.kind == "percent_change":
+        return [(s.of[1], s.of[0])]
+    return [(a, b) for i, a in enumerate(s.of) for b in s.of[i + 1:]]
+
+
+def _differences(cf: ClaimsFile, a: str, b: str) -> dict[str, str]:
+    """Named differences between two cited claims, both sides known: methods, phases, hardware,
+    environments, builds, sources."""
+    ca, cb = cf.claim(a), cf.claim(b)
+    if ca is None or cb is None:
+        return {}
+    out = {}
+    ma, mb = method_class(ca.method), method_class(cb.method)
+    if ma and mb and ma != mb:
+        out["methods"] = f"methods: {ca.method} ({a}) vs {cb.method} ({b})"
+    frame = pl.DataFrame({"num_phase": [ca.metric], "den_phase": [cb.metric]})
+    phased = caveats.evaluate(frame, "comparison", rules=["mixed_phase"])[0]["caveats"].to_list()[0]
+    if phased:
+        out["phases"] = f"phases: {ca.metric} ({a}) vs {cb.metric} ({b})"
+    ha, hb = host_of(cf, ca), host_of(cf, cb)
+    if ha and hb and ha != hb:
+        out["hardware"] = f"hardware: {ha} ({a}) vs {hb} ({b})"
+    ea, eb = cf.conditions_of(ca).env, cf.conditions_of(cb).env
+    if ea and eb and ea != eb:
+        out["environments"] = f"environments: {ea} ({a}) vs {eb} ({b})"
+    ba, bb = build_of(cf, ca), build_of(cf, cb)
+    if ba and bb and ba != bb:
+        out["builds"] = f"builds: {ba} ({a}) vs {bb} ({b})"
+    sa, sb = ca.origin or OWN_SOURCE, cb.origin or OWN_SOURCE
+    if sa != sb:
+        out["sources"] = f"sources: {sa} ({a}) vs {sb} ({b})"
+    return out
+
+
+def _statement_qualifiers(cf: ClaimsFile, s: Statement, r: Recomputed, comp_fired: dict,
+                          claim_fired: dict) -> tuple[list[Qualifier], list[str]]:
+    quals: dict[tuple, Qualifier] = {}
+    notes: list[str] = []
+
+    def add(kind, check, reason, evidence):
+        key = (kind, check, reason)
+        if key in quals:
+            quals[key] = Qualifier(kind=kind, check=check, reason=reason,
+                                   evidence=sorted(set(quals[key].evidence) | set(evidence)))
+        else:
+            quals[key] = Qualifier(kind=kind, check=check, reason=reason, evidence=sorted(set(evidence)))
+
+    pairs = _side_pairs(cf, s, r)
+    row_ids = {s.id} if s.kind != "bound" else {f"{s.id}[{a}/{b}]" for a, b in pairs}
+    rules = {rule for rid in row_ids for rule in comp_fired.get(rid, [])}
+    for a, b in pairs:
+        diffs = _differences(cf, a, b)
+        for check, rule in (("methods", "mixed_method"), ("phases", "mixed_phase")):
+            if check in diffs and rule in rules:
+                add(NOT_COMPARABLE, rule, _strip_ids(diffs[check]), [a, b])
+        for check in ("hardware", "environments", "builds"):
+            if check in diffs and "host_or_build_mismatch" in rules:
+                add(NOT_COMPARABLE, "host_or_build_mismatch", _strip_ids(diffs[check]), [a, b])
+        if "sources" in diffs:
+            add(NOT_COMPARABLE, "sources", _strip_ids(diffs["sources"]), [a, b])
+    for rid in row_ids:
+        fired = comp_fired.get(rid, [])
+        ids = [x for x in rid.removeprefix(s.id).strip("[]").split("/") if x]
+        ids = ids or list(pairs[0] if pairs else [])
+        if "single_run" in fired:
+            ones = [i for i in ids if cf.claim(i) and cf.claim(i).n is not None
+                    and cf.claim(i).n < caveats.DEFAULTS["min_n"]]
+            add(AT_RISK, "single_run", f"n below {caveats.DEFAULTS['min_n']} on a side of the comparison "
+                                      "(single runs, no interval)", ones)
+        if "acceptance_without_speedup" in fired and ids and cf.claim(ids[0]):
+            mode = cf.conditions_of(cf.claim(ids[0])).decoding
+            acc = [c.id for c in cf.claims
+                   if c.metric == "acceptance_rate" and cf.conditions_of(c).decoding == mode]
+            add(AT_RISK, "acceptance_without_speedup",
+                "high stated acceptance, yet the speed ratio is at or below 1: no speedup", ids + acc)
+    cited = set(r.reads) | {x for p in pairs for x in p}
+    for cid in sorted(cited):
+        for rule in claim_fired.get(cid, []):
+            if rule in CARRIED:
+                add(AT_RISK, rule, f"cites a claim at risk ({rule})", [cid])
+        c = cf.claim(cid)
+        if c is not None and claim_interval(c) is None:
+            add(UNSUPPORTED, "needs", f"a comparison whose cited number {cid} is absent", [cid])
+        if c is not None:
+            notes += _not_stated(cf, c)
+    return list(quals.values()), sorted(set(notes))
+
+
+def _strip_ids(text: str) -> str:
+    return re.sub(r" \([^()]*\)(?= vs |$)", "", text)
+
+
+def _fired(table: pl.DataFrame, kind: str) -> dict[str, list[str]]:
+    if table.is_empty():
+        return {}
+    out, _ = caveats.evaluate(table, kind)
+    return {row["id"]: row["caveats"] for row in out.select("id", "caveats").iter_rows(named=True)}
+
+
+def judge(cf: ClaimsFile, recomputed: dict[str, Recomputed], here: Here, claims_file: str) -> list[Verdict]:
+    """Verdicts for every claim, then every statement, of ``cf`` (file order)."""
+    ctable = claims_table(cf)
+    claim_fired = _fired(ctable, "claims")
+    ctable_cmp = comparison_table(cf, recomputed)
+    comp_fired = _fired(ctable_cmp, "comparison")
+    out = []
+    # acceptance claims are at risk where a comparison of their decoding mode shows no speedup
+    acc_risk: dict[str, set[str]] = {}
+    for row in ctable_cmp.iter_rows(named=True):
+        if "acceptance_without_speedup" in comp_fired.get(row["id"], []):
+            mode = cf.conditions_of(cf.claim(row["num_id"])).decoding
+            for c in cf.claims:
+                if c.metric == "acceptance_rate" and cf.conditions_of(c).decoding == mode:
+                    acc_risk.setdefault(c.id, set()).add(row["statement"])
+    for c in cf.claims:
+        quals = _claim_qualifiers(cf, c, ctable, claim_fired)
+        if c.id in acc_risk:
+            quals.append(Qualifier(kind=AT_RISK, check="acceptance_without_speedup",
+                                   reason="the same decoding mode runs at or below the plain speed: "
+                                          "acceptance is high, speed is not",
+                                   evidence=sorted(acc_risk[c.id])))
+        out.append(Verdict(
+            claims_file=claims_file, id=c.id, kind="claim", text=claim_text(c), consistency=NOT_CHECKABLE,
+            unit=c.unit, qualifiers=quals, notes=_not_stated(cf, c),
+            reproducible=reproducibility(cf, c, here),
+            evidence=[c.id]))
+    for s in cf.statements:
+        r = recomputed[s.id]
+        quals, notes = _statement_qualifiers(cf, s, r, comp_fired, claim_fired)
+        if r.verdict == NOT_CHECKABLE and r.reason:
+            notes = [f"not checkable: {r.reason}"] + notes
+        cited = [cf.claim(i) for i in sorted(set(r.reads)) if cf.claim(i)]
+        reps = [reproducibility(cf, c, here) for c in cited]
+        missing = sorted({m for rep in reps for m in rep.missing})
+        out.append(Verdict(
+            claims_file=claims_file, id=s.id, kind="statement", text=s.statement, consistency=r.verdict,
+            recomputed=(r.in_unit.text(3) if r.in_unit else None), difference=r.difference,
+            unit=s.unit, arithmetic=r.arithmetic or None, qualifiers=quals, notes=notes,
+            reproducible=Reproducible(here=bool(cited) and not missing, missing=missing),
+            evidence=list(r.reads)))
+    return out
+
+
+@dataclass
+class Summary:
+    """Counts over verdicts: consistency verdicts and qualifier kinds (each at least once?)."""
+
+    consistency: dict[str, int] = field(default_factory=dict)
+    qualifiers: dict[str, int] = field(default_factory=dict)
+    checks: dict[str, int] = field(default_factory=dict)
+    reproducible: int = 0
+
+
+def summarize(verdicts: list[Verdict]) -> Summary:
+    """How often each consistency verdict, qualifier kind and check fired."""
+    s = Summary()
+    for v in verdicts:
+        s.consistency[v.consistency] = s.consistency.get(v.consistency, 0) + 1
+        for q in v.qualifiers:
+            s.qualifiers[q.kind] = s.qualifiers.get(q.kind, 0) + 1
+            s.checks[q.check] = s.checks.get(q.check, 0) + 1
+        s.reproducible += v.reproducible.here
+    return s

@@ -1,0 +1,23 @@
+"""Experiments: one package per experiment, each with the same three modules and entry points.
+
+``experiments/<name>/``
+  ``run.py``      measurement: ``measure(params, *, root, raw_dir, overrides=None, log=print) -> dict``
+                  reads ``params`` (the whole ``params.yaml`` mapping) and its own section updated by
+                  ``overrides``, appends raw records through ``benchbook.session.Session`` to
+                  ``raw_dir/<name>/`` (snapshots to ``raw_dir/snapshots/``) and returns the session's
+                  summary (``session_id``, runs done/skipped/failed, ...).
+  ``analysis.py`` raw records -> tidy table: ``load(raw_dir) -> polars.DataFrame`` reads
+                  ``raw_dir/<name>/`` (one row per measured unit; file and line of every row kept).
+  ``report.py``   table -> numbers, charts, caveats:
+                  ``build(params, *, root, raw_dir, reports_dir) -> dict`` writes
+                  ``reports_dir/numbers/<name>.json`` (through ``benchbook.numbers.publish``), charts
+                  and tables under ``reports_dir/<name>/`` and returns what the report notebook shows.
+                  ``derive(...)`` does the same with explicit paths.
+
+``raw_dir`` and ``reports_dir`` are relative to ``root`` unless absolute (normally ``data/raw`` and
+``reports``).  Each experiment has two DVC stages, ``<name>`` (``notebooks/<name>.ipynb`` calls
+``run.measure``) and ``<name>_report`` (``notebooks/<name>_report.ipynb`` calls ``report.build``);
+every notebook takes the parameters ``root``, ``params_file``, ``overrides`` (JSON), ``raw_dir`` and
+``reports_dir``.  Measurement modules import no report module and report modules no measurement
+module (``tests/test_layers.py``).  ``template/`` is a minimal working experiment to copy.
+"""

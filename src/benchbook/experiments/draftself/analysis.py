@@ -1,0 +1,197 @@
+"""Draft-self analysis (Polars): raw records of a session -> τ, tokens per pass, speedup, cost model,
+experts, coreset tables.
+
+Inputs are the raw records of ``run.measure`` (``runs.jsonl``, ``sessions.jsonl``) and the training
+manifest.  Ratios are only taken within one session (one host, one build, one checkpoint).
+
+Definitions (DESIGN.md, "Statistics and caveats"):
+
+* τ — tokens committed per verify step, counting the verifier's own token; pooled over a
+  configuration's runs as Σ(a+1) / steps.
+* α̂ — per-token acceptance probability, maximum likelihood under independent acceptance with the
+  draft truncated at k: Σa / (Σa + #steps with a < k).  Analytic curve τ(k) = (1 − α^(k+1)) / (1 − α)
+  (Leviathan et al. 2023, eq. 1).  ``alpha_accept_rate`` = accepted ÷ drafted is also kept.
+* r(n) — mean wall time of an n-token pass of a kind over the mean 1-token decode pass, same session.
+  Break-even τ* (one-pass draft, batched verify) = r_draft(k+1) + r_verify(k+1): draft-self is
+  faster than AR only when τ > τ*.
+* Measured speedup — per (prompt, repetition), AR decode time ÷ draft-self decode time for the same
+  N tokens (decode = after the prefill token); geometric mean over pairs with a Student-t interval on
+  the log ratios.  Predicted speedup — the same ratio with every pass replaced by its session mean
+  cost; the gap (measured ÷ predicted − 1) is the time spent outside forward passes plus noise.
+
+Entry point: ``load(raw_dir)`` (see ``benchbook.experiments``).
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import polars as pl
+
+from benchbook import stats
+from benchbook.draftself.experts import independent_bound
+from benchbook.records import read_records
+
+RUN_COLS = ["run_id", "session_id", "rep", "config_name", "prompt_id", "prompt_kind", "predictable", "n_tokens",
+            "forward_passes", "tokens_per_pass", "decode_wall_ns", "decode_tps", "equals_ar", "output_sha256",
+            "expert_loads_per_token", "n_experts", "top_k", "n_layers", "model_sha256", "host_id",
+            "started_at", "ended_at", "_file", "_line"]
+
+
+def load_runs(raw_dir: str | Path, session: str | None = "latest") -> tuple[pl.DataFrame, dict]:
+    """Run records of one session as a DataFrame (config flattened, passes as three list columns),
+    and that session's record.  ``session``: an id, or "latest" (the last completed session)."""
+    raw = Path(raw_dir)
+    sessions = read_records([raw / "sessions.jsonl"], "benchbook.draftself.session")
+    if not sessions:
+        raise ValueError(f"{raw}/sessions.jsonl holds no completed draftself session; run the draftself stage")
+    sess = sessions[-1] if session in (None, "latest") else next(s for s in sessions if s["session_id"] == session)
+    rows = []
+    for r in read_records([raw / "runs.jsonl"], "benchbook.draftself.run"):
+        if r["session_id"] != sess["session_id"]:
+            continue
+        c = r["config"]
+        row = {k: r.get(k) for k in RUN_COLS}
+        row.update({"decoder": c["decoder"], "k": c.get("k", 0), "verify": c.get("verify", "-"),
+                    "draft": c.get("draft", "-"), "coreset_mass": c.get("coreset_mass"),
+                    "coreset_apply": c.get("coreset_apply"), "tau": r.get("tau"),
+                    "verify_steps": r.get("verify_steps", 0), "accepted_total": r.get("accepted_total", 0),
+                    "drafted_total": r.get("drafted_total", 0), "rejections": r.get("rejections", 0),
+                    "pass_kind": [p[0] for p in r["passes"]], "pass_n": [p[1] for p in r["passes"]],
+                    "pass_ns": [p[2] for p in r["passes"]],
+                    "ux_kind": [u["kind"] for u in r.get("unique_experts_per_layer_by_pass") or []],
+                    "ux_n": [u["n_tokens"] for u in r.get("unique_experts_per_layer_by_pass") or []],
+                    "ux_mean": [float(u["mean"]) for u in r.get("unique_experts_per_layer_by_pass") or []],
+                    "ux_passes": [u["passes"] for u in r.get("unique_experts_per_layer_by_pass") or []]})
+        rows.append(row)
+    if not rows:
+        raise ValueError(f"session {sess['session_id']} has no run records in {raw}/runs.jsonl")
+    return pl.DataFrame(rows, infer_schema_length=None), sess
+
+
+def _class(df: pl.DataFrame) -> pl.DataFrame:
+    return df.with_columns(pl.when(pl.col("predictable")).then(pl.lit("predictable"))
+                           .otherwise(pl.lit("other")).alias("prompt_class"))
+
+
+def acceptance(runs: pl.DataFrame) -> pl.DataFrame:
+    """τ, α̂, accept rate, tokens per pass, expert loads per token, equals_ar: per config and prompt
+    class (first timed repetition: the decoders are deterministic)."""
+    first = _class(runs).filter(pl.col("rep") == pl.col("rep").min())
+    return (first.group_by("config_name", "decoder", "k", "verify", "draft", "coreset_mass", "coreset_apply",
+                           "prompt_class")
+            .agg(tau=((pl.col("accepted_total") + pl.col("verify_steps")).sum() / pl.col("verify_steps").sum()),
+                 alpha_mle=pl.col("accepted_total").sum() / (pl.col("accepted_total").sum() + pl.col("rejections").sum()),
+                 alpha_accept_rate=pl.col("accepted_total").sum() / pl.col("drafted_total").sum(),
+                 tokens_per_pass=(pl.col("n_tokens") - 1).sum() / (pl.col("forward_passes") - 1).sum(),
+                 expert_loads_per_token=pl.col("expert_loads_per_token").mean(),
+                 equals_ar_rate=pl.col("equals_ar").cast(pl.Float64).mean(),
+                 accepted_sum=pl.col("accepted_total").sum(), rejections_sum=pl.col("rejections").sum(),
+                 runs=pl.len(), lines=pl.col("_line"), file=pl.col("_file").first(), run_ids=pl.col("run_id"))
+            .sort("prompt_class", "decoder", "verify", "draft", "k"))
+
+
+def analytic_tau(alpha: float, k: int) -> float:
+    """τ(k) = (1 − α^(k+1)) / (1 − α) (Leviathan et al. 2023, eq. 1); k+1 when α = 1."""
+    return k + 1.0 if alpha >= 1 else (1 - alpha ** (k + 1)) / (1 - alpha)
+
+
+def pass_costs(runs: pl.DataFrame) -> tuple[pl.DataFrame, float]:
+    """Mean wall time per (pass kind, tokens) over the session (prefill excluded), and r = mean over
+    the mean 1-token decode pass.  Returns (table, c1_ns)."""
+    p = (runs.select("pass_kind", "pass_n", "pass_ns").explode("pass_kind", "pass_n", "pass_ns")
+         .filter(pl.col("pass_kind") != "prefill"))
+    t = (p.group_by("pass_kind", "pass_n")
+         .agg(mean_ns=pl.col("pass_ns").mean(), median_ns=pl.col("pass_ns").median(),
+              sd_ns=pl.col("pass_ns").std(), passes=pl.len()).sort("pass_kind", "pass_n"))
+    c1 = t.filter((pl.col("pass_kind") == "decode") & (pl.col("pass_n") == 1))["mean_ns"][0]
+    return t.with_columns(r=pl.col("mean_ns") / c1), c1
+
+
+def steady_state(acc: pl.DataFrame, be: pl.DataFrame, costs: pl.DataFrame) -> pl.DataFrame:
+    """Steady-state speedup from τ and pass-cost ratios alone (no end-of-output truncation):
+    batched τ / (r_draft(k+1) + r_verify(k+1)); sequential τ / (r_draft(k+1) + τ·r_verify(1))
+    (a sequential step makes a+1 = τ one-token verify passes on average)."""
+    rv1 = costs.filter((pl.col("pass_kind") == "verify") & (pl.col("pass_n") == 1))["r"]
+    rv1 = float(rv1[0]) if len(rv1) else 1.0
+    d = acc.filter((pl.col("decoder") == "draftself") & (pl.col("draft") == "one_pass")).join(
+        be.select("k", "r_draft", "r_verify", "tau_break_even"), on="k", how="inner")
+    return d.with_columns(steady=pl.when(pl.col("verify") == "batched")
+                          .then(pl.col("tau") / (pl.col("r_draft") + pl.col("r_verify")))
+                          .otherwise(pl.col("tau") / (pl.col("r_draft") + pl.col("tau") * rv1))).select(
+        "config_name", "prompt_class", "k", "verify", "tau", "tau_break_even", "steady")
+
+
+def break_even(costs: pl.DataFrame, ks: list[int]) -> pl.DataFrame:
+    """τ* = r_draft(k+1) + r_verify(k+1) for one-pass draft + batched verify."""
+    def r(kind, n):
+        v = costs.filter((pl.col("pass_kind") == kind) & (pl.col("pass_n") == n))["r"]
+        return float(v[0]) if len(v) else None
+    rows = []
+    for k in ks:
+        rd, rv = r("draft", k + 1), r("verify", k + 1)
+        if rd is not None and rv is not None:
+            rows.append({"k": k, "r_draft": rd, "r_verify": rv, "tau_break_even": rd + rv})
+    return pl.DataFrame(rows)
+
+
+def speedup(runs: pl.DataFrame, costs: pl.DataFrame, confidence: float = 0.95) -> pl.DataFrame:
+    """Measured and predicted speedup of every draft-self config over AR, per prompt class."""
+    cost = {(a, b): m for a, b, m in costs.select("pass_kind", "pass_n", "mean_ns").iter_rows()}
+    runs = _class(runs).with_columns(pl.struct("pass_kind", "pass_n").map_elements(
+        lambda s: float(sum(cost[(k, n)] for k, n in zip(s["pass_kind"], s["pass_n"]) if k != "prefill")),
+        return_dtype=pl.Float64).alias("pred_ns"))
+    # time outside forward passes (Python bookkeeping, argmax, expert logging): decode time − Σ passes
+    runs = runs.with_columns(outside=1 - (pl.col("pass_ns").list.sum() - pl.col("pass_ns").list.first())
+                             / pl.col("decode_wall_ns"))
+    ar = runs.filter(pl.col("decoder") == "ar").select("prompt_id", "rep", ar_ns="decode_wall_ns", ar_pred_ns="pred_ns",
+                                                       ar_outside="outside")
+    ds = runs.filter(pl.col("decoder") == "draftself").join(ar, on=["prompt_id", "rep"])
+    ds = ds.with_columns(log_ratio=(pl.col("ar_ns") / pl.col("decode_wall_ns")).log(),
+                         pred=(pl.col("ar_pred_ns") / pl.col("pred_ns")))
+    out = []
+    for key, g in ds.group_by("config_name", "k", "verify", "draft", "coreset_mass", "coreset_apply", "prompt_class"):
+        d = stats.describe(g["log_ratio"].to_numpy(), confidence)
+        out.append({**dict(zip(["config_name", "k", "verify", "draft", "coreset_mass", "coreset_apply",
+                                "prompt_class"], key)),
+                    "speedup": math.exp(d["mean"]), "ci_low": math.exp(d["ci_low"]) if d["ci_low"] is not None else None,
+                    "ci_high": math.exp(d["ci_high"]) if d["ci_high"] is not None else None, "n": d["n"],
+                    "predicted": float(g["pred"].mean()),
+                    "outside_passes": float(g["outside"].mean()), "ar_outside_passes": float(g["ar_outside"].mean()),
+                    "lines": g["_line"].to_list(), "file": g["_file"][0], "run_ids": g["run_id"].to_list()})
+    res = pl.DataFrame(out, infer_schema_length=None).with_columns(gap=pl.col("speedup") / pl.col("predicted") - 1)
+    return res.sort("prompt_class", "verify", "draft", "k")
+
+
+def experts_by_pass(runs: pl.DataFrame) -> pl.DataFrame:
+    """Mean distinct routed experts per layer, by pass kind and size, with the independent bound
+    (configs without coreset)."""
+    if runs["n_experts"].drop_nulls().len() == 0:
+        return pl.DataFrame()
+    E, K = int(runs["n_experts"].drop_nulls()[0]), int(runs["top_k"].drop_nulls()[0])
+    x = (runs.filter(pl.col("coreset_mass").is_null() & (pl.col("rep") == pl.col("rep").min()))
+         .select("ux_kind", "ux_n", "ux_mean", "ux_passes").explode("ux_kind", "ux_n", "ux_mean", "ux_passes")
+         .drop_nulls())
+    t = (x.group_by("ux_kind", "ux_n")
+         .agg(unique_experts=(pl.col("ux_mean") * pl.col("ux_passes")).sum() / pl.col("ux_passes").sum(),
+              passes=pl.col("ux_passes").sum())
+         .rename({"ux_kind": "kind", "ux_n": "n_tokens"}).sort("kind", "n_tokens"))
+    return t.with_columns(bound=pl.col("n_tokens").map_elements(lambda n: independent_bound(E, K, n),
+                                                                return_dtype=pl.Float64),
+                          E=pl.lit(E), K=pl.lit(K))
+
+
+# ---------------------------------------------------------------- charts
+
+
+def pooled_alpha(g: pl.DataFrame) -> float:
+    """α̂ (MLE) pooled over the rows of ``g`` (several k): Σa / (Σa + Σ rejections)."""
+    a, rej = float(g["accepted_sum"].sum()), float(g["rejections_sum"].sum())
+    return a / (a + rej) if a + rej else float("nan")
+
+
+def load(raw_dir: Path) -> pl.DataFrame:
+    """The tidy table of the experiment: the run records of the latest completed session under
+    ``raw_dir/draftself`` (``load_runs``)."""
+    return load_runs(Path(raw_dir) / "draftself", "latest")[0]

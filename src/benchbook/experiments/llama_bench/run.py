@@ -1,0 +1,97 @@
+"""llama-bench sweep measurement (stage ``llama_bench``): the session loop over models and phases.
+
+Per model: the cold run first (``cold_first_run``; the file evicted from the page cache, ``--no-warmup
+-r 1``), then the warm run (llama-bench's warmup, ``-r repetitions``); a resumed session skips runs
+already completed; every output row becomes a ``benchbook.llama_bench`` record.
+Entry point: ``measure(params, root=, raw_dir=, overrides=)`` (see ``benchbook.experiments``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from benchbook.llamacpp.bench import (SCHEMA, SCHEMA_VERSION, append_result, build_argv,
+                                      evict_from_page_cache, resident_pct)
+from benchbook import resolve
+from benchbook.llamacpp.procmon import run_sampled
+from benchbook.provenance import git_state, load_snapshot
+from benchbook.records import new_id, utc_now
+from benchbook.session import Session, run_key
+
+
+def run_session(*, cfg: dict, bench_bin: Path, models: list[dict], toolchain: dict, host: dict,
+                root: Path, raw_file: Path, log=print) -> dict:
+    """Run the llama-bench matrix of ``cfg`` for ``models`` in one session appended to ``raw_file``.
+
+    ``models``: model records (``models.fetch``) with ``model_id``, ``path``, ``sha256``.
+    Order: for each model, the cold run (if ``cfg.cold_first_run``) then the warm run; a resumed
+    session skips runs already completed.  A failed invocation is recorded with
+    ``status: "failed"``, its exit code and stderr tail, and the session goes on.
+
+    Returns ``{"session_id", "resumed", "ran", "skipped", "failed", "quarantined"}``.
+    """
+    git = git_state(root)
+    ran = skipped = failed = 0
+    meta = {"host_id": host["host_id"], "toolchain_id": toolchain["toolchain_id"], "config": cfg}
+    with Session.open(raw_file, "llama_bench", meta) as sess:
+        if sess.quarantined:
+            log(f"quarantined a torn line: {sess.quarantined['file']}:{sess.quarantined['line']}")
+        for m in models:
+            phases = (["cold"] if cfg.get("cold_first_run") else []) + ["warm"]
+            for phase in phases:
+                conf = {k: cfg[k] for k in ("n_prompt", "n_gen", "n_depth", "repetitions", "threads",
+                                            "n_gpu_layers", "flash_attn")}
+                conf.update(model_id=m["model_id"], phase=phase)
+                key = run_key(conf, m["sha256"], toolchain["toolchain_id"], host["host_id"])
+                if sess.done(key):
+                    skipped += 1
+                    log(f"skip (done in this session): {m['model_id']} {phase}")
+                    continue
+                cache_state = evict_from_page_cache(m["path"]) if phase == "cold" else \
+                    {"method": None, "resident_before_pct": resident_pct(m["path"])}
+                argv = build_argv(bench_bin, m["path"], cfg, phase)
+                log(f"$ {' '.join(Path(a).name if i == 0 else a for i, a in enumerate(argv))}")
+                load_start, started = load_snapshot(), utc_now()
+                res = run_sampled(argv, cfg.get("timeout_s", 900))
+                ended, load_end = utc_now(), load_snapshot()
+                base = {"schema_version": SCHEMA_VERSION, "run_id": new_id(), "run_key": key,
+                        "experiment": "llama_bench", "phase": phase, "config": conf,
+                        "argv": [Path(argv[0]).name] + argv[1:], "host_id": host["host_id"],
+                        "toolchain_id": toolchain["toolchain_id"], "model_id": m["model_id"],
+                        "model_sha256": m["sha256"], **{k: git[k] for k in ("git_commit", "git_dirty")},
+                        "started_at": started, "ended_at": ended, "load_start": load_start,
+                        "load_end": load_end, "cache_state": cache_state,
+                        "peak_rss_bytes": res.peak_rss_bytes, "peak_gpu_mem_mib": res.peak_gpu_mem_mib,
+                        "wall_ns": res.wall_ns}
+                if append_result(sess, SCHEMA, base, res, f"llama-bench stdout ({m['model_id']} {phase})"):
+                    ran += 1
+                else:
+                    failed += 1
+                    log(f"FAILED {m['model_id']} {phase}: exit {res.returncode}")
+        out = {"session_id": sess.session_id, "resumed": sess.resumed, "ran": ran, "skipped": skipped,
+               "failed": failed, "quarantined": sess.quarantined}
+    return out
+
+
+def measure(params: dict, *, root: Path, raw_dir: Path, overrides: dict | None = None, log=print) -> dict:
+    """The stage ``llama_bench``: one session of the sweep in ``params["llama_bench"]`` (+ ``overrides``).
+
+    ``params``: the whole ``params.yaml`` mapping (``toolchain`` and ``models`` resolve the build and
+    the model files; neither is built nor fetched here).  Writes ``raw_dir/llama_bench/<host_id>.jsonl``
+    and the snapshots under ``raw_dir/snapshots/``.  Returns ``run_session``'s dict plus ``raw_file``,
+    ``cfg`` (the merged section) and ``models`` (model ids).
+
+    Raises:
+        resolve.ParamsError, llamacpp.toolchain.ToolchainError, llamacpp.models.ModelError: the build or
+        a model is missing (the message names the fix).
+    """
+    root, raw_dir = Path(root), Path(root) / raw_dir
+    cfg = {**params["llama_bench"], **(overrides or {})}
+    toolchain = resolve.get_toolchain(params, build=False)
+    models = resolve.get_models(params, cfg["models"], toolchain)
+    host = resolve.store_snapshots(raw_dir / "snapshots", toolchain, models)
+    raw_file = raw_dir / "llama_bench" / f"{host['host_id']}.jsonl"
+    log(f"{toolchain.record['toolchain_id']} {[m['model_id'] for m in models]} -> {raw_file}")
+    result = run_session(cfg=cfg, bench_bin=toolchain.binary("llama-bench"), models=models,
+                         toolchain=toolchain.record, host=host, root=root, raw_file=raw_file, log=log)
+    return {**result, "raw_file": raw_file, "cfg": cfg, "models": [m["model_id"] for m in models]}

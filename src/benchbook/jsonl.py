@@ -1,0 +1,171 @@
+"""Generic lazy reader of JSONL record files with vectorized validation (Polars).
+
+``scan_jsonl`` decodes each file against an explicit Polars schema (fields that do not fit the type
+become null and are caught by validation, with file:line); ``validate`` runs vectorized checks and
+either raises ``RecordError`` naming file:line, the field and the fix, or drops the bad rows and
+counts them (``on_error="skip"``).  Every experiment's analysis reads its raw records through these.
+"""
+
+from __future__ import annotations
+
+import json
+import mmap
+import re
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+
+from .records import RecordError
+
+
+def _line_map(path: Path) -> np.ndarray | None:
+    """1-based line numbers of the non-blank lines of ``path``, or None when no line is blank
+    (then row i is line i + 1).  The check is one C-level search; the map is built only when needed."""
+    with open(path, "rb") as f:
+        if f.seek(0, 2) == 0:
+            return None
+        f.seek(0)
+        with mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as m:
+            if m.find(b"\n\n") < 0 and m[:1] != b"\n" and re.search(rb"\n[ \t\r]+\n", m) is None:
+                return None
+            data = bytes(m)
+    parts = data.split(b"\n")
+    if data.endswith(b"\n"):
+        parts = parts[:-1]
+    return np.asarray([i for i, line in enumerate(parts, 1) if line.strip()], dtype=np.int64)
+
+
+def _first_bad_json(path: Path) -> tuple[int, str] | None:
+    with open(path, encoding="utf-8", errors="replace") as f:
+        for i, line in enumerate(f, 1):
+            if line.strip():
+                try:
+                    rec = json.loads(line)
+                except ValueError as e:
+                    return i, str(e)
+                if not isinstance(rec, dict):
+                    return i, "not a JSON object"
+    return None
+
+
+def _good_lines(path: Path) -> tuple[bytes, np.ndarray, list[int]]:
+    good, lines, bad = [], [], []
+    with open(path, "rb") as f:
+        for i, line in enumerate(f, 1):
+            if not line.strip():
+                continue
+            try:
+                if isinstance(json.loads(line), dict):
+                    good.append(line if line.endswith(b"\n") else line + b"\n")
+                    lines.append(i)
+                    continue
+            except ValueError:
+                pass
+            bad.append(i)
+    return b"".join(good), np.asarray(lines, dtype=np.int64), bad
+
+
+def _fast_file(p: Path, schema: dict) -> pl.DataFrame:
+    """Fast path: every line as a string (CSV reader, no quoting; blank lines are null rows, so the row
+    index is the line number), then one vectorized ``str.json_decode`` against ``schema``.  Raises
+    ComputeError on any malformed line or type mismatch (the caller then takes the slow path)."""
+    lines = pl.read_csv(p, has_header=False, separator="\x01", quote_char=None, new_columns=["_raw"],
+                        schema={"_raw": pl.String}, row_index_name="_row", comment_prefix=None)
+    raw = lines["_raw"]
+    # the filter copies every line's text: only when a line is blank (null) or may be whitespace only
+    if raw.null_count() or raw.str.contains(r"^\s*$").any():
+        lines = lines.filter(pl.col("_raw").str.strip_chars().str.len_bytes() > 0)
+    del raw
+    return (lines.select((pl.col("_row").cast(pl.Int64) + 1).alias("line"),
+                         pl.col("_raw").str.json_decode(pl.Struct(schema)).alias("_r"))
+                 .unnest("_r"))
+
+
+def _tolerant_file(p: Path, schema: dict, on_error: str, report: dict | None) -> pl.DataFrame:
+    """Slow path: Polars' NDJSON reader with ``ignore_errors`` (a field of the wrong type becomes null
+    and validation names its line); a line that is not JSON raises RecordError or is skipped."""
+    try:
+        df = pl.scan_ndjson(p, schema=schema, ignore_errors=True, row_index_name="_row", low_memory=False).collect()
+        lmap = _line_map(p)
+    except pl.exceptions.ComputeError:
+        bad = _first_bad_json(p)
+        if on_error == "raise":
+            where = f"{p}:{bad[0]}: {bad[1]}" if bad else f"{p}: unreadable"
+            raise RecordError(f"{where}; not a JSON record. fix: if it is a torn last line, `benchbook records "
+                              f"repair {p}` moves it aside; otherwise restore the file from git, or read with "
+                              "on_error='skip'") from None
+        buf, lmap, badl = _good_lines(p)
+        if report is not None:
+            report["bad_json"] = report.get("bad_json", 0) + len(badl)
+            report.setdefault("bad_lines", []).extend(f"{p}:{i}" for i in badl[:20])
+        df = pl.read_ndjson(buf, schema=schema, ignore_errors=True).with_row_index("_row")
+    rows = df["_row"].to_numpy()
+    line = pl.Series("line", (rows + 1) if lmap is None else lmap[rows], dtype=pl.Int64)
+    return df.drop("_row").with_columns(line)
+
+
+def iter_files(files, schema: dict, on_error: str, report: dict | None):
+    """Each non-empty file of ``files`` decoded (``scan_jsonl``'s columns), one at a time."""
+    for p in map(Path, files):
+        if not p.exists() or p.stat().st_size == 0:
+            continue
+        try:
+            df = _fast_file(p, schema)
+        except pl.exceptions.ComputeError:
+            df = _tolerant_file(p, schema, on_error, report)
+        df = df.with_columns(pl.lit(str(p)).alias("file")).select([*schema, "file", "line"])
+        yield df
+        del df  # before the next file is decoded
+
+
+def scan_jsonl(files: list[str | Path], schema: dict, on_error: str = "raise",
+               report: dict | None = None, per_file=None) -> pl.LazyFrame:
+    """Frame over JSONL ``files`` with columns of ``schema`` plus ``file`` (str) and ``line`` (1-based).
+
+    Fields missing from a record, or of another type, are null (validation decides).  A line that is
+    not a JSON object raises ``RecordError`` naming file:line (``on_error="raise"``) or is skipped and
+    counted in ``report["bad_json"]`` (``on_error="skip"``).  Each file is decoded by one vectorized
+    ``str.json_decode``; only a file where that fails is re-read by the tolerant (slower) path.
+    Files are decoded one at a time, so peak memory holds one file's text, not all of them;
+    ``per_file(frame) -> frame`` (e.g. filter, validate, flatten) runs on each before they are joined.
+    """
+    frames = []
+    for df in iter_files(files, schema, on_error, report):
+        frames.append((per_file(df) if per_file else df).lazy())
+        del df
+    if not frames:
+        if per_file:
+            return per_file(pl.DataFrame(schema={**schema, "file": pl.String, "line": pl.Int64})).lazy()
+        return pl.DataFrame(schema={**schema, "file": pl.String, "line": pl.Int64}).lazy()
+    return pl.concat(frames, how="vertical")
+
+
+def validate(df: pl.DataFrame, checks: dict[str, tuple[pl.Expr, str]], on_error: str = "raise",
+             report: dict | None = None) -> pl.DataFrame:
+    """Keep rows that pass every check; ``checks`` maps a field name to ``(ok_expr, fix)``.
+
+    Vectorized: one boolean column per check.  ``on_error="raise"``: ``RecordError`` for the first bad
+    row, ``file:line: field 'x' <fix>`` (needs ``file``/``line`` columns), plus how many rows fail;
+    ``"skip"``: bad rows are dropped and counted in ``report["invalid"]`` (with up to 20 examples in
+    ``report["invalid_examples"]``).
+    """
+    if df.is_empty():
+        return df
+    oks = df.select([e.fill_null(False).alias(k) for k, (e, _) in checks.items()])
+    all_ok = oks.select(pl.all_horizontal(pl.all())).to_series()
+    n_bad = int((~all_ok).sum())
+    if n_bad == 0:
+        return df
+    bad_idx = (~all_ok).arg_true()
+    examples = []
+    for i in bad_idx[:20].to_list():
+        failed = [k for k in checks if not oks[k][i]]
+        examples.append(f"{df['file'][i]}:{df['line'][i]}: field {failed[0]!r} {checks[failed[0]][1]}")
+    if on_error == "raise":
+        raise RecordError(examples[0] + (f" ({n_bad - 1} more invalid records; read with on_error='skip' to "
+                                         "drop and count them)" if n_bad > 1 else ""))
+    if report is not None:
+        report["invalid"] = report.get("invalid", 0) + n_bad
+        report.setdefault("invalid_examples", []).extend(examples)
+    return df.filter(all_ok)

@@ -1,1 +1,0 @@
-"""Runners: drive real llama.cpp binaries and return parsed results plus process facts."""

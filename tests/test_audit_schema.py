@@ -1,0 +1,97 @@
+"""Claims schema: the converted Clover file, stated precision from the YAML text, and malformed
+files -> one ClaimsError naming file:line and the field."""
+
+from pathlib import Path
+
+import pytest
+
+from benchbook.audit import precision, schema
+
+ROOT = Path(__file__).resolve().parents[1]
+CLOVER = ROOT / "data" / "claims" / "clover-35b-a3b-blog.yaml"
+FX = Path(__file__).parent / "fixtures" / "audit"
+
+
+def test_clover_converted_file_keeps_every_claim_of_the_original():
+    cf = schema.load(CLOVER)
+    # the original's 36 numeric claims + 1 claim for the vendor's 101.8 that a statement quoted inline
+    # = 33 claims; its 4 derived entries are statements
+    assert len(cf.claims) == 33 and len(cf.statements) == 4
+    ids = {c.id for c in cf.claims} | {s.id for s in cf.statements}
+    original = ["tg-wsl-ncmoe26", "pp-wsl-ncmoe26", "tg-win-ncmoe26", "tg-win-ncmoe26-first",
+                "pp-win-ncmoe26", "tg-win-ncmoe24", "pp-win-ncmoe24", "tg-win-ncmoe22", "pp-win-ncmoe22",
+                "ds-story-wsl", "ds-story-win", "ds-code-wsl", "ds-code-win", "ds-prob-wsl", "ds-prob-win",
+                "ds-code-b8-wsl", "ds-code-b8-win", "ds-code-b4-wsl", "ds-acceptance", "mem-wsl-vram",
+                "mem-wsl-rss", "mem-win-vram", "mem-win-ws", "stmt-57pct", "stmt-two-thirds", "stmt-7x-qwen",
+                "stmt-2.4x-5070ti",
+                "ext-h200-draft-self", "ext-vendor-gb300", "ext-vendor-h200", "other-deepseek-strata",
+                "other-qwen27b-q4km", "other-qwen27b-iq3xxs", "other-qwen27b-iq2xs-mtp", "prep-quantize",
+                "prep-convert-4-shards"]
+    assert set(original) <= ids and ids - set(original) == {"ext-vendor-5070ti"}
+    first = cf.claim("tg-win-ncmoe26-first")
+    # the original's unquoted flow-mapping note "first run, cold file cache" parsed as two keys
+    assert first.note == "first run, cold file cache" and cf.conditions_of(first).file_cache == "cold"
+    assert cf.conditions_of(first).offload.n_cpu_moe == 26 and cf.conditions_of(first).sampling == "greedy"
+    assert cf.claim("ext-vendor-h200").conditions.sampling is None  # quoted claims get no defaults
+    assert cf.claim("mem-wsl-vram").capacity == 12.29 and cf.source.runs_per_prompt == 1
+    assert cf.system_of(first).hardware == "NVIDIA GeForce RTX 3080 Ti"
+
+
+def test_decimals_come_from_the_number_as_written():
+    texts = ("31.4", "150.0", "7", "2.5e3", "1e-3", "x")
+    assert [precision.decimals_of(t) for t in texts] == [1, 1, 0, 0, 3, None]
+    cf = schema.load(FX / "precision.yaml")
+    # 150.0 keeps its written decimal although YAML reads the float 150
+    assert cf.claim("a-before").decimals == 1 and cf.statement("drop-27").decimals == 0
+    assert cf.statement("ratio-0.70").decimals == 2 and cf.statement("ratio-about-0.7").decimals == 1
+    cf = schema.load(CLOVER)
+    assert cf.claim("other-qwen27b-q4km").decimals == 2 and cf.statement("stmt-two-thirds").decimals == 3
+
+
+def test_stated_interval():
+    # "−31.4": ±0.05; "about 57": ±1; "[6.11, 6.34]" with 2 decimals: [6.105, 6.345]
+    iv = precision.stated_interval(-31.4, -31.4, 1, False)
+    assert (round(iv.lo, 6), round(iv.hi, 6)) == (-31.45, -31.35)
+    assert precision.stated_interval(57, 57, 0, True) == precision.Interval(56.0, 58.0)
+    iv = precision.stated_interval(6.11, 6.34, 2, False)
+    assert (round(iv.lo, 6), round(iv.hi, 6)) == (6.105, 6.345)
+
+
+def test_numberless_claims_are_kept():
+    cf = schema.load(FX / "unsupported.yaml")
+    c = cf.claim("speedup-bare")
+    assert c.value == 3 and c.about  # "about 3x with 5 draft tokens": a claim, not a vanished statement
+    assert cf.claim("base-missing").value is None and cf.claim("base-missing").statement
+
+
+@pytest.mark.parametrize("name, where", [
+    ("missing_unit", "missing_unit.yaml:5: claims.0.unit: a claim with a value or range needs its unit"),
+    ("non_numeric", "non_numeric.yaml:7: claims.0.value: Input should be a valid number"),
+    ("duplicate_id", "duplicate_id.yaml:7: claims.2.id: duplicate id 'a' (first at line 5)"),
+    ("unknown_reference",
+     "unknown_reference.yaml:10: statements.0.of.1: 'b' is neither a claim nor a statement id"),
+    ("cycle", "cycle.yaml:8: statements.1.of: statements cite each other in a cycle (s1 -> s2 -> s1)"),
+    ("yaml_syntax", "yaml_syntax.yaml:6: YAML syntax error: expected ',' or '}', but got '{'"),
+])
+def test_malformed_claims_name_file_line_and_field(name, where):
+    with pytest.raises(schema.ClaimsError) as e:
+        schema.load(FX / "malformed" / f"{name}.yaml")
+    assert where in str(e.value) and "fix:" in str(e.value)
+
+
+def test_statement_shape_errors(tmp_path):
+    head = "schema: benchbook.claims\nschema_version: 1\nsource: {kind: t}\n"
+    cases = {
+        # a ratio that names one side only (the old loader dropped it silently)
+        "statements:\n  - {id: s, kind: ratio, statement: about 3x, of: [a], value: 3}\n":
+            "t.yaml:7: statements.0.of: a ratio cites exactly two ids, got 1",
+        "claims:\n  - {id: a, metric: m, value: 1, unit: s, colour: red}\n":
+            "t.yaml:5: claims.0.colour: Extra inputs are not permitted",
+        "claims:\n  - {id: a, metric: m}\n": "t.yaml:5: claims.0.statement: a claim with no number needs",
+    }
+    for body, msg in cases.items():
+        p = tmp_path / "t.yaml"
+        p.write_text(head + "claims:\n  - {id: a, metric: m, value: 1, unit: s}\n" + body
+                     if body.startswith("statements") else head + body)
+        with pytest.raises(schema.ClaimsError, match=msg.replace("(", r"\(").replace(")", r"\)")):
+            schema.load(p)

@@ -1,0 +1,236 @@
+"""Verdicts: the Clover claims with hand-computed values, then one synthetic claims file per check
+(each with a clean control), and the claims-path faults of the old caveat engine as regressions."""
+
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from benchbook import caveats
+from benchbook.audit import recompute, run, schema, tables
+from benchbook.audit.verdicts import Here
+
+ROOT = Path(__file__).resolve().parents[1]
+CLOVER = ROOT / "data" / "claims" / "clover-35b-a3b-blog.yaml"
+FX = Path(__file__).parent / "fixtures" / "audit"
+
+
+def verdicts(path) -> dict:
+    return {v.id: v for v in run.audit_file(path, here=Here()).verdicts}
+
+
+def quals(v) -> set[tuple[str, str]]:
+    return {(q.kind, q.check) for q in v.qualifiers}
+
+
+@pytest.fixture(scope="module")
+def clover():
+    return verdicts(CLOVER)
+
+
+# --- the Clover claims ---------------------------------------------------------------------------
+
+def test_clover_57_percent(clover):
+    v = clover["stmt-57pct"]
+    # 24.4 / 42.72 = 0.57116 = 57.1%; "about 57%" stands for 56..58%: consistent
+    assert v.consistency == "consistent" and v.recomputed == "57.116"
+    assert quals(v) == {("not comparable", "mixed_method"), ("at risk", "single_run"),
+                        ("at risk", "acceptance_without_speedup")}
+    methods = next(q for q in v.qualifiers if q.check == "mixed_method")
+    assert methods.reason == "methods: real prompt generation vs llama-bench tg128"
+    assert methods.evidence == ["ds-code-win", "tg-win-ncmoe24"]
+
+
+def test_clover_7x_qwen(clover):
+    v = clover["stmt-7x-qwen"]
+    # 42.72 / 6.34 = 6.738, 42.72 / 6.11 = 6.992; "about 7" stands for 6..8: consistent
+    assert v.consistency == "consistent" and v.recomputed == "6.738–6.992"
+    assert ("not comparable", "mixed_method") in quals(v)
+
+
+def test_clover_2_4x_vendor(clover):
+    v = clover["stmt-2.4x-5070ti"]
+    # 101.8 / 42.72 = 2.383; "about 2.4" stands for 2.3..2.5: consistent
+    assert v.consistency == "consistent" and v.recomputed == "2.383"
+    reasons = {q.reason for q in v.qualifiers if q.kind == "not comparable"}
+    assert reasons == {"methods: vendor statement vs llama-bench tg128",
+                       "hardware: NVIDIA GeForce RTX 5070 Ti vs NVIDIA GeForce RTX 3080 Ti",
+                       "sources: the model's vendor vs the source"}
+    # the vendor's engine is unstated: a note, never "different"
+    assert "engine/build: not stated for ext-vendor-5070ti" in v.notes
+
+
+def test_clover_two_thirds_bound(clover):
+    v = clover["stmt-two-thirds"]
+    # same env and n_cpu_moe: 9 pairs; the largest is ds-code-b8-wsl / tg-wsl-ncmoe26 = 20.6 / 32.95 = 0.6252
+    # (windows: 24.6 / 42.72 = 0.576); 0.625 < 0.667: consistent
+    assert v.consistency == "consistent" and v.recomputed == "0.625"
+    assert v.arithmetic.startswith("max over 9 pairs (same env, n_cpu_moe) = ds-code-b8-wsl / tg-wsl-ncmoe26")
+    assert ("not comparable", "mixed_method") in quals(v)
+
+
+def test_clover_at_risk_rows(clover):
+    at_risk = {i for i, v in clover.items()
+               if v.kind == "claim" and any(q.kind == "at risk" for q in v.qualifiers)}
+    ones = {"ds-story-wsl", "ds-story-win", "ds-code-wsl", "ds-code-win", "ds-prob-wsl", "ds-prob-win",
+            "ds-code-b8-wsl", "ds-code-b8-win", "ds-code-b4-wsl"}
+    assert at_risk == ones | {"tg-win-ncmoe26-first", "tg-win-ncmoe22", "pp-win-ncmoe22", "ds-acceptance"}
+    assert quals(clover["tg-win-ncmoe26-first"]) == {("at risk", "cold_start")}
+    spill = clover["tg-win-ncmoe22"].qualifiers[0]
+    # 23.48 < (1 - 0.25) x 42.72 = 32.04 at the neighbouring -ncmoe 24
+    assert spill.check == "memory_spill"
+    assert "23.48 tok/s against 42.72 at n_cpu_moe 24 (tg-win-ncmoe24)" in spill.reason
+    assert all(quals(clover[i]) == {("at risk", "single_run")} for i in ones)
+    assert quals(clover["ds-acceptance"]) == {("unsupported", "needs"),
+                                              ("at risk", "acceptance_without_speedup")}
+
+
+def test_clover_not_stated_is_a_note_not_a_verdict(clover):
+    v = clover["tg-win-ncmoe24"]
+    assert v.consistency == "not checkable" and v.qualifiers == []
+    assert v.notes == ["n: not stated for tg-win-ncmoe24"]
+    assert not v.reproducible.here
+    assert v.reproducible.missing == [
+        "model: Clover-35B-A3B-Preview is not in this project's model registry",
+        "hardware: NVIDIA GeForce RTX 3080 Ti (here: CPU only)",
+        "build: llama.cpp fork (branch dev-clover) commit 4838ffb, CUDA build (here: llama.cpp b11434)"]
+
+
+# --- stated precision (regression: a flat 5% tolerance) ------------------------------------------
+
+def test_precision_percent_change():
+    v = verdicts(FX / "precision.yaml")
+    # (102.4 / 150.0 - 1) x 100 = -31.733; "-31.4" stands for -31.45..-31.35: inconsistent by -0.333 points
+    assert v["drop-31.4"].consistency == "inconsistent" and v["drop-31.4"].recomputed == "-31.733"
+    assert v["drop-31.4"].difference == pytest.approx(-0.3333, abs=1e-4)
+    # (72.6 / 100.0 - 1) x 100 = -27.4; "-27" stands for -27.5..-26.5: consistent (control)
+    assert v["drop-27"].consistency == "consistent" and v["drop-27"].difference is None
+    # 72.6 / 100 = 0.726: "about 0.7" (0.6..0.8) consistent;
+    # "0.70" (0.695..0.705) misses it: 0.726 - 0.70 = +0.026
+    assert v["ratio-about-0.7"].consistency == "consistent"
+    assert v["ratio-0.70"].consistency == "inconsistent"
+    assert v["ratio-0.70"].difference == pytest.approx(0.026)
+
+
+def test_precision_in_the_caveat_rule():
+    # the comparison rule reads value_halfwidth: 0.7 stated, 0.726 recomputed
+    df = pl.DataFrame({"id": ["about", "exact", "flat"], "value": [0.7, 0.7, 0.7],
+                       "value_halfwidth": [0.1, 0.005, None], "num_lo": [72.6] * 3, "num_hi": [72.6] * 3,
+                       "den_lo": [100.0] * 3, "den_hi": [100.0] * 3})
+    out, _ = caveats.evaluate(df, "comparison", rules=["inconsistent_derived_value"])
+    # about: 0.6..0.8 holds 0.726; exact: 0.695..0.705 misses it;
+    # flat (no precision): 0.7 >= 0.726 x 0.95 = 0.690
+    assert out["caveats"].to_list() == [[], ["inconsistent_derived_value"], []]
+
+
+# --- every derived kind --------------------------------------------------------------------------
+
+def test_derived_kinds():
+    v = verdicts(FX / "derived.yaml")
+    got = {i: (v[i].consistency, v[i].recomputed, v[i].difference) for i in
+           ("ratio-ok", "ratio-bad", "ratio-range", "diff-ok", "diff-bad", "sum-ok", "mean-ok", "mean-bad",
+            "of-stmt-ok", "every-below", "every-below-bad")}
+    assert got == {
+        "ratio-ok": ("consistent", "4.000", None),              # 40 / 10
+        "ratio-bad": ("inconsistent", "4.000", -1.0),           # 4 - 5
+        "ratio-range": ("consistent", "1.818–2.222", None),     # 40 / 22 .. 40 / 18, "about 2" = 1..3
+        "diff-ok": ("consistent", "30.000", None),              # 40 - 10
+        "diff-bad": ("inconsistent", "30.000", 5.0),            # 30 - 25
+        "sum-ok": ("consistent", "50.000", None),               # 40 + 10
+        "mean-ok": ("consistent", "25.000", None),              # (40 + 10) / 2
+        "mean-bad": ("inconsistent", "25.000", 1.0),            # 25 - 24
+        # a statement citing statements: 4 / (1.818..2.222) = 1.8..2.2 holds 2
+        "of-stmt-ok": ("consistent", "1.800–2.200", None),
+        # pairs in the same env: 12 / 30 = 0.4, 35 / 50 = 0.7; max 0.7 < 0.75; vs 0.5: off by +0.2
+        "every-below": ("consistent", "0.700", None),
+        "every-below-bad": ("inconsistent", "0.700", pytest.approx(0.2)),
+    }
+
+
+def test_no_stated_value_is_not_checkable():
+    # regression: a derived claim with numerator/denominator and no value raised KeyError: 'value'
+    v = verdicts(FX / "derived.yaml")["no-value"]
+    assert v.consistency == "not checkable" and v.recomputed == "4.000"
+    assert v.notes[0] == "not checkable: no value stated: nothing to check the recomputed value against"
+
+
+def test_recompute_rejects_sum_of_different_units(tmp_path):
+    p = tmp_path / "u.yaml"
+    p.write_text("schema: benchbook.claims\nschema_version: 1\nsource: {kind: t}\nclaims:\n"
+                 "  - {id: a, metric: m, value: 1, unit: s}\n  - {id: b, metric: m, value: 2, unit: GiB}\n"
+                 "statements:\n  - {id: s, kind: sum, statement: x, of: [a, b], value: 3}\n")
+    msg = r"statement s: a sum of numbers in different units \['GiB', 's'\]"
+    with pytest.raises(recompute.RecomputeError, match=msg):
+        run.audit_file(p)
+
+
+# --- unsupported ---------------------------------------------------------------------------------
+
+def test_unsupported():
+    v = verdicts(FX / "unsupported.yaml")
+    assert quals(v["acc-bare"]) == {("unsupported", "needs")}
+    assert quals(v["acc-counted"]) == set()  # control: the counts are stated
+    # regression: "about 3x with 5 draft tokens" (no numerator/denominator) vanished; now kept, unsupported
+    assert [q.reason for q in v["speedup-bare"].qualifiers] == [
+        "a speedup without both speeds: cite the two speeds in a ratio statement"]
+    assert v["vs-missing"].consistency == "not checkable"
+    assert [(q.kind, q.evidence) for q in v["vs-missing"].qualifiers] == [("unsupported", ["base-missing"])]
+    assert v["vs-old"].consistency == "consistent" and v["vs-old"].qualifiers == []  # control
+
+
+# --- not comparable ------------------------------------------------------------------------------
+
+def test_not_comparable_each_dimension_named():
+    v = verdicts(FX / "not_comparable.yaml")
+    reasons = {i: sorted(q.reason for q in v[i].qualifiers) for i in v if i.startswith("vs-") or i == "rate"}
+    assert reasons == {
+        "vs-same": [],                                                          # control
+        "vs-method": ["methods: real prompt generation vs llama-bench tg128"],
+        "vs-phase": ["phases: prefill_tps vs decode_tps"],
+        "vs-hardware": ["environments: linux-b vs linux", "hardware: GPU B vs GPU A"],
+        "vs-env": ["environments: windows vs linux"],
+        "vs-build": ["builds: llama.cpp b200 vs llama.cpp b100"],
+        "vs-source": ["sources: a forum post vs the source"],
+        # regression: unknown method and host counted as different (mixed_method + host_or_build_mismatch)
+        "vs-unstated": [],
+        # regression: any two metrics counted as mixed phases; tokens / seconds is one rate
+        "rate": [],
+    }
+    # engine and build come from the file's `conditions` defaults; the rest is noted, not judged
+    assert v["vs-unstated"].notes == ["hardware: not stated for unstated", "method: not stated for unstated",
+                                      "n: not stated for unstated"]
+
+
+# --- at risk -------------------------------------------------------------------------------------
+
+def test_at_risk():
+    v = verdicts(FX / "at_risk.yaml")
+    risky = {i: sorted(q.check for q in v[i].qualifiers) for i in v}
+    assert risky == {
+        "capped": ["cap_hit"], "under-cap": [],                    # 2000 of 2000 vs 1412 of 2000
+        "cold": ["cold_start", "single_run"], "warm-30": [],       # file_cache cold, n = 1
+        "warm-28": [],
+        "spill-26": ["memory_spill"],                              # 23 < 0.75 x 42 = 31.5 one level up
+        "draft": [], "spec": [],
+        "acc": ["acceptance_without_speedup"],                     # 0.95 accepted, 20 / 42 = 0.476 <= 1
+        "acc-spec": [],                                            # control: 60 / 42 = 1.43 > 1
+        "draft-vs-plain": ["acceptance_without_speedup"], "spec-vs-plain": [],
+        "cold-vs-warm": ["cold_start", "single_run"],              # carried from the cited cold run
+    }
+    assert v["capped"].qualifiers[0].reason == "stopped at the generation cap (2000 of 2000 tokens)"
+
+
+def test_claims_without_any_note_do_not_crash():
+    # regression: caveats.evaluate on a claims table with no note raised polars InvalidOperationError
+    cf = schema.load(FX / "at_risk.yaml")
+    table = tables.claims_table(cf)
+    assert table["note"].null_count() == table.height and table.schema["note"] == pl.String
+    bare = table.select("id", pl.lit(None).alias("note"))  # an untyped all-null column
+    out, status = caveats.evaluate(bare, "claims", rules=["cold_start"])
+    assert status["cold_start"] == "applied" and out["caveats"].to_list() == [[]] * table.height
+
+
+def test_cap_is_kept_in_the_claims_table():
+    # regression: load_claims dropped the cap, so cap_hit could never fire on claims
+    t = tables.claims_table(schema.load(FX / "at_risk.yaml"))
+    assert t.filter(pl.col("id") == "capped").select("tokens_generated", "cap").row(0) == (2000, 2000)
