@@ -10,9 +10,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from benchbook.llamacpp.bench import (SCHEMA, SCHEMA_VERSION, append_result, build_argv,
-                                      evict_from_page_cache, resident_pct)
 from benchbook import resolve
+from benchbook.llamacpp.bench import SCHEMA, append_result, build_argv, evict_from_page_cache, resident_pct  # noqa: F401
 from benchbook.llamacpp.procmon import run_sampled
 from benchbook.provenance import git_state, load_snapshot
 from benchbook.records import new_id, utc_now
@@ -54,7 +53,7 @@ def run_session(*, cfg: dict, bench_bin: Path, models: list[dict], toolchain: di
                 load_start, started = load_snapshot(), utc_now()
                 res = run_sampled(argv, cfg.get("timeout_s", 900))
                 ended, load_end = utc_now(), load_snapshot()
-                base = {"schema_version": SCHEMA_VERSION, "run_id": new_id(), "run_key": key,
+                base = {"run_id": new_id(), "run_key": key, "origin": "native",
                         "experiment": "llama_bench", "phase": phase, "config": conf,
                         "argv": [Path(argv[0]).name] + argv[1:], "host_id": host["host_id"],
                         "toolchain_id": toolchain["toolchain_id"], "model_id": m["model_id"],
@@ -63,7 +62,7 @@ def run_session(*, cfg: dict, bench_bin: Path, models: list[dict], toolchain: di
                         "load_end": load_end, "cache_state": cache_state,
                         "peak_rss_bytes": res.peak_rss_bytes, "peak_gpu_mem_mib": res.peak_gpu_mem_mib,
                         "wall_ns": res.wall_ns}
-                if append_result(sess, SCHEMA, base, res, f"llama-bench stdout ({m['model_id']} {phase})"):
+                if append_result(sess, "llama_bench", base, res, f"llama-bench stdout ({m['model_id']} {phase})"):
                     ran += 1
                 else:
                     failed += 1

@@ -16,10 +16,10 @@ from pathlib import Path
 
 from benchbook import resolve
 from benchbook.llamacpp.server import LlamaServer, ServerError, build_argv, metrics_delta, parse_metrics
+from benchbook.schemas import build
 
 SCHEMA = "benchbook.speculative_request"
 COST_SCHEMA = "benchbook.speculative_cost"
-SCHEMA_VERSION = 1
 
 #: Greedy and every penalty off, explicitly (GGUF files can carry sampler defaults,
 #: ``general.sampling.*`` in llama.cpp ``common/arg.cpp``); the server echoes what it used in
@@ -102,7 +102,7 @@ def run_cost_model(*, bench_bin: Path, target: dict, drafts: list[dict], cfg: di
         rec = {**base, "run_id": new_id(), "run_key": key, "config": conf, "argv": argv, "role": role,
                "model_id": m["model_id"], "model_sha256": m["sha256"], "started_at": started, "ended_at": utc_now(),
                "peak_rss_bytes": res.peak_rss_bytes}
-        if not append_result(sess, COST_SCHEMA, rec, res, f"llama-bench {m['model_id']}"):
+        if not append_result(sess, "speculative_cost", rec, res, f"llama-bench {m['model_id']}"):
             failed += 1
     return failed
 
@@ -147,9 +147,10 @@ def run_session(*, cfg: dict, server_bin: Path, bench_bin: Path | None, target: 
                 "n_min": cfg.get("n_min", 0), "p_min": cfg.get("p_min", 0.0)}
 
     with Session.open(raw_file, "speculative", meta) as sess:
-        base_common = {"schema_version": SCHEMA_VERSION, "experiment": "speculative", "host_id": host["host_id"],
+        base_common = {"experiment": "speculative", "host_id": host["host_id"],
                        "toolchain_id": toolchain["toolchain_id"], "git_commit": git["git_commit"],
                        "git_dirty": git["git_dirty"]}
+        build_of = {"build_number": toolchain.get("build_number"), "build_commit": toolchain.get("build_commit")}
         if cfg.get("cost_model") and bench_bin is not None:
             uniq = {d["sha256"]: d for k, d in drafts.items() if d["sha256"] != target["sha256"]}
             f = run_cost_model(bench_bin=Path(bench_bin), target=target, drafts=list(uniq.values()), cfg=cfg,
@@ -191,7 +192,8 @@ def run_session(*, cfg: dict, server_bin: Path, bench_bin: Path | None, target: 
                         except ServerError as e:
                             start_err = e
                     for p, rconf, key in todo:
-                        base = {**base_common, "run_id": new_id(), "run_key": key, "config": rconf,
+                        base = {**base_common, "session_id": sess.session_id, "run_id": new_id(), "run_key": key,
+                                "config": rconf,
                                 "argv": srv.argv or argv, "model_id": target["model_id"],
                                 "model_sha256": target["sha256"], "draft_model_id": d["model_id"] if d else None,
                                 "draft_model_sha256": d["sha256"] if d else None, "prompt_id": p["id"], "cap": p["cap"],
@@ -204,10 +206,10 @@ def run_session(*, cfg: dict, server_bin: Path, bench_bin: Path | None, target: 
                         if start_err is not None:
                             failed += 1
                             failures.append({"config_id": cid, "prompt_id": p["id"], "rep": rep, "kind": start_err.kind})
-                            sess.append({"schema": "benchbook.run_failed", **base, "status": "failed",
-                                         "stage": "server_start", "kind": start_err.kind, "error": str(start_err),
-                                         "returncode": start_err.returncode, "log_tail": start_err.log_tail,
-                                         "started_at": utc_now(), "ended_at": utc_now()})
+                            sess.append(build("run_failed", **base, status="failed", stage="server_start",
+                                              kind=start_err.kind, error=str(start_err),
+                                              returncode=start_err.returncode, log_tail=start_err.log_tail,
+                                              started_at=utc_now(), ended_at=utc_now()))
                             log(f"FAILED start {cid} rep {rep}: {start_err}")
                             continue
                         started, load_start = utc_now(), load_snapshot()
@@ -221,11 +223,10 @@ def run_session(*, cfg: dict, server_bin: Path, bench_bin: Path | None, target: 
                         except ServerError as e:
                             failed += 1
                             failures.append({"config_id": cid, "prompt_id": p["id"], "rep": rep, "kind": e.kind})
-                            sess.append({"schema": "benchbook.run_failed", **base, "status": "failed",
-                                         "stage": "request", "kind": e.kind, "error": str(e),
-                                         "returncode": srv.proc.poll() if srv.proc else None,
-                                         "log_tail": e.log_tail, "started_at": started, "ended_at": utc_now(),
-                                         "server": {"port": srv.port, "log": str(srv.log_path)}})
+                            sess.append(build("run_failed", **base, status="failed", stage="request", kind=e.kind,
+                                              error=str(e), returncode=srv.proc.poll() if srv.proc else None,
+                                              log_tail=e.log_tail, started_at=started, ended_at=utc_now(),
+                                              server={"port": srv.port, "log": str(srv.log_path)}))
                             log(f"FAILED request {cid} {p['id']} rep {rep}: {e.kind}: {e}")
                             if e.kind == "request_timeout":
                                 srv.kill()   # a hung server must not serve the next request
@@ -235,7 +236,8 @@ def run_session(*, cfg: dict, server_bin: Path, bench_bin: Path | None, target: 
                         delta = metrics_delta(mb, ma)
                         tm = resp.get("timings", {})
                         content = resp.get("content", "")
-                        rec = {"schema": SCHEMA, **base, "status": "ok", "started_at": started, "ended_at": ended,
+                        rec = {**base, **build_of, "origin": "native", "status": "ok", "started_at": started,
+                               "ended_at": ended,
                                "load_start": load_start, "load_end": load_end,
                                "server": {"port": srv.port, "pid": srv.proc.pid, "load_ms": srv.load_ms,
                                           "request_index": req_index, "log": str(srv.log_path),
@@ -255,7 +257,7 @@ def run_session(*, cfg: dict, server_bin: Path, bench_bin: Path | None, target: 
                                "peak_gpu_mem_mib": srv._sampler.peak_gpu_mem_mib if srv._sampler else None,
                                "answer_expected": p.get("answer"),
                                "answer_found": answer_found(content, p.get("answer_pattern"))}
-                        sess.append(rec)
+                        sess.append(build("speculative_request", **rec))
                         ran += 1
                         if policy == "same":
                             same_counts[cid] = same_counts.get(cid, 0) + 1
@@ -310,15 +312,15 @@ def resolve_drafts(cfg: dict, target: dict, fetch_model) -> dict[str, dict]:
         spec = cfg["drafts"][key]
         if "truncate_layers" in spec:
             r = dm.truncated_draft(target["path"], target["sha256"], int(spec["truncate_layers"]))
-            rec = {"schema": "benchbook.model", "schema_version": 1, "model_id": r["model_id"], "path": r["path"],
-                   "sha256": r["sha256"], "size_bytes": r["size_bytes"], "origin": r["origin"]}
+            rec = build("model", model_id=r["model_id"], path=r["path"], sha256=r["sha256"],
+                        size_bytes=r["size_bytes"], origin=r["origin"])
         elif spec.get("model") == "target":
             rec = {**target}
         elif spec.get("path"):
             from benchbook.llamacpp.fetch import sha256_file
-            rec = {"schema": "benchbook.model", "schema_version": 1, "model_id": spec.get("id", Path(spec["path"]).stem),
-                   "path": str(spec["path"]), "sha256": sha256_file(Path(spec["path"])),
-                   "size_bytes": Path(spec["path"]).stat().st_size, "origin": {"path": str(spec["path"])}}
+            rec = build("model", model_id=spec.get("id", Path(spec["path"]).stem), path=str(spec["path"]),
+                        sha256=sha256_file(Path(spec["path"])), size_bytes=Path(spec["path"]).stat().st_size,
+                        origin={"path": str(spec["path"])})
         else:
             rec = fetch_model(spec["model"])
         dm.check_vocab(target["path"], rec["path"])
