@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 import torch
 
+from benchbook import schemas
 from benchbook.draftself import data, decode, experts
 from benchbook.experiments.draftself import run
 from benchbook.draftself.model import KVCache, ModelConfig, TinyLM, coreset, save
@@ -213,31 +215,73 @@ def _strip(rec):
     return rec
 
 
-def test_measure_same_seed_same_log(tmp_path):
+def test_measure_same_seed_same_log(tmp_path, monkeypatch):
     ck = tmp_path / "m.pt"
     tok = data.Tokenizer()
     save(tiny(4, vocab=len(tok.vocab)).float(), ck)
     params = {"n_tokens": 10, "prompt_kinds": ["letters", "story"], "ks": [2, 4], "sequential_ks": [3], "iterative_ks": [3], "coreset_k": 3,
               "coreset_masses": [0.5], "coreset_min": 2, "repetitions": 1, "threads": 1}
+    per_session = len(run.configs({**run.DEFAULTS, **params})) * 2
     logs = []
     for i in range(2):
-        raw = tmp_path / f"raw{i}"
+        raw = tmp_path / f"raw{i}" / "draftself"
         out = run.measure_session(params, ck, raw, root=tmp_path, log=lambda *a: None)
-        assert out["runs_written"] == len(run.configs({**run.DEFAULTS, **params})) * 2
-        recs = [json.loads(x) for f in ("runs.jsonl", "steps.jsonl") for x in (raw / f).read_text().splitlines()]
+        assert (out.ran, out.skipped, out.resumed) == (per_session, 0, False)
+        host = out.raw_file.stem
+        assert out.raw_file == raw / f"{host}.jsonl" and out.steps_file == raw / f"{host}.steps.jsonl"
+        assert (raw.parent / "snapshots" / "hosts" / f"{host}.jsonl").exists()  # the shared snapshot store
+        recs = [json.loads(x) for f in (out.raw_file, out.steps_file) for x in f.read_text().splitlines()]
+        assert [r["event"] for r in recs if r["schema"] == "benchbook.session"] == ["start", "end"]
+        recs = [r for r in recs if r["schema"] != "benchbook.session"]
         for r in recs:
             assert r["schema"] in ("benchbook.draftself.run", "benchbook.draftself.step")
+            schemas.check_record(r)
             for key in ("schema_version", "run_id", "session_id", "experiment", "config", "host_id",
-                        "model_sha256", "git_commit", "started_at", "ended_at"):
+                        "model_sha256", "git_commit", "started_at", "ended_at", "toolchain_id", "runtime"):
                 assert key in r
         runs = [r for r in recs if r["schema"] == "benchbook.draftself.run"]
+        assert all(r["load_start"]["loadavg"] and "top_processes" in r["load_end"] for r in runs)
         assert all(r["equals_ar"] for r in runs if r["config"].get("coreset_apply") != "both")
-        logs.append(_strip(recs))
+        logs.append(_strip([{k: v for k, v in r.items() if k not in ("git_dirty",)} for r in recs]))
     assert logs[0] == logs[1]
-    # resuming the same session writes nothing new
-    sid = json.loads((tmp_path / "raw0" / "runs.jsonl").read_text().splitlines()[0])["session_id"]
-    again = run.measure_session(params, ck, tmp_path / "raw0", root=tmp_path, session_id=sid, log=lambda *a: None)
-    assert again["runs_written"] == 0 and again["runs_skipped"] > 0
+    raw = tmp_path / "raw0" / "draftself"
+    # a completed session is never reused: the next call is a new session
+    again = run.measure_session(params, ck, raw, root=tmp_path, log=lambda *a: None)
+    assert not again.resumed and again.session_id != out.session_id and again.ran == per_session
+    # killed mid-session (no end record): the next call with the same meta resumes it, skipping what is done
+    calls = {"n": 0}
+    real = run.run_one
+
+    def dies(*a, **kw):
+        calls["n"] += 1
+        if calls["n"] > per_session + per_session // 2:  # the warm-up repetition, then half the timed runs
+            raise KeyboardInterrupt
+        return real(*a, **kw)
+    monkeypatch.setattr(run, "run_one", dies)
+    with pytest.raises(KeyboardInterrupt):
+        run.measure_session(params, ck, raw, root=tmp_path, log=lambda *a: None)
+    monkeypatch.setattr(run, "run_one", real)
+    done = run.measure_session(params, ck, raw, root=tmp_path, log=lambda *a: None)
+    assert done.resumed and done.skipped > 0 and done.ran + done.skipped == per_session
+    from benchbook.experiments.draftself import analysis
+    last = analysis.sessions(raw)[-1]
+    assert last["session_id"] == done.session_id and last["runtime"].startswith("torch ")
+    runs, _ = analysis.load_runs(raw)
+    assert runs.height == per_session and runs["run_id"].n_unique() == per_session
+
+
+def test_committed_sessions_read_through_the_migration():
+    """data/raw/draftself holds sessions written before the shared session: they read as shared ones."""
+    from benchbook.experiments.draftself import analysis
+    raw = Path(__file__).resolve().parents[1] / "data" / "raw" / "draftself"
+    done = analysis.sessions(raw)
+    assert [s["session_id"][:8] for s in done] == ["ff659678", "f7ac36b1", "9134c774", "6c11c22a"]
+    last = done[-1]
+    assert last["runtime"] == "torch 2.13.0+cpu" and last["toolchain_id"] is None
+    assert last["runs_file"].endswith("runs.jsonl") and last["params"]["repetitions"] == 3
+    runs, _ = analysis.load_runs(raw)
+    assert runs["session_id"].unique().to_list() == [last["session_id"]]
+    assert runs["others_cpu_pct_max"].null_count() == 0  # the session's own load, for every run
 
 
 def test_training_is_deterministic_and_cached(tmp_path):

@@ -52,6 +52,7 @@ def test_publish_writes_every_provenance_field(tmp_path):
     (dict(ci95=[44.0, 41.0]), "is not \\[low, high\\]"),
     (dict(sources=[], run_ids=[]), "no source records"),
     (dict(key="Bad Key"), "key must match"),
+    (dict(build=None), "no build; every number names the build"),
 ])
 def test_publish_rejects_unusable_numbers(tmp_path, bad, msg):
     with pytest.raises(ValueError, match=msg):

@@ -136,7 +136,7 @@ def test_snapshot_store_is_host_keyed_and_reads_the_committed_flat_files(tmp_pat
     assert sorted(old) == ["246274abff670295", "e3618a24b4e44752"]
     here = provenance.host_snapshot()
     for writer in ("aaaa", "bbbb"):  # two machines store the same and another snapshot: one file each
-        other = {**here, "host_id": writer}
+        other = {**here.record(), "host_id": writer}
         assert provenance.store_snapshot(d, "host", other, writer)
         assert not provenance.store_snapshot(d, "host", other, writer)
     assert not provenance.store_snapshot(d, "host", old["246274abff670295"] | {"_file": None}, "aaaa")

@@ -53,12 +53,12 @@ def test_every_number_on_llama_bench_page_links_to_provenance(built):
     prov = (out / "provenance.html").read_text()
     assert "{{<" not in page and "?var" not in page
     links = re.findall(r'<a href="provenance\.html#(n-[a-z0-9_.\-]+)" title="(n=\d+[^"]*)">([0-9.,]+) tok/s', page)
-    hosts = {n.host_id for n in res["numbers"]}
+    hosts = {n.host_id for n in res.numbers}
     # headline: 3 models × (pp warm, tg warm, tg cold); "every host": 3 models × (pp, tg) per host
     assert len(links) == 9 + 6 * len(hosts)
     ids = set(re.findall(r'id="(n-[^"]+)"', prov))
     assert {a for a, _, _ in links} <= ids
-    registry = {n.key: n for n in res["numbers"]}
+    registry = {n.key: n for n in res.numbers}
     for anchor, title, text in links:
         num = registry[anchor[2:]]
         assert float(text.replace(",", "")) == pytest.approx(num.value)

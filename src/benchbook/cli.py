@@ -210,7 +210,7 @@ def cmd_run(args) -> int:
     resolve.get_models(params, sorted(ids), tc)
     timings["models_s"] = time.monotonic() - t
     from .provenance import host_snapshot
-    host_id = host_snapshot()["host_id"]
+    host_id = host_snapshot().host_id
     dvc = [sys.executable, "-m", "dvc"]
     t = time.monotonic()
     for stage, done in measured_here(root, params, host_id, tc.toolchain_id).items():

@@ -12,7 +12,9 @@ Registered migrations:
 * every step the declarations define by themselves (``schemas.derived_migrations``: fields added in
   a version, backfilled): ``benchbook.llama_bench`` v1 -> v2 and ``benchbook.speculative_request``
   v1 -> v2 add ``origin`` = "native" (v1 records are our own runners') and null ``source_*``;
-* hand-written steps for a kind's ``manual_steps`` (none today).
+* hand-written steps for a kind's ``manual_steps`` (none today);
+* ``legacy_draftself_session``: committed ``benchbook.draftself.session`` v1 records (draft-self's own
+  session record, before it used the shared ``benchbook.session``) read as a shared session's facts.
 
 llama-bench's own field set.  Builds before ``load_mode``/``backends`` printed ``use_mmap`` (bool),
 one boolean per backend (``cuda``, ``vulkan``, ``kompute``, ``metal``, ``sycl``, ``rpc``,
@@ -25,6 +27,7 @@ set its source used (``benchbook.llama_bench`` ``llama_bench_fields``: 1 | 2).
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Callable
 
 import polars as pl
@@ -173,3 +176,16 @@ def upgrade(df: pl.DataFrame, schema: str, version_col: str = "schema_version") 
     out = pl.concat(parts, how="diagonal_relaxed").sort("_mig_i").drop("_mig_i")
     # a field a migration removed is gone from the current version: drop it where no row still holds it
     return out.drop([c for c in dropped if c in out.columns and out[c].null_count() == out.height])
+
+
+def legacy_draftself_session(rec: dict) -> dict:
+    """A committed ``benchbook.draftself.session`` v1 record (written once at a session's end, before
+    draft-self used the shared session) as the facts a shared session's start/end records give:
+    ``session_id``, ``host_id``, ``model_sha256``, ``started_at``, ``ended_at``, ``params``, ``runtime``
+    (torch version; Python not recorded), ``toolchain_id`` (null: not recorded), ``load_start``,
+    ``load_end`` (session-level; v2 runs carry their own), ``runs_file`` (``runs.jsonl`` beside it)."""
+    return {"session_id": rec["session_id"], "host_id": rec["host_id"], "model_sha256": rec["model_sha256"],
+            "started_at": rec["started_at"], "ended_at": rec["ended_at"], "params": rec["params"],
+            "runtime": f"torch {rec['torch_version']}", "toolchain_id": None, "load_start": rec.get("load_start"),
+            "load_end": rec.get("load_end"), "file": rec.get("_file"), "line": rec.get("_line"),
+            "runs_file": str(Path(rec["_file"]).with_name("runs.jsonl")) if rec.get("_file") else None}

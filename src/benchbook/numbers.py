@@ -13,7 +13,7 @@ caveat ids.  Pages read numbers only from here (``site`` turns them into ``_vari
 Every number names its build: ``build`` (one line, ``build_label``: "b11434 (unknown) cpu" for
 llama.cpp; the runtime for our own draft-self decoder), ``build_number`` and ``build_commit`` (llama.cpp's;
 null where the source does not state them: unknown) and ``toolchain_id`` (the snapshot id; ``unknown:<group>``
-for ingested data).
+for ingested data).  ``publish`` refuses a number without ``build``.
 """
 
 from __future__ import annotations
@@ -98,6 +98,23 @@ class Number:
             raise ValueError(f"number {self.key}: no source records; every number must come from raw records")
         if not re.fullmatch(r"[a-z0-9_.\-]+", self.key):
             raise ValueError(f"number {self.key!r}: key must match [a-z0-9_.-]+ (use make_key)")
+        if not self.build:
+            raise ValueError(f"number {self.key}: no build; every number names the build that produced it "
+                             "(numbers.build_of / build_label: llama.cpp build number, commit and backend, or the "
+                             "runtime of our own decoder)")
+
+
+def build_of(toolchain: dict | None, build_number: int | None = None, build_commit: str | None = None) -> dict:
+    """``{"build", "build_number", "build_commit"}`` for a ``Number`` measured with ``toolchain`` (a
+    ``benchbook.toolchain`` snapshot, or None when unknown); a record's own build number/commit win.
+
+    >>> build_of({"build_number": 11434, "build_commit": "unknown", "backend": "cpu"})["build"]
+    'b11434 (unknown) cpu'
+    """
+    tc = toolchain or {}
+    number = build_number if build_number is not None else tc.get("build_number")
+    commit = build_commit if build_commit is not None else tc.get("build_commit")
+    return {"build": build_label(number, commit, tc.get("backend")), "build_number": number, "build_commit": commit}
 
 
 def build_label(build_number: int | None, build_commit: str | None, backend: str | None = None) -> str:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import os
 import platform
+from dataclasses import asdict, dataclass, field
 import re
 import shutil
 import subprocess
@@ -66,8 +67,28 @@ def gpu_info() -> list[dict]:
     return gpus
 
 
-def host_snapshot() -> dict:
-    """Stable host facts plus ``host_id`` (schema ``benchbook.host``)."""
+@dataclass(frozen=True)
+class HostSnapshot:
+    """Stable facts of a host (``benchbook.host``): ``host_id`` is 16 hex of them (RAM rounded to GiB);
+    ``gpus``: name, driver, memory_total_mib, clock_max_sm_mhz per NVIDIA GPU ([] when none)."""
+
+    host_id: str
+    hostname: str
+    cpu_model: str
+    cpu_logical: int
+    cpu_physical: int
+    ram_bytes: int
+    os: str
+    machine: str
+    gpus: list[dict] = field(default_factory=list)
+
+    def record(self) -> dict:
+        """The ``benchbook.host`` record of this snapshot (built by ``schemas.build``)."""
+        return build("host", **asdict(self))
+
+
+def host_snapshot() -> HostSnapshot:
+    """This host's stable facts and ``host_id`` (``HostSnapshot``)."""
     vm = psutil.virtual_memory()
     facts = {
         "hostname": platform.node(),
@@ -81,7 +102,7 @@ def host_snapshot() -> dict:
     }
     # RAM is rounded to GiB so that kernel reservations moving by a few MiB don't change the id.
     ident = {**facts, "ram_bytes": round(vm.total / 2**30)}
-    return build("host", host_id=stable_hash(ident), **facts)
+    return HostSnapshot(host_id=stable_hash(ident), **facts)
 
 
 def _governor() -> str | None:

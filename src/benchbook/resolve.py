@@ -13,7 +13,7 @@ import yaml
 
 from .llamacpp import models as models_mod
 from .llamacpp import toolchain as tc_mod
-from .provenance import host_snapshot, read_snapshots, store_snapshot
+from .provenance import HostSnapshot, host_snapshot, read_snapshots, store_snapshot
 from .schemas import build
 
 
@@ -148,14 +148,15 @@ def get_models(params: dict, ids: list[str], toolchain: tc_mod.Toolchain | None,
     return [models_mod.fetch(reg, mid, qbin, log) for mid in ids]
 
 
-def store_snapshots(snapshots_dir: Path, toolchain: tc_mod.Toolchain | None, model_recs: list[dict]) -> dict:
+def store_snapshots(snapshots_dir: Path, toolchain: tc_mod.Toolchain | None,
+                    model_recs: list[dict]) -> HostSnapshot:
     """Store host, toolchain and model(+manifest) snapshots once each in the shared store
     ``snapshots_dir`` (normally ``data/raw/snapshots``; host-keyed files, ``provenance.store_snapshot``);
     return the host snapshot."""
     d = Path(snapshots_dir)
     host = host_snapshot()
-    hid = host["host_id"]
-    store_snapshot(d, "host", host, hid)
+    hid = host.host_id
+    store_snapshot(d, "host", host.record(), hid)
     if toolchain is not None:
         store_snapshot(d, "toolchain", build("toolchain", **_fields(toolchain.record)), hid)
     stored = read_snapshots(d, "model")

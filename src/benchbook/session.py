@@ -16,10 +16,34 @@ experiment's raw file.  ``Session.open`` repairs a torn last line (quarantined, 
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from .records import RecordWriter, iter_records, new_id, read_records, repair, stable_hash, utc_now
 from .schemas import build
+
+
+@dataclass
+class SessionResult:
+    """What one measurement session did (every experiment's ``measure`` returns one, or a subclass with
+    the experiment's own extras).
+
+    ``ran``/``skipped``/``failed``: runs measured now, found completed in the resumed session, failed
+    (recorded as ``benchbook.run_failed``); ``failures``: one dict per failed run (config, prompt,
+    repetition, kind); ``quarantined``: the torn line moved aside when the session opened (the
+    ``benchbook.quarantine`` record), else None; ``raw_file``: where the session's records went;
+    ``cfg``: the merged parameters it ran."""
+
+    session_id: str
+    experiment: str
+    resumed: bool
+    ran: int
+    skipped: int
+    failed: int = 0
+    failures: list[dict] = field(default_factory=list)
+    quarantined: dict | None = None
+    raw_file: Path | None = None
+    cfg: dict = field(default_factory=dict)
 
 
 def run_key(config: dict, model_sha256: str | None, toolchain_id: str | None, host_id: str) -> str:

@@ -208,7 +208,7 @@ def main(argv=None) -> int:
     pt, summary, trained = ensure_checkpoint(cfg, log=lambda r: print(r, flush=True))
     snap = provenance.host_snapshot()
     manifest = build("draftself_checkpoint", sha256=file_sha256(pt), bytes=pt.stat().st_size, path=str(pt),
-                     key=checkpoint_key(cfg), trained_now=trained, host_id=snap["host_id"],
+                     key=checkpoint_key(cfg), trained_now=trained, host_id=snap.host_id,
                      **provenance.git_state(a.root), written_at=utc_now(),
                      **{k: v for k, v in summary.items() if k != "key"})
     out = Path(a.out)

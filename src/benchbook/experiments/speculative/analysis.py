@@ -28,6 +28,7 @@ Transformers via Speculative Decoding", ICML, §3):
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -410,7 +411,24 @@ def memory_slopes(req: pl.DataFrame, confidence: float = 0.95) -> pl.DataFrame:
     return pl.DataFrame(rows, infer_schema_length=None) if rows else pl.DataFrame()
 
 
-def cost_model(raw_dir: str | Path, session_id: str) -> dict:
+@dataclass
+class CostModel:
+    """The speculative cost model of one session (``cost_model``): ``t1_ms`` target decode time per token;
+    ``r`` {n: target n-token pass ÷ one decode step}; ``c`` {draft model id: its decode step ÷ the
+    target's}; ``n`` fewest repetitions of any of its llama-bench runs; ``lines``/``files``/``argv`` the
+    records and commands it came from."""
+
+    t1_ms: float
+    r: dict[int, float]
+    c: dict[str, float]
+    target_model_id: str
+    n: int
+    lines: list[int] = field(default_factory=list)
+    files: list[str] = field(default_factory=list)
+    argv: list[list[str]] = field(default_factory=list)
+
+
+def cost_model(raw_dir: str | Path, session_id: str) -> CostModel | None:
     """c and r(n) from the session's llama-bench runs (``benchbook.speculative_cost``).
 
     t1 = target decode time per token (ns) = median over repetitions of ``samples_ns`` ÷ n_gen of the
@@ -418,12 +436,11 @@ def cost_model(raw_dir: str | Path, session_id: str) -> dict:
     pass relative to one decode step; r(1) close to 1 is a sanity check); c(draft) = the draft's
     decode time per token ÷ t1.  Medians, not means: these are cost ratios, and one sample slowed by
     another process (seen on a shared 2-core host: a 1-token pass at 169 ms against 6 ms) would
-    otherwise decide them.  Returns ``{"t1_ms", "r": {n: r}, "c": {draft_model_id: c},
-    "target_model_id", "n" (fewest repetitions of any run), "lines", "files", "argv"}``; empty dict when the session has no cost runs.
+    otherwise decide them.  Returns a ``CostModel``; None when the session has no cost runs.
     """
     recs = [r for r in read_records(_files(raw_dir), COST_SCHEMA) if r["session_id"] == session_id]
     if not recs:
-        return {}
+        return None
     by_run: dict[str, list] = {}
     for r in recs:
         by_run.setdefault(r["run_id"], []).append(r)
@@ -436,7 +453,7 @@ def cost_model(raw_dir: str | Path, session_id: str) -> dict:
     tgt = [r for r in recs if r["role"] == "target"]
     tg = [r for r in tgt if int(r["llama_bench"]["n_gen"]) > 0 and int(r["llama_bench"]["n_prompt"]) == 0]
     if not tg:
-        return {}
+        return None
     t1 = per_tok(tg[0])
     r_n = {int(r["llama_bench"]["n_prompt"]): float(np.median(r["llama_bench"]["samples_ns"])) / t1
            for r in tgt if int(r["llama_bench"]["n_gen"]) == 0}
@@ -444,10 +461,9 @@ def cost_model(raw_dir: str | Path, session_id: str) -> dict:
          if r["role"] == "draft" and int(r["llama_bench"]["n_gen"]) > 0}
     c[tgt[0]["model_id"]] = 1.0  # the target as its own draft: the same decode step
     n_rep = min(len(r["llama_bench"]["samples_ns"]) for r in recs)
-    return {"t1_ms": t1 / 1e6, "r": dict(sorted(r_n.items())), "c": c, "target_model_id": tgt[0]["model_id"],
-            "n": n_rep,
-            "lines": sorted(r["_line"] for r in recs), "files": sorted({r["_file"] for r in recs}),
-            "argv": [r["argv"] for r in recs if r["row_index"] == 0]}
+    return CostModel(t1_ms=t1 / 1e6, r=dict(sorted(r_n.items())), c=c, target_model_id=tgt[0]["model_id"], n=n_rep,
+                     lines=sorted(r["_line"] for r in recs), files=sorted({r["_file"] for r in recs}),
+                     argv=[r["argv"] for r in recs if r["row_index"] == 0])
 
 
 def r_at(r: dict[int, float], n: float) -> float | None:
@@ -460,7 +476,7 @@ def r_at(r: dict[int, float], n: float) -> float | None:
         r[xs[-1]] + (n - xs[-1]) * (r[xs[-1]] - r[xs[-2]]) / (xs[-1] - xs[-2])
 
 
-def with_model(table: pl.DataFrame, cm: dict) -> pl.DataFrame:
+def with_model(table: pl.DataFrame, cm: CostModel | None) -> pl.DataFrame:
     """Add ``c`` (draft cost ratio; 0 for n-gram drafts, whose lookup costs no model pass),
     ``r_k1`` = r(k_eff + 1) and ``speedup_model`` = τ / (k_eff·c + r(k_eff + 1)) to a config table.
     Rows without drafts, or whose draft has no measured c, get nulls."""
@@ -470,9 +486,9 @@ def with_model(table: pl.DataFrame, cm: dict) -> pl.DataFrame:
         if row["spec_type"].startswith("ngram"):
             c = 0.0
         elif row["draft_model_id"] is not None:
-            c = (cm.get("c") or {}).get(row["draft_model_id"])
+            c = cm.c.get(row["draft_model_id"]) if cm else None
         k = row["k_eff"]
-        rk = r_at(cm.get("r") or {}, k + 1) if k else None
+        rk = r_at(cm.r if cm else {}, k + 1) if k else None
         cs.append(c)
         rs.append(rk)
         ms.append(speedup_model(row["tau"], k, c, rk)

@@ -12,11 +12,14 @@ from __future__ import annotations
 
 import hashlib
 import re
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from benchbook import resolve
 from benchbook.llamacpp.server import LlamaServer, ServerError, build_argv, metrics_delta, parse_metrics
+from benchbook.provenance import HostSnapshot
 from benchbook.schemas import build
+from benchbook.session import SessionResult
 
 SCHEMA = "benchbook.speculative_request"
 COST_SCHEMA = "benchbook.speculative_cost"
@@ -108,8 +111,8 @@ def run_cost_model(*, bench_bin: Path, target: dict, drafts: list[dict], cfg: di
 
 
 def run_session(*, cfg: dict, server_bin: Path, bench_bin: Path | None, target: dict, drafts: dict[str, dict],
-                prompts: list[dict], toolchain: dict, host: dict, root: Path, raw_file: Path,
-                log_dir: Path, log=print) -> dict:
+                prompts: list[dict], toolchain: dict, host: HostSnapshot, root: Path, raw_file: Path,
+                log_dir: Path, log=print) -> SessionResult:
     """Run the speculative experiment (one session) and append every request to ``raw_file``.
 
     ``cfg``: the resolved profile — ``configs`` (list of ``{id, spec_type, draft, n_max, policy}``;
@@ -123,7 +126,8 @@ def run_session(*, cfg: dict, server_bin: Path, bench_bin: Path | None, target: 
     ``benchbook.run_failed`` (``kind``, ``log_tail``) and the session goes on; a completed request
     is never lost (fsync per record).
 
-    Returns ``{"session_id", "resumed", "ran", "skipped", "failed", "failures": [...]}``.
+    Returns the session's ``SessionResult`` (``failures``: config, prompt, repetition and kind of each
+    failed request).
     """
     from benchbook.provenance import git_state, load_snapshot
     from benchbook.records import new_id, utc_now
@@ -134,7 +138,7 @@ def run_session(*, cfg: dict, server_bin: Path, bench_bin: Path | None, target: 
     failures: list[dict] = []
     reps = int(cfg["repetitions"])
     by_id = {c["id"]: c for c in cfg["configs"]}
-    meta = {"host_id": host["host_id"], "toolchain_id": toolchain["toolchain_id"], "config": cfg}
+    meta = {"host_id": host.host_id, "toolchain_id": toolchain["toolchain_id"], "config": cfg}
     log_dir.mkdir(parents=True, exist_ok=True)
     same_servers: dict[str, LlamaServer] = {}
     same_counts: dict[str, int] = {}
@@ -147,7 +151,7 @@ def run_session(*, cfg: dict, server_bin: Path, bench_bin: Path | None, target: 
                 "n_min": cfg.get("n_min", 0), "p_min": cfg.get("p_min", 0.0)}
 
     with Session.open(raw_file, "speculative", meta) as sess:
-        base_common = {"experiment": "speculative", "host_id": host["host_id"],
+        base_common = {"experiment": "speculative", "host_id": host.host_id,
                        "toolchain_id": toolchain["toolchain_id"], "git_commit": git["git_commit"],
                        "git_dirty": git["git_dirty"]}
         build_of = {"build_number": toolchain.get("build_number"), "build_commit": toolchain.get("build_commit")}
@@ -170,7 +174,7 @@ def run_session(*, cfg: dict, server_bin: Path, bench_bin: Path | None, target: 
                     for p in prompts:
                         rconf = {**conf, "prompt_id": p["id"], "cap": p["cap"], "rep": rep}
                         key = run_key(rconf, target["sha256"] + (":" + d["sha256"] if d else ""),
-                                      toolchain["toolchain_id"], host["host_id"])
+                                      toolchain["toolchain_id"], host.host_id)
                         if sess.done(key):
                             skipped += 1
                         else:
@@ -270,9 +274,16 @@ def run_session(*, cfg: dict, server_bin: Path, bench_bin: Path | None, target: 
         finally:
             for s in same_servers.values():
                 s.stop()
-        out = {"session_id": sess.session_id, "resumed": sess.resumed, "ran": ran, "skipped": skipped,
-               "failed": failed, "failures": failures, "quarantined": sess.quarantined}
-    return out
+        return SessionResult(session_id=sess.session_id, experiment="speculative", resumed=sess.resumed, ran=ran,
+                             skipped=skipped, failed=failed, failures=failures, quarantined=sess.quarantined,
+                             raw_file=Path(raw_file), cfg=cfg)
+
+
+@dataclass
+class SpeculativeResult(SessionResult):
+    """``SessionResult`` plus the prompt records run (``load_prompts``)."""
+
+    prompts: list[dict] = field(default_factory=list)
 
 
 def resolve_profile(section: dict, profile: str | None = None, overrides: dict | None = None) -> dict:
@@ -328,15 +339,16 @@ def resolve_drafts(cfg: dict, target: dict, fetch_model) -> dict[str, dict]:
     return out
 
 
-def measure(params: dict, *, root: Path, raw_dir: Path, overrides: dict | None = None, log=print) -> dict:
+def measure(params: dict, *, root: Path, raw_dir: Path, overrides: dict | None = None,
+            log=print) -> SpeculativeResult:
     """The stage ``speculative``: one session of the profile ``params["speculative"]["profile"]``.
 
     ``params``: the whole ``params.yaml`` mapping.  ``overrides`` are merged into the resolved profile
     (``resolve_profile``); its key ``profile`` picks another profile.  Resolves the build, the target
     and the drafts (vocabularies checked; nothing is built or fetched here), stores the snapshots
     under ``raw_dir/snapshots/`` and appends to ``raw_dir/speculative/<host_id>.jsonl`` (server logs
-    under ``raw_dir/speculative/logs/``).  Returns ``run_session``'s dict plus ``raw_file``, ``cfg``
-    and ``prompts`` (the prompt records run).
+    under ``raw_dir/speculative/logs/``).  Returns ``run_session``'s result (``cfg``: the resolved
+    profile) with ``prompts`` (the prompt records run).
 
     Raises:
         KeyError: unknown profile, draft key or prompt id (the message lists the known ones).
@@ -352,10 +364,10 @@ def measure(params: dict, *, root: Path, raw_dir: Path, overrides: dict | None =
     unique = list({d["sha256"]: d for d in drafts.values()}.values())
     host = resolve.store_snapshots(raw_dir / "snapshots", toolchain, [target] + unique)
     prompts = load_prompts(root / cfg["prompts_file"], cfg["prompts"], cfg.get("caps"))
-    raw_file = raw_dir / "speculative" / f"{host['host_id']}.jsonl"
+    raw_file = raw_dir / "speculative" / f"{host.host_id}.jsonl"
     log(f"{toolchain.record['toolchain_id']} {target['model_id']} {sorted(drafts)} -> {raw_file}")
     result = run_session(cfg=cfg, server_bin=toolchain.binary("llama-server"),
                          bench_bin=toolchain.binary("llama-bench") if cfg.get("cost_model") else None,
                          target=target, drafts=drafts, prompts=prompts, toolchain=toolchain.record, host=host,
                          root=root, raw_file=raw_file, log_dir=raw_dir / "speculative" / "logs", log=log)
-    return {**result, "raw_file": raw_file, "cfg": cfg, "prompts": prompts}
+    return SpeculativeResult(**vars(result), prompts=prompts)
