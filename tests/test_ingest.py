@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from benchbook import ingest
+from benchbook import ingest, schemas
 from benchbook.ingest import IngestError
 
 FX = Path(__file__).parent / "fixtures" / "ingest"
@@ -216,3 +216,77 @@ def test_write_records_checks_everything_before_writing(tmp_path):
     with pytest.raises(IngestError, match=r"s\.log:1[23]: field '[a-z_.]+' is NaN or inf.*nothing was written"):
         ingest.write_records(recs, out)
     assert not out.exists()
+
+
+# --- ingested = native: the real b11434 fixtures through the analyses and the caveat engine ----------
+
+def _external(tmp_path, names, **kw):
+    """Ingest ``names`` (fixtures) the way `benchbook ingest` does, into tmp_path/data/external/."""
+    for name in names:
+        recs = ingest.ingest_file(FX / name, **kw)
+        ingest.write_records(recs, ingest.default_out(tmp_path, recs, kw.get("host")))
+    return tmp_path / "data" / "external"
+
+
+def test_ingested_llama_bench_through_rate_stats_and_caveats(tmp_path):
+    import polars as pl
+
+    from benchbook import caveats
+    from benchbook.experiments.llama_bench import analysis
+    names = [f"llama_bench_b11434.{fmt}" for fmt in ("md", "csv", "json", "jsonl")]
+    rows = analysis.load_llama_bench(_external(tmp_path, names))
+    assert rows.height == 8 and set(rows["origin"].str.slice(0, 9)) == {"ingested:"}
+    st = caveats.attach(analysis.rate_stats(rows)).with_columns(
+        pl.col("files").list.first().str.extract(r"llama_bench_b11434\.(\w+)\.jsonl$").alias("fmt"))
+    # one configuration per (file, test): unknown sessions/hosts/builds never pool across files
+    assert st.height == 8 and st["session_id"].n_unique() == 4
+    got = {(r["fmt"], r["test"]): r for r in st.iter_rows(named=True)}
+    # markdown and CSV state mean ± sd only: n unknown, no interval, the stated values as they are
+    md_pp = got[("md", "pp")]
+    assert (md_pp["n"], md_pp["mean_tps"], md_pp["sd_tps"], md_pp["ci_low_tps"], md_pp["stated"]) == \
+        (None, 119.51, 8.82, None, True)
+    csv_tg = got[("csv", "tg")]
+    assert (csv_tg["n"], csv_tg["mean_tps"], csv_tg["sd_tps"], csv_tg["ci_low_tps"]) == (None, 66.034853, 0.75056, None)
+    # json/jsonl carry samples_ns (-r 2): n = 2, mean of per-repetition rates = llama-bench's avg_ts, an interval
+    js = got[("json", "pp")]
+    assert js["n"] == 2 and not js["stated"] and js["ci_low_tps"] < js["mean_tps"] < js["ci_high_tps"]
+    assert js["mean_tps"] == pytest.approx(js["llama_bench_avg_ts"], rel=1e-6)
+    # which caveats fire: n = 2 < 3 -> single_run (samples known); unknown n never fires it; cv = sd/mean
+    # above 5%: md pp 8.82/119.51 = 7.4%, json tg 7.895/71.14 = 11.1%, jsonl tg 5.83/75.63 = 7.7%
+    assert {k: r["caveats"] for k, r in sorted(got.items())} == {
+        ("csv", "pp"): [], ("csv", "tg"): [],
+        ("json", "pp"): ["single_run"], ("json", "tg"): ["single_run", "high_variance"],
+        ("jsonl", "pp"): ["single_run"], ("jsonl", "tg"): ["single_run", "high_variance"],
+        ("md", "pp"): ["high_variance"], ("md", "tg"): []}
+    # unknown ids are unknown, per file; --host pools the host, never the sessions
+    assert rows.select(schemas.is_unknown("host_id").all()).item()
+    pooled = analysis.load_llama_bench(_external(tmp_path / "h", names, host="rig"))
+    assert pooled["host_id"].unique().to_list() == ["unknown:rig"] and pooled["session_id"].n_unique() == 4
+
+
+def test_ingested_server_log_through_the_speculative_table_and_caveats(tmp_path):
+    from benchbook import caveats
+    from benchbook.experiments.speculative import analysis
+    folder = _external(tmp_path, ["llama_server_spec_b11434.log"], build_hint=11434)
+    req = analysis.load_requests(next(folder.iterdir()))
+    t, status = caveats.evaluate(analysis.with_model(analysis.config_table(req), None), "speculative")
+    (r,) = t.iter_rows(named=True)
+    # 31 tokens after the first in 1132.38 ms = 27.376 tok/s (the server's own 27.38); α = 23/23; τ = 1 + 23/8
+    assert r["decode_tps_mean"] == pytest.approx(27.376, abs=1e-3) and r["n"] == 1
+    assert (r["alpha"], r["tau"], r["spec_type"], r["build_number"]) == (1.0, 3.875, "draft", 11434)
+    # unknown, never a default: no cap, no baseline (speedup), no output to compare, no load figures
+    assert (r["cap_hit"], r["speedup_mean"], r["output_equal"], r["load1_max"], r["cap"]) == (None,) * 5
+    assert r["caveats"] == ["single_run"]  # one request
+    assert status["cap_hit"] == status["busy_host"] == status["host_or_build_mismatch"] == "applied"
+
+
+def test_reports_refuse_ingested_records_in_the_projects_raw_data(tmp_path):
+    from benchbook.experiments.llama_bench import report
+    import shutil
+    raw = tmp_path / "raw"
+    shutil.copytree(Path(__file__).resolve().parents[1] / "data" / "raw" / "llama_bench", raw)
+    recs = ingest.ingest_file(FX / "llama_bench_b11434.jsonl")
+    with open(raw / "sneaked.jsonl", "w") as f:  # `benchbook ingest` refuses data/raw; a hand copy is caught here
+        f.writelines(json.dumps(r) + "\n" for r in recs)
+    with pytest.raises(RuntimeError, match=r"sneaked\.jsonl:1: an ingested record .*data/external"):
+        report.derive(raw, tmp_path / "snap", tmp_path / "out", tmp_path / "n.json", tmp_path / "m.json", {})
