@@ -170,12 +170,13 @@ def measured_here(root: Path, params: dict, host_id: str, toolchain_id: str | No
     """Per measurement stage: does the committed raw data hold a completed session of this host
     (and, for the llama.cpp experiments, of this build — a rebuilt toolchain measures itself again)?
 
-    llama_bench and speculative keep one file per host whose session start records carry host and
-    toolchain ids; draftself (no llama.cpp) writes a session record when a session completes.
+    Every experiment keeps one file per host whose shared-session start records carry host and
+    toolchain ids (draft-self's toolchain is its runtime, so any completed session of this host counts);
+    committed draft-self sessions from before the shared session are in ``sessions.jsonl``.
     """
     from .records import iter_records
     out = {}
-    for stage in ("llama_bench", "speculative"):
+    for stage in ("llama_bench", "speculative", "draftself"):
         if stage not in params:
             continue
         f = root / "data/raw" / stage / f"{host_id}.jsonl"
@@ -187,10 +188,11 @@ def measured_here(root: Path, params: dict, host_id: str, toolchain_id: str | No
                         starts.setdefault(r["session_id"], r)
                     else:
                         ended.add(r["session_id"])
-        out[stage] = any(starts[sid].get("toolchain_id") == toolchain_id for sid in ended if sid in starts)
-    if "draftself" in params:
-        f = root / "data/raw/draftself/sessions.jsonl"
-        out["draftself"] = f.exists() and any(r.get("host_id") == host_id for _, r in iter_records(f))
+        out[stage] = any(stage == "draftself" or starts[sid].get("toolchain_id") == toolchain_id
+                         for sid in ended if sid in starts)
+    legacy = root / "data/raw/draftself/sessions.jsonl"
+    if "draftself" in out and not out["draftself"] and legacy.exists():
+        out["draftself"] = any(r.get("host_id") == host_id for _, r in iter_records(legacy))
     return out
 
 

@@ -9,7 +9,8 @@ field names are kept for llama.cpp's values).  Everything else is derived from t
   data, e.g. ``files_sha256``, or an experiment's own ``config``) has no Polars type: it is kept in
   the record and checked on write, but not read by Polars.
 * ``checks(kind)``: vectorized checks ``{name: (ok_expr, message)}`` in the shape
-  ``analysis.validate`` takes, so its ``file:line: field 'x' <message>`` errors stay as they are.
+  ``jsonl.validate`` takes, so its ``file:line: field 'x' <message>`` errors stay as they are
+  (``only``/``members``: just the fields a reader decodes).
 * ``build(kind, **fields) -> dict``: what writers append.  It fills ``schema``/``schema_version``
   (and ``event`` for the session kinds) and refuses a missing required field, an unknown field (unless
   the kind, or that nested object, is declared open: llama-bench's and llama-server's own dicts) and
@@ -17,6 +18,9 @@ field names are kept for llama.cpp's values).  Everything else is derived from t
 * ``check_kinds(frame)`` / ``check_record(rec, where)``: a record of an unknown kind, or of a version
   newer than this code knows, is an error naming ``file:line``; older versions are upgraded by
   ``migrations`` (``CURRENT`` and ``derived_migrations()`` below are what it registers).
+  ``records.RecordWriter``/``iter_records`` apply the same kind/version check to every line.
+* ``declare(kind)``: an experiment's own kind, declared with the same vocabulary in its package
+  (``experiments/template``), joins ``KINDS``/``CURRENT``.
 
 Reads stay vectorized: nothing here builds a Python object per record on the read path; the
 declaration is consulted once per frame.
@@ -26,7 +30,8 @@ Native and ingested records are the same kinds.  ``benchbook.llama_bench`` v2 an
 native by migration) or ``"ingested:<sha256 of the source file>"``, with ``source_file``,
 ``source_line``, ``source_format`` and ``source_sha256`` pointing into the source.  Fields marked
 ``required="native"`` (argv, load snapshots, run_key, raw samples...) must be present on native
-records and may be absent on ingested ones.
+records and may be absent on ingested ones.  ``benchbook.ingest.speculative_simple`` (a
+``llama-speculative-simple`` summary) has no native counterpart and stays a kind of its own.
 
 Unknown.  A fact the source does not state is *unknown*, a value of its own:
 
@@ -287,9 +292,10 @@ LLAMA_BENCH = Kind(
          "2 (load_mode/backends, b11434); absent = 2", since=2),
      *_origin(2)),
     checks=_LLAMA_BENCH_CHECKS,
-    written_by=("runners/llama_bench.py:run_session -> append_result",),
-    read_by=("analysis.py:scan_llama_bench/_flat_files (LLAMA_BENCH_FIELDS, _llama_bench_checks)",
-             "session.py:Session.open (run_key, status, run_complete)"),
+    written_by=("experiments/llama_bench/run.py:run_session -> llamacpp/bench.py:append_result",
+                "ingest.py:read_llama_bench (origin ingested)"),
+    read_by=("experiments/llama_bench/analysis.py:load_llama_bench (polars_schema, checks, migrations.upgrade)",
+             "session.py:Session.open (run_key, status, run_complete)", "audit/logs.py"),
 )
 
 RUN_FAILED = Kind(
@@ -302,8 +308,8 @@ RUN_FAILED = Kind(
      opt("log_tail", S, "tail of the server log (llama-server)"),
      opt("stage", S, "server_start | request"), opt("kind", S, "ServerError kind (e.g. request_timeout)")),
     open=True,
-    written_by=("runners/llama_bench.py:append_result", "runners/server.py:run_session"),
-    read_by=("speculative.py:failures (read_records)",),
+    written_by=("llamacpp/bench.py:append_result", "experiments/speculative/run.py:run_session"),
+    read_by=("experiments/speculative/analysis.py:load_failures (read_records)",),
 )
 
 SESSION_START = Kind(
@@ -320,8 +326,9 @@ SESSION_START = Kind(
      free("config", "meta: the stage's resolved configuration (shape per experiment)", required=False)),
     event="start", open=True,
     written_by=("session.py:Session.open",),
-    read_by=("session.py:Session.open/completed_sessions", "analysis.py:latest_completed_session",
-             "llama_bench_report.py (read_records)", "cli.py:_measured"),
+    read_by=("session.py:Session.open/completed_sessions/latest_completed_session",
+             "experiments/llama_bench/report.py (read_records)", "experiments/draftself/analysis.py:sessions",
+             "cli.py:measured_here"),
 )
 
 SESSION_END = Kind(
@@ -341,9 +348,9 @@ HOST = Kind(
      obj("gpus", "NVIDIA GPUs (nvidia-smi); [] when none", Field("name", S, "GPU name"),
          Field("driver", S, "driver version"), Field("memory_total_mib", I, "device memory", "mib"),
          Field("clock_max_sm_mhz", S, "max SM clock as nvidia-smi prints it", "mhz", nullable=True), many=True)),
-    written_by=("provenance.py:host_snapshot -> resolve.py:store_snapshots (data/raw/snapshots/hosts.jsonl)",
-                "draftself/run.py:measure (data/raw/draftself/hosts.jsonl)"),
-    read_by=("llama_bench_report.py, speculative_report.py (read_records)", "cli.py (host_id)"),
+    written_by=("provenance.py:HostSnapshot.record -> store_snapshot (data/raw/snapshots/hosts/<host_id>.jsonl; "
+                "committed: snapshots/hosts.jsonl, draftself/hosts.jsonl)",),
+    read_by=("provenance.py:read_snapshots (the experiments' reports)",),
 )
 
 TOOLCHAIN = Kind(
@@ -363,8 +370,8 @@ TOOLCHAIN = Kind(
      free("files_sha256", "binary/library name -> sha256"),
      opt("build_seconds", F, "build time (absent for a user build)", "s", name_kept=True),
      opt("cache_key", S, "toolchain cache key")),
-    written_by=("toolchain.py:fingerprint/build -> resolve.py:store_snapshots",),
-    read_by=("llama_bench_report.py, speculative_report.py (read_records)",),
+    written_by=("llamacpp/toolchain.py:fingerprint/build -> resolve.py:store_snapshots",),
+    read_by=("provenance.py:read_snapshots (llama-bench and speculative reports: the build of every number)",),
 )
 
 MODEL = Kind(
@@ -377,8 +384,9 @@ MODEL = Kind(
                     "parent_sha256, quantize, argv, quantize_binary) or truncation (method, n_layers, src_sha256)"),
      opt("key", S, "snapshot key model_id:sha256"),
      free("manifest", "GGUF metadata and tensor types (models.manifest); snapshot only", required=False)),
-    written_by=("models.py:_record", "runners/server.py:resolve_drafts", "resolve.py:store_snapshots"),
-    read_by=("speculative_report.py, llama_bench_report.py (models.jsonl)",),
+    written_by=("llamacpp/models.py:_record", "experiments/speculative/run.py:resolve_drafts",
+                "resolve.py:store_snapshots"),
+    read_by=("provenance.py:read_snapshots (notebooks/llama_bench_report.ipynb)",),
 )
 
 _REQ_BODY = obj(
@@ -457,8 +465,8 @@ SPECULATIVE_REQUEST = Kind(
      opt("source_lines", L(I), "ingested: every log line the request's values came from", since=2),
      *_origin(2)),
     checks=(("status", lambda: pl.col("status") == "ok", "must be 'ok' (failures are benchbook.run_failed)"),),
-    written_by=("runners/server.py:run_session",),
-    read_by=("speculative.py:load_requests (read_records)",),
+    written_by=("experiments/speculative/run.py:run_session", "ingest.py:read_server_log (origin ingested)"),
+    read_by=("experiments/speculative/analysis.py:load_requests (read_records)", "audit/logs.py"),
 )
 
 SPECULATIVE_COST = Kind(
@@ -472,8 +480,8 @@ SPECULATIVE_COST = Kind(
      Field("run_complete", B, ""), Field("status", S, "ok"),
      obj("llama_bench", "llama-bench's own row", *LLAMA_BENCH_ROW, open=True)),
     checks=(("llama_bench.samples_ns", lambda: _samples_ok(), _LLAMA_BENCH_CHECKS[4][2]),),
-    written_by=("runners/server.py:run_cost_model -> llama_bench.append_result",),
-    read_by=("speculative.py:cost_model (read_records)",),
+    written_by=("experiments/speculative/run.py:run_cost_model -> llamacpp/bench.py:append_result",),
+    read_by=("experiments/speculative/analysis.py:cost_model (read_records)",),
 )
 
 _DS_HEAD = (Field("session_id", S, "draft-self session (32 hex)"), Field("experiment", S, "draftself"),
@@ -515,8 +523,8 @@ DRAFTSELF_RUN = Kind(
          Field("mean", F, ""), Field("passes", I, ""), Field("bound", F, "independent-routing bound"),
          many=True, required=False),
      free("passes", "[kind, n_tokens, wall_ns] per forward pass", py=list)),
-    written_by=("draftself/run.py:measure (data/raw/draftself/<host_id>.jsonl; v1: runs.jsonl)",),
-    read_by=("draftself/report.py (read_records)", "session.py:Session.open (resume by run_key)"),
+    written_by=("experiments/draftself/run.py:measure_session (data/raw/draftself/<host_id>.jsonl; v1: runs.jsonl)",),
+    read_by=("experiments/draftself/analysis.py:load_runs (read_records)", "session.py:Session.open (run_key)"),
 )
 
 DRAFTSELF_STEP = Kind(
@@ -532,8 +540,9 @@ DRAFTSELF_STEP = Kind(
      opt("anchor", I, ""), opt("proposed_conf", L(F), ""), opt("verifier_argmax", L(I), ""),
      opt("cache_len_before", I, ""), opt("cache_len_after_draft", I, ""), opt("draft_passes", I, ""),
      opt("verify_passes", I, "")),
-    written_by=("draftself/run.py:measure (data/raw/draftself/<host_id>.steps.jsonl; v1: steps.jsonl)",),
-    read_by=("draftself/report.py",),
+    written_by=("experiments/draftself/run.py:measure_session (data/raw/draftself/<host_id>.steps.jsonl; "
+                "v1: steps.jsonl)",),
+    read_by=(),
 )
 
 DRAFTSELF_SESSION = Kind(
@@ -546,7 +555,7 @@ DRAFTSELF_SESSION = Kind(
      _load("load_start", "at the start"), Field("resumed", B, ""), Field("ended_at", S, "UTC"),
      _load("load_end", "at the end"), Field("runs_written", I, ""), Field("runs_skipped", I, "")),
     written_by=("draftself/run.py:measure before the shared session (none now)",),
-    read_by=("draftself/report.py (read_records)",),
+    read_by=("experiments/draftself/analysis.py:sessions -> migrations.legacy_draftself_session",),
 )
 
 DRAFTSELF_CHECKPOINT = Kind(
@@ -562,7 +571,8 @@ DRAFTSELF_CHECKPOINT = Kind(
      Field("corpus_sha256", S, ""), Field("corpus_tokens", I, ""), free("model_config", "ModelConfig"),
      free("train_config", "TrainConfig"), Field("torch_version", S, "")),
     document=True,
-    written_by=("draftself/train.py:main",), read_by=("draftself/run.py:resolve_checkpoint",),
+    written_by=("draftself/train.py:main",),
+    read_by=("experiments/draftself/run.py:resolve_checkpoint", "experiments/draftself/report.py"),
 )
 
 QUARANTINE = Kind(
