@@ -83,6 +83,31 @@ def test_pair_named_in_the_claims_file_and_a_claim_checked_against_its_log(tmp_p
     assert "llama_bench_b11434.jsonl:2" in v["tg"].evidence
 
 
+def test_claim_in_words_with_a_log_shows_the_rate_and_stays_not_checkable(tmp_path, logdir):
+    # regression: a claim with `log:` but no value or range crashed the audit (TypeError unpacking None)
+    p = tmp_path / "c.yaml"
+    p.write_text(HEAD + "claims:\n"
+                 "  - {id: tg, metric: decode_tps, statement: fast enough, log: llama_bench_b11434.jsonl}\n")
+    tg = by_id(run.audit_file(p, logdir, here=Here()))["tg"]
+    # the log's one decode_tps entry: mean of 79.745 and 71.506 tok/s = 75.625 (as above)
+    assert (tg.consistency, tg.recomputed, tg.difference) == ("not checkable", "75.625", None)
+    assert "log: llama_bench_b11434.jsonl not checked (the claim states no number)" in tg.notes
+    assert "llama_bench_b11434.jsonl:2" in tg.evidence
+
+
+def test_paired_request_without_a_decode_rate_gets_no_speedup_and_says_why(logdir):
+    # regression: a speculative request with no predicted_ms, paired with a baseline, crashed the audit
+    # (TypeError dividing None)
+    doc = json.loads((logdir / "completion_draft_self_n4.json").read_text())
+    del doc["response"]["timings"]["predicted_ms"]
+    (logdir / "completion_no_rate.json").write_text(json.dumps(doc))
+    v = by_id(run.audit_file(CLOVER, logdir, {"completion_no_rate.json": "completion_baseline.json"}, Here()))
+    spec = v["completion_no_rate.json:1"]
+    assert spec.recomputed is None
+    assert "no decode rate in this request (no predicted_n/predicted_ms): speedup not computed" in spec.notes
+    assert "acceptance_without_speedup" not in {q.check for q in spec.qualifiers}
+
+
 def test_unreadable_log_and_bad_pair_are_errors(tmp_path, logdir):
     (logdir / "notes.txt").write_text("nothing llama.cpp wrote\n")
     with pytest.raises(logs.LogsError, match="notes.txt"):

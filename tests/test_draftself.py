@@ -314,11 +314,23 @@ def test_train_mask_matches_inference_modes():
 
 
 def test_session_busy_host_judged_by_other_processes_not_own_load():
+    """Draft-self caveats come from the shared engine (table kind draftself) with params.yaml report
+    thresholds and the measured host's cores, per configuration."""
+    import polars as pl
+
     from benchbook.experiments.draftself.report import session_caveats
-    quiet = {"params": {"repetitions": 3}, "load_start": {"loadavg": [2.24, 2.2, 2.3]},
-             "load_end": {"loadavg": [1.47, 1.9, 2.2], "top_processes": [{"name": "kdamond.0", "cpu_percent": 0.4}]}}
-    assert session_caveats(quiet) == ["synthetic_inputs"]
-    busy = {**quiet, "load_end": {"loadavg": [1.0, 1, 1], "top_processes": [{"name": "cc1plus", "cpu_percent": 97.0}]}}
-    assert session_caveats(busy) == ["synthetic_inputs", "busy_host"]
-    old = {"params": {"repetitions": 1}, "load_start": {"loadavg": [500.0, 1, 1]}, "load_end": {"loadavg": [0.1, 1, 1]}}
-    assert session_caveats(old) == ["synthetic_inputs", "busy_host", "single_run"]
+
+    def runs(load1, others):
+        return pl.DataFrame({"config_name": ["ar", "ds"], "run_id": ["r1", "r2"], "load1_max": load1,
+                             "others_cpu_pct_max": others}, schema_overrides={"others_cpu_pct_max": pl.Float64})
+    sess = {"params": {"repetitions": 3}}
+    # a quiet host whose 1-min load (2.24 on 2 cores) counts our own threads: other processes at 0.4% decide
+    _, quiet = session_caveats(runs([2.24, 2.24], [0.4, 0.4]), sess, {"busy_load_per_core": 0.5}, cores=2)
+    assert quiet == {"ar": ["synthetic_inputs"], "ds": ["synthetic_inputs"]}
+    _, busy = session_caveats(runs([1.0, 1.0], [0.4, 97.0]), sess, {}, cores=2)
+    assert busy == {"ar": ["synthetic_inputs"], "ds": ["synthetic_inputs", "busy_host"]}
+    # recorded without other processes' CPU: the load average per core of the *measured* host decides
+    _, old = session_caveats(runs([500.0, 0.1], [None, None]), {"params": {"repetitions": 1}}, {}, cores=2)
+    assert old == {"ar": ["synthetic_inputs", "single_run", "busy_host"], "ds": ["synthetic_inputs", "single_run"]}
+    _, many_cores = session_caveats(runs([3.0, 3.0], [None, None]), sess, {"busy_load_per_core": 0.5}, cores=16)
+    assert many_cores["ar"] == ["synthetic_inputs"]  # 3.0 < 0.5 × 16

@@ -32,8 +32,8 @@ rows for tests and audits.  Thresholds come from ``params.yaml`` ``report`` and 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 import numpy as np
 import polars as pl
@@ -51,14 +51,14 @@ DEFAULTS: dict = {
     "derived_rel_tol": 0.05,       # inconsistent_derived_value: stated ratio vs numerator/denominator
     "spill_drop": 0.25,            # memory_spill: throughput falls by more than this fraction ...
     "spill_mem_frac": 0.95,        # memory_spill: ... or device memory peak above this fraction of capacity
-    "device_mem_mib": None,        # memory_spill: device memory capacity (MiB); None: the column gpu_mem_total_mib
+    "device_mem_mib": None,        # memory_spill: device memory (MiB); None: the column gpu_mem_total_mib
     "accept_min": 0.5,             # acceptance_without_speedup: α at or above this ...
     "min_speedup": 1.0,            # ... and speedup upper bound at or below this
     "alpha_slope_max": 0.01,       # cross_request_state: α rising faster than this per repetition
     "warm_cache_min_tokens": 1,    # warm_prompt_cache: prompt tokens served from cache at or above this
     "synthetic_pattern": r"(?i)(random|synthetic|dummy|rand-init|untrained)",  # synthetic_inputs
-    "cold_pattern": r"(?i)\bcold\b|^\s*first run\s*(,|$)",  # cold_start on claims: the note says cold/first run
-    "phase_classes": {             # mixed_phase on comparisons: metric text -> phase (first regex that matches)
+    "cold_pattern": r"(?i)\bcold\b|^\s*first run\s*(,|$)",  # cold_start on claims: note says cold/first run
+    "phase_classes": {             # mixed_phase on comparisons: metric text -> phase (first matching regex)
         "prefill": r"(?i)prefill|prompt[_ ](eval|tps|processing)|\bpp\d*\b|^pp",
         "decode": r"(?i)decode|generation[_ ]tps|eval_tps|\btg\d*\b|^tg",
     },
@@ -152,7 +152,8 @@ def _method_class(col: str, t: dict) -> pl.Expr:
     return expr
 
 
-def _cliff(df: pl.DataFrame, group: list[str], sweep: str, value: str, drop: float, device_up: str) -> pl.Series:
+def _cliff(df: pl.DataFrame, group: list[str], sweep: str, value: str, drop: float,
+           device_up: str) -> pl.Series:
     """True where ``value`` is below ``(1 - drop)`` × the best value at the neighbouring sweep level
     that puts *less* on the device (``device_up``: "descending" when a smaller ``sweep`` puts more on the
     device, as -ncmoe; "ascending" when a larger one does, as -ngl)."""
@@ -243,7 +244,8 @@ def _(df, t):
     q = np.atleast_1d(t_quantile(df["n"].to_numpy()))
     half = ((df["decode_tps_ci_high"] - df["decode_tps_ci_low"]) / 2).to_numpy().astype(float)
     with np.errstate(invalid="ignore", divide="ignore"):
-        cv = half * np.sqrt(df["n"].to_numpy().astype(float)) / q / df["decode_tps_mean"].to_numpy().astype(float)
+        mean = df["decode_tps_mean"].to_numpy().astype(float)
+        cv = half * np.sqrt(df["n"].to_numpy().astype(float)) / q / mean
     return pl.Series(np.nan_to_num(cv, nan=0.0) > t["high_cv"])
 
 
@@ -406,20 +408,23 @@ def _spill(df: pl.DataFrame, t: dict, group: list[str], value: str) -> pl.Series
     cap = t.get("device_mem_mib")
     if "peak_gpu_mem_mib" in df.columns and (cap or "gpu_mem_total_mib" in df.columns):
         capx = pl.lit(float(cap)) if cap else pl.col("gpu_mem_total_mib")
-        out = out | df.select((pl.col("peak_gpu_mem_mib") > t["spill_mem_frac"] * capx).fill_null(False)).to_series()
+        over = (pl.col("peak_gpu_mem_mib") > t["spill_mem_frac"] * capx).fill_null(False)
+        out = out | df.select(over).to_series()
     return out
 
 
 @RULES["memory_spill"].on("llama_bench", ["mean_tps"])
 def _(df, t):
-    group = [c for c in ("host_id", "toolchain_id", "session_id", "model_id", "phase", "test", "n_prompt", "n_gen",
-                         "n_depth", "n_threads", "flash_attn", "type_k", "type_v") if c in df.columns]
+    group = [c for c in ("host_id", "toolchain_id", "session_id", "model_id", "phase", "test", "n_prompt",
+                         "n_gen", "n_depth", "n_threads", "flash_attn", "type_k", "type_v")
+             if c in df.columns]
     return _spill(df, t, group, "mean_tps")
 
 
 @RULES["memory_spill"].on("claims", ["value", "metric"])
 def _(df, t):
-    group = [c for c in ("env", "metric", "method", "decoding", "prompt", "block_max", "unit") if c in df.columns]
+    group = [c for c in ("env", "metric", "method", "decoding", "prompt", "block_max", "unit")
+             if c in df.columns]
     return _spill(df, t, group, "value")
 
 
@@ -500,7 +505,8 @@ def _inconsistent_derived_value():
 
 @RULES["inconsistent_derived_value"].on("llama_bench", ["mean_tps", "llama_bench_avg_ts"])
 def _(df, t):
-    return ((pl.col("mean_tps") - pl.col("llama_bench_avg_ts")).abs() / pl.col("llama_bench_avg_ts")) > t["avg_ts_rel_tol"]
+    stated = pl.col("llama_bench_avg_ts")
+    return ((pl.col("mean_tps") - stated).abs() / stated) > t["avg_ts_rel_tol"]
 
 
 @RULES["inconsistent_derived_value"].on("comparison", ["value", "num_lo", "num_hi", "den_lo", "den_hi"])
@@ -590,7 +596,8 @@ def evaluate(table: pl.DataFrame, kind: str, thresholds: dict | None = None,
         res = v.fn(table, t)
         if isinstance(res, pl.Series):
             res = pl.lit(res.fill_null(False).alias(f"_c_{rid}"))
-        flags.append(pl.when(pl.lit(True) & res.fill_null(False)).then(pl.lit(rid)).otherwise(pl.lit(None, pl.String)))
+        flags.append(pl.when(pl.lit(True) & res.fill_null(False)).then(pl.lit(rid))
+                     .otherwise(pl.lit(None, pl.String)))
     if table.is_empty() or not flags:
         return table.with_columns(pl.lit([], dtype=pl.List(pl.String)).alias("caveats")), status
     return table.with_columns(pl.concat_list(flags).list.drop_nulls().alias("caveats")), status

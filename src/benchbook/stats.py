@@ -65,7 +65,8 @@ def describe(x, confidence: float = 0.95) -> dict:
             "ci_low": ci[0] if ci else None, "ci_high": ci[1] if ci else None}
 
 
-def bootstrap_interval(x, confidence: float = 0.95, n_boot: int = 10_000, seed: int = 0) -> list[float] | None:
+def bootstrap_interval(x, confidence: float = 0.95, n_boot: int = 10_000,
+                       seed: int = 0) -> list[float] | None:
     """Percentile-bootstrap interval of the mean (``n_boot`` resamples, fixed ``seed``); None when n < 2."""
     a = np.asarray(x, dtype=float)
     if a.size < 2:
@@ -87,7 +88,8 @@ def add_t_interval(df: pl.DataFrame, mean: str, sd: str, n: str, low: str, high:
     q = t_quantile(df[n].to_numpy(), confidence)
     q = pl.Series("_q", np.atleast_1d(q), dtype=pl.Float64).fill_nan(None)
     half = pl.col("_q") * pl.col(sd) / pl.col(n).cast(pl.Float64).sqrt()
-    return (df.with_columns(q).with_columns((pl.col(mean) - half).alias(low), (pl.col(mean) + half).alias(high))
+    return (df.with_columns(q)
+              .with_columns((pl.col(mean) - half).alias(low), (pl.col(mean) + half).alias(high))
               .drop("_q"))
 
 

@@ -198,18 +198,23 @@ def audit_logs(folder: str | Path, pairs: dict[str, str] | None = None) -> Logs:
         accepted = rec.get("draft_n_accepted", rec.get("n_accept"))
         speedup = equal = None
         if e.kind == "speculative":
-            base = pairs.get(e.file)
-            if base is None:
+            base_file = pairs.get(e.file)
+            if base_file is None:
                 e.notes.append("no baseline named for this log: speedup not computed (name the pair in the "
                                "claims file `log_pairs` or with --pair SPEC=BASELINE)")
             else:
-                plain = [b for b in by_file[base] if b.kind == "baseline" and b.value]
+                plain = [b.value for b in by_file[base_file] if b.kind == "baseline" and b.value]
                 if not plain:
-                    raise LogsError(f"log pair {e.file}={base}: {base} holds no plain-decoding request")
-                speedup = e.value / (sum(b.value for b in plain) / len(plain))
-                e.notes.append(f"speedup {speedup:.3f} = {e.value:.2f} / {plain[0].value:.2f} tok/s "
-                               f"(baseline {base}, one request each)")
-                base_rec = recs_of[base][0]
+                    raise LogsError(f"log pair {e.file}={base_file}: {base_file} holds no plain-decoding "
+                                    "request")
+                if e.value is None:
+                    e.notes.append("no decode rate in this request (no predicted_n/predicted_ms): "
+                                   "speedup not computed")
+                else:
+                    speedup = e.value / (sum(plain) / len(plain))
+                    e.notes.append(f"speedup {speedup:.3f} = {e.value:.2f} / {plain[0]:.2f} tok/s "
+                                   f"(baseline {base_file}, one request each)")
+                base_rec = recs_of[base_file][0]
                 if rec.get("tokens") and base_rec.get("tokens"):
                     equal = rec["tokens"] == base_rec["tokens"]
         cap_hit = None

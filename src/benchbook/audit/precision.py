@@ -25,10 +25,10 @@ class Interval:
     def mid(self) -> float:
         return (self.lo + self.hi) / 2
 
-    def overlaps(self, other: "Interval") -> bool:
+    def overlaps(self, other: Interval) -> bool:
         return self.lo <= other.hi and other.lo <= self.hi
 
-    def scaled(self, factor: float) -> "Interval":
+    def scaled(self, factor: float) -> Interval:
         a, b = self.lo * factor, self.hi * factor
         return Interval(min(a, b), max(a, b))
 

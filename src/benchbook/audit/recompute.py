@@ -25,11 +25,15 @@ number, or the set is empty.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Final, Literal
 
 from .precision import Interval, half_width, stated_interval
-from .schema import Claim, ClaimsFile, Statement, field_of
+from .schema import BoundSet, Claim, ClaimsFile, Statement, field_of
 
-CONSISTENT, INCONSISTENT, NOT_CHECKABLE = "consistent", "inconsistent", "not checkable"
+Consistency = Literal["consistent", "inconsistent", "not checkable"]
+CONSISTENT: Final = "consistent"
+INCONSISTENT: Final = "inconsistent"
+NOT_CHECKABLE: Final = "not checkable"
 
 
 class RecomputeError(ValueError):
@@ -57,7 +61,7 @@ class Recomputed:
     in_unit: Interval | None
     reads: list[str]
     arithmetic: str
-    verdict: str
+    verdict: Consistency
     difference: float | None = None
     pairs: list[Pair] = field(default_factory=list)
     reason: str = ""
@@ -88,40 +92,51 @@ def _matches(cf: ClaimsFile, claim: Claim, select: dict) -> bool:
     return all(field_of(claim, cond, k) == v for k, v in select.items())
 
 
+def _bound_set(stmt: Statement) -> tuple[BoundSet, float]:
+    """``over`` and the bound (``value``) of a bound statement; the schema requires both."""
+    if stmt.over is None or stmt.value is None:
+        raise RecomputeError(f"statement {stmt.id}: a bound needs `over` and the bound as `value`; "
+                             "fix: state both (schema.Statement)")
+    return stmt.over, stmt.value
+
+
 def bound_pairs(cf: ClaimsFile, stmt: Statement) -> list[Pair]:
     """The set a bound statement ranges over (``schema.BoundSet``), in claims-file order."""
-    over = stmt.over
-    nums = [c for c in cf.claims if _matches(cf, c, over.numerator) and claim_interval(c) is not None]
+    over, _ = _bound_set(stmt)
+    nums = [(c, iv) for c in cf.claims
+            if _matches(cf, c, over.numerator) and (iv := claim_interval(c)) is not None]
     if over.denominator is None:
-        return [Pair(c.id, None, claim_interval(c)) for c in nums]
-    dens = [c for c in cf.claims if _matches(cf, c, over.denominator) and claim_interval(c) is not None]
+        return [Pair(c.id, None, iv) for c, iv in nums]
+    dens = [(c, iv) for c in cf.claims
+            if _matches(cf, c, over.denominator) and (iv := claim_interval(c)) is not None]
     pairs = []
-    for n in nums:
+    for n, n_iv in nums:
         key = [field_of(n, cf.conditions_of(n), m) for m in over.match]
-        for d in dens:
+        for d, d_iv in dens:
             if d.id != n.id and [field_of(d, cf.conditions_of(d), m) for m in over.match] == key:
-                pairs.append(Pair(n.id, d.id, _divide(claim_interval(n), claim_interval(d), stmt.id)))
+                pairs.append(Pair(n.id, d.id, _divide(n_iv, d_iv, stmt.id)))
     return pairs
 
 
 def _bound(cf: ClaimsFile, stmt: Statement) -> Recomputed:
+    over, bound = _bound_set(stmt)
     pairs = bound_pairs(cf, stmt)
-    match = ", ".join(stmt.over.match) or "nothing"
+    match = ", ".join(over.match) or "nothing"
     if not pairs:
         return Recomputed(stmt.id, None, None, [], "", NOT_CHECKABLE, reason=(
-            f"no claim pair matches the set (numerator {stmt.over.numerator}, denominator "
-            f"{stmt.over.denominator}, same {match})"))
+            f"no claim pair matches the set (numerator {over.numerator}, denominator "
+            f"{over.denominator}, same {match})"))
     below = stmt.relation == "below"
     ext = max(pairs, key=lambda p: p.value.hi) if below else min(pairs, key=lambda p: p.value.lo)
     edge = ext.value.hi if below else ext.value.lo
     reads = sorted({p.numerator for p in pairs} | {p.denominator for p in pairs if p.denominator})
     h = half_width(stmt.decimals, stmt.about)
-    ok = edge < stmt.value + h if below else edge > stmt.value - h
+    ok = edge < bound + h if below else edge > bound - h
     what = f"{ext.numerator} / {ext.denominator}" if ext.denominator else ext.numerator
     arithmetic = (f"{'max' if below else 'min'} over {len(pairs)} pairs (same {match}) = {what} = "
-                  f"{edge:.4g}; stated {stmt.relation} {stmt.value:g}")
+                  f"{edge:.4g}; stated {stmt.relation} {bound:g}")
     return Recomputed(stmt.id, Interval(edge, edge), Interval(edge, edge), reads, arithmetic,
-                      CONSISTENT if ok else INCONSISTENT, None if ok else edge - stmt.value, pairs)
+                      CONSISTENT if ok else INCONSISTENT, None if ok else edge - bound, pairs)
 
 
 def recompute_all(cf: ClaimsFile) -> dict[str, Recomputed]:
@@ -160,7 +175,7 @@ def recompute_all(cf: ClaimsFile) -> dict[str, Recomputed]:
         if missing:
             return Recomputed(stmt.id, None, None, list(stmt.of), "", NOT_CHECKABLE,
                               reason="; ".join(missing))
-        ivs = [iv for iv, _, _ in vals]
+        ivs = [iv for iv, _, _ in vals if iv is not None]  # all of them: none is missing
         units = {u for _, u, _ in vals}
         if stmt.kind in ("difference", "sum", "mean") and len(units) > 1:
             raise RecomputeError(f"statement {stmt.id}: a {stmt.kind} of numbers in different units "
@@ -177,17 +192,20 @@ def recompute_all(cf: ClaimsFile) -> dict[str, Recomputed]:
             natural = Interval(a.lo - b.hi, a.hi - b.lo)
             arithmetic = f"{stmt.of[0]} - {stmt.of[1]} = {a.text(4)} - {b.text(4)}"
         else:
-            lo, hi = sum(i.lo for i in ivs), sum(i.hi for i in ivs)
+            total_lo, total_hi = sum(i.lo for i in ivs), sum(i.hi for i in ivs)
             k = len(ivs) if stmt.kind == "mean" else 1
-            natural = Interval(lo / k, hi / k)
+            natural = Interval(total_lo / k, total_hi / k)
             shown = ", ".join(i.text(4) for i in ivs)
             arithmetic = f"{stmt.kind} of {', '.join(stmt.of)} = {stmt.kind}({shown})"
         in_unit = natural.scaled(_unit_factor(stmt))
         arithmetic += f" = {in_unit.text(4)}{' %' if stmt.unit == '%' else ''}"
-        if stmt.value is None and stmt.range is None:
+        if stmt.value is not None:
+            lo, hi = stmt.value, stmt.value
+        elif stmt.range is not None:
+            lo, hi = stmt.range
+        else:
             return Recomputed(stmt.id, natural, in_unit, list(stmt.of), arithmetic, NOT_CHECKABLE,
                               reason="no value stated: nothing to check the recomputed value against")
-        lo, hi = (stmt.value, stmt.value) if stmt.value is not None else stmt.range
         stated = stated_interval(lo, hi, stmt.decimals, stmt.about)
         if in_unit.overlaps(stated):
             return Recomputed(stmt.id, natural, in_unit, list(stmt.of), arithmetic, CONSISTENT)

@@ -22,7 +22,7 @@ from .. import caveats
 from . import page
 from .logs import LogEntry, Logs, audit_logs
 from .precision import Interval, stated_interval
-from .recompute import CONSISTENT, INCONSISTENT, NOT_CHECKABLE, recompute_all
+from .recompute import CONSISTENT, INCONSISTENT, NOT_CHECKABLE, Consistency, recompute_all
 from .schema import ClaimsFile, load
 from .verdicts import RULE_QUALIFIER, Here, Qualifier, Reproducible, Verdict, judge
 
@@ -64,8 +64,11 @@ def _log_verdicts(lg: Logs, claims_file: str, here: Here) -> list[Verdict]:
         rules, row = fired.get(e.id, ([], {}))
         quals = [Qualifier(kind=RULE_QUALIFIER[r], check=r, reason=_rule_reason(r, row), evidence=e.evidence)
                  for r in rules if r in RULE_QUALIFIER and r != "inconsistent_derived_value"]
-        consistency, recomputed, diff, arithmetic = NOT_CHECKABLE, None, None, None
-        if e.kind == "llama_bench" and e.n and e.stated is not None:
+        consistency: Consistency = NOT_CHECKABLE
+        recomputed: str | None = None
+        diff: float | None = None
+        arithmetic: str | None = None
+        if e.kind == "llama_bench" and e.n and e.value is not None and e.stated is not None:
             tol = caveats.DEFAULTS["avg_ts_rel_tol"]
             bad = "inconsistent_derived_value" in rules
             consistency = INCONSISTENT if bad else CONSISTENT
@@ -105,8 +108,20 @@ def _against_logs(cf: ClaimsFile, verdicts: list[Verdict], lg: Logs | None) -> l
             why = "no --logs folder given" if lg is None else f"no {c.metric} entry in {c.log}"
             out.append(v.model_copy(update={"notes": v.notes + [f"log: {c.log} not checked ({why})"]}))
             continue
-        got = Interval(min(e.value for e in entries), max(e.value for e in entries))
-        lo, hi = (c.value, c.value) if c.value is not None else c.range
+        rates = [e.value for e in entries if e.value is not None]  # all of them (filtered above)
+        got = Interval(min(rates), max(rates))
+        evidence = v.evidence + [x for e in entries for x in e.evidence]
+        if c.value is not None:
+            lo, hi = c.value, c.value
+        elif c.range is not None:
+            lo, hi = c.range
+        else:  # a claim in words only: the log's rate is shown, there is nothing to check it against
+            out.append(v.model_copy(update={
+                "recomputed": got.text(3),
+                "arithmetic": f"{c.metric} recomputed from {c.log}: {got.text(3)} tok/s",
+                "notes": v.notes + [f"log: {c.log} not checked (the claim states no number)"],
+                "evidence": evidence}))
+            continue
         stated = stated_interval(lo, hi, c.decimals, c.about)
         ok = got.overlaps(stated)
         nearest = got.hi if got.hi < stated.lo else got.lo
@@ -114,7 +129,7 @@ def _against_logs(cf: ClaimsFile, verdicts: list[Verdict], lg: Logs | None) -> l
             "consistency": CONSISTENT if ok else INCONSISTENT, "recomputed": got.text(3),
             "difference": None if ok else nearest - (lo if nearest < lo else hi),
             "arithmetic": f"{c.metric} recomputed from {c.log}: {got.text(3)} {c.unit}",
-            "evidence": v.evidence + [x for e in entries for x in e.evidence]}))
+            "evidence": evidence}))
     return out
 
 

@@ -26,6 +26,7 @@ ids, cycles between statements) and raises ``ClaimsError`` naming ``file:line``,
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Literal
 
@@ -50,12 +51,14 @@ class Source(_Strict):
     """Where the numbers were published."""
 
     kind: str = Field(description="blog post | paper | vendor page | forum post | README | ...")
-    date: str | None = Field(None, description="as precise as known: 2026-10, 2026-10-31")
-    language: str | None = Field(None, description="ISO 639-1 code of the text: ko, en")
-    link: str | None = Field(None, description="URL; null when not recorded")
+    date: str | None = Field(default=None, description="as precise as known: 2026-10, 2026-10-31")
+    language: str | None = Field(default=None, description="ISO 639-1 code of the text: ko, en")
+    link: str | None = Field(default=None, description="URL; null when not recorded")
     title: str | None = None
     author: str | None = None
-    runs_per_prompt: int | None = Field(None, description="runs behind each of the source's own numbers")
+    runs_per_prompt: int | None = Field(
+        default=None, description="runs behind each of the source's own numbers"
+    )
     note: str | None = None
 
 
@@ -94,22 +97,26 @@ class Offload(_Strict):
 class Conditions(_Strict):
     """Conditions of one claim; null means not stated (never "different")."""
 
-    env: str | None = Field(None, description="an environments id")
-    hardware: str | None = Field(None, description="hardware of a system the file does not declare")
+    env: str | None = Field(default=None, description="an environments id")
+    hardware: str | None = Field(default=None, description="hardware of a system the file does not declare")
     engine: str | None = None
     build: str | None = None
     model: str | None = None
     quant: str | None = None
     offload: Offload | None = None
-    decoding: str | None = Field(None, description="plain | draft-self | speculative | block diffusion ...")
-    block_max: int | None = Field(None, description="block size: most tokens drafted per step")
+    decoding: str | None = Field(
+        default=None, description="plain | draft-self | speculative | block diffusion ..."
+    )
+    block_max: int | None = Field(default=None, description="block size: most tokens drafted per step")
     prompt: str | None = None
     tokens_generated: int | None = None
-    cap: int | None = Field(None, description="generation cap (n_predict / max tokens)")
+    cap: int | None = Field(default=None, description="generation cap (n_predict / max tokens)")
     sampling: str | None = None
     ctx: int | None = None
     batch: int | None = None
-    file_cache: Literal["cold", "warm"] | None = Field(None, description="model file in the page cache?")
+    file_cache: Literal["cold", "warm"] | None = Field(
+        default=None, description="model file in the page cache?"
+    )
     other: dict[str, Any] = Field(default_factory=dict, description="facts with no field of their own")
 
 
@@ -127,21 +134,25 @@ class Claim(_Strict):
     metric: str = Field(description="decode_tps | prefill_tps | acceptance_rate | speedup | vram_peak | ...")
     value: float | None = None
     range: tuple[float, float] | None = None
-    decimals: int | None = Field(None, description="digits after the point as stated (from the YAML text)")
+    decimals: int | None = Field(
+        default=None, description="digits after the point as stated (from the YAML text)"
+    )
     about: bool = False
     unit: str | None = None
-    method: str | None = Field(None, description="how it was measured, as stated; null: not stated")
-    n: int | None = Field(None, ge=1, description="repetitions behind the number, if stated")
-    origin: str | None = Field(None, description="who published it, when not the source itself")
+    method: str | None = Field(default=None, description="how it was measured, as stated; null: not stated")
+    n: int | None = Field(default=None, ge=1, description="repetitions behind the number, if stated")
+    origin: str | None = Field(default=None, description="who published it, when not the source itself")
     conditions: Conditions = Field(default_factory=Conditions)
     counts: Counts | None = None
-    capacity: float | None = Field(None, description="capacity the value is measured against, same unit")
-    statement: str | None = Field(None, description="the claim in the source's words")
-    log: str | None = Field(None, description="a raw log file (under --logs DIR) behind this number")
+    capacity: float | None = Field(
+        default=None, description="capacity the value is measured against, same unit"
+    )
+    statement: str | None = Field(default=None, description="the claim in the source's words")
+    log: str | None = Field(default=None, description="a raw log file (under --logs DIR) behind this number")
     note: str | None = None
 
     @model_validator(mode="after")
-    def _number_needs_unit(self) -> "Claim":
+    def _number_needs_unit(self) -> Claim:
         if self.value is not None and self.range is not None:
             raise ValueError("give value or range, not both")
         if (self.value is not None or self.range is not None) and not self.unit:
@@ -181,12 +192,13 @@ class Statement(_Strict):
     range: tuple[float, float] | None = None
     decimals: int | None = None
     about: bool = False
-    unit: str | None = Field(None, description="'%' or 'x' for ratios; % for percent_change; "
-                                               "else the claims'")
+    unit: str | None = Field(
+        default=None, description="'%' or 'x' for ratios; % for percent_change; else the claims'"
+    )
     note: str | None = None
 
     @model_validator(mode="after")
-    def _shape(self) -> "Statement":
+    def _shape(self) -> Statement:
         if self.kind == "bound":
             if self.over is None or self.relation is None or self.value is None:
                 raise ValueError("over: a bound statement needs `over`, `relation` and the bound as `value`")
@@ -263,7 +275,9 @@ class _Doc:
     """The parsed YAML plus ``lines`` (path tuple -> 1-based line) and ``texts`` (path -> scalar text)."""
 
     def __init__(self, path: Path, text: str):
-        self.path, self.lines, self.texts = path, {}, {}
+        self.path = path
+        self.lines: dict[tuple, int] = {}
+        self.texts: dict[tuple, str] = {}
         loader = yaml.SafeLoader(text)
         try:
             node = loader.get_single_node()
@@ -310,8 +324,7 @@ def _fill_decimals(doc: _Doc) -> None:
                 continue
             texts = [doc.texts.get((section, i, "value"))]
             texts += [doc.texts.get((section, i, "range", j)) for j in (0, 1)]
-            digits = [decimals_of(t) for t in texts if t is not None]
-            digits = [d for d in digits if d is not None]
+            digits = [d for d in (decimals_of(t) for t in texts if t is not None) if d is not None]
             if digits:
                 item["decimals"] = max(digits)
 
@@ -323,7 +336,9 @@ def _loc_text(loc: tuple) -> str:
 def _check_references(cf: ClaimsFile, doc: _Doc) -> None:
     where = doc.path
     ids: dict[str, tuple] = {}
-    for section, items in (("claims", cf.claims), ("statements", cf.statements)):
+    sections: tuple[tuple[str, Sequence[Claim | Statement]], ...] = (
+        ("claims", cf.claims), ("statements", cf.statements))
+    for section, items in sections:
         for i, it in enumerate(items):
             if it.id in ids:
                 raise ClaimsError(f"{where}:{doc.line((section, i, 'id'))}: {section}.{i}.id: duplicate id "

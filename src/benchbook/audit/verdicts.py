@@ -26,23 +26,26 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Final, Literal
 
 import polars as pl
 from pydantic import BaseModel, ConfigDict, Field
 
 from .. import caveats
-from .recompute import NOT_CHECKABLE, Recomputed, claim_interval
+from .recompute import NOT_CHECKABLE, Consistency, Recomputed, claim_interval
 from .schema import Claim, ClaimsFile, Statement
 from .tables import OWN_SOURCE, build_of, claims_table, comparison_table, host_of
 
 VERDICT_SCHEMA = "benchbook.audit.verdict"
 VERDICT_SCHEMA_VERSION = 1
 
-UNSUPPORTED, NOT_COMPARABLE, AT_RISK = "unsupported", "not comparable", "at risk"
+QualifierKind = Literal["unsupported", "not comparable", "at risk"]
+UNSUPPORTED: Final = "unsupported"
+NOT_COMPARABLE: Final = "not comparable"
+AT_RISK: Final = "at risk"
 
 #: caveat rule -> qualifier kind (rules not listed never become qualifiers)
-RULE_QUALIFIER = {
+RULE_QUALIFIER: dict[str, QualifierKind] = {
     "cap_hit": AT_RISK, "single_run": AT_RISK, "cold_start": AT_RISK, "memory_spill": AT_RISK,
     "synthetic_inputs": AT_RISK, "acceptance_without_speedup": AT_RISK, "high_variance": AT_RISK,
     "warm_prompt_cache": AT_RISK, "cross_request_state": AT_RISK, "output_mismatch": AT_RISK,
@@ -55,7 +58,7 @@ CARRIED = ("cap_hit", "cold_start", "memory_spill", "synthetic_inputs")
 
 class Qualifier(BaseModel):
     model_config = ConfigDict(frozen=True)
-    kind: Literal["unsupported", "not comparable", "at risk"]
+    kind: QualifierKind
     check: str = Field(description="the caveat rule id, or the audit check ('sources', 'needs')")
     reason: str
     evidence: list[str] = Field(default_factory=list)
@@ -69,15 +72,15 @@ class Reproducible(BaseModel):
 class Verdict(BaseModel):
     """One verdict record (``reports/audit/<claims file stem>.jsonl``)."""
 
-    schema_: str = Field(VERDICT_SCHEMA, alias="schema", serialization_alias="schema")
+    schema_: str = Field(default=VERDICT_SCHEMA, alias="schema", serialization_alias="schema")
     schema_version: int = VERDICT_SCHEMA_VERSION
     claims_file: str
     id: str
     kind: Literal["claim", "statement", "log"]
     text: str = Field(description="the claim as stated (metric, value, unit, method) or the statement")
-    consistency: Literal["consistent", "inconsistent", "not checkable"]
+    consistency: Consistency
     recomputed: str | None = None
-    difference: float | None = Field(None, description="recomputed - stated, in `unit`")
+    difference: float | None = Field(default=None, description="recomputed - stated, in `unit`")
     unit: str | None = None
     arithmetic: str | None = None
     qualifiers: list[Qualifier] = Field(default_factory=list)
@@ -100,7 +103,7 @@ class Here:
     gpus: tuple[str, ...] = ()
 
     @classmethod
-    def from_params(cls, params: dict) -> "Here":
+    def from_params(cls, params: dict) -> Here:
         """From ``params.yaml``: ``audit.here`` (build, methods, decodings, gpus) and the names in
         ``models.registry`` (ids and GGUF member names)."""
         here = (params.get("audit") or {}).get("here") or {}
@@ -121,9 +124,12 @@ def _fmt(v: float | None) -> str:
 
 def claim_text(c: Claim) -> str:
     """``decode_tps = 32.95 tok/s (llama-bench tg128)``; a numberless claim: its statement."""
-    if c.value is None and c.range is None:
+    if c.value is not None:
+        num = f"{c.value:g}"
+    elif c.range is not None:
+        num = f"{c.range[0]:g}–{c.range[1]:g}"
+    else:
         return c.statement or c.metric
-    num = f"{c.value:g}" if c.value is not None else f"{c.range[0]:g}–{c.range[1]:g}"
     about = "about " if c.about else ""
     return f"{c.metric} = {about}{num} {c.unit}" + (f" ({c.method})" if c.method else "")
 
@@ -194,15 +200,15 @@ def _cliff_neighbour(table: pl.DataFrame, cid: str) -> str:
     up = same.filter(pl.col("n_cpu_moe") > row["n_cpu_moe"])
     if up.is_empty():
         return ""
-    level = up["n_cpu_moe"].min()
-    best = up.filter(pl.col("n_cpu_moe") == level).sort("value", descending=True).row(0, named=True)
-    return f"{best['value']:g} at n_cpu_moe {level} ({best['id']})"
+    # the nearest level up, its best value
+    best = up.sort(["n_cpu_moe", "value"], descending=[False, True]).row(0, named=True)
+    return f"{best['value']:g} at n_cpu_moe {best['n_cpu_moe']} ({best['id']})"
 
 
-def _claim_qualifiers(cf: ClaimsFile, c: Claim, table: pl.DataFrame, fired: dict) -> list[Qualifier]:
+def _claim_qualifiers(c: Claim, table: pl.DataFrame, fired: dict) -> list[Qualifier]:
     out = []
-    row = table.filter(pl.col("id") == c.id)
-    row = row.row(0, named=True) if row.height else None
+    rows = table.filter(pl.col("id") == c.id)
+    row: dict[str, Any] = rows.row(0, named=True) if rows.height else {}  # a rule fired: c has a row
     for rule in fired.get(c.id, []):
         if rule == "single_run":
             reason = (f"n = {row['n']}: below {caveats.DEFAULTS['min_n']} runs, no interval; "
@@ -229,11 +235,11 @@ def _claim_qualifiers(cf: ClaimsFile, c: Claim, table: pl.DataFrame, fired: dict
     return out
 
 
-def _side_pairs(cf: ClaimsFile, s: Statement, r: Recomputed) -> list[tuple[str, str]]:
+def _side_pairs(s: Statement, r: Recomputed) -> list[tuple[str, str]]:
     if s.kind == "bound":
         return [(p.numerator, p.denominator) for p in r.pairs if p.denominator]
     if s.kind in ("ratio", "difference"):
-        return [tuple(s.of)]
+        return [(s.of[0], s.of[1])]
     if s.kind == "percent_change":
         return [(s.of[1], s.of[0])]
     return [(a, b) for i, a in enumerate(s.of) for b in s.of[i + 1:]]
@@ -273,7 +279,7 @@ def _statement_qualifiers(cf: ClaimsFile, s: Statement, r: Recomputed, comp_fire
     quals: dict[tuple, Qualifier] = {}
     notes: list[str] = []
 
-    def add(kind, check, reason, evidence):
+    def add(kind: QualifierKind, check: str, reason: str, evidence: list[str]) -> None:
         key = (kind, check, reason)
         if key in quals:
             quals[key] = Qualifier(kind=kind, check=check, reason=reason,
@@ -281,7 +287,7 @@ def _statement_qualifiers(cf: ClaimsFile, s: Statement, r: Recomputed, comp_fire
         else:
             quals[key] = Qualifier(kind=kind, check=check, reason=reason, evidence=sorted(set(evidence)))
 
-    pairs = _side_pairs(cf, s, r)
+    pairs = _side_pairs(s, r)
     row_ids = {s.id} if s.kind != "bound" else {f"{s.id}[{a}/{b}]" for a, b in pairs}
     rules = {rule for rid in row_ids for rule in comp_fired.get(rid, [])}
     for a, b in pairs:
@@ -299,12 +305,13 @@ def _statement_qualifiers(cf: ClaimsFile, s: Statement, r: Recomputed, comp_fire
         ids = [x for x in rid.removeprefix(s.id).strip("[]").split("/") if x]
         ids = ids or list(pairs[0] if pairs else [])
         if "single_run" in fired:
-            ones = [i for i in ids if cf.claim(i) and cf.claim(i).n is not None
-                    and cf.claim(i).n < caveats.DEFAULTS["min_n"]]
+            sides = [c for i in ids if (c := cf.claim(i)) is not None]
+            ones = [c.id for c in sides if c.n is not None and c.n < caveats.DEFAULTS["min_n"]]
             add(AT_RISK, "single_run", f"n below {caveats.DEFAULTS['min_n']} on a side of the comparison "
                                       "(single runs, no interval)", ones)
-        if "acceptance_without_speedup" in fired and ids and cf.claim(ids[0]):
-            mode = cf.conditions_of(cf.claim(ids[0])).decoding
+        num_claim = cf.claim(ids[0]) if ids else None
+        if "acceptance_without_speedup" in fired and num_claim is not None:
+            mode = cf.conditions_of(num_claim).decoding
             acc = [c.id for c in cf.claims
                    if c.metric == "acceptance_rate" and cf.conditions_of(c).decoding == mode]
             add(AT_RISK, "acceptance_without_speedup",
@@ -343,13 +350,15 @@ def judge(cf: ClaimsFile, recomputed: dict[str, Recomputed], here: Here, claims_
     # acceptance claims are at risk where a comparison of their decoding mode shows no speedup
     acc_risk: dict[str, set[str]] = {}
     for row in ctable_cmp.iter_rows(named=True):
-        if "acceptance_without_speedup" in comp_fired.get(row["id"], []):
-            mode = cf.conditions_of(cf.claim(row["num_id"])).decoding
+        num_claim = cf.claim(row["num_id"])
+        # fires only where both sides are claims (``tables._alpha``)
+        if num_claim is not None and "acceptance_without_speedup" in comp_fired.get(row["id"], []):
+            mode = cf.conditions_of(num_claim).decoding
             for c in cf.claims:
                 if c.metric == "acceptance_rate" and cf.conditions_of(c).decoding == mode:
                     acc_risk.setdefault(c.id, set()).add(row["statement"])
     for c in cf.claims:
-        quals = _claim_qualifiers(cf, c, ctable, claim_fired)
+        quals = _claim_qualifiers(c, ctable, claim_fired)
         if c.id in acc_risk:
             quals.append(Qualifier(kind=AT_RISK, check="acceptance_without_speedup",
                                    reason="the same decoding mode runs at or below the plain speed: "
@@ -365,7 +374,7 @@ def judge(cf: ClaimsFile, recomputed: dict[str, Recomputed], here: Here, claims_
         quals, notes = _statement_qualifiers(cf, s, r, comp_fired, claim_fired)
         if r.verdict == NOT_CHECKABLE and r.reason:
             notes = [f"not checkable: {r.reason}"] + notes
-        cited = [cf.claim(i) for i in sorted(set(r.reads)) if cf.claim(i)]
+        cited = [claim for i in sorted(set(r.reads)) if (claim := cf.claim(i)) is not None]
         reps = [reproducibility(cf, c, here) for c in cited]
         missing = sorted({m for rep in reps for m in rep.missing})
         out.append(Verdict(

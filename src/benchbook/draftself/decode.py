@@ -27,8 +27,8 @@ which times it (``time.perf_counter_ns``) and records the routed experts each Mo
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
-from typing import Callable
 
 import torch
 
@@ -62,7 +62,8 @@ class Engine:
     def forward(self, kind: str, tokens: list[int], mode: str = "causal", write: bool = True) -> torch.Tensor:
         """Run one pass and log it; returns logits [T, V]."""
         cs = None
-        if self.coreset is not None and (kind == "draft" or (kind == "verify" and self.coreset_apply == "both")):
+        on_verify = kind == "verify" and self.coreset_apply == "both"
+        if self.coreset is not None and (kind == "draft" or on_verify):
             cs = self.coreset
         x = torch.tensor([tokens], dtype=torch.long)
         before = self.cache.length
@@ -70,7 +71,9 @@ class Engine:
         with torch.inference_mode():
             logits = self.model(x, self.cache, mode=mode, write=write, coreset_args=cs)
         wall = time.perf_counter_ns() - t0
-        experts = [m.last_choice.unique().tolist() for m in self.model.moe_layers()] or None
+        # every MoE layer ran in this pass, so each has its routed ids
+        experts = [m.last_choice.unique().tolist() for m in self.model.moe_layers()
+                   if m.last_choice is not None] or None
         self.passes.append(PassRecord(kind, mode, len(tokens), before, wall, experts))
         return logits[0]
 
@@ -86,7 +89,8 @@ def decode_one_token(eng: Engine, tok: int) -> int:
     return int(eng.forward("decode", [tok])[-1].argmax())
 
 
-def draft_block(eng: Engine, anchor: int, k: int, threshold: float | None = None) -> tuple[list[int], list[float]]:
+def draft_block(eng: Engine, anchor: int, k: int,
+                threshold: float | None = None) -> tuple[list[int], list[float]]:
     """Propose k tokens after ``anchor`` by filling ``[anchor, MASK×k]`` in block mode.
 
     threshold None: one pass, every slot takes its argmax.  Otherwise iterative filling: each pass
@@ -167,8 +171,8 @@ def generate_ar(model: TinyLM, prompt: list[int], n: int) -> Result:
         before, npass = eng.cache.length, len(eng.passes)
         t = decode_one_token(eng, t)
         res.tokens.append(t)
-        res.steps.append({"step": len(res.steps), "kind": "ar", "committed": [t], "accepted": 0, "proposed": [],
-                          "cache_len_before": before, "cache_len_after": eng.cache.length,
+        res.steps.append({"step": len(res.steps), "kind": "ar", "committed": [t], "accepted": 0,
+                          "proposed": [], "cache_len_before": before, "cache_len_after": eng.cache.length,
                           "passes": _pass_dicts(eng.passes[npass:])})
     res.decode_wall_ns = time.perf_counter_ns() - t0
     res.passes = eng.passes

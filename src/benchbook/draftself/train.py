@@ -116,7 +116,8 @@ def train(cfg: TrainConfig, log=print) -> tuple[TinyLM, dict]:
         V = logits.shape[-1]
         ar = F.cross_entropy(logits[:, :T].reshape(-1, V), tgt[:, :T].reshape(-1))
         mk = F.cross_entropy(logits[:, T:].reshape(-1, V), tgt[:, T:].reshape(-1), ignore_index=-100)
-        aux = sum((m.last_aux for m in model.moe_layers()), torch.tensor(0.0))
+        # set by every MoE layer's forward in training mode
+        aux = sum((m.last_aux for m in model.moe_layers() if m.last_aux is not None), torch.tensor(0.0))
         loss = ar + mk + cfg.aux_coef * aux
         opt.zero_grad(set_to_none=True)
         loss.backward()
@@ -126,7 +127,8 @@ def train(cfg: TrainConfig, log=print) -> tuple[TinyLM, dict]:
         ema = cur if ema is None else 0.95 * ema + 0.05 * cur
         if step % cfg.log_every == 0 or step == cfg.steps:
             row = {"step": step, "loss_next": round(ema[0].item(), 4), "loss_masked": round(ema[1].item(), 4),
-                   "loss_aux": round(ema[2].item(), 4), "lr": lr, "elapsed_s": round(time.perf_counter() - t0, 1)}
+                   "loss_aux": round(ema[2].item(), 4), "lr": lr,
+                   "elapsed_s": round(time.perf_counter() - t0, 1)}
             curve.append(row)
             log(row)
     model.eval()
@@ -214,7 +216,8 @@ def main(argv=None) -> int:
     out = Path(a.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(manifest, indent=1) + "\n")
-    print(f"checkpoint {pt} sha256 {manifest['sha256'][:16]} ({manifest['bytes'] / 2**20:.1f} MiB); manifest {out}")
+    print(f"checkpoint {pt} sha256 {manifest['sha256'][:16]} ({manifest['bytes'] / 2**20:.1f} MiB); "
+          f"manifest {out}")
     return 0
 
 

@@ -29,7 +29,8 @@ def load(raw_dir: Path) -> pl.DataFrame:
         records.RecordError: a line is not JSON, or a field is missing/invalid (file:line, field, fix).
     """
     folder = Path(raw_dir) / EXPERIMENT
-    files = sorted(f for f in folder.glob("*.jsonl") if not f.name.endswith(".quarantine.jsonl"))
+    files: list[str | Path] = sorted(
+        f for f in folder.glob("*.jsonl") if not f.name.endswith(".quarantine.jsonl"))
     df = scan_jsonl(files, FIELDS).filter(pl.col("schema") == SCHEMA).collect()
     fix = "must be a positive integer; fix: re-run the measurement"
     checks = {**schemas.checks(EXPERIMENT, only=FIELDS), "size_bytes": (pl.col("size_bytes") > 0, fix),
