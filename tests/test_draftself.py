@@ -331,6 +331,8 @@ def test_session_busy_host_judged_by_other_processes_not_own_load():
     assert busy == {"ar": ["synthetic_inputs"], "ds": ["synthetic_inputs", "busy_host"]}
     # recorded without other processes' CPU: the load average per core of the *measured* host decides
     _, old = session_caveats(runs([500.0, 0.1], [None, None]), {"params": {"repetitions": 1}}, {}, cores=2)
-    assert old == {"ar": ["synthetic_inputs", "single_run", "busy_host"], "ds": ["synthetic_inputs", "single_run"]}
-    _, many_cores = session_caveats(runs([3.0, 3.0], [None, None]), sess, {"busy_load_per_core": 0.5}, cores=16)
+    assert old == {"ar": ["synthetic_inputs", "single_run", "busy_host"], "ds": ["synthetic_inputs",
+                                                                                 "single_run"]}
+    _, many_cores = session_caveats(runs([3.0, 3.0], [None, None]), sess, {"busy_load_per_core": 0.5},
+                                    cores=16)
     assert many_cores["ar"] == ["synthetic_inputs"]  # 3.0 < 0.5 × 16

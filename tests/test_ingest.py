@@ -21,7 +21,8 @@ def test_llama_bench_every_format_same_values(fmt):
     assert all(r["schema"] == "benchbook.llama_bench" and r["schema_version"] == 2 for r in recs)
     assert all(r["origin"] == "ingested:" + r["source_sha256"] and r["llama_bench_fields"] == 2 for r in recs)
     group = "unknown:" + recs[0]["source_sha256"][:16]
-    assert {(r["host_id"], r["session_id"], r["toolchain_id"], r["model_sha256"]) for r in recs} == {(group,) * 4}
+    assert {(r["host_id"], r["session_id"], r["toolchain_id"],
+             r["model_sha256"]) for r in recs} == {(group,) * 4}
     lb = [r["llama_bench"] for r in recs]
     assert [(x["n_prompt"], x["n_gen"]) for x in lb] == [(16, 0), (0, 8)]
     assert lb[0]["build_number"] == 11434 and lb[0]["backends"] == "CPU"
@@ -101,7 +102,8 @@ def test_server_log_b11434_speculative():
     assert r["model_sha256"] == "unknown:" + r["source_sha256"][:16]  # a file name is not a checked sha256
     # the same request's JSON response carries the same counts
     resp = json.loads((FX / "server_completion_response.json").read_text())
-    assert (resp["timings"]["draft_n"], resp["timings"]["draft_n_accepted"]) == (t["draft_n"], t["draft_n_accepted"])
+    assert (resp["timings"]["draft_n"], resp["timings"]["draft_n_accepted"]) == (t["draft_n"],
+                                                                                 t["draft_n_accepted"])
     assert resp["timings"]["predicted_n"] == t["predicted_n"]
 
 
@@ -182,7 +184,8 @@ def test_cli_ingest_writes_under_data_external_per_file_or_host(tmp_path):
     assert {x["host_id"] for x in recs} == {"unknown:rig1"}
     assert {x["session_id"] for x in recs} == {f"unknown:{s}" for s in shas}
     with pytest.raises(IngestError, match="never go under data/raw"):
-        ingest.write_records(ingest.ingest_file(files[0]), tmp_path / "data" / "raw" / "llama_bench" / "x.jsonl")
+        ingest.write_records(ingest.ingest_file(files[0]),
+                             tmp_path / "data" / "raw" / "llama_bench" / "x.jsonl")
 
 
 @pytest.mark.parametrize("field,value,named", [
@@ -246,7 +249,8 @@ def test_ingested_llama_bench_through_rate_stats_and_caveats(tmp_path):
     assert (md_pp["n"], md_pp["mean_tps"], md_pp["sd_tps"], md_pp["ci_low_tps"], md_pp["stated"]) == \
         (None, 119.51, 8.82, None, True)
     csv_tg = got[("csv", "tg")]
-    assert (csv_tg["n"], csv_tg["mean_tps"], csv_tg["sd_tps"], csv_tg["ci_low_tps"]) == (None, 66.034853, 0.75056, None)
+    assert (csv_tg["n"], csv_tg["mean_tps"], csv_tg["sd_tps"], csv_tg["ci_low_tps"]) == (None, 66.034853,
+                                                                                         0.75056, None)
     # json/jsonl carry samples_ns (-r 2): n = 2, mean of per-repetition rates = llama-bench's avg_ts, an interval
     js = got[("json", "pp")]
     assert js["n"] == 2 and not js["stated"] and js["ci_low_tps"] < js["mean_tps"] < js["ci_high_tps"]
@@ -286,7 +290,8 @@ def test_reports_refuse_ingested_records_in_the_projects_raw_data(tmp_path):
     raw = tmp_path / "raw"
     shutil.copytree(Path(__file__).resolve().parents[1] / "data" / "raw" / "llama_bench", raw)
     recs = ingest.ingest_file(FX / "llama_bench_b11434.jsonl")
-    with open(raw / "sneaked.jsonl", "w") as f:  # `benchbook ingest` refuses data/raw; a hand copy is caught here
+    with open(raw / "sneaked.jsonl",
+              "w") as f:  # `benchbook ingest` refuses data/raw; a hand copy is caught here
         f.writelines(json.dumps(r) + "\n" for r in recs)
     with pytest.raises(RuntimeError, match=r"sneaked\.jsonl:1: an ingested record .*data/external"):
         report.derive(raw, tmp_path / "snap", tmp_path / "out", tmp_path / "n.json", tmp_path / "m.json", {})

@@ -21,7 +21,8 @@ FIX = ROOT / "tests" / "fixtures"
 
 #: committed records per (kind, version): `wc -l` of each file, split by schema (data/raw, 7241 lines)
 COMMITTED = {("draftself_step", 1): 5516, ("draftself_run", 1): 1176, ("speculative_request", 1): 432,
-             ("llama_bench", 1): 60, ("speculative_cost", 1): 27, ("session_start", 1): 9, ("session_end", 1): 8,
+             ("llama_bench", 1): 60, ("speculative_cost", 1): 27, ("session_start", 1): 9, ("session_end",
+                                                                                            1): 8,
              ("draftself_session", 1): 4, ("model", 1): 4, ("host", 1): 3, ("toolchain", 1): 2}
 
 
@@ -39,7 +40,8 @@ def test_committed_records_validate_vectorized():
     for k in schemas.KINDS.values():
         if k.document or k.key == "quarantine":  # its own file/line fields clash with the reader's columns
             continue
-        df = _rows_of(jsonl.scan_jsonl(RAW, {**schemas.polars_schema(k.key), "event": pl.String}).collect(), k)
+        df = _rows_of(jsonl.scan_jsonl(RAW, {**schemas.polars_schema(k.key), "event": pl.String}).collect(),
+                      k)
         report = {}
         kept = jsonl.validate(df, schemas.checks(k.key), on_error="skip", report=report)
         assert report == {}, (k.key, report.get("invalid_examples", [])[:3])
@@ -82,7 +84,8 @@ def test_ingested_fixtures_are_native_kinds(tmp_path):
         ingest.write_records(recs, out)
     # llama-bench: csv/sql/json/jsonl/md/ot.md 2 rows each (-r 2 of pp16 and tg8) = 12, legacy json 2 and legacy
     # md 3 = 17 rows; server logs: 1 + 2 requests; speculative-simple: 2 summaries
-    assert dict(counts) == {("llama_bench", 2): 17, ("speculative_request", 2): 3, ("ingest_speculative_simple", 1): 2}
+    assert dict(counts) == {("llama_bench", 2): 17, ("speculative_request", 2): 3,
+                            ("ingest_speculative_simple", 1): 2}
     env = jsonl.scan_jsonl([out], schemas.KIND_COLUMNS).collect()
     schemas.check_kinds(env)
     for key in ("llama_bench", "speculative_request", "ingest_speculative_simple"):
@@ -94,7 +97,8 @@ def _project(expr: pl.Expr, new: pl.DataType, old: pl.DataType) -> pl.Expr:
     """``expr`` (of dtype ``new``) cut down to ``old``'s struct members, recursively."""
     if isinstance(old, pl.Struct):
         newf = dict(new.to_schema())
-        return pl.struct([_project(expr.struct.field(n), newf[n], t).alias(n) for n, t in old.to_schema().items()])
+        return pl.struct([_project(expr.struct.field(n), newf[n], t).alias(n) for n,
+                          t in old.to_schema().items()])
     if isinstance(old, pl.List) and isinstance(old.inner, pl.Struct):
         return expr.list.eval(_project(pl.element(), new.inner, old.inner))
     return expr
@@ -205,7 +209,8 @@ def test_unknown_kind_and_newer_version_name_file_and_line(tmp_path):
 
 def test_derived_migration_backfills_native_origin():
     lb_files = [f for f in RAW if f.parent.name == "llama_bench"]
-    df = _rows_of(jsonl.scan_jsonl(lb_files, schemas.polars_schema("llama_bench")).collect(), schemas.LLAMA_BENCH)
+    df = _rows_of(jsonl.scan_jsonl(lb_files, schemas.polars_schema("llama_bench")).collect(),
+                  schemas.LLAMA_BENCH)
     assert df["origin"].null_count() == 60
     steps = schemas.derived_migrations()
     assert sorted(steps) == [("benchbook.draftself.run", 1), ("benchbook.draftself.step", 1),
@@ -236,7 +241,8 @@ def test_projected_schema_and_checks_decode_only_what_a_reader_reads():
     sch = schemas.polars_schema("llama_bench", only=["run_id", "llama_bench"], members={"llama_bench": want})
     assert list(sch["llama_bench"].to_schema()) == want and set(sch) == {"schema", "schema_version", "run_id",
                                                                          "llama_bench"}
-    chk = schemas.checks("llama_bench", only=["run_id", "llama_bench"], members={"llama_bench": ["n_prompt", "n_gen"]})
+    chk = schemas.checks("llama_bench", only=["run_id", "llama_bench"], members={"llama_bench": ["n_prompt",
+                                                                                                 "n_gen"]})
     assert sorted(chk) == ["llama_bench", "llama_bench.n_gen", "llama_bench.n_prompt", "llama_bench.n_prompt+n_gen", "run_id",
                            "schema_version"]
     with pytest.raises(schemas.SchemaError, match="has no declared member"):

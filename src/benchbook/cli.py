@@ -258,7 +258,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="a name saying these files come from one host (default: each file's host is its own unknown)")
     ig.add_argument("--out", default=None, help="one JSONL file to append every record to "
                                                 "(default: data/external/<host or file sha256[:16]>/<file>.jsonl)")
-    ig.add_argument("--root", default=None, help="project root for the default output (default: found from cwd)")
+    ig.add_argument("--root", default=None,
+                    help="project root for the default output (default: found from cwd)")
     ig.add_argument("--stdout", action="store_true", help="print the records instead of writing them")
     ig.set_defaults(fn=cmd_ingest)
     au = sub.add_parser("audit", add_help=False,

@@ -292,7 +292,8 @@ def _parse_params(cell: str) -> int | None:
     return int(round(float(m.group(1)) * {"": 1, "K": 1e3, "M": 1e6, "B": 1e9, "T": 1e12}[m.group(2)]))
 
 
-def read_llama_bench_md(path: Path, text: str, build_hint: int | None, sha: str, host: str | None = None) -> list[dict]:
+def read_llama_bench_md(path: Path, text: str, build_hint: int | None, sha: str,
+                        host: str | None = None) -> list[dict]:
     """Rows of a llama-bench markdown table (see the module doc for ``|`` inside override cells)."""
     lines = text.splitlines()
     hdr_i = next((i for i, l in enumerate(lines) if l.lstrip().startswith("|")), None)
@@ -362,7 +363,8 @@ def read_llama_bench(path: Path, text: str, fmt: str, build_hint: int | None = N
             raise IngestError(f"{path}:{e.lineno}: not valid JSON ({e.msg}); fix: a truncated llama-bench -o json "
                               "run lacks the closing ']' - re-run it or use -o jsonl") from None
         starts = _lines_of_json_array(text)
-        return [_lb_record(r, path, starts[i] if i < len(starts) else 0, fmt, build_hint, sha, host) for i, r in enumerate(rows)]
+        return [_lb_record(r, path, starts[i] if i < len(starts) else 0, fmt, build_hint, sha, host) for i,
+                r in enumerate(rows)]
     if fmt == "jsonl":
         out = []
         for i, l in enumerate(text.splitlines(), 1):
@@ -407,7 +409,8 @@ _TASK = re.compile(r"\bid\s+(\d+)\s*\|\s*task\s+(-?\d+)|\"id_slot\":\s*(\d+),\s*
 _MODEL = re.compile(r"loading (draft )?model '([^']+)'")
 
 
-def read_server_log(path: Path, text: str, build_hint: int | None = None, host: str | None = None) -> list[dict]:
+def read_server_log(path: Path, text: str, build_hint: int | None = None,
+                    host: str | None = None) -> list[dict]:
     """One ``benchbook.speculative_request`` v2 record (origin ingested) per request of a llama-server
     log (module doc).  ``model_id`` / ``draft_model_id`` are the file names of its ``loading model`` /
     ``loading draft model`` lines (unknown without them); ``build_number`` is ``build_hint`` (the log

@@ -104,7 +104,8 @@ class Number:
                              "runtime of our own decoder)")
 
 
-def build_of(toolchain: dict | None, build_number: int | None = None, build_commit: str | None = None) -> dict:
+def build_of(toolchain: dict | None, build_number: int | None = None,
+             build_commit: str | None = None) -> dict:
     """``{"build", "build_number", "build_commit"}`` for a ``Number`` measured with ``toolchain`` (a
     ``benchbook.toolchain`` snapshot, or None when unknown); a record's own build number/commit win.
 
@@ -114,7 +115,8 @@ def build_of(toolchain: dict | None, build_number: int | None = None, build_comm
     tc = toolchain or {}
     number = build_number if build_number is not None else tc.get("build_number")
     commit = build_commit if build_commit is not None else tc.get("build_commit")
-    return {"build": build_label(number, commit, tc.get("backend")), "build_number": number, "build_commit": commit}
+    return {"build": build_label(number, commit, tc.get("backend")), "build_number": number,
+            "build_commit": commit}
 
 
 def build_label(build_number: int | None, build_commit: str | None, backend: str | None = None) -> str:

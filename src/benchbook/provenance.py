@@ -178,7 +178,8 @@ def snapshot_files(snapshots_dir: str | Path, kind: str, legacy: tuple[str | Pat
     return flat + sorted((d / folder).glob("*.jsonl")) if (d / folder).is_dir() else flat
 
 
-def read_snapshots(snapshots_dir: str | Path, kind: str, legacy: tuple[str | Path, ...] = ()) -> dict[str, dict]:
+def read_snapshots(snapshots_dir: str | Path, kind: str, legacy: tuple[str | Path,
+                                                                       ...] = ()) -> dict[str, dict]:
     """``{id: snapshot}`` of every stored snapshot of ``kind`` (host | toolchain | model), old and
     host-keyed layouts together (``snapshot_files``); the first copy of an id wins.  Each snapshot
     carries ``_file`` and ``_line``.

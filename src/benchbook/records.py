@@ -56,7 +56,8 @@ class RecordWriter:
             if k not in rec:
                 raise RecordError(f"record for {self.path} lacks {k!r}; every record needs schema and schema_version"
                                   " (build it with benchbook.schemas.build)")
-        msg = kind_error(f"{self.path}:{self._lines + 1}", rec["schema"], rec["schema_version"], rec.get("event"))
+        msg = kind_error(f"{self.path}:{self._lines + 1}", rec["schema"], rec["schema_version"],
+                         rec.get("event"))
         if msg:
             raise SchemaError(msg)
         line = json.dumps(rec, ensure_ascii=False, allow_nan=False, separators=(",", ":"))

@@ -193,7 +193,8 @@ _NEED = "is missing or of the wrong type; fix: the record is not {schema} v{vers
 LLAMA_BENCH_ROW = (
     Field("build_commit", S, "llama.cpp commit llama-bench was built from", name_kept=True),
     Field("build_number", I, "llama.cpp build number (b11434 -> 11434)", name_kept=True),
-    opt("cpu_info", S, "CPU name as llama-bench saw it"), opt("gpu_info", S, "GPU names as llama-bench saw them"),
+    opt("cpu_info", S, "CPU name as llama-bench saw it"), opt("gpu_info", S,
+                                                              "GPU names as llama-bench saw them"),
     opt("backends", S, "comma-joined ggml backends (v2 field set)"),
     opt("model_filename", S, "GGUF path given with -m"), opt("model_type", S, "llama.cpp model description"),
     opt("model_size", I, "model tensor bytes", "bytes", name_kept=True),
@@ -207,7 +208,8 @@ LLAMA_BENCH_ROW = (
     opt("load_mode", S, "mmap | none ... (v2 field set; older builds: use_mmap)"),
     opt("lazy_mode", S, "lazy load mode"),
     opt("embeddings", B, "-embd"), opt("no_op_offload", I, "-nopo"), opt("no_host", B, "--no-host"),
-    opt("repack", B, "--repack"), opt("fit_target", I, "fit target"), opt("fit_min_ctx", I, "fit minimum context"),
+    opt("repack", B, "--repack"), opt("fit_target", I, "fit target"), opt("fit_min_ctx", I,
+                                                                          "fit minimum context"),
     Field("n_prompt", I, "prompt tokens of the test (-p); 0 for a tg test", name_kept=True),
     Field("n_gen", I, "generated tokens of the test (-n); 0 for a pp test", name_kept=True),
     opt("n_depth", I, "tokens already in the KV cache (-d)"),
@@ -240,7 +242,8 @@ _LLAMA_BENCH_CHECKS = (
      "must be 'cold' or 'warm'"),
     ("llama_bench.n_prompt", lambda: _lb("n_prompt") >= 0, "must be an integer >= 0"),
     ("llama_bench.n_gen", lambda: _lb("n_gen") >= 0, "must be an integer >= 0"),
-    ("llama_bench.n_prompt+n_gen", lambda: _lb("n_prompt") + _lb("n_gen") > 0, "must be > 0 (a test of no tokens)"),
+    ("llama_bench.n_prompt+n_gen", lambda: _lb("n_prompt") + _lb("n_gen") > 0,
+     "must be > 0 (a test of no tokens)"),
     ("llama_bench.samples_ns", lambda: _samples_ok() | (~_is_native() & _lb("samples_ns").is_null()),
      "must be a non-empty list of positive nanoseconds (llama-bench's raw samples; every element an "
      "integer > 0, none null); fix: run llama-bench with -o jsonl, whose rows carry samples_ns"),
@@ -248,11 +251,13 @@ _LLAMA_BENCH_CHECKS = (
     ("llama_bench.build_number", lambda: _lb("build_number").is_not_null() | ~_is_native(), None),
     ("load_start.loadavg", lambda: (pl.col("load_start").struct.field("loadavg").list.len() >= 1) | ~_is_native(),
      None),
-    ("load_end.loadavg", lambda: (pl.col("load_end").struct.field("loadavg").list.len() >= 1) | ~_is_native(), None),
+    ("load_end.loadavg",
+     lambda: (pl.col("load_end").struct.field("loadavg").list.len() >= 1) | ~_is_native(), None),
 )
 
 _RUN = (Field("run_id", S, "one invocation (llama-bench) or request (server); 32 hex; ingested: hash of source+line"),
-        native("run_key", S, "16 hex: config + model + toolchain + host; a resumed session skips completed keys"),
+        native("run_key", S,
+               "16 hex: config + model + toolchain + host; a resumed session skips completed keys"),
         Field("session_id", S, "one invocation of a measurement stage; ingested: unknown:<group>"),
         Field("experiment", S, "llama_bench | speculative | draftself"),
         Field("host_id", S, "benchbook.host snapshot id; ingested: unknown:<group>"),
@@ -266,17 +271,20 @@ LLAMA_BENCH = Kind(
      Field("model_sha256", S, "sha256 of the GGUF; ingested: unknown:<group>"),
      native("phase", S, "cold (page cache evicted, --no-warmup -r 1) | warm; ingested: null (unknown)"),
      obj("config", "the run's configuration (hashed into run_key)", Field("n_prompt", I, "-p"),
-         Field("n_gen", I, "-n"), Field("n_depth", I, "-d"), Field("repetitions", I, "-r"), Field("threads", I, "-t"),
+         Field("n_gen", I, "-n"), Field("n_depth", I, "-d"), Field("repetitions", I,
+                                                                   "-r"), Field("threads", I, "-t"),
          Field("n_gpu_layers", I, "-ngl"), Field("flash_attn", S, "-fa as given (on|off|auto)"),
          Field("model_id", S, "registry id"), Field("phase", S, "cold | warm"), required=NATIVE),
      native("argv", L(S), "exact argv, binary by name"),
      *_git(),
-     native("started_at", S, "UTC ISO 8601 start of the invocation; ingested: llama-bench's test_time, if any"),
+     native("started_at", S,
+            "UTC ISO 8601 start of the invocation; ingested: llama-bench's test_time, if any"),
      native("ended_at", S, "UTC ISO 8601 end of the invocation"),
      _load("load_start", "before the invocation", NATIVE), _load("load_end", "after the invocation", NATIVE),
      obj("cache_state", "page-cache state of the GGUF before the run",
          Field("method", S, "posix_fadvise_dontneed (cold) | null (warm)", nullable=True),
-         Field("resident_before_pct", F, "fincore residency before; null without fincore", "pct", nullable=True),
+         Field("resident_before_pct", F, "fincore residency before; null without fincore", "pct",
+               nullable=True),
          opt("resident_after_pct", F, "cold: residency after eviction", "pct"),
          opt("evicted", B, "cold: residency after < 5%"), required=NATIVE),
      native("peak_rss_bytes", I, "peak RSS of the process tree while it ran", "bytes"),
@@ -356,13 +364,15 @@ HOST = Kind(
 TOOLCHAIN = Kind(
     "toolchain", "benchbook.toolchain", 1, "a llama.cpp build, fingerprinted by its binaries",
     (Field("toolchain_id", S, "16 hex over the sorted name:sha256 list of binaries and libs"),
-     Field("build_number", I, "llama.cpp build number"), Field("build_commit", S, "commit, or 'unknown' (sdist)"),
+     Field("build_number", I, "llama.cpp build number"), Field("build_commit", S,
+                                                               "commit, or 'unknown' (sdist)"),
      Field("library_version", S, "llama-cli --version"), Field("built_with", S, "compiler line of --version"),
      Field("backend", S, "cpu | cuda | ..."),
      obj("backends_listed", "llama-bench --list-devices (accelerators only)", Field("name", S, "device"),
          Field("description", S, "device description"), Field("memory_mib", I, "total", "mib"),
          Field("free_mib", I, "free", "mib"), many=True),
-     Field("backends", L(S), "CPU plus the listed device families"), Field("cmake_flags", L(S), "exact flags"),
+     Field("backends", L(S), "CPU plus the listed device families"), Field("cmake_flags", L(S),
+                                                                           "exact flags"),
      Field("compiler", S, "compiler id"),
      obj("source", "source archive", Field("project", S, "PyPI project"), Field("version", S, "its version"),
          Field("sha256", S, "archive sha256"), Field("subdir", S, "llama.cpp folder inside it"), open=True),
@@ -371,7 +381,8 @@ TOOLCHAIN = Kind(
      opt("build_seconds", F, "build time (absent for a user build)", "s", name_kept=True),
      opt("cache_key", S, "toolchain cache key")),
     written_by=("llamacpp/toolchain.py:fingerprint/build -> resolve.py:store_snapshots",),
-    read_by=("provenance.py:read_snapshots (llama-bench and speculative reports: the build of every number)",),
+    read_by=("provenance.py:read_snapshots (llama-bench and speculative reports: the build of every number)",
+             ),
 )
 
 MODEL = Kind(
@@ -396,7 +407,8 @@ _REQ_BODY = obj(
     Field("top_k", I, ""), Field("top_p", F, ""), Field("min_p", F, ""), Field("typical_p", F, ""),
     Field("top_n_sigma", F, ""), Field("xtc_probability", F, ""), Field("repeat_penalty", F, ""),
     Field("repeat_last_n", I, ""), Field("presence_penalty", F, ""), Field("frequency_penalty", F, ""),
-    Field("dry_multiplier", F, ""), Field("mirostat", I, ""), Field("dynatemp_range", F, ""), Field("seed", I, ""),
+    Field("dry_multiplier", F, ""), Field("mirostat", I, ""), Field("dynatemp_range", F,
+                                                                    ""), Field("seed", I, ""),
     Field("ignore_eos", B, ""), required=NATIVE)
 
 _TIMINGS = obj(
@@ -409,7 +421,8 @@ _TIMINGS = obj(
     opt("draft_n", I, "drafted tokens"), opt("draft_n_accepted", I, "accepted drafted tokens"),
     opt("total_ms", F, "server log only: its 'total time' line", "ms"),
     opt("total_n", I, "server log only: tokens of its 'total time' line"),
-    opt("draft_mean_len", F, "server log only: 'mean len' of the draft acceptance line (tokens per verify step)"),
+    opt("draft_mean_len", F,
+        "server log only: 'mean len' of the draft acceptance line (tokens per verify step)"),
     open=True)
 
 _METRICS_COUNTERS = ("prompt_tokens_total", "prompt_tokens_cached_total", "prompt_seconds_total",
@@ -422,10 +435,12 @@ SPECULATIVE_REQUEST = Kind(
     "one /completion request to llama-server (native), or one request's timing lines of a server log (ingested)",
     (*_RUN, *_git(),
      obj("config", "the request's configuration (hashed into run_key)", Field("config_id", S, ""),
-         Field("spec_type", S, "none | draft-simple | ngram-*"), Field("draft_model_id", S, "", nullable=True),
+         Field("spec_type", S, "none | draft-simple | ngram-*"), Field("draft_model_id", S, "",
+                                                                       nullable=True),
          Field("n_max", I, "", nullable=True), Field("n_min", I, "", nullable=True),
          Field("p_min", F, "", nullable=True), Field("policy", S, "fresh | same"), Field("threads", I, ""),
-         Field("ctx_size", I, ""), Field("extra_args", L(S), ""), Field("prompt_id", S, ""), Field("cap", I, ""),
+         Field("ctx_size", I, ""), Field("extra_args", L(S), ""), Field("prompt_id", S,
+                                                                        ""), Field("cap", I, ""),
          Field("rep", I, ""), required=NATIVE),
      native("argv", L(S), "llama-server argv"),
      Field("model_id", S, "target registry id; ingested: unknown:<group>"),
@@ -438,7 +453,8 @@ SPECULATIVE_REQUEST = Kind(
      native("started_at", S, "UTC ISO 8601"), native("ended_at", S, "UTC ISO 8601"),
      _load("load_start", "before the request", NATIVE), _load("load_end", "after the request", NATIVE),
      obj("server", "the serving process", Field("port", I, "127.0.0.1 port"), Field("pid", I, "process id"),
-         Field("load_ms", F, "start-up until /health ok", "ms"), Field("request_index", I, "requests it served before"),
+         Field("load_ms", F, "start-up until /health ok", "ms"), Field("request_index", I,
+                                                                       "requests it served before"),
          Field("log", S, "its log file"), Field("ports_tried", L(I), "ports tried before one was free"),
          required=NATIVE),
      native("prompt_text_sha256", S, "sha256 of the templated prompt"), _REQ_BODY, _TIMINGS,
@@ -456,7 +472,8 @@ SPECULATIVE_REQUEST = Kind(
      native("peak_rss_bytes", I, "peak RSS during the request", "bytes"),
      native("server_peak_rss_bytes", I, "peak RSS of the server so far", "bytes"),
      opt("peak_gpu_mem_mib", F, "peak GPU memory; null without a GPU", "mib"),
-     opt("answer_expected", S, "the prompt's recorded answer"), opt("answer_found", B, "answer_pattern matched"),
+     opt("answer_expected", S, "the prompt's recorded answer"), opt("answer_found", B,
+                                                                    "answer_pattern matched"),
      opt("build_number", I, "llama.cpp build number (native: the toolchain snapshot's; ingested: --build or "
          "null = unknown)", since=2),
      opt("build_commit", S, "llama.cpp commit where known", since=2),
@@ -464,7 +481,8 @@ SPECULATIVE_REQUEST = Kind(
      opt("task_id", I, "ingested: task id of the log line", since=2),
      opt("source_lines", L(I), "ingested: every log line the request's values came from", since=2),
      *_origin(2)),
-    checks=(("status", lambda: pl.col("status") == "ok", "must be 'ok' (failures are benchbook.run_failed)"),),
+    checks=(("status", lambda: pl.col("status") == "ok", "must be 'ok' (failures are benchbook.run_failed)"),
+            ),
     written_by=("experiments/speculative/run.py:run_session", "ingest.py:read_server_log (origin ingested)"),
     read_by=("experiments/speculative/analysis.py:load_requests (read_records)", "audit/logs.py"),
 )
@@ -473,8 +491,10 @@ SPECULATIVE_COST = Kind(
     "speculative_cost", "benchbook.speculative_cost", 1,
     "one llama-bench row of the cost model (target with -p 1,k+1..., drafts with -n), same session",
     (*_RUN, *_git(),
-     obj("config", "", Field("role", S, "target | draft"), Field("model_id", S, ""), Field("argv_tail", L(S), "")),
-     Field("argv", L(S), "exact argv"), Field("role", S, "target | draft"), Field("model_id", S, "registry id"),
+     obj("config", "", Field("role", S, "target | draft"), Field("model_id", S, ""), Field("argv_tail", L(S),
+                                                                                           "")),
+     Field("argv", L(S), "exact argv"), Field("role", S, "target | draft"), Field("model_id", S,
+                                                                                  "registry id"),
      Field("model_sha256", S, "sha256"), Field("started_at", S, "UTC"), Field("ended_at", S, "UTC"),
      Field("peak_rss_bytes", I, "peak RSS", "bytes"), Field("row_index", I, ""), Field("rows_total", I, ""),
      Field("run_complete", B, ""), Field("status", S, "ok"),
@@ -505,9 +525,11 @@ _DS_RUN_HEAD = (Field("run_id", S, "32 hex"), Field("run_key", S, "16 hex: confi
 DRAFTSELF_RUN = Kind(
     "draftself_run", "benchbook.draftself.run", 2, "one decode of one prompt by one configuration",
     (*_DS_HEAD, *_DS_V2, *_DS_RUN_HEAD, _load("load_start", "before the run", False),
-     _load("load_end", "after the run (top_processes: CPU percent over the run)", False), Field("config_name", S, "config name"), Field("prompt_id", S, ""),
+     _load("load_end", "after the run (top_processes: CPU percent over the run)",
+           False), Field("config_name", S, "config name"), Field("prompt_id", S, ""),
      Field("prompt_kind", S, "document kind"), Field("predictable", B, "prompt class"),
-     Field("prompt_tokens", I, "prompt length"), Field("n_experts", I, "experts (null: dense)", nullable=True),
+     Field("prompt_tokens", I, "prompt length"), Field("n_experts", I, "experts (null: dense)",
+                                                       nullable=True),
      Field("top_k", I, "experts per token (null: dense)", nullable=True), Field("n_layers", I, ""),
      Field("output_text", S, ""), Field("output_sha256", S, "sha256 of the token ids' JSON"),
      Field("equals_ar", B, "same tokens as greedy AR (lossless)"), Field("stop_type", S, "length"),
@@ -517,14 +539,16 @@ DRAFTSELF_RUN = Kind(
      Field("tokens_per_pass", F, ""), Field("decode_wall_ns", I, "", "ns"), Field("decode_tps", F, "", "tps"),
      opt("verify_steps", I, "draft-self only"), opt("tau", F, "tokens per verify step"),
      opt("accepted_total", I, ""), opt("drafted_total", I, ""), opt("rejections", I, ""),
-     opt("alpha_accept_rate", F, "accepted / drafted"), opt("alpha_mle", F, "MLE under independent acceptance"),
+     opt("alpha_accept_rate", F, "accepted / drafted"), opt("alpha_mle", F,
+                                                            "MLE under independent acceptance"),
      opt("expert_loads", I, "MoE only"), opt("expert_loads_per_token", F, ""),
      obj("unique_experts_per_layer_by_pass", "MoE only", Field("kind", S, ""), Field("n_tokens", I, ""),
          Field("mean", F, ""), Field("passes", I, ""), Field("bound", F, "independent-routing bound"),
          many=True, required=False),
      free("passes", "[kind, n_tokens, wall_ns] per forward pass", py=list)),
     written_by=("experiments/draftself/run.py:measure_session (data/raw/draftself/<host_id>.jsonl; v1: runs.jsonl)",),
-    read_by=("experiments/draftself/analysis.py:load_runs (read_records)", "session.py:Session.open (run_key)"),
+    read_by=("experiments/draftself/analysis.py:load_runs (read_records)",
+             "session.py:Session.open (run_key)"),
 )
 
 DRAFTSELF_STEP = Kind(
@@ -588,7 +612,8 @@ NUMBER_ENTRY = (
     Field("label", S, ""), Field("n", I, "unit of replication count"), Field("computation", S, "function"),
     opt("sd", F, ""), opt("ci95", L(F), "[low, high]"), opt("ci_method", S, ""),
     free("sources", "[{file, lines: [[a, b]...]}]", py=list), Field("run_ids", L(S), ""),
-    free("commands", "argv lists", py=list), opt("toolchain_id", S, "toolchain snapshot id (unknown:<group> ingested)"),
+    free("commands", "argv lists", py=list), opt("toolchain_id", S,
+                                                 "toolchain snapshot id (unknown:<group> ingested)"),
     opt("build", S, "the build in one line (numbers.build_label, or the draft-self runtime)"),
     opt("build_number", I, "llama.cpp build number; null = unknown or not llama.cpp"),
     opt("build_commit", S, "llama.cpp commit where known"),
@@ -898,7 +923,8 @@ def build(name: str, **fields) -> dict:
             the wrong type; the message names the field and the fix.
     """
     k = kind(name)
-    rec = {"schema": k.schema, "schema_version": k.version, **({"event": k.event} if k.event else {}), **fields}
+    rec = {"schema": k.schema, "schema_version": k.version, **({"event": k.event} if k.event else {}),
+           **fields}
     for key in ("schema", "schema_version", "event"):
         if key in fields and fields[key] != rec[key]:
             raise SchemaError(f"{k.schema} v{k.version}: field {key!r} is {fields[key]!r}; fix: leave it out, "

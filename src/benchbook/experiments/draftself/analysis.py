@@ -91,7 +91,8 @@ def load_runs(raw_dir: str | Path, session: str | None = "latest") -> tuple[pl.D
     if not done:
         raise ValueError(f"{raw} holds no completed draftself session; run the draftself stage")
     sess = done[-1] if session in (None, "latest") else next(s for s in done if s["session_id"] == session)
-    s_load1 = max([x for x in (_load1(sess["load_start"]), _load1(sess["load_end"])) if x is not None], default=None)
+    s_load1 = max([x for x in (_load1(sess["load_start"]), _load1(sess["load_end"])) if x is not None],
+                  default=None)
     s_others = _others_cpu(sess["load_end"])
     rows = []
     for r in read_records([sess["runs_file"]], "benchbook.draftself.run"):
@@ -125,7 +126,8 @@ def caveat_table(runs: pl.DataFrame, repetitions: int) -> pl.DataFrame:
     ``config_name``, ``run_ids``, ``n`` (timed repetitions), ``load1_max`` and ``others_cpu_pct_max``
     (highest over its runs), ``synthetic`` (always: a tiny model trained here on a generated corpus)."""
     return (runs.group_by("config_name", maintain_order=True)
-                .agg(pl.col("run_id").alias("run_ids"), pl.col("load1_max").max(), pl.col("others_cpu_pct_max").max())
+                .agg(pl.col("run_id").alias("run_ids"), pl.col("load1_max").max(),
+                     pl.col("others_cpu_pct_max").max())
                 .with_columns(pl.lit(int(repetitions), dtype=pl.Int64).alias("n"), pl.lit(True).alias("synthetic")))
 
 

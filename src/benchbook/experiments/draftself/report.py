@@ -189,7 +189,8 @@ def derive(raw_dir, manifest_path, out_dir, numbers_path, session: str | None = 
     sp = sp.join(st.select("config_name", "prompt_class", "steady"), on=["config_name", "prompt_class"], how="left")
     hosts = read_snapshots(Path(snapshots_dir) if snapshots_dir else Path(raw_dir).parent / "snapshots", "host",
                            legacy=(Path(raw_dir) / "hosts.jsonl",))
-    cav_table, by_config = session_caveats(runs, sess, thresholds, (hosts.get(sess["host_id"]) or {}).get("cpu_logical"))
+    cav_table, by_config = session_caveats(runs, sess, thresholds,
+                                           (hosts.get(sess["host_id"]) or {}).get("cpu_logical"))
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     for name, df in {"acceptance": acc, "pass_costs": costs, "break_even": be, "speedup": sp, "experts": ex}.items():

@@ -252,7 +252,8 @@ def resolve_checkpoint(manifest_path: str | Path, log=print) -> tuple[Path, dict
     return path, man
 
 
-def measure(params: dict, *, root: Path, raw_dir: Path, overrides: dict | None = None, log=print) -> DraftselfResult:
+def measure(params: dict, *, root: Path, raw_dir: Path, overrides: dict | None = None,
+            log=print) -> DraftselfResult:
     """The stage ``draftself``: one session with ``params["draftself"]["measure"]`` over ``DEFAULTS``
     (+ ``overrides``), using the checkpoint that ``root/data/draftself/checkpoint.json`` names
     (retrained when the cache lacks it, see ``resolve_checkpoint``).  Appends to

@@ -63,7 +63,8 @@ def run_session(*, cfg: dict, bench_bin: Path, models: list[dict], toolchain: di
                         "load_end": load_end, "cache_state": cache_state,
                         "peak_rss_bytes": res.peak_rss_bytes, "peak_gpu_mem_mib": res.peak_gpu_mem_mib,
                         "wall_ns": res.wall_ns}
-                if append_result(sess, "llama_bench", base, res, f"llama-bench stdout ({m['model_id']} {phase})"):
+                if append_result(sess, "llama_bench", base, res,
+                                 f"llama-bench stdout ({m['model_id']} {phase})"):
                     ran += 1
                 else:
                     failed += 1

@@ -154,7 +154,8 @@ def run_session(*, cfg: dict, server_bin: Path, bench_bin: Path | None, target: 
         base_common = {"experiment": "speculative", "host_id": host.host_id,
                        "toolchain_id": toolchain["toolchain_id"], "git_commit": git["git_commit"],
                        "git_dirty": git["git_dirty"]}
-        build_of = {"build_number": toolchain.get("build_number"), "build_commit": toolchain.get("build_commit")}
+        build_of = {"build_number": toolchain.get("build_number"),
+                    "build_commit": toolchain.get("build_commit")}
         if cfg.get("cost_model") and bench_bin is not None:
             uniq = {d["sha256"]: d for k, d in drafts.items() if d["sha256"] != target["sha256"]}
             f = run_cost_model(bench_bin=Path(bench_bin), target=target, drafts=list(uniq.values()), cfg=cfg,
