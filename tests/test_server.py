@@ -51,7 +51,7 @@ def test_start_complete_metrics_stop(env, tmp_path):
         text = srv.apply_template([{"role": "user", "content": "Say hi."}])
         assert "<|im_start|>user" in text
         m0 = srv.metrics()
-        res, peak = srv.completion(S.completion_body(text, 4))
+        res, peak = srv.completion(spec_run.completion_body(text, 4))
         d = S.metrics_delta(m0, srv.metrics())
     assert not srv.alive() and srv.proc.returncode is not None
     assert res["timings"]["predicted_n"] <= 4 and len(res["tokens"]) == res["timings"]["predicted_n"]
@@ -92,7 +92,7 @@ def test_port_in_use_gets_another_port(env, tmp_path):
 def test_request_timeout_and_kill_mid_request(env, tmp_path):
     with S.LlamaServer(_argv(env), tmp_path / "t.log") as srv:
         text = srv.apply_template([{"role": "user", "content": "Count from 1 to 500."}])
-        body = {**S.completion_body(text, 400), "ignore_eos": True}
+        body = {**spec_run.completion_body(text, 400), "ignore_eos": True}
         with pytest.raises(S.ServerError) as ei:
             srv.request("POST", "/completion", body, timeout=0.3)
         assert ei.value.kind == "request_timeout"

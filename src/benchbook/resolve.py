@@ -163,7 +163,8 @@ def store_snapshots(snapshots_dir: Path, toolchain: tc_mod.Toolchain | None,
     for m in model_recs:
         key = f"{m['model_id']}:{m['sha256']}"
         if key not in stored:
-            snap = build("model", **{k: v for k, v in _fields(m).items() if k != "path"}, key=key,
+            # the model's identity only: the cache's own bookkeeping (path, verification stamps) stays local
+            snap = build("model", **{k: m[k] for k in ("model_id", "sha256", "size_bytes", "origin")}, key=key,
                          manifest=models_mod.manifest(m["path"], m["sha256"]))
             store_snapshot(d, "model", snap, hid)
     return host
