@@ -35,7 +35,7 @@ def built(tmp_path_factory, root, params):
                                     thresholds=params["report"], root=root)
     evil = Number(key="zz-evil", value=1.0, unit="tok/s", label='<script>alert("x")</script> & <b>',
                   n=1, computation="test", sources=[{"file": "data/raw/x.jsonl", "lines": [[1, 1]]}],
-                  commands=[["llama-bench", "-m", "<img src=x onerror=alert(1)>"]])
+                  commands=[["llama-bench", "-m", "<img src=x onerror=alert(1)>"]], build="<i>b1</i>")
     publish(rep / "numbers" / "zz.json", "zz", [evil])
     index = site.render(d)
     return d / "_site", res
