@@ -162,16 +162,17 @@ def test_ratio_stats_only_within_session_host_build():
 
 
 def test_migration_upgrades_legacy_llama_bench_fields():
-    df = pl.DataFrame({"schema_version": [1, 2], "use_mmap": [False, None], "cuda": [True, None],
-                       "blas": [True, None], "flash_attn": ["true", None], "load_mode": [None, "auto"],
-                       "n_gen": [128, 64]})
-    up = migrations.upgrade(df, "benchbook.ingest.llama_bench")
-    assert up["schema_version"].to_list() == [2, 2]
+    df = pl.DataFrame({"use_mmap": [False, None], "cuda": [True, None], "blas": [True, None],
+                       "flash_attn": ["true", None], "load_mode": [None, "auto"], "n_gen": [128, 64]})
+    up = migrations.legacy_llama_bench_fields(df)
     assert up["load_mode"].to_list() == ["none", "auto"]
-    assert up["backends"].to_list() == ["CUDA,BLAS", None]
+    assert up["backends"][0] == "CUDA,BLAS"
     assert up["n_gen"].to_list() == [128, 64] and "use_mmap" not in up.columns and "cuda" not in up.columns
+    row, fields_set = migrations.legacy_llama_bench_row({"use_mmap": True, "cuda": False, "metal": True,
+                                                         "flash_attn": False, "n_gen": 8})
+    assert (row, fields_set) == ({"load_mode": "mmap", "backends": "Metal", "flash_attn": 0, "n_gen": 8}, 1)
     with pytest.raises(migrations.MigrationError, match="newer than this benchbook"):
-        migrations.upgrade(pl.DataFrame({"schema_version": [3]}), "benchbook.ingest.llama_bench")
+        migrations.upgrade(pl.DataFrame({"schema_version": [3]}), "benchbook.llama_bench")
 
 
 def _write_jsonl(path, recs):

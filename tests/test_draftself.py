@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 import torch
 
+from benchbook import schemas
 from benchbook.draftself import data, decode, experts
 from benchbook.experiments.draftself import run
 from benchbook.draftself.model import KVCache, ModelConfig, TinyLM, coreset, save
@@ -213,31 +215,73 @@ def _strip(rec):
     return rec
 
 
-def test_measure_same_seed_same_log(tmp_path):
+def test_measure_same_seed_same_log(tmp_path, monkeypatch):
     ck = tmp_path / "m.pt"
     tok = data.Tokenizer()
     save(tiny(4, vocab=len(tok.vocab)).float(), ck)
     params = {"n_tokens": 10, "prompt_kinds": ["letters", "story"], "ks": [2, 4], "sequential_ks": [3], "iterative_ks": [3], "coreset_k": 3,
               "coreset_masses": [0.5], "coreset_min": 2, "repetitions": 1, "threads": 1}
+    per_session = len(run.configs({**run.DEFAULTS, **params})) * 2
     logs = []
     for i in range(2):
-        raw = tmp_path / f"raw{i}"
+        raw = tmp_path / f"raw{i}" / "draftself"
         out = run.measure_session(params, ck, raw, root=tmp_path, log=lambda *a: None)
-        assert out["runs_written"] == len(run.configs({**run.DEFAULTS, **params})) * 2
-        recs = [json.loads(x) for f in ("runs.jsonl", "steps.jsonl") for x in (raw / f).read_text().splitlines()]
+        assert (out.ran, out.skipped, out.resumed) == (per_session, 0, False)
+        host = out.raw_file.stem
+        assert out.raw_file == raw / f"{host}.jsonl" and out.steps_file == raw / f"{host}.steps.jsonl"
+        assert (raw.parent / "snapshots" / "hosts" / f"{host}.jsonl").exists()  # the shared snapshot store
+        recs = [json.loads(x) for f in (out.raw_file, out.steps_file) for x in f.read_text().splitlines()]
+        assert [r["event"] for r in recs if r["schema"] == "benchbook.session"] == ["start", "end"]
+        recs = [r for r in recs if r["schema"] != "benchbook.session"]
         for r in recs:
             assert r["schema"] in ("benchbook.draftself.run", "benchbook.draftself.step")
+            schemas.check_record(r)
             for key in ("schema_version", "run_id", "session_id", "experiment", "config", "host_id",
-                        "model_sha256", "git_commit", "started_at", "ended_at"):
+                        "model_sha256", "git_commit", "started_at", "ended_at", "toolchain_id", "runtime"):
                 assert key in r
         runs = [r for r in recs if r["schema"] == "benchbook.draftself.run"]
+        assert all(r["load_start"]["loadavg"] and "top_processes" in r["load_end"] for r in runs)
         assert all(r["equals_ar"] for r in runs if r["config"].get("coreset_apply") != "both")
-        logs.append(_strip(recs))
+        logs.append(_strip([{k: v for k, v in r.items() if k not in ("git_dirty",)} for r in recs]))
     assert logs[0] == logs[1]
-    # resuming the same session writes nothing new
-    sid = json.loads((tmp_path / "raw0" / "runs.jsonl").read_text().splitlines()[0])["session_id"]
-    again = run.measure_session(params, ck, tmp_path / "raw0", root=tmp_path, session_id=sid, log=lambda *a: None)
-    assert again["runs_written"] == 0 and again["runs_skipped"] > 0
+    raw = tmp_path / "raw0" / "draftself"
+    # a completed session is never reused: the next call is a new session
+    again = run.measure_session(params, ck, raw, root=tmp_path, log=lambda *a: None)
+    assert not again.resumed and again.session_id != out.session_id and again.ran == per_session
+    # killed mid-session (no end record): the next call with the same meta resumes it, skipping what is done
+    calls = {"n": 0}
+    real = run.run_one
+
+    def dies(*a, **kw):
+        calls["n"] += 1
+        if calls["n"] > per_session + per_session // 2:  # the warm-up repetition, then half the timed runs
+            raise KeyboardInterrupt
+        return real(*a, **kw)
+    monkeypatch.setattr(run, "run_one", dies)
+    with pytest.raises(KeyboardInterrupt):
+        run.measure_session(params, ck, raw, root=tmp_path, log=lambda *a: None)
+    monkeypatch.setattr(run, "run_one", real)
+    done = run.measure_session(params, ck, raw, root=tmp_path, log=lambda *a: None)
+    assert done.resumed and done.skipped > 0 and done.ran + done.skipped == per_session
+    from benchbook.experiments.draftself import analysis
+    last = analysis.sessions(raw)[-1]
+    assert last["session_id"] == done.session_id and last["runtime"].startswith("torch ")
+    runs, _ = analysis.load_runs(raw)
+    assert runs.height == per_session and runs["run_id"].n_unique() == per_session
+
+
+def test_committed_sessions_read_through_the_migration():
+    """data/raw/draftself holds sessions written before the shared session: they read as shared ones."""
+    from benchbook.experiments.draftself import analysis
+    raw = Path(__file__).resolve().parents[1] / "data" / "raw" / "draftself"
+    done = analysis.sessions(raw)
+    assert [s["session_id"][:8] for s in done] == ["ff659678", "f7ac36b1", "9134c774", "6c11c22a"]
+    last = done[-1]
+    assert last["runtime"] == "torch 2.13.0+cpu" and last["toolchain_id"] is None
+    assert last["runs_file"].endswith("runs.jsonl") and last["params"]["repetitions"] == 3
+    runs, _ = analysis.load_runs(raw)
+    assert runs["session_id"].unique().to_list() == [last["session_id"]]
+    assert runs["others_cpu_pct_max"].null_count() == 0  # the session's own load, for every run
 
 
 def test_training_is_deterministic_and_cached(tmp_path):
@@ -272,11 +316,25 @@ def test_train_mask_matches_inference_modes():
 
 
 def test_session_busy_host_judged_by_other_processes_not_own_load():
+    """Draft-self caveats come from the shared engine (table kind draftself) with params.yaml report
+    thresholds and the measured host's cores, per configuration."""
+    import polars as pl
+
     from benchbook.experiments.draftself.report import session_caveats
-    quiet = {"params": {"repetitions": 3}, "load_start": {"loadavg": [2.24, 2.2, 2.3]},
-             "load_end": {"loadavg": [1.47, 1.9, 2.2], "top_processes": [{"name": "kdamond.0", "cpu_percent": 0.4}]}}
-    assert session_caveats(quiet) == ["synthetic_inputs"]
-    busy = {**quiet, "load_end": {"loadavg": [1.0, 1, 1], "top_processes": [{"name": "cc1plus", "cpu_percent": 97.0}]}}
-    assert session_caveats(busy) == ["synthetic_inputs", "busy_host"]
-    old = {"params": {"repetitions": 1}, "load_start": {"loadavg": [500.0, 1, 1]}, "load_end": {"loadavg": [0.1, 1, 1]}}
-    assert session_caveats(old) == ["synthetic_inputs", "busy_host", "single_run"]
+
+    def runs(load1, others):
+        return pl.DataFrame({"config_name": ["ar", "ds"], "run_id": ["r1", "r2"], "load1_max": load1,
+                             "others_cpu_pct_max": others}, schema_overrides={"others_cpu_pct_max": pl.Float64})
+    sess = {"params": {"repetitions": 3}}
+    # a quiet host whose 1-min load (2.24 on 2 cores) counts our own threads: other processes at 0.4% decide
+    _, quiet = session_caveats(runs([2.24, 2.24], [0.4, 0.4]), sess, {"busy_load_per_core": 0.5}, cores=2)
+    assert quiet == {"ar": ["synthetic_inputs"], "ds": ["synthetic_inputs"]}
+    _, busy = session_caveats(runs([1.0, 1.0], [0.4, 97.0]), sess, {}, cores=2)
+    assert busy == {"ar": ["synthetic_inputs"], "ds": ["synthetic_inputs", "busy_host"]}
+    # recorded without other processes' CPU: the load average per core of the *measured* host decides
+    _, old = session_caveats(runs([500.0, 0.1], [None, None]), {"params": {"repetitions": 1}}, {}, cores=2)
+    assert old == {"ar": ["synthetic_inputs", "single_run", "busy_host"], "ds": ["synthetic_inputs",
+                                                                                 "single_run"]}
+    _, many_cores = session_caveats(runs([3.0, 3.0], [None, None]), sess, {"busy_load_per_core": 0.5},
+                                    cores=16)
+    assert many_cores["ar"] == ["synthetic_inputs"]  # 3.0 < 0.5 × 16

@@ -44,7 +44,10 @@ def test_measure_and_report_notebooks(tmp_path, checkpoint):
     pm.execute_notebook(str(NB / "draftself.ipynb"), str(tmp_path / "m.ipynb"), cwd=str(tmp_path),
                         parameters={**common, "overrides": json.dumps(overrides)}, progress_bar=False)
     raw = tmp_path / "raw" / "draftself"
-    assert (raw / "runs.jsonl").exists() and (raw / "steps.jsonl").exists()
+    from benchbook.provenance import host_snapshot
+    host = host_snapshot().host_id  # host-keyed raw files, the host snapshot in the shared store
+    assert (raw / f"{host}.jsonl").exists() and (raw / f"{host}.steps.jsonl").exists()
+    assert (tmp_path / "raw" / "snapshots" / "hosts" / f"{host}.jsonl").exists()
     pm.execute_notebook(str(NB / "draftself_report.ipynb"), str(tmp_path / "r.ipynb"), cwd=str(tmp_path),
                         parameters=common, progress_bar=False)
     nums = json.loads((tmp_path / "rep/numbers/draftself.json").read_text())["numbers"]
@@ -61,7 +64,7 @@ def test_page_references_only_published_keys(tmp_path, checkpoint):
     run.measure_session({"n_tokens": 6, "repetitions": 1, "threads": 1}, man["path"], tmp_path / "raw", root=tmp_path,
                         log=lambda *a: None)
     out = report.derive(tmp_path / "raw", checkpoint, tmp_path / "rep", tmp_path / "numbers.json")
-    keys = {n.key for n in out["numbers"]}
+    keys = {n.key for n in out.numbers}
     page = (NB.parent / "draftself.qmd").read_text()
     used = set(re.findall(r"\{\{< var ([a-z0-9_.\-]+) >\}\}", page))
     assert used and used <= keys, sorted(used - keys)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from benchbook import ingest
+from benchbook import ingest, schemas
 from benchbook.ingest import IngestError
 
 FX = Path(__file__).parent / "fixtures" / "ingest"
@@ -18,7 +18,11 @@ FX = Path(__file__).parent / "fixtures" / "ingest"
 def test_llama_bench_every_format_same_values(fmt):
     recs = ingest.ingest_file(FX / f"llama_bench_b11434.{fmt}")
     assert [r["source_format"] for r in recs] == [fmt, fmt]
-    assert all(r["schema"] == "benchbook.ingest.llama_bench" and r["schema_version"] == 2 for r in recs)
+    assert all(r["schema"] == "benchbook.llama_bench" and r["schema_version"] == 2 for r in recs)
+    assert all(r["origin"] == "ingested:" + r["source_sha256"] and r["llama_bench_fields"] == 2 for r in recs)
+    group = "unknown:" + recs[0]["source_sha256"][:16]
+    assert {(r["host_id"], r["session_id"], r["toolchain_id"],
+             r["model_sha256"]) for r in recs} == {(group,) * 4}
     lb = [r["llama_bench"] for r in recs]
     assert [(x["n_prompt"], x["n_gen"]) for x in lb] == [(16, 0), (0, 8)]
     assert lb[0]["build_number"] == 11434 and lb[0]["backends"] == "CPU"
@@ -54,19 +58,27 @@ def test_markdown_pipe_in_override_cell():
     # pp512+tg128 is one pg test; "1024.50 ± 12.25" is mean ± sd
     assert [(r["llama_bench"]["n_prompt"], r["llama_bench"]["n_gen"]) for r in legacy] == [(512, 0), (0, 128), (512, 128)]
     assert legacy[0]["llama_bench"]["avg_ts"] == 1024.5 and legacy[0]["llama_bench"]["stddev_ts"] == 12.25
-    assert legacy[0]["schema_version"] == 1 and legacy[0]["llama_bench"]["use_mmap"] is False
+    # the old `mmap` column: use_mmap false -> load_mode none (b11434's names), field set 1 recorded
+    assert legacy[0]["llama_bench_fields"] == 1 and legacy[0]["llama_bench"]["load_mode"] == "none"
+    assert "use_mmap" not in legacy[0]["llama_bench"]
     assert legacy[0]["source_line"] == 3
 
 
 def test_legacy_field_names_upgrade_through_migration():
     recs = ingest.ingest_file(FX / "llama_bench_legacy_b3600.json") + ingest.ingest_file(FX / "llama_bench_b11434.jsonl")
-    assert [r["schema_version"] for r in recs] == [1, 1, 2, 2]
-    df = ingest.llama_bench_frame(recs)
-    assert df["schema_version"].to_list() == [2, 2, 2, 2]
-    assert df["load_mode"].to_list() == ["none", "none", "auto", "auto"]
-    assert df["backends"].to_list() == ["CUDA,GPU BLAS,BLAS"] * 2 + ["CPU", "CPU"]
-    assert df["flash_attn"].to_list() == [1, 1, -1, -1]
-    assert "use_mmap" not in df.columns
+    assert [r["llama_bench_fields"] for r in recs] == [1, 1, 2, 2]
+    lb = [r["llama_bench"] for r in recs]
+    assert [x["load_mode"] for x in lb] == ["none", "none", "auto", "auto"]
+    assert [x["backends"] for x in lb] == ["CUDA,GPU BLAS,BLAS"] * 2 + ["CPU", "CPU"]
+    assert [x["flash_attn"] for x in lb] == [1, 1, -1, -1]  # b11434's int, whatever the source wrote
+    assert not any("use_mmap" in x or "cuda" in x for x in lb)
+
+
+@pytest.mark.parametrize("fmt", ["csv", "sql", "md"])
+def test_flash_attn_is_typed_int_in_every_format(fmt):
+    recs = ingest.ingest_file(FX / f"llama_bench_b11434.{fmt}")
+    fa = [r["llama_bench"].get("flash_attn") for r in recs]
+    assert fa == ([-1, -1] if fmt != "md" else [None, None])  # markdown shows fa only when not the default
 
 
 def test_field_version_detection_uses_fields_before_build_hint():
@@ -77,26 +89,34 @@ def test_field_version_detection_uses_fields_before_build_hint():
 
 
 def test_server_log_b11434_speculative():
-    (r,) = ingest.ingest_file(FX / "llama_server_spec_b11434.log")
-    assert r["schema"] == "benchbook.ingest.server_timing" and r["wording"] == "b11434"
-    assert (r["prompt_n"], r["prompt_ms"], r["predicted_n"], r["predicted_ms"]) == (5, 129.52, 32, 1132.38)
-    assert (r["draft_n"], r["draft_n_accepted"], r["draft_acceptance"], r["draft_mean_len"]) == (23, 23, 1.0, 3.88)
-    assert r["draft_wording"] == "draft acceptance" and (r["slot_id"], r["task_id"]) == (0, 0)
+    (r,) = ingest.ingest_file(FX / "llama_server_spec_b11434.log", build_hint=11434)
+    assert r["schema"] == "benchbook.speculative_request" and r["schema_version"] == 2
+    assert r["origin"] == "ingested:" + r["source_sha256"] and r["build_number"] == 11434
+    t = r["timings"]
+    assert (t["prompt_n"], t["prompt_ms"], t["predicted_n"], t["predicted_ms"]) == (5, 129.52, 32, 1132.38)
+    assert (t["draft_n"], t["draft_n_accepted"], t["draft_mean_len"]) == (23, 23, 3.88)
+    # mean len 3.88 = 1 + 23 accepted / steps -> steps = 23 / 2.88 = 7.99 -> 8 verify steps
+    assert r["verify_steps"] == 8.0 and (r["slot_id"], r["task_id"]) == (0, 0)
     assert r["source_lines"] == [12, 13, 14, 16]
+    assert r["model_id"] == r["draft_model_id"] == "b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53.gguf"
+    assert r["model_sha256"] == "unknown:" + r["source_sha256"][:16]  # a file name is not a checked sha256
     # the same request's JSON response carries the same counts
     resp = json.loads((FX / "server_completion_response.json").read_text())
-    assert (resp["timings"]["draft_n"], resp["timings"]["draft_n_accepted"]) == (r["draft_n"], r["draft_n_accepted"])
-    assert resp["timings"]["predicted_n"] == r["predicted_n"]
+    assert (resp["timings"]["draft_n"], resp["timings"]["draft_n_accepted"]) == (t["draft_n"],
+                                                                                 t["draft_n_accepted"])
+    assert resp["timings"]["predicted_n"] == t["predicted_n"]
 
 
 def test_server_log_legacy_wordings():
-    a, b = ingest.ingest_file(FX / "llama_server_legacy.log")
-    assert a["wording"] == "legacy" and (a["slot_id"], a["task_id"]) == (0, 0)
+    a, b = (r["timings"] | {"slot_id": r["slot_id"], "task_id": r["task_id"], "verify_steps": r.get("verify_steps")}
+            for r in ingest.ingest_file(FX / "llama_server_legacy.log"))
+    assert (a["slot_id"], a["task_id"]) == (0, 0)
     assert (a["prompt_n"], a["predicted_n"], a["total_ms"]) == (5, 40, 651.41)
-    # old: "draft acceptance rate = 0.57576 (19 accepted / 33 generated)"; 19/33 = 0.575757...
-    assert (a["draft_n"], a["draft_n_accepted"], a["draft_wording"]) == (33, 19, "draft acceptance rate")
-    assert a["draft_mean_len"] is None
-    assert b["wording"] == "json-log" and (b["task_id"], b["prompt_n"], b["predicted_n"]) == (7, 10, 25)
+    # old: "draft acceptance rate = 0.57576 (19 accepted / 33 generated)"; 19/33 = 0.575757...; no mean len:
+    # verify steps unknown
+    assert (a["draft_n"], a["draft_n_accepted"]) == (33, 19)
+    assert "draft_mean_len" not in a and a["verify_steps"] is None
+    assert (b["task_id"], b["prompt_n"], b["predicted_n"]) == (7, 10, 25)
     assert b["total_ms"] == 580.0 and "draft_n" not in b
 
 
@@ -140,10 +160,32 @@ def test_cli_ingest_appends_records(tmp_path):
                         str(FX / "llama_server_spec_b11434.log"), "--out", str(out)], capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
     recs = [json.loads(l) for l in out.read_text().splitlines()]
-    assert [x["schema"] for x in recs] == ["benchbook.ingest.llama_bench"] * 2 + ["benchbook.ingest.server_timing"]
+    assert [x["schema"] for x in recs] == ["benchbook.llama_bench"] * 2 + ["benchbook.speculative_request"]
     r = subprocess.run([sys.executable, "-m", "benchbook.cli", "ingest", str(tmp_path / "notes.txt")],
                        capture_output=True, text=True)
     assert r.returncode == 2 and "cannot detect the format" in r.stderr
+
+
+def test_cli_ingest_writes_under_data_external_per_file_or_host(tmp_path):
+    files = [str(FX / "llama_bench_b11434.csv"), str(FX / "llama_bench_b11434.md")]
+    r = subprocess.run([sys.executable, "-m", "benchbook.cli", "ingest", *files, "--root", str(tmp_path)],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    got = sorted(p.relative_to(tmp_path).as_posix() for p in (tmp_path / "data" / "external").rglob("*.jsonl"))
+    shas = [ingest.ingest_file(f)[0]["source_sha256"][:16] for f in files]
+    assert got == sorted([f"data/external/{shas[0]}/llama_bench_b11434.csv.jsonl",
+                          f"data/external/{shas[1]}/llama_bench_b11434.md.jsonl"])
+    r = subprocess.run([sys.executable, "-m", "benchbook.cli", "ingest", *files, "--root", str(tmp_path),
+                        "--host", "rig1"], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    recs = [json.loads(l) for p in sorted((tmp_path / "data/external/rig1").glob("*.jsonl"))
+            for l in p.read_text().splitlines()]
+    # one host named by the user; sessions (and builds, models) stay per file
+    assert {x["host_id"] for x in recs} == {"unknown:rig1"}
+    assert {x["session_id"] for x in recs} == {f"unknown:{s}" for s in shas}
+    with pytest.raises(IngestError, match="never go under data/raw"):
+        ingest.write_records(ingest.ingest_file(files[0]),
+                             tmp_path / "data" / "raw" / "llama_bench" / "x.jsonl")
 
 
 @pytest.mark.parametrize("field,value,named", [
@@ -177,3 +219,79 @@ def test_write_records_checks_everything_before_writing(tmp_path):
     with pytest.raises(IngestError, match=r"s\.log:1[23]: field '[a-z_.]+' is NaN or inf.*nothing was written"):
         ingest.write_records(recs, out)
     assert not out.exists()
+
+
+# --- ingested = native: the real b11434 fixtures through the analyses and the caveat engine ----------
+
+def _external(tmp_path, names, **kw):
+    """Ingest ``names`` (fixtures) the way `benchbook ingest` does, into tmp_path/data/external/."""
+    for name in names:
+        recs = ingest.ingest_file(FX / name, **kw)
+        ingest.write_records(recs, ingest.default_out(tmp_path, recs, kw.get("host")))
+    return tmp_path / "data" / "external"
+
+
+def test_ingested_llama_bench_through_rate_stats_and_caveats(tmp_path):
+    import polars as pl
+
+    from benchbook import caveats
+    from benchbook.experiments.llama_bench import analysis
+    names = [f"llama_bench_b11434.{fmt}" for fmt in ("md", "csv", "json", "jsonl")]
+    rows = analysis.load_llama_bench(_external(tmp_path, names))
+    assert rows.height == 8 and set(rows["origin"].str.slice(0, 9)) == {"ingested:"}
+    st = caveats.attach(analysis.rate_stats(rows)).with_columns(
+        pl.col("files").list.first().str.extract(r"llama_bench_b11434\.(\w+)\.jsonl$").alias("fmt"))
+    # one configuration per (file, test): unknown sessions/hosts/builds never pool across files
+    assert st.height == 8 and st["session_id"].n_unique() == 4
+    got = {(r["fmt"], r["test"]): r for r in st.iter_rows(named=True)}
+    # markdown and CSV state mean ± sd only: n unknown, no interval, the stated values as they are
+    md_pp = got[("md", "pp")]
+    assert (md_pp["n"], md_pp["mean_tps"], md_pp["sd_tps"], md_pp["ci_low_tps"], md_pp["stated"]) == \
+        (None, 119.51, 8.82, None, True)
+    csv_tg = got[("csv", "tg")]
+    assert (csv_tg["n"], csv_tg["mean_tps"], csv_tg["sd_tps"], csv_tg["ci_low_tps"]) == (None, 66.034853,
+                                                                                         0.75056, None)
+    # json/jsonl carry samples_ns (-r 2): n = 2, mean of per-repetition rates = llama-bench's avg_ts, an interval
+    js = got[("json", "pp")]
+    assert js["n"] == 2 and not js["stated"] and js["ci_low_tps"] < js["mean_tps"] < js["ci_high_tps"]
+    assert js["mean_tps"] == pytest.approx(js["llama_bench_avg_ts"], rel=1e-6)
+    # which caveats fire: n = 2 < 3 -> single_run (samples known); unknown n never fires it; cv = sd/mean
+    # above 5%: md pp 8.82/119.51 = 7.4%, json tg 7.895/71.14 = 11.1%, jsonl tg 5.83/75.63 = 7.7%
+    assert {k: r["caveats"] for k, r in sorted(got.items())} == {
+        ("csv", "pp"): [], ("csv", "tg"): [],
+        ("json", "pp"): ["single_run"], ("json", "tg"): ["single_run", "high_variance"],
+        ("jsonl", "pp"): ["single_run"], ("jsonl", "tg"): ["single_run", "high_variance"],
+        ("md", "pp"): ["high_variance"], ("md", "tg"): []}
+    # unknown ids are unknown, per file; --host pools the host, never the sessions
+    assert rows.select(schemas.is_unknown("host_id").all()).item()
+    pooled = analysis.load_llama_bench(_external(tmp_path / "h", names, host="rig"))
+    assert pooled["host_id"].unique().to_list() == ["unknown:rig"] and pooled["session_id"].n_unique() == 4
+
+
+def test_ingested_server_log_through_the_speculative_table_and_caveats(tmp_path):
+    from benchbook import caveats
+    from benchbook.experiments.speculative import analysis
+    folder = _external(tmp_path, ["llama_server_spec_b11434.log"], build_hint=11434)
+    req = analysis.load_requests(next(folder.iterdir()))
+    t, status = caveats.evaluate(analysis.with_model(analysis.config_table(req), None), "speculative")
+    (r,) = t.iter_rows(named=True)
+    # 31 tokens after the first in 1132.38 ms = 27.376 tok/s (the server's own 27.38); α = 23/23; τ = 1 + 23/8
+    assert r["decode_tps_mean"] == pytest.approx(27.376, abs=1e-3) and r["n"] == 1
+    assert (r["alpha"], r["tau"], r["spec_type"], r["build_number"]) == (1.0, 3.875, "draft", 11434)
+    # unknown, never a default: no cap, no baseline (speedup), no output to compare, no load figures
+    assert (r["cap_hit"], r["speedup_mean"], r["output_equal"], r["load1_max"], r["cap"]) == (None,) * 5
+    assert r["caveats"] == ["single_run"]  # one request
+    assert status["cap_hit"] == status["busy_host"] == status["host_or_build_mismatch"] == "applied"
+
+
+def test_reports_refuse_ingested_records_in_the_projects_raw_data(tmp_path):
+    from benchbook.experiments.llama_bench import report
+    import shutil
+    raw = tmp_path / "raw"
+    shutil.copytree(Path(__file__).resolve().parents[1] / "data" / "raw" / "llama_bench", raw)
+    recs = ingest.ingest_file(FX / "llama_bench_b11434.jsonl")
+    with open(raw / "sneaked.jsonl",
+              "w") as f:  # `benchbook ingest` refuses data/raw; a hand copy is caught here
+        f.writelines(json.dumps(r) + "\n" for r in recs)
+    with pytest.raises(RuntimeError, match=r"sneaked\.jsonl:1: an ingested record .*data/external"):
+        report.derive(raw, tmp_path / "snap", tmp_path / "out", tmp_path / "n.json", tmp_path / "m.json", {})

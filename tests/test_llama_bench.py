@@ -92,7 +92,7 @@ def test_real_session_records(tmp_path, toolchain, models, root):
     raw = tmp_path / "lb.jsonl"
     res = run_session(cfg=TINY, bench_bin=toolchain.binary("llama-bench"), models=[m], toolchain=toolchain.record,
                       host=host_snapshot(), root=root, raw_file=raw, log=lambda *_: None)
-    assert (res["ran"], res["failed"], res["skipped"], res["resumed"]) == (2, 0, 0, False)
+    assert (res.ran, res.failed, res.skipped, res.resumed) == (2, 0, 0, False)
     recs = [r for _, r in iter_records(raw) if r["schema"] == "benchbook.llama_bench"]
     assert [(r["phase"], r["llama_bench"]["n_prompt"], r["llama_bench"]["n_gen"]) for r in recs] == \
         [("cold", 8, 0), ("cold", 0, 4), ("warm", 8, 0), ("warm", 0, 4)]
@@ -147,8 +147,8 @@ def test_killed_session_keeps_records_and_resumes(tmp_path, toolchain, models, r
     res = run_session(cfg=cfg, bench_bin=toolchain.binary("llama-bench"),
                       models=[models["smollm2-135m-q4_1"], models["smollm2-135m-q8_0"]], toolchain=toolchain.record,
                       host=host_snapshot(), root=root, raw_file=raw, log=lambda *_: None)
-    assert res["resumed"] is True and res["skipped"] == 1 and res["ran"] == 1 and res["failed"] == 0
-    assert res["quarantined"]["line"] == before.count(b"\n") + 1
+    assert res.resumed is True and res.skipped == 1 and res.ran == 1 and res.failed == 0
+    assert res.quarantined["line"] == before.count(b"\n") + 1
     assert raw.read_bytes().startswith(before)  # nothing recorded was lost or rewritten
     recs = [r for _, r in iter_records(raw)]
     sessions = {r["session_id"] for r in recs}

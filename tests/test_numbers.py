@@ -10,7 +10,8 @@ from benchbook.numbers import Number, line_ranges, load_all, make_key, publish
 def num(key="lb-m-tg64-warm", **over):
     base = dict(key=key, value=42.5, unit="tok/s", label="m tg64", n=5, computation="benchbook.analysis.rate_stats",
                 sd=1.0, ci95=[41.0, 44.0], sources=[{"file": "data/raw/llama_bench/h.jsonl", "lines": [[3, 7]]}],
-                run_ids=["r1"], caveats=["busy_host"])
+                run_ids=["r1"], caveats=["busy_host"], build="b11434 (unknown) cpu", build_number=11434,
+                build_commit="unknown", toolchain_id="6bcbdc2942c465ab")
     base.update(over)
     return Number(**base)
 
@@ -50,7 +51,7 @@ def test_publish_writes_every_provenance_field(tmp_path):
     doc = json.loads(p.read_text())
     assert doc["schema"] == "benchbook.numbers" and doc["experiment"] == "llama_bench"
     e = doc["numbers"]["lb-m-tg64-warm"]
-    for k in ("value", "unit", "n", "sd", "ci95", "sources", "run_ids", "computation", "commands", "build",
+    for k in ("value", "unit", "n", "sd", "ci95", "sources", "run_ids", "computation", "commands", "build", "build_number", "build_commit", "toolchain_id",
               "model_sha256", "host_id", "measured_from", "measured_to", "caveats", "experiment"):
         assert k in e, k
     assert e["sources"][0]["lines"] == [[3, 7]] and e["caveats"] == ["busy_host"]
@@ -62,6 +63,7 @@ def test_publish_writes_every_provenance_field(tmp_path):
     (dict(ci95=[44.0, 41.0]), "is not \\[low, high\\]"),
     (dict(sources=[], run_ids=[]), "no source records"),
     (dict(key="Bad Key"), "key must match"),
+    (dict(build=None), "no build; every number names the build"),
 ])
 def test_publish_rejects_unusable_numbers(tmp_path, bad, msg):
     with pytest.raises(ValueError, match=msg):

@@ -9,7 +9,7 @@ from benchbook.session import Session, completed_sessions, run_key
 
 
 def rec(i):
-    return {"schema": "t.rec", "schema_version": 1, "run_id": f"r{i}", "i": i}
+    return {"schema": "benchbook.llama_bench", "schema_version": 2, "run_id": f"r{i}", "i": i}
 
 
 def test_writer_fsyncs_every_record_and_returns_line_numbers(tmp_path, monkeypatch):
@@ -28,9 +28,9 @@ def test_writer_fsyncs_every_record_and_returns_line_numbers(tmp_path, monkeypat
 def test_writer_requires_schema_and_version(tmp_path):
     with RecordWriter(tmp_path / "a.jsonl") as w:
         with pytest.raises(RecordError, match="schema_version"):
-            w.append({"schema": "x"})
+            w.append({"schema": "benchbook.host"})
         with pytest.raises(ValueError):  # NaN is not JSON
-            w.append({"schema": "x", "schema_version": 1, "v": float("nan")})
+            w.append({"schema": "benchbook.host", "schema_version": 1, "v": float("nan")})
 
 
 def test_torn_last_line_is_quarantined_with_position(tmp_path):
@@ -40,10 +40,10 @@ def test_torn_last_line_is_quarantined_with_position(tmp_path):
         w.append(rec(1))
     good = p.read_bytes()
     with open(p, "ab") as f:
-        f.write(b'{"schema": "t.rec", "schema_ver')
+        f.write(b'{"schema": "benchbook.llama_bench", "schema_ver')
     moved = repair(p)
     assert moved["line"] == 3 and moved["byte_offset"] == len(good)
-    assert moved["raw"] == '{"schema": "t.rec", "schema_ver'
+    assert moved["raw"] == '{"schema": "benchbook.llama_bench", "schema_ver'
     assert p.read_bytes() == good  # every completed record intact
     q = json.loads((tmp_path / "a.jsonl.quarantine.jsonl").read_text())
     assert q["line"] == 3 and q["file"] == str(p)
@@ -62,7 +62,7 @@ def test_session_resumes_after_kill_and_never_reuses_completed(tmp_path):
     k1, k2 = run_key({"a": 1}, "m", "t", "h"), run_key({"a": 2}, "m", "t", "h")
     assert k1 != k2 and k1 == run_key({"a": 1}, "m", "t", "h")
     s = Session.open(p, "exp")
-    s.append({"schema": "t.rec", "schema_version": 1, "run_key": k1})
+    s.append({"schema": "benchbook.llama_bench", "schema_version": 2, "run_key": k1})
     s.writer.close()  # killed: no end record
     with open(p, "ab") as f:
         f.write(b'{"torn')
@@ -70,7 +70,7 @@ def test_session_resumes_after_kill_and_never_reuses_completed(tmp_path):
     assert s2.resumed and s2.session_id == s.session_id
     assert s2.quarantined["line"] == 3
     assert s2.done(k1) and not s2.done(k2)
-    s2.append({"schema": "t.rec", "schema_version": 1, "run_key": k2})
+    s2.append({"schema": "benchbook.llama_bench", "schema_version": 2, "run_key": k2})
     s2.close()
     assert completed_sessions(p, "exp") == [s.session_id]
     s3 = Session.open(p, "exp")
@@ -81,7 +81,7 @@ def test_session_resumes_after_kill_and_never_reuses_completed(tmp_path):
 def test_partial_row_group_does_not_complete_a_run(tmp_path):
     p = tmp_path / "s.jsonl"
     s = Session.open(p, "exp")
-    s.append({"schema": "t.rec", "schema_version": 1, "run_key": "k", "run_complete": False})
+    s.append({"schema": "benchbook.llama_bench", "schema_version": 2, "run_key": "k", "run_complete": False})
     s.writer.close()
     assert not Session.open(p, "exp").done("k")
 
@@ -99,7 +99,7 @@ def test_complete_record_without_newline_is_kept_not_quarantined(tmp_path):
 def test_interrupted_session_is_not_resumed_under_other_conditions(tmp_path):
     p = tmp_path / "s.jsonl"
     s = Session.open(p, "exp", {"toolchain_id": "AAAA", "config": {"repetitions": 5}})
-    s.append({"schema": "t.rec", "schema_version": 1, "run_key": "k1"})
+    s.append({"schema": "benchbook.llama_bench", "schema_version": 2, "run_key": "k1"})
     s.writer.close()  # killed
     s2 = Session.open(p, "exp", {"toolchain_id": "BBBB", "config": {"repetitions": 5}})
     assert not s2.resumed and s2.session_id != s.session_id and s2.abandoned == s.session_id
@@ -108,3 +108,40 @@ def test_interrupted_session_is_not_resumed_under_other_conditions(tmp_path):
     s3 = Session.open(p, "exp", {"toolchain_id": "BBBB", "config": {"repetitions": 5}})
     assert s3.resumed and s3.session_id == s2.session_id
     s3.close()
+
+
+def test_unknown_kind_or_newer_version_is_refused_on_write_and_read(tmp_path):
+    p = tmp_path / "a.jsonl"
+    with RecordWriter(p) as w:
+        w.append(rec(0))
+        with pytest.raises(records.SchemaError, match=r"a\.jsonl:2: record kind 'x\.y' is not declared"):
+            w.append({"schema": "x.y", "schema_version": 1})
+        with pytest.raises(records.SchemaError,
+                           match=r"a\.jsonl:2: benchbook\.llama_bench schema_version 9 is newer"):
+            w.append({**rec(1), "schema_version": 9})
+    with open(p, "a") as f:
+        f.write(json.dumps({"schema": "benchbook.host", "schema_version": 7}) + "\n")
+    with pytest.raises(records.SchemaError,
+                       match=r"a\.jsonl:2: benchbook\.host schema_version 7 is newer than this"):
+        list(iter_records(p))
+
+
+def test_snapshot_store_is_host_keyed_and_reads_the_committed_flat_files(tmp_path):
+    from pathlib import Path
+
+    from benchbook import provenance
+    committed = Path(__file__).resolve().parents[1] / "data" / "raw" / "snapshots"
+    d = tmp_path / "snapshots"
+    d.mkdir()
+    (d / "hosts.jsonl").write_text((committed / "hosts.jsonl").read_text())  # the old layout, as committed
+    old = provenance.read_snapshots(d, "host")
+    assert sorted(old) == ["246274abff670295", "e3618a24b4e44752"]
+    here = provenance.host_snapshot()
+    for writer in ("aaaa", "bbbb"):  # two machines store the same and another snapshot: one file each
+        other = {**here.record(), "host_id": writer}
+        assert provenance.store_snapshot(d, "host", other, writer)
+        assert not provenance.store_snapshot(d, "host", other, writer)
+    assert not provenance.store_snapshot(d, "host", old["246274abff670295"] | {"_file": None}, "aaaa")
+    assert sorted(p.name for p in (d / "hosts").iterdir()) == ["aaaa.jsonl", "bbbb.jsonl"]
+    assert sorted(provenance.read_snapshots(d, "host")) == ["246274abff670295", "aaaa", "bbbb",
+                                                            "e3618a24b4e44752"]

@@ -16,6 +16,7 @@ import pytest
 import yaml
 
 from benchbook.experiments.speculative import run as spec_run
+from benchbook.provenance import HostSnapshot
 from benchbook.llamacpp import draft_models as dm
 from benchbook.records import read_records
 from benchbook.llamacpp import server as S
@@ -127,7 +128,8 @@ def test_vocab_mismatch_is_refused_before_any_run(env, tmp_path):
 def test_session_continues_after_a_failed_config_and_keeps_records(env, tmp_path):
     """A layer-truncated draft loads and runs; a config whose server cannot start is recorded as
     failed with its log tail; the others complete; nothing is lost; a rerun resumes nothing twice."""
-    host = {"host_id": "testhost"}
+    host = HostSnapshot(host_id="testhost", hostname="t", cpu_model="t", cpu_logical=2, cpu_physical=2, ram_bytes=1,
+                        os="t", machine="t")
     trunc = dm.truncate_layers(env["model"]["path"], tmp_path / "first4.gguf", 4)
     drafts = {"t4": {"model_id": "trunc4", "path": trunc["path"], "sha256": trunc["sha256"]}}
     cfg = {"repetitions": 1, "threads": 2, "ctx_size": 512, "n_min": 0, "p_min": 0.0, "health_timeout_s": 60,
@@ -140,7 +142,7 @@ def test_session_continues_after_a_failed_config_and_keeps_records(env, tmp_path
     res = spec_run.run_session(cfg=cfg, server_bin=env["bin"], bench_bin=None, target=env["model"], drafts=drafts,
                         prompts=prompts, toolchain=env["toolchain"], host=host, root=ROOT, raw_file=raw,
                         log_dir=tmp_path / "logs", log=lambda *_: None)
-    assert res["ran"] == 2 and res["failed"] == 1 and res["failures"][0]["config_id"] == "broken"
+    assert res.ran == 2 and res.failed == 1 and res.failures[0]["config_id"] == "broken"
     ok = read_records([raw], spec_run.SCHEMA)
     bad = read_records([raw], "benchbook.run_failed")
     assert {r["config"]["config_id"] for r in ok} == {"baseline", "t4-n2"}

@@ -40,12 +40,12 @@ def built(tmp_path_factory, root, params):
     raw = next((root / "data/raw/llama_bench").glob("*.jsonl")).relative_to(root).as_posix()
     evil = Number(key="zz-evil", value=1.0, unit="tok/s", label='<script>alert("x")</script> & <b>',
                   n=1, computation="test", sources=[{"file": raw, "lines": [[1, 1]]}],
-                  commands=[["llama-bench", "-m", "<img src=x onerror=alert(1)>"]])
+                  commands=[["llama-bench", "-m", "<img src=x onerror=alert(1)>"]], build="<i>b1</i>")
     publish(rep / "numbers" / "zz.json", "zz", [evil], root=root)
     built = site.render(d, raw_root=root)
     assert [(p.page, p.wanted, p.linked) for p in built.pages] == [
-        ("index.qmd", 1, 1), ("llama_bench.qmd", 9 + 6 * len({n.host_id for n in res["numbers"]}),
-                              9 + 6 * len({n.host_id for n in res["numbers"]})), ("provenance.qmd", 0, 0)]
+        ("index.qmd", 1, 1), ("llama_bench.qmd", 9 + 6 * len({n.host_id for n in res.numbers}),
+                              9 + 6 * len({n.host_id for n in res.numbers})), ("provenance.qmd", 0, 0)]
     return d / "_site", res
 
 
@@ -61,12 +61,12 @@ def test_every_number_on_llama_bench_page_links_to_provenance(built):
     prov = (out / "provenance.html").read_text()
     assert "{{<" not in page and "?var" not in page
     links = re.findall(r'<a href="provenance\.html#(n-[a-z0-9_.\-]+)" title="(n=\d+[^"]*)">([0-9.,]+) tok/s', page)
-    hosts = {n.host_id for n in res["numbers"]}
+    hosts = {n.host_id for n in res.numbers}
     # headline: 3 models × (pp warm, tg warm, tg cold); "every host": 3 models × (pp, tg) per host
     assert len(links) == 9 + 6 * len(hosts)
     ids = set(re.findall(r'id="(n-[^"]+)"', prov))
     assert {a for a, _, _ in links} <= ids
-    registry = {n.key: n for n in res["numbers"]}
+    registry = {n.key: n for n in res.numbers}
     for anchor, title, text in links:
         num = registry[anchor[2:]]
         assert float(text.replace(",", "")) == pytest.approx(num.value)

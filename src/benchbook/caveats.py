@@ -17,6 +17,8 @@ kind             table                                                          
 ``comparison``   a table of ratios between two numbers: ``ratio_stats`` output                 ``id``
                  (``experiments.llama_bench.analysis``) or ``audit.tables.comparison_table``
                  (derived statements, bound pairs)
+``draftself``    ``experiments.draftself.analysis.caveat_table``: one row per draft-self         ``run_ids``
+                 configuration (repetitions, the host's load over its runs, synthetic)
 ===============  ============================================================================  ===========
 
 An implementation takes ``(table, thresholds)`` and returns a boolean Polars expression or a
@@ -76,7 +78,8 @@ SPECULATIVE_COLUMNS = [
 ]
 
 #: Record-id column per table kind.
-ID_COLUMN = {"llama_bench": "run_ids", "speculative": "config_id", "claims": "id", "comparison": "id"}
+ID_COLUMN = {"llama_bench": "run_ids", "speculative": "config_id", "claims": "id", "comparison": "id",
+             "draftself": "run_ids"}
 
 KINDS = tuple(ID_COLUMN)
 
@@ -205,6 +208,11 @@ def _(df, t):
 
 
 @RULES["single_run"].on("speculative", ["n"])
+def _(df, t):
+    return pl.col("n") < t["min_n"]
+
+
+@RULES["single_run"].on("draftself", ["n"])
 def _(df, t):
     return pl.col("n") < t["min_n"]
 
@@ -488,6 +496,11 @@ def _(df, t):
     return _synthetic(df, t, ["prompt_id", "draft_model_id"])
 
 
+@RULES["synthetic_inputs"].on("draftself", ["synthetic"])
+def _(df, t):
+    return _synthetic(df, t, [])
+
+
 @RULES["synthetic_inputs"].on("claims", ["id"])
 def _(df, t):
     return _synthetic(df, t, ["model", "prompt"])
@@ -574,6 +587,11 @@ def _(df, t):
 
 
 @RULES["busy_host"].on("speculative", ["load1_max"])
+def _(df, t):
+    return _busy_expr(df, t)
+
+
+@RULES["busy_host"].on("draftself", ["load1_max"])
 def _(df, t):
     return _busy_expr(df, t)
 

@@ -156,19 +156,27 @@ def cmd_stages_check(args) -> int:
 
 
 def cmd_ingest(args) -> int:
-    """Read external llama.cpp output into benchbook records (see ``benchbook.ingest``)."""
-    from .ingest import ingest_file, write_records
-    recs = []
+    """Read external llama.cpp output into benchbook records (see ``benchbook.ingest``): by default each
+    file's records go to ``data/external/<group>/<file name>.jsonl``; ``--out`` appends all to one file,
+    ``--stdout`` prints them.  Every file is read and checked before anything is written."""
+    from .ingest import default_out, ingest_file, write_records
+    per_file = []
     for f in args.files:
-        got = ingest_file(f, args.format, args.build)
+        got = ingest_file(f, args.format, args.build, args.host)
         print(f"{f}: {len(got)} {got[0]['schema']} record(s) ({got[0]['source_format']}, "
               f"schema_version {got[0]['schema_version']})", file=sys.stderr)
-        recs += got
-    if args.out:
-        print(f"appended {write_records(recs, args.out)} records to {args.out}", file=sys.stderr)
-    else:
-        for r in recs:
+        per_file.append(got)
+    if args.stdout:
+        for r in (r for got in per_file for r in got):
             print(json.dumps(r, ensure_ascii=False))
+        return 0
+    if args.out:
+        targets = [(Path(args.out), [r for got in per_file for r in got])]
+    else:
+        root = repo_root() if not args.root else Path(args.root)
+        targets = [(default_out(root, got, args.host), got) for got in per_file]
+    for out, recs in targets:
+        print(f"appended {write_records(recs, out)} records to {out}", file=sys.stderr)
     return 0
 
 
@@ -182,12 +190,13 @@ def measured_here(root: Path, params: dict, host_id: str, toolchain_id: str | No
     """Per measurement stage: does the committed raw data hold a completed session of this host
     (and, for the llama.cpp experiments, of this build — a rebuilt toolchain measures itself again)?
 
-    llama_bench and speculative keep one file per host whose session start records carry host and
-    toolchain ids; draftself (no llama.cpp) writes a session record when a session completes.
+    Every experiment keeps one file per host whose shared-session start records carry host and
+    toolchain ids (draft-self's toolchain is its runtime, so any completed session of this host counts);
+    committed draft-self sessions from before the shared session are in ``sessions.jsonl``.
     """
     from .records import iter_records
     out = {}
-    for stage in ("llama_bench", "speculative"):
+    for stage in ("llama_bench", "speculative", "draftself"):
         if stage not in params:
             continue
         f = root / "data/raw" / stage / f"{host_id}.jsonl"
@@ -199,10 +208,11 @@ def measured_here(root: Path, params: dict, host_id: str, toolchain_id: str | No
                         starts.setdefault(r["session_id"], r)
                     else:
                         ended.add(r["session_id"])
-        out[stage] = any(starts[sid].get("toolchain_id") == toolchain_id for sid in ended if sid in starts)
-    if "draftself" in params:
-        f = root / "data/raw/draftself/sessions.jsonl"
-        out["draftself"] = f.exists() and any(r.get("host_id") == host_id for _, r in iter_records(f))
+        out[stage] = any(stage == "draftself" or starts[sid].get("toolchain_id") == toolchain_id
+                         for sid in ended if sid in starts)
+    legacy = root / "data/raw/draftself/sessions.jsonl"
+    if "draftself" in out and not out["draftself"] and legacy.exists():
+        out["draftself"] = any(r.get("host_id") == host_id for _, r in iter_records(legacy))
     return out
 
 
@@ -222,7 +232,7 @@ def cmd_run(args) -> int:
     resolve.get_models(params, sorted(ids), tc)
     timings["models_s"] = time.monotonic() - t
     from .provenance import host_snapshot
-    host_id = host_snapshot()["host_id"]
+    host_id = host_snapshot().host_id
     dvc = [sys.executable, "-m", "dvc"]
     t = time.monotonic()
     for stage, done in measured_here(root, params, host_id, tc.toolchain_id).items():
@@ -262,8 +272,15 @@ def main(argv: list[str] | None = None) -> int:
     ig = sub.add_parser("ingest", help="read llama-bench/llama-server/llama-speculative-simple output into records")
     ig.add_argument("files", nargs="+")
     ig.add_argument("--format", default="auto", choices=["auto", "json", "jsonl", "csv", "md", "sql", "server-log", "spec-simple"])
-    ig.add_argument("--build", type=int, default=None, help="llama.cpp build number (a hint for field-name versions)")
-    ig.add_argument("--out", default=None, help="JSONL file to append to (default: print records to stdout)")
+    ig.add_argument("--build", type=int, default=None,
+                    help="llama.cpp build number, when the files do not print it (also a hint for field-name versions)")
+    ig.add_argument("--host", default=None,
+                    help="a name saying these files come from one host (default: each file's host is its own unknown)")
+    ig.add_argument("--out", default=None, help="one JSONL file to append every record to "
+                                                "(default: data/external/<host or file sha256[:16]>/<file>.jsonl)")
+    ig.add_argument("--root", default=None,
+                    help="project root for the default output (default: found from cwd)")
+    ig.add_argument("--stdout", action="store_true", help="print the records instead of writing them")
     ig.set_defaults(fn=cmd_ingest)
     sm = sub.add_parser("synth-model", help="write a random-weight GGUF of a chosen architecture and shape")
     from .llamacpp.synth import SynthSpec

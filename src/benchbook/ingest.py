@@ -1,27 +1,39 @@
 """Ingest someone else's raw output into benchbook records (``benchbook ingest``).
 
-Readers, each returning a list of record dicts (``schema``, ``schema_version``, ``source_file``,
-``source_line``, ``source_format`` and the values under llama.cpp's own field names):
+Ingested = native: the readers produce the record kinds our own runners write (``benchbook.schemas``),
+so every analysis and caveat applies to them.
 
-* llama-bench ``-o json | jsonl | csv | md | sql`` -> ``benchbook.ingest.llama_bench``.  The
-  format is detected from the content (``detect_format``); the field-set version from the fields
-  present (``use_mmap`` or per-backend booleans: v1, ``load_mode``/``backends``: v2), the build
-  number being only a hint.  Older versions are upgraded on read by ``migrations.upgrade``; the
-  record keeps the fields as the source wrote them.  Markdown shows only the columns that differ
-  from defaults, under display names (``ngl``, ``fa``, ``ot``, ...: ``get_field_display_name`` in
-  ``tools/llama-bench/llama-bench.cpp``); cells of override columns (``ot``, ``ts``, ``dev``) may
-  contain an unescaped ``|``, so a row with too many cells is re-joined into them.  Markdown and
-  CSV carry no ``samples_ns``: those rows have ``avg_ts``/``stddev_ts`` only.
-* llama-server log timing lines -> ``benchbook.ingest.server_timing`` (one record per request):
+* llama-bench ``-o json | jsonl | csv | md | sql`` -> ``benchbook.llama_bench`` v2, one record per
+  row, the row (typed) under ``llama_bench``.  The format is detected from the content
+  (``detect_format``).  Rows of builds before ``load_mode``/``backends`` (``use_mmap``, per-backend
+  booleans, boolean ``flash_attn``) are brought to b11434's names and types by
+  ``migrations.legacy_llama_bench_row`` and say so in ``llama_bench_fields`` (1); ``flash_attn`` is
+  always b11434's int (1 on, 0 off, -1 auto).  Markdown shows only the columns that differ from
+  defaults, under display names (``ngl``, ``fa``, ``ot``, ...: ``get_field_display_name`` in
+  ``tools/llama-bench/llama-bench.cpp``); cells of override columns (``ot``, ``ts``, ``dev``) may contain
+  an unescaped ``|``, so a row with too many cells is re-joined into them.  Markdown and CSV carry no
+  ``samples_ns``: those rows keep ``avg_ts``/``stddev_ts`` as stated (n unknown; no samples invented).
+* llama-server log timing lines -> ``benchbook.speculative_request`` v2, one record per request:
   ``prompt eval time = X ms / N tokens``, ``eval time = ...``, ``total time = ...`` and the draft
   line in both wordings: b11434 ``draft acceptance = 1.00000 (   23 accepted /    23 generated),
   mean len =  3.88`` (tools/server/server-context.cpp) and older ``draft acceptance rate = 0.57576
   (   19 accepted /    33 generated)``; with or without the ``slot print_timing: id N | task M |``
-  prefix and the timestamp prefix of recent builds.  Values use the server's JSON names
-  (``prompt_n``, ``prompt_ms``, ``predicted_n``, ``predicted_ms``, ``draft_n``, ``draft_n_accepted``).
-* ``llama-speculative-simple`` output -> ``benchbook.ingest.speculative_simple``.  Its ``n_draft``
-  line prints the *configured maximum* (``params_spec.draft.n_max``), not a count: it is stored as
-  ``n_draft_max``; the count of drafted tokens is ``n_drafted``.
+  prefix and the timestamp prefix of recent builds.  Values go under ``timings`` with the server's
+  JSON names (``prompt_n``, ``prompt_ms``, ``predicted_n``, ``predicted_ms``, ``draft_n``,
+  ``draft_n_accepted``); ``verify_steps`` = accepted ÷ (mean len − 1), rounded (the server's
+  ``mean len`` is tokens per verify step, its own token counted), when the log states mean len.
+* ``llama-speculative-simple`` output -> ``benchbook.ingest.speculative_simple`` (no runner of ours
+  writes that summary).  Its ``n_draft`` line prints the *configured maximum*
+  (``params_spec.draft.n_max``), not a count: it is stored as ``n_draft_max``; the count of drafted
+  tokens is ``n_drafted``.
+
+What the source does not state is unknown (``schemas.unknown``): ``host_id``, ``session_id``,
+``toolchain_id`` and ``model_sha256`` hold ``unknown:<group>``, the group being the source file's
+sha256[:16], so unknown never pools across files; ``host`` (``--host NAME``) says that several files
+share a host (their ``host_id`` is ``unknown:NAME``; sessions stay per file).  ``origin`` is
+``ingested:<sha256 of the file>`` and ``source_file``/``source_line``/``source_format``/``source_sha256``
+point into it.  ``benchbook ingest`` writes under ``data/external/<group>/`` by default, apart from
+our own measurements (``data/raw``, which it refuses), so no report of the project reads them.
 
 Errors name file:line and the fix (``IngestError``).
 """
@@ -36,11 +48,15 @@ import math
 import re
 from pathlib import Path
 
-from .records import RecordWriter, utc_now
+from .migrations import flash_attn_int, legacy_llama_bench_row
+from .records import RecordWriter, stable_hash, utc_now
+from .schemas import SchemaError, build, unknown
 
-LB_SCHEMA = "benchbook.ingest.llama_bench"
-SERVER_SCHEMA = "benchbook.ingest.server_timing"
+LB_SCHEMA = "benchbook.llama_bench"
+SERVER_SCHEMA = "benchbook.speculative_request"
 SPEC_SCHEMA = "benchbook.ingest.speculative_simple"
+#: where ``benchbook ingest`` writes by default (relative to the project root): one folder per group
+EXTERNAL_DIR = Path("data/external")
 
 #: llama-bench markdown display names -> field names (llama-bench.cpp ``get_field_display_name``;
 #: ``mmap`` is the display name of ``use_mmap`` in builds before ``load_mode``).
@@ -173,8 +189,27 @@ def _check_lb_values(row: dict, path: Path, line: int) -> None:
         raise IngestError(f"{where} {bad[0]!r} is NaN or inf, which cannot be recorded; fix: correct or drop this row")
 
 
-def _lb_record(row: dict, path: Path, line: int, fmt: str, build_hint: int | None, sha: str) -> dict:
-    """One ``benchbook.ingest.llama_bench`` record of a llama-bench output row (values typed and checked).
+def _origin(path: Path, fmt: str, sha: str, line: int, host: str | None) -> dict:
+    """The fields every ingested record of ``path`` shares: unknown ids of its group, origin, source."""
+    own = unknown(sha)
+    return {"run_id": stable_hash([sha, line], 32), "session_id": own, "host_id": unknown(host) if host else own,
+            "toolchain_id": own, "model_sha256": own, "git_commit": None, "git_dirty": None, "status": "ok",
+            "origin": "ingested:" + sha, "source_file": str(path), "source_line": line, "source_format": fmt,
+            "source_sha256": sha}
+
+
+def _build(kind: str, fields: dict, path: Path, line: int) -> dict:
+    """``schemas.build`` with the source's file:line in the error."""
+    try:
+        return build(kind, **fields)
+    except SchemaError as e:
+        raise IngestError(f"{path}:{line}: {e}; fix: correct or drop this row") from None
+
+
+def _lb_record(row: dict, path: Path, line: int, fmt: str, build_hint: int | None, sha: str,
+               host: str | None = None) -> dict:
+    """One ``benchbook.llama_bench`` v2 record (origin ingested) of a llama-bench output row: values
+    typed and checked, older field names upgraded (``migrations.legacy_llama_bench_row``).
 
     Raises:
         IngestError: a field cannot be read as its type, n_prompt/n_gen missing, nothing measured, or a
@@ -183,7 +218,7 @@ def _lb_record(row: dict, path: Path, line: int, fmt: str, build_hint: int | Non
     typed = {}
     for k, v in row.items():
         try:
-            typed[k] = _typed(k, v)
+            typed[k] = flash_attn_int(v) if k == "flash_attn" else _typed(k, v)
         except ValueError:
             raise IngestError(f"{path}:{line}: llama-bench row field {k!r} is {v!r}, not a number; fix: correct or "
                               "drop this row") from None
@@ -198,9 +233,20 @@ def _lb_record(row: dict, path: Path, line: int, fmt: str, build_hint: int | Non
     if row.get("avg_ts") is None and not row.get("samples_ns"):
         raise IngestError(f"{path}:{line}: llama-bench row has neither avg_ts nor samples_ns; nothing to measure")
     bn = row.get("build_number") if isinstance(row.get("build_number"), int) else build_hint
-    return {"schema": LB_SCHEMA, "schema_version": field_version(set(row), bn), "source_file": str(path),
-            "source_line": line, "source_format": fmt, "source_sha256": sha, "ingested_at": utc_now(),
-            "llama_bench": row}
+    fields_set = field_version(set(row), bn)
+    row, _ = legacy_llama_bench_row(row)
+    if row.get("build_number") is None and build_hint is not None:
+        row["build_number"] = build_hint
+    if row.get("avg_ts") is None:  # samples only: llama-bench's definition, mean of per-repetition rates
+        tokens = row["n_prompt"] + row["n_gen"]
+        row["avg_ts"] = sum(1e9 * tokens / ns for ns in row["samples_ns"]) / len(row["samples_ns"])
+    model = row.get("model_filename") or row.get("model_type")
+    rec = {**_origin(path, fmt, sha, line, host), "experiment": "llama_bench",
+           "model_id": Path(model).name if model else unknown(sha), "llama_bench": row,
+           "llama_bench_fields": fields_set}
+    if isinstance(row.get("test_time"), str):
+        rec["started_at"] = row["test_time"]
+    return _build("llama_bench", rec, path, line)
 
 
 def _lines_of_json_array(text: str) -> list[int]:
@@ -246,7 +292,8 @@ def _parse_params(cell: str) -> int | None:
     return int(round(float(m.group(1)) * {"": 1, "K": 1e3, "M": 1e6, "B": 1e9, "T": 1e12}[m.group(2)]))
 
 
-def read_llama_bench_md(path: Path, text: str, build_hint: int | None, sha: str) -> list[dict]:
+def read_llama_bench_md(path: Path, text: str, build_hint: int | None, sha: str,
+                        host: str | None = None) -> list[dict]:
     """Rows of a llama-bench markdown table (see the module doc for ``|`` inside override cells)."""
     lines = text.splitlines()
     hdr_i = next((i for i, l in enumerate(lines) if l.lstrip().startswith("|")), None)
@@ -298,14 +345,16 @@ def read_llama_bench_md(path: Path, text: str, build_hint: int | None, sha: str)
                 row[name] = c
                 if name == "use_mmap":
                     row[name] = c.lower() in ("1", "true", "yes")
-        out.append(_lb_record(row, path, i + 1, "md", build_hint, sha))
+        out.append(_lb_record(row, path, i + 1, "md", build_hint, sha, host))
     if not out:
         raise IngestError(f"{path}: markdown table has no rows")
     return out
 
 
-def read_llama_bench(path: Path, text: str, fmt: str, build_hint: int | None = None) -> list[dict]:
-    """Records from llama-bench output text in ``fmt`` (json | jsonl | csv | md | sql)."""
+def read_llama_bench(path: Path, text: str, fmt: str, build_hint: int | None = None,
+                     host: str | None = None) -> list[dict]:
+    """``benchbook.llama_bench`` records from llama-bench output text in ``fmt`` (json | jsonl | csv | md |
+    sql); ``host``: see the module doc."""
     sha = hashlib.sha256(text.encode()).hexdigest()
     if fmt == "json":
         try:
@@ -314,13 +363,14 @@ def read_llama_bench(path: Path, text: str, fmt: str, build_hint: int | None = N
             raise IngestError(f"{path}:{e.lineno}: not valid JSON ({e.msg}); fix: a truncated llama-bench -o json "
                               "run lacks the closing ']' - re-run it or use -o jsonl") from None
         starts = _lines_of_json_array(text)
-        return [_lb_record(r, path, starts[i] if i < len(starts) else 0, fmt, build_hint, sha) for i, r in enumerate(rows)]
+        return [_lb_record(r, path, starts[i] if i < len(starts) else 0, fmt, build_hint, sha, host) for i,
+                r in enumerate(rows)]
     if fmt == "jsonl":
         out = []
         for i, l in enumerate(text.splitlines(), 1):
             if l.strip():
                 try:
-                    out.append(_lb_record(json.loads(l), path, i, fmt, build_hint, sha))
+                    out.append(_lb_record(json.loads(l), path, i, fmt, build_hint, sha, host))
                 except ValueError as e:
                     if isinstance(e, IngestError):
                         raise
@@ -328,7 +378,7 @@ def read_llama_bench(path: Path, text: str, fmt: str, build_hint: int | None = N
         return out
     if fmt == "csv":
         rd = csv.DictReader(io.StringIO(text))
-        return [_lb_record(r, path, rd.line_num, fmt, build_hint, sha) for r in rd]
+        return [_lb_record(r, path, rd.line_num, fmt, build_hint, sha, host) for r in rd]
     if fmt == "sql":
         out = []
         pat = re.compile(r"INSERT INTO llama_bench \(([^)]*)\) VALUES \((.*)\);\s*$")
@@ -340,10 +390,10 @@ def read_llama_bench(path: Path, text: str, fmt: str, build_hint: int | None = N
             vals = next(csv.reader([m.group(2)], quotechar="'", skipinitialspace=True))
             if len(vals) != len(names):
                 raise IngestError(f"{path}:{i}: {len(vals)} values for {len(names)} columns")
-            out.append(_lb_record(dict(zip(names, vals)), path, i, fmt, build_hint, sha))
+            out.append(_lb_record(dict(zip(names, vals)), path, i, fmt, build_hint, sha, host))
         return out
     if fmt == "md":
-        return read_llama_bench_md(path, text, build_hint, sha)
+        return read_llama_bench_md(path, text, build_hint, sha, host)
     raise IngestError(f"{path}: unknown llama-bench format {fmt!r}")
 
 
@@ -356,30 +406,37 @@ _DRAFT = re.compile(r"draft acceptance(?: rate)?\s*=\s*([\d.]+)\s*\(\s*(\d+)\s*a
 _TASK = re.compile(r"\bid\s+(\d+)\s*\|\s*task\s+(-?\d+)|\"id_slot\":\s*(\d+),\s*\"id_task\":\s*(\d+)")
 
 
-def read_server_log(path: Path, text: str) -> list[dict]:
-    """One ``benchbook.ingest.server_timing`` record per request of a llama-server log (module doc).
+_MODEL = re.compile(r"loading (draft )?model '([^']+)'")
+
+
+def read_server_log(path: Path, text: str, build_hint: int | None = None,
+                    host: str | None = None) -> list[dict]:
+    """One ``benchbook.speculative_request`` v2 record (origin ingested) per request of a llama-server
+    log (module doc).  ``model_id`` / ``draft_model_id`` are the file names of its ``loading model`` /
+    ``loading draft model`` lines (unknown without them); ``build_number`` is ``build_hint`` (the log
+    does not print it at default verbosity).
 
     Raises:
         IngestError: an ``eval time``/``draft acceptance`` line without a preceding ``prompt eval time``
         line, or a draft line whose ratio disagrees with its counts (names file:line).
     """
     sha = hashlib.sha256(text.encode()).hexdigest()
-    out: list[dict] = []
+    found: list[dict] = []
     cur: dict | None = None
     slot = task = None
+    models: dict[str, str] = {}
     for i, l in enumerate(text.splitlines(), 1):
+        mm = _MODEL.search(l)
+        if mm:
+            models.setdefault("draft" if mm.group(1) else "target", Path(mm.group(2)).name)
         mt = _TASK.search(l)
         if mt:
             slot, task = (int(mt.group(1)), int(mt.group(2))) if mt.group(1) else (int(mt.group(3)), int(mt.group(4)))
         m = _PROMPT.search(l)
         if m:
-            cur = {"schema": SERVER_SCHEMA, "schema_version": 1, "source_file": str(path), "source_line": i,
-                   "source_lines": [i], "source_format": "server-log", "source_sha256": sha, "ingested_at": utc_now(),
-                   "slot_id": slot, "task_id": task,
-                   "prompt_ms": float(m.group(1)), "prompt_n": int(m.group(2)),
-                   "wording": ("json-log" if l.lstrip().startswith("{") else
-                               "b11434" if "print_timing:" in l else "legacy")}
-            out.append(cur)
+            cur = {"line": i, "lines": [i], "slot_id": slot, "task_id": task,
+                   "timings": {"prompt_ms": float(m.group(1)), "prompt_n": int(m.group(2))}}
+            found.append(cur)
             continue
         for pat, keys in ((_EVAL, ("predicted_ms", "predicted_n")), (_TOTAL, ("total_ms", "total_n"))):
             m = pat.search(l)
@@ -387,9 +444,10 @@ def read_server_log(path: Path, text: str) -> list[dict]:
                 if cur is None:
                     raise IngestError(f"{path}:{i}: '{m.group(0)}' before any 'prompt eval time' line; "
                                       "fix: pass the whole log, not an excerpt")
-                cur[keys[0]] = float(m.group(1))
-                cur[keys[1]] = int(m.group(2)) if m.group(2) else None
-                cur["source_lines"].append(i)
+                cur["timings"][keys[0]] = float(m.group(1))
+                if m.group(2):
+                    cur["timings"][keys[1]] = int(m.group(2))
+                cur["lines"].append(i)
                 break
         m = _DRAFT.search(l)
         if m:
@@ -398,13 +456,22 @@ def read_server_log(path: Path, text: str) -> list[dict]:
             ratio, acc, gen = float(m.group(1)), int(m.group(2)), int(m.group(3))
             if gen and abs(ratio - acc / gen) > 1e-4:
                 raise IngestError(f"{path}:{i}: draft acceptance {ratio} disagrees with {acc}/{gen}; the line is corrupt")
-            cur.update({"draft_n": gen, "draft_n_accepted": acc, "draft_acceptance": ratio,
-                        "draft_mean_len": float(m.group(4)) if m.group(4) else None,
-                        "draft_wording": ("draft acceptance rate" if m.group(0).startswith("draft acceptance rate")
-                                          else "draft acceptance")})
-            cur["source_lines"].append(i)
-    if not out:
+            cur["timings"].update({"draft_n": gen, "draft_n_accepted": acc})
+            if m.group(4):
+                cur["timings"]["draft_mean_len"] = float(m.group(4))
+            cur["lines"].append(i)
+    if not found:
         raise IngestError(f"{path}: no 'prompt eval time' line; fix: run llama-server with its default log verbosity")
+    out = []
+    for req in found:
+        t = req["timings"]
+        rec = {**_origin(path, "server-log", sha, req["line"], host), "experiment": "speculative",
+               "model_id": models.get("target") or unknown(sha), "timings": t,
+               "draft_model_id": models.get("draft"), "build_number": build_hint,
+               "slot_id": req["slot_id"], "task_id": req["task_id"], "source_lines": req["lines"]}
+        if t.get("draft_mean_len") is not None and t["draft_mean_len"] > 1:
+            rec["verify_steps"] = float(round(t["draft_n_accepted"] / (t["draft_mean_len"] - 1)))
+        out.append(_build("speculative_request", rec, path, req["line"]))
     return out
 
 
@@ -416,8 +483,8 @@ def read_speculative_simple(path: Path, text: str) -> list[dict]:
         ``accept`` disagrees with ``n_accept / n_drafted`` (names file:line).
     """
     sha = hashlib.sha256(text.encode()).hexdigest()
-    rec = {"schema": SPEC_SCHEMA, "schema_version": 1, "source_file": str(path), "source_format": "spec-simple",
-           "source_sha256": sha, "ingested_at": utc_now(), "source_lines": {}}
+    rec = {"source_file": str(path), "source_format": "spec-simple", "source_sha256": sha, "ingested_at": utc_now(),
+           "source_lines": {}}
     keys = {"n_draft": "n_draft_max", "n_predict": "n_predict", "n_drafted": "n_drafted", "n_accept": "n_accept"}
     for i, l in enumerate(text.splitlines(), 1):
         m = re.search(r"\b(n_draft|n_predict|n_drafted|n_accept)\s*=\s*(\d+)", l)
@@ -444,11 +511,14 @@ def read_speculative_simple(path: Path, text: str) -> list[dict]:
                               f"with n_accept/n_drafted = {rec['n_accept']}/{rec['n_drafted']}")
     rec["alpha"] = rec["n_accept"] / rec["n_drafted"] if rec["n_drafted"] else None
     rec["source_line"] = min(rec["source_lines"].values())
-    return [rec]
+    return [_build("ingest_speculative_simple", rec, path, rec["source_line"])]
 
 
-def ingest_file(path: str | Path, fmt: str = "auto", build_hint: int | None = None) -> list[dict]:
-    """Records from one file of llama.cpp output (format detected unless ``fmt`` is given).
+def ingest_file(path: str | Path, fmt: str = "auto", build_hint: int | None = None,
+                host: str | None = None) -> list[dict]:
+    """Records from one file of llama.cpp output (format detected unless ``fmt`` is given): native kinds
+    for llama-bench rows and server-log requests (module doc).  ``build_hint``: the llama.cpp build
+    number when the source does not print it; ``host``: a name saying that files share a host.
 
     Raises:
         IngestError: undetectable format or bad content (file:line and the fix).
@@ -459,39 +529,37 @@ def ingest_file(path: str | Path, fmt: str = "auto", build_hint: int | None = No
     if fmt == "auto":
         fmt = detect_format(text)
     if fmt in ("json", "jsonl", "csv", "md", "sql"):
-        return read_llama_bench(path, text, fmt, build_hint)
+        return read_llama_bench(path, text, fmt, build_hint, host)
     if fmt == "server-log":
-        return read_server_log(path, text)
+        return read_server_log(path, text, build_hint, host)
     if fmt == "spec-simple":
         return read_speculative_simple(path, text)
     raise IngestError(f"{path}: unknown format {fmt!r}")
 
 
-def llama_bench_frame(records: list[dict]):
-    """Flat Polars frame of ingested llama-bench records, upgraded to the current field set.
-
-    Columns: the llama-bench fields (b11434 names), source_file, source_line, source_format,
-    schema_version; rows of older builds went through ``migrations.upgrade``.
-    """
-    import polars as pl
-
-    from .migrations import upgrade
-    rows = [{**r["llama_bench"], "source_file": r["source_file"], "source_line": r["source_line"],
-             "source_format": r["source_format"], "schema_version": r["schema_version"]} for r in records
-            if r["schema"] == LB_SCHEMA]
-    df = pl.DataFrame(rows, infer_schema_length=None, strict=False)
-    return upgrade(df, LB_SCHEMA)
+def default_out(root: str | Path, records: list[dict], host: str | None = None) -> Path:
+    """Where ``benchbook ingest`` writes ``records`` of one source file by default:
+    ``<root>/data/external/<group>/<source name>.jsonl``, the group being ``host`` or the file's
+    sha256[:16] (the value after ``unknown:`` in its ids)."""
+    r = records[0]
+    group = host or r["source_sha256"][:16]
+    return Path(root) / EXTERNAL_DIR / group / (Path(r["source_file"]).name + ".jsonl")
 
 
 def write_records(records: list[dict], out: str | Path) -> int:
     """Append ``records`` to the JSONL file ``out`` (fsync per record); returns how many.
 
     Every record is checked first: nothing is written when one holds a NaN/inf (which JSON cannot
-    carry).
+    carry), or when ``out`` lies under a ``data/raw`` folder (ingested records live apart from our own
+    measurements, which the reports read).
 
     Raises:
-        IngestError: names the record's source file:line and the field; ``out`` is untouched.
+        IngestError: names the record's source file:line and the field, or the folder; ``out`` is untouched.
     """
+    parts = Path(out).resolve().parts
+    if any(parts[i:i + 2] == ("data", "raw") for i in range(len(parts) - 1)):
+        raise IngestError(f"{out}: ingested records never go under data/raw (the project's own measurements, read "
+                          f"by its reports); fix: write under {EXTERNAL_DIR}/ (the default) or elsewhere")
     for r in records:
         bad = _nonfinite(r)
         if bad:

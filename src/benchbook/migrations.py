@@ -2,33 +2,42 @@
 vectorized migrations (Polars frames, never per-record Python objects).
 
 Raw records are immutable (DESIGN.md, "Records"): a migration never rewrites a file, it upgrades
-the frame a reader built from it.  ``CURRENT[schema]`` is the version readers produce;
-``MIGRATIONS[(schema, v)]`` upgrades a frame from version ``v`` to ``v + 1``.  ``upgrade`` applies the
-chain to the rows of each older version and refuses versions newer than this code knows.
+the frame a reader built from it.  ``CURRENT[schema]`` is the version readers produce (taken from
+the declarations in ``benchbook.schemas``); ``MIGRATIONS[(schema, v)]`` upgrades a frame from version
+``v`` to ``v + 1``.  ``upgrade`` applies the chain to the rows of each older version and refuses
+versions newer than this code knows.
 
 Registered migrations:
 
-* ``benchbook.ingest.llama_bench`` v1 -> v2: llama-bench output from builds before the
-  ``load_mode`` field (``use_mmap``: bool) and before ``backends`` (one bool per backend:
-  ``cuda``, ``vulkan``, ``kompute``, ``metal``, ``sycl``, ``rpc``, ``gpu_blas``, ``blas``) and with a
-  boolean ``flash_attn``.  v2 is the b11434 field set (``tools/llama-bench/llama-bench.cpp``,
-  ``test::get_fields``): ``load_mode`` "mmap" | "none" (``use_mmap`` true | false), ``backends`` a
-  comma-joined list, ``flash_attn`` an int (1 | 0, -1 = auto).
-* ``benchbook.llama_bench`` v1 is current (written by ``experiments.llama_bench.run``); its nested
-  ``llama_bench`` dict goes through the same field upgrade when it came from an older build.
+* every step the declarations define by themselves (``schemas.derived_migrations``: fields added in
+  a version, backfilled): ``benchbook.llama_bench`` v1 -> v2 and ``benchbook.speculative_request``
+  v1 -> v2 add ``origin`` = "native" (v1 records are our own runners') and null ``source_*``;
+* hand-written steps for a kind's ``manual_steps`` (none today);
+* ``legacy_draftself_session``: committed ``benchbook.draftself.session`` v1 records (draft-self's own
+  session record, before it used the shared ``benchbook.session``) read as a shared session's facts.
+
+llama-bench's own field set.  Builds before ``load_mode``/``backends`` printed ``use_mmap`` (bool),
+one boolean per backend (``cuda``, ``vulkan``, ``kompute``, ``metal``, ``sycl``, ``rpc``,
+``gpu_blas``, ``blas``) and a boolean ``flash_attn``; b11434 (``tools/llama-bench/llama-bench.cpp``,
+``test::get_fields``) prints ``load_mode`` "mmap" | "none", ``backends`` comma-joined and
+``flash_attn`` an int (1 | 0, -1 = auto).  ``legacy_llama_bench_row`` (one row, used by ingest) and
+``legacy_llama_bench_fields`` (a flat frame) bring the old names to the new; the record says which
+set its source used (``benchbook.llama_bench`` ``llama_bench_fields``: 1 | 2).
 """
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Callable
 
 import polars as pl
 
-CURRENT: dict[str, int] = {"benchbook.llama_bench": 1, "benchbook.session": 1,
-                           "benchbook.ingest.llama_bench": 2, "benchbook.ingest.server_timing": 1,
-                           "benchbook.ingest.speculative_simple": 1}
+from . import schemas
 
-MIGRATIONS: dict[tuple[str, int], Callable[[pl.DataFrame], pl.DataFrame]] = {}
+#: the declarations' own table (the same dict: kinds an experiment declares later are in it too)
+CURRENT: dict[str, int] = schemas.CURRENT
+
+MIGRATIONS: dict[tuple[str, int], Callable[[pl.DataFrame], pl.DataFrame]] = dict(schemas.derived_migrations())
 
 #: llama-bench's per-backend booleans of older builds, in the order upstream printed them.
 LEGACY_BACKEND_FIELDS = {"cuda": "CUDA", "vulkan": "Vulkan", "kompute": "Kompute", "metal": "Metal",
@@ -79,9 +88,51 @@ def legacy_llama_bench_fields(df: pl.DataFrame) -> pl.DataFrame:
     return df.drop([c for c in ["use_mmap", *legacy] if c in df.columns])
 
 
-@migration("benchbook.ingest.llama_bench", 1)
-def _ingest_llama_bench_v1(df: pl.DataFrame) -> pl.DataFrame:
-    return legacy_llama_bench_fields(df)
+def _truthy_value(v) -> bool:
+    return str(v).strip().lower() in ("1", "true", "yes", "on")
+
+
+def flash_attn_int(v) -> int | None:
+    """llama-bench's ``flash_attn`` as b11434's int: 1 on, 0 off, -1 auto (from a bool of older builds,
+    an int, or a string of CSV/SQL/markdown: "1", "true", "on", "enabled", "auto"...); None when absent.
+
+    Raises:
+        ValueError: a value that is none of these (the caller names file:line).
+    """
+    if v is None:
+        return None
+    if isinstance(v, bool):
+        return int(v)
+    if isinstance(v, int):
+        if v in (-1, 0, 1):
+            return v
+        raise ValueError(v)
+    t = str(v).strip().lower()
+    table = {"1": 1, "true": 1, "yes": 1, "on": 1, "enabled": 1, "0": 0, "false": 0, "no": 0, "off": 0,
+             "disabled": 0, "-1": -1, "auto": -1}
+    if t not in table:
+        raise ValueError(v)
+    return table[t]
+
+
+def legacy_llama_bench_row(row: dict) -> tuple[dict, int]:
+    """One llama-bench row in b11434's field names (module doc) and the field set it came in (1 | 2).
+
+    ``use_mmap`` becomes ``load_mode``, the per-backend booleans ``backends`` (``"CPU"`` when none is
+    true), ``flash_attn`` an int; a row already in b11434's names is returned unchanged (a copy).
+    """
+    out = dict(row)
+    legacy = [k for k in LEGACY_BACKEND_FIELDS if k in out]
+    version = 1 if legacy or "use_mmap" in out else 2
+    if "use_mmap" in out:
+        mm = out.pop("use_mmap")
+        out.setdefault("load_mode", "mmap" if _truthy_value(mm) else "none")
+    if legacy:
+        names = [LEGACY_BACKEND_FIELDS[k] for k in legacy if _truthy_value(out.pop(k))]
+        out.setdefault("backends", ",".join(names) or "CPU")
+    if "flash_attn" in out:
+        out["flash_attn"] = flash_attn_int(out["flash_attn"])
+    return out, version
 
 
 def upgrade(df: pl.DataFrame, schema: str, version_col: str = "schema_version") -> pl.DataFrame:
@@ -125,3 +176,16 @@ def upgrade(df: pl.DataFrame, schema: str, version_col: str = "schema_version") 
     out = pl.concat(parts, how="diagonal_relaxed").sort("_mig_i").drop("_mig_i")
     # a field a migration removed is gone from the current version: drop it where no row still holds it
     return out.drop([c for c in dropped if c in out.columns and out[c].null_count() == out.height])
+
+
+def legacy_draftself_session(rec: dict) -> dict:
+    """A committed ``benchbook.draftself.session`` v1 record (written once at a session's end, before
+    draft-self used the shared session) as the facts a shared session's start/end records give:
+    ``session_id``, ``host_id``, ``model_sha256``, ``started_at``, ``ended_at``, ``params``, ``runtime``
+    (torch version; Python not recorded), ``toolchain_id`` (null: not recorded), ``load_start``,
+    ``load_end`` (session-level; v2 runs carry their own), ``runs_file`` (``runs.jsonl`` beside it)."""
+    return {"session_id": rec["session_id"], "host_id": rec["host_id"], "model_sha256": rec["model_sha256"],
+            "started_at": rec["started_at"], "ended_at": rec["ended_at"], "params": rec["params"],
+            "runtime": f"torch {rec['torch_version']}", "toolchain_id": None, "load_start": rec.get("load_start"),
+            "load_end": rec.get("load_end"), "file": rec.get("_file"), "line": rec.get("_line"),
+            "runs_file": str(Path(rec["_file"]).with_name("runs.jsonl")) if rec.get("_file") else None}

@@ -9,6 +9,11 @@ configuration, never from run ids: see ``make_key``), value, unit, n, sd, 95% in
 was computed, the source records (file + line ranges and run ids), the computation (function
 name), command(s) (argv lists), toolchain/build, model sha256, host id, measurement time span and
 caveat ids.  Pages read numbers only from here (``site`` turns them into ``_variables.yml``).
+
+Every number names its build: ``build`` (one line, ``build_label``: "b11434 (unknown) cpu" for
+llama.cpp; the runtime for our own draft-self decoder), ``build_number`` and ``build_commit`` (llama.cpp's;
+null where the source does not state them: unknown) and ``toolchain_id`` (the snapshot id; ``unknown:<group>``
+for ingested data).  ``publish`` refuses a number without ``build``.
 """
 
 from __future__ import annotations
@@ -82,6 +87,8 @@ class Number:
     commands: list[list[str]] = field(default_factory=list)
     toolchain_id: str | None = None
     build: str | None = None
+    build_number: int | None = None
+    build_commit: str | None = None
     model_sha256: str | None = None
     host_id: str | None = None
     session_id: str | None = None
@@ -101,6 +108,37 @@ class Number:
         if not KEY.fullmatch(self.key):
             raise ValueError(f"number {self.key!r}: key must match [a-z0-9_-]+ (a dot is a nested key in "
                              "Quarto's var shortcode; build keys with make_key)")
+        if not self.build:
+            raise ValueError(f"number {self.key}: no build; every number names the build that produced it "
+                             "(numbers.build_of / build_label: llama.cpp build number, commit and backend, or the "
+                             "runtime of our own decoder)")
+
+
+def build_of(toolchain: dict | None, build_number: int | None = None,
+             build_commit: str | None = None) -> dict:
+    """``{"build", "build_number", "build_commit"}`` for a ``Number`` measured with ``toolchain`` (a
+    ``benchbook.toolchain`` snapshot, or None when unknown); a record's own build number/commit win.
+
+    >>> build_of({"build_number": 11434, "build_commit": "unknown", "backend": "cpu"})["build"]
+    'b11434 (unknown) cpu'
+    """
+    tc = toolchain or {}
+    number = build_number if build_number is not None else tc.get("build_number")
+    commit = build_commit if build_commit is not None else tc.get("build_commit")
+    return {"build": build_label(number, commit, tc.get("backend")), "build_number": number,
+            "build_commit": commit}
+
+
+def build_label(build_number: int | None, build_commit: str | None, backend: str | None = None) -> str:
+    """One-line llama.cpp build of a number: ``b11434 (unknown) cpu``; an unknown build number reads
+    ``b? (unknown)`` (stated as unknown, never guessed).
+
+    >>> build_label(11434, "unknown", "cpu")
+    'b11434 (unknown) cpu'
+    >>> build_label(None, None)
+    'b? (unknown)'
+    """
+    return f"b{build_number if build_number is not None else '?'} ({build_commit or 'unknown'}) {backend or ''}".strip()
 
 
 _FIELDS = None

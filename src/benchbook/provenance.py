@@ -2,7 +2,12 @@
 
 * ``host_snapshot()`` — stable host facts (CPU model, cores, RAM, OS, GPU name/driver/VRAM) and a
   ``host_id`` = 16 hex of sha256 over those stable facts only, so the id survives reboots but
-  changes with the hardware.  Stored once per host in ``data/raw/hosts.jsonl`` and referenced.
+  changes with the hardware.  Stored once per host and referenced (the snapshot store below).
+* The snapshot store (``store_snapshot`` / ``read_snapshots``): host, toolchain and model snapshots
+  are stored once per id under ``data/raw/snapshots/<hosts|toolchains|models>/<host_id>.jsonl``,
+  keyed by the host that wrote them, so two machines never append to one file.  Committed data
+  from before the host-keyed layout (``data/raw/snapshots/{hosts,toolchains,models}.jsonl``,
+  ``data/raw/draftself/hosts.jsonl``) stays where it is and is read alongside.
 * ``load_snapshot()`` — volatile facts taken at the start and end of each run: 1/5/15-minute load
   average, CPU frequency governor, current CPU MHz, busiest other processes.
 * ``git_state()`` — HEAD commit and a dirty flag for code and params only (data outputs such as
@@ -13,6 +18,7 @@ from __future__ import annotations
 
 import os
 import platform
+from dataclasses import asdict, dataclass, field
 import re
 import shutil
 import subprocess
@@ -20,7 +26,14 @@ from pathlib import Path
 
 import psutil
 
-from .records import stable_hash
+from .records import append_once, iter_records, stable_hash
+from .schemas import build
+
+#: the shared snapshot store, relative to the project root
+SNAPSHOT_DIR = Path("data/raw/snapshots")
+#: snapshot kind -> (its folder under the store, the field that identifies one snapshot)
+SNAPSHOT_KINDS = {"host": ("hosts", "host_id"), "toolchain": ("toolchains", "toolchain_id"),
+                  "model": ("models", "key")}
 
 DATA_OUTPUTS = ("data/raw", "reports", "_site", "notebooks/out", "dvc.lock", "_variables.yml")
 
@@ -54,8 +67,28 @@ def gpu_info() -> list[dict]:
     return gpus
 
 
-def host_snapshot() -> dict:
-    """Stable host facts plus ``host_id`` (schema ``benchbook.host``)."""
+@dataclass(frozen=True)
+class HostSnapshot:
+    """Stable facts of a host (``benchbook.host``): ``host_id`` is 16 hex of them (RAM rounded to GiB);
+    ``gpus``: name, driver, memory_total_mib, clock_max_sm_mhz per NVIDIA GPU ([] when none)."""
+
+    host_id: str
+    hostname: str
+    cpu_model: str
+    cpu_logical: int
+    cpu_physical: int
+    ram_bytes: int
+    os: str
+    machine: str
+    gpus: list[dict] = field(default_factory=list)
+
+    def record(self) -> dict:
+        """The ``benchbook.host`` record of this snapshot (built by ``schemas.build``)."""
+        return build("host", **asdict(self))
+
+
+def host_snapshot() -> HostSnapshot:
+    """This host's stable facts and ``host_id`` (``HostSnapshot``)."""
     vm = psutil.virtual_memory()
     facts = {
         "hostname": platform.node(),
@@ -69,7 +102,7 @@ def host_snapshot() -> dict:
     }
     # RAM is rounded to GiB so that kernel reservations moving by a few MiB don't change the id.
     ident = {**facts, "ram_bytes": round(vm.total / 2**30)}
-    return {"schema": "benchbook.host", "schema_version": 1, "host_id": stable_hash(ident), **facts}
+    return HostSnapshot(host_id=stable_hash(ident), **facts)
 
 
 def _governor() -> str | None:
@@ -118,3 +151,47 @@ def git_state(root: str | Path) -> dict:
         if not any(path == d or path.startswith(d.rstrip("/") + "/") for d in DATA_OUTPUTS):
             dirty.append(path)
     return {"git_commit": head.stdout.strip(), "git_dirty": bool(dirty), "git_dirty_paths": dirty[:20]}
+
+
+def snapshot_file(snapshots_dir: str | Path, kind: str, host_id: str) -> Path:
+    """``<snapshots_dir>/<hosts|toolchains|models>/<host_id>.jsonl``: where host ``host_id`` stores its
+    snapshots of ``kind`` (host | toolchain | model)."""
+    return Path(snapshots_dir) / SNAPSHOT_KINDS[kind][0] / f"{host_id}.jsonl"
+
+
+def store_snapshot(snapshots_dir: str | Path, kind: str, rec: dict, host_id: str) -> bool:
+    """Append snapshot ``rec`` (a built ``benchbook.<kind>`` record) to this host's file of the store unless
+    a snapshot with the same id is already stored (in any host's file or the committed flat file);
+    returns True when it appended."""
+    key = SNAPSHOT_KINDS[kind][1]
+    if rec[key] in read_snapshots(snapshots_dir, kind):
+        return False
+    return append_once(snapshot_file(snapshots_dir, kind, host_id), rec, key)
+
+
+def snapshot_files(snapshots_dir: str | Path, kind: str, legacy: tuple[str | Path, ...] = ()) -> list[Path]:
+    """The files holding snapshots of ``kind``: the committed flat file of the old layout
+    (``<snapshots_dir>/<folder>.jsonl``), any ``legacy`` files given, then every host's file."""
+    folder = SNAPSHOT_KINDS[kind][0]
+    d = Path(snapshots_dir)
+    flat = [p for p in (d / f"{folder}.jsonl", *map(Path, legacy)) if p.exists()]
+    return flat + sorted((d / folder).glob("*.jsonl")) if (d / folder).is_dir() else flat
+
+
+def read_snapshots(snapshots_dir: str | Path, kind: str, legacy: tuple[str | Path,
+                                                                       ...] = ()) -> dict[str, dict]:
+    """``{id: snapshot}`` of every stored snapshot of ``kind`` (host | toolchain | model), old and
+    host-keyed layouts together (``snapshot_files``); the first copy of an id wins.  Each snapshot
+    carries ``_file`` and ``_line``.
+
+    Raises:
+        records.RecordError: a line is not a record, or of an unknown kind or newer version (file:line).
+    """
+    key = SNAPSHOT_KINDS[kind][1]
+    schema = f"benchbook.{kind}"
+    out: dict[str, dict] = {}
+    for f in snapshot_files(snapshots_dir, kind, legacy):
+        for line, rec in iter_records(f):
+            if rec.get("schema") == schema and rec.get(key) not in out:
+                out[rec[key]] = {**rec, "_file": str(f), "_line": line}
+    return out

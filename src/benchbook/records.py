@@ -17,9 +17,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Iterable, Iterator
 
-
-class RecordError(ValueError):
-    """A raw file holds a line that is not a valid record; the message names file:line and the fix."""
+from .schemas import RecordError, SchemaError, build, kind_error  # noqa: F401  (RecordError re-exported)
 
 
 def utc_now() -> str:
@@ -40,9 +38,10 @@ def stable_hash(obj, n: int = 16) -> str:
 class RecordWriter:
     """Append records to a JSONL file, one ``write + flush + fsync`` per record.
 
-    ``append`` requires ``schema`` and ``schema_version`` keys and returns the 1-based line number
-    the record landed on (used for provenance "file:line").  Before the first append, a torn last
-    line left by a killed writer is quarantined (see ``repair``).
+    Records come from ``schemas.build`` (which checks every field); ``append`` refuses one without
+    ``schema``/``schema_version``, of a kind ``schemas`` does not declare or of a newer version, and
+    returns the 1-based line number the record landed on (used for provenance "file:line").  Before
+    the first append, a torn last line left by a killed writer is quarantined (see ``repair``).
     """
 
     def __init__(self, path: str | Path):
@@ -55,7 +54,12 @@ class RecordWriter:
     def append(self, rec: dict) -> int:
         for k in ("schema", "schema_version"):
             if k not in rec:
-                raise RecordError(f"record for {self.path} lacks {k!r}; every record needs schema and schema_version")
+                raise RecordError(f"record for {self.path} lacks {k!r}; every record needs schema and schema_version"
+                                  " (build it with benchbook.schemas.build)")
+        msg = kind_error(f"{self.path}:{self._lines + 1}", rec["schema"], rec["schema_version"],
+                         rec.get("event"))
+        if msg:
+            raise SchemaError(msg)
         line = json.dumps(rec, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
         self._f.write(line + "\n")
         self._f.flush()
@@ -119,8 +123,8 @@ def repair(path: str | Path) -> dict | None:
             pass
     raw = data[cut:]
     line_no = data[:cut].count(b"\n") + 1
-    entry = {"schema": "benchbook.quarantine", "schema_version": 1, "file": str(path), "line": line_no,
-             "byte_offset": cut, "raw": raw.decode("utf-8", errors="replace"), "quarantined_at": utc_now()}
+    entry = build("quarantine", file=str(path), line=line_no, byte_offset=cut,
+                  raw=raw.decode("utf-8", errors="replace"), quarantined_at=utc_now())
     q = path.with_name(path.name + ".quarantine.jsonl")
     with open(q, "a", encoding="utf-8") as f:
         f.write(json.dumps(entry, ensure_ascii=False) + "\n")
@@ -138,6 +142,8 @@ def iter_records(path: str | Path) -> Iterator[tuple[int, dict]]:
 
     Raises:
         RecordError: a line is not JSON or lacks ``schema``; names file:line and the fix.
+        SchemaError: a record of a kind ``schemas`` does not declare, or of a version newer than this
+            code knows (file:line named; older versions are upgraded by the readers' migrations).
     """
     path = Path(path)
     with open(path, encoding="utf-8") as f:
@@ -153,6 +159,9 @@ def iter_records(path: str | Path) -> Iterator[tuple[int, dict]]:
                 ) from None
             if not isinstance(rec, dict) or "schema" not in rec:
                 raise RecordError(f"{path}:{i}: record lacks 'schema'; this file is not benchbook raw data")
+            msg = kind_error(f"{path}:{i}", rec["schema"], rec.get("schema_version"), rec.get("event"))
+            if msg:
+                raise SchemaError(msg)
             yield i, rec
 
 

@@ -1,7 +1,8 @@
 """Resolve what a measurement needs from ``params.yaml``: the toolchain and the models.
 
-Snapshots (host, toolchain, model + manifest) are stored once per id under
-``data/raw/snapshots/`` and referenced by id from every record.
+Snapshots (host, toolchain, model + manifest) are stored once per id in the shared store under
+``data/raw/snapshots/`` (host-keyed files, ``provenance.store_snapshot``) and referenced by id from
+every record.
 """
 
 from __future__ import annotations
@@ -12,8 +13,9 @@ import yaml
 
 from .llamacpp import models as models_mod
 from .llamacpp import toolchain as tc_mod
-from .provenance import host_snapshot
-from .records import append_once
+from .provenance import HostSnapshot, host_snapshot, read_snapshots, store_snapshot
+from .schemas import build
+
 
 class ParamsError(ValueError):
     """``params.yaml`` is empty, not YAML or lacks what benchbook needs; the message names the file,
@@ -146,18 +148,28 @@ def get_models(params: dict, ids: list[str], toolchain: tc_mod.Toolchain | None,
     return [models_mod.fetch(reg, mid, qbin, log) for mid in ids]
 
 
-def store_snapshots(snapshots_dir: Path, toolchain: tc_mod.Toolchain | None, model_recs: list[dict]) -> dict:
-    """Append host, toolchain and model(+manifest) snapshots once each to ``snapshots_dir``
-    (``hosts.jsonl``, ``toolchains.jsonl``, ``models.jsonl``; normally ``data/raw/snapshots``);
+def store_snapshots(snapshots_dir: Path, toolchain: tc_mod.Toolchain | None,
+                    model_recs: list[dict]) -> HostSnapshot:
+    """Store host, toolchain and model(+manifest) snapshots once each in the shared store
+    ``snapshots_dir`` (normally ``data/raw/snapshots``; host-keyed files, ``provenance.store_snapshot``);
     return the host snapshot."""
     d = Path(snapshots_dir)
     host = host_snapshot()
-    append_once(d / "hosts.jsonl", host, "host_id")
+    hid = host.host_id
+    store_snapshot(d, "host", host.record(), hid)
     if toolchain is not None:
-        append_once(d / "toolchains.jsonl", toolchain.record, "toolchain_id")
+        store_snapshot(d, "toolchain", build("toolchain", **_fields(toolchain.record)), hid)
+    stored = read_snapshots(d, "model")
     for m in model_recs:
-        snap = {**{k: v for k, v in m.items() if k != "path"}, "key": f"{m['model_id']}:{m['sha256']}"}
-        if not (d / "models.jsonl").exists() or snap["key"] not in (d / "models.jsonl").read_text():
-            snap["manifest"] = models_mod.manifest(m["path"], m["sha256"])
-            append_once(d / "models.jsonl", snap, "key")
+        key = f"{m['model_id']}:{m['sha256']}"
+        if key not in stored:
+            # the model's identity only: the cache's own bookkeeping (path, verification stamps) stays local
+            snap = build("model", **{k: m[k] for k in ("model_id", "sha256", "size_bytes", "origin")}, key=key,
+                         manifest=models_mod.manifest(m["path"], m["sha256"]))
+            store_snapshot(d, "model", snap, hid)
     return host
+
+
+def _fields(rec: dict) -> dict:
+    """A record's fields without its envelope (what ``schemas.build`` takes)."""
+    return {k: v for k, v in rec.items() if k not in ("schema", "schema_version")}

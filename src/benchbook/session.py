@@ -16,9 +16,34 @@ experiment's raw file.  ``Session.open`` repairs a torn last line (quarantined, 
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from .records import RecordWriter, iter_records, new_id, read_records, repair, stable_hash, utc_now
+from .schemas import build
+
+
+@dataclass
+class SessionResult:
+    """What one measurement session did (every experiment's ``measure`` returns one, or a subclass with
+    the experiment's own extras).
+
+    ``ran``/``skipped``/``failed``: runs measured now, found completed in the resumed session, failed
+    (recorded as ``benchbook.run_failed``); ``failures``: one dict per failed run (config, prompt,
+    repetition, kind); ``quarantined``: the torn line moved aside when the session opened (the
+    ``benchbook.quarantine`` record), else None; ``raw_file``: where the session's records went;
+    ``cfg``: the merged parameters it ran."""
+
+    session_id: str
+    experiment: str
+    resumed: bool
+    ran: int
+    skipped: int
+    failed: int = 0
+    failures: list[dict] = field(default_factory=list)
+    quarantined: dict | None = None
+    raw_file: Path | None = None
+    cfg: dict = field(default_factory=dict)
 
 
 def run_key(config: dict, model_sha256: str | None, toolchain_id: str | None, host_id: str) -> str:
@@ -60,10 +85,8 @@ class Session:
         sid = last_sid if resumed else new_id()
         s = cls(path, experiment, sid, resumed, done if resumed else set(), quarantined)
         s.abandoned = last_sid if (last_sid is not None and not ended and not resumed) else None
-        s.writer.append({"schema": "benchbook.session", "schema_version": 1, "event": "start",
-                         "session_id": sid, "experiment": experiment, "resumed": resumed,
-                         "abandoned_session_id": s.abandoned, "meta_hash": meta_hash,
-                         "at": utc_now(), **(meta or {})})
+        s.writer.append(build("session_start", session_id=sid, experiment=experiment, resumed=resumed,
+                              abandoned_session_id=s.abandoned, meta_hash=meta_hash, at=utc_now(), **(meta or {})))
         return s
 
     def done(self, key: str) -> bool:
@@ -81,8 +104,8 @@ class Session:
     def close(self, completed: bool = True) -> None:
         """Write the end record (only when ``completed``) and close the file."""
         if completed:
-            self.writer.append({"schema": "benchbook.session", "schema_version": 1, "event": "end",
-                                "session_id": self.session_id, "experiment": self.experiment, "at": utc_now()})
+            self.writer.append(build("session_end", session_id=self.session_id, experiment=self.experiment,
+                                     at=utc_now()))
         self.writer.close()
 
     def __enter__(self) -> "Session":

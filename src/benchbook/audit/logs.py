@@ -90,12 +90,17 @@ def _completion(path: Path) -> list[dict] | None:
 def read(path: str | Path) -> list[dict]:
     """Records of one log file: ``ingest.ingest_file``, else a saved ``/completion`` exchange.
 
+    A server-log request (``benchbook.speculative_request``) has its ``timings`` (``predicted_n``,
+    ``predicted_ms``, ``draft_n``, ``draft_n_accepted``...) also at the top level, where the entries
+    below read them.
+
     Raises:
         LogsError: neither reads it (the ingest error's file:line and fix are kept).
     """
     path = Path(path)
     try:
-        return ingest_file(path)
+        return [{**r, **r["timings"]} if r["schema"] == "benchbook.speculative_request" else r
+                for r in ingest_file(path)]
     except IngestError as e:
         got = _completion(path) if path.suffix == ".json" else None
         if got is None:

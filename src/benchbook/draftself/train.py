@@ -197,6 +197,7 @@ def main(argv=None) -> int:
 
     from benchbook import provenance
     from benchbook.records import utc_now
+    from benchbook.schemas import build
 
     ap = argparse.ArgumentParser(prog="python -m benchbook.draftself.train", description=main.__doc__)
     ap.add_argument("--params", default="params.yaml")
@@ -208,11 +209,10 @@ def main(argv=None) -> int:
     cfg = config_from_params(sec)
     pt, summary, trained = ensure_checkpoint(cfg, log=lambda r: print(r, flush=True))
     snap = provenance.host_snapshot()
-    manifest = {"schema": "benchbook.draftself.checkpoint", "schema_version": SCHEMA_VERSION,
-                "sha256": file_sha256(pt), "bytes": pt.stat().st_size, "path": str(pt),
-                "key": checkpoint_key(cfg), "trained_now": trained, "host_id": snap["host_id"],
-                **provenance.git_state(a.root),
-                "written_at": utc_now(), **{k: v for k, v in summary.items() if k != "key"}}
+    manifest = build("draftself_checkpoint", sha256=file_sha256(pt), bytes=pt.stat().st_size, path=str(pt),
+                     key=checkpoint_key(cfg), trained_now=trained, host_id=snap.host_id,
+                     **provenance.git_state(a.root), written_at=utc_now(),
+                     **{k: v for k, v in summary.items() if k != "key"})
     out = Path(a.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(manifest, indent=1) + "\n")

@@ -1,15 +1,18 @@
 """Experiments: one package per experiment, each with the same three modules and entry points.
 
 ``experiments/<name>/``
-  ``run.py``      measurement: ``measure(params, *, root, raw_dir, overrides=None, log=print) -> dict``
+  ``run.py``      measurement: ``measure(params, *, root, raw_dir, overrides=None, log=print)
+                  -> session.SessionResult`` (or a subclass with the experiment's extras)
                   reads ``params`` (the whole ``params.yaml`` mapping) and its own section updated by
                   ``overrides``, appends raw records through ``benchbook.session.Session`` to
                   ``raw_dir/<name>/`` (snapshots to ``raw_dir/snapshots/``) and returns the session's
-                  summary (``session_id``, runs done/skipped/failed, ...).
+                  summary (``session_id``, runs done/skipped/failed, ...).  Its records are
+                  built by ``benchbook.schemas.build`` from a declared kind (an experiment's own
+                  kind is declared in its package with ``schemas.declare``).
   ``analysis.py`` raw records -> tidy table: ``load(raw_dir) -> polars.DataFrame`` reads
                   ``raw_dir/<name>/`` (one row per measured unit; file and line of every row kept).
   ``report.py``   table -> numbers, charts, caveats:
-                  ``build(params, *, root, raw_dir, reports_dir) -> dict`` writes
+                  ``build(params, *, root, raw_dir, reports_dir)`` -> a report dataclass; writes
                   ``reports_dir/numbers/<name>.json`` (through ``benchbook.numbers.publish``), charts
                   and tables under ``reports_dir/<name>/`` and returns what the report notebook shows.
                   ``derive(...)`` does the same with explicit paths.

@@ -19,11 +19,11 @@ import shutil
 import subprocess
 from pathlib import Path
 
+from ..schemas import build
 from ..session import Session
 from .procmon import ProcResult
 
 SCHEMA = "benchbook.llama_bench"
-SCHEMA_VERSION = 1
 REQUIRED_FIELDS = ("n_prompt", "n_gen", "avg_ns", "avg_ts", "samples_ns", "build_number", "model_filename")
 
 
@@ -120,23 +120,29 @@ def evict_from_page_cache(path: str | Path) -> dict:
             "evicted": after is not None and after < 5.0, "mapped_by_pids": mapped_by(path)}
 
 
-def append_result(sess: Session, schema: str, base: dict, res: ProcResult, label: str) -> bool:
+def append_result(sess: Session, kind: str, base: dict, res: ProcResult, label: str) -> bool:
     """Append one llama-bench invocation's outcome to ``sess``; True when it succeeded.
 
-    Success: one ``schema`` record per output row, the row verbatim under ``llama_bench``.  All rows
-    share ``base["run_id"]`` and only the last has ``run_complete``, so a kill between rows leaves a
-    short group (fewer than ``rows_total``) that readers drop.  Failure (non-zero exit, timeout, or
-    unparseable output): one ``benchbook.run_failed`` record with the error, exit code and stderr tail.
+    Success: one record of ``kind`` (a ``benchbook.schemas`` key: ``llama_bench`` or
+    ``speculative_cost``) per output row, built by ``schemas.build``, the row verbatim under
+    ``llama_bench``.  All rows share ``base["run_id"]`` and only the last has ``run_complete``, so a
+    kill between rows leaves a short group (fewer than ``rows_total``) that readers drop.  Failure
+    (non-zero exit, timeout, or unparseable output): one ``benchbook.run_failed`` record with the
+    error, exit code and stderr tail.
+
+    Raises:
+        schemas.SchemaError: a record does not match its declaration (names the field and the fix).
     """
+    fields = {**base, "session_id": sess.session_id}
     try:
         if res.returncode != 0:
             raise LlamaBenchError(f"exit {res.returncode}{' (timeout)' if res.timed_out else ''}")
         rows = parse_jsonl(res.stdout, label)
     except LlamaBenchError as e:
-        sess.append({"schema": "benchbook.run_failed", **base, "status": "failed", "error": str(e),
-                     "returncode": res.returncode, "stderr_tail": res.stderr[-4000:]})
+        sess.append(build("run_failed", **fields, status="failed", error=str(e), returncode=res.returncode,
+                          stderr_tail=res.stderr[-4000:]))
         return False
     for j, row in enumerate(rows):
-        sess.append({"schema": schema, **base, "row_index": j, "rows_total": len(rows),
-                     "run_complete": j == len(rows) - 1, "status": "ok", "llama_bench": row})
+        sess.append(build(kind, **fields, row_index=j, rows_total=len(rows), run_complete=j == len(rows) - 1,
+                          status="ok", llama_bench=row))
     return True

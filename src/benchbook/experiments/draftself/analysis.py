@@ -1,8 +1,8 @@
 """Draft-self analysis (Polars): raw records of a session -> τ, tokens per pass, speedup, cost model,
 experts, coreset tables.
 
-Inputs are the raw records of ``run.measure`` (``runs.jsonl``, ``sessions.jsonl``) and the training
-manifest.  Ratios are only taken within one session (one host, one build, one checkpoint).
+Inputs are the raw records of ``run.measure`` (``<host_id>.jsonl``: the shared session's start/end and
+the run records; committed sessions: ``runs.jsonl``, ``sessions.jsonl``) and the training manifest.  Ratios are only taken within one session (one host, one build, one checkpoint).
 
 Definitions (DESIGN.md, "Statistics and caveats"):
 
@@ -29,7 +29,7 @@ from pathlib import Path
 
 import polars as pl
 
-from benchbook import stats
+from benchbook import migrations, stats
 from benchbook.draftself.experts import independent_bound
 from benchbook.records import read_records
 
@@ -37,27 +37,77 @@ RUN_COLS = ["run_id", "session_id", "rep", "config_name", "prompt_id", "prompt_k
             "forward_passes", "tokens_per_pass", "decode_wall_ns", "decode_tps", "equals_ar", "output_sha256",
             "expert_loads_per_token", "n_experts", "top_k", "n_layers", "model_sha256", "host_id",
             "started_at", "ended_at", "_file", "_line"]
+#: files of ``raw_dir`` that hold no session: per-step records, and the snapshot file of the old layout
+_NOT_SESSION_FILES = ("steps.jsonl", "hosts.jsonl", "runs.jsonl", "sessions.jsonl")
+
+
+def sessions(raw_dir: str | Path) -> list[dict]:
+    """Completed draft-self sessions under ``raw_dir``, oldest end first: the shared sessions of
+    ``<host_id>.jsonl`` (start and end records) and the committed ones of ``sessions.jsonl``
+    (``migrations.legacy_draftself_session``).  Each: ``session_id``, ``host_id``, ``model_sha256``,
+    ``started_at``, ``ended_at``, ``params``, ``runtime``, ``toolchain_id``, ``load_start``, ``load_end``
+    (null for shared sessions: their runs carry the load), ``runs_file``."""
+    raw = Path(raw_dir)
+    out = [migrations.legacy_draftself_session(r) for r in read_records([raw / "sessions.jsonl"],
+                                                                         "benchbook.draftself.session")] \
+        if (raw / "sessions.jsonl").exists() else []
+    for f in sorted(raw.glob("*.jsonl")):
+        if f.name in _NOT_SESSION_FILES or f.name.endswith((".steps.jsonl", ".quarantine.jsonl")):
+            continue
+        starts: dict[str, dict] = {}
+        for r in read_records([f], "benchbook.session"):
+            if r.get("experiment") != "draftself":
+                continue
+            if r["event"] == "start":
+                starts.setdefault(r["session_id"], r)
+            elif r["session_id"] in starts:
+                st = starts[r["session_id"]]
+                out.append({"session_id": r["session_id"], "host_id": st.get("host_id"),
+                            "model_sha256": st.get("model_sha256"), "started_at": st["at"], "ended_at": r["at"],
+                            "params": st.get("config") or {}, "runtime": st.get("runtime"),
+                            "toolchain_id": st.get("toolchain_id"), "load_start": None, "load_end": None,
+                            "file": str(f), "line": st["_line"], "runs_file": str(f)})
+    return sorted(out, key=lambda s: s["ended_at"])
+
+
+def _load1(load: dict | None) -> float | None:
+    return float(load["loadavg"][0]) if load and load.get("loadavg") else None
+
+
+def _others_cpu(load: dict | None) -> float | None:
+    """Highest CPU percent of another process over the run (``load_end.top_processes``, psutil percent
+    since the previous snapshot, this process excluded); None when not recorded."""
+    procs = (load or {}).get("top_processes")
+    return None if procs is None else max([float(p.get("cpu_percent") or 0) for p in procs], default=0.0)
 
 
 def load_runs(raw_dir: str | Path, session: str | None = "latest") -> tuple[pl.DataFrame, dict]:
-    """Run records of one session as a DataFrame (config flattened, passes as three list columns),
-    and that session's record.  ``session``: an id, or "latest" (the last completed session)."""
+    """Run records of one session as a DataFrame (config flattened, passes as three list columns, the
+    host's load as ``load1_max`` and ``others_cpu_pct_max``: the run's own, or the session's for
+    committed sessions whose runs carry none), and that session (``sessions``).  ``session``: an id, or
+    "latest" (the last completed session)."""
     raw = Path(raw_dir)
-    sessions = read_records([raw / "sessions.jsonl"], "benchbook.draftself.session")
-    if not sessions:
-        raise ValueError(f"{raw}/sessions.jsonl holds no completed draftself session; run the draftself stage")
-    sess = sessions[-1] if session in (None, "latest") else next(s for s in sessions if s["session_id"] == session)
+    done = sessions(raw)
+    if not done:
+        raise ValueError(f"{raw} holds no completed draftself session; run the draftself stage")
+    sess = done[-1] if session in (None, "latest") else next(s for s in done if s["session_id"] == session)
+    s_load1 = max([x for x in (_load1(sess["load_start"]), _load1(sess["load_end"])) if x is not None],
+                  default=None)
+    s_others = _others_cpu(sess["load_end"])
     rows = []
-    for r in read_records([raw / "runs.jsonl"], "benchbook.draftself.run"):
+    for r in read_records([sess["runs_file"]], "benchbook.draftself.run"):
         if r["session_id"] != sess["session_id"]:
             continue
         c = r["config"]
         row = {k: r.get(k) for k in RUN_COLS}
+        own = [x for x in (_load1(r.get("load_start")), _load1(r.get("load_end"))) if x is not None]
         row.update({"decoder": c["decoder"], "k": c.get("k", 0), "verify": c.get("verify", "-"),
                     "draft": c.get("draft", "-"), "coreset_mass": c.get("coreset_mass"),
                     "coreset_apply": c.get("coreset_apply"), "tau": r.get("tau"),
                     "verify_steps": r.get("verify_steps", 0), "accepted_total": r.get("accepted_total", 0),
                     "drafted_total": r.get("drafted_total", 0), "rejections": r.get("rejections", 0),
+                    "load1_max": max(own) if own else s_load1,
+                    "others_cpu_pct_max": _others_cpu(r["load_end"]) if r.get("load_end") else s_others,
                     "pass_kind": [p[0] for p in r["passes"]], "pass_n": [p[1] for p in r["passes"]],
                     "pass_ns": [p[2] for p in r["passes"]],
                     "ux_kind": [u["kind"] for u in r.get("unique_experts_per_layer_by_pass") or []],
@@ -66,8 +116,19 @@ def load_runs(raw_dir: str | Path, session: str | None = "latest") -> tuple[pl.D
                     "ux_passes": [u["passes"] for u in r.get("unique_experts_per_layer_by_pass") or []]})
         rows.append(row)
     if not rows:
-        raise ValueError(f"session {sess['session_id']} has no run records in {raw}/runs.jsonl")
-    return pl.DataFrame(rows, infer_schema_length=None), sess
+        raise ValueError(f"session {sess['session_id']} has no run records in {sess['runs_file']}")
+    return pl.DataFrame(rows, infer_schema_length=None,
+                        schema_overrides={"load1_max": pl.Float64, "others_cpu_pct_max": pl.Float64}), sess
+
+
+def caveat_table(runs: pl.DataFrame, repetitions: int) -> pl.DataFrame:
+    """One row per configuration for the caveat engine (``caveats`` table kind ``draftself``):
+    ``config_name``, ``run_ids``, ``n`` (timed repetitions), ``load1_max`` and ``others_cpu_pct_max``
+    (highest over its runs), ``synthetic`` (always: a tiny model trained here on a generated corpus)."""
+    return (runs.group_by("config_name", maintain_order=True)
+                .agg(pl.col("run_id").alias("run_ids"), pl.col("load1_max").max(),
+                     pl.col("others_cpu_pct_max").max())
+                .with_columns(pl.lit(int(repetitions), dtype=pl.Int64).alias("n"), pl.lit(True).alias("synthetic")))
 
 
 def _class(df: pl.DataFrame) -> pl.DataFrame:

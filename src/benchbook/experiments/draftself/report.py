@@ -7,15 +7,17 @@ from __future__ import annotations
 
 import json
 import math
+from dataclasses import dataclass
 from pathlib import Path
 
 import altair as alt
 import polars as pl
 
-from benchbook import charts
-from benchbook.numbers import Number, line_ranges, make_key
+from benchbook import caveats, charts
+from benchbook.numbers import Number, line_ranges, make_key, publish
+from benchbook.provenance import read_snapshots
 
-from .analysis import (acceptance, analytic_tau, break_even, experts_by_pass, load_runs, pass_costs,
+from .analysis import (acceptance, analytic_tau, break_even, caveat_table, experts_by_pass, load_runs, pass_costs,
                        pooled_alpha, speedup, steady_state)
 
 
@@ -69,13 +71,18 @@ def save_charts(acc, sp, be, ex, out_dir) -> dict:
 
 # ---------------------------------------------------------------- numbers
 
-def numbers(acc, sp, be, ex, costs, c1, sess, manifest: dict, manifest_path: str, caveats: list[str]) -> list[Number]:
-    """The published numbers (keys from configuration only)."""
+def numbers(acc, sp, be, ex, costs, c1, sess, manifest: dict, manifest_path: str,
+            by_config: dict[str, list[str]]) -> list[Number]:
+    """The published numbers (keys from configuration only).  ``by_config``: the caveat ids of each
+    configuration (``session_caveats``); a number over every configuration takes their union."""
+    every = [r for r in caveats.RULES if any(r in c for c in by_config.values())]
+    build = {"build": sess["runtime"] or "unknown runtime", "toolchain_id": sess["toolchain_id"]}
     common = {"model_sha256": manifest.get("sha256"), "host_id": sess["host_id"], "session_id": sess["session_id"],
               "measured_from": sess["started_at"], "measured_to": sess["ended_at"],
-              "commands": [["dvc", "repro", "draftself"]]}
+              "commands": [["dvc", "repro", "draftself"]], **build}
     out = []
     for r in acc.iter_rows(named=True):
+        cav = by_config[r["config_name"]]
         base = make_key("draftself", r["config_name"], r["prompt_class"])
         src = {"sources": [{"file": r["file"], "lines": line_ranges(r["lines"])}], "run_ids": r["run_ids"]}
         if r["expert_loads_per_token"] is not None and not math.isnan(r["expert_loads_per_token"]):
@@ -83,7 +90,7 @@ def numbers(acc, sp, be, ex, costs, c1, sess, manifest: dict, manifest_path: str
                               unit="expert loads/token", n=r["runs"],
                               label=f"distinct experts per pass summed over layers and passes, per generated token, "
                                     f"{r['config_name']}, {r['prompt_class']}",
-                              computation="draftself.experts.expert_loads", caveats=caveats, **src, **common))
+                              computation="draftself.experts.expert_loads", caveats=cav, **src, **common))
         if r["decoder"] != "draftself":
             continue
         for suffix, col, unit, what, tail in (
@@ -93,42 +100,43 @@ def numbers(acc, sp, be, ex, costs, c1, sess, manifest: dict, manifest_path: str
                 ("equals_ar", "equals_ar_rate", "fraction of runs", "output equal to AR greedy", "")):
             out.append(Number(key=f"{base}-{suffix}", value=round(r[col], 3), unit=unit,
                               label=f"{what}, {r['config_name']}, {r['prompt_class']}{tail}", n=r["runs"],
-                              computation="experiments.draftself.analysis.acceptance", caveats=caveats, **src, **common))
+                              computation="experiments.draftself.analysis.acceptance", caveats=cav, **src, **common))
     for r in sp.iter_rows(named=True):
+        cav = by_config[r["config_name"]]
         base = make_key("draftself", r["config_name"], r["prompt_class"])
         src = {"sources": [{"file": r["file"], "lines": line_ranges(r["lines"])}], "run_ids": r["run_ids"]}
         ci = [round(r["ci_low"], 3), round(r["ci_high"], 3)] if r["ci_low"] is not None else None
         out.append(Number(key=base + "-speedup", value=round(r["speedup"], 3), unit="×", n=r["n"], ci95=ci,
                           ci_method="Student-t on log(AR time / draft-self time), paired by prompt and repetition",
                           label=f"measured decode speedup vs AR, {r['config_name']}, {r['prompt_class']}",
-                          computation="experiments.draftself.analysis.speedup", caveats=caveats, **src, **common))
+                          computation="experiments.draftself.analysis.speedup", caveats=cav, **src, **common))
         out.append(Number(key=base + "-predicted_speedup", value=round(r["predicted"], 3), unit="×", n=r["n"],
                           label=f"cost-model speedup, {r['config_name']}, {r['prompt_class']}",
-                          computation="experiments.draftself.analysis.speedup (mean pass costs)", caveats=caveats, **src, **common))
+                          computation="experiments.draftself.analysis.speedup (mean pass costs)", caveats=cav, **src, **common))
         if r.get("steady") is not None:
             out.append(Number(key=base + "-steady_speedup", value=round(r["steady"], 3), unit="×", n=r["n"],
                               label=f"steady-state cost-model speedup τ/(r_draft+r_verify), {r['config_name']}, "
                                     f"{r['prompt_class']}",
-                              computation="experiments.draftself.analysis.steady_state", caveats=caveats, **src, **common))
+                              computation="experiments.draftself.analysis.steady_state", caveats=cav, **src, **common))
         out.append(Number(key=base + "-model_gap", value=round(100 * r["gap"], 1), unit="%", n=r["n"],
                           label=f"measured ÷ predicted − 1, {r['config_name']}, {r['prompt_class']}",
-                          computation="experiments.draftself.analysis.speedup", caveats=caveats, **src, **common))
+                          computation="experiments.draftself.analysis.speedup", caveats=cav, **src, **common))
     all_runs = {"sources": [{"file": f, "lines": line_ranges(ls)} for f, ls in
                             sp.explode("lines").group_by("file").agg(pl.col("lines")).iter_rows()]}
     for r in be.iter_rows(named=True):
         out.append(Number(key=make_key("draftself", "break_even_tau", "k", r["k"]), value=round(r["tau_break_even"], 3),
                           unit="tokens/verify step", n=1,
                           label=f"break-even τ at k={r['k']} (r_draft + r_verify of a {r['k'] + 1}-token pass)",
-                          computation="experiments.draftself.analysis.break_even", caveats=caveats, **all_runs, **common))
+                          computation="experiments.draftself.analysis.break_even", caveats=every, **all_runs, **common))
     out.append(Number(key="draftself-decode_pass_ms", value=round(c1 / 1e6, 4), unit="ms", n=1,
                       label="mean 1-token decode pass", computation="experiments.draftself.analysis.pass_costs",
-                      caveats=caveats, **all_runs, **common))
+                      caveats=every, **all_runs, **common))
     for r in ex.iter_rows(named=True) if len(ex) else []:
         if r["kind"] in ("draft", "verify") and r["n_tokens"] in (9,):
             k = make_key("draftself", "unique_experts", r["kind"], "n", r["n_tokens"])
             out.append(Number(key=k, value=round(r["unique_experts"], 2), unit="experts/layer", n=int(r["passes"]),
                               label=f"distinct experts per layer, {r['kind']} pass of {r['n_tokens']} tokens",
-                              computation="experiments.draftself.analysis.experts_by_pass", caveats=caveats, **all_runs, **common))
+                              computation="experiments.draftself.analysis.experts_by_pass", caveats=every, **all_runs, **common))
             out.append(Number(key=k + "-bound", value=round(r["bound"], 2), unit="experts/layer", n=1,
                               label=f"independent-routing bound for {r['n_tokens']} tokens (E={r['E']}, K={r['K']})",
                               computation="draftself.experts.independent_bound", **all_runs, **common))
@@ -144,35 +152,31 @@ def numbers(acc, sp, be, ex, costs, c1, sess, manifest: dict, manifest_path: str
         if val is not None:
             out.append(Number(key=make_key("draftself", "train", key), value=val, unit=unit, n=1, label=label,
                               computation="draftself.train", model_sha256=manifest.get("sha256"),
+                              build=f"torch {manifest.get('torch_version') or 'unknown'}",
                               caveats=["synthetic_inputs"], **msrc(key)))
     return out
 
 
-def session_caveats(sess: dict, busy_load_per_core: float = 0.5, busy_other_cpu_pct: float = 50.0) -> list[str]:
-    """Caveat ids for the session: always synthetic_inputs; busy_host when another process used more
-    than ``busy_other_cpu_pct`` CPU over the session (``load_end.top_processes``: psutil percent since
-    the start snapshot, our own process excluded), or — for sessions recorded without that — when the
-    1-minute load per core at start or end exceeded ``busy_load_per_core``.  The load average alone
-    over-fires: it counts our own threads and the previous stage's decaying load (caveats.busy_host)."""
-    import os
-    cav = ["synthetic_inputs"]
-    procs = (sess.get("load_end") or {}).get("top_processes")
-    if procs is not None:
-        busy = max([float(p.get("cpu_percent") or 0) for p in procs], default=0.0) > busy_other_cpu_pct
-    else:
-        cores = os.cpu_count() or 1
-        loads = [s.get("loadavg", [0])[0] for s in (sess.get("load_start") or {}, sess.get("load_end") or {})]
-        busy = max(loads) / cores > busy_load_per_core
-    if busy:
-        cav.append("busy_host")
-    if sess["params"].get("repetitions", 0) < 3:
-        cav.append("single_run")
-    return cav
+def session_caveats(runs: pl.DataFrame, sess: dict, thresholds: dict | None = None,
+                   cores: int | None = None) -> tuple[pl.DataFrame, dict[str, list[str]]]:
+    """Caveats of each configuration from the shared engine (``caveats.evaluate``, table kind
+    ``draftself``) with ``params.yaml`` ``report`` thresholds and the measured host's core count:
+    synthetic_inputs always; single_run below ``min_n`` repetitions; busy_host when another process
+    used more than ``busy_other_cpu_pct`` CPU over a run (or, for runs recorded without that, the
+    1-minute load exceeded ``busy_load_per_core`` × cores).  Returns ``(table, {config: ids})``."""
+    known = {k: v for k, v in (thresholds or {}).items() if k in caveats.DEFAULTS}
+    if cores:
+        known["cores"] = cores
+    table = caveat_table(runs, sess["params"].get("repetitions", 0))
+    table, _ = caveats.evaluate(table, "draftself", known, ["synthetic_inputs", "single_run", "busy_host"])
+    return table, dict(zip(table["config_name"].to_list(), table["caveats"].to_list()))
 
 
-def derive(raw_dir, manifest_path, out_dir, numbers_path, session: str | None = "latest") -> dict:
-    """Everything the report notebook shows; writes tables (JSON), charts and the numbers registry."""
-    from benchbook.numbers import publish
+def derive(raw_dir, manifest_path, out_dir, numbers_path, session: str | None = "latest",
+           thresholds: dict | None = None, snapshots_dir: Path | None = None) -> "DraftselfReport":
+    """Everything the report notebook shows; writes tables (JSON), charts and the numbers registry.
+    ``thresholds``: ``params.yaml`` ``report`` (caveat thresholds); ``snapshots_dir``: the shared
+    snapshot store (default ``raw_dir/../snapshots``), for the measured host's core count."""
     runs, sess = load_runs(raw_dir, session)
     manifest = json.loads(Path(manifest_path).read_text())
     acc = acceptance(runs)
@@ -183,24 +187,51 @@ def derive(raw_dir, manifest_path, out_dir, numbers_path, session: str | None = 
     ex = experts_by_pass(runs)
     st = steady_state(acc, be, costs)
     sp = sp.join(st.select("config_name", "prompt_class", "steady"), on=["config_name", "prompt_class"], how="left")
-    cav = session_caveats(sess)
+    hosts = read_snapshots(Path(snapshots_dir) if snapshots_dir else Path(raw_dir).parent / "snapshots", "host",
+                           legacy=(Path(raw_dir) / "hosts.jsonl",))
+    cav_table, by_config = session_caveats(runs, sess, thresholds,
+                                           (hosts.get(sess["host_id"]) or {}).get("cpu_logical"))
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     for name, df in {"acceptance": acc, "pass_costs": costs, "break_even": be, "speedup": sp, "experts": ex}.items():
         (out / f"{name}.json").write_text(json.dumps(df.drop([c for c in ("lines", "run_ids") if c in df.columns])
                                                      .to_dicts(), indent=1, default=str))
     chart_paths = save_charts(acc, sp, be, ex, out)
-    nums = numbers(acc, sp, be, ex, costs, c1, sess, manifest, str(manifest_path), cav)
+    nums = numbers(acc, sp, be, ex, costs, c1, sess, manifest, str(manifest_path), by_config)
     publish(numbers_path, "draftself", nums)
-    return {"runs": runs, "session": sess, "acceptance": acc, "pass_costs": costs, "c1_ns": c1, "break_even": be,
-            "speedup": sp, "steady_state": st, "experts": ex, "caveats": cav, "charts": chart_paths, "numbers": nums, "manifest": manifest}
+    return DraftselfReport(runs=runs, session=sess, acceptance=acc, pass_costs=costs, c1_ns=c1, break_even=be,
+                           speedup=sp, steady_state=st, experts=ex, caveats=cav_table, charts=chart_paths,
+                           numbers=nums, manifest=manifest)
 
 
-def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> dict:
+@dataclass
+class DraftselfReport:
+    """What ``derive`` computed and wrote: the session's ``runs`` and the analysis tables (module
+    ``analysis``), ``c1_ns`` (mean 1-token decode pass), ``caveats`` (one row per configuration, from
+    the shared engine), the ``charts`` written, the published ``numbers``, the ``session`` reported
+    and the checkpoint ``manifest``."""
+
+    runs: pl.DataFrame
+    session: dict
+    acceptance: pl.DataFrame
+    pass_costs: pl.DataFrame
+    c1_ns: float
+    break_even: pl.DataFrame
+    speedup: pl.DataFrame
+    steady_state: pl.DataFrame
+    experts: pl.DataFrame
+    caveats: pl.DataFrame
+    charts: dict
+    numbers: list[Number]
+    manifest: dict
+
+
+def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> DraftselfReport:
     """The stage ``draftself_report``: ``derive`` for the latest completed session under
     ``raw_dir/draftself`` with the checkpoint manifest ``root/data/draftself/checkpoint.json``, into
-    ``reports_dir/draftself/`` and ``reports_dir/numbers/draftself.json``.  ``params`` is unused (the
-    caveat thresholds are ``session_caveats``' defaults).  Returns ``derive``'s dict."""
+    ``reports_dir/draftself/`` and ``reports_dir/numbers/draftself.json``, with ``params["report"]``'s
+    caveat thresholds.  Returns ``derive``'s report."""
     root = Path(root)
     return derive(root / raw_dir / "draftself", root / "data" / "draftself" / "checkpoint.json",
-                  root / reports_dir / "draftself", root / reports_dir / "numbers" / "draftself.json", "latest")
+                  root / reports_dir / "draftself", root / reports_dir / "numbers" / "draftself.json", "latest",
+                  thresholds=(params or {}).get("report"), snapshots_dir=root / raw_dir / "snapshots")

@@ -1,22 +1,30 @@
 """Measurement harness: AR baseline and draft-self variants, interleaved, one session per call.
 
-One session = one invocation (``measure``).  For each repetition, for each prompt, every
-configuration runs once in an order shuffled by (seed, rep, prompt) so that slow drifts of the host
-hit all configurations alike.  Repetition 0 is a warm-up (not written).  The decoders are
-deterministic, so per-step records (schema ``benchbook.draftself.step``) are written for the first
-timed repetition only (``step_reps``); every run writes a run record (``benchbook.draftself.run``)
-with its compact pass list ``[kind, n_tokens, wall_ns]`` for the cost model.
+One session = one invocation (``measure``), on the shared machinery: a ``session.Session`` (start
+and end records in ``raw_dir/<host_id>.jsonl``; an interrupted session is resumed when its meta —
+params, checkpoint, host, runtime — is the same, and completed runs are skipped by ``run_key``), the
+host snapshot in the shared store (``raw_dir/../snapshots``), records built by ``schemas.build``.
 
-A rerun with the same ``session_id`` completes an interrupted session: runs whose ``run_key``
-(hash of config + prompt + rep + model + host) is already in the file are skipped.
+For each repetition, for each prompt, every configuration runs once in an order shuffled by (seed,
+rep, prompt) so that slow drifts of the host hit all configurations alike.  Repetition 0 is a
+warm-up (not written).  Every run writes a run record (``benchbook.draftself.run``, with the host's
+load before and after it and its compact pass list ``[kind, n_tokens, wall_ns]`` for the cost
+model) to ``raw_dir/<host_id>.jsonl``; the decoders are deterministic, so per-step records
+(``benchbook.draftself.step``) are written for the first timed repetitions only (``step_reps``), to
+``raw_dir/<host_id>.steps.jsonl``.  The runtime (torch and Python versions) is the draft-self build:
+``toolchain_id`` and ``runtime`` travel with every record.
+
+Committed sessions from before the shared session (``runs.jsonl``, ``steps.jsonl``,
+``sessions.jsonl``, ``hosts.jsonl``) stay as they are; the analysis reads both layouts.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import platform
 import random
-import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import torch
@@ -24,9 +32,10 @@ import torch
 from benchbook import provenance
 from benchbook.draftself import data, decode, experts
 from benchbook.draftself.model import load
-from benchbook.records import RecordWriter, append_once, iter_records, new_id, stable_hash, utc_now
+from benchbook.records import RecordWriter, new_id, stable_hash, utc_now
+from benchbook.schemas import build
+from benchbook.session import Session, SessionResult
 
-SCHEMA_VERSION = 1
 EXPERIMENT = "draftself"
 #: The checkpoint manifest (written by the stage ``draftself_train``), relative to the repository root.
 MANIFEST = "data/draftself/checkpoint.json"
@@ -128,11 +137,27 @@ def _sha(tokens) -> str:
     return hashlib.sha256(json.dumps(tokens).encode()).hexdigest()
 
 
-def measure_session(params: dict, checkpoint: str | Path, raw_dir: str | Path, root: str | Path = ".",
-                    session_id: str | None = None, log=print) -> dict:
-    """One measurement session; appends to ``raw_dir/{runs,steps,sessions,hosts}.jsonl``.
+def runtime() -> tuple[str, str]:
+    """``(toolchain_id, runtime)`` of this process: the draft-self decoder's build is its runtime,
+    16 hex over the torch and Python versions, and the same in words."""
+    facts = {"torch": torch.__version__, "python": platform.python_version()}
+    return stable_hash(facts), f"torch {facts['torch']}, Python {facts['python']}"
 
-    Returns ``{"session_id", "runs_written", "runs_skipped", "raw_dir"}``.
+
+@dataclass
+class DraftselfResult(SessionResult):
+    """``SessionResult`` plus where the per-step records went."""
+
+    steps_file: Path | None = None
+
+
+def measure_session(params: dict, checkpoint: str | Path, raw_dir: str | Path, root: str | Path = ".",
+                    log=print) -> DraftselfResult:
+    """One measurement session (module doc): appends to ``raw_dir/<host_id>.jsonl`` and
+    ``raw_dir/<host_id>.steps.jsonl``, stores the host snapshot in ``raw_dir/../snapshots``.
+
+    Raises:
+        schemas.SchemaError: a record does not match its declaration (names the field and the fix).
     """
     p = {**DEFAULTS, **(params or {})}
     torch.set_num_threads(int(p["threads"]))
@@ -145,26 +170,27 @@ def measure_session(params: dict, checkpoint: str | Path, raw_dir: str | Path, r
     E, K = (None, None) if cfg.dense else (cfg.n_experts, cfg.top_k)
     model_sha = hashlib.sha256(Path(checkpoint).read_bytes()).hexdigest()
     snap = provenance.host_snapshot()
-    append_once(raw / "hosts.jsonl", snap, "host_id")
+    host_id = snap.host_id
+    provenance.store_snapshot(raw.parent / "snapshots", "host", snap.record(), host_id)
+    toolchain_id, runtime_text = runtime()
     git = provenance.git_state(root)
     tok = data.Tokenizer()
     prompts = [q for q in data.prompts(p["prompt_seed"], p["prompts_per_kind"])
                if not p["prompt_kinds"] or q["kind"] in p["prompt_kinds"]]
     confs = configs(p)
-    session_id = session_id or new_id()
-    done = set()
-    if (raw / "runs.jsonl").exists():
-        done = {r["run_key"] for _, r in iter_records(raw / "runs.jsonl") if r.get("session_id") == session_id}
-    base = {"schema_version": SCHEMA_VERSION, "session_id": session_id, "experiment": EXPERIMENT,
-            "host_id": snap["host_id"], "model_sha256": model_sha, "git_commit": git["git_commit"],
-            "git_dirty": git["git_dirty"]}
-    sess = {"schema": "benchbook.draftself.session", **base, "params": p, "model_config": cfg.to_dict(),
-            "checkpoint": str(checkpoint), "torch_version": torch.__version__, "threads": torch.get_num_threads(),
-            "started_at": utc_now(), "load_start": provenance.load_snapshot(), "resumed": bool(done)}
+    head_common = {"experiment": EXPERIMENT, "host_id": host_id, "model_sha256": model_sha,
+                   "git_commit": git["git_commit"], "git_dirty": git["git_dirty"], "toolchain_id": toolchain_id,
+                   "runtime": runtime_text}
+    session_meta = {"host_id": host_id, "toolchain_id": toolchain_id, "runtime": runtime_text,
+                    "model_sha256": model_sha, "config": p, "model_config": cfg.to_dict(),
+                    "checkpoint": str(checkpoint), "threads": torch.get_num_threads()}
     ar_ref = {pr["prompt_id"]: decode.generate_ar(model, tok.encode(pr["text"]), p["n_tokens"]).tokens
               for pr in prompts}
+    raw_file, steps_file = raw / f"{host_id}.jsonl", raw / f"{host_id}.steps.jsonl"
     written = skipped = 0
-    with RecordWriter(raw / "runs.jsonl") as runs_w, RecordWriter(raw / "steps.jsonl") as steps_w:
+    with Session.open(raw_file, EXPERIMENT, session_meta) as sess, RecordWriter(steps_file) as steps_w:
+        if sess.resumed:
+            log(f"resuming session {sess.session_id}")
         for rep in range(p["repetitions"] + 1):
             for pr in prompts:
                 order = list(confs)
@@ -173,38 +199,37 @@ def measure_session(params: dict, checkpoint: str | Path, raw_dir: str | Path, r
                 for c in order:
                     config = {k: v for k, v in c.items()} | {"n_tokens": p["n_tokens"], "dtype": p["dtype"],
                                                              "threads": int(p["threads"]), "prompt_id": pr["prompt_id"]}
-                    run_key = stable_hash([config, rep, model_sha, snap["host_id"]])
-                    if rep > 0 and run_key in done:
+                    run_key = stable_hash([config, rep, model_sha, host_id])
+                    if rep > 0 and sess.done(run_key):
                         skipped += 1
                         continue
+                    load_start = provenance.load_snapshot() if rep > 0 else None
                     started = utc_now()
                     res = run_one(model, ids, p["n_tokens"], c)
                     ended = utc_now()
                     if rep == 0:
                         continue                                        # warm-up
-                    run_id = new_id()
-                    head = {**base, "run_id": run_id, "run_key": run_key, "config": config, "rep": rep,
-                            "started_at": started, "ended_at": ended}
+                    load_end = provenance.load_snapshot()
+                    head = {**head_common, "session_id": sess.session_id, "run_id": new_id(), "run_key": run_key,
+                            "config": config, "rep": rep, "started_at": started, "ended_at": ended}
                     summ = summarize(res, c, E, K)
-                    runs_w.append({"schema": "benchbook.draftself.run", **head, "config_name": c["name"],
-                                   "prompt_id": pr["prompt_id"], "prompt_kind": pr["kind"],
-                                   "predictable": pr["predictable"], "prompt_tokens": len(ids),
-                                   "n_experts": E, "top_k": K, "n_layers": cfg.n_layers,
-                                   "output_text": tok.decode(res.tokens), "output_sha256": _sha(res.tokens),
-                                   "equals_ar": res.tokens == ar_ref[pr["prompt_id"]], "stop_type": "length",
-                                   **summ, "passes": [[q.kind, q.n_tokens, q.wall_ns] for q in res.passes]})
-                    if rep <= p["step_reps"]:
-                        for s in res.steps:
-                            s = dict(s)
-                            s["unique_experts"] = experts.step_experts(s["passes"]) if E else None
-                            steps_w.append({"schema": "benchbook.draftself.step", **head, **s})
+                    if rep <= p["step_reps"]:  # before the run record: a resumed session redoes a run whose steps
+                        for st in res.steps:    # were written but whose run record was not
+                            st = dict(st)
+                            st["unique_experts"] = experts.step_experts(st["passes"]) if E else None
+                            steps_w.append(build("draftself_step", **head, **st))
+                    sess.append(build("draftself_run", **head, load_start=load_start, load_end=load_end,
+                                      config_name=c["name"], prompt_id=pr["prompt_id"], prompt_kind=pr["kind"],
+                                      predictable=pr["predictable"], prompt_tokens=len(ids), n_experts=E, top_k=K,
+                                      n_layers=cfg.n_layers, output_text=tok.decode(res.tokens),
+                                      output_sha256=_sha(res.tokens), equals_ar=res.tokens == ar_ref[pr["prompt_id"]],
+                                      stop_type="length", **summ,
+                                      passes=[[q.kind, q.n_tokens, q.wall_ns] for q in res.passes]))
                     written += 1
             log(f"rep {rep} done ({written} runs written)")
-    sess.update({"ended_at": utc_now(), "load_end": provenance.load_snapshot(), "runs_written": written,
-                 "runs_skipped": skipped})
-    with RecordWriter(raw / "sessions.jsonl") as w:
-        w.append(sess)
-    return {"session_id": session_id, "runs_written": written, "runs_skipped": skipped, "raw_dir": str(raw)}
+        return DraftselfResult(session_id=sess.session_id, experiment=EXPERIMENT, resumed=sess.resumed, ran=written,
+                               skipped=skipped, quarantined=sess.quarantined, raw_file=raw_file, cfg=p,
+                               steps_file=steps_file)
 
 
 def resolve_checkpoint(manifest_path: str | Path, log=print) -> tuple[Path, dict]:
@@ -228,16 +253,14 @@ def resolve_checkpoint(manifest_path: str | Path, log=print) -> tuple[Path, dict
 
 
 def measure(params: dict, *, root: Path, raw_dir: Path, overrides: dict | None = None,
-            session_id: str | None = None, log=print) -> dict:
+            log=print) -> DraftselfResult:
     """The stage ``draftself``: one session with ``params["draftself"]["measure"]`` over ``DEFAULTS``
     (+ ``overrides``), using the checkpoint that ``root/data/draftself/checkpoint.json`` names
     (retrained when the cache lacks it, see ``resolve_checkpoint``).  Appends to
-    ``raw_dir/draftself/``; ``session_id`` completes an interrupted session.  Returns
-    ``measure_session``'s dict plus ``params`` (the merged parameters)."""
+    ``raw_dir/draftself/<host_id>.jsonl`` (an interrupted session with the same meta is completed);
+    ``cfg`` of the result is the merged parameters."""
     root = Path(root)
     section = ((params or {}).get("draftself") or {}).get("measure") or {}
     merged = {**DEFAULTS, **section, **(overrides or {})}
     checkpoint, _ = resolve_checkpoint(root / MANIFEST, log=log)
-    out = measure_session(merged, checkpoint, root / raw_dir / "draftself", root=root, session_id=session_id,
-                          log=log)
-    return {**out, "params": merged}
+    return measure_session(merged, checkpoint, root / raw_dir / "draftself", root=root, log=log)

@@ -26,30 +26,22 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from benchbook import migrations
+from benchbook import migrations, schemas
 from benchbook.jsonl import iter_files, scan_jsonl, validate
 from benchbook.stats import add_t_interval, ratio_interval
 
 LLAMA_BENCH_SCHEMA = "benchbook.llama_bench"
 
-_PROC = pl.Struct({"name": pl.String, "cpu_percent": pl.Float64})
-_LOAD = pl.Struct({"loadavg": pl.List(pl.Float64), "top_processes": pl.List(_PROC)})
-
-#: Polars schema of a ``benchbook.llama_bench`` record (fields analysis reads; others are ignored).
-LLAMA_BENCH_FIELDS = {
-    "schema": pl.String, "schema_version": pl.Int64, "run_id": pl.String, "session_id": pl.String,
-    "host_id": pl.String, "toolchain_id": pl.String, "model_id": pl.String, "model_sha256": pl.String,
-    "phase": pl.String, "argv": pl.List(pl.String), "git_commit": pl.String, "git_dirty": pl.Boolean,
-    "started_at": pl.String, "ended_at": pl.String, "load_start": _LOAD, "load_end": _LOAD,
-    "peak_rss_bytes": pl.Int64, "peak_gpu_mem_mib": pl.Float64, "row_index": pl.Int64, "rows_total": pl.Int64,
-    "status": pl.String,
-    "llama_bench": pl.Struct({
-        "build_commit": pl.String, "build_number": pl.Int64, "backends": pl.String, "n_prompt": pl.Int64,
-        "n_gen": pl.Int64, "n_depth": pl.Int64, "samples_ns": pl.List(pl.Int64), "avg_ts": pl.Float64,
-        "n_threads": pl.Int64, "n_gpu_layers": pl.Int64, "n_cpu_moe": pl.Int64, "flash_attn": pl.Int64,
-        "type_k": pl.String, "type_v": pl.String, "n_batch": pl.Int64, "n_ubatch": pl.Int64,
-    }),
-}
+#: The top-level fields of a ``benchbook.llama_bench`` record the analysis reads ...
+_READ = ["run_id", "session_id", "host_id", "toolchain_id", "model_id", "model_sha256", "phase", "argv", "git_commit",
+         "git_dirty", "started_at", "ended_at", "load_start", "load_end", "peak_rss_bytes", "peak_gpu_mem_mib",
+         "row_index", "rows_total", "status", "origin", "source_format", "llama_bench"]
+#: ... and the members of llama-bench's own row.
+_READ_ROW = {"llama_bench": ["build_commit", "build_number", "backends", "n_prompt", "n_gen", "n_depth", "samples_ns",
+                             "avg_ts", "stddev_ts", "n_threads", "n_gpu_layers", "n_cpu_moe", "flash_attn", "type_k",
+                             "type_v", "n_batch", "n_ubatch"]}
+#: Polars schema of what the analysis reads, typed as ``benchbook.schemas`` declares the kind.
+LLAMA_BENCH_FIELDS = schemas.polars_schema("llama_bench", only=_READ, members=_READ_ROW)
 
 
 def _raw_files(raw_dir: str | Path) -> list[Path]:
@@ -58,31 +50,19 @@ def _raw_files(raw_dir: str | Path) -> list[Path]:
 
 
 def _llama_bench_checks() -> dict[str, tuple[pl.Expr, str]]:
-    lb = pl.col("llama_bench")
-    need = "is missing or of the wrong type; fix: the record is not benchbook.llama_bench v1 - re-run or repair it"
-    checks = {k: (pl.col(k).is_not_null(), need) for k in
-              ("run_id", "session_id", "host_id", "toolchain_id", "model_id", "model_sha256", "started_at",
-               "ended_at", "argv")}
-    checks["schema_version"] = (pl.col("schema_version").is_between(1, migrations.CURRENT[LLAMA_BENCH_SCHEMA]),
-                                "is missing or newer than this benchbook; fix: update benchbook")
-    checks["phase"] = (pl.col("phase").is_in(["cold", "warm"]), "must be 'cold' or 'warm'")
-    checks["llama_bench.n_prompt"] = (lb.struct.field("n_prompt") >= 0, "must be an integer >= 0")
-    checks["llama_bench.n_gen"] = (lb.struct.field("n_gen") >= 0, "must be an integer >= 0")
-    checks["llama_bench.n_prompt+n_gen"] = (lb.struct.field("n_prompt") + lb.struct.field("n_gen") > 0,
-                                            "must be > 0 (a test of no tokens)")
-    samples = lb.struct.field("samples_ns")
-    # an element that is null, not an integer or out of the i64 range decodes as null: list.min skips
-    # nulls, so without the null count such an element would silently change n or the mean
-    checks["llama_bench.samples_ns"] = (
-        (samples.list.len() > 0) & (samples.list.drop_nulls().list.len() == samples.list.len())
-        & (samples.list.min() > 0),
-        "must be a non-empty list of positive nanoseconds (llama-bench's raw samples; every element an "
-        "integer > 0, none null); fix: run llama-bench with -o jsonl, whose rows carry samples_ns")
-    checks["llama_bench.avg_ts"] = (lb.struct.field("avg_ts") > 0, "must be a positive float (llama-bench avg_ts)")
-    checks["llama_bench.build_number"] = (lb.struct.field("build_number").is_not_null(), need)
-    checks["load_start.loadavg"] = (pl.col("load_start").struct.field("loadavg").list.len() >= 1, need)
-    checks["load_end.loadavg"] = (pl.col("load_end").struct.field("loadavg").list.len() >= 1, need)
-    return checks
+    """The declaration's vectorized checks of the fields read (``schemas.checks``): native rows need every
+    measurement field (argv, load snapshots, samples_ns, phase...), ingested rows only what a source
+    states; a version newer than this code is refused."""
+    return schemas.checks("llama_bench", only=_READ, members=_READ_ROW)
+
+
+def _read_file(df: pl.DataFrame, checks: dict, on_error: str, report: dict | None) -> pl.DataFrame:
+    """One decoded file's llama-bench records: validated, then upgraded to the current version
+    (``migrations``: v1 records are native)."""
+    if not (df["schema"] == LLAMA_BENCH_SCHEMA).fill_null(False).all():  # filter copies: only if needed
+        df = df.filter(pl.col("schema") == LLAMA_BENCH_SCHEMA)
+    df = validate(df, checks, on_error, report)
+    return migrations.upgrade(df, LLAMA_BENCH_SCHEMA)
 
 
 #: String columns of the flat llama-bench table whose values repeat from row to row.
@@ -119,7 +99,9 @@ def _flatten_llama_bench(raw: pl.DataFrame) -> pl.DataFrame:
         "file", "line", "run_id", "session_id", "host_id", "toolchain_id", "model_id", "model_sha256", "phase",
         pl.when(n_g == 0).then(pl.lit("pp")).when(n_p == 0).then(pl.lit("tg")).otherwise(pl.lit("pg")).alias("test"),
         n_p.alias("n_prompt"), n_g.alias("n_gen"), lb("n_depth").fill_null(0).alias("n_depth"),
-        lb("samples_ns").alias("samples_ns"), lb("avg_ts").alias("avg_ts"),
+        lb("samples_ns").alias("samples_ns"), lb("avg_ts").alias("avg_ts"), lb("stddev_ts").alias("stddev_ts"),
+        pl.col("origin").fill_null(schemas.NATIVE).alias("origin"),
+        pl.when(lb("samples_ns").is_null()).then(pl.col("line")).otherwise(None).alias(STATED_KEY),
         lb("build_number").alias("build_number"), lb("build_commit").cast(pl.String).alias("build_commit"),
         lb("backends").cast(pl.String).alias("backends"), "started_at", "ended_at",
         pl.col("load_start").struct.field("loadavg").list.first().alias("load1_start"),
@@ -181,8 +163,7 @@ def scan_llama_bench(raw_dir: str | Path, on_error: str = "raise", report: dict 
     checks = _llama_bench_checks()
 
     def per_file(df: pl.DataFrame) -> pl.DataFrame:
-        df = validate(df.filter(pl.col("schema") == LLAMA_BENCH_SCHEMA), checks, on_error, report)
-        return _flatten_llama_bench(df)
+        return _flatten_llama_bench(_read_file(df, checks, on_error, report))
 
     flat = scan_jsonl(_raw_files(raw_dir), LLAMA_BENCH_FIELDS, on_error, report, per_file)
     # repeated records (run_id, row_index) are kept once, then rows of an invocation cut short (fewer
@@ -194,10 +175,7 @@ def _flat_files(raw_dir, on_error: str, report: dict | None):
     """Validated, flat llama-bench rows (with ``rows_total``) of each file under ``raw_dir`` in turn."""
     checks = _llama_bench_checks()
     for df in iter_files(_raw_files(raw_dir), LLAMA_BENCH_FIELDS, on_error, report):
-        if not (df["schema"] == LLAMA_BENCH_SCHEMA).fill_null(False).all():  # filter copies: only if needed
-            df = df.filter(pl.col("schema") == LLAMA_BENCH_SCHEMA)
-        df = validate(df, checks, on_error, report)
-        flat = _flatten_llama_bench(df)
+        flat = _flatten_llama_bench(_read_file(df, checks, on_error, report))
         del df
         yield flat
         del flat
@@ -234,6 +212,13 @@ CONFIG_COLS = ["host_id", "toolchain_id", "session_id", "model_id", "model_sha25
                "n_prompt", "n_gen", "n_depth"]
 #: Further llama-bench parameters that distinguish configurations (grouped on when present).
 PARAM_COLS = ["n_threads", "n_gpu_layers", "n_cpu_moe", "flash_attn", "type_k", "type_v"]
+#: The flat table's line of a row without samples (null for rows with samples): grouped on, so such a
+#: row is never pooled with another (its sd cannot be combined without n).
+STATED_KEY = "stated_line"
+
+
+def _keys(df: pl.DataFrame) -> list[str]:
+    return CONFIG_COLS + [c for c in (*PARAM_COLS, STATED_KEY) if c in df.columns]
 
 
 def rate_stats(df: pl.DataFrame, confidence: float = 0.95) -> pl.DataFrame:
@@ -256,7 +241,7 @@ def rate_stats(df: pl.DataFrame, confidence: float = 0.95) -> pl.DataFrame:
     """
     if df.is_empty():
         return df
-    keys = CONFIG_COLS + [c for c in PARAM_COLS if c in df.columns]
+    keys = _keys(df)
     if df["host_id"].n_unique() <= 1:
         parts = [_config_stats(df, keys, 0)]
     else:
@@ -286,7 +271,7 @@ def rate_stats_raw(raw_dir: str | Path, on_error: str = "raise", report: dict | 
             multi.append(flat.filter(pl.col("rows_total") > 1)["run_id"].unique())
         flat = _complete_rows(flat, report)
         if keys is None:
-            keys = CONFIG_COLS + [c for c in PARAM_COLS if c in flat.columns]
+            keys = _keys(flat)
         if not flat.is_empty():
             parts.append(_config_stats(flat, keys, offset))
         offset += flat.height
@@ -317,7 +302,7 @@ def _config_stats(df: pl.DataFrame, keys: list[str], first) -> pl.DataFrame:
            else pl.lit(first.cast(pl.UInt32)))
     ts = (pl.lit(1e9) * (pl.col("n_prompt") + pl.col("n_gen")).cast(pl.Float64)) / pl.col("samples_ns").cast(pl.List(pl.Float64))
     per = df.lazy().select(
-        *keys, "avg_ts", "file", "line", "run_id", "argv", "build_number", "build_commit", "started_at",
+        *keys, "avg_ts", "stddev_ts", "file", "line", "run_id", "argv", "build_number", "build_commit", "started_at",
         "ended_at", "load1_start", "load1_end", "peak_rss_bytes",
         *[c for c in ("peak_gpu_mem_mib", "others_cpu_pct_max") if c in df.columns],
         row.alias("_first"), ts.alias("_ts"),
@@ -326,9 +311,14 @@ def _config_stats(df: pl.DataFrame, keys: list[str], first) -> pl.DataFrame:
     k, m = pl.col("_k"), pl.col("_m")
     mean = (k * m).sum() / k.sum()
     m2 = pl.col("_M2").sum() + (k * (m - mean) ** 2).sum()
+    # a row without samples (markdown, CSV) is a configuration of its own (keyed by its line): its mean
+    # and sd as the source states them, n unknown (null), so no interval is formed
+    stated = k.is_null().any()
     g = (per.group_by(keys, maintain_order=True)
-            .agg(pl.col("_first").min(), k.sum().cast(pl.UInt32).alias("n"), mean.alias("mean_tps"),
-                 pl.when(k.sum() > 1).then((m2 / (k.sum() - 1)).sqrt()).otherwise(None).alias("sd_tps"),
+            .agg(pl.col("_first").min(), pl.when(stated).then(None).otherwise(k.sum()).cast(pl.UInt32).alias("n"),
+                 pl.when(stated).then(pl.col("avg_ts").first()).otherwise(mean).alias("mean_tps"),
+                 pl.when(stated).then(pl.col("stddev_ts").first())
+                 .when(k.sum() > 1).then((m2 / (k.sum() - 1)).sqrt()).otherwise(None).alias("sd_tps"),
                  pl.col("avg_ts").mean().alias("llama_bench_avg_ts"), pl.col("file").unique().alias("files"),
                  pl.col("line").unique().sort().alias("lines"), pl.col("run_id").unique().alias("run_ids"),
                  pl.col("argv").first().alias("argv"), pl.col("build_number").first(),
@@ -355,6 +345,9 @@ def _finish_rate_stats(parts: list[pl.DataFrame], confidence: float) -> pl.DataF
     if not g["_first"].is_sorted():  # hosts interleaved in the input: a copy in first-row order
         g = g.sort("_first")
     g.drop_in_place("_first")  # drop() would rechunk: a copy of the whole table
+    if STATED_KEY in g.columns:
+        g = g.with_columns(pl.col(STATED_KEY).is_not_null().alias("stated"))
+        g.drop_in_place(STATED_KEY)
     return add_t_interval(g, "mean_tps", "sd_tps", "n", "ci_low_tps", "ci_high_tps", confidence)
 
 

@@ -10,14 +10,17 @@ from __future__ import annotations
 import html
 import json
 import os
+from dataclasses import dataclass
 from pathlib import Path
 
 import altair as alt
 import polars as pl
 
 from benchbook import caveats, charts
-from benchbook.numbers import Number, line_ranges, make_key, publish
+from benchbook.numbers import Number, build_of, line_ranges, make_key, publish
+from benchbook.provenance import read_snapshots
 from benchbook.records import read_records
+from benchbook.schemas import NATIVE
 
 from .analysis import load_llama_bench, rate_stats
 
@@ -68,9 +71,20 @@ def host_line(host: dict, toolchain: dict) -> str:
     return html.escape(text).replace("|", "&#124;")
 
 
+def _only_native(rows: pl.DataFrame, raw_dir: Path) -> None:
+    """The project's reports publish its own measurements only: an ingested record under ``raw_dir``
+    (someone else's output) is an error naming its file:line."""
+    foreign = rows.filter(pl.col("origin") != NATIVE)
+    if foreign.height:
+        f, line = foreign.row(0, named=True)["file"], foreign.row(0, named=True)["line"]
+        raise RuntimeError(f"{f}:{line}: an ingested record (origin {foreign['origin'][0]}) under {raw_dir}; the "
+                           f"project's reports read its own measurements only ({foreign.height} such rows); fix: keep "
+                           "ingested records under data/external/ (`benchbook ingest` writes there)")
+
+
 def derive(raw_dir: Path, snapshots_dir: Path, out_dir: Path, numbers_path: Path, metrics_path: Path,
-           thresholds: dict, confidence: float = 0.95, root: Path | None = None) -> dict:
-    """Compute and write everything; returns ``{"stats", "numbers", "session", "sessions"}``.
+           thresholds: dict, confidence: float = 0.95, root: Path | None = None) -> "LlamaBenchReport":
+    """Compute and write everything; returns a ``LlamaBenchReport``.
 
     Every host's newest completed session is published; hosts are never mixed in one number.  The
     *primary* host (``thresholds["primary_host"]``, default: the host of the newest session) gets
@@ -83,8 +97,7 @@ def derive(raw_dir: Path, snapshots_dir: Path, out_dir: Path, numbers_path: Path
         RuntimeError: no completed llama_bench session under ``raw_dir`` (fix: run the measurement).
     """
     out_dir.mkdir(parents=True, exist_ok=True)
-    hosts = {h["host_id"]: h for h in read_records([snapshots_dir / "hosts.jsonl"], "benchbook.host")}
-    tcs = {t["toolchain_id"]: t for t in read_records([snapshots_dir / "toolchains.jsonl"], "benchbook.toolchain")}
+    hosts, tcs = read_snapshots(snapshots_dir, "host"), read_snapshots(snapshots_dir, "toolchain")
     sessions = latest_sessions_by_host(raw_dir)
     if not sessions:
         raise RuntimeError(f"no completed llama_bench session under {raw_dir}; fix: `dvc repro -f -s llama_bench`")
@@ -93,8 +106,10 @@ def derive(raw_dir: Path, snapshots_dir: Path, out_dir: Path, numbers_path: Path
         raise RuntimeError(f"report.primary_host {primary} has no completed llama_bench session; hosts with one: "
                            f"{', '.join(sorted(sessions))}")
     sess = sessions[primary]
+    rows = load_llama_bench(raw_dir)
+    _only_native(rows, raw_dir)
     # memory_spill compares each run's peak with its own host's device memory (None on a CPU host)
-    stats = caveats.with_device_memory(rate_stats(load_llama_bench(raw_dir), confidence), hosts)
+    stats = caveats.with_device_memory(rate_stats(rows, confidence), hosts)
     known = {k: v for k, v in thresholds.items() if k in caveats.DEFAULTS}
     stats = pl.concat([caveats.attach(stats.filter(pl.col("host_id") == h),
                                       {**known, "cores": (hosts.get(h) or {}).get("cpu_logical") or caveats.DEFAULTS["cores"]})
@@ -121,7 +136,7 @@ def derive(raw_dir: Path, snapshots_dir: Path, out_dir: Path, numbers_path: Path
                 ci_method="student-t over per-repetition rates" if r["n"] > 1 else None,
                 sources=[{"file": _rel(f, root), "lines": line_ranges(r["lines"])} for f in r["files"]],
                 run_ids=r["run_ids"], commands=[r["argv"]], toolchain_id=r["toolchain_id"],
-                build=f"b{r['build_number']} ({r['build_commit']}) {tc.get('backend') or ''}".strip(),
+                **build_of(tc, r["build_number"], r["build_commit"]),
                 model_sha256=r["model_sha256"], host_id=r["host_id"], session_id=r["session_id"],
                 measured_from=r["started_at"], measured_to=r["ended_at"], caveats=r["caveats"],
                 computation="benchbook.experiments.llama_bench.analysis.rate_stats"))
@@ -155,7 +170,19 @@ def derive(raw_dir: Path, snapshots_dir: Path, out_dir: Path, numbers_path: Path
             metrics[n.key] = n.value
     metrics_path.parent.mkdir(parents=True, exist_ok=True)
     metrics_path.write_text(json.dumps({"llama_bench": metrics}, indent=1))
-    return {"stats": stats, "numbers": nums, "session": sess, "sessions": sessions}
+    return LlamaBenchReport(stats=stats, numbers=nums, session=sess, sessions=sessions)
+
+
+@dataclass
+class LlamaBenchReport:
+    """What ``derive`` computed and wrote: ``stats`` (``rate_stats`` with caveats, every host), the
+    published ``numbers``, the primary host's ``session`` and every host's newest ``sessions``
+    (``{host_id: {session_id, host_id, at}}``)."""
+
+    stats: pl.DataFrame
+    numbers: list[Number]
+    session: dict
+    sessions: dict[str, dict]
 
 
 def hosts_table(per_host: dict, hosts: dict, tcs: dict, primary: str) -> str:
@@ -180,11 +207,11 @@ def hosts_table(per_host: dict, hosts: dict, tcs: dict, primary: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> dict:
+def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> LlamaBenchReport:
     """The stage ``llama_bench_report``: ``derive`` from ``raw_dir/llama_bench`` and ``raw_dir/snapshots``
     into ``reports_dir/llama_bench/``, ``reports_dir/numbers/llama_bench.json`` and
     ``reports_dir/metrics/llama_bench.json``, with ``params["report"]``'s thresholds and confidence.
-    ``raw_dir``/``reports_dir`` relative to ``root`` unless absolute.  Returns ``derive``'s dict."""
+    ``raw_dir``/``reports_dir`` relative to ``root`` unless absolute.  Returns ``derive``'s report."""
     root = Path(root)
     raw, rep = root / raw_dir, root / reports_dir
     return derive(raw / "llama_bench", raw / "snapshots", rep / "llama_bench",

@@ -8,19 +8,19 @@ Entry point: ``measure(params, root=, raw_dir=, overrides=)`` (see ``benchbook.e
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from benchbook.llamacpp.bench import (SCHEMA, SCHEMA_VERSION, append_result, build_argv,
-                                      evict_from_page_cache, resident_pct)
 from benchbook import resolve
+from benchbook.llamacpp.bench import SCHEMA, append_result, build_argv, evict_from_page_cache, resident_pct  # noqa: F401
 from benchbook.llamacpp.procmon import run_sampled
-from benchbook.provenance import git_state, load_snapshot
+from benchbook.provenance import HostSnapshot, git_state, load_snapshot
 from benchbook.records import new_id, utc_now
-from benchbook.session import Session, run_key
+from benchbook.session import Session, SessionResult, run_key
 
 
-def run_session(*, cfg: dict, bench_bin: Path, models: list[dict], toolchain: dict, host: dict,
-                root: Path, raw_file: Path, log=print) -> dict:
+def run_session(*, cfg: dict, bench_bin: Path, models: list[dict], toolchain: dict, host: HostSnapshot,
+                root: Path, raw_file: Path, log=print) -> SessionResult:
     """Run the llama-bench matrix of ``cfg`` for ``models`` in one session appended to ``raw_file``.
 
     ``models``: model records (``models.fetch``) with ``model_id``, ``path``, ``sha256``.
@@ -28,11 +28,11 @@ def run_session(*, cfg: dict, bench_bin: Path, models: list[dict], toolchain: di
     session skips runs already completed.  A failed invocation is recorded with
     ``status: "failed"``, its exit code and stderr tail, and the session goes on.
 
-    Returns ``{"session_id", "resumed", "ran", "skipped", "failed", "quarantined"}``.
+    Returns the session's ``SessionResult`` (``cfg``: ``cfg``).
     """
     git = git_state(root)
     ran = skipped = failed = 0
-    meta = {"host_id": host["host_id"], "toolchain_id": toolchain["toolchain_id"], "config": cfg}
+    meta = {"host_id": host.host_id, "toolchain_id": toolchain["toolchain_id"], "config": cfg}
     with Session.open(raw_file, "llama_bench", meta) as sess:
         if sess.quarantined:
             log(f"quarantined a torn line: {sess.quarantined['file']}:{sess.quarantined['line']}")
@@ -42,7 +42,7 @@ def run_session(*, cfg: dict, bench_bin: Path, models: list[dict], toolchain: di
                 conf = {k: cfg[k] for k in ("n_prompt", "n_gen", "n_depth", "repetitions", "threads",
                                             "n_gpu_layers", "flash_attn")}
                 conf.update(model_id=m["model_id"], phase=phase)
-                key = run_key(conf, m["sha256"], toolchain["toolchain_id"], host["host_id"])
+                key = run_key(conf, m["sha256"], toolchain["toolchain_id"], host.host_id)
                 if sess.done(key):
                     skipped += 1
                     log(f"skip (done in this session): {m['model_id']} {phase}")
@@ -54,32 +54,41 @@ def run_session(*, cfg: dict, bench_bin: Path, models: list[dict], toolchain: di
                 load_start, started = load_snapshot(), utc_now()
                 res = run_sampled(argv, cfg.get("timeout_s", 900))
                 ended, load_end = utc_now(), load_snapshot()
-                base = {"schema_version": SCHEMA_VERSION, "run_id": new_id(), "run_key": key,
+                base = {"run_id": new_id(), "run_key": key, "origin": "native",
                         "experiment": "llama_bench", "phase": phase, "config": conf,
-                        "argv": [Path(argv[0]).name] + argv[1:], "host_id": host["host_id"],
+                        "argv": [Path(argv[0]).name] + argv[1:], "host_id": host.host_id,
                         "toolchain_id": toolchain["toolchain_id"], "model_id": m["model_id"],
                         "model_sha256": m["sha256"], **{k: git[k] for k in ("git_commit", "git_dirty")},
                         "started_at": started, "ended_at": ended, "load_start": load_start,
                         "load_end": load_end, "cache_state": cache_state,
                         "peak_rss_bytes": res.peak_rss_bytes, "peak_gpu_mem_mib": res.peak_gpu_mem_mib,
                         "wall_ns": res.wall_ns}
-                if append_result(sess, SCHEMA, base, res, f"llama-bench stdout ({m['model_id']} {phase})"):
+                if append_result(sess, "llama_bench", base, res,
+                                 f"llama-bench stdout ({m['model_id']} {phase})"):
                     ran += 1
                 else:
                     failed += 1
                     log(f"FAILED {m['model_id']} {phase}: exit {res.returncode}")
-        out = {"session_id": sess.session_id, "resumed": sess.resumed, "ran": ran, "skipped": skipped,
-               "failed": failed, "quarantined": sess.quarantined}
-    return out
+        return SessionResult(session_id=sess.session_id, experiment="llama_bench", resumed=sess.resumed, ran=ran,
+                             skipped=skipped, failed=failed, quarantined=sess.quarantined, raw_file=Path(raw_file),
+                             cfg=cfg)
 
 
-def measure(params: dict, *, root: Path, raw_dir: Path, overrides: dict | None = None, log=print) -> dict:
+@dataclass
+class LlamaBenchResult(SessionResult):
+    """``SessionResult`` plus the model ids measured."""
+
+    models: list[str] = field(default_factory=list)
+
+
+def measure(params: dict, *, root: Path, raw_dir: Path, overrides: dict | None = None,
+            log=print) -> LlamaBenchResult:
     """The stage ``llama_bench``: one session of the sweep in ``params["llama_bench"]`` (+ ``overrides``).
 
     ``params``: the whole ``params.yaml`` mapping (``toolchain`` and ``models`` resolve the build and
     the model files; neither is built nor fetched here).  Writes ``raw_dir/llama_bench/<host_id>.jsonl``
-    and the snapshots under ``raw_dir/snapshots/``.  Returns ``run_session``'s dict plus ``raw_file``,
-    ``cfg`` (the merged section) and ``models`` (model ids).
+    and the snapshots under ``raw_dir/snapshots/``.  Returns ``run_session``'s result (``cfg``: the merged
+    section) with ``models`` (model ids).
 
     Raises:
         resolve.ParamsError, llamacpp.toolchain.ToolchainError, llamacpp.models.ModelError: the build or
@@ -90,8 +99,8 @@ def measure(params: dict, *, root: Path, raw_dir: Path, overrides: dict | None =
     toolchain = resolve.get_toolchain(params, build=False)
     models = resolve.get_models(params, cfg["models"], toolchain)
     host = resolve.store_snapshots(raw_dir / "snapshots", toolchain, models)
-    raw_file = raw_dir / "llama_bench" / f"{host['host_id']}.jsonl"
+    raw_file = raw_dir / "llama_bench" / f"{host.host_id}.jsonl"
     log(f"{toolchain.record['toolchain_id']} {[m['model_id'] for m in models]} -> {raw_file}")
     result = run_session(cfg=cfg, bench_bin=toolchain.binary("llama-bench"), models=models,
                          toolchain=toolchain.record, host=host, root=root, raw_file=raw_file, log=log)
-    return {**result, "raw_file": raw_file, "cfg": cfg, "models": [m["model_id"] for m in models]}
+    return LlamaBenchResult(**vars(result), models=[m["model_id"] for m in models])

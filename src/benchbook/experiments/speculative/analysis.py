@@ -28,6 +28,7 @@ Transformers via Speculative Decoding", ICML, §3):
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -35,6 +36,7 @@ import polars as pl
 from scipy import stats as sps
 
 from benchbook.records import read_records
+from benchbook.schemas import NATIVE
 
 REQUEST_SCHEMA = "benchbook.speculative_request"
 COST_SCHEMA = "benchbook.speculative_cost"
@@ -169,15 +171,30 @@ def _files(raw_dir: str | Path) -> list[Path]:
     return [f for f in sorted(Path(raw_dir).glob("*.jsonl")) if not f.name.endswith(".quarantine.jsonl")]
 
 
-def load_requests(raw_dir: str | Path) -> pl.DataFrame:
-    """One row per completed request (``benchbook.speculative_request``, status ok) under ``raw_dir``.
+def _ingested_config(r: dict) -> dict:
+    """What a request ingested from a server log says of its configuration: the log file is its
+    configuration (``config_id``), each request its own unknown prompt (never pooled with another),
+    spec_type "none" (no draft model, nothing drafted), "draft" (a draft model loaded) or "unknown";
+    n_max, cap, policy and the repetition unknown (null)."""
+    t = r["timings"]
+    spec = "draft" if r.get("draft_model_id") else ("unknown" if t.get("draft_n") is not None else "none")
+    group = r["session_id"]  # unknown:<sha256[:16] of the source file>
+    return {"config_id": Path(r.get("source_file") or group).name, "spec_type": spec, "n_max": None,
+            "prompt_id": f"{group}:line{r.get('source_line')}", "cap": None, "rep": 0, "policy": None}
 
-    Columns: file, line, run_id, session_id, host_id, toolchain_id, config_id, prompt_id, rep,
-    spec_type, draft_model_id, draft_model_sha256, model_sha256, n_max, policy, cap, stop_type,
-    cap_hit, prompt_n, prompt_ms, predicted_n, predicted_ms, drafted (timings.draft_n, 0 when
-    absent), accepted (timings.draft_n_accepted, 0 when absent), verify_steps (from /metrics; null
-    when not recorded), cache_n, tokens (list[i64]; null when the record has none), content_sha256, peak_rss_bytes, request_index (on its server),
-    answer_found, decode_tps, prefill_tps (tok/s), alpha, tau, argv, started_at, ended_at, load1_max.
+
+def load_requests(raw_dir: str | Path) -> pl.DataFrame:
+    """One row per completed request (``benchbook.speculative_request``, status ok) under ``raw_dir``
+    (its ``*.jsonl``), native or ingested from someone else's server log (``origin``).
+
+    Columns: file, line, run_id, session_id, host_id, toolchain_id, origin, build_number, build_commit,
+    config_id, prompt_id, rep, spec_type, draft_model_id, draft_model_sha256, model_sha256, n_max, policy,
+    cap, stop_type, cap_hit, prompt_n, prompt_ms, predicted_n, predicted_ms, drafted (timings.draft_n, 0
+    when absent), accepted (timings.draft_n_accepted, 0 when absent), verify_steps (from /metrics, or
+    from the log's mean len; null when not recorded), cache_n, tokens (list[i64]; null when the record
+    has none), content_sha256, peak_rss_bytes, request_index (on its server), answer_found, decode_tps,
+    prefill_tps (tok/s), alpha, tau, argv, started_at, ended_at, load1_max.  What an ingested log does
+    not state is null (unknown; ``_ingested_config``), never a default.
 
     Raises:
         records.RecordError: a line is not a valid record (file:line named).
@@ -186,29 +203,37 @@ def load_requests(raw_dir: str | Path) -> pl.DataFrame:
     for r in read_records(_files(raw_dir), REQUEST_SCHEMA):
         if r.get("status", "ok") != "ok":
             continue
-        t, c = r["timings"], r["config"]
+        native = r.get("origin", NATIVE) == NATIVE
+        t = r["timings"]
+        c = r["config"] if native else _ingested_config(r)
         drafted, acc = int(t.get("draft_n") or 0), int(t.get("draft_n_accepted") or 0)
         vs = r.get("verify_steps")
+        p_n, p_ms = t.get("predicted_n"), t.get("predicted_ms")
         rows.append({
             "file": r["_file"], "line": r["_line"], "run_id": r["run_id"], "session_id": r["session_id"],
-            "host_id": r["host_id"], "toolchain_id": r["toolchain_id"], "config_id": c["config_id"],
-            "prompt_id": r["prompt_id"], "rep": int(r["rep"]), "spec_type": c["spec_type"],
+            "host_id": r["host_id"], "toolchain_id": r["toolchain_id"], "origin": r.get("origin", NATIVE),
+            "build_number": r.get("build_number"), "build_commit": r.get("build_commit"),
+            "config_id": c["config_id"], "prompt_id": r.get("prompt_id", c.get("prompt_id")),
+            "rep": int(r.get("rep", c.get("rep"))), "spec_type": c["spec_type"],
             "draft_model_id": r.get("draft_model_id"), "draft_model_sha256": r.get("draft_model_sha256"),
             "model_sha256": r["model_sha256"], "n_max": c.get("n_max"), "policy": r.get("policy", c.get("policy")),
-            "cap": int(r["cap"]), "stop_type": r.get("stop_type"), "cap_hit": r.get("stop_type") == "limit",
-            "prompt_n": int(t["prompt_n"]), "prompt_ms": float(t["prompt_ms"]), "predicted_n": int(t["predicted_n"]),
-            "predicted_ms": float(t["predicted_ms"]), "drafted": drafted, "accepted": acc,
-            "verify_steps": None if vs is None else int(vs), "cache_n": int(t.get("cache_n") or 0),
+            "cap": r.get("cap", c.get("cap")), "stop_type": r.get("stop_type"),
+            "cap_hit": r["stop_type"] == "limit" if r.get("stop_type") is not None else None,
+            "prompt_n": int(t["prompt_n"]), "prompt_ms": float(t["prompt_ms"]), "predicted_n": p_n,
+            "predicted_ms": p_ms, "drafted": drafted, "accepted": acc,
+            "verify_steps": None if vs is None else int(vs),
+            "cache_n": int(t.get("cache_n") or 0) if native else t.get("cache_n"),
             "tokens": None if r.get("tokens") is None else [int(x) for x in r["tokens"]],
             "content_sha256": r.get("content_sha256"),
-            "peak_rss_bytes": int(r.get("peak_rss_bytes") or 0),
+            "peak_rss_bytes": int(r.get("peak_rss_bytes") or 0) if native else r.get("peak_rss_bytes"),
             "request_index": int((r.get("server") or {}).get("request_index") or 0),
             "answer_found": r.get("answer_found"),
-            "decode_tps": 1e3 * (int(t["predicted_n"]) - 1) / float(t["predicted_ms"])
-            if float(t["predicted_ms"]) > 0 and int(t["predicted_n"]) > 1 else None,
+            "decode_tps": 1e3 * (int(p_n) - 1) / float(p_ms) if p_n and p_ms and float(p_ms) > 0 and int(p_n) > 1
+            else None,
             "prefill_tps": 1e3 * int(t["prompt_n"]) / float(t["prompt_ms"]) if float(t["prompt_ms"]) > 0 else None,
             "alpha": alpha(acc, drafted), "tau": tau(acc, vs, plain=c["spec_type"] == "none"),
-            "argv": [str(a) for a in r["argv"]], "started_at": r["started_at"], "ended_at": r["ended_at"],
+            "argv": None if r.get("argv") is None else [str(a) for a in r["argv"]],
+            "started_at": r.get("started_at"), "ended_at": r.get("ended_at"),
             "load1_max": max(float(r["load_start"]["loadavg"][0]), float(r["load_end"]["loadavg"][0]))
             if r.get("load_start") and r.get("load_end") else None,
             "others_cpu_pct_max": _others_cpu_pct(r),
@@ -217,8 +242,14 @@ def load_requests(raw_dir: str | Path) -> pl.DataFrame:
         return pl.DataFrame()
     return pl.DataFrame(rows, schema_overrides={"tokens": pl.List(pl.Int64), "argv": pl.List(pl.String),
                                                 "answer_found": pl.Boolean, "alpha": pl.Float64, "tau": pl.Float64,
-                                                "content_sha256": pl.String,
-                                                "verify_steps": pl.Int64, "n_max": pl.Int64,
+                                                "content_sha256": pl.String, "cap_hit": pl.Boolean,
+                                                "verify_steps": pl.Int64, "n_max": pl.Int64, "cap": pl.Int64,
+                                                "cache_n": pl.Int64, "peak_rss_bytes": pl.Int64,
+                                                "predicted_n": pl.Int64, "predicted_ms": pl.Float64,
+                                                "build_number": pl.Int64, "build_commit": pl.String,
+                                                "policy": pl.String, "stop_type": pl.String,
+                                                "started_at": pl.String, "ended_at": pl.String,
+                                                "load1_max": pl.Float64, "others_cpu_pct_max": pl.Float64,
                                                 "draft_model_id": pl.String, "draft_model_sha256": pl.String},
                         infer_schema_length=None)
 
@@ -268,7 +299,9 @@ def config_table(req: pl.DataFrame, confidence: float = 0.95, baseline_id: str =
     keys = ["session_id", "config_id", "prompt_id"]
     base = {(s, p): g.sort("rep") for (s, c, p), g in req.group_by(keys, maintain_order=True) if c == baseline_id}
     sessions_with_base = {s for s, _ in base}
-    for s in req["session_id"].unique():
+    native_sessions = req.filter(pl.col("origin") == NATIVE)["session_id"].unique() if "origin" in req.columns \
+        else req["session_id"].unique()
+    for s in native_sessions:  # an ingested log has no same-session baseline: its speedup is unknown
         if s not in sessions_with_base:
             raise ValueError(f"session {s}: no '{baseline_id}' requests; a speedup needs the same-session baseline")
     for (s, cid, pid), g in req.group_by(keys, maintain_order=True):
@@ -317,6 +350,8 @@ def config_table(req: pl.DataFrame, confidence: float = 0.95, baseline_id: str =
         ans = g["answer_found"].drop_nulls()
         out.append({
             "host_id": first["host_id"], "toolchain_id": first["toolchain_id"], "session_id": s, "config_id": cid,
+            "origin": first.get("origin", NATIVE), "build_number": first.get("build_number"),
+            "build_commit": first.get("build_commit"),
             "prompt_id": pid, "spec_type": first["spec_type"], "draft_model_id": first["draft_model_id"],
             "n_max": first["n_max"], "n": n_rate, "n_requests": g.height, "n_no_decode_rate": g.height - n_rate,
             "decode_tps_mean": dm, "decode_tps_sd": dsd, "decode_tps_ci_low": dlo, "decode_tps_ci_high": dhi,
@@ -325,10 +360,12 @@ def config_table(req: pl.DataFrame, confidence: float = 0.95, baseline_id: str =
             "alpha": alpha(acc, drafted), "tau": tau(acc, vsteps, plain=plain), "drafted": drafted, "accepted": acc,
             "verify_steps": vsteps, "k_eff": drafted / vsteps if vsteps else None,
             "output_equal": equal, "first_mismatch_pos": mism, "tokens_len_mismatch": short,
-            "cap_hit": bool(g["cap_hit"].any()), "cap": int(first["cap"]),
-            "predicted_n_mean": float(g["predicted_n"].mean()),
+            "cap_hit": None if g["cap_hit"].null_count() == g.height else bool(g["cap_hit"].any()),
+            "cap": first["cap"],
+            "predicted_n_mean": g["predicted_n"].mean(),
             "alpha_trend_slope": trend, "accepted_frac_trend_slope": ftrend, "server_policy": policy,
-            "cache_n_max": int(g["cache_n"].max()), "peak_rss_mib_max": g["peak_rss_bytes"].max() / 2**20,
+            "cache_n_max": g["cache_n"].max(),
+            "peak_rss_mib_max": None if g["peak_rss_bytes"].max() is None else g["peak_rss_bytes"].max() / 2**20,
             "answer_ok": float(ans.cast(pl.Float64).mean()) if ans.len() else None,
             "load1_max": g["load1_max"].max(), "others_cpu_pct_max": g["others_cpu_pct_max"].max() if "others_cpu_pct_max" in g.columns else None,
             "model_sha256": first["model_sha256"],
@@ -345,7 +382,10 @@ def config_table(req: pl.DataFrame, confidence: float = 0.95, baseline_id: str =
         "first_mismatch_pos": pl.Int64, "output_equal": pl.Boolean, "answer_ok": pl.Float64,
         "tau": pl.Float64, "verify_steps": pl.Int64, "decode_tps_mean": pl.Float64,
         "draft_model_id": pl.String, "draft_model_sha256": pl.String, "n_max": pl.Int64, "load1_max": pl.Float64,
-        "others_cpu_pct_max": pl.Float64})
+        "others_cpu_pct_max": pl.Float64, "cap_hit": pl.Boolean, "cap": pl.Int64, "cache_n_max": pl.Int64,
+        "peak_rss_mib_max": pl.Float64, "predicted_n_mean": pl.Float64, "server_policy": pl.String,
+        "argv": pl.List(pl.String), "started_at": pl.String, "ended_at": pl.String, "build_number": pl.Int64,
+        "build_commit": pl.String})
     return df.with_columns((pl.col("decode_tps_sd") / pl.col("decode_tps_mean")).alias("cv"))
 
 
@@ -371,7 +411,24 @@ def memory_slopes(req: pl.DataFrame, confidence: float = 0.95) -> pl.DataFrame:
     return pl.DataFrame(rows, infer_schema_length=None) if rows else pl.DataFrame()
 
 
-def cost_model(raw_dir: str | Path, session_id: str) -> dict:
+@dataclass
+class CostModel:
+    """The speculative cost model of one session (``cost_model``): ``t1_ms`` target decode time per token;
+    ``r`` {n: target n-token pass ÷ one decode step}; ``c`` {draft model id: its decode step ÷ the
+    target's}; ``n`` fewest repetitions of any of its llama-bench runs; ``lines``/``files``/``argv`` the
+    records and commands it came from."""
+
+    t1_ms: float
+    r: dict[int, float]
+    c: dict[str, float]
+    target_model_id: str
+    n: int
+    lines: list[int] = field(default_factory=list)
+    files: list[str] = field(default_factory=list)
+    argv: list[list[str]] = field(default_factory=list)
+
+
+def cost_model(raw_dir: str | Path, session_id: str) -> CostModel | None:
     """c and r(n) from the session's llama-bench runs (``benchbook.speculative_cost``).
 
     t1 = target decode time per token (ns) = median over repetitions of ``samples_ns`` ÷ n_gen of the
@@ -379,12 +436,11 @@ def cost_model(raw_dir: str | Path, session_id: str) -> dict:
     pass relative to one decode step; r(1) close to 1 is a sanity check); c(draft) = the draft's
     decode time per token ÷ t1.  Medians, not means: these are cost ratios, and one sample slowed by
     another process (seen on a shared 2-core host: a 1-token pass at 169 ms against 6 ms) would
-    otherwise decide them.  Returns ``{"t1_ms", "r": {n: r}, "c": {draft_model_id: c},
-    "target_model_id", "n" (fewest repetitions of any run), "lines", "files", "argv"}``; empty dict when the session has no cost runs.
+    otherwise decide them.  Returns a ``CostModel``; None when the session has no cost runs.
     """
     recs = [r for r in read_records(_files(raw_dir), COST_SCHEMA) if r["session_id"] == session_id]
     if not recs:
-        return {}
+        return None
     by_run: dict[str, list] = {}
     for r in recs:
         by_run.setdefault(r["run_id"], []).append(r)
@@ -397,7 +453,7 @@ def cost_model(raw_dir: str | Path, session_id: str) -> dict:
     tgt = [r for r in recs if r["role"] == "target"]
     tg = [r for r in tgt if int(r["llama_bench"]["n_gen"]) > 0 and int(r["llama_bench"]["n_prompt"]) == 0]
     if not tg:
-        return {}
+        return None
     t1 = per_tok(tg[0])
     r_n = {int(r["llama_bench"]["n_prompt"]): float(np.median(r["llama_bench"]["samples_ns"])) / t1
            for r in tgt if int(r["llama_bench"]["n_gen"]) == 0}
@@ -405,10 +461,9 @@ def cost_model(raw_dir: str | Path, session_id: str) -> dict:
          if r["role"] == "draft" and int(r["llama_bench"]["n_gen"]) > 0}
     c[tgt[0]["model_id"]] = 1.0  # the target as its own draft: the same decode step
     n_rep = min(len(r["llama_bench"]["samples_ns"]) for r in recs)
-    return {"t1_ms": t1 / 1e6, "r": dict(sorted(r_n.items())), "c": c, "target_model_id": tgt[0]["model_id"],
-            "n": n_rep,
-            "lines": sorted(r["_line"] for r in recs), "files": sorted({r["_file"] for r in recs}),
-            "argv": [r["argv"] for r in recs if r["row_index"] == 0]}
+    return CostModel(t1_ms=t1 / 1e6, r=dict(sorted(r_n.items())), c=c, target_model_id=tgt[0]["model_id"], n=n_rep,
+                     lines=sorted(r["_line"] for r in recs), files=sorted({r["_file"] for r in recs}),
+                     argv=[r["argv"] for r in recs if r["row_index"] == 0])
 
 
 def r_at(r: dict[int, float], n: float) -> float | None:
@@ -421,7 +476,7 @@ def r_at(r: dict[int, float], n: float) -> float | None:
         r[xs[-1]] + (n - xs[-1]) * (r[xs[-1]] - r[xs[-2]]) / (xs[-1] - xs[-2])
 
 
-def with_model(table: pl.DataFrame, cm: dict) -> pl.DataFrame:
+def with_model(table: pl.DataFrame, cm: CostModel | None) -> pl.DataFrame:
     """Add ``c`` (draft cost ratio; 0 for n-gram drafts, whose lookup costs no model pass),
     ``r_k1`` = r(k_eff + 1) and ``speedup_model`` = τ / (k_eff·c + r(k_eff + 1)) to a config table.
     Rows without drafts, or whose draft has no measured c, get nulls."""
@@ -431,9 +486,9 @@ def with_model(table: pl.DataFrame, cm: dict) -> pl.DataFrame:
         if row["spec_type"].startswith("ngram"):
             c = 0.0
         elif row["draft_model_id"] is not None:
-            c = (cm.get("c") or {}).get(row["draft_model_id"])
+            c = cm.c.get(row["draft_model_id"]) if cm else None
         k = row["k_eff"]
-        rk = r_at(cm.get("r") or {}, k + 1) if k else None
+        rk = r_at(cm.r if cm else {}, k + 1) if k else None
         cs.append(c)
         rs.append(rk)
         ms.append(speedup_model(row["tau"], k, c, rk)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import altair as alt
@@ -18,8 +19,8 @@ import numpy as np
 import polars as pl
 
 from benchbook import caveats, charts
-from benchbook.numbers import Number, line_ranges, make_key, publish
-from benchbook.records import read_records
+from benchbook.numbers import Number, build_of, line_ranges, make_key, publish
+from benchbook.provenance import read_snapshots
 from benchbook.session import latest_completed_session
 
 from . import analysis as sp
@@ -38,6 +39,7 @@ def _rel(path: str, root: Path | None) -> str:
 
 def _num(key, value, unit, label, row, root, *, n=None, sd=None, ci=None, ci_method=None, computation, cav=None):
     return Number(key=key, value=round(float(value), 4), unit=unit, label=label, n=int(n if n is not None else row["n"]),
+                  **{k: row[k] for k in ("build", "build_number", "build_commit")},
                   sd=sd, ci95=[float(ci[0]), float(ci[1])] if ci and ci[0] is not None else None,
                   ci_method=ci_method if ci and ci[0] is not None else None,
                   sources=[{"file": _rel(f, root), "lines": line_ranges(row["lines"])} for f in row["files"]],
@@ -48,13 +50,13 @@ def _num(key, value, unit, label, row, root, *, n=None, sd=None, ci=None, ci_met
 
 
 def derive(raw_dir: Path, snapshots_dir: Path, out_dir: Path, numbers_path: Path, thresholds: dict,
-           confidence: float = 0.95, root: Path | None = None, session_id: str | None = None) -> dict:
+           confidence: float = 0.95, root: Path | None = None, session_id: str | None = None) -> "SpeculativeReport":
     """Compute and write everything for the latest completed session (or ``session_id``).
 
     Writes under ``out_dir``: ``configs.parquet`` (the caveat-engine contract table + cost-model
     columns + ``caveats``), ``memory.parquet``, ``cost_model.json``, charts ``spec_speedup_alpha``,
     ``spec_acceptance``, ``spec_memory``; and the numbers registry file ``numbers_path``.
-    Returns ``{"table", "memory", "cost", "numbers", "session", "rule_status", "missing_rules"}``.
+    Returns a ``SpeculativeReport``.
 
     Raises:
         RuntimeError: no completed speculative session under ``raw_dir`` (fix: run the measurement).
@@ -75,8 +77,13 @@ def derive(raw_dir: Path, snapshots_dir: Path, out_dir: Path, numbers_path: Path
     table = sp.config_table(req, confidence)
     cost = sp.cost_model(raw_dir, sid)
     table = sp.with_model(table, cost)
-    hosts = {h["host_id"]: h for h in read_records([snapshots_dir / "hosts.jsonl"], "benchbook.host")} \
-        if (snapshots_dir / "hosts.jsonl").exists() else {}
+    tcs = read_snapshots(snapshots_dir, "toolchain")
+    builds = [build_of(tcs.get(r["toolchain_id"]), r["build_number"], r["build_commit"])
+              for r in table.select("toolchain_id", "build_number", "build_commit").iter_rows(named=True)]
+    table = table.with_columns(pl.Series("build", [b["build"] for b in builds], dtype=pl.String),
+                               pl.Series("build_number", [b["build_number"] for b in builds], dtype=pl.Int64),
+                               pl.Series("build_commit", [b["build_commit"] for b in builds], dtype=pl.String))
+    hosts = read_snapshots(snapshots_dir, "host")
     cores = (hosts.get(sess["host_id"]) or {}).get("cpu_logical") or caveats.DEFAULTS["cores"]
     rules = [r for r in WANTED_RULES if r in caveats.RULES]
     missing = [r for r in WANTED_RULES if r not in caveats.RULES]
@@ -86,7 +93,7 @@ def derive(raw_dir: Path, snapshots_dir: Path, out_dir: Path, numbers_path: Path
     mem = sp.memory_slopes(req, confidence)
     if not mem.is_empty():
         mem.write_parquet(out_dir / "memory.parquet")
-    (out_dir / "cost_model.json").write_text(json.dumps({k: v for k, v in cost.items()}, indent=1, default=str))
+    (out_dir / "cost_model.json").write_text(json.dumps(asdict(cost) if cost else {}, indent=1, default=str))
     fails = sp.load_failures(raw_dir)
     n_fail = 0 if fails.is_empty() else fails.filter(pl.col("session_id") == sid).height
 
@@ -112,24 +119,26 @@ def derive(raw_dir: Path, snapshots_dir: Path, out_dir: Path, numbers_path: Path
             nums.append(_num(f"{base}-model", r["speedup_model"], "×", f"cost-model speedup τ/(k·c+r(k+1)), {label}", r,
                              root, computation="benchbook.experiments.speculative.analysis.with_model"))
     if cost:
-        crow = {"lines": cost["lines"], "files": cost["files"], "run_ids": [], "argv": cost["argv"][0] if cost["argv"] else [],
+        crow = {"lines": cost.lines, "files": cost.files, "run_ids": [], "argv": cost.argv[0] if cost.argv else [],
                 "toolchain_id": table["toolchain_id"][0], "model_sha256": table["model_sha256"][0],
-                "host_id": table["host_id"][0], "session_id": sid, "started_at": None, "ended_at": None, "caveats": []}
-        n_rep = int(cost.get("n") or 1)
-        for did, c in cost["c"].items():
+                "host_id": table["host_id"][0], "session_id": sid, "started_at": None, "ended_at": None, "caveats": [],
+                **{k: table[k][0] for k in ("build", "build_number", "build_commit")}}
+        n_rep = int(cost.n or 1)
+        for did, c in cost.c.items():
             nums.append(_num(make_key("spec-cost-c", did), c, "", f"draft cost c of {did} (per token ÷ target decode step)",
                              crow, root, n=n_rep, computation="benchbook.experiments.speculative.analysis.cost_model"))
-        for n, r in cost["r"].items():
+        for n, r in cost.r.items():
             nums.append(_num(make_key("spec-cost-r", n), r, "", f"r({n}): target {n}-token pass ÷ 1-token decode step",
                              crow, root, n=n_rep, computation="benchbook.experiments.speculative.analysis.cost_model"))
-        nums.append(_num("spec-cost-t1", cost["t1_ms"], "ms", "target decode step (llama-bench tg)", crow, root, n=n_rep,
+        nums.append(_num("spec-cost-t1", cost.t1_ms, "ms", "target decode step (llama-bench tg)", crow, root, n=n_rep,
                          computation="benchbook.experiments.speculative.analysis.cost_model"))
     for m in mem.iter_rows(named=True) if not mem.is_empty() else []:
         sel = table.filter((pl.col("spec_type") == m["spec_type"]) & (pl.col("draft_model_id").eq_missing(m["draft_model_id"])))
         mrow = {"lines": sorted(x for ls in sel["lines"] for x in ls), "files": sorted({f for fs in sel["files"] for f in fs}),
                 "run_ids": [x for rs in sel["run_ids"] for x in rs], "argv": sel["argv"][0], "toolchain_id": sel["toolchain_id"][0],
                 "model_sha256": sel["model_sha256"][0], "host_id": sel["host_id"][0], "session_id": sid,
-                "started_at": sel["started_at"].min(), "ended_at": sel["ended_at"].max(), "caveats": []}
+                "started_at": sel["started_at"].min(), "ended_at": sel["ended_at"].max(), "caveats": [],
+                **{k: sel[k][0] for k in ("build", "build_number", "build_commit")}}
         nums.append(_num(make_key("spec-mem-slope", m["spec_type"], m["draft_model_id"] or "none"), m["slope_mib_per_token"],
                          "MiB/draft token", f"peak RSS slope over n_max ({m['spec_type']}, draft {m['draft_model_id']})",
                          mrow, root, n=m["n_points"], ci=[m["ci_low"], m["ci_high"]],
@@ -138,20 +147,38 @@ def derive(raw_dir: Path, snapshots_dir: Path, out_dir: Path, numbers_path: Path
     publish(numbers_path, "speculative", nums)
 
     _charts(table, mem, req, cost, out_dir)
-    return {"table": table, "memory": mem, "cost": cost, "numbers": nums, "session": sess, "rule_status": status,
-            "missing_rules": missing, "failures": n_fail}
+    return SpeculativeReport(table=table, memory=mem, cost=cost, numbers=nums, session=sess, rule_status=status,
+                             missing_rules=missing, failures=n_fail)
 
 
-def _charts(table: pl.DataFrame, mem: pl.DataFrame, req: pl.DataFrame, cost: dict, out_dir: Path) -> None:
+@dataclass
+class SpeculativeReport:
+    """What ``derive`` computed and wrote: the per-configuration ``table`` (with caveats), ``memory``
+    slopes, the ``cost`` model (None without cost runs), the published ``numbers``, the ``session``
+    reported (``session_id``, ``host_id``), each rule's ``rule_status``, ``missing_rules`` (asked for,
+    not in ``caveats.RULES``) and ``failures`` (failed requests of the session)."""
+
+    table: pl.DataFrame
+    memory: pl.DataFrame
+    cost: sp.CostModel | None
+    numbers: list[Number]
+    session: dict
+    rule_status: dict[str, str]
+    missing_rules: list[str]
+    failures: int
+
+
+def _charts(table: pl.DataFrame, mem: pl.DataFrame, req: pl.DataFrame, cost: sp.CostModel | None,
+            out_dir: Path) -> None:
     spec = table.filter(pl.col("alpha").is_not_null() & pl.col("speedup_mean").is_not_null())
     pts = spec.select("config_id", "prompt_id", "spec_type", "n_max", "alpha", "tau", "speedup_mean", "speedup_ci_low",
                       "speedup_ci_high", "speedup_model", "server_policy", "session_id",
                       pl.col("caveats").list.join(", ").alias("caveat_ids")).to_dicts()
     curves = []
     if cost:
-        for did, c in cost["c"].items():
+        for did, c in cost.c.items():
             for k in sorted({int(x) for x in spec.filter(pl.col("draft_model_id") == did)["n_max"].drop_nulls()}):
-                rk = sp.r_at(cost["r"], k + 1)
+                rk = sp.r_at(cost.r, k + 1)
                 for a in np.linspace(0, 1, 41):
                     curves.append({"alpha": float(a), "model_speedup": sp.speedup_model(sp.tau_independent(a, k), k, c, rk),
                                    "curve": f"model c={c:.2f} ({did}), k={k}"})
@@ -190,11 +217,11 @@ def _charts(table: pl.DataFrame, mem: pl.DataFrame, req: pl.DataFrame, cost: dic
     ).properties(width=480, title="Memory vs n_max"), out_dir, "spec_memory")
 
 
-def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> dict:
+def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> SpeculativeReport:
     """The stage ``speculative_report``: ``derive`` from ``raw_dir/speculative`` and ``raw_dir/snapshots``
     into ``reports_dir/speculative/`` and ``reports_dir/numbers/speculative.json``, with
     ``params["report"]``'s thresholds and confidence; the latest completed session.  ``raw_dir`` and
-    ``reports_dir`` relative to ``root`` unless absolute.  Returns ``derive``'s dict."""
+    ``reports_dir`` relative to ``root`` unless absolute.  Returns ``derive``'s report."""
     root = Path(root)
     raw, rep = root / raw_dir, root / reports_dir
     return derive(raw / "speculative", raw / "snapshots", rep / "speculative", rep / "numbers" / "speculative.json",

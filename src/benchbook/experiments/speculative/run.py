@@ -12,14 +12,17 @@ from __future__ import annotations
 
 import hashlib
 import re
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from benchbook import resolve
 from benchbook.llamacpp.server import LlamaServer, ServerError, build_argv, metrics_delta, parse_metrics
+from benchbook.provenance import HostSnapshot
+from benchbook.schemas import build
+from benchbook.session import SessionResult
 
 SCHEMA = "benchbook.speculative_request"
 COST_SCHEMA = "benchbook.speculative_cost"
-SCHEMA_VERSION = 1
 
 #: Greedy and every penalty off, explicitly (GGUF files can carry sampler defaults,
 #: ``general.sampling.*`` in llama.cpp ``common/arg.cpp``); the server echoes what it used in
@@ -102,14 +105,14 @@ def run_cost_model(*, bench_bin: Path, target: dict, drafts: list[dict], cfg: di
         rec = {**base, "run_id": new_id(), "run_key": key, "config": conf, "argv": argv, "role": role,
                "model_id": m["model_id"], "model_sha256": m["sha256"], "started_at": started, "ended_at": utc_now(),
                "peak_rss_bytes": res.peak_rss_bytes}
-        if not append_result(sess, COST_SCHEMA, rec, res, f"llama-bench {m['model_id']}"):
+        if not append_result(sess, "speculative_cost", rec, res, f"llama-bench {m['model_id']}"):
             failed += 1
     return failed
 
 
 def run_session(*, cfg: dict, server_bin: Path, bench_bin: Path | None, target: dict, drafts: dict[str, dict],
-                prompts: list[dict], toolchain: dict, host: dict, root: Path, raw_file: Path,
-                log_dir: Path, log=print) -> dict:
+                prompts: list[dict], toolchain: dict, host: HostSnapshot, root: Path, raw_file: Path,
+                log_dir: Path, log=print) -> SessionResult:
     """Run the speculative experiment (one session) and append every request to ``raw_file``.
 
     ``cfg``: the resolved profile — ``configs`` (list of ``{id, spec_type, draft, n_max, policy}``;
@@ -123,7 +126,8 @@ def run_session(*, cfg: dict, server_bin: Path, bench_bin: Path | None, target: 
     ``benchbook.run_failed`` (``kind``, ``log_tail``) and the session goes on; a completed request
     is never lost (fsync per record).
 
-    Returns ``{"session_id", "resumed", "ran", "skipped", "failed", "failures": [...]}``.
+    Returns the session's ``SessionResult`` (``failures``: config, prompt, repetition and kind of each
+    failed request).
     """
     from benchbook.provenance import git_state, load_snapshot
     from benchbook.records import new_id, utc_now
@@ -134,7 +138,7 @@ def run_session(*, cfg: dict, server_bin: Path, bench_bin: Path | None, target: 
     failures: list[dict] = []
     reps = int(cfg["repetitions"])
     by_id = {c["id"]: c for c in cfg["configs"]}
-    meta = {"host_id": host["host_id"], "toolchain_id": toolchain["toolchain_id"], "config": cfg}
+    meta = {"host_id": host.host_id, "toolchain_id": toolchain["toolchain_id"], "config": cfg}
     log_dir.mkdir(parents=True, exist_ok=True)
     same_servers: dict[str, LlamaServer] = {}
     same_counts: dict[str, int] = {}
@@ -147,9 +151,11 @@ def run_session(*, cfg: dict, server_bin: Path, bench_bin: Path | None, target: 
                 "n_min": cfg.get("n_min", 0), "p_min": cfg.get("p_min", 0.0)}
 
     with Session.open(raw_file, "speculative", meta) as sess:
-        base_common = {"schema_version": SCHEMA_VERSION, "experiment": "speculative", "host_id": host["host_id"],
+        base_common = {"experiment": "speculative", "host_id": host.host_id,
                        "toolchain_id": toolchain["toolchain_id"], "git_commit": git["git_commit"],
                        "git_dirty": git["git_dirty"]}
+        build_of = {"build_number": toolchain.get("build_number"),
+                    "build_commit": toolchain.get("build_commit")}
         if cfg.get("cost_model") and bench_bin is not None:
             uniq = {d["sha256"]: d for k, d in drafts.items() if d["sha256"] != target["sha256"]}
             f = run_cost_model(bench_bin=Path(bench_bin), target=target, drafts=list(uniq.values()), cfg=cfg,
@@ -169,7 +175,7 @@ def run_session(*, cfg: dict, server_bin: Path, bench_bin: Path | None, target: 
                     for p in prompts:
                         rconf = {**conf, "prompt_id": p["id"], "cap": p["cap"], "rep": rep}
                         key = run_key(rconf, target["sha256"] + (":" + d["sha256"] if d else ""),
-                                      toolchain["toolchain_id"], host["host_id"])
+                                      toolchain["toolchain_id"], host.host_id)
                         if sess.done(key):
                             skipped += 1
                         else:
@@ -191,7 +197,8 @@ def run_session(*, cfg: dict, server_bin: Path, bench_bin: Path | None, target: 
                         except ServerError as e:
                             start_err = e
                     for p, rconf, key in todo:
-                        base = {**base_common, "run_id": new_id(), "run_key": key, "config": rconf,
+                        base = {**base_common, "session_id": sess.session_id, "run_id": new_id(), "run_key": key,
+                                "config": rconf,
                                 "argv": srv.argv or argv, "model_id": target["model_id"],
                                 "model_sha256": target["sha256"], "draft_model_id": d["model_id"] if d else None,
                                 "draft_model_sha256": d["sha256"] if d else None, "prompt_id": p["id"], "cap": p["cap"],
@@ -204,10 +211,10 @@ def run_session(*, cfg: dict, server_bin: Path, bench_bin: Path | None, target: 
                         if start_err is not None:
                             failed += 1
                             failures.append({"config_id": cid, "prompt_id": p["id"], "rep": rep, "kind": start_err.kind})
-                            sess.append({"schema": "benchbook.run_failed", **base, "status": "failed",
-                                         "stage": "server_start", "kind": start_err.kind, "error": str(start_err),
-                                         "returncode": start_err.returncode, "log_tail": start_err.log_tail,
-                                         "started_at": utc_now(), "ended_at": utc_now()})
+                            sess.append(build("run_failed", **base, status="failed", stage="server_start",
+                                              kind=start_err.kind, error=str(start_err),
+                                              returncode=start_err.returncode, log_tail=start_err.log_tail,
+                                              started_at=utc_now(), ended_at=utc_now()))
                             log(f"FAILED start {cid} rep {rep}: {start_err}")
                             continue
                         started, load_start = utc_now(), load_snapshot()
@@ -221,11 +228,10 @@ def run_session(*, cfg: dict, server_bin: Path, bench_bin: Path | None, target: 
                         except ServerError as e:
                             failed += 1
                             failures.append({"config_id": cid, "prompt_id": p["id"], "rep": rep, "kind": e.kind})
-                            sess.append({"schema": "benchbook.run_failed", **base, "status": "failed",
-                                         "stage": "request", "kind": e.kind, "error": str(e),
-                                         "returncode": srv.proc.poll() if srv.proc else None,
-                                         "log_tail": e.log_tail, "started_at": started, "ended_at": utc_now(),
-                                         "server": {"port": srv.port, "log": str(srv.log_path)}})
+                            sess.append(build("run_failed", **base, status="failed", stage="request", kind=e.kind,
+                                              error=str(e), returncode=srv.proc.poll() if srv.proc else None,
+                                              log_tail=e.log_tail, started_at=started, ended_at=utc_now(),
+                                              server={"port": srv.port, "log": str(srv.log_path)}))
                             log(f"FAILED request {cid} {p['id']} rep {rep}: {e.kind}: {e}")
                             if e.kind == "request_timeout":
                                 srv.kill()   # a hung server must not serve the next request
@@ -235,7 +241,8 @@ def run_session(*, cfg: dict, server_bin: Path, bench_bin: Path | None, target: 
                         delta = metrics_delta(mb, ma)
                         tm = resp.get("timings", {})
                         content = resp.get("content", "")
-                        rec = {"schema": SCHEMA, **base, "status": "ok", "started_at": started, "ended_at": ended,
+                        rec = {**base, **build_of, "origin": "native", "status": "ok", "started_at": started,
+                               "ended_at": ended,
                                "load_start": load_start, "load_end": load_end,
                                "server": {"port": srv.port, "pid": srv.proc.pid, "load_ms": srv.load_ms,
                                           "request_index": req_index, "log": str(srv.log_path),
@@ -255,7 +262,7 @@ def run_session(*, cfg: dict, server_bin: Path, bench_bin: Path | None, target: 
                                "peak_gpu_mem_mib": srv._sampler.peak_gpu_mem_mib if srv._sampler else None,
                                "answer_expected": p.get("answer"),
                                "answer_found": answer_found(content, p.get("answer_pattern"))}
-                        sess.append(rec)
+                        sess.append(build("speculative_request", **rec))
                         ran += 1
                         if policy == "same":
                             same_counts[cid] = same_counts.get(cid, 0) + 1
@@ -268,9 +275,16 @@ def run_session(*, cfg: dict, server_bin: Path, bench_bin: Path | None, target: 
         finally:
             for s in same_servers.values():
                 s.stop()
-        out = {"session_id": sess.session_id, "resumed": sess.resumed, "ran": ran, "skipped": skipped,
-               "failed": failed, "failures": failures, "quarantined": sess.quarantined}
-    return out
+        return SessionResult(session_id=sess.session_id, experiment="speculative", resumed=sess.resumed, ran=ran,
+                             skipped=skipped, failed=failed, failures=failures, quarantined=sess.quarantined,
+                             raw_file=Path(raw_file), cfg=cfg)
+
+
+@dataclass
+class SpeculativeResult(SessionResult):
+    """``SessionResult`` plus the prompt records run (``load_prompts``)."""
+
+    prompts: list[dict] = field(default_factory=list)
 
 
 def resolve_profile(section: dict, profile: str | None = None, overrides: dict | None = None) -> dict:
@@ -310,15 +324,15 @@ def resolve_drafts(cfg: dict, target: dict, fetch_model) -> dict[str, dict]:
         spec = cfg["drafts"][key]
         if "truncate_layers" in spec:
             r = dm.truncated_draft(target["path"], target["sha256"], int(spec["truncate_layers"]))
-            rec = {"schema": "benchbook.model", "schema_version": 1, "model_id": r["model_id"], "path": r["path"],
-                   "sha256": r["sha256"], "size_bytes": r["size_bytes"], "origin": r["origin"]}
+            rec = build("model", model_id=r["model_id"], path=r["path"], sha256=r["sha256"],
+                        size_bytes=r["size_bytes"], origin=r["origin"])
         elif spec.get("model") == "target":
             rec = {**target}
         elif spec.get("path"):
             from benchbook.llamacpp.fetch import sha256_file
-            rec = {"schema": "benchbook.model", "schema_version": 1, "model_id": spec.get("id", Path(spec["path"]).stem),
-                   "path": str(spec["path"]), "sha256": sha256_file(Path(spec["path"])),
-                   "size_bytes": Path(spec["path"]).stat().st_size, "origin": {"path": str(spec["path"])}}
+            rec = build("model", model_id=spec.get("id", Path(spec["path"]).stem), path=str(spec["path"]),
+                        sha256=sha256_file(Path(spec["path"])), size_bytes=Path(spec["path"]).stat().st_size,
+                        origin={"path": str(spec["path"])})
         else:
             rec = fetch_model(spec["model"])
         dm.check_vocab(target["path"], rec["path"])
@@ -326,15 +340,16 @@ def resolve_drafts(cfg: dict, target: dict, fetch_model) -> dict[str, dict]:
     return out
 
 
-def measure(params: dict, *, root: Path, raw_dir: Path, overrides: dict | None = None, log=print) -> dict:
+def measure(params: dict, *, root: Path, raw_dir: Path, overrides: dict | None = None,
+            log=print) -> SpeculativeResult:
     """The stage ``speculative``: one session of the profile ``params["speculative"]["profile"]``.
 
     ``params``: the whole ``params.yaml`` mapping.  ``overrides`` are merged into the resolved profile
     (``resolve_profile``); its key ``profile`` picks another profile.  Resolves the build, the target
     and the drafts (vocabularies checked; nothing is built or fetched here), stores the snapshots
     under ``raw_dir/snapshots/`` and appends to ``raw_dir/speculative/<host_id>.jsonl`` (server logs
-    under ``raw_dir/speculative/logs/``).  Returns ``run_session``'s dict plus ``raw_file``, ``cfg``
-    and ``prompts`` (the prompt records run).
+    under ``raw_dir/speculative/logs/``).  Returns ``run_session``'s result (``cfg``: the resolved
+    profile) with ``prompts`` (the prompt records run).
 
     Raises:
         KeyError: unknown profile, draft key or prompt id (the message lists the known ones).
@@ -350,10 +365,10 @@ def measure(params: dict, *, root: Path, raw_dir: Path, overrides: dict | None =
     unique = list({d["sha256"]: d for d in drafts.values()}.values())
     host = resolve.store_snapshots(raw_dir / "snapshots", toolchain, [target] + unique)
     prompts = load_prompts(root / cfg["prompts_file"], cfg["prompts"], cfg.get("caps"))
-    raw_file = raw_dir / "speculative" / f"{host['host_id']}.jsonl"
+    raw_file = raw_dir / "speculative" / f"{host.host_id}.jsonl"
     log(f"{toolchain.record['toolchain_id']} {target['model_id']} {sorted(drafts)} -> {raw_file}")
     result = run_session(cfg=cfg, server_bin=toolchain.binary("llama-server"),
                          bench_bin=toolchain.binary("llama-bench") if cfg.get("cost_model") else None,
                          target=target, drafts=drafts, prompts=prompts, toolchain=toolchain.record, host=host,
                          root=root, raw_file=raw_file, log_dir=raw_dir / "speculative" / "logs", log=log)
-    return {**result, "raw_file": raw_file, "cfg": cfg, "prompts": prompts}
+    return SpeculativeResult(**vars(result), prompts=prompts)

@@ -5,6 +5,7 @@ One number per size, ``<experiment>-sha256-<KiB>kib`` (MiB/s, n, 95% interval, s
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 import polars as pl
@@ -16,9 +17,9 @@ from . import EXPERIMENT
 from .analysis import load, table
 
 
-def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> dict:
+def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> "TemplateReport":
     """The stage ``template_report``: publishes ``reports_dir/numbers/template.json`` and writes
-    ``reports_dir/template/sizes.csv``.  Returns ``{"session", "table", "numbers"}``.
+    ``reports_dir/template/sizes.csv``.  Returns a ``TemplateReport``.
 
     Raises:
         RuntimeError: no completed session under ``raw_dir/template`` (fix: run the stage ``template``).
@@ -42,8 +43,19 @@ def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> dict
                            n=r["n"], sd=r["sd_mib_s"], ci95=ci, ci_method="student-t over runs",
                            computation="benchbook.experiments.template.analysis.table",
                            sources=[{"file": f, "lines": line_ranges(r["lines"])} for f in files],
-                           run_ids=r["run_ids"], host_id=r["host_id"], session_id=r["session_id"]))
+                           run_ids=r["run_ids"], host_id=r["host_id"], session_id=r["session_id"],
+                           toolchain_id=r["toolchain_id"], build=r["runtime"]))
     publish(rep / "numbers" / f"{EXPERIMENT}.json", EXPERIMENT, nums)
     (rep / EXPERIMENT).mkdir(parents=True, exist_ok=True)
     t.select("size_bytes", "n", "mean_mib_s", "ci_low", "ci_high").write_csv(rep / EXPERIMENT / "sizes.csv")
-    return {"session": sess, "table": t, "numbers": nums}
+    return TemplateReport(session=sess, table=t, numbers=nums)
+
+
+@dataclass
+class TemplateReport:
+    """What ``build`` computed and wrote: the ``session`` reported, its per-size ``table`` and the
+    published ``numbers``."""
+
+    session: dict
+    table: pl.DataFrame
+    numbers: list[Number]
