@@ -27,6 +27,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..paths import cache_dir
+from ..records import utc_now
+from . import verify
 from .fetch import pypi_sdist, sha256_file
 
 TARGETS = ("llama-bench", "llama-server", "llama-quantize", "llama-gguf-split", "llama-speculative-simple")
@@ -275,10 +277,11 @@ def fingerprint(bin_dir: Path, *, backend: str | None, cmake: list[str] | None,
 
 
 def build(source: SourceSpec = SourceSpec(), backend: str = "auto", extra_flags: tuple[str, ...] = (),
-          jobs: int | None = None, log=print, amx: str = "auto") -> Toolchain:
+          jobs: int | None = None, log=print, amx: str = "auto", full_check: bool = False) -> Toolchain:
     """Build (or find in the cache) llama.cpp's TARGETS and return the Toolchain.
 
-    A warm cache returns after reading ``toolchain.json`` (well under 5 s).
+    A warm cache returns after reading ``toolchain.json`` and checking the binaries
+    (``load_cached``; well under 5 s).
 
     Raises:
         ToolchainError: cmake/compiler missing, or the build failed (log tail included).
@@ -290,7 +293,7 @@ def build(source: SourceSpec = SourceSpec(), backend: str = "auto", extra_flags:
     root = cache_dir() / "toolchains" / f"b{source.build_number}-{backend}-{key}"
     rec_path = root / "toolchain.json"
     if rec_path.exists():
-        return Toolchain(root / "build" / "bin", json.loads(rec_path.read_text()))
+        return load_cached(root, full_check=full_check)
     tools = check_build_tools()
     sdist = pypi_sdist(source.project, source.version, source.sha256)
     tree = _extract_source(sdist, source)
@@ -315,9 +318,59 @@ def build(source: SourceSpec = SourceSpec(), backend: str = "auto", extra_flags:
     rec["build_seconds"] = round(time.monotonic() - t0, 1)
     rec["cache_key"] = key
     tmp = rec_path.with_suffix(".tmp")
-    tmp.write_text(json.dumps(rec, indent=2))
+    tmp.write_text(json.dumps({**rec, "bin_dir": BIN_SUBDIR}, indent=2))
     os.replace(tmp, rec_path)
+    _write_stamps(root, {n: verify.Stamp.of(build_dir / "bin" / n) for n in rec["files_sha256"]})
     return Toolchain(build_dir / "bin", rec)
+
+
+#: Where a cached build keeps its binaries, relative to its cache folder (``toolchain.json`` stores it so).
+BIN_SUBDIR = "build/bin"
+STAMPS = "verified.json"
+
+
+def _write_stamps(root: Path, stamps: dict[str, verify.Stamp]) -> None:
+    tmp = root / (STAMPS + ".tmp")
+    tmp.write_text(json.dumps({n: st.as_dict() for n, st in sorted(stamps.items())}, indent=1))
+    os.replace(tmp, root / STAMPS)
+
+
+def load_cached(root: Path, full_check: bool = False) -> Toolchain:
+    """The cached build in ``root`` (a ``toolchains/<key>`` folder), its binaries checked against
+    ``toolchain.json``'s ``files_sha256`` with ``verify.check``: re-hashed when size, mtime or inode
+    changed since the last check (stamps in ``verified.json``), and every file under 1 GiB on a
+    ``full_check`` (each measurement session).  ``bin_dir`` is found relative to ``root``, so a moved or
+    copied cache works.  The record gains ``verified`` (``{"method", "at"}``: ``sha256`` when every
+    file was re-hashed now, else ``size/mtime``).
+
+    Raises:
+        ToolchainError: a binary or library is missing or its sha256 differs (names it and the fix).
+    """
+    rec = json.loads((root / "toolchain.json").read_text())
+    bin_dir = root / BIN_SUBDIR
+    rec["bin_dir"] = str(bin_dir)
+    try:
+        then = json.loads((root / STAMPS).read_text())
+    except (OSError, ValueError):
+        then = {}
+    fix = f"delete {root} and run `benchbook toolchain build` (a rebuild, ~7-14 min on 2 cores)"
+    now, methods = {}, set()
+    for name, digest in rec["files_sha256"].items():
+        path = bin_dir / name
+        if not path.exists():
+            raise ToolchainError(f"toolchain {root.name}: {name} is missing from {bin_dir}; fix: {fix}")
+        try:
+            v = verify.check(path, digest, verify.Stamp.from_dict(then.get(name)), full=full_check,
+                             what=f"toolchain {root.name}: {name}", fix=fix)
+        except verify.VerifyError as e:
+            raise ToolchainError(str(e)) from None
+        now[name] = v.stamp
+        methods.add(v.method)
+    if {n: verify.Stamp.from_dict(d) for n, d in then.items()} != now:
+        _write_stamps(root, now)
+    rec["verified"] = {"method": verify.BY_STAT if verify.BY_STAT in methods else verify.BY_SHA256,
+                       "at": utc_now()}
+    return Toolchain(bin_dir, rec)
 
 
 def from_user_dir(path: str | Path) -> Toolchain:
