@@ -3,6 +3,7 @@
     benchbook doctor                 what is present, what is missing and the exact fix
     benchbook toolchain build        build (or find) llama.cpp; prints the toolchain record
     benchbook models fetch [ID...]   fetch/derive models (default: every registry id); prints manifests
+    benchbook models add PATH|URL    register your GGUF (file in place, or a URL) by sha256 in params.yaml
     benchbook run                    the main job: toolchain, models, measure on this host if needed,
                                      `dvc repro`, print the site path
     benchbook records repair FILE    move a torn last line aside (quarantine) and report it
@@ -107,6 +108,25 @@ def cmd_models_fetch(args) -> int:
         print(f"{rec['model_id']}: {man['architecture']} {man['parameter_count']:,} params, {man['n_layer']} layers, "
               f"declared {man['file_type_declared']}, tensors: {type_histogram_line(man)}, "
               f"{man['size_bytes'] / 2**20:.1f} MiB, sha256 {rec['sha256']}")
+    return 0
+
+
+def cmd_models_add(args) -> int:
+    """``benchbook models add PATH|URL``: hash the file (download a URL into the cache first), write a
+    ``models.registry`` entry into params.yaml (comments and key order kept) and print it."""
+    from .llamacpp import registry
+    from .llamacpp.models import models_dir
+    root = repo_root()
+    resolve.load_params(root)  # a broken params.yaml is reported before anything is downloaded
+    model_id = args.id or registry.model_id_for(args.target)
+    entry = registry.entry_for(args.target, root, sha256=args.sha256, models_dir=models_dir())
+    done = registry.add(root / "params.yaml", model_id, entry, replace=args.replace)
+    resolve.load_params(root)
+    print(f"{'replaced' if done.replaced else 'added'} models.registry.{model_id} in {done.params_file}:")
+    for k, v in entry.items():
+        print(f"  {k}: {v}")
+    print(f"use it: list {model_id!r} under llama_bench.models (or speculative.target) in params.yaml; "
+          f"`benchbook models fetch {model_id}` checks it now")
     return 0
 
 
@@ -230,6 +250,12 @@ def main(argv: list[str] | None = None) -> int:
     f = mp.add_parser("fetch")
     f.add_argument("ids", nargs="*")
     f.set_defaults(fn=cmd_models_fetch)
+    a = mp.add_parser("add", help="register a local GGUF (used in place) or an http(s) URL by its sha256")
+    a.add_argument("target", metavar="PATH|URL")
+    a.add_argument("--id", default=None, help="registry id (default: from the file name)")
+    a.add_argument("--sha256", default=None, help="expected sha256 (checked; default: computed)")
+    a.add_argument("--replace", action="store_true", help="replace an entry with the same id")
+    a.set_defaults(fn=cmd_models_add)
     rp = sub.add_parser("records").add_subparsers(dest="sub", required=True)
     r = rp.add_parser("repair")
     r.add_argument("file")

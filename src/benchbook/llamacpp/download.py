@@ -25,11 +25,12 @@ def _part(dest: Path) -> Path:
     return dest.with_name(dest.name + ".part")
 
 
-def download(url: str, dest: str | Path, sha256: str, *, what: str, size: int | None = None,
+def download(url: str, dest: str | Path, sha256: str | None, *, what: str, size: int | None = None,
              timeout: float = 60, chunk: int = 1 << 20, log=print) -> Path:
     """Fetch ``url`` to ``dest`` (resuming ``<dest>.part``) and check its sha256; return ``dest``.
 
     ``size``: expected bytes (optional; shown in the bar when the server sends no length).
+    ``sha256`` None: nothing to compare (``benchbook models add URL`` hashes the result itself).
 
     Raises:
         DownloadError: HTTP error or the connection broke (bytes kept for the next call named).
@@ -80,9 +81,9 @@ def _broken(what: str, url: str, part: Path, got: int, total: int | None, why) -
                          f"in {part}; fix: run the same command again to resume")
 
 
-def _finish(part: Path, dest: Path, sha256: str, what: str, url: str) -> Path:
-    actual = sha256_file(part)
-    if actual != sha256.lower():
+def _finish(part: Path, dest: Path, sha256: str | None, what: str, url: str) -> Path:
+    actual = sha256_file(part) if sha256 is not None else None
+    if sha256 is not None and actual != sha256.lower():
         part.unlink()
         raise ChecksumError(f"{what} from {url}: sha256 mismatch\n  expected {sha256}\n  actual   {actual}\n"
                             "fix: check the `sha256` (and `url`) in params.yaml; the download was deleted")
