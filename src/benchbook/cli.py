@@ -4,8 +4,9 @@
     benchbook toolchain build        build (or find) llama.cpp; prints the toolchain record
     benchbook models fetch [ID...]   fetch/derive models (default: every registry id); prints manifests
     benchbook models add PATH|URL    register your GGUF (file in place, or a URL) by sha256 in params.yaml
-    benchbook run                    the main job: toolchain, models, measure on this host if needed,
-                                     `dvc repro`, print the site path
+    benchbook run [--verbose]        the main job: toolchain, models, measure on this host if needed,
+                                     `dvc repro`, print the site path (stage output to a log file
+                                     unless --verbose; progress bars for builds, downloads, sessions)
     benchbook records repair FILE    move a torn last line aside (quarantine) and report it
     benchbook site build             render the site (quarto when on PATH, else smalldocs)
     benchbook ingest FILE...         read external llama.cpp output (llama-bench, server log, speculative-simple)
@@ -206,11 +207,66 @@ def measured_here(root: Path, params: dict, host_id: str, toolchain_id: str | No
     return out
 
 
+def stage_runner(root: Path, verbose: bool):
+    """A function ``run(argv)`` for DVC commands of ``benchbook run``.
+
+    Verbose: the command's output goes to the terminal unchanged.  Otherwise it goes to a log file
+    (``<cache>/logs/run-<UTC time>.log``: papermill's per-cell logs, the kernel's warnings, DVC's
+    output); the terminal shows one line per stage DVC starts and the measurement sessions' progress
+    bars (``progress.follow`` of the session progress file); a failure prints the log's tail.
+
+    Returns ``(run, log_path)``; ``run`` raises CalledProcessError on a non-zero exit.
+    """
+    import re
+    import threading
+
+    from .llamacpp import progress
+    logs = cache_dir() / "logs"
+    logs.mkdir(parents=True, exist_ok=True)
+    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
+    log_path, prog = logs / f"run-{stamp}.log", logs / f"run-{stamp}.progress.jsonl"
+
+    def run(argv: list[str]) -> None:
+        if verbose:
+            subprocess.run(argv, cwd=root, check=True, env=tool_env())
+            return
+        stop = threading.Event()
+        follower = threading.Thread(target=progress.follow, args=(prog, stop), daemon=True)
+        follower.start()
+        env = {**tool_env(), progress.PROGRESS_ENV: str(prog)}
+        try:
+            with open(log_path, "a") as lf:
+                lf.write(f"$ {' '.join(argv)}\n")
+                lf.flush()
+                proc = subprocess.Popen(argv, cwd=root, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                        text=True, errors="replace")
+                for line in proc.stdout:
+                    lf.write(line)
+                    m = re.match(r"^Running stage '([^']+)'", line)
+                    if m:
+                        print(f"stage {m.group(1)} ...", file=sys.stderr, flush=True)
+                rc = proc.wait()
+        finally:
+            stop.set()
+            follower.join()
+        if rc != 0:
+            tail = log_path.read_text(errors="replace").splitlines()[-40:]
+            print("\n".join(tail), file=sys.stderr)
+            print(f"(full log: {log_path}; `benchbook run --verbose` shows it as it runs)", file=sys.stderr)
+            raise subprocess.CalledProcessError(rc, argv)
+
+    return run, log_path
+
+
 def cmd_run(args) -> int:
     """Main job.  A measurement stage is forced once on a host that has no completed session of it
     in the committed raw data (a new machine measures itself); then a plain ``dvc repro``."""
     root = repo_root()
     params = resolve.load_params(root)
+    run, log_path = stage_runner(root, args.verbose)
+    if not args.verbose:
+        print(f"benchbook run: stage output goes to {log_path} (--verbose or `make run VERBOSE=1` shows it)",
+              file=sys.stderr)
     timings = {}
     t = time.monotonic()
     tc = resolve.get_toolchain(params, build=True)
@@ -229,10 +285,10 @@ def cmd_run(args) -> int:
         if not done:
             print(f"no completed {stage} session for host {host_id} with toolchain {tc.toolchain_id}: "
                   "measuring on this host")
-            subprocess.run(dvc + ["repro", "--no-run-cache", "--force", stage], cwd=root, check=True, env=tool_env())
+            run(dvc + ["repro", "--no-run-cache", "--force", stage])
     timings["measure_new_host_s"] = time.monotonic() - t
     t = time.monotonic()
-    subprocess.run(dvc + ["repro", "--no-run-cache"], cwd=root, check=True, env=tool_env())
+    run(dvc + ["repro", "--no-run-cache"])
     timings["dvc_repro_s"] = time.monotonic() - t
     print("timings: " + ", ".join(f"{k}={v:.1f}" for k, v in timings.items()))
     print(f"site: {root / '_site' / 'index.html'}")
@@ -262,7 +318,10 @@ def main(argv: list[str] | None = None) -> int:
     r.set_defaults(fn=cmd_records_repair)
     sp = sub.add_parser("site").add_subparsers(dest="sub", required=True)
     sp.add_parser("build").set_defaults(fn=cmd_site_build)
-    sub.add_parser("run").set_defaults(fn=cmd_run)
+    rn = sub.add_parser("run", help="the main job (see the module docstring)")
+    rn.add_argument("--verbose", action="store_true",
+                    help="show DVC's and papermill's output (per-cell logs) instead of writing it to a log file")
+    rn.set_defaults(fn=cmd_run)
     stp = sub.add_parser("stages").add_subparsers(dest="sub", required=True)
     stp.add_parser("check").set_defaults(fn=cmd_stages_check)
     ig = sub.add_parser("ingest", help="read llama-bench/llama-server/llama-speculative-simple output into records")

@@ -28,7 +28,7 @@ from pathlib import Path
 
 from ..paths import cache_dir
 from ..records import utc_now
-from . import verify
+from . import progress, verify
 from .fetch import pypi_sdist, sha256_file
 
 TARGETS = ("llama-bench", "llama-server", "llama-quantize", "llama-gguf-split", "llama-speculative-simple")
@@ -276,6 +276,21 @@ def fingerprint(bin_dir: Path, *, backend: str | None, cmake: list[str] | None,
     }
 
 
+def run_logged(cmd: list[str], logf, desc: str) -> int:
+    """Run ``cmd`` with its output appended to the open file ``logf`` and one progress line on stderr:
+    the percentage cmake prints (``[ 45%] Building ...``) and the elapsed time.  Returns the exit code."""
+    with progress.bar(100, desc, unit="%", bar_format="{desc}: {n:3.0f}% [{elapsed}] {postfix}") as b, \
+            subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                             errors="replace") as proc:
+        for line in proc.stdout:
+            logf.write(line)
+            pct = progress.cmake_percent(line)
+            if pct is not None and pct > b.n:
+                b.update(pct - b.n)
+        logf.flush()
+        return proc.wait()
+
+
 def build(source: SourceSpec = SourceSpec(), backend: str = "auto", extra_flags: tuple[str, ...] = (),
           jobs: int | None = None, log=print, amx: str = "auto", full_check: bool = False) -> Toolchain:
     """Build (or find in the cache) llama.cpp's TARGETS and return the Toolchain.
@@ -303,12 +318,12 @@ def build(source: SourceSpec = SourceSpec(), backend: str = "auto", extra_flags:
     jobs = jobs or os.cpu_count() or 2
     t0 = time.monotonic()
     with open(logf, "a") as lf:
-        for cmd in (["cmake", "-S", str(tree), "-B", str(build_dir), *flags],
-                    ["cmake", "--build", str(build_dir), "-j", str(jobs), "--target", *TARGETS]):
+        for step, cmd in (("configure", ["cmake", "-S", str(tree), "-B", str(build_dir), *flags]),
+                          ("build", ["cmake", "--build", str(build_dir), "-j", str(jobs), "--target", *TARGETS])):
             log(f"$ {' '.join(cmd)}")
             lf.write(f"$ {' '.join(cmd)}\n")
             lf.flush()
-            rc = subprocess.run(cmd, stdout=lf, stderr=subprocess.STDOUT).returncode
+            rc = run_logged(cmd, lf, f"llama.cpp b{source.build_number} {step}")
             if rc != 0:
                 tail = logf.read_text(errors="replace")[-3000:]
                 raise ToolchainError(f"llama.cpp build failed (exit {rc}); full log {logf}\n{tail}")

@@ -24,6 +24,7 @@ import torch
 from benchbook import provenance
 from benchbook.draftself import data, decode, experts
 from benchbook.draftself.model import load
+from benchbook.llamacpp.progress import SessionProgress
 from benchbook.records import RecordWriter, append_once, iter_records, new_id, stable_hash, utc_now
 
 SCHEMA_VERSION = 1
@@ -164,7 +165,8 @@ def measure_session(params: dict, checkpoint: str | Path, raw_dir: str | Path, r
     ar_ref = {pr["prompt_id"]: decode.generate_ar(model, tok.encode(pr["text"]), p["n_tokens"]).tokens
               for pr in prompts}
     written = skipped = 0
-    with RecordWriter(raw / "runs.jsonl") as runs_w, RecordWriter(raw / "steps.jsonl") as steps_w:
+    with RecordWriter(raw / "runs.jsonl") as runs_w, RecordWriter(raw / "steps.jsonl") as steps_w, \
+            SessionProgress("draftself", (p["repetitions"] + 1) * len(prompts)) as bar:
         for rep in range(p["repetitions"] + 1):
             for pr in prompts:
                 order = list(confs)
@@ -199,6 +201,7 @@ def measure_session(params: dict, checkpoint: str | Path, raw_dir: str | Path, r
                             s["unique_experts"] = experts.step_experts(s["passes"]) if E else None
                             steps_w.append({"schema": "benchbook.draftself.step", **head, **s})
                     written += 1
+                bar.step(f"rep {rep} {pr['prompt_id']}" + (" (warm-up)" if rep == 0 else ""))
             log(f"rep {rep} done ({written} runs written)")
     sess.update({"ended_at": utc_now(), "load_end": provenance.load_snapshot(), "runs_written": written,
                  "runs_skipped": skipped})

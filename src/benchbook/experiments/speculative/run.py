@@ -15,6 +15,7 @@ import re
 from pathlib import Path
 
 from benchbook import resolve
+from benchbook.llamacpp.progress import SessionProgress
 from benchbook.llamacpp.server import LlamaServer, ServerError, build_argv, metrics_delta, parse_metrics
 
 SCHEMA = "benchbook.speculative_request"
@@ -155,6 +156,7 @@ def run_session(*, cfg: dict, server_bin: Path, bench_bin: Path | None, target: 
             f = run_cost_model(bench_bin=Path(bench_bin), target=target, drafts=list(uniq.values()), cfg=cfg,
                                base=base_common, sess=sess, log=log)
             failed += f
+        bar = SessionProgress("speculative", reps * len(by_id))
         try:
             for rep in range(reps):
                 for cid in plan_order(list(by_id), rep):
@@ -175,6 +177,7 @@ def run_session(*, cfg: dict, server_bin: Path, bench_bin: Path | None, target: 
                         else:
                             todo.append((p, rconf, key))
                     if not todo:
+                        bar.step(f"{cid} r{rep} (done before)")
                         continue
                     argv = build_argv(server_bin, target["path"], threads=cfg["threads"], ctx_size=cfg["ctx_size"],
                                       spec=spec_of(c), extra=c.get("extra_args"))
@@ -265,7 +268,9 @@ def run_session(*, cfg: dict, server_bin: Path, bench_bin: Path | None, target: 
                             f"stop {resp.get('stop_type')}")
                     if policy != "same":
                         srv.stop()
+                    bar.step(f"{cid} r{rep}")
         finally:
+            bar.close()
             for s in same_servers.values():
                 s.stop()
         out = {"session_id": sess.session_id, "resumed": sess.resumed, "ran": ran, "skipped": skipped,
