@@ -4,9 +4,11 @@
     benchbook toolchain build        build (or find) llama.cpp; prints the toolchain record
     benchbook models fetch [ID...]   fetch/derive models (default: every registry id); prints manifests
     benchbook models add PATH|URL    register your GGUF (file in place, or a URL) by sha256 in params.yaml
-    benchbook run [--verbose]        the main job: toolchain, models, measure on this host if needed,
-                                     `dvc repro`, print the site path (stage output to a log file
-                                     unless --verbose; progress bars for builds, downloads, sessions)
+    benchbook run [--verbose] [--from-data]
+                                     the main job: the site from committed data first, then toolchain,
+                                     models, measure on this host if needed, `dvc repro`, print the site
+                                     path (stage output to a log file unless --verbose; progress bars
+                                     for builds, downloads, sessions); --from-data: the first site only
     benchbook records repair FILE    move a torn last line aside (quarantine) and report it
     benchbook site build             render the site (quarto when on PATH, else smalldocs)
     benchbook ingest FILE...         read external llama.cpp output (llama-bench, server log, speculative-simple)
@@ -258,16 +260,35 @@ def stage_runner(root: Path, verbose: bool):
     return run, log_path
 
 
+def from_data_stages(root: Path) -> list[str]:
+    """The stages that derive reports and the site from committed raw data, upstream first: every
+    ``*_report`` stage, ``audit`` and ``site`` of ``dvc.yaml`` (no toolchain, model or measurement)."""
+    import yaml
+    stages = list(yaml.safe_load((root / "dvc.yaml").read_text())["stages"])
+    return [s for s in stages if s.endswith("_report")] + [s for s in ("audit", "site") if s in stages]
+
+
 def cmd_run(args) -> int:
-    """Main job.  A measurement stage is forced once on a host that has no completed session of it
-    in the committed raw data (a new machine measures itself); then a plain ``dvc repro``."""
+    """Main job.  First the site from the committed raw data (readable in about a minute, before any
+    build or download); then the toolchain and models; a measurement stage is forced once on a host
+    that has no completed session of it in the committed raw data (a new machine measures itself);
+    then a plain ``dvc repro`` re-renders.  ``--from-data`` stops after the first site."""
     root = repo_root()
     params = resolve.load_params(root)
     run, log_path = stage_runner(root, args.verbose)
     if not args.verbose:
         print(f"benchbook run: stage output goes to {log_path} (--verbose or `make run VERBOSE=1` shows it)",
               file=sys.stderr)
+    dvc = [sys.executable, "-m", "dvc"]
     timings = {}
+    t = time.monotonic()
+    run(dvc + ["repro", "--no-run-cache", "--single-item", *from_data_stages(root)])
+    timings["first_site_s"] = time.monotonic() - t
+    print(f"site from the committed raw data: {root / '_site' / 'index.html'}"
+          + ("" if args.from_data else " (this host's measurements follow; the site is rendered again after)"))
+    if args.from_data:
+        print("timings: " + ", ".join(f"{k}={v:.1f}" for k, v in timings.items()))
+        return 0
     t = time.monotonic()
     tc = resolve.get_toolchain(params, build=True)
     timings["toolchain_s"] = time.monotonic() - t
@@ -279,7 +300,6 @@ def cmd_run(args) -> int:
     timings["models_s"] = time.monotonic() - t
     from .provenance import host_snapshot
     host_id = host_snapshot()["host_id"]
-    dvc = [sys.executable, "-m", "dvc"]
     t = time.monotonic()
     for stage, done in measured_here(root, params, host_id, tc.toolchain_id).items():
         if not done:
@@ -321,6 +341,8 @@ def main(argv: list[str] | None = None) -> int:
     rn = sub.add_parser("run", help="the main job (see the module docstring)")
     rn.add_argument("--verbose", action="store_true",
                     help="show DVC's and papermill's output (per-cell logs) instead of writing it to a log file")
+    rn.add_argument("--from-data", action="store_true",
+                    help="only the reports and the site from the committed raw data (no build, models or measuring)")
     rn.set_defaults(fn=cmd_run)
     stp = sub.add_parser("stages").add_subparsers(dest="sub", required=True)
     stp.add_parser("check").set_defaults(fn=cmd_stages_check)
