@@ -39,7 +39,7 @@ fi
 # `make run` builds the toolchain and fetches models inside `benchbook run`, after rendering the site
 # from the committed data; the tests need them up front.
 if [ "$want_test" = 1 ]; then
-  echo "setup: llama.cpp toolchain (a first build takes ~7-14 min on 2 cores; its log: <cache>/toolchains/*/build.log)"
+  echo "setup: llama.cpp toolchain (a first build: ~7-14 min on 2 cores; log: <cache>/toolchains/*/build.log)"
   PYTHONUNBUFFERED=1 .venv/bin/benchbook toolchain build | grep --line-buffered -E "^(\$ |toolchain ready)"
   echo "setup: models"
   .venv/bin/benchbook models fetch

@@ -33,7 +33,9 @@ int main(int argc, char **argv) {
 
 
 def _git(repo, *args):
-    return subprocess.run(["git", "-C", str(repo), *args], check=True, capture_output=True, text=True).stdout.strip()
+    return subprocess.run(
+        ["git", "-C", str(repo), *args], check=True, capture_output=True, text=True
+    ).stdout.strip()
 
 
 @pytest.fixture
@@ -81,8 +83,14 @@ def test_git_builds_record_label_commit_and_are_cached(fork):
     root1 = t1.bin_dir.parent.parent
     r = t1.record
     assert root1.name.startswith("myfork-cpu-") and r["label"] == "myfork"
-    assert r["source"] == {"git": str(fork), "ref": "main", "commit": head, "branch": "main", "diff_sha256": None,
-                           "label": "myfork"}
+    assert r["source"] == {
+        "git": str(fork),
+        "ref": "main",
+        "commit": head,
+        "branch": "main",
+        "diff_sha256": None,
+        "label": "myfork",
+    }
     assert (r["build_number"], r["build_commit"], r["built_with"]) == (2, head[:8], "fake two for test")
     assert f"-DLLAMA_BUILD_COMMIT={head[:8]}" in r["cmake_flags"]
     # the same source again: the cache, no build
@@ -99,13 +107,18 @@ def test_git_builds_record_label_commit_and_are_cached(fork):
     assert len({t1.toolchain_id, t2.toolchain_id, t3.toolchain_id}) == 3
     # not cached and not allowed to build
     (fork / "mark.h").write_text('#define MARK "other"\n')
-    with pytest.raises(tc.ToolchainError, match=r"no build of myfork \(.{8}-dirty\) in the cache .*; fix: "
-                                                r"`benchbook toolchain build`"):
+    with pytest.raises(
+        tc.ToolchainError,
+        match=r"no build of myfork \(.{8}-dirty\) in the cache .*; fix: "
+        r"`benchbook toolchain build`",
+    ):
         tc.build_git(gitsource.resolve(fork, "main", "myfork"), "cpu", build_missing=False)
 
 
 def test_git_source_errors(fork, tmp_path):
-    with pytest.raises(gitsource.GitSourceError, match=rf"toolchain.source.git {tmp_path} is not a git checkout"):
+    with pytest.raises(
+        gitsource.GitSourceError, match=rf"toolchain.source.git {tmp_path} is not a git checkout"
+    ):
         gitsource.resolve(tmp_path, "main", "x")
     with pytest.raises(gitsource.GitSourceError, match=r"`git rev-parse --verify nope\^\{commit\}` failed"):
         gitsource.resolve(fork, "nope", "x")
@@ -117,10 +130,13 @@ def test_git_source_in_params(fork, tmp_path):
     (tmp_path / "dvc.yaml").write_text("stages: {}\n")
     reg = "models:\n  registry:\n    a: {derived_from: a, quantize: Q8_0}\n"
     (tmp_path / "params.yaml").write_text(f"toolchain:\n  source: {{git: {fork}, ref: main}}\n" + reg)
-    with pytest.raises(resolve.ParamsError, match=r"`toolchain.source` \(git\) has no `label`; fix: name the build"):
+    with pytest.raises(
+        resolve.ParamsError, match=r"`toolchain.source` \(git\) has no `label`; fix: name the build"
+    ):
         resolve.load_params(tmp_path)
-    (tmp_path / "params.yaml").write_text(f"toolchain:\n  source: {{git: {fork}, ref: main, label: f, sha: 1}}\n"
-                                          + reg)
+    (tmp_path / "params.yaml").write_text(
+        f"toolchain:\n  source: {{git: {fork}, ref: main, label: f, sha: 1}}\n" + reg
+    )
     with pytest.raises(resolve.ParamsError, match=r"unknown key\(s\) sha; allowed: git, label, ref"):
         resolve.load_params(tmp_path)
     params = {"toolchain": {"source": {"git": str(fork), "ref": "main", "label": "f"}, "backend": "cpu"}}

@@ -85,9 +85,11 @@ def _serve_and_fetch(blob: bytes, tmp_path, cut: int):
         with pytest.raises(download.DownloadError) as e:
             models_mod.fetch(reg, "u", log=lambda *_: None)
         part = models_mod.models_dir() / f"{sha}.gguf.part"
-        assert str(e.value) == (f"model u: download of {srv.url} broke after {cut} of {len(blob)} bytes "
-                                f"(connection closed early); {cut} bytes kept in {part}; fix: run the same "
-                                "command again to resume")
+        assert str(e.value) == (
+            f"model u: download of {srv.url} broke after {cut} of {len(blob)} bytes "
+            f"(connection closed early); {cut} bytes kept in {part}; fix: run the same "
+            "command again to resume"
+        )
         assert part.stat().st_size == cut
         rec = models_mod.fetch(reg, "u", log=lambda *_: None)
         assert srv.ranges == [None, f"bytes={cut}-"]  # the second request asked only for the rest
@@ -120,10 +122,15 @@ def test_url_wrong_sha256_in_last_digit_is_rejected_and_deleted(cache):
         reg = {"u": {"source": "url", "url": srv.url, "sha256": _last_digit_off(sha)}}
         with pytest.raises(ChecksumError) as e:
             models_mod.fetch(reg, "u", log=lambda *_: None)
-        assert str(e.value) == (f"model u from {srv.url}: sha256 mismatch\n  expected {_last_digit_off(sha)}\n"
-                                f"  actual   {sha}\nfix: check the `sha256` (and `url`) in params.yaml; the download "
-                                "was deleted")
-        assert list(models_mod.models_dir().glob("*.part")) == [] and list(models_mod.models_dir().glob("*.gguf")) == []
+        assert str(e.value) == (
+            f"model u from {srv.url}: sha256 mismatch\n  expected {_last_digit_off(sha)}\n"
+            f"  actual   {sha}\nfix: check the `sha256` (and `url`) in params.yaml; the download "
+            "was deleted"
+        )
+        assert (
+            list(models_mod.models_dir().glob("*.part")) == []
+            and list(models_mod.models_dir().glob("*.gguf")) == []
+        )
         with pytest.raises(download.DownloadError, match=r"answered HTTP 404"):
             models_mod.fetch({"u": {**reg["u"], "url": srv.url + "x"}}, "u", log=lambda *_: None)
     finally:
@@ -145,12 +152,18 @@ def test_file_source_used_in_place_and_checked(cache, tmp_path):
     with pytest.raises(ModelError) as e:
         models_mod.fetch(reg, "mine", log=lambda *_: None, full_check=True)
     assert str(e.value).startswith(f"model mine {f}: sha256 is ")
-    assert str(e.value).endswith(f"fix: restore the file, or if the change is deliberate register it again: "
-                                 f"`benchbook models add {f} --id mine`")
-    with pytest.raises(ModelError, match=rf"mine: {f} has 2048 bytes, `models.registry.mine.size_bytes` says 2047"):
+    assert str(e.value).endswith(
+        f"fix: restore the file, or if the change is deliberate register it again: "
+        f"`benchbook models add {f} --id mine`"
+    )
+    with pytest.raises(
+        ModelError, match=rf"mine: {f} has 2048 bytes, `models.registry.mine.size_bytes` says 2047"
+    ):
         models_mod.fetch({"mine": {**reg["mine"], "size_bytes": 2047}}, "mine", log=lambda *_: None)
     with pytest.raises(ModelError, match=r"gone.gguf \(`models.registry.mine.path`\) does not exist; fix:"):
-        models_mod.fetch({"mine": {**reg["mine"], "path": str(tmp_path / "gone.gguf")}}, "mine", log=lambda *_: None)
+        models_mod.fetch(
+            {"mine": {**reg["mine"], "path": str(tmp_path / "gone.gguf")}}, "mine", log=lambda *_: None
+        )
 
 
 def _hub_cache(home: Path, repo: str, revision: str, filename: str, blob: bytes) -> None:
@@ -165,7 +178,9 @@ def _hub_cache(home: Path, repo: str, revision: str, filename: str, blob: bytes)
 
 
 def test_hf_source_offline_from_a_filled_cache(cache, tmp_path, monkeypatch):
-    pytest.importorskip("huggingface_hub", reason="huggingface_hub (pinned in requirements.lock) not installed")
+    pytest.importorskip(
+        "huggingface_hub", reason="huggingface_hub (pinned in requirements.lock) not installed"
+    )
     blob, rev = b"H" * 3000, "0123456789abcdef0123456789abcdef01234567"
     _hub_cache(tmp_path / "hf", "someone/tiny-gguf", rev, "tiny.Q8_0.gguf", blob)
     monkeypatch.setenv("HF_HOME", str(tmp_path / "hf"))
@@ -173,15 +188,29 @@ def test_hf_source_offline_from_a_filled_cache(cache, tmp_path, monkeypatch):
     import importlib
 
     import huggingface_hub.constants as hc
+
     importlib.reload(hc)  # the hub reads HF_HOME / HF_HUB_OFFLINE at import
     sha = hashlib.sha256(blob).hexdigest()
-    ent = {"source": "hf", "repo": "someone/tiny-gguf", "file": "tiny.Q8_0.gguf", "revision": rev, "sha256": sha}
+    ent = {
+        "source": "hf",
+        "repo": "someone/tiny-gguf",
+        "file": "tiny.Q8_0.gguf",
+        "revision": rev,
+        "sha256": sha,
+    }
     rec = models_mod.fetch({"h": ent}, "h", log=lambda *_: None)
-    assert rec["origin"] == {"source": "hf", "repo": "someone/tiny-gguf", "file": "tiny.Q8_0.gguf", "revision": rev}
+    assert rec["origin"] == {
+        "source": "hf",
+        "repo": "someone/tiny-gguf",
+        "file": "tiny.Q8_0.gguf",
+        "revision": rev,
+    }
     assert rec["path"] == str(cache / "models" / f"{sha}.gguf") and Path(rec["path"]).read_bytes() == blob
     with pytest.raises(ChecksumError, match=f"expected {_last_digit_off(sha)}"):
         models_mod.fetch({"h": {**ent, "sha256": _last_digit_off(sha)}}, "h", log=lambda *_: None)
-    with pytest.raises(ModelError, match=r"model h: huggingface_hub could not get other.gguf from someone/tiny-gguf"):
+    with pytest.raises(
+        ModelError, match=r"model h: huggingface_hub could not get other.gguf from someone/tiny-gguf"
+    ):
         models_mod.fetch({"h": {**ent, "file": "other.gguf"}}, "h", log=lambda *_: None)
 
 
@@ -196,8 +225,14 @@ def _project(tmp_path) -> Path:
 
 
 def _cli(args, cwd, env):
-    return subprocess.run([sys.executable, "-m", "benchbook.cli", *args], cwd=cwd, capture_output=True, text=True,
-                          env={**os.environ, **env}, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "benchbook.cli", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        env={**os.environ, **env},
+        timeout=120,
+    )
 
 
 def test_models_add_file_keeps_params_bytes_and_registers_it(cache, tmp_path):
@@ -213,22 +248,27 @@ def test_models_add_file_keeps_params_bytes_and_registers_it(cache, tmp_path):
     after = (proj / "params.yaml").read_text()
     # exactly the entry's lines inserted after the registry's last entry; nothing else changed
     anchor = "    smollm2-135m-q2_k: {derived_from: smollm2-135m-q4_1, quantize: Q2_K}\n"
-    added = (f"    my-model-q8_0:\n      source: file\n      path: {f}\n      sha256: {sha}\n"
-             "      size_bytes: 4096\n")
+    added = (
+        f"    my-model-q8_0:\n      source: file\n      path: {f}\n      sha256: {sha}\n"
+        "      size_bytes: 4096\n"
+    )
     assert after == before.replace(anchor, anchor + added)
     assert "added models.registry.my-model-q8_0 in" in r.stdout
     ent = resolve.load_params(proj)["models"]["registry"]["my-model-q8_0"]
     assert models_mod.fetch({"x": ent}, "x", log=lambda *_: None)["sha256"] == sha
     # the same id again: refused, then replaced with --replace (after the file changed)
     r2 = _cli(["models", "add", str(f), "--id", "my-model-q8_0"], proj, env)
-    assert r2.returncode == 2 and "already has 'my-model-q8_0'; fix: choose another id (--id NAME) or pass " \
-        "--replace" in r2.stderr
+    assert (
+        r2.returncode == 2
+        and "already has 'my-model-q8_0'; fix: choose another id (--id NAME) or pass --replace" in r2.stderr
+    )
     f.write_bytes(b"R" * 10)
     r3 = _cli(["models", "add", str(f), "--id", "my-model-q8_0", "--replace"], proj, env)
     assert r3.returncode == 0 and r3.stdout.startswith("replaced models.registry.my-model-q8_0")
     sha_r = hashlib.sha256(b"R" * 10).hexdigest()
     assert (proj / "params.yaml").read_text() == before.replace(
-        anchor, anchor + added.replace(sha, sha_r).replace("4096", "10"))
+        anchor, anchor + added.replace(sha, sha_r).replace("4096", "10")
+    )
 
 
 def test_models_add_refuses_a_file_git_would_commit_and_a_missing_one(cache, tmp_path):
@@ -237,12 +277,16 @@ def test_models_add_refuses_a_file_git_would_commit_and_a_missing_one(cache, tmp
     inside.write_bytes(b"x")
     env = {"BENCHBOOK_CACHE": str(cache)}
     r = _cli(["models", "add", str(inside)], proj, env)
-    assert r.returncode == 2 and r.stderr == (f"benchbook: error: {inside} is inside the repository and not ignored "
-                                              "by git, so it could be committed; fix: move it outside the repository "
-                                              "(models are never committed) or add it to .gitignore\n")
+    assert r.returncode == 2 and r.stderr == (
+        f"benchbook: error: {inside} is inside the repository and not ignored "
+        "by git, so it could be committed; fix: move it outside the repository "
+        "(models are never committed) or add it to .gitignore\n"
+    )
     r = _cli(["models", "add", str(tmp_path / "nope.gguf")], proj, env)
-    assert r.stderr == f"benchbook: error: {tmp_path / 'nope.gguf'}: no such file; fix: give the path of a GGUF " \
-                       "file (or an http(s):// URL)\n"
+    assert (
+        r.stderr == f"benchbook: error: {tmp_path / 'nope.gguf'}: no such file; fix: give the path of a GGUF "
+        "file (or an http(s):// URL)\n"
+    )
 
 
 def test_models_add_url_downloads_into_the_cache(cache, tmp_path):
@@ -256,7 +300,10 @@ def test_models_add_url_downloads_into_the_cache(cache, tmp_path):
         sha = hashlib.sha256(blob).hexdigest()
         assert ent == {"source": "url", "url": srv.url, "sha256": sha, "size_bytes": 6000}
         assert (cache / "models" / f"{sha}.gguf").read_bytes() == blob
-        assert models_mod.fetch({"web": ent}, "web", log=lambda *_: None)["sha256"] == sha and len(srv.ranges) == 1
+        assert (
+            models_mod.fetch({"web": ent}, "web", log=lambda *_: None)["sha256"] == sha
+            and len(srv.ranges) == 1
+        )
     finally:
         srv.close()
 
@@ -266,15 +313,29 @@ def test_model_id_for_names():
     assert registry.model_id_for("https://h/a/b/Tiny%20Model.gguf?download=1") == "tiny-20model"
 
 
-@pytest.mark.parametrize("entry,msg", [
-    ("{source: file, path: /m.gguf, sha256: " + "a" * 64 + "}", "(source: file) lacks size_bytes; fix: add it"),
-    ("{source: url, url: 'http://h/m.gguf', sha256: abc}", "`models.registry.x.sha256` is 'abc', not 64 hex digits"),
-    ("{source: hf, repo: a/b, file: m.gguf, sha256: " + "a" * 64 + "}", "(source: hf) lacks revision; fix: add it"),
-    ("{source: ftp, path: m}", "`models.registry.x` needs `source:` one of pypi_wheel, file, url, hf"),
-])
+@pytest.mark.parametrize(
+    "entry,msg",
+    [
+        (
+            "{source: file, path: /m.gguf, sha256: " + "a" * 64 + "}",
+            "(source: file) lacks size_bytes; fix: add it",
+        ),
+        (
+            "{source: url, url: 'http://h/m.gguf', sha256: abc}",
+            "`models.registry.x.sha256` is 'abc', not 64 hex digits",
+        ),
+        (
+            "{source: hf, repo: a/b, file: m.gguf, sha256: " + "a" * 64 + "}",
+            "(source: hf) lacks revision; fix: add it",
+        ),
+        ("{source: ftp, path: m}", "`models.registry.x` needs `source:` one of pypi_wheel, file, url, hf"),
+    ],
+)
 def test_new_sources_validated_in_params(tmp_path, entry, msg):
     (tmp_path / "dvc.yaml").write_text("stages: {}\n")
-    (tmp_path / "params.yaml").write_text(f"toolchain:\n  user_build_dir: /x\nmodels:\n  registry:\n    x: {entry}\n")
+    (tmp_path / "params.yaml").write_text(
+        f"toolchain:\n  user_build_dir: /x\nmodels:\n  registry:\n    x: {entry}\n"
+    )
     with pytest.raises(resolve.ParamsError) as e:
         resolve.load_params(tmp_path)
     assert str(e.value).startswith(f"{tmp_path / 'params.yaml'}: `models.registry.x") and msg in str(e.value)

@@ -21,7 +21,10 @@ def test_cmake_percent():
 
 
 def test_build_output_goes_to_the_log_and_one_progress_line(tmp_path, capsys):
-    script = "echo '[  5%] Building a'; echo 'warning: noise'; echo '[ 60%] Building b'; echo '[100%] Built'; exit 3"
+    script = (
+        "echo '[  5%] Building a'; echo 'warning: noise'; echo '[ 60%] Building b'; "
+        "echo '[100%] Built'; exit 3"
+    )
     log = tmp_path / "build.log"
     with open(log, "a") as lf:
         rc = tc.run_logged(["sh", "-c", script], lf, "llama.cpp b11434 build")
@@ -39,15 +42,22 @@ def test_session_progress_writes_the_progress_file(tmp_path, monkeypatch):
         bar.step("q4_1 cold")
         bar.step("q4_1 warm (done before)")
     events = [json.loads(line) for line in f.read_text().splitlines()]
-    assert events == [{"task": "llama_bench", "i": 0, "n": 6, "label": "start"},
-                      {"task": "llama_bench", "i": 1, "n": 6, "label": "q4_1 cold"},
-                      {"task": "llama_bench", "i": 2, "n": 6, "label": "q4_1 warm (done before)"}]
+    assert events == [
+        {"task": "llama_bench", "i": 0, "n": 6, "label": "start"},
+        {"task": "llama_bench", "i": 1, "n": 6, "label": "q4_1 cold"},
+        {"task": "llama_bench", "i": 2, "n": 6, "label": "q4_1 warm (done before)"},
+    ]
 
 
 def test_follow_draws_the_steps(tmp_path, capsys):
     f = tmp_path / "p.jsonl"
-    f.write_text("".join(json.dumps({"task": "speculative", "i": i, "n": 4, "label": lab}) + "\n"
-                         for i, lab in ((0, "start"), (1, "baseline r0"), (3, "self-n4 r0"))) + '{"task": "spec')
+    f.write_text(
+        "".join(
+            json.dumps({"task": "speculative", "i": i, "n": 4, "label": lab}) + "\n"
+            for i, lab in ((0, "start"), (1, "baseline r0"), (3, "self-n4 r0"))
+        )
+        + '{"task": "spec'
+    )
     stop = threading.Event()
     stop.set()  # read what is there once, then finish
     progress.follow(f, stop, poll_s=0.01)
@@ -65,9 +75,11 @@ def test_quiet_turns_bars_off(monkeypatch, capsys):
 
 def _fake_dvc(tmp_path, rc: int):
     script = tmp_path / "fake_dvc.py"
-    script.write_text("import sys\nprint(\"Running stage 'llama_bench':\")\nprint('[NbConvertApp] Executing cell 3')\n"
-                      "print('RuntimeWarning: Kernel listening on TCP', file=sys.stderr)\n"
-                      f"sys.exit({rc})\n")
+    script.write_text(
+        "import sys\nprint(\"Running stage 'llama_bench':\")\nprint('[NbConvertApp] Executing cell 3')\n"
+        "print('RuntimeWarning: Kernel listening on TCP', file=sys.stderr)\n"
+        f"sys.exit({rc})\n"
+    )
     return [sys.executable, str(script)]
 
 

@@ -27,11 +27,19 @@ CHECKS = {
     ".venv/bin/benchbook doctor": ("fresh", ".venv/bin/benchbook doctor"),
     ".venv/bin/benchbook toolchain build": ("cached", ".venv/bin/benchbook toolchain build"),
     ".venv/bin/benchbook models fetch [ID]": ("cached", ".venv/bin/benchbook models fetch smollm2-135m-q4_1"),
-    ".venv/bin/benchbook models add PATH|URL [--id ID]": ("fresh", ".venv/bin/benchbook models add {file} --id mine"),
+    ".venv/bin/benchbook models add PATH|URL [--id ID]": (
+        "fresh",
+        ".venv/bin/benchbook models add {file} --id mine",
+    ),
     ".venv/bin/dvc metrics show": ("fresh", ".venv/bin/dvc metrics show"),
-    ".venv/bin/benchbook ingest FILE...": ("fresh", ".venv/bin/benchbook ingest tests/fixtures/llama_bench_b11434.jsonl"),
-    ".venv/bin/benchbook audit CLAIMS.yaml [--logs DIR] [--pair SPEC=BASELINE]":
-        ("fresh", ".venv/bin/benchbook audit data/claims/clover-35b-a3b-blog.yaml"),
+    ".venv/bin/benchbook ingest FILE...": (
+        "fresh",
+        ".venv/bin/benchbook ingest tests/fixtures/llama_bench_b11434.jsonl",
+    ),
+    ".venv/bin/benchbook audit CLAIMS.yaml [--logs DIR] [--pair SPEC=BASELINE]": (
+        "fresh",
+        ".venv/bin/benchbook audit data/claims/clover-35b-a3b-blog.yaml",
+    ),
     ".venv/bin/benchbook stages check": ("fresh", ".venv/bin/benchbook stages check"),
     "python scripts/bench_analysis.py": ("slow", "python scripts/bench_analysis.py"),
 }
@@ -56,7 +64,10 @@ def test_every_readme_command_is_checked():
 
 
 def test_readme_command_parser():
-    text = "x\n```sh\nmake run    # a\n            # b\n\n.venv/bin/x y  # c\n```\n  ```sh\n  z --q\n  ```\n```yaml\nk: v\n```\n"
+    text = (
+        "x\n```sh\nmake run    # a\n            # b\n\n.venv/bin/x y  # c\n```\n"
+        "  ```sh\n  z --q\n  ```\n```yaml\nk: v\n```\n"
+    )
     assert readme_commands(text) == ["make run", ".venv/bin/x y", "z --q"]
 
 
@@ -71,24 +82,39 @@ def clone(tmp_path_factory):
     gguf = base / "outside" / "mine.gguf"
     gguf.parent.mkdir()
     gguf.write_bytes(b"GGUF" + b"\0" * 60)
-    env = {**os.environ, "PYTHONPATH": str(repo / "src"), "BENCHBOOK_CACHE": str(base / "cache"),
-           "PATH": os.environ.get("PATH", "")}
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(repo / "src"),
+        "BENCHBOOK_CACHE": str(base / "cache"),
+        "PATH": os.environ.get("PATH", ""),
+    }
     env.pop("BENCHBOOK_ROOT", None)
     return {"repo": repo, "env": env, "file": gguf}
 
 
 def _run(argv: str, clone, env=None, timeout=600):
-    return subprocess.run(argv.split(), cwd=clone["repo"], env=env or clone["env"], capture_output=True,
-                          text=True, timeout=timeout)
+    return subprocess.run(
+        argv.split(),
+        cwd=clone["repo"],
+        env=env or clone["env"],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
 
 
 def test_fresh_clone_commands(clone):
     """The order matters: the first site before `dvc metrics show` (metrics are stage outputs) and
     `models add` last (it edits params.yaml)."""
-    order = [".venv/bin/benchbook run --from-data", ".venv/bin/benchbook doctor", ".venv/bin/dvc metrics show",
-             ".venv/bin/benchbook ingest FILE...",
-             ".venv/bin/benchbook audit CLAIMS.yaml [--logs DIR] [--pair SPEC=BASELINE]",
-             ".venv/bin/benchbook stages check", ".venv/bin/benchbook models add PATH|URL [--id ID]"]
+    order = [
+        ".venv/bin/benchbook run --from-data",
+        ".venv/bin/benchbook doctor",
+        ".venv/bin/dvc metrics show",
+        ".venv/bin/benchbook ingest FILE...",
+        ".venv/bin/benchbook audit CLAIMS.yaml [--logs DIR] [--pair SPEC=BASELINE]",
+        ".venv/bin/benchbook stages check",
+        ".venv/bin/benchbook models add PATH|URL [--id ID]",
+    ]
     assert sorted(order) == sorted(k for k, (kind, _) in CHECKS.items() if kind == "fresh")
     results = {}
     for key in order:
@@ -105,7 +131,9 @@ def test_fresh_clone_commands(clone):
     assert results[".venv/bin/dvc metrics show"].returncode == 0
     assert "reports/metrics/llama_bench.json" in results[".venv/bin/dvc metrics show"].stdout
     assert results[".venv/bin/benchbook ingest FILE..."].returncode == 0
-    assert results[".venv/bin/benchbook audit CLAIMS.yaml [--logs DIR] [--pair SPEC=BASELINE]"].returncode == 0
+    assert (
+        results[".venv/bin/benchbook audit CLAIMS.yaml [--logs DIR] [--pair SPEC=BASELINE]"].returncode == 0
+    )
     assert results[".venv/bin/benchbook stages check"].returncode == 0
     add = results[".venv/bin/benchbook models add PATH|URL [--id ID]"]
     assert add.returncode == 0 and add.stdout.startswith("added models.registry.mine in ")
@@ -140,7 +168,9 @@ def test_slow_commands(clone, key):
     env = {**clone["env"]}
     env.pop("BENCHBOOK_CACHE")
     argv = key if CHECKS[key][1] is None else CHECKS[key][1]
-    r = subprocess.run(argv, shell=True, cwd=clone["repo"], env=env, capture_output=True, text=True, timeout=3600)
+    r = subprocess.run(
+        argv, shell=True, cwd=clone["repo"], env=env, capture_output=True, text=True, timeout=3600
+    )
     assert r.returncode == 0, r.stderr[-3000:]
     if key == "make run":
         assert (clone["repo"] / "_site" / "index.html").exists() and "site: " in r.stdout

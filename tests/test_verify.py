@@ -39,32 +39,43 @@ def test_check_compares_the_whole_digest(tmp_path):
     assert (v.sha256, v.method, v.stamp.size) == (sha, "sha256", 3)
     with pytest.raises(verify.VerifyError) as e:
         verify.check(p, _last_digit_off(sha), None, full=False, what="file f", fix="delete it")
-    assert str(e.value) == (f"file f {p}: sha256 is {sha}, expected {sha[:-1]}0 (the bytes changed after they "
-                            "were verified); fix: delete it")
+    assert str(e.value) == (
+        f"file f {p}: sha256 is {sha}, expected {sha[:-1]}0 (the bytes changed after they "
+        "were verified); fix: delete it"
+    )
 
 
 def test_rehash_rules(monkeypatch):
     s = verify.Stamp(100, 5, 7)
-    assert verify.needs_rehash(s, None, full=False)                      # never verified
-    assert verify.needs_rehash(s, verify.Stamp(100, 6, 7), full=False)   # mtime changed
-    assert verify.needs_rehash(s, verify.Stamp(100, 5, 8), full=False)   # another inode (copied/replaced)
-    assert not verify.needs_rehash(s, s, full=False)                     # unchanged, not a session check
-    assert verify.needs_rehash(s, s, full=True)                          # session check, 100 B < 1 GiB
-    big = verify.Stamp(1 << 30, 5, 7)                                    # exactly 1 GiB: not "under"
+    assert verify.needs_rehash(s, None, full=False)  # never verified
+    assert verify.needs_rehash(s, verify.Stamp(100, 6, 7), full=False)  # mtime changed
+    assert verify.needs_rehash(s, verify.Stamp(100, 5, 8), full=False)  # another inode (copied/replaced)
+    assert not verify.needs_rehash(s, s, full=False)  # unchanged, not a session check
+    assert verify.needs_rehash(s, s, full=True)  # session check, 100 B < 1 GiB
+    big = verify.Stamp(1 << 30, 5, 7)  # exactly 1 GiB: not "under"
     assert not verify.needs_rehash(big, big, full=True)
     assert verify.needs_rehash(big, verify.Stamp(1 << 30, 5, 9), full=True)
 
 
 def _wheel_cache(tmp_path, monkeypatch, data: bytes):
     import zipfile
+
     monkeypatch.setenv("BENCHBOOK_CACHE", str(tmp_path / "cache"))
     whl = tmp_path / "w.whl"
     with zipfile.ZipFile(whl, "w") as z:
         z.writestr("pkg/m.gguf", data)
     monkeypatch.setattr(models_mod, "pip_download_wheel", lambda project, version, sha: whl)
     sha = hashlib.sha256(data).hexdigest()
-    return {"m": {"source": "pypi_wheel", "project": "p", "version": "1", "wheel_sha256": "w",
-                  "member": "pkg/m.gguf", "sha256": sha}}
+    return {
+        "m": {
+            "source": "pypi_wheel",
+            "project": "p",
+            "version": "1",
+            "wheel_sha256": "w",
+            "member": "pkg/m.gguf",
+            "sha256": sha,
+        }
+    }
 
 
 def test_bytes_changed_in_place_are_caught_once_per_session(tmp_path, monkeypatch):
@@ -78,15 +89,16 @@ def test_bytes_changed_in_place_are_caught_once_per_session(tmp_path, monkeypatc
     again = models_mod.fetch(reg, "m", log=log.append, full_check=True)
     assert again["verified"]["method"] == "sha256" and open(again["path"], "rb").read() == data
     assert log[-3].startswith(f"model m: cached copy not used (model m {first['path']}: sha256 is ")
-    assert log[-3].endswith(f"expected {reg['m']['sha256']} (the bytes changed after they were verified)); "
-                            "fetching again")
+    assert log[-3].endswith(
+        f"expected {reg['m']['sha256']} (the bytes changed after they were verified)); fetching again"
+    )
 
 
 def test_changed_stamp_triggers_rehash_without_a_session_check(tmp_path, monkeypatch):
     reg, log = _wheel_cache(tmp_path, monkeypatch, b"G" * 5000), []
     first = models_mod.fetch(reg, "m", log=log.append)
     with open(first["path"], "r+b") as f:
-        f.write(b"X")                      # same size, new mtime
+        f.write(b"X")  # same size, new mtime
     assert models_mod._cached("m", reg) is None
     assert models_mod.fetch(reg, "m", log=log.append)["verified"]["method"] == "sha256"
     assert open(first["path"], "rb").read() == b"G" * 5000
@@ -120,7 +132,9 @@ def test_legacy_absolute_sidecar_path_into_an_old_cache_falls_back_to_this_cache
     rec = json.loads(side.read_text())
     del rec["file"]  # a sidecar written before `file` existed
     side.write_text(json.dumps({**rec, "path": f"/gone/cache/models/{reg['m']['sha256']}.gguf"}))
-    assert models_mod._cached("m", reg)["path"] == str(tmp_path / "cache" / "models" / f"{reg['m']['sha256']}.gguf")
+    assert models_mod._cached("m", reg)["path"] == str(
+        tmp_path / "cache" / "models" / f"{reg['m']['sha256']}.gguf"
+    )
 
 
 @pytest.mark.integration
@@ -130,8 +144,12 @@ def test_default_model_overwritten_60_mb_in_is_caught(models, tmp_path, monkeypa
     if not whl.exists():
         pytest.skip("default wheel not downloaded; fix: benchbook models fetch")
     from benchbook import resolve
-    reg = {"smollm2-135m-q4_1": resolve.load_params(
-        __import__("pathlib").Path(__file__).resolve().parents[1])["models"]["registry"]["smollm2-135m-q4_1"]}
+
+    reg = {
+        "smollm2-135m-q4_1": resolve.load_params(__import__("pathlib").Path(__file__).resolve().parents[1])[
+            "models"
+        ]["registry"]["smollm2-135m-q4_1"]
+    }
     monkeypatch.setenv("BENCHBOOK_CACHE", str(tmp_path))
     (tmp_path / "downloads").mkdir()
     shutil.copy(whl, tmp_path / "downloads" / whl.name)
@@ -150,8 +168,12 @@ def _fake_toolchain(root):
     files = {"llama-bench": b"bench" * 100, "libllama.so": b"lib" * 100}
     for n, d in files.items():
         (bin_dir / n).write_bytes(d)
-    rec = {"schema": "benchbook.toolchain", "toolchain_id": "t" * 16, "bin_dir": "build/bin",
-           "files_sha256": {n: hashlib.sha256(d).hexdigest() for n, d in files.items()}}
+    rec = {
+        "schema": "benchbook.toolchain",
+        "toolchain_id": "t" * 16,
+        "bin_dir": "build/bin",
+        "files_sha256": {n: hashlib.sha256(d).hexdigest() for n, d in files.items()},
+    }
     (root / "toolchain.json").write_text(json.dumps(rec))
     return rec
 
@@ -161,17 +183,18 @@ def test_toolchain_binaries_changed_in_place_are_caught(tmp_path):
     rec = _fake_toolchain(root)
     first = tc.load_cached(root)
     assert first.bin_dir == root / "build" / "bin" and first.record["verified"]["method"] == "sha256"
-    assert tc.load_cached(root).record["verified"]["method"] == "size/mtime"   # stamps stored, unchanged
+    assert tc.load_cached(root).record["verified"]["method"] == "size/mtime"  # stamps stored, unchanged
     assert tc.load_cached(root, full_check=True).record["verified"]["method"] == "sha256"
     _overwrite_keep_stamp(root / "build" / "bin" / "libllama.so", 10, b"ZZ")
-    assert tc.load_cached(root).record["verified"]["method"] == "size/mtime"   # stamp unchanged: not seen
+    assert tc.load_cached(root).record["verified"]["method"] == "size/mtime"  # stamp unchanged: not seen
     with pytest.raises(ToolchainError) as e:
         tc.load_cached(root, full_check=True)
     lib = root / "build" / "bin" / "libllama.so"
     assert str(e.value).startswith(f"toolchain b11434-cpu-k: libllama.so {lib}: sha256 is ")
     assert f"expected {rec['files_sha256']['libllama.so']} (the bytes changed" in str(e.value)
-    assert str(e.value).endswith(f"fix: delete {root} and run `benchbook toolchain build` (a rebuild, ~7-14 min "
-                                 "on 2 cores)")
+    assert str(e.value).endswith(
+        f"fix: delete {root} and run `benchbook toolchain build` (a rebuild, ~7-14 min on 2 cores)"
+    )
 
 
 def test_toolchain_digest_off_in_last_digit_and_missing_binary(tmp_path):
@@ -183,7 +206,9 @@ def test_toolchain_digest_off_in_last_digit_and_missing_binary(tmp_path):
         tc.load_cached(root)
     _fake_toolchain(tmp_path / "k2")
     (tmp_path / "k2" / "build" / "bin" / "llama-bench").unlink()
-    with pytest.raises(ToolchainError, match=r"toolchain k2: llama-bench is missing from .*k2/build/bin; fix: delete"):
+    with pytest.raises(
+        ToolchainError, match=r"toolchain k2: llama-bench is missing from .*k2/build/bin; fix: delete"
+    ):
         tc.load_cached(tmp_path / "k2")
 
 

@@ -217,7 +217,8 @@ def stage_runner(root: Path, verbose: bool):
     output); the terminal shows one line per stage DVC starts and the measurement sessions' progress
     bars (``progress.follow`` of the session progress file); a failure prints the log's tail.
 
-    Returns ``(run, log_path)``; ``run`` raises CalledProcessError on a non-zero exit.
+    Returns ``(run, log_path)``; ``run(argv, extra_env=None)`` raises CalledProcessError on a non-zero
+    exit.
     """
     import re
     import threading
@@ -228,20 +229,20 @@ def stage_runner(root: Path, verbose: bool):
     stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
     log_path, prog = logs / f"run-{stamp}.log", logs / f"run-{stamp}.progress.jsonl"
 
-    def run(argv: list[str]) -> None:
+    def run(argv: list[str], extra_env: dict | None = None) -> None:
         if verbose:
-            subprocess.run(argv, cwd=root, check=True, env=tool_env())
+            subprocess.run(argv, cwd=root, check=True, env={**tool_env(), **(extra_env or {})})
             return
         stop = threading.Event()
         follower = threading.Thread(target=progress.follow, args=(prog, stop), daemon=True)
         follower.start()
-        env = {**tool_env(), progress.PROGRESS_ENV: str(prog)}
+        env = {**tool_env(), progress.PROGRESS_ENV: str(prog), **(extra_env or {})}
         try:
             with open(log_path, "a") as lf:
                 lf.write(f"$ {' '.join(argv)}\n")
                 lf.flush()
-                proc = subprocess.Popen(argv, cwd=root, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                        text=True, errors="replace")
+                proc = subprocess.Popen(argv, cwd=root, env=env, stdout=subprocess.PIPE,
+                                        stderr=subprocess.STDOUT, text=True, errors="replace")
                 for line in proc.stdout:
                     lf.write(line)
                     m = re.match(r"^Running stage '([^']+)'", line)
@@ -258,6 +259,10 @@ def stage_runner(root: Path, verbose: bool):
             raise subprocess.CalledProcessError(rc, argv)
 
     return run, log_path
+
+
+#: Set for the first render of `benchbook run` (before this host measures): a sentence for the site to show.
+SITE_NOTE_ENV = "BENCHBOOK_SITE_NOTE"
 
 
 def from_data_stages(root: Path) -> list[str]:
@@ -282,10 +287,13 @@ def cmd_run(args) -> int:
     dvc = [sys.executable, "-m", "dvc"]
     timings = {}
     t = time.monotonic()
-    run(dvc + ["repro", "--no-run-cache", "--single-item", *from_data_stages(root)])
+    note = {} if args.from_data else {
+        SITE_NOTE_ENV: "This host's measurements are in progress; these pages show the committed raw data "
+                       "and are rendered again when they finish."}
+    run(dvc + ["repro", "--no-run-cache", "--single-item", *from_data_stages(root)], note)
     timings["first_site_s"] = time.monotonic() - t
     print(f"site from the committed raw data: {root / '_site' / 'index.html'}"
-          + ("" if args.from_data else " (this host's measurements follow; the site is rendered again after)"))
+          + ("" if args.from_data else " (this host's measurements follow; the site is rendered again)"))
     if args.from_data:
         print("timings: " + ", ".join(f"{k}={v:.1f}" for k, v in timings.items()))
         return 0
@@ -340,9 +348,9 @@ def main(argv: list[str] | None = None) -> int:
     sp.add_parser("build").set_defaults(fn=cmd_site_build)
     rn = sub.add_parser("run", help="the main job (see the module docstring)")
     rn.add_argument("--verbose", action="store_true",
-                    help="show DVC's and papermill's output (per-cell logs) instead of writing it to a log file")
+                    help="show DVC's and papermill's output (per-cell logs) instead of a log file")
     rn.add_argument("--from-data", action="store_true",
-                    help="only the reports and the site from the committed raw data (no build, models or measuring)")
+                    help="only the reports and the site from the committed raw data (no build or measuring)")
     rn.set_defaults(fn=cmd_run)
     stp = sub.add_parser("stages").add_subparsers(dest="sub", required=True)
     stp.add_parser("check").set_defaults(fn=cmd_stages_check)

@@ -21,7 +21,7 @@ class ParamsError(ValueError):
     ``benchbook: error: ...`` line."""
 
 
-#: Keys of a git-checkout source (``llamacpp.gitsource``): ``{git: PATH, ref: BRANCH_OR_COMMIT, label: NAME}``.
+#: Keys of a git-checkout source (``llamacpp.gitsource``): ``{git: PATH, ref: BRANCH_OR_COMMIT, label: NAME}``
 GIT_SOURCE_KEYS = ("git", "ref", "label")
 _RESTORE = "or compare with the committed file (`git diff params.yaml`)"
 _WHEEL_KEYS = ("project", "version", "wheel_sha256", "member", "sha256")
@@ -66,8 +66,8 @@ def validate_params(doc, p: Path) -> dict:
         if "git" in src:
             fields = set(GIT_SOURCE_KEYS)
             if not src.get("label"):
-                raise ParamsError(f"{p}: `toolchain.source` (git) has no `label`; fix: name the build (e.g. the "
-                                  "fork's name): pages show it with every number measured with it")
+                raise ParamsError(f"{p}: `toolchain.source` (git) has no `label`; fix: name the build (e.g. "
+                                  "the fork's name): pages show it with every number measured with it")
         unknown = sorted(set(src) - fields)
         if unknown:
             raise ParamsError(f"{p}: `toolchain.source` has unknown key(s) {', '.join(unknown)}; allowed: "
@@ -79,8 +79,9 @@ def validate_params(doc, p: Path) -> dict:
     for mid, ent in reg.items():
         key = f"models.registry.{mid}"
         if not isinstance(ent, dict):
-            raise ParamsError(f"{p}: `{key}` must be a mapping (source: {'|'.join(SOURCE_KEYS)} with its keys; "
-                              f"or derived_from + quantize), got {ent!r:.60}; fix: correct it {_RESTORE}")
+            raise ParamsError(f"{p}: `{key}` must be a mapping (source: {'|'.join(SOURCE_KEYS)} with its "
+                              f"keys; or derived_from + quantize), got {ent!r:.60}; fix: correct it "
+                              + _RESTORE)
         if "derived_from" in ent:
             if ent["derived_from"] not in reg:
                 raise ParamsError(f"{p}: `{key}.derived_from` names {ent['derived_from']!r}, which is not a "
@@ -91,18 +92,19 @@ def validate_params(doc, p: Path) -> dict:
             need = SOURCE_KEYS[ent["source"]]
             missing = [k for k in need if ent.get(k) in (None, "")]
             if missing:
-                raise ParamsError(f"{p}: `{key}` (source: {ent['source']}) lacks {', '.join(missing)}; fix: add "
-                                  f"{'it' if len(missing) == 1 else 'them'} (the sha256 pins the file; "
+                raise ParamsError(f"{p}: `{key}` (source: {ent['source']}) lacks {', '.join(missing)}; fix: "
+                                  f"add {'it' if len(missing) == 1 else 'them'} (the sha256 pins the file; "
                                   "`benchbook models add PATH|URL` writes a complete entry)")
             sha = str(ent["sha256"])
             hex64 = len(sha) == 64 and all(c in "0123456789abcdef" for c in sha.lower())
             if ent["source"] != "pypi_wheel" and not hex64:
-                raise ParamsError(f"{p}: `{key}.sha256` is {sha!r:.70}, not 64 hex digits; fix: the file's full "
-                                  "sha256 (`sha256sum FILE`)")
+                raise ParamsError(f"{p}: `{key}.sha256` is {sha!r:.70}, not 64 hex digits; fix: the file's "
+                                  "full sha256 (`sha256sum FILE`)")
         else:
             raise ParamsError(f"{p}: `{key}` needs `source:` one of {', '.join(SOURCE_KEYS)} (keys: "
                               + "; ".join(f"{k}: {', '.join(v)}" for k, v in SOURCE_KEYS.items())
-                              + f") or `derived_from: <id>` + `quantize`; got keys {', '.join(map(str, ent)) or 'none'}")
+                              + ") or `derived_from: <id>` + `quantize`; got keys "
+                              + (", ".join(map(str, ent)) or "none"))
     default = models.get("default")
     if default is not None and default not in reg:
         raise ParamsError(f"{p}: `models.default` is {default!r}, not a models.registry id (known: "
@@ -147,8 +149,8 @@ def get_toolchain(params: dict, build: bool = True, log=print, full_check: bool 
     if "git" in t["source"]:
         from .llamacpp import gitsource
         gsrc = gitsource.resolve(t["source"]["git"], t["source"].get("ref"), t["source"].get("label"))
-        return tc_mod.build_git(gsrc, t.get("backend", "auto"), tuple(t.get("extra_cmake_flags") or []), log=log,
-                                amx=t.get("amx", "auto"), full_check=full_check, build_missing=build)
+        return tc_mod.build_git(gsrc, t.get("backend", "auto"), tuple(t.get("extra_cmake_flags") or []),
+                                log=log, amx=t.get("amx", "auto"), full_check=full_check, build_missing=build)
     src = tc_mod.SourceSpec(**t["source"])
     if not build:
         backend = tc_mod.detect_backend() if t.get("backend", "auto") == "auto" else t["backend"]

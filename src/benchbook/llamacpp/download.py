@@ -25,8 +25,17 @@ def _part(dest: Path) -> Path:
     return dest.with_name(dest.name + ".part")
 
 
-def download(url: str, dest: str | Path, sha256: str | None, *, what: str, size: int | None = None,
-             timeout: float = 60, chunk: int = 1 << 20, log=print) -> Path:
+def download(
+    url: str,
+    dest: str | Path,
+    sha256: str | None,
+    *,
+    what: str,
+    size: int | None = None,
+    timeout: float = 60,
+    chunk: int = 1 << 20,
+    log=print,
+) -> Path:
     """Fetch ``url`` to ``dest`` (resuming ``<dest>.part``) and check its sha256; return ``dest``.
 
     ``size``: expected bytes (optional; shown in the bar when the server sends no length).
@@ -49,10 +58,14 @@ def download(url: str, dest: str | Path, sha256: str | None, *, what: str, size:
     except urllib.error.HTTPError as e:
         if e.code == 416 and have:  # nothing left to send: the partial file is complete
             return _finish(part, dest, sha256, what, url)
-        raise DownloadError(f"{what}: GET {url} answered HTTP {e.code} {e.reason}; fix: check the `url` in "
-                            "params.yaml (models.registry)") from None
+        raise DownloadError(
+            f"{what}: GET {url} answered HTTP {e.code} {e.reason}; fix: check the `url` in "
+            "params.yaml (models.registry)"
+        ) from None
     except (urllib.error.URLError, OSError) as e:
-        raise DownloadError(f"{what}: cannot reach {url} ({e}); fix: check the network and the `url`") from None
+        raise DownloadError(
+            f"{what}: cannot reach {url} ({e}); fix: check the network and the `url`"
+        ) from None
     with resp:
         if have and resp.status != 206:
             have = 0  # the server ignored the range: start over
@@ -77,15 +90,19 @@ def download(url: str, dest: str | Path, sha256: str | None, *, what: str, size:
 def _broken(what: str, url: str, part: Path, got: int, total: int | None, why) -> DownloadError:
     of = f" of {total}" if total is not None else ""
     reason = why if isinstance(why, str) else type(why).__name__
-    return DownloadError(f"{what}: download of {url} broke after {got}{of} bytes ({reason}); {got} bytes kept "
-                         f"in {part}; fix: run the same command again to resume")
+    return DownloadError(
+        f"{what}: download of {url} broke after {got}{of} bytes ({reason}); {got} bytes kept "
+        f"in {part}; fix: run the same command again to resume"
+    )
 
 
 def _finish(part: Path, dest: Path, sha256: str | None, what: str, url: str) -> Path:
     actual = sha256_file(part) if sha256 is not None else None
     if sha256 is not None and actual != sha256.lower():
         part.unlink()
-        raise ChecksumError(f"{what} from {url}: sha256 mismatch\n  expected {sha256}\n  actual   {actual}\n"
-                            "fix: check the `sha256` (and `url`) in params.yaml; the download was deleted")
+        raise ChecksumError(
+            f"{what} from {url}: sha256 mismatch\n  expected {sha256}\n  actual   {actual}\n"
+            "fix: check the `sha256` (and `url`) in params.yaml; the download was deleted"
+        )
     os.replace(part, dest)
     return dest

@@ -29,8 +29,10 @@ def _git(path: Path, *args: str, binary: bool = False):
     r = subprocess.run(["git", "-C", str(path), *args], capture_output=True, text=not binary)
     if r.returncode != 0:
         err = r.stderr if not binary else r.stderr.decode(errors="replace")
-        raise GitSourceError(f"toolchain.source.git {path}: `git {' '.join(args)}` failed: {err.strip()[:300]}; "
-                             "fix: point `git` at a llama.cpp checkout and `ref` at one of its branches or commits")
+        raise GitSourceError(
+            f"toolchain.source.git {path}: `git {' '.join(args)}` failed: {err.strip()[:300]}; "
+            "fix: point `git` at a llama.cpp checkout and `ref` at one of its branches or commits"
+        )
     return r.stdout
 
 
@@ -58,8 +60,14 @@ class GitSource:
         return self.commit[:8] + ("-dirty" if self.diff_sha256 else "")
 
     def record(self) -> dict:
-        return {"git": str(self.path), "ref": self.ref, "commit": self.commit, "branch": self.branch,
-                "diff_sha256": self.diff_sha256, "label": self.label}
+        return {
+            "git": str(self.path),
+            "ref": self.ref,
+            "commit": self.commit,
+            "branch": self.branch,
+            "diff_sha256": self.diff_sha256,
+            "label": self.label,
+        }
 
 
 def diff_sha256(path: Path) -> str | None:
@@ -85,15 +93,22 @@ def resolve(path: str | Path, ref: str | None, label: str) -> GitSource:
     """
     path = Path(path).expanduser().resolve()
     if not label:
-        raise GitSourceError("toolchain.source.label is empty; fix: name the build (e.g. the fork's name), it is "
-                             "shown with every number measured with it")
+        raise GitSourceError(
+            "toolchain.source.label is empty; fix: name the build (e.g. the fork's name), it is "
+            "shown with every number measured with it"
+        )
     if not (path / ".git").exists():
-        raise GitSourceError(f"toolchain.source.git {path} is not a git checkout; fix: the folder you cloned "
-                             "llama.cpp (or the fork) into")
+        raise GitSourceError(
+            f"toolchain.source.git {path} is not a git checkout; fix: the folder you cloned "
+            "llama.cpp (or the fork) into"
+        )
     ref = ref or "HEAD"
     commit = _git(path, "rev-parse", "--verify", f"{ref}^{{commit}}").strip()
     head = _git(path, "rev-parse", "HEAD").strip()
-    is_branch = subprocess.run(["git", "-C", str(path), "show-ref", "--verify", "-q", f"refs/heads/{ref}"]).returncode == 0
+    is_branch = (
+        subprocess.run(["git", "-C", str(path), "show-ref", "--verify", "-q", f"refs/heads/{ref}"]).returncode
+        == 0
+    )
     if is_branch:
         branch = ref
     elif commit == head:

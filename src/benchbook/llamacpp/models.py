@@ -169,7 +169,8 @@ def _cache_state(model_id: str, registry: dict | None = None,
         v = verify.check(path, rec["sha256"], then, full=full, what=f"model {model_id}", fix="fetched again")
     except verify.VerifyError as e:
         return None, str(e).split("; fix:")[0]
-    rec = {**{key: val for key, val in rec.items() if key != "file"}, "path": str(path), "verified": v.as_dict()}
+    rec = {**{key: val for key, val in rec.items() if key != "file"}, "path": str(path),
+           "verified": v.as_dict()}
     if v.stamp != then:
         _store(model_id, rec)
     return rec, None
@@ -271,7 +272,8 @@ def fetch(registry: dict, model_id: str, quantize_bin: Path | None = None, log=p
         return _store(model_id, _record(model_id, dest, ent["sha256"], {"source": "url", "url": ent["url"]}))
     if source == "hf":
         got = _hf_download(model_id, ent)
-        verify_sha256(got, ent["sha256"], f"model {model_id} (hf {ent['repo']}/{ent['file']}@{ent['revision']})")
+        what = f"model {model_id} (hf {ent['repo']}/{ent['file']}@{ent['revision']})"
+        verify_sha256(got, ent["sha256"], what)
         dest = _into_cache(got, ent["sha256"])
         origin = {"source": "hf", **{k: ent[k] for k in _HF_KEYS}}
         return _store(model_id, _record(model_id, dest, ent["sha256"], origin))
@@ -312,9 +314,10 @@ def _check_user_file(model_id: str, ent: dict) -> Path:
                          f"register the file again with `benchbook models add PATH --id {model_id}`")
     size = path.stat().st_size
     if ent.get("size_bytes") is not None and size != int(ent["size_bytes"]):
-        raise ModelError(f"model {model_id}: {path} has {size} bytes, `{key}.size_bytes` says {ent['size_bytes']} "
-                         f"(the file was replaced or truncated); fix: restore the file, or if the change is "
-                         f"deliberate register it again: `benchbook models add {path} --id {model_id}`")
+        raise ModelError(f"model {model_id}: {path} has {size} bytes, `{key}.size_bytes` says "
+                         f"{ent['size_bytes']} (the file was replaced or truncated); fix: restore the file, "
+                         "or if the change is deliberate register it again: "
+                         f"`benchbook models add {path} --id {model_id}`")
     try:
         verify.check(path, ent["sha256"], None, full=True, what=f"model {model_id}",
                      fix=f"restore the file, or if the change is deliberate register it again: "
@@ -338,9 +341,10 @@ def _hf_download(model_id: str, ent: dict) -> Path:
     try:
         return Path(hf_hub_download(repo_id=ent["repo"], filename=ent["file"], revision=ent["revision"]))
     except Exception as e:  # noqa: BLE001 - the hub raises many kinds (offline, 404, gated, network)
-        raise ModelError(f"model {model_id}: huggingface_hub could not get {ent['file']} from {ent['repo']} at "
-                         f"revision {ent['revision']} ({type(e).__name__}: {str(e)[:300]}); fix: check "
-                         "`repo`/`file`/`revision` in params.yaml, the network, or unset HF_HUB_OFFLINE") from None
+        raise ModelError(f"model {model_id}: huggingface_hub could not get {ent['file']} from {ent['repo']} "
+                         f"at revision {ent['revision']} ({type(e).__name__}: {str(e)[:300]}); fix: check "
+                         "`repo`/`file`/`revision` in params.yaml, the network, or unset HF_HUB_OFFLINE"
+                         ) from None
 
 
 def _record(model_id: str, path: Path, sha256: str, origin: dict) -> dict:

@@ -33,8 +33,18 @@ def quiet() -> bool:
 def bar(total: float | None, desc: str, unit: str = "it", **kw) -> tqdm:
     """A tqdm bar on stderr (disabled when ``quiet()``); bytes: ``unit="B"`` scales to kB/MB and rates."""
     extra = {"unit_scale": True, "unit_divisor": 1024} if unit == "B" else {}
-    return tqdm(total=total, desc=desc, unit=unit, file=sys.stderr, disable=quiet(), mininterval=0.5,
-                dynamic_ncols=True, leave=True, **extra, **kw)
+    return tqdm(
+        total=total,
+        desc=desc,
+        unit=unit,
+        file=sys.stderr,
+        disable=quiet(),
+        mininterval=0.5,
+        dynamic_ncols=True,
+        leave=True,
+        **extra,
+        **kw,
+    )
 
 
 def cmake_percent(line: str) -> int | None:
@@ -59,7 +69,9 @@ class SessionProgress:
 
     def _emit(self, label: str) -> None:
         if self._file:
-            self._file.write(json.dumps({"task": self.task, "i": self.i, "n": self.total, "label": label}) + "\n")
+            self._file.write(
+                json.dumps({"task": self.task, "i": self.i, "n": self.total, "label": label}) + "\n"
+            )
 
     def step(self, label: str = "", n: int = 1) -> None:
         """``n`` more configurations finished (``label`` names the last one)."""

@@ -56,8 +56,9 @@ def _inside_git(root: Path, path: Path) -> bool:
     return r.returncode != 0
 
 
-def entry_for(target: str, root: Path, *, sha256: str | None = None, models_dir: Path | None = None,
-              log=print) -> dict:
+def entry_for(
+    target: str, root: Path, *, sha256: str | None = None, models_dir: Path | None = None, log=print
+) -> dict:
     """The registry entry for a local GGUF path or an HTTP(S) URL.
 
     A path: ``{source: file, path (absolute), sha256, size_bytes}`` (hashed here).  A URL:
@@ -81,13 +82,22 @@ def entry_for(target: str, root: Path, *, sha256: str | None = None, models_dir:
     if not path.is_file():
         raise RegistryError(f"{path}: no such file; fix: give the path of a GGUF file (or an http(s):// URL)")
     if _inside_git(root, path):
-        raise RegistryError(f"{path} is inside the repository and not ignored by git, so it could be committed; "
-                            "fix: move it outside the repository (models are never committed) or add it to "
-                            ".gitignore")
+        raise RegistryError(
+            f"{path} is inside the repository and not ignored by git, so it could be committed; "
+            "fix: move it outside the repository (models are never committed) or add it to "
+            ".gitignore"
+        )
     digest = sha256_file(path)
     if sha256 and digest != sha256.lower():
-        raise RegistryError(f"{path}: sha256 is {digest}, --sha256 says {sha256}; fix: check the file or the value")
-    return {"source": "file", "path": str(path.resolve()), "sha256": digest, "size_bytes": path.stat().st_size}
+        raise RegistryError(
+            f"{path}: sha256 is {digest}, --sha256 says {sha256}; fix: check the file or the value"
+        )
+    return {
+        "source": "file",
+        "path": str(path.resolve()),
+        "sha256": digest,
+        "size_bytes": path.stat().st_size,
+    }
 
 
 def _indent(line: str) -> int:
@@ -95,15 +105,19 @@ def _indent(line: str) -> int:
 
 
 def _registry_block(lines: list[str], params_file: Path) -> tuple[int, int, int]:
-    """``(first, end, col)``: the registry's entries are ``lines[first:end]``, their keys at column ``col``."""
+    """``(first, end, col)``: the registry's entries are ``lines[first:end]``, keys at column ``col``."""
+
     def find(key: str, start: int, col: int) -> int:
         for i in range(start, len(lines)):
             if re.match(rf"^ {{{col}}}{re.escape(key)}:\s*(#.*)?$", lines[i].rstrip("\n")):
                 return i
             if lines[i].strip() and not lines[i].lstrip().startswith("#") and _indent(lines[i]) < col:
                 break
-        raise RegistryError(f"{params_file}: no block-style `{key}:` line found for models.registry; fix: write "
-                            "`models:` and `registry:` as block mappings (one key per line), as committed")
+        raise RegistryError(
+            f"{params_file}: no block-style `{key}:` line found for models.registry; fix: write "
+            "`models:` and `registry:` as block mappings (one key per line), as committed"
+        )
+
     m = find("models", 0, 0)
     reg = find("registry", m + 1, _indent(lines[m + 1]) if m + 1 < len(lines) else 2)
     col = None
@@ -141,12 +155,22 @@ def add(params_file: Path, model_id: str, entry: dict, *, replace: bool = False)
     registry = before["models"]["registry"]
     replaced = model_id in registry
     if replaced and not replace:
-        raise RegistryError(f"{params_file}: models.registry already has {model_id!r}; fix: choose another id "
-                            "(--id NAME) or pass --replace")
+        raise RegistryError(
+            f"{params_file}: models.registry already has {model_id!r}; fix: choose another id "
+            "(--id NAME) or pass --replace"
+        )
     if replaced:
-        start = next(i for i in range(first, end) if re.match(rf"^ {{{col}}}{re.escape(model_id)}:", lines[i]))
-        stop = next((i for i in range(start + 1, end) if lines[i].strip() and _indent(lines[i]) <= col
-                     and not lines[i].lstrip().startswith("#")), end)
+        start = next(
+            i for i in range(first, end) if re.match(rf"^ {{{col}}}{re.escape(model_id)}:", lines[i])
+        )
+        stop = next(
+            (
+                i
+                for i in range(start + 1, end)
+                if lines[i].strip() and _indent(lines[i]) <= col and not lines[i].lstrip().startswith("#")
+            ),
+            end,
+        )
         lines[start:stop] = _entry_lines(model_id, entry, col)
     else:
         lines[end:end] = _entry_lines(model_id, entry, col)
@@ -155,7 +179,9 @@ def add(params_file: Path, model_id: str, entry: dict, *, replace: bool = False)
     expect = dict(before)
     expect["models"] = {**before["models"], "registry": {**registry, model_id: entry}}
     if after != expect:
-        raise RegistryError(f"{params_file}: inserting {model_id!r} would change other keys (unusual layout of "
-                            "models.registry); fix: add the entry by hand: " + str(entry))
+        raise RegistryError(
+            f"{params_file}: inserting {model_id!r} would change other keys (unusual layout of "
+            "models.registry); fix: add the entry by hand: " + str(entry)
+        )
     params_file.write_text(new_text)
     return Added(model_id, entry, params_file, replaced)

@@ -311,8 +311,10 @@ def build(source: SourceSpec = SourceSpec(), backend: str = "auto", extra_flags:
         return load_cached(root, full_check=full_check)
     tools = check_build_tools()
     tree = _extract_source(pypi_sdist(source.project, source.version, source.sha256), source)
-    src = {"project": source.project, "version": source.version, "sha256": source.sha256, "subdir": source.subdir}
-    return _build_tree(tree, root, flags, backend, src, tools, key, f"llama.cpp b{source.build_number}", jobs, log)
+    src = {"project": source.project, "version": source.version, "sha256": source.sha256,
+           "subdir": source.subdir}
+    desc = f"llama.cpp b{source.build_number}"
+    return _build_tree(tree, root, flags, backend, src, tools, key, desc, jobs, log)
 
 
 def build_git(source: gitsource.GitSource, backend: str = "auto", extra_flags: tuple[str, ...] = (),
@@ -340,8 +342,8 @@ def build_git(source: gitsource.GitSource, backend: str = "auto", extra_flags: t
     if (root / "toolchain.json").exists():
         return load_cached(root, full_check=full_check)
     if not build_missing:
-        raise ToolchainError(f"no build of {source.label} ({source.build_commit}) in the cache ({root}); fix: "
-                             "`benchbook toolchain build`")
+        raise ToolchainError(f"no build of {source.label} ({source.build_commit}) in the cache ({root}); "
+                             "fix: `benchbook toolchain build`")
     tools = check_build_tools()
     tree = gitsource.source_tree(source, cache_dir() / "src" / f"git-{source.commit[:16]}")
     tc = _build_tree(tree, root, flags, backend, source.record(), tools, key, f"{source.label} "
@@ -363,8 +365,9 @@ def _build_tree(tree: Path, root: Path, flags: list[str], backend: str, source: 
     jobs = jobs or os.cpu_count() or 2
     t0 = time.monotonic()
     with open(logf, "a") as lf:
-        for step, cmd in (("configure", ["cmake", "-S", str(tree), "-B", str(build_dir), *flags]),
-                          ("build", ["cmake", "--build", str(build_dir), "-j", str(jobs), "--target", *TARGETS])):
+        configure = ["cmake", "-S", str(tree), "-B", str(build_dir), *flags]
+        compile_ = ["cmake", "--build", str(build_dir), "-j", str(jobs), "--target", *TARGETS]
+        for step, cmd in (("configure", configure), ("build", compile_)):
             log(f"$ {' '.join(cmd)}")
             lf.write(f"$ {' '.join(cmd)}\n")
             lf.flush()
@@ -372,7 +375,8 @@ def _build_tree(tree: Path, root: Path, flags: list[str], backend: str, source: 
             if rc != 0:
                 tail = logf.read_text(errors="replace")[-3000:]
                 raise ToolchainError(f"llama.cpp build failed (exit {rc}); full log {logf}\n{tail}")
-    rec = fingerprint(build_dir / "bin", backend=backend, cmake=flags, compiler=tools["compiler"], source=source)
+    rec = fingerprint(build_dir / "bin", backend=backend, cmake=flags, compiler=tools["compiler"],
+                      source=source)
     rec.update(extra or {})
     rec["build_seconds"] = round(time.monotonic() - t0, 1)
     rec["cache_key"] = key

@@ -78,8 +78,9 @@ def needs_rehash(stamp_now: Stamp, stamp_then: Stamp | None, full: bool) -> bool
     return full and stamp_now.size < FULL_REHASH_MAX_BYTES
 
 
-def check(path: str | Path, expected_sha256: str, stamp_then: Stamp | None, *, full: bool,
-          what: str, fix: str) -> Verified:
+def check(
+    path: str | Path, expected_sha256: str, stamp_then: Stamp | None, *, full: bool, what: str, fix: str
+) -> Verified:
     """Verify ``path`` against ``expected_sha256`` (full 64-hex comparison, never a prefix).
 
     ``stamp_then``: the stamp stored at the last verification (None: never verified).  ``full``:
@@ -95,6 +96,8 @@ def check(path: str | Path, expected_sha256: str, stamp_then: Stamp | None, *, f
         return Verified(expected_sha256, BY_STAT, now, utc_now())
     actual = sha256_file(Path(path))
     if actual != expected_sha256.lower():
-        raise VerifyError(f"{what} {path}: sha256 is {actual}, expected {expected_sha256} (the bytes changed "
-                          f"after they were verified); fix: {fix}")
+        raise VerifyError(
+            f"{what} {path}: sha256 is {actual}, expected {expected_sha256} (the bytes changed "
+            f"after they were verified); fix: {fix}"
+        )
     return Verified(actual, BY_SHA256, now, utc_now())
