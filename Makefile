@@ -1,10 +1,11 @@
 # The two README commands. Both set up first (idempotent, cached). The venv's bin/ goes first on
 # PATH so that DVC stage commands (papermill, benchbook) resolve without activating the venv.
+# `make run VERBOSE=1` shows DVC's and papermill's output instead of writing it to a log file.
 export PATH := $(CURDIR)/.venv/bin:$(PATH)
 .PHONY: run test
 run:
 	./scripts/setup.sh
-	.venv/bin/benchbook run
+	.venv/bin/benchbook run $(if $(VERBOSE),--verbose,)
 
 test:
 	./scripts/setup.sh --test

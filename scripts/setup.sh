@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Idempotent set-up: system tools, virtual environment with pinned dependencies, llama.cpp build
-# (cached outside the repo, keyed by source sha256 + backend + cmake flags), default models
-# (cached by sha256). Usage: scripts/setup.sh [--test]   (--test also installs test tools + chromium)
+# Idempotent set-up: system tools and the virtual environment with pinned dependencies; with --test
+# also the llama.cpp build (cached outside the repo, keyed by source sha256 + backend + cmake flags),
+# the models (cached by sha256) and chromium. Usage: scripts/setup.sh [--test]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 want_test=0; [ "${1:-}" = "--test" ] && want_test=1
@@ -36,7 +36,11 @@ if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
 fi
 .venv/bin/dvc config core.analytics false >/dev/null 2>&1 || true
 
-echo "setup: llama.cpp toolchain (a first build takes ~7-14 min on 2 cores; its log: <cache>/toolchains/*/build.log)"
-PYTHONUNBUFFERED=1 .venv/bin/benchbook toolchain build | grep --line-buffered -E "^(\$ |toolchain ready)"
-echo "setup: models"
-.venv/bin/benchbook models fetch
+# `make run` builds the toolchain and fetches models inside `benchbook run`, after rendering the site
+# from the committed data; the tests need them up front.
+if [ "$want_test" = 1 ]; then
+  echo "setup: llama.cpp toolchain (a first build: ~7-14 min on 2 cores; log: <cache>/toolchains/*/build.log)"
+  PYTHONUNBUFFERED=1 .venv/bin/benchbook toolchain build | grep --line-buffered -E "^(\$ |toolchain ready)"
+  echo "setup: models"
+  .venv/bin/benchbook models fetch
+fi

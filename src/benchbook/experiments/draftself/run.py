@@ -32,6 +32,7 @@ import torch
 from benchbook import provenance
 from benchbook.draftself import data, decode, experts
 from benchbook.draftself.model import load
+from benchbook.llamacpp.progress import SessionProgress
 from benchbook.records import RecordWriter, new_id, stable_hash, utc_now
 from benchbook.schemas import build
 from benchbook.session import Session, SessionResult
@@ -188,7 +189,8 @@ def measure_session(params: dict, checkpoint: str | Path, raw_dir: str | Path, r
               for pr in prompts}
     raw_file, steps_file = raw / f"{host_id}.jsonl", raw / f"{host_id}.steps.jsonl"
     written = skipped = 0
-    with Session.open(raw_file, EXPERIMENT, session_meta) as sess, RecordWriter(steps_file) as steps_w:
+    with Session.open(raw_file, EXPERIMENT, session_meta) as sess, RecordWriter(steps_file) as steps_w, \
+            SessionProgress("draftself", (p["repetitions"] + 1) * len(prompts)) as bar:
         if sess.resumed:
             log(f"resuming session {sess.session_id}")
         for rep in range(p["repetitions"] + 1):
@@ -226,6 +228,7 @@ def measure_session(params: dict, checkpoint: str | Path, raw_dir: str | Path, r
                                       stop_type="length", **summ,
                                       passes=[[q.kind, q.n_tokens, q.wall_ns] for q in res.passes]))
                     written += 1
+                bar.step(f"rep {rep} {pr['prompt_id']}" + (" (warm-up)" if rep == 0 else ""))
             log(f"rep {rep} done ({written} runs written)")
         return DraftselfResult(session_id=sess.session_id, experiment=EXPERIMENT, resumed=sess.resumed, ran=written,
                                skipped=skipped, quarantined=sess.quarantined, raw_file=raw_file, cfg=p,

@@ -14,6 +14,7 @@ from pathlib import Path
 from benchbook import resolve
 from benchbook.llamacpp.bench import SCHEMA, append_result, build_argv, evict_from_page_cache, resident_pct  # noqa: F401
 from benchbook.llamacpp.procmon import run_sampled
+from benchbook.llamacpp.progress import SessionProgress
 from benchbook.provenance import HostSnapshot, git_state, load_snapshot
 from benchbook.records import new_id, utc_now
 from benchbook.session import Session, SessionResult, run_key
@@ -36,6 +37,7 @@ def run_session(*, cfg: dict, bench_bin: Path, models: list[dict], toolchain: di
     with Session.open(raw_file, "llama_bench", meta) as sess:
         if sess.quarantined:
             log(f"quarantined a torn line: {sess.quarantined['file']}:{sess.quarantined['line']}")
+        bar = SessionProgress("llama_bench", len(models) * (2 if cfg.get("cold_first_run") else 1))
         for m in models:
             phases = (["cold"] if cfg.get("cold_first_run") else []) + ["warm"]
             for phase in phases:
@@ -46,6 +48,7 @@ def run_session(*, cfg: dict, bench_bin: Path, models: list[dict], toolchain: di
                 if sess.done(key):
                     skipped += 1
                     log(f"skip (done in this session): {m['model_id']} {phase}")
+                    bar.step(f"{m['model_id']} {phase} (done before)")
                     continue
                 cache_state = evict_from_page_cache(m["path"]) if phase == "cold" else \
                     {"method": None, "resident_before_pct": resident_pct(m["path"])}
@@ -69,6 +72,8 @@ def run_session(*, cfg: dict, bench_bin: Path, models: list[dict], toolchain: di
                 else:
                     failed += 1
                     log(f"FAILED {m['model_id']} {phase}: exit {res.returncode}")
+                bar.step(f"{m['model_id']} {phase}")
+        bar.close()
         return SessionResult(session_id=sess.session_id, experiment="llama_bench", resumed=sess.resumed, ran=ran,
                              skipped=skipped, failed=failed, quarantined=sess.quarantined, raw_file=Path(raw_file),
                              cfg=cfg)

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from benchbook import resolve
+from benchbook.llamacpp.progress import SessionProgress
 from benchbook.llamacpp.server import LlamaServer, ServerError, build_argv, metrics_delta, parse_metrics
 from benchbook.provenance import HostSnapshot
 from benchbook.schemas import build
@@ -161,6 +162,7 @@ def run_session(*, cfg: dict, server_bin: Path, bench_bin: Path | None, target: 
             f = run_cost_model(bench_bin=Path(bench_bin), target=target, drafts=list(uniq.values()), cfg=cfg,
                                base=base_common, sess=sess, log=log)
             failed += f
+        bar = SessionProgress("speculative", reps * len(by_id))
         try:
             for rep in range(reps):
                 for cid in plan_order(list(by_id), rep):
@@ -181,6 +183,7 @@ def run_session(*, cfg: dict, server_bin: Path, bench_bin: Path | None, target: 
                         else:
                             todo.append((p, rconf, key))
                     if not todo:
+                        bar.step(f"{cid} r{rep} (done before)")
                         continue
                     argv = build_argv(server_bin, target["path"], threads=cfg["threads"], ctx_size=cfg["ctx_size"],
                                       spec=spec_of(c), extra=c.get("extra_args"))
@@ -272,7 +275,9 @@ def run_session(*, cfg: dict, server_bin: Path, bench_bin: Path | None, target: 
                             f"stop {resp.get('stop_type')}")
                     if policy != "same":
                         srv.stop()
+                    bar.step(f"{cid} r{rep}")
         finally:
+            bar.close()
             for s in same_servers.values():
                 s.stop()
         return SessionResult(session_id=sess.session_id, experiment="speculative", resumed=sess.resumed, ran=ran,

@@ -1,0 +1,125 @@
+"""Progress lines for the long steps: build percentage, download bytes and rate, session i of n.
+
+Bars are tqdm bars on stderr (one updating line each; elapsed and remaining time).  ``BENCHBOOK_QUIET=1``
+turns them off.  A measurement session runs inside a papermill kernel whose output goes to a log
+file under ``benchbook run``; there the session reports through a *progress file* instead
+(``BENCHBOOK_PROGRESS``: one JSON object per step, ``{"task", "i", "n", "label"}``), which
+``follow`` renders in the terminal of ``benchbook run``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import sys
+import threading
+from pathlib import Path
+
+from tqdm import tqdm
+
+PROGRESS_ENV = "BENCHBOOK_PROGRESS"
+QUIET_ENV = "BENCHBOOK_QUIET"
+
+#: cmake's progress prefix on a build line, e.g. ``[ 45%] Building CXX object ...``.
+CMAKE_PERCENT = re.compile(r"^\[\s*(\d{1,3})%\]")
+
+
+def quiet() -> bool:
+    """True when ``BENCHBOOK_QUIET`` is set to a non-empty value other than ``0``."""
+    return os.environ.get(QUIET_ENV, "") not in ("", "0")
+
+
+def bar(total: float | None, desc: str, unit: str = "it", **kw) -> tqdm:
+    """A tqdm bar on stderr (disabled when ``quiet()``); bytes: ``unit="B"`` scales to kB/MB and rates."""
+    extra = {"unit_scale": True, "unit_divisor": 1024} if unit == "B" else {}
+    return tqdm(
+        total=total,
+        desc=desc,
+        unit=unit,
+        file=sys.stderr,
+        disable=quiet(),
+        mininterval=0.5,
+        dynamic_ncols=True,
+        leave=True,
+        **extra,
+        **kw,
+    )
+
+
+def cmake_percent(line: str) -> int | None:
+    """The percentage of a cmake build line (``[ 45%] ...`` -> 45), None for other lines."""
+    m = CMAKE_PERCENT.match(line)
+    return int(m.group(1)) if m else None
+
+
+class SessionProgress:
+    """Configuration ``i`` of ``n`` of a measurement session: ``step(label)`` after each configuration.
+
+    With ``BENCHBOOK_PROGRESS`` set, steps are appended to that file (``benchbook run`` draws them);
+    otherwise a bar on stderr.  Use as a context manager.
+    """
+
+    def __init__(self, task: str, total: int, done: int = 0):
+        self.task, self.total, self.i = task, total, done
+        target = os.environ.get(PROGRESS_ENV)
+        self._file = open(target, "a", buffering=1) if target else None
+        self._bar = None if self._file else bar(total, task, unit="config", initial=done)
+        self._emit("start")
+
+    def _emit(self, label: str) -> None:
+        if self._file:
+            self._file.write(
+                json.dumps({"task": self.task, "i": self.i, "n": self.total, "label": label}) + "\n"
+            )
+
+    def step(self, label: str = "", n: int = 1) -> None:
+        """``n`` more configurations finished (``label`` names the last one)."""
+        self.i += n
+        self._emit(label)
+        if self._bar is not None:
+            self._bar.set_postfix_str(label, refresh=False)
+            self._bar.update(n)
+
+    def close(self) -> None:
+        if self._file:
+            self._file.close()
+        if self._bar is not None:
+            self._bar.close()
+
+    def __enter__(self) -> "SessionProgress":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def follow(path: Path, stop: threading.Event, poll_s: float = 0.5) -> None:
+    """Draw the steps appended to the progress file ``path`` as bars (one per task) until ``stop``
+    is set; meant for a daemon thread of ``benchbook run``."""
+    bars: dict[str, tqdm] = {}
+    offset = 0
+    while True:
+        finished = stop.is_set()
+        if path.exists():
+            with open(path) as f:
+                f.seek(offset)
+                chunk = f.read()
+            complete = chunk[: chunk.rfind("\n") + 1]
+            offset += len(complete.encode())
+            for line in complete.splitlines():
+                try:
+                    ev = json.loads(line)
+                except ValueError:
+                    continue
+                b = bars.get(ev["task"])
+                if b is None:
+                    b = bars[ev["task"]] = bar(ev["n"], ev["task"], unit="config", initial=ev["i"])
+                if ev["label"] != "start":
+                    b.set_postfix_str(ev["label"], refresh=False)
+                b.update(max(ev["i"] - b.n, 0))
+        if finished:
+            break
+        stop.wait(poll_s)
+    for b in bars.values():
+        b.close()

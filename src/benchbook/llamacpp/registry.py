@@ -1,0 +1,187 @@
+"""``benchbook models add``: a registry entry for a local GGUF or a URL, written into ``params.yaml``.
+
+The entry pins the file's sha256 (and size), so ``models.fetch`` verifies it before every use.  The
+file is edited as text: the entry's lines are inserted at the end of ``models.registry`` (or replace
+the lines of an entry with the same id), so every other byte — comments, key order, flow-style
+mappings — stays as it was; the result is re-read and must equal the old mapping plus the entry.
+A local file is used in place and must not be one that git would commit.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+
+from .download import download
+from .fetch import sha256_file
+
+
+class RegistryError(ValueError):
+    """An entry cannot be added; the message names the file, the id or the path, and the fix."""
+
+
+@dataclass(frozen=True)
+class Added:
+    """What ``add`` wrote: the id, its entry, the params file, and whether an old entry was replaced."""
+
+    model_id: str
+    entry: dict
+    params_file: Path
+    replaced: bool
+
+
+def model_id_for(name: str) -> str:
+    """A registry id from a file name: the stem lower-cased, runs of other characters as ``-``
+    (``SmolLM2-135M.Q8_0.gguf`` -> ``smollm2-135m-q8_0``)."""
+    stem = Path(name.split("?")[0].rstrip("/")).name
+    stem = stem[: -len(".gguf")] if stem.lower().endswith(".gguf") else stem
+    return re.sub(r"[^a-z0-9_]+", "-", stem.lower()).strip("-") or "model"
+
+
+def is_url(target: str) -> bool:
+    return target.startswith(("http://", "https://"))
+
+
+def _inside_git(root: Path, path: Path) -> bool:
+    """True when ``path`` lies in the repository at ``root`` and git would not ignore it."""
+    try:
+        path.resolve().relative_to(root.resolve())
+    except ValueError:
+        return False
+    r = subprocess.run(["git", "check-ignore", "-q", str(path.resolve())], cwd=root, capture_output=True)
+    return r.returncode != 0
+
+
+def entry_for(
+    target: str, root: Path, *, sha256: str | None = None, models_dir: Path | None = None, log=print
+) -> dict:
+    """The registry entry for a local GGUF path or an HTTP(S) URL.
+
+    A path: ``{source: file, path (absolute), sha256, size_bytes}`` (hashed here).  A URL:
+    ``{source: url, url, sha256, size_bytes}``; the file is downloaded into ``models_dir`` (the
+    cache, so the first ``models fetch`` finds it) and hashed; ``sha256`` given is checked instead.
+
+    Raises:
+        RegistryError: no such file; the file is inside the repository and not git-ignored.
+        download.DownloadError, fetch.ChecksumError: the download failed or has another sha256.
+    """
+    if is_url(target):
+        if models_dir is None:
+            raise RegistryError("entry_for(url) needs models_dir (the cache's models folder)")
+        tmp = models_dir / f"add-{model_id_for(target)}.gguf"
+        download(target, tmp, sha256, what=f"model {model_id_for(target)}", log=log)
+        digest = sha256_file(tmp)
+        dest = models_dir / f"{digest}.gguf"
+        tmp.replace(dest)
+        return {"source": "url", "url": target, "sha256": digest, "size_bytes": dest.stat().st_size}
+    path = Path(target).expanduser()
+    if not path.is_file():
+        raise RegistryError(f"{path}: no such file; fix: give the path of a GGUF file (or an http(s):// URL)")
+    if _inside_git(root, path):
+        raise RegistryError(
+            f"{path} is inside the repository and not ignored by git, so it could be committed; "
+            "fix: move it outside the repository (models are never committed) or add it to "
+            ".gitignore"
+        )
+    digest = sha256_file(path)
+    if sha256 and digest != sha256.lower():
+        raise RegistryError(
+            f"{path}: sha256 is {digest}, --sha256 says {sha256}; fix: check the file or the value"
+        )
+    return {
+        "source": "file",
+        "path": str(path.resolve()),
+        "sha256": digest,
+        "size_bytes": path.stat().st_size,
+    }
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip(" "))
+
+
+def _registry_block(lines: list[str], params_file: Path) -> tuple[int, int, int]:
+    """``(first, end, col)``: the registry's entries are ``lines[first:end]``, keys at column ``col``."""
+
+    def find(key: str, start: int, col: int) -> int:
+        for i in range(start, len(lines)):
+            if re.match(rf"^ {{{col}}}{re.escape(key)}:\s*(#.*)?$", lines[i].rstrip("\n")):
+                return i
+            if lines[i].strip() and not lines[i].lstrip().startswith("#") and _indent(lines[i]) < col:
+                break
+        raise RegistryError(
+            f"{params_file}: no block-style `{key}:` line found for models.registry; fix: write "
+            "`models:` and `registry:` as block mappings (one key per line), as committed"
+        )
+
+    m = find("models", 0, 0)
+    reg = find("registry", m + 1, _indent(lines[m + 1]) if m + 1 < len(lines) else 2)
+    col = None
+    end = reg + 1
+    for i in range(reg + 1, len(lines)):
+        text = lines[i]
+        if not text.strip() or text.lstrip().startswith("#"):
+            continue
+        if _indent(text) <= _indent(lines[reg]):
+            break
+        col = _indent(text) if col is None else col
+        end = i + 1
+    return reg + 1, end, col if col is not None else _indent(lines[reg]) + 2
+
+
+def _entry_lines(model_id: str, entry: dict, col: int) -> list[str]:
+    text = yaml.safe_dump({model_id: entry}, default_flow_style=False, sort_keys=False, width=4096)
+    return [" " * col + line + "\n" for line in text.splitlines()]
+
+
+def add(params_file: Path, model_id: str, entry: dict, *, replace: bool = False) -> Added:
+    """Write ``entry`` as ``models.registry.<model_id>`` into ``params_file`` (text insertion, see the
+    module docstring) and return what was done.
+
+    Raises:
+        RegistryError: the id exists and ``replace`` is False; the registry is not a block mapping;
+            the edited file would not read back as the old mapping plus the entry.
+    """
+    text = params_file.read_text()
+    before = yaml.safe_load(text)
+    lines = text.splitlines(keepends=True)
+    if lines and not lines[-1].endswith("\n"):
+        lines[-1] += "\n"
+    first, end, col = _registry_block(lines, params_file)
+    registry = before["models"]["registry"]
+    replaced = model_id in registry
+    if replaced and not replace:
+        raise RegistryError(
+            f"{params_file}: models.registry already has {model_id!r}; fix: choose another id "
+            "(--id NAME) or pass --replace"
+        )
+    if replaced:
+        start = next(
+            i for i in range(first, end) if re.match(rf"^ {{{col}}}{re.escape(model_id)}:", lines[i])
+        )
+        stop = next(
+            (
+                i
+                for i in range(start + 1, end)
+                if lines[i].strip() and _indent(lines[i]) <= col and not lines[i].lstrip().startswith("#")
+            ),
+            end,
+        )
+        lines[start:stop] = _entry_lines(model_id, entry, col)
+    else:
+        lines[end:end] = _entry_lines(model_id, entry, col)
+    new_text = "".join(lines)
+    after = yaml.safe_load(new_text)
+    expect = dict(before)
+    expect["models"] = {**before["models"], "registry": {**registry, model_id: entry}}
+    if after != expect:
+        raise RegistryError(
+            f"{params_file}: inserting {model_id!r} would change other keys (unusual layout of "
+            "models.registry); fix: add the entry by hand: " + str(entry)
+        )
+    params_file.write_text(new_text)
+    return Added(model_id, entry, params_file, replaced)

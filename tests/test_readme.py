@@ -1,0 +1,177 @@
+"""The README's commands work as written: every command of its ```sh blocks is listed here with how
+it is checked, and is executed on a fresh clone (a `git clone` of this repository's HEAD whose
+`.venv` is the running interpreter's venv, as `scripts/setup.sh` would leave it).  The long ones
+(`make run`, `make test`, the analysis benchmark) run in a slow-marked test (BENCHBOOK_SLOW=1);
+the fast test checks their recipes with `make -n`."""
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+VENV = Path(sys.executable).parent.parent
+SLOW = pytest.mark.skipif(not os.environ.get("BENCHBOOK_SLOW"), reason="slow (minutes); set BENCHBOOK_SLOW=1")
+
+#: Every README command -> ("fresh": run here on a clone without models or binaries | "cached": run
+#: with the real cache, skipped when it lacks the build | "slow"), the argv it runs as (placeholders
+#: filled in; {file} is a GGUF outside the clone), and the check of its result.
+CHECKS = {
+    "make run": ("slow", None),
+    "make test": ("slow", None),
+    ".venv/bin/benchbook run --from-data": ("fresh", ".venv/bin/benchbook run --from-data"),
+    ".venv/bin/benchbook doctor": ("fresh", ".venv/bin/benchbook doctor"),
+    ".venv/bin/benchbook toolchain build": ("cached", ".venv/bin/benchbook toolchain build"),
+    ".venv/bin/benchbook models fetch [ID]": ("cached", ".venv/bin/benchbook models fetch smollm2-135m-q4_1"),
+    ".venv/bin/benchbook models add PATH|URL [--id ID]": (
+        "fresh",
+        ".venv/bin/benchbook models add {file} --id mine",
+    ),
+    ".venv/bin/dvc metrics show": ("fresh", ".venv/bin/dvc metrics show"),
+    ".venv/bin/benchbook ingest FILE...": (
+        "fresh",
+        ".venv/bin/benchbook ingest tests/fixtures/llama_bench_b11434.jsonl",
+    ),
+    ".venv/bin/benchbook audit CLAIMS.yaml [--logs DIR] [--pair SPEC=BASELINE]": (
+        "fresh",
+        ".venv/bin/benchbook audit data/claims/clover-35b-a3b-blog.yaml",
+    ),
+    ".venv/bin/benchbook stages check": ("fresh", ".venv/bin/benchbook stages check"),
+    "python scripts/bench_analysis.py": ("slow", "python scripts/bench_analysis.py"),
+}
+
+
+def readme_commands(text: str) -> list[str]:
+    """The commands of every ```sh block (indented blocks too): each line without its trailing
+    comment; blank lines and comment-only lines (a comment's continuation) skipped."""
+    out = []
+    for block in re.findall(r"^[ \t]*```sh\n(.*?)^[ \t]*```", text, re.S | re.M):
+        for line in block.splitlines():
+            cmd = re.sub(r"\s+#.*$", "", line).strip()
+            if cmd and not cmd.startswith("#"):
+                out.append(cmd)
+    return out
+
+
+def test_every_readme_command_is_checked():
+    cmds = readme_commands((ROOT / "README.md").read_text())
+    assert len(cmds) == len(set(cmds))
+    assert sorted(cmds) == sorted(CHECKS)
+
+
+def test_readme_command_parser():
+    text = (
+        "x\n```sh\nmake run    # a\n            # b\n\n.venv/bin/x y  # c\n```\n"
+        "  ```sh\n  z --q\n  ```\n```yaml\nk: v\n```\n"
+    )
+    assert readme_commands(text) == ["make run", ".venv/bin/x y", "z --q"]
+
+
+@pytest.fixture(scope="module")
+def clone(tmp_path_factory):
+    """A fresh clone of HEAD with `.venv` linked to the running venv; an empty cache (no models or
+    binaries) and `src/` of the clone first on the import path."""
+    base = tmp_path_factory.mktemp("readme")
+    repo = base / "clone"
+    subprocess.run(["git", "clone", "-q", str(ROOT), str(repo)], check=True)
+    (repo / ".venv").symlink_to(VENV)
+    gguf = base / "outside" / "mine.gguf"
+    gguf.parent.mkdir()
+    gguf.write_bytes(b"GGUF" + b"\0" * 60)
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(repo / "src"),
+        "BENCHBOOK_CACHE": str(base / "cache"),
+        "PATH": os.environ.get("PATH", ""),
+    }
+    env.pop("BENCHBOOK_ROOT", None)
+    return {"repo": repo, "env": env, "file": gguf}
+
+
+def _run(argv: str, clone, env=None, timeout=600):
+    return subprocess.run(
+        argv.split(),
+        cwd=clone["repo"],
+        env=env or clone["env"],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+
+
+def test_fresh_clone_commands(clone):
+    """The order matters: the first site before `dvc metrics show` (metrics are stage outputs) and
+    `models add` last (it edits params.yaml)."""
+    order = [
+        ".venv/bin/benchbook run --from-data",
+        ".venv/bin/benchbook doctor",
+        ".venv/bin/dvc metrics show",
+        ".venv/bin/benchbook ingest FILE...",
+        ".venv/bin/benchbook audit CLAIMS.yaml [--logs DIR] [--pair SPEC=BASELINE]",
+        ".venv/bin/benchbook stages check",
+        ".venv/bin/benchbook models add PATH|URL [--id ID]",
+    ]
+    assert sorted(order) == sorted(k for k, (kind, _) in CHECKS.items() if kind == "fresh")
+    results = {}
+    for key in order:
+        r = _run(CHECKS[key][1].format(file=clone["file"]), clone)
+        results[key] = r
+        assert "Traceback" not in r.stderr, (key, r.stderr[-2000:])
+    site = results[".venv/bin/benchbook run --from-data"]
+    assert site.returncode == 0, site.stderr[-3000:]
+    assert (clone["repo"] / "_site" / "index.html").exists()
+    assert f"site from the committed raw data: {clone['repo'] / '_site' / 'index.html'}\n" in site.stdout
+    assert "stage site ..." in site.stderr
+    doctor = results[".venv/bin/benchbook doctor"]
+    assert doctor.returncode == 1 and "MISS toolchain: no llama.cpp build in the cache" in doctor.stdout
+    assert results[".venv/bin/dvc metrics show"].returncode == 0
+    assert "reports/metrics/llama_bench.json" in results[".venv/bin/dvc metrics show"].stdout
+    assert results[".venv/bin/benchbook ingest FILE..."].returncode == 0
+    assert (
+        results[".venv/bin/benchbook audit CLAIMS.yaml [--logs DIR] [--pair SPEC=BASELINE]"].returncode == 0
+    )
+    assert results[".venv/bin/benchbook stages check"].returncode == 0
+    add = results[".venv/bin/benchbook models add PATH|URL [--id ID]"]
+    assert add.returncode == 0 and add.stdout.startswith("added models.registry.mine in ")
+
+
+def test_cached_commands(clone):
+    """`toolchain build` and `models fetch` with this machine's cache (a build would take 14 min)."""
+    env = {**clone["env"]}
+    env.pop("BENCHBOOK_CACHE")
+    build = _run(CHECKS[".venv/bin/benchbook toolchain build"][1], clone, env)
+    if build.returncode != 0 and "cannot build" in build.stderr:
+        pytest.skip("no cached llama.cpp build and no compiler")
+    assert build.returncode == 0 and "toolchain ready in " in build.stdout, build.stderr[-2000:]
+    fetch = _run(CHECKS[".venv/bin/benchbook models fetch [ID]"][1], clone, env)
+    assert fetch.returncode == 0 and fetch.stdout.startswith("smollm2-135m-q4_1: llama 134,515,008 params")
+
+
+def test_make_recipes(clone):
+    for target, line in (("run", ".venv/bin/benchbook run"), ("test", ".venv/bin/python -m pytest -q")):
+        r = subprocess.run(["make", "-n", target], cwd=clone["repo"], capture_output=True, text=True)
+        assert r.returncode == 0 and r.stdout.splitlines()[0].startswith("./scripts/setup.sh")
+        assert r.stdout.splitlines()[1].startswith(line)
+    r = subprocess.run(["make", "-n", "run", "VERBOSE=1"], cwd=clone["repo"], capture_output=True, text=True)
+    assert r.stdout.splitlines()[1] == ".venv/bin/benchbook run --verbose"
+
+
+@pytest.mark.slow
+@SLOW
+@pytest.mark.parametrize("key", [k for k, (kind, _) in CHECKS.items() if kind == "slow"])
+def test_slow_commands(clone, key):
+    """`make run`/`make test` on the clone (setup finds the venv ready; the cache is this machine's)."""
+    env = {**clone["env"]}
+    env.pop("BENCHBOOK_CACHE")
+    argv = key if CHECKS[key][1] is None else CHECKS[key][1]
+    r = subprocess.run(
+        argv, shell=True, cwd=clone["repo"], env=env, capture_output=True, text=True, timeout=3600
+    )
+    assert r.returncode == 0, r.stderr[-3000:]
+    if key == "make run":
+        assert (clone["repo"] / "_site" / "index.html").exists() and "site: " in r.stdout
+    shutil.rmtree(clone["repo"] / "_site", ignore_errors=True)
