@@ -286,7 +286,9 @@ LLAMA_BENCH = Kind(
          Field("resident_before_pct", F, "fincore residency before; null without fincore", "pct",
                nullable=True),
          opt("resident_after_pct", F, "cold: residency after eviction", "pct"),
-         opt("evicted", B, "cold: residency after < 5%"), required=NATIVE),
+         opt("evicted", B, "cold: residency after < 5%"),
+         opt("mapped_by_pids", L(I), "cold: processes whose mappings kept the file resident "
+             "(llamacpp.bench.mapped_by); absent before it was recorded"), required=NATIVE),
      native("peak_rss_bytes", I, "peak RSS of the process tree while it ran", "bytes"),
      opt("peak_gpu_mem_mib", F, "peak GPU memory while it ran; null without a GPU", "mib"),
      native("wall_ns", I, "wall time of the invocation", "ns"),
