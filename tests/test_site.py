@@ -155,7 +155,7 @@ def test_a_changed_cited_raw_line_makes_the_registry_stale(tmp_path):
     raw.parent.mkdir(parents=True)
     raw.write_text('{"tg": 120.99}\n{"other": 1}\n')
     num = Number(key="e-tg", value=120.99, unit="tok/s", label="tg", n=1, computation="c",
-                 sources=[{"file": "data/raw/e/h.jsonl", "lines": [[1, 1]]}])
+                 sources=[{"file": "data/raw/e/h.jsonl", "lines": [[1, 1]]}], build="b11434 (unknown) cpu")
     publish(tmp_path / "reports/numbers/e.json", "e", [num], root=tmp_path)
     assert stale_registry(tmp_path, tmp_path / "reports/numbers") == []
     with raw.open("a") as fh:  # appending (append-only raw data) keeps the cited lines as they were

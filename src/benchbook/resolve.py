@@ -190,7 +190,9 @@ def store_snapshots(snapshots_dir: Path, toolchain: tc_mod.Toolchain | None,
     hid = host.host_id
     store_snapshot(d, "host", host.record(), hid)
     if toolchain is not None:
-        store_snapshot(d, "toolchain", build("toolchain", **_fields(toolchain.record)), hid)
+        # the build's identity only: how this session verified the binaries (``verified``) stays local
+        ident = {k: v for k, v in _fields(toolchain.record).items() if k != "verified"}
+        store_snapshot(d, "toolchain", build("toolchain", **ident), hid)
     stored = read_snapshots(d, "model")
     for m in model_recs:
         key = f"{m['model_id']}:{m['sha256']}"
