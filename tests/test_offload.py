@@ -10,9 +10,9 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from benchbook import caveats
+from benchbook import caveats, schemas
 from benchbook.experiments import profiles
-from benchbook.experiments.offload import analysis, report, run
+from benchbook.experiments.offload import SCHEMA, analysis, report, run
 from benchbook.llamacpp import cudamem
 from benchbook.session import Session
 
@@ -78,6 +78,7 @@ def _point(n, samples_tg, samples_pp, peak, **extra):
         "experiment": "offload",
         "host_id": "h1",
         "toolchain_id": "tc",
+        "profile": "gpu",
         "model_id": "synthetic-x",
         "model_sha256": "s",
         "synthetic_inputs": True,
@@ -98,18 +99,26 @@ def _point(n, samples_tg, samples_pp, peak, **extra):
 def _write_session(path: Path) -> None:
     with Session.open(path, "offload", {"host_id": "h1"}) as s:
         s.append(
-            {
-                "schema": run.BANDWIDTH_SCHEMA,
-                "schema_version": 1,
-                "experiment": "offload",
-                "host_id": "h1",
-                "status": "ok",
-                "mode": "cuda",
-                "device": "GPU",
-                "gb_per_s": 1000.0,
-                "run_id": "bw",
-                "run_key": "bw",
-            }
+            schemas.build(  # through the declaration: the fixture is a valid record
+                "offload_bandwidth",
+                run_id="bw",
+                run_key="bw",
+                session_id=s.session_id,
+                experiment="offload",
+                host_id="h1",
+                toolchain_id="tc",
+                profile="gpu",
+                profile_reason="test",
+                git_commit=None,
+                git_dirty=None,
+                config={"mib": 8, "iters": 2, "fake": False},
+                status="ok",
+                mode="cuda",
+                device="GPU",
+                gb_per_s=1000.0,
+                started_at="2026-01-01T00:00:00Z",
+                ended_at="2026-01-01T00:00:01Z",
+            )
         )
         s.append(
             {
@@ -127,7 +136,7 @@ def _write_session(path: Path) -> None:
             for j, (ng, samples) in enumerate(((0, pp), (8, tg))):
                 s.append(
                     {
-                        "schema": run.SCHEMA,
+                        "schema": SCHEMA,
                         **_point(n, tg, pp, peak),
                         "run_id": f"r{n}",
                         "status": "ok",
@@ -266,3 +275,29 @@ def test_offload_notebooks_tiny(tmp_path, root, toolchain, models):
     nums = json.loads((tmp_path / "reports/numbers/offload.json").read_text())["numbers"]
     host = raw[0].stem[:8]
     assert {f"offload-h{host}-ncmoe{n}-{t}" for n in (0, 2) for t in ("tg", "pp")} <= set(nums)
+
+
+def test_committed_gpu_sweep_reads_unchanged(tmp_path, root):
+    """The H200 session (data/raw/offload/e3618a24b4e44752.jsonl, written before the kinds were declared)
+    reads through the declarations to the same sweep: 12 GiB budget, n_cpu_moe 0/4 out of memory, 6 a CUDA
+    abort at 12,264 MiB, 7 the first point that fits."""
+    res = report.build(
+        {"report": {"confidence": 0.95}}, root=root, raw_dir=Path("data/raw"), reports_dir=tmp_path / "rep"
+    )
+    pts = {(r["n_cpu_moe"], r["test"]): r for r in res["points"].iter_rows(named=True)}
+    assert round(pts[(7, "tg")]["mean_tps"], 1) == 134.4 and round(pts[(7, "pp")]["mean_tps"], 1) == 1213.1
+    assert [round(pts[(n, "tg")]["mean_tps"], 1) for n in (8, 12, 18, 24)] == [123.4, 84.6, 62.8, 40.3]
+    assert pts[(7, "tg")]["peak_gpu_mem_mib"] == 11748.0  # 142617 peak - 130869 in use before the run
+    for n in (0, 4):
+        assert pts[(n, None)]["reason"].startswith("out of memory: ")
+    assert pts[(6, None)]["reason"].startswith("exit -6: ") and pts[(6, None)]["peak_gpu_mem_mib"] == 12264.0
+    (bound,) = res["bounds"]
+    assert (bound.first_fit, bound.last_fail, bound.other_failures) == (7, 4, [6])
+    nums = {n.key: n for n in res["numbers"]}
+    assert round(nums["offload-he3618a24-d2d"].value) == 4279
+    # 134.44 tok/s x 1,349,945,472 bytes = 181.5 GB/s of 4279.0 GB/s -> 4.24 %
+    assert nums["offload-he3618a24-ncmoe7-tg-roofline"].value == 4.24
+    assert all(n.build == "b11434 (unknown) cuda" for n in res["numbers"])
+    md = (tmp_path / "rep/offload/sweep.md").read_text()
+    assert "| 7 | 7 of 24 | 134.4 [126.2, 142.6] | 1213.1 [1093.9, 1332.3] | 11,748 MiB |" in md
+    assert "fits from n_cpu_moe 7 up; n_cpu_moe 4 failed out of memory" in md

@@ -12,6 +12,7 @@ import polars as pl
 import pytest
 
 from benchbook import ingest, jsonl, schemas
+from benchbook.experiments import offload  # noqa: F401  (declares the offload kinds: data/raw/offload)
 from benchbook.experiments.llama_bench import analysis as lb_analysis
 from benchbook.records import iter_records
 
@@ -19,11 +20,13 @@ ROOT = Path(__file__).resolve().parents[1]
 RAW = sorted(p for p in (ROOT / "data" / "raw").rglob("*.jsonl") if not p.name.endswith(".quarantine.jsonl"))
 FIX = ROOT / "tests" / "fixtures"
 
-#: committed records per (kind, version): `wc -l` of each file, split by schema (data/raw, 7241 lines)
+#: committed records per (kind, version): `wc -l` of each file, split by schema (data/raw, 7283 lines; the
+#: H200 session added 12 llama_bench, 26 offload-file and 2 snapshot lines)
 COMMITTED = {("draftself_step", 1): 5516, ("draftself_run", 1): 1176, ("speculative_request", 1): 432,
-             ("llama_bench", 1): 60, ("speculative_cost", 1): 27, ("session_start", 1): 9, ("session_end",
-                                                                                            1): 8,
-             ("draftself_session", 1): 4, ("model", 1): 4, ("host", 1): 3, ("toolchain", 1): 2}
+             ("llama_bench", 1): 72, ("speculative_cost", 1): 27, ("session_start", 1): 11, ("session_end",
+                                                                                             1): 10,
+             ("draftself_session", 1): 4, ("model", 1): 5, ("host", 1): 3, ("toolchain", 1): 3,
+             ("offload", 1): 10, ("offload_bandwidth", 1): 1, ("offload_model_bytes", 1): 10, ("run_failed", 1): 3}
 
 
 def _rows_of(df: pl.DataFrame, k: schemas.Kind) -> pl.DataFrame:
@@ -48,7 +51,7 @@ def test_committed_records_validate_vectorized():
         for v, n in kept.group_by("schema_version").len().iter_rows():
             counts[(k.key, v)] = n
     assert dict(counts) == COMMITTED
-    assert sum(COMMITTED.values()) == env.height == 7241
+    assert sum(COMMITTED.values()) == env.height == 7283
 
 
 def test_committed_records_validate_per_record():
@@ -116,7 +119,7 @@ def test_derived_schema_reads_llama_bench_as_today():
                       "file", "line")
     assert proj.schema == old.schema
     assert proj.equals(old)
-    assert old.height == 60  # 56 + 14 lines less 10 session records
+    assert old.height == 72  # 56 + 28 lines less 12 session records
 
 
 def test_checks_keep_todays_messages(tmp_path):
@@ -211,13 +214,13 @@ def test_derived_migration_backfills_native_origin():
     lb_files = [f for f in RAW if f.parent.name == "llama_bench"]
     df = _rows_of(jsonl.scan_jsonl(lb_files, schemas.polars_schema("llama_bench")).collect(),
                   schemas.LLAMA_BENCH)
-    assert df["origin"].null_count() == 60
+    assert df["origin"].null_count() == 72
     steps = schemas.derived_migrations()
     assert sorted(steps) == [("benchbook.draftself.run", 1), ("benchbook.draftself.step", 1),
                              ("benchbook.llama_bench", 1), ("benchbook.speculative_request", 1)]
     up = steps[("benchbook.llama_bench", 1)](df)
-    assert up["origin"].to_list() == ["native"] * 60 and up["source_file"].null_count() == 60
-    assert jsonl.validate(up, schemas.checks("llama_bench")).height == 60
+    assert up["origin"].to_list() == ["native"] * 72 and up["source_file"].null_count() == 72
+    assert jsonl.validate(up, schemas.checks("llama_bench")).height == 72
 
 
 def test_current_versions_and_units():
@@ -225,7 +228,9 @@ def test_current_versions_and_units():
     # migrations takes the declarations' versions and every step they define
     assert migrations.CURRENT == schemas.CURRENT
     assert set(schemas.derived_migrations()) <= set(migrations.MIGRATIONS)
-    assert len(schemas.KINDS) == 16 and len(schemas.CURRENT) == 15
+    # 16 core kinds (two share benchbook.session) + the offload kinds; other experiments' kinds when imported
+    assert {"offload", "offload_bandwidth", "offload_model_bytes"} <= set(schemas.KINDS)
+    assert len(schemas.KINDS) >= 19 and len(schemas.CURRENT) == len(schemas.KINDS) - 1
 
     def walk(fields, path=""):
         for f in fields:

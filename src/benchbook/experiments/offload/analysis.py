@@ -20,10 +20,23 @@ from pathlib import Path
 
 import polars as pl
 
-from benchbook.records import iter_records
+from benchbook import schemas
+from benchbook.jsonl import scan_jsonl, validate
 from benchbook.stats import add_t_interval
 
-from . import BANDWIDTH_SCHEMA, EXPERIMENT, MODEL_BYTES_SCHEMA, SCHEMA
+from . import BANDWIDTH_KIND, EXPERIMENT, KIND, MODEL_BYTES_KIND
+
+#: what a sweep point's reader decodes of its records (ok rows and failed points alike), typed by ``KIND``
+POINT_FIELDS = ["run_id", "session_id", "host_id", "toolchain_id", "profile", "model_id", "model_sha256",
+                "synthetic_inputs", "n_cpu_moe", "argv", "placement", "decode_bytes", "ballast", "budget_free_mib",
+                "gpu_used_before_mib", "peak_gpu_mem_mib", "started_at", "ended_at"]
+POINT_MEMBERS = {"placement": ["cpu_expert_blocks", "n_layer"], "decode_bytes": ["total", "gpu"],
+                 "ballast": ["mode", "held_mib"]}
+#: an ok row adds llama-bench's row (the members read) and the row count of its invocation
+ROW_FIELDS = [*POINT_FIELDS, "status", "rows_total", "llama_bench"]
+ROW_MEMBERS = {**POINT_MEMBERS, "llama_bench": ["n_prompt", "n_gen", "samples_ts", "avg_ts"]}
+#: a failed point adds the run_failed kind's own fields
+FAILED_FIELDS = ["status", "reason"]
 
 _ROW = {
     "host_id": pl.String,
@@ -64,138 +77,77 @@ def _files(raw_dir: Path) -> list[Path]:
     return sorted(f for f in folder.glob("*.jsonl") if not f.name.endswith(".quarantine.jsonl"))
 
 
-def _row(rec: dict, path: Path, line: int) -> dict:
-    lb = rec.get("llama_bench") or {}
-    pl_ = rec.get("placement") or {}
-    db = rec.get("decode_bytes") or {}
-    ballast = rec.get("ballast") or {}
-    test = None if not lb else ("tg" if lb.get("n_gen", 0) > 0 else "pp")
-    return {
-        "host_id": rec.get("host_id"),
-        "session_id": rec.get("session_id"),
-        "toolchain_id": rec.get("toolchain_id"),
-        "profile": rec.get("profile"),
-        "model_id": rec.get("model_id"),
-        "model_sha256": rec.get("model_sha256"),
-        "synthetic_inputs": rec.get("synthetic_inputs"),
-        "n_cpu_moe": rec.get("n_cpu_moe"),
-        "test": test,
-        "n_prompt": lb.get("n_prompt"),
-        "n_gen": lb.get("n_gen"),
-        "status": rec.get("status"),
-        "reason": rec.get("reason"),
-        "samples_ts": lb.get("samples_ts"),
-        "avg_ts": lb.get("avg_ts"),
-        "peak_gpu_mem_mib": rec.get("peak_gpu_mem_mib"),
-        "gpu_used_before_mib": rec.get("gpu_used_before_mib"),
-        "budget_free_mib": rec.get("budget_free_mib"),
-        "ballast_mode": ballast.get("mode"),
-        "ballast_held_mib": ballast.get("held_mib"),
-        "cpu_expert_blocks": len(pl_.get("cpu_expert_blocks") or []),
-        "n_layer": pl_.get("n_layer"),
-        "decode_bytes_total": db.get("total"),
-        "decode_bytes_gpu": db.get("gpu"),
-        "started_at": rec.get("started_at"),
-        "ended_at": rec.get("ended_at"),
-        "argv": rec.get("argv"),
-        "run_id": rec.get("run_id"),
-        "file": str(path),
-        "line": line,
-    }
+def _read(raw_dir: Path, fields: dict) -> pl.DataFrame:
+    """Every record under ``raw_dir/offload`` decoded with ``fields`` (+ ``experiment``), kinds checked."""
+    df = scan_jsonl(_files(raw_dir), {**fields, "experiment": pl.String}).collect()
+    return schemas.check_kinds(df)
 
 
 def load(raw_dir: Path) -> pl.DataFrame:
-    """Rows of ``raw_dir/offload/*.jsonl`` (columns ``_ROW``): ok output rows of complete runs and
-    failed points; partial runs (a kill between rows) are dropped."""
-    rows = []
-    for f in _files(raw_dir):
-        for line, rec in iter_records(f):
-            if rec.get("experiment") != EXPERIMENT or rec.get("n_cpu_moe") is None:
-                continue
-            if rec.get("schema") == SCHEMA or rec.get("schema") == "benchbook.run_failed":
-                rows.append(_row(rec, f, line))
-    df = pl.DataFrame(rows, schema=_ROW)
-    ok = df.filter(pl.col("status") == "ok")
-    complete = ok.group_by("run_id").agg(pl.len().alias("_n"))
-    return pl.concat([ok.join(complete, on="run_id").drop("_n"), df.filter(pl.col("status") != "ok")])
+    """Rows of ``raw_dir/offload/*.jsonl`` (columns ``_ROW``): ok output rows of complete runs (all
+    ``rows_total`` rows present) and failed points (``benchbook.run_failed`` with a ``n_cpu_moe``: ``test``
+    null, ``reason``); partial runs (a kill between rows) are dropped.
+
+    Raises:
+        records.RecordError: a line is not JSON, of an undeclared kind, or a field read is missing or of the
+            wrong type (file:line, field, fix).
+    """
+    fields = {**schemas.polars_schema(EXPERIMENT, only=ROW_FIELDS, members=ROW_MEMBERS),
+              **schemas.polars_schema("run_failed", only=FAILED_FIELDS)}
+    df = _read(raw_dir, fields).filter(pl.col("experiment") == EXPERIMENT)
+    ok = validate(df.filter(pl.col("schema") == KIND.schema),
+                  schemas.checks(EXPERIMENT, only=ROW_FIELDS, members=ROW_MEMBERS))
+    failed = validate(df.filter((pl.col("schema") == schemas.RUN_FAILED.schema) & pl.col("n_cpu_moe").is_not_null()),
+                      {**schemas.checks(EXPERIMENT, only=POINT_FIELDS, members=POINT_MEMBERS),
+                       **schemas.checks("run_failed", only=FAILED_FIELDS)})
+    ok = ok.filter(pl.len().over("run_id") == pl.col("rows_total"))
+    lb = pl.col("llama_bench").struct
+    both = pl.concat([ok, failed], how="vertical")
+    return both.select(
+        *[pl.col(c) for c in ("host_id", "session_id", "toolchain_id", "profile", "model_id", "model_sha256",
+                              "synthetic_inputs", "n_cpu_moe")],
+        pl.when(lb.field("n_gen") > 0).then(pl.lit("tg")).when(lb.field("n_gen").is_not_null())
+        .then(pl.lit("pp")).alias("test"),
+        lb.field("n_prompt"), lb.field("n_gen"), "status", "reason",
+        lb.field("samples_ts"), lb.field("avg_ts"), "peak_gpu_mem_mib", "gpu_used_before_mib",
+        pl.col("budget_free_mib").cast(pl.Float64),
+        pl.col("ballast").struct.field("mode").alias("ballast_mode"),
+        pl.col("ballast").struct.field("held_mib").cast(pl.Float64).alias("ballast_held_mib"),
+        pl.col("placement").struct.field("cpu_expert_blocks").list.len().cast(pl.Int64).alias("cpu_expert_blocks"),
+        pl.col("placement").struct.field("n_layer"),
+        pl.col("decode_bytes").struct.field("total").alias("decode_bytes_total"),
+        pl.col("decode_bytes").struct.field("gpu").alias("decode_bytes_gpu"),
+        "started_at", "ended_at", "argv", "run_id", "file", "line",
+    ).cast(_ROW)
 
 
-def _kind(raw_dir: Path, schema: str) -> list[dict]:
-    out = []
-    for f in _files(raw_dir):
-        for line, rec in iter_records(f):
-            if rec.get("schema") == schema:
-                out.append({**rec, "file": str(f), "line": line})
-    return out
+#: the columns of ``bandwidth``, as ``BANDWIDTH_KIND`` declares them
+BANDWIDTH_FIELDS = ["host_id", "session_id", "toolchain_id", "mode", "device", "gb_per_s", "status", "error", "run_id"]
 
 
 def bandwidth(raw_dir: Path) -> pl.DataFrame:
-    """Device-to-device copy bandwidth records: host_id, session_id, mode, device, gb_per_s, status,
-    file, line, run_id (``gb_per_s`` null where the measurement failed)."""
-    rows = [
-        {
-            "host_id": r["host_id"],
-            "session_id": r["session_id"],
-            "mode": r.get("mode"),
-            "device": r.get("device"),
-            "gb_per_s": r.get("gb_per_s"),
-            "status": r.get("status"),
-            "error": r.get("error"),
-            "file": r["file"],
-            "line": r["line"],
-            "run_id": r["run_id"],
-        }
-        for r in _kind(raw_dir, BANDWIDTH_SCHEMA)
-    ]
-    return pl.DataFrame(
-        rows,
-        schema={
-            "host_id": pl.String,
-            "session_id": pl.String,
-            "mode": pl.String,
-            "device": pl.String,
-            "gb_per_s": pl.Float64,
-            "status": pl.String,
-            "error": pl.String,
-            "file": pl.String,
-            "line": pl.Int64,
-            "run_id": pl.String,
-        },
-    )
+    """Device-to-device copy bandwidth records: host_id, session_id, toolchain_id, mode, device, gb_per_s, status, error,
+    run_id, file, line (``gb_per_s`` null where the measurement failed)."""
+    fields = schemas.polars_schema(BANDWIDTH_KIND.key, only=BANDWIDTH_FIELDS)
+    df = validate(_read(raw_dir, fields).filter(pl.col("schema") == BANDWIDTH_KIND.schema),
+                  schemas.checks(BANDWIDTH_KIND.key, only=BANDWIDTH_FIELDS))
+    return df.select(*BANDWIDTH_FIELDS[:-1], "file", "line", "run_id")
+
+
+#: the columns ``model_bytes`` reads, as ``MODEL_BYTES_KIND`` declares them
+MODEL_BYTES_FIELDS = ["host_id", "session_id", "model_id", "model_sha256", "n_cpu_moe", "decode_bytes"]
 
 
 def model_bytes(raw_dir: Path) -> pl.DataFrame:
-    """Bytes read per decoded token per (session, model sha256, n_cpu_moe): decode_bytes_total/gpu/cpu."""
-    rows = [
-        {
-            "host_id": r["host_id"],
-            "session_id": r["session_id"],
-            "model_id": r["model_id"],
-            "model_sha256": r["model_sha256"],
-            "n_cpu_moe": r.get("n_cpu_moe"),
-            "decode_bytes_total": r["decode_bytes"]["total"],
-            "decode_bytes_gpu": r["decode_bytes"]["gpu"],
-            "decode_bytes_cpu": r["decode_bytes"]["cpu"],
-            "file": r["file"],
-            "line": r["line"],
-        }
-        for r in _kind(raw_dir, MODEL_BYTES_SCHEMA)
-    ]
-    return pl.DataFrame(
-        rows,
-        schema={
-            "host_id": pl.String,
-            "session_id": pl.String,
-            "model_id": pl.String,
-            "model_sha256": pl.String,
-            "n_cpu_moe": pl.Int64,
-            "decode_bytes_total": pl.Int64,
-            "decode_bytes_gpu": pl.Int64,
-            "decode_bytes_cpu": pl.Int64,
-            "file": pl.String,
-            "line": pl.Int64,
-        },
-    )
+    """Bytes read per decoded token per (session, model sha256, n_cpu_moe): host_id, session_id, model_id,
+    model_sha256, n_cpu_moe, decode_bytes_total/gpu/cpu, file, line."""
+    fields = schemas.polars_schema(MODEL_BYTES_KIND.key, only=MODEL_BYTES_FIELDS)
+    df = validate(_read(raw_dir, fields).filter(pl.col("schema") == MODEL_BYTES_KIND.schema),
+                  schemas.checks(MODEL_BYTES_KIND.key, only=MODEL_BYTES_FIELDS))
+    db = pl.col("decode_bytes").struct
+    return df.select(*MODEL_BYTES_FIELDS[:-1], db.field("total").alias("decode_bytes_total"),
+                     db.field("gpu").alias("decode_bytes_gpu"), db.field("cpu").alias("decode_bytes_cpu"),
+                     "file", "line")
 
 
 _KEYS = ["host_id", "session_id", "toolchain_id", "model_id", "n_cpu_moe", "test"]

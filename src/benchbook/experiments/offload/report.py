@@ -19,7 +19,8 @@ import altair as alt
 import polars as pl
 
 from benchbook import caveats, charts
-from benchbook.numbers import Number, line_ranges, make_key, publish
+from benchbook.numbers import Number, build_of, line_ranges, make_key, publish
+from benchbook.provenance import read_snapshots
 from benchbook.session import completed_sessions
 
 from . import EXPERIMENT
@@ -181,8 +182,16 @@ def derive(
     confidence: float = 0.95,
     root: Path | None = None,
 ) -> dict:
-    """Compute and write everything; returns ``{"points", "bounds", "roofline", "numbers", "sessions"}``."""
+    """Compute and write everything; returns ``{"points", "bounds", "roofline", "numbers", "sessions"}``.
+
+    Every number names its build (``numbers.build_of``): the toolchain snapshot (``raw_dir/snapshots``) of
+    the session that measured it; an id without a snapshot reads as an unknown build."""
     out_dir.mkdir(parents=True, exist_ok=True)
+    toolchains = read_snapshots(Path(raw_dir) / "snapshots", "toolchain")
+
+    def build(toolchain_id: str | None) -> dict:
+        return {"toolchain_id": toolchain_id, **build_of(toolchains.get(toolchain_id))}
+
     root = Path(root or ".").resolve()
     sessions = latest_sessions(raw_dir)
     if not sessions:
@@ -218,7 +227,7 @@ def derive(
                 sources=[{"file": _rel(f, root), "lines": line_ranges(r["lines"])} for f in r["files"]],
                 run_ids=r["run_ids"],
                 commands=[r["argv"]],
-                toolchain_id=r["toolchain_id"],
+                **build(r["toolchain_id"]),
                 host_id=r["host_id"],
                 session_id=r["session_id"],
                 caveats=r["caveats"],
@@ -243,6 +252,7 @@ def derive(
                     }
                 ],
                 run_ids=r["run_ids"],
+                **build(r["toolchain_id"]),
                 host_id=r["host_id"],
                 session_id=r["session_id"],
                 caveats=r["caveats"],
@@ -259,6 +269,7 @@ def derive(
                 n=1,
                 sources=[{"file": _rel(r["file"], root), "lines": [[r["line"], r["line"]]]}],
                 run_ids=[r["run_id"]],
+                **build(r["toolchain_id"]),
                 host_id=r["host_id"],
                 session_id=r["session_id"],
                 computation="benchbook.llamacpp.cudamem.bandwidth",
@@ -282,6 +293,7 @@ def derive(
                         for f in g.explode("files")["files"].unique().to_list()
                     ],
                     run_ids=g.explode("run_ids")["run_ids"].to_list(),
+                    **build(g["toolchain_id"][0]),
                     host_id=g["host_id"][0],
                     session_id=b.session_id,
                     computation="benchbook.experiments.offload.analysis.fit_boundary",
@@ -333,6 +345,8 @@ def derive(
                     }
                 ],
                 run_ids=r["run_ids"],
+                toolchain_id=r["toolchain_id"],
+                **build_of(toolchains.get(r["toolchain_id"]), r["build_number"], r["build_commit"]),
                 host_id=r["host_id"],
                 session_id=r["session_id"],
                 caveats=r["caveats"],

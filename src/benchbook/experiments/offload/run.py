@@ -30,12 +30,12 @@ from benchbook.llamacpp.procmon import _gpu_used_mib as gpu_used_mib  # the samp
 from benchbook.llamacpp.procmon import run_sampled
 from benchbook.provenance import git_state, load_snapshot
 from benchbook.records import new_id, utc_now
+from benchbook.schemas import build
 from benchbook.session import Session, run_key
 
 from .. import profiles
-from . import BANDWIDTH_SCHEMA, EXPERIMENT, MODEL_BYTES_SCHEMA, SCHEMA
+from . import BANDWIDTH_KIND, EXPERIMENT, KIND, MODEL_BYTES_KIND
 
-SCHEMA_VERSION = 1
 #: Defaults under every profile (``params.yaml`` ``offload`` and ``profiles.<p>.offload`` override).
 DEFAULTS = {
     "n_prompt": 128,
@@ -119,7 +119,6 @@ def run_session(
     """
     git = {k: v for k, v in git_state(root).items() if k in ("git_commit", "git_dirty")}
     common = {
-        "schema_version": SCHEMA_VERSION,
         "experiment": EXPERIMENT,
         "host_id": host["host_id"],
         "toolchain_id": toolchain["toolchain_id"],
@@ -136,15 +135,16 @@ def run_session(
             if not sess.done(key):
                 mlay = lay if m is model else weights.layout(m["path"])
                 sess.append(
-                    {
-                        "schema": MODEL_BYTES_SCHEMA,
+                    build(
+                        MODEL_BYTES_KIND.key,
                         **common,
-                        "run_id": new_id(),
-                        "run_key": key,
-                        "status": "ok",
-                        "synthetic_inputs": m is model,
+                        run_id=new_id(),
+                        run_key=key,
+                        session_id=sess.session_id,
+                        status="ok",
+                        synthetic_inputs=m is model,
                         **_bytes_record(m, mlay, n),
-                    }
+                    )
                 )
         bw_conf = {**cfg["bandwidth"], "fake": bool(cfg["ballast"].get("fake_total_mib"))}
         key = run_key({"bandwidth": bw_conf}, None, None, host["host_id"])
@@ -155,17 +155,18 @@ def run_session(
                 cfg["bandwidth"]["mib"], cfg["bandwidth"]["iters"], cfg["ballast"].get("fake_total_mib")
             )
             sess.append(
-                {
-                    "schema": BANDWIDTH_SCHEMA,
+                build(
+                    BANDWIDTH_KIND.key,
                     **common,
-                    "run_id": new_id(),
-                    "run_key": key,
-                    "config": bw_conf,
-                    "status": "failed" if "error" in bw else "ok",
+                    run_id=new_id(),
+                    run_key=key,
+                    session_id=sess.session_id,
+                    config=bw_conf,
+                    status="failed" if "error" in bw else "ok",
                     **bw,
-                    "started_at": started,
-                    "ended_at": utc_now(),
-                }
+                    started_at=started,
+                    ended_at=utc_now(),
+                )
             )
             log(f"bandwidth: {bw}")
         with cudamem.Ballast(cfg["ballast"]["free_mib"], cfg["ballast"].get("fake_total_mib")) as ballast:
@@ -195,6 +196,7 @@ def run_session(
                     **common,
                     "run_id": new_id(),
                     "run_key": key,
+                    "session_id": sess.session_id,
                     "config": conf,
                     "phase": "warm",
                     "argv": [Path(argv[0]).name] + argv[1:],
@@ -208,14 +210,9 @@ def run_session(
                     "budget_free_mib": cfg["ballast"]["free_mib"],
                 }
                 if "error" in ballast.state:
-                    sess.append(
-                        {
-                            "schema": "benchbook.run_failed",
-                            **base,
-                            "status": "failed",
-                            "reason": f"no memory budget: {ballast.state['error'][:300]}",
-                        }
-                    )
+                    reason = f"no memory budget: {ballast.state['error'][:300]}"
+                    sess.append(build("run_failed", **base, status="failed", reason=reason, error=reason,
+                                      returncode=None))
                     failed += 1
                     continue
                 log(f"$ {' '.join(base['argv'])}")
@@ -234,19 +231,19 @@ def run_session(
                 if res.returncode != 0 or res.timed_out:
                     reason = failure_reason(res.returncode, res.timed_out, res.stderr)
                     sess.append(
-                        {
-                            "schema": "benchbook.run_failed",
+                        build(
+                            "run_failed",
                             **base,
-                            "status": "failed",
-                            "reason": reason,
-                            "error": f"exit {res.returncode}",
-                            "returncode": res.returncode,
-                            "stderr_tail": res.stderr[-4000:],
-                        }
+                            status="failed",
+                            reason=reason,
+                            error=f"exit {res.returncode}",
+                            returncode=res.returncode,
+                            stderr_tail=res.stderr[-4000:],
+                        )
                     )
                     failed += 1
                     log(f"FAILED n_cpu_moe={n}: {reason}")
-                elif append_result(sess, SCHEMA, base, res, f"llama-bench stdout (n_cpu_moe {n})"):
+                elif append_result(sess, KIND.key, base, res, f"llama-bench stdout (n_cpu_moe {n})"):
                     ran += 1
                 else:
                     failed += 1
@@ -283,17 +280,16 @@ def measure(params: dict, *, root: Path, raw_dir: Path, overrides: dict | None =
     tok = fetched[0]
     made = synth.write(synth_spec(cfg), tok["path"], tokenizer_sha256=tok["sha256"], log=log)
     rec = made.record()
-    model = {
-        "schema": "benchbook.model",
-        "schema_version": 1,
-        "model_id": rec["model_id"],
-        "path": str(made.path),
-        "sha256": made.sha256,
-        "size_bytes": made.size_bytes,
-        "synthetic_inputs": True,
-        "origin": {k: v for k, v in rec.items() if k not in ("schema", "path")},
-    }
-    host = resolve.store_snapshots(raw_dir / "snapshots", toolchain, [model, *fetched])
+    model = build(
+        "model",
+        model_id=rec["model_id"],
+        path=str(made.path),
+        sha256=made.sha256,
+        size_bytes=made.size_bytes,
+        synthetic_inputs=True,
+        origin={k: v for k, v in rec.items() if k not in ("schema", "path")},
+    )
+    host = resolve.store_snapshots(raw_dir / "snapshots", toolchain, [model, *fetched]).record()
     raw_file = raw_dir / EXPERIMENT / f"{host['host_id']}.jsonl"
     log(
         f"{toolchain.record['toolchain_id']} {model['model_id']} ({made.size_bytes / 2**30:.2f} GiB) "
