@@ -32,7 +32,7 @@ CHECKS = {
         ".venv/bin/benchbook models add {file} --id mine",
     ),
     ".venv/bin/dvc metrics show": ("fresh", ".venv/bin/dvc metrics show"),
-    ".venv/bin/benchbook ingest FILE...": (
+    ".venv/bin/benchbook ingest FILE... [--host NAME] [--build N]": (
         "fresh",
         ".venv/bin/benchbook ingest tests/fixtures/llama_bench_b11434.jsonl",
     ),
@@ -110,7 +110,7 @@ def test_fresh_clone_commands(clone):
         ".venv/bin/benchbook run --from-data",
         ".venv/bin/benchbook doctor",
         ".venv/bin/dvc metrics show",
-        ".venv/bin/benchbook ingest FILE...",
+        ".venv/bin/benchbook ingest FILE... [--host NAME] [--build N]",
         ".venv/bin/benchbook audit CLAIMS.yaml [--logs DIR] [--pair SPEC=BASELINE]",
         ".venv/bin/benchbook stages check",
         ".venv/bin/benchbook models add PATH|URL [--id ID]",
@@ -130,7 +130,7 @@ def test_fresh_clone_commands(clone):
     assert doctor.returncode == 1 and "MISS toolchain: no llama.cpp build in the cache" in doctor.stdout
     assert results[".venv/bin/dvc metrics show"].returncode == 0
     assert "reports/metrics/llama_bench.json" in results[".venv/bin/dvc metrics show"].stdout
-    assert results[".venv/bin/benchbook ingest FILE..."].returncode == 0
+    assert results[".venv/bin/benchbook ingest FILE... [--host NAME] [--build N]"].returncode == 0
     assert (
         results[".venv/bin/benchbook audit CLAIMS.yaml [--logs DIR] [--pair SPEC=BASELINE]"].returncode == 0
     )
