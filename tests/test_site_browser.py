@@ -109,7 +109,8 @@ def site_dir(root, tmp_path_factory):
     raw = next((root / "data/raw/llama_bench").glob("*.jsonl")).relative_to(root).as_posix()
     publish(d / "reports" / "numbers" / "zz.json", "zz",
             [Number(key="zz-planted", value=1.0, unit=PLANTED, label=PLANTED, n=3, computation=PLANTED,
-                    sources=[{"file": raw, "lines": [[1, 1]]}], commands=[["llama-bench", "-m", PLANTED]])],
+                    sources=[{"file": raw, "lines": [[1, 1]]}], commands=[["llama-bench", "-m", PLANTED]],
+                    build=PLANTED)],
             root=root)
     _planted_chart(d / "reports" / "zz")
     _planted_notebook(d / "reports" / "notebooks" / "planted_report.ipynb")

@@ -630,7 +630,9 @@ NUMBER_ENTRY = (
 NUMBERS = Kind(
     "numbers", "benchbook.numbers", 1, "the numbers registry of one experiment (reports/numbers/<experiment>.json)",
     (Field("experiment", S, ""), Field("numbers", None, "key -> entry (numbers.Number)", py=dict,
-                                       members=NUMBER_ENTRY)),
+                                       members=NUMBER_ENTRY),
+     opt("cited_sha256", None, "raw file -> sha256 of the lines the numbers cite (numbers.cited_sha256; the "
+         "site build refuses a registry whose cited lines changed)", py=dict)),
     document=True, written_by=("numbers.py:publish",), read_by=("numbers.py:load_all", "site.py"),
 )
 
