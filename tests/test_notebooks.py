@@ -7,6 +7,7 @@ each notebook ends with assert cells on its outputs, so a wrong result fails.
 import json
 
 import pytest
+import yaml
 
 from conftest import nbval_notebook
 
@@ -21,8 +22,14 @@ def test_llama_bench_notebooks_tiny(tmp_path, root, toolchain, models):
     assert len(raw) == 1 and raw[0].read_text().count('"schema":"benchbook.llama_bench"') == 8
     assert tmp_path in raw[0].parents  # never appended to the committed data/raw
 
+    # the tiny session is the only one in tmp_path: its host is the primary one (params.yaml names the
+    # committed CPU host, which has no session here)
+    params = yaml.safe_load((root / "params.yaml").read_text())
+    params["report"]["primary_host"] = None
+    (tmp_path / "params.yaml").write_text(yaml.safe_dump(params))
     nbval_notebook(root, "llama_bench_report.ipynb", tmp_path,
-                   {"root": str(root), "raw_dir": str(tmp_path / "data/raw"), "reports_dir": str(tmp_path / "reports")})
+                   {"root": str(root), "params_file": str(tmp_path / "params.yaml"),
+                    "raw_dir": str(tmp_path / "data/raw"), "reports_dir": str(tmp_path / "reports")})
     nums = json.loads((tmp_path / "reports/numbers/llama_bench.json").read_text())["numbers"]
     assert sorted(nums) == sorted(f"lb-smollm2-135m-{q}-{t}-{p}" for q in ("q4_1", "q8_0")
                                   for t in ("pp8", "tg4") for p in ("cold", "warm"))
