@@ -50,8 +50,8 @@ def generate(n: int, out: Path, seed: int = 0, lean: bool = False) -> None:
         m = len(i)
         if m == 0:
             continue
-        k = i // HOSTS                               # index within the host
-        session = k // CONFIGS_PER_SESSION           # a session measures CONFIGS_PER_SESSION configurations
+        k = i // HOSTS  # index within the host
+        session = k // CONFIGS_PER_SESSION  # a session measures CONFIGS_PER_SESSION configurations
         cfg = k % CONFIGS_PER_SESSION
         model = cfg % 25
         is_tg = (cfg // 25) % 2 == 1
@@ -69,11 +69,24 @@ def generate(n: int, out: Path, seed: int = 0, lean: bool = False) -> None:
         model_ids = pl.Series([f"smollm2-135m-model-{j}-q4_1" for j in range(25)])[model]
         lb = {"build_commit": "unknown", "build_number": 11434}
         if not lean:
-            lb.update({"cpu_info": "AMD EPYC 7B13 64-Core Processor", "gpu_info": "", })
+            lb.update(
+                {
+                    "cpu_info": "AMD EPYC 7B13 64-Core Processor",
+                    "gpu_info": "",
+                }
+            )
         lb["backends"] = "CPU"
         if not lean:
-            lb.update({"model_filename": gguf, "model_type": "llama 256M Q4_1", "model_size": 96576768,
-                       "model_n_params": 134515008, "n_batch": 2048, "n_ubatch": 512})
+            lb.update(
+                {
+                    "model_filename": gguf,
+                    "model_type": "llama 256M Q4_1",
+                    "model_size": 96576768,
+                    "model_n_params": 134515008,
+                    "n_batch": 2048,
+                    "n_ubatch": 512,
+                }
+            )
         lb["n_threads"] = threads
         if not lean:
             lb.update({"cpu_mask": "0x0", "cpu_strict": False, "poll": 50})
@@ -82,13 +95,30 @@ def generate(n: int, out: Path, seed: int = 0, lean: bool = False) -> None:
             lb.update({"split_mode": "layer", "main_gpu": 0, "no_kv_offload": False})
         lb["flash_attn"] = -1
         if not lean:
-            lb.update({"devices": "auto", "tensor_split": "0.00", "tensor_buft_overrides": "none",
-                       "load_mode": "auto", "lazy_mode": "auto", "embeddings": False, "no_op_offload": 0,
-                       "no_host": False, "repack": True, "fit_target": 0, "fit_min_ctx": 0})
+            lb.update(
+                {
+                    "devices": "auto",
+                    "tensor_split": "0.00",
+                    "tensor_buft_overrides": "none",
+                    "load_mode": "auto",
+                    "lazy_mode": "auto",
+                    "embeddings": False,
+                    "no_op_offload": 0,
+                    "no_host": False,
+                    "repack": True,
+                    "fit_target": 0,
+                    "fit_min_ctx": 0,
+                }
+            )
         lb.update({"n_prompt": n_prompt, "n_gen": n_gen, "n_depth": 0})
         if not lean:
-            lb.update({"test_time": "2026-11-29T11:51:40Z", "avg_ns": samples.mean(1).astype(np.int64),
-                       "stddev_ns": samples.std(1, ddof=1).astype(np.int64)})
+            lb.update(
+                {
+                    "test_time": "2026-11-29T11:51:40Z",
+                    "avg_ns": samples.mean(1).astype(np.int64),
+                    "stddev_ns": samples.std(1, ddof=1).astype(np.int64),
+                }
+            )
         lb["avg_ts"] = rates.mean(1)
         if not lean:
             lb["stddev_ts"] = rates.std(1, ddof=1)
@@ -96,46 +126,116 @@ def generate(n: int, out: Path, seed: int = 0, lean: bool = False) -> None:
         if not lean:
             lb["samples_ts"] = pl.Series(rates.round(4)).cast(pl.List(pl.Float64))
         cols = {
-            "schema": "benchbook.llama_bench", "schema_version": 1,
+            "schema": "benchbook.llama_bench",
+            "schema_version": 1,
             "run_id": pl.Series(i).cast(pl.String).str.zfill(32),
-            "run_key": pl.Series(cfg).cast(pl.String).str.zfill(16), "experiment": "llama_bench", "phase": phase,
+            "run_key": pl.Series(cfg).cast(pl.String).str.zfill(16),
+            "experiment": "llama_bench",
+            "phase": phase,
         }
         if not lean:
-            cols["config"] = pl.DataFrame({
-                "n_prompt": n_prompt, "n_gen": n_gen, "n_depth": 0, "repetitions": 5, "threads": threads,
-                "n_gpu_layers": 99, "flash_attn": "auto", "model_id": model_ids, "phase": phase}).to_struct()
-            argv = ["llama-bench", "-m", gguf, "-p", "512", "-n", "128", "-d", "0", "-t", "2", "-ngl", "99",
-                    "-fa", "auto", "-o", "jsonl", "-r", "5", "--no-warmup"]
+            cols["config"] = pl.DataFrame(
+                {
+                    "n_prompt": n_prompt,
+                    "n_gen": n_gen,
+                    "n_depth": 0,
+                    "repetitions": 5,
+                    "threads": threads,
+                    "n_gpu_layers": 99,
+                    "flash_attn": "auto",
+                    "model_id": model_ids,
+                    "phase": phase,
+                }
+            ).to_struct()
+            argv = [
+                "llama-bench",
+                "-m",
+                gguf,
+                "-p",
+                "512",
+                "-n",
+                "128",
+                "-d",
+                "0",
+                "-t",
+                "2",
+                "-ngl",
+                "99",
+                "-fa",
+                "auto",
+                "-o",
+                "jsonl",
+                "-r",
+                "5",
+                "--no-warmup",
+            ]
         else:
             argv = ["llama-bench", "-m", "/models/m.gguf", "-p", "512", "-n", "128", "-r", "5", "-o", "jsonl"]
-        cols.update({
-            "argv": pl.Series([argv] * m, dtype=pl.List(pl.String)),
-            "host_id": pl.Series([f"{h:016d}"] * m), "toolchain_id": "6bcbdc2942c465ab",
-            "model_id": model_ids, "model_sha256": sha,
-            "git_commit": "66ae4d84d91f207e7908afba438fa3a2e528a26c" if not lean else "9ddff54", "git_dirty": False,
-            "started_at": "2026-11-29T11:51:38.908559Z", "ended_at": "2026-11-29T11:52:08.391299Z"})
+        cols.update(
+            {
+                "argv": pl.Series([argv] * m, dtype=pl.List(pl.String)),
+                "host_id": pl.Series([f"{h:016d}"] * m),
+                "toolchain_id": "6bcbdc2942c465ab",
+                "model_id": model_ids,
+                "model_sha256": sha,
+                "git_commit": "66ae4d84d91f207e7908afba438fa3a2e528a26c" if not lean else "9ddff54",
+                "git_dirty": False,
+                "started_at": "2026-11-29T11:51:38.908559Z",
+                "ended_at": "2026-11-29T11:52:08.391299Z",
+            }
+        )
         if lean:
             cols["load_start"] = pl.DataFrame({"loadavg": loadavg}).to_struct()
             cols["load_end"] = cols["load_start"]
         else:
-            top = [{"pid": 15407, "name": "llama-bench", "cpu_percent": 99.5},
-                   {"pid": 77, "name": "kdamond.0", "cpu_percent": 0.5},
-                   {"pid": 1, "name": "process_api", "cpu_percent": 0.3}]
-            cols["load_start"] = pl.DataFrame({"loadavg": loadavg, "governor": pl.Series([None] * m, dtype=pl.String),
-                                               "cpu_mhz": 2596, "top_processes": pl.Series([[]] * m, dtype=pl.List(
-                                                   pl.Struct({"pid": pl.Int64, "name": pl.String,
-                                                              "cpu_percent": pl.Float64})))}).to_struct()
-            cols["load_end"] = pl.DataFrame({"loadavg": loadavg, "governor": pl.Series([None] * m, dtype=pl.String),
-                                             "cpu_mhz": 2596, "top_processes": pl.Series([top] * m)}).to_struct()
-            cols["cache_state"] = pl.DataFrame({"method": ["posix_fadvise_dontneed"] * m,
-                                                "resident_before_pct": 100.0, "resident_after_pct": 0.0,
-                                                "evicted": True}).to_struct()
-        cols.update({"peak_rss_bytes": 137396224, "peak_gpu_mem_mib": pl.Series([None] * m, dtype=pl.Float64)})
+            top = [
+                {"pid": 15407, "name": "llama-bench", "cpu_percent": 99.5},
+                {"pid": 77, "name": "kdamond.0", "cpu_percent": 0.5},
+                {"pid": 1, "name": "process_api", "cpu_percent": 0.3},
+            ]
+            cols["load_start"] = pl.DataFrame(
+                {
+                    "loadavg": loadavg,
+                    "governor": pl.Series([None] * m, dtype=pl.String),
+                    "cpu_mhz": 2596,
+                    "top_processes": pl.Series(
+                        [[]] * m,
+                        dtype=pl.List(
+                            pl.Struct({"pid": pl.Int64, "name": pl.String, "cpu_percent": pl.Float64})
+                        ),
+                    ),
+                }
+            ).to_struct()
+            cols["load_end"] = pl.DataFrame(
+                {
+                    "loadavg": loadavg,
+                    "governor": pl.Series([None] * m, dtype=pl.String),
+                    "cpu_mhz": 2596,
+                    "top_processes": pl.Series([top] * m),
+                }
+            ).to_struct()
+            cols["cache_state"] = pl.DataFrame(
+                {
+                    "method": ["posix_fadvise_dontneed"] * m,
+                    "resident_before_pct": 100.0,
+                    "resident_after_pct": 0.0,
+                    "evicted": True,
+                }
+            ).to_struct()
+        cols.update(
+            {"peak_rss_bytes": 137396224, "peak_gpu_mem_mib": pl.Series([None] * m, dtype=pl.Float64)}
+        )
         if not lean:
             cols.update({"wall_ns": samples.sum(1) + 1_500_000_000, "row_index": 0})
-        cols.update({"rows_total": 1, "run_complete": True, "status": "ok",
-                     "llama_bench": pl.DataFrame(lb).to_struct(),
-                     "session_id": pl.Series(h * 1000 + session).cast(pl.String).str.zfill(32)})
+        cols.update(
+            {
+                "rows_total": 1,
+                "run_complete": True,
+                "status": "ok",
+                "llama_bench": pl.DataFrame(lb).to_struct(),
+                "session_id": pl.Series(h * 1000 + session).cast(pl.String).str.zfill(32),
+            }
+        )
         pl.DataFrame(cols).write_ndjson(out / f"{h:016d}.jsonl")
 
 
@@ -147,13 +247,19 @@ def run_one(n: int, lean: bool = False, full: bool = False) -> dict:
     from benchbook import caveats
     from benchbook.experiments.llama_bench import analysis
     from benchbook.numbers import Number, line_ranges, make_key_expr, publish
+
     with tempfile.TemporaryDirectory() as tmp:
         raw = Path(tmp) / "raw"
         t = time.perf_counter()
         # generated by another process, so this one's peak RSS is the analysis alone
-        subprocess.run([sys.executable, __file__, "--gen", str(n), str(raw)] + (["--lean"] if lean else []), check=True)
-        res = {"n": n, "gen_s": time.perf_counter() - t,
-               "bytes": sum(p.stat().st_size for p in raw.glob("*.jsonl"))}
+        subprocess.run(
+            [sys.executable, __file__, "--gen", str(n), str(raw)] + (["--lean"] if lean else []), check=True
+        )
+        res = {
+            "n": n,
+            "gen_s": time.perf_counter() - t,
+            "bytes": sum(p.stat().st_size for p in raw.glob("*.jsonl")),
+        }
         t0 = time.perf_counter()
         report: dict = {}
         if full:  # the whole flat table, then the statistics
@@ -174,24 +280,56 @@ def run_one(n: int, lean: bool = False, full: bool = False) -> dict:
         t3 = time.perf_counter()
         peaks.append(_peak_mib())
         latest = st.filter(pl.col("session_id") == pl.col("session_id").max().over("host_id")).with_columns(
-            make_key_expr(pl.lit("lb"), "host_id", "model_id", "test", pl.lit("t") + pl.col("n_threads").cast(pl.String),
-                          "phase").alias("key"))
-        nums = [Number(key=r["key"],
-                       value=round(r["mean_tps"], 2), unit="tok/s", label=r["model_id"], n=r["n"], sd=r["sd_tps"],
-                       ci95=[r["ci_low_tps"], r["ci_high_tps"]] if r["ci_low_tps"] is not None else None,
-                       ci_method="student-t", sources=[{"file": f, "lines": line_ranges(r["lines"])} for f in r["files"]],
-                       run_ids=r["run_ids"], commands=[r["argv"]], toolchain_id=r["toolchain_id"],
-                       model_sha256=r["model_sha256"], host_id=r["host_id"], session_id=r["session_id"],
-                       measured_from=r["started_at"], measured_to=r["ended_at"], caveats=r["caveats"],
-                       computation="benchbook.experiments.llama_bench.analysis.rate_stats")
-                for r in latest.iter_rows(named=True)]
+            make_key_expr(
+                pl.lit("lb"),
+                "host_id",
+                "model_id",
+                "test",
+                pl.lit("t") + pl.col("n_threads").cast(pl.String),
+                "phase",
+            ).alias("key")
+        )
+        nums = [
+            Number(
+                key=r["key"],
+                value=round(r["mean_tps"], 2),
+                unit="tok/s",
+                label=r["model_id"],
+                n=r["n"],
+                sd=r["sd_tps"],
+                ci95=[r["ci_low_tps"], r["ci_high_tps"]] if r["ci_low_tps"] is not None else None,
+                ci_method="student-t",
+                sources=[{"file": f, "lines": line_ranges(r["lines"])} for f in r["files"]],
+                run_ids=r["run_ids"],
+                commands=[r["argv"]],
+                toolchain_id=r["toolchain_id"],
+                model_sha256=r["model_sha256"],
+                host_id=r["host_id"],
+                session_id=r["session_id"],
+                measured_from=r["started_at"],
+                measured_to=r["ended_at"],
+                caveats=r["caveats"],
+                computation="benchbook.experiments.llama_bench.analysis.rate_stats",
+            )
+            for r in latest.iter_rows(named=True)
+        ]
         publish(Path(tmp) / "numbers" / "bench.json", "bench", nums)
         t4 = time.perf_counter()
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
-    res.update(load_validate_s=t1 - t0, aggregate_s=t2 - t1, caveats_s=t3 - t2, registry_s=t4 - t3,
-               total_s=t4 - t0, peak_rss_mib=rss / 2**20, peak_after_mib=[round(p) for p in peaks], rows=rows, configs=st.height, numbers=len(nums),
-               rules_applied=sum(v == "applied" for v in status.values()),
-               caveated=int((st["caveats"].list.len() > 0).sum()))
+    res.update(
+        load_validate_s=t1 - t0,
+        aggregate_s=t2 - t1,
+        caveats_s=t3 - t2,
+        registry_s=t4 - t3,
+        total_s=t4 - t0,
+        peak_rss_mib=rss / 2**20,
+        peak_after_mib=[round(p) for p in peaks],
+        rows=rows,
+        configs=st.height,
+        numbers=len(nums),
+        rules_applied=sum(v == "applied" for v in status.values()),
+        caveated=int((st["caveats"].list.len() > 0).sum()),
+    )
     return res
 
 
@@ -200,10 +338,16 @@ def main() -> int:
     ap.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000, 1_000_000])
     ap.add_argument("--one", type=int, help=argparse.SUPPRESS)
     ap.add_argument("--gen", nargs=2, help=argparse.SUPPRESS)
-    ap.add_argument("--full", action="store_true",
-                    help="load_llama_bench (whole flat table) then rate_stats, instead of rate_stats_raw")
-    ap.add_argument("--lean", action="store_true",
-                    help="write only the fields analysis reads (about 1 KiB a record, not the real 2.5 KiB)")
+    ap.add_argument(
+        "--full",
+        action="store_true",
+        help="load_llama_bench (whole flat table) then rate_stats, instead of rate_stats_raw",
+    )
+    ap.add_argument(
+        "--lean",
+        action="store_true",
+        help="write only the fields analysis reads (about 1 KiB a record, not the real 2.5 KiB)",
+    )
     a = ap.parse_args()
     if a.gen:
         generate(int(a.gen[0]), Path(a.gen[1]), lean=a.lean)
@@ -212,24 +356,35 @@ def main() -> int:
         print(json.dumps(run_one(a.one, a.lean, a.full)))
         return 0
     import os
-    print(f"records: {'lean (~1 KiB)' if a.lean else 'realistic (~2.5 KiB)'}; path: "
-          f"{'load_llama_bench + rate_stats' if a.full else 'rate_stats_raw (load+validate+aggregate file by file)'}")
-    print(f"{'records':>9} {'MiB':>6} {'B/rec':>5} {'gen_s':>6} | {'load+val':>8} {'agg':>6} {'caveats':>7} {'registry':>8} "
-          f"{'TOTAL_s':>7} {'peakRSS':>8} | configs numbers caveated  load avg before -> after")
+
+    print(
+        f"records: {'lean (~1 KiB)' if a.lean else 'realistic (~2.5 KiB)'}; path: "
+        f"{'load_llama_bench + rate_stats' if a.full else 'rate_stats_raw (load+validate+aggregate file by file)'}"
+    )
+    print(
+        f"{'records':>9} {'MiB':>6} {'B/rec':>5} {'gen_s':>6} | {'load+val':>8} {'agg':>6} {'caveats':>7} {'registry':>8} "
+        f"{'TOTAL_s':>7} {'peakRSS':>8} | configs numbers caveated  load avg before -> after"
+    )
     for n in a.sizes:
         load0 = os.getloadavg()[0]
-        out = subprocess.run([sys.executable, __file__, "--one", str(n)] + (["--lean"] if a.lean else [])
-                             + (["--full"] if a.full else []),
-                             capture_output=True, text=True)
+        out = subprocess.run(
+            [sys.executable, __file__, "--one", str(n)]
+            + (["--lean"] if a.lean else [])
+            + (["--full"] if a.full else []),
+            capture_output=True,
+            text=True,
+        )
         if out.returncode:
             print(out.stderr, file=sys.stderr)
             return 1
         r = json.loads(out.stdout.strip().splitlines()[-1])
-        print(f"{r['n']:>9,} {r['bytes'] / 2**20:>6.0f} {r['bytes'] / r['n']:>5.0f} {r['gen_s']:>6.1f} | {r['load_validate_s']:>8.2f} "
-              f"{r['aggregate_s']:>6.2f} {r['caveats_s']:>7.2f} {r['registry_s']:>8.2f} {r['total_s']:>7.2f} "
-              f"{r['peak_rss_mib']:>6.0f}Mi | {r['configs']:>7,} {r['numbers']:>7,} {r['caveated']:>8,}"
-              f"  {load0:.2f} -> {os.getloadavg()[0]:.2f}"
-              f"  (rules applied: {r['rules_applied']}; peak MiB after load/agg/caveats: {r['peak_after_mib']})")
+        print(
+            f"{r['n']:>9,} {r['bytes'] / 2**20:>6.0f} {r['bytes'] / r['n']:>5.0f} {r['gen_s']:>6.1f} | {r['load_validate_s']:>8.2f} "
+            f"{r['aggregate_s']:>6.2f} {r['caveats_s']:>7.2f} {r['registry_s']:>8.2f} {r['total_s']:>7.2f} "
+            f"{r['peak_rss_mib']:>6.0f}Mi | {r['configs']:>7,} {r['numbers']:>7,} {r['caveated']:>8,}"
+            f"  {load0:.2f} -> {os.getloadavg()[0]:.2f}"
+            f"  (rules applied: {r['rules_applied']}; peak MiB after load/agg/caveats: {r['peak_after_mib']})"
+        )
     return 0
 
 

@@ -18,8 +18,16 @@ import time
 import urllib.request
 from pathlib import Path
 
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync", "--remote-debugging-port=0"]
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--remote-debugging-port=0",
+]
 
 
 class CDPError(RuntimeError):
@@ -33,9 +41,11 @@ class _WebSocket:
         host, port = host_port.split(":")
         self.sock = socket.create_connection((host, int(port)), timeout=timeout)
         key = base64.b64encode(os.urandom(16)).decode()
-        self.sock.sendall(f"GET /{path} HTTP/1.1\r\nHost: {host_port}\r\nUpgrade: websocket\r\n"
-                          f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
-                          "Sec-WebSocket-Version: 13\r\n\r\n".encode())
+        self.sock.sendall(
+            f"GET /{path} HTTP/1.1\r\nHost: {host_port}\r\nUpgrade: websocket\r\n"
+            f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+            "Sec-WebSocket-Version: 13\r\n\r\n".encode()
+        )
         head = b""
         while b"\r\n\r\n" not in head:
             chunk = self.sock.recv(1)
@@ -48,9 +58,13 @@ class _WebSocket:
     def send(self, text: str) -> None:
         data = text.encode()
         n = len(data)
-        header = bytes([0x81]) + (bytes([0x80 | n]) if n < 126 else
-                                  bytes([0x80 | 126]) + struct.pack(">H", n) if n < 65536 else
-                                  bytes([0x80 | 127]) + struct.pack(">Q", n))
+        header = bytes([0x81]) + (
+            bytes([0x80 | n])
+            if n < 126
+            else bytes([0x80 | 126]) + struct.pack(">H", n)
+            if n < 65536
+            else bytes([0x80 | 127]) + struct.pack(">Q", n)
+        )
         mask = os.urandom(4)
         self.sock.sendall(header + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(data)))
 
@@ -129,8 +143,11 @@ class Browser:
     """Headless ``chromium`` with DevTools on 127.0.0.1; use as a context manager."""
 
     def __init__(self, chromium: str, profile: Path):
-        self.proc = subprocess.Popen([chromium, *FLAGS, f"--user-data-dir={profile}", "about:blank"],
-                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.proc = subprocess.Popen(
+            [chromium, *FLAGS, f"--user-data-dir={profile}", "about:blank"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         port_file = Path(profile) / "DevToolsActivePort"
         end = time.monotonic() + 60
         while not (port_file.exists() and port_file.read_text().count("\n") >= 1):

@@ -48,7 +48,12 @@ def nbval_notebook(root: Path, name: str, tmp_path: Path, parameters: dict) -> P
     assert cells decide.  Returns the prepared notebook's path; fails the test with nbval's output."""
     dst = tmp_path / name
     pm.execute_notebook(str(root / "notebooks" / name), str(dst), prepare_only=True, parameters=parameters)
-    r = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--nbval-lax", str(dst)],
-                       cwd=tmp_path, capture_output=True, text=True, timeout=600)
+    r = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--nbval-lax", str(dst)],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert r.returncode == 0, r.stdout[-3000:]
     return dst

@@ -13,21 +13,56 @@ from benchbook.records import RecordError, RecordWriter
 
 
 def lb_record(run_id, samples_ns, n_prompt=0, n_gen=120, phase="warm", model="m", session="s", **over):
-    rec = {"schema": "benchbook.llama_bench", "schema_version": 1, "run_id": run_id, "run_key": run_id,
-           "experiment": "llama_bench", "phase": phase, "argv": ["llama-bench", "-n", str(n_gen)],
-           "host_id": "h", "toolchain_id": "tc", "model_id": model, "model_sha256": "sha", "git_commit": "g",
-           "git_dirty": False, "started_at": "2026-01-01T00:00:00Z", "ended_at": "2026-01-01T00:00:10Z",
-           "load_start": {"loadavg": [0.1, 0.1, 0.1], "top_processes": []},
-           "load_end": {"loadavg": [0.3, 0.1, 0.1], "top_processes": [{"pid": 1, "name": "llama-bench",
-                                                                       "cpu_percent": 199.0},
-                                                                      {"pid": 2, "name": "python", "cpu_percent": 7.5}]},
-           "peak_rss_bytes": 1000, "peak_gpu_mem_mib": None, "row_index": 0, "rows_total": 1, "run_complete": True,
-           "status": "ok", "session_id": session,
-           "llama_bench": {"build_commit": "abc", "build_number": 11434, "backends": "CPU", "n_prompt": n_prompt,
-                           "n_gen": n_gen, "n_depth": 0, "samples_ns": samples_ns,
-                           "avg_ts": float(np.mean([1e9 * (n_prompt + n_gen) / s for s in samples_ns])) if samples_ns else 1.0,
-                           "n_threads": 2, "n_gpu_layers": 99, "n_cpu_moe": 0, "flash_attn": -1, "type_k": "f16",
-                           "type_v": "f16"}}
+    rec = {
+        "schema": "benchbook.llama_bench",
+        "schema_version": 1,
+        "run_id": run_id,
+        "run_key": run_id,
+        "experiment": "llama_bench",
+        "phase": phase,
+        "argv": ["llama-bench", "-n", str(n_gen)],
+        "host_id": "h",
+        "toolchain_id": "tc",
+        "model_id": model,
+        "model_sha256": "sha",
+        "git_commit": "g",
+        "git_dirty": False,
+        "started_at": "2026-01-01T00:00:00Z",
+        "ended_at": "2026-01-01T00:00:10Z",
+        "load_start": {"loadavg": [0.1, 0.1, 0.1], "top_processes": []},
+        "load_end": {
+            "loadavg": [0.3, 0.1, 0.1],
+            "top_processes": [
+                {"pid": 1, "name": "llama-bench", "cpu_percent": 199.0},
+                {"pid": 2, "name": "python", "cpu_percent": 7.5},
+            ],
+        },
+        "peak_rss_bytes": 1000,
+        "peak_gpu_mem_mib": None,
+        "row_index": 0,
+        "rows_total": 1,
+        "run_complete": True,
+        "status": "ok",
+        "session_id": session,
+        "llama_bench": {
+            "build_commit": "abc",
+            "build_number": 11434,
+            "backends": "CPU",
+            "n_prompt": n_prompt,
+            "n_gen": n_gen,
+            "n_depth": 0,
+            "samples_ns": samples_ns,
+            "avg_ts": float(np.mean([1e9 * (n_prompt + n_gen) / s for s in samples_ns]))
+            if samples_ns
+            else 1.0,
+            "n_threads": 2,
+            "n_gpu_layers": 99,
+            "n_cpu_moe": 0,
+            "flash_attn": -1,
+            "type_k": "f16",
+            "type_v": "f16",
+        },
+    }
     rec.update(over)
     return rec
 
@@ -70,17 +105,34 @@ def test_bootstrap_interval_contains_mean_and_is_reproducible():
 
 def test_rate_stats_mean_of_per_repetition_rates(tmp_path):
     # 120 tokens in 1.2 s, 1.0 s, 0.8 s -> 100, 120, 150 tok/s; mean 123.33 (total/total would be 120)
-    write(tmp_path / "h.jsonl", [lb_record("r1", [1_200_000_000, 1_000_000_000, 800_000_000]),
-                                 lb_record("r2", [1_000_000_000], phase="cold")])
+    write(
+        tmp_path / "h.jsonl",
+        [
+            lb_record("r1", [1_200_000_000, 1_000_000_000, 800_000_000]),
+            lb_record("r2", [1_000_000_000], phase="cold"),
+        ],
+    )
     df = analysis.load_llama_bench(tmp_path)
-    assert df.columns[:10] == ["file", "line", "run_id", "session_id", "host_id", "toolchain_id", "model_id",
-                               "model_sha256", "phase", "test"]
+    assert df.columns[:10] == [
+        "file",
+        "line",
+        "run_id",
+        "session_id",
+        "host_id",
+        "toolchain_id",
+        "model_id",
+        "model_sha256",
+        "phase",
+        "test",
+    ]
     assert df["line"].to_list() == [1, 2] and df["others_cpu_pct_max"].to_list() == [7.5, 7.5]
     st = analysis.rate_stats(df).sort("phase", descending=True)
     w = st.row(0, named=True)
     assert (w["phase"], w["n"], w["test"]) == ("warm", 3, "tg")
     assert w["mean_tps"] == pytest.approx(123.3333, abs=1e-4)
-    assert w["ci_low_tps"] == pytest.approx(60.818, abs=1e-2) and w["ci_high_tps"] == pytest.approx(185.849, abs=1e-2)
+    assert w["ci_low_tps"] == pytest.approx(60.818, abs=1e-2) and w["ci_high_tps"] == pytest.approx(
+        185.849, abs=1e-2
+    )
     assert w["llama_bench_avg_ts"] == pytest.approx(w["mean_tps"])
     c = st.row(1, named=True)
     assert (c["n"], c["ci_low_tps"], c["mean_tps"]) == (1, None, 120.0)
@@ -89,25 +141,45 @@ def test_rate_stats_mean_of_per_repetition_rates(tmp_path):
 def test_records_of_one_configuration_pool_their_samples(tmp_path):
     # the same rates 100, 120, 150 split over two records (a resumed session): pooled mean 123.333 and
     # sd 25.166 as in the one-record case (Chan's combination of per-record mean and M2)
-    write(tmp_path / "h.jsonl", [lb_record("r1", [1_200_000_000, 1_000_000_000]), lb_record("r2", [800_000_000])])
+    write(
+        tmp_path / "h.jsonl",
+        [lb_record("r1", [1_200_000_000, 1_000_000_000]), lb_record("r2", [800_000_000])],
+    )
     st = analysis.rate_stats(analysis.load_llama_bench(tmp_path))
     assert st.height == 1 and st["n"][0] == 3 and sorted(st["run_ids"][0]) == ["r1", "r2"]
-    assert st["mean_tps"][0] == pytest.approx(123.3333, abs=1e-4) and st["sd_tps"][0] == pytest.approx(25.1661, abs=1e-4)
+    assert st["mean_tps"][0] == pytest.approx(123.3333, abs=1e-4) and st["sd_tps"][0] == pytest.approx(
+        25.1661, abs=1e-4
+    )
 
 
 def test_pp_and_tg_never_averaged_together(tmp_path):
-    write(tmp_path / "h.jsonl", [lb_record("r1", [1_000_000_000] * 3, n_prompt=0, n_gen=64),
-                                 lb_record("r2", [1_000_000_000] * 3, n_prompt=512, n_gen=0)])
+    write(
+        tmp_path / "h.jsonl",
+        [
+            lb_record("r1", [1_000_000_000] * 3, n_prompt=0, n_gen=64),
+            lb_record("r2", [1_000_000_000] * 3, n_prompt=512, n_gen=0),
+        ],
+    )
     st = analysis.rate_stats(analysis.load_llama_bench(tmp_path))
     assert sorted(zip(st["test"], st["mean_tps"])) == [("pp", 512.0), ("tg", 64.0)]
 
 
 def test_validation_names_file_line_field_and_fix(tmp_path):
     bad = lb_record("r2", [])
-    write(tmp_path / "h.jsonl", [{"schema": "benchbook.session", "schema_version": 1, "event": "start"},
-                                 lb_record("r1", [10**9]), bad, lb_record("r3", [10**9], phase="hot")])
-    with pytest.raises(RecordError, match=r"h\.jsonl:3: field 'llama_bench\.samples_ns' must be a non-empty list.*"
-                                          r"\(1 more invalid"):
+    write(
+        tmp_path / "h.jsonl",
+        [
+            {"schema": "benchbook.session", "schema_version": 1, "event": "start"},
+            lb_record("r1", [10**9]),
+            bad,
+            lb_record("r3", [10**9], phase="hot"),
+        ],
+    )
+    with pytest.raises(
+        RecordError,
+        match=r"h\.jsonl:3: field 'llama_bench\.samples_ns' must be a non-empty list.*"
+        r"\(1 more invalid",
+    ):
         analysis.load_llama_bench(tmp_path)
     rep = {}
     df = analysis.load_llama_bench(tmp_path, on_error="skip", report=rep)
@@ -125,7 +197,13 @@ def test_wrong_type_is_caught_with_line(tmp_path):
 
 def test_bad_json_and_blank_lines(tmp_path):
     p = tmp_path / "h.jsonl"
-    p.write_text(json.dumps(lb_record("r1", [10**9])) + "\n\n" + "{torn\n" + json.dumps(lb_record("r2", [10**9])) + "\n")
+    p.write_text(
+        json.dumps(lb_record("r1", [10**9]))
+        + "\n\n"
+        + "{torn\n"
+        + json.dumps(lb_record("r2", [10**9]))
+        + "\n"
+    )
     with pytest.raises(RecordError, match=r"h\.jsonl:3: .*records repair"):
         analysis.load_llama_bench(tmp_path)
     rep = {}
@@ -142,6 +220,7 @@ def test_killed_invocation_rows_are_dropped(tmp_path):
 
 def test_committed_raw_data_loads():
     from pathlib import Path
+
     raw = Path(__file__).parents[1] / "data" / "raw" / "llama_bench"
     if not any(raw.glob("*.jsonl")):
         pytest.skip("no committed llama-bench raw data")
@@ -153,23 +232,36 @@ def test_committed_raw_data_loads():
 
 def test_ratio_stats_only_within_session_host_build():
     base = {"host_id": "h", "toolchain_id": "tc", "test": "tg", "n": 4, "sd_tps": 10.0, "run_ids": [["x"]]}
-    st = pl.DataFrame([{**base, "session_id": "s1", "model_id": "a", "mean_tps": 100.0, "run_ids": ["1"]},
-                       {**base, "session_id": "s1", "model_id": "b", "mean_tps": 50.0, "sd_tps": 5.0, "run_ids": ["2"]},
-                       {**base, "session_id": "s2", "model_id": "b", "mean_tps": 10.0, "run_ids": ["3"]}])
+    st = pl.DataFrame(
+        [
+            {**base, "session_id": "s1", "model_id": "a", "mean_tps": 100.0, "run_ids": ["1"]},
+            {**base, "session_id": "s1", "model_id": "b", "mean_tps": 50.0, "sd_tps": 5.0, "run_ids": ["2"]},
+            {**base, "session_id": "s2", "model_id": "b", "mean_tps": 10.0, "run_ids": ["3"]},
+        ]
+    )
     r = analysis.ratio_stats(st, pl.col("model_id") == "a", pl.col("model_id") == "b", ["test"])
     assert r.height == 1 and r["id"][0] == "ratio-a-b-tg"
     assert r["value"][0] == 2.0 and r["ci_low"][0] == pytest.approx(1.68228, abs=1e-4)
 
 
 def test_migration_upgrades_legacy_llama_bench_fields():
-    df = pl.DataFrame({"use_mmap": [False, None], "cuda": [True, None], "blas": [True, None],
-                       "flash_attn": ["true", None], "load_mode": [None, "auto"], "n_gen": [128, 64]})
+    df = pl.DataFrame(
+        {
+            "use_mmap": [False, None],
+            "cuda": [True, None],
+            "blas": [True, None],
+            "flash_attn": ["true", None],
+            "load_mode": [None, "auto"],
+            "n_gen": [128, 64],
+        }
+    )
     up = migrations.legacy_llama_bench_fields(df)
     assert up["load_mode"].to_list() == ["none", "auto"]
     assert up["backends"][0] == "CUDA,BLAS"
     assert up["n_gen"].to_list() == [128, 64] and "use_mmap" not in up.columns and "cuda" not in up.columns
-    row, fields_set = migrations.legacy_llama_bench_row({"use_mmap": True, "cuda": False, "metal": True,
-                                                         "flash_attn": False, "n_gen": 8})
+    row, fields_set = migrations.legacy_llama_bench_row(
+        {"use_mmap": True, "cuda": False, "metal": True, "flash_attn": False, "n_gen": 8}
+    )
     assert (row, fields_set) == ({"load_mode": "mmap", "backends": "Metal", "flash_attn": 0, "n_gen": 8}, 1)
     with pytest.raises(migrations.MigrationError, match="newer than this benchbook"):
         migrations.upgrade(pl.DataFrame({"schema_version": [3]}), "benchbook.llama_bench")
@@ -188,8 +280,14 @@ def test_rate_stats_per_host_keeps_first_row_order_and_values(tmp_path):
     # the rows and order of one grouping over the whole table
     recs = []
     for i in range(12):
-        recs.append(lb_record(f"r{i}", [1_000_000_000 + 10_000_000 * i, 1_010_000_000], model=f"m{i % 3}",
-                              host_id=f"h{i % 2}"))
+        recs.append(
+            lb_record(
+                f"r{i}",
+                [1_000_000_000 + 10_000_000 * i, 1_010_000_000],
+                model=f"m{i % 3}",
+                host_id=f"h{i % 2}",
+            )
+        )
     _write_jsonl(tmp_path / "a.jsonl", recs)
     df = analysis.load_llama_bench(tmp_path)
     st = analysis.rate_stats(df)
@@ -207,10 +305,17 @@ def test_rate_stats_raw_equals_whole_table(tmp_path):
     # one file per host (file by file), a host across two files and a multi-row invocation across
     # files (whole-table fallback): always rate_stats(load_llama_bench(...))
     a = [lb_record(f"a{i}", [1_000_000_000 + i], model=f"m{i % 2}", host_id="h0") for i in range(4)]
-    b = [lb_record(f"b{i}", [2_000_000_000 + i, 2_100_000_000], model=f"m{i % 2}", host_id="h1") for i in range(4)]
+    b = [
+        lb_record(f"b{i}", [2_000_000_000 + i, 2_100_000_000], model=f"m{i % 2}", host_id="h1")
+        for i in range(4)
+    ]
     cut = lb_record("c", [1_000_000_000], host_id="h1", rows_total=2)
-    for layout in ({"a.jsonl": a, "b.jsonl": b}, {"a.jsonl": a + b[:2], "b.jsonl": b[2:]},
-                   {"a.jsonl": a + [cut], "b.jsonl": b + [cut]}, {"a.jsonl": a + [cut], "b.jsonl": b}):
+    for layout in (
+        {"a.jsonl": a, "b.jsonl": b},
+        {"a.jsonl": a + b[:2], "b.jsonl": b[2:]},
+        {"a.jsonl": a + [cut], "b.jsonl": b + [cut]},
+        {"a.jsonl": a + [cut], "b.jsonl": b},
+    ):
         raw = tmp_path / str(len(list(tmp_path.iterdir())))
         raw.mkdir()
         for name, recs in layout.items():
@@ -229,7 +334,9 @@ def test_invalid_sample_element_is_an_error_not_a_changed_mean(tmp_path, bad):
     r = lb_record("r2", [1_000_000_000, 2_000_000_000])
     r["llama_bench"]["samples_ns"].append(bad)
     write(tmp_path / "h.jsonl", [lb_record("r1", [1_000_000_000]), r])
-    with pytest.raises(RecordError, match=r"h\.jsonl:2: field 'llama_bench\.samples_ns' must be a non-empty list"):
+    with pytest.raises(
+        RecordError, match=r"h\.jsonl:2: field 'llama_bench\.samples_ns' must be a non-empty list"
+    ):
         analysis.load_llama_bench(tmp_path)
     rep = {}
     df = analysis.load_llama_bench(tmp_path, on_error="skip", report=rep)
@@ -248,7 +355,9 @@ def test_duplicated_record_is_kept_once_not_dropping_the_run(tmp_path):
     df = analysis.load_llama_bench(tmp_path, report=rep)
     assert df["line"].to_list() == [1, 2] and df["test"].to_list() == ["pp", "tg"]
     assert "row_index" not in df.columns and "rows_total" not in df.columns
-    assert rep["duplicates"] == 1 and rep["duplicate_examples"][0].endswith("h.jsonl:3: run r1 row 1 repeated (first copy kept)")
+    assert rep["duplicates"] == 1 and rep["duplicate_examples"][0].endswith(
+        "h.jsonl:3: run r1 row 1 repeated (first copy kept)"
+    )
     assert (rep["incomplete_runs"], rep["incomplete_rows"]) == (1, 1)
     st = analysis.rate_stats(df)
     assert sorted(zip(st["test"], st["n"], st["mean_tps"])) == [("pp", 1, 512.0), ("tg", 1, 32.0)]

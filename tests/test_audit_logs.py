@@ -21,8 +21,12 @@ HEAD = "schema: benchbook.claims\nschema_version: 1\nsource: {kind: synthetic te
 def logdir(tmp_path):
     d = tmp_path / "logs"
     d.mkdir()
-    for f in ("ingest/llama_bench_b11434.jsonl", "ingest/llama_server_spec_b11434.log",
-              "speculative/completion_baseline.json", "speculative/completion_draft_self_n4.json"):
+    for f in (
+        "ingest/llama_bench_b11434.jsonl",
+        "ingest/llama_server_spec_b11434.log",
+        "speculative/completion_baseline.json",
+        "speculative/completion_draft_self_n4.json",
+    ):
         shutil.copy(FX / f, d)
     return d
 
@@ -68,12 +72,14 @@ def test_speculative_log_without_a_pair_gets_no_speedup_and_says_why(logdir):
 
 def test_pair_named_in_the_claims_file_and_a_claim_checked_against_its_log(tmp_path, logdir):
     p = tmp_path / "c.yaml"
-    p.write_text(HEAD + "log_pairs: [{log: completion_draft_self_n4.json, "
-                 "baseline: completion_baseline.json}]\n"
-                 "claims:\n"
-                 "  - {id: tg, metric: decode_tps, value: 75.6, unit: tok/s, log: llama_bench_b11434.jsonl}\n"
-                 "  - {id: tg-bad, metric: decode_tps, value: 80.0, unit: tok/s,"
-                 " log: llama_bench_b11434.jsonl}\n")
+    p.write_text(
+        HEAD + "log_pairs: [{log: completion_draft_self_n4.json, "
+        "baseline: completion_baseline.json}]\n"
+        "claims:\n"
+        "  - {id: tg, metric: decode_tps, value: 75.6, unit: tok/s, log: llama_bench_b11434.jsonl}\n"
+        "  - {id: tg-bad, metric: decode_tps, value: 80.0, unit: tok/s,"
+        " log: llama_bench_b11434.jsonl}\n"
+    )
     v = by_id(run.audit_file(p, logdir, here=Here()))
     assert "acceptance_without_speedup" in {q.check for q in v["completion_draft_self_n4.json:1"].qualifiers}
     # 75.625 lies in 75.55..75.65 ("75.6"); 80.0 stands for 79.95..80.05: off by 75.625 - 80.0 = -4.375
@@ -86,8 +92,10 @@ def test_pair_named_in_the_claims_file_and_a_claim_checked_against_its_log(tmp_p
 def test_claim_in_words_with_a_log_shows_the_rate_and_stays_not_checkable(tmp_path, logdir):
     # regression: a claim with `log:` but no value or range crashed the audit (TypeError unpacking None)
     p = tmp_path / "c.yaml"
-    p.write_text(HEAD + "claims:\n"
-                 "  - {id: tg, metric: decode_tps, statement: fast enough, log: llama_bench_b11434.jsonl}\n")
+    p.write_text(
+        HEAD + "claims:\n"
+        "  - {id: tg, metric: decode_tps, statement: fast enough, log: llama_bench_b11434.jsonl}\n"
+    )
     tg = by_id(run.audit_file(p, logdir, here=Here()))["tg"]
     # the log's one decode_tps entry: mean of 79.745 and 71.506 tok/s = 75.625 (as above)
     assert (tg.consistency, tg.recomputed, tg.difference) == ("not checkable", "75.625", None)
@@ -113,16 +121,28 @@ def test_unreadable_log_and_bad_pair_are_errors(tmp_path, logdir):
     with pytest.raises(logs.LogsError, match="notes.txt"):
         run.audit_file(CLOVER, logdir)
     (logdir / "notes.txt").unlink()
-    with pytest.raises(logs.LogsError,
-                       match="log pair a.log=completion_baseline.json: a.log is not a file under"):
+    with pytest.raises(
+        logs.LogsError, match="log pair a.log=completion_baseline.json: a.log is not a file under"
+    ):
         run.audit_file(CLOVER, logdir, {"a.log": "completion_baseline.json"})
 
 
 def test_command_exit_codes_and_records(tmp_path, logdir, capsys, monkeypatch):
     monkeypatch.chdir(tmp_path)
     out, pages = tmp_path / "out", tmp_path / "pages"
-    rc = command.main([str(CLOVER), "--logs", str(logdir), "--out", str(out), "--pages", str(pages),
-                       "--pair", "completion_draft_self_n4.json=completion_baseline.json"])
+    rc = command.main(
+        [
+            str(CLOVER),
+            "--logs",
+            str(logdir),
+            "--out",
+            str(out),
+            "--pages",
+            str(pages),
+            "--pair",
+            "completion_draft_self_n4.json=completion_baseline.json",
+        ]
+    )
     assert rc == 0  # inconsistent or at-risk verdicts are results, not failures
     recs = [json.loads(x) for x in (out / "clover-35b-a3b-blog.jsonl").read_text().splitlines()]
     # 33 claims + 4 statements + 2 llama-bench results + 1 server request + 2 completion requests
@@ -138,12 +158,14 @@ def test_command_exit_codes_and_records(tmp_path, logdir, capsys, monkeypatch):
 
 def test_page_escapes_every_text_from_the_claims_file(tmp_path):
     p = tmp_path / "x.yaml"
-    p.write_text(HEAD + "claims:\n"
-                 "  - {id: '<b>x', metric: decode_tps, value: 1, unit: tok/s,"
-                 " method: '<script>alert(1)</script>', note: '```{=html}'}\n"
-                 "statements:\n"
-                 "  - {id: s, kind: ratio, statement: '</td>{{< var a >}}`x`', of: ['<b>x', '<b>x'],"
-                 " value: 1, unit: x}\n")
+    p.write_text(
+        HEAD + "claims:\n"
+        "  - {id: '<b>x', metric: decode_tps, value: 1, unit: tok/s,"
+        " method: '<script>alert(1)</script>', note: '```{=html}'}\n"
+        "statements:\n"
+        "  - {id: s, kind: ratio, statement: '</td>{{< var a >}}`x`', of: ['<b>x', '<b>x'],"
+        " value: 1, unit: x}\n"
+    )
     text = page.render(*(lambda a: (a.claims, a.verdicts, a.path.name))(run.audit_file(p)))
     body = text.split("```{=html}", 1)[1]
     assert "<script>" not in body and "&lt;script&gt;alert(1)&lt;/script&gt;" in body

@@ -18,15 +18,44 @@ def test_clover_converted_file_keeps_every_claim_of_the_original():
     # = 33 claims; its 4 derived entries are statements
     assert len(cf.claims) == 33 and len(cf.statements) == 4
     ids = {c.id for c in cf.claims} | {s.id for s in cf.statements}
-    original = ["tg-wsl-ncmoe26", "pp-wsl-ncmoe26", "tg-win-ncmoe26", "tg-win-ncmoe26-first",
-                "pp-win-ncmoe26", "tg-win-ncmoe24", "pp-win-ncmoe24", "tg-win-ncmoe22", "pp-win-ncmoe22",
-                "ds-story-wsl", "ds-story-win", "ds-code-wsl", "ds-code-win", "ds-prob-wsl", "ds-prob-win",
-                "ds-code-b8-wsl", "ds-code-b8-win", "ds-code-b4-wsl", "ds-acceptance", "mem-wsl-vram",
-                "mem-wsl-rss", "mem-win-vram", "mem-win-ws", "stmt-57pct", "stmt-two-thirds", "stmt-7x-qwen",
-                "stmt-2.4x-5070ti",
-                "ext-h200-draft-self", "ext-vendor-gb300", "ext-vendor-h200", "other-deepseek-strata",
-                "other-qwen27b-q4km", "other-qwen27b-iq3xxs", "other-qwen27b-iq2xs-mtp", "prep-quantize",
-                "prep-convert-4-shards"]
+    original = [
+        "tg-wsl-ncmoe26",
+        "pp-wsl-ncmoe26",
+        "tg-win-ncmoe26",
+        "tg-win-ncmoe26-first",
+        "pp-win-ncmoe26",
+        "tg-win-ncmoe24",
+        "pp-win-ncmoe24",
+        "tg-win-ncmoe22",
+        "pp-win-ncmoe22",
+        "ds-story-wsl",
+        "ds-story-win",
+        "ds-code-wsl",
+        "ds-code-win",
+        "ds-prob-wsl",
+        "ds-prob-win",
+        "ds-code-b8-wsl",
+        "ds-code-b8-win",
+        "ds-code-b4-wsl",
+        "ds-acceptance",
+        "mem-wsl-vram",
+        "mem-wsl-rss",
+        "mem-win-vram",
+        "mem-win-ws",
+        "stmt-57pct",
+        "stmt-two-thirds",
+        "stmt-7x-qwen",
+        "stmt-2.4x-5070ti",
+        "ext-h200-draft-self",
+        "ext-vendor-gb300",
+        "ext-vendor-h200",
+        "other-deepseek-strata",
+        "other-qwen27b-q4km",
+        "other-qwen27b-iq3xxs",
+        "other-qwen27b-iq2xs-mtp",
+        "prep-quantize",
+        "prep-convert-4-shards",
+    ]
     assert set(original) <= ids and ids - set(original) == {"ext-vendor-5070ti"}
     first = cf.claim("tg-win-ncmoe26-first")
     # the original's unquoted flow-mapping note "first run, cold file cache" parsed as two keys
@@ -64,15 +93,20 @@ def test_numberless_claims_are_kept():
     assert cf.claim("base-missing").value is None and cf.claim("base-missing").statement
 
 
-@pytest.mark.parametrize("name, where", [
-    ("missing_unit", "missing_unit.yaml:5: claims.0.unit: a claim with a value or range needs its unit"),
-    ("non_numeric", "non_numeric.yaml:7: claims.0.value: Input should be a valid number"),
-    ("duplicate_id", "duplicate_id.yaml:7: claims.2.id: duplicate id 'a' (first at line 5)"),
-    ("unknown_reference",
-     "unknown_reference.yaml:10: statements.0.of.1: 'b' is neither a claim nor a statement id"),
-    ("cycle", "cycle.yaml:8: statements.1.of: statements cite each other in a cycle (s1 -> s2 -> s1)"),
-    ("yaml_syntax", "yaml_syntax.yaml:6: YAML syntax error: expected ',' or '}', but got '{'"),
-])
+@pytest.mark.parametrize(
+    "name, where",
+    [
+        ("missing_unit", "missing_unit.yaml:5: claims.0.unit: a claim with a value or range needs its unit"),
+        ("non_numeric", "non_numeric.yaml:7: claims.0.value: Input should be a valid number"),
+        ("duplicate_id", "duplicate_id.yaml:7: claims.2.id: duplicate id 'a' (first at line 5)"),
+        (
+            "unknown_reference",
+            "unknown_reference.yaml:10: statements.0.of.1: 'b' is neither a claim nor a statement id",
+        ),
+        ("cycle", "cycle.yaml:8: statements.1.of: statements cite each other in a cycle (s1 -> s2 -> s1)"),
+        ("yaml_syntax", "yaml_syntax.yaml:6: YAML syntax error: expected ',' or '}', but got '{'"),
+    ],
+)
 def test_malformed_claims_name_file_line_and_field(name, where):
     with pytest.raises(schema.ClaimsError) as e:
         schema.load(FX / "malformed" / f"{name}.yaml")
@@ -83,15 +117,16 @@ def test_statement_shape_errors(tmp_path):
     head = "schema: benchbook.claims\nschema_version: 1\nsource: {kind: t}\n"
     cases = {
         # a ratio that names one side only (the old loader dropped it silently)
-        "statements:\n  - {id: s, kind: ratio, statement: about 3x, of: [a], value: 3}\n":
-            "t.yaml:7: statements.0.of: a ratio cites exactly two ids, got 1",
-        "claims:\n  - {id: a, metric: m, value: 1, unit: s, colour: red}\n":
-            "t.yaml:5: claims.0.colour: Extra inputs are not permitted",
+        "statements:\n  - {id: s, kind: ratio, statement: about 3x, of: [a], value: 3}\n": "t.yaml:7: statements.0.of: a ratio cites exactly two ids, got 1",
+        "claims:\n  - {id: a, metric: m, value: 1, unit: s, colour: red}\n": "t.yaml:5: claims.0.colour: Extra inputs are not permitted",
         "claims:\n  - {id: a, metric: m}\n": "t.yaml:5: claims.0.statement: a claim with no number needs",
     }
     for body, msg in cases.items():
         p = tmp_path / "t.yaml"
-        p.write_text(head + "claims:\n  - {id: a, metric: m, value: 1, unit: s}\n" + body
-                     if body.startswith("statements") else head + body)
+        p.write_text(
+            head + "claims:\n  - {id: a, metric: m, value: 1, unit: s}\n" + body
+            if body.startswith("statements")
+            else head + body
+        )
         with pytest.raises(schema.ClaimsError, match=msg.replace("(", r"\(").replace(")", r"\)")):
             schema.load(p)

@@ -30,12 +30,16 @@ def clover():
 
 # --- the Clover claims ---------------------------------------------------------------------------
 
+
 def test_clover_57_percent(clover):
     v = clover["stmt-57pct"]
     # 24.4 / 42.72 = 0.57116 = 57.1%; "about 57%" stands for 56..58%: consistent
     assert v.consistency == "consistent" and v.recomputed == "57.116"
-    assert quals(v) == {("not comparable", "mixed_method"), ("at risk", "single_run"),
-                        ("at risk", "acceptance_without_speedup")}
+    assert quals(v) == {
+        ("not comparable", "mixed_method"),
+        ("at risk", "single_run"),
+        ("at risk", "acceptance_without_speedup"),
+    }
     methods = next(q for q in v.qualifiers if q.check == "mixed_method")
     assert methods.reason == "methods: real prompt generation vs llama-bench tg128"
     assert methods.evidence == ["ds-code-win", "tg-win-ncmoe24"]
@@ -53,9 +57,11 @@ def test_clover_2_4x_vendor(clover):
     # 101.8 / 42.72 = 2.383; "about 2.4" stands for 2.3..2.5: consistent
     assert v.consistency == "consistent" and v.recomputed == "2.383"
     reasons = {q.reason for q in v.qualifiers if q.kind == "not comparable"}
-    assert reasons == {"methods: vendor statement vs llama-bench tg128",
-                       "hardware: NVIDIA GeForce RTX 5070 Ti vs NVIDIA GeForce RTX 3080 Ti",
-                       "sources: the model's vendor vs the source"}
+    assert reasons == {
+        "methods: vendor statement vs llama-bench tg128",
+        "hardware: NVIDIA GeForce RTX 5070 Ti vs NVIDIA GeForce RTX 3080 Ti",
+        "sources: the model's vendor vs the source",
+    }
     # the vendor's engine is unstated: a note, never "different"
     assert "engine/build: not stated for ext-vendor-5070ti" in v.notes
 
@@ -70,10 +76,20 @@ def test_clover_two_thirds_bound(clover):
 
 
 def test_clover_at_risk_rows(clover):
-    at_risk = {i for i, v in clover.items()
-               if v.kind == "claim" and any(q.kind == "at risk" for q in v.qualifiers)}
-    ones = {"ds-story-wsl", "ds-story-win", "ds-code-wsl", "ds-code-win", "ds-prob-wsl", "ds-prob-win",
-            "ds-code-b8-wsl", "ds-code-b8-win", "ds-code-b4-wsl"}
+    at_risk = {
+        i for i, v in clover.items() if v.kind == "claim" and any(q.kind == "at risk" for q in v.qualifiers)
+    }
+    ones = {
+        "ds-story-wsl",
+        "ds-story-win",
+        "ds-code-wsl",
+        "ds-code-win",
+        "ds-prob-wsl",
+        "ds-prob-win",
+        "ds-code-b8-wsl",
+        "ds-code-b8-win",
+        "ds-code-b4-wsl",
+    }
     assert at_risk == ones | {"tg-win-ncmoe26-first", "tg-win-ncmoe22", "pp-win-ncmoe22", "ds-acceptance"}
     assert quals(clover["tg-win-ncmoe26-first"]) == {("at risk", "cold_start")}
     spill = clover["tg-win-ncmoe22"].qualifiers[0]
@@ -81,8 +97,10 @@ def test_clover_at_risk_rows(clover):
     assert spill.check == "memory_spill"
     assert "23.48 tok/s against 42.72 at n_cpu_moe 24 (tg-win-ncmoe24)" in spill.reason
     assert all(quals(clover[i]) == {("at risk", "single_run")} for i in ones)
-    assert quals(clover["ds-acceptance"]) == {("unsupported", "needs"),
-                                              ("at risk", "acceptance_without_speedup")}
+    assert quals(clover["ds-acceptance"]) == {
+        ("unsupported", "needs"),
+        ("at risk", "acceptance_without_speedup"),
+    }
 
 
 def test_clover_not_stated_is_a_note_not_a_verdict(clover):
@@ -93,10 +111,12 @@ def test_clover_not_stated_is_a_note_not_a_verdict(clover):
     assert v.reproducible.missing == [
         "model: Clover-35B-A3B-Preview is not in this project's model registry",
         "hardware: NVIDIA GeForce RTX 3080 Ti (here: CPU only)",
-        "build: llama.cpp fork (branch dev-clover) commit 4838ffb, CUDA build (here: llama.cpp b11434)"]
+        "build: llama.cpp fork (branch dev-clover) commit 4838ffb, CUDA build (here: llama.cpp b11434)",
+    ]
 
 
 # --- stated precision (regression: a flat 5% tolerance) ------------------------------------------
+
 
 def test_precision_percent_change():
     v = verdicts(FX / "precision.yaml")
@@ -114,9 +134,17 @@ def test_precision_percent_change():
 
 def test_precision_in_the_caveat_rule():
     # the comparison rule reads value_halfwidth: 0.7 stated, 0.726 recomputed
-    df = pl.DataFrame({"id": ["about", "exact", "flat"], "value": [0.7, 0.7, 0.7],
-                       "value_halfwidth": [0.1, 0.005, None], "num_lo": [72.6] * 3, "num_hi": [72.6] * 3,
-                       "den_lo": [100.0] * 3, "den_hi": [100.0] * 3})
+    df = pl.DataFrame(
+        {
+            "id": ["about", "exact", "flat"],
+            "value": [0.7, 0.7, 0.7],
+            "value_halfwidth": [0.1, 0.005, None],
+            "num_lo": [72.6] * 3,
+            "num_hi": [72.6] * 3,
+            "den_lo": [100.0] * 3,
+            "den_hi": [100.0] * 3,
+        }
+    )
     out, _ = caveats.evaluate(df, "comparison", rules=["inconsistent_derived_value"])
     # about: 0.6..0.8 holds 0.726; exact: 0.695..0.705 misses it;
     # flat (no precision): 0.7 >= 0.726 x 0.95 = 0.690
@@ -125,20 +153,34 @@ def test_precision_in_the_caveat_rule():
 
 # --- every derived kind --------------------------------------------------------------------------
 
+
 def test_derived_kinds():
     v = verdicts(FX / "derived.yaml")
-    got = {i: (v[i].consistency, v[i].recomputed, v[i].difference) for i in
-           ("ratio-ok", "ratio-bad", "ratio-range", "diff-ok", "diff-bad", "sum-ok", "mean-ok", "mean-bad",
-            "of-stmt-ok", "every-below", "every-below-bad")}
+    got = {
+        i: (v[i].consistency, v[i].recomputed, v[i].difference)
+        for i in (
+            "ratio-ok",
+            "ratio-bad",
+            "ratio-range",
+            "diff-ok",
+            "diff-bad",
+            "sum-ok",
+            "mean-ok",
+            "mean-bad",
+            "of-stmt-ok",
+            "every-below",
+            "every-below-bad",
+        )
+    }
     assert got == {
-        "ratio-ok": ("consistent", "4.000", None),              # 40 / 10
-        "ratio-bad": ("inconsistent", "4.000", -1.0),           # 4 - 5
-        "ratio-range": ("consistent", "1.818–2.222", None),     # 40 / 22 .. 40 / 18, "about 2" = 1..3
-        "diff-ok": ("consistent", "30.000", None),              # 40 - 10
-        "diff-bad": ("inconsistent", "30.000", 5.0),            # 30 - 25
-        "sum-ok": ("consistent", "50.000", None),               # 40 + 10
-        "mean-ok": ("consistent", "25.000", None),              # (40 + 10) / 2
-        "mean-bad": ("inconsistent", "25.000", 1.0),            # 25 - 24
+        "ratio-ok": ("consistent", "4.000", None),  # 40 / 10
+        "ratio-bad": ("inconsistent", "4.000", -1.0),  # 4 - 5
+        "ratio-range": ("consistent", "1.818–2.222", None),  # 40 / 22 .. 40 / 18, "about 2" = 1..3
+        "diff-ok": ("consistent", "30.000", None),  # 40 - 10
+        "diff-bad": ("inconsistent", "30.000", 5.0),  # 30 - 25
+        "sum-ok": ("consistent", "50.000", None),  # 40 + 10
+        "mean-ok": ("consistent", "25.000", None),  # (40 + 10) / 2
+        "mean-bad": ("inconsistent", "25.000", 1.0),  # 25 - 24
         # a statement citing statements: 4 / (1.818..2.222) = 1.8..2.2 holds 2
         "of-stmt-ok": ("consistent", "1.800–2.200", None),
         # pairs in the same env: 12 / 30 = 0.4, 35 / 50 = 0.7; max 0.7 < 0.75; vs 0.5: off by +0.2
@@ -156,9 +198,11 @@ def test_no_stated_value_is_not_checkable():
 
 def test_recompute_rejects_sum_of_different_units(tmp_path):
     p = tmp_path / "u.yaml"
-    p.write_text("schema: benchbook.claims\nschema_version: 1\nsource: {kind: t}\nclaims:\n"
-                 "  - {id: a, metric: m, value: 1, unit: s}\n  - {id: b, metric: m, value: 2, unit: GiB}\n"
-                 "statements:\n  - {id: s, kind: sum, statement: x, of: [a, b], value: 3}\n")
+    p.write_text(
+        "schema: benchbook.claims\nschema_version: 1\nsource: {kind: t}\nclaims:\n"
+        "  - {id: a, metric: m, value: 1, unit: s}\n  - {id: b, metric: m, value: 2, unit: GiB}\n"
+        "statements:\n  - {id: s, kind: sum, statement: x, of: [a, b], value: 3}\n"
+    )
     msg = r"statement s: a sum of numbers in different units \['GiB', 's'\]"
     with pytest.raises(recompute.RecomputeError, match=msg):
         run.audit_file(p)
@@ -166,13 +210,15 @@ def test_recompute_rejects_sum_of_different_units(tmp_path):
 
 # --- unsupported ---------------------------------------------------------------------------------
 
+
 def test_unsupported():
     v = verdicts(FX / "unsupported.yaml")
     assert quals(v["acc-bare"]) == {("unsupported", "needs")}
     assert quals(v["acc-counted"]) == set()  # control: the counts are stated
     # regression: "about 3x with 5 draft tokens" (no numerator/denominator) vanished; now kept, unsupported
     assert [q.reason for q in v["speedup-bare"].qualifiers] == [
-        "a speedup without both speeds: cite the two speeds in a ratio statement"]
+        "a speedup without both speeds: cite the two speeds in a ratio statement"
+    ]
     assert v["vs-missing"].consistency == "not checkable"
     assert [(q.kind, q.evidence) for q in v["vs-missing"].qualifiers] == [("unsupported", ["base-missing"])]
     assert v["vs-old"].consistency == "consistent" and v["vs-old"].qualifiers == []  # control
@@ -180,11 +226,12 @@ def test_unsupported():
 
 # --- not comparable ------------------------------------------------------------------------------
 
+
 def test_not_comparable_each_dimension_named():
     v = verdicts(FX / "not_comparable.yaml")
     reasons = {i: sorted(q.reason for q in v[i].qualifiers) for i in v if i.startswith("vs-") or i == "rate"}
     assert reasons == {
-        "vs-same": [],                                                          # control
+        "vs-same": [],  # control
         "vs-method": ["methods: real prompt generation vs llama-bench tg128"],
         "vs-phase": ["phases: prefill_tps vs decode_tps"],
         "vs-hardware": ["environments: linux-b vs linux", "hardware: GPU B vs GPU A"],
@@ -197,25 +244,33 @@ def test_not_comparable_each_dimension_named():
         "rate": [],
     }
     # engine and build come from the file's `conditions` defaults; the rest is noted, not judged
-    assert v["vs-unstated"].notes == ["hardware: not stated for unstated", "method: not stated for unstated",
-                                      "n: not stated for unstated"]
+    assert v["vs-unstated"].notes == [
+        "hardware: not stated for unstated",
+        "method: not stated for unstated",
+        "n: not stated for unstated",
+    ]
 
 
 # --- at risk -------------------------------------------------------------------------------------
+
 
 def test_at_risk():
     v = verdicts(FX / "at_risk.yaml")
     risky = {i: sorted(q.check for q in v[i].qualifiers) for i in v}
     assert risky == {
-        "capped": ["cap_hit"], "under-cap": [],                    # 2000 of 2000 vs 1412 of 2000
-        "cold": ["cold_start", "single_run"], "warm-30": [],       # file_cache cold, n = 1
+        "capped": ["cap_hit"],
+        "under-cap": [],  # 2000 of 2000 vs 1412 of 2000
+        "cold": ["cold_start", "single_run"],
+        "warm-30": [],  # file_cache cold, n = 1
         "warm-28": [],
-        "spill-26": ["memory_spill"],                              # 23 < 0.75 x 42 = 31.5 one level up
-        "draft": [], "spec": [],
-        "acc": ["acceptance_without_speedup"],                     # 0.95 accepted, 20 / 42 = 0.476 <= 1
-        "acc-spec": [],                                            # control: 60 / 42 = 1.43 > 1
-        "draft-vs-plain": ["acceptance_without_speedup"], "spec-vs-plain": [],
-        "cold-vs-warm": ["cold_start", "single_run"],              # carried from the cited cold run
+        "spill-26": ["memory_spill"],  # 23 < 0.75 x 42 = 31.5 one level up
+        "draft": [],
+        "spec": [],
+        "acc": ["acceptance_without_speedup"],  # 0.95 accepted, 20 / 42 = 0.476 <= 1
+        "acc-spec": [],  # control: 60 / 42 = 1.43 > 1
+        "draft-vs-plain": ["acceptance_without_speedup"],
+        "spec-vs-plain": [],
+        "cold-vs-warm": ["cold_start", "single_run"],  # carried from the cited cold run
     }
     assert v["capped"].qualifiers[0].reason == "stopped at the generation cap (2000 of 2000 tokens)"
 

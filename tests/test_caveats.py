@@ -21,13 +21,35 @@ def fired(df: pl.DataFrame, kind: str, rule: str) -> set[str]:
 
 # --- table builders ------------------------------------------------------------------------------
 
+
 def lb_stats(**over) -> pl.DataFrame:
     """A llama-bench stats table (rate_stats columns) of clean rows; ``over`` maps run id -> changes."""
-    base = {"host_id": "h", "toolchain_id": "tc", "session_id": "s", "model_id": "m", "model_sha256": "x",
-            "phase": "warm", "test": "tg", "n_prompt": 0, "n_gen": 64, "n_depth": 0, "n_threads": 2,
-            "n_gpu_layers": 99, "n_cpu_moe": 0, "flash_attn": -1, "type_k": "f16", "type_v": "f16", "n": 5,
-            "mean_tps": 100.0, "sd_tps": 1.0, "cv": 0.01, "llama_bench_avg_ts": 100.0, "load1_max": 0.2,
-            "others_cpu_pct_max": 1.0, "peak_gpu_mem_mib": None}
+    base = {
+        "host_id": "h",
+        "toolchain_id": "tc",
+        "session_id": "s",
+        "model_id": "m",
+        "model_sha256": "x",
+        "phase": "warm",
+        "test": "tg",
+        "n_prompt": 0,
+        "n_gen": 64,
+        "n_depth": 0,
+        "n_threads": 2,
+        "n_gpu_layers": 99,
+        "n_cpu_moe": 0,
+        "flash_attn": -1,
+        "type_k": "f16",
+        "type_v": "f16",
+        "n": 5,
+        "mean_tps": 100.0,
+        "sd_tps": 1.0,
+        "cv": 0.01,
+        "llama_bench_avg_ts": 100.0,
+        "load1_max": 0.2,
+        "others_cpu_pct_max": 1.0,
+        "peak_gpu_mem_mib": None,
+    }
     rows = []
     for rid, ch in over.items():
         rows.append({**base, **ch, "run_ids": [rid]})
@@ -36,34 +58,95 @@ def lb_stats(**over) -> pl.DataFrame:
 
 def spec(**over) -> pl.DataFrame:
     """A speculative table (issue-3 contract columns) of clean rows; ``over`` maps config_id -> changes."""
-    base = {"host_id": "h", "toolchain_id": "tc", "session_id": "s", "prompt_id": "code-1",
-            "spec_type": "draft-simple", "draft_model_id": "smollm2-135m-q2_k", "n_max": 4, "n": 5,
-            "decode_tps_mean": 50.0, "decode_tps_ci_low": 49.0, "decode_tps_ci_high": 51.0, "speedup_mean": 1.5,
-            "speedup_ci_low": 1.4, "speedup_ci_high": 1.6, "alpha": 0.7, "tau": 2.5, "output_equal": True,
-            "first_mismatch_pos": None, "cap_hit": False, "alpha_trend_slope": None, "server_policy": "fresh",
-            "cache_n_max": 0, "lines": [1], "files": ["f"], "run_ids": ["r"], "mixed_method": False,
-            "mixed_phase": False, "load1_max": 0.1}
+    base = {
+        "host_id": "h",
+        "toolchain_id": "tc",
+        "session_id": "s",
+        "prompt_id": "code-1",
+        "spec_type": "draft-simple",
+        "draft_model_id": "smollm2-135m-q2_k",
+        "n_max": 4,
+        "n": 5,
+        "decode_tps_mean": 50.0,
+        "decode_tps_ci_low": 49.0,
+        "decode_tps_ci_high": 51.0,
+        "speedup_mean": 1.5,
+        "speedup_ci_low": 1.4,
+        "speedup_ci_high": 1.6,
+        "alpha": 0.7,
+        "tau": 2.5,
+        "output_equal": True,
+        "first_mismatch_pos": None,
+        "cap_hit": False,
+        "alpha_trend_slope": None,
+        "server_policy": "fresh",
+        "cache_n_max": 0,
+        "lines": [1],
+        "files": ["f"],
+        "run_ids": ["r"],
+        "mixed_method": False,
+        "mixed_phase": False,
+        "load1_max": 0.1,
+    }
     rows = [{**base, **ch, "config_id": cid} for cid, ch in over.items()]
-    return pl.DataFrame(rows, infer_schema_length=None,
-                        schema_overrides={"alpha_trend_slope": pl.Float64, "first_mismatch_pos": pl.Int64,
-                                          "alpha": pl.Float64})
+    return pl.DataFrame(
+        rows,
+        infer_schema_length=None,
+        schema_overrides={
+            "alpha_trend_slope": pl.Float64,
+            "first_mismatch_pos": pl.Int64,
+            "alpha": pl.Float64,
+        },
+    )
 
 
 def comparison(**over) -> pl.DataFrame:
-    base = {"value": 0.5, "num_lo": 50.0, "num_hi": 50.0, "den_lo": 100.0, "den_hi": 100.0, "num_n": 5, "den_n": 5,
-            "num_method": "llama-bench tg128", "den_method": "llama-bench tg128", "num_phase": "decode_tps",
-            "den_phase": "decode_tps", "num_host": "h", "den_host": "h", "num_build": "b", "den_build": "b",
-            "num_alpha": None}
-    return pl.DataFrame([{**base, **ch, "id": i} for i, ch in over.items()], infer_schema_length=None,
-                        schema_overrides={"num_alpha": pl.Float64})
+    base = {
+        "value": 0.5,
+        "num_lo": 50.0,
+        "num_hi": 50.0,
+        "den_lo": 100.0,
+        "den_hi": 100.0,
+        "num_n": 5,
+        "den_n": 5,
+        "num_method": "llama-bench tg128",
+        "den_method": "llama-bench tg128",
+        "num_phase": "decode_tps",
+        "den_phase": "decode_tps",
+        "num_host": "h",
+        "den_host": "h",
+        "num_build": "b",
+        "den_build": "b",
+        "num_alpha": None,
+    }
+    return pl.DataFrame(
+        [{**base, **ch, "id": i} for i, ch in over.items()],
+        infer_schema_length=None,
+        schema_overrides={"num_alpha": pl.Float64},
+    )
 
 
 # --- registry ------------------------------------------------------------------------------------
 
+
 def test_registry_has_the_15_documented_rules():
-    want = {"cap_hit", "single_run", "high_variance", "cold_start", "warm_prompt_cache", "cross_request_state",
-            "mixed_method", "mixed_phase", "output_mismatch", "acceptance_without_speedup", "memory_spill",
-            "synthetic_inputs", "host_or_build_mismatch", "inconsistent_derived_value", "busy_host"}
+    want = {
+        "cap_hit",
+        "single_run",
+        "high_variance",
+        "cold_start",
+        "warm_prompt_cache",
+        "cross_request_state",
+        "mixed_method",
+        "mixed_phase",
+        "output_mismatch",
+        "acceptance_without_speedup",
+        "memory_spill",
+        "synthetic_inputs",
+        "host_or_build_mismatch",
+        "inconsistent_derived_value",
+        "busy_host",
+    }
     assert set(caveats.RULES) == want
     for r in caveats.RULES.values():
         assert r.id and r.severity in ("warning", "note") and len(r.doc) > 80, r.id
@@ -90,6 +173,7 @@ def test_missing_columns_are_reported_not_silently_passed():
 
 # --- llama-bench table ---------------------------------------------------------------------------
 
+
 def test_single_run_llama_bench():
     assert fired(lb_stats(a={"n": 2}, b={"n": 3}), "llama_bench", "single_run") == {"a"}
 
@@ -98,7 +182,10 @@ def test_high_variance_llama_bench_threshold_is_a_parameter():
     df = lb_stats(a={"cv": 0.051}, b={"cv": 0.05})
     assert fired(df, "llama_bench", "high_variance") == {"a"}
     out, _ = caveats.evaluate(df, "llama_bench", {"high_cv": 0.01})
-    assert set(caveats.findings(out, "llama_bench").filter(pl.col("rule") == "high_variance")["record"]) == {"a", "b"}
+    assert set(caveats.findings(out, "llama_bench").filter(pl.col("rule") == "high_variance")["record"]) == {
+        "a",
+        "b",
+    }
 
 
 def test_cold_start_llama_bench():
@@ -109,8 +196,12 @@ def test_busy_host_load_and_other_process():
     # another process above 50% CPU over the run is busy (b); a load average of 3.0 with no other busy
     # process is the benchmark's own threads (a: quiet); without the per-process figure the load
     # average decides: cores 2 × 0.5 per core -> above 1.0 is busy (c), 1.0 is not (d)
-    df = lb_stats(a={"load1_max": 3.0, "others_cpu_pct_max": 10.0}, b={"others_cpu_pct_max": 99.5},
-                  c={"load1_max": 1.01, "others_cpu_pct_max": None}, d={"load1_max": 1.0, "others_cpu_pct_max": None})
+    df = lb_stats(
+        a={"load1_max": 3.0, "others_cpu_pct_max": 10.0},
+        b={"others_cpu_pct_max": 99.5},
+        c={"load1_max": 1.01, "others_cpu_pct_max": None},
+        d={"load1_max": 1.0, "others_cpu_pct_max": None},
+    )
     assert fired(df, "llama_bench", "busy_host") == {"b", "c"}
 
 
@@ -121,27 +212,37 @@ def test_inconsistent_derived_value_llama_bench():
 
 
 def test_mixed_phase_llama_bench_pg_row():
-    df = lb_stats(a={"test": "pg", "n_prompt": 512, "n_gen": 128}, b={"test": "pp", "n_prompt": 512, "n_gen": 0})
+    df = lb_stats(
+        a={"test": "pg", "n_prompt": 512, "n_gen": 128}, b={"test": "pp", "n_prompt": 512, "n_gen": 0}
+    )
     assert fired(df, "llama_bench", "mixed_phase") == {"a"}
 
 
 def test_memory_spill_llama_bench_ncmoe_cliff_and_memory():
     # -ncmoe sweep: 26 -> 36.9, 24 -> 42.7, 22 -> 23.5 (< 0.75 * 42.7 = 32.0): spill at 22 only
-    df = lb_stats(a={"n_cpu_moe": 26, "mean_tps": 36.93}, b={"n_cpu_moe": 24, "mean_tps": 42.72},
-                  c={"n_cpu_moe": 22, "mean_tps": 23.48})
+    df = lb_stats(
+        a={"n_cpu_moe": 26, "mean_tps": 36.93},
+        b={"n_cpu_moe": 24, "mean_tps": 42.72},
+        c={"n_cpu_moe": 22, "mean_tps": 23.48},
+    )
     assert fired(df, "llama_bench", "memory_spill") == {"c"}
     # peak device memory 11,800 of 12,288 MiB = 96% > 95%
     df = lb_stats(a={"peak_gpu_mem_mib": 11800.0}, b={"peak_gpu_mem_mib": 11000.0})
     out, _ = caveats.evaluate(df, "llama_bench", {"device_mem_mib": 12288})
     assert set(caveats.findings(out, "llama_bench")["record"]) == {"a"}
     # a monotone -ngl sweep (more layers, faster) is clean
-    df = lb_stats(a={"n_gpu_layers": 10, "mean_tps": 20.0}, b={"n_gpu_layers": 20, "mean_tps": 30.0},
-                  c={"n_gpu_layers": 30, "mean_tps": 40.0})
+    df = lb_stats(
+        a={"n_gpu_layers": 10, "mean_tps": 20.0},
+        b={"n_gpu_layers": 20, "mean_tps": 30.0},
+        c={"n_gpu_layers": 30, "mean_tps": 40.0},
+    )
     assert fired(df, "llama_bench", "memory_spill") == set()
 
 
 def test_synthetic_inputs_llama_bench():
-    assert fired(lb_stats(a={"model_id": "tiny-random-llama"}, b={}), "llama_bench", "synthetic_inputs") == {"a"}
+    assert fired(lb_stats(a={"model_id": "tiny-random-llama"}, b={}), "llama_bench", "synthetic_inputs") == {
+        "a"
+    }
 
 
 def test_attach_keeps_the_skeleton_api():
@@ -152,6 +253,7 @@ def test_attach_keeps_the_skeleton_api():
 
 # --- speculative table (issue-3 contract) -----------------------------------------------------------
 
+
 def test_speculative_table_clean_control_fires_nothing():
     out, status = caveats.evaluate(spec(ok={}), "speculative")
     assert out["caveats"].to_list() == [[]]
@@ -159,28 +261,36 @@ def test_speculative_table_clean_control_fires_nothing():
 
 
 def test_output_mismatch():
-    df = spec(a={"output_equal": False, "first_mismatch_pos": 17}, b={}, base={"spec_type": "none", "alpha": None})
+    df = spec(
+        a={"output_equal": False, "first_mismatch_pos": 17}, b={}, base={"spec_type": "none", "alpha": None}
+    )
     assert fired(df, "speculative", "output_mismatch") == {"a"}
 
 
 def test_acceptance_without_speedup():
-    df = spec(a={"alpha": 1.0, "speedup_mean": 0.57, "speedup_ci_low": 0.5, "speedup_ci_high": 0.6},
-              b={"alpha": 0.9, "speedup_mean": 1.2, "speedup_ci_low": 0.9, "speedup_ci_high": 1.3},
-              c={"alpha": 0.2, "speedup_mean": 0.8, "speedup_ci_low": 0.7, "speedup_ci_high": 0.9},
-              d={"alpha": 0.6, "speedup_mean": 0.95, "speedup_ci_low": None, "speedup_ci_high": None})
+    df = spec(
+        a={"alpha": 1.0, "speedup_mean": 0.57, "speedup_ci_low": 0.5, "speedup_ci_high": 0.6},
+        b={"alpha": 0.9, "speedup_mean": 1.2, "speedup_ci_low": 0.9, "speedup_ci_high": 1.3},
+        c={"alpha": 0.2, "speedup_mean": 0.8, "speedup_ci_low": 0.7, "speedup_ci_high": 0.9},
+        d={"alpha": 0.6, "speedup_mean": 0.95, "speedup_ci_low": None, "speedup_ci_high": None},
+    )
     # a: high α, CI below 1; b: CI reaches above 1 -> not shown to be no speedup; c: low α; d: no CI, mean < 1
     assert fired(df, "speculative", "acceptance_without_speedup") == {"a", "d"}
 
 
 def test_cross_request_state():
-    df = spec(a={"server_policy": "same", "alpha_trend_slope": 0.05},
-              b={"server_policy": "same", "alpha_trend_slope": 0.0},
-              c={"server_policy": "fresh", "alpha_trend_slope": None})
+    df = spec(
+        a={"server_policy": "same", "alpha_trend_slope": 0.05},
+        b={"server_policy": "same", "alpha_trend_slope": 0.0},
+        c={"server_policy": "fresh", "alpha_trend_slope": None},
+    )
     assert fired(df, "speculative", "cross_request_state") == {"a"}
 
 
 def test_warm_prompt_cache():
-    assert fired(spec(a={"cache_n_max": 12}, b={"cache_n_max": 0}), "speculative", "warm_prompt_cache") == {"a"}
+    assert fired(spec(a={"cache_n_max": 12}, b={"cache_n_max": 0}), "speculative", "warm_prompt_cache") == {
+        "a"
+    }
 
 
 def test_cap_hit_speculative_and_claims():
@@ -192,8 +302,11 @@ def test_cap_hit_speculative_and_claims():
 def test_single_run_and_high_variance_speculative():
     # b: n=5, CI 40..60 -> half 10, sd = 10 * sqrt(5) / t(0.975, 4) = 22.36 / 2.776 = 8.05, cv = 8.05/50 = 0.16
     # a: n=2; c: CI 49..51 -> cv = 1 * 2.236 / 2.776 / 50 = 0.016
-    df = spec(a={"n": 2, "decode_tps_ci_low": None, "decode_tps_ci_high": None},
-              b={"decode_tps_ci_low": 40.0, "decode_tps_ci_high": 60.0}, c={})
+    df = spec(
+        a={"n": 2, "decode_tps_ci_low": None, "decode_tps_ci_high": None},
+        b={"decode_tps_ci_low": 40.0, "decode_tps_ci_high": 60.0},
+        c={},
+    )
     assert fired(df, "speculative", "single_run") == {"a"}
     assert fired(df, "speculative", "high_variance") == {"b"}
 
@@ -204,8 +317,13 @@ def test_host_or_build_mismatch_speculative_session():
 
 
 def test_synthetic_mixed_flags_and_busy_speculative():
-    df = spec(a={"prompt_id": "synthetic-random-tokens"}, b={"mixed_method": True}, c={"mixed_phase": True},
-              d={"load1_max": 3.0}, e={})
+    df = spec(
+        a={"prompt_id": "synthetic-random-tokens"},
+        b={"mixed_method": True},
+        c={"mixed_phase": True},
+        d={"load1_max": 3.0},
+        e={},
+    )
     assert fired(df, "speculative", "synthetic_inputs") == {"a"}
     assert fired(df, "speculative", "mixed_method") == {"b"}
     assert fired(df, "speculative", "mixed_phase") == {"c"}
@@ -213,6 +331,7 @@ def test_synthetic_mixed_flags_and_busy_speculative():
 
 
 # --- comparisons and claims ----------------------------------------------------------------------
+
 
 def test_comparison_rules_on_hand_made_rows():
     df = comparison(
@@ -242,7 +361,6 @@ def test_ratio_stats_feeds_comparison_rules():
     assert r["value"].to_list() == [2.0] and out["caveats"].to_list() == [[]]
 
 
-
 def test_clover_claims_file():
     cf = schema.load(CLAIMS)
     claims = tables.claims_table(cf)
@@ -251,16 +369,31 @@ def test_clover_claims_file():
     by = lambda r: set(f.filter(pl.col("rule") == r)["record"])  # noqa: E731
     assert by("memory_spill") == {"tg-win-ncmoe22", "pp-win-ncmoe22"}
     assert by("cold_start") == {"tg-win-ncmoe26-first"}
-    assert by("single_run") == {"ds-story-wsl", "ds-story-win", "ds-code-wsl", "ds-code-win", "ds-prob-wsl",
-                                "ds-prob-win", "ds-code-b8-wsl", "ds-code-b8-win", "ds-code-b4-wsl"}
+    assert by("single_run") == {
+        "ds-story-wsl",
+        "ds-story-win",
+        "ds-code-wsl",
+        "ds-code-win",
+        "ds-prob-wsl",
+        "ds-prob-win",
+        "ds-code-b8-wsl",
+        "ds-code-b8-win",
+        "ds-code-b4-wsl",
+    }
     comps = tables.comparison_table(cf, recompute.recompute_all(cf))
     out, _ = caveats.evaluate(comps.filter(~pl.col("id").str.contains(r"\[")), "comparison")
     got = {(r["rule"], r["record"]) for r in caveats.findings(out, "comparison").iter_rows(named=True)}
     # the Qwen figures state no host: unknown, so no host_or_build_mismatch for stmt-7x-qwen (issue 10)
-    assert got == {("mixed_method", "stmt-57pct"), ("single_run", "stmt-57pct"),
-                   ("acceptance_without_speedup", "stmt-57pct"),
-                   ("mixed_method", "stmt-7x-qwen"),
-                   ("mixed_method", "stmt-2.4x-5070ti"), ("host_or_build_mismatch", "stmt-2.4x-5070ti")}
+    assert got == {
+        ("mixed_method", "stmt-57pct"),
+        ("single_run", "stmt-57pct"),
+        ("acceptance_without_speedup", "stmt-57pct"),
+        ("mixed_method", "stmt-7x-qwen"),
+        ("mixed_method", "stmt-2.4x-5070ti"),
+        ("host_or_build_mismatch", "stmt-2.4x-5070ti"),
+    }
     # stated "about 57%" = 0.57 ± 0.01 against 24.4 / 42.72 = 0.5712: consistent
     row = comps.filter(pl.col("id") == "stmt-57pct").row(0, named=True)
-    assert abs(row["num_lo"] / row["den_lo"] - 0.5712) < 1e-4 and row["value_halfwidth"] == pytest.approx(0.01)
+    assert abs(row["num_lo"] / row["den_lo"] - 0.5712) < 1e-4 and row["value_halfwidth"] == pytest.approx(
+        0.01
+    )

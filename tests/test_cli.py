@@ -7,8 +7,14 @@ import pytest
 
 
 def run(args, cwd, env=None):
-    return subprocess.run([sys.executable, "-m", "benchbook.cli", *args], cwd=cwd, capture_output=True, text=True,
-                          env=env, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "benchbook.cli", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
 
 
 @pytest.mark.integration
@@ -23,10 +29,14 @@ def test_doctor_reports_toolchain_models_renderer_gpu(root, toolchain, models):
 
 def test_doctor_names_fixes_when_cache_is_empty(root, tmp_path):
     import os
+
     env = {**os.environ, "BENCHBOOK_CACHE": str(tmp_path)}
     r = run(["doctor"], root, env)
     assert r.returncode == 1
-    assert "MISS toolchain: no llama.cpp build in the cache" in r.stdout and "fix: `benchbook toolchain build`" in r.stdout
+    assert (
+        "MISS toolchain: no llama.cpp build in the cache" in r.stdout
+        and "fix: `benchbook toolchain build`" in r.stdout
+    )
     assert "MISS model smollm2-135m-q4_1  fix: `benchbook models fetch`" in r.stdout
 
 
@@ -40,6 +50,7 @@ def test_stage_commands_find_the_venv_tools_without_activation(monkeypatch):
     from pathlib import Path
 
     from benchbook import cli
+
     monkeypatch.setenv("PATH", "/usr/bin:/bin")
     env = cli.tool_env()
     first = env["PATH"].split(os.pathsep)[0]
@@ -50,9 +61,13 @@ def test_stage_commands_find_the_venv_tools_without_activation(monkeypatch):
 
 def test_measured_here_is_per_host_and_toolchain(root, params):
     from benchbook import cli
+
     lb = cli.measured_here(root, params, "246274abff670295", "6bcbdc2942c465ab")
     assert lb["llama_bench"] is True and lb["speculative"] is True and lb["draftself"] is True
     other_build = cli.measured_here(root, params, "246274abff670295", "0000000000000000")
     assert other_build == {"llama_bench": False, "speculative": False, "draftself": True}
-    assert cli.measured_here(root, params, "ffffffffffffffff", "6bcbdc2942c465ab") == \
-        {"llama_bench": False, "speculative": False, "draftself": False}
+    assert cli.measured_here(root, params, "ffffffffffffffff", "6bcbdc2942c465ab") == {
+        "llama_bench": False,
+        "speculative": False,
+        "draftself": False,
+    }

@@ -15,14 +15,27 @@ from benchbook.draftself.model import KVCache, ModelConfig, TinyLM, coreset, sav
 
 V, N = 40, 24
 PROMPT = [5, 9, 3, 17, 22, 8]
-torch.set_num_threads(1)          # tiny tensors: threads only add contention on a busy host
+torch.set_num_threads(1)  # tiny tensors: threads only add contention on a busy host
 
 
 def tiny(seed: int = 0, dense: bool = False, vocab: int = V) -> TinyLM:
     torch.manual_seed(seed)
-    m = TinyLM(ModelConfig(vocab_size=vocab, mask_id=1, d_model=32, n_layers=2, n_heads=2, dense=dense, d_ff=32,
-                           n_experts=8, top_k=2, d_expert=16, max_seq_len=128))
-    with torch.no_grad():                      # larger weights than the training init: peaked logits, varied routing
+    m = TinyLM(
+        ModelConfig(
+            vocab_size=vocab,
+            mask_id=1,
+            d_model=32,
+            n_layers=2,
+            n_heads=2,
+            dense=dense,
+            d_ff=32,
+            n_experts=8,
+            top_k=2,
+            d_expert=16,
+            max_seq_len=128,
+        )
+    )
+    with torch.no_grad():  # larger weights than the training init: peaked logits, varied routing
         for name, p in m.named_parameters():
             if p.dim() == 2:
                 p.normal_(0, 0.4)
@@ -39,8 +52,12 @@ def ar(model):
     return decode.generate_ar(model, PROMPT, N + 20).tokens
 
 
-VARIANTS = [dict(k=k, verify_mode=v, threshold=t) for k in (1, 3, 8) for v in ("batched", "sequential")
-            for t in (None, 0.95)]
+VARIANTS = [
+    dict(k=k, verify_mode=v, threshold=t)
+    for k in (1, 3, 8)
+    for v in ("batched", "sequential")
+    for t in (None, 0.95)
+]
 
 
 @pytest.mark.parametrize("kw", VARIANTS, ids=lambda kw: f"k{kw['k']}-{kw['verify_mode']}-{kw['threshold']}")
@@ -56,7 +73,7 @@ def test_coreset_on_draft_only_is_lossless(ar):
         res = decode.generate_draftself(m, PROMPT, N, 4, coreset=(mass, 2), coreset_apply="draft")
         assert res.tokens == ref
     both = decode.generate_draftself(m, PROMPT, N, 4, coreset=(0.3, 2), coreset_apply="both")
-    assert len(both.tokens) == N                      # may differ from AR: that is what gets measured
+    assert len(both.tokens) == N  # may differ from AR: that is what gets measured
 
 
 def _steps(res):
@@ -68,11 +85,11 @@ def test_oracle_and_always_wrong_drafters(model, ar):
 
     def oracle(eng, anchor, kk):
         i = len(eng.tokens) - len(PROMPT)
-        return ar[i:i + kk], [1.0] * kk
+        return ar[i : i + kk], [1.0] * kk
 
     def wrong(eng, anchor, kk):
         i = len(eng.tokens) - len(PROMPT)
-        return [(t + 1) % V for t in ar[i:i + kk]], [1.0] * kk
+        return [(t + 1) % V for t in ar[i : i + kk]], [1.0] * kk
 
     res = decode.generate_draftself(model, PROMPT, N, k, drafter=oracle)
     assert res.tokens == ar[:N]
@@ -119,8 +136,14 @@ def _prefill_cache(model, tokens):
     return eng.cache
 
 
-@pytest.mark.parametrize("kw", [dict(verify_mode="batched"), dict(verify_mode="sequential"),
-                                dict(verify_mode="batched", threshold=0.95)])
+@pytest.mark.parametrize(
+    "kw",
+    [
+        dict(verify_mode="batched"),
+        dict(verify_mode="sequential"),
+        dict(verify_mode="batched", threshold=0.95),
+    ],
+)
 def test_cache_invariants(model, kw):
     """Draft leaves the cache bit-for-bit unchanged; after verify+rollback it equals a fresh prefill."""
     snaps = {}
@@ -135,7 +158,7 @@ def test_cache_invariants(model, kw):
     def hook(eng, stage):
         if stage == "verify":
             L = eng.cache.length
-            assert L == len(eng.tokens) - 1               # everything committed except the new anchor
+            assert L == len(eng.tokens) - 1  # everything committed except the new anchor
             fresh = _prefill_cache(eng.model, eng.tokens[:-1])
             k, v = eng.cache.valid()
             fk, fv = fresh.valid()
@@ -143,8 +166,9 @@ def test_cache_invariants(model, kw):
             torch.testing.assert_close(v, fv, rtol=1e-9, atol=1e-11)
             snaps["n"] = snaps.get("n", 0) + 1
 
-    decode.generate_draftself(model, PROMPT, N, 6, drafter=drafter, engine_hook=hook,
-                              verify_mode=kw["verify_mode"])
+    decode.generate_draftself(
+        model, PROMPT, N, 6, drafter=drafter, engine_hook=hook, verify_mode=kw["verify_mode"]
+    )
     assert snaps["n"] > 0
 
 
@@ -155,8 +179,8 @@ def test_block_mode_differs_from_causal_and_ignores_stale_cache():
         m(torch.tensor([PROMPT]), c1)
         blk = m(torch.tensor([[3, 1, 1]]), c1, mode="block", write=False)
         cau = m(torch.tensor([[3, 1, 1]]), c1, mode="causal", write=False)
-        assert not torch.allclose(blk[0, 0], cau[0, 0])        # anchor sees the masks in block mode
-        c1.k[:, :, :, len(PROMPT):] = 123.0                     # stale entries beyond length are ignored
+        assert not torch.allclose(blk[0, 0], cau[0, 0])  # anchor sees the masks in block mode
+        c1.k[:, :, :, len(PROMPT) :] = 123.0  # stale entries beyond length are ignored
         blk2 = m(torch.tensor([[3, 1, 1]]), c1, mode="block", write=False)
     torch.testing.assert_close(blk, blk2)
 
@@ -181,7 +205,7 @@ def test_unique_experts_bounds():
 
 def test_coreset_selection():
     scores = torch.tensor([[0.5, 0.3, 0.1, 0.1], [0.4, 0.4, 0.1, 0.1]], dtype=torch.float64)
-    assert coreset(scores, 0.6, 1).tolist() == [True, True, False, False]   # 0.45 < 0.6 ≤ 0.8
+    assert coreset(scores, 0.6, 1).tolist() == [True, True, False, False]  # 0.45 < 0.6 ≤ 0.8
     assert coreset(scores, 0.4, 1).tolist() == [True, False, False, False]
     assert coreset(scores, 0.4, 3).sum() == 3
 
@@ -206,8 +230,18 @@ def test_corpus_reproducible():
 
 
 def _strip(rec):
-    drop = {"run_id", "session_id", "started_at", "ended_at", "wall_ns", "decode_wall_ns", "decode_tps",
-            "load_start", "load_end", "passes"}
+    drop = {
+        "run_id",
+        "session_id",
+        "started_at",
+        "ended_at",
+        "wall_ns",
+        "decode_wall_ns",
+        "decode_tps",
+        "load_start",
+        "load_end",
+        "passes",
+    }
     if isinstance(rec, dict):
         return {k: _strip(v) for k, v in rec.items() if k not in drop}
     if isinstance(rec, list):
@@ -219,8 +253,18 @@ def test_measure_same_seed_same_log(tmp_path, monkeypatch):
     ck = tmp_path / "m.pt"
     tok = data.Tokenizer()
     save(tiny(4, vocab=len(tok.vocab)).float(), ck)
-    params = {"n_tokens": 10, "prompt_kinds": ["letters", "story"], "ks": [2, 4], "sequential_ks": [3], "iterative_ks": [3], "coreset_k": 3,
-              "coreset_masses": [0.5], "coreset_min": 2, "repetitions": 1, "threads": 1}
+    params = {
+        "n_tokens": 10,
+        "prompt_kinds": ["letters", "story"],
+        "ks": [2, 4],
+        "sequential_ks": [3],
+        "iterative_ks": [3],
+        "coreset_k": 3,
+        "coreset_masses": [0.5],
+        "coreset_min": 2,
+        "repetitions": 1,
+        "threads": 1,
+    }
     per_session = len(run.configs({**run.DEFAULTS, **params})) * 2
     logs = []
     for i in range(2):
@@ -236,8 +280,20 @@ def test_measure_same_seed_same_log(tmp_path, monkeypatch):
         for r in recs:
             assert r["schema"] in ("benchbook.draftself.run", "benchbook.draftself.step")
             schemas.check_record(r)
-            for key in ("schema_version", "run_id", "session_id", "experiment", "config", "host_id",
-                        "model_sha256", "git_commit", "started_at", "ended_at", "toolchain_id", "runtime"):
+            for key in (
+                "schema_version",
+                "run_id",
+                "session_id",
+                "experiment",
+                "config",
+                "host_id",
+                "model_sha256",
+                "git_commit",
+                "started_at",
+                "ended_at",
+                "toolchain_id",
+                "runtime",
+            ):
                 assert key in r
         runs = [r for r in recs if r["schema"] == "benchbook.draftself.run"]
         assert all(r["load_start"]["loadavg"] and "top_processes" in r["load_end"] for r in runs)
@@ -257,6 +313,7 @@ def test_measure_same_seed_same_log(tmp_path, monkeypatch):
         if calls["n"] > per_session + per_session // 2:  # the warm-up repetition, then half the timed runs
             raise KeyboardInterrupt
         return real(*a, **kw)
+
     monkeypatch.setattr(run, "run_one", dies)
     with pytest.raises(KeyboardInterrupt):
         run.measure_session(params, ck, raw, root=tmp_path, log=lambda *a: None)
@@ -264,6 +321,7 @@ def test_measure_same_seed_same_log(tmp_path, monkeypatch):
     done = run.measure_session(params, ck, raw, root=tmp_path, log=lambda *a: None)
     assert done.resumed and done.skipped > 0 and done.ran + done.skipped == per_session
     from benchbook.experiments.draftself import analysis
+
     last = analysis.sessions(raw)[-1]
     assert last["session_id"] == done.session_id and last["runtime"].startswith("torch ")
     runs, _ = analysis.load_runs(raw)
@@ -273,6 +331,7 @@ def test_measure_same_seed_same_log(tmp_path, monkeypatch):
 def test_committed_sessions_read_through_the_migration():
     """data/raw/draftself holds sessions written before the shared session: they read as shared ones."""
     from benchbook.experiments.draftself import analysis
+
     raw = Path(__file__).resolve().parents[1] / "data" / "raw" / "draftself"
     done = analysis.sessions(raw)
     assert [s["session_id"][:8] for s in done] == ["ff659678", "f7ac36b1", "9134c774", "6c11c22a"]
@@ -286,9 +345,26 @@ def test_committed_sessions_read_through_the_migration():
 
 def test_training_is_deterministic_and_cached(tmp_path):
     from benchbook.draftself import train
-    cfg = train.TrainConfig(n_docs=200, seq_len=16, batch_size=4, steps=3, warmup=1, max_block=6, log_every=3,
-                            model={"d_model": 16, "n_layers": 1, "n_heads": 2, "dense": False, "d_ff": 16,
-                                   "n_experts": 4, "top_k": 2, "d_expert": 8})
+
+    cfg = train.TrainConfig(
+        n_docs=200,
+        seq_len=16,
+        batch_size=4,
+        steps=3,
+        warmup=1,
+        max_block=6,
+        log_every=3,
+        model={
+            "d_model": 16,
+            "n_layers": 1,
+            "n_heads": 2,
+            "dense": False,
+            "d_ff": 16,
+            "n_experts": 4,
+            "top_k": 2,
+            "d_expert": 8,
+        },
+    )
     m1, s1 = train.train(cfg, log=lambda r: None)
     m2, s2 = train.train(cfg, log=lambda r: None)
     for (n, a), (_, b) in zip(m1.state_dict().items(), m2.state_dict().items()):
@@ -304,14 +380,15 @@ def test_training_is_deterministic_and_cached(tmp_path):
 
 def test_train_mask_matches_inference_modes():
     from benchbook.draftself.train import train_mask
+
     T, b, phase = 10, 4, 1
     mask, start = train_mask(T, b, phase)
     assert start.tolist() == [0, 1, 1, 1, 1, 5, 5, 5, 5, 9]
     cc, nc, nn_ = mask[:T, :T], mask[T:, :T], mask[T:, T:]
     assert torch.equal(cc, torch.ones(T, T, dtype=torch.bool).tril())
-    assert not mask[:T, T:].any()                       # clean never sees noisy
+    assert not mask[:T, T:].any()  # clean never sees noisy
     for i in range(T):
-        assert nc[i].tolist() == [j < start[i] for j in range(T)]          # committed prefix only
+        assert nc[i].tolist() == [j < start[i] for j in range(T)]  # committed prefix only
         assert nn_[i].tolist() == [start[j] == start[i] for j in range(T)]  # whole block, both ways
 
 
@@ -323,8 +400,16 @@ def test_session_busy_host_judged_by_other_processes_not_own_load():
     from benchbook.experiments.draftself.report import session_caveats
 
     def runs(load1, others):
-        return pl.DataFrame({"config_name": ["ar", "ds"], "run_id": ["r1", "r2"], "load1_max": load1,
-                             "others_cpu_pct_max": others}, schema_overrides={"others_cpu_pct_max": pl.Float64})
+        return pl.DataFrame(
+            {
+                "config_name": ["ar", "ds"],
+                "run_id": ["r1", "r2"],
+                "load1_max": load1,
+                "others_cpu_pct_max": others,
+            },
+            schema_overrides={"others_cpu_pct_max": pl.Float64},
+        )
+
     sess = {"params": {"repetitions": 3}}
     # a quiet host whose 1-min load (2.24 on 2 cores) counts our own threads: other processes at 0.4% decide
     _, quiet = session_caveats(runs([2.24, 2.24], [0.4, 0.4]), sess, {"busy_load_per_core": 0.5}, cores=2)
@@ -333,8 +418,11 @@ def test_session_busy_host_judged_by_other_processes_not_own_load():
     assert busy == {"ar": ["synthetic_inputs"], "ds": ["synthetic_inputs", "busy_host"]}
     # recorded without other processes' CPU: the load average per core of the *measured* host decides
     _, old = session_caveats(runs([500.0, 0.1], [None, None]), {"params": {"repetitions": 1}}, {}, cores=2)
-    assert old == {"ar": ["synthetic_inputs", "single_run", "busy_host"], "ds": ["synthetic_inputs",
-                                                                                 "single_run"]}
-    _, many_cores = session_caveats(runs([3.0, 3.0], [None, None]), sess, {"busy_load_per_core": 0.5},
-                                    cores=16)
+    assert old == {
+        "ar": ["synthetic_inputs", "single_run", "busy_host"],
+        "ds": ["synthetic_inputs", "single_run"],
+    }
+    _, many_cores = session_caveats(
+        runs([3.0, 3.0], [None, None]), sess, {"busy_load_per_core": 0.5}, cores=16
+    )
     assert many_cores["ar"] == ["synthetic_inputs"]  # 3.0 < 0.5 × 16

@@ -21,8 +21,9 @@ def test_llama_bench_every_format_same_values(fmt):
     assert all(r["schema"] == "benchbook.llama_bench" and r["schema_version"] == 2 for r in recs)
     assert all(r["origin"] == "ingested:" + r["source_sha256"] and r["llama_bench_fields"] == 2 for r in recs)
     group = "unknown:" + recs[0]["source_sha256"][:16]
-    assert {(r["host_id"], r["session_id"], r["toolchain_id"],
-             r["model_sha256"]) for r in recs} == {(group,) * 4}
+    assert {(r["host_id"], r["session_id"], r["toolchain_id"], r["model_sha256"]) for r in recs} == {
+        (group,) * 4
+    }
     lb = [r["llama_bench"] for r in recs]
     assert [(x["n_prompt"], x["n_gen"]) for x in lb] == [(16, 0), (0, 8)]
     assert lb[0]["build_number"] == 11434 and lb[0]["backends"] == "CPU"
@@ -56,7 +57,11 @@ def test_markdown_pipe_in_override_cell():
     legacy = ingest.ingest_file(FX / "llama_bench_legacy_pipe.md")
     assert [r["llama_bench"]["tensor_buft_overrides"] for r in legacy] == ["exps=CPU | attn=CUDA0"] * 3
     # pp512+tg128 is one pg test; "1024.50 ± 12.25" is mean ± sd
-    assert [(r["llama_bench"]["n_prompt"], r["llama_bench"]["n_gen"]) for r in legacy] == [(512, 0), (0, 128), (512, 128)]
+    assert [(r["llama_bench"]["n_prompt"], r["llama_bench"]["n_gen"]) for r in legacy] == [
+        (512, 0),
+        (0, 128),
+        (512, 128),
+    ]
     assert legacy[0]["llama_bench"]["avg_ts"] == 1024.5 and legacy[0]["llama_bench"]["stddev_ts"] == 12.25
     # the old `mmap` column: use_mmap false -> load_mode none (b11434's names), field set 1 recorded
     assert legacy[0]["llama_bench_fields"] == 1 and legacy[0]["llama_bench"]["load_mode"] == "none"
@@ -65,7 +70,9 @@ def test_markdown_pipe_in_override_cell():
 
 
 def test_legacy_field_names_upgrade_through_migration():
-    recs = ingest.ingest_file(FX / "llama_bench_legacy_b3600.json") + ingest.ingest_file(FX / "llama_bench_b11434.jsonl")
+    recs = ingest.ingest_file(FX / "llama_bench_legacy_b3600.json") + ingest.ingest_file(
+        FX / "llama_bench_b11434.jsonl"
+    )
     assert [r["llama_bench_fields"] for r in recs] == [1, 1, 2, 2]
     lb = [r["llama_bench"] for r in recs]
     assert [x["load_mode"] for x in lb] == ["none", "none", "auto", "auto"]
@@ -98,18 +105,27 @@ def test_server_log_b11434_speculative():
     # mean len 3.88 = 1 + 23 accepted / steps -> steps = 23 / 2.88 = 7.99 -> 8 verify steps
     assert r["verify_steps"] == 8.0 and (r["slot_id"], r["task_id"]) == (0, 0)
     assert r["source_lines"] == [12, 13, 14, 16]
-    assert r["model_id"] == r["draft_model_id"] == "b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53.gguf"
+    assert (
+        r["model_id"]
+        == r["draft_model_id"]
+        == "b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53.gguf"
+    )
     assert r["model_sha256"] == "unknown:" + r["source_sha256"][:16]  # a file name is not a checked sha256
     # the same request's JSON response carries the same counts
     resp = json.loads((FX / "server_completion_response.json").read_text())
-    assert (resp["timings"]["draft_n"], resp["timings"]["draft_n_accepted"]) == (t["draft_n"],
-                                                                                 t["draft_n_accepted"])
+    assert (resp["timings"]["draft_n"], resp["timings"]["draft_n_accepted"]) == (
+        t["draft_n"],
+        t["draft_n_accepted"],
+    )
     assert resp["timings"]["predicted_n"] == t["predicted_n"]
 
 
 def test_server_log_legacy_wordings():
-    a, b = (r["timings"] | {"slot_id": r["slot_id"], "task_id": r["task_id"], "verify_steps": r.get("verify_steps")}
-            for r in ingest.ingest_file(FX / "llama_server_legacy.log"))
+    a, b = (
+        r["timings"]
+        | {"slot_id": r["slot_id"], "task_id": r["task_id"], "verify_steps": r.get("verify_steps")}
+        for r in ingest.ingest_file(FX / "llama_server_legacy.log")
+    )
     assert (a["slot_id"], a["task_id"]) == (0, 0)
     assert (a["prompt_n"], a["predicted_n"], a["total_ms"]) == (5, 40, 651.41)
     # old: "draft acceptance rate = 0.57576 (19 accepted / 33 generated)"; 19/33 = 0.575757...; no mean len:
@@ -122,7 +138,9 @@ def test_server_log_legacy_wordings():
 
 def test_server_log_corrupt_draft_line(tmp_path):
     p = tmp_path / "s.log"
-    p.write_text("prompt eval time = 1.0 ms / 2 tokens\ndraft acceptance = 0.90000 ( 1 accepted / 2 generated)\n")
+    p.write_text(
+        "prompt eval time = 1.0 ms / 2 tokens\ndraft acceptance = 0.90000 ( 1 accepted / 2 generated)\n"
+    )
     with pytest.raises(IngestError, match=r"s\.log:2: draft acceptance 0\.9 disagrees with 1/2"):
         ingest.ingest_file(p)
 
@@ -147,7 +165,9 @@ def test_speculative_simple_inconsistent_accept(tmp_path):
 
 
 def test_undetectable_and_wrong_inputs_name_the_file():
-    with pytest.raises(IngestError, match="server_completion_response.json:1: llama-bench row lacks 'n_prompt'"):
+    with pytest.raises(
+        IngestError, match="server_completion_response.json:1: llama-bench row lacks 'n_prompt'"
+    ):
         ingest.ingest_file(FX / "server_completion_response.json")
     with pytest.raises(IngestError, match="cannot detect the format"):
         ingest.detect_format("hello world\n")
@@ -156,44 +176,84 @@ def test_undetectable_and_wrong_inputs_name_the_file():
 def test_cli_ingest_appends_records(tmp_path):
     (tmp_path / "notes.txt").write_text("hello world\n")
     out = tmp_path / "ingested.jsonl"
-    r = subprocess.run([sys.executable, "-m", "benchbook.cli", "ingest", str(FX / "llama_bench_b11434.csv"),
-                        str(FX / "llama_server_spec_b11434.log"), "--out", str(out)], capture_output=True, text=True)
+    r = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "benchbook.cli",
+            "ingest",
+            str(FX / "llama_bench_b11434.csv"),
+            str(FX / "llama_server_spec_b11434.log"),
+            "--out",
+            str(out),
+        ],
+        capture_output=True,
+        text=True,
+    )
     assert r.returncode == 0, r.stderr
     recs = [json.loads(l) for l in out.read_text().splitlines()]
     assert [x["schema"] for x in recs] == ["benchbook.llama_bench"] * 2 + ["benchbook.speculative_request"]
-    r = subprocess.run([sys.executable, "-m", "benchbook.cli", "ingest", str(tmp_path / "notes.txt")],
-                       capture_output=True, text=True)
+    r = subprocess.run(
+        [sys.executable, "-m", "benchbook.cli", "ingest", str(tmp_path / "notes.txt")],
+        capture_output=True,
+        text=True,
+    )
     assert r.returncode == 2 and "cannot detect the format" in r.stderr
 
 
 def test_cli_ingest_writes_under_data_external_per_file_or_host(tmp_path):
     files = [str(FX / "llama_bench_b11434.csv"), str(FX / "llama_bench_b11434.md")]
-    r = subprocess.run([sys.executable, "-m", "benchbook.cli", "ingest", *files, "--root", str(tmp_path)],
-                       capture_output=True, text=True)
+    r = subprocess.run(
+        [sys.executable, "-m", "benchbook.cli", "ingest", *files, "--root", str(tmp_path)],
+        capture_output=True,
+        text=True,
+    )
     assert r.returncode == 0, r.stderr
-    got = sorted(p.relative_to(tmp_path).as_posix() for p in (tmp_path / "data" / "external").rglob("*.jsonl"))
+    got = sorted(
+        p.relative_to(tmp_path).as_posix() for p in (tmp_path / "data" / "external").rglob("*.jsonl")
+    )
     shas = [ingest.ingest_file(f)[0]["source_sha256"][:16] for f in files]
-    assert got == sorted([f"data/external/{shas[0]}/llama_bench_b11434.csv.jsonl",
-                          f"data/external/{shas[1]}/llama_bench_b11434.md.jsonl"])
-    r = subprocess.run([sys.executable, "-m", "benchbook.cli", "ingest", *files, "--root", str(tmp_path),
-                        "--host", "rig1"], capture_output=True, text=True)
+    assert got == sorted(
+        [
+            f"data/external/{shas[0]}/llama_bench_b11434.csv.jsonl",
+            f"data/external/{shas[1]}/llama_bench_b11434.md.jsonl",
+        ]
+    )
+    r = subprocess.run(
+        [sys.executable, "-m", "benchbook.cli", "ingest", *files, "--root", str(tmp_path), "--host", "rig1"],
+        capture_output=True,
+        text=True,
+    )
     assert r.returncode == 0, r.stderr
-    recs = [json.loads(l) for p in sorted((tmp_path / "data/external/rig1").glob("*.jsonl"))
-            for l in p.read_text().splitlines()]
+    recs = [
+        json.loads(l)
+        for p in sorted((tmp_path / "data/external/rig1").glob("*.jsonl"))
+        for l in p.read_text().splitlines()
+    ]
     # one host named by the user; sessions (and builds, models) stay per file
     assert {x["host_id"] for x in recs} == {"unknown:rig1"}
     assert {x["session_id"] for x in recs} == {f"unknown:{s}" for s in shas}
     with pytest.raises(IngestError, match="never go under data/raw"):
-        ingest.write_records(ingest.ingest_file(files[0]),
-                             tmp_path / "data" / "raw" / "llama_bench" / "x.jsonl")
+        ingest.write_records(
+            ingest.ingest_file(files[0]), tmp_path / "data" / "raw" / "llama_bench" / "x.jsonl"
+        )
 
 
-@pytest.mark.parametrize("field,value,named", [
-    ("avg_ts", "NaN", "'avg_ts' is nan"), ("avg_ts", '"nan"', "'avg_ts' is nan"), ("avg_ts", "Infinity", "'avg_ts' is inf"),
-    ("avg_ts", "0", "'avg_ts' is 0"), ("samples_ns", "[]", "'samples_ns' is \\[\\]: empty"),
-    ("samples_ns", "[93699102, -5]", "'samples_ns\\[1\\]' is -5"), ("samples_ns", "[0]", "'samples_ns\\[0\\]' is 0"),
-    ("samples_ns", '["nan"]', "'samples_ns\\[0\\]' is 'nan'"), ("samples_ns", "[1, null]", "'samples_ns\\[1\\]' is None"),
-    ("stddev_ts", "NaN", "'stddev_ts' is NaN or inf")])
+@pytest.mark.parametrize(
+    "field,value,named",
+    [
+        ("avg_ts", "NaN", "'avg_ts' is nan"),
+        ("avg_ts", '"nan"', "'avg_ts' is nan"),
+        ("avg_ts", "Infinity", "'avg_ts' is inf"),
+        ("avg_ts", "0", "'avg_ts' is 0"),
+        ("samples_ns", "[]", "'samples_ns' is \\[\\]: empty"),
+        ("samples_ns", "[93699102, -5]", "'samples_ns\\[1\\]' is -5"),
+        ("samples_ns", "[0]", "'samples_ns\\[0\\]' is 0"),
+        ("samples_ns", '["nan"]', "'samples_ns\\[0\\]' is 'nan'"),
+        ("samples_ns", "[1, null]", "'samples_ns\\[1\\]' is None"),
+        ("stddev_ts", "NaN", "'stddev_ts' is NaN or inf"),
+    ],
+)
 def test_bad_llama_bench_values_name_file_line_field_and_nothing_is_written(tmp_path, field, value, named):
     lines = (FX / "llama_bench_b11434.jsonl").read_text().splitlines()
     rec = json.loads(lines[1])
@@ -204,9 +264,23 @@ def test_bad_llama_bench_values_name_file_line_field_and_nothing_is_written(tmp_
         ingest.ingest_file(src)
     # the CLI with a good file first: an error line, nothing appended
     out = tmp_path / "out.jsonl"
-    r = subprocess.run([sys.executable, "-m", "benchbook.cli", "ingest", str(FX / "llama_bench_b11434.csv"), str(src),
-                        "--out", str(out)], capture_output=True, text=True)
-    assert r.returncode == 2 and "in.jsonl:2: llama-bench row field" in r.stderr and "Traceback" not in r.stderr
+    r = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "benchbook.cli",
+            "ingest",
+            str(FX / "llama_bench_b11434.csv"),
+            str(src),
+            "--out",
+            str(out),
+        ],
+        capture_output=True,
+        text=True,
+    )
+    assert (
+        r.returncode == 2 and "in.jsonl:2: llama-bench row field" in r.stderr and "Traceback" not in r.stderr
+    )
     assert not out.exists()
 
 
@@ -216,12 +290,15 @@ def test_write_records_checks_everything_before_writing(tmp_path):
     src.write_text(text.replace("eval time =    1132.38 ms", "eval time =    nan ms", 1))
     recs = ingest.ingest_file(src)
     out = tmp_path / "out.jsonl"
-    with pytest.raises(IngestError, match=r"s\.log:1[23]: field '[a-z_.]+' is NaN or inf.*nothing was written"):
+    with pytest.raises(
+        IngestError, match=r"s\.log:1[23]: field '[a-z_.]+' is NaN or inf.*nothing was written"
+    ):
         ingest.write_records(recs, out)
     assert not out.exists()
 
 
 # --- ingested = native: the real b11434 fixtures through the analyses and the caveat engine ----------
+
 
 def _external(tmp_path, names, **kw):
     """Ingest ``names`` (fixtures) the way `benchbook ingest` does, into tmp_path/data/external/."""
@@ -236,21 +313,32 @@ def test_ingested_llama_bench_through_rate_stats_and_caveats(tmp_path):
 
     from benchbook import caveats
     from benchbook.experiments.llama_bench import analysis
+
     names = [f"llama_bench_b11434.{fmt}" for fmt in ("md", "csv", "json", "jsonl")]
     rows = analysis.load_llama_bench(_external(tmp_path, names))
     assert rows.height == 8 and set(rows["origin"].str.slice(0, 9)) == {"ingested:"}
     st = caveats.attach(analysis.rate_stats(rows)).with_columns(
-        pl.col("files").list.first().str.extract(r"llama_bench_b11434\.(\w+)\.jsonl$").alias("fmt"))
+        pl.col("files").list.first().str.extract(r"llama_bench_b11434\.(\w+)\.jsonl$").alias("fmt")
+    )
     # one configuration per (file, test): unknown sessions/hosts/builds never pool across files
     assert st.height == 8 and st["session_id"].n_unique() == 4
     got = {(r["fmt"], r["test"]): r for r in st.iter_rows(named=True)}
     # markdown and CSV state mean ± sd only: n unknown, no interval, the stated values as they are
     md_pp = got[("md", "pp")]
-    assert (md_pp["n"], md_pp["mean_tps"], md_pp["sd_tps"], md_pp["ci_low_tps"], md_pp["stated"]) == \
-        (None, 119.51, 8.82, None, True)
+    assert (md_pp["n"], md_pp["mean_tps"], md_pp["sd_tps"], md_pp["ci_low_tps"], md_pp["stated"]) == (
+        None,
+        119.51,
+        8.82,
+        None,
+        True,
+    )
     csv_tg = got[("csv", "tg")]
-    assert (csv_tg["n"], csv_tg["mean_tps"], csv_tg["sd_tps"], csv_tg["ci_low_tps"]) == (None, 66.034853,
-                                                                                         0.75056, None)
+    assert (csv_tg["n"], csv_tg["mean_tps"], csv_tg["sd_tps"], csv_tg["ci_low_tps"]) == (
+        None,
+        66.034853,
+        0.75056,
+        None,
+    )
     # json/jsonl carry samples_ns (-r 2): n = 2, mean of per-repetition rates = llama-bench's avg_ts, an interval
     js = got[("json", "pp")]
     assert js["n"] == 2 and not js["stated"] and js["ci_low_tps"] < js["mean_tps"] < js["ci_high_tps"]
@@ -258,10 +346,15 @@ def test_ingested_llama_bench_through_rate_stats_and_caveats(tmp_path):
     # which caveats fire: n = 2 < 3 -> single_run (samples known); unknown n never fires it; cv = sd/mean
     # above 5%: md pp 8.82/119.51 = 7.4%, json tg 7.895/71.14 = 11.1%, jsonl tg 5.83/75.63 = 7.7%
     assert {k: r["caveats"] for k, r in sorted(got.items())} == {
-        ("csv", "pp"): [], ("csv", "tg"): [],
-        ("json", "pp"): ["single_run"], ("json", "tg"): ["single_run", "high_variance"],
-        ("jsonl", "pp"): ["single_run"], ("jsonl", "tg"): ["single_run", "high_variance"],
-        ("md", "pp"): ["high_variance"], ("md", "tg"): []}
+        ("csv", "pp"): [],
+        ("csv", "tg"): [],
+        ("json", "pp"): ["single_run"],
+        ("json", "tg"): ["single_run", "high_variance"],
+        ("jsonl", "pp"): ["single_run"],
+        ("jsonl", "tg"): ["single_run", "high_variance"],
+        ("md", "pp"): ["high_variance"],
+        ("md", "tg"): [],
+    }
     # unknown ids are unknown, per file; --host pools the host, never the sessions
     assert rows.select(schemas.is_unknown("host_id").all()).item()
     pooled = analysis.load_llama_bench(_external(tmp_path / "h", names, host="rig"))
@@ -271,6 +364,7 @@ def test_ingested_llama_bench_through_rate_stats_and_caveats(tmp_path):
 def test_ingested_server_log_through_the_speculative_table_and_caveats(tmp_path):
     from benchbook import caveats
     from benchbook.experiments.speculative import analysis
+
     folder = _external(tmp_path, ["llama_server_spec_b11434.log"], build_hint=11434)
     req = analysis.load_requests(next(folder.iterdir()))
     t, status = caveats.evaluate(analysis.with_model(analysis.config_table(req), None), "speculative")
@@ -287,11 +381,13 @@ def test_ingested_server_log_through_the_speculative_table_and_caveats(tmp_path)
 def test_reports_refuse_ingested_records_in_the_projects_raw_data(tmp_path):
     from benchbook.experiments.llama_bench import report
     import shutil
+
     raw = tmp_path / "raw"
     shutil.copytree(Path(__file__).resolve().parents[1] / "data" / "raw" / "llama_bench", raw)
     recs = ingest.ingest_file(FX / "llama_bench_b11434.jsonl")
-    with open(raw / "sneaked.jsonl",
-              "w") as f:  # `benchbook ingest` refuses data/raw; a hand copy is caught here
+    with open(
+        raw / "sneaked.jsonl", "w"
+    ) as f:  # `benchbook ingest` refuses data/raw; a hand copy is caught here
         f.writelines(json.dumps(r) + "\n" for r in recs)
     with pytest.raises(RuntimeError, match=r"sneaked\.jsonl:1: an ingested record .*data/external"):
         report.derive(raw, tmp_path / "snap", tmp_path / "out", tmp_path / "n.json", tmp_path / "m.json", {})

@@ -13,7 +13,13 @@ import pytest
 from benchbook.experiments.llama_bench.analysis import load_llama_bench, rate_stats
 from benchbook.experiments.llama_bench.run import run_session
 from benchbook.records import iter_records
-from benchbook.llamacpp.bench import LlamaBenchError, build_argv, evict_from_page_cache, parse_jsonl, resident_pct
+from benchbook.llamacpp.bench import (
+    LlamaBenchError,
+    build_argv,
+    evict_from_page_cache,
+    parse_jsonl,
+    resident_pct,
+)
 
 FIX = Path(__file__).parent / "fixtures" / "llama_bench_b11434.jsonl"
 
@@ -26,7 +32,11 @@ def test_parse_real_b11434_jsonl_exact_values():
     assert pp["samples_ns"] == [287720033, 318788296, 128296932]
     assert tg["samples_ns"] == [250797042, 285430856, 371562017]
     assert pp["avg_ts"] == 76.836787 and tg["avg_ts"] == 27.152278
-    assert pp["build_number"] == 11434 and pp["model_n_params"] == 134515008 and pp["model_type"] == "llama 256M Q4_1"
+    assert (
+        pp["build_number"] == 11434
+        and pp["model_n_params"] == 134515008
+        and pp["model_type"] == "llama 256M Q4_1"
+    )
     # llama-bench's avg_ts is the mean of per-sample rates 1e9 * n / t_ns (llama-bench.cpp get_ts)
     mean = sum(1e9 * 16 / s for s in pp["samples_ns"]) / 3
     assert abs(mean - pp["avg_ts"]) < 1e-5
@@ -42,11 +52,37 @@ def test_parse_rejects_bad_lines_with_position():
 
 
 def test_argv_cold_and_warm():
-    cfg = {"n_prompt": 128, "n_gen": 64, "n_depth": 0, "threads": 2, "n_gpu_layers": 99, "flash_attn": "auto",
-           "repetitions": 5}
+    cfg = {
+        "n_prompt": 128,
+        "n_gen": 64,
+        "n_depth": 0,
+        "threads": 2,
+        "n_gpu_layers": 99,
+        "flash_attn": "auto",
+        "repetitions": 5,
+    }
     warm = build_argv("llama-bench", "m.gguf", cfg, "warm")
-    assert warm == ["llama-bench", "-m", "m.gguf", "-p", "128", "-n", "64", "-d", "0", "-t", "2", "-ngl", "99",
-                    "-fa", "auto", "-o", "jsonl", "-r", "5"]
+    assert warm == [
+        "llama-bench",
+        "-m",
+        "m.gguf",
+        "-p",
+        "128",
+        "-n",
+        "64",
+        "-d",
+        "0",
+        "-t",
+        "2",
+        "-ngl",
+        "99",
+        "-fa",
+        "auto",
+        "-o",
+        "jsonl",
+        "-r",
+        "5",
+    ]
     assert build_argv("llama-bench", "m.gguf", cfg, "cold")[-3:] == ["-r", "1", "--no-warmup"]
 
 
@@ -65,37 +101,66 @@ def test_eviction_names_a_process_that_keeps_the_file_mapped(tmp_path):
     # a child maps and touches the 4 MiB file: its pages stay resident and the child's pid is named
     import subprocess
     import sys
+
     p = tmp_path / "blob"
     p.write_bytes(os.urandom(4 << 20))
     if resident_pct(p) is None:
         pytest.skip("fincore unavailable; fix: apt-get install util-linux")
-    code = ("import mmap,sys;f=open(sys.argv[1],'rb');m=mmap.mmap(f.fileno(),0,prot=mmap.PROT_READ);"
-            "s=sum(m[i] for i in range(0,len(m),4096));print('mapped',flush=True);sys.stdin.read()")
-    child = subprocess.Popen([sys.executable, "-c", code, str(p)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                             text=True)
+    code = (
+        "import mmap,sys;f=open(sys.argv[1],'rb');m=mmap.mmap(f.fileno(),0,prot=mmap.PROT_READ);"
+        "s=sum(m[i] for i in range(0,len(m),4096));print('mapped',flush=True);sys.stdin.read()"
+    )
+    child = subprocess.Popen(
+        [sys.executable, "-c", code, str(p)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+    )
     try:
         assert child.stdout.readline().strip() == "mapped"
         st = evict_from_page_cache(p)
     finally:
         child.communicate("")
-    assert st["mapped_by_pids"] == [child.pid] and st["evicted"] is False and st["resident_after_pct"] == 100.0
+    assert (
+        st["mapped_by_pids"] == [child.pid] and st["evicted"] is False and st["resident_after_pct"] == 100.0
+    )
 
 
-TINY = {"models": ["smollm2-135m-q4_1"], "n_prompt": 8, "n_gen": 4, "n_depth": 0, "repetitions": 2, "threads": 2,
-        "n_gpu_layers": 0, "flash_attn": "auto", "cold_first_run": True, "timeout_s": 300}
+TINY = {
+    "models": ["smollm2-135m-q4_1"],
+    "n_prompt": 8,
+    "n_gen": 4,
+    "n_depth": 0,
+    "repetitions": 2,
+    "threads": 2,
+    "n_gpu_layers": 0,
+    "flash_attn": "auto",
+    "cold_first_run": True,
+    "timeout_s": 300,
+}
 
 
 @pytest.mark.integration
 def test_real_session_records(tmp_path, toolchain, models, root):
     from benchbook.provenance import host_snapshot
+
     m = models["smollm2-135m-q4_1"]
     raw = tmp_path / "lb.jsonl"
-    res = run_session(cfg=TINY, bench_bin=toolchain.binary("llama-bench"), models=[m], toolchain=toolchain.record,
-                      host=host_snapshot(), root=root, raw_file=raw, log=lambda *_: None)
+    res = run_session(
+        cfg=TINY,
+        bench_bin=toolchain.binary("llama-bench"),
+        models=[m],
+        toolchain=toolchain.record,
+        host=host_snapshot(),
+        root=root,
+        raw_file=raw,
+        log=lambda *_: None,
+    )
     assert (res.ran, res.failed, res.skipped, res.resumed) == (2, 0, 0, False)
     recs = [r for _, r in iter_records(raw) if r["schema"] == "benchbook.llama_bench"]
-    assert [(r["phase"], r["llama_bench"]["n_prompt"], r["llama_bench"]["n_gen"]) for r in recs] == \
-        [("cold", 8, 0), ("cold", 0, 4), ("warm", 8, 0), ("warm", 0, 4)]
+    assert [(r["phase"], r["llama_bench"]["n_prompt"], r["llama_bench"]["n_gen"]) for r in recs] == [
+        ("cold", 8, 0),
+        ("cold", 0, 4),
+        ("warm", 8, 0),
+        ("warm", 0, 4),
+    ]
     for r in recs:
         assert r["model_sha256"] == "b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53"
         assert r["llama_bench"]["build_number"] == 11434
@@ -108,7 +173,9 @@ def test_real_session_records(tmp_path, toolchain, models, root):
     assert cold["evicted"] is (not cold["mapped_by_pids"]), cold
     stats = rate_stats(load_llama_bench(tmp_path))
     assert stats.height == 4
-    assert ((stats["mean_tps"] - stats["llama_bench_avg_ts"]).abs() / stats["llama_bench_avg_ts"]).max() < 1e-3
+    assert (
+        (stats["mean_tps"] - stats["llama_bench_avg_ts"]).abs() / stats["llama_bench_avg_ts"]
+    ).max() < 1e-3
 
 
 KILL_SCRIPT = """
@@ -129,8 +196,14 @@ run_session(cfg=cfg, bench_bin=tc.binary("llama-bench"), models=ms, toolchain=tc
 def test_killed_session_keeps_records_and_resumes(tmp_path, toolchain, models, root):
     """Kill the runner after the first model's run, tear the last line, rerun: the session completes."""
     from benchbook.provenance import host_snapshot
-    cfg = {**TINY, "models": ["smollm2-135m-q4_1", "smollm2-135m-q8_0"], "cold_first_run": False,
-           "n_gen": 64, "repetitions": 5}
+
+    cfg = {
+        **TINY,
+        "models": ["smollm2-135m-q4_1", "smollm2-135m-q8_0"],
+        "cold_first_run": False,
+        "n_gen": 64,
+        "repetitions": 5,
+    }
     raw = tmp_path / "lb.jsonl"
     proc = subprocess.Popen([sys.executable, "-c", KILL_SCRIPT, str(root), json.dumps(cfg), str(raw)])
     deadline = time.monotonic() + 120
@@ -144,9 +217,16 @@ def test_killed_session_keeps_records_and_resumes(tmp_path, toolchain, models, r
     assert before.count(b'"run_complete":true') == 1, "killed too late: the second model already finished"
     with open(raw, "ab") as f:
         f.write(b'{"schema":"benchbook.llama_bench","run_')
-    res = run_session(cfg=cfg, bench_bin=toolchain.binary("llama-bench"),
-                      models=[models["smollm2-135m-q4_1"], models["smollm2-135m-q8_0"]], toolchain=toolchain.record,
-                      host=host_snapshot(), root=root, raw_file=raw, log=lambda *_: None)
+    res = run_session(
+        cfg=cfg,
+        bench_bin=toolchain.binary("llama-bench"),
+        models=[models["smollm2-135m-q4_1"], models["smollm2-135m-q8_0"]],
+        toolchain=toolchain.record,
+        host=host_snapshot(),
+        root=root,
+        raw_file=raw,
+        log=lambda *_: None,
+    )
     assert res.resumed is True and res.skipped == 1 and res.ran == 1 and res.failed == 0
     assert res.quarantined["line"] == before.count(b"\n") + 1
     assert raw.read_bytes().startswith(before)  # nothing recorded was lost or rewritten
@@ -154,6 +234,8 @@ def test_killed_session_keeps_records_and_resumes(tmp_path, toolchain, models, r
     sessions = {r["session_id"] for r in recs}
     assert len(sessions) == 1
     assert [r["event"] for r in recs if r["schema"] == "benchbook.session"] == ["start", "start", "end"]
-    assert sorted({r["model_id"] for r in recs if r["schema"] == "benchbook.llama_bench"}) == \
-        ["smollm2-135m-q4_1", "smollm2-135m-q8_0"]
+    assert sorted({r["model_id"] for r in recs if r["schema"] == "benchbook.llama_bench"}) == [
+        "smollm2-135m-q4_1",
+        "smollm2-135m-q8_0",
+    ]
     assert (tmp_path / "lb.jsonl.quarantine.jsonl").exists()

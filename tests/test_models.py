@@ -35,7 +35,13 @@ def test_requested_q2_k_is_mostly_other_types(models, params):
     assert counts["Q4_0"] == 180 and counts["Q3_K"] == 30
     assert models_mod.dominant_type(man) == "Q4_0"
     assert q2["origin"]["parent_sha256"] == DEFAULT_SHA
-    assert q2["origin"]["argv"] == ["llama-quantize", "--allow-requantize", "<smollm2-135m-q4_1>.gguf", "<out>.gguf", "Q2_K"]
+    assert q2["origin"]["argv"] == [
+        "llama-quantize",
+        "--allow-requantize",
+        "<smollm2-135m-q4_1>.gguf",
+        "<out>.gguf",
+        "Q2_K",
+    ]
     q8 = models_mod.manifest(models["smollm2-135m-q8_0"]["path"])
     assert {k: v["count"] for k, v in q8["tensor_types"].items()} == {"Q8_0": 211, "F32": 61}
 
@@ -58,7 +64,10 @@ def test_not_a_gguf(tmp_path):
 
 
 def test_unknown_model_id_lists_known(params):
-    with pytest.raises(ModelError, match=r"unknown model id 'smollm3'.*known ids: smollm2-135m-q2_k, smollm2-135m-q4_1, smollm2-135m-q8_0"):
+    with pytest.raises(
+        ModelError,
+        match=r"unknown model id 'smollm3'.*known ids: smollm2-135m-q2_k, smollm2-135m-q4_1, smollm2-135m-q8_0",
+    ):
         models_mod.spec(params["models"]["registry"], "smollm3")
 
 
@@ -91,6 +100,7 @@ def test_wrong_pinned_model_sha_is_rejected(tmp_path, monkeypatch, params):
 
 def _fake_wheel(path, member, data):
     import zipfile
+
     with zipfile.ZipFile(path, "w") as z:
         z.writestr(member, data)
     return path
@@ -101,6 +111,7 @@ def fake_cache(tmp_path, monkeypatch):
     """A cache in tmp_path, wheels served from tmp_path (by version), a stand-in llama-quantize that
     writes parent bytes + the type name and logs each call."""
     import hashlib
+
     monkeypatch.setenv("BENCHBOOK_CACHE", str(tmp_path / "cache"))
     data = {"1": b"A" * 100, "2": b"B" * 120}
     wheels = {v: _fake_wheel(tmp_path / f"w{v}.whl", "pkg/m.gguf", d) for v, d in data.items()}
@@ -112,8 +123,15 @@ def fake_cache(tmp_path, monkeypatch):
     sha = {v: hashlib.sha256(d).hexdigest() for v, d in data.items()}
 
     def wheel(v):
-        return {"source": "pypi_wheel", "project": "p", "version": v, "wheel_sha256": "w" + v,
-                "member": "pkg/m.gguf", "sha256": sha[v]}
+        return {
+            "source": "pypi_wheel",
+            "project": "p",
+            "version": v,
+            "wheel_sha256": "w" + v,
+            "member": "pkg/m.gguf",
+            "sha256": sha[v],
+        }
+
     n_calls = lambda: len(calls.read_text().split()) if calls.exists() else 0  # noqa: E731
     return {"wheel": wheel, "sha": sha, "q": q, "calls": n_calls, "data": data}
 
@@ -124,6 +142,7 @@ def _without_verified(rec):
 
 def test_cache_follows_registry_edits(fake_cache):
     import hashlib
+
     fc, log = fake_cache, []
     reg = {"m": fc["wheel"]("1"), "d": {"derived_from": "m", "quantize": "Q8_0"}}
     d1 = models_mod.fetch(reg, "d", fc["q"], log.append)
@@ -154,8 +173,11 @@ def test_truncated_cached_files_are_not_returned(fake_cache):
     with open(d["path"], "r+b") as f:
         f.truncate(50)
     # without llama-quantize: an error naming the file and the fix, never the truncated file
-    with pytest.raises(ModelError, match=r"model d .*cannot be used: .*\.gguf has 50 bytes, d\.json records 104 "
-                                         r"\(truncated or replaced\); fix: build the toolchain"):
+    with pytest.raises(
+        ModelError,
+        match=r"model d .*cannot be used: .*\.gguf has 50 bytes, d\.json records 104 "
+        r"\(truncated or replaced\); fix: build the toolchain",
+    ):
         models_mod.fetch(reg, "d", None, log.append)
     again = models_mod.fetch(reg, "d", fc["q"], log.append)
     assert fc["calls"]() == 2 and again["sha256"] == d["sha256"]

@@ -14,10 +14,19 @@ from conftest import nbval_notebook
 
 @pytest.mark.integration
 def test_llama_bench_notebooks_tiny(tmp_path, root, toolchain, models):
-    tiny = {"models": ["smollm2-135m-q4_1", "smollm2-135m-q8_0"], "n_prompt": 8, "n_gen": 4, "repetitions": 3,
-            "n_gpu_layers": 0}
-    nbval_notebook(root, "llama_bench.ipynb", tmp_path,
-                   {"root": str(root), "raw_dir": str(tmp_path / "data/raw"), "overrides": json.dumps(tiny)})
+    tiny = {
+        "models": ["smollm2-135m-q4_1", "smollm2-135m-q8_0"],
+        "n_prompt": 8,
+        "n_gen": 4,
+        "repetitions": 3,
+        "n_gpu_layers": 0,
+    }
+    nbval_notebook(
+        root,
+        "llama_bench.ipynb",
+        tmp_path,
+        {"root": str(root), "raw_dir": str(tmp_path / "data/raw"), "overrides": json.dumps(tiny)},
+    )
     raw = list((tmp_path / "data/raw/llama_bench").glob("*.jsonl"))
     assert len(raw) == 1 and raw[0].read_text().count('"schema":"benchbook.llama_bench"') == 8
     assert tmp_path in raw[0].parents  # never appended to the committed data/raw
@@ -27,10 +36,22 @@ def test_llama_bench_notebooks_tiny(tmp_path, root, toolchain, models):
     params = yaml.safe_load((root / "params.yaml").read_text())
     params["report"]["primary_host"] = None
     (tmp_path / "params.yaml").write_text(yaml.safe_dump(params))
-    nbval_notebook(root, "llama_bench_report.ipynb", tmp_path,
-                   {"root": str(root), "params_file": str(tmp_path / "params.yaml"),
-                    "raw_dir": str(tmp_path / "data/raw"), "reports_dir": str(tmp_path / "reports")})
+    nbval_notebook(
+        root,
+        "llama_bench_report.ipynb",
+        tmp_path,
+        {
+            "root": str(root),
+            "params_file": str(tmp_path / "params.yaml"),
+            "raw_dir": str(tmp_path / "data/raw"),
+            "reports_dir": str(tmp_path / "reports"),
+        },
+    )
     nums = json.loads((tmp_path / "reports/numbers/llama_bench.json").read_text())["numbers"]
-    assert sorted(nums) == sorted(f"lb-smollm2-135m-{q}-{t}-{p}" for q in ("q4_1", "q8_0")
-                                  for t in ("pp8", "tg4") for p in ("cold", "warm"))
+    assert sorted(nums) == sorted(
+        f"lb-smollm2-135m-{q}-{t}-{p}"
+        for q in ("q4_1", "q8_0")
+        for t in ("pp8", "tg4")
+        for p in ("cold", "warm")
+    )
     assert all(n["n"] == (1 if n["key"].endswith("cold") else 3) for n in nums.values())

@@ -8,10 +8,23 @@ from benchbook.numbers import Number, line_ranges, load_all, make_key, publish
 
 
 def num(key="lb-m-tg64-warm", **over):
-    base = dict(key=key, value=42.5, unit="tok/s", label="m tg64", n=5, computation="benchbook.analysis.rate_stats",
-                sd=1.0, ci95=[41.0, 44.0], sources=[{"file": "data/raw/llama_bench/h.jsonl", "lines": [[3, 7]]}],
-                run_ids=["r1"], caveats=["busy_host"], build="b11434 (unknown) cpu", build_number=11434,
-                build_commit="unknown", toolchain_id="6bcbdc2942c465ab")
+    base = dict(
+        key=key,
+        value=42.5,
+        unit="tok/s",
+        label="m tg64",
+        n=5,
+        computation="benchbook.analysis.rate_stats",
+        sd=1.0,
+        ci95=[41.0, 44.0],
+        sources=[{"file": "data/raw/llama_bench/h.jsonl", "lines": [[3, 7]]}],
+        run_ids=["r1"],
+        caveats=["busy_host"],
+        build="b11434 (unknown) cpu",
+        build_number=11434,
+        build_commit="unknown",
+        toolchain_id="6bcbdc2942c465ab",
+    )
     base.update(over)
     return Number(**base)
 
@@ -24,6 +37,7 @@ def test_make_key_is_stable_and_from_configuration():
 def test_make_key_expr_matches_make_key():
     import polars as pl
     from benchbook.numbers import make_key_expr
+
     df = pl.DataFrame({"m": ["SmolLM2-135M-Q4_1", "a b/c"], "n": [32, 7]})
     got = df.select(make_key_expr(pl.lit("lb"), "m", pl.lit("tg"), "n"))[:, 0].to_list()
     assert got == [make_key("lb", "SmolLM2-135M-Q4_1", "tg", 32), make_key("lb", "a b/c", "tg", 7)]
@@ -33,6 +47,7 @@ def test_keys_hold_no_dot_because_quarto_reads_it_as_a_nested_key():
     # quarto-cli src/resources/filters/quarto-pre/options.lua parseOption: split(name, ".")
     import polars as pl
     from benchbook.numbers import make_key_expr
+
     assert make_key("ds", "coreset0.6", "draft") == "ds-coreset0_6-draft"
     got = pl.DataFrame({"m": ["coreset0.6"]}).select(make_key_expr(pl.lit("ds"), "m"))[:, 0].to_list()
     assert got == ["ds-coreset0_6"]
@@ -51,20 +66,42 @@ def test_publish_writes_every_provenance_field(tmp_path):
     doc = json.loads(p.read_text())
     assert doc["schema"] == "benchbook.numbers" and doc["experiment"] == "llama_bench"
     e = doc["numbers"]["lb-m-tg64-warm"]
-    for k in ("value", "unit", "n", "sd", "ci95", "sources", "run_ids", "computation", "commands", "build", "build_number", "build_commit", "toolchain_id",
-              "model_sha256", "host_id", "measured_from", "measured_to", "caveats", "experiment"):
+    for k in (
+        "value",
+        "unit",
+        "n",
+        "sd",
+        "ci95",
+        "sources",
+        "run_ids",
+        "computation",
+        "commands",
+        "build",
+        "build_number",
+        "build_commit",
+        "toolchain_id",
+        "model_sha256",
+        "host_id",
+        "measured_from",
+        "measured_to",
+        "caveats",
+        "experiment",
+    ):
         assert k in e, k
     assert e["sources"][0]["lines"] == [[3, 7]] and e["caveats"] == ["busy_host"]
     assert load_all(tmp_path)["lb-m-tg64-warm"]["value"] == 42.5
 
 
-@pytest.mark.parametrize("bad, msg", [
-    (dict(value=float("nan")), "not a finite number"),
-    (dict(ci95=[44.0, 41.0]), "is not \\[low, high\\]"),
-    (dict(sources=[], run_ids=[]), "no source records"),
-    (dict(key="Bad Key"), "key must match"),
-    (dict(build=None), "no build; every number names the build"),
-])
+@pytest.mark.parametrize(
+    "bad, msg",
+    [
+        (dict(value=float("nan")), "not a finite number"),
+        (dict(ci95=[44.0, 41.0]), "is not \\[low, high\\]"),
+        (dict(sources=[], run_ids=[]), "no source records"),
+        (dict(key="Bad Key"), "key must match"),
+        (dict(build=None), "no build; every number names the build"),
+    ],
+)
 def test_publish_rejects_unusable_numbers(tmp_path, bad, msg):
     with pytest.raises(ValueError, match=msg):
         publish(tmp_path / "x.json", "x", [num(**bad)])

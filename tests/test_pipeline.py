@@ -39,9 +39,13 @@ def test_params_are_tracked_and_passed_unchanged(root, stages):
     assert dvc["stages"]["llama_bench"]["params"] == ["llama_bench", "models", "toolchain"]
     assert "report" in dvc["stages"]["llama_bench_report"]["params"]
     # DVC cannot interpolate lists into cmd: the notebook reads its params.yaml section itself
-    assert "-p root ." in dvc["stages"]["llama_bench"]["cmd"] and "${" not in dvc["stages"]["llama_bench"]["cmd"]
+    assert (
+        "-p root ." in dvc["stages"]["llama_bench"]["cmd"] and "${" not in dvc["stages"]["llama_bench"]["cmd"]
+    )
 
 
 def test_site_is_the_only_stage_reading_executed_reports(stages):
-    readers = {n for n, st in stages.items() for d in st.deps if str(d.def_path).startswith("reports/notebooks")}
+    readers = {
+        n for n, st in stages.items() for d in st.deps if str(d.def_path).startswith("reports/notebooks")
+    }
     assert readers == {"site"}

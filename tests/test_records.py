@@ -116,13 +116,15 @@ def test_unknown_kind_or_newer_version_is_refused_on_write_and_read(tmp_path):
         w.append(rec(0))
         with pytest.raises(records.SchemaError, match=r"a\.jsonl:2: record kind 'x\.y' is not declared"):
             w.append({"schema": "x.y", "schema_version": 1})
-        with pytest.raises(records.SchemaError,
-                           match=r"a\.jsonl:2: benchbook\.llama_bench schema_version 9 is newer"):
+        with pytest.raises(
+            records.SchemaError, match=r"a\.jsonl:2: benchbook\.llama_bench schema_version 9 is newer"
+        ):
             w.append({**rec(1), "schema_version": 9})
     with open(p, "a") as f:
         f.write(json.dumps({"schema": "benchbook.host", "schema_version": 7}) + "\n")
-    with pytest.raises(records.SchemaError,
-                       match=r"a\.jsonl:2: benchbook\.host schema_version 7 is newer than this"):
+    with pytest.raises(
+        records.SchemaError, match=r"a\.jsonl:2: benchbook\.host schema_version 7 is newer than this"
+    ):
         list(iter_records(p))
 
 
@@ -130,6 +132,7 @@ def test_snapshot_store_is_host_keyed_and_reads_the_committed_flat_files(tmp_pat
     from pathlib import Path
 
     from benchbook import provenance
+
     committed = Path(__file__).resolve().parents[1] / "data" / "raw" / "snapshots"
     d = tmp_path / "snapshots"
     d.mkdir()
@@ -143,5 +146,9 @@ def test_snapshot_store_is_host_keyed_and_reads_the_committed_flat_files(tmp_pat
         assert not provenance.store_snapshot(d, "host", other, writer)
     assert not provenance.store_snapshot(d, "host", old["246274abff670295"] | {"_file": None}, "aaaa")
     assert sorted(p.name for p in (d / "hosts").iterdir()) == ["aaaa.jsonl", "bbbb.jsonl"]
-    assert sorted(provenance.read_snapshots(d, "host")) == ["246274abff670295", "aaaa", "bbbb",
-                                                            "e3618a24b4e44752"]
+    assert sorted(provenance.read_snapshots(d, "host")) == [
+        "246274abff670295",
+        "aaaa",
+        "bbbb",
+        "e3618a24b4e44752",
+    ]

@@ -43,7 +43,7 @@ def rebuilt(root, tmp_path_factory):
 def test_registry_matches_fixture(rebuilt, experiment):
     want = json.loads((FIXTURE / f"{experiment}.json").read_text())["numbers"]
     got = json.loads((rebuilt / f"{experiment}.json").read_text())["numbers"]
-    assert sorted(got) == sorted(want), (set(got) ^ set(want))
+    assert sorted(got) == sorted(want), set(got) ^ set(want)
     for key, w in want.items():
         g = got[key]
         assert _close(g["value"], w["value"]), (key, g["value"], w["value"])

@@ -29,6 +29,7 @@ pytestmark = pytest.mark.integration
 def env():
     from benchbook import resolve
     from benchbook.llamacpp import models
+
     P = yaml.safe_load((ROOT / "params.yaml").read_text())
     try:
         tc = resolve.get_toolchain(P, build=False)
@@ -56,9 +57,11 @@ def test_start_complete_metrics_stop(env, tmp_path):
     assert not srv.alive() and srv.proc.returncode is not None
     assert res["timings"]["predicted_n"] <= 4 and len(res["tokens"]) == res["timings"]["predicted_n"]
     assert res["stop_type"] in ("limit", "eos") and res["timings"]["cache_n"] == 0
-    assert res["generation_settings"]["temperature"] == 0 and res["generation_settings"]["repeat_penalty"] == 1
+    assert (
+        res["generation_settings"]["temperature"] == 0 and res["generation_settings"]["repeat_penalty"] == 1
+    )
     assert d["tokens_predicted_total"] == res["timings"]["predicted_n"]
-    assert peak > 10 * 2**20                               # the model is mapped: tens of MiB at least
+    assert peak > 10 * 2**20  # the model is mapped: tens of MiB at least
     assert "--metrics" in srv.argv and "-np" in srv.argv
     # this build logs "srv  llama_server: listening on http://127.0.0.1:<port>" once the model is loaded
     assert f"listening on http://127.0.0.1:{srv.port}" in (tmp_path / "s.log").read_text()
@@ -66,7 +69,9 @@ def test_start_complete_metrics_stop(env, tmp_path):
 
 
 def test_nonexistent_model_is_a_start_failure_with_log_tail(env, tmp_path):
-    srv = S.LlamaServer(_argv(env, model=tmp_path / "missing.gguf"), tmp_path / "bad.log", health_timeout_s=30)
+    srv = S.LlamaServer(
+        _argv(env, model=tmp_path / "missing.gguf"), tmp_path / "bad.log", health_timeout_s=30
+    )
     with pytest.raises(S.ServerError) as ei:
         srv.start()
     assert ei.value.kind == "start_failed" and ei.value.returncode not in (None, 0)
@@ -111,13 +116,18 @@ def test_vocab_mismatch_is_refused_before_any_run(env, tmp_path):
     assert dm.check_vocab(src, good["path"])["n_vocab"] == 49152
     toks = dm.vocab_fingerprint(src)
     import gguf
+
     tokens = list(gguf.GGUFReader(good["path"]).fields["tokenizer.ggml.tokens"].contents())
     tokens[100] = tokens[100] + "_x"
-    bad = dm.truncate_layers(good["path"], tmp_path / "badvocab.gguf", 1, mutate={"tokenizer.ggml.tokens": tokens})
+    bad = dm.truncate_layers(
+        good["path"], tmp_path / "badvocab.gguf", 1, mutate={"tokenizer.ggml.tokens": tokens}
+    )
     with pytest.raises(dm.DraftModelError, match="different vocabulary"):
         dm.check_vocab(src, bad["path"])
-    cfg = {"configs": [{"id": "x", "spec_type": "draft-simple", "draft": "bad"}],
-           "drafts": {"bad": {"path": bad["path"], "id": "badvocab"}}}
+    cfg = {
+        "configs": [{"id": "x", "spec_type": "draft-simple", "draft": "bad"}],
+        "drafts": {"bad": {"path": bad["path"], "id": "badvocab"}},
+    }
     with pytest.raises(dm.DraftModelError):
         spec_run.resolve_drafts(cfg, {**env["model"]}, lambda mid: None)
     assert toks["tokens_sha256"] != dm.vocab_fingerprint(bad["path"])["tokens_sha256"]
@@ -128,20 +138,49 @@ def test_vocab_mismatch_is_refused_before_any_run(env, tmp_path):
 def test_session_continues_after_a_failed_config_and_keeps_records(env, tmp_path):
     """A layer-truncated draft loads and runs; a config whose server cannot start is recorded as
     failed with its log tail; the others complete; nothing is lost; a rerun resumes nothing twice."""
-    host = HostSnapshot(host_id="testhost", hostname="t", cpu_model="t", cpu_logical=2, cpu_physical=2, ram_bytes=1,
-                        os="t", machine="t")
+    host = HostSnapshot(
+        host_id="testhost",
+        hostname="t",
+        cpu_model="t",
+        cpu_logical=2,
+        cpu_physical=2,
+        ram_bytes=1,
+        os="t",
+        machine="t",
+    )
     trunc = dm.truncate_layers(env["model"]["path"], tmp_path / "first4.gguf", 4)
     drafts = {"t4": {"model_id": "trunc4", "path": trunc["path"], "sha256": trunc["sha256"]}}
-    cfg = {"repetitions": 1, "threads": 2, "ctx_size": 512, "n_min": 0, "p_min": 0.0, "health_timeout_s": 60,
-           "request_timeout_s": 60, "cost_model": None,
-           "configs": [{"id": "baseline", "spec_type": "none", "policy": "fresh"},
-                       {"id": "broken", "spec_type": "none", "policy": "fresh", "extra_args": ["--no-such-flag"]},
-                       {"id": "t4-n2", "spec_type": "draft-simple", "draft": "t4", "n_max": 2, "policy": "fresh"}]}
+    cfg = {
+        "repetitions": 1,
+        "threads": 2,
+        "ctx_size": 512,
+        "n_min": 0,
+        "p_min": 0.0,
+        "health_timeout_s": 60,
+        "request_timeout_s": 60,
+        "cost_model": None,
+        "configs": [
+            {"id": "baseline", "spec_type": "none", "policy": "fresh"},
+            {"id": "broken", "spec_type": "none", "policy": "fresh", "extra_args": ["--no-such-flag"]},
+            {"id": "t4-n2", "spec_type": "draft-simple", "draft": "t4", "n_max": 2, "policy": "fresh"},
+        ],
+    }
     prompts = [{"id": "p", "cap": 3, "messages": [{"role": "user", "content": "Hi"}]}]
     raw = tmp_path / "raw" / "x.jsonl"
-    res = spec_run.run_session(cfg=cfg, server_bin=env["bin"], bench_bin=None, target=env["model"], drafts=drafts,
-                        prompts=prompts, toolchain=env["toolchain"], host=host, root=ROOT, raw_file=raw,
-                        log_dir=tmp_path / "logs", log=lambda *_: None)
+    res = spec_run.run_session(
+        cfg=cfg,
+        server_bin=env["bin"],
+        bench_bin=None,
+        target=env["model"],
+        drafts=drafts,
+        prompts=prompts,
+        toolchain=env["toolchain"],
+        host=host,
+        root=ROOT,
+        raw_file=raw,
+        log_dir=tmp_path / "logs",
+        log=lambda *_: None,
+    )
     assert res.ran == 2 and res.failed == 1 and res.failures[0]["config_id"] == "broken"
     ok = read_records([raw], spec_run.SCHEMA)
     bad = read_records([raw], "benchbook.run_failed")
@@ -155,8 +194,27 @@ def test_session_continues_after_a_failed_config_and_keeps_records(env, tmp_path
     assert spec["verify_steps"] == drafts and spec["tokens"]
     assert spec["metrics_after"]["spec_decode_num_draft_tokens_total"] == spec["timings"]["draft_n"]
     for r in ok:
-        for k in ("run_id", "run_key", "session_id", "argv", "host_id", "toolchain_id", "model_sha256", "git_commit",
-                  "started_at", "ended_at", "timings", "stop_type", "cap", "tokens", "content_sha256",
-                  "metrics_before", "metrics_after", "peak_rss_bytes", "generation_settings", "request"):
+        for k in (
+            "run_id",
+            "run_key",
+            "session_id",
+            "argv",
+            "host_id",
+            "toolchain_id",
+            "model_sha256",
+            "git_commit",
+            "started_at",
+            "ended_at",
+            "timings",
+            "stop_type",
+            "cap",
+            "tokens",
+            "content_sha256",
+            "metrics_before",
+            "metrics_after",
+            "peak_rss_bytes",
+            "generation_settings",
+            "request",
+        ):
             assert k in r, k
     assert json.loads(raw.read_text().splitlines()[-1])["event"] == "end"

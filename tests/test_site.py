@@ -13,12 +13,24 @@ from benchbook import site
 from benchbook.experiments.llama_bench import report as llama_bench_report
 from benchbook.numbers import Number, publish
 
-QUARTO = {"project": {"type": "website", "output-dir": "_site",
-                      "render": ["index.qmd", "llama_bench.qmd", "provenance.qmd"]},
-          "website": {"title": "t", "navbar": {"left": [{"href": "index.qmd", "text": "Overview"},
-                                                        {"href": "llama_bench.qmd", "text": "llama-bench"},
-                                                        {"href": "provenance.qmd", "text": "Provenance"}]}},
-          "format": {"html": {"theme": "litera"}}}
+QUARTO = {
+    "project": {
+        "type": "website",
+        "output-dir": "_site",
+        "render": ["index.qmd", "llama_bench.qmd", "provenance.qmd"],
+    },
+    "website": {
+        "title": "t",
+        "navbar": {
+            "left": [
+                {"href": "index.qmd", "text": "Overview"},
+                {"href": "llama_bench.qmd", "text": "llama-bench"},
+                {"href": "provenance.qmd", "text": "Provenance"},
+            ]
+        },
+    },
+    "format": {"html": {"theme": "litera"}},
+}
 
 
 @pytest.fixture(scope="module")
@@ -34,18 +46,38 @@ def built(tmp_path_factory, root, params):
     (d / "index.qmd").write_text("---\ntitle: t\n---\nHeadline {{< var lb-smollm2-135m-q4_1-tg64-warm >}}\n")
     (d / "_quarto.yml").write_text(yaml.safe_dump(QUARTO))
     rep = d / "reports"
-    res = llama_bench_report.derive(root / "data/raw/llama_bench", root / "data/raw/snapshots", rep / "llama_bench",
-                                    rep / "numbers" / "llama_bench.json", rep / "metrics" / "llama_bench.json",
-                                    thresholds=params["report"], root=root)
+    res = llama_bench_report.derive(
+        root / "data/raw/llama_bench",
+        root / "data/raw/snapshots",
+        rep / "llama_bench",
+        rep / "numbers" / "llama_bench.json",
+        rep / "metrics" / "llama_bench.json",
+        thresholds=params["report"],
+        root=root,
+    )
     raw = next((root / "data/raw/llama_bench").glob("*.jsonl")).relative_to(root).as_posix()
-    evil = Number(key="zz-evil", value=1.0, unit="tok/s", label='<script>alert("x")</script> & <b>',
-                  n=1, computation="test", sources=[{"file": raw, "lines": [[1, 1]]}],
-                  commands=[["llama-bench", "-m", "<img src=x onerror=alert(1)>"]], build="<i>b1</i>")
+    evil = Number(
+        key="zz-evil",
+        value=1.0,
+        unit="tok/s",
+        label='<script>alert("x")</script> & <b>',
+        n=1,
+        computation="test",
+        sources=[{"file": raw, "lines": [[1, 1]]}],
+        commands=[["llama-bench", "-m", "<img src=x onerror=alert(1)>"]],
+        build="<i>b1</i>",
+    )
     publish(rep / "numbers" / "zz.json", "zz", [evil], root=root)
     built = site.render(d, raw_root=root)
     assert [(p.page, p.wanted, p.linked) for p in built.pages] == [
-        ("index.qmd", 1, 1), ("llama_bench.qmd", 9 + 6 * len({n.host_id for n in res.numbers}),
-                              9 + 6 * len({n.host_id for n in res.numbers})), ("provenance.qmd", 0, 0)]
+        ("index.qmd", 1, 1),
+        (
+            "llama_bench.qmd",
+            9 + 6 * len({n.host_id for n in res.numbers}),
+            9 + 6 * len({n.host_id for n in res.numbers}),
+        ),
+        ("provenance.qmd", 0, 0),
+    ]
     return d / "_site", res
 
 
@@ -60,7 +92,9 @@ def test_every_number_on_llama_bench_page_links_to_provenance(built):
     page = (out / "llama_bench.html").read_text()
     prov = (out / "provenance.html").read_text()
     assert "{{<" not in page and "?var" not in page
-    links = re.findall(r'<a href="provenance\.html#(n-[a-z0-9_.\-]+)" title="(n=\d+[^"]*)">([0-9.,]+) tok/s', page)
+    links = re.findall(
+        r'<a href="provenance\.html#(n-[a-z0-9_.\-]+)" title="(n=\d+[^"]*)">([0-9.,]+) tok/s', page
+    )
     hosts = {n.host_id for n in res.numbers}
     # headline: 3 models × (pp warm, tg warm, tg cold); "every host": 3 models × (pp, tg) per host
     assert len(links) == 9 + 6 * len(hosts)
@@ -72,7 +106,7 @@ def test_every_number_on_llama_bench_page_links_to_provenance(built):
         assert float(text.replace(",", "")) == pytest.approx(num.value)
         assert title.startswith(f"n={num.n}")
     # the table's cells hold nothing but linked numbers
-    table = page[page.index("<tbody>"):page.index("</tbody>")]
+    table = page[page.index("<tbody>") : page.index("</tbody>")]
     cells = re.findall(r"<td>(.*?)</td>", table)
     assert sum("provenance.html#n-" in c for c in cells) == 9
 
@@ -85,8 +119,10 @@ def test_untrusted_text_is_escaped(built):
 
 
 def test_check_offline_catches_external_resources(tmp_path):
-    (tmp_path / "a.html").write_text('<p><a href="https://example.org">plain link is fine</a></p>'
-                                     '<svg xmlns="http://www.w3.org/2000/svg"></svg>')
+    (tmp_path / "a.html").write_text(
+        '<p><a href="https://example.org">plain link is fine</a></p>'
+        '<svg xmlns="http://www.w3.org/2000/svg"></svg>'
+    )
     assert site.check_offline(tmp_path) == []
     (tmp_path / "b.html").write_text('<script src="https://cdn.jsdelivr.net/npm/vega@5"></script>')
     (tmp_path / "c.css").write_text("@import url(https://fonts.googleapis.com/css2?family=X);")
@@ -99,9 +135,21 @@ def test_check_offline_catches_external_resources(tmp_path):
 
 
 def test_values_cannot_break_out_of_the_raw_html_block():
-    md = site.provenance_md({"k": {"key": "k", "value": 1.0, "unit": "x", "n": 1, "label": "a\n```\n[x](javascript:alert(3))",
-                                   "computation": "c", "sources": [], "commands": [["a`b"]]}})
-    block = md[md.index("```{=html}"):]
+    md = site.provenance_md(
+        {
+            "k": {
+                "key": "k",
+                "value": 1.0,
+                "unit": "x",
+                "n": 1,
+                "label": "a\n```\n[x](javascript:alert(3))",
+                "computation": "c",
+                "sources": [],
+                "commands": [["a`b"]],
+            }
+        }
+    )
+    block = md[md.index("```{=html}") :]
     assert block.count("```") == 2  # the fence opened by us and the one that closes it
     assert "&#96;&#96;&#96;" in md and "&#10;" in md and "a&#96;b" in md
 
@@ -117,16 +165,32 @@ def test_chart_draws_offline_in_headless_chromium(built, tmp_path):
     if not chromium:
         pytest.skip("chromium not installed; fix: apt-get install -y chromium (make test does it)")
     out, _ = built
-    dom = subprocess.run([chromium, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-                          "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                          f"--user-data-dir={tmp_path}", "--virtual-time-budget=5000", "--dump-dom",
-                          (out / "llama_bench.html").as_uri()], capture_output=True, text=True, timeout=120).stdout
+    dom = subprocess.run(
+        [
+            chromium,
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            f"--user-data-dir={tmp_path}",
+            "--virtual-time-budget=5000",
+            "--dump-dom",
+            (out / "llama_bench.html").as_uri(),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    ).stdout
     assert 'data-rendered="vega"' in dom  # bb-charts.js replaced the SVG fallback with the live chart
-    assert "role=\"graphics-document\"" in dom or "<svg" in dom
+    assert 'role="graphics-document"' in dom or "<svg" in dom
 
 
 def test_a_dotted_key_renders_no_link_and_fails_the_count(tmp_path):
     from benchbook.sitecheck import page_links
+
     (tmp_path / "p.qmd").write_text("a {{< var ok >}} b {{< var x.y >}} c {{< include inc.md >}}")
     (tmp_path / "inc.md").write_text("{{< var ok >}}")
     (tmp_path / "_site").mkdir()
@@ -139,23 +203,38 @@ def test_a_dotted_key_renders_no_link_and_fails_the_count(tmp_path):
 
 def test_notebook_html_outputs_and_renderer_warnings_are_found(tmp_path):
     from benchbook.sitecheck import notebook_html_outputs, renderer_warnings
-    nb = {"cells": [{"cell_type": "code", "outputs": [{"data": {"text/markdown": "|a|"}}]},
-                    {"cell_type": "code",
-                     "outputs": [{"data": {"text/html": "<table>", "text/plain": "t"}}]}]}
+
+    nb = {
+        "cells": [
+            {"cell_type": "code", "outputs": [{"data": {"text/markdown": "|a|"}}]},
+            {"cell_type": "code", "outputs": [{"data": {"text/html": "<table>", "text/plain": "t"}}]},
+        ]
+    }
     (tmp_path / "n.ipynb").write_text(json.dumps(nb))
     assert notebook_html_outputs([tmp_path / "n.ipynb"]) == [f"{tmp_path / 'n.ipynb'}: cell 1: text/html"]
     out = "wrote 10 page(s)\nwarning: execute.enabled is ignored\nWARN (x.qmd) Unknown var a.b specified\nok"
-    assert renderer_warnings(out) == ["warning: execute.enabled is ignored",
-                                      "WARN (x.qmd) Unknown var a.b specified"]
+    assert renderer_warnings(out) == [
+        "warning: execute.enabled is ignored",
+        "WARN (x.qmd) Unknown var a.b specified",
+    ]
 
 
 def test_a_changed_cited_raw_line_makes_the_registry_stale(tmp_path):
     from benchbook.sitecheck import stale_registry
+
     raw = tmp_path / "data/raw/e/h.jsonl"
     raw.parent.mkdir(parents=True)
     raw.write_text('{"tg": 120.99}\n{"other": 1}\n')
-    num = Number(key="e-tg", value=120.99, unit="tok/s", label="tg", n=1, computation="c",
-                 sources=[{"file": "data/raw/e/h.jsonl", "lines": [[1, 1]]}], build="b11434 (unknown) cpu")
+    num = Number(
+        key="e-tg",
+        value=120.99,
+        unit="tok/s",
+        label="tg",
+        n=1,
+        computation="c",
+        sources=[{"file": "data/raw/e/h.jsonl", "lines": [[1, 1]]}],
+        build="b11434 (unknown) cpu",
+    )
     publish(tmp_path / "reports/numbers/e.json", "e", [num], root=tmp_path)
     assert stale_registry(tmp_path, tmp_path / "reports/numbers") == []
     with raw.open("a") as fh:  # appending (append-only raw data) keeps the cited lines as they were
@@ -164,13 +243,16 @@ def test_a_changed_cited_raw_line_makes_the_registry_stale(tmp_path):
     raw.write_text(raw.read_text().replace("120.99", "100.00"))
     assert stale_registry(tmp_path, tmp_path / "reports/numbers") == [
         f"{tmp_path / 'reports/numbers/e.json'}: the lines it cites in data/raw/e/h.jsonl changed since "
-        "it was published; fix: dvc repro e_report"]
+        "it was published; fix: dvc repro e_report"
+    ]
 
 
 def test_markdown_text_is_inert_in_markdown():
     from benchbook.escape import markdown_table, markdown_text
+
     assert markdown_text("<b>|`$x$`[a](b)@c") == (
-        "&#60;b&#62;&#124;&#96;&#36;x&#36;&#96;&#91;a&#93;&#40;b&#41;&#64;c")
+        "&#60;b&#62;&#124;&#96;&#36;x&#36;&#96;&#91;a&#93;&#40;b&#41;&#64;c"
+    )
     assert markdown_text("a\nb 1.5, -2/3") == "a b 1.5, -2/3"
 
     class Frame:

@@ -29,9 +29,11 @@ from cdp import Browser
 PAGES = ["index.qmd", "llama_bench.qmd", "speculative.qmd", "draftself.qmd", "provenance.qmd"]
 REPORTS = ["llama_bench_report", "speculative_report", "draftself_report"]
 #: Each payload sets window.__bb_pwned when it runs.
-PAYLOADS = ['<script>window.__bb_pwned="script"</script>',
-            '</script><script>window.__bb_pwned="close-script"</script>',
-            '<img src=x onerror="window.__bb_pwned=\'img\'">']
+PAYLOADS = [
+    '<script>window.__bb_pwned="script"</script>',
+    '</script><script>window.__bb_pwned="close-script"</script>',
+    "<img src=x onerror=\"window.__bb_pwned='img'\">",
+]
 PLANTED = " ".join(PAYLOADS)
 HOVER_JS = """window.__bbPoints = function (i) {
   const el = document.querySelectorAll('.bb-chart')[i];
@@ -42,8 +44,10 @@ HOVER_JS = """window.__bbPoints = function (i) {
                     if (r.width + r.height > 0) out.push([r.x + r.width / 2, r.y + r.height / 2]); });
   return out;
 };"""
-TOOLTIP_JS = ("(() => { const t = document.querySelector('#vg-tooltip-element');"
-              " return t && t.classList.contains('visible') ? t.innerText : null })()")
+TOOLTIP_JS = (
+    "(() => { const t = document.querySelector('#vg-tooltip-element');"
+    " return t && t.classList.contains('visible') ? t.innerText : null })()"
+)
 
 
 def _planted_notebook(path: Path) -> None:
@@ -56,11 +60,18 @@ def _planted_notebook(path: Path) -> None:
 
     table = markdown_table(pl.DataFrame({"config": ["self-n4"], "content": [PLANTED]}))
     nb = nbformat.v4.new_notebook()
-    nb.cells = [nbformat.v4.new_markdown_cell("# Planted model output"),
-                nbformat.v4.new_code_cell("show(table)", outputs=[nbformat.v4.new_output(
-                    "display_data", data={"text/markdown": table, "text/plain": "table"})]),
-                nbformat.v4.new_code_cell("print(content)", outputs=[nbformat.v4.new_output(
-                    "stream", name="stdout", text=PLANTED + "\n")])]
+    nb.cells = [
+        nbformat.v4.new_markdown_cell("# Planted model output"),
+        nbformat.v4.new_code_cell(
+            "show(table)",
+            outputs=[
+                nbformat.v4.new_output("display_data", data={"text/markdown": table, "text/plain": "table"})
+            ],
+        ),
+        nbformat.v4.new_code_cell(
+            "print(content)", outputs=[nbformat.v4.new_output("stream", name="stdout", text=PLANTED + "\n")]
+        ),
+    ]
     path.write_text(nbformat.writes(nb))
 
 
@@ -70,10 +81,20 @@ def _planted_chart(out_dir: Path) -> None:
 
     from benchbook import charts
 
-    data = pl.DataFrame({"config": [PLANTED, "plain"], "n": [3, 3], "value": [1.0, 2.0],
-                         "ci_low": [0.5, 1.5], "ci_high": [1.5, 2.5]}).to_dicts()
-    chart = alt.Chart(alt.Data(values=data)).mark_point(size=200, filled=True).encode(
-        x="config:N", y="value:Q", tooltip=["config:N", "n:Q", "ci_low:Q", "ci_high:Q"])
+    data = pl.DataFrame(
+        {
+            "config": [PLANTED, "plain"],
+            "n": [3, 3],
+            "value": [1.0, 2.0],
+            "ci_low": [0.5, 1.5],
+            "ci_high": [1.5, 2.5],
+        }
+    ).to_dicts()
+    chart = (
+        alt.Chart(alt.Data(values=data))
+        .mark_point(size=200, filled=True)
+        .encode(x="config:N", y="value:Q", tooltip=["config:N", "n:Q", "ci_low:Q", "ci_high:Q"])
+    )
     charts.save(chart, out_dir, "planted")
 
 
@@ -86,15 +107,35 @@ def site_dir(root, tmp_path_factory):
     for name in [*PAGES, "favicon.svg"]:
         shutil.copy(root / name, d / name)
     cfg = yaml.safe_load((root / "_quarto.yml").read_text())
-    cfg["project"]["render"] = [*cfg["project"]["render"], "planted.qmd",
-                                "reports/notebooks/planted_report.ipynb"]
+    cfg["project"]["render"] = [
+        *cfg["project"]["render"],
+        "planted.qmd",
+        "reports/notebooks/planted_report.ipynb",
+    ]
     (d / "_quarto.yml").write_text(yaml.safe_dump(cfg, sort_keys=False))
     (d / "reports" / "notebooks").mkdir(parents=True)
     for name in REPORTS:
-        subprocess.run([sys.executable, "-m", "papermill", f"notebooks/{name}.ipynb",
-                        str(d / "reports" / "notebooks" / f"{name}.ipynb"), "--cwd", ".", "-p", "root", ".",
-                        "-p", "reports_dir", str(d / "reports"), "--no-progress-bar"],
-                       cwd=root, check=True, capture_output=True)
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "papermill",
+                f"notebooks/{name}.ipynb",
+                str(d / "reports" / "notebooks" / f"{name}.ipynb"),
+                "--cwd",
+                ".",
+                "-p",
+                "root",
+                ".",
+                "-p",
+                "reports_dir",
+                str(d / "reports"),
+                "--no-progress-bar",
+            ],
+            cwd=root,
+            check=True,
+            capture_output=True,
+        )
     claims = d / "claims"
     claims.mkdir()
     shutil.copy(root / "data/claims/clover-35b-a3b-blog.yaml", claims / "clover-35b-a3b-blog.yaml")
@@ -103,15 +144,41 @@ def site_dir(root, tmp_path_factory):
     doc["claims"][0]["note"] = PLANTED
     doc["claims"][0]["method"] = PLANTED
     (claims / "planted.yaml").write_text(yaml.safe_dump(doc, allow_unicode=True, sort_keys=False))
-    subprocess.run([sys.executable, "-m", "benchbook.audit", "--all", str(claims), "--out",
-                    str(d / "reports" / "audit"), "--pages", str(d / "audits")], cwd=root, check=True,
-                   capture_output=True)
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "benchbook.audit",
+            "--all",
+            str(claims),
+            "--out",
+            str(d / "reports" / "audit"),
+            "--pages",
+            str(d / "audits"),
+        ],
+        cwd=root,
+        check=True,
+        capture_output=True,
+    )
     raw = next((root / "data/raw/llama_bench").glob("*.jsonl")).relative_to(root).as_posix()
-    publish(d / "reports" / "numbers" / "zz.json", "zz",
-            [Number(key="zz-planted", value=1.0, unit=PLANTED, label=PLANTED, n=3, computation=PLANTED,
-                    sources=[{"file": raw, "lines": [[1, 1]]}], commands=[["llama-bench", "-m", PLANTED]],
-                    build=PLANTED)],
-            root=root)
+    publish(
+        d / "reports" / "numbers" / "zz.json",
+        "zz",
+        [
+            Number(
+                key="zz-planted",
+                value=1.0,
+                unit=PLANTED,
+                label=PLANTED,
+                n=3,
+                computation=PLANTED,
+                sources=[{"file": raw, "lines": [[1, 1]]}],
+                commands=[["llama-bench", "-m", PLANTED]],
+                build=PLANTED,
+            )
+        ],
+        root=root,
+    )
     _planted_chart(d / "reports" / "zz")
     _planted_notebook(d / "reports" / "notebooks" / "planted_report.ipynb")
     (d / "planted.qmd").write_text(
@@ -119,7 +186,8 @@ def site_dir(root, tmp_path_factory):
         '```{=html}\n<script src="site_libs/vega/bb-charts.js"></script>\n'
         '<div class="bb-chart" data-spec="planted"><img src="reports/zz/planted.svg" alt="planted"></div>\n'
         '<script src="reports/zz/planted.spec.js"></script>\n'
-        '<script src="site_libs/vega/vega-bundle.js"></script>\n```\n')
+        '<script src="site_libs/vega/vega-bundle.js"></script>\n```\n'
+    )
     t0 = time.monotonic()
     built = site.render(d, raw_root=root)
     print(f"site build with {built.renderer}: {time.monotonic() - t0:.1f} s")
@@ -152,8 +220,9 @@ def visits(site_dir, browser):
     for html in sorted(out.rglob("*.html")):
         rel = html.relative_to(out).as_posix()
         page.goto(base + rel)
-        page.wait_for("[...document.querySelectorAll('.bb-chart')]"
-                      ".every(e => e.dataset.rendered || e.dataset.error)")
+        page.wait_for(
+            "[...document.querySelectorAll('.bb-chart')].every(e => e.dataset.rendered || e.dataset.error)"
+        )
         page.evaluate(HOVER_JS)
         tooltips = []
         for i in range(page.evaluate("document.querySelectorAll('.bb-chart').length")):
@@ -166,17 +235,26 @@ def visits(site_dir, browser):
                     break
             tooltips.append(shown)
         seen[rel] = {
-            "requests": [e["params"]["request"]["url"] for e in page.events
-                         if e["method"] == "Network.requestWillBeSent"],
-            "errors": [json.dumps(e["params"])[:300] for e in page.events
-                       if e["method"] == "Runtime.exceptionThrown"
-                       or (e["method"] == "Runtime.consoleAPICalled" and e["params"]["type"] == "error")
-                       or (e["method"] == "Log.entryAdded" and e["params"]["entry"]["level"] == "error")],
-            "charts": page.evaluate("[...document.querySelectorAll('.bb-chart')].map(e => [e.dataset.spec,"
-                                    " e.dataset.rendered || e.dataset.error])"),
+            "requests": [
+                e["params"]["request"]["url"]
+                for e in page.events
+                if e["method"] == "Network.requestWillBeSent"
+            ],
+            "errors": [
+                json.dumps(e["params"])[:300]
+                for e in page.events
+                if e["method"] == "Runtime.exceptionThrown"
+                or (e["method"] == "Runtime.consoleAPICalled" and e["params"]["type"] == "error")
+                or (e["method"] == "Log.entryAdded" and e["params"]["entry"]["level"] == "error")
+            ],
+            "charts": page.evaluate(
+                "[...document.querySelectorAll('.bb-chart')].map(e => [e.dataset.spec,"
+                " e.dataset.rendered || e.dataset.error])"
+            ),
             "tooltips": tooltips,
-            "links": page.evaluate("[...document.querySelectorAll('a[href*=\"provenance.html#\"]')]"
-                                   ".map(a => a.href)"),
+            "links": page.evaluate(
+                "[...document.querySelectorAll('a[href*=\"provenance.html#\"]')].map(a => a.href)"
+            ),
             "ids": page.evaluate("[...document.querySelectorAll('[id]')].map(e => e.id)"),
             "pwned": page.evaluate("window.__bb_pwned || null"),
             "img_x": page.evaluate("document.querySelectorAll('img[src=\"x\"]').length"),
@@ -184,16 +262,22 @@ def visits(site_dir, browser):
         }
     # the search box: type a word of the payloads and hover every result
     page.goto(base + "index.html")
-    page.evaluate("(() => { const i = document.querySelector('.smalldocs-search input'); i.focus();"
-                  " i.value = 'bb_pwned'; i.dispatchEvent(new Event('input')); })()")
+    page.evaluate(
+        "(() => { const i = document.querySelector('.smalldocs-search input'); i.focus();"
+        " i.value = 'bb_pwned'; i.dispatchEvent(new Event('input')); })()"
+    )
     page.wait_for("document.querySelectorAll('.search-result').length > 0")
-    for x, y in page.evaluate("[...document.querySelectorAll('.search-result')].map(a => {"
-                              " const r = a.getBoundingClientRect(); return [r.x + 5, r.y + 5]; })"):
+    for x, y in page.evaluate(
+        "[...document.querySelectorAll('.search-result')].map(a => {"
+        " const r = a.getBoundingClientRect(); return [r.x + 5, r.y + 5]; })"
+    ):
         page.call("Input.dispatchMouseEvent", type="mouseMoved", x=x, y=y)
-    seen["search"] = {"results": page.evaluate("document.querySelectorAll('.search-result').length"),
-                      "pwned": page.evaluate("window.__bb_pwned || null"),
-                      "img_x": page.evaluate("document.querySelectorAll('img[src=\"x\"]').length"),
-                      "text": page.evaluate("document.querySelector('.smalldocs-search-results').innerText")}
+    seen["search"] = {
+        "results": page.evaluate("document.querySelectorAll('.search-result').length"),
+        "pwned": page.evaluate("window.__bb_pwned || null"),
+        "img_x": page.evaluate("document.querySelectorAll('img[src=\"x\"]').length"),
+        "text": page.evaluate("document.querySelector('.smalldocs-search-results').innerText"),
+    }
     server.shutdown()
     return base, seen
 
@@ -209,8 +293,9 @@ def test_every_page_opens_without_console_errors(visits):
 def test_no_request_leaves_the_site(visits):
     base, seen = visits
     local = (base, "data:", "blob:")
-    outside = {p: [u for u in v["requests"] if not u.startswith(local)]
-               for p, v in seen.items() if p != "search"}
+    outside = {
+        p: [u for u in v["requests"] if not u.startswith(local)] for p, v in seen.items() if p != "search"
+    }
     assert {p: u for p, u in outside.items() if u} == {}
     assert sum(len(v["requests"]) for p, v in seen.items() if p != "search") > 13
 
@@ -220,8 +305,12 @@ def test_every_chart_becomes_a_vega_view_with_a_tooltip(visits, site_dir):
     charts = [(p, spec, state) for p, v in seen.items() if p != "search" for spec, state in v["charts"]]
     # llama-bench 1, speculative 3, draft-self 3 (experts_vs_bound's element after its script), planted 1
     assert len(charts) == 8 and all(state == "vega" for _, _, state in charts), charts
-    tips = {(p, spec): tip for p, v in seen.items() if p != "search"
-            for (spec, _), tip in zip(v["charts"], v["tooltips"])}
+    tips = {
+        (p, spec): tip
+        for p, v in seen.items()
+        if p != "search"
+        for (spec, _), tip in zip(v["charts"], v["tooltips"])
+    }
     assert all(tips.values()), [k for k, t in tips.items() if not t]
     planted = tips[("planted.html", "planted")]
     assert "config" in planted and "n\t" in planted and "ci_low" in planted and "ci_high" in planted
@@ -240,10 +329,14 @@ def test_planted_payloads_stay_inert_text_everywhere(visits):
     _, seen = visits
     assert {p: v["pwned"] for p, v in seen.items() if v["pwned"]} == {}
     assert {p: v["img_x"] for p, v in seen.items() if v["img_x"]} == {}
-    shown_on = sorted(p for p, v in seen.items() if p != "search" and '<img src=x onerror=' in v["text"])
+    shown_on = sorted(p for p, v in seen.items() if p != "search" and "<img src=x onerror=" in v["text"])
     # prose and tables (provenance: label, unit, command), the planted page's number, the notebook table and
     # printed output, the audit page of the planted claims file
-    assert shown_on == ["audits/planted.html", "planted.html", "provenance.html",
-                        "reports/notebooks/planted_report.html"]
+    assert shown_on == [
+        "audits/planted.html",
+        "planted.html",
+        "provenance.html",
+        "reports/notebooks/planted_report.html",
+    ]
     # smalldocs' index drops the tags' text; what is left is shown as text and runs nothing
     assert seen["search"]["results"] == 2 and 'window.__bb_pwned="script"' in seen["search"]["text"]

@@ -19,8 +19,8 @@ FIX = Path(__file__).parent / "fixtures" / "speculative"
 def test_alpha_tau_hand_computed():
     assert sp.alpha(9, 12) == 0.75
     assert sp.alpha(0, 0) is None and sp.alpha(None, None) is None
-    assert sp.tau(9, 3) == 4.0          # 1 + 9/3
-    assert sp.tau(0, 0) == 1.0          # plain decoding
+    assert sp.tau(9, 3) == 4.0  # 1 + 9/3
+    assert sp.tau(0, 0) == 1.0  # plain decoding
     assert sp.tau(1, 12) == pytest.approx(1 + 1 / 12)
 
 
@@ -61,7 +61,7 @@ def test_intervals_hand_computed():
 def test_r_interpolation():
     r = {1: 1.0, 5: 2.0, 9: 3.0}
     assert sp.r_at(r, 3) == pytest.approx(1.5)
-    assert sp.r_at(r, 13) == pytest.approx(4.0)   # extrapolated from the last two
+    assert sp.r_at(r, 13) == pytest.approx(4.0)  # extrapolated from the last two
 
 
 def test_real_completion_and_metrics_fixtures():
@@ -80,13 +80,17 @@ def test_real_completion_and_metrics_fixtures():
     assert t["predicted_n"] == 1 + 3 * 4
     # baseline: no draft fields, no drafts in /metrics, same greedy tokens (lossless)
     assert "draft_n" not in base["timings"]
-    db = S.metrics_delta(S.parse_metrics((FIX / "metrics_before_baseline.txt").read_text()),
-                         S.parse_metrics((FIX / "metrics_after_baseline.txt").read_text()))
+    db = S.metrics_delta(
+        S.parse_metrics((FIX / "metrics_before_baseline.txt").read_text()),
+        S.parse_metrics((FIX / "metrics_after_baseline.txt").read_text()),
+    )
     assert db["spec_decode_num_drafts_total"] == 0
     assert sp.first_mismatch(base["tokens"], spec["tokens"]) is None
     assert base["stop_type"] == "eos" and base["generation_settings"]["top_k"] == 1
     # llama-server's decode rate excludes the first token (it comes from the prompt pass)
-    assert math.isclose(1e3 * (t["predicted_n"] - 1) / t["predicted_ms"], t["predicted_per_second"], rel_tol=1e-9)
+    assert math.isclose(
+        1e3 * (t["predicted_n"] - 1) / t["predicted_ms"], t["predicted_per_second"], rel_tol=1e-9
+    )
     per_pos = {k: v for k, v in ma.items() if k.startswith("spec_decode_num_accepted_tokens_per_pos_total")}
     assert sum(per_pos.values()) == 9
 
@@ -96,29 +100,85 @@ def test_parse_metrics_rejects_garbage():
         S.parse_metrics("llamacpp:foo 1 2 3\n")
 
 
-def _req(cfg, prompt, rep, tps, tokens, drafted=0, acc=0, steps=0, policy="fresh", n_max=None, cache_n=0, line=1,
-         sha="x", predicted_n=None, spec_type=None):
+def _req(
+    cfg,
+    prompt,
+    rep,
+    tps,
+    tokens,
+    drafted=0,
+    acc=0,
+    steps=0,
+    policy="fresh",
+    n_max=None,
+    cache_n=0,
+    line=1,
+    sha="x",
+    predicted_n=None,
+    spec_type=None,
+):
     if predicted_n is None:  # llama-server returns one token id per generated token
         predicted_n = len(tokens) if tokens is not None else 8
-    return {"file": "f.jsonl", "line": line, "run_id": f"{cfg}-{prompt}-{rep}", "session_id": "s", "host_id": "h",
-            "toolchain_id": "t", "config_id": cfg, "prompt_id": prompt, "rep": rep,
-            "spec_type": spec_type or ("none" if cfg == "baseline" else "ngram-mod"), "draft_model_id": None,
-            "draft_model_sha256": None, "model_sha256": "m", "n_max": n_max, "policy": policy, "cap": 8,
-            "stop_type": "eos", "cap_hit": False, "prompt_n": 10, "prompt_ms": 10.0, "predicted_n": predicted_n,
-            "predicted_ms": 8000.0 / tps if tps else 0.0, "drafted": drafted, "accepted": acc, "verify_steps": steps,
-            "cache_n": cache_n, "tokens": tokens, "content_sha256": sha, "peak_rss_bytes": 2**20,
-            "request_index": rep, "answer_found": None, "decode_tps": tps, "prefill_tps": 1000.0,
-            "alpha": sp.alpha(acc, drafted), "tau": sp.tau(acc, steps, plain=cfg == "baseline"), "argv": ["llama-server"],
-            "started_at": "a", "ended_at": "b", "load1_max": 0.1}
+    return {
+        "file": "f.jsonl",
+        "line": line,
+        "run_id": f"{cfg}-{prompt}-{rep}",
+        "session_id": "s",
+        "host_id": "h",
+        "toolchain_id": "t",
+        "config_id": cfg,
+        "prompt_id": prompt,
+        "rep": rep,
+        "spec_type": spec_type or ("none" if cfg == "baseline" else "ngram-mod"),
+        "draft_model_id": None,
+        "draft_model_sha256": None,
+        "model_sha256": "m",
+        "n_max": n_max,
+        "policy": policy,
+        "cap": 8,
+        "stop_type": "eos",
+        "cap_hit": False,
+        "prompt_n": 10,
+        "prompt_ms": 10.0,
+        "predicted_n": predicted_n,
+        "predicted_ms": 8000.0 / tps if tps else 0.0,
+        "drafted": drafted,
+        "accepted": acc,
+        "verify_steps": steps,
+        "cache_n": cache_n,
+        "tokens": tokens,
+        "content_sha256": sha,
+        "peak_rss_bytes": 2**20,
+        "request_index": rep,
+        "answer_found": None,
+        "decode_tps": tps,
+        "prefill_tps": 1000.0,
+        "alpha": sp.alpha(acc, drafted),
+        "tau": sp.tau(acc, steps, plain=cfg == "baseline"),
+        "argv": ["llama-server"],
+        "started_at": "a",
+        "ended_at": "b",
+        "load1_max": 0.1,
+    }
 
 
 def test_config_table_paired_speedup_mismatch_and_trend():
     rows = [_req("baseline", "p", i, tps, [1, 2, 3]) for i, tps in enumerate([10.0, 20.0, 10.0])]
-    rows += [_req("ng", "p", 0, 20.0, [1, 2, 3], drafted=0, acc=0, steps=0, policy="same", n_max=8),
-             _req("ng", "p", 1, 30.0, [1, 2, 3], drafted=8, acc=4, steps=1, policy="same", n_max=8),
-             _req("ng", "p", 2, 30.0, [1, 7, 3], drafted=8, acc=8, steps=1, policy="same", n_max=8)]
-    df = pl.DataFrame(rows, schema_overrides={"alpha": pl.Float64, "n_max": pl.Int64, "draft_model_id": pl.String,
-                                              "draft_model_sha256": pl.String, "answer_found": pl.Boolean})
+    rows += [
+        _req("ng", "p", 0, 20.0, [1, 2, 3], drafted=0, acc=0, steps=0, policy="same", n_max=8),
+        _req("ng", "p", 1, 30.0, [1, 2, 3], drafted=8, acc=4, steps=1, policy="same", n_max=8),
+        _req("ng", "p", 2, 30.0, [1, 7, 3], drafted=8, acc=8, steps=1, policy="same", n_max=8),
+    ]
+    df = pl.DataFrame(
+        rows,
+        schema_overrides={
+            "alpha": pl.Float64,
+            "n_max": pl.Int64,
+            "draft_model_id": pl.String,
+            "draft_model_sha256": pl.String,
+            "answer_found": pl.Boolean,
+        },
+    )
     t = sp.config_table(df)
     b = t.filter(pl.col("config_id") == "baseline").row(0, named=True)
     g = t.filter(pl.col("config_id") == "ng").row(0, named=True)
@@ -133,25 +193,43 @@ def test_config_table_paired_speedup_mismatch_and_trend():
     assert b["alpha_trend_slope"] is None
     assert set(["lines", "files", "run_ids", "cache_n_max", "server_policy", "cap_hit"]) <= set(t.columns)
     from benchbook import caveats
+
     missing = [c for c in caveats.SPECULATIVE_COLUMNS if c not in t.columns]
     assert missing == []
-    ev, status = caveats.evaluate(t, "speculative", {}, [r for r in ("output_mismatch", "cross_request_state")
-                                                         if r in caveats.RULES])
+    ev, status = caveats.evaluate(
+        t, "speculative", {}, [r for r in ("output_mismatch", "cross_request_state") if r in caveats.RULES]
+    )
     cav = dict(zip(ev["config_id"].to_list(), ev["caveats"].to_list()))
     assert "output_mismatch" in cav["ng"] and "cross_request_state" in cav["ng"]
     assert cav["baseline"] == []
 
 
 def test_config_table_needs_baseline():
-    df = pl.DataFrame([_req("ng", "p", 0, 20.0, [1], n_max=8)], schema_overrides={
-        "alpha": pl.Float64, "draft_model_id": pl.String, "draft_model_sha256": pl.String, "answer_found": pl.Boolean})
+    df = pl.DataFrame(
+        [_req("ng", "p", 0, 20.0, [1], n_max=8)],
+        schema_overrides={
+            "alpha": pl.Float64,
+            "draft_model_id": pl.String,
+            "draft_model_sha256": pl.String,
+            "answer_found": pl.Boolean,
+        },
+    )
     with pytest.raises(ValueError, match="baseline"):
         sp.config_table(df)
 
 
-_SCHEMA = {"alpha": pl.Float64, "tau": pl.Float64, "n_max": pl.Int64, "draft_model_id": pl.String,
-           "draft_model_sha256": pl.String, "answer_found": pl.Boolean, "tokens": pl.List(pl.Int64),
-           "content_sha256": pl.String, "verify_steps": pl.Int64, "decode_tps": pl.Float64}
+_SCHEMA = {
+    "alpha": pl.Float64,
+    "tau": pl.Float64,
+    "n_max": pl.Int64,
+    "draft_model_id": pl.String,
+    "draft_model_sha256": pl.String,
+    "answer_found": pl.Boolean,
+    "tokens": pl.List(pl.Int64),
+    "content_sha256": pl.String,
+    "verify_steps": pl.Int64,
+    "decode_tps": pl.Float64,
+}
 
 
 def _table(rows):
@@ -167,19 +245,43 @@ def test_lossless_check_unknown_without_token_ids_sha_fallback():
     assert (t["ng"]["output_equal"], t["ng"]["first_mismatch_pos"]) == (None, None)
     assert t["baseline"]["output_equal"] is None
     # token ids on one side only: content_sha256 decides, equal -> True, different -> False at no position
-    t = _table([_req("baseline", "p", 0, 10.0, [1, 2, 3], sha="aa"), _req("ng", "p", 0, 20.0, None, sha="aa"),
-                _req("ng2", "p", 0, 20.0, None, sha="bb")])
+    t = _table(
+        [
+            _req("baseline", "p", 0, 10.0, [1, 2, 3], sha="aa"),
+            _req("ng", "p", 0, 20.0, None, sha="aa"),
+            _req("ng2", "p", 0, 20.0, None, sha="bb"),
+        ]
+    )
     assert (t["ng"]["output_equal"], t["ng"]["first_mismatch_pos"]) == (True, None)
     assert (t["ng2"]["output_equal"], t["ng2"]["first_mismatch_pos"]) == (False, None)
     # one repetition unknown, another equal: unknown overall; a token mismatch wins over unknown
-    t = _table([_req("baseline", "p", 0, 10.0, [1, 2, 3]), _req("baseline", "p", 1, 10.0, [1, 2, 3]),
-                _req("ng", "p", 0, 20.0, [1, 2, 3]), _req("ng", "p", 1, 20.0, None, sha=None),
-                _req("ng2", "p", 0, 20.0, [1, 2, 9]), _req("ng2", "p", 1, 20.0, None, sha=None)])
-    assert (t["ng"]["output_equal"], t["ng2"]["output_equal"], t["ng2"]["first_mismatch_pos"]) == (None, False, 2)
+    t = _table(
+        [
+            _req("baseline", "p", 0, 10.0, [1, 2, 3]),
+            _req("baseline", "p", 1, 10.0, [1, 2, 3]),
+            _req("ng", "p", 0, 20.0, [1, 2, 3]),
+            _req("ng", "p", 1, 20.0, None, sha=None),
+            _req("ng2", "p", 0, 20.0, [1, 2, 9]),
+            _req("ng2", "p", 1, 20.0, None, sha=None),
+        ]
+    )
+    assert (t["ng"]["output_equal"], t["ng2"]["output_equal"], t["ng2"]["first_mismatch_pos"]) == (
+        None,
+        False,
+        2,
+    )
     # a token list shorter than predicted_n is flagged and not trusted: equal prefixes but different sha
-    t = _table([_req("baseline", "p", 0, 10.0, [1, 2, 3], sha="aa"),
-                _req("ng", "p", 0, 20.0, [1, 2], sha="bb", predicted_n=3)])
-    assert (t["ng"]["output_equal"], t["ng"]["first_mismatch_pos"], t["ng"]["tokens_len_mismatch"]) == (False, None, 1)
+    t = _table(
+        [
+            _req("baseline", "p", 0, 10.0, [1, 2, 3], sha="aa"),
+            _req("ng", "p", 0, 20.0, [1, 2], sha="bb", predicted_n=3),
+        ]
+    )
+    assert (t["ng"]["output_equal"], t["ng"]["first_mismatch_pos"], t["ng"]["tokens_len_mismatch"]) == (
+        False,
+        None,
+        1,
+    )
     assert t["baseline"]["tokens_len_mismatch"] == 0
 
 
@@ -187,11 +289,18 @@ def test_tau_null_when_verify_steps_unknown():
     assert sp.tau(5, None) is None and sp.tau(0, None) is None
     assert sp.tau(0, None, plain=True) == 1.0 and sp.tau(0, 0) == 1.0
     rows = [_req("baseline", "p", i, 10.0, [1, 2, 3], steps=None) for i in range(2)]
-    rows += [_req("ng", "p", 0, 20.0, [1, 2, 3], drafted=8, acc=4, steps=2),
-             _req("ng", "p", 1, 20.0, [1, 2, 3], drafted=8, acc=4, steps=None),
-             _req("ok", "p", 0, 20.0, [1, 2, 3], drafted=8, acc=4, steps=2)]
+    rows += [
+        _req("ng", "p", 0, 20.0, [1, 2, 3], drafted=8, acc=4, steps=2),
+        _req("ng", "p", 1, 20.0, [1, 2, 3], drafted=8, acc=4, steps=None),
+        _req("ok", "p", 0, 20.0, [1, 2, 3], drafted=8, acc=4, steps=2),
+    ]
     t = _table(rows)
-    assert (t["ng"]["tau"], t["ng"]["k_eff"], t["ng"]["verify_steps"], t["ng"]["alpha"]) == (None, None, None, 0.5)
+    assert (t["ng"]["tau"], t["ng"]["k_eff"], t["ng"]["verify_steps"], t["ng"]["alpha"]) == (
+        None,
+        None,
+        None,
+        0.5,
+    )
     assert (t["ok"]["tau"], t["ok"]["k_eff"], t["ok"]["verify_steps"]) == (3.0, 4.0, 2)
     assert (t["baseline"]["tau"], t["baseline"]["verify_steps"]) == (1.0, 0)
     # the per-request column too
@@ -201,11 +310,14 @@ def test_tau_null_when_verify_steps_unknown():
 def test_one_token_request_excluded_from_n_and_speedup():
     # rep 1 of "ng" generated one token (no decode rate): no crash, n counts the two with a rate
     rows = [_req("baseline", "p", i, tps, [1, 2, 3]) for i, tps in enumerate([10.0, 20.0, 10.0])]
-    rows += [_req("ng", "p", 0, 20.0, [1, 2, 3]), _req("ng", "p", 1, None, [1], predicted_n=1, sha=None),
-             _req("ng", "p", 2, 30.0, [1, 2, 3])]
+    rows += [
+        _req("ng", "p", 0, 20.0, [1, 2, 3]),
+        _req("ng", "p", 1, None, [1], predicted_n=1, sha=None),
+        _req("ng", "p", 2, 30.0, [1, 2, 3]),
+    ]
     t = _table(rows)
     g = t["ng"]
     assert (g["n"], g["n_requests"], g["n_no_decode_rate"]) == (2, 3, 1)
     assert g["decode_tps_mean"] == 25.0
-    assert g["speedup_mean"] == pytest.approx((2.0 + 3.0) / 2)   # 20/10 and 30/10, rep 1 left out
+    assert g["speedup_mean"] == pytest.approx((2.0 + 3.0) / 2)  # 20/10 and 30/10, rep 1 left out
     assert (t["baseline"]["n"], t["baseline"]["n_no_decode_rate"]) == (3, 0)

@@ -14,9 +14,16 @@ from benchbook import layers, stagedeps
 
 def test_every_stage_lists_exactly_its_import_closure(root):
     results = stagedeps.check(root)
-    assert {r.stage for r in results} >= {"llama_bench", "llama_bench_report", "speculative",
-                                          "speculative_report", "draftself_train", "draftself",
-                                          "draftself_report", "site"}
+    assert {r.stage for r in results} >= {
+        "llama_bench",
+        "llama_bench_report",
+        "speculative",
+        "speculative_report",
+        "draftself_train",
+        "draftself",
+        "draftself_report",
+        "site",
+    }
     assert [r.stage for r in results if not r.ok] == [], stagedeps.report(results)
 
 
@@ -28,8 +35,10 @@ def _is(path: str, patterns) -> bool:
 def test_measurement_stages_run_no_report_code_and_report_stages_no_measurement_code(root):
     stages = yaml.safe_load((root / "dvc.yaml").read_text())["stages"]
     for r in stagedeps.check(root):
-        raw_out = any(str(next(iter(o)) if isinstance(o, dict) else o).startswith("data/raw/")
-                      for o in stages[r.stage].get("outs", []))
+        raw_out = any(
+            str(next(iter(o)) if isinstance(o, dict) else o).startswith("data/raw/")
+            for o in stages[r.stage].get("outs", [])
+        )
         if raw_out:
             assert [c for c in r.code if _is(c, layers.REPORT)] == [], r.stage
         if r.stage.endswith("_report") or r.stage == "site":
@@ -44,12 +53,20 @@ def _repo(tmp_path: Path, deps: list[str]) -> Path:
     (pkg / "a.py").write_text("def f():\n    from .sub import b  # function-local: still a dependency\n")
     (pkg / "sub" / "b.py").write_text("")
     (pkg / "unused.py").write_text("")
-    nb = {"cells": [{"cell_type": "markdown", "source": ["from benchbook import unused"]},
-                    {"cell_type": "code", "source": ["%matplotlib inline\n", "from benchbook.a import f\n"]}]}
+    nb = {
+        "cells": [
+            {"cell_type": "markdown", "source": ["from benchbook import unused"]},
+            {"cell_type": "code", "source": ["%matplotlib inline\n", "from benchbook.a import f\n"]},
+        ]
+    }
     (tmp_path / "notebooks").mkdir()
     (tmp_path / "notebooks" / "x.ipynb").write_text(json.dumps(nb))
-    dvc = {"stages": {"x": {"cmd": "papermill notebooks/x.ipynb out.ipynb -p root .", "deps": deps},
-                      "y": {"cmd": "python -m benchbook.sub.b", "deps": ["src/benchbook/sub/b.py"]}}}
+    dvc = {
+        "stages": {
+            "x": {"cmd": "papermill notebooks/x.ipynb out.ipynb -p root .", "deps": deps},
+            "y": {"cmd": "python -m benchbook.sub.b", "deps": ["src/benchbook/sub/b.py"]},
+        }
+    }
     (tmp_path / "dvc.yaml").write_text(yaml.safe_dump(dvc))
     return tmp_path
 
@@ -57,8 +74,11 @@ def _repo(tmp_path: Path, deps: list[str]) -> Path:
 def test_closure_follows_function_local_imports_and_parent_packages(tmp_path):
     root = _repo(tmp_path, [])
     assert stagedeps.stage_code(root, "papermill notebooks/x.ipynb o.ipynb")[1] == [
-        "src/benchbook/__init__.py", "src/benchbook/a.py", "src/benchbook/sub/__init__.py",
-        "src/benchbook/sub/b.py"]
+        "src/benchbook/__init__.py",
+        "src/benchbook/a.py",
+        "src/benchbook/sub/__init__.py",
+        "src/benchbook/sub/b.py",
+    ]
 
 
 def test_python_m_of_a_package_runs_its_main(tmp_path):
@@ -66,16 +86,23 @@ def test_python_m_of_a_package_runs_its_main(tmp_path):
     root = _repo(tmp_path, [])
     (root / "src" / "benchbook" / "sub" / "__main__.py").write_text("from ..a import f\n")
     assert stagedeps.stage_code(root, "python -m benchbook.sub --all x")[1] == [
-        "src/benchbook/__init__.py", "src/benchbook/a.py", "src/benchbook/sub/__init__.py",
-        "src/benchbook/sub/__main__.py", "src/benchbook/sub/b.py"]
+        "src/benchbook/__init__.py",
+        "src/benchbook/a.py",
+        "src/benchbook/sub/__init__.py",
+        "src/benchbook/sub/__main__.py",
+        "src/benchbook/sub/b.py",
+    ]
 
 
 def test_findings_name_missing_extra_package_dir_and_notebook(tmp_path):
     root = _repo(tmp_path, ["src/benchbook/a.py", "src/benchbook/unused.py", "src/benchbook/sub"])
     by = {r.stage: r for r in stagedeps.check(root)}
     x = by["x"]
-    assert x.missing == ["src/benchbook/__init__.py", "src/benchbook/sub/__init__.py",
-                         "src/benchbook/sub/b.py"]
+    assert x.missing == [
+        "src/benchbook/__init__.py",
+        "src/benchbook/sub/__init__.py",
+        "src/benchbook/sub/b.py",
+    ]
     assert x.extra == ["src/benchbook/unused.py"]
     assert x.package_dirs == ["src/benchbook/sub"]
     assert x.notebook_missing == ["notebooks/x.ipynb"]
@@ -83,5 +110,6 @@ def test_findings_name_missing_extra_package_dir_and_notebook(tmp_path):
     assert by["y"].extra == []
     text = stagedeps.report(list(by.values()))
     assert text.splitlines()[0] == "x: 3 missing, 1 extra, 1 package dirs, 1 notebook not listed"
-    assert "      - notebooks/x.ipynb\n      - src/benchbook/__init__.py\n      - src/benchbook/a.py\n" \
-        in text
+    assert (
+        "      - notebooks/x.ipynb\n      - src/benchbook/__init__.py\n      - src/benchbook/a.py\n" in text
+    )

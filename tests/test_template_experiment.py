@@ -19,13 +19,17 @@ PARAMS = {"demo": {"sizes_kib": [4, 16], "repetitions": 3}, "report": {"confiden
 
 
 def _copy_as_demo(root: Path, repo: Path) -> None:
-    shutil.copytree(root / "src" / "benchbook", repo / "src" / "benchbook",
-                    ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(
+        root / "src" / "benchbook", repo / "src" / "benchbook", ignore=shutil.ignore_patterns("__pycache__")
+    )
     demo = repo / "src" / "benchbook" / "experiments" / "demo"
     shutil.copytree(repo / "src" / "benchbook" / "experiments" / "template", demo)
     init = demo / "__init__.py"
-    init.write_text(init.read_text().replace('EXPERIMENT = "template"', 'EXPERIMENT = "demo"')
-                    .replace('SCHEMA = "benchbook.template"', 'SCHEMA = "benchbook.demo"'))
+    init.write_text(
+        init.read_text()
+        .replace('EXPERIMENT = "template"', 'EXPERIMENT = "demo"')
+        .replace('SCHEMA = "benchbook.template"', 'SCHEMA = "benchbook.demo"')
+    )
     (repo / "notebooks").mkdir()
     for src, dst in (("template", "demo"), ("template_report", "demo_report")):
         text = (root / "notebooks" / f"{src}.ipynb").read_text()
@@ -34,8 +38,10 @@ def _copy_as_demo(root: Path, repo: Path) -> None:
 
 
 def _stage(repo: Path, name: str, deps: list[str], outs: list) -> dict:
-    cmd = (f"mkdir -p notebooks/out && papermill notebooks/{name}.ipynb notebooks/out/{name}.ipynb --cwd . "
-           "-p root . --no-progress-bar")
+    cmd = (
+        f"mkdir -p notebooks/out && papermill notebooks/{name}.ipynb notebooks/out/{name}.ipynb --cwd . "
+        "-p root . --no-progress-bar"
+    )
     code = stagedeps.stage_code(repo, cmd)[1]
     return {"cmd": cmd, "deps": [f"notebooks/{name}.ipynb", *deps, *code], "outs": outs}
 
@@ -47,9 +53,12 @@ def test_template_copied_as_a_new_experiment_runs_both_stages(root, tmp_path):
     (repo / "params.yaml").write_text(yaml.safe_dump(PARAMS))
     stages = {
         "demo": _stage(repo, "demo", [], [{"data/raw/demo": {"cache": False, "persist": True}}]),
-        "demo_report": _stage(repo, "demo_report", ["data/raw/demo"],
-                              [{"reports/demo": {"cache": False}},
-                               {"reports/numbers/demo.json": {"cache": False}}]),
+        "demo_report": _stage(
+            repo,
+            "demo_report",
+            ["data/raw/demo"],
+            [{"reports/demo": {"cache": False}}, {"reports/numbers/demo.json": {"cache": False}}],
+        ),
     }
     stages["demo"]["params"] = ["demo"]
     stages["demo_report"]["params"] = ["report"]
@@ -61,8 +70,12 @@ def test_template_copied_as_a_new_experiment_runs_both_stages(root, tmp_path):
     assert "src/benchbook/experiments/demo/report.py" not in stages["demo"]["deps"]
     assert "src/benchbook/experiments/demo/run.py" not in stages["demo_report"]["deps"]
 
-    env = {**os.environ, "PYTHONPATH": str(repo / "src"), "BENCHBOOK_ROOT": str(repo),
-           "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(repo / "src"),
+        "BENCHBOOK_ROOT": str(repo),
+        "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
+    }
 
     def sh(*argv: str) -> str:
         r = subprocess.run(argv, cwd=repo, env=env, capture_output=True, text=True, timeout=600)

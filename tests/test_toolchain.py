@@ -29,16 +29,19 @@ def test_amx_left_out_where_advertised(tmp_path):
     info.write_text("processor\t: 0\nflags\t\t: fpu avx2 avx512f amx_bf16 amx_tile amx_int8\n")
     spr, epyc = tc.cpu_flags(info), {"fpu", "avx2", "avx512f"}
     assert {"amx_tile", "amx_int8", "amx_bf16", "avx2"} <= spr and tc.cpu_flags(tmp_path / "absent") == set()
-    no_amx = ["-DCMAKE_C_FLAGS=-mno-amx-tile -mno-amx-int8 -mno-amx-bf16",
-              "-DCMAKE_CXX_FLAGS=-mno-amx-tile -mno-amx-int8 -mno-amx-bf16"]
+    no_amx = [
+        "-DCMAKE_C_FLAGS=-mno-amx-tile -mno-amx-int8 -mno-amx-bf16",
+        "-DCMAKE_CXX_FLAGS=-mno-amx-tile -mno-amx-int8 -mno-amx-bf16",
+    ]
     assert tc.cmake_flags("cpu", 11434, cpu=spr)[-2:] == no_amx
     assert tc.cmake_flags("cuda", 11434, ["-DX=1"], cpu=spr)[-3:] == [*no_amx, "-DX=1"]
     assert not set(no_amx) & set(tc.cmake_flags("cpu", 11434, cpu=epyc))
     assert not set(no_amx) & set(tc.cmake_flags("cpu", 11434, amx="on", cpu=spr))
     assert tc.cmake_flags("cpu", 11434, amx="off", cpu=epyc)[-2:] == no_amx
     # the switch is part of the cache key, so an AMX and a no-AMX build never share a cache entry
-    assert tc.toolchain_key("a" * 64, "cpu", tc.cmake_flags("cpu", 11434, cpu=spr)) != \
-        tc.toolchain_key("a" * 64, "cpu", tc.cmake_flags("cpu", 11434, cpu=epyc))
+    assert tc.toolchain_key("a" * 64, "cpu", tc.cmake_flags("cpu", 11434, cpu=spr)) != tc.toolchain_key(
+        "a" * 64, "cpu", tc.cmake_flags("cpu", 11434, cpu=epyc)
+    )
     with pytest.raises(ToolchainError, match="toolchain.amx is 'yes'; allowed: auto, on, off"):
         tc.cmake_flags("cpu", 11434, amx="yes")
 
@@ -50,13 +53,26 @@ def test_real_toolchain_record(toolchain):
     assert "-DLLAMA_BUILD_NUMBER=11434" in r["cmake_flags"]
     assert r["source"]["sha256"] == "b0a2feb64c6fbd09f12af230734f072dd819ecb0ebd259565e1d6e9c34007e45"
     files = r["files_sha256"]
-    for name in ("llama-bench", "llama-server", "llama-quantize", "llama-gguf-split", "llama-speculative-simple"):
+    for name in (
+        "llama-bench",
+        "llama-server",
+        "llama-quantize",
+        "llama-gguf-split",
+        "llama-speculative-simple",
+    ):
         assert len(files[name]) == 64
-    assert any(n.startswith("libllama.so") for n in files) and any(n.startswith("libggml-base.so") for n in files)
+    assert any(n.startswith("libllama.so") for n in files) and any(
+        n.startswith("libggml-base.so") for n in files
+    )
     assert "CPU" in r["backends"]
     # the fingerprint is a pure function of the binaries
-    again = tc.fingerprint(toolchain.bin_dir, backend=r["backend"], cmake=r["cmake_flags"], compiler=r["compiler"],
-                           source=r["source"])
+    again = tc.fingerprint(
+        toolchain.bin_dir,
+        backend=r["backend"],
+        cmake=r["cmake_flags"],
+        compiler=r["compiler"],
+        source=r["source"],
+    )
     assert again["toolchain_id"] == r["toolchain_id"] and again["files_sha256"] == files
 
 
@@ -76,12 +92,17 @@ def test_user_build_dir_accepted_and_fingerprinted_the_same(toolchain):
 
 def test_user_build_dir_without_llama_bench(tmp_path):
     (tmp_path / "llama-server").write_text("")
-    with pytest.raises(ToolchainError, match=rf"{tmp_path} has no llama-bench; fix: point toolchain.user_build_dir"):
+    with pytest.raises(
+        ToolchainError, match=rf"{tmp_path} has no llama-bench; fix: point toolchain.user_build_dir"
+    ):
         tc.from_user_dir(tmp_path)
 
 
 def test_missing_cmake_or_compiler_names_the_fix(monkeypatch):
     real = shutil.which
     monkeypatch.setattr(tc.shutil, "which", lambda name: None if name in ("cmake", "c++") else real(name))
-    with pytest.raises(ToolchainError, match=r"cmake, c\+\+ not on PATH; fix: `apt-get update && apt-get install -y cmake build-essential`"):
+    with pytest.raises(
+        ToolchainError,
+        match=r"cmake, c\+\+ not on PATH; fix: `apt-get update && apt-get install -y cmake build-essential`",
+    ):
         tc.check_build_tools()

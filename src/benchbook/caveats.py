@@ -42,27 +42,27 @@ from .stats import t_quantile
 
 #: Threshold defaults; every rule documents the ones it reads.
 DEFAULTS: dict = {
-    "min_n": 3,                    # single_run: fewer repetitions than this
-    "high_cv": 0.05,               # high_variance: coefficient of variation above this
-    "busy_load_per_core": 0.5,     # busy_host: 1-min load average per core above this
-    "busy_other_cpu_pct": 50.0,    # busy_host: another process used more CPU % than this
-    "cores": 2,                    # busy_host: logical cores of the host (override from the host snapshot)
-    "avg_ts_rel_tol": 1e-3,        # inconsistent_derived_value: llama-bench avg_ts vs recomputed mean
-    "derived_rel_tol": 0.05,       # inconsistent_derived_value: stated ratio vs numerator/denominator
-    "spill_drop": 0.25,            # memory_spill: throughput falls by more than this fraction ...
-    "spill_mem_frac": 0.95,        # memory_spill: ... or device memory peak above this fraction of capacity
-    "device_mem_mib": None,        # memory_spill: device memory (MiB); None: the column gpu_mem_total_mib
-    "accept_min": 0.5,             # acceptance_without_speedup: α at or above this ...
-    "min_speedup": 1.0,            # ... and speedup upper bound at or below this
-    "alpha_slope_max": 0.01,       # cross_request_state: α rising faster than this per repetition
-    "warm_cache_min_tokens": 1,    # warm_prompt_cache: prompt tokens served from cache at or above this
+    "min_n": 3,  # single_run: fewer repetitions than this
+    "high_cv": 0.05,  # high_variance: coefficient of variation above this
+    "busy_load_per_core": 0.5,  # busy_host: 1-min load average per core above this
+    "busy_other_cpu_pct": 50.0,  # busy_host: another process used more CPU % than this
+    "cores": 2,  # busy_host: logical cores of the host (override from the host snapshot)
+    "avg_ts_rel_tol": 1e-3,  # inconsistent_derived_value: llama-bench avg_ts vs recomputed mean
+    "derived_rel_tol": 0.05,  # inconsistent_derived_value: stated ratio vs numerator/denominator
+    "spill_drop": 0.25,  # memory_spill: throughput falls by more than this fraction ...
+    "spill_mem_frac": 0.95,  # memory_spill: ... or device memory peak above this fraction of capacity
+    "device_mem_mib": None,  # memory_spill: device memory (MiB); None: the column gpu_mem_total_mib
+    "accept_min": 0.5,  # acceptance_without_speedup: α at or above this ...
+    "min_speedup": 1.0,  # ... and speedup upper bound at or below this
+    "alpha_slope_max": 0.01,  # cross_request_state: α rising faster than this per repetition
+    "warm_cache_min_tokens": 1,  # warm_prompt_cache: prompt tokens served from cache at or above this
     "synthetic_pattern": r"(?i)(random|synthetic|dummy|rand-init|untrained)",  # synthetic_inputs
     "cold_pattern": r"(?i)\bcold\b|^\s*first run\s*(,|$)",  # cold_start on claims: note says cold/first run
-    "phase_classes": {             # mixed_phase on comparisons: metric text -> phase (first matching regex)
+    "phase_classes": {  # mixed_phase on comparisons: metric text -> phase (first matching regex)
         "prefill": r"(?i)prefill|prompt[_ ](eval|tps|processing)|\bpp\d*\b|^pp",
         "decode": r"(?i)decode|generation[_ ]tps|eval_tps|\btg\d*\b|^tg",
     },
-    "method_classes": {            # mixed_method: method text -> method class (first regex that matches)
+    "method_classes": {  # mixed_method: method text -> method class (first regex that matches)
         "llama-bench": r"(?i)llama-bench|\btg\d+|\bpp\d+",
         "real-prompt": r"(?i)real[- ]prompt|generation on prompts|/completion|server",
         "vendor": r"(?i)vendor|stated by|blog",
@@ -71,15 +71,42 @@ DEFAULTS: dict = {
 
 #: Columns of the speculative-decoding table (``experiments.speculative.analysis.config_table``).
 SPECULATIVE_COLUMNS = [
-    "host_id", "toolchain_id", "session_id", "config_id", "prompt_id", "spec_type", "draft_model_id", "n_max",
-    "n", "decode_tps_mean", "decode_tps_ci_low", "decode_tps_ci_high", "speedup_mean", "speedup_ci_low",
-    "speedup_ci_high", "alpha", "tau", "output_equal", "first_mismatch_pos", "cap_hit", "alpha_trend_slope",
-    "server_policy", "cache_n_max", "lines", "files", "run_ids",
+    "host_id",
+    "toolchain_id",
+    "session_id",
+    "config_id",
+    "prompt_id",
+    "spec_type",
+    "draft_model_id",
+    "n_max",
+    "n",
+    "decode_tps_mean",
+    "decode_tps_ci_low",
+    "decode_tps_ci_high",
+    "speedup_mean",
+    "speedup_ci_low",
+    "speedup_ci_high",
+    "alpha",
+    "tau",
+    "output_equal",
+    "first_mismatch_pos",
+    "cap_hit",
+    "alpha_trend_slope",
+    "server_policy",
+    "cache_n_max",
+    "lines",
+    "files",
+    "run_ids",
 ]
 
 #: Record-id column per table kind.
-ID_COLUMN = {"llama_bench": "run_ids", "speculative": "config_id", "claims": "id", "comparison": "id",
-             "draftself": "run_ids"}
+ID_COLUMN = {
+    "llama_bench": "run_ids",
+    "speculative": "config_id",
+    "claims": "id",
+    "comparison": "id",
+    "draftself": "run_ids",
+}
 
 KINDS = tuple(ID_COLUMN)
 
@@ -89,6 +116,7 @@ Impl = Callable[[pl.DataFrame, dict], "pl.Expr | pl.Series"]
 @dataclass(frozen=True)
 class Variant:
     """One implementation of a rule: the table kind, the columns it needs and the function."""
+
     kind: str
     needs: tuple[str, ...]
     fn: Impl
@@ -98,6 +126,7 @@ class Variant:
 class Rule:
     """A caveat rule: ``id``, ``severity`` ("warning" | "note"), ``doc``, thresholds read (``params``)
     and implementations per table kind (``variants``)."""
+
     id: str
     severity: str
     doc: str
@@ -116,6 +145,7 @@ class Rule:
         def deco(fn: Impl) -> Impl:
             self.variants[kind] = Variant(kind, tuple(needs), fn)
             return fn
+
         return deco
 
 
@@ -137,6 +167,7 @@ def rule(rule_id: str, severity: str, params: tuple[str, ...] = ()) -> Callable:
         r = Rule(rule_id, severity, " ".join((fn.__doc__ or "").split()), tuple(params))
         RULES[rule_id] = r
         return r
+
     return deco
 
 
@@ -152,8 +183,9 @@ def _method_class(col: str, t: dict) -> pl.Expr:
     return expr
 
 
-def _cliff(df: pl.DataFrame, group: list[str], sweep: str, value: str, drop: float,
-           device_up: str) -> pl.Series:
+def _cliff(
+    df: pl.DataFrame, group: list[str], sweep: str, value: str, drop: float, device_up: str
+) -> pl.Series:
     """True where ``value`` is below ``(1 - drop)`` × the best value at the neighbouring sweep level
     that puts *less* on the device (``device_up``: "descending" when a smaller ``sweep`` puts more on the
     device, as -ncmoe; "ascending" when a larger one does, as -ngl)."""
@@ -161,8 +193,11 @@ def _cliff(df: pl.DataFrame, group: list[str], sweep: str, value: str, drop: flo
     if df[sweep].drop_nulls().n_unique() <= 1:  # no sweep, no neighbour to compare with
         return pl.Series([False] * df.height)
     d = df.with_row_index("_i").with_columns(pl.col(sweep).cast(pl.Float64).alias("_s"))
-    levels = (d.filter(pl.col("_s").is_not_null() & pl.col(value).is_not_null())
-               .group_by(group + ["_s"]).agg(pl.col(value).max().alias("_best")))
+    levels = (
+        d.filter(pl.col("_s").is_not_null() & pl.col(value).is_not_null())
+        .group_by(group + ["_s"])
+        .agg(pl.col(value).max().alias("_best"))
+    )
     # the neighbour with less on the device: next larger -ncmoe, next smaller -ngl
     desc = device_up == "descending"
     levels = levels.sort(group + ["_s"], descending=[False] * len(group) + [desc])
@@ -173,6 +208,7 @@ def _cliff(df: pl.DataFrame, group: list[str], sweep: str, value: str, drop: flo
 
 
 # --- the 15 rules -------------------------------------------------------------------------------
+
 
 @rule("cap_hit", "warning")
 def _cap_hit():
@@ -400,11 +436,23 @@ def _memory_spill():
 def _spill(df: pl.DataFrame, t: dict, group: list[str], value: str) -> pl.Series:
     out = pl.Series([False] * df.height)
     if "n_cpu_moe" in df.columns:
-        out = out | _cliff(df, group + (["n_gpu_layers"] if "n_gpu_layers" in df.columns else []),
-                           "n_cpu_moe", value, t["spill_drop"], "descending")
+        out = out | _cliff(
+            df,
+            group + (["n_gpu_layers"] if "n_gpu_layers" in df.columns else []),
+            "n_cpu_moe",
+            value,
+            t["spill_drop"],
+            "descending",
+        )
     if "n_gpu_layers" in df.columns:
-        out = out | _cliff(df, group + (["n_cpu_moe"] if "n_cpu_moe" in df.columns else []),
-                           "n_gpu_layers", value, t["spill_drop"], "ascending")
+        out = out | _cliff(
+            df,
+            group + (["n_cpu_moe"] if "n_cpu_moe" in df.columns else []),
+            "n_gpu_layers",
+            value,
+            t["spill_drop"],
+            "ascending",
+        )
     cap = t.get("device_mem_mib")
     if "peak_gpu_mem_mib" in df.columns and (cap or "gpu_mem_total_mib" in df.columns):
         capx = pl.lit(float(cap)) if cap else pl.col("gpu_mem_total_mib")
@@ -415,16 +463,33 @@ def _spill(df: pl.DataFrame, t: dict, group: list[str], value: str) -> pl.Series
 
 @RULES["memory_spill"].on("llama_bench", ["mean_tps"])
 def _(df, t):
-    group = [c for c in ("host_id", "toolchain_id", "session_id", "model_id", "phase", "test", "n_prompt",
-                         "n_gen", "n_depth", "n_threads", "flash_attn", "type_k", "type_v")
-             if c in df.columns]
+    group = [
+        c
+        for c in (
+            "host_id",
+            "toolchain_id",
+            "session_id",
+            "model_id",
+            "phase",
+            "test",
+            "n_prompt",
+            "n_gen",
+            "n_depth",
+            "n_threads",
+            "flash_attn",
+            "type_k",
+            "type_v",
+        )
+        if c in df.columns
+    ]
     return _spill(df, t, group, "mean_tps")
 
 
 @RULES["memory_spill"].on("claims", ["value", "metric"])
 def _(df, t):
-    group = [c for c in ("env", "metric", "method", "decoding", "prompt", "block_max", "unit")
-             if c in df.columns]
+    group = [
+        c for c in ("env", "metric", "method", "decoding", "prompt", "block_max", "unit") if c in df.columns
+    ]
     return _spill(df, t, group, "value")
 
 
@@ -445,8 +510,11 @@ def with_device_memory(table: pl.DataFrame, hosts: dict[str, dict]) -> pl.DataFr
     if "gpu_mem_total_mib" in table.columns or "host_id" not in table.columns:
         return table
     cap = {h: device_memory_mib(s) for h, s in hosts.items()}
-    return table.with_columns(pl.col("host_id").replace_strict(cap, default=None, return_dtype=pl.Float64)
-                              .alias("gpu_mem_total_mib"))
+    return table.with_columns(
+        pl.col("host_id")
+        .replace_strict(cap, default=None, return_dtype=pl.Float64)
+        .alias("gpu_mem_total_mib")
+    )
 
 
 def memory_headroom(peak_mib: float | None, capacity_mib: float | None) -> str:
@@ -454,16 +522,21 @@ def memory_headroom(peak_mib: float | None, capacity_mib: float | None) -> str:
     ``HEADROOM_UNKNOWN`` when the run has no memory telemetry (peak) or the host no known capacity."""
     if peak_mib is None or capacity_mib is None or capacity_mib <= 0:
         return HEADROOM_UNKNOWN
-    return (f"{capacity_mib - peak_mib:,.0f} MiB free of {capacity_mib:,.0f} MiB "
-            f"({100 * peak_mib / capacity_mib:.1f}% used)")
+    return (
+        f"{capacity_mib - peak_mib:,.0f} MiB free of {capacity_mib:,.0f} MiB "
+        f"({100 * peak_mib / capacity_mib:.1f}% used)"
+    )
 
 
-def headroom_column(table: pl.DataFrame, peak: str = "peak_gpu_mem_mib",
-                    capacity: str = "gpu_mem_total_mib") -> pl.DataFrame:
+def headroom_column(
+    table: pl.DataFrame, peak: str = "peak_gpu_mem_mib", capacity: str = "gpu_mem_total_mib"
+) -> pl.DataFrame:
     """``table`` with a ``memory_headroom`` column (``memory_headroom`` per row; a missing column counts
     as no telemetry)."""
+
     def col(name: str) -> list:
         return table[name].to_list() if name in table.columns else [None] * table.height
+
     vals = [memory_headroom(p, c) for p, c in zip(col(peak), col(capacity))]
     return table.with_columns(pl.Series("memory_headroom", vals, dtype=pl.String))
 
@@ -518,8 +591,9 @@ def _host_or_build_mismatch():
 
 @RULES["host_or_build_mismatch"].on("comparison", ["num_host", "den_host", "num_build", "den_build"])
 def _(df, t):
-    out = ((pl.col("num_host") != pl.col("den_host")).fill_null(False)
-           | (pl.col("num_build") != pl.col("den_build")).fill_null(False))
+    out = (pl.col("num_host") != pl.col("den_host")).fill_null(False) | (
+        pl.col("num_build") != pl.col("den_build")
+    ).fill_null(False)
     if "num_env" in df.columns and "den_env" in df.columns:
         out = out | (pl.col("num_env") != pl.col("den_env")).fill_null(False)
     return out
@@ -527,8 +601,9 @@ def _(df, t):
 
 @RULES["host_or_build_mismatch"].on("speculative", ["session_id", "host_id", "toolchain_id"])
 def _(df, t):
-    return ((pl.col("host_id").n_unique().over("session_id") > 1)
-            | (pl.col("toolchain_id").n_unique().over("session_id") > 1))
+    return (pl.col("host_id").n_unique().over("session_id") > 1) | (
+        pl.col("toolchain_id").n_unique().over("session_id") > 1
+    )
 
 
 @rule("inconsistent_derived_value", "warning", ("avg_ts_rel_tol", "derived_rel_tol"))
@@ -577,8 +652,11 @@ def _busy_expr(df, t):
     by_load = pl.col("load1_max") > t["busy_load_per_core"] * t["cores"]
     if "others_cpu_pct_max" not in df.columns:
         return by_load
-    return (pl.when(pl.col("others_cpu_pct_max").is_not_null())
-              .then(pl.col("others_cpu_pct_max") > t["busy_other_cpu_pct"]).otherwise(by_load))
+    return (
+        pl.when(pl.col("others_cpu_pct_max").is_not_null())
+        .then(pl.col("others_cpu_pct_max") > t["busy_other_cpu_pct"])
+        .otherwise(by_load)
+    )
 
 
 @RULES["busy_host"].on("llama_bench", ["load1_max"])
@@ -598,8 +676,10 @@ def _(df, t):
 
 # --- evaluation ---------------------------------------------------------------------------------
 
-def evaluate(table: pl.DataFrame, kind: str, thresholds: dict | None = None,
-             rules: list[str] | None = None) -> tuple[pl.DataFrame, dict[str, str]]:
+
+def evaluate(
+    table: pl.DataFrame, kind: str, thresholds: dict | None = None, rules: list[str] | None = None
+) -> tuple[pl.DataFrame, dict[str, str]]:
     """Run the rules that apply to ``kind`` on ``table``.
 
     Returns ``(table + caveats column, status)`` where ``caveats`` is list[str] of rule ids in RULES
@@ -636,15 +716,20 @@ def evaluate(table: pl.DataFrame, kind: str, thresholds: dict | None = None,
         res = v.fn(table, t)
         if isinstance(res, pl.Series):
             res = pl.lit(res.fill_null(False).alias(f"_c_{rid}"))
-        flags.append(pl.when(pl.lit(True) & res.fill_null(False)).then(pl.lit(rid))
-                     .otherwise(pl.lit(None, pl.String)))
+        flags.append(
+            pl.when(pl.lit(True) & res.fill_null(False)).then(pl.lit(rid)).otherwise(pl.lit(None, pl.String))
+        )
     if table.is_empty() or not flags:
         return table.with_columns(pl.lit([], dtype=pl.List(pl.String)).alias("caveats")), status
     return table.with_columns(pl.concat_list(flags).list.drop_nulls().alias("caveats")), status
 
 
-def attach(stats: pl.DataFrame, thresholds: dict | None = None, rules: list[str] | None = None,
-           kind: str = "llama_bench") -> pl.DataFrame:
+def attach(
+    stats: pl.DataFrame,
+    thresholds: dict | None = None,
+    rules: list[str] | None = None,
+    kind: str = "llama_bench",
+) -> pl.DataFrame:
     """Add ``caveats`` (list[str], rule ids in RULES order) to ``stats`` (default: the llama-bench
     ``rate_stats`` table); thresholds override DEFAULTS.  Rules whose columns are missing are skipped
     (``evaluate`` reports which)."""
@@ -660,17 +745,27 @@ def findings(table: pl.DataFrame, kind: str) -> pl.DataFrame:
     if table.schema.get(idc) is not None and isinstance(table.schema[idc], pl.List):
         rid = pl.col(idc).list.sort().list.join(",")
     sev = {k: r.severity for k, r in RULES.items()}
-    return (table.select(rid.cast(pl.String).alias("record"), pl.col("caveats").alias("rule")).explode("rule")
-                 .drop_nulls("rule")
-                 .with_columns(pl.col("rule").replace_strict(sev, return_dtype=pl.String).alias("severity"))
-                 .select("rule", "severity", "record"))
+    return (
+        table.select(rid.cast(pl.String).alias("record"), pl.col("caveats").alias("rule"))
+        .explode("rule")
+        .drop_nulls("rule")
+        .with_columns(pl.col("rule").replace_strict(sev, return_dtype=pl.String).alias("severity"))
+        .select("rule", "severity", "record")
+    )
 
 
 def rules_table() -> pl.DataFrame:
     """One row per rule: id, severity, applies_to, needs (per kind), params with defaults, doc."""
     rows = []
     for r in RULES.values():
-        rows.append({"id": r.id, "severity": r.severity, "applies_to": list(r.applies_to),
-                     "needs": "; ".join(f"{k}: {', '.join(v.needs)}" for k, v in r.variants.items()),
-                     "params": ", ".join(f"{p}={DEFAULTS[p]!r}" for p in r.params), "doc": r.doc})
+        rows.append(
+            {
+                "id": r.id,
+                "severity": r.severity,
+                "applies_to": list(r.applies_to),
+                "needs": "; ".join(f"{k}: {', '.join(v.needs)}" for k, v in r.variants.items()),
+                "params": ", ".join(f"{p}={DEFAULTS[p]!r}" for p in r.params),
+                "doc": r.doc,
+            }
+        )
     return pl.DataFrame(rows)

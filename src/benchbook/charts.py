@@ -23,8 +23,9 @@ def save(chart: alt.TopLevelMixin, out_dir: str | Path, name: str) -> dict:
     spec = chart.to_dict()
     paths = {"spec": out / f"{name}.vl.json", "js": out / f"{name}.spec.js", "svg": out / f"{name}.svg"}
     paths["spec"].write_text(json.dumps(spec, indent=1))
-    paths["js"].write_text("window.BB_SPECS = window.BB_SPECS || {};\n"
-                           f"window.BB_SPECS[{json.dumps(name)}] = {json.dumps(spec)};\n")
+    paths["js"].write_text(
+        "window.BB_SPECS = window.BB_SPECS || {};\n"
+        f"window.BB_SPECS[{json.dumps(name)}] = {json.dumps(spec)};\n"
+    )
     paths["svg"].write_text(vlc.vegalite_to_svg(spec))
     return {k: str(v) for k, v in paths.items()}
-

@@ -1,22 +1,22 @@
 """The ``benchbook`` command line.
 
-    benchbook doctor                 what is present, what is missing and the exact fix
-    benchbook toolchain build        build (or find) llama.cpp; prints the toolchain record
-    benchbook models fetch [ID...]   fetch/derive models (default: every registry id); prints manifests
-    benchbook models add PATH|URL    register your GGUF (file in place, or a URL) by sha256 in params.yaml
-    benchbook run [--verbose] [--from-data]
-                                     the main job: the site from committed data first, then toolchain,
-                                     models, measure on this host if needed, `dvc repro`, print the site
-                                     path (stage output to a log file unless --verbose; progress bars
-                                     for builds, downloads, sessions); --from-data: the first site only
-    benchbook records repair FILE    move a torn last line aside (quarantine) and report it
-    benchbook site build             render the site (quarto when on PATH, else smalldocs)
-    benchbook ingest FILE...         read external llama.cpp output (llama-bench, server log, speculative-simple)
-    benchbook audit CLAIMS.yaml...   a verdict per published claim [--logs DIR] [--pair SPEC=BASELINE];
-                                     --all DIR audits every claims file of DIR (the `audit` stage)
-    benchbook stages check           compare each dvc.yaml stage's code deps with its import closure
-    benchbook synth-model [...]      write a random-weight GGUF (llama / qwen3moe / qwen2moe) with the default
-                                     model's tokenizer; prints its manifest (sha256, bytes per role)
+benchbook doctor                 what is present, what is missing and the exact fix
+benchbook toolchain build        build (or find) llama.cpp; prints the toolchain record
+benchbook models fetch [ID...]   fetch/derive models (default: every registry id); prints manifests
+benchbook models add PATH|URL    register your GGUF (file in place, or a URL) by sha256 in params.yaml
+benchbook run [--verbose] [--from-data]
+                                 the main job: the site from committed data first, then toolchain,
+                                 models, measure on this host if needed, `dvc repro`, print the site
+                                 path (stage output to a log file unless --verbose; progress bars
+                                 for builds, downloads, sessions); --from-data: the first site only
+benchbook records repair FILE    move a torn last line aside (quarantine) and report it
+benchbook site build             render the site (quarto when on PATH, else smalldocs)
+benchbook ingest FILE...         read external llama.cpp output (llama-bench, server log, speculative-simple)
+benchbook audit CLAIMS.yaml...   a verdict per published claim [--logs DIR] [--pair SPEC=BASELINE];
+                                 --all DIR audits every claims file of DIR (the `audit` stage)
+benchbook stages check           compare each dvc.yaml stage's code deps with its import closure
+benchbook synth-model [...]      write a random-weight GGUF (llama / qwen3moe / qwen2moe) with the default
+                                 model's tokenizer; prints its manifest (sha256, bytes per role)
 """
 
 from __future__ import annotations
@@ -62,28 +62,38 @@ def cmd_doctor(args) -> int:
     try:
         tc = resolve.get_toolchain(params, build=False)
         r = tc.record
-        print(f"{_ok(True)} toolchain b{r.get('build_number')} ({r.get('build_commit')}) backend={r.get('backend')} "
-              f"id={r['toolchain_id']} at {tc.bin_dir}")
+        print(
+            f"{_ok(True)} toolchain b{r.get('build_number')} ({r.get('build_commit')}) backend={r.get('backend')} "
+            f"id={r['toolchain_id']} at {tc.bin_dir}"
+        )
     except Exception as e:  # noqa: BLE001 - doctor reports every failure with its fix
         problems += 1
         print(f"{_ok(False)} toolchain: {e}")
     reg = params["models"]["registry"]
     from .llamacpp.models import _cached
+
     for mid in reg:
         hit = _cached(mid, reg)
-        print(f"{_ok(bool(hit))} model {mid}" + (f" sha256={hit['sha256'][:16]}… {hit['path']}" if hit else
-              "  fix: `benchbook models fetch`"))
+        print(
+            f"{_ok(bool(hit))} model {mid}"
+            + (f" sha256={hit['sha256'][:16]}… {hit['path']}" if hit else "  fix: `benchbook models fetch`")
+        )
         problems += not hit
     from .site import renderer
+
     name, path = renderer()
     print(f"{_ok(True)} site renderer: {name} ({path})")
     from .provenance import gpu_info
+
     gpus = gpu_info()
     print(f"info GPU: {', '.join(g['name'] for g in gpus) if gpus else 'none (CPU backend)'}")
-    for tool, fix in (("cmake", "apt-get install -y cmake"), ("c++", "apt-get install -y build-essential"),
-                      ("dvc", "./scripts/setup.sh (installs the pinned dependencies into .venv)"),
-                      ("papermill", "./scripts/setup.sh (installs the pinned dependencies into .venv)"),
-                      ("fincore", "apt-get install -y util-linux")):
+    for tool, fix in (
+        ("cmake", "apt-get install -y cmake"),
+        ("c++", "apt-get install -y build-essential"),
+        ("dvc", "./scripts/setup.sh (installs the pinned dependencies into .venv)"),
+        ("papermill", "./scripts/setup.sh (installs the pinned dependencies into .venv)"),
+        ("fincore", "apt-get install -y util-linux"),
+    ):
         have = venv_tool(tool) is not None
         problems += not have
         print(f"{_ok(have)} {tool}" + ("" if have else f"  fix: {fix}"))
@@ -104,15 +114,18 @@ def cmd_toolchain_build(args) -> int:
 
 def cmd_models_fetch(args) -> int:
     from .llamacpp.models import manifest, type_histogram_line
+
     params = resolve.load_params(repo_root())
     ids = args.ids or list(params["models"]["registry"])
     needs_tc = any("derived_from" in params["models"]["registry"].get(i, {}) for i in ids)
     tc = resolve.get_toolchain(params, build=True) if needs_tc else None
     for rec in resolve.get_models(params, ids, tc):
         man = manifest(rec["path"], rec["sha256"])
-        print(f"{rec['model_id']}: {man['architecture']} {man['parameter_count']:,} params, {man['n_layer']} layers, "
-              f"declared {man['file_type_declared']}, tensors: {type_histogram_line(man)}, "
-              f"{man['size_bytes'] / 2**20:.1f} MiB, sha256 {rec['sha256']}")
+        print(
+            f"{rec['model_id']}: {man['architecture']} {man['parameter_count']:,} params, {man['n_layer']} layers, "
+            f"declared {man['file_type_declared']}, tensors: {type_histogram_line(man)}, "
+            f"{man['size_bytes'] / 2**20:.1f} MiB, sha256 {rec['sha256']}"
+        )
     return 0
 
 
@@ -122,6 +135,7 @@ def cmd_synth_model(args) -> int:
     from dataclasses import fields
 
     from .llamacpp import synth
+
     spec = synth.SynthSpec(**{f.name: getattr(args, f.name) for f in fields(synth.SynthSpec)})
     if args.tokenizer_from:
         tok, tok_sha = Path(args.tokenizer_from), None
@@ -139,6 +153,7 @@ def cmd_models_add(args) -> int:
     ``models.registry`` entry into params.yaml (comments and key order kept) and print it."""
     from .llamacpp import registry
     from .llamacpp.models import models_dir
+
     root = repo_root()
     resolve.load_params(root)  # a broken params.yaml is reported before anything is downloaded
     model_id = args.id or registry.model_id_for(args.target)
@@ -148,17 +163,22 @@ def cmd_models_add(args) -> int:
     print(f"{'replaced' if done.replaced else 'added'} models.registry.{model_id} in {done.params_file}:")
     for k, v in entry.items():
         print(f"  {k}: {v}")
-    print(f"use it: list {model_id!r} under llama_bench.models (or speculative.target) in params.yaml; "
-          f"`benchbook models fetch {model_id}` checks it now")
+    print(
+        f"use it: list {model_id!r} under llama_bench.models (or speculative.target) in params.yaml; "
+        f"`benchbook models fetch {model_id}` checks it now"
+    )
     return 0
 
 
 def cmd_records_repair(args) -> int:
     from .records import repair
+
     moved = repair(args.file)
     if moved:
-        print(f"moved torn line {moved['file']}:{moved['line']} (byte {moved['byte_offset']}) to "
-              f"{args.file}.quarantine.jsonl")
+        print(
+            f"moved torn line {moved['file']}:{moved['line']} (byte {moved['byte_offset']}) to "
+            f"{args.file}.quarantine.jsonl"
+        )
     else:
         print(f"{args.file}: intact")
     return 0
@@ -166,6 +186,7 @@ def cmd_records_repair(args) -> int:
 
 def cmd_site_build(args) -> int:
     from .site import main as site_main
+
     return site_main()
 
 
@@ -173,6 +194,7 @@ def cmd_stages_check(args) -> int:
     """Each stage's ``src/benchbook`` deps against its static import closure (``benchbook.stagedeps``);
     prints one line per stage and, for a wrong one, the exact deps to write.  Exit 1 on a finding."""
     from .stagedeps import check, report
+
     results = check(repo_root())
     print(report(results))
     return 0 if all(r.ok for r in results) else 1
@@ -183,11 +205,15 @@ def cmd_ingest(args) -> int:
     file's records go to ``data/external/<group>/<file name>.jsonl``; ``--out`` appends all to one file,
     ``--stdout`` prints them.  Every file is read and checked before anything is written."""
     from .ingest import default_out, ingest_file, write_records
+
     per_file = []
     for f in args.files:
         got = ingest_file(f, args.format, args.build, args.host)
-        print(f"{f}: {len(got)} {got[0]['schema']} record(s) ({got[0]['source_format']}, "
-              f"schema_version {got[0]['schema_version']})", file=sys.stderr)
+        print(
+            f"{f}: {len(got)} {got[0]['schema']} record(s) ({got[0]['source_format']}, "
+            f"schema_version {got[0]['schema_version']})",
+            file=sys.stderr,
+        )
         per_file.append(got)
     if args.stdout:
         for r in (r for got in per_file for r in got):
@@ -206,6 +232,7 @@ def cmd_ingest(args) -> int:
 def cmd_audit(args) -> int:
     """``benchbook audit ...``: ``benchbook.audit.command`` (its own options; ``benchbook audit -h``)."""
     from .audit.command import main as audit_main
+
     return audit_main(args.rest)
 
 
@@ -218,6 +245,7 @@ def measured_here(root: Path, params: dict, host_id: str, toolchain_id: str | No
     committed draft-self sessions from before the shared session are in ``sessions.jsonl``.
     """
     from .records import iter_records
+
     out = {}
     for stage in ("llama_bench", "speculative", "draftself"):
         if stage not in params:
@@ -231,8 +259,11 @@ def measured_here(root: Path, params: dict, host_id: str, toolchain_id: str | No
                         starts.setdefault(r["session_id"], r)
                     else:
                         ended.add(r["session_id"])
-        out[stage] = any(stage == "draftself" or starts[sid].get("toolchain_id") == toolchain_id
-                         for sid in ended if sid in starts)
+        out[stage] = any(
+            stage == "draftself" or starts[sid].get("toolchain_id") == toolchain_id
+            for sid in ended
+            if sid in starts
+        )
     legacy = root / "data/raw/draftself/sessions.jsonl"
     if "draftself" in out and not out["draftself"] and legacy.exists():
         out["draftself"] = any(r.get("host_id") == host_id for _, r in iter_records(legacy))
@@ -254,6 +285,7 @@ def stage_runner(root: Path, verbose: bool):
     import threading
 
     from .llamacpp import progress
+
     logs = cache_dir() / "logs"
     logs.mkdir(parents=True, exist_ok=True)
     stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
@@ -271,8 +303,15 @@ def stage_runner(root: Path, verbose: bool):
             with open(log_path, "a") as lf:
                 lf.write(f"$ {' '.join(argv)}\n")
                 lf.flush()
-                proc = subprocess.Popen(argv, cwd=root, env=env, stdout=subprocess.PIPE,
-                                        stderr=subprocess.STDOUT, text=True, errors="replace")
+                proc = subprocess.Popen(
+                    argv,
+                    cwd=root,
+                    env=env,
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.STDOUT,
+                    text=True,
+                    errors="replace",
+                )
                 for line in proc.stdout:
                     lf.write(line)
                     m = re.match(r"^Running stage '([^']+)'", line)
@@ -299,6 +338,7 @@ def from_data_stages(root: Path) -> list[str]:
     """The stages that derive reports and the site from committed raw data, upstream first: every
     ``*_report`` stage, ``audit`` and ``site`` of ``dvc.yaml`` (no toolchain, model or measurement)."""
     import yaml
+
     stages = list(yaml.safe_load((root / "dvc.yaml").read_text())["stages"])
     return [s for s in stages if s.endswith("_report")] + [s for s in ("audit", "site") if s in stages]
 
@@ -312,18 +352,27 @@ def cmd_run(args) -> int:
     params = resolve.load_params(root)
     run, log_path = stage_runner(root, args.verbose)
     if not args.verbose:
-        print(f"benchbook run: stage output goes to {log_path} (--verbose or `make run VERBOSE=1` shows it)",
-              file=sys.stderr)
+        print(
+            f"benchbook run: stage output goes to {log_path} (--verbose or `make run VERBOSE=1` shows it)",
+            file=sys.stderr,
+        )
     dvc = [sys.executable, "-m", "dvc"]
     timings = {}
     t = time.monotonic()
-    note = {} if args.from_data else {
-        SITE_NOTE_ENV: "This host's measurements are in progress; these pages show the committed raw data "
-                       "and are rendered again when they finish."}
+    note = (
+        {}
+        if args.from_data
+        else {
+            SITE_NOTE_ENV: "This host's measurements are in progress; these pages show the committed raw data "
+            "and are rendered again when they finish."
+        }
+    )
     run(dvc + ["repro", "--no-run-cache", "--single-item", *from_data_stages(root)], note)
     timings["first_site_s"] = time.monotonic() - t
-    print(f"site from the committed raw data: {root / '_site' / 'index.html'}"
-          + ("" if args.from_data else " (this host's measurements follow; the site is rendered again)"))
+    print(
+        f"site from the committed raw data: {root / '_site' / 'index.html'}"
+        + ("" if args.from_data else " (this host's measurements follow; the site is rendered again)")
+    )
     if args.from_data:
         print("timings: " + ", ".join(f"{k}={v:.1f}" for k, v in timings.items()))
         return 0
@@ -337,12 +386,15 @@ def cmd_run(args) -> int:
     resolve.get_models(params, sorted(ids), tc)
     timings["models_s"] = time.monotonic() - t
     from .provenance import host_snapshot
+
     host_id = host_snapshot().host_id
     t = time.monotonic()
     for stage, done in measured_here(root, params, host_id, tc.toolchain_id).items():
         if not done:
-            print(f"no completed {stage} session for host {host_id} with toolchain {tc.toolchain_id}: "
-                  "measuring on this host")
+            print(
+                f"no completed {stage} session for host {host_id} with toolchain {tc.toolchain_id}: "
+                "measuring on this host"
+            )
             run(dvc + ["repro", "--no-run-cache", "--force", stage])
     timings["measure_new_host_s"] = time.monotonic() - t
     t = time.monotonic()
@@ -354,8 +406,9 @@ def cmd_run(args) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="benchbook", description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        prog="benchbook", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     sub = ap.add_subparsers(dest="cmd", required=True)
     sub.add_parser("doctor").set_defaults(fn=cmd_doctor)
     tcp = sub.add_parser("toolchain").add_subparsers(dest="sub", required=True)
@@ -377,53 +430,100 @@ def main(argv: list[str] | None = None) -> int:
     sp = sub.add_parser("site").add_subparsers(dest="sub", required=True)
     sp.add_parser("build").set_defaults(fn=cmd_site_build)
     rn = sub.add_parser("run", help="the main job (see the module docstring)")
-    rn.add_argument("--verbose", action="store_true",
-                    help="show DVC's and papermill's output (per-cell logs) instead of a log file")
-    rn.add_argument("--from-data", action="store_true",
-                    help="only the reports and the site from the committed raw data (no build or measuring)")
+    rn.add_argument(
+        "--verbose",
+        action="store_true",
+        help="show DVC's and papermill's output (per-cell logs) instead of a log file",
+    )
+    rn.add_argument(
+        "--from-data",
+        action="store_true",
+        help="only the reports and the site from the committed raw data (no build or measuring)",
+    )
     rn.set_defaults(fn=cmd_run)
     stp = sub.add_parser("stages").add_subparsers(dest="sub", required=True)
     stp.add_parser("check").set_defaults(fn=cmd_stages_check)
-    ig = sub.add_parser("ingest", help="read llama-bench/llama-server/llama-speculative-simple output into records")
+    ig = sub.add_parser(
+        "ingest", help="read llama-bench/llama-server/llama-speculative-simple output into records"
+    )
     ig.add_argument("files", nargs="+")
-    ig.add_argument("--format", default="auto", choices=["auto", "json", "jsonl", "csv", "md", "sql", "server-log", "spec-simple"])
-    ig.add_argument("--build", type=int, default=None,
-                    help="llama.cpp build number, when the files do not print it (also a hint for field-name versions)")
-    ig.add_argument("--host", default=None,
-                    help="a name saying these files come from one host (default: each file's host is its own unknown)")
-    ig.add_argument("--out", default=None, help="one JSONL file to append every record to "
-                                                "(default: data/external/<host or file sha256[:16]>/<file>.jsonl)")
-    ig.add_argument("--root", default=None,
-                    help="project root for the default output (default: found from cwd)")
+    ig.add_argument(
+        "--format",
+        default="auto",
+        choices=["auto", "json", "jsonl", "csv", "md", "sql", "server-log", "spec-simple"],
+    )
+    ig.add_argument(
+        "--build",
+        type=int,
+        default=None,
+        help="llama.cpp build number, when the files do not print it (also a hint for field-name versions)",
+    )
+    ig.add_argument(
+        "--host",
+        default=None,
+        help="a name saying these files come from one host (default: each file's host is its own unknown)",
+    )
+    ig.add_argument(
+        "--out",
+        default=None,
+        help="one JSONL file to append every record to "
+        "(default: data/external/<host or file sha256[:16]>/<file>.jsonl)",
+    )
+    ig.add_argument(
+        "--root", default=None, help="project root for the default output (default: found from cwd)"
+    )
     ig.add_argument("--stdout", action="store_true", help="print the records instead of writing them")
     ig.set_defaults(fn=cmd_ingest)
     sm = sub.add_parser("synth-model", help="write a random-weight GGUF of a chosen architecture and shape")
     from .llamacpp.synth import SynthSpec
+
     d = SynthSpec()
-    for name, typ, hlp in (("arch", str, "llama | qwen3moe | qwen2moe (shared expert)"), ("n_layer", int, "blocks"),
-                           ("n_embd", int, "hidden size"), ("n_head", int, "attention heads"),
-                           ("n_head_kv", int, "KV heads"), ("n_ff", int, "dense FFN width"),
-                           ("n_expert", int, "routed experts"), ("n_expert_used", int, "experts per token (top-K)"),
-                           ("n_ff_exp", int, "width of one expert"), ("n_ff_shexp", int, "shared expert width (qwen2moe)"),
-                           ("head_dim", int, "per-head width (default n_embd/n_head)"),
-                           ("context_length", int, "context length written"),
-                           ("weight_type", str, "Q8_0 | F16 | F32"), ("seed", int, "random seed")):
-        sm.add_argument("--" + name.replace("_", "-"), dest=name, type=typ, default=getattr(d, name),
-                        help=f"{hlp} (default {getattr(d, name)})")
-    sm.add_argument("--tokenizer-from", default=None, help="GGUF whose tokenizer.* keys are copied (default: "
-                    "the default model of params.yaml)")
+    for name, typ, hlp in (
+        ("arch", str, "llama | qwen3moe | qwen2moe (shared expert)"),
+        ("n_layer", int, "blocks"),
+        ("n_embd", int, "hidden size"),
+        ("n_head", int, "attention heads"),
+        ("n_head_kv", int, "KV heads"),
+        ("n_ff", int, "dense FFN width"),
+        ("n_expert", int, "routed experts"),
+        ("n_expert_used", int, "experts per token (top-K)"),
+        ("n_ff_exp", int, "width of one expert"),
+        ("n_ff_shexp", int, "shared expert width (qwen2moe)"),
+        ("head_dim", int, "per-head width (default n_embd/n_head)"),
+        ("context_length", int, "context length written"),
+        ("weight_type", str, "Q8_0 | F16 | F32"),
+        ("seed", int, "random seed"),
+    ):
+        sm.add_argument(
+            "--" + name.replace("_", "-"),
+            dest=name,
+            type=typ,
+            default=getattr(d, name),
+            help=f"{hlp} (default {getattr(d, name)})",
+        )
+    sm.add_argument(
+        "--tokenizer-from",
+        default=None,
+        help="GGUF whose tokenizer.* keys are copied (default: the default model of params.yaml)",
+    )
     sm.add_argument("--out", default=None, help="output file (default: <cache>/models/synth-<key>.gguf)")
     sm.set_defaults(fn=cmd_synth_model)
-    au = sub.add_parser("audit", add_help=False,
-                        help="a verdict per published claim of a claims file (and raw logs); audit -h for options")
+    au = sub.add_parser(
+        "audit",
+        add_help=False,
+        help="a verdict per published claim of a claims file (and raw logs); audit -h for options",
+    )
     au.add_argument("rest", nargs=argparse.REMAINDER)
     au.set_defaults(fn=cmd_audit)
     args = ap.parse_args(argv)
     try:
         return args.fn(args)
     except subprocess.CalledProcessError as e:
-        print(f"benchbook: error: {' '.join(map(str, e.cmd[2:]))} failed (exit {e.returncode}); the failing stage's "
-              "output is above; after fixing it, run `make run` again (finished stages are not redone)", file=sys.stderr)
+        print(
+            f"benchbook: error: {' '.join(map(str, e.cmd[2:]))} failed (exit {e.returncode}); the failing stage's "
+            "output is above; after fixing it, run `make run` again (finished stages are not redone)",
+            file=sys.stderr,
+        )
         return 2
     except (RuntimeError, ValueError, FileNotFoundError) as e:
         print(f"benchbook: error: {e}", file=sys.stderr)

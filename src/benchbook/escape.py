@@ -43,7 +43,6 @@ def markdown_table(frame) -> str:
             return markdown_text(", ".join(str(v) for v in value))
         return markdown_text(value)
 
-    lines = ["| " + " | ".join(cell(c) for c in frame.columns) + " |",
-             "|" + "---|" * len(frame.columns)]
+    lines = ["| " + " | ".join(cell(c) for c in frame.columns) + " |", "|" + "---|" * len(frame.columns)]
     lines += ["| " + " | ".join(cell(v) for v in row) + " |" for row in frame.iter_rows()]
     return "\n".join(lines) + "\n"

@@ -75,8 +75,9 @@ def _longest_known(name: str, known: set[str]) -> str | None:
     return None
 
 
-def imports_of_source(text: str, source: str, current: str, is_package: bool, known: set[str],
-                      line_offset: int = 0) -> list[Import]:
+def imports_of_source(
+    text: str, source: str, current: str, is_package: bool, known: set[str], line_offset: int = 0
+) -> list[Import]:
     """Package imports of Python ``text`` (module ``current``; ``source`` names it in messages).
 
     Raises:
@@ -90,8 +91,10 @@ def imports_of_source(text: str, source: str, current: str, is_package: bool, kn
     out = []
     for node in ast.walk(tree):
         if isinstance(node, (ast.Import, ast.ImportFrom)):
-            out += [Import(source, node.lineno + line_offset, m)
-                    for m in _resolve(node, current, is_package, known)]
+            out += [
+                Import(source, node.lineno + line_offset, m)
+                for m in _resolve(node, current, is_package, known)
+            ]
     return sorted(out, key=lambda i: (i.line, i.module))
 
 
@@ -101,8 +104,10 @@ def package_graph(root: Path) -> dict[str, list[Import]]:
     root = Path(root)
     files = module_files(root / "src")
     known = set(files)
-    return {m: imports_of_source(f.read_text(), str(f.relative_to(root)), m, f.name == "__init__.py", known)
-            for m, f in files.items()}
+    return {
+        m: imports_of_source(f.read_text(), str(f.relative_to(root)), m, f.name == "__init__.py", known)
+        for m, f in files.items()
+    }
 
 
 def notebook_imports(path: Path, known: set[str], shown_as: str | None = None) -> list[Import]:
@@ -116,16 +121,18 @@ def notebook_imports(path: Path, known: set[str], shown_as: str | None = None) -
     try:
         cells = json.loads(Path(path).read_text())["cells"]
     except (ValueError, KeyError) as e:
-        raise ImportGraphError(f"{shown_as or path}: not a Jupyter notebook ({e}); "
-                               "fix: restore it from git") from None
+        raise ImportGraphError(
+            f"{shown_as or path}: not a Jupyter notebook ({e}); fix: restore it from git"
+        ) from None
     out = []
     for i, c in enumerate(cells, 1):
         if c.get("cell_type") != "code":
             continue
         src = "".join(c["source"]) if isinstance(c["source"], list) else c["source"]
         src = "\n".join("" if ln.lstrip().startswith(("%", "!")) else ln for ln in src.splitlines())
-        out += imports_of_source(src, f"{shown_as or path} (cell {i})", "__notebook__", False, known,
-                                 line_offset=0)
+        out += imports_of_source(
+            src, f"{shown_as or path} (cell {i})", "__notebook__", False, known, line_offset=0
+        )
     return out
 
 

@@ -60,19 +60,66 @@ EXTERNAL_DIR = Path("data/external")
 
 #: llama-bench markdown display names -> field names (llama-bench.cpp ``get_field_display_name``;
 #: ``mmap`` is the display name of ``use_mmap`` in builds before ``load_mode``).
-MD_NAMES = {"ngl": "n_gpu_layers", "sm": "split_mode", "threads": "n_threads", "nkvo": "no_kv_offload",
-            "fa": "flash_attn", "lm": "load_mode", "mmap": "use_mmap", "embd": "embeddings",
-            "nopo": "no_op_offload", "noh": "no_host", "rpk": "repack", "dev": "devices", "ts": "tensor_split",
-            "ot": "tensor_buft_overrides", "fitt": "fit_target", "fitc": "fit_min_ctx", "n_cpu_moe": "n_cpu_moe",
-            "ncmoe": "n_cpu_moe"}
+MD_NAMES = {
+    "ngl": "n_gpu_layers",
+    "sm": "split_mode",
+    "threads": "n_threads",
+    "nkvo": "no_kv_offload",
+    "fa": "flash_attn",
+    "lm": "load_mode",
+    "mmap": "use_mmap",
+    "embd": "embeddings",
+    "nopo": "no_op_offload",
+    "noh": "no_host",
+    "rpk": "repack",
+    "dev": "devices",
+    "ts": "tensor_split",
+    "ot": "tensor_buft_overrides",
+    "fitt": "fit_target",
+    "fitc": "fit_min_ctx",
+    "n_cpu_moe": "n_cpu_moe",
+    "ncmoe": "n_cpu_moe",
+}
 #: columns whose cells may hold an unescaped "|" (regexes, device lists)
 PIPE_COLUMNS = ("ot", "ts", "dev", "cpu_mask")
-INT_FIELDS = {"build_number", "n_batch", "n_ubatch", "n_threads", "poll", "model_size", "model_n_params",
-              "n_gpu_layers", "main_gpu", "n_prompt", "n_gen", "n_depth", "avg_ns", "stddev_ns", "no_op_offload",
-              "n_cpu_moe", "fit_target", "fit_min_ctx"}
+INT_FIELDS = {
+    "build_number",
+    "n_batch",
+    "n_ubatch",
+    "n_threads",
+    "poll",
+    "model_size",
+    "model_n_params",
+    "n_gpu_layers",
+    "main_gpu",
+    "n_prompt",
+    "n_gen",
+    "n_depth",
+    "avg_ns",
+    "stddev_ns",
+    "no_op_offload",
+    "n_cpu_moe",
+    "fit_target",
+    "fit_min_ctx",
+}
 FLOAT_FIELDS = {"avg_ts", "stddev_ts"}
-BOOL_FIELDS = {"no_kv_offload", "cpu_strict", "embeddings", "no_host", "repack", "use_mmap", "f16_kv",
-               "cuda", "vulkan", "kompute", "metal", "sycl", "rpc", "gpu_blas", "blas"}
+BOOL_FIELDS = {
+    "no_kv_offload",
+    "cpu_strict",
+    "embeddings",
+    "no_host",
+    "repack",
+    "use_mmap",
+    "f16_kv",
+    "cuda",
+    "vulkan",
+    "kompute",
+    "metal",
+    "sycl",
+    "rpc",
+    "gpu_blas",
+    "blas",
+}
 V1_MARKERS = {"use_mmap", "cuda", "vulkan", "kompute", "metal", "sycl", "gpu_blas", "blas"}
 
 
@@ -102,9 +149,11 @@ def detect_format(text: str) -> str:
         return "spec-simple"
     if re.search(r"prompt eval time\s*=", text):
         return "server-log"
-    raise IngestError("cannot detect the format: expected llama-bench json/jsonl/csv/md/sql output, a llama-server "
-                      "log with 'prompt eval time' lines, or llama-speculative-simple output with n_drafted/n_accept; "
-                      "fix: pass --format")
+    raise IngestError(
+        "cannot detect the format: expected llama-bench json/jsonl/csv/md/sql output, a llama-server "
+        "log with 'prompt eval time' lines, or llama-speculative-simple output with n_drafted/n_accept; "
+        "fix: pass --format"
+    )
 
 
 def field_version(fields: set[str], build_hint: int | None = None) -> int:
@@ -170,32 +219,53 @@ def _check_lb_values(row: dict, path: Path, line: int) -> None:
     NaN/inf in any field; raises IngestError naming file:line and the field."""
     where = f"{path}:{line}: llama-bench row field"
     ts = row.get("avg_ts")
-    if ts is not None and (isinstance(ts, bool) or not isinstance(ts, (int, float)) or not math.isfinite(ts) or ts <= 0):
-        raise IngestError(f"{where} 'avg_ts' is {ts!r}, not a finite rate > 0 tok/s; fix: re-run llama-bench or drop "
-                          "this row")
+    if ts is not None and (
+        isinstance(ts, bool) or not isinstance(ts, (int, float)) or not math.isfinite(ts) or ts <= 0
+    ):
+        raise IngestError(
+            f"{where} 'avg_ts' is {ts!r}, not a finite rate > 0 tok/s; fix: re-run llama-bench or drop "
+            "this row"
+        )
     if "samples_ns" in row:
         raw = row["samples_ns"]
         if not isinstance(raw, list) or not raw:
-            raise IngestError(f"{where} 'samples_ns' is {raw!r}: empty or not a list; it must hold one positive "
-                              "integer (ns) per repetition; fix: re-run llama-bench or drop this row")
+            raise IngestError(
+                f"{where} 'samples_ns' is {raw!r}: empty or not a list; it must hold one positive "
+                "integer (ns) per repetition; fix: re-run llama-bench or drop this row"
+            )
         vals = [_sample(x) for x in raw]
         for i, (x, v) in enumerate(zip(raw, vals)):
             if v is None or v <= 0:
-                raise IngestError(f"{where} 'samples_ns[{i}]' is {x!r}, not a positive integer number of ns; fix: "
-                                  "re-run llama-bench or drop this row")
+                raise IngestError(
+                    f"{where} 'samples_ns[{i}]' is {x!r}, not a positive integer number of ns; fix: "
+                    "re-run llama-bench or drop this row"
+                )
         row["samples_ns"] = vals
     bad = _nonfinite(row)
     if bad:
-        raise IngestError(f"{where} {bad[0]!r} is NaN or inf, which cannot be recorded; fix: correct or drop this row")
+        raise IngestError(
+            f"{where} {bad[0]!r} is NaN or inf, which cannot be recorded; fix: correct or drop this row"
+        )
 
 
 def _origin(path: Path, fmt: str, sha: str, line: int, host: str | None) -> dict:
     """The fields every ingested record of ``path`` shares: unknown ids of its group, origin, source."""
     own = unknown(sha)
-    return {"run_id": stable_hash([sha, line], 32), "session_id": own, "host_id": unknown(host) if host else own,
-            "toolchain_id": own, "model_sha256": own, "git_commit": None, "git_dirty": None, "status": "ok",
-            "origin": "ingested:" + sha, "source_file": str(path), "source_line": line, "source_format": fmt,
-            "source_sha256": sha}
+    return {
+        "run_id": stable_hash([sha, line], 32),
+        "session_id": own,
+        "host_id": unknown(host) if host else own,
+        "toolchain_id": own,
+        "model_sha256": own,
+        "git_commit": None,
+        "git_dirty": None,
+        "status": "ok",
+        "origin": "ingested:" + sha,
+        "source_file": str(path),
+        "source_line": line,
+        "source_format": fmt,
+        "source_sha256": sha,
+    }
 
 
 def _build(kind: str, fields: dict, path: Path, line: int) -> dict:
@@ -206,8 +276,9 @@ def _build(kind: str, fields: dict, path: Path, line: int) -> dict:
         raise IngestError(f"{path}:{line}: {e}; fix: correct or drop this row") from None
 
 
-def _lb_record(row: dict, path: Path, line: int, fmt: str, build_hint: int | None, sha: str,
-               host: str | None = None) -> dict:
+def _lb_record(
+    row: dict, path: Path, line: int, fmt: str, build_hint: int | None, sha: str, host: str | None = None
+) -> dict:
     """One ``benchbook.llama_bench`` v2 record (origin ingested) of a llama-bench output row: values
     typed and checked, older field names upgraded (``migrations.legacy_llama_bench_row``).
 
@@ -220,18 +291,24 @@ def _lb_record(row: dict, path: Path, line: int, fmt: str, build_hint: int | Non
         try:
             typed[k] = flash_attn_int(v) if k == "flash_attn" else _typed(k, v)
         except ValueError:
-            raise IngestError(f"{path}:{line}: llama-bench row field {k!r} is {v!r}, not a number; fix: correct or "
-                              "drop this row") from None
+            raise IngestError(
+                f"{path}:{line}: llama-bench row field {k!r} is {v!r}, not a number; fix: correct or "
+                "drop this row"
+            ) from None
     row = typed
     if "samples_ns" in row and isinstance(row["samples_ns"], str):
         row["samples_ns"] = [x for x in row["samples_ns"].split(";") if x.strip()]
     _check_lb_values(row, path, line)
     for k in ("n_prompt", "n_gen"):
         if row.get(k) is None:
-            raise IngestError(f"{path}:{line}: llama-bench row lacks {k!r}; fix: the file is not llama-bench output "
-                              "(or pass the right --format)")
+            raise IngestError(
+                f"{path}:{line}: llama-bench row lacks {k!r}; fix: the file is not llama-bench output "
+                "(or pass the right --format)"
+            )
     if row.get("avg_ts") is None and not row.get("samples_ns"):
-        raise IngestError(f"{path}:{line}: llama-bench row has neither avg_ts nor samples_ns; nothing to measure")
+        raise IngestError(
+            f"{path}:{line}: llama-bench row has neither avg_ts nor samples_ns; nothing to measure"
+        )
     bn = row.get("build_number") if isinstance(row.get("build_number"), int) else build_hint
     fields_set = field_version(set(row), bn)
     row, _ = legacy_llama_bench_row(row)
@@ -241,9 +318,13 @@ def _lb_record(row: dict, path: Path, line: int, fmt: str, build_hint: int | Non
         tokens = row["n_prompt"] + row["n_gen"]
         row["avg_ts"] = sum(1e9 * tokens / ns for ns in row["samples_ns"]) / len(row["samples_ns"])
     model = row.get("model_filename") or row.get("model_type")
-    rec = {**_origin(path, fmt, sha, line, host), "experiment": "llama_bench",
-           "model_id": Path(model).name if model else unknown(sha), "llama_bench": row,
-           "llama_bench_fields": fields_set}
+    rec = {
+        **_origin(path, fmt, sha, line, host),
+        "experiment": "llama_bench",
+        "model_id": Path(model).name if model else unknown(sha),
+        "llama_bench": row,
+        "llama_bench_fields": fields_set,
+    }
     if isinstance(row.get("test_time"), str):
         rec["started_at"] = row["test_time"]
     return _build("llama_bench", rec, path, line)
@@ -282,7 +363,9 @@ def _parse_size(cell: str) -> int | None:
     m = re.fullmatch(r"\s*([\d.]+)\s*(KiB|MiB|GiB|TiB)\s*", cell)
     if not m:
         return None
-    return int(round(float(m.group(1)) * {"KiB": 2**10, "MiB": 2**20, "GiB": 2**30, "TiB": 2**40}[m.group(2)]))
+    return int(
+        round(float(m.group(1)) * {"KiB": 2**10, "MiB": 2**20, "GiB": 2**30, "TiB": 2**40}[m.group(2)])
+    )
 
 
 def _parse_params(cell: str) -> int | None:
@@ -292,8 +375,9 @@ def _parse_params(cell: str) -> int | None:
     return int(round(float(m.group(1)) * {"": 1, "K": 1e3, "M": 1e6, "B": 1e9, "T": 1e12}[m.group(2)]))
 
 
-def read_llama_bench_md(path: Path, text: str, build_hint: int | None, sha: str,
-                        host: str | None = None) -> list[dict]:
+def read_llama_bench_md(
+    path: Path, text: str, build_hint: int | None, sha: str, host: str | None = None
+) -> list[dict]:
     """Rows of a llama-bench markdown table (see the module doc for ``|`` inside override cells)."""
     lines = text.splitlines()
     hdr_i = next((i for i, l in enumerate(lines) if l.lstrip().startswith("|")), None)
@@ -315,9 +399,11 @@ def read_llama_bench_md(path: Path, text: str, build_hint: int | None, sha: str,
             extra = len(cells) - len(header)
             j = next((header.index(c) for c in PIPE_COLUMNS if c in header), None)
             if j is None:
-                raise IngestError(f"{path}:{i + 1}: {len(cells)} cells for {len(header)} columns and no override "
-                                  f"column ({', '.join(PIPE_COLUMNS)}) to hold a '|'; fix: escape '|' in cells")
-            cells = cells[:j] + [" | ".join(cells[j:j + extra + 1])] + cells[j + extra + 1:]
+                raise IngestError(
+                    f"{path}:{i + 1}: {len(cells)} cells for {len(header)} columns and no override "
+                    f"column ({', '.join(PIPE_COLUMNS)}) to hold a '|'; fix: escape '|' in cells"
+                )
+            cells = cells[:j] + [" | ".join(cells[j : j + extra + 1])] + cells[j + extra + 1 :]
         if len(cells) != len(header):
             raise IngestError(f"{path}:{i + 1}: {len(cells)} cells for {len(header)} columns")
         row = dict(build)
@@ -334,7 +420,9 @@ def read_llama_bench_md(path: Path, text: str, build_hint: int | None, sha: str,
                 try:
                     row.update(_parse_md_test(c))
                 except ValueError:
-                    raise IngestError(f"{path}:{i + 1}: test cell {c!r} is not ppN, tgN, ppN+tgN or '@ dN'") from None
+                    raise IngestError(
+                        f"{path}:{i + 1}: test cell {c!r} is not ppN, tgN, ppN+tgN or '@ dN'"
+                    ) from None
             elif h == "t/s":
                 mm = re.fullmatch(r"\s*([\d.]+)\s*±\s*([\d.]+)\s*", c)
                 if not mm:
@@ -351,8 +439,9 @@ def read_llama_bench_md(path: Path, text: str, build_hint: int | None, sha: str,
     return out
 
 
-def read_llama_bench(path: Path, text: str, fmt: str, build_hint: int | None = None,
-                     host: str | None = None) -> list[dict]:
+def read_llama_bench(
+    path: Path, text: str, fmt: str, build_hint: int | None = None, host: str | None = None
+) -> list[dict]:
     """``benchbook.llama_bench`` records from llama-bench output text in ``fmt`` (json | jsonl | csv | md |
     sql); ``host``: see the module doc."""
     sha = hashlib.sha256(text.encode()).hexdigest()
@@ -360,11 +449,15 @@ def read_llama_bench(path: Path, text: str, fmt: str, build_hint: int | None = N
         try:
             rows = json.loads(text)
         except ValueError as e:
-            raise IngestError(f"{path}:{e.lineno}: not valid JSON ({e.msg}); fix: a truncated llama-bench -o json "
-                              "run lacks the closing ']' - re-run it or use -o jsonl") from None
+            raise IngestError(
+                f"{path}:{e.lineno}: not valid JSON ({e.msg}); fix: a truncated llama-bench -o json "
+                "run lacks the closing ']' - re-run it or use -o jsonl"
+            ) from None
         starts = _lines_of_json_array(text)
-        return [_lb_record(r, path, starts[i] if i < len(starts) else 0, fmt, build_hint, sha, host) for i,
-                r in enumerate(rows)]
+        return [
+            _lb_record(r, path, starts[i] if i < len(starts) else 0, fmt, build_hint, sha, host)
+            for i, r in enumerate(rows)
+        ]
     if fmt == "jsonl":
         out = []
         for i, l in enumerate(text.splitlines(), 1):
@@ -401,16 +494,19 @@ _NUM = r"([-\d.]+|inf|nan)"
 _PROMPT = re.compile(rf"prompt eval time\s*=\s*{_NUM}\s*ms\s*/\s*(\d+)\s*tokens")
 _EVAL = re.compile(rf"(?<!prompt )\beval time\s*=\s*{_NUM}\s*ms\s*/\s*(\d+)\s*(tokens|runs)")
 _TOTAL = re.compile(rf"total time\s*=\s*{_NUM}\s*ms(?:\s*/\s*(\d+)\s*tokens)?")
-_DRAFT = re.compile(r"draft acceptance(?: rate)?\s*=\s*([\d.]+)\s*\(\s*(\d+)\s*accepted\s*/\s*(\d+)\s*generated\)"
-                    r"(?:,\s*mean len\s*=\s*([\d.]+))?")
+_DRAFT = re.compile(
+    r"draft acceptance(?: rate)?\s*=\s*([\d.]+)\s*\(\s*(\d+)\s*accepted\s*/\s*(\d+)\s*generated\)"
+    r"(?:,\s*mean len\s*=\s*([\d.]+))?"
+)
 _TASK = re.compile(r"\bid\s+(\d+)\s*\|\s*task\s+(-?\d+)|\"id_slot\":\s*(\d+),\s*\"id_task\":\s*(\d+)")
 
 
 _MODEL = re.compile(r"loading (draft )?model '([^']+)'")
 
 
-def read_server_log(path: Path, text: str, build_hint: int | None = None,
-                    host: str | None = None) -> list[dict]:
+def read_server_log(
+    path: Path, text: str, build_hint: int | None = None, host: str | None = None
+) -> list[dict]:
     """One ``benchbook.speculative_request`` v2 record (origin ingested) per request of a llama-server
     log (module doc).  ``model_id`` / ``draft_model_id`` are the file names of its ``loading model`` /
     ``loading draft model`` lines (unknown without them); ``build_number`` is ``build_hint`` (the log
@@ -431,19 +527,28 @@ def read_server_log(path: Path, text: str, build_hint: int | None = None,
             models.setdefault("draft" if mm.group(1) else "target", Path(mm.group(2)).name)
         mt = _TASK.search(l)
         if mt:
-            slot, task = (int(mt.group(1)), int(mt.group(2))) if mt.group(1) else (int(mt.group(3)), int(mt.group(4)))
+            slot, task = (
+                (int(mt.group(1)), int(mt.group(2))) if mt.group(1) else (int(mt.group(3)), int(mt.group(4)))
+            )
         m = _PROMPT.search(l)
         if m:
-            cur = {"line": i, "lines": [i], "slot_id": slot, "task_id": task,
-                   "timings": {"prompt_ms": float(m.group(1)), "prompt_n": int(m.group(2))}}
+            cur = {
+                "line": i,
+                "lines": [i],
+                "slot_id": slot,
+                "task_id": task,
+                "timings": {"prompt_ms": float(m.group(1)), "prompt_n": int(m.group(2))},
+            }
             found.append(cur)
             continue
         for pat, keys in ((_EVAL, ("predicted_ms", "predicted_n")), (_TOTAL, ("total_ms", "total_n"))):
             m = pat.search(l)
             if m and "prompt eval" not in l:
                 if cur is None:
-                    raise IngestError(f"{path}:{i}: '{m.group(0)}' before any 'prompt eval time' line; "
-                                      "fix: pass the whole log, not an excerpt")
+                    raise IngestError(
+                        f"{path}:{i}: '{m.group(0)}' before any 'prompt eval time' line; "
+                        "fix: pass the whole log, not an excerpt"
+                    )
                 cur["timings"][keys[0]] = float(m.group(1))
                 if m.group(2):
                     cur["timings"][keys[1]] = int(m.group(2))
@@ -455,20 +560,31 @@ def read_server_log(path: Path, text: str, build_hint: int | None = None,
                 raise IngestError(f"{path}:{i}: draft acceptance line before any 'prompt eval time' line")
             ratio, acc, gen = float(m.group(1)), int(m.group(2)), int(m.group(3))
             if gen and abs(ratio - acc / gen) > 1e-4:
-                raise IngestError(f"{path}:{i}: draft acceptance {ratio} disagrees with {acc}/{gen}; the line is corrupt")
+                raise IngestError(
+                    f"{path}:{i}: draft acceptance {ratio} disagrees with {acc}/{gen}; the line is corrupt"
+                )
             cur["timings"].update({"draft_n": gen, "draft_n_accepted": acc})
             if m.group(4):
                 cur["timings"]["draft_mean_len"] = float(m.group(4))
             cur["lines"].append(i)
     if not found:
-        raise IngestError(f"{path}: no 'prompt eval time' line; fix: run llama-server with its default log verbosity")
+        raise IngestError(
+            f"{path}: no 'prompt eval time' line; fix: run llama-server with its default log verbosity"
+        )
     out = []
     for req in found:
         t = req["timings"]
-        rec = {**_origin(path, "server-log", sha, req["line"], host), "experiment": "speculative",
-               "model_id": models.get("target") or unknown(sha), "timings": t,
-               "draft_model_id": models.get("draft"), "build_number": build_hint,
-               "slot_id": req["slot_id"], "task_id": req["task_id"], "source_lines": req["lines"]}
+        rec = {
+            **_origin(path, "server-log", sha, req["line"], host),
+            "experiment": "speculative",
+            "model_id": models.get("target") or unknown(sha),
+            "timings": t,
+            "draft_model_id": models.get("draft"),
+            "build_number": build_hint,
+            "slot_id": req["slot_id"],
+            "task_id": req["task_id"],
+            "source_lines": req["lines"],
+        }
         if t.get("draft_mean_len") is not None and t["draft_mean_len"] > 1:
             rec["verify_steps"] = float(round(t["draft_n_accepted"] / (t["draft_mean_len"] - 1)))
         out.append(_build("speculative_request", rec, path, req["line"]))
@@ -483,9 +599,19 @@ def read_speculative_simple(path: Path, text: str) -> list[dict]:
         ``accept`` disagrees with ``n_accept / n_drafted`` (names file:line).
     """
     sha = hashlib.sha256(text.encode()).hexdigest()
-    rec = {"source_file": str(path), "source_format": "spec-simple", "source_sha256": sha, "ingested_at": utc_now(),
-           "source_lines": {}}
-    keys = {"n_draft": "n_draft_max", "n_predict": "n_predict", "n_drafted": "n_drafted", "n_accept": "n_accept"}
+    rec = {
+        "source_file": str(path),
+        "source_format": "spec-simple",
+        "source_sha256": sha,
+        "ingested_at": utc_now(),
+        "source_lines": {},
+    }
+    keys = {
+        "n_draft": "n_draft_max",
+        "n_predict": "n_predict",
+        "n_drafted": "n_drafted",
+        "n_accept": "n_accept",
+    }
     for i, l in enumerate(text.splitlines(), 1):
         m = re.search(r"\b(n_draft|n_predict|n_drafted|n_accept)\s*=\s*(\d+)", l)
         if m:
@@ -497,25 +623,36 @@ def read_speculative_simple(path: Path, text: str) -> list[dict]:
             rec["accept_pct"] = float(m.group(1))
             rec["source_lines"]["accept_pct"] = i
             continue
-        m = re.search(r"\b(encoded|decoded)\s+(\d+)\s+tokens in\s+([\d.]+)\s+seconds, speed:\s+([\d.]+|inf)\s+t/s", l)
+        m = re.search(
+            r"\b(encoded|decoded)\s+(\d+)\s+tokens in\s+([\d.]+)\s+seconds, speed:\s+([\d.]+|inf)\s+t/s", l
+        )
         if m:
             k = "encode" if m.group(1) == "encoded" else "decode"
-            rec[f"{k}_n"], rec[f"{k}_s"], rec[f"{k}_tps"] = int(m.group(2)), float(m.group(3)), float(m.group(4))
+            rec[f"{k}_n"], rec[f"{k}_s"], rec[f"{k}_tps"] = (
+                int(m.group(2)),
+                float(m.group(3)),
+                float(m.group(4)),
+            )
             rec["source_lines"][k] = i
     missing = [v for v in keys.values() if v not in rec]
     if missing:
-        raise IngestError(f"{path}: llama-speculative-simple output lacks {missing}; fix: pass its complete stderr")
+        raise IngestError(
+            f"{path}: llama-speculative-simple output lacks {missing}; fix: pass its complete stderr"
+        )
     if "accept_pct" in rec and rec["n_drafted"]:
         if abs(rec["accept_pct"] - 100.0 * rec["n_accept"] / rec["n_drafted"]) > 1e-2:
-            raise IngestError(f"{path}:{rec['source_lines']['accept_pct']}: accept {rec['accept_pct']}% disagrees "
-                              f"with n_accept/n_drafted = {rec['n_accept']}/{rec['n_drafted']}")
+            raise IngestError(
+                f"{path}:{rec['source_lines']['accept_pct']}: accept {rec['accept_pct']}% disagrees "
+                f"with n_accept/n_drafted = {rec['n_accept']}/{rec['n_drafted']}"
+            )
     rec["alpha"] = rec["n_accept"] / rec["n_drafted"] if rec["n_drafted"] else None
     rec["source_line"] = min(rec["source_lines"].values())
     return [_build("ingest_speculative_simple", rec, path, rec["source_line"])]
 
 
-def ingest_file(path: str | Path, fmt: str = "auto", build_hint: int | None = None,
-                host: str | None = None) -> list[dict]:
+def ingest_file(
+    path: str | Path, fmt: str = "auto", build_hint: int | None = None, host: str | None = None
+) -> list[dict]:
     """Records from one file of llama.cpp output (format detected unless ``fmt`` is given): native kinds
     for llama-bench rows and server-log requests (module doc).  ``build_hint``: the llama.cpp build
     number when the source does not print it; ``host``: a name saying that files share a host.
@@ -557,15 +694,19 @@ def write_records(records: list[dict], out: str | Path) -> int:
         IngestError: names the record's source file:line and the field, or the folder; ``out`` is untouched.
     """
     parts = Path(out).resolve().parts
-    if any(parts[i:i + 2] == ("data", "raw") for i in range(len(parts) - 1)):
-        raise IngestError(f"{out}: ingested records never go under data/raw (the project's own measurements, read "
-                          f"by its reports); fix: write under {EXTERNAL_DIR}/ (the default) or elsewhere")
+    if any(parts[i : i + 2] == ("data", "raw") for i in range(len(parts) - 1)):
+        raise IngestError(
+            f"{out}: ingested records never go under data/raw (the project's own measurements, read "
+            f"by its reports); fix: write under {EXTERNAL_DIR}/ (the default) or elsewhere"
+        )
     for r in records:
         bad = _nonfinite(r)
         if bad:
-            raise IngestError(f"{r.get('source_file', '?')}:{r.get('source_line', '?')}: field {bad[0]!r} is NaN or "
-                              f"inf, which cannot be recorded; nothing was written to {out}; fix: correct or drop "
-                              "that input line")
+            raise IngestError(
+                f"{r.get('source_file', '?')}:{r.get('source_line', '?')}: field {bad[0]!r} is NaN or "
+                f"inf, which cannot be recorded; nothing was written to {out}; fix: correct or drop "
+                "that input line"
+            )
     with RecordWriter(out) as w:
         for r in records:
             w.append(r)

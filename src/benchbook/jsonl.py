@@ -70,31 +70,44 @@ def _fast_file(p: Path, schema: dict) -> pl.DataFrame:
     """Fast path: every line as a string (CSV reader, no quoting; blank lines are null rows, so the row
     index is the line number), then one vectorized ``str.json_decode`` against ``schema``.  Raises
     ComputeError on any malformed line or type mismatch (the caller then takes the slow path)."""
-    lines = pl.read_csv(p, has_header=False, separator="\x01", quote_char=None, new_columns=["_raw"],
-                        schema={"_raw": pl.String}, row_index_name="_row", comment_prefix=None)
+    lines = pl.read_csv(
+        p,
+        has_header=False,
+        separator="\x01",
+        quote_char=None,
+        new_columns=["_raw"],
+        schema={"_raw": pl.String},
+        row_index_name="_row",
+        comment_prefix=None,
+    )
     raw = lines["_raw"]
     # the filter copies every line's text: only when a line is blank (null) or may be whitespace only
     if raw.null_count() or raw.str.contains(r"^\s*$").any():
         lines = lines.filter(pl.col("_raw").str.strip_chars().str.len_bytes() > 0)
     del raw
-    return (lines.select((pl.col("_row").cast(pl.Int64) + 1).alias("line"),
-                         pl.col("_raw").str.json_decode(pl.Struct(schema)).alias("_r"))
-                 .unnest("_r"))
+    return lines.select(
+        (pl.col("_row").cast(pl.Int64) + 1).alias("line"),
+        pl.col("_raw").str.json_decode(pl.Struct(schema)).alias("_r"),
+    ).unnest("_r")
 
 
 def _tolerant_file(p: Path, schema: dict, on_error: str, report: dict | None) -> pl.DataFrame:
     """Slow path: Polars' NDJSON reader with ``ignore_errors`` (a field of the wrong type becomes null
     and validation names its line); a line that is not JSON raises RecordError or is skipped."""
     try:
-        df = pl.scan_ndjson(p, schema=schema, ignore_errors=True, row_index_name="_row", low_memory=False).collect()
+        df = pl.scan_ndjson(
+            p, schema=schema, ignore_errors=True, row_index_name="_row", low_memory=False
+        ).collect()
         lmap = _line_map(p)
     except pl.exceptions.ComputeError:
         bad = _first_bad_json(p)
         if on_error == "raise":
             where = f"{p}:{bad[0]}: {bad[1]}" if bad else f"{p}: unreadable"
-            raise RecordError(f"{where}; not a JSON record. fix: if it is a torn last line, `benchbook records "
-                              f"repair {p}` moves it aside; otherwise restore the file from git, or read with "
-                              "on_error='skip'") from None
+            raise RecordError(
+                f"{where}; not a JSON record. fix: if it is a torn last line, `benchbook records "
+                f"repair {p}` moves it aside; otherwise restore the file from git, or read with "
+                "on_error='skip'"
+            ) from None
         buf, lmap, badl = _good_lines(p)
         if report is not None:
             report["bad_json"] = report.get("bad_json", 0) + len(badl)
@@ -119,8 +132,9 @@ def iter_files(files, schema: dict, on_error: str, report: dict | None):
         del df  # before the next file is decoded
 
 
-def scan_jsonl(files: list[str | Path], schema: dict, on_error: str = "raise",
-               report: dict | None = None, per_file=None) -> pl.LazyFrame:
+def scan_jsonl(
+    files: list[str | Path], schema: dict, on_error: str = "raise", report: dict | None = None, per_file=None
+) -> pl.LazyFrame:
     """Frame over JSONL ``files`` with columns of ``schema`` plus ``file`` (str) and ``line`` (1-based).
 
     Fields missing from a record, or of another type, are null (validation decides).  A line that is
@@ -141,8 +155,12 @@ def scan_jsonl(files: list[str | Path], schema: dict, on_error: str = "raise",
     return pl.concat(frames, how="vertical")
 
 
-def validate(df: pl.DataFrame, checks: dict[str, tuple[pl.Expr, str]], on_error: str = "raise",
-             report: dict | None = None) -> pl.DataFrame:
+def validate(
+    df: pl.DataFrame,
+    checks: dict[str, tuple[pl.Expr, str]],
+    on_error: str = "raise",
+    report: dict | None = None,
+) -> pl.DataFrame:
     """Keep rows that pass every check; ``checks`` maps a field name to ``(ok_expr, fix)``.
 
     Vectorized: one boolean column per check.  ``on_error="raise"``: ``RecordError`` for the first bad
@@ -163,8 +181,14 @@ def validate(df: pl.DataFrame, checks: dict[str, tuple[pl.Expr, str]], on_error:
         failed = [k for k in checks if not oks[k][i]]
         examples.append(f"{df['file'][i]}:{df['line'][i]}: field {failed[0]!r} {checks[failed[0]][1]}")
     if on_error == "raise":
-        raise RecordError(examples[0] + (f" ({n_bad - 1} more invalid records; read with on_error='skip' to "
-                                         "drop and count them)" if n_bad > 1 else ""))
+        raise RecordError(
+            examples[0]
+            + (
+                f" ({n_bad - 1} more invalid records; read with on_error='skip' to drop and count them)"
+                if n_bad > 1
+                else ""
+            )
+        )
     if report is not None:
         report["invalid"] = report.get("invalid", 0) + n_bad
         report.setdefault("invalid_examples", []).extend(examples)

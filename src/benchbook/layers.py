@@ -34,7 +34,16 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
 #: Modules that measure (drive llama.cpp or a decoder and write raw records).
 MEASUREMENT = ("llamacpp", "llamacpp.*", "resolve", "experiments.*.run")
 #: Modules that turn raw records into tables, numbers, charts, caveats and pages.
-REPORT = ("experiments.*.analysis", "experiments.*.report", "caveats", "numbers", "charts", "escape", "site", "sitecheck")
+REPORT = (
+    "experiments.*.analysis",
+    "experiments.*.report",
+    "caveats",
+    "numbers",
+    "charts",
+    "escape",
+    "site",
+    "sitecheck",
+)
 
 
 @dataclass(frozen=True)
@@ -110,24 +119,41 @@ def check(root: Path) -> list[Violation]:
     for m in sorted(graph):
         lm = layer_of(m)
         if lm is None:
-            out.append(Violation(m, f"module {m} is in no layer; fix: add it to benchbook.layers.LAYERS "
-                                    "(and to the README's layer list)"))
+            out.append(
+                Violation(
+                    m,
+                    f"module {m} is in no layer; fix: add it to benchbook.layers.LAYERS "
+                    "(and to the README's layer list)",
+                )
+            )
             continue
         for imp in graph[m]:
             li = layer_of(imp.module)
             if li is not None and li > lm:
-                out.append(Violation(f"{imp.source}:{imp.line}",
-                                     f"upward import: {m} (layer {LAYERS[lm][0]!r}) imports {imp.module} "
-                                     f"(layer {LAYERS[li][0]!r}); fix: move the code it needs down a layer, "
-                                     "or the importer up"))
+                out.append(
+                    Violation(
+                        f"{imp.source}:{imp.line}",
+                        f"upward import: {m} (layer {LAYERS[lm][0]!r}) imports {imp.module} "
+                        f"(layer {LAYERS[li][0]!r}); fix: move the code it needs down a layer, "
+                        "or the importer up",
+                    )
+                )
             a, b = _short(m), _short(imp.module)
             for side, other, name in ((MEASUREMENT, REPORT, "measurement"), (REPORT, MEASUREMENT, "report")):
                 if _match(a, side) and _match(b, other) and not _match(b, side):
-                    out.append(Violation(f"{imp.source}:{imp.line}",
-                                         f"{name} module {m} imports {imp.module} from the other side; fix: "
-                                         "share the code through a lower layer (records, jsonl, stats)"))
+                    out.append(
+                        Violation(
+                            f"{imp.source}:{imp.line}",
+                            f"{name} module {m} imports {imp.module} from the other side; fix: "
+                            "share the code through a lower layer (records, jsonl, stats)",
+                        )
+                    )
     for comp in _cycles(graph):
         edges = [f"{i.source}:{i.line} {m} -> {i.module}" for m in comp for i in graph[m] if i.module in comp]
-        out.append(Violation(edges[0].split(" ", 1)[0], "import cycle: " + "; ".join(edges)
-                             + "; fix: move the shared code into a lower module"))
+        out.append(
+            Violation(
+                edges[0].split(" ", 1)[0],
+                "import cycle: " + "; ".join(edges) + "; fix: move the shared code into a lower module",
+            )
+        )
     return out

@@ -40,8 +40,16 @@ CURRENT: dict[str, int] = schemas.CURRENT
 MIGRATIONS: dict[tuple[str, int], Callable[[pl.DataFrame], pl.DataFrame]] = dict(schemas.derived_migrations())
 
 #: llama-bench's per-backend booleans of older builds, in the order upstream printed them.
-LEGACY_BACKEND_FIELDS = {"cuda": "CUDA", "vulkan": "Vulkan", "kompute": "Kompute", "metal": "Metal",
-                         "sycl": "SYCL", "rpc": "RPC", "gpu_blas": "GPU BLAS", "blas": "BLAS"}
+LEGACY_BACKEND_FIELDS = {
+    "cuda": "CUDA",
+    "vulkan": "Vulkan",
+    "kompute": "Kompute",
+    "metal": "Metal",
+    "sycl": "SYCL",
+    "rpc": "RPC",
+    "gpu_blas": "GPU BLAS",
+    "blas": "BLAS",
+}
 
 
 class MigrationError(ValueError):
@@ -50,9 +58,11 @@ class MigrationError(ValueError):
 
 def migration(schema: str, from_version: int):
     """Register ``fn(frame) -> frame`` upgrading ``schema`` rows from ``from_version`` to the next."""
+
     def deco(fn):
         MIGRATIONS[(schema, from_version)] = fn
         return fn
+
     return deco
 
 
@@ -82,8 +92,15 @@ def legacy_llama_bench_fields(df: pl.DataFrame) -> pl.DataFrame:
         out.append(be.alias("backends"))
     if "flash_attn" in df.columns and df.schema["flash_attn"] in (pl.Boolean, pl.String):
         fa = pl.col("flash_attn").cast(pl.String).str.to_lowercase()
-        out.append(pl.when(fa.is_in(["true", "1"])).then(1).when(fa.is_in(["false", "0"])).then(0)
-                   .otherwise(-1).cast(pl.Int64).alias("flash_attn"))
+        out.append(
+            pl.when(fa.is_in(["true", "1"]))
+            .then(1)
+            .when(fa.is_in(["false", "0"]))
+            .then(0)
+            .otherwise(-1)
+            .cast(pl.Int64)
+            .alias("flash_attn")
+        )
     df = df.with_columns(out) if out else df
     return df.drop([c for c in ["use_mmap", *legacy] if c in df.columns])
 
@@ -108,8 +125,20 @@ def flash_attn_int(v) -> int | None:
             return v
         raise ValueError(v)
     t = str(v).strip().lower()
-    table = {"1": 1, "true": 1, "yes": 1, "on": 1, "enabled": 1, "0": 0, "false": 0, "no": 0, "off": 0,
-             "disabled": 0, "-1": -1, "auto": -1}
+    table = {
+        "1": 1,
+        "true": 1,
+        "yes": 1,
+        "on": 1,
+        "enabled": 1,
+        "0": 0,
+        "false": 0,
+        "no": 0,
+        "off": 0,
+        "disabled": 0,
+        "-1": -1,
+        "auto": -1,
+    }
     if t not in table:
         raise ValueError(v)
     return table[t]
@@ -155,11 +184,15 @@ def upgrade(df: pl.DataFrame, schema: str, version_col: str = "schema_version") 
         return df
     newer = [v for v in versions if v > cur]
     if newer:
-        raise MigrationError(f"{schema}: schema_version {max(newer)} is newer than this benchbook knows ({cur}); "
-                             "fix: update benchbook (pip install -e .) before reading these records")
+        raise MigrationError(
+            f"{schema}: schema_version {max(newer)} is newer than this benchbook knows ({cur}); "
+            "fix: update benchbook (pip install -e .) before reading these records"
+        )
     if df[version_col].null_count():
-        raise MigrationError(f"{schema}: {df[version_col].null_count()} records lack {version_col}; "
-                             "fix: every record needs schema_version")
+        raise MigrationError(
+            f"{schema}: {df[version_col].null_count()} records lack {version_col}; "
+            "fix: every record needs schema_version"
+        )
     df = df.with_row_index("_mig_i")
     parts, dropped = [], set()
     for v in sorted(versions):
@@ -168,8 +201,10 @@ def upgrade(df: pl.DataFrame, schema: str, version_col: str = "schema_version") 
         for step in range(v, cur):
             fn = MIGRATIONS.get((schema, step))
             if fn is None:
-                raise MigrationError(f"{schema}: no migration from version {step} to {step + 1}; "
-                                     "fix: add one in benchbook/migrations.py")
+                raise MigrationError(
+                    f"{schema}: no migration from version {step} to {step + 1}; "
+                    "fix: add one in benchbook/migrations.py"
+                )
             part = fn(part).with_columns(pl.lit(step + 1, dtype=df.schema[version_col]).alias(version_col))
         dropped |= before - set(part.columns)
         parts.append(part)
@@ -184,8 +219,18 @@ def legacy_draftself_session(rec: dict) -> dict:
     ``session_id``, ``host_id``, ``model_sha256``, ``started_at``, ``ended_at``, ``params``, ``runtime``
     (torch version; Python not recorded), ``toolchain_id`` (null: not recorded), ``load_start``,
     ``load_end`` (session-level; v2 runs carry their own), ``runs_file`` (``runs.jsonl`` beside it)."""
-    return {"session_id": rec["session_id"], "host_id": rec["host_id"], "model_sha256": rec["model_sha256"],
-            "started_at": rec["started_at"], "ended_at": rec["ended_at"], "params": rec["params"],
-            "runtime": f"torch {rec['torch_version']}", "toolchain_id": None, "load_start": rec.get("load_start"),
-            "load_end": rec.get("load_end"), "file": rec.get("_file"), "line": rec.get("_line"),
-            "runs_file": str(Path(rec["_file"]).with_name("runs.jsonl")) if rec.get("_file") else None}
+    return {
+        "session_id": rec["session_id"],
+        "host_id": rec["host_id"],
+        "model_sha256": rec["model_sha256"],
+        "started_at": rec["started_at"],
+        "ended_at": rec["ended_at"],
+        "params": rec["params"],
+        "runtime": f"torch {rec['torch_version']}",
+        "toolchain_id": None,
+        "load_start": rec.get("load_start"),
+        "load_end": rec.get("load_end"),
+        "file": rec.get("_file"),
+        "line": rec.get("_line"),
+        "runs_file": str(Path(rec["_file"]).with_name("runs.jsonl")) if rec.get("_file") else None,
+    }

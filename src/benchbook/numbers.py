@@ -53,8 +53,15 @@ def make_key_expr(*parts):
     ``parts`` are expressions, or strings taken as column names; wrap constants in ``pl.lit``.
     """
     import polars as pl
-    cleaned = [(pl.col(p) if isinstance(p, str) else p).cast(pl.String).str.to_lowercase()
-               .str.replace_all(r"[^a-z0-9_-]+", "_").str.strip_chars("_") for p in parts]
+
+    cleaned = [
+        (pl.col(p) if isinstance(p, str) else p)
+        .cast(pl.String)
+        .str.to_lowercase()
+        .str.replace_all(r"[^a-z0-9_-]+", "_")
+        .str.strip_chars("_")
+        for p in parts
+    ]
     return pl.concat_str(cleaned, separator="-")
 
 
@@ -82,7 +89,7 @@ class Number:
     sd: float | None = None
     ci95: list[float] | None = None
     ci_method: str | None = None
-    sources: list[dict] = field(default_factory=list)   # [{"file": str, "lines": [[a, b], ...]}]
+    sources: list[dict] = field(default_factory=list)  # [{"file": str, "lines": [[a, b], ...]}]
     run_ids: list[str] = field(default_factory=list)
     commands: list[list[str]] = field(default_factory=list)
     toolchain_id: str | None = None
@@ -106,16 +113,21 @@ class Number:
         if not self.sources and not self.run_ids:
             raise ValueError(f"number {self.key}: no source records; every number must come from raw records")
         if not KEY.fullmatch(self.key):
-            raise ValueError(f"number {self.key!r}: key must match [a-z0-9_-]+ (a dot is a nested key in "
-                             "Quarto's var shortcode; build keys with make_key)")
+            raise ValueError(
+                f"number {self.key!r}: key must match [a-z0-9_-]+ (a dot is a nested key in "
+                "Quarto's var shortcode; build keys with make_key)"
+            )
         if not self.build:
-            raise ValueError(f"number {self.key}: no build; every number names the build that produced it "
-                             "(numbers.build_of / build_label: llama.cpp build number, commit and backend, or the "
-                             "runtime of our own decoder)")
+            raise ValueError(
+                f"number {self.key}: no build; every number names the build that produced it "
+                "(numbers.build_of / build_label: llama.cpp build number, commit and backend, or the "
+                "runtime of our own decoder)"
+            )
 
 
-def build_of(toolchain: dict | None, build_number: int | None = None,
-             build_commit: str | None = None) -> dict:
+def build_of(
+    toolchain: dict | None, build_number: int | None = None, build_commit: str | None = None
+) -> dict:
     """``{"build", "build_number", "build_commit"}`` for a ``Number`` measured with ``toolchain`` (a
     ``benchbook.toolchain`` snapshot, or None when unknown); a record's own build number/commit win.
 
@@ -125,8 +137,11 @@ def build_of(toolchain: dict | None, build_number: int | None = None,
     tc = toolchain or {}
     number = build_number if build_number is not None else tc.get("build_number")
     commit = build_commit if build_commit is not None else tc.get("build_commit")
-    return {"build": build_label(number, commit, tc.get("backend")), "build_number": number,
-            "build_commit": commit}
+    return {
+        "build": build_label(number, commit, tc.get("backend")),
+        "build_number": number,
+        "build_commit": commit,
+    }
 
 
 def build_label(build_number: int | None, build_commit: str | None, backend: str | None = None) -> str:
@@ -162,7 +177,7 @@ def cited_sha256(root: str | Path, numbers) -> dict[str, str | None]:
     """
     wanted: dict[str, set[int]] = {}
     for num in numbers:
-        for src in (num["sources"] if isinstance(num, dict) else num.sources):
+        for src in num["sources"] if isinstance(num, dict) else num.sources:
             lines = wanted.setdefault(src["file"], set())
             for first, last in src["lines"]:
                 lines.update(range(int(first), int(last) + 1))
@@ -183,13 +198,16 @@ def cited_sha256(root: str | Path, numbers) -> dict[str, str | None]:
 
 def _default_root() -> Path:
     from .paths import repo_root
+
     try:
         return repo_root()
     except FileNotFoundError:
         return Path.cwd()
 
 
-def publish(path: str | Path, experiment: str, numbers: list[Number], *, root: str | Path | None = None) -> Path:
+def publish(
+    path: str | Path, experiment: str, numbers: list[Number], *, root: str | Path | None = None
+) -> Path:
     """Write ``numbers`` as the registry file for ``experiment`` (atomic replace).
 
     The file also records ``cited_sha256``: the digest of the raw lines the numbers cite, per file
@@ -208,14 +226,20 @@ def publish(path: str | Path, experiment: str, numbers: list[Number], *, root: s
         seen.add(num.key)
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    doc = {"schema": SCHEMA, "schema_version": SCHEMA_VERSION, "experiment": experiment,
-           "cited_sha256": cited_sha256(_default_root() if root is None else root, numbers),
-           "numbers": {n.key: _as_dict(n) for n in numbers}}
+    doc = {
+        "schema": SCHEMA,
+        "schema_version": SCHEMA_VERSION,
+        "experiment": experiment,
+        "cited_sha256": cited_sha256(_default_root() if root is None else root, numbers),
+        "numbers": {n.key: _as_dict(n) for n in numbers},
+    }
     tmp = path.with_suffix(".tmp")
     # one number per line: diff-friendly, and the C JSON encoder (indent= would use the slow Python one)
     head = json.dumps({k: v for k, v in doc.items() if k != "numbers"}, ensure_ascii=False)[:-1]
-    body = ",\n".join(f" {json.dumps(k)}: {json.dumps(v, ensure_ascii=False, allow_nan=False)}"
-                       for k, v in doc["numbers"].items())
+    body = ",\n".join(
+        f" {json.dumps(k)}: {json.dumps(v, ensure_ascii=False, allow_nan=False)}"
+        for k, v in doc["numbers"].items()
+    )
     tmp.write_text(f'{head}, "numbers": {{\n{body}\n}}}}\n')
     os.replace(tmp, path)
     return path

@@ -32,8 +32,11 @@ from .schemas import build
 #: the shared snapshot store, relative to the project root
 SNAPSHOT_DIR = Path("data/raw/snapshots")
 #: snapshot kind -> (its folder under the store, the field that identifies one snapshot)
-SNAPSHOT_KINDS = {"host": ("hosts", "host_id"), "toolchain": ("toolchains", "toolchain_id"),
-                  "model": ("models", "key")}
+SNAPSHOT_KINDS = {
+    "host": ("hosts", "host_id"),
+    "toolchain": ("toolchains", "toolchain_id"),
+    "model": ("models", "key"),
+}
 
 DATA_OUTPUTS = ("data/raw", "reports", "_site", "notebooks/out", "dvc.lock", "_variables.yml")
 
@@ -54,16 +57,29 @@ def gpu_info() -> list[dict]:
         return []
     try:
         out = subprocess.run(
-            ["nvidia-smi", "--query-gpu=name,driver_version,memory.total,clocks.max.sm",
-             "--format=csv,noheader,nounits"], capture_output=True, text=True, timeout=20)
+            [
+                "nvidia-smi",
+                "--query-gpu=name,driver_version,memory.total,clocks.max.sm",
+                "--format=csv,noheader,nounits",
+            ],
+            capture_output=True,
+            text=True,
+            timeout=20,
+        )
     except (OSError, subprocess.TimeoutExpired):
         return []
     gpus = []
     for line in out.stdout.strip().splitlines() if out.returncode == 0 else []:
         parts = [p.strip() for p in line.split(",")]
         if len(parts) >= 3:
-            gpus.append({"name": parts[0], "driver": parts[1], "memory_total_mib": int(float(parts[2])),
-                         "clock_max_sm_mhz": parts[3] if len(parts) > 3 else None})
+            gpus.append(
+                {
+                    "name": parts[0],
+                    "driver": parts[1],
+                    "memory_total_mib": int(float(parts[2])),
+                    "clock_max_sm_mhz": parts[3] if len(parts) > 3 else None,
+                }
+            )
     return gpus
 
 
@@ -141,8 +157,9 @@ def git_state(root: str | Path) -> dict:
         head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True)
         if head.returncode != 0:
             return {"git_commit": None, "git_dirty": None}
-        status = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=root,
-                                capture_output=True, text=True).stdout
+        status = subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=no"], cwd=root, capture_output=True, text=True
+        ).stdout
     except OSError:
         return {"git_commit": None, "git_dirty": None}
     dirty = []
@@ -178,8 +195,9 @@ def snapshot_files(snapshots_dir: str | Path, kind: str, legacy: tuple[str | Pat
     return flat + sorted((d / folder).glob("*.jsonl")) if (d / folder).is_dir() else flat
 
 
-def read_snapshots(snapshots_dir: str | Path, kind: str, legacy: tuple[str | Path,
-                                                                       ...] = ()) -> dict[str, dict]:
+def read_snapshots(
+    snapshots_dir: str | Path, kind: str, legacy: tuple[str | Path, ...] = ()
+) -> dict[str, dict]:
     """``{id: snapshot}`` of every stored snapshot of ``kind`` (host | toolchain | model), old and
     host-keyed layouts together (``snapshot_files``); the first copy of an id wins.  Each snapshot
     carries ``_file`` and ``_line``.

@@ -54,10 +54,13 @@ class RecordWriter:
     def append(self, rec: dict) -> int:
         for k in ("schema", "schema_version"):
             if k not in rec:
-                raise RecordError(f"record for {self.path} lacks {k!r}; every record needs schema and schema_version"
-                                  " (build it with benchbook.schemas.build)")
-        msg = kind_error(f"{self.path}:{self._lines + 1}", rec["schema"], rec["schema_version"],
-                         rec.get("event"))
+                raise RecordError(
+                    f"record for {self.path} lacks {k!r}; every record needs schema and schema_version"
+                    " (build it with benchbook.schemas.build)"
+                )
+        msg = kind_error(
+            f"{self.path}:{self._lines + 1}", rec["schema"], rec["schema_version"], rec.get("event")
+        )
         if msg:
             raise SchemaError(msg)
         line = json.dumps(rec, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
@@ -123,8 +126,14 @@ def repair(path: str | Path) -> dict | None:
             pass
     raw = data[cut:]
     line_no = data[:cut].count(b"\n") + 1
-    entry = build("quarantine", file=str(path), line=line_no, byte_offset=cut,
-                  raw=raw.decode("utf-8", errors="replace"), quarantined_at=utc_now())
+    entry = build(
+        "quarantine",
+        file=str(path),
+        line=line_no,
+        byte_offset=cut,
+        raw=raw.decode("utf-8", errors="replace"),
+        quarantined_at=utc_now(),
+    )
     q = path.with_name(path.name + ".quarantine.jsonl")
     with open(q, "a", encoding="utf-8") as f:
         f.write(json.dumps(entry, ensure_ascii=False) + "\n")

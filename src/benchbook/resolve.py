@@ -28,18 +28,26 @@ GIT_SOURCE_KEYS = ("git", "ref", "label")
 _RESTORE = "or compare with the committed file (`git diff params.yaml`)"
 _WHEEL_KEYS = ("project", "version", "wheel_sha256", "member", "sha256")
 #: Keys each model source needs in its registry entry (``llamacpp.models`` documents them).
-SOURCE_KEYS = {"pypi_wheel": _WHEEL_KEYS, "file": ("path", "sha256", "size_bytes"), "url": ("url", "sha256"),
-               "hf": ("repo", "file", "revision", "sha256")}
+SOURCE_KEYS = {
+    "pypi_wheel": _WHEEL_KEYS,
+    "file": ("path", "sha256", "size_bytes"),
+    "url": ("url", "sha256"),
+    "hf": ("repo", "file", "revision", "sha256"),
+}
 
 
 def _mapping(doc: dict, key: str, p: Path, what: str) -> dict:
     """``doc[key]`` (dotted name ``what``) when it is a mapping, else ParamsError naming it and the fix."""
     if key not in doc or doc[key] is None:
-        raise ParamsError(f"{p}: missing section `{what}`; fix: add it (see the committed params.yaml: "
-                          f"`git show HEAD:params.yaml`)")
+        raise ParamsError(
+            f"{p}: missing section `{what}`; fix: add it (see the committed params.yaml: "
+            f"`git show HEAD:params.yaml`)"
+        )
     if not isinstance(doc[key], dict):
-        raise ParamsError(f"{p}: `{what}` must be a mapping (key: value lines indented under `{what}:`), got a "
-                          f"{type(doc[key]).__name__} ({doc[key]!r:.60}); fix: correct it {_RESTORE}")
+        raise ParamsError(
+            f"{p}: `{what}` must be a mapping (key: value lines indented under `{what}:`), got a "
+            f"{type(doc[key]).__name__} ({doc[key]!r:.60}); fix: correct it {_RESTORE}"
+        )
     return doc[key]
 
 
@@ -53,27 +61,37 @@ def validate_params(doc, p: Path) -> dict:
         ParamsError: names the key and the fix.
     """
     if doc is None:
-        raise ParamsError(f"{p} is empty; fix: restore it from git (`git restore params.yaml`) or write the "
-                          "`toolchain` and `models` sections")
+        raise ParamsError(
+            f"{p} is empty; fix: restore it from git (`git restore params.yaml`) or write the "
+            "`toolchain` and `models` sections"
+        )
     if not isinstance(doc, dict):
-        raise ParamsError(f"{p}: the top level must be a mapping of sections (toolchain:, models:, ...), got a "
-                          f"{type(doc).__name__}; fix: correct it {_RESTORE}")
+        raise ParamsError(
+            f"{p}: the top level must be a mapping of sections (toolchain:, models:, ...), got a "
+            f"{type(doc).__name__}; fix: correct it {_RESTORE}"
+        )
     tc = _mapping(doc, "toolchain", p, "toolchain")
     if tc.get("amx", "auto") not in ("auto", "on", "off"):
-        raise ParamsError(f"{p}: `toolchain.amx` is {tc['amx']!r}; allowed: auto, on, off (YAML reads a bare "
-                          "on/off as a boolean: quote it); fix: correct it " + _RESTORE)
+        raise ParamsError(
+            f"{p}: `toolchain.amx` is {tc['amx']!r}; allowed: auto, on, off (YAML reads a bare "
+            "on/off as a boolean: quote it); fix: correct it " + _RESTORE
+        )
     if not tc.get("user_build_dir"):
         src = _mapping(tc, "source", p, "toolchain.source")
         fields = set(tc_mod.SourceSpec.__dataclass_fields__)
         if "git" in src:
             fields = set(GIT_SOURCE_KEYS)
             if not src.get("label"):
-                raise ParamsError(f"{p}: `toolchain.source` (git) has no `label`; fix: name the build (e.g. "
-                                  "the fork's name): pages show it with every number measured with it")
+                raise ParamsError(
+                    f"{p}: `toolchain.source` (git) has no `label`; fix: name the build (e.g. "
+                    "the fork's name): pages show it with every number measured with it"
+                )
         unknown = sorted(set(src) - fields)
         if unknown:
-            raise ParamsError(f"{p}: `toolchain.source` has unknown key(s) {', '.join(unknown)}; allowed: "
-                              f"{', '.join(sorted(fields))}; fix: correct the key name {_RESTORE}")
+            raise ParamsError(
+                f"{p}: `toolchain.source` has unknown key(s) {', '.join(unknown)}; allowed: "
+                f"{', '.join(sorted(fields))}; fix: correct the key name {_RESTORE}"
+            )
     models = _mapping(doc, "models", p, "models")
     reg = _mapping(models, "registry", p, "models.registry")
     if not reg:
@@ -81,36 +99,49 @@ def validate_params(doc, p: Path) -> dict:
     for mid, ent in reg.items():
         key = f"models.registry.{mid}"
         if not isinstance(ent, dict):
-            raise ParamsError(f"{p}: `{key}` must be a mapping (source: {'|'.join(SOURCE_KEYS)} with its "
-                              f"keys; or derived_from + quantize), got {ent!r:.60}; fix: correct it "
-                              + _RESTORE)
+            raise ParamsError(
+                f"{p}: `{key}` must be a mapping (source: {'|'.join(SOURCE_KEYS)} with its "
+                f"keys; or derived_from + quantize), got {ent!r:.60}; fix: correct it " + _RESTORE
+            )
         if "derived_from" in ent:
             if ent["derived_from"] not in reg:
-                raise ParamsError(f"{p}: `{key}.derived_from` names {ent['derived_from']!r}, which is not a "
-                                  f"models.registry id (known: {', '.join(map(str, reg))}); fix: name a registry id")
+                raise ParamsError(
+                    f"{p}: `{key}.derived_from` names {ent['derived_from']!r}, which is not a "
+                    f"models.registry id (known: {', '.join(map(str, reg))}); fix: name a registry id"
+                )
             if not ent.get("quantize"):
-                raise ParamsError(f"{p}: `{key}` is derived but has no `quantize` type (e.g. Q8_0); fix: add it")
+                raise ParamsError(
+                    f"{p}: `{key}` is derived but has no `quantize` type (e.g. Q8_0); fix: add it"
+                )
         elif ent.get("source") in SOURCE_KEYS:
             need = SOURCE_KEYS[ent["source"]]
             missing = [k for k in need if ent.get(k) in (None, "")]
             if missing:
-                raise ParamsError(f"{p}: `{key}` (source: {ent['source']}) lacks {', '.join(missing)}; fix: "
-                                  f"add {'it' if len(missing) == 1 else 'them'} (the sha256 pins the file; "
-                                  "`benchbook models add PATH|URL` writes a complete entry)")
+                raise ParamsError(
+                    f"{p}: `{key}` (source: {ent['source']}) lacks {', '.join(missing)}; fix: "
+                    f"add {'it' if len(missing) == 1 else 'them'} (the sha256 pins the file; "
+                    "`benchbook models add PATH|URL` writes a complete entry)"
+                )
             sha = str(ent["sha256"])
             hex64 = len(sha) == 64 and all(c in "0123456789abcdef" for c in sha.lower())
             if ent["source"] != "pypi_wheel" and not hex64:
-                raise ParamsError(f"{p}: `{key}.sha256` is {sha!r:.70}, not 64 hex digits; fix: the file's "
-                                  "full sha256 (`sha256sum FILE`)")
+                raise ParamsError(
+                    f"{p}: `{key}.sha256` is {sha!r:.70}, not 64 hex digits; fix: the file's "
+                    "full sha256 (`sha256sum FILE`)"
+                )
         else:
-            raise ParamsError(f"{p}: `{key}` needs `source:` one of {', '.join(SOURCE_KEYS)} (keys: "
-                              + "; ".join(f"{k}: {', '.join(v)}" for k, v in SOURCE_KEYS.items())
-                              + ") or `derived_from: <id>` + `quantize`; got keys "
-                              + (", ".join(map(str, ent)) or "none"))
+            raise ParamsError(
+                f"{p}: `{key}` needs `source:` one of {', '.join(SOURCE_KEYS)} (keys: "
+                + "; ".join(f"{k}: {', '.join(v)}" for k, v in SOURCE_KEYS.items())
+                + ") or `derived_from: <id>` + `quantize`; got keys "
+                + (", ".join(map(str, ent)) or "none")
+            )
     default = models.get("default")
     if default is not None and default not in reg:
-        raise ParamsError(f"{p}: `models.default` is {default!r}, not a models.registry id (known: "
-                          f"{', '.join(map(str, reg))}); fix: name one of them")
+        raise ParamsError(
+            f"{p}: `models.default` is {default!r}, not a models.registry id (known: "
+            f"{', '.join(map(str, reg))}); fix: name one of them"
+        )
     return doc
 
 
@@ -133,8 +164,10 @@ def load_params(root: Path) -> dict:
         ctx = getattr(e, "context_mark", None)
         if ctx is not None and mark is not None and ctx.line != mark.line:
             what += f" (the construct began at line {ctx.line + 1})"
-        raise ParamsError(f"{where}: YAML syntax error: {what}; fix: correct that line (indentation, a missing "
-                          f"':', an unclosed quote or bracket) {_RESTORE}") from None
+        raise ParamsError(
+            f"{where}: YAML syntax error: {what}; fix: correct that line (indentation, a missing "
+            f"':', an unclosed quote or bracket) {_RESTORE}"
+        ) from None
     return validate_params(doc, p)
 
 
@@ -150,25 +183,43 @@ def get_toolchain(params: dict, build: bool = True, log=print, full_check: bool 
         return tc_mod.from_user_dir(t["user_build_dir"])
     if "git" in t["source"]:
         from .llamacpp import gitsource
+
         gsrc = gitsource.resolve(t["source"]["git"], t["source"].get("ref"), t["source"].get("label"))
-        return tc_mod.build_git(gsrc, t.get("backend", "auto"), tuple(t.get("extra_cmake_flags") or []),
-                                log=log, amx=t.get("amx", "auto"), full_check=full_check, build_missing=build)
+        return tc_mod.build_git(
+            gsrc,
+            t.get("backend", "auto"),
+            tuple(t.get("extra_cmake_flags") or []),
+            log=log,
+            amx=t.get("amx", "auto"),
+            full_check=full_check,
+            build_missing=build,
+        )
     src = tc_mod.SourceSpec(**t["source"])
     if not build:
         backend = tc_mod.detect_backend() if t.get("backend", "auto") == "auto" else t["backend"]
-        flags = tc_mod.cmake_flags(backend, src.build_number, t.get("extra_cmake_flags") or [],
-                                   t.get("amx", "auto"))
+        flags = tc_mod.cmake_flags(
+            backend, src.build_number, t.get("extra_cmake_flags") or [], t.get("amx", "auto")
+        )
         key = tc_mod.toolchain_key(src.sha256, backend, flags)
         path = tc_mod.cache_dir() / "toolchains" / f"b{src.build_number}-{backend}-{key}" / "toolchain.json"
         if not path.exists():
-            raise tc_mod.ToolchainError(f"no llama.cpp build in the cache ({path.parent}); fix: "
-                                        "`benchbook toolchain build` (about 14 min on 2 cores)")
-    return tc_mod.build(src, t.get("backend", "auto"), tuple(t.get("extra_cmake_flags") or []), log=log,
-                        amx=t.get("amx", "auto"), full_check=full_check)
+            raise tc_mod.ToolchainError(
+                f"no llama.cpp build in the cache ({path.parent}); fix: "
+                "`benchbook toolchain build` (about 14 min on 2 cores)"
+            )
+    return tc_mod.build(
+        src,
+        t.get("backend", "auto"),
+        tuple(t.get("extra_cmake_flags") or []),
+        log=log,
+        amx=t.get("amx", "auto"),
+        full_check=full_check,
+    )
 
 
-def get_models(params: dict, ids: list[str], toolchain: tc_mod.Toolchain | None, log=print,
-               full_check: bool = True) -> list[dict]:
+def get_models(
+    params: dict, ids: list[str], toolchain: tc_mod.Toolchain | None, log=print, full_check: bool = True
+) -> list[dict]:
     """Fetch/derive each model id; returns model records (see ``models.fetch``).
 
     ``full_check`` (the default: each measurement session calls this once) re-hashes every cached
@@ -180,8 +231,9 @@ def get_models(params: dict, ids: list[str], toolchain: tc_mod.Toolchain | None,
     return [models_mod.fetch(reg, mid, qbin, log, full_check) for mid in ids]
 
 
-def store_snapshots(snapshots_dir: Path, toolchain: tc_mod.Toolchain | None,
-                    model_recs: list[dict]) -> HostSnapshot:
+def store_snapshots(
+    snapshots_dir: Path, toolchain: tc_mod.Toolchain | None, model_recs: list[dict]
+) -> HostSnapshot:
     """Store host, toolchain and model(+manifest) snapshots once each in the shared store
     ``snapshots_dir`` (normally ``data/raw/snapshots``; host-keyed files, ``provenance.store_snapshot``);
     return the host snapshot."""
@@ -199,8 +251,12 @@ def store_snapshots(snapshots_dir: Path, toolchain: tc_mod.Toolchain | None,
         if key not in stored:
             # the model's identity only: the cache's own bookkeeping (path, verification stamps) stays local
             keep = ("model_id", "sha256", "size_bytes", "synthetic_inputs", "origin")
-            snap = build("model", **{k: m[k] for k in keep if k in m}, key=key,
-                         manifest=models_mod.manifest(m["path"], m["sha256"]))
+            snap = build(
+                "model",
+                **{k: m[k] for k in keep if k in m},
+                key=key,
+                manifest=models_mod.manifest(m["path"], m["sha256"]),
+            )
             store_snapshot(d, "model", snap, hid)
     return host
 

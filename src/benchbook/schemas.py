@@ -63,14 +63,23 @@ class RecordError(ValueError):
     Defined here, the lowest module of the records contract, so that ``records`` (which re-exports
     it) can check every record it reads or writes against these declarations without an import cycle."""
 
+
 S, I, F, B = pl.String, pl.Int64, pl.Float64, pl.Boolean
 L = pl.List
 
 NATIVE = "native"
 UNKNOWN_PREFIX = "unknown:"
 #: unit -> the suffix a field name carries (DESIGN.md, "Records")
-UNITS = {"ns": "_ns", "ms": "_ms", "s": "_s", "tps": "_tps", "bytes": "_bytes", "mib": "_mib", "mhz": "_mhz",
-         "pct": "_pct"}
+UNITS = {
+    "ns": "_ns",
+    "ms": "_ms",
+    "s": "_s",
+    "tps": "_tps",
+    "bytes": "_bytes",
+    "mib": "_mib",
+    "mhz": "_mhz",
+    "pct": "_pct",
+}
 
 
 class SchemaError(RecordError):
@@ -106,12 +115,29 @@ class Field:
     name_kept: bool = False
 
 
-def obj(name: str, meaning: str, *members: Field, many: bool = False, open: bool = False,
-        required: bool | str = True, nullable: bool = False, since: int = 1) -> Field:
+def obj(
+    name: str,
+    meaning: str,
+    *members: Field,
+    many: bool = False,
+    open: bool = False,
+    required: bool | str = True,
+    nullable: bool = False,
+    since: int = 1,
+) -> Field:
     """A nested object field whose Polars type is the Struct of its members (a List of it when ``many``)."""
     st = pl.Struct({m.name: m.dtype for m in members if m.dtype is not None})
-    return Field(name, L(st) if many else st, meaning, required=required, nullable=nullable, since=since,
-                 members=members, many=many, open=open)
+    return Field(
+        name,
+        L(st) if many else st,
+        meaning,
+        required=required,
+        nullable=nullable,
+        since=since,
+        members=members,
+        many=many,
+        open=open,
+    )
 
 
 def free(name: str, meaning: str, py: type = dict, **kw) -> Field:
@@ -158,32 +184,62 @@ class Kind:
 
 # ---- shared pieces -------------------------------------------------------------------------------
 
+
 def _load(name: str, when: str, required: bool | str = True) -> Field:
-    return obj(name, f"host load {when} (provenance.load_snapshot)",
-               Field("loadavg", L(F), "1, 5, 15 min load averages"),
-               Field("governor", S, "cpufreq scaling governor; null where unreadable", nullable=True),
-               Field("cpu_mhz", I, "current CPU clock; null where unreadable", "mhz", nullable=True),
-               obj("top_processes", "busiest other processes by CPU percent since the previous snapshot",
-                   Field("pid", I, "process id"), Field("name", S, "process name"),
-                   Field("cpu_percent", F, "CPU percent (100 = one core)", "pct", name_kept=True), many=True),
-               required=required)
+    return obj(
+        name,
+        f"host load {when} (provenance.load_snapshot)",
+        Field("loadavg", L(F), "1, 5, 15 min load averages"),
+        Field("governor", S, "cpufreq scaling governor; null where unreadable", nullable=True),
+        Field("cpu_mhz", I, "current CPU clock; null where unreadable", "mhz", nullable=True),
+        obj(
+            "top_processes",
+            "busiest other processes by CPU percent since the previous snapshot",
+            Field("pid", I, "process id"),
+            Field("name", S, "process name"),
+            Field("cpu_percent", F, "CPU percent (100 = one core)", "pct", name_kept=True),
+            many=True,
+        ),
+        required=required,
+    )
 
 
 def _git() -> tuple[Field, ...]:
-    return (Field("git_commit", S, "benchbook's git HEAD; null outside a git checkout", nullable=True),
-            Field("git_dirty", B, "code or params differ from HEAD (data outputs excluded); null outside git",
-                  nullable=True))
+    return (
+        Field("git_commit", S, "benchbook's git HEAD; null outside a git checkout", nullable=True),
+        Field(
+            "git_dirty",
+            B,
+            "code or params differ from HEAD (data outputs excluded); null outside git",
+            nullable=True,
+        ),
+    )
 
 
 def _origin(since: int) -> tuple[Field, ...]:
-    return (Field("origin", S, "'native' (our runner) or 'ingested:<sha256 of the source file>'", since=since,
-                  backfill=NATIVE),
-            opt("source_file", S, "ingested: the source file as given to `benchbook ingest`", since=since),
-            opt("source_line", I, "ingested: 1-based line of the row (first line of a request) in source_file",
-                since=since),
-            opt("source_format", S, "ingested: json | jsonl | csv | md | sql | server-log | spec-simple",
-                since=since),
-            opt("source_sha256", S, "ingested: sha256 of the source file", since=since))
+    return (
+        Field(
+            "origin",
+            S,
+            "'native' (our runner) or 'ingested:<sha256 of the source file>'",
+            since=since,
+            backfill=NATIVE,
+        ),
+        opt("source_file", S, "ingested: the source file as given to `benchbook ingest`", since=since),
+        opt(
+            "source_line",
+            I,
+            "ingested: 1-based line of the row (first line of a request) in source_file",
+            since=since,
+        ),
+        opt(
+            "source_format",
+            S,
+            "ingested: json | jsonl | csv | md | sql | server-log | spec-simple",
+            since=since,
+        ),
+        opt("source_sha256", S, "ingested: sha256 of the source file", since=since),
+    )
 
 
 _NEED = "is missing or of the wrong type; fix: the record is not {schema} v{version} - re-run or repair it"
@@ -193,33 +249,50 @@ _NEED = "is missing or of the wrong type; fix: the record is not {schema} v{vers
 LLAMA_BENCH_ROW = (
     Field("build_commit", S, "llama.cpp commit llama-bench was built from", name_kept=True),
     Field("build_number", I, "llama.cpp build number (b11434 -> 11434)", name_kept=True),
-    opt("cpu_info", S, "CPU name as llama-bench saw it"), opt("gpu_info", S,
-                                                              "GPU names as llama-bench saw them"),
+    opt("cpu_info", S, "CPU name as llama-bench saw it"),
+    opt("gpu_info", S, "GPU names as llama-bench saw them"),
     opt("backends", S, "comma-joined ggml backends (v2 field set)"),
-    opt("model_filename", S, "GGUF path given with -m"), opt("model_type", S, "llama.cpp model description"),
+    opt("model_filename", S, "GGUF path given with -m"),
+    opt("model_type", S, "llama.cpp model description"),
     opt("model_size", I, "model tensor bytes", "bytes", name_kept=True),
     opt("model_n_params", I, "model parameter count"),
-    opt("n_batch", I, "-b"), opt("n_ubatch", I, "-ub"), opt("n_threads", I, "-t"), opt("cpu_mask", S, "-C"),
-    opt("cpu_strict", B, "--cpu-strict"), opt("poll", I, "--poll"), opt("type_k", S, "-ctk"),
-    opt("type_v", S, "-ctv"), opt("n_gpu_layers", I, "-ngl"), opt("n_cpu_moe", I, "-ncmoe"),
-    opt("split_mode", S, "-sm"), opt("main_gpu", I, "-mg"), opt("no_kv_offload", B, "-nkvo"),
-    opt("flash_attn", I, "-fa: 1 on, 0 off, -1 auto"), opt("devices", S, "-dev"),
-    opt("tensor_split", S, "-ts"), opt("tensor_buft_overrides", S, "-ot"),
+    opt("n_batch", I, "-b"),
+    opt("n_ubatch", I, "-ub"),
+    opt("n_threads", I, "-t"),
+    opt("cpu_mask", S, "-C"),
+    opt("cpu_strict", B, "--cpu-strict"),
+    opt("poll", I, "--poll"),
+    opt("type_k", S, "-ctk"),
+    opt("type_v", S, "-ctv"),
+    opt("n_gpu_layers", I, "-ngl"),
+    opt("n_cpu_moe", I, "-ncmoe"),
+    opt("split_mode", S, "-sm"),
+    opt("main_gpu", I, "-mg"),
+    opt("no_kv_offload", B, "-nkvo"),
+    opt("flash_attn", I, "-fa: 1 on, 0 off, -1 auto"),
+    opt("devices", S, "-dev"),
+    opt("tensor_split", S, "-ts"),
+    opt("tensor_buft_overrides", S, "-ot"),
     opt("load_mode", S, "mmap | none ... (v2 field set; older builds: use_mmap)"),
     opt("lazy_mode", S, "lazy load mode"),
-    opt("embeddings", B, "-embd"), opt("no_op_offload", I, "-nopo"), opt("no_host", B, "--no-host"),
-    opt("repack", B, "--repack"), opt("fit_target", I, "fit target"), opt("fit_min_ctx", I,
-                                                                          "fit minimum context"),
+    opt("embeddings", B, "-embd"),
+    opt("no_op_offload", I, "-nopo"),
+    opt("no_host", B, "--no-host"),
+    opt("repack", B, "--repack"),
+    opt("fit_target", I, "fit target"),
+    opt("fit_min_ctx", I, "fit minimum context"),
     Field("n_prompt", I, "prompt tokens of the test (-p); 0 for a tg test", name_kept=True),
     Field("n_gen", I, "generated tokens of the test (-n); 0 for a pp test", name_kept=True),
     opt("n_depth", I, "tokens already in the KV cache (-d)"),
     opt("test_time", S, "when the test ran (ISO 8601)"),
-    opt("avg_ns", I, "mean of samples_ns", "ns"), opt("stddev_ns", I, "sd of samples_ns", "ns"),
+    opt("avg_ns", I, "mean of samples_ns", "ns"),
+    opt("stddev_ns", I, "sd of samples_ns", "ns"),
     Field("avg_ts", F, "mean of per-repetition rates 1e9*(n_prompt+n_gen)/samples_ns", "tps", name_kept=True),
     opt("stddev_ts", F, "sample sd of the per-repetition rates", "tps", name_kept=True),
     native("samples_ns", L(I), "per-repetition wall time; absent in markdown/CSV sources (n unknown)", "ns"),
     opt("samples_ts", L(F), "per-repetition rates", "tps", name_kept=True),
 )
+
 
 def _is_native() -> pl.Expr:
     """True on native rows (v1 rows have no origin column value: native)."""
@@ -238,423 +311,862 @@ def _samples_ok() -> pl.Expr:
 
 
 _LLAMA_BENCH_CHECKS = (
-    ("phase", lambda: pl.col("phase").is_in(["cold", "warm"]) | (~_is_native() & pl.col("phase").is_null()),
-     "must be 'cold' or 'warm'"),
+    (
+        "phase",
+        lambda: pl.col("phase").is_in(["cold", "warm"]) | (~_is_native() & pl.col("phase").is_null()),
+        "must be 'cold' or 'warm'",
+    ),
     ("llama_bench.n_prompt", lambda: _lb("n_prompt") >= 0, "must be an integer >= 0"),
     ("llama_bench.n_gen", lambda: _lb("n_gen") >= 0, "must be an integer >= 0"),
-    ("llama_bench.n_prompt+n_gen", lambda: _lb("n_prompt") + _lb("n_gen") > 0,
-     "must be > 0 (a test of no tokens)"),
-    ("llama_bench.samples_ns", lambda: _samples_ok() | (~_is_native() & _lb("samples_ns").is_null()),
-     "must be a non-empty list of positive nanoseconds (llama-bench's raw samples; every element an "
-     "integer > 0, none null); fix: run llama-bench with -o jsonl, whose rows carry samples_ns"),
+    (
+        "llama_bench.n_prompt+n_gen",
+        lambda: _lb("n_prompt") + _lb("n_gen") > 0,
+        "must be > 0 (a test of no tokens)",
+    ),
+    (
+        "llama_bench.samples_ns",
+        lambda: _samples_ok() | (~_is_native() & _lb("samples_ns").is_null()),
+        "must be a non-empty list of positive nanoseconds (llama-bench's raw samples; every element an "
+        "integer > 0, none null); fix: run llama-bench with -o jsonl, whose rows carry samples_ns",
+    ),
     ("llama_bench.avg_ts", lambda: _lb("avg_ts") > 0, "must be a positive float (llama-bench avg_ts)"),
     ("llama_bench.build_number", lambda: _lb("build_number").is_not_null() | ~_is_native(), None),
-    ("load_start.loadavg", lambda: (pl.col("load_start").struct.field("loadavg").list.len() >= 1) | ~_is_native(),
-     None),
-    ("load_end.loadavg",
-     lambda: (pl.col("load_end").struct.field("loadavg").list.len() >= 1) | ~_is_native(), None),
+    (
+        "load_start.loadavg",
+        lambda: (pl.col("load_start").struct.field("loadavg").list.len() >= 1) | ~_is_native(),
+        None,
+    ),
+    (
+        "load_end.loadavg",
+        lambda: (pl.col("load_end").struct.field("loadavg").list.len() >= 1) | ~_is_native(),
+        None,
+    ),
 )
 
-_RUN = (Field("run_id", S, "one invocation (llama-bench) or request (server); 32 hex; ingested: hash of source+line"),
-        native("run_key", S,
-               "16 hex: config + model + toolchain + host; a resumed session skips completed keys"),
-        Field("session_id", S, "one invocation of a measurement stage; ingested: unknown:<group>"),
-        Field("experiment", S, "llama_bench | speculative | draftself"),
-        Field("host_id", S, "benchbook.host snapshot id; ingested: unknown:<group>"),
-        Field("toolchain_id", S, "benchbook.toolchain snapshot id; ingested: unknown:<group>"))
+_RUN = (
+    Field(
+        "run_id", S, "one invocation (llama-bench) or request (server); 32 hex; ingested: hash of source+line"
+    ),
+    native("run_key", S, "16 hex: config + model + toolchain + host; a resumed session skips completed keys"),
+    Field("session_id", S, "one invocation of a measurement stage; ingested: unknown:<group>"),
+    Field("experiment", S, "llama_bench | speculative | draftself"),
+    Field("host_id", S, "benchbook.host snapshot id; ingested: unknown:<group>"),
+    Field("toolchain_id", S, "benchbook.toolchain snapshot id; ingested: unknown:<group>"),
+)
 
 LLAMA_BENCH = Kind(
-    "llama_bench", "benchbook.llama_bench", 2,
+    "llama_bench",
+    "benchbook.llama_bench",
+    2,
     "one output row of one llama-bench invocation (a pp or tg test), the row verbatim under llama_bench",
-    (*_RUN,
-     Field("model_id", S, "registry id; ingested: llama-bench's model_filename"),
-     Field("model_sha256", S, "sha256 of the GGUF; ingested: unknown:<group>"),
-     native("phase", S, "cold (page cache evicted, --no-warmup -r 1) | warm; ingested: null (unknown)"),
-     obj("config", "the run's configuration (hashed into run_key)", Field("n_prompt", I, "-p"),
-         Field("n_gen", I, "-n"), Field("n_depth", I, "-d"), Field("repetitions", I,
-                                                                   "-r"), Field("threads", I, "-t"),
-         Field("n_gpu_layers", I, "-ngl"), Field("flash_attn", S, "-fa as given (on|off|auto)"),
-         Field("model_id", S, "registry id"), Field("phase", S, "cold | warm"), required=NATIVE),
-     native("argv", L(S), "exact argv, binary by name"),
-     *_git(),
-     native("started_at", S,
-            "UTC ISO 8601 start of the invocation; ingested: llama-bench's test_time, if any"),
-     native("ended_at", S, "UTC ISO 8601 end of the invocation"),
-     _load("load_start", "before the invocation", NATIVE), _load("load_end", "after the invocation", NATIVE),
-     obj("cache_state", "page-cache state of the GGUF before the run",
-         Field("method", S, "posix_fadvise_dontneed (cold) | null (warm)", nullable=True),
-         Field("resident_before_pct", F, "fincore residency before; null without fincore", "pct",
-               nullable=True),
-         opt("resident_after_pct", F, "cold: residency after eviction", "pct"),
-         opt("evicted", B, "cold: residency after < 5%"),
-         opt("mapped_by_pids", L(I), "cold: processes whose mappings kept the file resident "
-             "(llamacpp.bench.mapped_by); absent before it was recorded"), required=NATIVE),
-     native("peak_rss_bytes", I, "peak RSS of the process tree while it ran", "bytes"),
-     opt("peak_gpu_mem_mib", F, "peak GPU memory while it ran; null without a GPU", "mib"),
-     native("wall_ns", I, "wall time of the invocation", "ns"),
-     native("row_index", I, "0-based index of this row among the invocation's rows"),
-     native("rows_total", I, "rows the invocation printed; fewer rows with one run_id = cut short"),
-     native("run_complete", B, "true on the invocation's last row"),
-     Field("status", S, "ok"),
-     obj("llama_bench", "llama-bench's own row (-o jsonl), verbatim", *LLAMA_BENCH_ROW, open=True),
-     opt("llama_bench_fields", I, "field set the source printed: 1 (use_mmap, per-backend booleans, bool "
-         "flash_attn: the row holds them converted to b11434's names, migrations.legacy_llama_bench_row), "
-         "2 (load_mode/backends, b11434); absent = 2", since=2),
-     *_origin(2)),
+    (
+        *_RUN,
+        Field("model_id", S, "registry id; ingested: llama-bench's model_filename"),
+        Field("model_sha256", S, "sha256 of the GGUF; ingested: unknown:<group>"),
+        native("phase", S, "cold (page cache evicted, --no-warmup -r 1) | warm; ingested: null (unknown)"),
+        obj(
+            "config",
+            "the run's configuration (hashed into run_key)",
+            Field("n_prompt", I, "-p"),
+            Field("n_gen", I, "-n"),
+            Field("n_depth", I, "-d"),
+            Field("repetitions", I, "-r"),
+            Field("threads", I, "-t"),
+            Field("n_gpu_layers", I, "-ngl"),
+            Field("flash_attn", S, "-fa as given (on|off|auto)"),
+            Field("model_id", S, "registry id"),
+            Field("phase", S, "cold | warm"),
+            required=NATIVE,
+        ),
+        native("argv", L(S), "exact argv, binary by name"),
+        *_git(),
+        native(
+            "started_at", S, "UTC ISO 8601 start of the invocation; ingested: llama-bench's test_time, if any"
+        ),
+        native("ended_at", S, "UTC ISO 8601 end of the invocation"),
+        _load("load_start", "before the invocation", NATIVE),
+        _load("load_end", "after the invocation", NATIVE),
+        obj(
+            "cache_state",
+            "page-cache state of the GGUF before the run",
+            Field("method", S, "posix_fadvise_dontneed (cold) | null (warm)", nullable=True),
+            Field(
+                "resident_before_pct",
+                F,
+                "fincore residency before; null without fincore",
+                "pct",
+                nullable=True,
+            ),
+            opt("resident_after_pct", F, "cold: residency after eviction", "pct"),
+            opt("evicted", B, "cold: residency after < 5%"),
+            opt(
+                "mapped_by_pids",
+                L(I),
+                "cold: processes whose mappings kept the file resident "
+                "(llamacpp.bench.mapped_by); absent before it was recorded",
+            ),
+            required=NATIVE,
+        ),
+        native("peak_rss_bytes", I, "peak RSS of the process tree while it ran", "bytes"),
+        opt("peak_gpu_mem_mib", F, "peak GPU memory while it ran; null without a GPU", "mib"),
+        native("wall_ns", I, "wall time of the invocation", "ns"),
+        native("row_index", I, "0-based index of this row among the invocation's rows"),
+        native("rows_total", I, "rows the invocation printed; fewer rows with one run_id = cut short"),
+        native("run_complete", B, "true on the invocation's last row"),
+        Field("status", S, "ok"),
+        obj("llama_bench", "llama-bench's own row (-o jsonl), verbatim", *LLAMA_BENCH_ROW, open=True),
+        opt(
+            "llama_bench_fields",
+            I,
+            "field set the source printed: 1 (use_mmap, per-backend booleans, bool "
+            "flash_attn: the row holds them converted to b11434's names, migrations.legacy_llama_bench_row), "
+            "2 (load_mode/backends, b11434); absent = 2",
+            since=2,
+        ),
+        *_origin(2),
+    ),
     checks=_LLAMA_BENCH_CHECKS,
-    written_by=("experiments/llama_bench/run.py:run_session -> llamacpp/bench.py:append_result",
-                "ingest.py:read_llama_bench (origin ingested)"),
-    read_by=("experiments/llama_bench/analysis.py:load_llama_bench (polars_schema, checks, migrations.upgrade)",
-             "session.py:Session.open (run_key, status, run_complete)", "audit/logs.py"),
+    written_by=(
+        "experiments/llama_bench/run.py:run_session -> llamacpp/bench.py:append_result",
+        "ingest.py:read_llama_bench (origin ingested)",
+    ),
+    read_by=(
+        "experiments/llama_bench/analysis.py:load_llama_bench (polars_schema, checks, migrations.upgrade)",
+        "session.py:Session.open (run_key, status, run_complete)",
+        "audit/logs.py",
+    ),
 )
 
 RUN_FAILED = Kind(
-    "run_failed", "benchbook.run_failed", 1,
+    "run_failed",
+    "benchbook.run_failed",
+    1,
     "an invocation or request that failed: the failing run's own fields plus the error (open: each runner "
     "adds its run fields)",
-    (*_RUN, Field("status", S, "failed"), Field("error", S, "what went wrong"),
-     Field("returncode", I, "exit status; null when the process never exited", nullable=True),
-     opt("stderr_tail", S, "last 4000 characters of stderr (llama-bench)"),
-     opt("log_tail", S, "tail of the server log (llama-server)"),
-     opt("stage", S, "server_start | request"), opt("kind", S, "ServerError kind (e.g. request_timeout)"),
-     opt("reason", S, "one phrase for why (offload: 'out of memory: <line>', 'timeout', 'exit <code>: <line>', "
-         "'no memory budget: <error>')")),
+    (
+        *_RUN,
+        Field("status", S, "failed"),
+        Field("error", S, "what went wrong"),
+        Field("returncode", I, "exit status; null when the process never exited", nullable=True),
+        opt("stderr_tail", S, "last 4000 characters of stderr (llama-bench)"),
+        opt("log_tail", S, "tail of the server log (llama-server)"),
+        opt("stage", S, "server_start | request"),
+        opt("kind", S, "ServerError kind (e.g. request_timeout)"),
+        opt(
+            "reason",
+            S,
+            "one phrase for why (offload: 'out of memory: <line>', 'timeout', 'exit <code>: <line>', "
+            "'no memory budget: <error>')",
+        ),
+    ),
     open=True,
-    written_by=("llamacpp/bench.py:append_result", "experiments/speculative/run.py:run_session",
-                "experiments/offload/run.py:run_session (with the point's fields: offload.POINT)"),
-    read_by=("experiments/speculative/analysis.py:load_failures (read_records)",
-             "experiments/offload/analysis.py:load (offload.KIND's polars_schema)"),
+    written_by=(
+        "llamacpp/bench.py:append_result",
+        "experiments/speculative/run.py:run_session",
+        "experiments/offload/run.py:run_session (with the point's fields: offload.POINT)",
+    ),
+    read_by=(
+        "experiments/speculative/analysis.py:load_failures (read_records)",
+        "experiments/offload/analysis.py:load (offload.KIND's polars_schema)",
+    ),
 )
 
 SESSION_START = Kind(
-    "session_start", "benchbook.session", 1,
+    "session_start",
+    "benchbook.session",
+    1,
     "start of a measurement session (one invocation of a measurement stage); open: the caller's meta "
     "(host_id, toolchain_id, config) is spread into it",
-    (Field("event", S, "start"), Field("session_id", S, "32 hex; a resumed session keeps its id"),
-     Field("experiment", S, "llama_bench | speculative | draftself"),
-     Field("resumed", B, "this start continues an interrupted session"),
-     opt("abandoned_session_id", S, "an interrupted session not resumed (its meta changed)"),
-     opt("meta_hash", S, "16 hex of the meta; resume only when it matches"),
-     Field("at", S, "UTC ISO 8601"),
-     opt("host_id", S, "meta: host snapshot id"), opt("toolchain_id", S, "meta: toolchain snapshot id"),
-     free("config", "meta: the stage's resolved configuration (shape per experiment)", required=False)),
-    event="start", open=True,
+    (
+        Field("event", S, "start"),
+        Field("session_id", S, "32 hex; a resumed session keeps its id"),
+        Field("experiment", S, "llama_bench | speculative | draftself"),
+        Field("resumed", B, "this start continues an interrupted session"),
+        opt("abandoned_session_id", S, "an interrupted session not resumed (its meta changed)"),
+        opt("meta_hash", S, "16 hex of the meta; resume only when it matches"),
+        Field("at", S, "UTC ISO 8601"),
+        opt("host_id", S, "meta: host snapshot id"),
+        opt("toolchain_id", S, "meta: toolchain snapshot id"),
+        free("config", "meta: the stage's resolved configuration (shape per experiment)", required=False),
+    ),
+    event="start",
+    open=True,
     written_by=("session.py:Session.open",),
-    read_by=("session.py:Session.open/completed_sessions/latest_completed_session",
-             "experiments/llama_bench/report.py (read_records)", "experiments/draftself/analysis.py:sessions",
-             "cli.py:measured_here"),
+    read_by=(
+        "session.py:Session.open/completed_sessions/latest_completed_session",
+        "experiments/llama_bench/report.py (read_records)",
+        "experiments/draftself/analysis.py:sessions",
+        "cli.py:measured_here",
+    ),
 )
 
 SESSION_END = Kind(
-    "session_end", "benchbook.session", 1, "end of a completed session (never written for an interrupted one)",
-    (Field("event", S, "end"), Field("session_id", S, "the session's id"), Field("experiment", S, "its experiment"),
-     Field("at", S, "UTC ISO 8601")),
+    "session_end",
+    "benchbook.session",
+    1,
+    "end of a completed session (never written for an interrupted one)",
+    (
+        Field("event", S, "end"),
+        Field("session_id", S, "the session's id"),
+        Field("experiment", S, "its experiment"),
+        Field("at", S, "UTC ISO 8601"),
+    ),
     event="end",
-    written_by=("session.py:Session.close",), read_by=SESSION_START.read_by,
+    written_by=("session.py:Session.close",),
+    read_by=SESSION_START.read_by,
 )
 
 HOST = Kind(
-    "host", "benchbook.host", 1, "stable host facts, stored once per host_id and referenced",
-    (Field("host_id", S, "16 hex of the facts (RAM rounded to GiB)"), Field("hostname", S, "platform.node()"),
-     Field("cpu_model", S, "/proc/cpuinfo model name"), Field("cpu_logical", I, "logical CPUs"),
-     Field("cpu_physical", I, "physical cores"), Field("ram_bytes", I, "total RAM", "bytes"),
-     Field("os", S, "system and kernel release"), Field("machine", S, "architecture"),
-     obj("gpus", "NVIDIA GPUs (nvidia-smi); [] when none", Field("name", S, "GPU name"),
-         Field("driver", S, "driver version"), Field("memory_total_mib", I, "device memory", "mib"),
-         Field("clock_max_sm_mhz", S, "max SM clock as nvidia-smi prints it", "mhz", nullable=True), many=True)),
-    written_by=("provenance.py:HostSnapshot.record -> store_snapshot (data/raw/snapshots/hosts/<host_id>.jsonl; "
-                "committed: snapshots/hosts.jsonl, draftself/hosts.jsonl)",),
+    "host",
+    "benchbook.host",
+    1,
+    "stable host facts, stored once per host_id and referenced",
+    (
+        Field("host_id", S, "16 hex of the facts (RAM rounded to GiB)"),
+        Field("hostname", S, "platform.node()"),
+        Field("cpu_model", S, "/proc/cpuinfo model name"),
+        Field("cpu_logical", I, "logical CPUs"),
+        Field("cpu_physical", I, "physical cores"),
+        Field("ram_bytes", I, "total RAM", "bytes"),
+        Field("os", S, "system and kernel release"),
+        Field("machine", S, "architecture"),
+        obj(
+            "gpus",
+            "NVIDIA GPUs (nvidia-smi); [] when none",
+            Field("name", S, "GPU name"),
+            Field("driver", S, "driver version"),
+            Field("memory_total_mib", I, "device memory", "mib"),
+            Field("clock_max_sm_mhz", S, "max SM clock as nvidia-smi prints it", "mhz", nullable=True),
+            many=True,
+        ),
+    ),
+    written_by=(
+        "provenance.py:HostSnapshot.record -> store_snapshot (data/raw/snapshots/hosts/<host_id>.jsonl; "
+        "committed: snapshots/hosts.jsonl, draftself/hosts.jsonl)",
+    ),
     read_by=("provenance.py:read_snapshots (the experiments' reports)",),
 )
 
 TOOLCHAIN = Kind(
-    "toolchain", "benchbook.toolchain", 1, "a llama.cpp build, fingerprinted by its binaries",
-    (Field("toolchain_id", S, "16 hex over the sorted name:sha256 list of binaries and libs"),
-     Field("build_number", I, "llama.cpp build number"), Field("build_commit", S,
-                                                               "commit, or 'unknown' (sdist)"),
-     Field("library_version", S, "llama-cli --version"), Field("built_with", S, "compiler line of --version"),
-     Field("backend", S, "cpu | cuda | ..."),
-     obj("backends_listed", "llama-bench --list-devices (accelerators only)", Field("name", S, "device"),
-         Field("description", S, "device description"), Field("memory_mib", I, "total", "mib"),
-         Field("free_mib", I, "free", "mib"), many=True),
-     Field("backends", L(S), "CPU plus the listed device families"), Field("cmake_flags", L(S),
-                                                                           "exact flags"),
-     Field("compiler", S, "compiler id"),
-     obj("source", "source archive", Field("project", S, "PyPI project"), Field("version", S, "its version"),
-         Field("sha256", S, "archive sha256"), Field("subdir", S, "llama.cpp folder inside it"), open=True),
-     Field("bin_dir", S, "folder of the binaries"),
-     free("files_sha256", "binary/library name -> sha256"),
-     opt("build_seconds", F, "build time (absent for a user build)", "s", name_kept=True),
-     opt("cache_key", S, "toolchain cache key")),
+    "toolchain",
+    "benchbook.toolchain",
+    1,
+    "a llama.cpp build, fingerprinted by its binaries",
+    (
+        Field("toolchain_id", S, "16 hex over the sorted name:sha256 list of binaries and libs"),
+        Field("build_number", I, "llama.cpp build number"),
+        Field("build_commit", S, "commit, or 'unknown' (sdist)"),
+        Field("library_version", S, "llama-cli --version"),
+        Field("built_with", S, "compiler line of --version"),
+        Field("backend", S, "cpu | cuda | ..."),
+        obj(
+            "backends_listed",
+            "llama-bench --list-devices (accelerators only)",
+            Field("name", S, "device"),
+            Field("description", S, "device description"),
+            Field("memory_mib", I, "total", "mib"),
+            Field("free_mib", I, "free", "mib"),
+            many=True,
+        ),
+        Field("backends", L(S), "CPU plus the listed device families"),
+        Field("cmake_flags", L(S), "exact flags"),
+        Field("compiler", S, "compiler id"),
+        obj(
+            "source",
+            "source archive",
+            Field("project", S, "PyPI project"),
+            Field("version", S, "its version"),
+            Field("sha256", S, "archive sha256"),
+            Field("subdir", S, "llama.cpp folder inside it"),
+            open=True,
+        ),
+        Field("bin_dir", S, "folder of the binaries"),
+        free("files_sha256", "binary/library name -> sha256"),
+        opt("build_seconds", F, "build time (absent for a user build)", "s", name_kept=True),
+        opt("cache_key", S, "toolchain cache key"),
+    ),
     written_by=("llamacpp/toolchain.py:fingerprint/build -> resolve.py:store_snapshots",),
-    read_by=("provenance.py:read_snapshots (llama-bench and speculative reports: the build of every number)",
-             ),
+    read_by=(
+        "provenance.py:read_snapshots (llama-bench and speculative reports: the build of every number)",
+    ),
 )
 
 MODEL = Kind(
-    "model", "benchbook.model", 1,
+    "model",
+    "benchbook.model",
+    1,
     "a model file: the record models.fetch returns (with path) and its snapshot (without path, with key "
     "and GGUF manifest)",
-    (Field("model_id", S, "registry id"), opt("path", S, "local file (fetch record only)"),
-     Field("sha256", S, "file sha256"), Field("size_bytes", I, "file size", "bytes"),
-     free("origin", "wheel (source, project, version, wheel_sha256, member), derivation (derived_from, "
-                    "parent_sha256, quantize, argv, quantize_binary) or truncation (method, n_layers, src_sha256)"),
-     opt("key", S, "snapshot key model_id:sha256"),
-     opt("synthetic_inputs", B, "true for a generated model (llamacpp.synth; origin holds its synth manifest)"),
-     free("manifest", "GGUF metadata and tensor types (models.manifest); snapshot only", required=False)),
-    written_by=("llamacpp/models.py:_record", "experiments/speculative/run.py:resolve_drafts",
-                "resolve.py:store_snapshots"),
+    (
+        Field("model_id", S, "registry id"),
+        opt("path", S, "local file (fetch record only)"),
+        Field("sha256", S, "file sha256"),
+        Field("size_bytes", I, "file size", "bytes"),
+        free(
+            "origin",
+            "wheel (source, project, version, wheel_sha256, member), derivation (derived_from, "
+            "parent_sha256, quantize, argv, quantize_binary) or truncation (method, n_layers, src_sha256)",
+        ),
+        opt("key", S, "snapshot key model_id:sha256"),
+        opt(
+            "synthetic_inputs",
+            B,
+            "true for a generated model (llamacpp.synth; origin holds its synth manifest)",
+        ),
+        free("manifest", "GGUF metadata and tensor types (models.manifest); snapshot only", required=False),
+    ),
+    written_by=(
+        "llamacpp/models.py:_record",
+        "experiments/speculative/run.py:resolve_drafts",
+        "resolve.py:store_snapshots",
+    ),
     read_by=("provenance.py:read_snapshots (notebooks/llama_bench_report.ipynb)",),
 )
 
 _REQ_BODY = obj(
-    "request", "the /completion body sent (greedy: temperature 0, top_k 1, every penalty off)",
-    Field("prompt", S, "templated prompt"), Field("n_predict", I, "cap"), Field("cache_prompt", B, "false"),
-    Field("return_tokens", B, "true"), Field("stream", B, "false"), Field("temperature", F, ""),
-    Field("top_k", I, ""), Field("top_p", F, ""), Field("min_p", F, ""), Field("typical_p", F, ""),
-    Field("top_n_sigma", F, ""), Field("xtc_probability", F, ""), Field("repeat_penalty", F, ""),
-    Field("repeat_last_n", I, ""), Field("presence_penalty", F, ""), Field("frequency_penalty", F, ""),
-    Field("dry_multiplier", F, ""), Field("mirostat", I, ""), Field("dynatemp_range", F,
-                                                                    ""), Field("seed", I, ""),
-    Field("ignore_eos", B, ""), required=NATIVE)
+    "request",
+    "the /completion body sent (greedy: temperature 0, top_k 1, every penalty off)",
+    Field("prompt", S, "templated prompt"),
+    Field("n_predict", I, "cap"),
+    Field("cache_prompt", B, "false"),
+    Field("return_tokens", B, "true"),
+    Field("stream", B, "false"),
+    Field("temperature", F, ""),
+    Field("top_k", I, ""),
+    Field("top_p", F, ""),
+    Field("min_p", F, ""),
+    Field("typical_p", F, ""),
+    Field("top_n_sigma", F, ""),
+    Field("xtc_probability", F, ""),
+    Field("repeat_penalty", F, ""),
+    Field("repeat_last_n", I, ""),
+    Field("presence_penalty", F, ""),
+    Field("frequency_penalty", F, ""),
+    Field("dry_multiplier", F, ""),
+    Field("mirostat", I, ""),
+    Field("dynatemp_range", F, ""),
+    Field("seed", I, ""),
+    Field("ignore_eos", B, ""),
+    required=NATIVE,
+)
 
 _TIMINGS = obj(
-    "timings", "llama-server's response timings (tools/server), or the same values from a server log",
-    opt("cache_n", I, "prompt tokens reused from the cache"), Field("prompt_n", I, "prompt tokens evaluated"),
+    "timings",
+    "llama-server's response timings (tools/server), or the same values from a server log",
+    opt("cache_n", I, "prompt tokens reused from the cache"),
+    Field("prompt_n", I, "prompt tokens evaluated"),
     Field("prompt_ms", F, "prompt evaluation time", "ms"),
-    opt("prompt_per_token_ms", F, "", "ms"), opt("prompt_per_second", F, "", "tps", name_kept=True),
-    opt("predicted_n", I, "tokens generated"), opt("predicted_ms", F, "generation time", "ms"),
-    opt("predicted_per_token_ms", F, "", "ms"), opt("predicted_per_second", F, "", "tps", name_kept=True),
-    opt("draft_n", I, "drafted tokens"), opt("draft_n_accepted", I, "accepted drafted tokens"),
+    opt("prompt_per_token_ms", F, "", "ms"),
+    opt("prompt_per_second", F, "", "tps", name_kept=True),
+    opt("predicted_n", I, "tokens generated"),
+    opt("predicted_ms", F, "generation time", "ms"),
+    opt("predicted_per_token_ms", F, "", "ms"),
+    opt("predicted_per_second", F, "", "tps", name_kept=True),
+    opt("draft_n", I, "drafted tokens"),
+    opt("draft_n_accepted", I, "accepted drafted tokens"),
     opt("total_ms", F, "server log only: its 'total time' line", "ms"),
     opt("total_n", I, "server log only: tokens of its 'total time' line"),
-    opt("draft_mean_len", F,
-        "server log only: 'mean len' of the draft acceptance line (tokens per verify step)"),
-    open=True)
+    opt(
+        "draft_mean_len",
+        F,
+        "server log only: 'mean len' of the draft acceptance line (tokens per verify step)",
+    ),
+    open=True,
+)
 
-_METRICS_COUNTERS = ("prompt_tokens_total", "prompt_tokens_cached_total", "prompt_seconds_total",
-                     "tokens_predicted_total", "tokens_predicted_seconds_total", "n_decode_total",
-                     "spec_decode_num_draft_tokens_total", "spec_decode_num_accepted_tokens_total",
-                     "spec_decode_num_drafts_total")
+_METRICS_COUNTERS = (
+    "prompt_tokens_total",
+    "prompt_tokens_cached_total",
+    "prompt_seconds_total",
+    "tokens_predicted_total",
+    "tokens_predicted_seconds_total",
+    "n_decode_total",
+    "spec_decode_num_draft_tokens_total",
+    "spec_decode_num_accepted_tokens_total",
+    "spec_decode_num_drafts_total",
+)
 
 SPECULATIVE_REQUEST = Kind(
-    "speculative_request", "benchbook.speculative_request", 2,
+    "speculative_request",
+    "benchbook.speculative_request",
+    2,
     "one /completion request to llama-server (native), or one request's timing lines of a server log (ingested)",
-    (*_RUN, *_git(),
-     obj("config", "the request's configuration (hashed into run_key)", Field("config_id", S, ""),
-         Field("spec_type", S, "none | draft-simple | ngram-*"), Field("draft_model_id", S, "",
-                                                                       nullable=True),
-         Field("n_max", I, "", nullable=True), Field("n_min", I, "", nullable=True),
-         Field("p_min", F, "", nullable=True), Field("policy", S, "fresh | same"), Field("threads", I, ""),
-         Field("ctx_size", I, ""), Field("extra_args", L(S), ""), Field("prompt_id", S,
-                                                                        ""), Field("cap", I, ""),
-         Field("rep", I, ""), required=NATIVE),
-     native("argv", L(S), "llama-server argv"),
-     Field("model_id", S, "target registry id; ingested: unknown:<group>"),
-     Field("model_sha256", S, "target sha256; ingested: unknown:<group>"),
-     opt("draft_model_id", S, "draft registry id; null without a draft model"),
-     opt("draft_model_sha256", S, "draft sha256"),
-     native("prompt_id", S, "data/prompts/speculative.yaml id"), native("cap", I, "n_predict"),
-     native("rep", I, "repetition"), native("policy", S, "fresh (server per config+rep) | same (one server)"),
-     Field("status", S, "ok"),
-     native("started_at", S, "UTC ISO 8601"), native("ended_at", S, "UTC ISO 8601"),
-     _load("load_start", "before the request", NATIVE), _load("load_end", "after the request", NATIVE),
-     obj("server", "the serving process", Field("port", I, "127.0.0.1 port"), Field("pid", I, "process id"),
-         Field("load_ms", F, "start-up until /health ok", "ms"), Field("request_index", I,
-                                                                       "requests it served before"),
-         Field("log", S, "its log file"), Field("ports_tried", L(I), "ports tried before one was free"),
-         required=NATIVE),
-     native("prompt_text_sha256", S, "sha256 of the templated prompt"), _REQ_BODY, _TIMINGS,
-     native("stop_type", S, "limit | eos | word (llama-server)"), native("cap_hit", B, "stop_type == limit"),
-     native("tokens", L(I), "generated token ids"), native("content", S, "generated text"),
-     native("content_sha256", S, "sha256 of content"), native("tokens_predicted", I, "llama-server's count"),
-     native("tokens_evaluated", I, "llama-server's count"), native("truncated", B, "llama-server's flag"),
-     Field("generation_settings", None, "llama-server's echo of the sampler settings it used", py=dict,
-           required=NATIVE),
-     free("metrics_before", "/metrics before the request (llamacpp:* without prefix)", required=NATIVE),
-     free("metrics_after", "/metrics after the request", required=NATIVE),
-     obj("metrics_delta", "after - before of the counters (per-position counters too: open)",
-         *(Field(c, F, "/metrics counter difference") for c in _METRICS_COUNTERS), open=True, required=NATIVE),
-     native("verify_steps", F, "metrics_delta.spec_decode_num_drafts_total"),
-     native("peak_rss_bytes", I, "peak RSS during the request", "bytes"),
-     native("server_peak_rss_bytes", I, "peak RSS of the server so far", "bytes"),
-     opt("peak_gpu_mem_mib", F, "peak GPU memory; null without a GPU", "mib"),
-     opt("answer_expected", S, "the prompt's recorded answer"), opt("answer_found", B,
-                                                                    "answer_pattern matched"),
-     opt("build_number", I, "llama.cpp build number (native: the toolchain snapshot's; ingested: --build or "
-         "null = unknown)", since=2),
-     opt("build_commit", S, "llama.cpp commit where known", since=2),
-     opt("slot_id", I, "ingested: slot id of the log line", since=2),
-     opt("task_id", I, "ingested: task id of the log line", since=2),
-     opt("source_lines", L(I), "ingested: every log line the request's values came from", since=2),
-     *_origin(2)),
-    checks=(("status", lambda: pl.col("status") == "ok", "must be 'ok' (failures are benchbook.run_failed)"),
-            ),
+    (
+        *_RUN,
+        *_git(),
+        obj(
+            "config",
+            "the request's configuration (hashed into run_key)",
+            Field("config_id", S, ""),
+            Field("spec_type", S, "none | draft-simple | ngram-*"),
+            Field("draft_model_id", S, "", nullable=True),
+            Field("n_max", I, "", nullable=True),
+            Field("n_min", I, "", nullable=True),
+            Field("p_min", F, "", nullable=True),
+            Field("policy", S, "fresh | same"),
+            Field("threads", I, ""),
+            Field("ctx_size", I, ""),
+            Field("extra_args", L(S), ""),
+            Field("prompt_id", S, ""),
+            Field("cap", I, ""),
+            Field("rep", I, ""),
+            required=NATIVE,
+        ),
+        native("argv", L(S), "llama-server argv"),
+        Field("model_id", S, "target registry id; ingested: unknown:<group>"),
+        Field("model_sha256", S, "target sha256; ingested: unknown:<group>"),
+        opt("draft_model_id", S, "draft registry id; null without a draft model"),
+        opt("draft_model_sha256", S, "draft sha256"),
+        native("prompt_id", S, "data/prompts/speculative.yaml id"),
+        native("cap", I, "n_predict"),
+        native("rep", I, "repetition"),
+        native("policy", S, "fresh (server per config+rep) | same (one server)"),
+        Field("status", S, "ok"),
+        native("started_at", S, "UTC ISO 8601"),
+        native("ended_at", S, "UTC ISO 8601"),
+        _load("load_start", "before the request", NATIVE),
+        _load("load_end", "after the request", NATIVE),
+        obj(
+            "server",
+            "the serving process",
+            Field("port", I, "127.0.0.1 port"),
+            Field("pid", I, "process id"),
+            Field("load_ms", F, "start-up until /health ok", "ms"),
+            Field("request_index", I, "requests it served before"),
+            Field("log", S, "its log file"),
+            Field("ports_tried", L(I), "ports tried before one was free"),
+            required=NATIVE,
+        ),
+        native("prompt_text_sha256", S, "sha256 of the templated prompt"),
+        _REQ_BODY,
+        _TIMINGS,
+        native("stop_type", S, "limit | eos | word (llama-server)"),
+        native("cap_hit", B, "stop_type == limit"),
+        native("tokens", L(I), "generated token ids"),
+        native("content", S, "generated text"),
+        native("content_sha256", S, "sha256 of content"),
+        native("tokens_predicted", I, "llama-server's count"),
+        native("tokens_evaluated", I, "llama-server's count"),
+        native("truncated", B, "llama-server's flag"),
+        Field(
+            "generation_settings",
+            None,
+            "llama-server's echo of the sampler settings it used",
+            py=dict,
+            required=NATIVE,
+        ),
+        free("metrics_before", "/metrics before the request (llamacpp:* without prefix)", required=NATIVE),
+        free("metrics_after", "/metrics after the request", required=NATIVE),
+        obj(
+            "metrics_delta",
+            "after - before of the counters (per-position counters too: open)",
+            *(Field(c, F, "/metrics counter difference") for c in _METRICS_COUNTERS),
+            open=True,
+            required=NATIVE,
+        ),
+        native("verify_steps", F, "metrics_delta.spec_decode_num_drafts_total"),
+        native("peak_rss_bytes", I, "peak RSS during the request", "bytes"),
+        native("server_peak_rss_bytes", I, "peak RSS of the server so far", "bytes"),
+        opt("peak_gpu_mem_mib", F, "peak GPU memory; null without a GPU", "mib"),
+        opt("answer_expected", S, "the prompt's recorded answer"),
+        opt("answer_found", B, "answer_pattern matched"),
+        opt(
+            "build_number",
+            I,
+            "llama.cpp build number (native: the toolchain snapshot's; ingested: --build or null = unknown)",
+            since=2,
+        ),
+        opt("build_commit", S, "llama.cpp commit where known", since=2),
+        opt("slot_id", I, "ingested: slot id of the log line", since=2),
+        opt("task_id", I, "ingested: task id of the log line", since=2),
+        opt("source_lines", L(I), "ingested: every log line the request's values came from", since=2),
+        *_origin(2),
+    ),
+    checks=(
+        ("status", lambda: pl.col("status") == "ok", "must be 'ok' (failures are benchbook.run_failed)"),
+    ),
     written_by=("experiments/speculative/run.py:run_session", "ingest.py:read_server_log (origin ingested)"),
     read_by=("experiments/speculative/analysis.py:load_requests (read_records)", "audit/logs.py"),
 )
 
 SPECULATIVE_COST = Kind(
-    "speculative_cost", "benchbook.speculative_cost", 1,
+    "speculative_cost",
+    "benchbook.speculative_cost",
+    1,
     "one llama-bench row of the cost model (target with -p 1,k+1..., drafts with -n), same session",
-    (*_RUN, *_git(),
-     obj("config", "", Field("role", S, "target | draft"), Field("model_id", S, ""), Field("argv_tail", L(S),
-                                                                                           "")),
-     Field("argv", L(S), "exact argv"), Field("role", S, "target | draft"), Field("model_id", S,
-                                                                                  "registry id"),
-     Field("model_sha256", S, "sha256"), Field("started_at", S, "UTC"), Field("ended_at", S, "UTC"),
-     Field("peak_rss_bytes", I, "peak RSS", "bytes"), Field("row_index", I, ""), Field("rows_total", I, ""),
-     Field("run_complete", B, ""), Field("status", S, "ok"),
-     obj("llama_bench", "llama-bench's own row", *LLAMA_BENCH_ROW, open=True)),
+    (
+        *_RUN,
+        *_git(),
+        obj(
+            "config",
+            "",
+            Field("role", S, "target | draft"),
+            Field("model_id", S, ""),
+            Field("argv_tail", L(S), ""),
+        ),
+        Field("argv", L(S), "exact argv"),
+        Field("role", S, "target | draft"),
+        Field("model_id", S, "registry id"),
+        Field("model_sha256", S, "sha256"),
+        Field("started_at", S, "UTC"),
+        Field("ended_at", S, "UTC"),
+        Field("peak_rss_bytes", I, "peak RSS", "bytes"),
+        Field("row_index", I, ""),
+        Field("rows_total", I, ""),
+        Field("run_complete", B, ""),
+        Field("status", S, "ok"),
+        obj("llama_bench", "llama-bench's own row", *LLAMA_BENCH_ROW, open=True),
+    ),
     checks=(("llama_bench.samples_ns", lambda: _samples_ok(), _LLAMA_BENCH_CHECKS[4][2]),),
     written_by=("experiments/speculative/run.py:run_cost_model -> llamacpp/bench.py:append_result",),
     read_by=("experiments/speculative/analysis.py:cost_model (read_records)",),
 )
 
-_DS_HEAD = (Field("session_id", S, "draft-self session (32 hex)"), Field("experiment", S, "draftself"),
-            Field("host_id", S, "host snapshot id"), Field("model_sha256", S, "checkpoint sha256"), *_git())
-_DS_CONFIG = obj("config", "the run's configuration (hashed into run_key)",
-                 Field("decoder", S, "ar | draftself"), opt("k", I, "block size"),
-                 opt("verify", S, "batched | sequential"), opt("draft", S, "one_pass | iterative"),
-                 opt("threshold", F, "iterative: confidence threshold"), opt("coreset_mass", F, ""),
-                 opt("coreset_min", I, ""), opt("coreset_apply", S, ""), Field("name", S, "config name"),
-                 Field("n_tokens", I, "tokens generated"), Field("dtype", S, "float32 | float64"),
-                 Field("threads", I, "torch threads"), Field("prompt_id", S, "prompt id"))
+_DS_HEAD = (
+    Field("session_id", S, "draft-self session (32 hex)"),
+    Field("experiment", S, "draftself"),
+    Field("host_id", S, "host snapshot id"),
+    Field("model_sha256", S, "checkpoint sha256"),
+    *_git(),
+)
+_DS_CONFIG = obj(
+    "config",
+    "the run's configuration (hashed into run_key)",
+    Field("decoder", S, "ar | draftself"),
+    opt("k", I, "block size"),
+    opt("verify", S, "batched | sequential"),
+    opt("draft", S, "one_pass | iterative"),
+    opt("threshold", F, "iterative: confidence threshold"),
+    opt("coreset_mass", F, ""),
+    opt("coreset_min", I, ""),
+    opt("coreset_apply", S, ""),
+    Field("name", S, "config name"),
+    Field("n_tokens", I, "tokens generated"),
+    Field("dtype", S, "float32 | float64"),
+    Field("threads", I, "torch threads"),
+    Field("prompt_id", S, "prompt id"),
+)
 #: v2: the shared session (start/end records in ``data/raw/draftself/<host_id>.jsonl``), the runtime that
 #: ran the decoder (the draft-self counterpart of a llama.cpp toolchain) and the host's load per run
-_DS_V2 = (Field("toolchain_id", S, "16 hex of the runtime (torch + Python versions, torch threads): the draft-self "
-                "build", since=2),
-          Field("runtime", S, "the runtime in words, e.g. 'torch 2.5.1+cpu, Python 3.11.2'", since=2))
-_DS_RUN_HEAD = (Field("run_id", S, "32 hex"), Field("run_key", S, "16 hex: config + rep + model + host"),
-                _DS_CONFIG, Field("rep", I, "timed repetition (1-based; 0 is the unwritten warm-up)"),
-                Field("started_at", S, "UTC"), Field("ended_at", S, "UTC"))
+_DS_V2 = (
+    Field(
+        "toolchain_id",
+        S,
+        "16 hex of the runtime (torch + Python versions, torch threads): the draft-self build",
+        since=2,
+    ),
+    Field("runtime", S, "the runtime in words, e.g. 'torch 2.5.1+cpu, Python 3.11.2'", since=2),
+)
+_DS_RUN_HEAD = (
+    Field("run_id", S, "32 hex"),
+    Field("run_key", S, "16 hex: config + rep + model + host"),
+    _DS_CONFIG,
+    Field("rep", I, "timed repetition (1-based; 0 is the unwritten warm-up)"),
+    Field("started_at", S, "UTC"),
+    Field("ended_at", S, "UTC"),
+)
 
 DRAFTSELF_RUN = Kind(
-    "draftself_run", "benchbook.draftself.run", 2, "one decode of one prompt by one configuration",
-    (*_DS_HEAD, *_DS_V2, *_DS_RUN_HEAD, _load("load_start", "before the run", False),
-     _load("load_end", "after the run (top_processes: CPU percent over the run)",
-           False), Field("config_name", S, "config name"), Field("prompt_id", S, ""),
-     Field("prompt_kind", S, "document kind"), Field("predictable", B, "prompt class"),
-     Field("prompt_tokens", I, "prompt length"), Field("n_experts", I, "experts (null: dense)",
-                                                       nullable=True),
-     Field("top_k", I, "experts per token (null: dense)", nullable=True), Field("n_layers", I, ""),
-     Field("output_text", S, ""), Field("output_sha256", S, "sha256 of the token ids' JSON"),
-     Field("equals_ar", B, "same tokens as greedy AR (lossless)"), Field("stop_type", S, "length"),
-     Field("n_tokens", I, "tokens generated"), Field("forward_passes", I, ""),
-     obj("passes_by_kind", "forward passes per kind", opt("prefill", I, ""), opt("draft", I, ""),
-         opt("verify", I, ""), opt("decode", I, ""), open=True),
-     Field("tokens_per_pass", F, ""), Field("decode_wall_ns", I, "", "ns"), Field("decode_tps", F, "", "tps"),
-     opt("verify_steps", I, "draft-self only"), opt("tau", F, "tokens per verify step"),
-     opt("accepted_total", I, ""), opt("drafted_total", I, ""), opt("rejections", I, ""),
-     opt("alpha_accept_rate", F, "accepted / drafted"), opt("alpha_mle", F,
-                                                            "MLE under independent acceptance"),
-     opt("expert_loads", I, "MoE only"), opt("expert_loads_per_token", F, ""),
-     obj("unique_experts_per_layer_by_pass", "MoE only", Field("kind", S, ""), Field("n_tokens", I, ""),
-         Field("mean", F, ""), Field("passes", I, ""), Field("bound", F, "independent-routing bound"),
-         many=True, required=False),
-     free("passes", "[kind, n_tokens, wall_ns] per forward pass", py=list)),
-    written_by=("experiments/draftself/run.py:measure_session (data/raw/draftself/<host_id>.jsonl; v1: runs.jsonl)",),
-    read_by=("experiments/draftself/analysis.py:load_runs (read_records)",
-             "session.py:Session.open (run_key)"),
+    "draftself_run",
+    "benchbook.draftself.run",
+    2,
+    "one decode of one prompt by one configuration",
+    (
+        *_DS_HEAD,
+        *_DS_V2,
+        *_DS_RUN_HEAD,
+        _load("load_start", "before the run", False),
+        _load("load_end", "after the run (top_processes: CPU percent over the run)", False),
+        Field("config_name", S, "config name"),
+        Field("prompt_id", S, ""),
+        Field("prompt_kind", S, "document kind"),
+        Field("predictable", B, "prompt class"),
+        Field("prompt_tokens", I, "prompt length"),
+        Field("n_experts", I, "experts (null: dense)", nullable=True),
+        Field("top_k", I, "experts per token (null: dense)", nullable=True),
+        Field("n_layers", I, ""),
+        Field("output_text", S, ""),
+        Field("output_sha256", S, "sha256 of the token ids' JSON"),
+        Field("equals_ar", B, "same tokens as greedy AR (lossless)"),
+        Field("stop_type", S, "length"),
+        Field("n_tokens", I, "tokens generated"),
+        Field("forward_passes", I, ""),
+        obj(
+            "passes_by_kind",
+            "forward passes per kind",
+            opt("prefill", I, ""),
+            opt("draft", I, ""),
+            opt("verify", I, ""),
+            opt("decode", I, ""),
+            open=True,
+        ),
+        Field("tokens_per_pass", F, ""),
+        Field("decode_wall_ns", I, "", "ns"),
+        Field("decode_tps", F, "", "tps"),
+        opt("verify_steps", I, "draft-self only"),
+        opt("tau", F, "tokens per verify step"),
+        opt("accepted_total", I, ""),
+        opt("drafted_total", I, ""),
+        opt("rejections", I, ""),
+        opt("alpha_accept_rate", F, "accepted / drafted"),
+        opt("alpha_mle", F, "MLE under independent acceptance"),
+        opt("expert_loads", I, "MoE only"),
+        opt("expert_loads_per_token", F, ""),
+        obj(
+            "unique_experts_per_layer_by_pass",
+            "MoE only",
+            Field("kind", S, ""),
+            Field("n_tokens", I, ""),
+            Field("mean", F, ""),
+            Field("passes", I, ""),
+            Field("bound", F, "independent-routing bound"),
+            many=True,
+            required=False,
+        ),
+        free("passes", "[kind, n_tokens, wall_ns] per forward pass", py=list),
+    ),
+    written_by=(
+        "experiments/draftself/run.py:measure_session (data/raw/draftself/<host_id>.jsonl; v1: runs.jsonl)",
+    ),
+    read_by=(
+        "experiments/draftself/analysis.py:load_runs (read_records)",
+        "session.py:Session.open (run_key)",
+    ),
 )
 
 DRAFTSELF_STEP = Kind(
-    "draftself_step", "benchbook.draftself.step", 2, "one decode step (prefill, AR token, or draft+verify)",
-    (*_DS_HEAD, *_DS_V2, *_DS_RUN_HEAD, Field("step", I, "0 = prefill"), Field("kind", S, "prefill | ar | draftself"),
-     Field("committed", L(I), "tokens committed"), Field("accepted", I, "accepted drafted tokens"),
-     Field("proposed", L(I), "drafted tokens"), Field("cache_len_after", I, ""),
-     obj("passes", "forward passes of the step", Field("kind", S, ""), Field("mode", S, ""),
-         Field("n_tokens", I, ""), Field("cache_len", I, ""), Field("wall_ns", I, "", "ns"),
-         Field("experts", L(L(I)), "experts used per layer"), many=True),
-     obj("unique_experts", "distinct experts (null: dense)", Field("draft", L(I), "", nullable=True),
-         Field("verify", L(I), ""), Field("union", L(I), ""), nullable=True),
-     opt("anchor", I, ""), opt("proposed_conf", L(F), ""), opt("verifier_argmax", L(I), ""),
-     opt("cache_len_before", I, ""), opt("cache_len_after_draft", I, ""), opt("draft_passes", I, ""),
-     opt("verify_passes", I, "")),
-    written_by=("experiments/draftself/run.py:measure_session (data/raw/draftself/<host_id>.steps.jsonl; "
-                "v1: steps.jsonl)",),
+    "draftself_step",
+    "benchbook.draftself.step",
+    2,
+    "one decode step (prefill, AR token, or draft+verify)",
+    (
+        *_DS_HEAD,
+        *_DS_V2,
+        *_DS_RUN_HEAD,
+        Field("step", I, "0 = prefill"),
+        Field("kind", S, "prefill | ar | draftself"),
+        Field("committed", L(I), "tokens committed"),
+        Field("accepted", I, "accepted drafted tokens"),
+        Field("proposed", L(I), "drafted tokens"),
+        Field("cache_len_after", I, ""),
+        obj(
+            "passes",
+            "forward passes of the step",
+            Field("kind", S, ""),
+            Field("mode", S, ""),
+            Field("n_tokens", I, ""),
+            Field("cache_len", I, ""),
+            Field("wall_ns", I, "", "ns"),
+            Field("experts", L(L(I)), "experts used per layer"),
+            many=True,
+        ),
+        obj(
+            "unique_experts",
+            "distinct experts (null: dense)",
+            Field("draft", L(I), "", nullable=True),
+            Field("verify", L(I), ""),
+            Field("union", L(I), ""),
+            nullable=True,
+        ),
+        opt("anchor", I, ""),
+        opt("proposed_conf", L(F), ""),
+        opt("verifier_argmax", L(I), ""),
+        opt("cache_len_before", I, ""),
+        opt("cache_len_after_draft", I, ""),
+        opt("draft_passes", I, ""),
+        opt("verify_passes", I, ""),
+    ),
+    written_by=(
+        "experiments/draftself/run.py:measure_session (data/raw/draftself/<host_id>.steps.jsonl; "
+        "v1: steps.jsonl)",
+    ),
     read_by=(),
 )
 
 DRAFTSELF_SESSION = Kind(
-    "draftself_session", "benchbook.draftself.session", 1,
+    "draftself_session",
+    "benchbook.draftself.session",
+    1,
     "a draft-self measurement session, written once at its end (data/raw/draftself/sessions.jsonl, committed "
     "data only: sessions are now the shared benchbook.session; readers take both)",
-    (*_DS_HEAD, free("params", "draftself params (run.DEFAULTS + params.yaml)"),
-     free("model_config", "ModelConfig.to_dict()"), Field("checkpoint", S, "checkpoint path"),
-     Field("torch_version", S, ""), Field("threads", I, ""), Field("started_at", S, "UTC"),
-     _load("load_start", "at the start"), Field("resumed", B, ""), Field("ended_at", S, "UTC"),
-     _load("load_end", "at the end"), Field("runs_written", I, ""), Field("runs_skipped", I, "")),
+    (
+        *_DS_HEAD,
+        free("params", "draftself params (run.DEFAULTS + params.yaml)"),
+        free("model_config", "ModelConfig.to_dict()"),
+        Field("checkpoint", S, "checkpoint path"),
+        Field("torch_version", S, ""),
+        Field("threads", I, ""),
+        Field("started_at", S, "UTC"),
+        _load("load_start", "at the start"),
+        Field("resumed", B, ""),
+        Field("ended_at", S, "UTC"),
+        _load("load_end", "at the end"),
+        Field("runs_written", I, ""),
+        Field("runs_skipped", I, ""),
+    ),
     written_by=("draftself/run.py:measure before the shared session (none now)",),
     read_by=("experiments/draftself/analysis.py:sessions -> migrations.legacy_draftself_session",),
 )
 
 DRAFTSELF_CHECKPOINT = Kind(
-    "draftself_checkpoint", "benchbook.draftself.checkpoint", 1,
+    "draftself_checkpoint",
+    "benchbook.draftself.checkpoint",
+    1,
     "manifest of the trained draft-self checkpoint (data/draftself/checkpoint.json, one JSON document)",
-    (Field("sha256", S, "checkpoint sha256"), Field("bytes", I, "checkpoint size", "bytes", name_kept=True),
-     Field("path", S, "cached file"), Field("key", S, "cache key"), Field("trained_now", B, ""),
-     Field("host_id", S, "host that wrote the manifest"), *_git(), opt("git_dirty_paths", L(S), ""),
-     Field("written_at", S, "UTC"), Field("train_seconds", F, "", "s", name_kept=True),
-     obj("curve", "training curve", Field("step", I, ""), Field("loss_next", F, ""), Field("loss_masked", F, ""),
-         Field("loss_aux", F, ""), Field("lr", F, ""), Field("elapsed_s", F, "", "s"), many=True, open=True),
-     Field("final_loss_next", F, ""), Field("final_loss_masked", F, ""), Field("n_params", I, ""),
-     Field("corpus_sha256", S, ""), Field("corpus_tokens", I, ""), free("model_config", "ModelConfig"),
-     free("train_config", "TrainConfig"), Field("torch_version", S, "")),
+    (
+        Field("sha256", S, "checkpoint sha256"),
+        Field("bytes", I, "checkpoint size", "bytes", name_kept=True),
+        Field("path", S, "cached file"),
+        Field("key", S, "cache key"),
+        Field("trained_now", B, ""),
+        Field("host_id", S, "host that wrote the manifest"),
+        *_git(),
+        opt("git_dirty_paths", L(S), ""),
+        Field("written_at", S, "UTC"),
+        Field("train_seconds", F, "", "s", name_kept=True),
+        obj(
+            "curve",
+            "training curve",
+            Field("step", I, ""),
+            Field("loss_next", F, ""),
+            Field("loss_masked", F, ""),
+            Field("loss_aux", F, ""),
+            Field("lr", F, ""),
+            Field("elapsed_s", F, "", "s"),
+            many=True,
+            open=True,
+        ),
+        Field("final_loss_next", F, ""),
+        Field("final_loss_masked", F, ""),
+        Field("n_params", I, ""),
+        Field("corpus_sha256", S, ""),
+        Field("corpus_tokens", I, ""),
+        free("model_config", "ModelConfig"),
+        free("train_config", "TrainConfig"),
+        Field("torch_version", S, ""),
+    ),
     document=True,
     written_by=("draftself/train.py:main",),
     read_by=("experiments/draftself/run.py:resolve_checkpoint", "experiments/draftself/report.py"),
 )
 
 QUARANTINE = Kind(
-    "quarantine", "benchbook.quarantine", 1, "a torn last line moved aside (<file>.quarantine.jsonl)",
-    (Field("file", S, "the raw file"), Field("line", I, "its line number"),
-     Field("byte_offset", I, "where the file was cut", "bytes", name_kept=True),
-     Field("raw", S, "the torn bytes (UTF-8, replaced)"), Field("quarantined_at", S, "UTC")),
-    written_by=("records.py:repair",), read_by=(),
+    "quarantine",
+    "benchbook.quarantine",
+    1,
+    "a torn last line moved aside (<file>.quarantine.jsonl)",
+    (
+        Field("file", S, "the raw file"),
+        Field("line", I, "its line number"),
+        Field("byte_offset", I, "where the file was cut", "bytes", name_kept=True),
+        Field("raw", S, "the torn bytes (UTF-8, replaced)"),
+        Field("quarantined_at", S, "UTC"),
+    ),
+    written_by=("records.py:repair",),
+    read_by=(),
 )
 
 NUMBER_ENTRY = (
-    Field("key", S, "stable key (numbers.make_key)"), Field("value", F, ""), Field("unit", S, ""),
-    Field("label", S, ""), Field("n", I, "unit of replication count"), Field("computation", S, "function"),
-    opt("sd", F, ""), opt("ci95", L(F), "[low, high]"), opt("ci_method", S, ""),
-    free("sources", "[{file, lines: [[a, b]...]}]", py=list), Field("run_ids", L(S), ""),
-    free("commands", "argv lists", py=list), opt("toolchain_id", S,
-                                                 "toolchain snapshot id (unknown:<group> ingested)"),
+    Field("key", S, "stable key (numbers.make_key)"),
+    Field("value", F, ""),
+    Field("unit", S, ""),
+    Field("label", S, ""),
+    Field("n", I, "unit of replication count"),
+    Field("computation", S, "function"),
+    opt("sd", F, ""),
+    opt("ci95", L(F), "[low, high]"),
+    opt("ci_method", S, ""),
+    free("sources", "[{file, lines: [[a, b]...]}]", py=list),
+    Field("run_ids", L(S), ""),
+    free("commands", "argv lists", py=list),
+    opt("toolchain_id", S, "toolchain snapshot id (unknown:<group> ingested)"),
     opt("build", S, "the build in one line (numbers.build_label, or the draft-self runtime)"),
     opt("build_number", I, "llama.cpp build number; null = unknown or not llama.cpp"),
     opt("build_commit", S, "llama.cpp commit where known"),
-    opt("model_sha256", S, ""), opt("host_id", S, ""), opt("session_id", S, ""), opt("measured_from", S, ""),
-    opt("measured_to", S, ""), Field("caveats", L(S), "caveat ids"), Field("experiment", S, ""))
+    opt("model_sha256", S, ""),
+    opt("host_id", S, ""),
+    opt("session_id", S, ""),
+    opt("measured_from", S, ""),
+    opt("measured_to", S, ""),
+    Field("caveats", L(S), "caveat ids"),
+    Field("experiment", S, ""),
+)
 
 NUMBERS = Kind(
-    "numbers", "benchbook.numbers", 1, "the numbers registry of one experiment (reports/numbers/<experiment>.json)",
-    (Field("experiment", S, ""), Field("numbers", None, "key -> entry (numbers.Number)", py=dict,
-                                       members=NUMBER_ENTRY),
-     opt("cited_sha256", None, "raw file -> sha256 of the lines the numbers cite (numbers.cited_sha256; the "
-         "site build refuses a registry whose cited lines changed)", py=dict)),
-    document=True, written_by=("numbers.py:publish",), read_by=("numbers.py:load_all", "site.py"),
+    "numbers",
+    "benchbook.numbers",
+    1,
+    "the numbers registry of one experiment (reports/numbers/<experiment>.json)",
+    (
+        Field("experiment", S, ""),
+        Field("numbers", None, "key -> entry (numbers.Number)", py=dict, members=NUMBER_ENTRY),
+        opt(
+            "cited_sha256",
+            None,
+            "raw file -> sha256 of the lines the numbers cite (numbers.cited_sha256; the "
+            "site build refuses a registry whose cited lines changed)",
+            py=dict,
+        ),
+    ),
+    document=True,
+    written_by=("numbers.py:publish",),
+    read_by=("numbers.py:load_all", "site.py"),
 )
 
-_INGEST_HEAD = (Field("source_file", S, "the source as given"), Field("source_format", S, ""),
-                Field("source_sha256", S, "sha256 of the source"), Field("ingested_at", S, "UTC"))
+_INGEST_HEAD = (
+    Field("source_file", S, "the source as given"),
+    Field("source_format", S, ""),
+    Field("source_sha256", S, "sha256 of the source"),
+    Field("ingested_at", S, "UTC"),
+)
 
 INGEST_SPECULATIVE_SIMPLE = Kind(
-    "ingest_speculative_simple", "benchbook.ingest.speculative_simple", 1,
+    "ingest_speculative_simple",
+    "benchbook.ingest.speculative_simple",
+    1,
     "the summary of one llama-speculative-simple run",
-    (*_INGEST_HEAD, Field("source_line", I, "first line used"), free("source_lines", "value -> line"),
-     Field("n_draft_max", I, "configured maximum (its 'n_draft' line)"), Field("n_predict", I, ""),
-     Field("n_drafted", I, ""), Field("n_accept", I, ""), opt("accept_pct", F, "", "pct"),
-     opt("encode_n", I, ""), opt("encode_s", F, "", "s"), opt("encode_tps", F, "", "tps"),
-     opt("decode_n", I, ""), opt("decode_s", F, "", "s"), opt("decode_tps", F, "", "tps"),
-     Field("alpha", F, "n_accept / n_drafted; null when nothing drafted", nullable=True)),
-    written_by=("ingest.py:read_speculative_simple",), read_by=(),
+    (
+        *_INGEST_HEAD,
+        Field("source_line", I, "first line used"),
+        free("source_lines", "value -> line"),
+        Field("n_draft_max", I, "configured maximum (its 'n_draft' line)"),
+        Field("n_predict", I, ""),
+        Field("n_drafted", I, ""),
+        Field("n_accept", I, ""),
+        opt("accept_pct", F, "", "pct"),
+        opt("encode_n", I, ""),
+        opt("encode_s", F, "", "s"),
+        opt("encode_tps", F, "", "tps"),
+        opt("decode_n", I, ""),
+        opt("decode_s", F, "", "s"),
+        opt("decode_tps", F, "", "tps"),
+        Field("alpha", F, "n_accept / n_drafted; null when nothing drafted", nullable=True),
+    ),
+    written_by=("ingest.py:read_speculative_simple",),
+    read_by=(),
 )
 
-KINDS: dict[str, Kind] = {k.key: k for k in (
-    LLAMA_BENCH, RUN_FAILED, SESSION_START, SESSION_END, HOST, TOOLCHAIN, MODEL, SPECULATIVE_REQUEST,
-    SPECULATIVE_COST, DRAFTSELF_RUN, DRAFTSELF_STEP, DRAFTSELF_SESSION, DRAFTSELF_CHECKPOINT, QUARANTINE,
-    NUMBERS, INGEST_SPECULATIVE_SIMPLE)}
+KINDS: dict[str, Kind] = {
+    k.key: k
+    for k in (
+        LLAMA_BENCH,
+        RUN_FAILED,
+        SESSION_START,
+        SESSION_END,
+        HOST,
+        TOOLCHAIN,
+        MODEL,
+        SPECULATIVE_REQUEST,
+        SPECULATIVE_COST,
+        DRAFTSELF_RUN,
+        DRAFTSELF_STEP,
+        DRAFTSELF_SESSION,
+        DRAFTSELF_CHECKPOINT,
+        QUARANTINE,
+        NUMBERS,
+        INGEST_SPECULATIVE_SIMPLE,
+    )
+}
 
 #: schema name -> the version this code writes and reads (what ``migrations.CURRENT`` should be)
 CURRENT: dict[str, int] = {k.schema: k.version for k in KINDS.values()}
@@ -673,11 +1185,17 @@ def declare(k: Kind) -> Kind:
         return k
     clash = old or next((x for x in KINDS.values() if x.schema == k.schema), None)
     if clash is not None:
-        if (clash.key, clash.schema, clash.version, [f.name for f in clash.fields]) == \
-                (k.key, k.schema, k.version, [f.name for f in k.fields]):
+        if (clash.key, clash.schema, clash.version, [f.name for f in clash.fields]) == (
+            k.key,
+            k.schema,
+            k.version,
+            [f.name for f in k.fields],
+        ):
             return clash  # the same declaration imported twice (e.g. a module reloaded)
-        raise SchemaError(f"record kind {k.key!r} ({k.schema}) clashes with the declared {clash.key!r} "
-                          f"({clash.schema}); fix: give the experiment's kind its own key and schema name")
+        raise SchemaError(
+            f"record kind {k.key!r} ({k.schema}) clashes with the declared {clash.key!r} "
+            f"({clash.schema}); fix: give the experiment's kind its own key and schema name"
+        )
     KINDS[k.key] = k
     CURRENT[k.schema] = k.version
     return k
@@ -693,8 +1211,10 @@ def kind(name: str, event: str | None = None) -> Kind:
         return KINDS[name]
     hits = [k for k in KINDS.values() if k.schema == name and (k.event is None or k.event == event)]
     if len(hits) != 1:
-        raise SchemaError(f"record kind {name!r}{f' event {event!r}' if event else ''} is not declared in "
-                          f"benchbook.schemas; known: {sorted(KINDS)}")
+        raise SchemaError(
+            f"record kind {name!r}{f' event {event!r}' if event else ''} is not declared in "
+            f"benchbook.schemas; known: {sorted(KINDS)}"
+        )
     return hits[0]
 
 
@@ -716,8 +1236,9 @@ ENVELOPE = {"schema": S, "schema_version": I}
 KIND_COLUMNS = {**ENVELOPE, "event": S}
 
 
-def polars_schema(name: str, only: Iterable[str] | None = None,
-                  members: dict[str, Iterable[str]] | None = None) -> dict[str, pl.DataType]:
+def polars_schema(
+    name: str, only: Iterable[str] | None = None, members: dict[str, Iterable[str]] | None = None
+) -> dict[str, pl.DataType]:
     """``{field: dtype}`` of kind ``name`` for Polars' NDJSON readers: the envelope (``schema``,
     ``schema_version``, and ``event`` for the session kinds) plus every declared field with a Polars
     type (``only``: just these top-level fields; ``members``: for a nested object, just these of its
@@ -739,8 +1260,10 @@ def polars_schema(name: str, only: Iterable[str] | None = None,
         declared = {m.name: m.dtype for m in f.members if m.dtype is not None} if f else {}
         missing = [m for m in names if m not in declared]
         if f is None or missing:
-            raise SchemaError(f"{k.schema}: {parent!r} has no declared member(s) {missing or list(names)}; "
-                              f"declared: {sorted(declared)}")
+            raise SchemaError(
+                f"{k.schema}: {parent!r} has no declared member(s) {missing or list(names)}; "
+                f"declared: {sorted(declared)}"
+            )
         out[parent] = pl.Struct({m: declared[m] for m in names})
     return out
 
@@ -754,8 +1277,9 @@ def _required_expr(k: Kind, f: Field, e: pl.Expr) -> pl.Expr:
     return ok
 
 
-def checks(name: str, only: Iterable[str] | None = None,
-           members: dict[str, Iterable[str]] | None = None) -> dict[str, tuple[pl.Expr, str]]:
+def checks(
+    name: str, only: Iterable[str] | None = None, members: dict[str, Iterable[str]] | None = None
+) -> dict[str, tuple[pl.Expr, str]]:
     """Vectorized checks of kind ``name`` for ``analysis.validate``: ``{field: (ok_expr, message)}``.
 
     Generated: ``schema_version`` between 1 and the current version; every required, non-nullable,
@@ -798,8 +1322,10 @@ def checks(name: str, only: Iterable[str] | None = None,
                         ok = ok | pl.col(f.name).is_null()
                     if has(f"{f.name}.{m.name}"):
                         out[f"{f.name}.{m.name}"] = (ok, need)
-    out["schema_version"] = (pl.col("schema_version").is_between(1, k.version),
-                             "is missing or newer than this benchbook; fix: update benchbook")
+    out["schema_version"] = (
+        pl.col("schema_version").is_between(1, k.version),
+        "is missing or newer than this benchbook; fix: update benchbook",
+    )
     for cname, expr, msg in k.checks:
         if has(cname):
             out[cname] = (expr(), msg or need)
@@ -811,17 +1337,23 @@ def kind_error(where: str, schema, version, event=None) -> str | None:
     if schema is None:
         return f"{where}: record lacks 'schema'; fix: this file is not benchbook raw data"
     if schema not in CURRENT:
-        return (f"{where}: record kind {schema!r} is not declared in benchbook.schemas (known: "
-                f"{', '.join(sorted(CURRENT))}); fix: update benchbook, or this file is not benchbook raw data")
+        return (
+            f"{where}: record kind {schema!r} is not declared in benchbook.schemas (known: "
+            f"{', '.join(sorted(CURRENT))}); fix: update benchbook, or this file is not benchbook raw data"
+        )
     if schema == SESSION_START.schema and event not in ("start", "end"):
         return f"{where}: {schema} record has event {event!r}, not 'start' or 'end'; fix: restore the file from git"
     cur = CURRENT[schema]
     if not isinstance(version, int) or isinstance(version, bool) or version < 1:
-        return (f"{where}: {schema} record lacks schema_version (or it is not an integer >= 1); fix: every record "
-                "needs schema_version")
+        return (
+            f"{where}: {schema} record lacks schema_version (or it is not an integer >= 1); fix: every record "
+            "needs schema_version"
+        )
     if version > cur:
-        return (f"{where}: {schema} schema_version {version} is newer than this benchbook knows ({cur}); fix: update "
-                "benchbook (pip install -e .) before reading these records")
+        return (
+            f"{where}: {schema} schema_version {version} is newer than this benchbook knows ({cur}); fix: update "
+            "benchbook (pip install -e .) before reading these records"
+        )
     return None
 
 
@@ -866,39 +1398,60 @@ def _dtype_name(f: Field) -> str:
     return (f.py or dict).__name__ if f.dtype is None else str(f.dtype)
 
 
-def _check_obj(rec: dict, fields: tuple[Field, ...], is_open: bool, where: str, label: str, version: int,
-               is_native: bool, path: str = "") -> None:
+def _check_obj(
+    rec: dict,
+    fields: tuple[Field, ...],
+    is_open: bool,
+    where: str,
+    label: str,
+    version: int,
+    is_native: bool,
+    path: str = "",
+) -> None:
     declared = {f.name for f in fields}
     if not is_open:
-        extra = [key for key in rec if key not in declared and not (path == "" and key in ("schema", "schema_version",
-                                                                                              "event"))]
+        extra = [
+            key
+            for key in rec
+            if key not in declared and not (path == "" and key in ("schema", "schema_version", "event"))
+        ]
         if extra:
-            raise SchemaError(f"{where}{label}: unknown field {path + extra[0]!r}; fix: declare it in benchbook/"
-                              f"schemas.py (with a version bump) or drop it; declared: {', '.join(sorted(declared))}")
+            raise SchemaError(
+                f"{where}{label}: unknown field {path + extra[0]!r}; fix: declare it in benchbook/"
+                f"schemas.py (with a version bump) or drop it; declared: {', '.join(sorted(declared))}"
+            )
     for f in fields:
         name = path + f.name
         need = f.since <= version and (f.required is True or (f.required == NATIVE and is_native))
         if f.name not in rec:
             if need:
-                raise SchemaError(f"{where}{label}: required field {name!r} is missing ({f.meaning}); "
-                                  f"fix: pass {f.name}=<{_dtype_name(f)}>")
+                raise SchemaError(
+                    f"{where}{label}: required field {name!r} is missing ({f.meaning}); "
+                    f"fix: pass {f.name}=<{_dtype_name(f)}>"
+                )
             continue
         v = rec[f.name]
         if v is None:
             if need and not f.nullable:
-                raise SchemaError(f"{where}{label}: field {name!r} is null; fix: it is required and not nullable "
-                                  f"({f.meaning})")
+                raise SchemaError(
+                    f"{where}{label}: field {name!r} is null; fix: it is required and not nullable "
+                    f"({f.meaning})"
+                )
             continue
         ok = isinstance(v, f.py or dict) if f.dtype is None else _type_ok(v, f.dtype)
         if not ok:
-            raise SchemaError(f"{where}{label}: field {name!r} is {type(v).__name__} {str(v)[:40]!r}, declared "
-                              f"{_dtype_name(f)}{f' ({f.unit})' if f.unit else ''}; fix: write the declared type")
+            raise SchemaError(
+                f"{where}{label}: field {name!r} is {type(v).__name__} {str(v)[:40]!r}, declared "
+                f"{_dtype_name(f)}{f' ({f.unit})' if f.unit else ''}; fix: write the declared type"
+            )
         if f.members:
-            items = (enumerate(v) if f.many else v.items() if f.dtype is None else [(None, v)])
+            items = enumerate(v) if f.many else v.items() if f.dtype is None else [(None, v)]
             for i, item in items:
                 sub = name + (f"[{i!r}]" if i is not None else "") + "."
                 if not isinstance(item, dict):
-                    raise SchemaError(f"{where}{label}: field {sub[:-1]!r} is {type(item).__name__}, declared object")
+                    raise SchemaError(
+                        f"{where}{label}: field {sub[:-1]!r} is {type(item).__name__}, declared object"
+                    )
                 _check_obj(item, f.members, f.open, where, label, version, is_native, sub)
 
 
@@ -917,8 +1470,15 @@ def check_record(rec: dict, where: str = "") -> Kind:
         raise SchemaError(msg)
     k = kind(rec["schema"], rec.get("event"))
     is_native = rec.get("origin", NATIVE) == NATIVE
-    _check_obj(rec, k.fields, k.open, where + ": " if where else "", f"{k.schema} v{rec['schema_version']}",
-               rec["schema_version"], is_native)
+    _check_obj(
+        rec,
+        k.fields,
+        k.open,
+        where + ": " if where else "",
+        f"{k.schema} v{rec['schema_version']}",
+        rec["schema_version"],
+        is_native,
+    )
     return k
 
 
@@ -932,12 +1492,18 @@ def build(name: str, **fields) -> dict:
             the wrong type; the message names the field and the fix.
     """
     k = kind(name)
-    rec = {"schema": k.schema, "schema_version": k.version, **({"event": k.event} if k.event else {}),
-           **fields}
+    rec = {
+        "schema": k.schema,
+        "schema_version": k.version,
+        **({"event": k.event} if k.event else {}),
+        **fields,
+    }
     for key in ("schema", "schema_version", "event"):
         if key in fields and fields[key] != rec[key]:
-            raise SchemaError(f"{k.schema} v{k.version}: field {key!r} is {fields[key]!r}; fix: leave it out, "
-                              "build() fills it")
+            raise SchemaError(
+                f"{k.schema} v{k.version}: field {key!r} is {fields[key]!r}; fix: leave it out, "
+                "build() fills it"
+            )
     rec.update({"schema": k.schema, "schema_version": k.version})
     is_native = rec.get("origin", NATIVE) == NATIVE
     _check_obj(rec, k.fields, k.open, "", f"{k.schema} v{k.version}", k.version, is_native)
@@ -945,6 +1511,7 @@ def build(name: str, **fields) -> dict:
 
 
 # ---- migrations derived from the declarations ------------------------------------------------------
+
 
 def backfill_step(name: str, from_version: int) -> Callable[[pl.DataFrame], pl.DataFrame]:
     """``frame -> frame`` upgrading rows of ``from_version`` to ``from_version + 1``: every field added at

@@ -59,8 +59,15 @@ def _completes(rec: dict) -> bool:
 class Session:
     """An open measurement session writing to ``path``; use as a context manager."""
 
-    def __init__(self, path: Path, experiment: str, session_id: str, resumed: bool, done_keys: set[str],
-                 quarantined: dict | None):
+    def __init__(
+        self,
+        path: Path,
+        experiment: str,
+        session_id: str,
+        resumed: bool,
+        done_keys: set[str],
+        quarantined: dict | None,
+    ):
         self.path, self.experiment, self.session_id = path, experiment, session_id
         self.resumed, self._done, self.quarantined = resumed, done_keys, quarantined
         self.writer = RecordWriter(path)
@@ -76,7 +83,12 @@ class Session:
             for _, rec in iter_records(path):
                 if rec.get("schema") == "benchbook.session" and rec.get("experiment") == experiment:
                     if rec["event"] == "start" and rec["session_id"] != last_sid:
-                        last_sid, last_hash, ended, done = rec["session_id"], rec.get("meta_hash"), False, set()
+                        last_sid, last_hash, ended, done = (
+                            rec["session_id"],
+                            rec.get("meta_hash"),
+                            False,
+                            set(),
+                        )
                     elif rec["event"] == "end" and rec["session_id"] == last_sid:
                         ended = True
                 elif rec.get("session_id") == last_sid and _completes(rec):
@@ -85,8 +97,18 @@ class Session:
         sid = last_sid if resumed else new_id()
         s = cls(path, experiment, sid, resumed, done if resumed else set(), quarantined)
         s.abandoned = last_sid if (last_sid is not None and not ended and not resumed) else None
-        s.writer.append(build("session_start", session_id=sid, experiment=experiment, resumed=resumed,
-                              abandoned_session_id=s.abandoned, meta_hash=meta_hash, at=utc_now(), **(meta or {})))
+        s.writer.append(
+            build(
+                "session_start",
+                session_id=sid,
+                experiment=experiment,
+                resumed=resumed,
+                abandoned_session_id=s.abandoned,
+                meta_hash=meta_hash,
+                at=utc_now(),
+                **(meta or {}),
+            )
+        )
         return s
 
     def done(self, key: str) -> bool:
@@ -104,8 +126,9 @@ class Session:
     def close(self, completed: bool = True) -> None:
         """Write the end record (only when ``completed``) and close the file."""
         if completed:
-            self.writer.append(build("session_end", session_id=self.session_id, experiment=self.experiment,
-                                     at=utc_now()))
+            self.writer.append(
+                build("session_end", session_id=self.session_id, experiment=self.experiment, at=utc_now())
+            )
         self.writer.close()
 
     def __enter__(self) -> "Session":
@@ -120,9 +143,13 @@ def completed_sessions(path: str | Path, experiment: str) -> list[str]:
     path = Path(path)
     if not path.exists():
         return []
-    return [rec["session_id"] for _, rec in iter_records(path)
-            if rec.get("schema") == "benchbook.session" and rec.get("experiment") == experiment
-            and rec.get("event") == "end"]
+    return [
+        rec["session_id"]
+        for _, rec in iter_records(path)
+        if rec.get("schema") == "benchbook.session"
+        and rec.get("experiment") == experiment
+        and rec.get("event") == "end"
+    ]
 
 
 def latest_completed_session(raw_dir: str | Path, experiment: str) -> dict | None:
@@ -139,6 +166,10 @@ def latest_completed_session(raw_dir: str | Path, experiment: str) -> dict | Non
                 starts.setdefault(r["session_id"], r)
             elif r["event"] == "end" and r["session_id"] in starts:
                 if best is None or r["at"] > best["at"]:
-                    best = {"session_id": r["session_id"], "host_id": starts[r["session_id"]].get("host_id"),
-                            "file": str(f), "at": r["at"]}
+                    best = {
+                        "session_id": r["session_id"],
+                        "host_id": starts[r["session_id"]].get("host_id"),
+                        "file": str(f),
+                        "at": r["at"],
+                    }
     return best

@@ -33,8 +33,14 @@ import yaml
 from . import caveats as caveats_mod
 from .escape import html_text, markdown_text
 from .numbers import load_all
-from .sitecheck import (PageLinks, notebook_html_outputs, page_links, page_vars, renderer_warnings,
-                        stale_registry)
+from .sitecheck import (
+    PageLinks,
+    notebook_html_outputs,
+    page_links,
+    page_vars,
+    renderer_warnings,
+    stale_registry,
+)
 
 GEN = "_generated"
 CHARTS_JS = """// benchbook: replace each static SVG fallback with the interactive Vega-Lite chart.
@@ -83,8 +89,14 @@ def variable_link(num: dict) -> str:
         title += "; caveats: " + ", ".join(num["caveats"])
     title = title.replace('"', "'")
     text = markdown_text(f"{fmt_value(float(num['value']))} {num['unit']}")  # the unit comes from records
-    mark = " ⚠" if any(caveats_mod.RULES.get(c) and caveats_mod.RULES[c].severity == "warning"
-                       for c in num.get("caveats", [])) else ""
+    mark = (
+        " ⚠"
+        if any(
+            caveats_mod.RULES.get(c) and caveats_mod.RULES[c].severity == "warning"
+            for c in num.get("caveats", [])
+        )
+        else ""
+    )
     return f'[{text}{mark}](provenance.qmd#n-{num["key"]} "{title}")'
 
 
@@ -95,21 +107,38 @@ def provenance_md(nums: dict[str, dict]) -> str:
     out = []
     for key, n in sorted(nums.items()):
         ci = n.get("ci95")
-        rows = [("value", f"{fmt_value(float(n['value']))} {e(n['unit'])}"), ("label", e(n["label"])), ("n", str(n["n"])),
-                ("sd", _fmt(n.get("sd"), 3)), ("95% interval", f"{ci[0]:.2f} – {ci[1]:.2f} ({e(n.get('ci_method') or '')})" if ci else "—"),
-                ("computation", f"<code>{e(n['computation'])}</code>"),
-                ("source records", "<br>".join(f"<code>{e(s['file'])}</code> lines " +
-                                               ", ".join(f"{a}–{b}" if a != b else str(a) for a, b in s["lines"])
-                                               for s in n.get("sources", []))),
-                ("run ids", "<br>".join(f"<code>{e(r)}</code>" for r in n.get("run_ids", []))),
-                ("command", "<br>".join(f"<code>{e(' '.join(c))}</code>" for c in n.get("commands", []))),
-                ("build", e(n.get("build") or "—") + (f" (toolchain <code>{e(n['toolchain_id'])}</code>)" if n.get("toolchain_id") else "")),
-                ("model sha256", f"<code>{e(n.get('model_sha256') or '—')}</code>"),
-                ("host", f"<code>{e(n.get('host_id') or '—')}</code>"), ("session", f"<code>{e(n.get('session_id') or '—')}</code>"),
-                ("measured", f"{e(n.get('measured_from') or '—')} → {e(n.get('measured_to') or '—')}"),
-                ("caveats", ", ".join(f'<a href="#c-{e(c)}">{e(c)}</a>' for c in n.get("caveats", [])) or "none")]
+        rows = [
+            ("value", f"{fmt_value(float(n['value']))} {e(n['unit'])}"),
+            ("label", e(n["label"])),
+            ("n", str(n["n"])),
+            ("sd", _fmt(n.get("sd"), 3)),
+            ("95% interval", f"{ci[0]:.2f} – {ci[1]:.2f} ({e(n.get('ci_method') or '')})" if ci else "—"),
+            ("computation", f"<code>{e(n['computation'])}</code>"),
+            (
+                "source records",
+                "<br>".join(
+                    f"<code>{e(s['file'])}</code> lines "
+                    + ", ".join(f"{a}–{b}" if a != b else str(a) for a, b in s["lines"])
+                    for s in n.get("sources", [])
+                ),
+            ),
+            ("run ids", "<br>".join(f"<code>{e(r)}</code>" for r in n.get("run_ids", []))),
+            ("command", "<br>".join(f"<code>{e(' '.join(c))}</code>" for c in n.get("commands", []))),
+            (
+                "build",
+                e(n.get("build") or "—")
+                + (f" (toolchain <code>{e(n['toolchain_id'])}</code>)" if n.get("toolchain_id") else ""),
+            ),
+            ("model sha256", f"<code>{e(n.get('model_sha256') or '—')}</code>"),
+            ("host", f"<code>{e(n.get('host_id') or '—')}</code>"),
+            ("session", f"<code>{e(n.get('session_id') or '—')}</code>"),
+            ("measured", f"{e(n.get('measured_from') or '—')} → {e(n.get('measured_to') or '—')}"),
+            ("caveats", ", ".join(f'<a href="#c-{e(c)}">{e(c)}</a>' for c in n.get("caveats", [])) or "none"),
+        ]
         table = "".join(f"<tr><th>{k}</th><td>{v}</td></tr>" for k, v in rows)
-        out.append(f"## {e(key)} {{#n-{key}}}\n\n```{{=html}}\n<table class=\"table table-sm\">{table}</table>\n```\n")
+        out.append(
+            f'## {e(key)} {{#n-{key}}}\n\n```{{=html}}\n<table class="table table-sm">{table}</table>\n```\n'
+        )
     out.append("## Caveat rules {#caveat-rules}\n")
     for r in caveats_mod.RULES.values():
         out.append(f"### {r.id} {{#c-{r.id}}}\n\n*{r.severity}* — {' '.join(r.doc.split())}\n")
@@ -130,8 +159,10 @@ def caveats_md(nums: dict[str, dict], experiment: str) -> str:
         r = caveats_mod.RULES[c]
         kind = "warning" if r.severity == "warning" else "note"
         links = ", ".join(f"[{k}](provenance.qmd#n-{k})" for k in keys)
-        out.append(f"::: {{.callout-{kind}}}\n## Caveat: {c}\n{' '.join(r.doc.split())}\n\n"
-                   f"Affects: {links}. [Rule](provenance.qmd#c-{c})\n:::\n")
+        out.append(
+            f"::: {{.callout-{kind}}}\n## Caveat: {c}\n{' '.join(r.doc.split())}\n\n"
+            f"Affects: {links}. [Rule](provenance.qmd#c-{c})\n:::\n"
+        )
     return "\n".join(out)
 
 
@@ -139,16 +170,21 @@ def generate(root: Path) -> dict:
     """Write ``_variables.yml`` and ``_generated/*.md`` from ``reports/numbers``; return the numbers."""
     nums = load_all(root / "reports" / "numbers")
     (root / "_variables.yml").write_text(
-        "# generated by benchbook.site from reports/numbers — do not edit\n" +
-        yaml.safe_dump({k: variable_link(v) for k, v in sorted(nums.items())}, allow_unicode=True, width=10_000))
+        "# generated by benchbook.site from reports/numbers — do not edit\n"
+        + yaml.safe_dump(
+            {k: variable_link(v) for k, v in sorted(nums.items())}, allow_unicode=True, width=10_000
+        )
+    )
     gen = root / GEN
     gen.mkdir(exist_ok=True)
     (gen / "provenance.md").write_text(provenance_md(nums))
     for exp in sorted({n.get("experiment") for n in nums.values() if n.get("experiment")}):
         (gen / f"{exp}-caveats.md").write_text(caveats_md(nums, exp))
     name, _ = renderer()
-    (gen / "renderer.md").write_text(f"This site was built by **{name}** "
-                                     f"({'Quarto' if name == 'quarto' else 'the offline fallback for Quarto, from PyPI'}).\n")
+    (gen / "renderer.md").write_text(
+        f"This site was built by **{name}** "
+        f"({'Quarto' if name == 'quarto' else 'the offline fallback for Quarto, from PyPI'}).\n"
+    )
     return nums
 
 
@@ -177,6 +213,7 @@ def missing_vars(root: Path, keys: set[str], pages: list[Path] | None = None) ->
 
 def _copy_assets(root: Path, site: Path) -> None:
     import vl_convert as vlc
+
     vdir = site / "site_libs" / "vega"
     vdir.mkdir(parents=True, exist_ok=True)
     bundle = vdir / "vega-bundle.js"
@@ -190,8 +227,11 @@ def _copy_assets(root: Path, site: Path) -> None:
             shutil.copy2(p, dest)
 
 
-EXTERNAL = re.compile(r"""<(script|link|img|iframe|source|video|audio|embed|object|image|use|track|input|frame)\b"""
-                      r"""[^>]*?\b(src|href|xlink:href|data|srcset|poster)\s*=\s*["']?\s*(https?:)?//""", re.I)
+EXTERNAL = re.compile(
+    r"""<(script|link|img|iframe|source|video|audio|embed|object|image|use|track|input|frame)\b"""
+    r"""[^>]*?\b(src|href|xlink:href|data|srcset|poster)\s*=\s*["']?\s*(https?:)?//""",
+    re.I,
+)
 META_REFRESH = re.compile(r"""<meta\b[^>]*http-equiv\s*=\s*["']?refresh[^>]*url\s*=\s*(https?:)?//""", re.I)
 CSS_EXTERNAL = re.compile(r"""(@import\s+(url\()?\s*["']?|url\(\s*["']?)(https?:)?//""", re.I)
 
@@ -210,7 +250,7 @@ def check_offline(site: Path) -> list[str]:
             text = p.read_text(errors="replace")
             for rx in (EXTERNAL, CSS_EXTERNAL, META_REFRESH):
                 for m in rx.finditer(text):
-                    bad.append(f"{p.relative_to(site)}: {text[m.start():m.start() + 120]!r}")
+                    bad.append(f"{p.relative_to(site)}: {text[m.start() : m.start() + 120]!r}")
     return bad
 
 
@@ -246,31 +286,47 @@ def render(root: Path, *, raw_root: Path | None = None) -> SiteBuild:
     """
     t0 = time.monotonic()
     root = Path(root)
-    _fail("the numbers registry does not match the raw data it cites (the site would show old numbers)",
-          stale_registry(root if raw_root is None else Path(raw_root), root / "reports" / "numbers"),
-          "re-run the report stage named above (`dvc repro`)")
+    _fail(
+        "the numbers registry does not match the raw data it cites (the site would show old numbers)",
+        stale_registry(root if raw_root is None else Path(raw_root), root / "reports" / "numbers"),
+        "re-run the report stage named above (`dvc repro`)",
+    )
     nums = generate(root)
     pages = sources(root)
-    _fail("pages reference numbers the registry does not hold (a page would show a blank)",
-          missing_vars(root, set(nums), pages),
-          "run the report stage that publishes them (`dvc repro`), or correct the key in the page")
-    _fail("report notebooks have HTML outputs (Quarto would load require.js and jQuery from a CDN)",
-          notebook_html_outputs([p for p in pages if p.suffix == ".ipynb"]),
-          "show tables with benchbook.charts.markdown_table and charts as SVG images")
+    _fail(
+        "pages reference numbers the registry does not hold (a page would show a blank)",
+        missing_vars(root, set(nums), pages),
+        "run the report stage that publishes them (`dvc repro`), or correct the key in the page",
+    )
+    _fail(
+        "report notebooks have HTML outputs (Quarto would load require.js and jQuery from a CDN)",
+        notebook_html_outputs([p for p in pages if p.suffix == ".ipynb"]),
+        "show tables with benchbook.charts.markdown_table and charts as SVG images",
+    )
     name, exe = renderer()
     proc = subprocess.run([exe, "render"], cwd=root, capture_output=True, text=True)
     if proc.returncode != 0:
-        raise SiteError(f"{name} render failed (exit {proc.returncode}):\n{(proc.stdout + proc.stderr)[-3000:]}")
-    _fail(f"{name} rendered with warnings", renderer_warnings(proc.stdout + proc.stderr),
-          "correct the source the warning names (a warning usually means a blank or broken page)")
+        raise SiteError(
+            f"{name} render failed (exit {proc.returncode}):\n{(proc.stdout + proc.stderr)[-3000:]}"
+        )
+    _fail(
+        f"{name} rendered with warnings",
+        renderer_warnings(proc.stdout + proc.stderr),
+        "correct the source the warning names (a warning usually means a blank or broken page)",
+    )
     site = root / "_site"
     _copy_assets(root, site)
-    _fail("the built site fetches external resources", check_offline(site),
-          "vendor the resource under site_libs/ or drop it")
+    _fail(
+        "the built site fetches external resources",
+        check_offline(site),
+        "vendor the resource under site_libs/ or drop it",
+    )
     links = page_links(root, site, pages)
-    _fail("numbers quoted in the sources did not become provenance links in the built pages",
-          [f"{p.page}: {k} ({n} of its uses)" for p in links for k, n in p.unlinked.items()],
-          "use keys of [a-z0-9_-] only and a renderer that expands {{< var >}}")
+    _fail(
+        "numbers quoted in the sources did not become provenance links in the built pages",
+        [f"{p.page}: {k} ({n} of its uses)" for p in links for k, n in p.unlinked.items()],
+        "use keys of [a-z0-9_-] only and a renderer that expands {{< var >}}",
+    )
     return SiteBuild(site / "index.html", name, links, time.monotonic() - t0)
 
 
@@ -278,6 +334,7 @@ def main() -> int:
     """The stage ``site`` (``python -m benchbook.site``; also ``benchbook site build``): render the site
     of the repository this runs in and print where it is and which renderer built it."""
     from .paths import repo_root
+
     built = render(repo_root())
     for p in built.pages:
         print(f"  {p.page}: {p.linked} of {p.wanted} quoted numbers linked to provenance")

@@ -79,8 +79,14 @@ def page_links(root: Path, site: Path, sources: list[Path]) -> list[PageLinks]:
         html = page.read_text(errors="replace") if page.is_file() else ""
         found = Counter(re.findall(r'<a\b[^>]*\bhref="(?:\.\./)*provenance\.html#n-([a-z0-9_-]+)"', html))
         unlinked = {k: n - found[k] for k, n in sorted(wanted.items()) if found[k] < n}
-        out.append(PageLinks(str(src.relative_to(root)), sum(wanted.values()),
-                             sum(wanted.values()) - sum(unlinked.values()), unlinked))
+        out.append(
+            PageLinks(
+                str(src.relative_to(root)),
+                sum(wanted.values()),
+                sum(wanted.values()) - sum(unlinked.values()),
+                unlinked,
+            )
+        )
     return out
 
 

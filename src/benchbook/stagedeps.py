@@ -81,13 +81,16 @@ def stage_code(root: Path, cmd: str, graph=None, files=None) -> tuple[list[str],
     start = []
     for nb in notebooks:
         if not (root / nb).exists():
-            raise StageDepsError(f"{root / nb}: the notebook a stage runs does not exist; "
-                                 "fix: the path in the stage's cmd")
+            raise StageDepsError(
+                f"{root / nb}: the notebook a stage runs does not exist; fix: the path in the stage's cmd"
+            )
         start += [i.module for i in notebook_imports(root / nb, set(files), shown_as=nb)]
     for m in modules:
         if m.startswith("benchbook") and m not in files:
-            raise StageDepsError(f"module {m} (a stage's `python -m`) is not under {root / SRC}; "
-                                 "fix: the module name in the stage's cmd")
+            raise StageDepsError(
+                f"module {m} (a stage's `python -m`) is not under {root / SRC}; "
+                "fix: the module name in the stage's cmd"
+            )
         start.append(m)
         if f"{m}.__main__" in files:  # `python -m <package>` runs the package, then its __main__
             start.append(f"{m}.__main__")
@@ -107,8 +110,9 @@ def check(root: Path, dvc_file: Path | None = None) -> list[StageDeps]:
     try:
         stages = yaml.safe_load(dvc_file.read_text())["stages"]
     except (OSError, yaml.YAMLError, KeyError, TypeError) as e:
-        raise StageDepsError(f"{dvc_file}: not a dvc.yaml with `stages:` ({e}); "
-                             "fix: restore it from git") from None
+        raise StageDepsError(
+            f"{dvc_file}: not a dvc.yaml with `stages:` ({e}); fix: restore it from git"
+        ) from None
     graph, files = package_graph(root), module_files(root / "src")
     out = []
     for name, st in stages.items():
@@ -137,12 +141,20 @@ def report(results: list[StageDeps]) -> str:
         if r.ok:
             lines.append(f"{r.stage}: ok ({len(r.code)} modules)")
             continue
-        lines.append(f"{r.stage}: {len(r.missing)} missing, {len(r.extra)} extra, "
-                     f"{len(r.package_dirs)} package dirs, {len(r.notebook_missing)} notebook not listed")
-        for label, items in (("missing", r.missing), ("extra", r.extra), ("package dir", r.package_dirs),
-                             ("notebook not listed", r.notebook_missing)):
+        lines.append(
+            f"{r.stage}: {len(r.missing)} missing, {len(r.extra)} extra, "
+            f"{len(r.package_dirs)} package dirs, {len(r.notebook_missing)} notebook not listed"
+        )
+        for label, items in (
+            ("missing", r.missing),
+            ("extra", r.extra),
+            ("package dir", r.package_dirs),
+            ("notebook not listed", r.notebook_missing),
+        ):
             lines += [f"  {label}: {x}" for x in items]
-        lines.append(f"  fix: in dvc.yaml, stage {r.stage}, list exactly these code deps "
-                     "(plus its notebook, data and params):")
+        lines.append(
+            f"  fix: in dvc.yaml, stage {r.stage}, list exactly these code deps "
+            "(plus its notebook, data and params):"
+        )
         lines += [f"      - {x}" for x in [e for e in r.entries if e.endswith(".ipynb")] + r.code]
     return "\n".join(lines)

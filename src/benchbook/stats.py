@@ -61,12 +61,19 @@ def describe(x, confidence: float = 0.95) -> dict:
     n, m = int(a.size), float(a.mean())
     sd = float(a.std(ddof=1)) if n > 1 else None
     ci = t_interval(m, sd, n, confidence)
-    return {"n": n, "mean": m, "sd": sd, "cv": (sd / m if sd is not None and m else None),
-            "ci_low": ci[0] if ci else None, "ci_high": ci[1] if ci else None}
+    return {
+        "n": n,
+        "mean": m,
+        "sd": sd,
+        "cv": (sd / m if sd is not None and m else None),
+        "ci_low": ci[0] if ci else None,
+        "ci_high": ci[1] if ci else None,
+    }
 
 
-def bootstrap_interval(x, confidence: float = 0.95, n_boot: int = 10_000,
-                       seed: int = 0) -> list[float] | None:
+def bootstrap_interval(
+    x, confidence: float = 0.95, n_boot: int = 10_000, seed: int = 0
+) -> list[float] | None:
     """Percentile-bootstrap interval of the mean (``n_boot`` resamples, fixed ``seed``); None when n < 2."""
     a = np.asarray(x, dtype=float)
     if a.size < 2:
@@ -77,8 +84,9 @@ def bootstrap_interval(x, confidence: float = 0.95, n_boot: int = 10_000,
     return [float(lo), float(hi)]
 
 
-def add_t_interval(df: pl.DataFrame, mean: str, sd: str, n: str, low: str, high: str,
-                   confidence: float = 0.95) -> pl.DataFrame:
+def add_t_interval(
+    df: pl.DataFrame, mean: str, sd: str, n: str, low: str, high: str, confidence: float = 0.95
+) -> pl.DataFrame:
     """Add Student-t interval columns ``low``/``high`` to ``df`` from its ``mean``/``sd``/``n`` columns.
 
     Vectorized (one scipy call over the column); rows with n < 2 or null sd get nulls.
@@ -88,9 +96,11 @@ def add_t_interval(df: pl.DataFrame, mean: str, sd: str, n: str, low: str, high:
     q = t_quantile(df[n].to_numpy(), confidence)
     q = pl.Series("_q", np.atleast_1d(q), dtype=pl.Float64).fill_nan(None)
     half = pl.col("_q") * pl.col(sd) / pl.col(n).cast(pl.Float64).sqrt()
-    return (df.with_columns(q)
-              .with_columns((pl.col(mean) - half).alias(low), (pl.col(mean) + half).alias(high))
-              .drop("_q"))
+    return (
+        df.with_columns(q)
+        .with_columns((pl.col(mean) - half).alias(low), (pl.col(mean) + half).alias(high))
+        .drop("_q")
+    )
 
 
 def ratio_interval(m1, s1, n1, m2, s2, n2, confidence: float = 0.95):
@@ -102,9 +112,9 @@ def ratio_interval(m1, s1, n1, m2, s2, n2, confidence: float = 0.95):
     m1, s1, n1, m2, s2, n2 = (np.asarray(v, dtype=float) for v in (m1, s1, n1, m2, s2, n2))
     r = m1 / m2
     with np.errstate(invalid="ignore", divide="ignore"):
-        a = s1 ** 2 / (n1 * m1 ** 2)
-        b = s2 ** 2 / (n2 * m2 ** 2)
-        dof = (a + b) ** 2 / (a ** 2 / (n1 - 1) + b ** 2 / (n2 - 1))
+        a = s1**2 / (n1 * m1**2)
+        b = s2**2 / (n2 * m2**2)
+        dof = (a + b) ** 2 / (a**2 / (n1 - 1) + b**2 / (n2 - 1))
         ok = (n1 >= 2) & (n2 >= 2) & np.isfinite(a) & np.isfinite(b)
         # zero spread on both sides: the interval collapses to the point
         dof = np.where(ok & (a + b == 0), np.inf, dof)

@@ -25,13 +25,20 @@ from .verdicts import Here
 
 
 def parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(prog="benchbook audit", description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        prog="benchbook audit", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("files", nargs="*", help="claims files (README: Claims files)")
-    ap.add_argument("--logs", default=None,
-                    help="folder of raw llama.cpp outputs (what `benchbook ingest` reads)")
-    ap.add_argument("--pair", action="append", default=[], metavar="SPEC=BASELINE",
-                    help="a speculative log and its baseline log (file names under --logs); repeatable")
+    ap.add_argument(
+        "--logs", default=None, help="folder of raw llama.cpp outputs (what `benchbook ingest` reads)"
+    )
+    ap.add_argument(
+        "--pair",
+        action="append",
+        default=[],
+        metavar="SPEC=BASELINE",
+        help="a speculative log and its baseline log (file names under --logs); repeatable",
+    )
     ap.add_argument("--all", default=None, metavar="DIR", help="audit every *.yaml of DIR (the DVC stage)")
     ap.add_argument("--out", default="reports/audit", help="folder for the verdict records (JSONL)")
     ap.add_argument("--pages", default="audits", help="folder for the audit pages (.qmd)")
@@ -58,8 +65,9 @@ def audit(args: argparse.Namespace) -> list[run.Audit]:
     here = Here.from_params(yaml.safe_load(params.read_text()) or {}) if params.exists() else Here()
     if args.all:
         if args.files or args.logs:
-            raise ValueError("--all DIR audits every claims file of DIR on its own; "
-                             "drop the files and --logs")
+            raise ValueError(
+                "--all DIR audits every claims file of DIR on its own; drop the files and --logs"
+            )
         return run.audit_dir(args.all, args.out, args.pages, here)
     if not args.files:
         raise ValueError("name a claims file (benchbook audit data/claims/X.yaml) or --all data/claims")
@@ -87,6 +95,9 @@ def main(argv: list[str] | None = None) -> int:
             rec = f" [{v.recomputed}]" if v.recomputed else ""
             print(f"{v.id}\t{v.consistency}{rec}\t{quals}\t{'reproducible' if v.reproducible.here else '-'}")
     n = sum(len(a.verdicts) for a in audits)
-    print(f"audited {n} claims/statements/log entries of {len(audits)} file(s) "
-          f"in {time.monotonic() - t:.2f} s; records in {args.out}/, pages in {args.pages}/", file=sys.stderr)
+    print(
+        f"audited {n} claims/statements/log entries of {len(audits)} file(s) "
+        f"in {time.monotonic() - t:.2f} s; records in {args.out}/, pages in {args.pages}/",
+        file=sys.stderr,
+    )
     return 0

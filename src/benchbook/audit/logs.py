@@ -45,12 +45,12 @@ class LogEntry:
     lines it came from, the rate recomputed (tok/s), the file's own figure and the notes."""
 
     id: str
-    kind: str                    # "llama_bench" | "speculative" | "baseline"
+    kind: str  # "llama_bench" | "speculative" | "baseline"
     file: str
     lines: list[int]
     text: str
-    metric: str                  # decode_tps | prefill_tps | mixed_tps
-    value: float | None          # recomputed rate, tok/s
+    metric: str  # decode_tps | prefill_tps | mixed_tps
+    value: float | None  # recomputed rate, tok/s
     stated: float | None = None  # the file's own figure (llama-bench avg_ts)
     n: int | None = None
     notes: list[str] = field(default_factory=list)
@@ -80,11 +80,22 @@ def _completion(path: Path) -> list[dict] | None:
         return None
     resp, argv = doc["response"], doc.get("argv") or []
     t = resp["timings"]
-    return [{"schema": "completion", "source_file": str(path), "source_line": 1, "argv": argv,
-             "predicted_n": t.get("predicted_n"), "predicted_ms": t.get("predicted_ms"),
-             "draft_n": t.get("draft_n"), "draft_n_accepted": t.get("draft_n_accepted"),
-             "stop_type": resp.get("stop_type"), "n_predict": (doc.get("request") or {}).get("n_predict"),
-             "tokens": resp.get("tokens"), "prompt_id": (doc.get("request") or {}).get("prompt", "")[-40:]}]
+    return [
+        {
+            "schema": "completion",
+            "source_file": str(path),
+            "source_line": 1,
+            "argv": argv,
+            "predicted_n": t.get("predicted_n"),
+            "predicted_ms": t.get("predicted_ms"),
+            "draft_n": t.get("draft_n"),
+            "draft_n_accepted": t.get("draft_n_accepted"),
+            "stop_type": resp.get("stop_type"),
+            "n_predict": (doc.get("request") or {}).get("n_predict"),
+            "tokens": resp.get("tokens"),
+            "prompt_id": (doc.get("request") or {}).get("prompt", "")[-40:],
+        }
+    ]
 
 
 def read(path: str | Path) -> list[dict]:
@@ -99,14 +110,18 @@ def read(path: str | Path) -> list[dict]:
     """
     path = Path(path)
     try:
-        return [{**r, **r["timings"]} if r["schema"] == "benchbook.speculative_request" else r
-                for r in ingest_file(path)]
+        return [
+            {**r, **r["timings"]} if r["schema"] == "benchbook.speculative_request" else r
+            for r in ingest_file(path)
+        ]
     except IngestError as e:
         got = _completion(path) if path.suffix == ".json" else None
         if got is None:
             msg = str(e) if str(path) in str(e) else f"{path}: {e}"
-            raise LogsError(f"{msg} (benchbook audit --logs reads what `benchbook ingest` reads, "
-                            "and saved /completion exchanges)") from None
+            raise LogsError(
+                f"{msg} (benchbook audit --logs reads what `benchbook ingest` reads, "
+                "and saved /completion exchanges)"
+            ) from None
         return got
 
 
@@ -123,13 +138,32 @@ def _lb_entry(rec: dict, name: str) -> tuple[LogEntry, dict]:
     eid = f"{name}:{rec['source_line']}"
     metric = {"pp": "prefill_tps", "tg": "decode_tps", "pg": "mixed_tps"}[test]
     notes = [] if n else ["n: not in the file (this format carries no samples_ns); avg_ts used as stated"]
-    entry = LogEntry(eid, "llama_bench", name, [rec["source_line"]],
-                     f"llama-bench {label}, {lb.get('model_type')}, -t {lb.get('n_threads')}", metric,
-                     mean if mean is not None else lb.get("avg_ts"), lb.get("avg_ts"), n, notes, record=rec)
-    row = {"run_ids": [eid], "n": n, "mean_tps": mean if mean is not None else lb.get("avg_ts"), "sd_tps": sd,
-           "cv": (sd / mean if sd is not None and mean else None), "llama_bench_avg_ts": lb.get("avg_ts"),
-           "test": test, "phase": "warm", "model_id": lb.get("model_type"),
-           "n_gpu_layers": lb.get("n_gpu_layers"), "n_cpu_moe": lb.get("n_cpu_moe")}
+    entry = LogEntry(
+        eid,
+        "llama_bench",
+        name,
+        [rec["source_line"]],
+        f"llama-bench {label}, {lb.get('model_type')}, -t {lb.get('n_threads')}",
+        metric,
+        mean if mean is not None else lb.get("avg_ts"),
+        lb.get("avg_ts"),
+        n,
+        notes,
+        record=rec,
+    )
+    row = {
+        "run_ids": [eid],
+        "n": n,
+        "mean_tps": mean if mean is not None else lb.get("avg_ts"),
+        "sd_tps": sd,
+        "cv": (sd / mean if sd is not None and mean else None),
+        "llama_bench_avg_ts": lb.get("avg_ts"),
+        "test": test,
+        "phase": "warm",
+        "model_id": lb.get("model_type"),
+        "n_gpu_layers": lb.get("n_gpu_layers"),
+        "n_cpu_moe": lb.get("n_cpu_moe"),
+    }
     return entry, row
 
 
@@ -149,8 +183,10 @@ def _request_entry(rec: dict, name: str, i: int) -> LogEntry:
     lines = rec.get("source_lines") or [rec.get("source_line", 1)]
     lines = sorted(lines.values()) if isinstance(lines, dict) else list(lines)
     tps = _rate(rec)
-    text = (f"{'speculative' if drafted is not None else 'plain'} decoding, request {i + 1}: "
-            f"{rec.get('predicted_n', rec.get('n_predict'))} tokens")
+    text = (
+        f"{'speculative' if drafted is not None else 'plain'} decoding, request {i + 1}: "
+        f"{rec.get('predicted_n', rec.get('n_predict'))} tokens"
+    )
     return LogEntry(f"{name}:{lines[0]}", kind, name, lines, text, "decode_tps", tps, None, 1, record=rec)
 
 
@@ -184,8 +220,9 @@ def audit_logs(folder: str | Path, pairs: dict[str, str] | None = None) -> Logs:
     for spec, base in pairs.items():
         for f in (spec, base):
             if f not in recs_of:
-                raise LogsError(f"log pair {spec}={base}: {f} is not a file under {folder}; "
-                                f"files: {sorted(recs_of)}")
+                raise LogsError(
+                    f"log pair {spec}={base}: {f} is not a file under {folder}; files: {sorted(recs_of)}"
+                )
     by_file: dict[str, list[LogEntry]] = {}
     for e in entries:
         by_file.setdefault(e.file, []).append(e)
@@ -200,36 +237,75 @@ def audit_logs(folder: str | Path, pairs: dict[str, str] | None = None) -> Logs:
         if e.kind == "speculative":
             base_file = pairs.get(e.file)
             if base_file is None:
-                e.notes.append("no baseline named for this log: speedup not computed (name the pair in the "
-                               "claims file `log_pairs` or with --pair SPEC=BASELINE)")
+                e.notes.append(
+                    "no baseline named for this log: speedup not computed (name the pair in the "
+                    "claims file `log_pairs` or with --pair SPEC=BASELINE)"
+                )
             else:
                 plain = [b.value for b in by_file[base_file] if b.kind == "baseline" and b.value]
                 if not plain:
-                    raise LogsError(f"log pair {e.file}={base_file}: {base_file} holds no plain-decoding "
-                                    "request")
+                    raise LogsError(
+                        f"log pair {e.file}={base_file}: {base_file} holds no plain-decoding request"
+                    )
                 if e.value is None:
-                    e.notes.append("no decode rate in this request (no predicted_n/predicted_ms): "
-                                   "speedup not computed")
+                    e.notes.append(
+                        "no decode rate in this request (no predicted_n/predicted_ms): speedup not computed"
+                    )
                 else:
                     speedup = e.value / (sum(plain) / len(plain))
-                    e.notes.append(f"speedup {speedup:.3f} = {e.value:.2f} / {plain[0]:.2f} tok/s "
-                                   f"(baseline {base_file}, one request each)")
+                    e.notes.append(
+                        f"speedup {speedup:.3f} = {e.value:.2f} / {plain[0]:.2f} tok/s "
+                        f"(baseline {base_file}, one request each)"
+                    )
                 base_rec = recs_of[base_file][0]
                 if rec.get("tokens") and base_rec.get("tokens"):
                     equal = rec["tokens"] == base_rec["tokens"]
         cap_hit = None
         if rec.get("stop_type") is not None:
             cap_hit = rec["stop_type"] == "limit"
-        spec_rows.append({"config_id": e.id, "n": 1, "decode_tps_mean": e.value,
-                          "alpha": accepted / drafted if drafted else None, "speedup_mean": speedup,
-                          "speedup_ci_high": None, "cap_hit": cap_hit, "output_equal": equal,
-                          "prompt_id": rec.get("prompt_id"), "kind": e.kind})
-    lb = pl.DataFrame(lb_rows, schema={
-        "run_ids": pl.List(pl.String), "n": pl.Int64, "mean_tps": pl.Float64, "sd_tps": pl.Float64,
-        "cv": pl.Float64, "llama_bench_avg_ts": pl.Float64, "test": pl.String, "phase": pl.String,
-        "model_id": pl.String, "n_gpu_layers": pl.Int64, "n_cpu_moe": pl.Int64})
-    spec_df = pl.DataFrame(spec_rows, schema={
-        "config_id": pl.String, "n": pl.Int64, "decode_tps_mean": pl.Float64, "alpha": pl.Float64,
-        "speedup_mean": pl.Float64, "speedup_ci_high": pl.Float64, "cap_hit": pl.Boolean,
-        "output_equal": pl.Boolean, "prompt_id": pl.String, "kind": pl.String})
+        spec_rows.append(
+            {
+                "config_id": e.id,
+                "n": 1,
+                "decode_tps_mean": e.value,
+                "alpha": accepted / drafted if drafted else None,
+                "speedup_mean": speedup,
+                "speedup_ci_high": None,
+                "cap_hit": cap_hit,
+                "output_equal": equal,
+                "prompt_id": rec.get("prompt_id"),
+                "kind": e.kind,
+            }
+        )
+    lb = pl.DataFrame(
+        lb_rows,
+        schema={
+            "run_ids": pl.List(pl.String),
+            "n": pl.Int64,
+            "mean_tps": pl.Float64,
+            "sd_tps": pl.Float64,
+            "cv": pl.Float64,
+            "llama_bench_avg_ts": pl.Float64,
+            "test": pl.String,
+            "phase": pl.String,
+            "model_id": pl.String,
+            "n_gpu_layers": pl.Int64,
+            "n_cpu_moe": pl.Int64,
+        },
+    )
+    spec_df = pl.DataFrame(
+        spec_rows,
+        schema={
+            "config_id": pl.String,
+            "n": pl.Int64,
+            "decode_tps_mean": pl.Float64,
+            "alpha": pl.Float64,
+            "speedup_mean": pl.Float64,
+            "speedup_ci_high": pl.Float64,
+            "cap_hit": pl.Boolean,
+            "output_equal": pl.Boolean,
+            "prompt_id": pl.String,
+            "kind": pl.String,
+        },
+    )
     return Logs(entries, lb, spec_df)

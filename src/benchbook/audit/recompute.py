@@ -82,8 +82,10 @@ def _unit_factor(stmt: Statement) -> float:
 
 def _divide(a: Interval, b: Interval, sid: str) -> Interval:
     if b.lo <= 0 or a.lo < 0:
-        raise RecomputeError(f"statement {sid}: a ratio needs positive numbers, got {a} / {b}; "
-                             "fix: cite the speeds or sizes themselves")
+        raise RecomputeError(
+            f"statement {sid}: a ratio needs positive numbers, got {a} / {b}; "
+            "fix: cite the speeds or sizes themselves"
+        )
     return Interval(a.lo / b.hi, a.hi / b.lo)
 
 
@@ -95,20 +97,28 @@ def _matches(cf: ClaimsFile, claim: Claim, select: dict) -> bool:
 def _bound_set(stmt: Statement) -> tuple[BoundSet, float]:
     """``over`` and the bound (``value``) of a bound statement; the schema requires both."""
     if stmt.over is None or stmt.value is None:
-        raise RecomputeError(f"statement {stmt.id}: a bound needs `over` and the bound as `value`; "
-                             "fix: state both (schema.Statement)")
+        raise RecomputeError(
+            f"statement {stmt.id}: a bound needs `over` and the bound as `value`; "
+            "fix: state both (schema.Statement)"
+        )
     return stmt.over, stmt.value
 
 
 def bound_pairs(cf: ClaimsFile, stmt: Statement) -> list[Pair]:
     """The set a bound statement ranges over (``schema.BoundSet``), in claims-file order."""
     over, _ = _bound_set(stmt)
-    nums = [(c, iv) for c in cf.claims
-            if _matches(cf, c, over.numerator) and (iv := claim_interval(c)) is not None]
+    nums = [
+        (c, iv)
+        for c in cf.claims
+        if _matches(cf, c, over.numerator) and (iv := claim_interval(c)) is not None
+    ]
     if over.denominator is None:
         return [Pair(c.id, None, iv) for c, iv in nums]
-    dens = [(c, iv) for c in cf.claims
-            if _matches(cf, c, over.denominator) and (iv := claim_interval(c)) is not None]
+    dens = [
+        (c, iv)
+        for c in cf.claims
+        if _matches(cf, c, over.denominator) and (iv := claim_interval(c)) is not None
+    ]
     pairs = []
     for n, n_iv in nums:
         key = [field_of(n, cf.conditions_of(n), m) for m in over.match]
@@ -123,9 +133,18 @@ def _bound(cf: ClaimsFile, stmt: Statement) -> Recomputed:
     pairs = bound_pairs(cf, stmt)
     match = ", ".join(over.match) or "nothing"
     if not pairs:
-        return Recomputed(stmt.id, None, None, [], "", NOT_CHECKABLE, reason=(
-            f"no claim pair matches the set (numerator {over.numerator}, denominator "
-            f"{over.denominator}, same {match})"))
+        return Recomputed(
+            stmt.id,
+            None,
+            None,
+            [],
+            "",
+            NOT_CHECKABLE,
+            reason=(
+                f"no claim pair matches the set (numerator {over.numerator}, denominator "
+                f"{over.denominator}, same {match})"
+            ),
+        )
     below = stmt.relation == "below"
     ext = max(pairs, key=lambda p: p.value.hi) if below else min(pairs, key=lambda p: p.value.lo)
     edge = ext.value.hi if below else ext.value.lo
@@ -133,10 +152,20 @@ def _bound(cf: ClaimsFile, stmt: Statement) -> Recomputed:
     h = half_width(stmt.decimals, stmt.about)
     ok = edge < bound + h if below else edge > bound - h
     what = f"{ext.numerator} / {ext.denominator}" if ext.denominator else ext.numerator
-    arithmetic = (f"{'max' if below else 'min'} over {len(pairs)} pairs (same {match}) = {what} = "
-                  f"{edge:.4g}; stated {stmt.relation} {bound:g}")
-    return Recomputed(stmt.id, Interval(edge, edge), Interval(edge, edge), reads, arithmetic,
-                      CONSISTENT if ok else INCONSISTENT, None if ok else edge - bound, pairs)
+    arithmetic = (
+        f"{'max' if below else 'min'} over {len(pairs)} pairs (same {match}) = {what} = "
+        f"{edge:.4g}; stated {stmt.relation} {bound:g}"
+    )
+    return Recomputed(
+        stmt.id,
+        Interval(edge, edge),
+        Interval(edge, edge),
+        reads,
+        arithmetic,
+        CONSISTENT if ok else INCONSISTENT,
+        None if ok else edge - bound,
+        pairs,
+    )
 
 
 def recompute_all(cf: ClaimsFile) -> dict[str, Recomputed]:
@@ -158,8 +187,11 @@ def recompute_all(cf: ClaimsFile) -> dict[str, Recomputed]:
             iv = claim_interval(c)
             return iv, c.unit, "" if iv else f"{ref} states no number"
         r = get(ref)
-        unit = "%" if by_stmt[ref].kind == "percent_change" else (
-            "x" if by_stmt[ref].kind in ("ratio", "bound") else by_stmt[ref].unit)
+        unit = (
+            "%"
+            if by_stmt[ref].kind == "percent_change"
+            else ("x" if by_stmt[ref].kind in ("ratio", "bound") else by_stmt[ref].unit)
+        )
         return r.natural, unit, "" if r.natural else f"{ref} is not checkable ({r.reason})"
 
     def get(sid: str) -> Recomputed:
@@ -173,13 +205,16 @@ def recompute_all(cf: ClaimsFile) -> dict[str, Recomputed]:
         vals = [value_of(ref) for ref in stmt.of]
         missing = [why for iv, _, why in vals if iv is None]
         if missing:
-            return Recomputed(stmt.id, None, None, list(stmt.of), "", NOT_CHECKABLE,
-                              reason="; ".join(missing))
+            return Recomputed(
+                stmt.id, None, None, list(stmt.of), "", NOT_CHECKABLE, reason="; ".join(missing)
+            )
         ivs = [iv for iv, _, _ in vals if iv is not None]  # all of them: none is missing
         units = {u for _, u, _ in vals}
         if stmt.kind in ("difference", "sum", "mean") and len(units) > 1:
-            raise RecomputeError(f"statement {stmt.id}: a {stmt.kind} of numbers in different units "
-                                 f"{sorted(map(str, units))}; fix: cite numbers of one unit")
+            raise RecomputeError(
+                f"statement {stmt.id}: a {stmt.kind} of numbers in different units "
+                f"{sorted(map(str, units))}; fix: cite numbers of one unit"
+            )
         a, b = ivs[0], ivs[-1]
         if stmt.kind == "ratio":
             natural = _divide(a, b, stmt.id)
@@ -204,16 +239,30 @@ def recompute_all(cf: ClaimsFile) -> dict[str, Recomputed]:
         elif stmt.range is not None:
             lo, hi = stmt.range
         else:
-            return Recomputed(stmt.id, natural, in_unit, list(stmt.of), arithmetic, NOT_CHECKABLE,
-                              reason="no value stated: nothing to check the recomputed value against")
+            return Recomputed(
+                stmt.id,
+                natural,
+                in_unit,
+                list(stmt.of),
+                arithmetic,
+                NOT_CHECKABLE,
+                reason="no value stated: nothing to check the recomputed value against",
+            )
         stated = stated_interval(lo, hi, stmt.decimals, stmt.about)
         if in_unit.overlaps(stated):
             return Recomputed(stmt.id, natural, in_unit, list(stmt.of), arithmetic, CONSISTENT)
         nearest = in_unit.hi if in_unit.hi < stated.lo else in_unit.lo
         target = lo if nearest < lo else hi
-        return Recomputed(stmt.id, natural, in_unit, list(stmt.of), arithmetic, INCONSISTENT,
-                          nearest - target,
-                          reason=f"recomputed {in_unit.text(4)} lies outside the stated {stated.text(4)}")
+        return Recomputed(
+            stmt.id,
+            natural,
+            in_unit,
+            list(stmt.of),
+            arithmetic,
+            INCONSISTENT,
+            nearest - target,
+            reason=f"recomputed {in_unit.text(4)} lies outside the stated {stated.text(4)}",
+        )
 
     for s in cf.statements:
         get(s.id)

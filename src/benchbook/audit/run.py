@@ -42,8 +42,10 @@ def _rule_reason(rule: str, row: dict) -> str:
     if rule == "single_run":
         return f"n = {row.get('n')}: fewer than {caveats.DEFAULTS['min_n']} repetitions, no interval"
     if rule == "acceptance_without_speedup":
-        return (f"acceptance {row['alpha']:.3f} but speedup {row['speedup_mean']:.3f} against the paired "
-                "baseline: no speedup")
+        return (
+            f"acceptance {row['alpha']:.3f} but speedup {row['speedup_mean']:.3f} against the paired "
+            "baseline: no speedup"
+        )
     if rule == "high_variance":
         return f"coefficient of variation {row['cv']:.3f} above {caveats.DEFAULTS['high_cv']}"
     return caveats.RULES[rule].doc.split(".")[0]
@@ -51,8 +53,10 @@ def _rule_reason(rule: str, row: dict) -> str:
 
 def _log_verdicts(lg: Logs, claims_file: str, here: Here) -> list[Verdict]:
     fired: dict[str, tuple[list[str], dict]] = {}
-    for table, kind, idc in ((lg.llama_bench, "llama_bench", "run_ids"),
-                             (lg.speculative, "speculative", "config_id")):
+    for table, kind, idc in (
+        (lg.llama_bench, "llama_bench", "run_ids"),
+        (lg.speculative, "speculative", "config_id"),
+    ):
         if table.is_empty():
             continue
         out, _ = caveats.evaluate(table, kind)
@@ -62,8 +66,11 @@ def _log_verdicts(lg: Logs, claims_file: str, here: Here) -> list[Verdict]:
     verdicts = []
     for e in lg.entries:
         rules, row = fired.get(e.id, ([], {}))
-        quals = [Qualifier(kind=RULE_QUALIFIER[r], check=r, reason=_rule_reason(r, row), evidence=e.evidence)
-                 for r in rules if r in RULE_QUALIFIER and r != "inconsistent_derived_value"]
+        quals = [
+            Qualifier(kind=RULE_QUALIFIER[r], check=r, reason=_rule_reason(r, row), evidence=e.evidence)
+            for r in rules
+            if r in RULE_QUALIFIER and r != "inconsistent_derived_value"
+        ]
         consistency: Consistency = NOT_CHECKABLE
         recomputed: str | None = None
         diff: float | None = None
@@ -73,8 +80,10 @@ def _log_verdicts(lg: Logs, claims_file: str, here: Here) -> list[Verdict]:
             bad = "inconsistent_derived_value" in rules
             consistency = INCONSISTENT if bad else CONSISTENT
             recomputed, diff = f"{e.value:.3f}", e.value - e.stated
-            arithmetic = (f"mean of {e.n} per-repetition rates (n_tokens / sample_s) = {e.value:.3f} tok/s; "
-                          f"the file's avg_ts {e.stated:.3f} (tolerance {tol:.1%})")
+            arithmetic = (
+                f"mean of {e.n} per-repetition rates (n_tokens / sample_s) = {e.value:.3f} tok/s; "
+                f"the file's avg_ts {e.stated:.3f} (tolerance {tol:.1%})"
+            )
         elif e.value is not None:
             recomputed = f"{e.value:.3f}"
         missing = []
@@ -86,11 +95,23 @@ def _log_verdicts(lg: Logs, claims_file: str, here: Here) -> list[Verdict]:
             missing.append(f"build: b{build} (here: {here.build})")
         if lb.get("gpu_info") and lb["gpu_info"] not in here.gpus:
             missing.append(f"hardware: {lb['gpu_info']} (here: {', '.join(here.gpus) or 'CPU only'})")
-        verdicts.append(Verdict(
-            claims_file=claims_file, id=e.id, kind="log", text=e.text, consistency=consistency,
-            recomputed=recomputed, difference=diff, unit="tok/s", arithmetic=arithmetic, qualifiers=quals,
-            notes=list(e.notes), reproducible=Reproducible(here=not missing, missing=missing),
-            evidence=e.evidence))
+        verdicts.append(
+            Verdict(
+                claims_file=claims_file,
+                id=e.id,
+                kind="log",
+                text=e.text,
+                consistency=consistency,
+                recomputed=recomputed,
+                difference=diff,
+                unit="tok/s",
+                arithmetic=arithmetic,
+                qualifiers=quals,
+                notes=list(e.notes),
+                reproducible=Reproducible(here=not missing, missing=missing),
+                evidence=e.evidence,
+            )
+        )
     return verdicts
 
 
@@ -102,8 +123,11 @@ def _against_logs(cf: ClaimsFile, verdicts: list[Verdict], lg: Logs | None) -> l
         if c is None or c.log is None:
             out.append(v)
             continue
-        entries: list[LogEntry] = [e for e in (lg.entries if lg else [])
-                                   if e.file == c.log and e.metric == c.metric and e.value is not None]
+        entries: list[LogEntry] = [
+            e
+            for e in (lg.entries if lg else [])
+            if e.file == c.log and e.metric == c.metric and e.value is not None
+        ]
         if not entries:
             why = "no --logs folder given" if lg is None else f"no {c.metric} entry in {c.log}"
             out.append(v.model_copy(update={"notes": v.notes + [f"log: {c.log} not checked ({why})"]}))
@@ -116,25 +140,40 @@ def _against_logs(cf: ClaimsFile, verdicts: list[Verdict], lg: Logs | None) -> l
         elif c.range is not None:
             lo, hi = c.range
         else:  # a claim in words only: the log's rate is shown, there is nothing to check it against
-            out.append(v.model_copy(update={
-                "recomputed": got.text(3),
-                "arithmetic": f"{c.metric} recomputed from {c.log}: {got.text(3)} tok/s",
-                "notes": v.notes + [f"log: {c.log} not checked (the claim states no number)"],
-                "evidence": evidence}))
+            out.append(
+                v.model_copy(
+                    update={
+                        "recomputed": got.text(3),
+                        "arithmetic": f"{c.metric} recomputed from {c.log}: {got.text(3)} tok/s",
+                        "notes": v.notes + [f"log: {c.log} not checked (the claim states no number)"],
+                        "evidence": evidence,
+                    }
+                )
+            )
             continue
         stated = stated_interval(lo, hi, c.decimals, c.about)
         ok = got.overlaps(stated)
         nearest = got.hi if got.hi < stated.lo else got.lo
-        out.append(v.model_copy(update={
-            "consistency": CONSISTENT if ok else INCONSISTENT, "recomputed": got.text(3),
-            "difference": None if ok else nearest - (lo if nearest < lo else hi),
-            "arithmetic": f"{c.metric} recomputed from {c.log}: {got.text(3)} {c.unit}",
-            "evidence": evidence}))
+        out.append(
+            v.model_copy(
+                update={
+                    "consistency": CONSISTENT if ok else INCONSISTENT,
+                    "recomputed": got.text(3),
+                    "difference": None if ok else nearest - (lo if nearest < lo else hi),
+                    "arithmetic": f"{c.metric} recomputed from {c.log}: {got.text(3)} {c.unit}",
+                    "evidence": evidence,
+                }
+            )
+        )
     return out
 
 
-def audit_file(path: str | Path, logs_dir: str | Path | None = None, pairs: dict[str, str] | None = None,
-               here: Here | None = None) -> Audit:
+def audit_file(
+    path: str | Path,
+    logs_dir: str | Path | None = None,
+    pairs: dict[str, str] | None = None,
+    here: Here | None = None,
+) -> Audit:
     """Audit one claims file (module doc).  ``pairs`` (speculative log -> baseline log, file names
     under ``logs_dir``) add to the claims file's ``log_pairs``.
 
@@ -182,8 +221,9 @@ def write(audit: Audit, out_dir: str | Path, pages_dir: str | Path | None = None
     return dest
 
 
-def audit_dir(claims_dir: str | Path, out_dir: str | Path, pages_dir: str | Path, here: Here | None = None
-              ) -> list[Audit]:
+def audit_dir(
+    claims_dir: str | Path, out_dir: str | Path, pages_dir: str | Path, here: Here | None = None
+) -> list[Audit]:
     """Audit every ``*.yaml`` in ``claims_dir``; write records, one page each and ``index.qmd``.
     Records and pages of claims files that no longer exist are removed."""
     files = sorted(Path(claims_dir).glob("*.yaml"))
@@ -203,8 +243,22 @@ def audit_dir(claims_dir: str | Path, out_dir: str | Path, pages_dir: str | Path
 
 def verdict_frame(verdicts: list[Verdict]) -> pl.DataFrame:
     """Verdicts as a flat table: id, kind, consistency, qualifiers (list of "kind: check"), reproducible."""
-    return pl.DataFrame([{"id": v.id, "kind": v.kind, "consistency": v.consistency,
-                          "qualifiers": [f"{q.kind}: {q.check}" for q in v.qualifiers],
-                          "reproducible": v.reproducible.here} for v in verdicts],
-                        schema={"id": pl.String, "kind": pl.String, "consistency": pl.String,
-                                "qualifiers": pl.List(pl.String), "reproducible": pl.Boolean})
+    return pl.DataFrame(
+        [
+            {
+                "id": v.id,
+                "kind": v.kind,
+                "consistency": v.consistency,
+                "qualifiers": [f"{q.kind}: {q.check}" for q in v.qualifiers],
+                "reproducible": v.reproducible.here,
+            }
+            for v in verdicts
+        ],
+        schema={
+            "id": pl.String,
+            "kind": pl.String,
+            "consistency": pl.String,
+            "qualifiers": pl.List(pl.String),
+            "reproducible": pl.Boolean,
+        },
+    )

@@ -246,8 +246,9 @@ class ClaimsFile(_Strict):
         if claim.origin is not None:
             return claim.conditions
         own = claim.conditions.model_dump(exclude_none=True, exclude_defaults=True)
-        return Conditions.model_validate({**self.conditions.model_dump(exclude_none=True,
-                                                                       exclude_defaults=True), **own})
+        return Conditions.model_validate(
+            {**self.conditions.model_dump(exclude_none=True, exclude_defaults=True), **own}
+        )
 
     def system_of(self, claim: Claim) -> System | None:
         """The declared system a claim ran on (through its environment), or None."""
@@ -271,6 +272,7 @@ def field_of(claim: Claim, conditions: Conditions, name: str):
 
 # --- YAML with line numbers and number text --------------------------------------------------------
 
+
 class _Doc:
     """The parsed YAML plus ``lines`` (path tuple -> 1-based line) and ``texts`` (path -> scalar text)."""
 
@@ -285,8 +287,9 @@ class _Doc:
         except yaml.MarkedYAMLError as e:
             mark = e.problem_mark or e.context_mark
             line = mark.line + 1 if mark else 0
-            raise ClaimsError(f"{path}:{line}: YAML syntax error: {e.problem or e}; "
-                              "fix: correct the YAML at that line") from None
+            raise ClaimsError(
+                f"{path}:{line}: YAML syntax error: {e.problem or e}; fix: correct the YAML at that line"
+            ) from None
         finally:
             loader.dispose()
 
@@ -297,8 +300,9 @@ class _Doc:
             for k, v in node.value:
                 key = loader.construct_object(k, deep=True)
                 if key in out:
-                    raise ClaimsError(f"{self.path}:{k.start_mark.line + 1}: duplicate key {key!r}; "
-                                      "fix: keep one")
+                    raise ClaimsError(
+                        f"{self.path}:{k.start_mark.line + 1}: duplicate key {key!r}; fix: keep one"
+                    )
                 out[key] = self._walk(loader, v, path + (key,))
             return out
         if isinstance(node, yaml.SequenceNode):
@@ -337,33 +341,43 @@ def _check_references(cf: ClaimsFile, doc: _Doc) -> None:
     where = doc.path
     ids: dict[str, tuple] = {}
     sections: tuple[tuple[str, Sequence[Claim | Statement]], ...] = (
-        ("claims", cf.claims), ("statements", cf.statements))
+        ("claims", cf.claims),
+        ("statements", cf.statements),
+    )
     for section, items in sections:
         for i, it in enumerate(items):
             if it.id in ids:
-                raise ClaimsError(f"{where}:{doc.line((section, i, 'id'))}: {section}.{i}.id: duplicate id "
-                                  f"{it.id!r} (first at line {doc.line(ids[it.id])}); fix: make ids unique")
+                raise ClaimsError(
+                    f"{where}:{doc.line((section, i, 'id'))}: {section}.{i}.id: duplicate id "
+                    f"{it.id!r} (first at line {doc.line(ids[it.id])}); fix: make ids unique"
+                )
             ids[it.id] = (section, i, "id")
     systems = {s.id for s in cf.systems}
     envs = {e.id for e in cf.environments}
     for i, e in enumerate(cf.environments):
         if e.system not in systems:
-            raise ClaimsError(f"{where}:{doc.line(('environments', i, 'system'))}: environments.{i}.system: "
-                              f"{e.system!r} is not a systems id; known: {sorted(systems)}")
+            raise ClaimsError(
+                f"{where}:{doc.line(('environments', i, 'system'))}: environments.{i}.system: "
+                f"{e.system!r} is not a systems id; known: {sorted(systems)}"
+            )
     for i, c in enumerate(cf.claims):
         env = c.conditions.env
         if env is not None and env not in envs:
             line = doc.line(("claims", i, "conditions", "env"))
-            raise ClaimsError(f"{where}:{line}: claims.{i}.conditions.env: "
-                              f"{env!r} is not an environments id; known: {sorted(envs)}")
+            raise ClaimsError(
+                f"{where}:{line}: claims.{i}.conditions.env: "
+                f"{env!r} is not an environments id; known: {sorted(envs)}"
+            )
     if cf.conditions.env is not None and cf.conditions.env not in envs:
         raise ClaimsError(f"{where}:{doc.line(('conditions', 'env'))}: conditions.env: unknown environment")
     stmt_ids = {s.id for s in cf.statements}
     for i, s in enumerate(cf.statements):
         for j, ref in enumerate(s.of):
             if ref not in ids:
-                raise ClaimsError(f"{where}:{doc.line(('statements', i, 'of', j))}: statements.{i}.of.{j}: "
-                                  f"{ref!r} is neither a claim nor a statement id; fix: cite an existing id")
+                raise ClaimsError(
+                    f"{where}:{doc.line(('statements', i, 'of', j))}: statements.{i}.of.{j}: "
+                    f"{ref!r} is neither a claim nor a statement id; fix: cite an existing id"
+                )
     # cycles between statements: depth-first search over statement -> cited statements
     state: dict[str, int] = {}
     index = {s.id: i for i, s in enumerate(cf.statements)}
@@ -374,10 +388,12 @@ def _check_references(cf: ClaimsFile, doc: _Doc) -> None:
             if ref not in stmt_ids:
                 continue
             if state.get(ref) == 1:
-                cycle = " -> ".join(trail[trail.index(ref):] + [ref]) if ref in trail else f"{sid} -> {ref}"
-                raise ClaimsError(f"{where}:{doc.line(('statements', index[sid], 'of'))}: statements."
-                                  f"{index[sid]}.of: statements cite each other in a cycle ({cycle}); "
-                                  "fix: break the cycle (cite the claims themselves)")
+                cycle = " -> ".join(trail[trail.index(ref) :] + [ref]) if ref in trail else f"{sid} -> {ref}"
+                raise ClaimsError(
+                    f"{where}:{doc.line(('statements', index[sid], 'of'))}: statements."
+                    f"{index[sid]}.of: statements cite each other in a cycle ({cycle}); "
+                    "fix: break the cycle (cite the claims themselves)"
+                )
             if state.get(ref) is None:
                 visit(ref, trail + [ref])
         state[sid] = 2
@@ -411,10 +427,12 @@ def load(path: str | Path) -> ClaimsFile:
         msg = err["msg"].removeprefix("Value error, ")
         named = re.match(r"(\w+): ", msg)  # a model check names its field first ("unit: ...")
         if named and named.group(1) in _FIELDS:
-            loc, msg = loc + (named.group(1),), msg[named.end():]
+            loc, msg = loc + (named.group(1),), msg[named.end() :]
         more = f" (and {e.error_count() - 1} more)" if e.error_count() > 1 else ""
-        raise ClaimsError(f"{path}:{doc.line(loc)}: {_loc_text(loc) or '(file)'}: {msg}{more}; "
-                          "fix: see README 'Claims files' for the field") from None
+        raise ClaimsError(
+            f"{path}:{doc.line(loc)}: {_loc_text(loc) or '(file)'}: {msg}{more}; "
+            "fix: see README 'Claims files' for the field"
+        ) from None
     _check_references(cf, doc)
     return cf
 

@@ -27,18 +27,48 @@ from .schema import Claim, ClaimsFile
 OWN_SOURCE = "the source"
 
 CLAIMS_SCHEMA = {
-    "id": pl.String, "metric": pl.String, "value": pl.Float64, "lo": pl.Float64, "hi": pl.Float64,
-    "unit": pl.String, "method": pl.String, "n": pl.Int64, "origin": pl.String, "env": pl.String,
-    "hardware": pl.String, "model": pl.String, "decoding": pl.String, "n_cpu_moe": pl.Int64,
-    "n_gpu_layers": pl.Int64, "prompt": pl.String, "block_max": pl.Int64, "tokens_generated": pl.Int64,
-    "cap": pl.Int64, "cold": pl.Boolean, "note": pl.String,
+    "id": pl.String,
+    "metric": pl.String,
+    "value": pl.Float64,
+    "lo": pl.Float64,
+    "hi": pl.Float64,
+    "unit": pl.String,
+    "method": pl.String,
+    "n": pl.Int64,
+    "origin": pl.String,
+    "env": pl.String,
+    "hardware": pl.String,
+    "model": pl.String,
+    "decoding": pl.String,
+    "n_cpu_moe": pl.Int64,
+    "n_gpu_layers": pl.Int64,
+    "prompt": pl.String,
+    "block_max": pl.Int64,
+    "tokens_generated": pl.Int64,
+    "cap": pl.Int64,
+    "cold": pl.Boolean,
+    "note": pl.String,
 }
 
-_SIDE = {"id": pl.String, "lo": pl.Float64, "hi": pl.Float64, "method": pl.String, "phase": pl.String,
-         "host": pl.String, "env": pl.String, "build": pl.String, "source": pl.String, "n": pl.Int64}
+_SIDE = {
+    "id": pl.String,
+    "lo": pl.Float64,
+    "hi": pl.Float64,
+    "method": pl.String,
+    "phase": pl.String,
+    "host": pl.String,
+    "env": pl.String,
+    "build": pl.String,
+    "source": pl.String,
+    "n": pl.Int64,
+}
 COMPARISON_SCHEMA = {
-    "id": pl.String, "statement": pl.String, "value": pl.Float64, "value_halfwidth": pl.Float64,
-    **{f"{s}_{k}": t for s in ("num", "den") for k, t in _SIDE.items()}, "num_alpha": pl.Float64,
+    "id": pl.String,
+    "statement": pl.String,
+    "value": pl.Float64,
+    "value_halfwidth": pl.Float64,
+    **{f"{s}_{k}": t for s in ("num", "den") for k, t in _SIDE.items()},
+    "num_alpha": pl.Float64,
 }
 
 
@@ -64,13 +94,31 @@ def claims_table(cf: ClaimsFile) -> pl.DataFrame:
             continue
         cond = cf.conditions_of(c)
         off = cond.offload
-        rows.append({
-            "id": c.id, "metric": c.metric, "value": iv.mid, "lo": iv.lo, "hi": iv.hi, "unit": c.unit,
-            "method": c.method, "n": c.n, "origin": c.origin, "env": cond.env, "hardware": host_of(cf, c),
-            "model": cond.model, "decoding": cond.decoding, "n_cpu_moe": off.n_cpu_moe if off else None,
-            "n_gpu_layers": off.n_gpu_layers if off else None, "prompt": cond.prompt,
-            "block_max": cond.block_max, "tokens_generated": cond.tokens_generated, "cap": cond.cap,
-            "cold": cond.file_cache == "cold" if cond.file_cache else None, "note": c.note})
+        rows.append(
+            {
+                "id": c.id,
+                "metric": c.metric,
+                "value": iv.mid,
+                "lo": iv.lo,
+                "hi": iv.hi,
+                "unit": c.unit,
+                "method": c.method,
+                "n": c.n,
+                "origin": c.origin,
+                "env": cond.env,
+                "hardware": host_of(cf, c),
+                "model": cond.model,
+                "decoding": cond.decoding,
+                "n_cpu_moe": off.n_cpu_moe if off else None,
+                "n_gpu_layers": off.n_gpu_layers if off else None,
+                "prompt": cond.prompt,
+                "block_max": cond.block_max,
+                "tokens_generated": cond.tokens_generated,
+                "cap": cond.cap,
+                "cold": cond.file_cache == "cold" if cond.file_cache else None,
+                "note": c.note,
+            }
+        )
     return pl.DataFrame(rows, schema=CLAIMS_SCHEMA)
 
 
@@ -80,10 +128,18 @@ def _side(cf: ClaimsFile, ref: str, recomputed: dict[str, Recomputed]) -> dict:
         natural = recomputed[ref].natural
         return {"id": ref, "lo": natural.lo if natural else None, "hi": natural.hi if natural else None}
     iv = claim_interval(c)
-    return {"id": ref, "lo": iv.lo if iv else None, "hi": iv.hi if iv else None, "method": c.method,
-            "phase": c.metric, "host": host_of(cf, c), "env": cf.conditions_of(c).env,
-            "build": build_of(cf, c),
-            "source": c.origin or OWN_SOURCE, "n": c.n}
+    return {
+        "id": ref,
+        "lo": iv.lo if iv else None,
+        "hi": iv.hi if iv else None,
+        "method": c.method,
+        "phase": c.metric,
+        "host": host_of(cf, c),
+        "env": cf.conditions_of(c).env,
+        "build": build_of(cf, c),
+        "source": c.origin or OWN_SOURCE,
+        "n": c.n,
+    }
 
 
 def _alpha(cf: ClaimsFile, num: str, den: str) -> float | None:
@@ -94,8 +150,11 @@ def _alpha(cf: ClaimsFile, num: str, den: str) -> float | None:
     mode, base = cf.conditions_of(n).decoding, cf.conditions_of(d).decoding
     if mode in (None, "plain") or base != "plain":
         return None
-    acc = [a for a in cf.claims if a.metric == "acceptance_rate" and a.value is not None
-           and cf.conditions_of(a).decoding == mode]
+    acc = [
+        a
+        for a in cf.claims
+        if a.metric == "acceptance_rate" and a.value is not None and cf.conditions_of(a).decoding == mode
+    ]
     return acc[0].value if acc else None
 
 
@@ -108,9 +167,13 @@ def comparison_table(cf: ClaimsFile, recomputed: dict[str, Recomputed]) -> pl.Da
             for p in r.pairs:
                 if p.denominator is None:
                     continue
-                row = {"id": f"{s.id}[{p.numerator}/{p.denominator}]", "statement": s.id,
-                       "value": p.value.mid, "value_halfwidth": None,
-                       "num_alpha": _alpha(cf, p.numerator, p.denominator)}
+                row = {
+                    "id": f"{s.id}[{p.numerator}/{p.denominator}]",
+                    "statement": s.id,
+                    "value": p.value.mid,
+                    "value_halfwidth": None,
+                    "num_alpha": _alpha(cf, p.numerator, p.denominator),
+                }
                 row.update({f"num_{k}": v for k, v in _side(cf, p.numerator, recomputed).items()})
                 row.update({f"den_{k}": v for k, v in _side(cf, p.denominator, recomputed).items()})
                 rows.append(row)
@@ -127,9 +190,15 @@ def comparison_table(cf: ClaimsFile, recomputed: dict[str, Recomputed]) -> pl.Da
                 h = half_width(s.decimals, s.about) / scale
             elif r.natural is not None:
                 value = r.natural.mid / (100.0 if s.kind == "percent_change" else 1.0) + (
-                    1.0 if s.kind == "percent_change" else 0.0)
-        row = {"id": s.id, "statement": s.id, "value": value, "value_halfwidth": h,
-               "num_alpha": _alpha(cf, num, den) if s.kind == "ratio" else None}
+                    1.0 if s.kind == "percent_change" else 0.0
+                )
+        row = {
+            "id": s.id,
+            "statement": s.id,
+            "value": value,
+            "value_halfwidth": h,
+            "num_alpha": _alpha(cf, num, den) if s.kind == "ratio" else None,
+        }
         row.update({f"num_{k}": v for k, v in _side(cf, num, recomputed).items()})
         row.update({f"den_{k}": v for k, v in _side(cf, den, recomputed).items()})
         rows.append(row)

@@ -46,10 +46,19 @@ AT_RISK: Final = "at risk"
 
 #: caveat rule -> qualifier kind (rules not listed never become qualifiers)
 RULE_QUALIFIER: dict[str, QualifierKind] = {
-    "cap_hit": AT_RISK, "single_run": AT_RISK, "cold_start": AT_RISK, "memory_spill": AT_RISK,
-    "synthetic_inputs": AT_RISK, "acceptance_without_speedup": AT_RISK, "high_variance": AT_RISK,
-    "warm_prompt_cache": AT_RISK, "cross_request_state": AT_RISK, "output_mismatch": AT_RISK,
-    "busy_host": AT_RISK, "mixed_method": NOT_COMPARABLE, "mixed_phase": NOT_COMPARABLE,
+    "cap_hit": AT_RISK,
+    "single_run": AT_RISK,
+    "cold_start": AT_RISK,
+    "memory_spill": AT_RISK,
+    "synthetic_inputs": AT_RISK,
+    "acceptance_without_speedup": AT_RISK,
+    "high_variance": AT_RISK,
+    "warm_prompt_cache": AT_RISK,
+    "cross_request_state": AT_RISK,
+    "output_mismatch": AT_RISK,
+    "busy_host": AT_RISK,
+    "mixed_method": NOT_COMPARABLE,
+    "mixed_phase": NOT_COMPARABLE,
     "host_or_build_mismatch": NOT_COMPARABLE,
 }
 #: at-risk rules of a cited claim that carry over to a statement citing it
@@ -112,10 +121,13 @@ class Here:
             names.add(mid)
             if isinstance(spec, dict) and spec.get("member"):
                 names.add(spec["member"].rsplit("/", 1)[-1])
-        return cls(models=frozenset(names), build=here.get("build", cls.build),
-                   methods=frozenset(here.get("methods", cls.methods)),
-                   decodings=frozenset(here.get("decodings", cls.decodings)),
-                   gpus=tuple(here.get("gpus") or ()))
+        return cls(
+            models=frozenset(names),
+            build=here.get("build", cls.build),
+            methods=frozenset(here.get("methods", cls.methods)),
+            decodings=frozenset(here.get("decodings", cls.decodings)),
+            gpus=tuple(here.get("gpus") or ()),
+        )
 
 
 def _fmt(v: float | None) -> str:
@@ -189,12 +201,15 @@ def _not_stated(cf: ClaimsFile, c: Claim) -> list[str]:
 
 
 def _cliff_neighbour(table: pl.DataFrame, cid: str) -> str:
-    """"42.72 at n_cpu_moe 24 (tg-win-ncmoe24)": the best value one offload level up, for reasons."""
+    """ "42.72 at n_cpu_moe 24 (tg-win-ncmoe24)": the best value one offload level up, for reasons."""
     row = table.filter(pl.col("id") == cid).row(0, named=True)
-    same = table.filter((pl.col("env").eq_missing(row["env"])) & (pl.col("metric") == row["metric"])
-                        & pl.col("method").eq_missing(row["method"])
-                        & pl.col("prompt").eq_missing(row["prompt"])
-                        & pl.col("block_max").eq_missing(row["block_max"]))
+    same = table.filter(
+        (pl.col("env").eq_missing(row["env"]))
+        & (pl.col("metric") == row["metric"])
+        & pl.col("method").eq_missing(row["method"])
+        & pl.col("prompt").eq_missing(row["prompt"])
+        & pl.col("block_max").eq_missing(row["block_max"])
+    )
     if row["n_cpu_moe"] is None:
         return ""
     up = same.filter(pl.col("n_cpu_moe") > row["n_cpu_moe"])
@@ -211,27 +226,41 @@ def _claim_qualifiers(c: Claim, table: pl.DataFrame, fired: dict) -> list[Qualif
     row: dict[str, Any] = rows.row(0, named=True) if rows.height else {}  # a rule fired: c has a row
     for rule in fired.get(c.id, []):
         if rule == "single_run":
-            reason = (f"n = {row['n']}: below {caveats.DEFAULTS['min_n']} runs, no interval; "
-                      "one outlier is the number")
+            reason = (
+                f"n = {row['n']}: below {caveats.DEFAULTS['min_n']} runs, no interval; "
+                "one outlier is the number"
+            )
         elif rule == "cold_start":
             reason = "a cold first run (model file not in the page cache): measures disk reads, not inference"
         elif rule == "memory_spill":
-            reason = (f"throughput cliff at the memory limit: {row['value']:g} {row['unit']} against "
-                      f"{_cliff_neighbour(table, c.id)} with more offloaded"
-                      + (f"; the source says: {c.note}" if c.note else ""))
+            reason = (
+                f"throughput cliff at the memory limit: {row['value']:g} {row['unit']} against "
+                f"{_cliff_neighbour(table, c.id)} with more offloaded"
+                + (f"; the source says: {c.note}" if c.note else "")
+            )
         elif rule == "cap_hit":
             reason = f"stopped at the generation cap ({row['tokens_generated']} of {row['cap']} tokens)"
         else:
             reason = caveats.RULES[rule].doc.split(".")[0]
         out.append(Qualifier(kind=RULE_QUALIFIER[rule], check=rule, reason=reason, evidence=[c.id]))
     if c.metric == "acceptance_rate" and c.counts is None:
-        out.append(Qualifier(kind=UNSUPPORTED, check="needs",
-                             reason="an acceptance rate without the counts (accepted / drafted) behind it",
-                             evidence=[c.id]))
+        out.append(
+            Qualifier(
+                kind=UNSUPPORTED,
+                check="needs",
+                reason="an acceptance rate without the counts (accepted / drafted) behind it",
+                evidence=[c.id],
+            )
+        )
     if c.metric == "speedup":
-        out.append(Qualifier(kind=UNSUPPORTED, check="needs",
-                             reason="a speedup without both speeds: cite the two speeds in a ratio statement",
-                             evidence=[c.id]))
+        out.append(
+            Qualifier(
+                kind=UNSUPPORTED,
+                check="needs",
+                reason="a speedup without both speeds: cite the two speeds in a ratio statement",
+                evidence=[c.id],
+            )
+        )
     return out
 
 
@@ -242,7 +271,7 @@ def _side_pairs(s: Statement, r: Recomputed) -> list[tuple[str, str]]:
         return [(s.of[0], s.of[1])]
     if s.kind == "percent_change":
         return [(s.of[1], s.of[0])]
-    return [(a, b) for i, a in enumerate(s.of) for b in s.of[i + 1:]]
+    return [(a, b) for i, a in enumerate(s.of) for b in s.of[i + 1 :]]
 
 
 def _differences(cf: ClaimsFile, a: str, b: str) -> dict[str, str]:
@@ -274,16 +303,21 @@ def _differences(cf: ClaimsFile, a: str, b: str) -> dict[str, str]:
     return out
 
 
-def _statement_qualifiers(cf: ClaimsFile, s: Statement, r: Recomputed, comp_fired: dict,
-                          claim_fired: dict) -> tuple[list[Qualifier], list[str]]:
+def _statement_qualifiers(
+    cf: ClaimsFile, s: Statement, r: Recomputed, comp_fired: dict, claim_fired: dict
+) -> tuple[list[Qualifier], list[str]]:
     quals: dict[tuple, Qualifier] = {}
     notes: list[str] = []
 
     def add(kind: QualifierKind, check: str, reason: str, evidence: list[str]) -> None:
         key = (kind, check, reason)
         if key in quals:
-            quals[key] = Qualifier(kind=kind, check=check, reason=reason,
-                                   evidence=sorted(set(quals[key].evidence) | set(evidence)))
+            quals[key] = Qualifier(
+                kind=kind,
+                check=check,
+                reason=reason,
+                evidence=sorted(set(quals[key].evidence) | set(evidence)),
+            )
         else:
             quals[key] = Qualifier(kind=kind, check=check, reason=reason, evidence=sorted(set(evidence)))
 
@@ -307,15 +341,26 @@ def _statement_qualifiers(cf: ClaimsFile, s: Statement, r: Recomputed, comp_fire
         if "single_run" in fired:
             sides = [c for i in ids if (c := cf.claim(i)) is not None]
             ones = [c.id for c in sides if c.n is not None and c.n < caveats.DEFAULTS["min_n"]]
-            add(AT_RISK, "single_run", f"n below {caveats.DEFAULTS['min_n']} on a side of the comparison "
-                                      "(single runs, no interval)", ones)
+            add(
+                AT_RISK,
+                "single_run",
+                f"n below {caveats.DEFAULTS['min_n']} on a side of the comparison (single runs, no interval)",
+                ones,
+            )
         num_claim = cf.claim(ids[0]) if ids else None
         if "acceptance_without_speedup" in fired and num_claim is not None:
             mode = cf.conditions_of(num_claim).decoding
-            acc = [c.id for c in cf.claims
-                   if c.metric == "acceptance_rate" and cf.conditions_of(c).decoding == mode]
-            add(AT_RISK, "acceptance_without_speedup",
-                "high stated acceptance, yet the speed ratio is at or below 1: no speedup", ids + acc)
+            acc = [
+                c.id
+                for c in cf.claims
+                if c.metric == "acceptance_rate" and cf.conditions_of(c).decoding == mode
+            ]
+            add(
+                AT_RISK,
+                "acceptance_without_speedup",
+                "high stated acceptance, yet the speed ratio is at or below 1: no speedup",
+                ids + acc,
+            )
     cited = set(r.reads) | {x for p in pairs for x in p}
     for cid in sorted(cited):
         for rule in claim_fired.get(cid, []):
@@ -360,15 +405,29 @@ def judge(cf: ClaimsFile, recomputed: dict[str, Recomputed], here: Here, claims_
     for c in cf.claims:
         quals = _claim_qualifiers(c, ctable, claim_fired)
         if c.id in acc_risk:
-            quals.append(Qualifier(kind=AT_RISK, check="acceptance_without_speedup",
-                                   reason="the same decoding mode runs at or below the plain speed: "
-                                          "acceptance is high, speed is not",
-                                   evidence=sorted(acc_risk[c.id])))
-        out.append(Verdict(
-            claims_file=claims_file, id=c.id, kind="claim", text=claim_text(c), consistency=NOT_CHECKABLE,
-            unit=c.unit, qualifiers=quals, notes=_not_stated(cf, c),
-            reproducible=reproducibility(cf, c, here),
-            evidence=[c.id]))
+            quals.append(
+                Qualifier(
+                    kind=AT_RISK,
+                    check="acceptance_without_speedup",
+                    reason="the same decoding mode runs at or below the plain speed: "
+                    "acceptance is high, speed is not",
+                    evidence=sorted(acc_risk[c.id]),
+                )
+            )
+        out.append(
+            Verdict(
+                claims_file=claims_file,
+                id=c.id,
+                kind="claim",
+                text=claim_text(c),
+                consistency=NOT_CHECKABLE,
+                unit=c.unit,
+                qualifiers=quals,
+                notes=_not_stated(cf, c),
+                reproducible=reproducibility(cf, c, here),
+                evidence=[c.id],
+            )
+        )
     for s in cf.statements:
         r = recomputed[s.id]
         quals, notes = _statement_qualifiers(cf, s, r, comp_fired, claim_fired)
@@ -377,12 +436,23 @@ def judge(cf: ClaimsFile, recomputed: dict[str, Recomputed], here: Here, claims_
         cited = [claim for i in sorted(set(r.reads)) if (claim := cf.claim(i)) is not None]
         reps = [reproducibility(cf, c, here) for c in cited]
         missing = sorted({m for rep in reps for m in rep.missing})
-        out.append(Verdict(
-            claims_file=claims_file, id=s.id, kind="statement", text=s.statement, consistency=r.verdict,
-            recomputed=(r.in_unit.text(3) if r.in_unit else None), difference=r.difference,
-            unit=s.unit, arithmetic=r.arithmetic or None, qualifiers=quals, notes=notes,
-            reproducible=Reproducible(here=bool(cited) and not missing, missing=missing),
-            evidence=list(r.reads)))
+        out.append(
+            Verdict(
+                claims_file=claims_file,
+                id=s.id,
+                kind="statement",
+                text=s.statement,
+                consistency=r.verdict,
+                recomputed=(r.in_unit.text(3) if r.in_unit else None),
+                difference=r.difference,
+                unit=s.unit,
+                arithmetic=r.arithmetic or None,
+                qualifiers=quals,
+                notes=notes,
+                reproducible=Reproducible(here=bool(cited) and not missing, missing=missing),
+                evidence=list(r.reads),
+            )
+        )
     return out
 
 

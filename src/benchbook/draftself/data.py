@@ -31,17 +31,30 @@ import torch
 SPECIALS = ["<pad>", "<mask>", "<unk>", "\n"]
 MARKERS = ["letters", "count", "days", "months", "table", "story", "words", ":", ".", "x"]
 LETTERS = [chr(c) for c in range(ord("a"), ord("z") + 1)]
-NUMBERS = [str(i) for i in range(0, 145)]           # up to 12*12
+NUMBERS = [str(i) for i in range(0, 145)]  # up to 12*12
 DAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
-MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august", "september",
-          "october", "november", "december"]
+MONTHS = [
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+]
 DET = ["the", "a"]
 ADJ = ["red", "old", "small", "big", "quiet", "green", "happy", "dark"]
 NOUN = ["fox", "bird", "dog", "cat", "house", "river", "tree", "boat", "lamp", "child", "horse", "road"]
 VERB = ["sees", "finds", "follows", "helps", "watches", "likes", "carries", "hears"]
 PREP = ["near", "under", "behind", "to", "from"]
-VOCAB = list(dict.fromkeys(SPECIALS + MARKERS + LETTERS + NUMBERS + DAYS + MONTHS + DET + ADJ + NOUN + VERB
-                           + PREP))
+VOCAB = list(
+    dict.fromkeys(SPECIALS + MARKERS + LETTERS + NUMBERS + DAYS + MONTHS + DET + ADJ + NOUN + VERB + PREP)
+)
 KINDS = {"letters": 3, "count": 3, "days": 2, "months": 2, "table": 2, "story": 3, "words": 1}  # weights
 PREDICTABLE = ("letters", "count", "days", "months")
 
@@ -90,8 +103,14 @@ def make_document(rng: random.Random, kind: str, min_len: int = 12, max_len: int
     elif kind == "story":
         body = []
         while len(body) < n:
-            body += [rng.choice(DET), rng.choice(ADJ), rng.choice(NOUN), rng.choice(VERB), rng.choice(DET),
-                     rng.choice(NOUN)]
+            body += [
+                rng.choice(DET),
+                rng.choice(ADJ),
+                rng.choice(NOUN),
+                rng.choice(VERB),
+                rng.choice(DET),
+                rng.choice(NOUN),
+            ]
             if rng.random() < 0.5:
                 body += [rng.choice(PREP), rng.choice(DET), rng.choice(NOUN)]
             body.append(".")
@@ -129,6 +148,7 @@ def prompts(seed: int = 1, per_kind: int = 2) -> list[dict]:
         for j in range(per_kind):
             doc = make_document(rng, kind, min_len=40, max_len=40).split(" ")
             text = " ".join(doc[: 2 + 4 + (2 if kind == "table" else 0)])
-            out.append({"prompt_id": f"{kind}-{j}", "kind": kind, "predictable": kind in PREDICTABLE,
-                        "text": text})
+            out.append(
+                {"prompt_id": f"{kind}-{j}", "kind": kind, "predictable": kind in PREDICTABLE, "text": text}
+            )
     return out

@@ -37,19 +37,24 @@ from .model import KVCache, TinyLM
 
 @dataclass
 class PassRecord:
-    kind: str                    # prefill | decode | draft | verify
-    mode: str                    # causal | block
-    n_tokens: int                # tokens in the pass
-    cache_len: int               # cache length before the pass
-    wall_ns: int                 # forward pass only (model call), perf_counter_ns
-    experts: list[list[int]] | None = None   # per MoE layer: sorted unique routed expert ids
+    kind: str  # prefill | decode | draft | verify
+    mode: str  # causal | block
+    n_tokens: int  # tokens in the pass
+    cache_len: int  # cache length before the pass
+    wall_ns: int  # forward pass only (model call), perf_counter_ns
+    experts: list[list[int]] | None = None  # per MoE layer: sorted unique routed expert ids
 
 
 class Engine:
     """A model, its static KV cache, the token sequence (prompt + committed) and the pass log."""
 
-    def __init__(self, model: TinyLM, max_len: int, coreset: tuple[float, int] | None = None,
-                 coreset_apply: str = "draft"):
+    def __init__(
+        self,
+        model: TinyLM,
+        max_len: int,
+        coreset: tuple[float, int] | None = None,
+        coreset_apply: str = "draft",
+    ):
         p = next(model.parameters())
         self.model = model
         self.cache = KVCache(model.cfg, dtype=p.dtype, max_len=max_len)
@@ -72,8 +77,9 @@ class Engine:
             logits = self.model(x, self.cache, mode=mode, write=write, coreset_args=cs)
         wall = time.perf_counter_ns() - t0
         # every MoE layer ran in this pass, so each has its routed ids
-        experts = [m.last_choice.unique().tolist() for m in self.model.moe_layers()
-                   if m.last_choice is not None] or None
+        experts = [
+            m.last_choice.unique().tolist() for m in self.model.moe_layers() if m.last_choice is not None
+        ] or None
         self.passes.append(PassRecord(kind, mode, len(tokens), before, wall, experts))
         return logits[0]
 
@@ -89,8 +95,9 @@ def decode_one_token(eng: Engine, tok: int) -> int:
     return int(eng.forward("decode", [tok])[-1].argmax())
 
 
-def draft_block(eng: Engine, anchor: int, k: int,
-                threshold: float | None = None) -> tuple[list[int], list[float]]:
+def draft_block(
+    eng: Engine, anchor: int, k: int, threshold: float | None = None
+) -> tuple[list[int], list[float]]:
     """Propose k tokens after ``anchor`` by filling ``[anchor, MASK×k]`` in block mode.
 
     threshold None: one pass, every slot takes its argmax.  Otherwise iterative filling: each pass
@@ -116,8 +123,10 @@ def draft_block(eng: Engine, anchor: int, k: int,
 
 def model_drafter(threshold: float | None = None) -> Callable:
     """The draft-self drafter: the model itself in block mode."""
+
     def drafter(eng: Engine, anchor: int, k: int):
         return draft_block(eng, anchor, k, threshold)
+
     return drafter
 
 
@@ -149,10 +158,10 @@ def accept(draft: list[int], verified: list[int]) -> int:
 
 @dataclass
 class Result:
-    tokens: list[int]                            # the N generated tokens
+    tokens: list[int]  # the N generated tokens
     steps: list[dict] = field(default_factory=list)
     passes: list[PassRecord] = field(default_factory=list)
-    decode_wall_ns: int = 0                      # after the prefill token, until the N-th token
+    decode_wall_ns: int = 0  # after the prefill token, until the N-th token
 
 
 def _pass_dicts(passes):
@@ -164,25 +173,51 @@ def generate_ar(model: TinyLM, prompt: list[int], n: int) -> Result:
     eng = Engine(model, len(prompt) + n + 1)
     t = prefill(eng, prompt)
     res = Result([t])
-    res.steps.append({"step": 0, "kind": "prefill", "committed": [t], "accepted": 0, "proposed": [],
-                      "cache_len_after": eng.cache.length, "passes": _pass_dicts(eng.passes)})
+    res.steps.append(
+        {
+            "step": 0,
+            "kind": "prefill",
+            "committed": [t],
+            "accepted": 0,
+            "proposed": [],
+            "cache_len_after": eng.cache.length,
+            "passes": _pass_dicts(eng.passes),
+        }
+    )
     t0 = time.perf_counter_ns()
     while len(res.tokens) < n:
         before, npass = eng.cache.length, len(eng.passes)
         t = decode_one_token(eng, t)
         res.tokens.append(t)
-        res.steps.append({"step": len(res.steps), "kind": "ar", "committed": [t], "accepted": 0,
-                          "proposed": [], "cache_len_before": before, "cache_len_after": eng.cache.length,
-                          "passes": _pass_dicts(eng.passes[npass:])})
+        res.steps.append(
+            {
+                "step": len(res.steps),
+                "kind": "ar",
+                "committed": [t],
+                "accepted": 0,
+                "proposed": [],
+                "cache_len_before": before,
+                "cache_len_after": eng.cache.length,
+                "passes": _pass_dicts(eng.passes[npass:]),
+            }
+        )
     res.decode_wall_ns = time.perf_counter_ns() - t0
     res.passes = eng.passes
     return res
 
 
-def generate_draftself(model: TinyLM, prompt: list[int], n: int, k: int, verify_mode: str = "batched",
-                       threshold: float | None = None, drafter: Callable | None = None,
-                       coreset: tuple[float, int] | None = None, coreset_apply: str = "draft",
-                       engine_hook: Callable | None = None) -> Result:
+def generate_draftself(
+    model: TinyLM,
+    prompt: list[int],
+    n: int,
+    k: int,
+    verify_mode: str = "batched",
+    threshold: float | None = None,
+    drafter: Callable | None = None,
+    coreset: tuple[float, int] | None = None,
+    coreset_apply: str = "draft",
+    engine_hook: Callable | None = None,
+) -> Result:
     """Draft-self decoding of n tokens with blocks of k drafted tokens (see module docstring).
 
     verify_mode ``batched`` (one k+1-token pass) or ``sequential`` (one token per pass).
@@ -198,8 +233,17 @@ def generate_draftself(model: TinyLM, prompt: list[int], n: int, k: int, verify_
     t = prefill(eng, prompt)
     res = Result([t])
     eng.tokens.append(t)
-    res.steps.append({"step": 0, "kind": "prefill", "committed": [t], "accepted": 0, "proposed": [],
-                      "cache_len_after": eng.cache.length, "passes": _pass_dicts(eng.passes)})
+    res.steps.append(
+        {
+            "step": 0,
+            "kind": "prefill",
+            "committed": [t],
+            "accepted": 0,
+            "proposed": [],
+            "cache_len_after": eng.cache.length,
+            "passes": _pass_dicts(eng.passes),
+        }
+    )
     t0 = time.perf_counter_ns()
     while len(res.tokens) < n:
         s, npass = eng.cache.length, len(eng.passes)
@@ -212,18 +256,30 @@ def generate_draftself(model: TinyLM, prompt: list[int], n: int, k: int, verify_
         verified = (verify if verify_mode == "batched" else verify_sequential)(eng, anchor, proposal)
         a = accept(proposal, verified)
         new = proposal[:a] + [verified[a]]
-        eng.cache.length = s + a + 1                 # roll back: keep anchor + accepted drafts
+        eng.cache.length = s + a + 1  # roll back: keep anchor + accepted drafts
         eng.tokens += new
         take = new[: n - len(res.tokens)]
         res.tokens += take
         if engine_hook:
             engine_hook(eng, "verify")
-        res.steps.append({
-            "step": len(res.steps), "kind": "draftself", "anchor": anchor, "proposed": proposal,
-            "proposed_conf": [round(c, 6) for c in conf], "verifier_argmax": verified, "accepted": a,
-            "committed": take, "cache_len_before": s, "cache_len_after_draft": len_after_draft,
-            "cache_len_after": eng.cache.length, "draft_passes": ndraft - npass,
-            "verify_passes": len(eng.passes) - ndraft, "passes": _pass_dicts(eng.passes[npass:])})
+        res.steps.append(
+            {
+                "step": len(res.steps),
+                "kind": "draftself",
+                "anchor": anchor,
+                "proposed": proposal,
+                "proposed_conf": [round(c, 6) for c in conf],
+                "verifier_argmax": verified,
+                "accepted": a,
+                "committed": take,
+                "cache_len_before": s,
+                "cache_len_after_draft": len_after_draft,
+                "cache_len_after": eng.cache.length,
+                "draft_passes": ndraft - npass,
+                "verify_passes": len(eng.passes) - ndraft,
+                "passes": _pass_dicts(eng.passes[npass:]),
+            }
+        )
     res.decode_wall_ns = time.perf_counter_ns() - t0
     res.passes = eng.passes
     return res

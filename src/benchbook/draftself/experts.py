@@ -31,9 +31,11 @@ def step_experts(passes: list[dict]) -> dict:
     their union; None for a dense model."""
     draft = [p for p in passes if p["kind"] == "draft"]
     ver = [p for p in passes if p["kind"] in ("verify", "decode", "prefill")]
-    return {"draft": unique_per_layer(draft) if draft else None,
-            "verify": unique_per_layer(ver) if ver else None,
-            "union": unique_per_layer(passes)}
+    return {
+        "draft": unique_per_layer(draft) if draft else None,
+        "verify": unique_per_layer(ver) if ver else None,
+        "union": unique_per_layer(passes),
+    }
 
 
 def expert_loads(passes: list[dict]) -> int:

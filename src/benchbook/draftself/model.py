@@ -37,11 +37,11 @@ class ModelConfig:
     d_model: int = 128
     n_layers: int = 4
     n_heads: int = 4
-    dense: bool = False          # True: dense MLP of width d_ff instead of MoE
-    d_ff: int = 256              # dense MLP width, and the shared expert's width
-    n_experts: int = 16          # E routed experts per MoE layer
-    top_k: int = 2               # K experts per token
-    d_expert: int = 64           # width of one routed expert
+    dense: bool = False  # True: dense MLP of width d_ff instead of MoE
+    d_ff: int = 256  # dense MLP width, and the shared expert's width
+    n_experts: int = 16  # E routed experts per MoE layer
+    top_k: int = 2  # K experts per token
+    d_expert: int = 64  # width of one routed expert
     max_seq_len: int = 512
     rope_base: float = 10000.0
 
@@ -72,7 +72,7 @@ def rope(x: torch.Tensor, pos: torch.Tensor, base: float) -> torch.Tensor:
     """Rotary position embedding (Su et al. 2021, "RoFormer"). x [B, H, T, hd], pos [T] int."""
     hd = x.shape[-1]
     inv = 1.0 / (base ** (torch.arange(0, hd, 2, dtype=torch.float64) / hd))
-    ang = (pos.to(torch.float64)[:, None] * inv[None, :]).to(x.dtype)      # [T, hd/2]
+    ang = (pos.to(torch.float64)[:, None] * inv[None, :]).to(x.dtype)  # [T, hd/2]
     cos, sin = ang.cos(), ang.sin()
     x1, x2 = x[..., 0::2], x[..., 1::2]
     return torch.stack((x1 * cos - x2 * sin, x1 * sin + x2 * cos), dim=-1).flatten(-2)
@@ -118,7 +118,7 @@ def coreset(scores: torch.Tensor, mass: float, min_size: int) -> torch.Tensor:
     cum = total[order].cumsum(0) / total.sum()
     n = int((cum < mass).sum().item()) + 1
     keep = torch.zeros_like(total, dtype=torch.bool)
-    keep[order[: max(n, min_size)]] = True   # caller ensures min_size >= K
+    keep[order[: max(n, min_size)]] = True  # caller ensures min_size >= K
     return keep
 
 
@@ -137,16 +137,16 @@ class MoE(nn.Module):
     def forward(self, x, coreset_args: tuple[float, int] | None = None):
         B, T, D = x.shape
         flat = x.reshape(-1, D)
-        probs = self.router(flat).softmax(-1)                         # [N, E]
+        probs = self.router(flat).softmax(-1)  # [N, E]
         routable = probs
-        if coreset_args is not None:                                  # restrict the block to a subset
+        if coreset_args is not None:  # restrict the block to a subset
             keep = coreset(probs, *coreset_args)
             routable = probs.masked_fill(~keep, -1.0)
-        w, idx = routable.topk(self.cfg.top_k, dim=-1)                # [N, K]
+        w, idx = routable.topk(self.cfg.top_k, dim=-1)  # [N, K]
         w = probs.gather(1, idx)
         w = w / w.sum(-1, keepdim=True)
         self.last_choice = idx.detach()
-        if self.training:   # Switch-Transformer load-balancing loss (Fedus et al. 2021, eq. 4)
+        if self.training:  # Switch-Transformer load-balancing loss (Fedus et al. 2021, eq. 4)
             frac = F.one_hot(idx, self.cfg.n_experts).sum(1).float().mean(0) / self.cfg.top_k
             self.last_aux = self.cfg.n_experts * (frac * probs.mean(0)).sum()
         # Group the N·K (token, expert) pairs by expert; run only experts that received a token.
@@ -195,7 +195,7 @@ class TinyLM(nn.Module):
         return [b.ffn for b in self.layers if isinstance(b.ffn, MoE)]
 
     def logits(self, h):
-        return h @ self.embed.weight.T                                # tied embedding
+        return h @ self.embed.weight.T  # tied embedding
 
     def forward_masked(self, idx, pos, mask):
         """Training / cache-free pass. idx [B, T], pos [T], mask [T, T] bool -> logits [B, T, V]."""
@@ -204,8 +204,14 @@ class TinyLM(nn.Module):
             x, _, _ = layer(x, pos, mask)
         return self.logits(self.norm(x))
 
-    def forward(self, tokens: torch.Tensor, cache: KVCache, mode: str = "causal", write: bool = True,
-                coreset_args: tuple[float, int] | None = None) -> torch.Tensor:
+    def forward(
+        self,
+        tokens: torch.Tensor,
+        cache: KVCache,
+        mode: str = "causal",
+        write: bool = True,
+        coreset_args: tuple[float, int] | None = None,
+    ) -> torch.Tensor:
         """One inference pass over new ``tokens`` [B, T] placed at positions cache.length.. .
 
         mode ``causal`` or ``block`` (see module docstring).  ``write``: store the new K/V in the
@@ -226,8 +232,8 @@ class TinyLM(nn.Module):
         for i, layer in enumerate(self.layers):
             x, k, v = layer(x, pos, mask, cache.k[i, :, :, :S], cache.v[i, :, :, :S], coreset_args)
             if write:
-                cache.k[i, :, :, S:S + T] = k
-                cache.v[i, :, :, S:S + T] = v
+                cache.k[i, :, :, S : S + T] = k
+                cache.v[i, :, :, S : S + T] = v
         if write:
             cache.length = S + T
         return self.logits(self.norm(x))
@@ -240,8 +246,9 @@ def n_params(model: nn.Module) -> int:
 def active_params_per_token(cfg: ModelConfig) -> int:
     """Parameters one token multiplies through (embeddings excluded; K routed + shared experts)."""
     attn = 4 * cfg.d_model * cfg.d_model
-    ffn = 2 * cfg.d_model * cfg.d_ff + (0 if cfg.dense else cfg.top_k * 2 * cfg.d_model * cfg.d_expert
-                                        + cfg.d_model * cfg.n_experts)
+    ffn = 2 * cfg.d_model * cfg.d_ff + (
+        0 if cfg.dense else cfg.top_k * 2 * cfg.d_model * cfg.d_expert + cfg.d_model * cfg.n_experts
+    )
     return cfg.n_layers * (attn + ffn)
 
 
@@ -254,4 +261,3 @@ def load(path, dtype=torch.float32) -> tuple[TinyLM, dict]:
     model = TinyLM(ModelConfig(**ck["config"]))
     model.load_state_dict(ck["state_dict"])
     return model.to(dtype).eval(), ck.get("meta", {})
-

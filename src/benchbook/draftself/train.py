@@ -45,13 +45,23 @@ class TrainConfig:
     steps: int = 600
     lr: float = 3e-3
     warmup: int = 50
-    max_block: int = 16            # anchor + up to 15 masks, as in the fork
+    max_block: int = 16  # anchor + up to 15 masks, as in the fork
     p_full_mask: float = 0.5
     aux_coef: float = 0.01
-    threads: int = 1            # 1 is robust on a shared 2-core host (2 threads spin-wait under load)
+    threads: int = 1  # 1 is robust on a shared 2-core host (2 threads spin-wait under load)
     log_every: int = 25
-    model: dict = field(default_factory=lambda: {"d_model": 128, "n_layers": 4, "n_heads": 4, "dense": False,
-                                                 "d_ff": 256, "n_experts": 16, "top_k": 2, "d_expert": 64})
+    model: dict = field(
+        default_factory=lambda: {
+            "d_model": 128,
+            "n_layers": 4,
+            "n_heads": 4,
+            "dense": False,
+            "d_ff": 256,
+            "n_experts": 16,
+            "top_k": 2,
+            "d_expert": 64,
+        }
+    )
 
 
 def train_mask(T: int, b: int, phase: int) -> tuple[torch.Tensor, torch.Tensor]:
@@ -76,12 +86,12 @@ def make_batch(stream: torch.Tensor, cfg: TrainConfig, mask_id: int, g: torch.Ge
     """(idx [B, 2T], targets [B, 2T] with -100 where no loss, attn mask [2T, 2T], pos [2T])."""
     T, B = cfg.seq_len, cfg.batch_size
     offs = torch.randint(0, len(stream) - T - 1, (B,), generator=g)
-    x = torch.stack([stream[o:o + T + 1] for o in offs.tolist()])         # [B, T+1]
+    x = torch.stack([stream[o : o + T + 1] for o in offs.tolist()])  # [B, T+1]
     clean, nxt = x[:, :T], x[:, 1:]
     b = int(torch.randint(2, cfg.max_block + 1, (1,), generator=g))
     phase = int(torch.randint(0, b, (1,), generator=g))
     mask, start = train_mask(T, b, phase)
-    is_anchor = start == torch.arange(T)                                    # [T]
+    is_anchor = start == torch.arange(T)  # [T]
     full = torch.rand(B, 1, generator=g) < cfg.p_full_mask
     rate = torch.rand(B, 1, generator=g)
     masked = (full | (torch.rand(B, T, generator=g) < rate)) & ~is_anchor[None, :]
@@ -126,17 +136,29 @@ def train(cfg: TrainConfig, log=print) -> tuple[TinyLM, dict]:
         cur = torch.tensor([ar.item(), mk.item(), aux.item()])
         ema = cur if ema is None else 0.95 * ema + 0.05 * cur
         if step % cfg.log_every == 0 or step == cfg.steps:
-            row = {"step": step, "loss_next": round(ema[0].item(), 4), "loss_masked": round(ema[1].item(), 4),
-                   "loss_aux": round(ema[2].item(), 4), "lr": lr,
-                   "elapsed_s": round(time.perf_counter() - t0, 1)}
+            row = {
+                "step": step,
+                "loss_next": round(ema[0].item(), 4),
+                "loss_masked": round(ema[1].item(), 4),
+                "loss_aux": round(ema[2].item(), 4),
+                "lr": lr,
+                "elapsed_s": round(time.perf_counter() - t0, 1),
+            }
             curve.append(row)
             log(row)
     model.eval()
-    summary = {"train_seconds": round(time.perf_counter() - t0, 2), "curve": curve,
-               "final_loss_next": curve[-1]["loss_next"], "final_loss_masked": curve[-1]["loss_masked"],
-               "n_params": n_params(model), "corpus_sha256": data.corpus_sha256(text),
-               "corpus_tokens": len(stream), "model_config": mcfg.to_dict(), "train_config": asdict(cfg),
-               "torch_version": torch.__version__}
+    summary = {
+        "train_seconds": round(time.perf_counter() - t0, 2),
+        "curve": curve,
+        "final_loss_next": curve[-1]["loss_next"],
+        "final_loss_masked": curve[-1]["loss_masked"],
+        "n_params": n_params(model),
+        "corpus_sha256": data.corpus_sha256(text),
+        "corpus_tokens": len(stream),
+        "model_config": mcfg.to_dict(),
+        "train_config": asdict(cfg),
+        "torch_version": torch.__version__,
+    }
     return model, summary
 
 
@@ -151,9 +173,17 @@ def file_sha256(path) -> str:
 def checkpoint_key(cfg: TrainConfig) -> str:
     """Cache key: train config + corpus sha256 + torch version (floating-point results depend on it)."""
     from benchbook.records import stable_hash
+
     text = data.make_corpus(cfg.corpus_seed, cfg.n_docs)
-    return stable_hash({"train": asdict(cfg), "corpus_sha256": data.corpus_sha256(text),
-                        "vocab": data.VOCAB, "torch": torch.__version__, "v": SCHEMA_VERSION})
+    return stable_hash(
+        {
+            "train": asdict(cfg),
+            "corpus_sha256": data.corpus_sha256(text),
+            "vocab": data.VOCAB,
+            "torch": torch.__version__,
+            "v": SCHEMA_VERSION,
+        }
+    )
 
 
 def ensure_checkpoint(cfg: TrainConfig, cache: Path | None = None, log=print) -> tuple[Path, dict, bool]:
@@ -163,6 +193,7 @@ def ensure_checkpoint(cfg: TrainConfig, cache: Path | None = None, log=print) ->
     checkpoint as ``<key>.json`` so a cache hit reports the same figures.
     """
     from benchbook.paths import cache_dir
+
     d = (cache or cache_dir()) / "draftself"
     d.mkdir(parents=True, exist_ok=True)
     key = checkpoint_key(cfg)
@@ -209,15 +240,25 @@ def main(argv=None) -> int:
     cfg = config_from_params(sec)
     pt, summary, trained = ensure_checkpoint(cfg, log=lambda r: print(r, flush=True))
     snap = provenance.host_snapshot()
-    manifest = build("draftself_checkpoint", sha256=file_sha256(pt), bytes=pt.stat().st_size, path=str(pt),
-                     key=checkpoint_key(cfg), trained_now=trained, host_id=snap.host_id,
-                     **provenance.git_state(a.root), written_at=utc_now(),
-                     **{k: v for k, v in summary.items() if k != "key"})
+    manifest = build(
+        "draftself_checkpoint",
+        sha256=file_sha256(pt),
+        bytes=pt.stat().st_size,
+        path=str(pt),
+        key=checkpoint_key(cfg),
+        trained_now=trained,
+        host_id=snap.host_id,
+        **provenance.git_state(a.root),
+        written_at=utc_now(),
+        **{k: v for k, v in summary.items() if k != "key"},
+    )
     out = Path(a.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(manifest, indent=1) + "\n")
-    print(f"checkpoint {pt} sha256 {manifest['sha256'][:16]} ({manifest['bytes'] / 2**20:.1f} MiB); "
-          f"manifest {out}")
+    print(
+        f"checkpoint {pt} sha256 {manifest['sha256'][:16]} ({manifest['bytes'] / 2**20:.1f} MiB); "
+        f"manifest {out}"
+    )
     return 0
 
 

@@ -48,7 +48,9 @@ def parse_jsonl(text: str, source: str = "<stdout>") -> list[dict]:
             raise LlamaBenchError(f"{source}:{i}: not JSON ({e}): {line[:120]!r}") from None
         missing = [f for f in REQUIRED_FIELDS if f not in row]
         if missing:
-            raise LlamaBenchError(f"{source}:{i}: llama-bench row lacks {missing}; is this `-o jsonl` output?")
+            raise LlamaBenchError(
+                f"{source}:{i}: llama-bench row lacks {missing}; is this `-o jsonl` output?"
+            )
         if not row["samples_ns"]:
             raise LlamaBenchError(f"{source}:{i}: samples_ns is empty")
         rows.append(row)
@@ -58,9 +60,25 @@ def parse_jsonl(text: str, source: str = "<stdout>") -> list[dict]:
 def build_argv(binary: str | Path, model_path: str | Path, cfg: dict, phase: str) -> list[str]:
     """argv for one invocation. ``phase`` is ``warm`` (``-r cfg.repetitions``) or ``cold``
     (``--no-warmup -r 1``).  Both the pp test (``-p n_prompt``) and the tg test (``-n n_gen``) run."""
-    argv = [str(binary), "-m", str(model_path), "-p", str(cfg["n_prompt"]), "-n", str(cfg["n_gen"]),
-            "-d", str(cfg.get("n_depth", 0)), "-t", str(cfg["threads"]), "-ngl", str(cfg["n_gpu_layers"]),
-            "-fa", str(cfg["flash_attn"]), "-o", "jsonl"]
+    argv = [
+        str(binary),
+        "-m",
+        str(model_path),
+        "-p",
+        str(cfg["n_prompt"]),
+        "-n",
+        str(cfg["n_gen"]),
+        "-d",
+        str(cfg.get("n_depth", 0)),
+        "-t",
+        str(cfg["threads"]),
+        "-ngl",
+        str(cfg["n_gpu_layers"]),
+        "-fa",
+        str(cfg["flash_attn"]),
+        "-o",
+        "jsonl",
+    ]
     if phase == "cold":
         argv += ["-r", "1", "--no-warmup"]
     elif phase == "warm":
@@ -74,8 +92,11 @@ def resident_pct(path: str | Path) -> float | None:
     """Percent of ``path``'s pages in the page cache, from util-linux ``fincore`` (None if unavailable)."""
     if not shutil.which("fincore"):
         return None
-    out = subprocess.run(["fincore", "--bytes", "--noheadings", "--output", "RES,SIZE", str(path)],
-                         capture_output=True, text=True)
+    out = subprocess.run(
+        ["fincore", "--bytes", "--noheadings", "--output", "RES,SIZE", str(path)],
+        capture_output=True,
+        text=True,
+    )
     m = re.match(r"\s*(\d+)\s+(\d+)", out.stdout)
     if out.returncode != 0 or not m or int(m.group(2)) == 0:
         return None
@@ -116,8 +137,13 @@ def evict_from_page_cache(path: str | Path) -> dict:
     finally:
         os.close(fd)
     after = resident_pct(path)
-    return {"method": "posix_fadvise_dontneed", "resident_before_pct": before, "resident_after_pct": after,
-            "evicted": after is not None and after < 5.0, "mapped_by_pids": mapped_by(path)}
+    return {
+        "method": "posix_fadvise_dontneed",
+        "resident_before_pct": before,
+        "resident_after_pct": after,
+        "evicted": after is not None and after < 5.0,
+        "mapped_by_pids": mapped_by(path),
+    }
 
 
 def append_result(sess: Session, kind: str, base: dict, res: ProcResult, label: str) -> bool:
@@ -139,10 +165,27 @@ def append_result(sess: Session, kind: str, base: dict, res: ProcResult, label: 
             raise LlamaBenchError(f"exit {res.returncode}{' (timeout)' if res.timed_out else ''}")
         rows = parse_jsonl(res.stdout, label)
     except LlamaBenchError as e:
-        sess.append(build("run_failed", **fields, status="failed", error=str(e), returncode=res.returncode,
-                          stderr_tail=res.stderr[-4000:]))
+        sess.append(
+            build(
+                "run_failed",
+                **fields,
+                status="failed",
+                error=str(e),
+                returncode=res.returncode,
+                stderr_tail=res.stderr[-4000:],
+            )
+        )
         return False
     for j, row in enumerate(rows):
-        sess.append(build(kind, **fields, row_index=j, rows_total=len(rows), run_complete=j == len(rows) - 1,
-                          status="ok", llama_bench=row))
+        sess.append(
+            build(
+                kind,
+                **fields,
+                row_index=j,
+                rows_total=len(rows),
+                run_complete=j == len(rows) - 1,
+                status="ok",
+                llama_bench=row,
+            )
+        )
     return True

@@ -42,8 +42,7 @@ def block_count(path: str | Path) -> int:
     return int(r.fields[f"{_arch(r)}.block_count"].contents())
 
 
-def truncate_layers(src: str | Path, dst: str | Path, n_layers: int,
-                    mutate: dict | None = None) -> dict:
+def truncate_layers(src: str | Path, dst: str | Path, n_layers: int, mutate: dict | None = None) -> dict:
     """Write ``dst``: the first ``n_layers`` blocks of ``src`` + the non-block tensors (embedding,
     ``output_norm``, output head).
 
@@ -59,7 +58,9 @@ def truncate_layers(src: str | Path, dst: str | Path, n_layers: int,
     arch = _arch(r)
     total = int(r.fields[f"{arch}.block_count"].contents())
     if not 1 <= n_layers < total:
-        raise DraftModelError(f"n_layers must be in 1..{total - 1} for {src.name} ({total} blocks), got {n_layers}")
+        raise DraftModelError(
+            f"n_layers must be in 1..{total - 1} for {src.name} ({total} blocks), got {n_layers}"
+        )
     w = gguf.GGUFWriter(str(dst.with_suffix(".tmp")), arch=arch, endianess=r.endianess)
     overrides = {f"{arch}.block_count": n_layers, **(mutate or {})}
     for field in r.fields.values():
@@ -84,8 +85,15 @@ def truncate_layers(src: str | Path, dst: str | Path, n_layers: int,
         w.write_tensor_data(t.data, tensor_endianess=r.endianess)
     w.close()
     dst.with_suffix(".tmp").replace(dst)
-    return {"path": str(dst), "sha256": sha256_file(dst), "n_layers": n_layers, "n_layers_src": total,
-            "tensors": len(keep), "size_bytes": dst.stat().st_size, "src_sha256": sha256_file(src)}
+    return {
+        "path": str(dst),
+        "sha256": sha256_file(dst),
+        "n_layers": n_layers,
+        "n_layers_src": total,
+        "tensors": len(keep),
+        "size_bytes": dst.stat().st_size,
+        "src_sha256": sha256_file(src),
+    }
 
 
 def truncated_draft(src: str | Path, src_sha256: str, n_layers: int) -> dict:
@@ -101,9 +109,15 @@ def truncated_draft(src: str | Path, src_sha256: str, n_layers: int) -> dict:
         if Path(rec["path"]).exists() and sha256_file(rec["path"]) == rec["sha256"]:
             return rec
     rec = truncate_layers(src, d / f"{stem}.gguf", n_layers)
-    rec.update(model_id=f"trunc{n_layers}-of-{src_sha256[:12]}",
-               origin={"method": "benchbook.draft_models.truncate_layers", "n_layers": n_layers,
-                       "src_sha256": src_sha256, "gguf_version": gguf.__version__ if hasattr(gguf, "__version__") else None})
+    rec.update(
+        model_id=f"trunc{n_layers}-of-{src_sha256[:12]}",
+        origin={
+            "method": "benchbook.draft_models.truncate_layers",
+            "n_layers": n_layers,
+            "src_sha256": src_sha256,
+            "gguf_version": gguf.__version__ if hasattr(gguf, "__version__") else None,
+        },
+    )
     side.write_text(json.dumps(rec, indent=1))
     return rec
 
@@ -125,9 +139,13 @@ def _vocab_fingerprint(path: str, size: int, mtime_ns: int) -> dict:
         return f[k].contents() if k in f else None
 
     toks = val("tokenizer.ggml.tokens") or []
-    return {"model": val("tokenizer.ggml.model"), "n_vocab": len(toks),
-            "tokens_sha256": hashlib.sha256("\0".join(toks).encode()).hexdigest(),
-            "bos": val("tokenizer.ggml.bos_token_id"), "eos": val("tokenizer.ggml.eos_token_id")}
+    return {
+        "model": val("tokenizer.ggml.model"),
+        "n_vocab": len(toks),
+        "tokens_sha256": hashlib.sha256("\0".join(toks).encode()).hexdigest(),
+        "bos": val("tokenizer.ggml.bos_token_id"),
+        "eos": val("tokenizer.ggml.eos_token_id"),
+    }
 
 
 def check_vocab(target: str | Path, draft: str | Path) -> dict:
@@ -143,5 +161,6 @@ def check_vocab(target: str | Path, draft: str | Path) -> dict:
         raise DraftModelError(
             f"draft {Path(draft).name} has a different vocabulary than target {Path(target).name}: "
             + "; ".join(f"{k}: target {a[k]!r} vs draft {b[k]!r}" for k in diff)
-            + " — a draft must share the target's tokenizer (same ids for the same strings)")
+            + " — a draft must share the target's tokenizer (same ids for the same strings)"
+        )
     return a

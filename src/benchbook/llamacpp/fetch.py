@@ -111,9 +111,22 @@ def pip_download_wheel(project: str, version: str, sha256: str) -> Path:
     found = [p for p in dest_dir.glob("*.whl") if p.name.lower().startswith(f"{norm}-{version}-")]
     if not found:
         proc = subprocess.run(
-            [sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary", ":all:",
-             "--disable-pip-version-check", "-q", "-d", str(dest_dir), f"{project}=={version}"],
-            capture_output=True, text=True,
+            [
+                sys.executable,
+                "-m",
+                "pip",
+                "download",
+                "--no-deps",
+                "--only-binary",
+                ":all:",
+                "--disable-pip-version-check",
+                "-q",
+                "-d",
+                str(dest_dir),
+                f"{project}=={version}",
+            ],
+            capture_output=True,
+            text=True,
         )
         if proc.returncode != 0:
             raise RuntimeError(f"pip download {project}=={version} failed:\n{proc.stderr[-2000:]}")

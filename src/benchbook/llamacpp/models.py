@@ -116,11 +116,15 @@ def _origin_mismatch(ent: dict, rec: dict, registry: dict) -> str | None:
         if org.get("derived_from") != ent["derived_from"]:
             return f"derived from {org.get('derived_from')!r} in the cache, {ent['derived_from']!r} in params.yaml"
         if org.get("quantize") != ent.get("quantize"):
-            return f"quantize type {org.get('quantize')!r} in the cache, {ent.get('quantize')!r} in params.yaml"
+            return (
+                f"quantize type {org.get('quantize')!r} in the cache, {ent.get('quantize')!r} in params.yaml"
+            )
         parent_sha = _current_sha(registry, ent["derived_from"])
         if parent_sha is None or org.get("parent_sha256") != parent_sha:
-            return f"parent {ent['derived_from']} is now sha256 {str(parent_sha)[:16]}…, the cached file was " \
-                   f"derived from {str(org.get('parent_sha256'))[:16]}…"
+            return (
+                f"parent {ent['derived_from']} is now sha256 {str(parent_sha)[:16]}…, the cached file was "
+                f"derived from {str(org.get('parent_sha256'))[:16]}…"
+            )
         return None
     return f"registry entry has neither `source: {'|'.join(SOURCES)}` nor `derived_from`"
 
@@ -137,8 +141,9 @@ def _file_of(rec: dict) -> Path:
     return p
 
 
-def _cache_state(model_id: str, registry: dict | None = None,
-                 full: bool = False) -> tuple[dict | None, str | None]:
+def _cache_state(
+    model_id: str, registry: dict | None = None, full: bool = False
+) -> tuple[dict | None, str | None]:
     """``(record, None)`` when the sidecar of ``model_id`` can be used, else ``(None, why)`` (why is
     None when nothing is cached).  The file must exist with the recorded size and pass
     ``verify.check`` (``full``: a measurement session's check); with ``registry``, the record's origin
@@ -169,8 +174,11 @@ def _cache_state(model_id: str, registry: dict | None = None,
         v = verify.check(path, rec["sha256"], then, full=full, what=f"model {model_id}", fix="fetched again")
     except verify.VerifyError as e:
         return None, str(e).split("; fix:")[0]
-    rec = {**{key: val for key, val in rec.items() if key != "file"}, "path": str(path),
-           "verified": v.as_dict()}
+    rec = {
+        **{key: val for key, val in rec.items() if key != "file"},
+        "path": str(path),
+        "verified": v.as_dict(),
+    }
     if v.stamp != then:
         _store(model_id, rec)
     return rec, None
@@ -216,8 +224,9 @@ def _into_cache(src: Path, sha256: str) -> Path:
     return dest
 
 
-def fetch(registry: dict, model_id: str, quantize_bin: Path | None = None, log=print,
-          full_check: bool = False) -> dict:
+def fetch(
+    registry: dict, model_id: str, quantize_bin: Path | None = None, log=print, full_check: bool = False
+) -> dict:
     """Resolve ``model_id`` to a verified local GGUF; return its model record.
 
     The record: ``{"schema": "benchbook.model", "model_id", "path", "sha256", "size_bytes",
@@ -267,8 +276,9 @@ def fetch(registry: dict, model_id: str, quantize_bin: Path | None = None, log=p
     if source == "url":
         dest = models_dir() / f"{ent['sha256']}.gguf"
         if not dest.exists() or sha256_file(dest) != ent["sha256"]:
-            download.download(ent["url"], dest, ent["sha256"], what=f"model {model_id}",
-                              size=ent.get("size_bytes"), log=log)
+            download.download(
+                ent["url"], dest, ent["sha256"], what=f"model {model_id}", size=ent.get("size_bytes"), log=log
+            )
         return _store(model_id, _record(model_id, dest, ent["sha256"], {"source": "url", "url": ent["url"]}))
     if source == "hf":
         got = _hf_download(model_id, ent)
@@ -279,26 +289,43 @@ def fetch(registry: dict, model_id: str, quantize_bin: Path | None = None, log=p
         return _store(model_id, _record(model_id, dest, ent["sha256"], origin))
     if "derived_from" in ent:
         if quantize_bin is None:
-            raise ModelError(f"model {model_id} is derived with llama-quantize"
-                             + (f" and its cached copy cannot be used: {why}" if why else "")
-                             + "; fix: build the toolchain (`benchbook toolchain build`), then "
-                             f"`benchbook models fetch {model_id}` derives it again")
+            raise ModelError(
+                f"model {model_id} is derived with llama-quantize"
+                + (f" and its cached copy cannot be used: {why}" if why else "")
+                + "; fix: build the toolchain (`benchbook toolchain build`), then "
+                f"`benchbook models fetch {model_id}` derives it again"
+            )
         qtype = ent["quantize"]
         out = models_dir() / f"derived-{parent['sha256'][:16]}-{qtype}.gguf"
         argv = [str(quantize_bin), "--allow-requantize", parent["path"], str(out), qtype]
         log(f"$ {' '.join(argv)}")
         proc = subprocess.run(argv, capture_output=True, text=True)
         if proc.returncode != 0:
-            raise ModelError(f"llama-quantize failed for {model_id} (exit {proc.returncode}):\n{proc.stderr[-2000:]}")
+            raise ModelError(
+                f"llama-quantize failed for {model_id} (exit {proc.returncode}):\n{proc.stderr[-2000:]}"
+            )
         digest = sha256_file(out)
         final = models_dir() / f"{digest}.gguf"
         os.replace(out, final)
-        argv_rec = ["llama-quantize", "--allow-requantize", f"<{parent['model_id']}>.gguf", "<out>.gguf", qtype]
-        origin = {"derived_from": parent["model_id"], "parent_sha256": parent["sha256"], "quantize": qtype,
-                  "argv": argv_rec, "quantize_binary": _relative(quantize_bin, cache_dir())}
+        argv_rec = [
+            "llama-quantize",
+            "--allow-requantize",
+            f"<{parent['model_id']}>.gguf",
+            "<out>.gguf",
+            qtype,
+        ]
+        origin = {
+            "derived_from": parent["model_id"],
+            "parent_sha256": parent["sha256"],
+            "quantize": qtype,
+            "argv": argv_rec,
+            "quantize_binary": _relative(quantize_bin, cache_dir()),
+        }
         return _store(model_id, _record(model_id, final, digest, origin))
-    raise ModelError(f"model {model_id}: entry needs `source: {'|'.join(SOURCES)}` or `derived_from`; "
-                     f"got keys {sorted(ent)}")
+    raise ModelError(
+        f"model {model_id}: entry needs `source: {'|'.join(SOURCES)}` or `derived_from`; "
+        f"got keys {sorted(ent)}"
+    )
 
 
 def _check_user_file(model_id: str, ent: dict) -> Path:
@@ -310,18 +337,28 @@ def _check_user_file(model_id: str, ent: dict) -> Path:
     path = user_path(ent)
     key = f"models.registry.{model_id}"
     if not path.is_file():
-        raise ModelError(f"model {model_id}: {path} (`{key}.path`) does not exist; fix: correct the path, or "
-                         f"register the file again with `benchbook models add PATH --id {model_id}`")
+        raise ModelError(
+            f"model {model_id}: {path} (`{key}.path`) does not exist; fix: correct the path, or "
+            f"register the file again with `benchbook models add PATH --id {model_id}`"
+        )
     size = path.stat().st_size
     if ent.get("size_bytes") is not None and size != int(ent["size_bytes"]):
-        raise ModelError(f"model {model_id}: {path} has {size} bytes, `{key}.size_bytes` says "
-                         f"{ent['size_bytes']} (the file was replaced or truncated); fix: restore the file, "
-                         "or if the change is deliberate register it again: "
-                         f"`benchbook models add {path} --id {model_id}`")
+        raise ModelError(
+            f"model {model_id}: {path} has {size} bytes, `{key}.size_bytes` says "
+            f"{ent['size_bytes']} (the file was replaced or truncated); fix: restore the file, "
+            "or if the change is deliberate register it again: "
+            f"`benchbook models add {path} --id {model_id}`"
+        )
     try:
-        verify.check(path, ent["sha256"], None, full=True, what=f"model {model_id}",
-                     fix=f"restore the file, or if the change is deliberate register it again: "
-                         f"`benchbook models add {path} --id {model_id}`")
+        verify.check(
+            path,
+            ent["sha256"],
+            None,
+            full=True,
+            what=f"model {model_id}",
+            fix=f"restore the file, or if the change is deliberate register it again: "
+            f"`benchbook models add {path} --id {model_id}`",
+        )
     except verify.VerifyError as e:
         raise ModelError(str(e)) from None
     return path
@@ -336,21 +373,32 @@ def _hf_download(model_id: str, ent: dict) -> Path:
     try:
         from huggingface_hub import hf_hub_download
     except ImportError:
-        raise ModelError(f"model {model_id} (source: hf) needs the huggingface_hub package; fix: "
-                         "./scripts/setup.sh installs the pinned dependencies") from None
+        raise ModelError(
+            f"model {model_id} (source: hf) needs the huggingface_hub package; fix: "
+            "./scripts/setup.sh installs the pinned dependencies"
+        ) from None
     try:
         return Path(hf_hub_download(repo_id=ent["repo"], filename=ent["file"], revision=ent["revision"]))
     except Exception as e:  # noqa: BLE001 - the hub raises many kinds (offline, 404, gated, network)
-        raise ModelError(f"model {model_id}: huggingface_hub could not get {ent['file']} from {ent['repo']} "
-                         f"at revision {ent['revision']} ({type(e).__name__}: {str(e)[:300]}); fix: check "
-                         "`repo`/`file`/`revision` in params.yaml, the network, or unset HF_HUB_OFFLINE"
-                         ) from None
+        raise ModelError(
+            f"model {model_id}: huggingface_hub could not get {ent['file']} from {ent['repo']} "
+            f"at revision {ent['revision']} ({type(e).__name__}: {str(e)[:300]}); fix: check "
+            "`repo`/`file`/`revision` in params.yaml, the network, or unset HF_HUB_OFFLINE"
+        ) from None
 
 
 def _record(model_id: str, path: Path, sha256: str, origin: dict) -> dict:
     v = verify.Verified(sha256, verify.BY_SHA256, verify.Stamp.of(path), utc_now())
-    return {"schema": "benchbook.model", "schema_version": 1, "model_id": model_id, "path": str(path),
-            "sha256": sha256, "size_bytes": path.stat().st_size, "origin": origin, "verified": v.as_dict()}
+    return {
+        "schema": "benchbook.model",
+        "schema_version": 1,
+        "model_id": model_id,
+        "path": str(path),
+        "sha256": sha256,
+        "size_bytes": path.stat().st_size,
+        "origin": origin,
+        "verified": v.as_dict(),
+    }
 
 
 def _field(reader, key, default=None):
@@ -382,13 +430,17 @@ def manifest(path: str | Path, sha256: str | None = None) -> dict:
     try:
         r = gguf.GGUFReader(str(path))
     except Exception as e:  # noqa: BLE001 - the reader raises ValueError/IndexError/struct errors
-        raise ModelError(f"{path}: cannot read as GGUF ({type(e).__name__}: {e}); the file is truncated or "
-                         "not a GGUF; fix: delete it and run `benchbook models fetch` again") from None
+        raise ModelError(
+            f"{path}: cannot read as GGUF ({type(e).__name__}: {e}); the file is truncated or "
+            "not a GGUF; fix: delete it and run `benchbook models fetch` again"
+        ) from None
     size = path.stat().st_size
     for t in r.tensors:
         if int(t.data_offset) + int(t.n_bytes) > size:
-            raise ModelError(f"{path}: tensor {t.name} ends at byte {int(t.data_offset) + int(t.n_bytes)} but the "
-                             f"file has {size} bytes (truncated); fix: delete it and fetch again")
+            raise ModelError(
+                f"{path}: tensor {t.name} ends at byte {int(t.data_offset) + int(t.n_bytes)} but the "
+                f"file has {size} bytes (truncated); fix: delete it and fetch again"
+            )
     arch = _field(r, "general.architecture")
     hist: dict[str, dict] = {}
     for t in r.tensors:
@@ -433,4 +485,3 @@ def dominant_type(man: dict) -> str:
 def type_histogram_line(man: dict) -> str:
     """Human summary: ``Q4_1 ×210, F32 ×61, Q8_0 ×1``."""
     return ", ".join(f"{k} ×{v['count']}" for k, v in man["tensor_types"].items())
-

@@ -31,8 +31,12 @@ class ProcResult:
 
 def _gpu_used_mib() -> int | None:
     try:
-        out = subprocess.run(["nvidia-smi", "--query-gpu=memory.used", "--format=csv,noheader,nounits"],
-                             capture_output=True, text=True, timeout=5)
+        out = subprocess.run(
+            ["nvidia-smi", "--query-gpu=memory.used", "--format=csv,noheader,nounits"],
+            capture_output=True,
+            text=True,
+            timeout=5,
+        )
         return sum(int(x) for x in out.stdout.split()) if out.returncode == 0 else None
     except (OSError, subprocess.TimeoutExpired, ValueError):
         return None
@@ -94,5 +98,14 @@ def run_sampled(argv: list[str], timeout_s: float, env: dict | None = None) -> P
             proc.kill()
             out, err = proc.communicate()
             timed_out = True
-    return ProcResult(proc.returncode, out, err, time.monotonic_ns() - t0, ps.peak_rss_bytes,
-                      ps.peak_gpu_mem_mib, timed_out, ps.samples, list(argv))
+    return ProcResult(
+        proc.returncode,
+        out,
+        err,
+        time.monotonic_ns() - t0,
+        ps.peak_rss_bytes,
+        ps.peak_gpu_mem_mib,
+        timed_out,
+        ps.samples,
+        list(argv),
+    )

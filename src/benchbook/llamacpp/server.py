@@ -62,8 +62,15 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def build_argv(binary: str | Path, model_path: str | Path, *, threads: int, ctx_size: int,
-               spec: dict | None = None, extra: list[str] | None = None) -> list[str]:
+def build_argv(
+    binary: str | Path,
+    model_path: str | Path,
+    *,
+    threads: int,
+    ctx_size: int,
+    spec: dict | None = None,
+    extra: list[str] | None = None,
+) -> list[str]:
     """argv (without ``--host/--port``) for one server.
 
     ``spec``: None for the baseline, else ``{"type": "draft-simple" | "ngram-simple" | ...,
@@ -75,17 +82,45 @@ def build_argv(binary: str | Path, model_path: str | Path, *, threads: int, ctx_
     """
     n_max = int((spec or {}).get("n_max") or 0)
     batch = max(512, 1 + n_max)
-    argv = [str(binary), "-m", str(model_path), "-t", str(threads), "-c", str(ctx_size), "-np", "1",
-            "-b", str(batch), "-ub", str(batch), "--metrics", "--no-webui", "--cache-ram", "0"]
+    argv = [
+        str(binary),
+        "-m",
+        str(model_path),
+        "-t",
+        str(threads),
+        "-c",
+        str(ctx_size),
+        "-np",
+        "1",
+        "-b",
+        str(batch),
+        "-ub",
+        str(batch),
+        "--metrics",
+        "--no-webui",
+        "--cache-ram",
+        "0",
+    ]
     if spec:
         argv += ["--spec-type", spec["type"]]
         if spec.get("draft_path"):
             argv += ["-md", str(spec["draft_path"]), "-td", str(threads)]
         if spec["type"].startswith("draft"):
-            argv += ["--spec-draft-n-max", str(n_max), "--spec-draft-n-min", str(spec.get("n_min", 0)),
-                     "--spec-draft-p-min", str(spec.get("p_min", 0.0))]
+            argv += [
+                "--spec-draft-n-max",
+                str(n_max),
+                "--spec-draft-n-min",
+                str(spec.get("n_min", 0)),
+                "--spec-draft-p-min",
+                str(spec.get("p_min", 0.0)),
+            ]
         elif spec["type"] == "ngram-mod":
-            argv += ["--spec-ngram-mod-n-max", str(n_max), "--spec-ngram-mod-n-min", str(spec.get("n_min", 0))]
+            argv += [
+                "--spec-ngram-mod-n-max",
+                str(n_max),
+                "--spec-ngram-mod-n-min",
+                str(spec.get("n_min", 0)),
+            ]
         elif spec["type"] in ("ngram-simple", "ngram-map-k", "ngram-map-k4v"):
             argv += [f"--spec-{spec['type']}-size-m", str(n_max)]
         # ngram-cache: draft length fixed at 8 in this build (common/speculative.cpp,
@@ -131,8 +166,16 @@ class LlamaServer:
     sampled from start to stop by ``procmon.PeakSampler``; ``request_peak_rss`` samples per request.
     """
 
-    def __init__(self, argv: list[str], log_path: str | Path, *, port: int | None = None,
-                 health_timeout_s: float = 60.0, stop_timeout_s: float = 10.0, bind_retries: int = 3):
+    def __init__(
+        self,
+        argv: list[str],
+        log_path: str | Path,
+        *,
+        port: int | None = None,
+        health_timeout_s: float = 60.0,
+        stop_timeout_s: float = 10.0,
+        bind_retries: int = 3,
+    ):
         self.base_argv, self.log_path = list(argv), Path(log_path)
         self.preferred_port, self.health_timeout_s = port, health_timeout_s
         self.stop_timeout_s, self.bind_retries = stop_timeout_s, bind_retries
@@ -156,8 +199,11 @@ class LlamaServer:
                 self._launch(port)
                 return self
             except ServerError as e:
-                if e.kind == "start_failed" and any(b in e.log_tail.lower() for b in BIND_ERRORS) \
-                        and attempt < self.bind_retries:
+                if (
+                    e.kind == "start_failed"
+                    and any(b in e.log_tail.lower() for b in BIND_ERRORS)
+                    and attempt < self.bind_retries
+                ):
                     port = None
                     continue
                 raise
@@ -169,16 +215,25 @@ class LlamaServer:
         with open(self.log_path, "ab") as log:
             log.write(f"\n=== benchbook: start {json.dumps(self.argv)}\n".encode())
             log.flush()
-            self.proc = subprocess.Popen(self.argv, stdout=log, stderr=subprocess.STDOUT,
-                                         stdin=subprocess.DEVNULL, start_new_session=True)
+            self.proc = subprocess.Popen(
+                self.argv,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL,
+                start_new_session=True,
+            )
         self._sampler = PeakSampler(self.proc.pid, interval_s=0.05, gpu_interval_s=0.5).__enter__()
         t0 = time.monotonic()
         while True:
             rc = self.proc.poll()
             if rc is not None:
                 self._stop_sampler()
-                raise ServerError(f"llama-server exited with code {rc} before /health answered",
-                                  "start_failed", self.log_tail(), rc)
+                raise ServerError(
+                    f"llama-server exited with code {rc} before /health answered",
+                    "start_failed",
+                    self.log_tail(),
+                    rc,
+                )
             try:
                 status, _ = self._http("GET", "/health", None, timeout=2)
                 if status == 200:
@@ -188,8 +243,12 @@ class LlamaServer:
                 pass
             if time.monotonic() - t0 > self.health_timeout_s:
                 self.kill()
-                raise ServerError(f"llama-server /health not ready after {self.health_timeout_s:.0f} s",
-                                  "start_timeout", self.log_tail(), self.proc.returncode)
+                raise ServerError(
+                    f"llama-server /health not ready after {self.health_timeout_s:.0f} s",
+                    "start_timeout",
+                    self.log_tail(),
+                    self.proc.returncode,
+                )
             time.sleep(0.1)
 
     def alive(self) -> bool:
@@ -243,9 +302,12 @@ class LlamaServer:
         return data[-n_chars:].decode("utf-8", errors="replace")
 
     def _http(self, method: str, path: str, body: dict | None, timeout: float) -> tuple[int, bytes]:
-        req = urllib.request.Request(f"http://{HOST}:{self.port}{path}", method=method,
-                                     data=None if body is None else json.dumps(body).encode(),
-                                     headers={"Content-Type": "application/json"})
+        req = urllib.request.Request(
+            f"http://{HOST}:{self.port}{path}",
+            method=method,
+            data=None if body is None else json.dumps(body).encode(),
+            headers={"Content-Type": "application/json"},
+        )
         try:
             with urllib.request.urlopen(req, timeout=timeout) as r:
                 return r.status, r.read()
@@ -262,17 +324,23 @@ class LlamaServer:
         try:
             status, data = self._http(method, path, body, timeout)
         except (TimeoutError, socket.timeout) as e:
-            raise ServerError(f"{method} {path}: no answer within {timeout} s ({e})", "request_timeout",
-                              self.log_tail()) from None
+            raise ServerError(
+                f"{method} {path}: no answer within {timeout} s ({e})", "request_timeout", self.log_tail()
+            ) from None
         except (urllib.error.URLError, ConnectionError, OSError) as e:
             time.sleep(0.2)
             rc = self.proc.poll() if self.proc else None
             if isinstance(getattr(e, "reason", None), (TimeoutError, socket.timeout)):
-                raise ServerError(f"{method} {path}: no answer within {timeout} s", "request_timeout",
-                                  self.log_tail()) from None
+                raise ServerError(
+                    f"{method} {path}: no answer within {timeout} s", "request_timeout", self.log_tail()
+                ) from None
             kind = "crashed" if rc is not None else "http_error"
-            raise ServerError(f"{method} {path}: {e} (server {'exited ' + str(rc) if rc is not None else 'alive'})",
-                              kind, self.log_tail(), rc) from None
+            raise ServerError(
+                f"{method} {path}: {e} (server {'exited ' + str(rc) if rc is not None else 'alive'})",
+                kind,
+                self.log_tail(),
+                rc,
+            ) from None
         text = data.decode("utf-8", errors="replace")
         if status != 200:
             raise ServerError(f"{method} {path}: HTTP {status}: {text[:500]}", "http_error", self.log_tail())
@@ -294,4 +362,3 @@ class LlamaServer:
         with PeakSampler(self.proc.pid, interval_s=0.02, gpu_interval_s=0.5) as ps:
             res = self.request("POST", "/completion", body, timeout=timeout)
         return res, ps.peak_rss_bytes
-

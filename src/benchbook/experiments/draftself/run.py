@@ -42,19 +42,19 @@ EXPERIMENT = "draftself"
 MANIFEST = "data/draftself/checkpoint.json"
 
 DEFAULTS = {
-    "n_tokens": 48,            # tokens generated per run (fixed length, like llama-bench tg)
+    "n_tokens": 48,  # tokens generated per run (fixed length, like llama-bench tg)
     "prompts_per_kind": 1,
     "prompt_seed": 1,
-    "prompt_kinds": None,      # None: every document kind; else a list (e.g. ["letters", "story"])
-    "ks": [1, 2, 4, 8, 15],     # block sizes for batched one-pass draft-self
+    "prompt_kinds": None,  # None: every document kind; else a list (e.g. ["letters", "story"])
+    "ks": [1, 2, 4, 8, 15],  # block sizes for batched one-pass draft-self
     "sequential_ks": [4, 8, 15],
     "iterative_ks": [8],
     "threshold": 0.95,
     "coreset_k": 8,
     "coreset_masses": [0.6, 0.9],
-    "coreset_min": 4,          # floor on the coreset size (>= top_k)
-    "repetitions": 3,          # timed repetitions (plus one warm-up)
-    "step_reps": 1,            # repetitions whose per-step records are written
+    "coreset_min": 4,  # floor on the coreset size (>= top_k)
+    "repetitions": 3,  # timed repetitions (plus one warm-up)
+    "step_reps": 1,  # repetitions whose per-step records are written
     "threads": 1,
     "seed": 0,
     "dtype": "float32",
@@ -65,13 +65,33 @@ def configs(p: dict) -> list[dict]:
     """The configurations of one session, from params ``p``."""
     out = [{"decoder": "ar"}]
     out += [{"decoder": "draftself", "k": k, "verify": "batched", "draft": "one_pass"} for k in p["ks"]]
-    out += [{"decoder": "draftself", "k": k, "verify": "sequential", "draft": "one_pass"} for k in p["sequential_ks"]]
-    out += [{"decoder": "draftself", "k": k, "verify": "batched", "draft": "iterative", "threshold": p["threshold"]}
-            for k in p["iterative_ks"]]
+    out += [
+        {"decoder": "draftself", "k": k, "verify": "sequential", "draft": "one_pass"}
+        for k in p["sequential_ks"]
+    ]
+    out += [
+        {
+            "decoder": "draftself",
+            "k": k,
+            "verify": "batched",
+            "draft": "iterative",
+            "threshold": p["threshold"],
+        }
+        for k in p["iterative_ks"]
+    ]
     for m in p["coreset_masses"]:
         for where in ("draft", "both"):
-            out.append({"decoder": "draftself", "k": p["coreset_k"], "verify": "batched", "draft": "one_pass",
-                        "coreset_mass": m, "coreset_min": p["coreset_min"], "coreset_apply": where})
+            out.append(
+                {
+                    "decoder": "draftself",
+                    "k": p["coreset_k"],
+                    "verify": "batched",
+                    "draft": "one_pass",
+                    "coreset_mass": m,
+                    "coreset_min": p["coreset_min"],
+                    "coreset_apply": where,
+                }
+            )
     for c in out:
         c["name"] = config_name(c)
     return out
@@ -91,9 +111,16 @@ def run_one(model, prompt: list[int], n: int, c: dict) -> decode.Result:
     if c["decoder"] == "ar":
         return decode.generate_ar(model, prompt, n)
     cs = (c["coreset_mass"], c["coreset_min"]) if "coreset_mass" in c else None
-    return decode.generate_draftself(model, prompt, n, c["k"], verify_mode=c["verify"],
-                                     threshold=c.get("threshold") if c["draft"] == "iterative" else None,
-                                     coreset=cs, coreset_apply=c.get("coreset_apply", "draft"))
+    return decode.generate_draftself(
+        model,
+        prompt,
+        n,
+        c["k"],
+        verify_mode=c["verify"],
+        threshold=c.get("threshold") if c["draft"] == "iterative" else None,
+        coreset=cs,
+        coreset_apply=c.get("coreset_apply", "draft"),
+    )
 
 
 def summarize(res: decode.Result, c: dict, E: int | None, K: int | None) -> dict:
@@ -103,23 +130,32 @@ def summarize(res: decode.Result, c: dict, E: int | None, K: int | None) -> dict
     by_kind: dict[str, int] = {}
     for p in res.passes:
         by_kind[p.kind] = by_kind.get(p.kind, 0) + 1
-    out = {"n_tokens": len(res.tokens), "forward_passes": len(res.passes), "passes_by_kind": by_kind,
-           "tokens_per_pass": round((len(res.tokens) - 1) / max(1, len(after_prefill)), 6),
-           "decode_wall_ns": res.decode_wall_ns,
-           "decode_tps": round((len(res.tokens) - 1) / (res.decode_wall_ns / 1e9), 4) if res.decode_wall_ns else None}
+    out = {
+        "n_tokens": len(res.tokens),
+        "forward_passes": len(res.passes),
+        "passes_by_kind": by_kind,
+        "tokens_per_pass": round((len(res.tokens) - 1) / max(1, len(after_prefill)), 6),
+        "decode_wall_ns": res.decode_wall_ns,
+        "decode_tps": round((len(res.tokens) - 1) / (res.decode_wall_ns / 1e9), 4)
+        if res.decode_wall_ns
+        else None,
+    }
     if steps:
         acc = [s["accepted"] for s in steps]
         k = c["k"]
-        out.update({
-            "verify_steps": len(steps),
-            "tau": round(sum(a + 1 for a in acc) / len(acc), 6),       # tokens per verify step
-            "accepted_total": sum(acc), "drafted_total": k * len(acc),
-            "rejections": sum(a < k for a in acc),
-            "alpha_accept_rate": round(sum(acc) / (k * len(acc)), 6),   # accepted ÷ drafted
-            # MLE of a per-token acceptance probability under independent acceptance (geometric,
-            # truncated at k): every step has `a` successes and one failure unless a == k.
-            "alpha_mle": round(sum(acc) / max(1, sum(acc) + sum(a < k for a in acc)), 6),
-        })
+        out.update(
+            {
+                "verify_steps": len(steps),
+                "tau": round(sum(a + 1 for a in acc) / len(acc), 6),  # tokens per verify step
+                "accepted_total": sum(acc),
+                "drafted_total": k * len(acc),
+                "rejections": sum(a < k for a in acc),
+                "alpha_accept_rate": round(sum(acc) / (k * len(acc)), 6),  # accepted ÷ drafted
+                # MLE of a per-token acceptance probability under independent acceptance (geometric,
+                # truncated at k): every step has `a` successes and one failure unless a == k.
+                "alpha_mle": round(sum(acc) / max(1, sum(acc) + sum(a < k for a in acc)), 6),
+            }
+        )
     if E:
         pd = [p.__dict__ for p in after_prefill]
         loads = experts.expert_loads(pd)
@@ -127,10 +163,19 @@ def summarize(res: decode.Result, c: dict, E: int | None, K: int | None) -> dict
         out["expert_loads_per_token"] = round(loads / max(1, len(res.tokens) - 1), 4)
         per_pass = {}
         for p in pd:
-            per_pass.setdefault((p["kind"], p["n_tokens"]), []).append(sum(len(e) for e in p["experts"]) / len(p["experts"]))
+            per_pass.setdefault((p["kind"], p["n_tokens"]), []).append(
+                sum(len(e) for e in p["experts"]) / len(p["experts"])
+            )
         out["unique_experts_per_layer_by_pass"] = [
-            {"kind": kd, "n_tokens": nt, "mean": round(sum(v) / len(v), 4), "passes": len(v),
-             "bound": round(experts.independent_bound(E, K, nt), 4)} for (kd, nt), v in sorted(per_pass.items())]
+            {
+                "kind": kd,
+                "n_tokens": nt,
+                "mean": round(sum(v) / len(v), 4),
+                "passes": len(v),
+                "bound": round(experts.independent_bound(E, K, nt), 4),
+            }
+            for (kd, nt), v in sorted(per_pass.items())
+        ]
     return out
 
 
@@ -152,8 +197,9 @@ class DraftselfResult(SessionResult):
     steps_file: Path | None = None
 
 
-def measure_session(params: dict, checkpoint: str | Path, raw_dir: str | Path, root: str | Path = ".",
-                    log=print) -> DraftselfResult:
+def measure_session(
+    params: dict, checkpoint: str | Path, raw_dir: str | Path, root: str | Path = ".", log=print
+) -> DraftselfResult:
     """One measurement session (module doc): appends to ``raw_dir/<host_id>.jsonl`` and
     ``raw_dir/<host_id>.steps.jsonl``, stores the host snapshot in ``raw_dir/../snapshots``.
 
@@ -176,21 +222,42 @@ def measure_session(params: dict, checkpoint: str | Path, raw_dir: str | Path, r
     toolchain_id, runtime_text = runtime()
     git = provenance.git_state(root)
     tok = data.Tokenizer()
-    prompts = [q for q in data.prompts(p["prompt_seed"], p["prompts_per_kind"])
-               if not p["prompt_kinds"] or q["kind"] in p["prompt_kinds"]]
+    prompts = [
+        q
+        for q in data.prompts(p["prompt_seed"], p["prompts_per_kind"])
+        if not p["prompt_kinds"] or q["kind"] in p["prompt_kinds"]
+    ]
     confs = configs(p)
-    head_common = {"experiment": EXPERIMENT, "host_id": host_id, "model_sha256": model_sha,
-                   "git_commit": git["git_commit"], "git_dirty": git["git_dirty"], "toolchain_id": toolchain_id,
-                   "runtime": runtime_text}
-    session_meta = {"host_id": host_id, "toolchain_id": toolchain_id, "runtime": runtime_text,
-                    "model_sha256": model_sha, "config": p, "model_config": cfg.to_dict(),
-                    "checkpoint": str(checkpoint), "threads": torch.get_num_threads()}
-    ar_ref = {pr["prompt_id"]: decode.generate_ar(model, tok.encode(pr["text"]), p["n_tokens"]).tokens
-              for pr in prompts}
+    head_common = {
+        "experiment": EXPERIMENT,
+        "host_id": host_id,
+        "model_sha256": model_sha,
+        "git_commit": git["git_commit"],
+        "git_dirty": git["git_dirty"],
+        "toolchain_id": toolchain_id,
+        "runtime": runtime_text,
+    }
+    session_meta = {
+        "host_id": host_id,
+        "toolchain_id": toolchain_id,
+        "runtime": runtime_text,
+        "model_sha256": model_sha,
+        "config": p,
+        "model_config": cfg.to_dict(),
+        "checkpoint": str(checkpoint),
+        "threads": torch.get_num_threads(),
+    }
+    ar_ref = {
+        pr["prompt_id"]: decode.generate_ar(model, tok.encode(pr["text"]), p["n_tokens"]).tokens
+        for pr in prompts
+    }
     raw_file, steps_file = raw / f"{host_id}.jsonl", raw / f"{host_id}.steps.jsonl"
     written = skipped = 0
-    with Session.open(raw_file, EXPERIMENT, session_meta) as sess, RecordWriter(steps_file) as steps_w, \
-            SessionProgress("draftself", (p["repetitions"] + 1) * len(prompts)) as bar:
+    with (
+        Session.open(raw_file, EXPERIMENT, session_meta) as sess,
+        RecordWriter(steps_file) as steps_w,
+        SessionProgress("draftself", (p["repetitions"] + 1) * len(prompts)) as bar,
+    ):
         if sess.resumed:
             log(f"resuming session {sess.session_id}")
         for rep in range(p["repetitions"] + 1):
@@ -199,8 +266,12 @@ def measure_session(params: dict, checkpoint: str | Path, raw_dir: str | Path, r
                 random.Random(stable_hash([p["seed"], rep, pr["prompt_id"]])).shuffle(order)
                 ids = tok.encode(pr["text"])
                 for c in order:
-                    config = {k: v for k, v in c.items()} | {"n_tokens": p["n_tokens"], "dtype": p["dtype"],
-                                                             "threads": int(p["threads"]), "prompt_id": pr["prompt_id"]}
+                    config = {k: v for k, v in c.items()} | {
+                        "n_tokens": p["n_tokens"],
+                        "dtype": p["dtype"],
+                        "threads": int(p["threads"]),
+                        "prompt_id": pr["prompt_id"],
+                    }
                     run_key = stable_hash([config, rep, model_sha, host_id])
                     if rep > 0 and sess.done(run_key):
                         skipped += 1
@@ -210,29 +281,62 @@ def measure_session(params: dict, checkpoint: str | Path, raw_dir: str | Path, r
                     res = run_one(model, ids, p["n_tokens"], c)
                     ended = utc_now()
                     if rep == 0:
-                        continue                                        # warm-up
+                        continue  # warm-up
                     load_end = provenance.load_snapshot()
-                    head = {**head_common, "session_id": sess.session_id, "run_id": new_id(), "run_key": run_key,
-                            "config": config, "rep": rep, "started_at": started, "ended_at": ended}
+                    head = {
+                        **head_common,
+                        "session_id": sess.session_id,
+                        "run_id": new_id(),
+                        "run_key": run_key,
+                        "config": config,
+                        "rep": rep,
+                        "started_at": started,
+                        "ended_at": ended,
+                    }
                     summ = summarize(res, c, E, K)
-                    if rep <= p["step_reps"]:  # before the run record: a resumed session redoes a run whose steps
-                        for st in res.steps:    # were written but whose run record was not
+                    if (
+                        rep <= p["step_reps"]
+                    ):  # before the run record: a resumed session redoes a run whose steps
+                        for st in res.steps:  # were written but whose run record was not
                             st = dict(st)
                             st["unique_experts"] = experts.step_experts(st["passes"]) if E else None
                             steps_w.append(build("draftself_step", **head, **st))
-                    sess.append(build("draftself_run", **head, load_start=load_start, load_end=load_end,
-                                      config_name=c["name"], prompt_id=pr["prompt_id"], prompt_kind=pr["kind"],
-                                      predictable=pr["predictable"], prompt_tokens=len(ids), n_experts=E, top_k=K,
-                                      n_layers=cfg.n_layers, output_text=tok.decode(res.tokens),
-                                      output_sha256=_sha(res.tokens), equals_ar=res.tokens == ar_ref[pr["prompt_id"]],
-                                      stop_type="length", **summ,
-                                      passes=[[q.kind, q.n_tokens, q.wall_ns] for q in res.passes]))
+                    sess.append(
+                        build(
+                            "draftself_run",
+                            **head,
+                            load_start=load_start,
+                            load_end=load_end,
+                            config_name=c["name"],
+                            prompt_id=pr["prompt_id"],
+                            prompt_kind=pr["kind"],
+                            predictable=pr["predictable"],
+                            prompt_tokens=len(ids),
+                            n_experts=E,
+                            top_k=K,
+                            n_layers=cfg.n_layers,
+                            output_text=tok.decode(res.tokens),
+                            output_sha256=_sha(res.tokens),
+                            equals_ar=res.tokens == ar_ref[pr["prompt_id"]],
+                            stop_type="length",
+                            **summ,
+                            passes=[[q.kind, q.n_tokens, q.wall_ns] for q in res.passes],
+                        )
+                    )
                     written += 1
                 bar.step(f"rep {rep} {pr['prompt_id']}" + (" (warm-up)" if rep == 0 else ""))
             log(f"rep {rep} done ({written} runs written)")
-        return DraftselfResult(session_id=sess.session_id, experiment=EXPERIMENT, resumed=sess.resumed, ran=written,
-                               skipped=skipped, quarantined=sess.quarantined, raw_file=raw_file, cfg=p,
-                               steps_file=steps_file)
+        return DraftselfResult(
+            session_id=sess.session_id,
+            experiment=EXPERIMENT,
+            resumed=sess.resumed,
+            ran=written,
+            skipped=skipped,
+            quarantined=sess.quarantined,
+            raw_file=raw_file,
+            cfg=p,
+            steps_file=steps_file,
+        )
 
 
 def resolve_checkpoint(manifest_path: str | Path, log=print) -> tuple[Path, dict]:
@@ -243,6 +347,7 @@ def resolve_checkpoint(manifest_path: str | Path, log=print) -> tuple[Path, dict
     differ across CPUs) is used and reported; every record carries the sha256 actually used.
     """
     from benchbook.draftself.train import TrainConfig, ensure_checkpoint, file_sha256
+
     man = json.loads(Path(manifest_path).read_text())
     path = Path(man["path"])
     if path.exists() and file_sha256(path) == man["sha256"]:
@@ -251,12 +356,15 @@ def resolve_checkpoint(manifest_path: str | Path, log=print) -> tuple[Path, dict
     path, _, _ = ensure_checkpoint(TrainConfig(**man["train_config"]))
     sha = file_sha256(path)
     if sha != man["sha256"]:
-        log(f"warning: retrained checkpoint sha256 {sha[:16]} differs from the manifest's {man['sha256'][:16]}")
+        log(
+            f"warning: retrained checkpoint sha256 {sha[:16]} differs from the manifest's {man['sha256'][:16]}"
+        )
     return path, man
 
 
-def measure(params: dict, *, root: Path, raw_dir: Path, overrides: dict | None = None,
-            log=print) -> DraftselfResult:
+def measure(
+    params: dict, *, root: Path, raw_dir: Path, overrides: dict | None = None, log=print
+) -> DraftselfResult:
     """The stage ``draftself``: one session with ``params["draftself"]["measure"]`` over ``DEFAULTS``
     (+ ``overrides``), using the checkpoint that ``root/data/draftself/checkpoint.json`` names
     (retrained when the cache lacks it, see ``resolve_checkpoint``).  Appends to

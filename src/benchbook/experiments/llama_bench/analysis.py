@@ -33,13 +33,52 @@ from benchbook.stats import add_t_interval, ratio_interval
 LLAMA_BENCH_SCHEMA = "benchbook.llama_bench"
 
 #: The top-level fields of a ``benchbook.llama_bench`` record the analysis reads ...
-_READ = ["run_id", "session_id", "host_id", "toolchain_id", "model_id", "model_sha256", "phase", "argv", "git_commit",
-         "git_dirty", "started_at", "ended_at", "load_start", "load_end", "peak_rss_bytes", "peak_gpu_mem_mib",
-         "row_index", "rows_total", "status", "origin", "source_format", "llama_bench"]
+_READ = [
+    "run_id",
+    "session_id",
+    "host_id",
+    "toolchain_id",
+    "model_id",
+    "model_sha256",
+    "phase",
+    "argv",
+    "git_commit",
+    "git_dirty",
+    "started_at",
+    "ended_at",
+    "load_start",
+    "load_end",
+    "peak_rss_bytes",
+    "peak_gpu_mem_mib",
+    "row_index",
+    "rows_total",
+    "status",
+    "origin",
+    "source_format",
+    "llama_bench",
+]
 #: ... and the members of llama-bench's own row.
-_READ_ROW = {"llama_bench": ["build_commit", "build_number", "backends", "n_prompt", "n_gen", "n_depth", "samples_ns",
-                             "avg_ts", "stddev_ts", "n_threads", "n_gpu_layers", "n_cpu_moe", "flash_attn", "type_k",
-                             "type_v", "n_batch", "n_ubatch"]}
+_READ_ROW = {
+    "llama_bench": [
+        "build_commit",
+        "build_number",
+        "backends",
+        "n_prompt",
+        "n_gen",
+        "n_depth",
+        "samples_ns",
+        "avg_ts",
+        "stddev_ts",
+        "n_threads",
+        "n_gpu_layers",
+        "n_cpu_moe",
+        "flash_attn",
+        "type_k",
+        "type_v",
+        "n_batch",
+        "n_ubatch",
+    ]
+}
 #: Polars schema of what the analysis reads, typed as ``benchbook.schemas`` declares the kind.
 LLAMA_BENCH_FIELDS = schemas.polars_schema("llama_bench", only=_READ, members=_READ_ROW)
 
@@ -66,8 +105,21 @@ def _read_file(df: pl.DataFrame, checks: dict, on_error: str, report: dict | Non
 
 
 #: String columns of the flat llama-bench table whose values repeat from row to row.
-_REPEATED = ("file", "session_id", "host_id", "toolchain_id", "model_id", "model_sha256", "phase", "test",
-             "build_commit", "backends", "type_k", "type_v", "git_commit")
+_REPEATED = (
+    "file",
+    "session_id",
+    "host_id",
+    "toolchain_id",
+    "model_id",
+    "model_sha256",
+    "phase",
+    "test",
+    "build_commit",
+    "backends",
+    "type_k",
+    "type_v",
+    "git_commit",
+)
 
 
 def _share_strings(df: pl.DataFrame, cols=_REPEATED) -> pl.DataFrame:
@@ -84,7 +136,7 @@ def _share_strings(df: pl.DataFrame, cols=_REPEATED) -> pl.DataFrame:
         u = s.drop_nulls().unique().sort()
         if len(u) * 2 > df.height:
             continue
-        idx = s.rank("dense").cast(pl.Int64) - 1       # nulls stay null and gather null
+        idx = s.rank("dense").cast(pl.Int64) - 1  # nulls stay null and gather null
         out.append(u.gather(idx).alias(c))
     return df.with_columns(out) if out else df
 
@@ -92,26 +144,62 @@ def _share_strings(df: pl.DataFrame, cols=_REPEATED) -> pl.DataFrame:
 def _flatten_llama_bench(raw: pl.DataFrame) -> pl.DataFrame:
     lb = pl.col("llama_bench").struct.field
     n_p, n_g = lb("n_prompt"), lb("n_gen")
-    others = (pl.col("load_end").struct.field("top_processes").list.eval(
-        pl.element().filter(~pl.element().struct.field("name").fill_null("").str.starts_with("llama-"))
-        .struct.field("cpu_percent")).list.max())
+    others = (
+        pl.col("load_end")
+        .struct.field("top_processes")
+        .list.eval(
+            pl.element()
+            .filter(~pl.element().struct.field("name").fill_null("").str.starts_with("llama-"))
+            .struct.field("cpu_percent")
+        )
+        .list.max()
+    )
     return raw.select(
-        "file", "line", "run_id", "session_id", "host_id", "toolchain_id", "model_id", "model_sha256", "phase",
-        pl.when(n_g == 0).then(pl.lit("pp")).when(n_p == 0).then(pl.lit("tg")).otherwise(pl.lit("pg")).alias("test"),
-        n_p.alias("n_prompt"), n_g.alias("n_gen"), lb("n_depth").fill_null(0).alias("n_depth"),
-        lb("samples_ns").alias("samples_ns"), lb("avg_ts").alias("avg_ts"), lb("stddev_ts").alias("stddev_ts"),
+        "file",
+        "line",
+        "run_id",
+        "session_id",
+        "host_id",
+        "toolchain_id",
+        "model_id",
+        "model_sha256",
+        "phase",
+        pl.when(n_g == 0)
+        .then(pl.lit("pp"))
+        .when(n_p == 0)
+        .then(pl.lit("tg"))
+        .otherwise(pl.lit("pg"))
+        .alias("test"),
+        n_p.alias("n_prompt"),
+        n_g.alias("n_gen"),
+        lb("n_depth").fill_null(0).alias("n_depth"),
+        lb("samples_ns").alias("samples_ns"),
+        lb("avg_ts").alias("avg_ts"),
+        lb("stddev_ts").alias("stddev_ts"),
         pl.col("origin").fill_null(schemas.NATIVE).alias("origin"),
         pl.when(lb("samples_ns").is_null()).then(pl.col("line")).otherwise(None).alias(STATED_KEY),
-        lb("build_number").alias("build_number"), lb("build_commit").cast(pl.String).alias("build_commit"),
-        lb("backends").cast(pl.String).alias("backends"), "started_at", "ended_at",
+        lb("build_number").alias("build_number"),
+        lb("build_commit").cast(pl.String).alias("build_commit"),
+        lb("backends").cast(pl.String).alias("backends"),
+        "started_at",
+        "ended_at",
         pl.col("load_start").struct.field("loadavg").list.first().alias("load1_start"),
         pl.col("load_end").struct.field("loadavg").list.first().alias("load1_end"),
-        "argv", "git_commit", "git_dirty", pl.col("peak_rss_bytes").fill_null(0).alias("peak_rss_bytes"),
-        lb("n_threads").alias("n_threads"), lb("n_gpu_layers").alias("n_gpu_layers"),
-        lb("n_cpu_moe").fill_null(0).alias("n_cpu_moe"), lb("flash_attn").alias("flash_attn"),
-        lb("type_k").alias("type_k"), lb("type_v").alias("type_v"), "peak_gpu_mem_mib",
-        others.alias("others_cpu_pct_max"), "schema_version",
-        pl.col("row_index").alias("row_index"), pl.col("rows_total").fill_null(1).alias("rows_total"),
+        "argv",
+        "git_commit",
+        "git_dirty",
+        pl.col("peak_rss_bytes").fill_null(0).alias("peak_rss_bytes"),
+        lb("n_threads").alias("n_threads"),
+        lb("n_gpu_layers").alias("n_gpu_layers"),
+        lb("n_cpu_moe").fill_null(0).alias("n_cpu_moe"),
+        lb("flash_attn").alias("flash_attn"),
+        lb("type_k").alias("type_k"),
+        lb("type_v").alias("type_v"),
+        "peak_gpu_mem_mib",
+        others.alias("others_cpu_pct_max"),
+        "schema_version",
+        pl.col("row_index").alias("row_index"),
+        pl.col("rows_total").fill_null(1).alias("rows_total"),
     ).pipe(_share_strings)
 
 
@@ -135,7 +223,8 @@ def _complete_rows(flat: pl.DataFrame, report: dict | None = None) -> pl.DataFra
                 report["duplicates"] = report.get("duplicates", 0) + n_dup
                 report.setdefault("duplicate_examples", []).extend(
                     f"{f}:{ln}: run {r} row {i} repeated (first copy kept)"
-                    for f, ln, r, i in dups.select("file", "line", "run_id", "row_index").head(20).iter_rows())
+                    for f, ln, r, i in dups.select("file", "line", "run_id", "row_index").head(20).iter_rows()
+                )
             flat = flat.filter(keep)
         del keep
     if flat.is_empty() or (flat["rows_total"] == 1).all():
@@ -143,7 +232,9 @@ def _complete_rows(flat: pl.DataFrame, report: dict | None = None) -> pl.DataFra
         flat.drop_in_place("rows_total")
         flat.drop_in_place("row_index")
         return flat
-    ok = flat.select((pl.col("rows_total") == 1) | (pl.len().over("run_id") == pl.col("rows_total"))).to_series()
+    ok = flat.select(
+        (pl.col("rows_total") == 1) | (pl.len().over("run_id") == pl.col("rows_total"))
+    ).to_series()
     if not ok.all():
         if report is not None:
             cut = flat.filter(~ok)
@@ -153,7 +244,9 @@ def _complete_rows(flat: pl.DataFrame, report: dict | None = None) -> pl.DataFra
     return flat.drop("rows_total", "row_index")
 
 
-def scan_llama_bench(raw_dir: str | Path, on_error: str = "raise", report: dict | None = None) -> pl.LazyFrame:
+def scan_llama_bench(
+    raw_dir: str | Path, on_error: str = "raise", report: dict | None = None
+) -> pl.LazyFrame:
     """Validated, flat llama-bench rows of every ``*.jsonl`` under ``raw_dir`` (recursive), as a LazyFrame.
 
     Columns as ``load_llama_bench``.  Each file is decoded, filtered to ``benchbook.llama_bench``,
@@ -181,7 +274,9 @@ def _flat_files(raw_dir, on_error: str, report: dict | None):
         del flat
 
 
-def load_llama_bench(raw_dir: str | Path, on_error: str = "raise", report: dict | None = None) -> pl.DataFrame:
+def load_llama_bench(
+    raw_dir: str | Path, on_error: str = "raise", report: dict | None = None
+) -> pl.DataFrame:
     """One row per llama-bench test row of every complete run under ``raw_dir`` (``**/*.jsonl``).
 
     Columns: file, line, run_id, session_id, host_id, toolchain_id, model_id, model_sha256, phase,
@@ -208,8 +303,18 @@ def load_llama_bench(raw_dir: str | Path, on_error: str = "raise", report: dict 
     return _complete_rows(flat, report)
 
 
-CONFIG_COLS = ["host_id", "toolchain_id", "session_id", "model_id", "model_sha256", "phase", "test",
-               "n_prompt", "n_gen", "n_depth"]
+CONFIG_COLS = [
+    "host_id",
+    "toolchain_id",
+    "session_id",
+    "model_id",
+    "model_sha256",
+    "phase",
+    "test",
+    "n_prompt",
+    "n_gen",
+    "n_depth",
+]
 #: Further llama-bench parameters that distinguish configurations (grouped on when present).
 PARAM_COLS = ["n_threads", "n_gpu_layers", "n_cpu_moe", "flash_attn", "type_k", "type_v"]
 #: The flat table's line of a row without samples (null for rows with samples): grouped on, so such a
@@ -245,15 +350,19 @@ def rate_stats(df: pl.DataFrame, confidence: float = 0.95) -> pl.DataFrame:
     if df["host_id"].n_unique() <= 1:
         parts = [_config_stats(df, keys, 0)]
     else:
-        idx = (df.select(pl.int_range(pl.len(), dtype=pl.UInt32).alias("_i"), "host_id")
-                 .group_by("host_id", maintain_order=True).agg("_i")["_i"])
+        idx = (
+            df.select(pl.int_range(pl.len(), dtype=pl.UInt32).alias("_i"), "host_id")
+            .group_by("host_id", maintain_order=True)
+            .agg("_i")["_i"]
+        )
         parts = [_config_stats(df[rows], keys, rows) for rows in idx]
         del idx
     return _finish_rate_stats(parts, confidence)
 
 
-def rate_stats_raw(raw_dir: str | Path, on_error: str = "raise", report: dict | None = None,
-                   confidence: float = 0.95) -> pl.DataFrame:
+def rate_stats_raw(
+    raw_dir: str | Path, on_error: str = "raise", report: dict | None = None, confidence: float = 0.95
+) -> pl.DataFrame:
     """``rate_stats(load_llama_bench(raw_dir, on_error, report), confidence)``, file by file.
 
     The same table, row for row, without holding every raw row at once: each file is read, validated,
@@ -298,35 +407,76 @@ def _config_stats(df: pl.DataFrame, keys: list[str], first) -> pl.DataFrame:
     the row number of each configuration's first row, from ``first`` (an offset, or the row numbers
     of ``df``'s rows in the whole table)."""
     extra = [pl.col(c).max() for c in ("peak_gpu_mem_mib", "others_cpu_pct_max") if c in df.columns]
-    row = (pl.int_range(pl.len(), dtype=pl.UInt32) + first if isinstance(first, int)
-           else pl.lit(first.cast(pl.UInt32)))
-    ts = (pl.lit(1e9) * (pl.col("n_prompt") + pl.col("n_gen")).cast(pl.Float64)) / pl.col("samples_ns").cast(pl.List(pl.Float64))
-    per = df.lazy().select(
-        *keys, "avg_ts", "stddev_ts", "file", "line", "run_id", "argv", "build_number", "build_commit", "started_at",
-        "ended_at", "load1_start", "load1_end", "peak_rss_bytes",
-        *[c for c in ("peak_gpu_mem_mib", "others_cpu_pct_max") if c in df.columns],
-        row.alias("_first"), ts.alias("_ts"),
-    ).with_columns(pl.col("_ts").list.len().alias("_k"), pl.col("_ts").list.mean().alias("_m"),
-                   (pl.col("_ts").list.var(ddof=0) * pl.col("_ts").list.len()).alias("_M2")).drop("_ts")
+    row = (
+        pl.int_range(pl.len(), dtype=pl.UInt32) + first
+        if isinstance(first, int)
+        else pl.lit(first.cast(pl.UInt32))
+    )
+    ts = (pl.lit(1e9) * (pl.col("n_prompt") + pl.col("n_gen")).cast(pl.Float64)) / pl.col("samples_ns").cast(
+        pl.List(pl.Float64)
+    )
+    per = (
+        df.lazy()
+        .select(
+            *keys,
+            "avg_ts",
+            "stddev_ts",
+            "file",
+            "line",
+            "run_id",
+            "argv",
+            "build_number",
+            "build_commit",
+            "started_at",
+            "ended_at",
+            "load1_start",
+            "load1_end",
+            "peak_rss_bytes",
+            *[c for c in ("peak_gpu_mem_mib", "others_cpu_pct_max") if c in df.columns],
+            row.alias("_first"),
+            ts.alias("_ts"),
+        )
+        .with_columns(
+            pl.col("_ts").list.len().alias("_k"),
+            pl.col("_ts").list.mean().alias("_m"),
+            (pl.col("_ts").list.var(ddof=0) * pl.col("_ts").list.len()).alias("_M2"),
+        )
+        .drop("_ts")
+    )
     k, m = pl.col("_k"), pl.col("_m")
     mean = (k * m).sum() / k.sum()
     m2 = pl.col("_M2").sum() + (k * (m - mean) ** 2).sum()
     # a row without samples (markdown, CSV) is a configuration of its own (keyed by its line): its mean
     # and sd as the source states them, n unknown (null), so no interval is formed
     stated = k.is_null().any()
-    g = (per.group_by(keys, maintain_order=True)
-            .agg(pl.col("_first").min(), pl.when(stated).then(None).otherwise(k.sum()).cast(pl.UInt32).alias("n"),
-                 pl.when(stated).then(pl.col("avg_ts").first()).otherwise(mean).alias("mean_tps"),
-                 pl.when(stated).then(pl.col("stddev_ts").first())
-                 .when(k.sum() > 1).then((m2 / (k.sum() - 1)).sqrt()).otherwise(None).alias("sd_tps"),
-                 pl.col("avg_ts").mean().alias("llama_bench_avg_ts"), pl.col("file").unique().alias("files"),
-                 pl.col("line").unique().sort().alias("lines"), pl.col("run_id").unique().alias("run_ids"),
-                 pl.col("argv").first().alias("argv"), pl.col("build_number").first(),
-                 pl.col("build_commit").first(), pl.col("started_at").min(), pl.col("ended_at").max(),
-                 pl.max_horizontal("load1_start", "load1_end").max().alias("load1_max"),
-                 pl.col("peak_rss_bytes").max(), *extra)
-            .with_columns((pl.col("sd_tps") / pl.col("mean_tps")).alias("cv"))
-            .collect())
+    g = (
+        per.group_by(keys, maintain_order=True)
+        .agg(
+            pl.col("_first").min(),
+            pl.when(stated).then(None).otherwise(k.sum()).cast(pl.UInt32).alias("n"),
+            pl.when(stated).then(pl.col("avg_ts").first()).otherwise(mean).alias("mean_tps"),
+            pl.when(stated)
+            .then(pl.col("stddev_ts").first())
+            .when(k.sum() > 1)
+            .then((m2 / (k.sum() - 1)).sqrt())
+            .otherwise(None)
+            .alias("sd_tps"),
+            pl.col("avg_ts").mean().alias("llama_bench_avg_ts"),
+            pl.col("file").unique().alias("files"),
+            pl.col("line").unique().sort().alias("lines"),
+            pl.col("run_id").unique().alias("run_ids"),
+            pl.col("argv").first().alias("argv"),
+            pl.col("build_number").first(),
+            pl.col("build_commit").first(),
+            pl.col("started_at").min(),
+            pl.col("ended_at").max(),
+            pl.max_horizontal("load1_start", "load1_end").max().alias("load1_max"),
+            pl.col("peak_rss_bytes").max(),
+            *extra,
+        )
+        .with_columns((pl.col("sd_tps") / pl.col("mean_tps")).alias("cv"))
+        .collect()
+    )
     # the group keys again, as a gather of each configuration's first row: string columns then share
     # ``df``'s (deduplicated, see _share_strings) buffers instead of a copy of the text per row
     if isinstance(first, int):
@@ -351,8 +501,14 @@ def _finish_rate_stats(parts: list[pl.DataFrame], confidence: float) -> pl.DataF
     return add_t_interval(g, "mean_tps", "sd_tps", "n", "ci_low_tps", "ci_high_tps", confidence)
 
 
-def ratio_stats(stats: pl.DataFrame, numerator: pl.Expr, denominator: pl.Expr, match: list[str],
-                confidence: float = 0.95, name: str = "ratio") -> pl.DataFrame:
+def ratio_stats(
+    stats: pl.DataFrame,
+    numerator: pl.Expr,
+    denominator: pl.Expr,
+    match: list[str],
+    confidence: float = 0.95,
+    name: str = "ratio",
+) -> pl.DataFrame:
     """Ratios of mean rates between rows of one session, host and build (``rate_stats`` output).
 
     ``numerator``/``denominator`` select rows (e.g. ``pl.col("model_id") == "a"``); pairs are joined on
@@ -369,24 +525,49 @@ def ratio_stats(stats: pl.DataFrame, numerator: pl.Expr, denominator: pl.Expr, m
     j = a.join(b, on=on, suffix="_den")
     if j.is_empty():
         return j
-    r, lo, hi, dof = ratio_interval(j["mean_tps"], j["sd_tps"].fill_null(np.nan), j["n"],
-                                    j["mean_tps_den"], j["sd_tps_den"].fill_null(np.nan), j["n_den"], confidence)
+    r, lo, hi, dof = ratio_interval(
+        j["mean_tps"],
+        j["sd_tps"].fill_null(np.nan),
+        j["n"],
+        j["mean_tps_den"],
+        j["sd_tps_den"].fill_null(np.nan),
+        j["n_den"],
+        confidence,
+    )
     den = lambda c: c + "_den" if c + "_den" in j.columns else c  # noqa: E731
     return j.select(
         *on,
-        pl.concat_str([pl.lit(name), pl.col("model_id"), pl.col(den("model_id")),
-                       *[pl.col(m).cast(pl.String) for m in match]], separator="-").alias("id"),
-        pl.Series("value", r), pl.Series("ci_low", lo).fill_nan(None), pl.Series("ci_high", hi).fill_nan(None),
+        pl.concat_str(
+            [
+                pl.lit(name),
+                pl.col("model_id"),
+                pl.col(den("model_id")),
+                *[pl.col(m).cast(pl.String) for m in match],
+            ],
+            separator="-",
+        ).alias("id"),
+        pl.Series("value", r),
+        pl.Series("ci_low", lo).fill_nan(None),
+        pl.Series("ci_high", hi).fill_nan(None),
         pl.Series("dof", dof).fill_nan(None),
-        pl.col("n").alias("num_n"), pl.col(den("n")).alias("den_n"),
-        pl.col("model_id").alias("num_model_id"), pl.col(den("model_id")).alias("den_model_id"),
-        pl.col("mean_tps").alias("num_lo"), pl.col("mean_tps").alias("num_hi"),
-        pl.col(den("mean_tps")).alias("den_lo"), pl.col(den("mean_tps")).alias("den_hi"),
-        pl.lit("llama-bench").alias("num_method"), pl.lit("llama-bench").alias("den_method"),
-        pl.col("test").alias("num_phase"), pl.col(den("test")).alias("den_phase"),
-        pl.col("host_id").alias("num_host"), pl.col("host_id").alias("den_host"),
-        pl.col("toolchain_id").alias("num_build"), pl.col("toolchain_id").alias("den_build"),
-        pl.col("run_ids").alias("num_run_ids"), pl.col(den("run_ids")).alias("den_run_ids"),
+        pl.col("n").alias("num_n"),
+        pl.col(den("n")).alias("den_n"),
+        pl.col("model_id").alias("num_model_id"),
+        pl.col(den("model_id")).alias("den_model_id"),
+        pl.col("mean_tps").alias("num_lo"),
+        pl.col("mean_tps").alias("num_hi"),
+        pl.col(den("mean_tps")).alias("den_lo"),
+        pl.col(den("mean_tps")).alias("den_hi"),
+        pl.lit("llama-bench").alias("num_method"),
+        pl.lit("llama-bench").alias("den_method"),
+        pl.col("test").alias("num_phase"),
+        pl.col(den("test")).alias("den_phase"),
+        pl.col("host_id").alias("num_host"),
+        pl.col("host_id").alias("den_host"),
+        pl.col("toolchain_id").alias("num_build"),
+        pl.col("toolchain_id").alias("den_build"),
+        pl.col("run_ids").alias("num_run_ids"),
+        pl.col(den("run_ids")).alias("den_run_ids"),
     )
 
 

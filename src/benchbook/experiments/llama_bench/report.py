@@ -34,8 +34,14 @@ def _rel(path: str, root: Path | None) -> str:
 
 #: llama-bench parameters named in a key only when they vary within the session (sweeps), with the
 #: short names llama-bench's own flags use.
-SWEEP_ABBR = {"n_threads": "t", "n_gpu_layers": "ngl", "n_cpu_moe": "ncmoe", "flash_attn": "fa",
-              "type_k": "ctk", "type_v": "ctv"}
+SWEEP_ABBR = {
+    "n_threads": "t",
+    "n_gpu_layers": "ngl",
+    "n_cpu_moe": "ncmoe",
+    "flash_attn": "fa",
+    "type_k": "ctk",
+    "type_v": "ctv",
+}
 
 
 def number_key(row: dict, varying: tuple[str, ...] = ()) -> str:
@@ -66,8 +72,10 @@ def latest_sessions_by_host(raw_dir: Path) -> dict[str, dict]:
 def host_line(host: dict, toolchain: dict) -> str:
     """One-line description of a host and its build, for pages (escaped for a Markdown table cell)."""
     gpus = ", ".join(f"{g['name']} ({g['memory_total_mib']} MiB)" for g in host.get("gpus") or []) or "no GPU"
-    text = (f"{host.get('cpu_model')} ({host.get('cpu_logical')} threads, {round(host.get('ram_bytes', 0) / 2**30)} GiB), "
-            f"{gpus}; llama.cpp b{toolchain.get('build_number')} {toolchain.get('backend') or ''}")
+    text = (
+        f"{host.get('cpu_model')} ({host.get('cpu_logical')} threads, {round(host.get('ram_bytes', 0) / 2**30)} GiB), "
+        f"{gpus}; llama.cpp b{toolchain.get('build_number')} {toolchain.get('backend') or ''}"
+    )
     return html.escape(text).replace("|", "&#124;")
 
 
@@ -77,13 +85,23 @@ def _only_native(rows: pl.DataFrame, raw_dir: Path) -> None:
     foreign = rows.filter(pl.col("origin") != NATIVE)
     if foreign.height:
         f, line = foreign.row(0, named=True)["file"], foreign.row(0, named=True)["line"]
-        raise RuntimeError(f"{f}:{line}: an ingested record (origin {foreign['origin'][0]}) under {raw_dir}; the "
-                           f"project's reports read its own measurements only ({foreign.height} such rows); fix: keep "
-                           "ingested records under data/external/ (`benchbook ingest` writes there)")
+        raise RuntimeError(
+            f"{f}:{line}: an ingested record (origin {foreign['origin'][0]}) under {raw_dir}; the "
+            f"project's reports read its own measurements only ({foreign.height} such rows); fix: keep "
+            "ingested records under data/external/ (`benchbook ingest` writes there)"
+        )
 
 
-def derive(raw_dir: Path, snapshots_dir: Path, out_dir: Path, numbers_path: Path, metrics_path: Path,
-           thresholds: dict, confidence: float = 0.95, root: Path | None = None) -> "LlamaBenchReport":
+def derive(
+    raw_dir: Path,
+    snapshots_dir: Path,
+    out_dir: Path,
+    numbers_path: Path,
+    metrics_path: Path,
+    thresholds: dict,
+    confidence: float = 0.95,
+    root: Path | None = None,
+) -> "LlamaBenchReport":
     """Compute and write everything; returns a ``LlamaBenchReport``.
 
     Every host's newest completed session is published; hosts are never mixed in one number.  The
@@ -100,20 +118,31 @@ def derive(raw_dir: Path, snapshots_dir: Path, out_dir: Path, numbers_path: Path
     hosts, tcs = read_snapshots(snapshots_dir, "host"), read_snapshots(snapshots_dir, "toolchain")
     sessions = latest_sessions_by_host(raw_dir)
     if not sessions:
-        raise RuntimeError(f"no completed llama_bench session under {raw_dir}; fix: `dvc repro -f -s llama_bench`")
+        raise RuntimeError(
+            f"no completed llama_bench session under {raw_dir}; fix: `dvc repro -f -s llama_bench`"
+        )
     primary = thresholds.get("primary_host") or max(sessions.values(), key=lambda s: s["at"])["host_id"]
     if primary not in sessions:
-        raise RuntimeError(f"report.primary_host {primary} has no completed llama_bench session; hosts with one: "
-                           f"{', '.join(sorted(sessions))}")
+        raise RuntimeError(
+            f"report.primary_host {primary} has no completed llama_bench session; hosts with one: "
+            f"{', '.join(sorted(sessions))}"
+        )
     sess = sessions[primary]
     rows = load_llama_bench(raw_dir)
     _only_native(rows, raw_dir)
     # memory_spill compares each run's peak with its own host's device memory (None on a CPU host)
     stats = caveats.with_device_memory(rate_stats(rows, confidence), hosts)
     known = {k: v for k, v in thresholds.items() if k in caveats.DEFAULTS}
-    stats = pl.concat([caveats.attach(stats.filter(pl.col("host_id") == h),
-                                      {**known, "cores": (hosts.get(h) or {}).get("cpu_logical") or caveats.DEFAULTS["cores"]})
-                       for h in stats["host_id"].unique(maintain_order=True)], how="diagonal_relaxed")
+    stats = pl.concat(
+        [
+            caveats.attach(
+                stats.filter(pl.col("host_id") == h),
+                {**known, "cores": (hosts.get(h) or {}).get("cpu_logical") or caveats.DEFAULTS["cores"]},
+            )
+            for h in stats["host_id"].unique(maintain_order=True)
+        ],
+        how="diagonal_relaxed",
+    )
     stats = caveats.headroom_column(stats)
     stats.write_parquet(out_dir / "rates.parquet")
 
@@ -128,40 +157,80 @@ def derive(raw_dir: Path, snapshots_dir: Path, out_dir: Path, numbers_path: Path
             key = number_key(r, varying)
             if prefix:
                 key = make_key("lb", *prefix, *key.split("-", 1)[1:])
-            nums.append(Number(
-                key=key, value=round(r["mean_tps"], 2), unit="tok/s",
-                label=f"{r['model_id']} {r['test']}{r['n_gen'] if r['test'] == 'tg' else r['n_prompt']} ({r['phase']})"
-                      f" on host {h}",
-                n=r["n"], sd=r["sd_tps"], ci95=[r["ci_low_tps"], r["ci_high_tps"]] if r["ci_low_tps"] is not None else None,
-                ci_method="student-t over per-repetition rates" if r["n"] > 1 else None,
-                sources=[{"file": _rel(f, root), "lines": line_ranges(r["lines"])} for f in r["files"]],
-                run_ids=r["run_ids"], commands=[r["argv"]], toolchain_id=r["toolchain_id"],
-                **build_of(tc, r["build_number"], r["build_commit"]),
-                model_sha256=r["model_sha256"], host_id=r["host_id"], session_id=r["session_id"],
-                measured_from=r["started_at"], measured_to=r["ended_at"], caveats=r["caveats"],
-                computation="benchbook.experiments.llama_bench.analysis.rate_stats"))
+            nums.append(
+                Number(
+                    key=key,
+                    value=round(r["mean_tps"], 2),
+                    unit="tok/s",
+                    label=f"{r['model_id']} {r['test']}{r['n_gen'] if r['test'] == 'tg' else r['n_prompt']} ({r['phase']})"
+                    f" on host {h}",
+                    n=r["n"],
+                    sd=r["sd_tps"],
+                    ci95=[r["ci_low_tps"], r["ci_high_tps"]] if r["ci_low_tps"] is not None else None,
+                    ci_method="student-t over per-repetition rates" if r["n"] > 1 else None,
+                    sources=[{"file": _rel(f, root), "lines": line_ranges(r["lines"])} for f in r["files"]],
+                    run_ids=r["run_ids"],
+                    commands=[r["argv"]],
+                    toolchain_id=r["toolchain_id"],
+                    **build_of(tc, r["build_number"], r["build_commit"]),
+                    model_sha256=r["model_sha256"],
+                    host_id=r["host_id"],
+                    session_id=r["session_id"],
+                    measured_from=r["started_at"],
+                    measured_to=r["ended_at"],
+                    caveats=r["caveats"],
+                    computation="benchbook.experiments.llama_bench.analysis.rate_stats",
+                )
+            )
             per_host[h].append((r, nums[-1]))
     publish(numbers_path, "llama_bench", nums)
     (out_dir / "hosts.md").write_text(hosts_table(per_host, hosts, tcs, primary))
     cur = stats.filter(pl.col("session_id") == sess["session_id"]).sort("model_id", "test", "phase")
 
-    chart_df = cur.select("model_id", "test", "phase", "n", "mean_tps", "ci_low_tps", "ci_high_tps", "cv",
-                          "session_id", "toolchain_id", "host_id",
-                          pl.col("caveats").list.join(", ").alias("caveat_ids"))
+    chart_df = cur.select(
+        "model_id",
+        "test",
+        "phase",
+        "n",
+        "mean_tps",
+        "ci_low_tps",
+        "ci_high_tps",
+        "cv",
+        "session_id",
+        "toolchain_id",
+        "host_id",
+        pl.col("caveats").list.join(", ").alias("caveat_ids"),
+    )
     base = alt.Chart(alt.Data(values=chart_df.to_dicts())).encode(
-        y=alt.Y("model_id:N", title=None), yOffset="phase:N", color=alt.Color("phase:N"))
+        y=alt.Y("model_id:N", title=None), yOffset="phase:N", color=alt.Color("phase:N")
+    )
     bars = base.mark_bar().encode(
         x=alt.X("mean_tps:Q", title="tok/s (mean of per-repetition rates)"),
-        tooltip=[alt.Tooltip("model_id:N"), alt.Tooltip("test:N"), alt.Tooltip("phase:N"),
-                 alt.Tooltip("mean_tps:Q", format=".1f"), alt.Tooltip("ci_low_tps:Q", format=".1f"),
-                 alt.Tooltip("ci_high_tps:Q", format=".1f"), alt.Tooltip("n:Q"), alt.Tooltip("cv:Q", format=".1%"),
-                 alt.Tooltip("caveat_ids:N"), alt.Tooltip("session_id:N"), alt.Tooltip("toolchain_id:N"),
-                 alt.Tooltip("host_id:N")])
-    err = base.mark_errorbar(color="black").encode(x=alt.X("ci_low_tps:Q", title="tok/s (mean of per-repetition rates)"),
-                                                   x2="ci_high_tps:Q")
-    chart = (bars + err).properties(width=420, height=110).facet(
-        column=alt.Column("test:N", title="llama-bench test (pp: prompt processing, tg: generation)")
-    ).resolve_scale(x="independent").properties(title="llama-bench throughput, latest session, 95% t-intervals")
+        tooltip=[
+            alt.Tooltip("model_id:N"),
+            alt.Tooltip("test:N"),
+            alt.Tooltip("phase:N"),
+            alt.Tooltip("mean_tps:Q", format=".1f"),
+            alt.Tooltip("ci_low_tps:Q", format=".1f"),
+            alt.Tooltip("ci_high_tps:Q", format=".1f"),
+            alt.Tooltip("n:Q"),
+            alt.Tooltip("cv:Q", format=".1%"),
+            alt.Tooltip("caveat_ids:N"),
+            alt.Tooltip("session_id:N"),
+            alt.Tooltip("toolchain_id:N"),
+            alt.Tooltip("host_id:N"),
+        ],
+    )
+    err = base.mark_errorbar(color="black").encode(
+        x=alt.X("ci_low_tps:Q", title="tok/s (mean of per-repetition rates)"), x2="ci_high_tps:Q"
+    )
+    chart = (
+        (bars + err)
+        .properties(width=420, height=110)
+        .facet(column=alt.Column("test:N", title="llama-bench test (pp: prompt processing, tg: generation)"))
+        .resolve_scale(x="independent")
+        .properties(title="llama-bench throughput, latest session, 95% t-intervals")
+    )
     charts.save(chart, out_dir, "llama_bench_rates")
 
     metrics = {"session_id": sess["session_id"], "host_id": sess["host_id"]}
@@ -187,8 +256,10 @@ class LlamaBenchReport:
 
 def hosts_table(per_host: dict, hosts: dict, tcs: dict, primary: str) -> str:
     """Markdown: one row per (host, model) with the warm pp/tg numbers as ``{{< var >}}`` links."""
-    lines = ["| host | machine and build | model | pp (warm) | tg (warm) | GPU memory (tg, warm) |",
-             "|---|---|---|---|---|---|"]
+    lines = [
+        "| host | machine and build | model | pp (warm) | tg (warm) | GPU memory (tg, warm) |",
+        "|---|---|---|---|---|---|",
+    ]
     for h, items in per_host.items():
         tc = tcs.get(items[0][0]["toolchain_id"], {}) if items else {}
         desc = host_line(hosts.get(h, {}), tc)
@@ -214,6 +285,13 @@ def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> Llam
     ``raw_dir``/``reports_dir`` relative to ``root`` unless absolute.  Returns ``derive``'s report."""
     root = Path(root)
     raw, rep = root / raw_dir, root / reports_dir
-    return derive(raw / "llama_bench", raw / "snapshots", rep / "llama_bench",
-                  rep / "numbers" / "llama_bench.json", rep / "metrics" / "llama_bench.json", thresholds=params["report"],
-                  confidence=params["report"]["confidence"], root=root)
+    return derive(
+        raw / "llama_bench",
+        raw / "snapshots",
+        rep / "llama_bench",
+        rep / "numbers" / "llama_bench.json",
+        rep / "metrics" / "llama_bench.json",
+        thresholds=params["report"],
+        confidence=params["report"]["confidence"],
+        root=root,
+    )

@@ -20,8 +20,17 @@ from benchbook.records import new_id, utc_now
 from benchbook.session import Session, SessionResult, run_key
 
 
-def run_session(*, cfg: dict, bench_bin: Path, models: list[dict], toolchain: dict, host: HostSnapshot,
-                root: Path, raw_file: Path, log=print) -> SessionResult:
+def run_session(
+    *,
+    cfg: dict,
+    bench_bin: Path,
+    models: list[dict],
+    toolchain: dict,
+    host: HostSnapshot,
+    root: Path,
+    raw_file: Path,
+    log=print,
+) -> SessionResult:
     """Run the llama-bench matrix of ``cfg`` for ``models`` in one session appended to ``raw_file``.
 
     ``models``: model records (``models.fetch``) with ``model_id``, ``path``, ``sha256``.
@@ -41,8 +50,18 @@ def run_session(*, cfg: dict, bench_bin: Path, models: list[dict], toolchain: di
         for m in models:
             phases = (["cold"] if cfg.get("cold_first_run") else []) + ["warm"]
             for phase in phases:
-                conf = {k: cfg[k] for k in ("n_prompt", "n_gen", "n_depth", "repetitions", "threads",
-                                            "n_gpu_layers", "flash_attn")}
+                conf = {
+                    k: cfg[k]
+                    for k in (
+                        "n_prompt",
+                        "n_gen",
+                        "n_depth",
+                        "repetitions",
+                        "threads",
+                        "n_gpu_layers",
+                        "flash_attn",
+                    )
+                }
                 conf.update(model_id=m["model_id"], phase=phase)
                 key = run_key(conf, m["sha256"], toolchain["toolchain_id"], host.host_id)
                 if sess.done(key):
@@ -50,33 +69,58 @@ def run_session(*, cfg: dict, bench_bin: Path, models: list[dict], toolchain: di
                     log(f"skip (done in this session): {m['model_id']} {phase}")
                     bar.step(f"{m['model_id']} {phase} (done before)")
                     continue
-                cache_state = evict_from_page_cache(m["path"]) if phase == "cold" else \
-                    {"method": None, "resident_before_pct": resident_pct(m["path"])}
+                cache_state = (
+                    evict_from_page_cache(m["path"])
+                    if phase == "cold"
+                    else {"method": None, "resident_before_pct": resident_pct(m["path"])}
+                )
                 argv = build_argv(bench_bin, m["path"], cfg, phase)
                 log(f"$ {' '.join(Path(a).name if i == 0 else a for i, a in enumerate(argv))}")
                 load_start, started = load_snapshot(), utc_now()
                 res = run_sampled(argv, cfg.get("timeout_s", 900))
                 ended, load_end = utc_now(), load_snapshot()
-                base = {"run_id": new_id(), "run_key": key, "origin": "native",
-                        "experiment": "llama_bench", "phase": phase, "config": conf,
-                        "argv": [Path(argv[0]).name] + argv[1:], "host_id": host.host_id,
-                        "toolchain_id": toolchain["toolchain_id"], "model_id": m["model_id"],
-                        "model_sha256": m["sha256"], **{k: git[k] for k in ("git_commit", "git_dirty")},
-                        "started_at": started, "ended_at": ended, "load_start": load_start,
-                        "load_end": load_end, "cache_state": cache_state,
-                        "peak_rss_bytes": res.peak_rss_bytes, "peak_gpu_mem_mib": res.peak_gpu_mem_mib,
-                        "wall_ns": res.wall_ns}
-                if append_result(sess, "llama_bench", base, res,
-                                 f"llama-bench stdout ({m['model_id']} {phase})"):
+                base = {
+                    "run_id": new_id(),
+                    "run_key": key,
+                    "origin": "native",
+                    "experiment": "llama_bench",
+                    "phase": phase,
+                    "config": conf,
+                    "argv": [Path(argv[0]).name] + argv[1:],
+                    "host_id": host.host_id,
+                    "toolchain_id": toolchain["toolchain_id"],
+                    "model_id": m["model_id"],
+                    "model_sha256": m["sha256"],
+                    **{k: git[k] for k in ("git_commit", "git_dirty")},
+                    "started_at": started,
+                    "ended_at": ended,
+                    "load_start": load_start,
+                    "load_end": load_end,
+                    "cache_state": cache_state,
+                    "peak_rss_bytes": res.peak_rss_bytes,
+                    "peak_gpu_mem_mib": res.peak_gpu_mem_mib,
+                    "wall_ns": res.wall_ns,
+                }
+                if append_result(
+                    sess, "llama_bench", base, res, f"llama-bench stdout ({m['model_id']} {phase})"
+                ):
                     ran += 1
                 else:
                     failed += 1
                     log(f"FAILED {m['model_id']} {phase}: exit {res.returncode}")
                 bar.step(f"{m['model_id']} {phase}")
         bar.close()
-        return SessionResult(session_id=sess.session_id, experiment="llama_bench", resumed=sess.resumed, ran=ran,
-                             skipped=skipped, failed=failed, quarantined=sess.quarantined, raw_file=Path(raw_file),
-                             cfg=cfg)
+        return SessionResult(
+            session_id=sess.session_id,
+            experiment="llama_bench",
+            resumed=sess.resumed,
+            ran=ran,
+            skipped=skipped,
+            failed=failed,
+            quarantined=sess.quarantined,
+            raw_file=Path(raw_file),
+            cfg=cfg,
+        )
 
 
 @dataclass
@@ -86,8 +130,9 @@ class LlamaBenchResult(SessionResult):
     models: list[str] = field(default_factory=list)
 
 
-def measure(params: dict, *, root: Path, raw_dir: Path, overrides: dict | None = None,
-            log=print) -> LlamaBenchResult:
+def measure(
+    params: dict, *, root: Path, raw_dir: Path, overrides: dict | None = None, log=print
+) -> LlamaBenchResult:
     """The stage ``llama_bench``: one session of the sweep in ``params["llama_bench"]`` (+ ``overrides``).
 
     ``params``: the whole ``params.yaml`` mapping (``toolchain`` and ``models`` resolve the build and
@@ -106,6 +151,14 @@ def measure(params: dict, *, root: Path, raw_dir: Path, overrides: dict | None =
     host = resolve.store_snapshots(raw_dir / "snapshots", toolchain, models)
     raw_file = raw_dir / "llama_bench" / f"{host.host_id}.jsonl"
     log(f"{toolchain.record['toolchain_id']} {[m['model_id'] for m in models]} -> {raw_file}")
-    result = run_session(cfg=cfg, bench_bin=toolchain.binary("llama-bench"), models=models,
-                         toolchain=toolchain.record, host=host, root=root, raw_file=raw_file, log=log)
+    result = run_session(
+        cfg=cfg,
+        bench_bin=toolchain.binary("llama-bench"),
+        models=models,
+        toolchain=toolchain.record,
+        host=host,
+        root=root,
+        raw_file=raw_file,
+        log=log,
+    )
     return LlamaBenchResult(**vars(result), models=[m["model_id"] for m in models])

@@ -53,52 +53,86 @@ HEAD = (
     *_lb("run_id", "run_key", "session_id"),
     Field("experiment", S, "offload"),
     *_lb("host_id", "toolchain_id"),
-    Field("profile", S, "the host profile the session ran with (experiments.profiles); null: none defined",
-          nullable=True),
+    Field(
+        "profile",
+        S,
+        "the host profile the session ran with (experiments.profiles); null: none defined",
+        nullable=True,
+    ),
     Field("profile_reason", S, "why that profile was picked; null: none defined", nullable=True),
     *_lb("git_commit", "git_dirty"),
 )
 
 _DECODE_BYTES = obj(
-    "decode_bytes", "bytes one decoded token reads at this n_cpu_moe (llamacpp.weights.decode_bytes)",
+    "decode_bytes",
+    "bytes one decoded token reads at this n_cpu_moe (llamacpp.weights.decode_bytes)",
     Field("total", I, "gpu + cpu", "bytes", name_kept=True),
     Field("gpu", I, "read from GPU-resident tensors", "bytes", name_kept=True),
-    Field("cpu", I, "read from CPU-resident tensors (experts of the CPU blocks, one token_embd row)", "bytes",
-          name_kept=True))
+    Field(
+        "cpu",
+        I,
+        "read from CPU-resident tensors (experts of the CPU blocks, one token_embd row)",
+        "bytes",
+        name_kept=True,
+    ),
+)
 
 #: the fields of one sweep point, on its ``benchbook.offload`` rows and on its ``benchbook.run_failed`` record
 POINT = (
     *_lb("model_id", "model_sha256"),
     Field("synthetic_inputs", B, "true: the model is a generated synthetic MoE (llamacpp.synth)"),
     Field("phase", S, "warm (llama-bench's warm-up run, then -r repetitions)"),
-    obj("config", "the point's configuration (hashed into run_key)", Field("n_prompt", I, "-p"),
-        Field("n_gen", I, "-n"), Field("n_depth", I, "-d"), Field("repetitions", I, "-r"),
-        Field("threads", I, "-t"), Field("n_gpu_layers", I, "-ngl"), Field("flash_attn", S, "-fa as given"),
-        Field("model_id", S, "registry id"), Field("n_cpu_moe", I, "-ncmoe"),
-        Field("budget_free_mib", I, "GPU memory the ballast leaves free", "mib")),
+    obj(
+        "config",
+        "the point's configuration (hashed into run_key)",
+        Field("n_prompt", I, "-p"),
+        Field("n_gen", I, "-n"),
+        Field("n_depth", I, "-d"),
+        Field("repetitions", I, "-r"),
+        Field("threads", I, "-t"),
+        Field("n_gpu_layers", I, "-ngl"),
+        Field("flash_attn", S, "-fa as given"),
+        Field("model_id", S, "registry id"),
+        Field("n_cpu_moe", I, "-ncmoe"),
+        Field("budget_free_mib", I, "GPU memory the ballast leaves free", "mib"),
+    ),
     _lb("argv")[0],
     Field("n_cpu_moe", I, "-ncmoe: expert blocks 0 .. n-1 on the CPU"),
-    obj("placement", "the resolved tensor placement of -ngl 99 -ncmoe n (llamacpp.weights.placement)",
-        Field("n_cpu_moe", I, "-ncmoe"), Field("n_layer", I, "blocks of the model"),
+    obj(
+        "placement",
+        "the resolved tensor placement of -ngl 99 -ncmoe n (llamacpp.weights.placement)",
+        Field("n_cpu_moe", I, "-ncmoe"),
+        Field("n_layer", I, "blocks of the model"),
         Field("cpu_expert_blocks", L(I), "blocks whose experts are on the CPU"),
         Field("expert_bytes_cpu", I, "expert weights on the CPU", "bytes", name_kept=True),
         Field("expert_bytes_gpu", I, "expert weights on the GPU", "bytes", name_kept=True),
         Field("gpu_bytes", I, "every tensor on the GPU", "bytes"),
         Field("cpu_bytes", I, "CPU experts + token_embd", "bytes"),
-        Field("override_regex", S, "the -ot regex -ncmoe stands for; null when nothing moves", nullable=True)),
+        Field("override_regex", S, "the -ot regex -ncmoe stands for; null when nothing moves", nullable=True),
+    ),
     _DECODE_BYTES,
-    obj("ballast", "the memory ballast's state (llamacpp.cudamem.BallastState), or {error} when it failed",
-        opt("mode", S, "cuda | fake"), opt("device", S, "device name"),
-        opt("total_mib", I, "device memory", "mib"), opt("free_before_mib", I, "free before the ballast", "mib"),
-        opt("target_free_mib", I, "the budget asked for", "mib"), opt("held_mib", I, "held by the ballast", "mib"),
+    obj(
+        "ballast",
+        "the memory ballast's state (llamacpp.cudamem.BallastState), or {error} when it failed",
+        opt("mode", S, "cuda | fake"),
+        opt("device", S, "device name"),
+        opt("total_mib", I, "device memory", "mib"),
+        opt("free_before_mib", I, "free before the ballast", "mib"),
+        opt("target_free_mib", I, "the budget asked for", "mib"),
+        opt("held_mib", I, "held by the ballast", "mib"),
         opt("free_after_mib", I, "free with the ballast held", "mib"),
-        opt("allocations", I, "allocations it took"), opt("error", S, "why the ballast failed"), open=True),
+        opt("allocations", I, "allocations it took"),
+        opt("error", S, "why the ballast failed"),
+        open=True,
+    ),
     Field("budget_free_mib", I, "GPU memory the ballast leaves free (the capacity of the point)", "mib"),
     opt("started_at", S, "UTC ISO 8601 start of the invocation (absent: never started, no budget)"),
     opt("ended_at", S, "UTC ISO 8601 end of the invocation"),
     replace(_LB["load_start"], required=False),  # absent on a point that never started (no budget)
     replace(_LB["load_end"], required=False),
-    opt("gpu_used_before_mib", F, "GPU memory in use just before the run (ballast and others included)", "mib"),
+    opt(
+        "gpu_used_before_mib", F, "GPU memory in use just before the run (ballast and others included)", "mib"
+    ),
     opt("peak_gpu_mem_mib", F, "peak GPU memory in use while it ran (ballast and others included)", "mib"),
     opt("peak_rss_bytes", I, "peak RSS of the process tree while it ran", "bytes"),
     opt("wall_ns", I, "wall time of the invocation", "ns"),
@@ -110,62 +144,116 @@ def _row_lb(name: str) -> pl.Expr:
 
 
 #: The record kind of one llama-bench output row at one sweep point.
-KIND = declare(Kind(
-    EXPERIMENT, SCHEMA, 1,
-    "one llama-bench output row (pp or tg) at one n_cpu_moe point under the GPU memory budget, the row "
-    "verbatim under llama_bench",
-    (*HEAD, *POINT, *_lb("row_index", "rows_total", "run_complete"), Field("status", S, "ok"), *_lb("llama_bench")),
-    checks=(
-        ("status", lambda: pl.col("status") == "ok", "must be 'ok' (failed points are benchbook.run_failed)"),
-        ("phase", lambda: pl.col("phase") == "warm", "must be 'warm'"),
-        ("n_cpu_moe", lambda: pl.col("n_cpu_moe") >= 0, "must be an integer >= 0"),
-        ("llama_bench.n_prompt+n_gen", lambda: _row_lb("n_prompt") + _row_lb("n_gen") > 0,
-         "must be > 0 (a test of no tokens)"),
-        ("llama_bench.samples_ts",
-         lambda: (_row_lb("samples_ts").list.len() > 0) & (_row_lb("samples_ts").list.min() > 0),
-         "must be a non-empty list of positive rates (llama-bench -o jsonl); fix: re-run the point"),
-        ("llama_bench.avg_ts", lambda: _row_lb("avg_ts") > 0, "must be a positive float (llama-bench avg_ts)"),
-    ),
-    written_by=(f"experiments/{EXPERIMENT}/run.py:run_session -> llamacpp/bench.py:append_result",),
-    read_by=(f"experiments/{EXPERIMENT}/analysis.py:load (polars_schema, checks)",),
-))
+KIND = declare(
+    Kind(
+        EXPERIMENT,
+        SCHEMA,
+        1,
+        "one llama-bench output row (pp or tg) at one n_cpu_moe point under the GPU memory budget, the row "
+        "verbatim under llama_bench",
+        (
+            *HEAD,
+            *POINT,
+            *_lb("row_index", "rows_total", "run_complete"),
+            Field("status", S, "ok"),
+            *_lb("llama_bench"),
+        ),
+        checks=(
+            (
+                "status",
+                lambda: pl.col("status") == "ok",
+                "must be 'ok' (failed points are benchbook.run_failed)",
+            ),
+            ("phase", lambda: pl.col("phase") == "warm", "must be 'warm'"),
+            ("n_cpu_moe", lambda: pl.col("n_cpu_moe") >= 0, "must be an integer >= 0"),
+            (
+                "llama_bench.n_prompt+n_gen",
+                lambda: _row_lb("n_prompt") + _row_lb("n_gen") > 0,
+                "must be > 0 (a test of no tokens)",
+            ),
+            (
+                "llama_bench.samples_ts",
+                lambda: (_row_lb("samples_ts").list.len() > 0) & (_row_lb("samples_ts").list.min() > 0),
+                "must be a non-empty list of positive rates (llama-bench -o jsonl); fix: re-run the point",
+            ),
+            (
+                "llama_bench.avg_ts",
+                lambda: _row_lb("avg_ts") > 0,
+                "must be a positive float (llama-bench avg_ts)",
+            ),
+        ),
+        written_by=(f"experiments/{EXPERIMENT}/run.py:run_session -> llamacpp/bench.py:append_result",),
+        read_by=(f"experiments/{EXPERIMENT}/analysis.py:load (polars_schema, checks)",),
+    )
+)
 
 #: The record kind of one device-to-device copy bandwidth measurement (the roofline's denominator).
-BANDWIDTH_KIND = declare(Kind(
-    "offload_bandwidth", BANDWIDTH_SCHEMA, 1,
-    "device-to-device copy bandwidth of the GPU, measured before the ballast exists (llamacpp.cudamem.bandwidth)",
-    (*HEAD,
-     obj("config", "the measurement (hashed into run_key)", Field("mib", I, "size of one copy", "mib",
-                                                                    name_kept=True),
-         Field("iters", I, "timed copies"), Field("fake", B, "a fake device (CPU dry run)")),
-     Field("status", S, "ok | failed"),
-     opt("mode", S, "cuda | fake"), opt("device", S, "device name"),
-     opt("copy_bytes", I, "bytes of one copy", "bytes"), opt("iters", I, "timed copies"),
-     opt("seconds", F, "time of the timed copies", "s", name_kept=True),
-     opt("bytes_moved", I, "2 x copy_bytes x iters (read + write, as CUDA's bandwidthTest counts)", "bytes",
-         name_kept=True),
-     opt("gb_per_s", F, "bytes_moved / seconds in GB/s (1e9 bytes per second); null when it failed"),
-     opt("error", S, "why the measurement failed"),
-     Field("started_at", S, "UTC ISO 8601"), Field("ended_at", S, "UTC ISO 8601")),
-    checks=(("gb_per_s", lambda: (pl.col("status") != "ok") | (pl.col("gb_per_s") > 0),
-             "must be a positive float on an ok record"),),
-    written_by=(f"experiments/{EXPERIMENT}/run.py:run_session",),
-    read_by=(f"experiments/{EXPERIMENT}/analysis.py:bandwidth (polars_schema, checks)",),
-))
+BANDWIDTH_KIND = declare(
+    Kind(
+        "offload_bandwidth",
+        BANDWIDTH_SCHEMA,
+        1,
+        "device-to-device copy bandwidth of the GPU, measured before the ballast exists (llamacpp.cudamem.bandwidth)",
+        (
+            *HEAD,
+            obj(
+                "config",
+                "the measurement (hashed into run_key)",
+                Field("mib", I, "size of one copy", "mib", name_kept=True),
+                Field("iters", I, "timed copies"),
+                Field("fake", B, "a fake device (CPU dry run)"),
+            ),
+            Field("status", S, "ok | failed"),
+            opt("mode", S, "cuda | fake"),
+            opt("device", S, "device name"),
+            opt("copy_bytes", I, "bytes of one copy", "bytes"),
+            opt("iters", I, "timed copies"),
+            opt("seconds", F, "time of the timed copies", "s", name_kept=True),
+            opt(
+                "bytes_moved",
+                I,
+                "2 x copy_bytes x iters (read + write, as CUDA's bandwidthTest counts)",
+                "bytes",
+                name_kept=True,
+            ),
+            opt("gb_per_s", F, "bytes_moved / seconds in GB/s (1e9 bytes per second); null when it failed"),
+            opt("error", S, "why the measurement failed"),
+            Field("started_at", S, "UTC ISO 8601"),
+            Field("ended_at", S, "UTC ISO 8601"),
+        ),
+        checks=(
+            (
+                "gb_per_s",
+                lambda: (pl.col("status") != "ok") | (pl.col("gb_per_s") > 0),
+                "must be a positive float on an ok record",
+            ),
+        ),
+        written_by=(f"experiments/{EXPERIMENT}/run.py:run_session",),
+        read_by=(f"experiments/{EXPERIMENT}/analysis.py:bandwidth (polars_schema, checks)",),
+    )
+)
 
 #: The record kind of a model's bytes read per decoded token (the roofline's numerator).
-MODEL_BYTES_KIND = declare(Kind(
-    "offload_model_bytes", MODEL_BYTES_SCHEMA, 1,
-    "bytes a model reads per decoded token, from its GGUF tensor sizes (llamacpp.weights): the synthetic MoE at "
-    "each sweep point, the roofline models once (n_cpu_moe null)",
-    (*HEAD, Field("status", S, "ok"),
-     Field("synthetic_inputs", B, "true: the synthetic MoE of the sweep; false: a registry model"),
-     *_lb("model_id", "model_sha256"),
-     Field("n_layer", I, "blocks"), Field("n_expert", I, "experts per block (0: dense)"),
-     Field("n_expert_used", I, "experts per token (0: dense)"),
-     opt("n_cpu_moe", I, "the sweep point; null for a roofline model (every tensor on the GPU)"),
-     _DECODE_BYTES,
-     Field("file_bytes", I, "sum of the tensor sizes", "bytes", name_kept=True)),
-    written_by=(f"experiments/{EXPERIMENT}/run.py:run_session",),
-    read_by=(f"experiments/{EXPERIMENT}/analysis.py:model_bytes (polars_schema, checks)",),
-))
+MODEL_BYTES_KIND = declare(
+    Kind(
+        "offload_model_bytes",
+        MODEL_BYTES_SCHEMA,
+        1,
+        "bytes a model reads per decoded token, from its GGUF tensor sizes (llamacpp.weights): the synthetic MoE at "
+        "each sweep point, the roofline models once (n_cpu_moe null)",
+        (
+            *HEAD,
+            Field("status", S, "ok"),
+            Field("synthetic_inputs", B, "true: the synthetic MoE of the sweep; false: a registry model"),
+            *_lb("model_id", "model_sha256"),
+            Field("n_layer", I, "blocks"),
+            Field("n_expert", I, "experts per block (0: dense)"),
+            Field("n_expert_used", I, "experts per token (0: dense)"),
+            opt("n_cpu_moe", I, "the sweep point; null for a roofline model (every tensor on the GPU)"),
+            _DECODE_BYTES,
+            Field("file_bytes", I, "sum of the tensor sizes", "bytes", name_kept=True),
+        ),
+        written_by=(f"experiments/{EXPERIMENT}/run.py:run_session",),
+        read_by=(f"experiments/{EXPERIMENT}/analysis.py:model_bytes (polars_schema, checks)",),
+    )
+)

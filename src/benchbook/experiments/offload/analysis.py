@@ -27,11 +27,31 @@ from benchbook.stats import add_t_interval
 from . import BANDWIDTH_KIND, EXPERIMENT, KIND, MODEL_BYTES_KIND
 
 #: what a sweep point's reader decodes of its records (ok rows and failed points alike), typed by ``KIND``
-POINT_FIELDS = ["run_id", "session_id", "host_id", "toolchain_id", "profile", "model_id", "model_sha256",
-                "synthetic_inputs", "n_cpu_moe", "argv", "placement", "decode_bytes", "ballast", "budget_free_mib",
-                "gpu_used_before_mib", "peak_gpu_mem_mib", "started_at", "ended_at"]
-POINT_MEMBERS = {"placement": ["cpu_expert_blocks", "n_layer"], "decode_bytes": ["total", "gpu"],
-                 "ballast": ["mode", "held_mib"]}
+POINT_FIELDS = [
+    "run_id",
+    "session_id",
+    "host_id",
+    "toolchain_id",
+    "profile",
+    "model_id",
+    "model_sha256",
+    "synthetic_inputs",
+    "n_cpu_moe",
+    "argv",
+    "placement",
+    "decode_bytes",
+    "ballast",
+    "budget_free_mib",
+    "gpu_used_before_mib",
+    "peak_gpu_mem_mib",
+    "started_at",
+    "ended_at",
+]
+POINT_MEMBERS = {
+    "placement": ["cpu_expert_blocks", "n_layer"],
+    "decode_bytes": ["total", "gpu"],
+    "ballast": ["mode", "held_mib"],
+}
 #: an ok row adds llama-bench's row (the members read) and the row count of its invocation
 ROW_FIELDS = [*POINT_FIELDS, "status", "rows_total", "llama_bench"]
 ROW_MEMBERS = {**POINT_MEMBERS, "llama_bench": ["n_prompt", "n_gen", "samples_ts", "avg_ts"]}
@@ -92,45 +112,94 @@ def load(raw_dir: Path) -> pl.DataFrame:
         records.RecordError: a line is not JSON, of an undeclared kind, or a field read is missing or of the
             wrong type (file:line, field, fix).
     """
-    fields = {**schemas.polars_schema(EXPERIMENT, only=ROW_FIELDS, members=ROW_MEMBERS),
-              **schemas.polars_schema("run_failed", only=FAILED_FIELDS)}
+    fields = {
+        **schemas.polars_schema(EXPERIMENT, only=ROW_FIELDS, members=ROW_MEMBERS),
+        **schemas.polars_schema("run_failed", only=FAILED_FIELDS),
+    }
     df = _read(raw_dir, fields).filter(pl.col("experiment") == EXPERIMENT)
-    ok = validate(df.filter(pl.col("schema") == KIND.schema),
-                  schemas.checks(EXPERIMENT, only=ROW_FIELDS, members=ROW_MEMBERS))
-    failed = validate(df.filter((pl.col("schema") == schemas.RUN_FAILED.schema) & pl.col("n_cpu_moe").is_not_null()),
-                      {**schemas.checks(EXPERIMENT, only=POINT_FIELDS, members=POINT_MEMBERS),
-                       **schemas.checks("run_failed", only=FAILED_FIELDS)})
+    ok = validate(
+        df.filter(pl.col("schema") == KIND.schema),
+        schemas.checks(EXPERIMENT, only=ROW_FIELDS, members=ROW_MEMBERS),
+    )
+    failed = validate(
+        df.filter((pl.col("schema") == schemas.RUN_FAILED.schema) & pl.col("n_cpu_moe").is_not_null()),
+        {
+            **schemas.checks(EXPERIMENT, only=POINT_FIELDS, members=POINT_MEMBERS),
+            **schemas.checks("run_failed", only=FAILED_FIELDS),
+        },
+    )
     ok = ok.filter(pl.len().over("run_id") == pl.col("rows_total"))
     lb = pl.col("llama_bench").struct
     both = pl.concat([ok, failed], how="vertical")
     return both.select(
-        *[pl.col(c) for c in ("host_id", "session_id", "toolchain_id", "profile", "model_id", "model_sha256",
-                              "synthetic_inputs", "n_cpu_moe")],
-        pl.when(lb.field("n_gen") > 0).then(pl.lit("tg")).when(lb.field("n_gen").is_not_null())
-        .then(pl.lit("pp")).alias("test"),
-        lb.field("n_prompt"), lb.field("n_gen"), "status", "reason",
-        lb.field("samples_ts"), lb.field("avg_ts"), "peak_gpu_mem_mib", "gpu_used_before_mib",
+        *[
+            pl.col(c)
+            for c in (
+                "host_id",
+                "session_id",
+                "toolchain_id",
+                "profile",
+                "model_id",
+                "model_sha256",
+                "synthetic_inputs",
+                "n_cpu_moe",
+            )
+        ],
+        pl.when(lb.field("n_gen") > 0)
+        .then(pl.lit("tg"))
+        .when(lb.field("n_gen").is_not_null())
+        .then(pl.lit("pp"))
+        .alias("test"),
+        lb.field("n_prompt"),
+        lb.field("n_gen"),
+        "status",
+        "reason",
+        lb.field("samples_ts"),
+        lb.field("avg_ts"),
+        "peak_gpu_mem_mib",
+        "gpu_used_before_mib",
         pl.col("budget_free_mib").cast(pl.Float64),
         pl.col("ballast").struct.field("mode").alias("ballast_mode"),
         pl.col("ballast").struct.field("held_mib").cast(pl.Float64).alias("ballast_held_mib"),
-        pl.col("placement").struct.field("cpu_expert_blocks").list.len().cast(pl.Int64).alias("cpu_expert_blocks"),
+        pl.col("placement")
+        .struct.field("cpu_expert_blocks")
+        .list.len()
+        .cast(pl.Int64)
+        .alias("cpu_expert_blocks"),
         pl.col("placement").struct.field("n_layer"),
         pl.col("decode_bytes").struct.field("total").alias("decode_bytes_total"),
         pl.col("decode_bytes").struct.field("gpu").alias("decode_bytes_gpu"),
-        "started_at", "ended_at", "argv", "run_id", "file", "line",
+        "started_at",
+        "ended_at",
+        "argv",
+        "run_id",
+        "file",
+        "line",
     ).cast(_ROW)
 
 
 #: the columns of ``bandwidth``, as ``BANDWIDTH_KIND`` declares them
-BANDWIDTH_FIELDS = ["host_id", "session_id", "toolchain_id", "mode", "device", "gb_per_s", "status", "error", "run_id"]
+BANDWIDTH_FIELDS = [
+    "host_id",
+    "session_id",
+    "toolchain_id",
+    "mode",
+    "device",
+    "gb_per_s",
+    "status",
+    "error",
+    "run_id",
+]
 
 
 def bandwidth(raw_dir: Path) -> pl.DataFrame:
     """Device-to-device copy bandwidth records: host_id, session_id, toolchain_id, mode, device, gb_per_s, status, error,
     run_id, file, line (``gb_per_s`` null where the measurement failed)."""
     fields = schemas.polars_schema(BANDWIDTH_KIND.key, only=BANDWIDTH_FIELDS)
-    df = validate(_read(raw_dir, fields).filter(pl.col("schema") == BANDWIDTH_KIND.schema),
-                  schemas.checks(BANDWIDTH_KIND.key, only=BANDWIDTH_FIELDS))
+    df = validate(
+        _read(raw_dir, fields).filter(pl.col("schema") == BANDWIDTH_KIND.schema),
+        schemas.checks(BANDWIDTH_KIND.key, only=BANDWIDTH_FIELDS),
+    )
     return df.select(*BANDWIDTH_FIELDS[:-1], "file", "line", "run_id")
 
 
@@ -142,12 +211,19 @@ def model_bytes(raw_dir: Path) -> pl.DataFrame:
     """Bytes read per decoded token per (session, model sha256, n_cpu_moe): host_id, session_id, model_id,
     model_sha256, n_cpu_moe, decode_bytes_total/gpu/cpu, file, line."""
     fields = schemas.polars_schema(MODEL_BYTES_KIND.key, only=MODEL_BYTES_FIELDS)
-    df = validate(_read(raw_dir, fields).filter(pl.col("schema") == MODEL_BYTES_KIND.schema),
-                  schemas.checks(MODEL_BYTES_KIND.key, only=MODEL_BYTES_FIELDS))
+    df = validate(
+        _read(raw_dir, fields).filter(pl.col("schema") == MODEL_BYTES_KIND.schema),
+        schemas.checks(MODEL_BYTES_KIND.key, only=MODEL_BYTES_FIELDS),
+    )
     db = pl.col("decode_bytes").struct
-    return df.select(*MODEL_BYTES_FIELDS[:-1], db.field("total").alias("decode_bytes_total"),
-                     db.field("gpu").alias("decode_bytes_gpu"), db.field("cpu").alias("decode_bytes_cpu"),
-                     "file", "line")
+    return df.select(
+        *MODEL_BYTES_FIELDS[:-1],
+        db.field("total").alias("decode_bytes_total"),
+        db.field("gpu").alias("decode_bytes_gpu"),
+        db.field("cpu").alias("decode_bytes_cpu"),
+        "file",
+        "line",
+    )
 
 
 _KEYS = ["host_id", "session_id", "toolchain_id", "model_id", "n_cpu_moe", "test"]

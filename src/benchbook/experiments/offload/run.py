@@ -211,8 +211,16 @@ def run_session(
                 }
                 if "error" in ballast.state:
                     reason = f"no memory budget: {ballast.state['error'][:300]}"
-                    sess.append(build("run_failed", **base, status="failed", reason=reason, error=reason,
-                                      returncode=None))
+                    sess.append(
+                        build(
+                            "run_failed",
+                            **base,
+                            status="failed",
+                            reason=reason,
+                            error=reason,
+                            returncode=None,
+                        )
+                    )
                     failed += 1
                     continue
                 log(f"$ {' '.join(base['argv'])}")

@@ -51,8 +51,11 @@ def _others_cpu_pct(rec: dict) -> float | None:
     procs = (rec.get("load_end") or {}).get("top_processes")
     if procs is None:
         return None
-    return max([float(p["cpu_percent"]) for p in procs if not str(p.get("name", "")).startswith("llama-")],
-               default=0.0)
+    return max(
+        [float(p["cpu_percent"]) for p in procs if not str(p.get("name", "")).startswith("llama-")],
+        default=0.0,
+    )
+
 
 def alpha(accepted: int | None, drafted: int | None) -> float | None:
     """α = accepted ÷ drafted (tokens); None when nothing was drafted (``drafted`` 0 or None)."""
@@ -101,8 +104,10 @@ def first_mismatch(a: list[int] | None, b: list[int] | None) -> int | None:
         ValueError: ``a`` or ``b`` is None (token ids not recorded: equality is unknown, not true;
             see ``compare_outputs``)."""
     if a is None or b is None:
-        raise ValueError("token ids absent: output equality is unknown; fix: compare with compare_outputs "
-                         "(falls back to content_sha256) or record the request's token ids")
+        raise ValueError(
+            "token ids absent: output equality is unknown; fix: compare with compare_outputs "
+            "(falls back to content_sha256) or record the request's token ids"
+        )
     a, b = list(a), list(b)
     for i, (x, y) in enumerate(zip(a, b)):
         if x != y:
@@ -121,7 +126,9 @@ def compare_outputs(a: dict, b: dict) -> tuple[bool | None, int | None]:
     ``content_sha256``.  Token ids decide when both sides have them and each list holds
     ``predicted_n`` ids (``first_mismatch``); otherwise equal content_sha256 gives ``(True, None)``,
     different ``(False, None)`` (position unknown); otherwise ``(None, None)``: unknown, never equal."""
-    if _usable_tokens(a.get("tokens"), a.get("predicted_n")) and _usable_tokens(b.get("tokens"), b.get("predicted_n")):
+    if _usable_tokens(a.get("tokens"), a.get("predicted_n")) and _usable_tokens(
+        b.get("tokens"), b.get("predicted_n")
+    ):
         pos = first_mismatch(a["tokens"], b["tokens"])
         return pos is None, pos
     sa, sb = a.get("content_sha256"), b.get("content_sha256")
@@ -159,13 +166,14 @@ def slope_interval(x, y, confidence: float = 0.95) -> dict:
     lo = hi = None
     if n >= 3:
         resid = y - (icpt + slope * x)
-        se = math.sqrt(float((resid ** 2).sum()) / (n - 2) / sxx)
+        se = math.sqrt(float((resid**2).sum()) / (n - 2) / sxx)
         half = float(sps.t.ppf(0.5 + confidence / 2, n - 2)) * se
         lo, hi = slope - half, slope + half
     return {"slope": slope, "intercept": icpt, "ci_low": lo, "ci_high": hi, "n": n}
 
 
 # --- tables -----------------------------------------------------------------------------------
+
 
 def _files(raw_dir: str | Path) -> list[Path]:
     return [f for f in sorted(Path(raw_dir).glob("*.jsonl")) if not f.name.endswith(".quarantine.jsonl")]
@@ -179,8 +187,15 @@ def _ingested_config(r: dict) -> dict:
     t = r["timings"]
     spec = "draft" if r.get("draft_model_id") else ("unknown" if t.get("draft_n") is not None else "none")
     group = r["session_id"]  # unknown:<sha256[:16] of the source file>
-    return {"config_id": Path(r.get("source_file") or group).name, "spec_type": spec, "n_max": None,
-            "prompt_id": f"{group}:line{r.get('source_line')}", "cap": None, "rep": 0, "policy": None}
+    return {
+        "config_id": Path(r.get("source_file") or group).name,
+        "spec_type": spec,
+        "n_max": None,
+        "prompt_id": f"{group}:line{r.get('source_line')}",
+        "cap": None,
+        "rep": 0,
+        "policy": None,
+    }
 
 
 def load_requests(raw_dir: str | Path) -> pl.DataFrame:
@@ -209,58 +224,111 @@ def load_requests(raw_dir: str | Path) -> pl.DataFrame:
         drafted, acc = int(t.get("draft_n") or 0), int(t.get("draft_n_accepted") or 0)
         vs = r.get("verify_steps")
         p_n, p_ms = t.get("predicted_n"), t.get("predicted_ms")
-        rows.append({
-            "file": r["_file"], "line": r["_line"], "run_id": r["run_id"], "session_id": r["session_id"],
-            "host_id": r["host_id"], "toolchain_id": r["toolchain_id"], "origin": r.get("origin", NATIVE),
-            "build_number": r.get("build_number"), "build_commit": r.get("build_commit"),
-            "config_id": c["config_id"], "prompt_id": r.get("prompt_id", c.get("prompt_id")),
-            "rep": int(r.get("rep", c.get("rep"))), "spec_type": c["spec_type"],
-            "draft_model_id": r.get("draft_model_id"), "draft_model_sha256": r.get("draft_model_sha256"),
-            "model_sha256": r["model_sha256"], "n_max": c.get("n_max"), "policy": r.get("policy", c.get("policy")),
-            "cap": r.get("cap", c.get("cap")), "stop_type": r.get("stop_type"),
-            "cap_hit": r["stop_type"] == "limit" if r.get("stop_type") is not None else None,
-            "prompt_n": int(t["prompt_n"]), "prompt_ms": float(t["prompt_ms"]), "predicted_n": p_n,
-            "predicted_ms": p_ms, "drafted": drafted, "accepted": acc,
-            "verify_steps": None if vs is None else int(vs),
-            "cache_n": int(t.get("cache_n") or 0) if native else t.get("cache_n"),
-            "tokens": None if r.get("tokens") is None else [int(x) for x in r["tokens"]],
-            "content_sha256": r.get("content_sha256"),
-            "peak_rss_bytes": int(r.get("peak_rss_bytes") or 0) if native else r.get("peak_rss_bytes"),
-            "request_index": int((r.get("server") or {}).get("request_index") or 0),
-            "answer_found": r.get("answer_found"),
-            "decode_tps": 1e3 * (int(p_n) - 1) / float(p_ms) if p_n and p_ms and float(p_ms) > 0 and int(p_n) > 1
-            else None,
-            "prefill_tps": 1e3 * int(t["prompt_n"]) / float(t["prompt_ms"]) if float(t["prompt_ms"]) > 0 else None,
-            "alpha": alpha(acc, drafted), "tau": tau(acc, vs, plain=c["spec_type"] == "none"),
-            "argv": None if r.get("argv") is None else [str(a) for a in r["argv"]],
-            "started_at": r.get("started_at"), "ended_at": r.get("ended_at"),
-            "load1_max": max(float(r["load_start"]["loadavg"][0]), float(r["load_end"]["loadavg"][0]))
-            if r.get("load_start") and r.get("load_end") else None,
-            "others_cpu_pct_max": _others_cpu_pct(r),
-        })
+        rows.append(
+            {
+                "file": r["_file"],
+                "line": r["_line"],
+                "run_id": r["run_id"],
+                "session_id": r["session_id"],
+                "host_id": r["host_id"],
+                "toolchain_id": r["toolchain_id"],
+                "origin": r.get("origin", NATIVE),
+                "build_number": r.get("build_number"),
+                "build_commit": r.get("build_commit"),
+                "config_id": c["config_id"],
+                "prompt_id": r.get("prompt_id", c.get("prompt_id")),
+                "rep": int(r.get("rep", c.get("rep"))),
+                "spec_type": c["spec_type"],
+                "draft_model_id": r.get("draft_model_id"),
+                "draft_model_sha256": r.get("draft_model_sha256"),
+                "model_sha256": r["model_sha256"],
+                "n_max": c.get("n_max"),
+                "policy": r.get("policy", c.get("policy")),
+                "cap": r.get("cap", c.get("cap")),
+                "stop_type": r.get("stop_type"),
+                "cap_hit": r["stop_type"] == "limit" if r.get("stop_type") is not None else None,
+                "prompt_n": int(t["prompt_n"]),
+                "prompt_ms": float(t["prompt_ms"]),
+                "predicted_n": p_n,
+                "predicted_ms": p_ms,
+                "drafted": drafted,
+                "accepted": acc,
+                "verify_steps": None if vs is None else int(vs),
+                "cache_n": int(t.get("cache_n") or 0) if native else t.get("cache_n"),
+                "tokens": None if r.get("tokens") is None else [int(x) for x in r["tokens"]],
+                "content_sha256": r.get("content_sha256"),
+                "peak_rss_bytes": int(r.get("peak_rss_bytes") or 0) if native else r.get("peak_rss_bytes"),
+                "request_index": int((r.get("server") or {}).get("request_index") or 0),
+                "answer_found": r.get("answer_found"),
+                "decode_tps": 1e3 * (int(p_n) - 1) / float(p_ms)
+                if p_n and p_ms and float(p_ms) > 0 and int(p_n) > 1
+                else None,
+                "prefill_tps": 1e3 * int(t["prompt_n"]) / float(t["prompt_ms"])
+                if float(t["prompt_ms"]) > 0
+                else None,
+                "alpha": alpha(acc, drafted),
+                "tau": tau(acc, vs, plain=c["spec_type"] == "none"),
+                "argv": None if r.get("argv") is None else [str(a) for a in r["argv"]],
+                "started_at": r.get("started_at"),
+                "ended_at": r.get("ended_at"),
+                "load1_max": max(float(r["load_start"]["loadavg"][0]), float(r["load_end"]["loadavg"][0]))
+                if r.get("load_start") and r.get("load_end")
+                else None,
+                "others_cpu_pct_max": _others_cpu_pct(r),
+            }
+        )
     if not rows:
         return pl.DataFrame()
-    return pl.DataFrame(rows, schema_overrides={"tokens": pl.List(pl.Int64), "argv": pl.List(pl.String),
-                                                "answer_found": pl.Boolean, "alpha": pl.Float64, "tau": pl.Float64,
-                                                "content_sha256": pl.String, "cap_hit": pl.Boolean,
-                                                "verify_steps": pl.Int64, "n_max": pl.Int64, "cap": pl.Int64,
-                                                "cache_n": pl.Int64, "peak_rss_bytes": pl.Int64,
-                                                "predicted_n": pl.Int64, "predicted_ms": pl.Float64,
-                                                "build_number": pl.Int64, "build_commit": pl.String,
-                                                "policy": pl.String, "stop_type": pl.String,
-                                                "started_at": pl.String, "ended_at": pl.String,
-                                                "load1_max": pl.Float64, "others_cpu_pct_max": pl.Float64,
-                                                "draft_model_id": pl.String, "draft_model_sha256": pl.String},
-                        infer_schema_length=None)
+    return pl.DataFrame(
+        rows,
+        schema_overrides={
+            "tokens": pl.List(pl.Int64),
+            "argv": pl.List(pl.String),
+            "answer_found": pl.Boolean,
+            "alpha": pl.Float64,
+            "tau": pl.Float64,
+            "content_sha256": pl.String,
+            "cap_hit": pl.Boolean,
+            "verify_steps": pl.Int64,
+            "n_max": pl.Int64,
+            "cap": pl.Int64,
+            "cache_n": pl.Int64,
+            "peak_rss_bytes": pl.Int64,
+            "predicted_n": pl.Int64,
+            "predicted_ms": pl.Float64,
+            "build_number": pl.Int64,
+            "build_commit": pl.String,
+            "policy": pl.String,
+            "stop_type": pl.String,
+            "started_at": pl.String,
+            "ended_at": pl.String,
+            "load1_max": pl.Float64,
+            "others_cpu_pct_max": pl.Float64,
+            "draft_model_id": pl.String,
+            "draft_model_sha256": pl.String,
+        },
+        infer_schema_length=None,
+    )
 
 
 def load_failures(raw_dir: str | Path) -> pl.DataFrame:
     """Failed runs of the experiment (``benchbook.run_failed`` with experiment ``speculative``):
     session_id, config_id, prompt_id, rep, stage, kind, error, file, line."""
-    rows = [{"session_id": r["session_id"], "config_id": (r.get("config") or {}).get("config_id"),
-             "prompt_id": r.get("prompt_id"), "rep": r.get("rep"), "stage": r.get("stage"), "kind": r.get("kind"),
-             "error": r.get("error"), "file": r["_file"], "line": r["_line"]}
-            for r in read_records(_files(raw_dir), "benchbook.run_failed") if r.get("experiment") == "speculative"]
+    rows = [
+        {
+            "session_id": r["session_id"],
+            "config_id": (r.get("config") or {}).get("config_id"),
+            "prompt_id": r.get("prompt_id"),
+            "rep": r.get("rep"),
+            "stage": r.get("stage"),
+            "kind": r.get("kind"),
+            "error": r.get("error"),
+            "file": r["_file"],
+            "line": r["_line"],
+        }
+        for r in read_records(_files(raw_dir), "benchbook.run_failed")
+        if r.get("experiment") == "speculative"
+    ]
     return pl.DataFrame(rows) if rows else pl.DataFrame()
 
 
@@ -297,13 +365,20 @@ def config_table(req: pl.DataFrame, confidence: float = 0.95, baseline_id: str =
         return pl.DataFrame()
     out = []
     keys = ["session_id", "config_id", "prompt_id"]
-    base = {(s, p): g.sort("rep") for (s, c, p), g in req.group_by(keys, maintain_order=True) if c == baseline_id}
+    base = {
+        (s, p): g.sort("rep") for (s, c, p), g in req.group_by(keys, maintain_order=True) if c == baseline_id
+    }
     sessions_with_base = {s for s, _ in base}
-    native_sessions = req.filter(pl.col("origin") == NATIVE)["session_id"].unique() if "origin" in req.columns \
+    native_sessions = (
+        req.filter(pl.col("origin") == NATIVE)["session_id"].unique()
+        if "origin" in req.columns
         else req["session_id"].unique()
+    )
     for s in native_sessions:  # an ingested log has no same-session baseline: its speedup is unknown
         if s not in sessions_with_base:
-            raise ValueError(f"session {s}: no '{baseline_id}' requests; a speedup needs the same-session baseline")
+            raise ValueError(
+                f"session {s}: no '{baseline_id}' requests; a speedup needs the same-session baseline"
+            )
     for (s, cid, pid), g in req.group_by(keys, maintain_order=True):
         g = g.sort("rep")
         b = base.get((s, pid))
@@ -317,8 +392,11 @@ def config_table(req: pl.DataFrame, confidence: float = 0.95, baseline_id: str =
             sm = slo = shi = None
         else:
             bt = dict(zip(b["rep"].to_list(), b["decode_tps"].to_list()))
-            ratios = [v / bt[r] for r, v in zip(g["rep"].to_list(), g["decode_tps"].to_list())
-                      if v is not None and bt.get(r)]
+            ratios = [
+                v / bt[r]
+                for r, v in zip(g["rep"].to_list(), g["decode_tps"].to_list())
+                if v is not None and bt.get(r)
+            ]
             sm, _, slo, shi = t_interval(ratios, confidence)
         drafted, acc = int(g["drafted"].sum()), int(g["accepted"].sum())
         plain = first["spec_type"] == "none"
@@ -327,14 +405,20 @@ def config_table(req: pl.DataFrame, confidence: float = 0.95, baseline_id: str =
         else:
             vsteps = int(g["verify_steps"].sum()) if g["verify_steps"].null_count() == 0 else None
         cmp_cols = ["tokens", "predicted_n", "content_sha256"]
-        ref = (b if b is not None else g).select(cmp_cols).row(0, named=True) \
-            if (b is not None or cid == baseline_id) else None
+        ref = (
+            (b if b is not None else g).select(cmp_cols).row(0, named=True)
+            if (b is not None or cid == baseline_id)
+            else None
+        )
         mism = equal = None
         short = 0
         if ref is not None:
             rows_cmp = g.select(cmp_cols).to_dicts()
-            short = sum(1 for x in rows_cmp + ([ref] if cid != baseline_id else [])
-                        if x["tokens"] is not None and len(x["tokens"]) != x["predicted_n"])
+            short = sum(
+                1
+                for x in rows_cmp + ([ref] if cid != baseline_id else [])
+                if x["tokens"] is not None and len(x["tokens"]) != x["predicted_n"]
+            )
             results = [compare_outputs(ref, x) for x in rows_cmp]
             eqs = [e for e, _ in results]
             equal = False if False in eqs else (None if None in eqs else True)
@@ -348,44 +432,106 @@ def config_table(req: pl.DataFrame, confidence: float = 0.95, baseline_id: str =
             frac = [x / y if y else 0.0 for x, y in zip(g["accepted"].to_list(), g["predicted_n"].to_list())]
             ftrend = slope_interval(g["rep"].to_list(), frac, confidence)["slope"]
         ans = g["answer_found"].drop_nulls()
-        out.append({
-            "host_id": first["host_id"], "toolchain_id": first["toolchain_id"], "session_id": s, "config_id": cid,
-            "origin": first.get("origin", NATIVE), "build_number": first.get("build_number"),
-            "build_commit": first.get("build_commit"),
-            "prompt_id": pid, "spec_type": first["spec_type"], "draft_model_id": first["draft_model_id"],
-            "n_max": first["n_max"], "n": n_rate, "n_requests": g.height, "n_no_decode_rate": g.height - n_rate,
-            "decode_tps_mean": dm, "decode_tps_sd": dsd, "decode_tps_ci_low": dlo, "decode_tps_ci_high": dhi,
-            "prefill_tps_mean": pm, "prefill_tps_ci_low": plo, "prefill_tps_ci_high": phi,
-            "speedup_mean": sm, "speedup_ci_low": slo, "speedup_ci_high": shi,
-            "alpha": alpha(acc, drafted), "tau": tau(acc, vsteps, plain=plain), "drafted": drafted, "accepted": acc,
-            "verify_steps": vsteps, "k_eff": drafted / vsteps if vsteps else None,
-            "output_equal": equal, "first_mismatch_pos": mism, "tokens_len_mismatch": short,
-            "cap_hit": None if g["cap_hit"].null_count() == g.height else bool(g["cap_hit"].any()),
-            "cap": first["cap"],
-            "predicted_n_mean": g["predicted_n"].mean(),
-            "alpha_trend_slope": trend, "accepted_frac_trend_slope": ftrend, "server_policy": policy,
-            "cache_n_max": g["cache_n"].max(),
-            "peak_rss_mib_max": None if g["peak_rss_bytes"].max() is None else g["peak_rss_bytes"].max() / 2**20,
-            "answer_ok": float(ans.cast(pl.Float64).mean()) if ans.len() else None,
-            "load1_max": g["load1_max"].max(), "others_cpu_pct_max": g["others_cpu_pct_max"].max() if "others_cpu_pct_max" in g.columns else None,
-            "model_sha256": first["model_sha256"],
-            "draft_model_sha256": first["draft_model_sha256"], "argv": first["argv"],
-            "started_at": g["started_at"].min(), "ended_at": g["ended_at"].max(),
-            "lines": sorted(g["line"].to_list()), "files": sorted(set(g["file"].to_list())),
-            "run_ids": g["run_id"].to_list(),
-        })
-    df = pl.DataFrame(out, infer_schema_length=None, schema_overrides={
-        "alpha": pl.Float64, "alpha_trend_slope": pl.Float64, "accepted_frac_trend_slope": pl.Float64,
-        "speedup_mean": pl.Float64, "speedup_ci_low": pl.Float64, "speedup_ci_high": pl.Float64,
-        "decode_tps_ci_low": pl.Float64, "decode_tps_ci_high": pl.Float64, "decode_tps_sd": pl.Float64,
-        "prefill_tps_ci_low": pl.Float64, "prefill_tps_ci_high": pl.Float64, "k_eff": pl.Float64,
-        "first_mismatch_pos": pl.Int64, "output_equal": pl.Boolean, "answer_ok": pl.Float64,
-        "tau": pl.Float64, "verify_steps": pl.Int64, "decode_tps_mean": pl.Float64,
-        "draft_model_id": pl.String, "draft_model_sha256": pl.String, "n_max": pl.Int64, "load1_max": pl.Float64,
-        "others_cpu_pct_max": pl.Float64, "cap_hit": pl.Boolean, "cap": pl.Int64, "cache_n_max": pl.Int64,
-        "peak_rss_mib_max": pl.Float64, "predicted_n_mean": pl.Float64, "server_policy": pl.String,
-        "argv": pl.List(pl.String), "started_at": pl.String, "ended_at": pl.String, "build_number": pl.Int64,
-        "build_commit": pl.String})
+        out.append(
+            {
+                "host_id": first["host_id"],
+                "toolchain_id": first["toolchain_id"],
+                "session_id": s,
+                "config_id": cid,
+                "origin": first.get("origin", NATIVE),
+                "build_number": first.get("build_number"),
+                "build_commit": first.get("build_commit"),
+                "prompt_id": pid,
+                "spec_type": first["spec_type"],
+                "draft_model_id": first["draft_model_id"],
+                "n_max": first["n_max"],
+                "n": n_rate,
+                "n_requests": g.height,
+                "n_no_decode_rate": g.height - n_rate,
+                "decode_tps_mean": dm,
+                "decode_tps_sd": dsd,
+                "decode_tps_ci_low": dlo,
+                "decode_tps_ci_high": dhi,
+                "prefill_tps_mean": pm,
+                "prefill_tps_ci_low": plo,
+                "prefill_tps_ci_high": phi,
+                "speedup_mean": sm,
+                "speedup_ci_low": slo,
+                "speedup_ci_high": shi,
+                "alpha": alpha(acc, drafted),
+                "tau": tau(acc, vsteps, plain=plain),
+                "drafted": drafted,
+                "accepted": acc,
+                "verify_steps": vsteps,
+                "k_eff": drafted / vsteps if vsteps else None,
+                "output_equal": equal,
+                "first_mismatch_pos": mism,
+                "tokens_len_mismatch": short,
+                "cap_hit": None if g["cap_hit"].null_count() == g.height else bool(g["cap_hit"].any()),
+                "cap": first["cap"],
+                "predicted_n_mean": g["predicted_n"].mean(),
+                "alpha_trend_slope": trend,
+                "accepted_frac_trend_slope": ftrend,
+                "server_policy": policy,
+                "cache_n_max": g["cache_n"].max(),
+                "peak_rss_mib_max": None
+                if g["peak_rss_bytes"].max() is None
+                else g["peak_rss_bytes"].max() / 2**20,
+                "answer_ok": float(ans.cast(pl.Float64).mean()) if ans.len() else None,
+                "load1_max": g["load1_max"].max(),
+                "others_cpu_pct_max": g["others_cpu_pct_max"].max()
+                if "others_cpu_pct_max" in g.columns
+                else None,
+                "model_sha256": first["model_sha256"],
+                "draft_model_sha256": first["draft_model_sha256"],
+                "argv": first["argv"],
+                "started_at": g["started_at"].min(),
+                "ended_at": g["ended_at"].max(),
+                "lines": sorted(g["line"].to_list()),
+                "files": sorted(set(g["file"].to_list())),
+                "run_ids": g["run_id"].to_list(),
+            }
+        )
+    df = pl.DataFrame(
+        out,
+        infer_schema_length=None,
+        schema_overrides={
+            "alpha": pl.Float64,
+            "alpha_trend_slope": pl.Float64,
+            "accepted_frac_trend_slope": pl.Float64,
+            "speedup_mean": pl.Float64,
+            "speedup_ci_low": pl.Float64,
+            "speedup_ci_high": pl.Float64,
+            "decode_tps_ci_low": pl.Float64,
+            "decode_tps_ci_high": pl.Float64,
+            "decode_tps_sd": pl.Float64,
+            "prefill_tps_ci_low": pl.Float64,
+            "prefill_tps_ci_high": pl.Float64,
+            "k_eff": pl.Float64,
+            "first_mismatch_pos": pl.Int64,
+            "output_equal": pl.Boolean,
+            "answer_ok": pl.Float64,
+            "tau": pl.Float64,
+            "verify_steps": pl.Int64,
+            "decode_tps_mean": pl.Float64,
+            "draft_model_id": pl.String,
+            "draft_model_sha256": pl.String,
+            "n_max": pl.Int64,
+            "load1_max": pl.Float64,
+            "others_cpu_pct_max": pl.Float64,
+            "cap_hit": pl.Boolean,
+            "cap": pl.Int64,
+            "cache_n_max": pl.Int64,
+            "peak_rss_mib_max": pl.Float64,
+            "predicted_n_mean": pl.Float64,
+            "server_policy": pl.String,
+            "argv": pl.List(pl.String),
+            "started_at": pl.String,
+            "ended_at": pl.String,
+            "build_number": pl.Int64,
+            "build_commit": pl.String,
+        },
+    )
     return df.with_columns((pl.col("decode_tps_sd") / pl.col("decode_tps_mean")).alias("cv"))
 
 
@@ -405,9 +551,19 @@ def memory_slopes(req: pl.DataFrame, confidence: float = 0.95) -> pl.DataFrame:
         if g["n_max"].n_unique() < 2:
             continue
         fit = slope_interval(g["n_max"].to_list(), (g["peak_rss_bytes"] / 2**20).to_list(), confidence)
-        rows.append({"session_id": s, "spec_type": st, "draft_model_id": dmid, "slope_mib_per_token": fit["slope"],
-                     "ci_low": fit["ci_low"], "ci_high": fit["ci_high"], "intercept_mib": fit["intercept"],
-                     "n_points": fit["n"], "n_max_values": sorted(g["n_max"].unique().to_list())})
+        rows.append(
+            {
+                "session_id": s,
+                "spec_type": st,
+                "draft_model_id": dmid,
+                "slope_mib_per_token": fit["slope"],
+                "ci_low": fit["ci_low"],
+                "ci_high": fit["ci_high"],
+                "intercept_mib": fit["intercept"],
+                "n_points": fit["n"],
+                "n_max_values": sorted(g["n_max"].unique().to_list()),
+            }
+        )
     return pl.DataFrame(rows, infer_schema_length=None) if rows else pl.DataFrame()
 
 
@@ -455,15 +611,28 @@ def cost_model(raw_dir: str | Path, session_id: str) -> CostModel | None:
     if not tg:
         return None
     t1 = per_tok(tg[0])
-    r_n = {int(r["llama_bench"]["n_prompt"]): float(np.median(r["llama_bench"]["samples_ns"])) / t1
-           for r in tgt if int(r["llama_bench"]["n_gen"]) == 0}
-    c = {r["model_id"]: per_tok(r) / t1 for r in recs
-         if r["role"] == "draft" and int(r["llama_bench"]["n_gen"]) > 0}
+    r_n = {
+        int(r["llama_bench"]["n_prompt"]): float(np.median(r["llama_bench"]["samples_ns"])) / t1
+        for r in tgt
+        if int(r["llama_bench"]["n_gen"]) == 0
+    }
+    c = {
+        r["model_id"]: per_tok(r) / t1
+        for r in recs
+        if r["role"] == "draft" and int(r["llama_bench"]["n_gen"]) > 0
+    }
     c[tgt[0]["model_id"]] = 1.0  # the target as its own draft: the same decode step
     n_rep = min(len(r["llama_bench"]["samples_ns"]) for r in recs)
-    return CostModel(t1_ms=t1 / 1e6, r=dict(sorted(r_n.items())), c=c, target_model_id=tgt[0]["model_id"], n=n_rep,
-                     lines=sorted(r["_line"] for r in recs), files=sorted({r["_file"] for r in recs}),
-                     argv=[r["argv"] for r in recs if r["row_index"] == 0])
+    return CostModel(
+        t1_ms=t1 / 1e6,
+        r=dict(sorted(r_n.items())),
+        c=c,
+        target_model_id=tgt[0]["model_id"],
+        n=n_rep,
+        lines=sorted(r["_line"] for r in recs),
+        files=sorted({r["_file"] for r in recs}),
+        argv=[r["argv"] for r in recs if r["row_index"] == 0],
+    )
 
 
 def r_at(r: dict[int, float], n: float) -> float | None:
@@ -472,8 +641,11 @@ def r_at(r: dict[int, float], n: float) -> float | None:
     xs = sorted(r)
     if len(xs) < 2:
         return r.get(int(n)) if xs else None
-    return float(np.interp(n, xs, [r[x] for x in xs])) if n <= xs[-1] else \
-        r[xs[-1]] + (n - xs[-1]) * (r[xs[-1]] - r[xs[-2]]) / (xs[-1] - xs[-2])
+    return (
+        float(np.interp(n, xs, [r[x] for x in xs]))
+        if n <= xs[-1]
+        else r[xs[-1]] + (n - xs[-1]) * (r[xs[-1]] - r[xs[-2]]) / (xs[-1] - xs[-2])
+    )
 
 
 def with_model(table: pl.DataFrame, cm: CostModel | None) -> pl.DataFrame:
@@ -491,10 +663,16 @@ def with_model(table: pl.DataFrame, cm: CostModel | None) -> pl.DataFrame:
         rk = r_at(cm.r if cm else {}, k + 1) if k else None
         cs.append(c)
         rs.append(rk)
-        ms.append(speedup_model(row["tau"], k, c, rk)
-                  if (c is not None and rk is not None and k and row["tau"] is not None) else None)
-    return table.with_columns(pl.Series("c", cs, dtype=pl.Float64), pl.Series("r_k1", rs, dtype=pl.Float64),
-                              pl.Series("speedup_model", ms, dtype=pl.Float64))
+        ms.append(
+            speedup_model(row["tau"], k, c, rk)
+            if (c is not None and rk is not None and k and row["tau"] is not None)
+            else None
+        )
+    return table.with_columns(
+        pl.Series("c", cs, dtype=pl.Float64),
+        pl.Series("r_k1", rs, dtype=pl.Float64),
+        pl.Series("speedup_model", ms, dtype=pl.Float64),
+    )
 
 
 def load(raw_dir: Path) -> pl.DataFrame:

@@ -26,8 +26,17 @@ from benchbook.session import latest_completed_session
 from . import analysis as sp
 
 #: Caveat rules this table asks for (those that exist in ``caveats.RULES`` are applied).
-WANTED_RULES = ["cap_hit", "single_run", "high_variance", "warm_prompt_cache", "cross_request_state",
-                "output_mismatch", "acceptance_without_speedup", "host_or_build_mismatch", "busy_host"]
+WANTED_RULES = [
+    "cap_hit",
+    "single_run",
+    "high_variance",
+    "warm_prompt_cache",
+    "cross_request_state",
+    "output_mismatch",
+    "acceptance_without_speedup",
+    "host_or_build_mismatch",
+    "busy_host",
+]
 
 
 def _rel(path: str, root: Path | None) -> str:
@@ -37,20 +46,43 @@ def _rel(path: str, root: Path | None) -> str:
     return path if rel.startswith("..") else rel
 
 
-def _num(key, value, unit, label, row, root, *, n=None, sd=None, ci=None, ci_method=None, computation, cav=None):
-    return Number(key=key, value=round(float(value), 4), unit=unit, label=label, n=int(n if n is not None else row["n"]),
-                  **{k: row[k] for k in ("build", "build_number", "build_commit")},
-                  sd=sd, ci95=[float(ci[0]), float(ci[1])] if ci and ci[0] is not None else None,
-                  ci_method=ci_method if ci and ci[0] is not None else None,
-                  sources=[{"file": _rel(f, root), "lines": line_ranges(row["lines"])} for f in row["files"]],
-                  run_ids=list(row["run_ids"]), commands=[list(row["argv"])], toolchain_id=row["toolchain_id"],
-                  model_sha256=row["model_sha256"], host_id=row["host_id"], session_id=row["session_id"],
-                  measured_from=row["started_at"], measured_to=row["ended_at"],
-                  caveats=list(cav if cav is not None else row["caveats"]), computation=computation)
+def _num(
+    key, value, unit, label, row, root, *, n=None, sd=None, ci=None, ci_method=None, computation, cav=None
+):
+    return Number(
+        key=key,
+        value=round(float(value), 4),
+        unit=unit,
+        label=label,
+        n=int(n if n is not None else row["n"]),
+        **{k: row[k] for k in ("build", "build_number", "build_commit")},
+        sd=sd,
+        ci95=[float(ci[0]), float(ci[1])] if ci and ci[0] is not None else None,
+        ci_method=ci_method if ci and ci[0] is not None else None,
+        sources=[{"file": _rel(f, root), "lines": line_ranges(row["lines"])} for f in row["files"]],
+        run_ids=list(row["run_ids"]),
+        commands=[list(row["argv"])],
+        toolchain_id=row["toolchain_id"],
+        model_sha256=row["model_sha256"],
+        host_id=row["host_id"],
+        session_id=row["session_id"],
+        measured_from=row["started_at"],
+        measured_to=row["ended_at"],
+        caveats=list(cav if cav is not None else row["caveats"]),
+        computation=computation,
+    )
 
 
-def derive(raw_dir: Path, snapshots_dir: Path, out_dir: Path, numbers_path: Path, thresholds: dict,
-           confidence: float = 0.95, root: Path | None = None, session_id: str | None = None) -> "SpeculativeReport":
+def derive(
+    raw_dir: Path,
+    snapshots_dir: Path,
+    out_dir: Path,
+    numbers_path: Path,
+    thresholds: dict,
+    confidence: float = 0.95,
+    root: Path | None = None,
+    session_id: str | None = None,
+) -> "SpeculativeReport":
     """Compute and write everything for the latest completed session (or ``session_id``).
 
     Writes under ``out_dir``: ``configs.parquet`` (the caveat-engine contract table + cost-model
@@ -65,7 +97,9 @@ def derive(raw_dir: Path, snapshots_dir: Path, out_dir: Path, numbers_path: Path
     if session_id is None:
         sess = latest_completed_session(raw_dir, "speculative")
         if sess is None:
-            raise RuntimeError(f"no completed speculative session under {raw_dir}; fix: `dvc repro -f -s speculative`")
+            raise RuntimeError(
+                f"no completed speculative session under {raw_dir}; fix: `dvc repro -f -s speculative`"
+            )
     else:
         sess = {"session_id": session_id, "host_id": None}
     sid = sess["session_id"]
@@ -78,11 +112,15 @@ def derive(raw_dir: Path, snapshots_dir: Path, out_dir: Path, numbers_path: Path
     cost = sp.cost_model(raw_dir, sid)
     table = sp.with_model(table, cost)
     tcs = read_snapshots(snapshots_dir, "toolchain")
-    builds = [build_of(tcs.get(r["toolchain_id"]), r["build_number"], r["build_commit"])
-              for r in table.select("toolchain_id", "build_number", "build_commit").iter_rows(named=True)]
-    table = table.with_columns(pl.Series("build", [b["build"] for b in builds], dtype=pl.String),
-                               pl.Series("build_number", [b["build_number"] for b in builds], dtype=pl.Int64),
-                               pl.Series("build_commit", [b["build_commit"] for b in builds], dtype=pl.String))
+    builds = [
+        build_of(tcs.get(r["toolchain_id"]), r["build_number"], r["build_commit"])
+        for r in table.select("toolchain_id", "build_number", "build_commit").iter_rows(named=True)
+    ]
+    table = table.with_columns(
+        pl.Series("build", [b["build"] for b in builds], dtype=pl.String),
+        pl.Series("build_number", [b["build_number"] for b in builds], dtype=pl.Int64),
+        pl.Series("build_commit", [b["build_commit"] for b in builds], dtype=pl.String),
+    )
     hosts = read_snapshots(snapshots_dir, "host")
     cores = (hosts.get(sess["host_id"]) or {}).get("cpu_logical") or caveats.DEFAULTS["cores"]
     rules = [r for r in WANTED_RULES if r in caveats.RULES]
@@ -101,54 +139,170 @@ def derive(raw_dir: Path, snapshots_dir: Path, out_dir: Path, numbers_path: Path
     for r in table.iter_rows(named=True):
         base = make_key("spec", r["config_id"], r["prompt_id"])
         label = f"{r['config_id']} on {r['prompt_id']}"
-        nums.append(_num(f"{base}-decode", r["decode_tps_mean"], "tok/s", f"decode rate, {label}", r, root,
-                         sd=r["decode_tps_sd"], ci=[r["decode_tps_ci_low"], r["decode_tps_ci_high"]],
-                         ci_method="student-t over per-repetition rates", computation="benchbook.experiments.speculative.analysis.config_table"))
+        nums.append(
+            _num(
+                f"{base}-decode",
+                r["decode_tps_mean"],
+                "tok/s",
+                f"decode rate, {label}",
+                r,
+                root,
+                sd=r["decode_tps_sd"],
+                ci=[r["decode_tps_ci_low"], r["decode_tps_ci_high"]],
+                ci_method="student-t over per-repetition rates",
+                computation="benchbook.experiments.speculative.analysis.config_table",
+            )
+        )
         if r["config_id"] != "baseline" and r["speedup_mean"] is not None:
-            nums.append(_num(f"{base}-speedup", r["speedup_mean"], "×", f"decode speedup vs same-session baseline, {label}",
-                             r, root, ci=[r["speedup_ci_low"], r["speedup_ci_high"]],
-                             ci_method="student-t over paired per-repetition ratios",
-                             computation="benchbook.experiments.speculative.analysis.config_table"))
+            nums.append(
+                _num(
+                    f"{base}-speedup",
+                    r["speedup_mean"],
+                    "×",
+                    f"decode speedup vs same-session baseline, {label}",
+                    r,
+                    root,
+                    ci=[r["speedup_ci_low"], r["speedup_ci_high"]],
+                    ci_method="student-t over paired per-repetition ratios",
+                    computation="benchbook.experiments.speculative.analysis.config_table",
+                )
+            )
         if r["alpha"] is not None:
-            nums.append(_num(f"{base}-alpha", r["alpha"], "", f"acceptance α, {label} ({r['accepted']}/{r['drafted']})",
-                             r, root, computation="benchbook.experiments.speculative.analysis.alpha (pooled over repetitions)"))
+            nums.append(
+                _num(
+                    f"{base}-alpha",
+                    r["alpha"],
+                    "",
+                    f"acceptance α, {label} ({r['accepted']}/{r['drafted']})",
+                    r,
+                    root,
+                    computation="benchbook.experiments.speculative.analysis.alpha (pooled over repetitions)",
+                )
+            )
             if r["tau"] is not None:  # null: verify steps not recorded (τ unknown, not 1)
-                nums.append(_num(f"{base}-tau", r["tau"], "tok/step", f"tokens per verify step τ, {label}", r, root,
-                                 computation="benchbook.experiments.speculative.analysis.tau (pooled)"))
+                nums.append(
+                    _num(
+                        f"{base}-tau",
+                        r["tau"],
+                        "tok/step",
+                        f"tokens per verify step τ, {label}",
+                        r,
+                        root,
+                        computation="benchbook.experiments.speculative.analysis.tau (pooled)",
+                    )
+                )
         if r["speedup_model"] is not None:
-            nums.append(_num(f"{base}-model", r["speedup_model"], "×", f"cost-model speedup τ/(k·c+r(k+1)), {label}", r,
-                             root, computation="benchbook.experiments.speculative.analysis.with_model"))
+            nums.append(
+                _num(
+                    f"{base}-model",
+                    r["speedup_model"],
+                    "×",
+                    f"cost-model speedup τ/(k·c+r(k+1)), {label}",
+                    r,
+                    root,
+                    computation="benchbook.experiments.speculative.analysis.with_model",
+                )
+            )
     if cost:
-        crow = {"lines": cost.lines, "files": cost.files, "run_ids": [], "argv": cost.argv[0] if cost.argv else [],
-                "toolchain_id": table["toolchain_id"][0], "model_sha256": table["model_sha256"][0],
-                "host_id": table["host_id"][0], "session_id": sid, "started_at": None, "ended_at": None, "caveats": [],
-                **{k: table[k][0] for k in ("build", "build_number", "build_commit")}}
+        crow = {
+            "lines": cost.lines,
+            "files": cost.files,
+            "run_ids": [],
+            "argv": cost.argv[0] if cost.argv else [],
+            "toolchain_id": table["toolchain_id"][0],
+            "model_sha256": table["model_sha256"][0],
+            "host_id": table["host_id"][0],
+            "session_id": sid,
+            "started_at": None,
+            "ended_at": None,
+            "caveats": [],
+            **{k: table[k][0] for k in ("build", "build_number", "build_commit")},
+        }
         n_rep = int(cost.n or 1)
         for did, c in cost.c.items():
-            nums.append(_num(make_key("spec-cost-c", did), c, "", f"draft cost c of {did} (per token ÷ target decode step)",
-                             crow, root, n=n_rep, computation="benchbook.experiments.speculative.analysis.cost_model"))
+            nums.append(
+                _num(
+                    make_key("spec-cost-c", did),
+                    c,
+                    "",
+                    f"draft cost c of {did} (per token ÷ target decode step)",
+                    crow,
+                    root,
+                    n=n_rep,
+                    computation="benchbook.experiments.speculative.analysis.cost_model",
+                )
+            )
         for n, r in cost.r.items():
-            nums.append(_num(make_key("spec-cost-r", n), r, "", f"r({n}): target {n}-token pass ÷ 1-token decode step",
-                             crow, root, n=n_rep, computation="benchbook.experiments.speculative.analysis.cost_model"))
-        nums.append(_num("spec-cost-t1", cost.t1_ms, "ms", "target decode step (llama-bench tg)", crow, root, n=n_rep,
-                         computation="benchbook.experiments.speculative.analysis.cost_model"))
+            nums.append(
+                _num(
+                    make_key("spec-cost-r", n),
+                    r,
+                    "",
+                    f"r({n}): target {n}-token pass ÷ 1-token decode step",
+                    crow,
+                    root,
+                    n=n_rep,
+                    computation="benchbook.experiments.speculative.analysis.cost_model",
+                )
+            )
+        nums.append(
+            _num(
+                "spec-cost-t1",
+                cost.t1_ms,
+                "ms",
+                "target decode step (llama-bench tg)",
+                crow,
+                root,
+                n=n_rep,
+                computation="benchbook.experiments.speculative.analysis.cost_model",
+            )
+        )
     for m in mem.iter_rows(named=True) if not mem.is_empty() else []:
-        sel = table.filter((pl.col("spec_type") == m["spec_type"]) & (pl.col("draft_model_id").eq_missing(m["draft_model_id"])))
-        mrow = {"lines": sorted(x for ls in sel["lines"] for x in ls), "files": sorted({f for fs in sel["files"] for f in fs}),
-                "run_ids": [x for rs in sel["run_ids"] for x in rs], "argv": sel["argv"][0], "toolchain_id": sel["toolchain_id"][0],
-                "model_sha256": sel["model_sha256"][0], "host_id": sel["host_id"][0], "session_id": sid,
-                "started_at": sel["started_at"].min(), "ended_at": sel["ended_at"].max(), "caveats": [],
-                **{k: sel[k][0] for k in ("build", "build_number", "build_commit")}}
-        nums.append(_num(make_key("spec-mem-slope", m["spec_type"], m["draft_model_id"] or "none"), m["slope_mib_per_token"],
-                         "MiB/draft token", f"peak RSS slope over n_max ({m['spec_type']}, draft {m['draft_model_id']})",
-                         mrow, root, n=m["n_points"], ci=[m["ci_low"], m["ci_high"]],
-                         ci_method="student-t on the least-squares slope (n-2 df)",
-                         computation="benchbook.experiments.speculative.analysis.memory_slopes"))
+        sel = table.filter(
+            (pl.col("spec_type") == m["spec_type"])
+            & (pl.col("draft_model_id").eq_missing(m["draft_model_id"]))
+        )
+        mrow = {
+            "lines": sorted(x for ls in sel["lines"] for x in ls),
+            "files": sorted({f for fs in sel["files"] for f in fs}),
+            "run_ids": [x for rs in sel["run_ids"] for x in rs],
+            "argv": sel["argv"][0],
+            "toolchain_id": sel["toolchain_id"][0],
+            "model_sha256": sel["model_sha256"][0],
+            "host_id": sel["host_id"][0],
+            "session_id": sid,
+            "started_at": sel["started_at"].min(),
+            "ended_at": sel["ended_at"].max(),
+            "caveats": [],
+            **{k: sel[k][0] for k in ("build", "build_number", "build_commit")},
+        }
+        nums.append(
+            _num(
+                make_key("spec-mem-slope", m["spec_type"], m["draft_model_id"] or "none"),
+                m["slope_mib_per_token"],
+                "MiB/draft token",
+                f"peak RSS slope over n_max ({m['spec_type']}, draft {m['draft_model_id']})",
+                mrow,
+                root,
+                n=m["n_points"],
+                ci=[m["ci_low"], m["ci_high"]],
+                ci_method="student-t on the least-squares slope (n-2 df)",
+                computation="benchbook.experiments.speculative.analysis.memory_slopes",
+            )
+        )
     publish(numbers_path, "speculative", nums)
 
     _charts(table, mem, req, cost, out_dir)
-    return SpeculativeReport(table=table, memory=mem, cost=cost, numbers=nums, session=sess, rule_status=status,
-                             missing_rules=missing, failures=n_fail)
+    return SpeculativeReport(
+        table=table,
+        memory=mem,
+        cost=cost,
+        numbers=nums,
+        session=sess,
+        rule_status=status,
+        missing_rules=missing,
+        failures=n_fail,
+    )
 
 
 @dataclass
@@ -168,53 +322,136 @@ class SpeculativeReport:
     failures: int
 
 
-def _charts(table: pl.DataFrame, mem: pl.DataFrame, req: pl.DataFrame, cost: sp.CostModel | None,
-            out_dir: Path) -> None:
+def _charts(
+    table: pl.DataFrame, mem: pl.DataFrame, req: pl.DataFrame, cost: sp.CostModel | None, out_dir: Path
+) -> None:
     spec = table.filter(pl.col("alpha").is_not_null() & pl.col("speedup_mean").is_not_null())
-    pts = spec.select("config_id", "prompt_id", "spec_type", "n_max", "alpha", "tau", "speedup_mean", "speedup_ci_low",
-                      "speedup_ci_high", "speedup_model", "server_policy", "session_id",
-                      pl.col("caveats").list.join(", ").alias("caveat_ids")).to_dicts()
+    pts = spec.select(
+        "config_id",
+        "prompt_id",
+        "spec_type",
+        "n_max",
+        "alpha",
+        "tau",
+        "speedup_mean",
+        "speedup_ci_low",
+        "speedup_ci_high",
+        "speedup_model",
+        "server_policy",
+        "session_id",
+        pl.col("caveats").list.join(", ").alias("caveat_ids"),
+    ).to_dicts()
     curves = []
     if cost:
         for did, c in cost.c.items():
-            for k in sorted({int(x) for x in spec.filter(pl.col("draft_model_id") == did)["n_max"].drop_nulls()}):
+            for k in sorted(
+                {int(x) for x in spec.filter(pl.col("draft_model_id") == did)["n_max"].drop_nulls()}
+            ):
                 rk = sp.r_at(cost.r, k + 1)
                 for a in np.linspace(0, 1, 41):
-                    curves.append({"alpha": float(a), "model_speedup": sp.speedup_model(sp.tau_independent(a, k), k, c, rk),
-                                   "curve": f"model c={c:.2f} ({did}), k={k}"})
-    tips = [alt.Tooltip("config_id:N"), alt.Tooltip("prompt_id:N"), alt.Tooltip("alpha:Q", format=".3f"),
-            alt.Tooltip("tau:Q", format=".2f"), alt.Tooltip("speedup_mean:Q", format=".3f"),
-            alt.Tooltip("speedup_ci_low:Q", format=".3f"), alt.Tooltip("speedup_ci_high:Q", format=".3f"),
-            alt.Tooltip("speedup_model:Q", format=".3f"), alt.Tooltip("server_policy:N"),
-            alt.Tooltip("caveat_ids:N"), alt.Tooltip("session_id:N")]
-    p = alt.Chart(alt.Data(values=pts)).encode(x=alt.X("alpha:Q", title="acceptance α", scale=alt.Scale(domain=[0, 1])))
-    layers = [p.mark_rule(color="gray").encode(y="speedup_ci_low:Q", y2="speedup_ci_high:Q"),
-              p.mark_point(filled=True, size=60).encode(y=alt.Y("speedup_mean:Q", title="decode speedup vs baseline"),
-                                                        color=alt.Color("spec_type:N"), shape="server_policy:N",
-                                                        tooltip=tips)]
+                    curves.append(
+                        {
+                            "alpha": float(a),
+                            "model_speedup": sp.speedup_model(sp.tau_independent(a, k), k, c, rk),
+                            "curve": f"model c={c:.2f} ({did}), k={k}",
+                        }
+                    )
+    tips = [
+        alt.Tooltip("config_id:N"),
+        alt.Tooltip("prompt_id:N"),
+        alt.Tooltip("alpha:Q", format=".3f"),
+        alt.Tooltip("tau:Q", format=".2f"),
+        alt.Tooltip("speedup_mean:Q", format=".3f"),
+        alt.Tooltip("speedup_ci_low:Q", format=".3f"),
+        alt.Tooltip("speedup_ci_high:Q", format=".3f"),
+        alt.Tooltip("speedup_model:Q", format=".3f"),
+        alt.Tooltip("server_policy:N"),
+        alt.Tooltip("caveat_ids:N"),
+        alt.Tooltip("session_id:N"),
+    ]
+    p = alt.Chart(alt.Data(values=pts)).encode(
+        x=alt.X("alpha:Q", title="acceptance α", scale=alt.Scale(domain=[0, 1]))
+    )
+    layers = [
+        p.mark_rule(color="gray").encode(y="speedup_ci_low:Q", y2="speedup_ci_high:Q"),
+        p.mark_point(filled=True, size=60).encode(
+            y=alt.Y("speedup_mean:Q", title="decode speedup vs baseline"),
+            color=alt.Color("spec_type:N"),
+            shape="server_policy:N",
+            tooltip=tips,
+        ),
+    ]
     if curves:
-        layers.insert(0, alt.Chart(alt.Data(values=curves)).mark_line(strokeDash=[4, 3], opacity=0.6).encode(
-            x="alpha:Q", y="model_speedup:Q", detail="curve:N", tooltip=[alt.Tooltip("curve:N")]))
+        layers.insert(
+            0,
+            alt.Chart(alt.Data(values=curves))
+            .mark_line(strokeDash=[4, 3], opacity=0.6)
+            .encode(x="alpha:Q", y="model_speedup:Q", detail="curve:N", tooltip=[alt.Tooltip("curve:N")]),
+        )
     one = alt.Chart(alt.Data(values=[{"y": 1.0}])).mark_rule(color="black").encode(y="y:Q")
-    charts.save(alt.layer(*layers, one).properties(width=520, height=320,
-                title="Speedup vs acceptance; dashed: τ/(k·c + r(k+1)) with measured c and r"), out_dir, "spec_speedup_alpha")
+    charts.save(
+        alt.layer(*layers, one).properties(
+            width=520,
+            height=320,
+            title="Speedup vs acceptance; dashed: τ/(k·c + r(k+1)) with measured c and r",
+        ),
+        out_dir,
+        "spec_speedup_alpha",
+    )
 
-    acc = table.filter(pl.col("alpha").is_not_null()).select(
-        "config_id", "prompt_id", "alpha", "accepted", "drafted", "server_policy").to_dicts()
-    charts.save(alt.Chart(alt.Data(values=acc)).mark_bar().encode(
-        x=alt.X("alpha:Q", title="α = accepted ÷ drafted", scale=alt.Scale(domain=[0, 1])),
-        y=alt.Y("config_id:N", title=None), yOffset="prompt_id:N", color="prompt_id:N",
-        tooltip=["config_id:N", "prompt_id:N", alt.Tooltip("alpha:Q", format=".3f"), "accepted:Q", "drafted:Q",
-                 "server_policy:N"]).properties(width=480, title="Acceptance per prompt"), out_dir, "spec_acceptance")
+    acc = (
+        table.filter(pl.col("alpha").is_not_null())
+        .select("config_id", "prompt_id", "alpha", "accepted", "drafted", "server_policy")
+        .to_dicts()
+    )
+    charts.save(
+        alt.Chart(alt.Data(values=acc))
+        .mark_bar()
+        .encode(
+            x=alt.X("alpha:Q", title="α = accepted ÷ drafted", scale=alt.Scale(domain=[0, 1])),
+            y=alt.Y("config_id:N", title=None),
+            yOffset="prompt_id:N",
+            color="prompt_id:N",
+            tooltip=[
+                "config_id:N",
+                "prompt_id:N",
+                alt.Tooltip("alpha:Q", format=".3f"),
+                "accepted:Q",
+                "drafted:Q",
+                "server_policy:N",
+            ],
+        )
+        .properties(width=480, title="Acceptance per prompt"),
+        out_dir,
+        "spec_acceptance",
+    )
 
-    m = req.filter(pl.col("spec_type") != "none").select(
-        "config_id", "spec_type", "draft_model_id", "n_max", (pl.col("peak_rss_bytes") / 2**20).alias("peak_rss_mib"),
-        "prompt_id", "rep").to_dicts()
-    charts.save(alt.Chart(alt.Data(values=m)).mark_point().encode(
-        x=alt.X("n_max:Q", title="n_max (draft tokens)"), y=alt.Y("peak_rss_mib:Q", title="peak RSS of llama-server (MiB)",
-                                                                 scale=alt.Scale(zero=False)),
-        color="spec_type:N", tooltip=["config_id:N", "prompt_id:N", "rep:Q", alt.Tooltip("peak_rss_mib:Q", format=".1f")]
-    ).properties(width=480, title="Memory vs n_max"), out_dir, "spec_memory")
+    m = (
+        req.filter(pl.col("spec_type") != "none")
+        .select(
+            "config_id",
+            "spec_type",
+            "draft_model_id",
+            "n_max",
+            (pl.col("peak_rss_bytes") / 2**20).alias("peak_rss_mib"),
+            "prompt_id",
+            "rep",
+        )
+        .to_dicts()
+    )
+    charts.save(
+        alt.Chart(alt.Data(values=m))
+        .mark_point()
+        .encode(
+            x=alt.X("n_max:Q", title="n_max (draft tokens)"),
+            y=alt.Y("peak_rss_mib:Q", title="peak RSS of llama-server (MiB)", scale=alt.Scale(zero=False)),
+            color="spec_type:N",
+            tooltip=["config_id:N", "prompt_id:N", "rep:Q", alt.Tooltip("peak_rss_mib:Q", format=".1f")],
+        )
+        .properties(width=480, title="Memory vs n_max"),
+        out_dir,
+        "spec_memory",
+    )
 
 
 def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> SpeculativeReport:
@@ -224,5 +461,12 @@ def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> Spec
     ``reports_dir`` relative to ``root`` unless absolute.  Returns ``derive``'s report."""
     root = Path(root)
     raw, rep = root / raw_dir, root / reports_dir
-    return derive(raw / "speculative", raw / "snapshots", rep / "speculative", rep / "numbers" / "speculative.json",
-                  thresholds=params["report"], confidence=params["report"]["confidence"], root=root)
+    return derive(
+        raw / "speculative",
+        raw / "snapshots",
+        rep / "speculative",
+        rep / "numbers" / "speculative.json",
+        thresholds=params["report"],
+        confidence=params["report"]["confidence"],
+        root=root,
+    )

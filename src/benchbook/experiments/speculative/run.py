@@ -28,10 +28,24 @@ COST_SCHEMA = "benchbook.speculative_cost"
 #: Greedy and every penalty off, explicitly (GGUF files can carry sampler defaults,
 #: ``general.sampling.*`` in llama.cpp ``common/arg.cpp``); the server echoes what it used in
 #: ``generation_settings``, which is recorded too.
-GREEDY = {"temperature": 0.0, "top_k": 1, "top_p": 1.0, "min_p": 0.0, "typical_p": 1.0,
-          "top_n_sigma": -1.0, "xtc_probability": 0.0, "repeat_penalty": 1.0, "repeat_last_n": 0,
-          "presence_penalty": 0.0, "frequency_penalty": 0.0, "dry_multiplier": 0.0, "mirostat": 0,
-          "dynatemp_range": 0.0, "seed": 42, "ignore_eos": False}
+GREEDY = {
+    "temperature": 0.0,
+    "top_k": 1,
+    "top_p": 1.0,
+    "min_p": 0.0,
+    "typical_p": 1.0,
+    "top_n_sigma": -1.0,
+    "xtc_probability": 0.0,
+    "repeat_penalty": 1.0,
+    "repeat_last_n": 0,
+    "presence_penalty": 0.0,
+    "frequency_penalty": 0.0,
+    "dry_multiplier": 0.0,
+    "mirostat": 0,
+    "dynatemp_range": 0.0,
+    "seed": 42,
+    "ignore_eos": False,
+}
 
 
 def sha256_text(text: str) -> str:
@@ -41,8 +55,14 @@ def sha256_text(text: str) -> str:
 
 def completion_body(prompt_text: str, cap: int) -> dict:
     """The ``/completion`` request: templated prompt, cap, greedy sampler, no prompt cache, token ids."""
-    return {"prompt": prompt_text, "n_predict": int(cap), "cache_prompt": False, "return_tokens": True,
-            "stream": False, **GREEDY}
+    return {
+        "prompt": prompt_text,
+        "n_predict": int(cap),
+        "cache_prompt": False,
+        "return_tokens": True,
+        "stream": False,
+        **GREEDY,
+    }
 
 
 def answer_found(text: str, pattern: str | None) -> bool | None:
@@ -57,6 +77,7 @@ def load_prompts(path: str | Path, ids: list[str] | None = None, caps: dict | No
         KeyError: an id in ``ids`` is not in the file (the message lists the known ids).
     """
     import yaml
+
     doc = yaml.safe_load(Path(path).read_text())
     by_id = {p["id"]: p for p in doc["prompts"]}
     sel = []
@@ -77,8 +98,9 @@ def plan_order(config_ids: list[str], rep: int) -> list[str]:
     return config_ids[k:] + config_ids[:k]
 
 
-def run_cost_model(*, bench_bin: Path, target: dict, drafts: list[dict], cfg: dict, base: dict,
-                   sess, log=print) -> int:
+def run_cost_model(
+    *, bench_bin: Path, target: dict, drafts: list[dict], cfg: dict, base: dict, sess, log=print
+) -> int:
     """llama-bench runs for the cost model (same build, same session): the target with
     ``-p 1,<k+1 for each n_max> -n <n_gen>`` and each draft model with ``-p 0 -n <n_gen>``.
 
@@ -89,13 +111,24 @@ def run_cost_model(*, bench_bin: Path, target: dict, drafts: list[dict], cfg: di
     from benchbook.session import run_key
     from benchbook.llamacpp.bench import append_result
     from benchbook.llamacpp.procmon import run_sampled
+
     cm = cfg["cost_model"]
     failed = 0
     jobs = [("target", target, ["-p", ",".join(str(x) for x in cm["p_sizes"]), "-n", str(cm["n_gen"])])]
     jobs += [("draft", d, ["-p", "0", "-n", str(cm["n_gen"])]) for d in drafts]
     for role, m, sizes in jobs:
-        argv = [str(bench_bin), "-m", m["path"], *sizes, "-t", str(cfg["threads"]), "-r", str(cm["repetitions"]),
-                "-o", "jsonl"]
+        argv = [
+            str(bench_bin),
+            "-m",
+            m["path"],
+            *sizes,
+            "-t",
+            str(cfg["threads"]),
+            "-r",
+            str(cm["repetitions"]),
+            "-o",
+            "jsonl",
+        ]
         conf = {"role": role, "model_id": m["model_id"], "argv_tail": argv[3:]}
         key = run_key(conf, m["sha256"], base["toolchain_id"], base["host_id"])
         if sess.done(key):
@@ -103,17 +136,39 @@ def run_cost_model(*, bench_bin: Path, target: dict, drafts: list[dict], cfg: di
         log(f"cost model: llama-bench {role} {m['model_id']}")
         started = utc_now()
         res = run_sampled(argv, cfg.get("request_timeout_s", 300))
-        rec = {**base, "run_id": new_id(), "run_key": key, "config": conf, "argv": argv, "role": role,
-               "model_id": m["model_id"], "model_sha256": m["sha256"], "started_at": started, "ended_at": utc_now(),
-               "peak_rss_bytes": res.peak_rss_bytes}
+        rec = {
+            **base,
+            "run_id": new_id(),
+            "run_key": key,
+            "config": conf,
+            "argv": argv,
+            "role": role,
+            "model_id": m["model_id"],
+            "model_sha256": m["sha256"],
+            "started_at": started,
+            "ended_at": utc_now(),
+            "peak_rss_bytes": res.peak_rss_bytes,
+        }
         if not append_result(sess, "speculative_cost", rec, res, f"llama-bench {m['model_id']}"):
             failed += 1
     return failed
 
 
-def run_session(*, cfg: dict, server_bin: Path, bench_bin: Path | None, target: dict, drafts: dict[str, dict],
-                prompts: list[dict], toolchain: dict, host: HostSnapshot, root: Path, raw_file: Path,
-                log_dir: Path, log=print) -> SessionResult:
+def run_session(
+    *,
+    cfg: dict,
+    server_bin: Path,
+    bench_bin: Path | None,
+    target: dict,
+    drafts: dict[str, dict],
+    prompts: list[dict],
+    toolchain: dict,
+    host: HostSnapshot,
+    root: Path,
+    raw_file: Path,
+    log_dir: Path,
+    log=print,
+) -> SessionResult:
     """Run the speculative experiment (one session) and append every request to ``raw_file``.
 
     ``cfg``: the resolved profile — ``configs`` (list of ``{id, spec_type, draft, n_max, policy}``;
@@ -148,19 +203,37 @@ def run_session(*, cfg: dict, server_bin: Path, bench_bin: Path | None, target: 
         if c["spec_type"] == "none":
             return None
         d = drafts[c["draft"]] if c.get("draft") else None
-        return {"type": c["spec_type"], "draft_path": d["path"] if d else None, "n_max": c.get("n_max"),
-                "n_min": cfg.get("n_min", 0), "p_min": cfg.get("p_min", 0.0)}
+        return {
+            "type": c["spec_type"],
+            "draft_path": d["path"] if d else None,
+            "n_max": c.get("n_max"),
+            "n_min": cfg.get("n_min", 0),
+            "p_min": cfg.get("p_min", 0.0),
+        }
 
     with Session.open(raw_file, "speculative", meta) as sess:
-        base_common = {"experiment": "speculative", "host_id": host.host_id,
-                       "toolchain_id": toolchain["toolchain_id"], "git_commit": git["git_commit"],
-                       "git_dirty": git["git_dirty"]}
-        build_of = {"build_number": toolchain.get("build_number"),
-                    "build_commit": toolchain.get("build_commit")}
+        base_common = {
+            "experiment": "speculative",
+            "host_id": host.host_id,
+            "toolchain_id": toolchain["toolchain_id"],
+            "git_commit": git["git_commit"],
+            "git_dirty": git["git_dirty"],
+        }
+        build_of = {
+            "build_number": toolchain.get("build_number"),
+            "build_commit": toolchain.get("build_commit"),
+        }
         if cfg.get("cost_model") and bench_bin is not None:
             uniq = {d["sha256"]: d for k, d in drafts.items() if d["sha256"] != target["sha256"]}
-            f = run_cost_model(bench_bin=Path(bench_bin), target=target, drafts=list(uniq.values()), cfg=cfg,
-                               base=base_common, sess=sess, log=log)
+            f = run_cost_model(
+                bench_bin=Path(bench_bin),
+                target=target,
+                drafts=list(uniq.values()),
+                cfg=cfg,
+                base=base_common,
+                sess=sess,
+                log=log,
+            )
             failed += f
         bar = SessionProgress("speculative", reps * len(by_id))
         try:
@@ -168,16 +241,27 @@ def run_session(*, cfg: dict, server_bin: Path, bench_bin: Path | None, target: 
                 for cid in plan_order(list(by_id), rep):
                     c = by_id[cid]
                     d = drafts[c["draft"]] if c.get("draft") else None
-                    conf = {"config_id": cid, "spec_type": c["spec_type"], "draft_model_id": d["model_id"] if d else None,
-                            "n_max": c.get("n_max"), "n_min": cfg.get("n_min", 0) if c["spec_type"] != "none" else None,
-                            "p_min": cfg.get("p_min", 0.0) if c["spec_type"] != "none" else None,
-                            "policy": c.get("policy", "fresh"), "threads": cfg["threads"], "ctx_size": cfg["ctx_size"],
-                            "extra_args": c.get("extra_args") or []}
+                    conf = {
+                        "config_id": cid,
+                        "spec_type": c["spec_type"],
+                        "draft_model_id": d["model_id"] if d else None,
+                        "n_max": c.get("n_max"),
+                        "n_min": cfg.get("n_min", 0) if c["spec_type"] != "none" else None,
+                        "p_min": cfg.get("p_min", 0.0) if c["spec_type"] != "none" else None,
+                        "policy": c.get("policy", "fresh"),
+                        "threads": cfg["threads"],
+                        "ctx_size": cfg["ctx_size"],
+                        "extra_args": c.get("extra_args") or [],
+                    }
                     todo = []
                     for p in prompts:
                         rconf = {**conf, "prompt_id": p["id"], "cap": p["cap"], "rep": rep}
-                        key = run_key(rconf, target["sha256"] + (":" + d["sha256"] if d else ""),
-                                      toolchain["toolchain_id"], host.host_id)
+                        key = run_key(
+                            rconf,
+                            target["sha256"] + (":" + d["sha256"] if d else ""),
+                            toolchain["toolchain_id"],
+                            host.host_id,
+                        )
                         if sess.done(key):
                             skipped += 1
                         else:
@@ -185,14 +269,23 @@ def run_session(*, cfg: dict, server_bin: Path, bench_bin: Path | None, target: 
                     if not todo:
                         bar.step(f"{cid} r{rep} (done before)")
                         continue
-                    argv = build_argv(server_bin, target["path"], threads=cfg["threads"], ctx_size=cfg["ctx_size"],
-                                      spec=spec_of(c), extra=c.get("extra_args"))
+                    argv = build_argv(
+                        server_bin,
+                        target["path"],
+                        threads=cfg["threads"],
+                        ctx_size=cfg["ctx_size"],
+                        spec=spec_of(c),
+                        extra=c.get("extra_args"),
+                    )
                     policy = conf["policy"]
                     srv = same_servers.get(cid) if policy == "same" else None
                     start_err = None
                     if srv is None or not srv.alive():
-                        srv = LlamaServer(argv, log_dir / f"{sess.session_id[:8]}-{cid}-r{rep}.log",
-                                          health_timeout_s=cfg.get("health_timeout_s", 60))
+                        srv = LlamaServer(
+                            argv,
+                            log_dir / f"{sess.session_id[:8]}-{cid}-r{rep}.log",
+                            health_timeout_s=cfg.get("health_timeout_s", 60),
+                        )
                         try:
                             srv.start()
                             if policy == "same":
@@ -200,12 +293,22 @@ def run_session(*, cfg: dict, server_bin: Path, bench_bin: Path | None, target: 
                         except ServerError as e:
                             start_err = e
                     for p, rconf, key in todo:
-                        base = {**base_common, "session_id": sess.session_id, "run_id": new_id(), "run_key": key,
-                                "config": rconf,
-                                "argv": srv.argv or argv, "model_id": target["model_id"],
-                                "model_sha256": target["sha256"], "draft_model_id": d["model_id"] if d else None,
-                                "draft_model_sha256": d["sha256"] if d else None, "prompt_id": p["id"], "cap": p["cap"],
-                                "rep": rep, "policy": policy}
+                        base = {
+                            **base_common,
+                            "session_id": sess.session_id,
+                            "run_id": new_id(),
+                            "run_key": key,
+                            "config": rconf,
+                            "argv": srv.argv or argv,
+                            "model_id": target["model_id"],
+                            "model_sha256": target["sha256"],
+                            "draft_model_id": d["model_id"] if d else None,
+                            "draft_model_sha256": d["sha256"] if d else None,
+                            "prompt_id": p["id"],
+                            "cap": p["cap"],
+                            "rep": rep,
+                            "policy": policy,
+                        }
                         if start_err is None and not srv.alive():
                             try:
                                 srv.start()
@@ -213,15 +316,29 @@ def run_session(*, cfg: dict, server_bin: Path, bench_bin: Path | None, target: 
                                 start_err = e
                         if start_err is not None:
                             failed += 1
-                            failures.append({"config_id": cid, "prompt_id": p["id"], "rep": rep, "kind": start_err.kind})
-                            sess.append(build("run_failed", **base, status="failed", stage="server_start",
-                                              kind=start_err.kind, error=str(start_err),
-                                              returncode=start_err.returncode, log_tail=start_err.log_tail,
-                                              started_at=utc_now(), ended_at=utc_now()))
+                            failures.append(
+                                {"config_id": cid, "prompt_id": p["id"], "rep": rep, "kind": start_err.kind}
+                            )
+                            sess.append(
+                                build(
+                                    "run_failed",
+                                    **base,
+                                    status="failed",
+                                    stage="server_start",
+                                    kind=start_err.kind,
+                                    error=str(start_err),
+                                    returncode=start_err.returncode,
+                                    log_tail=start_err.log_tail,
+                                    started_at=utc_now(),
+                                    ended_at=utc_now(),
+                                )
+                            )
                             log(f"FAILED start {cid} rep {rep}: {start_err}")
                             continue
                         started, load_start = utc_now(), load_snapshot()
-                        req_index = same_counts.get(cid, 0) if policy == "same" else todo.index((p, rconf, key))
+                        req_index = (
+                            same_counts.get(cid, 0) if policy == "same" else todo.index((p, rconf, key))
+                        )
                         try:
                             text = srv.apply_template(p["messages"])
                             body = completion_body(text, p["cap"])
@@ -230,49 +347,82 @@ def run_session(*, cfg: dict, server_bin: Path, bench_bin: Path | None, target: 
                             m_after_text = srv.request("GET", "/metrics", timeout=10)
                         except ServerError as e:
                             failed += 1
-                            failures.append({"config_id": cid, "prompt_id": p["id"], "rep": rep, "kind": e.kind})
-                            sess.append(build("run_failed", **base, status="failed", stage="request", kind=e.kind,
-                                              error=str(e), returncode=srv.proc.poll() if srv.proc else None,
-                                              log_tail=e.log_tail, started_at=started, ended_at=utc_now(),
-                                              server={"port": srv.port, "log": str(srv.log_path)}))
+                            failures.append(
+                                {"config_id": cid, "prompt_id": p["id"], "rep": rep, "kind": e.kind}
+                            )
+                            sess.append(
+                                build(
+                                    "run_failed",
+                                    **base,
+                                    status="failed",
+                                    stage="request",
+                                    kind=e.kind,
+                                    error=str(e),
+                                    returncode=srv.proc.poll() if srv.proc else None,
+                                    log_tail=e.log_tail,
+                                    started_at=started,
+                                    ended_at=utc_now(),
+                                    server={"port": srv.port, "log": str(srv.log_path)},
+                                )
+                            )
                             log(f"FAILED request {cid} {p['id']} rep {rep}: {e.kind}: {e}")
                             if e.kind == "request_timeout":
-                                srv.kill()   # a hung server must not serve the next request
+                                srv.kill()  # a hung server must not serve the next request
                             continue
                         ended, load_end = utc_now(), load_snapshot()
                         mb, ma = parse_metrics(m_before_text), parse_metrics(m_after_text)
                         delta = metrics_delta(mb, ma)
                         tm = resp.get("timings", {})
                         content = resp.get("content", "")
-                        rec = {**base, **build_of, "origin": "native", "status": "ok", "started_at": started,
-                               "ended_at": ended,
-                               "load_start": load_start, "load_end": load_end,
-                               "server": {"port": srv.port, "pid": srv.proc.pid, "load_ms": srv.load_ms,
-                                          "request_index": req_index, "log": str(srv.log_path),
-                                          "ports_tried": srv.ports_tried},
-                               "prompt_text_sha256": sha256_text(text), "request": body,
-                               "timings": tm, "stop_type": resp.get("stop_type"),
-                               "cap_hit": resp.get("stop_type") == "limit",
-                               "tokens": resp.get("tokens"), "content": content,
-                               "content_sha256": sha256_text(content),
-                               "tokens_predicted": resp.get("tokens_predicted"),
-                               "tokens_evaluated": resp.get("tokens_evaluated"),
-                               "truncated": resp.get("truncated"),
-                               "generation_settings": resp.get("generation_settings"),
-                               "metrics_before": mb, "metrics_after": ma, "metrics_delta": delta,
-                               "verify_steps": delta.get("spec_decode_num_drafts_total"),
-                               "peak_rss_bytes": peak, "server_peak_rss_bytes": srv.peak_rss_bytes,
-                               "peak_gpu_mem_mib": srv._sampler.peak_gpu_mem_mib if srv._sampler else None,
-                               "answer_expected": p.get("answer"),
-                               "answer_found": answer_found(content, p.get("answer_pattern"))}
+                        rec = {
+                            **base,
+                            **build_of,
+                            "origin": "native",
+                            "status": "ok",
+                            "started_at": started,
+                            "ended_at": ended,
+                            "load_start": load_start,
+                            "load_end": load_end,
+                            "server": {
+                                "port": srv.port,
+                                "pid": srv.proc.pid,
+                                "load_ms": srv.load_ms,
+                                "request_index": req_index,
+                                "log": str(srv.log_path),
+                                "ports_tried": srv.ports_tried,
+                            },
+                            "prompt_text_sha256": sha256_text(text),
+                            "request": body,
+                            "timings": tm,
+                            "stop_type": resp.get("stop_type"),
+                            "cap_hit": resp.get("stop_type") == "limit",
+                            "tokens": resp.get("tokens"),
+                            "content": content,
+                            "content_sha256": sha256_text(content),
+                            "tokens_predicted": resp.get("tokens_predicted"),
+                            "tokens_evaluated": resp.get("tokens_evaluated"),
+                            "truncated": resp.get("truncated"),
+                            "generation_settings": resp.get("generation_settings"),
+                            "metrics_before": mb,
+                            "metrics_after": ma,
+                            "metrics_delta": delta,
+                            "verify_steps": delta.get("spec_decode_num_drafts_total"),
+                            "peak_rss_bytes": peak,
+                            "server_peak_rss_bytes": srv.peak_rss_bytes,
+                            "peak_gpu_mem_mib": srv._sampler.peak_gpu_mem_mib if srv._sampler else None,
+                            "answer_expected": p.get("answer"),
+                            "answer_found": answer_found(content, p.get("answer_pattern")),
+                        }
                         sess.append(build("speculative_request", **rec))
                         ran += 1
                         if policy == "same":
                             same_counts[cid] = same_counts.get(cid, 0) + 1
                         tps = tm.get("predicted_per_second")
-                        log(f"{cid:>18} r{rep} {p['id']:>12}: {tm.get('predicted_n')} tok "
+                        log(
+                            f"{cid:>18} r{rep} {p['id']:>12}: {tm.get('predicted_n')} tok "
                             f"{tps:.1f} tok/s draft {tm.get('draft_n_accepted', '-')}/{tm.get('draft_n', '-')} "
-                            f"stop {resp.get('stop_type')}")
+                            f"stop {resp.get('stop_type')}"
+                        )
                     if policy != "same":
                         srv.stop()
                     bar.step(f"{cid} r{rep}")
@@ -280,9 +430,18 @@ def run_session(*, cfg: dict, server_bin: Path, bench_bin: Path | None, target: 
             bar.close()
             for s in same_servers.values():
                 s.stop()
-        return SessionResult(session_id=sess.session_id, experiment="speculative", resumed=sess.resumed, ran=ran,
-                             skipped=skipped, failed=failed, failures=failures, quarantined=sess.quarantined,
-                             raw_file=Path(raw_file), cfg=cfg)
+        return SessionResult(
+            session_id=sess.session_id,
+            experiment="speculative",
+            resumed=sess.resumed,
+            ran=ran,
+            skipped=skipped,
+            failed=failed,
+            failures=failures,
+            quarantined=sess.quarantined,
+            raw_file=Path(raw_file),
+            cfg=cfg,
+        )
 
 
 @dataclass
@@ -301,14 +460,18 @@ def resolve_profile(section: dict, profile: str | None = None, overrides: dict |
     """
     name = profile or section.get("profile", "default")
     if name not in section["profiles"]:
-        raise KeyError(f"speculative profile {name!r} not in params.yaml; known: {sorted(section['profiles'])}")
+        raise KeyError(
+            f"speculative profile {name!r} not in params.yaml; known: {sorted(section['profiles'])}"
+        )
     cfg = {k: v for k, v in section.items() if k != "profiles"}
     cfg.update(section["profiles"][name])
     cfg.update(overrides or {})
     cfg["profile"] = name
     for c in cfg["configs"]:
         if c.get("draft") and c["draft"] not in cfg["drafts"]:
-            raise KeyError(f"config {c['id']}: draft {c['draft']!r} not in speculative.drafts {sorted(cfg['drafts'])}")
+            raise KeyError(
+                f"config {c['id']}: draft {c['draft']!r} not in speculative.drafts {sorted(cfg['drafts'])}"
+            )
     return cfg
 
 
@@ -323,21 +486,34 @@ def resolve_drafts(cfg: dict, target: dict, fetch_model) -> dict[str, dict]:
         draft_models.DraftModelError: a draft's tokenizer differs from the target's.
     """
     from benchbook.llamacpp import draft_models as dm
+
     used = {c["draft"] for c in cfg["configs"] if c.get("draft")}
     out = {}
     for key in sorted(used):
         spec = cfg["drafts"][key]
         if "truncate_layers" in spec:
             r = dm.truncated_draft(target["path"], target["sha256"], int(spec["truncate_layers"]))
-            rec = build("model", model_id=r["model_id"], path=r["path"], sha256=r["sha256"],
-                        size_bytes=r["size_bytes"], origin=r["origin"])
+            rec = build(
+                "model",
+                model_id=r["model_id"],
+                path=r["path"],
+                sha256=r["sha256"],
+                size_bytes=r["size_bytes"],
+                origin=r["origin"],
+            )
         elif spec.get("model") == "target":
             rec = {**target}
         elif spec.get("path"):
             from benchbook.llamacpp.fetch import sha256_file
-            rec = build("model", model_id=spec.get("id", Path(spec["path"]).stem), path=str(spec["path"]),
-                        sha256=sha256_file(Path(spec["path"])), size_bytes=Path(spec["path"]).stat().st_size,
-                        origin={"path": str(spec["path"])})
+
+            rec = build(
+                "model",
+                model_id=spec.get("id", Path(spec["path"]).stem),
+                path=str(spec["path"]),
+                sha256=sha256_file(Path(spec["path"])),
+                size_bytes=Path(spec["path"]).stat().st_size,
+                origin={"path": str(spec["path"])},
+            )
         else:
             rec = fetch_model(spec["model"])
         dm.check_vocab(target["path"], rec["path"])
@@ -345,8 +521,9 @@ def resolve_drafts(cfg: dict, target: dict, fetch_model) -> dict[str, dict]:
     return out
 
 
-def measure(params: dict, *, root: Path, raw_dir: Path, overrides: dict | None = None,
-            log=print) -> SpeculativeResult:
+def measure(
+    params: dict, *, root: Path, raw_dir: Path, overrides: dict | None = None, log=print
+) -> SpeculativeResult:
     """The stage ``speculative``: one session of the profile ``params["speculative"]["profile"]``.
 
     ``params``: the whole ``params.yaml`` mapping.  ``overrides`` are merged into the resolved profile
@@ -372,8 +549,18 @@ def measure(params: dict, *, root: Path, raw_dir: Path, overrides: dict | None =
     prompts = load_prompts(root / cfg["prompts_file"], cfg["prompts"], cfg.get("caps"))
     raw_file = raw_dir / "speculative" / f"{host.host_id}.jsonl"
     log(f"{toolchain.record['toolchain_id']} {target['model_id']} {sorted(drafts)} -> {raw_file}")
-    result = run_session(cfg=cfg, server_bin=toolchain.binary("llama-server"),
-                         bench_bin=toolchain.binary("llama-bench") if cfg.get("cost_model") else None,
-                         target=target, drafts=drafts, prompts=prompts, toolchain=toolchain.record, host=host,
-                         root=root, raw_file=raw_file, log_dir=raw_dir / "speculative" / "logs", log=log)
+    result = run_session(
+        cfg=cfg,
+        server_bin=toolchain.binary("llama-server"),
+        bench_bin=toolchain.binary("llama-bench") if cfg.get("cost_model") else None,
+        target=target,
+        drafts=drafts,
+        prompts=prompts,
+        toolchain=toolchain.record,
+        host=host,
+        root=root,
+        raw_file=raw_file,
+        log_dir=raw_dir / "speculative" / "logs",
+        log=log,
+    )
     return SpeculativeResult(**vars(result), prompts=prompts)

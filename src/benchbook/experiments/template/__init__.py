@@ -18,18 +18,30 @@ EXPERIMENT = "template"
 SCHEMA = "benchbook.template"
 
 #: The record kind, declared once here (``benchbook.schemas``: writers build it, readers check it).
-KIND = declare(Kind(
-    EXPERIMENT, SCHEMA, 1, "one timed sha256 of an in-memory buffer",
-    (Field("run_id", pl.String, "32 hex"), Field("run_key", pl.String, "16 hex: config + host"),
-     Field("session_id", pl.String, "the shared session"), Field("experiment", pl.String,
-                                                                 "the experiment name"),
-     Field("config", pl.Struct({"size_bytes": pl.Int64, "rep": pl.Int64}), "the run's configuration"),
-     Field("size_bytes", pl.Int64, "buffer size", "bytes"), Field("rep", pl.Int64, "repetition (0-based)"),
-     Field("wall_ns", pl.Int64, "wall time of one sha256", "ns"), Field("host_id", pl.String,
-                                                                        "host snapshot id"),
-     Field("toolchain_id", pl.String, "16 hex of the runtime that hashed (its build)"),
-     Field("runtime", pl.String, "the runtime in words: Python and OpenSSL versions"),
-     Field("started_at", pl.String, "UTC ISO 8601"), Field("ended_at", pl.String, "UTC ISO 8601"),
-     Field("git_commit", pl.String, "benchbook's git HEAD", nullable=True),
-     Field("git_dirty", pl.Boolean, "code or params differ from HEAD", nullable=True)),
-    written_by=(f"experiments/{EXPERIMENT}/run.py:measure",), read_by=(f"experiments/{EXPERIMENT}/analysis.py:load",)))
+KIND = declare(
+    Kind(
+        EXPERIMENT,
+        SCHEMA,
+        1,
+        "one timed sha256 of an in-memory buffer",
+        (
+            Field("run_id", pl.String, "32 hex"),
+            Field("run_key", pl.String, "16 hex: config + host"),
+            Field("session_id", pl.String, "the shared session"),
+            Field("experiment", pl.String, "the experiment name"),
+            Field("config", pl.Struct({"size_bytes": pl.Int64, "rep": pl.Int64}), "the run's configuration"),
+            Field("size_bytes", pl.Int64, "buffer size", "bytes"),
+            Field("rep", pl.Int64, "repetition (0-based)"),
+            Field("wall_ns", pl.Int64, "wall time of one sha256", "ns"),
+            Field("host_id", pl.String, "host snapshot id"),
+            Field("toolchain_id", pl.String, "16 hex of the runtime that hashed (its build)"),
+            Field("runtime", pl.String, "the runtime in words: Python and OpenSSL versions"),
+            Field("started_at", pl.String, "UTC ISO 8601"),
+            Field("ended_at", pl.String, "UTC ISO 8601"),
+            Field("git_commit", pl.String, "benchbook's git HEAD", nullable=True),
+            Field("git_dirty", pl.Boolean, "code or params differ from HEAD", nullable=True),
+        ),
+        written_by=(f"experiments/{EXPERIMENT}/run.py:measure",),
+        read_by=(f"experiments/{EXPERIMENT}/analysis.py:load",),
+    )
+)

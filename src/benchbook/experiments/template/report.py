@@ -28,23 +28,34 @@ def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> "Tem
     raw, rep = root / raw_dir, root / reports_dir
     sess = latest_completed_session(raw / EXPERIMENT, EXPERIMENT)
     if sess is None:
-        raise RuntimeError(f"no completed {EXPERIMENT} session under {raw / EXPERIMENT}; "
-                           f"fix: `dvc repro {EXPERIMENT}`")
+        raise RuntimeError(
+            f"no completed {EXPERIMENT} session under {raw / EXPERIMENT}; fix: `dvc repro {EXPERIMENT}`"
+        )
     confidence = ((params or {}).get("report") or {}).get("confidence", 0.95)
     t = table(load(raw).filter(pl.col("session_id") == sess["session_id"]), confidence)
     nums = []
     for r in t.iter_rows(named=True):
         ci = [r["ci_low"], r["ci_high"]] if r["ci_low"] is not None else None
-        files = [str(Path(f).relative_to(root)) if Path(f).is_relative_to(root) else f
-                 for f in r["files"]]
-        nums.append(Number(key=make_key(EXPERIMENT, "sha256", f"{r['size_bytes'] // 1024}kib"),
-                           value=round(r["mean_mib_s"], 3), unit="MiB/s",
-                           label=f"sha256 of {r['size_bytes']} bytes",
-                           n=r["n"], sd=r["sd_mib_s"], ci95=ci, ci_method="student-t over runs",
-                           computation="benchbook.experiments.template.analysis.table",
-                           sources=[{"file": f, "lines": line_ranges(r["lines"])} for f in files],
-                           run_ids=r["run_ids"], host_id=r["host_id"], session_id=r["session_id"],
-                           toolchain_id=r["toolchain_id"], build=r["runtime"]))
+        files = [str(Path(f).relative_to(root)) if Path(f).is_relative_to(root) else f for f in r["files"]]
+        nums.append(
+            Number(
+                key=make_key(EXPERIMENT, "sha256", f"{r['size_bytes'] // 1024}kib"),
+                value=round(r["mean_mib_s"], 3),
+                unit="MiB/s",
+                label=f"sha256 of {r['size_bytes']} bytes",
+                n=r["n"],
+                sd=r["sd_mib_s"],
+                ci95=ci,
+                ci_method="student-t over runs",
+                computation="benchbook.experiments.template.analysis.table",
+                sources=[{"file": f, "lines": line_ranges(r["lines"])} for f in files],
+                run_ids=r["run_ids"],
+                host_id=r["host_id"],
+                session_id=r["session_id"],
+                toolchain_id=r["toolchain_id"],
+                build=r["runtime"],
+            )
+        )
     publish(rep / "numbers" / f"{EXPERIMENT}.json", EXPERIMENT, nums)
     (rep / EXPERIMENT).mkdir(parents=True, exist_ok=True)
     t.select("size_bytes", "n", "mean_mib_s", "ci_low", "ci_high").write_csv(rep / EXPERIMENT / "sizes.csv")

@@ -38,8 +38,9 @@ def hash_once(size_bytes: int) -> int:
     return time.perf_counter_ns() - t0
 
 
-def measure(params: dict, *, root: Path, raw_dir: Path, overrides: dict | None = None,
-            log=print) -> SessionResult:
+def measure(
+    params: dict, *, root: Path, raw_dir: Path, overrides: dict | None = None, log=print
+) -> SessionResult:
     """The stage ``template``: every size of ``params["template"]["sizes_kib"]`` (+ ``overrides``) is
     hashed ``repetitions`` times, sizes interleaved per repetition.  Returns the session's
     ``SessionResult``."""
@@ -60,13 +61,34 @@ def measure(params: dict, *, root: Path, raw_dir: Path, overrides: dict | None =
                     continue
                 started = utc_now()
                 wall_ns = hash_once(conf["size_bytes"])
-                sess.append(build(EXPERIMENT, run_id=new_id(), run_key=key, session_id=sess.session_id,
-                                  experiment=EXPERIMENT, config=conf, **conf, wall_ns=wall_ns,
-                                  host_id=host.host_id, toolchain_id=tc_id, runtime=rt, started_at=started,
-                                  ended_at=utc_now(),
-                                  **{k: git[k] for k in ("git_commit", "git_dirty")}))
+                sess.append(
+                    build(
+                        EXPERIMENT,
+                        run_id=new_id(),
+                        run_key=key,
+                        session_id=sess.session_id,
+                        experiment=EXPERIMENT,
+                        config=conf,
+                        **conf,
+                        wall_ns=wall_ns,
+                        host_id=host.host_id,
+                        toolchain_id=tc_id,
+                        runtime=rt,
+                        started_at=started,
+                        ended_at=utc_now(),
+                        **{k: git[k] for k in ("git_commit", "git_dirty")},
+                    )
+                )
                 ran += 1
-        out = SessionResult(session_id=sess.session_id, experiment=EXPERIMENT, resumed=sess.resumed, ran=ran,
-                            skipped=skipped, quarantined=sess.quarantined, raw_file=raw_file, cfg=cfg)
+        out = SessionResult(
+            session_id=sess.session_id,
+            experiment=EXPERIMENT,
+            resumed=sess.resumed,
+            ran=ran,
+            skipped=skipped,
+            quarantined=sess.quarantined,
+            raw_file=raw_file,
+            cfg=cfg,
+        )
     log(f"{EXPERIMENT}: {ran} runs, {skipped} skipped -> {raw_file}")
     return out
