@@ -10,8 +10,8 @@ import torch
 
 from benchbook import schemas
 from benchbook.draftself import data, decode, experts
-from benchbook.experiments.draftself import run
 from benchbook.draftself.model import KVCache, ModelConfig, TinyLM, coreset, save
+from benchbook.experiments.draftself import run
 
 V, N = 40, 24
 PROMPT = [5, 9, 3, 17, 22, 8]

@@ -379,8 +379,9 @@ def test_ingested_server_log_through_the_speculative_table_and_caveats(tmp_path)
 
 
 def test_reports_refuse_ingested_records_in_the_projects_raw_data(tmp_path):
-    from benchbook.experiments.llama_bench import report
     import shutil
+
+    from benchbook.experiments.llama_bench import report
 
     raw = tmp_path / "raw"
     shutil.copytree(Path(__file__).resolve().parents[1] / "data" / "raw" / "llama_bench", raw)

@@ -51,8 +51,8 @@ keep upstream's spelling and say their unit in ``Field.unit``.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Callable, Iterable
 
 import polars as pl
 
@@ -108,7 +108,7 @@ class Field:
     nullable: bool = False
     since: int = 1
     backfill: object = None
-    members: tuple["Field", ...] = ()
+    members: tuple[Field, ...] = ()
     many: bool = False
     open: bool = False
     py: type | None = None

@@ -73,7 +73,7 @@ class Session:
         self.writer = RecordWriter(path)
 
     @classmethod
-    def open(cls, path: str | Path, experiment: str, meta: dict | None = None) -> "Session":
+    def open(cls, path: str | Path, experiment: str, meta: dict | None = None) -> Session:
         """Open (resume or start) a session of ``experiment`` in ``path``; ``meta`` goes in the start record."""
         path = Path(path)
         quarantined = repair(path)
@@ -131,7 +131,7 @@ class Session:
             )
         self.writer.close()
 
-    def __enter__(self) -> "Session":
+    def __enter__(self) -> Session:
         return self
 
     def __exit__(self, exc_type, *_) -> None:

@@ -215,7 +215,7 @@ class Ballast:
             self.argv += ["--fake-total-mib", str(fake_total_mib)]
         self.timeout_s, self.proc, self.state = timeout_s, None, {}
 
-    def __enter__(self) -> "Ballast":
+    def __enter__(self) -> Ballast:
         self.proc = subprocess.Popen(
             self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
         )

@@ -364,7 +364,7 @@ def derive(
     session: str | None = "latest",
     thresholds: dict | None = None,
     snapshots_dir: Path | None = None,
-) -> "DraftselfReport":
+) -> DraftselfReport:
     """Everything the report notebook shows; writes tables (JSON), charts and the numbers registry.
     ``thresholds``: ``params.yaml`` ``report`` (caveat thresholds); ``snapshots_dir``: the shared
     snapshot store (default ``raw_dir/../snapshots``), for the measured host's core count."""

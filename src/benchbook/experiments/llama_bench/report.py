@@ -101,7 +101,7 @@ def derive(
     thresholds: dict,
     confidence: float = 0.95,
     root: Path | None = None,
-) -> "LlamaBenchReport":
+) -> LlamaBenchReport:
     """Compute and write everything; returns a ``LlamaBenchReport``.
 
     Every host's newest completed session is published; hosts are never mixed in one number.  The
@@ -254,6 +254,11 @@ class LlamaBenchReport:
     sessions: dict[str, dict]
 
 
+def _var_cell(keys: dict[str, str], test: str) -> str:
+    """A table cell: the ``{{< var >}}`` shortcode of ``test``'s number, or "—" when there is none."""
+    return f"{{{{< var {keys[test]} >}}}}" if test in keys else "—"
+
+
 def hosts_table(per_host: dict, hosts: dict, tcs: dict, primary: str) -> str:
     """Markdown: one row per (host, model) with the warm pp/tg numbers as ``{{< var >}}`` links."""
     lines = [
@@ -271,10 +276,10 @@ def hosts_table(per_host: dict, hosts: dict, tcs: dict, primary: str) -> str:
                 if r["test"] == "tg":
                     headroom[r["model_id"]] = r.get("memory_headroom") or caveats.HEADROOM_UNKNOWN
         for mid, keys in by_model.items():
-            cell = lambda t: f"{{{{< var {keys[t]} >}}}}" if t in keys else "—"  # noqa: E731
             mark = " (primary)" if h == primary else ""
             mem = headroom.get(mid, caveats.HEADROOM_UNKNOWN)
-            lines.append(f"| `{h}`{mark} | {desc} | {mid} | {cell('pp')} | {cell('tg')} | {mem} |")
+            pp, tg = _var_cell(keys, "pp"), _var_cell(keys, "tg")
+            lines.append(f"| `{h}`{mark} | {desc} | {mid} | {pp} | {tg} | {mem} |")
     return "\n".join(lines) + "\n"
 
 

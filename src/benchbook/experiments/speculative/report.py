@@ -82,7 +82,7 @@ def derive(
     confidence: float = 0.95,
     root: Path | None = None,
     session_id: str | None = None,
-) -> "SpeculativeReport":
+) -> SpeculativeReport:
     """Compute and write everything for the latest completed session (or ``session_id``).
 
     Writes under ``out_dir``: ``configs.parquet`` (the caveat-engine contract table + cost-model
