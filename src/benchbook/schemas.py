@@ -51,10 +51,14 @@ keep upstream's spelling and say their unit in ``Field.unit``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 import polars as pl
+
+#: a Polars type as the declarations name it: a class (``pl.String``) or an instance (``pl.List(S)``);
+#: the public spelling of polars' own ``PolarsDataType``
+PolarsDataType = pl.DataType | type[pl.DataType]
 
 
 class RecordError(ValueError):
@@ -101,7 +105,7 @@ class Field:
     """
 
     name: str
-    dtype: pl.DataType | None
+    dtype: PolarsDataType | None
     meaning: str
     unit: str | None = None
     required: bool | str = True
@@ -145,11 +149,11 @@ def free(name: str, meaning: str, py: type = dict, **kw) -> Field:
     return Field(name, None, meaning, py=py, **kw)
 
 
-def opt(name: str, dtype, meaning: str, unit: str | None = None, **kw) -> Field:
+def opt(name: str, dtype: PolarsDataType, meaning: str, unit: str | None = None, **kw) -> Field:
     return Field(name, dtype, meaning, unit, required=False, **kw)
 
 
-def native(name: str, dtype, meaning: str, unit: str | None = None, **kw) -> Field:
+def native(name: str, dtype: PolarsDataType, meaning: str, unit: str | None = None, **kw) -> Field:
     return Field(name, dtype, meaning, unit, required=NATIVE, **kw)
 
 
@@ -1239,7 +1243,7 @@ KIND_COLUMNS = {**ENVELOPE, "event": S}
 
 
 def polars_schema(
-    name: str, only: Iterable[str] | None = None, members: dict[str, Iterable[str]] | None = None
+    name: str, only: Iterable[str] | None = None, members: Mapping[str, Iterable[str]] | None = None
 ) -> dict[str, pl.DataType]:
     """``{field: dtype}`` of kind ``name`` for Polars' NDJSON readers: the envelope (``schema``,
     ``schema_version``, and ``event`` for the session kinds) plus every declared field with a Polars
@@ -1280,7 +1284,7 @@ def _required_expr(k: Kind, f: Field, e: pl.Expr) -> pl.Expr:
 
 
 def checks(
-    name: str, only: Iterable[str] | None = None, members: dict[str, Iterable[str]] | None = None
+    name: str, only: Iterable[str] | None = None, members: Mapping[str, Iterable[str]] | None = None
 ) -> dict[str, tuple[pl.Expr, str]]:
     """Vectorized checks of kind ``name`` for ``analysis.validate``: ``{field: (ok_expr, message)}``.
 

@@ -71,6 +71,8 @@ class Session:
         self.path, self.experiment, self.session_id = path, experiment, session_id
         self.resumed, self._done, self.quarantined = resumed, done_keys, quarantined
         self.writer = RecordWriter(path)
+        #: the session an interrupted, non-resumable run left open (set by ``open``)
+        self.abandoned: str | None = None
 
     @classmethod
     def open(cls, path: str | Path, experiment: str, meta: dict | None = None) -> Session:
@@ -78,7 +80,8 @@ class Session:
         path = Path(path)
         quarantined = repair(path)
         meta_hash = stable_hash(meta or {})
-        last_sid, last_hash, ended, done = None, None, False, set()
+        last_sid, last_hash, ended = None, None, False
+        done: set[str] = set()
         if path.exists():
             for _, rec in iter_records(path):
                 if rec.get("schema") == "benchbook.session" and rec.get("experiment") == experiment:
@@ -158,7 +161,7 @@ def latest_completed_session(raw_dir: str | Path, experiment: str) -> dict | Non
     for f in sorted(Path(raw_dir).glob("*.jsonl")):
         if f.name.endswith(".quarantine.jsonl"):
             continue
-        starts = {}
+        starts: dict[str, dict] = {}
         for r in read_records([f], schema="benchbook.session"):
             if r.get("experiment") != experiment:
                 continue

@@ -56,7 +56,8 @@ def number_key(row: dict, varying: tuple[str, ...] = ()) -> str:
 def latest_sessions_by_host(raw_dir: Path) -> dict[str, dict]:
     """``{host_id: {"session_id", "at"}}``: each host's newest llama_bench session with an end record."""
     files = [f for f in sorted(Path(raw_dir).rglob("*.jsonl")) if not f.name.endswith(".quarantine.jsonl")]
-    starts, best = {}, {}
+    starts: dict[str, dict] = {}
+    best: dict[str, dict] = {}
     for r in read_records(files, schema="benchbook.session"):
         if r.get("experiment") != "llama_bench":
             continue
@@ -146,7 +147,8 @@ def derive(
     stats = caveats.headroom_column(stats)
     stats.write_parquet(out_dir / "rates.parquet")
 
-    nums, per_host = [], {}
+    nums: list[Number] = []
+    per_host: dict[str, list] = {}
     for h, s in sorted(sessions.items(), key=lambda kv: (kv[0] != primary, kv[0])):
         rows = stats.filter(pl.col("session_id") == s["session_id"]).sort("model_id", "test", "phase")
         varying = tuple(c for c in SWEEP_ABBR if c in rows.columns and rows[c].n_unique() > 1)
