@@ -175,7 +175,7 @@ class Browser:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
 
-    def __enter__(self) -> "Browser":
+    def __enter__(self) -> Browser:
         return self
 
     def __exit__(self, *exc) -> None:

@@ -161,7 +161,7 @@ def test_pp_and_tg_never_averaged_together(tmp_path):
         ],
     )
     st = analysis.rate_stats(analysis.load_llama_bench(tmp_path))
-    assert sorted(zip(st["test"], st["mean_tps"])) == [("pp", 512.0), ("tg", 64.0)]
+    assert sorted(zip(st["test"], st["mean_tps"], strict=True)) == [("pp", 512.0), ("tg", 64.0)]
 
 
 def test_validation_names_file_line_field_and_fix(tmp_path):
@@ -360,7 +360,10 @@ def test_duplicated_record_is_kept_once_not_dropping_the_run(tmp_path):
     )
     assert (rep["incomplete_runs"], rep["incomplete_rows"]) == (1, 1)
     st = analysis.rate_stats(df)
-    assert sorted(zip(st["test"], st["n"], st["mean_tps"])) == [("pp", 1, 512.0), ("tg", 1, 32.0)]
+    assert sorted(zip(st["test"], st["n"], st["mean_tps"], strict=True)) == [
+        ("pp", 1, 512.0),
+        ("tg", 1, 32.0),
+    ]
     rep2 = {}
     assert analysis.rate_stats_raw(tmp_path, report=rep2).equals(st)
     assert (rep2["duplicates"], rep2["incomplete_runs"], rep2["rows"]) == (1, 1, 2)

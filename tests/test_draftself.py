@@ -10,8 +10,8 @@ import torch
 
 from benchbook import schemas
 from benchbook.draftself import data, decode, experts
-from benchbook.experiments.draftself import run
 from benchbook.draftself.model import KVCache, ModelConfig, TinyLM, coreset, save
+from benchbook.experiments.draftself import run
 
 V, N = 40, 24
 PROMPT = [5, 9, 3, 17, 22, 8]
@@ -36,7 +36,7 @@ def tiny(seed: int = 0, dense: bool = False, vocab: int = V) -> TinyLM:
         )
     )
     with torch.no_grad():  # larger weights than the training init: peaked logits, varied routing
-        for name, p in m.named_parameters():
+        for p in m.parameters():
             if p.dim() == 2:
                 p.normal_(0, 0.4)
     return m.double().eval()
@@ -367,7 +367,7 @@ def test_training_is_deterministic_and_cached(tmp_path):
     )
     m1, s1 = train.train(cfg, log=lambda r: None)
     m2, s2 = train.train(cfg, log=lambda r: None)
-    for (n, a), (_, b) in zip(m1.state_dict().items(), m2.state_dict().items()):
+    for (n, a), (_, b) in zip(m1.state_dict().items(), m2.state_dict().items(), strict=True):
         assert torch.equal(a, b), n
     # the losses and learning rates are deterministic; elapsed_s is wall-clock time and is not
     drop_time = lambda curve: [{k: v for k, v in row.items() if k != "elapsed_s"} for row in curve]  # noqa: E731

@@ -191,7 +191,7 @@ def test_cli_ingest_appends_records(tmp_path):
         text=True,
     )
     assert r.returncode == 0, r.stderr
-    recs = [json.loads(l) for l in out.read_text().splitlines()]
+    recs = [json.loads(line) for line in out.read_text().splitlines()]
     assert [x["schema"] for x in recs] == ["benchbook.llama_bench"] * 2 + ["benchbook.speculative_request"]
     r = subprocess.run(
         [sys.executable, "-m", "benchbook.cli", "ingest", str(tmp_path / "notes.txt")],
@@ -226,9 +226,9 @@ def test_cli_ingest_writes_under_data_external_per_file_or_host(tmp_path):
     )
     assert r.returncode == 0, r.stderr
     recs = [
-        json.loads(l)
+        json.loads(line)
         for p in sorted((tmp_path / "data/external/rig1").glob("*.jsonl"))
-        for l in p.read_text().splitlines()
+        for line in p.read_text().splitlines()
     ]
     # one host named by the user; sessions (and builds, models) stay per file
     assert {x["host_id"] for x in recs} == {"unknown:rig1"}
@@ -379,8 +379,9 @@ def test_ingested_server_log_through_the_speculative_table_and_caveats(tmp_path)
 
 
 def test_reports_refuse_ingested_records_in_the_projects_raw_data(tmp_path):
-    from benchbook.experiments.llama_bench import report
     import shutil
+
+    from benchbook.experiments.llama_bench import report
 
     raw = tmp_path / "raw"
     shutil.copytree(Path(__file__).resolve().parents[1] / "data" / "raw" / "llama_bench", raw)

@@ -12,7 +12,6 @@ import pytest
 
 from benchbook.experiments.llama_bench.analysis import load_llama_bench, rate_stats
 from benchbook.experiments.llama_bench.run import run_session
-from benchbook.records import iter_records
 from benchbook.llamacpp.bench import (
     LlamaBenchError,
     build_argv,
@@ -20,6 +19,7 @@ from benchbook.llamacpp.bench import (
     parse_jsonl,
     resident_pct,
 )
+from benchbook.records import iter_records
 
 FIX = Path(__file__).parent / "fixtures" / "llama_bench_b11434.jsonl"
 

@@ -36,6 +36,7 @@ def test_make_key_is_stable_and_from_configuration():
 
 def test_make_key_expr_matches_make_key():
     import polars as pl
+
     from benchbook.numbers import make_key_expr
 
     df = pl.DataFrame({"m": ["SmolLM2-135M-Q4_1", "a b/c"], "n": [32, 7]})
@@ -46,6 +47,7 @@ def test_make_key_expr_matches_make_key():
 def test_keys_hold_no_dot_because_quarto_reads_it_as_a_nested_key():
     # quarto-cli src/resources/filters/quarto-pre/options.lua parseOption: split(name, ".")
     import polars as pl
+
     from benchbook.numbers import make_key_expr
 
     assert make_key("ds", "coreset0.6", "draft") == "ds-coreset0_6-draft"

@@ -50,6 +50,10 @@ def test_registry_matches_fixture(rebuilt, experiment):
         assert g["n"] == w["n"], (key, g["n"], w["n"])
         assert (g["ci95"] is None) == (w["ci95"] is None), key
         if w["ci95"] is not None:
-            assert all(_close(x, y) for x, y in zip(g["ci95"], w["ci95"])), (key, g["ci95"], w["ci95"])
+            assert all(_close(x, y) for x, y in zip(g["ci95"], w["ci95"], strict=True)), (
+                key,
+                g["ci95"],
+                w["ci95"],
+            )
         assert g["unit"] == w["unit"], key
         assert sorted(g["caveats"]) == sorted(w["caveats"]), (key, g["caveats"], w["caveats"])

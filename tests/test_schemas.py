@@ -136,7 +136,7 @@ def test_derived_schema_reads_llama_bench_as_today():
     old = jsonl.scan_jsonl(lb_files, lb_analysis.LLAMA_BENCH_FIELDS).collect().filter(is_lb)
     derived = schemas.polars_schema("llama_bench")
     new = jsonl.scan_jsonl(lb_files, derived).collect().filter(is_lb)
-    for name, dtype in lb_analysis.LLAMA_BENCH_FIELDS.items():
+    for name in lb_analysis.LLAMA_BENCH_FIELDS:
         assert name in derived, name
     proj = new.select(
         *[_project(pl.col(n), derived[n], t).alias(n) for n, t in lb_analysis.LLAMA_BENCH_FIELDS.items()],

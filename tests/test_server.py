@@ -9,17 +9,16 @@ from __future__ import annotations
 import json
 import socket
 import threading
-import time
 from pathlib import Path
 
 import pytest
 import yaml
 
 from benchbook.experiments.speculative import run as spec_run
-from benchbook.provenance import HostSnapshot
 from benchbook.llamacpp import draft_models as dm
-from benchbook.records import read_records
 from benchbook.llamacpp import server as S
+from benchbook.provenance import HostSnapshot
+from benchbook.records import read_records
 
 ROOT = Path(__file__).resolve().parents[1]
 pytestmark = pytest.mark.integration

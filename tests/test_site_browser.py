@@ -309,7 +309,7 @@ def test_every_chart_becomes_a_vega_view_with_a_tooltip(visits, site_dir):
         (p, spec): tip
         for p, v in seen.items()
         if p != "search"
-        for (spec, _), tip in zip(v["charts"], v["tooltips"])
+        for (spec, _), tip in zip(v["charts"], v["tooltips"], strict=True)
     }
     assert all(tips.values()), [k for k, t in tips.items() if not t]
     planted = tips[("planted.html", "planted")]

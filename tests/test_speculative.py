@@ -199,7 +199,7 @@ def test_config_table_paired_speedup_mismatch_and_trend():
     ev, status = caveats.evaluate(
         t, "speculative", {}, [r for r in ("output_mismatch", "cross_request_state") if r in caveats.RULES]
     )
-    cav = dict(zip(ev["config_id"].to_list(), ev["caveats"].to_list()))
+    cav = dict(zip(ev["config_id"].to_list(), ev["caveats"].to_list(), strict=True))
     assert "output_mismatch" in cav["ng"] and "cross_request_state" in cav["ng"]
     assert cav["baseline"] == []
 

@@ -537,7 +537,7 @@ def headroom_column(
     def col(name: str) -> list:
         return table[name].to_list() if name in table.columns else [None] * table.height
 
-    vals = [memory_headroom(p, c) for p, c in zip(col(peak), col(capacity))]
+    vals = [memory_headroom(p, c) for p, c in zip(col(peak), col(capacity), strict=True)]
     return table.with_columns(pl.Series("memory_headroom", vals, dtype=pl.String))
 
 

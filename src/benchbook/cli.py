@@ -251,7 +251,8 @@ def measured_here(root: Path, params: dict, host_id: str, toolchain_id: str | No
         if stage not in params:
             continue
         f = root / "data/raw" / stage / f"{host_id}.jsonl"
-        starts, ended = {}, set()
+        starts: dict[str, dict] = {}
+        ended: set[str] = set()
         if f.exists():
             for _, r in iter_records(f):
                 if r.get("schema") == "benchbook.session" and r.get("experiment") == stage:

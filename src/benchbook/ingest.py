@@ -234,7 +234,7 @@ def _check_lb_values(row: dict, path: Path, line: int) -> None:
                 "integer (ns) per repetition; fix: re-run llama-bench or drop this row"
             )
         vals = [_sample(x) for x in raw]
-        for i, (x, v) in enumerate(zip(raw, vals)):
+        for i, (x, v) in enumerate(zip(raw, vals, strict=True)):
             if v is None or v <= 0:
                 raise IngestError(
                     f"{where} 'samples_ns[{i}]' is {x!r}, not a positive integer number of ns; fix: "
@@ -380,21 +380,21 @@ def read_llama_bench_md(
 ) -> list[dict]:
     """Rows of a llama-bench markdown table (see the module doc for ``|`` inside override cells)."""
     lines = text.splitlines()
-    hdr_i = next((i for i, l in enumerate(lines) if l.lstrip().startswith("|")), None)
+    hdr_i = next((i for i, line in enumerate(lines) if line.lstrip().startswith("|")), None)
     if hdr_i is None:
         raise IngestError(f"{path}: no markdown table found")
-    split = lambda l: [c.strip() for c in l.strip().strip("|").split(" | ")]  # noqa: E731
+    split = lambda line: [c.strip() for c in line.strip().strip("|").split(" | ")]  # noqa: E731
     header = split(lines[hdr_i])
     m = re.search(r"build:\s*(\S+)\s*\((\d+)\)", text)
     build = {"build_commit": m.group(1), "build_number": int(m.group(2))} if m else {}
     out = []
     for i in range(hdr_i + 2, len(lines)):
-        l = lines[i]
-        if not l.lstrip().startswith("|"):
-            if l.strip():
+        line = lines[i]
+        if not line.lstrip().startswith("|"):
+            if line.strip():
                 break
             continue
-        cells = split(l)
+        cells = split(line)
         if len(cells) > len(header):
             extra = len(cells) - len(header)
             j = next((header.index(c) for c in PIPE_COLUMNS if c in header), None)
@@ -407,7 +407,7 @@ def read_llama_bench_md(
         if len(cells) != len(header):
             raise IngestError(f"{path}:{i + 1}: {len(cells)} cells for {len(header)} columns")
         row = dict(build)
-        for h, c in zip(header, cells):
+        for h, c in zip(header, cells, strict=True):
             if h == "model":
                 row["model_type"] = c
             elif h == "size":
@@ -460,10 +460,10 @@ def read_llama_bench(
         ]
     if fmt == "jsonl":
         out = []
-        for i, l in enumerate(text.splitlines(), 1):
-            if l.strip():
+        for i, line in enumerate(text.splitlines(), 1):
+            if line.strip():
                 try:
-                    out.append(_lb_record(json.loads(l), path, i, fmt, build_hint, sha, host))
+                    out.append(_lb_record(json.loads(line), path, i, fmt, build_hint, sha, host))
                 except ValueError as e:
                     if isinstance(e, IngestError):
                         raise
@@ -475,15 +475,15 @@ def read_llama_bench(
     if fmt == "sql":
         out = []
         pat = re.compile(r"INSERT INTO llama_bench \(([^)]*)\) VALUES \((.*)\);\s*$")
-        for i, l in enumerate(text.splitlines(), 1):
-            m = pat.search(l)
+        for i, line in enumerate(text.splitlines(), 1):
+            m = pat.search(line)
             if not m:
                 continue
             names = [n.strip() for n in m.group(1).split(",")]
             vals = next(csv.reader([m.group(2)], quotechar="'", skipinitialspace=True))
             if len(vals) != len(names):
                 raise IngestError(f"{path}:{i}: {len(vals)} values for {len(names)} columns")
-            out.append(_lb_record(dict(zip(names, vals)), path, i, fmt, build_hint, sha, host))
+            out.append(_lb_record(dict(zip(names, vals, strict=True)), path, i, fmt, build_hint, sha, host))
         return out
     if fmt == "md":
         return read_llama_bench_md(path, text, build_hint, sha, host)
@@ -521,16 +521,16 @@ def read_server_log(
     cur: dict | None = None
     slot = task = None
     models: dict[str, str] = {}
-    for i, l in enumerate(text.splitlines(), 1):
-        mm = _MODEL.search(l)
+    for i, line in enumerate(text.splitlines(), 1):
+        mm = _MODEL.search(line)
         if mm:
             models.setdefault("draft" if mm.group(1) else "target", Path(mm.group(2)).name)
-        mt = _TASK.search(l)
+        mt = _TASK.search(line)
         if mt:
             slot, task = (
                 (int(mt.group(1)), int(mt.group(2))) if mt.group(1) else (int(mt.group(3)), int(mt.group(4)))
             )
-        m = _PROMPT.search(l)
+        m = _PROMPT.search(line)
         if m:
             cur = {
                 "line": i,
@@ -542,8 +542,8 @@ def read_server_log(
             found.append(cur)
             continue
         for pat, keys in ((_EVAL, ("predicted_ms", "predicted_n")), (_TOTAL, ("total_ms", "total_n"))):
-            m = pat.search(l)
-            if m and "prompt eval" not in l:
+            m = pat.search(line)
+            if m and "prompt eval" not in line:
                 if cur is None:
                     raise IngestError(
                         f"{path}:{i}: '{m.group(0)}' before any 'prompt eval time' line; "
@@ -554,7 +554,7 @@ def read_server_log(
                     cur["timings"][keys[1]] = int(m.group(2))
                 cur["lines"].append(i)
                 break
-        m = _DRAFT.search(l)
+        m = _DRAFT.search(line)
         if m:
             if cur is None:
                 raise IngestError(f"{path}:{i}: draft acceptance line before any 'prompt eval time' line")
@@ -612,19 +612,19 @@ def read_speculative_simple(path: Path, text: str) -> list[dict]:
         "n_drafted": "n_drafted",
         "n_accept": "n_accept",
     }
-    for i, l in enumerate(text.splitlines(), 1):
-        m = re.search(r"\b(n_draft|n_predict|n_drafted|n_accept)\s*=\s*(\d+)", l)
+    for i, line in enumerate(text.splitlines(), 1):
+        m = re.search(r"\b(n_draft|n_predict|n_drafted|n_accept)\s*=\s*(\d+)", line)
         if m:
             rec[keys[m.group(1)]] = int(m.group(2))
             rec["source_lines"][keys[m.group(1)]] = i
             continue
-        m = re.search(r"\baccept\s*=\s*([\d.]+)%", l)
+        m = re.search(r"\baccept\s*=\s*([\d.]+)%", line)
         if m:
             rec["accept_pct"] = float(m.group(1))
             rec["source_lines"]["accept_pct"] = i
             continue
         m = re.search(
-            r"\b(encoded|decoded)\s+(\d+)\s+tokens in\s+([\d.]+)\s+seconds, speed:\s+([\d.]+|inf)\s+t/s", l
+            r"\b(encoded|decoded)\s+(\d+)\s+tokens in\s+([\d.]+)\s+seconds, speed:\s+([\d.]+|inf)\s+t/s", line
         )
         if m:
             k = "encode" if m.group(1) == "encoded" else "decode"

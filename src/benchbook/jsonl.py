@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import mmap
 import re
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
@@ -133,7 +134,11 @@ def iter_files(files, schema: dict, on_error: str, report: dict | None):
 
 
 def scan_jsonl(
-    files: list[str | Path], schema: dict, on_error: str = "raise", report: dict | None = None, per_file=None
+    files: Sequence[str | Path],
+    schema: dict,
+    on_error: str = "raise",
+    report: dict | None = None,
+    per_file=None,
 ) -> pl.LazyFrame:
     """Frame over JSONL ``files`` with columns of ``schema`` plus ``file`` (str) and ``line`` (1-based).
 

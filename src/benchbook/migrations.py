@@ -27,8 +27,8 @@ set its source used (``benchbook.llama_bench`` ``llama_bench_fields``: 1 | 2).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 import polars as pl
 

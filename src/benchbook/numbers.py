@@ -159,7 +159,7 @@ def build_label(build_number: int | None, build_commit: str | None, backend: str
 _FIELDS = None
 
 
-def _as_dict(num: "Number") -> dict:
+def _as_dict(num: Number) -> dict:
     """``dataclasses.asdict`` without its deep copy (values are JSON-ready already); 10x faster."""
     global _FIELDS
     if _FIELDS is None:

@@ -18,10 +18,10 @@ from __future__ import annotations
 
 import os
 import platform
-from dataclasses import asdict, dataclass, field
 import re
 import shutil
 import subprocess
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 import psutil

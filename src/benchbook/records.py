@@ -13,16 +13,16 @@ import hashlib
 import json
 import os
 import uuid
-from datetime import datetime, timezone
+from collections.abc import Iterable, Iterator
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Iterable, Iterator
 
 from .schemas import RecordError, SchemaError, build, kind_error  # noqa: F401  (RecordError re-exported)
 
 
 def utc_now() -> str:
     """Current UTC time, ISO 8601 with microseconds and a ``Z`` suffix."""
-    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
 def new_id() -> str:
@@ -73,7 +73,7 @@ class RecordWriter:
     def close(self) -> None:
         self._f.close()
 
-    def __enter__(self) -> "RecordWriter":
+    def __enter__(self) -> RecordWriter:
         return self
 
     def __exit__(self, *exc) -> None:

@@ -51,10 +51,14 @@ keep upstream's spelling and say their unit in ``Field.unit``.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Callable, Iterable
 
 import polars as pl
+
+#: a Polars type as the declarations name it: a class (``pl.String``) or an instance (``pl.List(S)``);
+#: the public spelling of polars' own ``PolarsDataType``
+PolarsDataType = pl.DataType | type[pl.DataType]
 
 
 class RecordError(ValueError):
@@ -64,7 +68,7 @@ class RecordError(ValueError):
     it) can check every record it reads or writes against these declarations without an import cycle."""
 
 
-S, I, F, B = pl.String, pl.Int64, pl.Float64, pl.Boolean
+S, Int, F, B = pl.String, pl.Int64, pl.Float64, pl.Boolean
 L = pl.List
 
 NATIVE = "native"
@@ -101,14 +105,14 @@ class Field:
     """
 
     name: str
-    dtype: pl.DataType | None
+    dtype: PolarsDataType | None
     meaning: str
     unit: str | None = None
     required: bool | str = True
     nullable: bool = False
     since: int = 1
     backfill: object = None
-    members: tuple["Field", ...] = ()
+    members: tuple[Field, ...] = ()
     many: bool = False
     open: bool = False
     py: type | None = None
@@ -145,11 +149,11 @@ def free(name: str, meaning: str, py: type = dict, **kw) -> Field:
     return Field(name, None, meaning, py=py, **kw)
 
 
-def opt(name: str, dtype, meaning: str, unit: str | None = None, **kw) -> Field:
+def opt(name: str, dtype: PolarsDataType, meaning: str, unit: str | None = None, **kw) -> Field:
     return Field(name, dtype, meaning, unit, required=False, **kw)
 
 
-def native(name: str, dtype, meaning: str, unit: str | None = None, **kw) -> Field:
+def native(name: str, dtype: PolarsDataType, meaning: str, unit: str | None = None, **kw) -> Field:
     return Field(name, dtype, meaning, unit, required=NATIVE, **kw)
 
 
@@ -191,11 +195,11 @@ def _load(name: str, when: str, required: bool | str = True) -> Field:
         f"host load {when} (provenance.load_snapshot)",
         Field("loadavg", L(F), "1, 5, 15 min load averages"),
         Field("governor", S, "cpufreq scaling governor; null where unreadable", nullable=True),
-        Field("cpu_mhz", I, "current CPU clock; null where unreadable", "mhz", nullable=True),
+        Field("cpu_mhz", Int, "current CPU clock; null where unreadable", "mhz", nullable=True),
         obj(
             "top_processes",
             "busiest other processes by CPU percent since the previous snapshot",
-            Field("pid", I, "process id"),
+            Field("pid", Int, "process id"),
             Field("name", S, "process name"),
             Field("cpu_percent", F, "CPU percent (100 = one core)", "pct", name_kept=True),
             many=True,
@@ -228,7 +232,7 @@ def _origin(since: int) -> tuple[Field, ...]:
         opt("source_file", S, "ingested: the source file as given to `benchbook ingest`", since=since),
         opt(
             "source_line",
-            I,
+            Int,
             "ingested: 1-based line of the row (first line of a request) in source_file",
             since=since,
         ),
@@ -248,48 +252,50 @@ _NEED = "is missing or of the wrong type; fix: the record is not {schema} v{vers
 #: rows of other builds carry other fields (``use_mmap``, per-backend booleans: see migrations).
 LLAMA_BENCH_ROW = (
     Field("build_commit", S, "llama.cpp commit llama-bench was built from", name_kept=True),
-    Field("build_number", I, "llama.cpp build number (b11434 -> 11434)", name_kept=True),
+    Field("build_number", Int, "llama.cpp build number (b11434 -> 11434)", name_kept=True),
     opt("cpu_info", S, "CPU name as llama-bench saw it"),
     opt("gpu_info", S, "GPU names as llama-bench saw them"),
     opt("backends", S, "comma-joined ggml backends (v2 field set)"),
     opt("model_filename", S, "GGUF path given with -m"),
     opt("model_type", S, "llama.cpp model description"),
-    opt("model_size", I, "model tensor bytes", "bytes", name_kept=True),
-    opt("model_n_params", I, "model parameter count"),
-    opt("n_batch", I, "-b"),
-    opt("n_ubatch", I, "-ub"),
-    opt("n_threads", I, "-t"),
+    opt("model_size", Int, "model tensor bytes", "bytes", name_kept=True),
+    opt("model_n_params", Int, "model parameter count"),
+    opt("n_batch", Int, "-b"),
+    opt("n_ubatch", Int, "-ub"),
+    opt("n_threads", Int, "-t"),
     opt("cpu_mask", S, "-C"),
     opt("cpu_strict", B, "--cpu-strict"),
-    opt("poll", I, "--poll"),
+    opt("poll", Int, "--poll"),
     opt("type_k", S, "-ctk"),
     opt("type_v", S, "-ctv"),
-    opt("n_gpu_layers", I, "-ngl"),
-    opt("n_cpu_moe", I, "-ncmoe"),
+    opt("n_gpu_layers", Int, "-ngl"),
+    opt("n_cpu_moe", Int, "-ncmoe"),
     opt("split_mode", S, "-sm"),
-    opt("main_gpu", I, "-mg"),
+    opt("main_gpu", Int, "-mg"),
     opt("no_kv_offload", B, "-nkvo"),
-    opt("flash_attn", I, "-fa: 1 on, 0 off, -1 auto"),
+    opt("flash_attn", Int, "-fa: 1 on, 0 off, -1 auto"),
     opt("devices", S, "-dev"),
     opt("tensor_split", S, "-ts"),
     opt("tensor_buft_overrides", S, "-ot"),
     opt("load_mode", S, "mmap | none ... (v2 field set; older builds: use_mmap)"),
     opt("lazy_mode", S, "lazy load mode"),
     opt("embeddings", B, "-embd"),
-    opt("no_op_offload", I, "-nopo"),
+    opt("no_op_offload", Int, "-nopo"),
     opt("no_host", B, "--no-host"),
     opt("repack", B, "--repack"),
-    opt("fit_target", I, "fit target"),
-    opt("fit_min_ctx", I, "fit minimum context"),
-    Field("n_prompt", I, "prompt tokens of the test (-p); 0 for a tg test", name_kept=True),
-    Field("n_gen", I, "generated tokens of the test (-n); 0 for a pp test", name_kept=True),
-    opt("n_depth", I, "tokens already in the KV cache (-d)"),
+    opt("fit_target", Int, "fit target"),
+    opt("fit_min_ctx", Int, "fit minimum context"),
+    Field("n_prompt", Int, "prompt tokens of the test (-p); 0 for a tg test", name_kept=True),
+    Field("n_gen", Int, "generated tokens of the test (-n); 0 for a pp test", name_kept=True),
+    opt("n_depth", Int, "tokens already in the KV cache (-d)"),
     opt("test_time", S, "when the test ran (ISO 8601)"),
-    opt("avg_ns", I, "mean of samples_ns", "ns"),
-    opt("stddev_ns", I, "sd of samples_ns", "ns"),
+    opt("avg_ns", Int, "mean of samples_ns", "ns"),
+    opt("stddev_ns", Int, "sd of samples_ns", "ns"),
     Field("avg_ts", F, "mean of per-repetition rates 1e9*(n_prompt+n_gen)/samples_ns", "tps", name_kept=True),
     opt("stddev_ts", F, "sample sd of the per-repetition rates", "tps", name_kept=True),
-    native("samples_ns", L(I), "per-repetition wall time; absent in markdown/CSV sources (n unknown)", "ns"),
+    native(
+        "samples_ns", L(Int), "per-repetition wall time; absent in markdown/CSV sources (n unknown)", "ns"
+    ),
     opt("samples_ts", L(F), "per-repetition rates", "tps", name_kept=True),
 )
 
@@ -367,12 +373,12 @@ LLAMA_BENCH = Kind(
         obj(
             "config",
             "the run's configuration (hashed into run_key)",
-            Field("n_prompt", I, "-p"),
-            Field("n_gen", I, "-n"),
-            Field("n_depth", I, "-d"),
-            Field("repetitions", I, "-r"),
-            Field("threads", I, "-t"),
-            Field("n_gpu_layers", I, "-ngl"),
+            Field("n_prompt", Int, "-p"),
+            Field("n_gen", Int, "-n"),
+            Field("n_depth", Int, "-d"),
+            Field("repetitions", Int, "-r"),
+            Field("threads", Int, "-t"),
+            Field("n_gpu_layers", Int, "-ngl"),
             Field("flash_attn", S, "-fa as given (on|off|auto)"),
             Field("model_id", S, "registry id"),
             Field("phase", S, "cold | warm"),
@@ -401,23 +407,23 @@ LLAMA_BENCH = Kind(
             opt("evicted", B, "cold: residency after < 5%"),
             opt(
                 "mapped_by_pids",
-                L(I),
+                L(Int),
                 "cold: processes whose mappings kept the file resident "
                 "(llamacpp.bench.mapped_by); absent before it was recorded",
             ),
             required=NATIVE,
         ),
-        native("peak_rss_bytes", I, "peak RSS of the process tree while it ran", "bytes"),
+        native("peak_rss_bytes", Int, "peak RSS of the process tree while it ran", "bytes"),
         opt("peak_gpu_mem_mib", F, "peak GPU memory while it ran; null without a GPU", "mib"),
-        native("wall_ns", I, "wall time of the invocation", "ns"),
-        native("row_index", I, "0-based index of this row among the invocation's rows"),
-        native("rows_total", I, "rows the invocation printed; fewer rows with one run_id = cut short"),
+        native("wall_ns", Int, "wall time of the invocation", "ns"),
+        native("row_index", Int, "0-based index of this row among the invocation's rows"),
+        native("rows_total", Int, "rows the invocation printed; fewer rows with one run_id = cut short"),
         native("run_complete", B, "true on the invocation's last row"),
         Field("status", S, "ok"),
         obj("llama_bench", "llama-bench's own row (-o jsonl), verbatim", *LLAMA_BENCH_ROW, open=True),
         opt(
             "llama_bench_fields",
-            I,
+            Int,
             "field set the source printed: 1 (use_mmap, per-backend booleans, bool "
             "flash_attn: the row holds them converted to b11434's names, migrations.legacy_llama_bench_row), "
             "2 (load_mode/backends, b11434); absent = 2",
@@ -447,7 +453,7 @@ RUN_FAILED = Kind(
         *_RUN,
         Field("status", S, "failed"),
         Field("error", S, "what went wrong"),
-        Field("returncode", I, "exit status; null when the process never exited", nullable=True),
+        Field("returncode", Int, "exit status; null when the process never exited", nullable=True),
         opt("stderr_tail", S, "last 4000 characters of stderr (llama-bench)"),
         opt("log_tail", S, "tail of the server log (llama-server)"),
         opt("stage", S, "server_start | request"),
@@ -525,9 +531,9 @@ HOST = Kind(
         Field("host_id", S, "16 hex of the facts (RAM rounded to GiB)"),
         Field("hostname", S, "platform.node()"),
         Field("cpu_model", S, "/proc/cpuinfo model name"),
-        Field("cpu_logical", I, "logical CPUs"),
-        Field("cpu_physical", I, "physical cores"),
-        Field("ram_bytes", I, "total RAM", "bytes"),
+        Field("cpu_logical", Int, "logical CPUs"),
+        Field("cpu_physical", Int, "physical cores"),
+        Field("ram_bytes", Int, "total RAM", "bytes"),
         Field("os", S, "system and kernel release"),
         Field("machine", S, "architecture"),
         obj(
@@ -535,7 +541,7 @@ HOST = Kind(
             "NVIDIA GPUs (nvidia-smi); [] when none",
             Field("name", S, "GPU name"),
             Field("driver", S, "driver version"),
-            Field("memory_total_mib", I, "device memory", "mib"),
+            Field("memory_total_mib", Int, "device memory", "mib"),
             Field("clock_max_sm_mhz", S, "max SM clock as nvidia-smi prints it", "mhz", nullable=True),
             many=True,
         ),
@@ -554,7 +560,7 @@ TOOLCHAIN = Kind(
     "a llama.cpp build, fingerprinted by its binaries",
     (
         Field("toolchain_id", S, "16 hex over the sorted name:sha256 list of binaries and libs"),
-        Field("build_number", I, "llama.cpp build number"),
+        Field("build_number", Int, "llama.cpp build number"),
         Field("build_commit", S, "commit, or 'unknown' (sdist)"),
         Field("library_version", S, "llama-cli --version"),
         Field("built_with", S, "compiler line of --version"),
@@ -564,8 +570,8 @@ TOOLCHAIN = Kind(
             "llama-bench --list-devices (accelerators only)",
             Field("name", S, "device"),
             Field("description", S, "device description"),
-            Field("memory_mib", I, "total", "mib"),
-            Field("free_mib", I, "free", "mib"),
+            Field("memory_mib", Int, "total", "mib"),
+            Field("free_mib", Int, "free", "mib"),
             many=True,
         ),
         Field("backends", L(S), "CPU plus the listed device families"),
@@ -601,7 +607,7 @@ MODEL = Kind(
         Field("model_id", S, "registry id"),
         opt("path", S, "local file (fetch record only)"),
         Field("sha256", S, "file sha256"),
-        Field("size_bytes", I, "file size", "bytes"),
+        Field("size_bytes", Int, "file size", "bytes"),
         free(
             "origin",
             "wheel (source, project, version, wheel_sha256, member), derivation (derived_from, "
@@ -627,25 +633,25 @@ _REQ_BODY = obj(
     "request",
     "the /completion body sent (greedy: temperature 0, top_k 1, every penalty off)",
     Field("prompt", S, "templated prompt"),
-    Field("n_predict", I, "cap"),
+    Field("n_predict", Int, "cap"),
     Field("cache_prompt", B, "false"),
     Field("return_tokens", B, "true"),
     Field("stream", B, "false"),
     Field("temperature", F, ""),
-    Field("top_k", I, ""),
+    Field("top_k", Int, ""),
     Field("top_p", F, ""),
     Field("min_p", F, ""),
     Field("typical_p", F, ""),
     Field("top_n_sigma", F, ""),
     Field("xtc_probability", F, ""),
     Field("repeat_penalty", F, ""),
-    Field("repeat_last_n", I, ""),
+    Field("repeat_last_n", Int, ""),
     Field("presence_penalty", F, ""),
     Field("frequency_penalty", F, ""),
     Field("dry_multiplier", F, ""),
-    Field("mirostat", I, ""),
+    Field("mirostat", Int, ""),
     Field("dynatemp_range", F, ""),
-    Field("seed", I, ""),
+    Field("seed", Int, ""),
     Field("ignore_eos", B, ""),
     required=NATIVE,
 )
@@ -653,19 +659,19 @@ _REQ_BODY = obj(
 _TIMINGS = obj(
     "timings",
     "llama-server's response timings (tools/server), or the same values from a server log",
-    opt("cache_n", I, "prompt tokens reused from the cache"),
-    Field("prompt_n", I, "prompt tokens evaluated"),
+    opt("cache_n", Int, "prompt tokens reused from the cache"),
+    Field("prompt_n", Int, "prompt tokens evaluated"),
     Field("prompt_ms", F, "prompt evaluation time", "ms"),
     opt("prompt_per_token_ms", F, "", "ms"),
     opt("prompt_per_second", F, "", "tps", name_kept=True),
-    opt("predicted_n", I, "tokens generated"),
+    opt("predicted_n", Int, "tokens generated"),
     opt("predicted_ms", F, "generation time", "ms"),
     opt("predicted_per_token_ms", F, "", "ms"),
     opt("predicted_per_second", F, "", "tps", name_kept=True),
-    opt("draft_n", I, "drafted tokens"),
-    opt("draft_n_accepted", I, "accepted drafted tokens"),
+    opt("draft_n", Int, "drafted tokens"),
+    opt("draft_n_accepted", Int, "accepted drafted tokens"),
     opt("total_ms", F, "server log only: its 'total time' line", "ms"),
-    opt("total_n", I, "server log only: tokens of its 'total time' line"),
+    opt("total_n", Int, "server log only: tokens of its 'total time' line"),
     opt(
         "draft_mean_len",
         F,
@@ -700,16 +706,16 @@ SPECULATIVE_REQUEST = Kind(
             Field("config_id", S, ""),
             Field("spec_type", S, "none | draft-simple | ngram-*"),
             Field("draft_model_id", S, "", nullable=True),
-            Field("n_max", I, "", nullable=True),
-            Field("n_min", I, "", nullable=True),
+            Field("n_max", Int, "", nullable=True),
+            Field("n_min", Int, "", nullable=True),
             Field("p_min", F, "", nullable=True),
             Field("policy", S, "fresh | same"),
-            Field("threads", I, ""),
-            Field("ctx_size", I, ""),
+            Field("threads", Int, ""),
+            Field("ctx_size", Int, ""),
             Field("extra_args", L(S), ""),
             Field("prompt_id", S, ""),
-            Field("cap", I, ""),
-            Field("rep", I, ""),
+            Field("cap", Int, ""),
+            Field("rep", Int, ""),
             required=NATIVE,
         ),
         native("argv", L(S), "llama-server argv"),
@@ -718,8 +724,8 @@ SPECULATIVE_REQUEST = Kind(
         opt("draft_model_id", S, "draft registry id; null without a draft model"),
         opt("draft_model_sha256", S, "draft sha256"),
         native("prompt_id", S, "data/prompts/speculative.yaml id"),
-        native("cap", I, "n_predict"),
-        native("rep", I, "repetition"),
+        native("cap", Int, "n_predict"),
+        native("rep", Int, "repetition"),
         native("policy", S, "fresh (server per config+rep) | same (one server)"),
         Field("status", S, "ok"),
         native("started_at", S, "UTC ISO 8601"),
@@ -729,12 +735,12 @@ SPECULATIVE_REQUEST = Kind(
         obj(
             "server",
             "the serving process",
-            Field("port", I, "127.0.0.1 port"),
-            Field("pid", I, "process id"),
+            Field("port", Int, "127.0.0.1 port"),
+            Field("pid", Int, "process id"),
             Field("load_ms", F, "start-up until /health ok", "ms"),
-            Field("request_index", I, "requests it served before"),
+            Field("request_index", Int, "requests it served before"),
             Field("log", S, "its log file"),
-            Field("ports_tried", L(I), "ports tried before one was free"),
+            Field("ports_tried", L(Int), "ports tried before one was free"),
             required=NATIVE,
         ),
         native("prompt_text_sha256", S, "sha256 of the templated prompt"),
@@ -742,11 +748,11 @@ SPECULATIVE_REQUEST = Kind(
         _TIMINGS,
         native("stop_type", S, "limit | eos | word (llama-server)"),
         native("cap_hit", B, "stop_type == limit"),
-        native("tokens", L(I), "generated token ids"),
+        native("tokens", L(Int), "generated token ids"),
         native("content", S, "generated text"),
         native("content_sha256", S, "sha256 of content"),
-        native("tokens_predicted", I, "llama-server's count"),
-        native("tokens_evaluated", I, "llama-server's count"),
+        native("tokens_predicted", Int, "llama-server's count"),
+        native("tokens_evaluated", Int, "llama-server's count"),
         native("truncated", B, "llama-server's flag"),
         Field(
             "generation_settings",
@@ -765,21 +771,21 @@ SPECULATIVE_REQUEST = Kind(
             required=NATIVE,
         ),
         native("verify_steps", F, "metrics_delta.spec_decode_num_drafts_total"),
-        native("peak_rss_bytes", I, "peak RSS during the request", "bytes"),
-        native("server_peak_rss_bytes", I, "peak RSS of the server so far", "bytes"),
+        native("peak_rss_bytes", Int, "peak RSS during the request", "bytes"),
+        native("server_peak_rss_bytes", Int, "peak RSS of the server so far", "bytes"),
         opt("peak_gpu_mem_mib", F, "peak GPU memory; null without a GPU", "mib"),
         opt("answer_expected", S, "the prompt's recorded answer"),
         opt("answer_found", B, "answer_pattern matched"),
         opt(
             "build_number",
-            I,
+            Int,
             "llama.cpp build number (native: the toolchain snapshot's; ingested: --build or null = unknown)",
             since=2,
         ),
         opt("build_commit", S, "llama.cpp commit where known", since=2),
-        opt("slot_id", I, "ingested: slot id of the log line", since=2),
-        opt("task_id", I, "ingested: task id of the log line", since=2),
-        opt("source_lines", L(I), "ingested: every log line the request's values came from", since=2),
+        opt("slot_id", Int, "ingested: slot id of the log line", since=2),
+        opt("task_id", Int, "ingested: task id of the log line", since=2),
+        opt("source_lines", L(Int), "ingested: every log line the request's values came from", since=2),
         *_origin(2),
     ),
     checks=(
@@ -810,9 +816,9 @@ SPECULATIVE_COST = Kind(
         Field("model_sha256", S, "sha256"),
         Field("started_at", S, "UTC"),
         Field("ended_at", S, "UTC"),
-        Field("peak_rss_bytes", I, "peak RSS", "bytes"),
-        Field("row_index", I, ""),
-        Field("rows_total", I, ""),
+        Field("peak_rss_bytes", Int, "peak RSS", "bytes"),
+        Field("row_index", Int, ""),
+        Field("rows_total", Int, ""),
         Field("run_complete", B, ""),
         Field("status", S, "ok"),
         obj("llama_bench", "llama-bench's own row", *LLAMA_BENCH_ROW, open=True),
@@ -833,17 +839,17 @@ _DS_CONFIG = obj(
     "config",
     "the run's configuration (hashed into run_key)",
     Field("decoder", S, "ar | draftself"),
-    opt("k", I, "block size"),
+    opt("k", Int, "block size"),
     opt("verify", S, "batched | sequential"),
     opt("draft", S, "one_pass | iterative"),
     opt("threshold", F, "iterative: confidence threshold"),
     opt("coreset_mass", F, ""),
-    opt("coreset_min", I, ""),
+    opt("coreset_min", Int, ""),
     opt("coreset_apply", S, ""),
     Field("name", S, "config name"),
-    Field("n_tokens", I, "tokens generated"),
+    Field("n_tokens", Int, "tokens generated"),
     Field("dtype", S, "float32 | float64"),
-    Field("threads", I, "torch threads"),
+    Field("threads", Int, "torch threads"),
     Field("prompt_id", S, "prompt id"),
 )
 #: v2: the shared session (start/end records in ``data/raw/draftself/<host_id>.jsonl``), the runtime that
@@ -861,7 +867,7 @@ _DS_RUN_HEAD = (
     Field("run_id", S, "32 hex"),
     Field("run_key", S, "16 hex: config + rep + model + host"),
     _DS_CONFIG,
-    Field("rep", I, "timed repetition (1-based; 0 is the unwritten warm-up)"),
+    Field("rep", Int, "timed repetition (1-based; 0 is the unwritten warm-up)"),
     Field("started_at", S, "UTC"),
     Field("ended_at", S, "UTC"),
 )
@@ -881,44 +887,44 @@ DRAFTSELF_RUN = Kind(
         Field("prompt_id", S, ""),
         Field("prompt_kind", S, "document kind"),
         Field("predictable", B, "prompt class"),
-        Field("prompt_tokens", I, "prompt length"),
-        Field("n_experts", I, "experts (null: dense)", nullable=True),
-        Field("top_k", I, "experts per token (null: dense)", nullable=True),
-        Field("n_layers", I, ""),
+        Field("prompt_tokens", Int, "prompt length"),
+        Field("n_experts", Int, "experts (null: dense)", nullable=True),
+        Field("top_k", Int, "experts per token (null: dense)", nullable=True),
+        Field("n_layers", Int, ""),
         Field("output_text", S, ""),
         Field("output_sha256", S, "sha256 of the token ids' JSON"),
         Field("equals_ar", B, "same tokens as greedy AR (lossless)"),
         Field("stop_type", S, "length"),
-        Field("n_tokens", I, "tokens generated"),
-        Field("forward_passes", I, ""),
+        Field("n_tokens", Int, "tokens generated"),
+        Field("forward_passes", Int, ""),
         obj(
             "passes_by_kind",
             "forward passes per kind",
-            opt("prefill", I, ""),
-            opt("draft", I, ""),
-            opt("verify", I, ""),
-            opt("decode", I, ""),
+            opt("prefill", Int, ""),
+            opt("draft", Int, ""),
+            opt("verify", Int, ""),
+            opt("decode", Int, ""),
             open=True,
         ),
         Field("tokens_per_pass", F, ""),
-        Field("decode_wall_ns", I, "", "ns"),
+        Field("decode_wall_ns", Int, "", "ns"),
         Field("decode_tps", F, "", "tps"),
-        opt("verify_steps", I, "draft-self only"),
+        opt("verify_steps", Int, "draft-self only"),
         opt("tau", F, "tokens per verify step"),
-        opt("accepted_total", I, ""),
-        opt("drafted_total", I, ""),
-        opt("rejections", I, ""),
+        opt("accepted_total", Int, ""),
+        opt("drafted_total", Int, ""),
+        opt("rejections", Int, ""),
         opt("alpha_accept_rate", F, "accepted / drafted"),
         opt("alpha_mle", F, "MLE under independent acceptance"),
-        opt("expert_loads", I, "MoE only"),
+        opt("expert_loads", Int, "MoE only"),
         opt("expert_loads_per_token", F, ""),
         obj(
             "unique_experts_per_layer_by_pass",
             "MoE only",
             Field("kind", S, ""),
-            Field("n_tokens", I, ""),
+            Field("n_tokens", Int, ""),
             Field("mean", F, ""),
-            Field("passes", I, ""),
+            Field("passes", Int, ""),
             Field("bound", F, "independent-routing bound"),
             many=True,
             required=False,
@@ -943,38 +949,38 @@ DRAFTSELF_STEP = Kind(
         *_DS_HEAD,
         *_DS_V2,
         *_DS_RUN_HEAD,
-        Field("step", I, "0 = prefill"),
+        Field("step", Int, "0 = prefill"),
         Field("kind", S, "prefill | ar | draftself"),
-        Field("committed", L(I), "tokens committed"),
-        Field("accepted", I, "accepted drafted tokens"),
-        Field("proposed", L(I), "drafted tokens"),
-        Field("cache_len_after", I, ""),
+        Field("committed", L(Int), "tokens committed"),
+        Field("accepted", Int, "accepted drafted tokens"),
+        Field("proposed", L(Int), "drafted tokens"),
+        Field("cache_len_after", Int, ""),
         obj(
             "passes",
             "forward passes of the step",
             Field("kind", S, ""),
             Field("mode", S, ""),
-            Field("n_tokens", I, ""),
-            Field("cache_len", I, ""),
-            Field("wall_ns", I, "", "ns"),
-            Field("experts", L(L(I)), "experts used per layer"),
+            Field("n_tokens", Int, ""),
+            Field("cache_len", Int, ""),
+            Field("wall_ns", Int, "", "ns"),
+            Field("experts", L(L(Int)), "experts used per layer"),
             many=True,
         ),
         obj(
             "unique_experts",
             "distinct experts (null: dense)",
-            Field("draft", L(I), "", nullable=True),
-            Field("verify", L(I), ""),
-            Field("union", L(I), ""),
+            Field("draft", L(Int), "", nullable=True),
+            Field("verify", L(Int), ""),
+            Field("union", L(Int), ""),
             nullable=True,
         ),
-        opt("anchor", I, ""),
+        opt("anchor", Int, ""),
         opt("proposed_conf", L(F), ""),
-        opt("verifier_argmax", L(I), ""),
-        opt("cache_len_before", I, ""),
-        opt("cache_len_after_draft", I, ""),
-        opt("draft_passes", I, ""),
-        opt("verify_passes", I, ""),
+        opt("verifier_argmax", L(Int), ""),
+        opt("cache_len_before", Int, ""),
+        opt("cache_len_after_draft", Int, ""),
+        opt("draft_passes", Int, ""),
+        opt("verify_passes", Int, ""),
     ),
     written_by=(
         "experiments/draftself/run.py:measure_session (data/raw/draftself/<host_id>.steps.jsonl; "
@@ -995,14 +1001,14 @@ DRAFTSELF_SESSION = Kind(
         free("model_config", "ModelConfig.to_dict()"),
         Field("checkpoint", S, "checkpoint path"),
         Field("torch_version", S, ""),
-        Field("threads", I, ""),
+        Field("threads", Int, ""),
         Field("started_at", S, "UTC"),
         _load("load_start", "at the start"),
         Field("resumed", B, ""),
         Field("ended_at", S, "UTC"),
         _load("load_end", "at the end"),
-        Field("runs_written", I, ""),
-        Field("runs_skipped", I, ""),
+        Field("runs_written", Int, ""),
+        Field("runs_skipped", Int, ""),
     ),
     written_by=("draftself/run.py:measure before the shared session (none now)",),
     read_by=("experiments/draftself/analysis.py:sessions -> migrations.legacy_draftself_session",),
@@ -1015,7 +1021,7 @@ DRAFTSELF_CHECKPOINT = Kind(
     "manifest of the trained draft-self checkpoint (data/draftself/checkpoint.json, one JSON document)",
     (
         Field("sha256", S, "checkpoint sha256"),
-        Field("bytes", I, "checkpoint size", "bytes", name_kept=True),
+        Field("bytes", Int, "checkpoint size", "bytes", name_kept=True),
         Field("path", S, "cached file"),
         Field("key", S, "cache key"),
         Field("trained_now", B, ""),
@@ -1027,7 +1033,7 @@ DRAFTSELF_CHECKPOINT = Kind(
         obj(
             "curve",
             "training curve",
-            Field("step", I, ""),
+            Field("step", Int, ""),
             Field("loss_next", F, ""),
             Field("loss_masked", F, ""),
             Field("loss_aux", F, ""),
@@ -1038,9 +1044,9 @@ DRAFTSELF_CHECKPOINT = Kind(
         ),
         Field("final_loss_next", F, ""),
         Field("final_loss_masked", F, ""),
-        Field("n_params", I, ""),
+        Field("n_params", Int, ""),
         Field("corpus_sha256", S, ""),
-        Field("corpus_tokens", I, ""),
+        Field("corpus_tokens", Int, ""),
         free("model_config", "ModelConfig"),
         free("train_config", "TrainConfig"),
         Field("torch_version", S, ""),
@@ -1057,8 +1063,8 @@ QUARANTINE = Kind(
     "a torn last line moved aside (<file>.quarantine.jsonl)",
     (
         Field("file", S, "the raw file"),
-        Field("line", I, "its line number"),
-        Field("byte_offset", I, "where the file was cut", "bytes", name_kept=True),
+        Field("line", Int, "its line number"),
+        Field("byte_offset", Int, "where the file was cut", "bytes", name_kept=True),
         Field("raw", S, "the torn bytes (UTF-8, replaced)"),
         Field("quarantined_at", S, "UTC"),
     ),
@@ -1071,7 +1077,7 @@ NUMBER_ENTRY = (
     Field("value", F, ""),
     Field("unit", S, ""),
     Field("label", S, ""),
-    Field("n", I, "unit of replication count"),
+    Field("n", Int, "unit of replication count"),
     Field("computation", S, "function"),
     opt("sd", F, ""),
     opt("ci95", L(F), "[low, high]"),
@@ -1081,7 +1087,7 @@ NUMBER_ENTRY = (
     free("commands", "argv lists", py=list),
     opt("toolchain_id", S, "toolchain snapshot id (unknown:<group> ingested)"),
     opt("build", S, "the build in one line (numbers.build_label, or the draft-self runtime)"),
-    opt("build_number", I, "llama.cpp build number; null = unknown or not llama.cpp"),
+    opt("build_number", Int, "llama.cpp build number; null = unknown or not llama.cpp"),
     opt("build_commit", S, "llama.cpp commit where known"),
     opt("model_sha256", S, ""),
     opt("host_id", S, ""),
@@ -1127,17 +1133,17 @@ INGEST_SPECULATIVE_SIMPLE = Kind(
     "the summary of one llama-speculative-simple run",
     (
         *_INGEST_HEAD,
-        Field("source_line", I, "first line used"),
+        Field("source_line", Int, "first line used"),
         free("source_lines", "value -> line"),
-        Field("n_draft_max", I, "configured maximum (its 'n_draft' line)"),
-        Field("n_predict", I, ""),
-        Field("n_drafted", I, ""),
-        Field("n_accept", I, ""),
+        Field("n_draft_max", Int, "configured maximum (its 'n_draft' line)"),
+        Field("n_predict", Int, ""),
+        Field("n_drafted", Int, ""),
+        Field("n_accept", Int, ""),
         opt("accept_pct", F, "", "pct"),
-        opt("encode_n", I, ""),
+        opt("encode_n", Int, ""),
         opt("encode_s", F, "", "s"),
         opt("encode_tps", F, "", "tps"),
-        opt("decode_n", I, ""),
+        opt("decode_n", Int, ""),
         opt("decode_s", F, "", "s"),
         opt("decode_tps", F, "", "tps"),
         Field("alpha", F, "n_accept / n_drafted; null when nothing drafted", nullable=True),
@@ -1231,13 +1237,13 @@ def is_unknown(col: str | pl.Expr) -> pl.Expr:
 
 # ---- read side: Polars schema, vectorized checks, kind/version check -----------------------------
 
-ENVELOPE = {"schema": S, "schema_version": I}
+ENVELOPE = {"schema": S, "schema_version": Int}
 #: the columns ``check_kinds`` reads (``event`` tells the two session kinds apart)
 KIND_COLUMNS = {**ENVELOPE, "event": S}
 
 
 def polars_schema(
-    name: str, only: Iterable[str] | None = None, members: dict[str, Iterable[str]] | None = None
+    name: str, only: Iterable[str] | None = None, members: Mapping[str, Iterable[str]] | None = None
 ) -> dict[str, pl.DataType]:
     """``{field: dtype}`` of kind ``name`` for Polars' NDJSON readers: the envelope (``schema``,
     ``schema_version``, and ``event`` for the session kinds) plus every declared field with a Polars
@@ -1278,7 +1284,7 @@ def _required_expr(k: Kind, f: Field, e: pl.Expr) -> pl.Expr:
 
 
 def checks(
-    name: str, only: Iterable[str] | None = None, members: dict[str, Iterable[str]] | None = None
+    name: str, only: Iterable[str] | None = None, members: Mapping[str, Iterable[str]] | None = None
 ) -> dict[str, tuple[pl.Expr, str]]:
     """Vectorized checks of kind ``name`` for ``analysis.validate``: ``{field: (ok_expr, message)}``.
 

@@ -71,14 +71,17 @@ class Session:
         self.path, self.experiment, self.session_id = path, experiment, session_id
         self.resumed, self._done, self.quarantined = resumed, done_keys, quarantined
         self.writer = RecordWriter(path)
+        #: the session an interrupted, non-resumable run left open (set by ``open``)
+        self.abandoned: str | None = None
 
     @classmethod
-    def open(cls, path: str | Path, experiment: str, meta: dict | None = None) -> "Session":
+    def open(cls, path: str | Path, experiment: str, meta: dict | None = None) -> Session:
         """Open (resume or start) a session of ``experiment`` in ``path``; ``meta`` goes in the start record."""
         path = Path(path)
         quarantined = repair(path)
         meta_hash = stable_hash(meta or {})
-        last_sid, last_hash, ended, done = None, None, False, set()
+        last_sid, last_hash, ended = None, None, False
+        done: set[str] = set()
         if path.exists():
             for _, rec in iter_records(path):
                 if rec.get("schema") == "benchbook.session" and rec.get("experiment") == experiment:
@@ -131,7 +134,7 @@ class Session:
             )
         self.writer.close()
 
-    def __enter__(self) -> "Session":
+    def __enter__(self) -> Session:
         return self
 
     def __exit__(self, exc_type, *_) -> None:
@@ -158,7 +161,7 @@ def latest_completed_session(raw_dir: str | Path, experiment: str) -> dict | Non
     for f in sorted(Path(raw_dir).glob("*.jsonl")):
         if f.name.endswith(".quarantine.jsonl"):
             continue
-        starts = {}
+        starts: dict[str, dict] = {}
         for r in read_records([f], schema="benchbook.session"):
             if r.get("experiment") != experiment:
                 continue

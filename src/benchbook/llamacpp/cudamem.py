@@ -102,6 +102,7 @@ class FakeDriver:
         return self.used
 
     def copy(self, dst: int, src: int, nbytes: int) -> None:
+        del dst, src  # the pretend device moves nothing; the signature is the real device's
         time.sleep(nbytes / 1e12)  # a 1 TB/s pretend device
 
     def sync(self) -> None:
@@ -215,7 +216,7 @@ class Ballast:
             self.argv += ["--fake-total-mib", str(fake_total_mib)]
         self.timeout_s, self.proc, self.state = timeout_s, None, {}
 
-    def __enter__(self) -> "Ballast":
+    def __enter__(self) -> Ballast:
         self.proc = subprocess.Popen(
             self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
         )

@@ -132,6 +132,7 @@ def vocab_fingerprint(path: str | Path) -> dict:
 
 @functools.lru_cache(maxsize=32)
 def _vocab_fingerprint(path: str, size: int, mtime_ns: int) -> dict:
+    del size, mtime_ns  # only part of the cache key: a rewritten file is read again
     r = gguf.GGUFReader(path)
     f = r.fields
 

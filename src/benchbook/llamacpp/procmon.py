@@ -73,7 +73,7 @@ class PeakSampler:
                 next_gpu = time.monotonic() + self.gpu_interval_s
             self._stop.wait(self.interval_s)
 
-    def __enter__(self) -> "PeakSampler":
+    def __enter__(self) -> PeakSampler:
         self._t.start()
         return self
 

@@ -87,7 +87,7 @@ class SessionProgress:
         if self._bar is not None:
             self._bar.close()
 
-    def __enter__(self) -> "SessionProgress":
+    def __enter__(self) -> SessionProgress:
         return self
 
     def __exit__(self, *exc) -> None:

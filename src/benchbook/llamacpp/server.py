@@ -187,7 +187,7 @@ class LlamaServer:
         self._sampler: PeakSampler | None = None
 
     # --- lifecycle -------------------------------------------------------------------------
-    def start(self) -> "LlamaServer":
+    def start(self) -> LlamaServer:
         """Start and wait for health.  Raises ServerError (start_failed / start_timeout)."""
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
         port = self.preferred_port
@@ -286,7 +286,7 @@ class LlamaServer:
         """Peak RSS (bytes) of the server since start."""
         return self._sampler.peak_rss_bytes if self._sampler else 0
 
-    def __enter__(self) -> "LlamaServer":
+    def __enter__(self) -> LlamaServer:
         return self.start()
 
     def __exit__(self, *exc) -> None:
@@ -323,7 +323,7 @@ class LlamaServer:
         """
         try:
             status, data = self._http(method, path, body, timeout)
-        except (TimeoutError, socket.timeout) as e:
+        except TimeoutError as e:
             raise ServerError(
                 f"{method} {path}: no answer within {timeout} s ({e})", "request_timeout", self.log_tail()
             ) from None

@@ -40,13 +40,13 @@ class Stamp:
     inode: int
 
     @classmethod
-    def of(cls, path: str | Path) -> "Stamp":
+    def of(cls, path: str | Path) -> Stamp:
         """The stamp of ``path`` now (raises FileNotFoundError when it is absent)."""
         st = os.stat(path)
         return cls(st.st_size, st.st_mtime_ns, st.st_ino)
 
     @classmethod
-    def from_dict(cls, d: dict | None) -> "Stamp | None":
+    def from_dict(cls, d: dict | None) -> Stamp | None:
         """The stamp stored by ``as_dict``; None for a missing or malformed one."""
         try:
             return cls(int(d["size"]), int(d["mtime_ns"]), int(d["inode"]))

@@ -286,7 +286,9 @@ def speedup(runs: pl.DataFrame, costs: pl.DataFrame, confidence: float = 0.95) -
     runs = _class(runs).with_columns(
         pl.struct("pass_kind", "pass_n")
         .map_elements(
-            lambda s: float(sum(cost[(k, n)] for k, n in zip(s["pass_kind"], s["pass_n"]) if k != "prefill")),
+            lambda s: float(
+                sum(cost[(k, n)] for k, n in zip(s["pass_kind"], s["pass_n"], strict=True) if k != "prefill")
+            ),
             return_dtype=pl.Float64,
         )
         .alias("pred_ns")
@@ -304,26 +306,12 @@ def speedup(runs: pl.DataFrame, costs: pl.DataFrame, confidence: float = 0.95) -
         pred=(pl.col("ar_pred_ns") / pl.col("pred_ns")),
     )
     out = []
-    for key, g in ds.group_by(
-        "config_name", "k", "verify", "draft", "coreset_mass", "coreset_apply", "prompt_class"
-    ):
+    group = ["config_name", "k", "verify", "draft", "coreset_mass", "coreset_apply", "prompt_class"]
+    for key, g in ds.group_by(*group):
         d = stats.describe(g["log_ratio"].to_numpy(), confidence)
         out.append(
             {
-                **dict(
-                    zip(
-                        [
-                            "config_name",
-                            "k",
-                            "verify",
-                            "draft",
-                            "coreset_mass",
-                            "coreset_apply",
-                            "prompt_class",
-                        ],
-                        key,
-                    )
-                ),
+                **dict(zip(group, key, strict=True)),
                 "speedup": math.exp(d["mean"]),
                 "ci_low": math.exp(d["ci_low"]) if d["ci_low"] is not None else None,
                 "ci_high": math.exp(d["ci_high"]) if d["ci_high"] is not None else None,

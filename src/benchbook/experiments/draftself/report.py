@@ -63,7 +63,7 @@ def chart_tau(acc: pl.DataFrame) -> alt.Chart:
     )
 
 
-def chart_speedup(sp: pl.DataFrame, be: pl.DataFrame) -> alt.Chart:
+def chart_speedup(sp: pl.DataFrame) -> alt.Chart:
     d = (
         sp.filter(pl.col("coreset_mass").is_null() & (pl.col("draft") == "one_pass"))
         .select(
@@ -116,10 +116,10 @@ def chart_experts(ex: pl.DataFrame) -> alt.Chart:
     )
 
 
-def save_charts(acc, sp, be, ex, out_dir) -> dict:
+def save_charts(acc, sp, ex, out_dir) -> dict:
     out = {
         "tau_vs_k": charts.save(chart_tau(acc), out_dir, "tau_vs_k"),
-        "speedup_vs_k": charts.save(chart_speedup(sp, be), out_dir, "speedup_vs_k"),
+        "speedup_vs_k": charts.save(chart_speedup(sp), out_dir, "speedup_vs_k"),
     }
     if len(ex):
         out["experts_vs_bound"] = charts.save(chart_experts(ex), out_dir, "experts_vs_bound")
@@ -130,7 +130,7 @@ def save_charts(acc, sp, be, ex, out_dir) -> dict:
 
 
 def numbers(
-    acc, sp, be, ex, costs, c1, sess, manifest: dict, manifest_path: str, by_config: dict[str, list[str]]
+    acc, sp, be, ex, c1, sess, manifest: dict, manifest_path: str, by_config: dict[str, list[str]]
 ) -> list[Number]:
     """The published numbers (keys from configuration only).  ``by_config``: the caveat ids of each
     configuration (``session_caveats``); a number over every configuration takes their union."""
@@ -353,7 +353,7 @@ def session_caveats(
         known["cores"] = cores
     table = caveat_table(runs, sess["params"].get("repetitions", 0))
     table, _ = caveats.evaluate(table, "draftself", known, ["synthetic_inputs", "single_run", "busy_host"])
-    return table, dict(zip(table["config_name"].to_list(), table["caveats"].to_list()))
+    return table, dict(zip(table["config_name"].to_list(), table["caveats"].to_list(), strict=True))
 
 
 def derive(
@@ -364,7 +364,7 @@ def derive(
     session: str | None = "latest",
     thresholds: dict | None = None,
     snapshots_dir: Path | None = None,
-) -> "DraftselfReport":
+) -> DraftselfReport:
     """Everything the report notebook shows; writes tables (JSON), charts and the numbers registry.
     ``thresholds``: ``params.yaml`` ``report`` (caveat thresholds); ``snapshots_dir``: the shared
     snapshot store (default ``raw_dir/../snapshots``), for the measured host's core count."""
@@ -404,8 +404,8 @@ def derive(
                 default=str,
             )
         )
-    chart_paths = save_charts(acc, sp, be, ex, out)
-    nums = numbers(acc, sp, be, ex, costs, c1, sess, manifest, str(manifest_path), by_config)
+    chart_paths = save_charts(acc, sp, ex, out)
+    nums = numbers(acc, sp, be, ex, c1, sess, manifest, str(manifest_path), by_config)
     publish(numbers_path, "draftself", nums)
     return DraftselfReport(
         runs=runs,

@@ -56,7 +56,8 @@ def number_key(row: dict, varying: tuple[str, ...] = ()) -> str:
 def latest_sessions_by_host(raw_dir: Path) -> dict[str, dict]:
     """``{host_id: {"session_id", "at"}}``: each host's newest llama_bench session with an end record."""
     files = [f for f in sorted(Path(raw_dir).rglob("*.jsonl")) if not f.name.endswith(".quarantine.jsonl")]
-    starts, best = {}, {}
+    starts: dict[str, dict] = {}
+    best: dict[str, dict] = {}
     for r in read_records(files, schema="benchbook.session"):
         if r.get("experiment") != "llama_bench":
             continue
@@ -101,7 +102,7 @@ def derive(
     thresholds: dict,
     confidence: float = 0.95,
     root: Path | None = None,
-) -> "LlamaBenchReport":
+) -> LlamaBenchReport:
     """Compute and write everything; returns a ``LlamaBenchReport``.
 
     Every host's newest completed session is published; hosts are never mixed in one number.  The
@@ -146,7 +147,8 @@ def derive(
     stats = caveats.headroom_column(stats)
     stats.write_parquet(out_dir / "rates.parquet")
 
-    nums, per_host = [], {}
+    nums: list[Number] = []
+    per_host: dict[str, list] = {}
     for h, s in sorted(sessions.items(), key=lambda kv: (kv[0] != primary, kv[0])):
         rows = stats.filter(pl.col("session_id") == s["session_id"]).sort("model_id", "test", "phase")
         varying = tuple(c for c in SWEEP_ABBR if c in rows.columns and rows[c].n_unique() > 1)
@@ -254,6 +256,11 @@ class LlamaBenchReport:
     sessions: dict[str, dict]
 
 
+def _var_cell(keys: dict[str, str], test: str) -> str:
+    """A table cell: the ``{{< var >}}`` shortcode of ``test``'s number, or "—" when there is none."""
+    return f"{{{{< var {keys[test]} >}}}}" if test in keys else "—"
+
+
 def hosts_table(per_host: dict, hosts: dict, tcs: dict, primary: str) -> str:
     """Markdown: one row per (host, model) with the warm pp/tg numbers as ``{{< var >}}`` links."""
     lines = [
@@ -271,10 +278,10 @@ def hosts_table(per_host: dict, hosts: dict, tcs: dict, primary: str) -> str:
                 if r["test"] == "tg":
                     headroom[r["model_id"]] = r.get("memory_headroom") or caveats.HEADROOM_UNKNOWN
         for mid, keys in by_model.items():
-            cell = lambda t: f"{{{{< var {keys[t]} >}}}}" if t in keys else "—"  # noqa: E731
             mark = " (primary)" if h == primary else ""
             mem = headroom.get(mid, caveats.HEADROOM_UNKNOWN)
-            lines.append(f"| `{h}`{mark} | {desc} | {mid} | {cell('pp')} | {cell('tg')} | {mem} |")
+            pp, tg = _var_cell(keys, "pp"), _var_cell(keys, "tg")
+            lines.append(f"| `{h}`{mark} | {desc} | {mid} | {pp} | {tg} | {mem} |")
     return "\n".join(lines) + "\n"
 
 

@@ -229,19 +229,10 @@ def model_bytes(raw_dir: Path) -> pl.DataFrame:
 _KEYS = ["host_id", "session_id", "toolchain_id", "model_id", "n_cpu_moe", "test"]
 
 
-def points(rows: pl.DataFrame, confidence: float = 0.95) -> pl.DataFrame:
-    """Per ``_KEYS``: n, mean_tps, sd_tps, cv, ci_low_tps, ci_high_tps, llama_bench_avg_ts, status, reason,
-    peak_gpu_mem_mib (llama.cpp's own: peak − before), budget_free_mib, gpu_mem_total_mib (= the budget:
-    the capacity the memory_spill rule compares with), cpu_expert_blocks, n_layer, decode_bytes_total,
-    decode_bytes_gpu, synthetic_inputs, phase ("warm"), files, lines, run_ids, argv."""
-    samples = rows.filter(pl.col("status") == "ok").explode("samples_ts")
-    ok = samples.group_by(_KEYS, maintain_order=True).agg(
-        pl.col("samples_ts").count().alias("n"),
-        pl.col("samples_ts").mean().alias("mean_tps"),
-        pl.col("samples_ts").std().alias("sd_tps"),
-        pl.col("avg_ts").first().alias("llama_bench_avg_ts"),
-        pl.lit("ok").alias("status"),
-        pl.lit(None, pl.String).alias("reason"),
+def _per_point_columns() -> list[pl.Expr]:
+    """The aggregations ``points`` takes alike for ok and failed runs: llama.cpp's own peak GPU memory
+    (peak − before), the per-point constants (first value) and the source files."""
+    return [
         (pl.col("peak_gpu_mem_mib") - pl.col("gpu_used_before_mib")).max().alias("peak_gpu_mem_mib"),
         *[
             pl.col(c).first()
@@ -256,6 +247,23 @@ def points(rows: pl.DataFrame, confidence: float = 0.95) -> pl.DataFrame:
             )
         ],
         pl.col("file").unique().alias("files"),
+    ]
+
+
+def points(rows: pl.DataFrame, confidence: float = 0.95) -> pl.DataFrame:
+    """Per ``_KEYS``: n, mean_tps, sd_tps, cv, ci_low_tps, ci_high_tps, llama_bench_avg_ts, status, reason,
+    peak_gpu_mem_mib (llama.cpp's own: peak − before), budget_free_mib, gpu_mem_total_mib (= the budget:
+    the capacity the memory_spill rule compares with), cpu_expert_blocks, n_layer, decode_bytes_total,
+    decode_bytes_gpu, synthetic_inputs, phase ("warm"), files, lines, run_ids, argv."""
+    samples = rows.filter(pl.col("status") == "ok").explode("samples_ts")
+    ok = samples.group_by(_KEYS, maintain_order=True).agg(
+        pl.col("samples_ts").count().alias("n"),
+        pl.col("samples_ts").mean().alias("mean_tps"),
+        pl.col("samples_ts").std().alias("sd_tps"),
+        pl.col("avg_ts").first().alias("llama_bench_avg_ts"),
+        pl.lit("ok").alias("status"),
+        pl.lit(None, pl.String).alias("reason"),
+        *_per_point_columns(),
         pl.col("line").unique().sort().alias("lines"),
         pl.col("run_id").unique().alias("run_ids"),
     )
@@ -269,20 +277,7 @@ def points(rows: pl.DataFrame, confidence: float = 0.95) -> pl.DataFrame:
             pl.lit(None, pl.Float64).alias("llama_bench_avg_ts"),
             pl.lit("failed").alias("status"),
             pl.col("reason").last(),
-            (pl.col("peak_gpu_mem_mib") - pl.col("gpu_used_before_mib")).max().alias("peak_gpu_mem_mib"),
-            *[
-                pl.col(c).first()
-                for c in (
-                    "budget_free_mib",
-                    "cpu_expert_blocks",
-                    "n_layer",
-                    "decode_bytes_total",
-                    "decode_bytes_gpu",
-                    "synthetic_inputs",
-                    "argv",
-                )
-            ],
-            pl.col("file").unique().alias("files"),
+            *_per_point_columns(),
             pl.col("line").sort().alias("lines"),
             pl.col("run_id").alias("run_ids"),
         )
@@ -322,11 +317,10 @@ def fit_boundary(pts: pl.DataFrame) -> list[Boundary]:
     return out
 
 
-def roofline(pts: pl.DataFrame, bw: pl.DataFrame) -> pl.DataFrame:
-    """tg rows of ``pts`` with ``achieved_gb_s`` (= mean_tps × decode_bytes_total / 1e9),
-    ``bandwidth_gb_s`` (the newest ok bandwidth record of the host), ``roofline_pct`` (achieved as %
-    of it), ``gpu_roofline_pct`` (GPU-resident bytes only) and ``bandwidth_mode`` (cuda | fake)."""
-    best = (
+def newest_bandwidth(bw: pl.DataFrame) -> pl.DataFrame:
+    """Per host the newest ok record of ``bandwidth`` output: host_id, bandwidth_gb_s, bandwidth_mode,
+    bandwidth_file, bandwidth_line."""
+    return (
         bw.filter(pl.col("status") == "ok")
         .group_by("host_id")
         .agg(
@@ -336,6 +330,13 @@ def roofline(pts: pl.DataFrame, bw: pl.DataFrame) -> pl.DataFrame:
             pl.col("line").last().alias("bandwidth_line"),
         )
     )
+
+
+def roofline(pts: pl.DataFrame, bw: pl.DataFrame) -> pl.DataFrame:
+    """tg rows of ``pts`` with ``achieved_gb_s`` (= mean_tps × decode_bytes_total / 1e9),
+    ``bandwidth_gb_s`` (the newest ok bandwidth record of the host), ``roofline_pct`` (achieved as %
+    of it), ``gpu_roofline_pct`` (GPU-resident bytes only) and ``bandwidth_mode`` (cuda | fake)."""
+    best = newest_bandwidth(bw)
     tg = pts.filter((pl.col("test") == "tg") & (pl.col("status") == "ok")).join(
         best, on="host_id", how="left"
     )

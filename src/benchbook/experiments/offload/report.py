@@ -13,6 +13,7 @@ A repository without offload data gets an empty registry and a ``sweep.md`` that
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 
 import altair as alt
@@ -23,9 +24,18 @@ from benchbook.numbers import Number, build_of, line_ranges, make_key, publish
 from benchbook.provenance import read_snapshots
 from benchbook.session import completed_sessions
 
-from . import EXPERIMENT
 from ..llama_bench.analysis import load_llama_bench, rate_stats
-from .analysis import Boundary, bandwidth, fit_boundary, load, model_bytes, points, roofline
+from . import EXPERIMENT
+from .analysis import (
+    Boundary,
+    bandwidth,
+    fit_boundary,
+    load,
+    model_bytes,
+    newest_bandwidth,
+    points,
+    roofline,
+)
 
 _RULES = ["memory_spill", "synthetic_inputs", "single_run", "high_variance"]
 
@@ -33,6 +43,14 @@ _RULES = ["memory_spill", "synthetic_inputs", "single_run", "high_variance"]
 def _rel(path: str, root: Path) -> str:
     p = Path(path)
     return str(p.relative_to(root)) if p.is_absolute() and p.is_relative_to(root) else path
+
+
+def _roofline_sources(r: dict, root: Path) -> list[dict]:
+    """The sources of a roofline number (row ``r``): its records' lines and the bandwidth record."""
+    line = r["bandwidth_line"]
+    return [{"file": _rel(f, root), "lines": line_ranges(r["lines"])} for f in r["files"]] + [
+        {"file": _rel(r["bandwidth_file"], root), "lines": [[line, line]]}
+    ]
 
 
 def latest_sessions(raw_dir: Path) -> list[str]:
@@ -43,6 +61,15 @@ def latest_sessions(raw_dir: Path) -> list[str]:
             done = completed_sessions(f, EXPERIMENT)
             out += done[-1:]
     return out
+
+
+def _rate_cell(by_test: dict[str, dict], test: str) -> str:
+    """A sweep table cell: the mean tok/s of ``test`` with its interval, or "—" when it did not run."""
+    r = by_test.get(test)
+    if r is None or r["mean_tps"] is None:
+        return "—"
+    ci = f" [{r['ci_low_tps']:.1f}, {r['ci_high_tps']:.1f}]" if r["ci_low_tps"] is not None else ""
+    return f"{r['mean_tps']:.1f}{ci}"
 
 
 def sweep_markdown(pts: pl.DataFrame, bounds: list[Boundary]) -> str:
@@ -56,14 +83,7 @@ def sweep_markdown(pts: pl.DataFrame, bounds: list[Boundary]) -> str:
     for (h, n), g in pts.group_by(["host_id", "n_cpu_moe"], maintain_order=True):
         by = {r["test"]: r for r in g.iter_rows(named=True)}
         any_row = next(iter(by.values()))
-
-        def cell(t):  # noqa: E306
-            r = by.get(t)
-            if r is None or r["mean_tps"] is None:
-                return "—"
-            ci = f" [{r['ci_low_tps']:.1f}, {r['ci_high_tps']:.1f}]" if r["ci_low_tps"] is not None else ""
-            return f"{r['mean_tps']:.1f}{ci}"
-
+        cell = partial(_rate_cell, by)
         mem = any_row["peak_gpu_mem_mib"]
         status = "ok" if any_row["status"] == "ok" else f"failed: {any_row['reason']}"
         lines.append(
@@ -155,16 +175,7 @@ def default_roofline(raw_dir: Path, bw: pl.DataFrame, dense_bytes: pl.DataFrame)
     per = dense_bytes.unique(["host_id", "model_sha256"], keep="last").select(
         "host_id", "model_sha256", "decode_bytes_total"
     )
-    best = (
-        bw.filter(pl.col("status") == "ok")
-        .group_by("host_id")
-        .agg(
-            pl.col("gb_per_s").last().alias("bandwidth_gb_s"),
-            pl.col("mode").last().alias("bandwidth_mode"),
-            pl.col("file").last().alias("bandwidth_file"),
-            pl.col("line").last().alias("bandwidth_line"),
-        )
-    )
+    best = newest_bandwidth(bw)
     j = stats.join(per, on=["host_id", "model_sha256"]).join(best, on="host_id")
     return j.with_columns(
         (pl.col("decode_bytes_total") / (pl.col("bandwidth_gb_s") * 1e9) * 1e6).alias("bytes_us"),
@@ -244,13 +255,7 @@ def derive(
                 f"{r['bandwidth_mode']} device-to-device copy "
                 f"bandwidth ({r['bandwidth_gb_s']:.0f} GB/s) at n_cpu_moe {r['n_cpu_moe']}",
                 n=r["n"],
-                sources=[{"file": _rel(f, root), "lines": line_ranges(r["lines"])} for f in r["files"]]
-                + [
-                    {
-                        "file": _rel(r["bandwidth_file"], root),
-                        "lines": [[r["bandwidth_line"], r["bandwidth_line"]]],
-                    }
-                ],
+                sources=_roofline_sources(r, root),
                 run_ids=r["run_ids"],
                 **build(r["toolchain_id"]),
                 host_id=r["host_id"],
@@ -337,13 +342,7 @@ def derive(
                 f"{r['bandwidth_mode']} copy bandwidth; "
                 f"{1e6 / r['mean_tps']:.0f} µs per token of which {r['bytes_us']:.1f} µs move its bytes",
                 n=r["n"],
-                sources=[{"file": _rel(f, root), "lines": line_ranges(r["lines"])} for f in r["files"]]
-                + [
-                    {
-                        "file": _rel(r["bandwidth_file"], root),
-                        "lines": [[r["bandwidth_line"], r["bandwidth_line"]]],
-                    }
-                ],
+                sources=_roofline_sources(r, root),
                 run_ids=r["run_ids"],
                 toolchain_id=r["toolchain_id"],
                 **build_of(toolchains.get(r["toolchain_id"]), r["build_number"], r["build_commit"]),

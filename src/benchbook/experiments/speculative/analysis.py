@@ -109,7 +109,7 @@ def first_mismatch(a: list[int] | None, b: list[int] | None) -> int | None:
             "(falls back to content_sha256) or record the request's token ids"
         )
     a, b = list(a), list(b)
-    for i, (x, y) in enumerate(zip(a, b)):
+    for i, (x, y) in enumerate(zip(a, b, strict=False)):  # a strict prefix is handled below
         if x != y:
             return i
     return None if len(a) == len(b) else min(len(a), len(b))
@@ -391,10 +391,10 @@ def config_table(req: pl.DataFrame, confidence: float = 0.95, baseline_id: str =
         elif b is None:
             sm = slo = shi = None
         else:
-            bt = dict(zip(b["rep"].to_list(), b["decode_tps"].to_list()))
+            bt = dict(zip(b["rep"].to_list(), b["decode_tps"].to_list(), strict=True))
             ratios = [
                 v / bt[r]
-                for r, v in zip(g["rep"].to_list(), g["decode_tps"].to_list())
+                for r, v in zip(g["rep"].to_list(), g["decode_tps"].to_list(), strict=True)
                 if v is not None and bt.get(r)
             ]
             sm, _, slo, shi = t_interval(ratios, confidence)
@@ -429,7 +429,10 @@ def config_table(req: pl.DataFrame, confidence: float = 0.95, baseline_id: str =
         if policy == "same" and g.height >= 2 and first["spec_type"] != "none":
             a_rep = [(a if a is not None else 0.0) for a in g["alpha"].to_list()]
             trend = slope_interval(g["rep"].to_list(), a_rep, confidence)["slope"]
-            frac = [x / y if y else 0.0 for x, y in zip(g["accepted"].to_list(), g["predicted_n"].to_list())]
+            frac = [
+                x / y if y else 0.0
+                for x, y in zip(g["accepted"].to_list(), g["predicted_n"].to_list(), strict=True)
+            ]
             ftrend = slope_interval(g["rep"].to_list(), frac, confidence)["slope"]
         ans = g["answer_found"].drop_nulls()
         out.append(

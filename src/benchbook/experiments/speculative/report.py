@@ -82,7 +82,7 @@ def derive(
     confidence: float = 0.95,
     root: Path | None = None,
     session_id: str | None = None,
-) -> "SpeculativeReport":
+) -> SpeculativeReport:
     """Compute and write everything for the latest completed session (or ``session_id``).
 
     Writes under ``out_dir``: ``configs.parquet`` (the caveat-engine contract table + cost-model
@@ -292,7 +292,7 @@ def derive(
         )
     publish(numbers_path, "speculative", nums)
 
-    _charts(table, mem, req, cost, out_dir)
+    _charts(table, req, cost, out_dir)
     return SpeculativeReport(
         table=table,
         memory=mem,
@@ -322,9 +322,7 @@ class SpeculativeReport:
     failures: int
 
 
-def _charts(
-    table: pl.DataFrame, mem: pl.DataFrame, req: pl.DataFrame, cost: sp.CostModel | None, out_dir: Path
-) -> None:
+def _charts(table: pl.DataFrame, req: pl.DataFrame, cost: sp.CostModel | None, out_dir: Path) -> None:
     spec = table.filter(pl.col("alpha").is_not_null() & pl.col("speedup_mean").is_not_null())
     pts = spec.select(
         "config_id",

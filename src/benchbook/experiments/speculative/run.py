@@ -107,10 +107,10 @@ def run_cost_model(
     One ``benchbook.speculative_cost`` record per llama-bench row (row verbatim, ``role`` target |
     draft).  Returns the number of failed invocations (recorded as ``benchbook.run_failed``).
     """
-    from benchbook.records import new_id, utc_now
-    from benchbook.session import run_key
     from benchbook.llamacpp.bench import append_result
     from benchbook.llamacpp.procmon import run_sampled
+    from benchbook.records import new_id, utc_now
+    from benchbook.session import run_key
 
     cm = cfg["cost_model"]
     failed = 0

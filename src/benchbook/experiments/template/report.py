@@ -17,7 +17,7 @@ from . import EXPERIMENT
 from .analysis import load, table
 
 
-def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> "TemplateReport":
+def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> TemplateReport:
     """The stage ``template_report``: publishes ``reports_dir/numbers/template.json`` and writes
     ``reports_dir/template/sizes.csv``.  Returns a ``TemplateReport``.
 
