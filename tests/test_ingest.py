@@ -392,3 +392,12 @@ def test_reports_refuse_ingested_records_in_the_projects_raw_data(tmp_path):
         f.writelines(json.dumps(r) + "\n" for r in recs)
     with pytest.raises(RuntimeError, match=r"sneaked\.jsonl:1: an ingested record .*data/external"):
         report.derive(raw, tmp_path / "snap", tmp_path / "out", tmp_path / "n.json", tmp_path / "m.json", {})
+
+
+def test_json_the_decoder_refuses_is_an_ingest_error():
+    # a plain ValueError (not JSONDecodeError) has no lineno: this once raised AttributeError
+    huge = "[" + "1" * 5000 + "]"  # valid JSON, but over Python's 4300-digit int limit
+    with pytest.raises(IngestError, match=r"b\.json: not readable JSON .*fix:"):
+        ingest.read_llama_bench(Path("b.json"), huge, "json")
+    with pytest.raises(IngestError, match=r"b\.json:2: not valid JSON"):
+        ingest.read_llama_bench(Path("b.json"), "[\n{", "json")

@@ -313,6 +313,7 @@ def stage_runner(root: Path, verbose: bool):
                     text=True,
                     errors="replace",
                 )
+                assert proc.stdout is not None  # stdout=PIPE
                 for line in proc.stdout:
                     lf.write(line)
                     m = re.match(r"^Running stage '([^']+)'", line)

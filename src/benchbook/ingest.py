@@ -47,6 +47,7 @@ import json
 import math
 import re
 from pathlib import Path
+from typing import Any
 
 from .migrations import flash_attn_int, legacy_llama_bench_row
 from .records import RecordWriter, stable_hash, utc_now
@@ -448,10 +449,14 @@ def read_llama_bench(
     if fmt == "json":
         try:
             rows = json.loads(text)
-        except ValueError as e:
+        except json.JSONDecodeError as e:
             raise IngestError(
                 f"{path}:{e.lineno}: not valid JSON ({e.msg}); fix: a truncated llama-bench -o json "
                 "run lacks the closing ']' - re-run it or use -o jsonl"
+            ) from None
+        except ValueError as e:  # valid syntax the decoder refuses, e.g. an integer of > 4300 digits
+            raise IngestError(
+                f"{path}: not readable JSON ({e}); fix: this is not llama-bench -o json output"
             ) from None
         starts = _lines_of_json_array(text)
         return [
@@ -599,7 +604,7 @@ def read_speculative_simple(path: Path, text: str) -> list[dict]:
         ``accept`` disagrees with ``n_accept / n_drafted`` (names file:line).
     """
     sha = hashlib.sha256(text.encode()).hexdigest()
-    rec = {
+    rec: dict[str, Any] = {
         "source_file": str(path),
         "source_format": "spec-simple",
         "source_sha256": sha,

@@ -53,6 +53,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 import polars as pl
 
@@ -149,7 +150,7 @@ def free(name: str, meaning: str, py: type = dict, **kw) -> Field:
     return Field(name, None, meaning, py=py, **kw)
 
 
-def opt(name: str, dtype: PolarsDataType, meaning: str, unit: str | None = None, **kw) -> Field:
+def opt(name: str, dtype: PolarsDataType | None, meaning: str, unit: str | None = None, **kw) -> Field:
     return Field(name, dtype, meaning, unit, required=False, **kw)
 
 
@@ -173,7 +174,7 @@ class Kind:
     event: str | None = None
     open: bool = False
     document: bool = False
-    checks: tuple[tuple[str, Callable[[], pl.Expr], str], ...] = ()
+    checks: tuple[tuple[str, Callable[[], pl.Expr], str | None], ...] = ()
     manual_steps: tuple[int, ...] = ()
     written_by: tuple[str, ...] = ()
     read_by: tuple[str, ...] = ()
@@ -1244,7 +1245,7 @@ KIND_COLUMNS = {**ENVELOPE, "event": S}
 
 def polars_schema(
     name: str, only: Iterable[str] | None = None, members: Mapping[str, Iterable[str]] | None = None
-) -> dict[str, pl.DataType]:
+) -> dict[str, PolarsDataType]:
     """``{field: dtype}`` of kind ``name`` for Polars' NDJSON readers: the envelope (``schema``,
     ``schema_version``, and ``event`` for the session kinds) plus every declared field with a Polars
     type (``only``: just these top-level fields; ``members``: for a nested object, just these of its
@@ -1254,7 +1255,7 @@ def polars_schema(
         SchemaError: ``members`` names a field that is not a declared nested object, or a member it lacks.
     """
     k = kind(name)
-    out = dict(ENVELOPE)
+    out: dict[str, PolarsDataType] = dict(ENVELOPE)
     if k.event:
         out["event"] = S
     keep = None if only is None else set(only)
@@ -1262,10 +1263,10 @@ def polars_schema(
         if f.dtype is not None and (keep is None or f.name in keep):
             out[f.name] = f.dtype
     for parent, names in (members or {}).items():
-        f = next((x for x in k.fields if x.name == parent and x.members and not x.many), None)
-        declared = {m.name: m.dtype for m in f.members if m.dtype is not None} if f else {}
+        nested = next((x for x in k.fields if x.name == parent and x.members and not x.many), None)
+        declared = {m.name: m.dtype for m in nested.members if m.dtype is not None} if nested else {}
         missing = [m for m in names if m not in declared]
-        if f is None or missing:
+        if nested is None or missing:
             raise SchemaError(
                 f"{k.schema}: {parent!r} has no declared member(s) {missing or list(names)}; "
                 f"declared: {sorted(declared)}"
@@ -1382,6 +1383,7 @@ def check_kinds(df: pl.DataFrame) -> pl.DataFrame:
         return df
     r = bad.row(0, named=True)
     msg = kind_error(f"{r['file']}:{r['line']}", r["schema"], r["schema_version"], r.get("event", "start"))
+    assert msg is not None  # the filter above keeps exactly the rows kind_error rejects
     more = bad.height - 1
     raise SchemaError(msg + (f" ({more} more such records)" if more else ""))
 
@@ -1488,7 +1490,7 @@ def check_record(rec: dict, where: str = "") -> Kind:
     return k
 
 
-def build(name: str, **fields) -> dict:
+def build(name: str, **fields: Any) -> dict[str, Any]:
     """A record of kind ``name`` (key, e.g. ``"llama_bench"``) at its current version, checked.
 
     ``schema``/``schema_version`` (and ``event``) are filled; fields go in the order given.

@@ -26,6 +26,7 @@ import subprocess
 import sys
 import time
 from dataclasses import asdict, dataclass
+from typing import Any
 
 MIB = 1 << 20
 
@@ -214,24 +215,25 @@ class Ballast:
         ]
         if fake_total_mib:
             self.argv += ["--fake-total-mib", str(fake_total_mib)]
-        self.timeout_s, self.proc, self.state = timeout_s, None, {}
+        self.timeout_s = timeout_s
+        self.proc: subprocess.Popen[str] | None = None
+        self.state: dict[str, Any] = {}
 
     def __enter__(self) -> Ballast:
-        self.proc = subprocess.Popen(
+        proc = self.proc = subprocess.Popen(
             self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
         )
-        line = self.proc.stdout.readline()
+        assert proc.stdin and proc.stdout and proc.stderr  # all three are pipes
+        line = proc.stdout.readline()
         try:
             self.state = json.loads(line)
         except ValueError:
-            self.proc.wait(timeout=self.timeout_s)
-            self.state = {
-                "error": f"ballast exited {self.proc.returncode}: {self.proc.stderr.read()[-1000:]}"
-            }
+            proc.wait(timeout=self.timeout_s)
+            self.state = {"error": f"ballast exited {proc.returncode}: {proc.stderr.read()[-1000:]}"}
         return self
 
     def __exit__(self, *exc) -> None:
-        if self.proc and self.proc.poll() is None:
+        if self.proc and self.proc.stdin and self.proc.poll() is None:
             self.proc.stdin.close()
             try:
                 self.proc.wait(timeout=30)

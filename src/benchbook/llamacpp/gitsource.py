@@ -109,6 +109,7 @@ def resolve(path: str | Path, ref: str | None, label: str) -> GitSource:
         subprocess.run(["git", "-C", str(path), "show-ref", "--verify", "-q", f"refs/heads/{ref}"]).returncode
         == 0
     )
+    branch: str | None
     if is_branch:
         branch = ref
     elif commit == head:

@@ -48,7 +48,8 @@ class PeakSampler:
 
     def __init__(self, pid: int, interval_s: float = 0.02, gpu_interval_s: float = 0.25):
         self.pid, self.interval_s, self.gpu_interval_s = pid, interval_s, gpu_interval_s
-        self.peak_rss_bytes, self.peak_gpu_mem_mib, self.samples = 0, None, 0
+        self.peak_rss_bytes, self.samples = 0, 0
+        self.peak_gpu_mem_mib: int | None = None
         self._stop = threading.Event()
         self._gpu = shutil.which("nvidia-smi") is not None
         self._t = threading.Thread(target=self._loop, daemon=True)

@@ -254,6 +254,13 @@ class LlamaServer:
     def alive(self) -> bool:
         return self.proc is not None and self.proc.poll() is None
 
+    @property
+    def pid(self) -> int:
+        """The server's process id.  Raises ServerError (start_failed) before ``start()``."""
+        if self.proc is None:
+            raise ServerError("llama-server was never started; fix: call start() first", "start_failed")
+        return self.proc.pid
+
     def stop(self) -> int | None:
         """SIGTERM, wait ``stop_timeout_s``, then SIGKILL.  Returns the exit code (None if never started)."""
         if self.proc is None:
@@ -315,7 +322,30 @@ class LlamaServer:
             return e.code, e.read()
 
     def request(self, method: str, path: str, body: dict | None = None, timeout: float = 120.0) -> dict | str:
-        """One HTTP request; JSON answers are parsed, others returned as text.
+        """One HTTP request; JSON answers are parsed, others returned as text (``request_text``'s errors)."""
+        text = self.request_text(method, path, body, timeout)
+        try:
+            return json.loads(text)
+        except ValueError:
+            return text
+
+    def request_json(self, method: str, path: str, body: dict | None = None, timeout: float = 120.0) -> dict:
+        """One HTTP request whose answer must be a JSON object.
+
+        Raises:
+            ServerError: as ``request_text``; ``http_error`` when the answer is not a JSON object.
+        """
+        answer = self.request(method, path, body, timeout)
+        if not isinstance(answer, dict):
+            raise ServerError(
+                f"{method} {path}: the answer is not a JSON object: {str(answer)[:500]}",
+                "http_error",
+                self.log_tail(),
+            )
+        return answer
+
+    def request_text(self, method: str, path: str, body: dict | None = None, timeout: float = 120.0) -> str:
+        """One HTTP request; the answer's body as text.
 
         Raises:
             ServerError: ``request_timeout`` (no answer within ``timeout`` s), ``crashed`` (the
@@ -344,21 +374,18 @@ class LlamaServer:
         text = data.decode("utf-8", errors="replace")
         if status != 200:
             raise ServerError(f"{method} {path}: HTTP {status}: {text[:500]}", "http_error", self.log_tail())
-        try:
-            return json.loads(text)
-        except ValueError:
-            return text
+        return text
 
     def metrics(self) -> dict[str, float]:
         """Parsed ``/metrics`` (see ``parse_metrics``)."""
-        return parse_metrics(self.request("GET", "/metrics", timeout=10))
+        return parse_metrics(self.request_text("GET", "/metrics", timeout=10))
 
     def apply_template(self, messages: list[dict]) -> str:
         """The model's chat template applied by the server (``POST /apply-template``) → prompt text."""
-        return self.request("POST", "/apply-template", {"messages": messages}, timeout=30)["prompt"]
+        return self.request_json("POST", "/apply-template", {"messages": messages}, timeout=30)["prompt"]
 
     def completion(self, body: dict, timeout: float = 300.0) -> tuple[dict, int]:
         """``POST /completion`` with ``body``; returns ``(response, peak_rss_bytes during the request)``."""
-        with PeakSampler(self.proc.pid, interval_s=0.02, gpu_interval_s=0.5) as ps:
-            res = self.request("POST", "/completion", body, timeout=timeout)
+        with PeakSampler(self.pid, interval_s=0.02, gpu_interval_s=0.5) as ps:
+            res = self.request_json("POST", "/completion", body, timeout=timeout)
         return res, ps.peak_rss_bytes

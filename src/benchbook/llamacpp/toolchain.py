@@ -301,6 +301,7 @@ def run_logged(cmd: list[str], logf, desc: str) -> int:
             cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, errors="replace"
         ) as proc,
     ):
+        assert proc.stdout is not None  # stdout=PIPE
         for line in proc.stdout:
             logf.write(line)
             pct = progress.cmake_percent(line)

@@ -9,6 +9,7 @@ import json
 import math
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import altair as alt
 import polars as pl
@@ -247,7 +248,7 @@ def numbers(
                 **common,
             )
         )
-    all_runs = {
+    all_runs: dict[str, Any] = {  # Number(**all_runs): its sources
         "sources": [
             {"file": f, "lines": line_ranges(ls)}
             for f, ls in sp.explode("lines").group_by("file").agg(pl.col("lines")).iter_rows()

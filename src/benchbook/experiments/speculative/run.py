@@ -342,9 +342,9 @@ def run_session(
                         try:
                             text = srv.apply_template(p["messages"])
                             body = completion_body(text, p["cap"])
-                            m_before_text = srv.request("GET", "/metrics", timeout=10)
+                            m_before_text = srv.request_text("GET", "/metrics", timeout=10)
                             resp, peak = srv.completion(body, timeout=cfg.get("request_timeout_s", 300))
-                            m_after_text = srv.request("GET", "/metrics", timeout=10)
+                            m_after_text = srv.request_text("GET", "/metrics", timeout=10)
                         except ServerError as e:
                             failed += 1
                             failures.append(
@@ -385,7 +385,7 @@ def run_session(
                             "load_end": load_end,
                             "server": {
                                 "port": srv.port,
-                                "pid": srv.proc.pid,
+                                "pid": srv.pid,
                                 "load_ms": srv.load_ms,
                                 "request_index": req_index,
                                 "log": str(srv.log_path),
