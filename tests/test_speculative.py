@@ -321,3 +321,43 @@ def test_one_token_request_excluded_from_n_and_speedup():
     assert g["decode_tps_mean"] == 25.0
     assert g["speedup_mean"] == pytest.approx((2.0 + 3.0) / 2)  # 20/10 and 30/10, rep 1 left out
     assert (t["baseline"]["n"], t["baseline"]["n_no_decode_rate"]) == (3, 0)
+
+
+def test_speedup_chart_skips_a_k_without_measured_r(monkeypatch, tmp_path):
+    # r measured at n=1 only: r(k+1) for k=4 is None, so no model curve (this once raised TypeError)
+    from benchbook.experiments.speculative import report
+
+    saved = {}
+    monkeypatch.setattr(report.charts, "save", lambda chart, out_dir, name: saved.update({name: chart}))
+    row = {
+        "config_id": "draft4",
+        "prompt_id": "p0",
+        "spec_type": "draft",
+        "draft_model_id": "small",
+        "n_max": 4,
+        "alpha": 0.5,
+        "tau": 1.9,
+        "speedup_mean": 1.2,
+        "speedup_ci_low": 1.1,
+        "speedup_ci_high": 1.3,
+        "speedup_model": None,
+        "server_policy": "fresh",
+        "session_id": "s1",
+        "caveats": ["c1"],
+        "accepted": 2,
+        "drafted": 4,
+    }
+    req = pl.DataFrame(
+        [
+            {
+                **{k: row[k] for k in ("config_id", "prompt_id", "spec_type", "draft_model_id")},
+                "n_max": 4,
+                "peak_rss_bytes": 2**20,
+                "rep": 0,
+            }
+        ]
+    )
+    cost = sp.CostModel(t1_ms=10.0, r={1: 1.0}, c={"small": 0.2}, target_model_id="big", n=3)
+    report._charts(pl.DataFrame([row]), req, cost, tmp_path)
+    # error bars, points and the y = 1 rule; a model curve would be a fourth layer
+    assert len(saved["spec_speedup_alpha"].layer) == 3

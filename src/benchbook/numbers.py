@@ -226,19 +226,19 @@ def publish(
         seen.add(num.key)
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
+    entries = {n.key: _as_dict(n) for n in numbers}
     doc = {
         "schema": SCHEMA,
         "schema_version": SCHEMA_VERSION,
         "experiment": experiment,
         "cited_sha256": cited_sha256(_default_root() if root is None else root, numbers),
-        "numbers": {n.key: _as_dict(n) for n in numbers},
+        "numbers": entries,
     }
     tmp = path.with_suffix(".tmp")
     # one number per line: diff-friendly, and the C JSON encoder (indent= would use the slow Python one)
     head = json.dumps({k: v for k, v in doc.items() if k != "numbers"}, ensure_ascii=False)[:-1]
     body = ",\n".join(
-        f" {json.dumps(k)}: {json.dumps(v, ensure_ascii=False, allow_nan=False)}"
-        for k, v in doc["numbers"].items()
+        f" {json.dumps(k)}: {json.dumps(v, ensure_ascii=False, allow_nan=False)}" for k, v in entries.items()
     )
     tmp.write_text(f'{head}, "numbers": {{\n{body}\n}}}}\n')
     os.replace(tmp, path)

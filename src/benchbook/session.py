@@ -97,7 +97,7 @@ class Session:
                 elif rec.get("session_id") == last_sid and _completes(rec):
                     done.add(rec["run_key"])
         resumed = last_sid is not None and not ended and last_hash == meta_hash
-        sid = last_sid if resumed else new_id()
+        sid = last_sid if resumed and last_sid is not None else new_id()
         s = cls(path, experiment, sid, resumed, done if resumed else set(), quarantined)
         s.abandoned = last_sid if (last_sid is not None and not ended and not resumed) else None
         s.writer.append(

@@ -178,7 +178,7 @@ def generate(root: Path) -> dict:
     gen = root / GEN
     gen.mkdir(exist_ok=True)
     (gen / "provenance.md").write_text(provenance_md(nums))
-    for exp in sorted({n.get("experiment") for n in nums.values() if n.get("experiment")}):
+    for exp in sorted({n["experiment"] for n in nums.values() if n.get("experiment")}):
         (gen / f"{exp}-caveats.md").write_text(caveats_md(nums, exp))
     name, _ = renderer()
     (gen / "renderer.md").write_text(

@@ -20,10 +20,17 @@ All functions that take arrays accept numpy arrays or Polars Series and are vect
 from __future__ import annotations
 
 import math
+from typing import cast
 
 import numpy as np
 import polars as pl
 from scipy import stats as sps
+
+
+def series_mean(x: pl.Series) -> float | None:
+    """Mean of the non-null values of a numeric Series; None when it has none."""
+    # Polars types Series.mean as any scalar (dates, strings ...); of a numeric Series it is a float
+    return cast("float | None", x.mean())
 
 
 def t_quantile(n, confidence: float = 0.95):

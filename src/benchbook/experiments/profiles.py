@@ -19,6 +19,7 @@ profile and why it was picked.
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 ENV = "BENCHBOOK_PROFILE"
@@ -36,7 +37,7 @@ class Picked:
     reason: str
 
 
-def pick(params: dict, env: dict | None = None, gpus: list[dict] | None = None) -> Picked:
+def pick(params: dict, env: Mapping[str, str] | None = None, gpus: list[dict] | None = None) -> Picked:
     """Pick the profile for this host (rules in the module docstring).
 
     ``env`` defaults to ``os.environ``; ``gpus`` to ``provenance.gpu_info()`` (tests pass both).
@@ -45,14 +46,14 @@ def pick(params: dict, env: dict | None = None, gpus: list[dict] | None = None) 
         ProfileError: ``$BENCHBOOK_PROFILE`` is set to a name ``params["profiles"]`` lacks.
     """
     names = list((params or {}).get("profiles") or {})
-    env = os.environ if env is None else env
-    if env.get(ENV):
-        if env[ENV] not in names:
+    chosen = (os.environ if env is None else env).get(ENV)
+    if chosen:
+        if chosen not in names:
             raise ProfileError(
-                f"${ENV}={env[ENV]!r} but params.yaml `profiles` has {names or 'none'}; fix: "
+                f"${ENV}={chosen!r} but params.yaml `profiles` has {names or 'none'}; fix: "
                 f"unset it or name one of them"
             )
-        return Picked(env[ENV], f"${ENV}={env[ENV]}")
+        return Picked(chosen, f"${ENV}={chosen}")
     if gpus is None:
         from ..provenance import gpu_info
 

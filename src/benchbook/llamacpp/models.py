@@ -296,17 +296,17 @@ def fetch(
                 f"`benchbook models fetch {model_id}` derives it again"
             )
         qtype = ent["quantize"]
-        out = models_dir() / f"derived-{parent['sha256'][:16]}-{qtype}.gguf"
-        argv = [str(quantize_bin), "--allow-requantize", parent["path"], str(out), qtype]
+        quantized = models_dir() / f"derived-{parent['sha256'][:16]}-{qtype}.gguf"
+        argv = [str(quantize_bin), "--allow-requantize", parent["path"], str(quantized), qtype]
         log(f"$ {' '.join(argv)}")
         proc = subprocess.run(argv, capture_output=True, text=True)
         if proc.returncode != 0:
             raise ModelError(
                 f"llama-quantize failed for {model_id} (exit {proc.returncode}):\n{proc.stderr[-2000:]}"
             )
-        digest = sha256_file(out)
+        digest = sha256_file(quantized)
         final = models_dir() / f"{digest}.gguf"
-        os.replace(out, final)
+        os.replace(quantized, final)
         argv_rec = [
             "llama-quantize",
             "--allow-requantize",

@@ -30,9 +30,13 @@ import os
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..paths import cache_dir
 from .fetch import sha256_file
+
+if TYPE_CHECKING:  # at run time gguf is imported inside the functions that use it
+    from gguf import GGUFValueType
 
 #: Bump when the bytes written for a given spec change (part of the cache key and the manifest).
 GENERATOR_VERSION = 1
@@ -227,7 +231,16 @@ def metadata(spec: SynthSpec, n_vocab: int) -> dict[str, int | float | str]:
     return md
 
 
-def tokenizer_fields(path: str | Path) -> list[tuple[str, object, object, object]]:
+class TokenizerField(NamedTuple):
+    """One ``tokenizer.*`` key of a GGUF as ``GGUFWriter.add_key_value`` takes it."""
+
+    key: str
+    value: Any
+    value_type: GGUFValueType
+    sub_type: GGUFValueType | None  # the element type of an array value
+
+
+def tokenizer_fields(path: str | Path) -> list[TokenizerField]:
     """``(key, value, value_type, sub_type)`` of every ``tokenizer.*`` key of the GGUF at ``path``.
 
     Raises:
@@ -246,7 +259,7 @@ def tokenizer_fields(path: str | Path) -> list[tuple[str, object, object, object
     for key, fld in r.fields.items():
         if key.startswith("tokenizer."):
             sub = fld.types[1] if len(fld.types) > 1 else None
-            out.append((key, fld.contents(), fld.types[0], sub))
+            out.append(TokenizerField(key, fld.contents(), fld.types[0], sub))
     if not any(k == "tokenizer.ggml.tokens" for k, *_ in out):
         raise SynthError(f"{path}: no tokenizer.ggml.tokens; fix: use a GGUF that carries its vocabulary")
     return out
@@ -370,7 +383,7 @@ def write(
                 cached=True,
             )
     fields = tokenizer_fields(tokenizer_from)
-    n_vocab = len(dict((k, v) for k, v, *_ in fields)["tokenizer.ggml.tokens"])
+    n_vocab = len(next(f.value for f in fields if f.key == "tokenizer.ggml.tokens"))
     tensors = plan(spec, n_vocab)
     t0 = time.monotonic()
     out.parent.mkdir(parents=True, exist_ok=True)

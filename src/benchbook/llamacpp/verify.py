@@ -48,6 +48,8 @@ class Stamp:
     @classmethod
     def from_dict(cls, d: dict | None) -> Stamp | None:
         """The stamp stored by ``as_dict``; None for a missing or malformed one."""
+        if d is None:
+            return None
         try:
             return cls(int(d["size"]), int(d["mtime_ns"]), int(d["inode"]))
         except (KeyError, TypeError, ValueError):

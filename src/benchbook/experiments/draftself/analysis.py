@@ -253,8 +253,8 @@ def steady_state(acc: pl.DataFrame, be: pl.DataFrame, costs: pl.DataFrame) -> pl
     """Steady-state speedup from τ and pass-cost ratios alone (no end-of-output truncation):
     batched τ / (r_draft(k+1) + r_verify(k+1)); sequential τ / (r_draft(k+1) + τ·r_verify(1))
     (a sequential step makes a+1 = τ one-token verify passes on average)."""
-    rv1 = costs.filter((pl.col("pass_kind") == "verify") & (pl.col("pass_n") == 1))["r"]
-    rv1 = float(rv1[0]) if len(rv1) else 1.0
+    verify1 = costs.filter((pl.col("pass_kind") == "verify") & (pl.col("pass_n") == 1))["r"]
+    rv1 = float(verify1[0]) if len(verify1) else 1.0
     d = acc.filter((pl.col("decoder") == "draftself") & (pl.col("draft") == "one_pass")).join(
         be.select("k", "r_draft", "r_verify", "tau_break_even"), on="k", how="inner"
     )
@@ -316,9 +316,9 @@ def speedup(runs: pl.DataFrame, costs: pl.DataFrame, confidence: float = 0.95) -
                 "ci_low": math.exp(d["ci_low"]) if d["ci_low"] is not None else None,
                 "ci_high": math.exp(d["ci_high"]) if d["ci_high"] is not None else None,
                 "n": d["n"],
-                "predicted": float(g["pred"].mean()),
-                "outside_passes": float(g["outside"].mean()),
-                "ar_outside_passes": float(g["ar_outside"].mean()),
+                "predicted": stats.series_mean(g["pred"]),
+                "outside_passes": stats.series_mean(g["outside"]),
+                "ar_outside_passes": stats.series_mean(g["ar_outside"]),
                 "lines": g["_line"].to_list(),
                 "file": g["_file"][0],
                 "run_ids": g["run_id"].to_list(),

@@ -156,16 +156,16 @@ def summarize(res: decode.Result, c: dict, E: int | None, K: int | None) -> dict
                 "alpha_mle": round(sum(acc) / max(1, sum(acc) + sum(a < k for a in acc)), 6),
             }
         )
-    if E:
-        pd = [p.__dict__ for p in after_prefill]
-        loads = experts.expert_loads(pd)
+    if E and K:  # a MoE model (a dense one has neither)
+        loads = experts.expert_loads([p.__dict__ for p in after_prefill])
         out["expert_loads"] = loads
         out["expert_loads_per_token"] = round(loads / max(1, len(res.tokens) - 1), 4)
-        per_pass = {}
-        for p in pd:
-            per_pass.setdefault((p["kind"], p["n_tokens"]), []).append(
-                sum(len(e) for e in p["experts"]) / len(p["experts"])
-            )
+        per_pass: dict[tuple[str, int], list[float]] = {}
+        for rec in after_prefill:
+            if rec.experts:  # the passes expert_loads counts
+                per_pass.setdefault((rec.kind, rec.n_tokens), []).append(
+                    sum(len(e) for e in rec.experts) / len(rec.experts)
+                )
         out["unique_experts_per_layer_by_pass"] = [
             {
                 "kind": kd,

@@ -371,7 +371,7 @@ def rate_stats_raw(
     runners write: one file per host); otherwise it computes the table the whole-table way.
     ``report["rows"]`` (when given) counts the raw rows aggregated.
     """
-    before = dict(report) if report is not None else None
+    before = dict(report or {})
     parts, hosts, multi, offset = [], [], [], 0
     keys = None
     for flat in _flat_files(raw_dir, on_error, report):

@@ -54,7 +54,8 @@ def number_key(row: dict, varying: tuple[str, ...] = ()) -> str:
 
 
 def latest_sessions_by_host(raw_dir: Path) -> dict[str, dict]:
-    """``{host_id: {"session_id", "at"}}``: each host's newest llama_bench session with an end record."""
+    """``{host_id: {"session_id", "at"}}``: each host's newest llama_bench session with an end record
+    (a session whose start record names no host belongs to none)."""
     files = [f for f in sorted(Path(raw_dir).rglob("*.jsonl")) if not f.name.endswith(".quarantine.jsonl")]
     starts: dict[str, dict] = {}
     best: dict[str, dict] = {}
@@ -65,6 +66,8 @@ def latest_sessions_by_host(raw_dir: Path) -> dict[str, dict]:
             starts.setdefault(r["session_id"], r)
         elif r["event"] == "end" and r["session_id"] in starts:
             h = starts[r["session_id"]].get("host_id")
+            if h is None:
+                continue
             if h not in best or r["at"] > best[h]["at"]:
                 best[h] = {"session_id": r["session_id"], "host_id": h, "at": r["at"]}
     return best

@@ -58,7 +58,7 @@ ROW_MEMBERS = {**POINT_MEMBERS, "llama_bench": ["n_prompt", "n_gen", "samples_ts
 #: a failed point adds the run_failed kind's own fields
 FAILED_FIELDS = ["status", "reason"]
 
-_ROW = {
+_ROW: dict[str, schemas.PolarsDataType] = {
     "host_id": pl.String,
     "session_id": pl.String,
     "toolchain_id": pl.String,
@@ -175,7 +175,7 @@ def load(raw_dir: Path) -> pl.DataFrame:
         "run_id",
         "file",
         "line",
-    ).cast(_ROW)
+    ).cast(pl.Schema(_ROW))
 
 
 #: the columns of ``bandwidth``, as ``BANDWIDTH_KIND`` declares them

@@ -201,7 +201,8 @@ def derive(
     toolchains = read_snapshots(Path(raw_dir) / "snapshots", "toolchain")
 
     def build(toolchain_id: str | None) -> dict:
-        return {"toolchain_id": toolchain_id, **build_of(toolchains.get(toolchain_id))}
+        snapshot = toolchains.get(toolchain_id) if toolchain_id is not None else None
+        return {"toolchain_id": toolchain_id, **build_of(snapshot)}
 
     root = Path(root or ".").resolve()
     sessions = latest_sessions(raw_dir)

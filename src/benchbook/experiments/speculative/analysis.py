@@ -37,6 +37,7 @@ from scipy import stats as sps
 
 from benchbook.records import read_records
 from benchbook.schemas import NATIVE
+from benchbook.stats import series_mean
 
 REQUEST_SCHEMA = "benchbook.speculative_request"
 COST_SCHEMA = "benchbook.speculative_cost"
@@ -237,7 +238,7 @@ def load_requests(raw_dir: str | Path) -> pl.DataFrame:
                 "build_commit": r.get("build_commit"),
                 "config_id": c["config_id"],
                 "prompt_id": r.get("prompt_id", c.get("prompt_id")),
-                "rep": int(r.get("rep", c.get("rep"))),
+                "rep": int(r["rep"] if "rep" in r else c["rep"]),
                 "spec_type": c["spec_type"],
                 "draft_model_id": r.get("draft_model_id"),
                 "draft_model_sha256": r.get("draft_model_sha256"),
@@ -386,6 +387,9 @@ def config_table(req: pl.DataFrame, confidence: float = 0.95, baseline_id: str =
         n_rate = int(g["decode_tps"].is_not_null().sum())
         dm, dsd, dlo, dhi = t_interval(g["decode_tps"].to_list(), confidence)
         pm, _, plo, phi = t_interval(g["prefill_tps"].to_list(), confidence)
+        sm: float | None
+        slo: float | None
+        shi: float | None
         if cid == baseline_id:
             sm, slo, shi = 1.0, None, None
         elif b is None:
@@ -400,6 +404,7 @@ def config_table(req: pl.DataFrame, confidence: float = 0.95, baseline_id: str =
             sm, _, slo, shi = t_interval(ratios, confidence)
         drafted, acc = int(g["drafted"].sum()), int(g["accepted"].sum())
         plain = first["spec_type"] == "none"
+        vsteps: int | None
         if plain:
             vsteps = int(g["verify_steps"].fill_null(0).sum())  # plain decoding: no verify step
         else:
@@ -477,10 +482,8 @@ def config_table(req: pl.DataFrame, confidence: float = 0.95, baseline_id: str =
                 "accepted_frac_trend_slope": ftrend,
                 "server_policy": policy,
                 "cache_n_max": g["cache_n"].max(),
-                "peak_rss_mib_max": None
-                if g["peak_rss_bytes"].max() is None
-                else g["peak_rss_bytes"].max() / 2**20,
-                "answer_ok": float(ans.cast(pl.Float64).mean()) if ans.len() else None,
+                "peak_rss_mib_max": (g["peak_rss_bytes"] / 2**20).max(),
+                "answer_ok": series_mean(ans.cast(pl.Float64)) if ans.len() else None,
                 "load1_max": g["load1_max"].max(),
                 "others_cpu_pct_max": g["others_cpu_pct_max"].max()
                 if "others_cpu_pct_max" in g.columns

@@ -232,11 +232,11 @@ def derive(
                     computation="benchbook.experiments.speculative.analysis.cost_model",
                 )
             )
-        for n, r in cost.r.items():
+        for n, ratio in cost.r.items():
             nums.append(
                 _num(
                     make_key("spec-cost-r", n),
-                    r,
+                    ratio,
                     "",
                     f"r({n}): target {n}-token pass ÷ 1-token decode step",
                     crow,
@@ -346,6 +346,8 @@ def _charts(table: pl.DataFrame, req: pl.DataFrame, cost: sp.CostModel | None, o
                 {int(x) for x in spec.filter(pl.col("draft_model_id") == did)["n_max"].drop_nulls()}
             ):
                 rk = sp.r_at(cost.r, k + 1)
+                if rk is None:  # r(k+1) not measured: no model curve (with_model leaves it null too)
+                    continue
                 for a in np.linspace(0, 1, 41):
                     curves.append(
                         {
