@@ -359,10 +359,15 @@ def main() -> int:
 
     print(
         f"records: {'lean (~1 KiB)' if a.lean else 'realistic (~2.5 KiB)'}; path: "
-        f"{'load_llama_bench + rate_stats' if a.full else 'rate_stats_raw (load+validate+aggregate file by file)'}"
+        + (
+            "load_llama_bench + rate_stats"
+            if a.full
+            else "rate_stats_raw (load+validate+aggregate file by file)"
+        )
     )
     print(
-        f"{'records':>9} {'MiB':>6} {'B/rec':>5} {'gen_s':>6} | {'load+val':>8} {'agg':>6} {'caveats':>7} {'registry':>8} "
+        f"{'records':>9} {'MiB':>6} {'B/rec':>5} {'gen_s':>6} | "
+        f"{'load+val':>8} {'agg':>6} {'caveats':>7} {'registry':>8} "
         f"{'TOTAL_s':>7} {'peakRSS':>8} | configs numbers caveated  load avg before -> after"
     )
     for n in a.sizes:
@@ -379,7 +384,8 @@ def main() -> int:
             return 1
         r = json.loads(out.stdout.strip().splitlines()[-1])
         print(
-            f"{r['n']:>9,} {r['bytes'] / 2**20:>6.0f} {r['bytes'] / r['n']:>5.0f} {r['gen_s']:>6.1f} | {r['load_validate_s']:>8.2f} "
+            f"{r['n']:>9,} {r['bytes'] / 2**20:>6.0f} {r['bytes'] / r['n']:>5.0f} {r['gen_s']:>6.1f} | "
+            f"{r['load_validate_s']:>8.2f} "
             f"{r['aggregate_s']:>6.2f} {r['caveats_s']:>7.2f} {r['registry_s']:>8.2f} {r['total_s']:>7.2f} "
             f"{r['peak_rss_mib']:>6.0f}Mi | {r['configs']:>7,} {r['numbers']:>7,} {r['caveated']:>8,}"
             f"  {load0:.2f} -> {os.getloadavg()[0]:.2f}"

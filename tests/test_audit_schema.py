@@ -117,8 +117,12 @@ def test_statement_shape_errors(tmp_path):
     head = "schema: benchbook.claims\nschema_version: 1\nsource: {kind: t}\n"
     cases = {
         # a ratio that names one side only (the old loader dropped it silently)
-        "statements:\n  - {id: s, kind: ratio, statement: about 3x, of: [a], value: 3}\n": "t.yaml:7: statements.0.of: a ratio cites exactly two ids, got 1",
-        "claims:\n  - {id: a, metric: m, value: 1, unit: s, colour: red}\n": "t.yaml:5: claims.0.colour: Extra inputs are not permitted",
+        "statements:\n  - {id: s, kind: ratio, statement: about 3x, of: [a], value: 3}\n": (
+            "t.yaml:7: statements.0.of: a ratio cites exactly two ids, got 1"
+        ),
+        "claims:\n  - {id: a, metric: m, value: 1, unit: s, colour: red}\n": (
+            "t.yaml:5: claims.0.colour: Extra inputs are not permitted"
+        ),
         "claims:\n  - {id: a, metric: m}\n": "t.yaml:5: claims.0.statement: a claim with no number needs",
     }
     for body, msg in cases.items():

@@ -300,7 +300,8 @@ def test_cap_hit_speculative_and_claims():
 
 
 def test_single_run_and_high_variance_speculative():
-    # b: n=5, CI 40..60 -> half 10, sd = 10 * sqrt(5) / t(0.975, 4) = 22.36 / 2.776 = 8.05, cv = 8.05/50 = 0.16
+    # b: n=5, CI 40..60 -> half 10, sd = 10 * sqrt(5) / t(0.975, 4) = 22.36 / 2.776 = 8.05,
+    #    cv = 8.05/50 = 0.16
     # a: n=2; c: CI 49..51 -> cv = 1 * 2.236 / 2.776 / 50 = 0.016
     df = spec(
         a={"n": 2, "decode_tps_ci_low": None, "decode_tps_ci_high": None},

@@ -339,7 +339,8 @@ def test_ingested_llama_bench_through_rate_stats_and_caveats(tmp_path):
         0.75056,
         None,
     )
-    # json/jsonl carry samples_ns (-r 2): n = 2, mean of per-repetition rates = llama-bench's avg_ts, an interval
+    # json/jsonl carry samples_ns (-r 2): n = 2, mean of per-repetition rates = llama-bench's avg_ts,
+    # an interval
     js = got[("json", "pp")]
     assert js["n"] == 2 and not js["stated"] and js["ci_low_tps"] < js["mean_tps"] < js["ci_high_tps"]
     assert js["mean_tps"] == pytest.approx(js["llama_bench_avg_ts"], rel=1e-6)

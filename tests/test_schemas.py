@@ -83,7 +83,8 @@ def test_committed_records_validate_per_record():
 
 
 def test_llama_bench_fixture_rows_fit_the_declared_row():
-    """tests/fixtures/*.jsonl are llama-bench's own rows (b11434 -o jsonl): the declared row member reads them."""
+    """tests/fixtures/*.jsonl are llama-bench's own rows (b11434 -o jsonl): the declared row member
+    reads them."""
     row_dtype = schemas.LLAMA_BENCH.field("llama_bench").dtype
     files = [FIX / "llama_bench_b11434.jsonl", FIX / "ingest" / "llama_bench_b11434.jsonl"]
     df = pl.concat([pl.read_ndjson(f, schema=dict(row_dtype.to_schema())) for f in files])
@@ -104,8 +105,8 @@ def test_ingested_fixtures_are_native_kinds(tmp_path):
         for r in recs:
             counts[(schemas.check_record(r, str(f)).key, r["schema_version"])] += 1
         ingest.write_records(recs, out)
-    # llama-bench: csv/sql/json/jsonl/md/ot.md 2 rows each (-r 2 of pp16 and tg8) = 12, legacy json 2 and legacy
-    # md 3 = 17 rows; server logs: 1 + 2 requests; speculative-simple: 2 summaries
+    # llama-bench: csv/sql/json/jsonl/md/ot.md 2 rows each (-r 2 of pp16 and tg8) = 12, legacy json 2
+    # and legacy md 3 = 17 rows; server logs: 1 + 2 requests; speculative-simple: 2 summaries
     assert dict(counts) == {
         ("llama_bench", 2): 17,
         ("speculative_request", 2): 3,
@@ -161,9 +162,9 @@ def test_checks_keep_todays_messages(tmp_path):
     report = {}
     jsonl.validate(df, schemas.checks("llama_bench", only=["llama_bench"]), "skip", report)
     assert report["invalid_examples"] == [
-        f"{f}:2: field 'llama_bench.samples_ns' must be a non-empty list of positive nanoseconds (llama-bench's raw "
-        "samples; every element an integer > 0, none null); fix: run llama-bench with -o jsonl, whose rows carry "
-        "samples_ns"
+        f"{f}:2: field 'llama_bench.samples_ns' must be a non-empty list of positive nanoseconds "
+        "(llama-bench's raw samples; every element an integer > 0, none null); fix: run llama-bench "
+        "with -o jsonl, whose rows carry samples_ns"
     ]
 
 

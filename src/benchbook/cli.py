@@ -63,7 +63,8 @@ def cmd_doctor(args) -> int:
         tc = resolve.get_toolchain(params, build=False)
         r = tc.record
         print(
-            f"{_ok(True)} toolchain b{r.get('build_number')} ({r.get('build_commit')}) backend={r.get('backend')} "
+            f"{_ok(True)} toolchain b{r.get('build_number')} ({r.get('build_commit')}) "
+            f"backend={r.get('backend')} "
             f"id={r['toolchain_id']} at {tc.bin_dir}"
         )
     except Exception as e:  # noqa: BLE001 - doctor reports every failure with its fix
@@ -122,7 +123,8 @@ def cmd_models_fetch(args) -> int:
     for rec in resolve.get_models(params, ids, tc):
         man = manifest(rec["path"], rec["sha256"])
         print(
-            f"{rec['model_id']}: {man['architecture']} {man['parameter_count']:,} params, {man['n_layer']} layers, "
+            f"{rec['model_id']}: {man['architecture']} {man['parameter_count']:,} params, "
+            f"{man['n_layer']} layers, "
             f"declared {man['file_type_declared']}, tensors: {type_histogram_line(man)}, "
             f"{man['size_bytes'] / 2**20:.1f} MiB, sha256 {rec['sha256']}"
         )
@@ -365,8 +367,8 @@ def cmd_run(args) -> int:
         {}
         if args.from_data
         else {
-            SITE_NOTE_ENV: "This host's measurements are in progress; these pages show the committed raw data "
-            "and are rendered again when they finish."
+            SITE_NOTE_ENV: "This host's measurements are in progress; these pages show the committed raw "
+            "data and are rendered again when they finish."
         }
     )
     run(dvc + ["repro", "--no-run-cache", "--single-item", *from_data_stages(root)], note)
@@ -522,8 +524,9 @@ def main(argv: list[str] | None = None) -> int:
         return args.fn(args)
     except subprocess.CalledProcessError as e:
         print(
-            f"benchbook: error: {' '.join(map(str, e.cmd[2:]))} failed (exit {e.returncode}); the failing stage's "
-            "output is above; after fixing it, run `make run` again (finished stages are not redone)",
+            f"benchbook: error: {' '.join(map(str, e.cmd[2:]))} failed (exit {e.returncode}); "
+            "the failing stage's output is above; after fixing it, run `make run` again (finished stages "
+            "are not redone)",
             file=sys.stderr,
         )
         return 2

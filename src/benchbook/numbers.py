@@ -153,7 +153,8 @@ def build_label(build_number: int | None, build_commit: str | None, backend: str
     >>> build_label(None, None)
     'b? (unknown)'
     """
-    return f"b{build_number if build_number is not None else '?'} ({build_commit or 'unknown'}) {backend or ''}".strip()
+    number = build_number if build_number is not None else "?"
+    return f"b{number} ({build_commit or 'unknown'}) {backend or ''}".strip()
 
 
 _FIELDS = None

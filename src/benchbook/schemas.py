@@ -697,7 +697,8 @@ SPECULATIVE_REQUEST = Kind(
     "speculative_request",
     "benchbook.speculative_request",
     2,
-    "one /completion request to llama-server (native), or one request's timing lines of a server log (ingested)",
+    "one /completion request to llama-server (native), or one request's timing lines of a server log "
+    "(ingested)",
     (
         *_RUN,
         *_git(),
@@ -1349,17 +1350,20 @@ def kind_error(where: str, schema, version, event=None) -> str | None:
             f"{', '.join(sorted(CURRENT))}); fix: update benchbook, or this file is not benchbook raw data"
         )
     if schema == SESSION_START.schema and event not in ("start", "end"):
-        return f"{where}: {schema} record has event {event!r}, not 'start' or 'end'; fix: restore the file from git"
+        return (
+            f"{where}: {schema} record has event {event!r}, not 'start' or 'end'; fix: restore the file "
+            "from git"
+        )
     cur = CURRENT[schema]
     if not isinstance(version, int) or isinstance(version, bool) or version < 1:
         return (
-            f"{where}: {schema} record lacks schema_version (or it is not an integer >= 1); fix: every record "
-            "needs schema_version"
+            f"{where}: {schema} record lacks schema_version (or it is not an integer >= 1); fix: every "
+            "record needs schema_version"
         )
     if version > cur:
         return (
-            f"{where}: {schema} schema_version {version} is newer than this benchbook knows ({cur}); fix: update "
-            "benchbook (pip install -e .) before reading these records"
+            f"{where}: {schema} schema_version {version} is newer than this benchbook knows ({cur}); fix: "
+            "update benchbook (pip install -e .) before reading these records"
         )
     return None
 
@@ -1369,7 +1373,8 @@ def check_kinds(df: pl.DataFrame) -> pl.DataFrame:
     newer than ``CURRENT``; return ``df`` unchanged otherwise (older versions: ``migrations.upgrade``).
 
     ``df``: columns ``schema``, ``schema_version``, ``file``, ``line`` (as ``analysis.scan_jsonl`` gives
-    with ``KIND_COLUMNS``); ``event``, when present, must be start | end on session records.  Vectorized: one filter.
+    with ``KIND_COLUMNS``); ``event``, when present, must be start | end on session records.
+    Vectorized: one filter.
     """
     if df.is_empty():
         return df

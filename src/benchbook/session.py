@@ -76,7 +76,8 @@ class Session:
 
     @classmethod
     def open(cls, path: str | Path, experiment: str, meta: dict | None = None) -> Session:
-        """Open (resume or start) a session of ``experiment`` in ``path``; ``meta`` goes in the start record."""
+        """Open (resume or start) a session of ``experiment`` in ``path``; ``meta`` goes in the start
+        record."""
         path = Path(path)
         quarantined = repair(path)
         meta_hash = stable_hash(meta or {})

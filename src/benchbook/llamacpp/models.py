@@ -114,7 +114,10 @@ def _origin_mismatch(ent: dict, rec: dict, registry: dict) -> str | None:
         return pin
     if "derived_from" in ent:
         if org.get("derived_from") != ent["derived_from"]:
-            return f"derived from {org.get('derived_from')!r} in the cache, {ent['derived_from']!r} in params.yaml"
+            return (
+                f"derived from {org.get('derived_from')!r} in the cache, "
+                f"{ent['derived_from']!r} in params.yaml"
+            )
         if org.get("quantize") != ent.get("quantize"):
             return (
                 f"quantize type {org.get('quantize')!r} in the cache, {ent.get('quantize')!r} in params.yaml"

@@ -2,7 +2,8 @@
 experts, coreset tables.
 
 Inputs are the raw records of ``run.measure`` (``<host_id>.jsonl``: the shared session's start/end and
-the run records; committed sessions: ``runs.jsonl``, ``sessions.jsonl``) and the training manifest.  Ratios are only taken within one session (one host, one build, one checkpoint).
+the run records; committed sessions: ``runs.jsonl``, ``sessions.jsonl``) and the training manifest.
+Ratios are only taken within one session (one host, one build, one checkpoint).
 
 Definitions (DESIGN.md, "Statistics and caveats"):
 

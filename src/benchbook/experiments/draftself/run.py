@@ -357,7 +357,8 @@ def resolve_checkpoint(manifest_path: str | Path, log=print) -> tuple[Path, dict
     sha = file_sha256(path)
     if sha != man["sha256"]:
         log(
-            f"warning: retrained checkpoint sha256 {sha[:16]} differs from the manifest's {man['sha256'][:16]}"
+            f"warning: retrained checkpoint sha256 {sha[:16]} differs from the manifest's "
+            f"{man['sha256'][:16]}"
         )
     return path, man
 

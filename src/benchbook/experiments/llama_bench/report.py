@@ -77,7 +77,8 @@ def host_line(host: dict, toolchain: dict) -> str:
     """One-line description of a host and its build, for pages (escaped for a Markdown table cell)."""
     gpus = ", ".join(f"{g['name']} ({g['memory_total_mib']} MiB)" for g in host.get("gpus") or []) or "no GPU"
     text = (
-        f"{host.get('cpu_model')} ({host.get('cpu_logical')} threads, {round(host.get('ram_bytes', 0) / 2**30)} GiB), "
+        f"{host.get('cpu_model')} ({host.get('cpu_logical')} threads, "
+        f"{round(host.get('ram_bytes', 0) / 2**30)} GiB), "
         f"{gpus}; llama.cpp b{toolchain.get('build_number')} {toolchain.get('backend') or ''}"
     )
     return html.escape(text).replace("|", "&#124;")
@@ -167,8 +168,8 @@ def derive(
                     key=key,
                     value=round(r["mean_tps"], 2),
                     unit="tok/s",
-                    label=f"{r['model_id']} {r['test']}{r['n_gen'] if r['test'] == 'tg' else r['n_prompt']} ({r['phase']})"
-                    f" on host {h}",
+                    label=f"{r['model_id']} {r['test']}"
+                    f"{r['n_gen'] if r['test'] == 'tg' else r['n_prompt']} ({r['phase']}) on host {h}",
                     n=r["n"],
                     sd=r["sd_tps"],
                     ci95=[r["ci_low_tps"], r["ci_high_tps"]] if r["ci_low_tps"] is not None else None,

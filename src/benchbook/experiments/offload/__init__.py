@@ -193,7 +193,8 @@ BANDWIDTH_KIND = declare(
         "offload_bandwidth",
         BANDWIDTH_SCHEMA,
         1,
-        "device-to-device copy bandwidth of the GPU, measured before the ballast exists (llamacpp.cudamem.bandwidth)",
+        "device-to-device copy bandwidth of the GPU, measured before the ballast exists "
+        "(llamacpp.cudamem.bandwidth)",
         (
             *HEAD,
             obj(
@@ -239,8 +240,8 @@ MODEL_BYTES_KIND = declare(
         "offload_model_bytes",
         MODEL_BYTES_SCHEMA,
         1,
-        "bytes a model reads per decoded token, from its GGUF tensor sizes (llamacpp.weights): the synthetic MoE at "
-        "each sweep point, the roofline models once (n_cpu_moe null)",
+        "bytes a model reads per decoded token, from its GGUF tensor sizes (llamacpp.weights): the "
+        "synthetic MoE at each sweep point, the roofline models once (n_cpu_moe null)",
         (
             *HEAD,
             Field("status", S, "ok"),

@@ -193,8 +193,8 @@ BANDWIDTH_FIELDS = [
 
 
 def bandwidth(raw_dir: Path) -> pl.DataFrame:
-    """Device-to-device copy bandwidth records: host_id, session_id, toolchain_id, mode, device, gb_per_s, status, error,
-    run_id, file, line (``gb_per_s`` null where the measurement failed)."""
+    """Device-to-device copy bandwidth records: host_id, session_id, toolchain_id, mode, device,
+    gb_per_s, status, error, run_id, file, line (``gb_per_s`` null where the measurement failed)."""
     fields = schemas.polars_schema(BANDWIDTH_KIND.key, only=BANDWIDTH_FIELDS)
     df = validate(
         _read(raw_dir, fields).filter(pl.col("schema") == BANDWIDTH_KIND.schema),

@@ -420,7 +420,8 @@ def run_session(
                         tps = tm.get("predicted_per_second")
                         log(
                             f"{cid:>18} r{rep} {p['id']:>12}: {tm.get('predicted_n')} tok "
-                            f"{tps:.1f} tok/s draft {tm.get('draft_n_accepted', '-')}/{tm.get('draft_n', '-')} "
+                            f"{tps:.1f} tok/s draft "
+                            f"{tm.get('draft_n_accepted', '-')}/{tm.get('draft_n', '-')} "
                             f"stop {resp.get('stop_type')}"
                         )
                     if policy != "same":
