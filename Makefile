@@ -9,4 +9,7 @@ run:
 
 test:
 	./scripts/setup.sh --test
+	.venv/bin/ruff check src tests scripts
+	.venv/bin/ruff format --check src tests scripts
+	.venv/bin/python -m mypy
 	.venv/bin/python -m pytest -q -p no:cacheprovider
