@@ -163,7 +163,8 @@ class Kind:
     """One record kind: ``schema`` + ``version`` + fields.  ``event`` discriminates the two kinds sharing
     ``benchbook.session``; ``open``: top-level fields beyond the declaration are allowed; ``document``:
     a whole JSON file rather than JSONL lines; ``checks``: value checks beyond presence,
-    ``(name, lambda: ok_expr, message)``; ``manual_steps``: versions whose upgrade is hand-written in
+    ``(name, lambda: ok_expr, message)``
+    (message None: the generated one); ``manual_steps``: versions whose upgrade is hand-written in
     ``migrations`` (not derivable by backfill); ``written_by``/``read_by``: where, today."""
 
     key: str
