@@ -6,8 +6,12 @@ Integration fixtures skip (with the fix in the reason) when the toolchain or mod
 
 from __future__ import annotations
 
+import functools
+import io
 import subprocess
 import sys
+import tarfile
+import tempfile
 from pathlib import Path
 
 import papermill as pm
@@ -16,6 +20,26 @@ import pytest
 from benchbook import resolve
 
 ROOT = Path(__file__).resolve().parents[1]
+
+
+@functools.lru_cache(maxsize=1)
+def committed_root() -> Path:
+    """A copy of the committed ``data/`` and ``params.yaml`` (git HEAD) for the tests that assert exact
+    facts about the committed raw data: records that a local ``make run`` appended (this host's own
+    measurements, not committed) must not change what they check.  The working tree itself when this
+    is not a git checkout."""
+    try:
+        archive = subprocess.run(
+            ["git", "-C", str(ROOT), "archive", "HEAD", "data", "params.yaml"],
+            capture_output=True,
+            check=True,
+        ).stdout
+    except (OSError, subprocess.CalledProcessError):
+        return ROOT
+    dst = Path(tempfile.mkdtemp(prefix="benchbook-committed-"))
+    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+        tar.extractall(dst, filter="data")
+    return dst
 
 
 @pytest.fixture(scope="session")

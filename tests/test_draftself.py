@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 import torch
@@ -331,8 +330,9 @@ def test_measure_same_seed_same_log(tmp_path, monkeypatch):
 def test_committed_sessions_read_through_the_migration():
     """data/raw/draftself holds sessions written before the shared session: they read as shared ones."""
     from benchbook.experiments.draftself import analysis
+    from conftest import committed_root
 
-    raw = Path(__file__).resolve().parents[1] / "data" / "raw" / "draftself"
+    raw = committed_root() / "data" / "raw" / "draftself"  # as committed: no session a local run appended
     done = analysis.sessions(raw)
     assert [s["session_id"][:8] for s in done] == ["ff659678", "f7ac36b1", "9134c774", "6c11c22a"]
     last = done[-1]

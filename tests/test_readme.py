@@ -153,10 +153,17 @@ def test_cached_commands(clone):
 
 def test_make_recipes(clone):
     for target, line in (("run", ".venv/bin/benchbook run"), ("test", ".venv/bin/python -m pytest -q")):
-        r = subprocess.run(["make", "-n", target], cwd=clone["repo"], capture_output=True, text=True)
+        r = subprocess.run(
+            ["make", "--no-print-directory", "-n", target], cwd=clone["repo"], capture_output=True, text=True
+        )
         assert r.returncode == 0 and r.stdout.splitlines()[0].startswith("./scripts/setup.sh")
         assert r.stdout.splitlines()[1].startswith(line)
-    r = subprocess.run(["make", "-n", "run", "VERBOSE=1"], cwd=clone["repo"], capture_output=True, text=True)
+    r = subprocess.run(
+        ["make", "--no-print-directory", "-n", "run", "VERBOSE=1"],
+        cwd=clone["repo"],
+        capture_output=True,
+        text=True,
+    )
     assert r.stdout.splitlines()[1] == ".venv/bin/benchbook run --verbose"
 
 

@@ -15,9 +15,12 @@ from benchbook import ingest, jsonl, schemas
 from benchbook.experiments import offload  # noqa: F401  (declares the offload kinds: data/raw/offload)
 from benchbook.experiments.llama_bench import analysis as lb_analysis
 from benchbook.records import iter_records
+from conftest import committed_root
 
 ROOT = Path(__file__).resolve().parents[1]
-RAW = sorted(p for p in (ROOT / "data" / "raw").rglob("*.jsonl") if not p.name.endswith(".quarantine.jsonl"))
+#: the committed data (git HEAD): records a local `make run` appended are not part of what is counted here
+DATA = committed_root()
+RAW = sorted(p for p in (DATA / "data" / "raw").rglob("*.jsonl") if not p.name.endswith(".quarantine.jsonl"))
 FIX = ROOT / "tests" / "fixtures"
 
 #: committed records per (kind, version): `wc -l` of each file, split by schema (data/raw, 7283 lines; the
@@ -73,7 +76,7 @@ def test_committed_records_validate_per_record():
         for i, rec in iter_records(f):
             counts[(schemas.check_record(rec, f"{f}:{i}").key, rec["schema_version"])] += 1
     assert dict(counts) == COMMITTED
-    docs = [ROOT / "data" / "draftself" / "checkpoint.json", *sorted((FIX / "registry").glob("*.json"))]
+    docs = [DATA / "data" / "draftself" / "checkpoint.json", *sorted((FIX / "registry").glob("*.json"))]
     assert [schemas.check_record(json.loads(p.read_text()), str(p)).key for p in docs] == [
         "draftself_checkpoint",
         "numbers",
@@ -196,7 +199,7 @@ def test_build_fills_envelope_and_refuses_bad_fields():
         "benchbook.quarantine v1: field 'line' is str '3', declared Int64; fix: write the declared type"
     )
     # an open nested object (llama-bench's own row) takes fields the declaration does not list
-    host = json.loads((ROOT / "data/raw/snapshots/hosts.jsonl").read_text().splitlines()[0])
+    host = json.loads((DATA / "data/raw/snapshots/hosts.jsonl").read_text().splitlines()[0])
     host.pop("schema"), host.pop("schema_version")
     assert schemas.build("host", **host)["host_id"] == "246274abff670295"
     with pytest.raises(schemas.SchemaError) as e:
