@@ -375,7 +375,11 @@ def cmd_run(args) -> int:
     timings["first_site_s"] = time.monotonic() - t
     print(
         f"site from the committed raw data: {root / '_site' / 'index.html'}"
-        + ("" if args.from_data else " (next: toolchain and models, any measurement this host lacks, the site again)")
+        + (
+            ""
+            if args.from_data
+            else " (next: toolchain and models, any measurement this host lacks, the site again)"
+        )
     )
     if args.from_data:
         print("timings: " + ", ".join(f"{k}={v:.1f}" for k, v in timings.items()))
