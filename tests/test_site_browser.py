@@ -26,8 +26,8 @@ import yaml
 
 from cdp import Browser
 
-PAGES = ["index.qmd", "llama_bench.qmd", "speculative.qmd", "draftself.qmd", "provenance.qmd"]
-REPORTS = ["llama_bench_report", "speculative_report", "draftself_report"]
+PAGES = ["index.qmd", "llama_bench.qmd", "speculative.qmd", "draftself.qmd", "offload.qmd", "provenance.qmd"]
+REPORTS = ["llama_bench_report", "speculative_report", "draftself_report", "offload_report"]
 #: Each payload sets window.__bb_pwned when it runs.
 PAYLOADS = [
     '<script>window.__bb_pwned="script"</script>',
