@@ -335,6 +335,7 @@ def test_speedup_chart_skips_a_k_without_measured_r(monkeypatch, tmp_path):
         "spec_type": "draft",
         "draft_model_id": "small",
         "n_max": 4,
+        "n": 3,
         "alpha": 0.5,
         "tau": 1.9,
         "speedup_mean": 1.2,

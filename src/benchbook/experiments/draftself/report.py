@@ -44,20 +44,38 @@ def chart_tau(acc: pl.DataFrame) -> alt.Chart:
         ]
     pts = (
         alt.Chart(
-            alt.Data(values=b.select("prompt_class", "k", "tau", "alpha_mle", "config_name").to_dicts())
+            alt.Data(
+                values=b.select(
+                    "config_name", "prompt_class", "k", "verify", "draft", "tau", "alpha_mle", "runs"
+                ).to_dicts()
+            )
         )
         .mark_point(size=70, filled=True)
         .encode(
             x=alt.X("k:Q", title="drafted tokens per block (k)"),
             y=alt.Y("tau:Q", title="τ: tokens committed per verify step"),
             color="prompt_class:N",
-            tooltip=["config_name:N", "prompt_class:N", "tau:Q", "alpha_mle:Q"],
+            tooltip=[
+                alt.Tooltip("config_name:N"),
+                alt.Tooltip("prompt_class:N"),
+                alt.Tooltip("k:Q", format="d"),
+                alt.Tooltip("verify:N"),
+                alt.Tooltip("draft:N"),
+                alt.Tooltip("tau:Q", format=".2f", title="τ (pooled over runs; no interval)"),
+                alt.Tooltip("alpha_mle:Q", format=".3f", title="α̂ (MLE)"),
+                alt.Tooltip("runs:Q", format="d", title="n (runs)"),
+            ],
         )
     )
     line = (
         alt.Chart(alt.Data(values=curve))
         .mark_line(strokeDash=[4, 3])
-        .encode(x="k:Q", y="tau:Q", color="prompt_class:N", tooltip=["prompt_class:N", "alpha:Q"])
+        .encode(
+            x="k:Q",
+            y="tau:Q",
+            color="prompt_class:N",
+            tooltip=[alt.Tooltip("prompt_class:N"), alt.Tooltip("alpha:Q", format=".3f", title="pooled α̂")],
+        )
     )
     return (line + pts).properties(
         title="τ against k; dashed: (1−α^(k+1))/(1−α) with pooled α̂", width=420, height=260
@@ -78,13 +96,15 @@ def chart_speedup(sp: pl.DataFrame) -> alt.Chart:
     meas = base.mark_line(point=True).encode(
         y=alt.Y("speedup:Q", title="decode speedup vs AR (×)"),
         tooltip=[
-            "config_name:N",
-            "prompt_class:N",
-            "speedup:Q",
-            "ci_low:Q",
-            "ci_high:Q",
-            "predicted:Q",
-            "n:Q",
+            alt.Tooltip("config_name:N"),
+            alt.Tooltip("prompt_class:N"),
+            alt.Tooltip("k:Q", format="d"),
+            alt.Tooltip("verify:N"),
+            alt.Tooltip("speedup:Q", format=".3f", title="speedup (×)"),
+            alt.Tooltip("ci_low:Q", format=".3f", title="95% CI low"),
+            alt.Tooltip("ci_high:Q", format=".3f", title="95% CI high"),
+            alt.Tooltip("n:Q", format="d"),
+            alt.Tooltip("predicted:Q", format=".3f", title="cost-model prediction (×)"),
         ],
     )
     err = base.mark_errorbar().encode(y=alt.Y("ci_low:Q", title="decode speedup vs AR (×)"), y2="ci_high:Q")
@@ -104,7 +124,13 @@ def chart_experts(ex: pl.DataFrame) -> alt.Chart:
             x=alt.X("n_tokens:Q", title="tokens in the pass"),
             y=alt.Y("unique_experts:Q", title="distinct routed experts per layer"),
             color="kind:N",
-            tooltip=["kind:N", "n_tokens:Q", "unique_experts:Q", "bound:Q", "passes:Q"],
+            tooltip=[
+                alt.Tooltip("kind:N"),
+                alt.Tooltip("n_tokens:Q", format="d", title="tokens in the pass"),
+                alt.Tooltip("unique_experts:Q", format=".2f", title="distinct experts per layer"),
+                alt.Tooltip("bound:Q", format=".2f", title="E·(1−(1−K/E)^n)"),
+                alt.Tooltip("passes:Q", format=",d", title="n (passes)"),
+            ],
         )
     )
     line = (

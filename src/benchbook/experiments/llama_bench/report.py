@@ -219,7 +219,7 @@ def derive(
             alt.Tooltip("mean_tps:Q", format=".1f"),
             alt.Tooltip("ci_low_tps:Q", format=".1f"),
             alt.Tooltip("ci_high_tps:Q", format=".1f"),
-            alt.Tooltip("n:Q"),
+            alt.Tooltip("n:Q", format="d"),
             alt.Tooltip("cv:Q", format=".1%"),
             alt.Tooltip("caveat_ids:N"),
             alt.Tooltip("session_id:N"),

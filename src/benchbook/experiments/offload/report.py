@@ -111,6 +111,7 @@ def _chart(pts: pl.DataFrame):
         "host_id",
         "n_cpu_moe",
         "test",
+        "n",
         "mean_tps",
         "ci_low_tps",
         "ci_high_tps",
@@ -124,7 +125,16 @@ def _chart(pts: pl.DataFrame):
         x=alt.X("n_cpu_moe:Q", title="n_cpu_moe (expert blocks on the CPU)")
     )
     tips = [
-        alt.Tooltip(c) for c in ("host_id:N", "n_cpu_moe:Q", "test:N", "status:N", "reason:N", "caveat_ids:N")
+        alt.Tooltip("host_id:N"),
+        alt.Tooltip("n_cpu_moe:Q", format="d"),
+        alt.Tooltip("test:N"),
+        alt.Tooltip("n:Q", format="d", title="n (repetitions)"),
+        alt.Tooltip("mean_tps:Q", format=".1f"),
+        alt.Tooltip("ci_low_tps:Q", format=".1f"),
+        alt.Tooltip("ci_high_tps:Q", format=".1f"),
+        alt.Tooltip("status:N"),
+        alt.Tooltip("reason:N"),
+        alt.Tooltip("caveat_ids:N"),
     ]
     rate = (
         base.transform_filter("datum.status == 'ok'")
@@ -132,7 +142,7 @@ def _chart(pts: pl.DataFrame):
         .encode(
             y=alt.Y("mean_tps:Q", title="tok/s (mean of per-repetition rates)"),
             color="test:N",
-            tooltip=tips + [alt.Tooltip("mean_tps:Q", format=".1f")],
+            tooltip=tips,
         )
     )
     fail = (

@@ -329,6 +329,7 @@ def _charts(table: pl.DataFrame, req: pl.DataFrame, cost: sp.CostModel | None, o
         "prompt_id",
         "spec_type",
         "n_max",
+        "n",
         "alpha",
         "tau",
         "speedup_mean",
@@ -359,11 +360,14 @@ def _charts(table: pl.DataFrame, req: pl.DataFrame, cost: sp.CostModel | None, o
     tips = [
         alt.Tooltip("config_id:N"),
         alt.Tooltip("prompt_id:N"),
+        alt.Tooltip("spec_type:N"),
+        alt.Tooltip("n_max:Q", format="d"),
         alt.Tooltip("alpha:Q", format=".3f"),
         alt.Tooltip("tau:Q", format=".2f"),
         alt.Tooltip("speedup_mean:Q", format=".3f"),
         alt.Tooltip("speedup_ci_low:Q", format=".3f"),
         alt.Tooltip("speedup_ci_high:Q", format=".3f"),
+        alt.Tooltip("n:Q", format="d", title="n (requests)"),
         alt.Tooltip("speedup_model:Q", format=".3f"),
         alt.Tooltip("server_policy:N"),
         alt.Tooltip("caveat_ids:N"),
@@ -401,7 +405,17 @@ def _charts(table: pl.DataFrame, req: pl.DataFrame, cost: sp.CostModel | None, o
 
     acc = (
         table.filter(pl.col("alpha").is_not_null())
-        .select("config_id", "prompt_id", "alpha", "accepted", "drafted", "server_policy")
+        .select(
+            "config_id",
+            "prompt_id",
+            "spec_type",
+            "n_max",
+            "n",
+            "alpha",
+            "accepted",
+            "drafted",
+            "server_policy",
+        )
         .to_dicts()
     )
     charts.save(
@@ -413,12 +427,15 @@ def _charts(table: pl.DataFrame, req: pl.DataFrame, cost: sp.CostModel | None, o
             yOffset="prompt_id:N",
             color="prompt_id:N",
             tooltip=[
-                "config_id:N",
-                "prompt_id:N",
+                alt.Tooltip("config_id:N"),
+                alt.Tooltip("prompt_id:N"),
+                alt.Tooltip("spec_type:N"),
+                alt.Tooltip("n_max:Q", format="d"),
                 alt.Tooltip("alpha:Q", format=".3f"),
-                "accepted:Q",
-                "drafted:Q",
-                "server_policy:N",
+                alt.Tooltip("accepted:Q", format=",d"),
+                alt.Tooltip("drafted:Q", format=",d"),
+                alt.Tooltip("n:Q", format="d", title="n (requests)"),
+                alt.Tooltip("server_policy:N"),
             ],
         )
         .properties(width=480, title="Acceptance per prompt"),
@@ -436,6 +453,7 @@ def _charts(table: pl.DataFrame, req: pl.DataFrame, cost: sp.CostModel | None, o
             (pl.col("peak_rss_bytes") / 2**20).alias("peak_rss_mib"),
             "prompt_id",
             "rep",
+            pl.len().over("config_id", "prompt_id").alias("n"),
         )
         .to_dicts()
     )
@@ -446,7 +464,16 @@ def _charts(table: pl.DataFrame, req: pl.DataFrame, cost: sp.CostModel | None, o
             x=alt.X("n_max:Q", title="n_max (draft tokens)"),
             y=alt.Y("peak_rss_mib:Q", title="peak RSS of llama-server (MiB)", scale=alt.Scale(zero=False)),
             color="spec_type:N",
-            tooltip=["config_id:N", "prompt_id:N", "rep:Q", alt.Tooltip("peak_rss_mib:Q", format=".1f")],
+            tooltip=[
+                alt.Tooltip("config_id:N"),
+                alt.Tooltip("spec_type:N"),
+                alt.Tooltip("draft_model_id:N"),
+                alt.Tooltip("n_max:Q", format="d"),
+                alt.Tooltip("prompt_id:N"),
+                alt.Tooltip("rep:Q", format="d", title="repetition"),
+                alt.Tooltip("n:Q", format="d", title="n (repetitions of this prompt)"),
+                alt.Tooltip("peak_rss_mib:Q", format=",.1f", title="peak RSS (MiB, this request)"),
+            ],
         )
         .properties(width=480, title="Memory vs n_max"),
         out_dir,
