@@ -152,12 +152,21 @@ def test_cached_commands(clone):
 
 
 def test_make_recipes(clone):
-    for target, line in (("run", ".venv/bin/benchbook run"), ("test", ".venv/bin/python -m pytest -q")):
+    recipes = {
+        "run": ["./scripts/setup.sh", ".venv/bin/benchbook run"],
+        "test": [
+            "./scripts/setup.sh --test",
+            ".venv/bin/ruff check src tests scripts",
+            ".venv/bin/ruff format --check src tests scripts",
+            ".venv/bin/python -m mypy",
+            ".venv/bin/python -m pytest -q -p no:cacheprovider",
+        ],
+    }
+    for target, lines in recipes.items():
         r = subprocess.run(
             ["make", "--no-print-directory", "-n", target], cwd=clone["repo"], capture_output=True, text=True
         )
-        assert r.returncode == 0 and r.stdout.splitlines()[0].startswith("./scripts/setup.sh")
-        assert r.stdout.splitlines()[1].startswith(line)
+        assert r.returncode == 0 and [line.strip() for line in r.stdout.splitlines()] == lines, r.stdout
     r = subprocess.run(
         ["make", "--no-print-directory", "-n", "run", "VERBOSE=1"],
         cwd=clone["repo"],

@@ -285,8 +285,8 @@ def visits(site_dir, browser):
 def test_every_page_opens_without_console_errors(visits):
     _, seen = visits
     pages = [p for p in seen if p != "search"]
-    # 5 pages + planted, 3 report notebooks + planted, 2 audit pages + index
-    assert len(pages) == 13, pages
+    # 6 pages (offload included) + planted, 3 report notebooks + planted, 2 audit pages + planted
+    assert len(pages) == 14, pages
     assert {p: v["errors"] for p, v in seen.items() if p != "search" and v["errors"]} == {}
 
 
@@ -297,14 +297,15 @@ def test_no_request_leaves_the_site(visits):
         p: [u for u in v["requests"] if not u.startswith(local)] for p, v in seen.items() if p != "search"
     }
     assert {p: u for p, u in outside.items() if u} == {}
-    assert sum(len(v["requests"]) for p, v in seen.items() if p != "search") > 13
+    assert sum(len(v["requests"]) for p, v in seen.items() if p != "search") > 14
 
 
 def test_every_chart_becomes_a_vega_view_with_a_tooltip(visits, site_dir):
     _, seen = visits
     charts = [(p, spec, state) for p, v in seen.items() if p != "search" for spec, state in v["charts"]]
-    # llama-bench 1, speculative 3, draft-self 3 (experts_vs_bound's element after its script), planted 1
-    assert len(charts) == 8 and all(state == "vega" for _, _, state in charts), charts
+    # llama-bench 1, speculative 3, draft-self 3 (experts_vs_bound's element after its script), offload 1,
+    # planted 1
+    assert len(charts) == 9 and all(state == "vega" for _, _, state in charts), charts
     tips = {
         (p, spec): tip
         for p, v in seen.items()
