@@ -289,3 +289,19 @@ def test_cap_is_kept_in_the_claims_table():
     # regression: load_claims dropped the cap, so cap_hit could never fire on claims
     t = tables.claims_table(schema.load(FX / "at_risk.yaml"))
     assert t.filter(pl.col("id") == "capped").select("tokens_generated", "cap").row(0) == (2000, 2000)
+
+
+def test_bound_stated_in_percent_compares_in_percent(tmp_path):
+    # the largest other/plain ratio in one env is slow-b / fast-b = 35 / 50 = 0.70 = 70 %: "below 75 %"
+    # holds, "below 30 %" does not (it once compared 0.70 with 30 and called it consistent)
+    text = (FX / "derived.yaml").read_text().split("statements:\n")[0] + "statements:\n"
+    for sid, value in (("pct-ok", 75), ("pct-bad", 30)):
+        text += (
+            f"  - {{id: {sid}, kind: bound, statement: every other run below {value}% of plain, "
+            "over: {numerator: {decoding: other}, denominator: {decoding: plain}, match: [env]}, "
+            f"relation: below, value: {value}, unit: '%'}}\n"
+        )
+    (tmp_path / "pct.yaml").write_text(text)
+    got = verdicts(tmp_path / "pct.yaml")
+    assert (got["pct-ok"].consistency, got["pct-bad"].consistency) == ("consistent", "inconsistent")
+    assert got["pct-ok"].arithmetic.endswith("= 70; stated below 75")

@@ -402,3 +402,12 @@ def test_json_the_decoder_refuses_is_an_ingest_error():
         ingest.read_llama_bench(Path("b.json"), huge, "json")
     with pytest.raises(IngestError, match=r"b\.json:2: not valid JSON"):
         ingest.read_llama_bench(Path("b.json"), "[\n{", "json")
+
+
+@pytest.mark.parametrize(("name", "text"), [("a.json", "[]"), ("a.jsonl", "")])
+def test_output_without_rows_is_an_ingest_error(tmp_path, name, text):
+    # `[]` once reached the CLI's summary line and raised IndexError there
+    p = tmp_path / name
+    p.write_text(text)
+    with pytest.raises(IngestError, match="no rows|empty"):
+        ingest.ingest_file(p, "json" if name.endswith(".json") else "jsonl")

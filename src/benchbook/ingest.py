@@ -671,12 +671,19 @@ def ingest_file(
     if fmt == "auto":
         fmt = detect_format(text)
     if fmt in ("json", "jsonl", "csv", "md", "sql"):
-        return read_llama_bench(path, text, fmt, build_hint, host)
-    if fmt == "server-log":
-        return read_server_log(path, text, build_hint, host)
-    if fmt == "spec-simple":
-        return read_speculative_simple(path, text)
-    raise IngestError(f"{path}: unknown format {fmt!r}")
+        records = read_llama_bench(path, text, fmt, build_hint, host)
+    elif fmt == "server-log":
+        records = read_server_log(path, text, build_hint, host)
+    elif fmt == "spec-simple":
+        records = read_speculative_simple(path, text)
+    else:
+        raise IngestError(f"{path}: unknown format {fmt!r}")
+    if not records:
+        raise IngestError(
+            f"{path}: {fmt} output with no rows (an empty array, or a header without rows); "
+            "fix: ingest the file that holds the results"
+        )
+    return records
 
 
 def default_out(root: str | Path, records: list[dict], host: str | None = None) -> Path:

@@ -147,7 +147,9 @@ def _bound(cf: ClaimsFile, stmt: Statement) -> Recomputed:
         )
     below = stmt.relation == "below"
     ext = max(pairs, key=lambda p: p.value.hi) if below else min(pairs, key=lambda p: p.value.lo)
-    edge = ext.value.hi if below else ext.value.lo
+    # a ratio set against a bound stated in percent ("below 30%") compares in the statement's unit
+    scale = 100.0 if stmt.unit == "%" and ext.denominator else 1.0
+    edge = (ext.value.hi if below else ext.value.lo) * scale
     reads = sorted({p.numerator for p in pairs} | {p.denominator for p in pairs if p.denominator})
     h = half_width(stmt.decimals, stmt.about)
     ok = edge < bound + h if below else edge > bound - h
