@@ -362,6 +362,19 @@ _RUN = (
     Field("toolchain_id", S, "benchbook.toolchain snapshot id; ingested: unknown:<group>"),
 )
 
+#: the llama-bench arguments of a run's ``config`` (the llama_bench kind; experiments that drive
+#: llama-bench, e.g. offload, add their own fields after these)
+LLAMA_BENCH_CONFIG = (
+    Field("n_prompt", Int, "-p"),
+    Field("n_gen", Int, "-n"),
+    Field("n_depth", Int, "-d"),
+    Field("repetitions", Int, "-r"),
+    Field("threads", Int, "-t"),
+    Field("n_gpu_layers", Int, "-ngl"),
+    Field("flash_attn", S, "-fa as given (on|off|auto)"),
+    Field("model_id", S, "registry id"),
+)
+
 LLAMA_BENCH = Kind(
     "llama_bench",
     "benchbook.llama_bench",
@@ -375,14 +388,7 @@ LLAMA_BENCH = Kind(
         obj(
             "config",
             "the run's configuration (hashed into run_key)",
-            Field("n_prompt", Int, "-p"),
-            Field("n_gen", Int, "-n"),
-            Field("n_depth", Int, "-d"),
-            Field("repetitions", Int, "-r"),
-            Field("threads", Int, "-t"),
-            Field("n_gpu_layers", Int, "-ngl"),
-            Field("flash_attn", S, "-fa as given (on|off|auto)"),
-            Field("model_id", S, "registry id"),
+            *LLAMA_BENCH_CONFIG,
             Field("phase", S, "cold | warm"),
             required=NATIVE,
         ),

@@ -27,7 +27,7 @@ from dataclasses import replace
 import polars as pl
 
 from benchbook import schemas
-from benchbook.schemas import Field, Kind, declare, obj, opt
+from benchbook.schemas import LLAMA_BENCH_CONFIG, Field, Kind, declare, obj, opt
 
 S, Int, F, B, L = pl.String, pl.Int64, pl.Float64, pl.Boolean, pl.List
 
@@ -85,14 +85,7 @@ POINT = (
     obj(
         "config",
         "the point's configuration (hashed into run_key)",
-        Field("n_prompt", Int, "-p"),
-        Field("n_gen", Int, "-n"),
-        Field("n_depth", Int, "-d"),
-        Field("repetitions", Int, "-r"),
-        Field("threads", Int, "-t"),
-        Field("n_gpu_layers", Int, "-ngl"),
-        Field("flash_attn", S, "-fa as given"),
-        Field("model_id", S, "registry id"),
+        *LLAMA_BENCH_CONFIG,
         Field("n_cpu_moe", Int, "-ncmoe"),
         Field("budget_free_mib", Int, "GPU memory the ballast leaves free", "mib"),
     ),
