@@ -97,7 +97,7 @@ def test_numberless_claims_are_kept():
     "name, where",
     [
         ("missing_unit", "missing_unit.yaml:5: claims.0.unit: a claim with a value or range needs its unit"),
-        ("non_numeric", "non_numeric.yaml:7: claims.0.value: Input should be a valid number"),
+        ("non_numeric", "non_numeric.yaml:7: claims.0.value: a number is needed, got str 'fast'"),
         ("duplicate_id", "duplicate_id.yaml:7: claims.2.id: duplicate id 'a' (first at line 5)"),
         (
             "unknown_reference",
@@ -134,3 +134,83 @@ def test_statement_shape_errors(tmp_path):
         )
         with pytest.raises(schema.ClaimsError, match=msg.replace("(", r"\(").replace(")", r"\)")):
             schema.load(p)
+
+
+_HEAD = "schema: benchbook.claims\nschema_version: 1\nsource: {kind: t}\nclaims:\n"
+
+
+@pytest.mark.parametrize(
+    "claim, message",
+    [
+        # impossible counts: more accepted than drafted, negative, nothing drafted
+        (
+            "{id: a, metric: acceptance_rate, value: 0.6, unit: ratio, counts: {accepted: 60, drafted: 50}}",
+            "t.yaml:5: claims.0.counts.accepted: 60 accepted of 50 drafted is impossible",
+        ),
+        (
+            "{id: a, metric: acceptance_rate, value: 0.6, unit: ratio, counts: {accepted: -1, drafted: 5}}",
+            "t.yaml:5: claims.0.counts.accepted: Input should be greater than or equal to 0",
+        ),
+        (
+            "{id: a, metric: acceptance_rate, value: 0.6, unit: ratio, counts: {accepted: 0, drafted: 0}}",
+            "t.yaml:5: claims.0.counts.drafted: Input should be greater than or equal to 1",
+        ),
+        # values that are not finite numbers, and coercions that used to pass
+        (
+            "{id: a, metric: decode_tps, value: .nan, unit: tok/s}",
+            "claims.0.value: Input should be a finite number",
+        ),
+        (
+            "{id: a, metric: decode_tps, value: .inf, unit: tok/s}",
+            "claims.0.value: Input should be a finite number",
+        ),
+        (
+            "{id: a, metric: decode_tps, range: [1.0, .inf], unit: tok/s}",
+            "claims.0.range.1: Input should be a finite",
+        ),
+        (
+            "{id: a, metric: decode_tps, value: true, unit: tok/s}",
+            "claims.0.value: a number is needed, got a boolean",
+        ),
+        (
+            '{id: a, metric: decode_tps, value: "10", unit: tok/s}',
+            "claims.0.value: a number is needed, got str '10'",
+        ),
+        # negative rate, size and time; a unit that is not the metric's
+        ("{id: a, metric: decode_tps, value: -12.5, unit: tok/s}", "claims.0.value: -12.5 tok/s is negative"),
+        ("{id: a, metric: vram_peak, range: [-1, 3], unit: GiB}", "claims.0.value: -1 GiB is negative"),
+        (
+            "{id: a, metric: decode_tps, value: 12.5, unit: GiB}",
+            "claims.0.unit: 'GiB' is not a unit of decode_tps",
+        ),
+        (
+            "{id: a, metric: vram_peak, value: 12.5, unit: tok/s}",
+            "claims.0.unit: 'tok/s' is not a unit of vram_peak",
+        ),
+        # YAML 1.1 reads an unquoted on/no as a boolean
+        ("{id: on, metric: m, value: 1, unit: s}", "claims.0.id: Input should be a valid string (YAML read"),
+    ],
+)
+def test_impossible_or_coerced_claims_are_refused_with_file_line(tmp_path, claim, message):
+    p = tmp_path / "t.yaml"
+    p.write_text(_HEAD + f"  - {claim}\n")
+    with pytest.raises(schema.ClaimsError) as e:
+        schema.load(p)
+    assert message in str(e.value) and "fix:" in str(e.value)
+
+
+def test_possible_values_still_load(tmp_path):
+    # a negative percent change and an unknown metric/unit stay allowed; 12 (an int) is a number
+    p = tmp_path / "t.yaml"
+    p.write_text(
+        _HEAD
+        + "  - {id: a, metric: prefill_change, value: -15, unit: '%'}\n"
+        + "  - {id: b, metric: decode_tps, value: 12, unit: t/s}\n"
+        + "  - {id: c, metric: temperature, value: -3.5, unit: degC}\n"
+        + "  - {id: d, metric: acceptance_rate, value: 60.6, unit: '%',\n"
+        + "     counts: {accepted: 60, drafted: 99}}\n"
+    )
+    cf = schema.load(p)
+    assert [c.value for c in cf.claims] == [-15.0, 12.0, -3.5, 60.6]
+    assert cf.claim("d").counts.alpha == pytest.approx(60 / 99)
+    assert cf.where("b") == f"{p}:6"

@@ -305,3 +305,67 @@ def test_bound_stated_in_percent_compares_in_percent(tmp_path):
     got = verdicts(tmp_path / "pct.yaml")
     assert (got["pct-ok"].consistency, got["pct-bad"].consistency) == ("consistent", "inconsistent")
     assert got["pct-ok"].arithmetic.endswith("= 70; stated below 75")
+
+
+def _claims(tmp_path, body: str) -> Path:
+    p = tmp_path / "c.yaml"
+    p.write_text("schema: benchbook.claims\nschema_version: 1\nsource: {kind: t}\n" + body)
+    return p
+
+
+def test_acceptance_rate_is_checked_against_its_counts(tmp_path):
+    p = _claims(
+        tmp_path,
+        "claims:\n"
+        "  - {id: ok, metric: acceptance_rate,\n"
+        "      value: 0.606, unit: ratio, counts: {accepted: 60, drafted: 99}}\n"
+        "  - {id: pct, metric: acceptance_rate,\n"
+        "      value: 60.6, unit: '%', counts: {accepted: 60, drafted: 99}}\n"
+        "  - {id: bad, metric: acceptance_rate,\n"
+        "      value: 0.75, unit: ratio, counts: {accepted: 60, drafted: 99}}\n"
+        "  - {id: bare, metric: acceptance_rate, value: 0.75, unit: ratio}\n",
+    )
+    v = {x.id: x for x in run.audit_file(p, here=Here()).verdicts}
+    assert (v["ok"].consistency, v["ok"].recomputed) == ("consistent", "0.606")
+    assert (v["pct"].consistency, v["pct"].recomputed) == ("consistent", "60.606")
+    assert v["bad"].consistency == "inconsistent"
+    assert v["bad"].arithmetic == "60 accepted / 99 drafted = 0.6061"
+    # stated 0.75 stands for [0.745, 0.755]; 60/99 = 0.60606 lies 0.1389 below it
+    assert v["bad"].difference == pytest.approx(60 / 99 - 0.745)
+    assert v["bare"].consistency == "not checkable"
+
+
+def test_recompute_errors_name_file_line_and_print_plain_intervals(tmp_path):
+    p = _claims(
+        tmp_path,
+        "claims:\n"
+        "  - {id: a, metric: decode_tps, value: 10, unit: tok/s}\n"
+        "  - {id: z, metric: prefill_change, value: 0, unit: '%'}\n"
+        "statements:\n"
+        "  - {id: s, kind: ratio, statement: a over z, of: [a, z], value: 2}\n",
+    )
+    with pytest.raises(recompute.RecomputeError) as e:
+        run.audit_file(p, here=Here())
+    msg = str(e.value)
+    assert msg.startswith(f"{p}:8: statement s: a ratio needs positive numbers, got 10.0000 / 0.0000")
+    assert "Interval(" not in msg and "fix:" in msg
+
+
+def test_bound_unit_must_fit_what_it_bounds(tmp_path):
+    body = (
+        "claims:\n"
+        "  - {id: a, metric: decode_tps, value: 10, unit: tok/s, conditions: {decoding: plain}}\n"
+        "  - {id: b, metric: decode_tps, value: 12, unit: tok/s, conditions: {decoding: plain}}\n"
+        "statements:\n"
+        "  - id: s\n    kind: bound\n    statement: every plain decode below 20 GiB\n"
+        "    over: {numerator: {metric: decode_tps}}\n    relation: below\n    value: 20\n    unit: {unit}\n"
+    )
+    with pytest.raises(
+        recompute.RecomputeError, match=r"c.yaml:8: statement s: the bound is in 'GiB' but bounds"
+    ):
+        run.audit_file(_claims(tmp_path, body.replace("{unit}", "GiB")), here=Here())
+    v = {
+        x.id: x
+        for x in run.audit_file(_claims(tmp_path, body.replace("{unit}", "tok/s")), here=Here()).verdicts
+    }
+    assert v["s"].consistency == "consistent" and v["s"].recomputed == "12.000"

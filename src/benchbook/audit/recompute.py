@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import Final, Literal
 
 from .precision import Interval, half_width, stated_interval
-from .schema import BoundSet, Claim, ClaimsFile, Statement, field_of
+from .schema import BoundSet, Claim, ClaimsFile, Statement, family_of, field_of
 
 Consistency = Literal["consistent", "inconsistent", "not checkable"]
 CONSISTENT: Final = "consistent"
@@ -38,7 +38,10 @@ NOT_CHECKABLE: Final = "not checkable"
 
 class RecomputeError(ValueError):
     """Cited numbers that cannot be combined (different units in a sum, a division by zero); the
-    message names the statement id and the fix."""
+    message names the statement id and the fix, and ``recompute_all`` prefixes it with the
+    statement's ``file:line`` (``ClaimsFile.where``)."""
+
+    located: bool = False
 
 
 @dataclass(frozen=True)
@@ -83,7 +86,7 @@ def _unit_factor(stmt: Statement) -> float:
 def _divide(a: Interval, b: Interval, sid: str) -> Interval:
     if b.lo <= 0 or a.lo < 0:
         raise RecomputeError(
-            f"statement {sid}: a ratio needs positive numbers, got {a} / {b}; "
+            f"statement {sid}: a ratio needs positive numbers, got {a.text(4)} / {b.text(4)}; "
             "fix: cite the speeds or sizes themselves"
         )
     return Interval(a.lo / b.hi, a.hi / b.lo)
@@ -128,6 +131,27 @@ def bound_pairs(cf: ClaimsFile, stmt: Statement) -> list[Pair]:
     return pairs
 
 
+def _check_bound_unit(cf: ClaimsFile, stmt: Statement, pairs: list[Pair]) -> None:
+    """A bound's unit must be the unit of what it bounds: a ratio family (x, %) over a ratio set,
+    the claims' own unit family (tok/s, GiB...) over plain values; None is "the set's unit"."""
+    if stmt.unit is None:
+        return
+    if pairs[0].denominator is not None:
+        if family_of(stmt.unit) != "ratio":
+            raise RecomputeError(
+                f"statement {stmt.id}: unit {stmt.unit!r} for a bound over ratios; "
+                "fix: state the bound in x or %"
+            )
+        return
+    units = {c.unit for p in pairs if (c := cf.claim(p.numerator)) is not None}
+    wrong = sorted(str(u) for u in units if family_of(u) != family_of(stmt.unit))
+    if wrong:
+        raise RecomputeError(
+            f"statement {stmt.id}: the bound is in {stmt.unit!r} but bounds claims in {wrong}; "
+            "fix: state the bound in the claims' unit"
+        )
+
+
 def _bound(cf: ClaimsFile, stmt: Statement) -> Recomputed:
     over, bound = _bound_set(stmt)
     pairs = bound_pairs(cf, stmt)
@@ -145,6 +169,7 @@ def _bound(cf: ClaimsFile, stmt: Statement) -> Recomputed:
                 f"{over.denominator}, same {match})"
             ),
         )
+    _check_bound_unit(cf, stmt, pairs)
     below = stmt.relation == "below"
     ext = max(pairs, key=lambda p: p.value.hi) if below else min(pairs, key=lambda p: p.value.lo)
     # a ratio set against a bound stated in percent ("below 30%") compares in the statement's unit
@@ -198,7 +223,14 @@ def recompute_all(cf: ClaimsFile) -> dict[str, Recomputed]:
 
     def get(sid: str) -> Recomputed:
         if sid not in out:
-            out[sid] = one(by_stmt[sid])
+            try:
+                out[sid] = one(by_stmt[sid])
+            except RecomputeError as e:
+                if e.located:
+                    raise
+                located = RecomputeError(f"{cf.where(sid)}: {e}")
+                located.located = True
+                raise located from None
         return out[sid]
 
     def one(stmt: Statement) -> Recomputed:

@@ -28,10 +28,18 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    PrivateAttr,
+    ValidationError,
+    model_validator,
+)
 
 from .precision import decimals_of
 
@@ -44,7 +52,78 @@ class ClaimsError(ValueError):
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
+
+
+def _written_number(v: Any) -> Any:
+    """A number as written in YAML: ``true`` or ``"10"`` are refused, not coerced to 1.0 or 10.0."""
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        shown = (
+            "a boolean (YAML reads unquoted on/off/yes/no/true/false as one)"
+            if isinstance(v, bool)
+            else (f"{type(v).__name__} {v!r}")
+        )
+        raise ValueError(f"a number is needed, got {shown}; fix: write the number itself, unquoted")
+    return v
+
+
+#: a published number: finite (pydantic refuses nan/inf), never a boolean or a quoted string
+Number = Annotated[float, BeforeValidator(_written_number)]
+
+#: unit families (lower case).  A claim whose metric has a known family must use one of its units,
+#: and a value in these families cannot be negative (a rate, size, time or ratio).
+UNIT_FAMILIES: dict[str, frozenset[str]] = {
+    "rate": frozenset({"tok/s", "t/s", "tokens/s", "token/s", "tps", "it/s"}),
+    "size": frozenset({"b", "kib", "mib", "gib", "tib", "kb", "mb", "gb", "tb"}),
+    "time": frozenset({"ns", "us", "µs", "ms", "s", "min", "h"}),
+    "ratio": frozenset({"x", "×", "ratio", "%"}),
+    "tokens": frozenset({"tokens", "token", "tokens/step", "tokens/verify step"}),
+}
+
+#: the unit family of each known metric (an unknown metric is not checked)
+METRIC_FAMILIES: dict[str, tuple[str, ...]] = {
+    "decode_tps": ("rate",),
+    "prefill_tps": ("rate",),
+    "tg_tps": ("rate",),
+    "pp_tps": ("rate",),
+    "throughput": ("rate",),
+    "acceptance_rate": ("ratio",),
+    "speedup": ("ratio",),
+    "vram_peak": ("size",),
+    "vram": ("size",),
+    "ram_peak": ("size",),
+    "rss_peak": ("size",),
+    "model_size": ("size",),
+    "ttft": ("time",),
+    "tpot": ("time",),
+    "latency": ("time",),
+    "load_time": ("time",),
+    "mean_accepted_length": ("tokens", "ratio"),
+    "tau": ("tokens", "ratio"),
+}
+
+
+def family_of(unit: str | None) -> str | None:
+    """The family (``UNIT_FAMILIES`` key) of ``unit``, matched case-insensitively; None if unknown."""
+    if unit is None:
+        return None
+    u = unit.strip().lower()
+    return next((f for f, units in UNIT_FAMILIES.items() if u in units), None)
+
+
+def _check_number_unit(metric: str | None, unit: str | None, numbers: list[float]) -> None:
+    """Raise ValueError (field named first) when ``unit`` does not fit ``metric`` or a number is
+    negative in a family where that is impossible; ``%`` may be negative (a change)."""
+    fam = family_of(unit)
+    wanted = METRIC_FAMILIES.get(metric or "")
+    if wanted and unit is not None and fam not in wanted:
+        units = ", ".join(sorted(u for f in wanted for u in UNIT_FAMILIES[f]))
+        raise ValueError(f"unit: {unit!r} is not a unit of {metric}; fix: use one of {units}")
+    if fam is not None and (unit or "").strip() != "%" and any(x < 0 for x in numbers):
+        raise ValueError(
+            f"value: {min(numbers):g} {unit} is negative; a {fam} cannot be "
+            "(fix: write a change in % or as a percent_change or difference statement)"
+        )
 
 
 class Source(_Strict):
@@ -121,10 +200,25 @@ class Conditions(_Strict):
 
 
 class Counts(_Strict):
-    """The counts behind an acceptance rate."""
+    """The counts behind an acceptance rate: α = accepted ÷ drafted (llama-server's
+    ``draft_n_accepted`` / ``draft_n``), so 0 ≤ accepted ≤ drafted and drafted ≥ 1."""
 
-    accepted: int
-    drafted: int
+    accepted: int = Field(ge=0)
+    drafted: int = Field(ge=1)
+
+    @model_validator(mode="after")
+    def _possible(self) -> Counts:
+        if self.accepted > self.drafted:
+            raise ValueError(
+                f"accepted: {self.accepted} accepted of {self.drafted} drafted is impossible "
+                "(α = accepted / drafted ≤ 1); fix: check which count is which"
+            )
+        return self
+
+    @property
+    def alpha(self) -> float:
+        """α = accepted / drafted (a ratio in [0, 1])."""
+        return self.accepted / self.drafted
 
 
 class Claim(_Strict):
@@ -132,8 +226,8 @@ class Claim(_Strict):
 
     id: str
     metric: str = Field(description="decode_tps | prefill_tps | acceptance_rate | speedup | vram_peak | ...")
-    value: float | None = None
-    range: tuple[float, float] | None = None
+    value: Number | None = None
+    range: tuple[Number, Number] | None = None
     decimals: int | None = Field(
         default=None, description="digits after the point as stated (from the YAML text)"
     )
@@ -144,7 +238,7 @@ class Claim(_Strict):
     origin: str | None = Field(default=None, description="who published it, when not the source itself")
     conditions: Conditions = Field(default_factory=Conditions)
     counts: Counts | None = None
-    capacity: float | None = Field(
+    capacity: Number | None = Field(
         default=None, description="capacity the value is measured against, same unit"
     )
     statement: str | None = Field(default=None, description="the claim in the source's words")
@@ -161,6 +255,8 @@ class Claim(_Strict):
             raise ValueError("statement: a claim with no number needs the source's words in `statement`")
         if self.range is not None and self.range[0] > self.range[1]:
             raise ValueError("range: write [low, high]")
+        numbers = [self.value] if self.value is not None else list(self.range or ())
+        _check_number_unit(self.metric, self.unit, numbers)
         return self
 
 
@@ -188,8 +284,8 @@ class Statement(_Strict):
     of: list[str] = Field(default_factory=list)
     over: BoundSet | None = None
     relation: Literal["below", "above"] | None = None
-    value: float | None = None
-    range: tuple[float, float] | None = None
+    value: Number | None = None
+    range: tuple[Number, Number] | None = None
     decimals: int | None = None
     about: bool = False
     unit: str | None = Field(
@@ -233,6 +329,12 @@ class ClaimsFile(_Strict):
     claims: list[Claim] = Field(default_factory=list)
     statements: list[Statement] = Field(default_factory=list)
     log_pairs: list[LogPair] = Field(default_factory=list, description="speculative log -> its baseline log")
+    _where: dict[str, str] = PrivateAttr(default_factory=dict)
+
+    def where(self, item_id: str) -> str:
+        """``file:line`` of the claim or statement ``item_id`` as loaded (``"?"`` for a file built
+        in memory)."""
+        return self._where.get(item_id, "?")
 
     def claim(self, cid: str) -> Claim | None:
         return next((c for c in self.claims if c.id == cid), None)
@@ -425,19 +527,25 @@ def load(path: str | Path) -> ClaimsFile:
         err = e.errors()[0]
         loc = tuple(p for p in err["loc"] if not (isinstance(p, str) and p in _UNION_TAGS))
         msg = err["msg"].removeprefix("Value error, ")
+        if isinstance(err.get("input"), bool) and err["type"] == "string_type":
+            msg += (
+                f" (YAML read the unquoted word as the boolean {err['input']}: on/off/yes/no/true/"
+                "false are booleans in YAML 1.1; quote it, e.g. id: 'on')"
+            )
         named = re.match(r"(\w+): ", msg)  # a model check names its field first ("unit: ...")
         if named and named.group(1) in _FIELDS:
             loc, msg = loc + (named.group(1),), msg[named.end() :]
         more = f" (and {e.error_count() - 1} more)" if e.error_count() > 1 else ""
-        raise ClaimsError(
-            f"{path}:{doc.line(loc)}: {_loc_text(loc) or '(file)'}: {msg}{more}; "
-            "fix: see README 'Claims files' for the field"
-        ) from None
+        fix = "" if "fix:" in msg else "; fix: see README 'Claims files' for the field"
+        raise ClaimsError(f"{path}:{doc.line(loc)}: {_loc_text(loc) or '(file)'}: {msg}{more}{fix}") from None
     _check_references(cf, doc)
+    for section in ("claims", "statements"):
+        for i, it in enumerate(getattr(cf, section)):
+            cf._where[it.id] = f"{path}:{doc.line((section, i, 'id'))}"
     return cf
 
 
 #: pydantic inserts the union member tried into error locations; they are not YAML keys
 _UNION_TAGS = {"float", "int", "str", "bool", "tuple[float, float]", "dict[str,any]", "list[str]"}
 
-_FIELDS = set(Claim.model_fields) | set(Statement.model_fields)
+_FIELDS = set(Claim.model_fields) | set(Statement.model_fields) | set(Counts.model_fields)

@@ -32,7 +32,8 @@ import polars as pl
 from pydantic import BaseModel, ConfigDict, Field
 
 from .. import caveats
-from .recompute import NOT_CHECKABLE, Consistency, Recomputed, claim_interval
+from .precision import Interval, stated_interval
+from .recompute import CONSISTENT, INCONSISTENT, NOT_CHECKABLE, Consistency, Recomputed, claim_interval
 from .schema import Claim, ClaimsFile, Statement
 from .tables import OWN_SOURCE, build_of, claims_table, comparison_table, host_of
 
@@ -385,6 +386,38 @@ def _fired(table: pl.DataFrame, kind: str) -> dict[str, list[str]]:
     return {row["id"]: row["caveats"] for row in out.select("id", "caveats").iter_rows(named=True)}
 
 
+@dataclass(frozen=True)
+class CountsCheck:
+    """A stated acceptance rate against the counts it states beside it."""
+
+    consistency: Consistency
+    recomputed: str
+    arithmetic: str
+    difference: float | None
+
+
+def counts_check(c: Claim) -> CountsCheck | None:
+    """Check an ``acceptance_rate`` claim's value against its ``counts``: α = accepted ÷ drafted
+    (llama-server ``draft_n_accepted`` / ``draft_n``), ×100 when the unit is %, compared with the
+    interval the stated value's precision allows (``precision.stated_interval``).
+
+    Returns None when the claim is not an acceptance rate with both a number and counts."""
+    iv = claim_interval(c)
+    if c.metric != "acceptance_rate" or c.counts is None or iv is None:
+        return None
+    scale = 100.0 if (c.unit or "").strip() == "%" else 1.0
+    alpha = c.counts.alpha * scale
+    stated = stated_interval(iv.lo, iv.hi, c.decimals, c.about)
+    arithmetic = (
+        f"{c.counts.accepted} accepted / {c.counts.drafted} drafted"
+        f"{' x 100' if scale != 1 else ''} = {alpha:.4f}"
+    )
+    if Interval(alpha, alpha).overlaps(stated):
+        return CountsCheck(CONSISTENT, f"{alpha:.3f}", arithmetic, None)
+    target = stated.lo if alpha < stated.lo else stated.hi
+    return CountsCheck(INCONSISTENT, f"{alpha:.3f}", arithmetic, alpha - target)
+
+
 def judge(cf: ClaimsFile, recomputed: dict[str, Recomputed], here: Here, claims_file: str) -> list[Verdict]:
     """Verdicts for every claim, then every statement, of ``cf`` (file order)."""
     ctable = claims_table(cf)
@@ -414,13 +447,17 @@ def judge(cf: ClaimsFile, recomputed: dict[str, Recomputed], here: Here, claims_
                     evidence=sorted(acc_risk[c.id]),
                 )
             )
+        counted = counts_check(c)
         out.append(
             Verdict(
                 claims_file=claims_file,
                 id=c.id,
                 kind="claim",
                 text=claim_text(c),
-                consistency=NOT_CHECKABLE,
+                consistency=counted.consistency if counted else NOT_CHECKABLE,
+                recomputed=counted.recomputed if counted else None,
+                difference=counted.difference if counted else None,
+                arithmetic=counted.arithmetic if counted else None,
                 unit=c.unit,
                 qualifiers=quals,
                 notes=_not_stated(cf, c),
