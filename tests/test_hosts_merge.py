@@ -80,10 +80,16 @@ def merged(tmp_path_factory):
         "PYTHONPATH": str(ROOT / "src"),
         "BENCHBOOK_CACHE": str(tmp / "cache"),
     }
-    clones = {}
-    for name in ("a", "b"):
-        _git(tmp, "clone", "-q", str(tmp / "origin.git"), name)
-        clones[name] = tmp / name
+    clones = {"a": tmp / "a", "b": tmp / "b"}
+    _git(tmp, "clone", "-q", str(tmp / "origin.git"), "a")
+    # the base: measure/dvc.lock in step with the code (after a code change the committer runs
+    # `dvc commit -f` on the measurement stages; nothing is measured)
+    stages = [f"{MEASURE}:{s}" for s in ("llama_bench", "speculative", "draftself_train", "draftself")]
+    _dvc(clones["a"], "commit", "-f", *stages, env=base_env)
+    if _git(clones["a"], "status", "--porcelain").stdout:
+        _git(clones["a"], "commit", "-q", "-am", "measure/dvc.lock in step with the code")
+        _git(clones["a"], "push", "-q", "origin", branch)
+    _git(tmp, "clone", "-q", str(tmp / "origin.git"), "b")
     for name, host in (("a", "a" * 16), ("b", "b" * 16)):
         env = {**base_env, "STANDIN_HOST": host}
         _dvc(
