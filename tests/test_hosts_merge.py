@@ -144,6 +144,7 @@ def test_an_artifact_pushed_by_one_clone_is_pulled_into_the_others_cache(merged,
     payload = b"GGUF stand-in model bytes\n"
     sha = hashlib.sha256(payload).hexdigest()
     d = a / artifacts.MODELS_DIR
+    d.mkdir(parents=True, exist_ok=True)
     (d / f"{sha}.gguf").write_bytes(payload)
     origin = {"source": "url", "url": "http://127.0.0.1:9/never-fetched.gguf"}
     desc = {"model_id": "standin", "sha256": sha, "size_bytes": len(payload), "origin": origin}
