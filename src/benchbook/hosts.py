@@ -154,3 +154,42 @@ def hosts_table(raw_dir: str | Path) -> str:
             lines.append("  " + "  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip())
         lines.append("")
     return "\n".join(lines)
+
+
+def hosts_panel(raw_dir: str | Path, experiment: str, headline_session: str | None) -> str:
+    """Markdown for an experiment page: every host with a session of ``experiment`` under ``raw_dir``
+    (``data/raw``) in its own column, the host of ``headline_session`` (the page's numbers) first:
+    its machine, builds, newest complete session (id prefix, end time UTC) and sessions complete of
+    started.  Empty string when no host has a session of ``experiment``."""
+    raw = Path(raw_dir)
+    toolchains = read_snapshots(raw / "snapshots", "toolchain")
+    cols = [h for h in inventory(raw) if any(s.experiment == experiment for s in h.sessions)]
+    if not cols:
+        return ""
+    own = {h.host_id: [s for s in h.sessions if s.experiment == experiment] for h in cols}
+    cols.sort(key=lambda h: (not any(s.session_id == headline_session for s in own[h.host_id]), h.host_id))
+
+    def newest(h: HostInfo) -> str:
+        done = [s for s in own[h.host_id] if s.ended]
+        if not done:
+            return "none complete"
+        s = max(done, key=lambda s: s.ended or "")
+        mark = " (this page's numbers)" if s.session_id == headline_session else " (not quoted on this page)"
+        return f"`{s.session_id[:8]}`, ended {_minute(s.ended)} UTC{mark}"
+
+    def builds(h: HostInfo) -> str:
+        names = sorted({_build(s.toolchain_id, toolchains) for s in own[h.host_id] if s.toolchain_id})
+        return ", ".join(names) or "-"
+
+    def count(h: HostInfo) -> str:
+        return f"{sum(1 for s in own[h.host_id] if s.ended)} of {len(own[h.host_id])}"
+
+    rows = [
+        ("machine", lambda h: _hardware(h.snapshot).replace("|", "&#124;")),
+        ("builds", builds),
+        ("newest complete session", newest),
+        ("sessions complete", count),
+    ]
+    lines = ["| | " + " | ".join(f"`{h.host_id}`" for h in cols) + " |", "|---|" + "---|" * len(cols)]
+    lines += [f"| {label} | " + " | ".join(cell(h) for h in cols) + " |" for label, cell in rows]
+    return "\n".join(lines) + "\n"

@@ -20,13 +20,13 @@ from .imports import Import, package_graph
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("contract", ("", "paths", "records", "schemas", "migrations", "session", "provenance", "jsonl")),
     ("stats", ("stats",)),
-    ("report engine", ("caveats", "numbers", "charts", "escape")),
+    ("report engine", ("caveats", "numbers", "charts", "escape", "hosts")),
     ("llamacpp", ("llamacpp", "llamacpp.*")),
     ("resolve", ("resolve",)),
     ("draftself", ("draftself", "draftself.*")),
     ("experiments", ("experiments", "experiments.*")),
     ("ingest/audit", ("ingest", "audit", "audit.*")),
-    ("site", ("site", "sitecheck", "hosts")),
+    ("site", ("site", "sitecheck")),
     ("tooling", ("imports", "layers", "stagedeps")),
     ("cli", ("cli", "__main__")),
 ]
