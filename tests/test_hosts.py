@@ -9,17 +9,17 @@ from benchbook import hosts, resolve
 from benchbook.experiments.llama_bench import report
 from conftest import committed_root
 
-#: the committed data: the 2-core CPU host (draft-self sessions of the old layout carry no build) and the
+#: the committed data: the 2-core CPU host (draft-self sessions of the old layout: their torch build) and the
 #: H200 host with its two CUDA builds; speculative has 3 sessions (one of them resumed: two start records)
 EXPECTED = "\n".join(
     [
         "host 246274abff670295: CPU AMD EPYC (2 threads), RAM 23.5 GiB, GPU none, Linux 6.18.44-fc-v857",
-        "  builds: b11434 cpu (6bcbdc29)",
+        "  builds: b11434 cpu (6bcbdc29), torch 2.13.0+cpu",
         "  experiment   session   build                  started (UTC)     ended (UTC)       complete",
-        "  draftself    ff659678  -                      2026-11-29 12:28  2026-11-29 12:29  yes",
-        "  draftself    f7ac36b1  -                      2026-11-29 12:32  2026-11-29 12:33  yes",
-        "  draftself    9134c774  -                      2026-11-29 12:55  2026-11-29 12:56  yes",
-        "  draftself    6c11c22a  -                      2026-11-29 13:21  2026-11-29 13:22  yes",
+        "  draftself    ff659678  torch 2.13.0+cpu       2026-11-29 12:28  2026-11-29 12:29  yes",
+        "  draftself    f7ac36b1  torch 2.13.0+cpu       2026-11-29 12:32  2026-11-29 12:33  yes",
+        "  draftself    9134c774  torch 2.13.0+cpu       2026-11-29 12:55  2026-11-29 12:56  yes",
+        "  draftself    6c11c22a  torch 2.13.0+cpu       2026-11-29 13:21  2026-11-29 13:22  yes",
         "  llama_bench  aec9b906  b11434 cpu (6bcbdc29)  2026-11-29 11:51  2026-11-29 11:53  yes",
         "  llama_bench  e2b890c3  b11434 cpu (6bcbdc29)  2026-11-29 12:40  2026-11-29 12:41  yes",
         "  llama_bench  2f3374db  b11434 cpu (6bcbdc29)  2026-11-29 12:55  2026-11-29 12:55  yes",
@@ -69,3 +69,22 @@ def test_the_llama_bench_page_puts_each_hosts_newest_session_in_its_own_column()
         "| {{< var lb-he3618a24-smollm2-135m-q2_k-tg128-warm >}} (tg128) |"
     )
     assert len(lines) == 4 + 3 * 3  # header, rule, machine, session + 3 models x (pp, tg, memory)
+
+
+def test_the_hosts_panel_puts_the_headline_host_first_and_marks_its_session():
+    # the GPU host's session as the page's numbers: its column comes first (host ids would order it second)
+    panel = hosts.hosts_panel(
+        committed_root() / "data/raw", "llama_bench", "637789dc9ea0413aa9c8a15cfc207f15"
+    )
+    lines = panel.splitlines()
+    assert lines[0] == "| | `e3618a24b4e44752` | `246274abff670295` |"
+    assert lines[3] == (
+        "| newest complete session | `637789dc`, ended 2026-11-30 19:46 UTC (this page's numbers) "
+        "| `d2ee0d2a`, ended 2026-11-29 13:08 UTC (not quoted on this page) |"
+    )
+    assert lines[4] == "| sessions complete | 2 of 2 | 4 of 4 |"
+    # an experiment only the CPU host ran: one column; one nobody ran: no panel
+    assert hosts.hosts_panel(committed_root() / "data/raw", "speculative", None).splitlines()[0] == (
+        "| | `246274abff670295` |"
+    )
+    assert hosts.hosts_panel(committed_root() / "data/raw", "nothing", None) == ""

@@ -30,6 +30,7 @@ class SessionInfo:
     toolchain_id: str | None
     started: str
     ended: str | None
+    runtime: str | None = None  # sessions without a llama.cpp build (draft-self's old layout): torch version
 
 
 @dataclass(frozen=True)
@@ -88,7 +89,13 @@ def sessions(raw_dir: str | Path) -> list[SessionInfo]:
             for r in read_records([legacy], f"benchbook.{exp_dir.name}.session"):
                 out.append(
                     SessionInfo(
-                        r["experiment"], r["session_id"], r["host_id"], None, r["started_at"], r["ended_at"]
+                        r["experiment"],
+                        r["session_id"],
+                        r["host_id"],
+                        None,
+                        r["started_at"],
+                        r["ended_at"],
+                        f"torch {r['torch_version']}" if r.get("torch_version") else None,
                     )
                 )
     return sorted(out, key=lambda s: (s.experiment, s.started))
@@ -113,9 +120,9 @@ def _hardware(snap: dict | None) -> str:
     )
 
 
-def _build(toolchain_id: str | None, toolchains: dict[str, dict]) -> str:
+def _build(toolchain_id: str | None, toolchains: dict[str, dict], runtime: str | None = None) -> str:
     if toolchain_id is None:
-        return "-"
+        return runtime or "-"
     tc = toolchains.get(toolchain_id)
     if tc is None:
         return f"{toolchain_id[:8]} (no snapshot)"
@@ -134,7 +141,13 @@ def hosts_table(raw_dir: str | Path) -> str:
     toolchains = read_snapshots(raw / "snapshots", "toolchain")
     lines: list[str] = []
     for host in inventory(raw):
-        builds = sorted({_build(s.toolchain_id, toolchains) for s in host.sessions if s.toolchain_id})
+        builds = sorted(
+            {
+                _build(s.toolchain_id, toolchains, s.runtime)
+                for s in host.sessions
+                if s.toolchain_id or s.runtime
+            }
+        )
         lines.append(f"host {host.host_id}: {_hardware(host.snapshot)}")
         lines.append(f"  builds: {', '.join(builds) if builds else '-'}")
         rows = [("experiment", "session", "build", "started (UTC)", "ended (UTC)", "complete")]
@@ -143,7 +156,7 @@ def hosts_table(raw_dir: str | Path) -> str:
                 (
                     s.experiment,
                     s.session_id[:8],
-                    _build(s.toolchain_id, toolchains),
+                    _build(s.toolchain_id, toolchains, s.runtime),
                     _minute(s.started),
                     _minute(s.ended),
                     "yes" if s.ended else "no",
@@ -178,7 +191,13 @@ def hosts_panel(raw_dir: str | Path, experiment: str, headline_session: str | No
         return f"`{s.session_id[:8]}`, ended {_minute(s.ended)} UTC{mark}"
 
     def builds(h: HostInfo) -> str:
-        names = sorted({_build(s.toolchain_id, toolchains) for s in own[h.host_id] if s.toolchain_id})
+        names = sorted(
+            {
+                _build(s.toolchain_id, toolchains, s.runtime)
+                for s in own[h.host_id]
+                if s.toolchain_id or s.runtime
+            }
+        )
         return ", ".join(names) or "-"
 
     def count(h: HostInfo) -> str:
