@@ -78,11 +78,11 @@ def test_the_hosts_panel_puts_the_headline_host_first_and_marks_its_session():
     )
     lines = panel.splitlines()
     assert lines[0] == "| | `e3618a24b4e44752` | `246274abff670295` |"
-    assert lines[3] == (
+    assert lines[4] == (
         "| newest complete session | `637789dc`, ended 2026-11-30 19:46 UTC (this page's numbers) "
         "| `d2ee0d2a`, ended 2026-11-29 13:08 UTC (not quoted on this page) |"
     )
-    assert lines[4] == "| sessions complete | 2 of 2 | 4 of 4 |"
+    assert lines[5] == "| sessions complete | 2 of 2 | 4 of 4 |"
     # an experiment only the CPU host ran: one column; one nobody ran: no panel
     assert hosts.hosts_panel(committed_root() / "data/raw", "speculative", None).splitlines()[0] == (
         "| | `246274abff670295` |"
