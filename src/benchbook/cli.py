@@ -228,8 +228,8 @@ def used_model_ids(params: dict) -> list[str]:
 
 def export_artifacts(root: Path, params: dict) -> list[Path]:
     """Place this host's cached models (``llamacpp.artifacts.export_models``) and the draft-self
-    checkpoint named by ``data/draftself/checkpoint.json`` (``<key>.pt`` + its summary ``<key>.json``)
-    under ``data/artifacts/``; returns the large files for ``dvc add`` that have no ``.dvc`` file yet."""
+    checkpoint named by ``data/draftself/checkpoint.json`` (``<key>.pt`` + its summary ``<key>.json``, only
+    when the cached file has the manifest's sha256) under ``data/artifacts/``; returns the large files for ``dvc add`` that have no ``.dvc`` file yet."""
     from .llamacpp import artifacts
 
     big = [
@@ -237,10 +237,11 @@ def export_artifacts(root: Path, params: dict) -> list[Path]:
     ]
     manifest = root / "data/draftself/checkpoint.json"
     if manifest.exists():
-        key = json.loads(manifest.read_text())["key"]
-        cached = cache_dir() / "draftself" / f"{key}.pt"
-        dest = root / "data/artifacts/draftself" / f"{key}.pt"
-        if cached.exists() and cached.with_suffix(".json").exists():
+        man = json.loads(manifest.read_text())
+        cached = cache_dir() / "draftself" / f"{man['key']}.pt"
+        dest = root / "data/artifacts/draftself" / f"{man['key']}.pt"
+        # only the checkpoint the manifest names (its sha256): another host's retraining may differ bitwise
+        if cached.exists() and cached.with_suffix(".json").exists() and sha256_file(cached) == man["sha256"]:
             dest.parent.mkdir(parents=True, exist_ok=True)
             if not dest.exists():
                 shutil.copyfile(cached, dest)
