@@ -228,9 +228,11 @@ def used_model_ids(params: dict) -> list[str]:
 
 def export_artifacts(root: Path, params: dict) -> list[Path]:
     """Place this host's cached models (``llamacpp.artifacts.export_models``) and the draft-self
-    checkpoint named by ``data/draftself/checkpoint.json`` (``<key>.pt`` + its summary ``<key>.json``, only
-    when the cached file has the manifest's sha256) under ``data/artifacts/``; returns the large files for ``dvc add`` that have no ``.dvc`` file yet."""
+    checkpoint named by ``data/draftself/checkpoint.json`` (``<key>.pt`` + its summary ``<key>.json``,
+    only when the cached file has the manifest's sha256) under ``data/artifacts/``; returns the large
+    files for ``dvc add`` that have no ``.dvc`` file yet."""
     from .llamacpp import artifacts
+    from .llamacpp.fetch import sha256_file
 
     big = [
         e.gguf for e in artifacts.export_models(root, params["models"]["registry"], used_model_ids(params))
