@@ -172,3 +172,66 @@ def test_an_artifact_pushed_by_one_clone_is_pulled_into_the_others_cache(merged,
     assert (rec["sha256"], Path(rec["path"]).read_bytes()) == (sha, payload)
     # a second import finds it in the cache
     assert [i.why for i in artifacts.import_models(b, registry)] == ["already in the cache"]
+
+
+#: a small real llama-bench session for clone a (params.yaml lines replaced: one model, -p 16 -n 4 -r 3, no cold run)
+SMALL = (
+    (
+        "  models: [smollm2-135m-q4_1, smollm2-135m-q8_0, smollm2-135m-q2_k]\n",
+        "  models: [smollm2-135m-q4_1]\n",
+    ),
+    ("  n_prompt: 128 ", "  n_prompt: 16 "),
+    ("  n_gen: 64 ", "  n_gen: 4 "),
+    ("  repetitions: 5 ", "  repetitions: 3 "),
+    ("  cold_first_run: true", "  cold_first_run: false"),
+)
+
+
+def test_a_real_llama_bench_session_merges_beside_a_stand_in_host(toolchain, models, tmp_path):
+    """Clone a measures with the real llama-bench (cached build and model), clone b with the stand-in."""
+    _run(tmp_path, "git", "clone", "-q", "--bare", str(ROOT), "origin.git")
+    fake_bin = tmp_path / "bin"
+    fake_bin.mkdir()
+    (fake_bin / "papermill").write_text(STANDIN.format(python=sys.executable))
+    (fake_bin / "papermill").chmod(0o755)
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    a, b = tmp_path / "a", tmp_path / "b"
+    for c in (a, b):
+        _git(tmp_path, "clone", "-q", str(tmp_path / "origin.git"), c.name)
+    stages = [f"{MEASURE}:{s}" for s in ("llama_bench", "speculative", "draftself_train", "draftself")]
+    _dvc(a, "commit", "-f", *stages, env=env)  # the base in step with the code (nothing measured)
+    _dvc(b, "commit", "-f", *stages, env=env)
+    params = (a / "params.yaml").read_text()
+    for old, new in SMALL:
+        assert params.count(old) == 1, old
+        params = params.replace(old, new)
+    (a / "params.yaml").write_text(params)
+    _dvc(a, "repro", "--no-run-cache", "--force", "--single-item", f"{MEASURE}:llama_bench", env=env)
+    changed = _git(a, "status", "--porcelain", "data/raw/llama_bench").stdout.split("\n")[0]
+    real_file = changed[3:].strip()  # this machine's data/raw/llama_bench/<host_id>.jsonl (new or appended)
+    stand_in = {**env, "PATH": f"{fake_bin}{os.pathsep}{env['PATH']}", "STANDIN_HOST": "b" * 16}
+    _dvc(b, "repro", "--no-run-cache", "--force", "--single-item", f"{MEASURE}:llama_bench", env=stand_in)
+    for c in (a, b):
+        _git(c, "add", "-A", ".", ":!.venv")
+        _git(c, "commit", "-q", "-m", f"host of clone {c.name}: llama_bench")
+    branch = _run(tmp_path / "origin.git", "git", "symbolic-ref", "--short", "HEAD").stdout.strip()
+    _git(a, "push", "-q", "origin", branch)
+    pull = _git(b, "pull", "--no-rebase", "--no-edit", "origin", branch, check=False)
+    assert pull.returncode == 0 and "CONFLICT" not in pull.stdout + pull.stderr, pull.stdout + pull.stderr
+    assert "up to date" in _dvc(b, "status", MEASURE, env=env).stdout
+    records = [json.loads(line) for line in (b / real_file).read_text().splitlines()]
+    newest = [r for r in records if r["schema"] == "benchbook.session" and r["event"] == "end"][-1][
+        "session_id"
+    ]
+    rows = sorted(
+        (
+            r["llama_bench"]["n_prompt"],
+            r["llama_bench"]["n_gen"],
+            len(r["llama_bench"]["samples_ns"]),
+            r["status"],
+        )
+        for r in records
+        if r["schema"] == "benchbook.llama_bench" and r["session_id"] == newest
+    )
+    assert rows == [(0, 4, 3, "ok"), (16, 0, 3, "ok")]  # tg4 and pp16, 3 repetitions each
+    assert (b / "data/raw/llama_bench" / f"{'b' * 16}.jsonl").exists()
