@@ -174,15 +174,15 @@ def test_an_artifact_pushed_by_one_clone_is_pulled_into_the_others_cache(merged,
     assert [i.why for i in artifacts.import_models(b, registry)] == ["already in the cache"]
 
 
-#: a small real llama-bench session for clone a (params.yaml lines replaced: one model, -p 16 -n 4 -r 3, no cold run)
+#: a small real llama-bench session for clone a (params.yaml: one model, -p 16 -n 4 -r 3, no cold run)
 SMALL = (
     (
         "  models: [smollm2-135m-q4_1, smollm2-135m-q8_0, smollm2-135m-q2_k]\n",
         "  models: [smollm2-135m-q4_1]\n",
     ),
-    ("  n_prompt: 128 ", "  n_prompt: 16 "),
-    ("  n_gen: 64 ", "  n_gen: 4 "),
-    ("  repetitions: 5 ", "  repetitions: 3 "),
+    ("  n_prompt: 128          # pp test", "  n_prompt: 16           # pp test"),
+    ("  n_gen: 64              # tg test", "  n_gen: 4               # tg test"),
+    ("  repetitions: 5         # -r (warm", "  repetitions: 3         # -r (warm"),
     ("  cold_first_run: true", "  cold_first_run: false"),
 )
 
