@@ -61,3 +61,12 @@ def test_site_is_the_only_stage_reading_executed_reports(stages):
         n for n, st in stages.items() for d in st.deps if str(d.def_path).startswith("reports/notebooks")
     }
     assert readers == {"site"}
+
+
+def test_benchbook_run_forces_a_measurement_after_its_upstream_only(root):
+    from benchbook.cli import MEASURE_DVC, upstream_stages
+
+    # `dvc repro --force draftself` would force draftself_train too (DVC forces the whole plan): run it
+    # unforced first, then the measurement alone
+    assert upstream_stages(root / MEASURE_DVC, "draftself") == ["draftself_train"]
+    assert upstream_stages(root / MEASURE_DVC, "llama_bench") == []
