@@ -456,7 +456,10 @@ def cmd_run(args) -> int:
     """Main job.  First the site from the committed raw data (readable in about a minute, before any
     build or download); then the toolchain and models; a measurement stage is forced once on a host
     that has no completed session of it in the committed raw data (a new machine measures itself);
-    then a plain ``dvc repro`` re-renders.  ``--from-data`` stops after the first site."""
+    then a plain ``dvc repro`` re-renders, and this host's models and draft-self checkpoint are placed
+    under ``data/artifacts/`` and ``dvc add``-ed for ``dvc push`` (``export_artifacts``).  Models that
+    ``dvc pull`` brought are imported into the cache first, so nothing pushed is made again.
+    ``--from-data`` stops after the first site."""
     root = repo_root()
     params = resolve.load_params(root)
     run, log_path = stage_runner(root, args.verbose)
