@@ -1,5 +1,7 @@
 """dvc.yaml follows DESIGN.md's pitfalls (checked on the real file with DVC's own loader)."""
 
+import subprocess
+
 import pytest
 import yaml
 from dvc.repo import Repo
@@ -15,15 +17,23 @@ def stages(root):
         yield {s.name: s for s in repo.index.stages}
 
 
-def test_raw_outputs_are_uncached_persistent_and_never_run_cached(stages):
-    for name in MEASUREMENT & set(stages):
+def test_measurement_stages_declare_no_raw_output_and_are_never_run_cached(root, stages):
+    # raw JSONL is committed with git, one file per host; declaring it as an output would put its digest in
+    # measure/dvc.lock, which two measuring hosts would then both rewrite (tests/test_hosts_merge.py)
+    for name in MEASUREMENT:
         st = stages[name]
-        raw = [o for o in st.outs if str(o.def_path).startswith("data/raw/")]
-        assert raw, f"{name} declares no data/raw output"
-        for o in raw:
-            assert o.use_cache is False and o.persist is True, (name, o.def_path)
-        # DVC's run cache skips stages with persistent outputs: an old measurement is never restored
+        assert str(st.dvcfile.relpath) == "measure/dvc.yaml", name
+        assert [o for o in st.outs if str(o.def_path).startswith("data/raw/")] == [], name
+        # DVC's run cache never applies to a stage without outputs: an old measurement is never restored
         assert _can_hash(st) is False
+
+
+def test_the_derived_lock_is_per_machine_and_the_measurement_lock_committed(root):
+    ignored = subprocess.run(["git", "check-ignore", "-q", "dvc.lock"], cwd=root).returncode
+    tracked = subprocess.run(
+        ["git", "ls-files", "--error-unmatch", "measure/dvc.lock"], cwd=root, capture_output=True
+    )
+    assert (ignored, tracked.returncode) == (0, 0)
 
 
 def test_no_measurement_or_analysis_stage_reads_an_executed_notebook(stages):
@@ -36,6 +46,8 @@ def test_no_measurement_or_analysis_stage_reads_an_executed_notebook(stages):
 
 def test_params_are_tracked_and_passed_unchanged(root, stages):
     dvc = yaml.safe_load((root / "dvc.yaml").read_text())
+    measure = yaml.safe_load((root / "measure/dvc.yaml").read_text())
+    dvc["stages"].update(measure["stages"])
     assert dvc["stages"]["llama_bench"]["params"] == ["llama_bench", "models", "toolchain"]
     assert "report" in dvc["stages"]["llama_bench_report"]["params"]
     # DVC cannot interpolate lists into cmd: the notebook reads its params.yaml section itself
@@ -49,3 +61,12 @@ def test_site_is_the_only_stage_reading_executed_reports(stages):
         n for n, st in stages.items() for d in st.deps if str(d.def_path).startswith("reports/notebooks")
     }
     assert readers == {"site"}
+
+
+def test_benchbook_run_forces_a_measurement_after_its_upstream_only(root):
+    from benchbook.cli import MEASURE_DVC, upstream_stages
+
+    # `dvc repro --force draftself` would force draftself_train too (DVC forces the whole plan): run it
+    # unforced first, then the measurement alone
+    assert upstream_stages(root / MEASURE_DVC, "draftself") == ["draftself_train"]
+    assert upstream_stages(root / MEASURE_DVC, "llama_bench") == []

@@ -15,6 +15,9 @@ benchbook ingest FILE...         read external llama.cpp output (llama-bench, se
 benchbook audit CLAIMS.yaml...   a verdict per published claim [--logs DIR] [--pair SPEC=BASELINE];
                                  --all DIR audits every claims file of DIR (the `audit` stage)
 benchbook stages check           compare each dvc.yaml stage's code deps with its import closure
+benchbook artifacts add|import   models and the draft-self checkpoint to/from the DVC remote's folder
+                                 (data/artifacts; then `dvc push`) / from a `dvc pull` into the cache
+benchbook hosts                  every host of the committed raw data: CPU/GPU, memory, builds, sessions
 benchbook synth-model [...]      write a random-weight GGUF (llama / qwen3moe / qwen2moe) with the default
                                  model's tokenizer; prints its manifest (sha256, bytes per role)
 """
@@ -197,9 +200,97 @@ def cmd_stages_check(args) -> int:
     prints one line per stage and, for a wrong one, the exact deps to write.  Exit 1 on a finding."""
     from .stagedeps import check, report
 
-    results = check(repo_root())
+    root = repo_root()
+    results = [r for f in DVC_FILES if (root / f).exists() for r in check(root, root / f)]
     print(report(results))
     return 0 if all(r.ok for r in results) else 1
+
+
+#: The pipeline files: the derived stages (lock per machine, git-ignored) and the measurement stages
+#: (lock committed; see the header of measure/dvc.yaml).
+DVC_FILES = ("dvc.yaml", "measure/dvc.yaml")
+MEASURE_DVC = "measure/dvc.yaml"
+
+
+def used_model_ids(params: dict) -> list[str]:
+    """Every registry id a measurement of ``params`` resolves: ``llama_bench.models``, the speculative
+    target and its drafts' ``model`` entries (``target`` meaning the target)."""
+    ids = set(params["llama_bench"]["models"])
+    spec = params.get("speculative") or {}
+    if spec:
+        target = spec.get("target", params["models"]["default"])
+        ids.add(target)
+        for d in (spec.get("drafts") or {}).values():
+            if isinstance(d, dict) and d.get("model"):
+                ids.add(target if d["model"] == "target" else d["model"])
+    return sorted(ids)
+
+
+def export_artifacts(root: Path, params: dict) -> list[Path]:
+    """Place this host's cached models (``llamacpp.artifacts.export_models``) and the draft-self
+    checkpoint named by ``data/draftself/checkpoint.json`` (``<key>.pt`` + its summary ``<key>.json``,
+    only when the cached file has the manifest's sha256) under ``data/artifacts/``; returns the large
+    files for ``dvc add`` that have no ``.dvc`` file yet."""
+    from .llamacpp import artifacts
+    from .llamacpp.fetch import sha256_file
+
+    big = [
+        e.gguf for e in artifacts.export_models(root, params["models"]["registry"], used_model_ids(params))
+    ]
+    manifest = root / "data/draftself/checkpoint.json"
+    if manifest.exists():
+        man = json.loads(manifest.read_text())
+        cached = cache_dir() / "draftself" / f"{man['key']}.pt"
+        dest = root / "data/artifacts/draftself" / f"{man['key']}.pt"
+        # only the checkpoint the manifest names (its sha256): another host's retraining may differ bitwise
+        if cached.exists() and cached.with_suffix(".json").exists() and sha256_file(cached) == man["sha256"]:
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            if not dest.exists():
+                shutil.copyfile(cached, dest)
+            if not dest.with_suffix(".json").exists():
+                shutil.copyfile(cached.with_suffix(".json"), dest.with_suffix(".json"))
+            big.append(dest)
+    return [p for p in big if not p.with_name(p.name + ".dvc").exists()]
+
+
+def cmd_artifacts_add(args) -> int:
+    """``benchbook artifacts add``: ``export_artifacts`` then ``dvc add`` of the new files; prints what to
+    commit and push."""
+    root = repo_root()
+    new = export_artifacts(root, resolve.load_params(root))
+    if new:
+        subprocess.run(
+            [sys.executable, "-m", "dvc", "add", *[str(p.relative_to(root)) for p in new]],
+            cwd=root,
+            check=True,
+            env=tool_env(),
+        )
+    for p in new:
+        print(f"added {p.relative_to(root)}.dvc")
+    print(
+        f"{len(new)} new artifact(s); commit data/artifacts (the .dvc and .json files) and run `dvc push` "
+        "so that other clones `dvc pull` them instead of downloading, quantizing or training"
+    )
+    return 0
+
+
+def cmd_artifacts_import(args) -> int:
+    """``benchbook artifacts import``: pulled models into the cache by sha256 (the draft-self checkpoint
+    is copied by ``draftself.train.ensure_checkpoint`` when a stage needs it)."""
+    from .llamacpp import artifacts
+
+    root = repo_root()
+    for r in artifacts.import_models(root, resolve.load_params(root)["models"]["registry"]):
+        print(f"{r.model_id} {r.sha256[:16]}: {r.path if r.path else 'skipped: ' + str(r.why)}")
+    return 0
+
+
+def cmd_hosts(args) -> int:
+    """``benchbook hosts``: the table of ``hosts.hosts_table`` over the committed raw data."""
+    from .hosts import hosts_table
+
+    print(hosts_table(repo_root() / "data/raw"), end="")
+    return 0
 
 
 def cmd_ingest(args) -> int:
@@ -347,11 +438,28 @@ def from_data_stages(root: Path) -> list[str]:
     return [s for s in stages if s.endswith("_report")] + [s for s in ("audit", "site") if s in stages]
 
 
+def upstream_stages(dvc_file: Path, stage: str) -> list[str]:
+    """Stages of ``dvc_file`` whose outputs ``stage`` depends on, in file order."""
+    import yaml
+
+    stages = yaml.safe_load(dvc_file.read_text())["stages"]
+    deps = set(stages[stage].get("deps") or [])
+    out = []
+    for name, st in stages.items():
+        outs = {next(iter(o)) if isinstance(o, dict) else o for o in st.get("outs") or []}
+        if name != stage and outs & deps:
+            out.append(name)
+    return out
+
+
 def cmd_run(args) -> int:
     """Main job.  First the site from the committed raw data (readable in about a minute, before any
     build or download); then the toolchain and models; a measurement stage is forced once on a host
     that has no completed session of it in the committed raw data (a new machine measures itself);
-    then a plain ``dvc repro`` re-renders.  ``--from-data`` stops after the first site."""
+    then a plain ``dvc repro`` re-renders, and this host's models and draft-self checkpoint are placed
+    under ``data/artifacts/`` and ``dvc add``-ed for ``dvc push`` (``export_artifacts``).  Models that
+    ``dvc pull`` brought are imported into the cache first, so nothing pushed is made again.
+    ``--from-data`` stops after the first site."""
     root = repo_root()
     params = resolve.load_params(root)
     run, log_path = stage_runner(root, args.verbose)
@@ -388,10 +496,10 @@ def cmd_run(args) -> int:
     tc = resolve.get_toolchain(params, build=True)
     timings["toolchain_s"] = time.monotonic() - t
     t = time.monotonic()
-    ids = set(params["llama_bench"]["models"])
-    if "speculative" in params:
-        ids |= {params["speculative"].get("target", params["models"]["default"])}
-    resolve.get_models(params, sorted(ids), tc)
+    from .llamacpp import artifacts
+
+    artifacts.import_models(root, params["models"]["registry"])  # what `dvc pull` brought
+    resolve.get_models(params, used_model_ids(params), tc)
     timings["models_s"] = time.monotonic() - t
     from .provenance import host_snapshot
 
@@ -403,11 +511,20 @@ def cmd_run(args) -> int:
                 f"no completed {stage} session for host {host_id} with toolchain {tc.toolchain_id}: "
                 "measuring on this host"
             )
-            run(dvc + ["repro", "--no-run-cache", "--force", stage])
+            # upstream (draftself_train) only when changed: --force would retrain it too
+            for up in upstream_stages(root / MEASURE_DVC, stage):
+                run(dvc + ["repro", "--no-run-cache", "--single-item", f"{MEASURE_DVC}:{up}"])
+            run(dvc + ["repro", "--no-run-cache", "--force", "--single-item", f"{MEASURE_DVC}:{stage}"])
     timings["measure_new_host_s"] = time.monotonic() - t
     t = time.monotonic()
     run(dvc + ["repro", "--no-run-cache"])
     timings["dvc_repro_s"] = time.monotonic() - t
+    new = export_artifacts(root, params)
+    if new:
+        run(dvc + ["add", *[str(p.relative_to(root)) for p in new]])
+        print(
+            f"{len(new)} new artifact(s) under data/artifacts: commit their .dvc/.json files and `dvc push`"
+        )
     print("timings: " + ", ".join(f"{k}={v:.1f}" for k, v in timings.items()))
     print(f"site: {root / '_site' / 'index.html'}")
     return 0
@@ -451,6 +568,16 @@ def main(argv: list[str] | None = None) -> int:
     rn.set_defaults(fn=cmd_run)
     stp = sub.add_parser("stages").add_subparsers(dest="sub", required=True)
     stp.add_parser("check").set_defaults(fn=cmd_stages_check)
+    arp = sub.add_parser("artifacts").add_subparsers(dest="sub", required=True)
+    arp.add_parser(
+        "add", help="place models and the checkpoint under data/artifacts and `dvc add` them"
+    ).set_defaults(fn=cmd_artifacts_add)
+    arp.add_parser("import", help="pulled models into the model cache by sha256").set_defaults(
+        fn=cmd_artifacts_import
+    )
+    sub.add_parser(
+        "hosts", help="hosts of the committed raw data with their builds and sessions"
+    ).set_defaults(fn=cmd_hosts)
     ig = sub.add_parser(
         "ingest", help="read llama-bench/llama-server/llama-speculative-simple output into records"
     )

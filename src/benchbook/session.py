@@ -156,8 +156,9 @@ def completed_sessions(path: str | Path, experiment: str) -> list[str]:
     ]
 
 
-def latest_completed_session(raw_dir: str | Path, experiment: str) -> dict | None:
-    """``{"session_id", "host_id", "file", "at"}`` of the newest session with an end record, or None."""
+def latest_completed_session(raw_dir: str | Path, experiment: str, host_id: str | None = None) -> dict | None:
+    """``{"session_id", "host_id", "file", "at"}`` of the newest session with an end record (of host
+    ``host_id`` when given), or None."""
     best = None
     for f in sorted(Path(raw_dir).glob("*.jsonl")):
         if f.name.endswith(".quarantine.jsonl"):
@@ -169,6 +170,8 @@ def latest_completed_session(raw_dir: str | Path, experiment: str) -> dict | Non
             if r["event"] == "start":
                 starts.setdefault(r["session_id"], r)
             elif r["event"] == "end" and r["session_id"] in starts:
+                if host_id is not None and starts[r["session_id"]].get("host_id") != host_id:
+                    continue
                 if best is None or r["at"] > best["at"]:
                     best = {
                         "session_id": r["session_id"],

@@ -22,6 +22,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import shutil
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -33,6 +34,9 @@ from . import data
 from .model import ModelConfig, TinyLM, n_params, save
 
 SCHEMA_VERSION = 1
+#: Checkpoints that travel through the DVC remote (``benchbook artifacts add``; ``dvc pull``), relative
+#: to the repository root (stages run there): ``<key>.pt`` (DVC-tracked) and ``<key>.json`` (its summary).
+PULLED_DIR = Path("data/artifacts/draftself")
 
 
 @dataclass
@@ -187,7 +191,8 @@ def checkpoint_key(cfg: TrainConfig) -> str:
 
 
 def ensure_checkpoint(cfg: TrainConfig, cache: Path | None = None, log=print) -> tuple[Path, dict, bool]:
-    """The checkpoint for ``cfg``: from ``<cache>/draftself/<key>.pt`` or trained now.
+    """The checkpoint for ``cfg``: from ``<cache>/draftself/<key>.pt``, else copied there from
+    ``PULLED_DIR/<key>.pt`` (+ ``<key>.json``, the summary) when ``dvc pull`` brought it, else trained now.
 
     Returns (path, summary, trained_now).  The summary (losses, training time) is kept next to the
     checkpoint as ``<key>.json`` so a cache hit reports the same figures.
@@ -198,6 +203,13 @@ def ensure_checkpoint(cfg: TrainConfig, cache: Path | None = None, log=print) ->
     d.mkdir(parents=True, exist_ok=True)
     key = checkpoint_key(cfg)
     pt, meta = d / f"{key}.pt", d / f"{key}.json"
+    pulled = PULLED_DIR / f"{key}.pt"
+    if not (pt.exists() and meta.exists()) and pulled.exists() and pulled.with_suffix(".json").exists():
+        log(f"checkpoint {key}: from {pulled} (pulled from the DVC remote) into {d}")
+        tmp = pt.with_suffix(".tmp")
+        shutil.copyfile(pulled, tmp)
+        tmp.replace(pt)
+        meta.write_text(pulled.with_suffix(".json").read_text())
     if pt.exists() and meta.exists():
         return pt, json.loads(meta.read_text()), False
     model, summary = train(cfg, log=log)

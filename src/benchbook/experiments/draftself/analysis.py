@@ -121,16 +121,19 @@ def _others_cpu(load: dict | None) -> float | None:
     return None if procs is None else max([float(p.get("cpu_percent") or 0) for p in procs], default=0.0)
 
 
-def load_runs(raw_dir: str | Path, session: str | None = "latest") -> tuple[pl.DataFrame, dict]:
+def load_runs(
+    raw_dir: str | Path, session: str | None = "latest", primary_host: str | None = None
+) -> tuple[pl.DataFrame, dict]:
     """Run records of one session as a DataFrame (config flattened, passes as three list columns, the
     host's load as ``load1_max`` and ``others_cpu_pct_max``: the run's own, or the session's for
     committed sessions whose runs carry none), and that session (``sessions``).  ``session``: an id, or
-    "latest" (the last completed session)."""
+    "latest" (the last completed session of ``primary_host``, of any host when it has none)."""
     raw = Path(raw_dir)
     done = sessions(raw)
     if not done:
         raise ValueError(f"{raw} holds no completed draftself session; run the draftself stage")
-    sess = done[-1] if session in (None, "latest") else next(s for s in done if s["session_id"] == session)
+    of_host = [s for s in done if s["host_id"] == primary_host] or done
+    sess = of_host[-1] if session in (None, "latest") else next(s for s in done if s["session_id"] == session)
     s_load1 = max(
         [x for x in (_load1(sess["load_start"]), _load1(sess["load_end"])) if x is not None], default=None
     )

@@ -15,6 +15,7 @@ import altair as alt
 import polars as pl
 
 from benchbook import caveats, charts
+from benchbook.hosts import hosts_panel
 from benchbook.numbers import Number, line_ranges, make_key, publish
 from benchbook.provenance import read_snapshots
 
@@ -394,8 +395,10 @@ def derive(
 ) -> DraftselfReport:
     """Everything the report notebook shows; writes tables (JSON), charts and the numbers registry.
     ``thresholds``: ``params.yaml`` ``report`` (caveat thresholds); ``snapshots_dir``: the shared
-    snapshot store (default ``raw_dir/../snapshots``), for the measured host's core count."""
-    runs, sess = load_runs(raw_dir, session)
+    snapshot store (default ``raw_dir/../snapshots``), for the measured host's core count.  The session is
+    ``thresholds["primary_host"]``'s newest (``load_runs``); ``out_dir/hosts.md``: every host's newest
+    complete session side by side (``hosts.hosts_panel``)."""
+    runs, sess = load_runs(raw_dir, session, (thresholds or {}).get("primary_host"))
     manifest = json.loads(Path(manifest_path).read_text())
     acc = acceptance(runs)
     costs, c1 = pass_costs(runs)
@@ -432,6 +435,7 @@ def derive(
             )
         )
     chart_paths = save_charts(acc, sp, ex, out)
+    (out / "hosts.md").write_text(hosts_panel(Path(raw_dir).parent, "draftself", sess["session_id"]))
     nums = numbers(acc, sp, be, ex, c1, sess, manifest, str(manifest_path), by_config)
     publish(numbers_path, "draftself", nums)
     return DraftselfReport(

@@ -340,19 +340,26 @@ def measure_session(
 
 
 def resolve_checkpoint(manifest_path: str | Path, log=print) -> tuple[Path, dict]:
-    """The checkpoint a manifest names: its cached file when present with the recorded sha256,
-    else trained again from the manifest's train config (another machine, or a cleared cache).
+    """The checkpoint a manifest names: its cached file when present with the recorded sha256, else
+    the copy ``dvc pull`` brought (``<root>/data/artifacts/draftself/<key>.pt``, same sha256), else
+    trained again from the manifest's train config (another machine, or a cleared cache).
 
     Returns (path, manifest).  A retrained file whose sha256 differs (floating-point results can
     differ across CPUs) is used and reported; every record carries the sha256 actually used.
     """
-    from benchbook.draftself.train import TrainConfig, ensure_checkpoint, file_sha256
+    from benchbook.draftself.train import PULLED_DIR, TrainConfig, ensure_checkpoint, file_sha256
 
     man = json.loads(Path(manifest_path).read_text())
     path = Path(man["path"])
     if path.exists() and file_sha256(path) == man["sha256"]:
         return path, man
-    log(f"checkpoint {path} missing or changed; training it from {manifest_path}'s train_config")
+    pulled = Path(manifest_path).resolve().parents[2] / PULLED_DIR / f"{man['key']}.pt"
+    if pulled.exists() and file_sha256(pulled) == man["sha256"]:
+        log(f"checkpoint {man['key']}: the manifest's, pulled from the DVC remote ({pulled})")
+        return pulled, man
+    log(
+        f"checkpoint {path} missing or changed; from the cache or trained from {manifest_path}'s train_config"
+    )
     path, _, _ = ensure_checkpoint(TrainConfig(**man["train_config"]))
     sha = file_sha256(path)
     if sha != man["sha256"]:

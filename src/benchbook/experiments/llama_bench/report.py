@@ -190,7 +190,7 @@ def derive(
             )
             per_host[h].append((r, nums[-1]))
     publish(numbers_path, "llama_bench", nums)
-    (out_dir / "hosts.md").write_text(hosts_table(per_host, hosts, tcs, primary))
+    (out_dir / "hosts.md").write_text(hosts_table(per_host, hosts, tcs, primary, sessions))
     cur = stats.filter(pl.col("session_id") == sess["session_id"]).sort("model_id", "test", "phase")
 
     chart_df = cur.select(
@@ -265,27 +265,42 @@ def _var_cell(keys: dict[str, str], test: str) -> str:
     return f"{{{{< var {keys[test]} >}}}}" if test in keys else "—"
 
 
-def hosts_table(per_host: dict, hosts: dict, tcs: dict, primary: str) -> str:
-    """Markdown: one row per (host, model) with the warm pp/tg numbers as ``{{< var >}}`` links."""
-    lines = [
-        "| host | machine and build | model | pp (warm) | tg (warm) | GPU memory (tg, warm) |",
-        "|---|---|---|---|---|---|",
-    ]
+def hosts_table(per_host: dict, hosts: dict, tcs: dict, primary: str, sessions: dict | None = None) -> str:
+    """Markdown: the hosts side by side, one column per host (the primary first), one row per model and
+    warm test (pp, tg) with the numbers as ``{{< var >}}`` links, then each model's GPU memory headroom.
+    The head rows give each host's machine, build and newest complete session (``sessions``:
+    ``{host_id: {"session_id", "at"}}``).  Hosts share a row only as neighbours: no cell mixes two hosts
+    (a CPU and a GPU host are never in one ratio)."""
+    cols = list(per_host)
+    models: list[str] = []
+    cells: dict[tuple[str, str, str], str] = {}
     for h, items in per_host.items():
-        tc = tcs.get(items[0][0]["toolchain_id"], {}) if items else {}
-        desc = host_line(hosts.get(h, {}), tc)
-        by_model: dict[str, dict] = {}
-        headroom: dict[str, str] = {}
         for r, n in items:
-            if r["phase"] == "warm":
-                by_model.setdefault(r["model_id"], {})[r["test"]] = n.key
-                if r["test"] == "tg":
-                    headroom[r["model_id"]] = r.get("memory_headroom") or caveats.HEADROOM_UNKNOWN
-        for mid, keys in by_model.items():
-            mark = " (primary)" if h == primary else ""
-            mem = headroom.get(mid, caveats.HEADROOM_UNKNOWN)
-            pp, tg = _var_cell(keys, "pp"), _var_cell(keys, "tg")
-            lines.append(f"| `{h}`{mark} | {desc} | {mid} | {pp} | {tg} | {mem} |")
+            if r["phase"] != "warm":
+                continue
+            if r["model_id"] not in models:
+                models.append(r["model_id"])
+            size = r["n_gen"] if r["test"] == "tg" else r["n_prompt"]
+            cells[(h, r["model_id"], r["test"])] = f"{{{{< var {n.key} >}}}} ({r['test']}{size})"
+            if r["test"] == "tg":
+                cells[(h, r["model_id"], "mem")] = r.get("memory_headroom") or caveats.HEADROOM_UNKNOWN
+    head = [f"`{h}`" + (" (primary)" if h == primary else "") for h in cols]
+    lines = ["| | " + " | ".join(head) + " |", "|---|" + "---|" * len(cols)]
+
+    def machine(h: str) -> str:
+        tc = tcs.get(per_host[h][0][0]["toolchain_id"], {}) if per_host[h] else {}
+        return host_line(hosts.get(h, {}), tc)
+
+    def session(h: str) -> str:
+        s = (sessions or {}).get(h)
+        return f"`{s['session_id'][:8]}`, ended {s['at'][:16].replace('T', ' ')} UTC" if s else "—"
+
+    lines.append("| machine and build | " + " | ".join(machine(h) for h in cols) + " |")
+    lines.append("| newest complete session | " + " | ".join(session(h) for h in cols) + " |")
+    for mid in models:
+        for test, label in (("pp", "prompt (warm)"), ("tg", "generation (warm)"), ("mem", "GPU memory (tg)")):
+            row = [cells.get((h, mid, test), "—") for h in cols]
+            lines.append(f"| {mid} {label} | " + " | ".join(row) + " |")
     return "\n".join(lines) + "\n"
 
 

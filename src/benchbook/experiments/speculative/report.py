@@ -19,6 +19,7 @@ import numpy as np
 import polars as pl
 
 from benchbook import caveats, charts
+from benchbook.hosts import hosts_panel
 from benchbook.numbers import Number, build_of, line_ranges, make_key, publish
 from benchbook.provenance import read_snapshots
 from benchbook.session import latest_completed_session
@@ -83,7 +84,9 @@ def derive(
     root: Path | None = None,
     session_id: str | None = None,
 ) -> SpeculativeReport:
-    """Compute and write everything for the latest completed session (or ``session_id``).
+    """Compute and write everything for the newest completed session of ``thresholds["primary_host"]``
+    (any host's newest when that host has none, or ``session_id``); ``out_dir/hosts.md``: every host's
+    newest complete session side by side (``hosts.hosts_panel``).
 
     Writes under ``out_dir``: ``configs.parquet`` (the caveat-engine contract table + cost-model
     columns + ``caveats``), ``memory.parquet``, ``cost_model.json``, charts ``spec_speedup_alpha``,
@@ -94,8 +97,11 @@ def derive(
         RuntimeError: no completed speculative session under ``raw_dir`` (fix: run the measurement).
     """
     out_dir.mkdir(parents=True, exist_ok=True)
-    if session_id is None:
-        sess = latest_completed_session(raw_dir, "speculative")
+    if session_id is None:  # the primary host's newest session (report.primary_host), else the newest
+        primary = thresholds.get("primary_host")
+        sess = (primary and latest_completed_session(raw_dir, "speculative", primary)) or (
+            latest_completed_session(raw_dir, "speculative")
+        )
         if sess is None:
             raise RuntimeError(
                 f"no completed speculative session under {raw_dir}; fix: `dvc repro -f -s speculative`"
@@ -103,6 +109,7 @@ def derive(
     else:
         sess = {"session_id": session_id, "host_id": None}
     sid = sess["session_id"]
+    (out_dir / "hosts.md").write_text(hosts_panel(Path(raw_dir).parent, "speculative", sid))
     req = sp.load_requests(raw_dir)
     req = req.filter(pl.col("session_id") == sid)
     if req.is_empty():

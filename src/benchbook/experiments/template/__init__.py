@@ -4,8 +4,10 @@ It measures something every machine has (sha256 throughput of an in-memory buffe
 repetitions), so its two stages run anywhere.  To add an experiment ``<name>``: copy this package to
 ``experiments/<name>/`` and ``notebooks/template.ipynb``/``template_report.ipynb`` to
 ``notebooks/<name>.ipynb``/``<name>_report.ipynb`` (changing the import), replace ``EXPERIMENT``,
-``SCHEMA``, the fields of ``KIND`` and the measurement, add a ``<name>`` section to ``params.yaml`` and
-two stages to ``dvc.yaml``; ``benchbook stages check`` prints their exact code deps.
+``SCHEMA``, the fields of ``KIND`` and the measurement, add a ``<name>`` section to ``params.yaml``, the
+measurement stage to ``measure/dvc.yaml`` (``wdir: ..``, no ``data/raw`` output: its raw files are
+committed with git) and the report stage to ``dvc.yaml``; ``benchbook stages check`` prints their
+exact code deps.
 """
 
 import polars as pl
