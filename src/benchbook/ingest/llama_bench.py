@@ -164,13 +164,24 @@ def check_values(row: dict, path: Path, line: int) -> None:
         )
 
 
-def _legacy_backends(row: dict) -> None:
-    """``backends`` from the per-backend booleans of older builds (module doc); ``opencl`` removed."""
+def _legacy_backends(row: dict) -> str | None:
+    """``backends`` from the per-backend booleans of older builds; ``opencl`` removed; returns a note.
+
+    Rows that still carry ``opencl`` (2023 builds) name *one* backend, the first true flag in
+    upstream's order (``test::get_backend`` then returned early: the same run's markdown shows "CUDA"
+    for ``cuda=1, gpu_blas=1, blas=1``, llama-bench README at build 1275); later rows list every true
+    flag (``migrations.legacy_llama_bench_row``)."""
     flags = [k for k in LEGACY_BACKENDS if k in row]
+    note = None
     if flags and row.get("backends") is None:
         truthy = [LEGACY_BACKENDS[k] for k in flags if str(row[k]).strip().lower() in ("1", "true", "yes")]
-        row["backends"] = ",".join(truthy) or "CPU"
+        if "opencl" in row:
+            row["backends"] = truthy[0] if truthy else "CPU"
+            note = f"backends {row['backends']!r}: the first true backend flag of a 2023 row (opencl present)"
+        else:
+            row["backends"] = ",".join(truthy) or "CPU"
     row.pop("opencl", None)
+    return note
 
 
 def lb_record(
@@ -217,7 +228,9 @@ def lb_record(
     uninterpreted.update(raw.uninterpreted)
     bn = row.get("build_number") if isinstance(row.get("build_number"), int) else build_hint
     fields_set = field_version(set(row), bn)
-    _legacy_backends(row)
+    backend_note = _legacy_backends(row)
+    if backend_note:
+        notes.append(backend_note)
     row, _ = legacy_llama_bench_row(row)
     if row.get("build_number") is None and build_hint is not None:
         row["build_number"] = build_hint

@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .common import IngestError, RawRow
+from .common import SOURCE_TEXT_MAX, IngestError, RawRow
 from .llama_bench import lb_record
 from .markdown import compare_rows, describe, llama_bench_rows, sweep_rows
 from .scan import Scan, Segment, scan
@@ -119,8 +119,9 @@ def _fork_of(text: str, found: Scan, fork: str | None) -> tuple[str | None, str 
     for seg in found.segments:
         if seg.table is not None and seg.table.kind == "sweep-bench":
             return "a fork (llama-sweep-bench)", f"llama-sweep-bench table at line {seg.start}"
-        if seg.table is not None and any(re.search(r"tg\s*\d+\s*@\s*pp", t) for _, t in seg.lines):
-            return "a fork (tgN@ppM tests)", f"tgN@ppM test at line {seg.start}"
+        at = next((ln for ln, t in seg.lines if re.search(r"tg\s*\d+\s*@\s*pp", t)), None)
+        if seg.table is not None and at is not None:
+            return "a fork (tgN@ppM tests)", f"tgN@ppM test at line {at}"
     return None, None
 
 
@@ -198,6 +199,10 @@ def read_llama_bench(
                     label = raw.extra["compare"]["label"]
                     out.records.append(lb_record(raw, path, sha, None, host, fork, key=label))
         out.formats.append("md" if kind == "llama-bench" else kind)
+    raw_lines = text.splitlines()
+    for rec in out.records:
+        if rec["source_format"] != "json" and 0 < rec["source_line"] <= len(raw_lines):
+            rec["source_text"] = raw_lines[rec["source_line"] - 1][:SOURCE_TEXT_MAX]
     out.skipped = [_describe_skip(lines, a, b) for a, b in found.skipped] + out.skipped
     return out
 
