@@ -442,3 +442,55 @@ def test_sampling_time_and_sampler_parameters_are_kept(tmp_path):
         "temp": 0.8,
     }
     assert r["source_lines"] == [3, 4, 5]
+
+
+def test_cli_on_a_pasted_issue_with_outputs_of_several_builds(tmp_path):
+    rec = {"build_commit": "c0ffee1", "build_number": 1002, "n_prompt": 0, "n_gen": 64, "avg_ts": 42.0}
+    text = (
+        "### Name and Version\n\nversion: 1000 (abc1234)\n\n"
+        "ggml_cuda_init: found 1 CUDA devices:\n"
+        + HEADER
+        + row("pp512", "1000.00 ± 10.00")
+        + "\nbuild: abc1234 (1000)\n\nAfter updating:\n\n"
+        + HEADER
+        + row("pp512", "1100.00 ± 10.00")
+        + "\nbuild: def5678 (1001)\n\nAnd with -o json:\n```json\n"
+        + json.dumps([rec], indent=2)
+        + "\n```\n"
+    )
+    p = tmp_path / "issue.md"
+    p.write_text(text)
+    r = subprocess.run(
+        [sys.executable, "-m", "benchbook.cli", "ingest", str(p), "--stdout"], capture_output=True, text=True
+    )
+    assert r.returncode == 0, r.stderr
+    recs = [json.loads(x) for x in r.stdout.splitlines()]
+    assert [(x["llama_bench"]["build_number"], x["llama_bench"]["avg_ts"]) for x in recs] == [
+        (1000, 1000.0),
+        (1001, 1100.0),
+        (1002, 42.0),
+    ]
+    err = r.stderr.splitlines()
+    assert err[0] == (
+        # the md rows name `backends` (field set 2); the JSON row names neither set, and its build < 6000
+        # reads as set 1 (ingest.field_version)
+        f"{p}: 3 benchbook.llama_bench v2 record(s); formats md: 2, json: 1; "
+        "llama-bench field sets 1: 1, 2: 2; builds 1000: 1, 1001: 1, 1002: 1"
+    )
+    # line 3 (`version: 1000 (abc1234)`) is a build line: read, not skipped
+    assert err[1:] == [
+        f"{p}: line 1: skipped (heading)",
+        f"{p}: line 5: skipped (device lines)",
+        f"{p}: line 12: skipped (text)",
+        f"{p}: lines 20-21: skipped (text, code fence)",
+        f"{p}: line 31: skipped (code fence)",
+    ]
+
+
+def test_unread_lines_of_a_request_timing_block_are_kept():
+    fx = Path(__file__).parent / "fixtures" / "ingest" / "llama_server_spec_b11434.log"
+    (r,) = ingest.ingest_file(fx)
+    assert r["uninterpreted"] == {"line 15": "graphs reused =          7"}
+    assert r["source_text"].endswith(
+        "prompt eval time =     129.52 ms /     5 tokens (   25.90 ms per token,    38.61 tokens per second)"
+    )

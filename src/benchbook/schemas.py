@@ -241,7 +241,7 @@ def _origin(since: int) -> tuple[Field, ...]:
         opt(
             "source_format",
             S,
-            "ingested: json | jsonl | csv | md | sql | server-log | spec-simple",
+            "ingested: json | jsonl | csv | md | sql | sweep-bench | compare | server-log | spec-simple",
             since=since,
         ),
         opt("source_sha256", S, "ingested: sha256 of the source file", since=since),

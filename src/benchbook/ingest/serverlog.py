@@ -21,10 +21,12 @@ Checks (a value the line derives from its own inputs):
 * ``(… ms per token, … tokens per second)`` of each timing line against its own ms and tokens
   (within the printed rounding): disagreement flagged in ``inconsistent``.
 
-Also kept: llama-cli's ``sampling time = X ms / N runs`` (older ``sample time``) as ``timings.sampling_ms``
-/ ``sampling_n`` (it is printed before the request's other lines), and the sampler parameters the server
-prints at start (``top_k = 40, top_p = 0.950, ..., temp = 0.800``) as ``generation_settings`` of every
-request after them.  The log's own build line (``build: 4641 (9f4cc8f8) with ...``, ``version: 4641
+Lines of a request's timing block whose values are not read (``graphs reused = 7``) are kept in the
+record's ``uninterpreted`` (``"line N"`` -> text).  Also kept: llama-cli's ``sampling time = X ms / N
+runs`` (older ``sample time``) as ``timings.sampling_ms`` / ``sampling_n`` (it is printed before the
+request's other lines; ``sampling_share_of_eval`` = sampling_ms ÷ predicted_ms), and the sampler
+parameters the server prints at start (``top_k = 40, top_p = 0.950, ..., temp = 0.800``) as
+``generation_settings`` of every request after them.  The log's own build line (``build: 4641 (9f4cc8f8) with ...``, ``version: 4641
 (...)`` or the JSON log's ``"build":2710``) sets ``build_number``/``build_commit``; a ``--build`` that
 disagrees with it is an error.
 """
@@ -51,6 +53,8 @@ _DRAFT = re.compile(
     r"(?:,\s*acceptance rate per position\s*=\s*\(([^)]*)\))?"
 )
 _TASK = re.compile(r"\bid\s+(\d+)\s*\|\s*task\s+(-?\d+)|\"id_slot\":\s*(\d+),\s*\"id_task\":\s*(\d+)")
+#: lines of a request's timing block (their values not read above land in ``uninterpreted``)
+_TIMING_BLOCK = re.compile(r"print_timing:|llama_perf_\w+:|llama_print_timings:")
 _MODEL = re.compile(r"loading (draft )?model '([^']+)'")
 _JSON_BUILD = re.compile(r"\"build\":\s*(\d+),\s*\"commit\":\s*\"([0-9a-f]+)\"")
 _SAMPLER = re.compile(r"\b(top_k|top_p|min_p|temp|typical_p|repeat_penalty|repeat_last_n)\s*=")
@@ -176,6 +180,7 @@ def read_server_log(
                 ),
                 "sampler": {k: v for k, v in sampler.items() if k != "_line"},
                 "sampler_line": sampler.get("_line"),
+                "uninterpreted": {},
             }
             if pending_sampling is not None:
                 cur["lines"].insert(0, pending_sampling.pop("_line"))
@@ -183,9 +188,11 @@ def read_server_log(
                 pending_sampling = None
             found.append(cur)
             continue
+        used = False
         for pat, keys in ((_EVAL, ("predicted_ms", "predicted_n")), (_TOTAL, ("total_ms", "total_n"))):
             m = pat.search(line)
             if m and "prompt eval" not in line:
+                used = True
                 if cur is None:
                     raise IngestError(
                         f"{path}:{i}: '{m.group(0)}' before any 'prompt eval time' line; "
@@ -218,6 +225,12 @@ def read_server_log(
                 ]
             cur["inconsistent"] += _draft_checks(cur["timings"], i)
             cur["lines"].append(i)
+            used = True
+        if not used and cur is not None and _TIMING_BLOCK.search(line):
+            rest = _TIMING_BLOCK.split(line, 1)[-1]
+            rest = re.sub(r"^\s*id\s+\d+\s*\|\s*task\s+-?\d+\s*\|?", "", rest).strip(" |")
+            if rest:
+                cur["uninterpreted"][f"line {i}"] = rest
     if pending_sampling is not None and cur is not None:
         cur["lines"].append(pending_sampling.pop("_line"))
         cur["timings"].update(pending_sampling)
@@ -251,7 +264,7 @@ def read_server_log(
                 host,
                 req["text"],
                 notes,
-                None,
+                req["uninterpreted"],
                 req["inconsistent"] or None,
             ),
             "experiment": "speculative",
