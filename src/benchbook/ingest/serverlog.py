@@ -26,9 +26,9 @@ record's ``uninterpreted`` (``"line N"`` -> text).  Also kept: llama-cli's ``sam
 runs`` (older ``sample time``) as ``timings.sampling_ms`` / ``sampling_n`` (it is printed before the
 request's other lines; ``sampling_share_of_eval`` = sampling_ms ÷ predicted_ms), and the sampler
 parameters the server prints at start (``top_k = 40, top_p = 0.950, ..., temp = 0.800``) as
-``generation_settings`` of every request after them.  The log's own build line (``build: 4641 (9f4cc8f8) with ...``, ``version: 4641
-(...)`` or the JSON log's ``"build":2710``) sets ``build_number``/``build_commit``; a ``--build`` that
-disagrees with it is an error.
+``generation_settings`` of every request after them.  The log's own build line (``build: 4641
+(9f4cc8f8) with ...``, ``version: 4641 (...)`` or the JSON log's ``"build":2710``) sets
+``build_number``/``build_commit``; a ``--build`` that disagrees with it is an error.
 """
 
 from __future__ import annotations
