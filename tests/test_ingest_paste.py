@@ -494,3 +494,21 @@ def test_unread_lines_of_a_request_timing_block_are_kept():
     assert r["source_text"].endswith(
         "prompt eval time =     129.52 ms /     5 tokens (   25.90 ms per token,    38.61 tokens per second)"
     )
+
+
+def test_nothing_is_lost_silently(tmp_path):
+    # a torn JSON line among JSON lines: an error naming it, not a shorter result
+    rec = {"build_commit": "a", "build_number": 1, "n_prompt": 1, "n_gen": 0, "avg_ts": 1.0}
+    text = "device: x\n" + json.dumps(rec) + "\n" + json.dumps(rec)[:30] + "\n"
+    with pytest.raises(IngestError, match=r"paste\.md:3: not valid JSON .*drop the torn line"):
+        read(tmp_path, text)
+    # rows pasted without their header are named in what was skipped
+    headless = HEADER + row("pp512", "1.00 ± 0.10") + "\nmore:\n" + row("tg128", "2.00 ± 0.10")
+    got = read(tmp_path, headless)
+    assert [x["avg_ts"] for x in lb(got)] == [1.0]
+    assert got.skipped == ["lines 5-6: skipped (text, llama-bench rows without their table header: NOT READ)"]
+    # --build that disagrees with the row's own build number
+    with pytest.raises(
+        IngestError, match=r"paste\.md:2: --build 9 disagrees with the row's own build_number 1"
+    ):
+        read(tmp_path, "x\n" + json.dumps(rec) + "\n", build_hint=9)

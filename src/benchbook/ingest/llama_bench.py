@@ -226,7 +226,13 @@ def lb_record(
         )
     uninterpreted = {k: raw.fields[k] for k in raw.fields if k not in DECLARED}
     uninterpreted.update(raw.uninterpreted)
-    bn = row.get("build_number") if isinstance(row.get("build_number"), int) else build_hint
+    own = row.get("build_number")
+    if isinstance(own, int) and build_hint is not None and own != build_hint:
+        raise IngestError(
+            f"{path}:{line}: --build {build_hint} disagrees with the row's own build_number {own}; fix: drop "
+            "--build (the output states its build)"
+        )
+    bn = own if isinstance(own, int) else build_hint
     fields_set = field_version(set(row), bn)
     backend_note = _legacy_backends(row)
     if backend_note:

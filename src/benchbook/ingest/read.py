@@ -27,6 +27,8 @@ from .structured import csv_rows, json_rows, jsonl_rows, sql_rows
 LLAMA_BENCH_FORMATS = ("json", "jsonl", "csv", "md", "sql")
 FORMATS = (*LLAMA_BENCH_FORMATS, "server-log", "spec-simple")
 _FORK_MARKERS = (("ik_llama", "ik_llama.cpp"),)
+#: a llama-bench markdown row (a test and a rate) outside a table with a header: named, never silent
+_HEADLESS_ROW = re.compile(r"\|\s*(?:pp|tg)\s*\d+[^|]*\|\s*[\d.]+\s*(?:±|\+/-|Â±)")
 _DEVICE = re.compile(r"^\s*(ggml_|Device \d+:|register_|load_backend|llama_|ggml_vulkan|build_info)")
 
 
@@ -74,7 +76,9 @@ def _describe_skip(lines: list[str], start: int, end: int) -> str:
         s = t.strip()
         if not s:
             continue
-        if s.startswith(("```", "~~~")):
+        if _HEADLESS_ROW.search(s):
+            k = "llama-bench rows without their table header: NOT READ"
+        elif s.startswith(("```", "~~~")):
             k = "code fence"
         elif s.startswith("#"):
             k = "heading"

@@ -162,9 +162,10 @@ def scan(text: str) -> tuple[Scan, list[str]]:
                     obj = json.loads(t) if t.startswith("{") else None
                 except ValueError:
                     obj = None
-                if not _looks_llama_bench(obj):
+                torn = obj is None and t.startswith("{") and re.search(r'"(n_prompt|avg_ts|build_commit)"', t)
+                if not _looks_llama_bench(obj) and not torn:
                     break
-                j += 1
+                j += 1  # a torn line is kept: jsonl_rows names it (never a silent loss)
             if j > i:
                 seg = Segment("jsonl", i + 1, j, [(k + 1, lines[k]) for k in range(i, j)])
         elif _is_csv_header(s):
