@@ -512,3 +512,10 @@ def test_nothing_is_lost_silently(tmp_path):
         IngestError, match=r"paste\.md:2: --build 9 disagrees with the row's own build_number 1"
     ):
         read(tmp_path, "x\n" + json.dumps(rec) + "\n", build_hint=9)
+
+
+def test_a_paste_with_llama_bench_output_and_a_server_log_gives_both(tmp_path):
+    got = read(tmp_path, HEADER + row("tg128", "100.00 ± 1.00") + "\nand the server:\n" + NEW_WORDING)
+    assert [r["schema"] for r in got.records] == ["benchbook.llama_bench", "benchbook.speculative_request"]
+    assert got.records[1]["timings"]["predicted_n"] == 100 and got.records[1]["source_line"] == 6
+    assert got.notes == ["1 llama-server request(s) read from the same text"]

@@ -238,6 +238,12 @@ def ingest_text(
             fmt = "auto"
     if fmt in ("auto", *LLAMA_BENCH_FORMATS):
         got = read_llama_bench(path, text, fmt, build_hint, host, fork)
+        if fmt == "auto" and re.search(r"prompt eval time\s*=", text):
+            # a paste holding llama-bench output and a server log: both are read, neither is dropped
+            requests = read_server_log(path, text, build_hint, host)
+            got.records += requests
+            got.formats.append("server-log")
+            got.notes.append(f"{len(requests)} llama-server request(s) read from the same text")
     elif fmt == "server-log":
         got = Ingested(read_server_log(path, text, build_hint, host), ["server-log"])
     else:
