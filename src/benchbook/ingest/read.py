@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -279,8 +280,6 @@ def ingest_file(
 def summary(records: list[dict]) -> str:
     """One line per file for the CLI: counts per schema and version, llama-bench field set, build and
     format, so a file mixing versions or builds says so."""
-    from collections import Counter
-
     kinds = Counter(f"{r['schema']} v{r['schema_version']}" for r in records)
     parts = [", ".join(f"{n} {k}" for k, n in kinds.items()) + " record(s)"]
     fmts = Counter(r.get("source_format") for r in records)
