@@ -297,16 +297,22 @@ def cmd_ingest(args) -> int:
     """Read external llama.cpp output into benchbook records (see ``benchbook.ingest``): by default each
     file's records go to ``data/external/<group>/<file name>.jsonl``; ``--out`` appends all to one file,
     ``--stdout`` prints them.  Every file is read and checked before anything is written."""
-    from .ingest import default_out, ingest_file, write_records
+    from .ingest import default_out, ingest_text, summary, write_records
 
     per_file = []
     for f in args.files:
-        got = ingest_file(f, args.format, args.build, args.host)
-        print(
-            f"{f}: {len(got)} {got[0]['schema']} record(s) ({got[0]['source_format']}, "
-            f"schema_version {got[0]['schema_version']})",
-            file=sys.stderr,
+        read = ingest_text(
+            Path(f),
+            Path(f).read_text(encoding="utf-8", errors="replace"),
+            args.format,
+            args.build,
+            args.host,
+            getattr(args, "fork", None),
         )
+        got = read.records
+        print(f"{f}: {summary(got)}", file=sys.stderr)
+        for line in read.notes + read.skipped:
+            print(f"{f}: {line}", file=sys.stderr)
         per_file.append(got)
     if args.stdout:
         for r in (r for got in per_file for r in got):
@@ -592,6 +598,11 @@ def main(argv: list[str] | None = None) -> int:
         type=int,
         default=None,
         help="llama.cpp build number, when the files do not print it (also a hint for field-name versions)",
+    )
+    ig.add_argument(
+        "--fork",
+        default=None,
+        help="the output comes from this fork of llama.cpp: its build counter is kept as fork_build_number",
     )
     ig.add_argument(
         "--host",

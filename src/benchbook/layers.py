@@ -25,7 +25,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("resolve", ("resolve",)),
     ("draftself", ("draftself", "draftself.*")),
     ("experiments", ("experiments", "experiments.*")),
-    ("ingest/audit", ("ingest", "audit", "audit.*")),
+    ("ingest/audit", ("ingest", "ingest.*", "audit", "audit.*")),
     ("site", ("site", "sitecheck")),
     ("tooling", ("imports", "layers", "stagedeps")),
     ("cli", ("cli", "__main__")),

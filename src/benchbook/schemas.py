@@ -241,10 +241,36 @@ def _origin(since: int) -> tuple[Field, ...]:
         opt(
             "source_format",
             S,
-            "ingested: json | jsonl | csv | md | sql | server-log | spec-simple",
+            "ingested: json | jsonl | csv | md | sql | sweep-bench | compare | server-log | spec-simple",
             since=since,
         ),
         opt("source_sha256", S, "ingested: sha256 of the source file", since=since),
+        opt("source_text", S, "ingested: the raw source line (first 2000 characters)", since=since),
+        free(
+            "uninterpreted",
+            "ingested: every source field benchbook did not interpret, name -> raw value",
+            required=False,
+            since=since,
+        ),
+        opt(
+            "ingest_notes",
+            L(S),
+            "ingested: what ingest did to the values (cells filled, spellings read)",
+            since=since,
+        ),
+        opt(
+            "inconsistent",
+            L(S),
+            "ingested: derived values of the source line that disagree with their own inputs (flagged, kept)",
+            since=since,
+        ),
+        free(
+            "compare",
+            "ingested comparison table row (compare-llama-bench): labels, this value's label, stated and "
+            "recomputed ratio",
+            required=False,
+            since=since,
+        ),
     )
 
 
@@ -253,8 +279,19 @@ _NEED = "is missing or of the wrong type; fix: the record is not {schema} v{vers
 #: llama-bench's own row (``tools/llama-bench/llama-bench.cpp``, ``test::get_fields``, b11434); open:
 #: rows of other builds carry other fields (``use_mmap``, per-backend booleans: see migrations).
 LLAMA_BENCH_ROW = (
-    Field("build_commit", S, "llama.cpp commit llama-bench was built from", name_kept=True),
-    Field("build_number", Int, "llama.cpp build number (b11434 -> 11434)", name_kept=True),
+    native(
+        "build_commit",
+        S,
+        "llama.cpp commit llama-bench was built from; ingested: null = unknown",
+        name_kept=True,
+    ),
+    native(
+        "build_number",
+        Int,
+        "llama.cpp build number (b11434 -> 11434); ingested: null = unknown (a fork's counter: "
+        "fork_build_number)",
+        name_kept=True,
+    ),
     opt("cpu_info", S, "CPU name as llama-bench saw it"),
     opt("gpu_info", S, "GPU names as llama-bench saw them"),
     opt("backends", S, "comma-joined ggml backends (v2 field set)"),

@@ -125,6 +125,14 @@ def read(path: str | Path) -> list[dict]:
         return got
 
 
+def _ingest_notes(rec: dict) -> list[str]:
+    """What ingest flagged on the record: derived values that disagree with their own inputs
+    (``inconsistent``, e.g. a printed tok/s against its ms and tokens) and what it did to the values."""
+    return [f"inconsistent in the log: {x}" for x in rec.get("inconsistent") or []] + [
+        f"ingest: {x}" for x in rec.get("ingest_notes") or []
+    ]
+
+
 def _lb_entry(rec: dict, name: str) -> tuple[LogEntry, dict]:
     lb = rec["llama_bench"]
     n_p, n_g = int(lb.get("n_prompt") or 0), int(lb.get("n_gen") or 0)
@@ -138,6 +146,7 @@ def _lb_entry(rec: dict, name: str) -> tuple[LogEntry, dict]:
     eid = f"{name}:{rec['source_line']}"
     metric = {"pp": "prefill_tps", "tg": "decode_tps", "pg": "mixed_tps"}[test]
     notes = [] if n else ["n: not in the file (this format carries no samples_ns); avg_ts used as stated"]
+    notes += _ingest_notes(rec)
     entry = LogEntry(
         eid,
         "llama_bench",
@@ -187,7 +196,9 @@ def _request_entry(rec: dict, name: str, i: int) -> LogEntry:
         f"{'speculative' if drafted is not None else 'plain'} decoding, request {i + 1}: "
         f"{rec.get('predicted_n', rec.get('n_predict'))} tokens"
     )
-    return LogEntry(f"{name}:{lines[0]}", kind, name, lines, text, "decode_tps", tps, None, 1, record=rec)
+    return LogEntry(
+        f"{name}:{lines[0]}", kind, name, lines, text, "decode_tps", tps, None, 1, _ingest_notes(rec), rec
+    )
 
 
 def audit_logs(folder: str | Path, pairs: dict[str, str] | None = None) -> Logs:

@@ -1,0 +1,286 @@
+"""llama-server (and llama-cli) log timing lines -> ``benchbook.speculative_request`` v2, one record per
+request (origin ingested).
+
+Read per request: ``prompt eval time = X ms / N tokens``, ``eval time = ...``, ``total time = ...``,
+the draft line in its three wordings — b11434 ``draft acceptance = 1.00000 (   23 accepted /    23
+generated), mean len =  3.88`` (tools/server/server-context.cpp), the newer ``..., mean acceptance
+length =  2.82, acceptance rate per position = (0.818, 0.606, 0.394)`` and the older ``draft acceptance
+rate = 0.57576 (   19 accepted /    33 generated)`` — with or without the ``slot print_timing: id N |
+task M |`` prefix and the timestamp prefix of recent builds.  Values go under ``timings`` with the
+server's JSON names (``prompt_n``, ``prompt_ms``, ``predicted_n``, ``predicted_ms``, ``draft_n``,
+``draft_n_accepted``), plus ``draft_mean_len`` and ``draft_accept_per_position``.
+
+Checks (a value the line derives from its own inputs):
+
+* the acceptance ratio must equal accepted ÷ generated (else the line is corrupt: error);
+* ``verify_steps`` = accepted ÷ (mean len − 1), rounded (mean len = tokens per verify step, the
+  verifier's own token counted): 60 accepted at mean length 2.82 -> 33 steps (1 + 60/33 = 2.818);
+  per-position rates must sum to accepted ÷ steps (0.818 + 0.606 + 0.394 = 1.818 = 60/33) and each
+  rate × steps must be a whole number of tokens, within the printed rounding; disagreement is flagged
+  in ``inconsistent``, the values kept;
+* ``(… ms per token, … tokens per second)`` of each timing line against its own ms and tokens
+  (within the printed rounding): disagreement flagged in ``inconsistent``.
+
+Lines of a request's timing block whose values are not read (``graphs reused = 7``) are kept in the
+record's ``uninterpreted`` (``"line N"`` -> text).  Also kept: llama-cli's ``sampling time = X ms / N
+runs`` (older ``sample time``) as ``timings.sampling_ms`` / ``sampling_n`` (it is printed before the
+request's other lines; ``sampling_share_of_eval`` = sampling_ms ÷ predicted_ms), and the sampler
+parameters the server prints at start (``top_k = 40, top_p = 0.950, ..., temp = 0.800``) as
+``generation_settings`` of every request after them.  The log's own build line (``build: 4641
+(9f4cc8f8) with ...``, ``version: 4641 (...)`` or the JSON log's ``"build":2710``) sets
+``build_number``/``build_commit``; a ``--build`` that disagrees with it is an error.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from pathlib import Path
+
+from ..schemas import unknown
+from .common import IngestError, build_record, origin
+from .scan import parse_build
+
+_NUM = r"([-\d.]+|inf|nan)"
+_RATE = r"(?:\(\s*([\d.]+|inf|nan)\s*ms per token,\s*([\d.]+|inf|nan)\s*tokens per second\s*\))?"
+_PROMPT = re.compile(rf"prompt eval time\s*=\s*{_NUM}\s*ms\s*/\s*(\d+)\s*tokens\s*{_RATE}")
+_EVAL = re.compile(rf"(?<!prompt )\beval time\s*=\s*{_NUM}\s*ms\s*/\s*(\d+)\s*(?:tokens|runs)\s*{_RATE}")
+_TOTAL = re.compile(rf"total time\s*=\s*{_NUM}\s*ms(?:\s*/\s*(\d+)\s*tokens)?")
+_SAMPLING = re.compile(rf"\bsampl(?:ing|e) time\s*=\s*{_NUM}\s*ms\s*/\s*(\d+)\s*runs")
+_DRAFT = re.compile(
+    r"draft acceptance(?: rate)?\s*=\s*([\d.]+)\s*\(\s*(\d+)\s*accepted\s*/\s*(\d+)\s*generated\)"
+    r"(?:,\s*mean (?:len|acceptance length)\s*=\s*([\d.]+))?"
+    r"(?:,\s*acceptance rate per position\s*=\s*\(([^)]*)\))?"
+)
+_TASK = re.compile(r"\bid\s+(\d+)\s*\|\s*task\s+(-?\d+)|\"id_slot\":\s*(\d+),\s*\"id_task\":\s*(\d+)")
+#: lines of a request's timing block (their values not read above land in ``uninterpreted``)
+_TIMING_BLOCK = re.compile(r"print_timing:|llama_perf_\w+:|llama_print_timings:")
+_MODEL = re.compile(r"loading (draft )?model '([^']+)'")
+_JSON_BUILD = re.compile(r"\"build\":\s*(\d+),\s*\"commit\":\s*\"([0-9a-f]+)\"")
+_SAMPLER = re.compile(r"\b(top_k|top_p|min_p|temp|typical_p|repeat_penalty|repeat_last_n)\s*=")
+_PAIR = re.compile(r"\b([a-z_]+)\s*=\s*(-?[\d.]+(?:e-?\d+)?|[A-Za-z_]+)\b")
+
+
+def _number(s: str):
+    try:
+        return int(s)
+    except ValueError:
+        try:
+            return float(s)
+        except ValueError:
+            return s
+
+
+def _rate_check(what: str, ms: float, n: int, per_tok: str | None, per_s: str | None, line: int) -> list[str]:
+    """Disagreements of a timing line's printed ms-per-token / tokens-per-second with its ms and n
+    (within the printed rounding).  Generation lines count either every token or all but the first
+    (b11434 prints ``1132.38 ms / 32 tokens (36.53 ms per token, 27.38 tokens per second)`` = 31 tokens
+    / 1.13238 s; older builds ``600.00 ms / 40 tokens (15.00 ms per token, 66.67 ...)``): both agree."""
+    out: list[str] = []
+    if not n or not ms or ms != ms:
+        return out
+    counts = [n, n - 1] if what == "eval time" and n > 1 else [n]
+    if per_tok is not None:
+        p = float(per_tok)
+        if not any(abs(p - ms / c) <= 0.006 + 1e-4 * ms / c for c in counts):
+            out.append(f"line {line}: {what} prints {per_tok} ms per token; {ms} ms / {n} = {ms / n:.2f}")
+    if per_s is not None:
+        r = float(per_s)
+        if not any(abs(r - c * 1000.0 / ms) <= 0.006 + 1e-4 * c * 1000.0 / ms for c in counts):
+            out.append(
+                f"line {line}: {what} prints {per_s} tokens per second; {n} / {ms} ms = {n * 1000.0 / ms:.2f}"
+            )
+    return out
+
+
+def _draft_checks(t: dict, line: int) -> list[str]:
+    """verify_steps from mean len; per-position rates against the counts (module doc)."""
+    acc, mean = t["draft_n_accepted"], t.get("draft_mean_len")
+    out: list[str] = []
+    if mean is None or mean <= 1:
+        return out
+    steps = round(acc / (mean - 1))
+    t["_steps"] = steps
+    if steps <= 0 or abs(1 + acc / steps - mean) > 0.0051:
+        out.append(
+            f"line {line}: mean acceptance length {mean} fits no whole number of steps for {acc} accepted"
+        )
+        return out
+    rates = t.get("draft_accept_per_position")
+    if rates:
+        tol = 0.0005 * len(rates) + 1e-9
+        if abs(sum(rates) - acc / steps) > tol:
+            out.append(
+                f"line {line}: per-position rates sum to {sum(rates):.3f}, accepted / steps = "
+                f"{acc}/{steps} = {acc / steps:.3f}"
+            )
+        for k, r in enumerate(rates):
+            if abs(r * steps - round(r * steps)) > 0.0005 * steps + 1e-9:
+                out.append(
+                    f"line {line}: position {k + 1} rate {r} x {steps} steps is not a whole number of tokens"
+                )
+    return out
+
+
+def read_server_log(
+    path: Path, text: str, build_hint: int | None = None, host: str | None = None
+) -> list[dict]:
+    """One ``benchbook.speculative_request`` v2 record (origin ingested) per request of a llama-server
+    log (module doc).  ``model_id`` / ``draft_model_id`` are the file names of its ``loading model`` /
+    ``loading draft model`` lines (unknown without them); ``build_number`` is the log's own build line,
+    else ``build_hint`` (else unknown).
+
+    Raises:
+        IngestError: an ``eval time``/``draft acceptance`` line without a preceding ``prompt eval time``
+        line, a draft line whose ratio disagrees with its counts, or a ``build_hint`` that disagrees with
+        the log's build line (names file:line).
+    """
+    sha = hashlib.sha256(text.encode()).hexdigest()
+    found: list[dict] = []
+    cur: dict | None = None
+    slot = task = None
+    models: dict[str, str] = {}
+    log_build: tuple[int, str | None, int] | None = None
+    sampler: dict = {}
+    pending_sampling: dict | None = None
+    for i, line in enumerate(text.splitlines(), 1):
+        if log_build is None:
+            at = re.search(r"\b(?:build|version)\s*:", line)
+            b = parse_build(line[at.start() :]) if at else None
+            mj = _JSON_BUILD.search(line)
+            if mj:
+                b = (mj.group(2), int(mj.group(1)))
+            if b is not None:
+                log_build = (i, b[0], b[1])
+        if _SAMPLER.search(line) and "=" in line and "prompt eval" not in line:
+            sampler = {**sampler, **{k: _number(v) for k, v in _PAIR.findall(line)}, "_line": i}
+        mm = _MODEL.search(line)
+        if mm:
+            models.setdefault("draft" if mm.group(1) else "target", Path(mm.group(2)).name)
+        mt = _TASK.search(line)
+        if mt:
+            slot, task = (
+                (int(mt.group(1)), int(mt.group(2))) if mt.group(1) else (int(mt.group(3)), int(mt.group(4)))
+            )
+        ms = _SAMPLING.search(line)
+        if ms:
+            pending_sampling = {"sampling_ms": float(ms.group(1)), "sampling_n": int(ms.group(2)), "_line": i}
+            continue
+        m = _PROMPT.search(line)
+        if m:
+            cur = {
+                "line": i,
+                "text": line,
+                "lines": [i],
+                "slot_id": slot,
+                "task_id": task,
+                "timings": {"prompt_ms": float(m.group(1)), "prompt_n": int(m.group(2))},
+                "inconsistent": _rate_check(
+                    "prompt eval time", float(m.group(1)), int(m.group(2)), m.group(3), m.group(4), i
+                ),
+                "sampler": {k: v for k, v in sampler.items() if k != "_line"},
+                "sampler_line": sampler.get("_line"),
+                "uninterpreted": {},
+            }
+            if pending_sampling is not None:
+                cur["lines"].insert(0, pending_sampling.pop("_line"))
+                cur["timings"].update(pending_sampling)
+                pending_sampling = None
+            found.append(cur)
+            continue
+        used = False
+        for pat, keys in ((_EVAL, ("predicted_ms", "predicted_n")), (_TOTAL, ("total_ms", "total_n"))):
+            m = pat.search(line)
+            if m and "prompt eval" not in line:
+                used = True
+                if cur is None:
+                    raise IngestError(
+                        f"{path}:{i}: '{m.group(0)}' before any 'prompt eval time' line; "
+                        "fix: pass the whole log, not an excerpt"
+                    )
+                cur["timings"][keys[0]] = float(m.group(1))
+                if m.group(2):
+                    cur["timings"][keys[1]] = int(m.group(2))
+                if pat is _EVAL:
+                    cur["inconsistent"] += _rate_check(
+                        "eval time", float(m.group(1)), int(m.group(2)), m.group(3), m.group(4), i
+                    )
+                cur["lines"].append(i)
+                break
+        m = _DRAFT.search(line)
+        if m:
+            if cur is None:
+                raise IngestError(f"{path}:{i}: draft acceptance line before any 'prompt eval time' line")
+            ratio, acc, gen = float(m.group(1)), int(m.group(2)), int(m.group(3))
+            if gen and abs(ratio - acc / gen) > 1e-4:
+                raise IngestError(
+                    f"{path}:{i}: draft acceptance {ratio} disagrees with {acc}/{gen}; the line is corrupt"
+                )
+            cur["timings"].update({"draft_n": gen, "draft_n_accepted": acc})
+            if m.group(4):
+                cur["timings"]["draft_mean_len"] = float(m.group(4))
+            if m.group(5):
+                cur["timings"]["draft_accept_per_position"] = [
+                    float(x) for x in m.group(5).split(",") if x.strip()
+                ]
+            cur["inconsistent"] += _draft_checks(cur["timings"], i)
+            cur["lines"].append(i)
+            used = True
+        if not used and cur is not None and _TIMING_BLOCK.search(line):
+            rest = _TIMING_BLOCK.split(line, 1)[-1]
+            rest = re.sub(r"^\s*id\s+\d+\s*\|\s*task\s+-?\d+\s*\|?", "", rest).strip(" |")
+            if rest:
+                cur["uninterpreted"][f"line {i}"] = rest
+    if pending_sampling is not None and cur is not None:
+        cur["lines"].append(pending_sampling.pop("_line"))
+        cur["timings"].update(pending_sampling)
+    if not found:
+        raise IngestError(
+            f"{path}: no 'prompt eval time' line; fix: run llama-server with its default log verbosity"
+        )
+    if log_build is not None and build_hint is not None and build_hint != log_build[2]:
+        raise IngestError(
+            f"{path}:{log_build[0]}: --build {build_hint} disagrees with the log's own build line (build "
+            f"{log_build[2]}); fix: drop --build (the log states its build) or ingest the right log"
+        )
+    number = log_build[2] if log_build else build_hint
+    out = []
+    for req in found:
+        t = req["timings"]
+        steps = t.pop("_steps", None)
+        notes = []
+        if log_build:
+            notes.append(f"build {log_build[2]} from the log's line {log_build[0]}")
+        if req["sampler"]:
+            notes.append(f"generation_settings: the sampler parameters of line {req['sampler_line']}")
+        if t.get("sampling_ms") is not None and t.get("predicted_ms"):
+            t["sampling_share_of_eval"] = t["sampling_ms"] / t["predicted_ms"]
+        rec = {
+            **origin(
+                path,
+                "server-log",
+                sha,
+                req["line"],
+                host,
+                req["text"],
+                notes,
+                req["uninterpreted"],
+                req["inconsistent"] or None,
+            ),
+            "experiment": "speculative",
+            "model_id": models.get("target") or unknown(sha),
+            "timings": t,
+            "draft_model_id": models.get("draft"),
+            "build_number": number,
+            "slot_id": req["slot_id"],
+            "task_id": req["task_id"],
+            "source_lines": sorted(set(req["lines"])),
+        }
+        if log_build and log_build[1]:
+            rec["build_commit"] = log_build[1]
+        if req["sampler"]:
+            rec["generation_settings"] = req["sampler"]
+        if steps:
+            rec["verify_steps"] = float(steps)
+        out.append(build_record("speculative_request", rec, path, req["line"]))
+    return out

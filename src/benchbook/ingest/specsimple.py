@@ -1,0 +1,73 @@
+"""``llama-speculative-simple`` output -> ``benchbook.ingest.speculative_simple`` (no runner of ours
+writes that summary).  Its ``n_draft`` line prints the *configured maximum*
+(``params_spec.draft.n_max``), not a count: it is stored as ``n_draft_max``; the count of drafted tokens
+is ``n_drafted``."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from pathlib import Path
+from typing import Any
+
+from ..records import utc_now
+from .common import IngestError, build_record
+
+
+def read_speculative_simple(path: Path, text: str) -> list[dict]:
+    """The one ``benchbook.ingest.speculative_simple`` record of a ``llama-speculative-simple`` output.
+
+    Raises:
+        IngestError: a required line (n_draft, n_predict, n_drafted, n_accept) is missing, or
+        ``accept`` disagrees with ``n_accept / n_drafted`` (names file:line).
+    """
+    sha = hashlib.sha256(text.encode()).hexdigest()
+    rec: dict[str, Any] = {
+        "source_file": str(path),
+        "source_format": "spec-simple",
+        "source_sha256": sha,
+        "ingested_at": utc_now(),
+        "source_lines": {},
+    }
+    keys = {
+        "n_draft": "n_draft_max",
+        "n_predict": "n_predict",
+        "n_drafted": "n_drafted",
+        "n_accept": "n_accept",
+    }
+    for i, line in enumerate(text.splitlines(), 1):
+        m = re.search(r"\b(n_draft|n_predict|n_drafted|n_accept)\s*=\s*(\d+)", line)
+        if m:
+            rec[keys[m.group(1)]] = int(m.group(2))
+            rec["source_lines"][keys[m.group(1)]] = i
+            continue
+        m = re.search(r"\baccept\s*=\s*([\d.]+)%", line)
+        if m:
+            rec["accept_pct"] = float(m.group(1))
+            rec["source_lines"]["accept_pct"] = i
+            continue
+        m = re.search(
+            r"\b(encoded|decoded)\s+(\d+)\s+tokens in\s+([\d.]+)\s+seconds, speed:\s+([\d.]+|inf)\s+t/s", line
+        )
+        if m:
+            k = "encode" if m.group(1) == "encoded" else "decode"
+            rec[f"{k}_n"], rec[f"{k}_s"], rec[f"{k}_tps"] = (
+                int(m.group(2)),
+                float(m.group(3)),
+                float(m.group(4)),
+            )
+            rec["source_lines"][k] = i
+    missing = [v for v in keys.values() if v not in rec]
+    if missing:
+        raise IngestError(
+            f"{path}: llama-speculative-simple output lacks {missing}; fix: pass its complete stderr"
+        )
+    if "accept_pct" in rec and rec["n_drafted"]:
+        if abs(rec["accept_pct"] - 100.0 * rec["n_accept"] / rec["n_drafted"]) > 1e-2:
+            raise IngestError(
+                f"{path}:{rec['source_lines']['accept_pct']}: accept {rec['accept_pct']}% disagrees "
+                f"with n_accept/n_drafted = {rec['n_accept']}/{rec['n_drafted']}"
+            )
+    rec["alpha"] = rec["n_accept"] / rec["n_drafted"] if rec["n_drafted"] else None
+    rec["source_line"] = min(rec["source_lines"].values())
+    return [build_record("ingest_speculative_simple", rec, path, rec["source_line"])]
