@@ -21,8 +21,8 @@ SLOW = pytest.mark.skipif(not os.environ.get("BENCHBOOK_SLOW"), reason="slow (mi
 Q8_0 = "~/.cache/benchbook/models/7b46609d11703c058397e5cfe4cc6e4b2508cb1eb4c80ddc472a5d421fbdb508.gguf"
 WRITEUP_ADD = ".venv/bin/benchbook models add " + Q8_0 + " --id my-q8_0"
 WRITEUP_MEASURE = (
-    ".venv/bin/python -m benchbook.experiments llama_bench --raw-dir writeups/user-gguf/raw "
-    '--overrides \'{"models": ["my-q8_0"], "repetitions": 3}\''
+    ".venv/bin/python -m benchbook.experiments llama_bench --raw-dir writeups/user-gguf/raw --overrides "
+    '\'{"models": ["my-q8_0"], "repetitions": 3, "cold_first_run": false, "timeout_s": 3600}\''
 )
 WRITEUP_PAGE = (
     ".venv/bin/papermill notebooks/llama_bench_report.ipynb writeups/user-gguf/llama_bench_report.ipynb "
