@@ -205,6 +205,18 @@ def test_busy_host_load_and_other_process():
     assert fired(df, "llama_bench", "busy_host") == {"b", "c"}
 
 
+def test_busy_host_many_processes_each_under_the_per_process_threshold():
+    # a 2-core host at load 17.8 while every other process used under 30% CPU (the write-up's cold run):
+    # busy above 4 × 2 = 8 whatever the per-process figure (e); 5.26, the committed CPU host's highest,
+    # stays quiet (f); 8.0 is not above 8 (g)
+    df = lb_stats(
+        e={"load1_max": 17.82, "others_cpu_pct_max": 29.8},
+        f={"load1_max": 5.26, "others_cpu_pct_max": 29.8},
+        g={"load1_max": 8.0, "others_cpu_pct_max": 10.0},
+    )
+    assert fired(df, "llama_bench", "busy_host") == {"e"}
+
+
 def test_inconsistent_derived_value_llama_bench():
     # |100.2 - 100| / 100 = 0.002 > 0.001 fires; 100.05 gives 0.0005 and does not
     df = lb_stats(a={"llama_bench_avg_ts": 100.2}, b={"llama_bench_avg_ts": 100.05})

@@ -5,6 +5,7 @@ import json
 import subprocess
 import sys
 import threading
+from pathlib import Path
 
 import pytest
 
@@ -46,6 +47,7 @@ def test_session_progress_writes_the_progress_file(tmp_path, monkeypatch):
         {"task": "llama_bench", "i": 0, "n": 6, "label": "start"},
         {"task": "llama_bench", "i": 1, "n": 6, "label": "q4_1 cold"},
         {"task": "llama_bench", "i": 2, "n": 6, "label": "q4_1 warm (done before)"},
+        {"task": "llama_bench", "i": 2, "n": 6, "label": "end"},
     ]
 
 
@@ -64,6 +66,42 @@ def test_follow_draws_the_steps(tmp_path, capsys):
     err = capsys.readouterr().err
     last = err.rstrip().split("\r")[-1]
     assert last.startswith("speculative:  75%|") and " 3/4 [" in last and "self-n4 r0" in last
+
+
+def test_a_finished_step_without_percentages_shows_100(tmp_path, capsys):
+    # cmake's configure step prints no [ NN%]: a successful one ends at 100%, a failed one where it was
+    log = tmp_path / "build.log"
+    with open(log, "a") as lf:
+        assert tc.run_logged(["sh", "-c", "echo '-- Configuring done'"], lf, "configure") == 0
+        assert tc.run_logged(["sh", "-c", "echo '[ 40%] Building a'; exit 1"], lf, "build") == 1
+    lines = capsys.readouterr().err.split("\n")
+    assert lines[0].split("\r")[-1].startswith("configure: 100% [")
+    assert lines[1].split("\r")[-1].startswith("build:  40% [")
+
+
+def test_follow_closes_a_bar_at_its_end_event(tmp_path, capsys):
+    f = tmp_path / "p.jsonl"
+    events = [
+        ("llama_bench", 0, 2, "start"),
+        ("llama_bench", 2, 2, "q8_0 warm"),
+        ("llama_bench", 2, 2, "end"),
+    ]
+    f.write_text(
+        "".join(json.dumps(dict(zip(("task", "i", "n", "label"), e, strict=True))) + "\n" for e in events)
+    )
+    stop = threading.Event()
+    thread = threading.Thread(target=progress.follow, args=(f, stop, 0.01))
+    thread.start()
+    # the bar is finished (its line ends) while follow still runs, before stop
+    for _ in range(500):
+        err = capsys.readouterr().err
+        if err.endswith("\n"):
+            break
+        threading.Event().wait(0.01)
+    stop.set()
+    thread.join()
+    assert err.endswith("\n") and err.rstrip("\n").split("\r")[-1].startswith("llama_bench: 100%|")
+    assert " 2/2 [" in err.rstrip("\n").split("\r")[-1]
 
 
 def test_quiet_turns_bars_off(monkeypatch, capsys):
@@ -92,6 +130,45 @@ def test_stage_output_goes_to_a_log_file(tmp_path, monkeypatch, capsys):
     text = log_path.read_text()
     assert "[NbConvertApp] Executing cell 3\n" in text and "Kernel listening on TCP" in text
     assert log_path.parent == tmp_path / "cache" / "logs" and log_path.name.startswith("run-")
+
+
+def _fake_stage(tmp_path, name: str, stages: list[str]) -> list[str]:
+    """A stand-in for `dvc repro`: for each stage, its DVC line and a 2-step session through the
+    progress file (like a measurement notebook), then a pause long enough for the follower to draw."""
+    script = tmp_path / f"{name}.py"
+    script.write_text(
+        "import time\nfrom benchbook.llamacpp.progress import SessionProgress\n"
+        f"for stage in {stages!r}:\n"
+        "    print(f\"Running stage '{stage}':\", flush=True)\n"
+        "    with SessionProgress(stage, 2) as bar:\n"
+        "        bar.step('a')\n        bar.step('b')\n"
+        "    time.sleep(0.8)\n"
+    )
+    return [sys.executable, str(script)]
+
+
+def test_each_stage_line_starts_after_the_previous_bar_is_closed(tmp_path, monkeypatch, capsys):
+    # before: one progress file for all commands, re-read from its start by each command (the
+    # llama_bench bar was drawn again during speculative), and a bar was closed only when its command
+    # ended, so the next stage's line was printed over the open bar
+    monkeypatch.setenv("BENCHBOOK_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("PYTHONPATH", str(Path(progress.__file__).parents[2]))
+    run, log_path = cli.stage_runner(tmp_path, verbose=False)
+    run(_fake_stage(tmp_path, "one", ["llama_bench", "llama_bench_report"]))
+    run(_fake_stage(tmp_path, "two", ["speculative"]))
+    err = capsys.readouterr().err
+    chunks = err.split("\n")
+    stage_lines = [c for c in chunks if c.startswith("stage ")]
+    assert stage_lines == ["stage llama_bench ...", "stage llama_bench_report ...", "stage speculative ..."]
+    # every bar line ends finished (2/2) on a line of its own; each task's bar is drawn in one line only
+    bars = [c.split("\r")[-1] for c in chunks if "config" in c]
+    assert [b.split(":")[0] for b in bars] == ["llama_bench", "llama_bench_report", "speculative"]
+    assert all(" 2/2 [" in b for b in bars)
+    assert err.index("stage speculative") > err.rindex("llama_bench_report:")
+    assert sorted(p.name for p in log_path.parent.glob("*.progress.jsonl")) == [
+        log_path.name.replace(".log", ".1.progress.jsonl"),
+        log_path.name.replace(".log", ".2.progress.jsonl"),
+    ]
 
 
 def test_failed_stage_prints_the_log_tail(tmp_path, monkeypatch, capsys):

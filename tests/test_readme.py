@@ -4,6 +4,7 @@ it is checked, and is executed on a fresh clone (a `git clone` of this repositor
 (`make run`, `make test`, the analysis benchmark) run in a slow-marked test (BENCHBOOK_SLOW=1);
 the fast test checks their recipes with `make -n`."""
 
+import json
 import os
 import re
 import shutil
@@ -16,6 +17,18 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 VENV = Path(sys.executable).parent.parent
 SLOW = pytest.mark.skipif(not os.environ.get("BENCHBOOK_SLOW"), reason="slow (minutes); set BENCHBOOK_SLOW=1")
+
+Q8_0 = "~/.cache/benchbook/models/7b46609d11703c058397e5cfe4cc6e4b2508cb1eb4c80ddc472a5d421fbdb508.gguf"
+WRITEUP_ADD = ".venv/bin/benchbook models add " + Q8_0 + " --id my-q8_0"
+WRITEUP_MEASURE = (
+    ".venv/bin/python -m benchbook.experiments llama_bench --raw-dir writeups/user-gguf/raw --overrides "
+    '\'{"models": ["my-q8_0"], "repetitions": 3, "cold_first_run": false, "timeout_s": 3600}\''
+)
+WRITEUP_PAGE = (
+    ".venv/bin/papermill notebooks/llama_bench_report.ipynb writeups/user-gguf/llama_bench_report.ipynb "
+    "--cwd . -p root . -p params_file writeups/user-gguf/params.yaml -p raw_dir writeups/user-gguf/raw "
+    "-p reports_dir writeups/user-gguf/reports --no-progress-bar"
+)
 
 #: Every README command -> ("fresh": run here on a clone without models or binaries | "cached": run
 #: with the real cache, skipped when it lacks the build | "slow"), the argv it runs as (placeholders
@@ -32,6 +45,14 @@ CHECKS = {
         ".venv/bin/benchbook models add {file} --id mine",
     ),
     ".venv/bin/dvc metrics show": ("fresh", ".venv/bin/dvc metrics show"),
+    # the write-up walk-through ("Your model: a write-up"): register, measure (slow: the real Q8_0 of the
+    # cache, registered again over the stand-in), render its page from the committed write-up raw data
+    WRITEUP_ADD: ("fresh", ".venv/bin/benchbook models add {file} --id my-q8_0"),
+    WRITEUP_MEASURE: (
+        "slow",
+        ".venv/bin/benchbook models add " + Q8_0 + " --id my-q8_0 --replace && " + WRITEUP_MEASURE,
+    ),
+    WRITEUP_PAGE: ("fresh", WRITEUP_PAGE),
     ".venv/bin/benchbook ingest FILE... [--host NAME] [--build N]": (
         "fresh",
         ".venv/bin/benchbook ingest tests/fixtures/llama_bench_b11434.jsonl",
@@ -113,7 +134,9 @@ def test_fresh_clone_commands(clone):
         ".venv/bin/benchbook ingest FILE... [--host NAME] [--build N]",
         ".venv/bin/benchbook audit CLAIMS.yaml [--logs DIR] [--pair SPEC=BASELINE]",
         ".venv/bin/benchbook stages check",
+        WRITEUP_PAGE,
         ".venv/bin/benchbook models add PATH|URL [--id ID]",
+        WRITEUP_ADD,
     ]
     assert sorted(order) == sorted(k for k, (kind, _) in CHECKS.items() if kind == "fresh")
     results = {}
@@ -137,6 +160,14 @@ def test_fresh_clone_commands(clone):
     assert results[".venv/bin/benchbook stages check"].returncode == 0
     add = results[".venv/bin/benchbook models add PATH|URL [--id ID]"]
     assert add.returncode == 0 and add.stdout.startswith("added models.registry.mine in ")
+    add = results[WRITEUP_ADD]
+    assert add.returncode == 0 and add.stdout.startswith("added models.registry.my-q8_0 in ")
+    # the write-up's page from its committed raw data: the user's model, measured on a busy host
+    page = results[WRITEUP_PAGE]
+    assert page.returncode == 0, page.stderr[-3000:]
+    numbers = json.loads((clone["repo"] / "writeups/user-gguf/reports/numbers/llama_bench.json").read_text())
+    assert numbers["numbers"] and all(n["label"].startswith("my-q8_0 ") for n in numbers["numbers"].values())
+    assert all("busy_host" in n["caveats"] for n in numbers["numbers"].values())
 
 
 def test_cached_commands(clone):

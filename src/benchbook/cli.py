@@ -376,11 +376,14 @@ def stage_runner(root: Path, verbose: bool):
     Verbose: the command's output goes to the terminal unchanged.  Otherwise it goes to a log file
     (``<cache>/logs/run-<UTC time>.log``: papermill's per-cell logs, the kernel's warnings, DVC's
     output); the terminal shows one line per stage DVC starts and the measurement sessions' progress
-    bars (``progress.follow`` of the session progress file); a failure prints the log's tail.
+    bars (``progress.follow`` of the command's own progress file, ``run-<time>.<i>.progress.jsonl``;
+    each bar is closed when its session ends); a failure prints the log's tail.  Two commands may
+    run at once (their lines go to the same log).
 
     Returns ``(run, log_path)``; ``run(argv, extra_env=None)`` raises CalledProcessError on a non-zero
     exit.
     """
+    import itertools
     import re
     import threading
 
@@ -389,12 +392,16 @@ def stage_runner(root: Path, verbose: bool):
     logs = cache_dir() / "logs"
     logs.mkdir(parents=True, exist_ok=True)
     stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
-    log_path, prog = logs / f"run-{stamp}.log", logs / f"run-{stamp}.progress.jsonl"
+    log_path = logs / f"run-{stamp}.log"
+    calls = itertools.count(1)
+    log_lock = threading.Lock()
 
     def run(argv: list[str], extra_env: dict | None = None) -> None:
         if verbose:
             subprocess.run(argv, cwd=root, check=True, env={**tool_env(), **(extra_env or {})})
             return
+        # one progress file per command: a later command never redraws an earlier one's bars
+        prog = logs / f"run-{stamp}.{next(calls)}.progress.jsonl"
         stop = threading.Event()
         follower = threading.Thread(target=progress.follow, args=(prog, stop), daemon=True)
         follower.start()
@@ -414,10 +421,11 @@ def stage_runner(root: Path, verbose: bool):
                 )
                 assert proc.stdout is not None  # stdout=PIPE
                 for line in proc.stdout:
-                    lf.write(line)
+                    with log_lock:
+                        lf.write(line)
                     m = re.match(r"^Running stage '([^']+)'", line)
                     if m:
-                        print(f"stage {m.group(1)} ...", file=sys.stderr, flush=True)
+                        progress.say(f"stage {m.group(1)} ...")
                 rc = proc.wait()
         finally:
             stop.set()
@@ -458,6 +466,43 @@ def upstream_stages(dvc_file: Path, stage: str) -> list[str]:
     return out
 
 
+class Background:
+    """``fn()`` in a thread, started now; ``wait()`` joins it, re-raises its exception and returns its
+    wall time in seconds."""
+
+    def __init__(self, fn):
+        import threading
+
+        self.error: BaseException | None = None
+        self.seconds = 0.0
+
+        def body() -> None:
+            t = time.monotonic()
+            try:
+                fn()
+            except BaseException as e:  # re-raised by wait() in the caller's thread
+                self.error = e
+            self.seconds = time.monotonic() - t
+
+        self.thread = threading.Thread(target=body, daemon=True)
+        self.thread.start()
+
+    def wait(self) -> float:
+        self.thread.join()
+        if self.error is not None:
+            raise self.error
+        return self.seconds
+
+
+def prepare_draftself_checkpoint(root: Path) -> None:
+    """Make the checkpoint that ``data/draftself/checkpoint.json`` names present in the cache: the
+    cached file, the copy ``dvc pull`` brought, or trained again from the manifest's train config
+    (``experiments.draftself.run.resolve_checkpoint``); the ``draftself`` stage then finds it there."""
+    from .experiments.draftself.run import resolve_checkpoint
+
+    resolve_checkpoint(root / "data/draftself/checkpoint.json", log=lambda _m: None)
+
+
 def cmd_run(args) -> int:
     """Main job.  First the site from the committed raw data (readable in about a minute, before any
     build or download); then the toolchain and models; a measurement stage is forced once on a host
@@ -465,7 +510,13 @@ def cmd_run(args) -> int:
     then a plain ``dvc repro`` re-renders, and this host's models and draft-self checkpoint are placed
     under ``data/artifacts/`` and ``dvc add``-ed for ``dvc push`` (``export_artifacts``).  Models that
     ``dvc pull`` brought are imported into the cache first, so nothing pushed is made again.
-    ``--from-data`` stops after the first site."""
+    ``--from-data`` stops after the first site.
+
+    The draft-self checkpoint (pulled, cached, or trained: ``experiments.draftself.run.resolve_checkpoint``;
+    training is one thread and not a timed measurement) is made beside the llama.cpp build and the model
+    fetch, which leave a core idle on a 2-core host for much of their time; it is joined before the first
+    measurement, so no timed measurement shares the machine with it.  The timings line gives each step's
+    wall time (``draftself_train_s`` overlaps ``toolchain_s``)."""
     root = repo_root()
     params = resolve.load_params(root)
     run, log_path = stage_runner(root, args.verbose)
@@ -498,6 +549,13 @@ def cmd_run(args) -> int:
     if args.from_data:
         print("timings: " + ", ".join(f"{k}={v:.1f}" for k, v in timings.items()))
         return 0
+    from .provenance import host_snapshot
+
+    host_id = host_snapshot().host_id
+    # draft-self's check needs no toolchain: known before the build
+    pretrain = None
+    if not measured_here(root, params, host_id, None).get("draftself", True):
+        pretrain = Background(lambda: prepare_draftself_checkpoint(root))
     t = time.monotonic()
     tc = resolve.get_toolchain(params, build=True)
     timings["toolchain_s"] = time.monotonic() - t
@@ -507,9 +565,8 @@ def cmd_run(args) -> int:
     artifacts.import_models(root, params["models"]["registry"])  # what `dvc pull` brought
     resolve.get_models(params, used_model_ids(params), tc)
     timings["models_s"] = time.monotonic() - t
-    from .provenance import host_snapshot
-
-    host_id = host_snapshot().host_id
+    if pretrain is not None:
+        timings["draftself_train_s"] = pretrain.wait()  # before any measurement: none overlaps with it
     t = time.monotonic()
     for stage, done in measured_here(root, params, host_id, tc.toolchain_id).items():
         if not done:
@@ -517,10 +574,12 @@ def cmd_run(args) -> int:
                 f"no completed {stage} session for host {host_id} with toolchain {tc.toolchain_id}: "
                 "measuring on this host"
             )
+            t_stage = time.monotonic()
             # upstream (draftself_train) only when changed: --force would retrain it too
             for up in upstream_stages(root / MEASURE_DVC, stage):
                 run(dvc + ["repro", "--no-run-cache", "--single-item", f"{MEASURE_DVC}:{up}"])
             run(dvc + ["repro", "--no-run-cache", "--force", "--single-item", f"{MEASURE_DVC}:{stage}"])
+            timings[f"measure_{stage}_s"] = time.monotonic() - t_stage
     timings["measure_new_host_s"] = time.monotonic() - t
     t = time.monotonic()
     run(dvc + ["repro", "--no-run-cache"])

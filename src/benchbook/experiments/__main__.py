@@ -7,6 +7,7 @@ Prints the session summary as JSON; raw records go to ``<raw_dir>/<NAME>/<host_i
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import importlib
 import json
 import os
@@ -37,7 +38,9 @@ def main(argv: list[str] | None = None) -> int:
     run = importlib.import_module(f"benchbook.experiments.{a.name}.run")
     print(f"{a.name}: profile {picked.name} ({picked.reason})", file=sys.stderr)
     out = run.measure(params, root=root, raw_dir=Path(a.raw_dir), overrides=over)
-    print(json.dumps({k: v for k, v in out.items() if k != "cfg"}, default=str))
+    # offload returns a dict, llama_bench a SessionResult dataclass (was AttributeError on .items())
+    fields = out if isinstance(out, dict) else dataclasses.asdict(out)
+    print(json.dumps({k: v for k, v in fields.items() if k != "cfg"}, default=str))
     return 0
 
 

@@ -3,8 +3,10 @@
 Bars are tqdm bars on stderr (one updating line each; elapsed and remaining time).  ``BENCHBOOK_QUIET=1``
 turns them off.  A measurement session runs inside a papermill kernel whose output goes to a log
 file under ``benchbook run``; there the session reports through a *progress file* instead
-(``BENCHBOOK_PROGRESS``: one JSON object per step, ``{"task", "i", "n", "label"}``), which
-``follow`` renders in the terminal of ``benchbook run``.
+(``BENCHBOOK_PROGRESS``: one JSON object per step, ``{"task", "i", "n", "label"}``; label ``start`` when
+a session opens, ``end`` when it closes), which ``follow`` renders in the terminal of ``benchbook run``:
+a task's bar is closed (its line finished) at its ``end``, so the next stage's line starts on a line of
+its own.  Lines printed while bars may be open go through ``say`` (tqdm clears and redraws them).
 """
 
 from __future__ import annotations
@@ -20,6 +22,8 @@ from tqdm import tqdm
 
 PROGRESS_ENV = "BENCHBOOK_PROGRESS"
 QUIET_ENV = "BENCHBOOK_QUIET"
+#: The labels of a progress file's first and last event of a session (``SessionProgress``).
+START, END = "start", "end"
 
 #: cmake's progress prefix on a build line, e.g. ``[ 45%] Building CXX object ...``.
 CMAKE_PERCENT = re.compile(r"^\[\s*(\d{1,3})%\]")
@@ -47,6 +51,12 @@ def bar(total: float | None, desc: str, unit: str = "it", **kw) -> tqdm:
     )
 
 
+def say(line: str) -> None:
+    """Print ``line`` on stderr above any open bar (``tqdm.write``: the bars are cleared, the line
+    printed, the bars redrawn), so a bar and a line never share a terminal line."""
+    tqdm.write(line, file=sys.stderr)
+
+
 def cmake_percent(line: str) -> int | None:
     """The percentage of a cmake build line (``[ 45%] ...`` -> 45), None for other lines."""
     m = CMAKE_PERCENT.match(line)
@@ -65,7 +75,7 @@ class SessionProgress:
         target = os.environ.get(PROGRESS_ENV)
         self._file = open(target, "a", buffering=1) if target else None
         self._bar = None if self._file else bar(total, task, unit="config", initial=done)
-        self._emit("start")
+        self._emit(START)
 
     def _emit(self, label: str) -> None:
         if self._file:
@@ -83,6 +93,7 @@ class SessionProgress:
 
     def close(self) -> None:
         if self._file:
+            self._emit(END)
             self._file.close()
         if self._bar is not None:
             self._bar.close()
@@ -96,7 +107,9 @@ class SessionProgress:
 
 def follow(path: Path, stop: threading.Event, poll_s: float = 0.5) -> None:
     """Draw the steps appended to the progress file ``path`` as bars (one per task) until ``stop``
-    is set; meant for a daemon thread of ``benchbook run``."""
+    is set; meant for a daemon thread of ``benchbook run``, one file per command it runs.  A task's
+    bar is closed at its ``end`` event (a session that opens again gets a new bar), the others when
+    ``stop`` is set."""
     bars: dict[str, tqdm] = {}
     offset = 0
     while True:
@@ -115,9 +128,11 @@ def follow(path: Path, stop: threading.Event, poll_s: float = 0.5) -> None:
                 b = bars.get(ev["task"])
                 if b is None:
                     b = bars[ev["task"]] = bar(ev["n"], ev["task"], unit="config", initial=ev["i"])
-                if ev["label"] != "start":
+                if ev["label"] not in (START, END):
                     b.set_postfix_str(ev["label"], refresh=False)
                 b.update(max(ev["i"] - b.n, 0))
+                if ev["label"] == END:
+                    bars.pop(ev["task"]).close()
         if finished:
             break
         stop.wait(poll_s)

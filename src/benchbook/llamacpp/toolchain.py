@@ -308,7 +308,10 @@ def run_logged(cmd: list[str], logf, desc: str) -> int:
             if pct is not None and pct > b.n:
                 b.update(pct - b.n)
         logf.flush()
-        return proc.wait()
+        rc = proc.wait()
+        if rc == 0 and b.n < 100:  # configure prints no percentage: a finished step shows 100%
+            b.update(100 - b.n)
+        return rc
 
 
 def build(
