@@ -30,6 +30,7 @@ from .analysis import (
     speedup,
     steady_state,
 )
+from .statements import best_sentence, equality_sentence, per_prompt_markdown
 
 
 def chart_tau(acc: pl.DataFrame) -> alt.Chart:
@@ -156,11 +157,52 @@ def save_charts(acc, sp, ex, out_dir) -> dict:
 # ---------------------------------------------------------------- numbers
 
 
+def cite(runs: pl.DataFrame, run_ids) -> dict:
+    """``{"sources", "run_ids"}`` of a number that read exactly the runs ``run_ids`` of ``runs``
+    (``analysis.load_runs``'s table: ``_file``/``_line`` per run)."""
+    wanted = set(run_ids)
+    rows = runs.filter(pl.col("run_id").is_in(list(wanted))).select("_file", "_line", "run_id")
+    by_file: dict[str, list[int]] = {}
+    for f, line, _ in rows.iter_rows():
+        by_file.setdefault(f, []).append(line)
+    return {
+        "sources": [{"file": f, "lines": line_ranges(ls)} for f, ls in sorted(by_file.items())],
+        "run_ids": sorted(rows["run_id"].to_list()),
+    }
+
+
+def runs_with_passes(runs: pl.DataFrame, passes: list[tuple[str, int]]) -> list[str]:
+    """Run ids whose pass list holds a pass of one of ``passes`` ((kind, n_tokens)): the runs a mean
+    pass cost (``analysis.pass_costs``) read."""
+    want = pl.DataFrame({"pass_kind": [k for k, _ in passes], "pass_n": [n for _, n in passes]})
+    hit = (
+        runs.select("run_id", "pass_kind", "pass_n")
+        .explode("pass_kind", "pass_n")
+        .join(want, on=["pass_kind", "pass_n"], how="semi")
+    )
+    return hit["run_id"].unique().to_list()
+
+
 def numbers(
-    acc, sp, be, ex, c1, sess, manifest: dict, manifest_path: str, by_config: dict[str, list[str]]
+    acc,
+    sp,
+    be,
+    ex,
+    c1,
+    sess,
+    manifest: dict,
+    manifest_path: str,
+    by_config: dict[str, list[str]],
+    runs: pl.DataFrame | None = None,
 ) -> list[Number]:
     """The published numbers (keys from configuration only).  ``by_config``: the caveat ids of each
-    configuration (``session_caveats``); a number over every configuration takes their union."""
+    configuration (``session_caveats``); a number over every configuration takes their union.
+
+    Each number cites exactly the runs its computation read (``runs``: the session's run table): a
+    speedup its draft-self runs and the AR runs it is divided by; the cost-model speedup also the runs
+    whose passes gave the mean pass costs; break-even τ the runs with (k+1)-token draft and verify
+    passes and the 1-token decode passes (AR runs); the decode-pass cost the runs with 1-token decode
+    passes; training numbers the manifest line and its host."""
     every = [r for r in caveats.RULES if any(r in c for c in by_config.values())]
     build = {"build": sess["runtime"] or "unknown runtime", "toolchain_id": sess["toolchain_id"]}
     common = {
@@ -216,7 +258,21 @@ def numbers(
     for r in sp.iter_rows(named=True):
         cav = by_config[r["config_name"]]
         base = make_key("draftself", r["config_name"], r["prompt_class"])
-        src = {"sources": [{"file": r["file"], "lines": line_ranges(r["lines"])}], "run_ids": r["run_ids"]}
+        pair_ids = [*r["run_ids"], *r.get("ar_run_ids", [])]
+        if runs is not None:
+            src = cite(runs, pair_ids)
+            model_ids = set(pair_ids)
+            used = runs.filter(pl.col("run_id").is_in(list(model_ids))).select("pass_kind", "pass_n")
+            kinds = {
+                (k, n) for ks, ns in used.iter_rows() for k, n in zip(ks, ns, strict=True) if k != "prefill"
+            }
+            model_src = cite(runs, [*pair_ids, *runs_with_passes(runs, sorted(kinds))])
+        else:
+            src = {
+                "sources": [{"file": r["file"], "lines": line_ranges(r["lines"])}],
+                "run_ids": r["run_ids"],
+            }
+            model_src = src
         ci = [round(r["ci_low"], 3), round(r["ci_high"], 3)] if r["ci_low"] is not None else None
         out.append(
             Number(
@@ -225,8 +281,11 @@ def numbers(
                 unit="×",
                 n=r["n"],
                 ci95=ci,
-                ci_method="Student-t on log(AR time / draft-self time), paired by prompt and repetition",
-                label=f"measured decode speedup vs AR, {r['config_name']}, {r['prompt_class']}",
+                ci_method="Student-t over prompts of the per-prompt mean log(AR time / draft-self time) "
+                "(the repetitions of one prompt time one deterministic output and are averaged first)",
+                replication=r.get("replication") or "prompts",
+                label=f"measured decode speedup vs AR, {r['config_name']}, {r['prompt_class']} "
+                f"({r['n']} prompts, {r.get('n_timings', r['n'])} paired timings)",
                 computation="experiments.draftself.analysis.speedup",
                 caveats=cav,
                 **src,
@@ -242,7 +301,7 @@ def numbers(
                 label=f"cost-model speedup, {r['config_name']}, {r['prompt_class']}",
                 computation="experiments.draftself.analysis.speedup (mean pass costs)",
                 caveats=cav,
-                **src,
+                **model_src,
                 **common,
             )
         )
@@ -257,7 +316,7 @@ def numbers(
                     f"{r['prompt_class']}",
                     computation="experiments.draftself.analysis.steady_state",
                     caveats=cav,
-                    **src,
+                    **model_src,
                     **common,
                 )
             )
@@ -270,7 +329,7 @@ def numbers(
                 label=f"measured ÷ predicted − 1, {r['config_name']}, {r['prompt_class']}",
                 computation="experiments.draftself.analysis.speedup",
                 caveats=cav,
-                **src,
+                **model_src,
                 **common,
             )
         )
@@ -280,6 +339,17 @@ def numbers(
             for f, ls in sp.explode("lines").group_by("file").agg(pl.col("lines")).iter_rows()
         ]
     }
+
+    def passes_src(passes: list[tuple[str, int]]) -> dict:
+        """Sources and caveats of a number over the runs holding ``passes`` (its caveats: those of
+        the configurations it read)."""
+        if runs is None:
+            return {**all_runs, "caveats": every}
+        ids = runs_with_passes(runs, passes)
+        names = set(runs.filter(pl.col("run_id").is_in(ids))["config_name"].to_list())
+        cav = [c for c in caveats.RULES if any(c in by_config.get(name, []) for name in names)]
+        return {**cite(runs, ids), "caveats": cav}
+
     for r in be.iter_rows(named=True):
         out.append(
             Number(
@@ -289,8 +359,7 @@ def numbers(
                 n=1,
                 label=f"break-even τ at k={r['k']} (r_draft + r_verify of a {r['k'] + 1}-token pass)",
                 computation="experiments.draftself.analysis.break_even",
-                caveats=every,
-                **all_runs,
+                **passes_src([("draft", r["k"] + 1), ("verify", r["k"] + 1), ("decode", 1)]),
                 **common,
             )
         )
@@ -302,8 +371,7 @@ def numbers(
             n=1,
             label="mean 1-token decode pass",
             computation="experiments.draftself.analysis.pass_costs",
-            caveats=every,
-            **all_runs,
+            **passes_src([("decode", 1)]),
             **common,
         )
     )
@@ -361,6 +429,8 @@ def numbers(
                     model_sha256=manifest.get("sha256"),
                     build=f"torch {manifest.get('torch_version') or 'unknown'}",
                     caveats=["synthetic_inputs"],
+                    host_id=manifest.get("host_id"),
+                    measured_to=manifest.get("written_at"),
                     **msrc(key),
                 )
             )
@@ -379,7 +449,9 @@ def session_caveats(
     if cores:
         known["cores"] = cores
     table = caveat_table(runs, sess["params"].get("repetitions", 0))
-    table, _ = caveats.evaluate(table, "draftself", known, ["synthetic_inputs", "single_run", "busy_host"])
+    table, _ = caveats.evaluate(
+        table, "draftself", known, ["synthetic_inputs", "single_run", "output_mismatch", "busy_host"]
+    )
     return table, dict(zip(table["config_name"].to_list(), table["caveats"].to_list(), strict=True))
 
 
@@ -426,14 +498,25 @@ def derive(
     }.items():
         (out / f"{name}.json").write_text(
             json.dumps(
-                df.drop([c for c in ("lines", "run_ids") if c in df.columns]).to_dicts(),
+                df.drop(
+                    [c for c in ("lines", "run_ids", "ar_lines", "ar_run_ids") if c in df.columns]
+                ).to_dicts(),
                 indent=1,
                 default=str,
             )
         )
     chart_paths = save_charts(acc, sp, ex, out)
-    nums = numbers(acc, sp, be, ex, c1, sess, manifest, str(manifest_path), by_config)
+    nums = numbers(acc, sp, be, ex, c1, sess, manifest, str(manifest_path), by_config, runs)
     publish(numbers_path, "draftself", nums)
+    # sentences that characterise numbers, generated from the records (included by draftself.qmd)
+    (out / "equality.md").write_text(equality_sentence(runs) + "\n")
+    (out / "best.md").write_text(
+        best_sentence(
+            sp, runs, lambda r: make_key("draftself", r["config_name"], r["prompt_class"]) + "-speedup"
+        )
+        + "\n"
+    )
+    (out / "per_prompt.md").write_text(per_prompt_markdown(sp))
     return DraftselfReport(
         runs=runs,
         session=sess,

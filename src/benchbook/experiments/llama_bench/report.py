@@ -23,6 +23,7 @@ from benchbook.records import read_records
 from benchbook.schemas import NATIVE
 
 from .analysis import load_llama_bench, rate_stats
+from .spread import sessions_markdown, with_session_spread
 
 
 def _rel(path: str, root: Path | None) -> str:
@@ -206,6 +207,9 @@ def derive(
     _only_native(rows, raw_dir)
     # memory_spill compares each run's peak with its own host's device memory (None on a CPU host)
     stats = caveats.with_device_memory(rate_stats(rows, confidence), hosts)
+    # the host's other sessions of each configuration and two-cluster samples (between_session_spread,
+    # bimodal_samples)
+    stats = with_session_spread(stats, rows)
     known = {k: v for k, v in thresholds.items() if k in caveats.DEFAULTS}
     stats = pl.concat(
         [
@@ -250,6 +254,7 @@ def derive(
                     sd=r["sd_tps"],
                     ci95=[r["ci_low_tps"], r["ci_high_tps"]] if r["ci_low_tps"] is not None else None,
                     ci_method="student-t over per-repetition rates" if r["n"] > 1 else None,
+                    replication="repetitions" if r["n"] > 1 else None,
                     sources=[{"file": _rel(f, root), "lines": line_ranges(r["lines"])} for f in r["files"]],
                     run_ids=r["run_ids"],
                     commands=[r["argv"]],
@@ -271,6 +276,7 @@ def derive(
     publish(numbers_path, "llama_bench", nums)
     stats.write_parquet(out_dir / "rates.parquet")
     (out_dir / "skipped.md").write_text(measured.skipped_markdown(skipped))
+    (out_dir / "sessions.md").write_text(sessions_markdown(stats, primary))
     (out_dir / "hosts.md").write_text(hosts_table(per_host, hosts, tcs, primary))
     cur = stats.filter(pl.col("session_id") == sess["session_id"]).sort("model_id", "test", "phase")
 
