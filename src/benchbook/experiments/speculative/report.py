@@ -73,6 +73,52 @@ def _num(
     )
 
 
+def _r_keys(r: dict[int, float], n: float) -> list[str]:
+    """``CostModel.used`` keys of the r sizes ``analysis.r_at(r, n)`` reads: the size itself, else the
+    two measured sizes around ``n`` (the last two beyond them)."""
+    xs = sorted(r)
+    if n in r or len(xs) < 2:
+        return [f"r{int(n)}"] if n in r else []
+    pair = xs[-2:] if n > xs[-1] else next([a, b] for a, b in zip(xs, xs[1:], strict=False) if a <= n <= b)
+    return [f"r{x}" for x in pair]
+
+
+def _with_denominator(row: dict, baseline: dict | None) -> dict:
+    """``row`` citing also ``baseline``'s records (the requests a speedup is divided by)."""
+    if baseline is None or baseline is row:
+        return row
+    return {
+        **row,
+        "lines": sorted({*row["lines"], *baseline["lines"]}),
+        "files": sorted({*row["files"], *baseline["files"]}),
+        "run_ids": [*row["run_ids"], *[x for x in baseline["run_ids"] if x not in set(row["run_ids"])]],
+        "started_at": min(row["started_at"], baseline["started_at"]),
+        "ended_at": max(row["ended_at"], baseline["ended_at"]),
+    }
+
+
+def _with_cost_rows(row: dict, cost: sp.CostModel, keys: list[str], only: bool = False) -> dict:
+    """``row`` citing the cost-model rows that ``keys`` (``CostModel.used``) read; ``only``: those rows
+    alone (a cost number), else added to the row's own records (a speedup model), with their run ids
+    and times."""
+    used = [u for k in keys for u in cost.used.get(k, [])]
+    if not used:
+        return row
+    lines = {u["line"] for u in used} | (set() if only else set(row["lines"]))
+    files = {u["file"] for u in used} | (set() if only else set(row["files"]))
+    ids = list(dict.fromkeys([*([] if only else row["run_ids"]), *(u["run_id"] for u in used)]))
+    starts = [u["started_at"] for u in used if u["started_at"]] + ([] if only else [row["started_at"]])
+    ends = [u["ended_at"] for u in used if u["ended_at"]] + ([] if only else [row["ended_at"]])
+    return {
+        **row,
+        "lines": sorted(lines),
+        "files": sorted(files),
+        "run_ids": ids,
+        "started_at": min((x for x in starts if x), default=None),
+        "ended_at": max((x for x in ends if x), default=None),
+    }
+
+
 def derive(
     raw_dir: Path,
     snapshots_dir: Path,
@@ -135,9 +181,14 @@ def derive(
     fails = sp.load_failures(raw_dir)
     n_fail = 0 if fails.is_empty() else fails.filter(pl.col("session_id") == sid).height
 
+    baselines = {
+        b["prompt_id"]: b for b in table.filter(pl.col("config_id") == "baseline").iter_rows(named=True)
+    }
     nums: list[Number] = []
     for r in table.iter_rows(named=True):
         base = make_key("spec", r["config_id"], r["prompt_id"])
+        # a speedup reads the configuration's requests and the baseline's requests it is divided by
+        paired = _with_denominator(r, baselines.get(r["prompt_id"]))
         label = f"{r['config_id']} on {r['prompt_id']}"
         nums.append(
             _num(
@@ -160,7 +211,7 @@ def derive(
                     r["speedup_mean"],
                     "×",
                     f"decode speedup vs same-session baseline, {label}",
-                    r,
+                    paired,
                     root,
                     ci=[r["speedup_ci_low"], r["speedup_ci_high"]],
                     ci_method="student-t over paired per-repetition ratios",
@@ -198,7 +249,9 @@ def derive(
                     r["speedup_model"],
                     "×",
                     f"cost-model speedup τ/(k·c+r(k+1)), {label}",
-                    r,
+                    _with_cost_rows(r, cost, [f"c:{r['draft_model_id']}", *_r_keys(cost.r, r["k_eff"] + 1)])
+                    if cost
+                    else r,
                     root,
                     computation="benchbook.experiments.speculative.analysis.with_model",
                 )
@@ -226,7 +279,7 @@ def derive(
                     c,
                     "",
                     f"draft cost c of {did} (per token ÷ target decode step)",
-                    crow,
+                    _with_cost_rows(crow, cost, [f"c:{did}"], only=True),
                     root,
                     n=n_rep,
                     computation="benchbook.experiments.speculative.analysis.cost_model",
@@ -239,7 +292,7 @@ def derive(
                     ratio,
                     "",
                     f"r({n}): target {n}-token pass ÷ 1-token decode step",
-                    crow,
+                    _with_cost_rows(crow, cost, [f"r{n}"], only=True),
                     root,
                     n=n_rep,
                     computation="benchbook.experiments.speculative.analysis.cost_model",
@@ -251,7 +304,7 @@ def derive(
                 cost.t1_ms,
                 "ms",
                 "target decode step (llama-bench tg)",
-                crow,
+                _with_cost_rows(crow, cost, ["t1"], only=True),
                 root,
                 n=n_rep,
                 computation="benchbook.experiments.speculative.analysis.cost_model",
