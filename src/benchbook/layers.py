@@ -23,7 +23,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
         ("", "paths", "records", "schemas", "migrations", "session", "provenance", "jsonl", "measured"),
     ),
     ("stats", ("stats",)),
-    ("report engine", ("caveats", "numbers", "charts", "escape")),
+    ("report engine", ("caveats", "numbers", "charts", "escape", "wording")),
     ("llamacpp", ("llamacpp", "llamacpp.*")),
     ("resolve", ("resolve",)),
     ("draftself", ("draftself", "draftself.*")),

@@ -22,6 +22,7 @@ from benchbook import caveats, charts
 from benchbook.numbers import Number, build_of, line_ranges, make_key, publish
 from benchbook.provenance import read_snapshots
 from benchbook.session import latest_completed_session
+from benchbook.wording import zero_word
 
 from . import analysis as sp
 
@@ -70,6 +71,25 @@ def _num(
         measured_to=row["ended_at"],
         caveats=list(cav if cav is not None else row["caveats"]),
         computation=computation,
+    )
+
+
+def memory_sentence(nums: list[Number], key: str = "spec-mem-slope-draft-simple-smollm2-135m-q4_1") -> str:
+    """The page's sentence on memory per draft token, its words from the slope and its interval
+    (``wording.zero_word``); empty when the session has no such slope."""
+    num = next((n for n in nums if n.key == key), None)
+    if num is None:
+        return ""
+    word = zero_word(num.value, num.ci95)
+    meaning = (
+        "no memory cost per draft token is measurable here"
+        if word == "about zero"
+        else f"each extra draft token changes peak RSS (the interval lies {word})"
+    )
+    return (
+        f"Memory per extra draft token (slope of peak RSS over n_max for the self-draft sweep): "
+        f"{{{{< var {key} >}}}}, {word}: {meaning}. The method (a slope with its interval) is what transfers "
+        "to models whose draft branches copy state.\n"
     )
 
 
@@ -344,6 +364,7 @@ def derive(
             )
         )
     publish(numbers_path, "speculative", nums)
+    (out_dir / "memory.md").write_text(memory_sentence(nums))
 
     _charts(table, req, cost, out_dir)
     return SpeculativeReport(
