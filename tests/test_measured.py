@@ -208,3 +208,29 @@ def test_cold_label_is_what_the_record_proves():
                 labels.setdefault(r["host_id"], set()).add(measured.cache_label("cold", r["cache_state"]))
     # the CUDA host's cold runs have evicted: false (residency stayed high): "cold, unverified"
     assert labels == {"246274abff670295": {"cold"}, "e3618a24b4e44752": {"cold, unverified"}}
+
+
+def test_a_replayed_speculative_session_is_not_published(tmp_path):
+    from benchbook.experiments.speculative import report as spec_report
+
+    raw = tmp_path / "raw"
+    shutil.copytree(committed_root() / "data" / "raw" / "speculative", raw / "speculative")
+    shutil.copytree(committed_root() / "data" / "raw" / "snapshots", raw / "snapshots")
+    path = raw / "speculative" / f"{HOST}.jsonl"
+    last = "4ad890526e7e4457a6ca06dfa653d5c6"  # the newest committed session (ends 13:20:57Z)
+    copy = []
+    for _, rec in iter_records(path):
+        if rec.get("session_id") == last:
+            rec = {**rec, "session_id": "e" * 32}
+            if rec["schema"] == "benchbook.session":  # the session "ran" an hour later; its records did not
+                rec["at"] = rec["at"].replace("T13:", "T14:")
+            copy.append(rec)
+    with path.open("a") as fh:
+        fh.writelines(json.dumps(r) + "\n" for r in copy)
+    P = yaml.safe_load((committed_root() / "params.yaml").read_text())
+    res = spec_report.derive(
+        raw / "speculative", raw / "snapshots", tmp_path / "out", tmp_path / "numbers.json", P["report"]
+    )
+    assert res.session["session_id"] == last
+    page = (tmp_path / "out" / "skipped.md").read_text()
+    assert f"session `{'e' * 32}`" in page and "outside its session" in page

@@ -179,12 +179,14 @@ def check_sessions(
     kinds: tuple[str, ...],
     expected_runs: Callable[[dict], set] | None = None,
     run_label: Callable[[dict], object] | None = None,
+    failed_is_fault: bool = True,
 ) -> dict[str, SessionCheck]:
     """``{session_id: SessionCheck}`` of every session of ``experiment`` with an end record in ``files``.
 
     ``kinds``: the record schemas that are measurements (``benchbook.llama_bench``); every record of the
     session with one of these schemas and a ``run_id`` is checked (``benchbook.run_failed`` records of
-    the session are a fault).  ``expected_runs(start_record)``: the set of run labels the session's
+    the session are a fault unless ``failed_is_fault`` is False: a sweep whose failed points are data, such
+    as ``offload``).  ``expected_runs(start_record)``: the set of run labels the session's
     start record plans, compared with ``run_label(record)`` of the runs present (both or neither).
 
     Raises:
@@ -222,7 +224,7 @@ def check_sessions(
         check.runs = list(runs)
         for recs in runs.values():
             check.reasons += _run_faults(recs, start, end)
-        for rec in failed.get(sid, []):
+        for rec in failed.get(sid, []) if failed_is_fault else []:
             check.reasons.append(
                 f"{rec['_file']}:{rec['_line']}: a run failed ({rec.get('error')}): an incomplete table"
             )

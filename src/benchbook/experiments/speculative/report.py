@@ -18,7 +18,7 @@ import altair as alt
 import numpy as np
 import polars as pl
 
-from benchbook import caveats, charts
+from benchbook import caveats, charts, measured
 from benchbook.numbers import Number, build_of, line_ranges, make_key, publish
 from benchbook.provenance import read_snapshots
 from benchbook.session import latest_completed_session
@@ -160,11 +160,33 @@ def derive(
         RuntimeError: no completed speculative session under ``raw_dir`` (fix: run the measurement).
     """
     out_dir.mkdir(parents=True, exist_ok=True)
+    skipped: list[measured.SessionCheck] = []
     if session_id is None:
         sess = latest_completed_session(raw_dir, "speculative")
+        # the newest session whose records prove a complete measurement made in it (issue 13 §1)
+        checks = measured.check_sessions(
+            [f for f in sorted(Path(raw_dir).glob("*.jsonl")) if not f.name.endswith(".quarantine.jsonl")],
+            "speculative",
+            ("benchbook.speculative_request", "benchbook.speculative_cost"),
+        )
+        passing = sorted((c for c in checks.values() if c.ok), key=lambda c: c.ended_at)
+        skipped = [
+            c for c in checks.values() if not c.ok and (not passing or c.ended_at > passing[-1].ended_at)
+        ]
+        if sess is not None and sess["session_id"] in checks and not checks[sess["session_id"]].ok:
+            sess = (
+                {
+                    "session_id": passing[-1].session_id,
+                    "host_id": passing[-1].host_id,
+                    "at": passing[-1].ended_at,
+                }
+                if passing
+                else None
+            )
         if sess is None:
             raise RuntimeError(
-                f"no completed speculative session under {raw_dir}; fix: `dvc repro -f -s speculative`"
+                f"no completed speculative session under {raw_dir} that passes the checks; fix: "
+                f"`dvc repro -f -s speculative`\n{measured.skipped_markdown(skipped)}"
             )
     else:
         sess = {"session_id": session_id, "host_id": None}
@@ -365,6 +387,7 @@ def derive(
         )
     publish(numbers_path, "speculative", nums)
     (out_dir / "memory.md").write_text(memory_sentence(nums))
+    (out_dir / "skipped.md").write_text(measured.skipped_markdown(skipped))
 
     _charts(table, req, cost, out_dir)
     return SpeculativeReport(
