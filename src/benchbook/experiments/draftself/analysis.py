@@ -233,7 +233,9 @@ def acceptance(runs: pl.DataFrame) -> pl.DataFrame:
             file=pl.col("_file").first(),
             run_ids=pl.col("run_id"),
         )
-        .sort("prompt_class", "decoder", "verify", "draft", "k")
+        .sort(
+            "prompt_class", "decoder", "verify", "draft", "k", "config_name"
+        )  # a total order: reports reproduce
     )
 
 
@@ -326,7 +328,11 @@ def speedup(runs: pl.DataFrame, costs: pl.DataFrame, confidence: float = 0.95) -
         ar_run_id="run_id",
         ar_line="_line",
     )
-    ds = runs.filter(pl.col("decoder") == "draftself").join(ar, on=["prompt_id", "rep"])
+    ds = (
+        runs.filter(pl.col("decoder") == "draftself")
+        .join(ar, on=["prompt_id", "rep"])
+        .sort("config_name", "prompt_id", "rep")  # one summation order: the same bits every run
+    )
     ds = ds.with_columns(
         log_ratio=(pl.col("ar_ns") / pl.col("decode_wall_ns")).log(),
         pred=(pl.col("ar_pred_ns") / pl.col("pred_ns")),
@@ -363,7 +369,7 @@ def speedup(runs: pl.DataFrame, costs: pl.DataFrame, confidence: float = 0.95) -
     res = pl.DataFrame(out, infer_schema_length=None).with_columns(
         gap=pl.col("speedup") / pl.col("predicted") - 1
     )
-    return res.sort("prompt_class", "verify", "draft", "k")
+    return res.sort("prompt_class", "verify", "draft", "k", "config_name")  # a total order
 
 
 def experts_by_pass(runs: pl.DataFrame) -> pl.DataFrame:
