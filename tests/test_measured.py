@@ -234,3 +234,22 @@ def test_a_replayed_speculative_session_is_not_published(tmp_path):
     assert res.session["session_id"] == last
     page = (tmp_path / "out" / "skipped.md").read_text()
     assert f"session `{'e' * 32}`" in page and "outside its session" in page
+
+
+@pytest.mark.parametrize("experiment", ["speculative", "draftself"])
+def test_other_reports_write_the_registry_only_after_their_checks(tmp_path, monkeypatch, experiment):
+    import importlib
+
+    mod = importlib.import_module(f"benchbook.experiments.{experiment}.report")
+    registry = tmp_path / "rep" / "numbers" / f"{experiment}.json"
+    registry.parent.mkdir(parents=True)
+    registry.write_text("the previous registry\n")
+
+    def failing(*_a, **_k):
+        raise RuntimeError("a check failed")
+
+    monkeypatch.setattr(mod, "check_publishable", failing)
+    P = yaml.safe_load((committed_root() / "params.yaml").read_text())
+    with pytest.raises(RuntimeError, match="a check failed"):
+        mod.build(P, root=committed_root(), raw_dir=Path("data/raw"), reports_dir=tmp_path / "rep")
+    assert registry.read_text() == "the previous registry\n"

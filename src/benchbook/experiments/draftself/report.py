@@ -455,6 +455,31 @@ def session_caveats(
     return table, dict(zip(table["config_name"].to_list(), table["caveats"].to_list(), strict=True))
 
 
+#: float columns of the analysis tables that may be null or NaN (no interval, no coreset, no verify)
+_MAY_BE_EMPTY = ("steady", "coreset_mass", "ci_low", "ci_high", "tau", "alpha_mle", "alpha_accept_rate")
+
+
+def check_publishable(acc: pl.DataFrame, sp: pl.DataFrame, be: pl.DataFrame, nums: list[Number]) -> None:
+    """The report's checks, run before the registry is written: numbers exist; the acceptance, speedup
+    and break-even tables are non-empty with no NaN or null in a float column outside ``_MAY_BE_EMPTY``;
+    every draft-self τ is a number.
+
+    Raises:
+        RuntimeError: naming the table and column (nothing was published).
+    """
+    if not nums:
+        raise RuntimeError("draftself: no numbers to publish")
+    for name, df in (("acceptance", acc), ("speedup", sp), ("break_even", be)):
+        if df.height == 0:
+            raise RuntimeError(f"draftself: the {name} table is empty")
+        for c in df.columns:
+            if df[c].dtype in (pl.Float64, pl.Float32) and c not in _MAY_BE_EMPTY:
+                if df[c].is_nan().any() or df[c].null_count():
+                    raise RuntimeError(f"draftself: {name}.{c} holds NaN or null")
+    if acc.filter(pl.col("decoder") == "draftself")["tau"].is_nan().sum():
+        raise RuntimeError("draftself: a draft-self τ is NaN")
+
+
 def derive(
     raw_dir,
     manifest_path,
@@ -507,6 +532,7 @@ def derive(
         )
     chart_paths = save_charts(acc, sp, ex, out)
     nums = numbers(acc, sp, be, ex, c1, sess, manifest, str(manifest_path), by_config, runs)
+    check_publishable(acc, sp, be, nums)  # before the registry is written: a failing check leaves the old one
     publish(numbers_path, "draftself", nums)
     # sentences that characterise numbers, generated from the records (included by draftself.qmd)
     (out / "equality.md").write_text(equality_sentence(runs) + "\n")

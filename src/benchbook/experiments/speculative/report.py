@@ -74,6 +74,56 @@ def _num(
     )
 
 
+def check_publishable(table: pl.DataFrame, nums: list[Number], mem: pl.DataFrame) -> None:
+    """The report's checks, run before the registry is written: unique keys; one decode-rate number per
+    (configuration, prompt) row and one memory slope per memory row; a baseline row per prompt with
+    speedup 1; α in [0, 1] and null for plain decoding; τ >= 1; an interval for every speculative
+    speedup with n >= 2; output equality known for every row; every number cites records and a command.
+
+    Raises:
+        RuntimeError: naming the check that failed (nothing was published).
+    """
+    keys = [n.key for n in nums]
+    want_decode = sorted(
+        make_key("spec", r["config_id"], r["prompt_id"]) + "-decode" for r in table.iter_rows(named=True)
+    )
+    plain = table.filter(pl.col("spec_type") == "none")
+    base = table.filter(pl.col("config_id") == "baseline")
+    checks = [
+        (len(set(keys)) == len(keys), "two numbers share a key"),
+        (
+            sorted(k for k in keys if k.endswith("-decode")) == want_decode,
+            "a (configuration, prompt) has no decode number",
+        ),
+        (
+            sum(k.startswith("spec-mem-slope-") for k in keys) == mem.height,
+            "a memory row has no slope number",
+        ),
+        (
+            base.height == table["prompt_id"].n_unique() and bool((base["speedup_mean"] == 1.0).all()),
+            "a prompt has no baseline",
+        ),
+        (plain["alpha"].null_count() == plain.height, "plain decoding has an α"),
+        (
+            bool(table.filter(pl.col("alpha").is_not_null())["alpha"].is_between(0, 1).all()),
+            "an α outside [0, 1]",
+        ),
+        (bool((table["tau"] >= 1).all()), "a τ below 1"),
+        (
+            table.filter((pl.col("n") >= 2) & (pl.col("config_id") != "baseline"))[
+                "speedup_ci_low"
+            ].null_count()
+            == 0,
+            "a speedup with n >= 2 has no interval",
+        ),
+        (table["output_equal"].null_count() == 0, "output equality unknown for a row"),
+        (all(n.sources and n.commands for n in nums), "a number cites no records or no command"),
+    ]
+    failed = [what for ok, what in checks if not ok]
+    if failed:
+        raise RuntimeError(f"speculative: {'; '.join(failed)}; nothing was published")
+
+
 def memory_sentence(nums: list[Number], key: str = "spec-mem-slope-draft-simple-smollm2-135m-q4_1") -> str:
     """The page's sentence on memory per draft token, its words from the slope and its interval
     (``wording.zero_word``); empty when the session has no such slope."""
@@ -385,6 +435,7 @@ def derive(
                 computation="benchbook.experiments.speculative.analysis.memory_slopes",
             )
         )
+    check_publishable(table, nums, mem)  # before the registry is written: a failing check leaves the old one
     publish(numbers_path, "speculative", nums)
     (out_dir / "memory.md").write_text(memory_sentence(nums))
     (out_dir / "skipped.md").write_text(measured.skipped_markdown(skipped))
