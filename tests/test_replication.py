@@ -318,3 +318,24 @@ def test_words_that_the_numbers_do_not_support_fail():
         wording.ratio_word(1.35, [1.1, 1.6]) == "faster"
         and wording.zero_word(0.3357, [0.321, 0.3503]) == "above zero"
     )
+
+
+def test_experts_per_pass_from_cited_runs(built):
+    num = _num(built, "draftself", "draftself-unique_experts-verify-n-9")
+    recs = _cited(num)
+    per = [
+        u
+        for r in recs
+        for u in r["unique_experts_per_layer_by_pass"]
+        if (u["kind"], u["n_tokens"]) == ("verify", 9)
+    ]
+    assert sum(u["passes"] for u in per) == num.n
+    assert num.value == round(sum(u["mean"] * u["passes"] for u in per) / num.n, 2)
+
+
+def test_speculative_alpha_from_cited_requests(built):
+    num = _num(built, "speculative", "spec-self-n4-code_echo-alpha")
+    recs = [r for r in _cited(num) if r["schema"] == "benchbook.speculative_request"]
+    acc = sum(r["timings"]["draft_n_accepted"] for r in recs)
+    drafted = sum(r["timings"]["draft_n"] for r in recs)
+    assert num.value == round(acc / drafted, 4)

@@ -375,6 +375,22 @@ def numbers(
             **common,
         )
     )
+
+    def experts_src(kind: str, n_tokens: int) -> dict:
+        """Sources and caveats of an experts number: the runs ``analysis.experts_by_pass`` read for a
+        ``kind`` pass of ``n_tokens`` tokens (no coreset, first timed repetition)."""
+        if runs is None:
+            return {**all_runs, "caveats": every}
+        read = runs.filter(pl.col("coreset_mass").is_null() & (pl.col("rep") == pl.col("rep").min()))
+        hit = (
+            read.select("run_id", "config_name", "ux_kind", "ux_n")
+            .explode("ux_kind", "ux_n")
+            .filter((pl.col("ux_kind") == kind) & (pl.col("ux_n") == n_tokens))
+        )
+        names = set(hit["config_name"].to_list())
+        cav = [c for c in caveats.RULES if any(c in by_config.get(name, []) for name in names)]
+        return {**cite(runs, hit["run_id"].unique().to_list()), "caveats": cav}
+
     for r in ex.iter_rows(named=True) if len(ex) else []:
         if r["kind"] in ("draft", "verify") and r["n_tokens"] in (9,):
             k = make_key("draftself", "unique_experts", r["kind"], "n", r["n_tokens"])
@@ -386,8 +402,7 @@ def numbers(
                     n=int(r["passes"]),
                     label=f"distinct experts per layer, {r['kind']} pass of {r['n_tokens']} tokens",
                     computation="experiments.draftself.analysis.experts_by_pass",
-                    caveats=every,
-                    **all_runs,
+                    **experts_src(r["kind"], r["n_tokens"]),
                     **common,
                 )
             )
@@ -399,7 +414,7 @@ def numbers(
                     n=1,
                     label=f"independent-routing bound for {r['n_tokens']} tokens (E={r['E']}, K={r['K']})",
                     computation="draftself.experts.independent_bound",
-                    **all_runs,
+                    **{k: v for k, v in experts_src(r["kind"], r["n_tokens"]).items() if k != "caveats"},
                     **common,
                 )
             )
