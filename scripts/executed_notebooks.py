@@ -9,6 +9,7 @@ change: ``python scripts/executed_notebooks.py`` (writes ``tests/fixtures/notebo
 from __future__ import annotations
 
 import io
+import json
 import subprocess
 import sys
 import tarfile
@@ -47,7 +48,20 @@ def main(names: list[str]) -> None:
                 cwd=str(work),
                 progress_bar=False,
             )
+        _strip_run_metadata(OUT / f"{name}.ipynb")
         print(f"wrote {OUT / f'{name}.ipynb'}")
+
+
+def _strip_run_metadata(path: Path) -> None:
+    """Drop what changes on every execution and is never compared (papermill's times, paths and
+    durations, execution timestamps), so a regenerated copy differs only where an output changed."""
+    nb = json.loads(path.read_text())
+    pm_meta = nb["metadata"].get("papermill", {})
+    nb["metadata"]["papermill"] = {"parameters": pm_meta.get("parameters", {})}
+    for cell in nb["cells"]:
+        cell["metadata"].pop("papermill", None)
+        cell["metadata"].pop("execution", None)
+    path.write_text(json.dumps(nb, indent=1, ensure_ascii=False) + "\n")
 
 
 if __name__ == "__main__":
