@@ -61,6 +61,7 @@ DEFAULTS: dict = {
     "warm_cache_min_tokens": 1,  # warm_prompt_cache: prompt tokens served from cache at or above this
     "synthetic_pattern": r"(?i)(random|synthetic|dummy|rand-init|untrained)",  # synthetic_inputs
     "cold_pattern": r"(?i)\bcold\b|^\s*first run\s*(,|$)",  # cold_start on claims: note says cold/first run
+    "bimodal_gap_ratio": 3.0,  # bimodal_samples: gap between two clusters over the wider cluster's range
     "phase_classes": {  # mixed_phase on comparisons: metric text -> phase (first matching regex)
         "prefill": r"(?i)prefill|prompt[_ ](eval|tps|processing)|\bpp\d*\b|^pp",
         "decode": r"(?i)decode|generation[_ ]tps|eval_tps|\btg\d*\b|^tg",
@@ -210,7 +211,7 @@ def _cliff(
     return (j["_prev"].is_not_null() & (j[value] < (1 - drop) * j["_prev"])).fill_null(False)
 
 
-# --- the 15 rules -------------------------------------------------------------------------------
+# --- the 17 rules -------------------------------------------------------------------------------
 
 
 @rule("cap_hit", "warning")
@@ -404,6 +405,54 @@ def _output_mismatch():
 @RULES["output_mismatch"].on("speculative", ["output_equal"])
 def _(df, t):
     return pl.col("output_equal").not_().fill_null(False)
+
+
+@RULES["output_mismatch"].on("draftself", ["output_equal"])
+def _(df, t):
+    # draft-self is lossless by construction; a variant that changes the verifier (coreset on both passes)
+    # may not be: seen, coreset0.6-both matched AR greedy on 0 of 3 "other" prompts
+    return pl.col("output_equal").not_().fill_null(False)
+
+
+@rule("between_session_spread", "warning")
+def _between_session_spread():
+    """The host has other completed sessions of the same configuration (same host, build, model and
+    llama-bench parameters) whose means fall outside this number's interval: the interval describes
+    one session's repetitions, not what a rerun gives.  Seen: three quiet sessions on one host within
+    30 minutes gave Q4_1 tg64 114.7, 78.7 and 99.3 tok/s, and the published 99.3 [88.6, 109.9]
+    excluded both others.  llama-bench table: ``other_session_means`` (``experiments.llama_bench.
+    spread.with_session_spread``), compared with ``ci_low_tps``/``ci_high_tps``."""
+
+
+@RULES["between_session_spread"].on("llama_bench", ["other_session_means", "ci_low_tps", "ci_high_tps"])
+def _(df, t):
+    means, lows, highs = df["other_session_means"], df["ci_low_tps"], df["ci_high_tps"]
+    rows = zip(means.to_list(), lows.to_list(), highs.to_list(), strict=True)
+    return pl.Series(
+        [
+            lo is not None and hi is not None and any(m < lo or m > hi for m in means or [])
+            for means, lo, hi in rows
+        ],
+        dtype=pl.Boolean,
+    )
+
+
+@rule("bimodal_samples", "warning", ("bimodal_gap_ratio",))
+def _bimodal_samples():
+    """The per-repetition rates fall into two clusters: sorted, the largest gap that leaves at least two
+    samples on each side is more than ``bimodal_gap_ratio`` (default 3) times the wider cluster's range
+    and more than 2% of the mean.  A mean of two regimes (another process, a frequency change, a
+    page-cache state) describes neither, and its t-interval is too wide for one and too narrow for the
+    other.  Seen: Q4_1 tg64 samples 89.6, 90.2 | 105.4, 105.5, 105.7 tok/s published as 99.3.
+    llama-bench table: ``cluster_gap_ratio`` and ``cluster_gap_frac`` (``experiments.llama_bench.spread.
+    with_session_spread``)."""
+
+
+@RULES["bimodal_samples"].on("llama_bench", ["cluster_gap_ratio", "cluster_gap_frac"])
+def _(df, t):
+    return (pl.col("cluster_gap_ratio") > t["bimodal_gap_ratio"]).fill_null(False) & (
+        pl.col("cluster_gap_frac") > 0.02
+    ).fill_null(False)
 
 
 @rule("acceptance_without_speedup", "warning", ("accept_min", "min_speedup"))

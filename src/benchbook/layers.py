@@ -18,9 +18,12 @@ from .imports import Import, package_graph
 #: (layer name, module patterns relative to ``benchbook``), lowest layer first.  A new module must
 #: match a pattern (``check`` reports it otherwise).
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
-    ("contract", ("", "paths", "records", "schemas", "migrations", "session", "provenance", "jsonl")),
+    (
+        "contract",
+        ("", "paths", "records", "schemas", "migrations", "session", "provenance", "jsonl", "measured"),
+    ),
     ("stats", ("stats",)),
-    ("report engine", ("caveats", "numbers", "charts", "escape", "hosts")),
+    ("report engine", ("caveats", "numbers", "charts", "escape", "hosts", "wording")),
     ("llamacpp", ("llamacpp", "llamacpp.*")),
     ("resolve", ("resolve",)),
     ("draftself", ("draftself", "draftself.*")),

@@ -89,6 +89,8 @@ class Number:
     sd: float | None = None
     ci95: list[float] | None = None
     ci_method: str | None = None
+    #: the unit the interval replicates over ("repetitions", "prompts", "sessions"); DESIGN.md "Statistics"
+    replication: str | None = None
     sources: list[dict] = field(default_factory=list)  # [{"file": str, "lines": [[a, b], ...]}]
     run_ids: list[str] = field(default_factory=list)
     commands: list[list[str]] = field(default_factory=list)

@@ -1128,6 +1128,7 @@ NUMBER_ENTRY = (
     opt("sd", F, ""),
     opt("ci95", L(F), "[low, high]"),
     opt("ci_method", S, ""),
+    opt("replication", S, "the unit the interval replicates over: repetitions | prompts | sessions"),
     free("sources", "[{file, lines: [[a, b]...]}]", py=list),
     Field("run_ids", L(S), ""),
     free("commands", "argv lists", py=list),

@@ -73,6 +73,8 @@ class Session:
         self.writer = RecordWriter(path)
         #: the session an interrupted, non-resumable run left open (set by ``open``)
         self.abandoned: str | None = None
+        #: why this session is not complete (``mark_incomplete``); non-empty: ``close`` writes no end
+        self.incomplete: list[str] = []
 
     @classmethod
     def open(cls, path: str | Path, experiment: str, meta: dict | None = None) -> Session:
@@ -127,9 +129,17 @@ class Session:
             self._done.add(rec["run_key"])
         return line
 
+    def mark_incomplete(self, reason: str) -> None:
+        """Record that a measurement of this session is missing or short (a failed run the experiment
+        needs, rows lost although the tool exited 0): the session then never gets its end record, so
+        no report reads it as complete, and the next invocation with the same meta resumes it and
+        measures what is missing."""
+        self.incomplete.append(reason)
+
     def close(self, completed: bool = True) -> None:
-        """Write the end record (only when ``completed``) and close the file."""
-        if completed:
+        """Write the end record (only when ``completed`` and nothing marked the session incomplete)
+        and close the file."""
+        if completed and not self.incomplete:
             self.writer.append(
                 build("session_end", session_id=self.session_id, experiment=self.experiment, at=utc_now())
             )

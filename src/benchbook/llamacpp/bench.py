@@ -19,6 +19,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
+from ..measured import expected_rows
 from ..schemas import build
 from ..session import Session
 from .procmon import ProcResult
@@ -156,6 +157,12 @@ def append_result(sess: Session, kind: str, base: dict, res: ProcResult, label: 
     (non-zero exit, timeout, or unparseable output): one ``benchbook.run_failed`` record with the
     error, exit code and stderr tail.
 
+    Lost rows: when llama-bench exits 0 but prints fewer rows than its argv asks for
+    (``expected_rows(base["argv"])``), the rows it printed are kept verbatim with ``rows_total`` = the
+    expected count and no ``run_complete`` (a short group: readers drop it, a resumed session measures
+    it again), a ``benchbook.run_failed`` record names the loss, the session is marked incomplete
+    (``Session.mark_incomplete``: it gets no end record) and the result is False.
+
     Raises:
         schemas.SchemaError: a record does not match its declaration (names the field and the fix).
     """
@@ -176,16 +183,35 @@ def append_result(sess: Session, kind: str, base: dict, res: ProcResult, label: 
             )
         )
         return False
+    expected = expected_rows(list(base.get("argv") or []))
+    lost = expected is not None and len(rows) < expected
+    total = expected if lost and expected is not None else len(rows)
     for j, row in enumerate(rows):
         sess.append(
             build(
                 kind,
                 **fields,
                 row_index=j,
-                rows_total=len(rows),
-                run_complete=j == len(rows) - 1,
+                rows_total=total,
+                run_complete=not lost and j == len(rows) - 1,
                 status="ok",
                 llama_bench=row,
             )
         )
+    if lost:
+        error = (
+            f"{label}: llama-bench exited 0 but printed {len(rows)} of the {expected} rows its argv asks for"
+        )
+        sess.append(
+            build(
+                "run_failed",
+                **fields,
+                status="failed",
+                error=error,
+                returncode=res.returncode,
+                stderr_tail=res.stderr[-4000:],
+            )
+        )
+        sess.mark_incomplete(error)
+        return False
     return True

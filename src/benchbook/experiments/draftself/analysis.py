@@ -16,9 +16,12 @@ Definitions (DESIGN.md, "Statistics and caveats"):
   Break-even τ* (one-pass draft, batched verify) = r_draft(k+1) + r_verify(k+1): draft-self is
   faster than AR only when τ > τ*.
 * Measured speedup — per (prompt, repetition), AR decode time ÷ draft-self decode time for the same
-  N tokens (decode = after the prefill token); geometric mean over pairs with a Student-t interval on
-  the log ratios.  Predicted speedup — the same ratio with every pass replaced by its session mean
-  cost; the gap (measured ÷ predicted − 1) is the time spent outside forward passes plus noise.
+  N tokens (decode = after the prefill token); the log ratios of one prompt's repetitions are averaged
+  (they time one deterministic output), and the speedup is the geometric mean over prompts with a
+  Student-t interval on the per-prompt log ratios: the unit of replication is the prompt
+  (``replication``), never the timing repetition.  Predicted speedup — the same ratio with every
+  pass replaced by its session mean cost; the gap (measured ÷ predicted − 1) is the time spent
+  outside forward passes plus noise.
 
 Entry point: ``load(raw_dir)`` (see ``benchbook.experiments``).
 """
@@ -182,10 +185,21 @@ def load_runs(
 def caveat_table(runs: pl.DataFrame, repetitions: int) -> pl.DataFrame:
     """One row per configuration for the caveat engine (``caveats`` table kind ``draftself``):
     ``config_name``, ``run_ids``, ``n`` (timed repetitions), ``load1_max`` and ``others_cpu_pct_max``
-    (highest over its runs), ``synthetic`` (always: a tiny model trained here on a generated corpus)."""
+    (highest over its runs), ``output_equal`` (every run's output equal to AR greedy), ``synthetic`` (always:
+    a tiny model trained here on a generated corpus)."""
     return (
         runs.group_by("config_name", maintain_order=True)
-        .agg(pl.col("run_id").alias("run_ids"), pl.col("load1_max").max(), pl.col("others_cpu_pct_max").max())
+        .agg(
+            pl.col("run_id").alias("run_ids"),
+            pl.col("load1_max").max(),
+            pl.col("others_cpu_pct_max").max(),
+            # a draft-self variant must reproduce AR greedy output on every run (absent column: not checked)
+            *(
+                [pl.col("equals_ar").fill_null(True).all().alias("output_equal")]
+                if "equals_ar" in runs.columns
+                else []
+            ),
+        )
         .with_columns(pl.lit(int(repetitions), dtype=pl.Int64).alias("n"), pl.lit(True).alias("synthetic"))
     )
 
@@ -222,7 +236,9 @@ def acceptance(runs: pl.DataFrame) -> pl.DataFrame:
             file=pl.col("_file").first(),
             run_ids=pl.col("run_id"),
         )
-        .sort("prompt_class", "decoder", "verify", "draft", "k")
+        .sort(
+            "prompt_class", "decoder", "verify", "draft", "k", "config_name"
+        )  # a total order: reports reproduce
     )
 
 
@@ -285,7 +301,12 @@ def break_even(costs: pl.DataFrame, ks: list[int]) -> pl.DataFrame:
 
 
 def speedup(runs: pl.DataFrame, costs: pl.DataFrame, confidence: float = 0.95) -> pl.DataFrame:
-    """Measured and predicted speedup of every draft-self config over AR, per prompt class."""
+    """Measured and predicted speedup of every draft-self config over AR, per prompt class.
+
+    One row per (config, prompt class): ``speedup`` (geometric mean over prompts), ``ci_low``/``ci_high``
+    (Student-t over the per-prompt mean log ratios), ``n`` (prompts), ``replication`` ("prompts"),
+    ``n_timings`` (paired timings), ``per_prompt`` ([{prompt_id, speedup}]), ``predicted``, the cited
+    draft-self ``run_ids``/``lines`` and the AR runs they are divided by (``ar_run_ids``/``ar_lines``)."""
     cost = {(a, b): m for a, b, m in costs.select("pass_kind", "pass_n", "mean_ns").iter_rows()}
     runs = _class(runs).with_columns(
         pl.struct("pass_kind", "pass_n")
@@ -302,9 +323,19 @@ def speedup(runs: pl.DataFrame, costs: pl.DataFrame, confidence: float = 0.95) -
         outside=1 - (pl.col("pass_ns").list.sum() - pl.col("pass_ns").list.first()) / pl.col("decode_wall_ns")
     )
     ar = runs.filter(pl.col("decoder") == "ar").select(
-        "prompt_id", "rep", ar_ns="decode_wall_ns", ar_pred_ns="pred_ns", ar_outside="outside"
+        "prompt_id",
+        "rep",
+        ar_ns="decode_wall_ns",
+        ar_pred_ns="pred_ns",
+        ar_outside="outside",
+        ar_run_id="run_id",
+        ar_line="_line",
     )
-    ds = runs.filter(pl.col("decoder") == "draftself").join(ar, on=["prompt_id", "rep"])
+    ds = (
+        runs.filter(pl.col("decoder") == "draftself")
+        .join(ar, on=["prompt_id", "rep"])
+        .sort("config_name", "prompt_id", "rep")  # one summation order: the same bits every run
+    )
     ds = ds.with_columns(
         log_ratio=(pl.col("ar_ns") / pl.col("decode_wall_ns")).log(),
         pred=(pl.col("ar_pred_ns") / pl.col("pred_ns")),
@@ -312,7 +343,10 @@ def speedup(runs: pl.DataFrame, costs: pl.DataFrame, confidence: float = 0.95) -
     out = []
     group = ["config_name", "k", "verify", "draft", "coreset_mass", "coreset_apply", "prompt_class"]
     for key, g in ds.group_by(*group):
-        d = stats.describe(g["log_ratio"].to_numpy(), confidence)
+        # the unit that varies is the prompt: the decoders are deterministic, so the repetitions of one
+        # prompt time the same output; they are averaged (on the log scale) before the interval over prompts
+        per_prompt = g.group_by("prompt_id").agg(pl.col("log_ratio").mean()).sort("prompt_id")
+        d = stats.describe(per_prompt["log_ratio"].to_numpy(), confidence)
         out.append(
             {
                 **dict(zip(group, key, strict=True)),
@@ -320,6 +354,13 @@ def speedup(runs: pl.DataFrame, costs: pl.DataFrame, confidence: float = 0.95) -
                 "ci_low": math.exp(d["ci_low"]) if d["ci_low"] is not None else None,
                 "ci_high": math.exp(d["ci_high"]) if d["ci_high"] is not None else None,
                 "n": d["n"],
+                "replication": "prompts",
+                "n_timings": g.height,
+                "per_prompt": [
+                    {"prompt_id": pid, "speedup": math.exp(lr)} for pid, lr in per_prompt.iter_rows()
+                ],
+                "ar_run_ids": g["ar_run_id"].to_list(),
+                "ar_lines": g["ar_line"].to_list(),
                 "predicted": stats.series_mean(g["pred"]),
                 "outside_passes": stats.series_mean(g["outside"]),
                 "ar_outside_passes": stats.series_mean(g["ar_outside"]),
@@ -331,7 +372,7 @@ def speedup(runs: pl.DataFrame, costs: pl.DataFrame, confidence: float = 0.95) -
     res = pl.DataFrame(out, infer_schema_length=None).with_columns(
         gap=pl.col("speedup") / pl.col("predicted") - 1
     )
-    return res.sort("prompt_class", "verify", "draft", "k")
+    return res.sort("prompt_class", "verify", "draft", "k", "config_name")  # a total order
 
 
 def experts_by_pass(runs: pl.DataFrame) -> pl.DataFrame:

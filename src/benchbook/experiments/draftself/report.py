@@ -31,6 +31,7 @@ from .analysis import (
     speedup,
     steady_state,
 )
+from .statements import best_sentence, equality_sentence, per_prompt_markdown
 
 
 def chart_tau(acc: pl.DataFrame) -> alt.Chart:
@@ -157,11 +158,52 @@ def save_charts(acc, sp, ex, out_dir) -> dict:
 # ---------------------------------------------------------------- numbers
 
 
+def cite(runs: pl.DataFrame, run_ids) -> dict:
+    """``{"sources", "run_ids"}`` of a number that read exactly the runs ``run_ids`` of ``runs``
+    (``analysis.load_runs``'s table: ``_file``/``_line`` per run)."""
+    wanted = set(run_ids)
+    rows = runs.filter(pl.col("run_id").is_in(list(wanted))).select("_file", "_line", "run_id")
+    by_file: dict[str, list[int]] = {}
+    for f, line, _ in rows.iter_rows():
+        by_file.setdefault(f, []).append(line)
+    return {
+        "sources": [{"file": f, "lines": line_ranges(ls)} for f, ls in sorted(by_file.items())],
+        "run_ids": sorted(rows["run_id"].to_list()),
+    }
+
+
+def runs_with_passes(runs: pl.DataFrame, passes: list[tuple[str, int]]) -> list[str]:
+    """Run ids whose pass list holds a pass of one of ``passes`` ((kind, n_tokens)): the runs a mean
+    pass cost (``analysis.pass_costs``) read."""
+    want = pl.DataFrame({"pass_kind": [k for k, _ in passes], "pass_n": [n for _, n in passes]})
+    hit = (
+        runs.select("run_id", "pass_kind", "pass_n")
+        .explode("pass_kind", "pass_n")
+        .join(want, on=["pass_kind", "pass_n"], how="semi")
+    )
+    return hit["run_id"].unique().to_list()
+
+
 def numbers(
-    acc, sp, be, ex, c1, sess, manifest: dict, manifest_path: str, by_config: dict[str, list[str]]
+    acc,
+    sp,
+    be,
+    ex,
+    c1,
+    sess,
+    manifest: dict,
+    manifest_path: str,
+    by_config: dict[str, list[str]],
+    runs: pl.DataFrame | None = None,
 ) -> list[Number]:
     """The published numbers (keys from configuration only).  ``by_config``: the caveat ids of each
-    configuration (``session_caveats``); a number over every configuration takes their union."""
+    configuration (``session_caveats``); a number over every configuration takes their union.
+
+    Each number cites exactly the runs its computation read (``runs``: the session's run table): a
+    speedup its draft-self runs and the AR runs it is divided by; the cost-model speedup also the runs
+    whose passes gave the mean pass costs; break-even τ the runs with (k+1)-token draft and verify
+    passes and the 1-token decode passes (AR runs); the decode-pass cost the runs with 1-token decode
+    passes; training numbers the manifest line and its host."""
     every = [r for r in caveats.RULES if any(r in c for c in by_config.values())]
     build = {"build": sess["runtime"] or "unknown runtime", "toolchain_id": sess["toolchain_id"]}
     common = {
@@ -217,7 +259,21 @@ def numbers(
     for r in sp.iter_rows(named=True):
         cav = by_config[r["config_name"]]
         base = make_key("draftself", r["config_name"], r["prompt_class"])
-        src = {"sources": [{"file": r["file"], "lines": line_ranges(r["lines"])}], "run_ids": r["run_ids"]}
+        pair_ids = [*r["run_ids"], *r.get("ar_run_ids", [])]
+        if runs is not None:
+            src = cite(runs, pair_ids)
+            model_ids = set(pair_ids)
+            used = runs.filter(pl.col("run_id").is_in(list(model_ids))).select("pass_kind", "pass_n")
+            kinds = {
+                (k, n) for ks, ns in used.iter_rows() for k, n in zip(ks, ns, strict=True) if k != "prefill"
+            }
+            model_src = cite(runs, [*pair_ids, *runs_with_passes(runs, sorted(kinds))])
+        else:
+            src = {
+                "sources": [{"file": r["file"], "lines": line_ranges(r["lines"])}],
+                "run_ids": r["run_ids"],
+            }
+            model_src = src
         ci = [round(r["ci_low"], 3), round(r["ci_high"], 3)] if r["ci_low"] is not None else None
         out.append(
             Number(
@@ -226,8 +282,11 @@ def numbers(
                 unit="×",
                 n=r["n"],
                 ci95=ci,
-                ci_method="Student-t on log(AR time / draft-self time), paired by prompt and repetition",
-                label=f"measured decode speedup vs AR, {r['config_name']}, {r['prompt_class']}",
+                ci_method="Student-t over prompts of the per-prompt mean log(AR time / draft-self time) "
+                "(the repetitions of one prompt time one deterministic output and are averaged first)",
+                replication=r.get("replication") or "prompts",
+                label=f"measured decode speedup vs AR, {r['config_name']}, {r['prompt_class']} "
+                f"({r['n']} prompts, {r.get('n_timings', r['n'])} paired timings)",
                 computation="experiments.draftself.analysis.speedup",
                 caveats=cav,
                 **src,
@@ -243,7 +302,7 @@ def numbers(
                 label=f"cost-model speedup, {r['config_name']}, {r['prompt_class']}",
                 computation="experiments.draftself.analysis.speedup (mean pass costs)",
                 caveats=cav,
-                **src,
+                **model_src,
                 **common,
             )
         )
@@ -258,7 +317,7 @@ def numbers(
                     f"{r['prompt_class']}",
                     computation="experiments.draftself.analysis.steady_state",
                     caveats=cav,
-                    **src,
+                    **model_src,
                     **common,
                 )
             )
@@ -271,7 +330,7 @@ def numbers(
                 label=f"measured ÷ predicted − 1, {r['config_name']}, {r['prompt_class']}",
                 computation="experiments.draftself.analysis.speedup",
                 caveats=cav,
-                **src,
+                **model_src,
                 **common,
             )
         )
@@ -281,6 +340,17 @@ def numbers(
             for f, ls in sp.explode("lines").group_by("file").agg(pl.col("lines")).iter_rows()
         ]
     }
+
+    def passes_src(passes: list[tuple[str, int]]) -> dict:
+        """Sources and caveats of a number over the runs holding ``passes`` (its caveats: those of
+        the configurations it read)."""
+        if runs is None:
+            return {**all_runs, "caveats": every}
+        ids = runs_with_passes(runs, passes)
+        names = set(runs.filter(pl.col("run_id").is_in(ids))["config_name"].to_list())
+        cav = [c for c in caveats.RULES if any(c in by_config.get(name, []) for name in names)]
+        return {**cite(runs, ids), "caveats": cav}
+
     for r in be.iter_rows(named=True):
         out.append(
             Number(
@@ -290,8 +360,7 @@ def numbers(
                 n=1,
                 label=f"break-even τ at k={r['k']} (r_draft + r_verify of a {r['k'] + 1}-token pass)",
                 computation="experiments.draftself.analysis.break_even",
-                caveats=every,
-                **all_runs,
+                **passes_src([("draft", r["k"] + 1), ("verify", r["k"] + 1), ("decode", 1)]),
                 **common,
             )
         )
@@ -303,11 +372,26 @@ def numbers(
             n=1,
             label="mean 1-token decode pass",
             computation="experiments.draftself.analysis.pass_costs",
-            caveats=every,
-            **all_runs,
+            **passes_src([("decode", 1)]),
             **common,
         )
     )
+
+    def experts_src(kind: str, n_tokens: int) -> dict:
+        """Sources and caveats of an experts number: the runs ``analysis.experts_by_pass`` read for a
+        ``kind`` pass of ``n_tokens`` tokens (no coreset, first timed repetition)."""
+        if runs is None:
+            return {**all_runs, "caveats": every}
+        read = runs.filter(pl.col("coreset_mass").is_null() & (pl.col("rep") == pl.col("rep").min()))
+        hit = (
+            read.select("run_id", "config_name", "ux_kind", "ux_n")
+            .explode("ux_kind", "ux_n")
+            .filter((pl.col("ux_kind") == kind) & (pl.col("ux_n") == n_tokens))
+        )
+        names = set(hit["config_name"].to_list())
+        cav = [c for c in caveats.RULES if any(c in by_config.get(name, []) for name in names)]
+        return {**cite(runs, hit["run_id"].unique().to_list()), "caveats": cav}
+
     for r in ex.iter_rows(named=True) if len(ex) else []:
         if r["kind"] in ("draft", "verify") and r["n_tokens"] in (9,):
             k = make_key("draftself", "unique_experts", r["kind"], "n", r["n_tokens"])
@@ -319,8 +403,7 @@ def numbers(
                     n=int(r["passes"]),
                     label=f"distinct experts per layer, {r['kind']} pass of {r['n_tokens']} tokens",
                     computation="experiments.draftself.analysis.experts_by_pass",
-                    caveats=every,
-                    **all_runs,
+                    **experts_src(r["kind"], r["n_tokens"]),
                     **common,
                 )
             )
@@ -332,7 +415,7 @@ def numbers(
                     n=1,
                     label=f"independent-routing bound for {r['n_tokens']} tokens (E={r['E']}, K={r['K']})",
                     computation="draftself.experts.independent_bound",
-                    **all_runs,
+                    **{k: v for k, v in experts_src(r["kind"], r["n_tokens"]).items() if k != "caveats"},
                     **common,
                 )
             )
@@ -362,6 +445,8 @@ def numbers(
                     model_sha256=manifest.get("sha256"),
                     build=f"torch {manifest.get('torch_version') or 'unknown'}",
                     caveats=["synthetic_inputs"],
+                    host_id=manifest.get("host_id"),
+                    measured_to=manifest.get("written_at"),
                     **msrc(key),
                 )
             )
@@ -380,8 +465,35 @@ def session_caveats(
     if cores:
         known["cores"] = cores
     table = caveat_table(runs, sess["params"].get("repetitions", 0))
-    table, _ = caveats.evaluate(table, "draftself", known, ["synthetic_inputs", "single_run", "busy_host"])
+    table, _ = caveats.evaluate(
+        table, "draftself", known, ["synthetic_inputs", "single_run", "output_mismatch", "busy_host"]
+    )
     return table, dict(zip(table["config_name"].to_list(), table["caveats"].to_list(), strict=True))
+
+
+#: float columns of the analysis tables that may be null or NaN (no interval, no coreset, no verify)
+_MAY_BE_EMPTY = ("steady", "coreset_mass", "ci_low", "ci_high", "tau", "alpha_mle", "alpha_accept_rate")
+
+
+def check_publishable(acc: pl.DataFrame, sp: pl.DataFrame, be: pl.DataFrame, nums: list[Number]) -> None:
+    """The report's checks, run before the registry is written: numbers exist; the acceptance, speedup
+    and break-even tables are non-empty with no NaN or null in a float column outside ``_MAY_BE_EMPTY``;
+    every draft-self τ is a number.
+
+    Raises:
+        RuntimeError: naming the table and column (nothing was published).
+    """
+    if not nums:
+        raise RuntimeError("draftself: no numbers to publish")
+    for name, df in (("acceptance", acc), ("speedup", sp), ("break_even", be)):
+        if df.height == 0:
+            raise RuntimeError(f"draftself: the {name} table is empty")
+        for c in df.columns:
+            if df[c].dtype in (pl.Float64, pl.Float32) and c not in _MAY_BE_EMPTY:
+                if df[c].is_nan().any() or df[c].null_count():
+                    raise RuntimeError(f"draftself: {name}.{c} holds NaN or null")
+    if acc.filter(pl.col("decoder") == "draftself")["tau"].is_nan().sum():
+        raise RuntimeError("draftself: a draft-self τ is NaN")
 
 
 def derive(
@@ -429,15 +541,27 @@ def derive(
     }.items():
         (out / f"{name}.json").write_text(
             json.dumps(
-                df.drop([c for c in ("lines", "run_ids") if c in df.columns]).to_dicts(),
+                df.drop(
+                    [c for c in ("lines", "run_ids", "ar_lines", "ar_run_ids") if c in df.columns]
+                ).to_dicts(),
                 indent=1,
                 default=str,
             )
         )
     chart_paths = save_charts(acc, sp, ex, out)
     (out / "hosts.md").write_text(hosts_panel(Path(raw_dir).parent, "draftself", sess["session_id"]))
-    nums = numbers(acc, sp, be, ex, c1, sess, manifest, str(manifest_path), by_config)
+    nums = numbers(acc, sp, be, ex, c1, sess, manifest, str(manifest_path), by_config, runs)
+    check_publishable(acc, sp, be, nums)  # before the registry is written: a failing check leaves the old one
     publish(numbers_path, "draftself", nums)
+    # sentences that characterise numbers, generated from the records (included by draftself.qmd)
+    (out / "equality.md").write_text(equality_sentence(runs) + "\n")
+    (out / "best.md").write_text(
+        best_sentence(
+            sp, runs, lambda r: make_key("draftself", r["config_name"], r["prompt_class"]) + "-speedup"
+        )
+        + "\n"
+    )
+    (out / "per_prompt.md").write_text(per_prompt_markdown(sp))
     return DraftselfReport(
         runs=runs,
         session=sess,

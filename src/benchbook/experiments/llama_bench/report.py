@@ -16,13 +16,14 @@ from pathlib import Path
 import altair as alt
 import polars as pl
 
-from benchbook import caveats, charts
+from benchbook import caveats, charts, measured
 from benchbook.numbers import Number, build_of, line_ranges, make_key, publish
 from benchbook.provenance import read_snapshots
 from benchbook.records import read_records
 from benchbook.schemas import NATIVE
 
 from .analysis import load_llama_bench, rate_stats
+from .spread import sessions_markdown, with_session_spread
 
 
 def _rel(path: str, root: Path | None) -> str:
@@ -73,6 +74,74 @@ def latest_sessions_by_host(raw_dir: Path) -> dict[str, dict]:
     return best
 
 
+def _planned_runs(start: dict) -> set:
+    """(model_id, phase) runs a llama_bench session's start record plans (its ``config``): every model,
+    cold first when ``cold_first_run``, then warm (``run.run_session``'s order)."""
+    cfg = start.get("config") or {}
+    phases = (["cold"] if cfg.get("cold_first_run") else []) + ["warm"]
+    return {(m, p) for m in cfg.get("models") or [] for p in phases}
+
+
+def publishable_sessions(raw_dir: Path) -> tuple[dict[str, dict], list[measured.SessionCheck]]:
+    """Each host's newest llama_bench session whose records prove a complete measurement made in the
+    session (``measured.check_sessions``), as ``latest_sessions_by_host`` shapes it, and the newer
+    sessions skipped (with their reasons, for the page)."""
+    files = [f for f in sorted(Path(raw_dir).rglob("*.jsonl")) if not f.name.endswith(".quarantine.jsonl")]
+    checks = measured.check_sessions(
+        files,
+        "llama_bench",
+        ("benchbook.llama_bench",),
+        expected_runs=_planned_runs,
+        run_label=lambda r: (r.get("model_id"), r.get("phase")),
+    )
+    best, skipped = measured.newest_publishable(checks)
+    sessions = {h: {"session_id": c.session_id, "host_id": h, "at": c.ended_at} for h, c in best.items()}
+    return sessions, skipped
+
+
+def check_publishable(
+    stats: pl.DataFrame, nums: list[Number], sessions: dict[str, dict], raw_dir: Path
+) -> None:
+    """The report's checks, run before anything is written: every published session's table is whole
+    (one number per (model, phase, test) its raw records hold), keys are unique, every mean is finite,
+    every n >= 2 row has an interval, our mean reproduces llama-bench's ``avg_ts`` within 0.1 %, and
+    every number cites records and a command.
+
+    Raises:
+        RuntimeError: naming the session or key and the check that failed (nothing was written).
+    """
+    files = [f for f in sorted(Path(raw_dir).rglob("*.jsonl")) if not f.name.endswith(".quarantine.jsonl")]
+    wanted = {s["session_id"] for s in sessions.values()}
+    tests: dict[str, set] = {}
+    for r in read_records(files, schema="benchbook.llama_bench"):
+        if r.get("session_id") in wanted:
+            row = r["llama_bench"]
+            tests.setdefault(r["session_id"], set()).add(
+                (r["model_id"], r["phase"], row["n_prompt"], row["n_gen"], row.get("n_depth", 0))
+            )
+    for sid in wanted:
+        published = [n for n in nums if n.session_id == sid]
+        if len(published) != len(tests.get(sid, ())):
+            raise RuntimeError(
+                f"llama_bench session {sid}: {len(published)} numbers for {len(tests.get(sid, ()))} tests "
+                "in its raw records: a partial table is never published (fix: see which rows the analysis "
+                "dropped)"
+            )
+    if len({n.key for n in nums}) != len(nums):
+        raise RuntimeError("llama_bench: two numbers share a key")
+    cur = stats.filter(pl.col("session_id").is_in(list(wanted)))
+    if cur.select(pl.col("mean_tps").is_nan().any()).item():
+        raise RuntimeError("llama_bench: a mean rate is NaN")
+    if cur.filter(pl.col("n") >= 2)["ci_low_tps"].null_count():
+        raise RuntimeError("llama_bench: a configuration with n >= 2 has no interval")
+    rel = ((cur["mean_tps"] - cur["llama_bench_avg_ts"]).abs() / cur["llama_bench_avg_ts"]).max()
+    if cur.height and rel is not None and float(rel) >= 1e-3:  # type: ignore[arg-type]
+        raise RuntimeError(f"llama_bench: a mean differs from llama-bench's avg_ts by {float(rel):.2%}")  # type: ignore[arg-type]
+    for n in nums:
+        if not (n.sources and n.commands):
+            raise RuntimeError(f"llama_bench number {n.key}: no cited records or no command")
+
+
 def host_line(host: dict, toolchain: dict) -> str:
     """One-line description of a host and its build, for pages (escaped for a Markdown table cell)."""
     gpus = ", ".join(f"{g['name']} ({g['memory_total_mib']} MiB)" for g in host.get("gpus") or []) or "no GPU"
@@ -121,10 +190,11 @@ def derive(
     """
     out_dir.mkdir(parents=True, exist_ok=True)
     hosts, tcs = read_snapshots(snapshots_dir, "host"), read_snapshots(snapshots_dir, "toolchain")
-    sessions = latest_sessions_by_host(raw_dir)
+    sessions, skipped = publishable_sessions(raw_dir)
     if not sessions:
         raise RuntimeError(
-            f"no completed llama_bench session under {raw_dir}; fix: `dvc repro -f -s llama_bench`"
+            f"no completed llama_bench session under {raw_dir} that passes the checks; fix: "
+            f"`dvc repro -f -s llama_bench`\n{measured.skipped_markdown(skipped)}"
         )
     primary = thresholds.get("primary_host") or max(sessions.values(), key=lambda s: s["at"])["host_id"]
     if primary not in sessions:
@@ -137,6 +207,9 @@ def derive(
     _only_native(rows, raw_dir)
     # memory_spill compares each run's peak with its own host's device memory (None on a CPU host)
     stats = caveats.with_device_memory(rate_stats(rows, confidence), hosts)
+    # the host's other sessions of each configuration and two-cluster samples (between_session_spread,
+    # bimodal_samples)
+    stats = with_session_spread(stats, rows)
     known = {k: v for k, v in thresholds.items() if k in caveats.DEFAULTS}
     stats = pl.concat(
         [
@@ -149,8 +222,14 @@ def derive(
         how="diagonal_relaxed",
     )
     stats = caveats.headroom_column(stats)
-    stats.write_parquet(out_dir / "rates.parquet")
 
+    cache_states = {
+        r["run_id"]: r.get("cache_state")
+        for r in read_records(
+            [f for f in sorted(Path(raw_dir).rglob("*.jsonl")) if not f.name.endswith(".quarantine.jsonl")],
+            schema="benchbook.llama_bench",
+        )
+    }
     nums: list[Number] = []
     per_host: dict[str, list] = {}
     for h, s in sorted(sessions.items(), key=lambda kv: (kv[0] != primary, kv[0])):
@@ -169,11 +248,13 @@ def derive(
                     value=round(r["mean_tps"], 2),
                     unit="tok/s",
                     label=f"{r['model_id']} {r['test']}"
-                    f"{r['n_gen'] if r['test'] == 'tg' else r['n_prompt']} ({r['phase']}) on host {h}",
+                    f"{r['n_gen'] if r['test'] == 'tg' else r['n_prompt']} "
+                    f"({measured.cache_label(r['phase'], cache_states.get(r['run_ids'][0]))}) on host {h}",
                     n=r["n"],
                     sd=r["sd_tps"],
                     ci95=[r["ci_low_tps"], r["ci_high_tps"]] if r["ci_low_tps"] is not None else None,
                     ci_method="student-t over per-repetition rates" if r["n"] > 1 else None,
+                    replication="repetitions" if r["n"] > 1 else None,
                     sources=[{"file": _rel(f, root), "lines": line_ranges(r["lines"])} for f in r["files"]],
                     run_ids=r["run_ids"],
                     commands=[r["argv"]],
@@ -189,7 +270,13 @@ def derive(
                 )
             )
             per_host[h].append((r, nums[-1]))
+    check_publishable(
+        stats, nums, sessions, raw_dir
+    )  # before anything is written: a failing check leaves the old registry
     publish(numbers_path, "llama_bench", nums)
+    stats.write_parquet(out_dir / "rates.parquet")
+    (out_dir / "skipped.md").write_text(measured.skipped_markdown(skipped))
+    (out_dir / "sessions.md").write_text(sessions_markdown(stats, primary))
     (out_dir / "hosts.md").write_text(hosts_table(per_host, hosts, tcs, primary, sessions))
     cur = stats.filter(pl.col("session_id") == sess["session_id"]).sort("model_id", "test", "phase")
 

@@ -107,6 +107,8 @@ def run_session(
                     ran += 1
                 else:
                     failed += 1
+                    # every (model, phase) is part of the sweep's table: a session missing one is not complete
+                    sess.mark_incomplete(f"{m['model_id']} {phase}: exit {res.returncode}")
                     log(f"FAILED {m['model_id']} {phase}: exit {res.returncode}")
                 bar.step(f"{m['model_id']} {phase}")
         bar.close()

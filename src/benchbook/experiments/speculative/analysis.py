@@ -588,6 +588,9 @@ class CostModel:
     lines: list[int] = field(default_factory=list)
     files: list[str] = field(default_factory=list)
     argv: list[list[str]] = field(default_factory=list)
+    #: the rows each published cost number read: ``"t1"``, ``"r<n>"``, ``"c:<model id>"`` ->
+    #: [{"file", "line", "run_id", "started_at", "ended_at"}] (numerator and denominator)
+    used: dict[str, list[dict]] = field(default_factory=dict)
 
 
 def cost_model(raw_dir: str | Path, session_id: str) -> CostModel | None:
@@ -629,6 +632,25 @@ def cost_model(raw_dir: str | Path, session_id: str) -> CostModel | None:
     }
     c[tgt[0]["model_id"]] = 1.0  # the target as its own draft: the same decode step
     n_rep = min(len(r["llama_bench"]["samples_ns"]) for r in recs)
+
+    def row(r: dict) -> dict:
+        return {k: r.get(k) for k in ("run_id", "started_at", "ended_at")} | {
+            "file": r["_file"],
+            "line": r["_line"],
+        }
+
+    used = {"t1": [row(tg[0])]}
+    used |= {
+        f"r{int(r['llama_bench']['n_prompt'])}": [row(r), row(tg[0])]
+        for r in tgt
+        if int(r["llama_bench"]["n_gen"]) == 0
+    }
+    used |= {
+        f"c:{r['model_id']}": [row(r), row(tg[0])]
+        for r in recs
+        if r["role"] == "draft" and int(r["llama_bench"]["n_gen"]) > 0
+    }
+    used[f"c:{tgt[0]['model_id']}"] = [row(tg[0])]
     return CostModel(
         t1_ms=t1 / 1e6,
         r=dict(sorted(r_n.items())),
@@ -638,6 +660,7 @@ def cost_model(raw_dir: str | Path, session_id: str) -> CostModel | None:
         lines=sorted(r["_line"] for r in recs),
         files=sorted({r["_file"] for r in recs}),
         argv=[r["argv"] for r in recs if r["row_index"] == 0],
+        used=used,
     )
 
 

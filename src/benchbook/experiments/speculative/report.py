@@ -18,11 +18,11 @@ import altair as alt
 import numpy as np
 import polars as pl
 
-from benchbook import caveats, charts
+from benchbook import caveats, charts, measured
 from benchbook.hosts import hosts_panel
 from benchbook.numbers import Number, build_of, line_ranges, make_key, publish
 from benchbook.provenance import read_snapshots
-from benchbook.session import latest_completed_session
+from benchbook.wording import zero_word
 
 from . import analysis as sp
 
@@ -74,6 +74,121 @@ def _num(
     )
 
 
+def check_publishable(table: pl.DataFrame, nums: list[Number], mem: pl.DataFrame) -> None:
+    """The report's checks, run before the registry is written: unique keys; one decode-rate number per
+    (configuration, prompt) row and one memory slope per memory row; a baseline row per prompt with
+    speedup 1; α in [0, 1] and null for plain decoding; τ >= 1; an interval for every speculative
+    speedup with n >= 2; output equality known for every row; every number cites records and a command.
+
+    Raises:
+        RuntimeError: naming the check that failed (nothing was published).
+    """
+    keys = [n.key for n in nums]
+    want_decode = sorted(
+        make_key("spec", r["config_id"], r["prompt_id"]) + "-decode" for r in table.iter_rows(named=True)
+    )
+    plain = table.filter(pl.col("spec_type") == "none")
+    base = table.filter(pl.col("config_id") == "baseline")
+    checks = [
+        (len(set(keys)) == len(keys), "two numbers share a key"),
+        (
+            sorted(k for k in keys if k.endswith("-decode")) == want_decode,
+            "a (configuration, prompt) has no decode number",
+        ),
+        (
+            sum(k.startswith("spec-mem-slope-") for k in keys) == mem.height,
+            "a memory row has no slope number",
+        ),
+        (
+            base.height == table["prompt_id"].n_unique() and bool((base["speedup_mean"] == 1.0).all()),
+            "a prompt has no baseline",
+        ),
+        (plain["alpha"].null_count() == plain.height, "plain decoding has an α"),
+        (
+            bool(table.filter(pl.col("alpha").is_not_null())["alpha"].is_between(0, 1).all()),
+            "an α outside [0, 1]",
+        ),
+        (bool((table["tau"] >= 1).all()), "a τ below 1"),
+        (
+            table.filter((pl.col("n") >= 2) & (pl.col("config_id") != "baseline"))[
+                "speedup_ci_low"
+            ].null_count()
+            == 0,
+            "a speedup with n >= 2 has no interval",
+        ),
+        (table["output_equal"].null_count() == 0, "output equality unknown for a row"),
+        (all(n.sources and n.commands for n in nums), "a number cites no records or no command"),
+    ]
+    failed = [what for ok, what in checks if not ok]
+    if failed:
+        raise RuntimeError(f"speculative: {'; '.join(failed)}; nothing was published")
+
+
+def memory_sentence(nums: list[Number], key: str = "spec-mem-slope-draft-simple-smollm2-135m-q4_1") -> str:
+    """The page's sentence on memory per draft token, its words from the slope and its interval
+    (``wording.zero_word``); empty when the session has no such slope."""
+    num = next((n for n in nums if n.key == key), None)
+    if num is None:
+        return ""
+    word = zero_word(num.value, num.ci95)
+    meaning = (
+        "no memory cost per draft token is measurable here"
+        if word == "about zero"
+        else f"each extra draft token changes peak RSS (the interval lies {word})"
+    )
+    return (
+        f"Memory per extra draft token (slope of peak RSS over n_max for the self-draft sweep): "
+        f"{{{{< var {key} >}}}}, {word}: {meaning}. The method (a slope with its interval) is what transfers "
+        "to models whose draft branches copy state.\n"
+    )
+
+
+def _r_keys(r: dict[int, float], n: float) -> list[str]:
+    """``CostModel.used`` keys of the r sizes ``analysis.r_at(r, n)`` reads: the size itself, else the
+    two measured sizes around ``n`` (the last two beyond them)."""
+    xs = sorted(r)
+    if n in r or len(xs) < 2:
+        return [f"r{int(n)}"] if n in r else []
+    pair = xs[-2:] if n > xs[-1] else next([a, b] for a, b in zip(xs, xs[1:], strict=False) if a <= n <= b)
+    return [f"r{x}" for x in pair]
+
+
+def _with_denominator(row: dict, baseline: dict | None) -> dict:
+    """``row`` citing also ``baseline``'s records (the requests a speedup is divided by)."""
+    if baseline is None or baseline is row:
+        return row
+    return {
+        **row,
+        "lines": sorted({*row["lines"], *baseline["lines"]}),
+        "files": sorted({*row["files"], *baseline["files"]}),
+        "run_ids": [*row["run_ids"], *[x for x in baseline["run_ids"] if x not in set(row["run_ids"])]],
+        "started_at": min(row["started_at"], baseline["started_at"]),
+        "ended_at": max(row["ended_at"], baseline["ended_at"]),
+    }
+
+
+def _with_cost_rows(row: dict, cost: sp.CostModel, keys: list[str], only: bool = False) -> dict:
+    """``row`` citing the cost-model rows that ``keys`` (``CostModel.used``) read; ``only``: those rows
+    alone (a cost number), else added to the row's own records (a speedup model), with their run ids
+    and times."""
+    used = [u for k in keys for u in cost.used.get(k, [])]
+    if not used:
+        return row
+    lines = {u["line"] for u in used} | (set() if only else set(row["lines"]))
+    files = {u["file"] for u in used} | (set() if only else set(row["files"]))
+    ids = list(dict.fromkeys([*([] if only else row["run_ids"]), *(u["run_id"] for u in used)]))
+    starts = [u["started_at"] for u in used if u["started_at"]] + ([] if only else [row["started_at"]])
+    ends = [u["ended_at"] for u in used if u["ended_at"]] + ([] if only else [row["ended_at"]])
+    return {
+        **row,
+        "lines": sorted(lines),
+        "files": sorted(files),
+        "run_ids": ids,
+        "started_at": min((x for x in starts if x), default=None),
+        "ended_at": max((x for x in ends if x), default=None),
+    }
+
+
 def derive(
     raw_dir: Path,
     snapshots_dir: Path,
@@ -97,18 +212,37 @@ def derive(
         RuntimeError: no completed speculative session under ``raw_dir`` (fix: run the measurement).
     """
     out_dir.mkdir(parents=True, exist_ok=True)
-    if session_id is None:  # the primary host's newest session (report.primary_host), else the newest
+    skipped: list[measured.SessionCheck] = []
+    if session_id is None:
+        # the primary host's (report.primary_host, else any host's) newest session whose records prove
+        # a complete measurement made in it (issue 13 §1); newer sessions that fail are named on the page
         primary = thresholds.get("primary_host")
-        sess = (primary and latest_completed_session(raw_dir, "speculative", primary)) or (
-            latest_completed_session(raw_dir, "speculative")
+        checks = measured.check_sessions(
+            [f for f in sorted(Path(raw_dir).glob("*.jsonl")) if not f.name.endswith(".quarantine.jsonl")],
+            "speculative",
+            ("benchbook.speculative_request", "benchbook.speculative_cost"),
+        )
+        passing = sorted((c for c in checks.values() if c.ok), key=lambda c: c.ended_at)
+        pick = [c for c in passing if c.host_id == primary] or passing
+        chosen = pick[-1] if pick else None
+        skipped = [
+            c
+            for c in checks.values()
+            if not c.ok and (chosen is None or (c.host_id == chosen.host_id and c.ended_at > chosen.ended_at))
+        ]
+        sess = (
+            {"session_id": chosen.session_id, "host_id": chosen.host_id, "at": chosen.ended_at}
+            if chosen
+            else None
         )
         if sess is None:
             raise RuntimeError(
-                f"no completed speculative session under {raw_dir}; fix: `dvc repro -f -s speculative`"
+                f"no completed speculative session under {raw_dir} that passes the checks; fix: "
+                f"`dvc repro -f -s speculative`\n{measured.skipped_markdown(skipped)}"
             )
     else:
         sess = {"session_id": session_id, "host_id": None}
-    sid = sess["session_id"]
+    sid = str(sess["session_id"])
     (out_dir / "hosts.md").write_text(hosts_panel(Path(raw_dir).parent, "speculative", sid))
     req = sp.load_requests(raw_dir)
     req = req.filter(pl.col("session_id") == sid)
@@ -129,7 +263,7 @@ def derive(
         pl.Series("build_commit", [b["build_commit"] for b in builds], dtype=pl.String),
     )
     hosts = read_snapshots(snapshots_dir, "host")
-    cores = (hosts.get(sess["host_id"]) or {}).get("cpu_logical") or caveats.DEFAULTS["cores"]
+    cores = (hosts.get(str(sess["host_id"])) or {}).get("cpu_logical") or caveats.DEFAULTS["cores"]
     rules = [r for r in WANTED_RULES if r in caveats.RULES]
     missing = [r for r in WANTED_RULES if r not in caveats.RULES]
     thr = {k: v for k, v in {**thresholds, "cores": cores}.items() if k in caveats.DEFAULTS}
@@ -142,9 +276,14 @@ def derive(
     fails = sp.load_failures(raw_dir)
     n_fail = 0 if fails.is_empty() else fails.filter(pl.col("session_id") == sid).height
 
+    baselines = {
+        b["prompt_id"]: b for b in table.filter(pl.col("config_id") == "baseline").iter_rows(named=True)
+    }
     nums: list[Number] = []
     for r in table.iter_rows(named=True):
         base = make_key("spec", r["config_id"], r["prompt_id"])
+        # a speedup reads the configuration's requests and the baseline's requests it is divided by
+        paired = _with_denominator(r, baselines.get(r["prompt_id"]))
         label = f"{r['config_id']} on {r['prompt_id']}"
         nums.append(
             _num(
@@ -167,7 +306,7 @@ def derive(
                     r["speedup_mean"],
                     "×",
                     f"decode speedup vs same-session baseline, {label}",
-                    r,
+                    paired,
                     root,
                     ci=[r["speedup_ci_low"], r["speedup_ci_high"]],
                     ci_method="student-t over paired per-repetition ratios",
@@ -205,7 +344,9 @@ def derive(
                     r["speedup_model"],
                     "×",
                     f"cost-model speedup τ/(k·c+r(k+1)), {label}",
-                    r,
+                    _with_cost_rows(r, cost, [f"c:{r['draft_model_id']}", *_r_keys(cost.r, r["k_eff"] + 1)])
+                    if cost
+                    else r,
                     root,
                     computation="benchbook.experiments.speculative.analysis.with_model",
                 )
@@ -233,7 +374,7 @@ def derive(
                     c,
                     "",
                     f"draft cost c of {did} (per token ÷ target decode step)",
-                    crow,
+                    _with_cost_rows(crow, cost, [f"c:{did}"], only=True),
                     root,
                     n=n_rep,
                     computation="benchbook.experiments.speculative.analysis.cost_model",
@@ -246,7 +387,7 @@ def derive(
                     ratio,
                     "",
                     f"r({n}): target {n}-token pass ÷ 1-token decode step",
-                    crow,
+                    _with_cost_rows(crow, cost, [f"r{n}"], only=True),
                     root,
                     n=n_rep,
                     computation="benchbook.experiments.speculative.analysis.cost_model",
@@ -258,7 +399,7 @@ def derive(
                 cost.t1_ms,
                 "ms",
                 "target decode step (llama-bench tg)",
-                crow,
+                _with_cost_rows(crow, cost, ["t1"], only=True),
                 root,
                 n=n_rep,
                 computation="benchbook.experiments.speculative.analysis.cost_model",
@@ -297,7 +438,10 @@ def derive(
                 computation="benchbook.experiments.speculative.analysis.memory_slopes",
             )
         )
+    check_publishable(table, nums, mem)  # before the registry is written: a failing check leaves the old one
     publish(numbers_path, "speculative", nums)
+    (out_dir / "memory.md").write_text(memory_sentence(nums))
+    (out_dir / "skipped.md").write_text(measured.skipped_markdown(skipped))
 
     _charts(table, req, cost, out_dir)
     return SpeculativeReport(

@@ -1,0 +1,300 @@
+"""What a session's records prove: measured inside the session, complete, labelled by the record.
+
+A report publishes a session's numbers only when its records show they were measured in that
+session and that none is missing (DESIGN.md, "Records"; issue 13 §1):
+
+* **inside the session**: every run's ``started_at``/``ended_at`` lie between the session's start and
+  end records, and every llama-bench row's ``test_time`` lies inside its own invocation.  llama-bench
+  prints ``test_time`` truncated to the second, so the lower bound is the invocation's start truncated
+  to the second (a row stamped 12:40:59Z in an invocation that starts at 12:40:59.504Z is measured
+  there).  A row replayed from an earlier run (its ``test_time`` minutes before the session) fails.
+* **samples within the wall time**: the ``samples_ns`` of all rows of one invocation (one ``run_id``)
+  sum to no more than the invocation's recorded wall time (``wall_ns``, else ``ended_at −
+  started_at``).  29 ms of wall time cannot hold 2.6 s of samples.
+* **complete**: every run group has the rows its argv asks for (``expected_rows``) and ``rows_total``;
+  no run of the session failed; and the runs the session's start record plans are all there
+  (``expected_runs``, given by the experiment).
+
+``check_sessions`` returns one ``SessionCheck`` per session with an end record; a report publishes the
+newest session whose ``reasons`` are empty and states the reasons of every newer session it skipped
+(``skipped_markdown``).  ``cache_label`` derives the label of a cold run from what its record proves.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from pathlib import Path
+
+from .records import read_records
+
+#: llama-bench options that take a comma-separated list and multiply the test matrix (llama.cpp
+#: ``tools/llama-bench/llama-bench.cpp``, ``get_cmd_params_instances``: every combination is one instance).
+_MATRIX_OPTIONS = {
+    "-m": "-m", "--model": "-m",
+    "-d": "-d", "--n-depth": "-d",
+    "-t": "-t", "--threads": "-t",
+    "-ngl": "-ngl", "--n-gpu-layers": "-ngl",
+    "-ncmoe": "-ncmoe", "--n-cpu-moe": "-ncmoe",
+    "-fa": "-fa", "--flash-attn": "-fa",
+    "-ctk": "-ctk", "--cache-type-k": "-ctk",
+    "-ctv": "-ctv", "--cache-type-v": "-ctv",
+    "-b": "-b", "--batch-size": "-b",
+    "-ub": "-ub", "--ubatch-size": "-ub",
+    "-sm": "-sm", "--split-mode": "-sm",
+    "-mg": "-mg", "--main-gpu": "-mg",
+    "-nkvo": "-nkvo", "--no-kv-offload": "-nkvo",
+    "-mmp": "-mmp", "--mmap": "-mmp",
+    "-embd": "-embd", "--embeddings": "-embd",
+    "-ts": "-ts", "--tensor-split": "-ts",
+}  # fmt: skip
+
+
+def expected_rows(argv: list[str]) -> int | None:
+    """How many rows ``llama-bench -o jsonl`` prints for ``argv`` (``argv[0]`` the binary) when every
+    test runs, or None when the argv uses a form this count does not read (a range such as
+    ``-p 32-512*2``).
+
+    llama-bench runs, for every combination of the list options (``_MATRIX_OPTIONS``), one pp test per
+    non-zero ``-p`` value, one tg test per non-zero ``-n`` value and one test per ``-pg`` pair
+    (``get_cmd_params_instances`` in ``tools/llama-bench/llama-bench.cpp``); defaults ``-p 512 -n 128``.
+
+    >>> expected_rows(["llama-bench", "-m", "a.gguf", "-p", "128", "-n", "64", "-o", "jsonl"])
+    2
+    >>> expected_rows(["llama-bench", "-m", "a.gguf", "-p", "1,5,9", "-n", "64", "-t", "1,2"])
+    8
+    >>> expected_rows(["llama-bench", "-m", "a.gguf", "-p", "0", "-n", "64"])
+    1
+    """
+    lists: dict[str, list[str]] = {}
+    prompts, gens, pairs = ["512"], ["128"], []
+    for opt, value in zip(argv[1:], argv[2:], strict=False):
+        values = value.split(",")
+        if opt != "-m" and any(re.fullmatch(r"\d+-\d+([+*]\d+)?", v) for v in values):
+            return None
+        if opt in ("-p", "--n-prompt"):
+            prompts = values
+        elif opt in ("-n", "--n-gen"):
+            gens = values
+        elif opt in ("-pg",):
+            pairs.append(value)
+        elif opt in _MATRIX_OPTIONS:
+            lists.setdefault(_MATRIX_OPTIONS[opt], []).extend(values)
+    try:
+        tests = sum(int(v) != 0 for v in prompts) + sum(int(v) != 0 for v in gens) + len(pairs)
+    except ValueError:
+        return None
+    combos = 1
+    for values in lists.values():
+        combos *= len(values)
+    return tests * combos
+
+
+def parse_utc(text: str) -> datetime:
+    """A record's UTC ISO 8601 time (``2026-11-29T12:40:59.481193Z`` or ``...59Z``) as an aware datetime.
+
+    Raises:
+        ValueError: ``text`` is not ISO 8601 (the message quotes it).
+    """
+    try:
+        return datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except (AttributeError, ValueError):
+        raise ValueError(f"not an ISO 8601 UTC time: {text!r}") from None
+
+
+def _floor_second(t: datetime) -> datetime:
+    return t.replace(microsecond=0)
+
+
+@dataclass
+class SessionCheck:
+    """One session with an end record and what its records prove.
+
+    ``reasons``: one line per fault (empty: publishable), each naming file:line or run id and the rule;
+    ``runs``: the run ids of its measurement records; ``started_at``/``ended_at``: its start and end
+    records' ``at``."""
+
+    session_id: str
+    experiment: str
+    host_id: str | None
+    started_at: str
+    ended_at: str
+    file: str
+    reasons: list[str] = field(default_factory=list)
+    runs: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.reasons
+
+
+def _run_faults(recs: list[dict], start: datetime, end: datetime) -> list[str]:
+    """The faults of one run group (records sharing a ``run_id``), see the module docstring."""
+    first = recs[0]
+    where = f"{first['_file']}:{first['_line']} (run {first['run_id']})"
+    out = []
+    t0, t1 = parse_utc(first["started_at"]), parse_utc(first["ended_at"])
+    if t0 < _floor_second(start) or t1 > end:
+        out.append(
+            f"{where}: ran {first['started_at']} .. {first['ended_at']}, outside its session "
+            f"({start.isoformat()} .. {end.isoformat()}): not measured in this session"
+        )
+    for r in recs:
+        row = r.get("llama_bench") or {}
+        if row.get("test_time"):
+            tt = parse_utc(row["test_time"])
+            if tt < _floor_second(t0) or tt > t1:
+                before = (_floor_second(t0) - tt).total_seconds()
+                when = f"{before / 60:.0f} min before" if before > 0 else "after"
+                out.append(
+                    f"{r['_file']}:{r['_line']}: test_time {row['test_time']} is {when} its invocation "
+                    f"({first['started_at']} .. {first['ended_at']}): a replayed row, "
+                    "not measured in this session"
+                )
+    sampled = sum(sum(r.get("llama_bench", {}).get("samples_ns") or []) for r in recs)
+    wall = first.get("wall_ns")
+    if wall is None:
+        wall = (t1 - t0) / timedelta(microseconds=1) * 1000
+    if sampled > wall:
+        out.append(
+            f"{where}: its samples sum to {sampled / 1e9:.3f} s but the invocation's wall time is "
+            f"{wall / 1e9:.3f} s: the samples were not measured by this invocation"
+        )
+    if recs[0].get("rows_total") is not None:
+        total = max(r.get("rows_total") or 0 for r in recs)
+        argv_rows = expected_rows(list(first.get("argv") or [])) if "llama_bench" in first else None
+        want = max(total, argv_rows or 0)
+        if len(recs) < want:
+            out.append(
+                f"{where}: {len(recs)} of the {want} rows its argv asks for (a lost row): an incomplete table"
+            )
+    return out
+
+
+def check_sessions(
+    files: Iterable[str | Path],
+    experiment: str,
+    kinds: tuple[str, ...],
+    expected_runs: Callable[[dict], set] | None = None,
+    run_label: Callable[[dict], object] | None = None,
+    failed_is_fault: bool = True,
+) -> dict[str, SessionCheck]:
+    """``{session_id: SessionCheck}`` of every session of ``experiment`` with an end record in ``files``.
+
+    ``kinds``: the record schemas that are measurements (``benchbook.llama_bench``); every record of the
+    session with one of these schemas and a ``run_id`` is checked (``benchbook.run_failed`` records of
+    the session are a fault unless ``failed_is_fault`` is False: a sweep whose failed points are data, such
+    as ``offload``).  ``expected_runs(start_record)``: the set of run labels the session's
+    start record plans, compared with ``run_label(record)`` of the runs present (both or neither).
+
+    Raises:
+        records.RecordError: a line of a file is not JSON (file:line).
+        ValueError: a time field is not ISO 8601.
+    """
+    paths = [Path(f) for f in files if not str(f).endswith(".quarantine.jsonl")]
+    starts: dict[str, dict] = {}
+    ends: dict[str, dict] = {}
+    groups: dict[str, dict[str, list[dict]]] = {}
+    failed: dict[str, list[dict]] = {}
+    for rec in read_records(paths):
+        schema, sid = rec.get("schema"), str(rec.get("session_id"))
+        if schema == "benchbook.session" and rec.get("experiment") == experiment:
+            (starts if rec["event"] == "start" else ends).setdefault(sid, rec)
+        elif schema in kinds and rec.get("run_id"):
+            groups.setdefault(sid, {}).setdefault(rec["run_id"], []).append(rec)
+        elif schema == "benchbook.run_failed" and rec.get("experiment", experiment) == experiment:
+            failed.setdefault(sid, []).append(rec)
+    out: dict[str, SessionCheck] = {}
+    for sid, end_rec in ends.items():
+        start_rec = starts.get(sid)
+        if start_rec is None:
+            continue
+        start, end = parse_utc(start_rec["at"]), parse_utc(end_rec["at"])
+        check = SessionCheck(
+            session_id=sid,
+            experiment=experiment,
+            host_id=start_rec.get("host_id"),
+            started_at=start_rec["at"],
+            ended_at=end_rec["at"],
+            file=str(start_rec["_file"]),
+        )
+        runs = groups.get(sid, {})
+        check.runs = list(runs)
+        for recs in runs.values():
+            check.reasons += _run_faults(recs, start, end)
+        for rec in failed.get(sid, []) if failed_is_fault else []:
+            check.reasons.append(
+                f"{rec['_file']}:{rec['_line']}: a run failed ({rec.get('error')}): an incomplete table"
+            )
+        if expected_runs is not None and run_label is not None:
+            want = expected_runs(start_rec)
+            have = {run_label(recs[0]) for recs in runs.values()}
+            for missing in sorted(want - have, key=str):
+                check.reasons.append(
+                    f"{check.file}: session {sid} planned {missing} but has no such run: an incomplete table"
+                )
+        if not runs:
+            check.reasons.append(f"{check.file}: session {sid} has no measurement records")
+        out[sid] = check
+    return out
+
+
+def newest_publishable(checks: dict[str, SessionCheck]) -> tuple[dict[str, SessionCheck], list[SessionCheck]]:
+    """Per host, the newest session whose check passed, and every newer session of that host that was
+    skipped (its reasons are what the page states).  Returns ``({host_id: check}, skipped)``; a session
+    whose start record names no host belongs to none."""
+    by_host: dict[str, list[SessionCheck]] = {}
+    for c in checks.values():
+        if c.host_id is not None:
+            by_host.setdefault(c.host_id, []).append(c)
+    best: dict[str, SessionCheck] = {}
+    skipped: list[SessionCheck] = []
+    for host, cs in sorted(by_host.items()):
+        for c in sorted(cs, key=lambda c: c.ended_at, reverse=True):
+            if c.ok:
+                best[host] = c
+                break
+            skipped.append(c)
+    return best, skipped
+
+
+def skipped_markdown(skipped: list[SessionCheck]) -> str:
+    """Markdown for a page: each skipped session and why it was not published (empty list: a line saying
+    that every host's newest session passed)."""
+    if not skipped:
+        return (
+            "Every host's newest completed session passed the checks (measured in the session, complete).\n"
+        )
+    lines = [
+        "Sessions not published (their records do not show a complete measurement made in the session):",
+        "",
+    ]
+    for c in skipped:
+        lines.append(f"- session `{c.session_id}` on host `{c.host_id}` (ended {c.ended_at}):")
+        lines += [f"  - {r}" for r in c.reasons[:10]]
+        if len(c.reasons) > 10:
+            lines.append(f"  - … and {len(c.reasons) - 10} more")
+    return "\n".join(lines) + "\n"
+
+
+def cache_label(phase: str, cache_state: dict | None) -> str:
+    """The label a run's record proves: ``"cold"`` only when eviction was done and residency checked
+    (``cache_state.evicted`` true, ``resident_after_pct`` recorded); ``"cold, unverified"`` when the
+    run was meant cold but the record cannot show it (``evicted`` false or residency unknown, e.g. a
+    CUDA host where ``fincore`` residency could not be brought under 5 %); otherwise ``phase``.
+
+    >>> cache_label("cold", {"evicted": True, "resident_after_pct": 0.0})
+    'cold'
+    >>> cache_label("cold", {"evicted": False, "resident_after_pct": None})
+    'cold, unverified'
+    >>> cache_label("warm", None)
+    'warm'
+    """
+    if phase != "cold":
+        return phase
+    state = cache_state or {}
+    if state.get("evicted") is True and state.get("resident_after_pct") is not None:
+        return "cold"
+    return "cold, unverified"
