@@ -246,7 +246,7 @@ def _peak_mib() -> float:
 def run_one(n: int, lean: bool = False, full: bool = False) -> dict:
     from benchbook import caveats
     from benchbook.experiments.llama_bench import analysis
-    from benchbook.numbers import Number, line_ranges, make_key_expr, publish
+    from benchbook.numbers import Number, build_label, line_ranges, make_key_expr, publish
 
     with tempfile.TemporaryDirectory() as tmp:
         raw = Path(tmp) / "raw"
@@ -303,6 +303,9 @@ def run_one(n: int, lean: bool = False, full: bool = False) -> dict:
                 run_ids=r["run_ids"],
                 commands=[r["argv"]],
                 toolchain_id=r["toolchain_id"],
+                build=build_label(r["build_number"], r["build_commit"], "cpu"),
+                build_number=r["build_number"],
+                build_commit=r["build_commit"],
                 model_sha256=r["model_sha256"],
                 host_id=r["host_id"],
                 session_id=r["session_id"],

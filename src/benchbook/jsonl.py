@@ -67,11 +67,10 @@ def _good_lines(path: Path) -> tuple[bytes, np.ndarray, list[int]]:
     return b"".join(good), np.asarray(lines, dtype=np.int64), bad
 
 
-def _fast_file(p: Path, schema: dict) -> pl.DataFrame:
-    """Fast path: every line as a string (CSV reader, no quoting; blank lines are null rows, so the row
-    index is the line number), then one vectorized ``str.json_decode`` against ``schema``.  Raises
-    ComputeError on any malformed line or type mismatch (the caller then takes the slow path)."""
-    lines = pl.read_csv(
+def _lines(p: Path) -> pl.DataFrame:
+    """Every line of ``p`` as a string (column ``_raw``; CSV reader, no quoting; blank lines are null
+    rows, so row i is line i + 1) with its row number ``_row``."""
+    return pl.read_csv(
         p,
         has_header=False,
         separator="\x01",
@@ -81,6 +80,18 @@ def _fast_file(p: Path, schema: dict) -> pl.DataFrame:
         row_index_name="_row",
         comment_prefix=None,
     )
+
+
+def _fast_file(p: Path, schema: dict, lines: pl.DataFrame | None = None) -> pl.DataFrame:
+    """Fast path: every line as a string (``_lines``), then one vectorized ``str.json_decode``
+    against ``schema``.  Raises ComputeError on any malformed line or type mismatch (the caller then
+    takes the slow path)."""
+    if lines is not None:
+        return _decode_lines(lines, schema)
+    return _decode_lines(_lines(p), schema)
+
+
+def _decode_lines(lines: pl.DataFrame, schema: dict) -> pl.DataFrame:
     raw = lines["_raw"]
     # the filter copies every line's text: only when a line is blank (null) or may be whitespace only
     if raw.null_count() or raw.str.contains(r"^\s*$").any():
@@ -119,16 +130,25 @@ def _tolerant_file(p: Path, schema: dict, on_error: str, report: dict | None) ->
     return df.drop("_row").with_columns(line)
 
 
-def iter_files(files, schema: dict, on_error: str, report: dict | None):
-    """Each non-empty file of ``files`` decoded (``scan_jsonl``'s columns), one at a time."""
+def iter_files(files, schema: dict, on_error: str, report: dict | None, extend=None):
+    """Each non-empty file of ``files`` decoded (``scan_jsonl``'s columns), one at a time.
+
+    ``extend(raw_lines, path, schema) -> schema`` (optional): a per-file look at the raw lines (a
+    String Series, row i = line i + 1, blank lines null) before decoding, returning the schema to
+    decode this file with (e.g. ``identity.UnknownFields.extend``: fields the declaration lacks)."""
     for p in map(Path, files):
         if not p.exists() or p.stat().st_size == 0:
             continue
+        sch = schema
         try:
-            df = _fast_file(p, schema)
+            lines = _lines(p)
+            if extend is not None:
+                sch = extend(lines["_raw"], p, schema)
+            df = _fast_file(p, sch, lines)
+            del lines
         except pl.exceptions.ComputeError:
-            df = _tolerant_file(p, schema, on_error, report)
-        df = df.with_columns(pl.lit(str(p)).alias("file")).select([*schema, "file", "line"])
+            df = _tolerant_file(p, sch, on_error, report)
+        df = df.with_columns(pl.lit(str(p)).alias("file")).select([*sch, "file", "line"])
         yield df
         del df  # before the next file is decoded
 

@@ -19,7 +19,7 @@ from .imports import Import, package_graph
 #: match a pattern (``check`` reports it otherwise).
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("contract", ("", "paths", "records", "schemas", "migrations", "session", "provenance", "jsonl")),
-    ("stats", ("stats",)),
+    ("stats", ("stats", "identity")),
     ("report engine", ("caveats", "numbers", "charts", "escape")),
     ("llamacpp", ("llamacpp", "llamacpp.*")),
     ("resolve", ("resolve",)),
