@@ -5,12 +5,10 @@ import json
 import warnings
 
 import numpy as np
-import polars as pl
 import pytest
 
 from benchbook import caveats, identity
 from benchbook.experiments.llama_bench import analysis
-
 from test_analysis import lb_record, write
 
 

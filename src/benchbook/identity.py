@@ -184,10 +184,15 @@ class UnknownFields:
         return msgs
 
 
-def extra_names(struct_dtype: pl.DataType, obj_known: Iterable[str] | None = None) -> list[str]:
+def member_names(struct_dtype) -> list[str]:
+    """Member names of a decoded Struct dtype ([] for any other dtype)."""
+    return [f.name for f in getattr(struct_dtype, "fields", [])]
+
+
+def extra_names(struct_dtype, obj_known: Iterable[str] | None = None) -> list[str]:
     """Member names of a decoded ``llama_bench`` struct that are not declared (the unknown fields)."""
     known = set(obj_known) if obj_known is not None else set(DECLARED_FIELDS) | set(LEGACY_FIELDS)
-    return [f.name for f in getattr(struct_dtype, "fields", []) if f.name not in known]
+    return [n for n in member_names(struct_dtype) if n not in known]
 
 
 def load_mode_value(v) -> tuple[str | None, bool]:
@@ -239,7 +244,7 @@ def load_mode_expr(load_mode: pl.Expr, use_mmap: pl.Expr | None = None) -> pl.Ex
     return out
 
 
-#: an override list that places expert tensors (llama.cpp's ``LLM_FFN_EXPS_REGEX``: ``ffn_(up|down|gate)_exps``)
+#: an override list that places expert tensors (``LLM_FFN_EXPS_REGEX``: ``ffn_(up|down|gate)_exps``)
 EXPERT_OVERRIDE = r"_exps"
 
 

@@ -140,9 +140,9 @@ SHOWN_COLS = ["n_batch", "n_ubatch", "load_mode", "placement", "placement_unreso
 def _identity_columns(raw: pl.DataFrame) -> list[pl.Expr]:
     """The configuration columns ``identity`` derives from a decoded frame: SHOWN_COLS and
     ``config_key`` (a 64-bit hash of every configuration field of the row, normalised, the unknown ones
-    as ``config_extra``, and the argv), plus ``load_mode_raw`` for the integer warning."""
+    as ``config_extra``, and the argv)."""
     lb = pl.col("llama_bench").struct.field
-    members = {f.name for f in raw.schema["llama_bench"].fields}
+    members = set(identity.member_names(raw.schema["llama_bench"]))
     extra = identity.extra_names(raw.schema["llama_bench"])
     use_mmap = lb("use_mmap") if "use_mmap" in members else None
     load_mode = identity.load_mode_expr(lb("load_mode"), use_mmap)
@@ -493,9 +493,11 @@ def _state_effect(g: pl.DataFrame) -> pl.Series:
     multi = (g["_rows"] > 1).fill_null(False)
     if not multi.any():
         return pl.Series("state_effect", [False] * g.height, dtype=pl.Boolean)
-    cols = [g[c].cast(pl.Float64).fill_null(np.nan).to_numpy() for c in ("_k_lo", "_m_lo", "_v_lo")]
-    cols += [g[c].cast(pl.Float64).fill_null(np.nan).to_numpy() for c in ("_k_hi", "_m_hi", "_v_hi")]
-    flag = identity.state_effect(*cols, g["_rows"].cast(pl.Float64).to_numpy())
+    k1, m1, v1, k2, m2, v2 = (
+        g[c].cast(pl.Float64).fill_null(np.nan).to_numpy()
+        for c in ("_k_lo", "_m_lo", "_v_lo", "_k_hi", "_m_hi", "_v_hi")
+    )
+    flag = identity.state_effect(k1, m1, v1, k2, m2, v2, g["_rows"].cast(pl.Float64).to_numpy())
     return pl.Series("state_effect", flag & multi.to_numpy(), dtype=pl.Boolean)
 
 
