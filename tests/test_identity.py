@@ -203,3 +203,23 @@ def test_committed_rows_have_no_unknown_fields(tmp_path):
     assert [x for x in w if issubclass(x.category, identity.IdentityWarning)] == []
     assert df["config_extra"].null_count() == df.height and df["placement_unresolved"].sum() == 0
     json.dumps(report)
+
+
+def test_ingested_integer_load_mode_keeps_the_row_and_warns(tmp_path):
+    from pathlib import Path
+
+    from benchbook import ingest
+
+    fx = Path(__file__).parent / "fixtures" / "ingest" / "llama_bench_b11434.jsonl"
+    rows = [json.loads(x) for x in fx.read_text().splitlines() if x.strip()]
+    rows[0]["load_mode"] = 2
+    rows[1]["load_mode"] = "MMAP"
+    src = tmp_path / "lb.jsonl"
+    src.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        recs = ingest.ingest_file(src)
+    assert len(recs) == len(rows)
+    assert recs[0]["llama_bench"]["load_mode"] is None and recs[1]["llama_bench"]["load_mode"] == "mmap"
+    msgs = [str(x.message) for x in w if issubclass(x.category, identity.IdentityWarning)]
+    assert msgs == [identity.load_mode_warning(src, 1, 2)]

@@ -153,9 +153,7 @@ class UnknownFields:
             for name, (f, ln) in self.first.items()
         ]
         out += [
-            f"{f}:{ln}: {self.obj} field 'load_mode' is the integer {v} (the enum was renumbered across "
-            f"builds: it cannot be named); the row is kept with load_mode unknown (null)"
-            + (f" ({n - 1} more rows in this file)" if n > 1 else "")
+            load_mode_warning(f, ln, v) + (f" ({n - 1} more rows in this file)" if n > 1 else "")
             for f, (ln, v, n) in self.load_mode_ints.items()
         ]
         return out
@@ -193,6 +191,15 @@ def extra_names(struct_dtype, obj_known: Iterable[str] | None = None) -> list[st
     """Member names of a decoded ``llama_bench`` struct that are not declared (the unknown fields)."""
     known = set(obj_known) if obj_known is not None else set(DECLARED_FIELDS) | set(LEGACY_FIELDS)
     return [n for n in member_names(struct_dtype) if n not in known]
+
+
+def load_mode_warning(path, line: int, value) -> str:
+    """The warning for an integer ``load_mode`` at ``path:line``."""
+    return (
+        f"{path}:{line}: llama_bench field 'load_mode' is the integer {value} (the enum was renumbered "
+        "across builds: it cannot be named); the row is kept with load_mode unknown (null); fix: none "
+        "needed, or re-run with a build that prints the mode's name"
+    )
 
 
 def load_mode_value(v) -> tuple[str | None, bool]:

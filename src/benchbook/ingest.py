@@ -46,9 +46,11 @@ import io
 import json
 import math
 import re
+import warnings
 from pathlib import Path
 from typing import Any
 
+from .identity import IdentityWarning, load_mode_value, load_mode_warning
 from .migrations import flash_attn_int, legacy_llama_bench_row
 from .records import RecordWriter, stable_hash, utc_now
 from .schemas import SchemaError, build, unknown
@@ -287,6 +289,7 @@ def _lb_record(
         IngestError: a field cannot be read as its type, n_prompt/n_gen missing, nothing measured, or a
             bad value (``_check_lb_values``); file:line and the field are named.
     """
+    row_in = row
     typed = {}
     for k, v in row.items():
         try:
@@ -313,6 +316,12 @@ def _lb_record(
     bn = row.get("build_number") if isinstance(row.get("build_number"), int) else build_hint
     fields_set = field_version(set(row), bn)
     row, _ = legacy_llama_bench_row(row)
+    if "load_mode" in row:  # benchbook.identity: the name normalised; an integer is unknown, row kept
+        row["load_mode"], renumbered = load_mode_value(row["load_mode"])
+        if renumbered:
+            warnings.warn(
+                load_mode_warning(path, line, row_in.get("load_mode")), IdentityWarning, stacklevel=2
+            )
     if row.get("build_number") is None and build_hint is not None:
         row["build_number"] = build_hint
     if row.get("avg_ts") is None:  # samples only: llama-bench's definition, mean of per-repetition rates
