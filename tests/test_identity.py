@@ -5,6 +5,7 @@ import json
 import warnings
 
 import numpy as np
+import polars as pl
 import pytest
 
 from benchbook import caveats, identity
@@ -223,3 +224,18 @@ def test_ingested_integer_load_mode_keeps_the_row_and_warns(tmp_path):
     assert recs[0]["llama_bench"]["load_mode"] is None and recs[1]["llama_bench"]["load_mode"] == "mmap"
     msgs = [str(x.message) for x in w if issubclass(x.category, identity.IdentityWarning)]
     assert msgs == [identity.load_mode_warning(src, 1, 2)]
+
+
+def test_decode_split_over_threads_keeps_every_line_and_its_number(tmp_path):
+    # 9001 lines (a blank one at line 5000): the decode is split into slices when Polars has >= 2
+    # threads; values and 1-based line numbers must be those of a single decode
+    from benchbook import jsonl
+
+    text = [json.dumps({"a": i}) for i in range(9000)]
+    text.insert(4999, "")
+    path = tmp_path / "x.jsonl"
+    path.write_text("\n".join(text) + "\n")
+    df = jsonl.scan_jsonl([path], {"a": pl.Int64}).collect()
+    assert df.height == 9000
+    assert df["a"].to_list() == list(range(9000))
+    assert df["line"][4998] == 4999 and df["line"][4999] == 5001 and df["line"][-1] == 9001

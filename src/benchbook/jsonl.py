@@ -97,10 +97,23 @@ def _decode_lines(lines: pl.DataFrame, schema: dict) -> pl.DataFrame:
     if raw.null_count() or raw.str.contains(r"^\s*$").any():
         lines = lines.filter(pl.col("_raw").str.strip_chars().str.len_bytes() > 0)
     del raw
-    return lines.select(
+    decode = [
         (pl.col("_row").cast(pl.Int64) + 1).alias("line"),
         pl.col("_raw").str.json_decode(pl.Struct(schema)).alias("_r"),
-    ).unnest("_r")
+    ]
+    # one decode is one thread: slices of the lines are decoded side by side on Polars' threads
+    parts = min(pl.thread_pool_size(), lines.height // _DECODE_SLICE)
+    if parts < 2:
+        return lines.select(decode).unnest("_r")
+    step = -(-lines.height // parts)
+    frames = pl.collect_all(
+        [lines.slice(i, step).lazy().select(decode) for i in range(0, lines.height, step)]
+    )
+    return pl.concat(frames, how="vertical", rechunk=False).unnest("_r")
+
+
+#: lines below which a file's decode is not split over threads
+_DECODE_SLICE = 4096
 
 
 def _tolerant_file(p: Path, schema: dict, on_error: str, report: dict | None) -> pl.DataFrame:
