@@ -8,7 +8,8 @@ For each size N (default 10k, 100k, 1M) a fresh child process:
      ``analysis.load_llama_bench`` (whole flat table) then ``analysis.rate_stats``, printed separately),
   4. runs every caveat rule that applies to the llama-bench table (``caveats.evaluate``),
   5. writes the numbers registry for the latest session of every host (``numbers.publish``),
-and prints seconds per step, the total (2-5) and the child's peak RSS.
+and prints seconds per step, the total (2-5), its CPU seconds (user + system: on a shared host wall time
+measures the contention, CPU time the analysis) and the child's peak RSS.
 
 Records carry llama-bench's full b11434 field set plus ``UNKNOWN_FIELDS`` (fields the code does not
 declare), so the configuration-identity rule runs as it does on foreign data.
@@ -248,6 +249,13 @@ def generate(n: int, out: Path, seed: int = 0, lean: bool = False) -> None:
         pl.DataFrame(cols).write_ndjson(out / f"{h:016d}.jsonl")
 
 
+def _cpu_s() -> float:
+    """CPU seconds (user + system, every thread) this process has used: on a host shared with other
+    work, wall time measures the contention; CPU time measures the analysis."""
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime
+
+
 def _peak_mib() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
@@ -270,6 +278,7 @@ def run_one(n: int, lean: bool = False, full: bool = False) -> dict:
             "bytes": sum(p.stat().st_size for p in raw.glob("*.jsonl")),
         }
         t0 = time.perf_counter()
+        c0 = _cpu_s()
         report: dict = {}
         warnings.simplefilter("ignore")  # the identity warnings are counted from report["warnings"]
         if full:  # the whole flat table, then the statistics
@@ -335,6 +344,7 @@ def run_one(n: int, lean: bool = False, full: bool = False) -> dict:
         caveats_s=t3 - t2,
         registry_s=t4 - t3,
         total_s=t4 - t0,
+        cpu_s=_cpu_s() - c0,
         peak_rss_mib=rss / 2**20,
         peak_after_mib=[round(p) for p in peaks],
         rows=rows,
@@ -382,7 +392,7 @@ def main() -> int:
     print(
         f"{'records':>9} {'MiB':>6} {'B/rec':>5} {'gen_s':>6} | "
         f"{'load+val':>8} {'agg':>6} {'caveats':>7} {'registry':>8} "
-        f"{'TOTAL_s':>7} {'peakRSS':>8} | configs numbers caveated  load avg before -> after"
+        f"{'TOTAL_s':>7} {'cpu_s':>6} {'peakRSS':>8} | configs numbers caveated  load avg before -> after"
     )
     results = []
     for n in a.sizes:
@@ -402,7 +412,7 @@ def main() -> int:
         print(
             f"{r['n']:>9,} {r['bytes'] / 2**20:>6.0f} {r['bytes'] / r['n']:>5.0f} {r['gen_s']:>6.1f} | "
             f"{r['load_validate_s']:>8.2f} "
-            f"{r['aggregate_s']:>6.2f} {r['caveats_s']:>7.2f} {r['registry_s']:>8.2f} {r['total_s']:>7.2f} "
+            f"{r['aggregate_s']:>6.2f} {r['caveats_s']:>7.2f} {r['registry_s']:>8.2f} {r['total_s']:>7.2f} {r['cpu_s']:>6.1f} "
             f"{r['peak_rss_mib']:>6.0f}Mi | {r['configs']:>7,} {r['numbers']:>7,} {r['caveated']:>8,}"
             f"  {load0:.2f} -> {os.getloadavg()[0]:.2f}"
             f"  (rules applied: {r['rules_applied']}; peak MiB after load/agg/caveats: {r['peak_after_mib']})"
@@ -411,7 +421,7 @@ def main() -> int:
         lo, hi = results[0], results[-1]
         print(
             f"scaling {lo['n']:,} -> {hi['n']:,} records (x{hi['n'] / lo['n']:.0f}): total time "
-            f"x{hi['total_s'] / lo['total_s']:.1f}, peak RSS x{hi['peak_rss_mib'] / lo['peak_rss_mib']:.1f}; "
+            f"x{hi['total_s'] / lo['total_s']:.1f}, CPU time x{hi['cpu_s'] / lo['cpu_s']:.1f}, peak RSS x{hi['peak_rss_mib'] / lo['peak_rss_mib']:.1f}; "
             f"unknown-field warnings per load: {hi['warnings']}"
         )
     return 0
