@@ -412,7 +412,8 @@ def main() -> int:
         print(
             f"{r['n']:>9,} {r['bytes'] / 2**20:>6.0f} {r['bytes'] / r['n']:>5.0f} {r['gen_s']:>6.1f} | "
             f"{r['load_validate_s']:>8.2f} "
-            f"{r['aggregate_s']:>6.2f} {r['caveats_s']:>7.2f} {r['registry_s']:>8.2f} {r['total_s']:>7.2f} {r['cpu_s']:>6.1f} "
+            f"{r['aggregate_s']:>6.2f} {r['caveats_s']:>7.2f} {r['registry_s']:>8.2f} {r['total_s']:>7.2f} "
+            f"{r['cpu_s']:>6.1f} "
             f"{r['peak_rss_mib']:>6.0f}Mi | {r['configs']:>7,} {r['numbers']:>7,} {r['caveated']:>8,}"
             f"  {load0:.2f} -> {os.getloadavg()[0]:.2f}"
             f"  (rules applied: {r['rules_applied']}; peak MiB after load/agg/caveats: {r['peak_after_mib']})"
@@ -421,7 +422,8 @@ def main() -> int:
         lo, hi = results[0], results[-1]
         print(
             f"scaling {lo['n']:,} -> {hi['n']:,} records (x{hi['n'] / lo['n']:.0f}): total time "
-            f"x{hi['total_s'] / lo['total_s']:.1f}, CPU time x{hi['cpu_s'] / lo['cpu_s']:.1f}, peak RSS x{hi['peak_rss_mib'] / lo['peak_rss_mib']:.1f}; "
+            f"x{hi['total_s'] / lo['total_s']:.1f}, CPU time x{hi['cpu_s'] / lo['cpu_s']:.1f}, "
+            f"peak RSS x{hi['peak_rss_mib'] / lo['peak_rss_mib']:.1f}; "
             f"unknown-field warnings per load: {hi['warnings']}"
         )
     return 0
