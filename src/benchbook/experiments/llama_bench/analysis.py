@@ -69,7 +69,9 @@ def _with_legacy(schema: dict) -> dict:
 
 
 #: Polars schema of what the analysis reads, typed as ``benchbook.schemas`` declares the kind.
-LLAMA_BENCH_FIELDS = _with_legacy(schemas.polars_schema("llama_bench", only=_READ, members=_READ_ROW))
+LLAMA_BENCH_FIELDS = schemas.polars_schema("llama_bench", only=_READ, members=_READ_ROW)
+#: ... as the files are decoded: plus the older builds' ``use_mmap`` (``identity.load_mode_expr``)
+_DECODE_FIELDS = _with_legacy(LLAMA_BENCH_FIELDS)
 
 
 def _raw_files(raw_dir: str | Path) -> list[Path]:
@@ -283,7 +285,7 @@ def scan_llama_bench(
     def per_file(df: pl.DataFrame) -> pl.DataFrame:
         return _flatten_llama_bench(_read_file(df, checks, on_error, report))
 
-    flat = scan_jsonl(_raw_files(raw_dir), LLAMA_BENCH_FIELDS, on_error, report, per_file)
+    flat = scan_jsonl(_raw_files(raw_dir), _DECODE_FIELDS, on_error, report, per_file)
     # repeated records (run_id, row_index) are kept once, then rows of an invocation cut short (fewer
     # rows than rows_total) are dropped; both counted in ``report`` (see _complete_rows)
     return _complete_rows(flat.collect(), report).lazy()
@@ -295,7 +297,7 @@ def _flat_files(raw_dir, on_error: str, report: dict | None, unknown: identity.U
     checks = _llama_bench_checks()
     unknown = unknown if unknown is not None else identity.UnknownFields()
     files = _raw_files(raw_dir)
-    for df in iter_files(files, LLAMA_BENCH_FIELDS, on_error, report, extend=unknown.extend):
+    for df in iter_files(files, _DECODE_FIELDS, on_error, report, extend=unknown.extend):
         flat = _flatten_llama_bench(_read_file(df, checks, on_error, report), unknown)
         del df
         yield flat
