@@ -101,18 +101,21 @@ def _decode_lines(lines: pl.DataFrame, schema: dict) -> pl.DataFrame:
         (pl.col("_row").cast(pl.Int64) + 1).alias("line"),
         pl.col("_raw").str.json_decode(pl.Struct(schema)).alias("_r"),
     ]
-    # one decode is one thread: slices of the lines are decoded side by side on Polars' threads
-    parts = min(pl.thread_pool_size(), lines.height // _DECODE_SLICE)
-    if parts < 2:
+    # a decode's working memory is several times its text: slices of _DECODE_SLICE lines, as many at a
+    # time as Polars has threads (one decode is one thread), keep it to a few slices' worth
+    if lines.height <= _DECODE_SLICE:
         return lines.select(decode).unnest("_r")
-    step = -(-lines.height // parts)
-    frames = pl.collect_all(
-        [lines.slice(i, step).lazy().select(decode) for i in range(0, lines.height, step)]
-    )
+    slices = [
+        lines.slice(i, _DECODE_SLICE).lazy().select(decode) for i in range(0, lines.height, _DECODE_SLICE)
+    ]
+    width = max(1, pl.thread_pool_size())
+    frames = []
+    for i in range(0, len(slices), width):
+        frames.extend(pl.collect_all(slices[i : i + width]))
     return pl.concat(frames, how="vertical", rechunk=False).unnest("_r")
 
 
-#: lines below which a file's decode is not split over threads
+#: lines decoded by one thread at a time (a file of more lines is decoded in slices)
 _DECODE_SLICE = 4096
 
 
