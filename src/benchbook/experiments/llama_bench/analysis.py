@@ -11,6 +11,11 @@ Conventions (DESIGN.md, "Statistics and caveats"; formulas in ``benchbook.stats`
   statistics text (e.g. NIST/SEMATECH e-Handbook §7.2.2.1).  n < 2 gives no interval.
 * pp and tg rows are separate tests; rates are never averaged across them (a ``pg`` row is one
   test of its own and carries the ``mixed_phase`` caveat).
+* A configuration is every field of a row that is not a measurement (``benchbook.identity``): the
+  columns of ``CONFIG_COLS``/``PARAM_COLS`` plus ``config_key``, a hash of every other configuration
+  field (fields this code does not know included, shown in ``config_extra``); rows differing in any
+  never pool, and rows of one configuration that disagree beyond their noise are published apart
+  (``state_effect``).
 * Ratios only between configurations of the same session, host and build (``ratio_stats``), with
   their own interval (delta method on the log ratio, Welch-Satterthwaite degrees of freedom).
 
