@@ -375,9 +375,13 @@ def _shown(df: pl.DataFrame, keys: list[str]) -> list[str]:
 
 
 def rate_stats(df: pl.DataFrame, confidence: float = 0.95) -> pl.DataFrame:
-    """Per configuration (CONFIG_COLS + PARAM_COLS present): per-repetition rates and their statistics.
+    """Per configuration (CONFIG_COLS + PARAM_COLS present + ``config_key``): per-repetition rates and
+    their statistics.
 
-    Output columns: CONFIG_COLS, PARAM_COLS present in ``df``, n, mean_tps, sd_tps, cv, ci_low_tps,
+    Output columns: CONFIG_COLS, PARAM_COLS present in ``df``, config_key and SHOWN_COLS (n_batch,
+    n_ubatch, load_mode, placement, placement_unresolved, config_extra), state_effect (the row is one
+    record of a configuration whose records disagree beyond their noise, ``identity.state_effect``:
+    published apart, never pooled), n, mean_tps, sd_tps, cv, ci_low_tps,
     ci_high_tps, llama_bench_avg_ts (llama-bench's own average, for the consistency check), files,
     lines (list), run_ids (list), argv (first), build_number, build_commit, started_at (min), ended_at
     (max), load1_max, peak_rss_bytes (max), peak_gpu_mem_mib (max), others_cpu_pct_max (max).
