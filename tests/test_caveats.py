@@ -156,7 +156,14 @@ def test_registry_has_the_documented_rules():
         for p in r.params:
             assert p in caveats.DEFAULTS and p in r.doc, (r.id, p)
     t = caveats.rules_table()
-    assert t.height == len(want) == 17 and set(t.columns) >= {"id", "severity", "applies_to", "needs", "params", "doc"}
+    assert t.height == len(want) == 17 and set(t.columns) >= {
+        "id",
+        "severity",
+        "applies_to",
+        "needs",
+        "params",
+        "doc",
+    }
 
 
 def test_unknown_threshold_and_kind_are_errors():

@@ -239,3 +239,30 @@ def test_decode_split_over_threads_keeps_every_line_and_its_number(tmp_path):
     assert df.height == 9000
     assert df["a"].to_list() == list(range(9000))
     assert df["line"][4998] == 4999 and df["line"][4999] == 5001 and df["line"][-1] == 9001
+
+
+def test_unknown_field_first_seen_in_a_later_batch_is_decoded_in_every_row(tmp_path, monkeypatch):
+    # batches of 2 lines: the field first appears on line 3 (second batch); the file is then decoded
+    # again with the wider schema (one configuration of a, b, d and one of c), the warning names line 3
+    from benchbook import jsonl
+
+    monkeypatch.setattr(jsonl, "_READ_BATCH", 2)
+    recs = [
+        pp512("a", [1000] * 3),
+        pp512("b", [1000] * 3),
+        pp512("c", [1000] * 3, fork_flag="x"),
+        pp512("d", [1000] * 3),
+    ]
+    st, warned = stats(tmp_path, recs)
+    assert st["config_extra"].to_list() == [None, "fork_flag=x"] and st["n"].to_list() == [9, 3]
+    assert len(warned) == 1 and warned[0].startswith(f"{tmp_path / 'h.jsonl'}:3:")
+
+
+def test_batches_keep_line_numbers_across_blank_lines(tmp_path, monkeypatch):
+    from benchbook import jsonl
+
+    monkeypatch.setattr(jsonl, "_READ_BATCH", 3)
+    path = tmp_path / "x.jsonl"
+    path.write_text('{"a": 0}\n\n{"a": 1}\n{"a": 2}\n\n\n{"a": 3}\n')
+    df = jsonl.scan_jsonl([path], {"a": pl.Int64}).collect()
+    assert df["a"].to_list() == [0, 1, 2, 3] and df["line"].to_list() == [1, 3, 4, 7]

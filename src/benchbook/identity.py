@@ -132,11 +132,11 @@ class UnknownFields:
         for name, row in names.items():
             self.first.setdefault(name, (str(path), int(line_of(row))))
 
-    def extend(self, raw: pl.Series, path: Path | str, schema: dict) -> dict:
-        """``schema`` with this file's unknown members of ``obj`` added as ``pl.String`` (row i of
-        ``raw`` is line i + 1: the fast reader keeps blank lines as null rows)."""
+    def extend(self, raw: pl.Series, path: Path | str, schema: dict, first_row: int = 0) -> dict:
+        """``schema`` with the unknown members of ``obj`` in the lines ``raw`` added as ``pl.String``
+        (row i of ``raw`` is line ``first_row + i + 1``: the reader keeps blank lines as null rows)."""
         names = self.discover(raw)
-        self.note(names, path, lambda r: r + 1)
+        self.note(names, path, lambda r: first_row + r + 1)
         if not names or self.obj not in schema:
             return schema
         st = schema[self.obj]

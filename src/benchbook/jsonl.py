@@ -146,22 +146,58 @@ def _tolerant_file(p: Path, schema: dict, on_error: str, report: dict | None) ->
     return df.drop("_row").with_columns(line)
 
 
+def _line_batches(p: Path):
+    """The lines of ``p`` in batches of ``_READ_BATCH`` (``_lines``' columns, ``_row`` counting from the
+    file's first line): a file is never held as text all at once."""
+    lf = pl.scan_csv(
+        p,
+        has_header=False,
+        separator="\x01",
+        quote_char=None,
+        schema={"_raw": pl.String},
+        row_index_name="_row",
+        comment_prefix=None,
+    )
+    yield from lf.collect_batches(chunk_size=_READ_BATCH)
+
+
+#: lines read (and decoded) at a time
+_READ_BATCH = 16384
+
+
+def _fast_batches(p: Path, schema: dict, extend) -> tuple[pl.DataFrame, dict]:
+    """``_fast_file`` batch by batch (``_line_batches``), with ``extend`` consulted on each batch; when
+    a later batch widens the schema, the file is decoded again with the widened one (rare: a field the
+    declaration lacks first seen past the first batch)."""
+    sch, widened = schema, False
+    frames: list[pl.DataFrame] = []
+    for lines in _line_batches(p):
+        if extend is not None:
+            wider = extend(lines["_raw"], p, sch, int(lines["_row"][0]))
+            widened |= bool(frames) and wider != sch
+            sch = wider
+        frames.append(_decode_lines(lines, sch))
+        del lines
+    if widened:
+        frames = [_decode_lines(lines, sch) for lines in _line_batches(p)]
+    if not frames:
+        return _decode_lines(pl.DataFrame(schema={"_row": pl.UInt32, "_raw": pl.String}), sch), sch
+    return pl.concat(frames, how="vertical", rechunk=False), sch
+
+
 def iter_files(files, schema: dict, on_error: str, report: dict | None, extend=None):
     """Each non-empty file of ``files`` decoded (``scan_jsonl``'s columns), one at a time.
 
-    ``extend(raw_lines, path, schema) -> schema`` (optional): a per-file look at the raw lines (a
-    String Series, row i = line i + 1, blank lines null) before decoding, returning the schema to
-    decode this file with (e.g. ``identity.UnknownFields.extend``: fields the declaration lacks)."""
+    ``extend(raw_lines, path, schema, first_row) -> schema`` (optional): a look at each batch of raw
+    lines (a String Series; its row i is line ``first_row + i + 1``; blank lines null) before decoding,
+    returning the schema to decode with (e.g. ``identity.UnknownFields.extend``: fields the declaration
+    lacks)."""
     for p in map(Path, files):
         if not p.exists() or p.stat().st_size == 0:
             continue
         sch = schema
         try:
-            lines = _lines(p)
-            if extend is not None:
-                sch = extend(lines["_raw"], p, schema)
-            df = _fast_file(p, sch, lines)
-            del lines
+            df, sch = _fast_batches(p, schema, extend)
         except pl.exceptions.ComputeError:
             df = _tolerant_file(p, sch, on_error, report)
         df = df.with_columns(pl.lit(str(p)).alias("file")).select([*sch, "file", "line"])
