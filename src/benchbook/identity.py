@@ -64,8 +64,6 @@ LEGACY_FIELDS = (
 )
 #: the declared configuration fields, in declaration order
 CONFIG_FIELDS = tuple(n for n in DECLARED_FIELDS if n not in MEASUREMENT_FIELDS)
-#: llama-bench's load modes (``llama_load_mode_name``, b11434)
-LOAD_MODES = ("auto", "none", "mmap", "mlock", "mmap+mlock", "dio")
 #: level of the state-effect test (module doc); the caveat's threshold table repeats it
 STATE_EFFECT_ALPHA = 0.01
 
@@ -84,9 +82,9 @@ class UnknownFields:
     """Unknown fields of one object (``llama_bench``) of the records of one load.
 
     ``first``: field name -> ``(file, line)`` of its first occurrence (files in reading order).
-    ``extend(raw, path)`` is the per-file hook of ``jsonl.iter_files``: it finds the unknown fields of
-    the file's lines and returns the extra members to decode (as text).  ``warn()`` emits one
-    ``IdentityWarning`` per field (and returns the messages)."""
+    ``extend(raw, path, schema, first_row)`` is the per-batch hook of ``jsonl.iter_files``: it finds
+    the unknown fields of the lines and returns the schema with them added (decoded as text).
+    ``warn()`` emits one ``IdentityWarning`` per field (and returns the messages)."""
 
     obj: str = "llama_bench"
     known: frozenset[str] = frozenset(DECLARED_FIELDS) | frozenset(LEGACY_FIELDS)
@@ -100,9 +98,9 @@ class UnknownFields:
 
         Vectorized filter, then a Python look at few lines: lines are classed by their number of keys
         (``":`` occurrences, one C-level literal count), and the first line of each class is parsed.  A
-        line with the same key count as its class's first line is taken to have its keys.  (A line
-        that swaps one known key for an unknown one keeping the count escapes the class check;
-        ``check_decoded`` catches it when the swapped known field decodes as null.)"""
+        line with the same key count as its class's first line is taken to have its keys.  Limit: a
+        line that swaps one key of its class's first line for an unknown one (same count) is not
+        looked at, so that unknown field is neither decoded nor warned about."""
         counts = raw.str.count_matches('":', literal=True)
         firsts = (
             pl.DataFrame({"c": counts})
