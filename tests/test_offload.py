@@ -301,3 +301,40 @@ def test_committed_gpu_sweep_reads_unchanged(tmp_path, root):
     md = (tmp_path / "rep/offload/sweep.md").read_text()
     assert "| 7 | 7 of 24 | 134.4 [126.2, 142.6] | 1213.1 [1093.9, 1332.3] | 11,748 MiB |" in md
     assert "fits from n_cpu_moe 7 up; n_cpu_moe 4 failed out of memory" in md
+
+
+def test_one_ncmoe_resolved_to_other_blocks_never_pools(tmp_path):
+    # issue 11: -ncmoe 22 resolved to blocks 0-21 and to 18-39 (2030 vs 2234 t/s) are two points,
+    # never one of n = 6
+    path = tmp_path / "offload" / "h1.jsonl"
+    with Session.open(path, "offload", {"host_id": "h1"}) as s:
+        for run, blocks, rates in (
+            ("a", range(0, 22), [2020.0, 2030.0, 2040.0]),
+            ("b", range(18, 40), [2224.0, 2234.0, 2244.0]),
+        ):
+            rec = _point(22, rates, None, 140000, run_key=f"k{run}")
+            rec["placement"] = {"cpu_expert_blocks": list(blocks), "n_layer": 40}
+            s.append(
+                {
+                    "schema": SCHEMA,
+                    **rec,
+                    "run_id": run,
+                    "status": "ok",
+                    "row_index": 0,
+                    "rows_total": 1,
+                    "run_complete": True,
+                    "llama_bench": {
+                        "n_prompt": 0,
+                        "n_gen": 128,
+                        "samples_ts": rates,
+                        "avg_ts": sum(rates) / 3,
+                    },
+                }
+            )
+    pts = analysis.points(analysis.load(tmp_path))
+    assert pts.height == 2 and pts["n"].to_list() == [3, 3]
+    assert sorted(pts["mean_tps"].to_list()) == pytest.approx([2030.0, 2234.0])
+    assert sorted(pts["placement_blocks"].to_list()) == [
+        ",".join(map(str, range(0, 22))),
+        ",".join(map(str, range(18, 40))),
+    ]

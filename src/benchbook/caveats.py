@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import polars as pl
 
+from .identity import STATE_EFFECT_ALPHA
 from .stats import t_quantile
 
 #: Threshold defaults; every rule documents the ones it reads.
@@ -49,6 +50,9 @@ DEFAULTS: dict = {
     # busy_host whatever the per-process figure: a 1-min load average per core above this (many
     # processes each under busy_other_cpu_pct; a benchmark's own threads keep it under ~2.6 on 2 cores)
     "busy_load_hard_per_core": 4.0,
+    # state_effect: level of the test that splits one configuration's rows (applied in the analysis,
+    # identity.state_effect: Welch's t, two-sided, Bonferroni over the pairs); the rule reads the flag
+    "state_effect_alpha": STATE_EFFECT_ALPHA,
     "cores": 2,  # busy_host: logical cores of the host (override from the host snapshot)
     "avg_ts_rel_tol": 1e-3,  # inconsistent_derived_value: llama-bench avg_ts vs recomputed mean
     "derived_rel_tol": 0.05,  # inconsistent_derived_value: stated ratio vs numerator/denominator
@@ -211,7 +215,7 @@ def _cliff(
     return (j["_prev"].is_not_null() & (j[value] < (1 - drop) * j["_prev"])).fill_null(False)
 
 
-# --- the 17 rules -------------------------------------------------------------------------------
+# --- the rules -------------------------------------------------------------------------------------
 
 
 @rule("cap_hit", "warning")
@@ -730,6 +734,33 @@ def _(df, t):
 @RULES["busy_host"].on("draftself", ["load1_max"])
 def _(df, t):
     return _busy_expr(df, t)
+
+
+@rule("state_effect", "warning", ("state_effect_alpha",))
+def _state_effect():
+    """Rows of one identical configuration disagree beyond their own noise (Welch's t test on their
+    per-repetition rates, two-sided, Bonferroni over the pairs, below ``state_effect_alpha``,
+    ``identity.state_effect``): something outside the configuration changed between them - the order
+    of the tests, a warm cache, thermal state, another process.  Each row is published on its own and
+    no pooled number is formed.  Seen: a pp512 run repeated later in one session at +40%."""
+
+
+@RULES["state_effect"].on("llama_bench", ["state_effect"])
+def _(df, t):
+    return _col_false("state_effect")
+
+
+@rule("placement_unresolved", "warning")
+def _placement_unresolved():
+    """``-ncmoe N`` without the tensor overrides it resolved to: which blocks' experts sat on the CPU
+    depends on the build (b11434: blocks 0 .. N-1; a fork may count from the end), and two runs of one
+    flag measured 2030 against 2234 tok/s with blocks 0-21 and 18-39 on the CPU.  Numbers with this
+    caveat are not comparable with another placement of the same ``N``."""
+
+
+@RULES["placement_unresolved"].on("llama_bench", ["placement_unresolved"])
+def _(df, t):
+    return _col_false("placement_unresolved")
 
 
 # --- evaluation ---------------------------------------------------------------------------------

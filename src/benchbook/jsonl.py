@@ -67,11 +67,10 @@ def _good_lines(path: Path) -> tuple[bytes, np.ndarray, list[int]]:
     return b"".join(good), np.asarray(lines, dtype=np.int64), bad
 
 
-def _fast_file(p: Path, schema: dict) -> pl.DataFrame:
-    """Fast path: every line as a string (CSV reader, no quoting; blank lines are null rows, so the row
-    index is the line number), then one vectorized ``str.json_decode`` against ``schema``.  Raises
-    ComputeError on any malformed line or type mismatch (the caller then takes the slow path)."""
-    lines = pl.read_csv(
+def _lines(p: Path) -> pl.DataFrame:
+    """Every line of ``p`` as a string (column ``_raw``; CSV reader, no quoting; blank lines are null
+    rows, so row i is line i + 1) with its row number ``_row``."""
+    return pl.read_csv(
         p,
         has_header=False,
         separator="\x01",
@@ -81,15 +80,43 @@ def _fast_file(p: Path, schema: dict) -> pl.DataFrame:
         row_index_name="_row",
         comment_prefix=None,
     )
+
+
+def _fast_file(p: Path, schema: dict, lines: pl.DataFrame | None = None) -> pl.DataFrame:
+    """Fast path: every line as a string (``_lines``), then one vectorized ``str.json_decode``
+    against ``schema``.  Raises ComputeError on any malformed line or type mismatch (the caller then
+    takes the slow path)."""
+    if lines is not None:
+        return _decode_lines(lines, schema)
+    return _decode_lines(_lines(p), schema)
+
+
+def _decode_lines(lines: pl.DataFrame, schema: dict) -> pl.DataFrame:
     raw = lines["_raw"]
     # the filter copies every line's text: only when a line is blank (null) or may be whitespace only
     if raw.null_count() or raw.str.contains(r"^\s*$").any():
         lines = lines.filter(pl.col("_raw").str.strip_chars().str.len_bytes() > 0)
     del raw
-    return lines.select(
+    decode = [
         (pl.col("_row").cast(pl.Int64) + 1).alias("line"),
         pl.col("_raw").str.json_decode(pl.Struct(schema)).alias("_r"),
-    ).unnest("_r")
+    ]
+    # a decode's working memory is several times its text: slices of _DECODE_SLICE lines, as many at a
+    # time as Polars has threads (one decode is one thread), keep it to a few slices' worth
+    if lines.height <= _DECODE_SLICE:
+        return lines.select(decode).unnest("_r")
+    slices = [
+        lines.slice(i, _DECODE_SLICE).lazy().select(decode) for i in range(0, lines.height, _DECODE_SLICE)
+    ]
+    width = max(1, pl.thread_pool_size())
+    frames = []
+    for i in range(0, len(slices), width):
+        frames.extend(pl.collect_all(slices[i : i + width]))
+    return pl.concat(frames, how="vertical", rechunk=False).unnest("_r")
+
+
+#: lines decoded by one thread at a time (a file of more lines is decoded in slices)
+_DECODE_SLICE = 4096
 
 
 def _tolerant_file(p: Path, schema: dict, on_error: str, report: dict | None) -> pl.DataFrame:
@@ -119,16 +146,61 @@ def _tolerant_file(p: Path, schema: dict, on_error: str, report: dict | None) ->
     return df.drop("_row").with_columns(line)
 
 
-def iter_files(files, schema: dict, on_error: str, report: dict | None):
-    """Each non-empty file of ``files`` decoded (``scan_jsonl``'s columns), one at a time."""
+def _line_batches(p: Path):
+    """The lines of ``p`` in batches of ``_READ_BATCH`` (``_lines``' columns, ``_row`` counting from the
+    file's first line): a file is never held as text all at once."""
+    lf = pl.scan_csv(
+        p,
+        has_header=False,
+        separator="\x01",
+        quote_char=None,
+        schema={"_raw": pl.String},
+        row_index_name="_row",
+        comment_prefix=None,
+    )
+    yield from lf.collect_batches(chunk_size=_READ_BATCH)
+
+
+#: lines read (and decoded) at a time
+_READ_BATCH = 16384
+
+
+def _fast_batches(p: Path, schema: dict, extend) -> tuple[pl.DataFrame, dict]:
+    """``_fast_file`` batch by batch (``_line_batches``), with ``extend`` consulted on each batch; when
+    a later batch widens the schema, the file is decoded again with the widened one (rare: a field the
+    declaration lacks first seen past the first batch)."""
+    sch, widened = schema, False
+    frames: list[pl.DataFrame] = []
+    for lines in _line_batches(p):
+        if extend is not None:
+            wider = extend(lines["_raw"], p, sch, int(lines["_row"][0]))
+            widened |= bool(frames) and wider != sch
+            sch = wider
+        frames.append(_decode_lines(lines, sch))
+        del lines
+    if widened:
+        frames = [_decode_lines(lines, sch) for lines in _line_batches(p)]
+    if not frames:
+        return _decode_lines(pl.DataFrame(schema={"_row": pl.UInt32, "_raw": pl.String}), sch), sch
+    return pl.concat(frames, how="vertical", rechunk=False), sch
+
+
+def iter_files(files, schema: dict, on_error: str, report: dict | None, extend=None):
+    """Each non-empty file of ``files`` decoded (``scan_jsonl``'s columns), one at a time.
+
+    ``extend(raw_lines, path, schema, first_row) -> schema`` (optional): a look at each batch of raw
+    lines (a String Series; its row i is line ``first_row + i + 1``; blank lines null) before decoding,
+    returning the schema to decode with (e.g. ``identity.UnknownFields.extend``: fields the declaration
+    lacks)."""
     for p in map(Path, files):
         if not p.exists() or p.stat().st_size == 0:
             continue
+        sch = schema
         try:
-            df = _fast_file(p, schema)
+            df, sch = _fast_batches(p, schema, extend)
         except pl.exceptions.ComputeError:
-            df = _tolerant_file(p, schema, on_error, report)
-        df = df.with_columns(pl.lit(str(p)).alias("file")).select([*schema, "file", "line"])
+            df = _tolerant_file(p, sch, on_error, report)
+        df = df.with_columns(pl.lit(str(p)).alias("file")).select([*sch, "file", "line"])
         yield df
         del df  # before the next file is decoded
 

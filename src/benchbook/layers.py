@@ -22,7 +22,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
         "contract",
         ("", "paths", "records", "schemas", "migrations", "session", "provenance", "jsonl", "measured"),
     ),
-    ("stats", ("stats",)),
+    ("stats", ("stats", "identity")),
     ("report engine", ("caveats", "numbers", "charts", "escape", "hosts", "wording")),
     ("llamacpp", ("llamacpp", "llamacpp.*")),
     ("resolve", ("resolve",)),

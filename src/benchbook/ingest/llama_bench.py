@@ -16,8 +16,10 @@ never read as "CPU only".
 from __future__ import annotations
 
 import math
+import warnings
 from pathlib import Path
 
+from ..identity import IdentityWarning, load_mode_value, load_mode_warning
 from ..migrations import flash_attn_int, legacy_llama_bench_row
 from ..schemas import LLAMA_BENCH_ROW, unknown
 from .common import IngestError, RawRow, build_record, nonfinite, origin
@@ -238,6 +240,12 @@ def lb_record(
     if backend_note:
         notes.append(backend_note)
     row, _ = legacy_llama_bench_row(row)
+    if "load_mode" in row:  # benchbook.identity: the name normalised; an integer is unknown, row kept
+        row["load_mode"], renumbered = load_mode_value(row["load_mode"])
+        if renumbered:
+            warnings.warn(
+                load_mode_warning(path, line, raw.fields.get("load_mode")), IdentityWarning, stacklevel=2
+            )
     if row.get("build_number") is None and build_hint is not None:
         row["build_number"] = build_hint
     if fork and row.get("build_number") is not None:

@@ -11,6 +11,11 @@ Conventions (DESIGN.md, "Statistics and caveats"; formulas in ``benchbook.stats`
   statistics text (e.g. NIST/SEMATECH e-Handbook §7.2.2.1).  n < 2 gives no interval.
 * pp and tg rows are separate tests; rates are never averaged across them (a ``pg`` row is one
   test of its own and carries the ``mixed_phase`` caveat).
+* A configuration is every field of a row that is not a measurement (``benchbook.identity``): the
+  columns of ``CONFIG_COLS``/``PARAM_COLS`` plus ``config_key``, a hash of every other configuration
+  field (fields this code does not know included, shown in ``config_extra``); rows differing in any
+  never pool, and rows of one configuration that disagree beyond their noise are published apart
+  (``state_effect``).
 * Ratios only between configurations of the same session, host and build (``ratio_stats``), with
   their own interval (delta method on the log ratio, Welch-Satterthwaite degrees of freedom).
 
@@ -26,7 +31,7 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from benchbook import migrations, schemas
+from benchbook import identity, migrations, schemas
 from benchbook.jsonl import iter_files, scan_jsonl, validate
 from benchbook.stats import add_t_interval, ratio_interval
 
@@ -57,30 +62,21 @@ _READ = [
     "source_format",
     "llama_bench",
 ]
-#: ... and the members of llama-bench's own row.
-_READ_ROW = {
-    "llama_bench": [
-        "build_commit",
-        "build_number",
-        "backends",
-        "n_prompt",
-        "n_gen",
-        "n_depth",
-        "samples_ns",
-        "avg_ts",
-        "stddev_ts",
-        "n_threads",
-        "n_gpu_layers",
-        "n_cpu_moe",
-        "flash_attn",
-        "type_k",
-        "type_v",
-        "n_batch",
-        "n_ubatch",
-    ]
-}
+#: ... and the members of llama-bench's own row: every configuration field (``identity.CONFIG_FIELDS``)
+#: and the measurements the statistics read.
+_READ_ROW = {"llama_bench": [*identity.CONFIG_FIELDS, "samples_ns", "avg_ts", "stddev_ts"]}
+
+
+def _with_legacy(schema: dict) -> dict:
+    """``schema`` with the older builds' ``use_mmap`` (decoded as text) under ``llama_bench``."""
+    st = schema["llama_bench"]
+    return {**schema, "llama_bench": pl.Struct([*st.fields, pl.Field("use_mmap", pl.String)])}
+
+
 #: Polars schema of what the analysis reads, typed as ``benchbook.schemas`` declares the kind.
 LLAMA_BENCH_FIELDS = schemas.polars_schema("llama_bench", only=_READ, members=_READ_ROW)
+#: ... as the files are decoded: plus the older builds' ``use_mmap`` (``identity.load_mode_expr``)
+_DECODE_FIELDS = _with_legacy(LLAMA_BENCH_FIELDS)
 
 
 def _raw_files(raw_dir: str | Path) -> list[Path]:
@@ -119,6 +115,9 @@ _REPEATED = (
     "type_k",
     "type_v",
     "git_commit",
+    "load_mode",
+    "placement",
+    "config_extra",
 )
 
 
@@ -141,9 +140,41 @@ def _share_strings(df: pl.DataFrame, cols=_REPEATED) -> pl.DataFrame:
     return df.with_columns(out) if out else df
 
 
-def _flatten_llama_bench(raw: pl.DataFrame) -> pl.DataFrame:
+#: configuration columns of the flat table shown beside the statistics (the rest of the configuration
+#: is in ``config_key`` only; ``config_extra`` shows the fields this code does not know)
+SHOWN_COLS = ["n_batch", "n_ubatch", "load_mode", "placement", "placement_unresolved", "config_extra"]
+
+
+def _identity_columns(raw: pl.DataFrame) -> list[pl.Expr]:
+    """The configuration columns ``identity`` derives from a decoded frame: SHOWN_COLS and
+    ``config_key`` (a 64-bit hash of every configuration field of the row, normalised, the unknown ones
+    as ``config_extra``, and the argv)."""
+    lb = pl.col("llama_bench").struct.field
+    members = set(identity.member_names(raw.schema["llama_bench"]))
+    extra = identity.extra_names(raw.schema["llama_bench"])
+    use_mmap = lb("use_mmap") if "use_mmap" in members else None
+    load_mode = identity.load_mode_expr(lb("load_mode"), use_mmap)
+    placement, unresolved = identity.placement_expr(lb("n_cpu_moe"), lb("tensor_buft_overrides"))
+    normalised = {"load_mode": load_mode, "tensor_buft_overrides": placement}
+    parts = [normalised.get(n, lb(n)).alias(n) for n in identity.CONFIG_FIELDS]
+    config_extra = identity.extra_expr(extra)
+    key = pl.struct(*parts, config_extra.alias("_extra"), pl.col("argv"))
+    return [
+        lb("n_batch").alias("n_batch"),
+        lb("n_ubatch").alias("n_ubatch"),
+        load_mode.alias("load_mode"),
+        placement.alias("placement"),
+        unresolved.alias("placement_unresolved"),
+        config_extra.alias("config_extra"),
+        key.hash().alias("config_key"),
+    ]
+
+
+def _flatten_llama_bench(raw: pl.DataFrame, unknown: identity.UnknownFields | None = None) -> pl.DataFrame:
     lb = pl.col("llama_bench").struct.field
     n_p, n_g = lb("n_prompt"), lb("n_gen")
+    if unknown is not None and not raw.is_empty():
+        unknown.note_load_mode(raw, lb("load_mode"))
     others = (
         pl.col("load_end")
         .struct.field("top_processes")
@@ -200,6 +231,7 @@ def _flatten_llama_bench(raw: pl.DataFrame) -> pl.DataFrame:
         "schema_version",
         pl.col("row_index").alias("row_index"),
         pl.col("rows_total").fill_null(1).alias("rows_total"),
+        *_identity_columns(raw),
     ).pipe(_share_strings)
 
 
@@ -258,17 +290,20 @@ def scan_llama_bench(
     def per_file(df: pl.DataFrame) -> pl.DataFrame:
         return _flatten_llama_bench(_read_file(df, checks, on_error, report))
 
-    flat = scan_jsonl(_raw_files(raw_dir), LLAMA_BENCH_FIELDS, on_error, report, per_file)
+    flat = scan_jsonl(_raw_files(raw_dir), _DECODE_FIELDS, on_error, report, per_file)
     # repeated records (run_id, row_index) are kept once, then rows of an invocation cut short (fewer
     # rows than rows_total) are dropped; both counted in ``report`` (see _complete_rows)
     return _complete_rows(flat.collect(), report).lazy()
 
 
-def _flat_files(raw_dir, on_error: str, report: dict | None):
-    """Validated, flat llama-bench rows (with ``rows_total``) of each file under ``raw_dir`` in turn."""
+def _flat_files(raw_dir, on_error: str, report: dict | None, unknown: identity.UnknownFields | None = None):
+    """Validated, flat llama-bench rows (with ``rows_total``) of each file under ``raw_dir`` in turn;
+    fields of llama-bench's row this code does not know are found per file (``unknown``) and kept."""
     checks = _llama_bench_checks()
-    for df in iter_files(_raw_files(raw_dir), LLAMA_BENCH_FIELDS, on_error, report):
-        flat = _flatten_llama_bench(_read_file(df, checks, on_error, report))
+    unknown = unknown if unknown is not None else identity.UnknownFields()
+    files = _raw_files(raw_dir)
+    for df in iter_files(files, _DECODE_FIELDS, on_error, report, extend=unknown.extend):
+        flat = _flatten_llama_bench(_read_file(df, checks, on_error, report), unknown)
         del df
         yield flat
         del flat
@@ -289,13 +324,21 @@ def load_llama_bench(
     rows than ``rows_total``) are dropped (``report["incomplete_runs"]``/``["incomplete_rows"]``).
     ``on_error``: "raise" or "skip" (counts go to ``report``).
 
+    Configuration columns (``benchbook.identity``): n_batch, n_ubatch, load_mode (normalised; null when
+    unknown), placement (the override list), placement_unresolved, config_extra (fields llama-bench
+    printed that this code does not know, ``name=value, ...``), config_key (hash of every configuration
+    field).  One ``identity.IdentityWarning`` per unknown field (and per file with an integer
+    load_mode) names its first file:line (also in ``report["warnings"]``).
+
     Raises:
         records.RecordError: a line is not JSON, or a field is missing/invalid (file:line, field, fix).
     """
     flats = []
-    for flat in _flat_files(raw_dir, on_error, report):
+    unknown = identity.UnknownFields()
+    for flat in _flat_files(raw_dir, on_error, report, unknown):
         flats.append(flat)
         del flat
+    unknown.warn(report)
     if not flats:
         return scan_llama_bench(raw_dir, on_error, report).collect()
     flat = pl.concat(flats, how="vertical", rechunk=False)
@@ -323,13 +366,22 @@ STATED_KEY = "stated_line"
 
 
 def _keys(df: pl.DataFrame) -> list[str]:
-    return CONFIG_COLS + [c for c in (*PARAM_COLS, STATED_KEY) if c in df.columns]
+    return CONFIG_COLS + [c for c in (*PARAM_COLS, "config_key", STATED_KEY) if c in df.columns]
+
+
+def _shown(df: pl.DataFrame, keys: list[str]) -> list[str]:
+    """The key columns plus the configuration columns shown beside them (functions of config_key)."""
+    return keys + [c for c in SHOWN_COLS if c in df.columns and c not in keys]
 
 
 def rate_stats(df: pl.DataFrame, confidence: float = 0.95) -> pl.DataFrame:
-    """Per configuration (CONFIG_COLS + PARAM_COLS present): per-repetition rates and their statistics.
+    """Per configuration (CONFIG_COLS + PARAM_COLS present + ``config_key``): per-repetition rates and
+    their statistics.
 
-    Output columns: CONFIG_COLS, PARAM_COLS present in ``df``, n, mean_tps, sd_tps, cv, ci_low_tps,
+    Output columns: CONFIG_COLS, PARAM_COLS present in ``df``, config_key and SHOWN_COLS (n_batch,
+    n_ubatch, load_mode, placement, placement_unresolved, config_extra), state_effect (the row is one
+    record of a configuration whose records disagree beyond their noise, ``identity.state_effect``:
+    published apart, never pooled), n, mean_tps, sd_tps, cv, ci_low_tps,
     ci_high_tps, llama_bench_avg_ts (llama-bench's own average, for the consistency check), files,
     lines (list), run_ids (list), argv (first), build_number, build_commit, started_at (min), ended_at
     (max), load1_max, peak_rss_bytes (max), peak_gpu_mem_mib (max), others_cpu_pct_max (max).
@@ -374,7 +426,8 @@ def rate_stats_raw(
     before = dict(report or {})
     parts, hosts, multi, offset = [], [], [], 0
     keys = None
-    for flat in _flat_files(raw_dir, on_error, report):
+    unknown = identity.UnknownFields()
+    for flat in _flat_files(raw_dir, on_error, report, unknown):
         hosts.append(flat["host_id"].unique())
         if not (flat["rows_total"] == 1).all():
             multi.append(flat.filter(pl.col("rows_total") > 1)["run_id"].unique())
@@ -386,6 +439,8 @@ def rate_stats_raw(
         offset += flat.height
         del flat
     spans = lambda ss: bool(ss) and sum(len(x) for x in ss) > pl.concat(ss).n_unique()  # noqa: E731
+    if not (spans(hosts) or spans(multi)):
+        unknown.warn(report)
     if spans(hosts) or spans(multi):
         del parts
         if report is not None:
@@ -402,10 +457,70 @@ def rate_stats_raw(
     return _finish_rate_stats(parts, confidence)
 
 
+def _aggregations(extra: list[pl.Expr]) -> list[pl.Expr]:
+    """Per-configuration aggregations of ``_config_stats`` over its per-record frame (``_k`` samples,
+    ``_m`` mean and ``_M2`` sum of squared deviations of a record's per-repetition rates)."""
+    k, m = pl.col("_k"), pl.col("_m")
+    mean = (k * m).sum() / k.sum()
+    m2 = pl.col("_M2").sum() + (k * (m - mean) ** 2).sum()
+    # a row without samples (markdown, CSV) is a configuration of its own (keyed by its line): its mean
+    # and sd as the source states them, n unknown (null), so no interval is formed
+    stated = k.is_null().any()
+    return [
+        pl.col("_first").min(),
+        pl.when(stated).then(None).otherwise(k.sum()).cast(pl.UInt32).alias("n"),
+        pl.when(stated).then(pl.col("avg_ts").first()).otherwise(mean).alias("mean_tps"),
+        pl.when(stated)
+        .then(pl.col("stddev_ts").first())
+        .when(k.sum() > 1)
+        .then((m2 / (k.sum() - 1)).sqrt())
+        .otherwise(None)
+        .alias("sd_tps"),
+        pl.col("avg_ts").mean().alias("llama_bench_avg_ts"),
+        pl.col("file").unique().alias("files"),
+        pl.col("line").unique().sort().alias("lines"),
+        pl.col("run_id").unique().alias("run_ids"),
+        # categorical words: one argv per configuration is ~20 words, 4 bytes each instead of 16
+        pl.col("argv").first().cast(pl.List(pl.Categorical)).alias("argv"),
+        pl.col("build_number").first(),
+        pl.col("build_commit").first(),
+        pl.col("started_at").min(),
+        pl.col("ended_at").max(),
+        pl.max_horizontal("load1_start", "load1_end").max().alias("load1_max"),
+        pl.col("peak_rss_bytes").max(),
+        *extra,
+        # the state-effect test's inputs: the records with the lowest and the highest mean
+        pl.len().alias("_rows"),
+        m.min().alias("_m_lo"),
+        k.get(m.arg_min()).alias("_k_lo"),
+        (pl.col("_M2") / (k - 1)).get(m.arg_min()).alias("_v_lo"),
+        m.max().alias("_m_hi"),
+        k.get(m.arg_max()).alias("_k_hi"),
+        (pl.col("_M2") / (k - 1)).get(m.arg_max()).alias("_v_hi"),
+    ]
+
+
+def _state_effect(g: pl.DataFrame) -> pl.Series:
+    """``identity.state_effect`` of each aggregated configuration of ``_config_stats`` (False for one
+    record)."""
+    multi = (g["_rows"] > 1).fill_null(False)
+    if not multi.any():
+        return pl.Series("state_effect", [False] * g.height, dtype=pl.Boolean)
+    k1, m1, v1, k2, m2, v2 = (
+        g[c].cast(pl.Float64).fill_null(np.nan).to_numpy()
+        for c in ("_k_lo", "_m_lo", "_v_lo", "_k_hi", "_m_hi", "_v_hi")
+    )
+    flag = identity.state_effect(k1, m1, v1, k2, m2, v2, g["_rows"].cast(pl.Float64).to_numpy())
+    return pl.Series("state_effect", flag & multi.to_numpy(), dtype=pl.Boolean)
+
+
 def _config_stats(df: pl.DataFrame, keys: list[str], first) -> pl.DataFrame:
     """``rate_stats`` columns (before the interval) of the configurations in ``df`` plus ``_first``:
     the row number of each configuration's first row, from ``first`` (an offset, or the row numbers
-    of ``df``'s rows in the whole table)."""
+    of ``df``'s rows in the whole table).
+
+    A configuration whose records disagree beyond their own noise (``identity.state_effect``) is not
+    pooled: each of its records is a row of its own with ``state_effect`` true."""
     extra = [pl.col(c).max() for c in ("peak_gpu_mem_mib", "others_cpu_pct_max") if c in df.columns]
     row = (
         pl.int_range(pl.len(), dtype=pl.UInt32) + first
@@ -443,47 +558,35 @@ def _config_stats(df: pl.DataFrame, keys: list[str], first) -> pl.DataFrame:
         )
         .drop("_ts")
     )
-    k, m = pl.col("_k"), pl.col("_m")
-    mean = (k * m).sum() / k.sum()
-    m2 = pl.col("_M2").sum() + (k * (m - mean) ** 2).sum()
-    # a row without samples (markdown, CSV) is a configuration of its own (keyed by its line): its mean
-    # and sd as the source states them, n unknown (null), so no interval is formed
-    stated = k.is_null().any()
+    aggs = _aggregations(extra)
     g = (
         per.group_by(keys, maintain_order=True)
-        .agg(
-            pl.col("_first").min(),
-            pl.when(stated).then(None).otherwise(k.sum()).cast(pl.UInt32).alias("n"),
-            pl.when(stated).then(pl.col("avg_ts").first()).otherwise(mean).alias("mean_tps"),
-            pl.when(stated)
-            .then(pl.col("stddev_ts").first())
-            .when(k.sum() > 1)
-            .then((m2 / (k.sum() - 1)).sqrt())
-            .otherwise(None)
-            .alias("sd_tps"),
-            pl.col("avg_ts").mean().alias("llama_bench_avg_ts"),
-            pl.col("file").unique().alias("files"),
-            pl.col("line").unique().sort().alias("lines"),
-            pl.col("run_id").unique().alias("run_ids"),
-            pl.col("argv").first().alias("argv"),
-            pl.col("build_number").first(),
-            pl.col("build_commit").first(),
-            pl.col("started_at").min(),
-            pl.col("ended_at").max(),
-            pl.max_horizontal("load1_start", "load1_end").max().alias("load1_max"),
-            pl.col("peak_rss_bytes").max(),
-            *extra,
-        )
+        .agg(*aggs)
         .with_columns((pl.col("sd_tps") / pl.col("mean_tps")).alias("cv"))
         .collect()
     )
+    flag = _state_effect(g)
+    g = g.with_columns(flag)
+    if flag.any():  # the records of those configurations, each on a row of its own
+        split = (
+            per.join(g.filter(flag).select(keys).lazy(), on=keys, how="semi", nulls_equal=True)
+            .group_by([*keys, "_first"], maintain_order=True)
+            .agg(*aggs[1:])
+            .with_columns(
+                (pl.col("sd_tps") / pl.col("mean_tps")).alias("cv"), pl.lit(True).alias("state_effect")
+            )
+            .collect()
+        )
+        g = pl.concat([g.filter(~flag), split.select(g.columns)], how="vertical").sort("_first")
+    for c in ("_rows", "_m_lo", "_k_lo", "_v_lo", "_m_hi", "_k_hi", "_v_hi"):
+        g.drop_in_place(c)  # drop() would rechunk: a copy of the whole table
     # the group keys again, as a gather of each configuration's first row: string columns then share
     # ``df``'s (deduplicated, see _share_strings) buffers instead of a copy of the text per row
     if isinstance(first, int):
         pos = g["_first"] - first
     else:  # global row numbers (ascending) -> positions in df
         pos = first.cast(pl.UInt32).search_sorted(g["_first"])
-    key_cols = df.select(keys)[pos]
+    key_cols = df.select(_shown(df, keys))[pos]
     for c in keys:
         g.drop_in_place(c)
     return pl.concat([key_cols, g], how="horizontal")

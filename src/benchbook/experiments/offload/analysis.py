@@ -80,6 +80,7 @@ _ROW: dict[str, schemas.PolarsDataType] = {
     "ballast_mode": pl.String,
     "ballast_held_mib": pl.Float64,
     "cpu_expert_blocks": pl.Int64,
+    "placement_blocks": pl.String,
     "n_layer": pl.Int64,
     "decode_bytes_total": pl.Int64,
     "decode_bytes_gpu": pl.Int64,
@@ -166,6 +167,12 @@ def load(raw_dir: Path) -> pl.DataFrame:
         .list.len()
         .cast(pl.Int64)
         .alias("cpu_expert_blocks"),
+        # the resolved placement itself (which blocks' experts are on the CPU): part of the key
+        pl.col("placement")
+        .struct.field("cpu_expert_blocks")
+        .list.eval(pl.element().cast(pl.String))
+        .list.join(",")
+        .alias("placement_blocks"),
         pl.col("placement").struct.field("n_layer"),
         pl.col("decode_bytes").struct.field("total").alias("decode_bytes_total"),
         pl.col("decode_bytes").struct.field("gpu").alias("decode_bytes_gpu"),
@@ -226,7 +233,9 @@ def model_bytes(raw_dir: Path) -> pl.DataFrame:
     )
 
 
-_KEYS = ["host_id", "session_id", "toolchain_id", "model_id", "n_cpu_moe", "test"]
+#: a point's configuration: two runs of one ``-ncmoe N`` whose overrides resolved to other blocks
+#: (``placement_blocks``, ``benchbook.identity``) never pool
+_KEYS = ["host_id", "session_id", "toolchain_id", "model_id", "n_cpu_moe", "placement_blocks", "test"]
 
 
 def _per_point_columns() -> list[pl.Expr]:
