@@ -37,7 +37,8 @@ def main(argv: list[str] | None = None) -> int:
     run = importlib.import_module(f"benchbook.experiments.{a.name}.run")
     print(f"{a.name}: profile {picked.name} ({picked.reason})", file=sys.stderr)
     out = run.measure(params, root=root, raw_dir=Path(a.raw_dir), overrides=over)
-    print(json.dumps({k: v for k, v in out.items() if k != "cfg"}, default=str))
+    summary = out if isinstance(out, dict) else vars(out)
+    print(json.dumps({k: v for k, v in summary.items() if k != "cfg"}, default=str))
     return 0
 
 
