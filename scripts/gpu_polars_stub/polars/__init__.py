@@ -9,7 +9,7 @@ reads or analyses frames raises ``ImportError`` here: analysis runs on the CPU h
 
 
 class DataType:
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args):
         self.args = args
 
     def __repr__(self) -> str:
@@ -56,8 +56,10 @@ class Struct(DataType):
 class _Absent:
     """Any other polars name: usable in annotations, fails when used."""
 
-    def __init__(self, *args, **kwargs):
-        raise ImportError("polars is not installed here (scripts/gpu_polars_stub); fix: analyse on the CPU host")
+    def __init__(self, *_args, **_kwargs):
+        raise ImportError(
+            "polars is not installed here (scripts/gpu_polars_stub); fix: analyse on the CPU host"
+        )
 
 
 def __getattr__(name: str):

@@ -121,23 +121,84 @@ def r_of(pp: dict[int, float], n: float) -> float | None:
     ks = sorted(pp)
     if not ks or n < ks[0] or n > ks[-1]:
         return None
-    for lo, hi in zip(ks, ks[1:]):
+    for lo, hi in zip(ks, ks[1:], strict=False):
         if lo <= n <= hi:
             return pp[lo] + (pp[hi] - pp[lo]) * (n - lo) / (hi - lo)
     return pp[ks[0]]
 
 
 def _bench_terms(bench: pl.DataFrame, session_id: str, depth: int) -> tuple[dict, dict[str, float]]:
-    """At one depth of one session: ``(r_pp, tg_step_ns_by_model_sha)``; r_pp = {n: pass ns ÷ target tg step ns}."""
+    """At one depth of one session: ``(r_pp, tg_step_ns_by_model_sha)``;
+    r_pp = {n: pass ns ÷ target tg step ns}."""
     b = bench.filter((pl.col("session_id") == session_id) & (pl.col("n_depth") == depth))
-    tg = {r["model_sha256"]: r["avg_ns"] / r["n_gen"] for r in b.filter(pl.col("n_gen") > 0).iter_rows(named=True)}
+    tg = {
+        r["model_sha256"]: r["avg_ns"] / r["n_gen"]
+        for r in b.filter(pl.col("n_gen") > 0).iter_rows(named=True)
+    }
     tgt = b.filter(pl.col("role") == "target")
-    step = next((r["avg_ns"] / r["n_gen"] for r in tgt.filter(pl.col("n_gen") > 0).iter_rows(named=True)), None)
+    step = next(
+        (r["avg_ns"] / r["n_gen"] for r in tgt.filter(pl.col("n_gen") > 0).iter_rows(named=True)), None
+    )
     rpp = {}
     if step:
         for r in tgt.filter(pl.col("n_prompt") > 0).iter_rows(named=True):
             rpp[r["n_prompt"]] = r["avg_ns"] / step
     return rpp, tg
+
+
+def _sum(s: pl.Series) -> float:
+    return float(s.sum())
+
+
+def _mean(s: pl.Series) -> float:
+    m = s.mean()
+    return float(m) if isinstance(m, (int, float)) else float("nan")
+
+
+def cost_terms(
+    g: pl.DataFrame,
+    b_step_ms: float,
+    rpp: dict,
+    tg_ns: dict[str, float],
+    alone: dict[str, float],
+    measured: float,
+) -> dict:
+    """The speculative columns of one (configuration, depth) group ``g`` of ``request_table`` rows:
+    alpha, tau, k, c_bench, r_k1, model_before, residual_before, c_server, c_alone, v_server,
+    model_after, residual_after, overhead_server (module docstring; ``b_step_ms``: the baseline's ms
+    per decoded token at this depth; ``rpp``, ``tg_ns``: ``_bench_terms``; ``alone``: c of each draft
+    served alone by its sha256; ``measured``: the measured speedup)."""
+    acc, drafted, steps = _sum(g["draft_n_accepted"]), _sum(g["draft_n"]), _sum(g["verify_steps"])
+    first = g.row(0, named=True)
+    dsha, t_sha = first["draft_model_sha256"], first["model_sha256"]
+    tau = 1 + acc / steps if steps else None
+    k = drafted / steps if steps else None
+    c_bench = (
+        1.0 if dsha == t_sha else (tg_ns[dsha] / tg_ns[t_sha] if dsha in tg_ns and t_sha in tg_ns else None)
+    )
+    rk = r_of(rpp, k + 1) if k is not None else None
+    t_draft = _sum(g["t_draft_ms"])
+    c_server = (t_draft / drafted) / b_step_ms if drafted else None
+    v_server = ((_sum(g["predicted_ms"]) - t_draft) / steps) / b_step_ms if steps else None
+    before = after = None
+    if tau is not None and k is not None and rk is not None:
+        before = tau / (k * c_bench + rk) if c_bench is not None else None
+        after = tau / (k * c_server + rk) if c_server is not None else None
+    return {
+        "alpha": acc / drafted if drafted else None,
+        "tau": tau,
+        "k": k,
+        "c_bench": c_bench,
+        "r_k1": rk,
+        "model_before": before,
+        "residual_before": before / measured - 1 if before is not None else None,
+        "c_server": c_server,
+        "c_alone": 1.0 if dsha == t_sha else alone.get(dsha),
+        "v_server": v_server,
+        "model_after": after,
+        "residual_after": after / measured - 1 if after is not None else None,
+        "overhead_server": v_server - rk if v_server is not None and rk is not None else None,
+    }
 
 
 def depth_table(raw_dir: str | Path) -> pl.DataFrame:
@@ -147,8 +208,8 @@ def depth_table(raw_dir: str | Path) -> pl.DataFrame:
     repetition; null for the baseline and draft_only), alpha, tau, k, c_bench, r_k1, model_before,
     residual_before, c_server, c_alone (the draft served alone: its decode step ÷ the baseline step),
     v_server, overhead_server (v_server − r(k+1): the verify step's cost beyond the llama-bench pass),
-    model_after, residual_after, peak_gpu_mem_mib, toolchain_id, file and lines (the requests read, the baseline's
-    included: one host's file)."""
+    model_after, residual_after, peak_gpu_mem_mib, toolchain_id, file and lines (the requests read,
+    the baseline's included: one host's file)."""
     req, bench = request_table(raw_dir), bench_table(raw_dir)
     if req.is_empty():
         return pl.DataFrame()
@@ -159,13 +220,16 @@ def depth_table(raw_dir: str | Path) -> pl.DataFrame:
         base = at.filter(pl.col("role") == "baseline")
         if base.is_empty():
             continue
-        b_step_ms = base["predicted_ms"].sum() / base["predicted_n"].sum()
+        b_step_ms = _sum(base["predicted_ms"]) / _sum(base["predicted_n"])
         b_tokens = {r["rep"]: r["tokens"] for r in base.iter_rows(named=True)}
         alone = {}
-        for r in at.filter(pl.col("role") == "draft_only").group_by("model_sha256").agg(
-            (pl.col("predicted_ms").sum() / pl.col("predicted_n").sum()).alias("ms")
-        ).iter_rows(named=True):
-            alone[r["model_sha256"]] = r["ms"] / b_step_ms
+        for r in (
+            at.filter(pl.col("role") == "draft_only")
+            .group_by("model_sha256")
+            .agg((pl.col("predicted_ms").sum() / pl.col("predicted_n").sum()).alias("ms"))
+            .iter_rows(named=True)
+        ):
+            alone[r["model_sha256"]] = float(r["ms"]) / b_step_ms
         rpp, tg_ns = _bench_terms(bench, sess, depth) if not bench.is_empty() else ({}, {})
         for cid in sorted(at["config_id"].unique().to_list()):
             g = at.filter(pl.col("config_id") == cid)
@@ -179,41 +243,23 @@ def depth_table(raw_dir: str | Path) -> pl.DataFrame:
                 "n_max": first["n_max"],
                 "depth": depth,
                 "n": g.height,
-                "prompt_n": int(g["prompt_n"].max()),
-                "decode_tps": g["decode_tps"].mean(),
-                "prefill_tps": g["prefill_tps"].mean(),
-                "prompt_ms": g["prompt_ms"].mean(),
-                "wall_ms": g["wall_ms"].mean(),
-                "speedup": g["decode_tps"].mean() / base["decode_tps"].mean(),
-                "prefill_ratio": g["prefill_tps"].mean() / base["prefill_tps"].mean(),
+                "prompt_n": int(_sum(g["prompt_n"]) / g.height),
+                "decode_tps": _mean(g["decode_tps"]),
+                "prefill_tps": _mean(g["prefill_tps"]),
+                "prompt_ms": _mean(g["prompt_ms"]),
+                "wall_ms": _mean(g["wall_ms"]),
+                "speedup": _mean(g["decode_tps"]) / _mean(base["decode_tps"]),
+                "prefill_ratio": _mean(g["prefill_tps"]) / _mean(base["prefill_tps"]),
                 "peak_gpu_mem_mib": g["peak_gpu_mem_mib"].max(),
                 "toolchain_id": first["toolchain_id"],
                 "file": first["file"],
                 "lines": sorted(g["line"].to_list() + base["line"].to_list()),
             }
             if first["role"] == "speculative":
-                row["output_match"] = all(r["tokens"] == b_tokens.get(r["rep"]) for r in g.iter_rows(named=True))
-                acc, drafted = g["draft_n_accepted"].sum(), g["draft_n"].sum()
-                steps = g["verify_steps"].sum()
-                tau = 1 + acc / steps if steps else None
-                k = drafted / steps if steps else None
-                row |= {"alpha": acc / drafted if drafted else None, "tau": tau, "k": k}
-                dsha = first["draft_model_sha256"]
-                t_sha = first["model_sha256"]
-                c_bench = 1.0 if dsha == t_sha else (tg_ns[dsha] / tg_ns[t_sha] if dsha in tg_ns and t_sha in tg_ns else None)
-                rk = r_of(rpp, k + 1) if k is not None else None
-                before = tau / (k * c_bench + rk) if None not in (tau, k, c_bench, rk) else None
-                t_draft = g["t_draft_ms"].sum()
-                c_server = (t_draft / drafted) / b_step_ms if drafted else None
-                v_server = ((g["predicted_ms"].sum() - t_draft) / steps) / b_step_ms if steps else None
-                after = tau / (k * c_server + rk) if None not in (tau, k, c_server, rk) else None
-                measured = row["speedup"]
-                row |= {"c_bench": c_bench, "r_k1": rk, "model_before": before}
-                row |= {"residual_before": before / measured - 1 if before else None}
-                row |= {"c_server": c_server, "c_alone": 1.0 if dsha == t_sha else alone.get(dsha)}
-                row |= {"v_server": v_server, "model_after": after}
-                row |= {"residual_after": after / measured - 1 if after else None}
-                row |= {"overhead_server": v_server - rk if None not in (v_server, rk) else None}
+                row["output_match"] = all(
+                    r["tokens"] == b_tokens.get(r["rep"]) for r in g.iter_rows(named=True)
+                )
+                row |= cost_terms(g, b_step_ms, rpp, tg_ns, alone, row["speedup"])
             rows.append(row)
     return pl.DataFrame(rows, infer_schema_length=None)
 
@@ -229,7 +275,16 @@ def memory_per_draft_token(depth: pl.DataFrame) -> pl.DataFrame:
         if g["n_max"].n_unique() < 2:
             continue
         x, y = g["n_max"].cast(pl.Float64), g["peak_gpu_mem_mib"].cast(pl.Float64)
-        slope = ((x - x.mean()) * (y - y.mean())).sum() / ((x - x.mean()) ** 2).sum()
-        rows.append({"host_id": host, "session_id": sess, "draft_model_id": draft, "depth": d,
-                     "n_max": sorted(g["n_max"].to_list()), "mib_per_draft_token": slope})
+        dx, dy = x - _mean(x), y - _mean(y)
+        slope = _sum(dx * dy) / _sum(dx * dx)
+        rows.append(
+            {
+                "host_id": host,
+                "session_id": sess,
+                "draft_model_id": draft,
+                "depth": d,
+                "n_max": sorted(g["n_max"].to_list()),
+                "mib_per_draft_token": slope,
+            }
+        )
     return pl.DataFrame(rows).sort("host_id", "depth") if rows else pl.DataFrame()

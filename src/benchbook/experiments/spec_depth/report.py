@@ -42,7 +42,9 @@ def builds(snapshots_dir: Path) -> dict[str, str]:
             if line.strip():
                 r = json.loads(line)
                 if r.get("toolchain_id"):
-                    out[r["toolchain_id"]] = build_label(r.get("build_number"), r.get("build_commit"), r.get("backend"))
+                    out[r["toolchain_id"]] = build_label(
+                        r.get("build_number"), r.get("build_commit"), r.get("backend")
+                    )
     return out
 
 
@@ -63,7 +65,10 @@ def md_table(t: pl.DataFrame, cols: dict[str, tuple[str, int]]) -> str:
     """A Markdown table of ``t``'s columns ``{name: (heading, decimals)}``."""
     head = "| " + " | ".join(h for h, _ in cols.values()) + " |"
     sep = "|" + "|".join("---" for _ in cols) + "|"
-    body = ["| " + " | ".join(_fmt(r[c], nd) for c, (_, nd) in cols.items()) + " |" for r in t.iter_rows(named=True)]
+    body = [
+        "| " + " | ".join(_fmt(r[c], nd) for c, (_, nd) in cols.items()) + " |"
+        for r in t.iter_rows(named=True)
+    ]
     return "\n".join([head, sep, *body]) + "\n"
 
 
@@ -77,8 +82,10 @@ def host_speculative(raw: Path) -> pl.DataFrame:
     t = spec.config_table(req)
     keep = newest_sessions(t, "started_at")
     parts = []
-    for host, sess in keep.items():
-        s = spec.with_model(t.filter(pl.col("session_id") == sess), spec.cost_model(raw / "speculative", sess))
+    for sess in keep.values():
+        s = spec.with_model(
+            t.filter(pl.col("session_id") == sess), spec.cost_model(raw / "speculative", sess)
+        )
         parts.append(
             s.group_by("host_id", "session_id", "config_id")
             .agg(
@@ -100,64 +107,173 @@ def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> Spec
         RuntimeError: no spec_depth records under ``raw_dir/spec_depth`` (fix: run
         ``python -m benchbook.experiments spec_depth`` on a host, or ``scripts/gpu_session.sh depth``).
     """
+    del params  # every host's records, newest session each: no parameter selects them
     root = Path(root)
     raw, rep = root / raw_dir, root / reports_dir
     depth = depth_table(raw)
     if depth.is_empty():
-        raise RuntimeError(f"no spec_depth records under {raw / EXPERIMENT}; fix: `python -m benchbook.experiments spec_depth`")
+        raise RuntimeError(
+            f"no spec_depth records under {raw / EXPERIMENT}; "
+            "fix: `python -m benchbook.experiments spec_depth`"
+        )
     sessions = newest_sessions(depth.sort("session_id"))
     sessions = {h: depth.filter(pl.col("host_id") == h)["session_id"].to_list()[-1] for h in sessions}
-    depth = depth.filter(pl.col("session_id").is_in(list(sessions.values()))).sort("host_id", "config_id", "depth")
+    depth = depth.filter(pl.col("session_id").is_in(list(sessions.values()))).sort(
+        "host_id", "config_id", "depth"
+    )
     bench = bench_table(raw).filter(pl.col("session_id").is_in(list(sessions.values())))
     memory = memory_per_draft_token(depth)
     hosts = host_speculative(raw)
     labels = builds(raw / "snapshots")
     nums = []
     for r in depth.iter_rows(named=True):
-        src = [{"file": str(Path(r["file"]).relative_to(root)) if Path(r["file"]).is_relative_to(root) else r["file"],
-                "lines": line_ranges(r["lines"])}]
-        common = {"n": r["n"], "sources": src, "host_id": r["host_id"], "session_id": r["session_id"],
-                  "toolchain_id": r["toolchain_id"], "build": labels.get(r["toolchain_id"], r["toolchain_id"]),
-                  "computation": "benchbook.experiments.spec_depth.analysis.depth_table"}
+        src = [
+            {
+                "file": str(Path(r["file"]).relative_to(root))
+                if Path(r["file"]).is_relative_to(root)
+                else r["file"],
+                "lines": line_ranges(r["lines"]),
+            }
+        ]
+        common = {
+            "n": r["n"],
+            "sources": src,
+            "host_id": r["host_id"],
+            "session_id": r["session_id"],
+            "toolchain_id": r["toolchain_id"],
+            "build": labels.get(r["toolchain_id"], r["toolchain_id"]),
+            "computation": "benchbook.experiments.spec_depth.analysis.depth_table",
+        }
         stem = (EXPERIMENT, f"h{r['host_id'][:8]}", r["config_id"], f"d{r['depth']}")
-        what = {"speedup": ("decode rate ÷ baseline decode rate", "x"),
-                "prefill_ratio": ("prefill rate ÷ baseline prefill rate", "x"),
-                "decode_tps": ("decode rate (mean of predicted_per_second)", "tok/s")}
+        what = {
+            "speedup": ("decode rate ÷ baseline decode rate", "x"),
+            "prefill_ratio": ("prefill rate ÷ baseline prefill rate", "x"),
+            "decode_tps": ("decode rate (mean of predicted_per_second)", "tok/s"),
+        }
         if r["role"] == "speculative":
-            what |= {"residual_before": ("cost model (llama-bench c, r) ÷ measured speedup − 1", "fraction"),
-                     "residual_after": ("cost model (c timed in the server) ÷ measured speedup − 1", "fraction")}
+            what |= {
+                "residual_before": ("cost model (llama-bench c, r) ÷ measured speedup − 1", "fraction"),
+                "residual_after": ("cost model (c timed in the server) ÷ measured speedup − 1", "fraction"),
+            }
         for col, (label, unit) in what.items():
             if r.get(col) is not None:
-                nums.append(Number(key=make_key(*stem, col), value=round(r[col], 4), unit=unit,
-                                   label=f"{r['config_id']} at depth {r['depth']}: {label}", **common))
+                nums.append(
+                    Number(
+                        key=make_key(*stem, col),
+                        value=round(r[col], 4),
+                        unit=unit,
+                        label=f"{r['config_id']} at depth {r['depth']}: {label}",
+                        **common,
+                    )
+                )
     (rep / EXPERIMENT).mkdir(parents=True, exist_ok=True)
     tgt = bench.filter(pl.col("role") == "target")
     wide = (
-        bench.filter(pl.col("n_gen") > 0).select("host_id", "model_id", "n_depth", pl.col("avg_ts").alias("tg"))
-        .join(bench.filter(pl.col("n_prompt") == tgt["n_prompt"].max()).select(
-            "host_id", "model_id", "n_depth", pl.col("avg_ts").alias("pp")), on=["host_id", "model_id", "n_depth"], how="left")
-        .sort("host_id", "model_id", "n_depth")
-    ) if not bench.is_empty() else pl.DataFrame()
+        (
+            bench.filter(pl.col("n_gen") > 0)
+            .select("host_id", "model_id", "n_depth", pl.col("avg_ts").alias("tg"))
+            .join(
+                bench.filter(pl.col("n_prompt") == tgt["n_prompt"].max()).select(
+                    "host_id", "model_id", "n_depth", pl.col("avg_ts").alias("pp")
+                ),
+                on=["host_id", "model_id", "n_depth"],
+                how="left",
+            )
+            .sort("host_id", "model_id", "n_depth")
+        )
+        if not bench.is_empty()
+        else pl.DataFrame()
+    )
     out = rep / EXPERIMENT
-    out.joinpath("bench.md").write_text(md_table(wide, {"host_id": ("host", 0), "model_id": ("model", 0),
-        "n_depth": ("n_depth", 0), "pp": ("pp tok/s", 1), "tg": ("tg tok/s", 1)}) if not wide.is_empty() else "")
-    out.joinpath("server.md").write_text(md_table(depth, {
-        "host_id": ("host", 0), "config_id": ("configuration", 0), "depth": ("depth", 0), "n": ("n", 0),
-        "decode_tps": ("decode tok/s", 1), "speedup": ("decode ÷ baseline", 2), "prefill_tps": ("prefill tok/s", 0),
-        "prefill_ratio": ("prefill ÷ baseline", 2), "output_match": ("greedy output = baseline", 0),
-        "tau": ("τ", 2), "peak_gpu_mem_mib": ("peak GPU MiB", 0)}))
+    out.joinpath("bench.md").write_text(
+        md_table(
+            wide,
+            {
+                "host_id": ("host", 0),
+                "model_id": ("model", 0),
+                "n_depth": ("n_depth", 0),
+                "pp": ("pp tok/s", 1),
+                "tg": ("tg tok/s", 1),
+            },
+        )
+        if not wide.is_empty()
+        else ""
+    )
+    out.joinpath("server.md").write_text(
+        md_table(
+            depth,
+            {
+                "host_id": ("host", 0),
+                "config_id": ("configuration", 0),
+                "depth": ("depth", 0),
+                "n": ("n", 0),
+                "decode_tps": ("decode tok/s", 1),
+                "speedup": ("decode ÷ baseline", 2),
+                "prefill_tps": ("prefill tok/s", 0),
+                "prefill_ratio": ("prefill ÷ baseline", 2),
+                "output_match": ("greedy output = baseline", 0),
+                "tau": ("τ", 2),
+                "peak_gpu_mem_mib": ("peak GPU MiB", 0),
+            },
+        )
+    )
     cm = depth.filter(pl.col("role") == "speculative") if "alpha" in depth.columns else pl.DataFrame()
-    out.joinpath("cost_model.md").write_text(md_table(cm, {
-        "host_id": ("host", 0), "config_id": ("configuration", 0), "depth": ("depth", 0), "tau": ("τ", 2),
-        "k": ("k", 2), "speedup": ("measured", 3), "c_bench": ("c (llama-bench)", 2),
-        "r_k1": ("r(k+1) (llama-bench)", 2), "model_before": ("model before", 3),
-        "residual_before": ("residual before", 3), "c_server": ("c (in server)", 2), "c_alone": ("c (draft alone)", 2),
-        "model_after": ("model after", 3), "residual_after": ("residual after", 3),
-        "v_server": ("verify step (in server)", 2), "overhead_server": ("verify − r(k+1)", 2)}) if not cm.is_empty() else "")
-    out.joinpath("memory.md").write_text(md_table(memory, {"host_id": ("host", 0), "draft_model_id": ("draft", 0),
-        "depth": ("depth", 0), "mib_per_draft_token": ("MiB per draft token", 2)}) if not memory.is_empty() else "")
-    out.joinpath("hosts.md").write_text(md_table(hosts, {"config_id": ("configuration", 0), "host_id": ("host", 0),
-        "prompts": ("prompts", 0), "speedup": ("speedup (own baseline)", 3), "output_equal": ("greedy output = baseline", 0),
-        "tau": ("τ", 2), "model": ("cost model", 3), "residual": ("residual", 3)}) if not hosts.is_empty() else "")
+    out.joinpath("cost_model.md").write_text(
+        md_table(
+            cm,
+            {
+                "host_id": ("host", 0),
+                "config_id": ("configuration", 0),
+                "depth": ("depth", 0),
+                "tau": ("τ", 2),
+                "k": ("k", 2),
+                "speedup": ("measured", 3),
+                "c_bench": ("c (llama-bench)", 2),
+                "r_k1": ("r(k+1) (llama-bench)", 2),
+                "model_before": ("model before", 3),
+                "residual_before": ("residual before", 3),
+                "c_server": ("c (in server)", 2),
+                "c_alone": ("c (draft alone)", 2),
+                "model_after": ("model after", 3),
+                "residual_after": ("residual after", 3),
+                "v_server": ("verify step (in server)", 2),
+                "overhead_server": ("verify − r(k+1)", 2),
+            },
+        )
+        if not cm.is_empty()
+        else ""
+    )
+    out.joinpath("memory.md").write_text(
+        md_table(
+            memory,
+            {
+                "host_id": ("host", 0),
+                "draft_model_id": ("draft", 0),
+                "depth": ("depth", 0),
+                "mib_per_draft_token": ("MiB per draft token", 2),
+            },
+        )
+        if not memory.is_empty()
+        else ""
+    )
+    out.joinpath("hosts.md").write_text(
+        md_table(
+            hosts,
+            {
+                "config_id": ("configuration", 0),
+                "host_id": ("host", 0),
+                "prompts": ("prompts", 0),
+                "speedup": ("speedup (own baseline)", 3),
+                "output_equal": ("greedy output = baseline", 0),
+                "tau": ("τ", 2),
+                "model": ("cost model", 3),
+                "residual": ("residual", 3),
+            },
+        )
+        if not hosts.is_empty()
+        else ""
+    )
     publish(rep / "numbers" / f"{EXPERIMENT}.json", EXPERIMENT, nums, root=root)
-    return SpecDepthReport(numbers=nums, sessions=sessions, depth=depth, bench=wide, memory=memory, hosts=hosts)
+    return SpecDepthReport(
+        numbers=nums, sessions=sessions, depth=depth, bench=wide, memory=memory, hosts=hosts
+    )

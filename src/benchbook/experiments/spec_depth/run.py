@@ -78,7 +78,8 @@ def spec_stats(log_text: str) -> dict | None:
 
 
 def stats_delta(before: dict | None, after: dict | None) -> dict | None:
-    """``after - before`` of every numeric counter (``before`` None: since the start); None without ``after``."""
+    """``after - before`` of every numeric counter (``before`` None: since the start);
+    None without ``after``."""
     if after is None:
         return None
     return {k: (v - (before or {}).get(k, 0) if not isinstance(v, str) else v) for k, v in after.items()}
@@ -101,7 +102,9 @@ def prompt_tokens(tokens: list[int], depth: int, min_prompt: int) -> list[int]:
     return tokens[:n]
 
 
-def run_bench(*, bench_bin: Path, target: dict, drafts: list[dict], cfg: dict, base: dict, sess, log=print) -> int:
+def run_bench(
+    *, bench_bin: Path, target: dict, drafts: list[dict], cfg: dict, base: dict, sess, log=print
+) -> int:
     """llama-bench ``-d`` sweep of the target and each draft (one invocation each); returns failures."""
     depths = ",".join(str(int(d)) for d in cfg["depths"])
     jobs = [("target", target, [*cfg["pp_sizes"], cfg["n_prompt"]])]
@@ -141,8 +144,11 @@ def server_argv(server_bin: Path, model: dict, draft: dict | None, c: dict, cfg:
     return build_argv(server_bin, model["path"], threads=cfg["threads"], ctx_size=ctx, spec=spec, extra=extra)
 
 
-def one_request(srv: LlamaServer, tokens: list[int], cfg: dict, timeout: float) -> tuple[dict, float, int | None]:
-    """``/completion`` of ``tokens`` (greedy, ignore_eos, ``n_gen``); ``(response, wall_ms, peak GPU MiB)``."""
+def one_request(
+    srv: LlamaServer, tokens: list[int], cfg: dict, timeout: float
+) -> tuple[dict, float, int | None]:
+    """``/completion`` of ``tokens`` (greedy, ignore_eos, ``n_gen``);
+    returns ``(response, wall_ms, peak GPU MiB)``."""
     body = {"prompt": tokens, "n_predict": int(cfg["n_gen"]), "cache_prompt": False, "return_tokens": True}
     body |= {"stream": False, **GREEDY, "ignore_eos": True}
     with PeakSampler(srv.pid, interval_s=0.05, gpu_interval_s=0.1) as ps:
@@ -153,7 +159,16 @@ def one_request(srv: LlamaServer, tokens: list[int], cfg: dict, timeout: float) 
 
 
 def run_requests(
-    *, server_bin: Path, target: dict, drafts: dict, context: str, cfg: dict, base: dict, sess, log_dir, log=print
+    *,
+    server_bin: Path,
+    target: dict,
+    drafts: dict,
+    context: str,
+    cfg: dict,
+    base: dict,
+    sess,
+    log_dir,
+    log=print,
 ) -> tuple[int, int]:
     """Every configuration × repetition on a fresh server, one request per depth; returns (ran, failed)."""
     ran = failed = 0
@@ -163,16 +178,25 @@ def run_requests(
         for cid in plan_order(list(by_id), rep):
             c = by_id[cid]
             draft = drafts[c["draft"]] if c.get("draft") else None
-            model = draft if c["role"] == "draft_only" else target
+            model = target
+            if c["role"] == "draft_only":
+                if draft is None:
+                    raise KeyError(f"spec_depth config {cid}: role draft_only needs a draft")
+                model = draft
             argv = server_argv(server_bin, model, draft, c, cfg)
             conf = {"config_id": cid, "role": c["role"], "n_max": c.get("n_max"), "rep": rep}
             sha = model["sha256"] + (":" + draft["sha256"] if draft and c["role"] == "speculative" else "")
-            keys = {d: run_key({**conf, "depth": d, "argv": argv[3:]}, sha, base["toolchain_id"], base["host_id"])
-                    for d in depths}
+            keys = {
+                d: run_key({**conf, "depth": d, "argv": argv[3:]}, sha, base["toolchain_id"], base["host_id"])
+                for d in depths
+            }
             if all(sess.done(k) for k in keys.values()):
                 continue
-            srv = LlamaServer(argv, log_dir / f"{sess.session_id[:8]}-{cid}-r{rep}.log",
-                              health_timeout_s=cfg["health_timeout_s"])
+            srv = LlamaServer(
+                argv,
+                log_dir / f"{sess.session_id[:8]}-{cid}-r{rep}.log",
+                health_timeout_s=cfg["health_timeout_s"],
+            )
             try:
                 srv.start()
                 tokens = srv.request_json("POST", "/tokenize", {"content": context}, timeout=60)["tokens"]
@@ -194,31 +218,56 @@ def run_requests(
                     rec |= {"draft_model_sha256": draft["sha256"] if draft else None}
                     rec |= {"n_max": c.get("n_max"), "depth": d, "prompt_tokens": len(ptoks), "rep": rep}
                     rec |= {"request_index": i, "wall_ms": wall_ms, "timings": resp.get("timings", {})}
-                    rec |= {"spec_stats": stats_delta(before, after) or {}, "stop_type": resp.get("stop_type")}
-                    rec |= {"tokens": resp.get("tokens") or [], "content_sha256": sha256_text(resp.get("content", ""))}
+                    rec |= {
+                        "spec_stats": stats_delta(before, after) or {},
+                        "stop_type": resp.get("stop_type"),
+                    }
+                    rec |= {
+                        "tokens": resp.get("tokens") or [],
+                        "content_sha256": sha256_text(resp.get("content", "")),
+                    }
                     rec |= {"peak_gpu_mem_mib": peak, "server_buffers": server_buffers(log_text)}
                     rec |= {"context_tokens_sha256": sha256_text(",".join(map(str, ptoks)))}
-                    rec |= {"server_peak_rss_bytes": srv.peak_rss_bytes, "ctx_size": int(argv[argv.index("-c") + 1])}
+                    rec |= {
+                        "server_peak_rss_bytes": srv.peak_rss_bytes,
+                        "ctx_size": int(argv[argv.index("-c") + 1]),
+                    }
                     sess.append(build("spec_depth_request", **rec))
                     before = after
                     ran += 1
                     tm = resp.get("timings", {})
-                    log(f"{cid:>14} r{rep} d{d:>5}: pp {tm.get('prompt_per_second', 0):8.1f} "
+                    log(
+                        f"{cid:>14} r{rep} d{d:>5}: pp {tm.get('prompt_per_second', 0):8.1f} "
                         f"tg {tm.get('predicted_per_second', 0):7.1f} tok/s "
-                        f"draft {tm.get('draft_n_accepted', '-')}/{tm.get('draft_n', '-')}")
+                        f"draft {tm.get('draft_n_accepted', '-')}/{tm.get('draft_n', '-')}"
+                    )
             except (ServerError, ValueError, KeyError) as e:
                 failed += 1
-                sess.append(build("run_failed", **base, run_id=new_id(), status="failed",
-                                  stage="spec_depth", kind=getattr(e, "kind", type(e).__name__),
-                                  error=str(e), log_tail=srv.log_tail(), started_at=utc_now(),
-                                  ended_at=utc_now(), argv=argv, config=conf))
+                sess.append(
+                    build(
+                        "run_failed",
+                        **base,
+                        run_id=new_id(),
+                        status="failed",
+                        stage="spec_depth",
+                        kind=getattr(e, "kind", type(e).__name__),
+                        error=str(e),
+                        log_tail=srv.log_tail(),
+                        started_at=utc_now(),
+                        ended_at=utc_now(),
+                        argv=argv,
+                        config=conf,
+                    )
+                )
                 log(f"FAILED {cid} r{rep}: {e}")
             finally:
                 srv.stop()
     return ran, failed
 
 
-def measure(params: dict, *, root: Path, raw_dir: Path, overrides: dict | None = None, log=print) -> SessionResult:
+def measure(
+    params: dict, *, root: Path, raw_dir: Path, overrides: dict | None = None, log=print
+) -> SessionResult:
     """One session of ``params["spec_depth"]`` (+ ``overrides``; ``experiments.profiles`` passes the
     host profile's keys): the bench sweep, then the requests, to ``raw_dir/spec_depth/<host_id>.jsonl``.
 
@@ -231,7 +280,9 @@ def measure(params: dict, *, root: Path, raw_dir: Path, overrides: dict | None =
     cfg = {**DEFAULTS, **((params or {}).get(EXPERIMENT) or {}), **(overrides or {})}
     for c in cfg["configs"]:
         if c.get("draft") and c["draft"] not in cfg["drafts"]:
-            raise KeyError(f"spec_depth config {c['id']}: draft {c['draft']!r} not in {sorted(cfg['drafts'])}")
+            raise KeyError(
+                f"spec_depth config {c['id']}: draft {c['draft']!r} not in {sorted(cfg['drafts'])}"
+            )
     toolchain = resolve.get_toolchain(params, build=False)
     target = resolve.get_models(params, [cfg["target"]], toolchain)[0]
     drafts = resolve_drafts(cfg, target, lambda mid: resolve.get_models(params, [mid], toolchain)[0])
@@ -242,14 +293,37 @@ def measure(params: dict, *, root: Path, raw_dir: Path, overrides: dict | None =
     git = git_state(root)
     meta = {"host_id": host.host_id, "toolchain_id": toolchain.record["toolchain_id"], "config": cfg}
     with Session.open(raw_file, EXPERIMENT, meta) as sess:
-        base = {"session_id": sess.session_id, "experiment": EXPERIMENT, "host_id": host.host_id}
+        base: dict = {"session_id": sess.session_id, "experiment": EXPERIMENT, "host_id": host.host_id}
         base |= {"toolchain_id": toolchain.record["toolchain_id"], "profile": cfg.get("profile")}
         base |= {"git_commit": git["git_commit"], "git_dirty": git["git_dirty"]}
-        failed = run_bench(bench_bin=toolchain.binary("llama-bench"), target=target, drafts=unique,
-                           cfg=cfg, base=base, sess=sess, log=log)
-        ran, f2 = run_requests(server_bin=toolchain.binary("llama-server"), target=target, drafts=drafts,
-                               context=context, cfg=cfg, base=base, sess=sess,
-                               log_dir=raw_dir / EXPERIMENT / "logs", log=log)
-        return SessionResult(session_id=sess.session_id, experiment=EXPERIMENT, resumed=sess.resumed,
-                             ran=ran, skipped=0, failed=failed + f2, quarantined=sess.quarantined,
-                             raw_file=raw_file, cfg=cfg)
+        failed = run_bench(
+            bench_bin=toolchain.binary("llama-bench"),
+            target=target,
+            drafts=unique,
+            cfg=cfg,
+            base=base,
+            sess=sess,
+            log=log,
+        )
+        ran, f2 = run_requests(
+            server_bin=toolchain.binary("llama-server"),
+            target=target,
+            drafts=drafts,
+            context=context,
+            cfg=cfg,
+            base=base,
+            sess=sess,
+            log_dir=raw_dir / EXPERIMENT / "logs",
+            log=log,
+        )
+        return SessionResult(
+            session_id=sess.session_id,
+            experiment=EXPERIMENT,
+            resumed=sess.resumed,
+            ran=ran,
+            skipped=0,
+            failed=failed + f2,
+            quarantined=sess.quarantined,
+            raw_file=raw_file,
+            cfg=cfg,
+        )
