@@ -117,3 +117,27 @@ def test_committed_gpu_cost_model_residuals(gpu_depth):
 def test_committed_gpu_memory_per_draft_token(gpu_depth):
     mem = analysis.memory_per_draft_token(gpu_depth)
     assert mem.height == 4 and mem["mib_per_draft_token"].to_list() == [0.0, 0.0, 0.0, 0.0]
+
+
+def test_gpu_merge_appends_returned_lines_and_snapshot_kinds(tmp_path):
+    import shutil
+    import subprocess
+
+    root = Path(__file__).resolve().parents[1]
+    (tmp_path / "scripts").mkdir()
+    shutil.copy(root / "scripts" / "gpu_merge.sh", tmp_path / "scripts" / "gpu_merge.sh")
+    back = tmp_path / "back"
+    back.mkdir()
+    (back / "spec_depth__h1.jsonl").write_text('{"a": 1}\n{"a": 2}\n')
+    (back / "snapshots-hosts__h1.jsonl").write_text('{"host_id": "h1"}\n')
+    (back / "other__h1.jsonl").write_text("{}\n")
+    hosts = tmp_path / "data" / "raw" / "snapshots" / "hosts" / "h1.jsonl"
+    hosts.parent.mkdir(parents=True)
+    hosts.write_text('{"host_id": "h1"}\n')  # stored once: not appended again
+    out = subprocess.run(
+        ["bash", str(tmp_path / "scripts" / "gpu_merge.sh"), str(back)], capture_output=True, text=True
+    )
+    assert out.returncode == 0, out.stderr
+    assert (tmp_path / "data" / "raw" / "spec_depth" / "h1.jsonl").read_text() == '{"a": 1}\n{"a": 2}\n'
+    assert hosts.read_text() == '{"host_id": "h1"}\n'
+    assert "skip other__h1.jsonl" in out.stdout
