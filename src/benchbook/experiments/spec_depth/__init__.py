@@ -92,7 +92,7 @@ REQUEST_KIND = declare(
             Field("stop_type", S, "eos | limit | word", nullable=True),
             Field("tokens", None, "generated token ids", py=list),
             Field("content_sha256", S, "sha256 of the generated text"),
-            Field("peak_gpu_mem_mib", Int, "peak GPU memory used during the request", "MiB", nullable=True),
+            Field("peak_gpu_mem_mib", Int, "peak GPU memory used during the request", "mib", nullable=True),
             Field("server_buffers", None, "the server log's 'buffer size' lines (MiB)", py=list),
         ),
         open=True,
