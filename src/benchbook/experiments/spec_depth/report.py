@@ -167,13 +167,12 @@ def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> Spec
                     )
                 )
     (rep / EXPERIMENT).mkdir(parents=True, exist_ok=True)
-    tgt = bench.filter(pl.col("role") == "target")
     wide = (
         (
             bench.filter(pl.col("n_gen") > 0)
             .select("host_id", "model_id", "n_depth", pl.col("avg_ts").alias("tg"))
             .join(
-                bench.filter(pl.col("n_prompt") == tgt["n_prompt"].max()).select(
+                bench.filter(pl.col("n_prompt") == pl.col("n_prompt").max().over("host_id")).select(
                     "host_id", "model_id", "n_depth", pl.col("avg_ts").alias("pp")
                 ),
                 on=["host_id", "model_id", "n_depth"],
