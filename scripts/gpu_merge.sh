@@ -7,9 +7,10 @@ cd "$(dirname "$0")/.."
 for f in "$src"/*__*.jsonl; do
   [ -f "$f" ] || continue
   base="$(basename "$f")"; dir="${base%%__*}"; file="${base#*__}"
-  case "$dir" in offload|llama_bench|snapshots) ;; *) echo "skip $base"; continue ;; esac
+  dir="${dir//-//}"  # snapshots-hosts -> snapshots/hosts
+  case "$dir" in offload|llama_bench|snapshots|snapshots/*|spec_depth|speculative) ;; *) echo "skip $base"; continue ;; esac
   mkdir -p "data/raw/$dir"
-  if [ "$dir" = snapshots ] && [ -f "data/raw/$dir/$file" ]; then
+  if [[ "$dir" == snapshots* ]] && [ -f "data/raw/$dir/$file" ]; then
     # snapshots are stored once per id: append only lines not already present
     grep -vxF -f "data/raw/$dir/$file" "$f" >> "data/raw/$dir/$file" || true
   else

@@ -4,6 +4,7 @@
 #   bash scripts/gpu_session.sh check     # environment: GPU, nvcc, cmake, python3 + numpy/yaml/psutil/gguf
 #   bash scripts/gpu_session.sh build     # the CUDA toolchain from the carried sdist (~5 min)
 #   bash scripts/gpu_session.sh measure   # default models (llama_bench, gpu profile) + the offload sweep
+#   bash scripts/gpu_session.sh depth     # issue 15: spec_depth (depth sweep) then speculative, gpu profile
 #   bash scripts/gpu_session.sh all       # build + measure (where one command may run > 10 min)
 # A measure step cut off (time limit) can simply be run again: the offload session resumes (completed
 # points are skipped, the synthetic model is reused from the cache), llama_bench is not repeated, and
@@ -29,6 +30,8 @@ RAW_DIR="${RAW_DIR:-data/raw}"
 PY="${PYTHON:-python3}"
 for d in /usr/local/cuda/bin /usr/local/nvidia/bin; do [ -d "$d" ] && export PATH="$d:$PATH"; done
 export PYTHONPATH="$root/src${PYTHONPATH:+:$PYTHONPATH}"
+# no polars on the device image: its type objects from a stand-in (measurement only; scripts/gpu_polars_stub)
+$PY -c 'import polars' 2>/dev/null || export PYTHONPATH="$PYTHONPATH:$root/scripts/gpu_polars_stub"
 cache="$($PY -c 'from benchbook.paths import cache_dir; print(cache_dir())')"
 log="${OUT:-/tmp}/gpu_session.log"
 timings="${OUT:-/tmp}/gpu_session_timings.txt"
@@ -71,13 +74,14 @@ gguf_path() {  # gguf from the sdist tree when python3 lacks it
 
 collect() {  # lines appended by this run -> $OUT/<dir>__<file>.jsonl
   [ -n "${OUT:-}" ] || return 0
-  for f in "$RAW_DIR"/offload/*.jsonl "$RAW_DIR"/llama_bench/*.jsonl "$RAW_DIR"/snapshots/*.jsonl; do
+  for f in "$RAW_DIR"/{offload,llama_bench,snapshots,spec_depth,speculative}/*.jsonl "$RAW_DIR"/snapshots/*/*.jsonl; do
     [ -f "$f" ] || continue
     before="$(grep -F "$f " "$lines_before" 2>/dev/null | awk '{print $2}' || true)"
     before="${before:-0}"
     now="$(wc -l < "$f")"
     if [ "$now" -gt "$before" ]; then
-      tail -n +"$((before + 1))" "$f" > "$OUT/$(basename "$(dirname "$f")")__$(basename "$f")"
+      dir="${f#"$RAW_DIR"/}"; dir="$(dirname "$dir")"  # snapshots/hosts -> snapshots-hosts
+      tail -n +"$((before + 1))" "$f" > "$OUT/${dir//\//-}__$(basename "$f")"
     fi
   done
   rm -f "$lines_before"
@@ -87,7 +91,7 @@ count_lines() {  # once per measurement: a measure step cut off by a time limit 
   [ -n "${OUT:-}" ] || return 0
   [ -f "$lines_before" ] && { say "collecting from the line counts of an earlier, unfinished measure"; return 0; }
   : > "$lines_before"
-  for f in "$RAW_DIR"/offload/*.jsonl "$RAW_DIR"/llama_bench/*.jsonl "$RAW_DIR"/snapshots/*.jsonl; do
+  for f in "$RAW_DIR"/{offload,llama_bench,snapshots,spec_depth,speculative}/*.jsonl "$RAW_DIR"/snapshots/*/*.jsonl; do
     [ -f "$f" ] && echo "$f $(wc -l < "$f")" >> "$lines_before"
   done
   return 0
@@ -98,6 +102,7 @@ do_check() {
   place_downloads
   nvidia-smi --query-gpu=name,driver_version,memory.total,memory.used --format=csv,noheader 2>&1 | tee -a "$log" || true
   { command -v nvcc && nvcc --version | tail -1; command -v cmake; cmake --version | head -1; } 2>&1 | tee -a "$log" || true
+  $PY -c 'import torch; print("torch", torch.__version__, "cuda", torch.cuda.is_available())' 2>&1 | tee -a "$log" || true
   $PY -c 'import sys, numpy, yaml, psutil; print(sys.version.split()[0], "numpy", numpy.__version__, "yaml", yaml.__version__, "psutil", psutil.__version__)' 2>&1 | tee -a "$log"
   gguf_path; $PY -c 'import gguf; print("gguf", gguf.__file__)' 2>&1 | tee -a "$log" || true
   ls -la "$cache/downloads" 2>&1 | tee -a "$log" || true
@@ -126,12 +131,26 @@ do_measure() {
   return "$rc"
 }
 
+do_depth() {  # each experiment under its own time limit, so that collect always runs
+  place_downloads
+  gguf_path
+  count_lines
+  timed models_fetch $PY -m benchbook.cli models fetch
+  timed spec_depth timeout "${DEPTH_TIMEOUT_S:-300}" $PY -m benchbook.experiments spec_depth \
+    --raw-dir "$RAW_DIR" --overrides "${DEPTH_OVERRIDES:-null}" || say "spec_depth failed or cut (see above)"
+  timed speculative timeout "${SPEC_TIMEOUT_S:-240}" $PY -m benchbook.experiments speculative \
+    --raw-dir "$RAW_DIR" --overrides "${SPEC_OVERRIDES:-null}" || say "speculative failed or cut (see above)"
+  collect
+  [ -n "${OUT:-}" ] && tar czf "$OUT/server_logs.tgz" "$RAW_DIR"/spec_depth/logs "$RAW_DIR"/speculative/logs 2>/dev/null || true
+}
+
 say "gpu_session.sh $step (root $root)"
 case "$step" in
   check) do_check ;;
   build) do_check; do_build ;;
   measure) do_measure ;;
+  depth) do_depth ;;
   all) do_check; do_build; do_measure ;;
-  *) echo "usage: $0 check|build|measure|all" >&2; exit 2 ;;
+  *) echo "usage: $0 check|build|measure|depth|all" >&2; exit 2 ;;
 esac
 say "done: $step"

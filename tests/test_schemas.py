@@ -12,7 +12,10 @@ import polars as pl
 import pytest
 
 from benchbook import ingest, jsonl, schemas
-from benchbook.experiments import offload  # noqa: F401  (declares the offload kinds: data/raw/offload)
+from benchbook.experiments import (
+    offload,  # noqa: F401  (declares the offload kinds: data/raw/offload)
+    spec_depth,  # noqa: F401  (declares the spec_depth kinds: data/raw/spec_depth)
+)
 from benchbook.experiments.llama_bench import analysis as lb_analysis
 from benchbook.records import iter_records
 from conftest import committed_root
@@ -23,24 +26,28 @@ DATA = committed_root()
 RAW = sorted(p for p in (DATA / "data" / "raw").rglob("*.jsonl") if not p.name.endswith(".quarantine.jsonl"))
 FIX = ROOT / "tests" / "fixtures"
 
-#: committed records per (kind, version): `wc -l` of each file, split by schema (data/raw, 7283 lines; the
-#: H200 session added 12 llama_bench, 26 offload-file and 2 snapshot lines)
+#: committed records per (kind, version): `wc -l` of each file, split by schema (data/raw, 7627 lines; the
+#: H200 session added 12 llama_bench, 26 offload-file and 2 snapshot lines; issue 15's H200 session 142
+#: spec_depth, 155 speculative and 5 snapshot lines, the CPU host's spec_depth sweep 40 and 2 snapshots)
 COMMITTED = {
     ("draftself_step", 1): 5516,
     ("draftself_run", 1): 1176,
     ("speculative_request", 1): 432,
+    ("speculative_request", 2): 144,
     ("llama_bench", 1): 72,
-    ("speculative_cost", 1): 27,
-    ("session_start", 1): 11,
-    ("session_end", 1): 10,
+    ("speculative_cost", 1): 36,
+    ("session_start", 1): 14,
+    ("session_end", 1): 12,
     ("draftself_session", 1): 4,
-    ("model", 1): 5,
-    ("host", 1): 3,
-    ("toolchain", 1): 3,
+    ("model", 1): 8,
+    ("host", 1): 5,
+    ("toolchain", 1): 5,
     ("offload", 1): 10,
     ("offload_bandwidth", 1): 1,
     ("offload_model_bytes", 1): 10,
     ("run_failed", 1): 3,
+    ("spec_depth_bench", 1): 77,
+    ("spec_depth_request", 1): 102,
 }
 
 
@@ -67,7 +74,7 @@ def test_committed_records_validate_vectorized():
         for v, n in kept.group_by("schema_version").len().iter_rows():
             counts[(k.key, v)] = n
     assert dict(counts) == COMMITTED
-    assert sum(COMMITTED.values()) == env.height == 7283
+    assert sum(COMMITTED.values()) == env.height == 7627
 
 
 def test_committed_records_validate_per_record():

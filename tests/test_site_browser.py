@@ -26,8 +26,22 @@ import yaml
 
 from cdp import Browser
 
-PAGES = ["index.qmd", "llama_bench.qmd", "speculative.qmd", "draftself.qmd", "offload.qmd", "provenance.qmd"]
-REPORTS = ["llama_bench_report", "speculative_report", "draftself_report", "offload_report"]
+PAGES = [
+    "index.qmd",
+    "llama_bench.qmd",
+    "speculative.qmd",
+    "draftself.qmd",
+    "offload.qmd",
+    "spec_depth.qmd",
+    "provenance.qmd",
+]
+REPORTS = [
+    "llama_bench_report",
+    "speculative_report",
+    "draftself_report",
+    "offload_report",
+    "spec_depth_report",
+]
 #: Each payload sets window.__bb_pwned when it runs.
 PAYLOADS = [
     '<script>window.__bb_pwned="script"</script>',
@@ -285,8 +299,8 @@ def visits(site_dir, browser):
 def test_every_page_opens_without_console_errors(visits):
     _, seen = visits
     pages = [p for p in seen if p != "search"]
-    # 6 pages (offload included) + planted, 3 report notebooks + planted, 2 audit pages + planted
-    assert len(pages) == 14, pages
+    # 7 pages (offload, spec_depth included) + planted, 3 report notebooks + planted, 2 audit pages + planted
+    assert len(pages) == 15, pages
     assert {p: v["errors"] for p, v in seen.items() if p != "search" and v["errors"]} == {}
 
 

@@ -1,0 +1,278 @@
+"""Depth sweep report: the depth tables (llama-bench and llama-server), the cost model before and after
+the draft was timed inside the server, memory per draft token, and the speculative experiment's
+speedups per host side by side (each against its own session's baseline; hosts never in one ratio).
+
+Writes ``reports_dir/spec_depth/{bench,server,cost_model,memory,hosts}.md`` and publishes
+``reports_dir/numbers/spec_depth.json``: per host's newest session, ``sd-h<host8>-<config>-d<depth>-``
+``speedup|prefill|residual-before|residual-after`` and ``sd-h<host8>-<model>-d<depth>-pp|tg``.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import polars as pl
+
+from benchbook.numbers import Number, build_label, line_ranges, make_key, publish
+
+from ..speculative import analysis as spec
+from . import EXPERIMENT
+from .analysis import bench_table, depth_table, memory_per_draft_token
+
+
+@dataclass
+class SpecDepthReport:
+    """What the report notebook shows: the published numbers and the tables (newest session per host)."""
+
+    numbers: list[Number] = field(default_factory=list)
+    sessions: dict[str, str] = field(default_factory=dict)
+    depth: pl.DataFrame = field(default_factory=pl.DataFrame)
+    bench: pl.DataFrame = field(default_factory=pl.DataFrame)
+    memory: pl.DataFrame = field(default_factory=pl.DataFrame)
+    hosts: pl.DataFrame = field(default_factory=pl.DataFrame)
+
+
+def builds(snapshots_dir: Path) -> dict[str, str]:
+    """``{toolchain_id: build label}`` from every toolchain snapshot under ``snapshots_dir``."""
+    out = {}
+    for f in sorted(Path(snapshots_dir).rglob("toolchains*.jsonl")):
+        for line in f.read_text().splitlines():
+            if line.strip():
+                r = json.loads(line)
+                if r.get("toolchain_id"):
+                    out[r["toolchain_id"]] = build_label(
+                        r.get("build_number"), r.get("build_commit"), r.get("backend")
+                    )
+    return out
+
+
+def newest_sessions(t: pl.DataFrame, time_col: str | None = None) -> dict[str, str]:
+    """``{host_id: session_id}`` of each host's newest session (by ``time_col``, else the last row)."""
+    out: dict[str, str] = {}
+    rows = t.sort(time_col) if time_col else t
+    for r in rows.select("host_id", "session_id").iter_rows():
+        out[r[0]] = r[1]
+    return out
+
+
+def _fmt(x, nd: int = 2) -> str:
+    return "–" if x is None else (f"{x:.{nd}f}" if isinstance(x, float) else str(x))
+
+
+def md_table(t: pl.DataFrame, cols: dict[str, tuple[str, int]]) -> str:
+    """A Markdown table of ``t``'s columns ``{name: (heading, decimals)}``."""
+    head = "| " + " | ".join(h for h, _ in cols.values()) + " |"
+    sep = "|" + "|".join("---" for _ in cols) + "|"
+    body = [
+        "| " + " | ".join(_fmt(r[c], nd) for c, (_, nd) in cols.items()) + " |"
+        for r in t.iter_rows(named=True)
+    ]
+    return "\n".join([head, sep, *body]) + "\n"
+
+
+def host_speculative(raw: Path) -> pl.DataFrame:
+    """The speculative experiment, each host's newest session: per configuration the mean over prompts
+    of the paired speedup (each against its own session's baseline), whether every prompt's greedy
+    output equals the baseline's, and the llama-bench cost model's prediction and residual."""
+    req = spec.load(raw)
+    if req.is_empty():
+        return pl.DataFrame()
+    t = spec.config_table(req)
+    keep = newest_sessions(t, "started_at")
+    parts = []
+    for sess in keep.values():
+        s = spec.with_model(
+            t.filter(pl.col("session_id") == sess), spec.cost_model(raw / "speculative", sess)
+        )
+        parts.append(
+            s.group_by("host_id", "session_id", "config_id")
+            .agg(
+                pl.col("speedup_mean").mean().alias("speedup"),
+                pl.col("speedup_model").mean().alias("model"),
+                pl.col("output_equal").all().alias("output_equal"),
+                pl.col("tau").mean().alias("tau"),
+                pl.len().alias("prompts"),
+            )
+            .with_columns((pl.col("model") / pl.col("speedup") - 1).alias("residual"))
+        )
+    return pl.concat(parts, how="diagonal_relaxed").sort("config_id", "host_id")
+
+
+def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> SpecDepthReport:
+    """The stage ``spec_depth_report`` (every host's committed records; each host's newest session).
+
+    Raises:
+        RuntimeError: no spec_depth records under ``raw_dir/spec_depth`` (fix: run
+        ``python -m benchbook.experiments spec_depth`` on a host, or ``scripts/gpu_session.sh depth``).
+    """
+    del params  # every host's records, newest session each: no parameter selects them
+    root = Path(root)
+    raw, rep = root / raw_dir, root / reports_dir
+    depth = depth_table(raw)
+    if depth.is_empty():
+        raise RuntimeError(
+            f"no spec_depth records under {raw / EXPERIMENT}; "
+            "fix: `python -m benchbook.experiments spec_depth`"
+        )
+    sessions = newest_sessions(depth.sort("session_id"))
+    sessions = {h: depth.filter(pl.col("host_id") == h)["session_id"].to_list()[-1] for h in sessions}
+    depth = depth.filter(pl.col("session_id").is_in(list(sessions.values()))).sort(
+        "host_id", "config_id", "depth"
+    )
+    bench = bench_table(raw).filter(pl.col("session_id").is_in(list(sessions.values())))
+    memory = memory_per_draft_token(depth)
+    hosts = host_speculative(raw)
+    labels = builds(raw / "snapshots")
+    nums = []
+    for r in depth.iter_rows(named=True):
+        src = [
+            {
+                "file": str(Path(r["file"]).relative_to(root))
+                if Path(r["file"]).is_relative_to(root)
+                else r["file"],
+                "lines": line_ranges(r["lines"]),
+            }
+        ]
+        common = {
+            "n": r["n"],
+            "sources": src,
+            "host_id": r["host_id"],
+            "session_id": r["session_id"],
+            "toolchain_id": r["toolchain_id"],
+            "build": labels.get(r["toolchain_id"], r["toolchain_id"]),
+            "computation": "benchbook.experiments.spec_depth.analysis.depth_table",
+        }
+        stem = (EXPERIMENT, f"h{r['host_id'][:8]}", r["config_id"], f"d{r['depth']}")
+        what = {
+            "speedup": ("decode rate ÷ baseline decode rate", "x"),
+            "prefill_ratio": ("prefill rate ÷ baseline prefill rate", "x"),
+            "decode_tps": ("decode rate (mean of predicted_per_second)", "tok/s"),
+        }
+        if r["role"] == "speculative":
+            what |= {
+                "residual_before": ("cost model (llama-bench c, r) ÷ measured speedup − 1", "fraction"),
+                "residual_after": ("cost model (c timed in the server) ÷ measured speedup − 1", "fraction"),
+            }
+        for col, (label, unit) in what.items():
+            if r.get(col) is not None:
+                nums.append(
+                    Number(
+                        key=make_key(*stem, col),
+                        value=round(r[col], 4),
+                        unit=unit,
+                        label=f"{r['config_id']} at depth {r['depth']}: {label}",
+                        **common,
+                    )
+                )
+    (rep / EXPERIMENT).mkdir(parents=True, exist_ok=True)
+    wide = (
+        (
+            bench.filter(pl.col("n_gen") > 0)
+            .select("host_id", "model_id", "n_depth", pl.col("avg_ts").alias("tg"))
+            .join(
+                bench.filter(pl.col("n_prompt") == pl.col("n_prompt").max().over("host_id")).select(
+                    "host_id", "model_id", "n_depth", pl.col("avg_ts").alias("pp")
+                ),
+                on=["host_id", "model_id", "n_depth"],
+                how="left",
+            )
+            .sort("host_id", "model_id", "n_depth")
+        )
+        if not bench.is_empty()
+        else pl.DataFrame()
+    )
+    out = rep / EXPERIMENT
+    out.joinpath("bench.md").write_text(
+        md_table(
+            wide,
+            {
+                "host_id": ("host", 0),
+                "model_id": ("model", 0),
+                "n_depth": ("n_depth", 0),
+                "pp": ("pp tok/s", 1),
+                "tg": ("tg tok/s", 1),
+            },
+        )
+        if not wide.is_empty()
+        else ""
+    )
+    out.joinpath("server.md").write_text(
+        md_table(
+            depth,
+            {
+                "host_id": ("host", 0),
+                "config_id": ("configuration", 0),
+                "depth": ("depth", 0),
+                "n": ("n", 0),
+                "decode_tps": ("decode tok/s", 1),
+                "speedup": ("decode ÷ baseline", 2),
+                "prefill_tps": ("prefill tok/s", 0),
+                "prefill_ratio": ("prefill ÷ baseline", 2),
+                "output_match": ("greedy output = baseline", 0),
+                "tau": ("τ", 2),
+                "peak_gpu_mem_mib": ("peak GPU MiB", 0),
+            },
+        )
+    )
+    cm = depth.filter(pl.col("role") == "speculative") if "alpha" in depth.columns else pl.DataFrame()
+    out.joinpath("cost_model.md").write_text(
+        md_table(
+            cm,
+            {
+                "host_id": ("host", 0),
+                "config_id": ("configuration", 0),
+                "depth": ("depth", 0),
+                "tau": ("τ", 2),
+                "k": ("k", 2),
+                "speedup": ("measured", 3),
+                "c_bench": ("c (llama-bench)", 2),
+                "r_k1": ("r(k+1) (llama-bench)", 2),
+                "model_before": ("model before", 3),
+                "residual_before": ("residual before", 3),
+                "c_server": ("c (in server)", 2),
+                "c_alone": ("c (draft alone)", 2),
+                "model_after": ("model after", 3),
+                "residual_after": ("residual after", 3),
+                "v_server": ("verify step (in server)", 2),
+                "overhead_server": ("verify − r(k+1)", 2),
+            },
+        )
+        if not cm.is_empty()
+        else ""
+    )
+    out.joinpath("memory.md").write_text(
+        md_table(
+            memory,
+            {
+                "host_id": ("host", 0),
+                "draft_model_id": ("draft", 0),
+                "depth": ("depth", 0),
+                "mib_per_draft_token": ("MiB per draft token", 2),
+            },
+        )
+        if not memory.is_empty()
+        else ""
+    )
+    out.joinpath("hosts.md").write_text(
+        md_table(
+            hosts,
+            {
+                "config_id": ("configuration", 0),
+                "host_id": ("host", 0),
+                "prompts": ("prompts", 0),
+                "speedup": ("speedup (own baseline)", 3),
+                "output_equal": ("greedy output = baseline", 0),
+                "tau": ("τ", 2),
+                "model": ("cost model", 3),
+                "residual": ("residual", 3),
+            },
+        )
+        if not hosts.is_empty()
+        else ""
+    )
+    publish(rep / "numbers" / f"{EXPERIMENT}.json", EXPERIMENT, nums, root=root)
+    return SpecDepthReport(
+        numbers=nums, sessions=sessions, depth=depth, bench=wide, memory=memory, hosts=hosts
+    )

@@ -1,0 +1,329 @@
+"""Depth sweep measurement: llama-bench ``-d`` rows and llama-server requests at the same depths.
+
+One session (``measure``):
+
+1. ``run_bench``: one llama-bench invocation per model (the target with ``-p <pp_sizes>,<n_prompt>``,
+   each draft with ``-p <n_prompt>``; all ``-n n_gen -d <depths> -r repetitions``), every row a
+   ``benchbook.spec_depth.bench`` record;
+2. ``run_requests``: for each repetition, each configuration (rotated per repetition) gets a fresh
+   llama-server (``-lv 4`` so the draft counters are logged) and one ``/completion`` per depth,
+   deepest last, prompt = the first ``max(depth, min_prompt)`` tokens of ``context_file``, greedy,
+   ``ignore_eos`` (every request decodes ``n_gen`` tokens), no prompt cache.  Configurations:
+   ``baseline`` (no draft), ``speculative`` (``--spec-type draft-simple`` with a draft and n_max) and
+   ``draft_only`` (a draft model served alone: its own decode cost in the server).
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+
+from benchbook import resolve
+from benchbook.llamacpp.bench import append_result
+from benchbook.llamacpp.procmon import PeakSampler, run_sampled
+from benchbook.llamacpp.server import LlamaServer, ServerError, build_argv
+from benchbook.provenance import git_state
+from benchbook.records import new_id, utc_now
+from benchbook.schemas import build
+from benchbook.session import Session, SessionResult, run_key
+
+from ..speculative.run import GREEDY, plan_order, resolve_drafts, sha256_text
+from . import EXPERIMENT
+
+#: Used where ``params.yaml`` ``spec_depth`` (and the host profile) leave a key out.
+DEFAULTS: dict = {
+    "target": "smollm2-135m-q4_1",
+    "context_file": "data/prompts/depth_context.txt",
+    "depths": [0, 512, 1024],
+    "min_prompt": 16,
+    "n_prompt": 128,
+    "pp_sizes": [1, 3, 5, 9, 16],
+    "n_gen": 32,
+    "repetitions": 3,
+    "threads": 2,
+    "n_gpu_layers": 99,
+    "flash_attn": "auto",
+    "timeout_s": 900,
+    "health_timeout_s": 120,
+    "request_timeout_s": 300,
+    "drafts": {},
+    "configs": [{"id": "baseline", "role": "baseline"}],
+}
+
+#: ``common_speculative_print_stats`` (llama.cpp common/speculative.cpp, build b11434), logged at -lv 4.
+STATS_RE = re.compile(
+    r"statistics\s+(?P<impl>\S+): #calls\(b,g,a\) =\s*(?P<cb>\d+)\s+(?P<cg>\d+)\s+(?P<ca>\d+), "
+    r"#gen drafts =\s*(?P<gd>\d+), #acc drafts =\s*(?P<ad>\d+), #gen tokens =\s*(?P<gt>\d+), "
+    r"#acc tokens =\s*(?P<at>\d+).*?dur\(b,g,a\) = (?P<db>[\d.]+), (?P<dg>[\d.]+), (?P<da>[\d.]+) ms"
+)
+#: ``llama_kv_cache: CUDA0 KV buffer size = 12.00 MiB`` and the like (model, KV, compute, output buffers).
+BUFFER_RE = re.compile(r"(?P<what>\S+ (?:\S+ )?buffer size) =\s*(?P<mib>[\d.]+) MiB")
+
+
+def spec_stats(log_text: str) -> dict | None:
+    """The last ``statistics`` line of a llama-server log as numbers (cumulative since the server
+    started): calls_begin/calls_draft/calls_accept, gen_drafts, acc_drafts, gen_tokens, acc_tokens,
+    and t_begin_ms/t_draft_ms/t_accept_ms (``dur(b,g,a)``).  None when the log has no such line."""
+    found = list(STATS_RE.finditer(log_text))
+    if not found:
+        return None
+    m = found[-1]
+    ints = {"calls_begin": "cb", "calls_draft": "cg", "calls_accept": "ca", "gen_drafts": "gd"}
+    ints |= {"acc_drafts": "ad", "gen_tokens": "gt", "acc_tokens": "at"}
+    out: dict = {k: int(m.group(g)) for k, g in ints.items()}
+    out |= {"t_begin_ms": float(m.group("db")), "t_draft_ms": float(m.group("dg"))}
+    out |= {"t_accept_ms": float(m.group("da")), "impl": m.group("impl")}
+    return out
+
+
+def stats_delta(before: dict | None, after: dict | None) -> dict | None:
+    """``after - before`` of every numeric counter (``before`` None: since the start);
+    None without ``after``."""
+    if after is None:
+        return None
+    return {k: (v - (before or {}).get(k, 0) if not isinstance(v, str) else v) for k, v in after.items()}
+
+
+def server_buffers(log_text: str) -> list[dict]:
+    """Every ``... buffer size = X MiB`` line of a server log, in order: ``{"what", "mib"}``."""
+    return [{"what": m.group("what"), "mib": float(m.group("mib"))} for m in BUFFER_RE.finditer(log_text)]
+
+
+def prompt_tokens(tokens: list[int], depth: int, min_prompt: int) -> list[int]:
+    """The prompt at ``depth``: the first ``max(depth, min_prompt)`` tokens of the context.
+
+    Raises:
+        ValueError: the context has fewer tokens than that (the message names the fix).
+    """
+    n = max(int(depth), int(min_prompt))
+    if n > len(tokens):
+        raise ValueError(f"depth {depth}: the context has {len(tokens)} tokens; fix: a longer context_file")
+    return tokens[:n]
+
+
+def run_bench(
+    *, bench_bin: Path, target: dict, drafts: list[dict], cfg: dict, base: dict, sess, log=print
+) -> int:
+    """llama-bench ``-d`` sweep of the target and each draft (one invocation each); returns failures."""
+    depths = ",".join(str(int(d)) for d in cfg["depths"])
+    jobs = [("target", target, [*cfg["pp_sizes"], cfg["n_prompt"]])]
+    jobs += [("draft", d, [cfg["n_prompt"]]) for d in drafts]
+    failed = 0
+    for role, m, sizes in jobs:
+        argv = [str(bench_bin), "-m", m["path"], "-p", ",".join(str(int(s)) for s in sizes)]
+        argv += ["-n", str(cfg["n_gen"]), "-d", depths, "-t", str(cfg["threads"])]
+        argv += ["-ngl", str(cfg["n_gpu_layers"]), "-fa", str(cfg["flash_attn"])]
+        argv += ["-r", str(cfg["repetitions"]), "-o", "jsonl"]
+        conf = {"role": role, "model_id": m["model_id"]}
+        key = run_key({**conf, "argv_tail": argv[3:]}, m["sha256"], base["toolchain_id"], base["host_id"])
+        if sess.done(key):
+            continue
+        log(f"{EXPERIMENT}: llama-bench {role} {m['model_id']} -d {depths}")
+        started = utc_now()
+        res = run_sampled(argv, cfg["timeout_s"])
+        rec = {**base, "run_id": new_id(), "run_key": key, "config": conf, "role": role, "argv": argv}
+        rec |= {"model_id": m["model_id"], "model_sha256": m["sha256"], "started_at": started}
+        rec |= {"ended_at": utc_now(), "peak_rss_bytes": res.peak_rss_bytes}
+        rec |= {"peak_gpu_mem_mib": res.peak_gpu_mem_mib}
+        if not append_result(sess, "spec_depth_bench", rec, res, f"llama-bench {m['model_id']}"):
+            failed += 1
+    return failed
+
+
+def server_argv(server_bin: Path, model: dict, draft: dict | None, c: dict, cfg: dict) -> list[str]:
+    """llama-server argv of one configuration (``server.build_argv`` plus -ngl/-ngld, -fa and -lv 4)."""
+    spec = None
+    if c["role"] == "speculative":
+        spec = {"type": "draft-simple", "draft_path": draft["path"] if draft else None, "n_max": c["n_max"]}
+        spec |= {"n_min": cfg.get("n_min", 0), "p_min": cfg.get("p_min", 0.0)}
+    extra = ["-ngl", str(cfg["n_gpu_layers"]), "-fa", str(cfg["flash_attn"]), "-lv", "4"]
+    if spec:
+        extra += ["-ngld", str(cfg["n_gpu_layers"])]
+    ctx = int(cfg.get("ctx_size") or (max(cfg["depths"]) + int(cfg["n_gen"]) + 64))
+    return build_argv(server_bin, model["path"], threads=cfg["threads"], ctx_size=ctx, spec=spec, extra=extra)
+
+
+def one_request(
+    srv: LlamaServer, tokens: list[int], cfg: dict, timeout: float
+) -> tuple[dict, float, int | None]:
+    """``/completion`` of ``tokens`` (greedy, ignore_eos, ``n_gen``);
+    returns ``(response, wall_ms, peak GPU MiB)``."""
+    body = {"prompt": tokens, "n_predict": int(cfg["n_gen"]), "cache_prompt": False, "return_tokens": True}
+    body |= {"stream": False, **GREEDY, "ignore_eos": True}
+    with PeakSampler(srv.pid, interval_s=0.05, gpu_interval_s=0.1) as ps:
+        t0 = time.perf_counter()
+        res = srv.request_json("POST", "/completion", body, timeout=timeout)
+        wall_ms = (time.perf_counter() - t0) * 1e3
+    return res, wall_ms, ps.peak_gpu_mem_mib
+
+
+def run_requests(
+    *,
+    server_bin: Path,
+    target: dict,
+    drafts: dict,
+    context: str,
+    cfg: dict,
+    base: dict,
+    sess,
+    log_dir,
+    log=print,
+) -> tuple[int, int]:
+    """Every configuration × repetition on a fresh server, one request per depth; returns (ran, failed)."""
+    ran = failed = 0
+    by_id = {c["id"]: c for c in cfg["configs"]}
+    depths = sorted(int(d) for d in cfg["depths"])
+    for rep in range(int(cfg["repetitions"])):
+        for cid in plan_order(list(by_id), rep):
+            c = by_id[cid]
+            draft = drafts[c["draft"]] if c.get("draft") else None
+            model = target
+            if c["role"] == "draft_only":
+                if draft is None:
+                    raise KeyError(f"spec_depth config {cid}: role draft_only needs a draft")
+                model = draft
+            argv = server_argv(server_bin, model, draft, c, cfg)
+            conf = {"config_id": cid, "role": c["role"], "n_max": c.get("n_max"), "rep": rep}
+            sha = model["sha256"] + (":" + draft["sha256"] if draft and c["role"] == "speculative" else "")
+            keys = {
+                d: run_key({**conf, "depth": d, "argv": argv[3:]}, sha, base["toolchain_id"], base["host_id"])
+                for d in depths
+            }
+            if all(sess.done(k) for k in keys.values()):
+                continue
+            srv = LlamaServer(
+                argv,
+                log_dir / f"{sess.session_id[:8]}-{cid}-r{rep}.log",
+                health_timeout_s=cfg["health_timeout_s"],
+            )
+            try:
+                srv.start()
+                tokens = srv.request_json("POST", "/tokenize", {"content": context}, timeout=60)["tokens"]
+                before = spec_stats(srv.log_tail(10**7))
+                for i, d in enumerate(depths):
+                    if sess.done(keys[d]):
+                        continue
+                    started = utc_now()
+                    ptoks = prompt_tokens(tokens, d, cfg["min_prompt"])
+                    resp, wall_ms, peak = one_request(srv, ptoks, cfg, cfg["request_timeout_s"])
+                    time.sleep(0.2)  # the statistics line is written after the response
+                    log_text = srv.log_tail(10**7)
+                    after = spec_stats(log_text)
+                    rec = {**base, "run_id": new_id(), "run_key": keys[d], "started_at": started}
+                    rec |= {"ended_at": utc_now(), "argv": srv.argv, "model_id": model["model_id"]}
+                    rec |= {"model_sha256": model["sha256"], "config_id": cid, "role": c["role"]}
+                    rec |= {"spec_type": "draft-simple" if c["role"] == "speculative" else "none"}
+                    rec |= {"draft_model_id": draft["model_id"] if draft else None}
+                    rec |= {"draft_model_sha256": draft["sha256"] if draft else None}
+                    rec |= {"n_max": c.get("n_max"), "depth": d, "prompt_tokens": len(ptoks), "rep": rep}
+                    rec |= {"request_index": i, "wall_ms": wall_ms, "timings": resp.get("timings", {})}
+                    rec |= {
+                        "spec_stats": stats_delta(before, after) or {},
+                        "stop_type": resp.get("stop_type"),
+                    }
+                    rec |= {
+                        "tokens": resp.get("tokens") or [],
+                        "content_sha256": sha256_text(resp.get("content", "")),
+                    }
+                    rec |= {"peak_gpu_mem_mib": peak, "server_buffers": server_buffers(log_text)}
+                    rec |= {"context_tokens_sha256": sha256_text(",".join(map(str, ptoks)))}
+                    rec |= {
+                        "server_peak_rss_bytes": srv.peak_rss_bytes,
+                        "ctx_size": int(argv[argv.index("-c") + 1]),
+                    }
+                    sess.append(build("spec_depth_request", **rec))
+                    before = after
+                    ran += 1
+                    tm = resp.get("timings", {})
+                    log(
+                        f"{cid:>14} r{rep} d{d:>5}: pp {tm.get('prompt_per_second', 0):8.1f} "
+                        f"tg {tm.get('predicted_per_second', 0):7.1f} tok/s "
+                        f"draft {tm.get('draft_n_accepted', '-')}/{tm.get('draft_n', '-')}"
+                    )
+            except (ServerError, ValueError, KeyError) as e:
+                failed += 1
+                sess.append(
+                    build(
+                        "run_failed",
+                        **base,
+                        run_id=new_id(),
+                        status="failed",
+                        stage="spec_depth",
+                        kind=getattr(e, "kind", type(e).__name__),
+                        error=str(e),
+                        log_tail=srv.log_tail(),
+                        started_at=utc_now(),
+                        ended_at=utc_now(),
+                        argv=argv,
+                        config=conf,
+                    )
+                )
+                log(f"FAILED {cid} r{rep}: {e}")
+            finally:
+                srv.stop()
+    return ran, failed
+
+
+def measure(
+    params: dict, *, root: Path, raw_dir: Path, overrides: dict | None = None, log=print
+) -> SessionResult:
+    """One session of ``params["spec_depth"]`` (+ ``overrides``; ``experiments.profiles`` passes the
+    host profile's keys): the bench sweep, then the requests, to ``raw_dir/spec_depth/<host_id>.jsonl``.
+
+    Raises:
+        KeyError: a config's draft key is not in ``drafts`` (the message lists them).
+        resolve.ParamsError, llamacpp.toolchain.ToolchainError, llamacpp.models.ModelError: the build
+        or a model is missing (the message names the fix).
+    """
+    root, raw_dir = Path(root), Path(root) / raw_dir
+    cfg = {**DEFAULTS, **((params or {}).get(EXPERIMENT) or {}), **(overrides or {})}
+    for c in cfg["configs"]:
+        if c.get("draft") and c["draft"] not in cfg["drafts"]:
+            raise KeyError(
+                f"spec_depth config {c['id']}: draft {c['draft']!r} not in {sorted(cfg['drafts'])}"
+            )
+    toolchain = resolve.get_toolchain(params, build=False)
+    target = resolve.get_models(params, [cfg["target"]], toolchain)[0]
+    drafts = resolve_drafts(cfg, target, lambda mid: resolve.get_models(params, [mid], toolchain)[0])
+    unique = list({d["sha256"]: d for d in drafts.values() if d["sha256"] != target["sha256"]}.values())
+    host = resolve.store_snapshots(raw_dir / "snapshots", toolchain, [target] + unique)
+    context = (root / cfg["context_file"]).read_text()
+    raw_file = raw_dir / EXPERIMENT / f"{host.host_id}.jsonl"
+    git = git_state(root)
+    meta = {"host_id": host.host_id, "toolchain_id": toolchain.record["toolchain_id"], "config": cfg}
+    with Session.open(raw_file, EXPERIMENT, meta) as sess:
+        base: dict = {"session_id": sess.session_id, "experiment": EXPERIMENT, "host_id": host.host_id}
+        base |= {"toolchain_id": toolchain.record["toolchain_id"], "profile": cfg.get("profile")}
+        base |= {"git_commit": git["git_commit"], "git_dirty": git["git_dirty"]}
+        failed = run_bench(
+            bench_bin=toolchain.binary("llama-bench"),
+            target=target,
+            drafts=unique,
+            cfg=cfg,
+            base=base,
+            sess=sess,
+            log=log,
+        )
+        ran, f2 = run_requests(
+            server_bin=toolchain.binary("llama-server"),
+            target=target,
+            drafts=drafts,
+            context=context,
+            cfg=cfg,
+            base=base,
+            sess=sess,
+            log_dir=raw_dir / EXPERIMENT / "logs",
+            log=log,
+        )
+        return SessionResult(
+            session_id=sess.session_id,
+            experiment=EXPERIMENT,
+            resumed=sess.resumed,
+            ran=ran,
+            skipped=0,
+            failed=failed + f2,
+            quarantined=sess.quarantined,
+            raw_file=raw_file,
+            cfg=cfg,
+        )
