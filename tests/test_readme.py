@@ -62,6 +62,9 @@ CHECKS = {
         ".venv/bin/benchbook audit data/claims/clover-35b-a3b-blog.yaml",
     ),
     ".venv/bin/benchbook stages check": ("fresh", ".venv/bin/benchbook stages check"),
+    ".venv/bin/benchbook hosts": ("fresh", ".venv/bin/benchbook hosts"),
+    ".venv/bin/benchbook artifacts add": ("fresh", ".venv/bin/benchbook artifacts add"),
+    ".venv/bin/benchbook artifacts import": ("fresh", ".venv/bin/benchbook artifacts import"),
     "python scripts/bench_analysis.py": ("slow", "python scripts/bench_analysis.py"),
 }
 
@@ -135,6 +138,9 @@ def test_fresh_clone_commands(clone):
         ".venv/bin/benchbook audit CLAIMS.yaml [--logs DIR] [--pair SPEC=BASELINE]",
         ".venv/bin/benchbook stages check",
         WRITEUP_PAGE,
+        ".venv/bin/benchbook hosts",
+        ".venv/bin/benchbook artifacts import",
+        ".venv/bin/benchbook artifacts add",
         ".venv/bin/benchbook models add PATH|URL [--id ID]",
         WRITEUP_ADD,
     ]
@@ -158,6 +164,15 @@ def test_fresh_clone_commands(clone):
         results[".venv/bin/benchbook audit CLAIMS.yaml [--logs DIR] [--pair SPEC=BASELINE]"].returncode == 0
     )
     assert results[".venv/bin/benchbook stages check"].returncode == 0
+    hosts = results[".venv/bin/benchbook hosts"]
+    assert hosts.returncode == 0 and hosts.stdout.startswith(
+        "host 246274abff670295: CPU AMD EPYC (2 threads)"
+    )
+    # an empty cache and nothing pulled: nothing to import, nothing to add
+    imported = results[".venv/bin/benchbook artifacts import"]
+    assert (imported.returncode, imported.stdout) == (0, "")
+    added = results[".venv/bin/benchbook artifacts add"]
+    assert added.returncode == 0 and added.stdout.startswith("0 new artifact(s)"), added.stdout
     add = results[".venv/bin/benchbook models add PATH|URL [--id ID]"]
     assert add.returncode == 0 and add.stdout.startswith("added models.registry.mine in ")
     add = results[WRITEUP_ADD]
