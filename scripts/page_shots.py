@@ -20,16 +20,21 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 from cdp import Browser  # noqa: E402  (tests/cdp.py: the standard-library DevTools client)
 
 WIDTHS = (1280, 800)
+CHARTS_DONE = "[...document.querySelectorAll('.bb-chart')].every(e => e.dataset.rendered || e.dataset.error)"
 MEASURE = """(() => {
   const col = document.querySelector('main') || document.body;
   const colW = col.getBoundingClientRect().width;
-  const box = el => { const r = el.getBoundingClientRect(); return {width: Math.round(r.width),
-      content: el.scrollWidth, scrolls: getComputedStyle(el).overflowX === 'auto' || getComputedStyle(el).overflowX === 'scroll',
-      right: Math.round(r.right)}; };
-  const widest = sel => [...document.querySelectorAll(sel)].map(box).sort((a, b) => b.content - a.content)[0] || null;
+  const scrolls = el => ['auto', 'scroll'].includes(getComputedStyle(el).overflowX);
+  const box = el => { const r = el.getBoundingClientRect();
+    return {width: Math.round(r.width), content: el.scrollWidth, scrolls: scrolls(el),
+            right: Math.round(r.right)}; };
+  const widest = sel => [...document.querySelectorAll(sel)].map(box)
+    .sort((a, b) => b.content - a.content)[0] || null;
   return {viewport: innerWidth, document: document.documentElement.scrollWidth, column: Math.round(colW),
-          height: document.documentElement.scrollHeight, table: widest('main table'), chart: widest('.bb-chart')};
+          height: document.documentElement.scrollHeight, table: widest('main table'),
+          chart: widest('.bb-chart')};
 })()"""
+CHARTS_DONE = "[...document.querySelectorAll('.bb-chart')].every(e => e.dataset.rendered || e.dataset.error)"
 
 
 def main(argv: list[str]) -> int:
@@ -40,15 +45,24 @@ def main(argv: list[str]) -> int:
     if not chromium:
         print("page_shots: no chromium on PATH", file=sys.stderr)
         return 2
-    with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as profile, Browser(chromium, Path(profile)) as browser:
+    with (
+        tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as profile,
+        Browser(chromium, Path(profile)) as browser,
+    ):
         page = browser.page()
         for name in pages:
             for width in WIDTHS:
-                page.call("Emulation.setDeviceMetricsOverride", width=width, height=900, deviceScaleFactor=1, mobile=False)
+                page.call(
+                    "Emulation.setDeviceMetricsOverride",
+                    width=width,
+                    height=900,
+                    deviceScaleFactor=1,
+                    mobile=False,
+                )
                 page.goto((site / name).as_uri())
                 try:
-                    page.wait_for("[...document.querySelectorAll('.bb-chart')].every(e => e.dataset.rendered || e.dataset.error)", 20)
-                except Exception:
+                    page.wait_for(CHARTS_DONE, 20)
+                except Exception:  # a chart that never draws keeps its SVG fallback: measure anyway
                     pass
                 facts = page.evaluate(MEASURE)
                 shot = page.call("Page.captureScreenshot", format="png", captureBeyondViewport=True)

@@ -105,8 +105,14 @@ def variables(nums: dict[str, dict]) -> dict[str, str]:
     """
     clash = sorted(k for k in nums if k.endswith(CELL_SUFFIX))
     if clash:
-        raise SiteError(f"registry keys end in {CELL_SUFFIX!r}, the table-cell suffix: {clash[:5]}; fix: rename them")
-    wide = {exp: sitepages.experiment_wide(nums, exp) for exp in {n.get("experiment") for n in nums.values()} if exp}
+        raise SiteError(
+            f"registry keys end in {CELL_SUFFIX!r}, the table-cell suffix: {clash[:5]}; fix: rename them"
+        )
+    wide = {
+        exp: sitepages.experiment_wide(nums, exp)
+        for exp in {n.get("experiment") for n in nums.values()}
+        if exp
+    }
     out = {}
     for k, v in sorted(nums.items()):
         said = wide.get(v.get("experiment") or "", [])

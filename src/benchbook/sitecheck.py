@@ -4,10 +4,11 @@ Each function returns what it found (typed results or a list of problems, one li
 file and the fix); ``benchbook.site.render`` turns problems into a failed build.  They exist
 because a renderer can succeed while the page lies:
 
-* ``page_links``: every ``{{< var KEY >}}`` of a page's sources (includes followed) must appear in
-  the built page as a link to ``provenance/<experiment>.html#n-KEY``.  Quarto prints ``?var:KEY`` and a warning
-  for an unknown or dotted key (quarto-cli ``src/resources/filters/quarto-pre/shortcodes-handlers.lua``
-  ``handleVars``); smalldocs prints nothing, so only counting links catches a blank.
+* ``page_links``: every ``{{< var KEY >}}`` of a page's sources (includes followed) must appear
+  in the built page as a link to ``provenance/<experiment>.html#n-KEY``.  Quarto prints
+  ``?var:KEY`` and a warning for an unknown or dotted key (quarto-cli
+  ``src/resources/filters/quarto-pre/shortcodes-handlers.lua`` ``handleVars``); smalldocs prints nothing, so only counting links
+  catches a blank.
 * ``notebook_html_outputs``: Quarto adds require.js and jQuery from a CDN to a notebook page with any
   ``text/html`` or ``application/javascript`` output (quarto-cli ``src/core/jupyter/widgets.ts``,
   ``extractJupyterWidgetDependencies``), with no option to turn it off.
@@ -36,6 +37,7 @@ CELL_SUFFIX = "__v"
 def base_key(var: str) -> str:
     """The registry key a ``{{< var >}}`` name quotes: ``KEY`` for ``KEY`` and for ``KEY__v``."""
     return var.removesuffix(CELL_SUFFIX)
+
 
 INCLUDE = re.compile(r"\{\{<\s*include\s+([^\s>]+)\s*>\}\}")
 WARNING = re.compile(r"^\s*(warning|warn)\b", re.I | re.M)

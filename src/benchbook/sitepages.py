@@ -124,7 +124,11 @@ def read_snapshots(snapshots: Path) -> dict[str, dict[str, dict]]:
     out: dict[str, dict[str, dict]] = {}
     for kind, id_field in ids.items():
         path = Path(snapshots) / f"{kind}.jsonl"
-        rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()] if path.is_file() else []
+        rows = (
+            [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+            if path.is_file()
+            else []
+        )
         out[kind] = {r[id_field]: r for r in rows if id_field in r}
     return out
 
@@ -163,9 +167,9 @@ def measured_md(nums: dict[str, dict], experiment: str, snapshots: dict[str, dic
     ns = sorted({int(n["n"]) for n in mine})
     out = ["::: {.bb-measured}"]
     out.append("- **Hosts:** " + "; ".join(host_line(h, snapshots["hosts"].get(h)) for h in hosts))
-    tcs = {n.get("toolchain_id") for n in mine} - {None}
+    tcs = sorted({str(n["toolchain_id"]) for n in mine if n.get("toolchain_id")})
     extra = [
-        f"{tc.get('backend')}, {tc.get('compiler')}" for t in sorted(tcs) if (tc := snapshots["toolchains"].get(t))
+        f"{tc.get('backend')}, {tc.get('compiler')}" for t in tcs if (tc := snapshots["toolchains"].get(t))
     ]
     out.append(
         "- **Build:** "
@@ -187,13 +191,14 @@ def measured_md(nums: dict[str, dict], experiment: str, snapshots: dict[str, dic
     methods = Counter(n.get("ci_method") for n in mine if n.get("ci95"))
     reps = Counter(n.get("replication") for n in mine if n.get("replication"))
     interval = (
-        "; ".join(f"{markdown_text(m or 'method not stated')} ({c} numbers)" for m, c in methods.most_common())
+        "; ".join(
+            f"{markdown_text(m or 'method not stated')} ({c} numbers)" for m, c in methods.most_common()
+        )
         or "none (fewer than 3 repetitions, or a count)"
     )
     out.append(
         f"- **n:** {n_text} per number. **95% intervals**, shown as `value [low, high]` and rounded at "
-        f"the second significant digit of the half-width (three significant digits without one): "
-        + interval
+        f"the second significant digit of the half-width (three significant digits without one): " + interval
     )
     if reps:
         out.append(
@@ -209,7 +214,9 @@ def measured_md(nums: dict[str, dict], experiment: str, snapshots: dict[str, dic
     units = sorted({n.get("unit") or "" for n in mine})
     out.append(
         "- **Units** (named once in each table header, not in its cells): "
-        + "; ".join(f"{markdown_text(u) if u else '(none)'} — {markdown_text(UNIT_MEANING.get(u, u))}" for u in units)
+        + "; ".join(
+            f"{markdown_text(u) if u else '(none)'} — {markdown_text(UNIT_MEANING.get(u, u))}" for u in units
+        )
     )
     out.append(":::")
     return "\n".join(out) + "\n"
@@ -263,7 +270,10 @@ def provenance_entry(num: dict, snapshots: dict[str, dict[str, dict]]) -> str:
         ),
         ("build", e(num.get("build") or "—")),
         ("model", model_text),
-        ("host · session", f"<code>{e(num.get('host_id') or '—')}</code> · <code>{e(num.get('session_id') or '—')}</code>"),
+        (
+            "host · session",
+            f"<code>{e(num.get('host_id') or '—')}</code> · <code>{e(num.get('session_id') or '—')}</code>",
+        ),
         ("measured", f"{e(num.get('measured_from') or '—')} → {e(num.get('measured_to') or '—')}"),
         (
             "caveats",
@@ -273,7 +283,8 @@ def provenance_entry(num: dict, snapshots: dict[str, dict[str, dict]]) -> str:
     ]
     table = "".join(f"<tr><th>{k}</th><td>{v}</td></tr>" for k, v in rows)
     key = num["key"]
-    return f'## {e(key)} {{#n-{key}}}\n\n```{{=html}}\n<table class="table table-sm bb-prov">{table}</table>\n```\n'
+    html_table = f'<table class="table table-sm bb-prov">{table}</table>'
+    return f"## {e(key)} {{#n-{key}}}\n\n```{{=html}}\n{html_table}\n```\n"
 
 
 def provenance_page(nums: dict[str, dict], experiment: str, snapshots: dict[str, dict[str, dict]]) -> str:
