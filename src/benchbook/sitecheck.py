@@ -7,8 +7,8 @@ because a renderer can succeed while the page lies:
 * ``page_links``: every ``{{< var KEY >}}`` of a page's sources (includes followed) must appear
   in the built page as a link to ``provenance/<experiment>.html#n-KEY``.  Quarto prints
   ``?var:KEY`` and a warning for an unknown or dotted key (quarto-cli
-  ``src/resources/filters/quarto-pre/shortcodes-handlers.lua`` ``handleVars``); smalldocs prints nothing, so only counting links
-  catches a blank.
+  ``src/resources/filters/quarto-pre/shortcodes-handlers.lua`` ``handleVars``); smalldocs prints
+  nothing, so only counting links catches a blank.
 * ``notebook_html_outputs``: Quarto adds require.js and jQuery from a CDN to a notebook page with any
   ``text/html`` or ``application/javascript`` output (quarto-cli ``src/core/jupyter/widgets.ts``,
   ``extractJupyterWidgetDependencies``), with no option to turn it off.
