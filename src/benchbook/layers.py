@@ -20,13 +20,13 @@ from .imports import Import, package_graph
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("contract", ("", "paths", "records", "schemas", "migrations", "session", "provenance", "jsonl")),
     ("stats", ("stats",)),
-    ("report engine", ("caveats", "numbers", "charts", "escape")),
+    ("report engine", ("caveats", "numbers", "charts", "escape", "numfmt")),
     ("llamacpp", ("llamacpp", "llamacpp.*")),
     ("resolve", ("resolve",)),
     ("draftself", ("draftself", "draftself.*")),
     ("experiments", ("experiments", "experiments.*")),
     ("ingest/audit", ("ingest", "audit", "audit.*")),
-    ("site", ("site", "sitecheck")),
+    ("site", ("site", "sitecheck", "sitepages", "outputs", "writeup")),
     ("tooling", ("imports", "layers", "stagedeps")),
     ("cli", ("cli", "__main__")),
 ]
@@ -41,8 +41,12 @@ REPORT = (
     "numbers",
     "charts",
     "escape",
+    "numfmt",
     "site",
     "sitecheck",
+    "sitepages",
+    "outputs",
+    "writeup",
 )
 
 
