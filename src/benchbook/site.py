@@ -30,7 +30,7 @@ from pathlib import Path
 
 import yaml
 
-from . import sitepages
+from . import outputs, sitepages
 from .escape import markdown_text
 from .numbers import load_all
 from .numfmt import fmt_interval, fmt_number
@@ -132,7 +132,8 @@ def generate(root: Path, *, raw_root: Path | None = None) -> dict:
     ``reports/numbers`` and the snapshot store (``<raw_root>/data/raw/snapshots``); return the numbers.
 
     Per experiment: ``_generated/<experiment>-measured.md`` ("what was measured", included at the top
-    of its page) and ``_generated/<experiment>-caveats.md`` (its caveat legend)."""
+    of its page) and ``_generated/<experiment>-caveats.md`` (its caveat legend); and
+    ``_generated/speculative-outputs.md``: the model outputs of the cited sessions (``benchbook.outputs``)."""
     nums = load_all(root / "reports" / "numbers")
     snapshots = sitepages.read_snapshots(Path(raw_root or root) / "data" / "raw" / "snapshots")
     (root / "_variables.yml").write_text(
@@ -150,6 +151,10 @@ def generate(root: Path, *, raw_root: Path | None = None) -> dict:
         (prov / f"{exp}.qmd").write_text(sitepages.provenance_page(nums, exp, snapshots))
         (gen / f"{exp}-caveats.md").write_text(caveats_md(nums, exp))
         (gen / f"{exp}-measured.md").write_text(sitepages.measured_md(nums, exp, snapshots))
+    spec_raw = Path(raw_root or root) / "data" / "raw" / "speculative"
+    (gen / "speculative-outputs.md").write_text(
+        outputs.speculative_outputs_md(spec_raw, nums) if spec_raw.is_dir() else "No raw outputs here.\n"
+    )
     name, _ = renderer()
     (gen / "renderer.md").write_text(
         f"This site was built by **{name}** "
