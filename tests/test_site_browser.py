@@ -104,7 +104,7 @@ def site_dir(root, tmp_path_factory):
     from benchbook.numbers import Number, publish
 
     d = tmp_path_factory.mktemp("browser-site")
-    for name in [*PAGES, "favicon.svg"]:
+    for name in [*PAGES, "favicon.svg", "benchbook.css"]:
         shutil.copy(root / name, d / name)
     cfg = yaml.safe_load((root / "_quarto.yml").read_text())
     cfg["project"]["render"] = [
@@ -253,7 +253,7 @@ def visits(site_dir, browser):
             ),
             "tooltips": tooltips,
             "links": page.evaluate(
-                "[...document.querySelectorAll('a[href*=\"provenance.html#\"]')].map(a => a.href)"
+                "[...document.querySelectorAll('a[href*=\"provenance\"][href*=\"#n-\"]')].map(a => a.href)"
             ),
             "ids": page.evaluate("[...document.querySelectorAll('[id]')].map(e => e.id)"),
             "pwned": page.evaluate("window.__bb_pwned || null"),
@@ -285,8 +285,9 @@ def visits(site_dir, browser):
 def test_every_page_opens_without_console_errors(visits):
     _, seen = visits
     pages = [p for p in seen if p != "search"]
-    # 6 pages (offload included) + planted, 3 report notebooks + planted, 2 audit pages + planted
-    assert len(pages) == 14, pages
+    # 6 pages (offload included) + planted, 3 report notebooks + planted, 2 audit pages + planted,
+    # provenance split per experiment: draftself, llama_bench, offload, speculative + the planted zz
+    assert len(pages) == 19, pages
     assert {p: v["errors"] for p, v in seen.items() if p != "search" and v["errors"]} == {}
 
 
@@ -320,10 +321,13 @@ def test_every_chart_becomes_a_vega_view_with_a_tooltip(visits, site_dir):
 
 def test_every_number_link_resolves(visits):
     _, seen = visits
-    ids = set(seen["provenance.html"]["ids"])
+    base, _ = visits
+    ids = {p: set(v["ids"]) for p, v in seen.items() if p.startswith("provenance/")}
     links = [(p, href) for p, v in seen.items() if p != "search" for href in v["links"]]
     assert len(links) >= 6 + 21 + 32 + 87  # the var uses of index, llama_bench, speculative, draftself
-    assert [(p, h) for p, h in links if "/provenance.html#" not in h or h.split("#", 1)[1] not in ids] == []
+    # every link goes to provenance/<experiment>.html#n-KEY, and that page has the anchor
+    target = [(p, h.removeprefix(base).split("#", 1)) for p, h in links]
+    assert [(p, t) for p, t in target if t[1] not in ids.get(t[0], set())] == []
 
 
 def test_planted_payloads_stay_inert_text_everywhere(visits):
@@ -336,7 +340,7 @@ def test_planted_payloads_stay_inert_text_everywhere(visits):
     assert shown_on == [
         "audits/planted.html",
         "planted.html",
-        "provenance.html",
+        "provenance/zz.html",
         "reports/notebooks/planted_report.html",
     ]
     # smalldocs' index drops the tags' text; what is left is shown as text and runs nothing

@@ -20,6 +20,7 @@ import polars as pl
 
 from benchbook import caveats, charts
 from benchbook.numbers import Number, build_of, line_ranges, make_key, publish
+from benchbook.numfmt import fmt_interval
 from benchbook.provenance import read_snapshots
 from benchbook.session import latest_completed_session
 
@@ -339,7 +340,11 @@ def _charts(table: pl.DataFrame, req: pl.DataFrame, cost: sp.CostModel | None, o
         "server_policy",
         "session_id",
         pl.col("caveats").list.join(", ").alias("caveat_ids"),
+        pl.col("run_ids").list.eval(pl.element().str.slice(0, 8)).list.join(" ").alias("run_ids_short"),
     ).to_dicts()
+    for pt in pts:  # the page's rounding rule (numfmt) for the tooltip, not raw floats
+        ci = (pt["speedup_ci_low"], pt["speedup_ci_high"]) if pt["speedup_ci_low"] is not None else None
+        pt["speedup_shown"] = fmt_interval(pt["speedup_mean"], ci)
     curves = []
     if cost:
         for did, c in cost.c.items():
@@ -364,14 +369,15 @@ def _charts(table: pl.DataFrame, req: pl.DataFrame, cost: sp.CostModel | None, o
         alt.Tooltip("n_max:Q", format="d"),
         alt.Tooltip("alpha:Q", format=".3f"),
         alt.Tooltip("tau:Q", format=".2f"),
-        alt.Tooltip("speedup_mean:Q", format=".3f"),
-        alt.Tooltip("speedup_ci_low:Q", format=".3f"),
-        alt.Tooltip("speedup_ci_high:Q", format=".3f"),
+        alt.Tooltip("speedup_shown:N", title="speedup × [95% CI]"),
+        alt.Tooltip("speedup_ci_low:Q", format=".3~g"),
+        alt.Tooltip("speedup_ci_high:Q", format=".3~g"),
         alt.Tooltip("n:Q", format="d", title="n (requests)"),
-        alt.Tooltip("speedup_model:Q", format=".3f"),
+        alt.Tooltip("speedup_model:Q", format=".3~g"),
         alt.Tooltip("server_policy:N"),
         alt.Tooltip("caveat_ids:N"),
         alt.Tooltip("session_id:N"),
+        alt.Tooltip("run_ids_short:N", title="run ids"),
     ]
     p = alt.Chart(alt.Data(values=pts)).encode(
         x=alt.X("alpha:Q", title="acceptance α", scale=alt.Scale(domain=[0, 1]))
@@ -380,8 +386,9 @@ def _charts(table: pl.DataFrame, req: pl.DataFrame, cost: sp.CostModel | None, o
         p.mark_rule(color="gray").encode(y="speedup_ci_low:Q", y2="speedup_ci_high:Q"),
         p.mark_point(filled=True, size=60).encode(
             y=alt.Y("speedup_mean:Q", title="decode speedup vs baseline"),
-            color=alt.Color("spec_type:N"),
-            shape="server_policy:N",
+            # colour and shape on the same field: one legend, a distinct symbol per drafter
+            color=alt.Color("spec_type:N", title="drafter"),
+            shape=alt.Shape("spec_type:N", title="drafter"),
             tooltip=tips,
         ),
     ]
@@ -391,6 +398,14 @@ def _charts(table: pl.DataFrame, req: pl.DataFrame, cost: sp.CostModel | None, o
             alt.Chart(alt.Data(values=curves))
             .mark_line(strokeDash=[4, 3], opacity=0.6)
             .encode(x="alpha:Q", y="model_speedup:Q", detail="curve:N", tooltip=[alt.Tooltip("curve:N")]),
+        )
+        ends = [c for c in curves if c["alpha"] == 1.0]  # each model curve labelled at its α = 1 end
+        for end in ends:
+            end["label"] = str(end["curve"]).split(", ")[-1] + " model"
+        layers.append(
+            alt.Chart(alt.Data(values=ends))
+            .mark_text(align="left", dx=4, fontSize=10, color="#333")
+            .encode(x="alpha:Q", y="model_speedup:Q", text="label:N")
         )
     one = alt.Chart(alt.Data(values=[{"y": 1.0}])).mark_rule(color="black").encode(y="y:Q")
     charts.save(
@@ -418,27 +433,31 @@ def _charts(table: pl.DataFrame, req: pl.DataFrame, cost: sp.CostModel | None, o
         )
         .to_dicts()
     )
+    bars = alt.Chart(alt.Data(values=acc)).encode(
+        x=alt.X("alpha:Q", title="α = accepted ÷ drafted", scale=alt.Scale(domain=[0, 1.2])),
+        y=alt.Y("config_id:N", title=None),
+        yOffset="prompt_id:N",
+    )
+    # the prompt is named beside each bar, so the chart does not rely on colour alone
+    labels = bars.mark_text(align="left", dx=3, fontSize=9, color="#222").encode(text="prompt_id:N")
     charts.save(
-        alt.Chart(alt.Data(values=acc))
-        .mark_bar()
-        .encode(
-            x=alt.X("alpha:Q", title="α = accepted ÷ drafted", scale=alt.Scale(domain=[0, 1])),
-            y=alt.Y("config_id:N", title=None),
-            yOffset="prompt_id:N",
-            color="prompt_id:N",
-            tooltip=[
-                alt.Tooltip("config_id:N"),
-                alt.Tooltip("prompt_id:N"),
-                alt.Tooltip("spec_type:N"),
-                alt.Tooltip("n_max:Q", format="d"),
-                alt.Tooltip("alpha:Q", format=".3f"),
-                alt.Tooltip("accepted:Q", format=",d"),
-                alt.Tooltip("drafted:Q", format=",d"),
-                alt.Tooltip("n:Q", format="d", title="n (requests)"),
-                alt.Tooltip("server_policy:N"),
-            ],
-        )
-        .properties(width=480, title="Acceptance per prompt"),
+        alt.layer(
+            bars.mark_bar().encode(
+                color="prompt_id:N",
+                tooltip=[
+                    alt.Tooltip("config_id:N"),
+                    alt.Tooltip("prompt_id:N"),
+                    alt.Tooltip("spec_type:N"),
+                    alt.Tooltip("n_max:Q", format="d"),
+                    alt.Tooltip("alpha:Q", format=".3f"),
+                    alt.Tooltip("accepted:Q", format=",d"),
+                    alt.Tooltip("drafted:Q", format=",d"),
+                    alt.Tooltip("n:Q", format="d", title="n (requests)"),
+                    alt.Tooltip("server_policy:N"),
+                ],
+            ),
+            labels,
+        ).properties(width=480, title="Acceptance per prompt"),
         out_dir,
         "spec_acceptance",
     )
@@ -463,7 +482,8 @@ def _charts(table: pl.DataFrame, req: pl.DataFrame, cost: sp.CostModel | None, o
         .encode(
             x=alt.X("n_max:Q", title="n_max (draft tokens)"),
             y=alt.Y("peak_rss_mib:Q", title="peak RSS of llama-server (MiB)", scale=alt.Scale(zero=False)),
-            color="spec_type:N",
+            color=alt.Color("spec_type:N", title="drafter"),
+            shape=alt.Shape("spec_type:N", title="drafter"),
             tooltip=[
                 alt.Tooltip("config_id:N"),
                 alt.Tooltip("spec_type:N"),
