@@ -54,6 +54,19 @@ def test_markdown_escapes_cuts_and_highlights():
     assert 'differs from the baseline from token 1</span><pre class="bb-output">ok &lt;<mark>b&gt;no' in md
     sha = hashlib.sha256(("ok " + evil).encode()).hexdigest()
     assert f"<b>baseline</b> (repetitions 0): 2 tokens, stop limit, sha256 <code>{sha}</code>" in md
+    assert "<details>" not in md  # nothing equal to the baseline here
+
+
+def test_outputs_equal_to_the_baseline_are_collapsed_but_named():
+    md = outputs.outputs_md(
+        outputs.output_rows(
+            [req("baseline", 0, [1], "a"), req("self-n4", 0, [1], "a"), req("self-n8", 0, [1], "a")]
+        )
+    )
+    sha = hashlib.sha256(b"a").hexdigest()
+    assert md.count("<pre") == 1  # the baseline's text only
+    assert "<details><summary>2 configuration outputs with exactly the baseline's tokens</summary>" in md
+    assert f"<li><b>self-n4</b> (rep 0): 1 tokens, sha256 <code>{sha[:16]}…</code></li>" in md
 
 
 def test_read_requests_keeps_the_cited_sessions_and_names_a_bad_line(tmp_path):

@@ -61,15 +61,17 @@ NUMS = {
     ),
     "e-b": num("e-b", 0.4812, ["cap_hit", "high_variance", "synthetic_inputs"], unit="×"),
     "e-c": num("e-c", 1.0, ["synthetic_inputs"], unit=""),
-    # a training figure without a session: not part of "every measured number"
+    # a training figure: the one number synthetic_inputs does not apply to
     "e-train": num("e-train", 420.06, [], unit="s", session_id=None),
+    # six more, so that synthetic_inputs is on 9 of 10 numbers (WIDE_SHARE = 0.9): said once
+    **{f"e-f{i}": num(f"e-f{i}", 2.0, ["synthetic_inputs"]) for i in range(6)},
 }
 
 
 def test_markers_follow_rule_order_and_skip_rules_said_once():
     marks = sitepages.markers()
     assert marks["cap_hit"] == "†1" and marks["high_variance"] == "†3" and marks["synthetic_inputs"] == "†12"
-    # synthetic_inputs is on every measured number of "e": said once, never marked
+    # synthetic_inputs is on 9 of the 10 numbers of "e": said once, never marked
     assert sitepages.experiment_wide(NUMS, "e") == ["synthetic_inputs"]
     assert sitepages.marker_text(NUMS["e-a"], ["synthetic_inputs"]) == " †1"
     assert sitepages.marker_text(NUMS["e-b"], ["synthetic_inputs"]) == " †1,3"
@@ -97,10 +99,10 @@ def test_legend_names_each_marker_once_with_counts_and_links():
     md = sitepages.legend_md(NUMS, "e")
     lines = [line for line in md.splitlines() if line.startswith("- ")]
     assert lines[0].startswith(
-        "- **Every measured number on this page:** "
-        "[synthetic_inputs](provenance.qmd#c-synthetic_inputs) (note)"
+        "- **Said once, not marked:** [synthetic_inputs](provenance.qmd#c-synthetic_inputs) (note): "
+        "every number on this page except `e-train` — "
     )
-    assert lines[1].startswith("- **†1** [cap_hit](provenance.qmd#c-cap_hit) (warning, 2 of 4 numbers) — ")
+    assert lines[1].startswith("- **†1** [cap_hit](provenance.qmd#c-cap_hit) (warning, 2 of 10 numbers) — ")
     assert lines[2].startswith("- **†3** [high_variance](provenance.qmd#c-high_variance) (")
     assert len(lines) == 3
 
@@ -112,7 +114,7 @@ def test_what_was_measured_comes_from_the_records():
     assert f"smollm2-135m-q4_1 `sha256:{'a' * 64}`" in md
     assert "**Measured:** 2026-11-29 13:14 → 2026-11-29 13:20 UTC in 1 session" in md
     assert "**n:** 3 per number" in md and "student-t over per-repetition rates (1 numbers)" in md
-    assert "[synthetic_inputs](provenance.qmd#c-synthetic_inputs)" in md
+    assert "**Caveat said once:** [synthetic_inputs](provenance.qmd#c-synthetic_inputs) (note): every " in md
     assert "×" in md and "tok/s" in md
 
 
@@ -130,6 +132,6 @@ def test_provenance_entry_is_compact_and_cache_relative():
 def test_provenance_pages_are_split_per_experiment():
     page = sitepages.provenance_page(NUMS, "e", SNAP)
     assert page.startswith('---\ntitle: "Provenance: e"\ntoc: false\n---')
-    assert page.count("{#n-") == 4
+    assert page.count("{#n-") == 10
     index = sitepages.provenance_index_md(NUMS)
-    assert "- [e](provenance/e.qmd): 4 numbers" in index and "{#c-cap_hit}" in index
+    assert "- [e](provenance/e.qmd): 10 numbers" in index and "{#c-cap_hit}" in index

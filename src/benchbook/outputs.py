@@ -127,8 +127,9 @@ def preview_html(text: str, highlight_from: int | None) -> str:
 
 def outputs_md(rows: list[OutputRow]) -> str:
     """Markdown with one raw HTML block per prompt: the baseline output, then per configuration its
-    repetitions grouped by output (sha256, tokens, stop) — "same as baseline" or the diverging output
-    with its first differing token index and the text from there highlighted."""
+    repetitions grouped by output (sha256, tokens): a diverging output in full (first 300 characters)
+    with its first differing token index and the text from there highlighted; outputs with exactly the
+    baseline's tokens listed in a collapsed ``<details>``."""
     if not rows:
         return "No speculative-decoding outputs in the cited sessions.\n"
     out = []
@@ -144,7 +145,8 @@ def outputs_md(rows: list[OutputRow]) -> str:
                 f"stop {html_text(b.stop_type)}, sha256 <code>{html_text(b.sha256)}</code></p>"
                 f'<pre class="bb-output">{preview_html(b.content, None)}</pre>'
             )
-        items = []
+        items: list[str] = []
+        same: list[str] = []
         for config in sorted({row.config_id for row in mine} - {"baseline"}):
             runs = [row for row in mine if row.config_id == config]
             for sha in sorted({row.sha256 for row in runs}):
@@ -155,7 +157,7 @@ def outputs_md(rows: list[OutputRow]) -> str:
                     f"{first.n_tokens} tokens, sha256 <code>{html_text(sha[:16])}…</code>"
                 )
                 if first.first_diff_token is None and first.first_diff_char is None:
-                    items.append(f"<li>{head} — same tokens as the baseline</li>")
+                    same.append(f"<li>{head}</li>")
                     continue
                 where = "token " + (
                     str(first.first_diff_token) if first.first_diff_token is not None else "?"
@@ -164,7 +166,13 @@ def outputs_md(rows: list[OutputRow]) -> str:
                     f'<li>{head} — <span class="bb-mismatch">differs from the baseline from {where}</span>'
                     f'<pre class="bb-output">{preview_html(first.content, first.first_diff_char)}</pre></li>'
                 )
-        parts.append("<ul>" + "".join(items) + "</ul>")
+        if items:
+            parts.append("<ul>" + "".join(items) + "</ul>")
+        if same:  # identical outputs collapsed: each still named with its sha256 and token count
+            parts.append(
+                f"<details><summary>{len(same)} configuration outputs with exactly the baseline's tokens"
+                f"</summary><ul>{''.join(same)}</ul></details>"
+            )
         out.append("```{=html}\n" + "".join(parts) + "\n```\n")
     return "\n".join(out)
 

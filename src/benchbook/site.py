@@ -54,9 +54,14 @@ CHARTS_JS = """// benchbook: replace each static SVG fallback with the interacti
       var spec = (window.BB_SPECS || {})[el.dataset.spec];
       if (!window.vegaEmbed) { el.dataset.error = 'vega bundle not loaded'; return; }
       if (!spec) { el.dataset.error = 'no spec ' + el.dataset.spec; return; }
+      // the static image's alt text names the chart for screen readers (Vega would say "Vega visualization")
+      var img = el.querySelector('img'), alt = img ? img.getAttribute('alt') : '';
+      if (alt) { spec = Object.assign({}, spec, {description: alt}); }
       var holder = document.createElement('div');
       window.vegaEmbed(holder, spec, {actions: false, renderer: 'svg'}).then(function () {
         el.replaceChildren(holder); el.dataset.rendered = 'vega';
+        var svg = holder.querySelector('svg');
+        if (svg && alt) { svg.setAttribute('role', 'img'); svg.setAttribute('aria-label', alt); }
       }).catch(function (e) { el.dataset.error = String(e); });
     });
   }

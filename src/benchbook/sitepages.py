@@ -63,16 +63,42 @@ def markers() -> dict[str, str]:
     return {rule_id: f"†{i}" for i, rule_id in enumerate(caveats_mod.RULES, start=1)}
 
 
+#: A rule attached to at least this share of an experiment's numbers is said once for the page (with
+#: the numbers it does not apply to named) instead of marking nearly every number.
+WIDE_SHARE = 0.9
+
+
 def experiment_wide(nums: dict[str, dict], experiment: str) -> list[str]:
-    """Rules attached to every number of ``experiment`` that was measured (has a ``session_id``): said
-    once for the experiment (in its "what was measured" block and legend), not marked per number."""
-    measured = [n for n in nums.values() if n.get("experiment") == experiment and n.get("session_id")]
-    if not measured:
+    """Rules attached to at least ``WIDE_SHARE`` of ``experiment``'s numbers, in ``caveats.RULES`` order:
+    said once for the experiment (its "what was measured" block and legend, with the exceptions named
+    by ``exceptions``), not marked per number."""
+    mine = [n for n in nums.values() if n.get("experiment") == experiment]
+    if not mine:
         return []
-    common = set(measured[0].get("caveats", []))
-    for n in measured[1:]:
-        common &= set(n.get("caveats", []))
-    return [r for r in caveats_mod.RULES if r in common]
+    counts = Counter(c for n in mine for c in set(n.get("caveats", [])))
+    return [r for r in caveats_mod.RULES if counts.get(r, 0) >= WIDE_SHARE * len(mine)]
+
+
+def exceptions(nums: dict[str, dict], experiment: str, rule_id: str) -> list[str]:
+    """Keys of ``experiment``'s numbers that ``rule_id`` does not apply to, sorted."""
+    return sorted(
+        k
+        for k, n in nums.items()
+        if n.get("experiment") == experiment and rule_id not in n.get("caveats", [])
+    )
+
+
+def _said_once(nums: dict[str, dict], experiment: str, rule_id: str, link: str) -> str:
+    """``[rule](link) (severity): applies to every number here except `a`, `b``` (or ``except N numbers``)."""
+    left = exceptions(nums, experiment, rule_id)
+    r = caveats_mod.RULES[rule_id]
+    if not left:
+        scope = "every number on this page"
+    elif len(left) <= 6:
+        scope = "every number on this page except " + ", ".join(f"`{markdown_text(k)}`" for k in left)
+    else:
+        scope = f"every number on this page except {len(left)} (their tooltips list their caveats)"
+    return f"[{rule_id}]({link}#c-{rule_id}) ({r.severity}): {scope}"
 
 
 def marker_text(num: dict, said_once: list[str]) -> str:
@@ -99,10 +125,9 @@ def legend_md(nums: dict[str, dict], experiment: str) -> str:
     marks = markers()
     out = []
     for c in wide:
-        r = caveats_mod.RULES[c]
         out.append(
-            f"- **Every measured number on this page:** [{c}](provenance.qmd#c-{c}) ({r.severity}) — "
-            f"{_first_sentence(r.doc)}"
+            f"- **Said once, not marked:** {_said_once(nums, experiment, c, 'provenance.qmd')} — "
+            f"{_first_sentence(caveats_mod.RULES[c].doc)}"
         )
     for c in caveats_mod.RULES:
         if counts.get(c):
@@ -206,11 +231,8 @@ def measured_md(nums: dict[str, dict], experiment: str, snapshots: dict[str, dic
             + "; ".join(f"{markdown_text(r)} ({c} numbers)" for r, c in reps.most_common())
         )
     wide = experiment_wide(nums, experiment)
-    if wide:
-        out.append(
-            "- **Said once for every measured number here:** "
-            + ", ".join(f"[{c}](provenance.qmd#c-{c})" for c in wide)
-        )
+    for c in wide:
+        out.append("- **Caveat said once:** " + _said_once(nums, experiment, c, "provenance.qmd"))
     units = sorted({n.get("unit") or "" for n in mine})
     out.append(
         "- **Units** (named once in each table header, not in its cells): "
