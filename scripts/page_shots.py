@@ -1,7 +1,7 @@
 """Screenshots and layout measurements of built pages in headless chromium (DevTools protocol).
 
 Usage: ``python scripts/page_shots.py SITE_DIR OUT_DIR [PAGE ...]`` (default pages: speculative.html,
-draftself.html).  For each page and each width (1280 and 800 px) it writes ``OUT_DIR/<page>-<width>.png``
+draftself.html).  For each page and each width (1280 and 800 px) it writes ``OUT_DIR/<page>-<width>.jpg``
 (the whole page) and prints one JSON line: the page's document width against the viewport, the widest
 table and chart (their own width and whether their content overflows the column without a scroll
 container), and the page's height.
@@ -65,8 +65,11 @@ def main(argv: list[str]) -> int:
                 except Exception:  # a chart that never draws keeps its SVG fallback: measure anyway
                     pass
                 facts = page.evaluate(MEASURE)
-                shot = page.call("Page.captureScreenshot", format="png", captureBeyondViewport=True)
-                path = out / f"{Path(name).stem}-{width}.png"
+                # JPEG: a whole page as PNG is 1-2 MB; quality 85 keeps text legible at a third of that
+                shot = page.call(
+                    "Page.captureScreenshot", format="jpeg", quality=85, captureBeyondViewport=True
+                )
+                path = out / f"{Path(name).stem}-{width}.jpg"
                 path.write_bytes(base64.b64decode(shot["data"]))
                 print(json.dumps({"page": name, "width": width, "png": str(path), **facts}))
     return 0

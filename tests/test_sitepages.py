@@ -82,7 +82,7 @@ def test_variables_hold_the_interval_the_marker_and_a_unitless_cell_variant():
     v = site.variables(NUMS)
     assert v["e-a"] == (
         "[73 &#91;60, 85&#93; tok/s †1](provenance/e.qmd#n-e-a "
-        '"n=3, 95% CI 73 [60, 85] (student-t over per-repetition rates); caveats: cap_hit, synthetic_inputs")'
+        '"n=3, 95% CI [60, 85] (student-t over per-repetition rates); caveats: cap_hit, synthetic_inputs")'
     )
     assert v["e-a__v"].startswith("[73 &#91;60, 85&#93; †1](provenance/e.qmd#n-e-a ")
     assert v["e-b__v"].startswith("[0.481 †1,3](")

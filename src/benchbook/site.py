@@ -89,7 +89,8 @@ def variable_link(num: dict, said_once: tuple[str, ...] | list[str] = (), *, uni
     ci = num.get("ci95")
     title = f"n={num['n']}"
     if ci:
-        title += f", 95% CI {fmt_interval(num['value'], ci)}"
+        shown = fmt_interval(num["value"], ci)  # "v [low, high]"; the title repeats only the interval
+        title += f", 95% CI {shown[shown.find(' [') + 1 :] if ' [' in shown else f'[{shown}, {shown}]'}"
         if num.get("ci_method"):
             title += f" ({num['ci_method']})"
         if num.get("replication"):
