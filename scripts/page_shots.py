@@ -17,7 +17,7 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-from cdp import Browser  # noqa: E402  (tests/cdp.py: the standard-library DevTools client)
+from cdp import Browser, CDPError  # noqa: E402  (tests/cdp.py: the standard-library DevTools client)
 
 WIDTHS = (1280, 800)
 CHARTS_DONE = "[...document.querySelectorAll('.bb-chart')].every(e => e.dataset.rendered || e.dataset.error)"
@@ -65,13 +65,18 @@ def main(argv: list[str]) -> int:
                 except Exception:  # a chart that never draws keeps its SVG fallback: measure anyway
                     pass
                 facts = page.evaluate(MEASURE)
-                # JPEG: a whole page as PNG is 1-2 MB; quality 85 keeps text legible at a third of that
-                shot = page.call(
-                    "Page.captureScreenshot", format="jpeg", quality=85, captureBeyondViewport=True
+                # JPEG: a whole page as PNG is 1-2 MB; quality 60 keeps text legible at a third of that
+                path: Path | None = out / f"{Path(name).stem.replace('/', '-')}-{width}.jpg"
+                try:
+                    shot = page.call(
+                        "Page.captureScreenshot", format="jpeg", quality=60, captureBeyondViewport=True
+                    )
+                    path.write_bytes(base64.b64decode(shot["data"]))
+                except CDPError:  # "Page is too large" (over ~16,000 px of height): measure only
+                    path = None
+                print(
+                    json.dumps({"page": name, "width": width, "image": str(path) if path else None, **facts})
                 )
-                path = out / f"{Path(name).stem}-{width}.jpg"
-                path.write_bytes(base64.b64decode(shot["data"]))
-                print(json.dumps({"page": name, "width": width, "png": str(path), **facts}))
     return 0
 
 

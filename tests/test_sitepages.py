@@ -124,9 +124,14 @@ def test_provenance_entry_is_compact_and_cache_relative():
     assert "&lt;cache&gt;/toolchains/b1/bin/llama-server -m &lt;cache&gt;/models/x.gguf" in entry
     assert f"smollm2-135m-q4_1 <code>{'a' * 64}</code>" in entry
     assert "lines 1–3, 7" in entry and "<code>rrrrrrrrrrrr</code>" in entry
-    assert "73 [60, 85] — student-t over per-repetition rates" in entry
+    assert "<b>73 [60, 85] tok/s</b> · n 3 · 95% interval: student-t over per-repetition rates" in entry
     assert sitepages.cache_relative("/home/u/.cache/benchbook/models/m.gguf") == "<cache>/models/m.gguf"
     assert sitepages.cache_relative("-m") == "-m"
+    sha = "b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53"
+    assert (
+        sitepages.cache_relative(f"/root/.cache/benchbook/models/{sha}.gguf")
+        == "<cache>/models/b179c9523d0e….gguf"
+    )
 
 
 def test_provenance_pages_are_split_per_experiment():

@@ -19,6 +19,7 @@ returns Markdown that both renderers read unchanged.  Strings that come from rec
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from pathlib import Path
 
@@ -245,10 +246,18 @@ def measured_md(nums: dict[str, dict], experiment: str, snapshots: dict[str, dic
 
 
 def cache_relative(arg: str) -> str:
-    """A command argument with the benchbook cache prefix (``…/.cache/benchbook/``) as ``<cache>/``."""
+    """A command argument with the benchbook cache prefix (``…/.cache/benchbook/``) as ``<cache>/`` and a
+    model file's sha256 name shortened to 12 hex digits (the full sha256 is in the entry's model field).
+
+    >>> cache_relative("/root/.cache/benchbook/models/" + "ab" * 32 + ".gguf")
+    '<cache>/models/abababababab….gguf'
+    """
     marker = "/.cache/benchbook/"
     i = arg.find(marker)
-    return arg if i < 0 else "<cache>/" + arg[i + len(marker) :]
+    if i < 0:
+        return arg
+    rel = "<cache>/" + arg[i + len(marker) :]
+    return re.sub(r"(?<=<cache>/models/)([0-9a-f]{12})[0-9a-f]{52}", r"\1…", rel)
 
 
 def _ranges(lines: list[list[int]]) -> str:
@@ -265,48 +274,43 @@ def provenance_entry(num: dict, snapshots: dict[str, dict[str, dict]]) -> str:
     if num.get("model_sha256"):
         model_text = f"{e(model['model_id']) + ' ' if model else ''}<code>{e(num['model_sha256'])}</code>"
     ci = num.get("ci95")
+    sd = f" · sd {e(fmt_interval(num['sd'], None))}" if num.get("sd") is not None else ""
+    interval = "no interval"
+    if ci:
+        method = e(num.get("ci_method") or "method not stated")
+        interval = f"95% interval: {method}"
+        if num.get("replication"):
+            interval += f"; replication: {e(num['replication'])}"
+    records = "; ".join(
+        f"<code>{e(s['file'])}</code> lines {e(_ranges(s['lines']))}" for s in num.get("sources", [])
+    )
+    runs = " ".join(f"<code>{e(r[:12])}</code>" for r in num.get("run_ids", []))
+    caveat_links = ", ".join(
+        f'<a href="../provenance.html#c-{e(c)}">{e(c)}</a>' for c in num.get("caveats", [])
+    )
     rows = [
-        ("value", e(fmt_number(num))),
-        ("label", e(num.get("label", ""))),
-        ("n · sd", f"{num['n']} · {e(fmt_interval(num['sd'], None)) if num.get('sd') is not None else '—'}"),
-        (
-            "95% interval",
-            f"{e(fmt_interval(num['value'], ci))} — {e(num.get('ci_method') or 'method not stated')}"
-            + (f"; replication: {e(num['replication'])}" if num.get("replication") else "")
-            if ci
-            else "—",
-        ),
-        ("computation", f"<code>{e(num.get('computation', ''))}</code>"),
-        (
-            "records",
-            "<br>".join(
-                f"<code>{e(s['file'])}</code> lines {e(_ranges(s['lines']))}" for s in num.get("sources", [])
-            ),
-        ),
-        ("run ids", " ".join(f"<code>{e(r[:12])}</code>" for r in num.get("run_ids", []))),
+        ("value", f"<b>{e(fmt_number(num))}</b> · n {num['n']}{sd} · {interval}"),
+        ("what", f"{e(num.get('label', ''))} · <code>{e(num.get('computation', ''))}</code>"),
+        ("records", records + (f" · runs {runs}" if runs else "")),
         (
             "command",
             "<br>".join(
                 f"<code>{e(' '.join(cache_relative(a) for a in c))}</code>" for c in num.get("commands", [])
             ),
         ),
-        ("build", e(num.get("build") or "—")),
-        ("model", model_text),
         (
-            "host · session",
-            f"<code>{e(num.get('host_id') or '—')}</code> · <code>{e(num.get('session_id') or '—')}</code>",
+            "conditions",
+            f"build {e(num.get('build') or '—')} · model {model_text} · host "
+            f"<code>{e(num.get('host_id') or '—')}</code> · session "
+            f"<code>{e(num.get('session_id') or '—')}</code> · "
+            f"{e((num.get('measured_from') or '—')[:19])} → {e((num.get('measured_to') or '—')[:19])} UTC",
         ),
-        ("measured", f"{e(num.get('measured_from') or '—')} → {e(num.get('measured_to') or '—')}"),
-        (
-            "caveats",
-            ", ".join(f'<a href="../provenance.html#c-{e(c)}">{e(c)}</a>' for c in num.get("caveats", []))
-            or "none",
-        ),
+        ("caveats", caveat_links or "none"),
     ]
     table = "".join(f"<tr><th>{k}</th><td>{v}</td></tr>" for k, v in rows)
     key = num["key"]
     html_table = f'<table class="table table-sm bb-prov">{table}</table>'
-    return f"## {e(key)} {{#n-{key}}}\n\n```{{=html}}\n{html_table}\n```\n"
+    return f"### {e(key)} {{#n-{key}}}\n\n```{{=html}}\n{html_table}\n```\n"
 
 
 def provenance_page(nums: dict[str, dict], experiment: str, snapshots: dict[str, dict[str, dict]]) -> str:
