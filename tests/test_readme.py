@@ -41,6 +41,15 @@ CHECKS = {
         ".venv/bin/benchbook audit data/claims/clover-35b-a3b-blog.yaml",
     ),
     ".venv/bin/benchbook stages check": ("fresh", ".venv/bin/benchbook stages check"),
+    ".venv/bin/benchbook numbers spec-self-n4-code": (
+        "fresh",
+        ".venv/bin/benchbook numbers spec-self-n4-code",
+    ),
+    ".venv/bin/benchbook new-page self-draft-note --experiment speculative --match spec-self-n4-code": (
+        "fresh",
+        ".venv/bin/benchbook new-page self-draft-note --experiment speculative --match spec-self-n4-code",
+    ),
+    ".venv/bin/benchbook site build": ("fresh", ".venv/bin/benchbook site build"),
     "python scripts/bench_analysis.py": ("slow", "python scripts/bench_analysis.py"),
 }
 
@@ -113,6 +122,9 @@ def test_fresh_clone_commands(clone):
         ".venv/bin/benchbook ingest FILE... [--host NAME] [--build N]",
         ".venv/bin/benchbook audit CLAIMS.yaml [--logs DIR] [--pair SPEC=BASELINE]",
         ".venv/bin/benchbook stages check",
+        ".venv/bin/benchbook numbers spec-self-n4-code",
+        ".venv/bin/benchbook new-page self-draft-note --experiment speculative --match spec-self-n4-code",
+        ".venv/bin/benchbook site build",
         ".venv/bin/benchbook models add PATH|URL [--id ID]",
     ]
     assert sorted(order) == sorted(k for k, (kind, _) in CHECKS.items() if kind == "fresh")
@@ -135,6 +147,27 @@ def test_fresh_clone_commands(clone):
         results[".venv/bin/benchbook audit CLAIMS.yaml [--logs DIR] [--pair SPEC=BASELINE]"].returncode == 0
     )
     assert results[".venv/bin/benchbook stages check"].returncode == 0
+    numbers = results[".venv/bin/benchbook numbers spec-self-n4-code"]
+    assert numbers.returncode == 0 and numbers.stdout.splitlines()[2].split()[:5] == [
+        "spec-self-n4-code_echo-decode",
+        "36.9",
+        "[29.3,",
+        "44.5]",
+        "tok/s",
+    ], numbers.stdout
+    page = results[
+        ".venv/bin/benchbook new-page self-draft-note --experiment speculative --match spec-self-n4-code"
+    ]
+    assert (
+        page.returncode == 0
+        and "{{< var spec-self-n4-code_echo-speedup__v >}}"
+        in (clone["repo"] / "self-draft-note.qmd").read_text()
+    )
+    build = results[".venv/bin/benchbook site build"]
+    assert (
+        build.returncode == 0
+        and "  self-draft-note.qmd: 6 of 6 quoted numbers linked to provenance" in build.stdout
+    )
     add = results[".venv/bin/benchbook models add PATH|URL [--id ID]"]
     assert add.returncode == 0 and add.stdout.startswith("added models.registry.mine in ")
 
