@@ -140,3 +140,15 @@ def test_provenance_pages_are_split_per_experiment():
     assert page.count("{#n-") == 10
     index = sitepages.provenance_index_md(NUMS)
     assert "- [e](provenance/e.qmd): 10 numbers" in index and "{#c-cap_hit}" in index
+
+
+def test_report_notebooks_link_each_number_to_its_provenance_entry():
+    from benchbook.numtable import numbers_table
+
+    table = numbers_table([NUMS["e-b"], NUMS["e-a"]]).splitlines()
+    assert table[0] == "| key | value [95% interval] | unit | n | host | caveats |"
+    # sorted by key; the value rounded as on the pages; the caveats written out
+    assert table[2] == (
+        "| [e-a](../../provenance/e.html#n-e-a) | 73 &#91;60, 85&#93; | tok/s | 3 | h1 | cap&#95;hit, synthetic&#95;inputs |"
+    )
+    assert table[3].startswith("| [e-b](../../provenance/e.html#n-e-b) | 0.481 | × | 3 | h1 |")

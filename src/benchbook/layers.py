@@ -20,7 +20,7 @@ from .imports import Import, package_graph
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("contract", ("", "paths", "records", "schemas", "migrations", "session", "provenance", "jsonl")),
     ("stats", ("stats",)),
-    ("report engine", ("caveats", "numbers", "charts", "escape", "numfmt")),
+    ("report engine", ("caveats", "numbers", "charts", "escape", "numfmt", "numtable")),
     ("llamacpp", ("llamacpp", "llamacpp.*")),
     ("resolve", ("resolve",)),
     ("draftself", ("draftself", "draftself.*")),
@@ -42,6 +42,7 @@ REPORT = (
     "charts",
     "escape",
     "numfmt",
+    "numtable",
     "site",
     "sitecheck",
     "sitepages",
