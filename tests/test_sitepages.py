@@ -149,6 +149,7 @@ def test_report_notebooks_link_each_number_to_its_provenance_entry():
     assert table[0] == "| key | value [95% interval] | unit | n | host | caveats |"
     # sorted by key; the value rounded as on the pages; the caveats written out
     assert table[2] == (
-        "| [e-a](../../provenance/e.html#n-e-a) | 73 &#91;60, 85&#93; | tok/s | 3 | h1 | cap&#95;hit, synthetic&#95;inputs |"
+        "| [e-a](../../provenance/e.html#n-e-a) | 73 &#91;60, 85&#93; | tok/s | 3 | h1 | "
+        "cap&#95;hit, synthetic&#95;inputs |"
     )
     assert table[3].startswith("| [e-b](../../provenance/e.html#n-e-b) | 0.481 | × | 3 | h1 |")
