@@ -348,6 +348,7 @@ def _charts(table: pl.DataFrame, req: pl.DataFrame, cost: sp.CostModel | None, o
     curves = []
     if cost:
         for did, c in cost.c.items():
+            short_draft = did.replace("smollm2-135m-", "").split("-of-")[0]
             for k in sorted(
                 {int(x) for x in spec.filter(pl.col("draft_model_id") == did)["n_max"].drop_nulls()}
             ):
@@ -359,7 +360,8 @@ def _charts(table: pl.DataFrame, req: pl.DataFrame, cost: sp.CostModel | None, o
                         {
                             "alpha": float(a),
                             "model_speedup": sp.speedup_model(sp.tau_independent(a, k), k, c, rk),
-                            "curve": f"model c={c:.2f} ({did}), k={k}",
+                            # short: the legend names every curve (draft without the target's name)
+                            "curve": f"k={k}, c={c:.2f} ({short_draft})",
                         }
                     )
     tips = [
@@ -396,23 +398,21 @@ def _charts(table: pl.DataFrame, req: pl.DataFrame, cost: sp.CostModel | None, o
         layers.insert(
             0,
             alt.Chart(alt.Data(values=curves))
-            .mark_line(strokeDash=[4, 3], opacity=0.6)
-            .encode(x="alpha:Q", y="model_speedup:Q", detail="curve:N", tooltip=[alt.Tooltip("curve:N")]),
-        )
-        ends = [c for c in curves if c["alpha"] == 1.0]  # each model curve labelled at its α = 1 end
-        for end in ends:
-            end["label"] = str(end["curve"]).split(", ")[-1] + " model"
-        layers.append(
-            alt.Chart(alt.Data(values=ends))
-            .mark_text(align="left", dx=4, fontSize=10, color="#333")
-            .encode(x="alpha:Q", y="model_speedup:Q", text="label:N")
+            .mark_line(color="#555", opacity=0.8)
+            # each curve its own dash pattern, named in a legend ("labelled", not told apart by colour)
+            .encode(
+                x="alpha:Q",
+                y="model_speedup:Q",
+                strokeDash=alt.StrokeDash("curve:N", title="cost model", legend=alt.Legend(labelLimit=240)),
+                tooltip=[alt.Tooltip("curve:N")],
+            ),
         )
     one = alt.Chart(alt.Data(values=[{"y": 1.0}])).mark_rule(color="black").encode(y="y:Q")
     charts.save(
         alt.layer(*layers, one).properties(
-            width=520,
+            width=460,
             height=320,
-            title="Speedup vs acceptance; dashed: τ/(k·c + r(k+1)) with measured c and r",
+            title="Speedup vs acceptance; lines: τ/(k·c + r(k+1)) with measured c and r",
         ),
         out_dir,
         "spec_speedup_alpha",
