@@ -65,6 +65,15 @@ CHECKS = {
     ".venv/bin/benchbook hosts": ("fresh", ".venv/bin/benchbook hosts"),
     ".venv/bin/benchbook artifacts add": ("fresh", ".venv/bin/benchbook artifacts add"),
     ".venv/bin/benchbook artifacts import": ("fresh", ".venv/bin/benchbook artifacts import"),
+    ".venv/bin/benchbook numbers spec-self-n4-code": (
+        "fresh",
+        ".venv/bin/benchbook numbers spec-self-n4-code",
+    ),
+    ".venv/bin/benchbook new-page self-draft-note --experiment speculative --match spec-self-n4-code": (
+        "fresh",
+        ".venv/bin/benchbook new-page self-draft-note --experiment speculative --match spec-self-n4-code",
+    ),
+    ".venv/bin/benchbook site build": ("fresh", ".venv/bin/benchbook site build"),
     "python scripts/bench_analysis.py": ("slow", "python scripts/bench_analysis.py"),
 }
 
@@ -141,6 +150,9 @@ def test_fresh_clone_commands(clone):
         ".venv/bin/benchbook hosts",
         ".venv/bin/benchbook artifacts import",
         ".venv/bin/benchbook artifacts add",
+        ".venv/bin/benchbook numbers spec-self-n4-code",
+        ".venv/bin/benchbook new-page self-draft-note --experiment speculative --match spec-self-n4-code",
+        ".venv/bin/benchbook site build",
         ".venv/bin/benchbook models add PATH|URL [--id ID]",
         WRITEUP_ADD,
     ]
@@ -173,6 +185,27 @@ def test_fresh_clone_commands(clone):
     assert (imported.returncode, imported.stdout) == (0, "")
     added = results[".venv/bin/benchbook artifacts add"]
     assert added.returncode == 0 and added.stdout.startswith("0 new artifact(s)"), added.stdout
+    numbers = results[".venv/bin/benchbook numbers spec-self-n4-code"]
+    assert numbers.returncode == 0 and numbers.stdout.splitlines()[2].split()[:5] == [
+        "spec-self-n4-code_echo-decode",
+        "36.9",
+        "[29.3,",
+        "44.5]",
+        "tok/s",
+    ], numbers.stdout
+    page = results[
+        ".venv/bin/benchbook new-page self-draft-note --experiment speculative --match spec-self-n4-code"
+    ]
+    assert (
+        page.returncode == 0
+        and "{{< var spec-self-n4-code_echo-speedup__v >}}"
+        in (clone["repo"] / "self-draft-note.qmd").read_text()
+    )
+    build = results[".venv/bin/benchbook site build"]
+    assert (
+        build.returncode == 0
+        and "  self-draft-note.qmd: 6 of 6 quoted numbers linked to provenance" in build.stdout
+    )
     add = results[".venv/bin/benchbook models add PATH|URL [--id ID]"]
     assert add.returncode == 0 and add.stdout.startswith("added models.registry.mine in ")
     add = results[WRITEUP_ADD]

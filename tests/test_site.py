@@ -11,12 +11,13 @@ import yaml
 from benchbook import site
 from benchbook.experiments.llama_bench import report as llama_bench_report
 from benchbook.numbers import Number, publish
+from benchbook.numfmt import fmt_interval
 
 QUARTO = {
     "project": {
         "type": "website",
         "output-dir": "_site",
-        "render": ["index.qmd", "llama_bench.qmd", "provenance.qmd"],
+        "render": ["index.qmd", "llama_bench.qmd", "provenance.qmd", "provenance/*.qmd"],
     },
     "website": {
         "title": "t",
@@ -76,6 +77,8 @@ def built(tmp_path_factory, root, params):
             9 + 6 * len({n.host_id for n in res.numbers}),
         ),
         ("provenance.qmd", 0, 0),
+        ("provenance/llama_bench.qmd", 0, 0),
+        ("provenance/zz.qmd", 0, 0),
     ]
     return d / "_site", res
 
@@ -89,10 +92,12 @@ def test_site_is_offline(built):
 def test_every_number_on_llama_bench_page_links_to_provenance(built):
     out, res = built
     page = (out / "llama_bench.html").read_text()
-    prov = (out / "provenance.html").read_text()
+    prov = (out / "provenance/llama_bench.html").read_text()
     assert "{{<" not in page and "?var" not in page
+    # value [low, high] (numfmt.fmt_interval), the unit only where the table header does not name it
     links = re.findall(
-        r'<a href="provenance\.html#(n-[a-z0-9_.\-]+)" title="(n=\d+[^"]*)">([0-9.,]+) tok/s', page
+        r'<a href="provenance/llama_bench\.html#(n-[a-z0-9_.\-]+)" title="(n=\d+[^"]*)">([0-9][^<]*)</a>',
+        page,
     )
     hosts = {n.host_id for n in res.numbers}
     # headline: 3 models × (pp warm, tg warm, tg cold); "every host": 3 models × (pp, tg) per host
@@ -102,17 +107,18 @@ def test_every_number_on_llama_bench_page_links_to_provenance(built):
     registry = {n.key: n for n in res.numbers}
     for anchor, title, text in links:
         num = registry[anchor[2:]]
-        assert float(text.replace(",", "")) == pytest.approx(num.value)
+        shown = fmt_interval(num.value, num.ci95)  # e.g. 49,711.14 ± 3% -> "49,700 [48,200, 51,200]"
+        assert text.split(" †")[0] in (shown, f"{shown} tok/s")
         assert title.startswith(f"n={num.n}")
     # the table's cells hold nothing but linked numbers
     table = page[page.index("<tbody>") : page.index("</tbody>")]
     cells = re.findall(r"<td>(.*?)</td>", table)
-    assert sum("provenance.html#n-" in c for c in cells) == 9
+    assert sum("provenance/llama_bench.html#n-" in c for c in cells) == 9
 
 
 def test_untrusted_text_is_escaped(built):
     out, _ = built
-    prov = (out / "provenance.html").read_text()
+    prov = (out / "provenance/zz.html").read_text()
     assert '<script>alert("x")</script>' not in prov and "&lt;script&gt;" in prov
     assert "<img src=x" not in prov and "&lt;img src=x onerror=alert(1)&gt;" in prov
 
@@ -134,19 +140,20 @@ def test_check_offline_catches_external_resources(tmp_path):
 
 
 def test_values_cannot_break_out_of_the_raw_html_block():
-    md = site.provenance_md(
+    from benchbook.sitepages import provenance_entry
+
+    md = provenance_entry(
         {
-            "k": {
-                "key": "k",
-                "value": 1.0,
-                "unit": "x",
-                "n": 1,
-                "label": "a\n```\n[x](javascript:alert(3))",
-                "computation": "c",
-                "sources": [],
-                "commands": [["a`b"]],
-            }
-        }
+            "key": "k",
+            "value": 1.0,
+            "unit": "x",
+            "n": 1,
+            "label": "a\n```\n[x](javascript:alert(3))",
+            "computation": "c",
+            "sources": [],
+            "commands": [["a`b"]],
+        },
+        {"hosts": {}, "models": {}, "toolchains": {}},
     )
     block = md[md.index("```{=html}") :]
     assert block.count("```") == 2  # the fence opened by us and the one that closes it

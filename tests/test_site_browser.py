@@ -118,7 +118,7 @@ def site_dir(root, tmp_path_factory):
     from benchbook.numbers import Number, publish
 
     d = tmp_path_factory.mktemp("browser-site")
-    for name in [*PAGES, "favicon.svg"]:
+    for name in [*PAGES, "favicon.svg", "benchbook.css"]:
         shutil.copy(root / name, d / name)
     cfg = yaml.safe_load((root / "_quarto.yml").read_text())
     cfg["project"]["render"] = [
@@ -267,7 +267,7 @@ def visits(site_dir, browser):
             ),
             "tooltips": tooltips,
             "links": page.evaluate(
-                "[...document.querySelectorAll('a[href*=\"provenance.html#\"]')].map(a => a.href)"
+                '[...document.querySelectorAll(\'a[href*="provenance"][href*="#n-"]\')].map(a => a.href)'
             ),
             "ids": page.evaluate("[...document.querySelectorAll('[id]')].map(e => e.id)"),
             "pwned": page.evaluate("window.__bb_pwned || null"),
@@ -299,8 +299,9 @@ def visits(site_dir, browser):
 def test_every_page_opens_without_console_errors(visits):
     _, seen = visits
     pages = [p for p in seen if p != "search"]
-    # 7 pages (offload, spec_depth included) + planted, 3 report notebooks + planted, 2 audit pages + planted
-    assert len(pages) == 15, pages
+    # 7 pages (offload, spec_depth included) + planted, 3 report notebooks + planted, 2 audit pages + planted,
+    # provenance per experiment: draftself, llama_bench, offload, spec_depth, speculative + the planted zz
+    assert len(pages) == 20, pages
     assert {p: v["errors"] for p, v in seen.items() if p != "search" and v["errors"]} == {}
 
 
@@ -334,10 +335,13 @@ def test_every_chart_becomes_a_vega_view_with_a_tooltip(visits, site_dir):
 
 def test_every_number_link_resolves(visits):
     _, seen = visits
-    ids = set(seen["provenance.html"]["ids"])
+    base, _ = visits
+    ids = {p: set(v["ids"]) for p, v in seen.items() if p.startswith("provenance/")}
     links = [(p, href) for p, v in seen.items() if p != "search" for href in v["links"]]
     assert len(links) >= 6 + 21 + 32 + 87  # the var uses of index, llama_bench, speculative, draftself
-    assert [(p, h) for p, h in links if "/provenance.html#" not in h or h.split("#", 1)[1] not in ids] == []
+    # every link goes to provenance/<experiment>.html#n-KEY, and that page has the anchor
+    target = [(p, h.removeprefix(base).split("#", 1)) for p, h in links]
+    assert [(p, t) for p, t in target if t[1] not in ids.get(t[0], set())] == []
 
 
 def test_planted_payloads_stay_inert_text_everywhere(visits):
@@ -350,8 +354,60 @@ def test_planted_payloads_stay_inert_text_everywhere(visits):
     assert shown_on == [
         "audits/planted.html",
         "planted.html",
-        "provenance.html",
+        "provenance/zz.html",
         "reports/notebooks/planted_report.html",
     ]
     # smalldocs' index drops the tags' text; what is left is shown as text and runs nothing
     assert seen["search"]["results"] == 2 and 'window.__bb_pwned="script"' in seen["search"]["text"]
+
+
+LAYOUT_JS = """(() => {
+  const lum = c => { const [r, g, b] = c.match(/\\d+(\\.\\d+)?/g).slice(0, 3).map(Number).map(v => {
+      v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
+  const bg = getComputedStyle(document.body).backgroundColor;
+  const bgL = bg === 'rgba(0, 0, 0, 0)' ? 1 : lum(bg);
+  const ratio = el => { const l = lum(getComputedStyle(el).color);
+    return (Math.max(l, bgL) + 0.05) / (Math.min(l, bgL) + 0.05); };
+  const links = [...document.querySelectorAll('a[href*="provenance/"][href*="#n-"]')];
+  const scrolls = el => ['auto', 'scroll'].includes(getComputedStyle(el).overflowX);
+  return {
+    page: document.documentElement.scrollWidth, viewport: innerWidth,
+    tables: [...document.querySelectorAll('main table')].map(t => ({
+      fits: t.scrollWidth <= t.clientWidth + 1, scrolls: scrolls(t),
+      right: t.getBoundingClientRect().right})),
+    charts: [...document.querySelectorAll('.bb-chart')].map(c => ({
+      content: c.scrollWidth, box: c.clientWidth, right: c.getBoundingClientRect().right})),
+    minContrast: Math.min(...links.map(ratio)),
+    underlined: links.every(a => getComputedStyle(a).textDecorationLine.includes('underline')),
+    findings: document.querySelectorAll('.bb-finding').length,
+    labelled: [...document.querySelectorAll('.bb-chart svg')].every(s => (s.getAttribute('aria-label') || '')
+      .length > 20),
+  };
+})()"""
+
+
+def test_tables_and_charts_fit_the_column_at_800_px(site_dir, browser):
+    """At 800 px no page is wider than the window: a wide table scrolls inside its own box (benchbook.css:
+    ``display: block; overflow-x: auto``), a chart is never wider than its box; number links keep a
+    contrast of at least 4.5:1 (WCAG 2.1 AA, 1.4.3) and an underline (not colour alone); every chart has
+    a finding in text and keeps its alt text on the live view."""
+    out, _ = site_dir
+    page = browser.page()
+    page.call("Emulation.setDeviceMetricsOverride", width=800, height=900, deviceScaleFactor=1, mobile=False)
+    facts = {}
+    for name in ("speculative.html", "draftself.html", "llama_bench.html"):
+        page.goto((out / name).as_uri())
+        page.wait_for(
+            "[...document.querySelectorAll('.bb-chart')].every(e => e.dataset.rendered || e.dataset.error)"
+        )
+        facts[name] = page.evaluate(LAYOUT_JS)
+    for name, f in facts.items():
+        assert f["page"] <= f["viewport"], (name, f["page"])
+        assert all(t["fits"] or t["scrolls"] for t in f["tables"]), (name, f["tables"])
+        assert all(t["right"] <= 800 for t in f["tables"]), (name, f["tables"])
+        assert all(c["content"] <= c["box"] and c["right"] <= 800 for c in f["charts"]), (name, f["charts"])
+        assert f["minContrast"] >= 4.5 and f["underlined"] and f["labelled"], (name, f)
+    # the draft-self table is wider than the column: it scrolls (it ran past the column before)
+    assert any(not t["fits"] and t["scrolls"] for t in facts["draftself.html"]["tables"])
+    assert (facts["speculative.html"]["findings"], facts["draftself.html"]["findings"]) == (3, 3)

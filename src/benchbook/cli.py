@@ -11,6 +11,9 @@ benchbook run [--verbose] [--from-data]
                                  for builds, downloads, sessions); --from-data: the first site only
 benchbook records repair FILE    move a torn last line aside (quarantine) and report it
 benchbook site build             render the site (quarto when on PATH, else smalldocs)
+benchbook numbers [PATTERN]      registered keys with value [95% interval], unit, n and caveats (--json)
+benchbook new-page NAME --experiment EXP [--match PATTERN]
+                                 write NAME.qmd bound to an experiment's numbers; list it in _quarto.yml
 benchbook ingest FILE...         read external llama.cpp output (llama-bench, server log, speculative-simple)
 benchbook audit CLAIMS.yaml...   a verdict per published claim [--logs DIR] [--pair SPEC=BASELINE];
                                  --all DIR audits every claims file of DIR (the `audit` stage)
@@ -193,6 +196,26 @@ def cmd_site_build(args) -> int:
     from .site import main as site_main
 
     return site_main()
+
+
+def cmd_numbers(args) -> int:
+    """``benchbook numbers [PATTERN]``: print the matching registered numbers (``writeup.rows``)."""
+    from dataclasses import asdict
+
+    from .writeup import rows, table
+
+    found = rows(repo_root() / "reports" / "numbers", args.pattern)
+    print(json.dumps([asdict(r) for r in found], indent=1) if args.json else table(found))
+    return 0
+
+
+def cmd_new_page(args) -> int:
+    """``benchbook new-page NAME --experiment EXP``: scaffold a page (``writeup.new_page``)."""
+    from .writeup import new_page
+
+    path = new_page(repo_root(), args.name, args.experiment, args.match, force=args.force)
+    print(f"wrote {path} (listed in _quarto.yml); render: benchbook site build")
+    return 0
 
 
 def cmd_stages_check(args) -> int:
@@ -631,6 +654,16 @@ def main(argv: list[str] | None = None) -> int:
         help="only the reports and the site from the committed raw data (no build or measuring)",
     )
     rn.set_defaults(fn=cmd_run)
+    nb = sub.add_parser("numbers", help="registered numbers: key, value [95% interval], unit, n, caveats")
+    nb.add_argument("pattern", nargs="?", default=None, help="substring of the key, or a glob (lb-*-warm)")
+    nb.add_argument("--json", action="store_true", help="one JSON object per number")
+    nb.set_defaults(fn=cmd_numbers)
+    npg = sub.add_parser("new-page", help="write NAME.qmd bound to an experiment's numbers")
+    npg.add_argument("name")
+    npg.add_argument("--experiment", required=True, help="experiment whose numbers the page quotes")
+    npg.add_argument("--match", default=None, help="only the keys matching this substring or glob")
+    npg.add_argument("--force", action="store_true", help="overwrite an existing page")
+    npg.set_defaults(fn=cmd_new_page)
     stp = sub.add_parser("stages").add_subparsers(dest="sub", required=True)
     stp.add_parser("check").set_defaults(fn=cmd_stages_check)
     arp = sub.add_parser("artifacts").add_subparsers(dest="sub", required=True)

@@ -23,13 +23,13 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
         ("", "paths", "records", "schemas", "migrations", "session", "provenance", "jsonl", "measured"),
     ),
     ("stats", ("stats", "identity")),
-    ("report engine", ("caveats", "numbers", "charts", "escape", "hosts", "wording")),
+    ("report engine", ("caveats", "numbers", "charts", "escape", "hosts", "wording", "numfmt", "numtable")),
     ("llamacpp", ("llamacpp", "llamacpp.*")),
     ("resolve", ("resolve",)),
     ("draftself", ("draftself", "draftself.*")),
     ("experiments", ("experiments", "experiments.*")),
     ("ingest/audit", ("ingest", "ingest.*", "audit", "audit.*")),
-    ("site", ("site", "sitecheck")),
+    ("site", ("site", "sitecheck", "sitepages", "outputs", "writeup")),
     ("tooling", ("imports", "layers", "stagedeps")),
     ("cli", ("cli", "__main__")),
 ]
@@ -44,8 +44,13 @@ REPORT = (
     "numbers",
     "charts",
     "escape",
+    "numfmt",
+    "numtable",
     "site",
     "sitecheck",
+    "sitepages",
+    "outputs",
+    "writeup",
 )
 
 

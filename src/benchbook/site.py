@@ -30,10 +30,12 @@ from pathlib import Path
 
 import yaml
 
-from . import caveats as caveats_mod
-from .escape import html_text, markdown_text
+from . import outputs, sitepages
+from .escape import markdown_text
 from .numbers import load_all
+from .numfmt import fmt_interval, fmt_number
 from .sitecheck import (
+    CELL_SUFFIX,
     PageLinks,
     notebook_html_outputs,
     page_links,
@@ -52,9 +54,14 @@ CHARTS_JS = """// benchbook: replace each static SVG fallback with the interacti
       var spec = (window.BB_SPECS || {})[el.dataset.spec];
       if (!window.vegaEmbed) { el.dataset.error = 'vega bundle not loaded'; return; }
       if (!spec) { el.dataset.error = 'no spec ' + el.dataset.spec; return; }
+      // the static image's alt text names the chart for screen readers (Vega would say "Vega visualization")
+      var img = el.querySelector('img'), alt = img ? img.getAttribute('alt') : '';
+      if (alt) { spec = Object.assign({}, spec, {description: alt}); }
       var holder = document.createElement('div');
       window.vegaEmbed(holder, spec, {actions: false, renderer: 'svg'}).then(function () {
         el.replaceChildren(holder); el.dataset.rendered = 'vega';
+        var svg = holder.querySelector('svg');
+        if (svg && alt) { svg.setAttribute('role', 'img'); svg.setAttribute('aria-label', alt); }
       }).catch(function (e) { el.dataset.error = String(e); });
     });
   }
@@ -72,114 +79,88 @@ def renderer() -> tuple[str, str]:
     return "smalldocs", sd
 
 
-def _fmt(v, digits=2) -> str:
-    return "—" if v is None else (f"{v:,.{digits}f}" if isinstance(v, float) else str(v))
-
-
-def fmt_value(v: float) -> str:
-    """Integral values of 100 or more without decimals (``1,612,544``), everything else with two."""
-    return f"{v:,.0f}" if v.is_integer() and abs(v) >= 100 else f"{v:,.2f}"
-
-
-def variable_link(num: dict) -> str:
-    """The ``_variables.yml`` value for one number: a link to its provenance entry with a title."""
+def variable_link(num: dict, said_once: tuple[str, ...] | list[str] = (), *, unit: bool = True) -> str:
+    """The ``_variables.yml`` value for one number: ``[121.0 [117.6, 125.3] tok/s †2](provenance/EXP.qmd#n-KEY
+    "title")``, value and interval rounded by ``numfmt.fmt_interval``; ``unit=False`` leaves the unit out
+    (the ``KEY__v`` variant, for table cells under a header naming the unit).  The marker names the
+    caveats of this number that are not ``said_once`` for its experiment; the title states n, the
+    interval, its method and unit of replication (``ci_method``, ``replication`` when present) and the
+    caveat rule names."""
     ci = num.get("ci95")
-    title = f"n={num['n']}" + (f", 95% CI {ci[0]:.2f}–{ci[1]:.2f}" if ci else "")
+    title = f"n={num['n']}"
+    if ci:
+        shown = fmt_interval(num["value"], ci)  # "v [low, high]"; the title repeats only the interval
+        title += f", 95% CI {shown[shown.find(' [') + 1 :] if ' [' in shown else f'[{shown}, {shown}]'}"
+        if num.get("ci_method"):
+            title += f" ({num['ci_method']})"
+        if num.get("replication"):
+            title += f", replication: {num['replication']}"
     if num.get("caveats"):
         title += "; caveats: " + ", ".join(num["caveats"])
-    title = title.replace('"', "'")
-    text = markdown_text(f"{fmt_value(float(num['value']))} {num['unit']}")  # the unit comes from records
-    mark = (
-        " ⚠"
-        if any(
-            caveats_mod.RULES.get(c) and caveats_mod.RULES[c].severity == "warning"
-            for c in num.get("caveats", [])
-        )
-        else ""
-    )
-    return f'[{text}{mark}](provenance.qmd#n-{num["key"]} "{title}")'
+    title = title.replace('"', "'").replace("\\", "/")
+    text = markdown_text(fmt_number(num, unit=unit))  # the unit comes from records
+    mark = markdown_text(sitepages.marker_text(num, list(said_once)))
+    return f'[{text}{mark}]({sitepages.provenance_href(num)} "{title}")'
 
 
-def provenance_md(nums: dict[str, dict]) -> str:
-    """Markdown (raw HTML tables, every string from records escaped) for all numbers and all caveat rules
-    (rule docs are our own Markdown, from the caveats module, and go in as Markdown)."""
-    e = html_text
-    out = []
-    for key, n in sorted(nums.items()):
-        ci = n.get("ci95")
-        rows = [
-            ("value", f"{fmt_value(float(n['value']))} {e(n['unit'])}"),
-            ("label", e(n["label"])),
-            ("n", str(n["n"])),
-            ("sd", _fmt(n.get("sd"), 3)),
-            ("95% interval", f"{ci[0]:.2f} – {ci[1]:.2f} ({e(n.get('ci_method') or '')})" if ci else "—"),
-            ("computation", f"<code>{e(n['computation'])}</code>"),
-            (
-                "source records",
-                "<br>".join(
-                    f"<code>{e(s['file'])}</code> lines "
-                    + ", ".join(f"{a}–{b}" if a != b else str(a) for a, b in s["lines"])
-                    for s in n.get("sources", [])
-                ),
-            ),
-            ("run ids", "<br>".join(f"<code>{e(r)}</code>" for r in n.get("run_ids", []))),
-            ("command", "<br>".join(f"<code>{e(' '.join(c))}</code>" for c in n.get("commands", []))),
-            (
-                "build",
-                e(n.get("build") or "—")
-                + (f" (toolchain <code>{e(n['toolchain_id'])}</code>)" if n.get("toolchain_id") else ""),
-            ),
-            ("model sha256", f"<code>{e(n.get('model_sha256') or '—')}</code>"),
-            ("host", f"<code>{e(n.get('host_id') or '—')}</code>"),
-            ("session", f"<code>{e(n.get('session_id') or '—')}</code>"),
-            ("measured", f"{e(n.get('measured_from') or '—')} → {e(n.get('measured_to') or '—')}"),
-            ("caveats", ", ".join(f'<a href="#c-{e(c)}">{e(c)}</a>' for c in n.get("caveats", [])) or "none"),
-        ]
-        table = "".join(f"<tr><th>{k}</th><td>{v}</td></tr>" for k, v in rows)
-        out.append(
-            f'## {e(key)} {{#n-{key}}}\n\n```{{=html}}\n<table class="table table-sm">{table}</table>\n```\n'
+def variables(nums: dict[str, dict]) -> dict[str, str]:
+    """Every ``_variables.yml`` entry: ``KEY`` (with unit, for prose) and ``KEY__v`` (without, for tables).
+
+    Raises:
+        SiteError: a registry key already ends in ``__v`` (its cell variant would collide).
+    """
+    clash = sorted(k for k in nums if k.endswith(CELL_SUFFIX))
+    if clash:
+        raise SiteError(
+            f"registry keys end in {CELL_SUFFIX!r}, the table-cell suffix: {clash[:5]}; fix: rename them"
         )
-    out.append("## Caveat rules {#caveat-rules}\n")
-    for r in caveats_mod.RULES.values():
-        out.append(f"### {r.id} {{#c-{r.id}}}\n\n*{r.severity}* — {' '.join(r.doc.split())}\n")
-    return "\n".join(out)
+    wide = {
+        exp: sitepages.experiment_wide(nums, exp)
+        for exp in {n.get("experiment") for n in nums.values()}
+        if exp
+    }
+    out = {}
+    for k, v in sorted(nums.items()):
+        said = wide.get(v.get("experiment") or "", [])
+        out[k] = variable_link(v, said)
+        out[k + CELL_SUFFIX] = variable_link(v, said, unit=False)
+    return out
 
 
 def caveats_md(nums: dict[str, dict], experiment: str) -> str:
-    """Callouts for the caveats attached to ``experiment``'s numbers (one callout per caveat id)."""
-    by: dict[str, list[str]] = {}
-    for key, n in sorted(nums.items()):
-        if n.get("experiment") == experiment:
-            for c in n.get("caveats", []):
-                by.setdefault(c, []).append(key)
-    if not by:
-        return "::: {.callout-note}\n## No caveats\nNo caveat rule fired for these numbers.\n:::\n"
-    out = []
-    for c, keys in by.items():
-        r = caveats_mod.RULES[c]
-        kind = "warning" if r.severity == "warning" else "note"
-        links = ", ".join(f"[{k}](provenance.qmd#n-{k})" for k in keys)
-        out.append(
-            f"::: {{.callout-{kind}}}\n## Caveat: {c}\n{' '.join(r.doc.split())}\n\n"
-            f"Affects: {links}. [Rule](provenance.qmd#c-{c})\n:::\n"
-        )
-    return "\n".join(out)
+    """The caveat legend of ``experiment``'s page (``sitepages.legend_md``): markers, rule names linking
+    to their definitions, and the rules said once for the whole experiment."""
+    return sitepages.legend_md(nums, experiment)
 
 
-def generate(root: Path) -> dict:
-    """Write ``_variables.yml`` and ``_generated/*.md`` from ``reports/numbers``; return the numbers."""
+def generate(root: Path, *, raw_root: Path | None = None) -> dict:
+    """Write ``_variables.yml``, ``_generated/*.md`` and ``provenance/<experiment>.qmd`` from
+    ``reports/numbers`` and the snapshot store (``<raw_root>/data/raw/snapshots``); return the numbers.
+
+    Per experiment: ``_generated/<experiment>-measured.md`` ("what was measured", included at the top
+    of its page) and ``_generated/<experiment>-caveats.md`` (its caveat legend); and
+    ``_generated/speculative-outputs.md``: the model outputs of the cited sessions (``benchbook.outputs``)."""
     nums = load_all(root / "reports" / "numbers")
+    snapshots = sitepages.read_snapshots(Path(raw_root or root) / "data" / "raw" / "snapshots")
     (root / "_variables.yml").write_text(
         "# generated by benchbook.site from reports/numbers — do not edit\n"
-        + yaml.safe_dump(
-            {k: variable_link(v) for k, v in sorted(nums.items())}, allow_unicode=True, width=10_000
-        )
+        + yaml.safe_dump(variables(nums), allow_unicode=True, width=10_000)
     )
     gen = root / GEN
     gen.mkdir(exist_ok=True)
-    (gen / "provenance.md").write_text(provenance_md(nums))
-    for exp in sorted({n["experiment"] for n in nums.values() if n.get("experiment")}):
+    (gen / "provenance.md").write_text(sitepages.provenance_index_md(nums))
+    prov = root / sitepages.PROVENANCE_DIR
+    if prov.is_dir():
+        shutil.rmtree(prov)
+    prov.mkdir()
+    for exp in sorted({n.get("experiment") or "other" for n in nums.values()}):
+        (prov / f"{exp}.qmd").write_text(sitepages.provenance_page(nums, exp, snapshots))
         (gen / f"{exp}-caveats.md").write_text(caveats_md(nums, exp))
+        (gen / f"{exp}-measured.md").write_text(sitepages.measured_md(nums, exp, snapshots))
+    spec_raw = Path(raw_root or root) / "data" / "raw" / "speculative"
+    (gen / "speculative-outputs.md").write_text(
+        outputs.speculative_outputs_md(spec_raw, nums) if spec_raw.is_dir() else "No raw outputs here.\n"
+    )
     name, _ = renderer()
     (gen / "renderer.md").write_text(
         f"This site was built by **{name}** "
@@ -291,7 +272,7 @@ def render(root: Path, *, raw_root: Path | None = None) -> SiteBuild:
         stale_registry(root if raw_root is None else Path(raw_root), root / "reports" / "numbers"),
         "re-run the report stage named above (`dvc repro`)",
     )
-    nums = generate(root)
+    nums = generate(root, raw_root=raw_root)
     pages = sources(root)
     _fail(
         "pages reference numbers the registry does not hold (a page would show a blank)",

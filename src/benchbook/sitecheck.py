@@ -4,10 +4,11 @@ Each function returns what it found (typed results or a list of problems, one li
 file and the fix); ``benchbook.site.render`` turns problems into a failed build.  They exist
 because a renderer can succeed while the page lies:
 
-* ``page_links``: every ``{{< var KEY >}}`` of a page's sources (includes followed) must appear in
-  the built page as a link to ``provenance.html#n-KEY``.  Quarto prints ``?var:KEY`` and a warning
-  for an unknown or dotted key (quarto-cli ``src/resources/filters/quarto-pre/shortcodes-handlers.lua``
-  ``handleVars``); smalldocs prints nothing, so only counting links catches a blank.
+* ``page_links``: every ``{{< var KEY >}}`` of a page's sources (includes followed) must appear
+  in the built page as a link to ``provenance/<experiment>.html#n-KEY``.  Quarto prints
+  ``?var:KEY`` and a warning for an unknown or dotted key (quarto-cli
+  ``src/resources/filters/quarto-pre/shortcodes-handlers.lua`` ``handleVars``); smalldocs prints
+  nothing, so only counting links catches a blank.
 * ``notebook_html_outputs``: Quarto adds require.js and jQuery from a CDN to a notebook page with any
   ``text/html`` or ``application/javascript`` output (quarto-cli ``src/core/jupyter/widgets.ts``,
   ``extractJupyterWidgetDependencies``), with no option to turn it off.
@@ -29,6 +30,15 @@ from .numbers import SCHEMA as NUMBERS_SCHEMA
 from .numbers import cited_sha256
 
 VAR = re.compile(r"\{\{<\s*var\s+([^\s>]+)\s*>\}\}")
+#: ``{{< var KEY__v >}}``: the number of ``KEY`` without its unit, for a table whose header names the unit.
+CELL_SUFFIX = "__v"
+
+
+def base_key(var: str) -> str:
+    """The registry key a ``{{< var >}}`` name quotes: ``KEY`` for ``KEY`` and for ``KEY__v``."""
+    return var.removesuffix(CELL_SUFFIX)
+
+
 INCLUDE = re.compile(r"\{\{<\s*include\s+([^\s>]+)\s*>\}\}")
 WARNING = re.compile(r"^\s*(warning|warn)\b", re.I | re.M)
 HTML_MIMES = ("text/html", "application/javascript")
@@ -54,7 +64,7 @@ def page_vars(source: Path, root: Path, _seen: tuple[Path, ...] = ()) -> Counter
     if source in _seen or not source.is_file():
         return Counter()
     text = source.read_text(errors="replace")
-    keys = Counter(VAR.findall(text))
+    keys = Counter(base_key(k) for k in VAR.findall(text))
     for inc in INCLUDE.findall(text):
         path = root / inc.lstrip("/") if inc.startswith("/") else source.parent / inc
         keys += page_vars(path.resolve(), root, (*_seen, source))
@@ -69,15 +79,17 @@ def built_page(site: Path, root: Path, source: Path) -> Path:
 def page_links(root: Path, site: Path, sources: list[Path]) -> list[PageLinks]:
     """For each source page, its ``{{< var >}}`` uses against the provenance links of its built page.
 
-    A link counts when it is ``<a href="[../]*provenance.html#n-KEY"`` (the ``_variables.yml`` value
-    rendered); a key used twice needs two links.
+    A link counts when it is ``<a href="[../]*provenance[/EXPERIMENT].html#n-KEY"`` (the ``_variables.yml``
+    value rendered); a key used twice needs two links; ``KEY__v`` counts as a use of ``KEY``.
     """
     out = []
     for src in sources:
         wanted = page_vars(src.resolve(), root.resolve())
         page = built_page(site, root, src)
         html = page.read_text(errors="replace") if page.is_file() else ""
-        found = Counter(re.findall(r'<a\b[^>]*\bhref="(?:\.\./)*provenance\.html#n-([a-z0-9_-]+)"', html))
+        found = Counter(
+            re.findall(r'<a\b[^>]*\bhref="(?:\.\./)*provenance(?:/[a-z0-9_]+)?\.html#n-([a-z0-9_-]+)"', html)
+        )
         unlinked = {k: n - found[k] for k, n in sorted(wanted.items()) if found[k] < n}
         out.append(
             PageLinks(

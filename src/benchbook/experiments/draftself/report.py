@@ -17,6 +17,7 @@ import polars as pl
 from benchbook import caveats, charts
 from benchbook.hosts import hosts_panel
 from benchbook.numbers import Number, line_ranges, make_key, publish
+from benchbook.numfmt import fmt_interval
 from benchbook.provenance import read_snapshots
 
 from .analysis import (
@@ -57,6 +58,7 @@ def chart_tau(acc: pl.DataFrame) -> alt.Chart:
             x=alt.X("k:Q", title="drafted tokens per block (k)"),
             y=alt.Y("tau:Q", title="τ: tokens committed per verify step"),
             color="prompt_class:N",
+            shape="prompt_class:N",  # a symbol per prompt class as well as a colour
             tooltip=[
                 alt.Tooltip("config_name:N"),
                 alt.Tooltip("prompt_class:N"),
@@ -92,17 +94,21 @@ def chart_speedup(sp: pl.DataFrame) -> alt.Chart:
         )
         .to_dicts()
     )
+    for row in d:  # the page's rounding rule (numfmt) in the tooltip
+        ci = (row["ci_low"], row["ci_high"]) if row["ci_low"] is not None else None
+        row["speedup_shown"] = fmt_interval(row["speedup"], ci)
     base = alt.Chart(alt.Data(values=d)).encode(
         x=alt.X("k:Q", title="k"), color="prompt_class:N", strokeDash="verify:N"
     )
     meas = base.mark_line(point=True).encode(
         y=alt.Y("speedup:Q", title="decode speedup vs AR (×)"),
+        shape="prompt_class:N",
         tooltip=[
             alt.Tooltip("config_name:N"),
             alt.Tooltip("prompt_class:N"),
             alt.Tooltip("k:Q", format="d"),
             alt.Tooltip("verify:N"),
-            alt.Tooltip("speedup:Q", format=".3f", title="speedup (×)"),
+            alt.Tooltip("speedup_shown:N", title="speedup × [95% CI]"),
             alt.Tooltip("ci_low:Q", format=".3f", title="95% CI low"),
             alt.Tooltip("ci_high:Q", format=".3f", title="95% CI high"),
             alt.Tooltip("n:Q", format="d"),
@@ -126,6 +132,7 @@ def chart_experts(ex: pl.DataFrame) -> alt.Chart:
             x=alt.X("n_tokens:Q", title="tokens in the pass"),
             y=alt.Y("unique_experts:Q", title="distinct routed experts per layer"),
             color="kind:N",
+            shape="kind:N",
             tooltip=[
                 alt.Tooltip("kind:N"),
                 alt.Tooltip("n_tokens:Q", format="d", title="tokens in the pass"),

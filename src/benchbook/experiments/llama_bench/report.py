@@ -18,6 +18,7 @@ import polars as pl
 
 from benchbook import caveats, charts, measured
 from benchbook.numbers import Number, build_of, line_ranges, make_key, publish
+from benchbook.numfmt import fmt_interval
 from benchbook.provenance import read_snapshots
 from benchbook.records import read_records
 from benchbook.schemas import NATIVE
@@ -293,8 +294,13 @@ def derive(
         "toolchain_id",
         "host_id",
         pl.col("caveats").list.join(", ").alias("caveat_ids"),
+        pl.col("run_ids").list.eval(pl.element().str.slice(0, 8)).list.join(" ").alias("run_ids_short"),
     )
-    base = alt.Chart(alt.Data(values=chart_df.to_dicts())).encode(
+    bars_data = chart_df.to_dicts()
+    for bar in bars_data:  # the page's rounding rule (numfmt) in the tooltip
+        ci = (bar["ci_low_tps"], bar["ci_high_tps"]) if bar["ci_low_tps"] is not None else None
+        bar["tps_shown"] = fmt_interval(bar["mean_tps"], ci)
+    base = alt.Chart(alt.Data(values=bars_data)).encode(
         y=alt.Y("model_id:N", title=None), yOffset="phase:N", color=alt.Color("phase:N")
     )
     bars = base.mark_bar().encode(
@@ -303,24 +309,30 @@ def derive(
             alt.Tooltip("model_id:N"),
             alt.Tooltip("test:N"),
             alt.Tooltip("phase:N"),
-            alt.Tooltip("mean_tps:Q", format=".1f"),
-            alt.Tooltip("ci_low_tps:Q", format=".1f"),
-            alt.Tooltip("ci_high_tps:Q", format=".1f"),
+            alt.Tooltip("tps_shown:N", title="tok/s [95% CI]"),
+            alt.Tooltip("ci_low_tps:Q", format=".4~g"),
+            alt.Tooltip("ci_high_tps:Q", format=".4~g"),
             alt.Tooltip("n:Q", format="d"),
             alt.Tooltip("cv:Q", format=".1%"),
             alt.Tooltip("caveat_ids:N"),
             alt.Tooltip("session_id:N"),
             alt.Tooltip("toolchain_id:N"),
             alt.Tooltip("host_id:N"),
+            alt.Tooltip("run_ids_short:N", title="run ids"),
         ],
     )
     err = base.mark_errorbar(color="black").encode(
         x=alt.X("ci_low_tps:Q", title="tok/s (mean of per-repetition rates)"), x2="ci_high_tps:Q"
     )
+    # the phase is written beside each bar, so the chart does not rely on colour alone
+    label = base.mark_text(align="left", dx=4, fontSize=9, color="#222").encode(
+        x="ci_high_tps:Q", text="phase:N"
+    )
     chart = (
-        (bars + err)
-        .properties(width=420, height=110)
-        .facet(column=alt.Column("test:N", title="llama-bench test (pp: prompt processing, tg: generation)"))
+        (bars + err + label)
+        .properties(width=460, height=110)
+        # one panel per test, stacked: the chart stays one panel wide (was two side by side, 1,050 px)
+        .facet(row=alt.Row("test:N", title="llama-bench test (pp: prompt processing, tg: generation)"))
         .resolve_scale(x="independent")
         .properties(title="llama-bench throughput, latest session, 95% t-intervals")
     )

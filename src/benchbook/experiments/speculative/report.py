@@ -21,6 +21,7 @@ import polars as pl
 from benchbook import caveats, charts, measured
 from benchbook.hosts import hosts_panel
 from benchbook.numbers import Number, build_of, line_ranges, make_key, publish
+from benchbook.numfmt import fmt_interval
 from benchbook.provenance import read_snapshots
 from benchbook.wording import zero_word
 
@@ -490,10 +491,15 @@ def _charts(table: pl.DataFrame, req: pl.DataFrame, cost: sp.CostModel | None, o
         "server_policy",
         "session_id",
         pl.col("caveats").list.join(", ").alias("caveat_ids"),
+        pl.col("run_ids").list.eval(pl.element().str.slice(0, 8)).list.join(" ").alias("run_ids_short"),
     ).to_dicts()
+    for pt in pts:  # the page's rounding rule (numfmt) for the tooltip, not raw floats
+        ci = (pt["speedup_ci_low"], pt["speedup_ci_high"]) if pt["speedup_ci_low"] is not None else None
+        pt["speedup_shown"] = fmt_interval(pt["speedup_mean"], ci)
     curves = []
     if cost:
         for did, c in cost.c.items():
+            short_draft = did.replace("smollm2-135m-", "").split("-of-")[0]
             for k in sorted(
                 {int(x) for x in spec.filter(pl.col("draft_model_id") == did)["n_max"].drop_nulls()}
             ):
@@ -505,7 +511,8 @@ def _charts(table: pl.DataFrame, req: pl.DataFrame, cost: sp.CostModel | None, o
                         {
                             "alpha": float(a),
                             "model_speedup": sp.speedup_model(sp.tau_independent(a, k), k, c, rk),
-                            "curve": f"model c={c:.2f} ({did}), k={k}",
+                            # short: the legend names every curve (draft without the target's name)
+                            "curve": f"k={k}, c={c:.2f} ({short_draft})",
                         }
                     )
     tips = [
@@ -515,14 +522,15 @@ def _charts(table: pl.DataFrame, req: pl.DataFrame, cost: sp.CostModel | None, o
         alt.Tooltip("n_max:Q", format="d"),
         alt.Tooltip("alpha:Q", format=".3f"),
         alt.Tooltip("tau:Q", format=".2f"),
-        alt.Tooltip("speedup_mean:Q", format=".3f"),
-        alt.Tooltip("speedup_ci_low:Q", format=".3f"),
-        alt.Tooltip("speedup_ci_high:Q", format=".3f"),
+        alt.Tooltip("speedup_shown:N", title="speedup × [95% CI]"),
+        alt.Tooltip("speedup_ci_low:Q", format=".3~g"),
+        alt.Tooltip("speedup_ci_high:Q", format=".3~g"),
         alt.Tooltip("n:Q", format="d", title="n (requests)"),
-        alt.Tooltip("speedup_model:Q", format=".3f"),
+        alt.Tooltip("speedup_model:Q", format=".3~g"),
         alt.Tooltip("server_policy:N"),
         alt.Tooltip("caveat_ids:N"),
         alt.Tooltip("session_id:N"),
+        alt.Tooltip("run_ids_short:N", title="run ids"),
     ]
     p = alt.Chart(alt.Data(values=pts)).encode(
         x=alt.X("alpha:Q", title="acceptance α", scale=alt.Scale(domain=[0, 1]))
@@ -531,8 +539,9 @@ def _charts(table: pl.DataFrame, req: pl.DataFrame, cost: sp.CostModel | None, o
         p.mark_rule(color="gray").encode(y="speedup_ci_low:Q", y2="speedup_ci_high:Q"),
         p.mark_point(filled=True, size=60).encode(
             y=alt.Y("speedup_mean:Q", title="decode speedup vs baseline"),
-            color=alt.Color("spec_type:N"),
-            shape="server_policy:N",
+            # colour and shape on the same field: one legend, a distinct symbol per drafter
+            color=alt.Color("spec_type:N", title="drafter"),
+            shape=alt.Shape("spec_type:N", title="drafter"),
             tooltip=tips,
         ),
     ]
@@ -540,15 +549,21 @@ def _charts(table: pl.DataFrame, req: pl.DataFrame, cost: sp.CostModel | None, o
         layers.insert(
             0,
             alt.Chart(alt.Data(values=curves))
-            .mark_line(strokeDash=[4, 3], opacity=0.6)
-            .encode(x="alpha:Q", y="model_speedup:Q", detail="curve:N", tooltip=[alt.Tooltip("curve:N")]),
+            .mark_line(color="#555", opacity=0.8)
+            # each curve its own dash pattern, named in a legend ("labelled", not told apart by colour)
+            .encode(
+                x="alpha:Q",
+                y="model_speedup:Q",
+                strokeDash=alt.StrokeDash("curve:N", title="cost model", legend=alt.Legend(labelLimit=240)),
+                tooltip=[alt.Tooltip("curve:N")],
+            ),
         )
     one = alt.Chart(alt.Data(values=[{"y": 1.0}])).mark_rule(color="black").encode(y="y:Q")
     charts.save(
         alt.layer(*layers, one).properties(
-            width=520,
+            width=460,
             height=320,
-            title="Speedup vs acceptance; dashed: τ/(k·c + r(k+1)) with measured c and r",
+            title="Speedup vs acceptance; lines: τ/(k·c + r(k+1)) with measured c and r",
         ),
         out_dir,
         "spec_speedup_alpha",
@@ -569,27 +584,31 @@ def _charts(table: pl.DataFrame, req: pl.DataFrame, cost: sp.CostModel | None, o
         )
         .to_dicts()
     )
+    bars = alt.Chart(alt.Data(values=acc)).encode(
+        x=alt.X("alpha:Q", title="α = accepted ÷ drafted", scale=alt.Scale(domain=[0, 1.2])),
+        y=alt.Y("config_id:N", title=None),
+        yOffset="prompt_id:N",
+    )
+    # the prompt is named beside each bar, so the chart does not rely on colour alone
+    labels = bars.mark_text(align="left", dx=3, fontSize=9, color="#222").encode(text="prompt_id:N")
     charts.save(
-        alt.Chart(alt.Data(values=acc))
-        .mark_bar()
-        .encode(
-            x=alt.X("alpha:Q", title="α = accepted ÷ drafted", scale=alt.Scale(domain=[0, 1])),
-            y=alt.Y("config_id:N", title=None),
-            yOffset="prompt_id:N",
-            color="prompt_id:N",
-            tooltip=[
-                alt.Tooltip("config_id:N"),
-                alt.Tooltip("prompt_id:N"),
-                alt.Tooltip("spec_type:N"),
-                alt.Tooltip("n_max:Q", format="d"),
-                alt.Tooltip("alpha:Q", format=".3f"),
-                alt.Tooltip("accepted:Q", format=",d"),
-                alt.Tooltip("drafted:Q", format=",d"),
-                alt.Tooltip("n:Q", format="d", title="n (requests)"),
-                alt.Tooltip("server_policy:N"),
-            ],
-        )
-        .properties(width=480, title="Acceptance per prompt"),
+        alt.layer(
+            bars.mark_bar().encode(
+                color="prompt_id:N",
+                tooltip=[
+                    alt.Tooltip("config_id:N"),
+                    alt.Tooltip("prompt_id:N"),
+                    alt.Tooltip("spec_type:N"),
+                    alt.Tooltip("n_max:Q", format="d"),
+                    alt.Tooltip("alpha:Q", format=".3f"),
+                    alt.Tooltip("accepted:Q", format=",d"),
+                    alt.Tooltip("drafted:Q", format=",d"),
+                    alt.Tooltip("n:Q", format="d", title="n (requests)"),
+                    alt.Tooltip("server_policy:N"),
+                ],
+            ),
+            labels,
+        ).properties(width=480, title="Acceptance per prompt"),
         out_dir,
         "spec_acceptance",
     )
@@ -614,7 +633,8 @@ def _charts(table: pl.DataFrame, req: pl.DataFrame, cost: sp.CostModel | None, o
         .encode(
             x=alt.X("n_max:Q", title="n_max (draft tokens)"),
             y=alt.Y("peak_rss_mib:Q", title="peak RSS of llama-server (MiB)", scale=alt.Scale(zero=False)),
-            color="spec_type:N",
+            color=alt.Color("spec_type:N", title="drafter"),
+            shape=alt.Shape("spec_type:N", title="drafter"),
             tooltip=[
                 alt.Tooltip("config_id:N"),
                 alt.Tooltip("spec_type:N"),

@@ -1,0 +1,107 @@
+"""One formatter for every number a reader sees: value and interval, rounded by one rule.
+
+Rule (used by the pages, the chart tooltips and ``benchbook numbers``):
+
+* with a 95% interval ``[low, high]`` of non-zero width: the value and both bounds are rounded to the
+  decimal place of the second significant digit of the half-width ``(high - low) / 2``, and shown
+  compactly as ``value [low, high]``: 120.97 with [117.6, 125.3] (half-width 3.85 -> 3.9, one
+  decimal) reads ``121.0 [117.6, 125.3]``;
+* without an interval (or a zero-width one): three significant digits (``0.0123``, ``1.50``,
+  ``17,300``); an ``int`` value is an exact count and is shown whole (``1,612,544``);
+* thousands separated by ``,``; never scientific notation; no ``-0``.
+
+Why two digits of the half-width: the second digit of an uncertainty is the last one that carries
+information (JCGM 100:2008, GUM §7.2.6: "it may be necessary to retain only two significant digits"
+of an uncertainty; the value is rounded to the same place).
+"""
+
+from __future__ import annotations
+
+import math
+from decimal import ROUND_HALF_EVEN, Decimal
+
+#: Significant digits of the interval's half-width that fix the decimal place.
+HALF_WIDTH_DIGITS = 2
+#: Significant digits of a value shown without an interval.
+VALUE_DIGITS = 3
+
+
+def decimal_place(x: float, digits: int) -> int:
+    """Decimals that keep ``digits`` significant digits of ``x`` (negative: round to tens, hundreds...).
+
+    >>> decimal_place(3.85, 2), decimal_place(6908.56, 2), decimal_place(0.0123, 3)
+    (1, -2, 4)
+
+    Raises:
+        ValueError: ``x`` is zero or not finite (it has no significant digits).
+    """
+    if not math.isfinite(x) or x == 0:
+        raise ValueError(f"decimal_place: {x!r} has no significant digits")
+    exponent = Decimal(repr(abs(x))).adjusted()  # exact decimal exponent, no float log10 edge cases
+    place = digits - 1 - exponent
+    # rounding can carry into a new digit (9.96 -> 10.0 at 3 digits): re-check on the rounded value
+    rounded = Decimal(repr(abs(x))).quantize(Decimal(1).scaleb(-place), rounding=ROUND_HALF_EVEN)
+    if rounded.adjusted() > exponent:
+        place -= 1
+    return place
+
+
+def round_to(x: float, place: int) -> str:
+    """``x`` rounded half-to-even at ``place`` decimals, with ``,`` thousands separators.
+
+    >>> round_to(17271.4, -2), round_to(4.875, 1), round_to(-0.04, 1)
+    ('17,300', '4.9', '0.0')
+    """
+    q = Decimal(repr(float(x))).quantize(Decimal(1).scaleb(-place), rounding=ROUND_HALF_EVEN)
+    if q == 0:
+        q = abs(q)
+    return f"{q:,.{max(place, 0)}f}"
+
+
+def fmt_value(value: float | int) -> str:
+    """A value without an interval: three significant digits; an ``int`` whole (an exact count).
+
+    >>> fmt_value(1612544), fmt_value(1.5), fmt_value(0.0), fmt_value(17271.4)
+    ('1,612,544', '1.50', '0', '17,300')
+    """
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ValueError(f"fmt_value: {value!r} is not a number")
+    if isinstance(value, int):
+        return f"{value:,}"
+    if not math.isfinite(value):
+        raise ValueError(f"fmt_value: {value!r} is not a finite number")
+    if value == 0:
+        return "0"
+    return round_to(value, decimal_place(value, VALUE_DIGITS))
+
+
+def fmt_interval(value: float, ci: tuple[float, float] | list[float] | None) -> str:
+    """``value [low, high]`` rounded at the second significant digit of the half-width; the value
+    alone (``fmt_value``) without an interval or with a zero-width one.
+
+    >>> fmt_interval(120.97, (117.6, 125.3))
+    '121.0 [117.6, 125.3]'
+    >>> fmt_interval(17271.4, (17271.4 * 0.6, 17271.4 * 1.4))   # ± 40%
+    '17,300 [10,400, 24,200]'
+
+    Raises:
+        ValueError: the interval is not ``[low, high]`` with ``low <= high``.
+    """
+    if ci is None:
+        return fmt_value(value)
+    if len(ci) != 2 or not ci[0] <= ci[1]:
+        raise ValueError(f"fmt_interval: interval {ci!r} is not [low, high]")
+    low, high = float(ci[0]), float(ci[1])
+    half = (high - low) / 2
+    if half == 0:
+        return fmt_value(value)
+    place = decimal_place(half, HALF_WIDTH_DIGITS)
+    return f"{round_to(float(value), place)} [{round_to(low, place)}, {round_to(high, place)}]"
+
+
+def fmt_number(num: dict, *, unit: bool = True) -> str:
+    """A registry entry (``value``, ``ci95``, ``unit``) as the reader sees it: ``121.0 [117.6, 125.3] tok/s``
+    (``unit=False``: without the unit, for a table whose header names it)."""
+    text = fmt_interval(num["value"], num.get("ci95"))
+    u = num.get("unit") or ""
+    return f"{text} {u}" if unit and u else text

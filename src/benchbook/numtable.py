@@ -1,0 +1,43 @@
+"""The numbers a report publishes, as a Markdown table whose keys link to their provenance entries.
+
+Report notebooks show it (a ``text/markdown`` output, never HTML), so a reader of a notebook can
+follow any number to its records, command, build, model and host, as from the pages.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, is_dataclass
+
+from .escape import markdown_text
+from .numfmt import fmt_interval
+
+#: From ``reports/notebooks/<name>.html`` to the site root, where ``provenance/`` lies.
+NOTEBOOK_TO_ROOT = "../../"
+
+
+def numbers_table(numbers, *, to_root: str = NOTEBOOK_TO_ROOT) -> str:
+    """A pipe table of ``numbers`` (``numbers.Number`` objects or registry dicts), sorted by key:
+    key (a link to ``<to_root>provenance/<experiment>.html#n-KEY``), value [95% interval] rounded as on
+    the pages, unit, n, host and caveats; every text cell through ``markdown_text``.
+
+    >>> print(numbers_table([{"key": "e-a", "value": 120.97, "ci95": [117.6, 125.3], "unit": "tok/s",
+    ...     "n": 5, "caveats": [], "experiment": "e", "host_id": "h1"}]).splitlines()[2])
+    | [e-a](../../provenance/e.html#n-e-a) | 121.0 &#91;117.6, 125.3&#93; | tok/s | 5 | h1 |  |
+    """
+    rows = sorted(
+        (asdict(n) if is_dataclass(n) and not isinstance(n, type) else dict(n) for n in numbers),
+        key=lambda n: n["key"],
+    )
+    lines = ["| key | value [95% interval] | unit | n | host | caveats |", "|---|---|---|---|---|---|"]
+    for n in rows:
+        href = f"{to_root}provenance/{n.get('experiment') or 'other'}.html#n-{n['key']}"
+        cells = [
+            f"[{markdown_text(n['key'])}]({href})",
+            markdown_text(fmt_interval(n["value"], n.get("ci95"))),
+            markdown_text(n.get("unit") or ""),
+            str(n["n"]),
+            markdown_text(n.get("host_id") or ""),
+            markdown_text(", ".join(n.get("caveats") or [])),
+        ]
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"

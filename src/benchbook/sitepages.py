@@ -1,0 +1,340 @@
+"""Generated page parts for readers: what was measured, caveat markers and legends, provenance pages.
+
+Every function reads the numbers registry (``reports/numbers``, entries as ``numbers.load_all``
+returns them) and, for hardware and model names, the snapshot store (``data/raw/snapshots``); it
+returns Markdown that both renderers read unchanged.  Strings that come from records go through
+``escape.markdown_text`` (Markdown) or ``escape.html_text`` (raw HTML blocks).
+
+* ``measured_md``: the "What was measured" block that opens an experiment page: hosts with their
+  hardware, builds, model files by name with sha256, dates, n, the interval method (``ci_method``)
+  and the unit of replication (``replication``, when the registry has it), and what each unit means.
+* ``markers``: one marker per caveat rule, the same on every page (``†1`` … in ``caveats.RULES``
+  order); ``marker_text`` is what a number's link text carries: only the rules attached to that
+  number, minus the rules said once for its whole experiment (``experiment_wide``).
+* ``legend_md``: the per-page legend: marker, rule name linking to its definition, one sentence, and
+  how many of the page's numbers carry it.
+* ``provenance_page``: one compact page per experiment (``provenance/<experiment>.qmd``).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from pathlib import Path
+
+from . import caveats as caveats_mod
+from .escape import html_text, markdown_text
+from .numfmt import fmt_interval, fmt_number
+
+#: Folder (under the site root) of the generated per-experiment provenance pages.
+PROVENANCE_DIR = "provenance"
+
+#: What a unit in the registry means, for the "what each column means" list (registry units as keys).
+UNIT_MEANING = {
+    "tok/s": "tokens per second: the mean of per-repetition rates (llama-bench's avg_ts definition); "
+    "prefill (pp) and decode (tg) never mixed",
+    "×": "speedup: baseline time ÷ configuration time (above 1 is faster), paired with a baseline of the "
+    "same session, host and build",
+    "tok/step": "τ, tokens committed per verify step, counting the verifier's own token (1 = plain decoding)",
+    "tokens/verify step": "τ, tokens committed per verify step, counting the verifier's own token",
+    "tokens/pass": "tokens committed per forward pass (draft and verify passes both counted)",
+    "": "a ratio without unit (α = accepted ÷ drafted tokens; c, r(n): cost relative to one decode step)",
+    "%": "percent",
+    "ms": "milliseconds",
+    "s": "seconds",
+    "fraction of runs": "share of runs whose output equals plain greedy decoding (1 = every run)",
+    "expert loads/token": "distinct experts read per generated token, summed over layers and passes",
+    "experts/layer": "distinct experts per layer in one forward pass",
+    "MiB/draft token": "memory per extra draft token (slope of peak RSS over n_max)",
+    "GB/s": "gigabytes per second",
+    "blocks": "transformer blocks",
+    "nats": "cross-entropy loss in nats",
+    "parameters": "model parameters",
+}
+
+
+def provenance_href(num: dict) -> str:
+    """The link target of a number's provenance entry: ``provenance/<experiment>.qmd#n-KEY``."""
+    return f"{PROVENANCE_DIR}/{num.get('experiment') or 'other'}.qmd#n-{num['key']}"
+
+
+def markers() -> dict[str, str]:
+    """Rule id -> its marker, ``†1``, ``†2`` … in ``caveats.RULES`` order (stable across pages)."""
+    return {rule_id: f"†{i}" for i, rule_id in enumerate(caveats_mod.RULES, start=1)}
+
+
+#: A rule attached to at least this share of an experiment's numbers is said once for the page (with
+#: the numbers it does not apply to named) instead of marking nearly every number.
+WIDE_SHARE = 0.9
+
+
+def experiment_wide(nums: dict[str, dict], experiment: str) -> list[str]:
+    """Rules attached to at least ``WIDE_SHARE`` of ``experiment``'s numbers, in ``caveats.RULES`` order:
+    said once for the experiment (its "what was measured" block and legend, with the exceptions named
+    by ``exceptions``), not marked per number."""
+    mine = [n for n in nums.values() if n.get("experiment") == experiment]
+    if not mine:
+        return []
+    counts = Counter(c for n in mine for c in set(n.get("caveats", [])))
+    return [r for r in caveats_mod.RULES if counts.get(r, 0) >= WIDE_SHARE * len(mine)]
+
+
+def exceptions(nums: dict[str, dict], experiment: str, rule_id: str) -> list[str]:
+    """Keys of ``experiment``'s numbers that ``rule_id`` does not apply to, sorted."""
+    return sorted(
+        k
+        for k, n in nums.items()
+        if n.get("experiment") == experiment and rule_id not in n.get("caveats", [])
+    )
+
+
+def _said_once(nums: dict[str, dict], experiment: str, rule_id: str, link: str) -> str:
+    """``[rule](link) (severity): applies to every number here except `a`, `b``` (or ``except N numbers``)."""
+    left = exceptions(nums, experiment, rule_id)
+    r = caveats_mod.RULES[rule_id]
+    if not left:
+        scope = "every number on this page"
+    elif len(left) <= 6:
+        scope = "every number on this page except " + ", ".join(f"`{markdown_text(k)}`" for k in left)
+    else:
+        scope = f"every number on this page except {len(left)} (their tooltips list their caveats)"
+    return f"[{rule_id}]({link}#c-{rule_id}) ({r.severity}): {scope}"
+
+
+def marker_text(num: dict, said_once: list[str]) -> str:
+    """`` †1,3``: the markers of ``num``'s caveats not in ``said_once`` (empty string when none)."""
+    marks = markers()
+    ids = [marks[c][1:] for c in num.get("caveats", []) if c in marks and c not in said_once]
+    return f" †{','.join(ids)}" if ids else ""
+
+
+def _first_sentence(doc: str) -> str:
+    text = " ".join(doc.split())
+    end = text.find(". ")
+    return text if end < 0 else text[: end + 1]
+
+
+def legend_md(nums: dict[str, dict], experiment: str) -> str:
+    """The caveat legend of one experiment's page (Markdown): rules said once for the whole
+    experiment, then one line per marker used on the page, each rule linking to its definition."""
+    mine = {k: n for k, n in nums.items() if n.get("experiment") == experiment}
+    if not any(n.get("caveats") for n in mine.values()):
+        return "No caveat rule fired for these numbers.\n"
+    wide = experiment_wide(nums, experiment)
+    counts = Counter(c for n in mine.values() for c in n.get("caveats", []) if c not in wide)
+    marks = markers()
+    out = []
+    for c in wide:
+        out.append(
+            f"- **Said once, not marked:** {_said_once(nums, experiment, c, 'provenance.qmd')} — "
+            f"{_first_sentence(caveats_mod.RULES[c].doc)}"
+        )
+    for c in caveats_mod.RULES:
+        if counts.get(c):
+            r = caveats_mod.RULES[c]
+            out.append(
+                f"- **{marks[c]}** [{c}](provenance.qmd#c-{c}) ({r.severity}, {counts[c]} of {len(mine)} "
+                f"numbers) — {_first_sentence(r.doc)}"
+            )
+    return (
+        "A marker after a number names the caveats that apply to *that* number; hover it for the "
+        "rule names, click it for its records.\n\n" + "\n".join(out) + "\n"
+    )
+
+
+def read_snapshots(snapshots: Path) -> dict[str, dict[str, dict]]:
+    """``{"hosts": {host_id: record}, "models": {sha256: record}, "toolchains": {toolchain_id: record}}``
+    from ``snapshots/{hosts,models,toolchains}.jsonl`` (a missing file gives an empty mapping)."""
+    ids = {"hosts": "host_id", "models": "sha256", "toolchains": "toolchain_id"}
+    out: dict[str, dict[str, dict]] = {}
+    for kind, id_field in ids.items():
+        path = Path(snapshots) / f"{kind}.jsonl"
+        rows = (
+            [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+            if path.is_file()
+            else []
+        )
+        out[kind] = {r[id_field]: r for r in rows if id_field in r}
+    return out
+
+
+def host_line(host_id: str, host: dict | None) -> str:
+    """``cpu, cores, RAM, GPUs, OS`` of a host snapshot, Markdown-escaped; ``host_id`` alone when unknown."""
+    if not host:
+        return f"`{markdown_text(host_id)}` (no host snapshot)"
+    gib = (host.get("ram_bytes") or 0) / 2**30
+    gpus = ", ".join(
+        f"{g.get('name')} ({(g.get('memory_total_mib') or 0) / 1024:.0f} GiB, driver {g.get('driver')})"
+        for g in host.get("gpus") or []
+    )
+    parts = [
+        f"{host.get('cpu_model')} ({host.get('cpu_logical')} logical cores)",
+        f"{gib:.1f} GiB RAM",
+        gpus or "no GPU",
+        str(host.get("os")),
+    ]
+    return f"`{markdown_text(host_id)}`: " + markdown_text("; ".join(parts))
+
+
+def measured_md(nums: dict[str, dict], experiment: str, snapshots: dict[str, dict[str, dict]]) -> str:
+    """The "What was measured" block of ``experiment``'s page (Markdown), generated from its numbers
+    and the snapshot store: hosts and hardware, builds, model files (name + sha256), dates, n, interval
+    methods and units of replication, caveats said once, and what each unit means."""
+    mine = [n for n in nums.values() if n.get("experiment") == experiment]
+    if not mine:
+        return "No numbers published for this experiment.\n"
+    hosts = sorted({n["host_id"] for n in mine if n.get("host_id")})
+    builds = sorted({n["build"] for n in mine if n.get("build")})
+    shas = sorted({n["model_sha256"] for n in mine if n.get("model_sha256")})
+    starts = sorted(n["measured_from"] for n in mine if n.get("measured_from"))
+    ends = sorted(n["measured_to"] for n in mine if n.get("measured_to"))
+    sessions = sorted({n["session_id"] for n in mine if n.get("session_id")})
+    ns = sorted({int(n["n"]) for n in mine})
+    out = ["::: {.bb-measured}"]
+    out.append("- **Hosts:** " + "; ".join(host_line(h, snapshots["hosts"].get(h)) for h in hosts))
+    tcs = sorted({str(n["toolchain_id"]) for n in mine if n.get("toolchain_id")})
+    extra = [
+        f"{tc.get('backend')}, {tc.get('compiler')}" for t in tcs if (tc := snapshots["toolchains"].get(t))
+    ]
+    out.append(
+        "- **Build:** "
+        + markdown_text("; ".join(builds))
+        + (f" ({markdown_text('; '.join(sorted(set(extra))))})" if extra else "")
+    )
+    models = []
+    for sha in shas:
+        m = snapshots["models"].get(sha)
+        name = m.get("model_id") if m else "not a GGUF of the model store (e.g. our own checkpoint)"
+        models.append(f"{markdown_text(name)} `sha256:{sha}`")
+    out.append("- **Model files:** " + ("; ".join(models) or "—"))
+    if starts:
+        out.append(
+            f"- **Measured:** {starts[0][:16].replace('T', ' ')} → {ends[-1][:16].replace('T', ' ')} UTC "
+            f"in {len(sessions)} session{'s' if len(sessions) != 1 else ''}"
+        )
+    n_text = str(ns[0]) if len(ns) == 1 else f"{ns[0]}–{ns[-1]}"
+    methods = Counter(n.get("ci_method") for n in mine if n.get("ci95"))
+    reps = Counter(n.get("replication") for n in mine if n.get("replication"))
+    interval = (
+        "; ".join(
+            f"{markdown_text(m or 'method not stated')} ({c} numbers)" for m, c in methods.most_common()
+        )
+        or "none (fewer than 3 repetitions, or a count)"
+    )
+    out.append(
+        f"- **n:** {n_text} per number. **95% intervals**, shown as `value [low, high]` and rounded at "
+        f"the second significant digit of the half-width (three significant digits without one): " + interval
+    )
+    if reps:
+        out.append(
+            "- **Unit of replication:** "
+            + "; ".join(f"{markdown_text(r)} ({c} numbers)" for r, c in reps.most_common())
+        )
+    wide = experiment_wide(nums, experiment)
+    for c in wide:
+        out.append("- **Caveat said once:** " + _said_once(nums, experiment, c, "provenance.qmd"))
+    units = sorted({n.get("unit") or "" for n in mine})
+    out.append(
+        "- **Units** (named once in each table header, not in its cells): "
+        + "; ".join(
+            f"{markdown_text(u) if u else '(none)'} — {markdown_text(UNIT_MEANING.get(u, u))}" for u in units
+        )
+    )
+    out.append(":::")
+    return "\n".join(out) + "\n"
+
+
+def cache_relative(arg: str) -> str:
+    """A command argument with the benchbook cache prefix (``…/.cache/benchbook/``) as ``<cache>/`` and a
+    model file's sha256 name shortened to 12 hex digits (the full sha256 is in the entry's model field).
+
+    >>> cache_relative("/root/.cache/benchbook/models/" + "ab" * 32 + ".gguf")
+    '<cache>/models/abababababab….gguf'
+    """
+    marker = "/.cache/benchbook/"
+    i = arg.find(marker)
+    if i < 0:
+        return arg
+    rel = "<cache>/" + arg[i + len(marker) :]
+    return re.sub(r"(?<=<cache>/models/)([0-9a-f]{12})[0-9a-f]{52}", r"\1…", rel)
+
+
+def _ranges(lines: list[list[int]]) -> str:
+    return ", ".join(f"{a}–{b}" if a != b else str(a) for a, b in lines)
+
+
+def provenance_entry(num: dict, snapshots: dict[str, dict[str, dict]]) -> str:
+    """One compact provenance entry (a heading with the ``n-KEY`` anchor and a two-column raw HTML
+    table); every string from records HTML-escaped; commands with cache-relative paths, model files by
+    name + sha256."""
+    e = html_text
+    model = snapshots["models"].get(num.get("model_sha256") or "")
+    model_text = "—"
+    if num.get("model_sha256"):
+        model_text = f"{e(model['model_id']) + ' ' if model else ''}<code>{e(num['model_sha256'])}</code>"
+    ci = num.get("ci95")
+    sd = f" · sd {e(fmt_interval(num['sd'], None))}" if num.get("sd") is not None else ""
+    interval = "no interval"
+    if ci:
+        method = e(num.get("ci_method") or "method not stated")
+        interval = f"95% interval: {method}"
+        if num.get("replication"):
+            interval += f"; replication: {e(num['replication'])}"
+    records = "; ".join(
+        f"<code>{e(s['file'])}</code> lines {e(_ranges(s['lines']))}" for s in num.get("sources", [])
+    )
+    runs = " ".join(f"<code>{e(r[:12])}</code>" for r in num.get("run_ids", []))
+    caveat_links = ", ".join(
+        f'<a href="../provenance.html#c-{e(c)}">{e(c)}</a>' for c in num.get("caveats", [])
+    )
+    rows = [
+        ("value", f"<b>{e(fmt_number(num))}</b> · n {num['n']}{sd} · {interval}"),
+        ("what", f"{e(num.get('label', ''))} · <code>{e(num.get('computation', ''))}</code>"),
+        ("records", records + (f" · runs {runs}" if runs else "")),
+        (
+            "command",
+            "<br>".join(
+                f"<code>{e(' '.join(cache_relative(a) for a in c))}</code>" for c in num.get("commands", [])
+            ),
+        ),
+        (
+            "conditions",
+            f"build {e(num.get('build') or '—')} · model {model_text} · host "
+            f"<code>{e(num.get('host_id') or '—')}</code> · session "
+            f"<code>{e(num.get('session_id') or '—')}</code> · "
+            f"{e((num.get('measured_from') or '—')[:19])} → {e((num.get('measured_to') or '—')[:19])} UTC",
+        ),
+        ("caveats", caveat_links or "none"),
+    ]
+    table = "".join(f"<tr><th>{k}</th><td>{v}</td></tr>" for k, v in rows)
+    key = num["key"]
+    html_table = f'<table class="table table-sm bb-prov">{table}</table>'
+    return f"### {e(key)} {{#n-{key}}}\n\n```{{=html}}\n{html_table}\n```\n"
+
+
+def provenance_page(nums: dict[str, dict], experiment: str, snapshots: dict[str, dict[str, dict]]) -> str:
+    """The ``provenance/<experiment>.qmd`` page: front matter (no table of contents: one entry per
+    number would be hundreds of links), a pointer to the caveat rules, then one entry per number."""
+    mine = sorted((k, n) for k, n in nums.items() if (n.get("experiment") or "other") == experiment)
+    head = (
+        f'---\ntitle: "Provenance: {experiment}"\ntoc: false\n---\n\n'
+        f"{len(mine)} numbers of the {experiment} experiment, each with the records it read, the command "
+        "(paths relative to the benchbook cache, `<cache>/`), the build, the model file and the host. "
+        "Caveat rules are defined on the [provenance index](../provenance.qmd#caveat-rules). "
+        "Use the site search or the browser's find to reach a key.\n\n"
+    )
+    return head + "\n".join(provenance_entry(n, snapshots) for _, n in mine)
+
+
+def provenance_index_md(nums: dict[str, dict]) -> str:
+    """The provenance index (included by ``provenance.qmd``): a link per experiment page with its count
+    of numbers, then every caveat rule with its definition (anchors ``c-RULE``)."""
+    counts = Counter(n.get("experiment") or "other" for n in nums.values())
+    out = ["## Numbers by experiment\n"]
+    out += [f"- [{exp}]({PROVENANCE_DIR}/{exp}.qmd): {c} numbers" for exp, c in sorted(counts.items())]
+    out.append("\n## Caveat rules {#caveat-rules}\n")
+    marks = markers()
+    for r in caveats_mod.RULES.values():
+        out.append(f"### {marks[r.id]} {r.id} {{#c-{r.id}}}\n\n*{r.severity}* — {' '.join(r.doc.split())}\n")
+    return "\n".join(out)

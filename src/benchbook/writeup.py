@@ -1,0 +1,166 @@
+"""The write-up workflow: find a registered number by key, and scaffold a page bound to an experiment.
+
+``benchbook numbers [PATTERN]`` lists registered keys with value, unit, n, interval and caveats
+(``rows``, ``table``); ``benchbook new-page NAME --experiment EXP`` writes ``NAME.qmd``: the
+experiment's "what was measured" block, a table of its numbers (``{{< var KEY__v >}}``, units in
+the header) and its caveat legend, and lists the page in ``_quarto.yml`` (``new_page``).
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from .numbers import load_all
+from .numfmt import fmt_interval
+from .sitecheck import CELL_SUFFIX
+
+#: A page name: lowercase letters, digits, ``_`` and ``-`` (it becomes ``NAME.qmd`` and ``NAME.html``).
+PAGE_NAME = re.compile(r"[a-z0-9][a-z0-9_-]*")
+
+
+class WriteupError(ValueError):
+    """A pattern matched nothing, a page name is unusable, or the page exists; the message says the fix."""
+
+
+@dataclass(frozen=True)
+class NumberRow:
+    """One registered number as an author needs it: ``key`` (for ``{{< var KEY >}}``), ``shown`` (value
+    and interval as the pages round them), ``unit``, ``n``, ``interval`` (``[low, high]`` or None),
+    ``ci_method``, ``replication`` (None where the registry has none) and ``caveats`` (rule ids)."""
+
+    key: str
+    shown: str
+    unit: str
+    n: int
+    interval: list[float] | None
+    ci_method: str | None
+    replication: str | None
+    caveats: list[str]
+    experiment: str | None
+
+
+def rows(numbers_dir: Path, pattern: str | None = None) -> list[NumberRow]:
+    """Registered numbers whose key matches ``pattern`` (a glob when it has ``*?[``, else a substring;
+    None: all), sorted by key.
+
+    Raises:
+        WriteupError: no registry under ``numbers_dir``, or nothing matches ``pattern``.
+    """
+    nums = load_all(Path(numbers_dir)) if Path(numbers_dir).is_dir() else {}
+    if not nums:
+        raise WriteupError(f"{numbers_dir}: no numbers registry; fix: run the report stages (`dvc repro`)")
+    glob = pattern is not None and any(c in pattern for c in "*?[")
+    out = []
+    for key, n in sorted(nums.items()):
+        if pattern is None or (fnmatch.fnmatchcase(key, pattern) if glob else pattern in key):
+            out.append(
+                NumberRow(
+                    key,
+                    fmt_interval(n["value"], n.get("ci95")),
+                    n.get("unit") or "",
+                    int(n["n"]),
+                    n.get("ci95"),
+                    n.get("ci_method"),
+                    n.get("replication"),
+                    list(n.get("caveats") or []),
+                    n.get("experiment"),
+                )
+            )
+    if not out:
+        raise WriteupError(
+            f"no registered key matches {pattern!r} ({len(nums)} keys); fix: a substring such as 'spec-self' "
+            "or a glob such as 'lb-*-tg64-warm'"
+        )
+    return out
+
+
+def table(found: list[NumberRow]) -> str:
+    """Plain-text columns: key, value [interval], unit, n, caveats (one number per line)."""
+    head = ("key", "value [95% interval]", "unit", "n", "caveats")
+    lines = [head] + [(r.key, r.shown, r.unit, str(r.n), ",".join(r.caveats) or "-") for r in found]
+    widths = [max(len(line[i]) for line in lines) for i in range(len(head) - 1)]
+    return "\n".join(
+        "  ".join(cell.ljust(w) for cell, w in zip(line[:-1], widths, strict=True)) + "  " + line[-1]
+        for line in lines
+    )
+
+
+def page_source(name: str, experiment: str, found: list[NumberRow]) -> str:
+    """The ``.qmd`` text of a new page on ``experiment``: title, what was measured, a table of ``found``
+    (one row per number, ``{{< var KEY__v >}}`` cells, the unit in its own column), a prose line with
+    ``{{< var KEY >}}`` (value, interval and unit), and the caveat legend."""
+    body = [
+        f'---\ntitle: "{name}"\n---\n',
+        "## What was measured\n",
+        f"{{{{< include _generated/{experiment}-measured.md >}}}}\n",
+        "## Numbers\n",
+        "| number | value [95% interval] | unit | n |",
+        "|---|---|---|---|",
+    ]
+    body += [f"| `{r.key}` | {{{{< var {r.key}{CELL_SUFFIX} >}}}} | {r.unit or '—'} | {r.n} |" for r in found]
+    body += [
+        "",
+        f"Write prose around a number with its unit: {{{{< var {found[0].key} >}}}}.\n",
+        "## Caveats\n",
+        f"{{{{< include _generated/{experiment}-caveats.md >}}}}\n",
+    ]
+    return "\n".join(body)
+
+
+def add_to_quarto(root: Path, page: str) -> bool:
+    """Add ``page`` to ``project.render`` of ``root/_quarto.yml`` as a new list line after the last
+    render entry (the file's other bytes unchanged); False when it is listed already.
+
+    Raises:
+        WriteupError: ``_quarto.yml`` has no ``render:`` list.
+    """
+    cfg = Path(root) / "_quarto.yml"
+    lines = cfg.read_text().splitlines(keepends=True)
+    try:
+        start = next(i for i, line in enumerate(lines) if line.strip() == "render:")
+    except StopIteration:
+        raise WriteupError(f"{cfg}: no project.render list; fix: add `render:` with the pages") from None
+    end = start + 1
+    while end < len(lines) and lines[end].lstrip().startswith("- "):
+        if lines[end].split("#")[0].strip()[2:].strip() == page:
+            return False
+        end += 1
+    indent = (
+        lines[start + 1][: len(lines[start + 1]) - len(lines[start + 1].lstrip())]
+        if end > start + 1
+        else "    "
+    )
+    lines.insert(end, f"{indent}- {page}\n")
+    cfg.write_text("".join(lines))
+    return True
+
+
+def new_page(
+    root: Path, name: str, experiment: str, pattern: str | None = None, *, force: bool = False
+) -> Path:
+    """Write ``root/NAME.qmd`` bound to ``experiment``'s numbers (those matching ``pattern`` when given)
+    and list it in ``_quarto.yml``; return its path.
+
+    Raises:
+        WriteupError: ``name`` is not ``[a-z0-9][a-z0-9_-]*``, the page exists (without ``force``), or
+            the experiment has no registered number matching ``pattern``.
+    """
+    if not PAGE_NAME.fullmatch(name):
+        raise WriteupError(
+            f"page name {name!r}: use lowercase letters, digits, '_' and '-' (it becomes {name}.qmd)"
+        )
+    path = Path(root) / f"{name}.qmd"
+    if path.exists() and not force:
+        raise WriteupError(f"{path} exists; fix: choose another NAME or pass --force")
+    found = [r for r in rows(Path(root) / "reports" / "numbers", pattern) if r.experiment == experiment]
+    if not found:
+        raise WriteupError(
+            f"experiment {experiment!r} has no registered number matching {pattern!r}; fix: "
+            "`benchbook numbers` lists keys and experiments"
+        )
+    path.write_text(page_source(name, experiment, found))
+    add_to_quarto(Path(root), path.name)
+    return path

@@ -1,0 +1,155 @@
+"""Generated page parts: caveat markers per number, legends, "what was measured", compact provenance."""
+
+import html
+
+from benchbook import site, sitepages
+
+SNAP = {
+    "hosts": {
+        "h1": {
+            "host_id": "h1",
+            "cpu_model": "AMD EPYC",
+            "cpu_logical": 2,
+            "ram_bytes": 25276059648,
+            "os": "Linux 6.18",
+            "gpus": [],
+        }
+    },
+    "models": {"a" * 64: {"model_id": "smollm2-135m-q4_1", "sha256": "a" * 64}},
+    "toolchains": {"t1": {"toolchain_id": "t1", "backend": "cpu", "compiler": "c++ 12.2.0"}},
+}
+
+
+def num(key, value, caveats, **kw):
+    base = {
+        "key": key,
+        "value": value,
+        "unit": "tok/s",
+        "label": key,
+        "n": 3,
+        "computation": "c",
+        "ci95": None,
+        "caveats": caveats,
+        "experiment": "e",
+        "host_id": "h1",
+        "session_id": "s1",
+        "build": "b11434 (unknown) cpu",
+        "toolchain_id": "t1",
+        "model_sha256": "a" * 64,
+        "measured_from": "2026-11-29T13:14:46Z",
+        "measured_to": "2026-11-29T13:20:38Z",
+        "run_ids": ["r" * 32],
+        "sources": [{"file": "data/raw/e/h1.jsonl", "lines": [[1, 3], [7, 7]]}],
+        "commands": [
+            [
+                "/root/.cache/benchbook/toolchains/b1/bin/llama-server",
+                "-m",
+                "/root/.cache/benchbook/models/x.gguf",
+            ]
+        ],
+    }
+    return {**base, **kw}
+
+
+NUMS = {
+    "e-a": num(
+        "e-a",
+        72.63,
+        ["cap_hit", "synthetic_inputs"],
+        ci95=[60.1, 85.1],
+        ci_method="student-t over per-repetition rates",
+    ),
+    "e-b": num("e-b", 0.4812, ["cap_hit", "high_variance", "synthetic_inputs"], unit="×"),
+    "e-c": num("e-c", 1.0, ["synthetic_inputs"], unit=""),
+    # a training figure: the one number synthetic_inputs does not apply to
+    "e-train": num("e-train", 420.06, [], unit="s", session_id=None),
+    # six more, so that synthetic_inputs is on 9 of 10 numbers (WIDE_SHARE = 0.9): said once
+    **{f"e-f{i}": num(f"e-f{i}", 2.0, ["synthetic_inputs"]) for i in range(6)},
+}
+
+
+def test_markers_follow_rule_order_and_skip_rules_said_once():
+    marks = sitepages.markers()
+    assert marks["cap_hit"] == "†1" and marks["high_variance"] == "†3" and marks["synthetic_inputs"] == "†12"
+    # synthetic_inputs is on 9 of the 10 numbers of "e": said once, never marked
+    assert sitepages.experiment_wide(NUMS, "e") == ["synthetic_inputs"]
+    assert sitepages.marker_text(NUMS["e-a"], ["synthetic_inputs"]) == " †1"
+    assert sitepages.marker_text(NUMS["e-b"], ["synthetic_inputs"]) == " †1,3"
+    assert sitepages.marker_text(NUMS["e-c"], ["synthetic_inputs"]) == ""
+
+
+def test_variables_hold_the_interval_the_marker_and_a_unitless_cell_variant():
+    v = site.variables(NUMS)
+    assert v["e-a"] == (
+        "[73 &#91;60, 85&#93; tok/s †1](provenance/e.qmd#n-e-a "
+        '"n=3, 95% CI [60, 85] (student-t over per-repetition rates); caveats: cap_hit, synthetic_inputs")'
+    )
+    assert v["e-a__v"].startswith("[73 &#91;60, 85&#93; †1](provenance/e.qmd#n-e-a ")
+    assert v["e-b__v"].startswith("[0.481 †1,3](")
+    assert v["e-c"].startswith("[1.00](")
+
+
+def test_replication_is_shown_when_the_registry_has_it():
+    n = num("e-r", 2.0, [], ci95=[1.5, 2.5], ci_method="student-t", replication="prompts")
+    assert ", replication: prompts" in site.variable_link(n)
+    assert "replication" not in site.variable_link(NUMS["e-a"])
+
+
+def test_legend_names_each_marker_once_with_counts_and_links():
+    md = sitepages.legend_md(NUMS, "e")
+    lines = [line for line in md.splitlines() if line.startswith("- ")]
+    assert lines[0].startswith(
+        "- **Said once, not marked:** [synthetic_inputs](provenance.qmd#c-synthetic_inputs) (note): "
+        "every number on this page except `e-train` — "
+    )
+    assert lines[1].startswith("- **†1** [cap_hit](provenance.qmd#c-cap_hit) (warning, 2 of 10 numbers) — ")
+    assert lines[2].startswith("- **†3** [high_variance](provenance.qmd#c-high_variance) (")
+    assert len(lines) == 3
+
+
+def test_what_was_measured_comes_from_the_records():
+    md = html.unescape(sitepages.measured_md(NUMS, "e", SNAP))  # record strings are entity-escaped
+    assert "`h1`: AMD EPYC (2 logical cores); 23.5 GiB RAM; no GPU; Linux 6.18" in md
+    assert "**Build:** b11434 (unknown) cpu (cpu, c++ 12.2.0)" in md
+    assert f"smollm2-135m-q4_1 `sha256:{'a' * 64}`" in md
+    assert "**Measured:** 2026-11-29 13:14 → 2026-11-29 13:20 UTC in 1 session" in md
+    assert "**n:** 3 per number" in md and "student-t over per-repetition rates (1 numbers)" in md
+    assert "**Caveat said once:** [synthetic_inputs](provenance.qmd#c-synthetic_inputs) (note): every " in md
+    assert "×" in md and "tok/s" in md
+
+
+def test_provenance_entry_is_compact_and_cache_relative():
+    entry = sitepages.provenance_entry(NUMS["e-a"], SNAP)
+    assert "/root/.cache" not in entry
+    assert "&lt;cache&gt;/toolchains/b1/bin/llama-server -m &lt;cache&gt;/models/x.gguf" in entry
+    assert f"smollm2-135m-q4_1 <code>{'a' * 64}</code>" in entry
+    assert "lines 1–3, 7" in entry and "<code>rrrrrrrrrrrr</code>" in entry
+    assert "<b>73 [60, 85] tok/s</b> · n 3 · 95% interval: student-t over per-repetition rates" in entry
+    assert sitepages.cache_relative("/home/u/.cache/benchbook/models/m.gguf") == "<cache>/models/m.gguf"
+    assert sitepages.cache_relative("-m") == "-m"
+    sha = "b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53"
+    assert (
+        sitepages.cache_relative(f"/root/.cache/benchbook/models/{sha}.gguf")
+        == "<cache>/models/b179c9523d0e….gguf"
+    )
+
+
+def test_provenance_pages_are_split_per_experiment():
+    page = sitepages.provenance_page(NUMS, "e", SNAP)
+    assert page.startswith('---\ntitle: "Provenance: e"\ntoc: false\n---')
+    assert page.count("{#n-") == 10
+    index = sitepages.provenance_index_md(NUMS)
+    assert "- [e](provenance/e.qmd): 10 numbers" in index and "{#c-cap_hit}" in index
+
+
+def test_report_notebooks_link_each_number_to_its_provenance_entry():
+    from benchbook.numtable import numbers_table
+
+    table = numbers_table([NUMS["e-b"], NUMS["e-a"]]).splitlines()
+    assert table[0] == "| key | value [95% interval] | unit | n | host | caveats |"
+    # sorted by key; the value rounded as on the pages; the caveats written out
+    assert table[2] == (
+        "| [e-a](../../provenance/e.html#n-e-a) | 73 &#91;60, 85&#93; | tok/s | 3 | h1 | "
+        "cap&#95;hit, synthetic&#95;inputs |"
+    )
+    assert table[3].startswith("| [e-b](../../provenance/e.html#n-e-b) | 0.481 | × | 3 | h1 |")

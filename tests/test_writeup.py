@@ -1,0 +1,81 @@
+"""The write-up workflow: `benchbook numbers [PATTERN]` and `benchbook new-page NAME`."""
+
+import pytest
+
+from benchbook import cli, writeup
+from benchbook.numbers import Number, publish
+
+
+@pytest.fixture
+def repo(tmp_path):
+    raw = tmp_path / "data/raw/e/h.jsonl"
+    raw.parent.mkdir(parents=True)
+    raw.write_text('{"tg": 120.97}\n{"tg": 0.48}\n')
+    common = dict(n=5, computation="c", build="b11434 (unknown) cpu", experiment="e")
+    nums = [
+        Number(
+            key="e-tg",
+            value=120.97,
+            unit="tok/s",
+            label="tg",
+            ci95=[117.6, 125.3],
+            ci_method="student-t over per-repetition rates",
+            sources=[{"file": "data/raw/e/h.jsonl", "lines": [[1, 1]]}],
+            caveats=["high_variance"],
+            **common,
+        ),
+        Number(
+            key="e-speedup",
+            value=0.4812,
+            unit="×",
+            label="s",
+            sources=[{"file": "data/raw/e/h.jsonl", "lines": [[2, 2]]}],
+            **common,
+        ),
+    ]
+    publish(tmp_path / "reports/numbers/e.json", "e", nums, root=tmp_path)
+    (tmp_path / "_quarto.yml").write_text(
+        "project:\n  type: website\n  render:\n    - index.qmd   # home\n    - e.qmd\nwebsite:\n  title: t\n"
+    )
+    return tmp_path
+
+
+def test_rows_and_table_show_value_interval_unit_n_and_caveats(repo):
+    found = writeup.rows(repo / "reports/numbers", "tg")
+    assert [(r.key, r.shown, r.unit, r.n, r.caveats) for r in found] == [
+        ("e-tg", "121.0 [117.6, 125.3]", "tok/s", 5, ["high_variance"])
+    ]
+    assert found[0].ci_method == "student-t over per-repetition rates" and found[0].replication is None
+    assert writeup.table(writeup.rows(repo / "reports/numbers", "e-*")).splitlines() == [
+        "key        value [95% interval]  unit   n  caveats",
+        "e-speedup  0.481                 ×      5  -",
+        "e-tg       121.0 [117.6, 125.3]  tok/s  5  high_variance",
+    ]
+    with pytest.raises(writeup.WriteupError, match="no registered key matches 'nope' \\(2 keys\\)"):
+        writeup.rows(repo / "reports/numbers", "nope")
+
+
+def test_numbers_command_prints_the_table(repo, monkeypatch, capsys):
+    monkeypatch.setattr(cli, "repo_root", lambda: repo)
+    assert cli.main(["numbers", "speedup"]) == 0
+    assert capsys.readouterr().out.splitlines()[1] == "e-speedup  0.481                 ×     5  -"
+
+
+def test_new_page_is_bound_to_the_experiment_and_listed(repo):
+    path = writeup.new_page(repo, "my-note", "e")
+    text = path.read_text()
+    assert "{{< include _generated/e-measured.md >}}" in text
+    assert "| `e-tg` | {{< var e-tg__v >}} | tok/s | 5 |" in text
+    assert "{{< include _generated/e-caveats.md >}}" in text
+    assert (repo / "_quarto.yml").read_text().splitlines()[3:6] == [
+        "    - index.qmd   # home",
+        "    - e.qmd",
+        "    - my-note.qmd",
+    ]
+    assert writeup.add_to_quarto(repo, "my-note.qmd") is False  # listed once
+    with pytest.raises(writeup.WriteupError, match="exists; fix: choose another NAME or pass --force"):
+        writeup.new_page(repo, "my-note", "e")
+    with pytest.raises(writeup.WriteupError, match="page name 'My Note'"):
+        writeup.new_page(repo, "My Note", "e")
+    with pytest.raises(writeup.WriteupError, match="experiment 'x' has no registered number"):
+        writeup.new_page(repo, "other", "x")
