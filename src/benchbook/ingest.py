@@ -22,6 +22,9 @@ so every analysis and caveat applies to them.
   JSON names (``prompt_n``, ``prompt_ms``, ``predicted_n``, ``predicted_ms``, ``draft_n``,
   ``draft_n_accepted``); ``verify_steps`` = accepted ÷ (mean len − 1), rounded (the server's
   ``mean len`` is tokens per verify step, its own token counted), when the log states mean len.
+  The prompt's length comes from ``stop processing: n_tokens = N`` (default verbosity) or the trace
+  line ``new prompt, ... task.n_tokens = N``; with it ``timings.cache_n`` = length − ``prompt_n``
+  (prompt tokens served from the prompt cache; ``_cache_n_from_log``), unknown without it.
 * ``llama-speculative-simple`` output -> ``benchbook.ingest.speculative_simple`` (no runner of ours
   writes that summary).  Its ``n_draft`` line prints the *configured maximum*
   (``params_spec.draft.n_max``), not a count: it is stored as ``n_draft_max``; the count of drafted
@@ -507,6 +510,13 @@ _TASK = re.compile(r"\bid\s+(\d+)\s*\|\s*task\s+(-?\d+)|\"id_slot\":\s*(\d+),\s*
 
 
 _MODEL = re.compile(r"loading (draft )?model '([^']+)'")
+#: ``slot release: ... stop processing: n_tokens = N`` (b11434 tools/server/server-context.cpp,
+#: ``server_slot::release``, INFO level): the tokens in the slot when the request ends, i.e. the whole
+#: prompt (cached and evaluated) + the generated tokens but the last sampled one.  The only line at
+#: default verbosity that carries the prompt length; ``new prompt, ... task.n_tokens = N``
+#: (``SLT_TRC``, same file) states it directly but only at trace verbosity (``-lv 4``).
+_RELEASE = re.compile(r"stop processing: n_tokens\s*=\s*(\d+)")
+_NEW_PROMPT = re.compile(r"new prompt, .*task\.n_tokens\s*=\s*(\d+)")
 
 
 def read_server_log(
@@ -525,6 +535,7 @@ def read_server_log(
     found: list[dict] = []
     cur: dict | None = None
     slot = task = None
+    pending_len: int | None = None
     models: dict[str, str] = {}
     for i, line in enumerate(text.splitlines(), 1):
         mm = _MODEL.search(line)
@@ -535,6 +546,15 @@ def read_server_log(
             slot, task = (
                 (int(mt.group(1)), int(mt.group(2))) if mt.group(1) else (int(mt.group(3)), int(mt.group(4)))
             )
+        m = _NEW_PROMPT.search(line)
+        if m:
+            pending_len = int(m.group(1))
+            continue
+        m = _RELEASE.search(line)
+        if m and cur is not None and "release_n_tokens" not in cur["timings"]:
+            cur["timings"]["release_n_tokens"] = int(m.group(1))
+            cur["lines"].append(i)
+            continue
         m = _PROMPT.search(line)
         if m:
             cur = {
@@ -544,6 +564,9 @@ def read_server_log(
                 "task_id": task,
                 "timings": {"prompt_ms": float(m.group(1)), "prompt_n": int(m.group(2))},
             }
+            if pending_len is not None:
+                cur["timings"]["prompt_tokens"] = pending_len
+                pending_len = None
             found.append(cur)
             continue
         for pat, keys in ((_EVAL, ("predicted_ms", "predicted_n")), (_TOTAL, ("total_ms", "total_n"))):
@@ -590,10 +613,30 @@ def read_server_log(
             "task_id": req["task_id"],
             "source_lines": req["lines"],
         }
+        _cache_n_from_log(t)
         if t.get("draft_mean_len") is not None and t["draft_mean_len"] > 1:
             rec["verify_steps"] = float(round(t["draft_n_accepted"] / (t["draft_mean_len"] - 1)))
         out.append(_build("speculative_request", rec, path, req["line"]))
     return out
+
+
+def _cache_n_from_log(t: dict) -> None:
+    """Set ``t["prompt_tokens"]`` (the prompt's length) and ``t["cache_n"]`` (prompt tokens served from
+    the cache = length − ``prompt_n``) from a request's log lines, in place, when they tell: the trace
+    line's ``task.n_tokens``, else ``release_n_tokens − predicted_n + 1`` (the slot holds the prompt and
+    every generated token but the last sampled one).  Left unset (unknown) otherwise.
+
+    >>> t = {"prompt_n": 73, "predicted_n": 32, "release_n_tokens": 840}
+    >>> _cache_n_from_log(t); t["prompt_tokens"], t["cache_n"]
+    (809, 736)
+    """
+    length = t.get("prompt_tokens")
+    if length is None and t.get("release_n_tokens") is not None and t.get("predicted_n"):
+        length = int(t["release_n_tokens"]) - int(t["predicted_n"]) + 1
+    if length is None or length < int(t["prompt_n"]):
+        return
+    t["prompt_tokens"] = int(length)
+    t["cache_n"] = int(length) - int(t["prompt_n"])
 
 
 def read_speculative_simple(path: Path, text: str) -> list[dict]:

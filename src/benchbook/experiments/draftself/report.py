@@ -433,7 +433,9 @@ def derive(
         )
     chart_paths = save_charts(acc, sp, ex, out)
     nums = numbers(acc, sp, be, ex, c1, sess, manifest, str(manifest_path), by_config)
-    publish(numbers_path, "draftself", nums)
+    publish(
+        numbers_path, "draftself", nums, replication="prompts × repetitions (paired AR and draft-self runs)"
+    )
     return DraftselfReport(
         runs=runs,
         session=sess,

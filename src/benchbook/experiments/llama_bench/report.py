@@ -21,6 +21,7 @@ from benchbook.numbers import Number, build_of, line_ranges, make_key, publish
 from benchbook.provenance import read_snapshots
 from benchbook.records import read_records
 from benchbook.schemas import NATIVE
+from benchbook.stats import LOG_T
 
 from .analysis import load_llama_bench, rate_stats
 
@@ -173,7 +174,8 @@ def derive(
                     n=r["n"],
                     sd=r["sd_tps"],
                     ci95=[r["ci_low_tps"], r["ci_high_tps"]] if r["ci_low_tps"] is not None else None,
-                    ci_method="student-t over per-repetition rates" if r["n"] > 1 else None,
+                    ci_method=LOG_T + " over per-repetition rates" if r["ci_low_tps"] is not None else None,
+                    replication=REPLICATION,
                     sources=[{"file": _rel(f, root), "lines": line_ranges(r["lines"])} for f in r["files"]],
                     run_ids=r["run_ids"],
                     commands=[r["argv"]],
@@ -189,7 +191,11 @@ def derive(
                 )
             )
             per_host[h].append((r, nums[-1]))
-    publish(numbers_path, "llama_bench", nums)
+            if (r["first_sample_ratio"] or 1.0) < known.get(
+                "cold_first_ratio", caveats.DEFAULTS["cold_first_ratio"]
+            ):
+                nums.extend(robust_numbers(r, nums[-1]))
+    publish(numbers_path, "llama_bench", nums, replication=REPLICATION)
     (out_dir / "hosts.md").write_text(hosts_table(per_host, hosts, tcs, primary))
     cur = stats.filter(pl.col("session_id") == sess["session_id"]).sort("model_id", "test", "phase")
 
@@ -287,6 +293,39 @@ def hosts_table(per_host: dict, hosts: dict, tcs: dict, primary: str) -> str:
             pp, tg = _var_cell(keys, "pp"), _var_cell(keys, "tg")
             lines.append(f"| `{h}`{mark} | {desc} | {mid} | {pp} | {tg} | {mem} |")
     return "\n".join(lines) + "\n"
+
+
+#: What varied between a llama-bench number's samples.
+REPLICATION = "repetitions of one llama-bench test (samples_ns)"
+
+
+def robust_numbers(row: dict, headline: Number) -> list[Number]:
+    """The robust summary published beside a ``cold_start`` row's headline (llama-bench's mean of rates,
+    which stays the headline): ``<key>-median`` (median of every sample) and ``<key>-mean_rest`` (the
+    mean without each repetition row's first sample, the flagged one); no interval, same sources."""
+    out = []
+    for suffix, col, what in (
+        ("median", "median_tps", "median of the samples"),
+        ("mean_rest", "mean_tps_rest", "mean without the first sample"),
+    ):
+        if row[col] is None:
+            continue
+        out.append(
+            Number(
+                **{
+                    **headline.__dict__,
+                    "key": f"{headline.key}-{suffix}",
+                    "value": round(row[col], 2),
+                    "label": f"{headline.label}, {what} (cold first sample)",
+                    "n": row["n"] - (len(row["lines"]) if suffix == "mean_rest" else 0),
+                    "sd": None,
+                    "ci95": None,
+                    "ci_method": "none: a robust summary",
+                    "computation": "benchbook.experiments.llama_bench.analysis.rate_stats (" + col + ")",
+                }
+            )
+        )
+    return out
 
 
 def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> LlamaBenchReport:
