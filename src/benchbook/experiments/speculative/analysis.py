@@ -546,8 +546,11 @@ def config_table(req: pl.DataFrame, confidence: float = 0.95, baseline_id: str =
     if req.is_empty():
         return pl.DataFrame()
     out = []
-    if "cache_state" not in req.columns:
-        req = req.with_columns(pl.lit(None, pl.String).alias("cache_state"))
+    for col, dtype in (("cache_state", pl.String), ("greedy", pl.Boolean), ("sampler", pl.String)):
+        if col not in req.columns:  # a table built before these columns: unknown
+            req = req.with_columns(pl.lit(None, dtype).alias(col))
+    if "prompt_tokens" not in req.columns:
+        req = req.with_columns((pl.col("cache_n") + pl.col("prompt_n")).alias("prompt_tokens"))
     keys = ["session_id", "config_id", "prompt_id", "cache_state"]
     base: dict = {}
     for (s, c, p, cs), g in req.group_by(keys, maintain_order=True):
