@@ -212,6 +212,25 @@ def test_slower_than_baseline_whatever_alpha():
     assert sp.speedup_verdict(m, ci[0], ci[1], 3) == "slower"
 
 
+def test_slower_than_baseline_on_a_stated_comparison():
+    # audited statement: draft 3.4-3.6 tok/s over baseline 7.8-8.0 tok/s, α 0.30 -> range [0.425, 0.462]
+    t = pl.DataFrame(
+        {
+            "id": ["s"],
+            "value": [0.44],
+            "num_alpha": [0.30],
+            "num_lo": [3.4],
+            "num_hi": [3.6],
+            "den_lo": [7.8],
+            "den_hi": [8.0],
+        }
+    )
+    ev = caveats.evaluate(t, "comparison", rules=["slower_than_baseline", "acceptance_without_speedup"])[0]
+    assert ev["caveats"][0].to_list() == ["slower_than_baseline"]
+    ev = caveats.evaluate(t.with_columns(pl.lit(None, pl.Float64).alias("num_alpha")), "comparison")[0]
+    assert "slower_than_baseline" not in ev["caveats"][0].to_list()  # not a speculative comparison
+
+
 def test_acceptance_without_speedup_judges_the_point_estimate():
     # a 35% slowdown at 100% acceptance with n = 2: the old interval's upper end was 1.13
     t = _spec(alpha=1.0, speedup_mean=0.65, speedup_ci_low=None, speedup_ci_high=1.13)

@@ -478,12 +478,19 @@ def _slower_than_baseline():
     """The speculative configuration is slower than its same-session baseline: the speedup's interval
     lies below 1 (``speedup_ci_high`` < 1), whatever α.  Seen: a draft run at 3.4-3.6 tok/s against a
     baseline of 7.8-8.0 tok/s (speedup 0.44, α 0.30) got no caveat because α was low.  Without an
-    interval (n < 3) the rule does not decide; ``speedup_verdict`` says so."""
+    interval (n < 3) the rule does not decide; ``speedup_verdict`` says so.  Comparisons (audits) that
+    state α: the ratio's range ``num_hi ÷ den_lo`` below 1 (3.6 ÷ 7.8 = 0.46 in the example)."""
 
 
 @RULES["slower_than_baseline"].on("speculative", ["speedup_ci_high"])
 def _(df, t):
     return (pl.col("speedup_ci_high") < 1.0).fill_null(False)
+
+
+@RULES["slower_than_baseline"].on("comparison", ["num_alpha", "num_hi", "den_lo"])
+def _(df, t):
+    # a speculative comparison (it states α): the ratio's range [num_lo/den_hi, num_hi/den_lo] below 1
+    return (pl.col("num_alpha").is_not_null() & (pl.col("num_hi") / pl.col("den_lo") < 1.0)).fill_null(False)
 
 
 @rule("acceptance_definition_mismatch", "warning")

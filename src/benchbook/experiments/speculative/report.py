@@ -197,7 +197,7 @@ def derive(
                     f"{base}-speedup",
                     r["speedup_mean"],
                     "×",
-                    f"decode speedup vs same-session baseline, {label}",
+                    f"decode speedup vs same-session baseline, {label} ({r['speedup_verdict']})",
                     r,
                     root,
                     ci=[r["speedup_ci_low"], r["speedup_ci_high"]],
