@@ -189,6 +189,18 @@ def derive(
                 computation="benchbook.experiments.speculative.analysis.config_table",
             )
         )
+        if warm and r["warm_share"] is not None:
+            nums.append(
+                _num(
+                    f"{base}-warm_share",
+                    r["warm_share"],
+                    "",
+                    f"warm share: prompt tokens reused from the cache ÷ prompt tokens, {label}",
+                    r,
+                    root,
+                    computation="benchbook.experiments.speculative.analysis.config_table (warm_share)",
+                )
+            )
         if r["config_id"] != "baseline" and "cross_request_state" in r["caveats"]:
             nums.extend(_per_repetition(r, base, label, root))
         elif r["config_id"] != "baseline" and r["speedup_mean"] is not None:
@@ -213,7 +225,8 @@ def derive(
                     f"{base}-alpha",
                     r["alpha"],
                     "",
-                    f"acceptance α, {label} ({r['accepted']}/{r['drafted']})",
+                    f"acceptance α, {label} ({r['accepted']}/{r['drafted']}; draft_n counts "
+                    f"{r['acceptance_definition'] or 'unknown (build)'})",
                     r,
                     root,
                     computation="benchbook.experiments.speculative.analysis.alpha (pooled over repetitions)",
