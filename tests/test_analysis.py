@@ -130,8 +130,10 @@ def test_rate_stats_mean_of_per_repetition_rates(tmp_path):
     w = st.row(0, named=True)
     assert (w["phase"], w["n"], w["test"]) == ("warm", 3, "tg")
     assert w["mean_tps"] == pytest.approx(123.3333, abs=1e-4)
-    assert w["ci_low_tps"] == pytest.approx(60.818, abs=1e-2) and w["ci_high_tps"] == pytest.approx(
-        185.849, abs=1e-2
+    # sd 25.166, log scale (issue 12): 123.333 · exp(± 4.30265 · (25.166 / 123.333) / √3) = [74.292, 204.747]
+    # (the symmetric interval was [60.818, 185.849])
+    assert w["ci_low_tps"] == pytest.approx(74.292, abs=1e-2) and w["ci_high_tps"] == pytest.approx(
+        204.747, abs=1e-2
     )
     assert w["llama_bench_avg_ts"] == pytest.approx(w["mean_tps"])
     c = st.row(1, named=True)

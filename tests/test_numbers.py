@@ -24,6 +24,7 @@ def num(key="lb-m-tg64-warm", **over):
         build_number=11434,
         build_commit="unknown",
         toolchain_id="6bcbdc2942c465ab",
+        replication="repetitions of one llama-bench test (samples_ns)",
     )
     base.update(over)
     return Number(**base)

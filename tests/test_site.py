@@ -67,7 +67,7 @@ def built(tmp_path_factory, root, params):
         commands=[["llama-bench", "-m", "<img src=x onerror=alert(1)>"]],
         build="<i>b1</i>",
     )
-    publish(rep / "numbers" / "zz.json", "zz", [evil], root=root)
+    publish(rep / "numbers" / "zz.json", "zz", [evil], root=root, replication="runs")
     built = site.render(d, raw_root=root)
     assert [(p.page, p.wanted, p.linked) for p in built.pages] == [
         ("index.qmd", 1, 1),
@@ -241,7 +241,7 @@ def test_a_changed_cited_raw_line_makes_the_registry_stale(tmp_path):
         sources=[{"file": "data/raw/e/h.jsonl", "lines": [[1, 1]]}],
         build="b11434 (unknown) cpu",
     )
-    publish(tmp_path / "reports/numbers/e.json", "e", [num], root=tmp_path)
+    publish(tmp_path / "reports/numbers/e.json", "e", [num], root=tmp_path, replication="runs")
     assert stale_registry(tmp_path, tmp_path / "reports/numbers") == []
     with raw.open("a") as fh:  # appending (append-only raw data) keeps the cited lines as they were
         fh.write('{"tg": 99}\n')

@@ -192,6 +192,7 @@ def site_dir(root, tmp_path_factory):
             )
         ],
         root=root,
+        replication="runs",
     )
     _planted_chart(d / "reports" / "zz")
     _planted_notebook(d / "reports" / "notebooks" / "planted_report.ipynb")

@@ -10,6 +10,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
+from benchbook import stats
 from benchbook.experiments.speculative import analysis as sp
 from benchbook.llamacpp import server as S
 
@@ -46,11 +47,15 @@ def test_first_mismatch():
 
 
 def test_intervals_hand_computed():
-    m, sd, lo, hi = sp.t_interval([1.0, 2.0, 3.0])
-    # sd = 1, t(0.975, 2) = 4.302652729911275, half = 4.3027 / sqrt(3) = 2.48414
+    m, sd, (lo, hi) = stats.sample_interval([1.0, 2.0, 3.0])
+    # sd = 1, t(0.975, 2) = 4.302652729911275, log scale: 2 · exp(± 4.3027 · 0.5 / sqrt(3)) =
+    # 2 · exp(± 1.24207) (issue 12: a rate or ratio's interval stays positive)
     assert (m, sd) == (2.0, 1.0)
-    assert lo == pytest.approx(2 - 2.4841377118) and hi == pytest.approx(2 + 2.4841377118)
-    assert sp.t_interval([5.0])[1:] == (None, None, None)
+    assert lo == pytest.approx(2 * math.exp(-1.2420688559)) and hi == pytest.approx(
+        2 * math.exp(1.2420688559)
+    )
+    assert stats.sample_interval([5.0])[1:] == (None, None)
+    assert stats.sample_interval([1.0, 2.0])[2] is None  # n = 2: no interval
     fit = sp.slope_interval([2, 4, 8, 15], [100.0, 100.0, 100.0, 100.0])
     assert fit["slope"] == pytest.approx(0.0, abs=1e-12) and fit["ci_low"] == pytest.approx(0.0, abs=1e-9)
     fit = sp.slope_interval([1, 2, 3], [2.0, 4.0, 6.5])

@@ -61,7 +61,10 @@ DEFAULTS: dict = {
     "device_mem_mib": None,  # memory_spill: device memory (MiB); None: the column gpu_mem_total_mib
     "accept_min": 0.5,  # acceptance_without_speedup: α at or above this ...
     "min_speedup": 1.0,  # ... and speedup upper bound at or below this
-    "alpha_slope_max": 0.01,  # cross_request_state: α rising faster than this per repetition
+    "alpha_slope_max": 0.01,  # cross_request_state: α rising faster than this per repetition ...
+    "drafted_slope_rel_max": 0.1,  # ... or drafted tokens rising > this fraction of their mean per rep.
+    "speedup_slope_max": 0.05,  # ... or the per-repetition speedup rising faster than this per rep.
+    "cold_first_ratio": 0.5,  # cold_start (first sample): first sample below this × median of the rest
     "warm_cache_min_tokens": 1,  # warm_prompt_cache: prompt tokens served from cache at or above this
     "synthetic_pattern": r"(?i)(random|synthetic|dummy|rand-init|untrained)",  # synthetic_inputs
     "cold_pattern": r"(?i)\bcold\b|^\s*first run\s*(,|$)",  # cold_start on claims: note says cold/first run
@@ -215,7 +218,7 @@ def _cliff(
     return (j["_prev"].is_not_null() & (j[value] < (1 - drop) * j["_prev"])).fill_null(False)
 
 
-# --- the rules -------------------------------------------------------------------------------------
+# --- the rules -----------------------------------------------------------------------------------
 
 
 @rule("cap_hit", "warning")
@@ -229,7 +232,23 @@ def _cap_hit():
 
 @RULES["cap_hit"].on("speculative", ["cap_hit"])
 def _(df, t):
+    if "cap_equal_work" in df.columns:  # a cap both sides stopped at with equal work is cap_by_design
+        return _col_false("cap_hit") & pl.col("cap_equal_work").not_().fill_null(True)
     return _col_false("cap_hit")
+
+
+@rule("cap_by_design", "note")
+def _cap_by_design():
+    """Every request of the configuration and of its baseline stopped at the same generation cap with
+    the same number of tokens: the cap was chosen by the experiment and both sides did equal work,
+    so rates compare like with like; the answers themselves are truncated (not a quality measure).
+    The warning ``cap_hit`` is kept for a cap that cut answers short in a comparison of unequal work.
+    Speculative table: ``cap_equal_work`` (``experiments.speculative.analysis._cap_equal_work``)."""
+
+
+@RULES["cap_by_design"].on("speculative", ["cap_equal_work"])
+def _(df, t):
+    return _col_false("cap_equal_work")
 
 
 @RULES["cap_hit"].on("claims", ["tokens_generated", "cap"])
@@ -275,7 +294,8 @@ def _(df, t):
 def _high_variance():
     """Coefficient of variation of the per-repetition rates above ``high_cv`` (default 5%): the mean
     hides run-to-run spread (thermal throttling, background load, memory pressure).  The speculative
-    table carries intervals, not sd: there ``sd = (ci_high - ci_low)/2 · sqrt(n) / t_{0.975,n-1}``."""
+    table: ``decode_tps_sd`` ÷ ``decode_tps_mean``; a table with a symmetric interval and no sd:
+    ``sd = (ci_high - ci_low)/2 · sqrt(n) / t_{0.975,n-1}``."""
 
 
 @RULES["high_variance"].on("llama_bench", ["cv"])
@@ -285,6 +305,8 @@ def _(df, t):
 
 @RULES["high_variance"].on("speculative", ["n", "decode_tps_mean", "decode_tps_ci_low", "decode_tps_ci_high"])
 def _(df, t):
+    if "decode_tps_sd" in df.columns:  # the sd itself (the interval is log-scale since issue 12)
+        return (pl.col("decode_tps_sd") / pl.col("decode_tps_mean")).fill_null(0) > t["high_cv"]
     q = np.atleast_1d(t_quantile(df["n"].to_numpy()))
     half = ((df["decode_tps_ci_high"] - df["decode_tps_ci_low"]) / 2).to_numpy().astype(float)
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -293,17 +315,25 @@ def _(df, t):
     return pl.Series(np.nan_to_num(cv, nan=0.0) > t["high_cv"])
 
 
-@rule("cold_start", "warning", ("cold_pattern",))
+@rule("cold_start", "warning", ("cold_pattern", "cold_first_ratio"))
 def _cold_start():
     """The number comes from a cold first run (model file not in the page cache, no warmup), which
     measures disk reads, not inference.  Seen: the clover write-up's first tg128 run gave 27.22 tok/s
-    against 36.93 once the file was cached.  llama-bench table: ``phase == "cold"``; claims: the
-    note matches ``cold_pattern`` (default: "cold", or a note that is just "first run")."""
+    against 36.93 once the file was cached; our own CUDA pp128 runs' first of 5 repetitions ran at
+    about 40% of the others.  llama-bench table: ``phase == "cold"``, or the first-sample form: a
+    row's first sample below ``cold_first_ratio`` (default 0.5) × the median of its other samples
+    (column ``first_sample_ratio``; ``samples_ts`` [8000, 41000, 42900, 43000, 42800] gives 0.19 and
+    fires, [40000, 41000, 42900, 43000, 42800] gives 0.93 and does not); the report then publishes
+    the median and the mean without that sample beside llama-bench's mean.  Claims: the note matches
+    ``cold_pattern`` (default: "cold", or a note that is just "first run")."""
 
 
 @RULES["cold_start"].on("llama_bench", ["phase"])
 def _(df, t):
-    return pl.col("phase") == "cold"
+    by_phase = pl.col("phase") == "cold"
+    if "first_sample_ratio" in df.columns:
+        return by_phase | (pl.col("first_sample_ratio") < t["cold_first_ratio"]).fill_null(False)
+    return by_phase
 
 
 @RULES["cold_start"].on("speculative", ["phase"])
@@ -323,26 +353,41 @@ def _warm_prompt_cache():
     """Part of the prompt was served from the server's prompt cache (``cache_n`` ≥
     ``warm_cache_min_tokens``, default 1), so prompt-eval time and time-to-first-token are too low and
     a repeated request does not repeat the measured work.  llama-server reuses the KV cache of a
-    matching prefix by default (``cache_prompt``; tools/server/README.md, ``/completion`` options)."""
+    matching prefix by default (``cache_prompt``; tools/server/README.md, ``/completion`` options).
+    Seen: a request that evaluated 73 of its 809 prompt tokens averaged with one that evaluated all
+    809.  The speculative table keeps cold and warm requests apart (``cache_state``; the warm share
+    ``warm_share`` = Σ cache_n ÷ Σ prompt tokens); ``cache_n`` comes from the server's counts or, for
+    a log, from its ``stop processing: n_tokens`` line (``ingest._cache_n_from_log``)."""
 
 
 @RULES["warm_prompt_cache"].on("speculative", ["cache_n_max"])
 def _(df, t):
-    return pl.col("cache_n_max") >= t["warm_cache_min_tokens"]
+    warm = pl.col("cache_n_max") >= t["warm_cache_min_tokens"]
+    return (warm | (pl.col("cache_state") == "warm")) if "cache_state" in df.columns else warm
 
 
-@rule("cross_request_state", "warning", ("alpha_slope_max",))
+@rule("cross_request_state", "warning", ("alpha_slope_max", "drafted_slope_rel_max", "speedup_slope_max"))
 def _cross_request_state():
-    """Acceptance rises over repetitions served by one server process (slope of α against the
-    repetition index above ``alpha_slope_max``, default 0.01 per repetition): state learned from
-    earlier requests (an ngram cache, a prompt cache holding the previous answer) makes the draft look
-    better than it is on new text.  Only meaningful with ``server_policy == "same"``; a fresh server
-    per repetition has no slope (null)."""
+    """State learned from earlier requests served by one server process (an ngram cache, a prompt
+    cache holding the previous answer) makes the draft look better than it is on new text.  Fires
+    with ``server_policy == "same"`` when, over the repetition index, α rises faster than
+    ``alpha_slope_max`` (default 0.01 per repetition), or the drafted tokens rise faster than
+    ``drafted_slope_rel_max`` (default 0.1) × their mean per repetition (``drafted_trend_rel``), or
+    the per-repetition speedup rises faster than ``speedup_slope_max`` (default 0.05 per repetition,
+    ``speedup_trend_slope``).  Seen: with one server for every repetition, drafted tokens jumped
+    12 → 41 and 53 → 117 and per-repetition speedups climbed 1.05 → 1.77 and 1.24 → 1.70 while α
+    stayed flat.  Such configurations publish per-repetition values and the trend, never a pooled
+    speedup.  A fresh server per repetition has no trend (null)."""
 
 
 @RULES["cross_request_state"].on("speculative", ["server_policy", "alpha_trend_slope"])
 def _(df, t):
-    return (pl.col("server_policy") == "same") & (pl.col("alpha_trend_slope") > t["alpha_slope_max"])
+    rising = (pl.col("alpha_trend_slope") > t["alpha_slope_max"]).fill_null(False)
+    if "drafted_trend_rel" in df.columns:
+        rising = rising | (pl.col("drafted_trend_rel") > t["drafted_slope_rel_max"]).fill_null(False)
+    if "speedup_trend_slope" in df.columns:
+        rising = rising | (pl.col("speedup_trend_slope") > t["speedup_slope_max"]).fill_null(False)
+    return (pl.col("server_policy") == "same") & rising
 
 
 @rule("mixed_method", "warning", ("method_classes",))
@@ -403,12 +448,21 @@ def _output_mismatch():
     """Under greedy decoding speculative decoding must reproduce the baseline's tokens exactly
     (verification keeps only tokens the target itself would pick).  A mismatch means a bug, a
     non-greedy sampler (GGUF penalty defaults), or batch-dependent numerics, and the speedup is then
-    not for the same output.  Fires when ``output_equal`` is false (``first_mismatch_pos`` says where)."""
+    not for the same output.  Fires when ``output_equal`` is false (``first_mismatch_pos`` says where)
+    under a greedy sampler.  Under any other sampler (seen: temperature 0.8) outputs may differ by
+    design: the check is skipped and ``output_check_note`` says so.  At greedy, ``output_check`` tells
+    a deterministic per-mode divergence (each mode reproduces itself over ≥ 2 repetitions, the modes
+    disagree) from run-to-run nondeterminism, or "cannot tell" with one repetition;
+    ``first_diverging_token`` and ``matching_prefix_len`` say where
+    (``experiments.speculative.analysis.divergence``)."""
 
 
 @RULES["output_mismatch"].on("speculative", ["output_equal"])
 def _(df, t):
-    return pl.col("output_equal").not_().fill_null(False)
+    mismatch = pl.col("output_equal").not_().fill_null(False)
+    if "greedy" in df.columns:  # not greedy: skipped (a null sampler is unknown, still checked)
+        return mismatch & pl.col("greedy").fill_null(True)
+    return mismatch
 
 
 @RULES["output_mismatch"].on("draftself", ["output_equal"])
@@ -461,17 +515,61 @@ def _(df, t):
 
 @rule("acceptance_without_speedup", "warning", ("accept_min", "min_speedup"))
 def _acceptance_without_speedup():
-    """High acceptance (α ≥ ``accept_min``, default 0.5) but no speedup (speedup upper bound ≤
-    ``min_speedup``, default 1.0; the mean when there is no interval): acceptance is not the goal, wall
-    time is.  Drafting or verifying costs more than it saves (the verifier's k+1-token pass touches more
-    experts in an MoE).  Seen: the clover write-up showed "100% acceptance" while draft-self ran at
-    6.7-24.6 tok/s against 32.95-42.72 tok/s plain."""
+    """High acceptance (α ≥ ``accept_min``, default 0.5) but no speedup (the point estimate
+    ``speedup_mean`` ≤ ``min_speedup``, default 1.0): acceptance is not the goal, wall time is.
+    Drafting or verifying costs more than it saves (the verifier's k+1-token pass touches more
+    experts in an MoE).  Judged on the point estimate, not the interval's upper end (a 35% slowdown
+    at 100% acceptance with n = 2 has an upper end of 1.13 and was passed); ``speedup_verdict`` says
+    whether the interval decides or n is too small.  Seen: the clover write-up showed "100%
+    acceptance" while draft-self ran at 6.7-24.6 tok/s against 32.95-42.72 tok/s plain."""
 
 
-@RULES["acceptance_without_speedup"].on("speculative", ["alpha", "speedup_mean", "speedup_ci_high"])
+@RULES["acceptance_without_speedup"].on("speculative", ["alpha", "speedup_mean"])
 def _(df, t):
-    upper = pl.coalesce("speedup_ci_high", "speedup_mean")
-    return (pl.col("alpha") >= t["accept_min"]) & (upper <= t["min_speedup"])
+    return (pl.col("alpha") >= t["accept_min"]) & (pl.col("speedup_mean") <= t["min_speedup"])
+
+
+@rule("slower_than_baseline", "warning")
+def _slower_than_baseline():
+    """The speculative configuration is slower than its same-session baseline: the speedup's interval
+    lies below 1 (``speedup_ci_high`` < 1), whatever α.  Seen: a draft run at 3.4-3.6 tok/s against a
+    baseline of 7.8-8.0 tok/s (speedup 0.44, α 0.30) got no caveat because α was low.  Without an
+    interval (n < 3) the rule does not decide; ``speedup_verdict`` says so.  Comparisons (audits) that
+    state α: the ratio's range ``num_hi ÷ den_lo`` below 1 (3.6 ÷ 7.8 = 0.46 in the example)."""
+
+
+@RULES["slower_than_baseline"].on("speculative", ["speedup_ci_high"])
+def _(df, t):
+    return (pl.col("speedup_ci_high") < 1.0).fill_null(False)
+
+
+@RULES["slower_than_baseline"].on("comparison", ["num_alpha", "num_hi", "den_lo"])
+def _(df, t):
+    # a speculative comparison (it states α): the ratio's range [num_lo/den_hi, num_hi/den_lo] below 1
+    return (pl.col("num_alpha").is_not_null() & (pl.col("num_hi") / pl.col("den_lo") < 1.0)).fill_null(False)
+
+
+@rule("acceptance_definition_mismatch", "warning")
+def _acceptance_definition_mismatch():
+    """Acceptance (α) compared across llama.cpp builds that count its denominator differently:
+    ggml-org/llama.cpp PR #14104 (merged 2025-06-10) stopped counting drafts skipped by ``--draft-min``
+    in ``draft_n``, so an older build's α is lower for the same drafts and a comparison would report a
+    change of definition as an improvement.  Speculative table: one session holds more than one
+    ``acceptance_definition`` (``experiments.speculative.analysis.ACCEPTANCE_DEFINITIONS``);
+    comparisons: ``num_acceptance_definition`` and ``den_acceptance_definition`` both known and
+    different."""
+
+
+@RULES["acceptance_definition_mismatch"].on("speculative", ["session_id", "acceptance_definition"])
+def _(df, t):
+    return pl.col("acceptance_definition").drop_nulls().n_unique().over("session_id") > 1
+
+
+@RULES["acceptance_definition_mismatch"].on(
+    "comparison", ["num_acceptance_definition", "den_acceptance_definition"]
+)
+def _(df, t):
+    return (pl.col("num_acceptance_definition") != pl.col("den_acceptance_definition")).fill_null(False)
 
 
 @RULES["acceptance_without_speedup"].on("comparison", ["num_alpha", "value"])

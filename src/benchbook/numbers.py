@@ -5,8 +5,10 @@ Each report stage publishes its numbers through ``publish`` (the only writer) to
 experiment because DVC stages cannot share an output.
 
 An entry (``Number``) carries: a ``key`` that is stable across runs (derived from the
-configuration, never from run ids: see ``make_key``), value, unit, n, sd, 95% interval and how it
-was computed, the source records (file + line ranges and run ids), the computation (function
+configuration, never from run ids: see ``make_key``), value, unit, n, sd, 95% interval, how it
+was computed (``ci_method``: "none: n < 3" / "none" when no interval is given) and the unit of
+replication (``replication``: what varied between the n samples: "repetitions of one output",
+"prompts", "sessions" ...), the source records (file + line ranges and run ids), the computation (function
 name), command(s) (argv lists), toolchain/build, model sha256, host id, measurement time span and
 caveat ids.  Pages read numbers only from here (``site`` turns them into ``_variables.yml``).
 
@@ -30,6 +32,8 @@ SCHEMA = "benchbook.numbers"
 SCHEMA_VERSION = 1
 #: A registry key: characters both renderers read literally in ``{{< var KEY >}}`` (no ``.``).
 KEY = re.compile(r"[a-z0-9_-]+")
+#: Units of quantities that are positive by definition (rates, speed ratios): their interval must be too.
+POSITIVE_UNITS = ("tok/s", "×", "MiB/s")
 
 
 def make_key(*parts) -> str:
@@ -118,6 +122,16 @@ class Number:
             raise ValueError(
                 f"number {self.key!r}: key must match [a-z0-9_-]+ (a dot is a nested key in "
                 "Quarto's var shortcode; build keys with make_key)"
+            )
+        if self.ci95 is not None and self.unit in POSITIVE_UNITS and not self.ci95[0] > 0:
+            raise ValueError(
+                f"number {self.key}: ci95 {self.ci95} leaves the domain of a positive value "
+                f"{self.value}; fix: a log-scale interval (stats.log_t_interval)"
+            )
+        if not self.replication:
+            raise ValueError(
+                f"number {self.key}: no replication; state what varied between its n samples "
+                "(publish(..., replication=...) or Number.replication)"
             )
         if not self.build:
             raise ValueError(
@@ -209,9 +223,18 @@ def _default_root() -> Path:
 
 
 def publish(
-    path: str | Path, experiment: str, numbers: list[Number], *, root: str | Path | None = None
+    path: str | Path,
+    experiment: str,
+    numbers: list[Number],
+    *,
+    root: str | Path | None = None,
+    replication: str | None = None,
 ) -> Path:
     """Write ``numbers`` as the registry file for ``experiment`` (atomic replace).
+
+    A number without ``replication`` gets ``replication`` (the experiment's usual unit of
+    replication); one without an interval and without ``ci_method`` gets "none: n < 3" (n below
+    ``stats.MIN_N_INTERVAL``) or "none".
 
     The file also records ``cited_sha256``: the digest of the raw lines the numbers cite, per file
     relative to ``root`` (default: the repository holding the working directory), which the site
@@ -223,6 +246,9 @@ def publish(
     seen = set()
     for num in numbers:
         num.experiment = experiment
+        num.replication = num.replication or replication
+        if num.ci95 is None and num.ci_method is None:
+            num.ci_method = "none: n < 3" if num.n < 3 else "none"
         num.check()
         if num.key in seen:
             raise ValueError(f"duplicate number key {num.key} in experiment {experiment}")

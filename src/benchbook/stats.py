@@ -3,8 +3,14 @@
 Conventions (DESIGN.md, "Statistics and caveats"):
 
 * Sample standard deviation with ``ddof=1``; coefficient of variation ``cv = sd / mean``.
-* 95% interval of a mean: Student's t, ``mean ± t_{0.975, n-1} · sd / sqrt(n)`` (NIST/SEMATECH
-  e-Handbook of Statistical Methods §7.2.2.1).  n < 2 gives no interval (None / null).
+* Rates (tok/s) and ratios (speedups) are positive, so their interval is formed on the log scale
+  and cannot leave the domain: ``mean · exp(± t_{0.975, n-1} · cv / sqrt(n))`` with ``cv = sd / mean``
+  (delta method: ``se(log mean) ≈ sd / (mean · sqrt(n))``, Casella & Berger, *Statistical
+  Inference*, 2nd ed., §5.5.4; Student's t as in NIST/SEMATECH e-Handbook §7.2.2.1).  ``LOG_T``
+  names it in the registry's ``ci_method``.  Quantities that may be negative (slopes, log ratios)
+  keep the symmetric interval ``mean ± t_{0.975, n-1} · sd / sqrt(n)`` (``T``).
+* No interval below ``MIN_N_INTERVAL`` (3) samples: with n = 2 the t quantile is 12.7 and the
+  interval says nothing (two prefill requests gave [−137, 305] tok/s).  Such rows get None / null.
 * Percentile bootstrap (Efron & Tibshirani, *An Introduction to the Bootstrap*, 1993, ch. 13) is
   offered for skewed samples; it is never the default because n is usually 3-10 here.
 * Ratio of two independent means ``r = m1 / m2``: delta method on the log scale (Casella & Berger,
@@ -26,6 +32,13 @@ import numpy as np
 import polars as pl
 from scipy import stats as sps
 
+#: Fewest samples that get an interval (DESIGN.md: "below n = 3 no interval is shown").
+MIN_N_INTERVAL = 3
+#: ``ci_method`` of a log-scale Student-t interval of a positive mean (``log_t_interval``).
+LOG_T = "student-t on the log scale (delta method), n >= 3"
+#: ``ci_method`` of a symmetric Student-t interval (a quantity that may be negative).
+T = "student-t, n >= 3"
+
 
 def series_mean(x: pl.Series) -> float | None:
     """Mean of the non-null values of a numeric Series; None when it has none."""
@@ -36,7 +49,8 @@ def series_mean(x: pl.Series) -> float | None:
 def t_quantile(n, confidence: float = 0.95):
     """Two-sided Student-t critical value ``t_{(1+confidence)/2, n-1}``, vectorized over ``n``.
 
-    ``n`` is a count (int or array of ints); entries with n < 2 give NaN.
+    ``n`` is a count (int or array of ints); entries with n < 2 give NaN (callers refuse an interval
+    below ``MIN_N_INTERVAL`` themselves).
     Example: ``t_quantile(5) == 2.7764451051977987`` (table value 2.776 for 4 degrees of freedom).
     """
     n = np.asarray(n, dtype=float)
@@ -46,18 +60,50 @@ def t_quantile(n, confidence: float = 0.95):
 
 
 def t_interval(mean: float, sd: float | None, n: int, confidence: float = 0.95) -> list[float] | None:
-    """Student-t interval ``[low, high]`` for a mean of ``n`` samples with sample sd ``sd``.
+    """Symmetric Student-t interval ``[low, high]`` for a mean of ``n`` samples with sample sd ``sd``
+    (for quantities that may be negative: slopes, log ratios; a rate or ratio uses ``log_t_interval``).
 
-    Returns None when n < 2 or sd is missing/not finite.  Units: those of ``mean``.
+    Returns None when n < ``MIN_N_INTERVAL`` or sd is missing/not finite.  Units: those of ``mean``.
     """
-    if n is None or n < 2 or sd is None or not math.isfinite(sd):
+    if n is None or n < MIN_N_INTERVAL or sd is None or not math.isfinite(sd):
         return None
     half = t_quantile(n, confidence) * sd / math.sqrt(n)
     return [mean - half, mean + half]
 
 
+def log_t_interval(mean: float, sd: float | None, n: int, confidence: float = 0.95) -> list[float] | None:
+    """Log-scale Student-t interval ``[low, high]`` of a positive mean (a rate, a ratio):
+    ``mean · exp(± t_{(1+confidence)/2, n-1} · (sd / mean) / sqrt(n))`` (module docstring; delta
+    method).  Both ends are positive and ``low · high == mean²``.
+
+    >>> [round(x, 2) for x in log_t_interval(100.0, 10.0, 5)]
+    [88.31, 113.23]
+
+    Returns None when n < ``MIN_N_INTERVAL``, sd is missing/not finite, or mean is not positive.
+    Units: those of ``mean``.
+    """
+    if n is None or n < MIN_N_INTERVAL or sd is None or not math.isfinite(sd) or not mean > 0:
+        return None
+    half = t_quantile(n, confidence) * sd / mean / math.sqrt(n)
+    return [mean * math.exp(-half), mean * math.exp(half)]
+
+
+def sample_interval(x, confidence: float = 0.95, log: bool = True) -> tuple[float, float | None, list | None]:
+    """``(mean, sd, interval)`` of the finite values of ``x`` (None entries dropped): sd with ddof=1
+    (None below 2 values), the interval ``log_t_interval`` (``log``, for positive quantities) or
+    ``t_interval`` (None below ``MIN_N_INTERVAL`` values).  Mean NaN for no values."""
+    v = np.asarray([float(y) for y in x if y is not None and math.isfinite(float(y))], dtype=float)
+    if v.size == 0:
+        return float("nan"), None, None
+    m = float(v.mean())
+    sd = float(v.std(ddof=1)) if v.size > 1 else None
+    ci = (log_t_interval if log else t_interval)(m, sd, int(v.size), confidence)
+    return m, sd, ci
+
+
 def describe(x, confidence: float = 0.95) -> dict:
-    """``{n, mean, sd, cv, ci_low, ci_high}`` of a 1-D sample (sd with ddof=1, Student-t interval).
+    """``{n, mean, sd, cv, ci_low, ci_high}`` of a 1-D sample (sd with ddof=1, symmetric Student-t
+    interval: for log ratios and other quantities that may be negative; none below ``MIN_N_INTERVAL``).
 
     Raises:
         ValueError: the sample is empty or holds a non-finite value.
@@ -81,9 +127,10 @@ def describe(x, confidence: float = 0.95) -> dict:
 def bootstrap_interval(
     x, confidence: float = 0.95, n_boot: int = 10_000, seed: int = 0
 ) -> list[float] | None:
-    """Percentile-bootstrap interval of the mean (``n_boot`` resamples, fixed ``seed``); None when n < 2."""
+    """Percentile-bootstrap interval of the mean (``n_boot`` resamples, fixed ``seed``); None when
+    n < ``MIN_N_INTERVAL``.  Stays inside the range of the sample (so inside a positive domain)."""
     a = np.asarray(x, dtype=float)
-    if a.size < 2:
+    if a.size < MIN_N_INTERVAL:
         return None
     rng = np.random.default_rng(seed)
     means = a[rng.integers(0, a.size, size=(n_boot, a.size))].mean(axis=1)
@@ -94,18 +141,25 @@ def bootstrap_interval(
 def add_t_interval(
     df: pl.DataFrame, mean: str, sd: str, n: str, low: str, high: str, confidence: float = 0.95
 ) -> pl.DataFrame:
-    """Add Student-t interval columns ``low``/``high`` to ``df`` from its ``mean``/``sd``/``n`` columns.
+    """Add log-scale Student-t interval columns ``low``/``high`` (``log_t_interval``: the ``mean``
+    column is a positive rate) to ``df`` from its ``mean``/``sd``/``n`` columns.
 
-    Vectorized (one scipy call over the column); rows with n < 2 or null sd get nulls.
+    Vectorized (one scipy call over the column); rows with n < ``MIN_N_INTERVAL``, a null sd or a
+    mean that is not positive get nulls.
     """
     if df.is_empty():
         return df.with_columns(pl.lit(None, pl.Float64).alias(low), pl.lit(None, pl.Float64).alias(high))
-    q = t_quantile(df[n].to_numpy(), confidence)
+    counts = df[n].to_numpy().astype(float)
+    q = t_quantile(np.where(counts >= MIN_N_INTERVAL, counts, np.nan), confidence)
     q = pl.Series("_q", np.atleast_1d(q), dtype=pl.Float64).fill_nan(None)
-    half = pl.col("_q") * pl.col(sd) / pl.col(n).cast(pl.Float64).sqrt()
+    m = pl.col(mean)
+    half = pl.col("_q") * pl.col(sd) / m / pl.col(n).cast(pl.Float64).sqrt()
+    ok = m > 0
     return (
         df.with_columns(q)
-        .with_columns((pl.col(mean) - half).alias(low), (pl.col(mean) + half).alias(high))
+        .with_columns(
+            pl.when(ok).then(m * (-half).exp()).alias(low), pl.when(ok).then(m * half.exp()).alias(high)
+        )
         .drop("_q")
     )
 
@@ -114,7 +168,7 @@ def ratio_interval(m1, s1, n1, m2, s2, n2, confidence: float = 0.95):
     """Ratio ``m1/m2`` of two independent means with its interval (module docstring formula).
 
     Vectorized over numpy arrays.  Returns ``(ratio, low, high, df)``; low/high/df are NaN when a
-    side has n < 2 or a missing sd.
+    side has n < ``MIN_N_INTERVAL`` or a missing sd.
     """
     m1, s1, n1, m2, s2, n2 = (np.asarray(v, dtype=float) for v in (m1, s1, n1, m2, s2, n2))
     r = m1 / m2
@@ -122,7 +176,7 @@ def ratio_interval(m1, s1, n1, m2, s2, n2, confidence: float = 0.95):
         a = s1**2 / (n1 * m1**2)
         b = s2**2 / (n2 * m2**2)
         dof = (a + b) ** 2 / (a**2 / (n1 - 1) + b**2 / (n2 - 1))
-        ok = (n1 >= 2) & (n2 >= 2) & np.isfinite(a) & np.isfinite(b)
+        ok = (n1 >= MIN_N_INTERVAL) & (n2 >= MIN_N_INTERVAL) & np.isfinite(a) & np.isfinite(b)
         # zero spread on both sides: the interval collapses to the point
         dof = np.where(ok & (a + b == 0), np.inf, dof)
         q = sps.t.ppf(0.5 + confidence / 2, np.where(ok, dof, np.nan))

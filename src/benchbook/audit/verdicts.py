@@ -61,6 +61,7 @@ RULE_QUALIFIER: dict[str, QualifierKind] = {
     "mixed_method": NOT_COMPARABLE,
     "mixed_phase": NOT_COMPARABLE,
     "host_or_build_mismatch": NOT_COMPARABLE,
+    "acceptance_definition_mismatch": NOT_COMPARABLE,
 }
 #: at-risk rules of a cited claim that carry over to a statement citing it
 CARRIED = ("cap_hit", "cold_start", "memory_spill", "synthetic_inputs")

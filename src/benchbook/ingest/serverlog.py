@@ -56,6 +56,13 @@ _TASK = re.compile(r"\bid\s+(\d+)\s*\|\s*task\s+(-?\d+)|\"id_slot\":\s*(\d+),\s*
 #: lines of a request's timing block (their values not read above land in ``uninterpreted``)
 _TIMING_BLOCK = re.compile(r"print_timing:|llama_perf_\w+:|llama_print_timings:")
 _MODEL = re.compile(r"loading (draft )?model '([^']+)'")
+#: ``slot release: ... stop processing: n_tokens = N`` (b11434 tools/server/server-context.cpp,
+#: ``server_slot::release``, INFO level): the tokens in the slot when the request ends, i.e. the whole
+#: prompt (cached and evaluated) + the generated tokens but the last sampled one.  The only line at
+#: default verbosity that carries the prompt length; ``new prompt, ... task.n_tokens = N``
+#: (``SLT_TRC``, same file) states it directly but only at trace verbosity (``-lv 4``).
+_RELEASE = re.compile(r"stop processing: n_tokens\s*=\s*(\d+)")
+_NEW_PROMPT = re.compile(r"new prompt, .*task\.n_tokens\s*=\s*(\d+)")
 _JSON_BUILD = re.compile(r"\"build\":\s*(\d+),\s*\"commit\":\s*\"([0-9a-f]+)\"")
 _SAMPLER = re.compile(r"\b(top_k|top_p|min_p|temp|typical_p|repeat_penalty|repeat_last_n)\s*=")
 _PAIR = re.compile(r"\b([a-z_]+)\s*=\s*(-?[\d.]+(?:e-?\d+)?|[A-Za-z_]+)\b")
@@ -143,6 +150,7 @@ def read_server_log(
     log_build: tuple[int, str | None, int] | None = None
     sampler: dict = {}
     pending_sampling: dict | None = None
+    pending_len: int | None = None
     for i, line in enumerate(text.splitlines(), 1):
         if log_build is None:
             at = re.search(r"\b(?:build|version)\s*:", line)
@@ -162,6 +170,15 @@ def read_server_log(
             slot, task = (
                 (int(mt.group(1)), int(mt.group(2))) if mt.group(1) else (int(mt.group(3)), int(mt.group(4)))
             )
+        m = _NEW_PROMPT.search(line)
+        if m:
+            pending_len = int(m.group(1))
+            continue
+        m = _RELEASE.search(line)
+        if m and cur is not None and "release_n_tokens" not in cur["timings"]:
+            cur["timings"]["release_n_tokens"] = int(m.group(1))
+            cur["lines"].append(i)
+            continue
         ms = _SAMPLING.search(line)
         if ms:
             pending_sampling = {"sampling_ms": float(ms.group(1)), "sampling_n": int(ms.group(2)), "_line": i}
@@ -182,6 +199,9 @@ def read_server_log(
                 "sampler_line": sampler.get("_line"),
                 "uninterpreted": {},
             }
+            if pending_len is not None:
+                cur["timings"]["prompt_tokens"] = pending_len
+                pending_len = None
             if pending_sampling is not None:
                 cur["lines"].insert(0, pending_sampling.pop("_line"))
                 cur["timings"].update(pending_sampling)
@@ -253,6 +273,7 @@ def read_server_log(
             notes.append(f"build {log_build[2]} from the log's line {log_build[0]}")
         if req["sampler"]:
             notes.append(f"generation_settings: the sampler parameters of line {req['sampler_line']}")
+        _cache_n_from_log(t)
         if t.get("sampling_ms") is not None and t.get("predicted_ms"):
             t["sampling_share_of_eval"] = t["sampling_ms"] / t["predicted_ms"]
         rec = {
@@ -284,3 +305,22 @@ def read_server_log(
             rec["verify_steps"] = float(steps)
         out.append(build_record("speculative_request", rec, path, req["line"]))
     return out
+
+
+def _cache_n_from_log(t: dict) -> None:
+    """Set ``t["prompt_tokens"]`` (the prompt's length) and ``t["cache_n"]`` (prompt tokens served from
+    the cache = length − ``prompt_n``) from a request's log lines, in place, when they tell: the trace
+    line's ``task.n_tokens``, else ``release_n_tokens − predicted_n + 1`` (the slot holds the prompt and
+    every generated token but the last sampled one).  Left unset (unknown) otherwise.
+
+    >>> t = {"prompt_n": 73, "predicted_n": 32, "release_n_tokens": 840}
+    >>> _cache_n_from_log(t); t["prompt_tokens"], t["cache_n"]
+    (809, 736)
+    """
+    length = t.get("prompt_tokens")
+    if length is None and t.get("release_n_tokens") is not None and t.get("predicted_n"):
+        length = int(t["release_n_tokens"]) - int(t["predicted_n"]) + 1
+    if length is None or length < int(t["prompt_n"]):
+        return
+    t["prompt_tokens"] = int(length)
+    t["cache_n"] = int(length) - int(t["prompt_n"])

@@ -559,7 +559,8 @@ def derive(
     (out / "hosts.md").write_text(hosts_panel(Path(raw_dir).parent, "draftself", sess["session_id"]))
     nums = numbers(acc, sp, be, ex, c1, sess, manifest, str(manifest_path), by_config, runs)
     check_publishable(acc, sp, be, nums)  # before the registry is written: a failing check leaves the old one
-    publish(numbers_path, "draftself", nums)
+    # the default unit of replication; the speedups (over prompts) state their own
+    publish(numbers_path, "draftself", nums, replication="prompts × repetitions (draft-self runs)")
     # sentences that characterise numbers, generated from the records (included by draftself.qmd)
     (out / "equality.md").write_text(equality_sentence(runs) + "\n")
     (out / "best.md").write_text(

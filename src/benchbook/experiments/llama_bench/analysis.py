@@ -384,8 +384,12 @@ def rate_stats(df: pl.DataFrame, confidence: float = 0.95) -> pl.DataFrame:
     published apart, never pooled), n, mean_tps, sd_tps, cv, ci_low_tps,
     ci_high_tps, llama_bench_avg_ts (llama-bench's own average, for the consistency check), files,
     lines (list), run_ids (list), argv (first), build_number, build_commit, started_at (min), ended_at
-    (max), load1_max, peak_rss_bytes (max), peak_gpu_mem_mib (max), others_cpu_pct_max (max).
-    Rate per sample: ``1e9 * (n_prompt + n_gen) / samples_ns`` tok/s; the interval is Student-t.
+    (max), load1_max, peak_rss_bytes (max), peak_gpu_mem_mib (max), others_cpu_pct_max (max), and the
+    robust summary beside llama-bench's mean: median_tps (median of every sample), mean_tps_rest (mean
+    without each row's first sample) and first_sample_ratio (smallest over the rows of first sample ÷
+    median of the row's other samples: the ``cold_start`` first-sample form); null for stated rows.
+    Rate per sample: ``1e9 * (n_prompt + n_gen) / samples_ns`` tok/s; the interval is the log-scale
+    Student-t interval (``stats.add_t_interval``; none below n = 3).
     Rows are in the order of each configuration's first row in ``df``.
 
     Computed without exploding samples: per record ``k`` (samples), mean ``m`` and ``M2`` (sum of squared
@@ -477,6 +481,13 @@ def _aggregations(extra: list[pl.Expr]) -> list[pl.Expr]:
         .otherwise(None)
         .alias("sd_tps"),
         pl.col("avg_ts").mean().alias("llama_bench_avg_ts"),
+        # the robust summary beside llama-bench's mean (cold_start's first-sample form, issue 12)
+        pl.when(stated).then(None).otherwise(pl.col("_ts").explode().median()).alias("median_tps"),
+        pl.when(stated | (k.sum() <= k.count()))
+        .then(None)
+        .otherwise(pl.col("_sr").sum() / (k.sum() - k.count()))
+        .alias("mean_tps_rest"),
+        pl.col("_r").min().alias("first_sample_ratio"),
         pl.col("file").unique().alias("files"),
         pl.col("line").unique().sort().alias("lines"),
         pl.col("run_id").unique().alias("run_ids"),
@@ -555,8 +566,10 @@ def _config_stats(df: pl.DataFrame, keys: list[str], first) -> pl.DataFrame:
             pl.col("_ts").list.len().alias("_k"),
             pl.col("_ts").list.mean().alias("_m"),
             (pl.col("_ts").list.var(ddof=0) * pl.col("_ts").list.len()).alias("_M2"),
+            # first-sample form of cold_start: the first sample ÷ the median of the row's others
+            (pl.col("_ts").list.first() / pl.col("_ts").list.slice(1).list.median()).alias("_r"),
+            (pl.col("_ts").list.sum() - pl.col("_ts").list.first()).alias("_sr"),
         )
-        .drop("_ts")
     )
     aggs = _aggregations(extra)
     g = (

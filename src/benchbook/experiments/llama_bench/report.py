@@ -22,6 +22,7 @@ from benchbook.numfmt import fmt_interval
 from benchbook.provenance import read_snapshots
 from benchbook.records import read_records
 from benchbook.schemas import NATIVE
+from benchbook.stats import LOG_T
 
 from .analysis import load_llama_bench, rate_stats
 from .spread import sessions_markdown, with_session_spread
@@ -105,8 +106,8 @@ def check_publishable(
 ) -> None:
     """The report's checks, run before anything is written: every published session's table is whole
     (one number per (model, phase, test) its raw records hold), keys are unique, every mean is finite,
-    every n >= 2 row has an interval, our mean reproduces llama-bench's ``avg_ts`` within 0.1 %, and
-    every number cites records and a command.
+    every n >= 3 row has an interval (none below n = 3), our mean reproduces llama-bench's ``avg_ts``
+    within 0.1 %, and every number cites records and a command.
 
     Raises:
         RuntimeError: naming the session or key and the check that failed (nothing was written).
@@ -121,7 +122,9 @@ def check_publishable(
                 (r["model_id"], r["phase"], row["n_prompt"], row["n_gen"], row.get("n_depth", 0))
             )
     for sid in wanted:
-        published = [n for n in nums if n.session_id == sid]
+        # the headline numbers (the robust summaries beside a cold first sample are extra, issue 12)
+        headline = "benchbook.experiments.llama_bench.analysis.rate_stats"
+        published = [n for n in nums if n.session_id == sid and n.computation == headline]
         if len(published) != len(tests.get(sid, ())):
             raise RuntimeError(
                 f"llama_bench session {sid}: {len(published)} numbers for {len(tests.get(sid, ()))} tests "
@@ -133,8 +136,8 @@ def check_publishable(
     cur = stats.filter(pl.col("session_id").is_in(list(wanted)))
     if cur.select(pl.col("mean_tps").is_nan().any()).item():
         raise RuntimeError("llama_bench: a mean rate is NaN")
-    if cur.filter(pl.col("n") >= 2)["ci_low_tps"].null_count():
-        raise RuntimeError("llama_bench: a configuration with n >= 2 has no interval")
+    if cur.filter(pl.col("n") >= 3)["ci_low_tps"].null_count():
+        raise RuntimeError("llama_bench: a configuration with n >= 3 has no interval")
     rel = ((cur["mean_tps"] - cur["llama_bench_avg_ts"]).abs() / cur["llama_bench_avg_ts"]).max()
     if cur.height and rel is not None and float(rel) >= 1e-3:  # type: ignore[arg-type]
         raise RuntimeError(f"llama_bench: a mean differs from llama-bench's avg_ts by {float(rel):.2%}")  # type: ignore[arg-type]
@@ -254,8 +257,8 @@ def derive(
                     n=r["n"],
                     sd=r["sd_tps"],
                     ci95=[r["ci_low_tps"], r["ci_high_tps"]] if r["ci_low_tps"] is not None else None,
-                    ci_method="student-t over per-repetition rates" if r["n"] > 1 else None,
-                    replication="repetitions" if r["n"] > 1 else None,
+                    ci_method=LOG_T + " over per-repetition rates" if r["ci_low_tps"] is not None else None,
+                    replication=REPLICATION,
                     sources=[{"file": _rel(f, root), "lines": line_ranges(r["lines"])} for f in r["files"]],
                     run_ids=r["run_ids"],
                     commands=[r["argv"]],
@@ -271,10 +274,14 @@ def derive(
                 )
             )
             per_host[h].append((r, nums[-1]))
+            if (r["first_sample_ratio"] or 1.0) < known.get(
+                "cold_first_ratio", caveats.DEFAULTS["cold_first_ratio"]
+            ):
+                nums.extend(robust_numbers(r, nums[-1]))
     check_publishable(
         stats, nums, sessions, raw_dir
     )  # before anything is written: a failing check leaves the old registry
-    publish(numbers_path, "llama_bench", nums)
+    publish(numbers_path, "llama_bench", nums, replication=REPLICATION)
     stats.write_parquet(out_dir / "rates.parquet")
     (out_dir / "skipped.md").write_text(measured.skipped_markdown(skipped))
     (out_dir / "sessions.md").write_text(sessions_markdown(stats, primary))
@@ -401,6 +408,39 @@ def hosts_table(per_host: dict, hosts: dict, tcs: dict, primary: str, sessions: 
             row = [cells.get((h, mid, test), "—") for h in cols]
             lines.append(f"| {mid} {label} | " + " | ".join(row) + " |")
     return "\n".join(lines) + "\n"
+
+
+#: What varied between a llama-bench number's samples.
+REPLICATION = "repetitions of one llama-bench test (samples_ns)"
+
+
+def robust_numbers(row: dict, headline: Number) -> list[Number]:
+    """The robust summary published beside a ``cold_start`` row's headline (llama-bench's mean of rates,
+    which stays the headline): ``<key>-median`` (median of every sample) and ``<key>-mean_rest`` (the
+    mean without each repetition row's first sample, the flagged one); no interval, same sources."""
+    out = []
+    for suffix, col, what in (
+        ("median", "median_tps", "median of the samples"),
+        ("mean_rest", "mean_tps_rest", "mean without the first sample"),
+    ):
+        if row[col] is None:
+            continue
+        out.append(
+            Number(
+                **{
+                    **headline.__dict__,
+                    "key": f"{headline.key}-{suffix}",
+                    "value": round(row[col], 2),
+                    "label": f"{headline.label}, {what} (cold first sample)",
+                    "n": row["n"] - (len(row["lines"]) if suffix == "mean_rest" else 0),
+                    "sd": None,
+                    "ci95": None,
+                    "ci_method": "none: a robust summary",
+                    "computation": "benchbook.experiments.llama_bench.analysis.rate_stats (" + col + ")",
+                }
+            )
+        )
+    return out
 
 
 def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> LlamaBenchReport:

@@ -245,7 +245,9 @@ def derive(
                 n=r["n"],
                 sd=r["sd_tps"],
                 ci95=ci,
-                ci_method="student-t over per-repetition rates" if ci else None,
+                ci_method="student-t on the log scale (delta method), n >= 3, over per-repetition rates"
+                if ci
+                else None,
                 sources=[{"file": _rel(f, root), "lines": line_ranges(r["lines"])} for f in r["files"]],
                 run_ids=r["run_ids"],
                 commands=[r["argv"]],
@@ -363,7 +365,7 @@ def derive(
                 computation="benchbook.experiments.offload.report.default_roofline",
             )
         )
-    publish(numbers_path, EXPERIMENT, nums)
+    publish(numbers_path, EXPERIMENT, nums, replication="repetitions of one llama-bench test (samples_ns)")
     (out_dir / "roofline.md").write_text("\n".join(roof_md) + "\n")
     pts.drop("argv").write_parquet(out_dir / "points.parquet")
     charts.save(_chart(pts), out_dir, "offload_sweep")

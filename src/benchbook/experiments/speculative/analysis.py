@@ -19,10 +19,14 @@ Transformers via Speculative Decoding", ICML, §3):
   the first generated token comes from the prompt pass, ``n_gen_steps`` in
   ``tools/server/server-common.h``) and prefill rate = ``prompt_n`` ÷ ``prompt_ms``
   per request (llama-server's own timings), never mixed; a configuration's rate is the mean of its
-  per-repetition rates with a Student-t interval.
+  per-repetition rates with a log-scale Student-t interval (``stats.log_t_interval``; none below
+  n = 3).  Requests that reused prompt tokens from the cache (``cache_n`` > 0: "warm") and requests
+  that evaluated the whole prompt ("cold") are separate groups (``cache_state``), never one mean.
 * Speedup of a configuration on a prompt = its decode rate ÷ the baseline's on the same prompt, in
   the same session; repetitions are interleaved, so repetition i of both ran close in time: the
-  interval is Student-t over the paired per-repetition ratios.
+  interval is the log-scale Student-t interval over the paired per-repetition ratios.
+* Acceptance definitions: ``ACCEPTANCE_DEFINITIONS`` (what ``draft_n``, the denominator of α,
+  counts in the build that produced a record).
 """
 
 from __future__ import annotations
@@ -37,7 +41,7 @@ from scipy import stats as sps
 
 from benchbook.records import read_records
 from benchbook.schemas import NATIVE
-from benchbook.stats import series_mean
+from benchbook.stats import MIN_N_INTERVAL, sample_interval, series_mean
 
 REQUEST_SCHEMA = "benchbook.speculative_request"
 COST_SCHEMA = "benchbook.speculative_cost"
@@ -97,6 +101,112 @@ def speedup_model(t: float, k: float, c: float, r_k1: float) -> float:
     return t / den
 
 
+#: What ``draft_n`` (α's denominator) counts, by llama.cpp build.  ggml-org/llama.cpp PR #14104
+#: ("server: Fixed speculative decoding stats to use #accepted / #tested rather than #accepted /
+#: #drafted", merged 2025-06-10) moved the ``n_draft_total`` increment after the ``--draft-min`` test:
+#: before it, drafts too small to be verified counted as drafted (α too low).  The build that first
+#: carried it is not stated here: builds below ``ACCEPTANCE_BUILD_BEFORE`` predate it, builds from
+#: ``ACCEPTANCE_BUILD_SINCE`` carry it (b11434: ``slot.stats.n_draft_tokens += draft.size()`` on the
+#: drafts sent to verification, tools/server/server-context.cpp), builds between are unknown.
+ACCEPTANCE_DEFINITIONS = {
+    "drafted": "accepted ÷ every drafted token, small drafts skipped by --draft-min included (before #14104)",
+    "tested": "accepted ÷ drafted tokens sent to verification (llama.cpp PR #14104 and later)",
+}
+ACCEPTANCE_BUILD_BEFORE = 5500
+ACCEPTANCE_BUILD_SINCE = 6000
+
+
+def acceptance_definition(build_number: int | None) -> str | None:
+    """Key of ``ACCEPTANCE_DEFINITIONS`` in force in llama.cpp build ``build_number``; None (unknown)
+    for an unknown build or one between ``ACCEPTANCE_BUILD_BEFORE`` and ``ACCEPTANCE_BUILD_SINCE``.
+
+    >>> acceptance_definition(11434), acceptance_definition(4000), acceptance_definition(5600)
+    ('tested', 'drafted', None)
+    """
+    if build_number is None:
+        return None
+    if build_number >= ACCEPTANCE_BUILD_SINCE:
+        return "tested"
+    return "drafted" if build_number < ACCEPTANCE_BUILD_BEFORE else None
+
+
+#: Request-body fields that must hold these values for a greedy sampler (DESIGN.md: temperature 0,
+#: top-k 1, every penalty off).  A field the request does not state is taken as its neutral value.
+_PENALTIES_OFF = {
+    "repeat_penalty": 1.0,
+    "presence_penalty": 0.0,
+    "frequency_penalty": 0.0,
+    "dry_multiplier": 0.0,
+    "xtc_probability": 0.0,
+    "mirostat": 0,
+}
+
+
+def sampler_of(body: dict | None) -> tuple[bool | None, str | None]:
+    """``(greedy, description)`` of a ``/completion`` request body: greedy when ``temperature`` ≤ 0 or
+    ``top_k`` == 1 (llama.cpp samples the arg-max) and every penalty in ``_PENALTIES_OFF`` is off;
+    the description names what is not greedy (``"temperature 0.8"``).  ``(None, None)`` when the
+    body is unknown (an ingested log), never assumed greedy.
+
+    >>> sampler_of({"temperature": 0.8, "top_k": 40})
+    (False, 'temperature 0.8, top_k 40')
+    >>> sampler_of({"temperature": 0.0, "top_k": 1, "repeat_penalty": 1.0})
+    (True, 'greedy')
+    """
+    if body is None:
+        return None, None
+    temp, top_k = body.get("temperature"), body.get("top_k")
+    argmax = (temp is not None and float(temp) <= 0) or top_k == 1
+    why = [] if argmax else [f"temperature {temp}", f"top_k {top_k}"]
+    why += [f"{k} {body[k]}" for k, off in _PENALTIES_OFF.items() if k in body and body[k] != off]
+    return (not why), (", ".join(why) if why else "greedy")
+
+
+def rep_trend(values, index=None) -> float | None:
+    """Least-squares slope of ``values`` (None entries dropped) over their repetition index (0, 1, ...
+    unless ``index`` is given); None with fewer than 2 points."""
+    pairs = [
+        (float(i), float(v))
+        for i, v in zip(index if index is not None else range(len(values)), values, strict=True)
+        if v is not None
+    ]
+    if len(pairs) < 2:
+        return None
+    return slope_interval([i for i, _ in pairs], [v for _, v in pairs])["slope"]
+
+
+def divergence(
+    mode: list[list[int] | None], base: list[list[int] | None]
+) -> tuple[str, int | None, int | None]:
+    """Tell why a configuration's greedy output differs from the baseline's: ``(verdict,
+    first_diverging_index, matching_prefix_len)`` from each mode's repetitions' token ids.
+
+    verdict: ``"equal"`` (every repetition of both modes identical); ``"deterministic"`` (each mode
+    reproduces itself over ≥ 2 repetitions, the modes disagree: a per-mode numeric path);
+    ``"nondeterministic"`` (a mode differs from itself between repetitions: run-to-run
+    nondeterminism); ``"cannot tell"`` (they differ and a mode has one repetition, or token ids are
+    missing).  The index is the first token where the configuration's first repetition leaves the
+    baseline's first (``first_mismatch``); the matching prefix is that many tokens (the shorter
+    length when one is a prefix of the other); both None when equal or unknown.
+    """
+    if not mode or not base or any(x is None for x in mode + base):
+        return "cannot tell", None, None
+    pos = first_mismatch(mode[0], base[0])
+    if pos is None and all(first_mismatch(x, base[0]) is None for x in mode + base):
+        return "equal", None, None
+    if pos is None:
+        pos = min(p for p in (first_mismatch(x, base[0]) for x in mode + base) if p is not None)
+    self_mode = all(first_mismatch(x, mode[0]) is None for x in mode)
+    self_base = all(first_mismatch(x, base[0]) is None for x in base)
+    if not (self_mode and self_base):
+        verdict = "nondeterministic"
+    elif len(mode) < 2 or len(base) < 2:
+        verdict = "cannot tell"
+    else:
+        verdict = "deterministic"
+    return verdict, pos, pos
+
+
 def first_mismatch(a: list[int] | None, b: list[int] | None) -> int | None:
     """0-based position of the first differing token id between two sequences; None when equal.
     When one is a strict prefix of the other, the position is the shorter length.
@@ -136,20 +246,6 @@ def compare_outputs(a: dict, b: dict) -> tuple[bool | None, int | None]:
     if sa and sb:
         return sa == sb, None
     return None, None
-
-
-def t_interval(x, confidence: float = 0.95) -> tuple[float, float | None, float | None, float | None]:
-    """``(mean, sd, low, high)`` of the samples ``x`` with a Student-t interval (sd with ddof=1);
-    sd/low/high None when fewer than 2 finite samples."""
-    v = np.asarray([float(y) for y in x if y is not None and math.isfinite(float(y))], dtype=float)
-    if v.size == 0:
-        return (float("nan"), None, None, None)
-    m = float(v.mean())
-    if v.size < 2:
-        return (m, None, None, None)
-    sd = float(v.std(ddof=1))
-    half = float(sps.t.ppf(0.5 + confidence / 2, v.size - 1)) * sd / math.sqrt(v.size)
-    return (m, sd, m - half, m + half)
 
 
 def slope_interval(x, y, confidence: float = 0.95) -> dict:
@@ -207,7 +303,10 @@ def load_requests(raw_dir: str | Path) -> pl.DataFrame:
     config_id, prompt_id, rep, spec_type, draft_model_id, draft_model_sha256, model_sha256, n_max, policy,
     cap, stop_type, cap_hit, prompt_n, prompt_ms, predicted_n, predicted_ms, drafted (timings.draft_n, 0
     when absent), accepted (timings.draft_n_accepted, 0 when absent), verify_steps (from /metrics, or
-    from the log's mean len; null when not recorded), cache_n, tokens (list[i64]; null when the record
+    from the log's mean len; null when not recorded), cache_n (prompt tokens reused from the cache),
+    prompt_tokens (the prompt's length: cache_n + prompt_n), cache_state ("cold": the whole prompt
+    evaluated; "warm": part of it reused; null when unknown), greedy and sampler (``sampler_of`` the
+    request body; null for an ingested log), tokens (list[i64]; null when the record
     has none), content_sha256, peak_rss_bytes, request_index (on its server), answer_found, decode_tps,
     prefill_tps (tok/s), alpha, tau, argv, started_at, ended_at, load1_max.  What an ingested log does
     not state is null (unknown; ``_ingested_config``), never a default.
@@ -225,6 +324,9 @@ def load_requests(raw_dir: str | Path) -> pl.DataFrame:
         drafted, acc = int(t.get("draft_n") or 0), int(t.get("draft_n_accepted") or 0)
         vs = r.get("verify_steps")
         p_n, p_ms = t.get("predicted_n"), t.get("predicted_ms")
+        greedy, sampler = sampler_of(r.get("request"))
+        cache_n = int(t.get("cache_n") or 0) if native else t.get("cache_n")
+        prompt_tokens = None if cache_n is None else int(cache_n) + int(t["prompt_n"])
         rows.append(
             {
                 "file": r["_file"],
@@ -255,7 +357,11 @@ def load_requests(raw_dir: str | Path) -> pl.DataFrame:
                 "drafted": drafted,
                 "accepted": acc,
                 "verify_steps": None if vs is None else int(vs),
-                "cache_n": int(t.get("cache_n") or 0) if native else t.get("cache_n"),
+                "cache_n": cache_n,
+                "prompt_tokens": prompt_tokens,
+                "cache_state": None if cache_n is None else ("warm" if cache_n > 0 else "cold"),
+                "greedy": greedy,
+                "sampler": sampler,
                 "tokens": None if r.get("tokens") is None else [int(x) for x in r["tokens"]],
                 "content_sha256": r.get("content_sha256"),
                 "peak_rss_bytes": int(r.get("peak_rss_bytes") or 0) if native else r.get("peak_rss_bytes"),
@@ -294,6 +400,10 @@ def load_requests(raw_dir: str | Path) -> pl.DataFrame:
             "n_max": pl.Int64,
             "cap": pl.Int64,
             "cache_n": pl.Int64,
+            "prompt_tokens": pl.Int64,
+            "cache_state": pl.String,
+            "greedy": pl.Boolean,
+            "sampler": pl.String,
             "peak_rss_bytes": pl.Int64,
             "predicted_n": pl.Int64,
             "predicted_ms": pl.Float64,
@@ -333,6 +443,77 @@ def load_failures(raw_dir: str | Path) -> pl.DataFrame:
     return pl.DataFrame(rows) if rows else pl.DataFrame()
 
 
+def speedup_verdict(mean: float | None, low: float | None, high: float | None, n: int) -> str | None:
+    """What the speedup's interval decides: ``"slower"`` (interval below 1), ``"faster"`` (above 1),
+    ``"undecided: interval contains 1"``, or ``"undecided: n = N < 3, no interval"`` (too few paired
+    repetitions for an interval to decide; the point estimate is then all there is).  None without a
+    speedup."""
+    if mean is None:
+        return None
+    if low is None or high is None:
+        return f"undecided: n = {n} < {MIN_N_INTERVAL}, no interval"
+    if high < 1.0:
+        return "slower"
+    if low > 1.0:
+        return "faster"
+    return "undecided: interval contains 1"
+
+
+@dataclass(frozen=True)
+class OutputCheck:
+    """The lossless check of one configuration (``config_table``): ``verdict`` ("equal",
+    "deterministic", "nondeterministic", "cannot tell", "skipped", "unknown"), a ``note`` in words,
+    the ``first_index`` of the first diverging token and the ``prefix_len`` of the matching prefix."""
+
+    verdict: str
+    note: str
+    first_index: int | None = None
+    prefix_len: int | None = None
+
+
+def _output_check(
+    g: pl.DataFrame,
+    b: pl.DataFrame | None,
+    is_baseline: bool,
+    greedy: bool | None,
+    sampler: str | None,
+    equal: bool | None,
+) -> OutputCheck:
+    """``OutputCheck`` of a configuration's repetitions ``g`` against the baseline's ``b``: skipped under
+    a sampler that is not greedy (outputs may differ by design), else ``divergence`` of the token ids."""
+    if greedy is False:
+        return OutputCheck("skipped", f"output check skipped: sampler not greedy ({sampler})")
+    if is_baseline or b is None:
+        return OutputCheck("unknown" if equal is None else ("equal" if equal else "nondeterministic"), "")
+    mode = g["tokens"].to_list()
+    ref = b["tokens"].to_list()
+    if equal is True:
+        return OutputCheck("equal", "every repetition reproduces the baseline's tokens")
+    if any(x is None for x in mode + ref):
+        return OutputCheck("unknown" if equal is None else "cannot tell", "token ids not recorded")
+    verdict, pos, prefix = divergence(mode, ref)
+    notes = {
+        "equal": "every repetition reproduces the baseline's tokens",
+        "deterministic": "each mode reproduces itself; the modes disagree (a per-mode numeric path)",
+        "nondeterministic": "a mode differs from itself between repetitions (run-to-run nondeterminism)",
+        "cannot tell": "one repetition per mode: per-mode divergence and nondeterminism cannot be told apart",
+    }
+    where = f"; first diverging token {pos}, matching prefix {prefix} tokens" if pos is not None else ""
+    return OutputCheck(verdict, notes[verdict] + where, pos, prefix)
+
+
+def _cap_equal_work(g: pl.DataFrame, b: pl.DataFrame | None, cap_hit: bool | None) -> bool | None:
+    """True when every repetition of the configuration and of its baseline stopped at the same cap with
+    the same number of tokens (the cap chosen by the experiment: both sides did equal work); False when
+    a cap was hit and the work differs; None without a cap hit or a baseline."""
+    if not cap_hit:
+        return None
+    if b is None:
+        return False
+    both = pl.concat([g.select("cap_hit", "predicted_n"), b.select("cap_hit", "predicted_n")])
+    return bool(both["cap_hit"].fill_null(False).all()) and both["predicted_n"].n_unique() == 1
+
+
 def config_table(req: pl.DataFrame, confidence: float = 0.95, baseline_id: str = "baseline") -> pl.DataFrame:
     """Per (session, configuration, prompt) statistics: the columns the caveat rules read
     (``caveats.SPECULATIVE_COLUMNS``) plus prefill_tps_mean/ci, drafted, accepted, verify_steps,
@@ -365,10 +546,16 @@ def config_table(req: pl.DataFrame, confidence: float = 0.95, baseline_id: str =
     if req.is_empty():
         return pl.DataFrame()
     out = []
-    keys = ["session_id", "config_id", "prompt_id"]
-    base = {
-        (s, p): g.sort("rep") for (s, c, p), g in req.group_by(keys, maintain_order=True) if c == baseline_id
-    }
+    for col, dtype in (("cache_state", pl.String), ("greedy", pl.Boolean), ("sampler", pl.String)):
+        if col not in req.columns:  # a table built before these columns: unknown
+            req = req.with_columns(pl.lit(None, dtype).alias(col))
+    if "prompt_tokens" not in req.columns:
+        req = req.with_columns((pl.col("cache_n") + pl.col("prompt_n")).alias("prompt_tokens"))
+    keys = ["session_id", "config_id", "prompt_id", "cache_state"]
+    base: dict = {}
+    for (s, c, p, cs), g in req.group_by(keys, maintain_order=True):
+        if c == baseline_id and ((s, p) not in base or cs != "warm"):  # the cold baseline wins
+            base[(s, p)] = g.sort("rep")
     sessions_with_base = {s for s, _ in base}
     native_sessions = (
         req.filter(pl.col("origin") == NATIVE)["session_id"].unique()
@@ -380,16 +567,19 @@ def config_table(req: pl.DataFrame, confidence: float = 0.95, baseline_id: str =
             raise ValueError(
                 f"session {s}: no '{baseline_id}' requests; a speedup needs the same-session baseline"
             )
-    for (s, cid, pid), g in req.group_by(keys, maintain_order=True):
+    for (s, cid, pid, cstate), g in req.group_by(keys, maintain_order=True):
         g = g.sort("rep")
         b = base.get((s, pid))
         first = g.row(0, named=True)
         n_rate = int(g["decode_tps"].is_not_null().sum())
-        dm, dsd, dlo, dhi = t_interval(g["decode_tps"].to_list(), confidence)
-        pm, _, plo, phi = t_interval(g["prefill_tps"].to_list(), confidence)
+        dm, dsd, dci = sample_interval(g["decode_tps"].to_list(), confidence)
+        pm, _, pci = sample_interval(g["prefill_tps"].to_list(), confidence)
+        dlo, dhi = dci or (None, None)
+        plo, phi = pci or (None, None)
         sm: float | None
         slo: float | None
         shi: float | None
+        ratios: list[float | None] = []
         if cid == baseline_id:
             sm, slo, shi = 1.0, None, None
         elif b is None:
@@ -397,11 +587,13 @@ def config_table(req: pl.DataFrame, confidence: float = 0.95, baseline_id: str =
         else:
             bt = dict(zip(b["rep"].to_list(), b["decode_tps"].to_list(), strict=True))
             ratios = [
-                v / bt[r]
+                v / bt[r] if v is not None and bt.get(r) else None
                 for r, v in zip(g["rep"].to_list(), g["decode_tps"].to_list(), strict=True)
-                if v is not None and bt.get(r)
             ]
-            sm, _, slo, shi = t_interval(ratios, confidence)
+            sm, _, sci = sample_interval(ratios, confidence)
+            slo, shi = sci or (None, None)
+            sm = None if math.isnan(sm) else sm
+        n_ratio = sum(1 for x in ratios if x is not None)
         drafted, acc = int(g["drafted"].sum()), int(g["accepted"].sum())
         plain = first["spec_type"] == "none"
         vsteps: int | None
@@ -409,6 +601,9 @@ def config_table(req: pl.DataFrame, confidence: float = 0.95, baseline_id: str =
             vsteps = int(g["verify_steps"].fill_null(0).sum())  # plain decoding: no verify step
         else:
             vsteps = int(g["verify_steps"].sum()) if g["verify_steps"].null_count() == 0 else None
+        greedy_all = None if g["greedy"].null_count() else bool(g["greedy"].all())
+        if b is not None and greedy_all is not None:
+            greedy_all = greedy_all and b["greedy"].null_count() == 0 and bool(b["greedy"].all())
         cmp_cols = ["tokens", "predicted_n", "content_sha256"]
         ref = (
             (b if b is not None else g).select(cmp_cols).row(0, named=True)
@@ -429,6 +624,7 @@ def config_table(req: pl.DataFrame, confidence: float = 0.95, baseline_id: str =
             equal = False if False in eqs else (None if None in eqs else True)
             pos = [m for _, m in results if m is not None]
             mism = min(pos) if pos else None
+        check = _output_check(g, b, cid == baseline_id, greedy_all, first["sampler"], equal)
         policy = first["policy"]
         trend = ftrend = None
         if policy == "same" and g.height >= 2 and first["spec_type"] != "none":
@@ -439,6 +635,16 @@ def config_table(req: pl.DataFrame, confidence: float = 0.95, baseline_id: str =
                 for x, y in zip(g["accepted"].to_list(), g["predicted_n"].to_list(), strict=True)
             ]
             ftrend = slope_interval(g["rep"].to_list(), frac, confidence)["slope"]
+        drafted_rep = g["drafted"].to_list()
+        speed_trend = rep_trend(ratios, g["rep"].to_list()) if policy == "same" and ratios else None
+        drafted_trend = (
+            rep_trend(drafted_rep, g["rep"].to_list())
+            if policy == "same" and not plain and g.height >= 2
+            else None
+        )
+        mean_drafted = sum(drafted_rep) / len(drafted_rep) if drafted_rep else 0
+        prompt_total = int(g["prompt_tokens"].sum()) if g["prompt_tokens"].null_count() == 0 else None
+        cap_hit = None if g["cap_hit"].null_count() == g.height else bool(g["cap_hit"].any())
         ans = g["answer_found"].drop_nulls()
         out.append(
             {
@@ -466,6 +672,25 @@ def config_table(req: pl.DataFrame, confidence: float = 0.95, baseline_id: str =
                 "speedup_mean": sm,
                 "speedup_ci_low": slo,
                 "speedup_ci_high": shi,
+                "speedup_n": n_ratio if cid != baseline_id else None,
+                "speedup_verdict": speedup_verdict(sm, slo, shi, n_ratio) if cid != baseline_id else None,
+                "speedup_reps": [None if x is None else float(x) for x in ratios],
+                "speedup_trend_slope": speed_trend,
+                "drafted_reps": [int(x) for x in drafted_rep],
+                "drafted_trend_rel": drafted_trend / mean_drafted
+                if drafted_trend is not None and mean_drafted
+                else None,
+                "decode_tps_reps": [None if x is None else float(x) for x in g["decode_tps"].to_list()],
+                "cache_state": cstate,
+                "warm_share": float(g["cache_n"].sum()) / float(prompt_total) if prompt_total else None,
+                "greedy": greedy_all,
+                "sampler": first["sampler"],
+                "output_check": check.verdict,
+                "output_check_note": check.note,
+                "first_diverging_token": check.first_index,
+                "matching_prefix_len": check.prefix_len,
+                "acceptance_definition": acceptance_definition(first.get("build_number")),
+                "cap_equal_work": _cap_equal_work(g, b, cap_hit),
                 "alpha": alpha(acc, drafted),
                 "tau": tau(acc, vsteps, plain=plain),
                 "drafted": drafted,
@@ -475,7 +700,7 @@ def config_table(req: pl.DataFrame, confidence: float = 0.95, baseline_id: str =
                 "output_equal": equal,
                 "first_mismatch_pos": mism,
                 "tokens_len_mismatch": short,
-                "cap_hit": None if g["cap_hit"].null_count() == g.height else bool(g["cap_hit"].any()),
+                "cap_hit": cap_hit,
                 "cap": first["cap"],
                 "predicted_n_mean": g["predicted_n"].mean(),
                 "alpha_trend_slope": trend,
@@ -528,6 +753,23 @@ def config_table(req: pl.DataFrame, confidence: float = 0.95, baseline_id: str =
             "cap_hit": pl.Boolean,
             "cap": pl.Int64,
             "cache_n_max": pl.Int64,
+            "speedup_n": pl.Int64,
+            "speedup_verdict": pl.String,
+            "speedup_reps": pl.List(pl.Float64),
+            "speedup_trend_slope": pl.Float64,
+            "drafted_reps": pl.List(pl.Int64),
+            "drafted_trend_rel": pl.Float64,
+            "decode_tps_reps": pl.List(pl.Float64),
+            "cache_state": pl.String,
+            "warm_share": pl.Float64,
+            "greedy": pl.Boolean,
+            "sampler": pl.String,
+            "output_check": pl.String,
+            "output_check_note": pl.String,
+            "first_diverging_token": pl.Int64,
+            "matching_prefix_len": pl.Int64,
+            "acceptance_definition": pl.String,
+            "cap_equal_work": pl.Boolean,
             "peak_rss_mib_max": pl.Float64,
             "predicted_n_mean": pl.Float64,
             "server_policy": pl.String,

@@ -4,7 +4,10 @@ numbers registry entries and charts.
 Called by ``notebooks/speculative_report.ipynb``; reads only committed raw data
 (``data/raw/speculative/*.jsonl``), so it runs on a fresh clone without models or binaries.
 Headline speedups come from configurations with a fresh server per repetition; ``same``-policy rows
-are probes of state carried between requests and carry the ``cross_request_state`` caveat when α rises.
+are probes of state carried between requests and carry the ``cross_request_state`` caveat when α, the
+drafted tokens or the per-repetition speedup rise: such a row publishes its per-repetition speedups and
+their trend, never a pooled speedup.  Warm requests (prompt tokens reused from the cache) are their own
+rows (keys end in ``-warm``).
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from benchbook.hosts import hosts_panel
 from benchbook.numbers import Number, build_of, line_ranges, make_key, publish
 from benchbook.numfmt import fmt_interval
 from benchbook.provenance import read_snapshots
+from benchbook.stats import LOG_T
 from benchbook.wording import zero_word
 
 from . import analysis as sp
@@ -36,9 +40,17 @@ WANTED_RULES = [
     "cross_request_state",
     "output_mismatch",
     "acceptance_without_speedup",
+    "slower_than_baseline",
+    "cap_by_design",
+    "acceptance_definition_mismatch",
     "host_or_build_mismatch",
     "busy_host",
 ]
+
+
+#: What varied between the n samples of a speculative number.
+REPLICATION = "repetitions of one request (same prompt and configuration, one session)"
+PAIRED = "repetitions of one request, paired by repetition index with the same-session baseline"
 
 
 def _rel(path: str, root: Path | None) -> str:
@@ -49,7 +61,20 @@ def _rel(path: str, root: Path | None) -> str:
 
 
 def _num(
-    key, value, unit, label, row, root, *, n=None, sd=None, ci=None, ci_method=None, computation, cav=None
+    key,
+    value,
+    unit,
+    label,
+    row,
+    root,
+    *,
+    n=None,
+    sd=None,
+    ci=None,
+    ci_method=None,
+    computation,
+    cav=None,
+    replication=REPLICATION,
 ):
     return Number(
         key=key,
@@ -61,6 +86,7 @@ def _num(
         sd=sd,
         ci95=[float(ci[0]), float(ci[1])] if ci and ci[0] is not None else None,
         ci_method=ci_method if ci and ci[0] is not None else None,
+        replication=replication,
         sources=[{"file": _rel(f, root), "lines": line_ranges(row["lines"])} for f in row["files"]],
         run_ids=list(row["run_ids"]),
         commands=[list(row["argv"])],
@@ -263,6 +289,13 @@ def derive(
         pl.Series("build_number", [b["build_number"] for b in builds], dtype=pl.Int64),
         pl.Series("build_commit", [b["build_commit"] for b in builds], dtype=pl.String),
     )
+    table = table.with_columns(
+        pl.Series(
+            "acceptance_definition",
+            [sp.acceptance_definition(b) for b in table["build_number"].to_list()],
+            dtype=pl.String,
+        )
+    )
     hosts = read_snapshots(snapshots_dir, "host")
     cores = (hosts.get(str(sess["host_id"])) or {}).get("cpu_logical") or caveats.DEFAULTS["cores"]
     rules = [r for r in WANTED_RULES if r in caveats.RULES]
@@ -282,10 +315,13 @@ def derive(
     }
     nums: list[Number] = []
     for r in table.iter_rows(named=True):
-        base = make_key("spec", r["config_id"], r["prompt_id"])
+        warm = r["cache_state"] == "warm"
+        base = make_key("spec", r["config_id"], r["prompt_id"], *(["warm"] if warm else []))
         # a speedup reads the configuration's requests and the baseline's requests it is divided by
         paired = _with_denominator(r, baselines.get(r["prompt_id"]))
-        label = f"{r['config_id']} on {r['prompt_id']}"
+        label = f"{r['config_id']} on {r['prompt_id']}" + (
+            f" (warm prompt cache, {r['warm_share']:.0%} of prompt tokens reused)" if warm else ""
+        )
         nums.append(
             _num(
                 f"{base}-decode",
@@ -296,22 +332,38 @@ def derive(
                 root,
                 sd=r["decode_tps_sd"],
                 ci=[r["decode_tps_ci_low"], r["decode_tps_ci_high"]],
-                ci_method="student-t over per-repetition rates",
+                ci_method=LOG_T + " over per-repetition rates",
                 computation="benchbook.experiments.speculative.analysis.config_table",
             )
         )
-        if r["config_id"] != "baseline" and r["speedup_mean"] is not None:
+        if warm and r["warm_share"] is not None:
+            nums.append(
+                _num(
+                    f"{base}-warm_share",
+                    r["warm_share"],
+                    "",
+                    f"warm share: prompt tokens reused from the cache ÷ prompt tokens, {label}",
+                    r,
+                    root,
+                    computation="benchbook.experiments.speculative.analysis.config_table (warm_share)",
+                )
+            )
+        if r["config_id"] != "baseline" and "cross_request_state" in r["caveats"]:
+            nums.extend(_per_repetition(r, base, label, root))
+        elif r["config_id"] != "baseline" and r["speedup_mean"] is not None:
             nums.append(
                 _num(
                     f"{base}-speedup",
                     r["speedup_mean"],
                     "×",
-                    f"decode speedup vs same-session baseline, {label}",
+                    f"decode speedup vs same-session baseline, {label} ({r['speedup_verdict']})",
                     paired,
                     root,
                     ci=[r["speedup_ci_low"], r["speedup_ci_high"]],
-                    ci_method="student-t over paired per-repetition ratios",
+                    ci_method=LOG_T + " over paired per-repetition ratios",
                     computation="benchbook.experiments.speculative.analysis.config_table",
+                    n=r["speedup_n"],
+                    replication=PAIRED,
                 )
             )
         if r["alpha"] is not None:
@@ -320,7 +372,8 @@ def derive(
                     f"{base}-alpha",
                     r["alpha"],
                     "",
-                    f"acceptance α, {label} ({r['accepted']}/{r['drafted']})",
+                    f"acceptance α, {label} ({r['accepted']}/{r['drafted']}; draft_n counts "
+                    f"{r['acceptance_definition'] or 'unknown (build)'})",
                     r,
                     root,
                     computation="benchbook.experiments.speculative.analysis.alpha (pooled over repetitions)",
@@ -436,11 +489,12 @@ def derive(
                 n=m["n_points"],
                 ci=[m["ci_low"], m["ci_high"]],
                 ci_method="student-t on the least-squares slope (n-2 df)",
+                replication="requests over the n_max sweep (one session)",
                 computation="benchbook.experiments.speculative.analysis.memory_slopes",
             )
         )
     check_publishable(table, nums, mem)  # before the registry is written: a failing check leaves the old one
-    publish(numbers_path, "speculative", nums)
+    publish(numbers_path, "speculative", nums, replication=REPLICATION)
     (out_dir / "memory.md").write_text(memory_sentence(nums))
     (out_dir / "skipped.md").write_text(measured.skipped_markdown(skipped))
 
@@ -455,6 +509,45 @@ def derive(
         missing_rules=missing,
         failures=n_fail,
     )
+
+
+def _per_repetition(row: dict, base: str, label: str, root: Path | None) -> list[Number]:
+    """A ``cross_request_state`` configuration's speedup as it is: one number per repetition
+    (``<base>-speedup-rep<i>``, n = 1, each against the baseline's repetition i) and the least-squares
+    trend over the repetition index (``<base>-speedup-trend``, × per repetition), never a pooled mean."""
+    out = []
+    comp = "benchbook.experiments.speculative.analysis.config_table (speedup_reps)"
+    for i, v in enumerate(row["speedup_reps"]):
+        if v is None:
+            continue
+        out.append(
+            _num(
+                f"{base}-speedup-rep{i}",
+                v,
+                "×",
+                f"decode speedup of repetition {i} (one server for every repetition), {label}",
+                row,
+                root,
+                n=1,
+                computation=comp,
+                replication="one repetition",
+            )
+        )
+    if row["speedup_trend_slope"] is not None:
+        out.append(
+            _num(
+                f"{base}-speedup-trend",
+                row["speedup_trend_slope"],
+                "× per repetition",
+                f"trend of the per-repetition speedup (state carried between requests), {label}",
+                row,
+                root,
+                n=sum(1 for v in row["speedup_reps"] if v is not None),
+                computation="benchbook.experiments.speculative.analysis.rep_trend",
+                replication="repetitions served by one server process",
+            )
+        )
+    return out
 
 
 @dataclass

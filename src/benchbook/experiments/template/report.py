@@ -46,7 +46,7 @@ def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> Temp
                 n=r["n"],
                 sd=r["sd_mib_s"],
                 ci95=ci,
-                ci_method="student-t over runs",
+                ci_method="student-t on the log scale (delta method), n >= 3, over runs",
                 computation="benchbook.experiments.template.analysis.table",
                 sources=[{"file": f, "lines": line_ranges(r["lines"])} for f in files],
                 run_ids=r["run_ids"],
@@ -56,7 +56,7 @@ def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> Temp
                 build=r["runtime"],
             )
         )
-    publish(rep / "numbers" / f"{EXPERIMENT}.json", EXPERIMENT, nums)
+    publish(rep / "numbers" / f"{EXPERIMENT}.json", EXPERIMENT, nums, replication="runs")
     (rep / EXPERIMENT).mkdir(parents=True, exist_ok=True)
     t.select("size_bytes", "n", "mean_mib_s", "ci_low", "ci_high").write_csv(rep / EXPERIMENT / "sizes.csv")
     return TemplateReport(session=sess, table=t, numbers=nums)
