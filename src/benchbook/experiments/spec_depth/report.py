@@ -272,7 +272,13 @@ def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> Spec
         if not hosts.is_empty()
         else ""
     )
-    publish(rep / "numbers" / f"{EXPERIMENT}.json", EXPERIMENT, nums, root=root)
+    publish(
+        rep / "numbers" / f"{EXPERIMENT}.json",
+        EXPERIMENT,
+        nums,
+        root=root,
+        replication="repetitions of one llama-bench test or one request at one depth",
+    )
     return SpecDepthReport(
         numbers=nums, sessions=sessions, depth=depth, bench=wide, memory=memory, hosts=hosts
     )
