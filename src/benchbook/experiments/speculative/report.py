@@ -584,7 +584,11 @@ def _charts(table: pl.DataFrame, req: pl.DataFrame, cost: sp.CostModel | None, o
         "server_policy",
         "session_id",
         pl.col("caveats").list.join(", ").alias("caveat_ids"),
-        pl.col("run_ids").list.eval(pl.element().str.slice(0, 8)).list.join(" ").alias("run_ids_short"),
+        (
+            pl.col("run_ids").list.eval(pl.element().str.slice(0, 8)).list.join(" ")
+            if "run_ids" in spec.columns
+            else pl.lit("")
+        ).alias("run_ids_short"),
     ).to_dicts()
     for pt in pts:  # the page's rounding rule (numfmt) for the tooltip, not raw floats
         ci = (pt["speedup_ci_low"], pt["speedup_ci_high"]) if pt["speedup_ci_low"] is not None else None
