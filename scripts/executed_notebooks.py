@@ -21,7 +21,13 @@ import papermill as pm
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "tests" / "fixtures" / "notebooks"
 #: the report notebooks with executed copies (every experiment's report stage)
-REPORTS = ("llama_bench_report", "speculative_report", "draftself_report", "offload_report")
+REPORTS = (
+    "llama_bench_report",
+    "speculative_report",
+    "draftself_report",
+    "offload_report",
+    "spec_depth_report",
+)
 #: papermill parameters, relative to the committed-data copy the notebook runs in
 PARAMETERS = {"root": ".", "params_file": "params.yaml", "raw_dir": "data/raw", "reports_dir": "reports"}
 

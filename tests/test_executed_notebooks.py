@@ -22,7 +22,13 @@ import pytest
 from conftest import committed_root
 
 FIXTURES = Path(__file__).parent / "fixtures" / "notebooks"
-REPORTS = ["llama_bench_report", "speculative_report", "draftself_report", "offload_report"]
+REPORTS = [
+    "llama_bench_report",
+    "speculative_report",
+    "draftself_report",
+    "offload_report",
+    "spec_depth_report",
+]
 
 
 def _nbval(workdir: Path, notebook: Path) -> subprocess.CompletedProcess:
