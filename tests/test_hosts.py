@@ -9,8 +9,9 @@ from benchbook import hosts, resolve
 from benchbook.experiments.llama_bench import report
 from conftest import committed_root
 
-#: the committed data: the 2-core CPU host (draft-self sessions of the old layout: their torch build) and the
-#: H200 host with its two CUDA builds; speculative has 3 sessions (one of them resumed: two start records)
+#: the committed data: the 2-core CPU host (draft-self sessions of the old layout: their torch build),
+#: a second 2-core CPU host with one unfinished spec_depth session, the H200 host with its 3 CUDA builds;
+#: speculative has 3 sessions on the first host (one of them resumed: two start records)
 EXPECTED = "\n".join(
     [
         "host 246274abff670295: CPU AMD EPYC (2 threads), RAM 23.5 GiB, GPU none, Linux 6.18.44-fc-v857",
@@ -28,13 +29,21 @@ EXPECTED = "\n".join(
         "  speculative  4787a708  b11434 cpu (6bcbdc29)  2026-11-29 12:57  2026-11-29 13:14  yes",
         "  speculative  4ad89052  b11434 cpu (6bcbdc29)  2026-11-29 13:14  2026-11-29 13:20  yes",
         "",
+        "host 3f1dfa40cbf1eb67: CPU Intel(R) Xeon(R) Processor (2 threads), RAM 23.5 GiB, GPU none, "
+        "Linux 6.18.44-fc-v769",
+        "  builds: b11434 cpu (cdea05bd)",
+        "  experiment  session   build                  started (UTC)     ended (UTC)  complete",
+        "  spec_depth  1b5cda51  b11434 cpu (cdea05bd)  2026-11-30 21:32  -            no",
+        "",
         "host e3618a24b4e44752: CPU Intel(R) Xeon(R) Processor (16 threads), RAM 125.9 GiB, "
         "GPU NVIDIA H200 140 GiB, Linux 6.18.44-fc-v657-gpu",
-        "  builds: b11434 cuda (83fee1eb), b11434 cuda (be9bac73)",
+        "  builds: b11434 cuda (83fee1eb), b11434 cuda (be9bac73), b11434 cuda (bf9e704f)",
         "  experiment   session   build                   started (UTC)     ended (UTC)       complete",
         "  llama_bench  9228dac2  b11434 cuda (be9bac73)  2026-11-29 12:53  2026-11-29 12:53  yes",
         "  llama_bench  637789dc  b11434 cuda (83fee1eb)  2026-11-30 19:46  2026-11-30 19:46  yes",
         "  offload      d8cf33d1  b11434 cuda (83fee1eb)  2026-11-30 19:47  2026-11-30 19:48  yes",
+        "  spec_depth   23d37a94  b11434 cuda (bf9e704f)  2026-11-30 21:54  2026-11-30 21:56  yes",
+        "  speculative  7554df47  b11434 cuda (bf9e704f)  2026-11-30 21:56  2026-11-30 21:57  yes",
         "",
     ]
 )
@@ -84,7 +93,7 @@ def test_the_hosts_panel_puts_the_headline_host_first_and_marks_its_session():
     )
     assert lines[5] == "| sessions complete | 2 of 2 | 4 of 4 |"
     # an experiment only the CPU host ran: one column; one nobody ran: no panel
-    assert hosts.hosts_panel(committed_root() / "data/raw", "speculative", None).splitlines()[0] == (
+    assert hosts.hosts_panel(committed_root() / "data/raw", "draftself", None).splitlines()[0] == (
         "| | `246274abff670295` |"
     )
     assert hosts.hosts_panel(committed_root() / "data/raw", "nothing", None) == ""

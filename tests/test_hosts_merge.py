@@ -194,7 +194,10 @@ def test_a_real_llama_bench_session_merges_beside_a_stand_in_host(toolchain, mod
     fake_bin.mkdir()
     (fake_bin / "papermill").write_text(STANDIN.format(python=sys.executable))
     (fake_bin / "papermill").chmod(0o755)
-    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    # the real papermill of this interpreter's environment first on PATH (pytest may run without the venv's
+    # bin/ on PATH, as `.venv/bin/python -m pytest` does)
+    path = f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src"), "PATH": path}
     a, b = tmp_path / "a", tmp_path / "b"
     for c in (a, b):
         _git(tmp_path, "clone", "-q", str(tmp_path / "origin.git"), c.name)

@@ -151,7 +151,7 @@ def test_draftself_speedup_interval_is_over_prompts(built):
 
 def test_llama_bench_numbers_state_their_replication(built):
     num = _num(built, "llama_bench", "lb-smollm2-135m-q4_1-tg64-warm")
-    assert (num.replication, num.n) == ("repetitions", 5)
+    assert (num.replication, num.n) == ("repetitions of one llama-bench test (samples_ns)", 5)
 
 
 # --- between sessions ---------------------------------------------------------------------------
@@ -166,14 +166,14 @@ def test_between_session_spread_and_bimodal_samples_are_flagged(built):
         & (pl.col("test") == "tg")
         & (pl.col("phase") == "warm")
     ).row(0, named=True)
-    # the published 99.3 [88.6, 109.9]; the host's other sessions (oldest first) 18.8, 114.7, 78.7 lie
-    # outside it
+    # the published 99.3 [89.2, 110.5] (log-scale interval); the host's other sessions (oldest first)
+    # 18.8, 114.7, 78.7 lie outside it
     assert [round(x, 1) for x in row["other_session_means"]] == [18.8, 114.7, 78.7]
-    assert (round(row["ci_low_tps"], 1), round(row["ci_high_tps"], 1)) == (88.6, 109.9)
+    assert (round(row["ci_low_tps"], 1), round(row["ci_high_tps"], 1)) == (89.2, 110.5)
     num = _num(built, "llama_bench", "lb-smollm2-135m-q4_1-tg64-warm")
     assert {"between_session_spread", "bimodal_samples"} <= set(num.caveats)
     assert (
-        "| smollm2-135m-q4&#95;1 | warm | tg64 | 4 | 18.8, 114.7, 78.7, 99.3 | &#91;88.6, 109.9&#93; | 3 |"
+        "| smollm2-135m-q4&#95;1 | warm | tg64 | 4 | 18.8, 114.7, 78.7, 99.3 | &#91;89.2, 110.5&#93; | 3 |"
         in (out / "llama_bench" / "sessions.md").read_text()
     )
     # a host with one session per configuration gets no such caveat
@@ -212,8 +212,10 @@ def test_llama_bench_rate_from_cited_records(built):
     row = rec["llama_bench"]
     rates = [1e9 * (row["n_prompt"] + row["n_gen"]) / s for s in row["samples_ns"]]
     assert num.value == round(statistics.mean(rates), 2) and num.run_ids == [rec["run_id"]]
-    half = t_quantile(5) * statistics.stdev(rates) / math.sqrt(5)
-    assert num.ci95 == pytest.approx([statistics.mean(rates) - half, statistics.mean(rates) + half])
+    # the log-scale Student-t interval: mean · exp(± t · (sd / mean) / √n)
+    mean = statistics.mean(rates)
+    half = t_quantile(5) * statistics.stdev(rates) / mean / math.sqrt(5)
+    assert num.ci95 == pytest.approx([mean * math.exp(-half), mean * math.exp(half)])
 
 
 def test_draftself_speedup_from_cited_ar_and_draftself_runs(built):

@@ -70,11 +70,11 @@ NUMS = {
 
 def test_markers_follow_rule_order_and_skip_rules_said_once():
     marks = sitepages.markers()
-    assert marks["cap_hit"] == "†1" and marks["high_variance"] == "†3" and marks["synthetic_inputs"] == "†12"
+    assert marks["cap_hit"] == "†1" and marks["high_variance"] == "†4" and marks["synthetic_inputs"] == "†17"
     # synthetic_inputs is on 9 of the 10 numbers of "e": said once, never marked
     assert sitepages.experiment_wide(NUMS, "e") == ["synthetic_inputs"]
     assert sitepages.marker_text(NUMS["e-a"], ["synthetic_inputs"]) == " †1"
-    assert sitepages.marker_text(NUMS["e-b"], ["synthetic_inputs"]) == " †1,3"
+    assert sitepages.marker_text(NUMS["e-b"], ["synthetic_inputs"]) == " †1,4"
     assert sitepages.marker_text(NUMS["e-c"], ["synthetic_inputs"]) == ""
 
 
@@ -85,7 +85,7 @@ def test_variables_hold_the_interval_the_marker_and_a_unitless_cell_variant():
         '"n=3, 95% CI [60, 85] (student-t over per-repetition rates); caveats: cap_hit, synthetic_inputs")'
     )
     assert v["e-a__v"].startswith("[73 &#91;60, 85&#93; †1](provenance/e.qmd#n-e-a ")
-    assert v["e-b__v"].startswith("[0.481 †1,3](")
+    assert v["e-b__v"].startswith("[0.481 †1,4](")
     assert v["e-c"].startswith("[1.00](")
 
 
@@ -103,7 +103,7 @@ def test_legend_names_each_marker_once_with_counts_and_links():
         "every number on this page except `e-train` — "
     )
     assert lines[1].startswith("- **†1** [cap_hit](provenance.qmd#c-cap_hit) (warning, 2 of 10 numbers) — ")
-    assert lines[2].startswith("- **†3** [high_variance](provenance.qmd#c-high_variance) (")
+    assert lines[2].startswith("- **†4** [high_variance](provenance.qmd#c-high_variance) (")
     assert len(lines) == 3
 
 

@@ -33,7 +33,7 @@ def repo(tmp_path):
             **common,
         ),
     ]
-    publish(tmp_path / "reports/numbers/e.json", "e", nums, root=tmp_path)
+    publish(tmp_path / "reports/numbers/e.json", "e", nums, root=tmp_path, replication="repetitions")
     (tmp_path / "_quarto.yml").write_text(
         "project:\n  type: website\n  render:\n    - index.qmd   # home\n    - e.qmd\nwebsite:\n  title: t\n"
     )
@@ -45,7 +45,8 @@ def test_rows_and_table_show_value_interval_unit_n_and_caveats(repo):
     assert [(r.key, r.shown, r.unit, r.n, r.caveats) for r in found] == [
         ("e-tg", "121.0 [117.6, 125.3]", "tok/s", 5, ["high_variance"])
     ]
-    assert found[0].ci_method == "student-t over per-repetition rates" and found[0].replication is None
+    assert found[0].ci_method == "student-t over per-repetition rates"
+    assert found[0].replication == "repetitions"
     assert writeup.table(writeup.rows(repo / "reports/numbers", "e-*")).splitlines() == [
         "key        value [95% interval]  unit   n  caveats",
         "e-speedup  0.481                 ×      5  -",

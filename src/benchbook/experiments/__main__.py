@@ -29,19 +29,26 @@ def main(argv: list[str] | None = None) -> int:
         "--overrides", default="{}", help="JSON merged into the section after the profile (null: none)"
     )
     a = ap.parse_args(argv)
-    if a.profile:
+    before = os.environ.get(profiles.ENV)
+    if a.profile:  # for the runner too; restored afterwards (an in-process caller keeps its environment)
         os.environ[profiles.ENV] = a.profile
-    root = Path(a.root).resolve()
-    params = yaml.safe_load((root / "params.yaml").read_text())
-    picked = profiles.pick(params)
-    over = {**profiles.section(params, a.name, picked), **(json.loads(a.overrides) or {})}
-    run = importlib.import_module(f"benchbook.experiments.{a.name}.run")
-    print(f"{a.name}: profile {picked.name} ({picked.reason})", file=sys.stderr)
-    out = run.measure(params, root=root, raw_dir=Path(a.raw_dir), overrides=over)
-    # offload returns a dict, llama_bench a SessionResult dataclass (was AttributeError on .items())
-    fields = out if isinstance(out, dict) else dataclasses.asdict(out)
-    print(json.dumps({k: v for k, v in fields.items() if k != "cfg"}, default=str))
-    return 0
+    try:
+        root = Path(a.root).resolve()
+        params = yaml.safe_load((root / "params.yaml").read_text())
+        picked = profiles.pick(params)
+        over = {**profiles.section(params, a.name, picked), **(json.loads(a.overrides) or {})}
+        run = importlib.import_module(f"benchbook.experiments.{a.name}.run")
+        print(f"{a.name}: profile {picked.name} ({picked.reason})", file=sys.stderr)
+        out = run.measure(params, root=root, raw_dir=Path(a.raw_dir), overrides=over)
+        # offload returns a dict, llama_bench a SessionResult dataclass (was AttributeError on .items())
+        fields = out if isinstance(out, dict) else dataclasses.asdict(out)
+        print(json.dumps({k: v for k, v in fields.items() if k != "cfg"}, default=str))
+        return 0
+    finally:
+        if before is None:
+            os.environ.pop(profiles.ENV, None)
+        else:
+            os.environ[profiles.ENV] = before
 
 
 if __name__ == "__main__":

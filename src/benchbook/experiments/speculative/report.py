@@ -105,7 +105,8 @@ def check_publishable(table: pl.DataFrame, nums: list[Number], mem: pl.DataFrame
     """The report's checks, run before the registry is written: unique keys; one decode-rate number per
     (configuration, prompt) row and one memory slope per memory row; a baseline row per prompt with
     speedup 1; α in [0, 1] and null for plain decoding; τ >= 1; an interval for every speculative
-    speedup with n >= 2; output equality known for every row; every number cites records and a command.
+    speedup with n >= 3 (none below n = 3); output equality known for every row; every number cites
+    records and a command.
 
     Raises:
         RuntimeError: naming the check that failed (nothing was published).
@@ -137,11 +138,11 @@ def check_publishable(table: pl.DataFrame, nums: list[Number], mem: pl.DataFrame
         ),
         (bool((table["tau"] >= 1).all()), "a τ below 1"),
         (
-            table.filter((pl.col("n") >= 2) & (pl.col("config_id") != "baseline"))[
+            table.filter((pl.col("n") >= 3) & (pl.col("config_id") != "baseline"))[
                 "speedup_ci_low"
             ].null_count()
             == 0,
-            "a speedup with n >= 2 has no interval",
+            "a speedup with n >= 3 has no interval",
         ),
         (table["output_equal"].null_count() == 0, "output equality unknown for a row"),
         (all(n.sources and n.commands for n in nums), "a number cites no records or no command"),
