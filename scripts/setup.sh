@@ -34,7 +34,9 @@ if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
   quiet_pip --no-deps -e .
   echo "$want" > "$stamp"
 fi
-.venv/bin/dvc config core.analytics false >/dev/null 2>&1 || true
+# only when not yet set: `dvc config` rewrites .dvc/config and drops its comments (a dirty tree after a run)
+grep -Eq '^\s*analytics\s*=\s*false' .dvc/config 2>/dev/null \
+  || .venv/bin/dvc config core.analytics false >/dev/null 2>&1 || true
 
 # `make run` builds the toolchain and fetches models inside `benchbook run`, after rendering the site
 # from the committed data; the tests need them up front.
