@@ -26,7 +26,7 @@ def _stub(monkeypatch, tmp_path, measured: dict[str, bool]):
         time.sleep(0.05)
         note("end", name)
 
-    def prepare(root):  # the checkpoint: pulled, cached or trained (here: "trained" for 0.3 s)
+    def prepare(root, log_path=None):  # the checkpoint: pulled, cached or trained (here: "trained" for 0.3 s)
         note("start", "draftself_train")
         time.sleep(0.3)
         note("end", "draftself_train")
@@ -83,3 +83,23 @@ def test_a_measured_host_trains_nothing(monkeypatch, tmp_path, capsys):
     assert cli.main(["run"]) == 0
     assert [n for e, n, _ in events if e == "start"] == ["site", "toolchain", "repro"]
     assert "draftself_train_s" not in capsys.readouterr().out
+
+
+def test_the_checkpoints_messages_go_to_the_run_log_not_the_terminal(monkeypatch, tmp_path, capsys):
+    # the training runs beside the build's progress line: its per-step losses must not interleave with it
+    from benchbook.experiments.draftself import run as ds_run
+
+    def resolve(manifest, log=print):
+        log({"step": 25, "loss_next": 1.7})
+        log("checkpoint k: trained")
+
+    monkeypatch.setattr(ds_run, "resolve_checkpoint", resolve)
+    log_file = tmp_path / "run.log"
+    cli.prepare_draftself_checkpoint(tmp_path, log_file)
+    assert capsys.readouterr().out == ""
+    assert log_file.read_text().splitlines() == [
+        "draftself checkpoint: {'step': 25, 'loss_next': 1.7}",
+        "draftself checkpoint: checkpoint k: trained",
+    ]
+    cli.prepare_draftself_checkpoint(tmp_path, None)  # --verbose: the terminal
+    assert capsys.readouterr().out.splitlines()[-1] == "draftself checkpoint: checkpoint k: trained"

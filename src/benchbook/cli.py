@@ -517,13 +517,23 @@ class Background:
         return self.seconds
 
 
-def prepare_draftself_checkpoint(root: Path) -> None:
+def prepare_draftself_checkpoint(root: Path, log_path: Path | None = None) -> None:
     """Make the checkpoint that ``data/draftself/checkpoint.json`` names present in the cache: the
     cached file, the copy ``dvc pull`` brought, or trained again from the manifest's train config
-    (``experiments.draftself.run.resolve_checkpoint``); the ``draftself`` stage then finds it there."""
+    (``experiments.draftself.run.resolve_checkpoint``); the ``draftself`` stage then finds it there.
+    Its messages and the training's per-step losses go to ``log_path`` (the run's log file), not to the
+    terminal, where the build's progress line runs at the same time; to the terminal when None
+    (``--verbose``)."""
     from .experiments.draftself.run import resolve_checkpoint
 
-    resolve_checkpoint(root / "data/draftself/checkpoint.json", log=lambda _m: None)
+    def log(message) -> None:
+        if log_path is None:
+            print(f"draftself checkpoint: {message}", flush=True)
+            return
+        with open(log_path, "a", encoding="utf-8") as f:
+            f.write(f"draftself checkpoint: {message}\n")
+
+    resolve_checkpoint(root / "data/draftself/checkpoint.json", log=log)
 
 
 def cmd_run(args) -> int:
@@ -578,7 +588,7 @@ def cmd_run(args) -> int:
     # draft-self's check needs no toolchain: known before the build
     pretrain = None
     if not measured_here(root, params, host_id, None).get("draftself", True):
-        pretrain = Background(lambda: prepare_draftself_checkpoint(root))
+        pretrain = Background(lambda: prepare_draftself_checkpoint(root, None if args.verbose else log_path))
     t = time.monotonic()
     tc = resolve.get_toolchain(params, build=True)
     timings["toolchain_s"] = time.monotonic() - t

@@ -360,7 +360,7 @@ def resolve_checkpoint(manifest_path: str | Path, log=print) -> tuple[Path, dict
     log(
         f"checkpoint {path} missing or changed; from the cache or trained from {manifest_path}'s train_config"
     )
-    path, _, _ = ensure_checkpoint(TrainConfig(**man["train_config"]))
+    path, _, _ = ensure_checkpoint(TrainConfig(**man["train_config"]), log=log)
     sha = file_sha256(path)
     if sha != man["sha256"]:
         log(
