@@ -250,14 +250,11 @@ def derive(
             "speculative",
             ("benchbook.speculative_request", "benchbook.speculative_cost"),
         )
-        passing = sorted((c for c in checks.values() if c.ok), key=lambda c: c.ended_at)
-        pick = [c for c in passing if c.host_id == primary] or passing
-        chosen = pick[-1] if pick else None
-        skipped = [
-            c
-            for c in checks.values()
-            if not c.ok and (chosen is None or (c.host_id == chosen.host_id and c.ended_at > chosen.ended_at))
-        ]
+        best, newer_failed = measured.newest_publishable(checks)
+        chosen = (best.get(primary) if primary else None) or max(
+            best.values(), key=lambda c: c.ended_at, default=None
+        )
+        skipped = [c for c in newer_failed if chosen is None or c.host_id == chosen.host_id]
         sess = (
             {"session_id": chosen.session_id, "host_id": chosen.host_id, "at": chosen.ended_at}
             if chosen
