@@ -205,13 +205,17 @@ def test_killed_session_keeps_records_and_resumes(tmp_path, toolchain, models, r
         "repetitions": 5,
     }
     raw = tmp_path / "lb.jsonl"
-    proc = subprocess.Popen([sys.executable, "-c", KILL_SCRIPT, str(root), json.dumps(cfg), str(raw)])
+    # its own process group, killed whole: a crash takes the runner's llama-bench child with it (killing
+    # only the runner left that child running for minutes as an orphan, loading the machine)
+    proc = subprocess.Popen(
+        [sys.executable, "-c", KILL_SCRIPT, str(root), json.dumps(cfg), str(raw)], start_new_session=True
+    )
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
         if raw.exists() and b'"run_complete":true' in raw.read_bytes():
             break
         time.sleep(0.05)
-    os.kill(proc.pid, signal.SIGKILL)
+    os.killpg(proc.pid, signal.SIGKILL)
     proc.wait()
     before = raw.read_bytes()
     assert before.count(b'"run_complete":true') == 1, "killed too late: the second model already finished"
