@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 
 import psutil
 
+from .lifetime import die_with_parent
+
 
 @dataclass
 class ProcResult:
@@ -90,7 +92,14 @@ def run_sampled(argv: list[str], timeout_s: float, env: dict | None = None) -> P
     returncode -9; the output captured so far is kept.
     """
     t0 = time.monotonic_ns()
-    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    proc = subprocess.Popen(
+        argv,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        preexec_fn=die_with_parent,
+    )
     timed_out = False
     with PeakSampler(proc.pid) as ps:
         try:

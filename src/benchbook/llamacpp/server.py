@@ -27,6 +27,7 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
+from .lifetime import die_with_parent
 from .procmon import PeakSampler
 
 HOST = "127.0.0.1"
@@ -221,6 +222,7 @@ class LlamaServer:
                 stderr=subprocess.STDOUT,
                 stdin=subprocess.DEVNULL,
                 start_new_session=True,
+                preexec_fn=die_with_parent,
             )
         self._sampler = PeakSampler(self.proc.pid, interval_s=0.05, gpu_interval_s=0.5).__enter__()
         t0 = time.monotonic()
