@@ -19,10 +19,9 @@ from pathlib import Path
 import altair as alt
 import polars as pl
 
-from benchbook import caveats, charts
+from benchbook import caveats, charts, measured
 from benchbook.numbers import Number, build_of, line_ranges, make_key, publish
 from benchbook.provenance import read_snapshots
-from benchbook.session import completed_sessions
 
 from ..llama_bench.analysis import load_llama_bench, rate_stats
 from . import EXPERIMENT
@@ -53,14 +52,39 @@ def _roofline_sources(r: dict, root: Path) -> list[dict]:
     ]
 
 
+def _planned_points(start: dict) -> set:
+    """The ``n_cpu_moe`` points an offload session's start record plans (its ``config``)."""
+    return set((start.get("config") or {}).get("n_cpu_moe") or [])
+
+
+def publishable_sessions(raw_dir: Path) -> tuple[list[str], list[measured.SessionCheck]]:
+    """Each host's newest offload session under ``raw_dir/offload`` whose records prove a complete
+    measurement made in it (``measured.check_sessions``), and the newer sessions skipped with their
+    reasons (unfinished ones included).  A failed point (``benchbook.run_failed``, e.g. out of memory)
+    is data here, not a fault (``failed_is_fault=False``): it stands for its planned point and is shown
+    as failed, never dropped; a planned point with neither a row nor a failure record is missing."""
+    files = [
+        f
+        for f in sorted((Path(raw_dir) / EXPERIMENT).glob("*.jsonl"))
+        if not f.name.endswith(".quarantine.jsonl")
+    ]
+    checks = measured.check_sessions(
+        files,
+        EXPERIMENT,
+        ("benchbook.offload", "benchbook.offload.bandwidth"),
+        expected_runs=_planned_points,
+        run_label=lambda r: r.get("n_cpu_moe"),
+        failed_is_fault=False,
+        unfinished=True,
+    )
+    best, skipped = measured.newest_publishable(checks)
+    return [c.session_id for _, c in sorted(best.items())], skipped
+
+
 def latest_sessions(raw_dir: Path) -> list[str]:
-    """The newest completed offload session of every host file under ``raw_dir/offload``."""
-    out = []
-    for f in sorted((Path(raw_dir) / EXPERIMENT).glob("*.jsonl")):
-        if not f.name.endswith(".quarantine.jsonl"):
-            done = completed_sessions(f, EXPERIMENT)
-            out += done[-1:]
-    return out
+    """The newest publishable offload session of every host under ``raw_dir/offload``
+    (``publishable_sessions``)."""
+    return publishable_sessions(raw_dir)[0]
 
 
 def _rate_cell(by_test: dict[str, dict], test: str) -> str:
@@ -215,7 +239,8 @@ def derive(
         return {"toolchain_id": toolchain_id, **build_of(snapshot)}
 
     root = Path(root or ".").resolve()
-    sessions = latest_sessions(raw_dir)
+    sessions, skipped = publishable_sessions(raw_dir)
+    (out_dir / "skipped.md").write_text(measured.skipped_markdown(skipped) if sessions or skipped else "")
     if not sessions:
         publish(numbers_path, EXPERIMENT, [])
         (out_dir / "sweep.md").write_text(

@@ -31,6 +31,7 @@ from pathlib import Path
 
 import polars as pl
 
+from ..speculative import analysis as spec
 from . import BENCH_SCHEMA, EXPERIMENT, REQUEST_SCHEMA
 
 
@@ -171,7 +172,13 @@ def cost_terms(
     acc, drafted, steps = _sum(g["draft_n_accepted"]), _sum(g["draft_n"]), _sum(g["verify_steps"])
     first = g.row(0, named=True)
     dsha, t_sha = first["draft_model_sha256"], first["model_sha256"]
-    tau = 1 + acc / steps if steps else None
+    # accepted tokens past a request's cap are not committed (``speculative.analysis.tau``)
+    in_cap = sum(
+        spec.accepted_within_cap(a, v, p - 1 if p else None)
+        for a, v, p in zip(g["draft_n_accepted"], g["verify_steps"], g["predicted_n"], strict=True)
+        if a is not None and v is not None
+    )
+    tau = spec.tau(in_cap, steps) if steps else None
     k = drafted / steps if steps else None
     c_bench = (
         1.0 if dsha == t_sha else (tg_ns[dsha] / tg_ns[t_sha] if dsha in tg_ns and t_sha in tg_ns else None)
