@@ -158,6 +158,12 @@ def _run_faults(
     first = recs[0]
     where = f"{first['_file']}:{first['_line']} (run {first['run_id']})"
     out = []
+    untimed = [r for r in recs if not (r.get("started_at") and r.get("ended_at"))]
+    if untimed:
+        return [
+            f"{untimed[0]['_file']}:{untimed[0]['_line']} (run {first['run_id']}): no started_at/ended_at, "
+            "so nothing shows it was measured in this session"
+        ]
     # the run's span: its records' earliest start and latest end (llama-bench rows of one invocation
     # share both; the requests of one server each have their own)
     began = min((r["started_at"] for r in recs), key=parse_utc)

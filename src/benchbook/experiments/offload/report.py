@@ -195,7 +195,8 @@ def default_roofline(raw_dir: Path, bw: pl.DataFrame, dense_bytes: pl.DataFrame)
     """The roofline of the default models: warm llama-bench tg rates (``raw_dir/llama_bench``) of every
     host that has an ok bandwidth record, joined on model sha256 with bytes per token recorded by an
     offload session (``dense_bytes``).  Adds ``bandwidth_gb_s``, ``bandwidth_mode``, ``bytes_us`` (µs its
-    bytes take at that bandwidth) and ``roofline_pct``; empty without llama-bench data."""
+    bytes take at that bandwidth), ``roofline_pct`` and ``bytes_file``/``bytes_line`` (the model_bytes
+    record read); empty without llama-bench data."""
     hosts = bw.filter(pl.col("status") == "ok")["host_id"].unique().to_list()
     if not hosts or not (Path(raw_dir) / "llama_bench").exists() or dense_bytes.is_empty():
         return pl.DataFrame()
@@ -207,7 +208,12 @@ def default_roofline(raw_dir: Path, bw: pl.DataFrame, dense_bytes: pl.DataFrame)
     stats = stats.join(latest, on=["host_id", "session_id"])
     stats = caveats.attach(stats, rules=["single_run", "high_variance", "busy_host"])
     per = dense_bytes.unique(["host_id", "model_sha256"], keep="last").select(
-        "host_id", "model_sha256", "decode_bytes_total"
+        "host_id",
+        "model_sha256",
+        "decode_bytes_total",
+        # the model_bytes record read: a roofline number cites it (its bytes per token)
+        pl.col("file").alias("bytes_file"),
+        pl.col("line").alias("bytes_line"),
     )
     best = newest_bandwidth(bw)
     j = stats.join(per, on=["host_id", "model_sha256"]).join(best, on="host_id")
@@ -380,7 +386,8 @@ def derive(
                 f"{r['bandwidth_mode']} copy bandwidth; "
                 f"{1e6 / r['mean_tps']:.0f} µs per token of which {r['bytes_us']:.1f} µs move its bytes",
                 n=r["n"],
-                sources=_roofline_sources(r, root),
+                sources=_roofline_sources(r, root)
+                + [{"file": _rel(r["bytes_file"], root), "lines": [[r["bytes_line"], r["bytes_line"]]]}],
                 run_ids=r["run_ids"],
                 toolchain_id=r["toolchain_id"],
                 **build_of(toolchains.get(r["toolchain_id"]), r["build_number"], r["build_commit"]),

@@ -147,6 +147,18 @@ def _bench_terms(bench: pl.DataFrame, session_id: str, depth: int) -> tuple[dict
     return rpp, tg
 
 
+def _bench_lines(bench: pl.DataFrame, session_id: str, depth: int, draft_sha256: str | None) -> dict:
+    """The llama-bench rows (their lines in the host's file) the cost model of a speculative row read
+    at one depth of one session (``_bench_terms``): ``bench_lines_after`` the target's pp and tg rows
+    (r(n) and the tg step), ``bench_lines_before`` those and the draft's tg row (c)."""
+    if bench.is_empty():
+        return {"bench_lines_before": [], "bench_lines_after": []}
+    b = bench.filter((pl.col("session_id") == session_id) & (pl.col("n_depth") == depth))
+    target = b.filter(pl.col("role") == "target")["line"].to_list()
+    draft = b.filter((pl.col("model_sha256") == draft_sha256) & (pl.col("n_gen") > 0))["line"].to_list()
+    return {"bench_lines_before": sorted(set(target + draft)), "bench_lines_after": sorted(target)}
+
+
 def _sum(s: pl.Series) -> float:
     return float(s.sum())
 
@@ -216,7 +228,8 @@ def depth_table(raw_dir: str | Path) -> pl.DataFrame:
     residual_before, c_server, c_alone (the draft served alone: its decode step ÷ the baseline step),
     v_server, overhead_server (v_server − r(k+1): the verify step's cost beyond the llama-bench pass),
     model_after, residual_after, peak_gpu_mem_mib, toolchain_id, file and lines (the requests read,
-    the baseline's included: one host's file)."""
+    the baseline's included: one host's file), bench_lines_before/bench_lines_after (the llama-bench
+    rows the two cost models read, ``_bench_lines``; speculative rows only)."""
     req, bench = request_table(raw_dir), bench_table(raw_dir)
     if req.is_empty():
         return pl.DataFrame()
@@ -267,6 +280,7 @@ def depth_table(raw_dir: str | Path) -> pl.DataFrame:
                     r["tokens"] == b_tokens.get(r["rep"]) for r in g.iter_rows(named=True)
                 )
                 row |= cost_terms(g, b_step_ms, rpp, tg_ns, alone, row["speedup"])
+                row |= _bench_lines(bench, sess, depth, first["draft_model_sha256"])
             rows.append(row)
     return pl.DataFrame(rows, infer_schema_length=None)
 

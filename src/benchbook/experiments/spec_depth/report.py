@@ -181,13 +181,16 @@ def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> Spec
             }
         for col, (label, unit) in what.items():
             if r.get(col) is not None:
+                # a residual also read the llama-bench rows of its cost model (``_bench_lines``)
+                bench_lines = (r.get(col.replace("residual", "bench_lines")) or []) if "residual" in col else []
+                cited = {**src[0], "lines": line_ranges(sorted(set(r["lines"]) | set(bench_lines)))}
                 nums.append(
                     Number(
                         key=make_key(*stem, col),
                         value=round(r[col], 4),
                         unit=unit,
                         label=f"{r['config_id']} at depth {r['depth']}: {label}",
-                        **common,
+                        **{**common, "sources": [cited]},
                     )
                 )
     (rep / EXPERIMENT).mkdir(parents=True, exist_ok=True)
