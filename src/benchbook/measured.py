@@ -293,20 +293,20 @@ def check_sessions(
         elif schema == "benchbook.run_failed" and rec.get("experiment", experiment) == experiment:
             failed.setdefault(sid, []).append(rec)
     out: dict[str, SessionCheck] = {}
-    for sid, start_rec in starts.items() if unfinished else []:
+    for sid, open_rec in starts.items() if unfinished else []:
         if sid in ends:
             continue
         recs = [r for g in groups.get(sid, {}).values() for r in g] + failed.get(sid, [])
-        last = max([r["ended_at"] for r in recs if r.get("ended_at")] + [start_rec["at"]], key=parse_utc)
+        last = max([r["ended_at"] for r in recs if r.get("ended_at")] + [open_rec["at"]], key=parse_utc)
         out[sid] = SessionCheck(
             session_id=sid,
             experiment=experiment,
-            host_id=start_rec.get("host_id"),
-            started_at=start_rec["at"],
+            host_id=open_rec.get("host_id"),
+            started_at=open_rec["at"],
             ended_at=last,
-            file=str(start_rec["_file"]),
+            file=str(open_rec["_file"]),
             reasons=[
-                f"{start_rec['_file']}:{start_rec['_line']}: session {sid} has a start record and no end "
+                f"{open_rec['_file']}:{open_rec['_line']}: session {sid} has a start record and no end "
                 f"record ({len(groups.get(sid, {}))} runs present): it did not complete, so it is never "
                 "published; fix: run the stage again on that host (it resumes the session)"
             ],

@@ -182,8 +182,8 @@ def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> Spec
         for col, (label, unit) in what.items():
             if r.get(col) is not None:
                 # a residual also read the llama-bench rows of its cost model (``_bench_lines``)
-                bench_lines = (r.get(col.replace("residual", "bench_lines")) or []) if "residual" in col else []
-                cited = {**src[0], "lines": line_ranges(sorted(set(r["lines"]) | set(bench_lines)))}
+                bench_lines = r.get(col.replace("residual", "bench_lines")) if "residual" in col else None
+                cited = {**src[0], "lines": line_ranges(sorted(set(r["lines"]) | set(bench_lines or [])))}
                 nums.append(
                     Number(
                         key=make_key(*stem, col),
