@@ -362,9 +362,11 @@ def newest_publishable(checks: dict[str, SessionCheck]) -> tuple[dict[str, Sessi
     return best, skipped
 
 
-def skipped_markdown(skipped: list[SessionCheck]) -> str:
+def skipped_markdown(skipped: list[SessionCheck], root: str | Path | None = None) -> str:
     """Markdown for a page: each skipped session and why it was not published (empty list: a line saying
-    that every host's newest session passed)."""
+    that every host's newest session passed).  File paths under ``root`` (default: the working
+    directory, the repository root when a stage runs) are shown relative to it."""
+    prefix = str(Path(root or Path.cwd()).resolve()) + "/"
     if not skipped:
         return (
             "Every host's newest completed session passed the checks (measured in the session, complete).\n"
@@ -375,7 +377,7 @@ def skipped_markdown(skipped: list[SessionCheck]) -> str:
     ]
     for c in skipped:
         lines.append(f"- session `{c.session_id}` on host `{c.host_id}` (ended {c.ended_at}):")
-        lines += [f"  - {r}" for r in c.reasons[:10]]
+        lines += [f"  - {r.replace(prefix, '')}" for r in c.reasons[:10]]
         if len(c.reasons) > 10:
             lines.append(f"  - … and {len(c.reasons) - 10} more")
     return "\n".join(lines) + "\n"

@@ -246,7 +246,9 @@ def derive(
 
     root = Path(root or ".").resolve()
     sessions, skipped = publishable_sessions(raw_dir)
-    (out_dir / "skipped.md").write_text(measured.skipped_markdown(skipped) if sessions or skipped else "")
+    (out_dir / "skipped.md").write_text(
+        measured.skipped_markdown(skipped, root) if sessions or skipped else ""
+    )
     if not sessions:
         publish(numbers_path, EXPERIMENT, [])
         (out_dir / "sweep.md").write_text(

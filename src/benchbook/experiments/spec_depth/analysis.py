@@ -19,7 +19,8 @@
     r(k+1).  residual = model ÷ measured − 1.
 
   Verify steps are the draft generations counted by the server (``gen_drafts``); τ = 1 + accepted ÷
-  verify steps (as ``experiments.speculative.analysis.tau``).
+  verify steps, the accepted tokens past a request's cap left out (as
+  ``experiments.speculative.analysis.tau``).
 * ``memory_per_draft_token``: the least-squares slope of peak GPU memory against n_max over the
   configurations that share a draft model (MiB per draft token), per host and depth.
 """

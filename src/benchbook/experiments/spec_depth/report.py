@@ -194,7 +194,7 @@ def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> Spec
                     )
                 )
     (rep / EXPERIMENT).mkdir(parents=True, exist_ok=True)
-    (rep / EXPERIMENT / "skipped.md").write_text(measured.skipped_markdown(skipped))
+    (rep / EXPERIMENT / "skipped.md").write_text(measured.skipped_markdown(skipped, root))
     wide = (
         (
             bench.filter(pl.col("n_gen") > 0)
