@@ -24,6 +24,7 @@ from benchbook.numbers import Number, build_of, line_ranges, make_key, publish
 from benchbook.provenance import read_snapshots
 
 from ..llama_bench.analysis import load_llama_bench, rate_stats
+from ..llama_bench.report import publishable_sessions as llama_bench_sessions
 from . import EXPERIMENT
 from .analysis import (
     Boundary,
@@ -192,11 +193,12 @@ def _chart(pts: pl.DataFrame):
 
 
 def default_roofline(raw_dir: Path, bw: pl.DataFrame, dense_bytes: pl.DataFrame) -> pl.DataFrame:
-    """The roofline of the default models: warm llama-bench tg rates (``raw_dir/llama_bench``) of every
-    host that has an ok bandwidth record, joined on model sha256 with bytes per token recorded by an
-    offload session (``dense_bytes``).  Adds ``bandwidth_gb_s``, ``bandwidth_mode``, ``bytes_us`` (µs its
-    bytes take at that bandwidth), ``roofline_pct`` and ``bytes_file``/``bytes_line`` (the model_bytes
-    record read); empty without llama-bench data."""
+    """The roofline of the default models: warm llama-bench tg rates (``raw_dir/llama_bench``, each host's
+    newest session that passes ``measured``'s check) of every host that has an ok bandwidth record,
+    joined on model sha256 with bytes per token recorded by an offload session (``dense_bytes``).  Adds
+    ``bandwidth_gb_s``, ``bandwidth_mode``, ``bytes_us`` (µs its bytes take at that bandwidth),
+    ``roofline_pct`` and ``bytes_file``/``bytes_line`` (the model_bytes record read); empty without
+    llama-bench data."""
     hosts = bw.filter(pl.col("status") == "ok")["host_id"].unique().to_list()
     if not hosts or not (Path(raw_dir) / "llama_bench").exists() or dense_bytes.is_empty():
         return pl.DataFrame()
@@ -204,8 +206,9 @@ def default_roofline(raw_dir: Path, bw: pl.DataFrame, dense_bytes: pl.DataFrame)
     if lb.is_empty():
         return pl.DataFrame()
     stats = rate_stats(lb).filter((pl.col("test") == "tg") & (pl.col("phase") == "warm"))
-    latest = stats.group_by("host_id").agg(pl.col("session_id").sort_by("ended_at").last())
-    stats = stats.join(latest, on=["host_id", "session_id"])
+    # each host's newest llama-bench session that passes the measured-now check (as the llama-bench page)
+    published = [s["session_id"] for s in llama_bench_sessions(Path(raw_dir) / "llama_bench")[0].values()]
+    stats = stats.filter(pl.col("session_id").is_in(published))
     stats = caveats.attach(stats, rules=["single_run", "high_variance", "busy_host"])
     per = dense_bytes.unique(["host_id", "model_sha256"], keep="last").select(
         "host_id",
