@@ -14,6 +14,7 @@ from benchbook import caveats, schemas
 from benchbook.experiments import profiles
 from benchbook.experiments.offload import SCHEMA, analysis, report, run
 from benchbook.llamacpp import cudamem
+from benchbook.records import utc_now
 from benchbook.session import Session
 
 MIB = 1 << 20
@@ -91,6 +92,8 @@ def _point(n, samples_tg, samples_pp, peak, **extra):
         "peak_gpu_mem_mib": peak,
         "argv": ["llama-bench"],
         "run_key": f"k{n}",
+        "started_at": utc_now(),  # written inside the session that measures it (measured.py)
+        "ended_at": utc_now(),
         **extra,
     }
     return base
@@ -116,8 +119,8 @@ def _write_session(path: Path) -> None:
                 mode="cuda",
                 device="GPU",
                 gb_per_s=1000.0,
-                started_at="2026-01-01T00:00:00Z",
-                ended_at="2026-01-01T00:00:01Z",
+                started_at=utc_now(),  # inside the session: measured now (measured.py)
+                ended_at=utc_now(),
             )
         )
         s.append(

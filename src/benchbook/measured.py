@@ -10,7 +10,8 @@ session and that none is missing (DESIGN.md, "Records"; issue 13 §1):
   there).  A row replayed from an earlier run (its ``test_time`` minutes before the session) fails.
 * **samples within the wall time**: the ``samples_ns`` of all rows of one invocation (one ``run_id``)
   sum to no more than the invocation's recorded wall time (``wall_ns``, else ``ended_at −
-  started_at``).  29 ms of wall time cannot hold 2.6 s of samples.
+  started_at``).  29 ms of wall time cannot hold 2.6 s of samples.  The same holds for any record's
+  timed spans (``recorded_ns``: a server request's timings, a draft-self run's passes).
 * **complete**: every run group has the rows its argv asks for (``expected_rows``) and ``rows_total``;
   no run of the session failed; and the runs the session's start record plans are all there
   (``expected_runs``, given by the experiment).
@@ -130,15 +131,47 @@ class SessionCheck:
         return not self.reasons
 
 
-def _run_faults(recs: list[dict], start: datetime, end: datetime) -> list[str]:
+def recorded_ns(rec: dict) -> float:
+    """Nanoseconds a measurement record says were timed, by the fields it carries (0 with none):
+    a llama-bench row's ``samples_ns`` (summed), a llama-server request's ``timings`` ``prompt_ms`` +
+    ``predicted_ms``, a draft-self run's ``passes`` (``[kind, n_tokens, wall_ns]``, summed).  The
+    default ``timed_ns`` of ``check_session``: a run's records cannot have timed more than its wall time.
+
+    >>> recorded_ns({"llama_bench": {"samples_ns": [2, 3]}})
+    5.0
+    >>> recorded_ns({"timings": {"prompt_ms": 1.5, "predicted_ms": 2.0}})
+    3500000.0
+    >>> recorded_ns({"passes": [["prefill", 6, 10], ["draft", 9, 4]]})
+    14.0
+    """
+    total = float(sum((rec.get("llama_bench") or {}).get("samples_ns") or []))
+    timings = rec.get("timings") or {}
+    total += 1e6 * float(timings.get("prompt_ms") or 0) + 1e6 * float(timings.get("predicted_ms") or 0)
+    total += float(sum(p[2] for p in rec.get("passes") or []))
+    return total
+
+
+def _run_faults(
+    recs: list[dict], start: datetime, end: datetime, timed_ns: Callable[[dict], float] = recorded_ns
+) -> list[str]:
     """The faults of one run group (records sharing a ``run_id``), see the module docstring."""
     first = recs[0]
     where = f"{first['_file']}:{first['_line']} (run {first['run_id']})"
     out = []
-    t0, t1 = parse_utc(first["started_at"]), parse_utc(first["ended_at"])
+    untimed = [r for r in recs if not (r.get("started_at") and r.get("ended_at"))]
+    if untimed:
+        return [
+            f"{untimed[0]['_file']}:{untimed[0]['_line']} (run {first['run_id']}): no started_at/ended_at, "
+            "so nothing shows it was measured in this session"
+        ]
+    # the run's span: its records' earliest start and latest end (llama-bench rows of one invocation
+    # share both; the requests of one server each have their own)
+    began = min((r["started_at"] for r in recs), key=parse_utc)
+    finished = max((r["ended_at"] for r in recs), key=parse_utc)
+    t0, t1 = parse_utc(began), parse_utc(finished)
     if t0 < _floor_second(start) or t1 > end:
         out.append(
-            f"{where}: ran {first['started_at']} .. {first['ended_at']}, outside its session "
+            f"{where}: ran {began} .. {finished}, outside its session "
             f"({start.isoformat()} .. {end.isoformat()}): not measured in this session"
         )
     for r in recs:
@@ -150,10 +183,10 @@ def _run_faults(recs: list[dict], start: datetime, end: datetime) -> list[str]:
                 when = f"{before / 60:.0f} min before" if before > 0 else "after"
                 out.append(
                     f"{r['_file']}:{r['_line']}: test_time {row['test_time']} is {when} its invocation "
-                    f"({first['started_at']} .. {first['ended_at']}): a replayed row, "
+                    f"({began} .. {finished}): a replayed row, "
                     "not measured in this session"
                 )
-    sampled = sum(sum(r.get("llama_bench", {}).get("samples_ns") or []) for r in recs)
+    sampled = sum(timed_ns(r) for r in recs)
     wall = first.get("wall_ns")
     if wall is None:
         wall = (t1 - t0) / timedelta(microseconds=1) * 1000
@@ -173,6 +206,53 @@ def _run_faults(recs: list[dict], start: datetime, end: datetime) -> list[str]:
     return out
 
 
+def check_session(
+    session_id: str,
+    experiment: str,
+    host_id: str | None,
+    started_at: str,
+    ended_at: str,
+    file: str,
+    runs: dict[str, list[dict]],
+    timed_ns: Callable[[dict], float] = recorded_ns,
+    planned: set | None = None,
+    have: set | None = None,
+    failures: list[str] | None = None,
+) -> SessionCheck:
+    """One session's check from its facts (start and end times, the file of its start record) and its
+    measurement records grouped by ``run_id`` (``runs``; each record with ``_file``/``_line``,
+    ``started_at``/``ended_at``): every run inside the session, the time ``timed_ns(record)`` of a run's
+    records within its wall time, its rows all there; ``planned`` − ``have`` (run labels the session
+    planned, and those present) are missing runs; ``failures``: reasons of failed runs, stated after
+    the run faults.  ``check_sessions`` calls it for sessions with
+    start/end records; a layout with its own session record (draft-self's ``sessions.jsonl``) calls
+    it directly.
+
+    Raises:
+        ValueError: a time field is not ISO 8601.
+    """
+    start, end = parse_utc(started_at), parse_utc(ended_at)
+    check = SessionCheck(
+        session_id=session_id,
+        experiment=experiment,
+        host_id=host_id,
+        started_at=started_at,
+        ended_at=ended_at,
+        file=file,
+    )
+    check.runs = list(runs)
+    for recs in runs.values():
+        check.reasons += _run_faults(recs, start, end, timed_ns)
+    check.reasons += failures or []
+    for missing in sorted((planned or set()) - (have or set()), key=str):
+        check.reasons.append(
+            f"{file}: session {session_id} planned {missing} but has no such run: an incomplete table"
+        )
+    if not runs:
+        check.reasons.append(f"{file}: session {session_id} has no measurement records")
+    return check
+
+
 def check_sessions(
     files: Iterable[str | Path],
     experiment: str,
@@ -180,6 +260,8 @@ def check_sessions(
     expected_runs: Callable[[dict], set] | None = None,
     run_label: Callable[[dict], object] | None = None,
     failed_is_fault: bool = True,
+    timed_ns: Callable[[dict], float] = recorded_ns,
+    unfinished: bool = False,
 ) -> dict[str, SessionCheck]:
     """``{session_id: SessionCheck}`` of every session of ``experiment`` with an end record in ``files``.
 
@@ -188,6 +270,10 @@ def check_sessions(
     the session are a fault unless ``failed_is_fault`` is False: a sweep whose failed points are data, such
     as ``offload``).  ``expected_runs(start_record)``: the set of run labels the session's
     start record plans, compared with ``run_label(record)`` of the runs present (both or neither).
+    ``timed_ns(record)``: the nanoseconds a measurement record says were timed (default
+    ``recorded_ns``), summed over a run and compared with its wall time.  ``unfinished``: also return
+    the sessions with a start record and no end record (stopped or killed), each with that reason and
+    ``ended_at`` its last record's time, so that a page names them (they are never publishable).
 
     Raises:
         records.RecordError: a line of a file is not JSON (file:line).
@@ -207,36 +293,52 @@ def check_sessions(
         elif schema == "benchbook.run_failed" and rec.get("experiment", experiment) == experiment:
             failed.setdefault(sid, []).append(rec)
     out: dict[str, SessionCheck] = {}
+    for sid, open_rec in starts.items() if unfinished else []:
+        if sid in ends:
+            continue
+        recs = [r for g in groups.get(sid, {}).values() for r in g] + failed.get(sid, [])
+        last = max([r["ended_at"] for r in recs if r.get("ended_at")] + [open_rec["at"]], key=parse_utc)
+        out[sid] = SessionCheck(
+            session_id=sid,
+            experiment=experiment,
+            host_id=open_rec.get("host_id"),
+            started_at=open_rec["at"],
+            ended_at=last,
+            file=str(open_rec["_file"]),
+            reasons=[
+                f"{open_rec['_file']}:{open_rec['_line']}: session {sid} has a start record and no end "
+                f"record ({len(groups.get(sid, {}))} runs present): it did not complete, so it is never "
+                "published; fix: run the stage again on that host (it resumes the session)"
+            ],
+            runs=list(groups.get(sid, {})),
+        )
     for sid, end_rec in ends.items():
         start_rec = starts.get(sid)
         if start_rec is None:
             continue
-        start, end = parse_utc(start_rec["at"]), parse_utc(end_rec["at"])
-        check = SessionCheck(
-            session_id=sid,
-            experiment=experiment,
-            host_id=start_rec.get("host_id"),
-            started_at=start_rec["at"],
-            ended_at=end_rec["at"],
-            file=str(start_rec["_file"]),
-        )
         runs = groups.get(sid, {})
-        check.runs = list(runs)
-        for recs in runs.values():
-            check.reasons += _run_faults(recs, start, end)
-        for rec in failed.get(sid, []) if failed_is_fault else []:
-            check.reasons.append(
-                f"{rec['_file']}:{rec['_line']}: a run failed ({rec.get('error')}): an incomplete table"
-            )
+        planned = have = None
         if expected_runs is not None and run_label is not None:
-            want = expected_runs(start_rec)
+            planned = expected_runs(start_rec)
             have = {run_label(recs[0]) for recs in runs.values()}
-            for missing in sorted(want - have, key=str):
-                check.reasons.append(
-                    f"{check.file}: session {sid} planned {missing} but has no such run: an incomplete table"
-                )
-        if not runs:
-            check.reasons.append(f"{check.file}: session {sid} has no measurement records")
+            if not failed_is_fault:  # a failed point is data: it stands for its planned run
+                have |= {run_label(rec) for rec in failed.get(sid, [])}
+        check = check_session(
+            sid,
+            experiment,
+            start_rec.get("host_id"),
+            start_rec["at"],
+            end_rec["at"],
+            str(start_rec["_file"]),
+            runs,
+            timed_ns,
+            planned,
+            have,
+            failures=[
+                f"{rec['_file']}:{rec['_line']}: a run failed ({rec.get('error')}): an incomplete table"
+                for rec in (failed.get(sid, []) if failed_is_fault else [])
+            ],
+        )
         out[sid] = check
     return out
 
@@ -260,9 +362,11 @@ def newest_publishable(checks: dict[str, SessionCheck]) -> tuple[dict[str, Sessi
     return best, skipped
 
 
-def skipped_markdown(skipped: list[SessionCheck]) -> str:
+def skipped_markdown(skipped: list[SessionCheck], root: str | Path | None = None) -> str:
     """Markdown for a page: each skipped session and why it was not published (empty list: a line saying
-    that every host's newest session passed)."""
+    that every host's newest session passed).  File paths under ``root`` (default: the working
+    directory, the repository root when a stage runs) are shown relative to it."""
+    prefix = str(Path(root or Path.cwd()).resolve()) + "/"
     if not skipped:
         return (
             "Every host's newest completed session passed the checks (measured in the session, complete).\n"
@@ -273,7 +377,7 @@ def skipped_markdown(skipped: list[SessionCheck]) -> str:
     ]
     for c in skipped:
         lines.append(f"- session `{c.session_id}` on host `{c.host_id}` (ended {c.ended_at}):")
-        lines += [f"  - {r}" for r in c.reasons[:10]]
+        lines += [f"  - {r.replace(prefix, '')}" for r in c.reasons[:10]]
         if len(c.reasons) > 10:
             lines.append(f"  - … and {len(c.reasons) - 10} more")
     return "\n".join(lines) + "\n"

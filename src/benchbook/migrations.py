@@ -39,9 +39,12 @@ CURRENT: dict[str, int] = schemas.CURRENT
 
 MIGRATIONS: dict[tuple[str, int], Callable[[pl.DataFrame], pl.DataFrame]] = dict(schemas.derived_migrations())
 
-#: llama-bench's per-backend booleans of older builds, in the order upstream printed them.
+#: llama-bench's per-backend booleans of older builds, in the order upstream printed them
+#: (``test::get_backend``; ``opencl`` only in 2023 builds).  The one table: ``ingest.llama_bench``
+#: reads it too.
 LEGACY_BACKEND_FIELDS = {
     "cuda": "CUDA",
+    "opencl": "OpenCL",
     "vulkan": "Vulkan",
     "kompute": "Kompute",
     "metal": "Metal",

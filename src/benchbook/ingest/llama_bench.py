@@ -20,7 +20,7 @@ import warnings
 from pathlib import Path
 
 from ..identity import IdentityWarning, load_mode_value, load_mode_warning
-from ..migrations import flash_attn_int, legacy_llama_bench_row
+from ..migrations import LEGACY_BACKEND_FIELDS, flash_attn_int, legacy_llama_bench_row
 from ..schemas import LLAMA_BENCH_ROW, unknown
 from .common import IngestError, RawRow, build_record, nonfinite, origin
 
@@ -65,20 +65,10 @@ BOOL_FIELDS = {
     "mul_mat_q",
 }
 V1_MARKERS = {"use_mmap", "cuda", "opencl", "vulkan", "kompute", "metal", "sycl", "gpu_blas", "blas"}
-#: 2023-2024 per-backend booleans in upstream's order (llama-bench.cpp ``test::get_backend``)
-LEGACY_BACKENDS = {
-    "cuda": "CUDA",
-    "opencl": "OpenCL",
-    "vulkan": "Vulkan",
-    "kompute": "Kompute",
-    "metal": "Metal",
-    "sycl": "SYCL",
-    "rpc": "RPC",
-    "gpu_blas": "GPU BLAS",
-    "blas": "BLAS",
-}
 #: fields benchbook interprets (the declared row); anything else is ``uninterpreted``
-DECLARED = {f.name for f in LLAMA_BENCH_ROW} | {"use_mmap", "samples_ns", "samples_ts"} | set(LEGACY_BACKENDS)
+DECLARED = (
+    {f.name for f in LLAMA_BENCH_ROW} | {"use_mmap", "samples_ns", "samples_ts"} | set(LEGACY_BACKEND_FIELDS)
+)
 
 
 def field_version(fields: set[str], build_hint: int | None = None) -> int:
@@ -173,10 +163,12 @@ def _legacy_backends(row: dict) -> str | None:
     upstream's order (``test::get_backend`` then returned early: the same run's markdown shows "CUDA"
     for ``cuda=1, gpu_blas=1, blas=1``, llama-bench README at build 1275); later rows list every true
     flag (``migrations.legacy_llama_bench_row``)."""
-    flags = [k for k in LEGACY_BACKENDS if k in row]
+    flags = [k for k in LEGACY_BACKEND_FIELDS if k in row]
     note = None
     if flags and row.get("backends") is None:
-        truthy = [LEGACY_BACKENDS[k] for k in flags if str(row[k]).strip().lower() in ("1", "true", "yes")]
+        truthy = [
+            LEGACY_BACKEND_FIELDS[k] for k in flags if str(row[k]).strip().lower() in ("1", "true", "yes")
+        ]
         if "opencl" in row:
             row["backends"] = truthy[0] if truthy else "CPU"
             note = f"backends {row['backends']!r}: the first true backend flag of a 2023 row (opencl present)"

@@ -8,7 +8,9 @@ Ratios are only taken within one session (one host, one build, one checkpoint).
 Definitions (DESIGN.md, "Statistics and caveats"):
 
 * τ — tokens committed per verify step, counting the verifier's own token; pooled over a
-  configuration's runs as Σ(a+1) / steps.
+  configuration's runs as Σ min(Σ(a+1), n_tokens − 1) / steps: a run stops at its cap of n_tokens
+  (the first from the prefill), and the accepted tokens of its last block past the cap are not
+  committed, so they are not counted.
 * α̂ — per-token acceptance probability, maximum likelihood under independent acceptance with the
   draft truncated at k: Σa / (Σa + #steps with a < k).  Analytic curve τ(k) = (1 − α^(k+1)) / (1 − α)
   (Leviathan et al. 2023, eq. 1).  ``alpha_accept_rate`` = accepted ÷ drafted is also kept.
@@ -222,7 +224,12 @@ def acceptance(runs: pl.DataFrame) -> pl.DataFrame:
             "config_name", "decoder", "k", "verify", "draft", "coreset_mass", "coreset_apply", "prompt_class"
         )
         .agg(
-            tau=((pl.col("accepted_total") + pl.col("verify_steps")).sum() / pl.col("verify_steps").sum()),
+            # tokens the verify steps committed, never past the cap: a run generates n_tokens, the
+            # first from the prefill; the last block's accepted tokens beyond the cap are cut
+            tau=pl.min_horizontal(
+                pl.col("accepted_total") + pl.col("verify_steps"), pl.col("n_tokens") - 1
+            ).sum()
+            / pl.col("verify_steps").sum(),
             alpha_mle=pl.col("accepted_total").sum()
             / (pl.col("accepted_total").sum() + pl.col("rejections").sum()),
             alpha_accept_rate=pl.col("accepted_total").sum() / pl.col("drafted_total").sum(),

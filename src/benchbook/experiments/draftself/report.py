@@ -14,12 +14,13 @@ from typing import Any
 import altair as alt
 import polars as pl
 
-from benchbook import caveats, charts
+from benchbook import caveats, charts, measured
 from benchbook.hosts import hosts_panel
 from benchbook.numbers import Number, line_ranges, make_key, publish
 from benchbook.numfmt import fmt_interval
 from benchbook.provenance import read_snapshots
 
+from . import sessioncheck
 from .analysis import (
     acceptance,
     analytic_tau,
@@ -517,7 +518,19 @@ def derive(
     snapshot store (default ``raw_dir/../snapshots``), for the measured host's core count.  The session is
     ``thresholds["primary_host"]``'s newest (``load_runs``); ``out_dir/hosts.md``: every host's newest
     complete session side by side (``hosts.hosts_panel``)."""
+    # the newest session whose records prove a complete measurement made in it (measured.py); the
+    # newer ones skipped are named on the page (skipped.md)
+    chosen, skipped = sessioncheck.publishable(raw_dir, (thresholds or {}).get("primary_host"))
+    if session in (None, "latest"):
+        if chosen is None:
+            raise RuntimeError(
+                f"no completed draftself session under {raw_dir} that passes the checks; fix: "
+                f"`dvc repro -f -s draftself`\n{measured.skipped_markdown(skipped)}"
+            )
+        session = chosen.session_id
     runs, sess = load_runs(raw_dir, session, (thresholds or {}).get("primary_host"))
+    Path(out_dir).mkdir(parents=True, exist_ok=True)
+    (Path(out_dir) / "skipped.md").write_text(measured.skipped_markdown(skipped))
     manifest = json.loads(Path(manifest_path).read_text())
     acc = acceptance(runs)
     costs, c1 = pass_costs(runs)

@@ -19,12 +19,12 @@ from pathlib import Path
 import altair as alt
 import polars as pl
 
-from benchbook import caveats, charts
+from benchbook import caveats, charts, measured
 from benchbook.numbers import Number, build_of, line_ranges, make_key, publish
 from benchbook.provenance import read_snapshots
-from benchbook.session import completed_sessions
 
 from ..llama_bench.analysis import load_llama_bench, rate_stats
+from ..llama_bench.report import publishable_sessions as llama_bench_sessions
 from . import EXPERIMENT
 from .analysis import (
     Boundary,
@@ -53,14 +53,39 @@ def _roofline_sources(r: dict, root: Path) -> list[dict]:
     ]
 
 
+def _planned_points(start: dict) -> set:
+    """The ``n_cpu_moe`` points an offload session's start record plans (its ``config``)."""
+    return set((start.get("config") or {}).get("n_cpu_moe") or [])
+
+
+def publishable_sessions(raw_dir: Path) -> tuple[list[str], list[measured.SessionCheck]]:
+    """Each host's newest offload session under ``raw_dir/offload`` whose records prove a complete
+    measurement made in it (``measured.check_sessions``), and the newer sessions skipped with their
+    reasons (unfinished ones included).  A failed point (``benchbook.run_failed``, e.g. out of memory)
+    is data here, not a fault (``failed_is_fault=False``): it stands for its planned point and is shown
+    as failed, never dropped; a planned point with neither a row nor a failure record is missing."""
+    files = [
+        f
+        for f in sorted((Path(raw_dir) / EXPERIMENT).glob("*.jsonl"))
+        if not f.name.endswith(".quarantine.jsonl")
+    ]
+    checks = measured.check_sessions(
+        files,
+        EXPERIMENT,
+        ("benchbook.offload", "benchbook.offload.bandwidth"),
+        expected_runs=_planned_points,
+        run_label=lambda r: r.get("n_cpu_moe"),
+        failed_is_fault=False,
+        unfinished=True,
+    )
+    best, skipped = measured.newest_publishable(checks)
+    return [c.session_id for _, c in sorted(best.items())], skipped
+
+
 def latest_sessions(raw_dir: Path) -> list[str]:
-    """The newest completed offload session of every host file under ``raw_dir/offload``."""
-    out = []
-    for f in sorted((Path(raw_dir) / EXPERIMENT).glob("*.jsonl")):
-        if not f.name.endswith(".quarantine.jsonl"):
-            done = completed_sessions(f, EXPERIMENT)
-            out += done[-1:]
-    return out
+    """The newest publishable offload session of every host under ``raw_dir/offload``
+    (``publishable_sessions``)."""
+    return publishable_sessions(raw_dir)[0]
 
 
 def _rate_cell(by_test: dict[str, dict], test: str) -> str:
@@ -168,10 +193,12 @@ def _chart(pts: pl.DataFrame):
 
 
 def default_roofline(raw_dir: Path, bw: pl.DataFrame, dense_bytes: pl.DataFrame) -> pl.DataFrame:
-    """The roofline of the default models: warm llama-bench tg rates (``raw_dir/llama_bench``) of every
-    host that has an ok bandwidth record, joined on model sha256 with bytes per token recorded by an
-    offload session (``dense_bytes``).  Adds ``bandwidth_gb_s``, ``bandwidth_mode``, ``bytes_us`` (µs its
-    bytes take at that bandwidth) and ``roofline_pct``; empty without llama-bench data."""
+    """The roofline of the default models: warm llama-bench tg rates (``raw_dir/llama_bench``, each host's
+    newest session that passes ``measured``'s check) of every host that has an ok bandwidth record,
+    joined on model sha256 with bytes per token recorded by an offload session (``dense_bytes``).  Adds
+    ``bandwidth_gb_s``, ``bandwidth_mode``, ``bytes_us`` (µs its bytes take at that bandwidth),
+    ``roofline_pct`` and ``bytes_file``/``bytes_line`` (the model_bytes record read); empty without
+    llama-bench data."""
     hosts = bw.filter(pl.col("status") == "ok")["host_id"].unique().to_list()
     if not hosts or not (Path(raw_dir) / "llama_bench").exists() or dense_bytes.is_empty():
         return pl.DataFrame()
@@ -179,11 +206,17 @@ def default_roofline(raw_dir: Path, bw: pl.DataFrame, dense_bytes: pl.DataFrame)
     if lb.is_empty():
         return pl.DataFrame()
     stats = rate_stats(lb).filter((pl.col("test") == "tg") & (pl.col("phase") == "warm"))
-    latest = stats.group_by("host_id").agg(pl.col("session_id").sort_by("ended_at").last())
-    stats = stats.join(latest, on=["host_id", "session_id"])
+    # each host's newest llama-bench session that passes the measured-now check (as the llama-bench page)
+    published = [s["session_id"] for s in llama_bench_sessions(Path(raw_dir) / "llama_bench")[0].values()]
+    stats = stats.filter(pl.col("session_id").is_in(published))
     stats = caveats.attach(stats, rules=["single_run", "high_variance", "busy_host"])
     per = dense_bytes.unique(["host_id", "model_sha256"], keep="last").select(
-        "host_id", "model_sha256", "decode_bytes_total"
+        "host_id",
+        "model_sha256",
+        "decode_bytes_total",
+        # the model_bytes record read: a roofline number cites it (its bytes per token)
+        pl.col("file").alias("bytes_file"),
+        pl.col("line").alias("bytes_line"),
     )
     best = newest_bandwidth(bw)
     j = stats.join(per, on=["host_id", "model_sha256"]).join(best, on="host_id")
@@ -215,7 +248,10 @@ def derive(
         return {"toolchain_id": toolchain_id, **build_of(snapshot)}
 
     root = Path(root or ".").resolve()
-    sessions = latest_sessions(raw_dir)
+    sessions, skipped = publishable_sessions(raw_dir)
+    (out_dir / "skipped.md").write_text(
+        measured.skipped_markdown(skipped, root) if sessions or skipped else ""
+    )
     if not sessions:
         publish(numbers_path, EXPERIMENT, [])
         (out_dir / "sweep.md").write_text(
@@ -355,7 +391,8 @@ def derive(
                 f"{r['bandwidth_mode']} copy bandwidth; "
                 f"{1e6 / r['mean_tps']:.0f} µs per token of which {r['bytes_us']:.1f} µs move its bytes",
                 n=r["n"],
-                sources=_roofline_sources(r, root),
+                sources=_roofline_sources(r, root)
+                + [{"file": _rel(r["bytes_file"], root), "lines": [[r["bytes_line"], r["bytes_line"]]]}],
                 run_ids=r["run_ids"],
                 toolchain_id=r["toolchain_id"],
                 **build_of(toolchains.get(r["toolchain_id"]), r["build_number"], r["build_commit"]),

@@ -19,7 +19,8 @@
     r(k+1).  residual = model ÷ measured − 1.
 
   Verify steps are the draft generations counted by the server (``gen_drafts``); τ = 1 + accepted ÷
-  verify steps (as ``experiments.speculative.analysis.tau``).
+  verify steps, the accepted tokens past a request's cap left out (as
+  ``experiments.speculative.analysis.tau``).
 * ``memory_per_draft_token``: the least-squares slope of peak GPU memory against n_max over the
   configurations that share a draft model (MiB per draft token), per host and depth.
 """
@@ -31,6 +32,7 @@ from pathlib import Path
 
 import polars as pl
 
+from ..speculative import analysis as spec
 from . import BENCH_SCHEMA, EXPERIMENT, REQUEST_SCHEMA
 
 
@@ -146,6 +148,18 @@ def _bench_terms(bench: pl.DataFrame, session_id: str, depth: int) -> tuple[dict
     return rpp, tg
 
 
+def _bench_lines(bench: pl.DataFrame, session_id: str, depth: int, draft_sha256: str | None) -> dict:
+    """The llama-bench rows (their lines in the host's file) the cost model of a speculative row read
+    at one depth of one session (``_bench_terms``): ``bench_lines_after`` the target's pp and tg rows
+    (r(n) and the tg step), ``bench_lines_before`` those and the draft's tg row (c)."""
+    if bench.is_empty():
+        return {"bench_lines_before": [], "bench_lines_after": []}
+    b = bench.filter((pl.col("session_id") == session_id) & (pl.col("n_depth") == depth))
+    target = b.filter(pl.col("role") == "target")["line"].to_list()
+    draft = b.filter((pl.col("model_sha256") == draft_sha256) & (pl.col("n_gen") > 0))["line"].to_list()
+    return {"bench_lines_before": sorted(set(target + draft)), "bench_lines_after": sorted(target)}
+
+
 def _sum(s: pl.Series) -> float:
     return float(s.sum())
 
@@ -171,7 +185,13 @@ def cost_terms(
     acc, drafted, steps = _sum(g["draft_n_accepted"]), _sum(g["draft_n"]), _sum(g["verify_steps"])
     first = g.row(0, named=True)
     dsha, t_sha = first["draft_model_sha256"], first["model_sha256"]
-    tau = 1 + acc / steps if steps else None
+    # accepted tokens past a request's cap are not committed (``speculative.analysis.tau``)
+    in_cap = sum(
+        spec.accepted_within_cap(a, v, p - 1 if p else None)
+        for a, v, p in zip(g["draft_n_accepted"], g["verify_steps"], g["predicted_n"], strict=True)
+        if a is not None and v is not None
+    )
+    tau = spec.tau(in_cap, steps) if steps else None
     k = drafted / steps if steps else None
     c_bench = (
         1.0 if dsha == t_sha else (tg_ns[dsha] / tg_ns[t_sha] if dsha in tg_ns and t_sha in tg_ns else None)
@@ -209,7 +229,8 @@ def depth_table(raw_dir: str | Path) -> pl.DataFrame:
     residual_before, c_server, c_alone (the draft served alone: its decode step ÷ the baseline step),
     v_server, overhead_server (v_server − r(k+1): the verify step's cost beyond the llama-bench pass),
     model_after, residual_after, peak_gpu_mem_mib, toolchain_id, file and lines (the requests read,
-    the baseline's included: one host's file)."""
+    the baseline's included: one host's file), bench_lines_before/bench_lines_after (the llama-bench
+    rows the two cost models read, ``_bench_lines``; speculative rows only)."""
     req, bench = request_table(raw_dir), bench_table(raw_dir)
     if req.is_empty():
         return pl.DataFrame()
@@ -260,6 +281,7 @@ def depth_table(raw_dir: str | Path) -> pl.DataFrame:
                     r["tokens"] == b_tokens.get(r["rep"]) for r in g.iter_rows(named=True)
                 )
                 row |= cost_terms(g, b_step_ms, rpp, tg_ns, alone, row["speedup"])
+                row |= _bench_lines(bench, sess, depth, first["draft_model_sha256"])
             rows.append(row)
     return pl.DataFrame(rows, infer_schema_length=None)
 

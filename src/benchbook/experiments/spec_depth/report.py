@@ -15,10 +15,11 @@ from pathlib import Path
 
 import polars as pl
 
+from benchbook import measured
 from benchbook.numbers import Number, build_label, line_ranges, make_key, publish
 
 from ..speculative import analysis as spec
-from . import EXPERIMENT
+from . import BENCH_SCHEMA, EXPERIMENT, REQUEST_SCHEMA
 from .analysis import bench_table, depth_table, memory_per_draft_token
 
 
@@ -48,13 +49,20 @@ def builds(snapshots_dir: Path) -> dict[str, str]:
     return out
 
 
-def newest_sessions(t: pl.DataFrame, time_col: str | None = None) -> dict[str, str]:
-    """``{host_id: session_id}`` of each host's newest session (by ``time_col``, else the last row)."""
-    out: dict[str, str] = {}
-    rows = t.sort(time_col) if time_col else t
-    for r in rows.select("host_id", "session_id").iter_rows():
-        out[r[0]] = r[1]
-    return out
+def _jsonl(folder: Path) -> list[Path]:
+    return [f for f in sorted(Path(folder).glob("*.jsonl")) if not f.name.endswith(".quarantine.jsonl")]
+
+
+def publishable_sessions(raw: Path) -> tuple[dict[str, str], list[measured.SessionCheck]]:
+    """``{host_id: session_id}`` of each host's newest spec_depth session under ``raw/spec_depth`` whose
+    records prove a complete measurement made in it (``measured.check_sessions``: runs inside the
+    session, samples and server timings within wall times, every llama-bench row its argv asks for),
+    and the sessions skipped, unfinished ones (no end record) included, with their reasons."""
+    checks = measured.check_sessions(
+        _jsonl(raw / EXPERIMENT), EXPERIMENT, (BENCH_SCHEMA, REQUEST_SCHEMA), unfinished=True
+    )
+    best, skipped = measured.newest_publishable(checks)
+    return {h: c.session_id for h, c in best.items()}, skipped
 
 
 def _fmt(x, nd: int = 2) -> str:
@@ -80,7 +88,17 @@ def host_speculative(raw: Path) -> pl.DataFrame:
     if req.is_empty():
         return pl.DataFrame()
     t = spec.config_table(req)
-    keep = newest_sessions(t, "started_at")
+    # each host's newest speculative session that passes the checks (as the speculative report)
+    best, _ = measured.newest_publishable(
+        measured.check_sessions(
+            _jsonl(raw / "speculative"),
+            "speculative",
+            ("benchbook.speculative_request", "benchbook.speculative_cost"),
+        )
+    )
+    keep = {h: c.session_id for h, c in best.items() if c.session_id in set(t["session_id"].to_list())}
+    if not keep:
+        return pl.DataFrame()
     parts = []
     for sess in keep.values():
         s = spec.with_model(
@@ -116,8 +134,14 @@ def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> Spec
             f"no spec_depth records under {raw / EXPERIMENT}; "
             "fix: `python -m benchbook.experiments spec_depth`"
         )
-    sessions = newest_sessions(depth.sort("session_id"))
-    sessions = {h: depth.filter(pl.col("host_id") == h)["session_id"].to_list()[-1] for h in sessions}
+    # each host's newest session whose records prove a complete measurement made in it (measured.py);
+    # the newer ones that do not (an unfinished session among them) are named on the page (skipped.md)
+    sessions, skipped = publishable_sessions(raw)
+    if not sessions:
+        raise RuntimeError(
+            f"no completed spec_depth session under {raw / EXPERIMENT} that passes the checks; fix: "
+            f"`python -m benchbook.experiments spec_depth`\n{measured.skipped_markdown(skipped)}"
+        )
     depth = depth.filter(pl.col("session_id").is_in(list(sessions.values()))).sort(
         "host_id", "config_id", "depth"
     )
@@ -157,16 +181,20 @@ def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> Spec
             }
         for col, (label, unit) in what.items():
             if r.get(col) is not None:
+                # a residual also read the llama-bench rows of its cost model (``_bench_lines``)
+                bench_lines = r.get(col.replace("residual", "bench_lines")) if "residual" in col else None
+                cited = {**src[0], "lines": line_ranges(sorted(set(r["lines"]) | set(bench_lines or [])))}
                 nums.append(
                     Number(
                         key=make_key(*stem, col),
                         value=round(r[col], 4),
                         unit=unit,
                         label=f"{r['config_id']} at depth {r['depth']}: {label}",
-                        **common,
+                        **{**common, "sources": [cited]},
                     )
                 )
     (rep / EXPERIMENT).mkdir(parents=True, exist_ok=True)
+    (rep / EXPERIMENT / "skipped.md").write_text(measured.skipped_markdown(skipped, root))
     wide = (
         (
             bench.filter(pl.col("n_gen") > 0)

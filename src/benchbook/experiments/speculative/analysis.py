@@ -10,7 +10,9 @@ Transformers via Speculative Decoding", ICML, §3):
   steps, where the verify steps of a request are the increase of ``/metrics``
   ``llamacpp:spec_decode_num_drafts_total`` over it (llama.cpp ``tools/server/server-context.cpp``:
   ``n_draft_verif_steps``; the server logs the same ``mean len``).  τ = 1 for plain decoding; unknown
-  (null, never 1) for a speculative configuration whose verify steps were not recorded.
+  (null, never 1) for a speculative configuration whose verify steps were not recorded.  Accepted
+  tokens past the request's cap are not committed and not counted (``accepted_within_cap``: the verify
+  steps commit at most ``predicted_n`` − 1 tokens).
   Under independent acceptance with k drafted tokens τ = (1 − α^(k+1)) / (1 − α) (Leviathan et al.).
 * Speedup model: speedup = τ / (k·c + r(k+1)), c = draft cost per drafted token ÷ target decode
   cost per token, r(n) = target n-token pass ÷ target 1-token decode step (Leviathan et al. §3.3
@@ -69,9 +71,16 @@ def alpha(accepted: int | None, drafted: int | None) -> float | None:
     return float(accepted or 0) / float(drafted)
 
 
-def tau(accepted: int | None, verify_steps: int | float | None, plain: bool = False) -> float | None:
-    """τ = 1 + accepted ÷ verify steps (tokens per verify step, verifier's own token included).
+def tau(
+    accepted: int | None, verify_steps: int | float | None, plain: bool = False, cap: int | None = None
+) -> float | None:
+    """τ = min(verify steps + accepted, cap) ÷ verify steps: tokens committed per verify step, the
+    verifier's own token included (1 + accepted ÷ verify steps below the cap).
 
+    ``cap``: the most tokens the verify steps can have committed (the request's generation cap; for a
+    llama-server request ``predicted_n − 1``, its first token coming from the prompt pass): a verify
+    step that accepts tokens past the cap does not commit them, so they are not counted (cap 8, three
+    steps committing 3, 3 and 3: 8 tokens over 3 steps, τ = 8/3, not 3).  None: no cap known.
     1.0 for plain decoding (``plain``, spec_type "none") and when there were 0 verify steps (nothing
     drafted); None when the verify steps are unknown (``None``: ``/metrics`` had no
     ``spec_decode_num_drafts_total``) - τ of a speculative configuration is then not known, not 1."""
@@ -81,7 +90,17 @@ def tau(accepted: int | None, verify_steps: int | float | None, plain: bool = Fa
         return None
     if not verify_steps:
         return 1.0
-    return 1.0 + float(accepted or 0) / float(verify_steps)
+    return 1.0 + float(accepted_within_cap(accepted, verify_steps, cap)) / float(verify_steps)
+
+
+def accepted_within_cap(accepted: int | None, verify_steps: int | float | None, cap: int | None) -> int:
+    """Accepted draft tokens that the verify steps committed: ``accepted``, less those past ``cap``
+    (the most tokens the steps can commit, their own tokens included): min(accepted, cap − steps),
+    never below 0.  No cap or no steps: ``accepted`` (0 for None)."""
+    acc = int(accepted or 0)
+    if cap is None or verify_steps is None:
+        return acc
+    return max(0, min(acc, int(cap) - int(verify_steps)))
 
 
 def tau_independent(a: float, k: float) -> float:
@@ -374,7 +393,9 @@ def load_requests(raw_dir: str | Path) -> pl.DataFrame:
                 if float(t["prompt_ms"]) > 0
                 else None,
                 "alpha": alpha(acc, drafted),
-                "tau": tau(acc, vs, plain=c["spec_type"] == "none"),
+                "tau": tau(acc, vs, plain=c["spec_type"] == "none", cap=int(p_n) - 1 if p_n else None),
+                # accepted tokens inside the cap (the pooled τ sums these, ``config_table``)
+                "accepted_in_cap": accepted_within_cap(acc, vs, int(p_n) - 1 if p_n else None),
                 "argv": None if r.get("argv") is None else [str(a) for a in r["argv"]],
                 "started_at": r.get("started_at"),
                 "ended_at": r.get("ended_at"),
@@ -523,7 +544,8 @@ def config_table(req: pl.DataFrame, confidence: float = 0.95, baseline_id: str =
 
     * n: repetitions with a decode rate (a request that generated one token has none: its only token
       came from the prompt pass); ``n_requests`` all repetitions, ``n_no_decode_rate`` those excluded.
-    * alpha, tau: pooled over repetitions (Σ accepted ÷ Σ drafted; 1 + Σ accepted ÷ Σ verify steps).
+    * alpha, tau: pooled over repetitions (Σ accepted ÷ Σ drafted; 1 + Σ accepted ÷ Σ verify steps,
+      counting only the accepted tokens inside each request's cap, ``accepted_within_cap``).
       When a speculative configuration's verify steps are unknown for any repetition, verify_steps,
       tau and k_eff are null (never τ = 1).
     * speedup: paired per repetition index with the baseline of the same session and prompt
@@ -692,7 +714,12 @@ def config_table(req: pl.DataFrame, confidence: float = 0.95, baseline_id: str =
                 "acceptance_definition": acceptance_definition(first.get("build_number")),
                 "cap_equal_work": _cap_equal_work(g, b, cap_hit),
                 "alpha": alpha(acc, drafted),
-                "tau": tau(acc, vsteps, plain=plain),
+                # the accepted tokens inside each request's cap (``tau``: none past the cap)
+                "tau": tau(
+                    int(g["accepted_in_cap"].sum()) if "accepted_in_cap" in g.columns else acc,
+                    vsteps,
+                    plain=plain,
+                ),
                 "drafted": drafted,
                 "accepted": acc,
                 "verify_steps": vsteps,

@@ -347,7 +347,7 @@ def derive(
                 )
             )
         if r["config_id"] != "baseline" and "cross_request_state" in r["caveats"]:
-            nums.extend(_per_repetition(r, base, label, root))
+            nums.extend(_per_repetition(paired, base, label, root))  # each divided by the baseline
         elif r["config_id"] != "baseline" and r["speedup_mean"] is not None:
             nums.append(
                 _num(
@@ -512,7 +512,8 @@ def derive(
 def _per_repetition(row: dict, base: str, label: str, root: Path | None) -> list[Number]:
     """A ``cross_request_state`` configuration's speedup as it is: one number per repetition
     (``<base>-speedup-rep<i>``, n = 1, each against the baseline's repetition i) and the least-squares
-    trend over the repetition index (``<base>-speedup-trend``, × per repetition), never a pooled mean."""
+    trend over the repetition index (``<base>-speedup-trend``, × per repetition), never a pooled mean.
+    ``row`` cites the baseline's requests too (``_with_denominator``): every ratio is divided by them."""
     out = []
     comp = "benchbook.experiments.speculative.analysis.config_table (speedup_reps)"
     for i, v in enumerate(row["speedup_reps"]):

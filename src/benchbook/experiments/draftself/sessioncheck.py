@@ -1,0 +1,81 @@
+"""Which draft-self sessions are publishable: the "measured now, complete" rule of ``benchbook.measured``
+applied to both raw layouts (the shared session's start/end records in ``<host_id>.jsonl``, and the
+committed ``sessions.jsonl`` + ``runs.jsonl`` whose session record is written once at its end).
+
+For each completed session (``analysis.sessions``): every run's ``started_at``/``ended_at`` inside the
+session, the wall times of a run's forward passes (``passes``) summing to no more than the run's own
+wall time (``ended_at − started_at``), and every planned run present: each configuration of the
+session's parameters (``plan.configs``) on each prompt of the session, at each timed repetition
+1..``repetitions``.  (The prompts are those the session's runs name: the prompt set is generated with
+the model's tokenizer, which this check does not load.)
+
+Entry points: ``check(raw_dir)`` (``{session_id: measured.SessionCheck}``) and ``publishable(raw_dir,
+primary_host)`` (the session a report publishes and the newer ones it skipped, for the page).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from benchbook import measured
+from benchbook.records import read_records
+
+from .analysis import sessions
+from .plan import DEFAULTS, configs
+
+EXPERIMENT = "draftself"
+RUN_SCHEMA = "benchbook.draftself.run"
+
+
+def check(raw_dir: str | Path) -> dict[str, measured.SessionCheck]:
+    """``{session_id: SessionCheck}`` of every completed draft-self session under ``raw_dir`` (module
+    doc); a check's ``reasons`` name file:line and the rule that failed (empty: publishable).
+
+    Raises:
+        records.RecordError: a line of a runs file is not JSON (file:line).
+        ValueError: a time field is not ISO 8601.
+    """
+    done = sessions(raw_dir)
+    by_file: dict[str, dict[str, dict[str, list[dict]]]] = {}
+    for f in {s["runs_file"] for s in done}:
+        groups = by_file.setdefault(f, {})
+        for r in read_records([f], RUN_SCHEMA):
+            groups.setdefault(r["session_id"], {}).setdefault(r["run_id"], []).append(r)
+    out: dict[str, measured.SessionCheck] = {}
+    for s in done:
+        runs = by_file[s["runs_file"]].get(s["session_id"], {})
+        params = {**DEFAULTS, **(s.get("params") or {})}
+        prompts = {recs[0]["prompt_id"] for recs in runs.values()}
+        planned = {
+            (c["name"], prompt, rep)
+            for c in configs(params)
+            for prompt in prompts
+            for rep in range(1, int(params["repetitions"]) + 1)
+        }
+        have = {(recs[0]["config_name"], recs[0]["prompt_id"], recs[0]["rep"]) for recs in runs.values()}
+        out[s["session_id"]] = measured.check_session(
+            s["session_id"],
+            EXPERIMENT,
+            s["host_id"],
+            s["started_at"],
+            s["ended_at"],
+            str(s.get("file") or s["runs_file"]),
+            runs,
+            planned=planned,
+            have=have,
+        )
+    return out
+
+
+def publishable(
+    raw_dir: str | Path, primary_host: str | None = None
+) -> tuple[measured.SessionCheck | None, list[measured.SessionCheck]]:
+    """The session a report publishes: ``primary_host``'s newest session that passes ``check`` (any
+    host's newest passing one when that host has none), or None; and the sessions of its host newer
+    than it that failed (their reasons are what the page states, ``measured.skipped_markdown``)."""
+    best, skipped = measured.newest_publishable(check(raw_dir))
+    chosen = (best.get(primary_host) if primary_host else None) or max(
+        best.values(), key=lambda c: c.ended_at, default=None
+    )
+    host = chosen.host_id if chosen else primary_host
+    return chosen, [c for c in skipped if host is None or c.host_id == host]

@@ -1,0 +1,547 @@
+"""Every published number recomputes from the records it cites, and nothing else (issue 13 §3).
+
+The kinds are enumerated from the registries that the five report stages build from the committed raw
+data (``reports/numbers/*.json``): a kind is a number's ``(computation, unit)``.  Each kind has a
+recompute in ``RECOMPUTE`` below that reads only the number's cited lines (``sources``: file and line
+ranges) and its key; a kind without one fails ``test_every_kind_has_a_recompute``, and a number whose
+cited records do not give its value fails ``test_every_number_recomputes_from_its_cited_records``
+(a citation that leaves out a record the computation read, a denominator, a cost row, is that bug).
+The arithmetic is written out here, independently of the analysis code; only the pure formulas of
+the design (``r_at``'s interpolation, the independent-routing bound) are shared.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import statistics
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+import pytest
+import yaml
+
+from benchbook.draftself.experts import independent_bound
+from benchbook.experiments.speculative.analysis import r_at
+from benchbook.numbers import make_key
+from conftest import committed_root
+
+EXPERIMENTS = ("llama_bench", "speculative", "draftself", "offload", "spec_depth")
+
+
+@pytest.fixture(scope="module")
+def registry(tmp_path_factory) -> dict[str, dict]:
+    """``{key: number}`` of every registry built from the committed raw data by the five reports."""
+    import importlib
+
+    out = tmp_path_factory.mktemp("reports")
+    root = committed_root()
+    params = yaml.safe_load((root / "params.yaml").read_text())
+    for name in EXPERIMENTS:
+        report = importlib.import_module(f"benchbook.experiments.{name}.report")
+        report.build(params, root=root, raw_dir=Path("data/raw"), reports_dir=out)
+    numbers: dict[str, dict] = {}
+    for name in EXPERIMENTS:
+        numbers |= json.loads((out / "numbers" / f"{name}.json").read_text())["numbers"]
+    return numbers
+
+
+_LINES: dict[Path, list[str]] = {}
+
+
+def cited_lines(num: dict) -> list[str]:
+    """The raw text of every line ``num`` cites (its ``sources``), read from the committed files alone."""
+    root = committed_root()
+    out = []
+    for src in num["sources"]:
+        path = Path(src["file"]) if Path(src["file"]).is_absolute() else root / src["file"]
+        if path not in _LINES:
+            _LINES[path] = path.read_text().splitlines()
+        for first, last in src["lines"]:
+            out += _LINES[path][first - 1 : last]
+    return out
+
+
+def cited(num: dict) -> list[dict]:
+    """The records (JSON lines) ``num`` cites; a line of a pretty-printed JSON file (the training
+    manifest) is not a record: ``{"_text": line}``."""
+    out = []
+    for line in cited_lines(num):
+        try:
+            out.append(json.loads(line))
+        except json.JSONDecodeError:
+            out.append({"_text": line, "schema": None})
+    return out
+
+
+# --- llama-bench rows -----------------------------------------------------------------------------
+
+
+def _rates(row: dict) -> list[float]:
+    """Per-repetition rates of a llama-bench row: (n_prompt + n_gen) tokens ÷ each sample (tok/s)."""
+    return [1e9 * (row["n_prompt"] + row["n_gen"]) / s for s in row["samples_ns"]]
+
+
+def _one_row(recs: list[dict]) -> dict:
+    (rec,) = recs  # a rate number cites exactly its one row
+    return rec["llama_bench"]
+
+
+def lb_mean(num, recs):
+    return statistics.mean(_rates(_one_row(recs)))
+
+
+def lb_median(num, recs):
+    return statistics.median(_rates(_one_row(recs)))
+
+
+def lb_mean_rest(num, recs):
+    return statistics.mean(_rates(_one_row(recs))[1:])  # without the cold first sample
+
+
+# --- llama-server requests (speculative) ----------------------------------------------------------
+
+
+def _requests(recs):
+    return [r for r in recs if r["schema"] == "benchbook.speculative_request"]
+
+
+def _decode(r) -> float:
+    t = r["timings"]
+    return 1e3 * (t["predicted_n"] - 1) / t["predicted_ms"]
+
+
+def _split_baseline(recs) -> tuple[dict[int, dict], dict[int, dict]]:
+    """(configuration's requests by rep, baseline's by rep) among the cited requests."""
+    reqs = _requests(recs)
+    mine = {r["rep"]: r for r in reqs if r["config"]["config_id"] != "baseline"}
+    base = {r["rep"]: r for r in reqs if r["config"]["config_id"] == "baseline"}
+    assert len({r["config"]["config_id"] for r in reqs}) == 2, "a speedup cites its config and its baseline"
+    return mine, base
+
+
+def spec_decode(num, recs):
+    reqs = _requests(recs)
+    assert len({r["config"]["config_id"] for r in reqs}) == 1
+    return statistics.mean(_decode(r) for r in reqs)
+
+
+def spec_speedup(num, recs):
+    mine, base = _split_baseline(recs)
+    return statistics.mean(_decode(mine[i]) / _decode(base[i]) for i in mine)
+
+
+def spec_speedup_rep(num, recs):
+    mine, base = _split_baseline(recs)
+    i = sorted(mine)[int(num["key"].rsplit("-rep", 1)[1])]
+    return _decode(mine[i]) / _decode(base[i])
+
+
+def spec_trend(num, recs):
+    mine, base = _split_baseline(recs)
+    reps = sorted(mine)
+    x = np.arange(len(reps), dtype=float)
+    y = np.array([_decode(mine[i]) / _decode(base[i]) for i in reps])
+    return float(np.polyfit(x, y, 1)[0])
+
+
+def spec_alpha(num, recs):
+    reqs = _requests(recs)
+    # absent timings fields: nothing drafted or accepted in that request
+    acc = sum(r["timings"].get("draft_n_accepted") or 0 for r in reqs)
+    return acc / sum(r["timings"].get("draft_n") or 0 for r in reqs)
+
+
+def _committed(r) -> int:
+    """Tokens the verify steps of a request committed: steps + accepted, never past the cap (the first
+    token comes from the prompt pass: at most predicted_n − 1)."""
+    steps, acc = r["verify_steps"], r["timings"].get("draft_n_accepted") or 0
+    return min(steps + acc, r["timings"]["predicted_n"] - 1)
+
+
+def spec_tau(num, recs):
+    reqs = _requests(recs)
+    return sum(_committed(r) for r in reqs) / sum(r["verify_steps"] for r in reqs)
+
+
+def _cost_terms(recs) -> tuple[float, dict[int, float], dict[str, float]]:
+    """(t1 ns, r(n), c per draft model id) from the cited llama-bench cost rows (medians, as llama-bench
+    samples of one test: ``speculative.analysis.cost_model``)."""
+    rows = [r for r in recs if r["schema"] == "benchbook.speculative_cost"]
+    target_tg = [r for r in rows if r["role"] == "target" and r["llama_bench"]["n_gen"] > 0]
+    (tg,) = target_tg
+    t1 = float(np.median(tg["llama_bench"]["samples_ns"])) / tg["llama_bench"]["n_gen"]
+    r_n = {
+        r["llama_bench"]["n_prompt"]: float(np.median(r["llama_bench"]["samples_ns"])) / t1
+        for r in rows
+        if r["role"] == "target" and r["llama_bench"]["n_gen"] == 0
+    }
+    c = {
+        r["model_id"]: float(np.median(r["llama_bench"]["samples_ns"])) / r["llama_bench"]["n_gen"] / t1
+        for r in rows
+        if r["role"] == "draft"
+    }
+    return t1, r_n, c
+
+
+def spec_model(num, recs):
+    reqs = _requests(recs)
+    first = reqs[0]
+    t1, r_n, c = _cost_terms(recs)
+    steps = sum(r["verify_steps"] for r in reqs)
+    k = sum(r["timings"].get("draft_n") or 0 for r in reqs) / steps
+    tau = sum(_committed(r) for r in reqs) / steps
+    spec_type = first["config"]["spec_type"]
+    cost = 0.0 if spec_type.startswith("ngram") else c.get(first["draft_model_id"], 1.0)
+    rk = r_at(r_n, k + 1)
+    assert rk is not None
+    return tau / (k * cost + rk)
+
+
+def spec_cost(num, recs):
+    t1, r_n, c = _cost_terms(recs)
+    tail = num["key"].removeprefix("spec-cost-")
+    if tail.startswith("r-"):
+        return r_n[int(tail[2:])]
+    assert tail.startswith("c-") and len(c) <= 1
+    # no draft row: the target as its own draft, the same decode step (c = 1)
+    return next(iter(c.values())) if c else 1.0
+
+
+def spec_t1(num, recs):
+    return _cost_terms(recs)[0] / 1e6
+
+
+def spec_mem_slope(num, recs):
+    reqs = _requests(recs)
+    x = [r["config"]["n_max"] for r in reqs]
+    y = [r["peak_rss_bytes"] / 2**20 for r in reqs]
+    return float(np.polyfit(x, y, 1)[0])
+
+
+# --- draft-self runs ------------------------------------------------------------------------------
+
+
+def _runs(recs):
+    return [r for r in recs if r["schema"] == "benchbook.draftself.run"]
+
+
+def ds_tau(num, recs):
+    runs = _runs(recs)
+    # tokens committed by the verify steps: never past the cap of n_tokens (the first from the prefill)
+    committed = sum(min(r["accepted_total"] + r["verify_steps"], r["n_tokens"] - 1) for r in runs)
+    return committed / sum(r["verify_steps"] for r in runs)
+
+
+def ds_alpha(num, recs):
+    runs = _runs(recs)
+    acc = sum(r["accepted_total"] for r in runs)
+    return acc / (acc + sum(r["rejections"] for r in runs))
+
+
+def ds_tokens_per_pass(num, recs):
+    runs = _runs(recs)
+    return sum(r["n_tokens"] - 1 for r in runs) / sum(r["forward_passes"] - 1 for r in runs)
+
+
+def ds_equals_ar(num, recs):
+    runs = _runs(recs)
+    return sum(bool(r["equals_ar"]) for r in runs) / len(runs)
+
+
+def ds_expert_loads(num, recs):
+    return statistics.mean(r["expert_loads_per_token"] for r in _runs(recs))
+
+
+def _pairs(num, recs) -> tuple[list[dict], dict[tuple, dict]]:
+    """(the draft-self runs of the number's configuration, AR runs by (prompt, rep)) among the cited."""
+    runs = _runs(recs)
+    base = num["key"].rsplit("-", 1)[0]  # make_key("draftself", config_name, prompt class)
+
+    def cls(r):
+        return "predictable" if r["predictable"] else "other"
+
+    mine = [r for r in runs if make_key("draftself", r["config_name"], cls(r)) == base]
+    ar = {(r["prompt_id"], r["rep"]): r for r in runs if r["config"]["decoder"] == "ar"}
+    return mine, ar
+
+
+def _speedup(mine, ar) -> float:
+    by_prompt: dict[str, list[float]] = {}
+    for r in mine:
+        by_prompt.setdefault(r["prompt_id"], []).append(
+            math.log(ar[(r["prompt_id"], r["rep"])]["decode_wall_ns"] / r["decode_wall_ns"])
+        )
+    return math.exp(statistics.mean(statistics.mean(v) for v in by_prompt.values()))
+
+
+def _mean_costs(recs) -> dict[tuple[str, int], float]:
+    """Mean wall time per (pass kind, tokens) over every pass of the cited runs (prefill excluded)."""
+    by: dict[tuple[str, int], list[int]] = {}
+    for r in _runs(recs):
+        for kind, n, ns in r["passes"]:
+            if kind != "prefill":
+                by.setdefault((kind, n), []).append(ns)
+    return {k: statistics.mean(v) for k, v in by.items()}
+
+
+def _predicted(mine, ar, cost) -> float:
+    def pred(r):
+        return sum(cost[(k, n)] for k, n, _ in r["passes"] if k != "prefill")
+
+    return statistics.mean(pred(ar[(r["prompt_id"], r["rep"])]) / pred(r) for r in mine)
+
+
+def ds_speedup(num, recs):
+    return _speedup(*_pairs(num, recs))
+
+
+def ds_predicted(num, recs):
+    return _predicted(*_pairs(num, recs), _mean_costs(recs))
+
+
+def ds_gap(num, recs):
+    mine, ar = _pairs(num, recs)
+    return 100 * (_speedup(mine, ar) / _predicted(mine, ar, _mean_costs(recs)) - 1)
+
+
+def ds_steady(num, recs):
+    mine, _ = _pairs(num, recs)
+    cost = _mean_costs(recs)
+    c1 = cost[("decode", 1)]
+    k = mine[0]["config"]["k"]
+    first = [r for r in mine if r["rep"] == min(x["rep"] for x in mine)]
+    tau = ds_tau(num, first)
+    rd = cost[("draft", k + 1)] / c1
+    if mine[0]["config"]["verify"] == "batched":
+        return tau / (rd + cost[("verify", k + 1)] / c1)
+    return tau / (rd + tau * cost[("verify", 1)] / c1)
+
+
+def ds_break_even(num, recs):
+    k = int(num["key"].rsplit("-", 1)[1])
+    cost = _mean_costs(recs)
+    return (cost[("draft", k + 1)] + cost[("verify", k + 1)]) / cost[("decode", 1)]
+
+
+def ds_decode_pass(num, recs):
+    return _mean_costs(recs)[("decode", 1)] / 1e6
+
+
+def _experts(num, recs) -> list[dict]:
+    kind, n = num["key"].split("unique_experts-")[1].split("-n-")
+    n = n.removesuffix("-bound")
+    return [
+        u
+        for r in _runs(recs)
+        for u in r["unique_experts_per_layer_by_pass"]
+        if (u["kind"], u["n_tokens"]) == (kind, int(n))
+    ]
+
+
+def ds_experts(num, recs):
+    per = _experts(num, recs)
+    return sum(u["mean"] * u["passes"] for u in per) / sum(u["passes"] for u in per)
+
+
+def ds_bound(num, recs):
+    runs = _runs(recs)
+    (n,) = {u["n_tokens"] for u in _experts(num, recs)}
+    return independent_bound(runs[0]["n_experts"], runs[0]["top_k"], n)
+
+
+def ds_train(num, recs_unused):
+    (line,) = cited_lines(num)  # one line of the pretty-printed manifest: "field": value,
+    return next(iter(json.loads("{" + line.strip().rstrip(",") + "}").values()))
+
+
+# --- offload --------------------------------------------------------------------------------------
+
+
+def _kind(recs, schema):
+    return [r for r in recs if r["schema"] == schema]
+
+
+def off_point(num, recs):
+    (row,) = [r["llama_bench"] for r in _kind(recs, "benchbook.offload")]
+    return statistics.mean(row["samples_ts"])
+
+
+def off_bandwidth(num, recs):
+    (bw,) = _kind(recs, "benchbook.offload.bandwidth")
+    return bw["gb_per_s"]
+
+
+def off_fit(num, recs):
+    ran = [r["n_cpu_moe"] for r in _kind(recs, "benchbook.offload")]
+    failed = [r["n_cpu_moe"] for r in _kind(recs, "benchbook.run_failed")]
+    assert failed and max(failed) < min(ran)  # the failures it rests on are cited too
+    return min(ran)
+
+
+def off_roofline(num, recs):
+    (row,) = _kind(recs, "benchbook.offload")
+    (bw,) = _kind(recs, "benchbook.offload.bandwidth")
+    rate = statistics.mean(row["llama_bench"]["samples_ts"])
+    return 100 * rate * row["decode_bytes"]["total"] / 1e9 / bw["gb_per_s"]
+
+
+def off_default_roofline(num, recs):
+    (bw,) = _kind(recs, "benchbook.offload.bandwidth")
+    (size,) = _kind(recs, "benchbook.offload.model_bytes")  # bytes per token of the model
+    (row,) = _kind(recs, "benchbook.llama_bench")
+    rate = statistics.mean(_rates(row["llama_bench"]))
+    return 100 * rate * size["decode_bytes"]["total"] / 1e9 / bw["gb_per_s"]
+
+
+# --- spec_depth -----------------------------------------------------------------------------------
+
+
+def _depth_split(num, recs) -> tuple[list[dict], list[dict]]:
+    """(the number's configuration's requests, the baseline's) among the cited requests."""
+    reqs = _kind(recs, "benchbook.spec_depth.request")
+    base = [r for r in reqs if r["role"] == "baseline"]
+    mine = [r for r in reqs if r["role"] != "baseline"] or base
+    assert len({r["config_id"] for r in mine}) == 1 and len({r["depth"] for r in reqs}) == 1
+    return mine, base
+
+
+def sd_decode(num, recs):
+    mine, _ = _depth_split(num, recs)
+    return statistics.mean(r["timings"]["predicted_per_second"] for r in mine)
+
+
+def sd_ratio(num, recs):
+    mine, base = _depth_split(num, recs)
+    field = "prompt_per_second" if num["key"].endswith("prefill_ratio") else "predicted_per_second"
+    return statistics.mean(r["timings"][field] for r in mine) / statistics.mean(
+        r["timings"][field] for r in base
+    )
+
+
+def sd_residual(num, recs):
+    mine, base = _depth_split(num, recs)
+    bench = [
+        r["llama_bench"] | {"role": r["role"], "sha": r["model_sha256"]}
+        for r in _kind(recs, "benchbook.spec_depth.bench")
+    ]
+    target = [b for b in bench if b["role"] == "target"]
+    (step_row,) = [b for b in target if b["n_gen"] > 0]
+    step = step_row["avg_ns"] / step_row["n_gen"]
+    r_pp = {b["n_prompt"]: b["avg_ns"] / step for b in target if b["n_prompt"] > 0}
+    acc = sum(r["timings"]["draft_n_accepted"] for r in mine)
+    drafted = sum(r["timings"]["draft_n"] for r in mine)
+    steps = sum(r["spec_stats"]["gen_drafts"] for r in mine)
+    committed = sum(
+        min(r["spec_stats"]["gen_drafts"] + r["timings"]["draft_n_accepted"], r["timings"]["predicted_n"] - 1)
+        for r in mine
+    )
+    tau, k = committed / steps, drafted / steps
+    xs = sorted(r_pp)
+    assert xs[0] <= k + 1 <= xs[-1]
+    rk = float(np.interp(k + 1, xs, [r_pp[x] for x in xs]))
+    measured = sd_ratio({"key": "speedup"}, recs)
+    if num["key"].endswith("residual_before"):
+        sha = mine[0]["draft_model_sha256"]
+        draft_tg = [b for b in bench if b["sha"] == sha and b["n_gen"] > 0]
+        c = draft_tg[0]["avg_ns"] / draft_tg[0]["n_gen"] / step if draft_tg else None
+        c = 1.0 if sha == mine[0]["model_sha256"] else c
+        assert c is not None and acc >= 0
+        return tau / (k * c + rk) / measured - 1
+    b_step_ms = sum(r["timings"]["predicted_ms"] for r in base) / sum(
+        r["timings"]["predicted_n"] for r in base
+    )
+    c_server = sum(r["spec_stats"]["t_draft_ms"] for r in mine) / drafted / b_step_ms
+    return tau / (k * c_server + rk) / measured - 1
+
+
+#: (computation, unit) -> recompute(number, its cited records) -> value
+RECOMPUTE: dict[tuple[str, str], Callable[[dict, list[dict]], float]] = {
+    ("benchbook.experiments.llama_bench.analysis.rate_stats", "tok/s"): lb_mean,
+    ("benchbook.experiments.llama_bench.analysis.rate_stats (median_tps)", "tok/s"): lb_median,
+    ("benchbook.experiments.llama_bench.analysis.rate_stats (mean_tps_rest)", "tok/s"): lb_mean_rest,
+    ("benchbook.experiments.speculative.analysis.config_table", "tok/s"): spec_decode,
+    ("benchbook.experiments.speculative.analysis.config_table", "×"): spec_speedup,
+    ("benchbook.experiments.speculative.analysis.config_table (speedup_reps)", "×"): spec_speedup_rep,
+    ("benchbook.experiments.speculative.analysis.rep_trend", "× per repetition"): spec_trend,
+    ("benchbook.experiments.speculative.analysis.alpha (pooled over repetitions)", ""): spec_alpha,
+    ("benchbook.experiments.speculative.analysis.tau (pooled)", "tok/step"): spec_tau,
+    ("benchbook.experiments.speculative.analysis.with_model", "×"): spec_model,
+    ("benchbook.experiments.speculative.analysis.cost_model", ""): spec_cost,
+    ("benchbook.experiments.speculative.analysis.cost_model", "ms"): spec_t1,
+    ("benchbook.experiments.speculative.analysis.memory_slopes", "MiB/draft token"): spec_mem_slope,
+    ("experiments.draftself.analysis.acceptance", "tokens/verify step"): ds_tau,
+    ("experiments.draftself.analysis.acceptance", ""): ds_alpha,
+    ("experiments.draftself.analysis.acceptance", "tokens/pass"): ds_tokens_per_pass,
+    ("experiments.draftself.analysis.acceptance", "fraction of runs"): ds_equals_ar,
+    ("draftself.experts.expert_loads", "expert loads/token"): ds_expert_loads,
+    ("experiments.draftself.analysis.speedup", "×"): ds_speedup,
+    ("experiments.draftself.analysis.speedup", "%"): ds_gap,
+    ("experiments.draftself.analysis.speedup (mean pass costs)", "×"): ds_predicted,
+    ("experiments.draftself.analysis.steady_state", "×"): ds_steady,
+    ("experiments.draftself.analysis.break_even", "tokens/verify step"): ds_break_even,
+    ("experiments.draftself.analysis.pass_costs", "ms"): ds_decode_pass,
+    ("experiments.draftself.analysis.experts_by_pass", "experts/layer"): ds_experts,
+    ("draftself.experts.independent_bound", "experts/layer"): ds_bound,
+    ("draftself.train", "s"): ds_train,
+    ("draftself.train", "nats"): ds_train,
+    ("draftself.train", "parameters"): ds_train,
+    ("benchbook.experiments.offload.analysis.points", "tok/s"): off_point,
+    ("benchbook.llamacpp.cudamem.bandwidth", "GB/s"): off_bandwidth,
+    ("benchbook.experiments.offload.analysis.fit_boundary", "blocks"): off_fit,
+    ("benchbook.experiments.offload.analysis.roofline", "%"): off_roofline,
+    ("benchbook.experiments.offload.report.default_roofline", "%"): off_default_roofline,
+    ("benchbook.experiments.spec_depth.analysis.depth_table", "tok/s"): sd_decode,
+    ("benchbook.experiments.spec_depth.analysis.depth_table", "x"): sd_ratio,
+    ("benchbook.experiments.spec_depth.analysis.depth_table", "fraction"): sd_residual,
+}
+
+
+def kind(num: dict) -> tuple[str, str]:
+    return (num["computation"], num["unit"])
+
+
+def _decimals(value: float) -> int:
+    text = repr(float(value))
+    return 0 if "e" in text else len(text.split(".")[1])
+
+
+def _agrees(got: float, value: float) -> bool:
+    """``got`` rounds to the published ``value`` (at the decimals it was published with)."""
+    return abs(got - value) <= 0.5 * 10 ** -_decimals(value) * (1 + 1e-9) + 1e-12
+
+
+def test_every_kind_has_a_recompute(registry):
+    kinds = {kind(n) for n in registry.values()}
+    # every experiment publishes, and the registries hold more kinds than any one experiment
+    assert {n["experiment"] for n in registry.values()} == set(EXPERIMENTS) and len(kinds) >= 30
+    missing = sorted(kinds - set(RECOMPUTE))
+    assert missing == [], f"computation kinds with no recompute from cited records: {missing}"
+
+
+def test_every_number_recomputes_from_its_cited_records(registry):
+    wrong = []
+    for key, num in sorted(registry.items()):
+        fn = RECOMPUTE.get(kind(num))
+        if fn is None:
+            continue  # test_every_kind_has_a_recompute names it
+        try:
+            got = fn({**num, "key": key}, cited(num))
+        except (AssertionError, KeyError, ValueError, StopIteration, ZeroDivisionError, TypeError) as e:
+            wrong.append(f"{key}: cannot recompute from its cited records ({type(e).__name__}: {e})")
+            continue
+        if not _agrees(got, num["value"]):
+            wrong.append(f"{key}: published {num['value']}, its cited records give {got}")
+    assert wrong == [], "\n".join(wrong[:40]) + f"\n({len(wrong)} numbers)"
+
+
+def test_a_number_that_leaves_out_its_denominator_fails(registry):
+    # the regression this test exists for: a speedup citing only its own requests (before: 3 of the 6)
+    num = registry["spec-self-n4-code_echo-speedup"]
+    own = [r for r in cited(num) if r.get("config", {}).get("config_id") != "baseline"]
+    with pytest.raises(AssertionError, match="cites its config and its baseline"):
+        spec_speedup(num, own)
+    # and a per-repetition speedup now cites the baseline's repetitions it is divided by (before: it did not)
+    rep0 = next(k for k in registry if k.endswith("-speedup-rep0"))
+    assert {r["config"]["config_id"] for r in _requests(cited(registry[rep0]))} >= {"baseline"}
