@@ -416,3 +416,39 @@ def load(raw_dir: Path) -> pl.DataFrame:
     """The tidy table of the experiment: the run records of the latest completed session under
     ``raw_dir/draftself`` (``load_runs``)."""
     return load_runs(Path(raw_dir) / "draftself", "latest")[0]
+
+
+def decode_rates(runs: pl.DataFrame, confidence: float = 0.95) -> pl.DataFrame:
+    """Decode rate (tok/s, the run records' ``decode_tps``: generated tokens after the prefill token ÷
+    ``decode_wall_ns``) of every configuration, AR included, per prompt class: both sides of each
+    speedup.
+
+    One row per (config, prompt class): ``decode_tps`` = the mean of the per-prompt mean rates (each the
+    mean of that prompt's per-repetition rates, llama-bench's ``avg_ts`` definition; with equal
+    repetitions per prompt it is the mean of every per-repetition rate), ``sd`` and the log-scale
+    Student-t interval ``ci_low``/``ci_high`` over the per-prompt means (``stats.sample_interval``; none
+    below 3 prompts): the unit of replication is the prompt, as for the speedups, since the repetitions
+    of one prompt time one deterministic output.  Also ``n`` (prompts), ``n_timings`` (runs) and the cited
+    ``run_ids``/``lines``/``file``.  Sorted by prompt class, decoder, verify, draft, k, config name."""
+    out = []
+    group = ["config_name", "decoder", "k", "verify", "draft", "prompt_class"]
+    for key, g in _class(runs).group_by(*group):
+        per_prompt = g.group_by("prompt_id").agg(pl.col("decode_tps").mean()).sort("prompt_id")
+        mean, sd, ci = stats.sample_interval(per_prompt["decode_tps"].to_list(), confidence, log=True)
+        out.append(
+            {
+                **dict(zip(group, key, strict=True)),
+                "decode_tps": mean,
+                "sd": sd,
+                "ci_low": ci[0] if ci else None,
+                "ci_high": ci[1] if ci else None,
+                "n": per_prompt.height,
+                "n_timings": g.height,
+                "lines": g["_line"].to_list(),
+                "file": g["_file"][0],
+                "run_ids": g["run_id"].to_list(),
+            }
+        )
+    return pl.DataFrame(out, infer_schema_length=None).sort(
+        "prompt_class", "decoder", "verify", "draft", "k", "config_name"
+    )

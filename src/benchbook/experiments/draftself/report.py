@@ -25,6 +25,7 @@ from .analysis import (
     analytic_tau,
     break_even,
     caveat_table,
+    decode_rates,
     experts_by_pass,
     load_runs,
     pass_costs,
@@ -32,6 +33,7 @@ from .analysis import (
     speedup,
     steady_state,
 )
+from .outputs import session_outputs_md
 from .statements import best_sentence, equality_sentence, per_prompt_markdown
 
 
@@ -460,6 +462,47 @@ def numbers(
     return out
 
 
+def rate_numbers(
+    rates: pl.DataFrame, sess: dict, manifest: dict, by_config: dict[str, list[str]], runs: pl.DataFrame
+) -> list[Number]:
+    """``draftself-<config>-<class>-decode_tps``: the decode rate of every configuration, AR included
+    (``analysis.decode_rates``), so that a speedup is shown beside both of its sides.  Each cites exactly
+    its runs; interval log-scale Student-t over prompts (none below 3 prompts); caveats those of its
+    configuration (``by_config``)."""
+    out = []
+    for r in rates.iter_rows(named=True):
+        ci = [round(r["ci_low"], 3), round(r["ci_high"], 3)] if r["ci_low"] is not None else None
+        out.append(
+            Number(
+                key=make_key("draftself", r["config_name"], r["prompt_class"]) + "-decode_tps",
+                value=round(r["decode_tps"], 3),
+                unit="tok/s",
+                n=r["n"],
+                sd=None if r["sd"] is None else round(r["sd"], 3),
+                ci95=ci,
+                ci_method="Student-t on the log scale over prompts of the per-prompt mean decode rate (mean "
+                "of its repetitions' rates)"
+                if ci
+                else "none: n < 3",
+                replication="prompts",
+                label=f"decode rate (generated tokens after the first ÷ decode time), {r['config_name']}, "
+                f"{r['prompt_class']} ({r['n']} prompts, {r['n_timings']} runs)",
+                computation="experiments.draftself.analysis.decode_rates",
+                caveats=by_config[r["config_name"]],
+                **cite(runs, r["run_ids"]),
+                model_sha256=manifest.get("sha256"),
+                host_id=sess["host_id"],
+                session_id=sess["session_id"],
+                measured_from=sess["started_at"],
+                measured_to=sess["ended_at"],
+                commands=[["dvc", "repro", "draftself"]],
+                build=sess["runtime"] or "unknown runtime",
+                toolchain_id=sess["toolchain_id"],
+            )
+        )
+    return out
+
+
 def session_caveats(
     runs: pl.DataFrame, sess: dict, thresholds: dict | None = None, cores: int | None = None
 ) -> tuple[pl.DataFrame, dict[str, list[str]]]:
@@ -558,6 +601,8 @@ def derive(
     chart_paths = save_charts(acc, sp, ex, out)
     (out / "hosts.md").write_text(hosts_panel(Path(raw_dir).parent, "draftself", sess["session_id"]))
     nums = numbers(acc, sp, be, ex, c1, sess, manifest, str(manifest_path), by_config, runs)
+    rates = decode_rates(runs)
+    nums += rate_numbers(rates, sess, manifest, by_config, runs)
     check_publishable(acc, sp, be, nums)  # before the registry is written: a failing check leaves the old one
     # the default unit of replication; the speedups (over prompts) state their own
     publish(numbers_path, "draftself", nums, replication="prompts × repetitions (draft-self runs)")
@@ -570,6 +615,7 @@ def derive(
         + "\n"
     )
     (out / "per_prompt.md").write_text(per_prompt_markdown(sp))
+    (out / "outputs.md").write_text(session_outputs_md(Path(sess["runs_file"]), sess["session_id"]))
     return DraftselfReport(
         runs=runs,
         session=sess,
