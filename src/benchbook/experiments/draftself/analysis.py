@@ -377,13 +377,13 @@ def speedup(runs: pl.DataFrame, costs: pl.DataFrame, confidence: float = 0.95) -
 
 def experts_by_pass(runs: pl.DataFrame) -> pl.DataFrame:
     """Mean distinct routed experts per layer, by pass kind and size, with the independent bound
-    (configs without coreset)."""
+    (configs without coreset, first timed repetition) and the ``run_ids`` read."""
     if runs["n_experts"].drop_nulls().len() == 0:
         return pl.DataFrame()
     E, K = int(runs["n_experts"].drop_nulls()[0]), int(runs["top_k"].drop_nulls()[0])
     x = (
         runs.filter(pl.col("coreset_mass").is_null() & (pl.col("rep") == pl.col("rep").min()))
-        .select("ux_kind", "ux_n", "ux_mean", "ux_passes")
+        .select("run_id", "ux_kind", "ux_n", "ux_mean", "ux_passes")
         .explode("ux_kind", "ux_n", "ux_mean", "ux_passes")
         .drop_nulls()
     )
@@ -392,6 +392,7 @@ def experts_by_pass(runs: pl.DataFrame) -> pl.DataFrame:
         .agg(
             unique_experts=(pl.col("ux_mean") * pl.col("ux_passes")).sum() / pl.col("ux_passes").sum(),
             passes=pl.col("ux_passes").sum(),
+            run_ids=pl.col("run_id").unique().sort(),
         )
         .rename({"ux_kind": "kind", "ux_n": "n_tokens"})
         .sort("kind", "n_tokens")

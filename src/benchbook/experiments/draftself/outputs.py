@@ -58,9 +58,10 @@ def output_rows(runs: list[dict], tokens: dict[str, list[int]]) -> list[OutputRo
         diff_token = diff_char = None
         if base is not None and r["config_name"] != "ar" and r["output_sha256"] != base["output_sha256"]:
             mine, theirs = tokens.get(r["run_id"]), tokens.get(base["run_id"])
-            if mine is None or theirs is None:
-                mine, theirs = text.split(), (base.get("output_text") or "").split()
-            diff_token = first_difference(mine, theirs)
+            if mine is not None and theirs is not None:
+                diff_token = first_difference(mine, theirs)
+            else:  # no step records: the words of the output (one token each)
+                diff_token = first_difference(text.split(), (base.get("output_text") or "").split())
             diff_char = first_difference(text, base.get("output_text") or "")
         rows.append(
             OutputRow(
