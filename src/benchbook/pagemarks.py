@@ -3,7 +3,7 @@
 * **Numbering per page.**  ``†1`` is the first caveat rule a reader meets on the experiment's page, ``†2``
   the next new one, and so on, in the order the page's sources quote its numbers (``{{< var >}}``,
   includes followed); the legend lists them in the same order.  Rules of the experiment's numbers that
-  the page never shows follow in ``caveats.RULES`` order.  A new rule in ``caveats.RULES`` therefore
+  the page never shows follow, in ``caveats.RULES`` order.  A new rule in ``caveats.RULES`` therefore
   renumbers no page.  The experiment's page is the source that includes ``_generated/<experiment>-caveats.md``
   (its legend); a number quoted on another page carries its experiment's numbering.
 * **Said once per configuration.**  A table row's label cell may hold ``{{< var PREFIX__cfg >}}``: the
@@ -67,7 +67,8 @@ def rule_order(
     text: str, nums: dict[str, dict], experiment: str, wide: list[str], marks: PageMarks
 ) -> list[str]:
     """Rule ids in order of first appearance among ``experiment``'s markers in ``text`` (a page with its
-    includes pasted), then the rest of ``caveats.RULES`` in its order."""
+    includes pasted), then the other rules of ``experiment``'s numbers, then the rest of ``caveats.RULES``
+    (each in ``caveats.RULES`` order)."""
     seen: list[str] = []
     for name in VAR.findall(text):
         if name.endswith(CFG_SUFFIX):
@@ -80,7 +81,10 @@ def rule_order(
                 continue
             shown = _shown(num, wide, marks.cell_said.get(key) if name.endswith(CELL_SUFFIX) else None)
         seen += [r for r in shown if r not in seen]
-    return seen + [r for r in caveats_mod.RULES if r not in seen]
+    # then the experiment's rules the page does not show (its legend still counts them), then the rest
+    mine = {c for n in nums.values() if n.get("experiment") == experiment for c in n.get("caveats") or []}
+    rest = [r for r in caveats_mod.RULES if r not in seen]
+    return seen + [r for r in rest if r in mine] + [r for r in rest if r not in mine]
 
 
 def _rows(text: str) -> list[list[str]]:
