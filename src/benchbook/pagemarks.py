@@ -82,7 +82,9 @@ def rule_order(
             shown = _shown(num, wide, marks.cell_said.get(key) if name.endswith(CELL_SUFFIX) else None)
         seen += [r for r in shown if r not in seen]
     # then the experiment's rules the page does not show (its legend still counts them), then the rest
-    mine = {c for n in nums.values() if n.get("experiment") == experiment for c in n.get("caveats") or []}
+    mine = {
+        c for n in nums.values() if n.get("experiment") == experiment for c in n.get("caveats") or []
+    } - set(wide)
     rest = [r for r in caveats_mod.RULES if r not in seen]
     return seen + [r for r in rest if r in mine] + [r for r in rest if r not in mine]
 
