@@ -100,3 +100,12 @@ def test_cfg_labels_are_not_counted_as_quoted_numbers(tmp_path):
     (tmp_path / "e.qmd").write_text(PAGE)
     used = page_vars(tmp_path / "e.qmd", tmp_path)
     assert "e-x__cfg" not in used and used["e-base"] == 3 and used["e-x-speedup"] == 2
+
+
+def test_the_experiments_own_page_numbers_its_markers_not_a_write_up(tmp_path):
+    # a write-up scaffolded by new-page includes the same legend and quotes another number first
+    (tmp_path / "w.qmd").write_text("{{< var e-unquoted >}}\n{{< include _generated/e-caveats.md >}}\n")
+    (tmp_path / "e.qmd").write_text(PAGE)
+    wide = {"e": []}
+    marks = pagemarks.page_marks(tmp_path, [tmp_path / "w.qmd", tmp_path / "e.qmd"], NUMS, wide)
+    assert marks.order["e"][0] == "cap_hit"  # e.qmd's first rule, not the write-up's single_run

@@ -4,8 +4,9 @@
   the next new one, and so on, in the order the page's sources quote its numbers (``{{< var >}}``,
   includes followed); the legend lists them in the same order.  Rules of the experiment's numbers that
   the page never shows follow, in ``caveats.RULES`` order.  A new rule in ``caveats.RULES`` therefore
-  renumbers no page.  The experiment's page is the source that includes ``_generated/<experiment>-caveats.md``
-  (its legend); a number quoted on another page carries its experiment's numbering.
+  renumbers no page.  The experiment's page is ``<experiment>.qmd``, else the first source that includes
+  ``_generated/<experiment>-caveats.md`` (its legend); a number quoted on another page (a write-up from
+  ``benchbook new-page``, which includes the same legend) carries its experiment's numbering.
 * **Said once per configuration.**  A table row's label cell may hold ``{{< var PREFIX__cfg >}}``: the
   rules attached to *every* number of that row whose key starts with ``PREFIX-`` (at least two of them),
   beyond the rules said once for the whole page (``sitepages.experiment_wide``), are shown once there,
@@ -142,7 +143,9 @@ def page_marks(root: Path, pages: list[Path], nums: dict[str, dict], wide: dict[
             marks.cell_said[k] = [r for r in caveats_mod.RULES if r in said]
     for exp in sorted({str(n["experiment"]) for n in nums.values() if n.get("experiment")}):
         legend = f"_generated/{exp}-caveats.md"
-        page = next((p for p in pages if legend in p.read_text(errors="replace")), None) if pages else None
+        with_legend = [p for p in pages if legend in p.read_text(errors="replace")]
+        # the experiment's own page (``<experiment>.qmd``) before a write-up scaffolded by new-page
+        page = next((p for p in with_legend if p.stem == exp), with_legend[0] if with_legend else None)
         text = texts.get(page, "") if page is not None else ""
         marks.order[exp] = rule_order(text, nums, exp, wide.get(exp, []), marks)
     return marks
