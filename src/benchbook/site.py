@@ -136,11 +136,7 @@ def variables(nums: dict[str, dict], marks: pagemarks.PageMarks | None = None) -
         raise SiteError(
             f"registry keys end in {CELL_SUFFIX!r}, the table-cell suffix: {clash[:5]}; fix: rename them"
         )
-    wide = {
-        exp: sitepages.experiment_wide(nums, exp)
-        for exp in {n.get("experiment") for n in nums.values()}
-        if exp
-    }
+    wide = experiment_wide_rules(nums)
     marks = marks or pagemarks.PageMarks()
     out = {}
     for k, v in sorted(nums.items()):
@@ -171,8 +167,12 @@ def generate(root: Path, *, raw_root: Path | None = None) -> dict:
     ``reports/numbers`` and the snapshot store (``<raw_root>/data/raw/snapshots``); return the numbers.
 
     Per experiment: ``_generated/<experiment>-measured.md`` ("what was measured", included at the top
-    of its page) and ``_generated/<experiment>-caveats.md`` (its caveat legend); and
-    ``_generated/speculative-outputs.md``: the model outputs of the cited sessions (``benchbook.outputs``)."""
+    of its page) and ``_generated/<experiment>-caveats.md`` (its caveat legend, markers numbered per page and
+    row labels ``PREFIX__cfg`` from ``pagemarks``); and ``_generated/speculative-outputs.md``: the model
+    outputs of the cited sessions (``benchbook.outputs``).
+
+    Raises:
+        SiteError: a row label ``{{< var PREFIX__cfg >}}`` names a prefix no registry key starts with."""
     nums = load_all(root / "reports" / "numbers")
     snapshots = sitepages.read_snapshots(Path(raw_root or root) / "data" / "raw" / "snapshots")
     spec_raw = Path(raw_root or root) / "data" / "raw" / "speculative"
