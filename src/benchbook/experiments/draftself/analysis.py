@@ -375,9 +375,10 @@ def speedup(runs: pl.DataFrame, costs: pl.DataFrame, confidence: float = 0.95) -
     return res.sort("prompt_class", "verify", "draft", "k", "config_name")  # a total order
 
 
-def experts_by_pass(runs: pl.DataFrame) -> pl.DataFrame:
+def experts_by_pass(runs: pl.DataFrame, with_run_ids: bool = False) -> pl.DataFrame:
     """Mean distinct routed experts per layer, by pass kind and size, with the independent bound
-    (configs without coreset, first timed repetition) and the ``run_ids`` read."""
+    (configs without coreset, first timed repetition); ``with_run_ids``: also the ``run_ids`` read (for
+    the chart's tooltips)."""
     if runs["n_experts"].drop_nulls().len() == 0:
         return pl.DataFrame()
     E, K = int(runs["n_experts"].drop_nulls()[0]), int(runs["top_k"].drop_nulls()[0])
@@ -397,6 +398,8 @@ def experts_by_pass(runs: pl.DataFrame) -> pl.DataFrame:
         .rename({"ux_kind": "kind", "ux_n": "n_tokens"})
         .sort("kind", "n_tokens")
     )
+    if not with_run_ids:
+        t = t.drop("run_ids")
     return t.with_columns(
         bound=pl.col("n_tokens").map_elements(lambda n: independent_bound(E, K, n), return_dtype=pl.Float64),
         E=pl.lit(E),

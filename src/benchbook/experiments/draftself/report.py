@@ -654,7 +654,7 @@ def derive(
                 default=str,
             )
         )
-    chart_paths = save_charts(acc, sp, ex, out)
+    chart_paths = save_charts(acc, sp, experts_by_pass(runs, with_run_ids=True), out)
     (out / "hosts.md").write_text(hosts_panel(Path(raw_dir).parent, "draftself", sess["session_id"]))
     nums = numbers(acc, sp, be, ex, c1, sess, manifest, str(manifest_path), by_config, runs)
     rates = decode_rates(runs)
