@@ -32,7 +32,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("draftself", ("draftself", "draftself.*")),
     ("experiments", ("experiments", "experiments.*")),
     ("ingest/audit", ("ingest", "ingest.*", "audit", "audit.*")),
-    ("site", ("site", "sitecheck", "sitepages", "writeup")),
+    ("site", ("site", "sitecheck", "sitepages", "pagemarks", "writeup")),
     ("tooling", ("imports", "layers", "stagedeps")),
     ("cli", ("cli", "__main__")),
 ]
@@ -52,6 +52,7 @@ REPORT = (
     "site",
     "sitecheck",
     "sitepages",
+    "pagemarks",
     "outputs",
     "writeup",
 )
