@@ -3,7 +3,8 @@
 The reports are rebuilt from the committed raw data into a temporary directory (as in
 ``test_registry_fixture``) and every saved ``*.vl.json`` spec is walked layer by layer.  A tooltip
 over data that carries an n-like column must show it; over data that carries interval columns
-(``ci_low*`` / ``*_ci_low`` and their ``high``) must show both; every quantitative field carries a
+(``ci_low*`` / ``*_ci_low`` and their ``high``) must show both, or the value with its interval as one text
+rounded by ``numfmt`` (a nominal field titled ``… [95% CI]``); every quantitative field carries a
 ``format`` (no raw floats such as 1.12810891386 on hover).  Model curves (no n in their data) only
 need a label.
 """
@@ -29,13 +30,18 @@ CHART_NAMES = {
     "speedup_vs_k",
     "experts_vs_bound",
     "offload_sweep",
+    "depth_speedup",
 }
+#: Charts whose tooltips show the point's value rounded by ``numfmt`` (a ``*_shown`` text field), the
+#: interval (or that there is none) and the run ids.
+ROUNDED = {"tau_vs_k", "speedup_vs_k", "experts_vs_bound", "offload_sweep", "depth_speedup"}
 
 
 def _build(root: Path, out: Path) -> None:
     from benchbook.experiments.draftself import report as draftself_report
     from benchbook.experiments.llama_bench import report as llama_bench_report
     from benchbook.experiments.offload import report as offload_report
+    from benchbook.experiments.spec_depth import report as spec_depth_report
     from benchbook.experiments.speculative import report as speculative_report
 
     params = yaml.safe_load((root / "params.yaml").read_text())
@@ -44,6 +50,7 @@ def _build(root: Path, out: Path) -> None:
     offload_report.build(
         {"report": {"confidence": 0.95}}, root=root, raw_dir=Path("data/raw"), reports_dir=out
     )
+    spec_depth_report.build({}, root=root, raw_dir=Path("data/raw"), reports_dir=out)
 
 
 @pytest.fixture(scope="module")
@@ -95,8 +102,54 @@ def test_tooltip_shows_configuration_n_interval_rounded(specs, name):
         assert any(f["type"] == "nominal" for f in tip), f"{where}: no configuration field"
         if N_LIKE & cols:
             assert N_LIKE & set(fields), f"{where}: data has {sorted(N_LIKE & cols)}, tooltip has no n"
+        shown_ci = any(f["type"] == "nominal" and "CI]" in (f.get("title") or "") for f in tip)
         for lo, hi in _interval_pairs(cols):
-            assert lo in fields and hi in fields, f"{where}: data has {lo}/{hi}, tooltip lacks them"
+            assert (lo in fields and hi in fields) or shown_ci, (
+                f"{where}: data has {lo}/{hi}, tooltip lacks them"
+            )
         for f in tip:
             if f["type"] == "quantitative":
                 assert "format" in f, f"{where}: {f['field']} has no format"
+
+
+@pytest.mark.parametrize("name", sorted(ROUNDED))
+def test_tooltip_shows_rounded_value_interval_and_run_ids(specs, name):
+    spec = specs[name]
+    tips = [tip for tip, cols in _tooltips(spec, spec.get("datasets", {})) if "run_ids_short" in cols]
+    assert tips, f"{name}: no tooltip over points with run ids"
+    for tip in tips:
+        fields = {f["field"]: f for f in tip}
+        assert "run_ids_short" in fields and fields["run_ids_short"]["title"].startswith("run ids")
+        shown = [f for f in tip if f["field"].endswith("_shown")]
+        assert shown and all(f["type"] == "nominal" for f in shown), f"{name}: no rounded value"
+        # the interval: in the shown value ("v [low, high]") or a field saying there is none
+        assert "interval" in fields or any("CI]" in f.get("title", "") for f in shown), name
+        assert N_LIKE & set(fields), name
+
+
+def test_tooltip_values_follow_numfmt(specs):
+    from benchbook.numfmt import fmt_interval, fmt_value
+
+    def points(name: str) -> list[dict]:
+        spec = specs[name]
+        rows = []
+        for node in [spec, *spec.get("layer", []), *spec.get("vconcat", [])]:
+            for sub in [node, *node.get("layer", [])]:
+                data = sub.get("data") or {}
+                rows += data.get("values", []) or spec.get("datasets", {}).get(data.get("name"), [])
+        return [r for r in rows if "run_ids_short" in r]
+
+    for r in points("speedup_vs_k"):
+        ci = (r["ci_low"], r["ci_high"]) if r["ci_low"] is not None else None
+        assert r["speedup_shown"] == fmt_interval(r["speedup"], ci)
+        assert "; AR " in r["run_ids_short"]
+    for r in points("tau_vs_k"):
+        assert r["tau_shown"] == fmt_value(r["tau"]) and r["interval"] == "none (pooled over runs)"
+    ok = [r for r in points("offload_sweep") if r["status"] == "ok"]
+    assert ok and all(r["rate_shown"].split(" [")[0] != "—" for r in ok)
+    # n_cpu_moe 7, tg on the GPU host: interval [126.5, 142.9], half-width 8.2, whose second significant
+    # digit is the first decimal: 134.4 [126.5, 142.9]
+    tg7 = next(r for r in ok if r["n_cpu_moe"] == 7 and r["test"] == "tg")
+    assert tg7["rate_shown"] == "134.4 [126.5, 142.9]"
+    depth = points("depth_speedup")
+    assert depth and all(r["speedup_shown"] == fmt_value(r["speedup"]) for r in depth)

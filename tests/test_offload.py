@@ -302,8 +302,9 @@ def test_committed_gpu_sweep_reads_unchanged(tmp_path, root):
     assert nums["offload-he3618a24-ncmoe7-tg-roofline"].value == 4.24
     assert all(n.build == "b11434 (unknown) cuda" for n in res["numbers"])
     md = (tmp_path / "rep/offload/sweep.md").read_text()
-    # log-scale intervals (issue 12); symmetric they were [126.2, 142.6] and [1093.9, 1332.3]
-    assert "| 7 | 7 of 24 | 134.4 [126.5, 142.9] | 1213.1 [1099.5, 1338.3] | 11,748 MiB |" in md
+    # log-scale intervals (issue 12); symmetric they were [126.2, 142.6] and [1093.9, 1332.3]; rounded by
+    # numfmt at the second significant digit of the half-width (8.2 -> 0.1; 119.4 -> 10), units in the header
+    assert "| 7 | 7 of 24 | 134.4 [126.5, 142.9] | 1,210 [1,100, 1,340] | 11,748 |" in md
     assert "fits from n_cpu_moe 7 up; n_cpu_moe 4 failed out of memory" in md
 
 

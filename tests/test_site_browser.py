@@ -321,8 +321,8 @@ def test_every_chart_becomes_a_vega_view_with_a_tooltip(visits, site_dir):
     _, seen = visits
     charts = [(p, spec, state) for p, v in seen.items() if p != "search" for spec, state in v["charts"]]
     # llama-bench 1, speculative 3, draft-self 3 (experts_vs_bound's element after its script), offload 1,
-    # planted 1
-    assert len(charts) == 9 and all(state == "vega" for _, _, state in charts), charts
+    # spec_depth 1, planted 1
+    assert len(charts) == 10 and all(state == "vega" for _, _, state in charts), charts
     tips = {
         (p, spec): tip
         for p, v in seen.items()
@@ -398,7 +398,7 @@ def test_tables_and_charts_fit_the_column_at_800_px(site_dir, browser):
     page = browser.page()
     page.call("Emulation.setDeviceMetricsOverride", width=800, height=900, deviceScaleFactor=1, mobile=False)
     facts = {}
-    for name in ("speculative.html", "draftself.html", "llama_bench.html"):
+    for name in ("speculative.html", "draftself.html", "llama_bench.html", "offload.html", "spec_depth.html"):
         page.goto((out / name).as_uri())
         page.wait_for(
             "[...document.querySelectorAll('.bb-chart')].every(e => e.dataset.rendered || e.dataset.error)"

@@ -69,12 +69,19 @@ NUMS = {
 
 
 def test_markers_follow_rule_order_and_skip_rules_said_once():
-    marks = sitepages.markers()
-    assert marks["cap_hit"] == "†1" and marks["high_variance"] == "†4" and marks["synthetic_inputs"] == "†17"
+    from benchbook import caveats
+
+    rules = list(caveats.RULES)
+    marks = sitepages.markers()  # no page order: caveats.RULES order
+    assert marks["cap_hit"] == "†1" and marks["high_variance"] == f"†{rules.index('high_variance') + 1}"
+    # a page that meets high_variance first numbers it 1, cap_hit 2, and every other rule after
+    paged = sitepages.markers(["high_variance", "cap_hit"])
+    assert (paged["high_variance"], paged["cap_hit"], paged[rules[1]]) == ("†1", "†2", "†3")
+    assert sorted(int(m[1:]) for m in paged.values()) == list(range(1, len(rules) + 1))
     # synthetic_inputs is on 9 of the 10 numbers of "e": said once, never marked
     assert sitepages.experiment_wide(NUMS, "e") == ["synthetic_inputs"]
     assert sitepages.marker_text(NUMS["e-a"], ["synthetic_inputs"]) == " †1"
-    assert sitepages.marker_text(NUMS["e-b"], ["synthetic_inputs"]) == " †1,4"
+    assert sitepages.marker_text(NUMS["e-b"], ["synthetic_inputs"], ["high_variance", "cap_hit"]) == " †1,2"
     assert sitepages.marker_text(NUMS["e-c"], ["synthetic_inputs"]) == ""
 
 
@@ -85,7 +92,7 @@ def test_variables_hold_the_interval_the_marker_and_a_unitless_cell_variant():
         '"n=3, 95% CI [60, 85] (student-t over per-repetition rates); caveats: cap_hit, synthetic_inputs")'
     )
     assert v["e-a__v"].startswith("[73 &#91;60, 85&#93; †1](provenance/e.qmd#n-e-a ")
-    assert v["e-b__v"].startswith("[0.481 †1,4](")
+    assert v["e-b__v"].startswith("[0.481 †1,4](")  # no page order given: caveats.RULES order
     assert v["e-c"].startswith("[1.00](")
 
 
@@ -105,6 +112,12 @@ def test_legend_names_each_marker_once_with_counts_and_links():
     assert lines[1].startswith("- **†1** [cap_hit](provenance.qmd#c-cap_hit) (warning, 2 of 10 numbers) — ")
     assert lines[2].startswith("- **†4** [high_variance](provenance.qmd#c-high_variance) (")
     assert len(lines) == 3
+    # in a page's order: the legend follows it, numbered from 1
+    paged = [
+        x for x in sitepages.legend_md(NUMS, "e", ["high_variance", "cap_hit"]).splitlines() if x[:2] == "- "
+    ]
+    assert paged[1].startswith("- **†1** [high_variance](provenance.qmd#c-high_variance) (warning, 1 of 10")
+    assert paged[2].startswith("- **†2** [cap_hit](provenance.qmd#c-cap_hit) (warning, 2 of 10 numbers)")
 
 
 def test_what_was_measured_comes_from_the_records():

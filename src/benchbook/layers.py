@@ -23,13 +23,16 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
         ("", "paths", "records", "schemas", "migrations", "session", "provenance", "jsonl", "measured"),
     ),
     ("stats", ("stats", "identity")),
-    ("report engine", ("caveats", "numbers", "charts", "escape", "hosts", "wording", "numfmt", "numtable")),
+    (
+        "report engine",
+        ("caveats", "numbers", "charts", "escape", "hosts", "wording", "numfmt", "numtable", "outputs"),
+    ),
     ("llamacpp", ("llamacpp", "llamacpp.*")),
     ("resolve", ("resolve",)),
     ("draftself", ("draftself", "draftself.*")),
     ("experiments", ("experiments", "experiments.*")),
     ("ingest/audit", ("ingest", "ingest.*", "audit", "audit.*")),
-    ("site", ("site", "sitecheck", "sitepages", "outputs", "writeup")),
+    ("site", ("site", "sitecheck", "sitepages", "pagemarks", "writeup")),
     ("tooling", ("imports", "layers", "stagedeps")),
     ("cli", ("cli", "__main__")),
 ]
@@ -49,6 +52,7 @@ REPORT = (
     "site",
     "sitecheck",
     "sitepages",
+    "pagemarks",
     "outputs",
     "writeup",
 )

@@ -125,29 +125,30 @@ def preview_html(text: str, highlight_from: int | None) -> str:
     return html_text(cut[:highlight_from]) + "<mark>" + html_text(cut[highlight_from:]) + "</mark>" + more
 
 
-def outputs_md(rows: list[OutputRow]) -> str:
-    """Markdown with one raw HTML block per prompt: the baseline output, then per configuration its
-    repetitions grouped by output (sha256, tokens): a diverging output in full (first 300 characters)
-    with its first differing token index and the text from there highlighted; outputs with exactly the
-    baseline's tokens listed in a collapsed ``<details>``."""
+def outputs_md(rows: list[OutputRow], baseline: str = "baseline", anchor: str = "out") -> str:
+    """Markdown with one raw HTML block per prompt: the baseline output (``config_id == baseline``), then
+    per configuration its repetitions grouped by output (sha256, tokens): a diverging output in full
+    (first 300 characters) with its first differing token index and the text from there highlighted;
+    outputs with exactly the baseline's tokens listed in a collapsed ``<details>``.  ``anchor``: the
+    prefix of each prompt heading's id (``<anchor>-<prompt>``)."""
     if not rows:
-        return "No speculative-decoding outputs in the cited sessions.\n"
+        return "No outputs in the cited sessions.\n"
     out = []
     for prompt in sorted({r.prompt_id for r in rows}):
         mine = [r for r in rows if r.prompt_id == prompt]
-        base = [r for r in mine if r.config_id == "baseline"]
-        parts = [f'<h3 id="out-{html_text(prompt)}">Prompt <code>{html_text(prompt)}</code></h3>']
+        base = [r for r in mine if r.config_id == baseline]
+        parts = [f'<h3 id="{anchor}-{html_text(prompt)}">Prompt <code>{html_text(prompt)}</code></h3>']
         for b_sha in sorted({b.sha256 for b in base}):
             b = next(x for x in base if x.sha256 == b_sha)
             reps = ",".join(str(x.rep) for x in base if x.sha256 == b_sha)
             parts.append(
-                f"<p><b>baseline</b> (repetitions {reps}): {b.n_tokens} tokens, "
+                f"<p><b>{html_text(baseline)}</b> (repetitions {reps}): {b.n_tokens} tokens, "
                 f"stop {html_text(b.stop_type)}, sha256 <code>{html_text(b.sha256)}</code></p>"
                 f'<pre class="bb-output">{preview_html(b.content, None)}</pre>'
             )
         items: list[str] = []
         same: list[str] = []
-        for config in sorted({row.config_id for row in mine} - {"baseline"}):
+        for config in sorted({row.config_id for row in mine} - {baseline}):
             runs = [row for row in mine if row.config_id == config]
             for sha in sorted({row.sha256 for row in runs}):
                 group = [row for row in runs if row.sha256 == sha]

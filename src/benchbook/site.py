@@ -30,12 +30,13 @@ from pathlib import Path
 
 import yaml
 
-from . import outputs, sitepages
+from . import outputs, pagemarks, sitepages
 from .escape import markdown_text
 from .numbers import load_all
 from .numfmt import fmt_interval, fmt_number
 from .sitecheck import (
     CELL_SUFFIX,
+    CFG_SUFFIX,
     PageLinks,
     notebook_html_outputs,
     page_links,
@@ -79,11 +80,18 @@ def renderer() -> tuple[str, str]:
     return "smalldocs", sd
 
 
-def variable_link(num: dict, said_once: tuple[str, ...] | list[str] = (), *, unit: bool = True) -> str:
+def variable_link(
+    num: dict,
+    said_once: tuple[str, ...] | list[str] = (),
+    *,
+    unit: bool = True,
+    order: list[str] | None = None,
+) -> str:
     """The ``_variables.yml`` value for one number: ``[121.0 [117.6, 125.3] tok/s †2](provenance/EXP.qmd#n-KEY
     "title")``, value and interval rounded by ``numfmt.fmt_interval``; ``unit=False`` leaves the unit out
     (the ``KEY__v`` variant, for table cells under a header naming the unit).  The marker names the
-    caveats of this number that are not ``said_once`` for its experiment; the title states n, the
+    caveats of this number that are not ``said_once`` for its experiment (or its row), numbered by the
+    page's ``order`` (``sitepages.markers``); the title states n, the
     interval, its method and unit of replication (``ci_method``, ``replication`` when present) and the
     caveat rule names."""
     ci = num.get("ci95")
@@ -99,12 +107,26 @@ def variable_link(num: dict, said_once: tuple[str, ...] | list[str] = (), *, uni
         title += "; caveats: " + ", ".join(num["caveats"])
     title = title.replace('"', "'").replace("\\", "/")
     text = markdown_text(fmt_number(num, unit=unit))  # the unit comes from records
-    mark = markdown_text(sitepages.marker_text(num, list(said_once)))
+    mark = markdown_text(sitepages.marker_text(num, list(said_once), order))
     return f'[{text}{mark}]({sitepages.provenance_href(num)} "{title}")'
 
 
-def variables(nums: dict[str, dict]) -> dict[str, str]:
-    """Every ``_variables.yml`` entry: ``KEY`` (with unit, for prose) and ``KEY__v`` (without, for tables).
+def cfg_link(rules: list[str], order: list[str] | None) -> str:
+    """The ``_variables.yml`` value of a ``PREFIX__cfg`` row label (``pagemarks``): the markers of
+    ``rules``, linking to the first rule's definition, its title naming them; empty when none."""
+    if not rules:
+        return ""
+    marks = sitepages.markers(order)
+    ids = sorted(int(marks[r][1:]) for r in rules)
+    title = "said once for this configuration's numbers in this row: " + ", ".join(rules)
+    return f'[†{",".join(map(str, ids))}](provenance.qmd#c-{rules[0]} "{title}")'
+
+
+def variables(nums: dict[str, dict], marks: pagemarks.PageMarks | None = None) -> dict[str, str]:
+    """Every ``_variables.yml`` entry: ``KEY`` (with unit, for prose) and ``KEY__v`` (without, for tables),
+    markers numbered per page and a cell's markers without those its row's label says (``marks``,
+    from ``pagemarks.page_marks``; default: ``caveats.RULES`` order, no row labels); and one
+    ``PREFIX__cfg`` per row label (``cfg_link``).
 
     Raises:
         SiteError: a registry key already ends in ``__v`` (its cell variant would collide).
@@ -114,23 +136,30 @@ def variables(nums: dict[str, dict]) -> dict[str, str]:
         raise SiteError(
             f"registry keys end in {CELL_SUFFIX!r}, the table-cell suffix: {clash[:5]}; fix: rename them"
         )
-    wide = {
-        exp: sitepages.experiment_wide(nums, exp)
-        for exp in {n.get("experiment") for n in nums.values()}
-        if exp
-    }
+    wide = experiment_wide_rules(nums)
+    marks = marks or pagemarks.PageMarks()
     out = {}
     for k, v in sorted(nums.items()):
-        said = wide.get(v.get("experiment") or "", [])
-        out[k] = variable_link(v, said)
-        out[k + CELL_SUFFIX] = variable_link(v, said, unit=False)
+        exp = v.get("experiment") or ""
+        said = wide.get(exp, [])
+        order = marks.order.get(exp)
+        out[k] = variable_link(v, said, order=order)
+        out[k + CELL_SUFFIX] = variable_link(v, [*said, *marks.cell_said.get(k, [])], unit=False, order=order)
+    for prefix, (exp, rules) in sorted(marks.cfg.items()):
+        out[prefix + CFG_SUFFIX] = cfg_link(rules, marks.order.get(exp))
     return out
 
 
-def caveats_md(nums: dict[str, dict], experiment: str) -> str:
-    """The caveat legend of ``experiment``'s page (``sitepages.legend_md``): markers, rule names linking
-    to their definitions, and the rules said once for the whole experiment."""
-    return sitepages.legend_md(nums, experiment)
+def experiment_wide_rules(nums: dict[str, dict]) -> dict[str, list[str]]:
+    """Each experiment's rules said once for its whole page (``sitepages.experiment_wide``)."""
+    exps = {n.get("experiment") for n in nums.values() if n.get("experiment")}
+    return {exp: sitepages.experiment_wide(nums, exp) for exp in exps if exp}
+
+
+def caveats_md(nums: dict[str, dict], experiment: str, order: list[str] | None = None) -> str:
+    """The caveat legend of ``experiment``'s page (``sitepages.legend_md``): markers in the page's
+    ``order``, rule names linking to their definitions, and the rules said once for the whole experiment."""
+    return sitepages.legend_md(nums, experiment, order)
 
 
 def generate(root: Path, *, raw_root: Path | None = None) -> dict:
@@ -138,16 +167,31 @@ def generate(root: Path, *, raw_root: Path | None = None) -> dict:
     ``reports/numbers`` and the snapshot store (``<raw_root>/data/raw/snapshots``); return the numbers.
 
     Per experiment: ``_generated/<experiment>-measured.md`` ("what was measured", included at the top
-    of its page) and ``_generated/<experiment>-caveats.md`` (its caveat legend); and
-    ``_generated/speculative-outputs.md``: the model outputs of the cited sessions (``benchbook.outputs``)."""
+    of its page) and ``_generated/<experiment>-caveats.md`` (its caveat legend, markers numbered per page and
+    row labels ``PREFIX__cfg`` from ``pagemarks``); and ``_generated/speculative-outputs.md``: the model
+    outputs of the cited sessions (``benchbook.outputs``).
+
+    Raises:
+        SiteError: a row label ``{{< var PREFIX__cfg >}}`` names a prefix no registry key starts with."""
     nums = load_all(root / "reports" / "numbers")
     snapshots = sitepages.read_snapshots(Path(raw_root or root) / "data" / "raw" / "snapshots")
-    (root / "_variables.yml").write_text(
-        "# generated by benchbook.site from reports/numbers — do not edit\n"
-        + yaml.safe_dump(variables(nums), allow_unicode=True, width=10_000)
-    )
+    spec_raw = Path(raw_root or root) / "data" / "raw" / "speculative"
     gen = root / GEN
     gen.mkdir(exist_ok=True)
+    # the outputs part first: pages include it, and the marker order reads the pages with their includes
+    (gen / "speculative-outputs.md").write_text(
+        outputs.speculative_outputs_md(spec_raw, nums) if spec_raw.is_dir() else "No raw outputs here.\n"
+    )
+    marks = pagemarks.page_marks(root, sources(root), nums, experiment_wide_rules(nums))
+    _fail(
+        "row labels {{< var PREFIX__cfg >}} name a configuration prefix no registry key starts with",
+        marks.unknown_cfg,
+        "correct PREFIX to the registry keys' common start (before the `-` that ends it)",
+    )
+    (root / "_variables.yml").write_text(
+        "# generated by benchbook.site from reports/numbers — do not edit\n"
+        + yaml.safe_dump(variables(nums, marks), allow_unicode=True, width=10_000)
+    )
     (gen / "provenance.md").write_text(sitepages.provenance_index_md(nums))
     prov = root / sitepages.PROVENANCE_DIR
     if prov.is_dir():
@@ -155,12 +199,8 @@ def generate(root: Path, *, raw_root: Path | None = None) -> dict:
     prov.mkdir()
     for exp in sorted({n.get("experiment") or "other" for n in nums.values()}):
         (prov / f"{exp}.qmd").write_text(sitepages.provenance_page(nums, exp, snapshots))
-        (gen / f"{exp}-caveats.md").write_text(caveats_md(nums, exp))
+        (gen / f"{exp}-caveats.md").write_text(caveats_md(nums, exp, marks.order.get(exp)))
         (gen / f"{exp}-measured.md").write_text(sitepages.measured_md(nums, exp, snapshots))
-    spec_raw = Path(raw_root or root) / "data" / "raw" / "speculative"
-    (gen / "speculative-outputs.md").write_text(
-        outputs.speculative_outputs_md(spec_raw, nums) if spec_raw.is_dir() else "No raw outputs here.\n"
-    )
     name, _ = renderer()
     (gen / "renderer.md").write_text(
         f"This site was built by **{name}** "

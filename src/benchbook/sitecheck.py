@@ -32,6 +32,9 @@ from .numbers import cited_sha256
 VAR = re.compile(r"\{\{<\s*var\s+([^\s>]+)\s*>\}\}")
 #: ``{{< var KEY__v >}}``: the number of ``KEY`` without its unit, for a table whose header names the unit.
 CELL_SUFFIX = "__v"
+#: ``{{< var PREFIX__cfg >}}``: a table row's label naming the caveats said once for the numbers of one
+#: configuration in that row (``benchbook.pagemarks``); not a number, so no provenance link is expected.
+CFG_SUFFIX = "__cfg"
 
 
 def base_key(var: str) -> str:
@@ -64,7 +67,7 @@ def page_vars(source: Path, root: Path, _seen: tuple[Path, ...] = ()) -> Counter
     if source in _seen or not source.is_file():
         return Counter()
     text = source.read_text(errors="replace")
-    keys = Counter(base_key(k) for k in VAR.findall(text))
+    keys = Counter(base_key(k) for k in VAR.findall(text) if not k.endswith(CFG_SUFFIX))
     for inc in INCLUDE.findall(text):
         path = root / inc.lstrip("/") if inc.startswith("/") else source.parent / inc
         keys += page_vars(path.resolve(), root, (*_seen, source))

@@ -8,9 +8,10 @@ returns Markdown that both renderers read unchanged.  Strings that come from rec
 * ``measured_md``: the "What was measured" block that opens an experiment page: hosts with their
   hardware, builds, model files by name with sha256, dates, n, the interval method (``ci_method``)
   and the unit of replication (``replication``, when the registry has it), and what each unit means.
-* ``markers``: one marker per caveat rule, the same on every page (``†1`` … in ``caveats.RULES``
-  order); ``marker_text`` is what a number's link text carries: only the rules attached to that
-  number, minus the rules said once for its whole experiment (``experiment_wide``).
+* ``markers``: one marker per caveat rule, ``†1`` … in the order a page meets them (``order``, from
+  ``benchbook.pagemarks``: per page, first appearance first), else in ``caveats.RULES`` order;
+  ``marker_text`` is what a number's link text carries: only the rules attached to that number, minus
+  the rules said once for its whole experiment (``experiment_wide``) or for its row's configuration.
 * ``legend_md``: the per-page legend: marker, rule name linking to its definition, one sentence, and
   how many of the page's numbers carry it.
 * ``provenance_page``: one compact page per experiment (``provenance/<experiment>.qmd``).
@@ -59,9 +60,11 @@ def provenance_href(num: dict) -> str:
     return f"{PROVENANCE_DIR}/{num.get('experiment') or 'other'}.qmd#n-{num['key']}"
 
 
-def markers() -> dict[str, str]:
-    """Rule id -> its marker, ``†1``, ``†2`` … in ``caveats.RULES`` order (stable across pages)."""
-    return {rule_id: f"†{i}" for i, rule_id in enumerate(caveats_mod.RULES, start=1)}
+def markers(order: list[str] | None = None) -> dict[str, str]:
+    """Rule id -> its marker, ``†1``, ``†2`` … in ``order`` (a page's order of first appearance,
+    ``pagemarks``), rules not in it after, in ``caveats.RULES`` order (the default order)."""
+    ids = [*(order or []), *(r for r in caveats_mod.RULES if r not in (order or []))]
+    return {rule_id: f"†{i}" for i, rule_id in enumerate(ids, start=1)}
 
 
 #: A rule attached to at least this share of an experiment's numbers is said once for the page (with
@@ -102,11 +105,12 @@ def _said_once(nums: dict[str, dict], experiment: str, rule_id: str, link: str) 
     return f"[{rule_id}]({link}#c-{rule_id}) ({r.severity}): {scope}"
 
 
-def marker_text(num: dict, said_once: list[str]) -> str:
-    """`` †1,3``: the markers of ``num``'s caveats not in ``said_once`` (empty string when none)."""
-    marks = markers()
-    ids = [marks[c][1:] for c in num.get("caveats", []) if c in marks and c not in said_once]
-    return f" †{','.join(ids)}" if ids else ""
+def marker_text(num: dict, said_once: list[str], order: list[str] | None = None) -> str:
+    """`` †1,3``: the markers (numbered by ``order``, see ``markers``) of ``num``'s caveats not in
+    ``said_once``, ascending (empty string when none)."""
+    marks = markers(order)
+    ids = sorted(int(marks[c][1:]) for c in set(num.get("caveats", [])) if c in marks and c not in said_once)
+    return f" †{','.join(map(str, ids))}" if ids else ""
 
 
 def _first_sentence(doc: str) -> str:
@@ -115,22 +119,23 @@ def _first_sentence(doc: str) -> str:
     return text if end < 0 else text[: end + 1]
 
 
-def legend_md(nums: dict[str, dict], experiment: str) -> str:
+def legend_md(nums: dict[str, dict], experiment: str, order: list[str] | None = None) -> str:
     """The caveat legend of one experiment's page (Markdown): rules said once for the whole
-    experiment, then one line per marker used on the page, each rule linking to its definition."""
+    experiment, then one line per marker used on the page in marker order (``order``, see ``markers``),
+    each rule linking to its definition."""
     mine = {k: n for k, n in nums.items() if n.get("experiment") == experiment}
     if not any(n.get("caveats") for n in mine.values()):
         return "No caveat rule fired for these numbers.\n"
     wide = experiment_wide(nums, experiment)
     counts = Counter(c for n in mine.values() for c in n.get("caveats", []) if c not in wide)
-    marks = markers()
+    marks = markers(order)
     out = []
     for c in wide:
         out.append(
             f"- **Said once, not marked:** {_said_once(nums, experiment, c, 'provenance.qmd')} — "
             f"{_first_sentence(caveats_mod.RULES[c].doc)}"
         )
-    for c in caveats_mod.RULES:
+    for c in sorted(marks, key=lambda rule: int(marks[rule][1:])):
         if counts.get(c):
             r = caveats_mod.RULES[c]
             out.append(
@@ -334,7 +339,6 @@ def provenance_index_md(nums: dict[str, dict]) -> str:
     out = ["## Numbers by experiment\n"]
     out += [f"- [{exp}]({PROVENANCE_DIR}/{exp}.qmd): {c} numbers" for exp, c in sorted(counts.items())]
     out.append("\n## Caveat rules {#caveat-rules}\n")
-    marks = markers()
-    for r in caveats_mod.RULES.values():
-        out.append(f"### {marks[r.id]} {r.id} {{#c-{r.id}}}\n\n*{r.severity}* — {' '.join(r.doc.split())}\n")
+    for r in caveats_mod.RULES.values():  # markers are numbered per page: none here
+        out.append(f"### {r.id} {{#c-{r.id}}}\n\n*{r.severity}* — {' '.join(r.doc.split())}\n")
     return "\n".join(out)

@@ -382,15 +382,16 @@ def speedup(runs: pl.DataFrame, costs: pl.DataFrame, confidence: float = 0.95) -
     return res.sort("prompt_class", "verify", "draft", "k", "config_name")  # a total order
 
 
-def experts_by_pass(runs: pl.DataFrame) -> pl.DataFrame:
+def experts_by_pass(runs: pl.DataFrame, with_run_ids: bool = False) -> pl.DataFrame:
     """Mean distinct routed experts per layer, by pass kind and size, with the independent bound
-    (configs without coreset)."""
+    (configs without coreset, first timed repetition); ``with_run_ids``: also the ``run_ids`` read (for
+    the chart's tooltips)."""
     if runs["n_experts"].drop_nulls().len() == 0:
         return pl.DataFrame()
     E, K = int(runs["n_experts"].drop_nulls()[0]), int(runs["top_k"].drop_nulls()[0])
     x = (
         runs.filter(pl.col("coreset_mass").is_null() & (pl.col("rep") == pl.col("rep").min()))
-        .select("ux_kind", "ux_n", "ux_mean", "ux_passes")
+        .select("run_id", "ux_kind", "ux_n", "ux_mean", "ux_passes")
         .explode("ux_kind", "ux_n", "ux_mean", "ux_passes")
         .drop_nulls()
     )
@@ -399,10 +400,13 @@ def experts_by_pass(runs: pl.DataFrame) -> pl.DataFrame:
         .agg(
             unique_experts=(pl.col("ux_mean") * pl.col("ux_passes")).sum() / pl.col("ux_passes").sum(),
             passes=pl.col("ux_passes").sum(),
+            run_ids=pl.col("run_id").unique().sort(),
         )
         .rename({"ux_kind": "kind", "ux_n": "n_tokens"})
         .sort("kind", "n_tokens")
     )
+    if not with_run_ids:
+        t = t.drop("run_ids")
     return t.with_columns(
         bound=pl.col("n_tokens").map_elements(lambda n: independent_bound(E, K, n), return_dtype=pl.Float64),
         E=pl.lit(E),
@@ -423,3 +427,39 @@ def load(raw_dir: Path) -> pl.DataFrame:
     """The tidy table of the experiment: the run records of the latest completed session under
     ``raw_dir/draftself`` (``load_runs``)."""
     return load_runs(Path(raw_dir) / "draftself", "latest")[0]
+
+
+def decode_rates(runs: pl.DataFrame, confidence: float = 0.95) -> pl.DataFrame:
+    """Decode rate (tok/s, the run records' ``decode_tps``: generated tokens after the prefill token ÷
+    ``decode_wall_ns``) of every configuration, AR included, per prompt class: both sides of each
+    speedup.
+
+    One row per (config, prompt class): ``decode_tps`` = the mean of the per-prompt mean rates (each the
+    mean of that prompt's per-repetition rates, llama-bench's ``avg_ts`` definition; with equal
+    repetitions per prompt it is the mean of every per-repetition rate), ``sd`` and the log-scale
+    Student-t interval ``ci_low``/``ci_high`` over the per-prompt means (``stats.sample_interval``; none
+    below 3 prompts): the unit of replication is the prompt, as for the speedups, since the repetitions
+    of one prompt time one deterministic output.  Also ``n`` (prompts), ``n_timings`` (runs) and the cited
+    ``run_ids``/``lines``/``file``.  Sorted by prompt class, decoder, verify, draft, k, config name."""
+    out = []
+    group = ["config_name", "decoder", "k", "verify", "draft", "prompt_class"]
+    for key, g in _class(runs).group_by(*group):
+        per_prompt = g.group_by("prompt_id").agg(pl.col("decode_tps").mean()).sort("prompt_id")
+        mean, sd, ci = stats.sample_interval(per_prompt["decode_tps"].to_list(), confidence, log=True)
+        out.append(
+            {
+                **dict(zip(group, key, strict=True)),
+                "decode_tps": mean,
+                "sd": sd,
+                "ci_low": ci[0] if ci else None,
+                "ci_high": ci[1] if ci else None,
+                "n": per_prompt.height,
+                "n_timings": g.height,
+                "lines": g["_line"].to_list(),
+                "file": g["_file"][0],
+                "run_ids": g["run_id"].to_list(),
+            }
+        )
+    return pl.DataFrame(out, infer_schema_length=None).sort(
+        "prompt_class", "decoder", "verify", "draft", "k", "config_name"
+    )

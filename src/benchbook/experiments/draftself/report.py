@@ -17,7 +17,7 @@ import polars as pl
 from benchbook import caveats, charts, measured
 from benchbook.hosts import hosts_panel
 from benchbook.numbers import Number, line_ranges, make_key, publish
-from benchbook.numfmt import fmt_interval
+from benchbook.numfmt import fmt_interval, fmt_value
 from benchbook.provenance import read_snapshots
 
 from . import sessioncheck
@@ -26,6 +26,7 @@ from .analysis import (
     analytic_tau,
     break_even,
     caveat_table,
+    decode_rates,
     experts_by_pass,
     load_runs,
     pass_costs,
@@ -33,7 +34,76 @@ from .analysis import (
     speedup,
     steady_state,
 )
+from .outputs import session_outputs_md
 from .statements import best_sentence, equality_sentence, per_prompt_markdown
+
+
+def run_ids_text(ids: list[str], limit: int = 6) -> str:
+    """Run ids for a tooltip: the first 8 characters of each (``limit`` at most, then how many more).
+
+    >>> run_ids_text(["a" * 32, "b" * 32]), run_ids_text(["abcdefghij"] * 3, limit=1)
+    ('aaaaaaaa bbbbbbbb', 'abcdefgh … (+2 more)')
+    """
+    shown = " ".join(i[:8] for i in ids[:limit])
+    return shown + (f" … (+{len(ids) - limit} more)" if len(ids) > limit else "")
+
+
+#: The tooltip's interval field of a value published without one (pooled over runs).
+NO_INTERVAL = "none (pooled over runs)"
+
+
+def tau_points(b: pl.DataFrame) -> list[dict]:
+    """The τ chart's points (one per configuration and prompt class of ``acceptance``'s table ``b``), with
+    the tooltip fields: τ and α̂ rounded by ``numfmt`` (three significant digits: no interval), the runs."""
+    rows = b.select(
+        "config_name", "prompt_class", "k", "verify", "draft", "tau", "alpha_mle", "runs", "run_ids"
+    ).to_dicts()
+    for row in rows:
+        row["tau_shown"] = fmt_value(float(row["tau"]))
+        row["alpha_shown"] = fmt_value(float(row["alpha_mle"]))
+        row["interval"] = NO_INTERVAL
+        row["run_ids_short"] = run_ids_text(row.pop("run_ids"))
+    return rows
+
+
+def speedup_points(sp: pl.DataFrame) -> list[dict]:
+    """The speedup chart's points (one-pass draft, no coreset), with the tooltip fields: the speedup and
+    its 95% interval and the cost-model prediction rounded by ``numfmt``, the draft-self and AR run ids."""
+    rows = (
+        sp.filter(pl.col("coreset_mass").is_null() & (pl.col("draft") == "one_pass"))
+        .select(
+            "config_name",
+            "k",
+            "verify",
+            "prompt_class",
+            "speedup",
+            "ci_low",
+            "ci_high",
+            "predicted",
+            "n",
+            "run_ids",
+            "ar_run_ids",
+        )
+        .to_dicts()
+    )
+    for row in rows:  # the page's rounding rule (numfmt) in the tooltip
+        ci = (row["ci_low"], row["ci_high"]) if row["ci_low"] is not None else None
+        row["speedup_shown"] = fmt_interval(row["speedup"], ci)
+        row["predicted_shown"] = fmt_value(float(row["predicted"]))
+        ar = list(dict.fromkeys(row.pop("ar_run_ids")))
+        row["run_ids_short"] = run_ids_text(row.pop("run_ids"), 3) + "; AR " + run_ids_text(ar, 3)
+    return rows
+
+
+def experts_points(ex: pl.DataFrame) -> list[dict]:
+    """The experts chart's points (``experts_by_pass``), with the tooltip fields rounded by ``numfmt``."""
+    rows = ex.to_dicts()
+    for row in rows:
+        row["unique_shown"] = fmt_value(float(row["unique_experts"]))
+        row["bound_shown"] = fmt_value(float(row["bound"]))
+        row["interval"] = "none (pooled over passes)"
+        row["run_ids_short"] = run_ids_text(row.pop("run_ids", None) or [])
+    return rows
 
 
 def chart_tau(acc: pl.DataFrame) -> alt.Chart:
@@ -47,13 +117,7 @@ def chart_tau(acc: pl.DataFrame) -> alt.Chart:
             {"prompt_class": cls[0], "k": k, "tau": analytic_tau(a, k), "alpha": a} for k in range(1, 16)
         ]
     pts = (
-        alt.Chart(
-            alt.Data(
-                values=b.select(
-                    "config_name", "prompt_class", "k", "verify", "draft", "tau", "alpha_mle", "runs"
-                ).to_dicts()
-            )
-        )
+        alt.Chart(alt.Data(values=tau_points(b)))
         .mark_point(size=70, filled=True)
         .encode(
             x=alt.X("k:Q", title="drafted tokens per block (k)"),
@@ -61,14 +125,16 @@ def chart_tau(acc: pl.DataFrame) -> alt.Chart:
             color="prompt_class:N",
             shape="prompt_class:N",  # a symbol per prompt class as well as a colour
             tooltip=[
-                alt.Tooltip("config_name:N"),
+                alt.Tooltip("config_name:N", title="configuration"),
                 alt.Tooltip("prompt_class:N"),
                 alt.Tooltip("k:Q", format="d"),
                 alt.Tooltip("verify:N"),
                 alt.Tooltip("draft:N"),
-                alt.Tooltip("tau:Q", format=".2f", title="τ (pooled over runs; no interval)"),
-                alt.Tooltip("alpha_mle:Q", format=".3f", title="α̂ (MLE)"),
+                alt.Tooltip("tau_shown:N", title="τ (tok/verify step)"),
+                alt.Tooltip("interval:N", title="95% interval"),
+                alt.Tooltip("alpha_shown:N", title="α̂ (MLE)"),
                 alt.Tooltip("runs:Q", format="d", title="n (runs)"),
+                alt.Tooltip("run_ids_short:N", title="run ids"),
             ],
         )
     )
@@ -88,16 +154,7 @@ def chart_tau(acc: pl.DataFrame) -> alt.Chart:
 
 
 def chart_speedup(sp: pl.DataFrame) -> alt.Chart:
-    d = (
-        sp.filter(pl.col("coreset_mass").is_null() & (pl.col("draft") == "one_pass"))
-        .select(
-            "config_name", "k", "verify", "prompt_class", "speedup", "ci_low", "ci_high", "predicted", "n"
-        )
-        .to_dicts()
-    )
-    for row in d:  # the page's rounding rule (numfmt) in the tooltip
-        ci = (row["ci_low"], row["ci_high"]) if row["ci_low"] is not None else None
-        row["speedup_shown"] = fmt_interval(row["speedup"], ci)
+    d = speedup_points(sp)
     base = alt.Chart(alt.Data(values=d)).encode(
         x=alt.X("k:Q", title="k"), color="prompt_class:N", strokeDash="verify:N"
     )
@@ -105,15 +162,14 @@ def chart_speedup(sp: pl.DataFrame) -> alt.Chart:
         y=alt.Y("speedup:Q", title="decode speedup vs AR (×)"),
         shape="prompt_class:N",
         tooltip=[
-            alt.Tooltip("config_name:N"),
+            alt.Tooltip("config_name:N", title="configuration"),
             alt.Tooltip("prompt_class:N"),
             alt.Tooltip("k:Q", format="d"),
             alt.Tooltip("verify:N"),
             alt.Tooltip("speedup_shown:N", title="speedup × [95% CI]"),
-            alt.Tooltip("ci_low:Q", format=".3f", title="95% CI low"),
-            alt.Tooltip("ci_high:Q", format=".3f", title="95% CI high"),
-            alt.Tooltip("n:Q", format="d"),
-            alt.Tooltip("predicted:Q", format=".3f", title="cost-model prediction (×)"),
+            alt.Tooltip("n:Q", format="d", title="n (prompts)"),
+            alt.Tooltip("predicted_shown:N", title="cost-model prediction (×)"),
+            alt.Tooltip("run_ids_short:N", title="run ids (draft-self, then AR)"),
         ],
     )
     err = base.mark_errorbar().encode(y=alt.Y("ci_low:Q", title="decode speedup vs AR (×)"), y2="ci_high:Q")
@@ -125,7 +181,7 @@ def chart_speedup(sp: pl.DataFrame) -> alt.Chart:
 
 
 def chart_experts(ex: pl.DataFrame) -> alt.Chart:
-    d = ex.to_dicts()
+    d = experts_points(ex)
     pts = (
         alt.Chart(alt.Data(values=d))
         .mark_point(filled=True, size=70)
@@ -135,11 +191,13 @@ def chart_experts(ex: pl.DataFrame) -> alt.Chart:
             color="kind:N",
             shape="kind:N",
             tooltip=[
-                alt.Tooltip("kind:N"),
+                alt.Tooltip("kind:N", title="pass kind"),
                 alt.Tooltip("n_tokens:Q", format="d", title="tokens in the pass"),
-                alt.Tooltip("unique_experts:Q", format=".2f", title="distinct experts per layer"),
-                alt.Tooltip("bound:Q", format=".2f", title="E·(1−(1−K/E)^n)"),
+                alt.Tooltip("unique_shown:N", title="distinct experts per layer"),
+                alt.Tooltip("interval:N", title="95% interval"),
+                alt.Tooltip("bound_shown:N", title="E·(1−(1−K/E)^n)"),
                 alt.Tooltip("passes:Q", format=",d", title="n (passes)"),
+                alt.Tooltip("run_ids_short:N", title="run ids"),
             ],
         )
     )
@@ -461,6 +519,47 @@ def numbers(
     return out
 
 
+def rate_numbers(
+    rates: pl.DataFrame, sess: dict, manifest: dict, by_config: dict[str, list[str]], runs: pl.DataFrame
+) -> list[Number]:
+    """``draftself-<config>-<class>-decode_tps``: the decode rate of every configuration, AR included
+    (``analysis.decode_rates``), so that a speedup is shown beside both of its sides.  Each cites exactly
+    its runs; interval log-scale Student-t over prompts (none below 3 prompts); caveats those of its
+    configuration (``by_config``)."""
+    out = []
+    for r in rates.iter_rows(named=True):
+        ci = [round(r["ci_low"], 3), round(r["ci_high"], 3)] if r["ci_low"] is not None else None
+        out.append(
+            Number(
+                key=make_key("draftself", r["config_name"], r["prompt_class"]) + "-decode_tps",
+                value=round(r["decode_tps"], 3),
+                unit="tok/s",
+                n=r["n"],
+                sd=None if r["sd"] is None else round(r["sd"], 3),
+                ci95=ci,
+                ci_method="Student-t on the log scale over prompts of the per-prompt mean decode rate (mean "
+                "of its repetitions' rates)"
+                if ci
+                else "none: n < 3",
+                replication="prompts",
+                label=f"decode rate (generated tokens after the first ÷ decode time), {r['config_name']}, "
+                f"{r['prompt_class']} ({r['n']} prompts, {r['n_timings']} runs)",
+                computation="experiments.draftself.analysis.decode_rates",
+                caveats=by_config[r["config_name"]],
+                **cite(runs, r["run_ids"]),
+                model_sha256=manifest.get("sha256"),
+                host_id=sess["host_id"],
+                session_id=sess["session_id"],
+                measured_from=sess["started_at"],
+                measured_to=sess["ended_at"],
+                commands=[["dvc", "repro", "draftself"]],
+                build=sess["runtime"] or "unknown runtime",
+                toolchain_id=sess["toolchain_id"],
+            )
+        )
+    return out
+
+
 def session_caveats(
     runs: pl.DataFrame, sess: dict, thresholds: dict | None = None, cores: int | None = None
 ) -> tuple[pl.DataFrame, dict[str, list[str]]]:
@@ -568,9 +667,11 @@ def derive(
                 default=str,
             )
         )
-    chart_paths = save_charts(acc, sp, ex, out)
+    chart_paths = save_charts(acc, sp, experts_by_pass(runs, with_run_ids=True), out)
     (out / "hosts.md").write_text(hosts_panel(Path(raw_dir).parent, "draftself", sess["session_id"]))
     nums = numbers(acc, sp, be, ex, c1, sess, manifest, str(manifest_path), by_config, runs)
+    rates = decode_rates(runs)
+    nums += rate_numbers(rates, sess, manifest, by_config, runs)
     check_publishable(acc, sp, be, nums)  # before the registry is written: a failing check leaves the old one
     # the default unit of replication; the speedups (over prompts) state their own
     publish(numbers_path, "draftself", nums, replication="prompts × repetitions (draft-self runs)")
@@ -583,6 +684,7 @@ def derive(
         + "\n"
     )
     (out / "per_prompt.md").write_text(per_prompt_markdown(sp))
+    (out / "outputs.md").write_text(session_outputs_md(Path(sess["runs_file"]), sess["session_id"]))
     return DraftselfReport(
         runs=runs,
         session=sess,

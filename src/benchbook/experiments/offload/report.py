@@ -21,6 +21,7 @@ import polars as pl
 
 from benchbook import caveats, charts, measured
 from benchbook.numbers import Number, build_of, line_ranges, make_key, publish
+from benchbook.numfmt import fmt_interval, fmt_value
 from benchbook.provenance import read_snapshots
 
 from ..llama_bench.analysis import load_llama_bench, rate_stats
@@ -88,22 +89,56 @@ def latest_sessions(raw_dir: Path) -> list[str]:
     return publishable_sessions(raw_dir)[0]
 
 
-def _rate_cell(by_test: dict[str, dict], test: str) -> str:
-    """A sweep table cell: the mean tok/s of ``test`` with its interval, or "—" when it did not run."""
-    r = by_test.get(test)
-    if r is None or r["mean_tps"] is None:
+def rate_text(row: dict) -> str:
+    """A point's mean tok/s (``mean_tps``) with its interval (``ci_low_tps``/``ci_high_tps``), rounded by
+    ``numfmt`` (the pages' rule), no unit (the column header names it); "—" when it did not run.
+
+    >>> rate_text({"mean_tps": 134.4, "ci_low_tps": 126.5, "ci_high_tps": 142.9})
+    '134 [126, 143]'
+    >>> rate_text({"mean_tps": None})
+    '—'
+    """
+    if row.get("mean_tps") is None:
         return "—"
-    ci = f" [{r['ci_low_tps']:.1f}, {r['ci_high_tps']:.1f}]" if r["ci_low_tps"] is not None else ""
-    return f"{r['mean_tps']:.1f}{ci}"
+    low, high = row.get("ci_low_tps"), row.get("ci_high_tps")
+    return fmt_interval(row["mean_tps"], (low, high) if low is not None and high is not None else None)
+
+
+def mib_text(mib: float | None) -> str:
+    """Whole MiB (nvidia-smi reads whole MiB), thousands separated, no unit; "—" when not measured.
+
+    >>> mib_text(11748.0), mib_text(None)
+    ('11,748', '—')
+    """
+    return "—" if mib is None else fmt_value(int(round(mib)))
+
+
+def headroom_cells(peak_mib: float | None, capacity_mib: float | None) -> tuple[str, str]:
+    """``(free at peak in MiB, share of the budget used in %)`` as table cells (units in the header);
+    "—" for both without telemetry (the ``memory_headroom`` phrase's numbers, ``caveats``).
+
+    >>> headroom_cells(11748.0, 12288.0), headroom_cells(None, 12288.0)
+    (('540', '95.6'), ('—', '—'))
+    """
+    if peak_mib is None or capacity_mib is None or capacity_mib <= 0:
+        return "—", "—"
+    return mib_text(capacity_mib - peak_mib), f"{100 * peak_mib / capacity_mib:.1f}"
+
+
+def _rate_cell(by_test: dict[str, dict], test: str) -> str:
+    """A sweep table cell: ``rate_text`` of ``test``, or "—" when it did not run."""
+    r = by_test.get(test)
+    return "—" if r is None else rate_text(r)
 
 
 def sweep_markdown(pts: pl.DataFrame, bounds: list[Boundary]) -> str:
     """Markdown: one row per (host, n_cpu_moe) with tg/pp tok/s, llama.cpp's GPU memory, the budget,
     the experts on the CPU, the headroom and the failure reason; then the fit boundary per session."""
     lines = [
-        "| host | n_cpu_moe | expert blocks on CPU | tg tok/s | pp tok/s | GPU memory (llama.cpp) | budget "
-        "| headroom | status |",
-        "|---|---|---|---|---|---|---|---|---|",
+        "| host | n_cpu_moe | expert blocks on CPU | tg (tok/s) | pp (tok/s) "
+        "| GPU memory, llama.cpp peak (MiB) | budget, free (MiB) | free at peak (MiB) | budget used (%) "
+        "| status |",
+        "|---|---|---|---|---|---|---|---|---|---|",
     ]
     for (h, n), g in pts.group_by(["host_id", "n_cpu_moe"], maintain_order=True):
         by = {r["test"]: r for r in g.iter_rows(named=True)}
@@ -111,10 +146,10 @@ def sweep_markdown(pts: pl.DataFrame, bounds: list[Boundary]) -> str:
         cell = partial(_rate_cell, by)
         mem = any_row["peak_gpu_mem_mib"]
         status = "ok" if any_row["status"] == "ok" else f"failed: {any_row['reason']}"
+        free, used = headroom_cells(mem, any_row.get("gpu_mem_total_mib"))
         lines.append(
             f"| `{h}` | {n} | {any_row['cpu_expert_blocks']} of {any_row['n_layer']} | {cell('tg')} "
-            f"| {cell('pp')} | {'—' if mem is None else f'{mem:,.0f} MiB'} | "
-            f"{any_row['budget_free_mib']:,.0f} MiB free | {any_row['memory_headroom']} | "
+            f"| {cell('pp')} | {mib_text(mem)} | {mib_text(any_row['budget_free_mib'])} | {free} | {used} | "
             f"{status.replace('|', '/')} |"
         )
     for b in bounds:
@@ -131,9 +166,33 @@ def sweep_markdown(pts: pl.DataFrame, bounds: list[Boundary]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _chart(pts: pl.DataFrame):
-    data = pts.select(
+def roofline_row(r: dict) -> str:
+    """One row of the roofline table (units in its header; rates by ``numfmt``)."""
+    bw = "—" if r["bandwidth_gb_s"] is None else fmt_value(float(r["bandwidth_gb_s"]))
+    pct = "—" if r["roofline_pct"] is None else fmt_value(float(r["roofline_pct"]))
+    return (
+        f"| `{r['host_id']}` | {r['n_cpu_moe']} | {rate_text(r)} "
+        f"| {fmt_value(r['decode_bytes_total'] / 1e6)} | {fmt_value(float(r['achieved_gb_s']))} "
+        f"| {bw} | {r['bandwidth_mode'] or '—'} | {pct} |"
+    )
+
+
+def dense_roofline_row(r: dict) -> str:
+    """One row of the default models' roofline table (units in its header; values by ``numfmt``)."""
+    return (
+        f"| `{r['host_id']}` | {r['model_id']} | {rate_text(r)} | {fmt_value(r['decode_bytes_total'] / 1e6)} "
+        f"| {fmt_value(1e6 / r['mean_tps'])} | {fmt_value(float(r['bytes_us']))} "
+        f"| {fmt_value(float(r['roofline_pct']))} |"
+    )
+
+
+def chart_points(pts: pl.DataFrame) -> list[dict]:
+    """The sweep chart's points with their tooltip fields: the configuration (host, model, n_cpu_moe,
+    test, the llama-bench argv), the rate and its interval rounded by ``numfmt`` (``rate_shown``), n, the
+    GPU memory in whole MiB, the caveats and the run ids."""
+    rows = pts.select(
         "host_id",
+        "model_id",
         "n_cpu_moe",
         "test",
         "n",
@@ -145,21 +204,44 @@ def _chart(pts: pl.DataFrame):
         "peak_gpu_mem_mib",
         "budget_free_mib",
         pl.col("caveats").list.join(", ").alias("caveat_ids"),
+        pl.col("argv").list.join(" ").alias("command")
+        if "argv" in pts.columns
+        else pl.lit("").alias("command"),
+        "run_ids",
     ).to_dicts()
+    for row in rows:
+        row["rate_shown"] = rate_text(row)
+        row["interval"] = (
+            "95%, log-scale Student-t over repetitions" if row["ci_low_tps"] is not None else "none"
+        )
+        row["memory_shown"] = mib_text(row["peak_gpu_mem_mib"])
+        ids = row.pop("run_ids") or []
+        row["run_ids_short"] = " ".join(i[:8] for i in ids[:6]) + (
+            f" … (+{len(ids) - 6})" if len(ids) > 6 else ""
+        )
+        row["command"] = row["command"].split("/bin/")[-1] if row["command"] else ""
+    return rows
+
+
+def _chart(pts: pl.DataFrame):
+    data = chart_points(pts)
     base = alt.Chart(alt.Data(values=data)).encode(
         x=alt.X("n_cpu_moe:Q", title="n_cpu_moe (expert blocks on the CPU)")
     )
     tips = [
-        alt.Tooltip("host_id:N"),
+        alt.Tooltip("host_id:N", title="host"),
+        alt.Tooltip("model_id:N", title="model"),
         alt.Tooltip("n_cpu_moe:Q", format="d"),
         alt.Tooltip("test:N"),
+        alt.Tooltip("command:N", title="configuration (llama-bench argv)"),
+        alt.Tooltip("rate_shown:N", title="tok/s [95% CI]"),
+        alt.Tooltip("interval:N", title="interval"),
         alt.Tooltip("n:Q", format="d", title="n (repetitions)"),
-        alt.Tooltip("mean_tps:Q", format=".1f"),
-        alt.Tooltip("ci_low_tps:Q", format=".1f"),
-        alt.Tooltip("ci_high_tps:Q", format=".1f"),
+        alt.Tooltip("memory_shown:N", title="GPU memory, llama.cpp peak (MiB)"),
         alt.Tooltip("status:N"),
         alt.Tooltip("reason:N"),
-        alt.Tooltip("caveat_ids:N"),
+        alt.Tooltip("caveat_ids:N", title="caveats"),
+        alt.Tooltip("run_ids_short:N", title="run ids"),
     ]
     rate = (
         base.transform_filter("datum.status == 'ok'")
@@ -180,7 +262,7 @@ def _chart(pts: pl.DataFrame):
         .mark_line(point=True, color="gray")
         .encode(
             y=alt.Y("peak_gpu_mem_mib:Q", title="GPU memory, llama.cpp peak (MiB)"),
-            tooltip=tips + [alt.Tooltip("peak_gpu_mem_mib:Q", format=",.0f")],
+            tooltip=tips,
         )
     )
     budget = base.mark_rule(color="black", strokeDash=[2, 2]).encode(y="budget_free_mib:Q")
@@ -355,33 +437,24 @@ def derive(
             )
     (out_dir / "sweep.md").write_text(sweep_markdown(pts, bounds))
     roof_md = [
-        "| host | n_cpu_moe | tg tok/s | bytes/token (MB) | achieved GB/s | copy GB/s | % of roofline |",
-        "|---|---|---|---|---|---|---|",
+        "| host | n_cpu_moe | tg (tok/s) | bytes/token (MB) | achieved (GB/s) | copy bandwidth (GB/s) "
+        "| copy mode | of roofline (%) |",
+        "|---|---|---|---|---|---|---|---|",
     ]
     for r in roof.iter_rows(named=True):
-        bw_txt = "—" if r["bandwidth_gb_s"] is None else f"{r['bandwidth_gb_s']:.0f} ({r['bandwidth_mode']})"
-        pct = "—" if r["roofline_pct"] is None else f"{r['roofline_pct']:.1f}%"
-        roof_md.append(
-            f"| `{r['host_id']}` | {r['n_cpu_moe']} | {r['mean_tps']:.1f} "
-            f"| {r['decode_bytes_total'] / 1e6:.1f} "
-            f"| {r['achieved_gb_s']:.1f} | {bw_txt} | {pct} |"
-        )
+        roof_md.append(roofline_row(r))
     dense = default_roofline(raw_dir, bw, model_bytes(raw_dir).filter(pl.col("n_cpu_moe").is_null()))
     roof_md += [
         "",
         "Default models (llama-bench tg, warm, same host): time per token against the time its bytes "
         "take at the copy bandwidth.",
         "",
-        "| host | model | tg tok/s | bytes/token (MB) | µs per token | µs at copy bandwidth "
-        "| % of roofline |",
+        "| host | model | tg (tok/s) | bytes/token (MB) | per token (µs) | at copy bandwidth (µs) "
+        "| of roofline (%) |",
         "|---|---|---|---|---|---|---|",
     ]
     for r in dense.iter_rows(named=True):
-        roof_md.append(
-            f"| `{r['host_id']}` | {r['model_id']} | {r['mean_tps']:.1f} "
-            f"| {r['decode_bytes_total'] / 1e6:.1f} "
-            f"| {1e6 / r['mean_tps']:.0f} | {r['bytes_us']:.1f} | {r['roofline_pct']:.1f}% |"
-        )
+        roof_md.append(dense_roofline_row(r))
         nums.append(
             Number(
                 key=make_key("offload", f"h{r['host_id'][:8]}", r["model_id"], "tg", "roofline"),

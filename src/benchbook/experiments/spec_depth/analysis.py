@@ -80,7 +80,7 @@ def request_table(raw_dir: str | Path) -> pl.DataFrame:
     """One row per request: host_id, session_id, config_id, role, draft_model_id, draft_model_sha256,
     model_sha256, n_max, depth, rep, prompt_n, prompt_ms, prefill_tps, predicted_n, predicted_ms,
     decode_tps, draft_n, draft_n_accepted, verify_steps, t_draft_ms, wall_ms, peak_gpu_mem_mib,
-    tokens, file, line."""
+    tokens, file, line, run_id."""
     rows = []
     for f, i, r in _records(raw_dir, REQUEST_SCHEMA):
         t, s = r["timings"], r.get("spec_stats") or {}
@@ -112,6 +112,7 @@ def request_table(raw_dir: str | Path) -> pl.DataFrame:
                 "tokens": [int(x) for x in r.get("tokens") or []],
                 "file": f,
                 "line": i,
+                "run_id": r.get("run_id"),
             }
         )
     return pl.DataFrame(rows, schema_overrides={"n_max": pl.Int64, "draft_n": pl.Int64})
@@ -229,8 +230,9 @@ def depth_table(raw_dir: str | Path) -> pl.DataFrame:
     residual_before, c_server, c_alone (the draft served alone: its decode step ÷ the baseline step),
     v_server, overhead_server (v_server − r(k+1): the verify step's cost beyond the llama-bench pass),
     model_after, residual_after, peak_gpu_mem_mib, toolchain_id, file and lines (the requests read,
-    the baseline's included: one host's file), bench_lines_before/bench_lines_after (the llama-bench
-    rows the two cost models read, ``_bench_lines``; speculative rows only)."""
+    the baseline's included: one host's file), run_ids and baseline_run_ids (of those requests),
+    bench_lines_before/bench_lines_after (the llama-bench rows the two cost models read,
+    ``_bench_lines``; speculative rows only)."""
     req, bench = request_table(raw_dir), bench_table(raw_dir)
     if req.is_empty():
         return pl.DataFrame()
@@ -275,6 +277,8 @@ def depth_table(raw_dir: str | Path) -> pl.DataFrame:
                 "toolchain_id": first["toolchain_id"],
                 "file": first["file"],
                 "lines": sorted(g["line"].to_list() + base["line"].to_list()),
+                "run_ids": [x for x in g["run_id"].to_list() if x],
+                "baseline_run_ids": [x for x in base["run_id"].to_list() if x],
             }
             if first["role"] == "speculative":
                 row["output_match"] = all(

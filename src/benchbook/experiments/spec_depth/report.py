@@ -13,10 +13,13 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import altair as alt
 import polars as pl
 
 from benchbook import measured
+from benchbook import charts
 from benchbook.numbers import Number, build_label, line_ranges, make_key, publish
+from benchbook.numfmt import fmt_value
 
 from ..speculative import analysis as spec
 from . import BENCH_SCHEMA, EXPERIMENT, REQUEST_SCHEMA
@@ -116,6 +119,71 @@ def host_speculative(raw: Path) -> pl.DataFrame:
             .with_columns((pl.col("model") / pl.col("speedup") - 1).alias("residual"))
         )
     return pl.concat(parts, how="diagonal_relaxed").sort("config_id", "host_id")
+
+
+def chart_points(depth: pl.DataFrame) -> list[dict]:
+    """The depth chart's points: one per (host, configuration, depth) of ``depth_table`` other than the
+    baseline, with the tooltip fields: the configuration, the speedup and prefill ratio rounded by
+    ``numfmt`` (no interval: a ratio of two mean rates), n (requests) and the run ids (then the
+    baseline's)."""
+    rows = []
+    for r in depth.filter(pl.col("role") != "baseline").iter_rows(named=True):
+        ids, base = r.get("run_ids") or [], r.get("baseline_run_ids") or []
+        rows.append(
+            {
+                "host": r["host_id"][:8],
+                "config_id": r["config_id"],
+                "role": r["role"],
+                "draft_model_id": r.get("draft_model_id") or "",
+                "n_max": r.get("n_max"),
+                "depth": r["depth"],
+                "speedup": r["speedup"],
+                "speedup_shown": fmt_value(float(r["speedup"])),
+                "prefill_shown": fmt_value(float(r["prefill_ratio"])),
+                "interval": "none (ratio of two mean rates)",
+                "n": r["n"],
+                "series": f"{r['config_id']} ({r['host_id'][:8]})",
+                "run_ids_short": " ".join(i[:8] for i in ids[:4])
+                + ("; baseline " + " ".join(i[:8] for i in base[:4]) if base else ""),
+            }
+        )
+    return rows
+
+
+def chart_depth(depth: pl.DataFrame) -> alt.LayerChart:
+    """Decode speedup against context depth, one line and symbol per (configuration, host); a rule at 1."""
+    pts = alt.Chart(alt.Data(values=chart_points(depth)))
+    series = alt.Color("series:N", title="configuration (host)")
+    line = pts.mark_line(point=False).encode(
+        x=alt.X("depth:Q", title="context depth (tokens before the generated ones)"),
+        y=alt.Y("speedup:Q", title="decode rate ÷ baseline decode rate (×)"),
+        color=series,
+        strokeDash=alt.StrokeDash("host:N", title="host"),
+    )
+    dots = pts.mark_point(filled=True, size=60).encode(
+        x="depth:Q",
+        y="speedup:Q",
+        color=series,
+        shape=alt.Shape("series:N", title="configuration (host)"),
+        tooltip=[
+            alt.Tooltip("config_id:N", title="configuration"),
+            alt.Tooltip("host:N"),
+            alt.Tooltip("draft_model_id:N", title="draft"),
+            alt.Tooltip("n_max:Q", format="d"),
+            alt.Tooltip("depth:Q", format=",d"),
+            alt.Tooltip("speedup_shown:N", title="decode ÷ baseline (×)"),
+            alt.Tooltip("prefill_shown:N", title="prefill ÷ baseline (×)"),
+            alt.Tooltip("interval:N", title="95% interval"),
+            alt.Tooltip("n:Q", format="d", title="n (requests)"),
+            alt.Tooltip("run_ids_short:N", title="run ids"),
+        ],
+    )
+    one = alt.Chart(alt.Data(values=[{"y": 1}])).mark_rule(color="gray").encode(y="y:Q")
+    return (one + line + dots).properties(
+        title="decode speedup against context depth (each against its own session's baseline)",
+        width=440,
+        height=260,
+    )
 
 
 def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> SpecDepthReport:
@@ -300,6 +368,7 @@ def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> Spec
         if not hosts.is_empty()
         else ""
     )
+    charts.save(chart_depth(depth), out, "depth_speedup")
     publish(
         rep / "numbers" / f"{EXPERIMENT}.json",
         EXPERIMENT,
