@@ -605,16 +605,27 @@ def _config_stats(df: pl.DataFrame, keys: list[str], first) -> pl.DataFrame:
     return pl.concat([key_cols, g], how="horizontal")
 
 
+def _finish_part(g: pl.DataFrame, confidence: float) -> pl.DataFrame:
+    """One part of ``_finish_rate_stats``: ``stated`` and the interval columns added."""
+    if STATED_KEY in g.columns:
+        g = g.with_columns(pl.col(STATED_KEY).is_not_null().alias("stated"))
+        g.drop_in_place(STATED_KEY)
+    return add_t_interval(g, "mean_tps", "sd_tps", "n", "ci_low_tps", "ci_high_tps", confidence)
+
+
 def _finish_rate_stats(parts: list[pl.DataFrame], confidence: float) -> pl.DataFrame:
+    """The parts of ``_config_stats`` finished one by one (``_finish_part``), then joined in first-row
+    order.  Part by part because adding a column to a frame of many chunks copies every column into
+    one chunk (a second copy of the whole table at its largest); the joined table keeps one chunk per
+    part, which Polars' expressions read as they are."""
+    for i, part in enumerate(parts):
+        parts[i] = _finish_part(part, confidence)
     g = pl.concat(parts, how="vertical", rechunk=False) if len(parts) > 1 else parts[0]
     parts.clear()
     if not g["_first"].is_sorted():  # hosts interleaved in the input: a copy in first-row order
         g = g.sort("_first")
     g.drop_in_place("_first")  # drop() would rechunk: a copy of the whole table
-    if STATED_KEY in g.columns:
-        g = g.with_columns(pl.col(STATED_KEY).is_not_null().alias("stated"))
-        g.drop_in_place(STATED_KEY)
-    return add_t_interval(g, "mean_tps", "sd_tps", "n", "ci_low_tps", "ci_high_tps", confidence)
+    return g
 
 
 def ratio_stats(
