@@ -887,7 +887,8 @@ def evaluate(
     if bad:
         raise ValueError(f"unknown caveat rules {bad}; known: {list(RULES)}")
     status: dict[str, str] = {}
-    flags, flagged = [], []
+    flags: list[pl.Expr] = []
+    flagged: list[str] = []
     for rid in ids:
         v = RULES[rid].variants.get(kind)
         if v is None:

@@ -176,43 +176,72 @@ _READ_BATCH = 16384
 _READ_BYTES = 16 << 20
 
 
-def _fast_batches(p: Path, schema: dict, extend) -> tuple[pl.DataFrame, dict]:
-    """``_fast_file`` batch by batch (``_line_batches``), with ``extend`` consulted on each batch; when
-    a later batch widens the schema, the file is decoded again with the widened one (rare: a field the
-    declaration lacks first seen past the first batch)."""
+class _SlowPath(Exception):
+    """The fast path cannot read a file (a line is not JSON, not UTF-8, or of another type)."""
+
+
+def _fast_batches(p: Path, schema: dict, extend, finish) -> tuple[pl.DataFrame, dict]:
+    """``_fast_file`` batch by batch (``_line_batches``), with ``extend`` consulted on each batch and
+    ``finish(frame, schema)`` applied to each decoded batch; when a later batch widens the schema, the
+    file is decoded again with the widened one (rare: a field the declaration lacks first seen past the
+    first batch).
+
+    Raises:
+        _SlowPath: reading or decoding failed (a ComputeError; ``finish``'s own errors pass through)."""
     sch, widened = schema, False
     frames: list[pl.DataFrame] = []
-    for lines in _line_batches(p):
-        if extend is not None:
-            wider = extend(lines["_raw"], p, sch, int(lines["_row"][0]))
-            widened |= bool(frames) and wider != sch
-            sch = wider
-        frames.append(_decode_lines(lines, sch))
+    batches = _line_batches(p)
+    while True:
+        try:
+            lines = next(batches, None)
+            if lines is None:
+                break
+            if extend is not None:
+                wider = extend(lines["_raw"], p, sch, int(lines["_row"][0]))
+                widened |= bool(frames) and wider != sch
+                sch = wider
+            frame = _decode_lines(lines, sch)
+        except pl.exceptions.ComputeError as e:
+            raise _SlowPath(str(e)) from None
         del lines
+        frames.append(finish(frame, sch))
+        del frame
     if widened:
-        frames = [_decode_lines(lines, sch) for lines in _line_batches(p)]
+        frames.clear()
+        try:
+            for lines in _line_batches(p):
+                frames.append(finish(_decode_lines(lines, sch), sch))
+        except pl.exceptions.ComputeError as e:
+            raise _SlowPath(str(e)) from None
     if not frames:
-        return _decode_lines(pl.DataFrame(schema={"_row": pl.UInt32, "_raw": pl.String}), sch), sch
+        empty = pl.DataFrame(schema={"_row": pl.UInt32, "_raw": pl.String})
+        return finish(_decode_lines(empty, sch), sch), sch
     return pl.concat(frames, how="vertical", rechunk=False), sch
 
 
-def iter_files(files, schema: dict, on_error: str, report: dict | None, extend=None):
+def iter_files(files, schema: dict, on_error: str, report: dict | None, extend=None, per_batch=None):
     """Each non-empty file of ``files`` decoded (``scan_jsonl``'s columns), one at a time.
 
     ``extend(raw_lines, path, schema, first_row) -> schema`` (optional): a look at each batch of raw
     lines (a String Series; its row i is line ``first_row + i + 1``; a blank line is whitespace) before
-    decoding,
-    returning the schema to decode with (e.g. ``identity.UnknownFields.extend``: fields the declaration
-    lacks)."""
+    decoding, returning the schema to decode with (e.g. ``identity.UnknownFields.extend``: fields the
+    declaration lacks).  ``per_batch(frame) -> frame`` (optional): applied to each batch of decoded rows
+    (these columns) before a file's batches are joined, so a file is never held decoded all at once
+    (e.g. validate and flatten: the flat rows are a fraction of the decoded ones); the whole file when
+    it is read by the tolerant path."""
+
+    def finish(frame: pl.DataFrame, sch: dict) -> pl.DataFrame:
+        frame = frame.with_columns(pl.lit(str(p)).alias("file")).select([*sch, "file", "line"])
+        return per_batch(frame) if per_batch is not None else frame
+
     for p in map(Path, files):
         if not p.exists() or p.stat().st_size == 0:
             continue
         sch = schema
         try:
-            df, sch = _fast_batches(p, schema, extend)
-        except pl.exceptions.ComputeError:
-            df = _tolerant_file(p, sch, on_error, report)
-        df = df.with_columns(pl.lit(str(p)).alias("file")).select([*sch, "file", "line"])
+            df, sch = _fast_batches(p, schema, extend, finish)
+        except _SlowPath:
+            df = finish(_tolerant_file(p, sch, on_error, report), sch)
         yield df
         del df  # before the next file is decoded
 
@@ -270,15 +299,15 @@ def validate(
         failed = [k for k in checks if not oks[k][i]]
         examples.append(f"{df['file'][i]}:{df['line'][i]}: field {failed[0]!r} {checks[failed[0]][1]}")
     if on_error == "raise":
-        raise RecordError(
-            examples[0]
-            + (
-                f" ({n_bad - 1} more invalid records; read with on_error='skip' to drop and count them)"
-                if n_bad > 1
-                else ""
-            )
-        )
+        raise invalid_records(examples[0], n_bad)
     if report is not None:
         report["invalid"] = report.get("invalid", 0) + n_bad
         report.setdefault("invalid_examples", []).extend(examples)
     return df.filter(all_ok)
+
+
+def invalid_records(first: str, n_bad: int) -> RecordError:
+    """``validate``'s error for ``n_bad`` invalid records, ``first`` naming the first (file:line, field,
+    fix)."""
+    more = f" ({n_bad - 1} more invalid records; read with on_error='skip' to drop and count them)"
+    return RecordError(first + (more if n_bad > 1 else ""))
