@@ -32,7 +32,7 @@ import numpy as np
 import polars as pl
 
 from benchbook import identity, migrations, schemas
-from benchbook.jsonl import iter_files, scan_jsonl, validate
+from benchbook.jsonl import invalid_records, iter_files, scan_jsonl, validate
 from benchbook.stats import add_t_interval, ratio_interval
 
 LLAMA_BENCH_SCHEMA = "benchbook.llama_bench"
@@ -170,11 +170,14 @@ def _identity_columns(raw: pl.DataFrame) -> list[pl.Expr]:
     ]
 
 
-def _flatten_llama_bench(raw: pl.DataFrame, unknown: identity.UnknownFields | None = None) -> pl.DataFrame:
+#: column of the flat rows of ``_flat_files`` (dropped before they are yielded): llama-bench's own
+#: ``load_mode`` text, for ``identity.UnknownFields.note_load_mode``
+_RAW_LOAD_MODE = "_load_mode_raw"
+
+
+def _flatten_llama_bench(raw: pl.DataFrame, raw_load_mode: bool = False) -> pl.DataFrame:
     lb = pl.col("llama_bench").struct.field
     n_p, n_g = lb("n_prompt"), lb("n_gen")
-    if unknown is not None and not raw.is_empty():
-        unknown.note_load_mode(raw, lb("load_mode"))
     others = (
         pl.col("load_end")
         .struct.field("top_processes")
@@ -232,6 +235,7 @@ def _flatten_llama_bench(raw: pl.DataFrame, unknown: identity.UnknownFields | No
         pl.col("row_index").alias("row_index"),
         pl.col("rows_total").fill_null(1).alias("rows_total"),
         *_identity_columns(raw),
+        *([lb("load_mode").cast(pl.String).alias(_RAW_LOAD_MODE)] if raw_load_mode else []),
     ).pipe(_share_strings)
 
 
@@ -298,13 +302,38 @@ def scan_llama_bench(
 
 def _flat_files(raw_dir, on_error: str, report: dict | None, unknown: identity.UnknownFields | None = None):
     """Validated, flat llama-bench rows (with ``rows_total``) of each file under ``raw_dir`` in turn;
-    fields of llama-bench's row this code does not know are found per file (``unknown``) and kept."""
+    fields of llama-bench's row this code does not know are found per file (``unknown``) and kept.
+
+    Each batch of a file's lines is decoded, validated and flattened before the next is read
+    (``jsonl.iter_files``' ``per_batch``), so memory holds one batch decoded and the file's flat rows.
+    Invalid records are counted over the whole file, then raise (``validate``'s error: the first one,
+    and how many more) or are dropped and counted in ``report``, as ``validate`` does on one file."""
     checks = _llama_bench_checks()
     unknown = unknown if unknown is not None else identity.UnknownFields()
     files = _raw_files(raw_dir)
-    for df in iter_files(files, _DECODE_FIELDS, on_error, report, extend=unknown.extend):
-        flat = _flatten_llama_bench(_read_file(df, checks, on_error, report), unknown)
-        del df
+    invalid: dict[int, dict] = {}  # first line of a batch -> what validate counted in it
+
+    def per_batch(df: pl.DataFrame) -> pl.DataFrame:
+        counted: dict = {}  # the batch's invalid records (a batch read again overwrites its entry)
+        if not df.is_empty():
+            invalid[int(df["line"][0])] = counted
+        return _flatten_llama_bench(_read_file(df, checks, "skip", counted), raw_load_mode=True)
+
+    decoded = iter_files(files, _DECODE_FIELDS, on_error, report, extend=unknown.extend, per_batch=per_batch)
+    for flat in decoded:
+        counts = [invalid[k] for k in sorted(invalid) if invalid[k].get("invalid")]
+        invalid.clear()
+        if counts:
+            n_bad = sum(c["invalid"] for c in counts)
+            examples = [e for c in counts for e in c["invalid_examples"]]
+            if on_error == "raise":
+                raise invalid_records(examples[0], n_bad)
+            if report is not None:
+                report["invalid"] = report.get("invalid", 0) + n_bad
+                report.setdefault("invalid_examples", []).extend(examples[:20])
+        if not flat.is_empty():
+            unknown.note_load_mode(flat, pl.col(_RAW_LOAD_MODE))
+        flat.drop_in_place(_RAW_LOAD_MODE)
         yield flat
         del flat
 
@@ -605,16 +634,27 @@ def _config_stats(df: pl.DataFrame, keys: list[str], first) -> pl.DataFrame:
     return pl.concat([key_cols, g], how="horizontal")
 
 
+def _finish_part(g: pl.DataFrame, confidence: float) -> pl.DataFrame:
+    """One part of ``_finish_rate_stats``: ``stated`` and the interval columns added."""
+    if STATED_KEY in g.columns:
+        g = g.with_columns(pl.col(STATED_KEY).is_not_null().alias("stated"))
+        g.drop_in_place(STATED_KEY)
+    return add_t_interval(g, "mean_tps", "sd_tps", "n", "ci_low_tps", "ci_high_tps", confidence)
+
+
 def _finish_rate_stats(parts: list[pl.DataFrame], confidence: float) -> pl.DataFrame:
+    """The parts of ``_config_stats`` finished one by one (``_finish_part``), then joined in first-row
+    order.  Part by part because adding a column to a frame of many chunks copies every column into
+    one chunk (a second copy of the whole table at its largest); the joined table keeps one chunk per
+    part, which Polars' expressions read as they are."""
+    for i, part in enumerate(parts):
+        parts[i] = _finish_part(part, confidence)
     g = pl.concat(parts, how="vertical", rechunk=False) if len(parts) > 1 else parts[0]
     parts.clear()
     if not g["_first"].is_sorted():  # hosts interleaved in the input: a copy in first-row order
         g = g.sort("_first")
     g.drop_in_place("_first")  # drop() would rechunk: a copy of the whole table
-    if STATED_KEY in g.columns:
-        g = g.with_columns(pl.col(STATED_KEY).is_not_null().alias("stated"))
-        g.drop_in_place(STATED_KEY)
-    return add_t_interval(g, "mean_tps", "sd_tps", "n", "ci_low_tps", "ci_high_tps", confidence)
+    return g
 
 
 def ratio_stats(
