@@ -4,8 +4,8 @@ The objective and the batches are ``train``'s (clean window + block-masked copy,
 loss = CE(next token) + CE(masked slots)); what differs: the corpus (token ids of the natural-text
 train split), a dense model, bf16 autocast on CUDA, and the length of training, which is planned from
 the measured step time: after ``probe_steps`` steps at warm-up learning rate, the step count is
-``min(max_steps, budget_s / mean time of steps 6..probe_steps)`` and the cosine schedule runs to that count.  The
-planned count, the wall time and the loss curve are returned; a run is therefore reproducible from
+``min(max_steps, budget_s / mean time of steps 6..probe_steps)`` and the cosine schedule runs to that
+count.  The planned count, the wall time and the loss curve are returned; a run is therefore reproducible from
 its recorded step count (``fixed_steps``), not from the budget.
 
 Held-out loss: next-token CE over ``eval_batches`` windows of the held-out split (fixed offsets).
