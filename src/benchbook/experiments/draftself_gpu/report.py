@@ -50,6 +50,30 @@ def md_table(t: pl.DataFrame, cols: dict[str, tuple[str, int]]) -> str:
     return "\n".join([head, sep, *body]) + "\n"
 
 
+def verdict_md(table: pl.DataFrame) -> str:
+    """One generated sentence per k: τ against its break-even τ*, and the speedup or the shortfall
+    (from the numbers themselves: "above"/"below" and "faster"/"slower" follow their signs)."""
+    lines = []
+    for r in table.iter_rows(named=True):
+        above = r["tau"] > r["tau_break_even"]
+        ci = r["speedup_ci"]
+        if ci and ci[0] > 1:
+            sp = f"faster than AR: ×{r['speedup']:.2f} (95% CI over prompts {ci[0]:.2f}–{ci[1]:.2f})"
+        elif ci and ci[1] < 1:
+            short = 1 - r["speedup"]
+            sp = f"slower than AR: ×{r['speedup']:.2f}, {short:.0%} short (CI {ci[0]:.2f}–{ci[1]:.2f})"
+        else:
+            sp = f"not distinguishable from AR: ×{r['speedup']:.3f}" + (
+                f" (CI {ci[0]:.2f}–{ci[1]:.2f} includes 1)" if ci else ""
+            )
+        lines.append(
+            f"- k = {r['k']}: mean τ {r['tau']:.2f} is {'above' if above else 'below'} its break-even "
+            f"τ* {r['tau_break_even']:.2f} by {abs(r['tau'] - r['tau_break_even']):.2f}; {sp}; "
+            f"greedy output {'equal to' if r['equals_ar_all'] else 'NOT always equal to'} AR on every run."
+        )
+    return "\n".join(lines) + "\n"
+
+
 def _rel(path: str, root: Path) -> str:
     p = Path(path)
     return str(p.relative_to(root)) if p.is_absolute() and p.is_relative_to(root) else str(p)
@@ -80,6 +104,8 @@ def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> Draf
         "model_sha256": model_sha,
         "build": build_text,
         "toolchain_id": runs["toolchain_id"][0],
+        "measured_from": runs["started_at"].min(),
+        "measured_to": runs["ended_at"].max(),
     }
     nums: list[Number] = []
     for r in table.iter_rows(named=True):
@@ -242,6 +268,7 @@ def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> Draf
             },
         )
     )
+    out.joinpath("verdict.md").write_text(verdict_md(table))
     out.joinpath("facts.json").write_text(
         json.dumps({"decode_pass_ms": round(decode_pass_ms(runs), 3), "session_id": session}) + "\n"
     )
