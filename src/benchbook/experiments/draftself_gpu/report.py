@@ -160,6 +160,19 @@ def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> Draf
             **common,
         )
     )
+    nums.append(
+        Number(
+            key=make_key(EXPERIMENT, "decode_pass_ms"),
+            value=round(decode_pass_ms(runs), 3),
+            unit="ms",
+            label="mean wall time of a 1-token decode pass on the GPU (the unit of r)",
+            n=int(first["prompts"]),
+            computation="benchbook.experiments.draftself.analysis.pass_costs",
+            replication="prompts",
+            sources=[{"file": _rel(first["file"], root), "lines": line_ranges(first["lines"])}],
+            **common,
+        )
+    )
     for t in train.iter_rows(named=True):
         for col, unit, label in (
             ("train_seconds", "s", "training wall time"),
@@ -240,6 +253,8 @@ def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> Draf
                 "tau": ("τ", 2),
                 "tau_ci": ("τ 95% CI", 2),
                 "alpha": ("α", 3),
+                "r_draft": ("r_draft(k+1)", 2),
+                "r_verify": ("r_verify(k+1)", 2),
                 "tau_break_even": ("break-even τ*", 2),
                 "ar_tps": ("AR tok/s", 1),
                 "ds_tps": ("draft-self tok/s", 1),
