@@ -61,7 +61,11 @@ class Corpus:
     def summary(self) -> dict:
         """Counts and hashes for a record: archive, archive_sha256, corpus_sha256, files and characters
         per split, and the held-out paths (the split itself)."""
-        out = {"archive": self.archive, "archive_sha256": self.archive_sha256, "corpus_sha256": self.sha256}
+        out: dict[str, object] = {
+            "archive": self.archive,
+            "archive_sha256": self.archive_sha256,
+            "corpus_sha256": self.sha256,
+        }
         for s in ("train", "held_out"):
             out[f"{s}_files"] = len(self.paths(s))
             out[f"{s}_chars"] = sum(len(t) for t in self.texts(s))
@@ -121,7 +125,13 @@ def train_tokenizer(texts: list[str], vocab_size: int = 8192):
     """Byte-level BPE (``tokenizers``) trained on ``texts``; ``SPECIALS`` take ids 0, 1, 2.
 
     Returns a ``tokenizers.Tokenizer``.  Raises ImportError when ``tokenizers`` is not installed."""
-    from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
+    from tokenizers import (  # type: ignore[import-not-found]  # device image only: not a dependency
+        Tokenizer,
+        decoders,
+        models,
+        pre_tokenizers,
+        trainers,
+    )
 
     tok = Tokenizer(models.BPE(unk_token="<unk>"))
     tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)

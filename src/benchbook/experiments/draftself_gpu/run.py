@@ -124,7 +124,7 @@ def measure(
     toolchain_id, runtime_text = runtime()
     runtime_text += f", {device} {torch.cuda.get_device_name() if device == 'cuda' else 'cpu'}"
     git = provenance.git_state(root)
-    import tokenizers
+    import tokenizers  # type: ignore[import-not-found]  # device image only: not a dependency
 
     prompts = natural.prompts(corpus, tok, mp["prompts_per_class"], mp["prompt_tokens"])
     meta = {
