@@ -37,10 +37,10 @@ EXPECTED = "\n".join(
         "",
         "host e3618a24b4e44752: CPU Intel(R) Xeon(R) Processor (16 threads), RAM 125.9 GiB, "
         "GPU NVIDIA H200 140 GiB, Linux 6.18.44-fc-v657-gpu",
-        "  builds: b11434 cuda (83fee1eb), b11434 cuda (be9bac73), b11434 cuda (bf9e704f), torch 2."
-        "11.0+cu130, Python 3.12.3, cuda NVIDIA H200",
-        "  experiment   session   build                                                started (UTC"
-        ")     ended (UTC)       complete",
+        "  builds: b11434 cuda (83fee1eb), b11434 cuda (be9bac73), b11434 cuda (bf9e704f), "
+        "torch 2.11.0+cu130, Python 3.12.3, cuda NVIDIA H200",
+        "  experiment   session   build                                                "
+        "started (UTC)     ended (UTC)       complete",
         "  draftself    33165c04  torch 2.11.0+cu130, Python 3.12.3, cuda NVIDIA H200  "
         "2026-12-01 00:20  2026-12-01 00:22  yes",
         "  draftself    57a59f95  torch 2.11.0+cu130, Python 3.12.3, cuda NVIDIA H200  "
