@@ -28,6 +28,7 @@ REPORTS = [
     "draftself_report",
     "offload_report",
     "spec_depth_report",
+    "draftself_gpu_report",
 ]
 
 

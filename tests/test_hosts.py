@@ -37,13 +37,24 @@ EXPECTED = "\n".join(
         "",
         "host e3618a24b4e44752: CPU Intel(R) Xeon(R) Processor (16 threads), RAM 125.9 GiB, "
         "GPU NVIDIA H200 140 GiB, Linux 6.18.44-fc-v657-gpu",
-        "  builds: b11434 cuda (83fee1eb), b11434 cuda (be9bac73), b11434 cuda (bf9e704f)",
-        "  experiment   session   build                   started (UTC)     ended (UTC)       complete",
-        "  llama_bench  9228dac2  b11434 cuda (be9bac73)  2026-11-29 12:53  2026-11-29 12:53  yes",
-        "  llama_bench  637789dc  b11434 cuda (83fee1eb)  2026-11-30 19:46  2026-11-30 19:46  yes",
-        "  offload      d8cf33d1  b11434 cuda (83fee1eb)  2026-11-30 19:47  2026-11-30 19:48  yes",
-        "  spec_depth   23d37a94  b11434 cuda (bf9e704f)  2026-11-30 21:54  2026-11-30 21:56  yes",
-        "  speculative  7554df47  b11434 cuda (bf9e704f)  2026-11-30 21:56  2026-11-30 21:57  yes",
+        "  builds: b11434 cuda (83fee1eb), b11434 cuda (be9bac73), b11434 cuda (bf9e704f), "
+        "torch 2.11.0+cu130, Python 3.12.3, cuda NVIDIA H200",
+        "  experiment   session   build                                                "
+        "started (UTC)     ended (UTC)       complete",
+        "  draftself    33165c04  torch 2.11.0+cu130, Python 3.12.3, cuda NVIDIA H200  "
+        "2026-12-01 00:20  2026-12-01 00:22  yes",
+        "  draftself    57a59f95  torch 2.11.0+cu130, Python 3.12.3, cuda NVIDIA H200  "
+        "2026-12-01 00:28  2026-12-01 00:30  yes",
+        "  llama_bench  9228dac2  b11434 cuda (be9bac73)                               "
+        "2026-11-29 12:53  2026-11-29 12:53  yes",
+        "  llama_bench  637789dc  b11434 cuda (83fee1eb)                               "
+        "2026-11-30 19:46  2026-11-30 19:46  yes",
+        "  offload      d8cf33d1  b11434 cuda (83fee1eb)                               "
+        "2026-11-30 19:47  2026-11-30 19:48  yes",
+        "  spec_depth   23d37a94  b11434 cuda (bf9e704f)                               "
+        "2026-11-30 21:54  2026-11-30 21:56  yes",
+        "  speculative  7554df47  b11434 cuda (bf9e704f)                               "
+        "2026-11-30 21:56  2026-11-30 21:57  yes",
         "",
     ]
 )
@@ -92,8 +103,12 @@ def test_the_hosts_panel_puts_the_headline_host_first_and_marks_its_session():
         "| `d2ee0d2a`, ended 2026-11-29 13:08 UTC (not quoted on this page) |"
     )
     assert lines[5] == "| sessions complete | 2 of 2 | 4 of 4 |"
-    # an experiment only the CPU host ran: one column; one nobody ran: no panel
+    # draft-self ran on the CPU host and (issue 15, natural text) on the GPU host; offload on the GPU host
+    # only: one column; an experiment nobody ran: no panel
     assert hosts.hosts_panel(committed_root() / "data/raw", "draftself", None).splitlines()[0] == (
-        "| | `246274abff670295` |"
+        "| | `246274abff670295` | `e3618a24b4e44752` |"
+    )
+    assert hosts.hosts_panel(committed_root() / "data/raw", "offload", None).splitlines()[0] == (
+        "| | `e3618a24b4e44752` |"
     )
     assert hosts.hosts_panel(committed_root() / "data/raw", "nothing", None) == ""

@@ -13,6 +13,7 @@ import pytest
 
 from benchbook import ingest, jsonl, schemas
 from benchbook.experiments import (
+    draftself_gpu,  # noqa: F401  (declares the draftself_gpu training kind: data/raw/draftself_gpu)
     offload,  # noqa: F401  (declares the offload kinds: data/raw/offload)
     spec_depth,  # noqa: F401  (declares the spec_depth kinds: data/raw/spec_depth)
 )
@@ -28,16 +29,19 @@ FIX = ROOT / "tests" / "fixtures"
 
 #: committed records per (kind, version): `wc -l` of each file, split by schema (data/raw, 7627 lines; the
 #: H200 session added 12 llama_bench, 26 offload-file and 2 snapshot lines; issue 15's H200 session 142
-#: spec_depth, 155 speculative and 5 snapshot lines, the CPU host's spec_depth sweep 40 and 2 snapshots)
+#: spec_depth, 155 speculative and 5 snapshot lines, the CPU host's spec_depth sweep 40 and 2 snapshots;
+#: issue 15's draft-self H200 sessions: 2 × (start, 252 runs, end) and 2 training records, 510 lines)
 COMMITTED = {
     ("draftself_step", 1): 5516,
     ("draftself_run", 1): 1176,
+    ("draftself_run", 2): 504,
+    ("draftself_gpu_train", 1): 2,
     ("speculative_request", 1): 432,
     ("speculative_request", 2): 144,
     ("llama_bench", 1): 72,
     ("speculative_cost", 1): 36,
-    ("session_start", 1): 14,
-    ("session_end", 1): 12,
+    ("session_start", 1): 16,
+    ("session_end", 1): 14,
     ("draftself_session", 1): 4,
     ("model", 1): 8,
     ("host", 1): 5,
@@ -74,7 +78,7 @@ def test_committed_records_validate_vectorized():
         for v, n in kept.group_by("schema_version").len().iter_rows():
             counts[(k.key, v)] = n
     assert dict(counts) == COMMITTED
-    assert sum(COMMITTED.values()) == env.height == 7627
+    assert sum(COMMITTED.values()) == env.height == 8137
 
 
 def test_committed_records_validate_per_record():

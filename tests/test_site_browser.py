@@ -33,6 +33,7 @@ PAGES = [
     "draftself.qmd",
     "offload.qmd",
     "spec_depth.qmd",
+    "draftself_gpu.qmd",
     "provenance.qmd",
 ]
 REPORTS = [
@@ -41,6 +42,7 @@ REPORTS = [
     "draftself_report",
     "offload_report",
     "spec_depth_report",
+    "draftself_gpu_report",
 ]
 #: Each payload sets window.__bb_pwned when it runs.
 PAYLOADS = [
@@ -300,10 +302,10 @@ def visits(site_dir, browser):
 def test_every_page_opens_without_console_errors(visits):
     _, seen = visits
     pages = [p for p in seen if p != "search"]
-    # the 17 pages of the built site (index, llama_bench, speculative, draftself, offload, spec_depth; the
-    # provenance index + one per experiment: draftself, llama_bench, offload, spec_depth, speculative;
-    # 3 report notebooks; 2 audit pages) + 4 planted ones
-    assert len(pages) == 21, pages
+    # the 20 pages of the built site (index, llama_bench, speculative, draftself, offload, spec_depth,
+    # draftself_gpu; the provenance index + one per experiment: draftself, draftself_gpu, llama_bench,
+    # offload, spec_depth, speculative; 4 report notebooks; 2 audit pages) + 4 planted ones
+    assert len(pages) == 24, pages
     assert {p: v["errors"] for p, v in seen.items() if p != "search" and v["errors"]} == {}
 
 

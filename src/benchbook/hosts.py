@@ -82,6 +82,7 @@ def sessions(raw_dir: str | Path) -> list[SessionInfo]:
                     s.get("toolchain_id"),
                     s["at"],
                     ends.get(sid),
+                    s.get("runtime"),  # draft-self: its build is the runtime (torch, Python, device)
                 )
             )
         legacy = exp_dir / "sessions.jsonl"
@@ -125,7 +126,7 @@ def _build(toolchain_id: str | None, toolchains: dict[str, dict], runtime: str |
         return runtime or "-"
     tc = toolchains.get(toolchain_id)
     if tc is None:
-        return f"{toolchain_id[:8]} (no snapshot)"
+        return runtime or f"{toolchain_id[:8]} (no snapshot)"
     label = tc.get("source", {}).get("label") if isinstance(tc.get("source"), dict) else None
     return f"b{tc.get('build_number')} {tc.get('backend')}{' ' + label if label else ''} ({toolchain_id[:8]})"
 

@@ -57,7 +57,8 @@ class Engine:
     ):
         p = next(model.parameters())
         self.model = model
-        self.cache = KVCache(model.cfg, dtype=p.dtype, max_len=max_len)
+        self.device = p.device
+        self.cache = KVCache(model.cfg, dtype=p.dtype, max_len=max_len, device=p.device)
         self.tokens: list[int] = []
         self.passes: list[PassRecord] = []
         if coreset_apply not in ("draft", "both"):
@@ -70,11 +71,13 @@ class Engine:
         on_verify = kind == "verify" and self.coreset_apply == "both"
         if self.coreset is not None and (kind == "draft" or on_verify):
             cs = self.coreset
-        x = torch.tensor([tokens], dtype=torch.long)
+        x = torch.tensor([tokens], dtype=torch.long, device=self.device)
         before = self.cache.length
         t0 = time.perf_counter_ns()
         with torch.inference_mode():
             logits = self.model(x, self.cache, mode=mode, write=write, coreset_args=cs)
+        if self.device.type == "cuda":  # kernels run asynchronously: the pass ends when they do
+            torch.cuda.synchronize(self.device)
         wall = time.perf_counter_ns() - t0
         # every MoE layer ran in this pass, so each has its routed ids
         experts = [

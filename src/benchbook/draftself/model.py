@@ -56,10 +56,17 @@ class KVCache:
     overwritten by the next write).
     """
 
-    def __init__(self, cfg: ModelConfig, batch: int = 1, dtype=torch.float32, max_len: int | None = None):
+    def __init__(
+        self,
+        cfg: ModelConfig,
+        batch: int = 1,
+        dtype=torch.float32,
+        max_len: int | None = None,
+        device: torch.device | str | None = None,
+    ):
         hd = cfg.d_model // cfg.n_heads
         n = max_len or cfg.max_seq_len
-        self.k = torch.zeros(cfg.n_layers, batch, cfg.n_heads, n, hd, dtype=dtype)
+        self.k = torch.zeros(cfg.n_layers, batch, cfg.n_heads, n, hd, dtype=dtype, device=device)
         self.v = torch.zeros_like(self.k)
         self.length = 0
 
@@ -71,7 +78,7 @@ class KVCache:
 def rope(x: torch.Tensor, pos: torch.Tensor, base: float) -> torch.Tensor:
     """Rotary position embedding (Su et al. 2021, "RoFormer"). x [B, H, T, hd], pos [T] int."""
     hd = x.shape[-1]
-    inv = 1.0 / (base ** (torch.arange(0, hd, 2, dtype=torch.float64) / hd))
+    inv = 1.0 / (base ** (torch.arange(0, hd, 2, dtype=torch.float64, device=x.device) / hd))
     ang = (pos.to(torch.float64)[:, None] * inv[None, :]).to(x.dtype)  # [T, hd/2]
     cos, sin = ang.cos(), ang.sin()
     x1, x2 = x[..., 0::2], x[..., 1::2]
@@ -224,10 +231,11 @@ class TinyLM(nn.Module):
         S = cache.length
         if S + T > cache.k.shape[3]:
             raise ValueError(f"cache full: {S}+{T} > {cache.k.shape[3]} positions")
-        pos = torch.arange(S, S + T)
-        mask = torch.ones(T, S + T, dtype=torch.bool)
+        dev = tokens.device
+        pos = torch.arange(S, S + T, device=dev)
+        mask = torch.ones(T, S + T, dtype=torch.bool, device=dev)
         if mode == "causal":
-            mask[:, S:] = torch.ones(T, T, dtype=torch.bool).tril()
+            mask[:, S:] = torch.ones(T, T, dtype=torch.bool, device=dev).tril()
         x = self.embed(tokens)
         for i, layer in enumerate(self.layers):
             x, k, v = layer(x, pos, mask, cache.k[i, :, :, :S], cache.v[i, :, :, :S], coreset_args)

