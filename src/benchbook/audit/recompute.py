@@ -27,8 +27,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Final, Literal
 
-from .precision import Interval, half_width, stated_interval
-from .schema import BoundSet, Claim, ClaimsFile, Statement, family_of, field_of
+from .precision import Interval, half_width
+from .schema import BoundSet, Claim, ClaimsFile, Statement, family_of, field_of, stated_interval_of
+from .units import UnitError, common_scale, factor
 
 Consistency = Literal["consistent", "inconsistent", "not checkable"]
 CONSISTENT: Final = "consistent"
@@ -79,17 +80,43 @@ def claim_interval(claim: Claim) -> Interval | None:
     return None
 
 
+def _unit_key(unit: str | None) -> str | None:
+    return unit.strip().lower() if unit is not None else None
+
+
 def _unit_factor(stmt: Statement) -> float:
     return 100.0 if stmt.kind == "ratio" and stmt.unit == "%" else 1.0
 
 
-def _divide(a: Interval, b: Interval, sid: str) -> Interval:
+class Undefined(RecomputeError):
+    """A quotient with no value (a zero or negative denominator): the statement is not checkable,
+    the rest of the file still is."""
+
+
+def _divide(a: Interval, b: Interval, sid: str, kind: str = "ratio") -> Interval:
     if b.lo <= 0 or a.lo < 0:
-        raise RecomputeError(
-            f"statement {sid}: a ratio needs positive numbers, got {a.text(4)} / {b.text(4)}; "
-            "fix: cite the speeds or sizes themselves"
+        what = "a percent change from" if kind == "percent_change" else "a ratio over"
+        raise Undefined(
+            f"{what} {b.text(4)} is undefined ({a.text(4)} / {b.text(4)}): "
+            f"statement {sid} needs positive numbers; fix: cite the speeds or sizes themselves"
         )
     return Interval(a.lo / b.hi, a.hi / b.lo)
+
+
+def _on_one_scale(stmt: Statement, ivs: list[Interval], units: list[str | None]) -> list[Interval]:
+    """The cited intervals in the first cited unit (``units.common_scale``): ``1.2 GiB`` and ``599 MB``
+    become ``1288.5 MB`` and ``599 MB``.
+
+    Raises:
+        RecomputeError: units of different quantities (names the statement and the units)."""
+    try:
+        scale = common_scale(units)
+    except UnitError:
+        raise RecomputeError(
+            f"statement {stmt.id}: a {stmt.kind} of numbers in different units "
+            f"{sorted({str(u) for u in units})}; fix: cite numbers of one quantity"
+        ) from None
+    return [iv.scaled(f) for iv, f in zip(ivs, scale.factors, strict=True)]
 
 
 def _matches(cf: ClaimsFile, claim: Claim, select: dict) -> bool:
@@ -195,6 +222,33 @@ def _bound(cf: ClaimsFile, stmt: Statement) -> Recomputed:
     )
 
 
+def _combine(stmt: Statement, ivs: list[Interval], conv: str) -> tuple[Interval, str]:
+    """The statement's kind applied to the cited intervals (one unit): (natural interval, arithmetic).
+
+    Raises:
+        Undefined: a ratio or percent change over a non-positive number."""
+    a, b = ivs[0], ivs[-1]
+    if stmt.kind == "ratio":
+        natural = _divide(a, b, stmt.id)
+        return natural, f"{stmt.of[0]} / {stmt.of[1]} = {a.text(4)} / {b.text(4)}{conv}"
+    if stmt.kind == "percent_change":
+        r = _divide(b, a, stmt.id, stmt.kind)
+        natural = Interval((r.lo - 1) * 100, (r.hi - 1) * 100)
+        return natural, (
+            f"({stmt.of[1]} / {stmt.of[0]} - 1) x 100 = ({b.text(4)} / {a.text(4)} - 1) x 100{conv}"
+        )
+    if stmt.kind == "difference":
+        return Interval(a.lo - b.hi, a.hi - b.lo), (
+            f"{stmt.of[0]} - {stmt.of[1]} = {a.text(4)} - {b.text(4)}{conv}"
+        )
+    total_lo, total_hi = sum(i.lo for i in ivs), sum(i.hi for i in ivs)
+    k = len(ivs) if stmt.kind == "mean" else 1
+    shown = ", ".join(i.text(4) for i in ivs)
+    return Interval(total_lo / k, total_hi / k), (
+        f"{stmt.kind} of {', '.join(stmt.of)} = {stmt.kind}({shown}){conv}"
+    )
+
+
 def recompute_all(cf: ClaimsFile) -> dict[str, Recomputed]:
     """Recompute every statement of ``cf`` (cited statements first).
 
@@ -242,37 +296,31 @@ def recompute_all(cf: ClaimsFile) -> dict[str, Recomputed]:
             return Recomputed(
                 stmt.id, None, None, list(stmt.of), "", NOT_CHECKABLE, reason="; ".join(missing)
             )
-        ivs = [iv for iv, _, _ in vals if iv is not None]  # all of them: none is missing
-        units = {u for _, u, _ in vals}
-        if stmt.kind in ("difference", "sum", "mean") and len(units) > 1:
-            raise RecomputeError(
-                f"statement {stmt.id}: a {stmt.kind} of numbers in different units "
-                f"{sorted(map(str, units))}; fix: cite numbers of one unit"
-            )
-        a, b = ivs[0], ivs[-1]
-        if stmt.kind == "ratio":
-            natural = _divide(a, b, stmt.id)
-            arithmetic = f"{stmt.of[0]} / {stmt.of[1]} = {a.text(4)} / {b.text(4)}"
-        elif stmt.kind == "percent_change":
-            r = _divide(b, a, stmt.id)
-            natural = Interval((r.lo - 1) * 100, (r.hi - 1) * 100)
-            arithmetic = f"({stmt.of[1]} / {stmt.of[0]} - 1) x 100 = ({b.text(4)} / {a.text(4)} - 1) x 100"
-        elif stmt.kind == "difference":
-            natural = Interval(a.lo - b.hi, a.hi - b.lo)
-            arithmetic = f"{stmt.of[0]} - {stmt.of[1]} = {a.text(4)} - {b.text(4)}"
-        else:
-            total_lo, total_hi = sum(i.lo for i in ivs), sum(i.hi for i in ivs)
-            k = len(ivs) if stmt.kind == "mean" else 1
-            natural = Interval(total_lo / k, total_hi / k)
-            shown = ", ".join(i.text(4) for i in ivs)
-            arithmetic = f"{stmt.kind} of {', '.join(stmt.of)} = {stmt.kind}({shown})"
+        units = [u for _, u, _ in vals]
+        ivs = _on_one_scale(stmt, [iv for iv, _, _ in vals if iv is not None], units)
+        # the unit every cited number is now in (the first cited unit), named where it was converted
+        conv = "" if len({_unit_key(u) for u in units}) < 2 else f" (in {units[0]})"
+        try:
+            natural, arithmetic = _combine(stmt, ivs, conv)
+        except Undefined as e:
+            return Recomputed(stmt.id, None, None, list(stmt.of), "", NOT_CHECKABLE, reason=str(e))
         in_unit = natural.scaled(_unit_factor(stmt))
+        if stmt.kind in ("difference", "sum", "mean") and stmt.unit is not None:
+            # a difference stated in another unit of the same quantity ("1.1 GiB more" of MB claims)
+            try:
+                in_unit = natural.scaled(factor(units[0], stmt.unit))
+            except UnitError:
+                raise RecomputeError(
+                    f"statement {stmt.id}: stated in {stmt.unit!r}, but it {stmt.kind}s numbers in "
+                    f"{units[0]!r}; fix: state it in a unit of the same quantity"
+                ) from None
         arithmetic += f" = {in_unit.text(4)}{' %' if stmt.unit == '%' else ''}"
+        stated = stated_interval_of(stmt)
         if stmt.value is not None:
             lo, hi = stmt.value, stmt.value
         elif stmt.range is not None:
             lo, hi = stmt.range
-        else:
+        if stated is None:
             return Recomputed(
                 stmt.id,
                 natural,
@@ -282,7 +330,6 @@ def recompute_all(cf: ClaimsFile) -> dict[str, Recomputed]:
                 NOT_CHECKABLE,
                 reason="no value stated: nothing to check the recomputed value against",
             )
-        stated = stated_interval(lo, hi, stmt.decimals, stmt.about)
         if in_unit.overlaps(stated):
             return Recomputed(stmt.id, natural, in_unit, list(stmt.of), arithmetic, CONSISTENT)
         nearest = in_unit.hi if in_unit.hi < stated.lo else in_unit.lo

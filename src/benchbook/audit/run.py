@@ -21,9 +21,10 @@ import polars as pl
 from .. import caveats
 from . import page
 from .logs import LogEntry, Logs, audit_logs
-from .precision import Interval, stated_interval
+from .logmatch import matching
+from .precision import Interval
 from .recompute import CONSISTENT, INCONSISTENT, NOT_CHECKABLE, Consistency, recompute_all
-from .schema import ClaimsFile, load
+from .schema import ClaimsFile, load, stated_interval_of
 from .verdicts import RULE_QUALIFIER, Here, Qualifier, Reproducible, Verdict, judge
 
 
@@ -116,56 +117,85 @@ def _log_verdicts(lg: Logs, claims_file: str, here: Here) -> list[Verdict]:
 
 
 def _against_logs(cf: ClaimsFile, verdicts: list[Verdict], lg: Logs | None) -> list[Verdict]:
-    """Claims with ``log:``: the stated value against the rate recomputed from that log."""
+    """Claims with ``log:``: the stated value against the value recomputed from the entries of that
+    log that match the claim (``logmatch.matching``): a decode or prefill rate, or for a ``speedup``
+    claim the paired speedup of each speculative request (``logs.audit_logs``).  Entries of more than
+    one configuration left after matching make the log ambiguous: not checkable, never the min–max
+    over configurations."""
     out = []
     for v in verdicts:
         c = cf.claim(v.id) if v.kind == "claim" else None
         if c is None or c.log is None:
             out.append(v)
             continue
-        entries: list[LogEntry] = [
-            e
-            for e in (lg.entries if lg else [])
-            if e.file == c.log and e.metric == c.metric and e.value is not None
-        ]
-        if not entries:
-            why = "no --logs folder given" if lg is None else f"no {c.metric} entry in {c.log}"
+        found = matching(cf, c, lg.entries if lg else [])
+        if not found.entries:
+            why = "no --logs folder given" if lg is None else found.why
             out.append(v.model_copy(update={"notes": v.notes + [f"log: {c.log} not checked ({why})"]}))
             continue
-        rates = [e.value for e in entries if e.value is not None]  # all of them (filtered above)
-        got = Interval(min(rates), max(rates))
-        evidence = v.evidence + [x for e in entries for x in e.evidence]
-        if c.value is not None:
-            lo, hi = c.value, c.value
-        elif c.range is not None:
-            lo, hi = c.range
-        else:  # a claim in words only: the log's rate is shown, there is nothing to check it against
+        evidence = v.evidence + [x for e in found.entries for x in e.evidence]
+        if found.ambiguous:
+            out.append(
+                v.model_copy(
+                    update={
+                        "consistency": NOT_CHECKABLE,
+                        "notes": v.notes + [f"log ambiguous: {found.why}"],
+                        "evidence": evidence,
+                    }
+                )
+            )
+            continue
+        got = Interval(min(found.values), max(found.values))
+        shown = f"{c.metric} recomputed from {c.log}: {got.text(3)} {found.unit}{found.how}"
+        stated = stated_interval_of(c)
+        if stated is None:  # a claim in words only: the log's value is shown, nothing to check it against
             out.append(
                 v.model_copy(
                     update={
                         "recomputed": got.text(3),
-                        "arithmetic": f"{c.metric} recomputed from {c.log}: {got.text(3)} tok/s",
+                        "arithmetic": shown,
                         "notes": v.notes + [f"log: {c.log} not checked (the claim states no number)"],
                         "evidence": evidence,
                     }
                 )
             )
             continue
-        stated = stated_interval(lo, hi, c.decimals, c.about)
+        lo, hi = (c.value, c.value) if c.value is not None else (c.range or (stated.lo, stated.hi))
         ok = got.overlaps(stated)
         nearest = got.hi if got.hi < stated.lo else got.lo
+        quals = v.qualifiers
+        if c.metric == "speedup":  # both speeds are in the logs: the claim is supported by them
+            quals = [q for q in quals if q.check != "needs"]
         out.append(
             v.model_copy(
                 update={
                     "consistency": CONSISTENT if ok else INCONSISTENT,
                     "recomputed": got.text(3),
                     "difference": None if ok else nearest - (lo if nearest < lo else hi),
-                    "arithmetic": f"{c.metric} recomputed from {c.log}: {got.text(3)} {c.unit}",
+                    "arithmetic": shown,
+                    "qualifiers": quals,
                     "evidence": evidence,
                 }
             )
         )
     return out
+
+
+def _skipped_verdicts(lg: Logs, claims_file: str) -> list[Verdict]:
+    """One verdict per file of the logs folder that is no llama.cpp output, so none is left out silently."""
+    return [
+        Verdict(
+            claims_file=claims_file,
+            id=name,
+            kind="log",
+            text=f"{name}: not read",
+            consistency=NOT_CHECKABLE,
+            notes=[f"not read: {why}"],
+            reproducible=Reproducible(here=False, missing=["log: not a llama.cpp output"]),
+            evidence=[name],
+        )
+        for name, why in sorted(lg.skipped.items())
+    ]
 
 
 def audit_file(
@@ -191,7 +221,7 @@ def audit_file(
         all_pairs = {p.log: p.baseline for p in cf.log_pairs}
         all_pairs.update(pairs or {})
         lg = audit_logs(logs_dir, all_pairs)
-        verdicts = verdicts + _log_verdicts(lg, name, here)
+        verdicts = verdicts + _log_verdicts(lg, name, here) + _skipped_verdicts(lg, name)
     verdicts = _against_logs(cf, verdicts, lg)
     return Audit(path, cf, verdicts, lg)
 

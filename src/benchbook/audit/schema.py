@@ -41,7 +41,7 @@ from pydantic import (
     model_validator,
 )
 
-from .precision import decimals_of
+from .precision import Interval, decimals_of, half_width
 
 SCHEMA = "benchbook.claims"
 SCHEMA_VERSION = 1
@@ -73,7 +73,7 @@ Number = Annotated[float, BeforeValidator(_written_number)]
 #: unit families (lower case).  A claim whose metric has a known family must use one of its units,
 #: and a value in these families cannot be negative (a rate, size, time or ratio).
 UNIT_FAMILIES: dict[str, frozenset[str]] = {
-    "rate": frozenset({"tok/s", "t/s", "tokens/s", "token/s", "tps", "it/s"}),
+    "rate": frozenset({"tok/s", "t/s", "tokens/s", "token/s", "tps", "tok/ms", "it/s"}),
     "size": frozenset({"b", "kib", "mib", "gib", "tib", "kb", "mb", "gb", "tb"}),
     "time": frozenset({"ns", "us", "µs", "ms", "s", "min", "h"}),
     "ratio": frozenset({"x", "×", "ratio", "%"}),
@@ -231,6 +231,9 @@ class Claim(_Strict):
     decimals: int | None = Field(
         default=None, description="digits after the point as stated (from the YAML text)"
     )
+    range_decimals: tuple[int, int] | None = Field(
+        default=None, description="digits after the point of each end of a range (from the YAML text)"
+    )
     about: bool = False
     unit: str | None = None
     method: str | None = Field(default=None, description="how it was measured, as stated; null: not stated")
@@ -287,6 +290,7 @@ class Statement(_Strict):
     value: Number | None = None
     range: tuple[Number, Number] | None = None
     decimals: int | None = None
+    range_decimals: tuple[int, int] | None = None
     about: bool = False
     unit: str | None = Field(
         default=None, description="'%' or 'x' for ratios; % for percent_change; else the claims'"
@@ -305,6 +309,21 @@ class Statement(_Strict):
         if self.kind == "percent_change" and self.unit not in (None, "%"):
             raise ValueError("unit: a percent_change is stated in %")
         return self
+
+
+def stated_interval_of(item: Claim | Statement) -> Interval | None:
+    """The interval of true values a claim's or statement's stated ``value`` or ``range`` stands for
+    (``precision`` module doc), each end of a range with its own decimals: "6.1 to 6.34" stands for
+    ``[6.05, 6.345]``, not ``[6.095, 6.345]``.  None when nothing is stated."""
+    if item.value is not None:
+        h = half_width(item.decimals, item.about)
+        return Interval(item.value - h, item.value + h)
+    if item.range is None:
+        return None
+    lo_dec, hi_dec = item.range_decimals or (item.decimals, item.decimals)
+    return Interval(
+        item.range[0] - half_width(lo_dec, item.about), item.range[1] + half_width(hi_dec, item.about)
+    )
 
 
 class LogPair(_Strict):
@@ -433,6 +452,9 @@ def _fill_decimals(doc: _Doc) -> None:
             digits = [d for d in (decimals_of(t) for t in texts if t is not None) if d is not None]
             if digits:
                 item["decimals"] = max(digits)
+            ends = [decimals_of(t) if t is not None else None for t in texts[1:]]
+            if "range_decimals" not in item and ends[0] is not None and ends[1] is not None:
+                item["range_decimals"] = ends  # each end of a range stands for its own precision
 
 
 def _loc_text(loc: tuple) -> str:

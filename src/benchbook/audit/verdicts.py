@@ -32,9 +32,9 @@ import polars as pl
 from pydantic import BaseModel, ConfigDict, Field
 
 from .. import caveats
-from .precision import Interval, stated_interval
+from .precision import Interval
 from .recompute import CONSISTENT, INCONSISTENT, NOT_CHECKABLE, Consistency, Recomputed, claim_interval
-from .schema import Claim, ClaimsFile, Statement
+from .schema import Claim, ClaimsFile, Statement, stated_interval_of
 from .tables import OWN_SOURCE, build_of, claims_table, comparison_table, host_of
 
 VERDICT_SCHEMA = "benchbook.audit.verdict"
@@ -408,7 +408,7 @@ def counts_check(c: Claim) -> CountsCheck | None:
         return None
     scale = 100.0 if (c.unit or "").strip() == "%" else 1.0
     alpha = c.counts.alpha * scale
-    stated = stated_interval(iv.lo, iv.hi, c.decimals, c.about)
+    stated = stated_interval_of(c) or iv
     arithmetic = (
         f"{c.counts.accepted} accepted / {c.counts.drafted} drafted"
         f"{' x 100' if scale != 1 else ''} = {alpha:.4f}"
