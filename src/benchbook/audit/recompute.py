@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import Final, Literal
 
 from .precision import Interval, half_width
-from .schema import BoundSet, Claim, ClaimsFile, Statement, family_of, field_of, stated_interval_of
+from .schema import BoundSet, Claim, ClaimsFile, Statement, family_of, field_of, host_of, stated_interval_of
 from .units import UnitError, common_scale, factor
 
 Consistency = Literal["consistent", "inconsistent", "not checkable"]
@@ -109,6 +109,9 @@ def _on_one_scale(stmt: Statement, ivs: list[Interval], units: list[str | None])
 
     Raises:
         RecomputeError: units of different quantities (names the statement and the units)."""
+    families = {family_of(u) for u in units}
+    if stmt.kind == "ratio" and len(families) > 1 and family_of(stmt.unit) != "ratio":
+        return ivs  # a quotient of two quantities (tokens / s = tok/s): nothing to convert
     try:
         scale = common_scale(units)
     except UnitError:
@@ -134,8 +137,35 @@ def _bound_set(stmt: Statement) -> tuple[BoundSet, float]:
     return stmt.over, stmt.value
 
 
-def bound_pairs(cf: ClaimsFile, stmt: Statement) -> list[Pair]:
-    """The set a bound statement ranges over (``schema.BoundSet``), in claims-file order."""
+def _in_unit(iv: Interval, unit: str | None, to: str | None, sid: str) -> Interval:
+    """``iv`` (in ``unit``) in ``to`` (``units.factor``); unchanged when ``to`` is None.
+
+    Raises:
+        RecomputeError: units of different quantities."""
+    if to is None:
+        return iv
+    try:
+        return iv.scaled(factor(unit, to))
+    except UnitError:
+        raise RecomputeError(
+            f"statement {sid}: a set of numbers in {unit!r} and {to!r}; fix: cite numbers of one quantity"
+        ) from None
+
+
+def _may_share(cf: ClaimsFile, a: Claim, b: Claim) -> bool:
+    """Whether two claims, one with a ``match`` field unstated, may still share it: both from the same
+    source (``origin``; a quoted number never ran in the source's own environments) and no known
+    difference in hardware (a different machine is a different environment)."""
+    ha, hb = host_of(cf, a), host_of(cf, b)
+    return a.origin == b.origin and (ha is None or hb is None or ha == hb)
+
+
+def _bound_members(cf: ClaimsFile, stmt: Statement) -> tuple[list[Pair], list[Pair], list[str]]:
+    """(definite pairs, uncertain pairs, numerators left out) of a bound's set (``schema.BoundSet``),
+    in claims-file order.  Definite: every ``match`` field stated on both sides and equal.  Uncertain:
+    the stated fields equal, at least one unstated on a side (unknown is never "different": the pair
+    may belong to the set).  Left out: numerators with no pair of either kind, as ``"id (why)"``.
+    Without a denominator every numerator is a definite member (its value in the statement's unit)."""
     over, _ = _bound_set(stmt)
     nums = [
         (c, iv)
@@ -143,19 +173,45 @@ def bound_pairs(cf: ClaimsFile, stmt: Statement) -> list[Pair]:
         if _matches(cf, c, over.numerator) and (iv := claim_interval(c)) is not None
     ]
     if over.denominator is None:
-        return [Pair(c.id, None, iv) for c, iv in nums]
+        unit = stmt.unit if family_of(stmt.unit) not in (None, "ratio") else None
+        return (
+            [
+                Pair(c.id, None, _in_unit(iv, c.unit, unit, stmt.id) if family_of(c.unit) == family_of(unit) else iv)
+                for c, iv in nums
+            ],
+            [],
+            [],
+        )
     dens = [
         (c, iv)
         for c in cf.claims
         if _matches(cf, c, over.denominator) and (iv := claim_interval(c)) is not None
     ]
-    pairs = []
+    definite, uncertain, left_out = [], [], []
     for n, n_iv in nums:
         key = [field_of(n, cf.conditions_of(n), m) for m in over.match]
+        found = False
         for d, d_iv in dens:
-            if d.id != n.id and [field_of(d, cf.conditions_of(d), m) for m in over.match] == key:
-                pairs.append(Pair(n.id, d.id, _divide(n_iv, d_iv, stmt.id)))
-    return pairs
+            if d.id == n.id:
+                continue
+            other = [field_of(d, cf.conditions_of(d), m) for m in over.match]
+            known = all(a is not None and b is not None for a, b in zip(key, other, strict=True))
+            if not all(a is None or b is None or a == b for a, b in zip(key, other, strict=True)):
+                continue
+            if not known and not _may_share(cf, n, d):
+                continue
+            pair = Pair(n.id, d.id, _divide(n_iv, _in_unit(d_iv, d.unit, n.unit, stmt.id), stmt.id))
+            (definite if known else uncertain).append(pair)
+            found = True
+        if not found:
+            stated = ", ".join(f"{m} {v}" for m, v in zip(over.match, key, strict=True))
+            left_out.append(f"{n.id} (no denominator with the same {stated or 'match'})")
+    return definite, uncertain, left_out
+
+
+def bound_pairs(cf: ClaimsFile, stmt: Statement) -> list[Pair]:
+    """The definite members of a bound's set (``_bound_members``), in claims-file order."""
+    return _bound_members(cf, stmt)[0]
 
 
 def _check_bound_unit(cf: ClaimsFile, stmt: Statement, pairs: list[Pair]) -> None:
@@ -179,11 +235,25 @@ def _check_bound_unit(cf: ClaimsFile, stmt: Statement, pairs: list[Pair]) -> Non
         )
 
 
+def _extreme(stmt: Statement, pairs: list[Pair]) -> tuple[Pair, float, bool]:
+    """The extreme member of ``pairs`` (max for "below", min for "above"), its edge in the statement's
+    unit and whether it lies on the stated side of the bound (within the bound's precision)."""
+    below = stmt.relation == "below"
+    ext = max(pairs, key=lambda p: p.value.hi) if below else min(pairs, key=lambda p: p.value.lo)
+    # a ratio set against a bound stated in percent ("below 30%") compares in the statement's unit
+    scale = 100.0 if stmt.unit == "%" and ext.denominator else 1.0
+    edge = (ext.value.hi if below else ext.value.lo) * scale
+    h = half_width(stmt.decimals, stmt.about)
+    bound = stmt.value or 0.0
+    return ext, edge, (edge < bound + h if below else edge > bound - h)
+
+
 def _bound(cf: ClaimsFile, stmt: Statement) -> Recomputed:
     over, bound = _bound_set(stmt)
-    pairs = bound_pairs(cf, stmt)
+    pairs, maybe, left_out = _bound_members(cf, stmt)
     match = ", ".join(over.match) or "nothing"
-    if not pairs:
+    left = f"; left out: {'; '.join(left_out)}" if left_out else ""
+    if not pairs and not maybe:
         return Recomputed(
             stmt.id,
             None,
@@ -193,23 +263,43 @@ def _bound(cf: ClaimsFile, stmt: Statement) -> Recomputed:
             NOT_CHECKABLE,
             reason=(
                 f"no claim pair matches the set (numerator {over.numerator}, denominator "
-                f"{over.denominator}, same {match})"
+                f"{over.denominator}, same {match}){left}"
             ),
         )
-    _check_bound_unit(cf, stmt, pairs)
+    _check_bound_unit(cf, stmt, pairs or maybe)
     below = stmt.relation == "below"
-    ext = max(pairs, key=lambda p: p.value.hi) if below else min(pairs, key=lambda p: p.value.lo)
-    # a ratio set against a bound stated in percent ("below 30%") compares in the statement's unit
-    scale = 100.0 if stmt.unit == "%" and ext.denominator else 1.0
-    edge = (ext.value.hi if below else ext.value.lo) * scale
-    reads = sorted({p.numerator for p in pairs} | {p.denominator for p in pairs if p.denominator})
-    h = half_width(stmt.decimals, stmt.about)
-    ok = edge < bound + h if below else edge > bound - h
+    everything = pairs + maybe
+    reads = sorted({p.numerator for p in everything} | {p.denominator for p in everything if p.denominator})
+    unsure = "; ".join(
+        f"{p.numerator} / {p.denominator} = {p.value.text(3)}" for p in maybe
+    )  # pairs with an unstated match field on a side
+    _, edge_all, ok_all = _extreme(stmt, everything)
+    ext, edge, ok = _extreme(stmt, pairs or everything)
+    if maybe and (not pairs or ok != ok_all) and not (pairs and not ok):
+        # the verdict depends on members whose `match` fields are not stated: not checkable
+        return Recomputed(
+            stmt.id,
+            None,
+            None,
+            reads,
+            "",
+            NOT_CHECKABLE,
+            pairs=pairs,
+            reason=(
+                f"the verdict depends on members whose {match} is not stated ({unsure}): with them the "
+                f"{'max' if below else 'min'} is {edge_all:.4g} against the stated {stmt.relation} {bound:g}"
+                + (f", without them {edge:.4g}" if pairs else "")
+                + f"; fix: state {match} of those claims{left}"
+            ),
+        )
     what = f"{ext.numerator} / {ext.denominator}" if ext.denominator else ext.numerator
     arithmetic = (
         f"{'max' if below else 'min'} over {len(pairs)} pairs (same {match}) = {what} = "
         f"{edge:.4g}; stated {stmt.relation} {bound:g}"
     )
+    if maybe:
+        arithmetic += f"; the same with the pairs whose {match} is not stated ({unsure})"
+    arithmetic += left
     return Recomputed(
         stmt.id,
         Interval(edge, edge),

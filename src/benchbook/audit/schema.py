@@ -378,6 +378,12 @@ class ClaimsFile(_Strict):
         return next((s for s in self.systems if e and s.id == e.system), None)
 
 
+def host_of(cf: ClaimsFile, claim: Claim) -> str | None:
+    """Hardware identity of a claim: its declared system's ``hardware``, else ``conditions.hardware``."""
+    system = cf.system_of(claim)
+    return system.hardware if system else cf.conditions_of(claim).hardware
+
+
 def field_of(claim: Claim, conditions: Conditions, name: str):
     """Value of a field by name for set matching: a claim field (``metric``, ``method``, ``unit``,
     ``origin``), a condition (``env``, ``decoding``...), an offload field (``n_cpu_moe``,

@@ -22,7 +22,7 @@ import polars as pl
 
 from .precision import half_width
 from .recompute import Recomputed, claim_interval
-from .schema import Claim, ClaimsFile
+from .schema import Claim, ClaimsFile, host_of
 
 OWN_SOURCE = "the source"
 
@@ -70,12 +70,6 @@ COMPARISON_SCHEMA = {
     **{f"{s}_{k}": t for s in ("num", "den") for k, t in _SIDE.items()},
     "num_alpha": pl.Float64,
 }
-
-
-def host_of(cf: ClaimsFile, claim: Claim) -> str | None:
-    """Hardware identity of a claim: its declared system's ``hardware``, else ``conditions.hardware``."""
-    system = cf.system_of(claim)
-    return system.hardware if system else cf.conditions_of(claim).hardware
 
 
 def build_of(cf: ClaimsFile, claim: Claim) -> str | None:
