@@ -131,7 +131,8 @@ def test_unreadable_log_and_bad_pair_are_errors(tmp_path, logdir):
     )
     (logdir / "notes.txt").unlink()
     (logdir / "bad.md").write_text(
-        "| model | size | params | backend | ngl | test | t/s |\n| --- | ---: | ---: | --- | --: | ---: | ---: |\n"
+        "| model | size | params | backend | ngl | test | t/s |\n"
+        "| --- | ---: | ---: | --- | --: | ---: | ---: |\n"
         "| llama 7B | 3.5 GiB | 6.7 B | CPU | 0 | tg128 | abc |\n"
     )
     with pytest.raises(logs.LogsError, match=r"bad.md:3: t/s cell 'abc' is not 'mean ± sd'"):

@@ -46,7 +46,11 @@ def stated_test(method: str | None) -> dict[str, int]:
     ``"pp512 @ d4096"`` -> ``{"n_prompt": 512, "n_depth": 4096}``; {} when none is named."""
     out: dict[str, int] = {}
     text = method or ""
-    for pattern, name in ((r"\btg(\d+)\b", "n_gen"), (r"\bpp(\d+)\b", "n_prompt"), (r"@\s*d(\d+)\b", "n_depth")):
+    for pattern, name in (
+        (r"\btg(\d+)\b", "n_gen"),
+        (r"\bpp(\d+)\b", "n_prompt"),
+        (r"@\s*d(\d+)\b", "n_depth"),
+    ):
         m = re.search(pattern, text, re.I)
         if m:
             out[name] = int(m.group(1))
@@ -74,7 +78,11 @@ def _differing(entries: list[LogEntry]) -> str:
     configs = [_config(e) for e in entries]
     names = sorted({k for c in configs for k in c if len({c2.get(k) for c2 in configs}) > 1})
     shown = "; ".join(
-        f"{n}: " + ", ".join(f"{json.loads(c[n]) if n in c else 'absent'} ({e.evidence[0]})" for c, e in zip(configs, entries, strict=True))
+        f"{n}: "
+        + ", ".join(
+            f"{json.loads(c[n]) if n in c else 'absent'} ({e.evidence[0]})"
+            for c, e in zip(configs, entries, strict=True)
+        )
         for n in names
     )
     return shown
@@ -97,10 +105,15 @@ def matching(cf: ClaimsFile, claim: Claim, entries: list[LogEntry]) -> Match:
         if not cand:
             return Match(why=f"no {claim.metric} entry in {claim.log}")
     want = _stated(cf, claim)
-    kept, left_out = [], []
+    kept: list[tuple[LogEntry, list[str]]] = []
+    left_out: list[tuple[LogEntry, list[str]]] = []
     for e in cand:
         lb = e.record.get("llama_bench") or {}
-        clash = [f"{k} {lb[k]}, the claim states {v}" for k, v in want.items() if lb.get(k) is not None and lb[k] != v]
+        clash = [
+            f"{k} {lb[k]}, the claim states {v}"
+            for k, v in want.items()
+            if lb.get(k) is not None and lb[k] != v
+        ]
         (left_out if clash else kept).append((e, clash))
     if not kept:
         shown = "; ".join(f"{e.evidence[0]} ({', '.join(c)})" for e, c in left_out)

@@ -143,7 +143,9 @@ def not_a_log(path: str | Path) -> str | None:
     except IngestError:
         if path.suffix == ".json" and _completion(path) is not None:
             return None
-        return "no llama.cpp output found in it (no llama-bench table or rows, server log or spec-simple lines)"
+        return (
+            "no llama.cpp output found in it (no llama-bench table or rows, server log or spec-simple lines)"
+        )
     return None
 
 
@@ -233,9 +235,7 @@ def _request_entry(rec: dict, name: str, i: int) -> LogEntry:
     )
 
 
-def _baseline_of(
-    entry: LogEntry, spec: list[LogEntry], plain: list[LogEntry]
-) -> tuple[LogEntry | None, str]:
+def _baseline_of(entry: LogEntry, spec: list[LogEntry], plain: list[LogEntry]) -> tuple[LogEntry | None, str]:
     """The baseline request a speculative request is compared with, and how it was chosen: the one
     with the same prompt (``prompt_id``, when both logs know it), else the one at the same position
     in its log (request i with request i).  (None, why) when there is none; a speedup is never taken
@@ -318,22 +318,22 @@ def audit_logs(folder: str | Path, pairs: dict[str, str] | None = None) -> Logs:
                         f"log pair {e.file}={base_file}: {base_file} holds no plain-decoding request"
                     )
                 spec_entries = [x for x in by_file[e.file] if x.kind == "speculative"]
-                base, how = _baseline_of(e, spec_entries, plain)
+                paired, how = _baseline_of(e, spec_entries, plain)
                 if e.value is None:
                     e.notes.append(
                         "no decode rate in this request (no predicted_n/predicted_ms): speedup not computed"
                     )
-                elif base is None or base.value is None:
+                elif paired is None or paired.value is None:
                     e.notes.append(f"speedup not computed: {how}")
                 else:
-                    speedup = e.value / base.value
-                    e.speedup, e.baseline = speedup, base.evidence[0]
+                    speedup = e.value / paired.value
+                    e.speedup, e.baseline = speedup, paired.evidence[0]
                     e.notes.append(
-                        f"speedup {speedup:.3f} = {e.value:.2f} / {base.value:.2f} tok/s "
-                        f"(baseline request {base.evidence[0]}, {how})"
+                        f"speedup {speedup:.3f} = {e.value:.2f} / {paired.value:.2f} tok/s "
+                        f"(baseline request {paired.evidence[0]}, {how})"
                     )
-                if base is not None and rec.get("tokens") and base.record.get("tokens"):
-                    equal = rec["tokens"] == base.record["tokens"]
+                if paired is not None and rec.get("tokens") and paired.record.get("tokens"):
+                    equal = rec["tokens"] == paired.record["tokens"]
         cap_hit = None
         if rec.get("stop_type") is not None:
             cap_hit = rec["stop_type"] == "limit"

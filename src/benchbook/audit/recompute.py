@@ -176,7 +176,11 @@ def _bound_members(cf: ClaimsFile, stmt: Statement) -> tuple[list[Pair], list[Pa
         unit = stmt.unit if family_of(stmt.unit) not in (None, "ratio") else None
         return (
             [
-                Pair(c.id, None, _in_unit(iv, c.unit, unit, stmt.id) if family_of(c.unit) == family_of(unit) else iv)
+                Pair(
+                    c.id,
+                    None,
+                    _in_unit(iv, c.unit, unit, stmt.id) if family_of(c.unit) == family_of(unit) else iv,
+                )
                 for c, iv in nums
             ],
             [],
@@ -187,7 +191,9 @@ def _bound_members(cf: ClaimsFile, stmt: Statement) -> tuple[list[Pair], list[Pa
         for c in cf.claims
         if _matches(cf, c, over.denominator) and (iv := claim_interval(c)) is not None
     ]
-    definite, uncertain, left_out = [], [], []
+    definite: list[Pair] = []
+    uncertain: list[Pair] = []
+    left_out: list[str] = []
     for n, n_iv in nums:
         key = [field_of(n, cf.conditions_of(n), m) for m in over.match]
         found = False

@@ -5,12 +5,13 @@
 adapter (``logs``) and judges every log entry with the same caveat rules as native records; a claim
 with ``log:`` is checked against the rate recomputed from that log.  ``write`` puts the verdict
 records in ``<out>/<claims stem>.jsonl`` (rewritten each run; ``schema`` and ``schema_version`` in
-each) and the page in ``<pages>/<claims stem>.qmd``; ``audit_dir`` does it for every ``*.yaml`` of
+each) and the page in ``<pages>/<claims stem>.qmd``; ``audit_dir`` does it for every ``*.yaml``/``*.yml`` of
 a folder and writes the index page.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from dataclasses import dataclass
@@ -20,8 +21,8 @@ import polars as pl
 
 from .. import caveats
 from . import page
-from .logs import LogEntry, Logs, audit_logs
 from .logmatch import matching
+from .logs import Logs, audit_logs
 from .precision import Interval
 from .recompute import CONSISTENT, INCONSISTENT, NOT_CHECKABLE, Consistency, recompute_all
 from .schema import ClaimsFile, load, stated_interval_of
@@ -232,12 +233,31 @@ def slug(path: Path) -> str:
     return re.sub(r"[^A-Za-z0-9._-]", "-", path.stem)
 
 
-def write(audit: Audit, out_dir: str | Path, pages_dir: str | Path | None = None) -> Path:
-    """Write ``<out_dir>/<slug>.jsonl`` (one verdict record per line, rewritten) and, with
-    ``pages_dir``, ``<pages_dir>/<slug>.qmd``; returns the JSONL path."""
+def slugs(paths: list[Path]) -> dict[Path, str]:
+    """A distinct file name for each claims file audited together: ``slug``, or where two files share
+    it (``my claims.yaml`` and ``my-claims.yaml``; ``blog.yaml`` and ``blog.yml``) or it is the index's
+    name, ``slug`` + ``-`` + the first 8 hex digits of the sha256 of the file name, so no record file
+    or page overwrites another."""
+    bases = {p: slug(p) for p in paths}
+    count: dict[str, int] = {}
+    for b in bases.values():
+        count[b] = count.get(b, 0) + 1
+    return {
+        p: (f"{b}-{hashlib.sha256(p.name.encode()).hexdigest()[:8]}" if count[b] > 1 or b == "index" else b)
+        for p, b in bases.items()
+    }
+
+
+def write(
+    audit: Audit, out_dir: str | Path, pages_dir: str | Path | None = None, name: str | None = None
+) -> Path:
+    """Write ``<out_dir>/<name>.jsonl`` (one verdict record per line, rewritten) and, with
+    ``pages_dir``, ``<pages_dir>/<name>.qmd``; returns the JSONL path.  ``name`` defaults to
+    ``slug(audit.path)``; pass ``slugs(...)[path]`` when several files are audited together."""
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
-    dest = out_dir / f"{slug(audit.path)}.jsonl"
+    name = name or slug(audit.path)
+    dest = out_dir / f"{name}.jsonl"
     tmp = dest.with_suffix(".jsonl.tmp")
     with tmp.open("w", encoding="utf-8") as f:
         for v in audit.verdicts:
@@ -247,26 +267,27 @@ def write(audit: Audit, out_dir: str | Path, pages_dir: str | Path | None = None
         pages_dir = Path(pages_dir)
         pages_dir.mkdir(parents=True, exist_ok=True)
         text = page.render(audit.claims, audit.verdicts, audit.path.name)
-        (pages_dir / f"{slug(audit.path)}.qmd").write_text(text)
+        (pages_dir / f"{name}.qmd").write_text(text)
     return dest
 
 
 def audit_dir(
     claims_dir: str | Path, out_dir: str | Path, pages_dir: str | Path, here: Here | None = None
 ) -> list[Audit]:
-    """Audit every ``*.yaml`` in ``claims_dir``; write records, one page each and ``index.qmd``.
-    Records and pages of claims files that no longer exist are removed."""
-    files = sorted(Path(claims_dir).glob("*.yaml"))
+    """Audit every ``*.yaml`` and ``*.yml`` in ``claims_dir``; write records, one page each (named by
+    ``slugs``) and ``index.qmd``.  Records and pages of claims files that no longer exist are removed."""
+    files = sorted(p for p in Path(claims_dir).iterdir() if p.suffix in (".yaml", ".yml") and p.is_file())
     audits = [audit_file(p, here=here) for p in files]
-    keep = {slug(a.path) for a in audits}
+    names = slugs(files)
+    keep = set(names.values())
     for d, ext in ((Path(out_dir), ".jsonl"), (Path(pages_dir), ".qmd")):
         for old in d.glob(f"*{ext}") if d.is_dir() else []:
             if old.stem not in keep and old.stem != "index":
                 old.unlink()
     for a in audits:
-        write(a, out_dir, pages_dir)
+        write(a, out_dir, pages_dir, names[a.path])
     Path(pages_dir).mkdir(parents=True, exist_ok=True)
-    listing = [(slug(a.path), a.claims, a.verdicts) for a in audits]
+    listing = [(names[a.path], a.claims, a.verdicts) for a in audits]
     (Path(pages_dir) / "index.qmd").write_text(page.index(listing))
     return audits
 

@@ -400,6 +400,10 @@ def field_of(claim: Claim, conditions: Conditions, name: str):
 # --- YAML with line numbers and number text --------------------------------------------------------
 
 
+#: a plain scalar in exponent notation without the sign PyYAML needs (``1.5e3``, ``2E6``)
+_EXPONENT = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)[eE][+-]?\d+")
+
+
 class _Doc:
     """The parsed YAML plus ``lines`` (path tuple -> 1-based line) and ``texts`` (path -> scalar text)."""
 
@@ -436,6 +440,11 @@ class _Doc:
             return [self._walk(loader, v, path + (i,)) for i, v in enumerate(node.value)]
         if node.tag.endswith((":int", ":float")):
             self.texts[path] = node.value
+        if node.tag.endswith(":str") and node.style is None and _EXPONENT.fullmatch(node.value):
+            # YAML 1.1 (PyYAML) reads an unquoted 1.5e3 as a string (it wants 1.5e+3); YAML 1.2 and
+            # every reader of the number mean 1500
+            self.texts[path] = node.value
+            return float(node.value)
         return loader.construct_object(node, deep=True)
 
     def line(self, loc: tuple) -> int:

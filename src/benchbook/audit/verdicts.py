@@ -398,8 +398,10 @@ def _statement_qualifiers(
         notes += [f"{u} (not stated, not different)" for u in cond.unstated]
         ea, eb = _env_of(cf, a), _env_of(cf, b)
         if (ea is None) != (eb is None):
-            known = a if ea is not None else b
-            notes.append(f"env: stated for {known} ({ea or eb}), not for {b if known == a else a} (not stated, not different)")
+            known, missing = (a, b) if ea is not None else (b, a)
+            notes.append(
+                f"env: stated for {known} ({ea or eb}), not for {missing} (not stated, not different)"
+            )
     for rid in row_ids:
         fired = comp_fired.get(rid, [])
         ids = [x for x in rid.removeprefix(s.id).strip("[]").split("/") if x]
