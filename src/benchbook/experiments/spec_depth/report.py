@@ -16,6 +16,7 @@ from pathlib import Path
 import polars as pl
 
 from benchbook.numbers import Number, build_label, line_ranges, make_key, publish
+from benchbook.numfmt import fmt_fixed
 
 from ..speculative import analysis as spec
 from . import EXPERIMENT
@@ -58,7 +59,7 @@ def newest_sessions(t: pl.DataFrame, time_col: str | None = None) -> dict[str, s
 
 
 def _fmt(x, nd: int = 2) -> str:
-    return "–" if x is None else (f"{x:.{nd}f}" if isinstance(x, float) else str(x))
+    return fmt_fixed(x, nd)  # never a non-zero as 0.00
 
 
 def md_table(t: pl.DataFrame, cols: dict[str, tuple[str, int]]) -> str:
