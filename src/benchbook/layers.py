@@ -29,7 +29,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("draftself", ("draftself", "draftself.*")),
     ("experiments", ("experiments", "experiments.*")),
     ("ingest/audit", ("ingest", "ingest.*", "audit", "audit.*")),
-    ("site", ("site", "sitecheck", "sitepages", "outputs", "writeup")),
+    ("site", ("site", "sitecheck", "sitepages", "sitewords", "outputs", "writeup")),
     ("tooling", ("imports", "layers", "stagedeps")),
     ("cli", ("cli", "__main__")),
 ]
@@ -48,6 +48,7 @@ REPORT = (
     "numtable",
     "site",
     "sitecheck",
+    "sitewords",
     "sitepages",
     "outputs",
     "writeup",
