@@ -34,7 +34,6 @@ from . import outputs, sitepages
 from .escape import markdown_text
 from .numbers import load_all
 from .numfmt import fmt_interval, fmt_number
-from .sitewords import wording_problems
 from .sitecheck import (
     CELL_SUFFIX,
     PageLinks,
@@ -44,6 +43,7 @@ from .sitecheck import (
     renderer_warnings,
     stale_registry,
 )
+from .sitewords import wording_problems
 
 GEN = "_generated"
 CHARTS_JS = """// benchbook: replace each static SVG fallback with the interactive Vega-Lite chart.
