@@ -264,8 +264,9 @@ def render(root: Path, *, raw_root: Path | None = None) -> SiteBuild:
     Raises:
         SiteError: the registry is stale (its cited raw lines changed), a page quotes an unpublished
             number, a page says a word its number does not support ("faster" beside a speedup
-            below 1: ``sitewords``), a report notebook has an HTML output, the renderer failed or warned, a page
-            fetches an external resource, or a quoted number did not become a provenance link.
+            below 1: ``sitewords``), a report notebook has an HTML output, the renderer failed or
+            warned, a page fetches an external resource, or a quoted number did not become a
+            provenance link.
     """
     t0 = time.monotonic()
     root = Path(root)

@@ -26,6 +26,7 @@ from pathlib import Path
 from . import caveats as caveats_mod
 from .escape import code_span, html_text, markdown_text
 from .numfmt import fmt_interval, fmt_number
+from .records import jsonl_lines
 
 #: Folder (under the site root) of the generated per-experiment provenance pages.
 PROVENANCE_DIR = "provenance"
@@ -151,7 +152,7 @@ def read_snapshots(snapshots: Path) -> dict[str, dict[str, dict]]:
     for kind, id_field in ids.items():
         path = Path(snapshots) / f"{kind}.jsonl"
         rows = (
-            [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+            [json.loads(line) for line in jsonl_lines(path.read_text(encoding="utf-8")) if line.strip()]
             if path.is_file()
             else []
         )

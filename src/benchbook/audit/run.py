@@ -12,7 +12,6 @@ a folder and writes the index page.
 from __future__ import annotations
 
 import hashlib
-import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,6 +19,7 @@ from pathlib import Path
 import polars as pl
 
 from .. import caveats
+from ..records import json_line
 from . import page
 from .logmatch import matching
 from .logs import Logs, audit_logs
@@ -261,7 +261,7 @@ def write(
     tmp = dest.with_suffix(".jsonl.tmp")
     with tmp.open("w", encoding="utf-8") as f:
         for v in audit.verdicts:
-            f.write(json.dumps(v.model_dump(by_alias=True), ensure_ascii=False) + "\n")
+            f.write(json_line(v.model_dump(by_alias=True)) + "\n")
     tmp.replace(dest)
     if pages_dir is not None:
         pages_dir = Path(pages_dir)

@@ -17,6 +17,7 @@ import polars as pl
 
 from benchbook.numbers import Number, build_label, line_ranges, make_key, publish
 from benchbook.numfmt import fmt_fixed
+from benchbook.records import jsonl_lines
 
 from ..speculative import analysis as spec
 from . import EXPERIMENT
@@ -39,7 +40,7 @@ def builds(snapshots_dir: Path) -> dict[str, str]:
     """``{toolchain_id: build label}`` from every toolchain snapshot under ``snapshots_dir``."""
     out = {}
     for f in sorted(Path(snapshots_dir).rglob("toolchains*.jsonl")):
-        for line in f.read_text().splitlines():
+        for line in jsonl_lines(f.read_text(encoding="utf-8")):
             if line.strip():
                 r = json.loads(line)
                 if r.get("toolchain_id"):
