@@ -224,3 +224,17 @@ def test_slugs_never_take_the_index_name():
         Path("a/index.yaml"): "index-08c65c1b",
         Path("b/x.yaml"): "x",
     }
+
+
+def test_comparison_rules_read_both_sides_in_one_unit():
+    # the caveat rules that divide the two sides (inconsistent_derived_value: 1.2 / 599 = 0.002 against
+    # the stated 2.2) see 599 MB as 0.5579 GiB beside 1.2 GiB
+    from benchbook import caveats
+    from benchbook.audit.recompute import recompute_all
+    from benchbook.audit.tables import comparison_table
+
+    cf = load(FX / "ratio_units.yaml")
+    table = comparison_table(cf, recompute_all(cf))
+    assert table.filter(table["id"] == "r-mem")["den_lo"].item() == pytest.approx(599e6 / 1024**3)
+    out, _ = caveats.evaluate(table, "comparison")
+    assert out["caveats"].to_list() == [[], [], []]

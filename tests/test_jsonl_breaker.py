@@ -5,7 +5,10 @@ when read nor be written raw into a JSONL file."""
 import json
 from pathlib import Path
 
+import pytest
+
 from benchbook import records
+from benchbook.numbers import load_all
 from benchbook.outputs import read_requests
 
 FX = Path(__file__).parent / "fixtures" / "outputs_breaker" / "spec_request_u2028.jsonl"
@@ -32,3 +35,15 @@ def test_writer_escapes_unicode_line_breaks_and_readers_split_at_newline_only(tm
     assert [r["content"] for _, r in records.iter_records(path)] == [TEXT, TEXT]
     assert records.jsonl_lines('{"a": "x\u2028y"}\n{"b": 1}\n') == ['{"a": "x\u2028y"}', '{"b": 1}']
     assert json.loads(records.json_line({"t": TEXT})) == {"t": TEXT}
+
+
+def test_a_corrupt_numbers_registry_names_its_file(tmp_path):
+    # breaker #30: a corrupt reports/numbers/*.json gave a bare JSONDecodeError without the file
+    (tmp_path / "llama_bench.json").write_text('{"schema": "benchbook.numbers",\n "numbers": {\n')
+    with pytest.raises(ValueError) as e:
+        load_all(tmp_path)
+    assert str(e.value).startswith(f"{tmp_path / 'llama_bench.json'}:3:1: not a JSON numbers registry (")
+    assert str(e.value).endswith(
+        "fix: re-run the report stage that writes it (`dvc repro`), or delete llama_bench.json if no "
+        "stage writes it"
+    )
