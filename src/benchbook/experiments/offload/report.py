@@ -21,6 +21,7 @@ import polars as pl
 
 from benchbook import caveats, charts
 from benchbook.numbers import Number, build_of, line_ranges, make_key, publish
+from benchbook.numfmt import fmt_fixed
 from benchbook.provenance import read_snapshots
 from benchbook.session import completed_sessions
 
@@ -68,8 +69,10 @@ def _rate_cell(by_test: dict[str, dict], test: str) -> str:
     r = by_test.get(test)
     if r is None or r["mean_tps"] is None:
         return "—"
-    ci = f" [{r['ci_low_tps']:.1f}, {r['ci_high_tps']:.1f}]" if r["ci_low_tps"] is not None else ""
-    return f"{r['mean_tps']:.1f}{ci}"
+    # one decimal, but a value or bound that is not 0 never reads as 0.0 (numfmt.fmt_fixed)
+    low, high = r["ci_low_tps"], r["ci_high_tps"]
+    ci = f" [{fmt_fixed(float(low), 1)}, {fmt_fixed(float(high), 1)}]" if low is not None else ""
+    return f"{fmt_fixed(float(r['mean_tps']), 1)}{ci}"
 
 
 def sweep_markdown(pts: pl.DataFrame, bounds: list[Boundary]) -> str:
