@@ -238,3 +238,19 @@ def test_comparison_rules_read_both_sides_in_one_unit():
     assert table.filter(table["id"] == "r-mem")["den_lo"].item() == pytest.approx(599e6 / 1024**3)
     out, _ = caveats.evaluate(table, "comparison")
     assert out["caveats"].to_list() == [[], [], []]
+
+
+def test_bound_names_claims_that_may_belong_to_its_set():
+    # the Clover two-thirds bound stays consistent (max 20.6 / 32.95 = 0.6252 over 9 pairs); the claims
+    # it could not place are named instead of dropped silently
+    root = Path(__file__).resolve().parents[1]
+    audit = run.audit_file(root / "data" / "claims" / "clover-35b-a3b-blog.yaml", here=Here())
+    v = {x.id: x for x in audit.verdicts}["stmt-two-thirds"]
+    assert (v.consistency, v.recomputed) == ("consistent", "0.625")
+    assert v.arithmetic.split("; left out: ")[1].split("; ") == [
+        "other-deepseek-strata (decoding not stated: it may belong to the set)",
+        "other-qwen27b-q4km (decoding not stated: it may belong to the set)",
+        "other-qwen27b-iq3xxs (decoding not stated: it may belong to the set)",
+        "ext-h200-draft-self (no denominator",
+        "env, n_cpu_moe not stated, and none shares its hardware and source)",
+    ]

@@ -164,13 +164,22 @@ def _bound_members(cf: ClaimsFile, stmt: Statement) -> tuple[list[Pair], list[Pa
     """(definite pairs, uncertain pairs, numerators left out) of a bound's set (``schema.BoundSet``),
     in claims-file order.  Definite: every ``match`` field stated on both sides and equal.  Uncertain:
     the stated fields equal, at least one unstated on a side (unknown is never "different": the pair
-    may belong to the set).  Left out: numerators with no pair of either kind, as ``"id (why)"``.
+    may belong to the set).  Left out, as ``"id (why)"``: claims that may be numerators but leave a
+    ``numerator`` field unstated, and numerators with no pair of either kind.
     Without a denominator every numerator is a definite member (its value in the statement's unit)."""
     over, _ = _bound_set(stmt)
     nums = [
         (c, iv)
         for c in cf.claims
         if _matches(cf, c, over.numerator) and (iv := claim_interval(c)) is not None
+    ]
+    left_out = [
+        f"{c.id} ({', '.join(unstated)} not stated: it may belong to the set)"
+        for c in cf.claims
+        if claim_interval(c) is not None
+        and not _matches(cf, c, over.numerator)
+        and all(field_of(c, cf.conditions_of(c), k) in (None, v) for k, v in over.numerator.items())
+        and (unstated := [k for k in over.numerator if field_of(c, cf.conditions_of(c), k) is None])
     ]
     if over.denominator is None:
         unit = stmt.unit if family_of(stmt.unit) not in (None, "ratio") else None
@@ -184,7 +193,7 @@ def _bound_members(cf: ClaimsFile, stmt: Statement) -> tuple[list[Pair], list[Pa
                 for c, iv in nums
             ],
             [],
-            [],
+            left_out,
         )
     dens = [
         (c, iv)
@@ -193,7 +202,6 @@ def _bound_members(cf: ClaimsFile, stmt: Statement) -> tuple[list[Pair], list[Pa
     ]
     definite: list[Pair] = []
     uncertain: list[Pair] = []
-    left_out: list[str] = []
     for n, n_iv in nums:
         key = [field_of(n, cf.conditions_of(n), m) for m in over.match]
         found = False
@@ -210,8 +218,12 @@ def _bound_members(cf: ClaimsFile, stmt: Statement) -> tuple[list[Pair], list[Pa
             (definite if known else uncertain).append(pair)
             found = True
         if not found:
-            stated = ", ".join(f"{m} {v}" for m, v in zip(over.match, key, strict=True))
-            left_out.append(f"{n.id} (no denominator with the same {stated or 'match'})")
+            stated = ", ".join(f"{m} {v}" for m, v in zip(over.match, key, strict=True) if v is not None)
+            unstated = [m for m, v in zip(over.match, key, strict=True) if v is None]
+            why = f"no denominator with the same {stated}" if stated else "no denominator"
+            if unstated:
+                why += f"; {', '.join(unstated)} not stated, and none shares its hardware and source"
+            left_out.append(f"{n.id} ({why})")
     return definite, uncertain, left_out
 
 
