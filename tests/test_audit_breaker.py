@@ -132,7 +132,7 @@ def test_ratio_across_different_conditions_is_qualified_and_unstated_is_noted():
         (
             "not comparable",
             "conditions",
-            "3 conditions differ, so the ratio cannot be put down to one: quant Q4_K_M vs Q8_0; "
+            "3 conditions differ, so the comparison cannot be put down to one: quant Q4_K_M vs Q8_0; "
             "n_cpu_moe 0 vs 24; ctx 8192 vs 32768",
         )
     ]

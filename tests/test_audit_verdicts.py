@@ -62,7 +62,7 @@ def test_clover_2_4x_vendor(clover):
         "hardware: NVIDIA GeForce RTX 5070 Ti vs NVIDIA GeForce RTX 3080 Ti",
         "sources: the model's vendor vs the source",
         # breaker #11: conditions that differ besides the one compared are named
-        "2 conditions differ, so the ratio cannot be put down to one: quant INT4 vs Q4_K_M; "
+        "2 conditions differ, so the comparison cannot be put down to one: quant INT4 vs Q4_K_M; "
         "decoding block diffusion vs plain",
     }
     # the vendor's engine is unstated: a note, never "different"

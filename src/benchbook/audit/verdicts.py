@@ -327,8 +327,8 @@ COMPARED_CONDITIONS = (
 @dataclass(frozen=True)
 class ConditionDiff:
     """How the conditions of two cited claims compare: ``differ`` (stated on both sides, different:
-    ``"ctx 8192 (a) vs 32768 (b)"``) and ``unstated`` (stated on one side only: not stated, never
-    different)."""
+    ``"ctx 8192 (a) vs 32768 (b)"``; a different model and its quant count as one) and ``unstated``
+    (stated on one side only: not stated, never different)."""
 
     differ: list[str]
     unstated: list[str]
@@ -346,7 +346,11 @@ def condition_diff(cf: ClaimsFile, a: str, b: str) -> ConditionDiff:
     for name in names:
         va, vb = field_of(ca, conda, name), field_of(cb, condb, name)
         if va is not None and vb is not None and va != vb:
-            differ.append(f"{name} {va} ({a}) vs {vb} ({b})")
+            text = f"{name} {va} ({a}) vs {vb} ({b})"
+            if name == "quant" and differ and differ[0].startswith("model "):
+                differ[0] += f", {text}"  # two models come as two files: model and quant are one condition
+            else:
+                differ.append(text)
         elif (va is None) != (vb is None):
             known, value, missing = (a, va, b) if va is not None else (b, vb, a)
             unstated.append(f"{name}: stated for {known} ({value}), not for {missing}")
@@ -389,11 +393,13 @@ def _statement_qualifiers(
             add(
                 NOT_COMPARABLE,
                 "conditions",
-                f"{len(cond.differ)} conditions differ, so the ratio cannot be put down to one: "
+                f"{len(cond.differ)} conditions differ, so the comparison cannot be put down to one: "
                 + "; ".join(_strip_ids(d) for d in cond.differ),
                 [a, b],
             )
-        elif cond.differ:
+        if s.kind == "bound":
+            continue  # a bound's pairs differ by its own rule (numerator vs denominator, `match`)
+        if len(cond.differ) == 1:
             notes.append(f"compares {cond.differ[0]} (the one condition stated differently)")
         notes += [f"{u} (not stated, not different)" for u in cond.unstated]
         ea, eb = _env_of(cf, a), _env_of(cf, b)
