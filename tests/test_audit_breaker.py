@@ -254,3 +254,17 @@ def test_bound_names_claims_that_may_belong_to_its_set():
         "ext-h200-draft-self (no denominator",
         "env, n_cpu_moe not stated, and none shares its hardware and source)",
     ]
+
+
+def test_two_models_are_one_condition():
+    # "about 7 times Qwen 3.8 27B": model and quant differ together (two models come as two files): the
+    # one condition compared, noted, not "not comparable"
+    root = Path(__file__).resolve().parents[1]
+    audit = run.audit_file(root / "data" / "claims" / "clover-35b-a3b-blog.yaml", here=Here())
+    v = {x.id: x for x in audit.verdicts}["stmt-7x-qwen"]
+    assert "conditions" not in {q.check for q in v.qualifiers}
+    assert (
+        "compares model Clover-35B-A3B-Preview (tg-win-ncmoe24) vs Qwen 3.8 27B (other-qwen27b-q4km), "
+        "quant Q4_K_M (tg-win-ncmoe24) vs UD-Q4_K_M (other-qwen27b-q4km) (the one condition stated "
+        "differently)" in v.notes
+    )
