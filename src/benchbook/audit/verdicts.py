@@ -342,7 +342,8 @@ def condition_diff(cf: ClaimsFile, a: str, b: str) -> ConditionDiff:
         return ConditionDiff([], [])
     conda, condb = cf.conditions_of(ca), cf.conditions_of(cb)
     names = list(COMPARED_CONDITIONS) + sorted(set(conda.other) | set(condb.other))
-    differ, unstated = [], []
+    differ: list[str] = []
+    unstated: list[str] = []
     for name in names:
         va, vb = field_of(ca, conda, name), field_of(cb, condb, name)
         if va is not None and vb is not None and va != vb:
