@@ -397,7 +397,10 @@ def recompute_all(cf: ClaimsFile) -> dict[str, Recomputed]:
 
     def one(stmt: Statement) -> Recomputed:
         if stmt.kind == "bound":
-            return _bound(cf, stmt)
+            try:
+                return _bound(cf, stmt)
+            except Undefined as e:  # a member over 0: this statement only is not checkable
+                return Recomputed(stmt.id, None, None, [], "", NOT_CHECKABLE, reason=str(e))
         vals = [value_of(ref) for ref in stmt.of]
         missing = [why for iv, _, why in vals if iv is None]
         if missing:
