@@ -136,6 +136,8 @@ def not_a_log(path: str | Path) -> str | None:
     malformed still fails the audit (``read``)."""
     path = Path(path)
     raw = path.read_bytes()
+    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return None  # UTF-16 text (a PowerShell redirect): ingest names the encoding and the fix
     if b"\0" in raw[:8192]:
         return "a binary file, not a llama.cpp text output"
     try:
