@@ -117,10 +117,27 @@ def test_paired_request_without_a_decode_rate_gets_no_speedup_and_says_why(logdi
 
 
 def test_unreadable_log_and_bad_pair_are_errors(tmp_path, logdir):
+    # a file with no llama.cpp output in it is left out and named (it used to abort the audit with a
+    # fix naming --format, an option audit does not have); a malformed log still fails, naming file:line
     (logdir / "notes.txt").write_text("nothing llama.cpp wrote\n")
-    with pytest.raises(logs.LogsError, match="notes.txt"):
-        run.audit_file(CLOVER, logdir)
+    v = by_id(run.audit_file(CLOVER, logdir))["notes.txt"]
+    assert (v.kind, v.consistency, v.notes) == (
+        "log",
+        "not checkable",
+        [
+            "not read: no llama.cpp output found in it (no llama-bench table or rows, server log or "
+            "spec-simple lines)"
+        ],
+    )
     (logdir / "notes.txt").unlink()
+    (logdir / "bad.md").write_text(
+        "| model | size | params | backend | ngl | test | t/s |\n"
+        "| --- | ---: | ---: | --- | --: | ---: | ---: |\n"
+        "| llama 7B | 3.5 GiB | 6.7 B | CPU | 0 | tg128 | abc |\n"
+    )
+    with pytest.raises(logs.LogsError, match=r"bad.md:3: t/s cell 'abc' is not 'mean ± sd'"):
+        run.audit_file(CLOVER, logdir)
+    (logdir / "bad.md").unlink()
     with pytest.raises(
         logs.LogsError, match="log pair a.log=completion_baseline.json: a.log is not a file under"
     ):

@@ -3,7 +3,7 @@ interval's half-width; three significant digits without an interval)."""
 
 import pytest
 
-from benchbook.numfmt import decimal_place, fmt_interval, fmt_number, fmt_value
+from benchbook.numfmt import decimal_place, fmt_fixed, fmt_interval, fmt_number, fmt_value, never_zero
 
 
 @pytest.mark.parametrize(
@@ -39,8 +39,10 @@ def test_rounding_rule_exact_strings(value, ci, shown):
 
 
 def test_negative_bound_and_no_minus_zero():
-    # half-width 0.5 -> 0.50: two decimals; a bound that rounds to zero prints without a sign
-    assert fmt_interval(0.2, (-0.001, 0.999)) == "0.20 [0.00, 1.00]"
+    # half-width 0.5 -> 0.50: two decimals; a bound that is not zero never prints as zero (breaker #13:
+    # it gets its first significant digit, sign kept); an exact zero prints without a sign
+    assert fmt_interval(0.2, (-0.001, 0.999)) == "0.20 [-0.001, 1.00]"
+    assert fmt_interval(-0.0, (-1.0, 1.0)) == "0.0 [-1.0, 1.0]"
     assert fmt_interval(-3.2, (-4.1, -2.3)) == "-3.20 [-4.10, -2.30]"
 
 
@@ -65,3 +67,18 @@ def test_bad_input_is_named():
         fmt_interval(1.5, (2.0, 1.0))
     with pytest.raises(ValueError, match="not a finite number"):
         fmt_value(float("nan"))
+
+
+def test_a_value_or_bound_that_is_not_zero_is_never_shown_as_zero():
+    # breaker #13: half-width (3.0 - 0.001) / 2 = 1.4995 -> 1.5, one decimal: 0.04 and 0.001 printed as
+    # 0.0 ("0.0 [0.0, 3.0]"); half-width 39.85 -> 40, units: 0.3 printed as 0 ("5 [0, 80]")
+    assert fmt_interval(0.04, (0.001, 3.0)) == "0.04 [0.001, 3.0]"
+    assert fmt_interval(5.0, (0.3, 80.0)) == "5 [0.3, 80]"
+    assert (never_zero(0.04, 1), never_zero(-0.04, 1), never_zero(0.0, 1)) == ("0.04", "-0.04", "0.0")
+    # the fixed-decimals formatter of report tables (spec_depth) follows the same rule
+    assert (fmt_fixed(0.001, 2), fmt_fixed(3.14159, 2), fmt_fixed(None, 2), fmt_fixed(7, 2)) == (
+        "0.001",
+        "3.14",
+        "–",
+        "7",
+    )

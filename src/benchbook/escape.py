@@ -31,6 +31,26 @@ def markdown_text(text) -> str:
     return "".join(f"&#{ord(c)};" if c in _MARKDOWN_SPECIAL else c for c in flat)
 
 
+#: characters a code span cannot hold safely: a backtick ends it, ``|`` splits a pipe-table cell even
+#: inside code, and ``{{``/``}}`` may start a Quarto shortcode, which Quarto expands even in code
+_CODE_UNSAFE = ("`", "|", "{{", "}}")
+
+
+def code_span(text) -> str:
+    """``str(text)`` as an inline code span (```text```), line breaks as spaces.  Inside a code span
+    Markdown shows every character literally and decodes no entity, so ``markdown_text`` must never
+    be applied inside one (``a&#95;b`` would show as written).  A text a code span cannot hold
+    (``_CODE_UNSAFE``, or empty) is returned as ``markdown_text`` instead: literal, not monospaced.
+
+    >>> code_span("unique_experts-n-9"), code_span("a`b")
+    ('`unique_experts-n-9`', 'a&#96;b')
+    """
+    flat = " ".join(str(text).splitlines())
+    if not flat.strip() or any(u in flat for u in _CODE_UNSAFE):
+        return markdown_text(flat)
+    return f"`{flat}`"
+
+
 def markdown_table(frame) -> str:
     """A pipe table (Markdown) of ``frame`` (anything with ``columns`` and ``iter_rows()``, e.g. a
     Polars DataFrame), every header and cell through ``markdown_text``; ``None`` as an empty cell,

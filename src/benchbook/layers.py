@@ -32,7 +32,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("draftself", ("draftself", "draftself.*")),
     ("experiments", ("experiments", "experiments.*")),
     ("ingest/audit", ("ingest", "ingest.*", "audit", "audit.*")),
-    ("site", ("site", "sitecheck", "sitepages", "pagemarks", "writeup")),
+    ("site", ("site", "sitecheck", "sitepages", "pagemarks", "sitewords", "writeup")),
     ("tooling", ("imports", "layers", "stagedeps")),
     ("cli", ("cli", "__main__")),
 ]
@@ -51,6 +51,7 @@ REPORT = (
     "numtable",
     "site",
     "sitecheck",
+    "sitewords",
     "sitepages",
     "pagemarks",
     "outputs",

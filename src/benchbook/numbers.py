@@ -278,12 +278,21 @@ def load_all(directory: str | Path) -> dict[str, dict]:
     """Merge every ``*.json`` registry file of ``directory`` into ``{key: entry}``.
 
     Raises:
-        ValueError: a key appears in two files, or a file has another schema.
+        ValueError: a file is not JSON (file:line:column; fix: re-run its report stage), a key
+            appears in two files, or a file has another schema.
     """
     merged: dict[str, dict] = {}
     for p in sorted(Path(directory).glob("*.json")):
-        doc = json.loads(p.read_text())
-        if doc.get("schema") != SCHEMA:
+        try:
+            doc = json.loads(p.read_text(encoding="utf-8"))
+        except (ValueError, UnicodeDecodeError) as e:
+            where = f"{p}:{e.lineno}:{e.colno}" if isinstance(e, json.JSONDecodeError) else str(p)
+            raise ValueError(
+                f"{where}: not a JSON numbers registry ({e}); fix: re-run the report stage that writes "
+                f"it (`dvc repro`), or delete {p.name} if no stage writes it"
+            ) from None
+        if not isinstance(doc, dict) or doc.get("schema") != SCHEMA:
+            doc = doc if isinstance(doc, dict) else {}
             raise ValueError(f"{p}: not a numbers registry (schema {doc.get('schema')!r})")
         for k, v in doc["numbers"].items():
             if k in merged:

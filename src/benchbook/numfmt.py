@@ -8,7 +8,9 @@ Rule (used by the pages, the chart tooltips and ``benchbook numbers``):
   decimal) reads ``121.0 [117.6, 125.3]``;
 * without an interval (or a zero-width one): three significant digits (``0.0123``, ``1.50``,
   ``17,300``); an ``int`` value is an exact count and is shown whole (``1,612,544``);
-* thousands separated by ``,``; never scientific notation; no ``-0``.
+* thousands separated by ``,``; never scientific notation; no ``-0``; a value or bound that is not 0
+  is never shown as 0: where the common decimal place would round it to zero it gets its first
+  significant digit (``0.04 [0.001, 3.0]``, not ``0.0 [0.0, 3.0]``).
 
 Why two digits of the half-width: the second digit of an uncertainty is the last one that carries
 information (JCGM 100:2008, GUM §7.2.6: "it may be necessary to retain only two significant digits"
@@ -96,7 +98,36 @@ def fmt_interval(value: float, ci: tuple[float, float] | list[float] | None) -> 
     if half == 0:
         return fmt_value(value)
     place = decimal_place(half, HALF_WIDTH_DIGITS)
-    return f"{round_to(float(value), place)} [{round_to(low, place)}, {round_to(high, place)}]"
+    shown = (never_zero(float(value), place), never_zero(low, place), never_zero(high, place))
+    return f"{shown[0]} [{shown[1]}, {shown[2]}]"
+
+
+def never_zero(x: float, place: int) -> str:
+    """``round_to(x, place)``, except that a non-zero ``x`` that would print as zero (``0.04`` at one
+    decimal: ``0.0``) is printed to its first significant digit (``0.04``): a value or bound is never
+    shown as 0 when it is not, and its sign is kept (``-0.001``).
+
+    >>> never_zero(0.04, 1), never_zero(0.3, 0), never_zero(2.34, 1), never_zero(0.0, 1)
+    ('0.04', '0.3', '2.3', '0.0')
+    """
+    text = round_to(x, place)
+    if x != 0 and math.isfinite(x) and Decimal(text.replace(",", "")) == 0:
+        return round_to(x, decimal_place(x, 1))
+    return text
+
+
+def fmt_fixed(x: float | int | None, decimals: int, missing: str = "–") -> str:
+    """``x`` with ``decimals`` digits after the point for a table column of one precision
+    (``fmt_fixed(3.14159, 2)`` = ``"3.14"``, no thousands separator), never printing a non-zero as 0
+    (``fmt_fixed(0.001, 2)`` = ``"0.001"``, as ``never_zero``); an ``int`` whole; ``missing`` for None."""
+    if x is None:
+        return missing
+    if isinstance(x, bool) or not isinstance(x, float):
+        return str(x)
+    text = f"{x:.{decimals}f}"
+    if x != 0 and math.isfinite(x) and float(text) == 0:
+        return round_to(x, decimal_place(x, 1))
+    return text
 
 
 def fmt_number(num: dict, *, unit: bool = True) -> str:

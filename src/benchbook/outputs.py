@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .escape import html_text
+from .records import jsonl_lines
 
 #: Characters of each output shown on the page.
 PREVIEW_CHARS = 300
@@ -63,14 +64,15 @@ def read_requests(raw_file: Path, sessions: set[str]) -> list[dict]:
         ValueError: a line is not JSON (names the file and line; fix: ``benchbook records repair FILE``).
     """
     out = []
-    for i, line in enumerate(Path(raw_file).read_text().splitlines(), start=1):
+    for i, line in enumerate(jsonl_lines(Path(raw_file).read_text(encoding="utf-8")), start=1):
         if not line.strip():
             continue
         try:
             rec = json.loads(line)
         except json.JSONDecodeError as e:
             raise ValueError(
-                f"{raw_file}:{i}: not JSON ({e}); fix: benchbook records repair {raw_file}"
+                f"{raw_file}:{i}: not JSON ({e}); fix: if it is a torn last line, `benchbook records "
+                f"repair {raw_file}` moves it aside; otherwise restore the file from git"
             ) from None
         if (
             rec.get("schema") == REQUEST_SCHEMA

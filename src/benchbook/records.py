@@ -35,6 +35,30 @@ def stable_hash(obj, n: int = 16) -> str:
     return hashlib.sha256(json.dumps(obj, sort_keys=True, default=str).encode()).hexdigest()[:n]
 
 
+#: characters that ``str.splitlines`` (and some editors and JavaScript) take as line breaks although
+#: JSON allows them raw inside a string: NEL, LINE SEPARATOR, PARAGRAPH SEPARATOR.  ``json.dumps``
+#: already escapes every other one (the C0 controls \n, \r, \v, \f, \x1c-\x1e).
+LINE_BREAKS_IN_STRINGS = ("\u0085", "\u2028", "\u2029")
+
+
+def json_line(obj, **kwargs) -> str:
+    """``obj`` as one JSONL line (no newline): ``json.dumps(obj, ensure_ascii=False, **kwargs)`` with
+    ``LINE_BREAKS_IN_STRINGS`` written as ``\\u2028``-style escapes, so that a model output holding
+    one stays on its line for every reader.  Decoding gives the same object back."""
+    line = json.dumps(obj, ensure_ascii=False, **kwargs)
+    for ch in LINE_BREAKS_IN_STRINGS:
+        line = line.replace(ch, f"\\u{ord(ch):04x}")
+    return line
+
+
+def jsonl_lines(text: str) -> list[str]:
+    """The lines of JSONL ``text`` split at ``\\n`` only (line i + 1 at index i; a trailing newline
+    adds no line).  Never ``str.splitlines``: it also splits at U+2028, U+0085... which JSON allows
+    raw inside strings (a model output), and would tear a record in two."""
+    lines = text.split("\n")
+    return lines[:-1] if lines and lines[-1] == "" else lines
+
+
 class RecordWriter:
     """Append records to a JSONL file, one ``write + flush + fsync`` per record.
 
@@ -63,7 +87,7 @@ class RecordWriter:
         )
         if msg:
             raise SchemaError(msg)
-        line = json.dumps(rec, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+        line = json_line(rec, allow_nan=False, separators=(",", ":"))
         self._f.write(line + "\n")
         self._f.flush()
         os.fsync(self._f.fileno())
@@ -136,7 +160,7 @@ def repair(path: str | Path) -> dict | None:
     )
     q = path.with_name(path.name + ".quarantine.jsonl")
     with open(q, "a", encoding="utf-8") as f:
-        f.write(json.dumps(entry, ensure_ascii=False) + "\n")
+        f.write(json_line(entry) + "\n")
         f.flush()
         os.fsync(f.fileno())
     with open(path, "r+b") as f:

@@ -44,6 +44,7 @@ from .sitecheck import (
     renderer_warnings,
     stale_registry,
 )
+from .sitewords import wording_problems
 
 GEN = "_generated"
 CHARTS_JS = """// benchbook: replace each static SVG fallback with the interactive Vega-Lite chart.
@@ -302,8 +303,10 @@ def render(root: Path, *, raw_root: Path | None = None) -> SiteBuild:
 
     Raises:
         SiteError: the registry is stale (its cited raw lines changed), a page quotes an unpublished
-            number, a report notebook has an HTML output, the renderer failed or warned, a page
-            fetches an external resource, or a quoted number did not become a provenance link.
+            number, a page says a word its number does not support ("faster" beside a speedup
+            below 1: ``sitewords``), a report notebook has an HTML output, the renderer failed or
+            warned, a page fetches an external resource, or a quoted number did not become a
+            provenance link.
     """
     t0 = time.monotonic()
     root = Path(root)
@@ -318,6 +321,12 @@ def render(root: Path, *, raw_root: Path | None = None) -> SiteBuild:
         "pages reference numbers the registry does not hold (a page would show a blank)",
         missing_vars(root, set(nums), pages),
         "run the report stage that publishes them (`dvc repro`), or correct the key in the page",
+    )
+    _fail(
+        "pages say words that their numbers do not support (the site would contradict its numbers)",
+        wording_problems(root, pages, nums),
+        "reword the sentence to what the number says (benchbook.wording.ratio_word / zero_word), "
+        "or quote the number that supports the word",
     )
     _fail(
         "report notebooks have HTML outputs (Quarto would load require.js and jQuery from a CDN)",

@@ -25,8 +25,9 @@ from collections import Counter
 from pathlib import Path
 
 from . import caveats as caveats_mod
-from .escape import html_text, markdown_text
+from .escape import code_span, html_text, markdown_text
 from .numfmt import fmt_interval, fmt_number
+from .records import jsonl_lines
 
 #: Folder (under the site root) of the generated per-experiment provenance pages.
 PROVENANCE_DIR = "provenance"
@@ -99,7 +100,7 @@ def _said_once(nums: dict[str, dict], experiment: str, rule_id: str, link: str) 
     if not left:
         scope = "every number on this page"
     elif len(left) <= 6:
-        scope = "every number on this page except " + ", ".join(f"`{markdown_text(k)}`" for k in left)
+        scope = "every number on this page except " + ", ".join(code_span(k) for k in left)
     else:
         scope = f"every number on this page except {len(left)} (their tooltips list their caveats)"
     return f"[{rule_id}]({link}#c-{rule_id}) ({r.severity}): {scope}"
@@ -156,7 +157,7 @@ def read_snapshots(snapshots: Path) -> dict[str, dict[str, dict]]:
     for kind, id_field in ids.items():
         path = Path(snapshots) / f"{kind}.jsonl"
         rows = (
-            [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+            [json.loads(line) for line in jsonl_lines(path.read_text(encoding="utf-8")) if line.strip()]
             if path.is_file()
             else []
         )
@@ -167,7 +168,7 @@ def read_snapshots(snapshots: Path) -> dict[str, dict[str, dict]]:
 def host_line(host_id: str, host: dict | None) -> str:
     """``cpu, cores, RAM, GPUs, OS`` of a host snapshot, Markdown-escaped; ``host_id`` alone when unknown."""
     if not host:
-        return f"`{markdown_text(host_id)}` (no host snapshot)"
+        return f"{code_span(host_id)} (no host snapshot)"
     gib = (host.get("ram_bytes") or 0) / 2**30
     gpus = ", ".join(
         f"{g.get('name')} ({(g.get('memory_total_mib') or 0) / 1024:.0f} GiB, driver {g.get('driver')})"
@@ -179,7 +180,7 @@ def host_line(host_id: str, host: dict | None) -> str:
         gpus or "no GPU",
         str(host.get("os")),
     ]
-    return f"`{markdown_text(host_id)}`: " + markdown_text("; ".join(parts))
+    return f"{code_span(host_id)}: " + markdown_text("; ".join(parts))
 
 
 def measured_md(nums: dict[str, dict], experiment: str, snapshots: dict[str, dict[str, dict]]) -> str:

@@ -14,7 +14,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from .numfmt import fmt_interval
+
 VAR = re.compile(r"\{\{<\s*var\s+([a-z0-9_-]+)\s*>\}\}")
+#: the table-cell variant of a key (``sitecheck.CELL_SUFFIX``; this layer cannot import the site's)
+CELL_SUFFIX = "__v"
 
 
 def _bounds(value: float, ci: list[float] | None) -> tuple[float, float]:
@@ -80,15 +84,23 @@ def _sentences(text: str) -> list[str]:
     return out
 
 
+def _plain(sentence: str, limit: int = 160) -> str:
+    """A sentence as an error shows it: whitespace collapsed, cut at ``limit`` characters."""
+    text = " ".join(sentence.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def check_page(text: str, registry: dict[str, dict], page: str = "<page>") -> list[str]:
     """Disagreements between the characterising words of ``text`` (a .qmd page) and the numbers they
     sit beside: for each sentence with a word of ``CLAIMS`` and a ``{{< var KEY >}}`` whose number has
     the claim's unit, the claim must hold for the number nearest after the word (else nearest before).
     ``registry``: ``numbers.load_all``'s ``{key: entry}``.  Returns one line per disagreement naming the
-    page, the word, the key, its value and interval; [] when every word fits."""
+    page, the word, the key, its value and interval, the number as shown and the sentence; [] when
+    every word fits.  ``site.render`` fails the build on any (``sitewords.wording_problems``)."""
     problems = []
     for sentence in _sentences(text):
-        keys = [(m.start(), m.group(1)) for m in VAR.finditer(sentence)]
+        # ``KEY__v`` (a table cell without the unit, ``sitecheck.CELL_SUFFIX``) quotes ``KEY``
+        keys = [(m.start(), m.group(1).removesuffix(CELL_SUFFIX)) for m in VAR.finditer(sentence)]
         if not keys:
             continue
         for name, claim in CLAIMS.items():
@@ -105,8 +117,10 @@ def check_page(text: str, registry: dict[str, dict], page: str = "<page>") -> li
                     continue
                 entry = registry[target[1]]
                 if not claim.holds(entry["value"], entry.get("ci95")):  # type: ignore[operator]
+                    shown = fmt_interval(entry["value"], entry.get("ci95"))
                     problems.append(
                         f"{page}: {hit.group(0)!r} beside {target[1]} = {entry['value']} "
-                        f"{entry.get('ci95')}: the number does not say {name!r}"
+                        f"{entry.get('ci95')}: the number does not say {name!r} (shown as {shown} "
+                        f"{entry.get('unit') or ''}; sentence: {_plain(sentence)!r})"
                     )
     return problems

@@ -39,7 +39,9 @@ def parser() -> argparse.ArgumentParser:
         metavar="SPEC=BASELINE",
         help="a speculative log and its baseline log (file names under --logs); repeatable",
     )
-    ap.add_argument("--all", default=None, metavar="DIR", help="audit every *.yaml of DIR (the DVC stage)")
+    ap.add_argument(
+        "--all", default=None, metavar="DIR", help="audit every *.yaml and *.yml of DIR (the DVC stage)"
+    )
     ap.add_argument("--out", default="reports/audit", help="folder for the verdict records (JSONL)")
     ap.add_argument("--pages", default="audits", help="folder for the audit pages (.qmd)")
     return ap
@@ -71,11 +73,10 @@ def audit(args: argparse.Namespace) -> list[run.Audit]:
         return run.audit_dir(args.all, args.out, args.pages, here)
     if not args.files:
         raise ValueError("name a claims file (benchbook audit data/claims/X.yaml) or --all data/claims")
-    audits = []
-    for f in args.files:
-        a = run.audit_file(f, args.logs, _pairs(args.pair), here)
-        run.write(a, args.out, args.pages)
-        audits.append(a)
+    audits = [run.audit_file(f, args.logs, _pairs(args.pair), here) for f in args.files]
+    names = run.slugs([a.path for a in audits])  # two files of one name never overwrite each other
+    for a in audits:
+        run.write(a, args.out, args.pages, names[a.path])
     return audits
 
 

@@ -32,7 +32,7 @@ from pathlib import Path
 
 import polars as pl
 
-from ..ingest import IngestError, ingest_file
+from ..ingest import IngestError, detect_format, ingest_file
 
 
 class LogsError(ValueError):
@@ -55,6 +55,8 @@ class LogEntry:
     n: int | None = None
     notes: list[str] = field(default_factory=list)
     record: dict = field(default_factory=dict, repr=False)  # the ingested record it came from
+    speedup: float | None = None  # decode rate ÷ its paired baseline request's (speculative entries)
+    baseline: str | None = None  # file:line of that baseline request
 
     @property
     def evidence(self) -> list[str]:
@@ -68,6 +70,7 @@ class Logs:
     entries: list[LogEntry]
     llama_bench: pl.DataFrame
     speculative: pl.DataFrame
+    skipped: dict[str, str] = field(default_factory=dict)  # file name -> why it was not read
 
 
 def _completion(path: Path) -> list[dict] | None:
@@ -118,11 +121,34 @@ def read(path: str | Path) -> list[dict]:
         got = _completion(path) if path.suffix == ".json" else None
         if got is None:
             msg = str(e) if str(path) in str(e) else f"{path}: {e}"
+            msg = msg.replace("fix: pass --format", "fix: save the tool's output unchanged")
             raise LogsError(
                 f"{msg} (benchbook audit --logs reads what `benchbook ingest` reads, "
                 "and saved /completion exchanges)"
             ) from None
         return got
+
+
+def not_a_log(path: str | Path) -> str | None:
+    """Why ``path`` is no llama.cpp output at all (a README, a screenshot), or None when it may be one:
+    ``ingest.detect_format`` finds no format in it and it is no saved ``/completion`` exchange.  Such a
+    file is left out of an audit and named (``Logs.skipped``); a file in a known format that is
+    malformed still fails the audit (``read``)."""
+    path = Path(path)
+    raw = path.read_bytes()
+    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return None  # UTF-16 text (a PowerShell redirect): ingest names the encoding and the fix
+    if b"\0" in raw[:8192]:
+        return "a binary file, not a llama.cpp text output"
+    try:
+        detect_format(raw.decode("utf-8", errors="replace"))
+    except IngestError:
+        if path.suffix == ".json" and _completion(path) is not None:
+            return None
+        return (
+            "no llama.cpp output found in it (no llama-bench table or rows, server log or spec-simple lines)"
+        )
+    return None
 
 
 def _ingest_notes(rec: dict) -> list[str]:
@@ -176,13 +202,23 @@ def _lb_entry(rec: dict, name: str) -> tuple[LogEntry, dict]:
     return entry, row
 
 
+def is_cli_perf(rec: dict) -> bool:
+    """True when the record was read from llama-cli / llama-completion ``llama_perf_context_print``
+    lines rather than llama-server ``print_timing`` lines (the two tools count a rate differently)."""
+    return "llama_perf_context_print" in str(rec.get("source_text") or "")
+
+
 def _rate(rec: dict) -> float | None:
     """Decode rate, tok/s, by the tool's own definition: llama-server divides ``predicted_ms`` by
     ``predicted_n - 1`` (the first token comes out of prompt processing; its log prints
-    ``1132.38 ms / 32 tokens ... 27.38 tokens per second`` = 31 / 1.13238 s); llama-speculative-simple
-    prints its ``decoded ... speed`` itself."""
+    ``1132.38 ms / 32 tokens ... 27.38 tokens per second`` = 31 / 1.13238 s); llama-cli's
+    ``llama_perf_context_print`` divides by the runs it counts, ``n_eval`` (``eval time = 550.00 ms /
+    11 runs ... 20.00 tokens per second`` = 11 / 0.55 s; llama.cpp ``src/llama-context.cpp``
+    ``llama_perf_context_print``: ``1e3 / t_eval_ms * n_eval``); llama-speculative-simple prints its
+    ``decoded ... speed`` itself."""
     if rec.get("predicted_ms") and rec.get("predicted_n"):
-        return (rec["predicted_n"] - 1) * 1000.0 / rec["predicted_ms"]
+        runs = rec["predicted_n"] if is_cli_perf(rec) else rec["predicted_n"] - 1
+        return runs * 1000.0 / rec["predicted_ms"]
     return rec.get("decode_tps")
 
 
@@ -201,6 +237,24 @@ def _request_entry(rec: dict, name: str, i: int) -> LogEntry:
     )
 
 
+def _baseline_of(entry: LogEntry, spec: list[LogEntry], plain: list[LogEntry]) -> tuple[LogEntry | None, str]:
+    """The baseline request a speculative request is compared with, and how it was chosen: the one
+    with the same prompt (``prompt_id``, when both logs know it), else the one at the same position
+    in its log (request i with request i).  (None, why) when there is none; a speedup is never taken
+    against a mean of other prompts' requests."""
+    pid = entry.record.get("prompt_id")
+    if pid is not None and all(b.record.get("prompt_id") is not None for b in plain):
+        same = [b for b in plain if b.record.get("prompt_id") == pid]
+        if same:
+            return same[0], "same prompt, one request each"
+        return None, f"the baseline log has no request with this prompt ({pid!r})"
+    i = spec.index(entry)
+    counts = f"{len(spec)} speculative and {len(plain)} baseline request(s), paired in order"
+    if i >= len(plain):
+        return None, f"no baseline request at position {i + 1} ({counts})"
+    return plain[i], f"request {i + 1} of each log, one request each; {counts}"
+
+
 def audit_logs(folder: str | Path, pairs: dict[str, str] | None = None) -> Logs:
     """Read every file under ``folder`` (sorted, recursively) and build the entries and tables.
 
@@ -217,8 +271,13 @@ def audit_logs(folder: str | Path, pairs: dict[str, str] | None = None) -> Logs:
     entries: list[LogEntry] = []
     lb_rows: list[dict] = []
     recs_of: dict[str, list[dict]] = {}
+    skipped: dict[str, str] = {}
     for path in sorted(p for p in folder.rglob("*") if p.is_file() and not p.name.startswith(".")):
         name = str(path.relative_to(folder))
+        why = not_a_log(path)
+        if why is not None:
+            skipped[name] = why
+            continue
         recs = read(path)
         recs_of[name] = recs
         for i, rec in enumerate(recs):
@@ -230,6 +289,8 @@ def audit_logs(folder: str | Path, pairs: dict[str, str] | None = None) -> Logs:
                 entries.append(_request_entry(rec, name, i))
     for spec, base in pairs.items():
         for f in (spec, base):
+            if f in skipped:
+                raise LogsError(f"log pair {spec}={base}: {folder / f}: {skipped[f]}; fix: name a log")
             if f not in recs_of:
                 raise LogsError(
                     f"log pair {spec}={base}: {f} is not a file under {folder}; files: {sorted(recs_of)}"
@@ -253,24 +314,28 @@ def audit_logs(folder: str | Path, pairs: dict[str, str] | None = None) -> Logs:
                     "claims file `log_pairs` or with --pair SPEC=BASELINE)"
                 )
             else:
-                plain = [b.value for b in by_file[base_file] if b.kind == "baseline" and b.value]
+                plain = [b for b in by_file[base_file] if b.kind == "baseline" and b.value]
                 if not plain:
                     raise LogsError(
                         f"log pair {e.file}={base_file}: {base_file} holds no plain-decoding request"
                     )
+                spec_entries = [x for x in by_file[e.file] if x.kind == "speculative"]
+                paired, how = _baseline_of(e, spec_entries, plain)
                 if e.value is None:
                     e.notes.append(
                         "no decode rate in this request (no predicted_n/predicted_ms): speedup not computed"
                     )
+                elif paired is None or paired.value is None:
+                    e.notes.append(f"speedup not computed: {how}")
                 else:
-                    speedup = e.value / (sum(plain) / len(plain))
+                    speedup = e.value / paired.value
+                    e.speedup, e.baseline = speedup, paired.evidence[0]
                     e.notes.append(
-                        f"speedup {speedup:.3f} = {e.value:.2f} / {plain[0]:.2f} tok/s "
-                        f"(baseline {base_file}, one request each)"
+                        f"speedup {speedup:.3f} = {e.value:.2f} / {paired.value:.2f} tok/s "
+                        f"(baseline request {paired.evidence[0]}, {how})"
                     )
-                base_rec = recs_of[base_file][0]
-                if rec.get("tokens") and base_rec.get("tokens"):
-                    equal = rec["tokens"] == base_rec["tokens"]
+                if paired is not None and rec.get("tokens") and paired.record.get("tokens"):
+                    equal = rec["tokens"] == paired.record["tokens"]
         cap_hit = None
         if rec.get("stop_type") is not None:
             cap_hit = rec["stop_type"] == "limit"
@@ -319,4 +384,4 @@ def audit_logs(folder: str | Path, pairs: dict[str, str] | None = None) -> Logs:
             "kind": pl.String,
         },
     )
-    return Logs(entries, lb, spec_df)
+    return Logs(entries, lb, spec_df, skipped)

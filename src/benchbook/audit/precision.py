@@ -13,6 +13,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ..numfmt import fmt_fixed
+
 
 @dataclass(frozen=True)
 class Interval:
@@ -33,9 +35,10 @@ class Interval:
         return Interval(min(a, b), max(a, b))
 
     def text(self, digits: int = 3) -> str:
-        """``"0.571"`` for a point, ``"6.74–6.99"`` for a range (``digits`` significant decimals)."""
-        fmt = f"{{:.{digits}f}}"
-        return fmt.format(self.lo) if self.lo == self.hi else f"{fmt.format(self.lo)}–{fmt.format(self.hi)}"
+        """``"0.571"`` for a point, ``"6.74–6.99"`` for a range (``digits`` decimals; a non-zero end
+        that would print as 0 gets its first significant digit, ``numfmt.fmt_fixed``)."""
+        lo, hi = fmt_fixed(float(self.lo), digits), fmt_fixed(float(self.hi), digits)
+        return lo if self.lo == self.hi else f"{lo}–{hi}"
 
 
 _NUMBER = re.compile(r"^[+-]?(\d+)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$")

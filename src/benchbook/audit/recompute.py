@@ -27,8 +27,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Final, Literal
 
-from .precision import Interval, half_width, stated_interval
-from .schema import BoundSet, Claim, ClaimsFile, Statement, family_of, field_of
+from .precision import Interval, half_width
+from .schema import BoundSet, Claim, ClaimsFile, Statement, family_of, field_of, host_of, stated_interval_of
+from .units import UnitError, common_scale, factor
 
 Consistency = Literal["consistent", "inconsistent", "not checkable"]
 CONSISTENT: Final = "consistent"
@@ -79,17 +80,46 @@ def claim_interval(claim: Claim) -> Interval | None:
     return None
 
 
+def _unit_key(unit: str | None) -> str | None:
+    return unit.strip().lower() if unit is not None else None
+
+
 def _unit_factor(stmt: Statement) -> float:
     return 100.0 if stmt.kind == "ratio" and stmt.unit == "%" else 1.0
 
 
-def _divide(a: Interval, b: Interval, sid: str) -> Interval:
+class Undefined(RecomputeError):
+    """A quotient with no value (a zero or negative denominator): the statement is not checkable,
+    the rest of the file still is."""
+
+
+def _divide(a: Interval, b: Interval, sid: str, kind: str = "ratio") -> Interval:
     if b.lo <= 0 or a.lo < 0:
-        raise RecomputeError(
-            f"statement {sid}: a ratio needs positive numbers, got {a.text(4)} / {b.text(4)}; "
-            "fix: cite the speeds or sizes themselves"
+        what = "a percent change from" if kind == "percent_change" else "a ratio over"
+        raise Undefined(
+            f"{what} {b.text(4)} is undefined ({a.text(4)} / {b.text(4)}): "
+            f"statement {sid} needs positive numbers; fix: cite the speeds or sizes themselves"
         )
     return Interval(a.lo / b.hi, a.hi / b.lo)
+
+
+def _on_one_scale(stmt: Statement, ivs: list[Interval], units: list[str | None]) -> list[Interval]:
+    """The cited intervals in the first cited unit (``units.common_scale``): ``1.2 GiB`` and ``599 MB``
+    become ``1288.5 MB`` and ``599 MB``.
+
+    Raises:
+        RecomputeError: units of different quantities (names the statement and the units)."""
+    families = {family_of(u) for u in units}
+    if stmt.kind == "ratio" and len(families) > 1 and family_of(stmt.unit) != "ratio":
+        return ivs  # a quotient of two quantities (tokens / s = tok/s): nothing to convert
+    try:
+        scale = common_scale(units)
+    except UnitError:
+        raise RecomputeError(
+            f"statement {stmt.id}: a {stmt.kind} of numbers in different units "
+            f"{sorted({str(u) for u in units})}; fix: cite numbers of one quantity"
+        ) from None
+    return [iv.scaled(f) for iv, f in zip(ivs, scale.factors, strict=True)]
 
 
 def _matches(cf: ClaimsFile, claim: Claim, select: dict) -> bool:
@@ -107,28 +137,99 @@ def _bound_set(stmt: Statement) -> tuple[BoundSet, float]:
     return stmt.over, stmt.value
 
 
-def bound_pairs(cf: ClaimsFile, stmt: Statement) -> list[Pair]:
-    """The set a bound statement ranges over (``schema.BoundSet``), in claims-file order."""
+def _in_unit(iv: Interval, unit: str | None, to: str | None, sid: str) -> Interval:
+    """``iv`` (in ``unit``) in ``to`` (``units.factor``); unchanged when ``to`` is None.
+
+    Raises:
+        RecomputeError: units of different quantities."""
+    if to is None:
+        return iv
+    try:
+        return iv.scaled(factor(unit, to))
+    except UnitError:
+        raise RecomputeError(
+            f"statement {sid}: a set of numbers in {unit!r} and {to!r}; fix: cite numbers of one quantity"
+        ) from None
+
+
+def _may_share(cf: ClaimsFile, a: Claim, b: Claim) -> bool:
+    """Whether two claims, one with a ``match`` field unstated, may still share it: both from the same
+    source (``origin``; a quoted number never ran in the source's own environments) and no known
+    difference in hardware (a different machine is a different environment)."""
+    ha, hb = host_of(cf, a), host_of(cf, b)
+    return a.origin == b.origin and (ha is None or hb is None or ha == hb)
+
+
+def _bound_members(cf: ClaimsFile, stmt: Statement) -> tuple[list[Pair], list[Pair], list[str]]:
+    """(definite pairs, uncertain pairs, numerators left out) of a bound's set (``schema.BoundSet``),
+    in claims-file order.  Definite: every ``match`` field stated on both sides and equal.  Uncertain:
+    the stated fields equal, at least one unstated on a side (unknown is never "different": the pair
+    may belong to the set).  Left out, as ``"id (why)"``: claims that may be numerators but leave a
+    ``numerator`` field unstated, and numerators with no pair of either kind.
+    Without a denominator every numerator is a definite member (its value in the statement's unit)."""
     over, _ = _bound_set(stmt)
     nums = [
         (c, iv)
         for c in cf.claims
         if _matches(cf, c, over.numerator) and (iv := claim_interval(c)) is not None
     ]
+    left_out = [
+        f"{c.id} ({', '.join(unstated)} not stated: it may belong to the set)"
+        for c in cf.claims
+        if claim_interval(c) is not None
+        and not _matches(cf, c, over.numerator)
+        and all(field_of(c, cf.conditions_of(c), k) in (None, v) for k, v in over.numerator.items())
+        and (unstated := [k for k in over.numerator if field_of(c, cf.conditions_of(c), k) is None])
+    ]
     if over.denominator is None:
-        return [Pair(c.id, None, iv) for c, iv in nums]
+        unit = stmt.unit if family_of(stmt.unit) not in (None, "ratio") else None
+        return (
+            [
+                Pair(
+                    c.id,
+                    None,
+                    _in_unit(iv, c.unit, unit, stmt.id) if family_of(c.unit) == family_of(unit) else iv,
+                )
+                for c, iv in nums
+            ],
+            [],
+            left_out,
+        )
     dens = [
         (c, iv)
         for c in cf.claims
         if _matches(cf, c, over.denominator) and (iv := claim_interval(c)) is not None
     ]
-    pairs = []
+    definite: list[Pair] = []
+    uncertain: list[Pair] = []
     for n, n_iv in nums:
         key = [field_of(n, cf.conditions_of(n), m) for m in over.match]
+        found = False
         for d, d_iv in dens:
-            if d.id != n.id and [field_of(d, cf.conditions_of(d), m) for m in over.match] == key:
-                pairs.append(Pair(n.id, d.id, _divide(n_iv, d_iv, stmt.id)))
-    return pairs
+            if d.id == n.id:
+                continue
+            other = [field_of(d, cf.conditions_of(d), m) for m in over.match]
+            known = all(a is not None and b is not None for a, b in zip(key, other, strict=True))
+            if not all(a is None or b is None or a == b for a, b in zip(key, other, strict=True)):
+                continue
+            if not known and not _may_share(cf, n, d):
+                continue
+            pair = Pair(n.id, d.id, _divide(n_iv, _in_unit(d_iv, d.unit, n.unit, stmt.id), stmt.id))
+            (definite if known else uncertain).append(pair)
+            found = True
+        if not found:
+            stated = ", ".join(f"{m} {v}" for m, v in zip(over.match, key, strict=True) if v is not None)
+            unstated = [m for m, v in zip(over.match, key, strict=True) if v is None]
+            why = f"no denominator with the same {stated}" if stated else "no denominator"
+            if unstated:
+                why += f"; {', '.join(unstated)} not stated, and none shares its hardware and source"
+            left_out.append(f"{n.id} ({why})")
+    return definite, uncertain, left_out
+
+
+def bound_pairs(cf: ClaimsFile, stmt: Statement) -> list[Pair]:
+    """The definite members of a bound's set (``_bound_members``), in claims-file order."""
+    return _bound_members(cf, stmt)[0]
 
 
 def _check_bound_unit(cf: ClaimsFile, stmt: Statement, pairs: list[Pair]) -> None:
@@ -152,11 +253,25 @@ def _check_bound_unit(cf: ClaimsFile, stmt: Statement, pairs: list[Pair]) -> Non
         )
 
 
+def _extreme(stmt: Statement, pairs: list[Pair]) -> tuple[Pair, float, bool]:
+    """The extreme member of ``pairs`` (max for "below", min for "above"), its edge in the statement's
+    unit and whether it lies on the stated side of the bound (within the bound's precision)."""
+    below = stmt.relation == "below"
+    ext = max(pairs, key=lambda p: p.value.hi) if below else min(pairs, key=lambda p: p.value.lo)
+    # a ratio set against a bound stated in percent ("below 30%") compares in the statement's unit
+    scale = 100.0 if stmt.unit == "%" and ext.denominator else 1.0
+    edge = (ext.value.hi if below else ext.value.lo) * scale
+    h = half_width(stmt.decimals, stmt.about)
+    bound = stmt.value or 0.0
+    return ext, edge, (edge < bound + h if below else edge > bound - h)
+
+
 def _bound(cf: ClaimsFile, stmt: Statement) -> Recomputed:
     over, bound = _bound_set(stmt)
-    pairs = bound_pairs(cf, stmt)
+    pairs, maybe, left_out = _bound_members(cf, stmt)
     match = ", ".join(over.match) or "nothing"
-    if not pairs:
+    left = f"; left out: {'; '.join(left_out)}" if left_out else ""
+    if not pairs and not maybe:
         return Recomputed(
             stmt.id,
             None,
@@ -166,23 +281,43 @@ def _bound(cf: ClaimsFile, stmt: Statement) -> Recomputed:
             NOT_CHECKABLE,
             reason=(
                 f"no claim pair matches the set (numerator {over.numerator}, denominator "
-                f"{over.denominator}, same {match})"
+                f"{over.denominator}, same {match}){left}"
             ),
         )
-    _check_bound_unit(cf, stmt, pairs)
+    _check_bound_unit(cf, stmt, pairs or maybe)
     below = stmt.relation == "below"
-    ext = max(pairs, key=lambda p: p.value.hi) if below else min(pairs, key=lambda p: p.value.lo)
-    # a ratio set against a bound stated in percent ("below 30%") compares in the statement's unit
-    scale = 100.0 if stmt.unit == "%" and ext.denominator else 1.0
-    edge = (ext.value.hi if below else ext.value.lo) * scale
-    reads = sorted({p.numerator for p in pairs} | {p.denominator for p in pairs if p.denominator})
-    h = half_width(stmt.decimals, stmt.about)
-    ok = edge < bound + h if below else edge > bound - h
+    everything = pairs + maybe
+    reads = sorted({p.numerator for p in everything} | {p.denominator for p in everything if p.denominator})
+    unsure = "; ".join(
+        f"{p.numerator} / {p.denominator} = {p.value.text(3)}" for p in maybe
+    )  # pairs with an unstated match field on a side
+    _, edge_all, ok_all = _extreme(stmt, everything)
+    ext, edge, ok = _extreme(stmt, pairs or everything)
+    if maybe and (not pairs or ok != ok_all) and not (pairs and not ok):
+        # the verdict depends on members whose `match` fields are not stated: not checkable
+        return Recomputed(
+            stmt.id,
+            None,
+            None,
+            reads,
+            "",
+            NOT_CHECKABLE,
+            pairs=pairs,
+            reason=(
+                f"the verdict depends on members whose {match} is not stated ({unsure}): with them the "
+                f"{'max' if below else 'min'} is {edge_all:.4g} against the stated {stmt.relation} {bound:g}"
+                + (f", without them {edge:.4g}" if pairs else "")
+                + f"; fix: state {match} of those claims{left}"
+            ),
+        )
     what = f"{ext.numerator} / {ext.denominator}" if ext.denominator else ext.numerator
     arithmetic = (
         f"{'max' if below else 'min'} over {len(pairs)} pairs (same {match}) = {what} = "
         f"{edge:.4g}; stated {stmt.relation} {bound:g}"
     )
+    if maybe:
+        arithmetic += f"; the same with the pairs whose {match} is not stated ({unsure})"
+    arithmetic += left
     return Recomputed(
         stmt.id,
         Interval(edge, edge),
@@ -192,6 +327,33 @@ def _bound(cf: ClaimsFile, stmt: Statement) -> Recomputed:
         CONSISTENT if ok else INCONSISTENT,
         None if ok else edge - bound,
         pairs,
+    )
+
+
+def _combine(stmt: Statement, ivs: list[Interval], conv: str) -> tuple[Interval, str]:
+    """The statement's kind applied to the cited intervals (one unit): (natural interval, arithmetic).
+
+    Raises:
+        Undefined: a ratio or percent change over a non-positive number."""
+    a, b = ivs[0], ivs[-1]
+    if stmt.kind == "ratio":
+        natural = _divide(a, b, stmt.id)
+        return natural, f"{stmt.of[0]} / {stmt.of[1]} = {a.text(4)} / {b.text(4)}{conv}"
+    if stmt.kind == "percent_change":
+        r = _divide(b, a, stmt.id, stmt.kind)
+        natural = Interval((r.lo - 1) * 100, (r.hi - 1) * 100)
+        return natural, (
+            f"({stmt.of[1]} / {stmt.of[0]} - 1) x 100 = ({b.text(4)} / {a.text(4)} - 1) x 100{conv}"
+        )
+    if stmt.kind == "difference":
+        return Interval(a.lo - b.hi, a.hi - b.lo), (
+            f"{stmt.of[0]} - {stmt.of[1]} = {a.text(4)} - {b.text(4)}{conv}"
+        )
+    total_lo, total_hi = sum(i.lo for i in ivs), sum(i.hi for i in ivs)
+    k = len(ivs) if stmt.kind == "mean" else 1
+    shown = ", ".join(i.text(4) for i in ivs)
+    return Interval(total_lo / k, total_hi / k), (
+        f"{stmt.kind} of {', '.join(stmt.of)} = {stmt.kind}({shown}){conv}"
     )
 
 
@@ -235,44 +397,41 @@ def recompute_all(cf: ClaimsFile) -> dict[str, Recomputed]:
 
     def one(stmt: Statement) -> Recomputed:
         if stmt.kind == "bound":
-            return _bound(cf, stmt)
+            try:
+                return _bound(cf, stmt)
+            except Undefined as e:  # a member over 0: this statement only is not checkable
+                return Recomputed(stmt.id, None, None, [], "", NOT_CHECKABLE, reason=str(e))
         vals = [value_of(ref) for ref in stmt.of]
         missing = [why for iv, _, why in vals if iv is None]
         if missing:
             return Recomputed(
                 stmt.id, None, None, list(stmt.of), "", NOT_CHECKABLE, reason="; ".join(missing)
             )
-        ivs = [iv for iv, _, _ in vals if iv is not None]  # all of them: none is missing
-        units = {u for _, u, _ in vals}
-        if stmt.kind in ("difference", "sum", "mean") and len(units) > 1:
-            raise RecomputeError(
-                f"statement {stmt.id}: a {stmt.kind} of numbers in different units "
-                f"{sorted(map(str, units))}; fix: cite numbers of one unit"
-            )
-        a, b = ivs[0], ivs[-1]
-        if stmt.kind == "ratio":
-            natural = _divide(a, b, stmt.id)
-            arithmetic = f"{stmt.of[0]} / {stmt.of[1]} = {a.text(4)} / {b.text(4)}"
-        elif stmt.kind == "percent_change":
-            r = _divide(b, a, stmt.id)
-            natural = Interval((r.lo - 1) * 100, (r.hi - 1) * 100)
-            arithmetic = f"({stmt.of[1]} / {stmt.of[0]} - 1) x 100 = ({b.text(4)} / {a.text(4)} - 1) x 100"
-        elif stmt.kind == "difference":
-            natural = Interval(a.lo - b.hi, a.hi - b.lo)
-            arithmetic = f"{stmt.of[0]} - {stmt.of[1]} = {a.text(4)} - {b.text(4)}"
-        else:
-            total_lo, total_hi = sum(i.lo for i in ivs), sum(i.hi for i in ivs)
-            k = len(ivs) if stmt.kind == "mean" else 1
-            natural = Interval(total_lo / k, total_hi / k)
-            shown = ", ".join(i.text(4) for i in ivs)
-            arithmetic = f"{stmt.kind} of {', '.join(stmt.of)} = {stmt.kind}({shown})"
+        units = [u for _, u, _ in vals]
+        ivs = _on_one_scale(stmt, [iv for iv, _, _ in vals if iv is not None], units)
+        # the unit every cited number is now in (the first cited unit), named where it was converted
+        conv = "" if len({_unit_key(u) for u in units}) < 2 else f" (in {units[0]})"
+        try:
+            natural, arithmetic = _combine(stmt, ivs, conv)
+        except Undefined as e:
+            return Recomputed(stmt.id, None, None, list(stmt.of), "", NOT_CHECKABLE, reason=str(e))
         in_unit = natural.scaled(_unit_factor(stmt))
+        if stmt.kind in ("difference", "sum", "mean") and stmt.unit is not None:
+            # a difference stated in another unit of the same quantity ("1.1 GiB more" of MB claims)
+            try:
+                in_unit = natural.scaled(factor(units[0], stmt.unit))
+            except UnitError:
+                raise RecomputeError(
+                    f"statement {stmt.id}: stated in {stmt.unit!r}, but it {stmt.kind}s numbers in "
+                    f"{units[0]!r}; fix: state it in a unit of the same quantity"
+                ) from None
         arithmetic += f" = {in_unit.text(4)}{' %' if stmt.unit == '%' else ''}"
+        stated = stated_interval_of(stmt)
         if stmt.value is not None:
             lo, hi = stmt.value, stmt.value
         elif stmt.range is not None:
             lo, hi = stmt.range
-        else:
+        if stated is None:
             return Recomputed(
                 stmt.id,
                 natural,
@@ -282,7 +441,6 @@ def recompute_all(cf: ClaimsFile) -> dict[str, Recomputed]:
                 NOT_CHECKABLE,
                 reason="no value stated: nothing to check the recomputed value against",
             )
-        stated = stated_interval(lo, hi, stmt.decimals, stmt.about)
         if in_unit.overlaps(stated):
             return Recomputed(stmt.id, natural, in_unit, list(stmt.of), arithmetic, CONSISTENT)
         nearest = in_unit.hi if in_unit.hi < stated.lo else in_unit.lo

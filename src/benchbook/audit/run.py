@@ -5,13 +5,13 @@
 adapter (``logs``) and judges every log entry with the same caveat rules as native records; a claim
 with ``log:`` is checked against the rate recomputed from that log.  ``write`` puts the verdict
 records in ``<out>/<claims stem>.jsonl`` (rewritten each run; ``schema`` and ``schema_version`` in
-each) and the page in ``<pages>/<claims stem>.qmd``; ``audit_dir`` does it for every ``*.yaml`` of
+each) and the page in ``<pages>/<claims stem>.qmd``; ``audit_dir`` does it for every ``*.yaml``/``*.yml`` of
 a folder and writes the index page.
 """
 
 from __future__ import annotations
 
-import json
+import hashlib
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,11 +19,13 @@ from pathlib import Path
 import polars as pl
 
 from .. import caveats
+from ..records import json_line
 from . import page
-from .logs import LogEntry, Logs, audit_logs
-from .precision import Interval, stated_interval
+from .logmatch import matching
+from .logs import Logs, audit_logs
+from .precision import Interval
 from .recompute import CONSISTENT, INCONSISTENT, NOT_CHECKABLE, Consistency, recompute_all
-from .schema import ClaimsFile, load
+from .schema import ClaimsFile, load, stated_interval_of
 from .verdicts import RULE_QUALIFIER, Here, Qualifier, Reproducible, Verdict, judge
 
 
@@ -116,56 +118,85 @@ def _log_verdicts(lg: Logs, claims_file: str, here: Here) -> list[Verdict]:
 
 
 def _against_logs(cf: ClaimsFile, verdicts: list[Verdict], lg: Logs | None) -> list[Verdict]:
-    """Claims with ``log:``: the stated value against the rate recomputed from that log."""
+    """Claims with ``log:``: the stated value against the value recomputed from the entries of that
+    log that match the claim (``logmatch.matching``): a decode or prefill rate, or for a ``speedup``
+    claim the paired speedup of each speculative request (``logs.audit_logs``).  Entries of more than
+    one configuration left after matching make the log ambiguous: not checkable, never the min–max
+    over configurations."""
     out = []
     for v in verdicts:
         c = cf.claim(v.id) if v.kind == "claim" else None
         if c is None or c.log is None:
             out.append(v)
             continue
-        entries: list[LogEntry] = [
-            e
-            for e in (lg.entries if lg else [])
-            if e.file == c.log and e.metric == c.metric and e.value is not None
-        ]
-        if not entries:
-            why = "no --logs folder given" if lg is None else f"no {c.metric} entry in {c.log}"
+        found = matching(cf, c, lg.entries if lg else [])
+        if not found.entries:
+            why = "no --logs folder given" if lg is None else found.why
             out.append(v.model_copy(update={"notes": v.notes + [f"log: {c.log} not checked ({why})"]}))
             continue
-        rates = [e.value for e in entries if e.value is not None]  # all of them (filtered above)
-        got = Interval(min(rates), max(rates))
-        evidence = v.evidence + [x for e in entries for x in e.evidence]
-        if c.value is not None:
-            lo, hi = c.value, c.value
-        elif c.range is not None:
-            lo, hi = c.range
-        else:  # a claim in words only: the log's rate is shown, there is nothing to check it against
+        evidence = v.evidence + [x for e in found.entries for x in e.evidence]
+        if found.ambiguous:
+            out.append(
+                v.model_copy(
+                    update={
+                        "consistency": NOT_CHECKABLE,
+                        "notes": v.notes + [f"log ambiguous: {found.why}"],
+                        "evidence": evidence,
+                    }
+                )
+            )
+            continue
+        got = Interval(min(found.values), max(found.values))
+        shown = f"{c.metric} recomputed from {c.log}: {got.text(3)} {found.unit}{found.how}"
+        stated = stated_interval_of(c)
+        if stated is None:  # a claim in words only: the log's value is shown, nothing to check it against
             out.append(
                 v.model_copy(
                     update={
                         "recomputed": got.text(3),
-                        "arithmetic": f"{c.metric} recomputed from {c.log}: {got.text(3)} tok/s",
+                        "arithmetic": shown,
                         "notes": v.notes + [f"log: {c.log} not checked (the claim states no number)"],
                         "evidence": evidence,
                     }
                 )
             )
             continue
-        stated = stated_interval(lo, hi, c.decimals, c.about)
+        lo, hi = (c.value, c.value) if c.value is not None else (c.range or (stated.lo, stated.hi))
         ok = got.overlaps(stated)
         nearest = got.hi if got.hi < stated.lo else got.lo
+        quals = v.qualifiers
+        if c.metric == "speedup":  # both speeds are in the logs: the claim is supported by them
+            quals = [q for q in quals if q.check != "needs"]
         out.append(
             v.model_copy(
                 update={
                     "consistency": CONSISTENT if ok else INCONSISTENT,
                     "recomputed": got.text(3),
                     "difference": None if ok else nearest - (lo if nearest < lo else hi),
-                    "arithmetic": f"{c.metric} recomputed from {c.log}: {got.text(3)} {c.unit}",
+                    "arithmetic": shown,
+                    "qualifiers": quals,
                     "evidence": evidence,
                 }
             )
         )
     return out
+
+
+def _skipped_verdicts(lg: Logs, claims_file: str) -> list[Verdict]:
+    """One verdict per file of the logs folder that is no llama.cpp output, so none is left out silently."""
+    return [
+        Verdict(
+            claims_file=claims_file,
+            id=name,
+            kind="log",
+            text=f"{name}: not read",
+            consistency=NOT_CHECKABLE,
+            notes=[f"not read: {why}"],
+            reproducible=Reproducible(here=False, missing=["log: not a llama.cpp output"]),
+            evidence=[name],
+        )
+        for name, why in sorted(lg.skipped.items())
+    ]
 
 
 def audit_file(
@@ -191,7 +222,7 @@ def audit_file(
         all_pairs = {p.log: p.baseline for p in cf.log_pairs}
         all_pairs.update(pairs or {})
         lg = audit_logs(logs_dir, all_pairs)
-        verdicts = verdicts + _log_verdicts(lg, name, here)
+        verdicts = verdicts + _log_verdicts(lg, name, here) + _skipped_verdicts(lg, name)
     verdicts = _against_logs(cf, verdicts, lg)
     return Audit(path, cf, verdicts, lg)
 
@@ -202,41 +233,61 @@ def slug(path: Path) -> str:
     return re.sub(r"[^A-Za-z0-9._-]", "-", path.stem)
 
 
-def write(audit: Audit, out_dir: str | Path, pages_dir: str | Path | None = None) -> Path:
-    """Write ``<out_dir>/<slug>.jsonl`` (one verdict record per line, rewritten) and, with
-    ``pages_dir``, ``<pages_dir>/<slug>.qmd``; returns the JSONL path."""
+def slugs(paths: list[Path]) -> dict[Path, str]:
+    """A distinct file name for each claims file audited together: ``slug``, or where two files share
+    it (``my claims.yaml`` and ``my-claims.yaml``; ``blog.yaml`` and ``blog.yml``) or it is the index's
+    name, ``slug`` + ``-`` + the first 8 hex digits of the sha256 of the file name, so no record file
+    or page overwrites another."""
+    bases = {p: slug(p) for p in paths}
+    count: dict[str, int] = {}
+    for b in bases.values():
+        count[b] = count.get(b, 0) + 1
+    return {
+        p: (f"{b}-{hashlib.sha256(p.name.encode()).hexdigest()[:8]}" if count[b] > 1 or b == "index" else b)
+        for p, b in bases.items()
+    }
+
+
+def write(
+    audit: Audit, out_dir: str | Path, pages_dir: str | Path | None = None, name: str | None = None
+) -> Path:
+    """Write ``<out_dir>/<name>.jsonl`` (one verdict record per line, rewritten) and, with
+    ``pages_dir``, ``<pages_dir>/<name>.qmd``; returns the JSONL path.  ``name`` defaults to
+    ``slug(audit.path)``; pass ``slugs(...)[path]`` when several files are audited together."""
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
-    dest = out_dir / f"{slug(audit.path)}.jsonl"
+    name = name or slug(audit.path)
+    dest = out_dir / f"{name}.jsonl"
     tmp = dest.with_suffix(".jsonl.tmp")
     with tmp.open("w", encoding="utf-8") as f:
         for v in audit.verdicts:
-            f.write(json.dumps(v.model_dump(by_alias=True), ensure_ascii=False) + "\n")
+            f.write(json_line(v.model_dump(by_alias=True)) + "\n")
     tmp.replace(dest)
     if pages_dir is not None:
         pages_dir = Path(pages_dir)
         pages_dir.mkdir(parents=True, exist_ok=True)
         text = page.render(audit.claims, audit.verdicts, audit.path.name)
-        (pages_dir / f"{slug(audit.path)}.qmd").write_text(text)
+        (pages_dir / f"{name}.qmd").write_text(text)
     return dest
 
 
 def audit_dir(
     claims_dir: str | Path, out_dir: str | Path, pages_dir: str | Path, here: Here | None = None
 ) -> list[Audit]:
-    """Audit every ``*.yaml`` in ``claims_dir``; write records, one page each and ``index.qmd``.
-    Records and pages of claims files that no longer exist are removed."""
-    files = sorted(Path(claims_dir).glob("*.yaml"))
+    """Audit every ``*.yaml`` and ``*.yml`` in ``claims_dir``; write records, one page each (named by
+    ``slugs``) and ``index.qmd``.  Records and pages of claims files that no longer exist are removed."""
+    files = sorted(p for p in Path(claims_dir).iterdir() if p.suffix in (".yaml", ".yml") and p.is_file())
     audits = [audit_file(p, here=here) for p in files]
-    keep = {slug(a.path) for a in audits}
+    names = slugs(files)
+    keep = set(names.values())
     for d, ext in ((Path(out_dir), ".jsonl"), (Path(pages_dir), ".qmd")):
         for old in d.glob(f"*{ext}") if d.is_dir() else []:
             if old.stem not in keep and old.stem != "index":
                 old.unlink()
     for a in audits:
-        write(a, out_dir, pages_dir)
+        write(a, out_dir, pages_dir, names[a.path])
     Path(pages_dir).mkdir(parents=True, exist_ok=True)
-    listing = [(slug(a.path), a.claims, a.verdicts) for a in audits]
+    listing = [(names[a.path], a.claims, a.verdicts) for a in audits]
     (Path(pages_dir) / "index.qmd").write_text(page.index(listing))
     return audits
 

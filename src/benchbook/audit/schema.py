@@ -41,7 +41,7 @@ from pydantic import (
     model_validator,
 )
 
-from .precision import decimals_of
+from .precision import Interval, decimals_of, half_width
 
 SCHEMA = "benchbook.claims"
 SCHEMA_VERSION = 1
@@ -73,7 +73,7 @@ Number = Annotated[float, BeforeValidator(_written_number)]
 #: unit families (lower case).  A claim whose metric has a known family must use one of its units,
 #: and a value in these families cannot be negative (a rate, size, time or ratio).
 UNIT_FAMILIES: dict[str, frozenset[str]] = {
-    "rate": frozenset({"tok/s", "t/s", "tokens/s", "token/s", "tps", "it/s"}),
+    "rate": frozenset({"tok/s", "t/s", "tokens/s", "token/s", "tps", "tok/ms", "it/s"}),
     "size": frozenset({"b", "kib", "mib", "gib", "tib", "kb", "mb", "gb", "tb"}),
     "time": frozenset({"ns", "us", "µs", "ms", "s", "min", "h"}),
     "ratio": frozenset({"x", "×", "ratio", "%"}),
@@ -231,6 +231,9 @@ class Claim(_Strict):
     decimals: int | None = Field(
         default=None, description="digits after the point as stated (from the YAML text)"
     )
+    range_decimals: tuple[int, int] | None = Field(
+        default=None, description="digits after the point of each end of a range (from the YAML text)"
+    )
     about: bool = False
     unit: str | None = None
     method: str | None = Field(default=None, description="how it was measured, as stated; null: not stated")
@@ -287,6 +290,7 @@ class Statement(_Strict):
     value: Number | None = None
     range: tuple[Number, Number] | None = None
     decimals: int | None = None
+    range_decimals: tuple[int, int] | None = None
     about: bool = False
     unit: str | None = Field(
         default=None, description="'%' or 'x' for ratios; % for percent_change; else the claims'"
@@ -305,6 +309,21 @@ class Statement(_Strict):
         if self.kind == "percent_change" and self.unit not in (None, "%"):
             raise ValueError("unit: a percent_change is stated in %")
         return self
+
+
+def stated_interval_of(item: Claim | Statement) -> Interval | None:
+    """The interval of true values a claim's or statement's stated ``value`` or ``range`` stands for
+    (``precision`` module doc), each end of a range with its own decimals: "6.1 to 6.34" stands for
+    ``[6.05, 6.345]``, not ``[6.095, 6.345]``.  None when nothing is stated."""
+    if item.value is not None:
+        h = half_width(item.decimals, item.about)
+        return Interval(item.value - h, item.value + h)
+    if item.range is None:
+        return None
+    lo_dec, hi_dec = item.range_decimals or (item.decimals, item.decimals)
+    return Interval(
+        item.range[0] - half_width(lo_dec, item.about), item.range[1] + half_width(hi_dec, item.about)
+    )
 
 
 class LogPair(_Strict):
@@ -359,6 +378,12 @@ class ClaimsFile(_Strict):
         return next((s for s in self.systems if e and s.id == e.system), None)
 
 
+def host_of(cf: ClaimsFile, claim: Claim) -> str | None:
+    """Hardware identity of a claim: its declared system's ``hardware``, else ``conditions.hardware``."""
+    system = cf.system_of(claim)
+    return system.hardware if system else cf.conditions_of(claim).hardware
+
+
 def field_of(claim: Claim, conditions: Conditions, name: str):
     """Value of a field by name for set matching: a claim field (``metric``, ``method``, ``unit``,
     ``origin``), a condition (``env``, ``decoding``...), an offload field (``n_cpu_moe``,
@@ -373,6 +398,10 @@ def field_of(claim: Claim, conditions: Conditions, name: str):
 
 
 # --- YAML with line numbers and number text --------------------------------------------------------
+
+
+#: a plain scalar in exponent notation without the sign PyYAML needs (``1.5e3``, ``2E6``)
+_EXPONENT = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)[eE][+-]?\d+")
 
 
 class _Doc:
@@ -411,6 +440,11 @@ class _Doc:
             return [self._walk(loader, v, path + (i,)) for i, v in enumerate(node.value)]
         if node.tag.endswith((":int", ":float")):
             self.texts[path] = node.value
+        if node.tag.endswith(":str") and node.style is None and _EXPONENT.fullmatch(node.value):
+            # YAML 1.1 (PyYAML) reads an unquoted 1.5e3 as a string (it wants 1.5e+3); YAML 1.2 and
+            # every reader of the number mean 1500
+            self.texts[path] = node.value
+            return float(node.value)
         return loader.construct_object(node, deep=True)
 
     def line(self, loc: tuple) -> int:
@@ -433,6 +467,9 @@ def _fill_decimals(doc: _Doc) -> None:
             digits = [d for d in (decimals_of(t) for t in texts if t is not None) if d is not None]
             if digits:
                 item["decimals"] = max(digits)
+            ends = [decimals_of(t) if t is not None else None for t in texts[1:]]
+            if "range_decimals" not in item and ends[0] is not None and ends[1] is not None:
+                item["range_decimals"] = ends  # each end of a range stands for its own precision
 
 
 def _loc_text(loc: tuple) -> str:

@@ -22,7 +22,8 @@ import polars as pl
 
 from .precision import half_width
 from .recompute import Recomputed, claim_interval
-from .schema import Claim, ClaimsFile
+from .schema import Claim, ClaimsFile, host_of
+from .units import UnitError, factor
 
 OWN_SOURCE = "the source"
 
@@ -70,12 +71,6 @@ COMPARISON_SCHEMA = {
     **{f"{s}_{k}": t for s in ("num", "den") for k, t in _SIDE.items()},
     "num_alpha": pl.Float64,
 }
-
-
-def host_of(cf: ClaimsFile, claim: Claim) -> str | None:
-    """Hardware identity of a claim: its declared system's ``hardware``, else ``conditions.hardware``."""
-    system = cf.system_of(claim)
-    return system.hardware if system else cf.conditions_of(claim).hardware
 
 
 def build_of(cf: ClaimsFile, claim: Claim) -> str | None:
@@ -142,6 +137,22 @@ def _side(cf: ClaimsFile, ref: str, recomputed: dict[str, Recomputed]) -> dict:
     }
 
 
+def _sides(cf: ClaimsFile, num: str, den: str, recomputed: dict[str, Recomputed]) -> dict:
+    """``num_*`` and ``den_*`` columns of a comparison row; the denominator's lo/hi in the numerator's
+    unit when both are claims in units of one quantity (``units.factor``: 599 MB beside 1.2 GiB is
+    0.558 GiB), so the rules that divide them (``slower_than_baseline``, ``inconsistent_derived_value``)
+    compare like with like."""
+    n_side, d_side = _side(cf, num, recomputed), _side(cf, den, recomputed)
+    n_claim, d_claim = cf.claim(num), cf.claim(den)
+    if n_claim is not None and d_claim is not None and d_side["lo"] is not None:
+        try:
+            f = factor(d_claim.unit, n_claim.unit)
+        except UnitError:
+            f = 1.0
+        d_side["lo"], d_side["hi"] = d_side["lo"] * f, d_side["hi"] * f
+    return {**{f"num_{k}": v for k, v in n_side.items()}, **{f"den_{k}": v for k, v in d_side.items()}}
+
+
 def _alpha(cf: ClaimsFile, num: str, den: str) -> float | None:
     """The acceptance rate stated for ``num``'s decoding mode when ``den`` decodes plainly."""
     n, d = cf.claim(num), cf.claim(den)
@@ -174,8 +185,7 @@ def comparison_table(cf: ClaimsFile, recomputed: dict[str, Recomputed]) -> pl.Da
                     "value_halfwidth": None,
                     "num_alpha": _alpha(cf, p.numerator, p.denominator),
                 }
-                row.update({f"num_{k}": v for k, v in _side(cf, p.numerator, recomputed).items()})
-                row.update({f"den_{k}": v for k, v in _side(cf, p.denominator, recomputed).items()})
+                row.update(_sides(cf, p.numerator, p.denominator, recomputed))
                 rows.append(row)
             continue
         if s.kind not in ("ratio", "percent_change", "difference"):
@@ -199,7 +209,6 @@ def comparison_table(cf: ClaimsFile, recomputed: dict[str, Recomputed]) -> pl.Da
             "value_halfwidth": h,
             "num_alpha": _alpha(cf, num, den) if s.kind == "ratio" else None,
         }
-        row.update({f"num_{k}": v for k, v in _side(cf, num, recomputed).items()})
-        row.update({f"den_{k}": v for k, v in _side(cf, den, recomputed).items()})
+        row.update(_sides(cf, num, den, recomputed))
         rows.append(row)
     return pl.DataFrame(rows, schema=COMPARISON_SCHEMA)

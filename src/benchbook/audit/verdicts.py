@@ -32,9 +32,9 @@ import polars as pl
 from pydantic import BaseModel, ConfigDict, Field
 
 from .. import caveats
-from .precision import Interval, stated_interval
+from .precision import Interval
 from .recompute import CONSISTENT, INCONSISTENT, NOT_CHECKABLE, Consistency, Recomputed, claim_interval
-from .schema import Claim, ClaimsFile, Statement
+from .schema import Claim, ClaimsFile, Statement, field_of, stated_interval_of
 from .tables import OWN_SOURCE, build_of, claims_table, comparison_table, host_of
 
 VERDICT_SCHEMA = "benchbook.audit.verdict"
@@ -305,6 +305,59 @@ def _differences(cf: ClaimsFile, a: str, b: str) -> dict[str, str]:
     return out
 
 
+#: conditions compared between the two sides of a comparison besides method, phase, hardware,
+#: environment, build and source (those have their own checks): a field of ``schema.Conditions``, an
+#: offload field, or any key of ``conditions.other``
+COMPARED_CONDITIONS = (
+    "model",
+    "quant",
+    "n_gpu_layers",
+    "n_cpu_moe",
+    "ctx",
+    "batch",
+    "decoding",
+    "block_max",
+    "prompt",
+    "sampling",
+    "cap",
+    "file_cache",
+)
+
+
+@dataclass(frozen=True)
+class ConditionDiff:
+    """How the conditions of two cited claims compare: ``differ`` (stated on both sides, different:
+    ``"ctx 8192 (a) vs 32768 (b)"``; a different model and its quant count as one) and ``unstated``
+    (stated on one side only: not stated, never different)."""
+
+    differ: list[str]
+    unstated: list[str]
+
+
+def condition_diff(cf: ClaimsFile, a: str, b: str) -> ConditionDiff:
+    """The conditions (``COMPARED_CONDITIONS`` and ``conditions.other``) of claims ``a`` and ``b``
+    that differ, and those stated for one side only; empty for a statement side."""
+    ca, cb = cf.claim(a), cf.claim(b)
+    if ca is None or cb is None:
+        return ConditionDiff([], [])
+    conda, condb = cf.conditions_of(ca), cf.conditions_of(cb)
+    names = list(COMPARED_CONDITIONS) + sorted(set(conda.other) | set(condb.other))
+    differ: list[str] = []
+    unstated: list[str] = []
+    for name in names:
+        va, vb = field_of(ca, conda, name), field_of(cb, condb, name)
+        if va is not None and vb is not None and va != vb:
+            text = f"{name} {va} ({a}) vs {vb} ({b})"
+            if name == "quant" and differ and differ[0].startswith("model "):
+                differ[0] += f", {text}"  # two models come as two files: model and quant are one condition
+            else:
+                differ.append(text)
+        elif (va is None) != (vb is None):
+            known, value, missing = (a, va, b) if va is not None else (b, vb, a)
+            unstated.append(f"{name}: stated for {known} ({value}), not for {missing}")
+    return ConditionDiff(differ, unstated)
+
+
 def _statement_qualifiers(
     cf: ClaimsFile, s: Statement, r: Recomputed, comp_fired: dict, claim_fired: dict
 ) -> tuple[list[Qualifier], list[str]]:
@@ -336,6 +389,26 @@ def _statement_qualifiers(
                 add(NOT_COMPARABLE, "host_or_build_mismatch", _strip_ids(diffs[check]), [a, b])
         if "sources" in diffs:
             add(NOT_COMPARABLE, "sources", _strip_ids(diffs["sources"]), [a, b])
+        cond = condition_diff(cf, a, b)
+        if len(cond.differ) > 1:  # one differing condition is what is compared; more confound it
+            add(
+                NOT_COMPARABLE,
+                "conditions",
+                f"{len(cond.differ)} conditions differ, so the comparison cannot be put down to one: "
+                + "; ".join(_strip_ids(d) for d in cond.differ),
+                [a, b],
+            )
+        if s.kind == "bound":
+            continue  # a bound's pairs differ by its own rule (numerator vs denominator, `match`)
+        if len(cond.differ) == 1:
+            notes.append(f"compares {cond.differ[0]} (the one condition stated differently)")
+        notes += [f"{u} (not stated, not different)" for u in cond.unstated]
+        ea, eb = _env_of(cf, a), _env_of(cf, b)
+        if (ea is None) != (eb is None):
+            known, missing = (a, b) if ea is not None else (b, a)
+            notes.append(
+                f"env: stated for {known} ({ea or eb}), not for {missing} (not stated, not different)"
+            )
     for rid in row_ids:
         fired = comp_fired.get(rid, [])
         ids = [x for x in rid.removeprefix(s.id).strip("[]").split("/") if x]
@@ -376,6 +449,11 @@ def _statement_qualifiers(
     return list(quals.values()), sorted(set(notes))
 
 
+def _env_of(cf: ClaimsFile, cid: str) -> str | None:
+    c = cf.claim(cid)
+    return cf.conditions_of(c).env if c is not None else None
+
+
 def _strip_ids(text: str) -> str:
     return re.sub(r" \([^()]*\)(?= vs |$)", "", text)
 
@@ -408,7 +486,7 @@ def counts_check(c: Claim) -> CountsCheck | None:
         return None
     scale = 100.0 if (c.unit or "").strip() == "%" else 1.0
     alpha = c.counts.alpha * scale
-    stated = stated_interval(iv.lo, iv.hi, c.decimals, c.about)
+    stated = stated_interval_of(c) or iv
     arithmetic = (
         f"{c.counts.accepted} accepted / {c.counts.drafted} drafted"
         f"{' x 100' if scale != 1 else ''} = {alpha:.4f}"

@@ -20,6 +20,7 @@ import subprocess
 from pathlib import Path
 
 from ..measured import expected_rows
+from ..records import jsonl_lines
 from ..schemas import build
 from ..session import Session
 from .procmon import ProcResult
@@ -40,7 +41,7 @@ def parse_jsonl(text: str, source: str = "<stdout>") -> list[dict]:
             ``samples_ns`` is empty (names ``source:line``).
     """
     rows = []
-    for i, line in enumerate(text.splitlines(), 1):
+    for i, line in enumerate(jsonl_lines(text), 1):
         if not line.strip():
             continue
         try:

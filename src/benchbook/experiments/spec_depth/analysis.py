@@ -32,6 +32,7 @@ from pathlib import Path
 
 import polars as pl
 
+from ...records import jsonl_lines
 from ..speculative import analysis as spec
 from . import BENCH_SCHEMA, EXPERIMENT, REQUEST_SCHEMA
 
@@ -40,7 +41,7 @@ def _records(raw_dir: str | Path, schema: str) -> list[tuple[str, int, dict]]:
     """``(file, line, record)`` of every record of ``schema`` under ``raw_dir/spec_depth/*.jsonl``."""
     out = []
     for f in sorted((Path(raw_dir) / EXPERIMENT).glob("*.jsonl")):
-        for i, line in enumerate(f.read_text().splitlines(), 1):
+        for i, line in enumerate(jsonl_lines(f.read_text(encoding="utf-8")), 1):
             if line.strip():
                 rec = json.loads(line)
                 if rec.get("schema") == schema and rec.get("status", "ok") == "ok":

@@ -16,10 +16,10 @@ from pathlib import Path
 import altair as alt
 import polars as pl
 
-from benchbook import measured
-from benchbook import charts
+from benchbook import charts, measured
 from benchbook.numbers import Number, build_label, line_ranges, make_key, publish
-from benchbook.numfmt import fmt_value
+from benchbook.numfmt import fmt_fixed, fmt_value
+from benchbook.records import jsonl_lines
 
 from ..speculative import analysis as spec
 from . import BENCH_SCHEMA, EXPERIMENT, REQUEST_SCHEMA
@@ -43,7 +43,7 @@ def builds(snapshots_dir: Path) -> dict[str, str]:
     """``{toolchain_id: build label}`` from every toolchain snapshot under ``snapshots_dir``."""
     out = {}
     for f in sorted(Path(snapshots_dir).rglob("toolchains*.jsonl")):
-        for line in f.read_text().splitlines():
+        for line in jsonl_lines(f.read_text(encoding="utf-8")):
             if line.strip():
                 r = json.loads(line)
                 if r.get("toolchain_id"):
@@ -70,7 +70,7 @@ def publishable_sessions(raw: Path) -> tuple[dict[str, str], list[measured.Sessi
 
 
 def _fmt(x, nd: int = 2) -> str:
-    return "–" if x is None else (f"{x:.{nd}f}" if isinstance(x, float) else str(x))
+    return fmt_fixed(x, nd)  # never a non-zero as 0.00
 
 
 def md_table(t: pl.DataFrame, cols: dict[str, tuple[str, int]]) -> str:
