@@ -5,6 +5,7 @@ missing point is not); τ never counts tokens past the generation cap; one legac
 from __future__ import annotations
 
 import json
+import shutil
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -43,6 +44,15 @@ def test_committed_draftself_sessions_pass_the_check():
     assert all(c.ok for c in checks.values())
 
 
+def _own_copy(tmp_path: Path) -> Path:
+    """A private copy of the committed ``data/`` and ``params.yaml`` (``committed_root()`` is shared by
+    every test of the session: never edit it)."""
+    dst = tmp_path / "root"
+    shutil.copytree(committed_root() / "data", dst / "data")
+    shutil.copy(committed_root() / "params.yaml", dst / "params.yaml")
+    return dst
+
+
 def _iso(t: datetime) -> str:
     return t.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
@@ -66,7 +76,7 @@ def _newest_runs(runs_file: Path) -> list[tuple[int, dict]]:
 
 
 def test_a_replayed_draftself_run_is_not_published_and_the_page_says_why(tmp_path):
-    root = committed_root()
+    root = _own_copy(tmp_path)
     runs_file = root / "data" / "raw" / "draftself" / "runs.jsonl"
     line, first = _newest_runs(runs_file)[0]
     # the run replayed from an hour before its session (13:21:02 .. 13:22:08)
@@ -82,15 +92,15 @@ def test_a_replayed_draftself_run_is_not_published_and_the_page_says_why(tmp_pat
     assert len(check.reasons) == 1 and check.reasons[0].startswith(f"{runs_file}:{line} (run ")
     assert "outside its session" in check.reasons[0]
     params = yaml.safe_load((root / "params.yaml").read_text())
-    rep = ds_report.build(params, root=root, raw_dir=Path("data/raw"), reports_dir=tmp_path)
+    rep = ds_report.build(params, root=root, raw_dir=Path("data/raw"), reports_dir=tmp_path / "rep")
     # before: the newest session was published as it was; now the newest one that passes
     assert rep.numbers[0].session_id == DS_SESSIONS[-2]
-    page = (tmp_path / "draftself" / "skipped.md").read_text()
+    page = (tmp_path / "rep" / "draftself" / "skipped.md").read_text()
     assert f"session `{DS_SESSIONS[-1]}` on host `246274abff670295`" in page and "outside its session" in page
 
 
 def test_a_draftself_session_that_lost_a_run_or_timed_more_than_its_wall_time_fails(tmp_path):
-    root = committed_root()
+    root = _own_copy(tmp_path)
     runs_file = root / "data" / "raw" / "draftself" / "runs.jsonl"
     newest = _newest_runs(runs_file)
     (lost_line, lost), (slow_line, slow) = newest[0], newest[1]
