@@ -320,13 +320,16 @@ def cmd_ingest(args) -> int:
     """Read external llama.cpp output into benchbook records (see ``benchbook.ingest``): by default each
     file's records go to ``data/external/<group>/<file name>.jsonl``; ``--out`` appends all to one file,
     ``--stdout`` prints them.  Every file is read and checked before anything is written."""
-    from .ingest import default_out, ingest_text, summary, write_records
+    from .ingest import default_out, ingest_text, not_yet_in, read_source, summary, write_records
 
     per_file = []
     for f in args.files:
+        text, how = read_source(Path(f))
+        if how:
+            print(f"{f}: {how}", file=sys.stderr)
         read = ingest_text(
             Path(f),
-            Path(f).read_text(encoding="utf-8", errors="replace"),
+            text,
             args.format,
             args.build,
             args.host,
@@ -347,7 +350,13 @@ def cmd_ingest(args) -> int:
         root = repo_root() if not args.root else Path(args.root)
         targets = [(default_out(root, got, args.host), got) for got in per_file]
     for out, recs in targets:
-        print(f"appended {write_records(recs, out)} records to {out}", file=sys.stderr)
+        fresh, dup = not_yet_in(recs, out)
+        if dup:
+            print(
+                f"{dup} record(s) already in {out} (same source file and line): not appended again",
+                file=sys.stderr,
+            )
+        print(f"appended {write_records(fresh, out)} records to {out}", file=sys.stderr)
     return 0
 
 

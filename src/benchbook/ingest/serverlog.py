@@ -78,12 +78,30 @@ def _number(s: str):
             return s
 
 
+def _time_of(path: Path, line_no: int, what: str, value: str) -> float:
+    """The ms of a timing line, refused when negative; 0 ms for tokens is kept (a rate cannot be formed:
+    the caller flags it).
+
+    Raises:
+        IngestError: a negative time (file:line, the line's name, the fix).
+    """
+    ms = float(value)
+    if ms < 0:
+        raise IngestError(
+            f"{path}:{line_no}: {what} is {value} ms, a negative time; the log is corrupt or edited; fix: "
+            "ingest the log as llama-server wrote it, or drop this request"
+        )
+    return ms
+
+
 def _rate_check(what: str, ms: float, n: int, per_tok: str | None, per_s: str | None, line: int) -> list[str]:
     """Disagreements of a timing line's printed ms-per-token / tokens-per-second with its ms and n
     (within the printed rounding).  Generation lines count either every token or all but the first
     (b11434 prints ``1132.38 ms / 32 tokens (36.53 ms per token, 27.38 tokens per second)`` = 31 tokens
     / 1.13238 s; older builds ``600.00 ms / 40 tokens (15.00 ms per token, 66.67 ...)``): both agree."""
     out: list[str] = []
+    if n and n > 1 and ms == 0:
+        return [f"line {line}: {what} prints 0 ms for {n} tokens; no rate can be formed"]
     if not n or not ms or ms != ms:
         return out
     counts = [n, n - 1] if what == "eval time" and n > 1 else [n]
@@ -141,6 +159,8 @@ def _draft_checks(t: dict, line: int) -> list[str]:
     """verify_steps from mean len; per-position rates against the counts (module doc)."""
     acc, mean = t["draft_n_accepted"], t.get("draft_mean_len")
     out: list[str] = []
+    if mean is not None and mean <= 1 and acc > 0:
+        return [f"line {line}: mean acceptance length {mean} says no draft token was accepted, the line counts {acc}"]
     if mean is None or mean <= 1:
         return out
     steps = round(acc / (mean - 1))
@@ -231,7 +251,10 @@ def read_server_log(
                 "lines": [i],
                 "slot_id": slot,
                 "task_id": task,
-                "timings": {"prompt_ms": float(m.group(1)), "prompt_n": int(m.group(2))},
+                "timings": {
+                    "prompt_ms": _time_of(path, i, "prompt eval time", m.group(1)),
+                    "prompt_n": int(m.group(2)),
+                },
                 "inconsistent": _rate_check(
                     "prompt eval time", float(m.group(1)), int(m.group(2)), m.group(3), m.group(4), i
                 ),
@@ -261,7 +284,7 @@ def read_server_log(
                         "fix: pass the whole log, not an excerpt"
                     )
                 _once(path, i, target, keys[0], m.group(0))
-                target["timings"][keys[0]] = float(m.group(1))
+                target["timings"][keys[0]] = _time_of(path, i, m.group(0).split("=")[0].strip(), m.group(1))
                 if m.group(2):
                     target["timings"][keys[1]] = int(m.group(2))
                 if pat is _EVAL:
