@@ -673,7 +673,7 @@ def main(argv: list[str] | None = None) -> int:
         help="only the reports and the site from the committed raw data (no build or measuring)",
     )
     rn.set_defaults(fn=cmd_run)
-    nb = sub.add_parser("numbers", help="registered numbers: key, value [95% interval], unit, n, caveats")
+    nb = sub.add_parser("numbers", help="registered numbers: key, value [95%% interval], unit, n, caveats")
     nb.add_argument("pattern", nargs="?", default=None, help="substring of the key, or a glob (lb-*-warm)")
     nb.add_argument("--json", action="store_true", help="one JSON object per number")
     nb.set_defaults(fn=cmd_numbers)
@@ -772,7 +772,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     au.add_argument("rest", nargs=argparse.REMAINDER)
     au.set_defaults(fn=cmd_audit)
-    args = ap.parse_args(argv)
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["audit"]:  # every option after `audit` is audit's own (-h, --all, --logs before files)
+        args = argparse.Namespace(fn=cmd_audit, rest=argv[1:])
+    else:
+        args = ap.parse_args(argv)
     try:
         return args.fn(args)
     except subprocess.CalledProcessError as e:
