@@ -18,6 +18,7 @@ import yaml
 
 from .download import download
 from .fetch import sha256_file
+from .verify import gguf_problem
 
 
 class RegistryError(ValueError):
@@ -66,7 +67,8 @@ def entry_for(
     cache, so the first ``models fetch`` finds it) and hashed; ``sha256`` given is checked instead.
 
     Raises:
-        RegistryError: no such file; the file is inside the repository and not git-ignored.
+        RegistryError: no such file; the file (or the download) is not a GGUF (``verify.gguf_problem``);
+            the file is inside the repository and not git-ignored.
         download.DownloadError, fetch.ChecksumError: the download failed or has another sha256.
     """
     if is_url(target):
@@ -74,6 +76,13 @@ def entry_for(
             raise RegistryError("entry_for(url) needs models_dir (the cache's models folder)")
         tmp = models_dir / f"add-{model_id_for(target)}.gguf"
         download(target, tmp, sha256, what=f"model {model_id_for(target)}", log=log)
+        bad = gguf_problem(tmp)
+        if bad:
+            tmp.unlink()  # our own download in the cache, never the user's file
+            raise RegistryError(
+                f"{target}: the download is {bad}; nothing was registered; fix: give the URL of the file "
+                "itself (Hugging Face: https://huggingface.co/<repo>/resolve/<revision>/<file>.gguf)"
+            )
         digest = sha256_file(tmp)
         dest = models_dir / f"{digest}.gguf"
         tmp.replace(dest)
@@ -86,6 +95,12 @@ def entry_for(
             f"{path} is inside the repository and not ignored by git, so it could be committed; "
             "fix: move it outside the repository (models are never committed) or add it to "
             ".gitignore"
+        )
+    bad = gguf_problem(path)
+    if bad:
+        raise RegistryError(
+            f"{path}: {bad}; nothing was registered; fix: download the GGUF itself (Hugging Face: the "
+            "'/resolve/' link, or `huggingface-cli download`) and add that file"
         )
     digest = sha256_file(path)
     if sha256 and digest != sha256.lower():
