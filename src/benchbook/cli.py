@@ -163,10 +163,18 @@ def cmd_models_add(args) -> int:
     from .llamacpp.models import models_dir
 
     root = repo_root()
-    resolve.load_params(root)  # a broken params.yaml is reported before anything is downloaded
-    model_id = args.id or registry.model_id_for(args.target)
+    params = resolve.load_params(root)  # a broken params.yaml is reported before anything is downloaded
+    model_id = registry.check_id(args.id) if args.id else registry.model_id_for(args.target)
     entry = registry.entry_for(args.target, root, sha256=args.sha256, models_dir=models_dir())
     done = registry.add(root / "params.yaml", model_id, entry, replace=args.replace)
+    twins = registry.same_file_ids(params["models"]["registry"], entry["sha256"], model_id)
+    if twins:
+        print(
+            f"warning: the same file (sha256 {entry['sha256']}) is also registered as "
+            f"{', '.join(twins)}: numbers of the two ids are one model's; remove the ids you do not need "
+            "from models.registry in params.yaml",
+            file=sys.stderr,
+        )
     resolve.load_params(root)
     print(f"{'replaced' if done.replaced else 'added'} models.registry.{model_id} in {done.params_file}:")
     for k, v in entry.items():
