@@ -164,7 +164,8 @@ def test_avg_ts_that_disagrees_with_samples_ns_is_flagged(tmp_path):
 def test_fractional_count_and_one_ns_samples_are_refused(tmp_path):
     f = _jsonl_line(tmp_path, 3)  # "16.9" became 16
     assert _error(f, fmt="jsonl") == (
-        f"{f}:1: llama-bench row field 'n_prompt' is '16.9', not a whole number; fix: correct or drop this row"
+        f"{f}:1: llama-bench row field 'n_prompt' is '16.9', not a whole number; fix: correct or drop "
+        "this row"
     )
     g = _jsonl_line(tmp_path, 4)  # samples of 1 ns: 16e9 tok/s
     assert _error(g, fmt="jsonl") == (
@@ -250,7 +251,7 @@ def test_comparison_zero_rate_is_an_error_not_a_crash():
 # --- item 24 and 25: encodings, headerless and adjacent tables ---------------------------------------
 
 
-@pytest.mark.parametrize("name", ["utf8bom.md", "utf16_powershell.md"])
+@pytest.mark.parametrize("name", ["utf8bom.md", "utf16_powershell.txt"])
 def test_byte_order_marks_are_read(name):
     # utf8bom.md gave "7 cells for 8 columns"; utf16 "cannot detect the format"
     recs = ingest_file(BR / name)

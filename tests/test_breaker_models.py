@@ -8,11 +8,11 @@ import hashlib
 from pathlib import Path
 
 import pytest
-from test_model_sources import _cli, _project, _Server, cache  # noqa: F401  (cache: a fixture)
 
 from benchbook.llamacpp import models as models_mod
 from benchbook.llamacpp import registry
 from benchbook.llamacpp.models import ModelError
+from test_model_sources import _cli, _project, _Server, cache  # noqa: F401  (cache: a fixture)
 
 BR = Path(__file__).parent / "fixtures" / "breaker"
 PAGE = (BR / "hf_blob_page.Q4_K_M.gguf").read_bytes()

@@ -164,10 +164,11 @@ def new_page(
         )
     if path.exists() and not force:
         raise WriteupError(
-            f"{path} exists; fix: choose another NAME, or pass --force to rewrite it (your edits to it are lost)"
+            f"{path} exists; fix: choose another NAME, or pass --force to rewrite it (your edits to it "
+            "are lost)"
         )
     every = rows(Path(root) / "reports" / "numbers", None)
-    known = sorted({r.experiment for r in every})
+    known = sorted({r.experiment for r in every if r.experiment})
     if experiment not in known:
         raise WriteupError(
             f"experiment {experiment!r} has no registered numbers; known experiments: "

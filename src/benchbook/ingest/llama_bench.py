@@ -235,7 +235,9 @@ def samples_disagree(row: dict) -> list[str]:
     if isinstance(stated, list) and len(stated) == len(rates):
         for i, (a, b) in enumerate(zip(stated, rates, strict=True)):
             if isinstance(a, (int, float)) and abs(a - b) > 1e-3 * b + 0.005:
-                out.append(f"samples_ts[{i}] {a} disagrees with {tokens} tokens / samples_ns[{i}] = {b:.2f} tok/s")
+                out.append(
+                    f"samples_ts[{i}] {a} disagrees with {tokens} tokens / samples_ns[{i}] = {b:.2f} tok/s"
+                )
                 break
     return out
 

@@ -186,7 +186,8 @@ def read_llama_bench(
             holds = (
                 f"it holds {', '.join(other)} output: use --format auto"
                 if other
-                else why or f"fix: check that the file holds llama-bench -o {fmt} output (or use --format auto)"
+                else why
+                or f"fix: check that the file holds llama-bench -o {fmt} output (or use --format auto)"
             )
             raise IngestError(f"{path}: no llama-bench {fmt} output found; {holds}")
     fork, why = _fork_of(text, found, fork)

@@ -160,7 +160,10 @@ def _draft_checks(t: dict, line: int) -> list[str]:
     acc, mean = t["draft_n_accepted"], t.get("draft_mean_len")
     out: list[str] = []
     if mean is not None and mean <= 1 and acc > 0:
-        return [f"line {line}: mean acceptance length {mean} says no draft token was accepted, the line counts {acc}"]
+        return [
+            f"line {line}: mean acceptance length {mean} says no draft token was accepted, "
+            f"the line counts {acc}"
+        ]
     if mean is None or mean <= 1:
         return out
     steps = round(acc / (mean - 1))
@@ -202,7 +205,7 @@ def read_server_log(
     sha = hashlib.sha256(text.encode()).hexdigest()
     found: list[dict] = []
     cur: dict | None = None
-    by_task: dict[tuple[int, int], dict] = {}  # (slot, task) -> its request: parallel slots interleave
+    by_task: dict[tuple[int | None, int | None], dict] = {}  # (slot, task) -> its request: parallel slots interleave
     slot = task = None
     models: dict[str, str] = {}
     log_build: tuple[int, str | None, int] | None = None

@@ -56,11 +56,7 @@ def json_rows(lines: list[tuple[int, str]], path: Path) -> list[RawRow]:
             hint = "this is JSON lines (one object per line, llama-bench -o jsonl): use --format jsonl"
         raise IngestError(f"{path}:{first + e.lineno - 1}: not valid JSON ({e.msg}); fix: {hint}") from None
     except ValueError as e:  # a key given twice, or an integer of > 4300 digits
-        fix = (
-            "keep one value of that key"
-            if "twice" in str(e)
-            else "this is not llama-bench -o json output"
-        )
+        fix = "keep one value of that key" if "twice" in str(e) else "this is not llama-bench -o json output"
         raise IngestError(f"{path}: not readable JSON ({e}); fix: {fix}") from None
     if isinstance(rows, dict):
         rows = [rows]

@@ -107,7 +107,9 @@ def check(
             else "the file does not match the pinned value; first difference at hex digit "
             f"{first_difference(actual, expected_sha256.lower()) + 1} of 64"
         )
-        err = VerifyError(f"{what} {path}: sha256 is {actual}, expected {expected_sha256} ({why}); fix: {fix}")
+        err = VerifyError(
+            f"{what} {path}: sha256 is {actual}, expected {expected_sha256} ({why}); fix: {fix}"
+        )
         err.actual = actual
         raise err
     return Verified(actual, BY_SHA256, now, utc_now())
