@@ -341,3 +341,39 @@ def test_hosts_names_a_torn_line_and_the_repair(tmp_path):
         f"fix: if it is a torn last line (a run killed while writing), `benchbook records repair {f}` "
         "moves it aside; otherwise restore the file from git"
     )
+
+
+def test_server_log_accepted_above_drafted_is_refused(tmp_path):
+    f = tmp_path / "draft.log"
+    f.write_text(
+        (BR / "server_meanlen_one.log")
+        .read_text()
+        .replace("1.00000 (   23 accepted /    23 generated)", "1.21212 (   40 accepted /    33 generated)")
+    )
+    assert _error(f) == (
+        f"{f}:16: draft acceptance counts 40 accepted of 33 generated: a draft token can be accepted only "
+        "once; the line is corrupt or edited; fix: ingest the log as llama-server wrote it"
+    )
+
+
+def test_speculative_simple_zero_seconds_is_flagged_not_a_crash(tmp_path):
+    f = tmp_path / "ss0.log"
+    text = (BR / "specsimple_bad.log").read_text()
+    f.write_text(
+        text.replace("n_accept  = 40", "n_accept  = 30")
+        .replace("121.212", "90.909")
+        .replace("1.370 seconds, speed:   96.280", "0.000 seconds, speed:   96.280")
+    )
+    (r,) = ingest_file(f)
+    # 36 tokens in a printed 0.000 s: at least 36 / 0.0005 = 72000 t/s
+    assert r["inconsistent"] == [
+        "line 2: speed 96.28 t/s disagrees with 36 tokens / 0.0 s = at least 72000 t/s"
+    ]
+
+
+def test_negative_stddev_is_refused(tmp_path):
+    f = tmp_path / "sd.jsonl"
+    f.write_text('{"n_prompt": 0, "n_gen": 8, "avg_ts": 66.0, "stddev_ts": -1.5}\n')
+    assert _error(f, fmt="jsonl") == (
+        f"{f}:1: llama-bench row field 'stddev_ts' is -1.5, a negative spread; fix: correct or drop this row"
+    )

@@ -176,6 +176,9 @@ def check_values(row: dict, path: Path, line: int) -> None:
                 f"{path}:{line}: llama-bench row with n_prompt 0 and n_gen 0 (test 'pp0'/'tg0'): no "
                 "token was processed, so no rate exists; fix: correct the test or drop this row"
             )
+    sd = row.get("stddev_ts")
+    if isinstance(sd, (int, float)) and not isinstance(sd, bool) and sd < 0:
+        raise IngestError(f"{where} 'stddev_ts' is {sd!r}, a negative spread; fix: correct or drop this row")
     if ts is not None and ts > MAX_TPS:
         raise IngestError(
             f"{where} 'avg_ts' is {ts!r} tok/s, above any llama.cpp run ({MAX_TPS:.0e} tok/s); fix: "

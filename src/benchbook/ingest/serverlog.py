@@ -205,7 +205,9 @@ def read_server_log(
     sha = hashlib.sha256(text.encode()).hexdigest()
     found: list[dict] = []
     cur: dict | None = None
-    by_task: dict[tuple[int | None, int | None], dict] = {}  # (slot, task) -> its request: parallel slots interleave
+    by_task: dict[
+        tuple[int | None, int | None], dict
+    ] = {}  # (slot, task) -> its request: parallel slots interleave
     slot = task = None
     models: dict[str, str] = {}
     log_build: tuple[int, str | None, int] | None = None
@@ -302,6 +304,12 @@ def read_server_log(
                 raise IngestError(f"{path}:{i}: draft acceptance line before any 'prompt eval time' line")
             _once(path, i, target, "draft_n", "draft acceptance")
             ratio, acc, gen = float(m.group(1)), int(m.group(2)), int(m.group(3))
+            if acc > gen:
+                raise IngestError(
+                    f"{path}:{i}: draft acceptance counts {acc} accepted of {gen} generated: a draft token "
+                    "can be accepted only once; the line is corrupt or edited; fix: ingest the log as "
+                    "llama-server wrote it"
+                )
             if gen and abs(ratio - acc / gen) > 1e-4:
                 raise IngestError(
                     f"{path}:{i}: draft acceptance {ratio} disagrees with {acc}/{gen}; the line is corrupt"

@@ -23,6 +23,11 @@ def _speed_agrees(n: int, seconds: float, tps: float) -> bool:
     return lo <= tps <= hi
 
 
+def _rate(n: int, seconds: float) -> str:
+    """``n / seconds`` for a message; a printed 0.000 s only bounds the rate from below."""
+    return f"{n / seconds:.2f} t/s" if seconds > 0 else f"at least {n / 0.0005:.0f} t/s"
+
+
 def read_speculative_simple(path: Path, text: str) -> list[dict]:
     """The one ``benchbook.ingest.speculative_simple`` record of a ``llama-speculative-simple`` output.
 
@@ -82,7 +87,7 @@ def read_speculative_simple(path: Path, text: str) -> list[dict]:
         )
     inconsistent = [
         f"line {rec['source_lines'][k]}: speed {rec[f'{k}_tps']} t/s disagrees with {rec[f'{k}_n']} "
-        f"tokens / {rec[f'{k}_s']} s = {rec[f'{k}_n'] / rec[f'{k}_s']:.2f} t/s"
+        f"tokens / {rec[f'{k}_s']} s = {_rate(rec[f'{k}_n'], rec[f'{k}_s'])}"
         for k in ("encode", "decode")
         if f"{k}_n" in rec and not _speed_agrees(rec[f"{k}_n"], rec[f"{k}_s"], rec[f"{k}_tps"])
     ]

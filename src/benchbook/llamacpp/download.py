@@ -66,9 +66,8 @@ def download(
             f"{what}: GET {url} answered HTTP {e.code} {e.reason}; fix: check {where}"
         ) from None
     except (urllib.error.URLError, OSError) as e:
-        raise DownloadError(
-            f"{what}: cannot reach {url} ({e}); fix: check the network and the `url`"
-        ) from None
+        where = f"the URL on {given_on}" if given_on else "the `url`"
+        raise DownloadError(f"{what}: cannot reach {url} ({e}); fix: check the network and {where}") from None
     with resp:
         if have and resp.status != 206:
             have = 0  # the server ignored the range: start over
