@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import shlex
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -286,7 +287,8 @@ def ingest_text(
 def read_source(path: Path) -> tuple[str, str | None]:
     """``(text, how it was decoded or None)`` of a source file: UTF-8 (a leading byte-order mark
     dropped: Windows editors write one), UTF-16 with its byte-order mark (PowerShell's ``>`` redirect
-    writes UTF-16 LE); undecodable bytes replaced.
+    writes UTF-16 LE); undecodable bytes replaced; line ends ``\r\n`` and ``\r`` read as ``\n`` (as
+    ``Path.read_text`` does, so a file's records keep their ``run_id`` whichever way it is read).
 
     Raises:
         IngestError: ``path`` is a directory or is missing (names it and the fix).
@@ -294,21 +296,22 @@ def read_source(path: Path) -> tuple[str, str | None]:
     if path.is_dir():
         raise IngestError(
             f"{path}: is a directory, not a file of llama.cpp output; fix: pass the files in it "
-            f"(e.g. benchbook ingest '{path}'/*.md)"
+            f"(e.g. benchbook ingest {shlex.quote(str(path))}/*.md)"
         )
     if not path.exists():
         raise IngestError(f"{path}: no such file; fix: check the path")
     data = path.read_bytes()
+    text, how = data.decode("utf-8", errors="replace"), None
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
-        return data.decode("utf-16", errors="replace"), "read as UTF-16 (byte-order mark)"
-    if data.startswith(b"\xef\xbb\xbf"):
-        return data[3:].decode("utf-8", errors="replace"), "read as UTF-8 (byte-order mark dropped)"
-    if data[:200].count(0) > len(data[:200]) // 4:
+        text, how = data.decode("utf-16", errors="replace"), "read as UTF-16 (byte-order mark)"
+    elif data.startswith(b"\xef\xbb\xbf"):
+        text, how = data[3:].decode("utf-8", errors="replace"), "read as UTF-8 (byte-order mark dropped)"
+    elif data[:200].count(0) > len(data[:200]) // 4:
         raise IngestError(
             f"{path}: NUL bytes in every other position: UTF-16 without a byte-order mark; fix: convert it "
             "to UTF-8 (PowerShell: Get-Content FILE | Set-Content -Encoding utf8 OUT)"
         )
-    return data.decode("utf-8", errors="replace"), None
+    return text.replace("\r\n", "\n").replace("\r", "\n"), how
 
 
 def ingest_file(
