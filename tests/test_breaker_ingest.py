@@ -377,3 +377,14 @@ def test_negative_stddev_is_refused(tmp_path):
     assert _error(f, fmt="jsonl") == (
         f"{f}:1: llama-bench row field 'stddev_ts' is -1.5, a negative spread; fix: correct or drop this row"
     )
+
+
+def test_a_row_with_an_extra_cell_gets_every_possible_fix(tmp_path):
+    f = tmp_path / "extra.md"
+    lines = (BR / "md_two_runs_adjacent.md").read_text().splitlines()
+    f.write_text("\n".join([lines[0], lines[1], lines[5]]) + "\n")  # an fa=1 row under a table without fa
+    assert _error(f) == (
+        f"{f}:3: 8 cells for 7 columns and no override column (ot, ts, dev, cpu_mask) that may hold a '|'; "
+        "fix: if a cell holds a '|', escape it as '\\|'; if the row belongs to another table, put that "
+        "table's header and separator line above it; else drop the extra cell"
+    )

@@ -183,11 +183,16 @@ def _cells(path: Path, line: int, text: str, header: list[str]) -> list[str]:
         if j is None:
             raise IngestError(
                 f"{path}:{line}: {len(cells)} cells for {len(header)} columns and no override "
-                f"column ({', '.join(PIPE_COLUMNS)}) to hold a '|'; fix: escape '|' in cells"
+                f"column ({', '.join(PIPE_COLUMNS)}) that may hold a '|'; fix: if a cell holds a '|', "
+                "escape it as '\\|'; if the row belongs to another table, put that table's header and "
+                "separator line above it; else drop the extra cell"
             )
         cells = cells[:j] + [" | ".join(cells[j : j + extra + 1])] + cells[j + extra + 1 :]
     if len(cells) != len(header):
-        raise IngestError(f"{path}:{line}: {len(cells)} cells for {len(header)} columns")
+        raise IngestError(
+            f"{path}:{line}: {len(cells)} cells for {len(header)} columns; a value would be read from the "
+            "wrong column; fix: write every cell of the row (a blank cell keeps its '|' on both sides)"
+        )
     return cells
 
 
