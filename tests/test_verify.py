@@ -40,8 +40,9 @@ def test_check_compares_the_whole_digest(tmp_path):
     with pytest.raises(verify.VerifyError) as e:
         verify.check(p, _last_digit_off(sha), None, full=False, what="file f", fix="delete it")
     assert str(e.value) == (
-        f"file f {p}: sha256 is {sha}, expected {sha[:-1]}0 (the bytes changed after they "
-        "were verified); fix: delete it"
+        # never verified before (no stamp): the pin, not a change of the bytes, is what disagrees
+        f"file f {p}: sha256 is {sha}, expected {sha[:-1]}0 (the file does not match the pinned value; "
+        "first difference at hex digit 64 of 64); fix: delete it"
     )
 
 

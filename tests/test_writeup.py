@@ -74,9 +74,36 @@ def test_new_page_is_bound_to_the_experiment_and_listed(repo):
         "    - my-note.qmd",
     ]
     assert writeup.add_to_quarto(repo, "my-note.qmd") is False  # listed once
-    with pytest.raises(writeup.WriteupError, match="exists; fix: choose another NAME or pass --force"):
+    with pytest.raises(writeup.WriteupError, match="exists; fix: choose another NAME, or pass --force"):
         writeup.new_page(repo, "my-note", "e")
     with pytest.raises(writeup.WriteupError, match="page name 'My Note'"):
         writeup.new_page(repo, "My Note", "e")
     with pytest.raises(writeup.WriteupError, match="experiment 'x' has no registered number"):
         writeup.new_page(repo, "other", "x")
+
+
+def test_new_page_never_overwrites_a_page_it_did_not_write(repo):
+    # breaker item 29: `new-page index --experiment speculative --force` overwrote the site's home
+    home = repo / "index.qmd"
+    home.write_text('---\ntitle: "home"\n---\n\nThe site.\n')
+    with pytest.raises(writeup.WriteupError) as e:
+        writeup.new_page(repo, "index", "e", force=True)
+    assert str(e.value) == (
+        f"{home} exists and was not written by `benchbook new-page` (a page of the site or your own): it "
+        "is never overwritten, --force included; fix: choose another NAME"
+    )
+    assert home.read_text() == '---\ntitle: "home"\n---\n\nThe site.\n'
+    # a page new-page wrote carries its mark and may be rewritten with --force
+    page = writeup.new_page(repo, "note", "e")
+    assert page.read_text().startswith(f'---\ntitle: "note"\n{writeup.MARK}\n---\n')
+    assert writeup.new_page(repo, "note", "e", pattern="tg", force=True) == page
+    assert "e-speedup" not in page.read_text()
+
+
+def test_new_page_unknown_experiment_lists_the_known_ones(repo):
+    # breaker item 29: it said "no registered number matching None"
+    with pytest.raises(writeup.WriteupError) as e:
+        writeup.new_page(repo, "other", "nope")
+    assert str(e.value) == (
+        "experiment 'nope' has no registered numbers; known experiments: e; fix: --experiment one of them"
+    )

@@ -163,10 +163,18 @@ def cmd_models_add(args) -> int:
     from .llamacpp.models import models_dir
 
     root = repo_root()
-    resolve.load_params(root)  # a broken params.yaml is reported before anything is downloaded
-    model_id = args.id or registry.model_id_for(args.target)
+    params = resolve.load_params(root)  # a broken params.yaml is reported before anything is downloaded
+    model_id = registry.check_id(args.id) if args.id else registry.model_id_for(args.target)
     entry = registry.entry_for(args.target, root, sha256=args.sha256, models_dir=models_dir())
     done = registry.add(root / "params.yaml", model_id, entry, replace=args.replace)
+    twins = registry.same_file_ids(params["models"]["registry"], entry["sha256"], model_id)
+    if twins:
+        print(
+            f"warning: the same file (sha256 {entry['sha256']}) is also registered as "
+            f"{', '.join(twins)}: numbers of the two ids are one model's; remove the ids you do not need "
+            "from models.registry in params.yaml",
+            file=sys.stderr,
+        )
     resolve.load_params(root)
     print(f"{'replaced' if done.replaced else 'added'} models.registry.{model_id} in {done.params_file}:")
     for k, v in entry.items():
@@ -320,13 +328,16 @@ def cmd_ingest(args) -> int:
     """Read external llama.cpp output into benchbook records (see ``benchbook.ingest``): by default each
     file's records go to ``data/external/<group>/<file name>.jsonl``; ``--out`` appends all to one file,
     ``--stdout`` prints them.  Every file is read and checked before anything is written."""
-    from .ingest import default_out, ingest_text, summary, write_records
+    from .ingest import default_out, ingest_text, not_yet_in, read_source, summary, write_records
 
     per_file = []
     for f in args.files:
+        text, how = read_source(Path(f))
+        if how:
+            print(f"{f}: {how}", file=sys.stderr)
         read = ingest_text(
             Path(f),
-            Path(f).read_text(encoding="utf-8", errors="replace"),
+            text,
             args.format,
             args.build,
             args.host,
@@ -347,7 +358,13 @@ def cmd_ingest(args) -> int:
         root = repo_root() if not args.root else Path(args.root)
         targets = [(default_out(root, got, args.host), got) for got in per_file]
     for out, recs in targets:
-        print(f"appended {write_records(recs, out)} records to {out}", file=sys.stderr)
+        fresh, dup = not_yet_in(recs, out)
+        if dup:
+            print(
+                f"{dup} record(s) already in {out} (same source file and line): not appended again",
+                file=sys.stderr,
+            )
+        print(f"appended {write_records(fresh, out)} records to {out}", file=sys.stderr)
     return 0
 
 
@@ -664,7 +681,7 @@ def main(argv: list[str] | None = None) -> int:
         help="only the reports and the site from the committed raw data (no build or measuring)",
     )
     rn.set_defaults(fn=cmd_run)
-    nb = sub.add_parser("numbers", help="registered numbers: key, value [95% interval], unit, n, caveats")
+    nb = sub.add_parser("numbers", help="registered numbers: key, value [95%% interval], unit, n, caveats")
     nb.add_argument("pattern", nargs="?", default=None, help="substring of the key, or a glob (lb-*-warm)")
     nb.add_argument("--json", action="store_true", help="one JSON object per number")
     nb.set_defaults(fn=cmd_numbers)
@@ -763,7 +780,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     au.add_argument("rest", nargs=argparse.REMAINDER)
     au.set_defaults(fn=cmd_audit)
-    args = ap.parse_args(argv)
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["audit"]:  # every option after `audit` is audit's own (-h, --all, --logs before files)
+        args = argparse.Namespace(fn=cmd_audit, rest=argv[1:])
+    else:
+        args = ap.parse_args(argv)
     try:
         return args.fn(args)
     except subprocess.CalledProcessError as e:

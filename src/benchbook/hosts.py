@@ -15,6 +15,7 @@ from pathlib import Path
 
 from .provenance import read_snapshots
 from .records import read_records
+from .schemas import RecordError
 
 #: files under ``data/raw/<experiment>/`` that hold no shared session records
 _NOT_SESSION_FILES = ("steps.jsonl", "hosts.jsonl", "runs.jsonl", "sessions.jsonl")
@@ -44,13 +45,24 @@ class HostInfo:
 
 def _session_records(files: list[Path]) -> list[dict]:
     """The ``benchbook.session`` records of ``files`` (other kinds are skipped unread: an experiment may
-    declare its own record kinds in its package)."""
+    declare its own record kinds in its package).
+
+    Raises:
+        RecordError: a session line that is not JSON (file:line, and ``records repair`` for a torn one).
+    """
     out = []
     for f in files:
         with open(f) as fh:
-            for line in fh:
+            for i, line in enumerate(fh, 1):
                 if '"benchbook.session"' in line:
-                    rec = json.loads(line)
+                    try:
+                        rec = json.loads(line)
+                    except ValueError as e:
+                        raise RecordError(
+                            f"{f}:{i}: not valid JSON ({e}); fix: if it is a torn last line (a run killed "
+                            f"while writing), `benchbook records repair {f}` moves it aside; otherwise "
+                            "restore the file from git"
+                        ) from None
                     if rec.get("schema") == "benchbook.session":
                         out.append(rec)
     return out

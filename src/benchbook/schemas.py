@@ -1194,6 +1194,11 @@ INGEST_SPECULATIVE_SIMPLE = Kind(
         opt("decode_s", F, "", "s"),
         opt("decode_tps", F, "", "tps"),
         Field("alpha", F, "n_accept / n_drafted; null when nothing drafted", nullable=True),
+        opt(
+            "inconsistent",
+            L(S),
+            "printed speeds that disagree with their own tokens / seconds (flagged, kept)",
+        ),
     ),
     written_by=("ingest.py:read_speculative_simple",),
     read_by=(),

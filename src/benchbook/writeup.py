@@ -19,6 +19,9 @@ from .sitecheck import CELL_SUFFIX
 
 #: A page name: lowercase letters, digits, ``_`` and ``-`` (it becomes ``NAME.qmd`` and ``NAME.html``).
 PAGE_NAME = re.compile(r"[a-z0-9][a-z0-9_-]*")
+#: the front-matter line marking a page ``new_page`` wrote: only such a page may be rewritten (``force``);
+#: every other page (the site's home, the experiment pages, a hand-written one) is never overwritten
+MARK = "# written by `benchbook new-page`: --force may rewrite this page"
 
 
 class WriteupError(ValueError):
@@ -93,7 +96,7 @@ def page_source(name: str, experiment: str, found: list[NumberRow]) -> str:
     (one row per number, ``{{< var KEY__v >}}`` cells, the unit in its own column), a prose line with
     ``{{< var KEY >}}`` (value, interval and unit), and the caveat legend."""
     body = [
-        f'---\ntitle: "{name}"\n---\n',
+        f'---\ntitle: "{name}"\n{MARK}\n---\n',
         "## What was measured\n",
         f"{{{{< include _generated/{experiment}-measured.md >}}}}\n",
         "## Numbers\n",
@@ -145,21 +148,37 @@ def new_page(
     and list it in ``_quarto.yml``; return its path.
 
     Raises:
-        WriteupError: ``name`` is not ``[a-z0-9][a-z0-9_-]*``, the page exists (without ``force``), or
-            the experiment has no registered number matching ``pattern``.
+        WriteupError: ``name`` is not ``[a-z0-9][a-z0-9_-]*``; the page exists and ``new_page`` did not
+            write it (``MARK``: never overwritten), or exists without ``force``; the experiment is not
+            registered (the known ones listed) or has no number matching ``pattern``.
     """
     if not PAGE_NAME.fullmatch(name):
         raise WriteupError(
             f"page name {name!r}: use lowercase letters, digits, '_' and '-' (it becomes {name}.qmd)"
         )
     path = Path(root) / f"{name}.qmd"
+    if path.exists() and MARK not in path.read_text(errors="replace").split("\n---", 1)[0]:
+        raise WriteupError(
+            f"{path} exists and was not written by `benchbook new-page` (a page of the site or your own): "
+            "it is never overwritten, --force included; fix: choose another NAME"
+        )
     if path.exists() and not force:
-        raise WriteupError(f"{path} exists; fix: choose another NAME or pass --force")
+        raise WriteupError(
+            f"{path} exists; fix: choose another NAME, or pass --force to rewrite it (your edits to it "
+            "are lost)"
+        )
+    every = rows(Path(root) / "reports" / "numbers", None)
+    known = sorted({r.experiment for r in every if r.experiment})
+    if experiment not in known:
+        raise WriteupError(
+            f"experiment {experiment!r} has no registered numbers; known experiments: "
+            f"{', '.join(known) or 'none (run the pipeline first)'}; fix: --experiment one of them"
+        )
     found = [r for r in rows(Path(root) / "reports" / "numbers", pattern) if r.experiment == experiment]
     if not found:
         raise WriteupError(
             f"experiment {experiment!r} has no registered number matching {pattern!r}; fix: "
-            "`benchbook numbers` lists keys and experiments"
+            f"`benchbook numbers {pattern}` lists the matching keys and their experiments"
         )
     path.write_text(page_source(name, experiment, found))
     add_to_quarto(Path(root), path.name)

@@ -28,8 +28,17 @@ from __future__ import annotations
 
 from .common import LB_SCHEMA, SERVER_SCHEMA, SPEC_SCHEMA, IngestError
 from .llama_bench import field_version
-from .output import EXTERNAL_DIR, default_out, write_records
-from .read import FORMATS, Ingested, detect_format, ingest_file, ingest_text, read_llama_bench, summary
+from .output import EXTERNAL_DIR, default_out, not_yet_in, write_records
+from .read import (
+    FORMATS,
+    Ingested,
+    detect_format,
+    ingest_file,
+    ingest_text,
+    read_llama_bench,
+    read_source,
+    summary,
+)
 from .serverlog import read_server_log
 from .specsimple import read_speculative_simple
 
@@ -46,8 +55,10 @@ __all__ = [
     "field_version",
     "ingest_file",
     "ingest_text",
+    "not_yet_in",
     "read_llama_bench",
     "read_server_log",
+    "read_source",
     "read_speculative_simple",
     "summary",
     "write_records",

@@ -47,6 +47,39 @@ class RawRow:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
+def refuse_duplicates(names: list[str], path: Path, line: int, what: str) -> None:
+    """Refuse a header (or object) naming one field twice: a reader keyed by name keeps one of the two
+    values silently (the last one for ``dict``, ``csv.DictReader`` and ``json``).  ``names``: the
+    field names as the reader will key them (display names already mapped).
+
+    Raises:
+        IngestError: names file:line, the field, its column numbers (1-based) and the fix.
+    """
+    seen: dict[str, int] = {}
+    for col, name in enumerate(names, 1):
+        if name in seen:
+            raise IngestError(
+                f"{path}:{line}: {what} names {name!r} twice (columns {seen[name]} and {col}); one of the "
+                f"two values would be dropped silently; fix: keep one {name!r} column, or give each its "
+                "own name"
+            )
+        seen[name] = col
+
+
+def unique_keys(pairs: list[tuple[str, Any]]) -> dict:
+    """``json.loads`` ``object_pairs_hook``: the object as a dict, refusing a key given twice.
+
+    Raises:
+        ValueError: names the key (the JSON readers turn it into an ``IngestError`` with file:line).
+    """
+    out: dict = {}
+    for k, v in pairs:
+        if k in out:
+            raise ValueError(f"key {k!r} given twice in one object; one value would be dropped silently")
+        out[k] = v
+    return out
+
+
 def nonfinite(obj, prefix: str = "") -> list[str]:
     """Dotted paths of the NaN/inf floats in ``obj`` (dicts and lists, recursively)."""
     if isinstance(obj, float):

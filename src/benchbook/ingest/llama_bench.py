@@ -84,16 +84,36 @@ def field_version(fields: set[str], build_hint: int | None = None) -> int:
     return 2
 
 
+#: fastest rate accepted, tok/s: no llama.cpp run comes near it (prompt processing of a small model on
+#: a data-centre GPU is ~1e5 tok/s); above it a value is a typo or a corrupt sample (a 1 ns sample)
+MAX_TPS = 1e7
+
+
+def _int(v) -> int:
+    """An integer field's value: an int, or a float / numeric string holding a whole number.
+
+    Raises:
+        ValueError: a fraction ("16.9" is not read as 16), a boolean, or not a number.
+    """
+    if isinstance(v, bool):
+        raise ValueError(v)
+    if isinstance(v, int):
+        return v
+    f = float(v)
+    if not f.is_integer():
+        raise ValueError(v)
+    return int(f)
+
+
 def _typed(name: str, v):
     if v is None:
         return None
+    if name in INT_FIELDS and not isinstance(v, str):
+        return _int(v)
     if isinstance(v, str):
         v = v.strip()
         if name in INT_FIELDS:
-            try:
-                return int(v)
-            except ValueError:
-                return int(float(v))
+            return _int(v)
         if name in FLOAT_FIELDS:
             return float(v)
         if name in BOOL_FIELDS:
@@ -119,8 +139,9 @@ def _sample(x):
 
 
 def check_values(row: dict, path: Path, line: int) -> None:
-    """avg_ts a finite rate > 0, samples_ns (when present) a non-empty list of integer ns > 0, no
-    NaN/inf in any field.
+    """avg_ts a finite rate in (0, ``MAX_TPS``] tok/s, n_prompt/n_gen/n_depth >= 0 with at least one
+    token (``tg0`` measures nothing), samples_ns (when present) a non-empty list of integer ns > 0
+    whose rates stay below ``MAX_TPS``, no NaN/inf in any field.
 
     Raises:
         IngestError: names file:line and the field.
@@ -133,6 +154,25 @@ def check_values(row: dict, path: Path, line: int) -> None:
         raise IngestError(
             f"{where} 'avg_ts' is {ts!r}, not a finite rate > 0 tok/s; fix: re-run llama-bench or drop "
             "this row"
+        )
+    for k in ("n_prompt", "n_gen", "n_depth"):
+        if isinstance(row.get(k), int) and row[k] < 0:
+            raise IngestError(
+                f"{where} {k!r} is {row[k]}, a negative token count; fix: correct or drop this row"
+            )
+    if isinstance(row.get("n_prompt"), int) and isinstance(row.get("n_gen"), int):
+        if row["n_prompt"] + row["n_gen"] == 0:
+            raise IngestError(
+                f"{path}:{line}: llama-bench row with n_prompt 0 and n_gen 0 (test 'pp0'/'tg0'): no "
+                "token was processed, so no rate exists; fix: correct the test or drop this row"
+            )
+    sd = row.get("stddev_ts")
+    if isinstance(sd, (int, float)) and not isinstance(sd, bool) and sd < 0:
+        raise IngestError(f"{where} 'stddev_ts' is {sd!r}, a negative spread; fix: correct or drop this row")
+    if ts is not None and ts > MAX_TPS:
+        raise IngestError(
+            f"{where} 'avg_ts' is {ts!r} tok/s, above any llama.cpp run ({MAX_TPS:.0e} tok/s); fix: "
+            "correct the value or drop this row"
         )
     if "samples_ns" in row:
         raw = row["samples_ns"]
@@ -149,11 +189,50 @@ def check_values(row: dict, path: Path, line: int) -> None:
                     "re-run llama-bench or drop this row"
                 )
         row["samples_ns"] = vals
+        tokens = (row.get("n_prompt") or 0) + (row.get("n_gen") or 0)
+        if tokens and 1e9 * tokens / min(vals) > MAX_TPS:
+            raise IngestError(
+                f"{where} 'samples_ns' has {min(vals)} ns for {tokens} tokens = "
+                f"{1e9 * tokens / min(vals):.3g} tok/s, above any llama.cpp run ({MAX_TPS:.0e} tok/s); "
+                "fix: correct the samples or drop this row"
+            )
     bad = nonfinite(row)
     if bad:
         raise IngestError(
             f"{where} {bad[0]!r} is NaN or inf, which cannot be recorded; fix: correct or drop this row"
         )
+
+
+def samples_disagree(row: dict) -> list[str]:
+    """What of a row's stated ``avg_ts`` / ``samples_ts`` disagrees with its ``samples_ns`` (empty when
+    both agree or either is absent): llama-bench derives them as avg_ts = mean over repetitions of
+    (n_prompt + n_gen) · 1e9 / samples_ns[i] and samples_ts[i] = that rate (``tools/llama-bench``,
+    ``test::get_ts``).  Tolerance 0.1 % + 0.005 tok/s (JSON prints 6 significant digits or more).
+
+    >>> samples_disagree({"n_prompt": 16, "n_gen": 0, "avg_ts": 1657.3, "samples_ns": [99563484, 93699102]})
+    ['avg_ts 1657.3 disagrees with samples_ns: mean of 16 tokens / each sample = 165.73 tok/s']
+    """
+    ns = row.get("samples_ns")
+    tokens = (row.get("n_prompt") or 0) + (row.get("n_gen") or 0)
+    if not ns or not tokens:
+        return []
+    rates = [1e9 * tokens / x for x in ns]
+    mean = sum(rates) / len(rates)
+    out = []
+    ts = row.get("avg_ts")
+    if ts is not None and abs(ts - mean) > 1e-3 * mean + 0.005:
+        out.append(
+            f"avg_ts {ts} disagrees with samples_ns: mean of {tokens} tokens / each sample = {mean:.2f} tok/s"
+        )
+    stated = row.get("samples_ts")
+    if isinstance(stated, list) and len(stated) == len(rates):
+        for i, (a, b) in enumerate(zip(stated, rates, strict=True)):
+            if isinstance(a, (int, float)) and abs(a - b) > 1e-3 * b + 0.005:
+                out.append(
+                    f"samples_ts[{i}] {a} disagrees with {tokens} tokens / samples_ns[{i}] = {b:.2f} tok/s"
+                )
+                break
+    return out
 
 
 def _legacy_backends(row: dict) -> str | None:
@@ -201,8 +280,9 @@ def lb_record(
         try:
             row[k] = flash_attn_int(v) if k == "flash_attn" else _typed(k, v)
         except ValueError:
+            kind = "a whole number" if k in INT_FIELDS else "a number"
             raise IngestError(
-                f"{path}:{line}: llama-bench row field {k!r} is {v!r}, not a number; fix: correct or "
+                f"{path}:{line}: llama-bench row field {k!r} is {v!r}, not {kind}; fix: correct or "
                 "drop this row"
             ) from None
     if "samples_ns" in row and isinstance(row["samples_ns"], str):
@@ -248,12 +328,13 @@ def lb_record(
         )
     row.setdefault("build_commit", None)
     row.setdefault("build_number", None)
+    inconsistent = list(raw.inconsistent) + samples_disagree(row)
     if row.get("avg_ts") is None:  # samples only: llama-bench's definition, mean of per-repetition rates
         tokens = row["n_prompt"] + row["n_gen"]
         row["avg_ts"] = sum(1e9 * tokens / ns for ns in row["samples_ns"]) / len(row["samples_ns"])
     model = row.get("model_filename") or row.get("model_type")
     rec = {
-        **origin(path, raw.fmt, sha, line, host, raw.text, notes, uninterpreted, raw.inconsistent, key),
+        **origin(path, raw.fmt, sha, line, host, raw.text, notes, uninterpreted, inconsistent, key),
         **raw.extra,
         "experiment": "llama_bench",
         "model_id": Path(model).name if model else unknown(sha),

@@ -23,11 +23,12 @@ Markdown carries no ``samples_ns``: rows keep ``avg_ts``/``stddev_ts`` as stated
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from .common import IngestError, RawRow
+from .common import IngestError, RawRow, refuse_duplicates
 
 #: llama-bench markdown display names -> field names (llama-bench.cpp ``get_field_display_name``;
 #: ``mmap`` is the display name of ``use_mmap`` in builds before ``load_mode``).
@@ -182,11 +183,16 @@ def _cells(path: Path, line: int, text: str, header: list[str]) -> list[str]:
         if j is None:
             raise IngestError(
                 f"{path}:{line}: {len(cells)} cells for {len(header)} columns and no override "
-                f"column ({', '.join(PIPE_COLUMNS)}) to hold a '|'; fix: escape '|' in cells"
+                f"column ({', '.join(PIPE_COLUMNS)}) that may hold a '|'; fix: if a cell holds a '|', "
+                "escape it as '\\|'; if the row belongs to another table, put that table's header and "
+                "separator line above it; else drop the extra cell"
             )
         cells = cells[:j] + [" | ".join(cells[j : j + extra + 1])] + cells[j + extra + 1 :]
     if len(cells) != len(header):
-        raise IngestError(f"{path}:{line}: {len(cells)} cells for {len(header)} columns")
+        raise IngestError(
+            f"{path}:{line}: {len(cells)} cells for {len(header)} columns; a value would be read from the "
+            "wrong column; fix: write every cell of the row (a blank cell keeps its '|' on both sides)"
+        )
     return cells
 
 
@@ -216,6 +222,13 @@ def llama_bench_rows(table: Table, path: Path, build: dict) -> list[RawRow]:
             spellings, or a blank measured cell (file:line).
     """
     header = table.header
+    names = [
+        {"model": "model_type", "size": "model_size", "params": "model_n_params", "backend": "backends"}.get(
+            h.lower(), h.lower() if h.lower() in ("test", "t/s") else MD_NAMES.get(h, h)
+        )
+        for h in header
+    ]
+    refuse_duplicates(names, path, table.start, "the table header")
     out: list[RawRow] = []
     above: list[str] | None = None
     for line, text in table.lines[2:]:
@@ -270,18 +283,36 @@ def sweep_rows(table: Table, path: Path) -> list[tuple[RawRow, RawRow]]:
     (disagreement flagged in ``inconsistent``).
 
     Raises:
-        IngestError: a cell that is not a number (file:line).
+        IngestError: a cell that is not a number, a row with more or fewer cells than the header, a
+            negative count or time, a rate not > 0, or a header naming a column twice (file:line).
     """
+    refuse_duplicates([h.strip().lower() for h in table.header], path, table.start, "the table header")
     idx = {h.strip().lower(): i for i, h in enumerate(table.header)}
     out = []
     for line, text in table.lines[2:]:
         cells = split_cells(text)
+        if len(cells) != len(table.header):
+            raise IngestError(
+                f"{path}:{line}: {len(cells)} cells for {len(table.header)} columns of the sweep-bench "
+                "header; a cell would be dropped or read from the wrong column; fix: correct or drop this row"
+            )
         try:
             pp, tg, n_kv = (int(cells[idx[k]]) for k in ("pp", "tg", "n_kv"))
             t_pp, s_pp = float(cells[idx["t_pp s"]]), float(cells[idx["s_pp t/s"]])
             t_tg, s_tg = float(cells[idx["t_tg s"]]), float(cells[idx["s_tg t/s"]])
         except (ValueError, IndexError, KeyError):
             raise IngestError(f"{path}:{line}: sweep-bench row {text.strip()!r} is not numbers") from None
+        bad = [
+            f"{k} {v}"
+            for k, v in (("PP", pp), ("TG", tg), ("N_KV", n_kv), ("T_PP s", t_pp), ("T_TG s", t_tg))
+            if v < 0
+        ] + [f"{k} {v}" for k, v in (("S_PP t/s", s_pp), ("S_TG t/s", s_tg)) if not v > 0]
+        if bad or not (pp > 0 and tg > 0):
+            what = ", ".join(bad) or f"PP {pp}, TG {tg} (no tokens)"
+            raise IngestError(
+                f"{path}:{line}: sweep-bench row with {what}: counts and times must be >= 0 and rates > 0; "
+                "fix: correct or drop this row"
+            )
         pair = []
         for n_p, n_g, t_s, rate, what in ((pp, 0, t_pp, s_pp, "S_PP"), (0, tg, t_tg, s_tg, "S_TG")):
             raw = RawRow(
@@ -292,10 +323,13 @@ def sweep_rows(table: Table, path: Path) -> list[tuple[RawRow, RawRow]]:
                 uninterpreted={"tool": "llama-sweep-bench", f"T_{what[2:]} s": t_s},
             )
             tokens = n_p + n_g
-            lo, hi = tokens / (t_s + 0.0005) - 0.005, tokens / max(t_s - 0.0005, 1e-9) + 0.005
-            if t_s > 0 and not lo <= rate <= hi:
+            # T is printed to 3 decimals: the true time lies within +-0.0005 s of it (0.000 included)
+            lo = tokens / (t_s + 0.0005) - 0.005
+            hi = tokens / (t_s - 0.0005) + 0.005 if t_s > 0.0005 else math.inf
+            if not lo <= rate <= hi:
+                took = f"{tokens / t_s:.2f} t/s" if t_s > 0 else f"at least {lo:.0f} t/s"
                 raw.inconsistent.append(
-                    f"{what} {rate} t/s disagrees with {tokens} tokens / {t_s} s = {tokens / t_s:.2f} t/s"
+                    f"{what} {rate} t/s disagrees with {tokens} tokens / {t_s} s = {took}"
                 )
             pair.append(raw)
         out.append((pair[0], pair[1]))
@@ -309,12 +343,15 @@ def compare_rows(table: Table, path: Path) -> list[list[RawRow]]:
     two values beyond the printed rounding is flagged in ``inconsistent``.
 
     Raises:
-        IngestError: a t/s or test cell that cannot be read (file:line).
+        IngestError: a t/s or test cell that cannot be read, a t/s value that is not > 0, or a header
+            naming a column twice (file:line).
     """
     header = table.header
     low = [h.strip().lower() for h in header]
+    refuse_duplicates(low, path, table.start, "the comparison table's header")
     ts_idx = [i for i, h in enumerate(low) if h.startswith("t/s")]
     labels = [re.sub(r"^t/s\s*", "", header[i].strip()).strip("() ") or f"column {i + 1}" for i in ts_idx]
+    refuse_duplicates([f"t/s {x}" for x in labels], path, table.start, "the comparison table's header")
     sp_idx = next(i for i, h in enumerate(low) if h.startswith("speedup"))
     out = []
     for line, text in table.lines[2:]:
@@ -351,6 +388,12 @@ def compare_rows(table: Table, path: Path) -> list[list[RawRow]]:
             raise IngestError(
                 f"{path}:{line}: comparison row {text.strip()!r}: t/s or Speedup not a number"
             ) from None
+        for label, (mean, _) in zip(labels, values, strict=True):
+            if not (math.isfinite(mean) and mean > 0):
+                raise IngestError(
+                    f"{path}:{line}: column 't/s {label}' is {mean}, not a rate > 0 tok/s (a speedup "
+                    "cannot be formed from it); fix: correct or drop this row"
+                )
         recomputed = values[-1][0] / values[0][0]
         digits = len(cells[sp_idx].strip().split(".")[1]) if "." in cells[sp_idx] else 0
         ok = abs(stated - recomputed) <= 0.5 * 10**-digits + 1e-9 + recomputed * 0.005

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..records import RecordWriter
+from ..records import RecordWriter, iter_records
 from .common import IngestError, nonfinite
 
 #: where ``benchbook ingest`` writes by default (relative to the project root): one folder per group
@@ -49,3 +49,27 @@ def write_records(records: list[dict], out: str | Path) -> int:
         for r in records:
             w.append(r)
     return len(records)
+
+
+def record_key(rec: dict) -> str:
+    """What identifies an ingested record: its ``run_id`` (a hash of the source's sha256 and line, and
+    the key of a line giving several records), else the source's sha256 and line."""
+    return rec.get("run_id") or f"{rec.get('source_sha256')}:{rec.get('source_line')}:{rec.get('schema')}"
+
+
+def not_yet_in(records: list[dict], out: str | Path) -> tuple[list[dict], int]:
+    """``(records not already in out, how many were)``: ingesting one file twice (or passing it twice)
+    appends nothing twice, since an ingested record's ``run_id`` is a hash of its source's sha256 and
+    line (``record_key``).
+
+    Raises:
+        RecordError: ``out`` holds a line that is not a record (file:line and the fix).
+    """
+    seen = {record_key(r) for _, r in iter_records(out)} if Path(out).exists() else set()
+    fresh = []
+    for r in records:
+        k = record_key(r)
+        if k not in seen:
+            seen.add(k)
+            fresh.append(r)
+    return fresh, len(records) - len(fresh)

@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import hashlib
 import re
+import shlex
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from .common import SOURCE_TEXT_MAX, IngestError, RawRow
 from .llama_bench import lb_record
-from .markdown import compare_rows, describe, llama_bench_rows, sweep_rows
+from .markdown import compare_rows, describe, is_separator, llama_bench_rows, sweep_rows
 from .scan import Scan, Segment, scan
 from .serverlog import read_server_log
 from .specsimple import read_speculative_simple
@@ -44,6 +45,22 @@ class Ingested:
     notes: list[str] = field(default_factory=list)
 
 
+def headerless_table(text: str) -> str | None:
+    """Why a text that looks like a llama-bench markdown table was not read as one (its header line has no
+    separator line ``| --- | --- |`` under it), or None."""
+    lines = text.splitlines()
+    for i, t in enumerate(lines):
+        cells = [c.strip().lower() for c in t.strip().strip("|").split("|")]
+        if "t/s" in cells and ("test" in cells or "n_gen" in cells):
+            if i + 1 >= len(lines) or not is_separator(lines[i + 1]):
+                return (
+                    f"line {i + 1} is a llama-bench table header, but line {i + 2} is not the separator "
+                    "line markdown needs under it (| --- | --- |); fix: add the separator line under the "
+                    "header (copy the table whole)"
+                )
+    return None
+
+
 def detect_format(text: str) -> str:
     """Format of a llama.cpp output text: json | jsonl | csv | md | sql (llama-bench output found
     anywhere in the text: the first piece's format) | server-log | spec-simple.
@@ -63,11 +80,15 @@ def detect_format(text: str) -> str:
         return "json"
     if s.startswith("{"):
         return "jsonl"
+    why = headerless_table(text)
+    if why:
+        raise IngestError(f"a table that cannot be read: {why}")
     raise IngestError(
         "cannot detect the format: expected llama-bench json/jsonl/csv/md/sql output (anywhere in the "
         "text: a markdown table with its header, a CSV header, a JSON array or lines, INSERT INTO "
         "llama_bench|test), a llama-server log with 'prompt eval time' lines, or "
-        "llama-speculative-simple output with n_drafted/n_accept; fix: pass --format"
+        "llama-speculative-simple output with n_drafted/n_accept, and found none of them; fix: ingest the "
+        "file that holds the tool's output as it printed it"
     )
 
 
@@ -162,10 +183,12 @@ def read_llama_bench(
         other = sorted({s.fmt for s in found.segments if s.fmt != fmt})
         found.segments = [s for s in found.segments if s.fmt == fmt]
         if not found.segments:
+            why = headerless_table(text) if fmt == "md" else None
             holds = (
                 f"it holds {', '.join(other)} output: use --format auto"
                 if other
-                else "fix: pass the right --format"
+                else why
+                or f"fix: check that the file holds llama-bench -o {fmt} output (or use --format auto)"
             )
             raise IngestError(f"{path}: no llama-bench {fmt} output found; {holds}")
     fork, why = _fork_of(text, found, fork)
@@ -234,7 +257,10 @@ def ingest_text(
     if not text.strip():
         raise IngestError(f"{path}: the file is empty (no rows); fix: ingest the file that holds the results")
     if fmt == "auto":
-        fmt = detect_format(text)
+        try:
+            fmt = detect_format(text)
+        except IngestError as e:
+            raise IngestError(f"{path}: {e}") from None
         if fmt in LLAMA_BENCH_FORMATS:
             fmt = "auto"
     if fmt in ("auto", *LLAMA_BENCH_FORMATS):
@@ -258,6 +284,36 @@ def ingest_text(
     return got
 
 
+def read_source(path: Path) -> tuple[str, str | None]:
+    """``(text, how it was decoded or None)`` of a source file: UTF-8 (a leading byte-order mark
+    dropped: Windows editors write one), UTF-16 with its byte-order mark (PowerShell's ``>`` redirect
+    writes UTF-16 LE); undecodable bytes replaced; line ends ``\r\n`` and ``\r`` read as ``\n`` (as
+    ``Path.read_text`` does, so a file's records keep their ``run_id`` whichever way it is read).
+
+    Raises:
+        IngestError: ``path`` is a directory or is missing (names it and the fix).
+    """
+    if path.is_dir():
+        raise IngestError(
+            f"{path}: is a directory, not a file of llama.cpp output; fix: pass the files in it "
+            f"(e.g. benchbook ingest {shlex.quote(str(path))}/*.md)"
+        )
+    if not path.exists():
+        raise IngestError(f"{path}: no such file; fix: check the path")
+    data = path.read_bytes()
+    text, how = data.decode("utf-8", errors="replace"), None
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        text, how = data.decode("utf-16", errors="replace"), "read as UTF-16 (byte-order mark)"
+    elif data.startswith(b"\xef\xbb\xbf"):
+        text, how = data[3:].decode("utf-8", errors="replace"), "read as UTF-8 (byte-order mark dropped)"
+    elif data[:200].count(0) > len(data[:200]) // 4:
+        raise IngestError(
+            f"{path}: NUL bytes in every other position: UTF-16 without a byte-order mark; fix: convert it "
+            "to UTF-8 (PowerShell: Get-Content FILE | Set-Content -Encoding utf8 OUT)"
+        )
+    return text.replace("\r\n", "\n").replace("\r", "\n"), how
+
+
 def ingest_file(
     path: str | Path,
     fmt: str = "auto",
@@ -265,16 +321,13 @@ def ingest_file(
     host: str | None = None,
     fork: str | None = None,
 ) -> list[dict]:
-    """The records of ``ingest_text`` on the file ``path`` (UTF-8, undecodable bytes replaced).
+    """The records of ``ingest_text`` on the file ``path`` (decoded by ``read_source``).
 
     Raises:
-        IngestError: see ``ingest_text``.
-        FileNotFoundError: ``path`` does not exist.
+        IngestError: see ``ingest_text`` and ``read_source``.
     """
     path = Path(path)
-    return ingest_text(
-        path, path.read_text(encoding="utf-8", errors="replace"), fmt, build_hint, host, fork
-    ).records
+    return ingest_text(path, read_source(path)[0], fmt, build_hint, host, fork).records
 
 
 def summary(records: list[dict]) -> str:

@@ -131,6 +131,8 @@ def scan(text: str) -> tuple[Scan, list[str]]:
         if "|" in s and i + 1 < n and is_separator(lines[i + 1]) and not is_separator(lines[i]):
             j = i + 2
             while j < n and "|" in lines[j] and lines[j].strip() and not is_separator(lines[j]):
+                if j + 1 < n and is_separator(lines[j + 1]):
+                    break  # a header: the next table starts here (pasted without a blank line between)
                 j += 1
             rows = [(k + 1, lines[k]) for k in range(i, j)]
             seg = Segment("md", i + 1, j, rows, Table(rows))

@@ -78,12 +78,30 @@ def _number(s: str):
             return s
 
 
+def _time_of(path: Path, line_no: int, what: str, value: str) -> float:
+    """The ms of a timing line, refused when negative; 0 ms for tokens is kept (a rate cannot be formed:
+    the caller flags it).
+
+    Raises:
+        IngestError: a negative time (file:line, the line's name, the fix).
+    """
+    ms = float(value)
+    if ms < 0:
+        raise IngestError(
+            f"{path}:{line_no}: {what} is {value} ms, a negative time; the log is corrupt or edited; fix: "
+            "ingest the log as llama-server wrote it, or drop this request"
+        )
+    return ms
+
+
 def _rate_check(what: str, ms: float, n: int, per_tok: str | None, per_s: str | None, line: int) -> list[str]:
     """Disagreements of a timing line's printed ms-per-token / tokens-per-second with its ms and n
     (within the printed rounding).  Generation lines count either every token or all but the first
     (b11434 prints ``1132.38 ms / 32 tokens (36.53 ms per token, 27.38 tokens per second)`` = 31 tokens
     / 1.13238 s; older builds ``600.00 ms / 40 tokens (15.00 ms per token, 66.67 ...)``): both agree."""
     out: list[str] = []
+    if n and n > 1 and ms == 0:
+        return [f"line {line}: {what} prints 0 ms for {n} tokens; no rate can be formed"]
     if not n or not ms or ms != ms:
         return out
     counts = [n, n - 1] if what == "eval time" and n > 1 else [n]
@@ -100,10 +118,52 @@ def _rate_check(what: str, ms: float, n: int, per_tok: str | None, per_s: str | 
     return out
 
 
+def _request_of(
+    path: Path, line_no: int, line: str, by_task: dict, key: tuple, latest: dict | None
+) -> dict | None:
+    """The open request of the slot/task named on ``line`` (llama-server's parallel slots print their
+    requests' timing lines interleaved: ``id  1 | task 1 | eval time ...`` between task 0's lines).  A
+    prompt line opens its own request (None here); a task with no request yet takes the latest one only
+    when the log never named a task before it (a log of one slot).
+
+    Raises:
+        IngestError: a timing line of a task whose ``prompt eval time`` line is not in the log.
+    """
+    if _PROMPT.search(line) or not (_EVAL.search(line) or _TOTAL.search(line) or _DRAFT.search(line)):
+        return by_task.get(key, latest)
+    if key in by_task:
+        return by_task[key]
+    if not by_task:
+        return latest
+    raise IngestError(
+        f"{path}:{line_no}: timing line of slot {key[0]} task {key[1]}, whose 'prompt eval time' line is "
+        "not in the log; fix: pass the whole log, not an excerpt"
+    )
+
+
+def _once(path: Path, line_no: int, req: dict, key: str, what: str) -> None:
+    """Refuse a second value of ``key`` for one request (it would replace the first silently).
+
+    Raises:
+        IngestError: names both lines and the fix.
+    """
+    if key in req["timings"]:
+        raise IngestError(
+            f"{path}:{line_no}: a second '{what.split('=')[0].strip()}' line for the request of line "
+            f"{req['line']} (its lines name no slot and task to tell requests apart); fix: ingest a log "
+            "whose timing lines carry 'id N | task M', or split the log per request"
+        )
+
+
 def _draft_checks(t: dict, line: int) -> list[str]:
     """verify_steps from mean len; per-position rates against the counts (module doc)."""
     acc, mean = t["draft_n_accepted"], t.get("draft_mean_len")
     out: list[str] = []
+    if mean is not None and mean <= 1 and acc > 0:
+        return [
+            f"line {line}: mean acceptance length {mean} says no draft token was accepted, "
+            f"the line counts {acc}"
+        ]
     if mean is None or mean <= 1:
         return out
     steps = round(acc / (mean - 1))
@@ -145,6 +205,9 @@ def read_server_log(
     sha = hashlib.sha256(text.encode()).hexdigest()
     found: list[dict] = []
     cur: dict | None = None
+    by_task: dict[
+        tuple[int | None, int | None], dict
+    ] = {}  # (slot, task) -> its request: parallel slots interleave
     slot = task = None
     models: dict[str, str] = {}
     log_build: tuple[int, str | None, int] | None = None
@@ -170,14 +233,16 @@ def read_server_log(
             slot, task = (
                 (int(mt.group(1)), int(mt.group(2))) if mt.group(1) else (int(mt.group(3)), int(mt.group(4)))
             )
+        # a line naming its slot and task belongs to that task's request, else to the latest one
+        target = _request_of(path, i, line, by_task, (slot, task), cur) if mt else cur
         m = _NEW_PROMPT.search(line)
         if m:
             pending_len = int(m.group(1))
             continue
         m = _RELEASE.search(line)
-        if m and cur is not None and "release_n_tokens" not in cur["timings"]:
-            cur["timings"]["release_n_tokens"] = int(m.group(1))
-            cur["lines"].append(i)
+        if m and target is not None and "release_n_tokens" not in target["timings"]:
+            target["timings"]["release_n_tokens"] = int(m.group(1))
+            target["lines"].append(i)
             continue
         ms = _SAMPLING.search(line)
         if ms:
@@ -191,7 +256,10 @@ def read_server_log(
                 "lines": [i],
                 "slot_id": slot,
                 "task_id": task,
-                "timings": {"prompt_ms": float(m.group(1)), "prompt_n": int(m.group(2))},
+                "timings": {
+                    "prompt_ms": _time_of(path, i, "prompt eval time", m.group(1)),
+                    "prompt_n": int(m.group(2)),
+                },
                 "inconsistent": _rate_check(
                     "prompt eval time", float(m.group(1)), int(m.group(2)), m.group(3), m.group(4), i
                 ),
@@ -207,50 +275,60 @@ def read_server_log(
                 cur["timings"].update(pending_sampling)
                 pending_sampling = None
             found.append(cur)
+            if mt:
+                by_task[(slot, task)] = cur
             continue
         used = False
         for pat, keys in ((_EVAL, ("predicted_ms", "predicted_n")), (_TOTAL, ("total_ms", "total_n"))):
             m = pat.search(line)
             if m and "prompt eval" not in line:
                 used = True
-                if cur is None:
+                if target is None:
                     raise IngestError(
                         f"{path}:{i}: '{m.group(0)}' before any 'prompt eval time' line; "
                         "fix: pass the whole log, not an excerpt"
                     )
-                cur["timings"][keys[0]] = float(m.group(1))
+                _once(path, i, target, keys[0], m.group(0))
+                target["timings"][keys[0]] = _time_of(path, i, m.group(0).split("=")[0].strip(), m.group(1))
                 if m.group(2):
-                    cur["timings"][keys[1]] = int(m.group(2))
+                    target["timings"][keys[1]] = int(m.group(2))
                 if pat is _EVAL:
-                    cur["inconsistent"] += _rate_check(
+                    target["inconsistent"] += _rate_check(
                         "eval time", float(m.group(1)), int(m.group(2)), m.group(3), m.group(4), i
                     )
-                cur["lines"].append(i)
+                target["lines"].append(i)
                 break
         m = _DRAFT.search(line)
         if m:
-            if cur is None:
+            if target is None:
                 raise IngestError(f"{path}:{i}: draft acceptance line before any 'prompt eval time' line")
+            _once(path, i, target, "draft_n", "draft acceptance")
             ratio, acc, gen = float(m.group(1)), int(m.group(2)), int(m.group(3))
+            if acc > gen:
+                raise IngestError(
+                    f"{path}:{i}: draft acceptance counts {acc} accepted of {gen} generated: a draft token "
+                    "can be accepted only once; the line is corrupt or edited; fix: ingest the log as "
+                    "llama-server wrote it"
+                )
             if gen and abs(ratio - acc / gen) > 1e-4:
                 raise IngestError(
                     f"{path}:{i}: draft acceptance {ratio} disagrees with {acc}/{gen}; the line is corrupt"
                 )
-            cur["timings"].update({"draft_n": gen, "draft_n_accepted": acc})
+            target["timings"].update({"draft_n": gen, "draft_n_accepted": acc})
             if m.group(4):
-                cur["timings"]["draft_mean_len"] = float(m.group(4))
+                target["timings"]["draft_mean_len"] = float(m.group(4))
             if m.group(5):
-                cur["timings"]["draft_accept_per_position"] = [
+                target["timings"]["draft_accept_per_position"] = [
                     float(x) for x in m.group(5).split(",") if x.strip()
                 ]
-            cur["inconsistent"] += _draft_checks(cur["timings"], i)
-            cur["lines"].append(i)
+            target["inconsistent"] += _draft_checks(target["timings"], i)
+            target["lines"].append(i)
             used = True
-        if not used and cur is not None and _TIMING_BLOCK.search(line):
+        if not used and target is not None and _TIMING_BLOCK.search(line):
             rest = _TIMING_BLOCK.split(line, 1)[-1]
             rest = re.sub(r"^\s*id\s+\d+\s*\|\s*task\s+-?\d+\s*\|?", "", rest).strip(" |")
             if rest:
-                cur["uninterpreted"][f"line {i}"] = rest
+                target["uninterpreted"][f"line {i}"] = rest
     if pending_sampling is not None and cur is not None:
         cur["lines"].append(pending_sampling.pop("_line"))
         cur["timings"].update(pending_sampling)

@@ -6,6 +6,7 @@ is ``n_drafted``."""
 from __future__ import annotations
 
 import hashlib
+import math
 import re
 from pathlib import Path
 from typing import Any
@@ -14,12 +15,28 @@ from ..records import utc_now
 from .common import IngestError, build_record
 
 
+def _speed_agrees(n: int, seconds: float, tps: float) -> bool:
+    """Whether a printed ``speed`` agrees with ``n / seconds`` within the printed rounding (seconds to
+    3 decimals: ±0.0005 s; speed to 3 decimals).  A 0.000 s time only bounds the speed from below."""
+    lo = n / (seconds + 0.0005) - 0.0005
+    hi = n / (seconds - 0.0005) + 0.0005 if seconds > 0.0005 else math.inf
+    return lo <= tps <= hi
+
+
+def _rate(n: int, seconds: float) -> str:
+    """``n / seconds`` for a message; a printed 0.000 s only bounds the rate from below."""
+    return f"{n / seconds:.2f} t/s" if seconds > 0 else f"at least {n / 0.0005:.0f} t/s"
+
+
 def read_speculative_simple(path: Path, text: str) -> list[dict]:
     """The one ``benchbook.ingest.speculative_simple`` record of a ``llama-speculative-simple`` output.
 
+    A printed ``speed`` that disagrees with its own ``tokens in seconds`` (within the printed rounding)
+    is flagged in ``inconsistent`` and kept.
+
     Raises:
-        IngestError: a required line (n_draft, n_predict, n_drafted, n_accept) is missing, or
-        ``accept`` disagrees with ``n_accept / n_drafted`` (names file:line).
+        IngestError: a required line (n_draft, n_predict, n_drafted, n_accept) is missing, ``n_accept``
+        exceeds ``n_drafted``, or ``accept`` disagrees with ``n_accept / n_drafted`` (names file:line).
     """
     sha = hashlib.sha256(text.encode()).hexdigest()
     rec: dict[str, Any] = {
@@ -62,6 +79,20 @@ def read_speculative_simple(path: Path, text: str) -> list[dict]:
         raise IngestError(
             f"{path}: llama-speculative-simple output lacks {missing}; fix: pass its complete stderr"
         )
+    if rec["n_accept"] > rec["n_drafted"]:
+        raise IngestError(
+            f"{path}:{rec['source_lines']['n_accept']}: n_accept {rec['n_accept']} is more than n_drafted "
+            f"{rec['n_drafted']} (line {rec['source_lines']['n_drafted']}): a draft token can be accepted "
+            "only once; the output is corrupt or edited; fix: ingest the output as the tool printed it"
+        )
+    inconsistent = [
+        f"line {rec['source_lines'][k]}: speed {rec[f'{k}_tps']} t/s disagrees with {rec[f'{k}_n']} "
+        f"tokens / {rec[f'{k}_s']} s = {_rate(rec[f'{k}_n'], rec[f'{k}_s'])}"
+        for k in ("encode", "decode")
+        if f"{k}_n" in rec and not _speed_agrees(rec[f"{k}_n"], rec[f"{k}_s"], rec[f"{k}_tps"])
+    ]
+    if inconsistent:
+        rec["inconsistent"] = inconsistent
     if "accept_pct" in rec and rec["n_drafted"]:
         if abs(rec["accept_pct"] - 100.0 * rec["n_accept"] / rec["n_drafted"]) > 1e-2:
             raise IngestError(

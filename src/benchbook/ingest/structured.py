@@ -11,7 +11,7 @@ import json
 import re
 from pathlib import Path
 
-from .common import IngestError, RawRow
+from .common import IngestError, RawRow, refuse_duplicates, unique_keys
 
 _INSERT = re.compile(
     r"INSERT INTO (?:llama_bench|test)\s*\(([^)]*)\)\s*VALUES\s*\((.*)\);?\s*$", re.IGNORECASE
@@ -49,16 +49,15 @@ def json_rows(lines: list[tuple[int, str]], path: Path) -> list[RawRow]:
     first = lines[0][0] if lines else 1
     text = "\n".join(t for _, t in lines)
     try:
-        rows = json.loads(text)
+        rows = json.loads(text, object_pairs_hook=unique_keys)
     except json.JSONDecodeError as e:
         hint = "a truncated llama-bench -o json run lacks the closing ']' - re-run it or use -o jsonl"
         if e.msg == "Extra data" and text.lstrip().startswith("{"):
             hint = "this is JSON lines (one object per line, llama-bench -o jsonl): use --format jsonl"
         raise IngestError(f"{path}:{first + e.lineno - 1}: not valid JSON ({e.msg}); fix: {hint}") from None
-    except ValueError as e:  # valid syntax the decoder refuses, e.g. an integer of > 4300 digits
-        raise IngestError(
-            f"{path}: not readable JSON ({e}); fix: this is not llama-bench -o json output"
-        ) from None
+    except ValueError as e:  # a key given twice, or an integer of > 4300 digits
+        fix = "keep one value of that key" if "twice" in str(e) else "this is not llama-bench -o json output"
+        raise IngestError(f"{path}: not readable JSON ({e}); fix: {fix}") from None
     if isinstance(rows, dict):
         rows = [rows]
     if not isinstance(rows, list):
@@ -91,9 +90,10 @@ def jsonl_rows(lines: list[tuple[int, str]], path: Path) -> list[RawRow]:
                 "row per line; fix: use --format json"
             )
         try:
-            obj = json.loads(s)
+            obj = json.loads(s, object_pairs_hook=unique_keys)
         except ValueError as e:
-            raise IngestError(f"{path}:{i}: not valid JSON ({e}); fix: drop the torn line") from None
+            fix = "keep one value of that key" if "twice" in str(e) else "drop the torn line"
+            raise IngestError(f"{path}:{i}: not valid JSON ({e}); fix: {fix}") from None
         if not isinstance(obj, dict):
             raise IngestError(f"{path}:{i}: JSON {type(obj).__name__}, not a llama-bench row (an object)")
         out.append(RawRow(obj, i, "jsonl", line))
@@ -101,11 +101,18 @@ def jsonl_rows(lines: list[tuple[int, str]], path: Path) -> list[RawRow]:
 
 
 def csv_rows(lines: list[tuple[int, str]], path: Path) -> list[RawRow]:
-    """Rows of llama-bench CSV (header line first)."""
+    """Rows of llama-bench CSV (header line first).
+
+    Raises:
+        IngestError: a header naming a column twice, or a row with more values than the header
+            (file:line).
+    """
     if not lines:
         return []
     first = lines[0][0]
-    rd = csv.DictReader(io.StringIO("\n".join(t for _, t in lines)))
+    text = "\n".join(t for _, t in lines)
+    refuse_duplicates(next(csv.reader([lines[0][1]])), path, first, "the CSV header")
+    rd = csv.DictReader(io.StringIO(text))
     out = []
     for r in rd:
         line = first + rd.line_num - 1
@@ -130,6 +137,7 @@ def sql_rows(lines: list[tuple[int, str]], path: Path) -> list[RawRow]:
         if not m:
             continue
         names = [n.strip() for n in m.group(1).split(",")]
+        refuse_duplicates(names, path, i, "the INSERT's column list")
         vals = next(csv.reader([m.group(2)], quotechar="'", skipinitialspace=True))
         if len(vals) != len(names):
             raise IngestError(f"{path}:{i}: {len(vals)} values for {len(names)} columns")

@@ -35,11 +35,14 @@ def download(
     timeout: float = 60,
     chunk: int = 1 << 20,
     log=print,
+    given_on: str | None = None,
 ) -> Path:
     """Fetch ``url`` to ``dest`` (resuming ``<dest>.part``) and check its sha256; return ``dest``.
 
     ``size``: expected bytes (optional; shown in the bar when the server sends no length).
     ``sha256`` None: nothing to compare (``benchbook models add URL`` hashes the result itself).
+    ``given_on``: where the user gave ``url`` and ``sha256`` when not in params.yaml (e.g. "the
+    `benchbook models add` command line"): the fixes in errors point there.
 
     Raises:
         DownloadError: HTTP error or the connection broke (bytes kept for the next call named).
@@ -57,15 +60,14 @@ def download(
         resp = urllib.request.urlopen(urllib.request.Request(url, headers=headers), timeout=timeout)
     except urllib.error.HTTPError as e:
         if e.code == 416 and have:  # nothing left to send: the partial file is complete
-            return _finish(part, dest, sha256, what, url)
+            return _finish(part, dest, sha256, what, url, given_on)
+        where = f"the URL on {given_on}" if given_on else "the `url` in params.yaml (models.registry)"
         raise DownloadError(
-            f"{what}: GET {url} answered HTTP {e.code} {e.reason}; fix: check the `url` in "
-            "params.yaml (models.registry)"
+            f"{what}: GET {url} answered HTTP {e.code} {e.reason}; fix: check {where}"
         ) from None
     except (urllib.error.URLError, OSError) as e:
-        raise DownloadError(
-            f"{what}: cannot reach {url} ({e}); fix: check the network and the `url`"
-        ) from None
+        where = f"the URL on {given_on}" if given_on else "the `url`"
+        raise DownloadError(f"{what}: cannot reach {url} ({e}); fix: check the network and {where}") from None
     with resp:
         if have and resp.status != 206:
             have = 0  # the server ignored the range: start over
@@ -84,7 +86,7 @@ def download(
                 raise _broken(what, url, part, got, total, e) from None
         if total is not None and got < total:
             raise _broken(what, url, part, got, total, "connection closed early")
-    return _finish(part, dest, sha256, what, url)
+    return _finish(part, dest, sha256, what, url, given_on)
 
 
 def _broken(what: str, url: str, part: Path, got: int, total: int | None, why) -> DownloadError:
@@ -96,13 +98,18 @@ def _broken(what: str, url: str, part: Path, got: int, total: int | None, why) -
     )
 
 
-def _finish(part: Path, dest: Path, sha256: str | None, what: str, url: str) -> Path:
+def _finish(
+    part: Path, dest: Path, sha256: str | None, what: str, url: str, given_on: str | None = None
+) -> Path:
     actual = sha256_file(part) if sha256 is not None else None
     if sha256 is not None and actual != sha256.lower():
         part.unlink()
+        where = (
+            f"--sha256 (and the URL) on {given_on}" if given_on else "the `sha256` (and `url`) in params.yaml"
+        )
         raise ChecksumError(
             f"{what} from {url}: sha256 mismatch\n  expected {sha256}\n  actual   {actual}\n"
-            "fix: check the `sha256` (and `url`) in params.yaml; the download was deleted"
+            f"fix: check {where}; the download was deleted"
         )
     os.replace(part, dest)
     return dest

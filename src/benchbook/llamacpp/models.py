@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import shutil
 import subprocess
 import zipfile
@@ -98,7 +99,7 @@ def _origin_mismatch(ent: dict, rec: dict, registry: dict) -> str | None:
     org = rec.get("origin") or {}
     pin = None
     if ent.get("sha256") and rec.get("sha256") != ent["sha256"]:
-        pin = f"sha256 {str(rec.get('sha256'))[:16]}… cached, {ent['sha256'][:16]}… pinned in params.yaml"
+        pin = f"sha256 {rec.get('sha256')} cached, {ent['sha256']} pinned in params.yaml"
     source = ent.get("source")
     if source in SOURCES and org.get("source") != source:
         return f"cached file came from source {org.get('source')!r}, params.yaml now says {source!r}"
@@ -282,6 +283,15 @@ def fetch(
             download.download(
                 ent["url"], dest, ent["sha256"], what=f"model {model_id}", size=ent.get("size_bytes"), log=log
             )
+        bad = verify.gguf_problem(dest)
+        if bad:
+            dest.unlink()  # the cache's copy, not a user's file
+            raise ModelError(
+                f"model {model_id}: {ent['url']} (`models.registry.{model_id}.url`) serves {bad}; the "
+                "pinned sha256 is that of this non-GGUF download, so fetching again gives the same bytes; "
+                "fix: register the file's own URL in place of this entry: "
+                f"`benchbook models add URL --id {model_id} --replace`"
+            )
         return _store(model_id, _record(model_id, dest, ent["sha256"], {"source": "url", "url": ent["url"]}))
     if source == "hf":
         got = _hf_download(model_id, ent)
@@ -342,7 +352,14 @@ def _check_user_file(model_id: str, ent: dict) -> Path:
     if not path.is_file():
         raise ModelError(
             f"model {model_id}: {path} (`{key}.path`) does not exist; fix: correct the path, or "
-            f"register the file again with `benchbook models add PATH --id {model_id}`"
+            f"register the file again with `benchbook models add PATH --id {model_id} --replace`"
+        )
+    bad = verify.gguf_problem(path)
+    if bad:
+        raise ModelError(
+            f"model {model_id}: {path} (`{key}.path`) is {bad}; it is your file, so benchbook leaves it "
+            "alone; fix: download the GGUF itself and register it in place of this one: "
+            f"`benchbook models add NEW.gguf --id {model_id} --replace`"
         )
     size = path.stat().st_size
     if ent.get("size_bytes") is not None and size != int(ent["size_bytes"]):
@@ -350,8 +367,9 @@ def _check_user_file(model_id: str, ent: dict) -> Path:
             f"model {model_id}: {path} has {size} bytes, `{key}.size_bytes` says "
             f"{ent['size_bytes']} (the file was replaced or truncated); fix: restore the file, "
             "or if the change is deliberate register it again: "
-            f"`benchbook models add {path} --id {model_id}`"
+            f"`benchbook models add {shlex.quote(str(path))} --id {model_id} --replace`"
         )
+    again = f"`benchbook models add {shlex.quote(str(path))} --id {model_id} --replace`"
     try:
         verify.check(
             path,
@@ -359,12 +377,28 @@ def _check_user_file(model_id: str, ent: dict) -> Path:
             None,
             full=True,
             what=f"model {model_id}",
-            fix=f"restore the file, or if the change is deliberate register it again: "
-            f"`benchbook models add {path} --id {model_id}`",
+            fix=f"restore the file, or if the change is deliberate register it again: {again}",
         )
     except verify.VerifyError as e:
+        known = _registered_sha(model_id)
+        if e.actual is not None and e.actual == known:
+            raise ModelError(
+                f"model {model_id}: {path} still has the sha256 it was registered and verified with "
+                f"({known}), but `{key}.sha256` now pins {ent['sha256']} (first difference at hex "
+                f"digit {verify.first_difference(known, str(ent['sha256']).lower()) + 1} of 64): the pin "
+                f"was edited, not the file; fix: restore `{key}.sha256: {known}` in params.yaml, or if "
+                f"the file is the one to use, register it again: {again}"
+            ) from None
         raise ModelError(str(e)) from None
     return path
+
+
+def _registered_sha(model_id: str) -> str | None:
+    """The sha256 the cache's sidecar of ``model_id`` recorded when it was last verified, or None."""
+    try:
+        return json.loads(_sidecar(model_id).read_text()).get("sha256")
+    except (OSError, ValueError, AttributeError):
+        return None
 
 
 def _hf_download(model_id: str, ent: dict) -> Path:
@@ -414,6 +448,19 @@ def _field(reader, key, default=None):
         return default
 
 
+def _refetch_fix(path: Path) -> str:
+    """The fix for a damaged model file: the cache's own copy may be deleted and fetched again; a file
+    elsewhere is the user's (``source: file``) and is never to be deleted on our advice."""
+    try:
+        path.resolve().relative_to(models_dir().resolve())
+    except ValueError:
+        return (
+            f"this is not the cache's copy (kept as it is): restore {shlex.quote(str(path))} or register "
+            "an intact GGUF with `benchbook models add PATH --id ID --replace`"
+        )
+    return f"delete {shlex.quote(str(path))} and run `benchbook models fetch` again"
+
+
 def manifest(path: str | Path, sha256: str | None = None) -> dict:
     """Facts read from the GGUF at ``path`` with ``gguf.GGUFReader``.
 
@@ -435,14 +482,14 @@ def manifest(path: str | Path, sha256: str | None = None) -> dict:
     except Exception as e:  # noqa: BLE001 - the reader raises ValueError/IndexError/struct errors
         raise ModelError(
             f"{path}: cannot read as GGUF ({type(e).__name__}: {e}); the file is truncated or "
-            "not a GGUF; fix: delete it and run `benchbook models fetch` again"
+            f"not a GGUF; fix: {_refetch_fix(path)}"
         ) from None
     size = path.stat().st_size
     for t in r.tensors:
         if int(t.data_offset) + int(t.n_bytes) > size:
             raise ModelError(
                 f"{path}: tensor {t.name} ends at byte {int(t.data_offset) + int(t.n_bytes)} but the "
-                f"file has {size} bytes (truncated); fix: delete it and fetch again"
+                f"file has {size} bytes (truncated); fix: {_refetch_fix(path)}"
             )
     arch = _field(r, "general.architecture")
     hist: dict[str, dict] = {}

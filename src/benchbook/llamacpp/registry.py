@@ -13,11 +13,13 @@ import re
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import unquote
 
 import yaml
 
 from .download import download
 from .fetch import sha256_file
+from .verify import gguf_problem
 
 
 class RegistryError(ValueError):
@@ -34,10 +36,39 @@ class Added:
     replaced: bool
 
 
+#: a registry id: lowercase letters, digits, ``-`` and ``_``, starting with a letter or digit.  No dot
+#: (Quarto reads a dot in a ``{{< var >}}`` key as a nested key, and ids name numbers' keys), no
+#: space, colon or markup (ids land in YAML, file names and pages).
+ID_PATTERN = re.compile(r"[a-z0-9][a-z0-9_-]*")
+
+
+def check_id(model_id: str) -> str:
+    """``model_id`` when it is a valid registry id (``ID_PATTERN``).
+
+    Raises:
+        RegistryError: names the id, what is allowed and a valid spelling to use.
+    """
+    if not ID_PATTERN.fullmatch(model_id):
+        suggestion = re.sub(r"[^a-z0-9_]+", "-", model_id.lower()).strip("-") or "model"
+        raise RegistryError(
+            f"--id {model_id!r}: a registry id is lowercase letters, digits, '-' and '_' (no dot: Quarto "
+            f"reads it as a nested key; no space, colon or markup); fix: --id {suggestion}"
+        )
+    return model_id
+
+
+def same_file_ids(registry: dict, sha256: str, model_id: str) -> list[str]:
+    """Other ids of ``registry`` that pin the same ``sha256`` (one file registered under several ids:
+    their numbers would look like different models)."""
+    return sorted(
+        k for k, v in registry.items() if k != model_id and isinstance(v, dict) and v.get("sha256") == sha256
+    )
+
+
 def model_id_for(name: str) -> str:
-    """A registry id from a file name: the stem lower-cased, runs of other characters as ``-``
-    (``SmolLM2-135M.Q8_0.gguf`` -> ``smollm2-135m-q8_0``)."""
-    stem = Path(name.split("?")[0].rstrip("/")).name
+    """A registry id from a file name: the stem (URL-decoded: ``q2%20model.gguf`` is ``q2 model``)
+    lower-cased, runs of other characters as ``-`` (``SmolLM2-135M.Q8_0.gguf`` -> ``smollm2-135m-q8_0``)."""
+    stem = Path(unquote(name.split("?")[0].rstrip("/"))).name
     stem = stem[: -len(".gguf")] if stem.lower().endswith(".gguf") else stem
     return re.sub(r"[^a-z0-9_]+", "-", stem.lower()).strip("-") or "model"
 
@@ -66,14 +97,29 @@ def entry_for(
     cache, so the first ``models fetch`` finds it) and hashed; ``sha256`` given is checked instead.
 
     Raises:
-        RegistryError: no such file; the file is inside the repository and not git-ignored.
+        RegistryError: no such file; the file (or the download) is not a GGUF (``verify.gguf_problem``);
+            the file is inside the repository and not git-ignored.
         download.DownloadError, fetch.ChecksumError: the download failed or has another sha256.
     """
     if is_url(target):
         if models_dir is None:
             raise RegistryError("entry_for(url) needs models_dir (the cache's models folder)")
         tmp = models_dir / f"add-{model_id_for(target)}.gguf"
-        download(target, tmp, sha256, what=f"model {model_id_for(target)}", log=log)
+        download(
+            target,
+            tmp,
+            sha256,
+            what=f"model {model_id_for(target)}",
+            log=log,
+            given_on="the `benchbook models add` command line",
+        )
+        bad = gguf_problem(tmp)
+        if bad:
+            tmp.unlink()  # our own download in the cache, never the user's file
+            raise RegistryError(
+                f"{target}: the download is {bad}; nothing was registered; fix: give the URL of the file "
+                "itself (Hugging Face: https://huggingface.co/<repo>/resolve/<revision>/<file>.gguf)"
+            )
         digest = sha256_file(tmp)
         dest = models_dir / f"{digest}.gguf"
         tmp.replace(dest)
@@ -86,6 +132,12 @@ def entry_for(
             f"{path} is inside the repository and not ignored by git, so it could be committed; "
             "fix: move it outside the repository (models are never committed) or add it to "
             ".gitignore"
+        )
+    bad = gguf_problem(path)
+    if bad:
+        raise RegistryError(
+            f"{path}: {bad}; nothing was registered; fix: download the GGUF itself (Hugging Face: the "
+            "'/resolve/' link, or `huggingface-cli download`) and add that file"
         )
     digest = sha256_file(path)
     if sha256 and digest != sha256.lower():

@@ -28,7 +28,10 @@ BY_STAT = "size/mtime"
 
 
 class VerifyError(RuntimeError):
-    """A file's bytes differ from the sha256 they were pinned or recorded with."""
+    """A file's bytes differ from the sha256 they were pinned or recorded with; ``actual`` is the
+    file's sha256 (the caller can tell an edited pin from changed bytes)."""
+
+    actual: str | None = None
 
 
 @dataclass(frozen=True)
@@ -98,8 +101,47 @@ def check(
         return Verified(expected_sha256, BY_STAT, now, utc_now())
     actual = sha256_file(Path(path))
     if actual != expected_sha256.lower():
-        raise VerifyError(
-            f"{what} {path}: sha256 is {actual}, expected {expected_sha256} (the bytes changed "
-            f"after they were verified); fix: {fix}"
+        why = (
+            "the bytes changed after they were verified"
+            if stamp_then is not None
+            else "the file does not match the pinned value; first difference at hex digit "
+            f"{first_difference(actual, expected_sha256.lower()) + 1} of 64"
         )
+        err = VerifyError(
+            f"{what} {path}: sha256 is {actual}, expected {expected_sha256} ({why}); fix: {fix}"
+        )
+        err.actual = actual
+        raise err
     return Verified(actual, BY_SHA256, now, utc_now())
+
+
+def first_difference(a: str, b: str) -> int:
+    """0-based index of the first character where ``a`` and ``b`` differ (the shorter length when one
+    is a prefix of the other): two sha256 digests differing in one digit look alike when cut."""
+    return next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b)))
+
+
+#: the first 4 bytes of every GGUF file (``gguf.GGUF_MAGIC``, little-endian 0x46554747)
+GGUF_MAGIC = b"GGUF"
+
+
+def gguf_problem(path: str | Path) -> str | None:
+    """Why ``path`` is not a GGUF file (its first bytes are not ``GGUF``), or None when it starts as one.
+    The usual culprit is a web page saved under a ``.gguf`` name: a Hugging Face ``/blob/`` URL (the
+    page showing the file) instead of ``/resolve/`` (the file)."""
+    with open(path, "rb") as f:
+        head = f.read(512)
+    if head[:4] == GGUF_MAGIC:
+        return None
+    text = head.lstrip().lower()
+    if text.startswith((b"<!doctype html", b"<html", b"<")):
+        what = "an HTML page (a Hugging Face '/blob/' link gives the page; '/resolve/' gives the file)"
+    elif text.startswith((b"{", b"[")):
+        what = "JSON (an error or API response, not the file)"
+    elif text.startswith(b"version https://git-lfs"):
+        what = "a Git LFS pointer (the file itself was never downloaded)"
+    elif not head:
+        what = "an empty file"
+    else:
+        what = f"bytes {head[:4]!r}"
+    return f"not a GGUF file: it starts with {what}, not the magic {GGUF_MAGIC!r}"
