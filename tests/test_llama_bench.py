@@ -210,7 +210,7 @@ def test_killed_session_keeps_records_and_resumes(tmp_path, toolchain, models, r
     proc = subprocess.Popen(
         [sys.executable, "-c", KILL_SCRIPT, str(root), json.dumps(cfg), str(raw)], start_new_session=True
     )
-    deadline = time.monotonic() + 120
+    deadline = time.monotonic() + 900  # the first model's run: seconds when quiet, 2+ min at load 25
     while time.monotonic() < deadline:
         if raw.exists() and b'"run_complete":true' in raw.read_bytes():
             break

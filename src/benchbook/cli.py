@@ -329,6 +329,7 @@ def cmd_ingest(args) -> int:
     file's records go to ``data/external/<group>/<file name>.jsonl``; ``--out`` appends all to one file,
     ``--stdout`` prints them.  Every file is read and checked before anything is written."""
     from .ingest import default_out, ingest_text, not_yet_in, read_source, summary, write_records
+    from .records import json_line
 
     per_file = []
     for f in args.files:
@@ -350,7 +351,7 @@ def cmd_ingest(args) -> int:
         per_file.append(got)
     if args.stdout:
         for r in (r for got in per_file for r in got):
-            print(json.dumps(r, ensure_ascii=False))
+            print(json_line(r))  # U+2028 and kin escaped: the lines stay JSONL lines
         return 0
     if args.out:
         targets = [(Path(args.out), [r for got in per_file for r in got])]
