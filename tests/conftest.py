@@ -53,6 +53,13 @@ def params() -> dict:
 
 
 @pytest.fixture(scope="session")
+def committed_params() -> dict:
+    """The committed ``params.yaml`` (git HEAD): for tests whose expected values name the registry's ids
+    or other committed settings, which the README's own ``benchbook models add`` edits locally."""
+    return resolve.load_params(committed_root())
+
+
+@pytest.fixture(scope="session")
 def toolchain(params):
     try:
         return resolve.get_toolchain(params, build=False)

@@ -59,9 +59,11 @@ def test_stage_commands_find_the_venv_tools_without_activation(monkeypatch):
     assert cli.venv_tool("dvc") == str(Path(sys.executable).parent / "dvc")
 
 
-def test_measured_here_is_per_host_and_toolchain(root, params):
+def test_measured_here_is_per_host_and_toolchain(committed_params):
     from benchbook import cli
+    from conftest import committed_root
 
+    root, params = committed_root(), committed_params
     lb = cli.measured_here(root, params, "246274abff670295", "6bcbdc2942c465ab")
     assert lb["llama_bench"] is True and lb["speculative"] is True and lb["draftself"] is True
     other_build = cli.measured_here(root, params, "246274abff670295", "0000000000000000")

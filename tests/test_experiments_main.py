@@ -7,13 +7,14 @@ from pathlib import Path
 
 from benchbook.experiments import __main__ as experiments_main
 from benchbook.experiments.llama_bench import run as llama_bench_run
+from conftest import committed_root
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_a_dataclass_result_is_printed_as_json(tmp_path, monkeypatch, capsys):
     # before: AttributeError: 'LlamaBenchResult' object has no attribute 'items' after a finished session
-    shutil.copy(ROOT / "params.yaml", tmp_path / "params.yaml")
+    shutil.copy(committed_root() / "params.yaml", tmp_path / "params.yaml")
     seen = {}
 
     def measure(params, *, root, raw_dir, overrides=None, log=print):

@@ -19,6 +19,7 @@ from benchbook.llamacpp import download, registry
 from benchbook.llamacpp import models as models_mod
 from benchbook.llamacpp.fetch import ChecksumError
 from benchbook.llamacpp.models import ModelError
+from conftest import committed_root
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_SHA = "b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53"
@@ -215,10 +216,12 @@ def test_hf_source_offline_from_a_filled_cache(cache, tmp_path, monkeypatch):
 
 
 def _project(tmp_path) -> Path:
-    """A copy of the project's params.yaml and dvc.yaml in a fresh git repository."""
+    """A copy of the project's committed params.yaml (git HEAD: a local ``models add`` must not change the
+    expected bytes), dvc.yaml and .gitignore in a fresh git repository."""
     proj = tmp_path / "proj"
     proj.mkdir()
-    for name in ("params.yaml", "dvc.yaml", ".gitignore"):
+    shutil.copy(committed_root() / "params.yaml", proj / "params.yaml")
+    for name in ("dvc.yaml", ".gitignore"):
         shutil.copy(ROOT / name, proj / name)
     subprocess.run(["git", "init", "-q"], cwd=proj, check=True)
     return proj

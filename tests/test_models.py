@@ -63,13 +63,13 @@ def test_not_a_gguf(tmp_path):
         models_mod.manifest(p)
 
 
-def test_unknown_model_id_lists_known(params):
+def test_unknown_model_id_lists_known(committed_params):
     with pytest.raises(
         ModelError,
         match=r"unknown model id 'smollm3'.*known ids: "
         r"smollm2-135m-q2_k, smollm2-135m-q4_1, smollm2-135m-q8_0",
     ):
-        models_mod.spec(params["models"]["registry"], "smollm3")
+        models_mod.spec(committed_params["models"]["registry"], "smollm3")
 
 
 def test_checksum_mismatch_shows_expected_and_actual(tmp_path):
