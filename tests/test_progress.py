@@ -33,7 +33,46 @@ def test_build_output_goes_to_the_log_and_one_progress_line(tmp_path, capsys):
     assert log.read_text() == "[  5%] Building a\nwarning: noise\n[ 60%] Building b\n[100%] Built\n"
     err = capsys.readouterr().err
     assert "warning: noise" not in err
-    assert err.rstrip().split("\r")[-1].startswith("llama.cpp b11434 build: 100% [")
+    # the build failed: its own [100%] line is never shown as 100% (99 at most until a successful exit)
+    assert err.rstrip().split("\r")[-1].startswith("llama.cpp b11434 build:  99% [")
+
+
+#: Lines in order from a real `cmake --build ... -j 2 --target llama-bench llama-server llama-quantize
+#: llama-gguf-split llama-speculative-simple` (b11434, Makefile generator): cmake's percentage starts
+#: again for each requested target.
+BUILD_LINES = [
+    "[ 95%] Built target llama-common",
+    "[100%] Linking CXX executable ../../bin/llama-bench",
+    "[100%] Built target llama-bench",
+    "[  4%] Built target ggml-base",
+    "[ 41%] Built target llama",
+    "[ 67%] Built target llama-common",
+    "[ 92%] Built target mtmd",
+    "[100%] Built target llama-server",
+    "[ 97%] Built target llama-common",
+    "[100%] Built target llama-quantize",
+    "[100%] Built target llama-gguf-split",
+    "[100%] Built target llama-speculative-simple",
+]
+
+
+def test_build_percent_is_over_the_whole_build_and_monotone():
+    # before: the bar took cmake's own number (max so far): 100% after llama-bench, while llama-server
+    # (build.log: "[ 67%] Built target llama-common") compiled for 24 more minutes
+    p = progress.BuildPercent(tc.TARGETS)
+    seen = [p.feed(line) for line in BUILD_LINES]
+    # 5 requested targets, each a 20% share: 95% of the first = 19; 100% of it (linking) = 20;
+    # then 20 + 4/5 = 20.8, 20 + 41/5 = 28.2, 20 + 67/5 = 33.4, 20 + 92/5 = 38.4, server built = 40;
+    # 40 + 97/5 = 59.4, quantize 60, gguf-split 80, all five built = 100, shown as 99 before the exit
+    assert seen == pytest.approx([19, 20, 20, 20.8, 28.2, 33.4, 38.4, 40, 59.4, 60, 80, 99])
+    assert p.finish(2) == 99  # a failed build never reaches 100
+    assert p.finish(0) == 100
+    # Ninja counts steps over the whole build: [30/120] = 25%, never beyond 99 before the exit
+    n = progress.BuildPercent(tc.TARGETS)
+    assert [n.feed("[30/120] Building CXX object a.o"), n.feed("[120/120] Linking x")] == [25, 99]
+    # a configure step (no targets, no percentages) stays at 0 until it exits with 0
+    c = progress.BuildPercent()
+    assert (c.feed("-- Configuring done"), c.finish(0)) == (0, 100)
 
 
 def test_session_progress_writes_the_progress_file(tmp_path, monkeypatch):

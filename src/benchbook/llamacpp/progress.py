@@ -27,6 +27,10 @@ START, END = "start", "end"
 
 #: cmake's progress prefix on a build line, e.g. ``[ 45%] Building CXX object ...``.
 CMAKE_PERCENT = re.compile(r"^\[\s*(\d{1,3})%\]")
+#: cmake's line when a target is complete, e.g. ``[100%] Built target llama-bench``.
+BUILT_TARGET = re.compile(r"^\[\s*\d{1,3}%\] Built target (\S+)\s*$")
+#: Ninja's whole-build step counter, e.g. ``[12/345] Building CXX object ...``.
+NINJA_STEP = re.compile(r"^\[(\d+)/(\d+)\]")
 
 
 def quiet() -> bool:
@@ -61,6 +65,52 @@ def cmake_percent(line: str) -> int | None:
     """The percentage of a cmake build line (``[ 45%] ...`` -> 45), None for other lines."""
     m = CMAKE_PERCENT.match(line)
     return int(m.group(1)) if m else None
+
+
+class BuildPercent:
+    """The percentage of a whole ``cmake --build --target T1 T2 ...`` run, from its output lines.
+
+    With the Makefile generator, cmake's ``[ 45%]`` counts within one requested target's own
+    dependencies and starts again for the next target: a build of llama-bench then llama-server showed
+    ``[100%] Built target llama-bench`` and then ``[ 67%] Built target llama-common`` while the server
+    still compiled for 24 minutes.  So each requested target is one equal share: ``100 * (k + p / 100)
+    / n`` with ``k`` of the ``n`` requested targets built and ``p`` cmake's percentage within the current
+    one (Ninja's ``[i/N]`` counts the whole build and is used as ``100 * i / N``).  The value never
+    decreases and stays at most 99 until ``finish(rc)`` with ``rc == 0`` (100 only once the build
+    process has exited successfully).
+    """
+
+    def __init__(self, targets: tuple[str, ...] | list[str] = ()):
+        self.targets = tuple(targets)
+        self._left = set(self.targets)
+        self._within = 0
+        self.value = 0.0
+
+    def feed(self, line: str) -> float:
+        """Account for one output line; returns the percentage so far (0-99)."""
+        ninja = NINJA_STEP.match(line)
+        if ninja and int(ninja.group(2)) > 0:
+            self._raise(100 * int(ninja.group(1)) / int(ninja.group(2)))
+            return self.value
+        pct = cmake_percent(line)
+        if pct is not None:
+            self._within = max(self._within, pct)
+        built = BUILT_TARGET.match(line)
+        if built and built.group(1) in self._left:
+            self._left.discard(built.group(1))
+            self._within = 0
+        n = max(len(self.targets), 1)
+        self._raise(100 * (len(self.targets) - len(self._left) + self._within / 100) / n)
+        return self.value
+
+    def finish(self, rc: int) -> float:
+        """The percentage once the build process exited with ``rc``: 100 when 0, else unchanged."""
+        if rc == 0:
+            self.value = 100.0
+        return self.value
+
+    def _raise(self, pct: float) -> None:
+        self.value = max(self.value, min(pct, 99.0))
 
 
 class SessionProgress:

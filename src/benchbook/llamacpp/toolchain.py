@@ -292,9 +292,11 @@ def fingerprint(
     }
 
 
-def run_logged(cmd: list[str], logf, desc: str) -> int:
+def run_logged(cmd: list[str], logf, desc: str, targets: tuple[str, ...] = ()) -> int:
     """Run ``cmd`` with its output appended to the open file ``logf`` and one progress line on stderr:
-    the percentage cmake prints (``[ 45%] Building ...``) and the elapsed time.  Returns the exit code."""
+    the whole build's percentage (``progress.BuildPercent`` over the requested ``targets``; 100 only
+    after a successful exit) and the elapsed time.  Returns the exit code."""
+    percent = progress.BuildPercent(targets)
     with (
         progress.bar(100, desc, unit="%", bar_format="{desc}: {n:3.0f}% [{elapsed}] {postfix}") as b,
         subprocess.Popen(
@@ -304,13 +306,14 @@ def run_logged(cmd: list[str], logf, desc: str) -> int:
         assert proc.stdout is not None  # stdout=PIPE
         for line in proc.stdout:
             logf.write(line)
-            pct = progress.cmake_percent(line)
-            if pct is not None and pct > b.n:
-                b.update(pct - b.n)
+            shown = int(percent.feed(line))
+            if shown > b.n:
+                b.update(shown - b.n)
         logf.flush()
         rc = proc.wait()
-        if rc == 0 and b.n < 100:  # configure prints no percentage: a finished step shows 100%
-            b.update(100 - b.n)
+        shown = int(percent.finish(rc))  # configure prints no percentage: a finished step shows 100%
+        if shown > b.n:
+            b.update(shown - b.n)
         return rc
 
 
@@ -435,7 +438,7 @@ def _build_tree(
             log(f"$ {' '.join(cmd)}")
             lf.write(f"$ {' '.join(cmd)}\n")
             lf.flush()
-            rc = run_logged(cmd, lf, f"{desc} {step}")
+            rc = run_logged(cmd, lf, f"{desc} {step}", TARGETS if cmd is compile_ else ())
             if rc != 0:
                 tail = logf.read_text(errors="replace")[-3000:]
                 raise ToolchainError(f"llama.cpp build failed (exit {rc}); full log {logf}\n{tail}")
