@@ -279,7 +279,9 @@ def measure_session(
 
 
 def resolve_checkpoint(manifest_path: str | Path, log=print) -> tuple[Path, dict]:
-    """The checkpoint a manifest names: its cached file when present with the recorded sha256, else
+    """The checkpoint a manifest names: its file in this machine's cache
+    (``paths.cache_dir()/draftself/<key>.pt``, so ``BENCHBOOK_CACHE`` is honoured; the manifest's own
+    ``path`` is where the machine that trained it kept it) when present with the recorded sha256, else
     the copy ``dvc pull`` brought (``<root>/data/artifacts/draftself/<key>.pt``, same sha256), else
     trained again from the manifest's train config (another machine, or a cleared cache).
 
@@ -287,9 +289,10 @@ def resolve_checkpoint(manifest_path: str | Path, log=print) -> tuple[Path, dict
     differ across CPUs) is used and reported; every record carries the sha256 actually used.
     """
     from benchbook.draftself.train import PULLED_DIR, TrainConfig, ensure_checkpoint, file_sha256
+    from benchbook.paths import cache_dir
 
     man = json.loads(Path(manifest_path).read_text())
-    path = Path(man["path"])
+    path = cache_dir() / "draftself" / f"{man['key']}.pt"
     if path.exists() and file_sha256(path) == man["sha256"]:
         return path, man
     pulled = Path(manifest_path).resolve().parents[2] / PULLED_DIR / f"{man['key']}.pt"

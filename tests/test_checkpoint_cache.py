@@ -1,0 +1,58 @@
+"""The draft-self checkpoint is looked up (and named in the log) in this machine's cache, which
+``BENCHBOOK_CACHE`` moves: a new user's run with ``BENCHBOOK_CACHE=/work/fresh-cache`` logged
+``checkpoint /root/.cache/benchbook/draftself/c7f9def4de503bfe.pt missing or changed`` (the manifest's
+recorded path) although the checkpoint was written to and read from /work/fresh-cache/draftself/."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+from benchbook.draftself import train
+from benchbook.experiments.draftself import run as ds_run
+
+WEIGHTS = b"weights in the fresh cache"
+
+
+def _manifest(tmp_path):
+    manifest = tmp_path / "repo/data/draftself/checkpoint.json"
+    manifest.parent.mkdir(parents=True)
+    man = {
+        "path": "/root/.cache/benchbook/draftself/c7f9def4de503bfe.pt",  # where the training host kept it
+        "sha256": hashlib.sha256(WEIGHTS).hexdigest(),
+        "key": "c7f9def4de503bfe",
+        "train_config": {"n_docs": 20, "steps": 1},
+    }
+    manifest.write_text(json.dumps(man))
+    return manifest, man
+
+
+def test_the_checkpoint_in_benchbook_cache_is_used(tmp_path, monkeypatch):
+    fresh = tmp_path / "fresh-cache"
+    monkeypatch.setenv("BENCHBOOK_CACHE", str(fresh))
+    manifest, man = _manifest(tmp_path)
+    pt = fresh / "draftself" / "c7f9def4de503bfe.pt"
+    pt.parent.mkdir(parents=True)
+    pt.write_bytes(WEIGHTS)
+    logged: list[str] = []
+    assert ds_run.resolve_checkpoint(manifest, log=logged.append) == (pt, man)
+    assert logged == []  # before: "checkpoint /root/.cache/... missing or changed" and a lookup elsewhere
+
+
+def test_a_missing_checkpoint_is_named_in_benchbook_cache(tmp_path, monkeypatch):
+    fresh = tmp_path / "fresh-cache"
+    monkeypatch.setenv("BENCHBOOK_CACHE", str(fresh))
+    manifest, man = _manifest(tmp_path)
+    pt = fresh / "draftself" / "c7f9def4de503bfe.pt"
+
+    def ensure(cfg, log):  # stands in for training: writes the manifest's bytes where train.py would
+        pt.parent.mkdir(parents=True, exist_ok=True)
+        pt.write_bytes(WEIGHTS)
+        return pt, {}, True
+
+    monkeypatch.setattr(train, "ensure_checkpoint", ensure)
+    logged: list[str] = []
+    assert ds_run.resolve_checkpoint(manifest, log=logged.append) == (pt, man)
+    assert logged == [
+        f"checkpoint {pt} missing or changed; from the cache or trained from {manifest}'s train_config"
+    ]
