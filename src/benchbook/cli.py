@@ -439,7 +439,16 @@ def stage_runner(root: Path, verbose: bool):
 
     def run(argv: list[str], extra_env: dict | None = None) -> None:
         if verbose:
-            subprocess.run(argv, cwd=root, check=True, env={**tool_env(), **(extra_env or {})})
+            child = subprocess.Popen(
+                argv, cwd=root, env={**tool_env(), **(extra_env or {})}, start_new_session=True
+            )
+            try:
+                rc = child.wait()
+            except KeyboardInterrupt:
+                stop_process_group(child)
+                raise Interrupted(argv) from None
+            if rc != 0:
+                raise subprocess.CalledProcessError(rc, argv)
             return
         # one progress file per command: a later command never redraws an earlier one's bars
         prog = logs / f"run-{stamp}.{next(calls)}.progress.jsonl"
@@ -459,15 +468,20 @@ def stage_runner(root: Path, verbose: bool):
                     stderr=subprocess.STDOUT,
                     text=True,
                     errors="replace",
+                    start_new_session=True,  # its own process group: Ctrl-C reaches it through us
                 )
                 assert proc.stdout is not None  # stdout=PIPE
-                for line in proc.stdout:
-                    with log_lock:
-                        lf.write(line)
-                    m = re.match(r"^Running stage '([^']+)'", line)
-                    if m:
-                        progress.say(f"stage {m.group(1)} ...")
-                rc = proc.wait()
+                try:
+                    for line in proc.stdout:
+                        with log_lock:
+                            lf.write(line)
+                        m = re.match(r"^Running stage '([^']+)'", line)
+                        if m:
+                            progress.say(f"stage {m.group(1)} ...")
+                    rc = proc.wait()
+                except KeyboardInterrupt:
+                    stop_process_group(proc)
+                    raise Interrupted(argv) from None
         finally:
             stop.set()
             follower.join()
@@ -478,6 +492,45 @@ def stage_runner(root: Path, verbose: bool):
             raise subprocess.CalledProcessError(rc, argv)
 
     return run, log_path
+
+
+class Interrupted(Exception):
+    """Ctrl-C during a command of ``benchbook run``; its process group has been stopped."""
+
+    def __init__(self, argv: list[str]):
+        self.what = " ".join(map(str, argv[2:] if argv[1:2] == ["-m"] else argv))
+        super().__init__(self.what)
+
+
+#: The one line ``benchbook`` prints on Ctrl-C (exit 130 = 128 + SIGINT, the shell's convention).
+INTERRUPTED = (
+    "benchbook: interrupted{what}; measurements recorded so far are kept (each record is written "
+    "as it finishes); `make run` again resumes (finished stages and configurations are not redone)"
+)
+
+
+def stop_process_group(proc: subprocess.Popen, grace_s: float = 10.0) -> None:
+    """Stop ``proc`` and every process of its group (it was started with ``start_new_session``): SIGINT
+    (DVC and papermill clean up and release their locks), then SIGTERM, then SIGKILL, each after
+    ``grace_s`` seconds without an exit of ``proc``; then SIGTERM to what is left of the group (a
+    process that ignores SIGINT, e.g. one started in the background).  Returns once ``proc`` exited."""
+    import signal
+
+    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGKILL):
+        try:
+            os.killpg(proc.pid, sig)
+        except ProcessLookupError:
+            break
+        try:
+            proc.wait(timeout=grace_s)
+            break
+        except subprocess.TimeoutExpired:
+            continue
+    proc.wait()
+    try:
+        os.killpg(proc.pid, signal.SIGTERM)
+    except ProcessLookupError:
+        pass
 
 
 #: Set for the first render of `benchbook run` (before this host measures): a sentence for the site to show.
@@ -788,6 +841,14 @@ def main(argv: list[str] | None = None) -> int:
         args = ap.parse_args(argv)
     try:
         return args.fn(args)
+    except Interrupted as e:
+        print(INTERRUPTED.format(what=f" `{e.what}`"), file=sys.stderr)
+        return 130
+    except KeyboardInterrupt:
+        cmd = getattr(args, "cmd", "audit")
+        line = INTERRUPTED.format(what=" `benchbook run`") if cmd == "run" else f"benchbook: interrupted `{cmd}`"
+        print(line, file=sys.stderr)
+        return 130
     except subprocess.CalledProcessError as e:
         print(
             f"benchbook: error: {' '.join(map(str, e.cmd[2:]))} failed (exit {e.returncode}); "
