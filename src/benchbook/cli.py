@@ -846,7 +846,8 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except KeyboardInterrupt:
         cmd = getattr(args, "cmd", "audit")
-        line = INTERRUPTED.format(what=" `benchbook run`") if cmd == "run" else f"benchbook: interrupted `{cmd}`"
+        run_line = INTERRUPTED.format(what=" `benchbook run`")
+        line = run_line if cmd == "run" else f"benchbook: interrupted `{cmd}`"
         print(line, file=sys.stderr)
         return 130
     except subprocess.CalledProcessError as e:
