@@ -4,7 +4,10 @@
     benchbook audit --all data/claims [--out reports/audit] [--pages audits]
 
 Writes one verdict record per claim, statement and log entry to ``<out>/<claims stem>.jsonl`` and one
-page per claims file to ``<pages>/<claims stem>.qmd`` (``--all`` also ``<pages>/index.qmd``), and
+page per claims file to ``<pages>/<claims stem>.qmd`` (``--all`` also ``<pages>/index.qmd``).  The
+defaults: ``reports/audit`` and ``audits`` with ``--all`` (the ``audit`` stage, whose outputs the site
+renders and which removes pages of files not in its folder); ``reports/audit-adhoc`` for both
+otherwise (a file audited on its own is not on the site: put it in ``data/claims`` for that).  It
 prints a summary table (id, consistency [recomputed], qualifiers, reproducible here) to stdout and
 the time taken to stderr.  "Reproducible here" is judged against ``params.yaml`` ``audit.here`` and
 ``models.registry`` when ``params.yaml`` is in the working folder.  Exit status: 0 whatever the
@@ -22,6 +25,11 @@ import yaml
 
 from . import run
 from .verdicts import Here
+
+#: Where ``--all`` (the ``audit`` stage) writes records and pages: stage outputs, rendered by the site.
+STAGE_OUT, STAGE_PAGES = "reports/audit", "audits"
+#: Where a claims file audited on its own writes both (git-ignored, not a stage output, not rendered).
+ADHOC = "reports/audit-adhoc"
 
 
 def parser() -> argparse.ArgumentParser:
@@ -42,8 +50,16 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument(
         "--all", default=None, metavar="DIR", help="audit every *.yaml and *.yml of DIR (the DVC stage)"
     )
-    ap.add_argument("--out", default="reports/audit", help="folder for the verdict records (JSONL)")
-    ap.add_argument("--pages", default="audits", help="folder for the audit pages (.qmd)")
+    ap.add_argument(
+        "--out",
+        default=None,
+        help=f"folder for the verdict records (JSONL; default {STAGE_OUT} with --all, else {ADHOC})",
+    )
+    ap.add_argument(
+        "--pages",
+        default=None,
+        help=f"folder for the audit pages (.qmd; default {STAGE_PAGES} with --all, else {ADHOC})",
+    )
     return ap
 
 
@@ -83,6 +99,8 @@ def audit(args: argparse.Namespace) -> list[run.Audit]:
 def main(argv: list[str] | None = None) -> int:
     """Parse ``argv``, audit, print the summary; 0 on success, 2 on malformed input."""
     args = parser().parse_args(argv)
+    args.out = args.out or (STAGE_OUT if args.all else ADHOC)
+    args.pages = args.pages or (STAGE_PAGES if args.all else ADHOC)
     t = time.monotonic()
     try:
         audits = audit(args)
