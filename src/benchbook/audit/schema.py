@@ -561,25 +561,31 @@ def load(path: str | Path) -> ClaimsFile:
     try:
         cf = ClaimsFile.model_validate(doc.data)
     except ValidationError as e:
-        err = e.errors()[0]
-        loc = tuple(p for p in err["loc"] if not (isinstance(p, str) and p in _UNION_TAGS))
-        msg = err["msg"].removeprefix("Value error, ")
-        if isinstance(err.get("input"), bool) and err["type"] == "string_type":
-            msg += (
-                f" (YAML read the unquoted word as the boolean {err['input']}: on/off/yes/no/true/"
-                "false are booleans in YAML 1.1; quote it, e.g. id: 'on')"
-            )
-        named = re.match(r"(\w+): ", msg)  # a model check names its field first ("unit: ...")
-        if named and named.group(1) in _FIELDS:
-            loc, msg = loc + (named.group(1),), msg[named.end() :]
-        more = f" (and {e.error_count() - 1} more)" if e.error_count() > 1 else ""
-        fix = "" if "fix:" in msg else "; fix: see README 'Claims files' for the field"
-        raise ClaimsError(f"{path}:{doc.line(loc)}: {_loc_text(loc) or '(file)'}: {msg}{more}{fix}") from None
+        lines = [f"{path}:{_error_line(err, doc)}" for err in e.errors()]
+        if len(lines) > 1:
+            lines.insert(0, f"{path}: {len(lines)} errors, each with its line, field and fix:")
+        raise ClaimsError("\n".join(lines)) from None
     _check_references(cf, doc)
     for section in ("claims", "statements"):
         for i, it in enumerate(getattr(cf, section)):
             cf._where[it.id] = f"{path}:{doc.line((section, i, 'id'))}"
     return cf
+
+
+def _error_line(err, doc: _Doc) -> str:
+    """``LINE: FIELD: WHAT; fix: ...`` for one pydantic error ``err`` of the document ``doc``."""
+    loc = tuple(p for p in err["loc"] if not (isinstance(p, str) and p in _UNION_TAGS))
+    msg = err["msg"].removeprefix("Value error, ")
+    if isinstance(err.get("input"), bool) and err["type"] == "string_type":
+        msg += (
+            f" (YAML read the unquoted word as the boolean {err['input']}: on/off/yes/no/true/"
+            "false are booleans in YAML 1.1; quote it, e.g. id: 'on')"
+        )
+    named = re.match(r"(\w+): ", msg)  # a model check names its field first ("unit: ...")
+    if named and named.group(1) in _FIELDS:
+        loc, msg = loc + (named.group(1),), msg[named.end() :]
+    fix = "" if "fix:" in msg else "; fix: see README 'Claims files' for the field"
+    return f"{doc.line(loc)}: {_loc_text(loc) or '(file)'}: {msg}{fix}"
 
 
 #: pydantic inserts the union member tried into error locations; they are not YAML keys
