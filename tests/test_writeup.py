@@ -67,7 +67,7 @@ def test_new_page_is_bound_to_the_experiment_and_listed(repo):
     text = path.read_text()
     assert "{{< include _generated/e-measured.md >}}" in text
     assert "| `e-tg` | {{< var e-tg__v >}} | tok/s | 5 |" in text
-    assert "{{< include _generated/e-caveats.md >}}" in text
+    assert "{{< include _generated/page-my-note-caveats.md >}}" in text  # its own numbers: test_page_legend
     assert (repo / "_quarto.yml").read_text().splitlines()[3:6] == [
         "    - index.qmd   # home",
         "    - e.qmd",

@@ -202,12 +202,32 @@ def generate(root: Path, *, raw_root: Path | None = None) -> dict:
         (prov / f"{exp}.qmd").write_text(sitepages.provenance_page(nums, exp, snapshots))
         (gen / f"{exp}-caveats.md").write_text(caveats_md(nums, exp, marks.order.get(exp)))
         (gen / f"{exp}-measured.md").write_text(sitepages.measured_md(nums, exp, snapshots))
+    for path, text in page_legends(root, nums, marks.order).items():
+        path.write_text(text)
     name, _ = renderer()
     (gen / "renderer.md").write_text(
         f"This site was built by **{name}** "
         f"({'Quarto' if name == 'quarto' else 'the offline fallback for Quarto, from PyPI'}).\n"
     )
     return nums
+
+
+def page_legends(root: Path, nums: dict[str, dict], order: dict[str, list[str]]) -> dict[Path, str]:
+    """The caveat legend of each page written by ``benchbook new-page``: for every source page that
+    includes ``_generated/page-<its name>-caveats.md``, that path and ``sitepages.legend_md`` over the
+    numbers the page quotes (``{{< var KEY >}}``, includes followed), per experiment, markers numbered
+    as on the experiment's own page (``order``)."""
+    out = {}
+    for page in sources(root):
+        legend = f"{GEN}/page-{page.stem}-caveats.md"
+        if legend not in page.read_text(errors="replace"):
+            continue
+        keys = {k.removesuffix(CELL_SUFFIX) for k in page_vars(page.resolve(), root.resolve())} & nums.keys()
+        exps = sorted({nums[k].get("experiment") or "other" for k in keys})
+        out[root / legend] = "\n".join(sitepages.legend_md(nums, e, order.get(e), keys) for e in exps) or (
+            "No registered number on this page.\n"
+        )
+    return out
 
 
 def sources(root: Path) -> list[Path]:

@@ -120,11 +120,17 @@ def _first_sentence(doc: str) -> str:
     return text if end < 0 else text[: end + 1]
 
 
-def legend_md(nums: dict[str, dict], experiment: str, order: list[str] | None = None) -> str:
+def legend_md(
+    nums: dict[str, dict], experiment: str, order: list[str] | None = None, keys: set[str] | None = None
+) -> str:
     """The caveat legend of one experiment's page (Markdown): rules said once for the whole
     experiment, then one line per marker used on the page in marker order (``order``, see ``markers``),
-    each rule linking to its definition."""
-    mine = {k: n for k, n in nums.items() if n.get("experiment") == experiment}
+    each rule linking to its definition.  ``keys``: the page quotes only these of the experiment's
+    numbers (a ``benchbook new-page`` page): "N of M numbers" and "every number on this page" count
+    over them, while which rules are said once (unmarked) stays the experiment's, as its markers do."""
+    mine = {
+        k: n for k, n in nums.items() if n.get("experiment") == experiment and (keys is None or k in keys)
+    }
     if not any(n.get("caveats") for n in mine.values()):
         return "No caveat rule fired for these numbers.\n"
     wide = experiment_wide(nums, experiment)
@@ -133,7 +139,7 @@ def legend_md(nums: dict[str, dict], experiment: str, order: list[str] | None = 
     out = []
     for c in wide:
         out.append(
-            f"- **Said once, not marked:** {_said_once(nums, experiment, c, 'provenance.qmd')} — "
+            f"- **Said once, not marked:** {_said_once(mine, experiment, c, 'provenance.qmd')} — "
             f"{_first_sentence(caveats_mod.RULES[c].doc)}"
         )
     for c in sorted(marks, key=lambda rule: int(marks[rule][1:])):

@@ -91,10 +91,17 @@ def table(found: list[NumberRow]) -> str:
     )
 
 
+def page_legend(name: str) -> str:
+    """The generated caveat legend of the new page ``name`` (``site.generate`` writes it for each page
+    that includes it, counting over the page's own numbers): ``_generated/page-NAME-caveats.md``."""
+    return f"_generated/page-{name}-caveats.md"
+
+
 def page_source(name: str, experiment: str, found: list[NumberRow]) -> str:
     """The ``.qmd`` text of a new page on ``experiment``: title, what was measured, a table of ``found``
     (one row per number, ``{{< var KEY__v >}}`` cells, the unit in its own column), a prose line with
-    ``{{< var KEY >}}`` (value, interval and unit), and the caveat legend."""
+    ``{{< var KEY >}}`` (value, interval and unit), and the caveat legend of the page's own numbers
+    (``page_legend``)."""
     body = [
         f'---\ntitle: "{name}"\n{MARK}\n---\n',
         "## What was measured\n",
@@ -108,7 +115,7 @@ def page_source(name: str, experiment: str, found: list[NumberRow]) -> str:
         "",
         f"Write prose around a number with its unit: {{{{< var {found[0].key} >}}}}.\n",
         "## Caveats\n",
-        f"{{{{< include _generated/{experiment}-caveats.md >}}}}\n",
+        f"{{{{< include {page_legend(name)} >}}}}\n",
     ]
     return "\n".join(body)
 
