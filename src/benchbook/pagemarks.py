@@ -6,7 +6,8 @@
   the page never shows follow, in ``caveats.RULES`` order.  A new rule in ``caveats.RULES`` therefore
   renumbers no page.  The experiment's page is ``<experiment>.qmd``, else the first source that includes
   ``_generated/<experiment>-caveats.md`` (its legend); a number quoted on another page (a write-up from
-  ``benchbook new-page``, which includes the same legend) carries its experiment's numbering.
+  ``benchbook new-page``, whose own legend ``_generated/page-NAME-caveats.md`` counts its numbers) carries
+  its experiment's numbering.
 * **Said once per configuration.**  A table row's label cell may hold ``{{< var PREFIX__cfg >}}``: the
   rules attached to *every* number of that row whose key starts with ``PREFIX-`` (at least two of them),
   beyond the rules said once for the whole page (``sitepages.experiment_wide``), are shown once there,
