@@ -280,8 +280,8 @@ def measure_session(
 
 def resolve_checkpoint(manifest_path: str | Path, log=print) -> tuple[Path, dict]:
     """The checkpoint a manifest names: its file in this machine's cache
-    (``paths.cache_dir()/draftself/<key>.pt``, so ``BENCHBOOK_CACHE`` is honoured; the manifest's own
-    ``path`` is where the machine that trained it kept it) when present with the recorded sha256, else
+    (``paths.cache_dir()/draftself/<key>.pt``, so ``BENCHBOOK_CACHE`` is honoured), or the manifest's own
+    ``path`` (where the machine that trained it kept it), when present with the recorded sha256, else
     the copy ``dvc pull`` brought (``<root>/data/artifacts/draftself/<key>.pt``, same sha256), else
     trained again from the manifest's train config (another machine, or a cleared cache).
 
@@ -292,9 +292,11 @@ def resolve_checkpoint(manifest_path: str | Path, log=print) -> tuple[Path, dict
     from benchbook.paths import cache_dir
 
     man = json.loads(Path(manifest_path).read_text())
-    path = cache_dir() / "draftself" / f"{man['key']}.pt"
-    if path.exists() and file_sha256(path) == man["sha256"]:
-        return path, man
+    # this machine's cache first (BENCHBOOK_CACHE), then where the manifest says it was written
+    path = cache_dir() / "draftself" / f"{man['key']}.pt" if "key" in man else Path(man["path"])
+    for candidate in dict.fromkeys([path, Path(man["path"])]):
+        if candidate.exists() and file_sha256(candidate) == man["sha256"]:
+            return candidate, man
     pulled = Path(manifest_path).resolve().parents[2] / PULLED_DIR / f"{man['key']}.pt"
     if pulled.exists() and file_sha256(pulled) == man["sha256"]:
         log(f"checkpoint {man['key']}: the manifest's, pulled from the DVC remote ({pulled})")
