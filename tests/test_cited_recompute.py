@@ -254,6 +254,14 @@ def ds_expert_loads(num, recs):
     return statistics.mean(r["expert_loads_per_token"] for r in _runs(recs))
 
 
+def ds_decode_rate(num, recs):
+    """Mean over prompts of each prompt's mean decode rate (the runs' decode_tps)."""
+    by_prompt: dict[str, list[float]] = {}
+    for r in _runs(recs):
+        by_prompt.setdefault(r["prompt_id"], []).append(r["decode_tps"])
+    return statistics.mean(statistics.mean(v) for v in by_prompt.values())
+
+
 def _pairs(num, recs) -> tuple[list[dict], dict[tuple, dict]]:
     """(the draft-self runs of the number's configuration, AR runs by (prompt, rep)) among the cited."""
     runs = _runs(recs)
@@ -456,6 +464,76 @@ def sd_residual(num, recs):
     return tau / (k * c_server + rk) / measured - 1
 
 
+def _spec_terms(mine, base, bench, alone_ms) -> dict:
+    """τ, k, c_server, c_alone, r(k+1), the verify step's excess over r(k+1) and the measured speedup of
+    one configuration's requests ``mine`` against ``base`` (spec_depth.analysis.cost_terms)."""
+    b_step_ms = sum(r["timings"]["predicted_ms"] for r in base) / sum(
+        r["timings"]["predicted_n"] for r in base
+    )
+    target = [b for b in bench if b["role"] == "target"]
+    (step_row,) = [b for b in target if b["n_gen"] > 0]
+    step = step_row["avg_ns"] / step_row["n_gen"]
+    r_pp = {b["n_prompt"]: b["avg_ns"] / step for b in target if b["n_prompt"] > 0}
+    drafted = sum(r["timings"]["draft_n"] for r in mine)
+    steps = sum(r["spec_stats"]["gen_drafts"] for r in mine)
+    committed = sum(
+        min(r["spec_stats"]["gen_drafts"] + r["timings"]["draft_n_accepted"], r["timings"]["predicted_n"] - 1)
+        for r in mine
+    )
+    tau, k = committed / steps, drafted / steps
+    xs = sorted(r_pp)
+    rk = float(np.interp(k + 1, xs, [r_pp[x] for x in xs]))
+    t_draft = sum(r["spec_stats"]["t_draft_ms"] for r in mine)
+    v_server = (sum(r["timings"]["predicted_ms"] for r in mine) - t_draft) / steps / b_step_ms
+    sha = mine[0]["draft_model_sha256"]
+    c_alone = 1.0 if sha == mine[0]["model_sha256"] else alone_ms[sha] / b_step_ms
+    speedup = statistics.mean(r["timings"]["predicted_per_second"] for r in mine) / statistics.mean(
+        r["timings"]["predicted_per_second"] for r in base
+    )
+    return {
+        "tau": tau,
+        "k": k,
+        "rk": rk,
+        "c_server": t_draft / drafted / b_step_ms,
+        "c_alone": c_alone,
+        "excess": v_server - rk,
+        "speedup": speedup,
+    }
+
+
+def sd_overhead(num, recs):
+    """The per-step overhead model's residual (spec_depth.overhead): β fitted through the origin on the
+    *other* configurations' excess against (k+1)·c_alone, then τ / (k·c_server + r(k+1) + β(k+1)c_alone)."""
+    reqs = _kind(recs, "benchbook.spec_depth.request")
+    assert len({r["depth"] for r in reqs}) == 1
+    bench = [
+        r["llama_bench"] | {"role": r["role"], "sha": r["model_sha256"]}
+        for r in _kind(recs, "benchbook.spec_depth.bench")
+    ]
+    base = [r for r in reqs if r["role"] == "baseline"]
+    alone: dict[str, list[dict]] = {}
+    for r in reqs:
+        if r["role"] == "draft_only":
+            alone.setdefault(r["model_sha256"], []).append(r)
+    alone_ms = {
+        sha: sum(r["timings"]["predicted_ms"] for r in rs) / sum(r["timings"]["predicted_n"] for r in rs)
+        for sha, rs in alone.items()
+    }
+    configs: dict[str, list[dict]] = {}
+    for r in reqs:
+        if r["role"] == "speculative":
+            configs.setdefault(r["config_id"], []).append(r)
+    terms = {cid: _spec_terms(rs, base, bench, alone_ms) for cid, rs in configs.items()}
+    mine = num["label"].split(" at depth ")[0]
+    others = [t for cid, t in terms.items() if cid != mine]
+    assert len(others) >= 2
+    xs = [(t["k"] + 1) * t["c_alone"] for t in others]
+    beta = sum(x * t["excess"] for x, t in zip(xs, others, strict=True)) / sum(x * x for x in xs)
+    t = terms[mine]
+    model = t["tau"] / (t["k"] * t["c_server"] + t["rk"] + beta * (t["k"] + 1) * t["c_alone"])
+    return model / t["speedup"] - 1
+
+
 #: (computation, unit) -> recompute(number, its cited records) -> value
 RECOMPUTE: dict[tuple[str, str], Callable[[dict, list[dict]], float]] = {
     ("benchbook.experiments.llama_bench.analysis.rate_stats", "tok/s"): lb_mean,
@@ -472,6 +550,7 @@ RECOMPUTE: dict[tuple[str, str], Callable[[dict, list[dict]], float]] = {
     ("benchbook.experiments.speculative.analysis.cost_model", "ms"): spec_t1,
     ("benchbook.experiments.speculative.analysis.memory_slopes", "MiB/draft token"): spec_mem_slope,
     ("experiments.draftself.analysis.acceptance", "tokens/verify step"): ds_tau,
+    ("experiments.draftself.analysis.decode_rates", "tok/s"): ds_decode_rate,
     ("experiments.draftself.analysis.acceptance", ""): ds_alpha,
     ("experiments.draftself.analysis.acceptance", "tokens/pass"): ds_tokens_per_pass,
     ("experiments.draftself.analysis.acceptance", "fraction of runs"): ds_equals_ar,
@@ -495,6 +574,7 @@ RECOMPUTE: dict[tuple[str, str], Callable[[dict, list[dict]], float]] = {
     ("benchbook.experiments.spec_depth.analysis.depth_table", "tok/s"): sd_decode,
     ("benchbook.experiments.spec_depth.analysis.depth_table", "x"): sd_ratio,
     ("benchbook.experiments.spec_depth.analysis.depth_table", "fraction"): sd_residual,
+    ("benchbook.experiments.spec_depth.overhead.with_overhead", "fraction"): sd_overhead,
 }
 
 
@@ -518,6 +598,14 @@ def test_every_kind_has_a_recompute(registry):
     assert {n["experiment"] for n in registry.values()} == set(EXPERIMENTS) and len(kinds) >= 30
     missing = sorted(kinds - set(RECOMPUTE))
     assert missing == [], f"computation kinds with no recompute from cited records: {missing}"
+
+
+def test_registries_cite_files_relative_to_the_repository(registry):
+    # before: every draft-self number cited /work/main/data/raw/draftself/runs.jsonl (one machine's path)
+    absolute = sorted(
+        {s["file"] for n in registry.values() for s in n["sources"] if Path(s["file"]).is_absolute()}
+    )
+    assert absolute == []
 
 
 def test_every_number_recomputes_from_its_cited_records(registry):

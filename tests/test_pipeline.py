@@ -48,7 +48,14 @@ def test_params_are_tracked_and_passed_unchanged(root, stages):
     dvc = yaml.safe_load((root / "dvc.yaml").read_text())
     measure = yaml.safe_load((root / "measure/dvc.yaml").read_text())
     dvc["stages"].update(measure["stages"])
-    assert dvc["stages"]["llama_bench"]["params"] == ["llama_bench", "models", "toolchain"]
+    assert dvc["stages"]["llama_bench"]["params"] == [
+        "llama_bench",
+        "models.default",
+        "models.registry.smollm2-135m-q4_1",
+        "models.registry.smollm2-135m-q8_0",
+        "models.registry.smollm2-135m-q2_k",
+        "toolchain",
+    ]
     assert "report" in dvc["stages"]["llama_bench_report"]["params"]
     # DVC cannot interpolate lists into cmd: the notebook reads its params.yaml section itself
     assert (

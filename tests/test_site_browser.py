@@ -412,6 +412,12 @@ def test_tables_and_charts_fit_the_column_at_800_px(site_dir, browser):
         assert all(t["right"] <= 800 for t in f["tables"]), (name, f["tables"])
         assert all(c["content"] <= c["box"] and c["right"] <= 800 for c in f["charts"]), (name, f["charts"])
         assert f["minContrast"] >= 4.5 and f["underlined"] and f["labelled"], (name, f)
+    # at 1280 px too: the navigation bar once made every page 1,567 px wide (eleven top-level items)
+    page.call("Emulation.setDeviceMetricsOverride", width=1280, height=900, deviceScaleFactor=1, mobile=False)
+    for name in ("index.html", "speculative.html", "draftself.html", "spec_depth.html"):
+        page.goto((out / name).as_uri())
+        wide = page.evaluate("[document.documentElement.scrollWidth, innerWidth]")
+        assert wide[0] <= wide[1], (name, wide)
     # the draft-self table is wider than the column: it scrolls (it ran past the column before)
     assert any(not t["fits"] and t["scrolls"] for t in facts["draftself.html"]["tables"])
     assert (facts["speculative.html"]["findings"], facts["draftself.html"]["findings"]) == (3, 3)

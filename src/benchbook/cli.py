@@ -35,6 +35,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 from . import resolve
 from .paths import cache_dir, repo_root
@@ -562,18 +563,19 @@ def upstream_stages(dvc_file: Path, stage: str) -> list[str]:
 
 class Background:
     """``fn()`` in a thread, started now; ``wait()`` joins it, re-raises its exception and returns its
-    wall time in seconds."""
+    wall time in seconds; ``result`` is what ``fn`` returned."""
 
     def __init__(self, fn):
         import threading
 
         self.error: BaseException | None = None
         self.seconds = 0.0
+        self.result: Any = None
 
         def body() -> None:
             t = time.monotonic()
             try:
-                fn()
+                self.result = fn()
             except BaseException as e:  # re-raised by wait() in the caller's thread
                 self.error = e
             self.seconds = time.monotonic() - t
@@ -586,6 +588,35 @@ class Background:
         if self.error is not None:
             raise self.error
         return self.seconds
+
+
+def say(line: str) -> None:
+    """Print ``line`` on stdout above any progress bar (``tqdm.write`` clears and redraws the bars): the
+    build's bar runs beside the first site's stage lines."""
+    from tqdm import tqdm
+
+    tqdm.write(line, file=sys.stdout)
+
+
+def toolchain_and_models(root: Path, params: dict, timings: dict):
+    """Build or find the toolchain, then fetch the models the measurement stages use (placing first
+    what ``dvc pull`` brought); returns the toolchain and stores ``toolchain_s`` and ``models_s`` (wall
+    seconds) in ``timings``.  Runs beside the first site: its messages go through ``say``.
+
+    Raises:
+        llamacpp.toolchain.ToolchainError, llamacpp.models.ModelError: as ``resolve.get_toolchain`` and
+        ``resolve.get_models`` (the message names the fix).
+    """
+    from .llamacpp import artifacts
+
+    t = time.monotonic()
+    tc = resolve.get_toolchain(params, build=True, log=say)
+    timings["toolchain_s"] = time.monotonic() - t
+    t = time.monotonic()
+    artifacts.import_models(root, params["models"]["registry"], log=say)  # what `dvc pull` brought
+    resolve.get_models(params, used_model_ids(params), tc, log=say)
+    timings["models_s"] = time.monotonic() - t
+    return tc
 
 
 def prepare_draftself_checkpoint(root: Path, log_path: Path | None = None) -> None:
@@ -608,8 +639,9 @@ def prepare_draftself_checkpoint(root: Path, log_path: Path | None = None) -> No
 
 
 def cmd_run(args) -> int:
-    """Main job.  First the site from the committed raw data (readable in about a minute, before any
-    build or download); then the toolchain and models; a measurement stage is forced once on a host
+    """Main job.  First the site from the committed raw data (readable in about a minute); the llama.cpp
+    build and the model fetch start beside it (the site's stages use one core and wait on I/O for much
+    of their time); then a measurement stage is forced once on a host
     that has no completed session of it in the committed raw data (a new machine measures itself);
     then a plain ``dvc repro`` re-renders, and this host's models and draft-self checkpoint are placed
     under ``data/artifacts/`` and ``dvc add``-ed for ``dvc push`` (``export_artifacts``).  Models that
@@ -620,7 +652,8 @@ def cmd_run(args) -> int:
     training is one thread and not a timed measurement) is made beside the llama.cpp build and the model
     fetch, which leave a core idle on a 2-core host for much of their time; it is joined before the first
     measurement, so no timed measurement shares the machine with it.  The timings line gives each step's
-    wall time (``draftself_train_s`` overlaps ``toolchain_s``)."""
+    wall time (``toolchain_s``, ``models_s`` and ``draftself_train_s`` overlap ``first_site_s`` and each
+    other; ``toolchain_wait_s`` is the time the build kept the run waiting after the first site)."""
     root = repo_root()
     params = resolve.load_params(root)
     run, log_path = stage_runner(root, args.verbose)
@@ -630,7 +663,7 @@ def cmd_run(args) -> int:
             file=sys.stderr,
         )
     dvc = [sys.executable, "-m", "dvc"]
-    timings = {}
+    timings: dict[str, float] = {}
     t = time.monotonic()
     note = (
         {}
@@ -640,9 +673,26 @@ def cmd_run(args) -> int:
             "data and are rendered again when they finish."
         }
     )
-    run(dvc + ["repro", "--no-run-cache", "--single-item", *from_data_stages(root)], note)
+    pretrain = build = None
+    if not args.from_data:
+        from .provenance import host_snapshot
+
+        host_id = host_snapshot().host_id
+        # draft-self's check needs no toolchain: known before the build
+        if not measured_here(root, params, host_id, None).get("draftself", True):
+            pretrain = Background(
+                lambda: prepare_draftself_checkpoint(root, None if args.verbose else log_path)
+            )
+        build = Background(lambda: toolchain_and_models(root, params, timings))
+    try:
+        run(dvc + ["repro", "--no-run-cache", "--single-item", *from_data_stages(root)], note)
+    except BaseException:
+        if build is not None:  # its cmake would go on without us: let it finish (Ctrl-C stops it)
+            say("waiting for the llama.cpp build started beside the first site (Ctrl-C stops it)")
+            build.thread.join()
+        raise
     timings["first_site_s"] = time.monotonic() - t
-    print(
+    say(
         f"site from the committed raw data: {root / '_site' / 'index.html'}"
         + (
             ""
@@ -650,25 +700,13 @@ def cmd_run(args) -> int:
             else " (next: toolchain and models, any measurement this host lacks, the site again)"
         )
     )
-    if args.from_data:
+    if build is None:
         print("timings: " + ", ".join(f"{k}={v:.1f}" for k, v in timings.items()))
         return 0
-    from .provenance import host_snapshot
-
-    host_id = host_snapshot().host_id
-    # draft-self's check needs no toolchain: known before the build
-    pretrain = None
-    if not measured_here(root, params, host_id, None).get("draftself", True):
-        pretrain = Background(lambda: prepare_draftself_checkpoint(root, None if args.verbose else log_path))
     t = time.monotonic()
-    tc = resolve.get_toolchain(params, build=True)
-    timings["toolchain_s"] = time.monotonic() - t
-    t = time.monotonic()
-    from .llamacpp import artifacts
-
-    artifacts.import_models(root, params["models"]["registry"])  # what `dvc pull` brought
-    resolve.get_models(params, used_model_ids(params), tc)
-    timings["models_s"] = time.monotonic() - t
+    build.wait()
+    timings["toolchain_wait_s"] = time.monotonic() - t
+    tc = build.result
     if pretrain is not None:
         timings["draftself_train_s"] = pretrain.wait()  # before any measurement: none overlaps with it
     t = time.monotonic()

@@ -184,6 +184,15 @@ def _as_dict(num: Number) -> dict:
     return {k: getattr(num, k) for k in _FIELDS}
 
 
+def _relative_source(src: dict, root: Path) -> dict:
+    """``src`` with its ``file`` relative to ``root`` when it lies under it: a registry names files as
+    the repository does, never by one machine's absolute path (a clone elsewhere reads the same keys)."""
+    path = Path(src["file"])
+    if path.is_absolute() and path.resolve().is_relative_to(root):
+        return {**src, "file": str(path.resolve().relative_to(root))}
+    return src
+
+
 def cited_sha256(root: str | Path, numbers) -> dict[str, str | None]:
     """``{file: sha256}`` of the raw lines ``numbers`` cite, per source file (``None``: file missing).
 
@@ -236,6 +245,8 @@ def publish(
     replication); one without an interval and without ``ci_method`` gets "none: n < 3" (n below
     ``stats.MIN_N_INTERVAL``) or "none".
 
+    A source ``file`` given as an absolute path under ``root`` is written relative to it.
+
     The file also records ``cited_sha256``: the digest of the raw lines the numbers cite, per file
     relative to ``root`` (default: the repository holding the working directory), which the site
     build compares with the raw data it renders against.
@@ -244,7 +255,9 @@ def publish(
         ValueError: a number fails ``Number.check`` or two share a key.
     """
     seen = set()
+    base = Path(_default_root() if root is None else root).resolve()
     for num in numbers:
+        num.sources = [_relative_source(src, base) for src in num.sources]
         num.experiment = experiment
         num.replication = num.replication or replication
         if num.ci95 is None and num.ci_method is None:

@@ -26,6 +26,17 @@ import gguf
 
 from ..paths import cache_dir
 from .fetch import sha256_file
+from .ggufmeta import read_kv
+
+#: The GGUF keys of a vocabulary fingerprint (``vocab_fingerprint``).
+VOCAB_KEYS = frozenset(
+    {
+        "tokenizer.ggml.model",
+        "tokenizer.ggml.tokens",
+        "tokenizer.ggml.bos_token_id",
+        "tokenizer.ggml.eos_token_id",
+    }
+)
 
 
 class DraftModelError(ValueError):
@@ -124,8 +135,12 @@ def truncated_draft(src: str | Path, src_sha256: str, n_layers: int) -> dict:
 
 def vocab_fingerprint(path: str | Path) -> dict:
     """Tokenizer facts of a GGUF: ``model``, ``n_vocab``, ``tokens_sha256`` (over the token strings
-    joined by NUL), ``bos``/``eos`` ids.  Cached per (path, size, mtime): opening a GGUF with
-    ``GGUFReader`` parses every field and takes seconds."""
+    joined by NUL), ``bos``/``eos`` ids (None when absent).  Read with ``ggufmeta.read_kv`` (the
+    tokenizer keys only: about 0.05 CPU-s, where ``GGUFReader`` takes about 2 per file) and cached per
+    (path, size, mtime).
+
+    Raises:
+        ggufmeta.GGUFMetaError: the file is not a readable GGUF (names the file and byte offset)."""
     st = Path(path).stat()
     return dict(_vocab_fingerprint(str(path), st.st_size, st.st_mtime_ns))
 
@@ -133,19 +148,14 @@ def vocab_fingerprint(path: str | Path) -> dict:
 @functools.lru_cache(maxsize=32)
 def _vocab_fingerprint(path: str, size: int, mtime_ns: int) -> dict:
     del size, mtime_ns  # only part of the cache key: a rewritten file is read again
-    r = gguf.GGUFReader(path)
-    f = r.fields
-
-    def val(k):
-        return f[k].contents() if k in f else None
-
-    toks = val("tokenizer.ggml.tokens") or []
+    kv = read_kv(path, VOCAB_KEYS)
+    toks = kv.get("tokenizer.ggml.tokens") or []
     return {
-        "model": val("tokenizer.ggml.model"),
+        "model": kv.get("tokenizer.ggml.model"),
         "n_vocab": len(toks),
         "tokens_sha256": hashlib.sha256("\0".join(toks).encode()).hexdigest(),
-        "bos": val("tokenizer.ggml.bos_token_id"),
-        "eos": val("tokenizer.ggml.eos_token_id"),
+        "bos": kv.get("tokenizer.ggml.bos_token_id"),
+        "eos": kv.get("tokenizer.ggml.eos_token_id"),
     }
 
 

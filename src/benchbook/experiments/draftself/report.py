@@ -611,12 +611,14 @@ def derive(
     session: str | None = "latest",
     thresholds: dict | None = None,
     snapshots_dir: Path | None = None,
+    root: Path | None = None,
 ) -> DraftselfReport:
     """Everything the report notebook shows; writes tables (JSON), charts and the numbers registry.
     ``thresholds``: ``params.yaml`` ``report`` (caveat thresholds); ``snapshots_dir``: the shared
     snapshot store (default ``raw_dir/../snapshots``), for the measured host's core count.  The session is
     ``thresholds["primary_host"]``'s newest (``load_runs``); ``out_dir/hosts.md``: every host's newest
-    complete session side by side (``hosts.hosts_panel``)."""
+    complete session side by side (``hosts.hosts_panel``).  ``root``: the repository the registry names
+    its cited files relative to (default: the one holding the working directory)."""
     # the newest session whose records prove a complete measurement made in it (measured.py); the
     # newer ones skipped are named on the page (skipped.md)
     chosen, skipped = sessioncheck.publishable(raw_dir, (thresholds or {}).get("primary_host"))
@@ -629,7 +631,7 @@ def derive(
         session = chosen.session_id
     runs, sess = load_runs(raw_dir, session, (thresholds or {}).get("primary_host"))
     Path(out_dir).mkdir(parents=True, exist_ok=True)
-    (Path(out_dir) / "skipped.md").write_text(measured.skipped_markdown(skipped))
+    (Path(out_dir) / "skipped.md").write_text(measured.skipped_markdown(skipped, root))
     manifest = json.loads(Path(manifest_path).read_text())
     acc = acceptance(runs)
     costs, c1 = pass_costs(runs)
@@ -674,7 +676,7 @@ def derive(
     nums += rate_numbers(rates, sess, manifest, by_config, runs)
     check_publishable(acc, sp, be, nums)  # before the registry is written: a failing check leaves the old one
     # the default unit of replication; the speedups (over prompts) state their own
-    publish(numbers_path, "draftself", nums, replication="prompts × repetitions (draft-self runs)")
+    publish(numbers_path, "draftself", nums, root=root, replication="prompts × repetitions (draft-self runs)")
     # sentences that characterise numbers, generated from the records (included by draftself.qmd)
     (out / "equality.md").write_text(equality_sentence(runs) + "\n")
     (out / "best.md").write_text(
@@ -738,4 +740,5 @@ def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> Draf
         "latest",
         thresholds=(params or {}).get("report"),
         snapshots_dir=root / raw_dir / "snapshots",
+        root=root,
     )

@@ -281,7 +281,7 @@ def derive(
     check_publishable(
         stats, nums, sessions, raw_dir
     )  # before anything is written: a failing check leaves the old registry
-    publish(numbers_path, "llama_bench", nums, replication=REPLICATION)
+    publish(numbers_path, "llama_bench", nums, root=root, replication=REPLICATION)
     stats.write_parquet(out_dir / "rates.parquet")
     (out_dir / "skipped.md").write_text(measured.skipped_markdown(skipped))
     (out_dir / "sessions.md").write_text(sessions_markdown(stats, primary))

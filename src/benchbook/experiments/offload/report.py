@@ -335,7 +335,7 @@ def derive(
         measured.skipped_markdown(skipped, root) if sessions or skipped else ""
     )
     if not sessions:
-        publish(numbers_path, EXPERIMENT, [])
+        publish(numbers_path, EXPERIMENT, [], root=root)
         (out_dir / "sweep.md").write_text(
             "No offload session has been committed yet: run `scripts/gpu_session.sh` "
             "on a CUDA host and commit `data/raw/offload/`.\n"
@@ -475,7 +475,13 @@ def derive(
                 computation="benchbook.experiments.offload.report.default_roofline",
             )
         )
-    publish(numbers_path, EXPERIMENT, nums, replication="repetitions of one llama-bench test (samples_ns)")
+    publish(
+        numbers_path,
+        EXPERIMENT,
+        nums,
+        root=root,
+        replication="repetitions of one llama-bench test (samples_ns)",
+    )
     (out_dir / "roofline.md").write_text("\n".join(roof_md) + "\n")
     pts.drop("argv").write_parquet(out_dir / "points.parquet")
     charts.save(_chart(pts), out_dir, "offload_sweep")

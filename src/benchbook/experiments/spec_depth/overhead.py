@@ -13,6 +13,9 @@ configuration is the least-squares fit (through the origin) over the *other* con
 same host, session and depth (leave one configuration out): its own overhead is never used.  The
 model then is τ / (k·c_server + r(k+1) + o(k)); ``residual_overhead`` = model ÷ measured − 1.
 Fewer than two other configurations (the CPU host's sweep has one per depth): no estimate (null).
+``lines_overhead``: every line the term read — the row's own requests and baseline, the other
+configurations' requests, the drafts served alone (c_alone) and the target's llama-bench rows (r(k+1)) —
+the citation of ``residual_overhead``.
 """
 
 from __future__ import annotations
@@ -39,8 +42,19 @@ def with_overhead(depth: pl.DataFrame) -> pl.DataFrame:
     if depth.is_empty() or not all(c in depth.columns for c in need):
         return depth
     out = []
+    alone_lines: dict[tuple, list[int]] = {}
+    for o in depth.iter_rows(named=True):
+        if o["role"] == "draft_only":
+            alone_lines.setdefault((o["host_id"], o["session_id"], o["depth"]), []).extend(o["lines"])
     for r in depth.iter_rows(named=True):
-        row = dict(r, beta_loo=None, overhead_model=None, model_overhead=None, residual_overhead=None)
+        row = dict(
+            r,
+            beta_loo=None,
+            overhead_model=None,
+            model_overhead=None,
+            residual_overhead=None,
+            lines_overhead=None,
+        )
         ok = r["role"] == "speculative" and all(r.get(c) is not None for c in need)
         if ok:
             others = [
@@ -57,7 +71,12 @@ def with_overhead(depth: pl.DataFrame) -> pl.DataFrame:
             if beta is not None:
                 o_k = beta * (r["k"] + 1) * r["c_alone"]
                 model = r["tau"] / (r["k"] * r["c_server"] + r["r_k1"] + o_k)
+                read = set(r["lines"]) | set(r.get("bench_lines_after") or [])
+                read |= set(alone_lines.get((r["host_id"], r["session_id"], r["depth"]), []))
+                for o in others:
+                    read |= set(o["lines"]) | set(o.get("bench_lines_after") or [])
                 row |= {
+                    "lines_overhead": sorted(read),
                     "beta_loo": beta,
                     "overhead_model": o_k,
                     "model_overhead": model,

@@ -258,6 +258,8 @@ def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> Spec
             if r.get(col) is not None:
                 # a residual also read the llama-bench rows of its cost model (``_bench_lines``)
                 bench_lines = r.get(col.replace("residual", "bench_lines")) if "residual" in col else None
+                if col == "residual_overhead":  # β read the other configurations too (overhead.py)
+                    bench_lines = r["lines_overhead"]
                 cited = {**src[0], "lines": line_ranges(sorted(set(r["lines"]) | set(bench_lines or [])))}
                 nums.append(
                     Number(
@@ -265,7 +267,12 @@ def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> Spec
                         value=round(r[col], 4),
                         unit=unit,
                         label=f"{r['config_id']} at depth {r['depth']}: {label}",
-                        **{**common, "sources": [cited]},
+                        **{**common, "sources": [cited]}
+                        | (
+                            {"computation": "benchbook.experiments.spec_depth.overhead.with_overhead"}
+                            if col == "residual_overhead"
+                            else {}
+                        ),
                     )
                 )
     (rep / EXPERIMENT).mkdir(parents=True, exist_ok=True)

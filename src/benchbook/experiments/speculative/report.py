@@ -492,7 +492,7 @@ def derive(
             )
         )
     check_publishable(table, nums, mem)  # before the registry is written: a failing check leaves the old one
-    publish(numbers_path, "speculative", nums, replication=REPLICATION)
+    publish(numbers_path, "speculative", nums, root=root, replication=REPLICATION)
     (out_dir / "memory.md").write_text(memory_sentence(nums))
     (out_dir / "skipped.md").write_text(measured.skipped_markdown(skipped))
 

@@ -56,7 +56,7 @@ def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> Temp
                 build=r["runtime"],
             )
         )
-    publish(rep / "numbers" / f"{EXPERIMENT}.json", EXPERIMENT, nums, replication="runs")
+    publish(rep / "numbers" / f"{EXPERIMENT}.json", EXPERIMENT, nums, root=root, replication="runs")
     (rep / EXPERIMENT).mkdir(parents=True, exist_ok=True)
     t.select("size_bytes", "n", "mean_mib_s", "ci_low", "ci_high").write_csv(rep / EXPERIMENT / "sizes.csv")
     return TemplateReport(session=sess, table=t, numbers=nums)
