@@ -61,7 +61,8 @@ def test_ctrl_c_stops_the_stage_and_exits_130_with_one_line(tmp_path, verbose):
         "BENCHBOOK_CACHE": str(tmp_path / "cache"),
         "BENCHBOOK_QUIET": "1",
     }
-    args = ["--verbose"] if verbose else []
+    # --from-data: only the first site's stages (no llama.cpp build beside them in this empty cache)
+    args = ["--from-data"] + (["--verbose"] if verbose else [])
     proc = subprocess.Popen(
         [sys.executable, "-c", SCRIPT, *args],
         cwd=proj,
@@ -69,14 +70,21 @@ def test_ctrl_c_stops_the_stage_and_exits_130_with_one_line(tmp_path, verbose):
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        start_new_session=True,  # a terminal's foreground group: Ctrl-C signals the whole group
     )
     deadline = time.monotonic() + 120
     while not (proj / "grandchild.pid").exists() or not (proj / "child.pid").exists():
-        assert time.monotonic() < deadline and proc.poll() is None, proc.communicate()
+        if time.monotonic() > deadline or proc.poll() is not None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            pytest.fail(f"the stage never started: {proc.communicate()}")
         time.sleep(0.1)
     time.sleep(0.3)
-    proc.send_signal(signal.SIGINT)  # the terminal's Ctrl-C reaches benchbook (the stage has its own group)
-    _, err = proc.communicate(timeout=60)
+    os.killpg(proc.pid, signal.SIGINT)  # Ctrl-C: benchbook's group (the stage has its own: we stop it)
+    try:
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
     assert proc.returncode == 130
     assert "Traceback" not in err
     assert err.splitlines()[-1] == (
