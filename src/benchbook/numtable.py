@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import asdict, is_dataclass
 
 from .escape import markdown_text
-from .numfmt import fmt_interval
+from .numfmt import fmt_fixed, fmt_interval
 
 #: From ``reports/notebooks/<name>.html`` to the site root, where ``provenance/`` lies.
 NOTEBOOK_TO_ROOT = "../../"
@@ -41,3 +41,24 @@ def numbers_table(numbers, *, to_root: str = NOTEBOOK_TO_ROOT) -> str:
         ]
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
+
+
+def _cell(x, decimals: int) -> str:
+    """One cell of ``md_table``: a ``[low, high]`` list as an interval, anything else by ``fmt_fixed``."""
+    if isinstance(x, list):
+        return "–" if not x or x[0] is None else f"[{fmt_fixed(x[0], decimals)}, {fmt_fixed(x[1], decimals)}]"
+    return fmt_fixed(x, decimals)
+
+
+def md_table(rows, cols: dict[str, tuple[str, int]]) -> str:
+    """A Markdown table of ``rows`` (a Polars DataFrame, or anything with ``iter_rows(named=True)``):
+    the columns ``{name: (heading, decimals)}`` in that order, numbers with a fixed number of decimals
+    that never shows a non-zero as 0 (``numfmt.fmt_fixed``), ``[low, high]`` lists as intervals, None
+    as "–".  Cells are not escaped: for the report's own identifiers, not for untrusted text."""
+    head = "| " + " | ".join(h for h, _ in cols.values()) + " |"
+    sep = "|" + "|".join("---" for _ in cols) + "|"
+    body = [
+        "| " + " | ".join(_cell(r[c], nd) for c, (_, nd) in cols.items()) + " |"
+        for r in rows.iter_rows(named=True)
+    ]
+    return "\n".join([head, sep, *body]) + "\n"

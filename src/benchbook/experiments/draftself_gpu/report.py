@@ -15,6 +15,7 @@ from pathlib import Path
 import polars as pl
 
 from benchbook.numbers import Number, line_ranges, make_key, publish
+from benchbook.numtable import md_table
 
 from . import EXPERIMENT
 from .analysis import by_k, decode_pass_ms, load, load_train, per_prompt
@@ -29,25 +30,6 @@ class DraftselfGpuReport:
     train: pl.DataFrame = field(default_factory=pl.DataFrame)
     by_k: pl.DataFrame = field(default_factory=pl.DataFrame)
     per_prompt: pl.DataFrame = field(default_factory=pl.DataFrame)
-
-
-def _fmt(x, nd: int) -> str:
-    if x is None:
-        return "–"
-    if isinstance(x, list):
-        return "–" if x[0] is None else f"[{x[0]:.{nd}f}, {x[1]:.{nd}f}]"
-    return f"{x:.{nd}f}" if isinstance(x, float) else str(x)
-
-
-def md_table(t: pl.DataFrame, cols: dict[str, tuple[str, int]]) -> str:
-    """A Markdown table of ``t``'s columns ``{name: (heading, decimals)}`` (lists as intervals)."""
-    head = "| " + " | ".join(h for h, _ in cols.values()) + " |"
-    sep = "|" + "|".join("---" for _ in cols) + "|"
-    body = [
-        "| " + " | ".join(_fmt(r[c], nd) for c, (_, nd) in cols.items()) + " |"
-        for r in t.iter_rows(named=True)
-    ]
-    return "\n".join([head, sep, *body]) + "\n"
 
 
 def verdict_md(table: pl.DataFrame) -> str:

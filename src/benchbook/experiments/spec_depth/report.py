@@ -18,7 +18,8 @@ import polars as pl
 
 from benchbook import charts, measured
 from benchbook.numbers import Number, build_label, line_ranges, make_key, publish
-from benchbook.numfmt import fmt_fixed, fmt_value
+from benchbook.numfmt import fmt_value
+from benchbook.numtable import md_table
 from benchbook.records import jsonl_lines
 
 from ..speculative import analysis as spec
@@ -67,21 +68,6 @@ def publishable_sessions(raw: Path) -> tuple[dict[str, str], list[measured.Sessi
     )
     best, skipped = measured.newest_publishable(checks)
     return {h: c.session_id for h, c in best.items()}, skipped
-
-
-def _fmt(x, nd: int = 2) -> str:
-    return fmt_fixed(x, nd)  # never a non-zero as 0.00
-
-
-def md_table(t: pl.DataFrame, cols: dict[str, tuple[str, int]]) -> str:
-    """A Markdown table of ``t``'s columns ``{name: (heading, decimals)}``."""
-    head = "| " + " | ".join(h for h, _ in cols.values()) + " |"
-    sep = "|" + "|".join("---" for _ in cols) + "|"
-    body = [
-        "| " + " | ".join(_fmt(r[c], nd) for c, (_, nd) in cols.items()) + " |"
-        for r in t.iter_rows(named=True)
-    ]
-    return "\n".join([head, sep, *body]) + "\n"
 
 
 def host_speculative(raw: Path) -> pl.DataFrame:
