@@ -388,3 +388,15 @@ def test_a_row_with_an_extra_cell_gets_every_possible_fix(tmp_path):
         "fix: if a cell holds a '|', escape it as '\\|'; if the row belongs to another table, put that "
         "table's header and separator line above it; else drop the extra cell"
     )
+
+
+@pytest.mark.parametrize("host", ["../../x", "a/b", "..", ".", "", "/tmp/x"])
+def test_host_must_be_one_folder_under_data_external(tmp_path, host):
+    from benchbook.ingest import default_out
+    from benchbook.ingest.common import IngestError
+
+    recs = [{"source_sha256": "ab" * 32, "source_file": "paste.md"}]
+    with pytest.raises(IngestError, match="is not a folder name under data/external"):
+        default_out(tmp_path, recs, host)
+    assert default_out(tmp_path, recs, "my-laptop") == tmp_path / "data/external/my-laptop/paste.md.jsonl"
+    assert default_out(tmp_path, recs) == tmp_path / "data/external/abababababababab/paste.md.jsonl"

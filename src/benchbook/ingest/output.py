@@ -15,8 +15,17 @@ EXTERNAL_DIR = Path("data/external")
 def default_out(root: str | Path, records: list[dict], host: str | None = None) -> Path:
     """Where ``benchbook ingest`` writes ``records`` of one source file by default:
     ``<root>/data/external/<group>/<source name>.jsonl``, the group being ``host`` or the file's
-    sha256[:16] (the value after ``unknown:`` in its ids)."""
+    sha256[:16] (the value after ``unknown:`` in its ids).
+
+    Raises:
+        IngestError: ``host`` is not one plain folder name (``../x``, ``a/b``, ``.``): the records would
+            land outside ``data/external``."""
     r = records[0]
+    if host is not None and (host in ("", ".", "..") or Path(host).name != host or "\\" in host):
+        raise IngestError(
+            f"--host {host!r} is not a folder name under {EXTERNAL_DIR}/ (records would be written "
+            f"outside it); fix: name the host with letters, digits, '-', '_' or '.', e.g. --host my-laptop"
+        )
     group = host or r["source_sha256"][:16]
     return Path(root) / EXTERNAL_DIR / group / (Path(r["source_file"]).name + ".jsonl")
 
