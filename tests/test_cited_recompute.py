@@ -428,45 +428,34 @@ def sd_ratio(num, recs):
     )
 
 
-def sd_residual(num, recs):
-    mine, base = _depth_split(num, recs)
-    bench = [
+def _bench_rows(recs) -> list[dict]:
+    """The cited spec_depth llama-bench rows, each with its role and model sha256."""
+    return [
         r["llama_bench"] | {"role": r["role"], "sha": r["model_sha256"]}
         for r in _kind(recs, "benchbook.spec_depth.bench")
     ]
-    target = [b for b in bench if b["role"] == "target"]
-    (step_row,) = [b for b in target if b["n_gen"] > 0]
-    step = step_row["avg_ns"] / step_row["n_gen"]
-    r_pp = {b["n_prompt"]: b["avg_ns"] / step for b in target if b["n_prompt"] > 0}
-    acc = sum(r["timings"]["draft_n_accepted"] for r in mine)
-    drafted = sum(r["timings"]["draft_n"] for r in mine)
-    steps = sum(r["spec_stats"]["gen_drafts"] for r in mine)
-    committed = sum(
-        min(r["spec_stats"]["gen_drafts"] + r["timings"]["draft_n_accepted"], r["timings"]["predicted_n"] - 1)
-        for r in mine
-    )
-    tau, k = committed / steps, drafted / steps
-    xs = sorted(r_pp)
-    assert xs[0] <= k + 1 <= xs[-1]
-    rk = float(np.interp(k + 1, xs, [r_pp[x] for x in xs]))
-    measured = sd_ratio({"key": "speedup"}, recs)
+
+
+def sd_residual(num, recs):
+    mine, base = _depth_split(num, recs)
+    bench = _bench_rows(recs)
+    t = _spec_terms(mine, base, bench, {})
+    assert t["r_sizes"][0] <= t["k"] + 1 <= t["r_sizes"][-1]
     if num["key"].endswith("residual_before"):
         sha = mine[0]["draft_model_sha256"]
         draft_tg = [b for b in bench if b["sha"] == sha and b["n_gen"] > 0]
-        c = draft_tg[0]["avg_ns"] / draft_tg[0]["n_gen"] / step if draft_tg else None
+        c = draft_tg[0]["avg_ns"] / draft_tg[0]["n_gen"] / t["step_ns"] if draft_tg else None
         c = 1.0 if sha == mine[0]["model_sha256"] else c
-        assert c is not None and acc >= 0
-        return tau / (k * c + rk) / measured - 1
-    b_step_ms = sum(r["timings"]["predicted_ms"] for r in base) / sum(
-        r["timings"]["predicted_n"] for r in base
-    )
-    c_server = sum(r["spec_stats"]["t_draft_ms"] for r in mine) / drafted / b_step_ms
-    return tau / (k * c_server + rk) / measured - 1
+        assert c is not None
+        return t["tau"] / (t["k"] * c + t["rk"]) / t["speedup"] - 1
+    return t["tau"] / (t["k"] * t["c_server"] + t["rk"]) / t["speedup"] - 1
 
 
 def _spec_terms(mine, base, bench, alone_ms) -> dict:
     """τ, k, c_server, c_alone, r(k+1), the verify step's excess over r(k+1) and the measured speedup of
-    one configuration's requests ``mine`` against ``base`` (spec_depth.analysis.cost_terms)."""
+    one configuration's requests ``mine`` against ``base`` (spec_depth.analysis.cost_terms), the target's
+    ns per decoded token ``step_ns`` and the pass sizes ``r_sizes`` of r(n); c_alone is NaN when
+    ``alone_ms`` lacks the draft."""
     b_step_ms = sum(r["timings"]["predicted_ms"] for r in base) / sum(
         r["timings"]["predicted_n"] for r in base
     )
@@ -486,7 +475,7 @@ def _spec_terms(mine, base, bench, alone_ms) -> dict:
     t_draft = sum(r["spec_stats"]["t_draft_ms"] for r in mine)
     v_server = (sum(r["timings"]["predicted_ms"] for r in mine) - t_draft) / steps / b_step_ms
     sha = mine[0]["draft_model_sha256"]
-    c_alone = 1.0 if sha == mine[0]["model_sha256"] else alone_ms[sha] / b_step_ms
+    c_alone = 1.0 if sha == mine[0]["model_sha256"] else alone_ms.get(sha, math.nan) / b_step_ms
     speedup = statistics.mean(r["timings"]["predicted_per_second"] for r in mine) / statistics.mean(
         r["timings"]["predicted_per_second"] for r in base
     )
@@ -498,6 +487,8 @@ def _spec_terms(mine, base, bench, alone_ms) -> dict:
         "c_alone": c_alone,
         "excess": v_server - rk,
         "speedup": speedup,
+        "step_ns": step,
+        "r_sizes": xs,
     }
 
 
@@ -506,10 +497,7 @@ def sd_overhead(num, recs):
     *other* configurations' excess against (k+1)·c_alone, then τ / (k·c_server + r(k+1) + β(k+1)c_alone)."""
     reqs = _kind(recs, "benchbook.spec_depth.request")
     assert len({r["depth"] for r in reqs}) == 1
-    bench = [
-        r["llama_bench"] | {"role": r["role"], "sha": r["model_sha256"]}
-        for r in _kind(recs, "benchbook.spec_depth.bench")
-    ]
+    bench = _bench_rows(recs)
     base = [r for r in reqs if r["role"] == "baseline"]
     alone: dict[str, list[dict]] = {}
     for r in reqs:
