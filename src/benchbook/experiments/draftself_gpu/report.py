@@ -56,11 +56,6 @@ def verdict_md(table: pl.DataFrame) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _rel(path: str, root: Path) -> str:
-    p = Path(path)
-    return str(p.relative_to(root)) if p.is_absolute() and p.is_relative_to(root) else str(p)
-
-
 def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> DraftselfGpuReport:
     """The stage ``draftself_gpu_report``: the latest completed session under ``raw_dir/draftself_gpu``
     and every training record.
@@ -91,7 +86,7 @@ def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> Draf
     }
     nums: list[Number] = []
     for r in table.iter_rows(named=True):
-        src = [{"file": _rel(r["file"], root), "lines": line_ranges(r["lines"])}]
+        src = [{"file": str(r["file"]), "lines": line_ranges(r["lines"])}]
         stem = (EXPERIMENT, f"k{r['k']}")
         for col, unit, label, ci_key, computation in (
             ("tau", "tokens", "τ (tokens per verify step, mean over prompts)", "tau_ci", "per_prompt"),
@@ -138,7 +133,7 @@ def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> Draf
             ci95=[round(x, 2) for x in first["ar_tps_ci"]] if first["ar_tps_ci"] else None,
             ci_method="student-t over per-prompt logs" if first["ar_tps_ci"] else None,
             replication="prompts",
-            sources=[{"file": _rel(first["file"], root), "lines": line_ranges(first["lines"])}],
+            sources=[{"file": str(first["file"]), "lines": line_ranges(first["lines"])}],
             **common,
         )
     )
@@ -151,7 +146,7 @@ def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> Draf
             n=int(first["prompts"]),
             computation="benchbook.experiments.draftself.analysis.pass_costs",
             replication="prompts",
-            sources=[{"file": _rel(first["file"], root), "lines": line_ranges(first["lines"])}],
+            sources=[{"file": str(first["file"]), "lines": line_ranges(first["lines"])}],
             **common,
         )
     )
@@ -170,7 +165,7 @@ def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> Draf
                     label=f"draft-self GPU training {t['session_id'][:8]}: {label}",
                     n=1,
                     computation="benchbook.experiments.draftself_gpu.analysis.load_train",
-                    sources=[{"file": _rel(t["file"], root), "lines": [[t["line"], t["line"]]]}],
+                    sources=[{"file": str(t["file"]), "lines": [[t["line"], t["line"]]]}],
                     host_id=t["host_id"],
                     session_id=t["session_id"],
                     model_sha256=t["model_sha256"],

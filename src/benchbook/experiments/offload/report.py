@@ -41,16 +41,11 @@ from .analysis import (
 _RULES = ["memory_spill", "synthetic_inputs", "single_run", "high_variance"]
 
 
-def _rel(path: str, root: Path) -> str:
-    p = Path(path)
-    return str(p.relative_to(root)) if p.is_absolute() and p.is_relative_to(root) else path
-
-
-def _roofline_sources(r: dict, root: Path) -> list[dict]:
+def _roofline_sources(r: dict) -> list[dict]:
     """The sources of a roofline number (row ``r``): its records' lines and the bandwidth record."""
     line = r["bandwidth_line"]
-    return [{"file": _rel(f, root), "lines": line_ranges(r["lines"])} for f in r["files"]] + [
-        {"file": _rel(r["bandwidth_file"], root), "lines": [[line, line]]}
+    return [{"file": str(f), "lines": line_ranges(r["lines"])} for f in r["files"]] + [
+        {"file": str(r["bandwidth_file"]), "lines": [[line, line]]}
     ]
 
 
@@ -366,7 +361,7 @@ def derive(
                 ci_method="student-t on the log scale (delta method), n >= 3, over per-repetition rates"
                 if ci
                 else None,
-                sources=[{"file": _rel(f, root), "lines": line_ranges(r["lines"])} for f in r["files"]],
+                sources=[{"file": str(f), "lines": line_ranges(r["lines"])} for f in r["files"]],
                 run_ids=r["run_ids"],
                 commands=[r["argv"]],
                 **build(r["toolchain_id"]),
@@ -386,7 +381,7 @@ def derive(
                 f"{r['bandwidth_mode']} device-to-device copy "
                 f"bandwidth ({r['bandwidth_gb_s']:.0f} GB/s) at n_cpu_moe {r['n_cpu_moe']}",
                 n=r["n"],
-                sources=_roofline_sources(r, root),
+                sources=_roofline_sources(r),
                 run_ids=r["run_ids"],
                 **build(r["toolchain_id"]),
                 host_id=r["host_id"],
@@ -403,7 +398,7 @@ def derive(
                 unit="GB/s",
                 label=f"device-to-device copy bandwidth ({r['mode']}, {r['device']})",
                 n=1,
-                sources=[{"file": _rel(r["file"], root), "lines": [[r["line"], r["line"]]]}],
+                sources=[{"file": str(r["file"]), "lines": [[r["line"], r["line"]]]}],
                 run_ids=[r["run_id"]],
                 **build(r["toolchain_id"]),
                 host_id=r["host_id"],
@@ -423,7 +418,7 @@ def derive(
                     n=1,
                     sources=[
                         {
-                            "file": _rel(f, root),
+                            "file": str(f),
                             "lines": line_ranges(sorted(set(g.explode("lines")["lines"]))),
                         }
                         for f in g.explode("files")["files"].unique().to_list()
@@ -464,8 +459,8 @@ def derive(
                 f"{r['bandwidth_mode']} copy bandwidth; "
                 f"{1e6 / r['mean_tps']:.0f} µs per token of which {r['bytes_us']:.1f} µs move its bytes",
                 n=r["n"],
-                sources=_roofline_sources(r, root)
-                + [{"file": _rel(r["bytes_file"], root), "lines": [[r["bytes_line"], r["bytes_line"]]]}],
+                sources=_roofline_sources(r)
+                + [{"file": str(r["bytes_file"]), "lines": [[r["bytes_line"], r["bytes_line"]]]}],
                 run_ids=r["run_ids"],
                 toolchain_id=r["toolchain_id"],
                 **build_of(toolchains.get(r["toolchain_id"]), r["build_number"], r["build_commit"]),

@@ -209,9 +209,7 @@ def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> Spec
     for r in depth.iter_rows(named=True):
         src = [
             {
-                "file": str(Path(r["file"]).relative_to(root))
-                if Path(r["file"]).is_relative_to(root)
-                else r["file"],
+                "file": r["file"],  # numbers.publish writes it relative to root
                 "lines": line_ranges(r["lines"]),
             }
         ]

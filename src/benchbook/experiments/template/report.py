@@ -36,7 +36,7 @@ def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> Temp
     nums = []
     for r in t.iter_rows(named=True):
         ci = [r["ci_low"], r["ci_high"]] if r["ci_low"] is not None else None
-        files = [str(Path(f).relative_to(root)) if Path(f).is_relative_to(root) else f for f in r["files"]]
+        files = [str(f) for f in r["files"]]  # numbers.publish writes them relative to root
         nums.append(
             Number(
                 key=make_key(EXPERIMENT, "sha256", f"{r['size_bytes'] // 1024}kib"),
