@@ -5,6 +5,7 @@
 #   bash scripts/gpu_session.sh build     # the CUDA toolchain from the carried sdist (~5 min)
 #   bash scripts/gpu_session.sh measure   # default models (llama_bench, gpu profile) + the offload sweep
 #   bash scripts/gpu_session.sh depth     # issue 15: spec_depth (depth sweep) then speculative, gpu profile
+#   bash scripts/gpu_session.sh spec      # issue 15 item 4: speculative only, gpu profile (-lv 4: spec_stats)
 #   bash scripts/gpu_session.sh all       # build + measure (where one command may run > 10 min)
 # A measure step cut off (time limit) can simply be run again: the offload session resumes (completed
 # points are skipped, the synthetic model is reused from the cache), llama_bench is not repeated, and
@@ -144,13 +145,26 @@ do_depth() {  # each experiment under its own time limit, so that collect always
   [ -n "${OUT:-}" ] && tar czf "$OUT/server_logs.tgz" "$RAW_DIR"/spec_depth/logs "$RAW_DIR"/speculative/logs 2>/dev/null || true
 }
 
+do_spec() {  # the speculative experiment alone (its records carry spec_stats at the profile's -lv 4);
+  # a run cut by SPEC_TIMEOUT_S resumes its session when the step is run again
+  place_downloads
+  gguf_path
+  count_lines
+  timed models_fetch $PY -m benchbook.cli models fetch
+  timed speculative timeout "${SPEC_TIMEOUT_S:-420}" $PY -m benchbook.experiments speculative \
+    --raw-dir "$RAW_DIR" --overrides "${SPEC_OVERRIDES:-null}" || say "speculative failed or cut (see above)"
+  collect
+  [ -n "${OUT:-}" ] && tar czf "$OUT/server_logs.tgz" "$RAW_DIR"/speculative/logs 2>/dev/null || true
+}
+
 say "gpu_session.sh $step (root $root)"
 case "$step" in
   check) do_check ;;
   build) do_check; do_build ;;
   measure) do_measure ;;
   depth) do_depth ;;
+  spec) do_spec ;;
   all) do_check; do_build; do_measure ;;
-  *) echo "usage: $0 check|build|measure|depth|all" >&2; exit 2 ;;
+  *) echo "usage: $0 check|build|measure|depth|spec|all" >&2; exit 2 ;;
 esac
 say "done: $step"

@@ -9,16 +9,11 @@ import polars as pl
 import pytest
 
 from benchbook.experiments.spec_depth import analysis
-from benchbook.experiments.spec_depth.run import (
-    prompt_tokens,
-    server_argv,
-    server_buffers,
-    spec_stats,
-    stats_delta,
-)
+from benchbook.experiments.spec_depth.run import prompt_tokens, server_argv, server_buffers
 from conftest import committed_root
 
-# two statistics lines of one llama-server log (CPU build b11434, -lv 4, self-draft n_max 4)
+# two statistics lines of one llama-server log (CPU build b11434, -lv 4, self-draft n_max 4); the
+# statistics parser itself: tests/test_specstats.py
 _STATS = (
     "I spec common_specu: statistics     draft-simple: #calls(b,g,a) = {cb:>4} {cg:>6} {cg:>6}, "
     "#gen drafts = {cg:>6}, #acc drafts = {cg:>5}, #gen tokens = {gt:>6}, #acc tokens = {gt:>5}, "
@@ -32,26 +27,6 @@ LOG = "\n".join(
     ]
 )
 GPU_HOST = "e3618a24b4e44752"
-
-
-def test_spec_stats_reads_the_last_line_and_the_delta_is_per_request():
-    first = spec_stats(LOG.splitlines()[0])
-    last = spec_stats(LOG)
-    assert last is not None and first is not None
-    assert (last["calls_draft"], last["gen_drafts"], last["gen_tokens"], last["acc_tokens"]) == (
-        12,
-        12,
-        48,
-        48,
-    )
-    assert last["t_draft_ms"] == 7988.537 and last["t_begin_ms"] == 0.215
-    d = stats_delta(first, last)
-    assert d is not None
-    # 12 - 6 drafts, 48 - 24 tokens, 7988.537 - 5184.009 = 2804.528 ms drafting in the second request
-    assert (d["gen_drafts"], d["gen_tokens"]) == (6, 24)
-    assert d["t_draft_ms"] == pytest.approx(2804.528)
-    assert spec_stats("no statistics here") is None
-    assert stats_delta(None, None) is None
 
 
 def test_server_buffers():

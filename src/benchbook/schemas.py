@@ -822,6 +822,15 @@ SPECULATIVE_REQUEST = Kind(
         opt("peak_gpu_mem_mib", F, "peak GPU memory; null without a GPU", "mib"),
         opt("answer_expected", S, "the prompt's recorded answer"),
         opt("answer_found", B, "answer_pattern matched"),
+        free(
+            "spec_stats",
+            "sessions at -lv 4: the increase over this request of the server's speculative counters "
+            "(llamacpp.specstats: calls_begin/calls_draft/calls_accept, gen_drafts, acc_drafts, gen_tokens, "
+            "acc_tokens, t_begin_ms/t_draft_ms/t_accept_ms, impl); null: no statistics line (baseline, "
+            "or none logged); absent: a session below -lv 4",
+            required=False,
+            nullable=True,
+        ),
         opt(
             "build_number",
             Int,

@@ -8,6 +8,7 @@ derived quantizations, GGUF manifests, layer-truncated drafts) and the process w
 * ``procmon``      run a process while sampling its peak RSS and GPU memory.
 * ``bench``        the llama-bench process: argv, page-cache eviction, JSONL rows -> session records.
 * ``server``       the llama-server process: argv, start/health/stop, requests, ``/metrics`` parsing.
+* ``specstats``    the speculative decoder's counters and drafting time from a server log at ``-lv 4``.
 * ``synth``        synthetic GGUF models (random weights, a real tokenizer): ``benchbook synth-model``.
 * ``weights``      tensor placement under ``-ngl 99 -ncmoe N`` and bytes read per decoded token.
 * ``cudamem``      GPU memory through the CUDA driver API: the ballast and the copy bandwidth.

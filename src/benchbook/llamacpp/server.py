@@ -189,6 +189,7 @@ class LlamaServer:
         self.argv: list[str] = []
         self.ports_tried: list[int] = []
         self.load_ms: float | None = None
+        self.log_start: int = 0
         self._sampler: PeakSampler | None = None
 
     # --- lifecycle -------------------------------------------------------------------------
@@ -220,6 +221,7 @@ class LlamaServer:
         with open(self.log_path, "ab") as log:
             log.write(f"\n=== benchbook: start {json.dumps(self.argv)}\n".encode())
             log.flush()
+            self.log_start = log.tell()
             self.proc = subprocess.Popen(
                 self.argv,
                 stdout=log,
@@ -313,6 +315,25 @@ class LlamaServer:
         except OSError:
             return ""
         return data[-n_chars:].decode("utf-8", errors="replace")
+
+    def log_size(self) -> int:
+        """Bytes in the server log now (0 when absent): an offset for ``log_text``."""
+        try:
+            return self.log_path.stat().st_size
+        except OSError:
+            return 0
+
+    def log_text(self, start: int | None = None) -> str:
+        """The server log from byte ``start`` (default: where this process's output begins, after the
+        ``=== benchbook: start`` line; the file is appended to by every start) to its end ('' when
+        absent)."""
+        try:
+            with open(self.log_path, "rb") as f:
+                f.seek(self.log_start if start is None else start)
+                data = f.read()
+        except OSError:
+            return ""
+        return data.decode("utf-8", errors="replace")
 
     def _http(self, method: str, path: str, body: dict | None, timeout: float) -> tuple[int, bytes]:
         req = urllib.request.Request(

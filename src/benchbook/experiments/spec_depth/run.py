@@ -23,6 +23,7 @@ from benchbook import resolve
 from benchbook.llamacpp.bench import append_result
 from benchbook.llamacpp.procmon import PeakSampler, run_sampled
 from benchbook.llamacpp.server import LlamaServer, ServerError, build_argv
+from benchbook.llamacpp.specstats import spec_stats, stats_delta
 from benchbook.provenance import git_state
 from benchbook.records import new_id, utc_now
 from benchbook.schemas import build
@@ -51,38 +52,8 @@ DEFAULTS: dict = {
     "configs": [{"id": "baseline", "role": "baseline"}],
 }
 
-#: ``common_speculative_print_stats`` (llama.cpp common/speculative.cpp, build b11434), logged at -lv 4.
-STATS_RE = re.compile(
-    r"statistics\s+(?P<impl>\S+): #calls\(b,g,a\) =\s*(?P<cb>\d+)\s+(?P<cg>\d+)\s+(?P<ca>\d+), "
-    r"#gen drafts =\s*(?P<gd>\d+), #acc drafts =\s*(?P<ad>\d+), #gen tokens =\s*(?P<gt>\d+), "
-    r"#acc tokens =\s*(?P<at>\d+).*?dur\(b,g,a\) = (?P<db>[\d.]+), (?P<dg>[\d.]+), (?P<da>[\d.]+) ms"
-)
 #: ``llama_kv_cache: CUDA0 KV buffer size = 12.00 MiB`` and the like (model, KV, compute, output buffers).
 BUFFER_RE = re.compile(r"(?P<what>\S+ (?:\S+ )?buffer size) =\s*(?P<mib>[\d.]+) MiB")
-
-
-def spec_stats(log_text: str) -> dict | None:
-    """The last ``statistics`` line of a llama-server log as numbers (cumulative since the server
-    started): calls_begin/calls_draft/calls_accept, gen_drafts, acc_drafts, gen_tokens, acc_tokens,
-    and t_begin_ms/t_draft_ms/t_accept_ms (``dur(b,g,a)``).  None when the log has no such line."""
-    found = list(STATS_RE.finditer(log_text))
-    if not found:
-        return None
-    m = found[-1]
-    ints = {"calls_begin": "cb", "calls_draft": "cg", "calls_accept": "ca", "gen_drafts": "gd"}
-    ints |= {"acc_drafts": "ad", "gen_tokens": "gt", "acc_tokens": "at"}
-    out: dict = {k: int(m.group(g)) for k, g in ints.items()}
-    out |= {"t_begin_ms": float(m.group("db")), "t_draft_ms": float(m.group("dg"))}
-    out |= {"t_accept_ms": float(m.group("da")), "impl": m.group("impl")}
-    return out
-
-
-def stats_delta(before: dict | None, after: dict | None) -> dict | None:
-    """``after - before`` of every numeric counter (``before`` None: since the start);
-    None without ``after``."""
-    if after is None:
-        return None
-    return {k: (v - (before or {}).get(k, 0) if not isinstance(v, str) else v) for k, v in after.items()}
 
 
 def server_buffers(log_text: str) -> list[dict]:

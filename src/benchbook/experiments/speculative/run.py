@@ -13,11 +13,13 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
 from benchbook import resolve
 from benchbook.llamacpp.progress import SessionProgress
 from benchbook.llamacpp.server import LlamaServer, ServerError, build_argv, metrics_delta, parse_metrics
+from benchbook.llamacpp.specstats import await_stats, spec_stats, stats_delta
 from benchbook.provenance import HostSnapshot
 from benchbook.schemas import build
 from benchbook.session import SessionResult
@@ -89,6 +91,14 @@ def load_prompts(path: str | Path, ids: list[str] | None = None, caps: dict | No
             p["cap"] = int(caps[pid])
         sel.append(p)
     return sel
+
+
+def verbosity_args(cfg: dict) -> list[str]:
+    """``["-lv", "<n>"]`` when ``cfg["log_verbosity"]`` is set (4 = trace: the server then logs the
+    speculative decoder's counters and its drafting time after every request, ``llamacpp.specstats``),
+    else ``[]`` (the server's default verbosity, as the sessions before this key ran)."""
+    level = cfg.get("log_verbosity")
+    return [] if level is None else ["-lv", str(int(level))]
 
 
 def plan_order(config_ids: list[str], rep: int) -> list[str]:
@@ -174,7 +184,10 @@ def run_session(
     ``cfg``: the resolved profile — ``configs`` (list of ``{id, spec_type, draft, n_max, policy}``;
     ``draft`` a key of ``drafts`` or None), ``repetitions``, ``threads``, ``ctx_size``, ``n_min``,
     ``p_min``, ``health_timeout_s``, ``request_timeout_s``, ``extra_args`` (optional, per config),
-    ``cost_model`` (or None to skip).  ``drafts``: ``{key: model record}`` (``model_id, path, sha256``).
+    ``cost_model`` (or None to skip), ``log_verbosity`` (optional: ``-lv``; at 4 every request of a
+    speculative configuration records ``spec_stats``, the increase of the server's speculative
+    counters over it, ``llamacpp.specstats``, and a baseline's is null; absent: the server's default
+    and no ``spec_stats``).  ``drafts``: ``{key: model record}`` (``model_id, path, sha256``).
     Order: repetition-major, configurations rotated per repetition (``plan_order``), prompts in
     file order.  Policy ``fresh``: a new server per (configuration, repetition); ``same``: one server
     for the whole session (its requests carry ``server.request_index``), used to see state carried
@@ -275,9 +288,13 @@ def run_session(
                         threads=cfg["threads"],
                         ctx_size=cfg["ctx_size"],
                         spec=spec_of(c),
-                        extra=c.get("extra_args"),
+                        extra=[*(c.get("extra_args") or []), *verbosity_args(cfg)],
                     )
                     policy = conf["policy"]
+                    # at -lv 4 a server with a speculative type logs its counters after each request
+                    # (a baseline logs none: its records carry spec_stats null)
+                    trace = int(cfg.get("log_verbosity") or 0) >= 4
+                    track_stats = trace and c["spec_type"] != "none"
                     srv = same_servers.get(cid) if policy == "same" else None
                     start_err = None
                     if srv is None or not srv.alive():
@@ -343,8 +360,15 @@ def run_session(
                             text = srv.apply_template(p["messages"])
                             body = completion_body(text, p["cap"])
                             m_before_text = srv.request_text("GET", "/metrics", timeout=10)
+                            log_mark = srv.log_size()
+                            stats_before = spec_stats(srv.log_text()) if track_stats else None
                             resp, peak = srv.completion(body, timeout=cfg.get("request_timeout_s", 300))
                             m_after_text = srv.request_text("GET", "/metrics", timeout=10)
+                            stats_after = (
+                                await_stats(partial(srv.log_text, log_mark), stats_before)
+                                if track_stats
+                                else None
+                            )
                         except ServerError as e:
                             failed += 1
                             failures.append(
@@ -413,6 +437,10 @@ def run_session(
                             "answer_expected": p.get("answer"),
                             "answer_found": answer_found(content, p.get("answer_pattern")),
                         }
+                        if trace:
+                            rec["spec_stats"] = stats_delta(stats_before, stats_after)
+                            if track_stats and stats_after is None:
+                                log(f"{cid} r{rep} {p['id']}: no statistics line in {srv.log_path}")
                         sess.append(build("speculative_request", **rec))
                         ran += 1
                         if policy == "same":
