@@ -896,7 +896,7 @@ def _greedy_loop():
     a loop the draft has seen once can be drafted whole, while a loop of short varying lines can also be
     drafted worse than prose.  Seen on the H200 draft-self session: 5 of 12 held-out prompts looped
     (a repeated cmake line, a column of ``[84, 184,``, one comment sentence twice), and their τ at k = 8
-    was 2.2–3.9 against 2.3–9.0 for the others.  A number over prompts carries it when any of its
+    was 2.2–3.7 against 2.3–9.0 for the others.  A number over prompts carries it when any of its
     prompts does (column ``repeat_share``: the highest share among the prompts it read)."""
 
 
@@ -944,7 +944,7 @@ def _few_prompts():
     (default 30) of them: the Student-t interval assumes the per-prompt values (log τ, log speedup) are
     near normal, which a few prompts drafted almost whole break, and every prompt comes from one corpus,
     so the interval says how these prompts vary, not how other text would.  Seen: per-prompt τ at
-    k = 15 on the H200 ranged 2.06 to 12.60 over 12 prompts, two regular code listings far above the
+    k = 15 on the H200 ranged 2.03 to 12.6 over 12 prompts, two regular code listings far above the
     rest.  Column ``prompts``: the number of prompts of a number with an interval over prompts (null
     otherwise)."""
 
