@@ -21,6 +21,10 @@ kind             table                                                          
                  configuration (repetitions, the host's load over its runs, synthetic)
 ===============  ============================================================================  ===========
 
+The ``draftself`` kind also takes ``experiments.draftself_gpu.caveat_rows.number_table``: one row per
+published GPU draft-self number, with the columns its extra rules read (``cv``, ``alpha``,
+``speedup_mean``, ``speedup_ci_high``, ``repeat_share``, ``sessions``, ``checkpoint_stored``, ``prompts``).
+
 An implementation takes ``(table, thresholds)`` and returns a boolean Polars expression or a
 boolean Series aligned with the rows (null counts as False).  ``evaluate`` runs every rule that
 applies to a kind and whose columns are present, adds a ``caveats`` list column (rule ids in
