@@ -569,10 +569,12 @@ RECOMPUTE: dict[tuple[str, str], Callable[[dict, list[dict]], float]] = {
 # --- draftself_gpu (issue 15): the draft-self run kind on the GPU, one configuration per k -----------
 
 
-def _one_config(recs, decoder: str = "draftself") -> list[dict]:
-    """The cited runs of one configuration of ``decoder``; a number of one configuration cites no other."""
+def _one_config(recs, decoder: str = "draftself", alone: bool = True) -> list[dict]:
+    """The cited runs of one configuration of ``decoder``; ``alone``: the number cites no other run (a
+    speedup or residual also cites the AR runs it divides by)."""
     runs = [r for r in _runs(recs) if r["config"]["decoder"] == decoder]
     assert len({r["config_name"] for r in runs}) == 1, "cites exactly one configuration"
+    assert not alone or len(runs) == len(_runs(recs)), "cites exactly one configuration"
     return runs
 
 
@@ -595,7 +597,6 @@ def gpu_alpha(num, recs):
 def gpu_rate(num, recs):
     """Mean over prompts of each prompt's mean decode_tps (AR for ``ar_tps``)."""
     runs = _one_config(recs, "ar" if num["key"].endswith("-ar_tps") else "draftself")
-    assert len(runs) == len(_runs(recs)), "a decode rate cites its own configuration's runs only"
     by_prompt: dict[str, list[float]] = {}
     for r in runs:
         by_prompt.setdefault(r["prompt_id"], []).append(r["decode_tps"])
@@ -605,7 +606,7 @@ def gpu_rate(num, recs):
 def _gpu_pairs(recs) -> tuple[list[dict], dict[tuple, dict]]:
     """(the draft-self runs of the one configuration, AR runs by (prompt, rep)); every draft-self run has
     its AR run among the cited (the denominator)."""
-    mine = _one_config(recs)
+    mine = _one_config(recs, alone=False)
     ar = {(r["prompt_id"], r["rep"]): r for r in _runs(recs) if r["config"]["decoder"] == "ar"}
     assert all((r["prompt_id"], r["rep"]) in ar for r in mine), "a speedup cites the AR runs it divides by"
     return mine, ar
@@ -727,3 +728,27 @@ def test_a_number_that_leaves_out_its_denominator_fails(registry):
     # and a per-repetition speedup now cites the baseline's repetitions it is divided by (before: it did not)
     rep0 = next(k for k in registry if k.endswith("-speedup-rep0"))
     assert {r["config"]["config_id"] for r in _requests(cited(registry[rep0]))} >= {"baseline"}
+
+
+def test_draftself_gpu_numbers_cite_exactly_their_runs(registry):
+    # before: every number of a k cited that k's runs of all three repetitions and the AR runs, and the AR
+    # rate cited k = 1's runs too: τ and α read the first repetition of one configuration only, and a
+    # decode rate of one configuration mixed with AR's is another number
+    tau = registry["draftself_gpu-k8-tau"]
+    speedup = cited(registry["draftself_gpu-k8-speedup"])  # k = 8's 36 runs and the 36 AR runs
+    assert len(_runs(speedup)) == 72 and len(_runs(cited(tau))) == 12
+    with pytest.raises(AssertionError, match="cites exactly one configuration"):
+        gpu_tau(tau, [*cited(tau), *[r for r in speedup if r["config"]["decoder"] == "ar"]])
+    with pytest.raises(AssertionError, match="first timed repetition only"):
+        gpu_tau(tau, [r for r in speedup if r["config"]["decoder"] == "draftself"])
+    rate = registry["draftself_gpu-ar_tps"]
+    assert {r["config_name"] for r in _runs(cited(rate))} == {"ar"}
+    # a speedup without its denominator cannot be recomputed
+    with pytest.raises(AssertionError, match="cites the AR runs it divides by"):
+        gpu_speedup(tau, [r for r in speedup if r["config"]["decoder"] == "draftself"])
+    # τ counts committed tokens only: on code-1 at k = 8 the first repetition's 9 verify steps accepted
+    # 62 tokens, past the cap of 64 (63 after the prefill token): min(62 + 9, 63) / 9 = 7.0 (before: 71 / 9
+    # = 7.89, tokens never committed counted)
+    num = registry["draftself_gpu-p-code-1-k8-tau"]
+    (run,) = _runs(cited(num))
+    assert (run["n_tokens"], run["verify_steps"], run["accepted_total"], num["value"]) == (64, 9, 62, 7.0)
