@@ -28,6 +28,7 @@ from benchbook.experiments.draftself.report import cite, runs_with_passes
 from benchbook.numbers import Number, make_key, publish
 from benchbook.numtable import md_table
 from benchbook.provenance import read_snapshots
+from benchbook.wording import ratio_word
 
 from . import EXPERIMENT, sessioncheck
 from .analysis import by_k, decode_pass_ms, load, load_train, per_prompt
@@ -46,25 +47,23 @@ class DraftselfGpuReport:
 
 
 def verdict_md(table: pl.DataFrame) -> str:
-    """One generated sentence per k: τ against its break-even τ*, and the speedup or the shortfall
-    (from the numbers themselves: "above"/"below" and "faster"/"slower" follow their signs)."""
+    """One generated sentence per k: τ against its break-even τ* and the speedup against AR, each number
+    quoted as ``{{< var KEY >}}`` (its interval and caveat markers beside it on the page).  The words
+    follow the intervals: τ is "above" or "below" τ* only when its interval over prompts excludes τ*,
+    and the speedup's word is ``wording.ratio_word``'s ("faster" only when the whole interval lies
+    above 1)."""
     lines = []
     for r in table.iter_rows(named=True):
-        above = r["tau"] > r["tau_break_even"]
-        ci = r["speedup_ci"]
-        if ci and ci[0] > 1:
-            sp = f"faster than AR: ×{r['speedup']:.2f} (95% CI over prompts {ci[0]:.2f}–{ci[1]:.2f})"
-        elif ci and ci[1] < 1:
-            short = 1 - r["speedup"]
-            sp = f"slower than AR: ×{r['speedup']:.2f}, {short:.0%} short (CI {ci[0]:.2f}–{ci[1]:.2f})"
-        else:
-            sp = f"not distinguishable from AR: ×{r['speedup']:.3f}" + (
-                f" (CI {ci[0]:.2f}–{ci[1]:.2f} includes 1)" if ci else ""
-            )
+        key = make_key(EXPERIMENT, f"k{r['k']}")
+        star, ci = r["tau_break_even"], r["tau_ci"]
+        low, high = (ci[0], ci[1]) if ci else (r["tau"], r["tau"])
+        side = "above" if low > star else "below" if high < star else "not distinguishable from"
+        word = ratio_word(r["speedup"], r["speedup_ci"])
+        sp = word.replace("the baseline", "AR") if word.startswith("not") else f"{word} than AR"
         lines.append(
-            f"- k = {r['k']}: mean τ {r['tau']:.2f} is {'above' if above else 'below'} its break-even "
-            f"τ* {r['tau_break_even']:.2f} by {abs(r['tau'] - r['tau_break_even']):.2f}; {sp}; "
-            f"greedy output {'equal to' if r['equals_ar_all'] else 'NOT always equal to'} AR on every run."
+            f"- k = {r['k']}: mean τ {{{{< var {key}-tau >}}}} is {side} its break-even τ* "
+            f"{{{{< var {key}-tau_break_even >}}}}; {sp}: {{{{< var {key}-speedup >}}}}; greedy output "
+            f"{'equal to' if r['equals_ar_all'] else 'NOT always equal to'} AR on every run."
         )
     return "\n".join(lines) + "\n"
 
