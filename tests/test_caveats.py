@@ -153,6 +153,10 @@ def test_registry_has_the_documented_rules():
         "slower_than_baseline",  # issue 12
         "cap_by_design",  # issue 12: the note beside cap_hit
         "acceptance_definition_mismatch",  # issue 12
+        "greedy_loop",  # issue 15: draftself_gpu, the AR output loops
+        "single_session",  # issue 15: the only session of the checkpoint
+        "checkpoint_unavailable",  # issue 15: the checkpoint known by its sha256 only
+        "few_prompts",  # issue 15: an interval over fewer than 30 prompts
     }
     assert set(caveats.RULES) == want
     for r in caveats.RULES.values():
@@ -161,7 +165,7 @@ def test_registry_has_the_documented_rules():
         for p in r.params:
             assert p in caveats.DEFAULTS and p in r.doc, (r.id, p)
     t = caveats.rules_table()
-    assert t.height == len(want) == 22 and set(t.columns) >= {
+    assert t.height == len(want) == 26 and set(t.columns) >= {
         "id",
         "severity",
         "applies_to",

@@ -1,6 +1,6 @@
 """Every published number recomputes from the records it cites, and nothing else (issue 13 §3).
 
-The kinds are enumerated from the registries that the five report stages build from the committed raw
+The kinds are enumerated from the registries that the six report stages build from the committed raw
 data (``reports/numbers/*.json``): a kind is a number's ``(computation, unit)``.  Each kind has a
 recompute in ``RECOMPUTE`` below that reads only the number's cited lines (``sources``: file and line
 ranges) and its key; a kind without one fails ``test_every_kind_has_a_recompute``, and a number whose
@@ -27,12 +27,12 @@ from benchbook.experiments.speculative.analysis import r_at
 from benchbook.numbers import make_key
 from conftest import committed_root
 
-EXPERIMENTS = ("llama_bench", "speculative", "draftself", "offload", "spec_depth")
+EXPERIMENTS = ("llama_bench", "speculative", "draftself", "offload", "spec_depth", "draftself_gpu")
 
 
 @pytest.fixture(scope="module")
 def registry(tmp_path_factory) -> dict[str, dict]:
-    """``{key: number}`` of every registry built from the committed raw data by the five reports."""
+    """``{key: number}`` of every registry built from the committed raw data by the six reports."""
     import importlib
 
     out = tmp_path_factory.mktemp("reports")
@@ -566,6 +566,113 @@ RECOMPUTE: dict[tuple[str, str], Callable[[dict, list[dict]], float]] = {
 }
 
 
+# --- draftself_gpu (issue 15): the draft-self run kind on the GPU, one configuration per k -----------
+
+
+def _one_config(recs, decoder: str = "draftself", alone: bool = True) -> list[dict]:
+    """The cited runs of one configuration of ``decoder``; ``alone``: the number cites no other run (a
+    speedup or residual also cites the AR runs it divides by)."""
+    runs = [r for r in _runs(recs) if r["config"]["decoder"] == decoder]
+    assert len({r["config_name"] for r in runs}) == 1, "cites exactly one configuration"
+    assert not alone or len(runs) == len(_runs(recs)), "cites exactly one configuration"
+    return runs
+
+
+def gpu_tau(num, recs):
+    """Mean over prompts of τ = min(accepted + steps, n_tokens − 1) ÷ steps of the first timed repetition
+    (the tokens the verify steps committed, never past the cap); a per-prompt τ is the same with one."""
+    runs = _one_config(recs)
+    assert len({r["rep"] for r in runs}) == 1, "τ reads the first timed repetition only"
+    return statistics.mean(
+        min(r["accepted_total"] + r["verify_steps"], r["n_tokens"] - 1) / r["verify_steps"] for r in runs
+    )
+
+
+def gpu_alpha(num, recs):
+    runs = _one_config(recs)
+    assert len({r["rep"] for r in runs}) == 1, "α reads the first timed repetition only"
+    return sum(r["accepted_total"] for r in runs) / sum(r["drafted_total"] for r in runs)
+
+
+def gpu_rate(num, recs):
+    """Mean over prompts of each prompt's mean decode_tps (AR for ``ar_tps``)."""
+    runs = _one_config(recs, "ar" if num["key"].endswith("-ar_tps") else "draftself")
+    by_prompt: dict[str, list[float]] = {}
+    for r in runs:
+        by_prompt.setdefault(r["prompt_id"], []).append(r["decode_tps"])
+    return statistics.mean(statistics.mean(v) for v in by_prompt.values())
+
+
+def _gpu_pairs(recs) -> tuple[list[dict], dict[tuple, dict]]:
+    """(the draft-self runs of the one configuration, AR runs by (prompt, rep)); every draft-self run has
+    its AR run among the cited (the denominator)."""
+    mine = _one_config(recs, alone=False)
+    ar = {(r["prompt_id"], r["rep"]): r for r in _runs(recs) if r["config"]["decoder"] == "ar"}
+    assert all((r["prompt_id"], r["rep"]) in ar for r in mine), "a speedup cites the AR runs it divides by"
+    return mine, ar
+
+
+def gpu_speedup(num, recs):
+    mine, ar = _gpu_pairs(recs)
+    assert len(ar) == len(mine), "a speedup cites exactly its pairs"
+    return _speedup(mine, ar)
+
+
+def gpu_residual(num, recs):
+    """exp(mean over prompts of the mean over repetitions of log(predicted ÷ measured)) − 1, predicted =
+    the AR run's passes over the draft-self run's, each pass at the mean of its (kind, size) over the
+    cited runs (the runs holding every pass kind the pairs used)."""
+    mine, ar = _gpu_pairs(recs)
+    cost = _mean_costs(recs)
+
+    def pred(r):
+        return sum(cost[(k, n)] for k, n, _ in r["passes"] if k != "prefill")
+
+    by_prompt: dict[str, list[float]] = {}
+    for r in mine:
+        a = ar[(r["prompt_id"], r["rep"])]
+        measured = a["decode_wall_ns"] / r["decode_wall_ns"]
+        by_prompt.setdefault(r["prompt_id"], []).append(math.log(pred(a) / pred(r) / measured))
+    return math.exp(statistics.mean(statistics.mean(v) for v in by_prompt.values())) - 1
+
+
+def gpu_break_even(num, recs):
+    k = int(num["key"].split("-")[1].removeprefix("k"))  # draftself_gpu-k<k>-tau_break_even
+    cost = _mean_costs(recs)
+    return (cost[("draft", k + 1)] + cost[("verify", k + 1)]) / cost[("decode", 1)]
+
+
+def gpu_repeat_share(num, recs):
+    """1 − distinct ÷ total whitespace-word 4-grams of the one cited AR output."""
+    (run,) = _one_config(recs, "ar")
+    words = run["output_text"].split()
+    grams = [tuple(words[i : i + 4]) for i in range(len(words) - 3)]
+    return 1 - len(set(grams)) / len(grams) if grams else 0.0
+
+
+def gpu_train(num, recs):
+    (rec,) = recs  # the one training record
+    assert rec["schema"] == "benchbook.draftself_gpu.train"
+    return rec[num["key"].split("-", 2)[2]]  # draftself_gpu-t<session8>-<field>
+
+
+RECOMPUTE_DRAFTSELF_GPU: dict[tuple[str, str], Callable[[dict, list[dict]], float]] = {
+    ("benchbook.experiments.draftself_gpu.analysis.per_prompt", "tokens"): gpu_tau,
+    ("benchbook.experiments.draftself_gpu.analysis.by_k", "fraction"): gpu_alpha,
+    ("benchbook.experiments.draftself_gpu.analysis.per_prompt", "tok/s"): gpu_rate,
+    ("benchbook.experiments.draftself_gpu.analysis.speedup", "x"): gpu_speedup,
+    ("benchbook.experiments.draftself_gpu.analysis.model_residual", "fraction"): gpu_residual,
+    ("benchbook.experiments.draftself_gpu.analysis.break_even", "tokens"): gpu_break_even,
+    ("benchbook.experiments.draftself.analysis.pass_costs", "ms"): ds_decode_pass,
+    ("benchbook.experiments.draftself_gpu.analysis.repeat_share", "fraction"): gpu_repeat_share,
+    ("benchbook.experiments.draftself_gpu.analysis.load_train", "s"): gpu_train,
+    ("benchbook.experiments.draftself_gpu.analysis.load_train", "steps"): gpu_train,
+    ("benchbook.experiments.draftself_gpu.analysis.load_train", "nats"): gpu_train,
+    ("benchbook.experiments.draftself_gpu.analysis.load_train", "params"): gpu_train,
+}
+RECOMPUTE.update(RECOMPUTE_DRAFTSELF_GPU)
+
+
 def kind(num: dict) -> tuple[str, str]:
     return (num["computation"], num["unit"])
 
@@ -621,3 +728,27 @@ def test_a_number_that_leaves_out_its_denominator_fails(registry):
     # and a per-repetition speedup now cites the baseline's repetitions it is divided by (before: it did not)
     rep0 = next(k for k in registry if k.endswith("-speedup-rep0"))
     assert {r["config"]["config_id"] for r in _requests(cited(registry[rep0]))} >= {"baseline"}
+
+
+def test_draftself_gpu_numbers_cite_exactly_their_runs(registry):
+    # before: every number of a k cited that k's runs of all three repetitions and the AR runs, and the AR
+    # rate cited k = 1's runs too: τ and α read the first repetition of one configuration only, and a
+    # decode rate of one configuration mixed with AR's is another number
+    tau = registry["draftself_gpu-k8-tau"]
+    speedup = cited(registry["draftself_gpu-k8-speedup"])  # k = 8's 36 runs and the 36 AR runs
+    assert len(_runs(speedup)) == 72 and len(_runs(cited(tau))) == 12
+    with pytest.raises(AssertionError, match="cites exactly one configuration"):
+        gpu_tau(tau, [*cited(tau), *[r for r in speedup if r["config"]["decoder"] == "ar"]])
+    with pytest.raises(AssertionError, match="first timed repetition only"):
+        gpu_tau(tau, [r for r in speedup if r["config"]["decoder"] == "draftself"])
+    rate = registry["draftself_gpu-ar_tps"]
+    assert {r["config_name"] for r in _runs(cited(rate))} == {"ar"}
+    # a speedup without its denominator cannot be recomputed
+    with pytest.raises(AssertionError, match="cites the AR runs it divides by"):
+        gpu_speedup(tau, [r for r in speedup if r["config"]["decoder"] == "draftself"])
+    # τ counts committed tokens only: on code-1 at k = 8 the first repetition's 9 verify steps accepted
+    # 62 tokens, past the cap of 64 (63 after the prefill token): min(62 + 9, 63) / 9 = 7.0 (before: 71 / 9
+    # = 7.89, tokens never committed counted)
+    num = registry["draftself_gpu-p-code-1-k8-tau"]
+    (run,) = _runs(cited(num))
+    assert (run["n_tokens"], run["verify_steps"], run["accepted_total"], num["value"]) == (64, 9, 62, 7.0)

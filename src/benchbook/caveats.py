@@ -21,6 +21,10 @@ kind             table                                                          
                  configuration (repetitions, the host's load over its runs, synthetic)
 ===============  ============================================================================  ===========
 
+The ``draftself`` kind also takes ``experiments.draftself_gpu.caveat_rows.number_table``: one row per
+published GPU draft-self number, with the columns its extra rules read (``cv``, ``alpha``,
+``speedup_mean``, ``speedup_ci_high``, ``repeat_share``, ``sessions``, ``checkpoint_stored``, ``prompts``).
+
 An implementation takes ``(table, thresholds)`` and returns a boolean Polars expression or a
 boolean Series aligned with the rows (null counts as False).  ``evaluate`` runs every rule that
 applies to a kind and whose columns are present, adds a ``caveats`` list column (rule ids in
@@ -78,6 +82,10 @@ DEFAULTS: dict = {
         "real-prompt": r"(?i)real[- ]prompt|generation on prompts|/completion|server",
         "vendor": r"(?i)vendor|stated by|blog",
     },
+    # greedy_loop: the AR greedy output's share of repeated word 4-grams at or above this (0.15: about one
+    # word 4-gram in seven repeats an earlier one; the committed GPU outputs that loop read 0.19-0.40)
+    "loop_share": 0.15,
+    "min_prompts": 30,  # few_prompts: an interval over fewer prompts than this
 }
 
 #: Columns of the speculative-decoding table (``experiments.speculative.analysis.config_table``).
@@ -859,6 +867,95 @@ def _placement_unresolved():
 @RULES["placement_unresolved"].on("llama_bench", ["placement_unresolved"])
 def _(df, t):
     return _col_false("placement_unresolved")
+
+
+# --- draft-self on natural text (issue 15): the rules of draftself_gpu's per-number table -------------
+
+
+@RULES["high_variance"].on("draftself", ["cv"])
+def _(df, t):
+    # cv: the median over prompts of a configuration's per-prompt coefficient of variation of its
+    # repetitions' decode rates (experiments.draftself_gpu.caveat_rows)
+    return pl.col("cv").fill_null(0) > t["high_cv"]
+
+
+@RULES["acceptance_without_speedup"].on("draftself", ["alpha", "speedup_mean"])
+def _(df, t):
+    return ((pl.col("alpha") >= t["accept_min"]) & (pl.col("speedup_mean") <= t["min_speedup"])).fill_null(
+        False
+    )
+
+
+@RULES["slower_than_baseline"].on("draftself", ["speedup_ci_high"])
+def _(df, t):
+    return (pl.col("speedup_ci_high") < 1.0).fill_null(False)
+
+
+@rule("greedy_loop", "note", ("loop_share",))
+def _greedy_loop():
+    """The plain greedy (AR) output of the prompt falls into a loop: its share of repeated word 4-grams
+    (1 − distinct ÷ total, ``experiments.draftself_gpu.analysis.repeat_share``) is at or above
+    ``loop_share`` (default 0.15).  Draft-self and speculative decoding reproduce the greedy output, so
+    τ, α and the speedup on such a prompt measure how the model drafts its own loop, not the text:
+    a loop the draft has seen once can be drafted whole, while a loop of short varying lines can also be
+    drafted worse than prose.  Seen on the H200 draft-self session: 5 of 12 held-out prompts looped
+    (a repeated cmake line, a column of ``[84, 184,``, one comment sentence twice), and their τ at k = 8
+    was 2.2–3.7 against 2.3–9.0 for the others.  A number over prompts carries it when any of its
+    prompts does (column ``repeat_share``: the highest share among the prompts it read)."""
+
+
+@RULES["greedy_loop"].on("draftself", ["repeat_share"])
+def _(df, t):
+    return (pl.col("repeat_share") >= t["loop_share"]).fill_null(False)
+
+
+@rule("single_session", "note")
+def _single_session():
+    """The number comes from the only completed session that measured this model (checkpoint sha256) on
+    this host: its interval (over prompts or repetitions) describes that one session, and nothing shows
+    what another session would give (DESIGN.md: where a host has several sessions of one configuration,
+    the spread between sessions is shown; here there is none to show).  Seen: three quiet llama-bench
+    sessions of one configuration on one host within 30 minutes gave 114.7, 78.7 and 99.3 tok/s
+    (``between_session_spread``).  Column ``sessions``: completed sessions of the host with the
+    number's model; fires below 2."""
+
+
+@RULES["single_session"].on("draftself", ["sessions"])
+def _(df, t):
+    return (pl.col("sessions") < 2).fill_null(False)
+
+
+@rule("checkpoint_unavailable", "note")
+def _checkpoint_unavailable():
+    """The model checkpoint the number was measured with is identified only by its sha256: the records
+    name a file outside the repository's artifact store (``data/artifacts/``, which ``dvc pull``
+    restores), so the decoding cannot be rerun with that checkpoint here, and training again from the
+    committed corpus, tokenizer and configuration gives another checkpoint with another sha256 (float
+    nondeterminism; seen: the CPU draft-self checkpoint retrained on another machine hashed 82d01b33…
+    where the committed one is c39a7197…).  Seen: the H200 draft-self checkpoints stayed in the lent
+    GPU machine's /tmp, returned after each call.  Column ``checkpoint_stored``: the session start
+    record's ``checkpoint`` path lies under ``data/artifacts/``; fires when it does not."""
+
+
+@RULES["checkpoint_unavailable"].on("draftself", ["checkpoint_stored"])
+def _(df, t):
+    return pl.col("checkpoint_stored").not_().fill_null(False)
+
+
+@rule("few_prompts", "note", ("min_prompts",))
+def _few_prompts():
+    """The interval's unit of replication is the prompt and it rests on fewer than ``min_prompts``
+    (default 30) of them: the Student-t interval assumes the per-prompt values (log τ, log speedup) are
+    near normal, which a few prompts drafted almost whole break, and every prompt comes from one corpus,
+    so the interval says how these prompts vary, not how other text would.  Seen: per-prompt τ at
+    k = 15 on the H200 ranged 2.03 to 12.6 over 12 prompts, two regular code listings far above the
+    rest.  Column ``prompts``: the number of prompts of a number with an interval over prompts (null
+    otherwise)."""
+
+
+@RULES["few_prompts"].on("draftself", ["prompts"])
+def _(df, t):
+    return (pl.col("prompts") < t["min_prompts"]).fill_null(False)
 
 
 # --- evaluation ---------------------------------------------------------------------------------

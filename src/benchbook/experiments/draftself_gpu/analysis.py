@@ -8,9 +8,12 @@ time ÷ draft-self decode time per prompt and repetition; the repetitions of a p
 log scale; geometric mean over prompts with a Student-t interval on the per-prompt log ratios, unit of
 replication the prompt).  Added here:
 
-* ``per_prompt``: per (configuration, prompt), τ = Σ(a+1)/steps and α = accepted ÷ drafted of the
-  first timed repetition (the decoders are deterministic), decode tok/s averaged over repetitions,
-  whether every repetition's output equals AR greedy, and the AR output's ``repeat_share``.
+* ``per_prompt``: per (configuration, prompt), τ = min(Σ(a+1), n_tokens − 1) / steps (the tokens the
+  verify steps committed: a run stops at its cap of n_tokens, the first from the prefill, and accepted
+  tokens of its last block past the cap are not committed; the CPU experiment's definition) and
+  α = accepted ÷ drafted of the first timed repetition (the decoders are deterministic), decode tok/s
+  averaged over repetitions, whether every repetition's output equals AR greedy, and the AR output's
+  ``repeat_share``.
 * ``by_k``: per configuration, τ over prompts (mean, log-scale t interval: τ ≥ 1 > 0), α pooled
   (Σ accepted ÷ Σ drafted, no interval), AR and draft-self decode tok/s over prompts (log-scale t
   intervals), the measured speedup with its interval, the cost model's residual (``model_residual``)
@@ -86,11 +89,11 @@ def load_train(raw_dir: str | Path) -> pl.DataFrame:
     return pl.DataFrame(rows).sort("started_at") if rows else pl.DataFrame()
 
 
-def load(raw_dir: Path) -> pl.DataFrame:
-    """The run records of the latest completed session under ``raw_dir/draftself_gpu``
-    (``draftself.analysis.load_runs``), with their ``output_text`` and the session's ``runtime`` and
-    ``toolchain_id`` (torch, Python, device: the decoder's build)."""
-    runs, sess = cpu.load_runs(Path(raw_dir) / EXPERIMENT, "latest")
+def load(raw_dir: Path, session: str = "latest") -> pl.DataFrame:
+    """The run records of one completed session under ``raw_dir/draftself_gpu`` (``session``: an id, or
+    "latest"; ``draftself.analysis.load_runs``), with their ``output_text`` and the session's ``runtime``
+    and ``toolchain_id`` (torch, Python, device: the decoder's build)."""
+    runs, sess = cpu.load_runs(Path(raw_dir) / EXPERIMENT, session)
     text = {
         r["run_id"]: r["output_text"]
         for r in read_records([sess["runs_file"]], "benchbook.draftself.run")
@@ -105,12 +108,14 @@ def load(raw_dir: Path) -> pl.DataFrame:
 
 def per_prompt(runs: pl.DataFrame) -> pl.DataFrame:
     """One row per (configuration, prompt): τ, α (first timed repetition), decode tok/s (mean over
-    repetitions), equals_ar (every repetition), the AR output's repeat_share; sorted by k, prompt."""
+    repetitions), equals_ar (every repetition), the AR output's repeat_share, and the runs they read:
+    ``first_run_id`` (τ, α) and ``ar_run_id`` (the AR run whose output gives repeat_share); sorted by
+    k, prompt."""
     first = runs.filter(pl.col("rep") == pl.col("rep").min())
-    ar_rep = (
-        first.filter(pl.col("decoder") == "ar")
-        .select("prompt_id", pl.col("output_text").map_elements(repeat_share, return_dtype=pl.Float64))
-        .rename({"output_text": "repeat_share"})
+    ar_rep = first.filter(pl.col("decoder") == "ar").select(
+        "prompt_id",
+        pl.col("output_text").map_elements(repeat_share, return_dtype=pl.Float64).alias("repeat_share"),
+        pl.col("run_id").alias("ar_run_id"),
     )
     agg = runs.group_by("config_name", "decoder", "k", "prompt_id", "prompt_kind").agg(
         decode_tps=pl.col("decode_tps").mean(),
@@ -121,7 +126,10 @@ def per_prompt(runs: pl.DataFrame) -> pl.DataFrame:
         "config_name",
         "prompt_id",
         tau=pl.when(pl.col("verify_steps") > 0)
-        .then((pl.col("accepted_total") + pl.col("verify_steps")) / pl.col("verify_steps"))
+        .then(
+            pl.min_horizontal(pl.col("accepted_total") + pl.col("verify_steps"), pl.col("n_tokens") - 1)
+            / pl.col("verify_steps")
+        )
         .otherwise(1.0),
         alpha=pl.when(pl.col("drafted_total") > 0)
         .then(pl.col("accepted_total") / pl.col("drafted_total"))
@@ -129,6 +137,7 @@ def per_prompt(runs: pl.DataFrame) -> pl.DataFrame:
         accepted=pl.col("accepted_total"),
         drafted=pl.col("drafted_total"),
         steps=pl.col("verify_steps"),
+        first_run_id=pl.col("run_id"),
     )
     return (
         agg.join(acc, on=["config_name", "prompt_id"], how="left")

@@ -1,9 +1,18 @@
 """Draft-self on the GPU: report tables and the numbers registry.
 
-Writes ``reports_dir/draftself_gpu/{train,by_k,per_prompt,curve}.md`` and publishes
-``reports_dir/numbers/draftself_gpu.json``: per k of the latest session ``draftself_gpu-k<k>-``
-``tau|alpha|speedup|ds_tps|break_even_tau|residual``, ``draftself_gpu-ar_tps``, and per training
-``draftself_gpu-t<session8>-train_seconds|steps|held_out_loss|n_params``.
+Writes ``reports_dir/draftself_gpu/{train,by_k,per_prompt,curve,verdict,skipped}.md`` and publishes
+``reports_dir/numbers/draftself_gpu.json``: per k of the newest session that passes the "measured now,
+complete" check (``sessioncheck``) ``draftself_gpu-k<k>-tau|alpha|speedup|ds_tps|tau_break_even|residual``,
+``draftself_gpu-ar_tps``, ``draftself_gpu-decode_pass_ms``, per prompt ``draftself_gpu-p-<prompt>-k<k>-tau``
+and ``draftself_gpu-p-<prompt>-repeat_share``, and per training
+``draftself_gpu-t<session8>-train_seconds|steps|held_out_loss_next|n_params``.
+
+Each number cites exactly the runs its computation read (``draftself.report.cite``): τ and α the first
+timed repetition of their configuration; a decode rate every run of its configuration; a speedup its
+draft-self runs and the AR runs it is divided by; the cost model's residual those and every run holding a
+pass of a kind and size whose session mean it used; τ* the runs with (k+1)-token draft and verify
+passes and 1-token decode passes; a per-prompt τ its one run, a repeat share the AR run whose output it
+reads.  Caveats come from the shared engine over one row per number (``caveat_rows``).
 """
 
 from __future__ import annotations
@@ -14,11 +23,16 @@ from pathlib import Path
 
 import polars as pl
 
-from benchbook.numbers import Number, line_ranges, make_key, publish
+from benchbook import measured
+from benchbook.experiments.draftself.report import cite, runs_with_passes
+from benchbook.numbers import Number, make_key, publish
 from benchbook.numtable import md_table
+from benchbook.provenance import read_snapshots
+from benchbook.wording import ratio_word
 
-from . import EXPERIMENT
+from . import EXPERIMENT, sessioncheck
 from .analysis import by_k, decode_pass_ms, load, load_train, per_prompt
+from .caveat_rows import Reads, attach, number_table, session_checkpoints
 
 
 @dataclass
@@ -33,76 +47,108 @@ class DraftselfGpuReport:
 
 
 def verdict_md(table: pl.DataFrame) -> str:
-    """One generated sentence per k: τ against its break-even τ*, and the speedup or the shortfall
-    (from the numbers themselves: "above"/"below" and "faster"/"slower" follow their signs)."""
+    """One generated sentence per k: τ against its break-even τ* and the speedup against AR, each number
+    quoted as ``{{< var KEY >}}`` (its interval and caveat markers beside it on the page).  The words
+    follow the intervals: τ is "above" or "below" τ* only when its interval over prompts excludes τ*,
+    and the speedup's word is ``wording.ratio_word``'s ("faster" only when the whole interval lies
+    above 1)."""
     lines = []
     for r in table.iter_rows(named=True):
-        above = r["tau"] > r["tau_break_even"]
-        ci = r["speedup_ci"]
-        if ci and ci[0] > 1:
-            sp = f"faster than AR: ×{r['speedup']:.2f} (95% CI over prompts {ci[0]:.2f}–{ci[1]:.2f})"
-        elif ci and ci[1] < 1:
-            short = 1 - r["speedup"]
-            sp = f"slower than AR: ×{r['speedup']:.2f}, {short:.0%} short (CI {ci[0]:.2f}–{ci[1]:.2f})"
-        else:
-            sp = f"not distinguishable from AR: ×{r['speedup']:.3f}" + (
-                f" (CI {ci[0]:.2f}–{ci[1]:.2f} includes 1)" if ci else ""
-            )
+        key = make_key(EXPERIMENT, f"k{r['k']}")
+        star, ci = r["tau_break_even"], r["tau_ci"]
+        low, high = (ci[0], ci[1]) if ci else (r["tau"], r["tau"])
+        side = "above" if low > star else "below" if high < star else "not distinguishable from"
+        word = ratio_word(r["speedup"], r["speedup_ci"])
+        sp = word.replace("the baseline", "AR") if word.startswith("not") else f"{word} than AR"
         lines.append(
-            f"- k = {r['k']}: mean τ {r['tau']:.2f} is {'above' if above else 'below'} its break-even "
-            f"τ* {r['tau_break_even']:.2f} by {abs(r['tau'] - r['tau_break_even']):.2f}; {sp}; "
-            f"greedy output {'equal to' if r['equals_ar_all'] else 'NOT always equal to'} AR on every run."
+            f"- k = {r['k']}: mean τ {{{{< var {key}-tau >}}}} is {side} its break-even τ* "
+            f"{{{{< var {key}-tau_break_even >}}}}; {sp}: {{{{< var {key}-speedup >}}}}; greedy output "
+            f"{'equal to' if r['equals_ar_all'] else 'NOT always equal to'} AR on every run."
         )
     return "\n".join(lines) + "\n"
 
 
-def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> DraftselfGpuReport:
-    """The stage ``draftself_gpu_report``: the latest completed session under ``raw_dir/draftself_gpu``
-    and every training record.
+def _var(key: str) -> str:
+    """A table cell quoting registry ``key`` without its unit (the header names it)."""
+    return f"{{{{< var {key}__v >}}}}"
 
-    Raises:
-        ValueError: no completed session (fix: run ``python -m benchbook.experiments draftself_gpu``
-        on a CUDA host and merge its records with ``scripts/gpu_merge_draftself.sh``).
-    """
-    del params  # the committed records select themselves: the latest session
-    root = Path(root)
-    raw, rep = root / raw_dir, root / reports_dir
-    runs = load(raw)
-    session = runs["session_id"][0]
-    host = runs["host_id"][0]
-    model_sha = runs["model_sha256"][0]
-    train = load_train(raw)
-    table = by_k(runs)
-    pp = per_prompt(runs)
-    build_text = runs["runtime"][0]
-    common = {
-        "host_id": host,
-        "session_id": session,
-        "model_sha256": model_sha,
-        "build": build_text,
-        "toolchain_id": runs["toolchain_id"][0],
-        "measured_from": runs["started_at"].min(),
-        "measured_to": runs["ended_at"].max(),
-    }
+
+def _ids(runs: pl.DataFrame, expr: pl.Expr) -> list[str]:
+    return runs.filter(expr)["run_id"].to_list()
+
+
+def session_numbers(
+    runs: pl.DataFrame, table: pl.DataFrame, pp: pl.DataFrame, common: dict
+) -> tuple[list[Number], dict[str, Reads]]:
+    """The numbers of one session (module doc) and what each reads beyond its cited runs (``Reads``)."""
     nums: list[Number] = []
+    reads: dict[str, Reads] = {}
+    first_rep = pl.col("rep") == pl.col("rep").min()
+    ar = pl.col("decoder") == "ar"
+
+    def add(num: Number, read: Reads) -> None:
+        nums.append(num)
+        reads[num.key] = read
+
     for r in table.iter_rows(named=True):
-        src = [{"file": str(r["file"]), "lines": line_ranges(r["lines"])}]
-        stem = (EXPERIMENT, f"k{r['k']}")
-        for col, unit, label, ci_key, computation in (
-            ("tau", "tokens", "τ (tokens per verify step, mean over prompts)", "tau_ci", "per_prompt"),
-            ("alpha", "fraction", "α (accepted ÷ drafted, pooled over prompts)", None, "by_k"),
-            ("speedup", "x", "AR decode time ÷ draft-self decode time", "speedup_ci", "speedup"),
-            ("ds_tps", "tok/s", "draft-self decode rate (mean over prompts)", "ds_tps_ci", "per_prompt"),
-            ("tau_break_even", "tokens", "break-even τ* = r_draft(k+1) + r_verify(k+1)", None, "break_even"),
-            ("residual", "fraction", "cost model ÷ measured speedup − 1", "residual_ci", "model_residual"),
+        k, name = int(r["k"]), r["config_name"]
+        mine = pl.col("config_name") == name
+        pair = r["run_ids"]  # the speedup's draft-self runs and the AR runs they are divided by
+        used = runs.filter(pl.col("run_id").is_in(pair)).select("pass_kind", "pass_n")
+        kinds = sorted(
+            {(a, b) for ks, ns in used.iter_rows() for a, b in zip(ks, ns, strict=True) if a != "prefill"}
+        )
+        cites = {
+            "tau": _ids(runs, mine & first_rep),
+            "alpha": _ids(runs, mine & first_rep),
+            "speedup": pair,
+            "ds_tps": _ids(runs, mine),
+            "tau_break_even": runs_with_passes(runs, [("draft", k + 1), ("verify", k + 1), ("decode", 1)]),
+            "residual": sorted({*pair, *runs_with_passes(runs, kinds)}),
+        }
+        for col, unit, label, ci_key, computation, read in (
+            (
+                "tau",
+                "tokens",
+                "τ (tokens per verify step, mean over prompts)",
+                "tau_ci",
+                "per_prompt",
+                (0, 1),
+            ),
+            ("alpha", "fraction", "α (accepted ÷ drafted, pooled over prompts)", None, "by_k", (0, 1)),
+            ("speedup", "x", "AR decode time ÷ draft-self decode time", "speedup_ci", "speedup", (1, 1)),
+            (
+                "ds_tps",
+                "tok/s",
+                "draft-self decode rate (mean over prompts)",
+                "ds_tps_ci",
+                "per_prompt",
+                (1, 1),
+            ),
+            (
+                "tau_break_even",
+                "tokens",
+                "break-even τ* = r_draft(k+1) + r_verify(k+1)",
+                None,
+                "break_even",
+                (1, 0),
+            ),
+            (
+                "residual",
+                "fraction",
+                "cost model ÷ measured speedup − 1",
+                "residual_ci",
+                "model_residual",
+                (1, 0),
+            ),
         ):
             ci = r.get(ci_key) if ci_key else None
-            nums.append(
+            add(
                 Number(
-                    key=make_key(*stem, col),
+                    key=make_key(EXPERIMENT, f"k{k}", col),
                     value=round(float(r[col]), 4),
                     unit=unit,
-                    label=f"draft-self k={r['k']} on the GPU: {label}",
+                    label=f"draft-self k={k} on the GPU: {label}",
                     n=int(r["prompts"]),
                     computation=f"benchbook.experiments.draftself_gpu.analysis.{computation}",
                     ci95=[round(ci[0], 4), round(ci[1], 4)] if ci and ci[0] is not None else None,
@@ -116,13 +162,15 @@ def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> Draf
                         else None
                     ),
                     replication="prompts",
-                    sources=src,
-                    run_ids=r["run_ids"],
+                    **cite(runs, cites[col]),
                     **common,
-                )
+                ),
+                Reads(
+                    timing=bool(read[0]), acceptance=bool(read[1]), k=None if col == "tau_break_even" else k
+                ),
             )
     first = table.row(0, named=True)
-    nums.append(
+    add(
         Number(
             key=make_key(EXPERIMENT, "ar_tps"),
             value=round(float(first["ar_tps"]), 2),
@@ -133,11 +181,12 @@ def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> Draf
             ci95=[round(x, 2) for x in first["ar_tps_ci"]] if first["ar_tps_ci"] else None,
             ci_method="student-t over per-prompt logs" if first["ar_tps_ci"] else None,
             replication="prompts",
-            sources=[{"file": str(first["file"]), "lines": line_ranges(first["lines"])}],
+            **cite(runs, _ids(runs, ar)),
             **common,
-        )
+        ),
+        Reads(timing=True),
     )
-    nums.append(
+    add(
         Number(
             key=make_key(EXPERIMENT, "decode_pass_ms"),
             value=round(decode_pass_ms(runs), 3),
@@ -146,10 +195,47 @@ def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> Draf
             n=int(first["prompts"]),
             computation="benchbook.experiments.draftself.analysis.pass_costs",
             replication="prompts",
-            sources=[{"file": str(first["file"]), "lines": line_ranges(first["lines"])}],
+            **cite(runs, runs_with_passes(runs, [("decode", 1)])),
             **common,
-        )
+        ),
+        Reads(timing=True),
     )
+    for r in pp.filter(ar).iter_rows(named=True):
+        add(
+            Number(
+                key=make_key(EXPERIMENT, "p", r["prompt_id"], "repeat_share"),
+                value=round(float(r["repeat_share"]), 4),
+                unit="fraction",
+                label=f"share of repeated word 4-grams in the AR greedy output of prompt {r['prompt_id']}",
+                n=1,
+                computation="benchbook.experiments.draftself_gpu.analysis.repeat_share",
+                replication="none: one deterministic output",
+                **cite(runs, [r["ar_run_id"]]),
+                **common,
+            ),
+            Reads(acceptance=True),
+        )
+    for r in pp.filter(~ar).iter_rows(named=True):
+        add(
+            Number(
+                key=make_key(EXPERIMENT, "p", r["prompt_id"], f"k{r['k']}", "tau"),
+                value=round(float(r["tau"]), 4),
+                unit="tokens",
+                label=f"draft-self k={r['k']} on the GPU: τ on prompt {r['prompt_id']}",
+                n=1,
+                computation="benchbook.experiments.draftself_gpu.analysis.per_prompt",
+                replication="none: one deterministic output (first timed repetition)",
+                **cite(runs, [r["first_run_id"]]),
+                **common,
+            ),
+            Reads(acceptance=True),
+        )
+    return nums, reads
+
+
+def train_numbers(train: pl.DataFrame) -> list[Number]:
+    """Per training record: wall time, steps, held-out loss, parameters (each cites its one line)."""
+    nums = []
     for t in train.iter_rows(named=True):
         for col, unit, label in (
             ("train_seconds", "s", "training wall time"),
@@ -173,6 +259,100 @@ def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> Draf
                     replication="none: one training",
                 )
             )
+    return nums
+
+
+def by_k_md(table: pl.DataFrame) -> str:
+    """The per-k table: published numbers as ``{{< var KEY__v >}}`` cells (their caveat markers beside
+    them), the row label ``{{< var draftself_gpu-k<k>__cfg >}}`` saying a row's common caveats once; the
+    pass-cost ratios, the cost model's prediction and output equality as plain values."""
+    head = (
+        "| k | prompts | τ [95% CI] | α | r_draft(k+1) | r_verify(k+1) | break-even τ* | AR tok/s "
+        "| draft-self tok/s | speedup [95% CI] | cost model | residual [95% CI] | output = AR |"
+    )
+    lines = [head, "|" + "---|" * 13]
+    ar = make_key(EXPERIMENT, "ar_tps")
+    for r in table.iter_rows(named=True):
+        key = make_key(EXPERIMENT, f"k{r['k']}")
+        cells = [
+            f"{r['k']} {{{{< var {key}__cfg >}}}}",
+            str(r["prompts"]),
+            _var(f"{key}-tau"),
+            _var(f"{key}-alpha"),
+            f"{r['r_draft']:.2f}",
+            f"{r['r_verify']:.2f}",
+            _var(f"{key}-tau_break_even"),
+            _var(ar),
+            _var(f"{key}-ds_tps"),
+            _var(f"{key}-speedup"),
+            f"{r['predicted']:.3f}",
+            _var(f"{key}-residual"),
+            "yes" if r["equals_ar_all"] else "NO",
+        ]
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def per_prompt_md(pp: pl.DataFrame) -> str:
+    """τ per prompt and k, and the share of repeated 4-grams in the prompt's AR output, as
+    ``{{< var >}}`` cells; the row label ``{{< var draftself_gpu-p-<prompt>__cfg >}}``."""
+    ks = sorted({int(k) for k in pp.filter(pl.col("decoder") == "draftself")["k"].to_list()})
+    prompts = pp.filter(pl.col("decoder") == "ar").sort("prompt_kind", "prompt_id")
+    head = "| prompt | kind | AR output repeated 4-grams | " + " | ".join(f"τ k={k}" for k in ks) + " |"
+    lines = [head, "|" + "---|" * (3 + len(ks))]
+    for r in prompts.iter_rows(named=True):
+        key = make_key(EXPERIMENT, "p", r["prompt_id"])
+        cells = [
+            f"{r['prompt_id']} {{{{< var {key}__cfg >}}}}",
+            r["prompt_kind"],
+            _var(f"{key}-repeat_share"),
+            *(_var(f"{key}-k{k}-tau") for k in ks),
+        ]
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> DraftselfGpuReport:
+    """The stage ``draftself_gpu_report``: the newest completed session under ``raw_dir/draftself_gpu``
+    that passes ``sessioncheck.check`` (measured in the session, complete), and every training record.
+    ``params``: ``params.yaml``; its ``report`` section gives the caveat thresholds.
+
+    Raises:
+        ValueError: no completed session passes the check (fix: run ``python -m benchbook.experiments
+        draftself_gpu`` on a CUDA host and merge its records with ``scripts/gpu_merge_draftself.sh``).
+    """
+    root = Path(root)
+    raw, rep = root / raw_dir, root / reports_dir
+    chosen, skipped = sessioncheck.publishable(raw)
+    if chosen is None:
+        raise ValueError(
+            f"{raw / EXPERIMENT}: no completed draft-self session passes the measured-now check "
+            f"({len(skipped)} skipped); fix: run `python -m benchbook.experiments draftself_gpu` on a CUDA "
+            "host and merge its records with scripts/gpu_merge_draftself.sh"
+        )
+    runs = load(raw, chosen.session_id)
+    session = runs["session_id"][0]
+    host = runs["host_id"][0]
+    model_sha = runs["model_sha256"][0]
+    train = load_train(raw)
+    table = by_k(runs)
+    pp = per_prompt(runs)
+    common = {
+        "host_id": host,
+        "session_id": session,
+        "model_sha256": model_sha,
+        "build": runs["runtime"][0],
+        "toolchain_id": runs["toolchain_id"][0],
+        "measured_from": runs["started_at"].min(),
+        "measured_to": runs["ended_at"].max(),
+    }
+    nums, reads = session_numbers(runs, table, pp, common)
+    nums += train_numbers(train)
+    cores = (read_snapshots(raw / "snapshots", "host").get(host) or {}).get("cpu_logical")
+    thresholds = {**(params or {}).get("report", {}), **({"cores": cores} if cores else {})}
+    attach(
+        nums, number_table(nums, reads, runs, pp, table, session_checkpoints(raw / EXPERIMENT)), thresholds
+    )
     out = rep / EXPERIMENT
     out.mkdir(parents=True, exist_ok=True)
     tr = train.with_columns(
@@ -260,6 +440,10 @@ def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> Draf
             },
         )
     )
+    # the page's tables: the published numbers as {{< var >}} cells, each with its caveat markers
+    out.joinpath("by_k_page.md").write_text(by_k_md(table))
+    out.joinpath("per_prompt_page.md").write_text(per_prompt_md(pp))
+    out.joinpath("skipped.md").write_text(measured.skipped_markdown(skipped, root))
     out.joinpath("verdict.md").write_text(verdict_md(table))
     out.joinpath("facts.json").write_text(
         json.dumps({"decode_pass_ms": round(decode_pass_ms(runs), 3), "session_id": session}) + "\n"

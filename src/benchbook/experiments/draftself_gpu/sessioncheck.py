@@ -1,0 +1,88 @@
+"""Which GPU draft-self sessions are publishable: the "measured now, complete" rule of
+``benchbook.measured`` applied to ``raw_dir/draftself_gpu``.
+
+A session there is the CPU experiment's shared session (start and end records in ``<host_id>.jsonl``,
+``experiments.draftself.analysis.sessions``) whose start record's ``config`` holds ``ks`` and
+``repetitions``.  Its plan is plain greedy AR and one batched one-pass draft-self configuration per k
+(``run._configs``: names ``ar`` and ``ds-k<k>-batched-one_pass``), each on every prompt the session's
+runs name, at each timed repetition 1..``repetitions``.  Every run must lie inside the session, and the
+wall times of its forward passes must sum to no more than its own wall time (``measured.recorded_ns``).
+
+Entry points: ``check(raw_dir)`` and ``publishable(raw_dir)`` (the newest passing session and the newer
+ones skipped, whose reasons the page states with ``measured.skipped_markdown``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from benchbook import measured
+from benchbook.experiments.draftself.analysis import sessions
+from benchbook.experiments.draftself.plan import config_name
+from benchbook.records import read_records
+
+from . import EXPERIMENT
+
+RUN_SCHEMA = "benchbook.draftself.run"
+
+
+def planned_configs(params: dict) -> list[str]:
+    """The configuration names a session with start-record ``config`` ``params`` runs.
+
+    >>> planned_configs({"ks": [1, 8]})
+    ['ar', 'ds-k1-batched-one_pass', 'ds-k8-batched-one_pass']
+    """
+    ds = [
+        {"decoder": "draftself", "k": int(k), "verify": "batched", "draft": "one_pass"} for k in params["ks"]
+    ]
+    return ["ar"] + [config_name(c) for c in ds]
+
+
+def check(raw_dir: str | Path) -> dict[str, measured.SessionCheck]:
+    """``{session_id: SessionCheck}`` of every completed session under ``raw_dir/draftself_gpu`` (module
+    doc); a check's ``reasons`` name file:line and the rule that failed (empty: publishable).
+
+    Raises:
+        records.RecordError: a line of a runs file is not JSON (file:line).
+        ValueError: a time field is not ISO 8601.
+    """
+    done = sessions(Path(raw_dir) / EXPERIMENT)
+    groups: dict[str, dict[str, dict[str, list[dict]]]] = {}
+    for f in {s["runs_file"] for s in done}:
+        by_session = groups.setdefault(f, {})
+        for r in read_records([f], RUN_SCHEMA):
+            by_session.setdefault(r["session_id"], {}).setdefault(r["run_id"], []).append(r)
+    out: dict[str, measured.SessionCheck] = {}
+    for s in done:
+        runs = groups[s["runs_file"]].get(s["session_id"], {})
+        params = s.get("params") or {}
+        prompts = {recs[0]["prompt_id"] for recs in runs.values()}
+        planned = {
+            (name, prompt, rep)
+            for name in planned_configs({"ks": params.get("ks", [])})
+            for prompt in prompts
+            for rep in range(1, int(params.get("repetitions", 0)) + 1)
+        }
+        have = {(recs[0]["config_name"], recs[0]["prompt_id"], recs[0]["rep"]) for recs in runs.values()}
+        out[s["session_id"]] = measured.check_session(
+            s["session_id"],
+            EXPERIMENT,
+            s["host_id"],
+            s["started_at"],
+            s["ended_at"],
+            str(s.get("file") or s["runs_file"]),
+            runs,
+            planned=planned,
+            have=have,
+        )
+    return out
+
+
+def publishable(raw_dir: str | Path) -> tuple[measured.SessionCheck | None, list[measured.SessionCheck]]:
+    """The newest session (any host) that passes ``check``, or None; and the sessions of its host newer
+    than it that failed (their reasons are what the page states)."""
+    checks = check(raw_dir)
+    best, skipped = measured.newest_publishable(checks)
+    chosen = max(best.values(), key=lambda c: c.ended_at, default=None)
+    host = chosen.host_id if chosen else None
+    return chosen, [c for c in skipped if c.host_id == host]
