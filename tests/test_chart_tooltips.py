@@ -12,6 +12,7 @@ need a label.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -153,3 +154,38 @@ def test_tooltip_values_follow_numfmt(specs):
     assert tg7["rate_shown"] == "134.4 [126.5, 142.9]"
     depth = points("depth_speedup")
     assert depth and all(r["speedup_shown"] == fmt_value(r["speedup"]) for r in depth)
+
+
+#: d3-format's spec (github.com/d3/d3-format, "format specifiers"):
+#: [[fill]align][sign][symbol][0][width][,][.precision][~][type]
+D3_FORMAT = re.compile(r"^(?:(.)?([<>=^]))?([+\-( ])?([$#])?(0)?(\d+)?(,)?(\.\d+)?(~)?([a-z%])?$")
+#: types that keep significant digits (never print a non-zero as 0): g, r (decimal), p (percent), s (SI);
+#: "d" rounds to an integer and is for integer columns only.  Fixed point ("f", "%", ".2f" showed 0.004
+#: as 0.00) and exponent ("e") types are refused.
+SIGNIFICANT = {"g", "r", "p", "s"}
+#: integer columns a tooltip may format with "d"
+COUNTS = N_LIKE | {"k", "n_max", "depth", "rep", "n_cpu_moe", "n_tokens", "accepted", "drafted"}
+
+
+def test_tooltip_formats_never_show_a_non_zero_value_as_zero(specs):
+    seen = {}
+    for name in sorted(CHART_NAMES):
+        spec = specs[name]
+        for tip, _ in _tooltips(spec, spec.get("datasets", {})):
+            for f in tip:
+                if f["type"] != "quantitative":
+                    continue
+                m = D3_FORMAT.match(f["format"])
+                assert m, f"{name}: {f['field']}: {f['format']!r} is not a d3 format"
+                kind = m.group(10)
+                if kind == "d":
+                    assert f["field"] in COUNTS, f"{name}: {f['field']} is not a count, yet formatted as one"
+                else:
+                    assert kind in SIGNIFICANT, f"{name}: {f['field']}: {f['format']!r} can show 0.004 as 0"
+                seen[(name, f["field"])] = f["format"]
+    # the formats that were fixed point: α (".3f"), τ (".2f"), cv (".1%": 0.0004 read 0.0%), RSS (",.1f")
+    assert seen[("spec_speedup_alpha", "alpha")] == ".3~g"
+    assert seen[("spec_speedup_alpha", "tau")] == ".3~g"
+    assert seen[("spec_acceptance", "alpha")] == ".3~g"
+    assert seen[("llama_bench_rates", "cv")] == ".2~p"
+    assert seen[("spec_memory", "peak_rss_mib")] == ",.4~r"

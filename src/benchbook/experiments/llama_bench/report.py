@@ -311,7 +311,7 @@ def derive(
             alt.Tooltip("ci_low_tps:Q", format=".4~g"),
             alt.Tooltip("ci_high_tps:Q", format=".4~g"),
             alt.Tooltip("n:Q", format="d"),
-            alt.Tooltip("cv:Q", format=".1%"),
+            alt.Tooltip("cv:Q", format=".2~p"),
             alt.Tooltip("caveat_ids:N"),
             alt.Tooltip("session_id:N"),
             alt.Tooltip("toolchain_id:N"),
