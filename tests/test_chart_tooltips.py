@@ -167,6 +167,18 @@ SIGNIFICANT = {"g", "r", "p", "s"}
 COUNTS = N_LIKE | {"k", "n_max", "depth", "rep", "n_cpu_moe", "n_tokens", "accepted", "drafted"}
 
 
+def _values(spec: dict, field: str) -> list[float]:
+    """Every number of column ``field`` in the chart's data (inline values and named datasets)."""
+    rows = [r for ds in spec.get("datasets", {}).values() for r in ds]
+    stack = [spec]
+    while stack:
+        node = stack.pop()
+        rows += (node.get("data") or {}).get("values", [])
+        stack += [c for k in ("layer", "vconcat", "hconcat", "concat") for c in node.get(k, [])]
+        stack += [node["spec"]] if "spec" in node else []
+    return [r[field] for r in rows if isinstance(r.get(field), (int, float))]
+
+
 def test_tooltip_formats_never_show_a_non_zero_value_as_zero(specs):
     seen = {}
     for name in sorted(CHART_NAMES):
@@ -182,10 +194,16 @@ def test_tooltip_formats_never_show_a_non_zero_value_as_zero(specs):
                     assert f["field"] in COUNTS, f"{name}: {f['field']} is not a count, yet formatted as one"
                 else:
                     assert kind in SIGNIFICANT, f"{name}: {f['field']}: {f['format']!r} can show 0.004 as 0"
+                if kind == "g":  # g turns to exponent notation (5e+4) from 10^precision up
+                    top = max((abs(v) for v in _values(spec, f["field"])), default=0)
+                    assert top < 10 ** int(m.group(8)[1:]), f"{name}: {f['field']} {top} reads as 1e+N"
                 seen[(name, f["field"])] = f["format"]
     # the formats that were fixed point: α (".3f"), τ (".2f"), cv (".1%": 0.0004 read 0.0%), RSS (",.1f")
     assert seen[("spec_speedup_alpha", "alpha")] == ".3~g"
     assert seen[("spec_speedup_alpha", "tau")] == ".3~g"
     assert seen[("spec_acceptance", "alpha")] == ".3~g"
     assert seen[("llama_bench_rates", "cv")] == ".2~p"
+    # ".4~g" would show a headline host's pp bounds above 10^4 (the H200 host's 34,000 and 73,000
+    # tok/s) as 3.4e+4 and 7.3e+4; ",.4~r" as 34,000 and 73,000
+    assert seen[("llama_bench_rates", "ci_low_tps")] == seen[("llama_bench_rates", "ci_high_tps")] == ",.4~r"
     assert seen[("spec_memory", "peak_rss_mib")] == ",.4~r"
