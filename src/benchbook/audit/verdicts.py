@@ -546,6 +546,7 @@ def judge(cf: ClaimsFile, recomputed: dict[str, Recomputed], here: Here, claims_
                 )
             )
         counted = counts_check(c)
+        stated_lo, stated_hi = _ends(_stated(c))
         out.append(
             Verdict(
                 claims_file=claims_file,
@@ -555,8 +556,8 @@ def judge(cf: ClaimsFile, recomputed: dict[str, Recomputed], here: Here, claims_
                 consistency=counted.consistency if counted else NOT_CHECKABLE,
                 recomputed=counted.recomputed if counted else None,
                 difference=counted.difference if counted else None,
-                stated_lo=_ends(_stated(c))[0],
-                stated_hi=_ends(_stated(c))[1],
+                stated_lo=stated_lo,
+                stated_hi=stated_hi,
                 recomputed_lo=counted.alpha if counted else None,
                 recomputed_hi=counted.alpha if counted else None,
                 arithmetic=counted.arithmetic if counted else None,
@@ -575,6 +576,7 @@ def judge(cf: ClaimsFile, recomputed: dict[str, Recomputed], here: Here, claims_
         cited = [claim for i in sorted(set(r.reads)) if (claim := cf.claim(i)) is not None]
         reps = [reproducibility(cf, c, here) for c in cited]
         missing = sorted({m for rep in reps for m in rep.missing})
+        (stated_lo, stated_hi), (recomputed_lo, recomputed_hi) = _ends(_stated(s)), _ends(r.in_unit)
         out.append(
             Verdict(
                 claims_file=claims_file,
@@ -584,10 +586,10 @@ def judge(cf: ClaimsFile, recomputed: dict[str, Recomputed], here: Here, claims_
                 consistency=r.verdict,
                 recomputed=(r.in_unit.text(3) if r.in_unit else None),
                 difference=r.difference,
-                stated_lo=_ends(_stated(s))[0],
-                stated_hi=_ends(_stated(s))[1],
-                recomputed_lo=_ends(r.in_unit)[0],
-                recomputed_hi=_ends(r.in_unit)[1],
+                stated_lo=stated_lo,
+                stated_hi=stated_hi,
+                recomputed_lo=recomputed_lo,
+                recomputed_hi=recomputed_hi,
                 unit=s.unit,
                 arithmetic=r.arithmetic or None,
                 qualifiers=quals,
