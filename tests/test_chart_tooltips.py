@@ -207,3 +207,28 @@ def test_tooltip_formats_never_show_a_non_zero_value_as_zero(specs):
     # tok/s) as 3.4e+4 and 7.3e+4; ",.4~r" as 34,000 and 73,000
     assert seen[("llama_bench_rates", "ci_low_tps")] == seen[("llama_bench_rates", "ci_high_tps")] == ",.4~r"
     assert seen[("spec_memory", "peak_rss_mib")] == ",.4~r"
+
+
+@pytest.mark.parametrize(
+    ("fmt", "value", "shown"),
+    [
+        (".2f", 0.004, "0.00"),  # the old τ format: a non-zero read as zero
+        (".3~g", 0.004, "0.004"),  # α and τ now
+        (".3~g", 15.6789, "15.7"),
+        (".1%", 0.0004, "0.0%"),  # the old cv format
+        (".2~p", 0.0004, "0.04%"),  # cv now
+        (".4~g", 73456.7, "7.346e+4"),  # the old interval-bound format above 10^4
+        (",.4~r", 73456.7, "73,460"),  # the bounds now
+        (",.4~r", 0.004, "0.004"),
+    ],
+)
+def test_vega_prints_the_formats_as_the_tooltips_rely_on(fmt, value, shown):
+    import vl_convert as vlc
+
+    spec = {
+        "data": {"values": [{"v": value}]},
+        "mark": "text",
+        "encoding": {"text": {"field": "v", "type": "quantitative", "format": fmt}},
+    }
+    svg = vlc.vegalite_to_svg(json.dumps(spec))  # the Vega build the site bundles (vl-convert)
+    assert re.findall(r"<text[^>]*>([^<]*)</text>", svg) == [shown]
