@@ -12,6 +12,7 @@ need a label.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -153,3 +154,81 @@ def test_tooltip_values_follow_numfmt(specs):
     assert tg7["rate_shown"] == "134.4 [126.5, 142.9]"
     depth = points("depth_speedup")
     assert depth and all(r["speedup_shown"] == fmt_value(r["speedup"]) for r in depth)
+
+
+#: d3-format's spec (github.com/d3/d3-format, "format specifiers"):
+#: [[fill]align][sign][symbol][0][width][,][.precision][~][type]
+D3_FORMAT = re.compile(r"^(?:(.)?([<>=^]))?([+\-( ])?([$#])?(0)?(\d+)?(,)?(\.\d+)?(~)?([a-z%])?$")
+#: types that keep significant digits (never print a non-zero as 0): g, r (decimal), p (percent), s (SI);
+#: "d" rounds to an integer and is for integer columns only.  Fixed point ("f", "%", ".2f" showed 0.004
+#: as 0.00) and exponent ("e") types are refused.
+SIGNIFICANT = {"g", "r", "p", "s"}
+#: integer columns a tooltip may format with "d"
+COUNTS = N_LIKE | {"k", "n_max", "depth", "rep", "n_cpu_moe", "n_tokens", "accepted", "drafted"}
+
+
+def _values(spec: dict, field: str) -> list[float]:
+    """Every number of column ``field`` in the chart's data (inline values and named datasets)."""
+    rows = [r for ds in spec.get("datasets", {}).values() for r in ds]
+    stack = [spec]
+    while stack:
+        node = stack.pop()
+        rows += (node.get("data") or {}).get("values", [])
+        stack += [c for k in ("layer", "vconcat", "hconcat", "concat") for c in node.get(k, [])]
+        stack += [node["spec"]] if "spec" in node else []
+    return [r[field] for r in rows if isinstance(r.get(field), (int, float))]
+
+
+def test_tooltip_formats_never_show_a_non_zero_value_as_zero(specs):
+    seen = {}
+    for name in sorted(CHART_NAMES):
+        spec = specs[name]
+        for tip, _ in _tooltips(spec, spec.get("datasets", {})):
+            for f in tip:
+                if f["type"] != "quantitative":
+                    continue
+                m = D3_FORMAT.match(f["format"])
+                assert m, f"{name}: {f['field']}: {f['format']!r} is not a d3 format"
+                kind = m.group(10)
+                if kind == "d":
+                    assert f["field"] in COUNTS, f"{name}: {f['field']} is not a count, yet formatted as one"
+                else:
+                    assert kind in SIGNIFICANT, f"{name}: {f['field']}: {f['format']!r} can show 0.004 as 0"
+                if kind == "g":  # g turns to exponent notation (5e+4) from 10^precision up
+                    top = max((abs(v) for v in _values(spec, f["field"])), default=0)
+                    assert top < 10 ** int(m.group(8)[1:]), f"{name}: {f['field']} {top} reads as 1e+N"
+                seen[(name, f["field"])] = f["format"]
+    # the formats that were fixed point: α (".3f"), τ (".2f"), cv (".1%": 0.0004 read 0.0%), RSS (",.1f")
+    assert seen[("spec_speedup_alpha", "alpha")] == ".3~g"
+    assert seen[("spec_speedup_alpha", "tau")] == ".3~g"
+    assert seen[("spec_acceptance", "alpha")] == ".3~g"
+    assert seen[("llama_bench_rates", "cv")] == ".2~p"
+    # ".4~g" would show a headline host's pp bounds above 10^4 (the H200 host's 34,000 and 73,000
+    # tok/s) as 3.4e+4 and 7.3e+4; ",.4~r" as 34,000 and 73,000
+    assert seen[("llama_bench_rates", "ci_low_tps")] == seen[("llama_bench_rates", "ci_high_tps")] == ",.4~r"
+    assert seen[("spec_memory", "peak_rss_mib")] == ",.4~r"
+
+
+@pytest.mark.parametrize(
+    ("fmt", "value", "shown"),
+    [
+        (".2f", 0.004, "0.00"),  # the old τ format: a non-zero read as zero
+        (".3~g", 0.004, "0.004"),  # α and τ now
+        (".3~g", 15.6789, "15.7"),
+        (".1%", 0.0004, "0.0%"),  # the old cv format
+        (".2~p", 0.0004, "0.04%"),  # cv now
+        (".4~g", 73456.7, "7.346e+4"),  # the old interval-bound format above 10^4
+        (",.4~r", 73456.7, "73,460"),  # the bounds now
+        (",.4~r", 0.004, "0.004"),
+    ],
+)
+def test_vega_prints_the_formats_as_the_tooltips_rely_on(fmt, value, shown):
+    import vl_convert as vlc
+
+    spec = {
+        "data": {"values": [{"v": value}]},
+        "mark": "text",
+        "encoding": {"text": {"field": "v", "type": "quantitative", "format": fmt}},
+    }
+    svg = vlc.vegalite_to_svg(json.dumps(spec))  # the Vega build the site bundles (vl-convert)
+    assert re.findall(r"<text[^>]*>([^<]*)</text>", svg) == [shown]

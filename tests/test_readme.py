@@ -27,7 +27,7 @@ WRITEUP_MEASURE = (
 WRITEUP_PAGE = (
     ".venv/bin/papermill notebooks/llama_bench_report.ipynb writeups/user-gguf/llama_bench_report.ipynb "
     "--cwd . -p root . -p params_file writeups/user-gguf/params.yaml -p raw_dir writeups/user-gguf/raw "
-    "-p reports_dir writeups/user-gguf/reports --no-progress-bar"
+    "-p reports_dir writeups/user-gguf/reports -p to_root ./ --no-progress-bar"
 )
 
 #: Every README command -> ("fresh": run here on a clone without models or binaries | "cached": run

@@ -122,6 +122,8 @@ def site_dir(root, tmp_path_factory):
     d = tmp_path_factory.mktemp("browser-site")
     for name in [*PAGES, "favicon.svg", "benchbook.css"]:
         shutil.copy(root / name, d / name)
+    # the write-up the navigation links to: its executed notebook, committed registry and snapshots
+    shutil.copytree(root / "writeups", d / "writeups", ignore=shutil.ignore_patterns("provenance"))
     cfg = yaml.safe_load((root / "_quarto.yml").read_text())
     cfg["project"]["render"] = [
         *cfg["project"]["render"],
@@ -302,10 +304,15 @@ def visits(site_dir, browser):
 def test_every_page_opens_without_console_errors(visits):
     _, seen = visits
     pages = [p for p in seen if p != "search"]
-    # the 20 pages of the built site (index, llama_bench, speculative, draftself, offload, spec_depth,
+    # the 22 pages of the built site (index, llama_bench, speculative, draftself, offload, spec_depth,
     # draftself_gpu; the provenance index + one per experiment: draftself, draftself_gpu, llama_bench,
-    # offload, spec_depth, speculative; 4 report notebooks; 2 audit pages) + 4 planted ones
-    assert len(pages) == 24, pages
+    # offload, spec_depth, speculative; 4 report notebooks; 2 audit pages; the user-gguf write-up's
+    # notebook and its provenance page) + 4 planted ones
+    assert len(pages) == 26, pages
+    assert {
+        "writeups/user-gguf/llama_bench_report.html",
+        "writeups/user-gguf/provenance/llama_bench.html",
+    } <= set(pages)
     assert {p: v["errors"] for p, v in seen.items() if p != "search" and v["errors"]} == {}
 
 
@@ -340,12 +347,26 @@ def test_every_chart_becomes_a_vega_view_with_a_tooltip(visits, site_dir):
 def test_every_number_link_resolves(visits):
     _, seen = visits
     base, _ = visits
-    ids = {p: set(v["ids"]) for p, v in seen.items() if p.startswith("provenance/")}
+    # the site's provenance pages and a write-up's own (writeups/<name>/provenance/)
+    ids = {p: set(v["ids"]) for p, v in seen.items() if ("/" + p).rsplit("/", 2)[-2] == "provenance"}
     links = [(p, href) for p, v in seen.items() if p != "search" for href in v["links"]]
     assert len(links) >= 6 + 21 + 32 + 87  # the var uses of index, llama_bench, speculative, draftself
-    # every link goes to provenance/<experiment>.html#n-KEY, and that page has the anchor
+    # every link goes to [writeups/<name>/]provenance/<experiment>.html#n-KEY, and that page has the anchor
     target = [(p, h.removeprefix(base).split("#", 1)) for p, h in links]
     assert [(p, t) for p, t in target if t[1] not in ids.get(t[0], set())] == []
+
+
+def test_no_local_link_of_the_built_site_is_dead(site_dir):
+    from benchbook.sitelinks import dead_links
+
+    site, _ = site_dir
+    assert dead_links(site) == []
+    # the write-up's number keys go to its own provenance page, which holds their anchors
+    page = (site / "writeups" / "user-gguf" / "llama_bench_report.html").read_text()
+    keys = ["lb-my-q8_0-pp128-warm", "lb-my-q8_0-tg64-warm"]
+    assert all(f'href="provenance/llama_bench.html#n-{k}"' in page for k in keys)
+    prov = (site / "writeups" / "user-gguf" / "provenance" / "llama_bench.html").read_text()
+    assert all(f'id="n-{k}"' in prov for k in keys)
 
 
 def test_planted_payloads_stay_inert_text_everywhere(visits):

@@ -32,7 +32,10 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("draftself", ("draftself", "draftself.*")),
     ("experiments", ("experiments", "experiments.*")),
     ("ingest/audit", ("ingest", "ingest.*", "audit", "audit.*")),
-    ("site", ("site", "sitecheck", "sitepages", "pagemarks", "sitewords", "writeup")),
+    (
+        "site",
+        ("site", "sitecheck", "sitepages", "pagemarks", "sitewords", "writeup", "sitewriteups", "sitelinks"),
+    ),
     ("tooling", ("imports", "layers", "stagedeps")),
     ("cli", ("cli", "__main__")),
 ]
@@ -56,6 +59,8 @@ REPORT = (
     "pagemarks",
     "outputs",
     "writeup",
+    "sitewriteups",
+    "sitelinks",
 )
 
 

@@ -15,7 +15,10 @@ notebook outputs; checked in DESIGN.md).  After rendering, chart files and the V
 (vl-convert's ``javascript_bundle``, no CDN) are copied into ``_site``, then ``check_offline``
 verifies that no page makes a browser fetch an external resource.  The build also fails on a stale
 registry, HTML notebook outputs, renderer warnings and quoted numbers that did not become provenance
-links (``benchbook.sitecheck``); ``tests/test_site_browser.py`` checks the pages in chromium.
+links (``benchbook.sitecheck``), and on a local link of the built site that leads nowhere
+(``benchbook.sitelinks``); ``tests/test_site_browser.py`` checks the pages in chromium.  Write-ups
+(``writeups/<name>/``) get their notebook rendered and their own provenance pages
+(``benchbook.sitewriteups``).
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ from pathlib import Path
 
 import yaml
 
-from . import outputs, pagemarks, sitepages
+from . import outputs, pagemarks, sitepages, sitewriteups
 from .escape import markdown_text
 from .numbers import load_all
 from .numfmt import fmt_interval, fmt_number
@@ -44,6 +47,7 @@ from .sitecheck import (
     renderer_warnings,
     stale_registry,
 )
+from .sitelinks import dead_links
 from .sitewords import wording_problems
 
 GEN = "_generated"
@@ -204,6 +208,7 @@ def generate(root: Path, *, raw_root: Path | None = None) -> dict:
         (gen / f"{exp}-measured.md").write_text(sitepages.measured_md(nums, exp, snapshots))
     for path, text in page_legends(root, nums, marks.order).items():
         path.write_text(text)
+    sitewriteups.provenance_pages(root)  # writeups/<name>/provenance/*.qmd from each write-up's registry
     name, _ = renderer()
     (gen / "renderer.md").write_text(
         f"This site was built by **{name}** "
@@ -332,8 +337,13 @@ def render(root: Path, *, raw_root: Path | None = None) -> SiteBuild:
     root = Path(root)
     _fail(
         "the numbers registry does not match the raw data it cites (the site would show old numbers)",
-        stale_registry(root if raw_root is None else Path(raw_root), root / "reports" / "numbers"),
-        "re-run the report stage named above (`dvc repro`)",
+        stale_registry(root if raw_root is None else Path(raw_root), root / "reports" / "numbers")
+        + [
+            line
+            for d in sitewriteups.writeup_dirs(root)
+            for line in stale_registry(root, sitewriteups.registry_dir(d))
+        ],
+        "re-run the report stage named above (`dvc repro`; a write-up: the papermill command of its README)",
     )
     nums = generate(root, raw_root=raw_root)
     pages = sources(root)
@@ -370,6 +380,11 @@ def render(root: Path, *, raw_root: Path | None = None) -> SiteBuild:
         "the built site fetches external resources",
         check_offline(site),
         "vendor the resource under site_libs/ or drop it",
+    )
+    _fail(
+        "links in the built site lead nowhere (a file or an anchor the site lacks)",
+        dead_links(site),
+        "correct the link's source (a page, a generated part or a notebook's output), or render its target",
     )
     links = page_links(root, site, pages)
     _fail(

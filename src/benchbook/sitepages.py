@@ -276,10 +276,11 @@ def _ranges(lines: list[list[int]]) -> str:
     return ", ".join(f"{a}–{b}" if a != b else str(a) for a, b in lines)
 
 
-def provenance_entry(num: dict, snapshots: dict[str, dict[str, dict]]) -> str:
+def provenance_entry(num: dict, snapshots: dict[str, dict[str, dict]], to_root: str = "../") -> str:
     """One compact provenance entry (a heading with the ``n-KEY`` anchor and a two-column raw HTML
     table); every string from records HTML-escaped; commands with cache-relative paths, model files by
-    name + sha256."""
+    name + sha256; caveat names link to their rules on ``<to_root>provenance.html`` (``to_root``: from
+    the entry's page to the site root)."""
     e = html_text
     model = snapshots["models"].get(num.get("model_sha256") or "")
     model_text = "—"
@@ -298,7 +299,7 @@ def provenance_entry(num: dict, snapshots: dict[str, dict[str, dict]]) -> str:
     )
     runs = " ".join(f"<code>{e(r[:12])}</code>" for r in num.get("run_ids", []))
     caveat_links = ", ".join(
-        f'<a href="../provenance.html#c-{e(c)}">{e(c)}</a>' for c in num.get("caveats", [])
+        f'<a href="{to_root}provenance.html#c-{e(c)}">{e(c)}</a>' for c in num.get("caveats", [])
     )
     rows = [
         ("value", f"<b>{e(fmt_number(num))}</b> · n {num['n']}{sd} · {interval}"),
@@ -325,18 +326,22 @@ def provenance_entry(num: dict, snapshots: dict[str, dict[str, dict]]) -> str:
     return f"### {e(key)} {{#n-{key}}}\n\n```{{=html}}\n{html_table}\n```\n"
 
 
-def provenance_page(nums: dict[str, dict], experiment: str, snapshots: dict[str, dict[str, dict]]) -> str:
+def provenance_page(
+    nums: dict[str, dict], experiment: str, snapshots: dict[str, dict[str, dict]], to_root: str = "../"
+) -> str:
     """The ``provenance/<experiment>.qmd`` page: front matter (no table of contents: one entry per
-    number would be hundreds of links), a pointer to the caveat rules, then one entry per number."""
+    number would be hundreds of links), a pointer to the caveat rules, then one entry per number.
+    ``to_root``: from the page's folder to the site root (``../``; a write-up's ``provenance/``
+    folder: ``../../../``)."""
     mine = sorted((k, n) for k, n in nums.items() if (n.get("experiment") or "other") == experiment)
     head = (
         f'---\ntitle: "Provenance: {experiment}"\ntoc: false\n---\n\n'
         f"{len(mine)} numbers of the {experiment} experiment, each with the records it read, the command "
         "(paths relative to the benchbook cache, `<cache>/`), the build, the model file and the host. "
-        "Caveat rules are defined on the [provenance index](../provenance.qmd#caveat-rules). "
+        f"Caveat rules are defined on the [provenance index]({to_root}provenance.qmd#caveat-rules). "
         "Use the site search or the browser's find to reach a key.\n\n"
     )
-    return head + "\n".join(provenance_entry(n, snapshots) for _, n in mine)
+    return head + "\n".join(provenance_entry(n, snapshots, to_root) for _, n in mine)
 
 
 def provenance_index_md(nums: dict[str, dict]) -> str:

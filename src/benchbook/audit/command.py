@@ -8,9 +8,11 @@ page per claims file to ``<pages>/<claims stem>.qmd`` (``--all`` also ``<pages>/
 defaults: ``reports/audit`` and ``audits`` with ``--all`` (the ``audit`` stage, whose outputs the site
 renders and which removes pages of files not in its folder); ``reports/audit-adhoc`` for both
 otherwise (a file audited on its own is not on the site: put it in ``data/claims`` for that).  It
-prints a summary table (id, consistency [recomputed], qualifiers, reproducible here) to stdout and
-the time taken to stderr.  "Reproducible here" is judged against ``params.yaml`` ``audit.here`` and
-``models.registry`` when ``params.yaml`` is in the working folder.  Exit status: 0 whatever the
+prints, per claims file, a line naming the file and the records it was checked against, then a
+tab-separated table (id, kind, stated, recomputed, difference and difference %, verdict,
+reproducible here: ``terminal``) to stdout, and the time taken to stderr.  "Reproducible here" is
+judged against ``params.yaml`` ``audit.here`` and ``models.registry`` when ``params.yaml`` is in the
+working folder.  Exit status: 0 whatever the
 verdicts; 2 on malformed input (one ``benchbook: error:`` line naming file:line, the field and the fix).
 """
 
@@ -23,7 +25,7 @@ from pathlib import Path
 
 import yaml
 
-from . import run
+from . import run, terminal
 from .verdicts import Here
 
 #: Where ``--all`` (the ``audit`` stage) writes records and pages: stage outputs, rendered by the site.
@@ -73,14 +75,21 @@ def _pairs(items: list[str]) -> dict[str, str]:
     return pairs
 
 
+def here_of(params: Path = Path("params.yaml")) -> tuple[Here, str]:
+    """What "reproducible here" is judged against, and where it came from: ``params`` (``audit.here``
+    and ``models.registry``) when it exists, else the defaults of ``Here``."""
+    if params.exists():
+        return Here.from_params(yaml.safe_load(params.read_text()) or {}), f"{params} audit.here"
+    return Here(), f"defaults: no {params} in this folder"
+
+
 def audit(args: argparse.Namespace) -> list[run.Audit]:
     """Run the audit the parsed ``args`` ask for; returns the audits (records and pages written).
 
     Raises:
         ValueError: malformed input or options (ClaimsError, LogsError, IngestError, RecomputeError).
     """
-    params = Path("params.yaml")
-    here = Here.from_params(yaml.safe_load(params.read_text()) or {}) if params.exists() else Here()
+    here, _ = here_of()
     if args.all:
         if args.files or args.logs:
             raise ValueError(
@@ -107,12 +116,9 @@ def main(argv: list[str] | None = None) -> int:
     except (ValueError, FileNotFoundError) as e:
         print(f"benchbook: error: {e}", file=sys.stderr)
         return 2
+    here, here_from = here_of()
     for a in audits:
-        print(f"# {a.path}")
-        for v in a.verdicts:
-            quals = "; ".join(f"{q.kind} ({q.check})" for q in v.qualifiers) or "-"
-            rec = f" [{v.recomputed}]" if v.recomputed else ""
-            print(f"{v.id}\t{v.consistency}{rec}\t{quals}\t{'reproducible' if v.reproducible.here else '-'}")
+        print("\n".join(terminal.lines(a, here, here_from)))
     n = sum(len(a.verdicts) for a in audits)
     print(
         f"audited {n} claims/statements/log entries of {len(audits)} file(s) "

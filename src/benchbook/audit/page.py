@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from ..escape import html_text as _esc
+from .delta import NONE, delta
 from .schema import ClaimsFile
 from .verdicts import Verdict
 
@@ -45,10 +46,22 @@ def _qualifiers(v: Verdict, ids: set[str]) -> str:
     )
 
 
-def _row(v: Verdict, ids: set[str]) -> str:
-    rec = f"<br>recomputed {_esc(v.recomputed)}" if v.recomputed else ""
+def _compared(v: Verdict) -> str:
+    """Stated, recomputed and their difference (absolute and %), as ``benchbook audit`` prints them
+    (``delta``); the distance outside the stated precision where the verdict is inconsistent."""
+    d = delta(v)
+    if d.recomputed == NONE:
+        return ""
+    text = f"<br>stated {_esc(d.stated)}, recomputed {_esc(d.recomputed)}"
+    if d.absolute != NONE:
+        text += f"<br>difference {_esc(d.absolute)} ({_esc(d.relative)})"
     if v.difference is not None and v.consistency == "inconsistent":
-        rec += f", off by {_esc(f'{v.difference:+.4g}')} {_esc(v.unit or '')}"
+        text += f"; outside the stated precision by {_esc(f'{v.difference:+.4g}')} {_esc(v.unit or '')}"
+    return text
+
+
+def _row(v: Verdict, ids: set[str]) -> str:
+    rec = _compared(v)
     arith = f"<br><small>{_esc(v.arithmetic)}</small>" if v.arithmetic else ""
     notes = "<br>".join(_esc(n) for n in v.notes) or "—"
     rep = "yes" if v.reproducible.here else "no: " + "; ".join(_esc(m) for m in v.reproducible.missing)

@@ -31,13 +31,14 @@ from .verdicts import RULE_QUALIFIER, Here, Qualifier, Reproducible, Verdict, ju
 
 @dataclass
 class Audit:
-    """One audited claims file: its path, the parsed file, the verdicts (claims, statements, logs)
-    and the logs read (None without ``--logs``)."""
+    """One audited claims file: its path, the parsed file, the verdicts (claims, statements, logs),
+    the logs read and the folder they were read from (None without ``--logs``)."""
 
     path: Path
     claims: ClaimsFile
     verdicts: list[Verdict]
     logs: Logs | None = None
+    logs_dir: Path | None = None
 
 
 def _rule_reason(rule: str, row: dict) -> str:
@@ -76,12 +77,13 @@ def _log_verdicts(lg: Logs, claims_file: str, here: Here) -> list[Verdict]:
         consistency: Consistency = NOT_CHECKABLE
         recomputed: str | None = None
         diff: float | None = None
+        stated: float | None = None  # the figure the file states beside the recomputed one
         arithmetic: str | None = None
         if e.kind == "llama_bench" and e.n and e.value is not None and e.stated is not None:
             tol = caveats.DEFAULTS["avg_ts_rel_tol"]
             bad = "inconsistent_derived_value" in rules
             consistency = INCONSISTENT if bad else CONSISTENT
-            recomputed, diff = f"{e.value:.3f}", e.value - e.stated
+            recomputed, diff, stated = f"{e.value:.3f}", e.value - e.stated, e.stated
             arithmetic = (
                 f"mean of {e.n} per-repetition rates (n_tokens / sample_s) = {e.value:.3f} tok/s; "
                 f"the file's avg_ts {e.stated:.3f} (tolerance {tol:.1%})"
@@ -106,6 +108,10 @@ def _log_verdicts(lg: Logs, claims_file: str, here: Here) -> list[Verdict]:
                 consistency=consistency,
                 recomputed=recomputed,
                 difference=diff,
+                stated_lo=stated,
+                stated_hi=stated,
+                recomputed_lo=e.value,
+                recomputed_hi=e.value,
                 unit="tok/s",
                 arithmetic=arithmetic,
                 qualifiers=quals,
@@ -154,6 +160,8 @@ def _against_logs(cf: ClaimsFile, verdicts: list[Verdict], lg: Logs | None) -> l
                 v.model_copy(
                     update={
                         "recomputed": got.text(3),
+                        "recomputed_lo": got.lo,
+                        "recomputed_hi": got.hi,
                         "arithmetic": shown,
                         "notes": v.notes + [f"log: {c.log} not checked (the claim states no number)"],
                         "evidence": evidence,
@@ -173,6 +181,10 @@ def _against_logs(cf: ClaimsFile, verdicts: list[Verdict], lg: Logs | None) -> l
                     "consistency": CONSISTENT if ok else INCONSISTENT,
                     "recomputed": got.text(3),
                     "difference": None if ok else nearest - (lo if nearest < lo else hi),
+                    "stated_lo": lo,
+                    "stated_hi": hi,
+                    "recomputed_lo": got.lo,
+                    "recomputed_hi": got.hi,
                     "arithmetic": shown,
                     "qualifiers": quals,
                     "evidence": evidence,
@@ -224,7 +236,7 @@ def audit_file(
         lg = audit_logs(logs_dir, all_pairs)
         verdicts = verdicts + _log_verdicts(lg, name, here) + _skipped_verdicts(lg, name)
     verdicts = _against_logs(cf, verdicts, lg)
-    return Audit(path, cf, verdicts, lg)
+    return Audit(path, cf, verdicts, lg, Path(logs_dir) if logs_dir is not None else None)
 
 
 def slug(path: Path) -> str:

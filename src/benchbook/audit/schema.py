@@ -5,8 +5,9 @@ A claims file transcribes someone else's published numbers as facts (README "Cla
 * ``source``: where the numbers were published (kind, date, language, link, title, author,
   ``runs_per_prompt``, note);
 * ``systems`` (machines: hardware facts) and ``environments`` (an OS/runtime on a system, with its
-  limits); ``software`` (engine, build, other facts), ``model`` and ``settings`` (free facts kept and
-  shown, not interpreted); ``conditions``: defaults for the conditions of the source's *own* claims;
+  limits); ``software`` (engine and build: what the source's *own* claims ran on, unless their
+  ``conditions`` say otherwise; other facts), ``model`` and ``settings`` (free facts kept and shown,
+  not interpreted); ``conditions``: defaults for the conditions of the source's *own* claims;
 * ``claims``: one published number each (``id``, ``metric``, ``value`` or ``range``, ``unit``,
   stated precision, ``method``, ``n`` if stated, ``origin`` when the number is quoted from someone
   else, ``conditions``, ``counts``, ``capacity``, ``statement``, ``note``).  A claim with no number
@@ -362,13 +363,15 @@ class ClaimsFile(_Strict):
         return next((s for s in self.statements if s.id == sid), None)
 
     def conditions_of(self, claim: Claim) -> Conditions:
-        """The claim's conditions with the file's ``conditions`` filled in where the claim states
-        none; a quoted claim (``origin`` set) gets no defaults."""
+        """The claim's conditions with the file's defaults filled in where the claim states none:
+        its ``conditions``, and under them ``software`` (``engine``, ``build``: the software the
+        source measured with); a quoted claim (``origin`` set) gets no defaults."""
         if claim.origin is not None:
             return claim.conditions
+        software = self.software.model_dump(include={"engine", "build"}, exclude_none=True)
         own = claim.conditions.model_dump(exclude_none=True, exclude_defaults=True)
         return Conditions.model_validate(
-            {**self.conditions.model_dump(exclude_none=True, exclude_defaults=True), **own}
+            {**software, **self.conditions.model_dump(exclude_none=True, exclude_defaults=True), **own}
         )
 
     def system_of(self, claim: Claim) -> System | None:

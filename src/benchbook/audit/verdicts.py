@@ -92,6 +92,12 @@ class Verdict(BaseModel):
     consistency: Consistency
     recomputed: str | None = None
     difference: float | None = Field(default=None, description="recomputed - stated, in `unit`")
+    stated_lo: float | None = Field(
+        default=None, description="the stated value, or a range's low end, in `unit`"
+    )
+    stated_hi: float | None = Field(default=None, description="the stated value, or a range's high end")
+    recomputed_lo: float | None = Field(default=None, description="the recomputed value (low end), in `unit`")
+    recomputed_hi: float | None = Field(default=None, description="the recomputed value (high end)")
     unit: str | None = None
     arithmetic: str | None = None
     qualifiers: list[Qualifier] = Field(default_factory=list)
@@ -465,14 +471,27 @@ def _fired(table: pl.DataFrame, kind: str) -> dict[str, list[str]]:
     return {row["id"]: row["caveats"] for row in out.select("id", "caveats").iter_rows(named=True)}
 
 
+def _ends(iv: Interval | None) -> tuple[float | None, float | None]:
+    """``(lo, hi)`` of an interval, ``(None, None)`` without one (a verdict's ``*_lo``/``*_hi``)."""
+    return (iv.lo, iv.hi) if iv is not None else (None, None)
+
+
+def _stated(item: Claim | Statement) -> Interval | None:
+    """The value or range ``item`` states, as written (no precision added); None without a number."""
+    if item.value is not None:
+        return Interval(item.value, item.value)
+    return Interval(*item.range) if item.range is not None else None
+
+
 @dataclass(frozen=True)
 class CountsCheck:
-    """A stated acceptance rate against the counts it states beside it."""
+    """A stated acceptance rate against the counts it states beside it (``alpha`` in the claim's unit)."""
 
     consistency: Consistency
     recomputed: str
     arithmetic: str
     difference: float | None
+    alpha: float
 
 
 def counts_check(c: Claim) -> CountsCheck | None:
@@ -492,9 +511,9 @@ def counts_check(c: Claim) -> CountsCheck | None:
         f"{' x 100' if scale != 1 else ''} = {alpha:.4f}"
     )
     if Interval(alpha, alpha).overlaps(stated):
-        return CountsCheck(CONSISTENT, f"{alpha:.3f}", arithmetic, None)
+        return CountsCheck(CONSISTENT, f"{alpha:.3f}", arithmetic, None, alpha)
     target = stated.lo if alpha < stated.lo else stated.hi
-    return CountsCheck(INCONSISTENT, f"{alpha:.3f}", arithmetic, alpha - target)
+    return CountsCheck(INCONSISTENT, f"{alpha:.3f}", arithmetic, alpha - target, alpha)
 
 
 def judge(cf: ClaimsFile, recomputed: dict[str, Recomputed], here: Here, claims_file: str) -> list[Verdict]:
@@ -527,6 +546,7 @@ def judge(cf: ClaimsFile, recomputed: dict[str, Recomputed], here: Here, claims_
                 )
             )
         counted = counts_check(c)
+        stated_lo, stated_hi = _ends(_stated(c))
         out.append(
             Verdict(
                 claims_file=claims_file,
@@ -536,6 +556,10 @@ def judge(cf: ClaimsFile, recomputed: dict[str, Recomputed], here: Here, claims_
                 consistency=counted.consistency if counted else NOT_CHECKABLE,
                 recomputed=counted.recomputed if counted else None,
                 difference=counted.difference if counted else None,
+                stated_lo=stated_lo,
+                stated_hi=stated_hi,
+                recomputed_lo=counted.alpha if counted else None,
+                recomputed_hi=counted.alpha if counted else None,
                 arithmetic=counted.arithmetic if counted else None,
                 unit=c.unit,
                 qualifiers=quals,
@@ -552,6 +576,7 @@ def judge(cf: ClaimsFile, recomputed: dict[str, Recomputed], here: Here, claims_
         cited = [claim for i in sorted(set(r.reads)) if (claim := cf.claim(i)) is not None]
         reps = [reproducibility(cf, c, here) for c in cited]
         missing = sorted({m for rep in reps for m in rep.missing})
+        (stated_lo, stated_hi), (recomputed_lo, recomputed_hi) = _ends(_stated(s)), _ends(r.in_unit)
         out.append(
             Verdict(
                 claims_file=claims_file,
@@ -561,6 +586,10 @@ def judge(cf: ClaimsFile, recomputed: dict[str, Recomputed], here: Here, claims_
                 consistency=r.verdict,
                 recomputed=(r.in_unit.text(3) if r.in_unit else None),
                 difference=r.difference,
+                stated_lo=stated_lo,
+                stated_hi=stated_hi,
+                recomputed_lo=recomputed_lo,
+                recomputed_hi=recomputed_hi,
                 unit=s.unit,
                 arithmetic=r.arithmetic or None,
                 qualifiers=quals,

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .common import SOURCE_TEXT_MAX, IngestError, RawRow
+from .fieldsets import field_sets
 from .llama_bench import lb_record
 from .markdown import compare_rows, describe, is_separator, llama_bench_rows, sweep_rows
 from .scan import Scan, Segment, scan
@@ -331,15 +332,14 @@ def ingest_file(
 
 
 def summary(records: list[dict]) -> str:
-    """One line per file for the CLI: counts per schema and version, llama-bench field set, build and
-    format, so a file mixing versions or builds says so."""
+    """One line per file for the CLI: counts per schema and version, format and build, then the
+    llama-bench field sets with their lines and what they mean (``fieldsets.field_sets``), so a file
+    mixing versions, builds or field sets says so."""
     kinds = Counter(f"{r['schema']} v{r['schema_version']}" for r in records)
     parts = [", ".join(f"{n} {k}" for k, n in kinds.items()) + " record(s)"]
     fmts = Counter(r.get("source_format") for r in records)
     parts.append("formats " + ", ".join(f"{k}: {n}" for k, n in fmts.items()))
-    sets = Counter(r["llama_bench_fields"] for r in records if "llama_bench_fields" in r)
-    if sets:
-        parts.append("llama-bench field sets " + ", ".join(f"{k}: {n}" for k, n in sorted(sets.items())))
     builds = Counter((r.get("llama_bench") or {}).get("build_number", r.get("build_number")) for r in records)
     parts.append("builds " + ", ".join(f"{'unknown' if k is None else k}: {n}" for k, n in builds.items()))
-    return "; ".join(parts)
+    sets = field_sets(records)
+    return "; ".join(parts) + (f" | {sets}" if sets else "")

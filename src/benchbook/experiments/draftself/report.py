@@ -145,7 +145,7 @@ def chart_tau(acc: pl.DataFrame) -> alt.Chart:
             x="k:Q",
             y="tau:Q",
             color="prompt_class:N",
-            tooltip=[alt.Tooltip("prompt_class:N"), alt.Tooltip("alpha:Q", format=".3f", title="pooled α̂")],
+            tooltip=[alt.Tooltip("prompt_class:N"), alt.Tooltip("alpha:Q", format=".3~g", title="pooled α̂")],
         )
     )
     return (line + pts).properties(

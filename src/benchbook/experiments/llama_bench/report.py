@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import html
 import json
-import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -26,14 +25,6 @@ from benchbook.stats import LOG_T
 
 from .analysis import load_llama_bench, rate_stats
 from .spread import sessions_markdown, with_session_spread
-
-
-def _rel(path: str, root: Path | None) -> str:
-    if root is None:
-        return path
-    rel = os.path.relpath(path, root)
-    return path if rel.startswith("..") else rel
-
 
 #: llama-bench parameters named in a key only when they vary within the session (sweeps), with the
 #: short names llama-bench's own flags use.
@@ -259,7 +250,7 @@ def derive(
                     ci95=[r["ci_low_tps"], r["ci_high_tps"]] if r["ci_low_tps"] is not None else None,
                     ci_method=LOG_T + " over per-repetition rates" if r["ci_low_tps"] is not None else None,
                     replication=REPLICATION,
-                    sources=[{"file": _rel(f, root), "lines": line_ranges(r["lines"])} for f in r["files"]],
+                    sources=[{"file": str(f), "lines": line_ranges(r["lines"])} for f in r["files"]],
                     run_ids=r["run_ids"],
                     commands=[r["argv"]],
                     toolchain_id=r["toolchain_id"],
@@ -317,10 +308,10 @@ def derive(
             alt.Tooltip("test:N"),
             alt.Tooltip("phase:N"),
             alt.Tooltip("tps_shown:N", title="tok/s [95% CI]"),
-            alt.Tooltip("ci_low_tps:Q", format=".4~g"),
-            alt.Tooltip("ci_high_tps:Q", format=".4~g"),
+            alt.Tooltip("ci_low_tps:Q", format=",.4~r"),
+            alt.Tooltip("ci_high_tps:Q", format=",.4~r"),
             alt.Tooltip("n:Q", format="d"),
-            alt.Tooltip("cv:Q", format=".1%"),
+            alt.Tooltip("cv:Q", format=".2~p"),
             alt.Tooltip("caveat_ids:N"),
             alt.Tooltip("session_id:N"),
             alt.Tooltip("toolchain_id:N"),

@@ -13,7 +13,6 @@ rows (keys end in ``-warm``).
 from __future__ import annotations
 
 import json
-import os
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -53,20 +52,12 @@ REPLICATION = "repetitions of one request (same prompt and configuration, one se
 PAIRED = "repetitions of one request, paired by repetition index with the same-session baseline"
 
 
-def _rel(path: str, root: Path | None) -> str:
-    if root is None:
-        return path
-    rel = os.path.relpath(path, root)
-    return path if rel.startswith("..") else rel
-
-
 def _num(
     key,
     value,
     unit,
     label,
     row,
-    root,
     *,
     n=None,
     sd=None,
@@ -87,7 +78,7 @@ def _num(
         ci95=[float(ci[0]), float(ci[1])] if ci and ci[0] is not None else None,
         ci_method=ci_method if ci and ci[0] is not None else None,
         replication=replication,
-        sources=[{"file": _rel(f, root), "lines": line_ranges(row["lines"])} for f in row["files"]],
+        sources=[{"file": str(f), "lines": line_ranges(row["lines"])} for f in row["files"]],
         run_ids=list(row["run_ids"]),
         commands=[list(row["argv"])],
         toolchain_id=row["toolchain_id"],
@@ -327,7 +318,6 @@ def derive(
                 "tok/s",
                 f"decode rate, {label}",
                 r,
-                root,
                 sd=r["decode_tps_sd"],
                 ci=[r["decode_tps_ci_low"], r["decode_tps_ci_high"]],
                 ci_method=LOG_T + " over per-repetition rates",
@@ -342,12 +332,11 @@ def derive(
                     "",
                     f"warm share: prompt tokens reused from the cache ÷ prompt tokens, {label}",
                     r,
-                    root,
                     computation="benchbook.experiments.speculative.analysis.config_table (warm_share)",
                 )
             )
         if r["config_id"] != "baseline" and "cross_request_state" in r["caveats"]:
-            nums.extend(_per_repetition(paired, base, label, root))  # each divided by the baseline
+            nums.extend(_per_repetition(paired, base, label))  # each divided by the baseline
         elif r["config_id"] != "baseline" and r["speedup_mean"] is not None:
             nums.append(
                 _num(
@@ -356,7 +345,6 @@ def derive(
                     "×",
                     f"decode speedup vs same-session baseline, {label} ({r['speedup_verdict']})",
                     paired,
-                    root,
                     ci=[r["speedup_ci_low"], r["speedup_ci_high"]],
                     ci_method=LOG_T + " over paired per-repetition ratios",
                     computation="benchbook.experiments.speculative.analysis.config_table",
@@ -373,7 +361,6 @@ def derive(
                     f"acceptance α, {label} ({r['accepted']}/{r['drafted']}; draft_n counts "
                     f"{r['acceptance_definition'] or 'unknown (build)'})",
                     r,
-                    root,
                     computation="benchbook.experiments.speculative.analysis.alpha (pooled over repetitions)",
                 )
             )
@@ -385,7 +372,6 @@ def derive(
                         "tok/step",
                         f"tokens per verify step τ, {label}",
                         r,
-                        root,
                         computation="benchbook.experiments.speculative.analysis.tau (pooled)",
                     )
                 )
@@ -399,7 +385,6 @@ def derive(
                     _with_cost_rows(r, cost, [f"c:{r['draft_model_id']}", *_r_keys(cost.r, r["k_eff"] + 1)])
                     if cost
                     else r,
-                    root,
                     computation="benchbook.experiments.speculative.analysis.with_model",
                 )
             )
@@ -427,7 +412,6 @@ def derive(
                     "",
                     f"draft cost c of {did} (per token ÷ target decode step)",
                     _with_cost_rows(crow, cost, [f"c:{did}"], only=True),
-                    root,
                     n=n_rep,
                     computation="benchbook.experiments.speculative.analysis.cost_model",
                 )
@@ -440,7 +424,6 @@ def derive(
                     "",
                     f"r({n}): target {n}-token pass ÷ 1-token decode step",
                     _with_cost_rows(crow, cost, [f"r{n}"], only=True),
-                    root,
                     n=n_rep,
                     computation="benchbook.experiments.speculative.analysis.cost_model",
                 )
@@ -452,7 +435,6 @@ def derive(
                 "ms",
                 "target decode step (llama-bench tg)",
                 _with_cost_rows(crow, cost, ["t1"], only=True),
-                root,
                 n=n_rep,
                 computation="benchbook.experiments.speculative.analysis.cost_model",
             )
@@ -483,7 +465,6 @@ def derive(
                 "MiB/draft token",
                 f"peak RSS slope over n_max ({m['spec_type']}, draft {m['draft_model_id']})",
                 mrow,
-                root,
                 n=m["n_points"],
                 ci=[m["ci_low"], m["ci_high"]],
                 ci_method="student-t on the least-squares slope (n-2 df)",
@@ -509,7 +490,7 @@ def derive(
     )
 
 
-def _per_repetition(row: dict, base: str, label: str, root: Path | None) -> list[Number]:
+def _per_repetition(row: dict, base: str, label: str) -> list[Number]:
     """A ``cross_request_state`` configuration's speedup as it is: one number per repetition
     (``<base>-speedup-rep<i>``, n = 1, each against the baseline's repetition i) and the least-squares
     trend over the repetition index (``<base>-speedup-trend``, × per repetition), never a pooled mean.
@@ -526,7 +507,6 @@ def _per_repetition(row: dict, base: str, label: str, root: Path | None) -> list
                 "×",
                 f"decode speedup of repetition {i} (one server for every repetition), {label}",
                 row,
-                root,
                 n=1,
                 computation=comp,
                 replication="one repetition",
@@ -540,7 +520,6 @@ def _per_repetition(row: dict, base: str, label: str, root: Path | None) -> list
                 "× per repetition",
                 f"trend of the per-repetition speedup (state carried between requests), {label}",
                 row,
-                root,
                 n=sum(1 for v in row["speedup_reps"] if v is not None),
                 computation="benchbook.experiments.speculative.analysis.rep_trend",
                 replication="repetitions served by one server process",
@@ -616,8 +595,8 @@ def _charts(table: pl.DataFrame, req: pl.DataFrame, cost: sp.CostModel | None, o
         alt.Tooltip("prompt_id:N"),
         alt.Tooltip("spec_type:N"),
         alt.Tooltip("n_max:Q", format="d"),
-        alt.Tooltip("alpha:Q", format=".3f"),
-        alt.Tooltip("tau:Q", format=".2f"),
+        alt.Tooltip("alpha:Q", format=".3~g"),
+        alt.Tooltip("tau:Q", format=".3~g"),
         alt.Tooltip("speedup_shown:N", title="speedup × [95% CI]"),
         alt.Tooltip("speedup_ci_low:Q", format=".3~g"),
         alt.Tooltip("speedup_ci_high:Q", format=".3~g"),
@@ -696,7 +675,7 @@ def _charts(table: pl.DataFrame, req: pl.DataFrame, cost: sp.CostModel | None, o
                     alt.Tooltip("prompt_id:N"),
                     alt.Tooltip("spec_type:N"),
                     alt.Tooltip("n_max:Q", format="d"),
-                    alt.Tooltip("alpha:Q", format=".3f"),
+                    alt.Tooltip("alpha:Q", format=".3~g"),
                     alt.Tooltip("accepted:Q", format=",d"),
                     alt.Tooltip("drafted:Q", format=",d"),
                     alt.Tooltip("n:Q", format="d", title="n (requests)"),
@@ -739,7 +718,7 @@ def _charts(table: pl.DataFrame, req: pl.DataFrame, cost: sp.CostModel | None, o
                 alt.Tooltip("prompt_id:N"),
                 alt.Tooltip("rep:Q", format="d", title="repetition"),
                 alt.Tooltip("n:Q", format="d", title="n (repetitions of this prompt)"),
-                alt.Tooltip("peak_rss_mib:Q", format=",.1f", title="peak RSS (MiB, this request)"),
+                alt.Tooltip("peak_rss_mib:Q", format=",.4~r", title="peak RSS (MiB, this request)"),
             ],
         )
         .properties(width=480, title="Memory vs n_max"),

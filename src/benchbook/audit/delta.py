@@ -1,0 +1,96 @@
+"""A verdict's stated value, its recomputed value and their difference, as the audit shows them
+(``benchbook audit`` on the terminal and the audit pages).
+
+The difference is *recomputed − stated* in the verdict's unit, and relative to the stated value in %
+(*recomputed ÷ stated − 1*).  Where either side is a range the difference is the interval of every
+difference between a value of one and a value of the other (interval arithmetic):
+``[r.lo − s.hi, r.hi − s.lo]`` and, for a positive stated range, ``[r.lo ÷ s.hi − 1, r.hi ÷ s.lo − 1]``.
+The stated value is taken as written (``57`` for "about 57%"), not as the interval its precision
+stands for: the verdict (consistent or not) is what judges the precision; the difference shows how
+far apart the two numbers are.  A number is printed with 3 decimals (1 for a %), never a non-zero as
+0 (``numfmt.fmt_fixed``).  For a verdict in % the absolute difference is in percentage points (pp).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..numfmt import fmt_fixed
+from .precision import Interval
+from .verdicts import Verdict
+
+#: printed where a side or the difference is absent
+NONE = "—"
+
+
+@dataclass(frozen=True)
+class Delta:
+    """The four cells of a verdict's comparison, as text: ``stated`` (``"57 %"``, ``"6.11–6.34 tok/s"``),
+    ``recomputed`` (``"57.116 %"``), ``absolute`` (``"+0.116 pp"``, ``"-0.262 to -0.008 x"``) and
+    ``relative`` (``"+0.2%"``); ``NONE`` for what is absent."""
+
+    stated: str
+    recomputed: str
+    absolute: str
+    relative: str
+
+
+def _signed(x: float, decimals: int) -> str:
+    text = fmt_fixed(float(x), decimals)
+    return text if text.startswith("-") else "+" + text
+
+
+def _span(lo: float, hi: float, decimals: int) -> str:
+    """``+0.116`` for a point, ``-0.262 to -0.008`` for an interval."""
+    a, b = _signed(lo, decimals), _signed(hi, decimals)
+    return a if a == b else f"{a} to {b}"
+
+
+def _number(iv: Interval) -> str:
+    """A number as stated, up to 10 significant digits (``32.95``, ``0.667``, a log's avg_ts
+    ``75.625439``), a range as ``lo–hi``."""
+    return f"{iv.lo:.10g}" if iv.lo == iv.hi else f"{iv.lo:.10g}–{iv.hi:.10g}"
+
+
+def _interval(lo: float | None, hi: float | None) -> Interval | None:
+    if lo is None or hi is None:
+        return None
+    return Interval(lo, hi)
+
+
+def relative(recomputed: Interval, stated: Interval) -> Interval | None:
+    """``recomputed ÷ stated − 1`` as an interval (fractions, not %); None when the stated value is 0
+    or a range that reaches 0 or below (nothing to be relative to).  A negative stated point (a
+    percent change of −31.4) is taken by its size: ``(r − s) ÷ |s|``."""
+    if stated.lo > 0:
+        return Interval(recomputed.lo / stated.hi - 1, recomputed.hi / stated.lo - 1)
+    if stated.lo == stated.hi and stated.lo != 0:
+        size = abs(stated.lo)
+        return Interval((recomputed.lo - stated.lo) / size, (recomputed.hi - stated.lo) / size)
+    return None
+
+
+def delta(v: Verdict) -> Delta:
+    """The comparison cells of verdict ``v`` (module doc).  The recomputed text is the verdict's own
+    ``recomputed`` (rounded where it was computed); a verdict without numbers gives ``NONE`` cells.
+
+    >>> from benchbook.audit.verdicts import Reproducible
+    >>> v = Verdict(claims_file="f", id="s", kind="statement", text="t", consistency="consistent",
+    ...     recomputed="57.116", unit="%", stated_lo=57, stated_hi=57, recomputed_lo=57.1161,
+    ...     recomputed_hi=57.1161, reproducible=Reproducible(here=False))
+    >>> delta(v)
+    Delta(stated='57 %', recomputed='57.116 %', absolute='+0.116 pp', relative='+0.2%')
+    """
+    unit = v.unit or ""
+    stated, recomputed = _interval(v.stated_lo, v.stated_hi), _interval(v.recomputed_lo, v.recomputed_hi)
+    stated_text = f"{_number(stated)} {unit}".rstrip() if stated else NONE
+    recomputed_text = f"{v.recomputed} {unit}".rstrip() if v.recomputed else NONE
+    if stated is None or recomputed is None:
+        return Delta(stated_text, recomputed_text, NONE, NONE)
+    diff_unit = "pp" if unit.strip() == "%" else unit
+    absolute = f"{_span(recomputed.lo - stated.hi, recomputed.hi - stated.lo, 3)} {diff_unit}".rstrip()
+    rel = relative(recomputed, stated)
+    relative_text = NONE if rel is None else _span(100 * rel.lo, 100 * rel.hi, 1) + "%"
+    if rel is not None and " to " in relative_text:
+        relative_text = relative_text.replace(" to ", "% to ", 1)
+    return Delta(stated_text, recomputed_text, absolute, relative_text)

@@ -1,0 +1,72 @@
+"""What ``benchbook audit`` prints for one audited claims file: a header line naming the claims file
+and the records it was checked against, then a tab-separated table with one row per claim,
+statement and log entry: id, kind, stated, recomputed, difference (absolute and %: ``delta``),
+verdict (consistency and qualifiers) and whether it is reproducible here.
+
+The records a claims file is checked against: its own claims (a statement is recomputed from the
+claims it cites), the raw logs of ``--logs DIR`` (each log entry and each claim with ``log:``), and
+for "reproducible here" this project's build, GPUs and model registry (``verdicts.Here``, from
+``params.yaml`` where the command runs).
+"""
+
+from __future__ import annotations
+
+from .delta import delta
+from .run import Audit
+from .verdicts import Here
+
+#: the table's column names, in order (the second line of each file's block)
+COLUMNS = ("id", "kind", "stated", "recomputed", "difference", "difference %", "verdict", "reproducible here")
+
+
+def checked_against(audit: Audit) -> str:
+    """The records ``audit`` was checked against, in words: ``"its own 33 claims; no raw logs
+    (--logs DIR not given)"`` or ``"its own 33 claims; 3 log entries of 2 files in logs/ (1 file not
+    read)"``."""
+    own = f"its own {len(audit.claims.claims)} claims"
+    if audit.logs is None:
+        return f"{own}; no raw logs (--logs DIR not given)"
+    files = len({e.file for e in audit.logs.entries})
+    skipped = len(audit.logs.skipped)
+    not_read = f" ({skipped} file{'s' * (skipped != 1)} not read)" if skipped else ""
+    return (
+        f"{own}; {len(audit.logs.entries)} log entries of {files} file{'s' * (files != 1)} "
+        f"in {audit.logs_dir}/{not_read}"
+    )
+
+
+def header(audit: Audit, here: Here, here_from: str) -> str:
+    """The first line of a file's block: the claims file, what it holds, the records it was checked
+    against and what "reproducible here" was judged against (``here_from``: where ``here`` came from,
+    e.g. ``"params.yaml"``)."""
+    cf = audit.claims
+    gpus = ", ".join(here.gpus) or "CPU only"
+    return (
+        f"audit of {audit.path} ({len(cf.claims)} claims, {len(cf.statements)} statements) "
+        f"checked against {checked_against(audit)}; reproducible here: {here.build}, {gpus} ({here_from})"
+    )
+
+
+def verdict_text(consistency: str, qualifiers: list[str]) -> str:
+    """``consistent; not comparable (mixed_method)``: the consistency, then each qualifier."""
+    return "; ".join([consistency, *qualifiers])
+
+
+def lines(audit: Audit, here: Here, here_from: str) -> list[str]:
+    """The header, the column names and one tab-separated row per verdict of ``audit`` (module doc)."""
+    out = [header(audit, here, here_from), "\t".join(COLUMNS)]
+    for v in audit.verdicts:
+        d = delta(v)
+        quals = [f"{q.kind} ({q.check})" for q in v.qualifiers]
+        cells = [
+            v.id,
+            v.kind,
+            d.stated,
+            d.recomputed,
+            d.absolute,
+            d.relative,
+            verdict_text(v.consistency, quals),
+            "yes" if v.reproducible.here else "no",
+        ]
+        out.append("\t".join(cells))
+    return out

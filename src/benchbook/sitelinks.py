@@ -1,0 +1,50 @@
+"""Dead links in a built site: every local ``href`` and ``src`` of every HTML page must name a file
+of the site, and a ``#fragment`` of an HTML page an ``id`` on that page.
+
+External URLs (``http:``, ``https:``, ``mailto:``, ``data:``, ``javascript:``) are not followed here
+(``sitecheck.external_refs`` refuses the ones a browser would fetch).  A link that resolves outside the
+site folder is dead too: the site is served from that folder alone.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from pathlib import Path
+from urllib.parse import unquote
+
+#: an href or src attribute's value (double-quoted, as both renderers write them)
+_LINK = re.compile(r"""\b(?:href|src)="([^"]*)\"""")
+_ID = re.compile(r"""\bid="([^"]*)\"""")
+_EXTERNAL = ("http:", "https:", "mailto:", "data:", "javascript:", "//")
+
+
+def _ids(page: Path, cache: dict[Path, set[str]]) -> set[str]:
+    if page not in cache:
+        cache[page] = {html.unescape(i) for i in _ID.findall(page.read_text(errors="replace"))}
+    return cache[page]
+
+
+def dead_links(site: Path) -> list[str]:
+    """``page: link (why)`` for every local link of ``site``'s HTML pages whose file is missing, lies
+    outside ``site``, or (an HTML page's ``#fragment``) names no ``id`` there; sorted, one per page and
+    link."""
+    site = Path(site).resolve()
+    ids: dict[Path, set[str]] = {}
+    bad = set()
+    for page in sorted(site.rglob("*.html")):
+        for raw in _LINK.findall(page.read_text(errors="replace")):
+            link = html.unescape(raw)
+            if not link or link.startswith(_EXTERNAL) or link.startswith("#") and len(link) == 1:
+                continue
+            path, _, fragment = link.partition("#")
+            path = path.split("?", 1)[0]
+            target = (page.parent / unquote(path)).resolve() if path else page
+            where = f"{page.relative_to(site).as_posix()}: {link}"
+            if not target.is_relative_to(site):
+                bad.add(f"{where} (outside the site)")
+            elif not target.exists():
+                bad.add(f"{where} (no such file in the site)")
+            elif fragment and target.suffix == ".html" and unquote(fragment) not in _ids(target, ids):
+                bad.add(f"{where} (no id {fragment!r} on that page)")
+    return sorted(bad)

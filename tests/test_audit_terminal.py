@@ -1,0 +1,154 @@
+"""What ``benchbook audit`` prints (a header naming the claims file and the records it was checked
+against; per claim the stated value, the recomputed value, their difference absolute and in %, and
+the verdict), the same comparison on the audit page, and the claims file's ``software:`` block as
+the default engine and build of the source's own claims (it was ignored: only per-claim fields and
+``conditions`` counted)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from benchbook.audit import command, page, run, tables
+from benchbook.audit.delta import delta
+from benchbook.audit.verdicts import Here, Reproducible, Verdict
+
+ROOT = Path(__file__).resolve().parents[1]
+FX = Path(__file__).parent / "fixtures"
+CLOVER = ROOT / "data" / "claims" / "clover-35b-a3b-blog.yaml"
+HEAD = "schema: benchbook.claims\nschema_version: 1\nsource: {kind: synthetic test}\n"
+
+
+def _stdout(capsys, argv: list[str]) -> list[str]:
+    assert command.main(argv) == 0
+    return capsys.readouterr().out.splitlines()
+
+
+def test_the_command_names_the_file_the_records_and_compares_each_claim(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(ROOT)  # params.yaml: audit.here (llama.cpp b11434, no GPU)
+    out = _stdout(capsys, [str(CLOVER), "--out", str(tmp_path), "--pages", str(tmp_path)])
+    assert out[0] == (
+        f"audit of {CLOVER} (33 claims, 4 statements) checked against its own 33 claims; no raw logs "
+        "(--logs DIR not given); reproducible here: llama.cpp b11434, CPU only (params.yaml audit.here)"
+    )
+    assert out[1].split("\t") == [
+        "id",
+        "kind",
+        "stated",
+        "recomputed",
+        "difference",
+        "difference %",
+        "verdict",
+        "reproducible here",
+    ]
+    rows = {line.split("\t")[0]: line.split("\t")[1:] for line in out[2:]}
+    assert len(rows) == 37
+    # a single published number: stated, nothing recomputed
+    assert rows["tg-win-ncmoe24"] == ["claim", "42.72 tok/s", "—", "—", "—", "not checkable", "no"]
+    assert rows["other-qwen27b-q4km"][:3] == ["claim", "6.11–6.34 tok/s", "—"]
+    # 24.4 / 42.72 = 0.571161 = 57.116 %; 57.116 - 57 = +0.116 pp; 57.116 / 57 - 1 = +0.2 %
+    assert rows["stmt-57pct"][:5] == ["statement", "57 %", "57.116 %", "+0.116 pp", "+0.2%"]
+    assert rows["stmt-57pct"][5].startswith("consistent; not comparable (mixed_method)")
+    # max over the pairs 0.625243 (ds-code-b8-wsl 20.6 / tg-wsl-ncmoe26 32.95); -0.041757 = -6.3 % of 0.667
+    assert rows["stmt-two-thirds"][:5] == ["statement", "0.667 x", "0.625 x", "-0.042 x", "-6.3%"]
+    # 42.72 / [6.11, 6.34] = [6.738, 6.992]; minus 7: [-0.262, -0.008]; / 7: [-3.7 %, -0.1 %]
+    assert rows["stmt-7x-qwen"][:5] == [
+        "statement",
+        "7 x",
+        "6.738–6.992 x",
+        "-0.262 to -0.008 x",
+        "-3.7% to -0.1%",
+    ]
+    # 101.8 / 42.72 = 2.38296; -0.01704 x = -0.7 % of 2.4
+    assert rows["stmt-2.4x-5070ti"][:5] == ["statement", "2.4 x", "2.383 x", "-0.017 x", "-0.7%"]
+
+
+def test_the_header_names_the_logs_folder_and_what_it_could_not_read(tmp_path, capsys, monkeypatch):
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    shutil.copy(FX / "ingest" / "llama_bench_b11434.jsonl", logs)
+    (logs / "notes.txt").write_text("not a llama.cpp output\n")
+    monkeypatch.chdir(tmp_path)  # no params.yaml here: the defaults of Here
+    out = _stdout(capsys, [str(CLOVER), "--logs", "logs"])
+    assert out[0] == (
+        f"audit of {CLOVER} (33 claims, 4 statements) checked against its own 33 claims; 2 log entries "
+        "of 1 file in logs/ (1 file not read); reproducible here: llama.cpp b11434, CPU only "
+        "(defaults: no params.yaml in this folder)"
+    )
+    rows = {line.split("\t")[0]: line.split("\t")[1:] for line in out[2:]}
+    # -r 2 of tg 8 tokens: samples 100319596 and 111879129 ns -> 79.7451 and 71.5058 tok/s, mean
+    # 75.6254393; the file's avg_ts 75.625439: a difference of +3e-7 tok/s (4e-7 %), shown at its
+    # first significant digit, never as +0.000
+    tg = rows["llama_bench_b11434.jsonl:2"]
+    assert tg[:5] == ["log", "75.625439 tok/s", "75.625 tok/s", "+0.0000003 tok/s", "+0.0000004%"]
+    assert rows["notes.txt"][:5] == ["log", "—", "—", "—", "—"]
+
+
+def test_delta_of_a_negative_percent_change_and_of_a_stated_range():
+    def verdict(unit, stated, recomputed) -> Verdict:
+        return Verdict(
+            claims_file="f",
+            id="x",
+            kind="statement",
+            text="t",
+            consistency="inconsistent",
+            recomputed="/".join(f"{x:.3f}" for x in sorted(set(recomputed))),
+            unit=unit,
+            stated_lo=stated[0],
+            stated_hi=stated[1],
+            recomputed_lo=recomputed[0],
+            recomputed_hi=recomputed[1],
+            reproducible=Reproducible(here=False),
+        )
+
+    # a drop stated as -31.4 %, recomputed -31.733 %: -0.333 pp, 0.333 / 31.4 = 1.06 % of its size
+    d = delta(verdict("%", (-31.4, -31.4), (-31.733, -31.733)))
+    assert (d.stated, d.absolute, d.relative) == ("-31.4 %", "-0.333 pp", "-1.1%")
+    # a stated range 6.11-6.34 tok/s against 6.5: [6.5 - 6.34, 6.5 - 6.11] = [0.16, 0.39];
+    # [6.5 / 6.34 - 1, 6.5 / 6.11 - 1] = [2.5 %, 6.4 %]
+    d = delta(verdict("tok/s", (6.11, 6.34), (6.5, 6.5)))
+    assert (d.stated, d.absolute, d.relative) == (
+        "6.11–6.34 tok/s",
+        "+0.160 to +0.390 tok/s",
+        "+2.5% to +6.4%",
+    )
+    # nothing to be relative to: a stated 0
+    assert delta(verdict("tok/s", (0.0, 0.0), (0.5, 0.5))).relative == "—"
+
+
+def test_the_page_shows_the_same_comparison(tmp_path):
+    a = run.audit_file(CLOVER, here=Here())
+    text = page.render(a.claims, a.verdicts, a.path.name)
+    assert "stated 57 %, recomputed 57.116 %<br>difference +0.116 pp (+0.2%)" in text
+    assert "stated 7 x, recomputed 6.738–6.992 x<br>difference -0.262 to -0.008 x (-3.7% to -0.1%)" in text
+
+
+SOFTWARE = HEAD + (
+    "software: {engine: llama.cpp, build: b11434}\n"
+    "claims:\n"
+    "  - {id: own, metric: decode_tps, value: 10, unit: tok/s, method: llama-bench tg128}\n"
+    "  - {id: mine, metric: decode_tps, value: 12, unit: tok/s, method: llama-bench tg128,\n"
+    "     conditions: {build: b9000}}\n"
+    "  - {id: quoted, metric: decode_tps, value: 30, unit: tok/s, method: llama-bench tg128,\n"
+    "     origin: a vendor}\n"
+)
+
+
+def test_the_software_block_is_the_build_of_the_sources_own_claims(tmp_path):
+    p = tmp_path / "software.yaml"
+    p.write_text(SOFTWARE)
+    a = run.audit_file(p, here=Here())
+    cf = a.claims
+    builds = {c.id: tables.build_of(cf, c) for c in cf.claims}
+    # own claims: software's engine and build; a claim's own build wins; a quoted claim gets none
+    assert builds == {"own": "llama.cpp b11434", "mine": "llama.cpp b9000", "quoted": None}
+    v = {x.id: x for x in a.verdicts}
+    # before: "engine/build: not stated for own" and missing "build: not stated"
+    assert "engine/build: not stated for own" not in v["own"].notes
+    assert not any(m.startswith("build") for m in v["own"].reproducible.missing)
+    assert "build: llama.cpp b9000 (here: llama.cpp b11434)" in v["mine"].reproducible.missing
+    assert "build: not stated" in v["quoted"].reproducible.missing
+    # the file's conditions still override software
+    p.write_text(SOFTWARE.replace("software:", "conditions: {build: b8000}\nsoftware:"))
+    cf = run.audit_file(p, here=Here()).claims
+    assert tables.build_of(cf, cf.claims[0]) == "llama.cpp b8000"
