@@ -170,3 +170,56 @@ def test_report_publishes_the_table(tmp_path):
     assert len(sc_nums) == 80
     md = (tmp_path / "speculative" / "server_cost.md").read_text()
     assert md.count("{{< var spec-sc-") == 80 and md.count("| e3618a24 |") == 5
+
+
+#: a throwaway session at -lv 4 of the real CPU build b11434 (1 repetition, prompts ko_story and code_echo
+#: at caps 24 and 40, baseline, self-n4, trunc20-n2, q2k-n4, ngram-mod; cost model -p 1,2,3,5,9 -n 16 -r 3)
+#: on a host loaded by other processes (the baseline decoded at 0.7-2.6 tok/s): its values exercise the
+#: arithmetic and the citations, they describe no machine
+FIX = Path(__file__).parent / "fixtures" / "specstats"
+
+
+def test_a_session_at_lv4_publishes_after_and_overhead_that_recompute_from_their_cited_lines():
+    import json
+
+    from benchbook.provenance import read_snapshots
+    from test_cited_recompute import RECOMPUTE, _agrees
+
+    raw = FIX / "speculative"
+    table, costs = scr.sessions_table(raw, sp.load_requests(raw))
+    nums = scr.numbers(table, costs, read_snapshots(FIX / "snapshots", "toolchain"))
+    got = {r["config_id"]: r for r in table.iter_rows(named=True)}
+    assert sorted(got) == ["q2k-n4", "self-n4", "trunc20-n2"] and all(r["lv4"] for r in got.values())
+    s = got["self-n4"]
+    # 2 requests: Σ t_draft_ms over Σ verify steps = 1560.2042 ms per step, verify 2010.9969 ms per step
+    assert (round(s["draft_ms"], 4), round(s["verify_ms"], 4)) == (1560.2042, 2010.9969)
+    assert (round(s["measured"], 4), round(s["model_after"], 4), round(s["residual_after"], 4)) == (
+        1.0135,
+        0.5029,
+        -0.5038,
+    )
+    # trunc20-n2: the other two configurations' fit gives a negative β whose o(k) exceeds the rest of
+    # the step: no model (not a negative speedup)
+    t = got["trunc20-n2"]
+    assert round(t["beta_loo"], 4) == -0.7106 and t["model_overhead"] is None
+    kinds = {(n.computation, n.unit) for n in nums}
+    assert kinds == {
+        (scr.COMPUTATION, "×"),
+        (scr.COMPUTATION, "fraction"),
+        (scr.COMPUTATION, "ms/step"),
+        (scr.COMPUTATION_OVERHEAD, "×"),
+        (scr.COMPUTATION_OVERHEAD, "fraction"),
+    }
+    lines = (raw / "3f1dfa40cbf1eb67.jsonl").read_text().splitlines()
+    wrong = []
+    for n in nums:
+        (src,) = n.sources
+        recs = [json.loads(lines[i - 1]) for a, b in src["lines"] for i in range(a, b + 1)]
+        value = RECOMPUTE[(n.computation, n.unit)]({"key": n.key, "label": n.label}, recs)
+        if not _agrees(value, n.value):
+            wrong.append(f"{n.key}: published {n.value}, cited lines give {value}")
+    assert wrong == [] and len(nums) == 3 * 9 + 2 * 2  # trunc20-n2 has no overhead model
+    md = scr.markdown(table, nums)
+    assert md.count("| -lv 4 (trace) |") == 3 and "ran llama-server at `-lv 4` (trace)" in md
+    assert "not measured in this session" not in md
+    assert md.count("none: the fitted overhead (β < 0) exceeds the rest of the step") == 2  # trunc20-n2

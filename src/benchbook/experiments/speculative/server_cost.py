@@ -219,7 +219,8 @@ def server_cost_table(
 def with_overhead(table: pl.DataFrame) -> pl.DataFrame:
     """``table`` (``server_cost_table`` rows) with beta_loo, overhead_model (o(k), baseline steps),
     model_overhead, residual_overhead and overhead_configs (the other configurations β read); nulls
-    where the row has no "after" terms or its session fewer than two other such configurations."""
+    where the row has no "after" terms, its session fewer than two other such configurations, or the
+    model's denominator k·c_server + r(k+1) + o(k) is not positive (a negative fitted β)."""
     need = ("overhead_server", "c_bench", "c_server", "r_k1", "tau", "k")
     rows = table.to_dicts()
     out = []
@@ -239,13 +240,11 @@ def with_overhead(table: pl.DataFrame) -> pl.DataFrame:
             )
             if beta is not None:
                 o_k = beta * (r["k"] + 1) * r["c_bench"]
-                model = r["tau"] / (r["k"] * r["c_server"] + r["r_k1"] + o_k)
-                row |= {
-                    "beta_loo": beta,
-                    "overhead_model": o_k,
-                    "model_overhead": model,
-                    "residual_overhead": model / r["measured"] - 1,
-                    "overhead_configs": sorted(o["config_id"] for o in others),
-                }
+                row |= {"beta_loo": beta, "overhead_model": o_k}
+                row["overhead_configs"] = sorted(o["config_id"] for o in others)
+                den = r["k"] * r["c_server"] + r["r_k1"] + o_k
+                if den > 0:  # a negative fitted overhead can exceed the rest: no model then
+                    model = r["tau"] / den
+                    row |= {"model_overhead": model, "residual_overhead": model / r["measured"] - 1}
         out.append(row)
     return pl.DataFrame(out, infer_schema_length=None)

@@ -154,6 +154,8 @@ def _cell(row: dict, col: str, published: set[str]) -> str:
     if col in NEEDS_STATS and row["stats"] == sc.NOT_MEASURED:
         return "not measured in this session"
     if col in ("model_overhead", "residual_overhead"):
+        if row.get("beta_loo") is not None:  # with_overhead: the denominator was not positive
+            return "none: the fitted overhead (β < 0) exceeds the rest of the step"
         return "fewer than 2 other configurations"
     return "not known (no cost model or verify steps)"
 
