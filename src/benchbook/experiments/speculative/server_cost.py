@@ -41,6 +41,15 @@ from benchbook.records import read_records
 from ..spec_depth.overhead import beta_fit
 from . import analysis as sp
 
+#: every numeric column of ``server_cost_table`` (Float64 even where a table holds only nulls)
+_FLOATS = {
+    c: pl.Float64
+    for c in (
+        "b_step_ms measured tau k c_bench r_k1 model_before residual_before c_server v_server draft_ms "
+        "verify_ms verify_bench_ms overhead_ms overhead_server model_after residual_after beta_loo "
+        "overhead_model model_overhead residual_overhead"
+    ).split()
+}
 #: ``stats`` of a row whose session recorded the server's counters (``-lv 4``) / did not.
 MEASURED = "measured in the server (-lv 4)"
 NOT_MEASURED = "not measured in this session"
@@ -247,4 +256,4 @@ def with_overhead(table: pl.DataFrame) -> pl.DataFrame:
                     model = r["tau"] / den
                     row |= {"model_overhead": model, "residual_overhead": model / r["measured"] - 1}
         out.append(row)
-    return pl.DataFrame(out, infer_schema_length=None)
+    return pl.DataFrame(out, infer_schema_length=None, schema_overrides=_FLOATS)
