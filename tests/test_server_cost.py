@@ -170,6 +170,11 @@ def test_report_publishes_the_table(tmp_path):
     assert len(sc_nums) == 80
     md = (tmp_path / "speculative" / "server_cost.md").read_text()
     assert md.count("{{< var spec-sc-") == 80 and md.count("| e3618a24 |") == 5
+    # residuals before: 4787a708 self-n15 +0.152 is outside, 4ad89052 trunc20-n2 +0.297 too; none within
+    assert (
+        "Models within ±15% of the measured speedup — before: 0 of 20 rows; after: no row (not measured); "
+        "with the per-step overhead: no row (not measured)." in md
+    )
 
 
 #: a throwaway session at -lv 4 of the real CPU build b11434 (1 repetition, prompts ko_story and code_echo
@@ -223,3 +228,5 @@ def test_a_session_at_lv4_publishes_after_and_overhead_that_recompute_from_their
     assert md.count("| -lv 4 (trace) |") == 3 and "ran llama-server at `-lv 4` (trace)" in md
     assert "not measured in this session" not in md
     assert md.count("none: the fitted overhead (β < 0) exceeds the rest of the step") == 2  # trunc20-n2
+    # before −0.65, −0.58, −0.63; after −0.51, −0.50, +0.23; with overhead −0.22, −0.36 (a loaded host)
+    assert "before: 0 of 3 rows; after: 0 of 3 rows; with the per-step overhead: 0 of 2 rows." in md

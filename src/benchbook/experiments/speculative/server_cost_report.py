@@ -191,7 +191,8 @@ def markdown(table: pl.DataFrame, nums: list[Number]) -> str:
         ] + [_cell(r, c, published) for c in WHAT]
         lines.append("| " + " | ".join(cells) + " |")
     lv4 = sorted({r["session_id"][:8] for r in table.iter_rows(named=True) if r["lv4"]})
-    notes = [
+    notes = ["", within_sentence(table)]
+    notes += [
         "",
         "Measured speedup here: the configuration's decode rate pooled over its requests (Σ decoded "
         "tokens ÷ Σ decode time, the first token of each request excluded) ÷ the same session's "
@@ -215,6 +216,28 @@ def markdown(table: pl.DataFrame, nums: list[Number]) -> str:
             "",
         ]
     return "\n".join(lines) + "\n" + "\n".join(notes)
+
+
+#: a model "lands" when its residual is within this fraction of the measured speedup (issue 15 item 4)
+WITHIN = 0.15
+
+
+def within_sentence(table: pl.DataFrame) -> str:
+    """How many rows each model lands within ``WITHIN`` of the measured speedup, counted from the table
+    (rows without that model are said as such)."""
+    parts = []
+    for col, name in (
+        ("residual_before", "before"),
+        ("residual_after", "after"),
+        ("residual_overhead", "with the per-step overhead"),
+    ):
+        vals = [v for v in table[col].to_list() if v is not None] if col in table.columns else []
+        if vals:
+            inside = sum(abs(v) <= WITHIN for v in vals)
+            parts.append(f"{name}: {inside} of {len(vals)} rows")
+        else:
+            parts.append(f"{name}: no row (not measured)")
+    return f"Models within ±{WITHIN:.0%} of the measured speedup — " + "; ".join(parts) + "."
 
 
 def write(out_dir: Path, table: pl.DataFrame, nums: list[Number]) -> None:
