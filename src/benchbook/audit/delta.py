@@ -4,7 +4,8 @@
 The difference is *recomputed − stated* in the verdict's unit, and relative to the stated value in %
 (*recomputed ÷ stated − 1*).  Where either side is a range the difference is the interval of every
 difference between a value of one and a value of the other (interval arithmetic):
-``[r.lo − s.hi, r.hi − s.lo]`` and, for a positive stated range, ``[r.lo ÷ s.hi − 1, r.hi ÷ s.lo − 1]``.
+``[r.lo − s.hi, r.hi − s.lo]`` and, for a stated range not reaching 0, the least and greatest
+``(r − s) ÷ |s|`` over the ends (``relative``).
 The stated value is taken as written (``57`` for "about 57%"), not as the interval its precision
 stands for: the verdict (consistent or not) is what judges the precision; the difference shows how
 far apart the two numbers are.  A number is printed with 3 decimals (1 for a %), never a non-zero as
@@ -59,15 +60,17 @@ def _interval(lo: float | None, hi: float | None) -> Interval | None:
 
 
 def relative(recomputed: Interval, stated: Interval) -> Interval | None:
-    """``recomputed ÷ stated − 1`` as an interval (fractions, not %); None when the stated value is 0
-    or a range that reaches 0 or below (nothing to be relative to).  A negative stated point (a
-    percent change of −31.4) is taken by its size: ``(r − s) ÷ |s|``."""
-    if stated.lo > 0:
-        return Interval(recomputed.lo / stated.hi - 1, recomputed.hi / stated.lo - 1)
-    if stated.lo == stated.hi and stated.lo != 0:
-        size = abs(stated.lo)
-        return Interval((recomputed.lo - stated.lo) / size, (recomputed.hi - stated.lo) / size)
-    return None
+    """``(recomputed − stated) ÷ |stated|`` as an interval (fractions, not %): for a positive stated
+    value ``recomputed ÷ stated − 1``; a negative one (a percent change of −31.4) is taken by its size.
+    Over ranges it is the least and the greatest value at the four pairs of ends (the expression is
+    monotonic in each side where ``stated`` does not reach 0), whatever the signs: a recomputed −3
+    against a stated 2–4 is ``[−2.5, −1.75]``, not the reversed ``[−1.75, −2.5]``.  None when the
+    stated value is 0 or a range that reaches 0 (nothing to be relative to).
+    """
+    if stated.lo <= 0 <= stated.hi:
+        return None
+    ends = [(r - s) / abs(s) for r in (recomputed.lo, recomputed.hi) for s in (stated.lo, stated.hi)]
+    return Interval(min(ends), max(ends))
 
 
 def delta(v: Verdict) -> Delta:

@@ -1,0 +1,53 @@
+"""Odd claims files a user may feed ``benchbook audit``: differences and percent changes whose sign
+differs from the stated range's, stated ranges below 0, ids holding tabs and markup, and a
+``software:`` block beside claims that name another engine.  Each value is the one the arithmetic in
+the comment gives."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from benchbook.audit import command
+
+ROOT = Path(__file__).resolve().parents[1]
+
+SIGNS = """schema: benchbook.claims
+schema_version: 1
+source: {kind: synthetic test}
+claims:
+  - {id: a, metric: decode_tps, value: 10, unit: tok/s}
+  - {id: b, metric: decode_tps, value: 13, unit: tok/s}
+statements:
+  - {id: d-pos, kind: difference, of: [a, b], range: [2, 4], unit: tok/s, statement: a is 2-4 faster}
+  - {id: d-neg, kind: difference, of: [a, b], range: [-4, -2], unit: tok/s, statement: a is 2-4 slower}
+  - {id: d-zero, kind: difference, of: [a, b], range: [-4, 1], unit: tok/s, statement: about the same}
+  - {id: p-neg, kind: percent_change, of: [b, a], range: [-25, -20], unit: "%", statement: 20-25% less}
+"""
+
+
+def _rows(tmp_path: Path, capsys, monkeypatch, text: str) -> dict[str, list[str]]:
+    f = tmp_path / "claims.yaml"
+    f.write_text(text)
+    monkeypatch.chdir(ROOT)
+    assert command.main([str(f), "--out", str(tmp_path / "o"), "--pages", str(tmp_path / "o")]) == 0
+    out = capsys.readouterr().out.splitlines()
+    return {line.split("\t")[0]: line.split("\t")[1:] for line in out[2:] if "\t" in line}
+
+
+def test_relative_difference_of_ranges_is_ordered_whatever_the_signs(tmp_path, capsys, monkeypatch):
+    rows = _rows(tmp_path, capsys, monkeypatch, SIGNS)
+    # a - b = -3 against 2..4: absolute [-3 - 4, -3 - 2] = [-7, -5]; (r - s) / |s|: -7/4 = -175 %,
+    # -5/2 = -250 %: "-250.0% to -175.0%" (it printed the reversed "-175.0% to -250.0%")
+    assert rows["d-pos"][:5] == [
+        "statement",
+        "2–4 tok/s",
+        "-3.000 tok/s",
+        "-7.000 to -5.000 tok/s",
+        "-250.0% to -175.0%",
+    ]
+    # -3 against -4..-2: (-3 + 4) / 4 = +25 %, (-3 + 2) / 2 = -50 % (it printed "—")
+    assert rows["d-neg"][2:5] == ["-3.000 tok/s", "-1.000 to +1.000 tok/s", "-50.0% to +25.0%"]
+    # a stated range that reaches 0: nothing to be relative to
+    assert rows["d-zero"][4] == "—"
+    # 10 / 13 - 1 = -23.077 %; against -25..-20: 1.923 / 25 = +7.7 %, -3.077 / 20 = -15.4 %
+    assert rows["p-neg"][2:5] == ["-23.077 %", "-3.077 to +1.923 pp", "-15.4% to +7.7%"]
