@@ -51,3 +51,30 @@ def test_relative_difference_of_ranges_is_ordered_whatever_the_signs(tmp_path, c
     assert rows["d-zero"][4] == "—"
     # 10 / 13 - 1 = -23.077 %; against -25..-20: 1.923 / 25 = +7.7 %, -3.077 / 20 = -15.4 %
     assert rows["p-neg"][2:5] == ["-23.077 %", "-3.077 to +1.923 pp", "-15.4% to +7.7%"]
+
+
+CONTROL = """schema: benchbook.claims
+schema_version: 1
+source: {kind: synthetic test}
+claims:
+  - {id: "b\\tc", metric: decode_tps, value: 13, unit: tok/s}
+  - {id: "two\\nlines", metric: decode_tps, value: 10, unit: "tok/s"}
+  - {id: "<b>&amp;</b>", metric: decode_tps, value: 5, unit: tok/s}
+statements:
+  - {id: r, kind: ratio, of: ["b\\tc", "two\\nlines"], value: 1.3, unit: x, statement: "1.3\\ttimes"}
+"""
+
+
+def test_a_tab_or_newline_in_an_id_keeps_every_row_in_its_columns(tmp_path, capsys, monkeypatch):
+    f = tmp_path / "claims.yaml"
+    f.write_text(CONTROL)
+    monkeypatch.chdir(ROOT)
+    assert command.main([str(f), "--out", str(tmp_path / "o"), "--pages", str(tmp_path / "o")]) == 0
+    out = capsys.readouterr().out.splitlines()
+    # header, column names, 3 claims + 1 statement: a newline in an id made 2 lines of its row, a
+    # tab 9 cells
+    assert len(out) == 6
+    assert [len(line.split("\t")) for line in out[1:6]] == [8] * 5
+    assert [line.split("\t")[0] for line in out[2:6]] == ["b\\tc", "two\\nlines", "<b>&amp;</b>", "r"]
+    # 13 / 10 = 1.3: +0.000 x
+    assert out[5].split("\t")[1:6] == ["statement", "1.3 x", "1.300 x", "+0.000 x", "+0.0%"]

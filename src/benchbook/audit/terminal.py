@@ -47,6 +47,17 @@ def header(audit: Audit, here: Here, here_from: str) -> str:
     )
 
 
+#: control characters that would break a tab-separated row, and what a cell shows instead
+_CONTROL = {9: "\\t", 10: "\\n", 13: "\\r"}
+
+
+def cell(text: str) -> str:
+    """``text`` as one cell of a tab-separated row: a tab, newline or carriage return in it (an id
+    ``"b<TAB>c"`` quoted in a claims file) is shown as ``\\t``, ``\\n``, ``\\r``, so every row keeps
+    its columns (``"b\\tc"``, not the two cells ``b`` and ``c``)."""
+    return text.translate(_CONTROL)
+
+
 def verdict_text(consistency: str, qualifiers: list[str]) -> str:
     """``consistent; not comparable (mixed_method)``: the consistency, then each qualifier."""
     return "; ".join([consistency, *qualifiers])
@@ -54,7 +65,7 @@ def verdict_text(consistency: str, qualifiers: list[str]) -> str:
 
 def lines(audit: Audit, here: Here, here_from: str) -> list[str]:
     """The header, the column names and one tab-separated row per verdict of ``audit`` (module doc)."""
-    out = [header(audit, here, here_from), "\t".join(COLUMNS)]
+    out = [cell(header(audit, here, here_from)), "\t".join(COLUMNS)]
     for v in audit.verdicts:
         d = delta(v)
         quals = [f"{q.kind} ({q.check})" for q in v.qualifiers]
@@ -68,5 +79,5 @@ def lines(audit: Audit, here: Here, here_from: str) -> list[str]:
             verdict_text(v.consistency, quals),
             "yes" if v.reproducible.here else "no",
         ]
-        out.append("\t".join(cells))
+        out.append("\t".join(cell(c) for c in cells))
     return out
