@@ -7,7 +7,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from benchbook.audit import command
+from benchbook.audit import command, run, schema
+from benchbook.audit.tables import build_of
+from benchbook.audit.verdicts import Here
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -78,3 +80,37 @@ def test_a_tab_or_newline_in_an_id_keeps_every_row_in_its_columns(tmp_path, caps
     assert [line.split("\t")[0] for line in out[2:6]] == ["b\\tc", "two\\nlines", "<b>&amp;</b>", "r"]
     # 13 / 10 = 1.3: +0.000 x
     assert out[5].split("\t")[1:6] == ["statement", "1.3 x", "1.300 x", "+0.000 x", "+0.0%"]
+
+
+CONFLICT = """schema: benchbook.claims
+schema_version: 1
+source: {kind: synthetic test}
+software: {engine: llama.cpp fork (branch dev), build: b11434}
+claims:
+  - {id: fork, metric: decode_tps, value: 30, unit: tok/s}
+  - {id: upstream, metric: decode_tps, value: 20, unit: tok/s,
+     conditions: {engine: llama.cpp}}
+  - {id: upstream-built, metric: decode_tps, value: 21, unit: tok/s,
+     conditions: {engine: llama.cpp, build: b9000}}
+  - {id: same-engine, metric: decode_tps, value: 22, unit: tok/s,
+     conditions: {engine: llama.cpp fork (branch dev)}}
+"""
+
+
+def test_a_claims_engine_does_not_take_the_software_blocks_build(tmp_path):
+    f = tmp_path / "claims.yaml"
+    f.write_text(CONFLICT)
+    cf = schema.load(f)
+    builds = {c.id: build_of(cf, c) for c in cf.claims}
+    # upstream read "llama.cpp b11434": the fork's build under upstream's name
+    assert builds == {
+        "fork": "llama.cpp fork (branch dev) b11434",
+        "upstream": "llama.cpp",
+        "upstream-built": "llama.cpp b9000",
+        "same-engine": "llama.cpp fork (branch dev) b11434",
+    }
+    # "reproducible here" (this project: llama.cpp b11434) held upstream's build for this one's
+    missing = {v.id: v.reproducible.missing for v in run.audit_file(f, here=Here()).verdicts}
+    assert [m for m in missing["upstream"] if m.startswith("build")] == [
+        "build: llama.cpp (here: llama.cpp b11434)"
+    ]
