@@ -1,0 +1,70 @@
+"""Odd llama-server logs for ``llamacpp.specstats``: two implementations printing a statistics line
+each per request (``common_speculative_print_stats`` loops over every implementation), a line
+still being written, and counters that start again from 0 after a server restart (a resumed session
+appends the new process's log to the old one's file)."""
+
+from __future__ import annotations
+
+import pytest
+
+from benchbook.llamacpp.specstats import await_stats, spec_stats, stats_delta
+
+# the b11434 format (common/speculative.cpp), one line per implementation
+_LINE = (
+    "I spec common_specu: statistics {impl:>16}: #calls(b,g,a) = {cb:>4} {cg:>6} {ca:>6}, "
+    "#gen drafts = {gd:>6}, #acc drafts = {gd:>5}, #gen tokens = {gt:>6}, #acc tokens = {at:>5}, "
+    "dur(b,g,a) = {dur} ms"
+)
+
+
+def line(impl: str, cb: int, cg: int, gd: int, gt: int, at: int, dur: str = "0.100, 1.000, 0.010") -> str:
+    return _LINE.format(impl=impl, cb=cb, cg=cg, ca=gd, gd=gd, gt=gt, at=at, dur=dur)
+
+
+# a server with two implementations: after request 1, then after request 2 (ngram-mod first, as
+# common_speculative_init adds it before draft-simple)
+REQ1 = [line("ngram-mod", 1, 30, 3, 12, 10), line("draft-simple", 1, 27, 27, 100, 80)]
+REQ2 = [line("ngram-mod", 2, 70, 5, 20, 15), line("draft-simple", 2, 60, 60, 220, 170)]
+
+
+def test_spec_stats_of_one_implementation_among_several():
+    log = "\n".join(REQ1 + REQ2)
+    assert spec_stats(log)["impl"] == "draft-simple"  # the last line
+    ngram = spec_stats(log, impl="ngram-mod")
+    assert ngram is not None and (ngram["calls_draft"], ngram["gen_tokens"]) == (70, 20)
+    assert spec_stats(log, impl="draft-mtp") is None
+
+
+def test_await_stats_waits_for_the_same_implementations_line():
+    before = spec_stats("\n".join(REQ1))
+    assert before is not None and before["impl"] == "draft-simple"
+    # the logger has written request 2's ngram-mod line, not yet its draft-simple line: the newest line
+    # is ngram-mod's with 2 begin calls; taken, the delta mixed ngram-mod's counters minus draft-simple's
+    # (gen_tokens 20 - 100 = -80) under the name ngram-mod
+    reads = iter(["\n".join(REQ2[:1]), "\n".join(REQ2)])
+    got = await_stats(lambda: next(reads), before, timeout_s=5, poll_s=0)
+    assert got is not None and got["impl"] == "draft-simple"
+    d = stats_delta(before, got)
+    # 220 - 100 tokens drafted, 170 - 80 accepted, 60 - 27 drafts in request 2
+    assert d is not None and (d["impl"], d["gen_tokens"], d["acc_tokens"], d["gen_drafts"]) == (
+        "draft-simple",
+        120,
+        90,
+        33,
+    )
+
+
+def test_stats_delta_refuses_two_implementations_and_counters_that_went_down():
+    with pytest.raises(ValueError, match="draft-simple before, ngram-mod after"):
+        stats_delta(spec_stats(REQ1[1]), spec_stats(REQ2[0]))
+    # a restarted server counts from 0 again: 1 begin call after 2 is not -1 request
+    with pytest.raises(ValueError, match="calls_begin 2 -> 1"):
+        stats_delta(spec_stats(REQ2[1]), spec_stats(REQ1[1]))
+
+
+def test_a_line_still_being_written_is_not_read():
+    full = line("draft-simple", 3, 90, 90, 300, 250, dur="0.300, 2000.123, 0.030")
+    done = "\n".join(REQ1)
+    for cut in (len(full) - 3, len(full) - 10, full.index("#acc tokens") + 20):
+        assert spec_stats(done + "\n" + full[:cut])["calls_begin"] == 1
+    assert spec_stats(done + "\n" + full)["t_draft_ms"] == 2000.123
