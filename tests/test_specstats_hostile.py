@@ -5,6 +5,8 @@ appends the new process's log to the old one's file)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from benchbook.llamacpp.specstats import await_stats, spec_stats, stats_delta
@@ -68,3 +70,83 @@ def test_a_line_still_being_written_is_not_read():
     for cut in (len(full) - 3, len(full) - 10, full.index("#acc tokens") + 20):
         assert spec_stats(done + "\n" + full[:cut])["calls_begin"] == 1
     assert spec_stats(done + "\n" + full)["t_draft_ms"] == 2000.123
+
+
+class _FakeServer:
+    """A llama-server whose log file already holds an earlier process's lines (a resumed session
+    appends to the same file): ``log_tail`` reads the whole file, ``log_text`` this process's part."""
+
+    old = line("draft-simple", 3, 90, 90, 300, 250)  # the earlier process's last line
+
+    def __init__(self, argv, _log_path, **_kw):
+        self.argv, self.pid, self.peak_rss_bytes = argv, 0, 0
+        self.lines: list[str] = []
+
+    def start(self):
+        pass
+
+    def stop(self):
+        pass
+
+    def request_json(self, *_args, **_kwargs):
+        return {"tokens": list(range(64))}
+
+    def log_tail(self, _n_chars=4000):
+        return "\n".join([self.old, "=== benchbook: start", *self.lines])
+
+    def log_text(self, _start=None):
+        return "\n".join(self.lines)
+
+
+def test_spec_depth_counts_a_resumed_servers_requests_from_its_own_log(tmp_path, monkeypatch):
+    from benchbook.experiments.spec_depth import run as depth_run
+
+    servers: list[_FakeServer] = []
+
+    def fake_server(argv, log_path, **kw):
+        servers.append(_FakeServer(argv, log_path))
+        return servers[-1]
+
+    def fake_request(srv, tokens, cfg, timeout):
+        # the new process's counters after its 1st and 2nd request: 4 and 8 drafts, 16 and 32 tokens
+        k = len(srv.lines) + 1
+        srv.lines.append(line("draft-simple", k, 4 * k, 4 * k, 16 * k, 12 * k))
+        return {"timings": {"draft_n": 16, "draft_n_accepted": 12}}, 1.0, None
+
+    class Sess:
+        session_id = "abcdef0123"
+        records: list[dict] = []
+
+        def done(self, _key):
+            return False
+
+        def append(self, rec):
+            self.records.append(rec)
+
+    monkeypatch.setattr(depth_run, "LlamaServer", fake_server)
+    monkeypatch.setattr(depth_run, "one_request", fake_request)
+    monkeypatch.setattr(depth_run, "build", lambda schema_kind, **rec: {"schema_kind": schema_kind, **rec})
+    monkeypatch.setattr(depth_run.time, "sleep", lambda s: None)
+    draft = {"model_id": "d", "path": "d.gguf", "sha256": "d" * 64}
+    cfg = {**depth_run.DEFAULTS, "depths": [0, 16], "repetitions": 1}
+    cfg["configs"] = [{"id": "spec", "role": "speculative", "draft": "d", "n_max": 4}]
+    sess = Sess()
+    ran, failed = depth_run.run_requests(
+        server_bin=Path("llama-server"),
+        target={"model_id": "t", "path": "t.gguf", "sha256": "t" * 64},
+        drafts={"d": draft},
+        context="x",
+        cfg=cfg,
+        base={"toolchain_id": "tc", "host_id": "h"},
+        sess=sess,
+        log_dir=tmp_path,
+        log=lambda *a: None,
+    )
+    # the first request was counted against the earlier process's line (16 - 300 = -284 tokens; now a
+    # ValueError: run_failed): each request drafted 16 tokens in 4 drafts and had 12 accepted
+    assert (ran, failed) == (2, 0)
+    got = [
+        (r["spec_stats"]["gen_tokens"], r["spec_stats"]["acc_tokens"], r["spec_stats"]["gen_drafts"])
+        for r in sess.records
+    ]
+    assert got == [(16, 12, 4), (16, 12, 4)]
