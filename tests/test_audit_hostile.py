@@ -114,3 +114,28 @@ def test_a_claims_engine_does_not_take_the_software_blocks_build(tmp_path):
     assert [m for m in missing["upstream"] if m.startswith("build")] == [
         "build: llama.cpp (here: llama.cpp b11434)"
     ]
+
+
+NOISE = """schema: benchbook.claims
+schema_version: 1
+source: {kind: synthetic test}
+claims:
+  - {id: old, metric: decode_tps, value: 10, unit: tok/s}
+  - {id: new, metric: decode_tps, value: 11, unit: tok/s}
+  - {id: x1, metric: decode_tps, value: 0.1, unit: tok/s}
+  - {id: x2, metric: decode_tps, value: 0.2, unit: tok/s}
+statements:
+  - {id: pc, kind: percent_change, of: [old, new], value: 10, unit: "%", statement: 10% faster}
+  - {id: sum, kind: sum, of: [x1, x2], value: 0.3, unit: tok/s, statement: together 0.3}
+  - {id: pc-off, kind: percent_change, of: [old, new], value: 9.99, unit: "%", statement: 9.99% faster}
+"""
+
+
+def test_floating_point_rounding_is_no_difference(tmp_path, capsys, monkeypatch):
+    rows = _rows(tmp_path, capsys, monkeypatch, NOISE)
+    # (11 / 10 - 1) x 100 = 10.000000000000009 read "+0.000000000000009 pp" and "+0.00000000000009%";
+    # 0.1 + 0.2 = 0.30000000000000004 read "+0.00000000000000006 tok/s"
+    assert rows["pc"][2:5] == ["10.000 %", "+0.000 pp", "+0.0%"]
+    assert rows["sum"][2:5] == ["0.300 tok/s", "+0.000 tok/s", "+0.0%"]
+    # a real difference stays: 10 - 9.99 = +0.01 pp, 0.01 / 9.99 = +0.1 %
+    assert rows["pc-off"][2:5] == ["10.000 %", "+0.010 pp", "+0.1%"]

@@ -9,7 +9,8 @@ difference between a value of one and a value of the other (interval arithmetic)
 The stated value is taken as written (``57`` for "about 57%"), not as the interval its precision
 stands for: the verdict (consistent or not) is what judges the precision; the difference shows how
 far apart the two numbers are.  A number is printed with 3 decimals (1 for a %), never a non-zero as
-0 (``numfmt.fmt_fixed``).  For a verdict in % the absolute difference is in percentage points (pp).
+0 (``numfmt.fmt_fixed``); a difference within floating-point rounding of the numbers (``NOISE``) is 0.
+For a verdict in % the absolute difference is in percentage points (pp).
 """
 
 from __future__ import annotations
@@ -22,6 +23,10 @@ from .verdicts import Verdict
 
 #: printed where a side or the difference is absent
 NONE = "—"
+#: a difference at most this fraction of the numbers compared is the rounding of binary floating point
+#: in the recomputation (about 1e-16 per operation: (11 / 10 − 1) × 100 = 10.000000000000009), not a
+#: difference, and shows as 0; a real one stays (a log's avg_ts 75.625439 against 75.6254393: 4e-9)
+NOISE = 1e-12
 
 
 @dataclass(frozen=True)
@@ -45,6 +50,11 @@ def _span(lo: float, hi: float, decimals: int) -> str:
     """``+0.116`` for a point, ``-0.262 to -0.008`` for an interval."""
     a, b = _signed(lo, decimals), _signed(hi, decimals)
     return a if a == b else f"{a} to {b}"
+
+
+def _exact(x: float, scale: float) -> float:
+    """``x``, or 0.0 where it is within ``NOISE × scale`` of 0 (floating-point rounding)."""
+    return 0.0 if abs(x) <= NOISE * scale else x
 
 
 def _number(iv: Interval) -> str:
@@ -91,9 +101,11 @@ def delta(v: Verdict) -> Delta:
     if stated is None or recomputed is None:
         return Delta(stated_text, recomputed_text, NONE, NONE)
     diff_unit = "pp" if unit.strip() == "%" else unit
-    absolute = f"{_span(recomputed.lo - stated.hi, recomputed.hi - stated.lo, 3)} {diff_unit}".rstrip()
+    scale = max(abs(recomputed.lo), abs(recomputed.hi), abs(stated.lo), abs(stated.hi))
+    lo, hi = _exact(recomputed.lo - stated.hi, scale), _exact(recomputed.hi - stated.lo, scale)
+    absolute = f"{_span(lo, hi, 3)} {diff_unit}".rstrip()
     rel = relative(recomputed, stated)
-    relative_text = NONE if rel is None else _span(100 * rel.lo, 100 * rel.hi, 1) + "%"
+    relative_text = NONE if rel is None else _span(100 * _exact(rel.lo, 1), 100 * _exact(rel.hi, 1), 1) + "%"
     if rel is not None and " to " in relative_text:
         relative_text = relative_text.replace(" to ", "% to ", 1)
     return Delta(stated_text, recomputed_text, absolute, relative_text)
