@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from benchbook.audit import command, run, schema
+from benchbook.audit import command, page, run, schema
 from benchbook.audit.tables import build_of
 from benchbook.audit.verdicts import Here
 
@@ -139,3 +139,38 @@ def test_floating_point_rounding_is_no_difference(tmp_path, capsys, monkeypatch)
     assert rows["sum"][2:5] == ["0.300 tok/s", "+0.000 tok/s", "+0.0%"]
     # a real difference stays: 10 - 9.99 = +0.01 pp, 0.01 / 9.99 = +0.1 %
     assert rows["pc-off"][2:5] == ["10.000 %", "+0.010 pp", "+0.1%"]
+
+
+ANCHORS = """schema: benchbook.claims
+schema_version: 1
+source: {kind: synthetic test}
+claims:
+  - {id: tg-2.4x, metric: decode_tps, value: 24, unit: tok/s}
+  - {id: TG-2-4X, metric: decode_tps, value: 10, unit: tok/s}
+  - {id: "τ", metric: decode_tps, value: 3, unit: tok/s}
+  - {id: "α", metric: decode_tps, value: 2, unit: tok/s}
+  - {id: tg-2-4x-2, metric: decode_tps, value: 5, unit: tok/s}
+statements:
+  - {id: r, kind: ratio, of: [TG-2-4X, "α"], value: 5, unit: x, statement: five times}
+"""
+
+
+def test_ids_that_reduce_to_one_anchor_get_distinct_anchors_on_the_page(tmp_path):
+    import re
+
+    f = tmp_path / "claims.yaml"
+    f.write_text(ANCHORS)
+    a = run.audit_file(f, here=Here())
+    text = page.render(a.claims, a.verdicts, f.name)
+    rows = re.findall(r'<tr id="([^"]+)"><td><code>([^<]+)</code>', text)
+    # every row had its own id? tg-2.4x and TG-2-4X were both v-tg-2-4x, τ and α both v-
+    assert rows == [
+        ("v-tg-2-4x", "tg-2.4x"),
+        ("v-tg-2-4x-3", "TG-2-4X"),  # -2 is tg-2-4x-2's own anchor
+        ("v-id", "τ"),
+        ("v-id-2", "α"),
+        ("v-tg-2-4x-2", "tg-2-4x-2"),
+        ("v-r", "r"),
+    ]
+    # the statement's evidence links to the rows of the ids it cites
+    assert '<a href="#v-tg-2-4x-3">TG-2-4X</a>, <a href="#v-id-2">α</a>' in text
