@@ -671,6 +671,91 @@ RECOMPUTE_DRAFTSELF_GPU: dict[tuple[str, str], Callable[[dict, list[dict]], floa
     ("benchbook.experiments.draftself_gpu.analysis.load_train", "params"): gpu_train,
 }
 RECOMPUTE.update(RECOMPUTE_DRAFTSELF_GPU)
+# --- speculative: the cost model against the time measured inside llama-server (issue 15 item 4) ----
+
+
+def _sc_split(num, recs) -> tuple[list[dict], list[dict], dict[str, list[dict]]]:
+    """(the number's configuration's requests, the baseline's, the other configurations' by id) among the
+    cited requests with a decode step; the configuration is named first in the label."""
+    reqs = [r for r in _requests(recs) if r["timings"]["predicted_n"] > 1]
+    mine_id = num["label"].split(", session ")[0]
+    mine = [r for r in reqs if r["config"]["config_id"] == mine_id]
+    base = [r for r in reqs if r["config"]["config_id"] == "baseline"]
+    others: dict[str, list[dict]] = {}
+    for r in reqs:
+        if r["config"]["config_id"] not in (mine_id, "baseline"):
+            others.setdefault(r["config"]["config_id"], []).append(r)
+    assert mine and base and {r["prompt_id"] for r in mine} == {r["prompt_id"] for r in base}
+    return mine, base, others
+
+
+def _sc_rate(reqs) -> float:
+    tokens = sum(r["timings"]["predicted_n"] - 1 for r in reqs)
+    return tokens / sum(r["timings"]["predicted_ms"] for r in reqs)
+
+
+def _sc_terms(mine, base, recs) -> dict:
+    """server_cost.config_terms written out: the baseline step b (ms), the pooled measured speedup, τ,
+    k, r(k+1), c (llama-bench; 1 for the target as its own draft) and, with spec_stats, the drafting
+    time and the verify ms per step."""
+    b = sum(r["timings"]["predicted_ms"] for r in base) / sum(r["timings"]["predicted_n"] - 1 for r in base)
+    steps = sum(r["verify_steps"] for r in mine)
+    out = {"b": b, "measured": _sc_rate(mine) / _sc_rate(base), "steps": steps}
+    out["tau"] = sum(_committed(r) for r in mine) / steps
+    out["k"] = sum(r["timings"]["draft_n"] for r in mine) / steps
+    if any(r["schema"] == "benchbook.speculative_cost" for r in recs):
+        _, r_n, c = _cost_terms(recs)
+        out["rk"] = r_at(r_n, out["k"] + 1)
+        out["c"] = c.get(mine[0]["draft_model_id"], 1.0)
+    if all(r.get("spec_stats") for r in mine):
+        t_draft = sum(r["spec_stats"]["t_draft_ms"] for r in mine)
+        out["draft_ms"] = t_draft / steps
+        out["verify_ms"] = (sum(r["timings"]["predicted_ms"] for r in mine) - t_draft) / steps
+        out["c_server"] = t_draft / sum(r["timings"]["draft_n"] for r in mine) / b
+    return out
+
+
+def sc_value(num, recs):
+    """measured, model_before/after (×), residual_before/after (fraction), the ms-per-step components."""
+    mine, base, _ = _sc_split(num, recs)
+    t = _sc_terms(mine, base, recs)
+    what = num["key"].rsplit("-", 1)[1]
+    if what == "measured":
+        return t["measured"]
+    if what == "draft_ms":
+        return t["draft_ms"]
+    if what == "verify_ms":
+        return t["verify_ms"]
+    if what == "verify_bench_ms":
+        return t["rk"] * t["b"]
+    if what == "overhead_ms":
+        return t["verify_ms"] - t["rk"] * t["b"]
+    c = t["c"] if what.endswith("before") else t["c_server"]
+    model = t["tau"] / (t["k"] * c + t["rk"])
+    return model if what.startswith("model") else model / t["measured"] - 1
+
+
+def sc_overhead(num, recs):
+    """The per-step overhead model (server_cost.with_overhead): β through the origin of the other
+    configurations' (verify ms ÷ b − r(k+1)) against (k+1)·c, then τ / (k·c_server + r(k+1) + β(k+1)c)."""
+    mine, base, others = _sc_split(num, recs)
+    t = _sc_terms(mine, base, recs)
+    terms = [_sc_terms(o, base, recs) for o in others.values()]
+    assert len(terms) >= 2
+    xs = [(o["k"] + 1) * o["c"] for o in terms]
+    ys = [o["verify_ms"] / o["b"] - o["rk"] for o in terms]
+    beta = sum(x * y for x, y in zip(xs, ys, strict=True)) / sum(x * x for x in xs)
+    model = t["tau"] / (t["k"] * t["c_server"] + t["rk"] + beta * (t["k"] + 1) * t["c"])
+    return model if num["key"].endswith("model_overhead") else model / t["measured"] - 1
+
+
+RECOMPUTE |= {
+    ("benchbook.experiments.speculative.server_cost.server_cost_table", "×"): sc_value,
+    ("benchbook.experiments.speculative.server_cost.server_cost_table", "fraction"): sc_value,
+    ("benchbook.experiments.speculative.server_cost.server_cost_table", "ms/step"): sc_value,
+    ("benchbook.experiments.speculative.server_cost.with_overhead", "×"): sc_overhead,
+    ("benchbook.experiments.speculative.server_cost.with_overhead", "fraction"): sc_overhead,
+}
 
 
 def kind(num: dict) -> tuple[str, str]:

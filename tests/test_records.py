@@ -110,6 +110,25 @@ def test_interrupted_session_is_not_resumed_under_other_conditions(tmp_path):
     s3.close()
 
 
+def test_fresh_session_env_never_resumes_and_names_the_abandoned_one(tmp_path, monkeypatch):
+    p = tmp_path / "s.jsonl"
+    meta = {"toolchain_id": "AAAA", "config": {"repetitions": 2}}
+    s = Session.open(p, "exp", meta)
+    s.append({"schema": "benchbook.llama_bench", "schema_version": 2, "run_key": "k1"})
+    s.writer.close()  # killed: the same meta would resume it
+    monkeypatch.setenv("BENCHBOOK_FRESH_SESSION", "1")
+    s2 = Session.open(p, "exp", meta)
+    assert not s2.resumed and s2.session_id != s.session_id and s2.abandoned == s.session_id
+    assert not s2.done("k1")
+    s2.close()
+    assert completed_sessions(p, "exp") == [s2.session_id]
+    monkeypatch.setenv("BENCHBOOK_FRESH_SESSION", "0")  # "0": resume as usual
+    s3 = Session.open(p, "exp", meta)
+    assert not s3.resumed  # s2 ended: a completed session is never reused
+    s3.writer.close()
+    assert Session.open(p, "exp", meta).resumed
+
+
 def test_unknown_kind_or_newer_version_is_refused_on_write_and_read(tmp_path):
     p = tmp_path / "a.jsonl"
     with RecordWriter(p) as w:

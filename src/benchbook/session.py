@@ -11,16 +11,25 @@ experiment's raw file.  ``Session.open`` repairs a torn last line (quarantined, 
   starts, so runs of different conditions are never pooled into one session;
 * otherwise a new session starts; a completed session is never reused.
 
+``$BENCHBOOK_FRESH_SESSION=1`` (``python -m benchbook.experiments NAME --fresh-session``) never resumes:
+an open session is left as it is (the new start record names it ``abandoned_session_id``; no report
+reads a session without an end record as complete) — for a session interrupted under conditions its
+records should not be pooled with (e.g. a busy host).
+
 ``run_key`` = hash of config + model + toolchain + host (DESIGN.md, "Records").
 """
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from .records import RecordWriter, iter_records, new_id, read_records, repair, stable_hash, utc_now
 from .schemas import build
+
+#: set to 1: ``Session.open`` starts a new session even where the open one could be resumed
+FRESH_ENV = "BENCHBOOK_FRESH_SESSION"
 
 
 @dataclass
@@ -99,7 +108,8 @@ class Session:
                         ended = True
                 elif rec.get("session_id") == last_sid and _completes(rec):
                     done.add(rec["run_key"])
-        resumed = last_sid is not None and not ended and last_hash == meta_hash
+        fresh = os.environ.get(FRESH_ENV, "") not in ("", "0")
+        resumed = last_sid is not None and not ended and last_hash == meta_hash and not fresh
         sid = last_sid if resumed and last_sid is not None else new_id()
         s = cls(path, experiment, sid, resumed, done if resumed else set(), quarantined)
         s.abandoned = last_sid if (last_sid is not None and not ended and not resumed) else None

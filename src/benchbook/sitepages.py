@@ -53,6 +53,9 @@ UNIT_MEANING = {
     "blocks": "transformer blocks",
     "nats": "cross-entropy loss in nats",
     "parameters": "model parameters",
+    "fraction": "a fraction: α (accepted ÷ drafted) or a residual, cost model ÷ measured speedup − 1 "
+    "(0: the model is exact; +0.2: it promises 20% more than was measured)",
+    "ms/step": "milliseconds per verify step of speculative decoding (draft, verify, or their overhead)",
 }
 
 

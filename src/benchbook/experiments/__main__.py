@@ -16,6 +16,7 @@ from pathlib import Path
 
 import yaml
 
+from .. import session
 from . import profiles
 
 
@@ -28,10 +29,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--overrides", default="{}", help="JSON merged into the section after the profile (null: none)"
     )
+    ap.add_argument(
+        "--fresh-session",
+        action="store_true",
+        help="start a new session even where an interrupted one with the same config could be resumed",
+    )
     a = ap.parse_args(argv)
     before = os.environ.get(profiles.ENV)
+    before_fresh = os.environ.get(session.FRESH_ENV)
     if a.profile:  # for the runner too; restored afterwards (an in-process caller keeps its environment)
         os.environ[profiles.ENV] = a.profile
+    if a.fresh_session:
+        os.environ[session.FRESH_ENV] = "1"
     try:
         root = Path(a.root).resolve()
         params = yaml.safe_load((root / "params.yaml").read_text())
@@ -45,10 +54,11 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps({k: v for k, v in fields.items() if k != "cfg"}, default=str))
         return 0
     finally:
-        if before is None:
-            os.environ.pop(profiles.ENV, None)
-        else:
-            os.environ[profiles.ENV] = before
+        for name, value in ((profiles.ENV, before), (session.FRESH_ENV, before_fresh)):
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
 
 
 if __name__ == "__main__":

@@ -29,6 +29,7 @@ from benchbook.stats import LOG_T
 from benchbook.wording import zero_word
 
 from . import analysis as sp
+from . import server_cost, server_cost_report
 
 #: Caveat rules this table asks for (those that exist in ``caveats.RULES`` are applied).
 WANTED_RULES = [
@@ -165,11 +166,7 @@ def memory_sentence(nums: list[Number], key: str = "spec-mem-slope-draft-simple-
 def _r_keys(r: dict[int, float], n: float) -> list[str]:
     """``CostModel.used`` keys of the r sizes ``analysis.r_at(r, n)`` reads: the size itself, else the
     two measured sizes around ``n`` (the last two beyond them)."""
-    xs = sorted(r)
-    if n in r or len(xs) < 2:
-        return [f"r{int(n)}"] if n in r else []
-    pair = xs[-2:] if n > xs[-1] else next([a, b] for a, b in zip(xs, xs[1:], strict=False) if a <= n <= b)
-    return [f"r{x}" for x in pair]
+    return [f"r{x}" for x in server_cost.r_sizes_read(r, n)]
 
 
 def _with_denominator(row: dict, baseline: dict | None) -> dict:
@@ -260,8 +257,8 @@ def derive(
         sess = {"session_id": session_id, "host_id": None}
     sid = str(sess["session_id"])
     (out_dir / "hosts.md").write_text(hosts_panel(Path(raw_dir).parent, "speculative", sid))
-    req = sp.load_requests(raw_dir)
-    req = req.filter(pl.col("session_id") == sid)
+    all_req = sp.load_requests(raw_dir)
+    req = all_req.filter(pl.col("session_id") == sid)
     if req.is_empty():
         raise RuntimeError(f"session {sid} has no completed requests in {raw_dir}")
     sess["host_id"] = sess.get("host_id") or req["host_id"][0]
@@ -472,10 +469,15 @@ def derive(
                 computation="benchbook.experiments.speculative.analysis.memory_slopes",
             )
         )
+    # the cost model against the time measured in the server: every session, every host
+    sc_table, sc_costs = server_cost_report.sessions_table(Path(raw_dir), all_req)
+    sc_nums = server_cost_report.numbers(sc_table, sc_costs, tcs)
+    nums.extend(sc_nums)
     check_publishable(table, nums, mem)  # before the registry is written: a failing check leaves the old one
     publish(numbers_path, "speculative", nums, root=root, replication=REPLICATION)
     (out_dir / "memory.md").write_text(memory_sentence(nums))
     (out_dir / "skipped.md").write_text(measured.skipped_markdown(skipped))
+    server_cost_report.write(out_dir, sc_table, sc_nums)
 
     _charts(table, req, cost, out_dir)
     return SpeculativeReport(

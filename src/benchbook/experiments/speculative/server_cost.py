@@ -1,0 +1,259 @@
+"""The speculative cost model against the time measured inside llama-server: one row per draft-model
+configuration of a session, the model before and after, and the measured components beside them.
+
+Terms (DESIGN.md "Statistics and caveats"; the same arithmetic as ``spec_depth.analysis.cost_terms``),
+pooled over every request of the configuration in the session (all prompts and repetitions that the
+session's baseline also ran, requests with a decode step only):
+
+* b = the baseline's decode step, Σ predicted_ms ÷ Σ (predicted_n − 1) over its requests (ms; the first
+  generated token comes from the prompt pass, as ``analysis.load_requests``' decode rate);
+* measured = the configuration's pooled decode rate ÷ the baseline's, each Σ (predicted_n − 1) ÷
+  Σ predicted_ms: the quantity the pooled model predicts (the page's per-prompt speedups are paired
+  means per prompt; this one weights each request by its decoded tokens);
+* τ = 1 + Σ accepted (inside each request's cap) ÷ Σ verify steps, k = Σ drafted ÷ Σ verify steps
+  (verify steps from ``/metrics``, ``analysis.tau``);
+* before: τ / (k·c + r(k+1)), c and r(n) from the session's llama-bench runs (``analysis.cost_model``,
+  r interpolated by ``analysis.r_at``);
+* after (sessions at ``-lv 4``, whose records carry ``spec_stats``): c_server = Σ t_draft_ms ÷
+  Σ drafted ÷ b (the drafting time the server measured, per drafted token, in baseline steps) in place
+  of c: τ / (k·c_server + r(k+1));
+* measured components: draft_ms = Σ t_draft_ms ÷ Σ verify steps, verify_ms = (Σ predicted_ms −
+  Σ t_draft_ms) ÷ Σ verify steps (everything in a step that is not drafting: the verify pass and the
+  server's own work), verify_bench_ms = r(k+1)·b (what the model assumes for it) and overhead_ms =
+  verify_ms − verify_bench_ms; v_server = verify_ms ÷ b;
+* per-step overhead model (``spec_depth.overhead``): o(k) = β·(k+1)·c with β the least-squares slope
+  through the origin (``overhead.beta_fit``) of (v_server − r(k+1)) against (k+1)·c over the *other*
+  draft-model configurations of the same session (leave one configuration out), then τ /
+  (k·c_server + r(k+1) + o(k)).  Fewer than two others: none.
+
+residual = model ÷ measured − 1.  A session without ``spec_stats`` has every "after" column null and
+``stats`` = "not measured in this session".
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import polars as pl
+
+from benchbook.records import read_records
+
+from ..spec_depth.overhead import beta_fit
+from . import analysis as sp
+
+#: every numeric column of ``server_cost_table`` (Float64 even where a table holds only nulls)
+_FLOATS = {
+    c: pl.Float64
+    for c in (
+        "b_step_ms measured tau k c_bench r_k1 model_before residual_before c_server v_server draft_ms "
+        "verify_ms verify_bench_ms overhead_ms overhead_server model_after residual_after beta_loo "
+        "overhead_model model_overhead residual_overhead"
+    ).split()
+}
+#: ``stats`` of a row whose session recorded the server's counters (``-lv 4``) / did not.
+MEASURED = "measured in the server (-lv 4)"
+NOT_MEASURED = "not measured in this session"
+
+
+def r_sizes_read(r: dict[int, float], n: float) -> list[int]:
+    """The measured sizes of r that ``analysis.r_at(r, n)`` reads: ``n`` itself when measured, else the
+    two sizes around it (the last two beyond them, the first below them); none with fewer than two
+    sizes and ``n`` unmeasured.
+
+    >>> r_sizes_read({1: 1.0, 3: 1.2, 5: 1.5}, 4.2)
+    [3, 5]
+    >>> r_sizes_read({1: 1.0, 3: 1.2, 5: 1.5}, 9)
+    [3, 5]
+    """
+    xs = sorted(r)
+    if n in r or len(xs) < 2:
+        return [int(n)] if n in r else []
+    if n > xs[-1]:
+        return xs[-2:]
+    if n < xs[0]:
+        return xs[:1]  # np.interp holds the first value below the range
+    return next([a, b] for a, b in zip(xs, xs[1:], strict=False) if a <= n <= b)
+
+
+def load_stats(raw_dir: str | Path) -> pl.DataFrame:
+    """The ``spec_stats`` of every completed request under ``raw_dir`` (``*.jsonl``): file, line,
+    has_stats (the record has the field: its session ran at -lv 4), t_draft_ms and gen_drafts (null
+    where the field is null or absent)."""
+    rows = []
+    for r in read_records(sp._files(raw_dir), sp.REQUEST_SCHEMA):
+        if r.get("status", "ok") != "ok":
+            continue
+        s = r.get("spec_stats")
+        rows.append(
+            {
+                "file": r["_file"],
+                "line": r["_line"],
+                "has_stats": "spec_stats" in r,
+                "t_draft_ms": None if s is None else float(s["t_draft_ms"]),
+                "gen_drafts": None if s is None else int(s["gen_drafts"]),
+            }
+        )
+    schema = {"file": pl.String, "line": pl.Int64, "has_stats": pl.Boolean}
+    schema |= {"t_draft_ms": pl.Float64, "gen_drafts": pl.Int64}
+    return pl.DataFrame(rows, schema=schema)
+
+
+def _pooled_rate(g: pl.DataFrame) -> float:
+    """Σ (predicted_n − 1) ÷ Σ predicted_ms × 1000 (tok/s)."""
+    return 1e3 * float((g["predicted_n"] - 1).sum()) / float(g["predicted_ms"].sum())
+
+
+def config_terms(mine: pl.DataFrame, base: pl.DataFrame, cost: sp.CostModel | None) -> dict:
+    """The columns of one configuration (module docstring) from its requests ``mine`` and the same
+    session's baseline requests ``base`` on the same prompts (``load_requests`` rows joined with
+    ``load_stats``; requests with predicted_n > 1), and the session's ``cost`` model (None: no model)."""
+    b_step = float(base["predicted_ms"].sum()) / float((base["predicted_n"] - 1).sum())
+    measured = _pooled_rate(mine) / _pooled_rate(base)
+    known = mine["verify_steps"].null_count() == 0
+    steps = int(mine["verify_steps"].sum()) if known else 0
+    drafted = int(mine["drafted"].sum())
+    tau = 1.0 + int(mine["accepted_in_cap"].sum()) / steps if steps else None
+    k = drafted / steps if steps else None
+    draft_id = mine["draft_model_id"][0]
+    c_bench = cost.c.get(draft_id) if cost and draft_id else None
+    r_k1 = sp.r_at(cost.r, k + 1) if cost and k is not None else None
+    out: dict = {
+        "b_step_ms": b_step,
+        "measured": measured,
+        "tau": tau,
+        "k": k,
+        "c_bench": c_bench,
+        "r_k1": r_k1,
+        "model_before": None,
+        "residual_before": None,
+        "stats": NOT_MEASURED,
+        "c_server": None,
+        "v_server": None,
+        "draft_ms": None,
+        "verify_ms": None,
+        "verify_bench_ms": None if r_k1 is None else r_k1 * b_step,
+        "overhead_ms": None,
+        "overhead_server": None,
+        "model_after": None,
+        "residual_after": None,
+    }
+    if tau is not None and k is not None and r_k1 is not None and c_bench is not None:
+        out["model_before"] = tau / (k * c_bench + r_k1)
+        out["residual_before"] = out["model_before"] / measured - 1
+    timed = bool(mine["has_stats"].all()) and mine["t_draft_ms"].null_count() == 0
+    if timed and steps and drafted:
+        t_draft = float(mine["t_draft_ms"].sum())
+        verify_ms = (float(mine["predicted_ms"].sum()) - t_draft) / steps
+        out |= {
+            "stats": MEASURED,
+            "c_server": t_draft / drafted / b_step,
+            "v_server": verify_ms / b_step,
+            "draft_ms": t_draft / steps,
+            "verify_ms": verify_ms,
+        }
+        if r_k1 is not None and tau is not None and k is not None:
+            out["overhead_ms"] = verify_ms - r_k1 * b_step
+            out["overhead_server"] = verify_ms / b_step - r_k1
+            out["model_after"] = tau / (k * out["c_server"] + r_k1)
+            out["residual_after"] = out["model_after"] / measured - 1
+    return out
+
+
+def server_cost_table(
+    req: pl.DataFrame,
+    stats: pl.DataFrame,
+    costs: dict[str, sp.CostModel | None],
+    baseline_id: str = "baseline",
+) -> pl.DataFrame:
+    """One row per (host_id, session_id, config_id) of the draft-model configurations (``spec_type``
+    draft-*, a fresh server per repetition, whole prompts evaluated) of every session in ``costs``
+    (``{session_id: its cost model}``): ``config_terms``' columns, then ``with_overhead``'s.
+
+    Also: draft_model_id, n_max, prompts (list), n (requests), lv4 (the session ran at -lv 4), lines
+    (the configuration's requests and the baseline's it is divided by), baseline_lines, file,
+    toolchain_id, model_sha256, build_number, build_commit, argv, started_at, ended_at, run_ids.
+    ``req``: ``analysis.load_requests``; ``stats``: ``load_stats`` of the same files."""
+    if req.is_empty():
+        return pl.DataFrame()
+    joined = req.join(stats, on=["file", "line"], how="left")
+    usable = joined.filter(
+        (pl.col("policy") == "fresh")
+        & (pl.col("cache_state") == "cold")
+        & (pl.col("predicted_n") > 1)
+        & pl.col("session_id").is_in(list(costs))
+    )
+    rows = []
+    for (host, sess), s in usable.group_by("host_id", "session_id", maintain_order=True):
+        base_all = s.filter(pl.col("config_id") == baseline_id)
+        if base_all.is_empty():
+            continue
+        drafts = s.filter(pl.col("spec_type").str.starts_with("draft"))
+        for cid in sorted(drafts["config_id"].unique().to_list()):
+            g = drafts.filter(pl.col("config_id") == cid)
+            prompts = sorted(set(g["prompt_id"].to_list()) & set(base_all["prompt_id"].to_list()))
+            mine = g.filter(pl.col("prompt_id").is_in(prompts))
+            base = base_all.filter(pl.col("prompt_id").is_in(prompts))
+            if mine.is_empty():
+                continue
+            first = mine.row(0, named=True)
+            rows.append(
+                {
+                    "host_id": host,
+                    "session_id": sess,
+                    "config_id": cid,
+                    "draft_model_id": first["draft_model_id"],
+                    "n_max": first["n_max"],
+                    "prompts": prompts,
+                    "n": mine.height,
+                    "lv4": bool(s["has_stats"].all()),
+                    **config_terms(mine, base, costs.get(str(sess))),
+                    "lines": sorted(mine["line"].to_list() + base["line"].to_list()),
+                    "baseline_lines": sorted(base["line"].to_list()),
+                    "files": sorted(set(mine["file"].to_list() + base["file"].to_list())),
+                    "toolchain_id": first["toolchain_id"],
+                    "model_sha256": first["model_sha256"],
+                    "build_number": first["build_number"],
+                    "build_commit": first["build_commit"],
+                    "argv": first["argv"],
+                    "started_at": min(str(x) for x in [*mine["started_at"], *base["started_at"]] if x),
+                    "ended_at": max(str(x) for x in [*mine["ended_at"], *base["ended_at"]] if x),
+                    "run_ids": mine["run_id"].to_list() + base["run_id"].to_list(),
+                }
+            )
+    if not rows:
+        return pl.DataFrame()
+    return with_overhead(pl.DataFrame(rows, infer_schema_length=None))
+
+
+def with_overhead(table: pl.DataFrame) -> pl.DataFrame:
+    """``table`` (``server_cost_table`` rows) with beta_loo, overhead_model (o(k), baseline steps),
+    model_overhead, residual_overhead and overhead_configs (the other configurations β read); nulls
+    where the row has no "after" terms, its session fewer than two other such configurations, or the
+    model's denominator k·c_server + r(k+1) + o(k) is not positive (a negative fitted β)."""
+    need = ("overhead_server", "c_bench", "c_server", "r_k1", "tau", "k")
+    rows = table.to_dicts()
+    out = []
+    for r in rows:
+        row = dict(r, beta_loo=None, overhead_model=None, model_overhead=None, residual_overhead=None)
+        row["overhead_configs"] = []
+        if all(r.get(c) is not None for c in need):
+            others = [
+                o
+                for o in rows
+                if o["session_id"] == r["session_id"]
+                and o["config_id"] != r["config_id"]
+                and all(o.get(c) is not None for c in need)
+            ]
+            beta = beta_fit(
+                [(o["k"] + 1) * o["c_bench"] for o in others], [o["overhead_server"] for o in others]
+            )
+            if beta is not None:
+                o_k = beta * (r["k"] + 1) * r["c_bench"]
+                row |= {"beta_loo": beta, "overhead_model": o_k}
+                row["overhead_configs"] = sorted(o["config_id"] for o in others)
+                den = r["k"] * r["c_server"] + r["r_k1"] + o_k
+                if den > 0:  # a negative fitted overhead can exceed the rest: no model then
+                    model = r["tau"] / den
+                    row |= {"model_overhead": model, "residual_overhead": model / r["measured"] - 1}
+        out.append(row)
+    return pl.DataFrame(out, infer_schema_length=None, schema_overrides=_FLOATS)
