@@ -174,3 +174,20 @@ def test_ids_that_reduce_to_one_anchor_get_distinct_anchors_on_the_page(tmp_path
     ]
     # the statement's evidence links to the rows of the ids it cites
     assert '<a href="#v-tg-2-4x-3">TG-2-4X</a>, <a href="#v-id-2">α</a>' in text
+
+
+def test_the_header_counts_one_claim_and_one_statement_in_the_singular(tmp_path, capsys, monkeypatch):
+    f = tmp_path / "one.yaml"
+    f.write_text(
+        "schema: benchbook.claims\nschema_version: 1\nsource: {kind: synthetic test}\nclaims:\n"
+        "  - {id: a, metric: decode_tps, value: 10, unit: tok/s}\nstatements:\n"
+        "  - {id: s, kind: mean, of: [a, a], value: 10, unit: tok/s, statement: ten}\n"
+    )
+    monkeypatch.chdir(tmp_path)  # no params.yaml: the defaults of Here
+    assert command.main([str(f), "--out", str(tmp_path / "o"), "--pages", str(tmp_path / "o")]) == 0
+    # it read "(1 claims, 1 statements) checked against its own 1 claims"
+    assert capsys.readouterr().out.splitlines()[0] == (
+        f"audit of {f} (1 claim, 1 statement) checked against its own 1 claim; no raw logs "
+        "(--logs DIR not given); reproducible here: llama.cpp b11434, CPU only "
+        "(defaults: no params.yaml in this folder)"
+    )

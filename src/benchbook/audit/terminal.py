@@ -19,18 +19,24 @@ from .verdicts import Here
 COLUMNS = ("id", "kind", "stated", "recomputed", "difference", "difference %", "verdict", "reproducible here")
 
 
+def _count(n: int, noun: str) -> str:
+    """``1 claim``, ``2 claims``: a count with its noun in the singular or plural."""
+    return f"{n} {noun}{'s' * (n != 1)}"
+
+
 def checked_against(audit: Audit) -> str:
     """The records ``audit`` was checked against, in words: ``"its own 33 claims; no raw logs
     (--logs DIR not given)"`` or ``"its own 33 claims; 3 log entries of 2 files in logs/ (1 file not
     read)"``."""
-    own = f"its own {len(audit.claims.claims)} claims"
+    own = f"its own {_count(len(audit.claims.claims), 'claim')}"
     if audit.logs is None:
         return f"{own}; no raw logs (--logs DIR not given)"
     files = len({e.file for e in audit.logs.entries})
     skipped = len(audit.logs.skipped)
     not_read = f" ({skipped} file{'s' * (skipped != 1)} not read)" if skipped else ""
     return (
-        f"{own}; {len(audit.logs.entries)} log entries of {files} file{'s' * (files != 1)} "
+        f"{own}; {len(audit.logs.entries)} log entr{'y' if len(audit.logs.entries) == 1 else 'ies'} of "
+        f"{_count(files, 'file')} "
         f"in {audit.logs_dir}/{not_read}"
     )
 
@@ -41,8 +47,9 @@ def header(audit: Audit, here: Here, here_from: str) -> str:
     e.g. ``"params.yaml"``)."""
     cf = audit.claims
     gpus = ", ".join(here.gpus) or "CPU only"
+    holds = f"{_count(len(cf.claims), 'claim')}, {_count(len(cf.statements), 'statement')}"
     return (
-        f"audit of {audit.path} ({len(cf.claims)} claims, {len(cf.statements)} statements) "
+        f"audit of {audit.path} ({holds}) "
         f"checked against {checked_against(audit)}; reproducible here: {here.build}, {gpus} ({here_from})"
     )
 
