@@ -109,6 +109,16 @@ def test_a_claims_engine_does_not_take_the_software_blocks_build(tmp_path):
         "upstream-built": "llama.cpp b9000",
         "same-engine": "llama.cpp fork (branch dev) b11434",
     }
+    # a build stated under no engine stays with the engine a claim names
+    g = tmp_path / "build-only.yaml"
+    g.write_text(CONFLICT.replace("{engine: llama.cpp fork (branch dev), build: b11434}", "{build: b5000}"))
+    cg = schema.load(g)
+    assert {c.id: build_of(cg, c) for c in cg.claims} == {
+        "fork": "b5000",
+        "upstream": "llama.cpp b5000",
+        "upstream-built": "llama.cpp b9000",
+        "same-engine": "llama.cpp fork (branch dev) b5000",
+    }
     # "reproducible here" (this project: llama.cpp b11434) held upstream's build for this one's
     missing = {v.id: v.reproducible.missing for v in run.audit_file(f, here=Here()).verdicts}
     assert [m for m in missing["upstream"] if m.startswith("build")] == [

@@ -367,8 +367,9 @@ class ClaimsFile(_Strict):
         its ``conditions``, and under them ``software`` (``engine``, ``build``: the software the
         source measured with); a quoted claim (``origin`` set) gets no defaults.
 
-        A build belongs to its engine: where a nearer level names another ``engine`` and no
-        ``build``, the build of the farther level is not carried over (``software: {engine:
+        A build belongs to its engine: where a nearer level names another ``engine`` than the farther
+        one and no ``build``, the farther level's build is not carried over (a build under no engine
+        is) (``software: {engine:
         llama.cpp fork, build: b11434}`` and a claim's ``engine: llama.cpp``: engine llama.cpp,
         build not stated; not llama.cpp b11434, which would read as this project's build)."""
         if claim.origin is not None:
@@ -379,7 +380,13 @@ class ClaimsFile(_Strict):
             self.conditions.model_dump(exclude_none=True, exclude_defaults=True),
             claim.conditions.model_dump(exclude_none=True, exclude_defaults=True),
         ):
-            if "engine" in level and "build" not in level and level["engine"] != merged.get("engine"):
+            farther = merged.get("engine")
+            if (
+                "engine" in level
+                and "build" not in level
+                and farther is not None
+                and level["engine"] != farther
+            ):
                 merged.pop("build", None)
             merged |= level
         return Conditions.model_validate(merged)
