@@ -368,10 +368,10 @@ class ClaimsFile(_Strict):
         source measured with); a quoted claim (``origin`` set) gets no defaults.
 
         A build belongs to its engine: where a nearer level names another ``engine`` than the farther
-        one and no ``build``, the farther level's build is not carried over (a build under no engine
-        is) (``software: {engine:
+        one and no ``build``, the farther level's build is not carried over (``software: {engine:
         llama.cpp fork, build: b11434}`` and a claim's ``engine: llama.cpp``: engine llama.cpp,
-        build not stated; not llama.cpp b11434, which would read as this project's build)."""
+        build not stated; not llama.cpp b11434, which would read as this project's build); a build
+        stated under no engine is carried over."""
         if claim.origin is not None:
             return claim.conditions
         merged: dict = {}
