@@ -201,3 +201,39 @@ def test_the_header_counts_one_claim_and_one_statement_in_the_singular(tmp_path,
         "(--logs DIR not given); reproducible here: llama.cpp b11434, CPU only "
         "(defaults: no params.yaml in this folder)"
     )
+
+
+ONE = (
+    "schema: benchbook.claims\nschema_version: 1\nsource: {kind: synthetic test}\nclaims:\n"
+    "  - {id: a, metric: decode_tps, value: 10, unit: tok/s}\n"
+)
+
+
+def test_params_without_audit_here_or_with_a_string_for_a_list(tmp_path, capsys, monkeypatch):
+    f = tmp_path / "one.yaml"
+    f.write_text(ONE)
+    monkeypatch.chdir(tmp_path)
+    out = ["--out", str(tmp_path / "o"), "--pages", str(tmp_path / "o")]
+    # a params.yaml with no audit.here: the defaults, said so (it read "(params.yaml audit.here)")
+    (tmp_path / "params.yaml").write_text("models: {registry: {}}\n")
+    assert command.main([str(f), *out]) == 0
+    assert (
+        capsys.readouterr()
+        .out.splitlines()[0]
+        .endswith("reproducible here: llama.cpp b11434, CPU only (defaults: params.yaml has no audit.here)")
+    )
+    # gpus written as a string was read as its letters: "reproducible here: ..., N, V, I, D, I, A, ..."
+    (tmp_path / "params.yaml").write_text("audit: {here: {gpus: NVIDIA H200}}\n")
+    assert command.main([str(f), *out]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(
+        "benchbook: error: params.yaml audit.here.gpus: a list of names is needed, got str 'NVIDIA H200'"
+    )
+    assert "fix: write gpus: [NVIDIA H200]" in err
+    (tmp_path / "params.yaml").write_text("audit: {here: {gpus: [NVIDIA H200], build: llama.cpp b1}}\n")
+    assert command.main([str(f), *out]) == 0
+    assert (
+        capsys.readouterr()
+        .out.splitlines()[0]
+        .endswith("reproducible here: llama.cpp b1, NVIDIA H200 (params.yaml audit.here)")
+    )

@@ -122,8 +122,21 @@ class Here:
     @classmethod
     def from_params(cls, params: dict) -> Here:
         """From ``params.yaml``: ``audit.here`` (build, methods, decodings, gpus) and the names in
-        ``models.registry`` (ids and GGUF member names)."""
+        ``models.registry`` (ids and GGUF member names).
+
+        Raises:
+            ValueError: ``methods``, ``decodings`` or ``gpus`` is not a list of names (``gpus: NVIDIA
+                H200`` made the GPUs ``N, V, I, D, I, A, ...``).
+        """
         here = (params.get("audit") or {}).get("here") or {}
+        for key in ("methods", "decodings", "gpus"):
+            got = here.get(key)
+            if got is not None and not (isinstance(got, list) and all(isinstance(x, str) for x in got)):
+                raise ValueError(
+                    f"params.yaml audit.here.{key}: a list of names is needed, got "
+                    f"{type(got).__name__} {got!r} (a string was read as its letters); "
+                    f"fix: write {key}: [{got if isinstance(got, str) else '...'}]"
+                )
         names = set()
         for mid, spec in ((params.get("models") or {}).get("registry") or {}).items():
             names.add(mid)
