@@ -237,3 +237,43 @@ def test_params_without_audit_here_or_with_a_string_for_a_list(tmp_path, capsys,
         .out.splitlines()[0]
         .endswith("reproducible here: llama.cpp b1, NVIDIA H200 (params.yaml audit.here)")
     )
+
+
+BUILDS = """schema: benchbook.claims
+schema_version: 1
+source: {kind: synthetic test}
+claims:
+  - {id: same, metric: decode_tps, value: 10, unit: tok/s,
+     conditions: {engine: llama.cpp, build: "b11434, CUDA build"}}
+  - {id: longer, metric: decode_tps, value: 10, unit: tok/s, conditions: {engine: llama.cpp, build: b114345}}
+  - {id: fork, metric: decode_tps, value: 10, unit: tok/s, conditions: {engine: ik_llama.cpp, build: b11434}}
+"""
+
+
+def test_a_build_is_this_projects_only_as_whole_words(tmp_path):
+    import json
+
+    f = tmp_path / "claims.yaml"
+    f.write_text(BUILDS)
+    here = Here(build="llama.cpp b11434")
+    builds = {
+        v.id: [m for m in v.reproducible.missing if m.startswith("build")]
+        for v in run.audit_file(f, here=here).verdicts
+    }
+    # b114345 and the fork ik_llama.cpp held "llama.cpp b11434" as a substring: no build mismatch
+    assert builds == {
+        "same": [],
+        "longer": ["build: llama.cpp b114345 (here: llama.cpp b11434)"],
+        "fork": ["build: ik_llama.cpp b11434 (here: llama.cpp b11434)"],
+    }
+    # a llama-bench log of build 1143: "1143" in "llama.cpp b11434" read as this project's build
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    src = (ROOT / "tests" / "fixtures" / "ingest" / "llama_bench_b11434.jsonl").read_text().splitlines()
+    rows = [json.loads(line) for line in src if line.strip()]
+    for r in rows:
+        r["build_number"] = 1143
+    (logs / "b1143.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    log_rows = [v for v in run.audit_file(f, here=here, logs_dir=logs).verdicts if v.kind == "log"]
+    assert len(log_rows) == 2
+    assert all("build: b1143 (here: llama.cpp b11434)" in v.reproducible.missing for v in log_rows)
