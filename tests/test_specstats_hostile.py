@@ -150,3 +150,43 @@ def test_spec_depth_counts_a_resumed_servers_requests_from_its_own_log(tmp_path,
         for r in sess.records
     ]
     assert got == [(16, 12, 4), (16, 12, 4)]
+
+
+def test_a_late_statistics_line_gives_no_counters_rather_than_another_requests():
+    import json
+
+    from benchbook.llamacpp.specstats import delta_fault
+
+    # request 2's line came after await_stats' wait (its spec_stats null); request 3 then reads from the
+    # line of request 1: both lines have arrived, and the newest covers requests 2 and 3
+    r1 = line("draft-simple", 1, 10, 10, 40, 30)
+    r2 = line("draft-simple", 2, 20, 20, 80, 70)
+    r3 = line("draft-simple", 3, 25, 25, 100, 75)
+    before = spec_stats(r1)
+    after = await_stats(lambda: "\n".join([r1, r2, r3]), before, timeout_s=1, poll_s=0)
+    d = stats_delta(before, after)
+    assert d is not None and (d["calls_begin"], d["gen_tokens"], d["acc_tokens"]) == (2, 60, 45)
+    # request 3's own timings: 20 drafted, 5 accepted
+    timings = {"draft_n": 20, "draft_n_accepted": 5}
+    assert delta_fault(d, timings) == (
+        "the counters cover 2 requests (begin calls 2), not 1: a statistics line came late"
+    )
+    # only the late line has arrived: one begin call, but request 2's 40/40 tokens, not 20/5
+    d2 = stats_delta(before, await_stats(lambda: "\n".join([r1, r2]), before, timeout_s=1, poll_s=0))
+    assert delta_fault(d2, timings) == (
+        "the counters' drafted/accepted tokens 40/40 differ from the request's timings 20/5: they are "
+        "another request's (a statistics line came late)"
+    )
+    assert delta_fault(stats_delta(spec_stats(r2), spec_stats(r3)), timings) is None
+    # nothing drafted: the timings omit draft_n (0 tokens); every committed -lv 4 request passes
+    assert delta_fault({"calls_begin": 1, "gen_tokens": 0, "acc_tokens": 0}, {}) is None
+    from conftest import committed_root
+
+    recs = [
+        json.loads(x)
+        for f in sorted((committed_root() / "data" / "raw" / "speculative").glob("*.jsonl"))
+        for x in f.read_text().splitlines()
+        if '"spec_stats": {' in x or '"spec_stats":{' in x
+    ]
+    assert len(recs) == 132
+    assert [delta_fault(r["spec_stats"], r["timings"]) for r in recs] == [None] * 132

@@ -131,3 +131,35 @@ def await_stats(
         if time.monotonic() >= deadline:
             return None
         time.sleep(poll_s)
+
+
+def delta_fault(delta: dict | None, timings: dict) -> str | None:
+    """Why the counters ``delta`` (``stats_delta`` over one request) are not that request's own, or None
+    when they are (or there are none).  One request makes one ``begin`` call, and the server's
+    ``timings`` of the same request state its drafted and accepted tokens (``draft_n``,
+    ``draft_n_accepted``; absent when nothing was drafted: 0), which the counters' ``gen_tokens`` and
+    ``acc_tokens`` equal (all 132 requests of the H200 session 5b481365 at -lv 4).  A statistics line
+    later than ``await_stats``' wait shifts the lines: the next request's delta then covers two
+    requests (``calls_begin`` 2) or is the late line's own, and neither is that request's.
+
+    >>> delta_fault({"calls_begin": 1, "gen_tokens": 53, "acc_tokens": 50},
+    ...             {"draft_n": 53, "draft_n_accepted": 50}) is None
+    True
+    >>> delta_fault({"calls_begin": 2, "gen_tokens": 90, "acc_tokens": 80}, {"draft_n": 40})
+    'the counters cover 2 requests (begin calls 2), not 1: a statistics line came late'
+    """
+    if delta is None:
+        return None
+    if delta.get("calls_begin") != 1:
+        return (
+            f"the counters cover {delta.get('calls_begin')} requests (begin calls "
+            f"{delta.get('calls_begin')}), not 1: a statistics line came late"
+        )
+    got = (delta.get("gen_tokens"), delta.get("acc_tokens"))
+    want = (int(timings.get("draft_n") or 0), int(timings.get("draft_n_accepted") or 0))
+    if got != want:
+        return (
+            f"the counters' drafted/accepted tokens {got[0]}/{got[1]} differ from the request's timings "
+            f"{want[0]}/{want[1]}: they are another request's (a statistics line came late)"
+        )
+    return None

@@ -23,7 +23,7 @@ from benchbook import resolve
 from benchbook.llamacpp.bench import append_result
 from benchbook.llamacpp.procmon import PeakSampler, run_sampled
 from benchbook.llamacpp.server import LlamaServer, ServerError, build_argv
-from benchbook.llamacpp.specstats import await_stats, spec_stats, stats_delta
+from benchbook.llamacpp.specstats import await_stats, delta_fault, spec_stats, stats_delta
 from benchbook.provenance import git_state
 from benchbook.records import new_id, utc_now
 from benchbook.schemas import build
@@ -197,8 +197,11 @@ def run_requests(
                     rec |= {"draft_model_sha256": draft["sha256"] if draft else None}
                     rec |= {"n_max": c.get("n_max"), "depth": d, "prompt_tokens": len(ptoks), "rep": rep}
                     rec |= {"request_index": i, "wall_ms": wall_ms, "timings": resp.get("timings", {})}
+                    stats = stats_delta(before, after)
+                    if c["role"] == "speculative" and delta_fault(stats, resp.get("timings", {})):
+                        stats = None  # another request's counters (a late line): none rather than those
                     rec |= {
-                        "spec_stats": stats_delta(before, after) or {},
+                        "spec_stats": stats or {},
                         "stop_type": resp.get("stop_type"),
                     }
                     rec |= {
