@@ -258,3 +258,30 @@ def test_a_session_missing_a_planned_run_is_not_published(tmp_path):
             "\n".join(ln for ln in f.read_text().splitlines() if "33165c04" not in ln) + "\n"
         )
         build({}, root=tmp_path, raw_dir=Path("raw"), reports_dir=Path("reports"))
+
+
+def test_a_session_missing_every_run_of_a_planned_prompt_is_not_published(tmp_path):
+    # the plan's prompts came from the runs alone: with all 21 runs of code-5 gone (7 configurations ×
+    # 3 repetitions) the session still passed; its start record plans 6 prose and 6 code prompts
+    raw = _copy_raw(tmp_path)
+    f = raw / "draftself_gpu" / "e3618a24b4e44752.jsonl"
+    lines = f.read_text().splitlines()
+    keep = [
+        line
+        for line in lines
+        if not (
+            '"benchbook.draftself.run"' in line
+            and json.loads(line)["session_id"] == SESSION
+            and json.loads(line)["prompt_id"] == "code-5"
+        )
+    ]
+    assert len(lines) - len(keep) == 21
+    f.write_text("\n".join(keep) + "\n")
+    reasons = sessioncheck.check(raw)[SESSION].reasons
+    assert len(reasons) == 21
+    assert reasons[0] == (
+        f"{f}: session {SESSION} planned ('ar', 'code-5', 1) but has no such run: an incomplete table"
+    )
+    assert sessioncheck.planned_prompts({"prompts_per_class": 6}) == {
+        f"{kind}-{i}" for kind in ("prose", "code") for i in range(6)
+    }

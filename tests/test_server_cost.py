@@ -230,3 +230,27 @@ def test_a_session_at_lv4_publishes_after_and_overhead_that_recompute_from_their
     assert md.count("none: the fitted overhead (β < 0) exceeds the rest of the step") == 2  # trunc20-n2
     # before −0.65, −0.58, −0.63; after −0.51, −0.50, +0.23; with overhead −0.22, −0.36 (a loaded host)
     assert "before: 0 of 3 rows; after: 0 of 3 rows; with the per-step overhead: 0 of 2 rows." in md
+
+
+def test_a_session_at_lv4_with_a_missing_statistics_line_says_incomplete():
+    # one of the two requests has spec_stats null (its line came after await_stats' wait): the row said
+    # "not measured in this session" although the session ran at -lv 4
+    mine = _reqs(11, 80.0, 4, 8, 6, 16.0).with_columns(
+        pl.Series("t_draft_ms", [16.0, None], dtype=pl.Float64)
+    )
+    t = sc.config_terms(mine, _reqs(11, 100.0, 0, 0, 0, None), COST)
+    assert t["stats"] == "incomplete at -lv 4: no statistics line for 1 of 2 requests"
+    assert [t[c] for c in ("c_server", "model_after", "draft_ms")] == [None] * 3
+    assert t["model_before"] == 1.25
+    row = {
+        "host_id": "h" * 16,
+        "session_id": "s" * 32,
+        "config_id": "self-n4",
+        "n": 2,
+        "lv4": True,
+        "stats": t["stats"],
+        "started_at": "2026-01-01T00:00:00Z",
+    }
+    line = scr.markdown(pl.DataFrame([row]), []).splitlines()[2]
+    assert line.count("incomplete at -lv 4: no statistics line for 1 of 2 requests") == 7
+    assert "not measured in this session" not in line

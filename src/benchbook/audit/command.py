@@ -77,9 +77,17 @@ def _pairs(items: list[str]) -> dict[str, str]:
 
 def here_of(params: Path = Path("params.yaml")) -> tuple[Here, str]:
     """What "reproducible here" is judged against, and where it came from: ``params`` (``audit.here``
-    and ``models.registry``) when it exists, else the defaults of ``Here``."""
+    and ``models.registry``) when it exists, else the defaults of ``Here``; the label says "defaults"
+    where ``params`` has no ``audit.here`` (it named ``params.yaml audit.here`` for values it lacked).
+
+    Raises:
+        ValueError: ``audit.here`` holds a string where a list is needed (``Here.from_params``).
+    """
     if params.exists():
-        return Here.from_params(yaml.safe_load(params.read_text()) or {}), f"{params} audit.here"
+        data = yaml.safe_load(params.read_text()) or {}
+        if not (data.get("audit") or {}).get("here"):
+            return Here.from_params(data), f"defaults: {params} has no audit.here"
+        return Here.from_params(data), f"{params} audit.here"
     return Here(), f"defaults: no {params} in this folder"
 
 

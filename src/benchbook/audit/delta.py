@@ -4,11 +4,13 @@
 The difference is *recomputed − stated* in the verdict's unit, and relative to the stated value in %
 (*recomputed ÷ stated − 1*).  Where either side is a range the difference is the interval of every
 difference between a value of one and a value of the other (interval arithmetic):
-``[r.lo − s.hi, r.hi − s.lo]`` and, for a positive stated range, ``[r.lo ÷ s.hi − 1, r.hi ÷ s.lo − 1]``.
+``[r.lo − s.hi, r.hi − s.lo]`` and, for a stated range not reaching 0, the least and greatest
+``(r − s) ÷ |s|`` over the ends (``relative``).
 The stated value is taken as written (``57`` for "about 57%"), not as the interval its precision
 stands for: the verdict (consistent or not) is what judges the precision; the difference shows how
 far apart the two numbers are.  A number is printed with 3 decimals (1 for a %), never a non-zero as
-0 (``numfmt.fmt_fixed``).  For a verdict in % the absolute difference is in percentage points (pp).
+0 (``numfmt.fmt_fixed``); a difference within floating-point rounding of the numbers (``NOISE``) is 0.
+For a verdict in % the absolute difference is in percentage points (pp).
 """
 
 from __future__ import annotations
@@ -21,6 +23,10 @@ from .verdicts import Verdict
 
 #: printed where a side or the difference is absent
 NONE = "—"
+#: a difference at most this fraction of the numbers compared is the rounding of binary floating point
+#: in the recomputation (about 1e-16 per operation: (11 / 10 − 1) × 100 = 10.000000000000009), not a
+#: difference, and shows as 0; a real one stays (a log's avg_ts 75.625439 against 75.6254393: 4e-9)
+NOISE = 1e-12
 
 
 @dataclass(frozen=True)
@@ -46,6 +52,11 @@ def _span(lo: float, hi: float, decimals: int) -> str:
     return a if a == b else f"{a} to {b}"
 
 
+def _exact(x: float, scale: float) -> float:
+    """``x``, or 0.0 where it is within ``NOISE × scale`` of 0 (floating-point rounding)."""
+    return 0.0 if abs(x) <= NOISE * scale else x
+
+
 def _number(iv: Interval) -> str:
     """A number as stated, up to 10 significant digits (``32.95``, ``0.667``, a log's avg_ts
     ``75.625439``), a range as ``lo–hi``."""
@@ -59,15 +70,17 @@ def _interval(lo: float | None, hi: float | None) -> Interval | None:
 
 
 def relative(recomputed: Interval, stated: Interval) -> Interval | None:
-    """``recomputed ÷ stated − 1`` as an interval (fractions, not %); None when the stated value is 0
-    or a range that reaches 0 or below (nothing to be relative to).  A negative stated point (a
-    percent change of −31.4) is taken by its size: ``(r − s) ÷ |s|``."""
-    if stated.lo > 0:
-        return Interval(recomputed.lo / stated.hi - 1, recomputed.hi / stated.lo - 1)
-    if stated.lo == stated.hi and stated.lo != 0:
-        size = abs(stated.lo)
-        return Interval((recomputed.lo - stated.lo) / size, (recomputed.hi - stated.lo) / size)
-    return None
+    """``(recomputed − stated) ÷ |stated|`` as an interval (fractions, not %): for a positive stated
+    value ``recomputed ÷ stated − 1``; a negative one (a percent change of −31.4) is taken by its size.
+    Over ranges it is the least and the greatest value at the four pairs of ends (the expression is
+    monotonic in each side where ``stated`` does not reach 0), whatever the signs: a recomputed −3
+    against a stated 2–4 is ``[−2.5, −1.75]``, not the reversed ``[−1.75, −2.5]``.  None when the
+    stated value is 0 or a range that reaches 0 (nothing to be relative to).
+    """
+    if stated.lo <= 0 <= stated.hi:
+        return None
+    ends = [(r - s) / abs(s) for r in (recomputed.lo, recomputed.hi) for s in (stated.lo, stated.hi)]
+    return Interval(min(ends), max(ends))
 
 
 def delta(v: Verdict) -> Delta:
@@ -88,9 +101,11 @@ def delta(v: Verdict) -> Delta:
     if stated is None or recomputed is None:
         return Delta(stated_text, recomputed_text, NONE, NONE)
     diff_unit = "pp" if unit.strip() == "%" else unit
-    absolute = f"{_span(recomputed.lo - stated.hi, recomputed.hi - stated.lo, 3)} {diff_unit}".rstrip()
+    scale = max(abs(recomputed.lo), abs(recomputed.hi), abs(stated.lo), abs(stated.hi))
+    lo, hi = _exact(recomputed.lo - stated.hi, scale), _exact(recomputed.hi - stated.lo, scale)
+    absolute = f"{_span(lo, hi, 3)} {diff_unit}".rstrip()
     rel = relative(recomputed, stated)
-    relative_text = NONE if rel is None else _span(100 * rel.lo, 100 * rel.hi, 1) + "%"
+    relative_text = NONE if rel is None else _span(100 * _exact(rel.lo, 1), 100 * _exact(rel.hi, 1), 1) + "%"
     if rel is not None and " to " in relative_text:
         relative_text = relative_text.replace(" to ", "% to ", 1)
     return Delta(stated_text, recomputed_text, absolute, relative_text)

@@ -5,7 +5,8 @@ conclusions (its statements) rest on, and the table of every claim, statement an
 its consistency verdict, qualifiers (kind, reason, evidence), notes and whether it is reproducible
 here.  Every text that comes from a claims file or a log is untrusted: it is written only inside a
 raw HTML block and escaped with ``escape.html_text`` (HTML, backticks, newlines), so no claim can inject
-markup, Markdown or a shortcode; anchors and hrefs are built from ids reduced to ``[a-z0-9-]``.
+markup, Markdown or a shortcode; anchors and hrefs are built from ids reduced to ``[a-z0-9-]``, made
+distinct (``anchors``).
 """
 
 from __future__ import annotations
@@ -23,16 +24,36 @@ VERDICT_CLASS = {"consistent": "bb-ok", "inconsistent": "bb-bad", "not checkable
 def anchor(vid: str) -> str:
     """Anchor of a verdict row: ``v-`` + the id lowercased with every run of other characters than
     ``[a-z0-9]`` turned into ``-`` (``stmt-2.4x-5070ti`` -> ``v-stmt-2-4x-5070ti``)."""
-    return "v-" + re.sub(r"[^a-z0-9]+", "-", vid.lower()).strip("-")
+    return "v-" + (re.sub(r"[^a-z0-9]+", "-", vid.lower()).strip("-") or "id")
 
 
-def _evidence(items: list[str], ids: set[str]) -> str:
+def anchors(ids: list[str]) -> dict[str, str]:
+    """``{id: anchor}`` of a page's verdict ids, every anchor distinct: ``anchor(id)``, and where
+    several ids reduce to one (``stmt-2.4x`` and ``STMT-2-4x``; ``τ`` and ``α``, both ``v-id``) the
+    later ones get ``-2``, ``-3``... in page order, never another id's own anchor.  Without this two
+    rows had one ``id`` and a link to the second led to the first."""
+    bases = {i: anchor(i) for i in ids}
+    taken = set(bases.values())
+    used: set[str] = set()
+    out: dict[str, str] = {}
+    for i in ids:
+        if i in out:
+            continue
+        cand, n = bases[i], 2
+        while cand in used or (cand != bases[i] and cand in taken):
+            cand, n = f"{bases[i]}-{n}", n + 1
+        used.add(cand)
+        out[i] = cand
+    return out
+
+
+def _evidence(items: list[str], ids: dict[str, str]) -> str:
     return ", ".join(
-        f'<a href="#{anchor(x)}">{_esc(x)}</a>' if x in ids else f"<code>{_esc(x)}</code>" for x in items
+        f'<a href="#{ids[x]}">{_esc(x)}</a>' if x in ids else f"<code>{_esc(x)}</code>" for x in items
     )
 
 
-def _qualifiers(v: Verdict, ids: set[str]) -> str:
+def _qualifiers(v: Verdict, ids: dict[str, str]) -> str:
     if not v.qualifiers:
         return "—"
     return (
@@ -60,13 +81,13 @@ def _compared(v: Verdict) -> str:
     return text
 
 
-def _row(v: Verdict, ids: set[str]) -> str:
+def _row(v: Verdict, ids: dict[str, str]) -> str:
     rec = _compared(v)
     arith = f"<br><small>{_esc(v.arithmetic)}</small>" if v.arithmetic else ""
     notes = "<br>".join(_esc(n) for n in v.notes) or "—"
     rep = "yes" if v.reproducible.here else "no: " + "; ".join(_esc(m) for m in v.reproducible.missing)
     return (
-        f'<tr id="{anchor(v.id)}"><td><code>{_esc(v.id)}</code><br><small>{_esc(v.kind)}</small></td>'
+        f'<tr id="{ids[v.id]}"><td><code>{_esc(v.id)}</code><br><small>{_esc(v.kind)}</small></td>'
         f"<td>{_esc(v.text)}</td>"
         f'<td class="{VERDICT_CLASS[v.consistency]}">{_esc(v.consistency)}{rec}{arith}</td>'
         f"<td>{_qualifiers(v, ids)}</td><td><small>{notes}</small></td>"
@@ -74,7 +95,7 @@ def _row(v: Verdict, ids: set[str]) -> str:
     )
 
 
-def _rests_on(verdicts: list[Verdict], ids: set[str]) -> str:
+def _rests_on(verdicts: list[Verdict], ids: dict[str, str]) -> str:
     stmts = [v for v in verdicts if v.kind == "statement"]
     if not stmts:
         return "<p>The file states no derived statements.</p>"
@@ -82,7 +103,7 @@ def _rests_on(verdicts: list[Verdict], ids: set[str]) -> str:
     for v in stmts:
         quals = "; ".join(f"{q.kind}: {q.reason}" for q in v.qualifiers) or "no qualifier"
         items.append(
-            f'<li><a href="#{anchor(v.id)}">{_esc(v.text)}</a> — <b>{_esc(v.consistency)}</b>'
+            f'<li><a href="#{ids[v.id]}">{_esc(v.text)}</a> — <b>{_esc(v.consistency)}</b>'
             f"{' (recomputed ' + _esc(v.recomputed) + ')' if v.recomputed else ''}; rests on "
             f"{_evidence(v.evidence, ids)}; {_esc(quals)}</li>"
         )
@@ -100,7 +121,7 @@ def _counts(verdicts: list[Verdict]) -> str:
 
 def render(cf: ClaimsFile, verdicts: list[Verdict], filename: str) -> str:
     """The ``.qmd`` text of one audit page (module doc)."""
-    ids = {v.id for v in verdicts}
+    ids = anchors([v.id for v in verdicts])
     s = cf.source
     facts = [
         ("kind", s.kind),

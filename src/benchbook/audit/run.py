@@ -26,7 +26,15 @@ from .logs import Logs, audit_logs
 from .precision import Interval
 from .recompute import CONSISTENT, INCONSISTENT, NOT_CHECKABLE, Consistency, recompute_all
 from .schema import ClaimsFile, load, stated_interval_of
-from .verdicts import RULE_QUALIFIER, Here, Qualifier, Reproducible, Verdict, judge
+from .verdicts import (
+    RULE_QUALIFIER,
+    Here,
+    Qualifier,
+    Reproducible,
+    Verdict,
+    build_number_matches,
+    judge,
+)
 
 
 @dataclass
@@ -95,7 +103,7 @@ def _log_verdicts(lg: Logs, claims_file: str, here: Here) -> list[Verdict]:
         build = lb.get("build_number")
         if build is None:
             missing.append("build: not stated in the log")
-        elif str(build) not in here.build:
+        elif not build_number_matches(here.build, build):
             missing.append(f"build: b{build} (here: {here.build})")
         if lb.get("gpu_info") and lb["gpu_info"] not in here.gpus:
             missing.append(f"hardware: {lb['gpu_info']} (here: {', '.join(here.gpus) or 'CPU only'})")

@@ -365,14 +365,31 @@ class ClaimsFile(_Strict):
     def conditions_of(self, claim: Claim) -> Conditions:
         """The claim's conditions with the file's defaults filled in where the claim states none:
         its ``conditions``, and under them ``software`` (``engine``, ``build``: the software the
-        source measured with); a quoted claim (``origin`` set) gets no defaults."""
+        source measured with); a quoted claim (``origin`` set) gets no defaults.
+
+        A build belongs to its engine: where a nearer level names another ``engine`` than the farther
+        one and no ``build``, the farther level's build is not carried over (``software: {engine:
+        llama.cpp fork, build: b11434}`` and a claim's ``engine: llama.cpp``: engine llama.cpp,
+        build not stated; not llama.cpp b11434, which would read as this project's build); a build
+        stated under no engine is carried over."""
         if claim.origin is not None:
             return claim.conditions
-        software = self.software.model_dump(include={"engine", "build"}, exclude_none=True)
-        own = claim.conditions.model_dump(exclude_none=True, exclude_defaults=True)
-        return Conditions.model_validate(
-            {**software, **self.conditions.model_dump(exclude_none=True, exclude_defaults=True), **own}
-        )
+        merged: dict = {}
+        for level in (
+            self.software.model_dump(include={"engine", "build"}, exclude_none=True),
+            self.conditions.model_dump(exclude_none=True, exclude_defaults=True),
+            claim.conditions.model_dump(exclude_none=True, exclude_defaults=True),
+        ):
+            farther = merged.get("engine")
+            if (
+                "engine" in level
+                and "build" not in level
+                and farther is not None
+                and level["engine"] != farther
+            ):
+                merged.pop("build", None)
+            merged |= level
+        return Conditions.model_validate(merged)
 
     def system_of(self, claim: Claim) -> System | None:
         """The declared system a claim ran on (through its environment), or None."""

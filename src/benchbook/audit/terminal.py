@@ -19,18 +19,24 @@ from .verdicts import Here
 COLUMNS = ("id", "kind", "stated", "recomputed", "difference", "difference %", "verdict", "reproducible here")
 
 
+def _count(n: int, noun: str) -> str:
+    """``1 claim``, ``2 claims``: a count with its noun in the singular or plural."""
+    return f"{n} {noun}{'s' * (n != 1)}"
+
+
 def checked_against(audit: Audit) -> str:
     """The records ``audit`` was checked against, in words: ``"its own 33 claims; no raw logs
     (--logs DIR not given)"`` or ``"its own 33 claims; 3 log entries of 2 files in logs/ (1 file not
     read)"``."""
-    own = f"its own {len(audit.claims.claims)} claims"
+    own = f"its own {_count(len(audit.claims.claims), 'claim')}"
     if audit.logs is None:
         return f"{own}; no raw logs (--logs DIR not given)"
     files = len({e.file for e in audit.logs.entries})
     skipped = len(audit.logs.skipped)
     not_read = f" ({skipped} file{'s' * (skipped != 1)} not read)" if skipped else ""
     return (
-        f"{own}; {len(audit.logs.entries)} log entries of {files} file{'s' * (files != 1)} "
+        f"{own}; {len(audit.logs.entries)} log entr{'y' if len(audit.logs.entries) == 1 else 'ies'} of "
+        f"{_count(files, 'file')} "
         f"in {audit.logs_dir}/{not_read}"
     )
 
@@ -41,10 +47,22 @@ def header(audit: Audit, here: Here, here_from: str) -> str:
     e.g. ``"params.yaml"``)."""
     cf = audit.claims
     gpus = ", ".join(here.gpus) or "CPU only"
+    holds = f"{_count(len(cf.claims), 'claim')}, {_count(len(cf.statements), 'statement')}"
     return (
-        f"audit of {audit.path} ({len(cf.claims)} claims, {len(cf.statements)} statements) "
+        f"audit of {audit.path} ({holds}) "
         f"checked against {checked_against(audit)}; reproducible here: {here.build}, {gpus} ({here_from})"
     )
+
+
+#: control characters that would break a tab-separated row, and what a cell shows instead
+_CONTROL = {9: "\\t", 10: "\\n", 13: "\\r"}
+
+
+def cell(text: str) -> str:
+    """``text`` as one cell of a tab-separated row: a tab, newline or carriage return in it (an id
+    ``"b<TAB>c"`` quoted in a claims file) is shown as ``\\t``, ``\\n``, ``\\r``, so every row keeps
+    its columns (``"b\\tc"``, not the two cells ``b`` and ``c``)."""
+    return text.translate(_CONTROL)
 
 
 def verdict_text(consistency: str, qualifiers: list[str]) -> str:
@@ -54,7 +72,7 @@ def verdict_text(consistency: str, qualifiers: list[str]) -> str:
 
 def lines(audit: Audit, here: Here, here_from: str) -> list[str]:
     """The header, the column names and one tab-separated row per verdict of ``audit`` (module doc)."""
-    out = [header(audit, here, here_from), "\t".join(COLUMNS)]
+    out = [cell(header(audit, here, here_from)), "\t".join(COLUMNS)]
     for v in audit.verdicts:
         d = delta(v)
         quals = [f"{q.kind} ({q.check})" for q in v.qualifiers]
@@ -68,5 +86,5 @@ def lines(audit: Audit, here: Here, here_from: str) -> list[str]:
             verdict_text(v.consistency, quals),
             "yes" if v.reproducible.here else "no",
         ]
-        out.append("\t".join(cells))
+        out.append("\t".join(cell(c) for c in cells))
     return out

@@ -122,8 +122,21 @@ class Here:
     @classmethod
     def from_params(cls, params: dict) -> Here:
         """From ``params.yaml``: ``audit.here`` (build, methods, decodings, gpus) and the names in
-        ``models.registry`` (ids and GGUF member names)."""
+        ``models.registry`` (ids and GGUF member names).
+
+        Raises:
+            ValueError: ``methods``, ``decodings`` or ``gpus`` is not a list of names (``gpus: NVIDIA
+                H200`` made the GPUs ``N, V, I, D, I, A, ...``).
+        """
         here = (params.get("audit") or {}).get("here") or {}
+        for key in ("methods", "decodings", "gpus"):
+            got = here.get(key)
+            if got is not None and not (isinstance(got, list) and all(isinstance(x, str) for x in got)):
+                raise ValueError(
+                    f"params.yaml audit.here.{key}: a list of names is needed, got "
+                    f"{type(got).__name__} {got!r} (a string was read as its letters); "
+                    f"fix: write {key}: [{got if isinstance(got, str) else '...'}]"
+                )
         names = set()
         for mid, spec in ((params.get("models") or {}).get("registry") or {}).items():
             names.add(mid)
@@ -164,6 +177,33 @@ def method_class(method: str | None) -> str | None:
     return method.lower()
 
 
+def build_matches(here_build: str, stated: str) -> bool:
+    """Whether ``stated`` (a claim's engine and build) names this project's build ``here_build`` as
+    whole words (case-insensitive): ``llama.cpp b11434`` is in ``llama.cpp b11434, CUDA build``, but
+    not in ``llama.cpp b114345`` (another build) or ``ik_llama.cpp b11434`` (a fork), which a plain
+    substring test took for it.
+
+    >>> here = "llama.cpp b11434"
+    >>> build_matches(here, "llama.cpp b11434, CUDA"), build_matches(here, "llama.cpp b114345")
+    (True, False)
+    """
+    pattern = rf"(?<![\w.-]){re.escape(here_build.lower())}(?![\w])"
+    return re.search(pattern, stated.lower()) is not None
+
+
+def build_number_matches(here_build: str, number: int | str) -> bool:
+    """Whether a log's llama.cpp ``build_number`` is this project's build: equal to the number of
+    ``here_build``'s ``b<number>`` (``11434`` of ``llama.cpp b11434``; ``1143`` is another build, which
+    a substring test of ``"1143"`` in ``"llama.cpp b11434"`` took for it); without such a number,
+    ``b<number>`` as whole words in ``here_build``.
+
+    >>> build_number_matches("llama.cpp b11434", 11434), build_number_matches("llama.cpp b11434", 1143)
+    (True, False)
+    """
+    m = re.search(r"(?<![\w])b(\d+)(?![\w])", here_build)
+    return int(m.group(1)) == int(number) if m else build_matches(f"b{number}", here_build)
+
+
 def reproducibility(cf: ClaimsFile, c: Claim, here: Here) -> Reproducible:
     """Whether ``c`` could be re-measured here, and what is missing (module doc)."""
     cond = cf.conditions_of(c)
@@ -181,7 +221,7 @@ def reproducibility(cf: ClaimsFile, c: Claim, here: Here) -> Reproducible:
     build = build_of(cf, c)
     if build is None:
         missing.append("build: not stated")
-    elif here.build.lower() not in build.lower():
+    elif not build_matches(here.build, build):
         missing.append(f"build: {build} (here: {here.build})")
     mc = method_class(c.method)
     if mc is None:

@@ -49,20 +49,26 @@ class DraftselfGpuReport:
 def verdict_md(table: pl.DataFrame) -> str:
     """One generated sentence per k: τ against its break-even τ* and the speedup against AR, each number
     quoted as ``{{< var KEY >}}`` (its interval and caveat markers beside it on the page).  The words
-    follow the intervals: τ is "above" or "below" τ* only when its interval over prompts excludes τ*,
-    and the speedup's word is ``wording.ratio_word``'s ("faster" only when the whole interval lies
-    above 1)."""
+    follow the intervals: τ is "above" or "below" τ* only when its interval over prompts excludes τ*
+    (without an interval, fewer than 3 prompts, the value decides and the words say "(no interval)",
+    as ``ratio_word``'s), and the speedup's word is ``wording.ratio_word``'s ("faster" only when the
+    whole interval lies above 1); a k without a break-even τ* (its passes not measured) says so."""
     lines = []
     for r in table.iter_rows(named=True):
         key = make_key(EXPERIMENT, f"k{r['k']}")
         star, ci = r["tau_break_even"], r["tau_ci"]
         low, high = (ci[0], ci[1]) if ci else (r["tau"], r["tau"])
-        side = "above" if low > star else "below" if high < star else "not distinguishable from"
+        if star is None:  # the session measured no (k+1)-token draft or verify pass
+            versus = "has no break-even τ* (no (k+1)-token draft and verify passes measured)"
+        else:
+            side = "above" if low > star else "below" if high < star else "not distinguishable from"
+            side += "" if ci or side.startswith("not") else " (no interval)"
+            versus = f"is {side} its break-even τ* {{{{< var {key}-tau_break_even >}}}}"
         word = ratio_word(r["speedup"], r["speedup_ci"])
         sp = word.replace("the baseline", "AR") if word.startswith("not") else f"{word} than AR"
         lines.append(
-            f"- k = {r['k']}: mean τ {{{{< var {key}-tau >}}}} is {side} its break-even τ* "
-            f"{{{{< var {key}-tau_break_even >}}}}; {sp}: {{{{< var {key}-speedup >}}}}; greedy output "
+            f"- k = {r['k']}: mean τ {{{{< var {key}-tau >}}}} {versus}; "
+            f"{sp}: {{{{< var {key}-speedup >}}}}; greedy output "
             f"{'equal to' if r['equals_ar_all'] else 'NOT always equal to'} AR on every run."
         )
     return "\n".join(lines) + "\n"

@@ -4,8 +4,9 @@
 A session there is the CPU experiment's shared session (start and end records in ``<host_id>.jsonl``,
 ``experiments.draftself.analysis.sessions``) whose start record's ``config`` holds ``ks`` and
 ``repetitions``.  Its plan is plain greedy AR and one batched one-pass draft-self configuration per k
-(``run._configs``: names ``ar`` and ``ds-k<k>-batched-one_pass``), each on every prompt the session's
-runs name, at each timed repetition 1..``repetitions``.  Every run must lie inside the session, and the
+(``run._configs``: names ``ar`` and ``ds-k<k>-batched-one_pass``), each on every prompt of the plan
+(``prompts_per_class`` prose and code prompts, ``planned_prompts``) and every prompt the runs name, at
+each timed repetition 1..``repetitions``.  Every run must lie inside the session, and the
 wall times of its forward passes must sum to no more than its own wall time (``measured.recorded_ns``).
 
 Entry points: ``check(raw_dir)`` and ``publishable(raw_dir)`` (the newest passing session and the newer
@@ -24,6 +25,20 @@ from benchbook.records import read_records
 from . import EXPERIMENT
 
 RUN_SCHEMA = "benchbook.draftself.run"
+#: the prompt classes of a session, in ``draftself.natural.prompts``' order: ``prompts_per_class`` of
+#: each, ids ``<class>-<i>``
+PROMPT_CLASSES = ("prose", "code")
+
+
+def planned_prompts(params: dict) -> set[str]:
+    """The prompt ids a session with start-record ``config`` ``params`` measures (``natural.prompts``:
+    ``prompts_per_class`` of each class, or CorpusError before any run); empty without that key.
+
+    >>> sorted(planned_prompts({"prompts_per_class": 2}))
+    ['code-0', 'code-1', 'prose-0', 'prose-1']
+    """
+    n = int(params.get("prompts_per_class") or 0)
+    return {f"{kind}-{i}" for kind in PROMPT_CLASSES for i in range(n)}
 
 
 def planned_configs(params: dict) -> list[str]:
@@ -56,7 +71,8 @@ def check(raw_dir: str | Path) -> dict[str, measured.SessionCheck]:
     for s in done:
         runs = groups[s["runs_file"]].get(s["session_id"], {})
         params = s.get("params") or {}
-        prompts = {recs[0]["prompt_id"] for recs in runs.values()}
+        # the plan's prompts, not only those the runs name: a prompt with no run left is missing too
+        prompts = {recs[0]["prompt_id"] for recs in runs.values()} | planned_prompts(params)
         planned = {
             (name, prompt, rep)
             for name in planned_configs({"ks": params.get("ks", [])})

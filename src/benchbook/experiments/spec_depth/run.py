@@ -23,7 +23,7 @@ from benchbook import resolve
 from benchbook.llamacpp.bench import append_result
 from benchbook.llamacpp.procmon import PeakSampler, run_sampled
 from benchbook.llamacpp.server import LlamaServer, ServerError, build_argv
-from benchbook.llamacpp.specstats import spec_stats, stats_delta
+from benchbook.llamacpp.specstats import await_stats, delta_fault, spec_stats, stats_delta
 from benchbook.provenance import git_state
 from benchbook.records import new_id, utc_now
 from benchbook.schemas import build
@@ -171,7 +171,9 @@ def run_requests(
             try:
                 srv.start()
                 tokens = srv.request_json("POST", "/tokenize", {"content": context}, timeout=60)["tokens"]
-                before = spec_stats(srv.log_tail(10**7))
+                # this process's lines only: a resumed session appends a new server's log to the file,
+                # and its counters start again from 0 (stats_delta refuses counters that go down)
+                before = spec_stats(srv.log_text())
                 for i, d in enumerate(depths):
                     if sess.done(keys[d]):
                         continue
@@ -180,7 +182,13 @@ def run_requests(
                     resp, wall_ms, peak = one_request(srv, ptoks, cfg, cfg["request_timeout_s"])
                     time.sleep(0.2)  # the statistics line is written after the response
                     log_text = srv.log_tail(10**7)
-                    after = spec_stats(log_text)
+                    # the line of this request (a speculative server's): waited for, not the previous
+                    # request's read again as one that drafted nothing
+                    after = (
+                        await_stats(srv.log_text, before)
+                        if c["role"] == "speculative"
+                        else spec_stats(srv.log_text())
+                    )
                     rec = {**base, "run_id": new_id(), "run_key": keys[d], "started_at": started}
                     rec |= {"ended_at": utc_now(), "argv": srv.argv, "model_id": model["model_id"]}
                     rec |= {"model_sha256": model["sha256"], "config_id": cid, "role": c["role"]}
@@ -189,8 +197,11 @@ def run_requests(
                     rec |= {"draft_model_sha256": draft["sha256"] if draft else None}
                     rec |= {"n_max": c.get("n_max"), "depth": d, "prompt_tokens": len(ptoks), "rep": rep}
                     rec |= {"request_index": i, "wall_ms": wall_ms, "timings": resp.get("timings", {})}
+                    stats = stats_delta(before, after)
+                    if c["role"] == "speculative" and delta_fault(stats, resp.get("timings", {})):
+                        stats = None  # another request's counters (a late line): none rather than those
                     rec |= {
-                        "spec_stats": stats_delta(before, after) or {},
+                        "spec_stats": stats or {},
                         "stop_type": resp.get("stop_type"),
                     }
                     rec |= {

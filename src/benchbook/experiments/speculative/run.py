@@ -19,7 +19,7 @@ from pathlib import Path
 from benchbook import resolve
 from benchbook.llamacpp.progress import SessionProgress
 from benchbook.llamacpp.server import LlamaServer, ServerError, build_argv, metrics_delta, parse_metrics
-from benchbook.llamacpp.specstats import await_stats, spec_stats, stats_delta
+from benchbook.llamacpp.specstats import await_stats, delta_fault, spec_stats, stats_delta
 from benchbook.provenance import HostSnapshot
 from benchbook.schemas import build
 from benchbook.session import SessionResult
@@ -441,6 +441,10 @@ def run_session(
                             rec["spec_stats"] = stats_delta(stats_before, stats_after)
                             if track_stats and stats_after is None:
                                 log(f"{cid} r{rep} {p['id']}: no statistics line in {srv.log_path}")
+                            fault = delta_fault(rec["spec_stats"], tm) if track_stats else None
+                            if fault:  # not this request's counters: none rather than another's
+                                rec["spec_stats"] = None
+                                log(f"{cid} r{rep} {p['id']}: spec_stats not recorded: {fault}")
                         sess.append(build("speculative_request", **rec))
                         ran += 1
                         if policy == "same":

@@ -27,7 +27,8 @@ session's baseline also ran, requests with a decode step only):
   (k·c_server + r(k+1) + o(k)).  Fewer than two others: none.
 
 residual = model ÷ measured − 1.  A session without ``spec_stats`` has every "after" column null and
-``stats`` = "not measured in this session".
+``stats`` = "not measured in this session"; a session at ``-lv 4`` where some request has
+``spec_stats`` null has them null too, and ``stats`` says how many (``incomplete``).
 """
 
 from __future__ import annotations
@@ -53,6 +54,17 @@ _FLOATS = {
 #: ``stats`` of a row whose session recorded the server's counters (``-lv 4``) / did not.
 MEASURED = "measured in the server (-lv 4)"
 NOT_MEASURED = "not measured in this session"
+
+
+def incomplete(missing: int, n: int) -> str:
+    """``stats`` of a row whose session ran at ``-lv 4`` but ``missing`` of its ``n`` requests have no
+    counters (``spec_stats`` null: the statistics line did not come within ``await_stats``' wait); its
+    "after" columns stay null, as a pooled sum over part of the requests is not the configuration's.
+
+    >>> incomplete(1, 12)
+    'incomplete at -lv 4: no statistics line for 1 of 12 requests'
+    """
+    return f"incomplete at -lv 4: no statistics line for {missing} of {n} requests"
 
 
 def r_sizes_read(r: dict[int, float], n: float) -> list[int]:
@@ -140,7 +152,10 @@ def config_terms(mine: pl.DataFrame, base: pl.DataFrame, cost: sp.CostModel | No
     if tau is not None and k is not None and r_k1 is not None and c_bench is not None:
         out["model_before"] = tau / (k * c_bench + r_k1)
         out["residual_before"] = out["model_before"] / measured - 1
-    timed = bool(mine["has_stats"].all()) and mine["t_draft_ms"].null_count() == 0
+    missing = int(mine["t_draft_ms"].null_count())
+    timed = bool(mine["has_stats"].all()) and missing == 0
+    if bool(mine["has_stats"].all()) and missing:
+        out["stats"] = incomplete(missing, mine.height)
     if timed and steps and drafted:
         t_draft = float(mine["t_draft_ms"].sum())
         verify_ms = (float(mine["predicted_ms"].sum()) - t_draft) / steps

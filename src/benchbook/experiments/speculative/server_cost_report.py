@@ -151,8 +151,8 @@ def _cell(row: dict, col: str, published: set[str]) -> str:
     key = key_of(row, col)
     if key in published:
         return f"{{{{< var {key}__v >}}}}"
-    if col in NEEDS_STATS and row["stats"] == sc.NOT_MEASURED:
-        return "not measured in this session"
+    if col in NEEDS_STATS and row["stats"] != sc.MEASURED:
+        return row["stats"]  # not measured in this session, or incomplete (sc.incomplete)
     if col in ("model_overhead", "residual_overhead"):
         if row.get("beta_loo") is not None:  # with_overhead: the denominator was not positive
             return "none: the fitted overhead (β < 0) exceeds the rest of the step"
