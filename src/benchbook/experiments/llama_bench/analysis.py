@@ -26,6 +26,7 @@ Entry point: ``load(raw_dir)`` (see ``benchbook.experiments``).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
@@ -540,6 +541,44 @@ def _aggregations(extra: list[pl.Expr]) -> list[pl.Expr]:
     ]
 
 
+def _one_record(extra: Sequence[str]) -> list[pl.Expr]:
+    """``_aggregations`` (without the state-effect inputs) of configurations of one record each, row by
+    row: no grouping.  The same values, bit for bit, and dtypes: a sum, first, min or max of one value
+    is that value (so ``mean = (k·m)/k`` and ``M2 = M2_1 + k·(m - mean)²`` are the pooled formulas'
+    own arithmetic), the median of every sample is the median of the record's samples, and the lists
+    (files, lines, run_ids) hold one element."""
+    k, m = pl.col("_k"), pl.col("_m")
+    mean = (k * m) / k
+    m2 = pl.col("_M2") + k * (m - mean) ** 2
+    stated = k.is_null()
+    return [
+        pl.col("_first"),
+        pl.when(stated).then(None).otherwise(k).cast(pl.UInt32).alias("n"),
+        pl.when(stated).then(pl.col("avg_ts")).otherwise(mean).alias("mean_tps"),
+        pl.when(stated)
+        .then(pl.col("stddev_ts"))
+        .when(k > 1)
+        .then((m2 / (k - 1)).sqrt())
+        .otherwise(None)
+        .alias("sd_tps"),
+        pl.col("avg_ts").alias("llama_bench_avg_ts"),
+        pl.when(stated).then(None).otherwise(pl.col("_ts").list.median()).alias("median_tps"),
+        pl.when(stated | (k <= 1)).then(None).otherwise(pl.col("_sr") / (k - 1)).alias("mean_tps_rest"),
+        pl.col("_r").alias("first_sample_ratio"),
+        pl.concat_list("file").alias("files"),
+        pl.concat_list("line").alias("lines"),
+        pl.concat_list("run_id").alias("run_ids"),
+        pl.col("argv").cast(pl.List(pl.Categorical)),
+        pl.col("build_number"),
+        pl.col("build_commit"),
+        pl.col("started_at"),
+        pl.col("ended_at"),
+        pl.max_horizontal("load1_start", "load1_end").alias("load1_max"),
+        pl.col("peak_rss_bytes"),
+        *[pl.col(c) for c in extra],
+    ]
+
+
 def _state_effect(g: pl.DataFrame) -> pl.Series:
     """``identity.state_effect`` of each aggregated configuration of ``_config_stats`` (False for one
     record)."""
@@ -554,6 +593,19 @@ def _state_effect(g: pl.DataFrame) -> pl.Series:
     return pl.Series("state_effect", flag & multi.to_numpy(), dtype=pl.Boolean)
 
 
+def _alone(df: pl.DataFrame, keys: list[str]) -> pl.Series:
+    """True for the rows of ``df`` that are the only record of their configuration (``keys``).
+
+    Configurations of one record (the common case: each configuration measured once per session) need
+    no grouping (``_one_record``).  Decided on a 64-bit hash of the keys: rows sharing a hash go to the
+    grouping, which compares the keys themselves, so a collision costs time, never a wrong pool."""
+    return df.select(pl.struct(keys).hash().is_unique()).to_series()
+
+
+#: ``state_effect`` of a configuration of one record (nothing to split)
+_NOT_SPLIT = pl.lit(False).alias("state_effect")
+
+
 def _config_stats(df: pl.DataFrame, keys: list[str], first) -> pl.DataFrame:
     """``rate_stats`` columns (before the interval) of the configurations in ``df`` plus ``_first``:
     the row number of each configuration's first row, from ``first`` (an offset, or the row numbers
@@ -561,7 +613,8 @@ def _config_stats(df: pl.DataFrame, keys: list[str], first) -> pl.DataFrame:
 
     A configuration whose records disagree beyond their own noise (``identity.state_effect``) is not
     pooled: each of its records is a row of its own with ``state_effect`` true."""
-    extra = [pl.col(c).max() for c in ("peak_gpu_mem_mib", "others_cpu_pct_max") if c in df.columns]
+    extra_cols = [c for c in ("peak_gpu_mem_mib", "others_cpu_pct_max") if c in df.columns]
+    extra = [pl.col(c).max() for c in extra_cols]
     row = (
         pl.int_range(pl.len(), dtype=pl.UInt32) + first
         if isinstance(first, int)
@@ -600,13 +653,19 @@ def _config_stats(df: pl.DataFrame, keys: list[str], first) -> pl.DataFrame:
             (pl.col("_ts").list.sum() - pl.col("_ts").list.first()).alias("_sr"),
         )
     )
+    cv = (pl.col("sd_tps") / pl.col("mean_tps")).alias("cv")
+    alone = _alone(df, keys)
+    if alone.all():
+        g = per.select(*_one_record(extra_cols)).with_columns(cv, _NOT_SPLIT).collect()
+        # one chunk per column (``df`` holds one per batch read): a part of many chunks would be copied
+        # whole by the first column added to the joined table, and its columns would keep every
+        # batch's buffers alive
+        return pl.concat([df.select(_shown(df, keys)), g], how="horizontal").rechunk()
+    if alone.any():
+        single = per.filter(pl.lit(alone)).select(*keys, *_one_record(extra_cols))
+        per = per.filter(pl.lit(~alone))
     aggs = _aggregations(extra)
-    g = (
-        per.group_by(keys, maintain_order=True)
-        .agg(*aggs)
-        .with_columns((pl.col("sd_tps") / pl.col("mean_tps")).alias("cv"))
-        .collect()
-    )
+    g = per.group_by(keys, maintain_order=True).agg(*aggs).with_columns(cv).collect()
     flag = _state_effect(g)
     g = g.with_columns(flag)
     if flag.any():  # the records of those configurations, each on a row of its own
@@ -622,6 +681,9 @@ def _config_stats(df: pl.DataFrame, keys: list[str], first) -> pl.DataFrame:
         g = pl.concat([g.filter(~flag), split.select(g.columns)], how="vertical").sort("_first")
     for c in ("_rows", "_m_lo", "_k_lo", "_v_lo", "_m_hi", "_k_hi", "_v_hi"):
         g.drop_in_place(c)  # drop() would rechunk: a copy of the whole table
+    if alone.any():
+        one = single.with_columns(cv, _NOT_SPLIT).collect()
+        g = pl.concat([g, one.select(g.columns)], how="vertical").sort("_first")
     # the group keys again, as a gather of each configuration's first row: string columns then share
     # ``df``'s (deduplicated, see _share_strings) buffers instead of a copy of the text per row
     if isinstance(first, int):
