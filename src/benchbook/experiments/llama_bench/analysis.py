@@ -119,25 +119,35 @@ _REPEATED = (
     "load_mode",
     "placement",
     "config_extra",
+    # one value for the rows of one invocation (often of one session)
+    "started_at",
+    "ended_at",
 )
 
 
 def _share_strings(df: pl.DataFrame, cols=_REPEATED) -> pl.DataFrame:
-    """The same frame, each String column of ``cols`` rebuilt by gathering from its distinct values.
+    """The same frame, each String column of ``cols`` with at most half as many distinct values as rows
+    rebuilt by gathering from its distinct values.
 
     Polars strings are 16-byte views into shared buffers, and a gather copies views, not text; so a
     column of a few distinct values then costs 16 bytes a row instead of the text decoded once per row
-    (a 64-character sha256 in every record).  Values and dtype are unchanged."""
+    (a 64-character sha256 in every record).  Values and dtype are unchanged.  A column of one value
+    (no null) gathers its first row, without sorting (most columns of one host's file)."""
+    names = [c for c in cols if c in df.columns and df.schema[c] == pl.String]
+    if df.height < 2 or not names:
+        return df
+    counts = df.select(
+        *[pl.col(c).drop_nulls().n_unique().alias(f"u{i}") for i, c in enumerate(names)],
+        *[pl.col(c).null_count().alias(f"n{i}") for i, c in enumerate(names)],
+    ).row(0, named=True)
     out = []
-    for c in cols:
-        if c not in df.columns or df.schema[c] != pl.String or df.height < 2:
-            continue
-        s = df[c]
-        u = s.drop_nulls().unique().sort()
-        if len(u) * 2 > df.height:
-            continue
-        idx = s.rank("dense").cast(pl.Int64) - 1  # nulls stay null and gather null
-        out.append(u.gather(idx).alias(c))
+    for i, c in enumerate(names):
+        if counts[f"u{i}"] == 1 and counts[f"n{i}"] == 0:
+            out.append(pl.col(c).first().gather(pl.zeros(pl.len(), pl.UInt32)))
+        elif counts[f"u{i}"] * 2 <= df.height:  # nulls rank null, and gather null
+            out.append(
+                pl.col(c).drop_nulls().unique().sort().gather(pl.col(c).rank("dense").cast(pl.Int64) - 1)
+            )
     return df.with_columns(out) if out else df
 
 
@@ -176,7 +186,9 @@ def _identity_columns(raw: pl.DataFrame) -> list[pl.Expr]:
 _RAW_LOAD_MODE = "_load_mode_raw"
 
 
-def _flatten_llama_bench(raw: pl.DataFrame, raw_load_mode: bool = False) -> pl.DataFrame:
+def _flatten_llama_bench(raw: pl.DataFrame, raw_load_mode: bool = False, share: bool = True) -> pl.DataFrame:
+    """The flat rows of decoded llama-bench records (``load_llama_bench``'s columns); ``share``: with
+    ``_share_strings`` applied (``_flat_files`` applies it to a file's rows at once instead)."""
     lb = pl.col("llama_bench").struct.field
     n_p, n_g = lb("n_prompt"), lb("n_gen")
     others = (
@@ -189,7 +201,7 @@ def _flatten_llama_bench(raw: pl.DataFrame, raw_load_mode: bool = False) -> pl.D
         )
         .list.max()
     )
-    return raw.select(
+    flat = raw.select(
         "file",
         "line",
         "run_id",
@@ -237,7 +249,8 @@ def _flatten_llama_bench(raw: pl.DataFrame, raw_load_mode: bool = False) -> pl.D
         pl.col("rows_total").fill_null(1).alias("rows_total"),
         *_identity_columns(raw),
         *([lb("load_mode").cast(pl.String).alias(_RAW_LOAD_MODE)] if raw_load_mode else []),
-    ).pipe(_share_strings)
+    )
+    return _share_strings(flat) if share else flat
 
 
 def _complete_rows(flat: pl.DataFrame, report: dict | None = None) -> pl.DataFrame:
@@ -318,7 +331,7 @@ def _flat_files(raw_dir, on_error: str, report: dict | None, unknown: identity.U
         counted: dict = {}  # the batch's invalid records (a batch read again overwrites its entry)
         if not df.is_empty():
             invalid[int(df["line"][0])] = counted
-        return _flatten_llama_bench(_read_file(df, checks, "skip", counted), raw_load_mode=True)
+        return _flatten_llama_bench(_read_file(df, checks, "skip", counted), raw_load_mode=True, share=False)
 
     decoded = iter_files(files, _DECODE_FIELDS, on_error, report, extend=unknown.extend, per_batch=per_batch)
     for flat in decoded:
@@ -335,7 +348,7 @@ def _flat_files(raw_dir, on_error: str, report: dict | None, unknown: identity.U
         if not flat.is_empty():
             unknown.note_load_mode(flat, pl.col(_RAW_LOAD_MODE))
         flat.drop_in_place(_RAW_LOAD_MODE)
-        yield flat
+        yield _share_strings(flat)
         del flat
 
 
