@@ -156,21 +156,28 @@ def _share_strings(df: pl.DataFrame, cols=_REPEATED) -> pl.DataFrame:
 SHOWN_COLS = ["n_batch", "n_ubatch", "load_mode", "placement", "placement_unresolved", "config_extra"]
 
 
-def _identity_columns(raw: pl.DataFrame) -> list[pl.Expr]:
+def _identity_columns(raw: pl.DataFrame) -> tuple[list[pl.Expr], list[pl.Expr]]:
     """The configuration columns ``identity`` derives from a decoded frame: SHOWN_COLS and
     ``config_key`` (a 64-bit hash of every configuration field of the row, normalised, the unknown ones
-    as ``config_extra``, and the argv)."""
+    as ``config_extra``, and the argv).
+
+    Returns ``(first, columns)``: ``first`` adds the normalised fields to the decoded frame (computed
+    once: the key hashes the same columns the table shows), ``columns`` selects them from it."""
     lb = pl.col("llama_bench").struct.field
     members = set(identity.member_names(raw.schema["llama_bench"]))
     extra = identity.extra_names(raw.schema["llama_bench"])
     use_mmap = lb("use_mmap") if "use_mmap" in members else None
-    load_mode = identity.load_mode_expr(lb("load_mode"), use_mmap)
     placement, unresolved = identity.placement_expr(lb("n_cpu_moe"), lb("tensor_buft_overrides"))
+    first = [
+        identity.load_mode_expr(lb("load_mode"), use_mmap).alias("_id_load_mode"),
+        placement.alias("_id_placement"),
+        identity.extra_expr(extra).alias("_id_extra"),
+    ]
+    load_mode, placement, config_extra = pl.col("_id_load_mode"), pl.col("_id_placement"), pl.col("_id_extra")
     normalised = {"load_mode": load_mode, "tensor_buft_overrides": placement}
     parts = [normalised.get(n, lb(n)).alias(n) for n in identity.CONFIG_FIELDS]
-    config_extra = identity.extra_expr(extra)
     key = pl.struct(*parts, config_extra.alias("_extra"), pl.col("argv"))
-    return [
+    return first, [
         lb("n_batch").alias("n_batch"),
         lb("n_ubatch").alias("n_ubatch"),
         load_mode.alias("load_mode"),
@@ -201,7 +208,8 @@ def _flatten_llama_bench(raw: pl.DataFrame, raw_load_mode: bool = False, share: 
         )
         .list.max()
     )
-    flat = raw.select(
+    first, identity_columns = _identity_columns(raw)
+    flat = raw.with_columns(first).select(
         "file",
         "line",
         "run_id",
@@ -247,7 +255,7 @@ def _flatten_llama_bench(raw: pl.DataFrame, raw_load_mode: bool = False, share: 
         "schema_version",
         pl.col("row_index").alias("row_index"),
         pl.col("rows_total").fill_null(1).alias("rows_total"),
-        *_identity_columns(raw),
+        *identity_columns,
         *([lb("load_mode").cast(pl.String).alias(_RAW_LOAD_MODE)] if raw_load_mode else []),
     )
     return _share_strings(flat) if share else flat
