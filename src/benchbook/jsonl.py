@@ -191,17 +191,41 @@ _AHEAD = 1
 _END = object()
 
 
-def _decoded_batches(p: Path, schema: dict, extend) -> Iterator[tuple[pl.DataFrame, dict]]:
+def _decoded_batches(p: Path, schema: dict, extend) -> Generator[tuple[pl.DataFrame, dict], None, None]:
     """``(frame, schema)`` of each batch of ``p``'s lines (``_line_batches``): the schema ``extend``
     returns for the batch (``schema`` when None; each call starts from the previous one's) and the
     batch decoded with it (``_decode_lines``).
 
+    Two stages, each on a thread of its own (``_read_ahead``): reading the lines and consulting
+    ``extend`` (mostly Python, holding its lock) runs a batch ahead of decoding them (Polars, on its own
+    threads), which runs a batch ahead of the caller.
+
     Raises:
         polars.exceptions.ComputeError: a line is not UTF-8, not JSON, or of another type."""
+    lines = _read_ahead(_extended_lines(p, schema, extend))
+    try:
+        decoded = _read_ahead(_decode_each(lines))
+        try:
+            yield from decoded
+        finally:
+            decoded.close()
+    finally:
+        lines.close()
+
+
+def _extended_lines(p: Path, schema: dict, extend) -> Iterator[tuple[pl.DataFrame, dict]]:
+    """``(lines, schema)`` of each batch of ``p``'s lines: ``_decoded_batches``' first stage."""
     sch = schema
     for lines in _line_batches(p):
         if extend is not None:
             sch = extend(lines["_raw"], p, sch, int(lines["_row"][0]))
+        yield lines, sch
+        del lines
+
+
+def _decode_each(batches: Iterator[tuple[pl.DataFrame, dict]]) -> Iterator[tuple[pl.DataFrame, dict]]:
+    """``_decoded_batches``' second stage: each batch of lines decoded with its schema."""
+    for lines, sch in batches:
         frame = _decode_lines(lines, sch)
         del lines
         yield frame, sch
@@ -268,7 +292,7 @@ def _fast_batches(p: Path, schema: dict, extend, finish) -> tuple[pl.DataFrame, 
         _SlowPath: reading or decoding failed (a ComputeError; ``finish``'s own errors pass through)."""
     sch, widened = schema, False
     frames: list[pl.DataFrame] = []
-    batches = _read_ahead(_decoded_batches(p, schema, extend))
+    batches = _decoded_batches(p, schema, extend)
     try:
         while True:
             try:
