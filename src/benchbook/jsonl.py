@@ -162,7 +162,7 @@ def _line_batches(p: Path):
         polars.exceptions.ComputeError: a line is not UTF-8 (the caller then takes the tolerant path).
     """
     row = 0
-    with open(p, "rb") as f:
+    with open(p, "rb", buffering=_READ_BUFFER) as f:
         while chunk := f.readlines(_READ_BYTES):
             for i in range(0, len(chunk), _READ_BATCH):
                 part = chunk[i : i + _READ_BATCH]
@@ -179,6 +179,8 @@ def _line_batches(p: Path):
 _READ_BATCH = 16384
 #: ... and about this many bytes of text (``readlines``' size hint)
 _READ_BYTES = 16 << 20
+#: the file's read buffer (1 MiB: ``readlines`` takes half the time of the 8 KiB default, in fewer reads)
+_READ_BUFFER = 1 << 20
 
 
 class _SlowPath(Exception):

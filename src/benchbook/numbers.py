@@ -199,6 +199,10 @@ def _relative_source(src: dict, root: Path, done: dict[str, str] | None = None) 
     return src if out == name else {**src, "file": out}
 
 
+#: read buffer of ``cited_sha256`` (1 MiB: half the time of the 8 KiB default on a large raw file)
+_READ_BUFFER = 1 << 20
+
+
 def cited_sha256(root: str | Path, numbers) -> dict[str, str | None]:
     """``{file: sha256}`` of the raw lines ``numbers`` cite, per source file (``None``: file missing).
 
@@ -220,7 +224,7 @@ def cited_sha256(root: str | Path, numbers) -> dict[str, str | None]:
             out[name] = None
             continue
         digest = hashlib.sha256()
-        with path.open("rb") as fh:
+        with path.open("rb", buffering=_READ_BUFFER) as fh:
             for number, line in enumerate(fh, start=1):
                 if number in lines:
                     digest.update(b"%d:" % number + line)
