@@ -26,6 +26,7 @@ Entry point: ``load(raw_dir)`` (see ``benchbook.experiments``).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
@@ -63,8 +64,13 @@ _READ = [
     "llama_bench",
 ]
 #: ... and the members of llama-bench's own row: every configuration field (``identity.CONFIG_FIELDS``)
-#: and the measurements the statistics read.
-_READ_ROW = {"llama_bench": [*identity.CONFIG_FIELDS, "samples_ns", "avg_ts", "stddev_ts"]}
+#: and the measurements the statistics read; of the load snapshots, what the flat table and the checks
+#: read (the governor and clock are not decoded: about 5% of the decoding time)
+_READ_ROW = {
+    "llama_bench": [*identity.CONFIG_FIELDS, "samples_ns", "avg_ts", "stddev_ts"],
+    "load_start": ["loadavg", "top_processes"],
+    "load_end": ["loadavg", "top_processes"],
+}
 
 
 def _with_legacy(schema: dict) -> dict:
@@ -118,25 +124,35 @@ _REPEATED = (
     "load_mode",
     "placement",
     "config_extra",
+    # one value for the rows of one invocation (often of one session)
+    "started_at",
+    "ended_at",
 )
 
 
 def _share_strings(df: pl.DataFrame, cols=_REPEATED) -> pl.DataFrame:
-    """The same frame, each String column of ``cols`` rebuilt by gathering from its distinct values.
+    """The same frame, each String column of ``cols`` with at most half as many distinct values as rows
+    rebuilt by gathering from its distinct values.
 
     Polars strings are 16-byte views into shared buffers, and a gather copies views, not text; so a
     column of a few distinct values then costs 16 bytes a row instead of the text decoded once per row
-    (a 64-character sha256 in every record).  Values and dtype are unchanged."""
+    (a 64-character sha256 in every record).  Values and dtype are unchanged.  A column of one value
+    (no null) gathers its first row, without sorting (most columns of one host's file)."""
+    names = [c for c in cols if c in df.columns and df.schema[c] == pl.String]
+    if df.height < 2 or not names:
+        return df
+    counts = df.select(
+        *[pl.col(c).drop_nulls().n_unique().alias(f"u{i}") for i, c in enumerate(names)],
+        *[pl.col(c).null_count().alias(f"n{i}") for i, c in enumerate(names)],
+    ).row(0, named=True)
     out = []
-    for c in cols:
-        if c not in df.columns or df.schema[c] != pl.String or df.height < 2:
-            continue
-        s = df[c]
-        u = s.drop_nulls().unique().sort()
-        if len(u) * 2 > df.height:
-            continue
-        idx = s.rank("dense").cast(pl.Int64) - 1  # nulls stay null and gather null
-        out.append(u.gather(idx).alias(c))
+    for i, c in enumerate(names):
+        if counts[f"u{i}"] == 1 and counts[f"n{i}"] == 0:
+            out.append(pl.col(c).first().gather(pl.zeros(pl.len(), pl.UInt32)))
+        elif counts[f"u{i}"] * 2 <= df.height:  # nulls rank null, and gather null
+            out.append(
+                pl.col(c).drop_nulls().unique().sort().gather(pl.col(c).rank("dense").cast(pl.Int64) - 1)
+            )
     return df.with_columns(out) if out else df
 
 
@@ -145,21 +161,28 @@ def _share_strings(df: pl.DataFrame, cols=_REPEATED) -> pl.DataFrame:
 SHOWN_COLS = ["n_batch", "n_ubatch", "load_mode", "placement", "placement_unresolved", "config_extra"]
 
 
-def _identity_columns(raw: pl.DataFrame) -> list[pl.Expr]:
+def _identity_columns(raw: pl.DataFrame) -> tuple[list[pl.Expr], list[pl.Expr]]:
     """The configuration columns ``identity`` derives from a decoded frame: SHOWN_COLS and
     ``config_key`` (a 64-bit hash of every configuration field of the row, normalised, the unknown ones
-    as ``config_extra``, and the argv)."""
+    as ``config_extra``, and the argv).
+
+    Returns ``(first, columns)``: ``first`` adds the normalised fields to the decoded frame (computed
+    once: the key hashes the same columns the table shows), ``columns`` selects them from it."""
     lb = pl.col("llama_bench").struct.field
     members = set(identity.member_names(raw.schema["llama_bench"]))
     extra = identity.extra_names(raw.schema["llama_bench"])
     use_mmap = lb("use_mmap") if "use_mmap" in members else None
-    load_mode = identity.load_mode_expr(lb("load_mode"), use_mmap)
     placement, unresolved = identity.placement_expr(lb("n_cpu_moe"), lb("tensor_buft_overrides"))
+    first = [
+        identity.load_mode_expr(lb("load_mode"), use_mmap).alias("_id_load_mode"),
+        placement.alias("_id_placement"),
+        identity.extra_expr(extra).alias("_id_extra"),
+    ]
+    load_mode, placement, config_extra = pl.col("_id_load_mode"), pl.col("_id_placement"), pl.col("_id_extra")
     normalised = {"load_mode": load_mode, "tensor_buft_overrides": placement}
     parts = [normalised.get(n, lb(n)).alias(n) for n in identity.CONFIG_FIELDS]
-    config_extra = identity.extra_expr(extra)
     key = pl.struct(*parts, config_extra.alias("_extra"), pl.col("argv"))
-    return [
+    return first, [
         lb("n_batch").alias("n_batch"),
         lb("n_ubatch").alias("n_ubatch"),
         load_mode.alias("load_mode"),
@@ -175,7 +198,9 @@ def _identity_columns(raw: pl.DataFrame) -> list[pl.Expr]:
 _RAW_LOAD_MODE = "_load_mode_raw"
 
 
-def _flatten_llama_bench(raw: pl.DataFrame, raw_load_mode: bool = False) -> pl.DataFrame:
+def _flatten_llama_bench(raw: pl.DataFrame, raw_load_mode: bool = False, share: bool = True) -> pl.DataFrame:
+    """The flat rows of decoded llama-bench records (``load_llama_bench``'s columns); ``share``: with
+    ``_share_strings`` applied (``_flat_files`` applies it to a file's rows at once instead)."""
     lb = pl.col("llama_bench").struct.field
     n_p, n_g = lb("n_prompt"), lb("n_gen")
     others = (
@@ -188,7 +213,8 @@ def _flatten_llama_bench(raw: pl.DataFrame, raw_load_mode: bool = False) -> pl.D
         )
         .list.max()
     )
-    return raw.select(
+    first, identity_columns = _identity_columns(raw)
+    flat = raw.with_columns(first).select(
         "file",
         "line",
         "run_id",
@@ -234,9 +260,10 @@ def _flatten_llama_bench(raw: pl.DataFrame, raw_load_mode: bool = False) -> pl.D
         "schema_version",
         pl.col("row_index").alias("row_index"),
         pl.col("rows_total").fill_null(1).alias("rows_total"),
-        *_identity_columns(raw),
+        *identity_columns,
         *([lb("load_mode").cast(pl.String).alias(_RAW_LOAD_MODE)] if raw_load_mode else []),
-    ).pipe(_share_strings)
+    )
+    return _share_strings(flat) if share else flat
 
 
 def _complete_rows(flat: pl.DataFrame, report: dict | None = None) -> pl.DataFrame:
@@ -317,7 +344,7 @@ def _flat_files(raw_dir, on_error: str, report: dict | None, unknown: identity.U
         counted: dict = {}  # the batch's invalid records (a batch read again overwrites its entry)
         if not df.is_empty():
             invalid[int(df["line"][0])] = counted
-        return _flatten_llama_bench(_read_file(df, checks, "skip", counted), raw_load_mode=True)
+        return _flatten_llama_bench(_read_file(df, checks, "skip", counted), raw_load_mode=True, share=False)
 
     decoded = iter_files(files, _DECODE_FIELDS, on_error, report, extend=unknown.extend, per_batch=per_batch)
     for flat in decoded:
@@ -334,7 +361,7 @@ def _flat_files(raw_dir, on_error: str, report: dict | None, unknown: identity.U
         if not flat.is_empty():
             unknown.note_load_mode(flat, pl.col(_RAW_LOAD_MODE))
         flat.drop_in_place(_RAW_LOAD_MODE)
-        yield flat
+        yield _share_strings(flat)
         del flat
 
 
@@ -540,6 +567,44 @@ def _aggregations(extra: list[pl.Expr]) -> list[pl.Expr]:
     ]
 
 
+def _one_record(extra: Sequence[str]) -> list[pl.Expr]:
+    """``_aggregations`` (without the state-effect inputs) of configurations of one record each, row by
+    row: no grouping.  The same values, bit for bit, and dtypes: a sum, first, min or max of one value
+    is that value (so ``mean = (k·m)/k`` and ``M2 = M2_1 + k·(m - mean)²`` are the pooled formulas'
+    own arithmetic), the median of every sample is the median of the record's samples, and the lists
+    (files, lines, run_ids) hold one element."""
+    k, m = pl.col("_k"), pl.col("_m")
+    mean = (k * m) / k
+    m2 = pl.col("_M2") + k * (m - mean) ** 2
+    stated = k.is_null()
+    return [
+        pl.col("_first"),
+        pl.when(stated).then(None).otherwise(k).cast(pl.UInt32).alias("n"),
+        pl.when(stated).then(pl.col("avg_ts")).otherwise(mean).alias("mean_tps"),
+        pl.when(stated)
+        .then(pl.col("stddev_ts"))
+        .when(k > 1)
+        .then((m2 / (k - 1)).sqrt())
+        .otherwise(None)
+        .alias("sd_tps"),
+        pl.col("avg_ts").alias("llama_bench_avg_ts"),
+        pl.when(stated).then(None).otherwise(pl.col("_ts").list.median()).alias("median_tps"),
+        pl.when(stated | (k <= 1)).then(None).otherwise(pl.col("_sr") / (k - 1)).alias("mean_tps_rest"),
+        pl.col("_r").alias("first_sample_ratio"),
+        pl.concat_list("file").alias("files"),
+        pl.concat_list("line").alias("lines"),
+        pl.concat_list("run_id").alias("run_ids"),
+        pl.col("argv").cast(pl.List(pl.Categorical)),
+        pl.col("build_number"),
+        pl.col("build_commit"),
+        pl.col("started_at"),
+        pl.col("ended_at"),
+        pl.max_horizontal("load1_start", "load1_end").alias("load1_max"),
+        pl.col("peak_rss_bytes"),
+        *[pl.col(c) for c in extra],
+    ]
+
+
 def _state_effect(g: pl.DataFrame) -> pl.Series:
     """``identity.state_effect`` of each aggregated configuration of ``_config_stats`` (False for one
     record)."""
@@ -554,6 +619,19 @@ def _state_effect(g: pl.DataFrame) -> pl.Series:
     return pl.Series("state_effect", flag & multi.to_numpy(), dtype=pl.Boolean)
 
 
+def _alone(df: pl.DataFrame, keys: list[str]) -> pl.Series:
+    """True for the rows of ``df`` that are the only record of their configuration (``keys``).
+
+    Configurations of one record (the common case: each configuration measured once per session) need
+    no grouping (``_one_record``).  Decided on a 64-bit hash of the keys: rows sharing a hash go to the
+    grouping, which compares the keys themselves, so a collision costs time, never a wrong pool."""
+    return df.select(pl.struct(keys).hash().is_unique()).to_series()
+
+
+#: ``state_effect`` of a configuration of one record (nothing to split)
+_NOT_SPLIT = pl.lit(False).alias("state_effect")
+
+
 def _config_stats(df: pl.DataFrame, keys: list[str], first) -> pl.DataFrame:
     """``rate_stats`` columns (before the interval) of the configurations in ``df`` plus ``_first``:
     the row number of each configuration's first row, from ``first`` (an offset, or the row numbers
@@ -561,7 +639,8 @@ def _config_stats(df: pl.DataFrame, keys: list[str], first) -> pl.DataFrame:
 
     A configuration whose records disagree beyond their own noise (``identity.state_effect``) is not
     pooled: each of its records is a row of its own with ``state_effect`` true."""
-    extra = [pl.col(c).max() for c in ("peak_gpu_mem_mib", "others_cpu_pct_max") if c in df.columns]
+    extra_cols = [c for c in ("peak_gpu_mem_mib", "others_cpu_pct_max") if c in df.columns]
+    extra = [pl.col(c).max() for c in extra_cols]
     row = (
         pl.int_range(pl.len(), dtype=pl.UInt32) + first
         if isinstance(first, int)
@@ -600,13 +679,19 @@ def _config_stats(df: pl.DataFrame, keys: list[str], first) -> pl.DataFrame:
             (pl.col("_ts").list.sum() - pl.col("_ts").list.first()).alias("_sr"),
         )
     )
+    cv = (pl.col("sd_tps") / pl.col("mean_tps")).alias("cv")
+    alone = _alone(df, keys)
+    if alone.all():
+        g = per.select(*_one_record(extra_cols)).with_columns(cv, _NOT_SPLIT).collect()
+        # one chunk per column (``df`` holds one per batch read): a part of many chunks would be copied
+        # whole by the first column added to the joined table, and its columns would keep every
+        # batch's buffers alive
+        return pl.concat([df.select(_shown(df, keys)), g], how="horizontal").rechunk()
+    if alone.any():
+        single = per.filter(pl.lit(alone)).select(*keys, *_one_record(extra_cols))
+        per = per.filter(pl.lit(~alone))
     aggs = _aggregations(extra)
-    g = (
-        per.group_by(keys, maintain_order=True)
-        .agg(*aggs)
-        .with_columns((pl.col("sd_tps") / pl.col("mean_tps")).alias("cv"))
-        .collect()
-    )
+    g = per.group_by(keys, maintain_order=True).agg(*aggs).with_columns(cv).collect()
     flag = _state_effect(g)
     g = g.with_columns(flag)
     if flag.any():  # the records of those configurations, each on a row of its own
@@ -622,6 +707,9 @@ def _config_stats(df: pl.DataFrame, keys: list[str], first) -> pl.DataFrame:
         g = pl.concat([g.filter(~flag), split.select(g.columns)], how="vertical").sort("_first")
     for c in ("_rows", "_m_lo", "_k_lo", "_v_lo", "_m_hi", "_k_hi", "_v_hi"):
         g.drop_in_place(c)  # drop() would rechunk: a copy of the whole table
+    if alone.any():
+        one = single.with_columns(cv, _NOT_SPLIT).collect()
+        g = pl.concat([g, one.select(g.columns)], how="vertical").sort("_first")
     # the group keys again, as a gather of each configuration's first row: string columns then share
     # ``df``'s (deduplicated, see _share_strings) buffers instead of a copy of the text per row
     if isinstance(first, int):
