@@ -737,15 +737,16 @@ def sc_value(num, recs):
 
 def sc_overhead(num, recs):
     """The per-step overhead model (server_cost.with_overhead): β through the origin of the other
-    configurations' (verify ms ÷ b − r(k+1)) against (k+1)·c, then τ / (k·c_server + r(k+1) + β(k+1)c)."""
+    configurations' (verify ms ÷ b − r(k+1)) against (k+1)·c_server, then
+    τ / (k·c_server + r(k+1) + β(k+1)c_server)."""
     mine, base, others = _sc_split(num, recs)
     t = _sc_terms(mine, base, recs)
     terms = [_sc_terms(o, base, recs) for o in others.values()]
     assert len(terms) >= 2
-    xs = [(o["k"] + 1) * o["c"] for o in terms]
+    xs = [(o["k"] + 1) * o["c_server"] for o in terms]
     ys = [o["verify_ms"] / o["b"] - o["rk"] for o in terms]
     beta = sum(x * y for x, y in zip(xs, ys, strict=True)) / sum(x * x for x in xs)
-    model = t["tau"] / (t["k"] * t["c_server"] + t["rk"] + beta * (t["k"] + 1) * t["c"])
+    model = t["tau"] / (t["k"] * t["c_server"] + t["rk"] + beta * (t["k"] + 1) * t["c_server"])
     return model if num["key"].endswith("model_overhead") else model / t["measured"] - 1
 
 

@@ -82,8 +82,8 @@ def _row(
         "session_id": sess,
         "config_id": cid,
         "k": k,
-        "c_bench": c,
-        "c_server": 0.25,
+        "c_bench": 9.0,  # llama-bench's c: not what the overhead term reads
+        "c_server": c,
         "r_k1": 1.0,
         "tau": tau,
         "measured": measured,
@@ -92,7 +92,7 @@ def _row(
 
 
 def test_overhead_is_fitted_on_the_other_configurations_only():
-    # x = (k+1)·c: a 2, b 2, c 1.5; y = 0.2, 0.2, 0.15: every leave-one-out β = 0.1
+    # x = (k+1)·c_server: a 2, b 2, c 1.5; y = 0.2, 0.2, 0.15: every leave-one-out β = 0.1
     t = pl.DataFrame(
         [
             _row("a", "s", 1, 1.0, 0.2),
@@ -105,10 +105,10 @@ def test_overhead_is_fitted_on_the_other_configurations_only():
     out = {r["config_id"]: r for r in sc.with_overhead(t).iter_rows(named=True)}
     c = out["c"]
     # β from a and b: (2·0.2 + 2·0.2) / (4 + 4) = 0.1; o = 0.1 · 3 · 0.5 = 0.15;
-    # model = 2 / (2·0.25 + 1 + 0.15) = 1.2121; residual = 1.2121 / 1.2 − 1 = 0.0101
+    # model = 2 / (2·0.5 + 1 + 0.15) = 0.9302; residual = 0.9302 / 1.2 − 1 = −0.2248
     assert c["beta_loo"] == pytest.approx(0.1) and c["overhead_model"] == pytest.approx(0.15)
-    assert c["model_overhead"] == pytest.approx(2 / 1.65) and c["residual_overhead"] == pytest.approx(
-        2 / 1.65 / 1.2 - 1
+    assert c["model_overhead"] == pytest.approx(2 / 2.15) and c["residual_overhead"] == pytest.approx(
+        2 / 2.15 / 1.2 - 1
     )
     assert c["overhead_configs"] == ["a", "b"]
     # a: β from b and c = (2·0.2 + 1.5·0.15) / (4 + 2.25) = 0.1
@@ -142,21 +142,48 @@ def test_the_page_part_says_not_measured_and_links_every_number():
     assert "No session yet ran llama-server at `-lv 4`" in md
 
 
-def test_committed_sessions_residuals_before_and_none_after():
+def test_committed_sessions_residuals_before_after_and_with_overhead():
     raw = committed_root() / "data" / "raw" / "speculative"
     req = sp.load_requests(raw)
     table, costs = scr.sessions_table(raw, req)
     got = {(r["session_id"][:8], r["config_id"]): r for r in table.iter_rows(named=True)}
-    # every complete session of both hosts (3 CPU, 1 GPU), five draft-model configurations each
-    assert len(costs) == 4 and table.height == 20
+    # every complete session: 3 on CPU host 246274ab, 2 on CPU host 3f1dfa40 (at -lv 4), 2 on the H200
+    # e3618a24 (one at -lv 4); five draft-model configurations each
+    assert len(costs) == 7 and table.height == 35
     # the issue's example, CPU host 246274ab, newest session: self-draft n_max 4 (pooled over 4 prompts)
     cpu = got[("4ad89052", "self-n4")]
     assert round(cpu["measured"], 4) == 0.4917 and round(cpu["model_before"], 4) == 0.7486
-    assert round(cpu["residual_before"], 4) == 0.5225
+    assert round(cpu["residual_before"], 4) == 0.5225 and cpu["stats"] == sc.NOT_MEASURED
     # the GPU host e3618a24: the model promises 2.15× what was measured
-    gpu = got[("7554df47", "self-n4")]
-    assert round(gpu["residual_before"], 4) == 1.1504
-    assert set(table["stats"].to_list()) == {sc.NOT_MEASURED} and table["model_after"].null_count() == 20
+    assert round(got[("7554df47", "self-n4")]["residual_before"], 4) == 1.1504
+
+    def residuals(session: str) -> dict[str, tuple]:
+        cols = ("residual_before", "residual_after", "residual_overhead")
+        return {c: tuple(round(r[x], 4) for x in cols) for (s, c), r in got.items() if s == session}
+
+    # the quiet CPU session at -lv 4: the draft timed in the server alone leaves +40..+52%; the per-step
+    # overhead (fitted on the other configurations) brings every configuration within ±10%
+    assert residuals("e5c68027") == {
+        "q2k-n4": (0.4967, 0.4462, 0.0268),
+        "self-n15": (0.3813, 0.3961, -0.0423),
+        "self-n4": (0.5076, 0.4966, 0.0452),
+        "self-n8": (0.4155, 0.4425, 0.021),
+        "trunc20-n2": (0.6799, 0.5191, 0.0935),
+    }
+    # what the overhead is, measured: ms per verify step beyond llama-bench's r(k+1) pass
+    assert round(got[("e5c68027", "self-n4")]["overhead_ms"], 2) == 43.07
+    assert residuals("5b481365") == {  # the H200 at -lv 4
+        "q2k-n4": (0.8835, 0.4378, 0.0424),
+        "self-n15": (0.3613, 0.2921, -0.0708),
+        "self-n4": (0.9742, 0.4756, 0.0737),
+        "self-n8": (0.5551, 0.356, 0.0295),
+        "trunc20-n2": (1.1592, 0.4841, 0.0735),
+    }
+    # the CPU session measured while other processes ran (1-min load up to 5.6): trunc20-n2 stays +32%
+    assert residuals("521afbb1")["trunc20-n2"][2] == 0.3208
+    lv4 = {s for (s, _), r in got.items() if r["stats"] == sc.MEASURED}
+    assert lv4 == {"e5c68027", "5b481365", "521afbb1"}
+    assert table.filter(pl.col("stats") == sc.NOT_MEASURED)["model_after"].null_count() == 20
 
 
 def test_report_publishes_the_table(tmp_path):
@@ -166,14 +193,14 @@ def test_report_publishes_the_table(tmp_path):
     params = yaml.safe_load((root / "params.yaml").read_text())
     rep = report.build(params, root=root, raw_dir=Path("data/raw"), reports_dir=tmp_path)
     sc_nums = [n for n in rep.numbers if n.key.startswith("spec-sc-")]
-    # 20 rows × (measured, model before, residual before, verify ms from r(k+1))
-    assert len(sc_nums) == 80
+    # 35 rows × (measured, model before, residual before, verify ms from r(k+1)) + 15 rows at -lv 4 ×
+    # (model after, residual after, draft ms, verify ms, overhead ms, model and residual with overhead)
+    assert len(sc_nums) == 35 * 4 + 15 * 7 == 245
     md = (tmp_path / "speculative" / "server_cost.md").read_text()
-    assert md.count("{{< var spec-sc-") == 80 and md.count("| e3618a24 |") == 5
-    # residuals before: 4787a708 self-n15 +0.152 is outside, 4ad89052 trunc20-n2 +0.297 too; none within
+    assert md.count("{{< var spec-sc-") == 245 and md.count("| e3618a24 |") == 10
     assert (
-        "Models within ±15% of the measured speedup — before: 0 of 20 rows; after: no row (not measured); "
-        "with the per-step overhead: no row (not measured)." in md
+        "Models within ±15% of the measured speedup — before: 0 of 35 rows; after: 0 of 15 rows; "
+        "with the per-step overhead: 14 of 15 rows." in md
     )
 
 
@@ -206,7 +233,7 @@ def test_a_session_at_lv4_publishes_after_and_overhead_that_recompute_from_their
     # trunc20-n2: the other two configurations' fit gives a negative β whose o(k) exceeds the rest of
     # the step: no model (not a negative speedup)
     t = got["trunc20-n2"]
-    assert round(t["beta_loo"], 4) == -0.7106 and t["model_overhead"] is None
+    assert round(t["beta_loo"], 4) == -1.7652 and t["model_overhead"] is None
     kinds = {(n.computation, n.unit) for n in nums}
     assert kinds == {
         (scr.COMPUTATION, "×"),
@@ -228,8 +255,9 @@ def test_a_session_at_lv4_publishes_after_and_overhead_that_recompute_from_their
     assert md.count("| -lv 4 (trace) |") == 3 and "ran llama-server at `-lv 4` (trace)" in md
     assert "not measured in this session" not in md
     assert md.count("none: the fitted overhead (β < 0) exceeds the rest of the step") == 2  # trunc20-n2
-    # before −0.65, −0.58, −0.63; after −0.51, −0.50, +0.23; with overhead −0.22, −0.36 (a loaded host)
-    assert "before: 0 of 3 rows; after: 0 of 3 rows; with the per-step overhead: 0 of 2 rows." in md
+    # before −0.65, −0.58, −0.63; after −0.51, −0.50, +0.23; with overhead −0.058, −0.131 (β < 0 on this
+    # loaded host: the values exercise the count, they describe no machine)
+    assert "before: 0 of 3 rows; after: 0 of 3 rows; with the per-step overhead: 2 of 2 rows." in md
 
 
 def test_a_session_at_lv4_with_a_missing_statistics_line_says_incomplete():

@@ -21,10 +21,14 @@ session's baseline also ran, requests with a decode step only):
   Σ t_draft_ms) ÷ Σ verify steps (everything in a step that is not drafting: the verify pass and the
   server's own work), verify_bench_ms = r(k+1)·b (what the model assumes for it) and overhead_ms =
   verify_ms − verify_bench_ms; v_server = verify_ms ÷ b;
-* per-step overhead model (``spec_depth.overhead``): o(k) = β·(k+1)·c with β the least-squares slope
-  through the origin (``overhead.beta_fit``) of (v_server − r(k+1)) against (k+1)·c over the *other*
-  draft-model configurations of the same session (leave one configuration out), then τ /
-  (k·c_server + r(k+1) + o(k)).  Fewer than two others: none.
+* per-step overhead model (``spec_depth.overhead``'s form): o(k) = β·(k+1)·c_server with β the
+  least-squares slope through the origin (``overhead.beta_fit``) of (v_server − r(k+1)) against
+  (k+1)·c_server over the *other* draft-model configurations of the same session (leave one
+  configuration out), then τ / (k·c_server + r(k+1) + o(k)).  Fewer than two others: none.  The
+  regressor is the draft cost the server measured, not llama-bench's c (spec_depth's c_alone has no
+  counterpart here: no draft-only server run): on the first -lv 4 sessions (CPU e5c680bf, H200
+  5b481365) (k+1)·c left trunc20-n2 at +16% and +20%, (k+1)·c_server every configuration within ±10%
+  (the choice was made after seeing those sessions; later sessions test it).
 
 residual = model ÷ measured − 1.  A session without ``spec_stats`` has every "after" column null and
 ``stats`` = "not measured in this session"; a session at ``-lv 4`` where some request has
@@ -260,10 +264,10 @@ def with_overhead(table: pl.DataFrame) -> pl.DataFrame:
                 and all(o.get(c) is not None for c in need)
             ]
             beta = beta_fit(
-                [(o["k"] + 1) * o["c_bench"] for o in others], [o["overhead_server"] for o in others]
+                [(o["k"] + 1) * o["c_server"] for o in others], [o["overhead_server"] for o in others]
             )
             if beta is not None:
-                o_k = beta * (r["k"] + 1) * r["c_bench"]
+                o_k = beta * (r["k"] + 1) * r["c_server"]
                 row |= {"beta_loo": beta, "overhead_model": o_k}
                 row["overhead_configs"] = sorted(o["config_id"] for o in others)
                 den = r["k"] * r["c_server"] + r["r_k1"] + o_k
