@@ -10,7 +10,8 @@ from benchbook.experiments.llama_bench import report
 from conftest import committed_root
 
 #: the committed data: the 2-core CPU host (draft-self sessions of the old layout: their torch build),
-#: a second 2-core CPU host with one unfinished spec_depth session, the H200 host with its 3 CUDA builds;
+#: a second 2-core CPU host (one unfinished spec_depth session, then two complete ones and two speculative
+#: sessions at -lv 4), the H200 host with 4 CUDA builds of one source (the binaries differ build to build);
 #: speculative has 3 sessions on the first host (one of them resumed: two start records)
 EXPECTED = "\n".join(
     [
@@ -32,13 +33,17 @@ EXPECTED = "\n".join(
         "host 3f1dfa40cbf1eb67: CPU Intel(R) Xeon(R) Processor (2 threads), RAM 23.5 GiB, GPU none, "
         "Linux 6.18.44-fc-v769",
         "  builds: b11434 cpu (cdea05bd)",
-        "  experiment  session   build                  started (UTC)     ended (UTC)  complete",
-        "  spec_depth  1b5cda51  b11434 cpu (cdea05bd)  2026-11-30 21:32  -            no",
+        "  experiment   session   build                  started (UTC)     ended (UTC)       complete",
+        "  spec_depth   1b5cda51  b11434 cpu (cdea05bd)  2026-11-30 21:32  -                 no",
+        "  spec_depth   5d2b86d3  b11434 cpu (cdea05bd)  2026-12-01 03:57  2026-12-01 04:10  yes",
+        "  spec_depth   f349b5cc  b11434 cpu (cdea05bd)  2026-12-01 04:21  2026-12-01 04:23  yes",
+        "  speculative  521afbb1  b11434 cpu (cdea05bd)  2026-12-01 04:12  2026-12-01 04:21  yes",
+        "  speculative  e5c68027  b11434 cpu (cdea05bd)  2026-12-01 04:23  2026-12-01 04:29  yes",
         "",
         "host e3618a24b4e44752: CPU Intel(R) Xeon(R) Processor (16 threads), RAM 125.9 GiB, "
         "GPU NVIDIA H200 140 GiB, Linux 6.18.44-fc-v657-gpu",
-        "  builds: b11434 cuda (83fee1eb), b11434 cuda (be9bac73), b11434 cuda (bf9e704f), "
-        "torch 2.11.0+cu130, Python 3.12.3, cuda NVIDIA H200",
+        "  builds: b11434 cuda (83fee1eb), b11434 cuda (8ba23180), b11434 cuda (be9bac73), "
+        "b11434 cuda (bf9e704f), torch 2.11.0+cu130, Python 3.12.3, cuda NVIDIA H200",
         "  experiment   session   build                                                "
         "started (UTC)     ended (UTC)       complete",
         "  draftself    33165c04  torch 2.11.0+cu130, Python 3.12.3, cuda NVIDIA H200  "
@@ -55,6 +60,8 @@ EXPECTED = "\n".join(
         "2026-11-30 21:54  2026-11-30 21:56  yes",
         "  speculative  7554df47  b11434 cuda (bf9e704f)                               "
         "2026-11-30 21:56  2026-11-30 21:57  yes",
+        "  speculative  5b481365  b11434 cuda (8ba23180)                               "
+        "2026-12-01 03:19  2026-12-01 03:20  yes",
         "",
     ]
 )

@@ -30,28 +30,31 @@ FIX = ROOT / "tests" / "fixtures"
 #: committed records per (kind, version): `wc -l` of each file, split by schema (data/raw, 7627 lines; the
 #: H200 session added 12 llama_bench, 26 offload-file and 2 snapshot lines; issue 15's H200 session 142
 #: spec_depth, 155 speculative and 5 snapshot lines, the CPU host's spec_depth sweep 40 and 2 snapshots;
-#: issue 15's draft-self H200 sessions: 2 × (start, 252 runs, end) and 2 training records, 510 lines)
+#: issue 15's draft-self H200 sessions: 2 × (start, 252 runs, end) and 2 training records, 510 lines;
+#: issue 15 item 4's -lv 4 sessions: the H200's speculative 5b481365 (144 requests, 9 cost rows, start/end,
+#: 1 toolchain snapshot), this CPU host's speculative 521afbb1 and e5c68027 (2 × 144 + 2 × 9 + 2 × 2) and
+#: spec_depth 5d2b86d3 and f349b5cc (2 × (33 bench + 36 requests + start/end)))
 COMMITTED = {
     ("draftself_step", 1): 5516,
     ("draftself_run", 1): 1176,
     ("draftself_run", 2): 504,
     ("draftself_gpu_train", 1): 2,
     ("speculative_request", 1): 432,
-    ("speculative_request", 2): 144,
+    ("speculative_request", 2): 576,
     ("llama_bench", 1): 72,
-    ("speculative_cost", 1): 36,
-    ("session_start", 1): 16,
-    ("session_end", 1): 14,
+    ("speculative_cost", 1): 63,
+    ("session_start", 1): 21,
+    ("session_end", 1): 19,
     ("draftself_session", 1): 4,
     ("model", 1): 8,
     ("host", 1): 5,
-    ("toolchain", 1): 5,
+    ("toolchain", 1): 6,
     ("offload", 1): 10,
     ("offload_bandwidth", 1): 1,
     ("offload_model_bytes", 1): 10,
     ("run_failed", 1): 3,
-    ("spec_depth_bench", 1): 77,
-    ("spec_depth_request", 1): 102,
+    ("spec_depth_bench", 1): 143,
+    ("spec_depth_request", 1): 174,
 }
 
 
@@ -78,7 +81,7 @@ def test_committed_records_validate_vectorized():
         for v, n in kept.group_by("schema_version").len().iter_rows():
             counts[(k.key, v)] = n
     assert dict(counts) == COMMITTED
-    assert sum(COMMITTED.values()) == env.height == 8137
+    assert sum(COMMITTED.values()) == env.height == 8745
 
 
 def test_committed_records_validate_per_record():
