@@ -131,9 +131,27 @@ def test_a_draftself_session_that_lost_a_run_or_timed_more_than_its_wall_time_fa
 
 
 def test_an_unfinished_spec_depth_session_is_not_published():
-    sessions, skipped = publishable_sessions(committed_root() / "data" / "raw")
-    # before: host 3f1dfa40's session (server stage stopped at the deadline, no end record) was published
-    assert sessions == {"e3618a24b4e44752": "23d37a9415f142818bb0b641722de543"}
+    raw = committed_root() / "data" / "raw"
+    sessions, skipped = publishable_sessions(raw)
+    # host 3f1dfa40's newest session is complete (f349b5cc, after 5d2b86d3); its first one, 1b5cda51
+    # (server stage stopped at the deadline, no end record), is older and never the one published
+    assert sessions == {
+        "3f1dfa40cbf1eb67": "f349b5cc74b240b69302ce87db47035c",
+        "e3618a24b4e44752": "23d37a9415f142818bb0b641722de543",
+    }
+    assert skipped == []
+    # with only that session in the file (the data as it was committed first), nothing is published
+    import shutil
+    import tempfile
+
+    tmp = Path(tempfile.mkdtemp())
+    (tmp / "spec_depth").mkdir()
+    lines = (raw / "spec_depth" / "3f1dfa40cbf1eb67.jsonl").read_text().splitlines()
+    first = [x for x in lines if json.loads(x).get("session_id") == "1b5cda514b0149ac9141994ab413ec3b"]
+    (tmp / "spec_depth" / "3f1dfa40cbf1eb67.jsonl").write_text("\n".join(first) + "\n")
+    shutil.copytree(raw / "snapshots", tmp / "snapshots")
+    sessions, skipped = publishable_sessions(tmp)
+    assert sessions == {}
     (unfinished,) = skipped
     assert (unfinished.session_id, unfinished.host_id) == (
         "1b5cda514b0149ac9141994ab413ec3b",

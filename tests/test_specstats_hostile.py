@@ -188,5 +188,5 @@ def test_a_late_statistics_line_gives_no_counters_rather_than_another_requests()
         for x in f.read_text().splitlines()
         if '"spec_stats": {' in x or '"spec_stats":{' in x
     ]
-    assert len(recs) == 132
-    assert [delta_fault(r["spec_stats"], r["timings"]) for r in recs] == [None] * 132
+    assert len(recs) == 3 * 132  # the H200's 5b481365, this CPU host's 521afbb1 and e5c68027
+    assert [delta_fault(r["spec_stats"], r["timings"]) for r in recs] == [None] * 3 * 132

@@ -471,6 +471,7 @@ def derive(
         )
     # the cost model against the time measured in the server: every session, every host
     sc_table, sc_costs = server_cost_report.sessions_table(Path(raw_dir), all_req)
+    sc_table = server_cost_report.with_caveats(sc_table, hosts, thresholds)
     sc_nums = server_cost_report.numbers(sc_table, sc_costs, tcs)
     nums.extend(sc_nums)
     check_publishable(table, nums, mem)  # before the registry is written: a failing check leaves the old one

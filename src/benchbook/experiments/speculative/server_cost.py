@@ -52,7 +52,7 @@ _FLOATS = {
     for c in (
         "b_step_ms measured tau k c_bench r_k1 model_before residual_before c_server v_server draft_ms "
         "verify_ms verify_bench_ms overhead_ms overhead_server model_after residual_after beta_loo "
-        "overhead_model model_overhead residual_overhead"
+        "overhead_model model_overhead residual_overhead load1_max others_cpu_pct_max"
     ).split()
 }
 #: ``stats`` of a row whose session recorded the server's counters (``-lv 4``) / did not.
@@ -178,6 +178,12 @@ def config_terms(mine: pl.DataFrame, base: pl.DataFrame, cost: sp.CostModel | No
     return out
 
 
+def _max_of(a: pl.DataFrame, b: pl.DataFrame, col: str) -> float | None:
+    """The largest non-null ``col`` of ``a`` and ``b``; None where neither has one."""
+    vals = [float(x) for df in (a, b) if col in df.columns for x in df[col].to_list() if x is not None]
+    return max(vals) if vals else None
+
+
 def server_cost_table(
     req: pl.DataFrame,
     stats: pl.DataFrame,
@@ -190,7 +196,9 @@ def server_cost_table(
 
     Also: draft_model_id, n_max, prompts (list), n (requests), lv4 (the session ran at -lv 4), lines
     (the configuration's requests and the baseline's it is divided by), baseline_lines, file,
-    toolchain_id, model_sha256, build_number, build_commit, argv, started_at, ended_at, run_ids.
+    toolchain_id, model_sha256, build_number, build_commit, argv, started_at, ended_at, run_ids, and
+    load1_max / others_cpu_pct_max (the highest 1-min load average and the busiest other process's CPU %
+    over those requests: the ``busy_host`` caveat's inputs, ``caveats``).
     ``req``: ``analysis.load_requests``; ``stats``: ``load_stats`` of the same files."""
     if req.is_empty():
         return pl.DataFrame()
@@ -237,6 +245,8 @@ def server_cost_table(
                     "started_at": min(str(x) for x in [*mine["started_at"], *base["started_at"]] if x),
                     "ended_at": max(str(x) for x in [*mine["ended_at"], *base["ended_at"]] if x),
                     "run_ids": mine["run_id"].to_list() + base["run_id"].to_list(),
+                    "load1_max": _max_of(mine, base, "load1_max"),
+                    "others_cpu_pct_max": _max_of(mine, base, "others_cpu_pct_max"),
                 }
             )
     if not rows:
