@@ -12,7 +12,7 @@ with one coefficient β per (host, session, depth).  To keep the prediction hone
 configuration is the least-squares fit (through the origin) over the *other* configurations of the
 same host, session and depth (leave one configuration out): its own overhead is never used.  The
 model then is τ / (k·c_server + r(k+1) + o(k)); ``residual_overhead`` = model ÷ measured − 1.
-Fewer than two other configurations (the CPU host's sweep has one per depth): no estimate (null).
+Fewer than two other configurations of the host, session and depth: no estimate (null).
 ``lines_overhead``: every line the term read — the row's own requests and baseline, the other
 configurations' requests, the drafts served alone (c_alone) and the target's llama-bench rows (r(k+1)) —
 the citation of ``residual_overhead``.
