@@ -12,20 +12,9 @@ from benchbook.experiments.spec_depth import analysis
 from benchbook.experiments.spec_depth.run import prompt_tokens, server_argv, server_buffers
 from conftest import committed_root
 
-# two statistics lines of one llama-server log (CPU build b11434, -lv 4, self-draft n_max 4); the
-# statistics parser itself: tests/test_specstats.py
-_STATS = (
-    "I spec common_specu: statistics     draft-simple: #calls(b,g,a) = {cb:>4} {cg:>6} {cg:>6}, "
-    "#gen drafts = {cg:>6}, #acc drafts = {cg:>5}, #gen tokens = {gt:>6}, #acc tokens = {gt:>5}, "
-    "#mean acc len = 5.00, #acc rate/pos = (1.000, 1.000, 1.000, 1.000), dur(b,g,a) = {dur} ms"
-)
-LOG = "\n".join(
-    [
-        "0.14.074.452 " + _STATS.format(cb=1, cg=6, gt=24, dur="0.163, 5184.009, 0.015"),
-        "llama_kv_cache:        CPU KV buffer size =     5.62 MiB",
-        "0.25.330.811 " + _STATS.format(cb=2, cg=12, gt=48, dur="0.215, 7988.537, 0.023"),
-    ]
-)
+# two statistics lines of one llama-server log (the statistics parser itself: tests/test_specstats.py)
+from test_specstats import DRAFT_LOG as LOG  # noqa: E402
+
 GPU_HOST = "e3618a24b4e44752"
 
 

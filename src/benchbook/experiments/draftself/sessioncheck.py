@@ -46,25 +46,37 @@ def check(raw_dir: str | Path) -> dict[str, measured.SessionCheck]:
         runs = by_file[s["runs_file"]].get(s["session_id"], {})
         params = {**DEFAULTS, **(s.get("params") or {})}
         prompts = {recs[0]["prompt_id"] for recs in runs.values()}
-        planned = {
-            (c["name"], prompt, rep)
-            for c in configs(params)
-            for prompt in prompts
-            for rep in range(1, int(params["repetitions"]) + 1)
-        }
-        have = {(recs[0]["config_name"], recs[0]["prompt_id"], recs[0]["rep"]) for recs in runs.values()}
-        out[s["session_id"]] = measured.check_session(
-            s["session_id"],
-            EXPERIMENT,
-            s["host_id"],
-            s["started_at"],
-            s["ended_at"],
-            str(s.get("file") or s["runs_file"]),
-            runs,
-            planned=planned,
-            have=have,
-        )
+        names = [c["name"] for c in configs(params)]
+        out[s["session_id"]] = check_runs(s, runs, names, prompts, int(params["repetitions"]), EXPERIMENT)
     return out
+
+
+def check_runs(
+    s: dict,
+    runs: dict[str, list[dict]],
+    names: list[str],
+    prompts: set[str],
+    repetitions: int,
+    experiment: str,
+) -> measured.SessionCheck:
+    """``measured.check_session`` of one draft-self session ``s`` (its ``sessions`` row) whose runs are
+    ``runs`` (``{run_id: [records]}``): planned = every configuration name × prompt × repetition
+    1..``repetitions``, against the (config_name, prompt_id, rep) of the runs present."""
+    planned = {
+        (name, prompt, rep) for name in names for prompt in prompts for rep in range(1, repetitions + 1)
+    }
+    have = {(recs[0]["config_name"], recs[0]["prompt_id"], recs[0]["rep"]) for recs in runs.values()}
+    return measured.check_session(
+        s["session_id"],
+        experiment,
+        s["host_id"],
+        s["started_at"],
+        s["ended_at"],
+        str(s.get("file") or s["runs_file"]),
+        runs,
+        planned=planned,
+        have=have,
+    )
 
 
 def publishable(

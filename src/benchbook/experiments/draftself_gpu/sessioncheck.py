@@ -20,6 +20,7 @@ from pathlib import Path
 from benchbook import measured
 from benchbook.experiments.draftself.analysis import sessions
 from benchbook.experiments.draftself.plan import config_name
+from benchbook.experiments.draftself.sessioncheck import check_runs
 from benchbook.records import read_records
 
 from . import EXPERIMENT
@@ -73,24 +74,9 @@ def check(raw_dir: str | Path) -> dict[str, measured.SessionCheck]:
         params = s.get("params") or {}
         # the plan's prompts, not only those the runs name: a prompt with no run left is missing too
         prompts = {recs[0]["prompt_id"] for recs in runs.values()} | planned_prompts(params)
-        planned = {
-            (name, prompt, rep)
-            for name in planned_configs({"ks": params.get("ks", [])})
-            for prompt in prompts
-            for rep in range(1, int(params.get("repetitions", 0)) + 1)
-        }
-        have = {(recs[0]["config_name"], recs[0]["prompt_id"], recs[0]["rep"]) for recs in runs.values()}
-        out[s["session_id"]] = measured.check_session(
-            s["session_id"],
-            EXPERIMENT,
-            s["host_id"],
-            s["started_at"],
-            s["ended_at"],
-            str(s.get("file") or s["runs_file"]),
-            runs,
-            planned=planned,
-            have=have,
-        )
+        names = sorted(planned_configs({"ks": params.get("ks", [])}))
+        reps = int(params.get("repetitions", 0))
+        out[s["session_id"]] = check_runs(s, runs, names, prompts, reps, EXPERIMENT)
     return out
 
 
