@@ -132,11 +132,15 @@ do_measure() {
   return "$rc"
 }
 
-do_depth() {  # each experiment under its own time limit, so that collect always runs
+prelude() {  # what every measuring step does first: carried files in place, gguf, line counts, models
   place_downloads
   gguf_path
   count_lines
   timed models_fetch $PY -m benchbook.cli models fetch
+}
+
+do_depth() {  # each experiment under its own time limit, so that collect always runs
+  prelude
   timed spec_depth timeout "${DEPTH_TIMEOUT_S:-300}" $PY -m benchbook.experiments spec_depth \
     --raw-dir "$RAW_DIR" --overrides "${DEPTH_OVERRIDES:-null}" || say "spec_depth failed or cut (see above)"
   timed speculative timeout "${SPEC_TIMEOUT_S:-240}" $PY -m benchbook.experiments speculative \
@@ -147,10 +151,7 @@ do_depth() {  # each experiment under its own time limit, so that collect always
 
 do_spec() {  # the speculative experiment alone (its records carry spec_stats at the profile's -lv 4);
   # a run cut by SPEC_TIMEOUT_S resumes its session when the step is run again
-  place_downloads
-  gguf_path
-  count_lines
-  timed models_fetch $PY -m benchbook.cli models fetch
+  prelude
   timed speculative timeout "${SPEC_TIMEOUT_S:-420}" $PY -m benchbook.experiments speculative \
     --raw-dir "$RAW_DIR" --overrides "${SPEC_OVERRIDES:-null}" || say "speculative failed or cut (see above)"
   collect

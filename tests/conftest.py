@@ -23,6 +23,22 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 @functools.lru_cache(maxsize=1)
+def stand_in_host():
+    """A ``HostSnapshot`` of a made-up 2-core host (id ``testhost``) for runner tests that need one."""
+    from benchbook.provenance import HostSnapshot
+
+    return HostSnapshot(
+        host_id="testhost",
+        hostname="t",
+        cpu_model="t",
+        cpu_logical=2,
+        cpu_physical=2,
+        ram_bytes=1,
+        os="t",
+        machine="t",
+    )
+
+
 def committed_root() -> Path:
     """A copy of the committed ``data/`` and ``params.yaml`` (git HEAD) for the tests that assert exact
     facts about the committed raw data: records that a local ``make run`` appended (this host's own

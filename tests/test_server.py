@@ -17,8 +17,8 @@ import yaml
 from benchbook.experiments.speculative import run as spec_run
 from benchbook.llamacpp import draft_models as dm
 from benchbook.llamacpp import server as S
-from benchbook.provenance import HostSnapshot
 from benchbook.records import read_records
+from conftest import stand_in_host
 
 ROOT = Path(__file__).resolve().parents[1]
 pytestmark = pytest.mark.integration
@@ -137,16 +137,7 @@ def test_vocab_mismatch_is_refused_before_any_run(env, tmp_path):
 def test_session_continues_after_a_failed_config_and_keeps_records(env, tmp_path):
     """A layer-truncated draft loads and runs; a config whose server cannot start is recorded as
     failed with its log tail; the others complete; nothing is lost; a rerun resumes nothing twice."""
-    host = HostSnapshot(
-        host_id="testhost",
-        hostname="t",
-        cpu_model="t",
-        cpu_logical=2,
-        cpu_physical=2,
-        ram_bytes=1,
-        os="t",
-        machine="t",
-    )
+    host = stand_in_host()
     trunc = dm.truncate_layers(env["model"]["path"], tmp_path / "first4.gguf", 4)
     drafts = {"t4": {"model_id": "trunc4", "path": trunc["path"], "sha256": trunc["sha256"]}}
     cfg = {

@@ -13,8 +13,8 @@ import yaml
 from benchbook.experiments.speculative import run as spec_run
 from benchbook.llamacpp import server as S
 from benchbook.llamacpp.specstats import await_stats, spec_stats, stats_delta
-from benchbook.provenance import HostSnapshot
 from benchbook.records import read_records
+from conftest import stand_in_host
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -141,16 +141,7 @@ def test_a_session_at_lv4_records_the_draft_counters_per_request(tmp_path):
     model = models._cached(params["models"]["default"])
     if model is None:
         pytest.skip("default model not in the cache; run a measurement stage once to fetch it")
-    host = HostSnapshot(
-        host_id="testhost",
-        hostname="t",
-        cpu_model="t",
-        cpu_logical=2,
-        cpu_physical=2,
-        ram_bytes=1,
-        os="t",
-        machine="t",
-    )
+    host = stand_in_host()
     cfg = {
         "repetitions": 1,
         "threads": 2,
