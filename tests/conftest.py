@@ -23,6 +23,25 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 @functools.lru_cache(maxsize=1)
+def cached_server_env() -> dict:
+    """The cached llama.cpp build and default model for tests against a real llama-server (skips, with
+    the reason, where either is missing): ``tc`` (the toolchain), ``bin`` (llama-server), ``model`` (its
+    cache entry), ``toolchain`` (its record), ``P`` (params.yaml)."""
+    import yaml
+
+    from benchbook.llamacpp import models
+
+    P = yaml.safe_load((Path(__file__).resolve().parents[1] / "params.yaml").read_text())
+    try:
+        tc = resolve.get_toolchain(P, build=False)
+    except Exception as e:  # noqa: BLE001 - any missing piece means: skip with the reason
+        pytest.skip(f"no llama.cpp build in the cache: {e}")
+    hit = models._cached(P["models"]["default"])
+    if hit is None:
+        pytest.skip("default model not in the cache; run a measurement stage once to fetch it")
+    return {"tc": tc, "bin": tc.binary("llama-server"), "model": hit, "toolchain": tc.record, "P": P}
+
+
 def stand_in_host():
     """A ``HostSnapshot`` of a made-up 2-core host (id ``testhost``) for runner tests that need one."""
     from benchbook.provenance import HostSnapshot

@@ -12,13 +12,12 @@ import threading
 from pathlib import Path
 
 import pytest
-import yaml
 
 from benchbook.experiments.speculative import run as spec_run
 from benchbook.llamacpp import draft_models as dm
 from benchbook.llamacpp import server as S
 from benchbook.records import read_records
-from conftest import stand_in_host
+from conftest import cached_server_env, stand_in_host
 
 ROOT = Path(__file__).resolve().parents[1]
 pytestmark = pytest.mark.integration
@@ -26,18 +25,7 @@ pytestmark = pytest.mark.integration
 
 @pytest.fixture(scope="module")
 def env():
-    from benchbook import resolve
-    from benchbook.llamacpp import models
-
-    P = yaml.safe_load((ROOT / "params.yaml").read_text())
-    try:
-        tc = resolve.get_toolchain(P, build=False)
-    except Exception as e:  # noqa: BLE001 - any missing piece means: skip with the reason
-        pytest.skip(f"no llama.cpp build in the cache: {e}")
-    hit = models._cached(P["models"]["default"])
-    if hit is None:
-        pytest.skip("default model not in the cache; run a measurement stage once to fetch it")
-    return {"bin": tc.binary("llama-server"), "model": hit, "toolchain": tc.record, "P": P}
+    return cached_server_env()
 
 
 def _argv(env, **kw):

@@ -14,7 +14,7 @@ from benchbook.experiments.speculative import run as spec_run
 from benchbook.llamacpp import server as S
 from benchbook.llamacpp.specstats import await_stats, spec_stats, stats_delta
 from benchbook.records import read_records
-from conftest import stand_in_host
+from conftest import cached_server_env, stand_in_host
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -130,17 +130,8 @@ def test_a_session_at_lv4_records_the_draft_counters_per_request(tmp_path):
     """Real build: baseline and a self-draft n_max 2 on one fresh server each, two prompts.  Every
     speculative request's spec_stats equals its own timings (drafted, accepted) and /metrics verify steps,
     with one begin call; the baseline's is null; the argv carries -lv 4."""
-    from benchbook import resolve
-    from benchbook.llamacpp import models
-
-    params = yaml.safe_load((ROOT / "params.yaml").read_text())
-    try:
-        tc = resolve.get_toolchain(params, build=False)
-    except Exception as e:  # noqa: BLE001 - any missing piece means: skip with the reason
-        pytest.skip(f"no llama.cpp build in the cache: {e}")
-    model = models._cached(params["models"]["default"])
-    if model is None:
-        pytest.skip("default model not in the cache; run a measurement stage once to fetch it")
+    env = cached_server_env()
+    tc, model = env["tc"], env["model"]
     host = stand_in_host()
     cfg = {
         "repetitions": 1,
