@@ -6,8 +6,11 @@ Integration fixtures skip (with the fix in the reason) when the toolchain or mod
 
 from __future__ import annotations
 
+import atexit
 import functools
 import io
+import os
+import shutil
 import subprocess
 import sys
 import tarfile
@@ -15,6 +18,7 @@ import tempfile
 from pathlib import Path
 
 import papermill as pm
+import psutil
 import pytest
 
 from benchbook import resolve
@@ -58,11 +62,32 @@ def stand_in_host():
     )
 
 
+COPY_PREFIX = "benchbook-committed-"
+
+
+def _remove_stale_copies() -> list[Path]:
+    """Remove ``<tmp>/benchbook-committed-<pid>-*`` copies whose process is gone; returns them."""
+    stale = []
+    for d in Path(tempfile.gettempdir()).glob(f"{COPY_PREFIX}*-*"):
+        pid = d.name[len(COPY_PREFIX) :].split("-", 1)[0]
+        if pid.isdigit() and not psutil.pid_exists(int(pid)):
+            shutil.rmtree(d, ignore_errors=True)
+            stale.append(d)
+    return stale
+
+
+@functools.cache
 def committed_root() -> Path:
     """A copy of the committed ``data/`` and ``params.yaml`` (git HEAD) for the tests that assert exact
     facts about the committed raw data: records that a local ``make run`` appended (this host's own
     measurements, not committed) must not change what they check.  The working tree itself when this
-    is not a git checkout."""
+    is not a git checkout.
+
+    One copy per test process (about 27 MB, named with the process id), removed when the process
+    exits; the tests only read it.  Copies left by processes that died without running their exit
+    handlers (SIGKILL, a timeout) are removed here first.  A copy per call, never removed, once filled
+    the CI host's disk (2,058 copies, 53 GB)."""
+    _remove_stale_copies()
     try:
         archive = subprocess.run(
             ["git", "-C", str(ROOT), "archive", "HEAD", "data", "params.yaml"],
@@ -71,7 +96,8 @@ def committed_root() -> Path:
         ).stdout
     except (OSError, subprocess.CalledProcessError):
         return ROOT
-    dst = Path(tempfile.mkdtemp(prefix="benchbook-committed-"))
+    dst = Path(tempfile.mkdtemp(prefix=f"{COPY_PREFIX}{os.getpid()}-"))
+    atexit.register(shutil.rmtree, dst, ignore_errors=True)
     with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
         tar.extractall(dst, filter="data")
     return dst

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import tempfile
-from pathlib import Path
-
 from benchbook import hosts, resolve
 from benchbook.experiments.llama_bench import report
 from conftest import committed_root
@@ -71,10 +68,10 @@ def test_hosts_lists_every_host_with_builds_and_sessions():
     assert hosts.hosts_table(committed_root() / "data/raw") == EXPECTED
 
 
-def test_the_llama_bench_page_puts_each_hosts_newest_session_in_its_own_column():
+def test_the_llama_bench_page_puts_each_hosts_newest_session_in_its_own_column(tmp_path):
     root = committed_root()
     params = resolve.load_params(root)
-    out = Path(tempfile.mkdtemp())
+    out = tmp_path
     report.derive(
         root / "data/raw/llama_bench",
         root / "data/raw/snapshots",

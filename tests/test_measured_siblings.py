@@ -130,7 +130,7 @@ def test_a_draftself_session_that_lost_a_run_or_timed_more_than_its_wall_time_fa
 # --- spec_depth ---------------------------------------------------------------------------------
 
 
-def test_an_unfinished_spec_depth_session_is_not_published():
+def test_an_unfinished_spec_depth_session_is_not_published(tmp_path):
     raw = committed_root() / "data" / "raw"
     sessions, skipped = publishable_sessions(raw)
     # host 3f1dfa40's newest session is complete (f349b5cc, after 5d2b86d3); its first one, 1b5cda51
@@ -142,9 +142,8 @@ def test_an_unfinished_spec_depth_session_is_not_published():
     assert skipped == []
     # with only that session in the file (the data as it was committed first), nothing is published
     import shutil
-    import tempfile
 
-    tmp = Path(tempfile.mkdtemp())
+    tmp = tmp_path
     (tmp / "spec_depth").mkdir()
     lines = (raw / "spec_depth" / "3f1dfa40cbf1eb67.jsonl").read_text().splitlines()
     first = [x for x in lines if json.loads(x).get("session_id") == "1b5cda514b0149ac9141994ab413ec3b"]
