@@ -30,7 +30,7 @@ from pathlib import Path
 import torch
 
 from benchbook import provenance
-from benchbook.draftself import data, decode, experts
+from benchbook.draftself import data, decode, experts, store
 from benchbook.draftself.model import load
 from benchbook.llamacpp.progress import SessionProgress
 from benchbook.records import RecordWriter, new_id, stable_hash, utc_now
@@ -140,7 +140,9 @@ def measure_session(
     params: dict, checkpoint: str | Path, raw_dir: str | Path, root: str | Path = ".", log=print
 ) -> DraftselfResult:
     """One measurement session (module doc): appends to ``raw_dir/<host_id>.jsonl`` and
-    ``raw_dir/<host_id>.steps.jsonl``, stores the host snapshot in ``raw_dir/../snapshots``.
+    ``raw_dir/<host_id>.steps.jsonl``, stores the host snapshot in ``raw_dir/../snapshots``, and keeps
+    ``checkpoint`` in ``root``'s artifact store (``draftself.store.keep``: the start record's
+    ``checkpoint`` is that repository-relative path).
 
     Raises:
         schemas.SchemaError: a record does not match its declaration (names the field and the fix).
@@ -155,6 +157,7 @@ def measure_session(
     cfg = model.cfg
     E, K = (None, None) if cfg.dense else (cfg.n_experts, cfg.top_k)
     model_sha = hashlib.sha256(Path(checkpoint).read_bytes()).hexdigest()
+    kept = store.keep(checkpoint, root, model_sha, {"experiment": EXPERIMENT, "model_config": cfg.to_dict()})
     snap = provenance.host_snapshot()
     host_id = snap.host_id
     provenance.store_snapshot(raw.parent / "snapshots", "host", snap.record(), host_id)
@@ -183,7 +186,7 @@ def measure_session(
         "model_sha256": model_sha,
         "config": p,
         "model_config": cfg.to_dict(),
-        "checkpoint": str(checkpoint),
+        "checkpoint": kept,  # in the artifact store (draftself.store), for `benchbook artifacts add`
         "threads": torch.get_num_threads(),
     }
     ar_ref = {
@@ -282,7 +285,8 @@ def resolve_checkpoint(manifest_path: str | Path, log=print) -> tuple[Path, dict
     """The checkpoint a manifest names: its file in this machine's cache
     (``paths.cache_dir()/draftself/<key>.pt``, so ``BENCHBOOK_CACHE`` is honoured), or the manifest's own
     ``path`` (where the machine that trained it kept it), when present with the recorded sha256, else
-    the copy ``dvc pull`` brought (``<root>/data/artifacts/draftself/<key>.pt``, same sha256), else
+    the one a measurement kept (``draftself.store``: ``<root>/data/artifacts/checkpoints/<sha256>.pt``),
+    else the copy ``dvc pull`` brought (``<root>/data/artifacts/draftself/<key>.pt``, same sha256), else
     trained again from the manifest's train config (another machine, or a cleared cache).
 
     Returns (path, manifest).  A retrained file whose sha256 differs (floating-point results can
@@ -297,7 +301,12 @@ def resolve_checkpoint(manifest_path: str | Path, log=print) -> tuple[Path, dict
     for candidate in dict.fromkeys([path, Path(man["path"])]):
         if candidate.exists() and file_sha256(candidate) == man["sha256"]:
             return candidate, man
-    pulled = Path(manifest_path).resolve().parents[2] / PULLED_DIR / f"{man['key']}.pt"
+    root = Path(manifest_path).resolve().parents[2]
+    kept = store.find(root, man["sha256"])
+    if kept is not None:
+        log(f"checkpoint {man['sha256'][:16]}: the manifest's, from the artifact store ({kept})")
+        return kept, man
+    pulled = root / PULLED_DIR / f"{man['key']}.pt"
     if pulled.exists() and file_sha256(pulled) == man["sha256"]:
         log(f"checkpoint {man['key']}: the manifest's, pulled from the DVC remote ({pulled})")
         return pulled, man

@@ -356,9 +356,8 @@ def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> Draf
     nums += train_numbers(train)
     cores = (read_snapshots(raw / "snapshots", "host").get(host) or {}).get("cpu_logical")
     thresholds = {**(params or {}).get("report", {}), **({"cores": cores} if cores else {})}
-    attach(
-        nums, number_table(nums, reads, runs, pp, table, session_checkpoints(raw / EXPERIMENT)), thresholds
-    )
+    kept = session_checkpoints(raw / EXPERIMENT, root)
+    attach(nums, number_table(nums, reads, runs, pp, table, kept), thresholds)
     out = rep / EXPERIMENT
     out.mkdir(parents=True, exist_ok=True)
     tr = train.with_columns(

@@ -7,7 +7,9 @@
 2. ``natural.train_tokenizer`` on the train split; the tokenizer JSON is written to
    ``<raw_dir>/draftself_gpu/tokenizer-<sha256[:16]>.json`` (committed beside the records);
 3. ``train_natural.train`` for ``train.budget_s`` seconds; the checkpoint is saved to the cache
-   (``<cache>/draftself_gpu/<sha256>.pt``; its sha256 is recorded, the file stays on the host);
+   (``<cache>/draftself_gpu/<sha256>.pt``) and kept in the repository's artifact store
+   (``draftself.store.keep``: ``data/artifacts/checkpoints/<sha256>.pt``, the path the session start
+   record names; ``scripts/gpu_draftself.sh`` returns it from a lent machine where it fits);
 4. the train record (``TRAIN_KIND``) to ``<host_id>.train.jsonl``;
 5. the session: for each repetition (0 = warm-up, not written), for each prompt, every configuration
    (AR, and draft-self with one-pass block draft and batched verify at each k of ``ks``) in an order
@@ -28,7 +30,7 @@ from pathlib import Path
 import torch
 
 from benchbook import provenance
-from benchbook.draftself import decode, natural, train_natural
+from benchbook.draftself import decode, natural, store, train_natural
 from benchbook.draftself.model import save
 from benchbook.experiments.draftself.run import _sha, config_name, runtime, summarize
 from benchbook.records import RecordWriter, new_id, stable_hash, utc_now
@@ -117,6 +119,8 @@ def measure(
     model_sha = hashlib.sha256(tmp.read_bytes()).hexdigest()
     ck = ck_dir / f"{model_sha}.pt"
     tmp.replace(ck)
+    about = {"experiment": EXPERIMENT, "tokenizer_sha256": tok_sha, "corpus_sha256": corpus.sha256}
+    kept = store.keep(ck, root, model_sha, about)
 
     snap = provenance.host_snapshot()
     host_id = snap.host_id
@@ -134,7 +138,7 @@ def measure(
         "model_sha256": model_sha,
         "config": mp,
         "model_config": model.cfg.to_dict(),
-        "checkpoint": str(ck),
+        "checkpoint": kept,
         "tokenizer_sha256": tok_sha,
         "corpus_sha256": corpus.sha256,
         "device": device,
