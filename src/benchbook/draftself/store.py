@@ -1,9 +1,9 @@
 """The draft-self checkpoints a measurement used, kept in the repository's artifact store by sha256.
 
 A measurement session (``experiments.draftself.run``, ``experiments.draftself_gpu.run``) calls ``keep``
-on the checkpoint it measured with: the file goes to ``data/artifacts/checkpoints/<sha256>.pt`` (a
-hard link into the cache when possible) beside a small committed description ``<sha256>.json``, and
-the session start record names that repository-relative path.  ``benchbook artifacts add`` then runs
+on the checkpoint it measured with: the file is copied to ``data/artifacts/checkpoints/<sha256>.pt``
+beside a small committed description ``<sha256>.json``, and the session start record names that
+repository-relative path.  ``benchbook artifacts add`` then runs
 ``dvc add`` on the file, so ``<sha256>.pt.dvc`` goes to git and the bytes to ``dvc push``; another
 clone's ``dvc pull`` brings them back, and ``find`` hands the file to a run that asks for that sha256.
 
@@ -54,11 +54,7 @@ def keep(checkpoint: str | Path, root: str | Path, sha256: str, about: dict | No
                 f"{src}: sha256 differs from {sha256[:16]}…; fix: pass the sha256 of the file measured"
             )
         part = dest.with_name(dest.name + ".part")
-        part.unlink(missing_ok=True)
-        try:
-            os.link(src, part)
-        except OSError:
-            shutil.copyfile(src, part)
+        shutil.copyfile(src, part)  # a copy: `dvc add` moves it into DVC's cache
         os.replace(part, dest)
     desc = dest.with_suffix(".json")
     if not desc.exists():
