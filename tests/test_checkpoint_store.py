@@ -5,8 +5,12 @@ caveat ``checkpoint_unavailable`` fires exactly when the checkpoint is not kept.
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import shutil
+import sys
+import tarfile
+import types
 from pathlib import Path
 
 import pytest
@@ -127,3 +131,92 @@ def test_checkpoint_unavailable_fires_only_where_the_checkpoint_is_not_kept(tmp_
         f"draftself_gpu-t33165c04-{col}"
         for col in ("held_out_loss_next", "n_params", "steps", "train_seconds")
     ]
+
+
+class _CharTokenizer:
+    """A stand-in for the BPE tokenizer (``tokenizers`` is on the device image only): one id per
+    character, 40 ids, ``<mask>`` = 1."""
+
+    def token_to_id(self, token: str) -> int:
+        assert token == "<mask>"
+        return 1
+
+    def encode(self, text: str):
+        return types.SimpleNamespace(ids=[3 + ord(ch) % 37 for ch in text])
+
+    def encode_batch(self, texts):
+        return [self.encode(t) for t in texts]
+
+    def get_vocab_size(self) -> int:
+        return 40
+
+    def decode(self, ids) -> str:
+        return " ".join(map(str, ids))
+
+
+def test_the_gpu_runner_keeps_the_checkpoint_it_measured_and_records_its_path(tmp_path, monkeypatch):
+    # a short run of the draftself_gpu runner on the CPU: a 5-file archive (3 held out), a character
+    # tokenizer, 2 training steps of a one-layer model, 1 prompt per class, AR and k = 2, 1 repetition
+    from benchbook.draftself import natural
+    from benchbook.experiments.draftself_gpu import caveat_rows
+    from benchbook.experiments.draftself_gpu import run as gpu_run
+
+    files = {f"p/{name}": (f"{name} line {i}\n" * 60).encode() for i, name in enumerate(["a.md", "b.md"])}
+    files |= {f"p/{name}": (f"x{i} = {i}\n" * 90).encode() for i, name in enumerate(["c.py", "d.c", "e.h"])}
+    with tarfile.open(tmp_path / "src.tar.gz", "w:gz") as tar:
+        for name, body in files.items():
+            info = tarfile.TarInfo(name)
+            info.size = len(body)
+            tar.addfile(info, io.BytesIO(body))
+    held = {p for p in files if natural.split_of(p, 128) == "held_out"}
+    assert held == {"p/a.md", "p/c.py", "p/d.c"}  # sha256's first byte < 128: one prose, two code
+    monkeypatch.setattr(natural, "train_tokenizer", lambda texts, vocab: _CharTokenizer())
+    monkeypatch.setattr(natural, "tokenizer_json", lambda tok: '{"chars": 40}')
+    monkeypatch.setitem(sys.modules, "tokenizers", types.SimpleNamespace(__version__="stand-in"))
+    monkeypatch.setenv("BENCHBOOK_CACHE", str(tmp_path / "cache"))  # the runner saves it there first
+    over = {
+        "device": "cpu",
+        "archive": str(tmp_path / "src.tar.gz"),
+        "train": {
+            "vocab_size": 40,
+            "seq_len": 16,
+            "batch_size": 2,
+            "warmup": 1,
+            "fixed_steps": 2,
+            "log_every": 1,
+            "eval_batches": 1,
+            "model": {
+                "d_model": 16,
+                "n_layers": 1,
+                "n_heads": 2,
+                "dense": True,
+                "d_ff": 32,
+                "max_seq_len": 64,
+            },
+        },
+        "measure": {"n_tokens": 4, "prompts_per_class": 1, "prompt_tokens": 8, "ks": [2], "repetitions": 1},
+    }
+    over["measure"] |= {"held_out_per_256": 128}
+    out = gpu_run.measure({}, root=tmp_path, raw_dir=Path("data/raw"), overrides=over, log=lambda *a: None)
+    assert out.ran == 4  # 2 prompts × (AR, k = 2) × 1 repetition
+    lines = out.raw_file.read_text().splitlines()
+    starts = [json.loads(x) for x in lines if '"benchbook.session"' in x and '"start"' in x]
+    trained = json.loads((out.raw_file.with_suffix(".train.jsonl")).read_text().splitlines()[0])
+    sha = trained["model_sha256"]
+    assert [s["checkpoint"] for s in starts] == [f"data/artifacts/checkpoints/{sha}.pt"]
+    kept = tmp_path / starts[0]["checkpoint"]
+    assert (
+        hashlib.sha256(kept.read_bytes()).hexdigest() == sha
+        and kept.stat().st_size == trained["checkpoint_bytes"]
+    )
+    about = json.loads(kept.with_suffix(".json").read_text())["about"]
+    assert about == {
+        "experiment": "draftself_gpu",
+        "tokenizer_sha256": trained["tokenizer_sha256"],
+        "corpus_sha256": trained["corpus"]["corpus_sha256"],
+    }
+    # the caveat's column: placed in the store but not `dvc add`-ed -> not kept; with its pointer -> kept
+    raw = tmp_path / "data" / "raw" / "draftself_gpu"
+    assert caveat_rows.session_checkpoints(raw, tmp_path)[sha]["stored"] is False
+    kept.with_name(kept.name + ".dvc").write_text("outs:\n- md5: 0\n")
+    assert caveat_rows.session_checkpoints(raw, tmp_path)[sha]["stored"] is True

@@ -122,6 +122,21 @@ def _sha(tokens) -> str:
     return hashlib.sha256(json.dumps(tokens).encode()).hexdigest()
 
 
+def output_fields(res: decode.Result, text: str, ar_tokens: list[int], summary: dict) -> dict:
+    """The ``draftself_run`` fields of one run's output, in the record's order: ``output_text``
+    (``text``, the decoded tokens), ``output_sha256``, ``equals_ar`` (the tokens equal ``ar_tokens``, AR
+    greedy's on the prompt), ``stop_type`` (``length``: every run generates its n tokens), the
+    ``summary`` (``summarize``'s figures) and ``passes`` (``[kind, n_tokens, wall_ns]`` per pass)."""
+    return {
+        "output_text": text,
+        "output_sha256": _sha(res.tokens),
+        "equals_ar": res.tokens == ar_tokens,
+        "stop_type": "length",
+        **summary,
+        "passes": [[q.kind, q.n_tokens, q.wall_ns] for q in res.passes],
+    }
+
+
 def runtime() -> tuple[str, str]:
     """``(toolchain_id, runtime)`` of this process: the draft-self decoder's build is its runtime,
     16 hex over the torch and Python versions, and the same in words."""
@@ -257,12 +272,7 @@ def measure_session(
                             n_experts=E,
                             top_k=K,
                             n_layers=cfg.n_layers,
-                            output_text=tok.decode(res.tokens),
-                            output_sha256=_sha(res.tokens),
-                            equals_ar=res.tokens == ar_ref[pr["prompt_id"]],
-                            stop_type="length",
-                            **summ,
-                            passes=[[q.kind, q.n_tokens, q.wall_ns] for q in res.passes],
+                            **output_fields(res, tok.decode(res.tokens), ar_ref[pr["prompt_id"]], summ),
                         )
                     )
                     written += 1

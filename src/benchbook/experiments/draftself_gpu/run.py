@@ -32,7 +32,7 @@ import torch
 from benchbook import provenance
 from benchbook.draftself import decode, natural, store, train_natural
 from benchbook.draftself.model import save
-from benchbook.experiments.draftself.run import _sha, config_name, runtime, summarize
+from benchbook.experiments.draftself.run import config_name, output_fields, runtime, summarize
 from benchbook.records import RecordWriter, new_id, stable_hash, utc_now
 from benchbook.schemas import build
 from benchbook.session import Session, SessionResult
@@ -217,12 +217,12 @@ def measure(
                             n_experts=None,
                             top_k=None,
                             n_layers=model.cfg.n_layers,
-                            output_text=tok.decode(res.tokens),
-                            output_sha256=_sha(res.tokens),
-                            equals_ar=res.tokens == ar_ref[pr["prompt_id"]],
-                            stop_type="length",
-                            **summarize(res, c, None, None),
-                            passes=[[q.kind, q.n_tokens, q.wall_ns] for q in res.passes],
+                            **output_fields(
+                                res,
+                                tok.decode(res.tokens),
+                                ar_ref[pr["prompt_id"]],
+                                summarize(res, c, None, None),
+                            ),
                         )
                     )
                     written += 1
