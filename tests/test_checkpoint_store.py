@@ -200,6 +200,10 @@ def test_the_gpu_runner_keeps_the_checkpoint_it_measured_and_records_its_path(tm
     out = gpu_run.measure({}, root=tmp_path, raw_dir=Path("data/raw"), overrides=over, log=lambda *a: None)
     assert out.ran == 4  # 2 prompts × (AR, k = 2) × 1 repetition
     lines = out.raw_file.read_text().splitlines()
+    # its run records have the committed H200 records' fields, in their order
+    committed = (committed_root() / "data/raw/draftself_gpu/e3618a24b4e44752.jsonl").read_text().splitlines()
+    run_rec = next(json.loads(x) for x in lines if '"benchbook.draftself.run"' in x)
+    assert list(run_rec) == list(next(json.loads(x) for x in committed if '"benchbook.draftself.run"' in x))
     starts = [json.loads(x) for x in lines if '"benchbook.session"' in x and '"start"' in x]
     trained = json.loads((out.raw_file.with_suffix(".train.jsonl")).read_text().splitlines()[0])
     sha = trained["model_sha256"]

@@ -137,6 +137,22 @@ def output_fields(res: decode.Result, text: str, ar_tokens: list[int], summary: 
     }
 
 
+def record_head(host_id: str, model_sha256: str, git: dict, toolchain_id: str, runtime_text: str) -> dict:
+    """The fields every run and step record of a draft-self session starts with: ``experiment``
+    (``draftself``, the GPU runner's records too), ``host_id``, ``model_sha256`` (the checkpoint's),
+    ``git_commit``/``git_dirty`` (``git``: ``provenance.git_state``), ``toolchain_id`` and ``runtime``
+    (``runtime()``)."""
+    return {
+        "experiment": EXPERIMENT,
+        "host_id": host_id,
+        "model_sha256": model_sha256,
+        "git_commit": git["git_commit"],
+        "git_dirty": git["git_dirty"],
+        "toolchain_id": toolchain_id,
+        "runtime": runtime_text,
+    }
+
+
 def runtime() -> tuple[str, str]:
     """``(toolchain_id, runtime)`` of this process: the draft-self decoder's build is its runtime,
     16 hex over the torch and Python versions, and the same in words."""
@@ -185,15 +201,7 @@ def measure_session(
         if not p["prompt_kinds"] or q["kind"] in p["prompt_kinds"]
     ]
     confs = configs(p)
-    head_common = {
-        "experiment": EXPERIMENT,
-        "host_id": host_id,
-        "model_sha256": model_sha,
-        "git_commit": git["git_commit"],
-        "git_dirty": git["git_dirty"],
-        "toolchain_id": toolchain_id,
-        "runtime": runtime_text,
-    }
+    head_common = record_head(host_id, model_sha, git, toolchain_id, runtime_text)
     session_meta = {
         "host_id": host_id,
         "toolchain_id": toolchain_id,

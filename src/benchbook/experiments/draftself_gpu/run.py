@@ -32,7 +32,7 @@ import torch
 from benchbook import provenance
 from benchbook.draftself import decode, natural, store, train_natural
 from benchbook.draftself.model import save
-from benchbook.experiments.draftself.run import config_name, output_fields, runtime, summarize
+from benchbook.experiments.draftself.run import config_name, output_fields, record_head, runtime, summarize
 from benchbook.records import RecordWriter, new_id, stable_hash, utc_now
 from benchbook.schemas import build
 from benchbook.session import Session, SessionResult
@@ -170,15 +170,7 @@ def measure(
                 )
             )
         ar_ref = {p["prompt_id"]: decode.generate_ar(model, p["ids"], mp["n_tokens"]).tokens for p in prompts}
-        head_common = {
-            "experiment": "draftself",
-            "host_id": host_id,
-            "model_sha256": model_sha,
-            "git_commit": git["git_commit"],
-            "git_dirty": git["git_dirty"],
-            "toolchain_id": toolchain_id,
-            "runtime": runtime_text,
-        }
+        head_common = record_head(host_id, model_sha, git, toolchain_id, runtime_text)
         for rep in range(mp["repetitions"] + 1):
             for pr in prompts:
                 order = list(confs)
