@@ -18,5 +18,17 @@ timeout "${TIMEOUT_S:-560}" python3 -m benchbook.experiments draftself_gpu --raw
 rc=${PIPESTATUS[0]}
 set -e
 echo "rc=$rc wall=$(( $(date +%s) - t0 ))s" | tee -a "$out/log.txt"
+# the checkpoint the session kept (data/artifacts/checkpoints, draftself.store) comes back inside raw.tgz
+# when it fits what a device call returns (16 MiB a file); else it is lost with the machine and its
+# numbers carry checkpoint_unavailable
+mkdir -p "$raw/checkpoints"
+for f in data/artifacts/checkpoints/*.pt; do
+  [ -f "$f" ] || continue
+  if [ "$(stat -c %s "$f")" -le "${CKPT_MAX_BYTES:-12000000}" ]; then
+    cp "$f" "${f%.pt}.json" "$raw/checkpoints/"
+  else
+    echo "checkpoint $f: $(stat -c %s "$f") bytes, too large to return; not kept" | tee -a "$out/log.txt"
+  fi
+done
 tar czf "$out/raw.tgz" -C "$raw" .
 exit "$rc"

@@ -97,7 +97,7 @@ def test_the_number_table_reads_the_records(report):
         runs,
         analysis.per_prompt(runs),
         analysis.by_k(runs),
-        caveat_rows.session_checkpoints(raw / "draftself_gpu"),
+        caveat_rows.session_checkpoints(raw / "draftself_gpu", committed_root()),
     )
     sp, pr = table.row(0, named=True), table.row(1, named=True)
     # the k = 1 speedup reads 36 draft-self and 36 AR runs, 3 repetitions each; cv: AR's median

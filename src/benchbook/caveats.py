@@ -937,7 +937,9 @@ def _checkpoint_unavailable():
     nondeterminism; seen: the CPU draft-self checkpoint retrained on another machine hashed 82d01b33…
     where the committed one is c39a7197…).  Seen: the H200 draft-self checkpoints stayed in the lent
     GPU machine's /tmp, returned after each call.  Column ``checkpoint_stored``: the session start
-    record's ``checkpoint`` path lies under ``data/artifacts/``; fires when it does not."""
+    record's ``checkpoint`` path lies in the artifact store (``data/artifacts/checkpoints/<sha256>.pt``,
+    where the runners keep it) and its ``dvc add`` pointer is in the repository
+    (``draftself.store.is_kept``); fires when it does not."""
 
 
 @RULES["checkpoint_unavailable"].on("draftself", ["checkpoint_stored"])

@@ -262,7 +262,9 @@ def export_artifacts(root: Path, params: dict) -> list[Path]:
     """Place this host's cached models (``llamacpp.artifacts.export_models``) and the draft-self
     checkpoint named by ``data/draftself/checkpoint.json`` (``<key>.pt`` + its summary ``<key>.json``,
     only when the cached file has the manifest's sha256) under ``data/artifacts/``; returns the large
-    files for ``dvc add`` that have no ``.dvc`` file yet."""
+    files for ``dvc add`` that have no ``.dvc`` file yet, with the checkpoints measurement sessions kept
+    (``draftself.store``: ``data/artifacts/checkpoints/<sha256>.pt``)."""
+    from .draftself import store
     from .llamacpp import artifacts
     from .llamacpp.fetch import sha256_file
 
@@ -282,6 +284,7 @@ def export_artifacts(root: Path, params: dict) -> list[Path]:
             if not dest.with_suffix(".json").exists():
                 shutil.copyfile(cached.with_suffix(".json"), dest.with_suffix(".json"))
             big.append(dest)
+    big += sorted((root / store.STORE_DIR).glob("*.pt"))
     return [p for p in big if not p.with_name(p.name + ".dvc").exists()]
 
 

@@ -80,6 +80,27 @@ def line_ranges(lines: list[int]) -> list[list[int]]:
     return out
 
 
+def row_sources(row: dict) -> list[dict]:
+    """``Number.sources`` of a table row that read the lines ``row["lines"]`` of each of ``row["files"]``."""
+    return [{"file": str(f), "lines": line_ranges(row["lines"])} for f in row["files"]]
+
+
+def row_measured(row: dict) -> dict:
+    """The ``Number`` fields naming what measured a table row (one configuration of one session):
+    ``commands`` (its one ``argv``), ``toolchain_id``, ``model_sha256``, ``host_id``, ``session_id``,
+    ``measured_from``/``measured_to`` (its ``started_at``/``ended_at``).  Raises KeyError naming a
+    column the row lacks."""
+    return {
+        "commands": [list(row["argv"])],
+        "toolchain_id": row["toolchain_id"],
+        "model_sha256": row["model_sha256"],
+        "host_id": row["host_id"],
+        "session_id": row["session_id"],
+        "measured_from": row["started_at"],
+        "measured_to": row["ended_at"],
+    }
+
+
 @dataclass
 class Number:
     """One published number; see the module docstring for the meaning of each field."""

@@ -7,6 +7,7 @@
 * ``decode.py``  — ``prefill``, ``decode_one_token``, ``draft_block``, ``verify``,
                    ``verify_sequential``, ``accept``; ``generate_ar`` and ``generate_draftself``.
 * ``experts.py`` — distinct experts per pass and the independent-routing bound.
+* ``store.py``   — the checkpoints measurements used, kept by sha256 in ``data/artifacts/checkpoints``.
 
 The measurement session, its analysis and report are the experiment ``benchbook.experiments.draftself``.
 """

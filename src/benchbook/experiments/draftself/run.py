@@ -30,7 +30,7 @@ from pathlib import Path
 import torch
 
 from benchbook import provenance
-from benchbook.draftself import data, decode, experts
+from benchbook.draftself import data, decode, experts, store
 from benchbook.draftself.model import load
 from benchbook.llamacpp.progress import SessionProgress
 from benchbook.records import RecordWriter, new_id, stable_hash, utc_now
@@ -122,6 +122,37 @@ def _sha(tokens) -> str:
     return hashlib.sha256(json.dumps(tokens).encode()).hexdigest()
 
 
+def output_fields(res: decode.Result, text: str, ar_tokens: list[int], summary: dict) -> dict:
+    """The ``draftself_run`` fields of one run's output, in the record's order: ``output_text``
+    (``text``, the decoded tokens), ``output_sha256``, ``equals_ar`` (the tokens equal ``ar_tokens``, AR
+    greedy's on the prompt), ``stop_type`` (``length``: every run generates its n tokens), the
+    ``summary`` (``summarize``'s figures) and ``passes`` (``[kind, n_tokens, wall_ns]`` per pass)."""
+    return {
+        "output_text": text,
+        "output_sha256": _sha(res.tokens),
+        "equals_ar": res.tokens == ar_tokens,
+        "stop_type": "length",
+        **summary,
+        "passes": [[q.kind, q.n_tokens, q.wall_ns] for q in res.passes],
+    }
+
+
+def record_head(host_id: str, model_sha256: str, git: dict, toolchain_id: str, runtime_text: str) -> dict:
+    """The fields every run and step record of a draft-self session starts with: ``experiment``
+    (``draftself``, the GPU runner's records too), ``host_id``, ``model_sha256`` (the checkpoint's),
+    ``git_commit``/``git_dirty`` (``git``: ``provenance.git_state``), ``toolchain_id`` and ``runtime``
+    (``runtime()``)."""
+    return {
+        "experiment": EXPERIMENT,
+        "host_id": host_id,
+        "model_sha256": model_sha256,
+        "git_commit": git["git_commit"],
+        "git_dirty": git["git_dirty"],
+        "toolchain_id": toolchain_id,
+        "runtime": runtime_text,
+    }
+
+
 def runtime() -> tuple[str, str]:
     """``(toolchain_id, runtime)`` of this process: the draft-self decoder's build is its runtime,
     16 hex over the torch and Python versions, and the same in words."""
@@ -140,7 +171,9 @@ def measure_session(
     params: dict, checkpoint: str | Path, raw_dir: str | Path, root: str | Path = ".", log=print
 ) -> DraftselfResult:
     """One measurement session (module doc): appends to ``raw_dir/<host_id>.jsonl`` and
-    ``raw_dir/<host_id>.steps.jsonl``, stores the host snapshot in ``raw_dir/../snapshots``.
+    ``raw_dir/<host_id>.steps.jsonl``, stores the host snapshot in ``raw_dir/../snapshots``, and keeps
+    ``checkpoint`` in ``root``'s artifact store (``draftself.store.keep``: the start record's
+    ``checkpoint`` is that repository-relative path).
 
     Raises:
         schemas.SchemaError: a record does not match its declaration (names the field and the fix).
@@ -155,6 +188,7 @@ def measure_session(
     cfg = model.cfg
     E, K = (None, None) if cfg.dense else (cfg.n_experts, cfg.top_k)
     model_sha = hashlib.sha256(Path(checkpoint).read_bytes()).hexdigest()
+    kept = store.keep(checkpoint, root, model_sha, {"experiment": EXPERIMENT, "model_config": cfg.to_dict()})
     snap = provenance.host_snapshot()
     host_id = snap.host_id
     provenance.store_snapshot(raw.parent / "snapshots", "host", snap.record(), host_id)
@@ -167,15 +201,7 @@ def measure_session(
         if not p["prompt_kinds"] or q["kind"] in p["prompt_kinds"]
     ]
     confs = configs(p)
-    head_common = {
-        "experiment": EXPERIMENT,
-        "host_id": host_id,
-        "model_sha256": model_sha,
-        "git_commit": git["git_commit"],
-        "git_dirty": git["git_dirty"],
-        "toolchain_id": toolchain_id,
-        "runtime": runtime_text,
-    }
+    head_common = record_head(host_id, model_sha, git, toolchain_id, runtime_text)
     session_meta = {
         "host_id": host_id,
         "toolchain_id": toolchain_id,
@@ -183,7 +209,7 @@ def measure_session(
         "model_sha256": model_sha,
         "config": p,
         "model_config": cfg.to_dict(),
-        "checkpoint": str(checkpoint),
+        "checkpoint": kept,  # in the artifact store (draftself.store), for `benchbook artifacts add`
         "threads": torch.get_num_threads(),
     }
     ar_ref = {
@@ -254,12 +280,7 @@ def measure_session(
                             n_experts=E,
                             top_k=K,
                             n_layers=cfg.n_layers,
-                            output_text=tok.decode(res.tokens),
-                            output_sha256=_sha(res.tokens),
-                            equals_ar=res.tokens == ar_ref[pr["prompt_id"]],
-                            stop_type="length",
-                            **summ,
-                            passes=[[q.kind, q.n_tokens, q.wall_ns] for q in res.passes],
+                            **output_fields(res, tok.decode(res.tokens), ar_ref[pr["prompt_id"]], summ),
                         )
                     )
                     written += 1
@@ -282,7 +303,8 @@ def resolve_checkpoint(manifest_path: str | Path, log=print) -> tuple[Path, dict
     """The checkpoint a manifest names: its file in this machine's cache
     (``paths.cache_dir()/draftself/<key>.pt``, so ``BENCHBOOK_CACHE`` is honoured), or the manifest's own
     ``path`` (where the machine that trained it kept it), when present with the recorded sha256, else
-    the copy ``dvc pull`` brought (``<root>/data/artifacts/draftself/<key>.pt``, same sha256), else
+    the one a measurement kept (``draftself.store``: ``<root>/data/artifacts/checkpoints/<sha256>.pt``),
+    else the copy ``dvc pull`` brought (``<root>/data/artifacts/draftself/<key>.pt``, same sha256), else
     trained again from the manifest's train config (another machine, or a cleared cache).
 
     Returns (path, manifest).  A retrained file whose sha256 differs (floating-point results can
@@ -297,7 +319,12 @@ def resolve_checkpoint(manifest_path: str | Path, log=print) -> tuple[Path, dict
     for candidate in dict.fromkeys([path, Path(man["path"])]):
         if candidate.exists() and file_sha256(candidate) == man["sha256"]:
             return candidate, man
-    pulled = Path(manifest_path).resolve().parents[2] / PULLED_DIR / f"{man['key']}.pt"
+    root = Path(manifest_path).resolve().parents[2]
+    kept = store.find(root, man["sha256"])
+    if kept is not None:
+        log(f"checkpoint {man['sha256'][:16]}: the manifest's, from the artifact store ({kept})")
+        return kept, man
+    pulled = root / PULLED_DIR / f"{man['key']}.pt"
     if pulled.exists() and file_sha256(pulled) == man["sha256"]:
         log(f"checkpoint {man['key']}: the manifest's, pulled from the DVC remote ({pulled})")
         return pulled, man

@@ -16,7 +16,8 @@ A number's row (``number_table``):
   4-grams among the AR outputs of the prompts it read (``greedy_loop``);
 * ``sessions``: completed sessions of the host that measured the number's checkpoint
   (``single_session``; null for a training number); ``checkpoint_stored``: the session start
-  record's ``checkpoint`` path lies under ``data/artifacts/`` (``checkpoint_unavailable``);
+  record's ``checkpoint`` path is kept in the artifact store, its ``dvc add`` pointer in the repository
+  (``draftself.store.is_kept``; ``checkpoint_unavailable``);
 * ``prompts``: n of a number whose interval is over prompts, else null (``few_prompts``).
 """
 
@@ -29,6 +30,7 @@ from pathlib import Path
 import polars as pl
 
 from benchbook import caveats
+from benchbook.draftself import store
 from benchbook.numbers import Number
 from benchbook.records import read_records
 
@@ -47,9 +49,6 @@ RULES = [
     "few_prompts",
 ]
 
-#: Where a checkpoint is kept so that ``dvc pull`` brings it back (``llamacpp.artifacts``' store).
-ARTIFACT_STORE = "data/artifacts/"
-
 
 @dataclass(frozen=True)
 class Reads:
@@ -61,9 +60,11 @@ class Reads:
     k: int | None = None
 
 
-def session_checkpoints(raw: Path) -> dict[str, dict]:
-    """``{model_sha256: {"checkpoint": path, "sessions": {(host, session_id), ...}}}`` from the start
-    records of the completed draft-self sessions under ``raw`` (the ``<host_id>.jsonl`` files)."""
+def session_checkpoints(raw: Path, root: Path) -> dict[str, dict]:
+    """``{model_sha256: {"checkpoint": path, "stored": bool, "sessions": {(host, session_id), ...}}}``
+    from the start records of the completed draft-self sessions under ``raw`` (the ``<host_id>.jsonl``
+    files); ``stored``: some session's ``checkpoint`` is kept in ``root``'s artifact store
+    (``draftself.store.is_kept``)."""
     starts: dict[str, dict] = {}
     ended: set[str] = set()
     for f in sorted(raw.glob("*.jsonl")):
@@ -79,8 +80,12 @@ def session_checkpoints(raw: Path) -> dict[str, dict]:
     out: dict[str, dict] = {}
     for sid, st in starts.items():
         if sid in ended and st.get("model_sha256"):
-            e = out.setdefault(st["model_sha256"], {"checkpoint": st.get("checkpoint"), "sessions": set()})
+            e = out.setdefault(
+                st["model_sha256"], {"checkpoint": st.get("checkpoint"), "stored": False, "sessions": set()}
+            )
             e["sessions"].add((st.get("host_id"), sid))
+            if store.is_kept(st.get("checkpoint"), root):
+                e["checkpoint"], e["stored"] = st["checkpoint"], True
     return out
 
 
@@ -152,7 +157,7 @@ def number_table(
                 "sessions": len({s for s in ck.get("sessions", ()) if s[0] == num.host_id})
                 if cited
                 else None,
-                "checkpoint_stored": str(ck.get("checkpoint") or "").startswith(ARTIFACT_STORE),
+                "checkpoint_stored": bool(ck.get("stored")),
                 "prompts": num.n if num.ci95 is not None and num.replication == "prompts" else None,
             }
         )

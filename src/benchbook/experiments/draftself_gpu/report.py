@@ -206,36 +206,36 @@ def session_numbers(
         ),
         Reads(timing=True),
     )
+
+    def one_output(key: str, value, unit: str, label: str, computation: str, replication: str, run_id):
+        """A number of one prompt read from one deterministic output (its one run, n = 1)."""
+        add(
+            Number(
+                key=key,
+                value=round(float(value), 4),
+                unit=unit,
+                label=label,
+                n=1,
+                computation=f"benchbook.experiments.draftself_gpu.analysis.{computation}",
+                replication=replication,
+                **cite(runs, [run_id]),
+                **common,
+            ),
+            Reads(acceptance=True),
+        )
+
     for r in pp.filter(ar).iter_rows(named=True):
-        add(
-            Number(
-                key=make_key(EXPERIMENT, "p", r["prompt_id"], "repeat_share"),
-                value=round(float(r["repeat_share"]), 4),
-                unit="fraction",
-                label=f"share of repeated word 4-grams in the AR greedy output of prompt {r['prompt_id']}",
-                n=1,
-                computation="benchbook.experiments.draftself_gpu.analysis.repeat_share",
-                replication="none: one deterministic output",
-                **cite(runs, [r["ar_run_id"]]),
-                **common,
-            ),
-            Reads(acceptance=True),
-        )
+        p = r["prompt_id"]
+        label = f"share of repeated word 4-grams in the AR greedy output of prompt {p}"
+        key = make_key(EXPERIMENT, "p", p, "repeat_share")
+        once = "none: one deterministic output"
+        one_output(key, r["repeat_share"], "fraction", label, "repeat_share", once, r["ar_run_id"])
     for r in pp.filter(~ar).iter_rows(named=True):
-        add(
-            Number(
-                key=make_key(EXPERIMENT, "p", r["prompt_id"], f"k{r['k']}", "tau"),
-                value=round(float(r["tau"]), 4),
-                unit="tokens",
-                label=f"draft-self k={r['k']} on the GPU: τ on prompt {r['prompt_id']}",
-                n=1,
-                computation="benchbook.experiments.draftself_gpu.analysis.per_prompt",
-                replication="none: one deterministic output (first timed repetition)",
-                **cite(runs, [r["first_run_id"]]),
-                **common,
-            ),
-            Reads(acceptance=True),
-        )
+        p, k = r["prompt_id"], r["k"]
+        label = f"draft-self k={k} on the GPU: τ on prompt {p}"
+        key = make_key(EXPERIMENT, "p", p, f"k{k}", "tau")
+        once = "none: one deterministic output (first timed repetition)"
+        one_output(key, r["tau"], "tokens", label, "per_prompt", once, r["first_run_id"])
     return nums, reads
 
 
@@ -356,9 +356,8 @@ def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> Draf
     nums += train_numbers(train)
     cores = (read_snapshots(raw / "snapshots", "host").get(host) or {}).get("cpu_logical")
     thresholds = {**(params or {}).get("report", {}), **({"cores": cores} if cores else {})}
-    attach(
-        nums, number_table(nums, reads, runs, pp, table, session_checkpoints(raw / EXPERIMENT)), thresholds
-    )
+    kept = session_checkpoints(raw / EXPERIMENT, root)
+    attach(nums, number_table(nums, reads, runs, pp, table, kept), thresholds)
     out = rep / EXPERIMENT
     out.mkdir(parents=True, exist_ok=True)
     tr = train.with_columns(

@@ -7,7 +7,9 @@
 2. ``natural.train_tokenizer`` on the train split; the tokenizer JSON is written to
    ``<raw_dir>/draftself_gpu/tokenizer-<sha256[:16]>.json`` (committed beside the records);
 3. ``train_natural.train`` for ``train.budget_s`` seconds; the checkpoint is saved to the cache
-   (``<cache>/draftself_gpu/<sha256>.pt``; its sha256 is recorded, the file stays on the host);
+   (``<cache>/draftself_gpu/<sha256>.pt``) and kept in the repository's artifact store
+   (``draftself.store.keep``: ``data/artifacts/checkpoints/<sha256>.pt``, the path the session start
+   record names; ``scripts/gpu_draftself.sh`` returns it from a lent machine where it fits);
 4. the train record (``TRAIN_KIND``) to ``<host_id>.train.jsonl``;
 5. the session: for each repetition (0 = warm-up, not written), for each prompt, every configuration
    (AR, and draft-self with one-pass block draft and batched verify at each k of ``ks``) in an order
@@ -28,9 +30,9 @@ from pathlib import Path
 import torch
 
 from benchbook import provenance
-from benchbook.draftself import decode, natural, train_natural
+from benchbook.draftself import decode, natural, store, train_natural
 from benchbook.draftself.model import save
-from benchbook.experiments.draftself.run import _sha, config_name, runtime, summarize
+from benchbook.experiments.draftself.run import config_name, output_fields, record_head, runtime, summarize
 from benchbook.records import RecordWriter, new_id, stable_hash, utc_now
 from benchbook.schemas import build
 from benchbook.session import Session, SessionResult
@@ -117,6 +119,8 @@ def measure(
     model_sha = hashlib.sha256(tmp.read_bytes()).hexdigest()
     ck = ck_dir / f"{model_sha}.pt"
     tmp.replace(ck)
+    about = {"experiment": EXPERIMENT, "tokenizer_sha256": tok_sha, "corpus_sha256": corpus.sha256}
+    kept = store.keep(ck, root, model_sha, about)
 
     snap = provenance.host_snapshot()
     host_id = snap.host_id
@@ -134,7 +138,7 @@ def measure(
         "model_sha256": model_sha,
         "config": mp,
         "model_config": model.cfg.to_dict(),
-        "checkpoint": str(ck),
+        "checkpoint": kept,
         "tokenizer_sha256": tok_sha,
         "corpus_sha256": corpus.sha256,
         "device": device,
@@ -166,15 +170,7 @@ def measure(
                 )
             )
         ar_ref = {p["prompt_id"]: decode.generate_ar(model, p["ids"], mp["n_tokens"]).tokens for p in prompts}
-        head_common = {
-            "experiment": "draftself",
-            "host_id": host_id,
-            "model_sha256": model_sha,
-            "git_commit": git["git_commit"],
-            "git_dirty": git["git_dirty"],
-            "toolchain_id": toolchain_id,
-            "runtime": runtime_text,
-        }
+        head_common = record_head(host_id, model_sha, git, toolchain_id, runtime_text)
         for rep in range(mp["repetitions"] + 1):
             for pr in prompts:
                 order = list(confs)
@@ -213,12 +209,12 @@ def measure(
                             n_experts=None,
                             top_k=None,
                             n_layers=model.cfg.n_layers,
-                            output_text=tok.decode(res.tokens),
-                            output_sha256=_sha(res.tokens),
-                            equals_ar=res.tokens == ar_ref[pr["prompt_id"]],
-                            stop_type="length",
-                            **summarize(res, c, None, None),
-                            passes=[[q.kind, q.n_tokens, q.wall_ns] for q in res.passes],
+                            **output_fields(
+                                res,
+                                tok.decode(res.tokens),
+                                ar_ref[pr["prompt_id"]],
+                                summarize(res, c, None, None),
+                            ),
                         )
                     )
                     written += 1

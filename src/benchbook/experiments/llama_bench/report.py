@@ -16,7 +16,7 @@ import altair as alt
 import polars as pl
 
 from benchbook import caveats, charts, measured
-from benchbook.numbers import Number, build_of, line_ranges, make_key, publish
+from benchbook.numbers import Number, build_of, make_key, publish, row_measured, row_sources
 from benchbook.numfmt import fmt_interval
 from benchbook.provenance import read_snapshots
 from benchbook.records import read_records
@@ -250,16 +250,10 @@ def derive(
                     ci95=[r["ci_low_tps"], r["ci_high_tps"]] if r["ci_low_tps"] is not None else None,
                     ci_method=LOG_T + " over per-repetition rates" if r["ci_low_tps"] is not None else None,
                     replication=REPLICATION,
-                    sources=[{"file": str(f), "lines": line_ranges(r["lines"])} for f in r["files"]],
+                    sources=row_sources(r),
                     run_ids=r["run_ids"],
-                    commands=[r["argv"]],
-                    toolchain_id=r["toolchain_id"],
+                    **row_measured(r),
                     **build_of(tc, r["build_number"], r["build_commit"]),
-                    model_sha256=r["model_sha256"],
-                    host_id=r["host_id"],
-                    session_id=r["session_id"],
-                    measured_from=r["started_at"],
-                    measured_to=r["ended_at"],
                     caveats=r["caveats"],
                     computation="benchbook.experiments.llama_bench.analysis.rate_stats",
                 )

@@ -20,6 +20,9 @@ the citation of ``residual_overhead``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
+
 import polars as pl
 
 
@@ -35,18 +38,53 @@ def beta_fit(xs: list[float], ys: list[float]) -> float | None:
     return sum(x * y for x, y in zip(xs, ys, strict=True)) / sxx if sxx else None
 
 
+@dataclass(frozen=True)
+class OverheadFit:
+    """The overhead term of one row: ``beta`` (β, fitted over ``others``, the rows it read) and
+    ``o_k`` = β · (k+1) · c of the row (baseline steps)."""
+
+    beta: float
+    o_k: float
+    others: list[dict]
+
+
+def fit_left_out(
+    row: dict, rows: list[dict], group: tuple[str, ...], c: str, usable: Callable[[dict], bool]
+) -> OverheadFit | None:
+    """β and o(k) of ``row`` from the *other* configurations (module doc): the rows of ``rows`` for which
+    ``usable`` holds, with ``row``'s values of the ``group`` columns and another ``config_id``; β =
+    ``beta_fit`` of their ``overhead_server`` against (k+1) · their column ``c``; o(k) = β · (k+1) ·
+    ``row[c]``.  None when β has no estimate (fewer than two such rows).  Used by ``with_overhead``
+    (c = ``c_alone``, per host, session and depth) and ``speculative.server_cost.with_overhead``
+    (c = ``c_server``, per session)."""
+    others = [
+        o
+        for o in rows
+        if usable(o) and all(o[g] == row[g] for g in group) and o["config_id"] != row["config_id"]
+    ]
+    beta = beta_fit([(o["k"] + 1) * o[c] for o in others], [o["overhead_server"] for o in others])
+    if beta is None:
+        return None
+    return OverheadFit(beta, beta * (row["k"] + 1) * row[c], others)
+
+
 def with_overhead(depth: pl.DataFrame) -> pl.DataFrame:
     """The speculative rows of ``depth_table`` with ``beta_loo``, ``overhead_model`` (o(k)),
     ``model_overhead`` and ``residual_overhead`` (module doc); other rows unchanged (nulls)."""
     need = ("overhead_server", "c_alone", "c_server", "r_k1", "tau", "k", "speedup")
     if depth.is_empty() or not all(c in depth.columns for c in need):
         return depth
+
+    def usable(o: dict) -> bool:
+        return o["role"] == "speculative" and all(o.get(c) is not None for c in need)
+
+    rows = list(depth.iter_rows(named=True))
     out = []
     alone_lines: dict[tuple, list[int]] = {}
-    for o in depth.iter_rows(named=True):
+    for o in rows:
         if o["role"] == "draft_only":
             alone_lines.setdefault((o["host_id"], o["session_id"], o["depth"]), []).extend(o["lines"])
-    for r in depth.iter_rows(named=True):
+    for r in rows:
         row = dict(
             r,
             beta_loo=None,
@@ -55,32 +93,23 @@ def with_overhead(depth: pl.DataFrame) -> pl.DataFrame:
             residual_overhead=None,
             lines_overhead=None,
         )
-        ok = r["role"] == "speculative" and all(r.get(c) is not None for c in need)
-        if ok:
-            others = [
-                o
-                for o in depth.iter_rows(named=True)
-                if o["role"] == "speculative"
-                and (o["host_id"], o["session_id"], o["depth"]) == (r["host_id"], r["session_id"], r["depth"])
-                and o["config_id"] != r["config_id"]
-                and all(o.get(c) is not None for c in need)
-            ]
-            beta = beta_fit(
-                [(o["k"] + 1) * o["c_alone"] for o in others], [o["overhead_server"] for o in others]
-            )
-            if beta is not None:
-                o_k = beta * (r["k"] + 1) * r["c_alone"]
-                model = r["tau"] / (r["k"] * r["c_server"] + r["r_k1"] + o_k)
-                read = set(r["lines"]) | set(r.get("bench_lines_after") or [])
-                read |= set(alone_lines.get((r["host_id"], r["session_id"], r["depth"]), []))
-                for o in others:
-                    read |= set(o["lines"]) | set(o.get("bench_lines_after") or [])
-                row |= {
-                    "lines_overhead": sorted(read),
-                    "beta_loo": beta,
-                    "overhead_model": o_k,
-                    "model_overhead": model,
-                    "residual_overhead": model / r["speedup"] - 1,
-                }
+        fit = (
+            fit_left_out(r, rows, ("host_id", "session_id", "depth"), "c_alone", usable)
+            if usable(r)
+            else None
+        )
+        if fit is not None:
+            model = r["tau"] / (r["k"] * r["c_server"] + r["r_k1"] + fit.o_k)
+            read = set(r["lines"]) | set(r.get("bench_lines_after") or [])
+            read |= set(alone_lines.get((r["host_id"], r["session_id"], r["depth"]), []))
+            for o in fit.others:
+                read |= set(o["lines"]) | set(o.get("bench_lines_after") or [])
+            row |= {
+                "lines_overhead": sorted(read),
+                "beta_loo": fit.beta,
+                "overhead_model": fit.o_k,
+                "model_overhead": model,
+                "residual_overhead": model / r["speedup"] - 1,
+            }
         out.append(row)
     return pl.DataFrame(out, infer_schema_length=None)

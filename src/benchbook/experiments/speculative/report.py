@@ -22,7 +22,7 @@ import polars as pl
 
 from benchbook import caveats, charts, measured
 from benchbook.hosts import hosts_panel
-from benchbook.numbers import Number, build_of, line_ranges, make_key, publish
+from benchbook.numbers import Number, build_of, make_key, publish, row_measured, row_sources
 from benchbook.numfmt import fmt_interval
 from benchbook.provenance import read_snapshots
 from benchbook.stats import LOG_T
@@ -79,15 +79,9 @@ def _num(
         ci95=[float(ci[0]), float(ci[1])] if ci and ci[0] is not None else None,
         ci_method=ci_method if ci and ci[0] is not None else None,
         replication=replication,
-        sources=[{"file": str(f), "lines": line_ranges(row["lines"])} for f in row["files"]],
+        sources=row_sources(row),
         run_ids=list(row["run_ids"]),
-        commands=[list(row["argv"])],
-        toolchain_id=row["toolchain_id"],
-        model_sha256=row["model_sha256"],
-        host_id=row["host_id"],
-        session_id=row["session_id"],
-        measured_from=row["started_at"],
-        measured_to=row["ended_at"],
+        **row_measured(row),
         caveats=list(cav if cav is not None else row["caveats"]),
         computation=computation,
     )

@@ -43,7 +43,7 @@ import polars as pl
 
 from benchbook.records import read_records
 
-from ..spec_depth.overhead import beta_fit
+from ..spec_depth.overhead import fit_left_out
 from . import analysis as sp
 
 #: every numeric column of ``server_cost_table`` (Float64 even where a table holds only nulls)
@@ -260,29 +260,22 @@ def with_overhead(table: pl.DataFrame) -> pl.DataFrame:
     where the row has no "after" terms, its session fewer than two other such configurations, or the
     model's denominator k·c_server + r(k+1) + o(k) is not positive (a negative fitted β)."""
     need = ("overhead_server", "c_bench", "c_server", "r_k1", "tau", "k")
+
+    def usable(o: dict) -> bool:
+        return all(o.get(c) is not None for c in need)
+
     rows = table.to_dicts()
     out = []
     for r in rows:
         row = dict(r, beta_loo=None, overhead_model=None, model_overhead=None, residual_overhead=None)
         row["overhead_configs"] = []
-        if all(r.get(c) is not None for c in need):
-            others = [
-                o
-                for o in rows
-                if o["session_id"] == r["session_id"]
-                and o["config_id"] != r["config_id"]
-                and all(o.get(c) is not None for c in need)
-            ]
-            beta = beta_fit(
-                [(o["k"] + 1) * o["c_server"] for o in others], [o["overhead_server"] for o in others]
-            )
-            if beta is not None:
-                o_k = beta * (r["k"] + 1) * r["c_server"]
-                row |= {"beta_loo": beta, "overhead_model": o_k}
-                row["overhead_configs"] = sorted(o["config_id"] for o in others)
-                den = r["k"] * r["c_server"] + r["r_k1"] + o_k
-                if den > 0:  # a negative fitted overhead can exceed the rest: no model then
-                    model = r["tau"] / den
-                    row |= {"model_overhead": model, "residual_overhead": model / r["measured"] - 1}
+        fit = fit_left_out(r, rows, ("session_id",), "c_server", usable) if usable(r) else None
+        if fit is not None:
+            row |= {"beta_loo": fit.beta, "overhead_model": fit.o_k}
+            row["overhead_configs"] = sorted(o["config_id"] for o in fit.others)
+            den = r["k"] * r["c_server"] + r["r_k1"] + fit.o_k
+            if den > 0:  # a negative fitted overhead can exceed the rest: no model then
+                model = r["tau"] / den
+                row |= {"model_overhead": model, "residual_overhead": model / r["measured"] - 1}
         out.append(row)
     return pl.DataFrame(out, infer_schema_length=None, schema_overrides=_FLOATS)

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import polars as pl
 
-from benchbook.numbers import Number, build_of, line_ranges, make_key
+from benchbook.numbers import Number, build_of, line_ranges, make_key, row_measured
 
 from . import analysis as sp
 from . import server_cost as sc
@@ -134,13 +134,7 @@ def numbers(
                     replication=REPLICATION,
                     sources=sources,
                     run_ids=ids,
-                    commands=[list(r["argv"])],
-                    toolchain_id=r["toolchain_id"],
-                    model_sha256=r["model_sha256"],
-                    host_id=r["host_id"],
-                    session_id=r["session_id"],
-                    measured_from=r["started_at"],
-                    measured_to=r["ended_at"],
+                    **row_measured(r),
                     caveats=list(r.get("caveats") or []),
                     **build,
                 )
