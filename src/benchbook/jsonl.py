@@ -33,7 +33,8 @@ def _line_map(path: Path) -> np.ndarray | None:
             return None
         f.seek(0)
         with mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as m:
-            if m.find(b"\n\n") < 0 and m[:1] != b"\n" and re.search(rb"\n[ \t\r]+\n", m) is None:
+            # a blank line anywhere, the first line included (a CRLF file's blank first line is "\r\n")
+            if m.find(b"\n\n") < 0 and re.search(rb"(?:\A|\n)[ \t\r]*\n", m) is None:
                 return None
             data = bytes(m)
     parts = data.split(b"\n")
