@@ -6,6 +6,7 @@ import polars as pl
 import pytest
 
 from benchbook import jsonl
+from benchbook.records import RecordError
 
 A = {"a": pl.Int64}
 
@@ -20,3 +21,25 @@ def test_a_blank_first_line_keeps_line_numbers_on_the_tolerant_path(tmp_path, fi
     df = jsonl.scan_jsonl([path], A).collect()
     assert df["a"].to_list() == [1, None, 3]
     assert df["line"].to_list() == [2, 3, 4]
+
+
+def _read_error(path) -> str:
+    with pytest.raises(RecordError) as e:
+        list(jsonl.iter_files([path], A, "raise", None))
+    return str(e.value)
+
+
+def test_a_line_that_is_not_utf8_is_named(tmp_path):
+    # byte 0xff on line 2. Before: "x.jsonl: unreadable" (the line search read with errors='replace',
+    # so line 2 held valid JSON); now the line and why
+    path = tmp_path / "x.jsonl"
+    path.write_bytes(b'{"a": 1}\n{"a": 2, "s": "\xff"}\n{"a": 3}\n')
+    assert _read_error(path).startswith(f"{path}:2: not UTF-8 text (")
+
+
+def test_records_separated_by_carriage_returns_only_are_one_bad_line(tmp_path):
+    # a file of "\r" line endings is one line to the readers (they split at "\n").  Before: "unreadable"
+    # (the line search split at "\r" too, so every line it saw was JSON); now line 1 and the JSON error
+    path = tmp_path / "x.jsonl"
+    path.write_bytes(b'{"a": 1}\r{"a": 2}\r')
+    assert _read_error(path).startswith(f"{path}:1: Extra data: line 1 column 10 (char 9)")

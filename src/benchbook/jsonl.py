@@ -44,9 +44,15 @@ def _line_map(path: Path) -> np.ndarray | None:
 
 
 def _first_bad_json(path: Path) -> tuple[int, str] | None:
-    with open(path, encoding="utf-8", errors="replace") as f:
-        for i, line in enumerate(f, 1):
-            if line.strip():
+    """1-based line and reason of the first non-blank line of ``path`` that is not a JSON object in UTF-8
+    (lines split at ``\n`` only, as the readers split them), or None."""
+    with open(path, "rb") as f:
+        for i, raw in enumerate(f, 1):
+            if raw.strip():
+                try:
+                    line = raw.decode("utf-8")
+                except UnicodeDecodeError as e:
+                    return i, f"not UTF-8 text ({e})"
                 try:
                     rec = json.loads(line)
                 except ValueError as e:
