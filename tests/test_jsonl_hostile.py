@@ -43,3 +43,25 @@ def test_records_separated_by_carriage_returns_only_are_one_bad_line(tmp_path):
     path = tmp_path / "x.jsonl"
     path.write_bytes(b'{"a": 1}\r{"a": 2}\r')
     assert _read_error(path).startswith(f"{path}:1: Extra data: line 1 column 10 (char 9)")
+
+
+@pytest.mark.parametrize("line", ["[1, 2]", "null", "5", '"text"', "  [1]"])
+def test_a_line_that_is_json_but_not_an_object_is_named(tmp_path, line):
+    # line 2 of three.  Before: read as a record of nulls on both paths (Polars' decoders give no
+    # error), so a llama-bench reader dropped it as a record of another kind; scan_jsonl's contract is a
+    # RecordError naming the line ("raise") or a bad_json count ("skip")
+    path = tmp_path / "x.jsonl"
+    path.write_text('{"a": 1}\n' + line + '\n{"a": 3}\n')
+    assert _read_error(path).startswith(f"{path}:2: not a JSON object;")
+    report: dict = {}
+    (df,) = jsonl.iter_files([path], A, "skip", report)
+    assert df["a"].to_list() == [1, 3] and df["line"].to_list() == [1, 3]
+    assert report == {"bad_json": 1, "bad_lines": [f"{path}:2"]}
+
+
+def test_a_line_that_is_not_an_object_is_named_in_a_later_batch(tmp_path, monkeypatch):
+    # batches of 2 lines: "null" on line 6 (third batch), where the read-ahead decoder meets it
+    monkeypatch.setattr(jsonl, "_READ_BATCH", 2)
+    path = tmp_path / "x.jsonl"
+    path.write_text('{"a": 1}\n' * 5 + "null\n" + '{"a": 1}\n')
+    assert _read_error(path).startswith(f"{path}:6: not a JSON object;")

@@ -62,6 +62,13 @@ def _first_bad_json(path: Path) -> tuple[int, str] | None:
     return None
 
 
+def _objects_only(path: Path) -> bool:
+    """Whether every non-blank line of ``path`` starts with ``{`` (after whitespace): Polars reads a line
+    that is JSON but not an object (``[1]``, ``null``, ``5``) as a record of nulls, without an error."""
+    with open(path, "rb", buffering=_READ_BUFFER) as f:
+        return all(line[:1] == b"{" or line.lstrip()[:1] in (b"{", b"") for line in f)
+
+
 def _good_lines(path: Path) -> tuple[bytes, np.ndarray, list[int]]:
     good, lines, bad = [], [], []
     with open(path, "rb") as f:
@@ -108,6 +115,10 @@ def _decode_lines(lines: pl.DataFrame, schema: dict) -> pl.DataFrame:
     # the filter copies every line's text: only when a line is blank (null) or may be whitespace only
     if raw.null_count() or raw.str.contains(r"^\s*$").any():
         lines = lines.filter(pl.col("_raw").str.strip_chars().str.len_bytes() > 0)
+        raw = lines["_raw"]
+    # a line that is JSON but not an object ([1], null, 5) decodes as a record of nulls, without an error
+    if not raw.str.starts_with("{").all() and not raw.str.strip_chars_start().str.starts_with("{").all():
+        raise pl.exceptions.ComputeError("a line is not a JSON object")
     del raw
     decode = [
         (pl.col("_row").cast(pl.Int64) + 1).alias("line"),
@@ -133,6 +144,8 @@ def _tolerant_file(p: Path, schema: dict, on_error: str, report: dict | None) ->
     """Slow path: Polars' NDJSON reader with ``ignore_errors`` (a field of the wrong type becomes null
     and validation names its line); a line that is not JSON raises RecordError or is skipped."""
     try:
+        if not _objects_only(p):
+            raise pl.exceptions.ComputeError(f"{p}: a line is not a JSON object")
         df = pl.scan_ndjson(
             p, schema=schema, ignore_errors=True, row_index_name="_row", low_memory=False
         ).collect()
