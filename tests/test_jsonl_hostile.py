@@ -2,11 +2,16 @@
 but not objects, bytes that are not UTF-8, and a bad line in a file with fields the declaration lacks.
 Each test names the input, the wrong output it gave and the right one."""
 
+import json
+import warnings
+
 import polars as pl
 import pytest
 
 from benchbook import jsonl
+from benchbook.experiments.llama_bench import analysis
 from benchbook.records import RecordError
+from test_identity import pp512
 
 A = {"a": pl.Int64}
 
@@ -65,3 +70,27 @@ def test_a_line_that_is_not_an_object_is_named_in_a_later_batch(tmp_path, monkey
     path = tmp_path / "x.jsonl"
     path.write_text('{"a": 1}\n' * 5 + "null\n" + '{"a": 1}\n')
     assert _read_error(path).startswith(f"{path}:6: not a JSON object;")
+
+
+@pytest.mark.parametrize("batch", [2, jsonl._READ_BATCH])
+def test_fields_the_declaration_lacks_are_kept_when_a_bad_line_sends_the_file_to_the_tolerant_path(
+    tmp_path, monkeypatch, batch
+):
+    # records a-d plain, e-f with kv_unified=1 (lines 6-7), a torn line 3, read with on_error="skip".
+    # Before: the tolerant path decoded with the declared schema, so kv_unified was warned about
+    # ("kept as text in config_extra and made part of the configuration key") yet dropped: one
+    # configuration of n = 6 x 3 = 18.  Right: a-d (n = 12) and e-f (n = 6, kv_unified=1).  With
+    # batches of 2 the fast path stopped at line 3's batch and never looked at lines 6-7 at all.
+    monkeypatch.setattr(jsonl, "_READ_BATCH", batch)
+    recs = [json.dumps(pp512(r, [1000] * 3)) for r in "abcd"]
+    recs += [json.dumps(pp512(r, [1000] * 3, kv_unified=1)) for r in "ef"]
+    recs.insert(2, recs[0][:40])
+    (tmp_path / "h.jsonl").write_text("\n".join(recs) + "\n")
+    report: dict = {}
+    with warnings.catch_warnings(record=True):
+        warnings.simplefilter("always")
+        st = analysis.rate_stats(analysis.load_llama_bench(tmp_path, "skip", report))
+    assert st["config_extra"].to_list() == [None, "kv_unified=1"]
+    assert st["n"].to_list() == [12, 6]
+    assert report["bad_lines"] == [f"{tmp_path / 'h.jsonl'}:3"]
+    assert [w.split(" llama_bench")[0] for w in report["warnings"]] == [f"{tmp_path / 'h.jsonl'}:6:"]

@@ -169,6 +169,19 @@ def _tolerant_file(p: Path, schema: dict, on_error: str, report: dict | None) ->
     return df.drop("_row").with_columns(line)
 
 
+def _tolerant_schema(p: Path, schema: dict, extend) -> dict:
+    """``schema`` as ``extend`` widens it over every batch of ``p``'s lines (``_line_batches``' rows; a
+    line that is not UTF-8 is decoded with replacement characters, the tolerant path names it)."""
+    row = 0
+    with open(p, "rb", buffering=_READ_BUFFER) as f:
+        while chunk := f.readlines(_READ_BYTES):
+            for i in range(0, len(chunk), _READ_BATCH):
+                part = [line.decode("utf-8", errors="replace") for line in chunk[i : i + _READ_BATCH]]
+                schema = extend(pl.Series("_raw", part, dtype=pl.String), p, schema, row)
+                row += len(part)
+    return schema
+
+
 def _line_batches(p: Path):
     """The lines of ``p`` in batches of at most ``_READ_BATCH`` lines and about ``_READ_BYTES`` bytes
     (``_lines``' columns, ``_row`` counting from the file's first line): a file is never held as text
@@ -366,6 +379,8 @@ def iter_files(files, schema: dict, on_error: str, report: dict | None, extend=N
         try:
             df, sch = _fast_batches(p, schema, extend, finish)
         except _SlowPath:
+            if extend is not None:  # every line's fields, those past the batch the fast path stopped at too
+                sch = _tolerant_schema(p, schema, extend)
             df = finish(_tolerant_file(p, sch, on_error, report), sch)
         yield df
         del df  # before the next file is decoded
