@@ -94,3 +94,22 @@ def test_fields_the_declaration_lacks_are_kept_when_a_bad_line_sends_the_file_to
     assert st["n"].to_list() == [12, 6]
     assert report["bad_lines"] == [f"{tmp_path / 'h.jsonl'}:3"]
     assert [w.split(" llama_bench")[0] for w in report["warnings"]] == [f"{tmp_path / 'h.jsonl'}:6:"]
+
+
+def test_an_invalid_record_before_a_bad_line_is_counted_once(tmp_path, monkeypatch):
+    # batches of 2: line 3 (n_prompt -5, invalid) is validated in the second batch, then the torn line 5
+    # sends the file to the tolerant path, which validates every line again.  Before: invalid 2, its
+    # example twice; right: invalid 1 (and the 5 good records kept)
+    monkeypatch.setattr(jsonl, "_READ_BATCH", 2)
+    recs = [pp512(r, [1000] * 3) for r in "abcdef"]
+    recs[2]["llama_bench"]["n_prompt"] = -5
+    lines = [json.dumps(r) for r in recs]
+    lines.insert(4, "{torn")
+    path = tmp_path / "h.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    report: dict = {}
+    df = analysis.load_llama_bench(tmp_path, "skip", report)
+    assert df["line"].to_list() == [1, 2, 4, 6, 7]
+    assert report["invalid"] == 1
+    assert report["invalid_examples"] == [f"{path}:3: field 'llama_bench.n_prompt' must be an integer >= 0"]
+    assert report["bad_lines"] == [f"{path}:5"]
