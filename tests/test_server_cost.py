@@ -282,3 +282,40 @@ def test_a_session_at_lv4_with_a_missing_statistics_line_says_incomplete():
     line = scr.markdown(pl.DataFrame([row]), []).splitlines()[2]
     assert line.count("incomplete at -lv 4: no statistics line for 1 of 2 requests") == 7
     assert "not measured in this session" not in line
+
+
+def _lv4_line(t: dict) -> str:
+    row = {"host_id": "h" * 16, "session_id": "s" * 32, "config_id": "q2k-n4", "n": 2, "lv4": True}
+    row |= {"started_at": "2026-01-01T00:00:00Z", **t}
+    return scr.markdown(pl.DataFrame([row]), []).splitlines()[2]
+
+
+def test_a_configuration_at_lv4_that_drafted_no_token_is_measured():
+    # both requests: 8 verify steps, 0 drafted, the draft calls took 5 ms each (t_draft 10 ms).  Before:
+    # stats "not measured in this session" beside "-lv 4 (trace)" and every server cell empty.
+    # Right: b = 10 ms; measured 1.25 (as test_config_terms_before_after_and_the_components); τ = 1,
+    # k = 0; draft_ms = 10/8 = 1.25 ms; verify_ms = (160 - 10)/8 = 18.75 ms; the drafting per step in
+    # baseline steps 1.25/10 = 0.125, so after = 1 / (0.125 + r(1) = 1.0) = 0.8889, residual -28.9%;
+    # c_server (per drafted token) has no value
+    t = sc.config_terms(_reqs(11, 80.0, 4, 0, 0, 5.0), _reqs(11, 100.0, 0, 0, 0, None), COST)
+    assert t["stats"] == sc.MEASURED
+    assert (t["tau"], t["k"], t["draft_ms"], t["verify_ms"]) == (1.0, 0.0, 1.25, 18.75)
+    assert t["c_server"] is None
+    assert t["model_after"] == pytest.approx(1 / 1.125) and t["residual_after"] == pytest.approx(
+        1 / 1.125 / 1.25 - 1
+    )
+    line = _lv4_line(t)
+    assert "not measured in this session" not in line
+    assert line.count("none: no token drafted (no draft cost per token to scale the overhead by)") == 2
+
+
+def test_a_configuration_at_lv4_without_verify_steps_says_not_known():
+    # /metrics gave no verify steps (null): the counters are there but no per-step term can be formed.
+    # Before: "not measured in this session" in the 7 server cells of a -lv 4 row
+    t = sc.config_terms(_reqs(11, 80.0, None, 8, 6, 16.0), _reqs(11, 100.0, 0, 0, 0, None), COST)
+    assert t["stats"] == sc.MEASURED
+    assert [t[c] for c in ("tau", "k", "model_after", "draft_ms", "c_server")] == [None] * 5
+    line = _lv4_line(t)
+    assert "not measured in this session" not in line
+    # all 11 cells (none is published in this call): the 7 server cells among them
+    assert line.count("not known (no cost model or verify steps)") == 11

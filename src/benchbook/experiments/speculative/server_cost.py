@@ -160,12 +160,13 @@ def config_terms(mine: pl.DataFrame, base: pl.DataFrame, cost: sp.CostModel | No
     timed = bool(mine["has_stats"].all()) and missing == 0
     if bool(mine["has_stats"].all()) and missing:
         out["stats"] = incomplete(missing, mine.height)
-    if timed and steps and drafted:
+    if timed:
+        out["stats"] = MEASURED  # the counters are there; a term they cannot give stays null
+    if timed and steps:
         t_draft = float(mine["t_draft_ms"].sum())
         verify_ms = (float(mine["predicted_ms"].sum()) - t_draft) / steps
         out |= {
-            "stats": MEASURED,
-            "c_server": t_draft / drafted / b_step,
+            "c_server": t_draft / drafted / b_step if drafted else None,  # per drafted token
             "v_server": verify_ms / b_step,
             "draft_ms": t_draft / steps,
             "verify_ms": verify_ms,
@@ -173,7 +174,10 @@ def config_terms(mine: pl.DataFrame, base: pl.DataFrame, cost: sp.CostModel | No
         if r_k1 is not None and tau is not None and k is not None:
             out["overhead_ms"] = verify_ms - r_k1 * b_step
             out["overhead_server"] = verify_ms / b_step - r_k1
-            out["model_after"] = tau / (k * out["c_server"] + r_k1)
+            # k·c_server: the drafting per step in baseline steps; with no token drafted the time the
+            # draft calls took is still spent (t_draft ÷ steps ÷ b), as k·c_server is when drafted > 0
+            drafting = k * out["c_server"] if drafted else t_draft / steps / b_step
+            out["model_after"] = tau / (drafting + r_k1)
             out["residual_after"] = out["model_after"] / measured - 1
     return out
 
