@@ -319,3 +319,35 @@ def test_a_configuration_at_lv4_without_verify_steps_says_not_known():
     assert "not measured in this session" not in line
     # all 11 cells (none is published in this call): the 7 server cells among them
     assert line.count("not known (no cost model or verify steps)") == 11
+
+
+def test_a_record_without_the_spec_stats_field_in_a_lv4_session_is_one_request_without_counters(tmp_path):
+    # CPU session e5c68027 (-lv 4), configurations baseline, self-n4, self-n8 and q2k-n4; the first self-n4
+    # request's record lacks the spec_stats field (as one written by code that did not record it).
+    # Before: the whole session read "default" (lv4 was has_stats.all()), its page note said no session
+    # ran at -lv 4 beside the published after-models of self-n8 and q2k-n4, and self-n4's cells said
+    # "not measured in this session".  Right: the session is at -lv 4, self-n4 is incomplete (1 of 12)
+    import json
+
+    src = committed_root() / "data" / "raw" / "speculative" / "3f1dfa40cbf1eb67.jsonl"
+    keep, out, dropped = {"baseline", "self-n4", "self-n8", "q2k-n4"}, [], False
+    for line in src.read_text().splitlines():
+        r = json.loads(line)
+        if r.get("session_id", "")[:8] != "e5c68027":
+            continue
+        if r.get("schema") == "benchbook.speculative_request" and r["config"]["config_id"] not in keep:
+            continue
+        if r.get("config", {}).get("config_id") == "self-n4" and "spec_stats" in r and not dropped:
+            del r["spec_stats"]
+            dropped = True
+        out.append(json.dumps(r))
+    (tmp_path / src.name).write_text("\n".join(out) + "\n")
+    table, costs = scr.sessions_table(tmp_path, sp.load_requests(tmp_path))
+    rows = {r["config_id"]: r for r in table.iter_rows(named=True)}
+    assert sorted(rows) == ["q2k-n4", "self-n4", "self-n8"] and all(r["lv4"] for r in rows.values())
+    assert rows["self-n4"]["stats"] == "incomplete at -lv 4: no statistics line for 1 of 12 requests"
+    assert rows["self-n4"]["model_after"] is None
+    assert rows["self-n8"]["stats"] == rows["q2k-n4"]["stats"] == sc.MEASURED
+    md = scr.markdown(table, scr.numbers(table, costs, {}))
+    assert "| -lv 4 (trace) | self-n4 | 12 |" in md and "| default |" not in md
+    assert "No session yet ran llama-server at `-lv 4`" not in md

@@ -158,7 +158,9 @@ def config_terms(mine: pl.DataFrame, base: pl.DataFrame, cost: sp.CostModel | No
         out["residual_before"] = out["model_before"] / measured - 1
     missing = int(mine["t_draft_ms"].null_count())
     timed = bool(mine["has_stats"].all()) and missing == 0
-    if bool(mine["has_stats"].all()) and missing:
+    # a record of a -lv 4 session without the field (written by code that did not record it) is one
+    # more request without counters, not a session below -lv 4
+    if bool(mine["has_stats"].any()) and missing:
         out["stats"] = incomplete(missing, mine.height)
     if timed:
         out["stats"] = MEASURED  # the counters are there; a term they cannot give stays null
@@ -236,7 +238,7 @@ def server_cost_table(
                     "n_max": first["n_max"],
                     "prompts": prompts,
                     "n": mine.height,
-                    "lv4": bool(s["has_stats"].all()),
+                    "lv4": bool(s["has_stats"].any()),
                     **config_terms(mine, base, costs.get(str(sess))),
                     "lines": sorted(mine["line"].to_list() + base["line"].to_list()),
                     "baseline_lines": sorted(base["line"].to_list()),
