@@ -87,3 +87,22 @@ def test_a_server_whose_start_is_interrupted_is_not_left_running(tmp_path, monke
     assert srv.proc.poll() is not None  # reaped
     assert not psutil.pid_exists(srv.proc.pid) or psutil.Process(srv.proc.pid).status() == "zombie"
     assert srv._sampler is not None and not srv._sampler._t.is_alive()
+
+
+def test_run_sampled_interrupted_does_not_leave_its_child_running(monkeypatch):
+    # Ctrl-C while llama-bench runs (here a sleeping stand-in).  Before: communicate() raised and the
+    # child went on running (re-parented only when the whole process exits)
+    import subprocess
+
+    from benchbook.llamacpp import procmon
+
+    def interrupted(self, *_a, **_k):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(subprocess.Popen, "communicate", interrupted)
+    me = psutil.Process()
+    before = {c.pid for c in me.children()}
+    with pytest.raises(KeyboardInterrupt):
+        procmon.run_sampled([sys.executable, "-c", "import time; time.sleep(60)"], timeout_s=60)
+    left = [c for c in me.children() if c.pid not in before and c.status() != psutil.STATUS_ZOMBIE]
+    assert left == []
