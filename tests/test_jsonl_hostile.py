@@ -113,3 +113,18 @@ def test_an_invalid_record_before_a_bad_line_is_counted_once(tmp_path, monkeypat
     assert report["invalid"] == 1
     assert report["invalid_examples"] == [f"{path}:3: field 'llama_bench.n_prompt' must be an integer >= 0"]
     assert report["bad_lines"] == [f"{path}:5"]
+
+
+def test_a_record_of_a_newer_version_is_named_as_such(tmp_path):
+    # line 3 written by a newer benchbook (schema_version 99).  Before: "field 'origin' is missing or of
+    # the wrong type; fix: the record is not benchbook.llama_bench v2 - re-run or repair it" (validate
+    # names a row's first failed check, and the version check came after the fields)
+    recs = [pp512(r, [1000] * 3) for r in "abcd"]
+    recs[2]["schema_version"] = 99
+    path = tmp_path / "h.jsonl"
+    path.write_text("\n".join(json.dumps(r) for r in recs) + "\n")
+    with pytest.raises(RecordError) as e:
+        analysis.load_llama_bench(tmp_path)
+    assert str(e.value) == (
+        f"{path}:3: field 'schema_version' is missing or newer than this benchbook; fix: update benchbook"
+    )
