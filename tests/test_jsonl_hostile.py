@@ -128,3 +128,19 @@ def test_a_record_of_a_newer_version_is_named_as_such(tmp_path):
     assert str(e.value) == (
         f"{path}:3: field 'schema_version' is missing or newer than this benchbook; fix: update benchbook"
     )
+
+
+def test_the_record_reader_splits_lines_where_the_table_reader_does(tmp_path):
+    # records.iter_records (speculative, sessions) read a file of "\r"-separated records as lines 1, 2
+    # (Python's universal newlines) while the Polars readers, the writer's line count and the cited-line
+    # hashes see one line: file:line citations of one file disagreed.  Now both: line 1 is not JSON
+    from benchbook import records
+
+    path = tmp_path / "x.jsonl"
+    rec = '{"schema": "benchbook.session", "schema_version": 1, "event": "start"}'
+    path.write_bytes((rec + "\r" + rec + "\r\n").encode())
+    with pytest.raises(RecordError, match=r"x\.jsonl:1: not valid JSON \(Extra data"):
+        list(records.iter_records(path))
+    # a CRLF file reads as before: line numbers 1, 2
+    path.write_bytes((rec + "\r\n" + rec + "\r\n").encode())
+    assert [i for i, _ in records.iter_records(path)] == [1, 2]
