@@ -144,3 +144,14 @@ def test_the_record_reader_splits_lines_where_the_table_reader_does(tmp_path):
     # a CRLF file reads as before: line numbers 1, 2
     path.write_bytes((rec + "\r\n" + rec + "\r\n").encode())
     assert [i for i, _ in records.iter_records(path)] == [1, 2]
+
+
+def test_the_hosts_table_reads_session_lines_where_the_other_readers_do(tmp_path):
+    # hosts._session_records opened the raw file with universal newlines too (and the locale's encoding)
+    from benchbook import hosts
+
+    path = tmp_path / "x.jsonl"
+    rec = '{"schema": "benchbook.session", "schema_version": 1, "event": "start"}'
+    path.write_bytes((rec + "\r" + rec + "\n").encode())
+    with pytest.raises(RecordError, match=r"x\.jsonl:1: not valid JSON \(Extra data"):
+        hosts._session_records([path])
