@@ -351,3 +351,22 @@ def test_a_record_without_the_spec_stats_field_in_a_lv4_session_is_one_request_w
     md = scr.markdown(table, scr.numbers(table, costs, {}))
     assert "| -lv 4 (trace) | self-n4 | 12 |" in md and "| default |" not in md
     assert "No session yet ran llama-server at `-lv 4`" not in md
+
+
+def test_an_empty_spec_stats_is_a_request_without_counters(tmp_path):
+    # the first record with counters of the CPU file gets spec_stats {} (spec_depth's form of "none").
+    # Before: load_stats raised KeyError 't_draft_ms' (the report stage failed without a file:line);
+    # right: that request has no counters (its configuration then reads incomplete, 1 of 12)
+    import json
+
+    src = committed_root() / "data" / "raw" / "speculative" / "3f1dfa40cbf1eb67.jsonl"
+    out, line_no = [], None
+    for i, line in enumerate(src.read_text().splitlines(), 1):
+        r = json.loads(line)
+        if r.get("spec_stats") and line_no is None:
+            r["spec_stats"], line_no = {}, i
+        out.append(json.dumps(r))
+    (tmp_path / src.name).write_text("\n".join(out) + "\n")
+    st = sc.load_stats(tmp_path)
+    row = st.filter(pl.col("line") == line_no).row(0, named=True)
+    assert (row["has_stats"], row["t_draft_ms"], row["gen_drafts"]) == (True, None, None)

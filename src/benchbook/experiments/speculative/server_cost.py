@@ -94,19 +94,19 @@ def r_sizes_read(r: dict[int, float], n: float) -> list[int]:
 def load_stats(raw_dir: str | Path) -> pl.DataFrame:
     """The ``spec_stats`` of every completed request under ``raw_dir`` (``*.jsonl``): file, line,
     has_stats (the record has the field: its session ran at -lv 4), t_draft_ms and gen_drafts (null
-    where the field is null or absent)."""
+    where the field is null, empty or absent)."""
     rows = []
     for r in read_records(sp._files(raw_dir), sp.REQUEST_SCHEMA):
         if r.get("status", "ok") != "ok":
             continue
-        s = r.get("spec_stats")
+        s = r.get("spec_stats") or {}  # {} (spec_depth's form of "none") is none too
         rows.append(
             {
                 "file": r["_file"],
                 "line": r["_line"],
                 "has_stats": "spec_stats" in r,
-                "t_draft_ms": None if s is None else float(s["t_draft_ms"]),
-                "gen_drafts": None if s is None else int(s["gen_drafts"]),
+                "t_draft_ms": None if s.get("t_draft_ms") is None else float(s["t_draft_ms"]),
+                "gen_drafts": None if s.get("gen_drafts") is None else int(s["gen_drafts"]),
             }
         )
     schema = {"file": pl.String, "line": pl.Int64, "has_stats": pl.Boolean}
