@@ -106,3 +106,22 @@ def test_run_sampled_interrupted_does_not_leave_its_child_running(monkeypatch):
         procmon.run_sampled([sys.executable, "-c", "import time; time.sleep(60)"], timeout_s=60)
     left = [c for c in me.children() if c.pid not in before and c.status() != psutil.STATUS_ZOMBIE]
     assert left == []
+
+
+def test_the_browser_of_the_site_tests_leaves_nothing_in_the_temp_directory(tmp_path):
+    # chromium, terminated by Browser.close, left <tmp>/org.chromium.Chromium.<random> (its singleton
+    # socket directory) behind at every browser test run (4 of them in /tmp here)
+    import os
+    import shutil
+
+    from cdp import Browser
+
+    chromium = shutil.which("chromium")
+    if not chromium:
+        pytest.skip("chromium not installed; fix: apt-get install -y chromium (make test does it)")
+    profile = tmp_path / "profile"
+    profile.mkdir()
+    with Browser(chromium, profile):
+        socket_dir = Path(os.readlink(profile / "SingletonSocket")).parent
+        assert socket_dir.name.startswith("org.chromium.Chromium.") and socket_dir.is_dir()
+    assert not socket_dir.exists()
