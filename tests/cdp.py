@@ -11,6 +11,7 @@ from __future__ import annotations
 import base64
 import json
 import os
+import shutil
 import socket
 import struct
 import subprocess
@@ -143,6 +144,7 @@ class Browser:
     """Headless ``chromium`` with DevTools on 127.0.0.1; use as a context manager."""
 
     def __init__(self, chromium: str, profile: Path):
+        self.profile = Path(profile)
         self.proc = subprocess.Popen(
             [chromium, *FLAGS, f"--user-data-dir={profile}", "about:blank"],
             stdout=subprocess.DEVNULL,
@@ -168,12 +170,21 @@ class Browser:
         return page
 
     def close(self) -> None:
+        """Stop chromium and remove the singleton directory it leaves in the temp directory when
+        terminated (``org.chromium.Chromium.*``, named by the profile's ``SingletonSocket`` link)."""
         if self.proc.poll() is None:
             self.proc.terminate()
             try:
                 self.proc.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 self.proc.kill()
+                self.proc.wait()
+        try:
+            leftover = Path(os.readlink(self.profile / "SingletonSocket")).parent
+        except OSError:
+            return
+        if leftover.name.startswith("org.chromium.Chromium."):
+            shutil.rmtree(leftover, ignore_errors=True)
 
     def __enter__(self) -> Browser:
         return self

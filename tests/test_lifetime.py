@@ -54,3 +54,21 @@ def test_run_sampled_and_server_start_children_with_it():
 
     assert "preexec_fn=die_with_parent" in inspect.getsource(procmon.run_sampled)
     assert "preexec_fn=die_with_parent" in inspect.getsource(server.LlamaServer._launch)
+
+
+def test_the_child_only_calls_prctl(monkeypatch):
+    # between fork and exec the child of a multi-threaded runner (sampler threads, Polars' pool) must not
+    # take the dynamic loader's lock another thread may have held at the fork.  Before: die_with_parent
+    # opened libc (dlopen) and looked prctl up (dlsym) in the child, at every start
+    import ctypes
+
+    from benchbook.llamacpp import lifetime
+
+    def no_loading(*_a, **_k):
+        raise AssertionError("a library was loaded in the child")
+
+    monkeypatch.setattr(ctypes, "CDLL", no_loading)
+    calls = []
+    monkeypatch.setattr(lifetime, "_PRCTL", lambda *a: calls.append(a) or 0)
+    lifetime.die_with_parent()
+    assert calls == [(lifetime.PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)]

@@ -204,10 +204,25 @@ def test_each_stage_line_starts_after_the_previous_bar_is_closed(tmp_path, monke
     assert [b.split(":")[0] for b in bars] == ["llama_bench", "llama_bench_report", "speculative"]
     assert all(" 2/2 [" in b for b in bars)
     assert err.index("stage speculative") > err.rindex("llama_bench_report:")
-    assert sorted(p.name for p in log_path.parent.glob("*.progress.jsonl")) == [
-        log_path.name.replace(".log", ".1.progress.jsonl"),
-        log_path.name.replace(".log", ".2.progress.jsonl"),
-    ]
+    # each command's progress file is removed once its bars are drawn (they were kept, one per command
+    # of every run, in the cache for good)
+    assert list(log_path.parent.glob("*.progress.jsonl")) == []
+
+
+def test_only_the_newest_run_logs_are_kept(tmp_path, monkeypatch):
+    # 25 earlier runs' logs (one with a progress file left by a killed run): before, every run's log
+    # stayed in <cache>/logs for good; now the 19 newest earlier runs and this run's are kept
+    monkeypatch.setenv("BENCHBOOK_CACHE", str(tmp_path / "cache"))
+    logs = tmp_path / "cache" / "logs"
+    logs.mkdir(parents=True)
+    stamps = [f"run-20260101T0000{i:02d}Z" for i in range(25)]
+    for st in stamps:
+        (logs / f"{st}.log").write_text("x\n")
+    (logs / f"{stamps[0]}.1.progress.jsonl").write_text("")
+    run, log_path = cli.stage_runner(tmp_path, verbose=False)
+    run(_fake_dvc(tmp_path, 0))
+    assert cli.RUN_LOGS_KEPT == 20
+    assert sorted(p.name for p in logs.iterdir()) == [f"{st}.log" for st in stamps[6:]] + [log_path.name]
 
 
 def test_failed_stage_prints_the_log_tail(tmp_path, monkeypatch, capsys):

@@ -129,6 +129,21 @@ def test_fresh_session_env_never_resumes_and_names_the_abandoned_one(tmp_path, m
     assert Session.open(p, "exp", meta).resumed
 
 
+@pytest.mark.parametrize("off", ["false", "False", "no", "off", " 0 "])
+def test_fresh_session_env_set_to_a_word_for_off_still_resumes(tmp_path, monkeypatch, off):
+    # BENCHBOOK_FRESH_SESSION=false read as on (only "" and "0" were off): the interrupted session was
+    # abandoned (left open, never published) and a new one measured everything again
+    p = tmp_path / "s.jsonl"
+    meta = {"toolchain_id": "AAAA", "config": {"repetitions": 2}}
+    s = Session.open(p, "exp", meta)
+    s.append({"schema": "benchbook.llama_bench", "schema_version": 2, "run_key": "k1"})
+    s.writer.close()  # killed
+    monkeypatch.setenv("BENCHBOOK_FRESH_SESSION", off)
+    s2 = Session.open(p, "exp", meta)
+    assert s2.resumed and s2.session_id == s.session_id and s2.abandoned is None and s2.done("k1")
+    s2.writer.close()
+
+
 def test_unknown_kind_or_newer_version_is_refused_on_write_and_read(tmp_path):
     p = tmp_path / "a.jsonl"
     with RecordWriter(p) as w:

@@ -282,3 +282,91 @@ def test_a_session_at_lv4_with_a_missing_statistics_line_says_incomplete():
     line = scr.markdown(pl.DataFrame([row]), []).splitlines()[2]
     assert line.count("incomplete at -lv 4: no statistics line for 1 of 2 requests") == 7
     assert "not measured in this session" not in line
+
+
+def _lv4_line(t: dict) -> str:
+    row = {"host_id": "h" * 16, "session_id": "s" * 32, "config_id": "q2k-n4", "n": 2, "lv4": True}
+    row |= {"started_at": "2026-01-01T00:00:00Z", **t}
+    return scr.markdown(pl.DataFrame([row]), []).splitlines()[2]
+
+
+def test_a_configuration_at_lv4_that_drafted_no_token_is_measured():
+    # both requests: 8 verify steps, 0 drafted, the draft calls took 5 ms each (t_draft 10 ms).  Before:
+    # stats "not measured in this session" beside "-lv 4 (trace)" and every server cell empty.
+    # Right: b = 10 ms; measured 1.25 (as test_config_terms_before_after_and_the_components); τ = 1,
+    # k = 0; draft_ms = 10/8 = 1.25 ms; verify_ms = (160 - 10)/8 = 18.75 ms; the drafting per step in
+    # baseline steps 1.25/10 = 0.125, so after = 1 / (0.125 + r(1) = 1.0) = 0.8889, residual -28.9%;
+    # c_server (per drafted token) has no value
+    t = sc.config_terms(_reqs(11, 80.0, 4, 0, 0, 5.0), _reqs(11, 100.0, 0, 0, 0, None), COST)
+    assert t["stats"] == sc.MEASURED
+    assert (t["tau"], t["k"], t["draft_ms"], t["verify_ms"]) == (1.0, 0.0, 1.25, 18.75)
+    assert t["c_server"] is None
+    assert t["model_after"] == pytest.approx(1 / 1.125) and t["residual_after"] == pytest.approx(
+        1 / 1.125 / 1.25 - 1
+    )
+    line = _lv4_line(t)
+    assert "not measured in this session" not in line
+    assert line.count("none: no token drafted (no draft cost per token to scale the overhead by)") == 2
+
+
+def test_a_configuration_at_lv4_without_verify_steps_says_not_known():
+    # /metrics gave no verify steps (null): the counters are there but no per-step term can be formed.
+    # Before: "not measured in this session" in the 7 server cells of a -lv 4 row
+    t = sc.config_terms(_reqs(11, 80.0, None, 8, 6, 16.0), _reqs(11, 100.0, 0, 0, 0, None), COST)
+    assert t["stats"] == sc.MEASURED
+    assert [t[c] for c in ("tau", "k", "model_after", "draft_ms", "c_server")] == [None] * 5
+    line = _lv4_line(t)
+    assert "not measured in this session" not in line
+    # all 11 cells (none is published in this call): the 7 server cells among them
+    assert line.count("not known (no cost model or verify steps)") == 11
+
+
+def test_a_record_without_the_spec_stats_field_in_a_lv4_session_is_one_request_without_counters(tmp_path):
+    # CPU session e5c68027 (-lv 4), configurations baseline, self-n4, self-n8 and q2k-n4; the first self-n4
+    # request's record lacks the spec_stats field (as one written by code that did not record it).
+    # Before: the whole session read "default" (lv4 was has_stats.all()), its page note said no session
+    # ran at -lv 4 beside the published after-models of self-n8 and q2k-n4, and self-n4's cells said
+    # "not measured in this session".  Right: the session is at -lv 4, self-n4 is incomplete (1 of 12)
+    import json
+
+    src = committed_root() / "data" / "raw" / "speculative" / "3f1dfa40cbf1eb67.jsonl"
+    keep, out, dropped = {"baseline", "self-n4", "self-n8", "q2k-n4"}, [], False
+    for line in src.read_text().splitlines():
+        r = json.loads(line)
+        if r.get("session_id", "")[:8] != "e5c68027":
+            continue
+        if r.get("schema") == "benchbook.speculative_request" and r["config"]["config_id"] not in keep:
+            continue
+        if r.get("config", {}).get("config_id") == "self-n4" and "spec_stats" in r and not dropped:
+            del r["spec_stats"]
+            dropped = True
+        out.append(json.dumps(r))
+    (tmp_path / src.name).write_text("\n".join(out) + "\n")
+    table, costs = scr.sessions_table(tmp_path, sp.load_requests(tmp_path))
+    rows = {r["config_id"]: r for r in table.iter_rows(named=True)}
+    assert sorted(rows) == ["q2k-n4", "self-n4", "self-n8"] and all(r["lv4"] for r in rows.values())
+    assert rows["self-n4"]["stats"] == "incomplete at -lv 4: no statistics line for 1 of 12 requests"
+    assert rows["self-n4"]["model_after"] is None
+    assert rows["self-n8"]["stats"] == rows["q2k-n4"]["stats"] == sc.MEASURED
+    md = scr.markdown(table, scr.numbers(table, costs, {}))
+    assert "| -lv 4 (trace) | self-n4 | 12 |" in md and "| default |" not in md
+    assert "No session yet ran llama-server at `-lv 4`" not in md
+
+
+def test_an_empty_spec_stats_is_a_request_without_counters(tmp_path):
+    # the first record with counters of the CPU file gets spec_stats {} (spec_depth's form of "none").
+    # Before: load_stats raised KeyError 't_draft_ms' (the report stage failed without a file:line);
+    # right: that request has no counters (its configuration then reads incomplete, 1 of 12)
+    import json
+
+    src = committed_root() / "data" / "raw" / "speculative" / "3f1dfa40cbf1eb67.jsonl"
+    out, line_no = [], None
+    for i, line in enumerate(src.read_text().splitlines(), 1):
+        r = json.loads(line)
+        if r.get("spec_stats") and line_no is None:
+            r["spec_stats"], line_no = {}, i
+        out.append(json.dumps(r))
+    (tmp_path / src.name).write_text("\n".join(out) + "\n")
+    st = sc.load_stats(tmp_path)
+    row = st.filter(pl.col("line") == line_no).row(0, named=True)
+    assert (row["has_stats"], row["t_draft_ms"], row["gen_drafts"]) == (True, None, None)

@@ -105,3 +105,34 @@ def test_gpu_merge_appends_returned_lines_and_snapshot_kinds(tmp_path):
     assert (tmp_path / "data" / "raw" / "spec_depth" / "h1.jsonl").read_text() == '{"a": 1}\n{"a": 2}\n'
     assert hosts.read_text() == '{"host_id": "h1"}\n'
     assert "skip other__h1.jsonl" in out.stdout
+
+
+def test_a_request_without_the_servers_counters_is_left_out_of_the_pooled_terms(tmp_path):
+    # GPU session, self-n4 at depth 0: three requests of 101 drafted tokens, 26 draft steps each; the
+    # first one's spec_stats emptied (its statistics line came late: the runner records {}).  Before:
+    # drafted summed over 3 requests, steps and drafting time over 2: k 303/52 = 5.83 (was 3.88),
+    # c_server 1.02 (1.66), v_server 11.49 (5.16), overhead 7.72 (2.39).  Right: every sum over the two
+    # requests with counters: k = 202/52, c_server = (202.128 + 196.107) / 202 / b, v_server =
+    # ((366.537 + 350.946) - 398.235) / 52 / b, with b (ms per baseline token) as in the full table
+    import json
+
+    src = committed_root() / "data" / "raw" / "spec_depth" / "e3618a24b4e44752.jsonl"
+    (tmp_path / "spec_depth").mkdir()
+    out, emptied = [], False
+    for line in src.read_text().splitlines():
+        r = json.loads(line)
+        if r.get("config_id") == "self-n4" and r.get("depth") == 0 and r.get("spec_stats") and not emptied:
+            r["spec_stats"], emptied = {}, True
+        out.append(json.dumps(r))
+    (tmp_path / "spec_depth" / src.name).write_text("\n".join(out) + "\n")
+    full = _row(
+        analysis.depth_table(committed_root() / "data" / "raw").filter(pl.col("host_id") == GPU_HOST),
+        "self-n4",
+        0,
+    )
+    part = _row(analysis.depth_table(tmp_path), "self-n4", 0)
+    b = (251.285 + 202.128 + 196.107) / 303 / full["c_server"]  # the baseline step, ms
+    assert part["k"] == pytest.approx(202 / 52) and part["tau"] == pytest.approx(full["tau"])
+    assert part["c_server"] == pytest.approx((202.128 + 196.107) / 202 / b)
+    assert part["v_server"] == pytest.approx(((366.537 + 350.946) - (202.128 + 196.107)) / 52 / b)
+    assert part["alpha"] == full["alpha"] == 1.0  # from the timings of all three

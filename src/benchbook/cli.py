@@ -438,6 +438,7 @@ def stage_runner(root: Path, verbose: bool):
     logs.mkdir(parents=True, exist_ok=True)
     stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
     log_path = logs / f"run-{stamp}.log"
+    prune_run_logs(logs, keep=RUN_LOGS_KEPT - 1)  # with this run's: RUN_LOGS_KEPT
     calls = itertools.count(1)
     log_lock = threading.Lock()
 
@@ -489,6 +490,7 @@ def stage_runner(root: Path, verbose: bool):
         finally:
             stop.set()
             follower.join()
+            prog.unlink(missing_ok=True)  # its bars are drawn: the file has no reader left
         if rc != 0:
             tail = log_path.read_text(errors="replace").splitlines()[-40:]
             print("\n".join(tail), file=sys.stderr)
@@ -496,6 +498,25 @@ def stage_runner(root: Path, verbose: bool):
             raise subprocess.CalledProcessError(rc, argv)
 
     return run, log_path
+
+
+#: ``benchbook run`` logs kept in ``<cache>/logs`` (the newest runs'; older ones are removed)
+RUN_LOGS_KEPT = 20
+
+
+def prune_run_logs(logs: Path, keep: int) -> list[Path]:
+    """Remove the files of all but the ``keep`` newest runs from ``logs`` (``run-<UTC time>.log`` and
+    that run's ``run-<UTC time>.<i>.progress.jsonl``; the time in the name orders them); returns the
+    removed paths.  A log per ``benchbook run``, never removed, grew the cache without bound."""
+    runs: dict[str, list[Path]] = {}
+    for f in logs.glob("run-*"):
+        runs.setdefault(f.name.split(".")[0], []).append(f)
+    removed = []
+    for stamp in sorted(runs)[: max(len(runs) - keep, 0)]:
+        for f in runs[stamp]:
+            f.unlink(missing_ok=True)
+            removed.append(f)
+    return removed
 
 
 class Interrupted(Exception):

@@ -52,7 +52,7 @@ def _session_records(files: list[Path]) -> list[dict]:
     """
     out = []
     for f in files:
-        with open(f) as fh:
+        with open(f, encoding="utf-8", newline="\n") as fh:  # lines as the other readers split them
             for i, line in enumerate(fh, 1):
                 if '"benchbook.session"' in line:
                     try:

@@ -33,7 +33,8 @@ def _line_map(path: Path) -> np.ndarray | None:
             return None
         f.seek(0)
         with mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as m:
-            if m.find(b"\n\n") < 0 and m[:1] != b"\n" and re.search(rb"\n[ \t\r]+\n", m) is None:
+            # a blank line anywhere, the first line included (a CRLF file's blank first line is "\r\n")
+            if m.find(b"\n\n") < 0 and re.search(rb"(?:\A|\n)[ \t\r]*\n", m) is None:
                 return None
             data = bytes(m)
     parts = data.split(b"\n")
@@ -43,9 +44,15 @@ def _line_map(path: Path) -> np.ndarray | None:
 
 
 def _first_bad_json(path: Path) -> tuple[int, str] | None:
-    with open(path, encoding="utf-8", errors="replace") as f:
-        for i, line in enumerate(f, 1):
-            if line.strip():
+    """1-based line and reason of the first non-blank line of ``path`` that is not a JSON object in UTF-8
+    (lines split at ``\n`` only, as the readers split them), or None."""
+    with open(path, "rb") as f:
+        for i, raw in enumerate(f, 1):
+            if raw.strip():
+                try:
+                    line = raw.decode("utf-8")
+                except UnicodeDecodeError as e:
+                    return i, f"not UTF-8 text ({e})"
                 try:
                     rec = json.loads(line)
                 except ValueError as e:
@@ -53,6 +60,13 @@ def _first_bad_json(path: Path) -> tuple[int, str] | None:
                 if not isinstance(rec, dict):
                     return i, "not a JSON object"
     return None
+
+
+def _objects_only(path: Path) -> bool:
+    """Whether every non-blank line of ``path`` starts with ``{`` (after whitespace): Polars reads a line
+    that is JSON but not an object (``[1]``, ``null``, ``5``) as a record of nulls, without an error."""
+    with open(path, "rb", buffering=_READ_BUFFER) as f:
+        return all(line[:1] == b"{" or line.lstrip()[:1] in (b"{", b"") for line in f)
 
 
 def _good_lines(path: Path) -> tuple[bytes, np.ndarray, list[int]]:
@@ -101,6 +115,10 @@ def _decode_lines(lines: pl.DataFrame, schema: dict) -> pl.DataFrame:
     # the filter copies every line's text: only when a line is blank (null) or may be whitespace only
     if raw.null_count() or raw.str.contains(r"^\s*$").any():
         lines = lines.filter(pl.col("_raw").str.strip_chars().str.len_bytes() > 0)
+        raw = lines["_raw"]
+    # a line that is JSON but not an object ([1], null, 5) decodes as a record of nulls, without an error
+    if not raw.str.starts_with("{").all() and not raw.str.strip_chars_start().str.starts_with("{").all():
+        raise pl.exceptions.ComputeError("a line is not a JSON object")
     del raw
     decode = [
         (pl.col("_row").cast(pl.Int64) + 1).alias("line"),
@@ -126,6 +144,8 @@ def _tolerant_file(p: Path, schema: dict, on_error: str, report: dict | None) ->
     """Slow path: Polars' NDJSON reader with ``ignore_errors`` (a field of the wrong type becomes null
     and validation names its line); a line that is not JSON raises RecordError or is skipped."""
     try:
+        if not _objects_only(p):
+            raise pl.exceptions.ComputeError(f"{p}: a line is not a JSON object")
         df = pl.scan_ndjson(
             p, schema=schema, ignore_errors=True, row_index_name="_row", low_memory=False
         ).collect()
@@ -147,6 +167,19 @@ def _tolerant_file(p: Path, schema: dict, on_error: str, report: dict | None) ->
     rows = df["_row"].to_numpy()
     line = pl.Series("line", (rows + 1) if lmap is None else lmap[rows], dtype=pl.Int64)
     return df.drop("_row").with_columns(line)
+
+
+def _tolerant_schema(p: Path, schema: dict, extend) -> dict:
+    """``schema`` as ``extend`` widens it over every batch of ``p``'s lines (``_line_batches``' rows; a
+    line that is not UTF-8 is decoded with replacement characters, the tolerant path names it)."""
+    row = 0
+    with open(p, "rb", buffering=_READ_BUFFER) as f:
+        while chunk := f.readlines(_READ_BYTES):
+            for i in range(0, len(chunk), _READ_BATCH):
+                part = [line.decode("utf-8", errors="replace") for line in chunk[i : i + _READ_BATCH]]
+                schema = extend(pl.Series("_raw", part, dtype=pl.String), p, schema, row)
+                row += len(part)
+    return schema
 
 
 def _line_batches(p: Path):
@@ -346,6 +379,8 @@ def iter_files(files, schema: dict, on_error: str, report: dict | None, extend=N
         try:
             df, sch = _fast_batches(p, schema, extend, finish)
         except _SlowPath:
+            if extend is not None:  # every line's fields, those past the batch the fast path stopped at too
+                sch = _tolerant_schema(p, schema, extend)
             df = finish(_tolerant_file(p, sch, on_error, report), sch)
         yield df
         del df  # before the next file is decoded

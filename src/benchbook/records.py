@@ -179,7 +179,9 @@ def iter_records(path: str | Path) -> Iterator[tuple[int, dict]]:
             code knows (file:line named; older versions are upgraded by the readers' migrations).
     """
     path = Path(path)
-    with open(path, encoding="utf-8") as f:
+    # lines end at "\n" only, as the writer counts them and the Polars readers split them (a lone "\r"
+    # is not a line break: a file of "\r"-separated records is one bad line, not several good ones)
+    with open(path, encoding="utf-8", newline="\n") as f:
         for i, line in enumerate(f, 1):
             if not line.strip():
                 continue

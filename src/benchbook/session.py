@@ -30,6 +30,8 @@ from .schemas import build
 
 #: set to 1: ``Session.open`` starts a new session even where the open one could be resumed
 FRESH_ENV = "BENCHBOOK_FRESH_SESSION"
+#: values of ``FRESH_ENV`` that leave resuming on (any other value starts a new session)
+_OFF = ("", "0", "false", "no", "off")
 
 
 @dataclass
@@ -108,7 +110,7 @@ class Session:
                         ended = True
                 elif rec.get("session_id") == last_sid and _completes(rec):
                     done.add(rec["run_key"])
-        fresh = os.environ.get(FRESH_ENV, "") not in ("", "0")
+        fresh = os.environ.get(FRESH_ENV, "").strip().lower() not in _OFF
         resumed = last_sid is not None and not ended and last_hash == meta_hash and not fresh
         sid = last_sid if resumed and last_sid is not None else new_id()
         s = cls(path, experiment, sid, resumed, done if resumed else set(), quarantined)

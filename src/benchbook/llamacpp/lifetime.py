@@ -16,13 +16,16 @@ import sys
 
 PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
 
+#: libc's ``prctl``, looked up once here in the parent: the child (between fork and exec, where another
+#: thread of a multi-threaded runner may have held the dynamic loader's lock at the fork) only calls it
+_PRCTL = ctypes.CDLL(None, use_errno=True).prctl if sys.platform.startswith("linux") else None
+
 
 def die_with_parent() -> None:
     """``preexec_fn``: the child gets SIGKILL when the thread that started it exits.
 
-    Runs in the child between fork and exec.  A no-op off Linux; a failed ``prctl`` is ignored (the
-    child then only lacks the guarantee, as before)."""
-    if not sys.platform.startswith("linux"):
-        return
-    libc = ctypes.CDLL(None, use_errno=True)
-    libc.prctl(PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
+    Runs in the child between fork and exec: one ``prctl`` call, no library loaded or symbol looked up
+    there.  A no-op off Linux; a failed ``prctl`` is ignored (the child then only lacks the guarantee,
+    as before)."""
+    if _PRCTL is not None:
+        _PRCTL(PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)

@@ -108,6 +108,10 @@ def run_sampled(argv: list[str], timeout_s: float, env: dict | None = None) -> P
             proc.kill()
             out, err = proc.communicate()
             timed_out = True
+        except BaseException:  # Ctrl-C, or any error while waiting: the child does not outlive the call
+            proc.kill()
+            proc.wait()
+            raise
     return ProcResult(
         proc.returncode,
         out,

@@ -231,6 +231,15 @@ class LlamaServer:
                 preexec_fn=die_with_parent,
             )
         self._sampler = PeakSampler(self.proc.pid, interval_s=0.05, gpu_interval_s=0.5).__enter__()
+        try:
+            self._await_health()
+        except BaseException:
+            self.kill()  # no server left behind a failed start (an unexpected error, Ctrl-C)
+            raise
+
+    def _await_health(self) -> None:
+        """Wait for ``/health``: sets ``load_ms``; raises ServerError (start_failed / start_timeout)."""
+        assert self.proc is not None
         t0 = time.monotonic()
         while True:
             rc = self.proc.poll()

@@ -341,9 +341,13 @@ def _flat_files(raw_dir, on_error: str, report: dict | None, unknown: identity.U
     invalid: dict[int, dict] = {}  # first line of a batch -> what validate counted in it
 
     def per_batch(df: pl.DataFrame) -> pl.DataFrame:
-        counted: dict = {}  # the batch's invalid records (a batch read again overwrites its entry)
+        counted: dict = {}  # the batch's invalid records
         if not df.is_empty():
-            invalid[int(df["line"][0])] = counted
+            first, last = int(df["line"][0]), int(df["line"][-1])
+            # lines read again (a wider schema, or the whole file by the tolerant path) replace their count
+            for k in [k for k in invalid if first <= k <= last]:
+                del invalid[k]
+            invalid[first] = counted
         return _flatten_llama_bench(_read_file(df, checks, "skip", counted), raw_load_mode=True, share=False)
 
     decoded = iter_files(files, _DECODE_FIELDS, on_error, report, extend=unknown.extend, per_batch=per_batch)

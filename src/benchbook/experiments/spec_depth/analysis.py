@@ -183,9 +183,15 @@ def cost_terms(
     alpha, tau, k, c_bench, r_k1, model_before, residual_before, c_server, c_alone, v_server,
     model_after, residual_after, overhead_server (module docstring; ``b_step_ms``: the baseline's ms
     per decoded token at this depth; ``rpp``, ``tg_ns``: ``_bench_terms``; ``alone``: c of each draft
-    served alone by its sha256; ``measured``: the measured speedup)."""
-    acc, drafted, steps = _sum(g["draft_n_accepted"]), _sum(g["draft_n"]), _sum(g["verify_steps"])
+    served alone by its sha256; ``measured``: the measured speedup).
+
+    τ, k and the server's terms are pooled over the requests that have the server's counters
+    (``spec_stats``; a request whose statistics line came late records none): each sum of a ratio over
+    the same requests (alpha, from the timings, over all)."""
     first = g.row(0, named=True)
+    all_drafted, all_acc = _sum(g["draft_n"]), _sum(g["draft_n_accepted"])
+    g = g.filter(pl.col("verify_steps").is_not_null() & pl.col("t_draft_ms").is_not_null())
+    drafted, steps = _sum(g["draft_n"]), _sum(g["verify_steps"])
     dsha, t_sha = first["draft_model_sha256"], first["model_sha256"]
     # accepted tokens past a request's cap are not committed (``speculative.analysis.tau``)
     in_cap = sum(
@@ -207,7 +213,7 @@ def cost_terms(
         before = tau / (k * c_bench + rk) if c_bench is not None else None
         after = tau / (k * c_server + rk) if c_server is not None else None
     return {
-        "alpha": acc / drafted if drafted else None,
+        "alpha": all_acc / all_drafted if all_drafted else None,
         "tau": tau,
         "k": k,
         "c_bench": c_bench,

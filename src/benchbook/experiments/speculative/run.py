@@ -249,6 +249,7 @@ def run_session(
             )
             failed += f
         bar = SessionProgress("speculative", reps * len(by_id))
+        fresh: LlamaServer | None = None  # this configuration's own server (policy fresh), stopped below
         try:
             for rep in range(reps):
                 for cid in plan_order(list(by_id), rep):
@@ -303,6 +304,8 @@ def run_session(
                             log_dir / f"{sess.session_id[:8]}-{cid}-r{rep}.log",
                             health_timeout_s=cfg.get("health_timeout_s", 60),
                         )
+                        if policy != "same":
+                            fresh = srv
                         try:
                             srv.start()
                             if policy == "same":
@@ -461,7 +464,8 @@ def run_session(
                     bar.step(f"{cid} r{rep}")
         finally:
             bar.close()
-            for s in same_servers.values():
+            # an error that is not the server's own (not recorded as a failure) may end the session here
+            for s in [*same_servers.values(), *([fresh] if fresh is not None else [])]:
                 s.stop()
         return SessionResult(
             session_id=sess.session_id,

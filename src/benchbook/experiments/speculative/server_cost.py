@@ -94,19 +94,19 @@ def r_sizes_read(r: dict[int, float], n: float) -> list[int]:
 def load_stats(raw_dir: str | Path) -> pl.DataFrame:
     """The ``spec_stats`` of every completed request under ``raw_dir`` (``*.jsonl``): file, line,
     has_stats (the record has the field: its session ran at -lv 4), t_draft_ms and gen_drafts (null
-    where the field is null or absent)."""
+    where the field is null, empty or absent)."""
     rows = []
     for r in read_records(sp._files(raw_dir), sp.REQUEST_SCHEMA):
         if r.get("status", "ok") != "ok":
             continue
-        s = r.get("spec_stats")
+        s = r.get("spec_stats") or {}  # {} (spec_depth's form of "none") is none too
         rows.append(
             {
                 "file": r["_file"],
                 "line": r["_line"],
                 "has_stats": "spec_stats" in r,
-                "t_draft_ms": None if s is None else float(s["t_draft_ms"]),
-                "gen_drafts": None if s is None else int(s["gen_drafts"]),
+                "t_draft_ms": None if s.get("t_draft_ms") is None else float(s["t_draft_ms"]),
+                "gen_drafts": None if s.get("gen_drafts") is None else int(s["gen_drafts"]),
             }
         )
     schema = {"file": pl.String, "line": pl.Int64, "has_stats": pl.Boolean}
@@ -158,14 +158,17 @@ def config_terms(mine: pl.DataFrame, base: pl.DataFrame, cost: sp.CostModel | No
         out["residual_before"] = out["model_before"] / measured - 1
     missing = int(mine["t_draft_ms"].null_count())
     timed = bool(mine["has_stats"].all()) and missing == 0
-    if bool(mine["has_stats"].all()) and missing:
+    # a record of a -lv 4 session without the field (written by code that did not record it) is one
+    # more request without counters, not a session below -lv 4
+    if bool(mine["has_stats"].any()) and missing:
         out["stats"] = incomplete(missing, mine.height)
-    if timed and steps and drafted:
+    if timed:
+        out["stats"] = MEASURED  # the counters are there; a term they cannot give stays null
+    if timed and steps:
         t_draft = float(mine["t_draft_ms"].sum())
         verify_ms = (float(mine["predicted_ms"].sum()) - t_draft) / steps
         out |= {
-            "stats": MEASURED,
-            "c_server": t_draft / drafted / b_step,
+            "c_server": t_draft / drafted / b_step if drafted else None,  # per drafted token
             "v_server": verify_ms / b_step,
             "draft_ms": t_draft / steps,
             "verify_ms": verify_ms,
@@ -173,7 +176,10 @@ def config_terms(mine: pl.DataFrame, base: pl.DataFrame, cost: sp.CostModel | No
         if r_k1 is not None and tau is not None and k is not None:
             out["overhead_ms"] = verify_ms - r_k1 * b_step
             out["overhead_server"] = verify_ms / b_step - r_k1
-            out["model_after"] = tau / (k * out["c_server"] + r_k1)
+            # k·c_server: the drafting per step in baseline steps; with no token drafted the time the
+            # draft calls took is still spent (t_draft ÷ steps ÷ b), as k·c_server is when drafted > 0
+            drafting = k * out["c_server"] if drafted else t_draft / steps / b_step
+            out["model_after"] = tau / (drafting + r_k1)
             out["residual_after"] = out["model_after"] / measured - 1
     return out
 
@@ -232,7 +238,7 @@ def server_cost_table(
                     "n_max": first["n_max"],
                     "prompts": prompts,
                     "n": mine.height,
-                    "lv4": bool(s["has_stats"].all()),
+                    "lv4": bool(s["has_stats"].any()),
                     **config_terms(mine, base, costs.get(str(sess))),
                     "lines": sorted(mine["line"].to_list() + base["line"].to_list()),
                     "baseline_lines": sorted(base["line"].to_list()),

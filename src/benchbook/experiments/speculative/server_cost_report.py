@@ -151,6 +151,10 @@ def _cell(row: dict, col: str, published: set[str]) -> str:
     if col in ("model_overhead", "residual_overhead"):
         if row.get("beta_loo") is not None:  # with_overhead: the denominator was not positive
             return "none: the fitted overhead (β < 0) exceeds the rest of the step"
+        if row.get("c_server") is None and row.get("verify_ms") is not None:
+            return "none: no token drafted (no draft cost per token to scale the overhead by)"
+        if row.get("model_after") is None or row.get("c_bench") is None:
+            return "not known (no cost model or verify steps)"
         return "fewer than 2 other configurations"
     return "not known (no cost model or verify steps)"
 
