@@ -198,7 +198,7 @@ def test_the_header_counts_one_claim_and_one_statement_in_the_singular(tmp_path,
     # it read "(1 claims, 1 statements) checked against its own 1 claims"
     assert capsys.readouterr().out.splitlines()[0] == (
         f"audit of {f} (1 claim, 1 statement) checked against its own 1 claim; no raw logs "
-        "(--logs DIR not given); reproducible here: llama.cpp b11434, CPU only "
+        "(--logs DIR not given, no one.logs/ beside it); reproducible here: llama.cpp b11434, CPU only "
         "(defaults: no params.yaml in this folder)"
     )
 

@@ -207,3 +207,33 @@ def test_audit_dir_and_the_dvc_stage(tmp_path):
     stage = yaml.safe_load((ROOT / "dvc.yaml").read_text())["stages"]["audit"]
     assert stage["cmd"].startswith("python -m benchbook.audit --all data/claims")
     assert "data/claims" in stage["deps"] and stage["params"] == ["audit", "models.registry"]
+
+
+def test_the_audit_stage_reads_the_logs_folder_beside_a_claims_file(tmp_path, logdir):
+    # regression (new user): `--all data/claims` (the DVC stage) takes no --logs, so a claim with `log:`
+    # stayed "not checkable (no --logs folder given)"; now X.yaml is checked against X.logs/
+    claims = tmp_path / "claims"
+    claims.mkdir()
+    text = (
+        HEAD + "claims:\n"
+        "  - {id: tg, metric: decode_tps, value: 75.6, unit: tok/s, log: llama_bench_b11434.jsonl}\n"
+        "  - {id: tg-bad, metric: decode_tps, value: 80.0, unit: tok/s, log: llama_bench_b11434.jsonl}\n"
+    )
+    (claims / "mine.yaml").write_text(text)
+    (claims / "bare.yaml").write_text(text)  # same claims, no bare.logs/: nothing to check against
+    shutil.copytree(logdir, claims / "mine.logs")
+    audits = {a.path.name: a for a in run.audit_dir(claims, tmp_path / "out", tmp_path / "pages")}
+    assert sorted(audits) == ["bare.yaml", "mine.yaml"]  # mine.logs/ is no claims file
+    mine, bare = by_id(audits["mine.yaml"]), by_id(audits["bare.yaml"])
+    # as with --logs: 75.625 lies in 75.55..75.65; 80.0 is off by 75.625 - 80.0 = -4.375
+    assert (mine["tg"].consistency, mine["tg"].recomputed) == ("consistent", "75.625")
+    assert mine["tg-bad"].consistency == "inconsistent"
+    assert mine["tg-bad"].difference == pytest.approx(-4.3746, abs=1e-3)
+    assert audits["mine.yaml"].logs_dir == claims / "mine.logs"
+    assert bare["tg"].consistency == "not checkable" and bare["tg"].recomputed is None
+    assert bare["tg"].notes[-1] == (
+        "log: llama_bench_b11434.jsonl not checked "
+        "(no --logs folder given and no bare.logs/ folder beside bare.yaml)"
+    )
+    # a claims file named on the command line without --logs reads its folder the same way
+    assert by_id(run.audit_file(claims / "mine.yaml"))["tg-bad"].consistency == "inconsistent"

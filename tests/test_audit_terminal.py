@@ -29,7 +29,8 @@ def test_the_command_names_the_file_the_records_and_compares_each_claim(tmp_path
     out = _stdout(capsys, [str(CLOVER), "--out", str(tmp_path), "--pages", str(tmp_path)])
     assert out[0] == (
         f"audit of {CLOVER} (33 claims, 4 statements) checked against its own 33 claims; no raw logs "
-        "(--logs DIR not given); reproducible here: llama.cpp b11434, CPU only (params.yaml audit.here)"
+        "(--logs DIR not given, no clover-35b-a3b-blog.logs/ beside it); reproducible here: "
+        "llama.cpp b11434, CPU only (params.yaml audit.here)"
     )
     assert out[1].split("\t") == [
         "id",

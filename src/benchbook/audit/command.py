@@ -7,7 +7,9 @@ Writes one verdict record per claim, statement and log entry to ``<out>/<claims 
 page per claims file to ``<pages>/<claims stem>.qmd`` (``--all`` also ``<pages>/index.qmd``).  The
 defaults: ``reports/audit`` and ``audits`` with ``--all`` (the ``audit`` stage, whose outputs the site
 renders and which removes pages of files not in its folder); ``reports/audit-adhoc`` for both
-otherwise (a file audited on its own is not on the site: put it in ``data/claims`` for that).  It
+otherwise (a file audited on its own is not on the site: put it in ``data/claims`` for that).  Without
+``--logs``, the raw logs of ``X.yaml`` are read from the folder ``X.logs/`` beside it when there is one
+(``run.logs_beside``): that is how the ``audit`` stage checks claims with ``log:``.  It
 prints, per claims file, a line naming the file and the records it was checked against, then a
 tab-separated table (id, kind, stated, recomputed, difference and difference %, verdict,
 reproducible here: ``terminal``) to stdout, and the time taken to stderr.  "Reproducible here" is
@@ -101,7 +103,8 @@ def audit(args: argparse.Namespace) -> list[run.Audit]:
     if args.all:
         if args.files or args.logs:
             raise ValueError(
-                "--all DIR audits every claims file of DIR on its own; drop the files and --logs"
+                "--all DIR audits every claims file of DIR on its own; drop the files and --logs "
+                "(the logs of DIR/X.yaml go in the folder DIR/X.logs/)"
             )
         return run.audit_dir(args.all, args.out, args.pages, here)
     if not args.files:

@@ -131,12 +131,14 @@ def _log_verdicts(lg: Logs, claims_file: str, here: Here) -> list[Verdict]:
     return verdicts
 
 
-def _against_logs(cf: ClaimsFile, verdicts: list[Verdict], lg: Logs | None) -> list[Verdict]:
+def _against_logs(
+    cf: ClaimsFile, verdicts: list[Verdict], lg: Logs | None, no_logs: str = "no --logs folder given"
+) -> list[Verdict]:
     """Claims with ``log:``: the stated value against the value recomputed from the entries of that
     log that match the claim (``logmatch.matching``): a decode or prefill rate, or for a ``speedup``
     claim the paired speedup of each speculative request (``logs.audit_logs``).  Entries of more than
     one configuration left after matching make the log ambiguous: not checkable, never the min–max
-    over configurations."""
+    over configurations.  ``no_logs`` says why a claim's log was not read where ``lg`` is None."""
     out = []
     for v in verdicts:
         c = cf.claim(v.id) if v.kind == "claim" else None
@@ -145,7 +147,7 @@ def _against_logs(cf: ClaimsFile, verdicts: list[Verdict], lg: Logs | None) -> l
             continue
         found = matching(cf, c, lg.entries if lg else [])
         if not found.entries:
-            why = "no --logs folder given" if lg is None else found.why
+            why = no_logs if lg is None else found.why
             out.append(v.model_copy(update={"notes": v.notes + [f"log: {c.log} not checked ({why})"]}))
             continue
         evidence = v.evidence + [x for e in found.entries for x in e.evidence]
@@ -219,6 +221,19 @@ def _skipped_verdicts(lg: Logs, claims_file: str) -> list[Verdict]:
     ]
 
 
+#: The logs folder of ``X.yaml`` when none is named: ``X.logs/`` beside it (how the ``audit`` stage,
+#: which audits every file of ``data/claims`` with ``--all``, gets the raw logs of claims with ``log:``).
+LOGS_SUFFIX = ".logs"
+
+
+def logs_beside(path: str | Path) -> Path | None:
+    """The conventional logs folder of the claims file ``path``: ``<stem>.logs/`` in its folder
+    (``data/claims/blog.yaml`` -> ``data/claims/blog.logs/``) when it is a folder, else None."""
+    path = Path(path)
+    folder = path.with_name(path.stem + LOGS_SUFFIX)
+    return folder if folder.is_dir() else None
+
+
 def audit_file(
     path: str | Path,
     logs_dir: str | Path | None = None,
@@ -226,7 +241,8 @@ def audit_file(
     here: Here | None = None,
 ) -> Audit:
     """Audit one claims file (module doc).  ``pairs`` (speculative log -> baseline log, file names
-    under ``logs_dir``) add to the claims file's ``log_pairs``.
+    under ``logs_dir``) add to the claims file's ``log_pairs``.  Without ``logs_dir`` the logs are
+    read from ``logs_beside(path)`` when that folder exists.
 
     Raises:
         schema.ClaimsError, recompute.RecomputeError, logs.LogsError, ingest.IngestError: malformed
@@ -238,12 +254,14 @@ def audit_file(
     name = path.name
     verdicts = judge(cf, recompute_all(cf), here, name)
     lg = None
+    logs_dir = logs_dir if logs_dir is not None else logs_beside(path)
     if logs_dir is not None:
         all_pairs = {p.log: p.baseline for p in cf.log_pairs}
         all_pairs.update(pairs or {})
         lg = audit_logs(logs_dir, all_pairs)
         verdicts = verdicts + _log_verdicts(lg, name, here) + _skipped_verdicts(lg, name)
-    verdicts = _against_logs(cf, verdicts, lg)
+    no_logs = f"no --logs folder given and no {path.stem}{LOGS_SUFFIX}/ folder beside {path.name}"
+    verdicts = _against_logs(cf, verdicts, lg, no_logs)
     return Audit(path, cf, verdicts, lg, Path(logs_dir) if logs_dir is not None else None)
 
 
@@ -294,7 +312,8 @@ def write(
 def audit_dir(
     claims_dir: str | Path, out_dir: str | Path, pages_dir: str | Path, here: Here | None = None
 ) -> list[Audit]:
-    """Audit every ``*.yaml`` and ``*.yml`` in ``claims_dir``; write records, one page each (named by
+    """Audit every ``*.yaml`` and ``*.yml`` in ``claims_dir``, each against the raw logs of its
+    ``<stem>.logs/`` folder where it has one (``logs_beside``); write records, one page each (named by
     ``slugs``) and ``index.qmd``.  Records and pages of claims files that no longer exist are removed."""
     files = sorted(p for p in Path(claims_dir).iterdir() if p.suffix in (".yaml", ".yml") and p.is_file())
     audits = [audit_file(p, here=here) for p in files]

@@ -12,7 +12,7 @@ for "reproducible here" this project's build, GPUs and model registry (``verdict
 from __future__ import annotations
 
 from .delta import delta
-from .run import Audit
+from .run import LOGS_SUFFIX, Audit
 from .verdicts import Here
 
 #: the table's column names, in order (the second line of each file's block)
@@ -26,11 +26,11 @@ def _count(n: int, noun: str) -> str:
 
 def checked_against(audit: Audit) -> str:
     """The records ``audit`` was checked against, in words: ``"its own 33 claims; no raw logs
-    (--logs DIR not given)"`` or ``"its own 33 claims; 3 log entries of 2 files in logs/ (1 file not
-    read)"``."""
+    (--logs DIR not given, no blog.logs/ beside it)"`` or ``"its own 33 claims; 3 log entries of 2
+    files in logs/ (1 file not read)"``."""
     own = f"its own {_count(len(audit.claims.claims), 'claim')}"
     if audit.logs is None:
-        return f"{own}; no raw logs (--logs DIR not given)"
+        return f"{own}; no raw logs (--logs DIR not given, no {audit.path.stem}{LOGS_SUFFIX}/ beside it)"
     files = len({e.file for e in audit.logs.entries})
     skipped = len(audit.logs.skipped)
     not_read = f" ({skipped} file{'s' * (skipped != 1)} not read)" if skipped else ""
