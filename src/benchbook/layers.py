@@ -20,7 +20,18 @@ from .imports import Import, package_graph
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
     (
         "contract",
-        ("", "paths", "records", "schemas", "migrations", "session", "provenance", "jsonl", "measured"),
+        (
+            "",
+            "paths",
+            "records",
+            "schemas",
+            "migrations",
+            "session",
+            "provenance",
+            "jsonl",
+            "measured",
+            "busynow",
+        ),
     ),
     ("stats", ("stats", "identity")),
     (

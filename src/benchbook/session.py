@@ -22,9 +22,11 @@ records should not be pooled with (e.g. a busy host).
 from __future__ import annotations
 
 import os
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from . import busynow
 from .records import RecordWriter, iter_records, new_id, read_records, repair, stable_hash, utc_now
 from .schemas import build
 
@@ -90,12 +92,15 @@ class Session:
     @classmethod
     def open(cls, path: str | Path, experiment: str, meta: dict | None = None) -> Session:
         """Open (resume or start) a session of ``experiment`` in ``path``; ``meta`` goes in the start
-        record."""
+        record.  Prints one stderr line when the host is busy now (``busynow.start_notice``) and one
+        when a resumed session's earlier runs ran under the other load regime (``busynow.resume_notice``)."""
         path = Path(path)
         quarantined = repair(path)
         meta_hash = stable_hash(meta or {})
         last_sid, last_hash, ended = None, None, False
         done: set[str] = set()
+        busy_then: dict[str, bool | None] = {}  # run_key -> was its run busy (busynow.record_busy)
+        cores = os.cpu_count() or 1
         if path.exists():
             for _, rec in iter_records(path):
                 if rec.get("schema") == "benchbook.session" and rec.get("experiment") == experiment:
@@ -106,15 +111,25 @@ class Session:
                             False,
                             set(),
                         )
+                        busy_then = {}
                     elif rec["event"] == "end" and rec["session_id"] == last_sid:
                         ended = True
                 elif rec.get("session_id") == last_sid and _completes(rec):
                     done.add(rec["run_key"])
+                    busy_then[rec["run_key"]] = busynow.record_busy(rec, cores)
         fresh = os.environ.get(FRESH_ENV, "").strip().lower() not in _OFF
         resumed = last_sid is not None and not ended and last_hash == meta_hash and not fresh
         sid = last_sid if resumed and last_sid is not None else new_id()
         s = cls(path, experiment, sid, resumed, done if resumed else set(), quarantined)
         s.abandoned = last_sid if (last_sid is not None and not ended and not resumed) else None
+        load = busynow.now()
+        earlier = [b for b in busy_then.values() if b is not None] if resumed else []
+        for line in (
+            busynow.start_notice(experiment, load),
+            busynow.resume_notice(experiment, sid, earlier, load.busy),
+        ):
+            if line:
+                print(line, file=sys.stderr, flush=True)
         s.writer.append(
             build(
                 "session_start",
