@@ -50,8 +50,9 @@ def test_the_command_names_the_file_the_records_and_compares_each_claim(tmp_path
     # 24.4 / 42.72 = 0.571161 = 57.116 %; 57.116 - 57 = +0.116 pp; 57.116 / 57 - 1 = +0.2 %
     assert rows["stmt-57pct"][:5] == ["statement", "57 %", "57.116 %", "+0.116 pp", "+0.2%"]
     assert rows["stmt-57pct"][5].startswith("consistent; not comparable (mixed_method)")
-    # max over the pairs 0.625243 (ds-code-b8-wsl 20.6 / tg-wsl-ncmoe26 32.95); -0.041757 = -6.3 % of 0.667
-    assert rows["stmt-two-thirds"][:5] == ["statement", "0.667 x", "0.625 x", "-0.042 x", "-6.3%"]
+    # max over the pairs 0.625243 (ds-code-b8-wsl 20.6 / tg-wsl-ncmoe26 32.95): 0.041757 below the bound
+    # 0.667; a bound is a limit, not an estimate: no % of it (was "-6.3%", which the new user could not read)
+    assert rows["stmt-two-thirds"][:5] == ["statement", "0.667 x", "0.625 x", "-0.042 x", "—"]
     # 42.72 / [6.11, 6.34] = [6.738, 6.992]; minus 7: [-0.262, -0.008]; / 7: [-3.7 %, -0.1 %]
     assert rows["stmt-7x-qwen"][:5] == [
         "statement",
@@ -153,3 +154,35 @@ def test_the_software_block_is_the_build_of_the_sources_own_claims(tmp_path):
     p.write_text(SOFTWARE.replace("software:", "conditions: {build: b8000}\nsoftware:"))
     cf = run.audit_file(p, here=Here()).claims
     assert tables.build_of(cf, cf.claims[0]) == "llama.cpp b8000"
+
+
+def test_a_cpu_claim_on_a_cpu_host_names_the_cpu_not_a_gpu(tmp_path):
+    # new user: "reproducible here: no — hardware: Intel Core i5-7200U (2 cores) (here: CPU only)" read as
+    # if a GPU were needed; a system with a CPU and no GPU now says what differs
+    p = tmp_path / "laptop.yaml"
+    p.write_text(
+        HEAD + "systems: [{id: laptop, hardware: Intel Core i5-7200U (2 cores), gpu: null, cpu: {cores: 2}},"
+        " {id: pc, hardware: NVIDIA GeForce RTX 3080 Ti, gpu: {name: RTX 3080 Ti}}]\n"
+        "environments: [{id: linux, system: laptop}, {id: win, system: pc}]\n"
+        "software: {engine: llama.cpp, build: b11434}\nmodel: {name: SmolLM2-135M-Instruct}\n"
+        "claims:\n"
+        "  - {id: tg, metric: decode_tps, value: 98.4, unit: tok/s, method: llama-bench tg128,"
+        " conditions: {env: linux}}\n"
+        "  - {id: tg-gpu, metric: decode_tps, value: 300, unit: tok/s, method: llama-bench tg128,"
+        " conditions: {env: win}}\n"
+    )
+    here = Here(models=frozenset({"SmolLM2-135M-Instruct"}))
+    v = {x.id: x for x in run.audit_file(p, here=here).verdicts}
+    assert v["tg"].reproducible.missing == [
+        "hardware: Intel Core i5-7200U (2 cores), no GPU (here: this host's CPU, not necessarily that one)"
+    ]
+    assert v["tg-gpu"].reproducible.missing == ["hardware: NVIDIA GeForce RTX 3080 Ti (here: CPU only)"]
+
+
+def test_the_page_shows_a_bound_as_its_margin_without_a_percent(tmp_path):
+    audit = run.audit_file(CLOVER, here=Here())
+    text = page.render(audit.claims, audit.verdicts, CLOVER.name)
+    # 0.625 - 0.667 = -0.042 x: the set's extreme lies below the bound by that much
+    assert "margin to the bound -0.042 x<" in text
+    assert "-6.3%" not in text
+    assert "difference +0.116 pp (+0.2%)" in text  # a ratio statement keeps its % (stmt-57pct)

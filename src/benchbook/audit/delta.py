@@ -10,7 +10,9 @@ The stated value is taken as written (``57`` for "about 57%"), not as the interv
 stands for: the verdict (consistent or not) is what judges the precision; the difference shows how
 far apart the two numbers are.  A number is printed with 3 decimals (1 for a %), never a non-zero as
 0 (``numfmt.fmt_fixed``); a difference within floating-point rounding of the numbers (``NOISE``) is 0.
-For a verdict in % the absolute difference is in percentage points (pp).
+For a verdict in % the absolute difference is in percentage points (pp).  For a ``bound`` statement
+("every X below 0.667") the stated value is a limit, not an estimate: the difference is the margin of
+the set's extreme to it and no % is shown (``delta(v, bound=True)``).
 """
 
 from __future__ import annotations
@@ -83,9 +85,10 @@ def relative(recomputed: Interval, stated: Interval) -> Interval | None:
     return Interval(min(ends), max(ends))
 
 
-def delta(v: Verdict) -> Delta:
+def delta(v: Verdict, bound: bool = False) -> Delta:
     """The comparison cells of verdict ``v`` (module doc).  The recomputed text is the verdict's own
-    ``recomputed`` (rounded where it was computed); a verdict without numbers gives ``NONE`` cells.
+    ``recomputed`` (rounded where it was computed); a verdict without numbers gives ``NONE`` cells;
+    ``bound`` (``v`` is a ``bound`` statement): the relative cell is ``NONE``.
 
     >>> from benchbook.audit.verdicts import Reproducible
     >>> v = Verdict(claims_file="f", id="s", kind="statement", text="t", consistency="consistent",
@@ -104,7 +107,7 @@ def delta(v: Verdict) -> Delta:
     scale = max(abs(recomputed.lo), abs(recomputed.hi), abs(stated.lo), abs(stated.hi))
     lo, hi = _exact(recomputed.lo - stated.hi, scale), _exact(recomputed.hi - stated.lo, scale)
     absolute = f"{_span(lo, hi, 3)} {diff_unit}".rstrip()
-    rel = relative(recomputed, stated)
+    rel = None if bound else relative(recomputed, stated)
     relative_text = NONE if rel is None else _span(100 * _exact(rel.lo, 1), 100 * _exact(rel.hi, 1), 1) + "%"
     if rel is not None and " to " in relative_text:
         relative_text = relative_text.replace(" to ", "% to ", 1)

@@ -67,22 +67,24 @@ def _qualifiers(v: Verdict, ids: dict[str, str]) -> str:
     )
 
 
-def _compared(v: Verdict) -> str:
+def _compared(v: Verdict, bound: bool = False) -> str:
     """Stated, recomputed and their difference (absolute and %), as ``benchbook audit`` prints them
-    (``delta``); the distance outside the stated precision where the verdict is inconsistent."""
-    d = delta(v)
+    (``delta``; ``bound``: a bound statement, its margin without a %); the distance outside the stated
+    precision where the verdict is inconsistent."""
+    d = delta(v, bound)
     if d.recomputed == NONE:
         return ""
     text = f"<br>stated {_esc(d.stated)}, recomputed {_esc(d.recomputed)}"
     if d.absolute != NONE:
-        text += f"<br>difference {_esc(d.absolute)} ({_esc(d.relative)})"
+        rel = f" ({_esc(d.relative)})" if d.relative != NONE else ""
+        text += f"<br>{'margin to the bound' if bound else 'difference'} {_esc(d.absolute)}{rel}"
     if v.difference is not None and v.consistency == "inconsistent":
         text += f"; outside the stated precision by {_esc(f'{v.difference:+.4g}')} {_esc(v.unit or '')}"
     return text
 
 
-def _row(v: Verdict, ids: dict[str, str]) -> str:
-    rec = _compared(v)
+def _row(v: Verdict, ids: dict[str, str], bounds: frozenset[str] = frozenset()) -> str:
+    rec = _compared(v, v.kind == "statement" and v.id in bounds)
     arith = f"<br><small>{_esc(v.arithmetic)}</small>" if v.arithmetic else ""
     notes = "<br>".join(_esc(n) for n in v.notes) or "—"
     rep = "yes" if v.reproducible.here else "no: " + "; ".join(_esc(m) for m in v.reproducible.missing)
@@ -133,7 +135,8 @@ def render(cf: ClaimsFile, verdicts: list[Verdict], filename: str) -> str:
         ("note", s.note),
     ]
     source = "".join(f"<li>{_esc(k)}: {_esc(v)}</li>" for k, v in facts if v)
-    rows = "\n".join(_row(v, ids) for v in verdicts)
+    bounds = frozenset(st.id for st in cf.statements if st.kind == "bound")
+    rows = "\n".join(_row(v, ids, bounds) for v in verdicts)
     slugged = re.sub(r"[^A-Za-z0-9._-]", "-", filename)
     return f"""---
 title: "Audit: {slugged}"

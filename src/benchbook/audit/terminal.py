@@ -73,8 +73,9 @@ def verdict_text(consistency: str, qualifiers: list[str]) -> str:
 def lines(audit: Audit, here: Here, here_from: str) -> list[str]:
     """The header, the column names and one tab-separated row per verdict of ``audit`` (module doc)."""
     out = [cell(header(audit, here, here_from)), "\t".join(COLUMNS)]
+    bounds = {st.id for st in audit.claims.statements if st.kind == "bound"}
     for v in audit.verdicts:
-        d = delta(v)
+        d = delta(v, bound=v.kind == "statement" and v.id in bounds)
         quals = [f"{q.kind} ({q.check})" for q in v.qualifiers]
         cells = [
             v.id,

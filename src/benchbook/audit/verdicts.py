@@ -204,6 +204,13 @@ def build_number_matches(here_build: str, number: int | str) -> bool:
     return int(m.group(1)) == int(number) if m else build_matches(f"b{number}", here_build)
 
 
+def _cpu_only(cf: ClaimsFile, c: Claim) -> bool:
+    """Whether ``c`` was measured on a declared system without a GPU (``gpu`` absent or null and
+    ``cpu`` stated): its hardware is a CPU, which a CPU-only ``Here`` lacks no GPU for."""
+    system = cf.system_of(c)
+    return system is not None and system.gpu is None and system.cpu is not None
+
+
 def reproducibility(cf: ClaimsFile, c: Claim, here: Here) -> Reproducible:
     """Whether ``c`` could be re-measured here, and what is missing (module doc)."""
     cond = cf.conditions_of(c)
@@ -216,6 +223,8 @@ def reproducibility(cf: ClaimsFile, c: Claim, here: Here) -> Reproducible:
     host = host_of(cf, c)
     if host is None:
         missing.append("hardware: not stated")
+    elif _cpu_only(cf, c):  # a CPU claim: here it would run on this host's CPU, not that one
+        missing.append(f"hardware: {host}, no GPU (here: this host's CPU, not necessarily that one)")
     elif host not in here.gpus:
         missing.append(f"hardware: {host} (here: {', '.join(here.gpus) or 'CPU only'})")
     build = build_of(cf, c)
