@@ -242,3 +242,39 @@ def test_verbose_passes_output_through(tmp_path, monkeypatch, capfd):
     out = capfd.readouterr()
     assert "[NbConvertApp] Executing cell 3" in out.out and "Kernel listening on TCP" in out.err
     assert not log_path.exists()
+
+
+def test_warnings_reach_the_terminal_not_only_the_log(tmp_path, monkeypatch, capsys):
+    # new user: "retrained checkpoint ... differs from the manifest's" was only in the run's log file
+    monkeypatch.setenv("BENCHBOOK_CACHE", str(tmp_path / "cache"))
+    lines = [
+        "Running stage 'measure/dvc.yaml:draftself':",
+        "warning: retrained checkpoint sha256 82d01b3369578856 differs from the manifest's c39a7197665fa554",
+        "benchbook: speculative: this host is busy (1-min load 7.02 on 2 cores): runs will be slow",
+        "RuntimeWarning: Kernel listening on TCP",
+        "WARNING: dvc's own warning",
+        "draftself checkpoint: {'step': 575, 'loss_next': 0.7841}",
+    ]
+    script = tmp_path / "dvc.py"
+    script.write_text(f"for line in {lines!r}:\n    print(line)\n")
+    run, log_path = cli.stage_runner(tmp_path, verbose=False)
+    run([sys.executable, str(script)])
+    assert capsys.readouterr().err.splitlines() == [
+        "stage measure/dvc.yaml:draftself ...",
+        lines[1],
+        lines[2],
+    ]
+    assert log_path.read_text().splitlines()[1:] == lines  # the log keeps every line
+
+    def resolve(manifest, log):
+        log("checkpoint x.pt missing or changed; from the cache or trained")
+        log({"step": 600})
+        log("warning: retrained checkpoint sha256 82d01b3369578856 differs from the manifest's c39a719766")
+
+    monkeypatch.setattr("benchbook.experiments.draftself.run.resolve_checkpoint", resolve)
+    cli.prepare_draftself_checkpoint(tmp_path, log_path)
+    assert capsys.readouterr().err.splitlines() == [
+        "draftself checkpoint: warning: retrained checkpoint sha256 82d01b3369578856 differs from the "
+        "manifest's c39a719766"
+    ]
+    assert log_path.read_text().splitlines()[-2] == "draftself checkpoint: {'step': 600}"

@@ -420,7 +420,8 @@ def stage_runner(root: Path, verbose: bool):
 
     Verbose: the command's output goes to the terminal unchanged.  Otherwise it goes to a log file
     (``<cache>/logs/run-<UTC time>.log``: papermill's per-cell logs, the kernel's warnings, DVC's
-    output); the terminal shows one line per stage DVC starts and the measurement sessions' progress
+    output); the terminal shows one line per stage DVC starts, each warning (``progress.NOTICE``: a
+    retrained checkpoint that differs, a busy host) and the measurement sessions' progress
     bars (``progress.follow`` of the command's own progress file, ``run-<time>.<i>.progress.jsonl``;
     each bar is closed when its session ends); a failure prints the log's tail.  Two commands may
     run at once (their lines go to the same log).
@@ -483,6 +484,8 @@ def stage_runner(root: Path, verbose: bool):
                         m = re.match(r"^Running stage '([^']+)'", line)
                         if m:
                             progress.say(f"stage {m.group(1)} ...")
+                        elif progress.is_notice(line):  # a warning the user must see, not only the log
+                            progress.say(line.rstrip("\n"))
                     rc = proc.wait()
                 except KeyboardInterrupt:
                     stop_process_group(proc)
@@ -648,9 +651,10 @@ def prepare_draftself_checkpoint(root: Path, log_path: Path | None = None) -> No
     cached file, the copy ``dvc pull`` brought, or trained again from the manifest's train config
     (``experiments.draftself.run.resolve_checkpoint``); the ``draftself`` stage then finds it there.
     Its messages and the training's per-step losses go to ``log_path`` (the run's log file), not to the
-    terminal, where the build's progress line runs at the same time; to the terminal when None
-    (``--verbose``)."""
+    terminal, where the build's progress line runs at the same time (a warning, ``progress.NOTICE``:
+    both); to the terminal when None (``--verbose``)."""
     from .experiments.draftself.run import resolve_checkpoint
+    from .llamacpp import progress
 
     def log(message) -> None:
         if log_path is None:
@@ -658,6 +662,8 @@ def prepare_draftself_checkpoint(root: Path, log_path: Path | None = None) -> No
             return
         with open(log_path, "a", encoding="utf-8") as f:
             f.write(f"draftself checkpoint: {message}\n")
+        if progress.is_notice(f"draftself checkpoint: {message}"):  # a warning: the terminal too
+            progress.say(f"draftself checkpoint: {message}")
 
     resolve_checkpoint(root / "data/draftself/checkpoint.json", log=log)
 

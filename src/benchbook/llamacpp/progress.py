@@ -33,6 +33,18 @@ BUILT_TARGET = re.compile(r"^\[\s*\d{1,3}%\] Built target (\S+)\s*$")
 NINJA_STEP = re.compile(r"^\[(\d+)/(\d+)\]")
 
 
+#: A line of a command's output that ``benchbook run`` shows on the terminal too, not only in its log
+#: file: ``warning: ...`` or ``benchbook: ...`` (the busy-host line of a session, ``busynow``), alone or
+#: after one label (``draftself checkpoint: warning: retrained checkpoint sha256 ... differs ...``).
+#: Python's ``RuntimeWarning: ...`` and DVC's ``WARNING: ...`` are not such lines.
+NOTICE = re.compile(r"^(?:[A-Za-z][\w -]*: )?(?:warning|benchbook): ")
+
+
+def is_notice(line: str) -> bool:
+    """Whether ``line`` is a ``NOTICE``: a line for the user's terminal, not only for the log file."""
+    return NOTICE.match(line) is not None
+
+
 def quiet() -> bool:
     """True when ``BENCHBOOK_QUIET`` is set to a non-empty value other than ``0``."""
     return os.environ.get(QUIET_ENV, "") not in ("", "0")
