@@ -73,3 +73,35 @@ def test_measured_here_is_per_host_and_toolchain(committed_params):
         "speculative": False,
         "draftself": False,
     }
+
+
+def test_doctor_says_wait_while_another_process_builds_the_toolchain(root, tmp_path):
+    # new user: `doctor` during `benchbook run`'s build said "MISS toolchain ... fix: `benchbook toolchain
+    # build`", which would start a second build into the same folder
+    import json
+    import os
+    import re
+
+    env = {**os.environ, "BENCHBOOK_CACHE": str(tmp_path)}
+    first = run(["doctor"], root, env).stdout
+    folder = tmp_path / re.search(r"\(" + re.escape(str(tmp_path)) + r"/(toolchains/[^)]+)\)", first).group(1)
+    folder.mkdir(parents=True)
+    gone = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True
+    )
+    (folder / "building.json").write_text(json.dumps({"pid": int(gone.stdout), "started_at": "x"}))
+    assert (
+        "MISS toolchain: no llama.cpp build in the cache" in run(["doctor"], root, env).stdout
+    )  # killed build
+    (folder / "building.json").write_text(
+        json.dumps({"pid": os.getpid(), "started_at": "2026-12-01T06:00:00Z"})
+    )
+    r = run(["doctor"], root, env)
+    assert r.returncode == 1
+    assert (
+        f"WAIT toolchain: being built now by process {os.getpid()} (started 2026-12-01T06:00:00Z; "
+        f"progress in {folder / 'build.log'}); wait for it to finish, do not start another build\n"
+    ) in r.stdout
+    assert "MISS toolchain" not in r.stdout
+    # the toolchain waits; the 3 models of the registry are missing (this cache is empty)
+    assert r.stdout.splitlines()[-1] == "1 being made (wait for it), 3 missing (fixes above)"

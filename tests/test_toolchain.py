@@ -106,3 +106,22 @@ def test_missing_cmake_or_compiler_names_the_fix(monkeypatch):
         match=r"cmake, c\+\+ not on PATH; fix: `apt-get update && apt-get install -y cmake build-essential`",
     ):
         tc.check_build_tools()
+
+
+def test_a_build_names_its_process_while_it_runs_and_not_after(tmp_path, monkeypatch):
+    import os
+
+    from benchbook.llamacpp import toolchain as tcm
+
+    seen = []
+
+    def configure_and_build(tree, root, *rest):
+        seen.append(tcm.building(root))
+        raise tcm.ToolchainError("llama.cpp build failed (exit 2)")
+
+    monkeypatch.setattr(tcm, "_configure_and_build", configure_and_build)
+    with pytest.raises(tcm.ToolchainError, match="exit 2"):
+        tcm._build_tree(tmp_path / "src", tmp_path, [], "cpu", {}, {}, "k", "d", 1, print)
+    assert seen[0]["pid"] == os.getpid()  # during the build: this process
+    assert tcm.building(tmp_path) is None and not (tmp_path / tcm.BUILDING).exists()  # after: none
+    assert tcm.building_error(tmp_path) is None

