@@ -125,3 +125,21 @@ def test_a_build_names_its_process_while_it_runs_and_not_after(tmp_path, monkeyp
     assert seen[0]["pid"] == os.getpid()  # during the build: this process
     assert tcm.building(tmp_path) is None and not (tmp_path / tcm.BUILDING).exists()  # after: none
     assert tcm.building_error(tmp_path) is None
+
+
+def test_the_echoed_cmake_command_pastes_into_a_shell(tmp_path, monkeypatch):
+    # new user: `$ cmake ... -DCMAKE_C_FLAGS=-mno-amx-tile -mno-amx-int8 -mno-amx-bf16` was echoed
+    # unquoted; pasted, the shell split the flag into three words
+    import shlex
+
+    monkeypatch.setattr(tc, "run_logged", lambda cmd, lf, desc, targets=(): 1)  # configure fails at once
+    flags = ["-DCMAKE_BUILD_TYPE=Release", "-DCMAKE_C_FLAGS=-mno-amx-tile -mno-amx-int8 -mno-amx-bf16"]
+    said: list[str] = []
+    with pytest.raises(ToolchainError, match="exit 1"):
+        tc._build_tree(tmp_path / "src", tmp_path, flags, "cpu", {}, {}, "k", "d", 1, said.append)
+    assert said == [
+        f"$ cmake -S {tmp_path}/src -B {tmp_path}/build -DCMAKE_BUILD_TYPE=Release "
+        "'-DCMAKE_C_FLAGS=-mno-amx-tile -mno-amx-int8 -mno-amx-bf16'"
+    ]
+    assert shlex.split(said[0][2:])[-1] == flags[-1]  # the shell reads the flag back as one word
+    assert (tmp_path / "build.log").read_text().splitlines()[0] == said[0]

@@ -30,6 +30,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -471,7 +472,7 @@ def stage_runner(root: Path, verbose: bool):
         env = {**tool_env(), progress.PROGRESS_ENV: str(prog), **(extra_env or {})}
         try:
             with open(log_path, "a") as lf:
-                lf.write(f"$ {' '.join(argv)}\n")
+                lf.write(f"$ {shlex.join(map(str, argv))}\n")
                 lf.flush()
                 proc = subprocess.Popen(
                     argv,

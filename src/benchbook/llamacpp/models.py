@@ -311,7 +311,7 @@ def fetch(
         qtype = ent["quantize"]
         quantized = models_dir() / f"derived-{parent['sha256'][:16]}-{qtype}.gguf"
         argv = [str(quantize_bin), "--allow-requantize", parent["path"], str(quantized), qtype]
-        log(f"$ {' '.join(argv)}")
+        log(f"$ {shlex.join(argv)}")
         proc = subprocess.run(argv, capture_output=True, text=True)
         if proc.returncode != 0:
             raise ModelError(

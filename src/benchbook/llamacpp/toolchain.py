@@ -19,6 +19,7 @@ import hashlib
 import json
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import tarfile
@@ -464,8 +465,8 @@ def _configure_and_build(
         configure = ["cmake", "-S", str(tree), "-B", str(build_dir), *flags]
         compile_ = ["cmake", "--build", str(build_dir), "-j", str(jobs), "--target", *TARGETS]
         for step, cmd in (("configure", configure), ("build", compile_)):
-            log(f"$ {' '.join(cmd)}")
-            lf.write(f"$ {' '.join(cmd)}\n")
+            log(f"$ {shlex.join(cmd)}")  # quoted: the line pastes into a shell as it is
+            lf.write(f"$ {shlex.join(cmd)}\n")
             lf.flush()
             rc = run_logged(cmd, lf, f"{desc} {step}", TARGETS if cmd is compile_ else ())
             if rc != 0:

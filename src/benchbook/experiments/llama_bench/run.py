@@ -8,6 +8,7 @@ Entry point: ``measure(params, root=, raw_dir=, overrides=)`` (see ``benchbook.e
 
 from __future__ import annotations
 
+import shlex
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -75,7 +76,7 @@ def run_session(
                     else {"method": None, "resident_before_pct": resident_pct(m["path"])}
                 )
                 argv = build_argv(bench_bin, m["path"], cfg, phase)
-                log(f"$ {' '.join(Path(a).name if i == 0 else a for i, a in enumerate(argv))}")
+                log(f"$ {shlex.join([Path(argv[0]).name, *argv[1:]])}")
                 load_start, started = load_snapshot(), utc_now()
                 res = run_sampled(argv, cfg.get("timeout_s", 900))
                 ended, load_end = utc_now(), load_snapshot()

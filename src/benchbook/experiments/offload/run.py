@@ -20,6 +20,7 @@ Every record carries ``synthetic_inputs: true`` where it measured the synthetic 
 from __future__ import annotations
 
 import re
+import shlex
 from dataclasses import asdict
 from pathlib import Path
 
@@ -223,7 +224,7 @@ def run_session(
                     )
                     failed += 1
                     continue
-                log(f"$ {' '.join(base['argv'])}")
+                log(f"$ {shlex.join(base['argv'])}")
                 before, load_start, started = gpu_used_mib(), load_snapshot(), utc_now()
                 res = run_sampled(argv, cfg["timeout_s"])
                 base.update(
