@@ -105,3 +105,29 @@ def test_doctor_says_wait_while_another_process_builds_the_toolchain(root, tmp_p
     assert "MISS toolchain" not in r.stdout
     # the toolchain waits; the 3 models of the registry are missing (this cache is empty)
     assert r.stdout.splitlines()[-1] == "1 being made (wait for it), 3 missing (fixes above)"
+
+
+def test_the_first_site_says_when_it_shows_uncommitted_raw_data(tmp_path):
+    # new user: `benchbook run --from-data` printed "site from the committed raw data" while the site
+    # showed this clone's uncommitted llama_bench session
+    from benchbook import cli
+
+    def git(*args):
+        subprocess.run(["git", *args], cwd=tmp_path, check=True, capture_output=True)
+
+    git("init", "-q")
+    raw = tmp_path / "data" / "raw"
+    (raw / "speculative").mkdir(parents=True)
+    (raw / "speculative" / "h1.jsonl").write_text("{}\n")
+    git("add", "-A")
+    git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "raw")
+    assert cli.raw_data_words(tmp_path) == "the committed raw data"
+    (raw / "llama_bench").mkdir()
+    (raw / "llama_bench" / "h2.jsonl").write_text("{}\n")  # a session of this clone, never committed
+    (raw / "speculative" / "h1.jsonl").write_text("{}\n{}\n")  # a committed file with new records
+    (raw / "speculative" / "r0.log").write_text("server log\n")  # no raw record file: not counted
+    assert cli.raw_data_words(tmp_path) == (
+        "the committed raw data and 2 uncommitted raw files of this clone "
+        "(data/raw/llama_bench/h2.jsonl, data/raw/speculative/h1.jsonl)"
+    )
+    assert cli.raw_data_words(tmp_path / "data") == "the committed raw data"  # no data/raw below it

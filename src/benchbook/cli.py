@@ -573,6 +573,21 @@ def stop_process_group(proc: subprocess.Popen, grace_s: float = 10.0) -> None:
 SITE_NOTE_ENV = "BENCHBOOK_SITE_NOTE"
 
 
+def raw_data_words(root: Path) -> str:
+    """What the site's raw data is, in words: ``the committed raw data``, or where ``data/raw`` holds
+    files git does not (``provenance.uncommitted_raw``: this clone's own sessions), ``the committed raw
+    data and 2 uncommitted raw files of this clone (data/raw/a.jsonl, data/raw/b.jsonl)`` (at most 3
+    named).  ``--from-data`` said "committed" while the site showed a local, uncommitted session."""
+    from .provenance import uncommitted_raw
+
+    extra = uncommitted_raw(root)
+    if not extra:
+        return "the committed raw data"
+    named = ", ".join(extra[:3]) + (f" and {len(extra) - 3} more" if len(extra) > 3 else "")
+    files = "file" if len(extra) == 1 else "files"
+    return f"the committed raw data and {len(extra)} uncommitted raw {files} of this clone ({named})"
+
+
 def from_data_stages(root: Path) -> list[str]:
     """The stages that derive reports and the site from committed raw data, upstream first: every
     ``*_report`` stage, ``audit`` and ``site`` of ``dvc.yaml`` (no toolchain, model or measurement)."""
@@ -731,7 +746,7 @@ def cmd_run(args) -> int:
         raise
     timings["first_site_s"] = time.monotonic() - t
     say(
-        f"site from the committed raw data: {root / '_site' / 'index.html'}"
+        f"site from {raw_data_words(root)}: {root / '_site' / 'index.html'}"
         + (
             ""
             if args.from_data
@@ -808,7 +823,7 @@ def main(argv: list[str] | None = None) -> int:
     rn.add_argument(
         "--from-data",
         action="store_true",
-        help="only the reports and the site from the committed raw data (no build or measuring)",
+        help="only the reports and the site from the raw data of data/raw (committed, plus any this clone added; no build or measuring)",
     )
     rn.set_defaults(fn=cmd_run)
     nb = sub.add_parser("numbers", help="registered numbers: key, value [95%% interval], unit, n, caveats")

@@ -170,6 +170,25 @@ def git_state(root: str | Path) -> dict:
     return {"git_commit": head.stdout.strip(), "git_dirty": bool(dirty), "git_dirty_paths": dirty[:20]}
 
 
+def uncommitted_raw(root: str | Path, raw: str = "data/raw") -> list[str]:
+    """The raw record files (``*.jsonl`` under ``raw``, relative to ``root``) that git does not hold as
+    they are: new (untracked) or changed since the last commit, sorted; [] outside a git checkout.  What
+    a site built from ``raw`` shows beyond the committed data (this clone's own sessions)."""
+    try:
+        status = subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=all", "--", raw],
+            cwd=root,
+            capture_output=True,
+            text=True,
+        )
+    except OSError:
+        return []
+    if status.returncode != 0:
+        return []
+    paths = (re.sub(r"^.. ", "", line).split(" -> ")[-1].strip('"') for line in status.stdout.splitlines())
+    return sorted(p for p in paths if p.endswith(".jsonl"))
+
+
 def snapshot_file(snapshots_dir: str | Path, kind: str, host_id: str) -> Path:
     """``<snapshots_dir>/<hosts|toolchains|models>/<host_id>.jsonl``: where host ``host_id`` stores its
     snapshots of ``kind`` (host | toolchain | model)."""
