@@ -823,7 +823,8 @@ def main(argv: list[str] | None = None) -> int:
     rn.add_argument(
         "--from-data",
         action="store_true",
-        help="only the reports and the site from the raw data of data/raw (committed, plus any this clone added; no build or measuring)",
+        help="only the reports and the site from the raw data of data/raw (committed, plus any this "
+        "clone added; no build or measuring)",
     )
     rn.set_defaults(fn=cmd_run)
     nb = sub.add_parser("numbers", help="registered numbers: key, value [95%% interval], unit, n, caveats")
