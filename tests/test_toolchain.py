@@ -143,3 +143,18 @@ def test_the_echoed_cmake_command_pastes_into_a_shell(tmp_path, monkeypatch):
     ]
     assert shlex.split(said[0][2:])[-1] == flags[-1]  # the shell reads the flag back as one word
     assert (tmp_path / "build.log").read_text().splitlines()[0] == said[0]
+
+
+def test_a_second_build_into_a_folder_being_built_waits_instead(tmp_path, monkeypatch):
+    import json
+    import os
+
+    monkeypatch.setenv("BENCHBOOK_CACHE", str(tmp_path))
+    src = tc.SourceSpec()
+    flags = tc.cmake_flags("cpu", src.build_number)
+    root = tmp_path / "toolchains" / f"b{src.build_number}-cpu-{tc.toolchain_key(src.sha256, 'cpu', flags)}"
+    root.mkdir(parents=True)
+    (root / tc.BUILDING).write_text(json.dumps({"pid": os.getpid(), "started_at": "t0"}))
+    monkeypatch.setattr(tc, "check_build_tools", lambda: pytest.fail("a second build was started"))
+    with pytest.raises(tc.ToolchainBuilding, match=f"being built now by process {os.getpid()} \\(started t0"):
+        tc.build(src, "cpu")

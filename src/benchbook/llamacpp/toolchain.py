@@ -337,7 +337,8 @@ def build(
     (``load_cached``; well under 5 s).
 
     Raises:
-        ToolchainError: cmake/compiler missing, or the build failed (log tail included).
+        ToolchainError: cmake/compiler missing, or the build failed (log tail included);
+            ``ToolchainBuilding`` when another process is building it now (``building``).
         ChecksumError: the sdist's sha256 differs from ``source.sha256``.
     """
     backend = detect_backend() if backend == "auto" else backend
@@ -346,6 +347,8 @@ def build(
     root = cache_dir() / "toolchains" / f"b{source.build_number}-{backend}-{key}"
     if (root / "toolchain.json").exists():
         return load_cached(root, full_check=full_check)
+    if err := building_error(root):  # a second cmake into the same folder would spoil both builds
+        raise err
     tools = check_build_tools()
     tree = _extract_source(pypi_sdist(source.project, source.version, source.sha256), source)
     src = {
@@ -389,8 +392,10 @@ def build_git(
     root = cache_dir() / "toolchains" / f"{name}-{backend}-{key}"
     if (root / "toolchain.json").exists():
         return load_cached(root, full_check=full_check)
+    if err := building_error(root):  # a second cmake into the same folder would spoil both builds
+        raise err
     if not build_missing:
-        raise building_error(root) or ToolchainError(
+        raise ToolchainError(
             f"no build of {source.label} ({source.build_commit}) in the cache ({root}); "
             "fix: `benchbook toolchain build`"
         )
