@@ -246,6 +246,7 @@ def test_make_recipes(clone):
             ".venv/bin/python -m mypy",
             ".venv/bin/python -m pytest -q -p no:cacheprovider",
         ],
+        "repro": [".venv/bin/dvc repro"],
     }
     for target, lines in recipes.items():
         r = subprocess.run(
@@ -259,6 +260,31 @@ def test_make_recipes(clone):
         text=True,
     )
     assert r.stdout.splitlines()[1] == ".venv/bin/benchbook run --verbose"
+
+
+def test_make_repro_finds_the_stage_commands_in_the_venv(clone):
+    """`make repro` works from a shell whose PATH lacks the venv (a bare `.venv/bin/dvc repro` there fails:
+    the stage commands' `python` is the system one, "No module named 'benchbook'"): its recipes see
+    `.venv/bin` first on PATH, so `python`, `papermill`, `benchbook` and `dvc` are the venv's."""
+    env = {**clone["env"], "PATH": "/usr/local/bin:/usr/bin:/bin"}
+    r = subprocess.run(
+        [
+            "make",
+            "-s",
+            "--no-print-directory",
+            "--eval",
+            "bb-which: ; @for c in python papermill benchbook dvc; do command -v $$c; done",
+            "bb-which",
+        ],
+        cwd=clone["repo"],
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    venv_bin = clone["repo"] / ".venv" / "bin"
+    assert r.returncode == 0 and r.stdout.splitlines() == [
+        str(venv_bin / name) for name in ("python", "papermill", "benchbook", "dvc")
+    ], r.stdout + r.stderr
 
 
 @pytest.mark.slow
