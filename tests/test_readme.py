@@ -206,9 +206,17 @@ def test_fresh_clone_commands(clone):
         build.returncode == 0
         and "  self-draft-note.qmd: 6 of 6 quoted numbers linked to provenance" in build.stdout
     )
-    # the README's rendering of the prose's decode number, markers included (it said †1,2,3 of 4 caveats)
-    rendered = re.search(r"renders each `\{\{< var >\}\}` as `([^`]+)`", (ROOT / "README.md").read_text())
-    assert rendered and rendered.group(1) == "36.9 [30.0, 45.4] tok/s †1,2,3,4"
+    # the README's prose edit ("Edit the prose, e.g.") renders its decode number as the README says,
+    # markers included (it said †1,2,3 beside four caveats)
+    readme = (ROOT / "README.md").read_text()
+    writing = readme[readme.index("## Writing up a number") :]
+    prose = re.search(r"^```markdown\n(.*?)^```", writing, re.S | re.M)
+    rendered = re.search(r"renders each `\{\{< var >\}\}` as `([^`]+)`", writing)
+    assert prose and rendered and rendered.group(1) == "36.9 [30.0, 45.4] tok/s †1,2,3,4"
+    with open(clone["repo"] / "self-draft-note.qmd", "a") as f:
+        f.write("\n" + prose.group(1))
+    build = _run(CHECKS[".venv/bin/benchbook site build"][1], clone)
+    assert build.returncode == 0 and "  self-draft-note.qmd: 10 of 10 quoted numbers linked" in build.stdout
     assert rendered.group(1) + "</a>" in (clone["repo"] / "_site" / "self-draft-note.html").read_text()
     add = results[".venv/bin/benchbook models add PATH|URL [--id ID]"]
     assert add.returncode == 0 and add.stdout.startswith("added models.registry.mine in ")
