@@ -34,7 +34,9 @@ def test_every_error_is_shown_with_line_field_and_fix(tmp_path, capsys):
         "fix: see README 'Claims files' for the field",
         f"{f}:11: claims.1.value: a number is needed, got str 'fast'; fix: write the number itself, unquoted",
         f"{f}:14: claims.1.colour: Extra inputs are not permitted; "
-        "fix: see README 'Claims files' for the field",
+        "fix: remove it or rename it: claims.1 takes id, metric, value, range, decimals, range_decimals, "
+        "about, unit, method, n, origin, conditions, "
+        "counts, capacity, statement, log, note",
     ]
     with pytest.raises(schema.ClaimsError) as e:
         schema.load(f)

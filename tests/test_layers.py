@@ -66,5 +66,5 @@ def test_a_module_in_no_layer_is_reported(tmp_path):
     root = _tree(tmp_path, {"newthing.py": ""})
     assert [str(v) for v in layers.check(root)] == [
         "benchbook.newthing: module benchbook.newthing is in no layer; "
-        "fix: add it to benchbook.layers.LAYERS (and to the README's layer list)"
+        "fix: add it to benchbook.layers.LAYERS (and to the layer list of docs/DEVELOPING.md)"
     ]

@@ -206,6 +206,18 @@ def test_fresh_clone_commands(clone):
         build.returncode == 0
         and "  self-draft-note.qmd: 6 of 6 quoted numbers linked to provenance" in build.stdout
     )
+    # the README's prose edit ("Edit the prose, e.g.") renders its decode number as the README says,
+    # markers included (it said †1,2,3 beside four caveats)
+    readme = (ROOT / "README.md").read_text()
+    writing = readme[readme.index("## Writing up a number") :]
+    prose = re.search(r"^```markdown\n(.*?)^```", writing, re.S | re.M)
+    rendered = re.search(r"renders each `\{\{< var >\}\}` as `([^`]+)`", writing)
+    assert prose and rendered and rendered.group(1) == "36.9 [30.0, 45.4] tok/s †1,2,3,4"
+    with open(clone["repo"] / "self-draft-note.qmd", "a") as f:
+        f.write("\n" + prose.group(1))
+    build = _run(CHECKS[".venv/bin/benchbook site build"][1], clone)
+    assert build.returncode == 0 and "  self-draft-note.qmd: 10 of 10 quoted numbers linked" in build.stdout
+    assert rendered.group(1) + "</a>" in (clone["repo"] / "_site" / "self-draft-note.html").read_text()
     add = results[".venv/bin/benchbook models add PATH|URL [--id ID]"]
     assert add.returncode == 0 and add.stdout.startswith("added models.registry.mine in ")
     add = results[WRITEUP_ADD]
@@ -246,6 +258,7 @@ def test_make_recipes(clone):
             ".venv/bin/python -m mypy",
             ".venv/bin/python -m pytest -q -p no:cacheprovider",
         ],
+        "repro": [".venv/bin/dvc repro"],
     }
     for target, lines in recipes.items():
         r = subprocess.run(
@@ -259,6 +272,31 @@ def test_make_recipes(clone):
         text=True,
     )
     assert r.stdout.splitlines()[1] == ".venv/bin/benchbook run --verbose"
+
+
+def test_make_repro_finds_the_stage_commands_in_the_venv(clone):
+    """`make repro` works from a shell whose PATH lacks the venv (a bare `.venv/bin/dvc repro` there fails:
+    the stage commands' `python` is the system one, "No module named 'benchbook'"): its recipes see
+    `.venv/bin` first on PATH, so `python`, `papermill`, `benchbook` and `dvc` are the venv's."""
+    env = {**clone["env"], "PATH": "/usr/local/bin:/usr/bin:/bin"}
+    r = subprocess.run(
+        [
+            "make",
+            "-s",
+            "--no-print-directory",
+            "--eval",
+            "bb-which: ; @for c in python papermill benchbook dvc; do command -v $$c; done",
+            "bb-which",
+        ],
+        cwd=clone["repo"],
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    venv_bin = clone["repo"] / ".venv" / "bin"
+    assert r.returncode == 0 and r.stdout.splitlines() == [
+        str(venv_bin / name) for name in ("python", "papermill", "benchbook", "dvc")
+    ], r.stdout + r.stderr
 
 
 @pytest.mark.slow

@@ -194,7 +194,8 @@ def test_toolchain_binaries_changed_in_place_are_caught(tmp_path):
     assert str(e.value).startswith(f"toolchain b11434-cpu-k: libllama.so {lib}: sha256 is ")
     assert f"expected {rec['files_sha256']['libllama.so']} (the bytes changed" in str(e.value)
     assert str(e.value).endswith(
-        f"fix: delete {root} and run `benchbook toolchain build` (a rebuild, ~7-14 min on 2 cores)"
+        f"fix: delete {root} and run `benchbook toolchain build` "
+        "(a rebuild, ~6-7 min on 2 quiet cores, 20+ min on a busy host)"
     )
 
 

@@ -4,7 +4,7 @@ A module may import modules of its own layer or of a lower one, never of a highe
 modules may import each other, directly or through others (function-local imports included).
 Besides the order, measurement code and report code stay apart: a measurement module (``MEASUREMENT``)
 imports no report module (``REPORT``) and the other way round.  ``tests/test_layers.py`` runs
-``check`` on the real tree; the README's layout section shows the same table.
+``check`` on the real tree; docs/DEVELOPING.md's layout section shows the same table.
 """
 
 from __future__ import annotations
@@ -152,7 +152,7 @@ def check(root: Path) -> list[Violation]:
                 Violation(
                     m,
                     f"module {m} is in no layer; fix: add it to benchbook.layers.LAYERS "
-                    "(and to the README's layer list)",
+                    "(and to the layer list of docs/DEVELOPING.md)",
                 )
             )
             continue

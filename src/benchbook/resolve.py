@@ -206,7 +206,7 @@ def get_toolchain(params: dict, build: bool = True, log=print, full_check: bool 
         if not path.exists():
             raise tc_mod.building_error(path.parent) or tc_mod.ToolchainError(
                 f"no llama.cpp build in the cache ({path.parent}); fix: "
-                "`benchbook toolchain build` (about 14 min on 2 cores)"
+                f"`benchbook toolchain build` ({tc_mod.BUILD_TIME})"
             )
     return tc_mod.build(
         src,

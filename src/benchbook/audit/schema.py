@@ -29,7 +29,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, get_args
 
 import yaml
 from pydantic import (
@@ -517,7 +517,8 @@ def _check_references(cf: ClaimsFile, doc: _Doc) -> None:
         if e.system not in systems:
             raise ClaimsError(
                 f"{where}:{doc.line(('environments', i, 'system'))}: environments.{i}.system: "
-                f"{e.system!r} is not a systems id; known: {sorted(systems)}"
+                f"{e.system!r} is not a systems id; known: {sorted(systems)}; "
+                "fix: name one of them, or declare it under `systems:` ({id: ..., hardware: ...})"
             )
     for i, c in enumerate(cf.claims):
         env = c.conditions.env
@@ -525,17 +526,23 @@ def _check_references(cf: ClaimsFile, doc: _Doc) -> None:
             line = doc.line(("claims", i, "conditions", "env"))
             raise ClaimsError(
                 f"{where}:{line}: claims.{i}.conditions.env: "
-                f"{env!r} is not an environments id; known: {sorted(envs)}"
+                f"{env!r} is not an environments id; known: {sorted(envs)}; "
+                f"fix: name one of them, or declare it under `environments:` ({{id: {env}, system: ...}})"
             )
     if cf.conditions.env is not None and cf.conditions.env not in envs:
-        raise ClaimsError(f"{where}:{doc.line(('conditions', 'env'))}: conditions.env: unknown environment")
+        raise ClaimsError(
+            f"{where}:{doc.line(('conditions', 'env'))}: conditions.env: {cf.conditions.env!r} is not an "
+            f"environments id; known: {sorted(envs)}; fix: name one of them, or declare it under "
+            f"`environments:` ({{id: {cf.conditions.env}, system: ...}})"
+        )
     stmt_ids = {s.id for s in cf.statements}
     for i, s in enumerate(cf.statements):
         for j, ref in enumerate(s.of):
             if ref not in ids:
                 raise ClaimsError(
                     f"{where}:{doc.line(('statements', i, 'of', j))}: statements.{i}.of.{j}: "
-                    f"{ref!r} is neither a claim nor a statement id; fix: cite an existing id"
+                    f"{ref!r} is neither a claim nor a statement id; fix: cite one of "
+                    f"{sorted(ids)}, or add the claim it names under `claims:`"
                 )
     # cycles between statements: depth-first search over statement -> cited statements
     state: dict[str, int] = {}
@@ -604,8 +611,56 @@ def _error_line(err, doc: _Doc) -> str:
     named = re.match(r"(\w+): ", msg)  # a model check names its field first ("unit: ...")
     if named and named.group(1) in _FIELDS:
         loc, msg = loc + (named.group(1),), msg[named.end() :]
+    if err["type"] == "extra_forbidden":
+        msg += f"; fix: {_extra_field_fix(loc)}"
     fix = "" if "fix:" in msg else "; fix: see README 'Claims files' for the field"
     return f"{doc.line(loc)}: {_loc_text(loc) or '(file)'}: {msg}{fix}"
+
+
+def _model_at(loc: tuple) -> type[BaseModel] | None:
+    """The schema model whose field ``loc`` (a pydantic error location: field names and list
+    indices, from the file's top) would be; None where ``loc`` leaves the models (a free mapping)."""
+    tp: Any = ClaimsFile
+    for part in loc[:-1]:
+        if isinstance(part, int):
+            continue  # a list item: the list's model is found below
+        model = _model_in(tp)
+        field = None if model is None else _field_named(model, part)
+        if field is None:
+            return None
+        tp = field.annotation
+    return _model_in(tp)
+
+
+def _model_in(tp: Any) -> type[BaseModel] | None:
+    """The schema model inside the annotation ``tp`` (``list[Claim]``, ``Offload | None``...), or None."""
+    if isinstance(tp, type) and issubclass(tp, BaseModel):
+        return tp
+    return next((m for a in get_args(tp) if (m := _model_in(a)) is not None), None)
+
+
+def _field_named(model: type[BaseModel], name: str) -> Any:
+    """The pydantic field of ``model`` written ``name`` in YAML (its alias, e.g. ``schema``), or None."""
+    return next(
+        (f for k, f in model.model_fields.items() if name in (k, f.alias)),
+        None,
+    )
+
+
+def _extra_field_fix(loc: tuple) -> str:
+    """The fix for an unknown field at ``loc``: the fields its mapping takes (a ``{...}`` copied from
+    the README's example is named as the placeholder it is)."""
+    model = _model_at(loc)
+    if model is None:
+        return "remove it (README 'Claims files')"
+    fields = ", ".join(f.alias or k for k, f in model.model_fields.items())
+    parent = _loc_text(loc[:-1]) or "the file"
+    head = (
+        "`{...}` is the README's placeholder: write the fields or drop the mapping"
+        if loc[-1] == "..."
+        else "remove it or rename it"
+    )
+    return f"{head}: {parent} takes {fields}"
 
 
 #: pydantic inserts the union member tried into error locations; they are not YAML keys

@@ -92,6 +92,10 @@ def detect_backend() -> str:
 #: AMX extensions as /proc/cpuinfo names them, and the compiler switches that keep them out of a build.
 AMX_CPU_FLAGS = ("amx_tile", "amx_int8", "amx_bf16")
 NO_AMX = "-mno-amx-tile -mno-amx-int8 -mno-amx-bf16"
+#: How long a first build takes, quoted by every message that announces one (and by the README and
+#: scripts/setup.sh, word for word: tests/test_build_time.py): 384 s on the quiet 2-core host ("Time
+#: of a first run"), 20 min 20 s for a new user's run on a loaded 2-core host.
+BUILD_TIME = "~6-7 min on 2 quiet cores, 20+ min on a busy host"
 
 
 def cpu_flags(cpuinfo: str | Path = "/proc/cpuinfo") -> set[str]:
@@ -546,7 +550,7 @@ def load_cached(root: Path, full_check: bool = False) -> Toolchain:
         then = json.loads((root / STAMPS).read_text())
     except (OSError, ValueError):
         then = {}
-    fix = f"delete {root} and run `benchbook toolchain build` (a rebuild, ~7-14 min on 2 cores)"
+    fix = f"delete {root} and run `benchbook toolchain build` (a rebuild, {BUILD_TIME})"
     now, methods = {}, set()
     for name, digest in rec["files_sha256"].items():
         path = bin_dir / name
