@@ -136,3 +136,30 @@ def test_a_request_without_the_servers_counters_is_left_out_of_the_pooled_terms(
     assert part["c_server"] == pytest.approx((202.128 + 196.107) / 202 / b)
     assert part["v_server"] == pytest.approx(((366.537 + 350.946) - (202.128 + 196.107)) / 52 / b)
     assert part["alpha"] == full["alpha"] == 1.0  # from the timings of all three
+
+
+def test_committed_sessions_are_stated_from_the_session_records():
+    """Item 18 of the new-user report: the page said the CPU host's session "has no end record" while
+    ``benchbook hosts`` listed two complete sessions and the page showed one of them; the sessions'
+    states are now generated from the records: the newest passing one published, the older passing
+    one named as such, the first (no end record) never published."""
+    from benchbook.experiments.spec_depth.sessions import session_states, sessions_markdown
+
+    states = session_states(committed_root() / "data" / "raw")
+    got = {h[:8]: [(c.session_id[:8], s) for c, s in cs] for h, cs in states.items()}
+    assert got == {
+        "3f1dfa40": [("f349b5cc", "published"), ("5d2b86d3", "older"), ("1b5cda51", "unfinished")],
+        "e3618a24": [("23d37a94", "published")],
+    }
+    md = sessions_markdown(states)
+    assert "  - session `f349b5cc` (2026-12-01 04:21 to 2026-12-01 04:23 UTC): published: " in md
+    assert "  - session `1b5cda51` (2026-11-30 21:32 to 2026-11-30 22:41 UTC): no end record: " in md
+
+
+def test_spec_depth_page_prose_states_no_session_fact_by_hand():
+    """The page's own prose names no session's state or rate level (they come from ``sessions.md``):
+    the stale sentences of item 18 are gone and the generated list is included."""
+    page = (Path(__file__).resolve().parents[1] / "spec_depth.qmd").read_text()
+    for stale in ("has no end record", "order of magnitude", "the list below says why"):
+        assert stale not in page
+    assert "{{< include reports/spec_depth/sessions.md >}}" in page

@@ -2,7 +2,7 @@
 the draft was timed inside the server, memory per draft token, and the speculative experiment's
 speedups per host side by side (each against its own session's baseline; hosts never in one ratio).
 
-Writes ``reports_dir/spec_depth/{bench,server,cost_model,memory,hosts}.md`` and publishes
+Writes ``reports_dir/spec_depth/{bench,server,cost_model,memory,hosts,skipped,sessions}.md`` and publishes
 ``reports_dir/numbers/spec_depth.json``: per host's newest session, ``sd-h<host8>-<config>-d<depth>-``
 ``speedup|prefill|residual-before|residual-after`` and ``sd-h<host8>-<model>-d<depth>-pp|tg``.
 """
@@ -26,6 +26,7 @@ from ..speculative import analysis as spec
 from . import BENCH_SCHEMA, EXPERIMENT, REQUEST_SCHEMA
 from .analysis import bench_table, depth_table, memory_per_draft_token
 from .overhead import with_overhead
+from .sessions import session_states, sessions_markdown
 
 
 @dataclass
@@ -261,6 +262,7 @@ def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> Spec
                 )
     (rep / EXPERIMENT).mkdir(parents=True, exist_ok=True)
     (rep / EXPERIMENT / "skipped.md").write_text(measured.skipped_markdown(skipped, root))
+    (rep / EXPERIMENT / "sessions.md").write_text(sessions_markdown(session_states(raw)))
     wide = (
         (
             bench.filter(pl.col("n_gen") > 0)
