@@ -163,3 +163,30 @@ def test_spec_depth_page_prose_states_no_session_fact_by_hand():
     for stale in ("has no end record", "order of magnitude", "the list below says why"):
         assert stale not in page
     assert "{{< include reports/spec_depth/sessions.md >}}" in page
+
+
+def test_every_published_depth_number_is_a_linked_cell(tmp_path):
+    """Item 17 of the new-user report: the depth tables printed their numbers plain (5 of ~1,100
+    numeric cells linked); every number the report publishes is now a ``{{< var KEY__v >}}`` cell of
+    server.md or cost_model.md (the site renders it linked to its provenance entry), and no cell names
+    a key the registry lacks."""
+    import json
+    import re
+
+    from benchbook.experiments.spec_depth import report
+
+    rep = report.build({}, root=committed_root(), raw_dir=Path("data/raw"), reports_dir=tmp_path)
+    keys = {n.key for n in rep.numbers}
+    server = (tmp_path / "spec_depth" / "server.md").read_text()
+    cost = (tmp_path / "spec_depth" / "cost_model.md").read_text()
+    used = set(re.findall(r"\{\{< var (\S+)__v >\}\}", server + cost))
+    assert len(keys) == 237
+    assert used == keys
+    registry = json.loads((tmp_path / "numbers" / "spec_depth.json").read_text())["numbers"]
+    assert {n["key"] for n in (registry.values() if isinstance(registry, dict) else registry)} == keys
+    row = next(line for line in server.splitlines() if line.startswith("| 3f1dfa40cbf1eb67 | baseline | 0 |"))
+    assert row == (
+        "| 3f1dfa40cbf1eb67 | baseline | 0 | 2 | {{< var spec_depth-h3f1dfa40-baseline-d0-decode_tps__v >}} "
+        "| {{< var spec_depth-h3f1dfa40-baseline-d0-speedup__v >}} | 290 "
+        "| {{< var spec_depth-h3f1dfa40-baseline-d0-prefill_ratio__v >}} | – | – | – |"
+    )

@@ -25,6 +25,7 @@ from benchbook.records import jsonl_lines
 from ..speculative import analysis as spec
 from . import BENCH_SCHEMA, EXPERIMENT, REQUEST_SCHEMA
 from .analysis import bench_table, depth_table, memory_per_draft_token
+from .cells import LinkedRows
 from .overhead import with_overhead
 from .sessions import session_states, sessions_markdown
 
@@ -294,9 +295,10 @@ def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> Spec
         if not wide.is_empty()
         else ""
     )
+    keys = [n.key for n in nums]  # the cells of published numbers link to their entries (cells.py)
     out.joinpath("server.md").write_text(
         md_table(
-            depth,
+            LinkedRows(depth, keys),
             {
                 "host_id": ("host", 0),
                 "config_id": ("configuration", 0),
@@ -315,7 +317,7 @@ def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> Spec
     cm = depth.filter(pl.col("role") == "speculative") if "alpha" in depth.columns else pl.DataFrame()
     out.joinpath("cost_model.md").write_text(
         md_table(
-            cm,
+            LinkedRows(cm, keys),
             {
                 "host_id": ("host", 0),
                 "config_id": ("configuration", 0),
