@@ -6,10 +6,11 @@ follow any number to its records, command, build, model and host, as from the pa
 
 from __future__ import annotations
 
+import math
 from dataclasses import asdict, is_dataclass
 
-from .escape import markdown_text
-from .numfmt import fmt_fixed, fmt_interval
+from .escape import markdown_table, markdown_text
+from .numfmt import fmt_fixed, fmt_interval, fmt_value
 
 #: From ``reports/notebooks/<name>.html`` to the site root, where ``provenance/`` lies.
 NOTEBOOK_TO_ROOT = "../../"
@@ -62,3 +63,38 @@ def md_table(rows, cols: dict[str, tuple[str, int]]) -> str:
         for r in rows.iter_rows(named=True)
     ]
     return "\n".join([head, sep, *body]) + "\n"
+
+
+def _shown(x):
+    """A notebook cell's value: a float by ``fmt_value`` (three significant digits), NaN or an infinity
+    as "—" (no value: AR has no τ), anything else as it is (``markdown_table`` escapes it)."""
+    if isinstance(x, float):
+        return fmt_value(x) if math.isfinite(x) else "—"
+    if isinstance(x, (list, tuple)):  # a list column (per-repetition values): each item so
+        return [_shown(v) for v in x]
+    return x
+
+
+def frame_table(frame) -> str:
+    """``escape.markdown_table`` of ``frame`` (a Polars DataFrame) with every float rounded as the pages
+    round a value without an interval (``numfmt.fmt_value``) and NaN shown as "—": the report
+    notebooks' tables, which printed ``nan`` and ``5.035714285714286``.
+
+    >>> import polars as pl
+    >>> print(frame_table(pl.DataFrame({"tau": [float("nan"), 5.035714285714286], "runs": [3, 3],
+    ...     "reps": [[1.2467211798149442], [0.5, 2.0]]})))
+    | tau | runs | reps |
+    |---|---|---|
+    | — | 3 | 1.25 |
+    | 5.04 | 3 | 0.500, 2.00 |
+    <BLANKLINE>
+    """
+
+    class _Rounded:
+        columns = list(frame.columns)
+
+        @staticmethod
+        def iter_rows():
+            return ([_shown(v) for v in row] for row in frame.iter_rows())
+
+    return markdown_table(_Rounded())
