@@ -78,3 +78,28 @@ def test_every_published_offload_number_is_a_linked_cell(built):
     assert len(keys) == 19
     assert keys - used == {"offload-he3618a24-fit-min-ncmoe"}
     assert used <= keys
+
+
+def test_offload_numbers_name_their_model_file_and_the_page_lists_it(built):
+    """Item 31 of the new-user report: the offload page's "Model files" read "—" (its numbers named no
+    model_sha256); each sweep number now names the synthetic model's file and its runs' times, and the
+    "What was measured" block lists it."""
+    import json
+
+    from benchbook import sitepages
+    from conftest import committed_root
+
+    synth = "9708161d020e41bb063fb0b6b6a11ce934c677bf197c162cc754f5e65fbf8989"
+    registry = json.loads((built.parent / "numbers" / "offload.json").read_text())["numbers"]
+    nums = {n["key"]: n for n in (registry.values() if isinstance(registry, dict) else registry)}
+    n7 = nums["offload-he3618a24-ncmoe7-tg"]
+    assert (n7["model_sha256"], n7["measured_from"], n7["measured_to"]) == (
+        synth,
+        "2026-11-30T19:47:37.863977Z",
+        "2026-11-30T19:47:44.923784Z",
+    )
+    assert nums["offload-he3618a24-d2d"]["model_sha256"] is None  # a copy benchmark: no model
+    snaps = sitepages.read_snapshots(committed_root() / "data" / "raw" / "snapshots")
+    line = next(x for x in sitepages.measured_md(nums, "offload", snaps).splitlines() if "Model files" in x)
+    assert f"synthetic-qwen3moe-L24-E64-K4-d2048-q8&#95;0-s0 `sha256:{synth}`" in line
+    assert line.count("sha256:") == 3  # and the two default models of the roofline table

@@ -21,6 +21,7 @@ import altair as alt
 import polars as pl
 
 from benchbook import caveats, charts, measured
+from benchbook.measured import parse_utc
 from benchbook.numbers import Number, build_of, line_ranges, make_key, publish
 from benchbook.numfmt import fmt_interval, fmt_value
 from benchbook.provenance import read_snapshots
@@ -342,6 +343,22 @@ def default_roofline(raw_dir: Path, bw: pl.DataFrame, dense_bytes: pl.DataFrame)
     ).sort("host_id", "model_id")
 
 
+def run_facts(records: pl.DataFrame, run_ids: list[str]) -> dict:
+    """The ``Number`` fields that ``run_ids``' records (``analysis.load``) state: ``model_sha256`` (the
+    one model file they ran; None when they ran several or none is recorded) and ``measured_from`` /
+    ``measured_to`` (the earliest ``started_at``, the latest ``ended_at``).  The offload numbers named
+    no model file, so the page's "Model files" read "—" (item 31 of the new-user report)."""
+    mine = records.filter(pl.col("run_id").is_in(list(run_ids)))
+    shas = {s for s in mine["model_sha256"].to_list() if s} if "model_sha256" in mine.columns else set()
+    starts = [t for t in mine["started_at"].to_list() if t] if "started_at" in mine.columns else []
+    ends = [t for t in mine["ended_at"].to_list() if t] if "ended_at" in mine.columns else []
+    return {
+        "model_sha256": shas.pop() if len(shas) == 1 else None,
+        "measured_from": min(starts, key=parse_utc) if starts else None,
+        "measured_to": max(ends, key=parse_utc) if ends else None,
+    }
+
+
 def derive(
     raw_dir: Path,
     out_dir: Path,
@@ -374,7 +391,9 @@ def derive(
         )
         (out_dir / "roofline.md").write_text("")
         return {"points": None, "bounds": [], "roofline": None, "numbers": [], "sessions": []}
-    pts = points(load(raw_dir).filter(pl.col("session_id").is_in(sessions)), confidence)
+    records = load(raw_dir).filter(pl.col("session_id").is_in(sessions))
+    pts = points(records, confidence)
+    facts = partial(run_facts, records)
     known = {k: v for k, v in thresholds.items() if k in caveats.DEFAULTS}
     pts = caveats.evaluate(pts, "llama_bench", known, _RULES)[0]
     pts = caveats.headroom_column(pts)
@@ -406,6 +425,7 @@ def derive(
                 session_id=r["session_id"],
                 caveats=r["caveats"],
                 computation="benchbook.experiments.offload.analysis.points",
+                **facts(r["run_ids"]),
             )
         )
     for r in roof.filter(pl.col("roofline_pct").is_not_null()).iter_rows(named=True):
@@ -425,6 +445,7 @@ def derive(
                 session_id=r["session_id"],
                 caveats=r["caveats"],
                 computation="benchbook.experiments.offload.analysis.roofline",
+                **facts(r["run_ids"]),
             )
         )
     for r in bw.filter(pl.col("status") == "ok").iter_rows(named=True):
@@ -465,6 +486,7 @@ def derive(
                     host_id=g["host_id"][0],
                     session_id=b.session_id,
                     computation="benchbook.experiments.offload.analysis.fit_boundary",
+                    **facts(g.explode("run_ids")["run_ids"].to_list()),
                 )
             )
     keys = {n.key for n in nums}  # published numbers' cells link to their entries (var_cell)
@@ -505,6 +527,7 @@ def derive(
                 session_id=r["session_id"],
                 caveats=r["caveats"],
                 computation="benchbook.experiments.offload.report.default_roofline",
+                model_sha256=r["model_sha256"],  # the default model's file (the join key)
             )
         )
         roof_md.append(dense_roofline_row(r, keys | {nums[-1].key}))
