@@ -190,3 +190,27 @@ def test_every_published_depth_number_is_a_linked_cell(tmp_path):
         "| {{< var spec_depth-h3f1dfa40-baseline-d0-speedup__v >}} | 290 "
         "| {{< var spec_depth-h3f1dfa40-baseline-d0-prefill_ratio__v >}} | – | – | – |"
     )
+
+
+def test_depth_numbers_name_their_model_file_and_times(tmp_path):
+    """Item 31's sibling on the depth page: its numbers named no model_sha256 and no measured times, so
+    "What was measured" read "Model files: —"; each now names the target model's file (SmolLM2-135M
+    Q4_1, b179c952…) and the span of its runs and its baseline's."""
+    from benchbook import sitepages
+    from benchbook.experiments.spec_depth import report
+    from benchbook.numbers import load_all
+
+    rep = report.build({}, root=committed_root(), raw_dir=Path("data/raw"), reports_dir=tmp_path)
+    by = {n.key: n for n in rep.numbers}
+    q41 = "b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53"
+    q2k = "1733ab14bc423774519aa464e0d74e190617e877c9d0aa07a698b500d1788895"
+    trunc20 = "9eca2a3edd55aff172b90bf176ac0a27f05e96606c0202f3239c853b36fca015"  # trunc20-of-b179c9523d0e
+    assert {n.model_sha256 for n in rep.numbers} == {q41, q2k, trunc20}
+    # a draft_only row serves the draft model alone: its file, not the target's
+    assert by["spec_depth-h3f1dfa40-q2k-alone-d0-decode_tps"].model_sha256 == q2k
+    n = by["spec_depth-h3f1dfa40-baseline-d0-decode_tps"]
+    assert (n.measured_from[:16], n.measured_to[:16]) == ("2026-12-01T04:22", "2026-12-01T04:23")
+    nums = load_all(tmp_path / "numbers")
+    snaps = sitepages.read_snapshots(committed_root() / "data" / "raw" / "snapshots")
+    md = sitepages.measured_md(nums, "spec_depth", snaps)
+    assert "- **Model files:** " in md and f"smollm2-135m-q4&#95;1 `sha256:{q41}`" in md

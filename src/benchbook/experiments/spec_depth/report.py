@@ -27,6 +27,7 @@ from . import BENCH_SCHEMA, EXPERIMENT, REQUEST_SCHEMA
 from .analysis import bench_table, depth_table, memory_per_draft_token
 from .cells import LinkedRows
 from .overhead import with_overhead
+from .runfacts import run_facts, run_index
 from .sessions import session_states, sessions_markdown
 
 
@@ -207,6 +208,7 @@ def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> Spec
     memory = memory_per_draft_token(depth)
     hosts = host_speculative(raw)
     labels = builds(raw / "snapshots")
+    runs = run_index(raw)
     nums = []
     for r in depth.iter_rows(named=True):
         src = [
@@ -223,6 +225,10 @@ def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> Spec
             "toolchain_id": r["toolchain_id"],
             "build": labels.get(r["toolchain_id"], r["toolchain_id"]),
             "computation": "benchbook.experiments.spec_depth.analysis.depth_table",
+            # the times its runs and its baseline's span; the model file its own runs served (a
+            # draft_only row: the draft model; runfacts.py)
+            **run_facts(runs, list(r.get("run_ids") or []) + list(r.get("baseline_run_ids") or [])),
+            "model_sha256": run_facts(runs, list(r.get("run_ids") or []))["model_sha256"],
         }
         stem = (EXPERIMENT, f"h{r['host_id'][:8]}", r["config_id"], f"d{r['depth']}")
         what = {
