@@ -62,3 +62,25 @@ def test_the_executed_report_notebooks_tables_have_no_nan_or_unrounded_float():
     acc = next(t for t in _tables("draftself_report") if "alpha&#95;mle" in t).splitlines()
     assert acc[2] == "| ar | other | — | — | — | 1.00 | 8.00 | 1.00 | 3 |"
     assert acc[3] == "| ds-k8-batched-iterative | other | 5.04 | 0.887 | 0.558 | 0.624 | 46.4 | 1.00 | 3 |"
+
+
+def test_notebooks_show_the_site_cells_as_links_relative_to_the_notebook():
+    """The offload and depth notebooks display the reports' Markdown, whose published cells are
+    ``{{< var KEY__v >}}`` for the site: rendered in ``reports/notebooks/`` the shortcode's link
+    (``provenance/offload.qmd#n-KEY``, relative to the site root) was broken and failed the site build;
+    ``link_cells`` writes the link from the notebook instead, and the executed copies keep no shortcode."""
+    import pytest
+
+    from benchbook.numtable import link_cells
+
+    n = {"key": "offload-h1-ncmoe7-tg", "value": 134.44, "ci95": [126.5, 142.9], "unit": "tok/s"}
+    md = "| 7 | {{< var offload-h1-ncmoe7-tg__v >}} | {{< var offload-h1-ncmoe7-tg >}} |"
+    assert link_cells(md, [{**n, "experiment": "offload"}]) == (
+        "| 7 | [134.4 &#91;126.5, 142.9&#93;](../../provenance/offload.html#n-offload-h1-ncmoe7-tg) "
+        "| [134.4 &#91;126.5, 142.9&#93; tok/s](../../provenance/offload.html#n-offload-h1-ncmoe7-tg) |"
+    )
+    with pytest.raises(ValueError, match="names no number of the report"):
+        link_cells("{{< var other__v >}}", [n])
+    for name in ("offload_report", "spec_depth_report"):
+        tables = "".join(_tables(name))
+        assert "{{< var" not in tables and "](../../provenance/" in tables, name
