@@ -116,3 +116,27 @@ def test_the_hosts_panel_puts_the_headline_host_first_and_marks_its_session():
         "| | `e3618a24b4e44752` |"
     )
     assert hosts.hosts_panel(committed_root() / "data/raw", "nothing", None) == ""
+
+
+def test_the_llama_bench_memory_row_says_no_gpu_on_a_cpu_host(tmp_path):
+    """Item 28 of the new-user report: the "GPU memory (tg)" row read "memory headroom unknown" on the
+    CPU-only host (its snapshot lists no GPU); it now says "no GPU" there, and the GPU host keeps its
+    headroom phrase."""
+    root = committed_root()
+    report.derive(
+        root / "data/raw/llama_bench",
+        root / "data/raw/snapshots",
+        tmp_path / "lb",
+        tmp_path / "numbers.json",
+        tmp_path / "metrics.json",
+        resolve.load_params(root)["report"],
+        root=root,
+    )
+    mem = [
+        line for line in (tmp_path / "lb" / "hosts.md").read_text().splitlines() if "GPU memory (tg)" in line
+    ]
+    assert len(mem) == 3
+    for line in mem:
+        cpu, gpu = line.strip("| ").split(" | ")[1:]
+        assert cpu == "no GPU"
+        assert gpu.endswith("% used)") and " MiB free of 143,771 MiB (" in gpu

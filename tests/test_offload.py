@@ -5,6 +5,7 @@ memory headroom (issue 14 item 4), and one real sweep of a tiny MoE through llam
 from __future__ import annotations
 
 import json
+from dataclasses import asdict
 from pathlib import Path
 
 import polars as pl
@@ -14,6 +15,7 @@ from benchbook import caveats, schemas
 from benchbook.experiments import profiles
 from benchbook.experiments.offload import SCHEMA, analysis, report, run
 from benchbook.llamacpp import cudamem
+from benchbook.numfmt import fmt_number
 from benchbook.records import utc_now
 from benchbook.session import Session
 
@@ -304,7 +306,14 @@ def test_committed_gpu_sweep_reads_unchanged(tmp_path, root):
     md = (tmp_path / "rep/offload/sweep.md").read_text()
     # log-scale intervals (issue 12); symmetric they were [126.2, 142.6] and [1093.9, 1332.3]; rounded by
     # numfmt at the second significant digit of the half-width (8.2 -> 0.1; 119.4 -> 10), units in the header
-    assert "| 7 | 7 of 24 | 134.4 [126.5, 142.9] | 1,210 [1,100, 1,340] | 11,748 |" in md
+    # each rate cell is its registry number's link (item 17 of the new-user report), which the site
+    # renders as fmt_number(unit=False) of the registry entry
+    assert (
+        "| 7 | 7 of 24 | {{< var offload-he3618a24-ncmoe7-tg__v >}} "
+        "| {{< var offload-he3618a24-ncmoe7-pp__v >}} | 11,748 |"
+    ) in md
+    shown = [fmt_number(asdict(nums[f"offload-he3618a24-ncmoe7-{t}"]), unit=False) for t in ("tg", "pp")]
+    assert shown == ["134.4 [126.5, 142.9]", "1,210 [1,100, 1,340]"]
     assert "fits from n_cpu_moe 7 up; n_cpu_moe 4 failed out of memory" in md
 
 

@@ -304,11 +304,13 @@ def visits(site_dir, browser):
 def test_every_page_opens_without_console_errors(visits):
     _, seen = visits
     pages = [p for p in seen if p != "search"]
-    # the 22 pages of the built site (index, llama_bench, speculative, draftself, offload, spec_depth,
+    # the 24 pages of the built site (index, llama_bench, speculative, draftself, offload, spec_depth,
     # draftself_gpu; the provenance index + one per experiment: draftself, draftself_gpu, llama_bench,
-    # offload, spec_depth, speculative; 4 report notebooks; 2 audit pages; the user-gguf write-up's
-    # notebook and its provenance page) + 4 planted ones
-    assert len(pages) == 26, pages
+    # offload, spec_depth, speculative; 6 report notebooks (offload and spec_depth since item 22 of the
+    # new-user report); 2 audit pages; the user-gguf write-up's notebook and its provenance page)
+    # + 4 planted ones
+    assert len(pages) == 28, pages
+    assert {"reports/notebooks/offload_report.html", "reports/notebooks/spec_depth_report.html"} <= set(pages)
     assert {
         "writeups/user-gguf/llama_bench_report.html",
         "writeups/user-gguf/provenance/llama_bench.html",

@@ -1,8 +1,10 @@
 """Generated page parts: caveat markers per number, legends, "what was measured", compact provenance."""
 
 import html
+import json
 
 from benchbook import site, sitepages
+from conftest import committed_root
 
 SNAP = {
     "hosts": {
@@ -166,3 +168,60 @@ def test_report_notebooks_link_each_number_to_its_provenance_entry():
         "cap&#95;hit, synthetic&#95;inputs |"
     )
     assert table[3].startswith("| [e-b](../../provenance/e.html#n-e-b) | 0.481 | × | 3 | h1 |")
+
+
+def test_read_snapshots_reads_the_host_keyed_layout(tmp_path):
+    """Item 16 of the new-user report: a host whose snapshot lies only in the host-keyed layout
+    (``snapshots/hosts/<host_id>.jsonl``) read as "(no host snapshot)" on the experiment pages, while
+    the "Every host" table (``hosts.inventory``, both layouts) showed its CPU and RAM."""
+    snap = tmp_path / "snapshots"
+    (snap / "hosts").mkdir(parents=True)
+    (snap / "models").mkdir()
+    (snap / "hosts.jsonl").write_text(
+        json.dumps({**SNAP["hosts"]["h1"], "schema": "benchbook.host", "schema_version": 1}) + "\n"
+    )
+    (snap / "hosts" / "h2.jsonl").write_text(
+        json.dumps(
+            {
+                **SNAP["hosts"]["h1"],
+                "host_id": "h2",
+                "cpu_model": "Xeon",
+                "schema": "benchbook.host",
+                "schema_version": 1,
+            }
+        )
+        + "\n"
+    )
+    model = {
+        "schema": "benchbook.model",
+        "schema_version": 1,
+        "key": "k1",
+        "model_id": "m",
+        "sha256": "b" * 64,
+    }
+    (snap / "models" / "h2.jsonl").write_text(json.dumps(model) + "\n")
+    got = sitepages.read_snapshots(snap)
+    assert sorted(got["hosts"]) == ["h1", "h2"]
+    assert list(got["models"]) == ["b" * 64]
+    assert got["toolchains"] == {}
+    assert html.unescape(sitepages.host_line("h2", got["hosts"].get("h2"))).startswith(
+        "`h2`: Xeon (2 logical cores)"
+    )
+    assert sitepages.read_snapshots(tmp_path / "absent") == {"hosts": {}, "models": {}, "toolchains": {}}
+
+
+def test_committed_hosts_all_have_their_snapshot_on_the_pages():
+    """Every host of the committed sessions (``benchbook hosts``) has its hardware on the pages: the
+    CPU host 3f1dfa40cbf1eb67 (snapshot only in ``snapshots/hosts/3f1dfa40cbf1eb67.jsonl``) included."""
+    from benchbook import hosts
+
+    raw = committed_root() / "data" / "raw"
+    snaps = sitepages.read_snapshots(raw / "snapshots")
+    ids = [h.host_id for h in hosts.inventory(raw)]
+    assert "3f1dfa40cbf1eb67" in ids
+    assert [h for h in ids if h not in snaps["hosts"]] == []
+    line = html.unescape(sitepages.host_line("3f1dfa40cbf1eb67", snaps["hosts"]["3f1dfa40cbf1eb67"]))
+    assert line == (
+        "`3f1dfa40cbf1eb67`: Intel(R) Xeon(R) Processor (2 logical cores); 23.5 GiB RAM; no GPU; "
+        "Linux 6.18.44-fc-v769"
+    )

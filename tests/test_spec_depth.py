@@ -136,3 +136,81 @@ def test_a_request_without_the_servers_counters_is_left_out_of_the_pooled_terms(
     assert part["c_server"] == pytest.approx((202.128 + 196.107) / 202 / b)
     assert part["v_server"] == pytest.approx(((366.537 + 350.946) - (202.128 + 196.107)) / 52 / b)
     assert part["alpha"] == full["alpha"] == 1.0  # from the timings of all three
+
+
+def test_committed_sessions_are_stated_from_the_session_records():
+    """Item 18 of the new-user report: the page said the CPU host's session "has no end record" while
+    ``benchbook hosts`` listed two complete sessions and the page showed one of them; the sessions'
+    states are now generated from the records: the newest passing one published, the older passing
+    one named as such, the first (no end record) never published."""
+    from benchbook.experiments.spec_depth.sessions import session_states, sessions_markdown
+
+    states = session_states(committed_root() / "data" / "raw")
+    got = {h[:8]: [(c.session_id[:8], s) for c, s in cs] for h, cs in states.items()}
+    assert got == {
+        "3f1dfa40": [("f349b5cc", "published"), ("5d2b86d3", "older"), ("1b5cda51", "unfinished")],
+        "e3618a24": [("23d37a94", "published")],
+    }
+    md = sessions_markdown(states)
+    assert "  - session `f349b5cc` (2026-12-01 04:21 to 2026-12-01 04:23 UTC): published: " in md
+    assert "  - session `1b5cda51` (2026-11-30 21:32 to 2026-11-30 22:41 UTC): no end record: " in md
+
+
+def test_spec_depth_page_prose_states_no_session_fact_by_hand():
+    """The page's own prose names no session's state or rate level (they come from ``sessions.md``):
+    the stale sentences of item 18 are gone and the generated list is included."""
+    page = (Path(__file__).resolve().parents[1] / "spec_depth.qmd").read_text()
+    for stale in ("has no end record", "order of magnitude", "the list below says why"):
+        assert stale not in page
+    assert "{{< include reports/spec_depth/sessions.md >}}" in page
+
+
+def test_every_published_depth_number_is_a_linked_cell(tmp_path):
+    """Item 17 of the new-user report: the depth tables printed their numbers plain (5 of ~1,100
+    numeric cells linked); every number the report publishes is now a ``{{< var KEY__v >}}`` cell of
+    server.md or cost_model.md (the site renders it linked to its provenance entry), and no cell names
+    a key the registry lacks."""
+    import json
+    import re
+
+    from benchbook.experiments.spec_depth import report
+
+    rep = report.build({}, root=committed_root(), raw_dir=Path("data/raw"), reports_dir=tmp_path)
+    keys = {n.key for n in rep.numbers}
+    server = (tmp_path / "spec_depth" / "server.md").read_text()
+    cost = (tmp_path / "spec_depth" / "cost_model.md").read_text()
+    used = set(re.findall(r"\{\{< var (\S+)__v >\}\}", server + cost))
+    assert len(keys) == 237
+    assert used == keys
+    registry = json.loads((tmp_path / "numbers" / "spec_depth.json").read_text())["numbers"]
+    assert {n["key"] for n in (registry.values() if isinstance(registry, dict) else registry)} == keys
+    row = next(line for line in server.splitlines() if line.startswith("| 3f1dfa40cbf1eb67 | baseline | 0 |"))
+    assert row == (
+        "| 3f1dfa40cbf1eb67 | baseline | 0 | 2 | {{< var spec_depth-h3f1dfa40-baseline-d0-decode_tps__v >}} "
+        "| {{< var spec_depth-h3f1dfa40-baseline-d0-speedup__v >}} | 290 "
+        "| {{< var spec_depth-h3f1dfa40-baseline-d0-prefill_ratio__v >}} | – | – | – |"
+    )
+
+
+def test_depth_numbers_name_their_model_file_and_times(tmp_path):
+    """Item 31's sibling on the depth page: its numbers named no model_sha256 and no measured times, so
+    "What was measured" read "Model files: —"; each now names the target model's file (SmolLM2-135M
+    Q4_1, b179c952…) and the span of its runs and its baseline's."""
+    from benchbook import sitepages
+    from benchbook.experiments.spec_depth import report
+    from benchbook.numbers import load_all
+
+    rep = report.build({}, root=committed_root(), raw_dir=Path("data/raw"), reports_dir=tmp_path)
+    by = {n.key: n for n in rep.numbers}
+    q41 = "b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53"
+    q2k = "1733ab14bc423774519aa464e0d74e190617e877c9d0aa07a698b500d1788895"
+    trunc20 = "9eca2a3edd55aff172b90bf176ac0a27f05e96606c0202f3239c853b36fca015"  # trunc20-of-b179c9523d0e
+    assert {n.model_sha256 for n in rep.numbers} == {q41, q2k, trunc20}
+    # a draft_only row serves the draft model alone: its file, not the target's
+    assert by["spec_depth-h3f1dfa40-q2k-alone-d0-decode_tps"].model_sha256 == q2k
+    n = by["spec_depth-h3f1dfa40-baseline-d0-decode_tps"]
+    assert (n.measured_from[:16], n.measured_to[:16]) == ("2026-12-01T04:22", "2026-12-01T04:23")
+    nums = load_all(tmp_path / "numbers")
+    snaps = sitepages.read_snapshots(committed_root() / "data" / "raw" / "snapshots")
+    md = sitepages.measured_md(nums, "spec_depth", snaps)
+    assert "- **Model files:** " in md and f"smollm2-135m-q4&#95;1 `sha256:{q41}`" in md

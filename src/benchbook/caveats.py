@@ -657,6 +657,8 @@ def _(df, t):
 
 #: What a number's memory note says when its run has no device-memory telemetry or capacity.
 HEADROOM_UNKNOWN = "memory headroom unknown"
+#: What it says for a run on a host whose snapshot lists no GPU (there is no device memory to fill).
+NO_GPU = "no GPU"
 
 
 def device_memory_mib(host: dict | None) -> int | None:
@@ -691,15 +693,24 @@ def memory_headroom(peak_mib: float | None, capacity_mib: float | None) -> str:
 
 
 def headroom_column(
-    table: pl.DataFrame, peak: str = "peak_gpu_mem_mib", capacity: str = "gpu_mem_total_mib"
+    table: pl.DataFrame,
+    peak: str = "peak_gpu_mem_mib",
+    capacity: str = "gpu_mem_total_mib",
+    hosts: dict[str, dict] | None = None,
 ) -> pl.DataFrame:
     """``table`` with a ``memory_headroom`` column (``memory_headroom`` per row; a missing column counts
-    as no telemetry)."""
+    as no telemetry).  ``hosts`` (host id -> host snapshot): a row whose host's snapshot lists no GPU
+    (``gpus`` an empty list) says ``NO_GPU`` instead of ``HEADROOM_UNKNOWN``; a host without a
+    snapshot, or one without the field, stays unknown."""
 
     def col(name: str) -> list:
         return table[name].to_list() if name in table.columns else [None] * table.height
 
-    vals = [memory_headroom(p, c) for p, c in zip(col(peak), col(capacity), strict=True)]
+    no_gpu = {h for h, snap in (hosts or {}).items() if (snap or {}).get("gpus") == []}
+    vals = [
+        NO_GPU if h in no_gpu else memory_headroom(p, c)
+        for p, c, h in zip(col(peak), col(capacity), col("host_id"), strict=True)
+    ]
     return table.with_columns(pl.Series("memory_headroom", vals, dtype=pl.String))
 
 

@@ -6,10 +6,12 @@ follow any number to its records, command, build, model and host, as from the pa
 
 from __future__ import annotations
 
+import math
+import re
 from dataclasses import asdict, is_dataclass
 
-from .escape import markdown_text
-from .numfmt import fmt_fixed, fmt_interval
+from .escape import markdown_table, markdown_text
+from .numfmt import fmt_fixed, fmt_interval, fmt_number, fmt_value
 
 #: From ``reports/notebooks/<name>.html`` to the site root, where ``provenance/`` lies.
 NOTEBOOK_TO_ROOT = "../../"
@@ -62,3 +64,71 @@ def md_table(rows, cols: dict[str, tuple[str, int]]) -> str:
         for r in rows.iter_rows(named=True)
     ]
     return "\n".join([head, sep, *body]) + "\n"
+
+
+def _shown(x):
+    """A notebook cell's value: a float by ``fmt_value`` (three significant digits), NaN or an infinity
+    as "—" (no value: AR has no τ), anything else as it is (``markdown_table`` escapes it)."""
+    if isinstance(x, float):
+        return fmt_value(x) if math.isfinite(x) else "—"
+    if isinstance(x, (list, tuple)):  # a list column (per-repetition values): each item so
+        return [_shown(v) for v in x]
+    return x
+
+
+def frame_table(frame) -> str:
+    """``escape.markdown_table`` of ``frame`` (a Polars DataFrame) with every float rounded as the pages
+    round a value without an interval (``numfmt.fmt_value``) and NaN shown as "—": the report
+    notebooks' tables, which printed ``nan`` and ``5.035714285714286``.
+
+    >>> import polars as pl
+    >>> print(frame_table(pl.DataFrame({"tau": [float("nan"), 5.035714285714286], "runs": [3, 3],
+    ...     "reps": [[1.2467211798149442], [0.5, 2.0]]})))
+    | tau | runs | reps |
+    |---|---|---|
+    | — | 3 | 1.25 |
+    | 5.04 | 3 | 0.500, 2.00 |
+    <BLANKLINE>
+    """
+
+    class _Rounded:
+        columns = list(frame.columns)
+
+        @staticmethod
+        def iter_rows():
+            return ([_shown(v) for v in row] for row in frame.iter_rows())
+
+    return markdown_table(_Rounded())
+
+
+_VAR = re.compile(r"\{\{< var ([a-z0-9_-]+?)(__v)? >\}\}")
+
+
+def link_cells(md: str, numbers, *, to_root: str = NOTEBOOK_TO_ROOT) -> str:
+    """``md`` (a report's Markdown for the site, with ``{{< var KEY >}}`` / ``{{< var KEY__v >}}`` cells)
+    for a notebook, where Quarto's ``var`` shortcode would link relative to the site root: each
+    shortcode of a key of ``numbers`` becomes ``[value [interval]](LINK)``, LINK being
+    ``<to_root>provenance/<experiment>.html#n-KEY`` (``numfmt.fmt_number``; no unit for ``__v``).
+
+    >>> print(link_cells("| {{< var e-a__v >}} |", [{"key": "e-a", "value": 120.97, "ci95": None,
+    ...     "unit": "tok/s", "experiment": "e"}]))
+    | [121](../../provenance/e.html#n-e-a) |
+
+    Raises:
+        ValueError: a shortcode names a key ``numbers`` lacks (the report and its Markdown disagree).
+    """
+    by = {
+        n["key"]: n
+        for n in (asdict(x) if is_dataclass(x) and not isinstance(x, type) else dict(x) for x in numbers)
+    }
+
+    def one(m: re.Match) -> str:
+        n = by.get(m.group(1))
+        if n is None:
+            raise ValueError(
+                f"link_cells: {m.group(0)} names no number of the report; fix: rebuild the report"
+            )
+        href = f"{to_root}provenance/{n.get('experiment') or 'other'}.html#n-{n['key']}"
+        return f"[{markdown_text(fmt_number(n, unit=not m.group(2)))}]({href})"
+
+    return _VAR.sub(one, md)

@@ -30,7 +30,8 @@ class OutputRow:
     """One (prompt, configuration, repetition) output: ``content`` (the decoded text), ``sha256`` (the
     record's ``content_sha256``), ``n_tokens`` (``tokens_predicted``), ``stop_type``, and against the
     same-session baseline: ``first_diff_token`` (index of the first differing token id, None when equal
-    or for the baseline itself) and ``first_diff_char`` (index of the first differing character)."""
+    or for the baseline itself) and ``first_diff_char`` (index of the first differing character);
+    ``host_id``: the host that ran it (None where the records do not say)."""
 
     session_id: str
     prompt_id: str
@@ -42,6 +43,7 @@ class OutputRow:
     stop_type: str | None
     first_diff_token: int | None
     first_diff_char: int | None
+    host_id: str | None = None
 
 
 def first_difference(a, b) -> int | None:
@@ -112,6 +114,7 @@ def output_rows(requests: list[dict]) -> list[OutputRow]:
                 r.get("stop_type"),
                 diff_token,
                 diff_char,
+                r.get("host_id"),
             )
         )
     return sorted(rows, key=lambda o: (o.prompt_id, o.config_id != "baseline", o.config_id, o.rep))
@@ -127,6 +130,62 @@ def preview_html(text: str, highlight_from: int | None) -> str:
     return html_text(cut[:highlight_from]) + "<mark>" + html_text(cut[highlight_from:]) + "</mark>" + more
 
 
+def reps_label(rows: list[OutputRow], word: str = "repetitions") -> str:
+    """The repetitions ``rows`` stand for: ``"repetitions 0,1"`` within one session; across sessions
+    each session's own (``"session 4ad89052 repetitions 0,1,2; session 5b481365 repetitions 0,1,2"``),
+    since repetition numbers restart in every session (they read ``0,0,0,1,1,1`` pooled).
+
+    >>> from dataclasses import replace
+    >>> row = OutputRow("s1aaaaaaaa", "p", "baseline", 0, "", "", 0, None, None, None)
+    >>> reps_label([replace(row, rep=1), row])
+    'repetitions 0,1'
+    >>> reps_label([row, replace(row, session_id="s2bbbbbbbb")], "rep")
+    'session s1aaaaaa rep 0; session s2bbbbbb rep 0'
+    """
+    sessions = sorted({r.session_id for r in rows})
+    if len(sessions) == 1:
+        return f"{word} " + ",".join(str(r.rep) for r in sorted(rows, key=lambda r: r.rep))
+    return "; ".join(
+        f"session {sid[:8]} {word} "
+        + ",".join(str(r.rep) for r in sorted(rows, key=lambda r: r.rep) if r.session_id == sid)
+        for sid in sessions
+    )
+
+
+def baseline_note(base: list[OutputRow], baseline: str = "baseline") -> str:
+    """One HTML paragraph when ``base`` (one prompt's baseline rows) holds more than one output (sha256):
+    how many, whether the repetitions of one session disagree (greedy decoding not reproducible there)
+    or only sessions differ (and on which hosts), and that each configuration is compared with its own
+    session's baseline; "" when every baseline output is the same."""
+    shas = {b.sha256 for b in base}
+    if len(shas) < 2:
+        return ""
+    inside = sorted(
+        {b.session_id[:8] for b in base if len({x.sha256 for x in base if x.session_id == b.session_id}) > 1}
+    )
+    by_sha = {
+        sha: sorted({b.host_id[:8] for b in base if b.sha256 == sha and b.host_id}) for sha in sorted(shas)
+    }
+    split_by_host = all(by_sha.values()) and sum(map(len, by_sha.values())) == len(
+        set().union(*by_sha.values())
+    )
+    if inside:
+        where = f"the repetitions of session{'s' if len(inside) > 1 else ''} {', '.join(inside)} disagree"
+    elif split_by_host:
+        where = (
+            "each session's repetitions agree; the outputs split by host ("
+            + "; ".join(f"{sha[:8]}… on {', '.join(h)}" for sha, h in by_sha.items())
+            + "): a greedy output can differ between builds and backends"
+        )
+    else:
+        where = "each session's repetitions agree; the sessions differ"
+    return (
+        f'<p class="bb-mismatch">The {html_text(baseline)} gave {len(shas)} different outputs for this '
+        f"prompt: {html_text(where)}. Each configuration is compared with the {html_text(baseline)} of its "
+        "own session and repetition.</p>"
+    )
+
+
 def outputs_md(rows: list[OutputRow], baseline: str = "baseline", anchor: str = "out") -> str:
     """Markdown with one raw HTML block per prompt: the baseline output (``config_id == baseline``), then
     per configuration its repetitions grouped by output (sha256, tokens): a diverging output in full
@@ -140,11 +199,13 @@ def outputs_md(rows: list[OutputRow], baseline: str = "baseline", anchor: str = 
         mine = [r for r in rows if r.prompt_id == prompt]
         base = [r for r in mine if r.config_id == baseline]
         parts = [f'<h3 id="{anchor}-{html_text(prompt)}">Prompt <code>{html_text(prompt)}</code></h3>']
+        if note := baseline_note(base, baseline):
+            parts.append(note)
         for b_sha in sorted({b.sha256 for b in base}):
             b = next(x for x in base if x.sha256 == b_sha)
-            reps = ",".join(str(x.rep) for x in base if x.sha256 == b_sha)
+            reps = reps_label([x for x in base if x.sha256 == b_sha])
             parts.append(
-                f"<p><b>{html_text(baseline)}</b> (repetitions {reps}): {b.n_tokens} tokens, "
+                f"<p><b>{html_text(baseline)}</b> ({reps}): {b.n_tokens} tokens, "
                 f"stop {html_text(b.stop_type)}, sha256 <code>{html_text(b.sha256)}</code></p>"
                 f'<pre class="bb-output">{preview_html(b.content, None)}</pre>'
             )
@@ -156,7 +217,7 @@ def outputs_md(rows: list[OutputRow], baseline: str = "baseline", anchor: str = 
                 group = [row for row in runs if row.sha256 == sha]
                 first = group[0]
                 head = (
-                    f"<b>{html_text(config)}</b> (rep {','.join(str(x.rep) for x in group)}): "
+                    f"<b>{html_text(config)}</b> ({reps_label(group, 'rep')}): "
                     f"{first.n_tokens} tokens, sha256 <code>{html_text(sha[:16])}…</code>"
                 )
                 if first.first_diff_token is None and first.first_diff_char is None:

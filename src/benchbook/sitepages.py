@@ -19,15 +19,14 @@ returns Markdown that both renderers read unchanged.  Strings that come from rec
 
 from __future__ import annotations
 
-import json
 import re
 from collections import Counter
 from pathlib import Path
 
 from . import caveats as caveats_mod
+from . import provenance
 from .escape import code_span, html_text, markdown_text
 from .numfmt import fmt_interval, fmt_number
-from .records import jsonl_lines
 
 #: Folder (under the site root) of the generated per-experiment provenance pages.
 PROVENANCE_DIR = "provenance"
@@ -160,18 +159,22 @@ def legend_md(
 
 def read_snapshots(snapshots: Path) -> dict[str, dict[str, dict]]:
     """``{"hosts": {host_id: record}, "models": {sha256: record}, "toolchains": {toolchain_id: record}}``
-    from ``snapshots/{hosts,models,toolchains}.jsonl`` (a missing file gives an empty mapping)."""
-    ids = {"hosts": "host_id", "models": "sha256", "toolchains": "toolchain_id"}
-    out: dict[str, dict[str, dict]] = {}
-    for kind, id_field in ids.items():
-        path = Path(snapshots) / f"{kind}.jsonl"
-        rows = (
-            [json.loads(line) for line in jsonl_lines(path.read_text(encoding="utf-8")) if line.strip()]
-            if path.is_file()
-            else []
-        )
-        out[kind] = {r[id_field]: r for r in rows if id_field in r}
-    return out
+    from the snapshot store ``snapshots``, both layouts (``provenance.read_snapshots``): the flat files
+    ``snapshots/{hosts,models,toolchains}.jsonl``, every host's ``snapshots/<kind>/<host_id>.jsonl``,
+    and draft-self's old ``<raw>/draftself/hosts.jsonl`` beside ``snapshots`` (as ``benchbook hosts``
+    reads them).  A missing folder or file gives an empty mapping.
+
+    Raises:
+        records.RecordError: a line is not a record (file:line)."""
+    d = Path(snapshots)
+    if not d.is_dir():
+        return {"hosts": {}, "models": {}, "toolchains": {}}
+    models = provenance.read_snapshots(d, "model")
+    return {
+        "hosts": provenance.read_snapshots(d, "host", legacy=(d.parent / "draftself" / "hosts.jsonl",)),
+        "models": {m["sha256"]: m for m in models.values() if m.get("sha256")},
+        "toolchains": provenance.read_snapshots(d, "toolchain"),
+    }
 
 
 def host_line(host_id: str, host: dict | None) -> str:

@@ -15,7 +15,6 @@ from pathlib import Path
 
 from . import sitepages
 from .numbers import load_all
-from .provenance import read_snapshots
 
 #: the folder of the write-ups, relative to the repository root
 WRITEUPS = "writeups"
@@ -37,16 +36,8 @@ def registry_dir(writeup: Path) -> Path:
 
 
 def _snapshots(snapshots_dir: Path) -> dict[str, dict[str, dict]]:
-    """The write-up's snapshots in ``sitepages.read_snapshots``'s shape (models by sha256), read from
-    both layouts (``provenance.read_snapshots``)."""
-    if not snapshots_dir.is_dir():
-        return {"hosts": {}, "models": {}, "toolchains": {}}
-    models = read_snapshots(snapshots_dir, "model")
-    return {
-        "hosts": read_snapshots(snapshots_dir, "host"),
-        "models": {m["sha256"]: m for m in models.values() if m.get("sha256")},
-        "toolchains": read_snapshots(snapshots_dir, "toolchain"),
-    }
+    """The write-up's snapshots (``sitepages.read_snapshots``: models by sha256, both layouts)."""
+    return sitepages.read_snapshots(snapshots_dir)
 
 
 def provenance_pages(root: Path) -> list[Path]:

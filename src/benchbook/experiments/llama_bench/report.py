@@ -216,7 +216,7 @@ def derive(
         ],
         how="diagonal_relaxed",
     )
-    stats = caveats.headroom_column(stats)
+    stats = caveats.headroom_column(stats, hosts=hosts)  # "no GPU" on a host whose snapshot lists none
 
     cache_states = {
         r["run_id"]: r.get("cache_state")

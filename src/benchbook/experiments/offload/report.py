@@ -13,6 +13,7 @@ A repository without offload data gets an empty registry and a ``sweep.md`` that
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from functools import partial
 from pathlib import Path
 
@@ -20,6 +21,7 @@ import altair as alt
 import polars as pl
 
 from benchbook import caveats, charts, measured
+from benchbook.measured import parse_utc
 from benchbook.numbers import Number, build_of, line_ranges, make_key, publish
 from benchbook.numfmt import fmt_interval, fmt_value
 from benchbook.provenance import read_snapshots
@@ -120,15 +122,30 @@ def headroom_cells(peak_mib: float | None, capacity_mib: float | None) -> tuple[
     return mib_text(capacity_mib - peak_mib), f"{100 * peak_mib / capacity_mib:.1f}"
 
 
-def _rate_cell(by_test: dict[str, dict], test: str) -> str:
-    """A sweep table cell: ``rate_text`` of ``test``, or "—" when it did not run."""
+def var_cell(key: str, published: Collection[str], text: str) -> str:
+    """``{{< var KEY__v >}}`` (the site renders the registry value linked to its provenance entry) when
+    ``key`` is among the ``published`` keys, else ``text`` (a number the report does not publish).
+
+    >>> var_cell("offload-h1-d2d", {"offload-h1-d2d"}, "4,280"), var_cell("x", (), "4,280")
+    ('{{< var offload-h1-d2d__v >}}', '4,280')
+    """
+    return f"{{{{< var {key}__v >}}}}" if key in published else text
+
+
+def _rate_cell(by_test: dict[str, dict], test: str, published: Collection[str] = ()) -> str:
+    """A sweep table cell: ``rate_text`` of ``test`` (its published number's link when there is one),
+    or "—" when it did not run."""
     r = by_test.get(test)
-    return "—" if r is None else rate_text(r)
+    if r is None:
+        return "—"
+    key = make_key("offload", f"h{r['host_id'][:8]}", f"ncmoe{r['n_cpu_moe']}", test)
+    return var_cell(key, published, rate_text(r))
 
 
-def sweep_markdown(pts: pl.DataFrame, bounds: list[Boundary]) -> str:
+def sweep_markdown(pts: pl.DataFrame, bounds: list[Boundary], published: Collection[str] = ()) -> str:
     """Markdown: one row per (host, n_cpu_moe) with tg/pp tok/s, llama.cpp's GPU memory, the budget,
-    the experts on the CPU, the headroom and the failure reason; then the fit boundary per session."""
+    the experts on the CPU, the headroom and the failure reason; then the fit boundary per session.
+    A rate whose key is in ``published`` is its ``{{< var KEY__v >}}`` link (``var_cell``)."""
     lines = [
         "| host | n_cpu_moe | expert blocks on CPU | tg (tok/s) | pp (tok/s) "
         "| GPU memory, llama.cpp peak (MiB) | budget, free (MiB) | free at peak (MiB) | budget used (%) "
@@ -138,7 +155,7 @@ def sweep_markdown(pts: pl.DataFrame, bounds: list[Boundary]) -> str:
     for (h, n), g in pts.group_by(["host_id", "n_cpu_moe"], maintain_order=True):
         by = {r["test"]: r for r in g.iter_rows(named=True)}
         any_row = next(iter(by.values()))
-        cell = partial(_rate_cell, by)
+        cell = partial(_rate_cell, by, published=published)
         mem = any_row["peak_gpu_mem_mib"]
         status = "ok" if any_row["status"] == "ok" else f"failed: {any_row['reason']}"
         free, used = headroom_cells(mem, any_row.get("gpu_mem_total_mib"))
@@ -161,23 +178,44 @@ def sweep_markdown(pts: pl.DataFrame, bounds: list[Boundary]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def roofline_row(r: dict) -> str:
-    """One row of the roofline table (units in its header; rates by ``numfmt``)."""
-    bw = "—" if r["bandwidth_gb_s"] is None else fmt_value(float(r["bandwidth_gb_s"]))
-    pct = "—" if r["roofline_pct"] is None else fmt_value(float(r["roofline_pct"]))
+def roofline_row(r: dict, published: Collection[str] = ()) -> str:
+    """One row of the roofline table (units in its header; rates by ``numfmt``); the rate, the copy
+    bandwidth and the roofline share are their ``{{< var KEY__v >}}`` links where ``published``."""
+    stem = ("offload", f"h{r['host_id'][:8]}")
+    bw = (
+        "—"
+        if r["bandwidth_gb_s"] is None
+        else var_cell(make_key(*stem, "d2d"), published, fmt_value(float(r["bandwidth_gb_s"])))
+    )
+    pct = (
+        "—"
+        if r["roofline_pct"] is None
+        else var_cell(
+            make_key(*stem, f"ncmoe{r['n_cpu_moe']}", "tg", "roofline"),
+            published,
+            fmt_value(float(r["roofline_pct"])),
+        )
+    )
+    tg = var_cell(make_key(*stem, f"ncmoe{r['n_cpu_moe']}", "tg"), published, rate_text(r))
     return (
-        f"| `{r['host_id']}` | {r['n_cpu_moe']} | {rate_text(r)} "
+        f"| `{r['host_id']}` | {r['n_cpu_moe']} | {tg} "
         f"| {fmt_value(r['decode_bytes_total'] / 1e6)} | {fmt_value(float(r['achieved_gb_s']))} "
         f"| {bw} | {r['bandwidth_mode'] or '—'} | {pct} |"
     )
 
 
-def dense_roofline_row(r: dict) -> str:
-    """One row of the default models' roofline table (units in its header; values by ``numfmt``)."""
+def dense_roofline_row(r: dict, published: Collection[str] = ()) -> str:
+    """One row of the default models' roofline table (units in its header; values by ``numfmt``); the
+    roofline share is its ``{{< var KEY__v >}}`` link where ``published``."""
+    pct = var_cell(
+        make_key("offload", f"h{r['host_id'][:8]}", r["model_id"], "tg", "roofline"),
+        published,
+        fmt_value(float(r["roofline_pct"])),
+    )
     return (
         f"| `{r['host_id']}` | {r['model_id']} | {rate_text(r)} | {fmt_value(r['decode_bytes_total'] / 1e6)} "
         f"| {fmt_value(1e6 / r['mean_tps'])} | {fmt_value(float(r['bytes_us']))} "
-        f"| {fmt_value(float(r['roofline_pct']))} |"
+        f"| {pct} |"
     )
 
 
@@ -305,6 +343,22 @@ def default_roofline(raw_dir: Path, bw: pl.DataFrame, dense_bytes: pl.DataFrame)
     ).sort("host_id", "model_id")
 
 
+def run_facts(records: pl.DataFrame, run_ids: list[str]) -> dict:
+    """The ``Number`` fields that ``run_ids``' records (``analysis.load``) state: ``model_sha256`` (the
+    one model file they ran; None when they ran several or none is recorded) and ``measured_from`` /
+    ``measured_to`` (the earliest ``started_at``, the latest ``ended_at``).  The offload numbers named
+    no model file, so the page's "Model files" read "—" (item 31 of the new-user report)."""
+    mine = records.filter(pl.col("run_id").is_in(list(run_ids)))
+    shas = {s for s in mine["model_sha256"].to_list() if s} if "model_sha256" in mine.columns else set()
+    starts = [t for t in mine["started_at"].to_list() if t] if "started_at" in mine.columns else []
+    ends = [t for t in mine["ended_at"].to_list() if t] if "ended_at" in mine.columns else []
+    return {
+        "model_sha256": shas.pop() if len(shas) == 1 else None,
+        "measured_from": min(starts, key=parse_utc) if starts else None,
+        "measured_to": max(ends, key=parse_utc) if ends else None,
+    }
+
+
 def derive(
     raw_dir: Path,
     out_dir: Path,
@@ -337,7 +391,9 @@ def derive(
         )
         (out_dir / "roofline.md").write_text("")
         return {"points": None, "bounds": [], "roofline": None, "numbers": [], "sessions": []}
-    pts = points(load(raw_dir).filter(pl.col("session_id").is_in(sessions)), confidence)
+    records = load(raw_dir).filter(pl.col("session_id").is_in(sessions))
+    pts = points(records, confidence)
+    facts = partial(run_facts, records)
     known = {k: v for k, v in thresholds.items() if k in caveats.DEFAULTS}
     pts = caveats.evaluate(pts, "llama_bench", known, _RULES)[0]
     pts = caveats.headroom_column(pts)
@@ -369,6 +425,7 @@ def derive(
                 session_id=r["session_id"],
                 caveats=r["caveats"],
                 computation="benchbook.experiments.offload.analysis.points",
+                **facts(r["run_ids"]),
             )
         )
     for r in roof.filter(pl.col("roofline_pct").is_not_null()).iter_rows(named=True):
@@ -388,6 +445,7 @@ def derive(
                 session_id=r["session_id"],
                 caveats=r["caveats"],
                 computation="benchbook.experiments.offload.analysis.roofline",
+                **facts(r["run_ids"]),
             )
         )
     for r in bw.filter(pl.col("status") == "ok").iter_rows(named=True):
@@ -428,16 +486,18 @@ def derive(
                     host_id=g["host_id"][0],
                     session_id=b.session_id,
                     computation="benchbook.experiments.offload.analysis.fit_boundary",
+                    **facts(g.explode("run_ids")["run_ids"].to_list()),
                 )
             )
-    (out_dir / "sweep.md").write_text(sweep_markdown(pts, bounds))
+    keys = {n.key for n in nums}  # published numbers' cells link to their entries (var_cell)
+    (out_dir / "sweep.md").write_text(sweep_markdown(pts, bounds, keys))
     roof_md = [
         "| host | n_cpu_moe | tg (tok/s) | bytes/token (MB) | achieved (GB/s) | copy bandwidth (GB/s) "
         "| copy mode | of roofline (%) |",
         "|---|---|---|---|---|---|---|---|",
     ]
     for r in roof.iter_rows(named=True):
-        roof_md.append(roofline_row(r))
+        roof_md.append(roofline_row(r, keys))
     dense = default_roofline(raw_dir, bw, model_bytes(raw_dir).filter(pl.col("n_cpu_moe").is_null()))
     roof_md += [
         "",
@@ -449,7 +509,6 @@ def derive(
         "|---|---|---|---|---|---|---|",
     ]
     for r in dense.iter_rows(named=True):
-        roof_md.append(dense_roofline_row(r))
         nums.append(
             Number(
                 key=make_key("offload", f"h{r['host_id'][:8]}", r["model_id"], "tg", "roofline"),
@@ -468,8 +527,10 @@ def derive(
                 session_id=r["session_id"],
                 caveats=r["caveats"],
                 computation="benchbook.experiments.offload.report.default_roofline",
+                model_sha256=r["model_sha256"],  # the default model's file (the join key)
             )
         )
+        roof_md.append(dense_roofline_row(r, keys | {nums[-1].key}))
     publish(
         numbers_path,
         EXPERIMENT,

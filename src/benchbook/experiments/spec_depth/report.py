@@ -2,7 +2,7 @@
 the draft was timed inside the server, memory per draft token, and the speculative experiment's
 speedups per host side by side (each against its own session's baseline; hosts never in one ratio).
 
-Writes ``reports_dir/spec_depth/{bench,server,cost_model,memory,hosts}.md`` and publishes
+Writes ``reports_dir/spec_depth/{bench,server,cost_model,memory,hosts,skipped,sessions}.md`` and publishes
 ``reports_dir/numbers/spec_depth.json``: per host's newest session, ``sd-h<host8>-<config>-d<depth>-``
 ``speedup|prefill|residual-before|residual-after`` and ``sd-h<host8>-<model>-d<depth>-pp|tg``.
 """
@@ -25,7 +25,10 @@ from benchbook.records import jsonl_lines
 from ..speculative import analysis as spec
 from . import BENCH_SCHEMA, EXPERIMENT, REQUEST_SCHEMA
 from .analysis import bench_table, depth_table, memory_per_draft_token
+from .cells import LinkedRows
 from .overhead import with_overhead
+from .runfacts import run_facts, run_index
+from .sessions import session_states, sessions_markdown
 
 
 @dataclass
@@ -205,6 +208,7 @@ def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> Spec
     memory = memory_per_draft_token(depth)
     hosts = host_speculative(raw)
     labels = builds(raw / "snapshots")
+    runs = run_index(raw)
     nums = []
     for r in depth.iter_rows(named=True):
         src = [
@@ -221,6 +225,10 @@ def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> Spec
             "toolchain_id": r["toolchain_id"],
             "build": labels.get(r["toolchain_id"], r["toolchain_id"]),
             "computation": "benchbook.experiments.spec_depth.analysis.depth_table",
+            # the times its runs and its baseline's span; the model file its own runs served (a
+            # draft_only row: the draft model; runfacts.py)
+            **run_facts(runs, list(r.get("run_ids") or []) + list(r.get("baseline_run_ids") or [])),
+            "model_sha256": run_facts(runs, list(r.get("run_ids") or []))["model_sha256"],
         }
         stem = (EXPERIMENT, f"h{r['host_id'][:8]}", r["config_id"], f"d{r['depth']}")
         what = {
@@ -261,6 +269,7 @@ def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> Spec
                 )
     (rep / EXPERIMENT).mkdir(parents=True, exist_ok=True)
     (rep / EXPERIMENT / "skipped.md").write_text(measured.skipped_markdown(skipped, root))
+    (rep / EXPERIMENT / "sessions.md").write_text(sessions_markdown(session_states(raw)))
     wide = (
         (
             bench.filter(pl.col("n_gen") > 0)
@@ -292,9 +301,10 @@ def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> Spec
         if not wide.is_empty()
         else ""
     )
+    keys = [n.key for n in nums]  # the cells of published numbers link to their entries (cells.py)
     out.joinpath("server.md").write_text(
         md_table(
-            depth,
+            LinkedRows(depth, keys),
             {
                 "host_id": ("host", 0),
                 "config_id": ("configuration", 0),
@@ -313,7 +323,7 @@ def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> Spec
     cm = depth.filter(pl.col("role") == "speculative") if "alpha" in depth.columns else pl.DataFrame()
     out.joinpath("cost_model.md").write_text(
         md_table(
-            cm,
+            LinkedRows(cm, keys),
             {
                 "host_id": ("host", 0),
                 "config_id": ("configuration", 0),

@@ -1,0 +1,54 @@
+"""What a depth number's runs state about themselves: the model file and the times they measured, read
+from the ``benchbook.spec_depth.request`` / ``.bench`` records by ``run_id``.  The depth numbers named no
+``model_sha256`` and no ``measured_from``/``measured_to``, so the page's "What was measured" read
+"Model files: —" and gave no dates (the offload page's defect, item 31 of the new-user report)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from benchbook.measured import parse_utc
+from benchbook.records import read_records
+
+from . import BENCH_SCHEMA, EXPERIMENT, REQUEST_SCHEMA
+
+
+def run_index(raw: Path) -> dict[str, list[dict]]:
+    """``{run_id: [record, ...]}`` of every request and llama-bench record under ``raw/spec_depth``
+    (quarantined files left out).
+
+    Raises:
+        records.RecordError: a line is not a record (file:line).
+    """
+    files = [
+        f
+        for f in sorted((Path(raw) / EXPERIMENT).glob("*.jsonl"))
+        if not f.name.endswith(".quarantine.jsonl")
+    ]
+    out: dict[str, list[dict]] = {}
+    for schema in (REQUEST_SCHEMA, BENCH_SCHEMA):
+        for rec in read_records(files, schema=schema):
+            if rec.get("run_id"):
+                out.setdefault(rec["run_id"], []).append(rec)
+    return out
+
+
+def run_facts(index: dict[str, list[dict]], run_ids: list[str]) -> dict:
+    """The ``Number`` fields ``run_ids``' records state: ``model_sha256`` (the one target model file they
+    ran, ``model_sha256`` of the records; None when several or none), ``measured_from`` (the earliest
+    ``started_at``) and ``measured_to`` (the latest ``ended_at``).
+
+    >>> idx = {"a": [{"model_sha256": "s", "started_at": "2026-11-30T22:20:59Z",
+    ...               "ended_at": "2026-11-30T22:22:53Z"}]}
+    >>> run_facts(idx, ["a", "missing"])["model_sha256"], run_facts(idx, [])["measured_from"]
+    ('s', None)
+    """
+    recs = [r for i in run_ids for r in index.get(i, [])]
+    shas = {r["model_sha256"] for r in recs if r.get("model_sha256")}
+    starts = [r["started_at"] for r in recs if r.get("started_at")]
+    ends = [r["ended_at"] for r in recs if r.get("ended_at")]
+    return {
+        "model_sha256": shas.pop() if len(shas) == 1 else None,
+        "measured_from": min(starts, key=parse_utc) if starts else None,
+        "measured_to": max(ends, key=parse_utc) if ends else None,
+    }

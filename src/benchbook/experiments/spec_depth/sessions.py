@@ -1,0 +1,84 @@
+"""The depth sweep's sessions per host, as the page states them: which session is published, which
+passed the checks but is older, which failed them and which never ended, generated from the session
+records (``measured.check_sessions``) so that the page's prose cannot go stale when a host measures
+again.
+
+Writes nothing itself: ``report.build`` writes ``sessions_markdown``'s text to
+``reports/spec_depth/sessions.md``, included at the top of ``spec_depth.qmd``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from benchbook import measured
+
+from . import BENCH_SCHEMA, EXPERIMENT, REQUEST_SCHEMA
+
+
+def _jsonl(folder: Path) -> list[Path]:
+    return [f for f in sorted(Path(folder).glob("*.jsonl")) if not f.name.endswith(".quarantine.jsonl")]
+
+
+def session_states(raw: Path) -> dict[str, list[tuple[measured.SessionCheck, str]]]:
+    """``{host_id: [(check, state), ...]}`` for every spec_depth session under ``raw/spec_depth``, newest
+    first per host, ``state`` one of ``"published"`` (the host's newest session that passes the checks:
+    what the page's tables show), ``"older"`` (passes, but a newer one is published), ``"failed"``
+    (ended, fails a check: its reasons are in ``check.reasons``) and ``"unfinished"`` (a start record
+    and no end record; never published).  Sessions whose start record names no host are left out.
+
+    Raises:
+        records.RecordError: a line of a file is not JSON (file:line).
+    """
+    files = _jsonl(Path(raw) / EXPERIMENT)
+    kinds = (BENCH_SCHEMA, REQUEST_SCHEMA)
+    ended = measured.check_sessions(files, EXPERIMENT, kinds)
+    every = measured.check_sessions(files, EXPERIMENT, kinds, unfinished=True)
+    best, _ = measured.newest_publishable(ended)
+    published = {c.session_id for c in best.values()}
+    out: dict[str, list[tuple[measured.SessionCheck, str]]] = {}
+    for c in sorted(every.values(), key=lambda c: measured.parse_utc(c.started_at), reverse=True):
+        if c.host_id is None:
+            continue
+        state = (
+            "unfinished"
+            if c.session_id not in ended
+            else "published"
+            if c.session_id in published
+            else "older"
+            if c.ok
+            else "failed"
+        )
+        out.setdefault(c.host_id, []).append((c, state))
+    return dict(sorted(out.items()))
+
+
+_SAYS = {
+    "published": "published: the host's newest session that passes the checks; the tables below are its",
+    "older": "complete and passes the checks; not published, a newer session of this host is",
+    "failed": "ended but fails the checks; not published",
+    "unfinished": "no end record: it did not complete, so it is never published",
+}
+
+
+def _minute(at: str) -> str:
+    """``2026-12-01T04:21:38.357243Z`` → ``2026-12-01 04:21``."""
+    return at[:16].replace("T", " ")
+
+
+def sessions_markdown(states: dict[str, list[tuple[measured.SessionCheck, str]]]) -> str:
+    """Markdown: per host (``session_states``), each session with its start and last times and what the
+    page does with it (``_SAYS``).  No session: a line saying so.
+
+    >>> sessions_markdown({})
+    'No spec_depth session is recorded.\\n'
+    """
+    if not states:
+        return "No spec_depth session is recorded.\n"
+    lines = []
+    for host, checks in states.items():
+        lines.append(f"- host `{host[:8]}`:")
+        for c, state in checks:
+            when = f"{_minute(c.started_at)} to {_minute(c.ended_at)} UTC"
+            lines.append(f"  - session `{c.session_id[:8]}` ({when}): {_SAYS[state]}")
+    return "\n".join(lines) + "\n"
