@@ -25,6 +25,10 @@ from benchbook import resolve
 
 ROOT = Path(__file__).resolve().parents[1]
 
+# Tests that `dvc init` a scratch project would otherwise run DVC's analytics there (this repository
+# turns it off in .dvc/config): a detached reporter per command, and a temp file it leaves in /tmp.
+os.environ["DVC_NO_ANALYTICS"] = "1"
+
 
 @functools.lru_cache(maxsize=1)
 def cached_server_env() -> dict:
