@@ -115,11 +115,11 @@ def test_a_build_names_its_process_while_it_runs_and_not_after(tmp_path, monkeyp
 
     seen = []
 
-    def configure_and_build(tree, root, *rest):
-        seen.append(tcm.building(root))
-        raise tcm.ToolchainError("llama.cpp build failed (exit 2)")
+    def configure_fails(cmd, lf, desc, targets=()):
+        seen.append(tcm.building(tmp_path))
+        return 2  # cmake's exit status: the build fails
 
-    monkeypatch.setattr(tcm, "_configure_and_build", configure_and_build)
+    monkeypatch.setattr(tcm, "run_logged", configure_fails)
     with pytest.raises(tcm.ToolchainError, match="exit 2"):
         tcm._build_tree(tmp_path / "src", tmp_path, [], "cpu", {}, {}, "k", "d", 1, print)
     assert seen[0]["pid"] == os.getpid()  # during the build: this process

@@ -24,6 +24,8 @@ import shutil
 import subprocess
 import tarfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -443,59 +445,46 @@ def _build_tree(
     """
     build_dir = root / "build"
     build_dir.mkdir(parents=True, exist_ok=True)
-    (root / BUILDING).write_text(json.dumps({"pid": os.getpid(), "started_at": utc_now()}))
-    try:
-        return _configure_and_build(
-            tree, root, build_dir, flags, backend, source, tools, key, desc, jobs, log, extra
+    with _marked_building(root):
+        logf = root / "build.log"
+        jobs = jobs or os.cpu_count() or 2
+        t0 = time.monotonic()
+        with open(logf, "a") as lf:
+            configure = ["cmake", "-S", str(tree), "-B", str(build_dir), *flags]
+            compile_ = ["cmake", "--build", str(build_dir), "-j", str(jobs), "--target", *TARGETS]
+            for step, cmd in (("configure", configure), ("build", compile_)):
+                log(f"$ {shlex.join(cmd)}")  # quoted: the line pastes into a shell as it is
+                lf.write(f"$ {shlex.join(cmd)}\n")
+                lf.flush()
+                rc = run_logged(cmd, lf, f"{desc} {step}", TARGETS if cmd is compile_ else ())
+                if rc != 0:
+                    tail = logf.read_text(errors="replace")[-3000:]
+                    raise ToolchainError(f"llama.cpp build failed (exit {rc}); full log {logf}\n{tail}")
+        rec = fingerprint(
+            build_dir / "bin", backend=backend, cmake=flags, compiler=tools["compiler"], source=source
         )
-    finally:
-        (root / BUILDING).unlink(missing_ok=True)
-
-
-def _configure_and_build(
-    tree: Path,
-    root: Path,
-    build_dir: Path,
-    flags: list[str],
-    backend: str,
-    source: dict,
-    tools: dict,
-    key: str,
-    desc: str,
-    jobs: int | None,
-    log,
-    extra: dict | None,
-) -> Toolchain:
-    """``_build_tree``'s work, while ``root/BUILDING`` names this process."""
-    logf = root / "build.log"
-    jobs = jobs or os.cpu_count() or 2
-    t0 = time.monotonic()
-    with open(logf, "a") as lf:
-        configure = ["cmake", "-S", str(tree), "-B", str(build_dir), *flags]
-        compile_ = ["cmake", "--build", str(build_dir), "-j", str(jobs), "--target", *TARGETS]
-        for step, cmd in (("configure", configure), ("build", compile_)):
-            log(f"$ {shlex.join(cmd)}")  # quoted: the line pastes into a shell as it is
-            lf.write(f"$ {shlex.join(cmd)}\n")
-            lf.flush()
-            rc = run_logged(cmd, lf, f"{desc} {step}", TARGETS if cmd is compile_ else ())
-            if rc != 0:
-                tail = logf.read_text(errors="replace")[-3000:]
-                raise ToolchainError(f"llama.cpp build failed (exit {rc}); full log {logf}\n{tail}")
-    rec = fingerprint(
-        build_dir / "bin", backend=backend, cmake=flags, compiler=tools["compiler"], source=source
-    )
-    rec.update(extra or {})
-    rec["build_seconds"] = round(time.monotonic() - t0, 1)
-    rec["cache_key"] = key
-    tmp = root / "toolchain.json.tmp"
-    tmp.write_text(json.dumps({**rec, "bin_dir": BIN_SUBDIR}, indent=2))
-    os.replace(tmp, root / "toolchain.json")
-    _write_stamps(root, {n: verify.Stamp.of(build_dir / "bin" / n) for n in rec["files_sha256"]})
-    return Toolchain(build_dir / "bin", rec)
+        rec.update(extra or {})
+        rec["build_seconds"] = round(time.monotonic() - t0, 1)
+        rec["cache_key"] = key
+        tmp = root / "toolchain.json.tmp"
+        tmp.write_text(json.dumps({**rec, "bin_dir": BIN_SUBDIR}, indent=2))
+        os.replace(tmp, root / "toolchain.json")
+        _write_stamps(root, {n: verify.Stamp.of(build_dir / "bin" / n) for n in rec["files_sha256"]})
+        return Toolchain(build_dir / "bin", rec)
 
 
 #: Written in a build's cache folder while it builds (pid and start time), removed when it ends.
 BUILDING = "building.json"
+
+
+@contextmanager
+def _marked_building(root: Path) -> Iterator[None]:
+    """``root/BUILDING`` names this process (pid, start) while the block runs; removed however it ends."""
+    (root / BUILDING).write_text(json.dumps({"pid": os.getpid(), "started_at": utc_now()}))
+    try:
+        yield
+    finally:
+        (root / BUILDING).unlink(missing_ok=True)
 
 
 def building(root: Path) -> dict | None:
