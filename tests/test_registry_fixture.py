@@ -1,11 +1,12 @@
 """The numbers registry rebuilt from the committed raw data matches the committed fixture.
 
 Every key, value, n, interval and caveat list must match ``tests/fixtures/registry`` (taken before
-the record-kinds and layout changes); a deliberate change updates the fixture and its HISTORY.md.
+the record-kinds and layout changes; all six experiments since the one-pipeline change); a deliberate change updates the fixture and its HISTORY.md.
 """
 
 from __future__ import annotations
 
+import importlib
 import json
 import math
 from pathlib import Path
@@ -18,13 +19,14 @@ from conftest import committed_root
 FIXTURE = Path(__file__).parent / "fixtures" / "registry"
 
 
-def _build(root: Path, out: Path) -> None:
-    from benchbook.experiments.draftself import report as draftself_report
-    from benchbook.experiments.llama_bench import report as llama_bench_report
-    from benchbook.experiments.speculative import report as speculative_report
+#: every experiment that publishes numbers (each one's ``report.build`` writes ``numbers/<name>.json``)
+EXPERIMENTS = ("llama_bench", "speculative", "draftself", "offload", "spec_depth", "draftself_gpu")
 
+
+def _build(root: Path, out: Path) -> None:
     params = yaml.safe_load((root / "params.yaml").read_text())
-    for report in (llama_bench_report, speculative_report, draftself_report):
+    for name in EXPERIMENTS:
+        report = importlib.import_module(f"benchbook.experiments.{name}.report")
         report.build(params, root=root, raw_dir=Path("data/raw"), reports_dir=out)
 
 
@@ -41,7 +43,7 @@ def rebuilt(tmp_path_factory):
     return out / "numbers"
 
 
-@pytest.mark.parametrize("experiment", ["llama_bench", "speculative", "draftself"])
+@pytest.mark.parametrize("experiment", EXPERIMENTS)
 def test_registry_matches_fixture(rebuilt, experiment):
     want = json.loads((FIXTURE / f"{experiment}.json").read_text())["numbers"]
     got = json.loads((rebuilt / f"{experiment}.json").read_text())["numbers"]
