@@ -1,7 +1,8 @@
 """The numbers registry rebuilt from the committed raw data matches the committed fixture.
 
 Every key, value, n, interval and caveat list must match ``tests/fixtures/registry`` (taken before
-the record-kinds and layout changes; all six experiments since the one-pipeline change); a deliberate change updates the fixture and its HISTORY.md.
+the record-kinds and layout changes; all six experiments since the one-pipeline change); a deliberate
+change updates the fixture and its HISTORY.md.
 """
 
 from __future__ import annotations
