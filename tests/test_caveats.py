@@ -434,3 +434,34 @@ def test_clover_claims_file():
     assert abs(row["num_lo"] / row["den_lo"] - 0.5712) < 1e-4 and row["value_halfwidth"] == pytest.approx(
         0.01
     )
+
+
+def test_host_thresholds_takes_the_hosts_own_cores():
+    # params' report section carries names that are not thresholds (primary_host, confidence): left out
+    report = {"primary_host": "246274abff670295", "confidence": 0.95, "high_cv": 0.1}
+    got = caveats.host_thresholds(report, {"cpu_logical": 16})
+    assert got == caveats.DEFAULTS | {"high_cv": 0.1, "cores": 16}
+    assert "primary_host" not in got and "confidence" not in got
+    # no snapshot, or a snapshot without a count: the documented default
+    assert caveats.host_thresholds(report, None)["cores"] == caveats.DEFAULTS["cores"] == 2
+    assert caveats.host_thresholds(report, {"cpu": "x"})["cores"] == 2
+
+
+def test_evaluate_per_host_judges_each_host_by_its_own_cores():
+    # one 1-min load of 3.0 with no per-process figure: busy on a 2-core host (3.0 > 0.5 × 2 = 1.0),
+    # quiet on a 16-core one (3.0 < 0.5 × 16 = 8.0); the row order within each host is kept
+    table = pl.DataFrame(
+        {
+            "host_id": ["big", "small", "big"],
+            "run_ids": [["a"], ["b"], ["c"]],
+            "load1_max": [3.0, 3.0, 9.0],
+            "others_cpu_pct_max": [None, None, None],
+        },
+        schema_overrides={"others_cpu_pct_max": pl.Float64},
+    )
+    hosts = {"big": {"cpu_logical": 16}, "small": {"cpu_logical": 2}}
+    out = caveats.evaluate_per_host(table, "llama_bench", {"busy_load_per_core": 0.5}, hosts, ["busy_host"])
+    got = dict(zip([r[0] for r in out["run_ids"].to_list()], out["caveats"].to_list(), strict=True))
+    assert got == {"a": [], "c": ["busy_host"], "b": ["busy_host"]}
+    with pytest.raises(ValueError, match="no host_id column"):
+        caveats.evaluate_per_host(table.drop("host_id"), "llama_bench", {}, hosts)

@@ -412,17 +412,21 @@ def test_session_busy_host_judged_by_other_processes_not_own_load():
 
     sess = {"params": {"repetitions": 3}}
     # a quiet host whose 1-min load (2.24 on 2 cores) counts our own threads: other processes at 0.4% decide
-    _, quiet = session_caveats(runs([2.24, 2.24], [0.4, 0.4]), sess, {"busy_load_per_core": 0.5}, cores=2)
+    _, quiet = session_caveats(
+        runs([2.24, 2.24], [0.4, 0.4]), sess, {"busy_load_per_core": 0.5}, host={"cpu_logical": 2}
+    )
     assert quiet == {"ar": ["synthetic_inputs"], "ds": ["synthetic_inputs"]}
-    _, busy = session_caveats(runs([1.0, 1.0], [0.4, 97.0]), sess, {}, cores=2)
+    _, busy = session_caveats(runs([1.0, 1.0], [0.4, 97.0]), sess, {}, host={"cpu_logical": 2})
     assert busy == {"ar": ["synthetic_inputs"], "ds": ["synthetic_inputs", "busy_host"]}
     # recorded without other processes' CPU: the load average per core of the *measured* host decides
-    _, old = session_caveats(runs([500.0, 0.1], [None, None]), {"params": {"repetitions": 1}}, {}, cores=2)
+    _, old = session_caveats(
+        runs([500.0, 0.1], [None, None]), {"params": {"repetitions": 1}}, {}, host={"cpu_logical": 2}
+    )
     assert old == {
         "ar": ["synthetic_inputs", "single_run", "busy_host"],
         "ds": ["synthetic_inputs", "single_run"],
     }
     _, many_cores = session_caveats(
-        runs([3.0, 3.0], [None, None]), sess, {"busy_load_per_core": 0.5}, cores=16
+        runs([3.0, 3.0], [None, None]), sess, {"busy_load_per_core": 0.5}, host={"cpu_logical": 16}
     )
     assert many_cores["ar"] == ["synthetic_inputs"]  # 3.0 < 0.5 × 16

@@ -1024,6 +1024,44 @@ def evaluate(
     return table.with_columns(_caveat_lists(table, flags, flagged)), status
 
 
+def host_thresholds(report: dict | None, host: dict | None = None) -> dict:
+    """The thresholds one host's rows are judged by: ``DEFAULTS`` overridden by ``report`` (``params.yaml``
+    ``report``; names not in ``DEFAULTS``, such as ``primary_host`` or ``confidence``, are left out),
+    ``cores`` set to the host snapshot's ``cpu_logical`` (``provenance.read_snapshots(..., "host")``),
+    ``DEFAULTS["cores"]`` where the host has no snapshot or the snapshot no count.  The one place a
+    report turns params and a host into thresholds: ``busy_host`` on a 16-core host judged with 2 cores
+    flags a load of 1.5."""
+    out = DEFAULTS | {k: v for k, v in (report or {}).items() if k in DEFAULTS}
+    out["cores"] = (host or {}).get("cpu_logical") or out["cores"]
+    return out
+
+
+def evaluate_per_host(
+    table: pl.DataFrame,
+    kind: str,
+    report: dict | None,
+    hosts: dict[str, dict],
+    rules: list[str] | None = None,
+) -> pl.DataFrame:
+    """``evaluate`` on each host's rows of ``table`` (column ``host_id``) with that host's own thresholds
+    (``host_thresholds(report, hosts.get(host_id))``); rows keep their order within a host, hosts in
+    order of first appearance.  Returns ``table`` + ``caveats``.
+
+    Raises:
+        ValueError: as ``evaluate``; ``table`` has no ``host_id`` column."""
+    if "host_id" not in table.columns:
+        raise ValueError(
+            f"evaluate_per_host: the {kind} table has no host_id column; columns: {table.columns}"
+        )
+    if table.is_empty():
+        return evaluate(table, kind, host_thresholds(report), rules)[0]
+    parts = [
+        evaluate(g, kind, host_thresholds(report, hosts.get(str(host))), rules)[0]
+        for (host,), g in table.group_by("host_id", maintain_order=True)
+    ]
+    return pl.concat(parts, how="diagonal_relaxed")
+
+
 def _caveat_lists(table: pl.DataFrame, flags: list[pl.Expr], rids: list[str]) -> pl.Series:
     """The ``caveats`` column: for each row, the ids of ``rids`` whose flag (``flags[i]``, an integer
     expression worth ``2**i`` where rule ``rids[i]`` fires) is set, in ``rids`` order.

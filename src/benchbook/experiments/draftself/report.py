@@ -561,16 +561,15 @@ def rate_numbers(
 
 
 def session_caveats(
-    runs: pl.DataFrame, sess: dict, thresholds: dict | None = None, cores: int | None = None
+    runs: pl.DataFrame, sess: dict, thresholds: dict | None = None, host: dict | None = None
 ) -> tuple[pl.DataFrame, dict[str, list[str]]]:
     """Caveats of each configuration from the shared engine (``caveats.evaluate``, table kind
-    ``draftself``) with ``params.yaml`` ``report`` thresholds and the measured host's core count:
+    ``draftself``) with ``params.yaml`` ``report`` thresholds and the measured host's snapshot
+    (``caveats.host_thresholds``: its core count):
     synthetic_inputs always; single_run below ``min_n`` repetitions; busy_host when another process
     used more than ``busy_other_cpu_pct`` CPU over a run (or, for runs recorded without that, the
     1-minute load exceeded ``busy_load_per_core`` × cores).  Returns ``(table, {config: ids})``."""
-    known = {k: v for k, v in (thresholds or {}).items() if k in caveats.DEFAULTS}
-    if cores:
-        known["cores"] = cores
+    known = caveats.host_thresholds(thresholds, host)
     table = caveat_table(runs, sess["params"].get("repetitions", 0))
     table, _ = caveats.evaluate(
         table, "draftself", known, ["synthetic_inputs", "single_run", "output_mismatch", "busy_host"]
@@ -648,9 +647,7 @@ def derive(
         "host",
         legacy=(Path(raw_dir) / "hosts.jsonl",),
     )
-    cav_table, by_config = session_caveats(
-        runs, sess, thresholds, (hosts.get(sess["host_id"]) or {}).get("cpu_logical")
-    )
+    cav_table, by_config = session_caveats(runs, sess, thresholds, hosts.get(sess["host_id"]))
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     for name, df in {

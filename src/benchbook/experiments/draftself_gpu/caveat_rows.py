@@ -182,10 +182,9 @@ def number_table(
 
 def attach(numbers: list[Number], table: pl.DataFrame, thresholds: dict | None = None) -> pl.DataFrame:
     """Evaluate ``RULES`` on ``table`` (``number_table`` of ``numbers``, same order) with ``thresholds``
-    (``params.yaml`` ``report`` entries that are caveat thresholds, and ``cores``) and set each
-    number's ``caveats``.  Returns the evaluated table (a ``caveats`` list column)."""
-    known = {k: v for k, v in (thresholds or {}).items() if k in caveats.DEFAULTS}
-    done, _ = caveats.evaluate(table, "draftself", known, RULES)
+    (``caveats.host_thresholds`` of the measured host) and set each number's ``caveats``.  Returns the
+    evaluated table (a ``caveats`` list column)."""
+    done, _ = caveats.evaluate(table, "draftself", thresholds, RULES)
     for num, ids in zip(numbers, done["caveats"].to_list(), strict=True):
         num.caveats = list(ids)
     return done

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import polars as pl
 
-from benchbook import measured
+from benchbook import caveats, measured
 from benchbook.experiments.draftself.report import cite, runs_with_passes
 from benchbook.numbers import Number, make_key, publish
 from benchbook.numtable import md_table
@@ -354,8 +354,9 @@ def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> Draf
     }
     nums, reads = session_numbers(runs, table, pp, common)
     nums += train_numbers(train)
-    cores = (read_snapshots(raw / "snapshots", "host").get(host) or {}).get("cpu_logical")
-    thresholds = {**(params or {}).get("report", {}), **({"cores": cores} if cores else {})}
+    thresholds = caveats.host_thresholds(
+        (params or {}).get("report"), read_snapshots(raw / "snapshots", "host").get(host)
+    )
     kept = session_checkpoints(raw / EXPERIMENT, root)
     attach(nums, number_table(nums, reads, runs, pp, table, kept), thresholds)
     out = rep / EXPERIMENT

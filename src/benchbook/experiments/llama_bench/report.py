@@ -205,17 +205,7 @@ def derive(
     # the host's other sessions of each configuration and two-cluster samples (between_session_spread,
     # bimodal_samples)
     stats = with_session_spread(stats, rows)
-    known = {k: v for k, v in thresholds.items() if k in caveats.DEFAULTS}
-    stats = pl.concat(
-        [
-            caveats.attach(
-                stats.filter(pl.col("host_id") == h),
-                {**known, "cores": (hosts.get(h) or {}).get("cpu_logical") or caveats.DEFAULTS["cores"]},
-            )
-            for h in stats["host_id"].unique(maintain_order=True)
-        ],
-        how="diagonal_relaxed",
-    )
+    stats = caveats.evaluate_per_host(stats, "llama_bench", thresholds, hosts)
     stats = caveats.headroom_column(stats, hosts=hosts)  # "no GPU" on a host whose snapshot lists none
 
     cache_states = {
@@ -259,9 +249,7 @@ def derive(
                 )
             )
             per_host[h].append((r, nums[-1]))
-            if (r["first_sample_ratio"] or 1.0) < known.get(
-                "cold_first_ratio", caveats.DEFAULTS["cold_first_ratio"]
-            ):
+            if (r["first_sample_ratio"] or 1.0) < caveats.host_thresholds(thresholds)["cold_first_ratio"]:
                 nums.extend(robust_numbers(r, nums[-1]))
     check_publishable(
         stats, nums, sessions, raw_dir

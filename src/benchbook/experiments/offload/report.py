@@ -307,24 +307,33 @@ def _chart(pts: pl.DataFrame):
     )
 
 
-def default_roofline(raw_dir: Path, bw: pl.DataFrame, dense_bytes: pl.DataFrame) -> pl.DataFrame:
+def default_roofline(
+    raw_dir: Path,
+    bw: pl.DataFrame,
+    dense_bytes: pl.DataFrame,
+    thresholds: dict | None = None,
+    hosts: dict[str, dict] | None = None,
+) -> pl.DataFrame:
     """The roofline of the default models: warm llama-bench tg rates (``raw_dir/llama_bench``, each host's
     newest session that passes ``measured``'s check) of every host that has an ok bandwidth record,
     joined on model sha256 with bytes per token recorded by an offload session (``dense_bytes``).  Adds
     ``bandwidth_gb_s``, ``bandwidth_mode``, ``bytes_us`` (µs its bytes take at that bandwidth),
     ``roofline_pct`` and ``bytes_file``/``bytes_line`` (the model_bytes record read); empty without
-    llama-bench data."""
-    hosts = bw.filter(pl.col("status") == "ok")["host_id"].unique().to_list()
-    if not hosts or not (Path(raw_dir) / "llama_bench").exists() or dense_bytes.is_empty():
+    llama-bench data.  Caveats as on the llama-bench page: each host judged by its own thresholds
+    (``caveats.evaluate_per_host``: ``thresholds`` = ``params["report"]``, ``hosts`` = host snapshots)."""
+    measured_bw = bw.filter(pl.col("status") == "ok")["host_id"].unique().to_list()
+    if not measured_bw or not (Path(raw_dir) / "llama_bench").exists() or dense_bytes.is_empty():
         return pl.DataFrame()
-    lb = load_llama_bench(Path(raw_dir) / "llama_bench").filter(pl.col("host_id").is_in(hosts))
+    lb = load_llama_bench(Path(raw_dir) / "llama_bench").filter(pl.col("host_id").is_in(measured_bw))
     if lb.is_empty():
         return pl.DataFrame()
     stats = rate_stats(lb).filter((pl.col("test") == "tg") & (pl.col("phase") == "warm"))
     # each host's newest llama-bench session that passes the measured-now check (as the llama-bench page)
     published = [s["session_id"] for s in llama_bench_sessions(Path(raw_dir) / "llama_bench")[0].values()]
     stats = stats.filter(pl.col("session_id").is_in(published))
-    stats = caveats.attach(stats, rules=["single_run", "high_variance", "busy_host"])
+    stats = caveats.evaluate_per_host(
+        stats, "llama_bench", thresholds, hosts or {}, ["single_run", "high_variance", "busy_host"]
+    )
     per = dense_bytes.unique(["host_id", "model_sha256"], keep="last").select(
         "host_id",
         "model_sha256",
@@ -394,8 +403,8 @@ def derive(
     records = load(raw_dir).filter(pl.col("session_id").is_in(sessions))
     pts = points(records, confidence)
     facts = partial(run_facts, records)
-    known = {k: v for k, v in thresholds.items() if k in caveats.DEFAULTS}
-    pts = caveats.evaluate(pts, "llama_bench", known, _RULES)[0]
+    hosts = read_snapshots(Path(raw_dir) / "snapshots", "host")
+    pts = caveats.evaluate_per_host(pts, "llama_bench", thresholds, hosts, _RULES)
     pts = caveats.headroom_column(pts)
     bounds = fit_boundary(pts)
     bw = bandwidth(raw_dir).filter(pl.col("session_id").is_in(sessions))
@@ -498,7 +507,9 @@ def derive(
     ]
     for r in roof.iter_rows(named=True):
         roof_md.append(roofline_row(r, keys))
-    dense = default_roofline(raw_dir, bw, model_bytes(raw_dir).filter(pl.col("n_cpu_moe").is_null()))
+    dense = default_roofline(
+        raw_dir, bw, model_bytes(raw_dir).filter(pl.col("n_cpu_moe").is_null()), thresholds, hosts
+    )
     roof_md += [
         "",
         "Default models (llama-bench tg, warm, same host): time per token against the time its bytes "

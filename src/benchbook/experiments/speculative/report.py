@@ -277,10 +277,9 @@ def derive(
         )
     )
     hosts = read_snapshots(snapshots_dir, "host")
-    cores = (hosts.get(str(sess["host_id"])) or {}).get("cpu_logical") or caveats.DEFAULTS["cores"]
     rules = [r for r in WANTED_RULES if r in caveats.RULES]
     missing = [r for r in WANTED_RULES if r not in caveats.RULES]
-    thr = {k: v for k, v in {**thresholds, "cores": cores}.items() if k in caveats.DEFAULTS}
+    thr = caveats.host_thresholds(thresholds, hosts.get(str(sess["host_id"])))
     table, status = caveats.evaluate(table, "speculative", thr, rules)
     table.write_parquet(out_dir / "configs.parquet")
     mem = sp.memory_slopes(req, confidence)

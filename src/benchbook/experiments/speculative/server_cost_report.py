@@ -249,19 +249,14 @@ def write(out_dir: Path, table: pl.DataFrame, nums: list[Number]) -> None:
 
 def with_caveats(table: pl.DataFrame, hosts: dict[str, dict], thresholds: dict) -> pl.DataFrame:
     """``table`` with a ``caveats`` column: ``busy_host`` (``caveats``; the rows' load1_max and
-    others_cpu_pct_max) judged against each row's own host's logical cores (``hosts``: host snapshots by
-    id; ``caveats.DEFAULTS["cores"]`` where a host has none).  ``thresholds``: ``params["report"]``
-    (names not in ``caveats.DEFAULTS`` are ignored)."""
+    others_cpu_pct_max) judged against each row's own host's logical cores
+    (``caveats.evaluate_per_host``; ``hosts``: host snapshots by id).
+    ``thresholds``: ``params["report"]``."""
     from benchbook import caveats
 
     if table.is_empty():
         return table
-    parts = []
-    for (host,), g in table.group_by("host_id", maintain_order=True):
-        cores = (hosts.get(str(host)) or {}).get("cpu_logical") or caveats.DEFAULTS["cores"]
-        thr = {k: v for k, v in {**thresholds, "cores": cores}.items() if k in caveats.DEFAULTS}
-        parts.append(caveats.evaluate(g, "speculative", thr, ["busy_host"])[0])
-    return pl.concat(parts, how="diagonal_relaxed")
+    return caveats.evaluate_per_host(table, "speculative", thresholds, hosts, ["busy_host"])
 
 
 def sessions_table(raw_dir: Path, req: pl.DataFrame) -> tuple[pl.DataFrame, dict[str, sp.CostModel | None]]:
