@@ -31,7 +31,7 @@ def test_every_error_is_shown_with_line_field_and_fix(tmp_path, capsys):
     expected = [
         f"{f}: 3 errors, each with its line, field and fix:",
         f"{f}:5: claims.0.unit: a claim with a value or range needs its unit (tok/s, GiB, s, ratio, %); "
-        "fix: see README 'Claims files' for the field",
+        "fix: see docs/claims.md for the field",
         f"{f}:11: claims.1.value: a number is needed, got str 'fast'; fix: write the number itself, unquoted",
         f"{f}:14: claims.1.colour: Extra inputs are not permitted; "
         "fix: remove it or rename it: claims.1 takes id, metric, value, range, decimals, range_decimals, "
@@ -53,5 +53,5 @@ def test_one_error_stays_one_line(tmp_path):
         schema.load(f)
     assert str(e.value) == (
         f"{f}:5: claims.0.unit: a claim with a value or range needs its unit (tok/s, GiB, s, ratio, %); "
-        "fix: see README 'Claims files' for the field"
+        "fix: see docs/claims.md for the field"
     )

@@ -23,7 +23,8 @@ def _error(tmp_path, text: str) -> str:
 
 def test_a_placeholder_mapping_names_the_fields(tmp_path):
     assert _error(tmp_path, HEAD + "conditions: {...}\n") == (
-        "c.yaml:4: conditions....: Extra inputs are not permitted; fix: `{...}` is the README's placeholder: "
+        "c.yaml:4: conditions....: Extra inputs are not permitted; fix: `{...}` is the claims guide's "
+        "placeholder (docs/claims.md): "
         "write the fields or drop the mapping: conditions takes env, hardware, engine, build, model, quant, "
         "offload, decoding, block_max, prompt, tokens_generated, cap, sampling, ctx, batch, file_cache, other"
     )

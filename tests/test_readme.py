@@ -1,4 +1,5 @@
-"""The README's commands work as written: every command of its ```sh blocks is listed here with how
+"""The user's guide's commands work as written (the README and the docs pages it links, ``GUIDE``):
+every command of their ```sh blocks is listed here with how
 it is checked, and is executed on a fresh clone (a `git clone` of this repository's HEAD whose
 `.venv` is the running interpreter's venv, as `scripts/setup.sh` would leave it).  The long ones
 (`make run`, `make test`, the analysis benchmark) run in a slow-marked test (BENCHBOOK_SLOW=1);
@@ -90,10 +91,25 @@ def readme_commands(text: str) -> list[str]:
     return out
 
 
+#: The user's guide: the README and the pages it links for running, the pipeline and claims.
+GUIDE = ("README.md", "docs/running.md", "docs/pipeline.md", "docs/claims.md")
+
+
 def test_every_readme_command_is_checked():
-    cmds = readme_commands((ROOT / "README.md").read_text())
-    assert len(cmds) == len(set(cmds))
-    assert sorted(cmds) == sorted(CHECKS)
+    per_page = {page: readme_commands((ROOT / page).read_text()) for page in GUIDE}
+    for page, cmds in per_page.items():
+        assert len(cmds) == len(set(cmds)), page
+    assert sorted({c for cmds in per_page.values() for c in cmds}) == sorted(CHECKS)
+    # the README's own: the two commands and one example of each use
+    assert per_page["README.md"] == [
+        "make run",
+        "make test",
+        ".venv/bin/benchbook hosts",
+        ".venv/bin/benchbook numbers spec-self-n4-code",
+        ".venv/bin/benchbook new-page self-draft-note --experiment speculative --match spec-self-n4-code",
+        ".venv/bin/benchbook site build",
+        ".venv/bin/benchbook audit CLAIMS.yaml [--logs DIR] [--pair SPEC=BASELINE]",
+    ]
 
 
 def test_readme_command_parser():
@@ -209,7 +225,7 @@ def test_fresh_clone_commands(clone):
     # the README's prose edit ("Edit the prose, e.g.") renders its decode number as the README says,
     # markers included (it said †1,2,3 beside four caveats)
     readme = (ROOT / "README.md").read_text()
-    writing = readme[readme.index("## Writing up a number") :]
+    writing = readme[readme.index("**2. Write up a number.**") :]
     prose = re.search(r"^```markdown\n(.*?)^```", writing, re.S | re.M)
     rendered = re.search(r"renders each `\{\{< var >\}\}` as `([^`]+)`", writing)
     assert prose and rendered and rendered.group(1) == "36.9 [30.0, 45.4] tok/s †1,2,3,4"

@@ -1,4 +1,4 @@
-"""The README's "Claims files" example is a valid claims file: extracted from README.md as written,
+"""The user's guide's "Claims files" example is a valid claims file: extracted from docs/claims.md as written,
 it loads and audits (a new user's copy of it failed three times: `{...}` placeholders, `env: windows`
 with no such environment, a statement citing an undeclared claim `ds-code-win`)."""
 
@@ -13,11 +13,11 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def readme_claims_example() -> str:
-    """The first ```yaml block of the README's "## Claims files" section."""
-    text = (ROOT / "README.md").read_text()
+    """The first ```yaml block of docs/claims.md's "## Claims files" section."""
+    text = (ROOT / "docs" / "claims.md").read_text()
     section = text[text.index("## Claims files") :]
     block = re.search(r"^```yaml\n(.*?)^```", section, re.S | re.M)
-    assert block, "README 'Claims files' has no ```yaml example"
+    assert block, "docs/claims.md 'Claims files' has no ```yaml example"
     return block.group(1)
 
 

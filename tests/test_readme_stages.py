@@ -13,7 +13,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def _row(stage: str) -> str:
-    row = re.search(rf"^\| `{re.escape(stage)}` .*$", (ROOT / "README.md").read_text(), re.M)
+    row = re.search(rf"^\| `{re.escape(stage)}` .*$", (ROOT / "docs" / "pipeline.md").read_text(), re.M)
     assert row, f"README 'What runs' has no row for {stage}"
     return row.group(0)
 

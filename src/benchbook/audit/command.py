@@ -40,7 +40,7 @@ def parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(
         prog="benchbook audit", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    ap.add_argument("files", nargs="*", help="claims files (README: Claims files)")
+    ap.add_argument("files", nargs="*", help="claims files (docs/claims.md)")
     ap.add_argument(
         "--logs", default=None, help="folder of raw llama.cpp outputs (what `benchbook ingest` reads)"
     )

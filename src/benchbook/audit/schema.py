@@ -1,6 +1,6 @@
 """The claims-file schema (``schema: benchbook.claims``, ``schema_version: 1``) and its loader.
 
-A claims file transcribes someone else's published numbers as facts (README "Claims files"):
+A claims file transcribes someone else's published numbers as facts (docs/claims.md):
 
 * ``source``: where the numbers were published (kind, date, language, link, title, author,
   ``runs_per_prompt``, note);
@@ -613,7 +613,7 @@ def _error_line(err, doc: _Doc) -> str:
         loc, msg = loc + (named.group(1),), msg[named.end() :]
     if err["type"] == "extra_forbidden":
         msg += f"; fix: {_extra_field_fix(loc)}"
-    fix = "" if "fix:" in msg else "; fix: see README 'Claims files' for the field"
+    fix = "" if "fix:" in msg else "; fix: see docs/claims.md for the field"
     return f"{doc.line(loc)}: {_loc_text(loc) or '(file)'}: {msg}{fix}"
 
 
@@ -652,11 +652,11 @@ def _extra_field_fix(loc: tuple) -> str:
     the README's example is named as the placeholder it is)."""
     model = _model_at(loc)
     if model is None:
-        return "remove it (README 'Claims files')"
+        return "remove it (docs/claims.md)"
     fields = ", ".join(f.alias or k for k, f in model.model_fields.items())
     parent = _loc_text(loc[:-1]) or "the file"
     head = (
-        "`{...}` is the README's placeholder: write the fields or drop the mapping"
+        "`{...}` is the claims guide's placeholder (docs/claims.md): write the fields or drop the mapping"
         if loc[-1] == "..."
         else "remove it or rename it"
     )
