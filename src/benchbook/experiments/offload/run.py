@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 import shlex
+from collections.abc import Mapping
 from dataclasses import asdict
 from pathlib import Path
 
@@ -32,10 +33,11 @@ from benchbook.llamacpp.procmon import run_sampled
 from benchbook.provenance import git_state, load_snapshot
 from benchbook.records import new_id, utc_now
 from benchbook.schemas import build
-from benchbook.session import Session, run_key
+from benchbook.session import Session
 
 from .. import profiles
 from . import BANDWIDTH_KIND, EXPERIMENT, KIND, MODEL_BYTES_KIND
+from .plan import BandwidthRun, BytesRun, SweepRun, plan
 
 #: Defaults under every profile (``params.yaml`` ``offload`` and ``profiles.<p>.offload`` override).
 DEFAULTS = {
@@ -86,7 +88,7 @@ def synth_spec(cfg: dict) -> synth.SynthSpec:
     return synth.SynthSpec(**cfg["model"])
 
 
-def _bytes_record(m: dict, lay: weights.Layout, n_cpu_moe: int | None) -> dict:
+def _bytes_record(m: Mapping, lay: weights.Layout, n_cpu_moe: int | None) -> dict:
     db = weights.decode_bytes(lay, n_cpu_moe or 0)
     return {
         "model_id": m["model_id"],
@@ -130,27 +132,27 @@ def run_session(
     lay = weights.layout(model["path"])
     ran = skipped = failed = 0
     meta = {"host_id": host["host_id"], "toolchain_id": toolchain["toolchain_id"], "config": cfg}
+    runs = plan(cfg, model, others, toolchain["toolchain_id"], host["host_id"])
     with Session.open(raw_file, EXPERIMENT, meta) as sess:
-        for m, n in [(model, n) for n in cfg["n_cpu_moe"]] + [(o, None) for o in others]:
-            key = run_key({"bytes": n}, m["sha256"], None, host["host_id"])
-            if not sess.done(key):
-                mlay = lay if m is model else weights.layout(m["path"])
+        for bytes_run in (r for r in runs if isinstance(r, BytesRun)):
+            if not sess.done(bytes_run.key):
+                mlay = lay if bytes_run.synthetic else weights.layout(bytes_run.model["path"])
                 sess.append(
                     build(
                         MODEL_BYTES_KIND.key,
                         **common,
                         run_id=new_id(),
-                        run_key=key,
+                        run_key=bytes_run.key,
                         session_id=sess.session_id,
                         status="ok",
-                        synthetic_inputs=m is model,
-                        **_bytes_record(m, mlay, n),
+                        synthetic_inputs=bytes_run.synthetic,
+                        **_bytes_record(bytes_run.model, mlay, bytes_run.n_cpu_moe),
                     )
                 )
-        bw_conf = {**cfg["bandwidth"], "fake": bool(cfg["ballast"].get("fake_total_mib"))}
-        key = run_key({"bandwidth": bw_conf}, None, None, host["host_id"])
         bw = None
-        if not sess.done(key):
+        for bw_run in (r for r in runs if isinstance(r, BandwidthRun)):
+            if sess.done(bw_run.key):
+                continue
             started = utc_now()
             bw = cudamem.measure_bandwidth(
                 cfg["bandwidth"]["mib"], cfg["bandwidth"]["iters"], cfg["ballast"].get("fake_total_mib")
@@ -160,9 +162,9 @@ def run_session(
                     BANDWIDTH_KIND.key,
                     **common,
                     run_id=new_id(),
-                    run_key=key,
+                    run_key=bw_run.key,
                     session_id=sess.session_id,
-                    config=bw_conf,
+                    config=bw_run.config,
                     status="failed" if "error" in bw else "ok",
                     **bw,
                     started_at=started,
@@ -172,39 +174,24 @@ def run_session(
             log(f"bandwidth: {bw}")
         with cudamem.Ballast(cfg["ballast"]["free_mib"], cfg["ballast"].get("fake_total_mib")) as ballast:
             log(f"ballast: {ballast.state}")
-            for n in cfg["n_cpu_moe"]:
-                conf = {
-                    k: cfg[k]
-                    for k in (
-                        "n_prompt",
-                        "n_gen",
-                        "n_depth",
-                        "repetitions",
-                        "threads",
-                        "n_gpu_layers",
-                        "flash_attn",
-                    )
-                }
-                conf.update(
-                    model_id=model["model_id"], n_cpu_moe=int(n), budget_free_mib=cfg["ballast"]["free_mib"]
-                )
-                key = run_key(conf, model["sha256"], toolchain["toolchain_id"], host["host_id"])
-                if sess.done(key):
+            for point in (r for r in runs if isinstance(r, SweepRun)):
+                n = point.n_cpu_moe
+                if sess.done(point.key):
                     skipped += 1
                     continue
                 argv = sweep_argv(bench_bin, Path(model["path"]), cfg, n)
                 base = {
                     **common,
                     "run_id": new_id(),
-                    "run_key": key,
+                    "run_key": point.key,
                     "session_id": sess.session_id,
-                    "config": conf,
+                    "config": point.config,
                     "phase": "warm",
                     "argv": [Path(argv[0]).name] + argv[1:],
                     "model_id": model["model_id"],
                     "model_sha256": model["sha256"],
                     "synthetic_inputs": True,
-                    "n_cpu_moe": int(n),
+                    "n_cpu_moe": n,
                     "placement": weights.placement(lay, n).as_record(),
                     "decode_bytes": asdict(weights.decode_bytes(lay, n)),
                     "ballast": ballast.state,

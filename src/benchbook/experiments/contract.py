@@ -1,0 +1,96 @@
+"""What an experiment implements, declared once: typed ``Params``, ``plan`` and ``measure``.
+
+* ``Params``: a pydantic model of the experiment's ``params.yaml`` section holding its defaults (the
+  ``DEFAULTS`` dicts it replaces duplicated params.yaml beside the code).  ``from_section`` merges
+  defaults, the section and a run's overrides, key by key, as ``{**DEFAULTS, **section, **overrides}``
+  did; keys the model does not declare are kept as they are (``extra="allow"``: a committed session's
+  config with a key no longer read, such as ``raw_dir``, still validates), types are checked strictly
+  (YAML's bare ``on`` is a boolean, never the string llama-bench wants).  ``config()`` is the merged
+  mapping a session records as its ``config``; it hashes as the dict it replaces did (``stable_hash``
+  sorts keys), so resuming an interrupted session keeps working.
+* ``plan(params, ...) -> list[PlannedRun]``: every run of one session, in measurement order, each
+  with its ``run_key`` (``session.run_key``), computed from the params and the ids a session's start
+  record names (host, toolchain, model sha256) and nothing measured.  ``measure`` iterates exactly
+  this list, so what a resumed session skips is what the plan says was done;
+  ``tests/test_plan_keys.py`` recomputes every committed session's keys from its start record.
+* ``measure(params, *, root, raw_dir, overrides, log) -> session.SessionResult``: one session, through
+  ``harness.run_plan`` (open, skip done run keys, record failures, progress, the result).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, ClassVar, Protocol, Self
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+
+class ParamsError(ValueError):
+    """An experiment's params section does not fit its ``Params`` model: the message names the section,
+    the key, what is wrong and the fix (a ValueError: the CLI prints it as one line)."""
+
+
+class Params(BaseModel):
+    """Base of an experiment's typed parameters (module doc).  A subclass declares its fields with their
+    defaults and sets ``SECTION`` (the ``params.yaml`` key it reads)."""
+
+    model_config = ConfigDict(extra="allow", strict=True, frozen=True)
+
+    #: the ``params.yaml`` section this model reads
+    SECTION: ClassVar[str] = ""
+
+    @classmethod
+    def from_section(cls, section: Mapping | None, overrides: Mapping | None = None) -> Self:
+        """Defaults, then ``section``, then ``overrides`` (key by key), validated.
+
+        Raises:
+            ParamsError: a key has the wrong type or a required key is missing (names them and the fix).
+        """
+        merged = {**(section or {}), **(overrides or {})}
+        try:
+            return cls.model_validate(merged)
+        except ValidationError as e:
+            what = "; ".join(
+                f"`{'.'.join(map(str, (cls.SECTION, *err['loc'])))}`: {err['msg']} "
+                f"(got {err.get('input')!r:.60})"
+                for err in e.errors()
+            )
+            raise ParamsError(
+                f"params.yaml {what}; fix: correct it (the committed values: `git show HEAD:params.yaml`)"
+            ) from None
+
+    @classmethod
+    def from_params(cls, params: Mapping | None, overrides: Mapping | None = None) -> Self:
+        """``from_section`` of ``params[SECTION]`` (the whole ``params.yaml`` mapping)."""
+        return cls.from_section((params or {}).get(cls.SECTION), overrides)
+
+    def config(self) -> dict:
+        """The merged parameters as a plain dict: defaults filled in, undeclared keys kept (what a
+        session records as its ``config`` and a ``SessionResult`` as its ``cfg``)."""
+        return self.model_dump()
+
+
+@dataclass(frozen=True)
+class PlannedRun:
+    """One run of a session's plan: ``key`` (16 hex, ``session.run_key``: what a resumed session
+    skips), ``config`` (the run's configuration as its records carry it) and ``label`` (the run in
+    words, for the log and the progress line).  An experiment subclasses it with what its ``measure``
+    needs (the model record, the phase, ...)."""
+
+    key: str
+    config: dict
+    label: str
+
+
+class Experiment(Protocol):
+    """The module-level names an experiment's ``run`` module provides (``python -m benchbook.experiments
+    NAME`` and the measurement notebook call ``measure``; the key test calls ``plan``)."""
+
+    EXPERIMENT: str
+    plan: Callable[..., Sequence[PlannedRun]]
+
+    def measure(
+        self, params: dict, *, root: Path, raw_dir: Path, overrides: dict | None = None, log: Any = print
+    ) -> Any: ...
