@@ -52,13 +52,9 @@ class Params(BaseModel):
         try:
             return cls.model_validate(merged)
         except ValidationError as e:
-            what = "; ".join(
-                f"`{'.'.join(map(str, (cls.SECTION, *err['loc'])))}`: {err['msg']} "
-                f"(got {err.get('input')!r:.60})"
-                for err in e.errors()
-            )
             raise ParamsError(
-                f"params.yaml {what}; fix: correct it (the committed values: `git show HEAD:params.yaml`)"
+                f"params.yaml {_explain(cls.SECTION, e)}; fix: correct it (the committed values: "
+                "`git show HEAD:params.yaml`)"
             ) from None
 
     @classmethod
@@ -70,6 +66,21 @@ class Params(BaseModel):
         """The merged parameters as a plain dict: defaults filled in, undeclared keys kept (what a
         session records as its ``config`` and a ``SessionResult`` as its ``cfg``)."""
         return self.model_dump()
+
+
+def _explain(section: str, error: ValidationError) -> str:
+    """One clause per wrong key: ``section.key[.index]``, what it should be and the value given (a
+    missing key: "missing").  pydantic puts the union member it tried into an error's location
+    (``flash_attn.str``): not a key, so dropped, the members' messages joined ("a valid string or a
+    valid integer")."""
+    by_key: dict[str, tuple[list[str], str]] = {}
+    for err in error.errors():
+        field, *rest = err["loc"]
+        key = ".".join(map(str, (section, field, *(i for i in rest if isinstance(i, int)))))
+        given = "" if err["type"] == "missing" else f" (got {err.get('input')!r:.60})"
+        msgs, _ = by_key.setdefault(key, ([], given))
+        msgs.append("missing" if not given else err["msg"].removeprefix("Input should be " if msgs else ""))
+    return "; ".join(f"`{key}`: {' or '.join(dict.fromkeys(m))}{given}" for key, (m, given) in by_key.items())
 
 
 @dataclass(frozen=True)
