@@ -9,29 +9,72 @@ import json
 import pytest
 
 from benchbook.experiments.contract import ParamsError, PlannedRun
+from benchbook.experiments.draftself.plan import DraftselfParams
+from benchbook.experiments.draftself_gpu.plan import MeasureParams
 from benchbook.experiments.harness import OK, Outcome, run_plan
 from benchbook.experiments.llama_bench.plan import LlamaBenchParams
 from benchbook.experiments.llama_bench.plan import plan as llama_bench_plan
+from benchbook.experiments.offload.plan import OffloadParams
+from benchbook.experiments.spec_depth.plan import SpecDepthParams
 from benchbook.experiments.template.plan import TemplateParams
 from benchbook.experiments.template.plan import plan as template_plan
 from benchbook.records import iter_records, stable_hash
 from benchbook.session import run_key
 from conftest import committed_root
 
+#: the fields ``Session.open`` writes around a start record's meta
+ENVELOPE = (
+    "schema",
+    "schema_version",
+    "event",
+    "session_id",
+    "experiment",
+    "resumed",
+    "abandoned_session_id",
+)
+ENVELOPE += ("meta_hash", "at")
+#: raw folder -> the typed params its start records' ``config`` is the dump of (None: a dict, as before)
+TYPED = {
+    "llama_bench": LlamaBenchParams,
+    "spec_depth": SpecDepthParams,
+    "offload": OffloadParams,
+    "draftself_gpu": MeasureParams,
+    "speculative": None,
+}
 
-def test_typed_llama_bench_params_hash_as_the_committed_start_records_meta():
-    # a resumed session must find its interrupted one: Session.open compares stable_hash(meta); the meta's
-    # config is now LlamaBenchParams.config(), so it must hash as the dict the committed sessions recorded
-    # (the two older sessions of each host have no meta_hash: they predate it)
-    checked = []
-    for f in sorted((committed_root() / "data/raw/llama_bench").glob("*.jsonl")):
+
+@pytest.mark.parametrize("folder", TYPED)
+def test_typed_params_hash_as_the_committed_start_records_meta(folder):
+    # a resumed session must find its interrupted one: Session.open compares stable_hash(meta), and the
+    # meta's config is now Params.config(): it must hash as the dict each committed session recorded
+    # (llama_bench's two oldest sessions per host predate meta_hash)
+    hashes = []
+    for f in sorted((committed_root() / "data/raw" / folder).glob("*.jsonl")):
         for _, r in iter_records(f):
             if r.get("schema") == "benchbook.session" and r["event"] == "start" and r.get("meta_hash"):
-                cfg = LlamaBenchParams.model_validate(r["config"]).config()
-                meta = {"host_id": r["host_id"], "toolchain_id": r["toolchain_id"], "config": cfg}
+                meta = {k: v for k, v in r.items() if k not in ENVELOPE}
+                if TYPED[folder] is not None:
+                    meta["config"] = TYPED[folder].model_validate(meta["config"]).config()
                 assert stable_hash(meta) == r["meta_hash"]
-                checked.append(r["meta_hash"])
-    assert checked == ["3ce6d647a4dc61f1", "3ce6d647a4dc61f1", "396c069fa365df14"]
+                hashes.append(r["meta_hash"][:4])
+    assert (
+        hashes
+        == {
+            "llama_bench": ["3ce6", "3ce6", "396c"],
+            "spec_depth": ["55c1", "55c1", "55c1", "30d0"],
+            "offload": ["13dd"],
+            "draftself_gpu": ["556d", "8c37"],
+            "speculative": ["82f6", "82f6", "82f6", "3a16", "3a16", "0439", "da85"],
+        }[folder]
+    )
+
+
+def test_typed_draftself_params_are_the_committed_sessions_params():
+    # the CPU sessions of the layout before the shared session record their merged params
+    sessions = [r for _, r in iter_records(committed_root() / "data/raw/draftself/sessions.jsonl")]
+    assert len(sessions) == 4
+    for s in sessions:
+        assert DraftselfParams.model_validate(s["params"]).config() == s["params"]
 
 
 def test_the_committed_llama_bench_section_is_its_own_config(committed_params):

@@ -38,7 +38,7 @@ class Params(BaseModel):
 
     model_config = ConfigDict(extra="allow", strict=True, frozen=True)
 
-    #: the ``params.yaml`` section this model reads
+    #: the ``params.yaml`` section this model reads (dotted: a subsection, ``draftself.measure``)
     SECTION: ClassVar[str] = ""
 
     @classmethod
@@ -59,8 +59,12 @@ class Params(BaseModel):
 
     @classmethod
     def from_params(cls, params: Mapping | None, overrides: Mapping | None = None) -> Self:
-        """``from_section`` of ``params[SECTION]`` (the whole ``params.yaml`` mapping)."""
-        return cls.from_section((params or {}).get(cls.SECTION), overrides)
+        """``from_section`` of ``params[SECTION]`` (the whole ``params.yaml`` mapping; a dotted
+        ``SECTION`` names a subsection; an absent one is empty)."""
+        section = params
+        for part in cls.SECTION.split("."):
+            section = (section or {}).get(part)
+        return cls.from_section(section, overrides)
 
     def config(self) -> dict:
         """The merged parameters as a plain dict: defaults filled in, undeclared keys kept (what a

@@ -13,26 +13,37 @@ from dataclasses import dataclass
 
 from benchbook.records import stable_hash
 
-from ..contract import PlannedRun
+from ..contract import Params, PlannedRun
 
-DEFAULTS = {
-    "n_tokens": 48,  # tokens generated per run (fixed length, like llama-bench tg)
-    "prompts_per_kind": 1,
-    "prompt_seed": 1,
-    "prompt_kinds": None,  # None: every document kind; else a list (e.g. ["letters", "story"])
-    "ks": [1, 2, 4, 8, 15],  # block sizes for batched one-pass draft-self
-    "sequential_ks": [4, 8, 15],
-    "iterative_ks": [8],
-    "threshold": 0.95,
-    "coreset_k": 8,
-    "coreset_masses": [0.6, 0.9],
-    "coreset_min": 4,  # floor on the coreset size (>= top_k)
-    "repetitions": 3,  # timed repetitions (plus one warm-up)
-    "step_reps": 1,  # repetitions whose per-step records are written
-    "threads": 1,
-    "seed": 0,
-    "dtype": "float32",
-}
+
+class DraftselfParams(Params):
+    """The ``draftself.measure`` section of ``params.yaml``, with the defaults used where it leaves a key
+    out."""
+
+    SECTION = "draftself.measure"
+
+    n_tokens: int = 48  # tokens generated per run (fixed length, like llama-bench tg)
+    prompts_per_kind: int = 1
+    prompt_seed: int = 1
+    prompt_kinds: list[str] | None = (
+        None  # None: every document kind; else a list (e.g. ["letters", "story"])
+    )
+    ks: list[int] = [1, 2, 4, 8, 15]  # block sizes for batched one-pass draft-self
+    sequential_ks: list[int] = [4, 8, 15]
+    iterative_ks: list[int] = [8]
+    threshold: float = 0.95  # the iterative draft commits tokens above this confidence
+    coreset_k: int = 8
+    coreset_masses: list[float] = [0.6, 0.9]
+    coreset_min: int = 4  # floor on the coreset size (>= top_k)
+    repetitions: int = 3  # timed repetitions (plus one warm-up)
+    step_reps: int = 1  # repetitions whose per-step records are written
+    threads: int = 1
+    seed: int = 0
+    dtype: str = "float32"
+
+
+#: The defaults as a dict (``DraftselfParams``').
+DEFAULTS = DraftselfParams().config()
 
 
 def configs(p: dict) -> list[dict]:

@@ -38,7 +38,13 @@ from benchbook.records import RecordWriter, new_id, stable_hash, utc_now
 from benchbook.schemas import build
 from benchbook.session import Session, SessionResult
 
-from .plan import DEFAULTS, config_name, configs, plan  # noqa: F401 (config_name, configs: re-exported)
+from .plan import (  # noqa: F401 (DEFAULTS, config_name, configs: re-exported)
+    DEFAULTS,
+    DraftselfParams,
+    config_name,
+    configs,
+    plan,
+)
 
 EXPERIMENT = "draftself"
 #: The checkpoint manifest (written by the stage ``draftself_train``), relative to the repository root.
@@ -179,7 +185,7 @@ def measure_session(
     Raises:
         schemas.SchemaError: a record does not match its declaration (names the field and the fix).
     """
-    p = {**DEFAULTS, **(params or {})}
+    p = DraftselfParams.from_section(params).config()
     torch.set_num_threads(int(p["threads"]))
     torch.manual_seed(p["seed"])
     raw = Path(raw_dir)
@@ -338,13 +344,13 @@ def resolve_checkpoint(manifest_path: str | Path, log=print) -> tuple[Path, dict
 def measure(
     params: dict, *, root: Path, raw_dir: Path, overrides: dict | None = None, log=print
 ) -> DraftselfResult:
-    """The stage ``draftself``: one session with ``params["draftself"]["measure"]`` over ``DEFAULTS``
+    """The stage ``draftself``: one session with ``params["draftself"]["measure"]`` over its defaults
+    (``DraftselfParams``)
     (+ ``overrides``), using the checkpoint that ``root/data/draftself/checkpoint.json`` names
     (retrained when the cache lacks it, see ``resolve_checkpoint``).  Appends to
     ``raw_dir/draftself/<host_id>.jsonl`` (an interrupted session with the same meta is completed);
     ``cfg`` of the result is the merged parameters."""
     root = Path(root)
-    section = ((params or {}).get("draftself") or {}).get("measure") or {}
-    merged = {**DEFAULTS, **section, **(overrides or {})}
+    merged = DraftselfParams.from_params(params, overrides).config()
     checkpoint, _ = resolve_checkpoint(root / MANIFEST, log=log)
     return measure_session(merged, checkpoint, root / raw_dir / "draftself", root=root, log=log)

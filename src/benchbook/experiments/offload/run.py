@@ -37,24 +37,11 @@ from benchbook.session import Session
 
 from .. import profiles
 from . import BANDWIDTH_KIND, EXPERIMENT, KIND, MODEL_BYTES_KIND
-from .plan import BandwidthRun, BytesRun, SweepRun, plan
+from .plan import BandwidthRun, BytesRun, OffloadParams, SweepRun, plan
 
-#: Defaults under every profile (``params.yaml`` ``offload`` and ``profiles.<p>.offload`` override).
-DEFAULTS = {
-    "n_prompt": 128,
-    "n_gen": 32,
-    "n_depth": 0,
-    "repetitions": 3,
-    "threads": 2,
-    "n_gpu_layers": 99,
-    "flash_attn": "auto",
-    "timeout_s": 600,
-    "n_cpu_moe": [0, 1, 2, 3, 4],
-    "model": {},
-    "ballast": {"free_mib": 12288, "fake_total_mib": None},
-    "bandwidth": {"mib": 1024, "iters": 20},
-    "roofline_models": [],
-}
+#: Defaults under every profile (``params.yaml`` ``offload`` and ``profiles.<p>.offload`` override):
+#: ``OffloadParams``'.
+DEFAULTS = OffloadParams().config()
 #: stderr patterns that mean the point did not fit in device memory (llama.cpp b11434 CUDA backend).
 OOM_PATTERNS = (
     r"(?i)out of memory|cudaMalloc failed|failed to allocate|unable to allocate|ErrorOutOfDeviceMemory"
@@ -263,12 +250,13 @@ def measure(params: dict, *, root: Path, raw_dir: Path, overrides: dict | None =
     ``run_session``'s dict plus ``raw_file``, ``cfg``, ``model`` (the synthetic model's manifest).
 
     Raises:
+        contract.ParamsError: the section does not fit ``OffloadParams`` (names the key and the fix).
         resolve.ParamsError, llamacpp.toolchain.ToolchainError, llamacpp.models.ModelError: no build or
         default model (the message names the fix); synth.SynthError: a bad ``model`` spec.
     """
     root, raw_dir = Path(root), Path(root) / raw_dir
     picked = profiles.pick(params)
-    cfg = {**DEFAULTS, **profiles.section(params, EXPERIMENT, picked), **(overrides or {})}
+    cfg = OffloadParams.from_section(profiles.section(params, EXPERIMENT, picked), overrides).config()
     toolchain = resolve.get_toolchain(params, build=False)
     default_id = params["models"]["default"]
     ids = list(dict.fromkeys([default_id, *cfg["roofline_models"]]))

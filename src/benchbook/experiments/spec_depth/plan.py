@@ -17,8 +17,33 @@ from pathlib import Path
 from benchbook.llamacpp.server import build_argv
 from benchbook.session import run_key
 
-from ..contract import PlannedRun
+from ..contract import Params, PlannedRun
 from ..speculative.plan import plan_order
+from . import EXPERIMENT
+
+
+class SpecDepthParams(Params):
+    """The ``spec_depth`` section of ``params.yaml`` (updated by the host profile), with the defaults used
+    where it leaves a key out (its comments say what each key does)."""
+
+    SECTION = EXPERIMENT
+
+    target: str = "smollm2-135m-q4_1"  # models.registry id
+    context_file: str = "data/prompts/depth_context.txt"  # the prompts' text, relative to the root
+    depths: list[int] = [0, 512, 1024]  # llama-bench -d and the requests' prompt lengths (tokens)
+    min_prompt: int = 16  # shortest request prompt (tokens)
+    n_prompt: int = 128  # llama-bench -p (tokens)
+    pp_sizes: list[int] = [1, 3, 5, 9, 16]  # llama-bench -p of the verify passes (tokens)
+    n_gen: int = 32  # llama-bench -n and n_predict (tokens)
+    repetitions: int = 3
+    threads: int = 2
+    n_gpu_layers: int = 99
+    flash_attn: str | int = "auto"
+    timeout_s: int | float = 900  # per llama-bench invocation (s)
+    health_timeout_s: int | float = 120  # a server's start (s)
+    request_timeout_s: int | float = 300  # one request (s)
+    drafts: dict[str, dict] = {}  # draft key -> {model: ID | target} or {truncate_layers: L}
+    configs: list[dict] = [{"id": "baseline", "role": "baseline"}]  # {id, role, draft, n_max}
 
 
 @dataclass(frozen=True)

@@ -32,27 +32,17 @@ from benchbook.session import Session, SessionResult
 
 from ..speculative.run import GREEDY, resolve_drafts, sha256_text
 from . import EXPERIMENT
-from .plan import BenchRun, RequestRun, plan, request_runs, server_argv  # noqa: F401 (server_argv re-exported)
+from .plan import (  # noqa: F401 (server_argv re-exported)
+    BenchRun,
+    RequestRun,
+    SpecDepthParams,
+    plan,
+    request_runs,
+    server_argv,
+)
 
-#: Used where ``params.yaml`` ``spec_depth`` (and the host profile) leave a key out.
-DEFAULTS: dict = {
-    "target": "smollm2-135m-q4_1",
-    "context_file": "data/prompts/depth_context.txt",
-    "depths": [0, 512, 1024],
-    "min_prompt": 16,
-    "n_prompt": 128,
-    "pp_sizes": [1, 3, 5, 9, 16],
-    "n_gen": 32,
-    "repetitions": 3,
-    "threads": 2,
-    "n_gpu_layers": 99,
-    "flash_attn": "auto",
-    "timeout_s": 900,
-    "health_timeout_s": 120,
-    "request_timeout_s": 300,
-    "drafts": {},
-    "configs": [{"id": "baseline", "role": "baseline"}],
-}
+#: Used where ``params.yaml`` ``spec_depth`` (and the host profile) leave a key out: ``SpecDepthParams``'.
+DEFAULTS: dict = SpecDepthParams().config()
 
 #: ``llama_kv_cache: CUDA0 KV buffer size = 12.00 MiB`` and the like (model, KV, compute, output buffers).
 BUFFER_RE = re.compile(r"(?P<what>\S+ (?:\S+ )?buffer size) =\s*(?P<mib>[\d.]+) MiB")
@@ -229,12 +219,13 @@ def measure(
     host profile's keys): the bench sweep, then the requests, to ``raw_dir/spec_depth/<host_id>.jsonl``.
 
     Raises:
+        contract.ParamsError: the section does not fit ``SpecDepthParams`` (names the key and the fix).
         KeyError: a config's draft key is not in ``drafts`` (the message lists them).
         resolve.ParamsError, llamacpp.toolchain.ToolchainError, llamacpp.models.ModelError: the build
         or a model is missing (the message names the fix).
     """
     root, raw_dir = Path(root), Path(root) / raw_dir
-    cfg = {**DEFAULTS, **((params or {}).get(EXPERIMENT) or {}), **(overrides or {})}
+    cfg = SpecDepthParams.from_params(params, overrides).config()
     for c in cfg["configs"]:
         if c.get("draft") and c["draft"] not in cfg["drafts"]:
             raise KeyError(
