@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from benchbook.experiments.contract import ParamsError, PlannedRun
+from benchbook.experiments.contract import Params, ParamsError, PlannedRun
 from benchbook.experiments.draftself.plan import DraftselfParams
 from benchbook.experiments.draftself_gpu.plan import MeasureParams
 from benchbook.experiments.harness import OK, Outcome, run_plan
@@ -21,6 +21,35 @@ from benchbook.experiments.template.plan import plan as template_plan
 from benchbook.records import iter_records, stable_hash
 from benchbook.session import run_key
 from conftest import committed_root
+
+#: every experiment package, and the name of its typed params (None: not typed yet)
+PACKAGES = {
+    "llama_bench": "LlamaBenchParams",
+    "speculative": None,  # a resolved profile (run.resolve_profile) of a section with profiles
+    "draftself": "DraftselfParams",
+    "offload": "OffloadParams",
+    "spec_depth": "SpecDepthParams",
+    "draftself_gpu": "MeasureParams",
+    "template": "TemplateParams",
+}
+
+
+def test_every_experiment_package_has_the_contracts_entry_points():
+    import importlib
+    import pkgutil
+
+    import benchbook.experiments as pkg
+
+    names = sorted(m.name for m in pkgutil.iter_modules(pkg.__path__) if m.ispkg)
+    assert names == sorted(PACKAGES)
+    for name, params in PACKAGES.items():
+        plan_mod = importlib.import_module(f"benchbook.experiments.{name}.plan")
+        run_mod = importlib.import_module(f"benchbook.experiments.{name}.run")
+        assert callable(plan_mod.plan) and callable(run_mod.measure), name
+        if params is not None:
+            model = getattr(plan_mod, params)
+            assert issubclass(model, Params) and model.SECTION.split(".")[0] in (name, "draftself_gpu"), name
+
 
 #: the fields ``Session.open`` writes around a start record's meta
 ENVELOPE = (

@@ -1,5 +1,8 @@
 """What an experiment implements, declared once: typed ``Params``, ``plan`` and ``measure``.
 
+``experiments/<name>/plan.py`` holds ``plan`` and the experiment's ``Params`` subclass,
+``experiments/<name>/run.py`` holds ``measure`` (``tests/test_contract.py`` checks every package):
+
 * ``Params``: a pydantic model of the experiment's ``params.yaml`` section holding its defaults (the
   ``DEFAULTS`` dicts it replaces duplicated params.yaml beside the code).  ``from_section`` merges
   defaults, the section and a run's overrides, key by key, as ``{**DEFAULTS, **section, **overrides}``
@@ -9,20 +12,21 @@
   mapping a session records as its ``config``; it hashes as the dict it replaces did (``stable_hash``
   sorts keys), so resuming an interrupted session keeps working.
 * ``plan(params, ...) -> list[PlannedRun]``: every run of one session, in measurement order, each
-  with its ``run_key`` (``session.run_key``), computed from the params and the ids a session's start
-  record names (host, toolchain, model sha256) and nothing measured.  ``measure`` iterates exactly
-  this list, so what a resumed session skips is what the plan says was done;
-  ``tests/test_plan_keys.py`` recomputes every committed session's keys from its start record.
+  with its run key (``session.run_key``; draft-self's own ``draftself.plan.run_key``), computed from
+  the params and the ids a session's start record names (host, toolchain, model sha256), nothing
+  measured.  ``measure`` iterates exactly this list, so what a resumed session skips is what the plan
+  says was done; ``tests/test_plan_keys.py`` recomputes every committed session's keys from its start
+  record.
 * ``measure(params, *, root, raw_dir, overrides, log) -> session.SessionResult``: one session, through
-  ``harness.run_plan`` (open, skip done run keys, record failures, progress, the result).
+  ``harness.run_plan`` (open, skip done run keys, record failures, progress, the result) where the
+  experiment has moved onto it (``llama_bench``, ``template``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Any, ClassVar, Protocol, Self
+from typing import ClassVar, Self
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
@@ -97,15 +101,3 @@ class PlannedRun:
     key: str
     config: dict
     label: str
-
-
-class Experiment(Protocol):
-    """The module-level names an experiment's ``run`` module provides (``python -m benchbook.experiments
-    NAME`` and the measurement notebook call ``measure``; the key test calls ``plan``)."""
-
-    EXPERIMENT: str
-    plan: Callable[..., Sequence[PlannedRun]]
-
-    def measure(
-        self, params: dict, *, root: Path, raw_dir: Path, overrides: dict | None = None, log: Any = print
-    ) -> Any: ...
