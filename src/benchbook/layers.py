@@ -52,7 +52,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
 ]
 
 #: Modules that measure (drive llama.cpp or a decoder and write raw records).
-MEASUREMENT = ("llamacpp", "llamacpp.*", "resolve", "experiments.*.run")
+MEASUREMENT = ("llamacpp", "llamacpp.*", "resolve", "experiments.*.run", "experiments.harness")
 #: Modules that turn raw records into tables, numbers, charts, caveats and pages.
 REPORT = (
     "experiments.*.analysis",

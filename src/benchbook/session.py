@@ -64,7 +64,7 @@ def run_key(config: dict, model_sha256: str | None, toolchain_id: str | None, ho
     return stable_hash({"config": config, "model": model_sha256, "toolchain": toolchain_id, "host": host_id})
 
 
-def _completes(rec: dict) -> bool:
+def completes(rec: dict) -> bool:
     """A record completes its run when it has a run_key, status ok, and is not a partial row."""
     return bool(rec.get("run_key")) and rec.get("status", "ok") == "ok" and rec.get("run_complete", True)
 
@@ -114,7 +114,7 @@ class Session:
                         busy_then = {}
                     elif rec["event"] == "end" and rec["session_id"] == last_sid:
                         ended = True
-                elif rec.get("session_id") == last_sid and _completes(rec):
+                elif rec.get("session_id") == last_sid and completes(rec):
                     done.add(rec["run_key"])
                     busy_then[rec["run_key"]] = busynow.record_busy(rec, cores)
         fresh = os.environ.get(FRESH_ENV, "").strip().lower() not in _OFF
@@ -152,7 +152,7 @@ class Session:
         """Append a record of this session; returns its line number."""
         rec.setdefault("session_id", self.session_id)
         line = self.writer.append(rec)
-        if _completes(rec):
+        if completes(rec):
             self._done.add(rec["run_key"])
         return line
 

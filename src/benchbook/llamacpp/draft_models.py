@@ -107,10 +107,16 @@ def truncate_layers(src: str | Path, dst: str | Path, n_layers: int, mutate: dic
     }
 
 
+def truncated_id(src_sha256: str, n_layers: int) -> str:
+    """The model id of the first ``n_layers`` blocks of the model with sha256 ``src_sha256``:
+    ``trunc<L>-of-<src sha256[:12]>``."""
+    return f"trunc{n_layers}-of-{src_sha256[:12]}"
+
+
 def truncated_draft(src: str | Path, src_sha256: str, n_layers: int) -> dict:
     """Cached ``truncate_layers`` in ``cache_dir()/models/drafts/``, keyed by the source sha256 and L
     (a sidecar JSON records how it was made).  Returns the ``truncate_layers`` dict plus
-    ``model_id`` (``trunc<L>-of-<src sha256[:12]>``) and ``origin``."""
+    ``model_id`` (``truncated_id``) and ``origin``."""
     d = cache_dir() / "models" / "drafts"
     d.mkdir(parents=True, exist_ok=True)
     stem = f"{src_sha256[:16]}-first{n_layers}"
@@ -121,7 +127,7 @@ def truncated_draft(src: str | Path, src_sha256: str, n_layers: int) -> dict:
             return rec
     rec = truncate_layers(src, d / f"{stem}.gguf", n_layers)
     rec.update(
-        model_id=f"trunc{n_layers}-of-{src_sha256[:12]}",
+        model_id=truncated_id(src_sha256, n_layers),
         origin={
             "method": "benchbook.draft_models.truncate_layers",
             "n_layers": n_layers,

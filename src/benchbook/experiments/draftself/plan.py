@@ -1,28 +1,49 @@
 """What a draft-self session plans to run, from its parameters alone (no model, no torch): the
-default parameters and the configurations (``configs``), with their names (``config_name``).  The
-runner (``run``) measures these; the session check (``sessioncheck``) expects every one of them.
+default parameters, the configurations (``configs``) with their names (``config_name``), and every
+decode of a session with its run key (``plan``; ``runs`` for the GPU variant's configurations too).
+The runner (``run``) iterates ``plan``; the session check (``sessioncheck``) expects every
+configuration; ``tests/test_plan_keys.py`` recomputes the keys of every committed session.
 """
 
 from __future__ import annotations
 
-DEFAULTS = {
-    "n_tokens": 48,  # tokens generated per run (fixed length, like llama-bench tg)
-    "prompts_per_kind": 1,
-    "prompt_seed": 1,
-    "prompt_kinds": None,  # None: every document kind; else a list (e.g. ["letters", "story"])
-    "ks": [1, 2, 4, 8, 15],  # block sizes for batched one-pass draft-self
-    "sequential_ks": [4, 8, 15],
-    "iterative_ks": [8],
-    "threshold": 0.95,
-    "coreset_k": 8,
-    "coreset_masses": [0.6, 0.9],
-    "coreset_min": 4,  # floor on the coreset size (>= top_k)
-    "repetitions": 3,  # timed repetitions (plus one warm-up)
-    "step_reps": 1,  # repetitions whose per-step records are written
-    "threads": 1,
-    "seed": 0,
-    "dtype": "float32",
-}
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from benchbook.records import stable_hash
+
+from ..contract import Params, PlannedRun
+
+
+class DraftselfParams(Params):
+    """The ``draftself.measure`` section of ``params.yaml``, with the defaults used where it leaves a key
+    out."""
+
+    SECTION = "draftself.measure"
+
+    n_tokens: int = 48  # tokens generated per run (fixed length, like llama-bench tg)
+    prompts_per_kind: int = 1
+    prompt_seed: int = 1
+    prompt_kinds: list[str] | None = (
+        None  # None: every document kind; else a list (e.g. ["letters", "story"])
+    )
+    ks: list[int] = [1, 2, 4, 8, 15]  # block sizes for batched one-pass draft-self
+    sequential_ks: list[int] = [4, 8, 15]
+    iterative_ks: list[int] = [8]
+    threshold: float = 0.95  # the iterative draft commits tokens above this confidence
+    coreset_k: int = 8
+    coreset_masses: list[float] = [0.6, 0.9]
+    coreset_min: int = 4  # floor on the coreset size (>= top_k)
+    repetitions: int = 3  # timed repetitions (plus one warm-up)
+    step_reps: int = 1  # repetitions whose per-step records are written
+    threads: int = 1
+    seed: int = 0
+    dtype: str = "float32"
+
+
+#: The defaults as a dict (``DraftselfParams``').
+DEFAULTS = DraftselfParams().config()
 
 
 def configs(p: dict) -> list[dict]:
@@ -68,3 +89,59 @@ def config_name(c: dict) -> str:
     if "coreset_mass" in c:
         s += f"-coreset{c['coreset_mass']}-{c['coreset_apply']}"
     return s
+
+
+def run_key(config: dict, rep: int, model_sha256: str, host_id: str) -> str:
+    """16 hex identifying a draft-self run within its session: its ``config`` (the configuration, the
+    generation settings and the prompt id), the repetition, the checkpoint's sha256 and the host.
+    (Not ``session.run_key``: the runtime is not part of it, the repetition is.)"""
+    return stable_hash([config, rep, model_sha256, host_id])
+
+
+@dataclass(frozen=True)
+class DecodeRun(PlannedRun):
+    """One decode of ``prompt`` (``{"prompt_id", ...}``) by configuration ``c`` (a ``configs`` entry) in
+    repetition ``rep``; repetition 0 is the warm-up, run but never written (its key is never done)."""
+
+    rep: int
+    prompt: Mapping
+    c: Mapping
+
+    @property
+    def warmup(self) -> bool:
+        return self.rep == 0
+
+
+def runs(
+    confs: Sequence[dict],
+    prompts: Sequence[Mapping],
+    repetitions: int,
+    seed: int,
+    settings: Mapping,
+    model_sha256: str,
+    host_id: str,
+) -> list[DecodeRun]:
+    """Every decode of one session, in order: for each repetition 0 (warm-up) .. ``repetitions``, for
+    each prompt, every configuration of ``confs`` in an order shuffled by (``seed``, rep, prompt id)
+    (``random.Random(stable_hash([seed, rep, prompt_id])).shuffle``), so slow drifts of the host hit
+    all configurations alike.  ``config`` = the configuration, ``settings`` (``n_tokens``, ``dtype``,
+    ``threads``) and ``prompt_id``; key = ``run_key(config, rep, model_sha256, host_id)``."""
+    out = []
+    for rep in range(repetitions + 1):
+        for pr in prompts:
+            order = list(confs)
+            random.Random(stable_hash([seed, rep, pr["prompt_id"]])).shuffle(order)
+            for c in order:
+                config = dict(c) | dict(settings) | {"prompt_id": pr["prompt_id"]}
+                key = run_key(config, rep, model_sha256, host_id)
+                out.append(DecodeRun(key, config, f"r{rep} {pr['prompt_id']} {c['name']}", rep, pr, c))
+    return out
+
+
+def plan(p: Mapping, prompts: Sequence[Mapping], model_sha256: str, host_id: str) -> list[DecodeRun]:
+    """Every decode of one CPU session of params ``p`` (``DEFAULTS`` updated by the section): ``runs`` of
+    ``configs(p)`` with settings ``n_tokens``, ``dtype`` and ``threads`` (as an int) of ``p``.
+    ``prompts``: ``draftself.data.prompts(prompt_seed, prompts_per_kind)`` of the kinds ``prompt_kinds``
+    selects (``prompt_id`` is all a key needs)."""
+    settings = {"n_tokens": p["n_tokens"], "dtype": p["dtype"], "threads": int(p["threads"])}
+    return runs(configs(dict(p)), prompts, int(p["repetitions"]), p["seed"], settings, model_sha256, host_id)

@@ -23,8 +23,9 @@ from __future__ import annotations
 import hashlib
 import json
 import platform
-import random
+from collections.abc import Mapping
 from dataclasses import dataclass
+from itertools import groupby
 from pathlib import Path
 
 import torch
@@ -37,14 +38,20 @@ from benchbook.records import RecordWriter, new_id, stable_hash, utc_now
 from benchbook.schemas import build
 from benchbook.session import Session, SessionResult
 
-from .plan import DEFAULTS, config_name, configs  # noqa: F401 (config_name: re-exported)
+from .plan import (  # noqa: F401 (DEFAULTS, config_name, configs: re-exported)
+    DEFAULTS,
+    DraftselfParams,
+    config_name,
+    configs,
+    plan,
+)
 
 EXPERIMENT = "draftself"
 #: The checkpoint manifest (written by the stage ``draftself_train``), relative to the repository root.
 MANIFEST = "data/draftself/checkpoint.json"
 
 
-def run_one(model, prompt: list[int], n: int, c: dict) -> decode.Result:
+def run_one(model, prompt: list[int], n: int, c: Mapping) -> decode.Result:
     """Run configuration ``c`` (a dict from ``configs``) on one prompt."""
     if c["decoder"] == "ar":
         return decode.generate_ar(model, prompt, n)
@@ -61,7 +68,7 @@ def run_one(model, prompt: list[int], n: int, c: dict) -> decode.Result:
     )
 
 
-def summarize(res: decode.Result, c: dict, E: int | None, K: int | None) -> dict:
+def summarize(res: decode.Result, c: Mapping, E: int | None, K: int | None) -> dict:
     """Per-run figures: τ, α estimates, tokens per forward pass, passes by kind, expert loads."""
     steps = [s for s in res.steps if s["kind"] == "draftself"]
     after_prefill = [p for p in res.passes if p.kind != "prefill"]
@@ -178,7 +185,7 @@ def measure_session(
     Raises:
         schemas.SchemaError: a record does not match its declaration (names the field and the fix).
     """
-    p = {**DEFAULTS, **(params or {})}
+    p = DraftselfParams.from_section(params).config()
     torch.set_num_threads(int(p["threads"]))
     torch.manual_seed(p["seed"])
     raw = Path(raw_dir)
@@ -200,7 +207,6 @@ def measure_session(
         for q in data.prompts(p["prompt_seed"], p["prompts_per_kind"])
         if not p["prompt_kinds"] or q["kind"] in p["prompt_kinds"]
     ]
-    confs = configs(p)
     head_common = record_head(host_id, model_sha, git, toolchain_id, runtime_text)
     session_meta = {
         "host_id": host_id,
@@ -225,35 +231,29 @@ def measure_session(
     ):
         if sess.resumed:
             log(f"resuming session {sess.session_id}")
-        for rep in range(p["repetitions"] + 1):
-            for pr in prompts:
-                order = list(confs)
-                random.Random(stable_hash([p["seed"], rep, pr["prompt_id"]])).shuffle(order)
+        for rep, rep_runs in groupby(plan(p, prompts, model_sha, host_id), key=lambda r: r.rep):
+            for _, group in groupby(rep_runs, key=lambda r: r.prompt["prompt_id"]):
+                prompt_runs = list(group)
+                pr = prompt_runs[0].prompt
                 ids = tok.encode(pr["text"])
-                for c in order:
-                    config = {k: v for k, v in c.items()} | {
-                        "n_tokens": p["n_tokens"],
-                        "dtype": p["dtype"],
-                        "threads": int(p["threads"]),
-                        "prompt_id": pr["prompt_id"],
-                    }
-                    run_key = stable_hash([config, rep, model_sha, host_id])
-                    if rep > 0 and sess.done(run_key):
+                for run in prompt_runs:
+                    c = run.c
+                    if not run.warmup and sess.done(run.key):
                         skipped += 1
                         continue
-                    load_start = provenance.load_snapshot() if rep > 0 else None
+                    load_start = None if run.warmup else provenance.load_snapshot()
                     started = utc_now()
                     res = run_one(model, ids, p["n_tokens"], c)
                     ended = utc_now()
-                    if rep == 0:
-                        continue  # warm-up
+                    if run.warmup:
+                        continue
                     load_end = provenance.load_snapshot()
                     head = {
                         **head_common,
                         "session_id": sess.session_id,
                         "run_id": new_id(),
-                        "run_key": run_key,
-                        "config": config,
+                        "run_key": run.key,
+                        "config": run.config,
                         "rep": rep,
                         "started_at": started,
                         "ended_at": ended,
@@ -344,13 +344,13 @@ def resolve_checkpoint(manifest_path: str | Path, log=print) -> tuple[Path, dict
 def measure(
     params: dict, *, root: Path, raw_dir: Path, overrides: dict | None = None, log=print
 ) -> DraftselfResult:
-    """The stage ``draftself``: one session with ``params["draftself"]["measure"]`` over ``DEFAULTS``
+    """The stage ``draftself``: one session with ``params["draftself"]["measure"]`` over its defaults
+    (``DraftselfParams``)
     (+ ``overrides``), using the checkpoint that ``root/data/draftself/checkpoint.json`` names
     (retrained when the cache lacks it, see ``resolve_checkpoint``).  Appends to
     ``raw_dir/draftself/<host_id>.jsonl`` (an interrupted session with the same meta is completed);
     ``cfg`` of the result is the merged parameters."""
     root = Path(root)
-    section = ((params or {}).get("draftself") or {}).get("measure") or {}
-    merged = {**DEFAULTS, **section, **(overrides or {})}
+    merged = DraftselfParams.from_params(params, overrides).config()
     checkpoint, _ = resolve_checkpoint(root / MANIFEST, log=log)
     return measure_session(merged, checkpoint, root / raw_dir / "draftself", root=root, log=log)

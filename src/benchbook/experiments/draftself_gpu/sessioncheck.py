@@ -4,7 +4,7 @@
 A session there is the CPU experiment's shared session (start and end records in ``<host_id>.jsonl``,
 ``experiments.draftself.analysis.sessions``) whose start record's ``config`` holds ``ks`` and
 ``repetitions``.  Its plan is plain greedy AR and one batched one-pass draft-self configuration per k
-(``run._configs``: names ``ar`` and ``ds-k<k>-batched-one_pass``), each on every prompt of the plan
+(``plan.configs``: names ``ar`` and ``ds-k<k>-batched-one_pass``), each on every prompt of the plan
 (``prompts_per_class`` prose and code prompts, ``planned_prompts``) and every prompt the runs name, at
 each timed repetition 1..``repetitions``.  Every run must lie inside the session, and the
 wall times of its forward passes must sum to no more than its own wall time (``measured.recorded_ns``).
@@ -19,11 +19,11 @@ from pathlib import Path
 
 from benchbook import measured
 from benchbook.experiments.draftself.analysis import sessions
-from benchbook.experiments.draftself.plan import config_name
 from benchbook.experiments.draftself.sessioncheck import check_runs
 from benchbook.records import read_records
 
 from . import EXPERIMENT
+from .plan import configs
 
 RUN_SCHEMA = "benchbook.draftself.run"
 #: the prompt classes of a session, in ``draftself.natural.prompts``' order: ``prompts_per_class`` of
@@ -48,10 +48,7 @@ def planned_configs(params: dict) -> list[str]:
     >>> planned_configs({"ks": [1, 8]})
     ['ar', 'ds-k1-batched-one_pass', 'ds-k8-batched-one_pass']
     """
-    ds = [
-        {"decoder": "draftself", "k": int(k), "verify": "batched", "draft": "one_pass"} for k in params["ks"]
-    ]
-    return ["ar"] + [config_name(c) for c in ds]
+    return [c["name"] for c in configs([int(k) for k in params["ks"]])]
 
 
 def check(raw_dir: str | Path) -> dict[str, measured.SessionCheck]:

@@ -1,4 +1,4 @@
-"""llama-bench sweep measurement (stage ``llama_bench``): the session loop over models and phases.
+"""llama-bench sweep measurement (stage ``llama_bench``): the plan (``plan.plan``) run in one session.
 
 Per model: the cold run first (``cold_first_run``; the file evicted from the page cache, ``--no-warmup
 -r 1``), then the warm run (llama-bench's warmup, ``-r repetitions``); a resumed session skips runs
@@ -15,15 +15,17 @@ from pathlib import Path
 from benchbook import resolve
 from benchbook.llamacpp.bench import SCHEMA, append_result, build_argv, evict_from_page_cache, resident_pct  # noqa: F401
 from benchbook.llamacpp.procmon import run_sampled
-from benchbook.llamacpp.progress import SessionProgress
 from benchbook.provenance import HostSnapshot, git_state, load_snapshot
 from benchbook.records import new_id, utc_now
-from benchbook.session import Session, SessionResult, run_key
+from benchbook.session import Session, SessionResult
+
+from ..harness import OK, Outcome, run_plan
+from .plan import BenchRun, LlamaBenchParams, plan
 
 
 def run_session(
     *,
-    cfg: dict,
+    cfg: dict | LlamaBenchParams,
     bench_bin: Path,
     models: list[dict],
     toolchain: dict,
@@ -32,98 +34,72 @@ def run_session(
     raw_file: Path,
     log=print,
 ) -> SessionResult:
-    """Run the llama-bench matrix of ``cfg`` for ``models`` in one session appended to ``raw_file``.
+    """Run the llama-bench matrix of ``cfg`` (the ``llama_bench`` section, a dict or ``LlamaBenchParams``)
+    for ``models`` in one session appended to ``raw_file``, through ``harness.run_plan``.
 
     ``models``: model records (``models.fetch``) with ``model_id``, ``path``, ``sha256``.
-    Order: for each model, the cold run (if ``cfg.cold_first_run``) then the warm run; a resumed
-    session skips runs already completed.  A failed invocation is recorded with
-    ``status: "failed"``, its exit code and stderr tail, and the session goes on.
+    Order: ``plan.plan`` (for each model, the cold run if ``cold_first_run``, then the warm run); a
+    resumed session skips runs already completed.  A failed invocation is recorded with
+    ``status: "failed"``, its exit code and stderr tail, the session goes on and gets no end record
+    (every model and phase is part of the sweep's table).
 
-    Returns the session's ``SessionResult`` (``cfg``: ``cfg``).
+    Returns the session's ``SessionResult`` (``cfg``: the merged section).
+
+    Raises:
+        contract.ParamsError: ``cfg`` does not fit ``LlamaBenchParams`` (names the key and the fix).
     """
+    params = cfg if isinstance(cfg, LlamaBenchParams) else LlamaBenchParams.from_section(cfg)
     git = git_state(root)
-    ran = skipped = failed = 0
-    meta = {"host_id": host.host_id, "toolchain_id": toolchain["toolchain_id"], "config": cfg}
-    with Session.open(raw_file, "llama_bench", meta) as sess:
-        if sess.quarantined:
-            log(f"quarantined a torn line: {sess.quarantined['file']}:{sess.quarantined['line']}")
-        bar = SessionProgress("llama_bench", len(models) * (2 if cfg.get("cold_first_run") else 1))
-        for m in models:
-            phases = (["cold"] if cfg.get("cold_first_run") else []) + ["warm"]
-            for phase in phases:
-                conf = {
-                    k: cfg[k]
-                    for k in (
-                        "n_prompt",
-                        "n_gen",
-                        "n_depth",
-                        "repetitions",
-                        "threads",
-                        "n_gpu_layers",
-                        "flash_attn",
-                    )
-                }
-                conf.update(model_id=m["model_id"], phase=phase)
-                key = run_key(conf, m["sha256"], toolchain["toolchain_id"], host.host_id)
-                if sess.done(key):
-                    skipped += 1
-                    log(f"skip (done in this session): {m['model_id']} {phase}")
-                    bar.step(f"{m['model_id']} {phase} (done before)")
-                    continue
-                cache_state = (
-                    evict_from_page_cache(m["path"])
-                    if phase == "cold"
-                    else {"method": None, "resident_before_pct": resident_pct(m["path"])}
-                )
-                argv = build_argv(bench_bin, m["path"], cfg, phase)
-                log(f"$ {shlex.join([Path(argv[0]).name, *argv[1:]])}")
-                load_start, started = load_snapshot(), utc_now()
-                res = run_sampled(argv, cfg.get("timeout_s", 900))
-                ended, load_end = utc_now(), load_snapshot()
-                base = {
-                    "run_id": new_id(),
-                    "run_key": key,
-                    "origin": "native",
-                    "experiment": "llama_bench",
-                    "phase": phase,
-                    "config": conf,
-                    "argv": [Path(argv[0]).name] + argv[1:],
-                    "host_id": host.host_id,
-                    "toolchain_id": toolchain["toolchain_id"],
-                    "model_id": m["model_id"],
-                    "model_sha256": m["sha256"],
-                    **{k: git[k] for k in ("git_commit", "git_dirty")},
-                    "started_at": started,
-                    "ended_at": ended,
-                    "load_start": load_start,
-                    "load_end": load_end,
-                    "cache_state": cache_state,
-                    "peak_rss_bytes": res.peak_rss_bytes,
-                    "peak_gpu_mem_mib": res.peak_gpu_mem_mib,
-                    "wall_ns": res.wall_ns,
-                }
-                if append_result(
-                    sess, "llama_bench", base, res, f"llama-bench stdout ({m['model_id']} {phase})"
-                ):
-                    ran += 1
-                else:
-                    failed += 1
-                    # every (model, phase) is part of the sweep's table: a session missing one is not complete
-                    sess.mark_incomplete(f"{m['model_id']} {phase}: exit {res.returncode}")
-                    log(f"FAILED {m['model_id']} {phase}: exit {res.returncode}")
-                bar.step(f"{m['model_id']} {phase}")
-        bar.close()
-        return SessionResult(
-            session_id=sess.session_id,
-            experiment="llama_bench",
-            resumed=sess.resumed,
-            ran=ran,
-            skipped=skipped,
-            failed=failed,
-            quarantined=sess.quarantined,
-            raw_file=Path(raw_file),
-            cfg=cfg,
+    toolchain_id = toolchain["toolchain_id"]
+    meta = {"host_id": host.host_id, "toolchain_id": toolchain_id, "config": params.config()}
+
+    def measure_run(sess: Session, run: BenchRun) -> Outcome:
+        path = run.model["path"]
+        cache_state = (
+            evict_from_page_cache(path)
+            if run.phase == "cold"
+            else {"method": None, "resident_before_pct": resident_pct(path)}
         )
+        argv = build_argv(bench_bin, path, params.config(), run.phase)
+        log(f"$ {shlex.join([Path(argv[0]).name, *argv[1:]])}")
+        load_start, started = load_snapshot(), utc_now()
+        res = run_sampled(argv, params.timeout_s)
+        ended, load_end = utc_now(), load_snapshot()
+        base = {
+            "run_id": new_id(),
+            "run_key": run.key,
+            "origin": "native",
+            "experiment": "llama_bench",
+            "phase": run.phase,
+            "config": run.config,
+            "argv": [Path(argv[0]).name] + argv[1:],
+            "host_id": host.host_id,
+            "toolchain_id": toolchain_id,
+            "model_id": run.model["model_id"],
+            "model_sha256": run.model["sha256"],
+            **{k: git[k] for k in ("git_commit", "git_dirty")},
+            "started_at": started,
+            "ended_at": ended,
+            "load_start": load_start,
+            "load_end": load_end,
+            "cache_state": cache_state,
+            "peak_rss_bytes": res.peak_rss_bytes,
+            "peak_gpu_mem_mib": res.peak_gpu_mem_mib,
+            "wall_ns": res.wall_ns,
+        }
+        if append_result(sess, "llama_bench", base, res, f"llama-bench stdout ({run.label})"):
+            return OK
+        return Outcome(False, f"exit {res.returncode}")
+
+    return run_plan(
+        experiment="llama_bench",
+        raw_file=raw_file,
+        meta=meta,
+        runs=plan(params, models, toolchain_id, host.host_id),
+        measure_run=measure_run,
+        cfg=params.config(),
+        log=log,
+    )
 
 
 @dataclass
@@ -144,13 +120,14 @@ def measure(
     section) with ``models`` (model ids).
 
     Raises:
+        contract.ParamsError: the section does not fit ``LlamaBenchParams`` (names the key and the fix).
         resolve.ParamsError, llamacpp.toolchain.ToolchainError, llamacpp.models.ModelError: the build or
         a model is missing (the message names the fix).
     """
     root, raw_dir = Path(root), Path(root) / raw_dir
-    cfg = {**params["llama_bench"], **(overrides or {})}
+    cfg = LlamaBenchParams.from_params(params, overrides)
     toolchain = resolve.get_toolchain(params, build=False)
-    models = resolve.get_models(params, cfg["models"], toolchain)
+    models = resolve.get_models(params, cfg.models, toolchain)
     host = resolve.store_snapshots(raw_dir / "snapshots", toolchain, models)
     raw_file = raw_dir / "llama_bench" / f"{host.host_id}.jsonl"
     log(f"{toolchain.record['toolchain_id']} {[m['model_id'] for m in models]} -> {raw_file}")

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 import shlex
+from collections.abc import Mapping
 from dataclasses import asdict
 from pathlib import Path
 
@@ -32,27 +33,15 @@ from benchbook.llamacpp.procmon import run_sampled
 from benchbook.provenance import git_state, load_snapshot
 from benchbook.records import new_id, utc_now
 from benchbook.schemas import build
-from benchbook.session import Session, run_key
+from benchbook.session import Session
 
 from .. import profiles
 from . import BANDWIDTH_KIND, EXPERIMENT, KIND, MODEL_BYTES_KIND
+from .plan import BandwidthRun, BytesRun, OffloadParams, SweepRun, plan
 
-#: Defaults under every profile (``params.yaml`` ``offload`` and ``profiles.<p>.offload`` override).
-DEFAULTS = {
-    "n_prompt": 128,
-    "n_gen": 32,
-    "n_depth": 0,
-    "repetitions": 3,
-    "threads": 2,
-    "n_gpu_layers": 99,
-    "flash_attn": "auto",
-    "timeout_s": 600,
-    "n_cpu_moe": [0, 1, 2, 3, 4],
-    "model": {},
-    "ballast": {"free_mib": 12288, "fake_total_mib": None},
-    "bandwidth": {"mib": 1024, "iters": 20},
-    "roofline_models": [],
-}
+#: Defaults under every profile (``params.yaml`` ``offload`` and ``profiles.<p>.offload`` override):
+#: ``OffloadParams``'.
+DEFAULTS = OffloadParams().config()
 #: stderr patterns that mean the point did not fit in device memory (llama.cpp b11434 CUDA backend).
 OOM_PATTERNS = (
     r"(?i)out of memory|cudaMalloc failed|failed to allocate|unable to allocate|ErrorOutOfDeviceMemory"
@@ -86,7 +75,7 @@ def synth_spec(cfg: dict) -> synth.SynthSpec:
     return synth.SynthSpec(**cfg["model"])
 
 
-def _bytes_record(m: dict, lay: weights.Layout, n_cpu_moe: int | None) -> dict:
+def _bytes_record(m: Mapping, lay: weights.Layout, n_cpu_moe: int | None) -> dict:
     db = weights.decode_bytes(lay, n_cpu_moe or 0)
     return {
         "model_id": m["model_id"],
@@ -130,27 +119,27 @@ def run_session(
     lay = weights.layout(model["path"])
     ran = skipped = failed = 0
     meta = {"host_id": host["host_id"], "toolchain_id": toolchain["toolchain_id"], "config": cfg}
+    runs = plan(cfg, model, others, toolchain["toolchain_id"], host["host_id"])
     with Session.open(raw_file, EXPERIMENT, meta) as sess:
-        for m, n in [(model, n) for n in cfg["n_cpu_moe"]] + [(o, None) for o in others]:
-            key = run_key({"bytes": n}, m["sha256"], None, host["host_id"])
-            if not sess.done(key):
-                mlay = lay if m is model else weights.layout(m["path"])
+        for bytes_run in (r for r in runs if isinstance(r, BytesRun)):
+            if not sess.done(bytes_run.key):
+                mlay = lay if bytes_run.synthetic else weights.layout(bytes_run.model["path"])
                 sess.append(
                     build(
                         MODEL_BYTES_KIND.key,
                         **common,
                         run_id=new_id(),
-                        run_key=key,
+                        run_key=bytes_run.key,
                         session_id=sess.session_id,
                         status="ok",
-                        synthetic_inputs=m is model,
-                        **_bytes_record(m, mlay, n),
+                        synthetic_inputs=bytes_run.synthetic,
+                        **_bytes_record(bytes_run.model, mlay, bytes_run.n_cpu_moe),
                     )
                 )
-        bw_conf = {**cfg["bandwidth"], "fake": bool(cfg["ballast"].get("fake_total_mib"))}
-        key = run_key({"bandwidth": bw_conf}, None, None, host["host_id"])
         bw = None
-        if not sess.done(key):
+        for bw_run in (r for r in runs if isinstance(r, BandwidthRun)):
+            if sess.done(bw_run.key):
+                continue
             started = utc_now()
             bw = cudamem.measure_bandwidth(
                 cfg["bandwidth"]["mib"], cfg["bandwidth"]["iters"], cfg["ballast"].get("fake_total_mib")
@@ -160,9 +149,9 @@ def run_session(
                     BANDWIDTH_KIND.key,
                     **common,
                     run_id=new_id(),
-                    run_key=key,
+                    run_key=bw_run.key,
                     session_id=sess.session_id,
-                    config=bw_conf,
+                    config=bw_run.config,
                     status="failed" if "error" in bw else "ok",
                     **bw,
                     started_at=started,
@@ -172,39 +161,24 @@ def run_session(
             log(f"bandwidth: {bw}")
         with cudamem.Ballast(cfg["ballast"]["free_mib"], cfg["ballast"].get("fake_total_mib")) as ballast:
             log(f"ballast: {ballast.state}")
-            for n in cfg["n_cpu_moe"]:
-                conf = {
-                    k: cfg[k]
-                    for k in (
-                        "n_prompt",
-                        "n_gen",
-                        "n_depth",
-                        "repetitions",
-                        "threads",
-                        "n_gpu_layers",
-                        "flash_attn",
-                    )
-                }
-                conf.update(
-                    model_id=model["model_id"], n_cpu_moe=int(n), budget_free_mib=cfg["ballast"]["free_mib"]
-                )
-                key = run_key(conf, model["sha256"], toolchain["toolchain_id"], host["host_id"])
-                if sess.done(key):
+            for point in (r for r in runs if isinstance(r, SweepRun)):
+                n = point.n_cpu_moe
+                if sess.done(point.key):
                     skipped += 1
                     continue
                 argv = sweep_argv(bench_bin, Path(model["path"]), cfg, n)
                 base = {
                     **common,
                     "run_id": new_id(),
-                    "run_key": key,
+                    "run_key": point.key,
                     "session_id": sess.session_id,
-                    "config": conf,
+                    "config": point.config,
                     "phase": "warm",
                     "argv": [Path(argv[0]).name] + argv[1:],
                     "model_id": model["model_id"],
                     "model_sha256": model["sha256"],
                     "synthetic_inputs": True,
-                    "n_cpu_moe": int(n),
+                    "n_cpu_moe": n,
                     "placement": weights.placement(lay, n).as_record(),
                     "decode_bytes": asdict(weights.decode_bytes(lay, n)),
                     "ballast": ballast.state,
@@ -276,12 +250,13 @@ def measure(params: dict, *, root: Path, raw_dir: Path, overrides: dict | None =
     ``run_session``'s dict plus ``raw_file``, ``cfg``, ``model`` (the synthetic model's manifest).
 
     Raises:
+        contract.ParamsError: the section does not fit ``OffloadParams`` (names the key and the fix).
         resolve.ParamsError, llamacpp.toolchain.ToolchainError, llamacpp.models.ModelError: no build or
         default model (the message names the fix); synth.SynthError: a bad ``model`` spec.
     """
     root, raw_dir = Path(root), Path(root) / raw_dir
     picked = profiles.pick(params)
-    cfg = {**DEFAULTS, **profiles.section(params, EXPERIMENT, picked), **(overrides or {})}
+    cfg = OffloadParams.from_section(profiles.section(params, EXPERIMENT, picked), overrides).config()
     toolchain = resolve.get_toolchain(params, build=False)
     default_id = params["models"]["default"]
     ids = list(dict.fromkeys([default_id, *cfg["roofline_models"]]))

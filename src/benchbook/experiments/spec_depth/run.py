@@ -1,6 +1,6 @@
 """Depth sweep measurement: llama-bench ``-d`` rows and llama-server requests at the same depths.
 
-One session (``measure``):
+One session (``measure``), the runs of ``plan.plan`` with their keys, in its order:
 
 1. ``run_bench``: one llama-bench invocation per model (the target with ``-p <pp_sizes>,<n_prompt>``,
    each draft with ``-p <n_prompt>``; all ``-n n_gen -d <depths> -r repetitions``), every row a
@@ -17,40 +17,32 @@ from __future__ import annotations
 
 import re
 import time
+from itertools import groupby
 from pathlib import Path
 
 from benchbook import resolve
 from benchbook.llamacpp.bench import append_result
 from benchbook.llamacpp.procmon import PeakSampler, run_sampled
-from benchbook.llamacpp.server import LlamaServer, ServerError, build_argv
+from benchbook.llamacpp.server import LlamaServer, ServerError
 from benchbook.llamacpp.specstats import await_stats, delta_fault, spec_stats, stats_delta
 from benchbook.provenance import git_state
 from benchbook.records import new_id, utc_now
 from benchbook.schemas import build
-from benchbook.session import Session, SessionResult, run_key
+from benchbook.session import Session, SessionResult
 
-from ..speculative.run import GREEDY, plan_order, resolve_drafts, sha256_text
+from ..speculative.run import GREEDY, resolve_drafts, sha256_text
 from . import EXPERIMENT
+from .plan import (  # noqa: F401 (server_argv re-exported)
+    BenchRun,
+    RequestRun,
+    SpecDepthParams,
+    plan,
+    request_runs,
+    server_argv,
+)
 
-#: Used where ``params.yaml`` ``spec_depth`` (and the host profile) leave a key out.
-DEFAULTS: dict = {
-    "target": "smollm2-135m-q4_1",
-    "context_file": "data/prompts/depth_context.txt",
-    "depths": [0, 512, 1024],
-    "min_prompt": 16,
-    "n_prompt": 128,
-    "pp_sizes": [1, 3, 5, 9, 16],
-    "n_gen": 32,
-    "repetitions": 3,
-    "threads": 2,
-    "n_gpu_layers": 99,
-    "flash_attn": "auto",
-    "timeout_s": 900,
-    "health_timeout_s": 120,
-    "request_timeout_s": 300,
-    "drafts": {},
-    "configs": [{"id": "baseline", "role": "baseline"}],
-}
+#: Used where ``params.yaml`` ``spec_depth`` (and the host profile) leave a key out: ``SpecDepthParams``'.
+DEFAULTS: dict = SpecDepthParams().config()
 
 #: ``llama_kv_cache: CUDA0 KV buffer size = 12.00 MiB`` and the like (model, KV, compute, output buffers).
 BUFFER_RE = re.compile(r"(?P<what>\S+ (?:\S+ )?buffer size) =\s*(?P<mib>[\d.]+) MiB")
@@ -73,46 +65,26 @@ def prompt_tokens(tokens: list[int], depth: int, min_prompt: int) -> list[int]:
     return tokens[:n]
 
 
-def run_bench(
-    *, bench_bin: Path, target: dict, drafts: list[dict], cfg: dict, base: dict, sess, log=print
-) -> int:
-    """llama-bench ``-d`` sweep of the target and each draft (one invocation each); returns failures."""
-    depths = ",".join(str(int(d)) for d in cfg["depths"])
-    jobs = [("target", target, [*cfg["pp_sizes"], cfg["n_prompt"]])]
-    jobs += [("draft", d, [cfg["n_prompt"]]) for d in drafts]
+def run_bench(*, bench_bin: Path, runs: list[BenchRun], cfg: dict, base: dict, sess, log=print) -> int:
+    """The plan's llama-bench ``-d`` sweeps (``plan.bench_runs``) the session has not completed, one
+    invocation each; returns failures."""
     failed = 0
-    for role, m, sizes in jobs:
-        argv = [str(bench_bin), "-m", m["path"], "-p", ",".join(str(int(s)) for s in sizes)]
-        argv += ["-n", str(cfg["n_gen"]), "-d", depths, "-t", str(cfg["threads"])]
-        argv += ["-ngl", str(cfg["n_gpu_layers"]), "-fa", str(cfg["flash_attn"])]
-        argv += ["-r", str(cfg["repetitions"]), "-o", "jsonl"]
-        conf = {"role": role, "model_id": m["model_id"]}
-        key = run_key({**conf, "argv_tail": argv[3:]}, m["sha256"], base["toolchain_id"], base["host_id"])
-        if sess.done(key):
+    for run in runs:
+        if sess.done(run.key):
             continue
-        log(f"{EXPERIMENT}: llama-bench {role} {m['model_id']} -d {depths}")
+        m = run.model
+        argv = [str(bench_bin), "-m", m["path"], *run.argv_tail]
+        depths = ",".join(str(int(d)) for d in cfg["depths"])
+        log(f"{EXPERIMENT}: llama-bench {run.role} {m['model_id']} -d {depths}")
         started = utc_now()
         res = run_sampled(argv, cfg["timeout_s"])
-        rec = {**base, "run_id": new_id(), "run_key": key, "config": conf, "role": role, "argv": argv}
-        rec |= {"model_id": m["model_id"], "model_sha256": m["sha256"], "started_at": started}
+        rec = {**base, "run_id": new_id(), "run_key": run.key, "config": run.config, "role": run.role}
+        rec |= {"argv": argv, "model_id": m["model_id"], "model_sha256": m["sha256"], "started_at": started}
         rec |= {"ended_at": utc_now(), "peak_rss_bytes": res.peak_rss_bytes}
         rec |= {"peak_gpu_mem_mib": res.peak_gpu_mem_mib}
         if not append_result(sess, "spec_depth_bench", rec, res, f"llama-bench {m['model_id']}"):
             failed += 1
     return failed
-
-
-def server_argv(server_bin: Path, model: dict, draft: dict | None, c: dict, cfg: dict) -> list[str]:
-    """llama-server argv of one configuration (``server.build_argv`` plus -ngl/-ngld, -fa and -lv 4)."""
-    spec = None
-    if c["role"] == "speculative":
-        spec = {"type": "draft-simple", "draft_path": draft["path"] if draft else None, "n_max": c["n_max"]}
-        spec |= {"n_min": cfg.get("n_min", 0), "p_min": cfg.get("p_min", 0.0)}
-    extra = ["-ngl", str(cfg["n_gpu_layers"]), "-fa", str(cfg["flash_attn"]), "-lv", "4"]
-    if spec:
-        extra += ["-ngld", str(cfg["n_gpu_layers"])]
-    ctx = int(cfg.get("ctx_size") or (max(cfg["depths"]) + int(cfg["n_gen"]) + 64))
-    return build_argv(server_bin, model["path"], threads=cfg["threads"], ctx_size=ctx, spec=spec, extra=extra)
 
 
 def one_request(
@@ -139,111 +111,104 @@ def run_requests(
     base: dict,
     sess,
     log_dir,
+    runs: list[RequestRun] | None = None,
     log=print,
 ) -> tuple[int, int]:
-    """Every configuration × repetition on a fresh server, one request per depth; returns (ran, failed)."""
+    """The plan's requests (``runs``; default ``plan.request_runs`` of ``cfg``, ``target``, ``drafts``
+    and ``base``'s toolchain and host ids): each (repetition, configuration) on a fresh server, one
+    request per depth, those the session has completed skipped; returns (ran, failed)."""
+    if runs is None:
+        runs = request_runs(cfg, target, drafts, base["toolchain_id"], base["host_id"])
     ran = failed = 0
-    by_id = {c["id"]: c for c in cfg["configs"]}
-    depths = sorted(int(d) for d in cfg["depths"])
-    for rep in range(int(cfg["repetitions"])):
-        for cid in plan_order(list(by_id), rep):
-            c = by_id[cid]
-            draft = drafts[c["draft"]] if c.get("draft") else None
-            model = target
-            if c["role"] == "draft_only":
-                if draft is None:
-                    raise KeyError(f"spec_depth config {cid}: role draft_only needs a draft")
-                model = draft
-            argv = server_argv(server_bin, model, draft, c, cfg)
-            conf = {"config_id": cid, "role": c["role"], "n_max": c.get("n_max"), "rep": rep}
-            sha = model["sha256"] + (":" + draft["sha256"] if draft and c["role"] == "speculative" else "")
-            keys = {
-                d: run_key({**conf, "depth": d, "argv": argv[3:]}, sha, base["toolchain_id"], base["host_id"])
-                for d in depths
-            }
-            if all(sess.done(k) for k in keys.values()):
-                continue
-            srv = LlamaServer(
-                argv,
-                log_dir / f"{sess.session_id[:8]}-{cid}-r{rep}.log",
-                health_timeout_s=cfg["health_timeout_s"],
-            )
-            try:
-                srv.start()
-                tokens = srv.request_json("POST", "/tokenize", {"content": context}, timeout=60)["tokens"]
-                # this process's lines only: a resumed session appends a new server's log to the file,
-                # and its counters start again from 0 (stats_delta refuses counters that go down)
-                before = spec_stats(srv.log_text())
-                for i, d in enumerate(depths):
-                    if sess.done(keys[d]):
-                        continue
-                    started = utc_now()
-                    ptoks = prompt_tokens(tokens, d, cfg["min_prompt"])
-                    resp, wall_ms, peak = one_request(srv, ptoks, cfg, cfg["request_timeout_s"])
-                    time.sleep(0.2)  # the statistics line is written after the response
-                    log_text = srv.log_tail(10**7)
-                    # the line of this request (a speculative server's): waited for, not the previous
-                    # request's read again as one that drafted nothing
-                    after = (
-                        await_stats(srv.log_text, before)
-                        if c["role"] == "speculative"
-                        else spec_stats(srv.log_text())
-                    )
-                    rec = {**base, "run_id": new_id(), "run_key": keys[d], "started_at": started}
-                    rec |= {"ended_at": utc_now(), "argv": srv.argv, "model_id": model["model_id"]}
-                    rec |= {"model_sha256": model["sha256"], "config_id": cid, "role": c["role"]}
-                    rec |= {"spec_type": "draft-simple" if c["role"] == "speculative" else "none"}
-                    rec |= {"draft_model_id": draft["model_id"] if draft else None}
-                    rec |= {"draft_model_sha256": draft["sha256"] if draft else None}
-                    rec |= {"n_max": c.get("n_max"), "depth": d, "prompt_tokens": len(ptoks), "rep": rep}
-                    rec |= {"request_index": i, "wall_ms": wall_ms, "timings": resp.get("timings", {})}
-                    stats = stats_delta(before, after)
-                    if c["role"] == "speculative" and delta_fault(stats, resp.get("timings", {})):
-                        stats = None  # another request's counters (a late line): none rather than those
-                    rec |= {
-                        "spec_stats": stats or {},
-                        "stop_type": resp.get("stop_type"),
-                    }
-                    rec |= {
-                        "tokens": resp.get("tokens") or [],
-                        "content_sha256": sha256_text(resp.get("content", "")),
-                    }
-                    rec |= {"peak_gpu_mem_mib": peak, "server_buffers": server_buffers(log_text)}
-                    rec |= {"context_tokens_sha256": sha256_text(",".join(map(str, ptoks)))}
-                    rec |= {
-                        "server_peak_rss_bytes": srv.peak_rss_bytes,
-                        "ctx_size": int(argv[argv.index("-c") + 1]),
-                    }
-                    sess.append(build("spec_depth_request", **rec))
-                    before = after
-                    ran += 1
-                    tm = resp.get("timings", {})
-                    log(
-                        f"{cid:>14} r{rep} d{d:>5}: pp {tm.get('prompt_per_second', 0):8.1f} "
-                        f"tg {tm.get('predicted_per_second', 0):7.1f} tok/s "
-                        f"draft {tm.get('draft_n_accepted', '-')}/{tm.get('draft_n', '-')}"
-                    )
-            except (ServerError, ValueError, KeyError) as e:
-                failed += 1
-                sess.append(
-                    build(
-                        "run_failed",
-                        **base,
-                        run_id=new_id(),
-                        status="failed",
-                        stage="spec_depth",
-                        kind=getattr(e, "kind", type(e).__name__),
-                        error=str(e),
-                        log_tail=srv.log_tail(),
-                        started_at=utc_now(),
-                        ended_at=utc_now(),
-                        argv=argv,
-                        config=conf,
-                    )
+    for (rep, cid), visit in groupby(runs, key=lambda r: (r.rep, r.config_id)):
+        group = list(visit)
+        c, model, draft, conf = group[0].c, group[0].model, group[0].draft, group[0].config
+        argv = [str(server_bin), "-m", str(model["path"]), *group[0].argv_tail]
+        keys = {r.depth: r.key for r in group}
+        depths = list(keys)
+        if all(sess.done(k) for k in keys.values()):
+            continue
+        srv = LlamaServer(
+            argv,
+            log_dir / f"{sess.session_id[:8]}-{cid}-r{rep}.log",
+            health_timeout_s=cfg["health_timeout_s"],
+        )
+        try:
+            srv.start()
+            tokens = srv.request_json("POST", "/tokenize", {"content": context}, timeout=60)["tokens"]
+            # this process's lines only: a resumed session appends a new server's log to the file,
+            # and its counters start again from 0 (stats_delta refuses counters that go down)
+            before = spec_stats(srv.log_text())
+            for i, d in enumerate(depths):
+                if sess.done(keys[d]):
+                    continue
+                started = utc_now()
+                ptoks = prompt_tokens(tokens, d, cfg["min_prompt"])
+                resp, wall_ms, peak = one_request(srv, ptoks, cfg, cfg["request_timeout_s"])
+                time.sleep(0.2)  # the statistics line is written after the response
+                log_text = srv.log_tail(10**7)
+                # the line of this request (a speculative server's): waited for, not the previous
+                # request's read again as one that drafted nothing
+                after = (
+                    await_stats(srv.log_text, before)
+                    if c["role"] == "speculative"
+                    else spec_stats(srv.log_text())
                 )
-                log(f"FAILED {cid} r{rep}: {e}")
-            finally:
-                srv.stop()
+                rec = {**base, "run_id": new_id(), "run_key": keys[d], "started_at": started}
+                rec |= {"ended_at": utc_now(), "argv": srv.argv, "model_id": model["model_id"]}
+                rec |= {"model_sha256": model["sha256"], "config_id": cid, "role": c["role"]}
+                rec |= {"spec_type": "draft-simple" if c["role"] == "speculative" else "none"}
+                rec |= {"draft_model_id": draft["model_id"] if draft else None}
+                rec |= {"draft_model_sha256": draft["sha256"] if draft else None}
+                rec |= {"n_max": c.get("n_max"), "depth": d, "prompt_tokens": len(ptoks), "rep": rep}
+                rec |= {"request_index": i, "wall_ms": wall_ms, "timings": resp.get("timings", {})}
+                stats = stats_delta(before, after)
+                if c["role"] == "speculative" and delta_fault(stats, resp.get("timings", {})):
+                    stats = None  # another request's counters (a late line): none rather than those
+                rec |= {
+                    "spec_stats": stats or {},
+                    "stop_type": resp.get("stop_type"),
+                }
+                rec |= {
+                    "tokens": resp.get("tokens") or [],
+                    "content_sha256": sha256_text(resp.get("content", "")),
+                }
+                rec |= {"peak_gpu_mem_mib": peak, "server_buffers": server_buffers(log_text)}
+                rec |= {"context_tokens_sha256": sha256_text(",".join(map(str, ptoks)))}
+                rec |= {
+                    "server_peak_rss_bytes": srv.peak_rss_bytes,
+                    "ctx_size": int(argv[argv.index("-c") + 1]),
+                }
+                sess.append(build("spec_depth_request", **rec))
+                before = after
+                ran += 1
+                tm = resp.get("timings", {})
+                log(
+                    f"{cid:>14} r{rep} d{d:>5}: pp {tm.get('prompt_per_second', 0):8.1f} "
+                    f"tg {tm.get('predicted_per_second', 0):7.1f} tok/s "
+                    f"draft {tm.get('draft_n_accepted', '-')}/{tm.get('draft_n', '-')}"
+                )
+        except (ServerError, ValueError, KeyError) as e:
+            failed += 1
+            sess.append(
+                build(
+                    "run_failed",
+                    **base,
+                    run_id=new_id(),
+                    status="failed",
+                    stage="spec_depth",
+                    kind=getattr(e, "kind", type(e).__name__),
+                    error=str(e),
+                    log_tail=srv.log_tail(),
+                    started_at=utc_now(),
+                    ended_at=utc_now(),
+                    argv=argv,
+                    config=conf,
+                )
+            )
+            log(f"FAILED {cid} r{rep}: {e}")
+        finally:
+            srv.stop()
     return ran, failed
 
 
@@ -254,12 +219,13 @@ def measure(
     host profile's keys): the bench sweep, then the requests, to ``raw_dir/spec_depth/<host_id>.jsonl``.
 
     Raises:
+        contract.ParamsError: the section does not fit ``SpecDepthParams`` (names the key and the fix).
         KeyError: a config's draft key is not in ``drafts`` (the message lists them).
         resolve.ParamsError, llamacpp.toolchain.ToolchainError, llamacpp.models.ModelError: the build
         or a model is missing (the message names the fix).
     """
     root, raw_dir = Path(root), Path(root) / raw_dir
-    cfg = {**DEFAULTS, **((params or {}).get(EXPERIMENT) or {}), **(overrides or {})}
+    cfg = SpecDepthParams.from_params(params, overrides).config()
     for c in cfg["configs"]:
         if c.get("draft") and c["draft"] not in cfg["drafts"]:
             raise KeyError(
@@ -274,14 +240,14 @@ def measure(
     raw_file = raw_dir / EXPERIMENT / f"{host.host_id}.jsonl"
     git = git_state(root)
     meta = {"host_id": host.host_id, "toolchain_id": toolchain.record["toolchain_id"], "config": cfg}
+    runs = plan(cfg, target, drafts, toolchain.record["toolchain_id"], host.host_id)
     with Session.open(raw_file, EXPERIMENT, meta) as sess:
         base: dict = {"session_id": sess.session_id, "experiment": EXPERIMENT, "host_id": host.host_id}
         base |= {"toolchain_id": toolchain.record["toolchain_id"], "profile": cfg.get("profile")}
         base |= {"git_commit": git["git_commit"], "git_dirty": git["git_dirty"]}
         failed = run_bench(
             bench_bin=toolchain.binary("llama-bench"),
-            target=target,
-            drafts=unique,
+            runs=[r for r in runs if isinstance(r, BenchRun)],
             cfg=cfg,
             base=base,
             sess=sess,
@@ -296,6 +262,7 @@ def measure(
             base=base,
             sess=sess,
             log_dir=raw_dir / EXPERIMENT / "logs",
+            runs=[r for r in runs if isinstance(r, RequestRun)],
             log=log,
         )
         return SessionResult(

@@ -14,6 +14,7 @@ import hashlib
 import re
 from dataclasses import dataclass, field
 from functools import partial
+from itertools import groupby
 from pathlib import Path
 
 from benchbook import resolve
@@ -23,6 +24,8 @@ from benchbook.llamacpp.specstats import await_stats, delta_fault, spec_stats, s
 from benchbook.provenance import HostSnapshot
 from benchbook.schemas import build
 from benchbook.session import SessionResult
+
+from .plan import CostRun, RequestRun, load_prompts, plan, plan_order  # noqa: F401 (re-exported)
 
 SCHEMA = "benchbook.speculative_request"
 COST_SCHEMA = "benchbook.speculative_cost"
@@ -72,27 +75,6 @@ def answer_found(text: str, pattern: str | None) -> bool | None:
     return None if not pattern else re.search(pattern, text) is not None
 
 
-def load_prompts(path: str | Path, ids: list[str] | None = None, caps: dict | None = None) -> list[dict]:
-    """Prompts of ``data/prompts/speculative.yaml`` (``ids`` selects and orders; ``caps`` overrides caps).
-
-    Raises:
-        KeyError: an id in ``ids`` is not in the file (the message lists the known ids).
-    """
-    import yaml
-
-    doc = yaml.safe_load(Path(path).read_text())
-    by_id = {p["id"]: p for p in doc["prompts"]}
-    sel = []
-    for pid in ids or list(by_id):
-        if pid not in by_id:
-            raise KeyError(f"prompt {pid!r} not in {path}; known: {sorted(by_id)}")
-        p = dict(by_id[pid])
-        if caps and pid in caps:
-            p["cap"] = int(caps[pid])
-        sel.append(p)
-    return sel
-
-
 def verbosity_args(cfg: dict) -> list[str]:
     """``["-lv", "<n>"]`` when ``cfg["log_verbosity"]`` is set (4 = trace: the server then logs the
     speculative decoder's counters and its drafting time after every request, ``llamacpp.specstats``),
@@ -101,18 +83,10 @@ def verbosity_args(cfg: dict) -> list[str]:
     return [] if level is None else ["-lv", str(int(level))]
 
 
-def plan_order(config_ids: list[str], rep: int) -> list[str]:
-    """Interleaving: every repetition runs every configuration; the order is rotated by ``rep`` so no
-    configuration always runs first (or right after the same neighbour)."""
-    k = rep % len(config_ids)
-    return config_ids[k:] + config_ids[:k]
-
-
-def run_cost_model(
-    *, bench_bin: Path, target: dict, drafts: list[dict], cfg: dict, base: dict, sess, log=print
-) -> int:
-    """llama-bench runs for the cost model (same build, same session): the target with
-    ``-p 1,<k+1 for each n_max> -n <n_gen>`` and each draft model with ``-p 0 -n <n_gen>``.
+def run_cost_model(*, bench_bin: Path, runs: list[CostRun], cfg: dict, base: dict, sess, log=print) -> int:
+    """The cost model's llama-bench runs of the plan (``plan.cost_runs``: same build, same session), those
+    the session has not completed: the target with ``-p 1,<k+1 for each n_max> -n <n_gen>`` and each
+    draft model with ``-p 0 -n <n_gen>``.
 
     One ``benchbook.speculative_cost`` record per llama-bench row (row verbatim, ``role`` target |
     draft).  Returns the number of failed invocations (recorded as ``benchbook.run_failed``).
@@ -120,39 +94,23 @@ def run_cost_model(
     from benchbook.llamacpp.bench import append_result
     from benchbook.llamacpp.procmon import run_sampled
     from benchbook.records import new_id, utc_now
-    from benchbook.session import run_key
 
-    cm = cfg["cost_model"]
     failed = 0
-    jobs = [("target", target, ["-p", ",".join(str(x) for x in cm["p_sizes"]), "-n", str(cm["n_gen"])])]
-    jobs += [("draft", d, ["-p", "0", "-n", str(cm["n_gen"])]) for d in drafts]
-    for role, m, sizes in jobs:
-        argv = [
-            str(bench_bin),
-            "-m",
-            m["path"],
-            *sizes,
-            "-t",
-            str(cfg["threads"]),
-            "-r",
-            str(cm["repetitions"]),
-            "-o",
-            "jsonl",
-        ]
-        conf = {"role": role, "model_id": m["model_id"], "argv_tail": argv[3:]}
-        key = run_key(conf, m["sha256"], base["toolchain_id"], base["host_id"])
-        if sess.done(key):
+    for run in runs:
+        if sess.done(run.key):
             continue
-        log(f"cost model: llama-bench {role} {m['model_id']}")
+        m = run.model
+        argv = [str(bench_bin), "-m", m["path"], *run.argv_tail]
+        log(f"cost model: llama-bench {run.role} {m['model_id']}")
         started = utc_now()
         res = run_sampled(argv, cfg.get("request_timeout_s", 300))
         rec = {
             **base,
             "run_id": new_id(),
-            "run_key": key,
-            "config": conf,
+            "run_key": run.key,
+            "config": run.config,
             "argv": argv,
-            "role": role,
+            "role": run.role,
             "model_id": m["model_id"],
             "model_sha256": m["sha256"],
             "started_at": started,
@@ -200,7 +158,7 @@ def run_session(
     """
     from benchbook.provenance import git_state, load_snapshot
     from benchbook.records import new_id, utc_now
-    from benchbook.session import Session, run_key
+    from benchbook.session import Session
 
     git = git_state(root)
     ran = skipped = failed = 0
@@ -236,232 +194,204 @@ def run_session(
             "build_number": toolchain.get("build_number"),
             "build_commit": toolchain.get("build_commit"),
         }
-        if cfg.get("cost_model") and bench_bin is not None:
-            uniq = {d["sha256"]: d for k, d in drafts.items() if d["sha256"] != target["sha256"]}
-            f = run_cost_model(
-                bench_bin=Path(bench_bin),
-                target=target,
-                drafts=list(uniq.values()),
-                cfg=cfg,
-                base=base_common,
-                sess=sess,
-                log=log,
+        runs = plan(cfg, prompts, target, drafts, toolchain["toolchain_id"], host.host_id)
+        cost = [r for r in runs if isinstance(r, CostRun)]
+        if cost and bench_bin is not None:
+            failed += run_cost_model(
+                bench_bin=Path(bench_bin), runs=cost, cfg=cfg, base=base_common, sess=sess, log=log
             )
-            failed += f
+        requests = [r for r in runs if isinstance(r, RequestRun)]
         bar = SessionProgress("speculative", reps * len(by_id))
         fresh: LlamaServer | None = None  # this configuration's own server (policy fresh), stopped below
         try:
-            for rep in range(reps):
-                for cid in plan_order(list(by_id), rep):
-                    c = by_id[cid]
-                    d = drafts[c["draft"]] if c.get("draft") else None
-                    conf = {
-                        "config_id": cid,
-                        "spec_type": c["spec_type"],
-                        "draft_model_id": d["model_id"] if d else None,
-                        "n_max": c.get("n_max"),
-                        "n_min": cfg.get("n_min", 0) if c["spec_type"] != "none" else None,
-                        "p_min": cfg.get("p_min", 0.0) if c["spec_type"] != "none" else None,
-                        "policy": c.get("policy", "fresh"),
-                        "threads": cfg["threads"],
-                        "ctx_size": cfg["ctx_size"],
-                        "extra_args": c.get("extra_args") or [],
-                    }
-                    todo = []
-                    for p in prompts:
-                        rconf = {**conf, "prompt_id": p["id"], "cap": p["cap"], "rep": rep}
-                        key = run_key(
-                            rconf,
-                            target["sha256"] + (":" + d["sha256"] if d else ""),
-                            toolchain["toolchain_id"],
-                            host.host_id,
-                        )
-                        if sess.done(key):
-                            skipped += 1
-                        else:
-                            todo.append((p, rconf, key))
-                    if not todo:
-                        bar.step(f"{cid} r{rep} (done before)")
-                        continue
-                    argv = build_argv(
-                        server_bin,
-                        target["path"],
-                        threads=cfg["threads"],
-                        ctx_size=cfg["ctx_size"],
-                        spec=spec_of(c),
-                        extra=[*(c.get("extra_args") or []), *verbosity_args(cfg)],
+            # one server visit per (repetition, configuration): the plan's requests in its order
+            for (rep, cid), visit in groupby(requests, key=lambda r: (r.rep, r.config_id)):
+                c = by_id[cid]
+                d = drafts[c["draft"]] if c.get("draft") else None
+                todo = []
+                for run in visit:
+                    if sess.done(run.key):
+                        skipped += 1
+                    else:
+                        todo.append((run.prompt, run.config, run.key))
+                if not todo:
+                    bar.step(f"{cid} r{rep} (done before)")
+                    continue
+                argv = build_argv(
+                    server_bin,
+                    target["path"],
+                    threads=cfg["threads"],
+                    ctx_size=cfg["ctx_size"],
+                    spec=spec_of(c),
+                    extra=[*(c.get("extra_args") or []), *verbosity_args(cfg)],
+                )
+                policy = c.get("policy", "fresh")
+                # at -lv 4 a server with a speculative type logs its counters after each request
+                # (a baseline logs none: its records carry spec_stats null)
+                trace = int(cfg.get("log_verbosity") or 0) >= 4
+                track_stats = trace and c["spec_type"] != "none"
+                srv = same_servers.get(cid) if policy == "same" else None
+                start_err = None
+                if srv is None or not srv.alive():
+                    srv = LlamaServer(
+                        argv,
+                        log_dir / f"{sess.session_id[:8]}-{cid}-r{rep}.log",
+                        health_timeout_s=cfg.get("health_timeout_s", 60),
                     )
-                    policy = conf["policy"]
-                    # at -lv 4 a server with a speculative type logs its counters after each request
-                    # (a baseline logs none: its records carry spec_stats null)
-                    trace = int(cfg.get("log_verbosity") or 0) >= 4
-                    track_stats = trace and c["spec_type"] != "none"
-                    srv = same_servers.get(cid) if policy == "same" else None
-                    start_err = None
-                    if srv is None or not srv.alive():
-                        srv = LlamaServer(
-                            argv,
-                            log_dir / f"{sess.session_id[:8]}-{cid}-r{rep}.log",
-                            health_timeout_s=cfg.get("health_timeout_s", 60),
-                        )
-                        if policy != "same":
-                            fresh = srv
+                    if policy != "same":
+                        fresh = srv
+                    try:
+                        srv.start()
+                        if policy == "same":
+                            same_servers[cid], same_counts[cid] = srv, 0
+                    except ServerError as e:
+                        start_err = e
+                for p, rconf, key in todo:
+                    base = {
+                        **base_common,
+                        "session_id": sess.session_id,
+                        "run_id": new_id(),
+                        "run_key": key,
+                        "config": rconf,
+                        "argv": srv.argv or argv,
+                        "model_id": target["model_id"],
+                        "model_sha256": target["sha256"],
+                        "draft_model_id": d["model_id"] if d else None,
+                        "draft_model_sha256": d["sha256"] if d else None,
+                        "prompt_id": p["id"],
+                        "cap": p["cap"],
+                        "rep": rep,
+                        "policy": policy,
+                    }
+                    if start_err is None and not srv.alive():
                         try:
                             srv.start()
-                            if policy == "same":
-                                same_servers[cid], same_counts[cid] = srv, 0
                         except ServerError as e:
                             start_err = e
-                    for p, rconf, key in todo:
-                        base = {
-                            **base_common,
-                            "session_id": sess.session_id,
-                            "run_id": new_id(),
-                            "run_key": key,
-                            "config": rconf,
-                            "argv": srv.argv or argv,
-                            "model_id": target["model_id"],
-                            "model_sha256": target["sha256"],
-                            "draft_model_id": d["model_id"] if d else None,
-                            "draft_model_sha256": d["sha256"] if d else None,
-                            "prompt_id": p["id"],
-                            "cap": p["cap"],
-                            "rep": rep,
-                            "policy": policy,
-                        }
-                        if start_err is None and not srv.alive():
-                            try:
-                                srv.start()
-                            except ServerError as e:
-                                start_err = e
-                        if start_err is not None:
-                            failed += 1
-                            failures.append(
-                                {"config_id": cid, "prompt_id": p["id"], "rep": rep, "kind": start_err.kind}
-                            )
-                            sess.append(
-                                build(
-                                    "run_failed",
-                                    **base,
-                                    status="failed",
-                                    stage="server_start",
-                                    kind=start_err.kind,
-                                    error=str(start_err),
-                                    returncode=start_err.returncode,
-                                    log_tail=start_err.log_tail,
-                                    started_at=utc_now(),
-                                    ended_at=utc_now(),
-                                )
-                            )
-                            log(f"FAILED start {cid} rep {rep}: {start_err}")
-                            continue
-                        started, load_start = utc_now(), load_snapshot()
-                        req_index = (
-                            same_counts.get(cid, 0) if policy == "same" else todo.index((p, rconf, key))
+                    if start_err is not None:
+                        failed += 1
+                        failures.append(
+                            {"config_id": cid, "prompt_id": p["id"], "rep": rep, "kind": start_err.kind}
                         )
-                        try:
-                            text = srv.apply_template(p["messages"])
-                            body = completion_body(text, p["cap"])
-                            m_before_text = srv.request_text("GET", "/metrics", timeout=10)
-                            log_mark = srv.log_size()
-                            stats_before = spec_stats(srv.log_text()) if track_stats else None
-                            resp, peak = srv.completion(body, timeout=cfg.get("request_timeout_s", 300))
-                            m_after_text = srv.request_text("GET", "/metrics", timeout=10)
-                            stats_after = (
-                                await_stats(partial(srv.log_text, log_mark), stats_before)
-                                if track_stats
-                                else None
+                        sess.append(
+                            build(
+                                "run_failed",
+                                **base,
+                                status="failed",
+                                stage="server_start",
+                                kind=start_err.kind,
+                                error=str(start_err),
+                                returncode=start_err.returncode,
+                                log_tail=start_err.log_tail,
+                                started_at=utc_now(),
+                                ended_at=utc_now(),
                             )
-                        except ServerError as e:
-                            failed += 1
-                            failures.append(
-                                {"config_id": cid, "prompt_id": p["id"], "rep": rep, "kind": e.kind}
-                            )
-                            sess.append(
-                                build(
-                                    "run_failed",
-                                    **base,
-                                    status="failed",
-                                    stage="request",
-                                    kind=e.kind,
-                                    error=str(e),
-                                    returncode=srv.proc.poll() if srv.proc else None,
-                                    log_tail=e.log_tail,
-                                    started_at=started,
-                                    ended_at=utc_now(),
-                                    server={"port": srv.port, "log": str(srv.log_path)},
-                                )
-                            )
-                            log(f"FAILED request {cid} {p['id']} rep {rep}: {e.kind}: {e}")
-                            if e.kind == "request_timeout":
-                                srv.kill()  # a hung server must not serve the next request
-                            continue
-                        ended, load_end = utc_now(), load_snapshot()
-                        mb, ma = parse_metrics(m_before_text), parse_metrics(m_after_text)
-                        delta = metrics_delta(mb, ma)
-                        tm = resp.get("timings", {})
-                        content = resp.get("content", "")
-                        rec = {
-                            **base,
-                            **build_of,
-                            "origin": "native",
-                            "status": "ok",
-                            "started_at": started,
-                            "ended_at": ended,
-                            "load_start": load_start,
-                            "load_end": load_end,
-                            "server": {
-                                "port": srv.port,
-                                "pid": srv.pid,
-                                "load_ms": srv.load_ms,
-                                "request_index": req_index,
-                                "log": str(srv.log_path),
-                                "ports_tried": srv.ports_tried,
-                            },
-                            "prompt_text_sha256": sha256_text(text),
-                            "request": body,
-                            "timings": tm,
-                            "stop_type": resp.get("stop_type"),
-                            "cap_hit": resp.get("stop_type") == "limit",
-                            "tokens": resp.get("tokens"),
-                            "content": content,
-                            "content_sha256": sha256_text(content),
-                            "tokens_predicted": resp.get("tokens_predicted"),
-                            "tokens_evaluated": resp.get("tokens_evaluated"),
-                            "truncated": resp.get("truncated"),
-                            "generation_settings": resp.get("generation_settings"),
-                            "metrics_before": mb,
-                            "metrics_after": ma,
-                            "metrics_delta": delta,
-                            "verify_steps": delta.get("spec_decode_num_drafts_total"),
-                            "peak_rss_bytes": peak,
-                            "server_peak_rss_bytes": srv.peak_rss_bytes,
-                            "peak_gpu_mem_mib": srv._sampler.peak_gpu_mem_mib if srv._sampler else None,
-                            "answer_expected": p.get("answer"),
-                            "answer_found": answer_found(content, p.get("answer_pattern")),
-                        }
-                        if trace:
-                            rec["spec_stats"] = stats_delta(stats_before, stats_after)
-                            if track_stats and stats_after is None:
-                                log(f"{cid} r{rep} {p['id']}: no statistics line in {srv.log_path}")
-                            fault = delta_fault(rec["spec_stats"], tm) if track_stats else None
-                            if fault:  # not this request's counters: none rather than another's
-                                rec["spec_stats"] = None
-                                log(f"{cid} r{rep} {p['id']}: spec_stats not recorded: {fault}")
-                        sess.append(build("speculative_request", **rec))
-                        ran += 1
-                        if policy == "same":
-                            same_counts[cid] = same_counts.get(cid, 0) + 1
-                        tps = tm.get("predicted_per_second")
-                        log(
-                            f"{cid:>18} r{rep} {p['id']:>12}: {tm.get('predicted_n')} tok "
-                            f"{tps:.1f} tok/s draft "
-                            f"{tm.get('draft_n_accepted', '-')}/{tm.get('draft_n', '-')} "
-                            f"stop {resp.get('stop_type')}"
                         )
-                    if policy != "same":
-                        srv.stop()
-                    bar.step(f"{cid} r{rep}")
+                        log(f"FAILED start {cid} rep {rep}: {start_err}")
+                        continue
+                    started, load_start = utc_now(), load_snapshot()
+                    req_index = same_counts.get(cid, 0) if policy == "same" else todo.index((p, rconf, key))
+                    try:
+                        text = srv.apply_template(p["messages"])
+                        body = completion_body(text, p["cap"])
+                        m_before_text = srv.request_text("GET", "/metrics", timeout=10)
+                        log_mark = srv.log_size()
+                        stats_before = spec_stats(srv.log_text()) if track_stats else None
+                        resp, peak = srv.completion(body, timeout=cfg.get("request_timeout_s", 300))
+                        m_after_text = srv.request_text("GET", "/metrics", timeout=10)
+                        stats_after = (
+                            await_stats(partial(srv.log_text, log_mark), stats_before)
+                            if track_stats
+                            else None
+                        )
+                    except ServerError as e:
+                        failed += 1
+                        failures.append({"config_id": cid, "prompt_id": p["id"], "rep": rep, "kind": e.kind})
+                        sess.append(
+                            build(
+                                "run_failed",
+                                **base,
+                                status="failed",
+                                stage="request",
+                                kind=e.kind,
+                                error=str(e),
+                                returncode=srv.proc.poll() if srv.proc else None,
+                                log_tail=e.log_tail,
+                                started_at=started,
+                                ended_at=utc_now(),
+                                server={"port": srv.port, "log": str(srv.log_path)},
+                            )
+                        )
+                        log(f"FAILED request {cid} {p['id']} rep {rep}: {e.kind}: {e}")
+                        if e.kind == "request_timeout":
+                            srv.kill()  # a hung server must not serve the next request
+                        continue
+                    ended, load_end = utc_now(), load_snapshot()
+                    mb, ma = parse_metrics(m_before_text), parse_metrics(m_after_text)
+                    delta = metrics_delta(mb, ma)
+                    tm = resp.get("timings", {})
+                    content = resp.get("content", "")
+                    rec = {
+                        **base,
+                        **build_of,
+                        "origin": "native",
+                        "status": "ok",
+                        "started_at": started,
+                        "ended_at": ended,
+                        "load_start": load_start,
+                        "load_end": load_end,
+                        "server": {
+                            "port": srv.port,
+                            "pid": srv.pid,
+                            "load_ms": srv.load_ms,
+                            "request_index": req_index,
+                            "log": str(srv.log_path),
+                            "ports_tried": srv.ports_tried,
+                        },
+                        "prompt_text_sha256": sha256_text(text),
+                        "request": body,
+                        "timings": tm,
+                        "stop_type": resp.get("stop_type"),
+                        "cap_hit": resp.get("stop_type") == "limit",
+                        "tokens": resp.get("tokens"),
+                        "content": content,
+                        "content_sha256": sha256_text(content),
+                        "tokens_predicted": resp.get("tokens_predicted"),
+                        "tokens_evaluated": resp.get("tokens_evaluated"),
+                        "truncated": resp.get("truncated"),
+                        "generation_settings": resp.get("generation_settings"),
+                        "metrics_before": mb,
+                        "metrics_after": ma,
+                        "metrics_delta": delta,
+                        "verify_steps": delta.get("spec_decode_num_drafts_total"),
+                        "peak_rss_bytes": peak,
+                        "server_peak_rss_bytes": srv.peak_rss_bytes,
+                        "peak_gpu_mem_mib": srv._sampler.peak_gpu_mem_mib if srv._sampler else None,
+                        "answer_expected": p.get("answer"),
+                        "answer_found": answer_found(content, p.get("answer_pattern")),
+                    }
+                    if trace:
+                        rec["spec_stats"] = stats_delta(stats_before, stats_after)
+                        if track_stats and stats_after is None:
+                            log(f"{cid} r{rep} {p['id']}: no statistics line in {srv.log_path}")
+                        fault = delta_fault(rec["spec_stats"], tm) if track_stats else None
+                        if fault:  # not this request's counters: none rather than another's
+                            rec["spec_stats"] = None
+                            log(f"{cid} r{rep} {p['id']}: spec_stats not recorded: {fault}")
+                    sess.append(build("speculative_request", **rec))
+                    ran += 1
+                    if policy == "same":
+                        same_counts[cid] = same_counts.get(cid, 0) + 1
+                    tps = tm.get("predicted_per_second")
+                    log(
+                        f"{cid:>18} r{rep} {p['id']:>12}: {tm.get('predicted_n')} tok "
+                        f"{tps:.1f} tok/s draft "
+                        f"{tm.get('draft_n_accepted', '-')}/{tm.get('draft_n', '-')} "
+                        f"stop {resp.get('stop_type')}"
+                    )
+                if policy != "same":
+                    srv.stop()
+                bar.step(f"{cid} r{rep}")
         finally:
             bar.close()
             # an error that is not the server's own (not recorded as a failure) may end the session here

@@ -1,7 +1,9 @@
 """Template measurement: sha256 throughput of an in-memory buffer, one run per (size, repetition).
 
-Every run appends one ``benchbook.template`` record (``size_bytes``, ``wall_ns``, ``rep``) through the
-shared session (resumable: a completed run is not measured again), to ``raw_dir/template/<host_id>.jsonl``.
+``measure`` runs ``plan.plan`` through the shared harness (``harness.run_plan``: resumable, a completed
+run is not measured again); every run appends one ``benchbook.template`` record (``size_bytes``,
+``wall_ns``, ``rep``) to ``raw_dir/template/<host_id>.jsonl``; the host snapshot goes to
+``raw_dir/snapshots/``.
 """
 
 from __future__ import annotations
@@ -12,15 +14,14 @@ import ssl
 import time
 from pathlib import Path
 
-from benchbook.provenance import git_state, host_snapshot
+from benchbook.provenance import git_state
 from benchbook.records import new_id, stable_hash, utc_now
 from benchbook.schemas import build
-from benchbook.session import Session, SessionResult, run_key
+from benchbook.session import Session, SessionResult
 
+from ..harness import OK, Outcome, run_plan, store_host
 from . import EXPERIMENT, SCHEMA  # noqa: F401  (SCHEMA: the notebook reads records of this kind)
-
-#: Parameters used when ``params.yaml`` has no ``template`` section.
-DEFAULTS = {"sizes_kib": [64, 1024], "repetitions": 3}
+from .plan import HashRun, TemplateParams, plan
 
 
 def runtime() -> tuple[str, str]:
@@ -41,54 +42,51 @@ def hash_once(size_bytes: int) -> int:
 def measure(
     params: dict, *, root: Path, raw_dir: Path, overrides: dict | None = None, log=print
 ) -> SessionResult:
-    """The stage ``template``: every size of ``params["template"]["sizes_kib"]`` (+ ``overrides``) is
-    hashed ``repetitions`` times, sizes interleaved per repetition.  Returns the session's
-    ``SessionResult``."""
+    """The stage ``template``: every size of ``params["template"]["sizes_kib"]`` (+ ``overrides``; the
+    defaults of ``TemplateParams`` where both leave a key out) is hashed ``repetitions`` times, sizes
+    interleaved per repetition (``plan.plan``).  Returns the session's ``SessionResult``.
+
+    Raises:
+        contract.ParamsError: the section does not fit ``TemplateParams`` (names the key and the fix).
+    """
     root = Path(root)
-    cfg = {**DEFAULTS, **((params or {}).get(EXPERIMENT) or {}), **(overrides or {})}
-    host = host_snapshot()
+    cfg = TemplateParams.from_params(params, overrides)
+    host = store_host(root / raw_dir / "snapshots")
     raw_file = root / raw_dir / EXPERIMENT / f"{host.host_id}.jsonl"
     git = git_state(root)
     tc_id, rt = runtime()
-    ran = skipped = 0
-    with Session.open(raw_file, EXPERIMENT, {"host_id": host.host_id, "config": cfg}) as sess:
-        for rep in range(int(cfg["repetitions"])):
-            for kib in cfg["sizes_kib"]:
-                conf = {"size_bytes": int(kib) * 1024, "rep": rep}
-                key = run_key(conf, "none", tc_id, host.host_id)
-                if sess.done(key):
-                    skipped += 1
-                    continue
-                started = utc_now()
-                wall_ns = hash_once(conf["size_bytes"])
-                sess.append(
-                    build(
-                        EXPERIMENT,
-                        run_id=new_id(),
-                        run_key=key,
-                        session_id=sess.session_id,
-                        experiment=EXPERIMENT,
-                        config=conf,
-                        **conf,
-                        wall_ns=wall_ns,
-                        host_id=host.host_id,
-                        toolchain_id=tc_id,
-                        runtime=rt,
-                        started_at=started,
-                        ended_at=utc_now(),
-                        **{k: git[k] for k in ("git_commit", "git_dirty")},
-                    )
-                )
-                ran += 1
-        out = SessionResult(
-            session_id=sess.session_id,
-            experiment=EXPERIMENT,
-            resumed=sess.resumed,
-            ran=ran,
-            skipped=skipped,
-            quarantined=sess.quarantined,
-            raw_file=raw_file,
-            cfg=cfg,
+
+    def measure_run(sess: Session, run: HashRun) -> Outcome:
+        started = utc_now()
+        wall_ns = hash_once(run.size_bytes)
+        sess.append(
+            build(
+                EXPERIMENT,
+                run_id=new_id(),
+                run_key=run.key,
+                session_id=sess.session_id,
+                experiment=EXPERIMENT,
+                config=run.config,
+                **run.config,
+                wall_ns=wall_ns,
+                host_id=host.host_id,
+                toolchain_id=tc_id,
+                runtime=rt,
+                started_at=started,
+                ended_at=utc_now(),
+                **{k: git[k] for k in ("git_commit", "git_dirty")},
+            )
         )
-    log(f"{EXPERIMENT}: {ran} runs, {skipped} skipped -> {raw_file}")
+        return OK
+
+    out = run_plan(
+        experiment=EXPERIMENT,
+        raw_file=raw_file,
+        meta={"host_id": host.host_id, "config": cfg.config()},
+        runs=plan(cfg, tc_id, host.host_id),
+        measure_run=measure_run,
+        cfg=cfg.config(),
+        log=log,
+    )
+    log(f"{EXPERIMENT}: {out.ran} runs, {out.skipped} skipped -> {raw_file}")
     return out

@@ -1,0 +1,55 @@
+"""What a GPU draft-self session runs, from its parameters alone: AR and one-pass draft-self with
+batched verify at each block size of ``ks`` (``configs``), every prompt, every repetition, each decode
+with its run key (``plan``: ``draftself.plan.runs``, the CPU experiment's order and key).  ``run.measure``
+iterates ``plan``; ``tests/test_plan_keys.py`` recomputes the keys of every committed session.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from ..contract import Params
+from ..draftself.plan import DecodeRun, config_name, runs
+
+
+class MeasureParams(Params):
+    """The ``draftself_gpu.measure`` section of ``params.yaml``, with the defaults used where it leaves a
+    key out."""
+
+    SECTION = "draftself_gpu.measure"
+
+    n_tokens: int = 64  # tokens generated per run
+    prompts_per_class: int = 6  # prose and code: 12 prompts
+    prompt_tokens: int = 48
+    ks: list[int] = [1, 2, 3, 4, 6, 8]
+    repetitions: int = 3  # timed, plus one warm-up
+    seed: int = 0
+    held_out_per_256: int = 26  # files held out of training, per 256 (by sha256 of the path)
+
+
+#: The defaults as a dict (``MeasureParams``').
+MEASURE_DEFAULTS = MeasureParams().config()
+
+
+def configs(ks: Sequence[int]) -> list[dict]:
+    """AR, then one-pass draft-self with batched verify at each k of ``ks``, each with its ``name``."""
+    out = [{"decoder": "ar"}] + [
+        {"decoder": "draftself", "k": k, "verify": "batched", "draft": "one_pass"} for k in ks
+    ]
+    for c in out:
+        c["name"] = config_name(c)
+    return out
+
+
+def plan(
+    mp: Mapping, prompts: Sequence[Mapping], model_sha256: str, host_id: str, threads: int
+) -> list[DecodeRun]:
+    """Every decode of one session of measure params ``mp`` (``MEASURE_DEFAULTS`` updated by the
+    section): ``draftself.plan.runs`` of ``configs(mp["ks"])`` with settings ``n_tokens``, dtype
+    ``float32`` and ``threads`` (torch's intra-op thread count when measuring, which the start record
+    does not name: by default the host's physical cores).  ``prompts``: ``natural.prompts`` of the
+    session (``prompt_id`` is all a key needs; the committed ones are in ``<host_id>.prompts.json``)."""
+    settings = {"n_tokens": mp["n_tokens"], "dtype": "float32", "threads": threads}
+    return runs(
+        configs(mp["ks"]), prompts, int(mp["repetitions"]), mp["seed"], settings, model_sha256, host_id
+    )

@@ -1,0 +1,92 @@
+"""What an offload session runs, from its parameters and resolved models alone: the bytes read per
+token of each model (the synthetic MoE at every sweep point, then the roofline models), the copy
+bandwidth, then one llama-bench run per ``n_cpu_moe``, each with its run key.  ``run.run_session``
+iterates ``plan``; ``tests/test_plan_keys.py`` recomputes the keys of every committed session from its
+start record.  Nothing here reads a model file or touches the GPU.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from benchbook.session import run_key
+
+from ..contract import Params, PlannedRun
+from . import EXPERIMENT
+
+#: The section keys that are part of every sweep point's ``config`` (with the model, ``n_cpu_moe`` and
+#: the memory budget).
+CONFIG_KEYS = ("n_prompt", "n_gen", "n_depth", "repetitions", "threads", "n_gpu_layers", "flash_attn")
+
+
+class OffloadParams(Params):
+    """The ``offload`` section of ``params.yaml`` updated by the host profile (``profiles.<p>.offload``),
+    with the defaults used under every profile.  ``model``, ``ballast`` and ``bandwidth`` replace their
+    default as a whole (a profile's ``ballast`` without ``fake_total_mib`` has none)."""
+
+    SECTION = EXPERIMENT
+
+    n_prompt: int = 128  # llama-bench -p (tokens)
+    n_gen: int = 32  # -n (tokens)
+    n_depth: int = 0  # -d (tokens)
+    repetitions: int = 3  # -r
+    threads: int = 2  # -t
+    n_gpu_layers: int = 99  # -ngl
+    flash_attn: str | int = "auto"  # -fa
+    timeout_s: int | float = 600  # per point (s)
+    n_cpu_moe: list[int] = [0, 1, 2, 3, 4]  # the sweep: -ncmoe values
+    model: dict = {}  # the synthetic MoE: llamacpp.synth.SynthSpec fields
+    ballast: dict = {"free_mib": 12288, "fake_total_mib": None}  # GPU memory left free (MiB); a fake device
+    bandwidth: dict = {"mib": 1024, "iters": 20}  # device-to-device copy: buffer (MiB) and copies
+    roofline_models: list[str] = []  # models.registry ids whose bytes per token the roofline quotes
+
+
+@dataclass(frozen=True)
+class BytesRun(PlannedRun):
+    """The bytes per decoded token of ``model`` (a model record), at ``n_cpu_moe`` (None: a roofline
+    model, all on the device); ``synthetic``: the sweep's own model."""
+
+    model: Mapping
+    n_cpu_moe: int | None
+    synthetic: bool
+
+
+@dataclass(frozen=True)
+class BandwidthRun(PlannedRun):
+    """The device-to-device copy bandwidth (``config``: the ``bandwidth`` section and ``fake``)."""
+
+
+@dataclass(frozen=True)
+class SweepRun(PlannedRun):
+    """One llama-bench invocation of the synthetic ``model`` with ``-ncmoe n_cpu_moe``."""
+
+    model: Mapping
+    n_cpu_moe: int
+
+
+def plan(
+    cfg: Mapping, model: Mapping, others: Sequence[Mapping], toolchain_id: str | None, host_id: str
+) -> list[BytesRun | BandwidthRun | SweepRun]:
+    """Every run of one session, in order.  ``model``: the synthetic model's record, ``others``: the
+    models whose bytes per token the roofline quotes (``model_id``, ``sha256``; ``path`` when measuring).
+
+    * bytes: ``run_key({"bytes": n}, sha256, None, host_id)`` for the synthetic model at each ``n`` of
+      ``n_cpu_moe``, then each of ``others`` with n None;
+    * bandwidth: ``run_key({"bandwidth": {**bandwidth, "fake": fake ballast?}}, None, None, host_id)``;
+    * sweep: ``config`` = ``CONFIG_KEYS`` + ``model_id``, ``n_cpu_moe``, ``budget_free_mib`` (the
+      ballast's ``free_mib``); key ``run_key(config, sha256, toolchain_id, host_id)``.
+    """
+    runs: list[BytesRun | BandwidthRun | SweepRun] = []
+    for m, n in [(model, n) for n in cfg["n_cpu_moe"]] + [(o, None) for o in others]:
+        conf = {"bytes": n}
+        key = run_key(conf, m["sha256"], None, host_id)
+        runs.append(BytesRun(key, conf, f"bytes {m['model_id']} n_cpu_moe={n}", m, n, m is model))
+    bw_conf = {**cfg["bandwidth"], "fake": bool(cfg["ballast"].get("fake_total_mib"))}
+    runs.append(BandwidthRun(run_key({"bandwidth": bw_conf}, None, None, host_id), bw_conf, "bandwidth"))
+    for n in cfg["n_cpu_moe"]:
+        conf = {k: cfg[k] for k in CONFIG_KEYS}
+        conf.update(model_id=model["model_id"], n_cpu_moe=int(n), budget_free_mib=cfg["ballast"]["free_mib"])
+        key = run_key(conf, model["sha256"], toolchain_id, host_id)
+        runs.append(SweepRun(key, conf, f"n_cpu_moe={n}", model, int(n)))
+    return runs

@@ -1,0 +1,153 @@
+"""What a depth session runs, from its parameters and resolved models alone: one llama-bench ``-d``
+sweep per model, then one request per (repetition, configuration, depth), each with its run key.
+``run.measure`` iterates ``plan``; ``tests/test_plan_keys.py`` recomputes the keys of every committed
+session from its start record.  Nothing here starts a process or reads a model file.
+
+A request's key includes its server's argv after the model path (``server_argv(...)[3:]``), and with it
+the draft's file path (``-md``): a resumed session recognises its requests only where the draft file
+is where it was (the same cache directory).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from benchbook.llamacpp.server import build_argv
+from benchbook.session import run_key
+
+from ..contract import Params, PlannedRun
+from ..speculative.plan import plan_order
+from . import EXPERIMENT
+
+
+class SpecDepthParams(Params):
+    """The ``spec_depth`` section of ``params.yaml`` (updated by the host profile), with the defaults used
+    where it leaves a key out (its comments say what each key does)."""
+
+    SECTION = EXPERIMENT
+
+    target: str = "smollm2-135m-q4_1"  # models.registry id
+    context_file: str = "data/prompts/depth_context.txt"  # the prompts' text, relative to the root
+    depths: list[int] = [0, 512, 1024]  # llama-bench -d and the requests' prompt lengths (tokens)
+    min_prompt: int = 16  # shortest request prompt (tokens)
+    n_prompt: int = 128  # llama-bench -p (tokens)
+    pp_sizes: list[int] = [1, 3, 5, 9, 16]  # llama-bench -p of the verify passes (tokens)
+    n_gen: int = 32  # llama-bench -n and n_predict (tokens)
+    repetitions: int = 3
+    threads: int = 2
+    n_gpu_layers: int = 99
+    flash_attn: str | int = "auto"
+    timeout_s: int | float = 900  # per llama-bench invocation (s)
+    health_timeout_s: int | float = 120  # a server's start (s)
+    request_timeout_s: int | float = 300  # one request (s)
+    drafts: dict[str, dict] = {}  # draft key -> {model: ID | target} or {truncate_layers: L}
+    configs: list[dict] = [{"id": "baseline", "role": "baseline"}]  # {id, role, draft, n_max}
+
+
+@dataclass(frozen=True)
+class BenchRun(PlannedRun):
+    """One llama-bench invocation of ``model`` in ``role`` (target | draft), argv
+    ``[llama-bench, -m, <model path>, *argv_tail]``."""
+
+    role: str
+    model: Mapping
+    argv_tail: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class RequestRun(PlannedRun):
+    """One ``/completion`` at ``depth`` to configuration ``config_id`` (``c``, its ``cfg["configs"]``
+    entry) in repetition ``rep``: served by ``model`` (the target, or the draft alone for ``draft_only``)
+    with ``draft`` (None without one), server argv ``[llama-server, -m, <model path>, *argv_tail]``."""
+
+    config_id: str
+    rep: int
+    depth: int
+    c: Mapping
+    model: Mapping
+    draft: Mapping | None
+    argv_tail: tuple[str, ...]
+
+
+def server_argv(
+    server_bin: Path | str, model: Mapping, draft: Mapping | None, c: Mapping, cfg: Mapping
+) -> list[str]:
+    """llama-server argv of one configuration (``server.build_argv`` plus -ngl/-ngld, -fa and -lv 4)."""
+    spec = None
+    if c["role"] == "speculative":
+        spec = {"type": "draft-simple", "draft_path": draft["path"] if draft else None, "n_max": c["n_max"]}
+        spec |= {"n_min": cfg.get("n_min", 0), "p_min": cfg.get("p_min", 0.0)}
+    extra = ["-ngl", str(cfg["n_gpu_layers"]), "-fa", str(cfg["flash_attn"]), "-lv", "4"]
+    if spec:
+        extra += ["-ngld", str(cfg["n_gpu_layers"])]
+    ctx = int(cfg.get("ctx_size") or (max(cfg["depths"]) + int(cfg["n_gen"]) + 64))
+    return build_argv(server_bin, model["path"], threads=cfg["threads"], ctx_size=ctx, spec=spec, extra=extra)
+
+
+def bench_runs(
+    cfg: Mapping, target: Mapping, drafts: Sequence[Mapping], toolchain_id: str | None, host_id: str
+) -> list[BenchRun]:
+    """The target with ``-p <pp_sizes>,<n_prompt>``, then each of ``drafts`` with ``-p <n_prompt>``, all
+    ``-n n_gen -d <depths> -t -ngl -fa -r repetitions -o jsonl``.  ``config`` = ``{role, model_id}``;
+    key = ``run_key({**config, "argv_tail": argv_tail}, model sha256, toolchain_id, host_id)``."""
+    depths = ",".join(str(int(d)) for d in cfg["depths"])
+    jobs = [("target", target, [*cfg["pp_sizes"], cfg["n_prompt"]])]
+    jobs += [("draft", d, [cfg["n_prompt"]]) for d in drafts]
+    runs = []
+    for role, m, sizes in jobs:
+        tail = ["-p", ",".join(str(int(s)) for s in sizes)]
+        tail += ["-n", str(cfg["n_gen"]), "-d", depths, "-t", str(cfg["threads"])]
+        tail += ["-ngl", str(cfg["n_gpu_layers"]), "-fa", str(cfg["flash_attn"])]
+        tail += ["-r", str(cfg["repetitions"]), "-o", "jsonl"]
+        conf = {"role": role, "model_id": m["model_id"]}
+        key = run_key({**conf, "argv_tail": tail}, m["sha256"], toolchain_id, host_id)
+        runs.append(BenchRun(key, conf, f"llama-bench {role} {m['model_id']}", role, m, tuple(tail)))
+    return runs
+
+
+def request_runs(
+    cfg: Mapping, target: Mapping, drafts: Mapping[str, Mapping], toolchain_id: str | None, host_id: str
+) -> list[RequestRun]:
+    """Every request: per repetition, per configuration (rotated per repetition, ``plan_order``), each
+    depth in increasing order.  ``config`` = ``{config_id, role, n_max, rep}``; key = ``run_key({**config,
+    "depth", "argv": server argv[3:]}, model sha256[:draft sha256 when speculative], toolchain_id,
+    host_id)``.
+
+    Raises:
+        KeyError: a ``draft_only`` configuration names no draft.
+    """
+    by_id = {c["id"]: c for c in cfg["configs"]}
+    depths = sorted(int(d) for d in cfg["depths"])
+    runs = []
+    for rep in range(int(cfg["repetitions"])):
+        for cid in plan_order(list(by_id), rep):
+            c = by_id[cid]
+            draft = drafts[c["draft"]] if c.get("draft") else None
+            model = target
+            if c["role"] == "draft_only":
+                if draft is None:
+                    raise KeyError(f"spec_depth config {cid}: role draft_only needs a draft")
+                model = draft
+            tail = server_argv("llama-server", model, draft, c, cfg)[3:]
+            conf = {"config_id": cid, "role": c["role"], "n_max": c.get("n_max"), "rep": rep}
+            sha = model["sha256"] + (":" + draft["sha256"] if draft and c["role"] == "speculative" else "")
+            for d in depths:
+                key = run_key({**conf, "depth": d, "argv": tail}, sha, toolchain_id, host_id)
+                label = f"{cid} r{rep} d{d}"
+                runs.append(RequestRun(key, conf, label, cid, rep, d, c, model, draft, tuple(tail)))
+    return runs
+
+
+def plan(
+    cfg: Mapping, target: Mapping, drafts: Mapping[str, Mapping], toolchain_id: str | None, host_id: str
+) -> list[BenchRun | RequestRun]:
+    """Every run of one session, in order: ``bench_runs`` (each distinct draft file other than the
+    target's) then ``request_runs``.  ``target`` and ``drafts`` (``{draft key: model record}``) need
+    ``model_id``, ``sha256`` and ``path`` (a speculative request's key holds the draft's path)."""
+    unique = list({d["sha256"]: d for d in drafts.values() if d["sha256"] != target["sha256"]}.values())
+    return [
+        *bench_runs(cfg, target, unique, toolchain_id, host_id),
+        *request_runs(cfg, target, drafts, toolchain_id, host_id),
+    ]
