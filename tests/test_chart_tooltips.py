@@ -153,7 +153,16 @@ def test_tooltip_values_follow_numfmt(specs):
     tg7 = next(r for r in ok if r["n_cpu_moe"] == 7 and r["test"] == "tg")
     assert tg7["rate_shown"] == "134.4 [126.5, 142.9]"
     depth = points("depth_speedup")
-    assert depth and all(r["speedup_shown"] == fmt_value(r["speedup"]) for r in depth)
+    for r in depth:
+        ci = (r["speedup_ci_low"], r["speedup_ci_high"]) if r["speedup_ci_low"] is not None else None
+        assert r["speedup_shown"] == fmt_interval(r["speedup"], ci)
+    # from n = 3 repetitions a depth speedup shows its interval (stats.paired_ratio_interval): self-n4 at
+    # depth 0 on the GPU host, 0.4291 [0.3160, 0.5827], half-width 0.133: 0.43 [0.32, 0.58]; n = 2 on
+    # the CPU host: the value alone
+    shown = {(r["host"], r["config_id"], r["depth"]): r for r in depth}
+    assert shown[("e3618a24", "self-n4", 0)]["speedup_shown"] == "0.43 [0.32, 0.58]"
+    assert shown[("3f1dfa40", "self-n4", 0)]["speedup_shown"] == "0.578"
+    assert shown[("3f1dfa40", "self-n4", 0)]["interval"] == "none: n = 2 < 3 repetitions"
 
 
 #: d3-format's spec (github.com/d3/d3-format, "format specifiers"):

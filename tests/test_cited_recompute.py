@@ -7,7 +7,7 @@ ranges) and its key; a kind without one fails ``test_every_kind_has_a_recompute`
 cited records do not give its value fails ``test_every_number_recomputes_from_its_cited_records``
 (a citation that leaves out a record the computation read, a denominator, a cost row, is that bug).
 The arithmetic is written out here, independently of the analysis code; only the pure formulas of
-the design (``r_at``'s interpolation, the independent-routing bound) are shared.
+the design (``costmodel.r_at``'s interpolation, the independent-routing bound) are shared.
 """
 
 from __future__ import annotations
@@ -22,8 +22,8 @@ import numpy as np
 import pytest
 import yaml
 
+from benchbook.costmodel import r_at
 from benchbook.draftself.experts import independent_bound
-from benchbook.experiments.speculative.analysis import r_at
 from benchbook.numbers import make_key
 from conftest import committed_root
 
@@ -309,9 +309,24 @@ def ds_predicted(num, recs):
     return _predicted(*_pairs(num, recs), _mean_costs(recs))
 
 
+def _paired_log_gap(mine, ar, cost) -> float:
+    """Mean over prompts of the mean over repetitions of log(predicted ÷ measured) of each pair."""
+
+    def pred(r):
+        return sum(cost[(k, n)] for k, n, _ in r["passes"] if k != "prefill")
+
+    by_prompt: dict[str, list[float]] = {}
+    for r in mine:
+        a = ar[(r["prompt_id"], r["rep"])]
+        measured = a["decode_wall_ns"] / r["decode_wall_ns"]
+        by_prompt.setdefault(r["prompt_id"], []).append(math.log(pred(a) / pred(r) / measured))
+    return statistics.mean(statistics.mean(v) for v in by_prompt.values())
+
+
 def ds_gap(num, recs):
+    """measured ÷ predicted − 1 paired per prompt, in percent: 100 · (exp(−mean log(pred ÷ measured)) − 1)."""
     mine, ar = _pairs(num, recs)
-    return 100 * (_speedup(mine, ar) / _predicted(mine, ar, _mean_costs(recs)) - 1)
+    return 100 * (math.exp(-_paired_log_gap(mine, ar, _mean_costs(recs))) - 1)
 
 
 def ds_steady(num, recs):
@@ -444,7 +459,11 @@ def sd_residual(num, recs):
     if num["key"].endswith("residual_before"):
         sha = mine[0]["draft_model_sha256"]
         draft_tg = [b for b in bench if b["sha"] == sha and b["n_gen"] > 0]
-        c = draft_tg[0]["avg_ns"] / draft_tg[0]["n_gen"] / t["step_ns"] if draft_tg else None
+        c = (
+            statistics.median(draft_tg[0]["samples_ns"]) / draft_tg[0]["n_gen"] / t["step_ns"]
+            if draft_tg
+            else None
+        )
         c = 1.0 if sha == mine[0]["model_sha256"] else c
         assert c is not None
         return t["tau"] / (t["k"] * c + t["rk"]) / t["speedup"] - 1
@@ -455,14 +474,15 @@ def _spec_terms(mine, base, bench, alone_ms) -> dict:
     """τ, k, c_server, c_alone, r(k+1), the verify step's excess over r(k+1) and the measured speedup of
     one configuration's requests ``mine`` against ``base`` (spec_depth.analysis.cost_terms), the target's
     ns per decoded token ``step_ns`` and the pass sizes ``r_sizes`` of r(n); c_alone is NaN when
-    ``alone_ms`` lacks the draft."""
+    ``alone_ms`` lacks the draft.  Each llama-bench test's time is the median of its ``samples_ns``; the
+    baseline's decode step is over predicted_n − 1 tokens per request (the first from the prompt pass)."""
     b_step_ms = sum(r["timings"]["predicted_ms"] for r in base) / sum(
-        r["timings"]["predicted_n"] for r in base
+        r["timings"]["predicted_n"] - 1 for r in base
     )
     target = [b for b in bench if b["role"] == "target"]
     (step_row,) = [b for b in target if b["n_gen"] > 0]
-    step = step_row["avg_ns"] / step_row["n_gen"]
-    r_pp = {b["n_prompt"]: b["avg_ns"] / step for b in target if b["n_prompt"] > 0}
+    step = statistics.median(step_row["samples_ns"]) / step_row["n_gen"]
+    r_pp = {b["n_prompt"]: statistics.median(b["samples_ns"]) / step for b in target if b["n_prompt"] > 0}
     drafted = sum(r["timings"]["draft_n"] for r in mine)
     steps = sum(r["spec_stats"]["gen_drafts"] for r in mine)
     committed = sum(
@@ -504,7 +524,7 @@ def sd_overhead(num, recs):
         if r["role"] == "draft_only":
             alone.setdefault(r["model_sha256"], []).append(r)
     alone_ms = {
-        sha: sum(r["timings"]["predicted_ms"] for r in rs) / sum(r["timings"]["predicted_n"] for r in rs)
+        sha: sum(r["timings"]["predicted_ms"] for r in rs) / sum(r["timings"]["predicted_n"] - 1 for r in rs)
         for sha, rs in alone.items()
     }
     configs: dict[str, list[dict]] = {}
@@ -544,7 +564,7 @@ RECOMPUTE: dict[tuple[str, str], Callable[[dict, list[dict]], float]] = {
     ("experiments.draftself.analysis.acceptance", "fraction of runs"): ds_equals_ar,
     ("draftself.experts.expert_loads", "expert loads/token"): ds_expert_loads,
     ("experiments.draftself.analysis.speedup", "×"): ds_speedup,
-    ("experiments.draftself.analysis.speedup", "%"): ds_gap,
+    ("experiments.draftself.analysis.paired_gap", "%"): ds_gap,
     ("experiments.draftself.analysis.speedup (mean pass costs)", "×"): ds_predicted,
     ("experiments.draftself.analysis.steady_state", "×"): ds_steady,
     ("experiments.draftself.analysis.break_even", "tokens/verify step"): ds_break_even,
@@ -622,18 +642,7 @@ def gpu_residual(num, recs):
     """exp(mean over prompts of the mean over repetitions of log(predicted ÷ measured)) − 1, predicted =
     the AR run's passes over the draft-self run's, each pass at the mean of its (kind, size) over the
     cited runs (the runs holding every pass kind the pairs used)."""
-    mine, ar = _gpu_pairs(recs)
-    cost = _mean_costs(recs)
-
-    def pred(r):
-        return sum(cost[(k, n)] for k, n, _ in r["passes"] if k != "prefill")
-
-    by_prompt: dict[str, list[float]] = {}
-    for r in mine:
-        a = ar[(r["prompt_id"], r["rep"])]
-        measured = a["decode_wall_ns"] / r["decode_wall_ns"]
-        by_prompt.setdefault(r["prompt_id"], []).append(math.log(pred(a) / pred(r) / measured))
-    return math.exp(statistics.mean(statistics.mean(v) for v in by_prompt.values())) - 1
+    return math.exp(_paired_log_gap(*_gpu_pairs(recs), _mean_costs(recs))) - 1
 
 
 def gpu_break_even(num, recs):
@@ -660,9 +669,9 @@ RECOMPUTE_DRAFTSELF_GPU: dict[tuple[str, str], Callable[[dict, list[dict]], floa
     ("benchbook.experiments.draftself_gpu.analysis.per_prompt", "tokens"): gpu_tau,
     ("benchbook.experiments.draftself_gpu.analysis.by_k", "fraction"): gpu_alpha,
     ("benchbook.experiments.draftself_gpu.analysis.per_prompt", "tok/s"): gpu_rate,
-    ("benchbook.experiments.draftself_gpu.analysis.speedup", "x"): gpu_speedup,
-    ("benchbook.experiments.draftself_gpu.analysis.model_residual", "fraction"): gpu_residual,
-    ("benchbook.experiments.draftself_gpu.analysis.break_even", "tokens"): gpu_break_even,
+    ("benchbook.experiments.draftself.analysis.speedup", "x"): gpu_speedup,
+    ("benchbook.experiments.draftself.analysis.paired_gap", "fraction"): gpu_residual,
+    ("benchbook.experiments.draftself.analysis.break_even", "tokens"): gpu_break_even,
     ("benchbook.experiments.draftself.analysis.pass_costs", "ms"): ds_decode_pass,
     ("benchbook.experiments.draftself_gpu.analysis.repeat_share", "fraction"): gpu_repeat_share,
     ("benchbook.experiments.draftself_gpu.analysis.load_train", "s"): gpu_train,

@@ -55,6 +55,48 @@ def test_ar_decode_rate_is_the_mean_of_per_prompt_rates_with_an_interval_over_pr
     assert rates.height == 28 and rates["decode_tps"].min() > 0
 
 
+def test_model_gap_is_paired_per_prompt_and_flips_sign(committed_runs):
+    # ds-k8-batched-one_pass on the 3 other prompts.  Per prompt, measured = AR decode ns ÷ draft-self
+    # decode ns (geometric mean of the 3 repetitions), predicted = the same with every pass at its
+    # session mean (the same passes on every repetition: one value):
+    #   story-0  0.9570 ÷ 0.8009 = 1.1950   log 0.17813
+    #   table-0  2.7563 ÷ 2.5361 = 1.0868   log 0.08326
+    #   words-0  1.7643 ÷ 1.6907 = 1.0435   log 0.04262
+    # paired: exp((0.17813 + 0.08326 + 0.04262) / 3) − 1 = exp(0.101337) − 1 = +0.1067 (+10.7%).
+    # The unpaired gap divided the geometric-mean speedup 1.6696 by the arithmetic-mean prediction
+    # (0.8009 + 2.5361 + 1.6907) / 3 = 1.6759: 1.6696 ÷ 1.6759 − 1 = −0.0038 (−0.4%), the wrong sign.
+    runs, _ = committed_runs
+    costs, _ = analysis.pass_costs(runs)
+    cost = {(k, n): m for k, n, m in costs.select("pass_kind", "pass_n", "mean_ns").iter_rows()}
+
+    def pred_ns(r):
+        return sum(cost[(k, n)] for k, n in zip(r["pass_kind"], r["pass_n"], strict=True) if k != "prefill")
+
+    ar = {(r["prompt_id"], r["rep"]): r for r in runs.iter_rows(named=True) if r["decoder"] == "ar"}
+    per_prompt: dict[str, list[tuple[float, float]]] = {}
+    for r in runs.iter_rows(named=True):
+        if r["config_name"] == "ds-k8-batched-one_pass" and not r["predictable"]:
+            a = ar[(r["prompt_id"], r["rep"])]
+            measured = a["decode_wall_ns"] / r["decode_wall_ns"]
+            per_prompt.setdefault(r["prompt_id"], []).append((measured, pred_ns(a) / pred_ns(r)))
+    logs = {p: sum(math.log(m / q) for m, q in v) / len(v) for p, v in per_prompt.items()}
+    assert {p: round(x, 5) for p, x in logs.items()} == {
+        "story-0": 0.17813,
+        "table-0": 0.08326,
+        "words-0": 0.04262,
+    }
+    row = (
+        analysis.speedup(runs, costs)
+        .filter((pl.col("config_name") == "ds-k8-batched-one_pass") & (pl.col("prompt_class") == "other"))
+        .row(0, named=True)
+    )
+    assert row["gap"] == pytest.approx(math.exp((0.17813 + 0.08326 + 0.04262) / 3) - 1, abs=1e-5)
+    assert round(100 * row["gap"], 1) == 10.7  # the published model_gap (%)
+    assert round(100 * (row["speedup"] / row["predicted"] - 1), 1) == -0.4  # the unpaired ratio
+    # the residual of the GPU page is the same comparison the other way round: 1 / (1 + gap) − 1
+    assert row["residual"] == pytest.approx(1 / (1 + row["gap"]) - 1, rel=1e-12)
+
+
 def test_the_decode_rates_are_published_beside_the_speedups(tmp_path):
     from pathlib import Path
 

@@ -53,6 +53,24 @@ def test_log_t_interval_hand_computed():
     assert high == pytest.approx(100 * math.exp(2.7764451 * 0.1 / math.sqrt(5)))
 
 
+def test_paired_ratio_interval_hand_computed():
+    # r = 120 / 100 = 1.2; d_i = x_i/120 − b_i/100 = (−1/12, 0, 1/12), sd 1/12; t_{0.975,2} = 4.302653:
+    # 1.2 · exp(± 4.302653 · (1/12) / √3) = 1.2 · exp(± 0.207008) = [0.97561, 1.47600]
+    low, high = stats.paired_ratio_interval([110.0, 120.0, 130.0], [100.0, 100.0, 100.0])
+    assert low == pytest.approx(0.975612, rel=1e-5) and high == pytest.approx(1.475996, rel=1e-5)
+    assert low * high == pytest.approx(1.2**2)  # centred on the ratio of the means on the log scale
+    # a sample against itself (a baseline's own ratio): d_i = 0, the interval is the point 1
+    assert stats.paired_ratio_interval([5.0, 7.0, 9.0], [5.0, 7.0, 9.0]) == [1.0, 1.0]
+    # pairs that move together give a narrower interval than the same values unpaired would
+    # (ratio_interval, independent means): 110/100, 120/109, 130/118 all about 1.10
+    paired = stats.paired_ratio_interval([110.0, 120.0, 130.0], [100.0, 109.0, 118.0])
+    _, lo_ind, hi_ind, _ = stats.ratio_interval(120.0, 10.0, 3, 109.0, 9.0, 3)
+    assert paired[1] - paired[0] < 0.1 * (hi_ind - lo_ind)
+    assert stats.paired_ratio_interval([1.0, 2.0], [1.0, 2.0]) is None  # n = 2: none
+    with pytest.raises(ValueError, match="3 numerator and 2 denominator"):
+        stats.paired_ratio_interval([1.0, 2.0, 3.0], [1.0, 2.0])
+
+
 def test_add_t_interval_no_interval_below_three_and_positive():
     df = pl.DataFrame({"m": [84.0, 100.0, 5.0], "s": [24.6, 10.0, 20.0], "n": [2, 5, 3]})
     out = stats.add_t_interval(df, "m", "s", "n", "lo", "hi")

@@ -11,6 +11,7 @@ import pytest
 import yaml
 
 from benchbook.experiments.speculative import analysis as sp
+from benchbook.experiments.speculative import report
 from benchbook.experiments.speculative import server_cost as sc
 from benchbook.experiments.speculative import server_cost_report as scr
 from conftest import committed_root
@@ -21,13 +22,14 @@ COST = sp.CostModel(t1_ms=9.0, r={1: 1.0, 3: 1.5, 5: 2.0}, c={"d": 0.25}, target
 def _reqs(
     n: int, ms: float, steps: int | None, drafted: int, acc: int, t_draft: float | None
 ) -> pl.DataFrame:
-    """Two requests alike: predicted_n ``n``, predicted_ms ``ms``, verify steps, drafted, accepted (in
-    cap) and the server's drafting time each."""
+    """Two requests alike: predicted_n ``n``, predicted_ms ``ms``, verify steps, drafted, accepted (all in
+    the cap) and the server's drafting time each."""
     row = {
         "predicted_n": n,
         "predicted_ms": ms,
         "verify_steps": steps,
         "drafted": drafted,
+        "accepted": acc,
         "accepted_in_cap": acc,
         "draft_model_id": "d",
         "has_stats": t_draft is not None,
@@ -66,13 +68,6 @@ def test_a_session_without_spec_stats_is_not_measured_not_blank():
     # no cost model: no model at all, the measured speedup still
     none = sc.config_terms(_reqs(11, 80.0, 4, 8, 6, None), _reqs(11, 100.0, 0, 0, 0, None), None)
     assert none["measured"] == 1.25 and none["model_before"] is None and none["r_k1"] is None
-
-
-def test_r_sizes_read_are_the_rows_r_at_reads():
-    assert sc.r_sizes_read({1: 1.0, 3: 1.5, 5: 2.0}, 3) == [3]
-    assert sc.r_sizes_read({1: 1.0, 3: 1.5, 5: 2.0}, 4.2) == [3, 5]
-    assert sc.r_sizes_read({1: 1.0, 3: 1.5, 5: 2.0}, 9) == [3, 5]  # extrapolated from the last two
-    assert sc.r_sizes_read({2: 1.0}, 3) == []
 
 
 def _row(
@@ -186,6 +181,59 @@ def test_committed_sessions_residuals_before_after_and_with_overhead():
     assert table.filter(pl.col("stats") == sc.NOT_MEASURED)["model_after"].null_count() == 20
 
 
+def _cfg(prompt: str, equal: bool | None, cap: bool, equal_work: bool | None, pos: int | None = None) -> dict:
+    """One ``config_table`` row of configuration ``self-n4`` in session ``s`` (cold, greedy)."""
+    return {
+        "session_id": "s",
+        "config_id": "self-n4",
+        "prompt_id": prompt,
+        "cache_state": "cold",
+        "output_equal": equal,
+        "first_mismatch_pos": pos,
+        "greedy": True,
+        "cap_hit": cap,
+        "cap_equal_work": equal_work,
+        "cache_n_max": 0,
+    }
+
+
+def test_every_hosts_pooled_rows_are_judged_by_the_rules_of_the_per_prompt_table():
+    # two pooled rows of self-n4, one per host; the requests of both: α = 0.9, measured 0.5
+    row = {"session_id": "s", "config_id": "self-n4", "prompts": ["a", "b"], "n": 12, "build_number": 11434}
+    row |= {"measured": 0.5, "alpha": 0.9, "toolchain_id": "t", "load1_max": 3.0, "others_cpu_pct_max": None}
+    table = pl.DataFrame([row | {"host_id": "gpu16"}, row | {"host_id": "cpu2"}])
+    configs = pl.DataFrame(
+        [
+            _cfg("a", False, True, True, pos=27),  # prompt a: the output differs from token 27 on
+            _cfg("b", True, False, None),
+            _cfg("c", False, True, False, pos=3),  # a prompt the pooled row does not read
+            {**_cfg("a", True, True, True), "config_id": "baseline"},
+        ]
+    )
+    checked = sc.with_checks(table, configs)
+    first = checked.row(0, named=True)
+    # a differs on one of its two prompts: pooled output_equal False, first mismatch 27 (c not read)
+    assert (first["output_equal"], first["first_mismatch_pos"], first["greedy"]) == (False, 27, True)
+    # the cap hit on a with equal work on both sides, b below the cap: like with like
+    assert (first["cap_hit"], first["cap_equal_work"], first["speedup_mean"]) == (True, True, 0.5)
+    assert first["acceptance_definition"] == "tested"
+    hosts = {"gpu16": {"cpu_logical": 16}, "cpu2": {"cpu_logical": 2}}
+    got = scr.with_caveats(checked, hosts, {}, report.WANTED_RULES)["caveats"].to_list()
+    # both hosts: output_mismatch; α 0.9 ≥ 0.5 with speedup 0.5 ≤ 1; the cap by design (a note);
+    # busy_host by each host's own cores: load 3.0 > 0.5 × 2 on cpu2, not > 0.5 × 16 = 8 on gpu16
+    same = ["output_mismatch", "acceptance_without_speedup", "cap_by_design"]
+    assert got == [same, [*same, "busy_host"]]
+    # a cap that cut one side short on prompt a (unequal work): the warning, not the note
+    configs = configs.with_columns(
+        pl.when(pl.col("prompt_id") == "a")
+        .then(False)
+        .otherwise(pl.col("cap_equal_work"))
+        .alias("cap_equal_work")
+    )
+    unequal = scr.with_caveats(sc.with_checks(table, configs), hosts, {}, ["cap_hit", "cap_by_design"])
+    assert unequal["caveats"].to_list() == [["cap_hit"], ["cap_hit"]]
+
+
 def test_report_publishes_the_table(tmp_path):
     from benchbook.experiments.speculative import report
 
@@ -202,6 +250,22 @@ def test_report_publishes_the_table(tmp_path):
         "Models within ±15% of the measured speedup — before: 0 of 35 rows; after: 0 of 15 rows; "
         "with the per-step overhead: 14 of 15 rows." in md
     )
+    # every host's rows through the rules of the per-prompt table: the H200's outputs differ from its
+    # baseline's on 3 of the 4 prompts of each of its 10 rows (75 numbers); the CPU hosts' never do
+    mismatch = {n.key for n in sc_nums if "output_mismatch" in n.caveats}
+    gpu = {n.key for n in sc_nums if n.host_id == "e3618a24b4e44752"}
+    assert mismatch == gpu and len(gpu) == 75
+    # self-draft: α 1.0 (CPU) and 0.84-0.91 (H200) with speedups 0.28-0.57; Q2_K: α 0.63 on the CPU
+    # hosts, 0.45 < 0.5 on the H200; trunc20: α 0.06-0.07
+    awos = {n.label.split(",")[0] for n in sc_nums if "acceptance_without_speedup" in n.caveats}
+    assert awos == {"self-n4", "self-n8", "self-n15", "q2k-n4"}
+    assert not any(
+        "acceptance_without_speedup" in n.caveats
+        for n in sc_nums
+        if "-e3618a24-" in n.key and "-q2k-" in n.key
+    )
+    # every request of every row and of its baseline stopped at its prompt's cap with equal work
+    assert all("cap_by_design" in n.caveats and "cap_hit" not in n.caveats for n in sc_nums)
 
 
 #: a throwaway session at -lv 4 of the real CPU build b11434 (1 repetition, prompts ko_story and code_echo
@@ -370,3 +434,35 @@ def test_an_empty_spec_stats_is_a_request_without_counters(tmp_path):
     st = sc.load_stats(tmp_path)
     row = st.filter(pl.col("line") == line_no).row(0, named=True)
     assert (row["has_stats"], row["t_draft_ms"], row["gen_drafts"]) == (True, None, None)
+
+
+def test_the_disturbed_sessions_cost_model_numbers_carry_cost_rows_disturbed():
+    from benchbook.provenance import read_snapshots
+
+    root = committed_root()
+    raw = root / "data" / "raw" / "speculative"
+    params = yaml.safe_load((root / "params.yaml").read_text())
+    table, costs = scr.sessions_table(raw, sp.load_requests(raw))
+    snaps = root / "data" / "raw" / "snapshots"
+    from benchbook.experiments.speculative.report import WANTED_RULES
+
+    table = scr.with_caveats(table, read_snapshots(snaps, "host"), params["report"], WANTED_RULES)
+    nums = scr.numbers(table, costs, read_snapshots(snaps, "toolchain"))
+    r1 = {sid[:8]: round(c.r1, 3) for sid, c in costs.items() if c is not None}
+    # the resumed session 4787a708: pp1 median 51421866 ns ÷ (tg32 median 328653615 ns / 32) = 5.007;
+    # the host's other sessions 0.918 and 0.953
+    assert (r1["4787a708"], r1["c81f79c3"], r1["4ad89052"]) == (5.007, 0.918, 0.953)
+    assert all(0.67 <= v <= 1.5 for s, v in r1.items() if s != "4787a708")
+    flagged = {n.key for n in nums if "cost_rows_disturbed" in n.caveats}
+    built_on_cost = {
+        f"spec-sc-246274ab-4787a708-{cid}-{what}"
+        for cid in ("q2k-n4", "self-n15", "self-n4", "self-n8", "trunc20-n2")
+        for what in ("model_before", "residual_before", "verify_bench_ms")
+    }
+    # all 15 numbers that read its cost rows, none other (its 5 measured speedups read requests only)
+    assert flagged == built_on_cost
+    measured = {n.key: n.caveats for n in nums if "4787a708" in n.key and n.key.endswith("-measured")}
+    assert len(measured) == 5 and all("cost_rows_disturbed" not in c for c in measured.values())
+    # the row's own caveats first (its requests also ran under load: busy_host), then the cost rows'
+    q2k = next(n for n in nums if n.key == "spec-sc-246274ab-4787a708-q2k-n4-model_before")
+    assert q2k.caveats[-2:] == ["busy_host", "cost_rows_disturbed"]

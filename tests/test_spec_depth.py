@@ -41,12 +41,6 @@ def test_server_argv_logs_the_draft_counters_and_offloads_the_draft():
     assert base[base.index("-c") + 1] == str(8064 + 128 + 64)  # deepest prompt + n_gen + 64
 
 
-def test_r_of_interpolates_inside_the_measured_sizes():
-    assert analysis.r_of({1: 1.4, 5: 1.8}, 3) == pytest.approx(1.6)
-    assert analysis.r_of({1: 1.4, 5: 1.8}, 5) == pytest.approx(1.8)
-    assert analysis.r_of({1: 1.4, 5: 1.8}, 6) is None
-
-
 @pytest.fixture(scope="module")
 def gpu_depth() -> pl.DataFrame:
     t = analysis.depth_table(committed_root() / "data" / "raw")
@@ -70,12 +64,30 @@ def test_committed_gpu_depth_sweep(gpu_depth):
 
 def test_committed_gpu_cost_model_residuals(gpu_depth):
     r = _row(gpu_depth, "self-n4", 0)
-    # before: tau 4.885 / (3.885 * 1 + r(4.885) 2.772) = 0.734 against 0.429 measured: +71%
-    assert round(r["model_before"], 3) == 0.734 and round(r["residual_before"], 2) == 0.71
-    # after: c timed in the server 1.66 target steps per drafted token -> 0.530, +23%
-    assert round(r["c_server"], 2) == 1.66 and round(r["residual_after"], 2) == 0.23
+    # llama-bench medians at depth 0: tg step 138071830 ns / 128 = 1078686 ns; pp1 median 1163083 ns
+    # (its repetitions 5859506, 1163083, 1069942: the cold first one decided the mean) -> r(1) = 1.078;
+    # r(3) = 1333003 / 1078686 = 1.2358, r(5) = 1426398 / 1078686 = 1.3223, r(4.885) = 1.3174
+    assert round(r["cost_r1"], 3) == 1.078 and round(r["r_k1"], 4) == 1.3174
+    # before: tau 4.885 / (3.885 * 1 + 1.3174) = 0.939 against 0.429 measured: +119%
+    assert round(r["model_before"], 3) == 0.939 and round(r["residual_before"], 2) == 1.19
+    # after: the baseline step (166.327 + 166.359 + 163.091) / (3 * 127) = 1.30125 ms (predicted_n − 1
+    # each); c_server = (251.285 + 202.128 + 196.107) / 303 / 1.30125 = 1.647 -> 0.633, +48%
+    assert round(r["c_server"], 3) == 1.647 and round(r["residual_after"], 2) == 0.48
     spec = gpu_depth.filter(pl.col("role") == "speculative")
     assert (spec["residual_after"].abs() < spec["residual_before"].abs()).all()
+
+
+def test_committed_gpu_cost_rows_fail_the_r1_check_beyond_depth_0(gpu_depth):
+    from benchbook import caveats
+
+    spec = caveats.with_cost_caveats(gpu_depth.filter(pl.col("role") == "speculative"), None)
+    r1 = {d: round(x, 2) for d, x in spec.select("depth", "cost_r1").unique().iter_rows()}
+    # pp1 medians ÷ tg step: depth 0 1163083 / 1078686 = 1.08; depth 2048 3308089 / (159334788 / 128)
+    # = 2.66 (the first two of three repetitions of each pp test slow): outside 0.67-1.5
+    assert r1 == {0: 1.08, 2048: 2.66, 4096: 2.54, 8064: 2.48}
+    flagged = spec.filter(pl.col("cost_caveats").list.len() > 0)
+    assert sorted(flagged["depth"].unique()) == [2048, 4096, 8064] and flagged.height == 15
+    assert flagged["cost_caveats"].to_list() == [["cost_rows_disturbed"]] * 15
 
 
 def test_committed_gpu_memory_per_draft_token(gpu_depth):
@@ -214,3 +226,105 @@ def test_depth_numbers_name_their_model_file_and_times(tmp_path):
     snaps = sitepages.read_snapshots(committed_root() / "data" / "raw" / "snapshots")
     md = sitepages.measured_md(nums, "spec_depth", snaps)
     assert "- **Model files:** " in md and f"smollm2-135m-q4&#95;1 `sha256:{q41}`" in md
+
+
+# --- the report engine on the depth numbers (issue 26): caveats, intervals, run ids, build labels -------
+
+
+@pytest.fixture(scope="module")
+def depth_numbers(tmp_path_factory) -> dict:
+    """``{key: Number}`` of the report built from the committed raw data with params.yaml."""
+    import yaml
+
+    from benchbook.experiments.spec_depth import report
+
+    root = committed_root()
+    params = yaml.safe_load((root / "params.yaml").read_text())
+    out = tmp_path_factory.mktemp("reports")
+    rep = report.build(params, root=root, raw_dir=Path("data/raw"), reports_dir=out)
+    return {n.key: n for n in rep.numbers}
+
+
+def _requests(host: str, config_id: str, depth: int) -> list[dict]:
+    """The committed requests of one configuration at one depth of the host's published session, by rep."""
+    import json
+
+    src = committed_root() / "data" / "raw" / "spec_depth" / f"{host}.jsonl"
+    recs = [json.loads(line) for line in src.read_text().splitlines() if line.strip()]
+    sessions = {"e3618a24b4e44752": "23d37a94", "3f1dfa40cbf1eb67": "f349b5cc"}
+    return sorted(
+        (
+            r
+            for r in recs
+            if r.get("schema") == "benchbook.spec_depth.request"
+            and r["session_id"].startswith(sessions[host])
+            and (r["config_id"], r["depth"]) == (config_id, depth)
+        ),
+        key=lambda r: r["rep"],
+    )
+
+
+def test_depth_numbers_carry_the_speculative_rules(depth_numbers):
+    """The depth numbers skipped the caveat engine: none carried a caveat.  Each now carries its row's
+    caveats from the ``speculative`` kind's rules (the recomputation's counts: 81 numbers with n = 2,
+    108 of speculative rows whose greedy output differs from the baseline's, 117 with a decode cv
+    above 5%)."""
+    from collections import Counter
+
+    counts = Counter(c for n in depth_numbers.values() for c in n.caveats)
+    assert (counts["single_run"], counts["output_mismatch"], counts["high_variance"]) == (81, 108, 117)
+    # the CPU host's baseline at depth 0: 2 repetitions < min_n 3; each stopped at the 16-token cap
+    # (ignore_eos) with the baseline's own 16 tokens: equal work, the cap chosen by the experiment
+    n = depth_numbers["spec_depth-h3f1dfa40-baseline-d0-decode_tps"]
+    assert (n.n, n.caveats, n.ci95, n.ci_method) == (2, ["cap_by_design", "single_run"], None, "none: n < 3")
+    # trunc20-n2 at depth 2048 on the GPU: its greedy tokens differ from the baseline's of the same rep
+    mine, base = (_requests(GPU_HOST, c, 2048) for c in ("trunc20-n2", "baseline"))
+    assert [m["tokens"] == b["tokens"] for m, b in zip(mine, base, strict=True)] != [True] * 3
+    for col in ("decode_tps", "speedup", "prefill_ratio", "residual_before", "residual_after"):
+        assert "output_mismatch" in depth_numbers[f"spec_depth-he3618a24-trunc20-n2-d2048-{col}"].caveats
+    # self-n4 at depth 8064 stopped ("limit") after 125 tokens where the baseline stopped after 128:
+    # unequal work, so cap_hit (a warning), not cap_by_design (a note)
+    assert {r["timings"]["predicted_n"] for r in _requests(GPU_HOST, "self-n4", 8064)} == {125}
+    caveats = depth_numbers["spec_depth-he3618a24-self-n4-d8064-speedup"].caveats
+    assert "cap_hit" in caveats and "cap_by_design" not in caveats
+
+
+def test_depth_rates_and_ratios_have_the_log_scale_interval(depth_numbers):
+    """96 depth rates and speed ratios with n >= 3 had no interval.  The GPU baseline's decode rate at
+    depth 0 over its 3 requests (predicted_per_second 763.556, 763.409, 778.706): mean 768.557, sd 8.790,
+    cv 0.011437; 768.557 · exp(± 4.302653 · 0.011437 / √3) = 768.557 · exp(± 0.028410) = [747.03, 790.71].
+    self-n4's speedup there (329.804 ÷ 768.557 = 0.42912), paired by repetition
+    (stats.paired_ratio_interval): d_i = x_i/329.804 − b_i/768.557 = (−0.14133, 0.05728, 0.08405), sd
+    0.123126; 0.42912 · exp(± 4.302653 · 0.123126 / √3) = 0.42912 · exp(± 0.30586) = [0.31604, 0.58266]."""
+    rates = [n for n in depth_numbers.values() if n.unit in ("tok/s", "x")]
+    assert sum(n.n >= 3 for n in rates) == 96
+    assert all((n.ci95 is not None) == (n.n >= 3) for n in rates)
+    decode = depth_numbers["spec_depth-he3618a24-baseline-d0-decode_tps"]
+    assert decode.ci95 == pytest.approx([747.0297, 790.7052], rel=1e-6)
+    assert decode.sd == pytest.approx(8.7897, rel=1e-4)
+    assert decode.ci_method == "student-t on the log scale (delta method), n >= 3 over per-repetition rates"
+    speedup = depth_numbers["spec_depth-he3618a24-self-n4-d0-speedup"]
+    assert speedup.value == 0.4291 and speedup.ci95 == pytest.approx([0.316042, 0.582658], rel=1e-5)
+    assert "paired by repetition" in speedup.ci_method and "paired" in speedup.replication
+    # 0.583 < 1: slower than its baseline; α >= 0.5 with no speedup
+    assert {"slower_than_baseline", "acceptance_without_speedup"} <= set(speedup.caveats)
+    # the baseline divided by itself: the point 1; a residual (may be negative) has no interval
+    assert depth_numbers["spec_depth-he3618a24-baseline-d0-speedup"].ci95 == [1.0, 1.0]
+    assert depth_numbers["spec_depth-he3618a24-self-n4-d0-residual_after"].ci95 is None
+
+
+def test_depth_numbers_name_their_runs_commands_and_build(depth_numbers):
+    """``run_ids`` was empty on all 237 depth numbers and ``build`` showed a toolchain id (the private
+    snapshot reader missed the host-keyed files ``snapshots/toolchains/<host_id>.jsonl``).  A speedup
+    names its 3 requests and its baseline's 3 (each llama-server argv differs by its port); a residual
+    also the llama-bench invocation of its cost model; the build reads the toolchain snapshot."""
+    assert all(n.run_ids and n.commands for n in depth_numbers.values())
+    speedup = depth_numbers["spec_depth-he3618a24-self-n4-d0-speedup"]
+    mine, base = (_requests(GPU_HOST, c, 0) for c in ("self-n4", "baseline"))
+    assert sorted(speedup.run_ids) == sorted(r["run_id"] for r in mine + base)
+    assert sorted(map(tuple, speedup.commands)) == sorted(tuple(r["argv"]) for r in mine + base)
+    assert (speedup.build, speedup.build_number) == ("b11434 (unknown) cuda", 11434)
+    cpu = depth_numbers["spec_depth-h3f1dfa40-q2k-n4-d0-residual_after"]
+    assert cpu.build == "b11434 (unknown) cpu"
+    assert len(cpu.run_ids) == 5  # 2 requests, the baseline's 2, the target's llama-bench invocation
+    assert any(c[0].endswith("llama-bench") for c in cpu.commands)

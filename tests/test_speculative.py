@@ -25,20 +25,6 @@ def test_alpha_tau_hand_computed():
     assert sp.tau(1, 12) == pytest.approx(1 + 1 / 12)
 
 
-def test_tau_independent_and_speedup_model():
-    # (1 - 0.5^5) / (1 - 0.5) = 0.96875 / 0.5 = 1.9375
-    assert sp.tau_independent(0.5, 4) == pytest.approx(1.9375)
-    assert sp.tau_independent(1.0, 4) == 5.0
-    assert sp.tau_independent(0.0, 4) == 1.0
-    # target as its own draft: c = 1, k = 4, r(5) = 2.1, alpha = 1 -> 5 / (4 + 2.1)
-    assert sp.speedup_model(5.0, 4, 1.0, 2.1) == pytest.approx(5 / 6.1)
-    assert sp.speedup_model(5.0, 4, 1.0, 2.1) < 1
-    # a free draft (n-gram, c = 0) with r(9) = 3 and tau 9 -> 3x
-    assert sp.speedup_model(9.0, 8, 0.0, 3.0) == pytest.approx(3.0)
-    with pytest.raises(ValueError):
-        sp.speedup_model(1.0, 0, 0.0, 0.0)
-
-
 def test_first_mismatch():
     assert sp.first_mismatch([1, 2, 3], [1, 2, 3]) is None
     assert sp.first_mismatch([1, 2, 3], [1, 9, 3]) == 1
@@ -61,12 +47,6 @@ def test_intervals_hand_computed():
     fit = sp.slope_interval([1, 2, 3], [2.0, 4.0, 6.5])
     assert fit["slope"] == pytest.approx(2.25) and fit["ci_low"] < 2.25 < fit["ci_high"]
     assert sp.slope_interval([4, 4], [1, 2])["slope"] is None
-
-
-def test_r_interpolation():
-    r = {1: 1.0, 5: 2.0, 9: 3.0}
-    assert sp.r_at(r, 3) == pytest.approx(1.5)
-    assert sp.r_at(r, 13) == pytest.approx(4.0)  # extrapolated from the last two
 
 
 def test_real_completion_and_metrics_fixtures():
@@ -367,3 +347,37 @@ def test_speedup_chart_skips_a_k_without_measured_r(monkeypatch, tmp_path):
     report._charts(pl.DataFrame([row]), req, cost, tmp_path)
     # error bars, points and the y = 1 rule; a model curve would be a fourth layer
     assert len(saved["spec_speedup_alpha"].layer) == 3
+
+
+def test_a_disturbed_cost_model_flags_the_numbers_built_on_it_and_no_other(tmp_path):
+    # the committed session 4787a708 (CPU host 246274ab, resumed) published as if it were the page's:
+    # its cost rows read r(1) = 5.007 (caveats.DEFAULTS: 0.67-1.5), so its model speedups and its c, r
+    # and t1 numbers carry cost_rows_disturbed; its decode rates, speedups, α and τ read requests only
+    import yaml
+
+    from benchbook.experiments.speculative import report
+    from conftest import committed_root
+
+    root = committed_root()
+    raw = root / "data" / "raw"
+    params = yaml.safe_load((root / "params.yaml").read_text())
+    sid = next(
+        s for s in sp.load_requests(raw / "speculative")["session_id"].unique() if s.startswith("4787a708")
+    )
+    rep = report.derive(
+        raw / "speculative",
+        raw / "snapshots",
+        tmp_path / "speculative",
+        tmp_path / "numbers.json",
+        thresholds=params["report"],
+        root=root,
+        session_id=sid,
+    )
+    assert round(rep.cost.r1, 3) == 5.007
+    page = [n for n in rep.numbers if not n.key.startswith("spec-sc-")]
+    flagged = {n.key for n in page if "cost_rows_disturbed" in n.caveats}
+    built = {n.key for n in page if n.key.endswith("-model") or n.key.startswith("spec-cost-")}
+    # 6 r sizes, 3 c (two drafts, the target as its own) and t1 = 10 cost numbers, and every model speedup
+    assert len([k for k in built if k.startswith("spec-cost-")]) == 10
+    # and 37 model speedups (each configuration and prompt with a k, a c and r(k+1)); nothing else
+    assert flagged == built and len(built) == 10 + 37

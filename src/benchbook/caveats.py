@@ -86,6 +86,12 @@ DEFAULTS: dict = {
     # word 4-gram in seven repeats an earlier one; the committed GPU outputs that loop read 0.19-0.40)
     "loop_share": 0.15,
     "min_prompts": 30,  # few_prompts: an interval over fewer prompts than this
+    # cost_rows_disturbed: a cost model's r(1) (a 1-token pass ÷ one decode step: the same work) outside
+    # [cost_r1_min, cost_r1_max]; sound cost rows read 0.92-1.18 on the 2-core CPU host and 0.99-1.08 on
+    # an H200 (medians), disturbed ones 2.5-5.0: a factor 1.5 either way leaves room for the pp path's
+    # own overhead
+    "cost_r1_min": 0.67,
+    "cost_r1_max": 1.5,
 }
 
 #: Columns of the speculative-decoding table (``experiments.speculative.analysis.config_table``).
@@ -974,6 +980,40 @@ def _(df, t):
     return (pl.col("prompts") < t["min_prompts"]).fill_null(False)
 
 
+# --- the cost model's own rows (issue 26) ------------------------------------------------------------
+
+
+@rule("cost_rows_disturbed", "warning", ("cost_r1_min", "cost_r1_max"))
+def _cost_rows_disturbed():
+    """The llama-bench rows of the cost model a number was built on fail the model's own sanity check:
+    r(1), the target's 1-token pass ÷ its decode step (one token through the model either way), lies
+    outside [``cost_r1_min``, ``cost_r1_max``] (default 0.67-1.5).  The two tests ran at different moments,
+    so something outside the model set the ratio, and every c and r(n) of that model, and every
+    prediction and residual built on them, is in doubt.  Seen twice.  Load: the resumed speculative
+    session 4787a708 on the 2-core CPU host read r(1) = 5.0 (1-token passes of 38-71 ms against a 10 ms
+    decode step) where the host's other sessions read 0.92-0.95, and only the 3 of its 15 cost-model
+    numbers whose requests ran under load were flagged (``busy_host`` judges the requests; the cost rows
+    carry no load fields).  Warm-up: the H200 depth sweep 23d37a94 at depths 2048-8064, where the first
+    two of three repetitions of its pp tests ran slower than the third (pp1 at depth 2048: 3.3, 4.9 and
+    1.4 ms against a 1.27 ms decode step: r(1) = 2.5-2.7; 1.08 at depth 0) on a machine lent to the run
+    alone: not load, so not ``busy_host``.  Medians of each test's repetitions
+    (``costmodel.median_ns``) absorb one slowed repetition, not a majority.  Column ``cost_r1`` (null: no
+    1-token pass measured, not checked).  Evaluated apart from a row's own caveats (``COST_MODEL_RULES``,
+    ``with_cost_caveats``): only the numbers that read the cost model carry it, not the row's measured
+    rates."""
+
+
+@RULES["cost_rows_disturbed"].on("speculative", ["cost_r1"])
+def _(df, t):
+    return ((pl.col("cost_r1") < t["cost_r1_min"]) | (pl.col("cost_r1") > t["cost_r1_max"])).fill_null(False)
+
+
+#: Rules about a cost model's own llama-bench rows (``costmodel``), not about the requests of the row
+#: that carries its terms: ``with_cost_caveats`` evaluates them into their own column, and a report
+#: adds that column to the numbers built on the cost model alone.
+COST_MODEL_RULES = ["cost_rows_disturbed"]
+
+
 # --- evaluation ---------------------------------------------------------------------------------
 
 
@@ -1060,6 +1100,21 @@ def evaluate_per_host(
         for (host,), g in table.group_by("host_id", maintain_order=True)
     ]
     return pl.concat(parts, how="diagonal_relaxed")
+
+
+def with_cost_caveats(table: pl.DataFrame, report: dict | None, kind: str = "speculative") -> pl.DataFrame:
+    """``table`` + ``cost_caveats`` (list[str]): the ``COST_MODEL_RULES`` that fire on each row (from its
+    column ``cost_r1``; none where the table has no such column), with the thresholds
+    ``host_thresholds(report)`` (``report``: ``params.yaml`` ``report``; these rules read no host fact).
+    ``caveats`` is left as it is: a row's measured numbers (a decode rate, a measured speedup) read no
+    cost model, and only the numbers built on one add ``cost_caveats`` to it.
+
+    Raises:
+        ValueError: as ``evaluate``."""
+    judged, _ = evaluate(
+        table.drop("caveats", strict=False), kind, host_thresholds(report), list(COST_MODEL_RULES)
+    )
+    return table.with_columns(judged["caveats"].alias("cost_caveats"))
 
 
 def _caveat_lists(table: pl.DataFrame, flags: list[pl.Expr], rids: list[str]) -> pl.Series:

@@ -33,7 +33,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "busynow",
         ),
     ),
-    ("stats", ("stats", "identity")),
+    ("stats", ("stats", "identity", "costmodel")),
     (
         "report engine",
         ("caveats", "numbers", "charts", "escape", "hosts", "wording", "numfmt", "numtable", "outputs"),
@@ -57,6 +57,7 @@ MEASUREMENT = ("llamacpp", "llamacpp.*", "resolve", "experiments.*.run", "experi
 REPORT = (
     "experiments.*.analysis",
     "experiments.*.report",
+    "costmodel",
     "caveats",
     "numbers",
     "charts",

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable, Collection
 from dataclasses import asdict, is_dataclass
 
 from .escape import markdown_table, markdown_text
@@ -52,15 +53,51 @@ def _cell(x, decimals: int) -> str:
     return fmt_fixed(x, decimals)
 
 
-def md_table(rows, cols: dict[str, tuple[str, int]]) -> str:
+def var_cell(key: str, published: Collection[str], text: str) -> str:
+    """``{{< var KEY__v >}}`` (the site renders the registry value linked to its provenance entry; a
+    notebook's ``link_cells`` the same link) when ``key`` is among the ``published`` keys, else ``text``
+    (a number the report does not publish).  The one writer of a published number's table cell.
+
+    >>> var_cell("offload-h1-d2d", {"offload-h1-d2d"}, "4,280"), var_cell("x", (), "4,280")
+    ('{{< var offload-h1-d2d__v >}}', '4,280')
+    """
+    return f"{{{{< var {key}__v >}}}}" if key in published else text
+
+
+def md_table(
+    rows,
+    cols: dict[str, tuple[str, int]],
+    *,
+    key_of: Callable[[dict, str], str | None] | None = None,
+    published: Collection[str] = (),
+) -> str:
     """A Markdown table of ``rows`` (a Polars DataFrame, or anything with ``iter_rows(named=True)``):
     the columns ``{name: (heading, decimals)}`` in that order, numbers with a fixed number of decimals
     that never shows a non-zero as 0 (``numfmt.fmt_fixed``), ``[low, high]`` lists as intervals, None
-    as "–".  Cells are not escaped: for the report's own identifiers, not for untrusted text."""
+    as "–".  ``key_of(row, column)``: the registry key of a cell's number (None: not a registry
+    number); a cell whose key is in ``published`` is its ``var_cell`` link.  Cells are not escaped: for
+    the report's own identifiers, not for untrusted text.
+
+    >>> import polars as pl
+    >>> rows = pl.DataFrame({"c": ["a", "b"], "v": [1.5, 2.0]})
+    >>> key = lambda row, col: f"e-{row['c']}" if col == "v" else None
+    >>> print(md_table(rows, {"c": ("config", 0), "v": ("tok/s", 1)}, key_of=key, published={"e-a"}))
+    | config | tok/s |
+    |---|---|
+    | a | {{< var e-a__v >}} |
+    | b | 2.0 |
+    <BLANKLINE>
+    """
+
+    def cell(row: dict, col: str, decimals: int) -> str:
+        text = _cell(row[col], decimals)
+        key = key_of(row, col) if key_of is not None and row[col] is not None else None
+        return text if key is None else var_cell(key, published, text)
+
     head = "| " + " | ".join(h for h, _ in cols.values()) + " |"
     sep = "|" + "|".join("---" for _ in cols) + "|"
     body = [
-        "| " + " | ".join(_cell(r[c], nd) for c, (_, nd) in cols.items()) + " |"
+        "| " + " | ".join(cell(r, c, nd) for c, (_, nd) in cols.items()) + " |"
         for r in rows.iter_rows(named=True)
     ]
     return "\n".join([head, sep, *body]) + "\n"

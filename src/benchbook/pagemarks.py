@@ -1,13 +1,16 @@
-"""Caveat markers as a page shows them: numbered per page, and said once per configuration row.
+"""Caveat markers as the site shows them: one numbering for every page, and said once per configuration row.
 
-* **Numbering per page.**  ``†1`` is the first caveat rule a reader meets on the experiment's page, ``†2``
-  the next new one, and so on, in the order the page's sources quote its numbers (``{{< var >}}``,
-  includes followed); the legend lists them in the same order.  Rules of the experiment's numbers that
-  the page never shows follow, in ``caveats.RULES`` order.  A new rule in ``caveats.RULES`` therefore
-  renumbers no page.  The experiment's page is ``<experiment>.qmd``, else the first source that includes
-  ``_generated/<experiment>-caveats.md`` (its legend); a number quoted on another page (a write-up from
-  ``benchbook new-page``, whose own legend ``_generated/page-NAME-caveats.md`` counts its numbers) carries
-  its experiment's numbering.
+* **One numbering for the site.**  ``†1`` is the first caveat rule a reader meets going through the site's
+  pages in their order (``_quarto.yml`` ``render``: the overview first), ``†2`` the next new one, and so on,
+  in the order the pages' sources quote numbers (``{{< var >}}``, includes followed); a legend lists its
+  markers in the same order.  Rules of numbers that no page shows follow, then the rest of
+  ``caveats.RULES``, each in ``caveats.RULES`` order; a new rule in ``caveats.RULES`` therefore renumbers
+  no page.  A page quotes numbers of several experiments (the overview) and one number is quoted on
+  several pages, with one text (``_variables.yml``): numbered per page, one digit would name different
+  rules beside different numbers of one page.  Here a digit names one rule on every page.
+* **Every marker in a legend.**  A page that shows a marker lists it in a legend it includes: its
+  experiment's ``_generated/<experiment>-caveats.md`` or its own ``_generated/page-<name>-caveats.md``
+  (``site.page_legends``, over the numbers it quotes); ``unlisted_markers`` names the markers that are not.
 * **Said once per configuration.**  A table row's label cell may hold ``{{< var PREFIX__cfg >}}``: the
   rules attached to *every* number of that row whose key starts with ``PREFIX-`` (at least two of them),
   beyond the rules said once for the whole page (``sitepages.experiment_wide``), are shown once there,
@@ -23,25 +26,40 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import caveats as caveats_mod
+from . import sitepages
 from .sitecheck import CELL_SUFFIX, CFG_SUFFIX, INCLUDE, VAR
 
 
 @dataclass
 class PageMarks:
-    """What ``page_marks`` found: ``order`` (experiment -> rule ids, marker ``†i`` = position i+1),
-    ``cell_said`` (registry key -> rules its ``__v`` cells leave to their row's label), ``cfg`` (``PREFIX``
-    of a ``PREFIX__cfg`` label -> (experiment, rules said there)) and ``unknown_cfg`` (``page: PREFIX`` of
-    labels whose prefix names no registry key)."""
+    """What ``page_marks`` found: ``order`` (rule ids; marker ``†i`` = position i+1 on every page),
+    ``said_once`` (experiment -> its rules said once for its page, never marked), ``cell_said`` (registry
+    key -> rules its ``__v`` cells leave to their row's label), ``cfg`` (``PREFIX`` of a ``PREFIX__cfg``
+    label -> (experiment, rules said there)) and ``unknown_cfg`` (``page: PREFIX`` of labels whose prefix
+    names no registry key)."""
 
-    order: dict[str, list[str]] = field(default_factory=dict)
+    order: list[str] = field(default_factory=list)
+    said_once: dict[str, list[str]] = field(default_factory=dict)
     cell_said: dict[str, list[str]] = field(default_factory=dict)
     cfg: dict[str, tuple[str, list[str]]] = field(default_factory=dict)
     unknown_cfg: list[str] = field(default_factory=list)
 
-    def markers(self, experiment: str) -> dict[str, str]:
-        """Rule id -> ``†i`` on ``experiment``'s page (every rule of ``caveats.RULES`` has one)."""
-        order = self.order.get(experiment) or list(caveats_mod.RULES)
-        return {rule: f"†{i}" for i, rule in enumerate(order, start=1)}
+    def markers(self) -> dict[str, str]:
+        """Rule id -> ``†i`` (every rule of ``caveats.RULES`` has one, the same on every page)."""
+        return sitepages.markers(self.order)
+
+    def shown(self, name: str, nums: dict[str, dict]) -> list[str]:
+        """The rules whose markers ``{{< var name >}}`` shows, in ``caveats.RULES`` order: a ``PREFIX__cfg``
+        label its row's rules; a number its caveats less those said once for its experiment and, as a
+        ``KEY__v`` cell, less those its row's label says; nothing for a key not in ``nums``."""
+        if name.endswith(CFG_SUFFIX):
+            return self.cfg.get(name.removesuffix(CFG_SUFFIX), ("", []))[1]
+        key = name.removesuffix(CELL_SUFFIX)
+        num = nums.get(key)
+        if num is None:
+            return []
+        dropped = self.cell_said.get(key) if name.endswith(CELL_SUFFIX) else None
+        return _shown(num, self.said_once.get(num.get("experiment") or "", []), dropped)
 
 
 def page_text(source: Path, root: Path, _seen: tuple[Path, ...] = ()) -> str:
@@ -65,28 +83,16 @@ def _shown(num: dict, wide: list[str], dropped: list[str] | None = None) -> list
     return [r for r in caveats_mod.RULES if r in mine]
 
 
-def rule_order(
-    text: str, nums: dict[str, dict], experiment: str, wide: list[str], marks: PageMarks
-) -> list[str]:
-    """Rule ids in order of first appearance among ``experiment``'s markers in ``text`` (a page with its
-    includes pasted), then the other rules of ``experiment``'s numbers, then the rest of ``caveats.RULES``
-    (each in ``caveats.RULES`` order)."""
+def rule_order(texts: list[str], nums: dict[str, dict], marks: PageMarks) -> list[str]:
+    """Rule ids in order of first appearance among the markers of ``texts`` (the site's pages in order,
+    their includes pasted; ``marks.shown``), then the other rules of ``nums``' numbers (less those said
+    once for their experiment), then the rest of ``caveats.RULES`` (each in ``caveats.RULES`` order)."""
     seen: list[str] = []
-    for name in VAR.findall(text):
-        if name.endswith(CFG_SUFFIX):
-            exp, rules = marks.cfg.get(name.removesuffix(CFG_SUFFIX), ("", []))
-            shown = rules if exp == experiment else []
-        else:
-            key = name.removesuffix(CELL_SUFFIX)
-            num = nums.get(key)
-            if num is None or num.get("experiment") != experiment:
-                continue
-            shown = _shown(num, wide, marks.cell_said.get(key) if name.endswith(CELL_SUFFIX) else None)
-        seen += [r for r in shown if r not in seen]
-    # then the experiment's rules the page does not show (its legend still counts them), then the rest
-    mine = {
-        c for n in nums.values() if n.get("experiment") == experiment for c in n.get("caveats") or []
-    } - set(wide)
+    for text in texts:
+        for name in VAR.findall(text):
+            seen += [r for r in marks.shown(name, nums) if r not in seen]
+    # then the rules of numbers no page shows (their legends still count them), then the rest
+    mine = {r for n in nums.values() for r in _shown(n, marks.said_once.get(n.get("experiment") or "", []))}
     rest = [r for r in caveats_mod.RULES if r not in seen]
     return seen + [r for r in rest if r in mine] + [r for r in rest if r not in mine]
 
@@ -129,24 +135,39 @@ def config_rows(
 
 
 def page_marks(root: Path, pages: list[Path], nums: dict[str, dict], wide: dict[str, list[str]]) -> PageMarks:
-    """Per-page marker numbering and configuration labels for ``pages`` (sources under ``root``) over
-    ``nums`` (``numbers.load_all``), ``wide`` being each experiment's rules said once for its page."""
-    marks = PageMarks()
+    """The site's marker numbering and configuration labels for ``pages`` (sources under ``root``, in the
+    site's order) over ``nums`` (``numbers.load_all``), ``wide`` being each experiment's rules said once
+    for its page."""
+    marks = PageMarks(said_once=dict(wide))
     texts = {p: page_text(p.resolve(), root.resolve()) for p in pages}
     cells_in_rows: dict[str, list[set[str]]] = {}
     for p, text in texts.items():
-        name = str(p.relative_to(root)) if p.is_relative_to(root) else str(p)
-        for k, sets in config_rows(text, nums, wide, marks, name).items():
+        for k, sets in config_rows(text, nums, wide, marks, _name(p, root)).items():
             cells_in_rows.setdefault(k, []).extend(sets)
     for k, sets in cells_in_rows.items():
         said = set.intersection(*sets)
         if said:
             marks.cell_said[k] = [r for r in caveats_mod.RULES if r in said]
-    for exp in sorted({str(n["experiment"]) for n in nums.values() if n.get("experiment")}):
-        legend = f"_generated/{exp}-caveats.md"
-        with_legend = [p for p in pages if legend in p.read_text(errors="replace")]
-        # the experiment's own page (``<experiment>.qmd``) before a write-up scaffolded by new-page
-        page = next((p for p in with_legend if p.stem == exp), with_legend[0] if with_legend else None)
-        text = texts.get(page, "") if page is not None else ""
-        marks.order[exp] = rule_order(text, nums, exp, wide.get(exp, []), marks)
+    marks.order = rule_order(list(texts.values()), nums, marks)
     return marks
+
+
+def unlisted_markers(root: Path, pages: list[Path], nums: dict[str, dict], marks: PageMarks) -> list[str]:
+    """``page: †i (rule) beside KEY`` for every marker that a page of ``pages`` shows (``marks.shown``)
+    and no legend in its text lists (``sitepages.legend_entry``; the page's includes pasted, so run it
+    after the legends are generated), once per page and rule."""
+    out = []
+    marker = marks.markers()
+    for p in pages:
+        text = page_text(p.resolve(), root.resolve())
+        first: dict[str, str] = {}
+        for name in VAR.findall(text):
+            for r in marks.shown(name, nums):
+                if sitepages.legend_entry(marker[r], r) not in text:
+                    first.setdefault(r, name)
+        out += [f"{_name(p, root)}: {marker[r]} ({r}) beside {name}" for r, name in first.items()]
+    return out
+
+
+def _name(page: Path, root: Path) -> str:
+    return str(page.relative_to(root)) if page.is_relative_to(root) else str(page)

@@ -96,7 +96,7 @@ def variable_link(
     "title")``, value and interval rounded by ``numfmt.fmt_interval``; ``unit=False`` leaves the unit out
     (the ``KEY__v`` variant, for table cells under a header naming the unit).  The marker names the
     caveats of this number that are not ``said_once`` for its experiment (or its row), numbered by the
-    page's ``order`` (``sitepages.markers``); the title states n, the
+    site's ``order`` (``sitepages.markers``); the title states n, the
     interval, its method and unit of replication (``ci_method``, ``replication`` when present) and the
     caveat rule names."""
     ci = num.get("ci95")
@@ -129,8 +129,8 @@ def cfg_link(rules: list[str], order: list[str] | None) -> str:
 
 def variables(nums: dict[str, dict], marks: pagemarks.PageMarks | None = None) -> dict[str, str]:
     """Every ``_variables.yml`` entry: ``KEY`` (with unit, for prose) and ``KEY__v`` (without, for tables),
-    markers numbered per page and a cell's markers without those its row's label says (``marks``,
-    from ``pagemarks.page_marks``; default: ``caveats.RULES`` order, no row labels); and one
+    markers numbered once for the whole site and a cell's markers without those its row's label says
+    (``marks``, from ``pagemarks.page_marks``; default: ``caveats.RULES`` order, no row labels); and one
     ``PREFIX__cfg`` per row label (``cfg_link``).
 
     Raises:
@@ -144,14 +144,13 @@ def variables(nums: dict[str, dict], marks: pagemarks.PageMarks | None = None) -
     wide = experiment_wide_rules(nums)
     marks = marks or pagemarks.PageMarks()
     out = {}
+    order = marks.order or None
     for k, v in sorted(nums.items()):
-        exp = v.get("experiment") or ""
-        said = wide.get(exp, [])
-        order = marks.order.get(exp)
+        said = wide.get(v.get("experiment") or "", [])
         out[k] = variable_link(v, said, order=order)
         out[k + CELL_SUFFIX] = variable_link(v, [*said, *marks.cell_said.get(k, [])], unit=False, order=order)
-    for prefix, (exp, rules) in sorted(marks.cfg.items()):
-        out[prefix + CFG_SUFFIX] = cfg_link(rules, marks.order.get(exp))
+    for prefix, (_, rules) in sorted(marks.cfg.items()):
+        out[prefix + CFG_SUFFIX] = cfg_link(rules, order)
     return out
 
 
@@ -162,7 +161,7 @@ def experiment_wide_rules(nums: dict[str, dict]) -> dict[str, list[str]]:
 
 
 def caveats_md(nums: dict[str, dict], experiment: str, order: list[str] | None = None) -> str:
-    """The caveat legend of ``experiment``'s page (``sitepages.legend_md``): markers in the page's
+    """The caveat legend of ``experiment``'s page (``sitepages.legend_md``): markers in the site's
     ``order``, rule names linking to their definitions, and the rules said once for the whole experiment."""
     return sitepages.legend_md(nums, experiment, order)
 
@@ -172,12 +171,14 @@ def generate(root: Path, *, raw_root: Path | None = None) -> dict:
     ``reports/numbers`` and the snapshot store (``<raw_root>/data/raw/snapshots``); return the numbers.
 
     Per experiment: ``_generated/<experiment>-measured.md`` ("what was measured", included at the top
-    of its page) and ``_generated/<experiment>-caveats.md`` (its caveat legend, markers numbered per page and
-    row labels ``PREFIX__cfg`` from ``pagemarks``); and ``_generated/speculative-outputs.md``: the model
+    of its page) and ``_generated/<experiment>-caveats.md`` (its caveat legend, markers numbered once for
+    the site and row labels ``PREFIX__cfg`` from ``pagemarks``); ``_generated/page-<name>-caveats.md`` for
+    each page that includes it (``page_legends``); and ``_generated/speculative-outputs.md``: the model
     outputs of the cited sessions (``benchbook.outputs``).
 
     Raises:
-        SiteError: a row label ``{{< var PREFIX__cfg >}}`` names a prefix no registry key starts with."""
+        SiteError: a row label ``{{< var PREFIX__cfg >}}`` names a prefix no registry key starts with; a
+            page shows a caveat marker that no legend it includes lists (``pagemarks.unlisted_markers``)."""
     nums = load_all(root / "reports" / "numbers")
     snapshots = sitepages.read_snapshots(Path(raw_root or root) / "data" / "raw" / "snapshots")
     spec_raw = Path(raw_root or root) / "data" / "raw" / "speculative"
@@ -204,10 +205,16 @@ def generate(root: Path, *, raw_root: Path | None = None) -> dict:
     prov.mkdir()
     for exp in sorted({n.get("experiment") or "other" for n in nums.values()}):
         (prov / f"{exp}.qmd").write_text(sitepages.provenance_page(nums, exp, snapshots))
-        (gen / f"{exp}-caveats.md").write_text(caveats_md(nums, exp, marks.order.get(exp)))
+        (gen / f"{exp}-caveats.md").write_text(caveats_md(nums, exp, marks.order))
         (gen / f"{exp}-measured.md").write_text(sitepages.measured_md(nums, exp, snapshots))
     for path, text in page_legends(root, nums, marks.order).items():
         path.write_text(text)
+    _fail(
+        "pages show caveat markers that no legend on the page lists (a reader cannot tell what they mean)",
+        pagemarks.unlisted_markers(root, sources(root), nums, marks),
+        "include the page's own legend, {{< include _generated/page-NAME-caveats.md >}} (NAME: the page's "
+        "file name without .qmd), or its experiment's, {{< include _generated/EXPERIMENT-caveats.md >}}",
+    )
     sitewriteups.provenance_pages(root)  # writeups/<name>/provenance/*.qmd from each write-up's registry
     name, _ = renderer()
     (gen / "renderer.md").write_text(
@@ -217,20 +224,19 @@ def generate(root: Path, *, raw_root: Path | None = None) -> dict:
     return nums
 
 
-def page_legends(root: Path, nums: dict[str, dict], order: dict[str, list[str]]) -> dict[Path, str]:
-    """The caveat legend of each page written by ``benchbook new-page``: for every source page that
-    includes ``_generated/page-<its name>-caveats.md``, that path and ``sitepages.legend_md`` over the
-    numbers the page quotes (``{{< var KEY >}}``, includes followed), per experiment, markers numbered
-    as on the experiment's own page (``order``)."""
+def page_legends(root: Path, nums: dict[str, dict], order: list[str] | None = None) -> dict[Path, str]:
+    """The caveat legend of each page that has its own (the overview, a page written by ``benchbook
+    new-page``): for every source page that includes ``_generated/page-<its name>-caveats.md``, that path
+    and ``sitepages.page_legend_md`` over the numbers the page quotes (``{{< var KEY >}}``, includes
+    followed), of whichever experiments, markers numbered as on every page (``order``)."""
     out = {}
     for page in sources(root):
         legend = f"{GEN}/page-{page.stem}-caveats.md"
         if legend not in page.read_text(errors="replace"):
             continue
         keys = {k.removesuffix(CELL_SUFFIX) for k in page_vars(page.resolve(), root.resolve())} & nums.keys()
-        exps = sorted({nums[k].get("experiment") or "other" for k in keys})
-        out[root / legend] = "\n".join(sitepages.legend_md(nums, e, order.get(e), keys) for e in exps) or (
-            "No registered number on this page.\n"
+        out[root / legend] = (
+            sitepages.page_legend_md(nums, keys, order) if keys else "No registered number on this page.\n"
         )
     return out
 

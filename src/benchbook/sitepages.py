@@ -8,12 +8,14 @@ returns Markdown that both renderers read unchanged.  Strings that come from rec
 * ``measured_md``: the "What was measured" block that opens an experiment page: hosts with their
   hardware, builds, model files by name with sha256, dates, n, the interval method (``ci_method``)
   and the unit of replication (``replication``, when the registry has it), and what each unit means.
-* ``markers``: one marker per caveat rule, ``†1`` … in the order a page meets them (``order``, from
-  ``benchbook.pagemarks``: per page, first appearance first), else in ``caveats.RULES`` order;
-  ``marker_text`` is what a number's link text carries: only the rules attached to that number, minus
-  the rules said once for its whole experiment (``experiment_wide``) or for its row's configuration.
-* ``legend_md``: the per-page legend: marker, rule name linking to its definition, one sentence, and
-  how many of the page's numbers carry it.
+* ``markers``: one marker per caveat rule, ``†1`` … in the order a reader meets them going through the
+  site's pages (``order``, from ``benchbook.pagemarks``: one numbering for the whole site, so a digit
+  names one rule on every page), else in ``caveats.RULES`` order; ``marker_text`` is what a number's
+  link text carries: only the rules attached to that number, minus the rules said once for its whole
+  experiment (``experiment_wide``) or for its row's configuration.
+* ``legend_md`` / ``page_legend_md``: the legend of an experiment's page / of a page quoting numbers of
+  any experiments: marker, rule name linking to its definition, one sentence, and how many of the
+  page's numbers carry it.
 * ``provenance_page``: one compact page per experiment (``provenance/<experiment>.qmd``).
 """
 
@@ -64,10 +66,16 @@ def provenance_href(num: dict) -> str:
 
 
 def markers(order: list[str] | None = None) -> dict[str, str]:
-    """Rule id -> its marker, ``†1``, ``†2`` … in ``order`` (a page's order of first appearance,
+    """Rule id -> its marker, ``†1``, ``†2`` … in ``order`` (the site's order of first appearance,
     ``pagemarks``), rules not in it after, in ``caveats.RULES`` order (the default order)."""
     ids = [*(order or []), *(r for r in caveats_mod.RULES if r not in (order or []))]
     return {rule_id: f"†{i}" for i, rule_id in enumerate(ids, start=1)}
+
+
+def legend_entry(marker: str, rule_id: str) -> str:
+    """How a legend's line for one marker starts: ``- **†2** [high_variance](provenance.qmd#c-high_variance)``
+    (``pagemarks.unlisted_markers`` looks for it in a page's text)."""
+    return f"- **{marker}** [{rule_id}](provenance.qmd#c-{rule_id})"
 
 
 #: A rule attached to at least this share of an experiment's numbers is said once for the page (with
@@ -95,16 +103,17 @@ def exceptions(nums: dict[str, dict], experiment: str, rule_id: str) -> list[str
     )
 
 
-def _said_once(nums: dict[str, dict], experiment: str, rule_id: str, link: str) -> str:
-    """``[rule](link) (severity): applies to every number here except `a`, `b``` (or ``except N numbers``)."""
+def _said_once(nums: dict[str, dict], experiment: str, rule_id: str, link: str, noun: str = "number") -> str:
+    """``[rule](link) (severity): applies to every number here except `a`, `b``` (or ``except N numbers``);
+    ``noun`` names what "every" counts (``"speculative number"`` on a page quoting several experiments)."""
     left = exceptions(nums, experiment, rule_id)
     r = caveats_mod.RULES[rule_id]
     if not left:
-        scope = "every number on this page"
+        scope = f"every {noun} on this page"
     elif len(left) <= 6:
-        scope = "every number on this page except " + ", ".join(code_span(k) for k in left)
+        scope = f"every {noun} on this page except " + ", ".join(code_span(k) for k in left)
     else:
-        scope = f"every number on this page except {len(left)} (their tooltips list their caveats)"
+        scope = f"every {noun} on this page except {len(left)} (their tooltips list their caveats)"
     return f"[{rule_id}]({link}#c-{rule_id}) ({r.severity}): {scope}"
 
 
@@ -126,30 +135,52 @@ def legend_md(
     nums: dict[str, dict], experiment: str, order: list[str] | None = None, keys: set[str] | None = None
 ) -> str:
     """The caveat legend of one experiment's page (Markdown): rules said once for the whole
-    experiment, then one line per marker used on the page in marker order (``order``, see ``markers``),
+    experiment, then one line per marker its numbers carry in marker order (``order``, see ``markers``),
     each rule linking to its definition.  ``keys``: the page quotes only these of the experiment's
-    numbers (a ``benchbook new-page`` page): "N of M numbers" and "every number on this page" count
-    over them, while which rules are said once (unmarked) stays the experiment's, as its markers do."""
+    numbers: "N of M numbers" and "every number on this page" count over them, while which rules are
+    said once (unmarked) stays the experiment's, as its markers do."""
     mine = {
         k: n for k, n in nums.items() if n.get("experiment") == experiment and (keys is None or k in keys)
     }
+    return _legend(nums, mine, order)
+
+
+def page_legend_md(nums: dict[str, dict], keys: set[str], order: list[str] | None = None) -> str:
+    """The caveat legend of a page that quotes ``keys`` (the overview, a ``benchbook new-page`` page),
+    of one experiment or several: ``legend_md``'s lines over those numbers, one line per marker however
+    many experiments carry its rule (a marker names one rule on every page), the rules said once for each
+    experiment named with it."""
+    return _legend(nums, {k: nums[k] for k in sorted(keys) if k in nums}, order)
+
+
+def _legend(nums: dict[str, dict], mine: dict[str, dict], order: list[str] | None) -> str:
+    """The legend over the numbers ``mine`` (a subset of ``nums``, any experiments)."""
     if not any(n.get("caveats") for n in mine.values()):
         return "No caveat rule fired for these numbers.\n"
-    wide = experiment_wide(nums, experiment)
-    counts = Counter(c for n in mine.values() for c in n.get("caveats", []) if c not in wide)
+    exps = sorted({n.get("experiment") or "other" for n in mine.values()})
+    wide = {e: experiment_wide(nums, e) for e in exps}
+    counts = Counter(
+        c
+        for n in mine.values()
+        for c in n.get("caveats", [])
+        if c not in wide[n.get("experiment") or "other"]
+    )
     marks = markers(order)
     out = []
-    for c in wide:
-        out.append(
-            f"- **Said once, not marked:** {_said_once(mine, experiment, c, 'provenance.qmd')} — "
-            f"{_first_sentence(caveats_mod.RULES[c].doc)}"
-        )
+    for e in exps:
+        of_e = {k: n for k, n in mine.items() if (n.get("experiment") or "other") == e}
+        noun = "number" if len(exps) == 1 else f"{e} number"
+        for c in wide[e]:
+            out.append(
+                f"- **Said once, not marked:** {_said_once(of_e, e, c, 'provenance.qmd', noun)} — "
+                f"{_first_sentence(caveats_mod.RULES[c].doc)}"
+            )
     for c in sorted(marks, key=lambda rule: int(marks[rule][1:])):
         if counts.get(c):
             r = caveats_mod.RULES[c]
             out.append(
-                f"- **{marks[c]}** [{c}](provenance.qmd#c-{c}) ({r.severity}, {counts[c]} of {len(mine)} "
-                f"numbers) — {_first_sentence(r.doc)}"
+                f"{legend_entry(marks[c], c)} ({r.severity}, {counts[c]} of {len(mine)} numbers) — "
+                f"{_first_sentence(r.doc)}"
             )
     return (
         "A marker after a number names the caveats that apply to *that* number; hover it for the "

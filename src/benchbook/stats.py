@@ -77,7 +77,7 @@ def log_t_interval(mean: float, sd: float | None, n: int, confidence: float = 0.
     method).  Both ends are positive and ``low · high == mean²``.
 
     >>> [round(x, 2) for x in log_t_interval(100.0, 10.0, 5)]
-    [88.31, 113.23]
+    [88.32, 113.22]
 
     Returns None when n < ``MIN_N_INTERVAL``, sd is missing/not finite, or mean is not positive.
     Units: those of ``mean``.
@@ -86,6 +86,38 @@ def log_t_interval(mean: float, sd: float | None, n: int, confidence: float = 0.
         return None
     half = t_quantile(n, confidence) * sd / mean / math.sqrt(n)
     return [mean * math.exp(-half), mean * math.exp(half)]
+
+
+def paired_ratio_interval(num, den, confidence: float = 0.95) -> list[float] | None:
+    """Log-scale Student-t interval ``[low, high]`` of the ratio of two means ``r = mean(num) / mean(den)``
+    whose samples are paired by index (repetition i of a configuration and repetition i of its
+    same-session baseline, measured side by side): ``log_t_interval(r, r · s, n)``, ``s`` the sample sd
+    (ddof=1) of ``d_i = num_i / mean(num) − den_i / mean(den)``.  Delta method on
+    ``log r = log mean(num) − log mean(den)`` (Casella & Berger, *Statistical Inference*, 2nd ed.,
+    §5.5.4): ``se(log r) ≈ s / sqrt(n)``, the covariance of the pairs included; the interval is
+    ``r · exp(± t_{(1+confidence)/2, n-1} · s / sqrt(n))`` and centred on ``r`` (a ratio of mean rates,
+    not the mean of per-pair ratios).  A sample divided by itself gives ``[1, 1]``.
+
+    >>> [round(x, 4) for x in paired_ratio_interval([110.0, 120.0, 130.0], [100.0, 100.0, 100.0])]
+    [0.9756, 1.476]
+
+    (r = 120 / 100 = 1.2; d = (−1/12, 0, 1/12), s = 1/12; t_{0.975,2} = 4.3027;
+    1.2 · exp(± 4.3027 · (1/12) / √3) = 1.2 · exp(± 0.20701) = [0.9756, 1.4760].)
+
+    Returns None below ``MIN_N_INTERVAL`` pairs or when a mean is not positive.
+
+    Raises:
+        ValueError: ``num`` and ``den`` differ in length (the samples are not paired).
+    """
+    x, y = np.asarray(num, dtype=float), np.asarray(den, dtype=float)
+    if x.shape != y.shape:
+        raise ValueError(f"paired_ratio_interval: {x.size} numerator and {y.size} denominator samples")
+    if x.size < MIN_N_INTERVAL or not (x.mean() > 0 and y.mean() > 0):
+        return None
+    ratio = float(x.mean() / y.mean())
+    spread = float(np.std(x / x.mean() - y / y.mean(), ddof=1))
+    ci = log_t_interval(ratio, ratio * spread, int(x.size), confidence)
+    return [float(ci[0]), float(ci[1])] if ci else None
 
 
 def sample_interval(x, confidence: float = 0.95, log: bool = True) -> tuple[float, float | None, list | None]:

@@ -13,7 +13,8 @@ Definitions (DESIGN.md, "Statistics and caveats"):
   committed, so they are not counted.
 * α̂ — per-token acceptance probability, maximum likelihood under independent acceptance with the
   draft truncated at k: Σa / (Σa + #steps with a < k).  Analytic curve τ(k) = (1 − α^(k+1)) / (1 − α)
-  (Leviathan et al. 2023, eq. 1).  ``alpha_accept_rate`` = accepted ÷ drafted is also kept.
+  (Leviathan et al. 2023, eq. 1; ``costmodel.tau_independent``).  ``alpha_accept_rate`` = accepted ÷
+  drafted is also kept.
 * r(n) — mean wall time of an n-token pass of a kind over the mean 1-token decode pass, same session.
   Break-even τ* (one-pass draft, batched verify) = r_draft(k+1) + r_verify(k+1): draft-self is
   faster than AR only when τ > τ*.
@@ -22,8 +23,9 @@ Definitions (DESIGN.md, "Statistics and caveats"):
   (they time one deterministic output), and the speedup is the geometric mean over prompts with a
   Student-t interval on the per-prompt log ratios: the unit of replication is the prompt
   (``replication``), never the timing repetition.  Predicted speedup — the same ratio with every
-  pass replaced by its session mean cost; the gap (measured ÷ predicted − 1) is the time spent
-  outside forward passes plus noise.
+  pass replaced by its session mean cost (``predicted``: its mean over the pairs).  The model gap
+  (measured ÷ predicted − 1, the time spent outside forward passes plus noise) is paired per prompt
+  (``paired_gap``): the log of measured ÷ predicted of each pair, averaged like the speedup.
 
 Entry point: ``load(raw_dir)`` (see ``benchbook.experiments``).
 """
@@ -54,6 +56,7 @@ RUN_COLS = [
     "decode_tps",
     "equals_ar",
     "output_sha256",
+    "output_text",
     "expert_loads_per_token",
     "n_experts",
     "top_k",
@@ -73,8 +76,9 @@ def sessions(raw_dir: str | Path) -> list[dict]:
     """Completed draft-self sessions under ``raw_dir``, oldest end first: the shared sessions of
     ``<host_id>.jsonl`` (start and end records) and the committed ones of ``sessions.jsonl``
     (``migrations.legacy_draftself_session``).  Each: ``session_id``, ``host_id``, ``model_sha256``,
-    ``started_at``, ``ended_at``, ``params``, ``runtime``, ``toolchain_id``, ``load_start``, ``load_end``
-    (null for shared sessions: their runs carry the load), ``runs_file``."""
+    ``checkpoint`` (the start record's checkpoint path; shared sessions only), ``started_at``,
+    ``ended_at``, ``params``, ``runtime``, ``toolchain_id``, ``load_start``, ``load_end`` (null for
+    shared sessions: their runs carry the load), ``runs_file``."""
     raw = Path(raw_dir)
     out = (
         [
@@ -100,6 +104,7 @@ def sessions(raw_dir: str | Path) -> list[dict]:
                         "session_id": r["session_id"],
                         "host_id": st.get("host_id"),
                         "model_sha256": st.get("model_sha256"),
+                        "checkpoint": st.get("checkpoint"),
                         "started_at": st["at"],
                         "ended_at": r["at"],
                         "params": st.get("config") or {},
@@ -215,6 +220,13 @@ def _class(df: pl.DataFrame) -> pl.DataFrame:
     )
 
 
+def committed_tokens() -> pl.Expr:
+    """Tokens a run's verify steps committed, never past its cap: min(accepted_total + verify_steps,
+    n_tokens − 1) (a run generates n_tokens, the first from the prefill; the accepted tokens of its
+    last block beyond the cap are cut).  The numerator of τ."""
+    return pl.min_horizontal(pl.col("accepted_total") + pl.col("verify_steps"), pl.col("n_tokens") - 1)
+
+
 def acceptance(runs: pl.DataFrame) -> pl.DataFrame:
     """τ, α̂, accept rate, tokens per pass, expert loads per token, equals_ar: per config and prompt
     class (first timed repetition: the decoders are deterministic)."""
@@ -224,12 +236,7 @@ def acceptance(runs: pl.DataFrame) -> pl.DataFrame:
             "config_name", "decoder", "k", "verify", "draft", "coreset_mass", "coreset_apply", "prompt_class"
         )
         .agg(
-            # tokens the verify steps committed, never past the cap: a run generates n_tokens, the
-            # first from the prefill; the last block's accepted tokens beyond the cap are cut
-            tau=pl.min_horizontal(
-                pl.col("accepted_total") + pl.col("verify_steps"), pl.col("n_tokens") - 1
-            ).sum()
-            / pl.col("verify_steps").sum(),
+            tau=committed_tokens().sum() / pl.col("verify_steps").sum(),
             alpha_mle=pl.col("accepted_total").sum()
             / (pl.col("accepted_total").sum() + pl.col("rejections").sum()),
             alpha_accept_rate=pl.col("accepted_total").sum() / pl.col("drafted_total").sum(),
@@ -247,11 +254,6 @@ def acceptance(runs: pl.DataFrame) -> pl.DataFrame:
             "prompt_class", "decoder", "verify", "draft", "k", "config_name"
         )  # a total order: reports reproduce
     )
-
-
-def analytic_tau(alpha: float, k: int) -> float:
-    """τ(k) = (1 − α^(k+1)) / (1 − α) (Leviathan et al. 2023, eq. 1); k+1 when α = 1."""
-    return k + 1.0 if alpha >= 1 else (1 - alpha ** (k + 1)) / (1 - alpha)
 
 
 def pass_costs(runs: pl.DataFrame) -> tuple[pl.DataFrame, float]:
@@ -312,8 +314,10 @@ def speedup(runs: pl.DataFrame, costs: pl.DataFrame, confidence: float = 0.95) -
 
     One row per (config, prompt class): ``speedup`` (geometric mean over prompts), ``ci_low``/``ci_high``
     (Student-t over the per-prompt mean log ratios), ``n`` (prompts), ``replication`` ("prompts"),
-    ``n_timings`` (paired timings), ``per_prompt`` ([{prompt_id, speedup}]), ``predicted``, the cited
-    draft-self ``run_ids``/``lines`` and the AR runs they are divided by (``ar_run_ids``/``ar_lines``)."""
+    ``n_timings`` (paired timings), ``per_prompt`` ([{prompt_id, speedup}]), ``predicted`` (the mean over
+    the pairs of the predicted ratio), the cited draft-self ``run_ids``/``lines`` and the AR runs they
+    are divided by (``ar_run_ids``/``ar_lines``), and the cost model's ``gap``, ``residual`` and
+    ``residual_ci`` paired per prompt (``paired_gap``)."""
     cost = {(a, b): m for a, b, m in costs.select("pass_kind", "pass_n", "mean_ns").iter_rows()}
     runs = _class(runs).with_columns(
         pl.struct("pass_kind", "pass_n")
@@ -346,7 +350,7 @@ def speedup(runs: pl.DataFrame, costs: pl.DataFrame, confidence: float = 0.95) -
     ds = ds.with_columns(
         log_ratio=(pl.col("ar_ns") / pl.col("decode_wall_ns")).log(),
         pred=(pl.col("ar_pred_ns") / pl.col("pred_ns")),
-    )
+    ).with_columns(log_res=(pl.col("pred") / (pl.col("ar_ns") / pl.col("decode_wall_ns"))).log())
     out = []
     group = ["config_name", "k", "verify", "draft", "coreset_mass", "coreset_apply", "prompt_class"]
     for key, g in ds.group_by(*group):
@@ -374,12 +378,39 @@ def speedup(runs: pl.DataFrame, costs: pl.DataFrame, confidence: float = 0.95) -
                 "lines": g["_line"].to_list(),
                 "file": g["_file"][0],
                 "run_ids": g["run_id"].to_list(),
+                **paired_gap(g, confidence),
             }
         )
-    res = pl.DataFrame(out, infer_schema_length=None).with_columns(
-        gap=pl.col("speedup") / pl.col("predicted") - 1
-    )
+    res = pl.DataFrame(out, infer_schema_length=None)
     return res.sort("prompt_class", "verify", "draft", "k", "config_name")  # a total order
+
+
+def paired_gap(pairs: pl.DataFrame, confidence: float = 0.95) -> dict:
+    """The cost model against the measured speedup of one configuration, paired per prompt.
+
+    ``pairs``: one row per draft-self run joined to the AR run of its prompt and repetition, with
+    ``prompt_id`` and ``log_res`` = log(predicted ÷ measured), measured = AR decode ns ÷ draft-self
+    decode ns, predicted = the same ratio with every pass (prefill excluded) at the session mean of its
+    (kind, size) (``pass_costs``).  ``log_res`` is averaged over a prompt's repetitions, then over
+    prompts (mean m, Student-t interval on the per-prompt values: ``stats.describe``; unit of
+    replication the prompt, as for ``speedup``).
+
+    Returns ``{"gap", "residual", "residual_ci"}``: ``gap`` = exp(−m) − 1 (measured ÷ predicted − 1,
+    fraction), ``residual`` = exp(m) − 1 (predicted ÷ measured − 1, fraction) and its interval
+    ``[low, high]`` (None below 3 prompts).  Pairing keeps both sides on one scale: a geometric-mean
+    speedup over an arithmetic-mean prediction mixes them, and with τ spread over prompts that alone
+    moved the committed CPU gap of k = 8 (other prompts) from +10.7% to −0.4% and gave +21% on the GPU
+    at k = 15.
+    """
+    per = pairs.group_by("prompt_id").agg(pl.col("log_res").mean()).sort("prompt_id")["log_res"]
+    d = stats.describe(per.to_numpy(), confidence)
+    return {
+        "gap": math.exp(-d["mean"]) - 1,
+        "residual": math.exp(d["mean"]) - 1,
+        "residual_ci": [math.exp(d["ci_low"]) - 1, math.exp(d["ci_high"]) - 1]
+        if d["ci_low"] is not None
+        else None,
+    }
 
 
 def experts_by_pass(runs: pl.DataFrame, with_run_ids: bool = False) -> pl.DataFrame:

@@ -15,6 +15,7 @@ import altair as alt
 import polars as pl
 
 from benchbook import caveats, charts, measured
+from benchbook.costmodel import tau_independent
 from benchbook.hosts import hosts_panel
 from benchbook.numbers import Number, line_ranges, make_key, publish
 from benchbook.numfmt import fmt_interval, fmt_value
@@ -23,7 +24,6 @@ from benchbook.provenance import read_snapshots
 from . import sessioncheck
 from .analysis import (
     acceptance,
-    analytic_tau,
     break_even,
     caveat_table,
     decode_rates,
@@ -114,7 +114,7 @@ def chart_tau(acc: pl.DataFrame) -> alt.Chart:
     for cls, g in b.group_by("prompt_class"):
         a = pooled_alpha(g)
         curve += [
-            {"prompt_class": cls[0], "k": k, "tau": analytic_tau(a, k), "alpha": a} for k in range(1, 16)
+            {"prompt_class": cls[0], "k": k, "tau": tau_independent(a, k), "alpha": a} for k in range(1, 16)
         ]
     pts = (
         alt.Chart(alt.Data(values=tau_points(b)))
@@ -393,8 +393,8 @@ def numbers(
                 value=round(100 * r["gap"], 1),
                 unit="%",
                 n=r["n"],
-                label=f"measured ÷ predicted − 1, {r['config_name']}, {r['prompt_class']}",
-                computation="experiments.draftself.analysis.speedup",
+                label=f"measured ÷ predicted − 1 paired per prompt, {r['config_name']}, {r['prompt_class']}",
+                computation="experiments.draftself.analysis.paired_gap",
                 caveats=cav,
                 **model_src,
                 **common,

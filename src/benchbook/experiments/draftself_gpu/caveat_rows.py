@@ -31,8 +31,8 @@ import polars as pl
 
 from benchbook import caveats
 from benchbook.draftself import store
+from benchbook.experiments.draftself.analysis import sessions
 from benchbook.numbers import Number
-from benchbook.records import read_records
 
 #: The rules attached to draftself_gpu numbers, in the order the engine evaluates them.
 RULES = [
@@ -62,30 +62,18 @@ class Reads:
 
 def session_checkpoints(raw: Path, root: Path) -> dict[str, dict]:
     """``{model_sha256: {"checkpoint": path, "stored": bool, "sessions": {(host, session_id), ...}}}``
-    from the start records of the completed draft-self sessions under ``raw`` (the ``<host_id>.jsonl``
-    files); ``stored``: some session's ``checkpoint`` is kept in ``root``'s artifact store
-    (``draftself.store.is_kept``)."""
-    starts: dict[str, dict] = {}
-    ended: set[str] = set()
-    for f in sorted(raw.glob("*.jsonl")):
-        if f.name.endswith((".train.jsonl", ".quarantine.jsonl")):
-            continue
-        for r in read_records([f], "benchbook.session"):
-            if r.get("experiment") != "draftself":
-                continue
-            if r["event"] == "start":
-                starts.setdefault(r["session_id"], r)
-            else:
-                ended.add(r["session_id"])
+    of the completed draft-self sessions under ``raw`` (``draftself.analysis.sessions``: their start
+    records' model and ``checkpoint``); ``stored``: some session's ``checkpoint`` is kept in ``root``'s
+    artifact store (``draftself.store.is_kept``)."""
     out: dict[str, dict] = {}
-    for sid, st in starts.items():
-        if sid in ended and st.get("model_sha256"):
+    for s in sessions(raw):
+        if s["model_sha256"]:
             e = out.setdefault(
-                st["model_sha256"], {"checkpoint": st.get("checkpoint"), "stored": False, "sessions": set()}
+                s["model_sha256"], {"checkpoint": s.get("checkpoint"), "stored": False, "sessions": set()}
             )
-            e["sessions"].add((st.get("host_id"), sid))
-            if store.is_kept(st.get("checkpoint"), root):
-                e["checkpoint"], e["stored"] = st["checkpoint"], True
+            e["sessions"].add((s["host_id"], s["session_id"]))
+            if store.is_kept(s.get("checkpoint"), root):
+                e["checkpoint"], e["stored"] = s["checkpoint"], True
     return out
 
 

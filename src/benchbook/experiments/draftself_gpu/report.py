@@ -28,11 +28,29 @@ from benchbook.experiments.draftself.report import cite, runs_with_passes
 from benchbook.numbers import Number, make_key, publish
 from benchbook.numtable import md_table
 from benchbook.provenance import read_snapshots
+from benchbook.stats import LOG_T
 from benchbook.wording import ratio_word
 
 from . import EXPERIMENT, sessioncheck
 from .analysis import by_k, decode_pass_ms, load, load_train, per_prompt
 from .caveat_rows import Reads, attach, number_table, session_checkpoints
+
+#: The modules whose functions compute this registry's numbers (``Number.computation``).
+GPU, CPU = "benchbook.experiments.draftself_gpu.analysis.", "benchbook.experiments.draftself.analysis."
+#: Each per-k number's ``ci_method``: how its interval over prompts is computed, or why it has none.
+#: τ and the decode rates are arithmetic means over prompts (a rate: llama-bench's ``avg_ts``
+#: definition) with the log-scale interval of a positive mean (``stats.log_t_interval``, delta
+#: method); the speedup and the residual are geometric means over prompts with a Student-t interval
+#: on the per-prompt logs (``stats.describe``) taken back through exp.
+CI_METHOD = {
+    "tau": LOG_T + ", over per-prompt τ",
+    "ds_tps": LOG_T + ", over per-prompt mean rates",
+    "ar_tps": LOG_T + ", over per-prompt mean rates",
+    "speedup": "student-t over per-prompt logs",
+    "residual": "student-t over per-prompt logs",
+    "alpha": "none: pooled ratio",
+    "tau_break_even": "none: computed from session mean pass costs",
+}
 
 
 @dataclass
@@ -118,17 +136,24 @@ def session_numbers(
                 "tokens",
                 "τ (tokens per verify step, mean over prompts)",
                 "tau_ci",
-                "per_prompt",
+                GPU + "per_prompt",
                 (0, 1),
             ),
-            ("alpha", "fraction", "α (accepted ÷ drafted, pooled over prompts)", None, "by_k", (0, 1)),
-            ("speedup", "x", "AR decode time ÷ draft-self decode time", "speedup_ci", "speedup", (1, 1)),
+            ("alpha", "fraction", "α (accepted ÷ drafted, pooled over prompts)", None, GPU + "by_k", (0, 1)),
+            (
+                "speedup",
+                "x",
+                "AR decode time ÷ draft-self decode time",
+                "speedup_ci",
+                CPU + "speedup",
+                (1, 1),
+            ),
             (
                 "ds_tps",
                 "tok/s",
                 "draft-self decode rate (mean over prompts)",
                 "ds_tps_ci",
-                "per_prompt",
+                GPU + "per_prompt",
                 (1, 1),
             ),
             (
@@ -136,7 +161,7 @@ def session_numbers(
                 "tokens",
                 "break-even τ* = r_draft(k+1) + r_verify(k+1)",
                 None,
-                "break_even",
+                CPU + "break_even",
                 (1, 0),
             ),
             (
@@ -144,7 +169,7 @@ def session_numbers(
                 "fraction",
                 "cost model ÷ measured speedup − 1",
                 "residual_ci",
-                "model_residual",
+                CPU + "paired_gap",
                 (1, 0),
             ),
         ):
@@ -156,17 +181,11 @@ def session_numbers(
                     unit=unit,
                     label=f"draft-self k={k} on the GPU: {label}",
                     n=int(r["prompts"]),
-                    computation=f"benchbook.experiments.draftself_gpu.analysis.{computation}",
+                    computation=computation,
                     ci95=[round(ci[0], 4), round(ci[1], 4)] if ci and ci[0] is not None else None,
-                    ci_method=(
-                        "student-t over per-prompt logs"
-                        if ci and ci[0] is not None
-                        else "none: pooled ratio"
-                        if col == "alpha"
-                        else "none: computed from session mean pass costs"
-                        if col == "tau_break_even"
-                        else None
-                    ),
+                    # a number without an interval over prompts: why it has none (below 3 prompts:
+                    # ``publish``'s default)
+                    ci_method=CI_METHOD[col] if (ci and ci[0] is not None) or not ci_key else None,
                     replication="prompts",
                     **cite(runs, cites[col]),
                     **common,
@@ -183,9 +202,9 @@ def session_numbers(
             unit="tok/s",
             label="plain greedy AR decode rate on the GPU (mean over prompts)",
             n=int(first["prompts"]),
-            computation="benchbook.experiments.draftself_gpu.analysis.per_prompt",
+            computation=GPU + "per_prompt",
             ci95=[round(x, 2) for x in first["ar_tps_ci"]] if first["ar_tps_ci"] else None,
-            ci_method="student-t over per-prompt logs" if first["ar_tps_ci"] else None,
+            ci_method=CI_METHOD["ar_tps"] if first["ar_tps_ci"] else None,
             replication="prompts",
             **cite(runs, _ids(runs, ar)),
             **common,
@@ -199,7 +218,7 @@ def session_numbers(
             unit="ms",
             label="mean wall time of a 1-token decode pass on the GPU (the unit of r)",
             n=int(first["prompts"]),
-            computation="benchbook.experiments.draftself.analysis.pass_costs",
+            computation=CPU + "pass_costs",
             replication="prompts",
             **cite(runs, runs_with_passes(runs, [("decode", 1)])),
             **common,
@@ -216,7 +235,7 @@ def session_numbers(
                 unit=unit,
                 label=label,
                 n=1,
-                computation=f"benchbook.experiments.draftself_gpu.analysis.{computation}",
+                computation=GPU + computation,
                 replication=replication,
                 **cite(runs, [run_id]),
                 **common,
@@ -256,7 +275,7 @@ def train_numbers(train: pl.DataFrame) -> list[Number]:
                     unit=unit,
                     label=f"draft-self GPU training {t['session_id'][:8]}: {label}",
                     n=1,
-                    computation="benchbook.experiments.draftself_gpu.analysis.load_train",
+                    computation=GPU + "load_train",
                     sources=[{"file": str(t["file"]), "lines": [[t["line"], t["line"]]]}],
                     host_id=t["host_id"],
                     session_id=t["session_id"],

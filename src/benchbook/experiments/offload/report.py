@@ -24,6 +24,7 @@ from benchbook import caveats, charts, measured
 from benchbook.measured import parse_utc
 from benchbook.numbers import Number, build_of, line_ranges, make_key, publish
 from benchbook.numfmt import fmt_interval, fmt_value
+from benchbook.numtable import var_cell
 from benchbook.provenance import read_snapshots
 
 from ..llama_bench.analysis import load_llama_bench, rate_stats
@@ -120,16 +121,6 @@ def headroom_cells(peak_mib: float | None, capacity_mib: float | None) -> tuple[
     if peak_mib is None or capacity_mib is None or capacity_mib <= 0:
         return "—", "—"
     return mib_text(capacity_mib - peak_mib), f"{100 * peak_mib / capacity_mib:.1f}"
-
-
-def var_cell(key: str, published: Collection[str], text: str) -> str:
-    """``{{< var KEY__v >}}`` (the site renders the registry value linked to its provenance entry) when
-    ``key`` is among the ``published`` keys, else ``text`` (a number the report does not publish).
-
-    >>> var_cell("offload-h1-d2d", {"offload-h1-d2d"}, "4,280"), var_cell("x", (), "4,280")
-    ('{{< var offload-h1-d2d__v >}}', '4,280')
-    """
-    return f"{{{{< var {key}__v >}}}}" if key in published else text
 
 
 def _rate_cell(by_test: dict[str, dict], test: str, published: Collection[str] = ()) -> str:

@@ -1,7 +1,8 @@
 """Depth sweep tables: llama-bench rows against depth, server requests against depth, and the cost model.
 
 * ``bench_table``: one row per llama-bench test (model, n_depth, n_prompt, n_gen): mean rate avg_ts
-  (llama-bench's own mean of per-repetition rates), its sd and n, the mean time avg_ns.
+  (llama-bench's own mean of per-repetition rates), its sd and n, the mean time avg_ns and the
+  per-repetition times samples_ns.
 * ``request_table``: one row per ``/completion`` (timings, the draft counters, wall time, peak GPU memory).
 * ``depth_table``: one row per (host, session, configuration, depth), each configuration against the
   baseline of its own session and depth: decode rate (mean over repetitions of predicted_per_second)
@@ -11,12 +12,17 @@
 
   - before (llama-bench terms, DESIGN.md): speedup = τ / (k·c + r(k+1)), c = draft tg step ÷ target tg
     step and r(n) = pp(n) pass ÷ target tg step, both from this session's llama-bench rows at the same
-    depth (r interpolated linearly between measured n; c = 1 when the draft is the target itself);
+    depth, each test's time the median of its repetitions (r interpolated linearly between measured n,
+    none outside them; c = 1 when the draft is the target itself);
   - after (the draft timed inside llama-server): the same formula with c_server = the server's own
     drafting time per drafted token (``dur(b,g,a)``'s g, ``common_speculative_print_stats``) ÷ the
-    baseline's time per decoded token; beside it v_server = (decode time − drafting time) ÷ verify
-    steps ÷ the baseline step, the verify pass plus per-step overhead as measured, to compare with
-    r(k+1).  residual = model ÷ measured − 1.
+    baseline's decode step (Σ predicted_ms ÷ Σ (predicted_n − 1): the first token comes out of the
+    prompt pass); beside it v_server = (decode time − drafting time) ÷ verify steps ÷ the baseline
+    step, the verify pass plus per-step overhead as measured, to compare with r(k+1).
+    residual = model ÷ measured − 1.  ``cost_r1`` = r(1) of the model at that depth (the caveat
+    ``cost_rows_disturbed``'s input).
+
+  The arithmetic is ``benchbook.costmodel``'s, shared with the speculative experiment.
 
   Verify steps are the draft generations counted by the server (``gen_drafts``); τ = 1 + accepted ÷
   verify steps, the accepted tokens past a request's cap left out (as
@@ -32,7 +38,9 @@ from pathlib import Path
 
 import polars as pl
 
+from ... import costmodel
 from ...records import jsonl_lines
+from ...stats import paired_ratio_interval, sample_interval
 from ..speculative import analysis as spec
 from . import BENCH_SCHEMA, EXPERIMENT, REQUEST_SCHEMA
 
@@ -52,7 +60,7 @@ def _records(raw_dir: str | Path, schema: str) -> list[tuple[str, int, dict]]:
 def bench_table(raw_dir: str | Path) -> pl.DataFrame:
     """One row per llama-bench test: host_id, session_id, role, model_id, model_sha256, n_depth,
     n_prompt, n_gen, avg_ts (tok/s), stddev_ts, n (repetitions), avg_ns (one test's mean time, ns),
-    file, line."""
+    samples_ns (each repetition's time, ns), file, line."""
     rows = []
     for f, i, r in _records(raw_dir, BENCH_SCHEMA):
         b = r["llama_bench"]
@@ -70,6 +78,7 @@ def bench_table(raw_dir: str | Path) -> pl.DataFrame:
                 "stddev_ts": float(b.get("stddev_ts") or 0.0),
                 "n": len(b["samples_ns"]),
                 "avg_ns": float(b["avg_ns"]),
+                "samples_ns": [int(x) for x in b["samples_ns"]],
                 "file": f,
                 "line": i,
             }
@@ -80,7 +89,8 @@ def bench_table(raw_dir: str | Path) -> pl.DataFrame:
 def request_table(raw_dir: str | Path) -> pl.DataFrame:
     """One row per request: host_id, session_id, config_id, role, draft_model_id, draft_model_sha256,
     model_sha256, n_max, depth, rep, prompt_n, prompt_ms, prefill_tps, predicted_n, predicted_ms,
-    decode_tps, draft_n, draft_n_accepted, verify_steps, t_draft_ms, wall_ms, peak_gpu_mem_mib,
+    decode_tps, draft_n, draft_n_accepted, verify_steps, t_draft_ms, wall_ms, cap_hit (stop_type
+    "limit"; null when not recorded), cache_n (prompt tokens served from the cache), peak_gpu_mem_mib,
     tokens, file, line, run_id."""
     rows = []
     for f, i, r in _records(raw_dir, REQUEST_SCHEMA):
@@ -109,6 +119,8 @@ def request_table(raw_dir: str | Path) -> pl.DataFrame:
                 "verify_steps": s.get("gen_drafts"),
                 "t_draft_ms": s.get("t_draft_ms"),
                 "wall_ms": float(r["wall_ms"]),
+                "cap_hit": r["stop_type"] == "limit" if r.get("stop_type") is not None else None,
+                "cache_n": t.get("cache_n"),
                 "peak_gpu_mem_mib": r.get("peak_gpu_mem_mib"),
                 "tokens": [int(x) for x in r.get("tokens") or []],
                 "file": f,
@@ -116,38 +128,31 @@ def request_table(raw_dir: str | Path) -> pl.DataFrame:
                 "run_id": r.get("run_id"),
             }
         )
-    return pl.DataFrame(rows, schema_overrides={"n_max": pl.Int64, "draft_n": pl.Int64})
-
-
-def r_of(pp: dict[int, float], n: float) -> float | None:
-    """r(n) by linear interpolation over ``pp`` (``{n_tokens: pass time ÷ one tg step}``); None outside
-    the measured range.  Example: pp = {1: 1.4, 5: 1.8}, n = 3 → 1.6."""
-    ks = sorted(pp)
-    if not ks or n < ks[0] or n > ks[-1]:
-        return None
-    for lo, hi in zip(ks, ks[1:], strict=False):
-        if lo <= n <= hi:
-            return pp[lo] + (pp[hi] - pp[lo]) * (n - lo) / (hi - lo)
-    return pp[ks[0]]
-
-
-def _bench_terms(bench: pl.DataFrame, session_id: str, depth: int) -> tuple[dict, dict[str, float]]:
-    """At one depth of one session: ``(r_pp, tg_step_ns_by_model_sha)``;
-    r_pp = {n: pass ns ÷ target tg step ns}."""
-    b = bench.filter((pl.col("session_id") == session_id) & (pl.col("n_depth") == depth))
-    tg = {
-        r["model_sha256"]: r["avg_ns"] / r["n_gen"]
-        for r in b.filter(pl.col("n_gen") > 0).iter_rows(named=True)
-    }
-    tgt = b.filter(pl.col("role") == "target")
-    step = next(
-        (r["avg_ns"] / r["n_gen"] for r in tgt.filter(pl.col("n_gen") > 0).iter_rows(named=True)), None
+    return pl.DataFrame(
+        rows,
+        schema_overrides={"n_max": pl.Int64, "draft_n": pl.Int64, "cap_hit": pl.Boolean, "cache_n": pl.Int64},
     )
-    rpp = {}
-    if step:
-        for r in tgt.filter(pl.col("n_prompt") > 0).iter_rows(named=True):
-            rpp[r["n_prompt"]] = r["avg_ns"] / step
-    return rpp, tg
+
+
+def _bench_test(row: dict) -> costmodel.BenchTest:
+    return costmodel.BenchTest(row["n_prompt"], row["n_gen"], row["samples_ns"])
+
+
+def _bench_terms(bench: pl.DataFrame, session_id: str, depth: int) -> costmodel.BenchTerms | None:
+    """The llama-bench side of the cost model at one depth of one session (``costmodel.bench_terms``: the
+    target's tg step, r(n) from its pp tests, c of each draft keyed by its model_sha256); None without a
+    target tg test."""
+    b = bench.filter((pl.col("session_id") == session_id) & (pl.col("n_depth") == depth))
+    tgt = b.filter(pl.col("role") == "target")
+    tg = tgt.filter(pl.col("n_gen") > 0)
+    if tg.is_empty():
+        return None
+    drafts = b.filter((pl.col("role") == "draft") & (pl.col("n_gen") > 0))
+    return costmodel.bench_terms(
+        _bench_test(tg.row(0, named=True)),
+        [_bench_test(r) for r in tgt.filter(pl.col("n_prompt") > 0).iter_rows(named=True)],
+        {r["model_sha256"]: _bench_test(r) for r in drafts.iter_rows(named=True)},
+    )
 
 
 def _bench_lines(bench: pl.DataFrame, session_id: str, depth: int, draft_sha256: str | None) -> dict:
@@ -173,17 +178,16 @@ def _mean(s: pl.Series) -> float:
 
 def cost_terms(
     g: pl.DataFrame,
-    b_step_ms: float,
-    rpp: dict,
-    tg_ns: dict[str, float],
+    b_step_ms: float | None,
+    bench: costmodel.BenchTerms | None,
     alone: dict[str, float],
     measured: float,
 ) -> dict:
     """The speculative columns of one (configuration, depth) group ``g`` of ``request_table`` rows:
-    alpha, tau, k, c_bench, r_k1, model_before, residual_before, c_server, c_alone, v_server,
-    model_after, residual_after, overhead_server (module docstring; ``b_step_ms``: the baseline's ms
-    per decoded token at this depth; ``rpp``, ``tg_ns``: ``_bench_terms``; ``alone``: c of each draft
-    served alone by its sha256; ``measured``: the measured speedup).
+    alpha, tau, k, c_bench, r_k1, cost_r1, model_before, residual_before, c_server, c_alone, v_server,
+    model_after, residual_after, overhead_server (module docstring; ``b_step_ms``: the baseline's decode
+    step at this depth, ``costmodel.decode_step_ms``; ``bench``: ``_bench_terms``; ``alone``: c of each
+    draft served alone by its sha256; ``measured``: the measured speedup).
 
     τ, k and the server's terms are pooled over the requests that have the server's counters
     (``spec_stats``; a request whose statistics line came late records none): each sum of a ratio over
@@ -191,55 +195,89 @@ def cost_terms(
     first = g.row(0, named=True)
     all_drafted, all_acc = _sum(g["draft_n"]), _sum(g["draft_n_accepted"])
     g = g.filter(pl.col("verify_steps").is_not_null() & pl.col("t_draft_ms").is_not_null())
-    drafted, steps = _sum(g["draft_n"]), _sum(g["verify_steps"])
+    drafted, steps = int(_sum(g["draft_n"])), int(_sum(g["verify_steps"]))
     dsha, t_sha = first["draft_model_sha256"], first["model_sha256"]
-    # accepted tokens past a request's cap are not committed (``speculative.analysis.tau``)
+    # accepted tokens past a request's cap are not committed (``costmodel.tau``)
     in_cap = sum(
-        spec.accepted_within_cap(a, v, p - 1 if p else None)
+        costmodel.accepted_within_cap(a, v, p - 1 if p else None)
         for a, v, p in zip(g["draft_n_accepted"], g["verify_steps"], g["predicted_n"], strict=True)
         if a is not None and v is not None
     )
-    tau = spec.tau(in_cap, steps) if steps else None
-    k = drafted / steps if steps else None
-    c_bench = (
-        1.0 if dsha == t_sha else (tg_ns[dsha] / tg_ns[t_sha] if dsha in tg_ns and t_sha in tg_ns else None)
+    tau, k = costmodel.pooled_tau_k(in_cap, drafted, steps)
+    c_bench = 1.0 if dsha == t_sha else (bench.c.get(dsha) if bench else None)
+    rk = costmodel.r_at(bench.r, k + 1) if bench and k is not None else None
+    server = (
+        costmodel.server_terms(_sum(g["predicted_ms"]), _sum(g["t_draft_ms"]), drafted, steps, b_step_ms)
+        if b_step_ms
+        else None
     )
-    rk = r_of(rpp, k + 1) if k is not None else None
-    t_draft = _sum(g["t_draft_ms"])
-    c_server = (t_draft / drafted) / b_step_ms if drafted else None
-    v_server = ((_sum(g["predicted_ms"]) - t_draft) / steps) / b_step_ms if steps else None
-    before = after = None
-    if tau is not None and k is not None and rk is not None:
-        before = tau / (k * c_bench + rk) if c_bench is not None else None
-        after = tau / (k * c_server + rk) if c_server is not None else None
+    c_server = server.c_server if server else None
+    v_server = server.v_server if server else None
+    before = costmodel.predicted(tau, k, c_bench, rk)
+    after = costmodel.predicted(tau, k, c_server, rk)
     return {
         "alpha": all_acc / all_drafted if all_drafted else None,
         "tau": tau,
         "k": k,
         "c_bench": c_bench,
         "r_k1": rk,
+        "cost_r1": bench.r1 if bench else None,
         "model_before": before,
-        "residual_before": before / measured - 1 if before is not None else None,
+        "residual_before": costmodel.residual(before, measured),
         "c_server": c_server,
         "c_alone": 1.0 if dsha == t_sha else alone.get(dsha),
         "v_server": v_server,
         "model_after": after,
-        "residual_after": after / measured - 1 if after is not None else None,
+        "residual_after": costmodel.residual(after, measured),
         "overhead_server": v_server - rk if v_server is not None and rk is not None else None,
     }
 
 
-def depth_table(raw_dir: str | Path) -> pl.DataFrame:
+def rep_spread(g: pl.DataFrame, base: pl.DataFrame, confidence: float = 0.95) -> dict:
+    """The spread over the repetitions of one (configuration, depth) group ``g`` of ``request_table`` rows
+    and its same-session baseline ``base``: ``decode_tps_sd`` (tok/s, ddof=1; None below 2) and
+    ``decode_tps_ci_low``/``_high`` (``stats.sample_interval``: the log-scale Student-t interval of the
+    mean rate), and the intervals of the two ratios of mean rates ``speedup_ci_low``/``_high`` (decode)
+    and ``prefill_ratio_ci_low``/``_high``, each ``stats.paired_ratio_interval`` over the repetitions
+    the configuration and the baseline both have, paired by ``rep`` (each repetition runs every
+    configuration in turn); None below ``stats.MIN_N_INTERVAL`` repetitions or pairs."""
+    _, sd, ci = sample_interval(g["decode_tps"].to_list(), confidence)
+    out: dict[str, float | None] = {"decode_tps_sd": sd}
+    out |= {"decode_tps_ci_low": ci[0] if ci else None, "decode_tps_ci_high": ci[1] if ci else None}
+    pairs = g.join(base, on="rep", suffix="_base")
+    for col, rate in (("speedup", "decode_tps"), ("prefill_ratio", "prefill_tps")):
+        ci = paired_ratio_interval(pairs[rate].to_list(), pairs[f"{rate}_base"].to_list(), confidence)
+        out |= {f"{col}_ci_low": ci[0] if ci else None, f"{col}_ci_high": ci[1] if ci else None}
+    return out
+
+
+def cap_columns(g: pl.DataFrame, base: pl.DataFrame) -> dict:
+    """The columns the cap and cache rules of the ``speculative`` caveat kind read, for one
+    (configuration, depth) group ``g`` and its baseline ``base``: ``cap_hit`` (a repetition stopped at
+    its generation cap; null when no stop type was recorded), ``cap_equal_work``
+    (``speculative.analysis._cap_equal_work``: every repetition of both stopped at the cap with the same
+    ``predicted_n``) and ``cache_n_max`` (the most prompt tokens a repetition took from the cache)."""
+    cap_hit = None if g["cap_hit"].null_count() == g.height else bool(g["cap_hit"].any())
+    return {
+        "cap_hit": cap_hit,
+        "cap_equal_work": spec._cap_equal_work(g, base, cap_hit),
+        "cache_n_max": g["cache_n"].max(),
+    }
+
+
+def depth_table(raw_dir: str | Path, confidence: float = 0.95) -> pl.DataFrame:
     """One row per (host_id, session_id, config_id, depth); columns in the module docstring: n,
     decode_tps, prefill_tps, prompt_ms, wall_ms, speedup (decode ÷ baseline decode), prefill_ratio
     (prefill rate ÷ baseline prefill rate), output_match (tokens equal to the baseline's at every
-    repetition; null for the baseline and draft_only), alpha, tau, k, c_bench, r_k1, model_before,
+    repetition; null for the baseline and draft_only), alpha, tau, k, c_bench, r_k1, cost_r1, model_before,
     residual_before, c_server, c_alone (the draft served alone: its decode step ÷ the baseline step),
     v_server, overhead_server (v_server − r(k+1): the verify step's cost beyond the llama-bench pass),
     model_after, residual_after, peak_gpu_mem_mib, toolchain_id, file and lines (the requests read,
     the baseline's included: one host's file), run_ids and baseline_run_ids (of those requests),
     bench_lines_before/bench_lines_after (the llama-bench rows the two cost models read,
-    ``_bench_lines``; speculative rows only)."""
+    ``_bench_lines``; speculative rows only); decode_tps_sd and the intervals of decode_tps, speedup
+    and prefill_ratio at ``confidence`` (``rep_spread``); cap_hit, cap_equal_work, cache_n_max
+    (``cap_columns``)."""
     req, bench = request_table(raw_dir), bench_table(raw_dir)
     if req.is_empty():
         return pl.DataFrame()
@@ -250,17 +288,15 @@ def depth_table(raw_dir: str | Path) -> pl.DataFrame:
         base = at.filter(pl.col("role") == "baseline")
         if base.is_empty():
             continue
-        b_step_ms = _sum(base["predicted_ms"]) / _sum(base["predicted_n"])
+        # decode steps over predicted_n − 1 tokens each (the first comes out of the prompt pass)
+        b_step_ms = costmodel.decode_step_ms(base["predicted_ms"], base["predicted_n"])
         b_tokens = {r["rep"]: r["tokens"] for r in base.iter_rows(named=True)}
         alone = {}
-        for r in (
-            at.filter(pl.col("role") == "draft_only")
-            .group_by("model_sha256")
-            .agg((pl.col("predicted_ms").sum() / pl.col("predicted_n").sum()).alias("ms"))
-            .iter_rows(named=True)
-        ):
-            alone[r["model_sha256"]] = float(r["ms"]) / b_step_ms
-        rpp, tg_ns = _bench_terms(bench, sess, depth) if not bench.is_empty() else ({}, {})
+        for (sha,), a in at.filter(pl.col("role") == "draft_only").group_by("model_sha256"):
+            a_step = costmodel.decode_step_ms(a["predicted_ms"], a["predicted_n"])
+            if a_step is not None and b_step_ms:
+                alone[sha] = a_step / b_step_ms
+        terms = _bench_terms(bench, sess, depth) if not bench.is_empty() else None
         for cid in sorted(at["config_id"].unique().to_list()):
             g = at.filter(pl.col("config_id") == cid)
             first = g.row(0, named=True)
@@ -287,11 +323,12 @@ def depth_table(raw_dir: str | Path) -> pl.DataFrame:
                 "run_ids": [x for x in g["run_id"].to_list() if x],
                 "baseline_run_ids": [x for x in base["run_id"].to_list() if x],
             }
+            row |= rep_spread(g, base, confidence) | cap_columns(g, base)
             if first["role"] == "speculative":
                 row["output_match"] = all(
                     r["tokens"] == b_tokens.get(r["rep"]) for r in g.iter_rows(named=True)
                 )
-                row |= cost_terms(g, b_step_ms, rpp, tg_ns, alone, row["speedup"])
+                row |= cost_terms(g, b_step_ms, terms, alone, row["speedup"])
                 row |= _bench_lines(bench, sess, depth, first["draft_model_sha256"])
             rows.append(row)
     return pl.DataFrame(rows, infer_schema_length=None)

@@ -1,11 +1,11 @@
-"""The depth tables' published cells as links: a cell whose number the report publishes is written as
-``{{< var KEY__v >}}`` (the site renders it as the registry value, linked to its provenance entry, as
-the llama-bench and speculative tables do), every other cell as ``numtable.md_table`` writes it.
+"""The depth tables' published cells: the registry key of each number ``report.build`` publishes from a
+row of ``analysis.depth_table``, for ``numtable.md_table(..., key_of=cell_key, published=...)``, which
+writes such a cell as its ``{{< var KEY__v >}}`` link (``numtable.var_cell``: the site renders the
+registry value linked to its provenance entry, as the llama-bench, speculative and offload tables do)
+and every other cell as a plain number.
 """
 
 from __future__ import annotations
-
-from collections.abc import Iterable
 
 from benchbook.numbers import make_key
 
@@ -32,22 +32,12 @@ def number_key(row: dict, col: str) -> str:
     return make_key(EXPERIMENT, f"h{row['host_id'][:8]}", row["config_id"], f"d{row['depth']}", col)
 
 
-class LinkedRows:
-    """Rows for ``numtable.md_table`` (``iter_rows(named=True)``): those of ``rows`` with each
-    ``PUBLISHED`` cell whose key is in ``published`` replaced by its ``{{< var KEY__v >}}`` shortcode;
-    cells of numbers not published stay numbers."""
+def cell_key(row: dict, col: str) -> str | None:
+    """``number_key`` of a ``PUBLISHED`` column's cell; None for any other column (not a number the
+    report publishes).
 
-    def __init__(self, rows, published: Iterable[str]) -> None:
-        keys = set(published)
-        self._rows = []
-        for r in rows.iter_rows(named=True):
-            r = dict(r)
-            for col in PUBLISHED:
-                if r.get(col) is not None and (key := number_key(r, col)) in keys:
-                    r[col] = f"{{{{< var {key}__v >}}}}"
-            self._rows.append(r)
-
-    def iter_rows(self, named: bool = True) -> list[dict]:
-        """The rows, each a dict (``named`` is always True: ``md_table`` reads them by column name)."""
-        del named
-        return self._rows
+    >>> row = {"host_id": "3f1dfa40cbf1eb67", "config_id": "baseline", "depth": 0}
+    >>> cell_key(row, "decode_tps"), cell_key(row, "tau")
+    ('spec_depth-h3f1dfa40-baseline-d0-decode_tps', None)
+    """
+    return number_key(row, col) if col in PUBLISHED else None

@@ -3,32 +3,46 @@ the draft was timed inside the server, memory per draft token, and the speculati
 speedups per host side by side (each against its own session's baseline; hosts never in one ratio).
 
 Writes ``reports_dir/spec_depth/{bench,server,cost_model,memory,hosts,skipped,sessions}.md`` and publishes
-``reports_dir/numbers/spec_depth.json``: per host's newest session, ``sd-h<host8>-<config>-d<depth>-``
-``speedup|prefill|residual-before|residual-after`` and ``sd-h<host8>-<model>-d<depth>-pp|tg``.
+``reports_dir/numbers/spec_depth.json``: per host's newest session, ``spec_depth-h<host8>-<config>-d<depth>-``
+``decode_tps|speedup|prefill_ratio`` and, for a speculative configuration,
+``residual_before|residual_after|residual_overhead``.  Each number carries its row's caveats (the
+``speculative`` kind's rules, ``caveat_table``, each host judged by its own thresholds), a log-scale
+interval from n = 3 repetitions for a rate or ratio, the build label of its toolchain snapshot and the
+run ids and commands of the records it cites.
 """
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import altair as alt
 import polars as pl
 
-from benchbook import charts, measured
-from benchbook.numbers import Number, build_label, line_ranges, make_key, publish
-from benchbook.numfmt import fmt_value
+from benchbook import caveats, charts, measured
+from benchbook.numbers import Number, build_of, line_ranges, make_key, publish
+from benchbook.numfmt import fmt_interval
 from benchbook.numtable import md_table
-from benchbook.records import jsonl_lines
+from benchbook.provenance import read_snapshots
+from benchbook.stats import LOG_T
 
 from ..speculative import analysis as spec
 from . import BENCH_SCHEMA, EXPERIMENT, REQUEST_SCHEMA
 from .analysis import bench_table, depth_table, memory_per_draft_token
-from .cells import LinkedRows
+from .cells import cell_key
 from .overhead import with_overhead
-from .runfacts import run_facts, run_index
+from .runfacts import cited_runs, records_at, run_facts, run_index
 from .sessions import session_states, sessions_markdown
+
+#: What varied between the n samples of a decode rate or a residual (the registry's ``replication``).
+REPLICATION = "repetitions of one request at one depth (same configuration, one session)"
+#: ... and of a ratio to the baseline (``stats.paired_ratio_interval``).
+PAIRED = "repetitions of one request at one depth, paired by repetition index with the same-session baseline"
+#: ``ci_method`` of a decode rate (``stats.sample_interval``) and of a ratio of mean rates.
+RATE_CI = LOG_T + " over per-repetition rates"
+RATIO_CI = LOG_T + " of a ratio of mean rates, paired by repetition (stats.paired_ratio_interval)"
+#: A depth-table row: one configuration at one depth of one session.
+ROW = ["host_id", "session_id", "config_id", "depth"]
 
 
 @dataclass
@@ -43,18 +57,42 @@ class SpecDepthReport:
     hosts: pl.DataFrame = field(default_factory=pl.DataFrame)
 
 
-def builds(snapshots_dir: Path) -> dict[str, str]:
-    """``{toolchain_id: build label}`` from every toolchain snapshot under ``snapshots_dir``."""
-    out = {}
-    for f in sorted(Path(snapshots_dir).rglob("toolchains*.jsonl")):
-        for line in jsonl_lines(f.read_text(encoding="utf-8")):
-            if line.strip():
-                r = json.loads(line)
-                if r.get("toolchain_id"):
-                    out[r["toolchain_id"]] = build_label(
-                        r.get("build_number"), r.get("build_commit"), r.get("backend")
-                    )
-    return out
+def caveat_table(depth: pl.DataFrame) -> pl.DataFrame:
+    """``depth`` (``analysis.depth_table`` rows) as the caveat engine's ``speculative`` kind reads a
+    configuration table, its columns under ``caveats.SPECULATIVE_COLUMNS``' names: host_id,
+    session_id, toolchain_id, config_id (the id the kind's findings name), depth, n,
+    decode_tps_mean/_sd/_ci_low/_ci_high, speedup_mean/_ci_low/_ci_high, output_equal (the greedy tokens
+    equal the baseline's at every repetition; null for the baseline and a draft served alone), alpha,
+    cap_hit, cap_equal_work and cache_n_max, where ``depth`` has them (a rule whose columns are missing
+    is skipped by ``caveats.evaluate``).  A draft served alone (role ``draft_only``) is not a
+    speculative configuration: its rate ÷ the baseline's is the draft's own cost, so its speedup columns
+    are null and the speedup rules (``acceptance_without_speedup``, ``slower_than_baseline``) do not
+    judge it."""
+    as_kind = {  # a depth-table column -> its name in the speculative kind
+        "toolchain_id": "toolchain_id",
+        "n": "n",
+        "decode_tps": "decode_tps_mean",
+        "decode_tps_sd": "decode_tps_sd",
+        "decode_tps_ci_low": "decode_tps_ci_low",
+        "decode_tps_ci_high": "decode_tps_ci_high",
+        "speedup": "speedup_mean",
+        "speedup_ci_low": "speedup_ci_low",
+        "speedup_ci_high": "speedup_ci_high",
+        "output_match": "output_equal",
+        "alpha": "alpha",
+        "cap_hit": "cap_hit",
+        "cap_equal_work": "cap_equal_work",
+        "cache_n_max": "cache_n_max",
+    }
+    speculated = pl.col("role") != "draft_only"
+    return depth.select(
+        *ROW,
+        *[
+            (pl.when(speculated).then(pl.col(col)) if col.startswith("speedup") else pl.col(col)).alias(name)
+            for col, name in as_kind.items()
+            if col in depth.columns
+        ],
+    )
 
 
 def _jsonl(folder: Path) -> list[Path]:
@@ -111,11 +149,17 @@ def host_speculative(raw: Path) -> pl.DataFrame:
     return pl.concat(parts, how="diagonal_relaxed").sort("config_id", "host_id")
 
 
+def _ci(row: dict, col: str) -> tuple[float, float] | None:
+    """``(low, high)`` of ``col``'s interval in a depth-table row (``analysis.rep_spread``), or None."""
+    low, high = row.get(f"{col}_ci_low"), row.get(f"{col}_ci_high")
+    return (low, high) if low is not None and high is not None else None
+
+
 def chart_points(depth: pl.DataFrame) -> list[dict]:
     """The depth chart's points: one per (host, configuration, depth) of ``depth_table`` other than the
-    baseline, with the tooltip fields: the configuration, the speedup and prefill ratio rounded by
-    ``numfmt`` (no interval: a ratio of two mean rates), n (requests) and the run ids (then the
-    baseline's)."""
+    baseline, with the tooltip fields: the configuration, the speedup (and its interval's ends) and the
+    prefill ratio with their 95% intervals rounded by ``numfmt.fmt_interval`` (``analysis.rep_spread``;
+    none below n = 3, which ``interval`` says), n (requests) and the run ids (then the baseline's)."""
     rows = []
     for r in depth.filter(pl.col("role") != "baseline").iter_rows(named=True):
         ids, base = r.get("run_ids") or [], r.get("baseline_run_ids") or []
@@ -128,9 +172,15 @@ def chart_points(depth: pl.DataFrame) -> list[dict]:
                 "n_max": r.get("n_max"),
                 "depth": r["depth"],
                 "speedup": r["speedup"],
-                "speedup_shown": fmt_value(float(r["speedup"])),
-                "prefill_shown": fmt_value(float(r["prefill_ratio"])),
-                "interval": "none (ratio of two mean rates)",
+                "speedup_ci_low": r.get("speedup_ci_low"),
+                "speedup_ci_high": r.get("speedup_ci_high"),
+                "speedup_shown": fmt_interval(float(r["speedup"]), _ci(r, "speedup")),
+                "prefill_shown": fmt_interval(float(r["prefill_ratio"]), _ci(r, "prefill_ratio")),
+                "interval": (
+                    "log-scale Student-t, paired by repetition with the baseline"
+                    if _ci(r, "speedup")
+                    else f"none: n = {r['n']} < 3 repetitions"
+                ),
                 "n": r["n"],
                 "series": f"{r['config_id']} ({r['host_id'][:8]})",
                 "run_ids_short": " ".join(i[:8] for i in ids[:4])
@@ -161,8 +211,8 @@ def chart_depth(depth: pl.DataFrame) -> alt.LayerChart:
             alt.Tooltip("draft_model_id:N", title="draft"),
             alt.Tooltip("n_max:Q", format="d"),
             alt.Tooltip("depth:Q", format=",d"),
-            alt.Tooltip("speedup_shown:N", title="decode ÷ baseline (×)"),
-            alt.Tooltip("prefill_shown:N", title="prefill ÷ baseline (×)"),
+            alt.Tooltip("speedup_shown:N", title="decode ÷ baseline (×) [95% CI]"),
+            alt.Tooltip("prefill_shown:N", title="prefill ÷ baseline (×) [95% CI]"),
             alt.Tooltip("interval:N", title="95% interval"),
             alt.Tooltip("n:Q", format="d", title="n (requests)"),
             alt.Tooltip("run_ids_short:N", title="run ids"),
@@ -178,15 +228,19 @@ def chart_depth(depth: pl.DataFrame) -> alt.LayerChart:
 
 def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> SpecDepthReport:
     """The stage ``spec_depth_report`` (every host's committed records; each host's newest session).
+    ``params["report"]``: the caveat thresholds (``caveats.host_thresholds``, with each host's own core
+    count from its snapshot) and ``confidence`` (default 0.95) of the intervals.
 
     Raises:
         RuntimeError: no spec_depth records under ``raw_dir/spec_depth`` (fix: run
         ``python -m benchbook.experiments spec_depth`` on a host, or ``scripts/gpu_session.sh depth``).
     """
-    del params  # every host's records, newest session each: no parameter selects them
+    # params.yaml report: caveat thresholds and the intervals' confidence (no parameter selects records:
+    # every host's, newest session each)
+    thresholds = params.get("report") or {}
     root = Path(root)
     raw, rep = root / raw_dir, root / reports_dir
-    depth = depth_table(raw)
+    depth = depth_table(raw, float(thresholds.get("confidence", 0.95)))
     if depth.is_empty():
         raise RuntimeError(
             f"no spec_depth records under {raw / EXPERIMENT}; "
@@ -204,11 +258,22 @@ def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> Spec
         "host_id", "config_id", "depth"
     )
     depth = with_overhead(depth)
+    # the speculative experiment's rules on the same kind of table, each host by its own thresholds
+    judged = caveats.evaluate_per_host(
+        caveat_table(depth), "speculative", thresholds, read_snapshots(raw / "snapshots", "host")
+    )
+    depth = depth.join(judged.select(*ROW, "caveats"), on=ROW, how="left").sort(
+        "host_id", "config_id", "depth"
+    )
+    # the session's llama-bench cost rows at each depth checked (r(1) ≈ 1): only the numbers that read
+    # them (the residuals) carry what fires
+    depth = caveats.with_cost_caveats(depth, thresholds)
     bench = bench_table(raw).filter(pl.col("session_id").is_in(list(sessions.values())))
     memory = memory_per_draft_token(depth)
     hosts = host_speculative(raw)
-    labels = builds(raw / "snapshots")
+    toolchains = read_snapshots(raw / "snapshots", "toolchain")
     runs = run_index(raw)
+    at = records_at(runs)
     nums = []
     for r in depth.iter_rows(named=True):
         src = [
@@ -223,7 +288,8 @@ def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> Spec
             "host_id": r["host_id"],
             "session_id": r["session_id"],
             "toolchain_id": r["toolchain_id"],
-            "build": labels.get(r["toolchain_id"], r["toolchain_id"]),
+            **build_of(toolchains.get(r["toolchain_id"])),
+            "caveats": list(r["caveats"]),
             "computation": "benchbook.experiments.spec_depth.analysis.depth_table",
             # the times its runs and its baseline's span; the model file its own runs served (a
             # draft_only row: the draft model; runfacts.py)
@@ -252,14 +318,26 @@ def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> Spec
                 bench_lines = r.get(col.replace("residual", "bench_lines")) if "residual" in col else None
                 if col == "residual_overhead":  # β read the other configurations too (overhead.py)
                     bench_lines = r["lines_overhead"]
-                cited = {**src[0], "lines": line_ranges(sorted(set(r["lines"]) | set(bench_lines or [])))}
+                lines = sorted(set(r["lines"]) | set(bench_lines or []))
+                cited = {**src[0], "lines": line_ranges(lines)}
+                cav = [*r["caveats"], *(r["cost_caveats"] if "residual" in col else [])]
+                # a rate's or ratio's interval (analysis.rep_spread: none below n = 3); a residual has none
+                low, high = r.get(f"{col}_ci_low"), r.get(f"{col}_ci_high")
+                spread = {
+                    "sd": r["decode_tps_sd"] if col == "decode_tps" else None,
+                    "replication": PAIRED if col in ("speedup", "prefill_ratio") else REPLICATION,
+                }
+                if low is not None and high is not None:
+                    spread |= {"ci95": [low, high], "ci_method": RATE_CI if col == "decode_tps" else RATIO_CI}
                 nums.append(
                     Number(
                         key=make_key(*stem, col),
                         value=round(r[col], 4),
                         unit=unit,
                         label=f"{r['config_id']} at depth {r['depth']}: {label}",
-                        **{**common, "sources": [cited]}
+                        # the run ids and commands of every record it cites (the baseline's included)
+                        **{**common, "sources": [cited], **cited_runs(at, r["file"], lines), **spread}
+                        | {"caveats": cav}
                         | (
                             {"computation": "benchbook.experiments.spec_depth.overhead.with_overhead"}
                             if col == "residual_overhead"
@@ -301,10 +379,10 @@ def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> Spec
         if not wide.is_empty()
         else ""
     )
-    keys = [n.key for n in nums]  # the cells of published numbers link to their entries (cells.py)
+    keys = {n.key for n in nums}  # the cells of published numbers link to their entries (cells.py)
     out.joinpath("server.md").write_text(
         md_table(
-            LinkedRows(depth, keys),
+            depth,
             {
                 "host_id": ("host", 0),
                 "config_id": ("configuration", 0),
@@ -318,12 +396,14 @@ def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> Spec
                 "tau": ("τ", 2),
                 "peak_gpu_mem_mib": ("peak GPU MiB", 0),
             },
+            key_of=cell_key,
+            published=keys,
         )
     )
     cm = depth.filter(pl.col("role") == "speculative") if "alpha" in depth.columns else pl.DataFrame()
     out.joinpath("cost_model.md").write_text(
         md_table(
-            LinkedRows(cm, keys),
+            cm,
             {
                 "host_id": ("host", 0),
                 "config_id": ("configuration", 0),
@@ -346,6 +426,8 @@ def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> Spec
                 "model_overhead": ("model + o(k)", 3),
                 "residual_overhead": ("residual + o(k)", 3),
             },
+            key_of=cell_key,
+            published=keys,
         )
         if not cm.is_empty()
         else ""
@@ -386,7 +468,7 @@ def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> Spec
         EXPERIMENT,
         nums,
         root=root,
-        replication="repetitions of one llama-bench test or one request at one depth",
+        replication=REPLICATION,
     )
     return SpecDepthReport(
         numbers=nums, sessions=sessions, depth=depth, bench=wide, memory=memory, hosts=hosts

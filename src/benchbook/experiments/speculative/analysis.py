@@ -16,7 +16,9 @@ Transformers via Speculative Decoding", ICML, §3):
   Under independent acceptance with k drafted tokens τ = (1 − α^(k+1)) / (1 − α) (Leviathan et al.).
 * Speedup model: speedup = τ / (k·c + r(k+1)), c = draft cost per drafted token ÷ target decode
   cost per token, r(n) = target n-token pass ÷ target 1-token decode step (Leviathan et al. §3.3
-  with r added for the verify pass), both from llama-bench runs in the same session and build.
+  with r added for the verify pass), both from llama-bench runs in the same session and build: the
+  arithmetic is ``benchbook.costmodel``'s (medians of ``samples_ns``, r(n) interpolated inside the
+  measured sizes only), shared with the depth sweep.
 * Decode rate = (``predicted_n`` − 1) ÷ ``predicted_ms`` (llama-server's own ``predicted_per_second``:
   the first generated token comes from the prompt pass, ``n_gen_steps`` in
   ``tools/server/server-common.h``) and prefill rate = ``prompt_n`` ÷ ``prompt_ms``
@@ -41,6 +43,8 @@ import numpy as np
 import polars as pl
 from scipy import stats as sps
 
+from benchbook import costmodel
+from benchbook.costmodel import accepted_within_cap, tau
 from benchbook.records import read_records
 from benchbook.schemas import NATIVE
 from benchbook.stats import MIN_N_INTERVAL, sample_interval, series_mean
@@ -69,55 +73,6 @@ def alpha(accepted: int | None, drafted: int | None) -> float | None:
     if not drafted:
         return None
     return float(accepted or 0) / float(drafted)
-
-
-def tau(
-    accepted: int | None, verify_steps: int | float | None, plain: bool = False, cap: int | None = None
-) -> float | None:
-    """τ = min(verify steps + accepted, cap) ÷ verify steps: tokens committed per verify step, the
-    verifier's own token included (1 + accepted ÷ verify steps below the cap).
-
-    ``cap``: the most tokens the verify steps can have committed (the request's generation cap; for a
-    llama-server request ``predicted_n − 1``, its first token coming from the prompt pass): a verify
-    step that accepts tokens past the cap does not commit them, so they are not counted (cap 8, three
-    steps committing 3, 3 and 3: 8 tokens over 3 steps, τ = 8/3, not 3).  None: no cap known.
-    1.0 for plain decoding (``plain``, spec_type "none") and when there were 0 verify steps (nothing
-    drafted); None when the verify steps are unknown (``None``: ``/metrics`` had no
-    ``spec_decode_num_drafts_total``) - τ of a speculative configuration is then not known, not 1."""
-    if plain:
-        return 1.0
-    if verify_steps is None:
-        return None
-    if not verify_steps:
-        return 1.0
-    return 1.0 + float(accepted_within_cap(accepted, verify_steps, cap)) / float(verify_steps)
-
-
-def accepted_within_cap(accepted: int | None, verify_steps: int | float | None, cap: int | None) -> int:
-    """Accepted draft tokens that the verify steps committed: ``accepted``, less those past ``cap``
-    (the most tokens the steps can commit, their own tokens included): min(accepted, cap − steps),
-    never below 0.  No cap or no steps: ``accepted`` (0 for None)."""
-    acc = int(accepted or 0)
-    if cap is None or verify_steps is None:
-        return acc
-    return max(0, min(acc, int(cap) - int(verify_steps)))
-
-
-def tau_independent(a: float, k: float) -> float:
-    """Expected τ with k drafted tokens under independent per-token acceptance α:
-    (1 − α^(k+1)) / (1 − α), and k + 1 at α = 1 (Leviathan et al. 2023, eq. 1)."""
-    if a >= 1.0:
-        return k + 1.0
-    return (1.0 - a ** (k + 1)) / (1.0 - a)
-
-
-def speedup_model(t: float, k: float, c: float, r_k1: float) -> float:
-    """Predicted decode speedup τ / (k·c + r(k+1)) (dimensionless; c and r relative to one target
-    decode step).  Raises ValueError when the denominator is not positive."""
-    den = k * c + r_k1
-    if den <= 0:
-        raise ValueError(f"speedup model: k·c + r(k+1) = {den} must be > 0")
-    return t / den
 
 
 #: What ``draft_n`` (α's denominator) counts, by llama.cpp build.  ggml-org/llama.cpp PR #14104
@@ -861,16 +816,24 @@ class CostModel:
     #: [{"file", "line", "run_id", "started_at", "ended_at"}] (numerator and denominator)
     used: dict[str, list[dict]] = field(default_factory=dict)
 
+    @property
+    def r1(self) -> float | None:
+        """r(1): the r(1) check's input (caveat ``cost_rows_disturbed``); None when not measured."""
+        return self.r.get(1)
+
+
+def _bench_test(rec: dict) -> costmodel.BenchTest:
+    lb = rec["llama_bench"]
+    return costmodel.BenchTest(int(lb["n_prompt"]), int(lb["n_gen"]), lb["samples_ns"])
+
 
 def cost_model(raw_dir: str | Path, session_id: str) -> CostModel | None:
-    """c and r(n) from the session's llama-bench runs (``benchbook.speculative_cost``).
-
-    t1 = target decode time per token (ns) = median over repetitions of ``samples_ns`` ÷ n_gen of the
-    target's ``-n`` test; r(n) = median ``samples_ns`` of the target's ``-p n`` test ÷ t1 (one n-token
-    pass relative to one decode step; r(1) close to 1 is a sanity check); c(draft) = the draft's
-    decode time per token ÷ t1.  Medians, not means: these are cost ratios, and one sample slowed by
-    another process (seen on a shared 2-core host: a 1-token pass at 169 ms against 6 ms) would
-    otherwise decide them.  Returns a ``CostModel``; None when the session has no cost runs.
+    """c and r(n) from the session's llama-bench runs (``benchbook.speculative_cost``), by
+    ``costmodel.bench_terms``: t1 = the target's decode step (median ``samples_ns`` of its ``-n`` test ÷
+    n_gen), r(n) = median ``samples_ns`` of its ``-p n`` test ÷ t1, c(draft) = the draft's decode step ÷
+    t1 (medians: ``costmodel.median_ns``); the target as its own draft has c = 1.  Runs with fewer rows
+    than their ``rows_total`` (interrupted) are left out.  Returns a ``CostModel``; None when the session
+    has no cost runs or no target tg test.
     """
     recs = [r for r in read_records(_files(raw_dir), COST_SCHEMA) if r["session_id"] == session_id]
     if not recs:
@@ -880,25 +843,16 @@ def cost_model(raw_dir: str | Path, session_id: str) -> CostModel | None:
         by_run.setdefault(r["run_id"], []).append(r)
     recs = [r for rs in by_run.values() if len(rs) == rs[0]["rows_total"] for r in rs]
 
-    def per_tok(r):
-        lb = r["llama_bench"]
-        return float(np.median(lb["samples_ns"])) / int(lb["n_gen"])
-
     tgt = [r for r in recs if r["role"] == "target"]
     tg = [r for r in tgt if int(r["llama_bench"]["n_gen"]) > 0 and int(r["llama_bench"]["n_prompt"]) == 0]
     if not tg:
         return None
-    t1 = per_tok(tg[0])
-    r_n = {
-        int(r["llama_bench"]["n_prompt"]): float(np.median(r["llama_bench"]["samples_ns"])) / t1
-        for r in tgt
-        if int(r["llama_bench"]["n_gen"]) == 0
-    }
-    c = {
-        r["model_id"]: per_tok(r) / t1
-        for r in recs
-        if r["role"] == "draft" and int(r["llama_bench"]["n_gen"]) > 0
-    }
+    pp = [r for r in tgt if int(r["llama_bench"]["n_gen"]) == 0]
+    drafts = [r for r in recs if r["role"] == "draft" and int(r["llama_bench"]["n_gen"]) > 0]
+    terms = costmodel.bench_terms(
+        _bench_test(tg[0]), [_bench_test(r) for r in pp], {r["model_id"]: _bench_test(r) for r in drafts}
+    )
+    c = dict(terms.c)
     c[tgt[0]["model_id"]] = 1.0  # the target as its own draft: the same decode step
     n_rep = min(len(r["llama_bench"]["samples_ns"]) for r in recs)
 
@@ -909,20 +863,12 @@ def cost_model(raw_dir: str | Path, session_id: str) -> CostModel | None:
         }
 
     used = {"t1": [row(tg[0])]}
-    used |= {
-        f"r{int(r['llama_bench']['n_prompt'])}": [row(r), row(tg[0])]
-        for r in tgt
-        if int(r["llama_bench"]["n_gen"]) == 0
-    }
-    used |= {
-        f"c:{r['model_id']}": [row(r), row(tg[0])]
-        for r in recs
-        if r["role"] == "draft" and int(r["llama_bench"]["n_gen"]) > 0
-    }
+    used |= {f"r{int(r['llama_bench']['n_prompt'])}": [row(r), row(tg[0])] for r in pp}
+    used |= {f"c:{r['model_id']}": [row(r), row(tg[0])] for r in drafts}
     used[f"c:{tgt[0]['model_id']}"] = [row(tg[0])]
     return CostModel(
-        t1_ms=t1 / 1e6,
-        r=dict(sorted(r_n.items())),
+        t1_ms=terms.step_ns / 1e6,
+        r=terms.r,
         c=c,
         target_model_id=tgt[0]["model_id"],
         n=n_rep,
@@ -933,23 +879,12 @@ def cost_model(raw_dir: str | Path, session_id: str) -> CostModel | None:
     )
 
 
-def r_at(r: dict[int, float], n: float) -> float | None:
-    """r(n) linearly interpolated between measured sizes (extrapolated from the last two beyond them);
-    None when fewer than 2 sizes were measured."""
-    xs = sorted(r)
-    if len(xs) < 2:
-        return r.get(int(n)) if xs else None
-    return (
-        float(np.interp(n, xs, [r[x] for x in xs]))
-        if n <= xs[-1]
-        else r[xs[-1]] + (n - xs[-1]) * (r[xs[-1]] - r[xs[-2]]) / (xs[-1] - xs[-2])
-    )
-
-
 def with_model(table: pl.DataFrame, cm: CostModel | None) -> pl.DataFrame:
     """Add ``c`` (draft cost ratio; 0 for n-gram drafts, whose lookup costs no model pass),
-    ``r_k1`` = r(k_eff + 1) and ``speedup_model`` = τ / (k_eff·c + r(k_eff + 1)) to a config table.
-    Rows without drafts, or whose draft has no measured c, get nulls."""
+    ``r_k1`` = r(k_eff + 1) (``costmodel.r_at``: null outside the measured sizes), ``speedup_model`` =
+    τ / (k_eff·c + r(k_eff + 1)) (``costmodel.predicted``) and ``cost_r1`` (the cost model's r(1), the
+    input of the caveat ``cost_rows_disturbed``; null without a cost model) to a config table.  Rows
+    without drafts, or whose draft has no measured c, get nulls."""
     cs, rs, ms = [], [], []
     for row in table.iter_rows(named=True):
         c = None
@@ -958,18 +893,15 @@ def with_model(table: pl.DataFrame, cm: CostModel | None) -> pl.DataFrame:
         elif row["draft_model_id"] is not None:
             c = cm.c.get(row["draft_model_id"]) if cm else None
         k = row["k_eff"]
-        rk = r_at(cm.r if cm else {}, k + 1) if k else None
+        rk = costmodel.r_at(cm.r, k + 1) if cm and k else None
         cs.append(c)
         rs.append(rk)
-        ms.append(
-            speedup_model(row["tau"], k, c, rk)
-            if (c is not None and rk is not None and k and row["tau"] is not None)
-            else None
-        )
+        ms.append(costmodel.predicted(row["tau"], k, c, rk) if k else None)
     return table.with_columns(
         pl.Series("c", cs, dtype=pl.Float64),
         pl.Series("r_k1", rs, dtype=pl.Float64),
         pl.Series("speedup_model", ms, dtype=pl.Float64),
+        pl.lit(cm.r1 if cm else None, dtype=pl.Float64).alias("cost_r1"),
     )
 
 

@@ -20,7 +20,7 @@ import altair as alt
 import numpy as np
 import polars as pl
 
-from benchbook import caveats, charts, measured
+from benchbook import caveats, charts, costmodel, measured
 from benchbook.hosts import hosts_panel
 from benchbook.numbers import Number, build_of, make_key, publish, row_measured, row_sources
 from benchbook.numfmt import fmt_interval
@@ -29,7 +29,7 @@ from benchbook.stats import LOG_T
 from benchbook.wording import zero_word
 
 from . import analysis as sp
-from . import server_cost, server_cost_report
+from . import server_cost_report
 
 #: Caveat rules this table asks for (those that exist in ``caveats.RULES`` are applied).
 WANTED_RULES = [
@@ -158,9 +158,8 @@ def memory_sentence(nums: list[Number], key: str = "spec-mem-slope-draft-simple-
 
 
 def _r_keys(r: dict[int, float], n: float) -> list[str]:
-    """``CostModel.used`` keys of the r sizes ``analysis.r_at(r, n)`` reads: the size itself, else the
-    two measured sizes around ``n`` (the last two beyond them)."""
-    return [f"r{x}" for x in server_cost.r_sizes_read(r, n)]
+    """``CostModel.used`` keys of the r sizes ``costmodel.r_at(r, n)`` reads (``costmodel.r_sizes_read``)."""
+    return [f"r{x}" for x in costmodel.r_sizes_read(r, n)]
 
 
 def _with_denominator(row: dict, baseline: dict | None) -> dict:
@@ -281,6 +280,8 @@ def derive(
     missing = [r for r in WANTED_RULES if r not in caveats.RULES]
     thr = caveats.host_thresholds(thresholds, hosts.get(str(sess["host_id"])))
     table, status = caveats.evaluate(table, "speculative", thr, rules)
+    # the cost model's own rows (its r(1) check): on the numbers built on it only (model, c, r, t1)
+    table = caveats.with_cost_caveats(table, thr)
     table.write_parquet(out_dir / "configs.parquet")
     mem = sp.memory_slopes(req, confidence)
     if not mem.is_empty():
@@ -376,6 +377,7 @@ def derive(
                     if cost
                     else r,
                     computation="benchbook.experiments.speculative.analysis.with_model",
+                    cav=[*r["caveats"], *r["cost_caveats"]],
                 )
             )
     if cost:
@@ -390,7 +392,7 @@ def derive(
             "session_id": sid,
             "started_at": None,
             "ended_at": None,
-            "caveats": [],
+            "caveats": table["cost_caveats"].to_list()[0],  # the session's cost model: one r(1), every row
             **{k: table[k][0] for k in ("build", "build_number", "build_commit")},
         }
         n_rep = int(cost.n or 1)
@@ -464,7 +466,7 @@ def derive(
         )
     # the cost model against the time measured in the server: every session, every host
     sc_table, sc_costs = server_cost_report.sessions_table(Path(raw_dir), all_req)
-    sc_table = server_cost_report.with_caveats(sc_table, hosts, thresholds)
+    sc_table = server_cost_report.with_caveats(sc_table, hosts, thresholds, rules)
     sc_nums = server_cost_report.numbers(sc_table, sc_costs, tcs)
     nums.extend(sc_nums)
     check_publishable(table, nums, mem)  # before the registry is written: a failing check leaves the old one
@@ -574,14 +576,16 @@ def _charts(table: pl.DataFrame, req: pl.DataFrame, cost: sp.CostModel | None, o
             for k in sorted(
                 {int(x) for x in spec.filter(pl.col("draft_model_id") == did)["n_max"].drop_nulls()}
             ):
-                rk = sp.r_at(cost.r, k + 1)
+                rk = costmodel.r_at(cost.r, k + 1)
                 if rk is None:  # r(k+1) not measured: no model curve (with_model leaves it null too)
                     continue
                 for a in np.linspace(0, 1, 41):
                     curves.append(
                         {
                             "alpha": float(a),
-                            "model_speedup": sp.speedup_model(sp.tau_independent(a, k), k, c, rk),
+                            "model_speedup": costmodel.speedup_model(
+                                costmodel.tau_independent(a, k), k, c, rk
+                            ),
                             # short: the legend names every curve (draft without the target's name)
                             "curve": f"k={k}, c={c:.2f} ({short_draft})",
                         }

@@ -1,28 +1,29 @@
 """The speculative cost model against the time measured inside llama-server: one row per draft-model
 configuration of a session, the model before and after, and the measured components beside them.
 
-Terms (DESIGN.md "Statistics and caveats"; the same arithmetic as ``spec_depth.analysis.cost_terms``),
-pooled over every request of the configuration in the session (all prompts and repetitions that the
-session's baseline also ran, requests with a decode step only):
+Terms (DESIGN.md "Statistics and caveats"; the arithmetic is ``benchbook.costmodel``'s, shared with
+``spec_depth.analysis.cost_terms``), pooled over every request of the configuration in the session
+(all prompts and repetitions that the session's baseline also ran, requests with a decode step only):
 
 * b = the baseline's decode step, Σ predicted_ms ÷ Σ (predicted_n − 1) over its requests (ms; the first
-  generated token comes from the prompt pass, as ``analysis.load_requests``' decode rate);
+  generated token comes from the prompt pass: ``costmodel.decode_step_ms``);
 * measured = the configuration's pooled decode rate ÷ the baseline's, each Σ (predicted_n − 1) ÷
   Σ predicted_ms: the quantity the pooled model predicts (the page's per-prompt speedups are paired
   means per prompt; this one weights each request by its decoded tokens);
-* τ = 1 + Σ accepted (inside each request's cap) ÷ Σ verify steps, k = Σ drafted ÷ Σ verify steps
-  (verify steps from ``/metrics``, ``analysis.tau``);
+* α = Σ accepted ÷ Σ drafted (``analysis.alpha``); τ = 1 + Σ accepted (inside each request's cap) ÷
+  Σ verify steps, k = Σ drafted ÷ Σ verify steps (verify steps from ``/metrics``,
+  ``costmodel.pooled_tau_k``);
 * before: τ / (k·c + r(k+1)), c and r(n) from the session's llama-bench runs (``analysis.cost_model``,
-  r interpolated by ``analysis.r_at``);
+  r interpolated by ``costmodel.r_at``: none outside the measured sizes);
 * after (sessions at ``-lv 4``, whose records carry ``spec_stats``): c_server = Σ t_draft_ms ÷
   Σ drafted ÷ b (the drafting time the server measured, per drafted token, in baseline steps) in place
   of c: τ / (k·c_server + r(k+1));
 * measured components: draft_ms = Σ t_draft_ms ÷ Σ verify steps, verify_ms = (Σ predicted_ms −
   Σ t_draft_ms) ÷ Σ verify steps (everything in a step that is not drafting: the verify pass and the
-  server's own work), verify_bench_ms = r(k+1)·b (what the model assumes for it) and overhead_ms =
-  verify_ms − verify_bench_ms; v_server = verify_ms ÷ b;
+  server's own work; ``costmodel.server_terms``), verify_bench_ms = r(k+1)·b (what the model assumes
+  for it) and overhead_ms = verify_ms − verify_bench_ms; v_server = verify_ms ÷ b;
 * per-step overhead model (``spec_depth.overhead``'s form): o(k) = β·(k+1)·c_server with β the
-  least-squares slope through the origin (``overhead.beta_fit``) of (v_server − r(k+1)) against
+  least-squares slope through the origin (``costmodel.fit_left_out``) of (v_server − r(k+1)) against
   (k+1)·c_server over the *other* draft-model configurations of the same session (leave one
   configuration out), then τ / (k·c_server + r(k+1) + o(k)).  Fewer than two others: none.  The
   regressor is the draft cost the server measured, not llama-bench's c (spec_depth's c_alone has no
@@ -41,17 +42,17 @@ from pathlib import Path
 
 import polars as pl
 
+from benchbook import costmodel
 from benchbook.records import read_records
 
-from ..spec_depth.overhead import fit_left_out
 from . import analysis as sp
 
 #: every numeric column of ``server_cost_table`` (Float64 even where a table holds only nulls)
 _FLOATS = {
     c: pl.Float64
     for c in (
-        "b_step_ms measured tau k c_bench r_k1 model_before residual_before c_server v_server draft_ms "
-        "verify_ms verify_bench_ms overhead_ms overhead_server model_after residual_after beta_loo "
+        "b_step_ms measured alpha tau k c_bench r_k1 cost_r1 model_before residual_before c_server v_server "
+        "draft_ms verify_ms verify_bench_ms overhead_ms overhead_server model_after residual_after beta_loo "
         "overhead_model model_overhead residual_overhead load1_max others_cpu_pct_max"
     ).split()
 }
@@ -69,26 +70,6 @@ def incomplete(missing: int, n: int) -> str:
     'incomplete at -lv 4: no statistics line for 1 of 12 requests'
     """
     return f"incomplete at -lv 4: no statistics line for {missing} of {n} requests"
-
-
-def r_sizes_read(r: dict[int, float], n: float) -> list[int]:
-    """The measured sizes of r that ``analysis.r_at(r, n)`` reads: ``n`` itself when measured, else the
-    two sizes around it (the last two beyond them, the first below them); none with fewer than two
-    sizes and ``n`` unmeasured.
-
-    >>> r_sizes_read({1: 1.0, 3: 1.2, 5: 1.5}, 4.2)
-    [3, 5]
-    >>> r_sizes_read({1: 1.0, 3: 1.2, 5: 1.5}, 9)
-    [3, 5]
-    """
-    xs = sorted(r)
-    if n in r or len(xs) < 2:
-        return [int(n)] if n in r else []
-    if n > xs[-1]:
-        return xs[-2:]
-    if n < xs[0]:
-        return xs[:1]  # np.interp holds the first value below the range
-    return next([a, b] for a, b in zip(xs, xs[1:], strict=False) if a <= n <= b)
 
 
 def load_stats(raw_dir: str | Path) -> pl.DataFrame:
@@ -114,33 +95,40 @@ def load_stats(raw_dir: str | Path) -> pl.DataFrame:
     return pl.DataFrame(rows, schema=schema)
 
 
-def _pooled_rate(g: pl.DataFrame) -> float:
-    """Σ (predicted_n − 1) ÷ Σ predicted_ms × 1000 (tok/s)."""
-    return 1e3 * float((g["predicted_n"] - 1).sum()) / float(g["predicted_ms"].sum())
-
-
 def config_terms(mine: pl.DataFrame, base: pl.DataFrame, cost: sp.CostModel | None) -> dict:
     """The columns of one configuration (module docstring) from its requests ``mine`` and the same
     session's baseline requests ``base`` on the same prompts (``load_requests`` rows joined with
-    ``load_stats``; requests with predicted_n > 1), and the session's ``cost`` model (None: no model)."""
-    b_step = float(base["predicted_ms"].sum()) / float((base["predicted_n"] - 1).sum())
-    measured = _pooled_rate(mine) / _pooled_rate(base)
+    ``load_stats``; requests with predicted_n > 1), and the session's ``cost`` model (None: no model).
+    The arithmetic is ``benchbook.costmodel``'s; ``cost_r1`` is the cost model's r(1) (the input of the
+    caveat ``cost_rows_disturbed``).
+
+    Raises:
+        ValueError: ``mine`` or ``base`` has no request with predicted_n > 1."""
+    b_step = costmodel.decode_step_ms(base["predicted_ms"], base["predicted_n"])
+    mine_step = costmodel.decode_step_ms(mine["predicted_ms"], mine["predicted_n"])
+    if b_step is None or mine_step is None:
+        raise ValueError(
+            "config_terms: no decode step among the requests (every predicted_n is 1); "
+            "fix: pass requests with predicted_n > 1, as server_cost_table does"
+        )
+    measured = b_step / mine_step  # the pooled rates' ratio: (Σ(n−1)/Σms)_mine ÷ (Σ(n−1)/Σms)_base
     known = mine["verify_steps"].null_count() == 0
     steps = int(mine["verify_steps"].sum()) if known else 0
     drafted = int(mine["drafted"].sum())
-    tau = 1.0 + int(mine["accepted_in_cap"].sum()) / steps if steps else None
-    k = drafted / steps if steps else None
+    tau, k = costmodel.pooled_tau_k(int(mine["accepted_in_cap"].sum()), drafted, steps)
     draft_id = mine["draft_model_id"][0]
     c_bench = cost.c.get(draft_id) if cost and draft_id else None
-    r_k1 = sp.r_at(cost.r, k + 1) if cost and k is not None else None
+    r_k1 = costmodel.r_at(cost.r, k + 1) if cost and k is not None else None
     out: dict = {
         "b_step_ms": b_step,
         "measured": measured,
+        "alpha": sp.alpha(int(mine["accepted"].sum()), drafted),
         "tau": tau,
         "k": k,
         "c_bench": c_bench,
         "r_k1": r_k1,
-        "model_before": None,
+        "cost_r1": cost.r1 if cost else None,
+        "model_before": costmodel.predicted(tau, k, c_bench, r_k1),
         "residual_before": None,
         "stats": NOT_MEASURED,
         "c_server": None,
@@ -153,9 +141,7 @@ def config_terms(mine: pl.DataFrame, base: pl.DataFrame, cost: sp.CostModel | No
         "model_after": None,
         "residual_after": None,
     }
-    if tau is not None and k is not None and r_k1 is not None and c_bench is not None:
-        out["model_before"] = tau / (k * c_bench + r_k1)
-        out["residual_before"] = out["model_before"] / measured - 1
+    out["residual_before"] = costmodel.residual(out["model_before"], measured)
     missing = int(mine["t_draft_ms"].null_count())
     timed = bool(mine["has_stats"].all()) and missing == 0
     # a record of a -lv 4 session without the field (written by code that did not record it) is one
@@ -164,23 +150,28 @@ def config_terms(mine: pl.DataFrame, base: pl.DataFrame, cost: sp.CostModel | No
         out["stats"] = incomplete(missing, mine.height)
     if timed:
         out["stats"] = MEASURED  # the counters are there; a term they cannot give stays null
-    if timed and steps:
-        t_draft = float(mine["t_draft_ms"].sum())
-        verify_ms = (float(mine["predicted_ms"].sum()) - t_draft) / steps
+    server = (
+        costmodel.server_terms(
+            float(mine["predicted_ms"].sum()), float(mine["t_draft_ms"].sum()), drafted, steps, b_step
+        )
+        if timed
+        else None
+    )
+    if server is not None:
         out |= {
-            "c_server": t_draft / drafted / b_step if drafted else None,  # per drafted token
-            "v_server": verify_ms / b_step,
-            "draft_ms": t_draft / steps,
-            "verify_ms": verify_ms,
+            "c_server": server.c_server,  # per drafted token
+            "v_server": server.v_server,
+            "draft_ms": server.draft_ms,
+            "verify_ms": server.verify_ms,
         }
         if r_k1 is not None and tau is not None and k is not None:
-            out["overhead_ms"] = verify_ms - r_k1 * b_step
-            out["overhead_server"] = verify_ms / b_step - r_k1
+            out["overhead_ms"] = server.verify_ms - r_k1 * b_step
+            out["overhead_server"] = server.v_server - r_k1
             # k·c_server: the drafting per step in baseline steps; with no token drafted the time the
-            # draft calls took is still spent (t_draft ÷ steps ÷ b), as k·c_server is when drafted > 0
-            drafting = k * out["c_server"] if drafted else t_draft / steps / b_step
-            out["model_after"] = tau / (drafting + r_k1)
-            out["residual_after"] = out["model_after"] / measured - 1
+            # draft calls took is still spent: 1 · draft_ms ÷ b in its place
+            k_c = (k, server.c_server) if drafted else (1.0, server.draft_ms / b_step)
+            out["model_after"] = costmodel.predicted(tau, *k_c, r_k1)
+            out["residual_after"] = costmodel.residual(out["model_after"], measured)
     return out
 
 
@@ -275,13 +266,62 @@ def with_overhead(table: pl.DataFrame) -> pl.DataFrame:
     for r in rows:
         row = dict(r, beta_loo=None, overhead_model=None, model_overhead=None, residual_overhead=None)
         row["overhead_configs"] = []
-        fit = fit_left_out(r, rows, ("session_id",), "c_server", usable) if usable(r) else None
+        fit = costmodel.fit_left_out(r, rows, ("session_id",), "c_server", usable) if usable(r) else None
         if fit is not None:
             row |= {"beta_loo": fit.beta, "overhead_model": fit.o_k}
             row["overhead_configs"] = sorted(o["config_id"] for o in fit.others)
-            den = r["k"] * r["c_server"] + r["r_k1"] + fit.o_k
-            if den > 0:  # a negative fitted overhead can exceed the rest: no model then
-                model = r["tau"] / den
-                row |= {"model_overhead": model, "residual_overhead": model / r["measured"] - 1}
+            # a negative fitted overhead can exceed the rest of the step: no model then (null)
+            model = costmodel.predicted(r["tau"], r["k"], r["c_server"], r["r_k1"], fit.o_k)
+            row |= {"model_overhead": model, "residual_overhead": costmodel.residual(model, r["measured"])}
         out.append(row)
     return pl.DataFrame(out, infer_schema_length=None, schema_overrides=_FLOATS)
+
+
+def with_checks(table: pl.DataFrame, configs: pl.DataFrame, baseline_id: str = "baseline") -> pl.DataFrame:
+    """``table`` (``server_cost_table`` rows) with the columns the caveat rules of table kind
+    ``speculative`` read (``caveats``), each row's from the requests it pools: ``speedup_mean`` = its
+    ``measured`` speedup (α is the row's own, ``config_terms``), and from ``configs``
+    (``analysis.config_table`` of the same sessions) the cold rows of the row's configuration, session and
+    prompts, where the output comparison with the baseline lives:
+
+    * output_equal: False when any of those rows' outputs differ from the baseline's, else null when any
+      comparison could not be made, else True; first_mismatch_pos the earliest mismatch; greedy: every
+      row's sampler greedy (null when any is unknown);
+    * cap_hit: a request hit its cap; cap_equal_work (null without a cap hit): every prompt whose requests
+      hit the cap did equal work on both sides (``analysis._cap_equal_work`` per prompt: the pooled rate
+      then compares like with like);
+    * cache_n_max: the most prompt tokens served from the cache; acceptance_definition (one per build).
+
+    Rules that read an interval (``high_variance``, ``slower_than_baseline``) or a trend over repetitions
+    (``cross_request_state``) have no column here: a pooled row has no interval, and a fresh server served
+    each of its requests."""
+    if table.is_empty():
+        return table
+    cold = configs.filter((pl.col("cache_state") == "cold") & (pl.col("config_id") != baseline_id))
+    out = []
+    for r in table.iter_rows(named=True):
+        rows = cold.filter(
+            (pl.col("session_id") == r["session_id"])
+            & (pl.col("config_id") == r["config_id"])
+            & pl.col("prompt_id").is_in(r["prompts"])
+        )
+        equal = rows["output_equal"].to_list()
+        greedy = rows["greedy"].to_list()
+        capped = rows.filter(pl.col("cap_hit").fill_null(False))
+        out.append(
+            {
+                "output_equal": False if False in equal else (None if None in equal or not equal else True),
+                "first_mismatch_pos": rows["first_mismatch_pos"].min(),
+                "greedy": None if None in greedy or not greedy else all(greedy),
+                "cap_hit": None if rows["cap_hit"].null_count() == rows.height else not capped.is_empty(),
+                "cap_equal_work": None
+                if capped.is_empty()
+                else all(capped["cap_equal_work"].fill_null(False)),
+                "cache_n_max": rows["cache_n_max"].max(),
+                "acceptance_definition": sp.acceptance_definition(r["build_number"]),
+            }
+        )
+    schema = {"output_equal": pl.Boolean, "first_mismatch_pos": pl.Int64, "greedy": pl.Boolean}
+    schema |= {"cap_hit": pl.Boolean, "cap_equal_work": pl.Boolean, "cache_n_max": pl.Int64}
+    checks = pl.DataFrame(out, schema=schema | {"acceptance_definition": pl.String})
+    return pl.concat([table, checks], how="horizontal").with_columns(pl.col("measured").alias("speedup_mean"))

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import polars as pl
 
+from benchbook import costmodel
 from benchbook.numbers import Number, build_of, line_ranges, make_key, row_measured
 
 from . import analysis as sp
@@ -94,15 +95,19 @@ def numbers(
     rows = table.to_dicts()
     for r in rows:
         cost = costs.get(r["session_id"])
-        r_keys = [f"r{x}" for x in sc.r_sizes_read(cost.r, r["k"] + 1)] if cost and r["k"] is not None else []
+        r_keys = (
+            [f"r{x}" for x in costmodel.r_sizes_read(cost.r, r["k"] + 1)]
+            if cost and r["k"] is not None
+            else []
+        )
         own_c = [f"c:{r['draft_model_id']}"]
         others = [
             o for o in rows if o["session_id"] == r["session_id"] and o["config_id"] in r["overhead_configs"]
         ]
         other_lines = [x for o in others for x in o["lines"]]
-        other_r = [f"r{x}" for o in others for x in (sc.r_sizes_read(cost.r, o["k"] + 1) if cost else [])] + [
-            f"c:{o['draft_model_id']}" for o in others
-        ]
+        other_r = [
+            f"r{x}" for o in others for x in (costmodel.r_sizes_read(cost.r, o["k"] + 1) if cost else [])
+        ] + [f"c:{o['draft_model_id']}" for o in others]
         reads = {
             "measured": [],
             "model_before": own_c + r_keys,
@@ -121,6 +126,8 @@ def numbers(
             if r.get(col) is None:
                 continue
             overhead = col in ("model_overhead", "residual_overhead")
+            # a number built on the cost model carries its rows' caveats too (with_caveats)
+            cost_cav = list(r.get("cost_caveats") or []) if reads[col] else []
             sources, ids = _cited(r, _cost_rows(cost, reads[col]), other_lines if overhead else [])
             out.append(
                 Number(
@@ -135,7 +142,7 @@ def numbers(
                     sources=sources,
                     run_ids=ids,
                     **row_measured(r),
-                    caveats=list(r.get("caveats") or []),
+                    caveats=[*(r.get("caveats") or []), *cost_cav],
                     **build,
                 )
             )
@@ -247,22 +254,28 @@ def write(out_dir: Path, table: pl.DataFrame, nums: list[Number]) -> None:
         table.drop("argv", "run_ids").write_parquet(out_dir / "server_cost.parquet")
 
 
-def with_caveats(table: pl.DataFrame, hosts: dict[str, dict], thresholds: dict) -> pl.DataFrame:
-    """``table`` with a ``caveats`` column: ``busy_host`` (``caveats``; the rows' load1_max and
-    others_cpu_pct_max) judged against each row's own host's logical cores
-    (``caveats.evaluate_per_host``; ``hosts``: host snapshots by id).
-    ``thresholds``: ``params["report"]``."""
+def with_caveats(
+    table: pl.DataFrame, hosts: dict[str, dict], thresholds: dict, rules: list[str]
+) -> pl.DataFrame:
+    """``table`` (``sessions_table``: with ``server_cost.with_checks``' columns) with a ``caveats`` column:
+    ``rules`` (the speculative report's ``WANTED_RULES``, the rules its per-prompt table is judged by)
+    evaluated on each row with its own host's thresholds (``caveats.evaluate_per_host``; ``hosts``: host
+    snapshots by id; ``thresholds``: ``params["report"]``).  Every host's rows: the page shows them all.
+    And ``cost_caveats``: the session's cost-model rows checked (``caveats.with_cost_caveats``:
+    ``cost_rows_disturbed`` from the row's ``cost_r1``), for the numbers that read the cost model."""
     from benchbook import caveats
 
     if table.is_empty():
         return table
-    return caveats.evaluate_per_host(table, "speculative", thresholds, hosts, ["busy_host"])
+    judged = caveats.evaluate_per_host(table, "speculative", thresholds, hosts, rules)
+    return caveats.with_cost_caveats(judged, thresholds)
 
 
 def sessions_table(raw_dir: Path, req: pl.DataFrame) -> tuple[pl.DataFrame, dict[str, sp.CostModel | None]]:
     """``server_cost.server_cost_table`` over every session under ``raw_dir`` (``data/raw/speculative``)
-    whose records prove a complete measurement (``measured.check_sessions``), every host; and the cost
-    model of each.  ``req``: ``analysis.load_requests(raw_dir)``."""
+    whose records prove a complete measurement (``measured.check_sessions``), every host, with the
+    caveat rules' columns (``server_cost.with_checks`` over those sessions' ``analysis.config_table``);
+    and the cost model of each.  ``req``: ``analysis.load_requests(raw_dir)``."""
     from benchbook import measured
 
     files = [f for f in sorted(Path(raw_dir).glob("*.jsonl")) if not f.name.endswith(".quarantine.jsonl")]
@@ -270,4 +283,8 @@ def sessions_table(raw_dir: Path, req: pl.DataFrame) -> tuple[pl.DataFrame, dict
         files, "speculative", ("benchbook.speculative_request", "benchbook.speculative_cost")
     )
     costs = {sid: sp.cost_model(raw_dir, sid) for sid, c in checks.items() if c.ok}
-    return sc.server_cost_table(req, sc.load_stats(raw_dir), costs), costs
+    table = sc.server_cost_table(req, sc.load_stats(raw_dir), costs)
+    if table.is_empty():
+        return table, costs
+    configs = sp.config_table(req.filter(pl.col("session_id").is_in(list(costs))))
+    return sc.with_checks(table, configs), costs
