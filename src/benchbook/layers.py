@@ -47,7 +47,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
         "site",
         ("site", "sitecheck", "sitepages", "pagemarks", "sitewords", "writeup", "sitewriteups", "sitelinks"),
     ),
-    ("tooling", ("imports", "layers", "stagedeps")),
+    ("tooling", ("imports", "layers", "stagedeps", "stages")),
     ("cli", ("cli", "__main__")),
 ]
 
