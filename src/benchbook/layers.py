@@ -31,6 +31,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "jsonl",
             "measured",
             "busynow",
+            "blocks",
         ),
     ),
     ("stats", ("stats", "identity")),

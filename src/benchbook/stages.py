@@ -31,6 +31,11 @@ GENERATED = (
     "(`benchbook stages check` fails on a file that differs from what it writes)."
 )
 
+#: the two notebooks every experiment's stages run (papermill ``-p experiment NAME``): they import
+#: ``benchbook.experiments.<NAME>.run`` / ``.report`` and show what its ``sections`` yields
+MEASURE_NOTEBOOK = "notebooks/measure.ipynb"
+REPORT_NOTEBOOK = "notebooks/report.ipynb"
+
 #: the header of each file: the DVC traps the layout avoids (kept with the files they explain)
 HEADERS = {
     DVC_FILE: (
@@ -158,20 +163,20 @@ class Experiment:
 
 
 def measure_cmd(name: str) -> str:
-    """The measurement stage's command: its notebook, executed into ``notebooks/out/`` (never read by a
-    stage; its bytes change on every run)."""
+    """The measurement stage's command: the generic measurement notebook for experiment ``name``,
+    executed into ``notebooks/out/<name>.ipynb`` (never read by a stage; its bytes change on every run)."""
     return (
-        f"mkdir -p notebooks/out && papermill notebooks/{name}.ipynb notebooks/out/{name}.ipynb "
-        "--cwd . -p root . --log-output --no-progress-bar"
+        f"mkdir -p notebooks/out && papermill {MEASURE_NOTEBOOK} notebooks/out/{name}.ipynb "
+        f"--cwd . -p root . -p experiment {name} --log-output --no-progress-bar"
     )
 
 
 def report_cmd(name: str) -> str:
-    """The report stage's command: its report notebook, executed into ``reports/notebooks/`` (the site
-    renders it)."""
+    """The report stage's command: the generic report notebook for experiment ``name``, executed into
+    ``reports/notebooks/<name>_report.ipynb`` (the site renders it: its Notebooks menu)."""
     return (
-        f"mkdir -p reports/notebooks && papermill notebooks/{name}_report.ipynb "
-        f"reports/notebooks/{name}_report.ipynb --cwd . -p root . --no-progress-bar"
+        f"mkdir -p reports/notebooks && papermill {REPORT_NOTEBOOK} reports/notebooks/{name}_report.ipynb "
+        f"--cwd . -p root . -p experiment {name} --no-progress-bar"
     )
 
 

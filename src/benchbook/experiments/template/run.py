@@ -10,14 +10,16 @@ import hashlib
 import platform
 import ssl
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
+from benchbook import blocks
 from benchbook.provenance import git_state, host_snapshot
 from benchbook.records import new_id, stable_hash, utc_now
 from benchbook.schemas import build
 from benchbook.session import Session, SessionResult, run_key
 
-from . import EXPERIMENT, SCHEMA  # noqa: F401  (SCHEMA: the notebook reads records of this kind)
+from . import EXPERIMENT, SCHEMA
 
 #: Parameters used when ``params.yaml`` has no ``template`` section.
 DEFAULTS = {"sizes_kib": [64, 1024], "repetitions": 3}
@@ -92,3 +94,18 @@ def measure(
         )
     log(f"{EXPERIMENT}: {ran} runs, {skipped} skipped -> {raw_file}")
     return out
+
+
+def sections(result: SessionResult) -> Iterator[blocks.Block]:
+    """What the measurement notebook shows (``notebooks/measure.ipynb -p experiment template``, through
+    ``blocks.show``): the session's summary, then the checks (``AssertionError`` on a failed one): every
+    (size, repetition) recorded, each with a positive wall time."""
+    from benchbook.records import read_records
+
+    yield blocks.Value(result)
+    raw_file = result.raw_file
+    assert raw_file is not None, "the session names no raw file"
+    recs = [r for r in read_records([raw_file], SCHEMA) if r["session_id"] == result.session_id]
+    assert len(recs) == len(result.cfg["sizes_kib"]) * result.cfg["repetitions"], len(recs)
+    assert all(r["wall_ns"] > 0 for r in recs)
+    yield blocks.Text(f"ok: {len(recs)} runs")
