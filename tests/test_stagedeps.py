@@ -158,6 +158,35 @@ def test_model_params_name_the_measured_entries_and_their_sources_in_registry_or
         stages.model_params(params, lambda p: ["nope"], "x")
 
 
+def test_an_experiment_declares_its_stages():
+    params = {"models": {"registry": {"m": {"source": "file"}}}}
+    exp = stages.Experiment(
+        "x", report_data=("data/raw/x",), measure_params=("x", stages.MODEL_ENTRIES), models=lambda p: ["m"]
+    )
+    measure, report = exp.stages(params)
+    assert (measure.name, measure.file, measure.params) == (
+        "x",
+        "measure/dvc.yaml",
+        ("x", "models.registry.m"),
+    )
+    assert "papermill notebooks/measure.ipynb notebooks/out/x.ipynb" in measure.cmd
+    assert "-p experiment x" in measure.cmd and "-p experiment x" in report.cmd
+    assert (report.name, report.file, report.deps, report.params) == (
+        "x_report",
+        "dvc.yaml",
+        ("data/raw/x",),
+        ("report",),
+    )
+    assert report.outs == ("reports/x", "reports/numbers/x.json", "reports/notebooks/x_report.ipynb")
+    # host-bound: the report stage only, and no measurement declarations
+    (only,) = stages.Experiment("y", report_data=(), host_bound=True).stages(params)
+    assert only.name == "y_report"
+    with pytest.raises(stages.StagesError, match="experiment y: host-bound"):
+        stages.Experiment("y", report_data=(), host_bound=True, measure_params=("y",)).stages(params)
+    with pytest.raises(stages.StagesError, match=r"stages named twice: \['x_report'\]"):
+        stages.stages_of([exp, stages.Stage("x_report", "dvc.yaml", "true")], params)
+
+
 def test_dynamic_imports_resolve_the_commands_parameters(tmp_path):
     root = _repo(tmp_path, [])
     nb = {

@@ -123,7 +123,16 @@ class Experiment:
     note: str = ""
 
     def stages(self, params: dict) -> list[Stage]:
-        """The measurement stage (none when host-bound) and the report stage, as written."""
+        """The measurement stage (none when host-bound) and the report stage, as written.
+
+        Raises:
+            StagesError: a host-bound experiment declares measurement params, data or models.
+        """
+        if self.host_bound and (self.measure_params or self.measure_data or self.models):
+            raise StagesError(
+                f"experiment {self.name}: host-bound (measured outside DVC) but declares a measurement "
+                "stage's params, data or models; fix: drop them, or host_bound=False"
+            )
         out = []
         if not self.host_bound:
             out.append(
