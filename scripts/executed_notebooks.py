@@ -1,15 +1,18 @@
 """Write the executed copies of the report notebooks that ``tests/test_executed_notebooks.py`` re-runs
-under nbval's strict mode: each ``notebooks/<name>_report.ipynb`` executed by papermill on the committed
-raw data (``git archive HEAD data params.yaml`` into a temporary directory, parameters relative to it).
+under nbval's strict mode: ``notebooks/report.ipynb -p experiment <name>`` executed by papermill on the
+committed raw data (``git archive HEAD data params.yaml`` into a temporary directory, parameters relative
+to it) as ``<name>_report.ipynb``, as each report stage writes ``reports/notebooks/<name>_report.ipynb``.
 
 Run after a change that moves a number, a table or a chart on purpose, and commit the result with the
-change: ``python scripts/executed_notebooks.py`` (writes ``tests/fixtures/notebooks/*.ipynb``).
+change: ``python scripts/executed_notebooks.py [NAME_report ...]`` (writes
+``tests/fixtures/notebooks/*.ipynb``; ``BENCHBOOK_EXECUTED_OUT=DIR``: into DIR instead).
 """
 
 from __future__ import annotations
 
 import io
 import json
+import os
 import subprocess
 import sys
 import tarfile
@@ -19,8 +22,8 @@ from pathlib import Path
 import papermill as pm
 
 ROOT = Path(__file__).resolve().parents[1]
-OUT = ROOT / "tests" / "fixtures" / "notebooks"
-#: the report notebooks with executed copies (every experiment's report stage)
+OUT = Path(os.environ.get("BENCHBOOK_EXECUTED_OUT") or ROOT / "tests" / "fixtures" / "notebooks")
+#: the executed report notebooks (every experiment's report stage: ``<experiment>_report``)
 REPORTS = (
     "llama_bench_report",
     "speculative_report",
@@ -49,9 +52,9 @@ def main(names: list[str]) -> None:
         with tempfile.TemporaryDirectory(prefix="benchbook-executed-") as tmp:
             work = committed_copy(Path(tmp))
             pm.execute_notebook(
-                str(ROOT / "notebooks" / f"{name}.ipynb"),
+                str(ROOT / "notebooks" / "report.ipynb"),
                 str(OUT / f"{name}.ipynb"),
-                parameters=PARAMETERS,
+                parameters={**PARAMETERS, "experiment": name.removesuffix("_report")},
                 cwd=str(work),
                 progress_bar=False,
             )

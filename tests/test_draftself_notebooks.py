@@ -1,4 +1,5 @@
-"""Smoke runs of the draft-self notebooks (papermill) on a tiny random model, into a temp dir."""
+"""Smoke runs of the generic notebooks for draft-self (papermill ``-p experiment draftself``) on a tiny
+random model, into a temp dir."""
 
 from __future__ import annotations
 
@@ -76,10 +77,10 @@ def test_measure_and_report_notebooks(tmp_path, checkpoint):
         "reports_dir": "rep",
     }
     pm.execute_notebook(
-        str(NB / "draftself.ipynb"),
+        str(NB / "measure.ipynb"),
         str(tmp_path / "m.ipynb"),
         cwd=str(tmp_path),
-        parameters={**common, "overrides": json.dumps(overrides)},
+        parameters={**common, "overrides": json.dumps(overrides), "experiment": "draftself"},
         progress_bar=False,
     )
     raw = tmp_path / "raw" / "draftself"
@@ -89,10 +90,10 @@ def test_measure_and_report_notebooks(tmp_path, checkpoint):
     assert (raw / f"{host}.jsonl").exists() and (raw / f"{host}.steps.jsonl").exists()
     assert (tmp_path / "raw" / "snapshots" / "hosts" / f"{host}.jsonl").exists()
     pm.execute_notebook(
-        str(NB / "draftself_report.ipynb"),
+        str(NB / "report.ipynb"),
         str(tmp_path / "r.ipynb"),
         cwd=str(tmp_path),
-        parameters=common,
+        parameters={**common, "experiment": "draftself"},
         progress_bar=False,
     )
     nums = json.loads((tmp_path / "rep/numbers/draftself.json").read_text())["numbers"]

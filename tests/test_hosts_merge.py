@@ -28,7 +28,8 @@ ROOT = Path(__file__).resolve().parents[1]
 MEASURE = "measure/dvc.yaml"
 
 STANDIN = """#!{python}
-# stand-in for `papermill notebooks/llama_bench.ipynb ...`: one complete session of host $STANDIN_HOST
+# stand-in for `papermill notebooks/measure.ipynb ... -p experiment llama_bench`: one complete session of
+# host $STANDIN_HOST
 import os
 from pathlib import Path
 

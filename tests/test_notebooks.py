@@ -1,7 +1,8 @@
 """The notebooks themselves, with tiny parameters, into a temporary directory, under `pytest --nbval-lax`.
 
-papermill injects the parameters (`--prepare-only`, nothing executed), then nbval runs every cell;
-each notebook ends with assert cells on its outputs, so a wrong result fails.
+papermill injects the parameters (`--prepare-only`, nothing executed; `experiment` names what the generic
+notebooks run), then nbval runs every cell; each experiment's `sections` ends with checks on what it
+shows (plain asserts), so a wrong result fails.
 """
 
 import json
@@ -23,9 +24,14 @@ def test_llama_bench_notebooks_tiny(tmp_path, root, toolchain, models):
     }
     nbval_notebook(
         root,
-        "llama_bench.ipynb",
+        "measure.ipynb",
         tmp_path,
-        {"root": str(root), "raw_dir": str(tmp_path / "data/raw"), "overrides": json.dumps(tiny)},
+        {
+            "root": str(root),
+            "raw_dir": str(tmp_path / "data/raw"),
+            "overrides": json.dumps(tiny),
+            "experiment": "llama_bench",
+        },
     )
     raw = list((tmp_path / "data/raw/llama_bench").glob("*.jsonl"))
     assert len(raw) == 1 and raw[0].read_text().count('"schema":"benchbook.llama_bench"') == 8
@@ -38,9 +44,10 @@ def test_llama_bench_notebooks_tiny(tmp_path, root, toolchain, models):
     (tmp_path / "params.yaml").write_text(yaml.safe_dump(params))
     nbval_notebook(
         root,
-        "llama_bench_report.ipynb",
+        "report.ipynb",
         tmp_path,
         {
+            "experiment": "llama_bench",
             "root": str(root),
             "params_file": str(tmp_path / "params.yaml"),
             "raw_dir": str(tmp_path / "data/raw"),

@@ -263,9 +263,14 @@ def test_offload_notebooks_tiny(tmp_path, root, toolchain, models):
     }
     nbval_notebook(
         root,
-        "offload.ipynb",
+        "measure.ipynb",
         tmp_path,
-        {"root": str(root), "raw_dir": str(tmp_path / "data/raw"), "overrides": json.dumps(tiny)},
+        {
+            "root": str(root),
+            "raw_dir": str(tmp_path / "data/raw"),
+            "overrides": json.dumps(tiny),
+            "experiment": "offload",
+        },
     )
     raw = list((tmp_path / "data/raw/offload").glob("*.jsonl"))
     assert (
@@ -273,9 +278,14 @@ def test_offload_notebooks_tiny(tmp_path, root, toolchain, models):
     )  # 2 points x pp, tg
     nbval_notebook(
         root,
-        "offload_report.ipynb",
+        "report.ipynb",
         tmp_path,
-        {"root": str(root), "raw_dir": str(tmp_path / "data/raw"), "reports_dir": str(tmp_path / "reports")},
+        {
+            "root": str(root),
+            "raw_dir": str(tmp_path / "data/raw"),
+            "reports_dir": str(tmp_path / "reports"),
+            "experiment": "offload",
+        },
     )
     nums = json.loads((tmp_path / "reports/numbers/offload.json").read_text())["numbers"]
     host = raw[0].stem[:8]

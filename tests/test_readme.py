@@ -26,9 +26,10 @@ WRITEUP_MEASURE = (
     '\'{"models": ["my-q8_0"], "repetitions": 3, "cold_first_run": false, "timeout_s": 3600}\''
 )
 WRITEUP_PAGE = (
-    ".venv/bin/papermill notebooks/llama_bench_report.ipynb writeups/user-gguf/llama_bench_report.ipynb "
-    "--cwd . -p root . -p params_file writeups/user-gguf/params.yaml -p raw_dir writeups/user-gguf/raw "
-    "-p reports_dir writeups/user-gguf/reports -p to_root ./ --no-progress-bar"
+    ".venv/bin/papermill notebooks/report.ipynb writeups/user-gguf/llama_bench_report.ipynb "
+    "--cwd . -p root . -p experiment llama_bench -p params_file writeups/user-gguf/params.yaml "
+    "-p raw_dir writeups/user-gguf/raw -p reports_dir writeups/user-gguf/reports -p to_root ./ "
+    "--no-progress-bar"
 )
 
 #: Every README command -> ("fresh": run here on a clone without models or binaries | "cached": run
@@ -63,6 +64,7 @@ CHECKS = {
         ".venv/bin/benchbook audit data/claims/clover-35b-a3b-blog.yaml",
     ),
     ".venv/bin/benchbook stages check": ("fresh", ".venv/bin/benchbook stages check"),
+    ".venv/bin/benchbook stages write": ("fresh", ".venv/bin/benchbook stages write"),
     ".venv/bin/benchbook hosts": ("fresh", ".venv/bin/benchbook hosts"),
     ".venv/bin/benchbook artifacts add": ("fresh", ".venv/bin/benchbook artifacts add"),
     ".venv/bin/benchbook artifacts import": ("fresh", ".venv/bin/benchbook artifacts import"),
@@ -162,6 +164,7 @@ def test_fresh_clone_commands(clone):
         ".venv/bin/benchbook ingest FILE... [--host NAME] [--build N]",
         ".venv/bin/benchbook audit CLAIMS.yaml [--logs DIR] [--pair SPEC=BASELINE]",
         ".venv/bin/benchbook stages check",
+        ".venv/bin/benchbook stages write",
         WRITEUP_PAGE,
         ".venv/bin/benchbook hosts",
         ".venv/bin/benchbook artifacts import",
@@ -192,6 +195,8 @@ def test_fresh_clone_commands(clone):
         results[".venv/bin/benchbook audit CLAIMS.yaml [--logs DIR] [--pair SPEC=BASELINE]"].returncode == 0
     )
     assert results[".venv/bin/benchbook stages check"].returncode == 0
+    written = results[".venv/bin/benchbook stages write"]  # a clone's files are what the list writes
+    assert (written.returncode, written.stdout) == (0, "dvc.yaml and measure/dvc.yaml: unchanged\n")
     hosts = results[".venv/bin/benchbook hosts"]
     assert hosts.returncode == 0 and hosts.stdout.startswith(
         "host 246274abff670295: CPU AMD EPYC (2 threads)"

@@ -1,5 +1,6 @@
-"""Both speculative notebooks with tiny parameters into a temporary directory (never the committed
-data/raw), executed cell by cell under `pytest --nbval-lax`; each ends with assert cells."""
+"""The measurement and report notebooks for `speculative` (`-p experiment speculative`) with tiny
+parameters into a temporary directory (never the committed data/raw), executed cell by cell under
+`pytest --nbval-lax`; each experiment's `sections` ends with its checks (asserts)."""
 
 import json
 
@@ -23,9 +24,14 @@ def test_speculative_notebooks_tiny(tmp_path, root, toolchain, models):
     }
     nbval_notebook(
         root,
-        "speculative.ipynb",
+        "measure.ipynb",
         tmp_path,
-        {"root": str(root), "raw_dir": str(tmp_path / "data/raw"), "overrides": json.dumps(tiny)},
+        {
+            "root": str(root),
+            "raw_dir": str(tmp_path / "data/raw"),
+            "overrides": json.dumps(tiny),
+            "experiment": "speculative",
+        },
     )
     raw = list((tmp_path / "data/raw/speculative").glob("*.jsonl"))
     assert len(raw) == 1 and raw[0].read_text().count('"schema":"benchbook.speculative_request"') == 6
@@ -33,9 +39,14 @@ def test_speculative_notebooks_tiny(tmp_path, root, toolchain, models):
 
     nbval_notebook(
         root,
-        "speculative_report.ipynb",
+        "report.ipynb",
         tmp_path,
-        {"root": str(root), "raw_dir": str(tmp_path / "data/raw"), "reports_dir": str(tmp_path / "reports")},
+        {
+            "root": str(root),
+            "raw_dir": str(tmp_path / "data/raw"),
+            "reports_dir": str(tmp_path / "reports"),
+            "experiment": "speculative",
+        },
     )
     nums = json.loads((tmp_path / "reports/numbers/speculative.json").read_text())["numbers"]
     assert "spec-self-n2-prob_balls-speedup" in nums and "spec-cost-r-3" in nums

@@ -1,15 +1,18 @@
 """dvc.yaml's code deps are exactly each stage's static import closure (``benchbook.stagedeps``), and
-the checker catches a missing module, an extra one, a package directory and an unlisted notebook."""
+the checker catches a missing module, an extra one, a package directory and an unlisted notebook; both
+pipeline files are what ``benchbook stages write`` writes from ``benchbook.stages.PIPELINE``."""
 
 from __future__ import annotations
 
 import fnmatch
 import json
+import shutil
 from pathlib import Path
 
+import pytest
 import yaml
 
-from benchbook import layers, stagedeps
+from benchbook import imports, layers, stagedeps, stages
 
 
 def test_every_stage_lists_exactly_its_import_closure(root):
@@ -109,3 +112,106 @@ def test_findings_name_missing_extra_package_dir_and_notebook(tmp_path):
     assert (
         "      - notebooks/x.ipynb\n      - src/benchbook/__init__.py\n      - src/benchbook/a.py\n" in text
     )
+
+
+def test_the_pipeline_files_are_what_stages_write_writes(root):
+    assert stages.check(root) == []
+
+
+def test_a_hand_edit_is_named_with_its_line(tmp_path, root):
+    # a copy of the repository's files the generator reads, with one dep line of dvc.yaml deleted
+    for name in ("params.yaml", "dvc.yaml", "measure/dvc.yaml"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text((root / name).read_text())
+    for folder in ("src", "notebooks"):
+        shutil.copytree(root / folder, tmp_path / folder, ignore=shutil.ignore_patterns("__pycache__"))
+    lines = (tmp_path / "dvc.yaml").read_text().splitlines(keepends=True)
+    n = lines.index("      - src/benchbook/caveats.py\n")
+    (tmp_path / "dvc.yaml").write_text("".join(lines[:n] + lines[n + 1 :]))
+    (problem,) = stages.check(tmp_path)
+    assert problem.startswith(f"dvc.yaml:{n + 1}: ") and "fix: benchbook stages write" in problem
+    assert stages.write(tmp_path) == [tmp_path / "dvc.yaml"]
+    assert (
+        stages.check(tmp_path) == []
+        and (tmp_path / "dvc.yaml").read_text() == (root / "dvc.yaml").read_text()
+    )
+
+
+def test_model_params_name_the_measured_entries_and_their_sources_in_registry_order():
+    params = {
+        "models": {
+            "registry": {
+                "a": {"source": "file"},
+                "b": {"derived_from": "a"},
+                "c": {"derived_from": "b"},
+                "unused": {"source": "file"},
+            }
+        }
+    }
+    # c is derived from b, b from a: all three, in the registry's order; "unused" is not measured
+    assert stages.model_params(params, lambda p: ["c"], "x") == (
+        "models.registry.a",
+        "models.registry.b",
+        "models.registry.c",
+    )
+    with pytest.raises(stages.StagesError, match="model 'nope' is not in params.yaml"):
+        stages.model_params(params, lambda p: ["nope"], "x")
+
+
+def test_an_experiment_declares_its_stages():
+    params = {"models": {"registry": {"m": {"source": "file"}}}}
+    exp = stages.Experiment(
+        "x", report_data=("data/raw/x",), measure_params=("x", stages.MODEL_ENTRIES), models=lambda p: ["m"]
+    )
+    measure, report = exp.stages(params)
+    assert (measure.name, measure.file, measure.params) == (
+        "x",
+        "measure/dvc.yaml",
+        ("x", "models.registry.m"),
+    )
+    assert "papermill notebooks/measure.ipynb notebooks/out/x.ipynb" in measure.cmd
+    assert "-p experiment x" in measure.cmd and "-p experiment x" in report.cmd
+    assert (report.name, report.file, report.deps, report.params) == (
+        "x_report",
+        "dvc.yaml",
+        ("data/raw/x",),
+        ("report",),
+    )
+    assert report.outs == ("reports/x", "reports/numbers/x.json", "reports/notebooks/x_report.ipynb")
+    # host-bound: the report stage only, and no measurement declarations
+    (only,) = stages.Experiment("y", report_data=(), host_bound=True).stages(params)
+    assert only.name == "y_report"
+    with pytest.raises(stages.StagesError, match="experiment y: host-bound"):
+        stages.Experiment("y", report_data=(), host_bound=True, measure_params=("y",)).stages(params)
+    with pytest.raises(stages.StagesError, match=r"stages named twice: \['x_report'\]"):
+        stages.stages_of([exp, stages.Stage("x_report", "dvc.yaml", "true")], params)
+
+
+def test_dynamic_imports_resolve_the_commands_parameters(tmp_path):
+    root = _repo(tmp_path, [])
+    nb = {
+        "cells": [
+            {
+                "cell_type": "code",
+                "source": [
+                    "import importlib\n",
+                    'mod = importlib.import_module(f"benchbook.{which}")\n',
+                    'other = importlib.import_module("json")  # outside the package: not a dependency\n',
+                ],
+            }
+        ]
+    }
+    (root / "notebooks" / "g.ipynb").write_text(json.dumps(nb))
+    cmd = "papermill notebooks/g.ipynb out.ipynb -p root . -p which a"
+    assert stagedeps.papermill_parameters(cmd) == {"notebooks/g.ipynb": {"root": ".", "which": "a"}}
+    # which=a: benchbook.a and what it imports (function-local included)
+    assert stagedeps.stage_code(root, cmd)[1] == [
+        "src/benchbook/__init__.py",
+        "src/benchbook/a.py",
+        "src/benchbook/sub/__init__.py",
+        "src/benchbook/sub/b.py",
+    ]
+    with pytest.raises(imports.ImportGraphError, match="'which', which is not a parameter"):
+        stagedeps.stage_code(root, "papermill notebooks/g.ipynb out.ipynb -p root .")
+    with pytest.raises(imports.ImportGraphError, match="names no module under src/benchbook"):
+        stagedeps.stage_code(root, "papermill notebooks/g.ipynb out.ipynb -p which nothere")

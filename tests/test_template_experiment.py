@@ -1,6 +1,7 @@
-"""Adding an experiment the README's way: copy the template as ``demo`` into a fresh git+dvc repo, add
-its two stages with the deps ``benchbook.stagedeps`` computes, pass the deps check, run both stages
-with ``dvc repro``; a second ``dvc repro`` has nothing to do."""
+"""Adding an experiment the README's way: copy the template as ``demo`` into a fresh git+dvc repo, declare
+it (``benchbook.stages.Experiment``) and write its two stages (``stages.write``: the generic notebooks
+with ``-p experiment demo``, deps from the import closure), pass the deps check, run both stages with
+``dvc repro``; a second ``dvc repro`` has nothing to do."""
 
 from __future__ import annotations
 
@@ -13,9 +14,10 @@ from pathlib import Path
 
 import yaml
 
-from benchbook import stagedeps
+from benchbook import stagedeps, stages
 
 PARAMS = {"demo": {"sizes_kib": [4, 16], "repetitions": 3}, "report": {"confidence": 0.95}}
+DEMO = stages.Experiment("demo", report_data=("data/raw/demo",), measure_params=("demo",))
 
 
 def _copy_as_demo(root: Path, repo: Path) -> None:
@@ -30,20 +32,7 @@ def _copy_as_demo(root: Path, repo: Path) -> None:
         .replace('EXPERIMENT = "template"', 'EXPERIMENT = "demo"')
         .replace('SCHEMA = "benchbook.template"', 'SCHEMA = "benchbook.demo"')
     )
-    (repo / "notebooks").mkdir()
-    for src, dst in (("template", "demo"), ("template_report", "demo_report")):
-        text = (root / "notebooks" / f"{src}.ipynb").read_text()
-        text = text.replace("benchbook.experiments.template", "benchbook.experiments.demo")
-        (repo / "notebooks" / f"{dst}.ipynb").write_text(text)
-
-
-def _stage(repo: Path, name: str, deps: list[str], outs: list) -> dict:
-    cmd = (
-        f"mkdir -p notebooks/out && papermill notebooks/{name}.ipynb notebooks/out/{name}.ipynb --cwd . "
-        "-p root . --no-progress-bar"
-    )
-    code = stagedeps.stage_code(repo, cmd)[1]
-    return {"cmd": cmd, "deps": [f"notebooks/{name}.ipynb", *deps, *code], "outs": outs}
+    shutil.copytree(root / "notebooks", repo / "notebooks", ignore=shutil.ignore_patterns("out"))
 
 
 def test_template_copied_as_a_new_experiment_runs_both_stages(root, tmp_path):
@@ -51,24 +40,19 @@ def test_template_copied_as_a_new_experiment_runs_both_stages(root, tmp_path):
     repo.mkdir()
     _copy_as_demo(root, repo)
     (repo / "params.yaml").write_text(yaml.safe_dump(PARAMS))
-    stages = {
-        "demo": _stage(repo, "demo", [], [{"data/raw/demo": {"cache": False, "persist": True}}]),
-        "demo_report": _stage(
-            repo,
-            "demo_report",
-            ["data/raw/demo"],
-            [{"reports/demo": {"cache": False}}, {"reports/numbers/demo.json": {"cache": False}}],
-        ),
-    }
-    stages["demo"]["params"] = ["demo"]
-    stages["demo_report"]["params"] = ["report"]
-    (repo / "dvc.yaml").write_text(yaml.safe_dump({"stages": stages}, sort_keys=False))
-    results = stagedeps.check(repo)
-    assert [r.stage for r in results if r.ok] == ["demo", "demo_report"], stagedeps.report(results)
+    assert stages.write(repo, [DEMO]) == [repo / "dvc.yaml", repo / "measure" / "dvc.yaml"]
+    assert stages.check(repo, [DEMO]) == []
+    results = stagedeps.check(repo) + stagedeps.check(repo, repo / "measure" / "dvc.yaml")
+    assert [r.stage for r in results if r.ok] == ["demo_report", "demo"], stagedeps.report(results)
+    measure = yaml.safe_load((repo / "measure" / "dvc.yaml").read_text())["stages"]["demo"]
+    report = yaml.safe_load((repo / "dvc.yaml").read_text())["stages"]["demo_report"]
+    assert "-p experiment demo" in measure["cmd"] and "-p experiment demo" in report["cmd"]
+    assert (measure["params"], report["params"]) == (["demo"], ["report"])
     # measurement code only on the measurement side, report code only on the report side
-    assert "src/benchbook/experiments/demo/run.py" in stages["demo"]["deps"]
-    assert "src/benchbook/experiments/demo/report.py" not in stages["demo"]["deps"]
-    assert "src/benchbook/experiments/demo/run.py" not in stages["demo_report"]["deps"]
+    assert "src/benchbook/experiments/demo/run.py" in measure["deps"]
+    assert "src/benchbook/experiments/demo/report.py" not in measure["deps"]
+    assert "src/benchbook/experiments/demo/run.py" not in report["deps"]
+    assert "src/benchbook/experiments/template/run.py" not in measure["deps"]
 
     env = {
         **os.environ,
@@ -85,11 +69,13 @@ def test_template_copied_as_a_new_experiment_runs_both_stages(root, tmp_path):
     sh("git", "init", "-q")
     sh(sys.executable, "-m", "dvc", "init", "-q")
     sh(sys.executable, "-m", "dvc", "config", "core.analytics", "false")
+    sh(sys.executable, "-m", "dvc", "repro", "measure/dvc.yaml")
     sh(sys.executable, "-m", "dvc", "repro")
     raw = list((repo / "data/raw/demo").glob("*.jsonl"))
     assert len(raw) == 1 and raw[0].read_text().count('"schema":"benchbook.demo"') == 2 * 3
     nums = json.loads((repo / "reports/numbers/demo.json").read_text())["numbers"]
     assert sorted(nums) == ["demo-sha256-16kib", "demo-sha256-4kib"]
     assert all(n["n"] == 3 and n["unit"] == "MiB/s" and n["value"] > 0 for n in nums.values())
-    again = sh(sys.executable, "-m", "dvc", "repro")
-    assert "didn't change, skipping" in again and "Running stage" not in again
+    for target in ("measure/dvc.yaml", "dvc.yaml"):
+        again = sh(sys.executable, "-m", "dvc", "repro", target)
+        assert "didn't change, skipping" in again and "Running stage" not in again, target

@@ -17,7 +17,9 @@ benchbook new-page NAME --experiment EXP [--match PATTERN]
 benchbook ingest FILE...         read external llama.cpp output (llama-bench, server log, speculative-simple)
 benchbook audit CLAIMS.yaml...   a verdict per published claim [--logs DIR] [--pair SPEC=BASELINE];
                                  --all DIR audits every claims file of DIR (the `audit` stage)
-benchbook stages check           compare each dvc.yaml stage's code deps with its import closure
+benchbook stages check           compare each dvc.yaml stage's code deps with its import closure, and the
+                                 files with what `stages write` writes
+benchbook stages write           write dvc.yaml and measure/dvc.yaml from the stage list (benchbook.stages)
 benchbook artifacts add|import   models and the draft-self checkpoint to/from the DVC remote's folder
                                  (data/artifacts; then `dvc push`) / from a `dvc pull` into the cache
 benchbook hosts                  every host of the committed raw data: CPU/GPU, memory, builds, sessions
@@ -236,14 +238,33 @@ def cmd_new_page(args) -> int:
 
 
 def cmd_stages_check(args) -> int:
-    """Each stage's ``src/benchbook`` deps against its static import closure (``benchbook.stagedeps``);
-    prints one line per stage and, for a wrong one, the exact deps to write.  Exit 1 on a finding."""
+    """Each stage's ``src/benchbook`` deps against its static import closure (``benchbook.stagedeps``),
+    then each pipeline file against what ``benchbook stages write`` writes (``benchbook.stages.check``);
+    prints one line per stage and, for a wrong one, the exact deps; one line per stale file.  Exit 1 on
+    a finding."""
+    from . import stages
     from .stagedeps import check, report
 
     root = repo_root()
     results = [r for f in DVC_FILES if (root / f).exists() for r in check(root, root / f)]
     print(report(results))
-    return 0 if all(r.ok for r in results) else 1
+    stale = stages.check(root)
+    print(
+        "\n".join(stale) if stale else f"{' and '.join(DVC_FILES)}: as `benchbook stages write` writes them"
+    )
+    return 0 if all(r.ok for r in results) and not stale else 1
+
+
+def cmd_stages_write(args) -> int:
+    """``benchbook stages write``: ``dvc.yaml`` and ``measure/dvc.yaml`` from ``benchbook.stages.PIPELINE``
+    (each stage's code deps its import closure); prints what changed."""
+    from . import stages
+
+    root = repo_root()
+    changed = stages.write(root)
+    names = [str(p.relative_to(root)) for p in changed]
+    print(f"wrote {', '.join(names)}" if names else f"{' and '.join(DVC_FILES)}: unchanged")
+    return 0
 
 
 #: The pipeline files: the derived stages (lock per machine, git-ignored) and the measurement stages
@@ -839,6 +860,7 @@ def main(argv: list[str] | None = None) -> int:
     npg.set_defaults(fn=cmd_new_page)
     stp = sub.add_parser("stages").add_subparsers(dest="sub", required=True)
     stp.add_parser("check").set_defaults(fn=cmd_stages_check)
+    stp.add_parser("write").set_defaults(fn=cmd_stages_write)
     arp = sub.add_parser("artifacts").add_subparsers(dest="sub", required=True)
     arp.add_parser(
         "add", help="place models and the checkpoint under data/artifacts and `dvc add` them"

@@ -110,13 +110,71 @@ def package_graph(root: Path) -> dict[str, list[Import]]:
     }
 
 
-def notebook_imports(path: Path, known: set[str], shown_as: str | None = None) -> list[Import]:
-    """Package imports of the code cells of the notebook at ``path``; ``line`` is ``cell * 1000 + line``
-    (cell counted from 1 among all cells), so a message can name cell and line.  IPython magics
-    (``%``/``!`` lines) are blanked first.
+def dynamic_imports(
+    text: str, source: str, parameters: dict[str, str], known: set[str], line_offset: int = 0
+) -> list[Import]:
+    """Package modules that ``importlib.import_module(...)`` calls of Python ``text`` name with a
+    string or an f-string whose only fields are names of ``parameters`` (a papermill ``-p NAME VALUE``
+    of the command running the notebook): ``import_module(f"benchbook.experiments.{experiment}.report")``
+    with ``experiment=llama_bench`` imports ``benchbook.experiments.llama_bench.report``.  Names outside
+    the package are ignored.
 
     Raises:
-        ImportGraphError: the file is not a notebook, or a cell is not valid Python.
+        ImportGraphError: a field is not a parameter of ``parameters`` (the command does not pass it),
+        or the module it names does not exist; the message names source:line and the fix.
+    """
+    out = []
+    for node in ast.walk(ast.parse(text)):
+        if not isinstance(node, ast.Call) or not node.args:
+            continue
+        func = node.func
+        name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
+        if name != "import_module":
+            continue
+        arg = node.args[0]
+        where = f"{source}:{node.lineno + line_offset}"
+        pieces = arg.values if isinstance(arg, ast.JoinedStr) else [arg]
+        words = []
+        for piece in pieces:
+            if isinstance(piece, ast.Constant) and isinstance(piece.value, str):
+                words.append(piece.value)
+            elif (
+                isinstance(piece, ast.FormattedValue)
+                and isinstance(piece.value, ast.Name)
+                and piece.value.id in parameters
+            ):
+                words.append(str(parameters[piece.value.id]))
+            else:
+                field = ast.unparse(piece.value if isinstance(piece, ast.FormattedValue) else piece)
+                raise ImportGraphError(
+                    f"{where}: import_module names a module through {field!r}, which is not a parameter "
+                    f"the command passes ({sorted(parameters) or 'none'}); fix: pass it with "
+                    f"`-p {field} VALUE` in the stage's cmd"
+                )
+        module = "".join(words)
+        if module != PACKAGE and not module.startswith(PACKAGE + "."):
+            continue
+        if module not in known:
+            raise ImportGraphError(
+                f"{where}: import_module({module!r}) (with {parameters}) names no module under "
+                f"src/{PACKAGE}; fix: the `-p` value in the stage's cmd"
+            )
+        out.append(Import(source, node.lineno + line_offset, module))
+    return out
+
+
+def notebook_imports(
+    path: Path, known: set[str], shown_as: str | None = None, parameters: dict[str, str] | None = None
+) -> list[Import]:
+    """Package imports of the code cells of the notebook at ``path``; ``line`` is ``cell * 1000 + line``
+    (cell counted from 1 among all cells), so a message can name cell and line.  IPython magics
+    (``%``/``!`` lines) are blanked first.  With ``parameters`` (the papermill parameters of the
+    command that runs it), the modules its ``importlib.import_module`` calls name count too
+    (``dynamic_imports``): the generic notebooks import an experiment's module by its name.
+
+    Raises:
+        ImportGraphError: the file is not a notebook, or a cell is not valid Python; with
+        ``parameters``, a dynamic import that they do not resolve (``dynamic_imports``).
     """
     try:
         cells = json.loads(Path(path).read_text())["cells"]
@@ -130,9 +188,10 @@ def notebook_imports(path: Path, known: set[str], shown_as: str | None = None) -
             continue
         src = "".join(c["source"]) if isinstance(c["source"], list) else c["source"]
         src = "\n".join("" if ln.lstrip().startswith(("%", "!")) else ln for ln in src.splitlines())
-        out += imports_of_source(
-            src, f"{shown_as or path} (cell {i})", "__notebook__", False, known, line_offset=0
-        )
+        shown = f"{shown_as or path} (cell {i})"
+        out += imports_of_source(src, shown, "__notebook__", False, known, line_offset=0)
+        if parameters is not None:
+            out += dynamic_imports(src, shown, parameters, known)
     return out
 
 

@@ -31,6 +31,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "jsonl",
             "measured",
             "busynow",
+            "blocks",
         ),
     ),
     ("stats", ("stats", "identity", "costmodel")),
@@ -47,7 +48,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
         "site",
         ("site", "sitecheck", "sitepages", "pagemarks", "sitewords", "writeup", "sitewriteups", "sitelinks"),
     ),
-    ("tooling", ("imports", "layers", "stagedeps")),
+    ("tooling", ("imports", "layers", "stagedeps", "stages")),
     ("cli", ("cli", "__main__")),
 ]
 

@@ -671,7 +671,7 @@ MODEL = Kind(
         "experiments/speculative/run.py:resolve_drafts",
         "resolve.py:store_snapshots",
     ),
-    read_by=("provenance.py:read_snapshots (notebooks/llama_bench_report.ipynb)",),
+    read_by=("provenance.py:read_snapshots (experiments/llama_bench/report.py:sections)",),
 )
 
 _REQ_BODY = obj(

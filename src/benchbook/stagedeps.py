@@ -1,13 +1,15 @@
 """Each DVC stage's code dependencies, computed: the static import closure of what its command runs.
 
 A stage's command runs a notebook (``papermill notebooks/<x>.ipynb ...``: the imports of its code
-cells), a module (``python -m benchbook.<m>``) or the CLI (``benchbook ...``: ``benchbook.cli``).  The
-closure (``benchbook.imports.closure``: imports inside functions included, parent packages' ``__init__``
-files included) is the exact set of ``src/benchbook`` files whose change can change the stage's result;
+cells, and the modules its ``importlib.import_module`` calls name through the command's ``-p``
+parameters: the generic notebooks import ``benchbook.experiments.<experiment>.run`` or ``.report``), a
+module (``python -m benchbook.<m>``) or the CLI (``benchbook ...``: ``benchbook.cli``).  The closure
+(``benchbook.imports.closure``: imports inside functions included, parent packages' ``__init__`` files
+included) is the exact set of ``src/benchbook`` files whose change can change the stage's result;
 ``dvc.yaml`` must list exactly those files, plus the notebook itself, and never a package directory
 under ``src/benchbook`` (it would hold other stages' code: an edit there would re-run this stage).
-Data and ``params`` entries are not inferred here.  ``benchbook stages check`` prints the findings and
-the exact ``deps`` lines to write; ``tests/test_stagedeps.py`` fails on any finding.
+Data and ``params`` entries are not inferred here.  ``benchbook.stages`` writes the files with these
+deps; ``benchbook stages check`` prints the findings, and ``tests/test_stagedeps.py`` fails on any.
 """
 
 from __future__ import annotations
@@ -67,6 +69,22 @@ def entries(cmd: str) -> tuple[list[str], list[str]]:
     return notebooks, modules
 
 
+def papermill_parameters(cmd: str) -> dict[str, dict[str, str]]:
+    """Notebook -> its ``-p NAME VALUE`` (``--parameters``) pairs, for every ``papermill`` of ``cmd``:
+    ``papermill notebooks/report.ipynb out.ipynb -p experiment offload`` -> ``{"notebooks/report.ipynb":
+    {"experiment": "offload"}}``."""
+    out: dict[str, dict[str, str]] = {}
+    for part in cmd.replace(";", "&&").split("&&"):
+        words = shlex.split(part)
+        if words[:1] != ["papermill"] or len(words) < 2:
+            continue
+        pairs = out.setdefault(words[1], {})
+        for i, word in enumerate(words[:-2]):
+            if word in ("-p", "--parameters"):
+                pairs[words[i + 1]] = words[i + 2]
+    return out
+
+
 def stage_code(root: Path, cmd: str, graph=None, files=None) -> tuple[list[str], list[str]]:
     """(entries, code files) of a stage command: the notebooks/modules it runs and the sorted
     ``src/benchbook`` files (relative to ``root``) of their import closure.
@@ -78,13 +96,17 @@ def stage_code(root: Path, cmd: str, graph=None, files=None) -> tuple[list[str],
     graph = graph if graph is not None else package_graph(root)
     files = files if files is not None else module_files(root / "src")
     notebooks, modules = entries(cmd)
+    parameters = papermill_parameters(cmd)
     start = []
     for nb in notebooks:
         if not (root / nb).exists():
             raise StageDepsError(
                 f"{root / nb}: the notebook a stage runs does not exist; fix: the path in the stage's cmd"
             )
-        start += [i.module for i in notebook_imports(root / nb, set(files), shown_as=nb)]
+        start += [
+            i.module
+            for i in notebook_imports(root / nb, set(files), shown_as=nb, parameters=parameters.get(nb, {}))
+        ]
     for m in modules:
         if m.startswith("benchbook") and m not in files:
             raise StageDepsError(

@@ -16,11 +16,18 @@
                   ``reports_dir/numbers/<name>.json`` (through ``benchbook.numbers.publish``), charts
                   and tables under ``reports_dir/<name>/`` and returns what the report notebook shows.
                   ``derive(...)`` does the same with explicit paths.
+  ``sections``    what the two generic notebooks show: ``report.sections(res, paths)`` (``res``: what
+                  ``build`` returned, ``paths``: ``blocks.Paths``) and ``run.sections(result)`` yield
+                  ``benchbook.blocks`` (Markdown, SVG, a value, text), their checks as asserts.
 
 ``raw_dir`` and ``reports_dir`` are relative to ``root`` unless absolute (normally ``data/raw`` and
-``reports``).  Each experiment has two DVC stages, ``<name>`` (``notebooks/<name>.ipynb`` calls
-``run.measure``) and ``<name>_report`` (``notebooks/<name>_report.ipynb`` calls ``report.build``);
-every notebook takes the parameters ``root``, ``params_file``, ``overrides`` (JSON), ``raw_dir`` and
-``reports_dir``.  Measurement modules import no report module and report modules no measurement
-module (``tests/test_layers.py``).  ``template/`` is a minimal working experiment to copy.
+``reports``).  Each experiment has two DVC stages, written from its declaration in
+``benchbook.stages`` (``benchbook stages write``): ``<name>`` (``notebooks/measure.ipynb -p experiment
+<name>`` calls ``run.measure`` then ``run.sections``; none for a host-bound experiment, measured outside
+DVC by ``python -m benchbook.experiments <name>``) and ``<name>_report`` (``notebooks/report.ipynb -p
+experiment <name>`` calls ``report.build`` then ``report.sections``, executed into
+``reports/notebooks/<name>_report.ipynb``); both notebooks take the parameters ``root``,
+``params_file``, ``overrides`` (JSON), ``raw_dir``, ``reports_dir`` and ``experiment``.  Measurement
+modules import no report module and report modules no measurement module (``tests/test_layers.py``).
+``template/`` is a minimal working experiment to copy.
 """

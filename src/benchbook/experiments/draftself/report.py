@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -14,7 +15,7 @@ from typing import Any
 import altair as alt
 import polars as pl
 
-from benchbook import caveats, charts, measured
+from benchbook import blocks, caveats, charts, measured
 from benchbook.costmodel import tau_independent
 from benchbook.hosts import hosts_panel
 from benchbook.numbers import Number, line_ranges, make_key, publish
@@ -739,3 +740,121 @@ def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> Draf
         snapshots_dir=root / raw_dir / "snapshots",
         root=root,
     )
+
+
+def sections(res: DraftselfReport, paths: blocks.Paths) -> Iterator[blocks.Block]:
+    """What the report notebook shows (``notebooks/report.ipynb -p experiment draftself``, through
+    ``blocks.show``): the session and its caveats, the training, τ and α̂, pass costs and break-even τ,
+    the speedups, the experts per pass, the coreset sweep, every published number, then the checks
+    (``AssertionError`` on a failed one)."""
+    from benchbook.numtable import frame_table, numbers_table
+
+    def table(frame: pl.DataFrame) -> blocks.Markdown:
+        return blocks.Markdown(frame_table(frame))  # every row and column, as a Markdown table
+
+    yield blocks.Markdown(
+        "# Draft-self: where the time goes\n\nAnalysis of the latest `draftself` session "
+        "(`benchbook.draftself.report`): τ against k with the analytic curve, tokens per forward pass, "
+        "measured speedup against AR with its interval and the cost-model prediction, break-even τ, distinct "
+        "experts per pass against the independent-routing bound, and the coreset sweep."
+    )
+    s = res.session
+    yield blocks.Text(
+        f"session {s['session_id']} {s['started_at']} -> {s['ended_at']} on {s['host_id']} "
+        f"with {s['runtime']}"
+    )
+    yield table(res.caveats)
+    yield blocks.Markdown("## Training")
+    m = res.manifest
+    keys = (
+        "sha256",
+        "bytes",
+        "n_params",
+        "train_seconds",
+        "final_loss_next",
+        "final_loss_masked",
+        "corpus_sha256",
+    )
+    yield blocks.Value({k: m.get(k) for k in keys})
+    yield blocks.Markdown("## τ, α̂ and tokens per forward pass")
+    yield table(
+        res.acceptance.select(
+            "config_name",
+            "prompt_class",
+            "tau",
+            "alpha_mle",
+            "alpha_accept_rate",
+            "tokens_per_pass",
+            "expert_loads_per_token",
+            "equals_ar_rate",
+            "runs",
+        )
+    )
+    yield blocks.Svg(Path(res.charts["tau_vs_k"]["svg"]))
+    yield blocks.Markdown(
+        "## Pass costs and break-even τ\n\nr(n) = mean n-token pass time ÷ mean 1-token decode pass. "
+        "Draft-self (one draft pass + one batched verify) beats AR only when τ > r_draft(k+1) + "
+        "r_verify(k+1)."
+    )
+    yield blocks.Text(f"1-token decode pass: {res.c1_ns / 1e6:.3f} ms")
+    yield table(res.pass_costs)
+    yield table(res.break_even)
+    yield blocks.Markdown(
+        "## Speedup: measured (paired with AR in the same session) vs predicted from pass costs"
+    )
+    yield table(
+        res.speedup.select(
+            "config_name",
+            "prompt_class",
+            "speedup",
+            "ci_low",
+            "ci_high",
+            "n",
+            "predicted",
+            "steady",
+            "gap",
+            "outside_passes",
+            "ar_outside_passes",
+        )
+    )
+    yield blocks.Svg(Path(res.charts["speedup_vs_k"]["svg"]))
+    yield blocks.Markdown("## Distinct experts per pass against E·(1−(1−K/E)^n)")
+    yield table(res.experts)
+    if "experts_vs_bound" in res.charts:
+        yield blocks.Svg(Path(res.charts["experts_vs_bound"]["svg"]))
+    yield blocks.Markdown(
+        "## Block coreset (k fixed): draft only (lossless) vs draft+verify (may change the output)"
+    )
+    acc = res.acceptance
+    k_cs = acc.filter(pl.col("coreset_mass").is_not_null())["k"].unique().to_list()
+    yield table(
+        acc.filter(
+            pl.col("k").is_in(k_cs) & (pl.col("verify") == "batched") & (pl.col("draft") == "one_pass")
+        ).select(
+            "config_name",
+            "prompt_class",
+            "coreset_mass",
+            "coreset_apply",
+            "tau",
+            "expert_loads_per_token",
+            "equals_ar_rate",
+        )
+    )
+    yield blocks.Markdown(
+        "## Numbers published\n\nEvery number of the registry, its key linking to its provenance entry "
+        "(records, command, build, model, host)."
+    )
+    yield blocks.Markdown(numbers_table(res.numbers, to_root=paths.to_root))
+    # checks
+    nums = json.loads((paths.reports_dir / "numbers" / "draftself.json").read_text())["numbers"]
+    assert len(nums) == len(res.numbers) > 0
+    unset = ("steady", "coreset_mass", "ci_low", "ci_high", "tau", "alpha_mle", "alpha_accept_rate")
+    for name in ("acceptance", "speedup", "break_even"):
+        df = getattr(res, name)
+        assert df.height > 0, name
+        for c in df.columns:
+            if df[c].dtype in (pl.Float64, pl.Float32) and c not in unset:
+                assert not df[c].is_nan().any() and df[c].null_count() == 0, (name, c)
+    assert res.acceptance.filter(pl.col("decoder") == "draftself")["tau"].is_nan().sum() == 0
+    for p in res.charts.values():
+        assert Path(p["spec"]).exists() and Path(p["svg"]).exists()

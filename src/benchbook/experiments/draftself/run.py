@@ -23,14 +23,14 @@ from __future__ import annotations
 import hashlib
 import json
 import platform
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from itertools import groupby
 from pathlib import Path
 
 import torch
 
-from benchbook import provenance
+from benchbook import blocks, provenance
 from benchbook.draftself import data, decode, experts, store
 from benchbook.draftself.model import load
 from benchbook.llamacpp.progress import SessionProgress
@@ -354,3 +354,47 @@ def measure(
     merged = DraftselfParams.from_params(params, overrides).config()
     checkpoint, _ = resolve_checkpoint(root / MANIFEST, log=log)
     return measure_session(merged, checkpoint, root / raw_dir / "draftself", root=root, log=log)
+
+
+def sections(result: DraftselfResult) -> Iterator[blocks.Block]:
+    """What the measurement notebook shows (``notebooks/measure.ipynb -p experiment draftself``, through
+    ``blocks.show``): the session's summary, τ, tokens per pass and decode rate per configuration, then
+    the checks (``AssertionError`` on a failed one): every planned run recorded, τ for every draft-self
+    run, a decode rate for every run, and every lossless variant's output equal to AR greedy."""
+    import polars as pl
+
+    from benchbook.records import read_records
+
+    params = result.cfg
+    yield blocks.Value({k: v for k, v in vars(result).items() if k != "cfg"})
+    fields = ("config_name", "prompt_id", "rep", "tau", "tokens_per_pass", "decode_tps", "equals_ar")
+    raw_file = result.raw_file
+    assert raw_file is not None, "the session names no raw file"
+    runs = pl.DataFrame(
+        [
+            {k: r.get(k) for k in fields}
+            for r in read_records([raw_file], "benchbook.draftself.run")
+            if r["session_id"] == result.session_id
+        ]
+    )
+    yield blocks.Value(
+        runs.group_by("config_name")
+        .agg(
+            pl.col("tau").mean(),
+            pl.col("tokens_per_pass").mean(),
+            pl.col("decode_tps").mean(),
+            pl.col("equals_ar").all(),
+        )
+        .sort("config_name")
+    )
+    # checks on this session's output
+    kinds = params["prompt_kinds"]
+    prompts = data.prompts(params["prompt_seed"], params["prompts_per_kind"])
+    n_prompts = len([q for q in prompts if not kinds or q["kind"] in kinds])
+    expected = len(configs(params)) * n_prompts * params["repetitions"]
+    assert runs.height == expected, (runs.height, expected)  # a resumed session holds its earlier runs too
+    assert set(runs.columns) >= {"config_name", "tau", "equals_ar"}
+    assert runs.filter(pl.col("config_name") != "ar")["tau"].null_count() == 0
+    assert runs["decode_tps"].null_count() == 0 and not runs["decode_tps"].is_nan().any()
+    lossless = runs.filter(~pl.col("config_name").str.ends_with("-both"))
+    assert lossless["equals_ar"].all(), "a lossless variant differs from AR greedy"

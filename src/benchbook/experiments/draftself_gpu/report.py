@@ -18,12 +18,13 @@ reads.  Caveats come from the shared engine over one row per number (``caveat_ro
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import polars as pl
 
-from benchbook import caveats, measured
+from benchbook import blocks, caveats, measured
 from benchbook.experiments.draftself.report import cite, runs_with_passes
 from benchbook.numbers import Number, make_key, publish
 from benchbook.numtable import md_table
@@ -475,3 +476,19 @@ def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> Draf
     )
     publish(rep / "numbers" / f"{EXPERIMENT}.json", EXPERIMENT, nums, root=root, replication="prompts")
     return DraftselfGpuReport(numbers=nums, session_id=session, train=train, by_k=table, per_prompt=pp)
+
+
+def sections(res: DraftselfGpuReport, paths: blocks.Paths) -> Iterator[blocks.Block]:
+    """What the report notebook shows (``notebooks/report.ipynb -p experiment draftself_gpu``, through
+    ``blocks.show``): the training, loss curve, per-k and per-prompt tables ``build`` wrote, then the
+    checks (``AssertionError`` on a failed one)."""
+    yield blocks.Markdown(
+        "# Draft-self on the GPU: report\nTraining (corpus, tokenizer, checkpoint, loss curve) and the "
+        "latest session's AR and draft-self runs on held-out natural-text prompts: τ, α, speedup over "
+        "prompts, break-even τ*, the cost model's residual."
+    )
+    out = paths.reports_dir / EXPERIMENT
+    for name in ("train", "curve", "by_k", "per_prompt"):
+        yield blocks.Markdown((out / f"{name}.md").read_text())
+    assert all(n.sources for n in res.numbers)
+    yield blocks.Text(f"ok: {len(res.numbers)} numbers, session {res.session_id}")

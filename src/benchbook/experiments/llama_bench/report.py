@@ -1,6 +1,6 @@
 """The llama-bench report: statistics table, caveats, numbers, chart and DVC metrics.
 
-Called by ``notebooks/llama_bench_report.ipynb``.  Reads only committed raw data
+Called by ``notebooks/report.ipynb`` (``-p experiment llama_bench``).  Reads only committed raw data
 (``data/raw/llama_bench/*.jsonl`` and ``data/raw/snapshots``), so it runs on a fresh clone with
 no models or binaries.
 """
@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import html
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import altair as alt
 import polars as pl
 
-from benchbook import caveats, charts, measured
+from benchbook import blocks, caveats, charts, measured
 from benchbook.numbers import Number, build_of, make_key, publish, row_measured, row_sources
 from benchbook.numfmt import fmt_interval
 from benchbook.provenance import read_snapshots
@@ -433,3 +434,76 @@ def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> Llam
         confidence=params["report"]["confidence"],
         root=root,
     )
+
+
+def sections(res: LlamaBenchReport, paths: blocks.Paths) -> Iterator[blocks.Block]:
+    """What the report notebook shows (``notebooks/report.ipynb -p experiment llama_bench``, through
+    ``blocks.show``): the primary host's session, its configurations' statistics, the chart, every
+    published number, the model files' tensor types, then the checks (``AssertionError`` on a failed one).
+    """
+    from benchbook.numtable import frame_table, numbers_table
+
+    yield blocks.Markdown(
+        "# llama-bench report\nStatistics from raw samples of the latest completed session: the mean of "
+        "per-repetition rates (llama-bench's `avg_ts` definition), sample standard deviation and Student-t "
+        "95% interval; caveats; the numbers registry entry of each configuration; one chart."
+    )
+    yield blocks.Value(res.session)
+    cur = res.stats.filter(pl.col("session_id") == res.session["session_id"])
+    yield blocks.Markdown(
+        frame_table(
+            cur.select(
+                "model_id",
+                "test",
+                "phase",
+                "n",
+                pl.col("mean_tps").round(2),
+                pl.col("sd_tps").round(2),
+                pl.col("ci_low_tps").round(2),
+                pl.col("ci_high_tps").round(2),
+                pl.col("cv").round(4),
+                pl.col("llama_bench_avg_ts").round(2),
+                "caveats",
+            ).sort("model_id", "test", "phase")
+        )
+    )
+    yield blocks.Svg(paths.reports_dir / "llama_bench" / "llama_bench_rates.svg")
+    # every published number, its key linking to its provenance entry
+    yield blocks.Markdown(numbers_table(res.numbers, to_root=paths.to_root))
+    yield blocks.Markdown(
+        "## Model files: declared type vs the tensor types they really hold\nFrom each GGUF via the `gguf` "
+        "package (snapshots in `data/raw/snapshots/`). A requested Q2_K falls back for SmolLM2's 576-wide "
+        "tensors (not multiples of 256)."
+    )
+    snap = read_snapshots(paths.raw_dir / "snapshots", "model").values()
+    models_table = pl.DataFrame(
+        [
+            {
+                "model_id": m["model_id"],
+                "declared": m["manifest"]["file_type_declared"],
+                "tensor_types": ", ".join(
+                    f"{k} ×{v['count']}" for k, v in m["manifest"]["tensor_types"].items()
+                ),
+                "params": m["manifest"]["parameter_count"],
+                "layers": m["manifest"]["n_layer"],
+                "size_mib": round(m["size_bytes"] / 2**20, 1),
+                "sha256": m["sha256"][:16],
+            }
+            for m in snap
+        ]
+    )
+    yield blocks.Markdown(frame_table(models_table))
+    yield blocks.Markdown("## Checks")
+    # one headline per configuration; a cold first sample adds its robust summary (-median, -mean_rest)
+    headline = [n for n in res.numbers if not n.key.endswith(("-median", "-mean_rest"))]
+    assert cur.height == sum(n.host_id == res.session["host_id"] for n in headline) > 0
+    assert len({n.key for n in res.numbers}) == len(res.numbers)
+    assert cur.select(pl.col("mean_tps").is_nan().any()).item() is False
+    assert cur.filter(pl.col("n") >= 3)["ci_low_tps"].null_count() == 0  # no interval below n = 3
+    assert cur.filter(pl.col("n") < 3)["ci_low_tps"].null_count() == cur.filter(pl.col("n") < 3).height
+    # our mean of per-repetition rates must reproduce llama-bench's own avg_ts
+    rel = (pl.col("mean_tps") - pl.col("llama_bench_avg_ts")).abs() / pl.col("llama_bench_avg_ts")
+    assert cur.select(rel.max()).item() < 1e-3
+    assert all(n.sources and n.commands for n in res.numbers)
+    yield blocks.Text(f"ok: {cur.height} configurations")
+    assert models_table.height >= 1 and models_table.null_count().sum_horizontal().item() == 0

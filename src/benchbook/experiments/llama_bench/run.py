@@ -9,10 +9,11 @@ Entry point: ``measure(params, root=, raw_dir=, overrides=)`` (see ``benchbook.e
 from __future__ import annotations
 
 import shlex
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from benchbook import resolve
+from benchbook import blocks, resolve
 from benchbook.llamacpp.bench import SCHEMA, append_result, build_argv, evict_from_page_cache, resident_pct  # noqa: F401
 from benchbook.llamacpp.procmon import run_sampled
 from benchbook.provenance import HostSnapshot, git_state, load_snapshot
@@ -142,3 +143,49 @@ def measure(
         log=log,
     )
     return LlamaBenchResult(**vars(result), models=[m["model_id"] for m in models])
+
+
+def sections(result: LlamaBenchResult) -> Iterator[blocks.Block]:
+    """What the measurement notebook shows (``notebooks/measure.ipynb -p experiment llama_bench``, through
+    ``blocks.show``): the session's summary, one row per llama-bench result of the session, then the
+    checks (``AssertionError`` on a failed one): no failure, both tests per (model, phase), every warm row
+    with ``repetitions`` raw samples (a cold row one)."""
+    import polars as pl
+
+    from benchbook.records import read_records
+
+    cfg = result.cfg
+    yield blocks.Value({k: v for k, v in vars(result).items() if k != "cfg"})
+    raw_file = result.raw_file
+    assert raw_file is not None, "the session names no raw file"
+    recs = [r for r in read_records([raw_file], SCHEMA) if r["session_id"] == result.session_id]
+    table = pl.DataFrame(
+        [
+            {
+                "model_id": r["model_id"],
+                "phase": r["phase"],
+                "n_prompt": r["llama_bench"]["n_prompt"],
+                "n_gen": r["llama_bench"]["n_gen"],
+                "reps": len(r["llama_bench"]["samples_ns"]),
+                "avg_ts": r["llama_bench"]["avg_ts"],
+                "stddev_ts": r["llama_bench"]["stddev_ts"],
+                "resident_before_pct": r["cache_state"]["resident_before_pct"],
+                "line": r["_line"],
+            }
+            for r in recs
+        ]
+    )
+    yield blocks.Value(table)
+    yield blocks.Markdown(
+        "## Checks\nThe session completed without failures, every (model, phase) ran both tests, and every "
+        "warm row holds exactly `repetitions` raw samples (cold rows one)."
+    )
+    phases = 1 + bool(cfg.get("cold_first_run"))
+    assert result.failed == 0, result
+    assert table.height == len(result.models) * phases * 2, table.height
+    assert set(table["model_id"]) == set(cfg["models"])
+    for row in table.iter_rows(named=True):
+        assert row["reps"] == (1 if row["phase"] == "cold" else cfg["repetitions"]), row
+        assert row["avg_ts"] > 0
+    assert table.null_count().select("avg_ts", "reps").sum_horizontal().item() == 0
+    yield blocks.Text(f"ok: {table.height} rows")

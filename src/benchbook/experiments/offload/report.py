@@ -13,14 +13,14 @@ A repository without offload data gets an empty registry and a ``sweep.md`` that
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Iterator
 from functools import partial
 from pathlib import Path
 
 import altair as alt
 import polars as pl
 
-from benchbook import caveats, charts, measured
+from benchbook import blocks, caveats, charts, measured
 from benchbook.measured import parse_utc
 from benchbook.numbers import Number, build_of, line_ranges, make_key, publish
 from benchbook.numfmt import fmt_interval, fmt_value
@@ -559,3 +559,22 @@ def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> dict
         confidence=rep.get("confidence", 0.95),
         root=root,
     )
+
+
+def sections(res: dict, paths: blocks.Paths) -> Iterator[blocks.Block]:
+    """What the report notebook shows (``notebooks/report.ipynb -p experiment offload``, through
+    ``blocks.show``): the sweep and roofline tables, their published cells linked to their provenance
+    entries (``numtable.link_cells``), then the checks (``AssertionError`` on a failed one)."""
+    from benchbook.numtable import link_cells
+
+    yield blocks.Markdown(
+        "# Offload sweep report\nThroughput and GPU memory against `n_cpu_moe` under the memory budget, the "
+        "fit boundary (the cliff), and the decode roofline; every host's newest session, hosts never mixed."
+    )
+    out = paths.reports_dir / EXPERIMENT
+    for name in ("sweep", "roofline"):
+        yield blocks.Markdown(
+            link_cells((out / f"{name}.md").read_text(), res["numbers"], to_root=paths.to_root)
+        )
+    assert all(n.sources for n in res["numbers"])
+    yield blocks.Text(f"ok: {len(res['numbers'])} numbers, {len(res['sessions'])} sessions")

@@ -21,11 +21,11 @@ from __future__ import annotations
 
 import re
 import shlex
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import asdict
 from pathlib import Path
 
-from benchbook import resolve
+from benchbook import blocks, resolve
 from benchbook.llamacpp import cudamem, synth, weights
 from benchbook.llamacpp.bench import append_result, build_argv
 from benchbook.llamacpp.procmon import _gpu_used_mib as gpu_used_mib  # the sampler's own reading
@@ -292,3 +292,19 @@ def measure(params: dict, *, root: Path, raw_dir: Path, overrides: dict | None =
         log=log,
     )
     return {**result, "raw_file": raw_file, "cfg": cfg, "model": rec}
+
+
+def sections(result: dict) -> Iterator[blocks.Block]:
+    """What the measurement notebook shows (``notebooks/measure.ipynb -p experiment offload``, through
+    ``blocks.show``): the session's summary, then the checks (``AssertionError`` on a failed one): every
+    ``n_cpu_moe`` point has a record (measured or failed), every measured one marked synthetic."""
+    from benchbook.records import read_records
+
+    from . import SCHEMA
+
+    yield blocks.Value({k: result[k] for k in ("session_id", "ran", "skipped", "failed")})
+    recs = [r for r in read_records([result["raw_file"]]) if r.get("session_id") == result["session_id"]]
+    points = {r["n_cpu_moe"] for r in recs if r.get("schema") in (SCHEMA, "benchbook.run_failed")}
+    assert points == set(result["cfg"]["n_cpu_moe"]), points
+    assert all(r.get("synthetic_inputs") for r in recs if r.get("schema") == SCHEMA)
+    yield blocks.Text(f"ok: {len(points)} points")

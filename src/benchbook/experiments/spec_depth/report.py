@@ -13,13 +13,14 @@ run ids and commands of the records it cites.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import altair as alt
 import polars as pl
 
-from benchbook import caveats, charts, measured
+from benchbook import blocks, caveats, charts, measured
 from benchbook.numbers import Number, build_of, line_ranges, make_key, publish
 from benchbook.numfmt import fmt_interval
 from benchbook.numtable import md_table
@@ -473,3 +474,25 @@ def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> Spec
     return SpecDepthReport(
         numbers=nums, sessions=sessions, depth=depth, bench=wide, memory=memory, hosts=hosts
     )
+
+
+def sections(res: SpecDepthReport, paths: blocks.Paths) -> Iterator[blocks.Block]:
+    """What the report notebook shows (``notebooks/report.ipynb -p experiment spec_depth``, through
+    ``blocks.show``): the depth, server, cost-model, memory and per-host tables, their published cells
+    linked to their provenance entries (``numtable.link_cells``), then the checks (``AssertionError`` on a
+    failed one)."""
+    from benchbook.numtable import link_cells
+
+    yield blocks.Markdown(
+        "# Speculation against context depth: report\nDepth tables (llama-bench `-d` and llama-server with "
+        "and without a draft), the cost model before and after the draft was timed inside the server, memory "
+        "per draft token, and the speculative experiment per host; every host's newest session, hosts never "
+        "mixed in one ratio."
+    )
+    out = paths.reports_dir / EXPERIMENT
+    for name in ("bench", "server", "cost_model", "memory", "hosts"):
+        yield blocks.Markdown(
+            link_cells((out / f"{name}.md").read_text(), res.numbers, to_root=paths.to_root)
+        )
+    assert all(n.sources for n in res.numbers)
+    yield blocks.Text(f"ok: {len(res.numbers)} numbers, {len(res.sessions)} sessions")

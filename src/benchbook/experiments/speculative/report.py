@@ -1,7 +1,7 @@
 """The speculative-decoding report: per-configuration table with caveats, cost model, memory slope,
 numbers registry entries and charts.
 
-Called by ``notebooks/speculative_report.ipynb``; reads only committed raw data
+Called by ``notebooks/report.ipynb`` (``-p experiment speculative``); reads only committed raw data
 (``data/raw/speculative/*.jsonl``), so it runs on a fresh clone without models or binaries.
 Headline speedups come from configurations with a fresh server per repetition; ``same``-policy rows
 are probes of state carried between requests and carry the ``cross_request_state`` caveat when α, the
@@ -13,6 +13,7 @@ rows (keys end in ``-warm``).
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -20,7 +21,7 @@ import altair as alt
 import numpy as np
 import polars as pl
 
-from benchbook import caveats, charts, costmodel, measured
+from benchbook import blocks, caveats, charts, costmodel, measured
 from benchbook.hosts import hosts_panel
 from benchbook.numbers import Number, build_of, make_key, publish, row_measured, row_sources
 from benchbook.numfmt import fmt_interval
@@ -743,3 +744,173 @@ def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> Spec
         confidence=params["report"]["confidence"],
         root=root,
     )
+
+
+def sections(res: SpeculativeReport, paths: blocks.Paths) -> Iterator[blocks.Block]:
+    """What the report notebook shows (``notebooks/report.ipynb -p experiment speculative``, through
+    ``blocks.show``): the session, the per-configuration table, prefill, the cost model and its check
+    against the server's own timing, the charts, state carried between requests, memory, answers, every
+    published number, then the checks (``AssertionError`` on a failed one)."""
+    from benchbook.numtable import frame_table, numbers_table
+
+    def table(frame: pl.DataFrame) -> blocks.Markdown:
+        return blocks.Markdown(frame_table(frame))
+
+    rep = paths.reports_dir / "speculative"
+    T = res.table
+    yield blocks.Markdown(
+        "# Speculative decoding report\nFrom the raw requests of the latest completed `speculative` session: "
+        "α = accepted ÷ drafted, τ = 1 + accepted ÷ verify steps (verify steps from `/metrics` "
+        "`spec_decode_num_drafts_total`), decode and prefill rates separately (llama-server's own "
+        "`timings`), speedup against the same-session baseline on the same prompt (log-scale Student-t over "
+        "paired per-repetition ratios; no interval below n = 3), token-id equality with the baseline, memory "
+        "slope over n_max, and the cost model τ / (k·c + r(k+1)) with c and r(n) from llama-bench runs in "
+        "the same session (Leviathan et al. 2023)."
+    )
+    yield blocks.Value(
+        {
+            "session": res.session["session_id"],
+            "configs": T["config_id"].n_unique(),
+            "prompts": T["prompt_id"].n_unique(),
+            "failed_runs": res.failures,
+            "caveat rules missing": res.missing_rules,
+        }
+    )
+    yield blocks.Markdown("## Per configuration and prompt")
+    yield table(
+        T.select(
+            "config_id",
+            "prompt_id",
+            "n",
+            pl.col("decode_tps_mean").round(1),
+            pl.col("speedup_mean").round(3),
+            pl.col("speedup_ci_low").round(3),
+            pl.col("speedup_ci_high").round(3),
+            pl.col("alpha").round(3),
+            pl.col("tau").round(2),
+            pl.col("k_eff").round(2),
+            pl.col("speedup_model").round(3),
+            "output_equal",
+            "first_mismatch_pos",
+            "cap_hit",
+            "server_policy",
+            pl.col("caveats").list.join(", "),
+        )
+    )
+    yield blocks.Markdown(
+        "## Prefill (never mixed with decode)\nA draft model processes the prompt too, so prefill slows down "
+        "with a draft."
+    )
+    yield table(
+        T.select(
+            "config_id",
+            "prompt_id",
+            pl.col("prefill_tps_mean").round(1),
+            pl.col("prefill_tps_ci_low").round(1),
+            pl.col("prefill_tps_ci_high").round(1),
+        )
+    )
+    yield blocks.Markdown(
+        "## Cost model\n`c`: draft decode time per token ÷ target decode time per token; `r(n)`: target "
+        "n-token pass ÷ target 1-token decode step (llama-bench `-p n` vs `-n`, same build, same session). "
+        "The target as its own draft has c = 1, so τ/(k + r(k+1)) ≤ (k+1)/(k + r(k+1)) < 1 whenever r(k+1) > "
+        "1: even at α = 1 it cannot win, because its draft is produced token by token at full cost and the "
+        "verify pass is extra work."
+    )
+    cost = res.cost
+    yield blocks.Value({"t1_ms": cost.t1_ms, "r": cost.r, "c": cost.c} if cost else {})
+    yield blocks.Markdown(
+        "## Cost model against the time measured inside llama-server\nEvery draft-model configuration of "
+        "every complete session (each host): the measured speedup (pooled decode rate ÷ the session's "
+        "baseline's), the model before (llama-bench c, r) and after (c_server: the drafting time the server "
+        "measured at `-lv 4`), the measured components per verify step, and the model with the per-step "
+        "overhead fitted on the session's other configurations. Residual = model ÷ measured − 1; null "
+        '"after" columns: the session did not run at `-lv 4`.'
+    )
+    sc_path = rep / "server_cost.parquet"
+    if sc_path.exists():
+        yield table(
+            pl.read_parquet(sc_path).select(
+                pl.col("host_id").str.slice(0, 8),
+                pl.col("session_id").str.slice(0, 8),
+                "config_id",
+                "lv4",
+                "n",
+                *(
+                    pl.col(c).round(3)
+                    for c in (
+                        "measured",
+                        "model_before",
+                        "residual_before",
+                        "model_after",
+                        "residual_after",
+                        "c_bench",
+                        "c_server",
+                        "r_k1",
+                        "v_server",
+                    )
+                ),
+                *(pl.col(c).round(2) for c in ("draft_ms", "verify_ms", "verify_bench_ms", "overhead_ms")),
+                *(pl.col(c).round(3) for c in ("beta_loo", "model_overhead", "residual_overhead")),
+            )
+        )
+    yield blocks.Svg(rep / "spec_speedup_alpha.svg")
+    yield blocks.Markdown("## Acceptance per prompt")
+    yield blocks.Svg(rep / "spec_acceptance.svg")
+    yield blocks.Markdown(
+        "## State carried between requests\n`same`-policy configurations serve every repetition from one "
+        "server; a rising α, rising drafted tokens or a rising per-repetition speedup (slopes per "
+        "repetition) means the drafter learned from earlier requests (the previous answer to the same "
+        "prompt). Such rows publish per-repetition speedups and the trend, never a pooled speedup; headline "
+        "speedups use fresh servers only."
+    )
+    yield table(
+        T.filter(pl.col("server_policy") == "same").select(
+            "config_id",
+            "prompt_id",
+            "alpha",
+            "alpha_trend_slope",
+            "accepted_frac_trend_slope",
+            "drafted_reps",
+            "drafted_trend_rel",
+            "speedup_reps",
+            "speedup_trend_slope",
+            pl.col("caveats").list.join(", "),
+        )
+    )
+    yield blocks.Markdown("## Memory per draft token")
+    yield blocks.Svg(rep / "spec_memory.svg")
+    yield table(res.memory)
+    yield blocks.Markdown(
+        "## Answers\nThe probability prompt's answer 15/28 is checked in every output (`answer_ok`: fraction "
+        "of repetitions)."
+    )
+    yield table(
+        T.filter(pl.col("answer_ok").is_not_null()).select("config_id", "prompt_id", "answer_ok", "cap_hit")
+    )
+    yield blocks.Markdown(
+        "## Numbers published\n\nEvery number of the registry, its key linking to its provenance entry "
+        "(records, command, build, model, host)."
+    )
+    yield blocks.Markdown(numbers_table(res.numbers, to_root=paths.to_root))
+    yield blocks.Markdown("## Checks")
+    keys = [n.key for n in res.numbers]
+    assert len(set(keys)) == len(keys)
+    # one decode-rate number per (configuration, prompt) row, one memory slope per memory row
+    assert sorted(k for k in keys if k.endswith("-decode")) == sorted(
+        make_key("spec", r["config_id"], r["prompt_id"]) + "-decode" for r in T.iter_rows(named=True)
+    )
+    assert sum(k.startswith("spec-mem-slope-") for k in keys) == res.memory.height
+    base = T.filter(pl.col("config_id") == "baseline")
+    assert base.height == T["prompt_id"].n_unique() and (base["speedup_mean"] == 1.0).all()
+    plain = T.filter(pl.col("spec_type") == "none")
+    assert plain["alpha"].null_count() == plain.height
+    assert (T.filter(pl.col("alpha").is_not_null())["alpha"].is_between(0, 1)).all()
+    assert (T["tau"] >= 1).all()
+    speculative = T.filter((pl.col("speedup_n") >= 3) & (pl.col("config_id") != "baseline"))
+    assert speculative["speedup_ci_low"].null_count() == 0
+    assert (T.filter(pl.col("speedup_ci_low").is_not_null())["speedup_ci_low"] > 0).all()
+    assert T["output_equal"].null_count() == 0
+    assert all(n.sources and n.commands for n in res.numbers)
+    assert [c for c in caveats.SPECULATIVE_COLUMNS if c not in T.columns] == []
+    yield blocks.Text(f"ok: {T.height} rows, {len(res.numbers)} numbers")

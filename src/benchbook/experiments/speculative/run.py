@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import partial
 from itertools import groupby
 from pathlib import Path
 
-from benchbook import resolve
+from benchbook import blocks, resolve
 from benchbook.llamacpp.progress import SessionProgress
 from benchbook.llamacpp.server import LlamaServer, ServerError, build_argv, metrics_delta, parse_metrics
 from benchbook.llamacpp.specstats import await_stats, delta_fault, spec_stats, stats_delta
@@ -531,3 +532,60 @@ def measure(
         log=log,
     )
     return SpeculativeResult(**vars(result), prompts=prompts)
+
+
+def sections(result: SpeculativeResult) -> Iterator[blocks.Block]:
+    """What the measurement notebook shows (``notebooks/measure.ipynb -p experiment speculative``, through
+    ``blocks.show``): the session's summary, one row per request of the session, then the checks
+    (``AssertionError`` on a failed one): every planned request has a record (a failure fails here,
+    after all configurations ran), with its cap, stop reason, token ids, full argv and ``/metrics``;
+    greedy sampling and no prompt cache."""
+    import polars as pl
+
+    from benchbook.records import read_records
+
+    cfg, prompts = result.cfg, result.prompts
+    yield blocks.Value(
+        {k: v for k, v in vars(result).items() if k not in ("failures", "cfg", "prompts")}
+        | {"configs": [c["id"] for c in cfg["configs"]]}
+    )
+    raw_file = result.raw_file
+    assert raw_file is not None, "the session names no raw file"
+    recs = [r for r in read_records([raw_file], SCHEMA) if r["session_id"] == result.session_id]
+    table = pl.DataFrame(
+        [
+            {
+                "config_id": r["config"]["config_id"],
+                "prompt_id": r["prompt_id"],
+                "rep": r["rep"],
+                "predicted_n": r["timings"]["predicted_n"],
+                "decode_tps": r["timings"]["predicted_per_second"],
+                "draft_n": r["timings"].get("draft_n"),
+                "accepted": r["timings"].get("draft_n_accepted"),
+                "verify_steps": r["verify_steps"],
+                "stop_type": r["stop_type"],
+                "cache_n": r["timings"]["cache_n"],
+                "line": r["_line"],
+            }
+            for r in recs
+        ]
+    )
+    yield blocks.Value(table)
+    yield blocks.Markdown(
+        "## Checks\nEvery planned request of this session has a record (or a recorded failure, which makes "
+        "the stage fail here, after all configurations ran); every record carries the cap, the stop reason, "
+        "token ids, the full argv and `/metrics` before and after; greedy sampling and no prompt cache were "
+        "in effect."
+    )
+    planned = len(cfg["configs"]) * len(prompts) * int(cfg["repetitions"])
+    assert result.failed == 0, result.failures
+    assert table.height + result.skipped >= planned, (table.height, planned)
+    for r in recs:
+        assert r["tokens"] and r["stop_type"] in ("eos", "limit", "word"), r["run_id"]
+        assert r["argv"][0].endswith("llama-server") and "--metrics" in r["argv"]
+        request, settings = r["request"], r["generation_settings"]
+        assert request["temperature"] == 0 and request["top_k"] == 1 and request["cache_prompt"] is False
+        assert settings["repeat_penalty"] == 1.0 and settings["top_k"] == 1
+        assert r["metrics_before"] and r["metrics_after"]
+        assert r["timings"]["cache_n"] == 0, "prompt cache was used"
+    yield blocks.Text(f"ok: {table.height} requests")

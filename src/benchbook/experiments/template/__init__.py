@@ -1,13 +1,13 @@
-"""Template: a minimal working experiment to copy (``run``, ``analysis``, ``report``, two notebooks).
+"""Template: a minimal working experiment to copy (``run``, ``analysis``, ``report``).
 
 It measures something every machine has (sha256 throughput of an in-memory buffer, per size, with
 repetitions), so its two stages run anywhere.  To add an experiment ``<name>``: copy this package to
-``experiments/<name>/`` and ``notebooks/template.ipynb``/``template_report.ipynb`` to
-``notebooks/<name>.ipynb``/``<name>_report.ipynb`` (changing the import), replace ``EXPERIMENT``,
-``SCHEMA``, the fields of ``KIND`` and the measurement, add a ``<name>`` section to ``params.yaml``, the
-measurement stage to ``measure/dvc.yaml`` (``wdir: ..``, no ``data/raw`` output: its raw files are
-committed with git) and the report stage to ``dvc.yaml``; ``benchbook stages check`` prints their
-exact code deps.
+``experiments/<name>/``, replace ``EXPERIMENT``, ``SCHEMA``, the fields of ``KIND``, the measurement
+and what ``run.sections`` / ``report.sections`` show, add a ``<name>`` section to ``params.yaml`` and a
+declaration ``Experiment("<name>", ...)`` to ``benchbook.stages.EXPERIMENTS`` (its data, params sections,
+outputs), then ``benchbook stages write``: the measurement stage in ``measure/dvc.yaml`` and the report
+stage in ``dvc.yaml`` run the generic notebooks (``notebooks/measure.ipynb``, ``notebooks/report.ipynb``)
+with ``-p experiment <name>``, their code deps computed.
 """
 
 import polars as pl

@@ -5,11 +5,13 @@ One number per size, ``<experiment>-sha256-<KiB>kib`` (MiB/s, n, 95% interval, s
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import polars as pl
 
+from benchbook import blocks
 from benchbook.numbers import Number, line_ranges, make_key, publish
 from benchbook.session import latest_completed_session
 
@@ -70,3 +72,19 @@ class TemplateReport:
     session: dict
     table: pl.DataFrame
     numbers: list[Number]
+
+
+def sections(res: TemplateReport, paths: blocks.Paths) -> Iterator[blocks.Block]:
+    """What the report notebook shows (``notebooks/report.ipynb -p experiment template``, through
+    ``blocks.show``): the per-size table and the published numbers, then the checks (``AssertionError``
+    on a failed one).  Outputs are Markdown, SVG or text, never HTML (the site renders the notebook)."""
+    from benchbook.numtable import frame_table, numbers_table
+
+    yield blocks.Markdown(
+        "# Template report\nMean sha256 throughput per size with its 95% interval (latest session)."
+    )
+    yield blocks.Markdown(frame_table(res.table.select("size_bytes", "n", "mean_mib_s", "ci_low", "ci_high")))
+    yield blocks.Markdown(numbers_table(res.numbers, to_root=paths.to_root))
+    assert len(res.numbers) == res.table.height > 0
+    assert all(n.value > 0 and n.sources for n in res.numbers)
+    yield blocks.Text(f"ok: {len(res.numbers)} numbers")

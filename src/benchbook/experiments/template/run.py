@@ -12,8 +12,10 @@ import hashlib
 import platform
 import ssl
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
+from benchbook import blocks
 from benchbook.provenance import git_state
 from benchbook.records import new_id, stable_hash, utc_now
 from benchbook.schemas import build
@@ -90,3 +92,18 @@ def measure(
     )
     log(f"{EXPERIMENT}: {out.ran} runs, {out.skipped} skipped -> {raw_file}")
     return out
+
+
+def sections(result: SessionResult) -> Iterator[blocks.Block]:
+    """What the measurement notebook shows (``notebooks/measure.ipynb -p experiment template``, through
+    ``blocks.show``): the session's summary, then the checks (``AssertionError`` on a failed one): every
+    (size, repetition) recorded, each with a positive wall time."""
+    from benchbook.records import read_records
+
+    yield blocks.Value(result)
+    raw_file = result.raw_file
+    assert raw_file is not None, "the session names no raw file"
+    recs = [r for r in read_records([raw_file], SCHEMA) if r["session_id"] == result.session_id]
+    assert len(recs) == len(result.cfg["sizes_kib"]) * result.cfg["repetitions"], len(recs)
+    assert all(r["wall_ns"] > 0 for r in recs)
+    yield blocks.Text(f"ok: {len(recs)} runs")

@@ -1,0 +1,436 @@
+"""The pipeline's stages, declared once: ``dvc.yaml`` and ``measure/dvc.yaml`` are written from them.
+
+``PIPELINE`` lists every experiment (``Experiment``: its measurement stage in ``measure/dvc.yaml``
+unless it is host-bound, and its ``<name>_report`` stage in ``dvc.yaml``) and the other stages
+(``Stage``: ``draftself_train``, ``audit``, ``site``), in file order.  A declaration names what cannot
+be computed (data, params sections, outputs); each stage's ``src/benchbook`` deps are its command's
+import closure (``stagedeps.stage_code``) and its notebook comes from its command.  ``render`` gives
+both files' text, ``write`` writes them (``benchbook stages write``), ``check`` names a file that
+differs from what ``write`` would write (``benchbook stages check``, ``tests/test_stagedeps.py``): after
+an import is added, or an experiment, run ``benchbook stages write``; never edit the files by hand.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+
+from .imports import module_files, package_graph
+from .stagedeps import entries, stage_code
+
+#: the derived stages (lock per machine, git-ignored) and the measurement stages (lock committed)
+DVC_FILE = "dvc.yaml"
+MEASURE_FILE = "measure/dvc.yaml"
+
+GENERATED = (
+    "Written by `benchbook stages write` from benchbook.stages.PIPELINE: edit that list, not this file "
+    "(`benchbook stages check` fails on a file that differs from what it writes)."
+)
+
+#: the two notebooks every experiment's stages run (papermill ``-p experiment NAME``): they import
+#: ``benchbook.experiments.<NAME>.run`` / ``.report`` and show what its ``sections`` yields
+MEASURE_NOTEBOOK = "notebooks/measure.ipynb"
+REPORT_NOTEBOOK = "notebooks/report.ipynb"
+
+#: the header of each file: the DVC traps the layout avoids (kept with the files they explain)
+HEADERS = {
+    DVC_FILE: (
+        "Data flow: params.yaml -> measurement notebooks (measure/dvc.yaml) -> data/raw/**.jsonl "
+        "(committed, append-only, one file per host) -> report notebooks (Polars, caveats, numbers "
+        "registry, charts) -> site.  This file holds the derived stages only: every host re-derives "
+        "them from all hosts' committed raw data, so their lock file (dvc.lock here) is per machine and "
+        "git-ignored -- two hosts that both measure and commit never conflict in it.  Measurement and "
+        "analysis stages never read executed notebooks."
+    ),
+    MEASURE_FILE: (
+        "Measurement stages (run from the repository root: wdir ..).  Each host writes its raw JSONL "
+        "under data/raw/<experiment>/<host_id>.jsonl and snapshots under "
+        "data/raw/snapshots/<kind>/<host_id>.jsonl, committed to git as plain files.  They are "
+        "deliberately NOT declared as outputs: an output's digest goes into measure/dvc.lock, and two "
+        "hosts appending to their own files would then both rewrite the same lock lines (a merge "
+        "conflict).  Without raw outputs, a stage's lock entry holds only its cmd, code/params digests "
+        "(the same on every host at one commit), so hosts merge through git without conflict and `dvc "
+        "repro` after a merge re-runs no measurement.  DVC's run cache never applies to a stage without "
+        "outputs, so an old measurement is never restored.  `benchbook run` forces a stage on a host that "
+        "has no completed session of it (cli.measured_here).  Large artifacts (derived models, the "
+        "draft-self checkpoint) travel through the DVC remote as data/artifacts/**.dvc files (`benchbook "
+        "artifacts add`, `dvc push` / `dvc pull`).  Params name the model registry entries a stage "
+        "measures one by one (models.registry.<id>), so `benchbook models add` of another model changes "
+        "no measurement stage (tests/test_stage_params.py keeps the lists equal to what the params use)."
+    ),
+}
+
+#: width of the comment lines written (without their ``# `` prefix)
+COMMENT_WIDTH = 104
+
+
+def _comment(text: str, indent: str = "") -> list[str]:
+    """``text`` as ``# `` comment lines of at most ``COMMENT_WIDTH`` characters, each after ``indent``."""
+    return [f"{indent}# {line}" for line in textwrap.wrap(text, COMMENT_WIDTH, break_on_hyphens=False)]
+
+
+#: in an experiment's ``measure_params``: where the ``models.registry.<id>`` entries it measures go
+MODEL_ENTRIES = "models.registry.<measured>"
+
+
+class StagesError(ValueError):
+    """A declaration cannot be rendered (a model id missing from the registry, a stage named twice); the
+    message names the stage and the fix."""
+
+
+@dataclass(frozen=True)
+class Stage:
+    """One DVC stage as written: ``file`` (``DVC_FILE`` or ``MEASURE_FILE``, whose stages run from the
+    repository root: ``wdir: ..``), ``cmd``, ``deps`` (data and pages; the notebook the command runs
+    and its code deps are added by ``render``), ``params`` (sections or keys of params.yaml), ``outs``
+    and ``metrics`` (all ``cache: false``: outputs live in git or are re-derived on every machine) and
+    ``note`` (a comment written above the stage)."""
+
+    name: str
+    file: str
+    cmd: str
+    deps: tuple[str, ...] = ()
+    params: tuple[str, ...] = ()
+    outs: tuple[str, ...] = ()
+    metrics: tuple[str, ...] = ()
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class Experiment:
+    """One experiment (``src/benchbook/experiments/<name>/``, page ``<name>.qmd``) and its stages.
+
+    ``report_data``: what its report stage reads (raw folders, snapshots, manifests); ``metrics``: it
+    writes ``reports/metrics/<name>.json``.  ``host_bound``: measured outside DVC on the hosts that can
+    (``python -m benchbook.experiments <name>``, its raw JSONL back through git), so it has no
+    measurement stage; otherwise ``measure_params`` (params sections) and ``measure_data`` are its
+    measurement stage's; ``MODEL_ENTRIES`` among the params stands for ``models(params)``, the registry
+    ids it measures, one ``models.registry.<id>`` param each (with the entries they are derived from),
+    so that adding a model to the registry changes no measurement stage.  ``note``: a comment above its
+    report stage."""
+
+    name: str
+    report_data: tuple[str, ...]
+    host_bound: bool = False
+    measure_params: tuple[str, ...] = ()
+    measure_data: tuple[str, ...] = ()
+    models: Callable[[dict], Iterable[str]] | None = None
+    metrics: bool = False
+    note: str = ""
+
+    def stages(self, params: dict) -> list[Stage]:
+        """The measurement stage (none when host-bound) and the report stage, as written.
+
+        Raises:
+            StagesError: a host-bound experiment declares measurement params, data or models.
+        """
+        if self.host_bound and (self.measure_params or self.measure_data or self.models):
+            raise StagesError(
+                f"experiment {self.name}: host-bound (measured outside DVC) but declares a measurement "
+                "stage's params, data or models; fix: drop them, or host_bound=False"
+            )
+        out = []
+        if not self.host_bound:
+            out.append(
+                Stage(
+                    self.name,
+                    MEASURE_FILE,
+                    measure_cmd(self.name),
+                    deps=self.measure_data,
+                    params=tuple(
+                        p
+                        for entry in self.measure_params
+                        for p in (
+                            model_params(params, self.models, self.name)
+                            if entry == MODEL_ENTRIES
+                            else (entry,)
+                        )
+                    ),
+                )
+            )
+        out.append(
+            Stage(
+                f"{self.name}_report",
+                DVC_FILE,
+                report_cmd(self.name),
+                deps=self.report_data,
+                params=("report",),
+                outs=(
+                    f"reports/{self.name}",
+                    f"reports/numbers/{self.name}.json",
+                    f"reports/notebooks/{self.name}_report.ipynb",
+                ),
+                metrics=(f"reports/metrics/{self.name}.json",) if self.metrics else (),
+                note=self.note,
+            )
+        )
+        return out
+
+
+def measure_cmd(name: str) -> str:
+    """The measurement stage's command: the generic measurement notebook for experiment ``name``,
+    executed into ``notebooks/out/<name>.ipynb`` (never read by a stage; its bytes change on every run)."""
+    return (
+        f"mkdir -p notebooks/out && papermill {MEASURE_NOTEBOOK} notebooks/out/{name}.ipynb "
+        f"--cwd . -p root . -p experiment {name} --log-output --no-progress-bar"
+    )
+
+
+def report_cmd(name: str) -> str:
+    """The report stage's command: the generic report notebook for experiment ``name``, executed into
+    ``reports/notebooks/<name>_report.ipynb`` (the site renders it: its Notebooks menu)."""
+    return (
+        f"mkdir -p reports/notebooks && papermill {REPORT_NOTEBOOK} reports/notebooks/{name}_report.ipynb "
+        f"--cwd . -p root . -p experiment {name} --no-progress-bar"
+    )
+
+
+def model_params(params: dict, models: Callable[[dict], Iterable[str]] | None, stage: str) -> tuple[str, ...]:
+    """``models.registry.<id>`` for every id ``models(params)`` names and every entry those are derived
+    from (``derived_from``), in registry order; () without ``models``.
+
+    Raises:
+        StagesError: an id is not in ``params["models"]["registry"]``.
+    """
+    if models is None:
+        return ()
+    registry = params["models"]["registry"]
+    todo, used = list(models(params)), set()
+    while todo:
+        mid = todo.pop()
+        if mid not in registry:
+            raise StagesError(
+                f"stage {stage}: model {mid!r} is not in params.yaml models.registry; fix: "
+                "`benchbook models add`, or the id in the stage's params section"
+            )
+        if mid not in used:
+            used.add(mid)
+            todo += [registry[mid]["derived_from"]] if "derived_from" in registry[mid] else []
+    return tuple(f"models.registry.{mid}" for mid in registry if mid in used)
+
+
+def llama_bench_models(params: dict) -> list[str]:
+    """The registry ids the ``llama_bench`` stage measures: ``llama_bench.models``."""
+    return list(params["llama_bench"]["models"])
+
+
+def speculative_models(params: dict) -> list[str]:
+    """The registry ids the ``speculative`` stage measures: its target and every draft's ``model``
+    (``target`` meaning the target itself)."""
+    spec = params["speculative"]
+    target = spec.get("target", params["models"]["default"])
+    drafts = [d.get("model") for d in (spec.get("drafts") or {}).values() if isinstance(d, dict)]
+    return [target] + [target if d == "target" else d for d in drafts if d]
+
+
+EXPERIMENTS: tuple[Experiment, ...] = (
+    Experiment(
+        "llama_bench",
+        report_data=("data/raw/llama_bench", "data/raw/snapshots"),
+        measure_params=("llama_bench", "models.default", MODEL_ENTRIES, "toolchain"),
+        models=llama_bench_models,
+        metrics=True,
+    ),
+    Experiment(
+        "speculative",
+        report_data=("data/raw/speculative", "data/raw/snapshots"),
+        measure_params=("speculative", "models.default", MODEL_ENTRIES, "toolchain"),
+        measure_data=("data/prompts/speculative.yaml",),
+        models=speculative_models,
+    ),
+    Experiment(
+        "draftself",
+        report_data=("data/raw/draftself", "data/raw/snapshots", "data/draftself/checkpoint.json"),
+        measure_params=("draftself.measure",),
+        measure_data=("data/draftself/checkpoint.json",),
+    ),
+    Experiment(
+        "draftself_gpu",
+        report_data=("data/raw/draftself_gpu", "data/artifacts/checkpoints", "data/raw/snapshots"),
+        host_bound=True,
+    ),
+    Experiment(
+        "offload",
+        report_data=("data/raw/offload", "data/raw/llama_bench", "data/raw/snapshots"),
+        host_bound=True,
+        note=(
+            "The offload sweep itself is host-bound and runs outside DVC on a CUDA host "
+            "(scripts/gpu_session.sh, `python -m benchbook.experiments offload`, profile picked per host: "
+            "src/benchbook/experiments/profiles.py), its raw JSONL comes back through git."
+        ),
+    ),
+    Experiment(
+        "spec_depth",
+        report_data=("data/raw/spec_depth", "data/raw/speculative", "data/raw/snapshots"),
+        host_bound=True,
+        note=(
+            "issue 15: the depth sweep runs outside DVC on each host (`python -m benchbook.experiments "
+            "spec_depth`, scripts/gpu_session.sh depth on a CUDA host); this stage reads every host's "
+            "committed raw records."
+        ),
+    ),
+)
+
+DRAFTSELF_TRAIN = Stage(
+    "draftself_train",
+    MEASURE_FILE,
+    "python -m benchbook.draftself.train --params params.yaml --out data/draftself/checkpoint.json",
+    params=("draftself.train",),
+    outs=("data/draftself/checkpoint.json",),
+)
+
+AUDIT = Stage(
+    "audit",
+    DVC_FILE,
+    "python -m benchbook.audit --all data/claims --out reports/audit --pages audits",
+    deps=("data/claims",),
+    params=("audit", "models.registry"),
+    outs=("reports/audit", "audits"),
+    note=(
+        "every claims file of data/claims -> verdict records + one page each (exit 2 only on malformed input)"
+    ),
+)
+
+
+def site_stage(experiments: Sequence[Experiment]) -> Stage:
+    """The ``site`` stage: every page (``<name>.qmd`` per experiment), every experiment's report folder,
+    the executed report notebooks, the write-ups, and the raw data the site reads itself (snapshots for
+    the provenance pages, speculative outputs beside their numbers)."""
+    return Stage(
+        "site",
+        DVC_FILE,
+        "python -m benchbook.site",
+        deps=(
+            "_quarto.yml",
+            "favicon.svg",
+            "index.qmd",
+            "audits",
+            *(f"{e.name}.qmd" for e in experiments),
+            "provenance.qmd",
+            "reports/numbers",
+            *(f"reports/{e.name}" for e in experiments),
+            "reports/notebooks",
+            "writeups",
+            "benchbook.css",
+            "data/raw/snapshots",
+            "data/raw/speculative",
+        ),
+        outs=("_site",),
+    )
+
+
+#: every stage in file order: an experiment stands for its measurement and report stages
+PIPELINE: tuple[Experiment | Stage, ...] = (
+    EXPERIMENTS[0],
+    EXPERIMENTS[1],
+    DRAFTSELF_TRAIN,
+    *EXPERIMENTS[2:],
+    AUDIT,
+    site_stage(EXPERIMENTS),
+)
+
+
+def _scalar(text: str) -> str:
+    """``text`` as a YAML scalar: plain when YAML reads it back unchanged, else double-quoted."""
+    try:
+        plain = yaml.safe_load(f"k: {text}") == {"k": text}
+    except yaml.YAMLError:
+        plain = False
+    return text if plain else '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _stage_text(stage: Stage, deps: list[str]) -> list[str]:
+    lines = _comment(stage.note, "  ") + [f"  {stage.name}:"]
+    if stage.file == MEASURE_FILE:
+        lines.append("    wdir: ..")
+    lines.append(f"    cmd: {_scalar(stage.cmd)}")
+    for key, items in (("deps", deps), ("params", stage.params)):
+        if items:
+            lines += [f"    {key}:"] + [f"      - {_scalar(i)}" for i in items]
+    for key, items in (("outs", stage.outs), ("metrics", stage.metrics)):
+        if items:
+            lines += [f"    {key}:"]
+            for item in items:
+                lines += [f"      - {_scalar(item)}:", "          cache: false"]
+    return lines
+
+
+def stages_of(pipeline: Sequence[Experiment | Stage], params: dict) -> list[Stage]:
+    """Every stage of ``pipeline`` in order (an experiment expanded into its stages).
+
+    Raises:
+        StagesError: two stages share a name.
+    """
+    out: list[Stage] = []
+    for item in pipeline:
+        out += item.stages(params) if isinstance(item, Experiment) else [item]
+    names = [s.name for s in out]
+    twice = sorted({n for n in names if names.count(n) > 1})
+    if twice:
+        raise StagesError(f"stages named twice: {twice}; fix: rename one in benchbook.stages.PIPELINE")
+    return out
+
+
+def render(root: Path, pipeline: Sequence[Experiment | Stage] = PIPELINE) -> dict[str, str]:
+    """File (``DVC_FILE``, ``MEASURE_FILE``; one holding no stage is left out) -> its text: the header,
+    then each stage with its deps (the notebook its command runs, its declared deps, the sorted
+    ``src/benchbook`` files of its import closure), params and outputs.  Reads ``root/params.yaml``
+    (the model ids of measurement stages) and the package under ``root/src``.
+
+    Raises:
+        StagesError: see ``stages_of`` and ``model_params``.
+        stagedeps.StageDepsError: a command names a missing notebook or module.
+    """
+    root = Path(root)
+    params = yaml.safe_load((root / "params.yaml").read_text())
+    graph, files = package_graph(root), module_files(root / "src")
+    body: dict[str, list[str]] = {DVC_FILE: [], MEASURE_FILE: []}
+    for stage in stages_of(pipeline, params):
+        notebooks = [e for e in entries(stage.cmd)[0] if e.endswith(".ipynb")]
+        code = stage_code(root, stage.cmd, graph, files)[1]
+        lines = body[stage.file]
+        lines += [""] if lines else []
+        lines += _stage_text(stage, notebooks + list(stage.deps) + code)
+    return {
+        name: "\n".join(_comment(HEADERS[name]) + _comment(GENERATED) + ["stages:", *lines]) + "\n"
+        for name, lines in body.items()
+        if lines
+    }
+
+
+def write(root: Path, pipeline: Sequence[Experiment | Stage] = PIPELINE) -> list[Path]:
+    """Write ``render``'s files under ``root``; returns the paths whose text changed."""
+    changed = []
+    for name, text in render(root, pipeline).items():
+        path = Path(root) / name
+        if not path.exists() or path.read_text() != text:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text)
+            changed.append(path)
+    return changed
+
+
+def check(root: Path, pipeline: Sequence[Experiment | Stage] = PIPELINE) -> list[str]:
+    """One line per file that differs from what ``write`` would write: the file, its first differing
+    line (number and text, or missing) and the fix; [] when both are up to date."""
+    out = []
+    for name, text in render(root, pipeline).items():
+        path = Path(root) / name
+        have = path.read_text().splitlines() if path.exists() else []
+        want = text.splitlines()
+        if have == want:
+            continue
+        n = next(
+            (i for i, (a, b) in enumerate(zip(have, want, strict=False)) if a != b), min(len(have), len(want))
+        )
+        shown = repr(have[n]) if n < len(have) else "the end of the file"
+        wanted = repr(want[n]) if n < len(want) else "the end of the file"
+        out.append(
+            f"{name}:{n + 1}: {shown}, but benchbook.stages writes {wanted}; "
+            "fix: benchbook stages write (edit benchbook.stages.PIPELINE, not the file)"
+        )
+    return out
