@@ -443,9 +443,30 @@ def test_host_thresholds_takes_the_hosts_own_cores():
     got = caveats.host_thresholds(report, {"cpu_logical": 16})
     assert got == caveats.DEFAULTS | {"high_cv": 0.1, "cores": 16}
     assert "primary_host" not in got and "confidence" not in got
-    # no snapshot, or a snapshot without a count: the documented default
-    assert caveats.host_thresholds(report, None)["cores"] == caveats.DEFAULTS["cores"] == 2
-    assert caveats.host_thresholds(report, {"cpu": "x"})["cores"] == 2
+    # no snapshot, a snapshot without a count, or a count that is not a positive integer: unknown, never
+    # guessed (a default of 2 on the 16-core H200 flagged 18 llama-bench numbers busy)
+    for host in (None, {"cpu": "x"}, {"cpu_logical": 0}, {"cpu_logical": "16"}, {"cpu_logical": True}):
+        assert caveats.host_thresholds(report, host)["cores"] is None, host
+    # a typo in params.yaml's report section, or a threshold that is not a number, is named
+    with pytest.raises(ValueError, match=r"params.yaml report: unknown key\(s\) \['high_cvv'\]"):
+        caveats.host_thresholds({"high_cvv": 0.5})
+    with pytest.raises(ValueError, match=r"params.yaml report.high_cv: '5%' is not a number"):
+        caveats.host_thresholds({"high_cv": "5%"})
+
+
+def test_busy_host_without_a_core_count_reads_the_per_process_figure_only():
+    # a load of 30 with no core count: not judged by load; 97% CPU of another process: busy
+    table = pl.DataFrame(
+        {
+            "host_id": ["h", "h", "h"],
+            "run_ids": [["a"], ["b"], ["c"]],
+            "load1_max": [30.0, 30.0, 0.1],
+            "others_cpu_pct_max": [None, 97.0, 10.0],
+        },
+        schema_overrides={"others_cpu_pct_max": pl.Float64},
+    )
+    out = caveats.evaluate_per_host(table, "llama_bench", {}, {"h": {"cpu_logical": None}}, ["busy_host"])
+    assert out["caveats"].to_list() == [[], ["busy_host"], []]
 
 
 def test_evaluate_per_host_judges_each_host_by_its_own_cores():

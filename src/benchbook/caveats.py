@@ -57,7 +57,9 @@ DEFAULTS: dict = {
     # state_effect: level of the test that splits one configuration's rows (applied in the analysis,
     # identity.state_effect: Welch's t, two-sided, Bonferroni over the pairs); the rule reads the flag
     "state_effect_alpha": STATE_EFFECT_ALPHA,
-    "cores": 2,  # busy_host: logical cores of the host (override from the host snapshot)
+    # busy_host: logical cores of the host; a report sets the host snapshot's own (``host_thresholds``:
+    # None where it states none), this default serves tables without a host (claims, ingested logs)
+    "cores": 2,
     "avg_ts_rel_tol": 1e-3,  # inconsistent_derived_value: llama-bench avg_ts vs recomputed mean
     "derived_rel_tol": 0.05,  # inconsistent_derived_value: stated ratio vs numerator/denominator
     "spill_drop": 0.25,  # memory_spill: throughput falls by more than this fraction ...
@@ -832,10 +834,15 @@ def _busy_host():
     processes that start and end between the two snapshots, which the per-process figure cannot see
     (speculative session 521afbb1: load 4.1-5.6 on 2 cores, every process seen at 1%; the quiet
     session after it read at most 2.2).
-    Throughput then measures the sharing."""
+    Throughput then measures the sharing.  ``cores`` is the host snapshot's own count
+    (``host_thresholds``); a host whose snapshot states none is judged by the per-process figure only."""
 
 
 def _busy_expr(df, t):
+    if t["cores"] is None:  # no core count for this host: the load average cannot be judged per core
+        if "others_cpu_pct_max" not in df.columns:
+            return pl.lit(False)
+        return (pl.col("others_cpu_pct_max") > t["busy_other_cpu_pct"]).fill_null(False)
     by_load = pl.col("load1_max") > t["busy_load_per_core"] * t["cores"]
     if "others_cpu_pct_max" not in df.columns:
         return by_load
@@ -1064,15 +1071,50 @@ def evaluate(
     return table.with_columns(_caveat_lists(table, flags, flagged)), status
 
 
+#: ``params.yaml`` ``report`` keys that are not caveat thresholds (read by the reports themselves)
+REPORT_KEYS = {
+    "primary_host": "the host whose numbers the pages' prose quotes (a host id, or null: the newest)",
+    "confidence": "the confidence level of every interval (0.95)",
+}
+
+
+def _is_number(v) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def host_cores(host: dict | None) -> int | None:
+    """The logical core count a host snapshot states (``cpu_logical``: a positive integer), else None
+    (no snapshot, no count, or a value that is not one: judged unknown, never guessed)."""
+    cores = (host or {}).get("cpu_logical")
+    return cores if isinstance(cores, int) and not isinstance(cores, bool) and cores > 0 else None
+
+
 def host_thresholds(report: dict | None, host: dict | None = None) -> dict:
     """The thresholds one host's rows are judged by: ``DEFAULTS`` overridden by ``report`` (``params.yaml``
-    ``report``; names not in ``DEFAULTS``, such as ``primary_host`` or ``confidence``, are left out),
-    ``cores`` set to the host snapshot's ``cpu_logical`` (``provenance.read_snapshots(..., "host")``),
-    ``DEFAULTS["cores"]`` where the host has no snapshot or the snapshot no count.  The one place a
-    report turns params and a host into thresholds: ``busy_host`` on a 16-core host judged with 2 cores
-    flags a load of 1.5."""
-    out = DEFAULTS | {k: v for k, v in (report or {}).items() if k in DEFAULTS}
-    out["cores"] = (host or {}).get("cpu_logical") or out["cores"]
+    ``report``; its other keys, ``REPORT_KEYS``, are left out), ``cores`` set to the host snapshot's
+    logical core count (``host_cores``; ``provenance.read_snapshots(..., "host")``) or None where the
+    snapshot states none: ``busy_host`` then judges by the per-process figure only, never by a load
+    average divided by a guessed core count (a 16-core host judged with 2 cores flags a load of 1.5).
+    The one place a report turns params and a host into thresholds.
+
+    Raises:
+        ValueError: a ``report`` key that is neither a threshold nor in ``REPORT_KEYS`` (a typo would
+            otherwise be ignored), or a threshold whose default is a number given as something else.
+    """
+    report = report or {}
+    unknown = sorted(set(report) - set(DEFAULTS) - set(REPORT_KEYS))
+    if unknown:
+        raise ValueError(
+            f"params.yaml report: unknown key(s) {unknown}; fix: use a caveat threshold "
+            f"({', '.join(sorted(k for k in DEFAULTS if k != 'cores'))}) or {', '.join(REPORT_KEYS)}"
+        )
+    for k, v in report.items():
+        if k in DEFAULTS and _is_number(DEFAULTS[k]) and not _is_number(v):
+            raise ValueError(
+                f"params.yaml report.{k}: {v!r} is not a number; fix: write a number like {DEFAULTS[k]!r}"
+            )
+    out = DEFAULTS | {k: v for k, v in report.items() if k in DEFAULTS}
+    out["cores"] = host_cores(host)
     return out
 
 
