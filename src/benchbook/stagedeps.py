@@ -175,8 +175,8 @@ def report(results: list[StageDeps]) -> str:
         ):
             lines += [f"  {label}: {x}" for x in items]
         lines.append(
-            f"  fix: in dvc.yaml, stage {r.stage}, list exactly these code deps "
-            "(plus its notebook, data and params):"
+            f"  fix: `benchbook stages write` (the pipeline files are generated from benchbook.stages); "
+            f"stage {r.stage}'s code deps are then exactly:"
         )
         lines += [f"      - {x}" for x in [e for e in r.entries if e.endswith(".ipynb")] + r.code]
     return "\n".join(lines)
