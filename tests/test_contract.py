@@ -16,6 +16,7 @@ from benchbook.experiments.llama_bench.plan import LlamaBenchParams
 from benchbook.experiments.llama_bench.plan import plan as llama_bench_plan
 from benchbook.experiments.offload.plan import OffloadParams
 from benchbook.experiments.spec_depth.plan import SpecDepthParams
+from benchbook.experiments.speculative.plan import SpeculativeParams
 from benchbook.experiments.template.plan import TemplateParams
 from benchbook.experiments.template.plan import plan as template_plan
 from benchbook.records import iter_records, stable_hash
@@ -25,7 +26,7 @@ from conftest import committed_root
 #: every experiment package, and the name of its typed params (None: not typed yet)
 PACKAGES = {
     "llama_bench": "LlamaBenchParams",
-    "speculative": None,  # a resolved profile (run.resolve_profile) of a section with profiles
+    "speculative": "SpeculativeParams",  # a resolved profile (SpeculativeParams.resolve)
     "draftself": "DraftselfParams",
     "offload": "OffloadParams",
     "spec_depth": "SpecDepthParams",
@@ -68,7 +69,7 @@ TYPED = {
     "spec_depth": SpecDepthParams,
     "offload": OffloadParams,
     "draftself_gpu": MeasureParams,
-    "speculative": None,
+    "speculative": SpeculativeParams,
 }
 
 

@@ -70,6 +70,16 @@ class Params(BaseModel):
             section = (section or {}).get(part)
         return cls.from_section(section, overrides)
 
+    @classmethod
+    def of(cls, value: Self | Mapping) -> Self:
+        """``value`` itself when it is already of this class, else ``from_section(value)`` (a runner that
+        takes the params or the mapping a session recorded as its config).
+
+        Raises:
+            ParamsError: the mapping does not fit (names the key and the fix).
+        """
+        return value if isinstance(value, cls) else cls.from_section(value)
+
     def config(self) -> dict:
         """The merged parameters as a plain dict: defaults filled in, undeclared keys kept (what a
         session records as its ``config`` and a ``SessionResult`` as its ``cfg``)."""
@@ -101,3 +111,9 @@ class PlannedRun:
     key: str
     config: dict
     label: str
+
+    @property
+    def warmup(self) -> bool:
+        """A warm-up run: measured every time, never written, counted neither as ran nor as skipped
+        (``harness.run_plan``).  False here; a subclass whose plan has warm-ups overrides it."""
+        return False
