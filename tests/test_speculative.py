@@ -478,7 +478,13 @@ def test_a_session_restarts_its_servers_as_planned_and_records_every_failure(tmp
     )
     # order (plan_order): r0 baseline, broken, mod-same; r1 broken, mod-same, baseline
     names = [s.log_path.name[9:] for s in _Server.made]
-    assert names == ["baseline-r0.log", "broken-r0.log", "mod-same-r0.log", "broken-r1.log", "baseline-r1.log"]
+    assert names == [
+        "baseline-r0.log",
+        "broken-r0.log",
+        "mod-same-r0.log",
+        "broken-r1.log",
+        "baseline-r1.log",
+    ]
     assert [s.events for s in _Server.made] == [
         ["start", "kill", "start", "stop"],  # p1 timed out: killed, started again for p2
         ["start"],  # never up: both requests recorded as failed

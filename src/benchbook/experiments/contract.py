@@ -17,9 +17,11 @@
   measured.  ``measure`` iterates exactly this list, so what a resumed session skips is what the plan
   says was done; ``tests/test_plan_keys.py`` recomputes every committed session's keys from its start
   record.
-* ``measure(params, *, root, raw_dir, overrides, log) -> session.SessionResult``: one session, through
-  ``harness.run_plan`` (open, skip done run keys, record failures, progress, the result) where the
-  experiment has moved onto it (``llama_bench``, ``template``).
+* ``measure(params, *, root, raw_dir, overrides, log) -> session.SessionResult`` (or a subclass with
+  the experiment's extras): one session, through ``harness.run_plan`` (open or resume, skip done run
+  keys, one setup per group of runs, warm-up runs, record failures, progress, the result); what an
+  experiment's ``run.py`` keeps is its measurement: how one run is measured and recorded, and what a
+  group of runs shares (a llama-server, the memory ballast, an encoded prompt).
 """
 
 from __future__ import annotations
