@@ -48,7 +48,7 @@ class Stand:
         self.fail, self.die = fail or {}, die
 
     @contextmanager
-    def open(self, sess, runs):
+    def open(self, _sess, runs):
         self.events.append(("start", runs[0].server, [r.key for r in runs]))
         try:
             yield self.measure

@@ -343,7 +343,7 @@ def test_a_server_that_breaks_mid_visit_records_every_request_it_owed(tmp_path, 
     class Server:
         made: list = []
 
-        def __init__(self, argv, log_path, **_kw):
+        def __init__(self, argv, _log_path, **_kw):
             self.argv, self.pid, self.peak_rss_bytes, self.stopped = list(argv), 7, 0, 0
             Server.made.append(self)
 
@@ -353,7 +353,7 @@ def test_a_server_that_breaks_mid_visit_records_every_request_it_owed(tmp_path, 
         def stop(self):
             self.stopped += 1
 
-        def request_json(self, _method, _path, _body, timeout=None):
+        def request_json(self, _method, _path, _body, **_kw):
             return {"tokens": list(range(100))}  # /tokenize of the context
 
         def log_text(self, _start=None):

@@ -426,10 +426,10 @@ class _Server:
     def apply_template(self, messages):
         return messages[0]["content"]
 
-    def request_text(self, _method, _path, timeout=None):
+    def request_text(self, _method, _path, **_kw):
         return (FIX / f"metrics_{'after' if self.served % 2 else 'before'}_baseline.txt").read_text()
 
-    def completion(self, body, timeout=None):
+    def completion(self, body, **_kw):
         if "HANG" in body["prompt"] and not _Server.hung:
             _Server.hung = True
             raise S.ServerError("POST /completion: no answer within 1 s", "request_timeout", "tail")
