@@ -80,7 +80,7 @@ class Params(BaseModel):
         Raises:
             ParamsError: the mapping does not fit (names the key and the fix).
         """
-        return value if isinstance(value, cls) else cls.from_section(value)
+        return cls.from_section(value) if isinstance(value, Mapping) else value
 
     def config(self) -> dict:
         """The merged parameters as a plain dict: defaults filled in, undeclared keys kept (what a

@@ -159,7 +159,8 @@ def request(sess, run: RequestRun, visit: _Visit, *, cfg: dict, base: dict, log=
             return _request(sess, run, visit, cfg=cfg, base=base, log=log)
         except VISIT_ERRORS as e:
             visit.broken = e
-    e = visit.broken
+    err = visit.broken
+    kind = getattr(err, "kind", type(err).__name__)
     sess.append(
         build(
             "run_failed",
@@ -168,9 +169,9 @@ def request(sess, run: RequestRun, visit: _Visit, *, cfg: dict, base: dict, log=
             run_key=run.key,
             status="failed",
             stage=EXPERIMENT,
-            kind=getattr(e, "kind", type(e).__name__),
-            error=str(e),
-            returncode=getattr(e, "returncode", None),
+            kind=kind,
+            error=str(err),
+            returncode=getattr(err, "returncode", None),
             log_tail=visit.srv.log_tail(),
             started_at=utc_now(),
             ended_at=utc_now(),
@@ -178,7 +179,7 @@ def request(sess, run: RequestRun, visit: _Visit, *, cfg: dict, base: dict, log=
             config=run.config,
         )
     )
-    return Outcome(False, f"{getattr(e, 'kind', type(e).__name__)}: {e}", required=False)
+    return Outcome(False, f"{kind}: {err}", required=False)
 
 
 def _request(sess, run: RequestRun, visit: _Visit, *, cfg: dict, base: dict, log=print) -> Outcome:
