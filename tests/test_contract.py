@@ -16,6 +16,7 @@ from benchbook.experiments.llama_bench.plan import LlamaBenchParams
 from benchbook.experiments.llama_bench.plan import plan as llama_bench_plan
 from benchbook.experiments.offload.plan import OffloadParams
 from benchbook.experiments.spec_depth.plan import SpecDepthParams
+from benchbook.experiments.speculative.plan import SpeculativeParams
 from benchbook.experiments.template.plan import TemplateParams
 from benchbook.experiments.template.plan import plan as template_plan
 from benchbook.records import iter_records, stable_hash
@@ -25,7 +26,7 @@ from conftest import committed_root
 #: every experiment package, and the name of its typed params (None: not typed yet)
 PACKAGES = {
     "llama_bench": "LlamaBenchParams",
-    "speculative": None,  # a resolved profile (run.resolve_profile) of a section with profiles
+    "speculative": "SpeculativeParams",  # a resolved profile (SpeculativeParams.resolve)
     "draftself": "DraftselfParams",
     "offload": "OffloadParams",
     "spec_depth": "SpecDepthParams",
@@ -68,7 +69,7 @@ TYPED = {
     "spec_depth": SpecDepthParams,
     "offload": OffloadParams,
     "draftself_gpu": MeasureParams,
-    "speculative": None,
+    "speculative": SpeculativeParams,
 }
 
 
@@ -238,3 +239,26 @@ def test_a_failure_the_experiment_publishes_leaves_the_session_complete(tmp_path
     )
     assert (res.ran, res.failed) == (0, 2)
     assert json.loads(raw.read_text().splitlines()[-1])["event"] == "end"
+
+
+def test_speculative_params_are_the_resolved_profile_as_given(committed_params):
+    section = committed_params["speculative"]
+    p = SpeculativeParams.resolve(section, "full", {"repetitions": 2})
+    # the section without its profiles, the profile's keys on top, the override, the profile's name
+    top = {k: v for k, v in section.items() if k != "profiles"}
+    assert p.config() == {**top, **section["profiles"]["full"], "repetitions": 2, "profile": "full"}
+    # a key left out: the runner's default, not recorded (the committed sessions' configs never had it)
+    bare = {"threads": 2, "ctx_size": 512, "repetitions": 1, "configs": []}
+    q = SpeculativeParams.from_section(bare)
+    assert (q.n_min, q.p_min, q.request_timeout_s, q.log_verbosity, q.cost_model) == (0, 0.0, 300, None, None)
+    assert q.config() == bare
+    # a number is never converted: 0 and 0.0 hash differently
+    assert stable_hash(SpeculativeParams.from_section({**bare, "p_min": 0}).config()) == stable_hash(
+        {**bare, "p_min": 0}
+    )
+    with pytest.raises(
+        KeyError, match=r"speculative profile 'fast' not in params.yaml; known: \['default', 'full'\]"
+    ):
+        SpeculativeParams.resolve(section, "fast")
+    with pytest.raises(ParamsError, match=r"`speculative.repetitions`: Input should be a valid integer"):
+        SpeculativeParams.resolve(section, "default", {"repetitions": "3"})

@@ -1,5 +1,5 @@
-"""`python -m benchbook.experiments NAME`: the session summary printed as JSON, whatever ``measure``
-returns (a dict for offload, a ``SessionResult`` dataclass for llama_bench)."""
+"""`python -m benchbook.experiments NAME`: the session summary printed as JSON (``measure`` returns a
+``SessionResult`` or a subclass with the experiment's extras)."""
 
 import json
 import shutil

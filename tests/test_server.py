@@ -159,7 +159,7 @@ def test_session_continues_after_a_failed_config_and_keeps_records(env, tmp_path
         log_dir=tmp_path / "logs",
         log=lambda *_: None,
     )
-    assert res.ran == 2 and res.failed == 1 and res.failures[0]["config_id"] == "broken"
+    assert res.ran == 2 and res.failed == 1 and res.failures[0]["run"] == "broken r0 p"
     ok = read_records([raw], spec_run.SCHEMA)
     bad = read_records([raw], "benchbook.run_failed")
     assert {r["config"]["config_id"] for r in ok} == {"baseline", "t4-n2"}

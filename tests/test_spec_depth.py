@@ -328,3 +328,68 @@ def test_depth_numbers_name_their_runs_commands_and_build(depth_numbers):
     assert cpu.build == "b11434 (unknown) cpu"
     assert len(cpu.run_ids) == 5  # 2 requests, the baseline's 2, the target's llama-bench invocation
     assert any(c[0].endswith("llama-bench") for c in cpu.commands)
+
+
+def test_a_server_that_breaks_mid_visit_records_every_request_it_owed(tmp_path, monkeypatch):
+    # before: the visit's one run_failed record had no run_key (SchemaError: the session stopped there)
+    import json
+
+    from benchbook.experiments.spec_depth import run
+    from benchbook.experiments.spec_depth.plan import SpecDepthParams, request_runs
+    from benchbook.llamacpp.server import ServerError
+    from benchbook.records import read_records
+    from benchbook.session import Session
+
+    class Server:
+        made: list = []
+
+        def __init__(self, argv, _log_path, **_kw):
+            self.argv, self.pid, self.peak_rss_bytes, self.stopped = list(argv), 7, 0, 0
+            Server.made.append(self)
+
+        def start(self):
+            return self
+
+        def stop(self):
+            self.stopped += 1
+
+        def request_json(self, _method, _path, _body, **_kw):
+            return {"tokens": list(range(100))}  # /tokenize of the context
+
+        def log_text(self, _start=None):
+            return ""
+
+        def log_tail(self, _n=4000):
+            return "ggml_abort"
+
+    def one_request(srv, tokens, cfg, timeout):
+        if len(tokens) > 16:  # the request at depth 32: the server dies
+            raise ServerError("POST /completion: server exited -6", "crashed", "ggml_abort", -6)
+        return {"timings": {"predicted_n": 4}, "tokens": [1, 2, 3, 4], "content": "abcd"}, 1.0, None
+
+    monkeypatch.setattr(run, "LlamaServer", Server)
+    monkeypatch.setattr(run, "one_request", one_request)
+    monkeypatch.setattr(run.time, "sleep", lambda s: None)
+    cfg = SpecDepthParams.from_section({"depths": [0, 32, 64], "repetitions": 1, "n_gen": 4}).config()
+    target = {"model_id": "t", "path": "t.gguf", "sha256": "t" * 64}
+    runs = request_runs(cfg, target, {}, "tc", "h")  # baseline at depths 0, 32, 64
+    base = {"experiment": "spec_depth", "host_id": "h", "toolchain_id": "tc", "profile": None}
+    raw = tmp_path / "x.jsonl"
+    with Session.open(raw, "spec_depth", {}) as sess:
+        base = {"session_id": sess.session_id, **base, "git_commit": None, "git_dirty": None}
+        with run.server_visit(
+            sess, runs, server_bin=Path("llama-server"), context="x", cfg=cfg, base=base, log_dir=tmp_path
+        ) as measure:
+            outcomes = [measure(sess, r) for r in runs]
+    assert [(o.ok, o.required) for o in outcomes] == [(True, True), (False, False), (False, False)]
+    assert outcomes[1].error == "crashed: POST /completion: server exited -6" == outcomes[2].error
+    assert len(Server.made) == 1 and Server.made[0].stopped == 1
+    ok = read_records([raw], "benchbook.spec_depth.request")
+    failed = read_records([raw], "benchbook.run_failed")
+    assert [r["depth"] for r in ok] == [0] and ok[0]["run_key"] == runs[0].key
+    # one record per request the broken server owed, with its key: the plan's depths 32 and 64
+    assert [(r["run_key"], r["kind"], r["returncode"]) for r in failed] == [
+        (runs[1].key, "crashed", -6),
+        (runs[2].key, "crashed", -6),
+    ]
+    assert json.loads(raw.read_text().splitlines()[-1])["event"] == "end"

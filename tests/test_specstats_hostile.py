@@ -117,9 +117,6 @@ def test_spec_depth_counts_a_resumed_servers_requests_from_its_own_log(tmp_path,
         session_id = "abcdef0123"
         records: list[dict] = []
 
-        def done(self, _key):
-            return False
-
         def append(self, rec):
             self.records.append(rec)
 
@@ -127,24 +124,22 @@ def test_spec_depth_counts_a_resumed_servers_requests_from_its_own_log(tmp_path,
     monkeypatch.setattr(depth_run, "one_request", fake_request)
     monkeypatch.setattr(depth_run, "build", lambda schema_kind, **rec: {"schema_kind": schema_kind, **rec})
     monkeypatch.setattr(depth_run.time, "sleep", lambda s: None)
+    from benchbook.experiments.spec_depth.plan import SpecDepthParams, request_runs
+
     draft = {"model_id": "d", "path": "d.gguf", "sha256": "d" * 64}
-    cfg = {**depth_run.DEFAULTS, "depths": [0, 16], "repetitions": 1}
+    target = {"model_id": "t", "path": "t.gguf", "sha256": "t" * 64}
+    cfg = SpecDepthParams.from_section({"depths": [0, 16], "repetitions": 1}).config()
     cfg["configs"] = [{"id": "spec", "role": "speculative", "draft": "d", "n_max": 4}]
+    runs = request_runs(cfg, target, {"d": draft}, "tc", "h")
     sess = Sess()
-    ran, failed = depth_run.run_requests(
-        server_bin=Path("llama-server"),
-        target={"model_id": "t", "path": "t.gguf", "sha256": "t" * 64},
-        drafts={"d": draft},
-        context="x",
-        cfg=cfg,
-        base={"toolchain_id": "tc", "host_id": "h"},
-        sess=sess,
-        log_dir=tmp_path,
-        log=lambda *a: None,
+    visit = depth_run.server_visit(
+        sess, runs, server_bin=Path("llama-server"), context="x", cfg=cfg, base={}, log_dir=tmp_path
     )
+    with visit as measure:
+        outcomes = [measure(sess, run) for run in runs]
     # the first request was counted against the earlier process's line (16 - 300 = -284 tokens; now a
     # ValueError: run_failed): each request drafted 16 tokens in 4 drafts and had 12 accepted
-    assert (ran, failed) == (2, 0)
+    assert [o.ok for o in outcomes] == [True, True] and len(servers) == 1
     got = [
         (r["spec_stats"]["gen_tokens"], r["spec_stats"]["acc_tokens"], r["spec_stats"]["gen_drafts"])
         for r in sess.records

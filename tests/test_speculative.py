@@ -381,3 +381,143 @@ def test_a_disturbed_cost_model_flags_the_numbers_built_on_it_and_no_other(tmp_p
     assert len([k for k in built if k.startswith("spec-cost-")]) == 10
     # and 37 model speedups (each configuration and prompt with a k, a c and r(k+1)); nothing else
     assert flagged == built and len(built) == 10 + 37
+
+
+class _Server:
+    """A stand-in llama-server for the session runner (``run.LlamaServer``): it does not start when its
+    argv holds ``--no-such-flag``; ``/completion`` answers the captured baseline response (its
+    ``/metrics`` the captured before/after texts), except the first request whose prompt holds
+    ``HANG``, which times out.  ``events``: start, kill and stop (of a live server), in order."""
+
+    made: list[_Server] = []
+    hung = False
+
+    def __init__(self, argv, log_path, **_kw):
+        self.base_argv, self.log_path, self.events = list(argv), Path(log_path), []
+        self.argv, self.proc, self.port, self.pid, self.load_ms = [], None, None, 7, 1.0
+        self.ports_tried, self.peak_rss_bytes, self._sampler, self.up, self.served = [], 0, None, False, 0
+        _Server.made.append(self)
+
+    def start(self):
+        self.events.append("start")
+        if "--no-such-flag" in self.base_argv:
+            raise S.ServerError("exited 1 before /health", "start_failed", "unknown argument", 1)
+        self.up, self.argv, self.port, self.ports_tried = True, [*self.base_argv, "--port", "9"], 9, [9]
+        return self
+
+    def alive(self):
+        return self.up
+
+    def stop(self):
+        if self.up:
+            self.events.append("stop")
+        self.up = False
+
+    def kill(self):
+        self.events.append("kill")
+        self.up = False
+
+    def log_size(self):
+        return 0
+
+    def log_text(self, _start=None):
+        return ""
+
+    def apply_template(self, messages):
+        return messages[0]["content"]
+
+    def request_text(self, _method, _path, **_kw):
+        return (FIX / f"metrics_{'after' if self.served % 2 else 'before'}_baseline.txt").read_text()
+
+    def completion(self, body, **_kw):
+        if "HANG" in body["prompt"] and not _Server.hung:
+            _Server.hung = True
+            raise S.ServerError("POST /completion: no answer within 1 s", "request_timeout", "tail")
+        self.served += 1
+        return json.loads((FIX / "completion_baseline.json").read_text())["response"], 1000
+
+
+def test_a_session_restarts_its_servers_as_planned_and_records_every_failure(tmp_path, monkeypatch):
+    # two repetitions of three configurations: fresh servers per (repetition, configuration), one that
+    # cannot start, one `same` server kept for the whole session; a request that times out (its server
+    # killed and started again for the next request)
+    from benchbook.experiments.speculative import run
+    from benchbook.records import read_records
+    from conftest import ROOT, stand_in_host
+
+    _Server.made, _Server.hung = [], False
+    monkeypatch.setattr(run, "LlamaServer", _Server)
+    cfg = {
+        "repetitions": 2,
+        "threads": 2,
+        "ctx_size": 512,
+        "configs": [
+            {"id": "baseline", "spec_type": "none", "policy": "fresh"},
+            {"id": "broken", "spec_type": "none", "policy": "fresh", "extra_args": ["--no-such-flag"]},
+            {"id": "mod-same", "spec_type": "ngram-mod", "n_max": 8, "policy": "same"},
+        ],
+    }
+    prompts = [
+        {"id": "p1", "cap": 3, "messages": [{"role": "user", "content": "HANG on"}]},
+        {"id": "p2", "cap": 4, "messages": [{"role": "user", "content": "Hi"}]},
+    ]
+    raw = tmp_path / "raw" / "x.jsonl"
+    res = run.run_session(
+        cfg=cfg,
+        server_bin=Path("/nonexistent/llama-server"),
+        bench_bin=None,
+        target={"model_id": "m", "path": "/nonexistent/m.gguf", "sha256": "0" * 64},
+        drafts={},
+        prompts=prompts,
+        toolchain={"toolchain_id": "tc", "build_number": 1, "build_commit": "c"},
+        host=stand_in_host(),
+        root=ROOT,
+        raw_file=raw,
+        log_dir=tmp_path / "logs",
+        log=lambda *_: None,
+    )
+    # order (plan_order): r0 baseline, broken, mod-same; r1 broken, mod-same, baseline
+    names = [s.log_path.name[9:] for s in _Server.made]
+    assert names == [
+        "baseline-r0.log",
+        "broken-r0.log",
+        "mod-same-r0.log",
+        "broken-r1.log",
+        "baseline-r1.log",
+    ]
+    assert [s.events for s in _Server.made] == [
+        ["start", "kill", "start", "stop"],  # p1 timed out: killed, started again for p2
+        ["start"],  # never up: both requests recorded as failed
+        ["start", "stop"],  # `same`: kept through r1, stopped when the session ends
+        ["start"],
+        ["start", "stop"],
+    ]
+    # 12 requests: 7 measured; failed: the timeout and the 4 requests the broken servers owed
+    assert (res.ran, res.failed, res.skipped) == (7, 5, 0)
+    assert [f["run"] for f in res.failures] == [
+        "baseline r0 p1",
+        "broken r0 p1",
+        "broken r0 p2",
+        "broken r1 p1",
+        "broken r1 p2",
+    ]
+    failed = read_records([raw], "benchbook.run_failed")
+    assert [(r["config"]["config_id"], r["stage"], r["kind"]) for r in failed] == [
+        ("baseline", "request", "request_timeout"),
+        *[("broken", "server_start", "start_failed")] * 4,
+    ]
+    ok = read_records([raw], run.SCHEMA)
+    # request_index: a fresh server's is the request's place in its visit (p2 after the timed-out p1: 1);
+    # the `same` server counts the requests it served over the session
+    got = [(r["config"]["config_id"], r["rep"], r["prompt_id"], r["server"]["request_index"]) for r in ok]
+    assert got == [
+        ("baseline", 0, "p2", 1),
+        ("mod-same", 0, "p1", 0),
+        ("mod-same", 0, "p2", 1),
+        ("mod-same", 1, "p1", 2),
+        ("mod-same", 1, "p2", 3),
+        ("baseline", 1, "p1", 0),
+        ("baseline", 1, "p2", 1),
+    ]
+    # failures the session publishes: it is complete (an end record), not resumed by the next run
+    assert json.loads(raw.read_text().splitlines()[-1])["event"] == "end"

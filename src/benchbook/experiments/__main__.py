@@ -49,9 +49,8 @@ def main(argv: list[str] | None = None) -> int:
         run = importlib.import_module(f"benchbook.experiments.{a.name}.run")
         print(f"{a.name}: profile {picked.name} ({picked.reason})", file=sys.stderr)
         out = run.measure(params, root=root, raw_dir=Path(a.raw_dir), overrides=over)
-        # offload returns a dict, llama_bench a SessionResult dataclass (was AttributeError on .items())
-        fields = out if isinstance(out, dict) else dataclasses.asdict(out)
-        print(json.dumps({k: v for k, v in fields.items() if k != "cfg"}, default=str))
+        # every experiment returns a SessionResult (or a subclass with its extras)
+        print(json.dumps({k: v for k, v in dataclasses.asdict(out).items() if k != "cfg"}, default=str))
         return 0
     finally:
         for name, value in ((profiles.ENV, before), (session.FRESH_ENV, before_fresh)):

@@ -17,9 +17,11 @@
   measured.  ``measure`` iterates exactly this list, so what a resumed session skips is what the plan
   says was done; ``tests/test_plan_keys.py`` recomputes every committed session's keys from its start
   record.
-* ``measure(params, *, root, raw_dir, overrides, log) -> session.SessionResult``: one session, through
-  ``harness.run_plan`` (open, skip done run keys, record failures, progress, the result) where the
-  experiment has moved onto it (``llama_bench``, ``template``).
+* ``measure(params, *, root, raw_dir, overrides, log) -> session.SessionResult`` (or a subclass with
+  the experiment's extras): one session, through ``harness.run_plan`` (open or resume, skip done run
+  keys, one setup per group of runs, warm-up runs, record failures, progress, the result); what an
+  experiment's ``run.py`` keeps is its measurement: how one run is measured and recorded, and what a
+  group of runs shares (a llama-server, the memory ballast, an encoded prompt).
 """
 
 from __future__ import annotations
@@ -70,6 +72,16 @@ class Params(BaseModel):
             section = (section or {}).get(part)
         return cls.from_section(section, overrides)
 
+    @classmethod
+    def of(cls, value: Self | Mapping) -> Self:
+        """``value`` itself when it is already of this class, else ``from_section(value)`` (a runner that
+        takes the params or the mapping a session recorded as its config).
+
+        Raises:
+            ParamsError: the mapping does not fit (names the key and the fix).
+        """
+        return cls.from_section(value) if isinstance(value, Mapping) else value
+
     def config(self) -> dict:
         """The merged parameters as a plain dict: defaults filled in, undeclared keys kept (what a
         session records as its ``config`` and a ``SessionResult`` as its ``cfg``)."""
@@ -101,3 +113,9 @@ class PlannedRun:
     key: str
     config: dict
     label: str
+
+    @property
+    def warmup(self) -> bool:
+        """A warm-up run: measured every time, never written, counted neither as ran nor as skipped
+        (``harness.run_plan``).  False here; a subclass whose plan has warm-ups overrides it."""
+        return False

@@ -1,6 +1,6 @@
 """Measurement harness: AR baseline and draft-self variants, interleaved, one session per call.
 
-One session = one invocation (``measure``), on the shared machinery: a ``session.Session`` (start
+One session = one invocation (``measure``), through the shared harness (``harness.run_plan``: start
 and end records in ``raw_dir/<host_id>.jsonl``; an interrupted session is resumed when its meta —
 params, checkpoint, host, runtime — is the same, and completed runs are skipped by ``run_key``), the
 host snapshot in the shared store (``raw_dir/../snapshots``), records built by ``schemas.build``.
@@ -24,8 +24,8 @@ import hashlib
 import json
 import platform
 from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
-from itertools import groupby
 from pathlib import Path
 
 import torch
@@ -33,13 +33,14 @@ import torch
 from benchbook import blocks, provenance
 from benchbook.draftself import data, decode, experts, store
 from benchbook.draftself.model import load
-from benchbook.llamacpp.progress import SessionProgress
 from benchbook.records import RecordWriter, new_id, stable_hash, utc_now
 from benchbook.schemas import build
 from benchbook.session import Session, SessionResult
 
+from ..harness import OK, Groups, Measure, Outcome, run_plan, store_host
 from .plan import (  # noqa: F401 (DEFAULTS, config_name, configs: re-exported)
     DEFAULTS,
+    DecodeRun,
     DraftselfParams,
     config_name,
     configs,
@@ -196,9 +197,7 @@ def measure_session(
     E, K = (None, None) if cfg.dense else (cfg.n_experts, cfg.top_k)
     model_sha = hashlib.sha256(Path(checkpoint).read_bytes()).hexdigest()
     kept = store.keep(checkpoint, root, model_sha, {"experiment": EXPERIMENT, "model_config": cfg.to_dict()})
-    snap = provenance.host_snapshot()
-    host_id = snap.host_id
-    provenance.store_snapshot(raw.parent / "snapshots", "host", snap.record(), host_id)
+    host_id = store_host(raw.parent / "snapshots").host_id
     toolchain_id, runtime_text = runtime()
     git = provenance.git_state(root)
     tok = data.Tokenizer()
@@ -223,80 +222,70 @@ def measure_session(
         for pr in prompts
     }
     raw_file, steps_file = raw / f"{host_id}.jsonl", raw / f"{host_id}.steps.jsonl"
-    written = skipped = 0
-    with (
-        Session.open(raw_file, EXPERIMENT, session_meta) as sess,
-        RecordWriter(steps_file) as steps_w,
-        SessionProgress("draftself", (p["repetitions"] + 1) * len(prompts)) as bar,
-    ):
-        if sess.resumed:
-            log(f"resuming session {sess.session_id}")
-        for rep, rep_runs in groupby(plan(p, prompts, model_sha, host_id), key=lambda r: r.rep):
-            for _, group in groupby(rep_runs, key=lambda r: r.prompt["prompt_id"]):
-                prompt_runs = list(group)
-                pr = prompt_runs[0].prompt
-                ids = tok.encode(pr["text"])
-                for run in prompt_runs:
-                    c = run.c
-                    if not run.warmup and sess.done(run.key):
-                        skipped += 1
-                        continue
-                    load_start = None if run.warmup else provenance.load_snapshot()
-                    started = utc_now()
-                    res = run_one(model, ids, p["n_tokens"], c)
-                    ended = utc_now()
-                    if run.warmup:
-                        continue
-                    load_end = provenance.load_snapshot()
-                    head = {
-                        **head_common,
-                        "session_id": sess.session_id,
-                        "run_id": new_id(),
-                        "run_key": run.key,
-                        "config": run.config,
-                        "rep": rep,
-                        "started_at": started,
-                        "ended_at": ended,
-                    }
-                    summ = summarize(res, c, E, K)
-                    if (
-                        rep <= p["step_reps"]
-                    ):  # before the run record: a resumed session redoes a run whose steps
-                        for st in res.steps:  # were written but whose run record was not
-                            st = dict(st)
-                            st["unique_experts"] = experts.step_experts(st["passes"]) if E else None
-                            steps_w.append(build("draftself_step", **head, **st))
-                    sess.append(
-                        build(
-                            "draftself_run",
-                            **head,
-                            load_start=load_start,
-                            load_end=load_end,
-                            config_name=c["name"],
-                            prompt_id=pr["prompt_id"],
-                            prompt_kind=pr["kind"],
-                            predictable=pr["predictable"],
-                            prompt_tokens=len(ids),
-                            n_experts=E,
-                            top_k=K,
-                            n_layers=cfg.n_layers,
-                            **output_fields(res, tok.decode(res.tokens), ar_ref[pr["prompt_id"]], summ),
-                        )
-                    )
-                    written += 1
-                bar.step(f"rep {rep} {pr['prompt_id']}" + (" (warm-up)" if rep == 0 else ""))
-            log(f"rep {rep} done ({written} runs written)")
-        return DraftselfResult(
-            session_id=sess.session_id,
-            experiment=EXPERIMENT,
-            resumed=sess.resumed,
-            ran=written,
-            skipped=skipped,
-            quarantined=sess.quarantined,
-            raw_file=raw_file,
-            cfg=p,
-            steps_file=steps_file,
+
+    @contextmanager
+    def prompt_encoded(_sess: Session, runs: list[DecodeRun]) -> Iterator[Measure]:
+        """The decodes of one (repetition, prompt): the prompt encoded once."""
+        ids = tok.encode(runs[0].prompt["text"])
+        yield lambda sess, run: decode_run(sess, run, ids)
+
+    def decode_run(sess: Session, run: DecodeRun, ids: list[int]) -> Outcome:
+        """One decode: a ``draftself_run`` record (a warm-up: decoded, nothing written), its per-step
+        records first for the repetitions up to ``step_reps``."""
+        c, pr, rep = run.c, run.prompt, run.rep
+        load_start = None if run.warmup else provenance.load_snapshot()
+        started = utc_now()
+        res = run_one(model, ids, p["n_tokens"], c)
+        ended = utc_now()
+        if run.warmup:
+            return OK
+        load_end = provenance.load_snapshot()
+        head = {
+            **head_common,
+            "session_id": sess.session_id,
+            "run_id": new_id(),
+            "run_key": run.key,
+            "config": run.config,
+            "rep": rep,
+            "started_at": started,
+            "ended_at": ended,
+        }
+        summ = summarize(res, c, E, K)
+        if rep <= p["step_reps"]:  # before the run record: a resumed session redoes a run whose steps
+            for st in res.steps:  # were written but whose run record was not
+                st = dict(st)
+                st["unique_experts"] = experts.step_experts(st["passes"]) if E else None
+                steps_w.append(build("draftself_step", **head, **st))
+        sess.append(
+            build(
+                "draftself_run",
+                **head,
+                load_start=load_start,
+                load_end=load_end,
+                config_name=c["name"],
+                prompt_id=pr["prompt_id"],
+                prompt_kind=pr["kind"],
+                predictable=pr["predictable"],
+                prompt_tokens=len(ids),
+                n_experts=E,
+                top_k=K,
+                n_layers=cfg.n_layers,
+                **output_fields(res, tok.decode(res.tokens), ar_ref[pr["prompt_id"]], summ),
+            )
         )
+        return OK
+
+    with RecordWriter(steps_file) as steps_w:
+        result = run_plan(
+            experiment=EXPERIMENT,
+            raw_file=raw_file,
+            meta=session_meta,
+            runs=plan(p, prompts, model_sha, host_id),
+            groups=Groups(lambda run: (run.rep, run.prompt["prompt_id"]), prompt_encoded),
+            cfg=p,
+            log=log,
+        )
+    return DraftselfResult(**vars(result), steps_file=steps_file)
 
 
 def resolve_checkpoint(manifest_path: str | Path, log=print) -> tuple[Path, dict]:

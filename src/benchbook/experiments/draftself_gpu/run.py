@@ -11,7 +11,8 @@
    (``draftself.store.keep``: ``data/artifacts/checkpoints/<sha256>.pt``, the path the session start
    record names; ``scripts/gpu_draftself.sh`` returns it from a lent machine where it fits);
 4. the train record (``TRAIN_KIND``) to ``<host_id>.train.jsonl``;
-5. the session: for each repetition (0 = warm-up, not written), for each prompt, every configuration
+5. the session (``harness.run_plan``; the train record is written when it opens): for each repetition
+   (0 = warm-up, not written), for each prompt, every configuration
    (AR, and draft-self with one-pass block draft and batched verify at each k of ``ks``) in an order
    shuffled by (seed, rep, prompt); a ``draftself_run`` record per timed run (the CPU experiment's
    ``summarize``: τ, α, passes with their wall ns, decode tok/s, output equality with AR).
@@ -21,11 +22,11 @@ Raises ``natural.CorpusError`` (archive missing or empty) and ImportError (no ``
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import time
 from collections.abc import Mapping
-from itertools import groupby
 from pathlib import Path
 
 import torch
@@ -38,6 +39,8 @@ from benchbook.records import RecordWriter, new_id, utc_now
 from benchbook.schemas import build
 from benchbook.session import Session, SessionResult
 
+from ..draftself.plan import DecodeRun
+from ..harness import OK, Outcome, run_plan, store_host
 from . import EXPERIMENT
 from .plan import MeasureParams, plan
 
@@ -105,9 +108,7 @@ def measure(
     about = {"experiment": EXPERIMENT, "tokenizer_sha256": tok_sha, "corpus_sha256": corpus.sha256}
     kept = store.keep(ck, root, model_sha, about)
 
-    snap = provenance.host_snapshot()
-    host_id = snap.host_id
-    provenance.store_snapshot(root / raw_dir / "snapshots", "host", snap.record(), host_id)
+    host_id = store_host(root / raw_dir / "snapshots").host_id
     toolchain_id, runtime_text = runtime()
     runtime_text += f", {device} {torch.cuda.get_device_name() if device == 'cuda' else 'cpu'}"
     git = provenance.git_state(root)
@@ -128,8 +129,12 @@ def measure(
         "threads": torch.get_num_threads(),  # a run key's config holds it (plan.plan)
     }
     raw_file = raw / f"{host_id}.jsonl"
-    written = 0
-    with Session.open(raw_file, "draftself", meta) as sess:
+    head_common = record_head(host_id, model_sha, git, toolchain_id, runtime_text)
+    ar_ref: dict[str, list[int]] = {}
+
+    def training_record(sess: Session) -> None:
+        """The training that made the checkpoint, named by this session (``<host_id>.train.jsonl``),
+        then AR greedy's output on every prompt (what each run's ``equals_ar`` compares with)."""
         with RecordWriter(raw / f"{host_id}.train.jsonl") as tw:
             tw.append(
                 build(
@@ -152,61 +157,59 @@ def measure(
                     **{k: summary[k] for k in _TRAIN_FIELDS},
                 )
             )
-        ar_ref = {p["prompt_id"]: decode.generate_ar(model, p["ids"], mp["n_tokens"]).tokens for p in prompts}
-        head_common = record_head(host_id, model_sha, git, toolchain_id, runtime_text)
-        runs = plan(mp, prompts, model_sha, host_id, torch.get_num_threads())
-        for rep, rep_runs in groupby(runs, key=lambda r: r.rep):
-            for run in rep_runs:
-                pr, c = run.prompt, run.c
-                load_start = None if run.warmup else provenance.load_snapshot()
-                t_start = utc_now()
-                res = _run(model, pr["ids"], mp["n_tokens"], c)
-                if run.warmup:
-                    continue
-                sess.append(
-                    build(
-                        "draftself_run",
-                        **head_common,
-                        session_id=sess.session_id,
-                        run_id=new_id(),
-                        run_key=run.key,
-                        config=run.config,
-                        rep=rep,
-                        started_at=t_start,
-                        ended_at=utc_now(),
-                        load_start=load_start,
-                        load_end=provenance.load_snapshot(),
-                        config_name=c["name"],
-                        prompt_id=pr["prompt_id"],
-                        prompt_kind=pr["kind"],
-                        predictable=False,
-                        prompt_tokens=len(pr["ids"]),
-                        n_experts=None,
-                        top_k=None,
-                        n_layers=model.cfg.n_layers,
-                        **output_fields(
-                            res,
-                            tok.decode(res.tokens),
-                            ar_ref[pr["prompt_id"]],
-                            summarize(res, c, None, None),
-                        ),
-                    )
-                )
-                written += 1
-            log(f"rep {rep} done ({written} runs written)")
-        (raw / f"{host_id}.prompts.json").write_text(
-            json.dumps([{k: p[k] for k in ("prompt_id", "kind", "path", "ids")} for p in prompts]) + "\n"
+        for p in prompts:
+            ar_ref[p["prompt_id"]] = decode.generate_ar(model, p["ids"], mp["n_tokens"]).tokens
+
+    def decode_run(sess: Session, run: DecodeRun) -> Outcome:
+        """One decode: a ``draftself_run`` record (a warm-up: decoded, nothing written)."""
+        pr, c = run.prompt, run.c
+        load_start = None if run.warmup else provenance.load_snapshot()
+        t_start = utc_now()
+        res = _run(model, pr["ids"], mp["n_tokens"], c)
+        if run.warmup:
+            return OK
+        sess.append(
+            build(
+                "draftself_run",
+                **head_common,
+                session_id=sess.session_id,
+                run_id=new_id(),
+                run_key=run.key,
+                config=run.config,
+                rep=run.rep,
+                started_at=t_start,
+                ended_at=utc_now(),
+                load_start=load_start,
+                load_end=provenance.load_snapshot(),
+                config_name=c["name"],
+                prompt_id=pr["prompt_id"],
+                prompt_kind=pr["kind"],
+                predictable=False,
+                prompt_tokens=len(pr["ids"]),
+                n_experts=None,
+                top_k=None,
+                n_layers=model.cfg.n_layers,
+                **output_fields(
+                    res, tok.decode(res.tokens), ar_ref[pr["prompt_id"]], summarize(res, c, None, None)
+                ),
+            )
         )
-        return SessionResult(
-            session_id=sess.session_id,
-            experiment=EXPERIMENT,
-            resumed=sess.resumed,
-            ran=written,
-            skipped=0,
-            quarantined=sess.quarantined,
-            raw_file=raw_file,
-            cfg=mp,
-        )
+        return OK
+
+    result = run_plan(
+        experiment="draftself",  # the runs are the draft-self experiment's, on another host and corpus
+        raw_file=raw_file,
+        meta=meta,
+        runs=plan(mp, prompts, model_sha, host_id, torch.get_num_threads()),
+        measure_run=decode_run,
+        on_open=training_record,
+        cfg=mp,
+        log=log,
+    )
+    (raw / f"{host_id}.prompts.json").write_text(
+        json.dumps([{k: p[k] for k in ("prompt_id", "kind", "path", "ids")} for p in prompts]) + "\n"
+    )
+    return dataclasses.replace(result, experiment=EXPERIMENT)
 
 
 _TRAIN_FIELDS = (

@@ -1,6 +1,6 @@
 """Offload sweep measurement: a synthetic MoE under a GPU memory budget, one point per ``-ncmoe``.
 
-One session:
+One session (``harness.run_plan`` of ``plan.plan``):
 
 1. the synthetic model of ``cfg["model"]`` (``llamacpp.synth``; tokenizer from the default model),
    generated on this host or reused from the cache; its manifest goes to the model snapshot;
@@ -19,10 +19,12 @@ Every record carries ``synthetic_inputs: true`` where it measured the synthetic 
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import shlex
 from collections.abc import Iterator, Mapping
-from dataclasses import asdict
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from benchbook import blocks, resolve
@@ -33,15 +35,13 @@ from benchbook.llamacpp.procmon import run_sampled
 from benchbook.provenance import git_state, load_snapshot
 from benchbook.records import new_id, utc_now
 from benchbook.schemas import build
-from benchbook.session import Session
+from benchbook.session import SessionResult
 
 from .. import profiles
+from ..harness import OK, Groups, Measure, Outcome, run_plan
 from . import BANDWIDTH_KIND, EXPERIMENT, KIND, MODEL_BYTES_KIND
 from .plan import BandwidthRun, BytesRun, OffloadParams, SweepRun, plan
 
-#: Defaults under every profile (``params.yaml`` ``offload`` and ``profiles.<p>.offload`` override):
-#: ``OffloadParams``'.
-DEFAULTS = OffloadParams().config()
 #: stderr patterns that mean the point did not fit in device memory (llama.cpp b11434 CUDA backend).
 OOM_PATTERNS = (
     r"(?i)out of memory|cudaMalloc failed|failed to allocate|unable to allocate|ErrorOutOfDeviceMemory"
@@ -89,6 +89,17 @@ def _bytes_record(m: Mapping, lay: weights.Layout, n_cpu_moe: int | None) -> dic
     }
 
 
+@dataclass
+class OffloadResult(SessionResult):
+    """``SessionResult`` plus the ballast's state (``cudamem.BallastState`` as a dict, ``{"error": ...}``
+    when it failed; None when no point was left to measure), the bandwidth measured now (None: done
+    before) and the synthetic model's manifest (``model``, set by ``measure``)."""
+
+    ballast: dict | None = None
+    bandwidth: dict | None = None
+    model: dict | None = None
+
+
 def run_session(
     *,
     cfg: dict,
@@ -101,11 +112,14 @@ def run_session(
     raw_file: Path,
     picked: profiles.Picked,
     log=print,
-) -> dict:
-    """Measure the sweep of ``cfg`` on ``model`` (a synthetic model record) in one session.
+) -> OffloadResult:
+    """Measure the sweep of ``cfg`` on ``model`` (a synthetic model record) in one session, through
+    ``harness.run_plan``: the bytes per token and the bandwidth (``measure_run``), then every sweep point
+    with the ballast held once for all of them (a group).
 
     ``others``: model records (``models.fetch``) whose bytes per token are recorded for the roofline.
-    Returns ``{"session_id", "resumed", "ran", "skipped", "failed", "ballast", "bandwidth"}``.
+    A point that fails (out of memory, crash, timeout, no budget) is a ``benchbook.run_failed`` record
+    and a failure the sweep publishes (not measured again).  Returns the ``OffloadResult``.
     """
     git = {k: v for k, v in git_state(root).items() if k in ("git_commit", "git_dirty")}
     common = {
@@ -117,137 +131,132 @@ def run_session(
         **git,
     }
     lay = weights.layout(model["path"])
-    ran = skipped = failed = 0
     meta = {"host_id": host["host_id"], "toolchain_id": toolchain["toolchain_id"], "config": cfg}
-    runs = plan(cfg, model, others, toolchain["toolchain_id"], host["host_id"])
-    with Session.open(raw_file, EXPERIMENT, meta) as sess:
-        for bytes_run in (r for r in runs if isinstance(r, BytesRun)):
-            if not sess.done(bytes_run.key):
-                mlay = lay if bytes_run.synthetic else weights.layout(bytes_run.model["path"])
-                sess.append(
-                    build(
-                        MODEL_BYTES_KIND.key,
-                        **common,
-                        run_id=new_id(),
-                        run_key=bytes_run.key,
-                        session_id=sess.session_id,
-                        status="ok",
-                        synthetic_inputs=bytes_run.synthetic,
-                        **_bytes_record(bytes_run.model, mlay, bytes_run.n_cpu_moe),
-                    )
-                )
-        bw = None
-        for bw_run in (r for r in runs if isinstance(r, BandwidthRun)):
-            if sess.done(bw_run.key):
-                continue
-            started = utc_now()
-            bw = cudamem.measure_bandwidth(
-                cfg["bandwidth"]["mib"], cfg["bandwidth"]["iters"], cfg["ballast"].get("fake_total_mib")
-            )
+    measured: dict = {"ballast": None, "bandwidth": None}
+
+    def bytes_or_bandwidth(sess, run: BytesRun | BandwidthRun) -> Outcome:
+        if isinstance(run, BytesRun):
+            mlay = lay if run.synthetic else weights.layout(run.model["path"])
             sess.append(
                 build(
-                    BANDWIDTH_KIND.key,
+                    MODEL_BYTES_KIND.key,
                     **common,
                     run_id=new_id(),
-                    run_key=bw_run.key,
+                    run_key=run.key,
                     session_id=sess.session_id,
-                    config=bw_run.config,
-                    status="failed" if "error" in bw else "ok",
-                    **bw,
-                    started_at=started,
-                    ended_at=utc_now(),
+                    status="ok",
+                    synthetic_inputs=run.synthetic,
+                    **_bytes_record(run.model, mlay, run.n_cpu_moe),
                 )
             )
-            log(f"bandwidth: {bw}")
+            return OK
+        started = utc_now()
+        bw = measured["bandwidth"] = cudamem.measure_bandwidth(
+            cfg["bandwidth"]["mib"], cfg["bandwidth"]["iters"], cfg["ballast"].get("fake_total_mib")
+        )
+        sess.append(
+            build(
+                BANDWIDTH_KIND.key,
+                **common,
+                run_id=new_id(),
+                run_key=run.key,
+                session_id=sess.session_id,
+                config=run.config,
+                status="failed" if "error" in bw else "ok",
+                **bw,
+                started_at=started,
+                ended_at=utc_now(),
+            )
+        )
+        log(f"bandwidth: {bw}")
+        return Outcome(False, str(bw["error"]), required=False) if "error" in bw else OK
+
+    @contextmanager
+    def ballast_held(_sess, _points: list[SweepRun]) -> Iterator[Measure]:
+        """The ballast (``cudamem.Ballast``) held while the sweep's points run."""
         with cudamem.Ballast(cfg["ballast"]["free_mib"], cfg["ballast"].get("fake_total_mib")) as ballast:
             log(f"ballast: {ballast.state}")
-            for point in (r for r in runs if isinstance(r, SweepRun)):
-                n = point.n_cpu_moe
-                if sess.done(point.key):
-                    skipped += 1
-                    continue
-                argv = sweep_argv(bench_bin, Path(model["path"]), cfg, n)
-                base = {
-                    **common,
-                    "run_id": new_id(),
-                    "run_key": point.key,
-                    "session_id": sess.session_id,
-                    "config": point.config,
-                    "phase": "warm",
-                    "argv": [Path(argv[0]).name] + argv[1:],
-                    "model_id": model["model_id"],
-                    "model_sha256": model["sha256"],
-                    "synthetic_inputs": True,
-                    "n_cpu_moe": n,
-                    "placement": weights.placement(lay, n).as_record(),
-                    "decode_bytes": asdict(weights.decode_bytes(lay, n)),
-                    "ballast": ballast.state,
-                    "budget_free_mib": cfg["ballast"]["free_mib"],
-                }
-                if "error" in ballast.state:
-                    reason = f"no memory budget: {ballast.state['error'][:300]}"
-                    sess.append(
-                        build(
-                            "run_failed",
-                            **base,
-                            status="failed",
-                            reason=reason,
-                            error=reason,
-                            returncode=None,
-                        )
-                    )
-                    failed += 1
-                    continue
-                log(f"$ {shlex.join(base['argv'])}")
-                before, load_start, started = gpu_used_mib(), load_snapshot(), utc_now()
-                res = run_sampled(argv, cfg["timeout_s"])
-                base.update(
-                    started_at=started,
-                    ended_at=utc_now(),
-                    load_start=load_start,
-                    load_end=load_snapshot(),
-                    gpu_used_before_mib=before,
-                    peak_gpu_mem_mib=res.peak_gpu_mem_mib,
-                    peak_rss_bytes=res.peak_rss_bytes,
-                    wall_ns=res.wall_ns,
-                )
-                if res.returncode != 0 or res.timed_out:
-                    reason = failure_reason(res.returncode, res.timed_out, res.stderr)
-                    sess.append(
-                        build(
-                            "run_failed",
-                            **base,
-                            status="failed",
-                            reason=reason,
-                            error=f"exit {res.returncode}",
-                            returncode=res.returncode,
-                            stderr_tail=res.stderr[-4000:],
-                        )
-                    )
-                    failed += 1
-                    log(f"FAILED n_cpu_moe={n}: {reason}")
-                elif append_result(sess, KIND.key, base, res, f"llama-bench stdout (n_cpu_moe {n})"):
-                    ran += 1
-                else:
-                    failed += 1
-        out = {
+            measured["ballast"] = ballast.state
+            yield lambda sess, point: sweep_point(sess, point, ballast.state)
+
+    def sweep_point(sess, point: SweepRun, ballast: dict) -> Outcome:
+        n = point.n_cpu_moe
+        argv = sweep_argv(bench_bin, Path(model["path"]), cfg, n)
+        base = {
+            **common,
+            "run_id": new_id(),
+            "run_key": point.key,
             "session_id": sess.session_id,
-            "resumed": sess.resumed,
-            "ran": ran,
-            "skipped": skipped,
-            "failed": failed,
-            "ballast": ballast.state,
-            "bandwidth": bw,
+            "config": point.config,
+            "phase": "warm",
+            "argv": [Path(argv[0]).name] + argv[1:],
+            "model_id": model["model_id"],
+            "model_sha256": model["sha256"],
+            "synthetic_inputs": True,
+            "n_cpu_moe": n,
+            "placement": weights.placement(lay, n).as_record(),
+            "decode_bytes": asdict(weights.decode_bytes(lay, n)),
+            "ballast": ballast,
+            "budget_free_mib": cfg["ballast"]["free_mib"],
         }
-    return out
+        if "error" in ballast:
+            reason = f"no memory budget: {ballast['error'][:300]}"
+            sess.append(
+                build("run_failed", **base, status="failed", reason=reason, error=reason, returncode=None)
+            )
+            return Outcome(False, reason, required=False)
+        log(f"$ {shlex.join(base['argv'])}")
+        before, load_start, started = gpu_used_mib(), load_snapshot(), utc_now()
+        res = run_sampled(argv, cfg["timeout_s"])
+        base.update(
+            started_at=started,
+            ended_at=utc_now(),
+            load_start=load_start,
+            load_end=load_snapshot(),
+            gpu_used_before_mib=before,
+            peak_gpu_mem_mib=res.peak_gpu_mem_mib,
+            peak_rss_bytes=res.peak_rss_bytes,
+            wall_ns=res.wall_ns,
+        )
+        if res.returncode != 0 or res.timed_out:
+            reason = failure_reason(res.returncode, res.timed_out, res.stderr)
+            sess.append(
+                build(
+                    "run_failed",
+                    **base,
+                    status="failed",
+                    reason=reason,
+                    error=f"exit {res.returncode}",
+                    returncode=res.returncode,
+                    stderr_tail=res.stderr[-4000:],
+                )
+            )
+            return Outcome(False, reason, required=False)
+        if append_result(sess, KIND.key, base, res, f"llama-bench stdout (n_cpu_moe {n})"):
+            return OK
+        return Outcome(False, f"n_cpu_moe {n}: llama-bench output not read", required=False)
+
+    result = run_plan(
+        experiment=EXPERIMENT,
+        raw_file=raw_file,
+        meta=meta,
+        runs=plan(cfg, model, others, toolchain["toolchain_id"], host["host_id"]),
+        measure_run=bytes_or_bandwidth,
+        groups=Groups(lambda run: "ballast" if isinstance(run, SweepRun) else None, ballast_held),
+        cfg=cfg,
+        log=log,
+    )
+    return OffloadResult(**vars(result), ballast=measured["ballast"], bandwidth=measured["bandwidth"])
 
 
-def measure(params: dict, *, root: Path, raw_dir: Path, overrides: dict | None = None, log=print) -> dict:
+def measure(
+    params: dict, *, root: Path, raw_dir: Path, overrides: dict | None = None, log=print
+) -> OffloadResult:
     """One offload session with this host's profile (``experiments.profiles``) + ``overrides``.
 
     Writes ``raw_dir/offload/<host_id>.jsonl`` and snapshots under ``raw_dir/snapshots/``; the
     synthetic model is written to the cache (``<cache>/models/synth-<key>.gguf``).  Returns
-    ``run_session``'s dict plus ``raw_file``, ``cfg``, ``model`` (the synthetic model's manifest).
+    ``run_session``'s result with ``model`` (the synthetic model's manifest).
 
     Raises:
         contract.ParamsError: the section does not fit ``OffloadParams`` (names the key and the fix).
@@ -291,10 +300,10 @@ def measure(params: dict, *, root: Path, raw_dir: Path, overrides: dict | None =
         picked=picked,
         log=log,
     )
-    return {**result, "raw_file": raw_file, "cfg": cfg, "model": rec}
+    return dataclasses.replace(result, model=rec)
 
 
-def sections(result: dict) -> Iterator[blocks.Block]:
+def sections(result: OffloadResult) -> Iterator[blocks.Block]:
     """What the measurement notebook shows (``notebooks/measure.ipynb -p experiment offload``, through
     ``blocks.show``): the session's summary, then the checks (``AssertionError`` on a failed one): every
     ``n_cpu_moe`` point has a record (measured or failed), every measured one marked synthetic."""
@@ -302,9 +311,10 @@ def sections(result: dict) -> Iterator[blocks.Block]:
 
     from . import SCHEMA
 
-    yield blocks.Value({k: result[k] for k in ("session_id", "ran", "skipped", "failed")})
-    recs = [r for r in read_records([result["raw_file"]]) if r.get("session_id") == result["session_id"]]
+    yield blocks.Value({k: getattr(result, k) for k in ("session_id", "ran", "skipped", "failed")})
+    assert result.raw_file is not None, "the session names no raw file"
+    recs = [r for r in read_records([result.raw_file]) if r.get("session_id") == result.session_id]
     points = {r["n_cpu_moe"] for r in recs if r.get("schema") in (SCHEMA, "benchbook.run_failed")}
-    assert points == set(result["cfg"]["n_cpu_moe"]), points
+    assert points == set(result.cfg["n_cpu_moe"]), points
     assert all(r.get("synthetic_inputs") for r in recs if r.get("schema") == SCHEMA)
     yield blocks.Text(f"ok: {len(points)} points")

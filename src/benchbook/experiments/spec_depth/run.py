@@ -1,11 +1,12 @@
 """Depth sweep measurement: llama-bench ``-d`` rows and llama-server requests at the same depths.
 
-One session (``measure``), the runs of ``plan.plan`` with their keys, in its order:
+One session (``measure``, through ``harness.run_plan``), the runs of ``plan.plan`` with their keys, in
+its order:
 
 1. ``run_bench``: one llama-bench invocation per model (the target with ``-p <pp_sizes>,<n_prompt>``,
    each draft with ``-p <n_prompt>``; all ``-n n_gen -d <depths> -r repetitions``), every row a
    ``benchbook.spec_depth.bench`` record;
-2. ``run_requests``: for each repetition, each configuration (rotated per repetition) gets a fresh
+2. ``server_visit``: for each repetition, each configuration (rotated per repetition) gets a fresh
    llama-server (``-lv 4`` so the draft counters are logged) and one ``/completion`` per depth,
    deepest last, prompt = the first ``max(depth, min_prompt)`` tokens of ``context_file``, greedy,
    ``ignore_eos`` (every request decodes ``n_gen`` tokens), no prompt cache.  Configurations:
@@ -17,7 +18,9 @@ from __future__ import annotations
 
 import re
 import time
-from itertools import groupby
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 from benchbook import resolve
@@ -28,8 +31,9 @@ from benchbook.llamacpp.specstats import await_stats, delta_fault, spec_stats, s
 from benchbook.provenance import git_state
 from benchbook.records import new_id, utc_now
 from benchbook.schemas import build
-from benchbook.session import Session, SessionResult
+from benchbook.session import SessionResult
 
+from ..harness import OK, Groups, Measure, Outcome, run_plan
 from ..speculative.run import GREEDY, resolve_drafts, sha256_text
 from . import EXPERIMENT
 from .plan import (  # noqa: F401 (server_argv re-exported)
@@ -37,7 +41,6 @@ from .plan import (  # noqa: F401 (server_argv re-exported)
     RequestRun,
     SpecDepthParams,
     plan,
-    request_runs,
     server_argv,
 )
 
@@ -65,26 +68,23 @@ def prompt_tokens(tokens: list[int], depth: int, min_prompt: int) -> list[int]:
     return tokens[:n]
 
 
-def run_bench(*, bench_bin: Path, runs: list[BenchRun], cfg: dict, base: dict, sess, log=print) -> int:
-    """The plan's llama-bench ``-d`` sweeps (``plan.bench_runs``) the session has not completed, one
-    invocation each; returns failures."""
-    failed = 0
-    for run in runs:
-        if sess.done(run.key):
-            continue
-        m = run.model
-        argv = [str(bench_bin), "-m", m["path"], *run.argv_tail]
-        depths = ",".join(str(int(d)) for d in cfg["depths"])
-        log(f"{EXPERIMENT}: llama-bench {run.role} {m['model_id']} -d {depths}")
-        started = utc_now()
-        res = run_sampled(argv, cfg["timeout_s"])
-        rec = {**base, "run_id": new_id(), "run_key": run.key, "config": run.config, "role": run.role}
-        rec |= {"argv": argv, "model_id": m["model_id"], "model_sha256": m["sha256"], "started_at": started}
-        rec |= {"ended_at": utc_now(), "peak_rss_bytes": res.peak_rss_bytes}
-        rec |= {"peak_gpu_mem_mib": res.peak_gpu_mem_mib}
-        if not append_result(sess, "spec_depth_bench", rec, res, f"llama-bench {m['model_id']}"):
-            failed += 1
-    return failed
+def run_bench(sess, run: BenchRun, *, bench_bin: Path, cfg: dict, base: dict, log=print) -> Outcome:
+    """One llama-bench ``-d`` sweep of the plan (``plan.bench_runs``): every row a
+    ``benchbook.spec_depth.bench`` record, a failed invocation a ``benchbook.run_failed`` one (published
+    as failed, not measured again: ``required`` False)."""
+    m = run.model
+    argv = [str(bench_bin), "-m", m["path"], *run.argv_tail]
+    depths = ",".join(str(int(d)) for d in cfg["depths"])
+    log(f"{EXPERIMENT}: llama-bench {run.role} {m['model_id']} -d {depths}")
+    started = utc_now()
+    res = run_sampled(argv, cfg["timeout_s"])
+    rec = {**base, "run_id": new_id(), "run_key": run.key, "config": run.config, "role": run.role}
+    rec |= {"argv": argv, "model_id": m["model_id"], "model_sha256": m["sha256"], "started_at": started}
+    rec |= {"ended_at": utc_now(), "peak_rss_bytes": res.peak_rss_bytes}
+    rec |= {"peak_gpu_mem_mib": res.peak_gpu_mem_mib}
+    if append_result(sess, "spec_depth_bench", rec, res, f"llama-bench {m['model_id']}"):
+        return OK
+    return Outcome(False, f"exit {res.returncode}", required=False)
 
 
 def one_request(
@@ -101,115 +101,127 @@ def one_request(
     return res, wall_ms, ps.peak_gpu_mem_mib
 
 
-def run_requests(
-    *,
-    server_bin: Path,
-    target: dict,
-    drafts: dict,
-    context: str,
-    cfg: dict,
-    base: dict,
-    sess,
-    log_dir,
-    runs: list[RequestRun] | None = None,
-    log=print,
-) -> tuple[int, int]:
-    """The plan's requests (``runs``; default ``plan.request_runs`` of ``cfg``, ``target``, ``drafts``
-    and ``base``'s toolchain and host ids): each (repetition, configuration) on a fresh server, one
-    request per depth, those the session has completed skipped; returns (ran, failed)."""
-    if runs is None:
-        runs = request_runs(cfg, target, drafts, base["toolchain_id"], base["host_id"])
-    ran = failed = 0
-    for (rep, cid), visit in groupby(runs, key=lambda r: (r.rep, r.config_id)):
-        group = list(visit)
-        c, model, draft, conf = group[0].c, group[0].model, group[0].draft, group[0].config
-        argv = [str(server_bin), "-m", str(model["path"]), *group[0].argv_tail]
-        keys = {r.depth: r.key for r in group}
-        depths = list(keys)
-        if all(sess.done(k) for k in keys.values()):
-            continue
-        srv = LlamaServer(
-            argv,
-            log_dir / f"{sess.session_id[:8]}-{cid}-r{rep}.log",
-            health_timeout_s=cfg["health_timeout_s"],
-        )
+@dataclass
+class _Visit:
+    """The server of one (repetition, configuration): ``srv``, the ``argv`` it was built from, the
+    context's ``tokens`` (None until tokenized), the counters of its log before the next request
+    (``before``) and ``broken`` (the error that ended it: every request it still owes is recorded as
+    failed with it)."""
+
+    srv: LlamaServer
+    argv: list[str]
+    tokens: list[int] | None = None
+    before: dict | None = None
+    broken: Exception | None = None
+
+
+#: errors that end a server's visit (the server's own, a context too short, a response without a key)
+VISIT_ERRORS = (ServerError, ValueError, KeyError)
+
+
+@contextmanager
+def server_visit(
+    sess, runs: list[RequestRun], *, server_bin: Path, context: str, cfg: dict, base: dict, log_dir, log=print
+) -> Iterator[Measure]:
+    """One (repetition, configuration) of the plan (``runs``: its requests to measure, in depth order):
+    a fresh llama-server, the context tokenized once, then one request per depth (``request``); the
+    server is stopped after the last, also when one raises.  A server that does not start, or an
+    error of ``VISIT_ERRORS`` during a request, ends the visit: that request and every later one of it
+    are ``benchbook.run_failed`` records (the server's log tail) and the session goes on."""
+    first = runs[0]
+    argv = [str(server_bin), "-m", str(first.model["path"]), *first.argv_tail]
+    srv = LlamaServer(
+        argv,
+        log_dir / f"{sess.session_id[:8]}-{first.config_id}-r{first.rep}.log",
+        health_timeout_s=cfg["health_timeout_s"],
+    )
+    visit = _Visit(srv, argv)
+    try:
         try:
             srv.start()
-            tokens = srv.request_json("POST", "/tokenize", {"content": context}, timeout=60)["tokens"]
+            visit.tokens = srv.request_json("POST", "/tokenize", {"content": context}, timeout=60)["tokens"]
             # this process's lines only: a resumed session appends a new server's log to the file,
             # and its counters start again from 0 (stats_delta refuses counters that go down)
-            before = spec_stats(srv.log_text())
-            for i, d in enumerate(depths):
-                if sess.done(keys[d]):
-                    continue
-                started = utc_now()
-                ptoks = prompt_tokens(tokens, d, cfg["min_prompt"])
-                resp, wall_ms, peak = one_request(srv, ptoks, cfg, cfg["request_timeout_s"])
-                time.sleep(0.2)  # the statistics line is written after the response
-                log_text = srv.log_tail(10**7)
-                # the line of this request (a speculative server's): waited for, not the previous
-                # request's read again as one that drafted nothing
-                after = (
-                    await_stats(srv.log_text, before)
-                    if c["role"] == "speculative"
-                    else spec_stats(srv.log_text())
-                )
-                rec = {**base, "run_id": new_id(), "run_key": keys[d], "started_at": started}
-                rec |= {"ended_at": utc_now(), "argv": srv.argv, "model_id": model["model_id"]}
-                rec |= {"model_sha256": model["sha256"], "config_id": cid, "role": c["role"]}
-                rec |= {"spec_type": "draft-simple" if c["role"] == "speculative" else "none"}
-                rec |= {"draft_model_id": draft["model_id"] if draft else None}
-                rec |= {"draft_model_sha256": draft["sha256"] if draft else None}
-                rec |= {"n_max": c.get("n_max"), "depth": d, "prompt_tokens": len(ptoks), "rep": rep}
-                rec |= {"request_index": i, "wall_ms": wall_ms, "timings": resp.get("timings", {})}
-                stats = stats_delta(before, after)
-                if c["role"] == "speculative" and delta_fault(stats, resp.get("timings", {})):
-                    stats = None  # another request's counters (a late line): none rather than those
-                rec |= {
-                    "spec_stats": stats or {},
-                    "stop_type": resp.get("stop_type"),
-                }
-                rec |= {
-                    "tokens": resp.get("tokens") or [],
-                    "content_sha256": sha256_text(resp.get("content", "")),
-                }
-                rec |= {"peak_gpu_mem_mib": peak, "server_buffers": server_buffers(log_text)}
-                rec |= {"context_tokens_sha256": sha256_text(",".join(map(str, ptoks)))}
-                rec |= {
-                    "server_peak_rss_bytes": srv.peak_rss_bytes,
-                    "ctx_size": int(argv[argv.index("-c") + 1]),
-                }
-                sess.append(build("spec_depth_request", **rec))
-                before = after
-                ran += 1
-                tm = resp.get("timings", {})
-                log(
-                    f"{cid:>14} r{rep} d{d:>5}: pp {tm.get('prompt_per_second', 0):8.1f} "
-                    f"tg {tm.get('predicted_per_second', 0):7.1f} tok/s "
-                    f"draft {tm.get('draft_n_accepted', '-')}/{tm.get('draft_n', '-')}"
-                )
-        except (ServerError, ValueError, KeyError) as e:
-            failed += 1
-            sess.append(
-                build(
-                    "run_failed",
-                    **base,
-                    run_id=new_id(),
-                    status="failed",
-                    stage="spec_depth",
-                    kind=getattr(e, "kind", type(e).__name__),
-                    error=str(e),
-                    log_tail=srv.log_tail(),
-                    started_at=utc_now(),
-                    ended_at=utc_now(),
-                    argv=argv,
-                    config=conf,
-                )
-            )
-            log(f"FAILED {cid} r{rep}: {e}")
-        finally:
-            srv.stop()
-    return ran, failed
+            visit.before = spec_stats(srv.log_text())
+        except VISIT_ERRORS as e:
+            visit.broken = e
+        yield lambda sess, run: request(sess, run, visit, cfg=cfg, base=base, log=log)
+    finally:
+        srv.stop()
+
+
+def request(sess, run: RequestRun, visit: _Visit, *, cfg: dict, base: dict, log=print) -> Outcome:
+    """One ``/completion`` at ``run.depth`` on the visit's server: a ``benchbook.spec_depth.request``
+    record with the server's own counters over it (``spec_stats``), or, when the visit is broken or
+    breaks now, a ``benchbook.run_failed`` record (``required`` False: published as failed)."""
+    if visit.broken is None:
+        try:
+            return _request(sess, run, visit, cfg=cfg, base=base, log=log)
+        except VISIT_ERRORS as e:
+            visit.broken = e
+    err = visit.broken
+    kind = getattr(err, "kind", type(err).__name__)
+    sess.append(
+        build(
+            "run_failed",
+            **base,
+            run_id=new_id(),
+            run_key=run.key,
+            status="failed",
+            stage=EXPERIMENT,
+            kind=kind,
+            error=str(err),
+            returncode=getattr(err, "returncode", None),
+            log_tail=visit.srv.log_tail(),
+            started_at=utc_now(),
+            ended_at=utc_now(),
+            argv=visit.argv,
+            config=run.config,
+        )
+    )
+    return Outcome(False, f"{kind}: {err}", required=False)
+
+
+def _request(sess, run: RequestRun, visit: _Visit, *, cfg: dict, base: dict, log=print) -> Outcome:
+    srv, c, model, draft, d = visit.srv, run.c, run.model, run.draft, run.depth
+    assert visit.tokens is not None  # tokenized when the visit began (else it is broken)
+    started = utc_now()
+    ptoks = prompt_tokens(visit.tokens, d, cfg["min_prompt"])
+    resp, wall_ms, peak = one_request(srv, ptoks, cfg, cfg["request_timeout_s"])
+    time.sleep(0.2)  # the statistics line is written after the response
+    log_text = srv.log_tail(10**7)
+    # the line of this request (a speculative server's): waited for, not the previous
+    # request's read again as one that drafted nothing
+    before = visit.before
+    after = await_stats(srv.log_text, before) if c["role"] == "speculative" else spec_stats(srv.log_text())
+    rec = {**base, "run_id": new_id(), "run_key": run.key, "started_at": started}
+    rec |= {"ended_at": utc_now(), "argv": srv.argv, "model_id": model["model_id"]}
+    rec |= {"model_sha256": model["sha256"], "config_id": run.config_id, "role": c["role"]}
+    rec |= {"spec_type": "draft-simple" if c["role"] == "speculative" else "none"}
+    rec |= {"draft_model_id": draft["model_id"] if draft else None}
+    rec |= {"draft_model_sha256": draft["sha256"] if draft else None}
+    rec |= {"n_max": c.get("n_max"), "depth": d, "prompt_tokens": len(ptoks), "rep": run.rep}
+    # the depth's place in the visit (a resumed visit's first request keeps the index of its depth)
+    index = sorted(int(x) for x in cfg["depths"]).index(d)
+    rec |= {"request_index": index, "wall_ms": wall_ms, "timings": resp.get("timings", {})}
+    stats = stats_delta(before, after)
+    if c["role"] == "speculative" and delta_fault(stats, resp.get("timings", {})):
+        stats = None  # another request's counters (a late line): none rather than those
+    rec |= {"spec_stats": stats or {}, "stop_type": resp.get("stop_type")}
+    rec |= {"tokens": resp.get("tokens") or [], "content_sha256": sha256_text(resp.get("content", ""))}
+    rec |= {"peak_gpu_mem_mib": peak, "server_buffers": server_buffers(log_text)}
+    rec |= {"context_tokens_sha256": sha256_text(",".join(map(str, ptoks)))}
+    argv = visit.argv
+    rec |= {"server_peak_rss_bytes": srv.peak_rss_bytes, "ctx_size": int(argv[argv.index("-c") + 1])}
+    sess.append(build("spec_depth_request", **rec))
+    visit.before = after
+    tm = resp.get("timings", {})
+    log(
+        f"{run.config_id:>14} r{run.rep} d{d:>5}: pp {tm.get('prompt_per_second', 0):8.1f} "
+        f"tg {tm.get('predicted_per_second', 0):7.1f} tok/s "
+        f"draft {tm.get('draft_n_accepted', '-')}/{tm.get('draft_n', '-')}"
+    )
+    return OK
 
 
 def measure(
@@ -241,38 +253,34 @@ def measure(
     git = git_state(root)
     meta = {"host_id": host.host_id, "toolchain_id": toolchain.record["toolchain_id"], "config": cfg}
     runs = plan(cfg, target, drafts, toolchain.record["toolchain_id"], host.host_id)
-    with Session.open(raw_file, EXPERIMENT, meta) as sess:
-        base: dict = {"session_id": sess.session_id, "experiment": EXPERIMENT, "host_id": host.host_id}
-        base |= {"toolchain_id": toolchain.record["toolchain_id"], "profile": cfg.get("profile")}
-        base |= {"git_commit": git["git_commit"], "git_dirty": git["git_dirty"]}
-        failed = run_bench(
-            bench_bin=toolchain.binary("llama-bench"),
-            runs=[r for r in runs if isinstance(r, BenchRun)],
-            cfg=cfg,
-            base=base,
-            sess=sess,
-            log=log,
-        )
-        ran, f2 = run_requests(
-            server_bin=toolchain.binary("llama-server"),
-            target=target,
-            drafts=drafts,
-            context=context,
-            cfg=cfg,
-            base=base,
-            sess=sess,
-            log_dir=raw_dir / EXPERIMENT / "logs",
-            runs=[r for r in runs if isinstance(r, RequestRun)],
-            log=log,
-        )
-        return SessionResult(
-            session_id=sess.session_id,
-            experiment=EXPERIMENT,
-            resumed=sess.resumed,
-            ran=ran,
-            skipped=0,
-            failed=failed + f2,
-            quarantined=sess.quarantined,
-            raw_file=raw_file,
-            cfg=cfg,
-        )
+    base: dict = {}  # the fields every record of the session starts with (once it is open)
+
+    def session_fields(sess) -> None:
+        base.update(session_id=sess.session_id, experiment=EXPERIMENT, host_id=host.host_id)
+        base.update(toolchain_id=toolchain.record["toolchain_id"], profile=cfg.get("profile"))
+        base.update(git_commit=git["git_commit"], git_dirty=git["git_dirty"])
+
+    bench_bin, server_bin = toolchain.binary("llama-bench"), toolchain.binary("llama-server")
+    return run_plan(
+        experiment=EXPERIMENT,
+        raw_file=raw_file,
+        meta=meta,
+        runs=runs,
+        measure_run=lambda sess, run: run_bench(sess, run, bench_bin=bench_bin, cfg=cfg, base=base, log=log),
+        groups=Groups(
+            lambda run: (run.rep, run.config_id) if isinstance(run, RequestRun) else None,
+            lambda sess, todo: server_visit(
+                sess,
+                todo,
+                server_bin=server_bin,
+                context=context,
+                cfg=cfg,
+                base=base,
+                log_dir=raw_dir / EXPERIMENT / "logs",
+                log=log,
+            ),
+        ),
+        on_open=session_fields,
+        cfg=cfg,
+        log=log,
+    )

@@ -13,20 +13,27 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import partial
-from itertools import groupby
 from pathlib import Path
 
 from benchbook import blocks, resolve
-from benchbook.llamacpp.progress import SessionProgress
 from benchbook.llamacpp.server import LlamaServer, ServerError, build_argv, metrics_delta, parse_metrics
 from benchbook.llamacpp.specstats import await_stats, delta_fault, spec_stats, stats_delta
 from benchbook.provenance import HostSnapshot
 from benchbook.schemas import build
-from benchbook.session import SessionResult
+from benchbook.session import Session, SessionResult
 
-from .plan import CostRun, RequestRun, load_prompts, plan, plan_order  # noqa: F401 (re-exported)
+from ..harness import OK, Groups, Measure, Outcome, run_plan
+from .plan import (  # noqa: F401 (load_prompts, plan_order: re-exported)
+    CostRun,
+    RequestRun,
+    SpeculativeParams,
+    load_prompts,
+    plan,
+    plan_order,
+)
 
 SCHEMA = "benchbook.speculative_request"
 COST_SCHEMA = "benchbook.speculative_cost"
@@ -76,56 +83,65 @@ def answer_found(text: str, pattern: str | None) -> bool | None:
     return None if not pattern else re.search(pattern, text) is not None
 
 
-def verbosity_args(cfg: dict) -> list[str]:
-    """``["-lv", "<n>"]`` when ``cfg["log_verbosity"]`` is set (4 = trace: the server then logs the
-    speculative decoder's counters and its drafting time after every request, ``llamacpp.specstats``),
-    else ``[]`` (the server's default verbosity, as the sessions before this key ran)."""
-    level = cfg.get("log_verbosity")
+def verbosity_args(cfg: SpeculativeParams | dict) -> list[str]:
+    """``["-lv", "<n>"]`` when ``log_verbosity`` is set (4 = trace: the server then logs the speculative
+    decoder's counters and its drafting time after every request, ``llamacpp.specstats``), else ``[]``
+    (the server's default verbosity, as the sessions before this key ran)."""
+    level = cfg.log_verbosity if isinstance(cfg, SpeculativeParams) else cfg.get("log_verbosity")
     return [] if level is None else ["-lv", str(int(level))]
 
 
-def run_cost_model(*, bench_bin: Path, runs: list[CostRun], cfg: dict, base: dict, sess, log=print) -> int:
-    """The cost model's llama-bench runs of the plan (``plan.cost_runs``: same build, same session), those
-    the session has not completed: the target with ``-p 1,<k+1 for each n_max> -n <n_gen>`` and each
-    draft model with ``-p 0 -n <n_gen>``.
+def run_cost_model(
+    sess, run: CostRun, *, bench_bin: Path, timeout_s: float, base: dict, log=print
+) -> Outcome:
+    """One llama-bench run of the cost model (``plan.cost_runs``: same build, same session): the target
+    with ``-p 1,<k+1 for each n_max> -n <n_gen>`` or a draft model with ``-p 0 -n <n_gen>``.
 
     One ``benchbook.speculative_cost`` record per llama-bench row (row verbatim, ``role`` target |
-    draft).  Returns the number of failed invocations (recorded as ``benchbook.run_failed``).
-    """
+    draft); a failed invocation is a ``benchbook.run_failed`` record and a failure the session publishes
+    as such (``required`` False: not measured again)."""
     from benchbook.llamacpp.bench import append_result
     from benchbook.llamacpp.procmon import run_sampled
     from benchbook.records import new_id, utc_now
 
-    failed = 0
-    for run in runs:
-        if sess.done(run.key):
-            continue
-        m = run.model
-        argv = [str(bench_bin), "-m", m["path"], *run.argv_tail]
-        log(f"cost model: llama-bench {run.role} {m['model_id']}")
-        started = utc_now()
-        res = run_sampled(argv, cfg.get("request_timeout_s", 300))
-        rec = {
-            **base,
-            "run_id": new_id(),
-            "run_key": run.key,
-            "config": run.config,
-            "argv": argv,
-            "role": run.role,
-            "model_id": m["model_id"],
-            "model_sha256": m["sha256"],
-            "started_at": started,
-            "ended_at": utc_now(),
-            "peak_rss_bytes": res.peak_rss_bytes,
-        }
-        if not append_result(sess, "speculative_cost", rec, res, f"llama-bench {m['model_id']}"):
-            failed += 1
-    return failed
+    m = run.model
+    argv = [str(bench_bin), "-m", m["path"], *run.argv_tail]
+    log(f"cost model: llama-bench {run.role} {m['model_id']}")
+    started = utc_now()
+    res = run_sampled(argv, timeout_s)
+    rec = {
+        **base,
+        "run_id": new_id(),
+        "run_key": run.key,
+        "config": run.config,
+        "argv": argv,
+        "role": run.role,
+        "model_id": m["model_id"],
+        "model_sha256": m["sha256"],
+        "started_at": started,
+        "ended_at": utc_now(),
+        "peak_rss_bytes": res.peak_rss_bytes,
+    }
+    if append_result(sess, "speculative_cost", rec, res, f"llama-bench {m['model_id']}"):
+        return OK
+    return Outcome(False, f"exit {res.returncode}", required=False)
+
+
+@dataclass
+class _Server:
+    """The server of one (repetition, configuration) visit: ``srv``, the ``argv`` it was built from,
+    ``start_err`` (why it could not start, for every request it owed) and how many requests it was
+    asked (``asked``: a fresh server's ``request_index``)."""
+
+    srv: LlamaServer
+    argv: list[str]
+    start_err: ServerError | None = None
+    asked: int = 0
 
 
 def run_session(
     *,
-    cfg: dict,
+    cfg: SpeculativeParams | dict,
     server_bin: Path,
     bench_bin: Path | None,
     target: dict,
@@ -138,38 +154,47 @@ def run_session(
     log_dir: Path,
     log=print,
 ) -> SessionResult:
-    """Run the speculative experiment (one session) and append every request to ``raw_file``.
+    """Run the speculative experiment (one session) through ``harness.run_plan`` and append every
+    request to ``raw_file``.
 
-    ``cfg``: the resolved profile — ``configs`` (list of ``{id, spec_type, draft, n_max, policy}``;
-    ``draft`` a key of ``drafts`` or None), ``repetitions``, ``threads``, ``ctx_size``, ``n_min``,
-    ``p_min``, ``health_timeout_s``, ``request_timeout_s``, ``extra_args`` (optional, per config),
-    ``cost_model`` (or None to skip), ``log_verbosity`` (optional: ``-lv``; at 4 every request of a
-    speculative configuration records ``spec_stats``, the increase of the server's speculative
-    counters over it, ``llamacpp.specstats``, and a baseline's is null; absent: the server's default
-    and no ``spec_stats``).  ``drafts``: ``{key: model record}`` (``model_id, path, sha256``).
-    Order: repetition-major, configurations rotated per repetition (``plan_order``), prompts in
-    file order.  Policy ``fresh``: a new server per (configuration, repetition); ``same``: one server
-    for the whole session (its requests carry ``server.request_index``), used to see state carried
-    between requests.  A server that fails to start or dies: every request it owed is recorded as
-    ``benchbook.run_failed`` (``kind``, ``log_tail``) and the session goes on; a completed request
-    is never lost (fsync per record).
+    ``cfg``: the resolved profile (``SpeculativeParams``, or its mapping) — ``configs`` (list of ``{id,
+    spec_type, draft, n_max, policy}``; ``draft`` a key of ``drafts`` or None), ``repetitions``,
+    ``threads``, ``ctx_size``, ``n_min``, ``p_min``, ``health_timeout_s``, ``request_timeout_s``,
+    ``extra_args`` (optional, per config), ``cost_model`` (or None to skip), ``log_verbosity``
+    (optional: ``-lv``; at 4 every request of a speculative configuration records ``spec_stats``, the
+    increase of the server's speculative counters over it, ``llamacpp.specstats``, and a baseline's is
+    null; absent: the server's default and no ``spec_stats``).  ``drafts``: ``{key: model record}``
+    (``model_id, path, sha256``).  Order: ``plan.plan`` — the cost model's llama-bench runs, then the
+    requests repetition-major, configurations rotated per repetition (``plan_order``), prompts in file
+    order.  Policy ``fresh``: a new server per (configuration, repetition); ``same``: one server for
+    the whole session (its requests carry ``server.request_index``), used to see state carried between
+    requests.  A server that fails to start or dies: every request it owed is recorded as
+    ``benchbook.run_failed`` (``kind``, ``log_tail``) and the session goes on; a completed request is
+    never lost (fsync per record).
 
-    Returns the session's ``SessionResult`` (``failures``: config, prompt, repetition and kind of each
-    failed request).
+    Returns the session's ``SessionResult`` (``failures``: the label and error of each failed run;
+    ``cfg``: the resolved profile's mapping).
+
+    Raises:
+        contract.ParamsError: ``cfg`` does not fit ``SpeculativeParams`` (names the key and the fix).
     """
-    from benchbook.provenance import git_state, load_snapshot
-    from benchbook.records import new_id, utc_now
-    from benchbook.session import Session
+    from benchbook.provenance import git_state
 
+    params = SpeculativeParams.of(cfg)
     git = git_state(root)
-    ran = skipped = failed = 0
-    failures: list[dict] = []
-    reps = int(cfg["repetitions"])
-    by_id = {c["id"]: c for c in cfg["configs"]}
-    meta = {"host_id": host.host_id, "toolchain_id": toolchain["toolchain_id"], "config": cfg}
+    by_id = {c["id"]: c for c in params.configs}
+    meta = {"host_id": host.host_id, "toolchain_id": toolchain["toolchain_id"], "config": params.config()}
     log_dir.mkdir(parents=True, exist_ok=True)
     same_servers: dict[str, LlamaServer] = {}
     same_counts: dict[str, int] = {}
+    base_common = {
+        "experiment": "speculative",
+        "host_id": host.host_id,
+        "toolchain_id": toolchain["toolchain_id"],
+        "git_commit": git["git_commit"],
+        "git_dirty": git["git_dirty"],
+    }
+    build_of = {"build_number": toolchain.get("build_number"), "build_commit": toolchain.get("build_commit")}
 
     def spec_of(c: dict) -> dict | None:
         if c["spec_type"] == "none":
@@ -179,237 +204,216 @@ def run_session(
             "type": c["spec_type"],
             "draft_path": d["path"] if d else None,
             "n_max": c.get("n_max"),
-            "n_min": cfg.get("n_min", 0),
-            "p_min": cfg.get("p_min", 0.0),
+            "n_min": params.n_min,
+            "p_min": params.p_min,
         }
 
-    with Session.open(raw_file, "speculative", meta) as sess:
-        base_common = {
-            "experiment": "speculative",
-            "host_id": host.host_id,
-            "toolchain_id": toolchain["toolchain_id"],
-            "git_commit": git["git_commit"],
-            "git_dirty": git["git_dirty"],
-        }
-        build_of = {
-            "build_number": toolchain.get("build_number"),
-            "build_commit": toolchain.get("build_commit"),
-        }
-        runs = plan(cfg, prompts, target, drafts, toolchain["toolchain_id"], host.host_id)
-        cost = [r for r in runs if isinstance(r, CostRun)]
-        if cost and bench_bin is not None:
-            failed += run_cost_model(
-                bench_bin=Path(bench_bin), runs=cost, cfg=cfg, base=base_common, sess=sess, log=log
-            )
-        requests = [r for r in runs if isinstance(r, RequestRun)]
-        bar = SessionProgress("speculative", reps * len(by_id))
-        fresh: LlamaServer | None = None  # this configuration's own server (policy fresh), stopped below
-        try:
-            # one server visit per (repetition, configuration): the plan's requests in its order
-            for (rep, cid), visit in groupby(requests, key=lambda r: (r.rep, r.config_id)):
-                c = by_id[cid]
-                d = drafts[c["draft"]] if c.get("draft") else None
-                todo = []
-                for run in visit:
-                    if sess.done(run.key):
-                        skipped += 1
-                    else:
-                        todo.append((run.prompt, run.config, run.key))
-                if not todo:
-                    bar.step(f"{cid} r{rep} (done before)")
-                    continue
-                argv = build_argv(
-                    server_bin,
-                    target["path"],
-                    threads=cfg["threads"],
-                    ctx_size=cfg["ctx_size"],
-                    spec=spec_of(c),
-                    extra=[*(c.get("extra_args") or []), *verbosity_args(cfg)],
-                )
-                policy = c.get("policy", "fresh")
-                # at -lv 4 a server with a speculative type logs its counters after each request
-                # (a baseline logs none: its records carry spec_stats null)
-                trace = int(cfg.get("log_verbosity") or 0) >= 4
-                track_stats = trace and c["spec_type"] != "none"
-                srv = same_servers.get(cid) if policy == "same" else None
-                start_err = None
-                if srv is None or not srv.alive():
-                    srv = LlamaServer(
-                        argv,
-                        log_dir / f"{sess.session_id[:8]}-{cid}-r{rep}.log",
-                        health_timeout_s=cfg.get("health_timeout_s", 60),
-                    )
-                    if policy != "same":
-                        fresh = srv
-                    try:
-                        srv.start()
-                        if policy == "same":
-                            same_servers[cid], same_counts[cid] = srv, 0
-                    except ServerError as e:
-                        start_err = e
-                for p, rconf, key in todo:
-                    base = {
-                        **base_common,
-                        "session_id": sess.session_id,
-                        "run_id": new_id(),
-                        "run_key": key,
-                        "config": rconf,
-                        "argv": srv.argv or argv,
-                        "model_id": target["model_id"],
-                        "model_sha256": target["sha256"],
-                        "draft_model_id": d["model_id"] if d else None,
-                        "draft_model_sha256": d["sha256"] if d else None,
-                        "prompt_id": p["id"],
-                        "cap": p["cap"],
-                        "rep": rep,
-                        "policy": policy,
-                    }
-                    if start_err is None and not srv.alive():
-                        try:
-                            srv.start()
-                        except ServerError as e:
-                            start_err = e
-                    if start_err is not None:
-                        failed += 1
-                        failures.append(
-                            {"config_id": cid, "prompt_id": p["id"], "rep": rep, "kind": start_err.kind}
-                        )
-                        sess.append(
-                            build(
-                                "run_failed",
-                                **base,
-                                status="failed",
-                                stage="server_start",
-                                kind=start_err.kind,
-                                error=str(start_err),
-                                returncode=start_err.returncode,
-                                log_tail=start_err.log_tail,
-                                started_at=utc_now(),
-                                ended_at=utc_now(),
-                            )
-                        )
-                        log(f"FAILED start {cid} rep {rep}: {start_err}")
-                        continue
-                    started, load_start = utc_now(), load_snapshot()
-                    req_index = same_counts.get(cid, 0) if policy == "same" else todo.index((p, rconf, key))
-                    try:
-                        text = srv.apply_template(p["messages"])
-                        body = completion_body(text, p["cap"])
-                        m_before_text = srv.request_text("GET", "/metrics", timeout=10)
-                        log_mark = srv.log_size()
-                        stats_before = spec_stats(srv.log_text()) if track_stats else None
-                        resp, peak = srv.completion(body, timeout=cfg.get("request_timeout_s", 300))
-                        m_after_text = srv.request_text("GET", "/metrics", timeout=10)
-                        stats_after = (
-                            await_stats(partial(srv.log_text, log_mark), stats_before)
-                            if track_stats
-                            else None
-                        )
-                    except ServerError as e:
-                        failed += 1
-                        failures.append({"config_id": cid, "prompt_id": p["id"], "rep": rep, "kind": e.kind})
-                        sess.append(
-                            build(
-                                "run_failed",
-                                **base,
-                                status="failed",
-                                stage="request",
-                                kind=e.kind,
-                                error=str(e),
-                                returncode=srv.proc.poll() if srv.proc else None,
-                                log_tail=e.log_tail,
-                                started_at=started,
-                                ended_at=utc_now(),
-                                server={"port": srv.port, "log": str(srv.log_path)},
-                            )
-                        )
-                        log(f"FAILED request {cid} {p['id']} rep {rep}: {e.kind}: {e}")
-                        if e.kind == "request_timeout":
-                            srv.kill()  # a hung server must not serve the next request
-                        continue
-                    ended, load_end = utc_now(), load_snapshot()
-                    mb, ma = parse_metrics(m_before_text), parse_metrics(m_after_text)
-                    delta = metrics_delta(mb, ma)
-                    tm = resp.get("timings", {})
-                    content = resp.get("content", "")
-                    rec = {
-                        **base,
-                        **build_of,
-                        "origin": "native",
-                        "status": "ok",
-                        "started_at": started,
-                        "ended_at": ended,
-                        "load_start": load_start,
-                        "load_end": load_end,
-                        "server": {
-                            "port": srv.port,
-                            "pid": srv.pid,
-                            "load_ms": srv.load_ms,
-                            "request_index": req_index,
-                            "log": str(srv.log_path),
-                            "ports_tried": srv.ports_tried,
-                        },
-                        "prompt_text_sha256": sha256_text(text),
-                        "request": body,
-                        "timings": tm,
-                        "stop_type": resp.get("stop_type"),
-                        "cap_hit": resp.get("stop_type") == "limit",
-                        "tokens": resp.get("tokens"),
-                        "content": content,
-                        "content_sha256": sha256_text(content),
-                        "tokens_predicted": resp.get("tokens_predicted"),
-                        "tokens_evaluated": resp.get("tokens_evaluated"),
-                        "truncated": resp.get("truncated"),
-                        "generation_settings": resp.get("generation_settings"),
-                        "metrics_before": mb,
-                        "metrics_after": ma,
-                        "metrics_delta": delta,
-                        "verify_steps": delta.get("spec_decode_num_drafts_total"),
-                        "peak_rss_bytes": peak,
-                        "server_peak_rss_bytes": srv.peak_rss_bytes,
-                        "peak_gpu_mem_mib": srv._sampler.peak_gpu_mem_mib if srv._sampler else None,
-                        "answer_expected": p.get("answer"),
-                        "answer_found": answer_found(content, p.get("answer_pattern")),
-                    }
-                    if trace:
-                        rec["spec_stats"] = stats_delta(stats_before, stats_after)
-                        if track_stats and stats_after is None:
-                            log(f"{cid} r{rep} {p['id']}: no statistics line in {srv.log_path}")
-                        fault = delta_fault(rec["spec_stats"], tm) if track_stats else None
-                        if fault:  # not this request's counters: none rather than another's
-                            rec["spec_stats"] = None
-                            log(f"{cid} r{rep} {p['id']}: spec_stats not recorded: {fault}")
-                    sess.append(build("speculative_request", **rec))
-                    ran += 1
-                    if policy == "same":
-                        same_counts[cid] = same_counts.get(cid, 0) + 1
-                    tps = tm.get("predicted_per_second")
-                    log(
-                        f"{cid:>18} r{rep} {p['id']:>12}: {tm.get('predicted_n')} tok "
-                        f"{tps:.1f} tok/s draft "
-                        f"{tm.get('draft_n_accepted', '-')}/{tm.get('draft_n', '-')} "
-                        f"stop {resp.get('stop_type')}"
-                    )
-                if policy != "same":
-                    srv.stop()
-                bar.step(f"{cid} r{rep}")
-        finally:
-            bar.close()
-            # an error that is not the server's own (not recorded as a failure) may end the session here
-            for s in [*same_servers.values(), *([fresh] if fresh is not None else [])]:
-                s.stop()
-        return SessionResult(
-            session_id=sess.session_id,
-            experiment="speculative",
-            resumed=sess.resumed,
-            ran=ran,
-            skipped=skipped,
-            failed=failed,
-            failures=failures,
-            quarantined=sess.quarantined,
-            raw_file=Path(raw_file),
-            cfg=cfg,
+    @contextmanager
+    def visit(sess: Session, runs: list[RequestRun]) -> Iterator[Measure]:
+        """The server of one (repetition, configuration): started once (policy ``same``: reused while it
+        lives), stopped after its last request (``same``: at the session's end)."""
+        rep, cid = runs[0].rep, runs[0].config_id
+        c = by_id[cid]
+        argv = build_argv(
+            server_bin,
+            target["path"],
+            threads=params.threads,
+            ctx_size=params.ctx_size,
+            spec=spec_of(c),
+            extra=[*(c.get("extra_args") or []), *verbosity_args(params)],
         )
+        policy = c.get("policy", "fresh")
+        srv = same_servers.get(cid) if policy == "same" else None
+        server = _Server(srv, argv) if srv is not None else None
+        if server is None or not server.srv.alive():
+            server = _Server(
+                LlamaServer(
+                    argv,
+                    log_dir / f"{sess.session_id[:8]}-{cid}-r{rep}.log",
+                    health_timeout_s=params.health_timeout_s,
+                ),
+                argv,
+            )
+            try:
+                server.srv.start()
+                if policy == "same":
+                    same_servers[cid], same_counts[cid] = server.srv, 0
+            except ServerError as e:
+                server.start_err = e
+        try:
+            yield lambda sess, run: request(sess, run, server, policy)
+        finally:
+            if policy != "same":
+                server.srv.stop()
+
+    def request(sess: Session, run: RequestRun, server: _Server, policy: str) -> Outcome:
+        """One ``/completion`` of the plan on ``server``: a ``benchbook.speculative_request`` record, or
+        a ``benchbook.run_failed`` one (the server did not start, or the request failed)."""
+        from benchbook.provenance import load_snapshot
+        from benchbook.records import new_id, utc_now
+
+        srv, cid, rep, p, d = server.srv, run.config_id, run.rep, run.prompt, run.draft
+        index, server.asked = server.asked, server.asked + 1
+        base = {
+            **base_common,
+            "session_id": sess.session_id,
+            "run_id": new_id(),
+            "run_key": run.key,
+            "config": run.config,
+            "argv": srv.argv or server.argv,
+            "model_id": target["model_id"],
+            "model_sha256": target["sha256"],
+            "draft_model_id": d["model_id"] if d else None,
+            "draft_model_sha256": d["sha256"] if d else None,
+            "prompt_id": p["id"],
+            "cap": p["cap"],
+            "rep": rep,
+            "policy": policy,
+        }
+        if server.start_err is None and not srv.alive():
+            try:
+                srv.start()
+            except ServerError as e:
+                server.start_err = e
+        if server.start_err is not None:
+            err = server.start_err
+            sess.append(
+                build(
+                    "run_failed",
+                    **base,
+                    status="failed",
+                    stage="server_start",
+                    kind=err.kind,
+                    error=str(err),
+                    returncode=err.returncode,
+                    log_tail=err.log_tail,
+                    started_at=utc_now(),
+                    ended_at=utc_now(),
+                )
+            )
+            return Outcome(False, f"server start: {err.kind}: {err}", required=False)
+        # at -lv 4 a server with a speculative type logs its counters after each request
+        # (a baseline logs none: its records carry spec_stats null)
+        trace = int(params.log_verbosity or 0) >= 4
+        track_stats = trace and run.config["spec_type"] != "none"
+        started, load_start = utc_now(), load_snapshot()
+        req_index = same_counts.get(cid, 0) if policy == "same" else index
+        try:
+            text = srv.apply_template(p["messages"])
+            body = completion_body(text, p["cap"])
+            m_before_text = srv.request_text("GET", "/metrics", timeout=10)
+            log_mark = srv.log_size()
+            stats_before = spec_stats(srv.log_text()) if track_stats else None
+            resp, peak = srv.completion(body, timeout=params.request_timeout_s)
+            m_after_text = srv.request_text("GET", "/metrics", timeout=10)
+            stats_after = await_stats(partial(srv.log_text, log_mark), stats_before) if track_stats else None
+        except ServerError as e:
+            sess.append(
+                build(
+                    "run_failed",
+                    **base,
+                    status="failed",
+                    stage="request",
+                    kind=e.kind,
+                    error=str(e),
+                    returncode=srv.proc.poll() if srv.proc else None,
+                    log_tail=e.log_tail,
+                    started_at=started,
+                    ended_at=utc_now(),
+                    server={"port": srv.port, "log": str(srv.log_path)},
+                )
+            )
+            if e.kind == "request_timeout":
+                srv.kill()  # a hung server must not serve the next request
+            return Outcome(False, f"request: {e.kind}: {e}", required=False)
+        ended, load_end = utc_now(), load_snapshot()
+        mb, ma = parse_metrics(m_before_text), parse_metrics(m_after_text)
+        delta = metrics_delta(mb, ma)
+        tm = resp.get("timings", {})
+        content = resp.get("content", "")
+        rec = {
+            **base,
+            **build_of,
+            "origin": "native",
+            "status": "ok",
+            "started_at": started,
+            "ended_at": ended,
+            "load_start": load_start,
+            "load_end": load_end,
+            "server": {
+                "port": srv.port,
+                "pid": srv.pid,
+                "load_ms": srv.load_ms,
+                "request_index": req_index,
+                "log": str(srv.log_path),
+                "ports_tried": srv.ports_tried,
+            },
+            "prompt_text_sha256": sha256_text(text),
+            "request": body,
+            "timings": tm,
+            "stop_type": resp.get("stop_type"),
+            "cap_hit": resp.get("stop_type") == "limit",
+            "tokens": resp.get("tokens"),
+            "content": content,
+            "content_sha256": sha256_text(content),
+            "tokens_predicted": resp.get("tokens_predicted"),
+            "tokens_evaluated": resp.get("tokens_evaluated"),
+            "truncated": resp.get("truncated"),
+            "generation_settings": resp.get("generation_settings"),
+            "metrics_before": mb,
+            "metrics_after": ma,
+            "metrics_delta": delta,
+            "verify_steps": delta.get("spec_decode_num_drafts_total"),
+            "peak_rss_bytes": peak,
+            "server_peak_rss_bytes": srv.peak_rss_bytes,
+            "peak_gpu_mem_mib": srv._sampler.peak_gpu_mem_mib if srv._sampler else None,
+            "answer_expected": p.get("answer"),
+            "answer_found": answer_found(content, p.get("answer_pattern")),
+        }
+        if trace:
+            rec["spec_stats"] = stats_delta(stats_before, stats_after)
+            if track_stats and stats_after is None:
+                log(f"{cid} r{rep} {p['id']}: no statistics line in {srv.log_path}")
+            fault = delta_fault(rec["spec_stats"], tm) if track_stats else None
+            if fault:  # not this request's counters: none rather than another's
+                rec["spec_stats"] = None
+                log(f"{cid} r{rep} {p['id']}: spec_stats not recorded: {fault}")
+        sess.append(build("speculative_request", **rec))
+        if policy == "same":
+            same_counts[cid] = same_counts.get(cid, 0) + 1
+        tps = tm.get("predicted_per_second")
+        log(
+            f"{cid:>18} r{rep} {p['id']:>12}: {tm.get('predicted_n')} tok {tps:.1f} tok/s draft "
+            f"{tm.get('draft_n_accepted', '-')}/{tm.get('draft_n', '-')} stop {resp.get('stop_type')}"
+        )
+        return OK
+
+    def cost(sess: Session, run: CostRun) -> Outcome:
+        assert bench_bin is not None  # the cost runs are left out of the plan without one
+        timeout_s = params.request_timeout_s
+        return run_cost_model(
+            sess, run, bench_bin=Path(bench_bin), timeout_s=timeout_s, base=base_common, log=log
+        )
+
+    runs = plan(params, prompts, target, drafts, toolchain["toolchain_id"], host.host_id)
+    if bench_bin is None:  # no llama-bench given: the cost model is left out of this session
+        runs = [r for r in runs if not isinstance(r, CostRun)]
+    try:
+        return run_plan(
+            experiment="speculative",
+            raw_file=raw_file,
+            meta=meta,
+            runs=runs,
+            measure_run=cost,
+            groups=Groups(lambda r: (r.rep, r.config_id) if isinstance(r, RequestRun) else None, visit),
+            cfg=params.config(),
+            log=log,
+        )
+    finally:
+        # the servers of policy `same` live for the whole session (also when an error that is not the
+        # server's own ends it)
+        for srv in same_servers.values():
+            srv.stop()
 
 
 @dataclass
@@ -417,30 +421,6 @@ class SpeculativeResult(SessionResult):
     """``SessionResult`` plus the prompt records run (``load_prompts``)."""
 
     prompts: list[dict] = field(default_factory=list)
-
-
-def resolve_profile(section: dict, profile: str | None = None, overrides: dict | None = None) -> dict:
-    """The flat run configuration: ``section`` (params.yaml ``speculative``) minus ``profiles``, with
-    the chosen profile's keys on top, then ``overrides`` (tests pass tiny ones).
-
-    Raises:
-        KeyError: unknown profile (names the known ones); a config's ``draft`` key not in ``drafts``.
-    """
-    name = profile or section.get("profile", "default")
-    if name not in section["profiles"]:
-        raise KeyError(
-            f"speculative profile {name!r} not in params.yaml; known: {sorted(section['profiles'])}"
-        )
-    cfg = {k: v for k, v in section.items() if k != "profiles"}
-    cfg.update(section["profiles"][name])
-    cfg.update(overrides or {})
-    cfg["profile"] = name
-    for c in cfg["configs"]:
-        if c.get("draft") and c["draft"] not in cfg["drafts"]:
-            raise KeyError(
-                f"config {c['id']}: draft {c['draft']!r} not in speculative.drafts {sorted(cfg['drafts'])}"
-            )
-    return cfg
 
 
 def resolve_drafts(cfg: dict, target: dict, fetch_model) -> dict[str, dict]:
@@ -495,32 +475,33 @@ def measure(
     """The stage ``speculative``: one session of the profile ``params["speculative"]["profile"]``.
 
     ``params``: the whole ``params.yaml`` mapping.  ``overrides`` are merged into the resolved profile
-    (``resolve_profile``); its key ``profile`` picks another profile.  Resolves the build, the target
-    and the drafts (vocabularies checked; nothing is built or fetched here), stores the snapshots
+    (``SpeculativeParams.resolve``); its key ``profile`` picks another profile.  Resolves the build, the
+    target and the drafts (vocabularies checked; nothing is built or fetched here), stores the snapshots
     under ``raw_dir/snapshots/`` and appends to ``raw_dir/speculative/<host_id>.jsonl`` (server logs
     under ``raw_dir/speculative/logs/``).  Returns ``run_session``'s result (``cfg``: the resolved
     profile) with ``prompts`` (the prompt records run).
 
     Raises:
         KeyError: unknown profile, draft key or prompt id (the message lists the known ones).
+        contract.ParamsError: the resolved profile does not fit ``SpeculativeParams`` (names the key).
         resolve.ParamsError, llamacpp.toolchain.ToolchainError, llamacpp.models.ModelError: the build or
         a model is missing (the message names the fix).
     """
     root, raw_dir = Path(root), Path(root) / raw_dir
     overrides = dict(overrides or {})
-    cfg = resolve_profile(params["speculative"], overrides.pop("profile", None), overrides)
+    cfg = SpeculativeParams.resolve(params["speculative"], overrides.pop("profile", None), overrides)
     toolchain = resolve.get_toolchain(params, build=False)
-    target = resolve.get_models(params, [cfg["target"]], toolchain)[0]
-    drafts = resolve_drafts(cfg, target, lambda mid: resolve.get_models(params, [mid], toolchain)[0])
+    target = resolve.get_models(params, [cfg.target], toolchain)[0]
+    drafts = resolve_drafts(cfg.config(), target, lambda mid: resolve.get_models(params, [mid], toolchain)[0])
     unique = list({d["sha256"]: d for d in drafts.values()}.values())
     host = resolve.store_snapshots(raw_dir / "snapshots", toolchain, [target] + unique)
-    prompts = load_prompts(root / cfg["prompts_file"], cfg["prompts"], cfg.get("caps"))
+    prompts = load_prompts(root / cfg.prompts_file, cfg.prompts, cfg.caps)
     raw_file = raw_dir / "speculative" / f"{host.host_id}.jsonl"
     log(f"{toolchain.record['toolchain_id']} {target['model_id']} {sorted(drafts)} -> {raw_file}")
     result = run_session(
         cfg=cfg,
         server_bin=toolchain.binary("llama-server"),
-        bench_bin=toolchain.binary("llama-bench") if cfg.get("cost_model") else None,
+        bench_bin=toolchain.binary("llama-bench") if cfg.cost_model else None,
         target=target,
         drafts=drafts,
         prompts=prompts,
