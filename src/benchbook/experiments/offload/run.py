@@ -9,7 +9,7 @@ One session:
 3. device-to-device copy bandwidth (``benchbook.offload.bandwidth``), before the ballast exists;
 4. the ballast (``llamacpp.cudamem.Ballast``) leaves ``ballast.free_mib`` MiB free; with it held,
    one llama-bench invocation per ``n_cpu_moe`` value (pp and tg, ``-r repetitions`` after
-   llama-bench's warmup, ``-ngl n_gpu_layers``), each row a ``benchbook.offload`` record with the
+   llama-bench's warmup, ``-ngl n_gpu_layers``), each row a ``benchbook.llama_bench`` record with the
    point's placement, bytes per token, the ballast state, GPU memory used just before and the peak
    during the run.  A point that fails (out of memory, crash, timeout) is a ``benchbook.run_failed``
    record with the same fields and a ``reason``; the sweep goes on.
@@ -36,7 +36,7 @@ from benchbook.schemas import build
 from benchbook.session import Session
 
 from .. import profiles
-from . import BANDWIDTH_KIND, EXPERIMENT, KIND, MODEL_BYTES_KIND
+from . import BANDWIDTH_KIND, EXPERIMENT, MODEL_BYTES_KIND
 from .plan import BandwidthRun, BytesRun, OffloadParams, SweepRun, plan
 
 #: Defaults under every profile (``params.yaml`` ``offload`` and ``profiles.<p>.offload`` override):
@@ -226,7 +226,7 @@ def run_session(
                     )
                     failed += 1
                     log(f"FAILED n_cpu_moe={n}: {reason}")
-                elif append_result(sess, KIND.key, base, res, f"llama-bench stdout (n_cpu_moe {n})"):
+                elif append_result(sess, base, res, f"llama-bench stdout (n_cpu_moe {n})"):
                     ran += 1
                 else:
                     failed += 1

@@ -4,7 +4,7 @@ One session (``measure``), the runs of ``plan.plan`` with their keys, in its ord
 
 1. ``run_bench``: one llama-bench invocation per model (the target with ``-p <pp_sizes>,<n_prompt>``,
    each draft with ``-p <n_prompt>``; all ``-n n_gen -d <depths> -r repetitions``), every row a
-   ``benchbook.spec_depth.bench`` record;
+   ``benchbook.llama_bench`` record (``role`` target | draft);
 2. ``run_requests``: for each repetition, each configuration (rotated per repetition) gets a fresh
    llama-server (``-lv 4`` so the draft counters are logged) and one ``/completion`` per depth,
    deepest last, prompt = the first ``max(depth, min_prompt)`` tokens of ``context_file``, greedy,
@@ -82,7 +82,7 @@ def run_bench(*, bench_bin: Path, runs: list[BenchRun], cfg: dict, base: dict, s
         rec |= {"argv": argv, "model_id": m["model_id"], "model_sha256": m["sha256"], "started_at": started}
         rec |= {"ended_at": utc_now(), "peak_rss_bytes": res.peak_rss_bytes}
         rec |= {"peak_gpu_mem_mib": res.peak_gpu_mem_mib}
-        if not append_result(sess, "spec_depth_bench", rec, res, f"llama-bench {m['model_id']}"):
+        if not append_result(sess, rec, res, f"llama-bench {m['model_id']}"):
             failed += 1
     return failed
 
