@@ -25,6 +25,15 @@ field names are kept for llama.cpp's values).  Everything else is derived from t
 Reads stay vectorized: nothing here builds a Python object per record on the read path; the
 declaration is consulted once per frame.
 
+One llama-bench row kind.  Every llama-bench output row, whichever experiment ran it and native or
+ingested, is a ``benchbook.llama_bench`` record (v3): ``experiment`` and the fields of its use tell them
+apart (``phase`` on a sweep's rows, ``role`` target | draft on a cost model's, offload's point:
+``n_cpu_moe``, ``placement``, ``decode_bytes``, ``ballast``, ``budget_free_mib``), each field required
+only on the rows of the experiments that carry it (``Field.experiments``).  The kinds it replaced
+(``benchbook.speculative_cost``, ``benchbook.spec_depth.bench``, ``benchbook.offload``: committed
+records, written by no runner now) stay declared as they were written and are read as it
+(``migrations.RETIRED``; ``benchrows`` reads them all: ``LLAMA_BENCH_SCHEMAS``).
+
 Native and ingested records are the same kinds.  ``benchbook.llama_bench`` v2 and
 ``benchbook.speculative_request`` v2 carry ``origin``: ``"native"`` (our runners; v1 records are
 native by migration) or ``"ingested:<sha256 of the source file>"``, with ``source_file``,
