@@ -682,7 +682,7 @@ RUN_FAILED = Kind(
     ),
     read_by=(
         "experiments/speculative/analysis.py:load_failures (read_records)",
-        "experiments/offload/analysis.py:load (offload.KIND's polars_schema)",
+        "experiments/offload/analysis.py:load (the point: schemas.OFFLOAD_POINT)",
     ),
 )
 
