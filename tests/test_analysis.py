@@ -266,7 +266,7 @@ def test_migration_upgrades_legacy_llama_bench_fields():
     )
     assert (row, fields_set) == ({"load_mode": "mmap", "backends": "Metal", "flash_attn": 0, "n_gen": 8}, 1)
     with pytest.raises(migrations.MigrationError, match="newer than this benchbook"):
-        migrations.upgrade(pl.DataFrame({"schema_version": [3]}), "benchbook.llama_bench")
+        migrations.upgrade(pl.DataFrame({"schema_version": [4]}), "benchbook.llama_bench")
 
 
 def _write_jsonl(path, recs):

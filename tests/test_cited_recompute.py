@@ -168,7 +168,7 @@ def spec_tau(num, recs):
 def _cost_terms(recs) -> tuple[float, dict[int, float], dict[str, float]]:
     """(t1 ns, r(n), c per draft model id) from the cited llama-bench cost rows (medians, as llama-bench
     samples of one test: ``speculative.analysis.cost_model``)."""
-    rows = [r for r in recs if r["schema"] == "benchbook.speculative_cost"]
+    rows = _kind(recs, "benchbook.speculative_cost")
     target_tg = [r for r in rows if r["role"] == "target" and r["llama_bench"]["n_gen"] > 0]
     (tg,) = target_tg
     t1 = float(np.median(tg["llama_bench"]["samples_ns"])) / tg["llama_bench"]["n_gen"]
@@ -382,7 +382,22 @@ def ds_train(num, recs_unused):
 # --- offload --------------------------------------------------------------------------------------
 
 
+#: the schemas a llama-bench row is stored under, each with the experiment whose rows it held: the one kind
+#: (benchbook.llama_bench v3, what every runner writes now, ``experiment`` telling its uses apart) and the
+#: kinds it replaced, which the committed sessions of the other experiments wrote
+LB_ROWS = {
+    "benchbook.llama_bench": "llama_bench",
+    "benchbook.speculative_cost": "speculative",
+    "benchbook.spec_depth.bench": "spec_depth",
+    "benchbook.offload": "offload",
+}
+
+
 def _kind(recs, schema):
+    """The records of ``schema`` among ``recs``; for a llama-bench row kind, every llama-bench row of its
+    experiment (stored under the one kind or the kind it replaced)."""
+    if schema in LB_ROWS:
+        return [r for r in recs if r["schema"] in LB_ROWS and r["experiment"] == LB_ROWS[schema]]
     return [r for r in recs if r["schema"] == schema]
 
 
@@ -712,7 +727,7 @@ def _sc_terms(mine, base, recs) -> dict:
     out = {"b": b, "measured": _sc_rate(mine) / _sc_rate(base), "steps": steps}
     out["tau"] = sum(_committed(r) for r in mine) / steps
     out["k"] = sum(r["timings"]["draft_n"] for r in mine) / steps
-    if any(r["schema"] == "benchbook.speculative_cost" for r in recs):
+    if _kind(recs, "benchbook.speculative_cost"):
         _, r_n, c = _cost_terms(recs)
         out["rk"] = r_at(r_n, out["k"] + 1)
         out["c"] = c.get(mine[0]["draft_model_id"], 1.0)

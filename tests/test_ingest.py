@@ -18,7 +18,7 @@ FX = Path(__file__).parent / "fixtures" / "ingest"
 def test_llama_bench_every_format_same_values(fmt):
     recs = ingest.ingest_file(FX / f"llama_bench_b11434.{fmt}")
     assert [r["source_format"] for r in recs] == [fmt, fmt]
-    assert all(r["schema"] == "benchbook.llama_bench" and r["schema_version"] == 2 for r in recs)
+    assert all(r["schema"] == "benchbook.llama_bench" and r["schema_version"] == 3 for r in recs)
     assert all(r["origin"] == "ingested:" + r["source_sha256"] and r["llama_bench_fields"] == 2 for r in recs)
     group = "unknown:" + recs[0]["source_sha256"][:16]
     assert {(r["host_id"], r["session_id"], r["toolchain_id"], r["model_sha256"]) for r in recs} == {

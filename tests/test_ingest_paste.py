@@ -330,7 +330,7 @@ def test_a_file_mixing_field_sets_is_summarised_per_set(tmp_path):
     recs = read(tmp_path, json.dumps(v1) + "\n" + json.dumps(v2) + "\n").records
     # was "llama-bench field sets 1: 1, 2: 1": now which fields, which lines, and what it means
     assert ingest.summary(recs) == (
-        "2 benchbook.llama_bench v2 record(s); formats jsonl: 2; builds 3000: 1, 5000: 1 | "
+        "2 benchbook.llama_bench v3 record(s); formats jsonl: 2; builds 3000: 1, 5000: 1 | "
         "llama-bench field sets differ: set 1 (old names: use_mmap, one boolean per backend (cuda, "
         "metal...), a boolean flash_attn, or neither kind and a build before 6000) at line 1; set 2 "
         "(b11434's names: load_mode, backends, an integer flash_attn) at line 2 -- set-1 rows were read "
@@ -338,7 +338,7 @@ def test_a_file_mixing_field_sets_is_summarised_per_set(tmp_path):
         "they compare with set-2 rows field by field; fields only newer builds print are unknown in them"
     )
     assert ingest.summary(recs[1:]) == (
-        "1 benchbook.llama_bench v2 record(s); formats jsonl: 1; builds 5000: 1 | llama-bench field set 2 "
+        "1 benchbook.llama_bench v3 record(s); formats jsonl: 1; builds 5000: 1 | llama-bench field set 2 "
         "(b11434's names: load_mode, backends, an integer flash_attn) at line 2"
     )
 
@@ -483,7 +483,7 @@ def test_cli_on_a_pasted_issue_with_outputs_of_several_builds(tmp_path):
     assert err[0] == (
         # the md rows name `backends` (field set 2); the JSON row names neither set, and its build < 6000
         # reads as set 1 (ingest.field_version)
-        f"{p}: 3 benchbook.llama_bench v2 record(s); formats md: 2, json: 1; "
+        f"{p}: 3 benchbook.llama_bench v3 record(s); formats md: 2, json: 1; "
         "builds 1000: 1, 1001: 1, 1002: 1 | llama-bench field sets differ: set 1 (old names: use_mmap, "
         "one boolean per backend (cuda, metal...), a boolean flash_attn, or neither kind and a build "
         "before 6000) at line 23; set 2 (b11434's names: load_mode, backends, an integer flash_attn) at "

@@ -143,6 +143,8 @@ def _write_session(path: Path) -> None:
                     {
                         "schema": SCHEMA,
                         **_point(n, tg, pp, peak),
+                        "schema_version": schemas.LLAMA_BENCH.version,  # the one llama-bench row kind
+                        "origin": "native",
                         "run_id": f"r{n}",
                         "status": "ok",
                         "row_index": j,
@@ -275,7 +277,7 @@ def test_offload_notebooks_tiny(tmp_path, root, toolchain, models):
     )
     raw = list((tmp_path / "data/raw/offload").glob("*.jsonl"))
     assert (
-        len(raw) == 1 and raw[0].read_text().count('"schema":"benchbook.offload"') == 4
+        len(raw) == 1 and raw[0].read_text().count('"schema":"benchbook.llama_bench"') == 4
     )  # 2 points x pp, tg
     nbval_notebook(
         root,
@@ -343,6 +345,8 @@ def test_one_ncmoe_resolved_to_other_blocks_never_pools(tmp_path):
                 {
                     "schema": SCHEMA,
                     **rec,
+                    "schema_version": schemas.LLAMA_BENCH.version,
+                    "origin": "native",
                     "run_id": run,
                     "status": "ok",
                     "row_index": 0,

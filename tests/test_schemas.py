@@ -124,7 +124,7 @@ def test_ingested_fixtures_are_native_kinds(tmp_path):
     # llama-bench: csv/sql/json/jsonl/md/ot.md 2 rows each (-r 2 of pp16 and tg8) = 12, legacy json 2
     # and legacy md 3 = 17 rows; server logs: 1 + 2 requests; speculative-simple: 2 summaries
     assert dict(counts) == {
-        ("llama_bench", 2): 17,
+        ("llama_bench", 3): 17,
         ("speculative_request", 2): 5,  # + llama_server_warm_b11434.log (2 requests, issue 12)
         ("ingest_speculative_simple", 1): 2,
     }
@@ -224,7 +224,7 @@ def test_build_fills_envelope_and_refuses_bad_fields():
 
 
 def test_ingested_llama_bench_row_is_a_native_kind_without_samples():
-    """An ingested markdown row (mean ± sd only) is a benchbook.llama_bench v2 record: native-only fields
+    """An ingested markdown row (mean ± sd only) is a benchbook.llama_bench v3 record: native-only fields
     absent, ids unknown per source file; the same record claiming to be native is refused."""
     src = ingest.ingest_file(FIX / "ingest" / "llama_bench_b11434.md")[0]
     group = schemas.unknown(src["source_sha256"])
@@ -271,13 +271,13 @@ def test_unknown_kind_and_newer_version_name_file_and_line(tmp_path):
     f = tmp_path / "r.jsonl"
     lines = [
         {"schema": "benchbook.host", "schema_version": 1},
-        {"schema": "benchbook.llama_bench", "schema_version": 3},
+        {"schema": "benchbook.llama_bench", "schema_version": 4},
         {"schema": "benchbook.mystery", "schema_version": 1},
     ]
     f.write_text("".join(json.dumps(x) + "\n" for x in lines))
     env = jsonl.scan_jsonl([f], schemas.KIND_COLUMNS).collect()
     newer = (
-        f"{f}:2: benchbook.llama_bench schema_version 3 is newer than this benchbook knows (2); fix: update "
+        f"{f}:2: benchbook.llama_bench schema_version 4 is newer than this benchbook knows (3); fix: update "
         "benchbook (pip install -e .) before reading these records"
     )
     with pytest.raises(schemas.SchemaError) as e:
@@ -306,6 +306,7 @@ def test_derived_migration_backfills_native_origin():
         ("benchbook.draftself.run", 1),
         ("benchbook.draftself.step", 1),
         ("benchbook.llama_bench", 1),
+        ("benchbook.llama_bench", 2),
         ("benchbook.speculative_request", 1),
     ]
     up = steps[("benchbook.llama_bench", 1)](df)
@@ -319,7 +320,8 @@ def test_current_versions_and_units():
     # migrations takes the declarations' versions and every step they define
     assert migrations.CURRENT == schemas.CURRENT
     assert set(schemas.derived_migrations()) <= set(migrations.MIGRATIONS)
-    # 16 core kinds (two share benchbook.session) + the offload kinds; other experiments' kinds when imported
+    # 18 core kinds (two share benchbook.session; the retired spec_depth.bench and offload rows)
+    # + offload's; other experiments' kinds when imported
     assert {"offload", "offload_bandwidth", "offload_model_bytes"} <= set(schemas.KINDS)
     assert len(schemas.KINDS) >= 19 and len(schemas.CURRENT) == len(schemas.KINDS) - 1
 
@@ -340,11 +342,13 @@ def test_current_versions_and_units():
 def test_projected_schema_and_checks_decode_only_what_a_reader_reads():
     want = ["build_commit", "build_number", "n_prompt", "n_gen", "samples_ns", "avg_ts"]
     sch = schemas.polars_schema("llama_bench", only=["run_id", "llama_bench"], members={"llama_bench": want})
+    # + origin: the checks of the native-only members (build_commit, build_number, samples_ns) read it
     assert list(sch["llama_bench"].to_schema()) == want and set(sch) == {
         "schema",
         "schema_version",
         "run_id",
         "llama_bench",
+        "origin",
     }
     chk = schemas.checks(
         "llama_bench", only=["run_id", "llama_bench"], members={"llama_bench": ["n_prompt", "n_gen"]}

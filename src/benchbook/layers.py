@@ -29,6 +29,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "session",
             "provenance",
             "jsonl",
+            "benchrows",
             "measured",
             "busynow",
             "blocks",

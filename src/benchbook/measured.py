@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
 
+from . import migrations
 from .records import read_records
 
 #: llama-bench options that take a comma-separated list and multiply the test matrix (llama.cpp
@@ -265,8 +266,9 @@ def check_sessions(
 ) -> dict[str, SessionCheck]:
     """``{session_id: SessionCheck}`` of every session of ``experiment`` with an end record in ``files``.
 
-    ``kinds``: the record schemas that are measurements (``benchbook.llama_bench``); every record of the
-    session with one of these schemas and a ``run_id`` is checked (``benchbook.run_failed`` records of
+    ``kinds``: the record schemas that are measurements (``benchbook.llama_bench``; a retired kind and the
+    kind it is read as, ``migrations.RETIRED``, name the same records); every record of the session with
+    one of these schemas and a ``run_id`` is checked (``benchbook.run_failed`` records of
     the session are a fault unless ``failed_is_fault`` is False: a sweep whose failed points are data, such
     as ``offload``).  ``expected_runs(start_record)``: the set of run labels the session's
     start record plans, compared with ``run_label(record)`` of the runs present (both or neither).
@@ -280,6 +282,8 @@ def check_sessions(
         ValueError: a time field is not ISO 8601.
     """
     paths = [Path(f) for f in files if not str(f).endswith(".quarantine.jsonl")]
+    # a record of a retired kind is a record of the kind it is read as (migrations.RETIRED)
+    measurement = {migrations.read_as(k) for k in kinds}
     starts: dict[str, dict] = {}
     ends: dict[str, dict] = {}
     groups: dict[str, dict[str, list[dict]]] = {}
@@ -288,7 +292,7 @@ def check_sessions(
         schema, sid = rec.get("schema"), str(rec.get("session_id"))
         if schema == "benchbook.session" and rec.get("experiment") == experiment:
             (starts if rec["event"] == "start" else ends).setdefault(sid, rec)
-        elif schema in kinds and rec.get("run_id"):
+        elif schema is not None and migrations.read_as(schema) in measurement and rec.get("run_id"):
             groups.setdefault(sid, {}).setdefault(rec["run_id"], []).append(rec)
         elif schema == "benchbook.run_failed" and rec.get("experiment", experiment) == experiment:
             failed.setdefault(sid, []).append(rec)

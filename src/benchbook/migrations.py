@@ -12,7 +12,16 @@ Registered migrations:
 * every step the declarations define by themselves (``schemas.derived_migrations``: fields added in
   a version, backfilled): ``benchbook.llama_bench`` v1 -> v2 and ``benchbook.speculative_request``
   v1 -> v2 add ``origin`` = "native" (v1 records are our own runners') and null ``source_*``;
+* ``benchbook.llama_bench`` v2 -> v3 (derived): the fields the retired kinds held (``role``,
+  ``profile``, offload's sweep point), null on the rows of v1 and v2 (the llama_bench experiment's);
 * hand-written steps for a kind's ``manual_steps`` (none today);
+* retired kinds (``RETIRED``): a kind no longer written whose records are read as another kind's rows.
+  ``benchbook.speculative_cost``, ``benchbook.spec_depth.bench`` and ``benchbook.offload`` v1 (the
+  speculative cost model's, the depth sweep's and the offload sweep's llama-bench rows) are read as
+  ``benchbook.llama_bench`` v3: their fields are the one kind's fields of the same names and types
+  (``experiment`` and ``role`` tell their uses apart), so the step relabels the rows and backfills
+  ``origin`` = "native" (our runners wrote them).  ``upgrade_as`` applies it; ``read_as`` names the kind
+  a schema is read as;
 * ``legacy_draftself_session``: committed ``benchbook.draftself.session`` v1 records (draft-self's own
   session record, before it used the shared ``benchbook.session``) read as a shared session's facts.
 
@@ -28,6 +37,7 @@ set its source used (``benchbook.llama_bench`` ``llama_bench_fields``: 1 | 2).
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 import polars as pl
@@ -165,6 +175,90 @@ def legacy_llama_bench_row(row: dict) -> tuple[dict, int]:
     if "flash_attn" in out:
         out["flash_attn"] = flash_attn_int(out["flash_attn"])
     return out, version
+
+
+@dataclass(frozen=True)
+class Retired:
+    """A kind no longer written (``schema``, its last version ``version``) read as ``into`` at version
+    ``as_version`` by ``step`` (frame -> frame; ``upgrade_as`` sets ``schema``/``schema_version`` after
+    it)."""
+
+    schema: str
+    version: int
+    into: str
+    as_version: int
+    step: Callable[[pl.DataFrame], pl.DataFrame]
+
+
+#: retired schema -> how its records are read (``upgrade_as``); the raw files keep their kind
+RETIRED: dict[str, Retired] = {}
+
+
+def retired(schema: str, version: int, into: str, as_version: int):
+    """Register ``fn(frame) -> frame`` reading rows of the retired ``schema`` (at ``version``, its last)
+    as rows of ``into`` at ``as_version``."""
+
+    def deco(fn):
+        RETIRED[schema] = Retired(schema, version, into, as_version, fn)
+        return fn
+
+    return deco
+
+
+def read_as(schema: str) -> str:
+    """The schema whose rows records of ``schema`` are read as: ``into`` of a retired kind, else itself.
+
+    >>> read_as("benchbook.speculative_cost"), read_as("benchbook.llama_bench")
+    ('benchbook.llama_bench', 'benchbook.llama_bench')
+    """
+    r = RETIRED.get(schema)
+    return r.into if r else schema
+
+
+def _native_llama_bench_rows(df: pl.DataFrame) -> pl.DataFrame:
+    """Rows of a retired llama-bench row kind as ``benchbook.llama_bench`` v3: its fields are the one kind's
+    (same names and types), so only ``origin`` is filled ("native": our runners wrote them)."""
+    native = pl.lit(schemas.NATIVE, dtype=pl.String)
+    origin = pl.coalesce(pl.col("origin"), native) if "origin" in df.columns else native
+    return df.with_columns(origin.alias("origin"))
+
+
+for _schema in schemas.LLAMA_BENCH_SCHEMAS[1:]:
+    retired(_schema, 1, schemas.LLAMA_BENCH.schema, 3)(_native_llama_bench_rows)
+
+
+def upgrade_as(df: pl.DataFrame, schema: str) -> pl.DataFrame:
+    """Every row of ``df`` (records of ``schema`` and of the kinds retired into it, ``RETIRED``) as a row of
+    ``schema`` at ``CURRENT[schema]``: a retired kind's rows by its step (``schema`` and
+    ``schema_version`` relabelled), then every row by ``upgrade``.  Row order is kept.
+
+    Raises:
+        MigrationError: a row of another schema, a version newer than its kind's (fix: upgrade
+            benchbook) or a step missing.
+    """
+    if df.is_empty() or "schema" not in df.columns:
+        return upgrade(df, schema)
+    kinds = df["schema"].unique().to_list()
+    if kinds == [schema]:
+        return upgrade(df, schema)
+    other = [k for k in kinds if k != schema and (k not in RETIRED or RETIRED[k].into != schema)]
+    if other:
+        raise MigrationError(
+            f"{other[0]!r} records are not read as {schema}; fix: read them with their own kind's reader"
+        )
+    df = df.with_row_index("_as_i")
+    parts = []
+    for k in kinds:
+        part = df.filter(pl.col("schema") == k)
+        r = RETIRED.get(k)
+        if r is not None:
+            part = upgrade(part, k)  # its own chain first (to its last version)
+            part = r.step(part).with_columns(
+                pl.lit(r.into, dtype=pl.String).alias("schema"),
+                pl.lit(r.as_version, dtype=df.schema["schema_version"]).alias("schema_version"),
+            )
+        parts.append(upgrade(part, schema))
+    return pl.concat(parts, how="diagonal_relaxed").sort("_as_i").drop("_as_i")
 
 
 def upgrade(df: pl.DataFrame, schema: str, version_col: str = "schema_version") -> pl.DataFrame:

@@ -25,6 +25,15 @@ field names are kept for llama.cpp's values).  Everything else is derived from t
 Reads stay vectorized: nothing here builds a Python object per record on the read path; the
 declaration is consulted once per frame.
 
+One llama-bench row kind.  Every llama-bench output row, whichever experiment ran it and native or
+ingested, is a ``benchbook.llama_bench`` record (v3): ``experiment`` and the fields of its use tell them
+apart (``phase`` on a sweep's rows, ``role`` target | draft on a cost model's, offload's point:
+``n_cpu_moe``, ``placement``, ``decode_bytes``, ``ballast``, ``budget_free_mib``), each field required
+only on the rows of the experiments that carry it (``Field.experiments``).  The kinds it replaced
+(``benchbook.speculative_cost``, ``benchbook.spec_depth.bench``, ``benchbook.offload``: committed
+records, written by no runner now) stay declared as they were written and are read as it
+(``migrations.RETIRED``; ``benchrows`` reads them all: ``LLAMA_BENCH_SCHEMAS``).
+
 Native and ingested records are the same kinds.  ``benchbook.llama_bench`` v2 and
 ``benchbook.speculative_request`` v2 carry ``origin``: ``"native"`` (our runners; v1 records are
 native by migration) or ``"ingested:<sha256 of the source file>"``, with ``source_file``,
@@ -52,7 +61,7 @@ keep upstream's spelling and say their unit in ``Field.unit``.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import polars as pl
@@ -99,7 +108,10 @@ class Field:
     ``dtype``: the Polars type; derived from ``members`` for a nested object (``many``: a list of
     them); None for a free-form value (``py`` says which JSON type: dict or list), not read by Polars.
     ``required``: True (key present, value non-null unless ``nullable``), False (may be absent or null),
-    or ``"native"`` (required on native records only).  ``since``: the kind version that added it;
+    or ``"native"`` (required on native records only).  ``experiments``: the requirement holds only on
+    records whose ``experiment`` is one of these (empty: on every record); a field a kind's uses do not
+    all carry (``benchbook.llama_bench``: ``phase`` on sweeps, ``role`` on cost models).  ``since``: the
+    kind version that added it;
     ``backfill``: the value rows of older versions get on upgrade (None: null).  ``open``: a nested
     object that may hold keys beyond ``members`` (a tool's own dict).  ``name_kept``: a name that
     does not end in its unit, kept because it is llama.cpp's (or psutil's) own or committed data has it.
@@ -118,6 +130,7 @@ class Field:
     open: bool = False
     py: type | None = None
     name_kept: bool = False
+    experiments: tuple[str, ...] = ()
 
 
 def obj(
@@ -129,6 +142,7 @@ def obj(
     required: bool | str = True,
     nullable: bool = False,
     since: int = 1,
+    experiments: tuple[str, ...] = (),
 ) -> Field:
     """A nested object field whose Polars type is the Struct of its members (a List of it when ``many``)."""
     st = pl.Struct({m.name: m.dtype for m in members if m.dtype is not None})
@@ -142,6 +156,7 @@ def obj(
         members=members,
         many=many,
         open=open,
+        experiments=experiments,
     )
 
 
@@ -191,7 +206,7 @@ class Kind:
 # ---- shared pieces -------------------------------------------------------------------------------
 
 
-def _load(name: str, when: str, required: bool | str = True) -> Field:
+def _load(name: str, when: str, required: bool | str = True, experiments: tuple[str, ...] = ()) -> Field:
     return obj(
         name,
         f"host load {when} (provenance.load_snapshot)",
@@ -207,6 +222,7 @@ def _load(name: str, when: str, required: bool | str = True) -> Field:
             many=True,
         ),
         required=required,
+        experiments=experiments,
     )
 
 
@@ -355,10 +371,36 @@ def _samples_ok() -> pl.Expr:
     return (s.list.len() > 0) & (s.list.drop_nulls().list.len() == s.list.len()) & (s.list.min() > 0)
 
 
+#: the experiments whose llama-bench rows are a configured sweep: ``phase`` and the llama-bench arguments
+#: in ``config`` (``LLAMA_BENCH_CONFIG``), each row a test of the sweep
+SWEEPS = ("llama_bench", "offload")
+#: the experiments whose llama-bench rows are a speculative cost model's (``costmodel.bench_terms``): ``role``
+#: target | draft, the target's pp and tg tests and each draft's tg test, measured in the session
+COST_MODELS = ("speculative", "spec_depth")
+
+
+def _of(experiments: tuple[str, ...]) -> pl.Expr:
+    """True on records of one of ``experiments`` (a null ``experiment`` counts as one: checked)."""
+    return pl.col("experiment").is_in(list(experiments)).fill_null(True)
+
+
+_SAMPLES_NS_MSG = (
+    "must be a non-empty list of positive nanoseconds (llama-bench's raw samples; every element an "
+    "integer > 0, none null); fix: run llama-bench with -o jsonl, whose rows carry samples_ns"
+)
+
+
+def _load_ok(name: str) -> pl.Expr:
+    return (pl.col(name).struct.field("loadavg").list.len() >= 1) | ~_is_native()
+
+
 _LLAMA_BENCH_CHECKS = (
     (
         "phase",
-        lambda: pl.col("phase").is_in(["cold", "warm"]) | (~_is_native() & pl.col("phase").is_null()),
+        lambda: (
+            pl.col("phase").is_in(["cold", "warm"])
+            | (pl.col("phase").is_null() & (~_is_native() | ~_of(SWEEPS)))
+        ),
         "must be 'cold' or 'warm'",
     ),
     ("llama_bench.n_prompt", lambda: _lb("n_prompt") >= 0, "must be an integer >= 0"),
@@ -371,20 +413,34 @@ _LLAMA_BENCH_CHECKS = (
     (
         "llama_bench.samples_ns",
         lambda: _samples_ok() | (~_is_native() & _lb("samples_ns").is_null()),
-        "must be a non-empty list of positive nanoseconds (llama-bench's raw samples; every element an "
-        "integer > 0, none null); fix: run llama-bench with -o jsonl, whose rows carry samples_ns",
+        _SAMPLES_NS_MSG,
     ),
     ("llama_bench.avg_ts", lambda: _lb("avg_ts") > 0, "must be a positive float (llama-bench avg_ts)"),
     ("llama_bench.build_number", lambda: _lb("build_number").is_not_null() | ~_is_native(), None),
     (
         "load_start.loadavg",
-        lambda: (pl.col("load_start").struct.field("loadavg").list.len() >= 1) | ~_is_native(),
+        lambda: _load_ok("load_start") | (pl.col("load_start").is_null() & ~_of(("llama_bench",))),
         None,
     ),
     (
         "load_end.loadavg",
-        lambda: (pl.col("load_end").struct.field("loadavg").list.len() >= 1) | ~_is_native(),
+        lambda: _load_ok("load_end") | (pl.col("load_end").is_null() & ~_of(("llama_bench",))),
         None,
+    ),
+    # v3: the checks of the kinds it replaced (``benchbook.offload``: its sweep rows read samples_ts)
+    ("status", lambda: pl.col("status") == "ok", "must be 'ok' (failures are benchbook.run_failed)"),
+    (
+        "n_cpu_moe",
+        lambda: pl.col("n_cpu_moe").is_null() | (pl.col("n_cpu_moe") >= 0),
+        "must be an integer >= 0",
+    ),
+    (
+        "llama_bench.samples_ts",
+        lambda: (
+            ((_lb("samples_ts").list.len() > 0) & (_lb("samples_ts").list.min() > 0))
+            | (_lb("samples_ts").is_null() & ~(_is_native() & _of(("offload",))))
+        ),
+        "must be a non-empty list of positive rates (llama-bench -o jsonl); fix: re-run the point",
     ),
 )
 
@@ -412,31 +468,131 @@ LLAMA_BENCH_CONFIG = (
     Field("model_id", S, "registry id"),
 )
 
+_MODEL_ID = Field("model_id", S, "registry id; ingested: llama-bench's model_filename")
+_MODEL_SHA256 = Field("model_sha256", S, "sha256 of the GGUF; ingested: unknown:<group>")
+_ARGV = native("argv", L(S), "exact argv, binary by name")
+_ROWS = (
+    native("row_index", Int, "0-based index of this row among the invocation's rows"),
+    native("rows_total", Int, "rows the invocation printed; fewer rows with one run_id = cut short"),
+    native("run_complete", B, "true on the invocation's last row"),
+)
+_ROW = obj("llama_bench", "llama-bench's own row (-o jsonl), verbatim", *LLAMA_BENCH_ROW, open=True)
+
+# ---- offload's sweep point: the fields of its llama-bench rows and of its failed points ----------------
+
+#: bytes one decoded token reads (``llamacpp.weights.decode_bytes``); also ``benchbook.offload.model_bytes``
+DECODE_BYTES = obj(
+    "decode_bytes",
+    "bytes one decoded token reads at this n_cpu_moe (llamacpp.weights.decode_bytes)",
+    Field("total", Int, "gpu + cpu", "bytes", name_kept=True),
+    Field("gpu", Int, "read from GPU-resident tensors", "bytes", name_kept=True),
+    Field(
+        "cpu",
+        Int,
+        "read from CPU-resident tensors (experts of the CPU blocks, one token_embd row)",
+        "bytes",
+        name_kept=True,
+    ),
+)
+_SYNTHETIC = Field("synthetic_inputs", B, "true: the model is a generated synthetic MoE (llamacpp.synth)")
+_N_CPU_MOE = Field("n_cpu_moe", Int, "-ncmoe: expert blocks 0 .. n-1 on the CPU")
+_PLACEMENT = obj(
+    "placement",
+    "the resolved tensor placement of -ngl 99 -ncmoe n (llamacpp.weights.placement)",
+    Field("n_cpu_moe", Int, "-ncmoe"),
+    Field("n_layer", Int, "blocks of the model"),
+    Field("cpu_expert_blocks", L(Int), "blocks whose experts are on the CPU"),
+    Field("expert_bytes_cpu", Int, "expert weights on the CPU", "bytes", name_kept=True),
+    Field("expert_bytes_gpu", Int, "expert weights on the GPU", "bytes", name_kept=True),
+    Field("gpu_bytes", Int, "every tensor on the GPU", "bytes"),
+    Field("cpu_bytes", Int, "CPU experts + token_embd", "bytes"),
+    Field("override_regex", S, "the -ot regex -ncmoe stands for; null when nothing moves", nullable=True),
+)
+_BALLAST = obj(
+    "ballast",
+    "the memory ballast's state (llamacpp.cudamem.BallastState), or {error} when it failed",
+    opt("mode", S, "cuda | fake"),
+    opt("device", S, "device name"),
+    opt("total_mib", Int, "device memory", "mib"),
+    opt("free_before_mib", Int, "free before the ballast", "mib"),
+    opt("target_free_mib", Int, "the budget asked for", "mib"),
+    opt("held_mib", Int, "held by the ballast", "mib"),
+    opt("free_after_mib", Int, "free with the ballast held", "mib"),
+    opt("allocations", Int, "allocations it took"),
+    opt("error", S, "why the ballast failed"),
+    open=True,
+)
+_BUDGET = Field(
+    "budget_free_mib", Int, "GPU memory the ballast leaves free (the capacity of the point)", "mib"
+)
+_GPU_BEFORE = opt(
+    "gpu_used_before_mib", F, "GPU memory in use just before the run (ballast and others included)", "mib"
+)
+_OFFLOAD = ("offload",)
+
 LLAMA_BENCH = Kind(
     "llama_bench",
     "benchbook.llama_bench",
-    2,
-    "one output row of one llama-bench invocation (a pp or tg test), the row verbatim under llama_bench",
+    3,
+    "one output row of one llama-bench invocation (a pp or tg test), the row verbatim under llama_bench: "
+    "the one kind of every llama-bench row (v3), each use told apart by its fields: a sweep's rows "
+    "(experiment llama_bench: phase, cold first run; offload: the n_cpu_moe point under a GPU memory "
+    "budget, placement, bytes per token, ballast) and a speculative cost model's (speculative, "
+    "spec_depth: role target | draft; n_depth under llama_bench).  The kinds it replaced "
+    "(benchbook.speculative_cost, benchbook.spec_depth.bench, benchbook.offload) are read as it "
+    "(migrations.RETIRED)",
     (
         *_RUN,
-        Field("model_id", S, "registry id; ingested: llama-bench's model_filename"),
-        Field("model_sha256", S, "sha256 of the GGUF; ingested: unknown:<group>"),
-        native("phase", S, "cold (page cache evicted, --no-warmup -r 1) | warm; ingested: null (unknown)"),
+        _MODEL_ID,
+        _MODEL_SHA256,
+        native(
+            "phase",
+            S,
+            "cold (page cache evicted, --no-warmup -r 1) | warm (llama-bench's warm-up, then -r): sweeps "
+            "only; ingested: null (unknown)",
+            experiments=SWEEPS,
+        ),
+        native(
+            "role",
+            S,
+            "target | draft: the model's part in a speculative cost model (model_id is that model)",
+            since=3,
+            experiments=COST_MODELS,
+        ),
+        opt(
+            "profile", S, "the host profile the session ran with (experiments.profiles); null: none", since=3
+        ),
+        opt("profile_reason", S, "why that profile was picked; null: none defined", since=3),
         obj(
             "config",
-            "the run's configuration (hashed into run_key)",
-            *LLAMA_BENCH_CONFIG,
-            Field("phase", S, "cold | warm"),
+            "the run's configuration as its plan gives it (hashed into run_key); members per use, open: an "
+            "experiment's own plan keys are kept",
+            *(f if f.name == "model_id" else replace(f, experiments=SWEEPS) for f in LLAMA_BENCH_CONFIG),
+            Field("phase", S, "cold | warm", experiments=("llama_bench",)),
+            Field("n_cpu_moe", Int, "-ncmoe", since=3, experiments=_OFFLOAD),
+            Field(
+                "budget_free_mib",
+                Int,
+                "GPU memory the ballast leaves free",
+                "mib",
+                since=3,
+                experiments=_OFFLOAD,
+            ),
+            Field("role", S, "target | draft", since=3, experiments=COST_MODELS),
+            Field(
+                "argv_tail", L(S), "llama-bench's arguments after -m", since=3, experiments=("speculative",)
+            ),
             required=NATIVE,
+            open=True,
         ),
-        native("argv", L(S), "exact argv, binary by name"),
+        _ARGV,
         *_git(),
         native(
             "started_at", S, "UTC ISO 8601 start of the invocation; ingested: llama-bench's test_time, if any"
         ),
         native("ended_at", S, "UTC ISO 8601 end of the invocation"),
-        _load("load_start", "before the invocation", NATIVE),
-        _load("load_end", "after the invocation", NATIVE),
+        _load("load_start", "before the invocation", NATIVE, experiments=("llama_bench",)),
+        _load("load_end", "after the invocation", NATIVE, experiments=("llama_bench",)),
         obj(
             "cache_state",
             "page-cache state of the GGUF before the run",
@@ -457,15 +613,22 @@ LLAMA_BENCH = Kind(
                 "(llamacpp.bench.mapped_by); absent before it was recorded",
             ),
             required=NATIVE,
+            experiments=("llama_bench",),
         ),
         native("peak_rss_bytes", Int, "peak RSS of the process tree while it ran", "bytes"),
         opt("peak_gpu_mem_mib", F, "peak GPU memory while it ran; null without a GPU", "mib"),
-        native("wall_ns", Int, "wall time of the invocation", "ns"),
-        native("row_index", Int, "0-based index of this row among the invocation's rows"),
-        native("rows_total", Int, "rows the invocation printed; fewer rows with one run_id = cut short"),
-        native("run_complete", B, "true on the invocation's last row"),
+        native("wall_ns", Int, "wall time of the invocation", "ns", experiments=SWEEPS),
+        *_ROWS,
         Field("status", S, "ok"),
-        obj("llama_bench", "llama-bench's own row (-o jsonl), verbatim", *LLAMA_BENCH_ROW, open=True),
+        # offload's sweep point (v3; the kind benchbook.offload held them before)
+        replace(_SYNTHETIC, required=NATIVE, since=3, experiments=_OFFLOAD),
+        replace(_N_CPU_MOE, required=NATIVE, since=3, experiments=_OFFLOAD),
+        replace(_PLACEMENT, required=NATIVE, since=3, experiments=_OFFLOAD),
+        replace(DECODE_BYTES, required=NATIVE, since=3, experiments=_OFFLOAD),
+        replace(_BALLAST, required=NATIVE, since=3, experiments=_OFFLOAD),
+        replace(_BUDGET, required=NATIVE, since=3, experiments=_OFFLOAD),
+        replace(_GPU_BEFORE, since=3),
+        _ROW,
         opt(
             "llama_bench_fields",
             Int,
@@ -478,11 +641,12 @@ LLAMA_BENCH = Kind(
     ),
     checks=_LLAMA_BENCH_CHECKS,
     written_by=(
-        "experiments/llama_bench/run.py:run_session -> llamacpp/bench.py:append_result",
+        "experiments/{llama_bench,offload,speculative,spec_depth}/run.py -> llamacpp/bench.py:append_result",
         "ingest.py:read_llama_bench (origin ingested)",
     ),
     read_by=(
-        "experiments/llama_bench/analysis.py:load_llama_bench (polars_schema, checks, migrations.upgrade)",
+        "benchrows.py:iter_rows/read (polars_schema, checks, migrations.upgrade_as): the analyses of "
+        "llama_bench, offload, speculative (cost_model) and spec_depth (bench_table)",
         "session.py:Session.open (run_key, status, run_complete)",
         "audit/logs.py",
     ),
@@ -518,7 +682,7 @@ RUN_FAILED = Kind(
     ),
     read_by=(
         "experiments/speculative/analysis.py:load_failures (read_records)",
-        "experiments/offload/analysis.py:load (offload.KIND's polars_schema)",
+        "experiments/offload/analysis.py:load (the point: schemas.OFFLOAD_POINT)",
     ),
 )
 
@@ -850,11 +1014,17 @@ SPECULATIVE_REQUEST = Kind(
     read_by=("experiments/speculative/analysis.py:load_requests (read_records)", "audit/logs.py"),
 )
 
+# ---- retired llama-bench row kinds: committed records, read as benchbook.llama_bench v3 -----------------
+# Each stays declared as it was written (its records validate against it: tests/test_schemas.py counts them);
+# nothing writes them now.  ``migrations.RETIRED`` reads each as the one kind (its fields are the one kind's
+# fields of the same names), ``benchrows`` reads them with the one kind's rows.
+
 SPECULATIVE_COST = Kind(
     "speculative_cost",
     "benchbook.speculative_cost",
     1,
-    "one llama-bench row of the cost model (target with -p 1,k+1..., drafts with -n), same session",
+    "one llama-bench row of the cost model (target with -p 1,k+1..., drafts with -n), same session "
+    "(retired: benchbook.llama_bench v3, experiment speculative, role)",
     (
         *_RUN,
         *_git(),
@@ -878,10 +1048,139 @@ SPECULATIVE_COST = Kind(
         Field("status", S, "ok"),
         obj("llama_bench", "llama-bench's own row", *LLAMA_BENCH_ROW, open=True),
     ),
-    checks=(("llama_bench.samples_ns", lambda: _samples_ok(), _LLAMA_BENCH_CHECKS[4][2]),),
-    written_by=("experiments/speculative/run.py:run_cost_model -> llamacpp/bench.py:append_result",),
-    read_by=("experiments/speculative/analysis.py:cost_model (read_records)",),
+    checks=(("llama_bench.samples_ns", lambda: _samples_ok(), _SAMPLES_NS_MSG),),
+    written_by=("experiments/speculative/run.py:run_cost_model before benchbook.llama_bench v3 (none now)",),
+    read_by=("benchrows.py (migrations.RETIRED: read as benchbook.llama_bench v3)",),
 )
+
+#: the fields every spec_depth record starts with (``benchbook.spec_depth.request`` too)
+SPEC_DEPTH_HEAD = (
+    Field("run_id", S, "32 hex"),
+    Field("run_key", S, "16 hex: config + models + build + host"),
+    Field("session_id", S, "the shared session"),
+    Field("experiment", S, "spec_depth"),
+    Field("host_id", S, "host snapshot id"),
+    Field("toolchain_id", S, "toolchain snapshot id"),
+    Field("profile", S, "host profile (experiments.profiles); null: none", nullable=True),
+    Field("git_commit", S, "benchbook's git HEAD", nullable=True),
+    Field("git_dirty", B, "code or params differ from HEAD", nullable=True),
+    Field("started_at", S, "UTC ISO 8601"),
+    Field("ended_at", S, "UTC ISO 8601"),
+    Field("argv", L(S), "exact argv"),
+    Field("model_id", S, "registry id of the model run (the target, or the draft for role draft)"),
+    Field("model_sha256", S, "sha256 of that model file"),
+)
+
+SPEC_DEPTH_BENCH = Kind(
+    "spec_depth_bench",
+    "benchbook.spec_depth.bench",
+    1,
+    "one llama-bench row of the depth sweep (-d), target or draft model (retired: benchbook.llama_bench "
+    "v3, experiment spec_depth, role; n_depth in the row)",
+    (
+        *SPEC_DEPTH_HEAD,
+        Field("role", S, "target | draft"),
+        Field("config", pl.Struct({"role": S, "model_id": S}), "role and model", required=False),
+        Field("row_index", Int, "row of the invocation"),
+        Field("rows_total", Int, "rows the invocation printed"),
+        Field("run_complete", B, "last row of the invocation"),
+        Field("status", S, "ok"),
+        Field("llama_bench", None, "llama-bench's own row", py=dict),
+    ),
+    open=True,
+    written_by=("experiments/spec_depth/run.py:run_bench before benchbook.llama_bench v3 (none now)",),
+    read_by=("benchrows.py (migrations.RETIRED: read as benchbook.llama_bench v3)",),
+)
+
+#: the fields every offload record starts with (``run.run_session``'s ``common`` plus the run ids)
+OFFLOAD_HEAD = (
+    *(f for f in _RUN if f.name in ("run_id", "run_key", "session_id")),
+    Field("experiment", S, "offload"),
+    *(f for f in _RUN if f.name in ("host_id", "toolchain_id")),
+    Field(
+        "profile",
+        S,
+        "the host profile the session ran with (experiments.profiles); null: none defined",
+        nullable=True,
+    ),
+    Field("profile_reason", S, "why that profile was picked; null: none defined", nullable=True),
+    *_git(),
+)
+
+#: the fields of one offload sweep point, on its llama-bench rows and on its ``benchbook.run_failed``
+#: record (a failed point: out of memory, crash, timeout, no budget; ``experiments.offload.analysis``
+#: checks those records against this declaration)
+OFFLOAD_POINT = (
+    _MODEL_ID,
+    _MODEL_SHA256,
+    _SYNTHETIC,
+    Field("phase", S, "warm (llama-bench's warm-up run, then -r repetitions)"),
+    obj(
+        "config",
+        "the point's configuration (hashed into run_key)",
+        *LLAMA_BENCH_CONFIG,
+        Field("n_cpu_moe", Int, "-ncmoe"),
+        Field("budget_free_mib", Int, "GPU memory the ballast leaves free", "mib"),
+    ),
+    _ARGV,
+    _N_CPU_MOE,
+    _PLACEMENT,
+    DECODE_BYTES,
+    _BALLAST,
+    _BUDGET,
+    opt("started_at", S, "UTC ISO 8601 start of the invocation (absent: never started, no budget)"),
+    opt("ended_at", S, "UTC ISO 8601 end of the invocation"),
+    _load("load_start", "before the invocation", False),  # absent on a point that never started (no budget)
+    _load("load_end", "after the invocation", False),
+    _GPU_BEFORE,
+    opt("peak_gpu_mem_mib", F, "peak GPU memory in use while it ran (ballast and others included)", "mib"),
+    opt("peak_rss_bytes", Int, "peak RSS of the process tree while it ran", "bytes"),
+    opt("wall_ns", Int, "wall time of the invocation", "ns"),
+)
+
+OFFLOAD = Kind(
+    "offload",
+    "benchbook.offload",
+    1,
+    "one llama-bench output row (pp or tg) at one n_cpu_moe point under the GPU memory budget, the row "
+    "verbatim under llama_bench (retired: benchbook.llama_bench v3, experiment offload)",
+    (
+        *OFFLOAD_HEAD,
+        *OFFLOAD_POINT,
+        *_ROWS,
+        Field("status", S, "ok"),
+        _ROW,
+    ),
+    checks=(
+        (
+            "status",
+            lambda: pl.col("status") == "ok",
+            "must be 'ok' (failed points are benchbook.run_failed)",
+        ),
+        ("phase", lambda: pl.col("phase") == "warm", "must be 'warm'"),
+        ("n_cpu_moe", lambda: pl.col("n_cpu_moe") >= 0, "must be an integer >= 0"),
+        (
+            "llama_bench.n_prompt+n_gen",
+            lambda: _lb("n_prompt") + _lb("n_gen") > 0,
+            "must be > 0 (a test of no tokens)",
+        ),
+        (
+            "llama_bench.samples_ts",
+            lambda: (_lb("samples_ts").list.len() > 0) & (_lb("samples_ts").list.min() > 0),
+            "must be a non-empty list of positive rates (llama-bench -o jsonl); fix: re-run the point",
+        ),
+        (
+            "llama_bench.avg_ts",
+            lambda: _lb("avg_ts") > 0,
+            "must be a positive float (llama-bench avg_ts)",
+        ),
+    ),
+    written_by=("experiments/offload/run.py:run_session before benchbook.llama_bench v3 (none now)",),
+    read_by=("benchrows.py (migrations.RETIRED: read as benchbook.llama_bench v3)",),
+)
+
+#: every schema a llama-bench row is stored under: the one kind, then the retired kinds read as it
+LLAMA_BENCH_SCHEMAS = (LLAMA_BENCH.schema, SPECULATIVE_COST.schema, SPEC_DEPTH_BENCH.schema, OFFLOAD.schema)
 
 _DS_HEAD = (
     Field("session_id", S, "draft-self session (32 hex)"),
@@ -1225,6 +1524,8 @@ KINDS: dict[str, Kind] = {
         MODEL,
         SPECULATIVE_REQUEST,
         SPECULATIVE_COST,
+        SPEC_DEPTH_BENCH,
+        OFFLOAD,
         DRAFTSELF_RUN,
         DRAFTSELF_STEP,
         DRAFTSELF_SESSION,
@@ -1309,7 +1610,9 @@ def polars_schema(
     """``{field: dtype}`` of kind ``name`` for Polars' NDJSON readers: the envelope (``schema``,
     ``schema_version``, and ``event`` for the session kinds) plus every declared field with a Polars
     type (``only``: just these top-level fields; ``members``: for a nested object, just these of its
-    members, so a reader decodes only what it reads).
+    members, so a reader decodes only what it reads).  The columns the checks of the chosen fields read
+    are added: ``experiment`` where a field is required on some experiments' records only
+    (``Field.experiments``), ``origin`` where one is required on native records only.
 
     Raises:
         SchemaError: ``members`` names a field that is not a declared nested object, or a member it lacks.
@@ -1322,6 +1625,19 @@ def polars_schema(
     for f in k.fields:
         if f.dtype is not None and (keep is None or f.name in keep):
             out[f.name] = f.dtype
+    # the columns the generated checks of the chosen fields read besides them (``checks``): a field
+    # required on some experiments' records reads ``experiment``, one required on native records ``origin``
+    picked = {p: set(names) for p, names in (members or {}).items()}
+    chosen = [
+        g
+        for f in k.fields
+        if f.name in out and f.dtype is not None
+        for g in (f, *(m for m in f.members if f.name not in picked or m.name in picked[f.name]))
+    ]
+    if any(f.experiments for f in chosen):
+        out.setdefault("experiment", S)
+    if k.has_origin and any(f.required == NATIVE for f in chosen):
+        out.setdefault("origin", S)
     for parent, names in (members or {}).items():
         nested = next((x for x in k.fields if x.name == parent and x.members and not x.many), None)
         declared = {m.name: m.dtype for m in nested.members if m.dtype is not None} if nested else {}
@@ -1339,6 +1655,8 @@ def _required_expr(k: Kind, f: Field, e: pl.Expr) -> pl.Expr:
     ok = e.is_not_null()
     if f.required == NATIVE and k.has_origin:
         ok = ok | ~_is_native()
+    if f.experiments:
+        ok = ok | ~_of(f.experiments)
     if f.since > 1:
         ok = ok | (pl.col("schema_version") < f.since)
     return ok
@@ -1352,7 +1670,8 @@ def checks(
     Generated: ``schema_version`` between 1 and the current version; every required, non-nullable,
     Polars-typed field present (a value of the wrong type decodes as null, so this also catches it),
     nested members of required objects too (``"parent.member"``); native-only fields only on native
-    rows, fields added in version v only on rows of version >= v.  Then the kind's own value checks,
+    rows, fields of some experiments (``Field.experiments``) only on their rows, fields added in
+    version v only on rows of version >= v.  Then the kind's own value checks,
     which replace a generated check of the same name.  ``only`` restricts them to those top-level
     fields (the columns a reader decodes), ``members`` a nested object's checks to those members (as
     ``polars_schema``).
@@ -1385,6 +1704,10 @@ def checks(
                     ok = _required_expr(k, m, e)
                     if f.required == NATIVE and k.has_origin:
                         ok = ok | ~_is_native()
+                    if f.experiments:
+                        ok = ok | ~_of(f.experiments)
+                    if f.since > 1:
+                        ok = ok | (pl.col("schema_version") < f.since)
                     if f.nullable:
                         ok = ok | pl.col(f.name).is_null()
                     if has(f"{f.name}.{m.name}"):
@@ -1483,6 +1806,7 @@ def _check_obj(
     version: int,
     is_native: bool,
     path: str = "",
+    experiment: str | None = None,
 ) -> None:
     declared = {f.name for f in fields}
     if not is_open:
@@ -1498,7 +1822,11 @@ def _check_obj(
             )
     for f in fields:
         name = path + f.name
-        need = f.since <= version and (f.required is True or (f.required == NATIVE and is_native))
+        need = (
+            f.since <= version
+            and (f.required is True or (f.required == NATIVE and is_native))
+            and (not f.experiments or experiment is None or experiment in f.experiments)
+        )
         if f.name not in rec:
             if need:
                 raise SchemaError(
@@ -1528,7 +1856,7 @@ def _check_obj(
                     raise SchemaError(
                         f"{where}{label}: field {sub[:-1]!r} is {type(item).__name__}, declared object"
                     )
-                _check_obj(item, f.members, f.open, where, label, version, is_native, sub)
+                _check_obj(item, f.members, f.open, where, label, version, is_native, sub, experiment)
 
 
 def check_record(rec: dict, where: str = "") -> Kind:
@@ -1554,8 +1882,14 @@ def check_record(rec: dict, where: str = "") -> Kind:
         f"{k.schema} v{rec['schema_version']}",
         rec["schema_version"],
         is_native,
+        experiment=_experiment(rec),
     )
     return k
+
+
+def _experiment(rec: dict) -> str | None:
+    e = rec.get("experiment")
+    return e if isinstance(e, str) else None
 
 
 def build(name: str, **fields: Any) -> dict[str, Any]:
@@ -1582,7 +1916,16 @@ def build(name: str, **fields: Any) -> dict[str, Any]:
             )
     rec.update({"schema": k.schema, "schema_version": k.version})
     is_native = rec.get("origin", NATIVE) == NATIVE
-    _check_obj(rec, k.fields, k.open, "", f"{k.schema} v{k.version}", k.version, is_native)
+    _check_obj(
+        rec,
+        k.fields,
+        k.open,
+        "",
+        f"{k.schema} v{k.version}",
+        k.version,
+        is_native,
+        experiment=_experiment(rec),
+    )
     return rec
 
 
@@ -1591,9 +1934,12 @@ def build(name: str, **fields: Any) -> dict[str, Any]:
 
 def backfill_step(name: str, from_version: int) -> Callable[[pl.DataFrame], pl.DataFrame]:
     """``frame -> frame`` upgrading rows of ``from_version`` to ``from_version + 1``: every field added at
-    the next version gets its ``backfill`` value (null when none), typed as declared."""
+    the next version with a ``backfill`` value gets it where null, typed as declared; a field without one
+    stays as decoded (null; a column the reader did not decode is not added)."""
     k = kind(name)
-    added = [f for f in k.fields if f.since == from_version + 1 and f.dtype is not None]
+    added = [
+        f for f in k.fields if f.since == from_version + 1 and f.dtype is not None and f.backfill is not None
+    ]
 
     def step(df: pl.DataFrame) -> pl.DataFrame:
         cols = []

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from ..measured import expected_rows
 from ..records import jsonl_lines
-from ..schemas import build
+from ..schemas import NATIVE, build
 from ..session import Session
 from .procmon import ProcResult
 
@@ -148,11 +148,12 @@ def evict_from_page_cache(path: str | Path) -> dict:
     }
 
 
-def append_result(sess: Session, kind: str, base: dict, res: ProcResult, label: str) -> bool:
+def append_result(sess: Session, base: dict, res: ProcResult, label: str) -> bool:
     """Append one llama-bench invocation's outcome to ``sess``; True when it succeeded.
 
-    Success: one record of ``kind`` (a ``benchbook.schemas`` key: ``llama_bench`` or
-    ``speculative_cost``) per output row, built by ``schemas.build``, the row verbatim under
+    Success: one ``benchbook.llama_bench`` record (the one llama-bench row kind, every experiment's:
+    ``base`` holds what tells its use apart, e.g. ``role`` or offload's point) per output row, built by
+    ``schemas.build`` (``origin`` "native" unless ``base`` says), the row verbatim under
     ``llama_bench``.  All rows share ``base["run_id"]`` and only the last has ``run_complete``, so a
     kill between rows leaves a short group (fewer than ``rows_total``) that readers drop.  Failure
     (non-zero exit, timeout, or unparseable output): one ``benchbook.run_failed`` record with the
@@ -168,6 +169,7 @@ def append_result(sess: Session, kind: str, base: dict, res: ProcResult, label: 
         schemas.SchemaError: a record does not match its declaration (names the field and the fix).
     """
     fields = {**base, "session_id": sess.session_id}
+    rows_fields = {"origin": NATIVE, **fields}
     try:
         if res.returncode != 0:
             raise LlamaBenchError(f"exit {res.returncode}{' (timeout)' if res.timed_out else ''}")
@@ -190,8 +192,8 @@ def append_result(sess: Session, kind: str, base: dict, res: ProcResult, label: 
     for j, row in enumerate(rows):
         sess.append(
             build(
-                kind,
-                **fields,
+                "llama_bench",
+                **rows_fields,
                 row_index=j,
                 rows_total=total,
                 run_complete=not lost and j == len(rows) - 1,

@@ -19,8 +19,9 @@ Conventions (DESIGN.md, "Statistics and caveats"; formulas in ``benchbook.stats`
 * Ratios only between configurations of the same session, host and build (``ratio_stats``), with
   their own interval (delta method on the log ratio, Welch-Satterthwaite degrees of freedom).
 
-Reading goes through ``benchbook.jsonl`` (``scan_jsonl``: lazy, schema-checked, file:line per row;
-``validate``: vectorized checks raising ``RecordError`` with file:line, field and fix).
+Reading goes through ``benchbook.benchrows``, the one reader of llama-bench rows (the one kind
+``benchbook.llama_bench`` and the retired kinds read as it; schema-checked, file:line per row, vectorized
+checks raising ``RecordError`` with file:line, field and fix; runs cut short dropped).
 Entry point: ``load(raw_dir)`` (see ``benchbook.experiments``).
 """
 
@@ -32,11 +33,10 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from benchbook import identity, migrations, schemas
-from benchbook.jsonl import invalid_records, iter_files, scan_jsonl, validate
+from benchbook import benchrows, identity, schemas
 from benchbook.stats import add_t_interval, ratio_interval
 
-LLAMA_BENCH_SCHEMA = "benchbook.llama_bench"
+LLAMA_BENCH_SCHEMA = benchrows.SCHEMA
 
 #: The top-level fields of a ``benchbook.llama_bench`` record the analysis reads ...
 _READ = [
@@ -83,27 +83,6 @@ def _with_legacy(schema: dict) -> dict:
 LLAMA_BENCH_FIELDS = schemas.polars_schema("llama_bench", only=_READ, members=_READ_ROW)
 #: ... as the files are decoded: plus the older builds' ``use_mmap`` (``identity.load_mode_expr``)
 _DECODE_FIELDS = _with_legacy(LLAMA_BENCH_FIELDS)
-
-
-def _raw_files(raw_dir: str | Path) -> list[Path]:
-    root = Path(raw_dir)
-    return sorted(f for f in root.rglob("*.jsonl") if not f.name.endswith(".quarantine.jsonl"))
-
-
-def _llama_bench_checks() -> dict[str, tuple[pl.Expr, str]]:
-    """The declaration's vectorized checks of the fields read (``schemas.checks``): native rows need every
-    measurement field (argv, load snapshots, samples_ns, phase...), ingested rows only what a source
-    states; a version newer than this code is refused."""
-    return schemas.checks("llama_bench", only=_READ, members=_READ_ROW)
-
-
-def _read_file(df: pl.DataFrame, checks: dict, on_error: str, report: dict | None) -> pl.DataFrame:
-    """One decoded file's llama-bench records: validated, then upgraded to the current version
-    (``migrations``: v1 records are native)."""
-    if not (df["schema"] == LLAMA_BENCH_SCHEMA).fill_null(False).all():  # filter copies: only if needed
-        df = df.filter(pl.col("schema") == LLAMA_BENCH_SCHEMA)
-    df = validate(df, checks, on_error, report)
-    return migrations.upgrade(df, LLAMA_BENCH_SCHEMA)
 
 
 #: String columns of the flat llama-bench table whose values repeat from row to row.
@@ -267,101 +246,46 @@ def _flatten_llama_bench(raw: pl.DataFrame, raw_load_mode: bool = False, share: 
 
 
 def _complete_rows(flat: pl.DataFrame, report: dict | None = None) -> pl.DataFrame:
-    """Flat rows de-duplicated, then rows of an invocation cut short dropped; ``row_index`` and
-    ``rows_total`` removed.
-
-    1. A record written twice (same ``run_id`` and ``row_index``, e.g. a line appended again) is one
-       row: the first is kept; the others are counted in ``report["duplicates"]`` (file:line examples
-       in ``report["duplicate_examples"]``).  Without this, the extra row would make the run look like
-       it has more rows than ``rows_total`` and the whole run would be dropped.
-    2. An invocation with fewer distinct rows than ``rows_total`` (cut short by a kill) is dropped and
-       counted in ``report["incomplete_runs"]`` (its rows in ``report["incomplete_rows"]``).
-    run_id is unique per invocation, so only multi-row invocations need the count."""
-    if not flat.is_empty():
-        keep = flat.select(pl.struct("run_id", "row_index").is_first_distinct()).to_series()
-        n_dup = flat.height - int(keep.sum())
-        if n_dup:
-            if report is not None:
-                dups = flat.filter(~keep)
-                report["duplicates"] = report.get("duplicates", 0) + n_dup
-                report.setdefault("duplicate_examples", []).extend(
-                    f"{f}:{ln}: run {r} row {i} repeated (first copy kept)"
-                    for f, ln, r, i in dups.select("file", "line", "run_id", "row_index").head(20).iter_rows()
-                )
-            flat = flat.filter(keep)
-        del keep
-    if flat.is_empty() or (flat["rows_total"] == 1).all():
-        flat = flat.clone()  # a shallow copy; drop_in_place, unlike drop, never rechunks (copies) the columns
-        flat.drop_in_place("rows_total")
-        flat.drop_in_place("row_index")
-        return flat
-    ok = flat.select(
-        (pl.col("rows_total") == 1) | (pl.len().over("run_id") == pl.col("rows_total"))
-    ).to_series()
-    if not ok.all():
-        if report is not None:
-            cut = flat.filter(~ok)
-            report["incomplete_runs"] = report.get("incomplete_runs", 0) + cut["run_id"].n_unique()
-            report["incomplete_rows"] = report.get("incomplete_rows", 0) + cut.height
-        flat = flat.filter(ok)
-    return flat.drop("rows_total", "row_index")
+    """Flat rows of complete runs (``benchrows.complete_runs``: a record written twice kept once, rows of an
+    invocation cut short dropped, both counted in ``report``); ``row_index`` and ``rows_total`` removed."""
+    flat = benchrows.complete_runs(flat, report).clone()
+    # a shallow copy; drop_in_place, unlike drop, never rechunks (copies) the columns
+    flat.drop_in_place("rows_total")
+    flat.drop_in_place("row_index")
+    return flat
 
 
 def scan_llama_bench(
     raw_dir: str | Path, on_error: str = "raise", report: dict | None = None
 ) -> pl.LazyFrame:
-    """Validated, flat llama-bench rows of every ``*.jsonl`` under ``raw_dir`` (recursive), as a LazyFrame.
-
-    Columns as ``load_llama_bench``.  Each file is decoded, filtered to ``benchbook.llama_bench``,
-    validated (every row must be seen to name the first bad file:line) and flattened before the next
-    is read, so peak memory is the flat table plus one file's intermediates.
-    """
-    checks = _llama_bench_checks()
-
-    def per_file(df: pl.DataFrame) -> pl.DataFrame:
-        return _flatten_llama_bench(_read_file(df, checks, on_error, report))
-
-    flat = scan_jsonl(_raw_files(raw_dir), _DECODE_FIELDS, on_error, report, per_file)
-    # repeated records (run_id, row_index) are kept once, then rows of an invocation cut short (fewer
-    # rows than rows_total) are dropped; both counted in ``report`` (see _complete_rows)
-    return _complete_rows(flat.collect(), report).lazy()
+    """``load_llama_bench(raw_dir, on_error, report)`` as a LazyFrame."""
+    return load_llama_bench(raw_dir, on_error, report).lazy()
 
 
 def _flat_files(raw_dir, on_error: str, report: dict | None, unknown: identity.UnknownFields | None = None):
-    """Validated, flat llama-bench rows (with ``rows_total``) of each file under ``raw_dir`` in turn;
-    fields of llama-bench's row this code does not know are found per file (``unknown``) and kept.
+    """Validated, flat llama-bench rows (with ``rows_total``) of each file under ``raw_dir`` in turn
+    (``benchrows.iter_rows``: every row of the one kind and of the retired kinds read as it); fields of
+    llama-bench's row this code does not know are found per file (``unknown``) and kept.
 
-    Each batch of a file's lines is decoded, validated and flattened before the next is read
-    (``jsonl.iter_files``' ``per_batch``), so memory holds one batch decoded and the file's flat rows.
-    Invalid records are counted over the whole file, then raise (``validate``'s error: the first one,
-    and how many more) or are dropped and counted in ``report``, as ``validate`` does on one file."""
-    checks = _llama_bench_checks()
+    Each batch of a file's lines is decoded, validated and flattened before the next is read, so memory
+    holds one batch decoded and the file's flat rows.  Invalid records raise or are dropped and counted in
+    ``report``, as ``benchrows.iter_rows`` says."""
     unknown = unknown if unknown is not None else identity.UnknownFields()
-    files = _raw_files(raw_dir)
-    invalid: dict[int, dict] = {}  # first line of a batch -> what validate counted in it
 
-    def per_batch(df: pl.DataFrame) -> pl.DataFrame:
-        counted: dict = {}  # the batch's invalid records
-        if not df.is_empty():
-            first, last = int(df["line"][0]), int(df["line"][-1])
-            # lines read again (a wider schema, or the whole file by the tolerant path) replace their count
-            for k in [k for k in invalid if first <= k <= last]:
-                del invalid[k]
-            invalid[first] = counted
-        return _flatten_llama_bench(_read_file(df, checks, "skip", counted), raw_load_mode=True, share=False)
+    def flatten(rows: pl.DataFrame) -> pl.DataFrame:
+        return _flatten_llama_bench(rows, raw_load_mode=True, share=False)
 
-    decoded = iter_files(files, _DECODE_FIELDS, on_error, report, extend=unknown.extend, per_batch=per_batch)
+    decoded = benchrows.iter_rows(
+        benchrows.files(raw_dir),
+        _READ,
+        _READ_ROW,
+        schema=_DECODE_FIELDS,
+        on_error=on_error,
+        report=report,
+        extend=unknown.extend,
+        per_batch=flatten,
+    )
     for flat in decoded:
-        counts = [invalid[k] for k in sorted(invalid) if invalid[k].get("invalid")]
-        invalid.clear()
-        if counts:
-            n_bad = sum(c["invalid"] for c in counts)
-            examples = [e for c in counts for e in c["invalid_examples"]]
-            if on_error == "raise":
-                raise invalid_records(examples[0], n_bad)
-            if report is not None:
-                report["invalid"] = report.get("invalid", 0) + n_bad
-                report.setdefault("invalid_examples", []).extend(examples[:20])
         if not flat.is_empty():
             unknown.note_load_mode(flat, pl.col(_RAW_LOAD_MODE))
         flat.drop_in_place(_RAW_LOAD_MODE)
@@ -400,7 +324,7 @@ def load_llama_bench(
         del flat
     unknown.warn(report)
     if not flats:
-        return scan_llama_bench(raw_dir, on_error, report).collect()
+        return _complete_rows(_flatten_llama_bench(benchrows.empty(schema=_DECODE_FIELDS)))
     flat = pl.concat(flats, how="vertical", rechunk=False)
     del flats
     return _complete_rows(flat, report)

@@ -88,7 +88,7 @@ def run_session(
             "peak_gpu_mem_mib": res.peak_gpu_mem_mib,
             "wall_ns": res.wall_ns,
         }
-        if append_result(sess, "llama_bench", base, res, f"llama-bench stdout ({run.label})"):
+        if append_result(sess, base, res, f"llama-bench stdout ({run.label})"):
             return OK
         return Outcome(False, f"exit {res.returncode}")
 

@@ -7,39 +7,46 @@ invocation per ``n_cpu_moe`` value, the device-to-device copy bandwidth, bytes p
 model); ``analysis`` makes the per-point table; ``report`` publishes numbers, the cliff, the roofline
 and the chart.
 
-Record kinds, declared here (``benchbook.schemas``):
+Record kinds (the first two declared in ``benchbook.schemas``, the others here):
 
-* ``benchbook.offload`` (``KIND``): one llama-bench output row at one sweep point.  Its own kind
-  rather than ``benchbook.llama_bench``: the run fields and the row under ``llama_bench`` are the
-  llama-bench kind's own declarations (``_LB``), but the configuration differs (``n_cpu_moe``, the
-  budget), there is no page-cache state (every point is warm) and the point's placement, bytes per
-  token and ballast state (``POINT``) are added.
+* ``benchbook.llama_bench`` (``SCHEMA``): one llama-bench output row at one sweep point, the one
+  llama-bench row kind with the point's fields (``POINT``: ``n_cpu_moe``, the budget, placement, bytes
+  per token, ballast state; no page-cache state, every point is warm).  Committed sessions wrote the
+  retired ``benchbook.offload`` (``KIND``), read as it (``migrations.RETIRED``).
 * ``benchbook.run_failed`` with ``POINT`` and a ``reason``: a point that failed (out of memory,
-  crash, timeout, no budget); the analysis reads those fields with ``KIND``'s declarations.
+  crash, timeout, no budget); the analysis reads those fields with ``POINT``'s declarations (``KIND``).
 * ``benchbook.offload.bandwidth`` (``BANDWIDTH_KIND``): one device-to-device copy bandwidth measurement.
 * ``benchbook.offload.model_bytes`` (``MODEL_BYTES_KIND``): a model's bytes read per decoded token.
 
 Every record measured from the synthetic model carries ``synthetic_inputs: true``.
 """
 
-from dataclasses import replace
-
 import polars as pl
 
 from benchbook import schemas
-from benchbook.schemas import LLAMA_BENCH_CONFIG, Field, Kind, declare, obj, opt
+from benchbook.schemas import DECODE_BYTES, Field, Kind, declare, obj, opt
 
 S, Int, F, B, L = pl.String, pl.Int64, pl.Float64, pl.Boolean, pl.List
 
 #: Experiment name: the raw folder ``data/raw/<name>/``, the registry ``reports/numbers/<name>.json``.
 EXPERIMENT = "offload"
-#: Record kind of one llama-bench output row at one sweep point.
-SCHEMA = "benchbook.offload"
+#: Record kind of one llama-bench output row at one sweep point: the one llama-bench row kind (the point's
+#: fields ``n_cpu_moe``, ``placement``, ``decode_bytes``, ``ballast``, ``budget_free_mib`` on it), read with
+#: the other experiments' rows by ``benchrows``.
+SCHEMA = schemas.LLAMA_BENCH.schema
+#: The retired kind the committed sweep rows were written as (``schemas.OFFLOAD``, read as ``SCHEMA``
+#: through ``migrations.RETIRED``); its declaration of a sweep point checks the failed points.
+KIND = schemas.OFFLOAD
 #: Record kind of one device-to-device copy bandwidth measurement.
 BANDWIDTH_SCHEMA = "benchbook.offload.bandwidth"
 #: Record kind of a model's bytes read per decoded token (roofline numerator), per model file.
 MODEL_BYTES_SCHEMA = "benchbook.offload.model_bytes"
 
+#: the fields every offload record starts with (``run.run_session``'s ``common`` plus the run ids)
+HEAD = schemas.OFFLOAD_HEAD
+#: the fields of one sweep point, on its llama-bench rows and on its ``benchbook.run_failed`` record
+POINT = schemas.OFFLOAD_POINT
+_DECODE_BYTES = DECODE_BYTES
 _LB = {f.name: f for f in schemas.LLAMA_BENCH.fields}
 
 
@@ -47,138 +54,6 @@ def _lb(*names: str) -> tuple[Field, ...]:
     """The llama-bench kind's own declarations of these fields (same names, types and meaning)."""
     return tuple(_LB[n] for n in names)
 
-
-#: the fields every offload record starts with (``run.run_session``'s ``common`` plus the run ids)
-HEAD = (
-    *_lb("run_id", "run_key", "session_id"),
-    Field("experiment", S, "offload"),
-    *_lb("host_id", "toolchain_id"),
-    Field(
-        "profile",
-        S,
-        "the host profile the session ran with (experiments.profiles); null: none defined",
-        nullable=True,
-    ),
-    Field("profile_reason", S, "why that profile was picked; null: none defined", nullable=True),
-    *_lb("git_commit", "git_dirty"),
-)
-
-_DECODE_BYTES = obj(
-    "decode_bytes",
-    "bytes one decoded token reads at this n_cpu_moe (llamacpp.weights.decode_bytes)",
-    Field("total", Int, "gpu + cpu", "bytes", name_kept=True),
-    Field("gpu", Int, "read from GPU-resident tensors", "bytes", name_kept=True),
-    Field(
-        "cpu",
-        Int,
-        "read from CPU-resident tensors (experts of the CPU blocks, one token_embd row)",
-        "bytes",
-        name_kept=True,
-    ),
-)
-
-#: the fields of one sweep point, on its ``benchbook.offload`` rows and on its ``benchbook.run_failed`` record
-POINT = (
-    *_lb("model_id", "model_sha256"),
-    Field("synthetic_inputs", B, "true: the model is a generated synthetic MoE (llamacpp.synth)"),
-    Field("phase", S, "warm (llama-bench's warm-up run, then -r repetitions)"),
-    obj(
-        "config",
-        "the point's configuration (hashed into run_key)",
-        *LLAMA_BENCH_CONFIG,
-        Field("n_cpu_moe", Int, "-ncmoe"),
-        Field("budget_free_mib", Int, "GPU memory the ballast leaves free", "mib"),
-    ),
-    _lb("argv")[0],
-    Field("n_cpu_moe", Int, "-ncmoe: expert blocks 0 .. n-1 on the CPU"),
-    obj(
-        "placement",
-        "the resolved tensor placement of -ngl 99 -ncmoe n (llamacpp.weights.placement)",
-        Field("n_cpu_moe", Int, "-ncmoe"),
-        Field("n_layer", Int, "blocks of the model"),
-        Field("cpu_expert_blocks", L(Int), "blocks whose experts are on the CPU"),
-        Field("expert_bytes_cpu", Int, "expert weights on the CPU", "bytes", name_kept=True),
-        Field("expert_bytes_gpu", Int, "expert weights on the GPU", "bytes", name_kept=True),
-        Field("gpu_bytes", Int, "every tensor on the GPU", "bytes"),
-        Field("cpu_bytes", Int, "CPU experts + token_embd", "bytes"),
-        Field("override_regex", S, "the -ot regex -ncmoe stands for; null when nothing moves", nullable=True),
-    ),
-    _DECODE_BYTES,
-    obj(
-        "ballast",
-        "the memory ballast's state (llamacpp.cudamem.BallastState), or {error} when it failed",
-        opt("mode", S, "cuda | fake"),
-        opt("device", S, "device name"),
-        opt("total_mib", Int, "device memory", "mib"),
-        opt("free_before_mib", Int, "free before the ballast", "mib"),
-        opt("target_free_mib", Int, "the budget asked for", "mib"),
-        opt("held_mib", Int, "held by the ballast", "mib"),
-        opt("free_after_mib", Int, "free with the ballast held", "mib"),
-        opt("allocations", Int, "allocations it took"),
-        opt("error", S, "why the ballast failed"),
-        open=True,
-    ),
-    Field("budget_free_mib", Int, "GPU memory the ballast leaves free (the capacity of the point)", "mib"),
-    opt("started_at", S, "UTC ISO 8601 start of the invocation (absent: never started, no budget)"),
-    opt("ended_at", S, "UTC ISO 8601 end of the invocation"),
-    replace(_LB["load_start"], required=False),  # absent on a point that never started (no budget)
-    replace(_LB["load_end"], required=False),
-    opt(
-        "gpu_used_before_mib", F, "GPU memory in use just before the run (ballast and others included)", "mib"
-    ),
-    opt("peak_gpu_mem_mib", F, "peak GPU memory in use while it ran (ballast and others included)", "mib"),
-    opt("peak_rss_bytes", Int, "peak RSS of the process tree while it ran", "bytes"),
-    opt("wall_ns", Int, "wall time of the invocation", "ns"),
-)
-
-
-def _row_lb(name: str) -> pl.Expr:
-    return pl.col("llama_bench").struct.field(name)
-
-
-#: The record kind of one llama-bench output row at one sweep point.
-KIND = declare(
-    Kind(
-        EXPERIMENT,
-        SCHEMA,
-        1,
-        "one llama-bench output row (pp or tg) at one n_cpu_moe point under the GPU memory budget, the row "
-        "verbatim under llama_bench",
-        (
-            *HEAD,
-            *POINT,
-            *_lb("row_index", "rows_total", "run_complete"),
-            Field("status", S, "ok"),
-            *_lb("llama_bench"),
-        ),
-        checks=(
-            (
-                "status",
-                lambda: pl.col("status") == "ok",
-                "must be 'ok' (failed points are benchbook.run_failed)",
-            ),
-            ("phase", lambda: pl.col("phase") == "warm", "must be 'warm'"),
-            ("n_cpu_moe", lambda: pl.col("n_cpu_moe") >= 0, "must be an integer >= 0"),
-            (
-                "llama_bench.n_prompt+n_gen",
-                lambda: _row_lb("n_prompt") + _row_lb("n_gen") > 0,
-                "must be > 0 (a test of no tokens)",
-            ),
-            (
-                "llama_bench.samples_ts",
-                lambda: (_row_lb("samples_ts").list.len() > 0) & (_row_lb("samples_ts").list.min() > 0),
-                "must be a non-empty list of positive rates (llama-bench -o jsonl); fix: re-run the point",
-            ),
-            (
-                "llama_bench.avg_ts",
-                lambda: _row_lb("avg_ts") > 0,
-                "must be a positive float (llama-bench avg_ts)",
-            ),
-        ),
-        written_by=(f"experiments/{EXPERIMENT}/run.py:run_session -> llamacpp/bench.py:append_result",),
-        read_by=(f"experiments/{EXPERIMENT}/analysis.py:load (polars_schema, checks)",),
-    )
-)
 
 #: The record kind of one device-to-device copy bandwidth measurement (the roofline's denominator).
 BANDWIDTH_KIND = declare(

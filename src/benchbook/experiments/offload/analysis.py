@@ -1,8 +1,9 @@
 """Offload analysis: raw records -> one row per (sweep point, test) -> per-point rates, the fit
 boundary and the decode roofline.
 
-* ``load(raw_dir)``: one row per ``benchbook.offload`` output row (pp or tg) and one per failed point
-  (``test`` null, ``status`` "failed", ``reason``), each with file and line.
+* ``load(raw_dir)``: one row per llama-bench output row of the sweep (pp or tg; ``benchrows``, the one
+  llama-bench row kind) and one per failed point (``test`` null, ``status`` "failed", ``reason``), each
+  with file and line.
 * ``points(rows)``: per (host, session, model, n_cpu_moe, test): n, mean of per-repetition rates
   (llama-bench's ``avg_ts`` definition) with sd, cv and Student-t interval; llama.cpp's own device
   memory ``llama_gpu_peak_mib`` = sampled peak − used just before the run (the ballast and other
@@ -20,13 +21,14 @@ from pathlib import Path
 
 import polars as pl
 
-from benchbook import schemas
+from benchbook import benchrows, schemas
 from benchbook.jsonl import scan_jsonl, validate
 from benchbook.stats import add_t_interval
 
 from . import BANDWIDTH_KIND, EXPERIMENT, KIND, MODEL_BYTES_KIND
 
-#: what a sweep point's reader decodes of its records (ok rows and failed points alike), typed by ``KIND``
+#: what a sweep point's reader decodes of its records (ok rows and failed points alike), typed as the one
+#: llama-bench row kind and the point's declaration (``KIND``: ``schemas.OFFLOAD_POINT``) declare them
 POINT_FIELDS = [
     "run_id",
     "session_id",
@@ -104,35 +106,11 @@ def _read(raw_dir: Path, fields: dict) -> pl.DataFrame:
     return schemas.check_kinds(df)
 
 
-def load(raw_dir: Path) -> pl.DataFrame:
-    """Rows of ``raw_dir/offload/*.jsonl`` (columns ``_ROW``): ok output rows of complete runs (all
-    ``rows_total`` rows present) and failed points (``benchbook.run_failed`` with a ``n_cpu_moe``: ``test``
-    null, ``reason``); partial runs (a kill between rows) are dropped.
-
-    Raises:
-        records.RecordError: a line is not JSON, of an undeclared kind, or a field read is missing or of the
-            wrong type (file:line, field, fix).
-    """
-    fields = {
-        **schemas.polars_schema(EXPERIMENT, only=ROW_FIELDS, members=ROW_MEMBERS),
-        **schemas.polars_schema("run_failed", only=FAILED_FIELDS),
-    }
-    df = _read(raw_dir, fields).filter(pl.col("experiment") == EXPERIMENT)
-    ok = validate(
-        df.filter(pl.col("schema") == KIND.schema),
-        schemas.checks(EXPERIMENT, only=ROW_FIELDS, members=ROW_MEMBERS),
-    )
-    failed = validate(
-        df.filter((pl.col("schema") == schemas.RUN_FAILED.schema) & pl.col("n_cpu_moe").is_not_null()),
-        {
-            **schemas.checks(EXPERIMENT, only=POINT_FIELDS, members=POINT_MEMBERS),
-            **schemas.checks("run_failed", only=FAILED_FIELDS),
-        },
-    )
-    ok = ok.filter(pl.len().over("run_id") == pl.col("rows_total"))
-    lb = pl.col("llama_bench").struct
-    both = pl.concat([ok, failed], how="vertical")
-    return both.select(
+def _point_columns(lb: pl.Expr) -> list[pl.Expr | str]:
+    """``load``'s columns (``_ROW``) of a frame of sweep points; ``lb``: llama-bench's row (a null struct
+    on a failed point)."""
+    row = lb.struct
+    return [
         *[
             pl.col(c)
             for c in (
@@ -146,17 +124,17 @@ def load(raw_dir: Path) -> pl.DataFrame:
                 "n_cpu_moe",
             )
         ],
-        pl.when(lb.field("n_gen") > 0)
+        pl.when(row.field("n_gen") > 0)
         .then(pl.lit("tg"))
-        .when(lb.field("n_gen").is_not_null())
+        .when(row.field("n_gen").is_not_null())
         .then(pl.lit("pp"))
         .alias("test"),
-        lb.field("n_prompt"),
-        lb.field("n_gen"),
+        row.field("n_prompt"),
+        row.field("n_gen"),
         "status",
         "reason",
-        lb.field("samples_ts"),
-        lb.field("avg_ts"),
+        row.field("samples_ts"),
+        row.field("avg_ts"),
         "peak_gpu_mem_mib",
         "gpu_used_before_mib",
         pl.col("budget_free_mib").cast(pl.Float64),
@@ -182,7 +160,40 @@ def load(raw_dir: Path) -> pl.DataFrame:
         "run_id",
         "file",
         "line",
-    ).cast(pl.Schema(_ROW))
+    ]
+
+
+def load(raw_dir: Path) -> pl.DataFrame:
+    """Rows of ``raw_dir/offload/*.jsonl`` (columns ``_ROW``): the sweep's llama-bench rows of complete runs
+    (``benchrows.read``: the one llama-bench row kind, experiment offload; committed sessions wrote the
+    retired ``benchbook.offload``; a run cut short between rows is dropped), then its failed points
+    (``benchbook.run_failed`` with a ``n_cpu_moe``, checked against the point's declaration
+    ``schemas.OFFLOAD_POINT``: ``test`` null, ``reason``).
+
+    Raises:
+        records.RecordError: a line is not JSON, of an undeclared kind, or a field read is missing or of the
+            wrong type (file:line, field, fix).
+    """
+    ok = benchrows.read(Path(raw_dir) / EXPERIMENT, EXPERIMENT, ROW_FIELDS, ROW_MEMBERS)
+    fields = {
+        **schemas.polars_schema(KIND.key, only=POINT_FIELDS, members=POINT_MEMBERS),
+        **schemas.polars_schema("run_failed", only=FAILED_FIELDS),
+    }
+    df = _read(raw_dir, fields).filter(pl.col("experiment") == EXPERIMENT)
+    failed = validate(
+        df.filter((pl.col("schema") == schemas.RUN_FAILED.schema) & pl.col("n_cpu_moe").is_not_null()),
+        {
+            **schemas.checks(KIND.key, only=POINT_FIELDS, members=POINT_MEMBERS),
+            **schemas.checks("run_failed", only=FAILED_FIELDS),
+        },
+    )
+    ok = ok.with_columns(pl.lit(None, dtype=pl.String).alias("reason"))
+    rows = _point_columns(pl.col("llama_bench"))
+    failed_rows = _point_columns(pl.lit(None, dtype=ok.schema["llama_bench"]))
+    return pl.concat(
+        [ok.select(rows).cast(pl.Schema(_ROW)), failed.select(failed_rows).cast(pl.Schema(_ROW))],
+        how="vertical",
+    )
 
 
 #: the columns of ``bandwidth``, as ``BANDWIDTH_KIND`` declares them

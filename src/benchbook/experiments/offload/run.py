@@ -9,7 +9,7 @@ One session (``harness.run_plan`` of ``plan.plan``):
 3. device-to-device copy bandwidth (``benchbook.offload.bandwidth``), before the ballast exists;
 4. the ballast (``llamacpp.cudamem.Ballast``) leaves ``ballast.free_mib`` MiB free; with it held,
    one llama-bench invocation per ``n_cpu_moe`` value (pp and tg, ``-r repetitions`` after
-   llama-bench's warmup, ``-ngl n_gpu_layers``), each row a ``benchbook.offload`` record with the
+   llama-bench's warmup, ``-ngl n_gpu_layers``), each row a ``benchbook.llama_bench`` record with the
    point's placement, bytes per token, the ballast state, GPU memory used just before and the peak
    during the run.  A point that fails (out of memory, crash, timeout) is a ``benchbook.run_failed``
    record with the same fields and a ``reason``; the sweep goes on.
@@ -39,7 +39,7 @@ from benchbook.session import SessionResult
 
 from .. import profiles
 from ..harness import OK, Groups, Measure, Outcome, run_plan
-from . import BANDWIDTH_KIND, EXPERIMENT, KIND, MODEL_BYTES_KIND
+from . import BANDWIDTH_KIND, EXPERIMENT, MODEL_BYTES_KIND
 from .plan import BandwidthRun, BytesRun, OffloadParams, SweepRun, plan
 
 #: stderr patterns that mean the point did not fit in device memory (llama.cpp b11434 CUDA backend).
@@ -232,7 +232,7 @@ def run_session(
                 )
             )
             return Outcome(False, reason, required=False)
-        if append_result(sess, KIND.key, base, res, f"llama-bench stdout (n_cpu_moe {n})"):
+        if append_result(sess, base, res, f"llama-bench stdout (n_cpu_moe {n})"):
             return OK
         return Outcome(False, f"n_cpu_moe {n}: llama-bench output not read", required=False)
 

@@ -2,7 +2,8 @@
 
 One session measures, on one host and build:
 
-* ``benchbook.spec_depth.bench`` (``BENCH_KIND``): llama-bench rows with a ``-d`` sweep (``n_depth``)
+* ``benchbook.llama_bench`` (``BENCH_SCHEMA``, ``role`` target | draft; committed sessions: the retired
+  ``benchbook.spec_depth.bench``, ``BENCH_KIND``): llama-bench rows with a ``-d`` sweep (``n_depth``)
   for the target (``-p`` the prefill size and the small sizes k+1 of the verify pass, ``-n``) and
   for each draft model (``-p``, ``-n``): pp and tg against depth, and c = draft tg ÷ target tg and
   r(n) = pp(n) ÷ one tg step at each depth (the cost model's terms, same session).
@@ -16,56 +17,22 @@ One session measures, on one host and build:
 
 import polars as pl
 
-from benchbook.schemas import Field, Kind, declare
+from benchbook.schemas import LLAMA_BENCH, SPEC_DEPTH_BENCH, SPEC_DEPTH_HEAD, Field, Kind, declare
 
 S, Int, F, B, L = pl.String, pl.Int64, pl.Float64, pl.Boolean, pl.List
 
 #: Experiment name: the raw folder ``data/raw/<name>/``, the registry ``reports/numbers/<name>.json``.
 EXPERIMENT = "spec_depth"
-#: Record kind of one llama-bench row of the depth sweep.
-BENCH_SCHEMA = "benchbook.spec_depth.bench"
+#: Record kind of one llama-bench row of the depth sweep: the one llama-bench row kind (``role`` target |
+#: draft; ``n_depth`` in the row), read with the other experiments' rows by ``benchrows``.
+BENCH_SCHEMA = LLAMA_BENCH.schema
+#: The retired kind the committed depth-sweep rows were written as (``schemas.SPEC_DEPTH_BENCH``, read as
+#: ``BENCH_SCHEMA`` through ``migrations.RETIRED``).
+BENCH_KIND = SPEC_DEPTH_BENCH
 #: Record kind of one llama-server request at one depth.
 REQUEST_SCHEMA = "benchbook.spec_depth.request"
 
-_HEAD = (
-    Field("run_id", S, "32 hex"),
-    Field("run_key", S, "16 hex: config + models + build + host"),
-    Field("session_id", S, "the shared session"),
-    Field("experiment", S, "spec_depth"),
-    Field("host_id", S, "host snapshot id"),
-    Field("toolchain_id", S, "toolchain snapshot id"),
-    Field("profile", S, "host profile (experiments.profiles); null: none", nullable=True),
-    Field("git_commit", S, "benchbook's git HEAD", nullable=True),
-    Field("git_dirty", B, "code or params differ from HEAD", nullable=True),
-    Field("started_at", S, "UTC ISO 8601"),
-    Field("ended_at", S, "UTC ISO 8601"),
-    Field("argv", L(S), "exact argv"),
-    Field("model_id", S, "registry id of the model run (the target, or the draft for role draft)"),
-    Field("model_sha256", S, "sha256 of that model file"),
-)
-
-#: llama-bench rows (``llama_bench``: the row verbatim, n_prompt, n_gen, n_depth, avg_ns, samples_ns).
-BENCH_KIND = declare(
-    Kind(
-        "spec_depth_bench",
-        BENCH_SCHEMA,
-        1,
-        "one llama-bench row of the depth sweep (-d), target or draft model",
-        (
-            *_HEAD,
-            Field("role", S, "target | draft"),
-            Field("config", pl.Struct({"role": S, "model_id": S}), "role and model", required=False),
-            Field("row_index", Int, "row of the invocation"),
-            Field("rows_total", Int, "rows the invocation printed"),
-            Field("run_complete", B, "last row of the invocation"),
-            Field("status", S, "ok"),
-            Field("llama_bench", None, "llama-bench's own row", py=dict),
-        ),
-        open=True,
-        written_by=("experiments/spec_depth/run.py:run_bench -> llamacpp/bench.py:append_result",),
-        read_by=("experiments/spec_depth/analysis.py:load_bench",),
-    )
-)
+_HEAD = SPEC_DEPTH_HEAD
 
 #: One request at one depth.
 REQUEST_KIND = declare(

@@ -38,11 +38,11 @@ from pathlib import Path
 
 import polars as pl
 
-from ... import costmodel
+from ... import benchrows, costmodel
 from ...records import jsonl_lines
 from ...stats import paired_ratio_interval, sample_interval
 from ..speculative import analysis as spec
-from . import BENCH_SCHEMA, EXPERIMENT, REQUEST_SCHEMA
+from . import EXPERIMENT, REQUEST_SCHEMA
 
 
 def _records(raw_dir: str | Path, schema: str) -> list[tuple[str, int, dict]]:
@@ -57,33 +57,39 @@ def _records(raw_dir: str | Path, schema: str) -> list[tuple[str, int, dict]]:
     return out
 
 
+#: what ``bench_table`` reads of a llama-bench row record (``benchrows``) and of llama-bench's own row
+_BENCH_READ = ["host_id", "session_id", "role", "model_id", "model_sha256", "llama_bench"]
+_BENCH_ROW = {"llama_bench": ["n_depth", "n_prompt", "n_gen", "avg_ts", "stddev_ts", "avg_ns", "samples_ns"]}
+
+
 def bench_table(raw_dir: str | Path) -> pl.DataFrame:
-    """One row per llama-bench test: host_id, session_id, role, model_id, model_sha256, n_depth,
-    n_prompt, n_gen, avg_ts (tok/s), stddev_ts, n (repetitions), avg_ns (one test's mean time, ns),
-    samples_ns (each repetition's time, ns), file, line."""
-    rows = []
-    for f, i, r in _records(raw_dir, BENCH_SCHEMA):
-        b = r["llama_bench"]
-        rows.append(
-            {
-                "host_id": r["host_id"],
-                "session_id": r["session_id"],
-                "role": r["role"],
-                "model_id": r["model_id"],
-                "model_sha256": r["model_sha256"],
-                "n_depth": int(b.get("n_depth", 0)),
-                "n_prompt": int(b["n_prompt"]),
-                "n_gen": int(b["n_gen"]),
-                "avg_ts": float(b["avg_ts"]),
-                "stddev_ts": float(b.get("stddev_ts") or 0.0),
-                "n": len(b["samples_ns"]),
-                "avg_ns": float(b["avg_ns"]),
-                "samples_ns": [int(x) for x in b["samples_ns"]],
-                "file": f,
-                "line": i,
-            }
-        )
-    return pl.DataFrame(rows)
+    """One row per llama-bench test of the depth sweep (``benchrows.read`` of ``raw_dir/spec_depth``, rows
+    of complete runs): host_id, session_id, role, model_id, model_sha256, n_depth, n_prompt, n_gen, avg_ts
+    (tok/s), stddev_ts (0 when absent), n (repetitions), avg_ns (one test's mean time, ns), samples_ns (each
+    repetition's time, ns), file, line.
+
+    Raises:
+        records.RecordError: a line is not JSON or a record fails its kind's checks (file:line, field, fix).
+    """
+    rows = benchrows.read(Path(raw_dir) / EXPERIMENT, EXPERIMENT, _BENCH_READ, _BENCH_ROW)
+    lb = pl.col("llama_bench").struct.field
+    return rows.select(
+        "host_id",
+        "session_id",
+        "role",
+        "model_id",
+        "model_sha256",
+        lb("n_depth").fill_null(0).alias("n_depth"),
+        lb("n_prompt").alias("n_prompt"),
+        lb("n_gen").alias("n_gen"),
+        lb("avg_ts").alias("avg_ts"),
+        lb("stddev_ts").fill_null(0.0).alias("stddev_ts"),
+        lb("samples_ns").list.len().cast(pl.Int64).alias("n"),
+        lb("avg_ns").cast(pl.Float64).alias("avg_ns"),
+        lb("samples_ns").alias("samples_ns"),
+        "file",
+        "line",
+    )
 
 
 def request_table(raw_dir: str | Path) -> pl.DataFrame:

@@ -5,7 +5,7 @@ its order:
 
 1. ``run_bench``: one llama-bench invocation per model (the target with ``-p <pp_sizes>,<n_prompt>``,
    each draft with ``-p <n_prompt>``; all ``-n n_gen -d <depths> -r repetitions``), every row a
-   ``benchbook.spec_depth.bench`` record;
+   ``benchbook.llama_bench`` record (``role`` target | draft);
 2. ``server_visit``: for each repetition, each configuration (rotated per repetition) gets a fresh
    llama-server (``-lv 4`` so the draft counters are logged) and one ``/completion`` per depth,
    deepest last, prompt = the first ``max(depth, min_prompt)`` tokens of ``context_file``, greedy,
@@ -70,8 +70,8 @@ def prompt_tokens(tokens: list[int], depth: int, min_prompt: int) -> list[int]:
 
 def run_bench(sess, run: BenchRun, *, bench_bin: Path, cfg: dict, base: dict, log=print) -> Outcome:
     """One llama-bench ``-d`` sweep of the plan (``plan.bench_runs``): every row a
-    ``benchbook.spec_depth.bench`` record, a failed invocation a ``benchbook.run_failed`` one (published
-    as failed, not measured again: ``required`` False)."""
+    ``benchbook.llama_bench`` record (``role`` target | draft), a failed invocation a
+    ``benchbook.run_failed`` one (published as failed, not measured again: ``required`` False)."""
     m = run.model
     argv = [str(bench_bin), "-m", m["path"], *run.argv_tail]
     depths = ",".join(str(int(d)) for d in cfg["depths"])
@@ -82,7 +82,7 @@ def run_bench(sess, run: BenchRun, *, bench_bin: Path, cfg: dict, base: dict, lo
     rec |= {"argv": argv, "model_id": m["model_id"], "model_sha256": m["sha256"], "started_at": started}
     rec |= {"ended_at": utc_now(), "peak_rss_bytes": res.peak_rss_bytes}
     rec |= {"peak_gpu_mem_mib": res.peak_gpu_mem_mib}
-    if append_result(sess, "spec_depth_bench", rec, res, f"llama-bench {m['model_id']}"):
+    if append_result(sess, rec, res, f"llama-bench {m['model_id']}"):
         return OK
     return Outcome(False, f"exit {res.returncode}", required=False)
 

@@ -1,9 +1,9 @@
-"""What a depth number's runs state about themselves: the model file and the times they measured, read
-from the ``benchbook.spec_depth.request`` / ``.bench`` records by ``run_id`` (``run_facts``), and the run
-ids and commands of the records a number cites, by their lines (``cited_runs``).  The depth numbers named
-no ``model_sha256`` and no ``measured_from``/``measured_to``, so the page's "What was measured" read
-"Model files: —" and gave no dates (the offload page's defect, item 31 of the new-user report); and no
-run id or command (issue 26)."""
+"""What a depth number's runs state about themselves: the model file and the times they measured, read from
+the ``benchbook.spec_depth.request`` and llama-bench row records by ``run_id`` (``run_facts``), and the
+run ids and commands of the records a number cites, by their lines (``cited_runs``).  The depth numbers
+named no ``model_sha256`` and no ``measured_from``/``measured_to``, so the page's "What was measured"
+read "Model files: —" and gave no dates (the offload page's defect, item 31 of the new-user report); and
+no run id or command (issue 26)."""
 
 from __future__ import annotations
 
@@ -11,8 +11,9 @@ from pathlib import Path
 
 from benchbook.measured import parse_utc
 from benchbook.records import read_records
+from benchbook.schemas import LLAMA_BENCH_SCHEMAS
 
-from . import BENCH_SCHEMA, EXPERIMENT, REQUEST_SCHEMA
+from . import EXPERIMENT, REQUEST_SCHEMA
 
 
 def run_index(raw: Path) -> dict[str, list[dict]]:
@@ -28,7 +29,7 @@ def run_index(raw: Path) -> dict[str, list[dict]]:
         if not f.name.endswith(".quarantine.jsonl")
     ]
     out: dict[str, list[dict]] = {}
-    for schema in (REQUEST_SCHEMA, BENCH_SCHEMA):
+    for schema in (REQUEST_SCHEMA, *LLAMA_BENCH_SCHEMAS):  # the llama-bench rows: the one kind, retired ones
         for rec in read_records(files, schema=schema):
             if rec.get("run_id"):
                 out.setdefault(rec["run_id"], []).append(rec)

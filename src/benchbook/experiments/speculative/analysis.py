@@ -43,14 +43,16 @@ import numpy as np
 import polars as pl
 from scipy import stats as sps
 
-from benchbook import costmodel
+from benchbook import benchrows, costmodel
 from benchbook.costmodel import accepted_within_cap, tau
 from benchbook.records import read_records
 from benchbook.schemas import NATIVE
 from benchbook.stats import MIN_N_INTERVAL, sample_interval, series_mean
 
 REQUEST_SCHEMA = "benchbook.speculative_request"
-COST_SCHEMA = "benchbook.speculative_cost"
+#: the cost model's llama-bench rows: the one llama-bench row kind (``role`` target | draft); committed
+#: sessions wrote the retired ``benchbook.speculative_cost``, read as it (``benchrows``)
+COST_SCHEMA = benchrows.SCHEMA
 
 
 # --- scalar arithmetic ------------------------------------------------------------------------
@@ -827,21 +829,28 @@ def _bench_test(rec: dict) -> costmodel.BenchTest:
     return costmodel.BenchTest(int(lb["n_prompt"]), int(lb["n_gen"]), lb["samples_ns"])
 
 
+#: what ``cost_model`` reads of a llama-bench row record (``benchrows``) and of llama-bench's own row
+_COST_READ = ["run_id", "session_id", "role", "model_id", "argv", "started_at", "ended_at", "llama_bench"]
+_COST_ROW = {"llama_bench": ["n_prompt", "n_gen", "samples_ns"]}
+
+
 def cost_model(raw_dir: str | Path, session_id: str) -> CostModel | None:
-    """c and r(n) from the session's llama-bench runs (``benchbook.speculative_cost``), by
-    ``costmodel.bench_terms``: t1 = the target's decode step (median ``samples_ns`` of its ``-n`` test ÷
+    """c and r(n) from the session's llama-bench runs (``benchrows.read`` of ``raw_dir``, experiment
+    speculative: the rows with a ``role``; committed sessions wrote them as ``benchbook.speculative_cost``),
+    by ``costmodel.bench_terms``: t1 = the target's decode step (median ``samples_ns`` of its ``-n`` test ÷
     n_gen), r(n) = median ``samples_ns`` of its ``-p n`` test ÷ t1, c(draft) = the draft's decode step ÷
     t1 (medians: ``costmodel.median_ns``); the target as its own draft has c = 1.  Runs with fewer rows
     than their ``rows_total`` (interrupted) are left out.  Returns a ``CostModel``; None when the session
     has no cost runs or no target tg test.
+
+    Raises:
+        records.RecordError: a line is not JSON or a record fails its kind's checks (file:line, field, fix).
     """
-    recs = [r for r in read_records(_files(raw_dir), COST_SCHEMA) if r["session_id"] == session_id]
+    rows = benchrows.read(raw_dir, "speculative", _COST_READ, _COST_ROW)
+    rows = rows.filter((pl.col("session_id") == session_id) & pl.col("role").is_not_null())
+    recs = [r | {"_file": r["file"], "_line": r["line"]} for r in rows.iter_rows(named=True)]
     if not recs:
         return None
-    by_run: dict[str, list] = {}
-    for r in recs:
-        by_run.setdefault(r["run_id"], []).append(r)
-    recs = [r for rs in by_run.values() if len(rs) == rs[0]["rows_total"] for r in rs]
 
     tgt = [r for r in recs if r["role"] == "target"]
     tg = [r for r in tgt if int(r["llama_bench"]["n_gen"]) > 0 and int(r["llama_bench"]["n_prompt"]) == 0]

@@ -4,7 +4,8 @@ Every configuration of the chosen profile (baseline, draft models, ngram types; 
 sweep) runs every prompt, interleaved per repetition, each request with a greedy sampler and no
 prompt cache; each request becomes one ``benchbook.speculative_request`` record (timings,
 draft_n/draft_n_accepted, stop_type, token ids and their sha256, ``/metrics`` before/after), and the
-cost model's llama-bench rows ``benchbook.speculative_cost`` records, in the same session.
+cost model's llama-bench rows ``benchbook.llama_bench`` records (``role`` target | draft), in the same
+session.
 Entry point: ``measure(params, root=, raw_dir=, overrides=)`` (see ``benchbook.experiments``).
 """
 
@@ -36,7 +37,7 @@ from .plan import (  # noqa: F401 (load_prompts, plan_order: re-exported)
 )
 
 SCHEMA = "benchbook.speculative_request"
-COST_SCHEMA = "benchbook.speculative_cost"
+COST_SCHEMA = "benchbook.llama_bench"
 
 #: Greedy and every penalty off, explicitly (GGUF files can carry sampler defaults,
 #: ``general.sampling.*`` in llama.cpp ``common/arg.cpp``); the server echoes what it used in
@@ -97,7 +98,7 @@ def run_cost_model(
     """One llama-bench run of the cost model (``plan.cost_runs``: same build, same session): the target
     with ``-p 1,<k+1 for each n_max> -n <n_gen>`` or a draft model with ``-p 0 -n <n_gen>``.
 
-    One ``benchbook.speculative_cost`` record per llama-bench row (row verbatim, ``role`` target |
+    One ``benchbook.llama_bench`` record per llama-bench row (row verbatim, ``role`` target |
     draft); a failed invocation is a ``benchbook.run_failed`` record and a failure the session publishes
     as such (``required`` False: not measured again)."""
     from benchbook.llamacpp.bench import append_result
@@ -122,7 +123,7 @@ def run_cost_model(
         "ended_at": utc_now(),
         "peak_rss_bytes": res.peak_rss_bytes,
     }
-    if append_result(sess, "speculative_cost", rec, res, f"llama-bench {m['model_id']}"):
+    if append_result(sess, rec, res, f"llama-bench {m['model_id']}"):
         return OK
     return Outcome(False, f"exit {res.returncode}", required=False)
 
