@@ -250,6 +250,11 @@ def ds_equals_ar(num, recs):
     return sum(bool(r["equals_ar"]) for r in runs) / len(runs)
 
 
+def ds_fraction(num, recs):
+    """α̂ or the share of runs whose output equals AR: two quantities of one unit (``fraction``)."""
+    return ds_alpha(num, recs) if num["key"].endswith("-alpha") else ds_equals_ar(num, recs)
+
+
 def ds_expert_loads(num, recs):
     return statistics.mean(r["expert_loads_per_token"] for r in _runs(recs))
 
@@ -446,8 +451,17 @@ def _depth_split(num, recs) -> tuple[list[dict], list[dict]]:
 
 
 def sd_decode(num, recs):
+    """A decode rate (it cites its baseline too) or a prefill rate (its own requests only)."""
     mine, _ = _depth_split(num, recs)
-    return statistics.mean(r["timings"]["predicted_per_second"] for r in mine)
+    field = "prompt_per_second" if num["key"].endswith("prefill_tps") else "predicted_per_second"
+    return statistics.mean(r["timings"][field] for r in mine)
+
+
+def sd_peak_mem(num, recs):
+    """Peak GPU memory: the most over the configuration's own requests (no baseline cited)."""
+    mine = _kind(recs, "benchbook.spec_depth.request")
+    assert len({(r["config_id"], r["depth"]) for r in mine}) == 1
+    return max(r["peak_gpu_mem_mib"] for r in mine)
 
 
 def sd_ratio(num, recs):
@@ -528,8 +542,9 @@ def _spec_terms(mine, base, bench, alone_ms) -> dict:
 
 
 def sd_overhead(num, recs):
-    """The per-step overhead model's residual (spec_depth.overhead): β fitted through the origin on the
-    *other* configurations' excess against (k+1)·c_alone, then τ / (k·c_server + r(k+1) + β(k+1)c_alone)."""
+    """The per-step overhead model (spec_depth.overhead): β fitted through the origin on the *other*
+    configurations' excess against (k+1)·c_alone, o(k) = β(k+1)c_alone, the model τ / (k·c_server + r(k+1)
+    + o(k)) and its residual (model ÷ measured − 1)."""
     reqs = _kind(recs, "benchbook.spec_depth.request")
     assert len({r["depth"] for r in reqs}) == 1
     bench = _bench_rows(recs)
@@ -552,9 +567,175 @@ def sd_overhead(num, recs):
     assert len(others) >= 2
     xs = [(t["k"] + 1) * t["c_alone"] for t in others]
     beta = sum(x * t["excess"] for x, t in zip(xs, others, strict=True)) / sum(x * x for x in xs)
+    what = num["key"].rsplit("-", 1)[1]
+    if what == "beta_loo":  # β alone never reads the configuration's own requests (left out)
+        assert mine not in terms
+        return beta
     t = terms[mine]
-    model = t["tau"] / (t["k"] * t["c_server"] + t["rk"] + beta * (t["k"] + 1) * t["c_alone"])
-    return model / t["speedup"] - 1
+    o_k = beta * (t["k"] + 1) * t["c_alone"]
+    model = t["tau"] / (t["k"] * t["c_server"] + t["rk"] + o_k)
+    return {"overhead_model": o_k, "model_overhead": model}.get(what, model / t["speedup"] - 1)
+
+
+def _roles(recs) -> dict[str, list[dict]]:
+    """The cited spec_depth requests by role (speculative, baseline, draft_only), one depth."""
+    reqs = _kind(recs, "benchbook.spec_depth.request")
+    assert len({r["depth"] for r in reqs}) == 1
+    out: dict[str, list[dict]] = {}
+    for r in reqs:
+        out.setdefault(r["role"], []).append(r)
+    assert len({r["config_id"] for r in out.get("speculative", [])}) <= 1
+    return out
+
+
+def _pooled(mine) -> tuple[float, float]:
+    """(τ, k) pooled over one configuration's requests: committed ÷ steps, drafted ÷ steps."""
+    steps = sum(r["spec_stats"]["gen_drafts"] for r in mine)
+    committed = sum(
+        min(r["spec_stats"]["gen_drafts"] + r["timings"]["draft_n_accepted"], r["timings"]["predicted_n"] - 1)
+        for r in mine
+    )
+    return committed / steps, sum(r["timings"]["draft_n"] for r in mine) / steps
+
+
+def _step_ns(row) -> float:
+    return statistics.median(row["samples_ns"]) / row["n_gen"]
+
+
+def sd_cost_term(num, recs):
+    """A cost-model term of one configuration at one depth (spec_depth.analysis.cost_terms), from exactly
+    what it cites: τ and k its own requests; c_bench the draft's and the target's llama-bench tg rows
+    (1 without rows: the target as its own draft); r(k+1) and the models the target's pp and tg rows;
+    c_server, v_server and the model after the baseline's requests (its decode step); c_alone the
+    requests of the draft served alone and the baseline's."""
+    by = _roles(recs)
+    mine, base, alone = by["speculative"], by.get("baseline", []), by.get("draft_only", [])
+    what = num["key"].rsplit("-", 1)[1]
+    tau, k = _pooled(mine)
+    if what in ("tau", "k"):
+        assert not base and not _bench_rows(recs)
+        return tau if what == "tau" else k
+    self_draft = mine[0]["draft_model_sha256"] == mine[0]["model_sha256"]
+    if what == "c_bench":
+        tg = [b for b in _bench_rows(recs) if b["n_gen"] > 0]
+        if self_draft:
+            assert not tg
+            return 1.0
+        (target,) = [b for b in tg if b["role"] == "target"]
+        (draft,) = [b for b in tg if b["role"] == "draft"]
+        return _step_ns(draft) / _step_ns(target)
+    if what == "c_alone":
+        if self_draft:
+            assert not alone and not base
+            return 1.0
+        b_step = sum(r["timings"]["predicted_ms"] for r in base) / sum(
+            r["timings"]["predicted_n"] - 1 for r in base
+        )
+        a_step = sum(r["timings"]["predicted_ms"] for r in alone) / sum(
+            r["timings"]["predicted_n"] - 1 for r in alone
+        )
+        return a_step / b_step
+    if what in ("r_k1", "model_before"):
+        bench = _bench_rows(recs)
+        (tg,) = [b for b in bench if b["role"] == "target" and b["n_gen"] > 0]
+        r_pp = {
+            b["n_prompt"]: statistics.median(b["samples_ns"]) / _step_ns(tg)
+            for b in bench
+            if b["role"] == "target" and b["n_prompt"] > 0
+        }
+        rk = r_at(r_pp, k + 1)
+        assert rk is not None and not base
+        if what == "r_k1":
+            return rk
+        drafts = [
+            b
+            for b in bench
+            if b["role"] == "draft" and b["n_gen"] > 0 and b["sha"] == mine[0]["draft_model_sha256"]
+        ]
+        c = 1.0 if self_draft else _step_ns(drafts[0]) / _step_ns(tg)
+        return tau / (k * c + rk)
+    b_step = sum(r["timings"]["predicted_ms"] for r in base) / sum(
+        r["timings"]["predicted_n"] - 1 for r in base
+    )
+    t_draft = sum(r["spec_stats"]["t_draft_ms"] for r in mine)
+    steps = sum(r["spec_stats"]["gen_drafts"] for r in mine)
+    if what == "c_server":  # the server's drafting time per drafted token, in baseline decode steps
+        assert not _bench_rows(recs)
+        return t_draft / sum(r["timings"]["draft_n"] for r in mine) / b_step
+    if what == "v_server":  # decode time less drafting time per verify step, in baseline decode steps
+        assert not _bench_rows(recs)
+        return (sum(r["timings"]["predicted_ms"] for r in mine) - t_draft) / steps / b_step
+    t = _spec_terms(mine, base, _bench_rows(recs), {})
+    if what == "overhead_server":
+        return t["excess"]
+    assert what == "model_after"
+    return t["tau"] / (t["k"] * t["c_server"] + t["rk"])
+
+
+def sd_bench(num, recs):
+    """A llama-bench rate of the depth sweep: the mean of its per-repetition rates (n_prompt + n_gen tokens
+    over each repetition's samples_ns), from its one row."""
+    (row,) = _bench_rows(recs)
+    return statistics.mean(1e9 * (row["n_prompt"] + row["n_gen"]) / ns for ns in row["samples_ns"])
+
+
+def sd_memory(num, recs):
+    """Peak GPU memory per draft token: the least-squares slope of each configuration's peak (the most
+    over its requests) against its n_max, over the cited requests of one draft at one depth."""
+    reqs = _kind(recs, "benchbook.spec_depth.request")
+    assert {r["role"] for r in reqs} == {"speculative"} and len({r["depth"] for r in reqs}) == 1
+    assert len({r["draft_model_id"] for r in reqs}) == 1
+    peak: dict[int, int] = {}
+    for r in reqs:
+        peak[r["n_max"]] = max(peak.get(r["n_max"], 0), r["peak_gpu_mem_mib"])
+    return float(np.polyfit(list(peak), list(peak.values()), 1)[0])
+
+
+def sd_hosts(num, recs):
+    """The speculative experiment per host on the depth page (spec_depth.hostspec): the mean over the
+    cited prompts of each prompt's speedup (paired with its baseline), τ (1 without drafting) or cost
+    model (its llama-bench rows cited), and the residual model ÷ speedup − 1."""
+    what = num["key"].rsplit("-", 1)[1]
+    reqs = _requests(recs)
+    prompts = sorted({r["prompt_id"] for r in reqs})
+    cost_rows = [r for r in recs if r["schema"] == "benchbook.speculative_cost"]
+    assert bool(cost_rows) == (what in ("model", "residual"))
+
+    def speedup(p: str) -> float:
+        mine = [r for r in reqs if r["prompt_id"] == p]
+        if {r["config"]["config_id"] for r in mine} == {"baseline"}:
+            return 1.0  # the baseline against itself
+        return spec_speedup(num, mine)
+
+    def tau(p: str) -> float:
+        mine = [r for r in reqs if r["prompt_id"] == p]
+        plain = mine[0]["config"]["spec_type"] == "none"
+        return 1.0 if plain or not sum(r["verify_steps"] for r in mine) else spec_tau(num, mine)
+
+    def model(p: str) -> float:
+        own = [r for r in reqs if r["prompt_id"] == p and r["config"]["config_id"] != "baseline"]
+        return spec_model(num, own + cost_rows)
+
+    if what == "speedup":
+        return statistics.mean(speedup(p) for p in prompts)
+    if what == "tau":
+        assert len({r["config"]["config_id"] for r in reqs}) == 1
+        return statistics.mean(tau(p) for p in prompts)
+    if what == "model":
+        assert len({r["config"]["config_id"] for r in reqs}) == 1
+        return statistics.mean(model(p) for p in prompts)
+    assert what == "residual"
+    # the model over the prompts that drafted (a prompt with no verify step has none), the speedup over all
+    drafted = [
+        p
+        for p in prompts
+        if sum(
+            r["verify_steps"] or 0
+            for r in reqs
+            if r["prompt_id"] == p and r["config"]["config_id"] != "baseline"
+        )
+    ]
+    return statistics.mean(model(p) for p in drafted) / statistics.mean(speedup(p) for p in prompts) - 1
 
 
 #: (computation, unit) -> recompute(number, its cited records) -> value
@@ -566,23 +747,22 @@ RECOMPUTE: dict[tuple[str, str], Callable[[dict, list[dict]], float]] = {
     ("benchbook.experiments.speculative.analysis.config_table", "×"): spec_speedup,
     ("benchbook.experiments.speculative.analysis.config_table (speedup_reps)", "×"): spec_speedup_rep,
     ("benchbook.experiments.speculative.analysis.rep_trend", "× per repetition"): spec_trend,
-    ("benchbook.experiments.speculative.analysis.alpha (pooled over repetitions)", ""): spec_alpha,
+    ("benchbook.experiments.speculative.analysis.alpha (pooled over repetitions)", "fraction"): spec_alpha,
     ("benchbook.experiments.speculative.analysis.tau (pooled)", "tok/step"): spec_tau,
     ("benchbook.experiments.speculative.analysis.with_model", "×"): spec_model,
-    ("benchbook.experiments.speculative.analysis.cost_model", ""): spec_cost,
+    ("benchbook.experiments.speculative.analysis.cost_model", "×"): spec_cost,
     ("benchbook.experiments.speculative.analysis.cost_model", "ms"): spec_t1,
     ("benchbook.experiments.speculative.analysis.memory_slopes", "MiB/draft token"): spec_mem_slope,
-    ("experiments.draftself.analysis.acceptance", "tokens/verify step"): ds_tau,
+    ("experiments.draftself.analysis.acceptance", "tok/step"): ds_tau,
     ("experiments.draftself.analysis.decode_rates", "tok/s"): ds_decode_rate,
-    ("experiments.draftself.analysis.acceptance", ""): ds_alpha,
+    ("experiments.draftself.analysis.acceptance", "fraction"): ds_fraction,
     ("experiments.draftself.analysis.acceptance", "tokens/pass"): ds_tokens_per_pass,
-    ("experiments.draftself.analysis.acceptance", "fraction of runs"): ds_equals_ar,
     ("draftself.experts.expert_loads", "expert loads/token"): ds_expert_loads,
     ("experiments.draftself.analysis.speedup", "×"): ds_speedup,
     ("experiments.draftself.analysis.paired_gap", "%"): ds_gap,
     ("experiments.draftself.analysis.speedup (mean pass costs)", "×"): ds_predicted,
     ("experiments.draftself.analysis.steady_state", "×"): ds_steady,
-    ("experiments.draftself.analysis.break_even", "tokens/verify step"): ds_break_even,
+    ("experiments.draftself.analysis.break_even", "tok/step"): ds_break_even,
     ("experiments.draftself.analysis.pass_costs", "ms"): ds_decode_pass,
     ("experiments.draftself.analysis.experts_by_pass", "experts/layer"): ds_experts,
     ("draftself.experts.independent_bound", "experts/layer"): ds_bound,
@@ -595,9 +775,23 @@ RECOMPUTE: dict[tuple[str, str], Callable[[dict, list[dict]], float]] = {
     ("benchbook.experiments.offload.analysis.roofline", "%"): off_roofline,
     ("benchbook.experiments.offload.report.default_roofline", "%"): off_default_roofline,
     ("benchbook.experiments.spec_depth.analysis.depth_table", "tok/s"): sd_decode,
-    ("benchbook.experiments.spec_depth.analysis.depth_table", "x"): sd_ratio,
+    ("benchbook.experiments.spec_depth.analysis.depth_table", "×"): sd_ratio,
     ("benchbook.experiments.spec_depth.analysis.depth_table", "fraction"): sd_residual,
     ("benchbook.experiments.spec_depth.overhead.with_overhead", "fraction"): sd_overhead,
+    # issue 26: every numeric cell of the depth page is a published number
+    ("benchbook.experiments.spec_depth.analysis.depth_table", "MiB"): sd_peak_mem,
+    ("benchbook.experiments.spec_depth.analysis.cost_terms", "tok/step"): sd_cost_term,
+    ("benchbook.experiments.spec_depth.analysis.cost_terms", "drafted/step"): sd_cost_term,
+    ("benchbook.experiments.spec_depth.analysis.cost_terms", "decode steps"): sd_cost_term,
+    ("benchbook.experiments.spec_depth.analysis.cost_terms", "×"): sd_cost_term,
+    ("benchbook.experiments.spec_depth.overhead.with_overhead", "coefficient"): sd_overhead,
+    ("benchbook.experiments.spec_depth.overhead.with_overhead", "decode steps"): sd_overhead,
+    ("benchbook.experiments.spec_depth.overhead.with_overhead", "×"): sd_overhead,
+    ("benchbook.experiments.spec_depth.analysis.bench_rates", "tok/s"): sd_bench,
+    ("benchbook.experiments.spec_depth.analysis.memory_per_draft_token", "MiB/draft token"): sd_memory,
+    ("benchbook.experiments.spec_depth.hostspec.host_table", "×"): sd_hosts,
+    ("benchbook.experiments.spec_depth.hostspec.host_table", "tok/step"): sd_hosts,
+    ("benchbook.experiments.spec_depth.hostspec.host_table", "fraction"): sd_hosts,
 }
 
 
@@ -681,18 +875,18 @@ def gpu_train(num, recs):
 
 
 RECOMPUTE_DRAFTSELF_GPU: dict[tuple[str, str], Callable[[dict, list[dict]], float]] = {
-    ("benchbook.experiments.draftself_gpu.analysis.per_prompt", "tokens"): gpu_tau,
+    ("benchbook.experiments.draftself_gpu.analysis.per_prompt", "tok/step"): gpu_tau,
     ("benchbook.experiments.draftself_gpu.analysis.by_k", "fraction"): gpu_alpha,
     ("benchbook.experiments.draftself_gpu.analysis.per_prompt", "tok/s"): gpu_rate,
-    ("benchbook.experiments.draftself.analysis.speedup", "x"): gpu_speedup,
+    ("benchbook.experiments.draftself.analysis.speedup", "×"): gpu_speedup,
     ("benchbook.experiments.draftself.analysis.paired_gap", "fraction"): gpu_residual,
-    ("benchbook.experiments.draftself.analysis.break_even", "tokens"): gpu_break_even,
+    ("benchbook.experiments.draftself.analysis.break_even", "tok/step"): gpu_break_even,
     ("benchbook.experiments.draftself.analysis.pass_costs", "ms"): ds_decode_pass,
     ("benchbook.experiments.draftself_gpu.analysis.repeat_share", "fraction"): gpu_repeat_share,
     ("benchbook.experiments.draftself_gpu.analysis.load_train", "s"): gpu_train,
     ("benchbook.experiments.draftself_gpu.analysis.load_train", "steps"): gpu_train,
     ("benchbook.experiments.draftself_gpu.analysis.load_train", "nats"): gpu_train,
-    ("benchbook.experiments.draftself_gpu.analysis.load_train", "params"): gpu_train,
+    ("benchbook.experiments.draftself_gpu.analysis.load_train", "parameters"): gpu_train,
 }
 RECOMPUTE.update(RECOMPUTE_DRAFTSELF_GPU)
 # --- speculative: the cost model against the time measured inside llama-server (issue 15 item 4) ----
@@ -777,7 +971,7 @@ def sc_overhead(num, recs):
 RECOMPUTE |= {
     ("benchbook.experiments.speculative.server_cost.server_cost_table", "×"): sc_value,
     ("benchbook.experiments.speculative.server_cost.server_cost_table", "fraction"): sc_value,
-    ("benchbook.experiments.speculative.server_cost.server_cost_table", "ms/step"): sc_value,
+    ("benchbook.experiments.speculative.server_cost.server_cost_table", "ms"): sc_value,
     ("benchbook.experiments.speculative.server_cost.with_overhead", "×"): sc_overhead,
     ("benchbook.experiments.speculative.server_cost.with_overhead", "fraction"): sc_overhead,
 }

@@ -11,7 +11,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from benchbook import caveats
+from benchbook import caveats, measured
 from benchbook.experiments.draftself_gpu import caveat_rows, sessioncheck
 from benchbook.experiments.draftself_gpu.report import build
 from conftest import committed_root
@@ -208,8 +208,8 @@ def test_both_committed_sessions_pass_and_the_newest_is_published():
         "33165c04": (True, 252),  # 12 prompts × (AR + k 1, 2, 3, 4, 6, 8) × 3 repetitions
         "57a59f95": (True, 252),  # 12 prompts × (AR + k 1, 2, 3, 4, 8, 15) × 3 repetitions
     }
-    chosen, skipped = sessioncheck.publishable(committed_root() / "data" / "raw")
-    assert chosen is not None and (chosen.session_id, skipped) == (SESSION, [])
+    picked = measured.select("draftself_gpu", checks, "246274abff670295")  # the primary host: no GPU
+    assert picked.chosen is not None and (picked.chosen.session_id, picked.skipped) == (SESSION, [])
 
 
 def test_a_newest_session_with_a_run_from_outside_it_is_skipped(tmp_path):
@@ -223,7 +223,8 @@ def test_a_newest_session_with_a_run_from_outside_it_is_skipped(tmp_path):
     rec["started_at"], rec["ended_at"] = "2026-11-30T23:28:00.000000Z", "2026-11-30T23:28:01.000000Z"
     lines[i] = json.dumps(rec)
     f.write_text("\n".join(lines) + "\n")
-    chosen, skipped = sessioncheck.publishable(raw)
+    picked = measured.select("draftself_gpu", sessioncheck.check(raw))
+    chosen, skipped = picked.chosen, picked.skipped
     assert chosen is not None and chosen.session_id.startswith("33165c04")  # the older one is published
     assert [c.session_id for c in skipped] == [SESSION]
     assert (

@@ -83,11 +83,12 @@ def test_add_t_interval_no_interval_below_three_and_positive():
 
 def test_number_needs_replication_and_a_positive_interval_for_a_rate():
     base = dict(key="k", value=10.0, unit="tok/s", label="x", n=3, computation="f", run_ids=["r"], build="b1")
+    log = dict(ci_method="student-t on the log scale", commands=[["llama-bench"]])
     with pytest.raises(ValueError, match="replication"):
-        Number(**base).check()
+        Number(**base, ci95=[5.0, 20.0], **log).check()
     with pytest.raises(ValueError, match="leaves the domain"):
-        Number(**base, replication="repetitions of one output", ci95=[-1.0, 21.0]).check()
-    Number(**base, replication="repetitions of one output", ci95=[5.0, 20.0]).check()
+        Number(**base, replication="repetitions of one output", ci95=[-1.0, 21.0], **log).check()
+    Number(**base, replication="repetitions of one output", ci95=[5.0, 20.0], **log).check()
 
 
 def test_registry_numbers_carry_ci_method_and_replication(tmp_path):

@@ -253,3 +253,121 @@ def test_other_reports_write_the_registry_only_after_their_checks(tmp_path, monk
     with pytest.raises(RuntimeError, match="a check failed"):
         mod.build(P, root=committed_root(), raw_dir=Path("data/raw"), reports_dir=tmp_path / "rep")
     assert registry.read_text() == "the previous registry\n"
+
+
+# --- one selection policy table (issue 26 item 3) ----------------------------------------------------
+
+
+def _c(sid: str, host: str | None, ended_at: str, ok: bool = True) -> measured.SessionCheck:
+    reasons = [] if ok else [f"{sid}: a fault"]
+    return measured.SessionCheck(sid, "e", host, "2026-01-01T00:00:00Z", ended_at, "f.jsonl", reasons)
+
+
+#: h1: a (passes, ended 01:00), b (fails, ended 02:00); h2: d (passes, 03:00); no host: e (passes, 04:00)
+CHECKS = {
+    c.session_id: c
+    for c in (
+        _c("a", "h1", "2026-01-01T01:00:00Z"),
+        _c("b", "h1", "2026-01-01T02:00:00Z", ok=False),
+        _c("d", "h2", "2026-01-01T03:00:00Z"),
+        _c("e", None, "2026-01-01T04:00:00Z"),
+    )
+}
+
+
+def _ids(sessions: list[measured.SessionCheck]) -> list[str]:
+    return [c.session_id for c in sessions]
+
+
+def test_select_every_host_newest_session():
+    # llama_bench: each host's newest passing session (a for h1: b is newer but fails; d for h2); the
+    # hostless e belongs to no host; skipped: b, newer than h1's published session
+    picked = measured.select("llama_bench", CHECKS)
+    assert (_ids(picked.published), _ids(picked.skipped)) == (["a", "d"], ["b"])
+    assert {h: c.session_id for h, c in picked.by_host().items()} == {"h1": "a", "h2": "d"}
+
+
+def test_select_primary_host_else_the_newest_host():
+    # the primary host's newest passing session, and only its host's skipped sessions
+    picked = measured.select("speculative", CHECKS, "h1")
+    assert (picked.chosen.session_id, _ids(picked.skipped)) == ("a", ["b"])
+    # no primary host, or one without a passing session: the host session that ended last (d, 03:00)
+    for primary in (None, "h3"):
+        picked = measured.select("draftself", CHECKS, primary)
+        assert (picked.chosen.session_id, _ids(picked.skipped)) == ("d", [])
+    # nothing passes: no session; the primary host's failures are what the page names
+    failing = {"b": CHECKS["b"]}
+    picked = measured.select("draftself_gpu", failing, "h1")
+    assert (picked.chosen, _ids(picked.skipped)) == (None, ["b"])
+    assert _ids(measured.select("template", failing, "h2").skipped) == []
+
+
+def test_select_every_session():
+    # the server-cost table: every passing session, the hostless one too (by host, then end time)
+    picked = measured.select("speculative:server_cost", CHECKS)
+    assert (_ids(picked.published), _ids(picked.skipped)) == (["e", "a", "d"], ["b"])
+
+
+def test_check_takes_the_planned_runs_exactly_where_the_policy_says(tmp_path):
+    with pytest.raises(ValueError, match="plan their runs, and planned runs were not given"):
+        measured.check("llama_bench", tmp_path)
+    with pytest.raises(ValueError, match="do not plan their runs.*fix: drop planned"):
+        measured.check("spec_depth", tmp_path, report.PLANNED)
+    assert measured.check("llama_bench", tmp_path, report.PLANNED) == {}  # no files, no sessions
+
+
+def test_the_policy_table_names_each_experiments_own_kinds():
+    from benchbook.experiments import offload, spec_depth, template
+    from benchbook.experiments.draftself import sessioncheck
+
+    kinds = {name: p.kinds for name, p in measured.POLICIES.items()}
+    assert kinds["offload"] == (offload.SCHEMA, offload.BANDWIDTH_SCHEMA)
+    assert kinds["spec_depth"] == (spec_depth.BENCH_SCHEMA, spec_depth.REQUEST_SCHEMA)
+    assert kinds["template"] == (template.SCHEMA,) and kinds["draftself"] == (sessioncheck.RUN_SCHEMA,)
+    # one policy per published table: the six experiments' pages, the template, and the speculative
+    # records' two other tables (the depth page's comparison, the server-cost table)
+    assert sorted(measured.POLICIES) == sorted(
+        [*EXPERIMENTS, "template", "speculative:hosts", "speculative:server_cost"]
+    )
+
+
+def test_the_committed_sessions_each_policy_publishes():
+    """What each table publishes from the committed raw data (primary host 246274ab, the CPU host)."""
+    import benchbook.experiments.spec_depth  # noqa: F401  (declares the depth record kinds)
+    from benchbook.experiments.draftself import sessioncheck as draftself
+    from benchbook.experiments.draftself_gpu import sessioncheck as draftself_gpu
+    from benchbook.experiments.offload import report as offload
+
+    raw = committed_root() / "data" / "raw"
+    checks = {
+        "llama_bench": measured.check("llama_bench", raw / "llama_bench", report.PLANNED),
+        "offload": measured.check("offload", raw / "offload", offload.PLANNED),
+        "spec_depth": measured.check("spec_depth", raw / "spec_depth"),
+        "draftself": draftself.check(raw / "draftself"),
+        "draftself_gpu": draftself_gpu.check(raw),
+        **{name: measured.check(name, raw / "speculative") for name in SPECULATIVE},
+    }
+    got = {
+        name: [c.session_id[:8] for c in measured.select(name, found, HOST).published]
+        for name, found in checks.items()
+    }
+    assert got == {
+        "llama_bench": ["d2ee0d2a", "637789dc"],  # 246274ab's newest of 5, e3618a24's one
+        "offload": ["d8cf33d1"],
+        "spec_depth": ["f349b5cc", "23d37a94"],  # 3f1dfa40's newest that ended (1b5cda51 never did)
+        "speculative": ["4ad89052"],  # the primary host's newest
+        "speculative:hosts": ["4ad89052", "e5c68027", "5b481365"],
+        "speculative:server_cost": [
+            *("c81f79c3", "4787a708", "4ad89052"),  # 246274ab, by end time
+            *("521afbb1", "e5c68027"),  # 3f1dfa40
+            *("7554df47", "5b481365"),  # e3618a24
+        ],
+        "draftself": ["6c11c22a"],
+        "draftself_gpu": ["57a59f95"],  # no session of the primary host: the newest GPU session
+    }
+    # every committed session passes, but the depth sweep that never ended
+    assert [c.session_id[:8] for found in checks.values() for c in found.values() if not c.ok] == ["1b5cda51"]
+
+
+SPECULATIVE = ("speculative", "speculative:hosts", "speculative:server_cost")
+EXPERIMENTS = ("llama_bench", "speculative", "draftself", "offload", "spec_depth", "draftself_gpu")

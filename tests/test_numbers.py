@@ -4,7 +4,17 @@ import json
 
 import pytest
 
-from benchbook.numbers import Number, line_ranges, load_all, make_key, publish
+from benchbook.numbers import (
+    NO_INTERVAL_UNSTATED,
+    OLD_SPELLINGS,
+    POSITIVE_UNITS,
+    Number,
+    Unit,
+    line_ranges,
+    load_all,
+    make_key,
+    publish,
+)
 
 
 def num(key="lb-m-tg64-warm", **over):
@@ -17,8 +27,10 @@ def num(key="lb-m-tg64-warm", **over):
         computation="benchbook.analysis.rate_stats",
         sd=1.0,
         ci95=[41.0, 44.0],
+        ci_method="student-t on the log scale (delta method), n >= 3 over per-repetition rates",
         sources=[{"file": "data/raw/llama_bench/h.jsonl", "lines": [[3, 7]]}],
         run_ids=["r1"],
+        commands=[["llama-bench", "-m", "m.gguf", "-n", "64"]],
         caveats=["busy_host"],
         build="b11434 (unknown) cpu",
         build_number=11434,
@@ -103,6 +115,19 @@ def test_publish_writes_every_provenance_field(tmp_path):
         (dict(sources=[], run_ids=[]), "no source records"),
         (dict(key="Bad Key"), "key must match"),
         (dict(build=None), "no build; every number names the build"),
+        # the generic publish checks of issue 26 (a bad Number each)
+        (dict(value=float("inf")), "not a finite number"),
+        (dict(unit="x"), "unit 'x' is not a numbers.Unit; fix: Unit.SPEEDUP \\('×'\\)"),
+        (dict(unit="furlongs"), "unit 'furlongs' is not a numbers.Unit; fix: add it to numbers.Unit"),
+        (dict(ci95=[41.0, float("nan")]), "not \\[low, high\\] of finite numbers"),
+        (dict(n=2), "an interval from n = 2 .*fix: ci95=None"),
+        (dict(ci_method=None), "without its method"),
+        (dict(ci_method="none"), "without its method"),
+        (dict(ci_method="student-t over repetitions"), "not on the log scale"),
+        (dict(ci95=[-1.0, 44.0]), "leaves the domain of a positive value"),
+        (dict(ci95=None, ci_method=None), "a tok/s from n = 5 without an interval"),
+        (dict(commands=[]), "no command"),
+        (dict(commands=[[]]), "no command"),
     ],
 )
 def test_publish_rejects_unusable_numbers(tmp_path, bad, msg):
@@ -118,3 +143,53 @@ def test_duplicate_keys_rejected_within_and_across_files(tmp_path):
     publish(tmp_path / "b.json", "b", [num()])
     with pytest.raises(ValueError, match="already published by a"):
         load_all(tmp_path)
+
+
+def test_units_are_one_enum_with_a_meaning_each_and_the_positive_ones_are_the_rates_and_ratios():
+    # one spelling per quantity: the old spellings map onto members, none of them is a member itself
+    assert all(old not in {u.value for u in Unit} for old in OLD_SPELLINGS)
+    assert OLD_SPELLINGS["x"] is Unit.SPEEDUP and OLD_SPELLINGS["tokens/verify step"] is Unit.TAU
+    assert all(u.meaning for u in Unit)
+    assert set(POSITIVE_UNITS) == {
+        "tok/s", "MiB/s", "GB/s", "×", "tok/step", "tokens/pass", "expert loads/token", "experts/layer"
+    }  # fmt: skip
+    # signed quantities are not positive: a residual, a percent gap, a slope
+    assert not (Unit.FRACTION.positive or Unit.PERCENT.positive or Unit.MIB_PER_DRAFT_TOKEN.positive)
+
+
+def test_a_rate_without_an_interval_passes_when_the_report_says_so_or_below_three_samples(tmp_path):
+    # n = 5 with ci_method given: published as is; n = 2 without: publish writes "none: n < 3"
+    unstated = num(key="a", ci95=None, ci_method=NO_INTERVAL_UNSTATED)
+    small = num(key="b", ci95=None, ci_method=None, n=2)
+    fraction = num(key="c", ci95=None, ci_method=None, unit=Unit.FRACTION)  # not a rate: "none"
+    publish(tmp_path / "x.json", "x", [unstated, small, fraction])
+    got = load_all(tmp_path)
+    assert [got[k]["ci_method"] for k in "abc"] == ["none", "none: n < 3", "none"]
+    assert got["c"]["unit"] == "fraction"
+
+
+def _raw(tmp_path, *records):
+    """``tmp_path/data/raw/e/h.jsonl`` with ``records`` one per line (line 1, 2, ...)."""
+    f = tmp_path / "data/raw/e/h.jsonl"
+    f.parent.mkdir(parents=True, exist_ok=True)
+    f.write_text("".join(json.dumps(r) + "\n" for r in records))
+    return "data/raw/e/h.jsonl"
+
+
+def test_run_ids_are_those_of_the_cited_records(tmp_path):
+    f = _raw(tmp_path, {"run_id": "r1"}, {"run_id": "r2"}, {"schema": "train", "steps": 5})
+    cite = dict(sources=[{"file": f, "lines": [[1, 2]]}])
+    publish(tmp_path / "ok.json", "e", [num(**cite, run_ids=["r1", "r2"])], root=tmp_path)
+    # line 2 is run r2's: a number citing it must name r2
+    with pytest.raises(ValueError, match="cites records of 1 run\\(s\\) its run_ids leave out \\(r2\\)"):
+        publish(tmp_path / "x.json", "e", [num(**cite, run_ids=["r1"])], root=tmp_path)
+    # r3 is the run of no cited record
+    with pytest.raises(ValueError, match="run_ids r3 belong to none of the records it cites"):
+        publish(tmp_path / "x.json", "e", [num(**cite, run_ids=["r1", "r2", "r3"])], root=tmp_path)
+    # a record without a run id (a training record) needs none; a missing file cannot show that
+    train = dict(sources=[{"file": f, "lines": [[3, 3]]}], run_ids=[])
+    publish(tmp_path / "ok.json", "e", [num(**train)], root=tmp_path)
+    gone = dict(sources=[{"file": "data/raw/e/gone.jsonl", "lines": [[1, 1]]}], run_ids=[])
+    with pytest.raises(ValueError, match="no run ids, and its cited files are not there"):
+        publish(tmp_path / "x.json", "e", [num(**gone)], root=tmp_path)
+    assert not (tmp_path / "x.json").exists()

@@ -15,6 +15,8 @@ def _num(key, file, lines):
         computation="x",
         sd=0.1,
         ci95=[0.9, 1.1],
+        ci_method="student-t on the log scale",
+        commands=[["llama-bench"]],
         sources=[{"file": file, "lines": lines}],
         run_ids=["r"],
         replication="repetitions",
@@ -25,7 +27,7 @@ def _num(key, file, lines):
 def test_files_under_root_relative_others_as_given(tmp_path):
     raw = tmp_path / "repo" / "data" / "h.jsonl"
     raw.parent.mkdir(parents=True)
-    raw.write_text("a\nb\nc\n")
+    raw.write_text('{"run_id": "r"}\n' * 3)
     outside = tmp_path / "elsewhere.jsonl"
     nums = [
         _num("k-a", str(raw), [[1, 1]]),

@@ -21,6 +21,7 @@ def _repo(tmp_path):
     raw.parent.mkdir(parents=True)
     raw.write_text("".join(f'{{"i": {i}}}\n' for i in range(4)))
     common = dict(n=5, computation="c", build="b11434 (unknown) cpu", experiment="e", unit="tok/s")
+    common |= dict(commands=[["llama-bench"]], ci_method="none: a fixture number")
     nums = [
         Number(
             key=key,

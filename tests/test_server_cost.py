@@ -302,7 +302,7 @@ def test_a_session_at_lv4_publishes_after_and_overhead_that_recompute_from_their
     assert kinds == {
         (scr.COMPUTATION, "×"),
         (scr.COMPUTATION, "fraction"),
-        (scr.COMPUTATION, "ms/step"),
+        (scr.COMPUTATION, "ms"),
         (scr.COMPUTATION_OVERHEAD, "×"),
         (scr.COMPUTATION_OVERHEAD, "fraction"),
     }

@@ -243,6 +243,7 @@ def test_a_changed_cited_raw_line_makes_the_registry_stale(tmp_path):
         n=1,
         computation="c",
         sources=[{"file": "data/raw/e/h.jsonl", "lines": [[1, 1]]}],
+        commands=[["llama-bench"]],
         build="b11434 (unknown) cpu",
     )
     publish(tmp_path / "reports/numbers/e.json", "e", [num], root=tmp_path, replication="runs")

@@ -29,6 +29,8 @@ def _site_with_the_faster_page(root: Path) -> Path:
             n=3,
             computation="test",
             ci95=[0.28, 0.82] if k == "speedup" else [1.0, 3.0],
+            ci_method="student-t on the log scale",
+            commands=[["llama-server"]],
             sources=[{"file": "data/raw/speculative/h.jsonl", "lines": [[1, 1]]}],
             experiment="speculative",
             build="llama.cpp b11434",

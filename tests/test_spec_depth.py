@@ -3,6 +3,7 @@ session (host e3618a24, H200)."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import polars as pl
@@ -177,29 +178,67 @@ def test_spec_depth_page_prose_states_no_session_fact_by_hand():
     assert "{{< include reports/spec_depth/sessions.md >}}" in page
 
 
-def test_every_published_depth_number_is_a_linked_cell(tmp_path):
-    """Item 17 of the new-user report: the depth tables printed their numbers plain (5 of ~1,100
-    numeric cells linked); every number the report publishes is now a ``{{< var KEY__v >}}`` cell of
-    server.md or cost_model.md (the site renders it linked to its provenance entry), and no cell names
-    a key the registry lacks."""
+#: The depth tables the page includes, and their label columns: the cells that are numbers but not
+#: numbers of a measurement (a depth, a repetition or prompt count).
+TABLES = ("bench", "server", "cost_model", "memory", "hosts")
+LABELS = {"depth", "n_depth", "n", "prompts"}
+_NUMERIC = re.compile(r"[-+−]?(\d[\d,]*(\.\d+)?|\.\d+)")
+
+
+def plain_numeric_cells(md: str) -> list[tuple[str, str]]:
+    """(column heading, cell) of every cell of the Markdown pipe table ``md`` that is a number written
+    as plain text, not a ``{{< var … >}}`` link (a link's cell is the shortcode itself)."""
+    rows = [line for line in md.splitlines() if line.startswith("|")]
+    if len(rows) < 2:
+        return []
+    head = [c.strip() for c in rows[0].strip("|").split("|")]
+    return [
+        (h, c)
+        for line in rows[2:]
+        for h, c in zip(head, (c.strip() for c in line.strip("|").split("|")), strict=True)
+        if _NUMERIC.fullmatch(c)
+    ]
+
+
+def test_plain_numeric_cells_counts_what_a_reader_sees():
+    md = "| depth | tok/s | x |\n|---|---|---|\n| 256 | {{< var k__v >}} | 1,234.5 |\n| 0 | – | -0.2 |\n"
+    assert plain_numeric_cells(md) == [("depth", "256"), ("x", "1,234.5"), ("depth", "0"), ("x", "-0.2")]
+
+
+def test_every_number_on_the_depth_tables_is_a_linked_cell(tmp_path):
+    """Item 17 of the new-user report, then issue 26: the depth tables printed 666 numbers as plain text
+    (τ, k, c, r(k+1), the models, the server's terms: 406 cells of cost_model.md less its depth labels;
+    prefill rates, τ and peak memory in server.md; the llama-bench rates; the memory slopes; the
+    speculative experiment per host), none of them in the registry.  Every number a table shows is now a
+    published number and its cell the ``{{< var KEY__v >}}`` link (the site renders it linked to its
+    provenance entry); the only plain numbers left are labels: depths, repetition and prompt counts.
+    No cell names a key the registry lacks, and the registry holds no number the tables do not show."""
     import json
-    import re
 
     from benchbook.experiments.spec_depth import report
 
     rep = report.build({}, root=committed_root(), raw_dir=Path("data/raw"), reports_dir=tmp_path)
     keys = {n.key for n in rep.numbers}
-    server = (tmp_path / "spec_depth" / "server.md").read_text()
-    cost = (tmp_path / "spec_depth" / "cost_model.md").read_text()
-    used = set(re.findall(r"\{\{< var (\S+)__v >\}\}", server + cost))
-    assert len(keys) == 237
-    assert used == keys
+    md = {t: (tmp_path / "spec_depth" / f"{t}.md").read_text() for t in TABLES}
+    plain = {t: [c for c in plain_numeric_cells(md[t]) if c[0] not in LABELS] for t in TABLES}
+    assert plain == {t: [] for t in TABLES}
+    labels = [h for t in TABLES for h, _ in plain_numeric_cells(md[t])]
+    # depths (50 server rows, 29 cost-model rows, 4 memory rows, 21 llama-bench rows), 50 repetition
+    # counts, 36 prompt counts
+    assert len(labels) == 190 and set(labels) == LABELS
+    used = set(re.findall(r"\{\{< var (\S+)__v >\}\}", "".join(md.values())))
+    # 237 numbers before; 637 added: 13 columns of cost_model.md x 29 (τ also in server.md), server.md's
+    # prefill rates (50) and peak memory (32), 42 llama-bench rates, 4 memory slopes, 132 per-host numbers
+    assert len(keys) == 874 and used == keys
     registry = json.loads((tmp_path / "numbers" / "spec_depth.json").read_text())["numbers"]
-    assert {n["key"] for n in (registry.values() if isinstance(registry, dict) else registry)} == keys
-    row = next(line for line in server.splitlines() if line.startswith("| 3f1dfa40cbf1eb67 | baseline | 0 |"))
+    assert set(registry) == keys
+    row = next(
+        line for line in md["server"].splitlines() if line.startswith("| 3f1dfa40cbf1eb67 | baseline | 0 |")
+    )
     assert row == (
         "| 3f1dfa40cbf1eb67 | baseline | 0 | 2 | {{< var spec_depth-h3f1dfa40-baseline-d0-decode_tps__v >}} "
-        "| {{< var spec_depth-h3f1dfa40-baseline-d0-speedup__v >}} | 290 "
+        "| {{< var spec_depth-h3f1dfa40-baseline-d0-speedup__v >}} "
+        "| {{< var spec_depth-h3f1dfa40-baseline-d0-prefill_tps__v >}} "
         "| {{< var spec_depth-h3f1dfa40-baseline-d0-prefill_ratio__v >}} | – | – | – |"
     )
 
@@ -245,6 +284,12 @@ def depth_numbers(tmp_path_factory) -> dict:
     return {n.key: n for n in rep.numbers}
 
 
+def _first_six(numbers: dict) -> list:
+    """The numbers of the six depth-table columns published before every table cell was (issue 26)."""
+    six = ("decode_tps", "speedup", "prefill_ratio", "residual_before", "residual_after", "residual_overhead")
+    return [n for k, n in numbers.items() if re.search(r"-d\d+-(" + "|".join(six) + ")$", k)]
+
+
 def _requests(host: str, config_id: str, depth: int) -> list[dict]:
     """The committed requests of one configuration at one depth of the host's published session, by rep."""
     import json
@@ -271,7 +316,7 @@ def test_depth_numbers_carry_the_speculative_rules(depth_numbers):
     above 5%)."""
     from collections import Counter
 
-    counts = Counter(c for n in depth_numbers.values() for c in n.caveats)
+    counts = Counter(c for n in _first_six(depth_numbers) for c in n.caveats)
     assert (counts["single_run"], counts["output_mismatch"], counts["high_variance"]) == (81, 108, 117)
     # the CPU host's baseline at depth 0: 2 repetitions < min_n 3; each stopped at the 16-token cap
     # (ignore_eos) with the baseline's own 16 tokens: equal work, the cap chosen by the experiment
@@ -296,7 +341,7 @@ def test_depth_rates_and_ratios_have_the_log_scale_interval(depth_numbers):
     self-n4's speedup there (329.804 ÷ 768.557 = 0.42912), paired by repetition
     (stats.paired_ratio_interval): d_i = x_i/329.804 − b_i/768.557 = (−0.14133, 0.05728, 0.08405), sd
     0.123126; 0.42912 · exp(± 4.302653 · 0.123126 / √3) = 0.42912 · exp(± 0.30586) = [0.31604, 0.58266]."""
-    rates = [n for n in depth_numbers.values() if n.unit in ("tok/s", "x")]
+    rates = [n for n in _first_six(depth_numbers) if n.unit in ("tok/s", "×")]
     assert sum(n.n >= 3 for n in rates) == 96
     assert all((n.ci95 is not None) == (n.n >= 3) for n in rates)
     decode = depth_numbers["spec_depth-he3618a24-baseline-d0-decode_tps"]
@@ -328,6 +373,85 @@ def test_depth_numbers_name_their_runs_commands_and_build(depth_numbers):
     assert cpu.build == "b11434 (unknown) cpu"
     assert len(cpu.run_ids) == 5  # 2 requests, the baseline's 2, the target's llama-bench invocation
     assert any(c[0].endswith("llama-bench") for c in cpu.commands)
+
+
+def test_cost_model_terms_are_published_from_their_own_records(depth_numbers):
+    """The cost-model cells (cost_model.md) are published numbers citing what each read.  The GPU's
+    self-n4 at depth 0: 3 requests of 101 drafted and 101 accepted tokens in 26 verify steps each,
+    predicted_n 128 (127 tokens after the prompt pass): committed min(26 + 101, 127) = 127 per request,
+    τ = 381 / 78 = 4.8846, k = 303 / 78 = 3.8846, both from its 3 requests alone; c = 1 (the target as
+    its own draft: no llama-bench row read, so no cost-model rule).  q2k-n4 at depth 2048: c = the
+    draft's tg step ÷ the target's, medians of 3 repetitions (147325155 ns ÷ 159334788 ns, 128 tokens
+    each) = 0.9246, from those two rows and its own requests, flagged cost_rows_disturbed (r(1) = 2.66
+    at that depth)."""
+    tau, k = (depth_numbers[f"spec_depth-he3618a24-self-n4-d0-{c}"] for c in ("tau", "k"))
+    mine = _requests(GPU_HOST, "self-n4", 0)
+    assert (tau.value, tau.unit, k.value, k.unit) == (4.8846, "tok/step", 3.8846, "drafted/step")
+    assert sorted(tau.run_ids) == sorted(r["run_id"] for r in mine) == sorted(k.run_ids)
+    c = depth_numbers["spec_depth-he3618a24-self-n4-d0-c_bench"]
+    assert (c.value, c.unit, "cost_rows_disturbed" in c.caveats, len(c.run_ids)) == (
+        1.0, "×", False, 3
+    )  # fmt: skip
+    c = depth_numbers["spec_depth-he3618a24-q2k-n4-d2048-c_bench"]
+    assert c.value == round(147325155 / 159334788, 4) == 0.9246 and "cost_rows_disturbed" in c.caveats
+    assert any(cmd[0].endswith("llama-bench") for cmd in c.commands) and len(c.run_ids) == 5  # 3 + 2 rows
+    # the residual (published before) and its model agree: model_before ÷ measured − 1
+    m, s = (depth_numbers[f"spec_depth-he3618a24-self-n4-d0-{x}"] for x in ("model_before", "speedup"))
+    assert round(m.value / s.value - 1, 2) == round(
+        depth_numbers["spec_depth-he3618a24-self-n4-d0-residual_before"].value, 2
+    )
+
+
+def test_llama_bench_and_prefill_rates_have_their_intervals(depth_numbers):
+    """bench.md's rates and server.md's prefill rates, with the log-scale interval of a rate (n = 3).
+    GPU q4_1 pp512 at depth 2048: per-repetition rates 512e9 / (11196762, 20046229, 10392174) ns =
+    (45727.5, 25541.0, 49267.8) tok/s, mean 40178.77 (llama-bench's avg_ts), sd 12799.7;
+    40178.77 · exp(± 4.302653 · 12799.7 / 40178.77 / √3) = 40178.77 · exp(± 0.79137) = [18209.98, 88651.05];
+    the first two repetitions slow (cv 0.32 > 5%) and r(1) at that depth 2.66: high_variance and
+    cost_rows_disturbed.  The GPU baseline's prefill rate at depth 0 over its 3 requests
+    (prompt_per_second 1039.636, 877.819, 1121.626): mean 1013.027, sd 124.063;
+    1013.027 · exp(± 4.302653 · 124.063 / 1013.027 / √3) = [747.30, 1373.23]."""
+    pp = depth_numbers["spec_depth-he3618a24-bench-smollm2-135m-q4_1-d2048-pp512"]
+    assert (pp.value, pp.n, pp.unit) == (40178.7708, 3, "tok/s")
+    assert pp.ci95 == pytest.approx([18209.98, 88651.05], rel=1e-6) and pp.sd == pytest.approx(
+        12799.709, rel=1e-6
+    )
+    assert pp.caveats == ["high_variance", "cost_rows_disturbed"] and len(pp.sources[0]["lines"]) == 1
+    tg = depth_numbers["spec_depth-h3f1dfa40-bench-smollm2-135m-q4_1-d0-tg16"]
+    assert (tg.n, tg.ci95, tg.caveats) == (2, None, ["single_run"])  # -r 2 on the CPU host
+    pre = depth_numbers["spec_depth-he3618a24-baseline-d0-prefill_tps"]
+    assert pre.value == 1013.027 and pre.ci95 == pytest.approx([747.3041, 1373.2345], rel=1e-6)
+    # every rate, and every measured speed ratio, has an interval exactly when n >= 3
+    measured = [
+        n for n in depth_numbers.values()
+        if n.unit == "tok/s" or n.key.endswith(("-speedup", "-prefill_ratio"))
+    ]  # fmt: skip
+    assert len(measured) == 50 * 4 + 42 + 36 and all((n.ci95 is not None) == (n.n >= 3) for n in measured)
+
+
+def test_speculative_experiment_per_host_is_published_with_its_prompts(depth_numbers):
+    """hosts.md: the speculative experiment's self-n4 on the GPU host, its newest session (5b481365):
+    per-prompt speedups 0.41040, 0.45067, 0.41628, 0.49289 (each paired with its own baseline), mean
+    0.44256, sd 0.037965; 0.44256 · exp(± 3.182446 · 0.037965 / 0.44256 / √4) = 0.44256 · exp(± 0.13650)
+    = [0.38609, 0.50729], over 4 < 30 prompts: few_prompts; output_mismatch from its prompts' rows."""
+    n = depth_numbers["spec_depth-he3618a24-speculative-self-n4-speedup"]
+    assert (n.value, n.n, n.unit, n.session_id[:8]) == (0.4426, 4, "×", "5b481365")
+    assert n.ci95 == pytest.approx([0.386090, 0.507287], rel=1e-5) and n.replication.startswith("prompts")
+    assert {"few_prompts", "output_mismatch", "slower_than_baseline"} <= set(n.caveats)
+    files = {s["file"] for s in n.sources}
+    assert files == {"data/raw/speculative/e3618a24b4e44752.jsonl"} and len(n.run_ids) == 24  # 4 x 3 x 2
+    model = depth_numbers["spec_depth-he3618a24-speculative-self-n4-model"]
+    assert model.ci95 is None and any(c[0].endswith("llama-bench") for c in model.commands)
+
+
+def test_memory_slope_is_published(depth_numbers):
+    """memory.md: peak GPU memory 1205 MiB for each of self-n4, -n8 and -n15 at depth 0 (nvidia-smi):
+    slope 0 MiB per draft token over the 3 configurations, citing their 9 requests."""
+    n = depth_numbers["spec_depth-he3618a24-mem-smollm2-135m-q4_1-d0-mib_per_draft_token"]
+    assert {
+        r["peak_gpu_mem_mib"] for c in ("self-n4", "self-n8", "self-n15") for r in _requests(GPU_HOST, c, 0)
+    } == {1205}
+    assert (n.value, n.unit, n.n, n.ci95, len(n.run_ids)) == (0.0, "MiB/draft token", 3, None, 9)
 
 
 def test_a_server_that_breaks_mid_visit_records_every_request_it_owed(tmp_path, monkeypatch):

@@ -1,7 +1,8 @@
-"""Adding an experiment the README's way: copy the template as ``demo`` into a fresh git+dvc repo, declare
-it (``benchbook.stages.Experiment``) and write its two stages (``stages.write``: the generic notebooks
-with ``-p experiment demo``, deps from the import closure), pass the deps check, run both stages with
-``dvc repro``; a second ``dvc repro`` has nothing to do."""
+"""Adding an experiment the README's way: copy the template as ``demo`` into a fresh git+dvc repo, add its
+session policy (``benchbook.measured.POLICIES``), declare it (``benchbook.stages.Experiment``) and write
+its two stages (``stages.write``: the generic notebooks with ``-p experiment demo``, deps from the import
+closure), pass the deps check, run both stages with ``dvc repro``; a second ``dvc repro`` has nothing to
+do."""
 
 from __future__ import annotations
 
@@ -32,6 +33,12 @@ def _copy_as_demo(root: Path, repo: Path) -> None:
         .replace('EXPERIMENT = "template"', 'EXPERIMENT = "demo"')
         .replace('SCHEMA = "benchbook.template"', 'SCHEMA = "benchbook.demo"')
     )
+    # its session policy: a row of measured.POLICIES, as the template's
+    measured = repo / "src" / "benchbook" / "measured.py"
+    row = '    "template": Policy("template", "primary", "newest", ("benchbook.template",)),\n'
+    assert row in measured.read_text()
+    demo_row = row.replace("template", "demo")
+    measured.write_text(measured.read_text().replace(row, row + demo_row))
     shutil.copytree(root / "notebooks", repo / "notebooks", ignore=shutil.ignore_patterns("out"))
 
 

@@ -11,7 +11,9 @@ def repo(tmp_path):
     raw = tmp_path / "data/raw/e/h.jsonl"
     raw.parent.mkdir(parents=True)
     raw.write_text('{"tg": 120.97}\n{"tg": 0.48}\n')
-    common = dict(n=5, computation="c", build="b11434 (unknown) cpu", experiment="e")
+    common = dict(
+        n=5, computation="c", build="b11434 (unknown) cpu", experiment="e", commands=[["llama-bench"]]
+    )
     nums = [
         Number(
             key="e-tg",
@@ -19,7 +21,7 @@ def repo(tmp_path):
             unit="tok/s",
             label="tg",
             ci95=[117.6, 125.3],
-            ci_method="student-t over per-repetition rates",
+            ci_method="student-t on the log scale over per-repetition rates",
             sources=[{"file": "data/raw/e/h.jsonl", "lines": [[1, 1]]}],
             caveats=["high_variance"],
             **common,
@@ -29,6 +31,7 @@ def repo(tmp_path):
             value=0.4812,
             unit="×",
             label="s",
+            ci_method="none: a fixture number",
             sources=[{"file": "data/raw/e/h.jsonl", "lines": [[2, 2]]}],
             **common,
         ),
@@ -45,7 +48,7 @@ def test_rows_and_table_show_value_interval_unit_n_and_caveats(repo):
     assert [(r.key, r.shown, r.unit, r.n, r.caveats) for r in found] == [
         ("e-tg", "121.0 [117.6, 125.3]", "tok/s", 5, ["high_variance"])
     ]
-    assert found[0].ci_method == "student-t over per-repetition rates"
+    assert found[0].ci_method == "student-t on the log scale over per-repetition rates"
     assert found[0].replication == "repetitions"
     assert writeup.table(writeup.rows(repo / "reports/numbers", "e-*")).splitlines() == [
         "key        value [95% interval]  unit   n  caveats",

@@ -987,6 +987,12 @@ def _(df, t):
     return (pl.col("prompts") < t["min_prompts"]).fill_null(False)
 
 
+@RULES["few_prompts"].on("speculative", ["prompts"])
+def _(df, t):
+    # the speculative experiment's mean over prompts on the depth page (spec_depth.hostspec)
+    return (pl.col("prompts") < t["min_prompts"]).fill_null(False)
+
+
 # --- the cost model's own rows (issue 26) ------------------------------------------------------------
 
 

@@ -16,9 +16,12 @@ session and that none is missing (DESIGN.md, "Records"; issue 13 §1):
   no run of the session failed; and the runs the session's start record plans are all there
   (``expected_runs``, given by the experiment).
 
-``check_sessions`` returns one ``SessionCheck`` per session with an end record; a report publishes the
-newest session whose ``reasons`` are empty and states the reasons of every newer session it skipped
-(``skipped_markdown``).  ``cache_label`` derives the label of a cold run from what its record proves.
+``check_sessions`` returns one ``SessionCheck`` per session with an end record.  Which of the passing
+sessions a report publishes is declared once, in ``POLICIES`` (one ``Policy`` per published table:
+which hosts, which sessions, the measurement kinds, whether the start record plans the runs, whether a
+failed run is a fault), and applied by one function, ``select``; ``check`` runs ``check_sessions`` the
+way a policy says.  A page states the reasons of every session it skipped (``skipped_markdown``).
+``cache_label`` derives the label of a cold run from what its record proves.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
+from typing import Literal
 
 from . import migrations
 from .records import read_records
@@ -116,7 +120,8 @@ class SessionCheck:
 
     ``reasons``: one line per fault (empty: publishable), each naming file:line or run id and the rule;
     ``runs``: the run ids of its measurement records; ``started_at``/``ended_at``: its start and end
-    records' ``at``."""
+    records' ``at``; ``ended``: False for a session with no end record (``check_sessions(...,
+    unfinished=True)``; its ``ended_at`` is then its last record's time)."""
 
     session_id: str
     experiment: str
@@ -126,6 +131,7 @@ class SessionCheck:
     file: str
     reasons: list[str] = field(default_factory=list)
     runs: list[str] = field(default_factory=list)
+    ended: bool = True
 
     @property
     def ok(self) -> bool:
@@ -315,6 +321,7 @@ def check_sessions(
                 "published; fix: run the stage again on that host (it resumes the session)"
             ],
             runs=list(groups.get(sid, {})),
+            ended=False,
         )
     for sid, end_rec in ends.items():
         start_rec = starts.get(sid)
@@ -364,6 +371,160 @@ def newest_publishable(checks: dict[str, SessionCheck]) -> tuple[dict[str, Sessi
                 break
             skipped.append(c)
     return best, skipped
+
+
+@dataclass(frozen=True)
+class Policy:
+    """Which sessions of ``experiment`` one published table reads (an entry of ``POLICIES``).
+
+    ``hosts``: ``"every"`` (each host's sessions, side by side) or ``"primary"`` (one host: the
+    ``primary_host`` of ``params.yaml`` ``report`` when it has a passing session, else the host whose
+    passing session ended last); ``sessions``: ``"newest"`` (per host read, its newest session that
+    passes the checks; newer sessions of that host that fail are named on the page) or ``"every"``
+    (every passing session).  ``kinds``: the record schemas that are measurements (``check_sessions``);
+    ``planned``: the start record plans the session's runs (the experiment's ``plan``), each one of
+    which must be present (``Planned``, passed to ``check``); ``failed_is_fault``: a failed run
+    (``benchbook.run_failed``) makes the session unpublishable (False: a sweep whose failed points are
+    data); ``unfinished``: sessions without an end record are checked too, so that the page names them
+    (never published)."""
+
+    experiment: str
+    hosts: Literal["primary", "every"]
+    sessions: Literal["newest", "every"]
+    kinds: tuple[str, ...]
+    planned: bool = False
+    failed_is_fault: bool = True
+    unfinished: bool = False
+
+
+_SPECULATIVE_KINDS = ("benchbook.speculative_request", "benchbook.llama_bench")
+_DRAFTSELF_KINDS = ("benchbook.draftself.run",)
+
+#: Every published table's session policy, by the name a report passes to ``select``: the experiment's
+#: name for its page's numbers; ``<experiment>:<table>`` where another table of the same records reads
+#: other sessions.
+POLICIES: dict[str, Policy] = {
+    # each host's llama-bench sweep beside the others'; the start record plans (model, phase) runs
+    "llama_bench": Policy("llama_bench", "every", "newest", ("benchbook.llama_bench",), planned=True),
+    # every host's sweep; a point that failed (out of memory) is data; planned: the n_cpu_moe points
+    "offload": Policy(
+        "offload",
+        "every",
+        "newest",
+        ("benchbook.llama_bench", "benchbook.offload.bandwidth"),
+        planned=True,
+        failed_is_fault=False,
+        unfinished=True,
+    ),
+    # every host's depth sweep; the page names the sessions that never ended
+    "spec_depth": Policy(
+        "spec_depth",
+        "every",
+        "newest",
+        ("benchbook.llama_bench", "benchbook.spec_depth.request"),
+        unfinished=True,
+    ),
+    # the speculative page's numbers: one session, of the primary host
+    "speculative": Policy("speculative", "primary", "newest", _SPECULATIVE_KINDS),
+    # the depth page's comparison with the speculative experiment: each host's newest session
+    "speculative:hosts": Policy("speculative", "every", "newest", _SPECULATIVE_KINDS),
+    # the server-cost table: the cost model against the server's own timings in every session
+    "speculative:server_cost": Policy("speculative", "every", "every", _SPECULATIVE_KINDS),
+    # draft-self (its own raw layouts: ``experiments.draftself.sessioncheck`` checks them): one
+    # session, of the primary host; the plan's configurations x prompts x repetitions all present
+    "draftself": Policy("draftself", "primary", "newest", _DRAFTSELF_KINDS, planned=True),
+    "draftself_gpu": Policy("draftself_gpu", "primary", "newest", _DRAFTSELF_KINDS, planned=True),
+    "template": Policy("template", "primary", "newest", ("benchbook.template",)),
+}
+
+
+@dataclass(frozen=True)
+class Planned:
+    """The runs a session's start record plans, from the experiment's ``plan``: ``runs(start record)``
+    -> their labels, and ``label(record)`` -> the label of the run a measurement record belongs to."""
+
+    runs: Callable[[dict], set]
+    label: Callable[[dict], object]
+
+
+def check(name: str, folder: str | Path, planned: Planned | None = None) -> dict[str, SessionCheck]:
+    """``check_sessions`` of the ``*.jsonl`` files of ``folder`` (``data/raw/<experiment>``) as
+    ``POLICIES[name]`` declares it (kinds, planned runs, failed runs, unfinished sessions).
+
+    Raises:
+        ValueError: ``planned`` given to a policy whose sessions plan no runs, or missing for one
+            whose sessions do (the fix: pass the experiment's ``Planned``).
+        records.RecordError: a line of a file is not JSON (file:line).
+    """
+    policy = POLICIES[name]
+    if policy.planned != (planned is not None):
+        raise ValueError(
+            f"measured.check({name!r}): POLICIES says its sessions {'do' if policy.planned else 'do not'} "
+            f"plan their runs, and planned runs were {'not ' if planned is None else ''}given; fix: "
+            + ("pass the experiment's Planned (from its plan)" if policy.planned else "drop planned")
+        )
+    return check_sessions(
+        sorted(Path(folder).glob("*.jsonl")),
+        policy.experiment,
+        policy.kinds,
+        expected_runs=planned.runs if planned else None,
+        run_label=planned.label if planned else None,
+        failed_is_fault=policy.failed_is_fault,
+        unfinished=policy.unfinished,
+    )
+
+
+@dataclass(frozen=True)
+class Selection:
+    """What ``select`` chose for one policy: ``published`` (the sessions whose numbers the table shows,
+    by host id, then end time), ``skipped`` (the sessions its page names as not published, with their
+    reasons: ``skipped_markdown``) and ``checks`` (every session checked, ``{session_id: check}``)."""
+
+    name: str
+    published: list[SessionCheck]
+    skipped: list[SessionCheck]
+    checks: dict[str, SessionCheck]
+
+    @property
+    def chosen(self) -> SessionCheck | None:
+        """The one session of a ``"primary"`` policy (the first published; None: no session passed)."""
+        return self.published[0] if self.published else None
+
+    def by_host(self) -> dict[str, SessionCheck]:
+        """``{host_id: session}`` of a ``"newest"`` policy (one session per host)."""
+        return {c.host_id: c for c in self.published if c.host_id is not None}
+
+
+def select(name: str, checks: dict[str, SessionCheck], primary_host: str | None = None) -> Selection:
+    """The sessions of ``checks`` (``check``'s, or an experiment's own layout's) that the table ``name``
+    publishes, by ``POLICIES[name]`` (``Policy``): every report chooses its sessions here.
+
+    * ``"every"`` hosts, ``"newest"`` sessions: each host's newest passing session; skipped: each
+      host's sessions newer than it that fail (all of a host's, when none passes).
+    * ``"primary"`` hosts: of those newest passing sessions, ``primary_host``'s (``params.yaml``
+      ``report``), else the one that ended last; skipped: the failing sessions of its host newer than
+      it (``primary_host``'s when none passes; every host's when no primary host is named either).
+    * ``"every"`` sessions: every passing session (a session whose start record names no host too),
+      by host id then end time; skipped: every failing one.
+
+    A session whose start record names no host belongs to no host (``newest_publishable``).
+
+    Raises:
+        KeyError: ``name`` is not in ``POLICIES``.
+    """
+    policy = POLICIES[name]
+    best, newer_failed = newest_publishable(checks)
+    if policy.sessions == "every":
+        published = sorted((c for c in checks.values() if c.ok), key=lambda c: (c.host_id or "", c.ended_at))
+        return Selection(name, published, [c for c in checks.values() if not c.ok], checks)
+    if policy.hosts == "every":
+        return Selection(name, [best[h] for h in sorted(best)], newer_failed, checks)
+    chosen = (best.get(primary_host) if primary_host else None) or max(
+        best.values(), key=lambda c: c.ended_at, default=None
+    )
+    host = chosen.host_id if chosen else primary_host
+    skipped = [c for c in newer_failed if host is None or c.host_id == host]
+    return Selection(name, [chosen] if chosen else [], skipped, checks)
 
 
 def skipped_markdown(skipped: list[SessionCheck], root: str | Path | None = None) -> str:

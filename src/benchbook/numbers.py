@@ -26,14 +26,134 @@ import math
 import os
 import re
 from dataclasses import dataclass, field, fields
+from enum import StrEnum
 from pathlib import Path
+
+from .stats import MIN_N_INTERVAL
 
 SCHEMA = "benchbook.numbers"
 SCHEMA_VERSION = 1
 #: A registry key: characters both renderers read literally in ``{{< var KEY >}}`` (no ``.``).
 KEY = re.compile(r"[a-z0-9_-]+")
-#: Units of quantities that are positive by definition (rates, speed ratios): their interval must be too.
-POSITIVE_UNITS = ("tok/s", "×", "MiB/s")
+
+
+class Unit(StrEnum):
+    """Every unit a published number may carry: one spelling per quantity, declared once with its
+    meaning (the site's unit legend, ``sitepages.measured_md``, shows ``meaning``).  ``positive``: a rate
+    or a ratio of positive quantities, never 0 or below, so its interval is on the log scale
+    (``stats.log_t_interval``) and its lower end above 0 (``Number.check``).  A member is a ``str``: a
+    report writes ``unit=Unit.SPEEDUP`` and the registry holds ``"×"``.
+
+    >>> Unit.SPEEDUP == "×", Unit.SPEEDUP.positive, UNITS["fraction"].positive
+    (True, True, False)
+    """
+
+    meaning: str
+    positive: bool
+
+    def __new__(cls, spelling: str, meaning: str, positive: bool = False) -> Unit:
+        unit = str.__new__(cls, spelling)
+        unit._value_ = spelling
+        unit.meaning = meaning
+        unit.positive = positive
+        return unit
+
+    # rates
+    TOK_S = (
+        "tok/s",
+        "tokens per second: the mean of per-repetition rates (llama-bench's avg_ts definition); "
+        "prefill (pp) and decode (tg) never mixed",
+        True,
+    )
+    MIB_S = ("MiB/s", "mebibytes per second", True)
+    GB_S = ("GB/s", "gigabytes per second", True)
+    # ratios of positive quantities
+    SPEEDUP = (
+        "×",
+        "a ratio of two times or rates of the same session, host and build: a speedup is baseline time ÷ "
+        "configuration time (above 1 is faster); c and r(n) are a pass's time ÷ one target decode step",
+        True,
+    )
+    TAU = (
+        "tok/step",
+        "τ, tokens committed per verify step, counting the verifier's own token (1 = plain decoding)",
+        True,
+    )
+    TOKENS_PER_PASS = (
+        "tokens/pass",
+        "tokens committed per forward pass (draft and verify passes both counted)",
+        True,
+    )
+    EXPERT_LOADS_PER_TOKEN = (
+        "expert loads/token",
+        "distinct experts read per generated token, summed over layers and passes",
+        True,
+    )
+    EXPERTS_PER_LAYER = ("experts/layer", "distinct experts per layer in one forward pass", True)
+    # signed or bounded quantities
+    FRACTION = (
+        "fraction",
+        "a fraction: α (accepted ÷ drafted), a share of runs or of output, or a residual, cost model ÷ "
+        "measured speedup − 1 (0: the model is exact; +0.2: it promises 20% more than was measured)",
+    )
+    PERCENT = ("%", "percent")
+    SPEEDUP_TREND = (
+        "× per repetition",
+        "change of the speedup from one repetition to the next (least-squares slope over repetitions: "
+        "state carried between requests)",
+    )
+    MIB_PER_DRAFT_TOKEN = (
+        "MiB/draft token",
+        "memory per extra draft token (least-squares slope of peak RSS over n_max; may be negative)",
+    )
+    DRAFTED_PER_STEP = ("drafted/step", "k, tokens drafted per verify step (0: nothing drafted)")
+    DECODE_STEPS = (
+        "decode steps",
+        "a time in target decode steps: a per-step overhead, the verify step's excess over llama-bench's "
+        "(k+1)-token pass (may be negative)",
+    )
+    COEFFICIENT = ("coefficient", "a fitted dimensionless coefficient (β: per-step overhead per (k+1)·c)")
+    # times, sizes, counts
+    MIB = ("MiB", "mebibytes (2^20 bytes): peak memory")
+    MS = ("ms", "milliseconds")
+    S = ("s", "seconds")
+    NATS = ("nats", "cross-entropy loss in nats")
+    PARAMETERS = ("parameters", "model parameters")
+    STEPS = ("steps", "training steps")
+    BLOCKS = ("blocks", "transformer blocks")
+
+
+#: Each unit by its spelling (``UNITS["×"] is Unit.SPEEDUP``).
+UNITS: dict[str, Unit] = {u.value: u for u in Unit}
+#: Units of quantities that are positive by definition (rates, ratios): their interval must be too.
+POSITIVE_UNITS = tuple(u.value for u in Unit if u.positive)
+#: ``ci_method`` of a rate or ratio from ``MIN_N_INTERVAL`` or more samples that its report publishes
+#: without an interval and without saying why (``Number.check`` refuses one with no ``ci_method``): the
+#: numbers published so before the check existed keep it, so that each such site is found by this name;
+#: a new number says why instead ("none: a cost-model prediction") or gets its interval.
+NO_INTERVAL_UNSTATED = "none"
+
+
+def unstated_interval(n: int) -> str | None:
+    """``ci_method`` of a rate or ratio of ``n`` samples published without an interval and without a
+    reason (``NO_INTERVAL_UNSTATED``); None below ``MIN_N_INTERVAL`` (``publish`` writes "none: n < 3").
+
+    >>> unstated_interval(5), unstated_interval(2)
+    ('none', None)
+    """
+    return NO_INTERVAL_UNSTATED if n >= MIN_N_INTERVAL else None
+
+
+#: Spellings registries used before ``Unit``, each with the member that replaced it (for error messages).
+OLD_SPELLINGS = {
+    "x": Unit.SPEEDUP,
+    "": Unit.FRACTION,
+    "fraction of runs": Unit.FRACTION,
+    "tokens": Unit.TAU,
+    "tokens/verify step": Unit.TAU,
+    "ms/step": Unit.MS,
+    "params": Unit.PARAMETERS,
+}
 
 
 def make_key(*parts) -> str:
@@ -132,11 +252,40 @@ class Number:
     experiment: str | None = None
 
     def check(self) -> None:
-        """Raise ValueError naming the key when a field is unusable (NaN value, bad interval, no source)."""
+        """The publish checks one number must pass on its own (``publish`` adds those that read the cited
+        records, ``check_citation``): a finite value; a ``Unit`` spelling; a key ``make_key`` can build;
+        an interval only from ``MIN_N_INTERVAL`` samples, finite, ``[low, high]``, with its
+        ``ci_method`` and ``replication``, on the log scale and above 0 for a positive unit (a rate or a
+        ratio); a rate or ratio from ``MIN_N_INTERVAL`` samples without an interval says why
+        (``ci_method``); a source and a command; a build.
+
+        Raises:
+            ValueError: naming the key, what is wrong and the fix.
+        """
         if not isinstance(self.value, (int, float)) or not math.isfinite(self.value):
             raise ValueError(f"number {self.key}: value {self.value!r} is not a finite number")
-        if self.ci95 is not None and not (len(self.ci95) == 2 and self.ci95[0] <= self.ci95[1]):
-            raise ValueError(f"number {self.key}: ci95 {self.ci95} is not [low, high]")
+        if self.unit not in UNITS:
+            said = OLD_SPELLINGS.get(self.unit)
+            raise ValueError(
+                f"number {self.key}: unit {self.unit!r} is not a numbers.Unit; fix: "
+                + (f"Unit.{said.name} ({said.value!r})" if said is not None else "add it to numbers.Unit")
+            )
+        positive = UNITS[self.unit].positive
+        if self.ci95 is not None:
+            if not (len(self.ci95) == 2 and all(math.isfinite(v) for v in self.ci95)):
+                raise ValueError(f"number {self.key}: ci95 {self.ci95} is not [low, high] of finite numbers")
+            if not self.ci95[0] <= self.ci95[1]:
+                raise ValueError(f"number {self.key}: ci95 {self.ci95} is not [low, high]")
+            if self.n < MIN_N_INTERVAL:
+                raise ValueError(
+                    f"number {self.key}: an interval from n = {self.n} (below {MIN_N_INTERVAL}: the t "
+                    "quantile makes it meaningless); fix: ci95=None"
+                )
+            if not self.ci_method or self.ci_method.startswith("none"):
+                raise ValueError(
+                    f"number {self.key}: ci95 {self.ci95} without its method; fix: ci_method naming it "
+                    '("student-t on the log scale (delta method), n >= 3 over ...")'
+                )
         if not self.sources and not self.run_ids:
             raise ValueError(f"number {self.key}: no source records; every number must come from raw records")
         if not KEY.fullmatch(self.key):
@@ -144,10 +293,21 @@ class Number:
                 f"number {self.key!r}: key must match [a-z0-9_-]+ (a dot is a nested key in "
                 "Quarto's var shortcode; build keys with make_key)"
             )
-        if self.ci95 is not None and self.unit in POSITIVE_UNITS and not self.ci95[0] > 0:
+        if self.ci95 is not None and positive and not self.ci95[0] > 0:
             raise ValueError(
                 f"number {self.key}: ci95 {self.ci95} leaves the domain of a positive value "
                 f"{self.value}; fix: a log-scale interval (stats.log_t_interval)"
+            )
+        if self.ci95 is not None and positive and "log" not in str(self.ci_method).lower():
+            raise ValueError(
+                f"number {self.key}: a {self.unit} interval by {self.ci_method!r}, not on the log scale; "
+                "fix: a log-scale interval (stats.log_t_interval, stats.paired_ratio_interval) named so "
+                "in ci_method"
+            )
+        if self.ci95 is None and positive and self.n >= MIN_N_INTERVAL and not self.ci_method:
+            raise ValueError(
+                f"number {self.key}: a {self.unit} from n = {self.n} without an interval; fix: a "
+                "log-scale interval (stats.log_t_interval), or ci_method saying why there is none"
             )
         if not self.replication:
             raise ValueError(
@@ -160,6 +320,60 @@ class Number:
                 "(numbers.build_of / build_label: llama.cpp build number, commit and backend, or the "
                 "runtime of our own decoder)"
             )
+        if not self.commands or not all(self.commands):
+            raise ValueError(
+                f"number {self.key}: no command; every number names the command(s) that measured the "
+                "records it cites (a record's argv, else the command of its session: `dvc repro <stage>` "
+                "or `python -m benchbook.experiments <name>`)"
+            )
+
+
+def check_citation(num: Number, cited: dict[str, dict[int, bytes] | None]) -> None:
+    """Whether ``num`` names the runs of the records it cites: its ``run_ids`` are exactly the
+    ``run_id`` of every cited record that has one (``cited``: ``cited_lines``, file -> line -> bytes;
+    a file that is not there cannot be checked, and then a number without run ids fails).  Records
+    without a ``run_id`` (a training record, the checkpoint manifest) add none.
+
+    Raises:
+        ValueError: naming the key, the run ids missing or not cited, and the fix.
+    """
+    read: set[str] = set()
+    complete = True
+    for src in num.sources:
+        lines = cited.get(src["file"])
+        if lines is None:
+            complete = False
+            continue
+        for first, last in src["lines"]:
+            read.update(run for i in range(int(first), int(last) + 1) if (run := _run_id(lines.get(i))))
+    missing = read - set(num.run_ids)
+    if missing:
+        raise ValueError(
+            f"number {num.key}: cites records of {len(missing)} run(s) its run_ids leave out "
+            f"({', '.join(sorted(missing)[:3])}); fix: run_ids = the run ids of every record it cites"
+        )
+    stray = set(num.run_ids) - read
+    if complete and stray:
+        raise ValueError(
+            f"number {num.key}: run_ids {', '.join(sorted(stray)[:3])} belong to none of the records it "
+            "cites; fix: cite the records of those runs in sources (or drop the ids)"
+        )
+    if not num.run_ids and not complete:
+        raise ValueError(
+            f"number {num.key}: no run ids, and its cited files are not there to show their records "
+            "have none; fix: run_ids = the run ids of the records it cites"
+        )
+
+
+def _run_id(line: bytes | None) -> str | None:
+    """The ``run_id`` of a cited JSONL line (None: no line, not a JSON object, or no run id)."""
+    if not line:
+        return None
+    try:
+        rec = json.loads(line)
+    except ValueError:
+        return None
+    return rec.get("run_id") if isinstance(rec, dict) else None
 
 
 def build_of(
@@ -224,31 +438,48 @@ def _relative_source(src: dict, root: Path, done: dict[str, str] | None = None) 
 _READ_BUFFER = 1 << 20
 
 
-def cited_sha256(root: str | Path, numbers) -> dict[str, str | None]:
-    """``{file: sha256}`` of the raw lines ``numbers`` cite, per source file (``None``: file missing).
-
-    ``numbers`` are ``Number`` objects or registry entries (dicts).  A file's digest covers the
-    union of its cited lines in line order, each as ``<line number>:<bytes of the line>``, so an
-    edited or removed cited record changes it while lines appended later (append-only raw data) do
-    not.  ``file`` is as the number states it, relative to ``root``.
-    """
+def cited_lines(root: str | Path, numbers) -> dict[str, dict[int, bytes] | None]:
+    """``{file: {line number: bytes of the line}}`` of the raw lines ``numbers`` cite (``None``: the
+    file is missing), each file read once.  ``numbers``: ``Number`` objects or registry entries (dicts);
+    ``file`` as the number states it, relative to ``root``."""
     wanted: dict[str, set[int]] = {}
     for num in numbers:
         for src in num["sources"] if isinstance(num, dict) else num.sources:
             lines = wanted.setdefault(src["file"], set())
             for first, last in src["lines"]:
                 lines.update(range(int(first), int(last) + 1))
-    out: dict[str, str | None] = {}
+    out: dict[str, dict[int, bytes] | None] = {}
     for name, lines in sorted(wanted.items()):
         path = Path(root) / name
         if not path.is_file():
             out[name] = None
             continue
-        digest = hashlib.sha256()
+        got: dict[int, bytes] = {}
         with path.open("rb", buffering=_READ_BUFFER) as fh:
             for number, line in enumerate(fh, start=1):
                 if number in lines:
-                    digest.update(b"%d:" % number + line)
+                    got[number] = line
+        out[name] = got
+    return out
+
+
+def cited_sha256(root: str | Path, numbers, cited: dict[str, dict[int, bytes] | None] | None = None) -> dict:
+    """``{file: sha256}`` of the raw lines ``numbers`` cite, per source file (``None``: file missing).
+
+    ``numbers`` are ``Number`` objects or registry entries (dicts).  A file's digest covers the
+    union of its cited lines in line order, each as ``<line number>:<bytes of the line>``, so an
+    edited or removed cited record changes it while lines appended later (append-only raw data) do
+    not.  ``file`` is as the number states it, relative to ``root``.  ``cited``: ``cited_lines(root,
+    numbers)`` when the caller has read them already.
+    """
+    out: dict[str, str | None] = {}
+    for name, got in (cited_lines(root, numbers) if cited is None else cited).items():
+        if got is None:
+            out[name] = None
+            continue
+        digest = hashlib.sha256()
+        for number, line in sorted(got.items()):
+            digest.update(b"%d:" % number + line)
         out[name] = digest.hexdigest()
     return out
 
@@ -274,16 +505,22 @@ def publish(
 
     A number without ``replication`` gets ``replication`` (the experiment's usual unit of
     replication); one without an interval and without ``ci_method`` gets "none: n < 3" (n below
-    ``stats.MIN_N_INTERVAL``) or "none".
+    ``stats.MIN_N_INTERVAL``) or, unless its unit is a rate or ratio (``POSITIVE_UNITS``: there the
+    report says why it has no interval), "none".
 
     A source ``file`` given as an absolute path under ``root`` is written relative to it.
+
+    Every number is checked before anything is written (the generic publish checks): ``Number.check``
+    (finite value, ``Unit``, interval rules, replication, build, command) and ``check_citation`` (its
+    run ids are those of the records it cites).
 
     The file also records ``cited_sha256``: the digest of the raw lines the numbers cite, per file
     relative to ``root`` (default: the repository holding the working directory), which the site
     build compares with the raw data it renders against.
 
     Raises:
-        ValueError: a number fails ``Number.check`` or two share a key.
+        ValueError: a number fails ``Number.check`` or ``check_citation``, or two share a key (the
+            message names the key and the fix; nothing is written).
     """
     seen = set()
     base = Path(_default_root() if root is None else root).resolve()
@@ -292,12 +529,19 @@ def publish(
         num.sources = [_relative_source(src, base, relative) for src in num.sources]
         num.experiment = experiment
         num.replication = num.replication or replication
-        if num.ci95 is None and num.ci_method is None:
-            num.ci_method = "none: n < 3" if num.n < 3 else "none"
+        if (
+            num.ci95 is None
+            and num.ci_method is None
+            and (num.n < MIN_N_INTERVAL or num.unit not in POSITIVE_UNITS)
+        ):
+            num.ci_method = "none: n < 3" if num.n < MIN_N_INTERVAL else "none"
         num.check()
         if num.key in seen:
             raise ValueError(f"duplicate number key {num.key} in experiment {experiment}")
         seen.add(num.key)
+    cited = cited_lines(base, numbers)
+    for num in numbers:
+        check_citation(num, cited)
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     entries = {n.key: _as_dict(n) for n in numbers}
@@ -305,7 +549,7 @@ def publish(
         "schema": SCHEMA,
         "schema_version": SCHEMA_VERSION,
         "experiment": experiment,
-        "cited_sha256": cited_sha256(_default_root() if root is None else root, numbers),
+        "cited_sha256": cited_sha256(base, numbers, cited),
         "numbers": entries,
     }
     tmp = path.with_suffix(".tmp")

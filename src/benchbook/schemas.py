@@ -708,7 +708,7 @@ SESSION_START = Kind(
     open=True,
     written_by=("session.py:Session.open",),
     read_by=(
-        "session.py:Session.open/completed_sessions/latest_completed_session",
+        "session.py:Session.open/completed_sessions",
         "experiments/llama_bench/report.py (read_records)",
         "experiments/draftself/analysis.py:sessions",
         "cli.py:measured_here",

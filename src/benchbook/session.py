@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import busynow
-from .records import RecordWriter, iter_records, new_id, read_records, repair, stable_hash, utc_now
+from .records import RecordWriter, iter_records, new_id, repair, stable_hash, utc_now
 from .schemas import build
 
 #: set to 1: ``Session.open`` starts a new session even where the open one could be resumed
@@ -191,29 +191,3 @@ def completed_sessions(path: str | Path, experiment: str) -> list[str]:
         and rec.get("experiment") == experiment
         and rec.get("event") == "end"
     ]
-
-
-def latest_completed_session(raw_dir: str | Path, experiment: str, host_id: str | None = None) -> dict | None:
-    """``{"session_id", "host_id", "file", "at"}`` of the newest session with an end record (of host
-    ``host_id`` when given), or None."""
-    best = None
-    for f in sorted(Path(raw_dir).glob("*.jsonl")):
-        if f.name.endswith(".quarantine.jsonl"):
-            continue
-        starts: dict[str, dict] = {}
-        for r in read_records([f], schema="benchbook.session"):
-            if r.get("experiment") != experiment:
-                continue
-            if r["event"] == "start":
-                starts.setdefault(r["session_id"], r)
-            elif r["event"] == "end" and r["session_id"] in starts:
-                if host_id is not None and starts[r["session_id"]].get("host_id") != host_id:
-                    continue
-                if best is None or r["at"] > best["at"]:
-                    best = {
-                        "session_id": r["session_id"],
-                        "host_id": starts[r["session_id"]].get("host_id"),
-                        "file": str(f),
-                        "at": r["at"],
-                    }
-    return best

@@ -28,36 +28,15 @@ from pathlib import Path
 from . import caveats as caveats_mod
 from . import provenance
 from .escape import code_span, html_text, markdown_text
+from .numbers import Unit
 from .numfmt import fmt_interval, fmt_number
 
 #: Folder (under the site root) of the generated per-experiment provenance pages.
 PROVENANCE_DIR = "provenance"
 
-#: What a unit in the registry means, for the "what each column means" list (registry units as keys).
-UNIT_MEANING = {
-    "tok/s": "tokens per second: the mean of per-repetition rates (llama-bench's avg_ts definition); "
-    "prefill (pp) and decode (tg) never mixed",
-    "×": "speedup: baseline time ÷ configuration time (above 1 is faster), paired with a baseline of the "
-    "same session, host and build",
-    "tok/step": "τ, tokens committed per verify step, counting the verifier's own token (1 = plain decoding)",
-    "tokens/verify step": "τ, tokens committed per verify step, counting the verifier's own token",
-    "tokens/pass": "tokens committed per forward pass (draft and verify passes both counted)",
-    "": "a ratio without unit (α = accepted ÷ drafted tokens; c, r(n): cost relative to one decode step)",
-    "%": "percent",
-    "ms": "milliseconds",
-    "s": "seconds",
-    "fraction of runs": "share of runs whose output equals plain greedy decoding (1 = every run)",
-    "expert loads/token": "distinct experts read per generated token, summed over layers and passes",
-    "experts/layer": "distinct experts per layer in one forward pass",
-    "MiB/draft token": "memory per extra draft token (slope of peak RSS over n_max)",
-    "GB/s": "gigabytes per second",
-    "blocks": "transformer blocks",
-    "nats": "cross-entropy loss in nats",
-    "parameters": "model parameters",
-    "fraction": "a fraction: α (accepted ÷ drafted) or a residual, cost model ÷ measured speedup − 1 "
-    "(0: the model is exact; +0.2: it promises 20% more than was measured)",
-    "ms/step": "milliseconds per verify step of speculative decoding (draft, verify, or their overhead)",
-}
+#: What a unit in the registry means, for the "what each column means" list: ``numbers.Unit``'s meanings
+#: (one spelling per quantity, declared there once).
+UNIT_MEANING = {u.value: u.meaning for u in Unit}
 
 
 def provenance_href(num: dict) -> str:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from .numbers import Unit
 from .numfmt import fmt_interval
 
 VAR = re.compile(r"\{\{<\s*var\s+([a-z0-9_-]+)\s*>\}\}")
@@ -64,9 +65,11 @@ class Claim:
 
 
 CLAIMS = {
-    "slower": Claim(re.compile(r"\bslower\b", re.I), "×", lambda v, ci: _bounds(v, ci)[1] < 1),
-    "faster": Claim(re.compile(r"\bfaster\b", re.I), "×", lambda v, ci: _bounds(v, ci)[0] > 1),
-    "gain": Claim(re.compile(r"\b(gain|speeds? up)\b", re.I), "×", lambda v, ci: _bounds(v, ci)[0] > 1),
+    "slower": Claim(re.compile(r"\bslower\b", re.I), Unit.SPEEDUP, lambda v, ci: _bounds(v, ci)[1] < 1),
+    "faster": Claim(re.compile(r"\bfaster\b", re.I), Unit.SPEEDUP, lambda v, ci: _bounds(v, ci)[0] > 1),
+    "gain": Claim(
+        re.compile(r"\b(gain|speeds? up)\b", re.I), Unit.SPEEDUP, lambda v, ci: _bounds(v, ci)[0] > 1
+    ),
     "about zero": Claim(
         re.compile(r"\b(about|near|close to) zero\b", re.I),
         None,

@@ -18,7 +18,7 @@ import polars as pl
 from benchbook import blocks, caveats, charts, measured
 from benchbook.costmodel import tau_independent
 from benchbook.hosts import hosts_panel
-from benchbook.numbers import Number, line_ranges, make_key, publish
+from benchbook.numbers import Number, Unit, line_ranges, make_key, publish, unstated_interval
 from benchbook.numfmt import fmt_interval, fmt_value
 from benchbook.provenance import read_snapshots
 
@@ -292,8 +292,9 @@ def numbers(
                 Number(
                     key=base + "-expert_loads_per_token",
                     value=round(r["expert_loads_per_token"], 2),
-                    unit="expert loads/token",
+                    unit=Unit.EXPERT_LOADS_PER_TOKEN,
                     n=r["runs"],
+                    ci_method=unstated_interval(r["runs"]),
                     label=f"distinct experts per pass summed over layers and passes, per generated token, "
                     f"{r['config_name']}, {r['prompt_class']}",
                     computation="draftself.experts.expert_loads",
@@ -305,10 +306,10 @@ def numbers(
         if r["decoder"] != "draftself":
             continue
         for suffix, col, unit, what, tail in (
-            ("tau", "tau", "tokens/verify step", "τ", " prompts"),
-            ("tokens_per_pass", "tokens_per_pass", "tokens/pass", "tokens per forward pass", ""),
-            ("alpha", "alpha_mle", "", "α̂ (MLE)", ""),
-            ("equals_ar", "equals_ar_rate", "fraction of runs", "output equal to AR greedy", ""),
+            ("tau", "tau", Unit.TAU, "τ", " prompts"),
+            ("tokens_per_pass", "tokens_per_pass", Unit.TOKENS_PER_PASS, "tokens per forward pass", ""),
+            ("alpha", "alpha_mle", Unit.FRACTION, "α̂ (MLE)", ""),
+            ("equals_ar", "equals_ar_rate", Unit.FRACTION, "output equal to AR greedy", ""),
         ):
             out.append(
                 Number(
@@ -317,6 +318,7 @@ def numbers(
                     unit=unit,
                     label=f"{what}, {r['config_name']}, {r['prompt_class']}{tail}",
                     n=r["runs"],
+                    ci_method=unstated_interval(r["runs"]) if unit.positive else None,
                     computation="experiments.draftself.analysis.acceptance",
                     caveats=cav,
                     **src,
@@ -346,7 +348,7 @@ def numbers(
             Number(
                 key=base + "-speedup",
                 value=round(r["speedup"], 3),
-                unit="×",
+                unit=Unit.SPEEDUP,
                 n=r["n"],
                 ci95=ci,
                 ci_method="Student-t over prompts of the per-prompt mean log(AR time / draft-self time) "
@@ -364,8 +366,9 @@ def numbers(
             Number(
                 key=base + "-predicted_speedup",
                 value=round(r["predicted"], 3),
-                unit="×",
+                unit=Unit.SPEEDUP,
                 n=r["n"],
+                ci_method=unstated_interval(r["n"]),
                 label=f"cost-model speedup, {r['config_name']}, {r['prompt_class']}",
                 computation="experiments.draftself.analysis.speedup (mean pass costs)",
                 caveats=cav,
@@ -378,8 +381,9 @@ def numbers(
                 Number(
                     key=base + "-steady_speedup",
                     value=round(r["steady"], 3),
-                    unit="×",
+                    unit=Unit.SPEEDUP,
                     n=r["n"],
+                    ci_method=unstated_interval(r["n"]),
                     label=f"steady-state cost-model speedup τ/(r_draft+r_verify), {r['config_name']}, "
                     f"{r['prompt_class']}",
                     computation="experiments.draftself.analysis.steady_state",
@@ -392,7 +396,7 @@ def numbers(
             Number(
                 key=base + "-model_gap",
                 value=round(100 * r["gap"], 1),
-                unit="%",
+                unit=Unit.PERCENT,
                 n=r["n"],
                 label=f"measured ÷ predicted − 1 paired per prompt, {r['config_name']}, {r['prompt_class']}",
                 computation="experiments.draftself.analysis.paired_gap",
@@ -423,7 +427,7 @@ def numbers(
             Number(
                 key=make_key("draftself", "break_even_tau", "k", r["k"]),
                 value=round(r["tau_break_even"], 3),
-                unit="tokens/verify step",
+                unit=Unit.TAU,
                 n=1,
                 label=f"break-even τ at k={r['k']} (r_draft + r_verify of a {r['k'] + 1}-token pass)",
                 computation="experiments.draftself.analysis.break_even",
@@ -435,7 +439,7 @@ def numbers(
         Number(
             key="draftself-decode_pass_ms",
             value=round(c1 / 1e6, 4),
-            unit="ms",
+            unit=Unit.MS,
             n=1,
             label="mean 1-token decode pass",
             computation="experiments.draftself.analysis.pass_costs",
@@ -466,8 +470,9 @@ def numbers(
                 Number(
                     key=k,
                     value=round(r["unique_experts"], 2),
-                    unit="experts/layer",
+                    unit=Unit.EXPERTS_PER_LAYER,
                     n=int(r["passes"]),
+                    ci_method=unstated_interval(int(r["passes"])),
                     label=f"distinct experts per layer, {r['kind']} pass of {r['n_tokens']} tokens",
                     computation="experiments.draftself.analysis.experts_by_pass",
                     **experts_src(r["kind"], r["n_tokens"]),
@@ -478,7 +483,7 @@ def numbers(
                 Number(
                     key=k + "-bound",
                     value=round(r["bound"], 2),
-                    unit="experts/layer",
+                    unit=Unit.EXPERTS_PER_LAYER,
                     n=1,
                     label=f"independent-routing bound for {r['n_tokens']} tokens (E={r['E']}, K={r['K']})",
                     computation="draftself.experts.independent_bound",
@@ -495,10 +500,10 @@ def numbers(
         }
 
     for key, val, unit, label in [
-        ("train_seconds", manifest.get("train_seconds"), "s", "training time"),
-        ("final_loss_next", manifest.get("final_loss_next"), "nats", "final next-token loss"),
-        ("final_loss_masked", manifest.get("final_loss_masked"), "nats", "final masked-slot loss"),
-        ("n_params", manifest.get("n_params"), "parameters", "model parameters"),
+        ("train_seconds", manifest.get("train_seconds"), Unit.S, "training time"),
+        ("final_loss_next", manifest.get("final_loss_next"), Unit.NATS, "final next-token loss"),
+        ("final_loss_masked", manifest.get("final_loss_masked"), Unit.NATS, "final masked-slot loss"),
+        ("n_params", manifest.get("n_params"), Unit.PARAMETERS, "model parameters"),
     ]:
         if val is not None:
             out.append(
@@ -509,6 +514,9 @@ def numbers(
                     n=1,
                     label=label,
                     computation="draftself.train",
+                    # the stage that trained the checkpoint and wrote its manifest (no run id: the
+                    # manifest is one record of one training, not a run of a session)
+                    commands=[["dvc", "repro", "draftself_train"]],
                     model_sha256=manifest.get("sha256"),
                     build=f"torch {manifest.get('torch_version') or 'unknown'}",
                     caveats=["synthetic_inputs"],
@@ -534,7 +542,7 @@ def rate_numbers(
             Number(
                 key=make_key("draftself", r["config_name"], r["prompt_class"]) + "-decode_tps",
                 value=round(r["decode_tps"], 3),
-                unit="tok/s",
+                unit=Unit.TOK_S,
                 n=r["n"],
                 sd=None if r["sd"] is None else round(r["sd"], 3),
                 ci95=ci,
@@ -621,7 +629,8 @@ def derive(
     its cited files relative to (default: the one holding the working directory)."""
     # the newest session whose records prove a complete measurement made in it (measured.py); the
     # newer ones skipped are named on the page (skipped.md)
-    chosen, skipped = sessioncheck.publishable(raw_dir, (thresholds or {}).get("primary_host"))
+    picked = measured.select("draftself", sessioncheck.check(raw_dir), (thresholds or {}).get("primary_host"))
+    chosen, skipped = picked.chosen, picked.skipped
     if session in (None, "latest"):
         if chosen is None:
             raise RuntimeError(

@@ -9,8 +9,8 @@ session's parameters (``plan.configs``) on each prompt of the session, at each t
 1..``repetitions``.  (The prompts are those the session's runs name: the prompt set is generated with
 the model's tokenizer, which this check does not load.)
 
-Entry points: ``check(raw_dir)`` (``{session_id: measured.SessionCheck}``) and ``publishable(raw_dir,
-primary_host)`` (the session a report publishes and the newer ones it skipped, for the page).
+Entry point: ``check(raw_dir)`` (``{session_id: measured.SessionCheck}``); which session a report
+publishes is ``measured.select("draftself", check(raw_dir), primary_host)`` (the ``draftself`` policy).
 """
 
 from __future__ import annotations
@@ -24,7 +24,8 @@ from .analysis import sessions
 from .plan import DEFAULTS, configs
 
 EXPERIMENT = "draftself"
-RUN_SCHEMA = "benchbook.draftself.run"
+#: the run records of a session (the ``draftself`` policy's one measurement kind)
+RUN_SCHEMA = measured.POLICIES[EXPERIMENT].kinds[0]
 
 
 def check(raw_dir: str | Path) -> dict[str, measured.SessionCheck]:
@@ -77,17 +78,3 @@ def check_runs(
         planned=planned,
         have=have,
     )
-
-
-def publishable(
-    raw_dir: str | Path, primary_host: str | None = None
-) -> tuple[measured.SessionCheck | None, list[measured.SessionCheck]]:
-    """The session a report publishes: ``primary_host``'s newest session that passes ``check`` (any
-    host's newest passing one when that host has none), or None; and the sessions of its host newer
-    than it that failed (their reasons are what the page states, ``measured.skipped_markdown``)."""
-    best, skipped = measured.newest_publishable(check(raw_dir))
-    chosen = (best.get(primary_host) if primary_host else None) or max(
-        best.values(), key=lambda c: c.ended_at, default=None
-    )
-    host = chosen.host_id if chosen else primary_host
-    return chosen, [c for c in skipped if host is None or c.host_id == host]

@@ -26,7 +26,7 @@ import polars as pl
 
 from benchbook import blocks, caveats, measured
 from benchbook.experiments.draftself.report import cite, runs_with_passes
-from benchbook.numbers import Number, make_key, publish
+from benchbook.numbers import Number, Unit, make_key, publish
 from benchbook.numtable import md_table
 from benchbook.provenance import read_snapshots
 from benchbook.stats import LOG_T
@@ -38,6 +38,9 @@ from .caveat_rows import Reads, attach, number_table, session_checkpoints
 
 #: The modules whose functions compute this registry's numbers (``Number.computation``).
 GPU, CPU = "benchbook.experiments.draftself_gpu.analysis.", "benchbook.experiments.draftself.analysis."
+#: The command that measured a session (training and decoding, ``run.measure``): a number's command, as
+#: its records hold no argv of their own (the decoder runs in the measuring process, not as a binary).
+COMMAND = ["python", "-m", "benchbook.experiments", EXPERIMENT]
 #: Each per-k number's ``ci_method``: how its interval over prompts is computed, or why it has none.
 #: τ and the decode rates are arithmetic means over prompts (a rate: llama-bench's ``avg_ts``
 #: definition) with the log-scale interval of a positive mean (``stats.log_t_interval``, delta
@@ -134,16 +137,23 @@ def session_numbers(
         for col, unit, label, ci_key, computation, read in (
             (
                 "tau",
-                "tokens",
+                Unit.TAU,
                 "τ (tokens per verify step, mean over prompts)",
                 "tau_ci",
                 GPU + "per_prompt",
                 (0, 1),
             ),
-            ("alpha", "fraction", "α (accepted ÷ drafted, pooled over prompts)", None, GPU + "by_k", (0, 1)),
+            (
+                "alpha",
+                Unit.FRACTION,
+                "α (accepted ÷ drafted, pooled over prompts)",
+                None,
+                GPU + "by_k",
+                (0, 1),
+            ),
             (
                 "speedup",
-                "x",
+                Unit.SPEEDUP,
                 "AR decode time ÷ draft-self decode time",
                 "speedup_ci",
                 CPU + "speedup",
@@ -151,7 +161,7 @@ def session_numbers(
             ),
             (
                 "ds_tps",
-                "tok/s",
+                Unit.TOK_S,
                 "draft-self decode rate (mean over prompts)",
                 "ds_tps_ci",
                 GPU + "per_prompt",
@@ -159,7 +169,7 @@ def session_numbers(
             ),
             (
                 "tau_break_even",
-                "tokens",
+                Unit.TAU,
                 "break-even τ* = r_draft(k+1) + r_verify(k+1)",
                 None,
                 CPU + "break_even",
@@ -167,7 +177,7 @@ def session_numbers(
             ),
             (
                 "residual",
-                "fraction",
+                Unit.FRACTION,
                 "cost model ÷ measured speedup − 1",
                 "residual_ci",
                 CPU + "paired_gap",
@@ -200,7 +210,7 @@ def session_numbers(
         Number(
             key=make_key(EXPERIMENT, "ar_tps"),
             value=round(float(first["ar_tps"]), 2),
-            unit="tok/s",
+            unit=Unit.TOK_S,
             label="plain greedy AR decode rate on the GPU (mean over prompts)",
             n=int(first["prompts"]),
             computation=GPU + "per_prompt",
@@ -216,7 +226,7 @@ def session_numbers(
         Number(
             key=make_key(EXPERIMENT, "decode_pass_ms"),
             value=round(decode_pass_ms(runs), 3),
-            unit="ms",
+            unit=Unit.MS,
             label="mean wall time of a 1-token decode pass on the GPU (the unit of r)",
             n=int(first["prompts"]),
             computation=CPU + "pass_costs",
@@ -227,7 +237,7 @@ def session_numbers(
         Reads(timing=True),
     )
 
-    def one_output(key: str, value, unit: str, label: str, computation: str, replication: str, run_id):
+    def one_output(key: str, value, unit: Unit, label: str, computation: str, replication: str, run_id):
         """A number of one prompt read from one deterministic output (its one run, n = 1)."""
         add(
             Number(
@@ -249,13 +259,13 @@ def session_numbers(
         label = f"share of repeated word 4-grams in the AR greedy output of prompt {p}"
         key = make_key(EXPERIMENT, "p", p, "repeat_share")
         once = "none: one deterministic output"
-        one_output(key, r["repeat_share"], "fraction", label, "repeat_share", once, r["ar_run_id"])
+        one_output(key, r["repeat_share"], Unit.FRACTION, label, "repeat_share", once, r["ar_run_id"])
     for r in pp.filter(~ar).iter_rows(named=True):
         p, k = r["prompt_id"], r["k"]
         label = f"draft-self k={k} on the GPU: τ on prompt {p}"
         key = make_key(EXPERIMENT, "p", p, f"k{k}", "tau")
         once = "none: one deterministic output (first timed repetition)"
-        one_output(key, r["tau"], "tokens", label, "per_prompt", once, r["first_run_id"])
+        one_output(key, r["tau"], Unit.TAU, label, "per_prompt", once, r["first_run_id"])
     return nums, reads
 
 
@@ -264,10 +274,10 @@ def train_numbers(train: pl.DataFrame) -> list[Number]:
     nums = []
     for t in train.iter_rows(named=True):
         for col, unit, label in (
-            ("train_seconds", "s", "training wall time"),
-            ("steps", "steps", "training steps"),
-            ("held_out_loss_next", "nats", "held-out next-token loss"),
-            ("n_params", "params", "model parameters"),
+            ("train_seconds", Unit.S, "training wall time"),
+            ("steps", Unit.STEPS, "training steps"),
+            ("held_out_loss_next", Unit.NATS, "held-out next-token loss"),
+            ("n_params", Unit.PARAMETERS, "model parameters"),
         ):
             nums.append(
                 Number(
@@ -277,7 +287,9 @@ def train_numbers(train: pl.DataFrame) -> list[Number]:
                     label=f"draft-self GPU training {t['session_id'][:8]}: {label}",
                     n=1,
                     computation=GPU + "load_train",
+                    # the training record holds no run id (one training of the session, not a run)
                     sources=[{"file": str(t["file"]), "lines": [[t["line"], t["line"]]]}],
+                    commands=[COMMAND],
                     host_id=t["host_id"],
                     session_id=t["session_id"],
                     model_sha256=t["model_sha256"],
@@ -339,8 +351,10 @@ def per_prompt_md(pp: pl.DataFrame) -> str:
 
 
 def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> DraftselfGpuReport:
-    """The stage ``draftself_gpu_report``: the newest completed session under ``raw_dir/draftself_gpu``
-    that passes ``sessioncheck.check`` (measured in the session, complete), and every training record.
+    """The stage ``draftself_gpu_report``: the session under ``raw_dir/draftself_gpu`` that the
+    ``draftself_gpu`` policy publishes (``measured.select``: the primary host's newest session that
+    passes ``sessioncheck.check``, measured in the session and complete, else the newest of any host),
+    and every training record.
     ``params``: ``params.yaml``; its ``report`` section gives the caveat thresholds.
 
     Raises:
@@ -349,7 +363,9 @@ def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> Draf
     """
     root = Path(root)
     raw, rep = root / raw_dir, root / reports_dir
-    chosen, skipped = sessioncheck.publishable(raw)
+    report = (params or {}).get("report") or {}
+    picked = measured.select(EXPERIMENT, sessioncheck.check(raw), report.get("primary_host"))
+    chosen, skipped = picked.chosen, picked.skipped
     if chosen is None:
         raise ValueError(
             f"{raw / EXPERIMENT}: no completed draft-self session passes the measured-now check "
@@ -364,6 +380,7 @@ def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> Draf
     table = by_k(runs)
     pp = per_prompt(runs)
     common = {
+        "commands": [COMMAND],
         "host_id": host,
         "session_id": session,
         "model_sha256": model_sha,

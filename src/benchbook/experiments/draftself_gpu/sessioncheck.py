@@ -9,8 +9,10 @@ A session there is the CPU experiment's shared session (start and end records in
 each timed repetition 1..``repetitions``.  Every run must lie inside the session, and the
 wall times of its forward passes must sum to no more than its own wall time (``measured.recorded_ns``).
 
-Entry points: ``check(raw_dir)`` and ``publishable(raw_dir)`` (the newest passing session and the newer
-ones skipped, whose reasons the page states with ``measured.skipped_markdown``).
+Entry point: ``check(raw_dir)``; which session a report publishes is ``measured.select("draftself_gpu",
+check(raw_dir), primary_host)`` (the ``draftself_gpu`` policy: the primary host's newest passing
+session, else the newest of any host; the newer ones skipped are named with
+``measured.skipped_markdown``).
 """
 
 from __future__ import annotations
@@ -25,7 +27,8 @@ from benchbook.records import read_records
 from . import EXPERIMENT
 from .plan import configs
 
-RUN_SCHEMA = "benchbook.draftself.run"
+#: the run records of a session (the ``draftself_gpu`` policy's one measurement kind)
+RUN_SCHEMA = measured.POLICIES[EXPERIMENT].kinds[0]
 #: the prompt classes of a session, in ``draftself.natural.prompts``' order: ``prompts_per_class`` of
 #: each, ids ``<class>-<i>``
 PROMPT_CLASSES = ("prose", "code")
@@ -75,13 +78,3 @@ def check(raw_dir: str | Path) -> dict[str, measured.SessionCheck]:
         reps = int(params.get("repetitions", 0))
         out[s["session_id"]] = check_runs(s, runs, names, prompts, reps, EXPERIMENT)
     return out
-
-
-def publishable(raw_dir: str | Path) -> tuple[measured.SessionCheck | None, list[measured.SessionCheck]]:
-    """The newest session (any host) that passes ``check``, or None; and the sessions of its host newer
-    than it that failed (their reasons are what the page states)."""
-    checks = check(raw_dir)
-    best, skipped = measured.newest_publishable(checks)
-    chosen = max(best.values(), key=lambda c: c.ended_at, default=None)
-    host = chosen.host_id if chosen else None
-    return chosen, [c for c in skipped if c.host_id == host]

@@ -17,7 +17,7 @@ import altair as alt
 import polars as pl
 
 from benchbook import blocks, caveats, charts, measured
-from benchbook.numbers import Number, build_of, make_key, publish, row_measured, row_sources
+from benchbook.numbers import Number, Unit, build_of, make_key, publish, row_measured, row_sources
 from benchbook.numfmt import fmt_interval
 from benchbook.provenance import read_snapshots
 from benchbook.records import read_records
@@ -25,6 +25,7 @@ from benchbook.schemas import NATIVE
 from benchbook.stats import LOG_T
 
 from .analysis import load_llama_bench, rate_stats
+from .plan import LlamaBenchParams, plan
 from .spread import sessions_markdown, with_session_spread
 
 #: llama-bench parameters named in a key only when they vary within the session (sweeps), with the
@@ -48,58 +49,43 @@ def number_key(row: dict, varying: tuple[str, ...] = ()) -> str:
     return make_key("lb", row["model_id"], f"{row['test']}{size}{depth}", *sweep, row["phase"])
 
 
-def latest_sessions_by_host(raw_dir: Path) -> dict[str, dict]:
-    """``{host_id: {"session_id", "at"}}``: each host's newest llama_bench session with an end record
-    (a session whose start record names no host belongs to none)."""
-    files = [f for f in sorted(Path(raw_dir).rglob("*.jsonl")) if not f.name.endswith(".quarantine.jsonl")]
-    starts: dict[str, dict] = {}
-    best: dict[str, dict] = {}
-    for r in read_records(files, schema="benchbook.session"):
-        if r.get("experiment") != "llama_bench":
-            continue
-        if r["event"] == "start":
-            starts.setdefault(r["session_id"], r)
-        elif r["event"] == "end" and r["session_id"] in starts:
-            h = starts[r["session_id"]].get("host_id")
-            if h is None:
-                continue
-            if h not in best or r["at"] > best[h]["at"]:
-                best[h] = {"session_id": r["session_id"], "host_id": h, "at": r["at"]}
-    return best
+def planned_runs(start: dict) -> set:
+    """(model_id, phase) of every run ``plan.plan`` makes from a llama_bench session's start record
+    (its ``config``): every model, cold first when ``cold_first_run``, then warm.  The model ids stand
+    for their files (a label needs no sha256).
+
+    Raises:
+        contract.ParamsError: the config is not a ``LlamaBenchParams``.
+    """
+    params = LlamaBenchParams.from_section(start.get("config") or {})
+    models = [{"model_id": m, "sha256": None} for m in params.models]
+    return {(run.config["model_id"], run.phase) for run in plan(params, models, None, "")}
 
 
-def _planned_runs(start: dict) -> set:
-    """(model_id, phase) runs a llama_bench session's start record plans (its ``config``): every model,
-    cold first when ``cold_first_run``, then warm (``run.run_session``'s order)."""
-    cfg = start.get("config") or {}
-    phases = (["cold"] if cfg.get("cold_first_run") else []) + ["warm"]
-    return {(m, p) for m in cfg.get("models") or [] for p in phases}
+#: the runs a session plans and the run a row belongs to (``measured.check``)
+PLANNED = measured.Planned(planned_runs, lambda r: (r.get("model_id"), r.get("phase")))
 
 
 def publishable_sessions(raw_dir: Path) -> tuple[dict[str, dict], list[measured.SessionCheck]]:
-    """Each host's newest llama_bench session whose records prove a complete measurement made in the
-    session (``measured.check_sessions``), as ``latest_sessions_by_host`` shapes it, and the newer
+    """``{host_id: {"session_id", "host_id", "at"}}``: the sessions under ``raw_dir``
+    (``data/raw/llama_bench``) that the ``llama_bench`` policy publishes (``measured.select``: each
+    host's newest session whose records prove a complete measurement made in it), and the newer
     sessions skipped (with their reasons, for the page)."""
-    files = [f for f in sorted(Path(raw_dir).rglob("*.jsonl")) if not f.name.endswith(".quarantine.jsonl")]
-    checks = measured.check_sessions(
-        files,
-        "llama_bench",
-        ("benchbook.llama_bench",),
-        expected_runs=_planned_runs,
-        run_label=lambda r: (r.get("model_id"), r.get("phase")),
-    )
-    best, skipped = measured.newest_publishable(checks)
-    sessions = {h: {"session_id": c.session_id, "host_id": h, "at": c.ended_at} for h, c in best.items()}
-    return sessions, skipped
+    chosen = measured.select("llama_bench", measured.check("llama_bench", raw_dir, PLANNED))
+    sessions = {
+        h: {"session_id": c.session_id, "host_id": h, "at": c.ended_at} for h, c in chosen.by_host().items()
+    }
+    return sessions, chosen.skipped
 
 
 def check_publishable(
     stats: pl.DataFrame, nums: list[Number], sessions: dict[str, dict], raw_dir: Path
 ) -> None:
-    """The report's checks, run before anything is written: every published session's table is whole
-    (one number per (model, phase, test) its raw records hold), keys are unique, every mean is finite,
-    every n >= 3 row has an interval (none below n = 3), our mean reproduces llama-bench's ``avg_ts``
-    within 0.1 %, and every number cites records and a command.
+    """The report's checks of its table, run before anything is written (``numbers.publish`` then
+    checks every number: unique keys, finite values, units, intervals, citations, commands): every
+    published session's table is whole (one number per (model, phase, test) its raw records hold),
+    every mean is finite, every n >= 3 row has an interval, and our mean reproduces llama-bench's
+    ``avg_ts`` within 0.1 %.
 
     Raises:
         RuntimeError: naming the session or key and the check that failed (nothing was written).
@@ -123,8 +109,6 @@ def check_publishable(
                 "in its raw records: a partial table is never published (fix: see which rows the analysis "
                 "dropped)"
             )
-    if len({n.key for n in nums}) != len(nums):
-        raise RuntimeError("llama_bench: two numbers share a key")
     cur = stats.filter(pl.col("session_id").is_in(list(wanted)))
     if cur.select(pl.col("mean_tps").is_nan().any()).item():
         raise RuntimeError("llama_bench: a mean rate is NaN")
@@ -133,9 +117,6 @@ def check_publishable(
     rel = ((cur["mean_tps"] - cur["llama_bench_avg_ts"]).abs() / cur["llama_bench_avg_ts"]).max()
     if cur.height and rel is not None and float(rel) >= 1e-3:  # type: ignore[arg-type]
         raise RuntimeError(f"llama_bench: a mean differs from llama-bench's avg_ts by {float(rel):.2%}")  # type: ignore[arg-type]
-    for n in nums:
-        if not (n.sources and n.commands):
-            raise RuntimeError(f"llama_bench number {n.key}: no cited records or no command")
 
 
 def host_line(host: dict, toolchain: dict) -> str:
@@ -232,7 +213,7 @@ def derive(
                 Number(
                     key=key,
                     value=round(r["mean_tps"], 2),
-                    unit="tok/s",
+                    unit=Unit.TOK_S,
                     label=f"{r['model_id']} {r['test']}"
                     f"{r['n_gen'] if r['test'] == 'tg' else r['n_prompt']} "
                     f"({measured.cache_label(r['phase'], cache_states.get(r['run_ids'][0]))}) on host {h}",

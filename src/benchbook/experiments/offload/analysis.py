@@ -222,12 +222,14 @@ def bandwidth(raw_dir: Path) -> pl.DataFrame:
 
 
 #: the columns ``model_bytes`` reads, as ``MODEL_BYTES_KIND`` declares them
-MODEL_BYTES_FIELDS = ["host_id", "session_id", "model_id", "model_sha256", "n_cpu_moe", "decode_bytes"]
+MODEL_BYTES_FIELDS = [
+    *("host_id", "session_id", "model_id", "model_sha256", "n_cpu_moe", "run_id", "decode_bytes")
+]
 
 
 def model_bytes(raw_dir: Path) -> pl.DataFrame:
     """Bytes read per decoded token per (session, model sha256, n_cpu_moe): host_id, session_id, model_id,
-    model_sha256, n_cpu_moe, decode_bytes_total/gpu/cpu, file, line."""
+    model_sha256, n_cpu_moe, run_id, decode_bytes_total/gpu/cpu, file, line."""
     fields = schemas.polars_schema(MODEL_BYTES_KIND.key, only=MODEL_BYTES_FIELDS)
     df = validate(
         _read(raw_dir, fields).filter(pl.col("schema") == MODEL_BYTES_KIND.schema),
@@ -339,7 +341,7 @@ def fit_boundary(pts: pl.DataFrame) -> list[Boundary]:
 
 def newest_bandwidth(bw: pl.DataFrame) -> pl.DataFrame:
     """Per host the newest ok record of ``bandwidth`` output: host_id, bandwidth_gb_s, bandwidth_mode,
-    bandwidth_file, bandwidth_line."""
+    bandwidth_file, bandwidth_line, bandwidth_run_id."""
     return (
         bw.filter(pl.col("status") == "ok")
         .group_by("host_id")
@@ -348,6 +350,7 @@ def newest_bandwidth(bw: pl.DataFrame) -> pl.DataFrame:
             pl.col("mode").last().alias("bandwidth_mode"),
             pl.col("file").last().alias("bandwidth_file"),
             pl.col("line").last().alias("bandwidth_line"),
+            pl.col("run_id").last().alias("bandwidth_run_id"),
         )
     )
 

@@ -22,7 +22,7 @@ import polars as pl
 
 from benchbook import blocks, caveats, charts, measured
 from benchbook.measured import parse_utc
-from benchbook.numbers import Number, build_of, line_ranges, make_key, publish
+from benchbook.numbers import Number, Unit, build_of, line_ranges, make_key, publish
 from benchbook.numfmt import fmt_interval, fmt_value
 from benchbook.numtable import var_cell
 from benchbook.provenance import read_snapshots
@@ -40,8 +40,12 @@ from .analysis import (
     points,
     roofline,
 )
+from .plan import OffloadParams, SweepRun, plan
 
 _RULES = ["memory_spill", "synthetic_inputs", "single_run", "high_variance"]
+#: The command that measured a session: the command of a record without an argv of its own (the bytes
+#: per token and the copy bandwidth are computed in the measuring process, not by a binary).
+COMMAND = ["python", "-m", "benchbook.experiments", EXPERIMENT]
 
 
 def _roofline_sources(r: dict) -> list[dict]:
@@ -52,39 +56,32 @@ def _roofline_sources(r: dict) -> list[dict]:
     ]
 
 
-def _planned_points(start: dict) -> set:
-    """The ``n_cpu_moe`` points an offload session's start record plans (its ``config``)."""
-    return set((start.get("config") or {}).get("n_cpu_moe") or [])
+def planned_points(start: dict) -> set:
+    """The ``n_cpu_moe`` points of the sweep runs ``plan.plan`` makes from an offload session's start
+    record (its ``config``, with ``OffloadParams``' defaults for keys it leaves out).  The model stands
+    in by an empty record (a point's label needs no model file).
+
+    Raises:
+        contract.ParamsError: the config is not an ``OffloadParams``.
+    """
+    cfg = OffloadParams.from_section(start.get("config") or {}).config()
+    model = {"model_id": "", "sha256": None}
+    return {run.n_cpu_moe for run in plan(cfg, model, [], None, "") if isinstance(run, SweepRun)}
+
+
+#: the points a session plans and the point a record belongs to (``measured.check``)
+PLANNED = measured.Planned(planned_points, lambda r: r.get("n_cpu_moe"))
 
 
 def publishable_sessions(raw_dir: Path) -> tuple[list[str], list[measured.SessionCheck]]:
-    """Each host's newest offload session under ``raw_dir/offload`` whose records prove a complete
-    measurement made in it (``measured.check_sessions``), and the newer sessions skipped with their
-    reasons (unfinished ones included).  A failed point (``benchbook.run_failed``, e.g. out of memory)
-    is data here, not a fault (``failed_is_fault=False``): it stands for its planned point and is shown
-    as failed, never dropped; a planned point with neither a row nor a failure record is missing."""
-    files = [
-        f
-        for f in sorted((Path(raw_dir) / EXPERIMENT).glob("*.jsonl"))
-        if not f.name.endswith(".quarantine.jsonl")
-    ]
-    checks = measured.check_sessions(
-        files,
-        EXPERIMENT,
-        ("benchbook.offload", "benchbook.offload.bandwidth"),
-        expected_runs=_planned_points,
-        run_label=lambda r: r.get("n_cpu_moe"),
-        failed_is_fault=False,
-        unfinished=True,
-    )
-    best, skipped = measured.newest_publishable(checks)
-    return [c.session_id for _, c in sorted(best.items())], skipped
-
-
-def latest_sessions(raw_dir: Path) -> list[str]:
-    """The newest publishable offload session of every host under ``raw_dir/offload``
-    (``publishable_sessions``)."""
-    return publishable_sessions(raw_dir)[0]
+    """The sessions under ``raw_dir/offload`` that the ``offload`` policy publishes (``measured.select``:
+    each host's newest session whose records prove a complete measurement made in it), and the newer
+    sessions skipped with their reasons (unfinished ones included).  A failed point
+    (``benchbook.run_failed``, e.g. out of memory) is data here, not a fault: it stands for its planned
+    point and is shown as failed, never dropped; a planned point with neither a row nor a failure
+    record is missing."""
+    chosen = measured.select("offload", measured.check("offload", Path(raw_dir) / EXPERIMENT, PLANNED))
+    return [c.session_id for c in chosen.published], chosen.skipped
 
 
 def rate_text(row: dict) -> str:
@@ -332,6 +329,7 @@ def default_roofline(
         # the model_bytes record read: a roofline number cites it (its bytes per token)
         pl.col("file").alias("bytes_file"),
         pl.col("line").alias("bytes_line"),
+        pl.col("run_id").alias("bytes_run_id"),
     )
     best = newest_bandwidth(bw)
     j = stats.join(per, on=["host_id", "model_sha256"]).join(best, on="host_id")
@@ -407,7 +405,7 @@ def derive(
             Number(
                 key=make_key("offload", f"h{r['host_id'][:8]}", f"ncmoe{r['n_cpu_moe']}", r["test"]),
                 value=round(r["mean_tps"], 2),
-                unit="tok/s",
+                unit=Unit.TOK_S,
                 label=f"{r['model_id']} {r['test']} at n_cpu_moe {r['n_cpu_moe']}, "
                 f"{r['budget_free_mib']:.0f} MiB "
                 f"budget, on host {r['host_id']}",
@@ -433,13 +431,15 @@ def derive(
             Number(
                 key=make_key("offload", f"h{r['host_id'][:8]}", f"ncmoe{r['n_cpu_moe']}", "tg", "roofline"),
                 value=round(r["roofline_pct"], 2),
-                unit="%",
+                unit=Unit.PERCENT,
                 label="decode bytes per token × tok/s as % of the "
                 f"{r['bandwidth_mode']} device-to-device copy "
                 f"bandwidth ({r['bandwidth_gb_s']:.0f} GB/s) at n_cpu_moe {r['n_cpu_moe']}",
                 n=r["n"],
                 sources=_roofline_sources(r),
-                run_ids=r["run_ids"],
+                # the tg row's run and the bandwidth record's (the row holds its bytes per token)
+                run_ids=[*r["run_ids"], r["bandwidth_run_id"]],
+                commands=[r["argv"], COMMAND],
                 **build(r["toolchain_id"]),
                 host_id=r["host_id"],
                 session_id=r["session_id"],
@@ -453,11 +453,12 @@ def derive(
             Number(
                 key=make_key("offload", f"h{r['host_id'][:8]}", "d2d"),
                 value=round(r["gb_per_s"], 1),
-                unit="GB/s",
+                unit=Unit.GB_S,
                 label=f"device-to-device copy bandwidth ({r['mode']}, {r['device']})",
                 n=1,
                 sources=[{"file": str(r["file"]), "lines": [[r["line"], r["line"]]]}],
                 run_ids=[r["run_id"]],
+                commands=[COMMAND],
                 **build(r["toolchain_id"]),
                 host_id=r["host_id"],
                 session_id=r["session_id"],
@@ -471,7 +472,7 @@ def derive(
                 Number(
                     key=make_key("offload", f"h{g['host_id'][0][:8]}", "fit-min-ncmoe"),
                     value=b.first_fit,
-                    unit="blocks",
+                    unit=Unit.BLOCKS,
                     label="smallest n_cpu_moe that ran under the memory budget",
                     n=1,
                     sources=[
@@ -482,6 +483,7 @@ def derive(
                         for f in g.explode("files")["files"].unique().to_list()
                     ],
                     run_ids=g.explode("run_ids")["run_ids"].to_list(),
+                    commands=[list(a) for a in dict.fromkeys(tuple(a) for a in g["argv"].to_list())],
                     **build(g["toolchain_id"][0]),
                     host_id=g["host_id"][0],
                     session_id=b.session_id,
@@ -515,14 +517,16 @@ def derive(
             Number(
                 key=make_key("offload", f"h{r['host_id'][:8]}", r["model_id"], "tg", "roofline"),
                 value=round(r["roofline_pct"], 2),
-                unit="%",
+                unit=Unit.PERCENT,
                 label=f"{r['model_id']} tg: bytes per token × tok/s as % of the "
                 f"{r['bandwidth_mode']} copy bandwidth; "
                 f"{1e6 / r['mean_tps']:.0f} µs per token of which {r['bytes_us']:.1f} µs move its bytes",
                 n=r["n"],
                 sources=_roofline_sources(r)
                 + [{"file": str(r["bytes_file"]), "lines": [[r["bytes_line"], r["bytes_line"]]]}],
-                run_ids=r["run_ids"],
+                # the llama-bench tg row's run, the bandwidth record's and the model_bytes record's
+                run_ids=[*r["run_ids"], r["bandwidth_run_id"], r["bytes_run_id"]],
+                commands=[r["argv"], COMMAND],
                 toolchain_id=r["toolchain_id"],
                 **build_of(toolchains.get(r["toolchain_id"]), r["build_number"], r["build_commit"]),
                 host_id=r["host_id"],

@@ -34,6 +34,7 @@
 from __future__ import annotations
 
 import json
+import statistics
 from pathlib import Path
 
 import polars as pl
@@ -58,15 +59,25 @@ def _records(raw_dir: str | Path, schema: str) -> list[tuple[str, int, dict]]:
 
 
 #: what ``bench_table`` reads of a llama-bench row record (``benchrows``) and of llama-bench's own row
-_BENCH_READ = ["host_id", "session_id", "role", "model_id", "model_sha256", "llama_bench"]
+_BENCH_READ = [
+    "host_id",
+    "session_id",
+    "toolchain_id",
+    "role",
+    "model_id",
+    "model_sha256",
+    "llama_bench",
+    "run_id",
+]
 _BENCH_ROW = {"llama_bench": ["n_depth", "n_prompt", "n_gen", "avg_ts", "stddev_ts", "avg_ns", "samples_ns"]}
 
 
 def bench_table(raw_dir: str | Path) -> pl.DataFrame:
     """One row per llama-bench test of the depth sweep (``benchrows.read`` of ``raw_dir/spec_depth``, rows
-    of complete runs): host_id, session_id, role, model_id, model_sha256, n_depth, n_prompt, n_gen, avg_ts
+    of complete runs): host_id, session_id, toolchain_id, role, model_id, model_sha256, n_depth, n_prompt,
+    n_gen, avg_ts
     (tok/s), stddev_ts (0 when absent), n (repetitions), avg_ns (one test's mean time, ns), samples_ns (each
-    repetition's time, ns), file, line.
+    repetition's time, ns), file, line, run_id.
 
     Raises:
         records.RecordError: a line is not JSON or a record fails its kind's checks (file:line, field, fix).
@@ -76,6 +87,7 @@ def bench_table(raw_dir: str | Path) -> pl.DataFrame:
     return rows.select(
         "host_id",
         "session_id",
+        "toolchain_id",
         "role",
         "model_id",
         "model_sha256",
@@ -89,7 +101,40 @@ def bench_table(raw_dir: str | Path) -> pl.DataFrame:
         lb("samples_ns").alias("samples_ns"),
         "file",
         "line",
+        "run_id",
     )
+
+
+def bench_rates(bench: pl.DataFrame, confidence: float = 0.95) -> pl.DataFrame:
+    """``bench`` (``bench_table``) with each test's rate statistics over its repetitions, as the
+    llama-bench experiment states them (``experiments.llama_bench.analysis.rate_stats``): the rate of
+    a repetition ``1e9 · (n_prompt + n_gen) ÷ samples_ns`` (tok/s; the ``n_depth`` tokens before the
+    test are not counted), ``mean_tps`` their mean (llama-bench's avg_ts), ``sd_tps`` (ddof=1; None
+    below 2), ``cv`` = sd ÷ mean, ``ci_low_tps``/``ci_high_tps`` (``stats.sample_interval``: log-scale
+    Student-t, none below n = 3) and ``first_sample_ratio`` (the first repetition's rate ÷ the median
+    of the others': the ``cold_start`` rule's first-sample form; None below 2).
+
+    >>> t = bench_rates(pl.DataFrame({"n_prompt": [0], "n_gen": [16], "samples_ns": [[200_000_000,
+    ...     100_000_000, 100_000_000]]}))
+    >>> t.select("mean_tps", "first_sample_ratio").row(0)  # rates 80, 160, 160
+    (133.33333333333334, 0.5)
+    """
+    stats = []
+    for tokens, ns in zip(bench["n_prompt"] + bench["n_gen"], bench["samples_ns"], strict=True):
+        rates = [1e9 * tokens / x for x in ns]
+        mean, sd, ci = sample_interval(rates, confidence)
+        mid = statistics.median(rates[1:]) if len(rates) > 1 else None
+        stats.append(
+            {
+                "mean_tps": mean,
+                "sd_tps": sd,
+                "cv": sd / mean if sd is not None and mean else None,
+                "ci_low_tps": ci[0] if ci else None,
+                "ci_high_tps": ci[1] if ci else None,
+                "first_sample_ratio": rates[0] / mid if mid else None,
+            }
+        )
+    return pl.concat([bench, pl.DataFrame(stats, infer_schema_length=None)], how="horizontal")
 
 
 def request_table(raw_dir: str | Path) -> pl.DataFrame:
@@ -164,13 +209,20 @@ def _bench_terms(bench: pl.DataFrame, session_id: str, depth: int) -> costmodel.
 def _bench_lines(bench: pl.DataFrame, session_id: str, depth: int, draft_sha256: str | None) -> dict:
     """The llama-bench rows (their lines in the host's file) the cost model of a speculative row read
     at one depth of one session (``_bench_terms``): ``bench_lines_after`` the target's pp and tg rows
-    (r(n) and the tg step), ``bench_lines_before`` those and the draft's tg row (c)."""
+    (r(n) and the tg step), ``bench_lines_before`` those and the draft's tg row (c), ``bench_lines_c``
+    the two tg rows c_bench read (none for the target as its own draft: c = 1 without a row)."""
     if bench.is_empty():
-        return {"bench_lines_before": [], "bench_lines_after": []}
+        return {"bench_lines_before": [], "bench_lines_after": [], "bench_lines_c": []}
     b = bench.filter((pl.col("session_id") == session_id) & (pl.col("n_depth") == depth))
-    target = b.filter(pl.col("role") == "target")["line"].to_list()
+    target = b.filter(pl.col("role") == "target")
     draft = b.filter((pl.col("model_sha256") == draft_sha256) & (pl.col("n_gen") > 0))["line"].to_list()
-    return {"bench_lines_before": sorted(set(target + draft)), "bench_lines_after": sorted(target)}
+    own = target["model_sha256"].first() == draft_sha256
+    tg = target.filter(pl.col("n_gen") > 0)["line"].to_list()
+    return {
+        "bench_lines_before": sorted(set(target["line"].to_list() + draft)),
+        "bench_lines_after": sorted(target["line"].to_list()),
+        "bench_lines_c": [] if own or not draft else sorted(set(tg + draft)),
+    }
 
 
 def _sum(s: pl.Series) -> float:
@@ -243,13 +295,16 @@ def rep_spread(g: pl.DataFrame, base: pl.DataFrame, confidence: float = 0.95) ->
     """The spread over the repetitions of one (configuration, depth) group ``g`` of ``request_table`` rows
     and its same-session baseline ``base``: ``decode_tps_sd`` (tok/s, ddof=1; None below 2) and
     ``decode_tps_ci_low``/``_high`` (``stats.sample_interval``: the log-scale Student-t interval of the
-    mean rate), and the intervals of the two ratios of mean rates ``speedup_ci_low``/``_high`` (decode)
+    mean rate), the same three of the prefill rate (``prefill_tps_sd``, ``prefill_tps_ci_low``/``_high``),
+    and the intervals of the two ratios of mean rates ``speedup_ci_low``/``_high`` (decode)
     and ``prefill_ratio_ci_low``/``_high``, each ``stats.paired_ratio_interval`` over the repetitions
     the configuration and the baseline both have, paired by ``rep`` (each repetition runs every
     configuration in turn); None below ``stats.MIN_N_INTERVAL`` repetitions or pairs."""
-    _, sd, ci = sample_interval(g["decode_tps"].to_list(), confidence)
-    out: dict[str, float | None] = {"decode_tps_sd": sd}
-    out |= {"decode_tps_ci_low": ci[0] if ci else None, "decode_tps_ci_high": ci[1] if ci else None}
+    out: dict[str, float | None] = {}
+    for rate in ("decode_tps", "prefill_tps"):
+        _, sd, ci = sample_interval(g[rate].to_list(), confidence)
+        out |= {f"{rate}_sd": sd, f"{rate}_ci_low": ci[0] if ci else None}
+        out |= {f"{rate}_ci_high": ci[1] if ci else None}
     pairs = g.join(base, on="rep", suffix="_base")
     for col, rate in (("speedup", "decode_tps"), ("prefill_ratio", "prefill_tps")):
         ci = paired_ratio_interval(pairs[rate].to_list(), pairs[f"{rate}_base"].to_list(), confidence)
@@ -278,12 +333,14 @@ def depth_table(raw_dir: str | Path, confidence: float = 0.95) -> pl.DataFrame:
     repetition; null for the baseline and draft_only), alpha, tau, k, c_bench, r_k1, cost_r1, model_before,
     residual_before, c_server, c_alone (the draft served alone: its decode step ÷ the baseline step),
     v_server, overhead_server (v_server − r(k+1): the verify step's cost beyond the llama-bench pass),
-    model_after, residual_after, peak_gpu_mem_mib, toolchain_id, file and lines (the requests read,
-    the baseline's included: one host's file), run_ids and baseline_run_ids (of those requests),
-    bench_lines_before/bench_lines_after (the llama-bench rows the two cost models read,
-    ``_bench_lines``; speculative rows only); decode_tps_sd and the intervals of decode_tps, speedup
-    and prefill_ratio at ``confidence`` (``rep_spread``); cap_hit, cap_equal_work, cache_n_max
-    (``cap_columns``)."""
+    model_after, residual_after, peak_gpu_mem_mib (the most over its requests), toolchain_id, file and
+    lines (the requests read, the baseline's included: one host's file), own_lines and baseline_lines
+    (the configuration's requests, the baseline's), run_ids and baseline_run_ids (of those requests),
+    bench_lines_before/bench_lines_after/bench_lines_c (the llama-bench rows the two cost models and c_bench
+    read, ``_bench_lines``) and alone_lines (the requests of its draft served alone, which c_alone read;
+    empty for the target as its own draft): speculative rows only; decode_tps_sd, prefill_tps_sd and
+    the intervals of decode_tps, prefill_tps, speedup and prefill_ratio at ``confidence``
+    (``rep_spread``); cap_hit, cap_equal_work, cache_n_max (``cap_columns``)."""
     req, bench = request_table(raw_dir), bench_table(raw_dir)
     if req.is_empty():
         return pl.DataFrame()
@@ -297,11 +354,11 @@ def depth_table(raw_dir: str | Path, confidence: float = 0.95) -> pl.DataFrame:
         # decode steps over predicted_n − 1 tokens each (the first comes out of the prompt pass)
         b_step_ms = costmodel.decode_step_ms(base["predicted_ms"], base["predicted_n"])
         b_tokens = {r["rep"]: r["tokens"] for r in base.iter_rows(named=True)}
-        alone = {}
+        alone, alone_lines = {}, {}
         for (sha,), a in at.filter(pl.col("role") == "draft_only").group_by("model_sha256"):
             a_step = costmodel.decode_step_ms(a["predicted_ms"], a["predicted_n"])
             if a_step is not None and b_step_ms:
-                alone[sha] = a_step / b_step_ms
+                alone[sha], alone_lines[sha] = a_step / b_step_ms, sorted(a["line"].to_list())
         terms = _bench_terms(bench, sess, depth) if not bench.is_empty() else None
         for cid in sorted(at["config_id"].unique().to_list()):
             g = at.filter(pl.col("config_id") == cid)
@@ -326,6 +383,8 @@ def depth_table(raw_dir: str | Path, confidence: float = 0.95) -> pl.DataFrame:
                 "toolchain_id": first["toolchain_id"],
                 "file": first["file"],
                 "lines": sorted(g["line"].to_list() + base["line"].to_list()),
+                "own_lines": sorted(g["line"].to_list()),
+                "baseline_lines": sorted(base["line"].to_list()),
                 "run_ids": [x for x in g["run_id"].to_list() if x],
                 "baseline_run_ids": [x for x in base["run_id"].to_list() if x],
             }
@@ -336,6 +395,7 @@ def depth_table(raw_dir: str | Path, confidence: float = 0.95) -> pl.DataFrame:
                 )
                 row |= cost_terms(g, b_step_ms, terms, alone, row["speedup"])
                 row |= _bench_lines(bench, sess, depth, first["draft_model_sha256"])
+                row["alone_lines"] = alone_lines.get(first["draft_model_sha256"], [])
             rows.append(row)
     return pl.DataFrame(rows, infer_schema_length=None)
 

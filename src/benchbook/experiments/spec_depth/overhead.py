@@ -18,7 +18,9 @@ o(k) so negative that the denominator is not positive: no model (null).  The fit
 table.
 ``lines_overhead``: every line the term read — the row's own requests and baseline, the other
 configurations' requests, the drafts served alone (c_alone) and the target's llama-bench rows (r(k+1)) —
-the citation of ``residual_overhead``.
+the citation of ``residual_overhead``, ``overhead_model`` and ``model_overhead``; ``lines_beta``: the lines
+β alone read (the other configurations' requests and baseline, their r(k+1) rows and their drafts
+served alone), the citation of ``beta_loo``.
 """
 
 from __future__ import annotations
@@ -30,7 +32,8 @@ from ... import costmodel
 
 def with_overhead(depth: pl.DataFrame) -> pl.DataFrame:
     """The speculative rows of ``depth_table`` with ``beta_loo``, ``overhead_model`` (o(k)),
-    ``model_overhead`` and ``residual_overhead`` (module doc); other rows unchanged (nulls)."""
+    ``model_overhead``, ``residual_overhead``, ``lines_overhead`` and ``lines_beta`` (module doc); other
+    rows unchanged (nulls)."""
     need = ("overhead_server", "c_alone", "c_server", "r_k1", "tau", "k", "speedup")
     if depth.is_empty() or not all(c in depth.columns for c in need):
         return depth
@@ -52,6 +55,7 @@ def with_overhead(depth: pl.DataFrame) -> pl.DataFrame:
             model_overhead=None,
             residual_overhead=None,
             lines_overhead=None,
+            lines_beta=None,
         )
         fit = (
             costmodel.fit_left_out(r, rows, ("host_id", "session_id", "depth"), "c_alone", usable)
@@ -59,14 +63,19 @@ def with_overhead(depth: pl.DataFrame) -> pl.DataFrame:
             else None
         )
         if fit is not None:
-            read = set(r["lines"]) | set(r.get("bench_lines_after") or [])
-            read |= set(alone_lines.get((r["host_id"], r["session_id"], r["depth"]), []))
+            # β read the other configurations: their requests and baseline, their r(k+1) rows and the
+            # requests of their drafts served alone (c_alone); the model adds the row's own
+            beta_read: set[int] = set()
             for o in fit.others:
-                read |= set(o["lines"]) | set(o.get("bench_lines_after") or [])
+                beta_read |= set(o["lines"]) | set(o.get("bench_lines_after") or [])
+                beta_read |= set(o.get("alone_lines") or [])
+            read = beta_read | set(r["lines"]) | set(r.get("bench_lines_after") or [])
+            read |= set(alone_lines.get((r["host_id"], r["session_id"], r["depth"]), []))
             # null where a negative fitted o(k) exceeds the rest of the step
             model = costmodel.predicted(r["tau"], r["k"], r["c_server"], r["r_k1"], fit.o_k)
             row |= {
                 "lines_overhead": sorted(read),
+                "lines_beta": sorted(beta_read),
                 "beta_loo": fit.beta,
                 "overhead_model": fit.o_k,
                 "model_overhead": model,

@@ -3,12 +3,14 @@ the draft was timed inside the server, memory per draft token, and the speculati
 speedups per host side by side (each against its own session's baseline; hosts never in one ratio).
 
 Writes ``reports_dir/spec_depth/{bench,server,cost_model,memory,hosts,skipped,sessions}.md`` and publishes
-``reports_dir/numbers/spec_depth.json``: per host's newest session, ``spec_depth-h<host8>-<config>-d<depth>-``
-``decode_tps|speedup|prefill_ratio`` and, for a speculative configuration,
-``residual_before|residual_after|residual_overhead``.  Each number carries its row's caveats (the
-``speculative`` kind's rules, ``caveat_table``, each host judged by its own thresholds), a log-scale
-interval from n = 3 repetitions for a rate or ratio, the build label of its toolchain snapshot and the
-run ids and commands of the records it cites.
+``reports_dir/numbers/spec_depth.json``: every number those tables show (``cells``: the keys and what
+each column reads; ``depthnums``: the depth, llama-bench and memory numbers; ``hostspec``: the
+speculative experiment per host), each table cell the ``{{< var KEY__v >}}`` link of its number.  Each
+number carries its row's caveats (the ``speculative`` kind's rules, ``caveat_table``, or the
+``llama_bench`` kind's on a llama-bench test; each host judged by its own thresholds) and, when it read
+llama-bench cost rows, the cost model's (``cost_caveats``), a log-scale interval from n = 3 for a rate
+or a measured speed ratio, the build label of its toolchain snapshot and the run ids and commands of
+the records it cites.  The cells left as plain numbers are labels: depths, repetition and prompt counts.
 """
 
 from __future__ import annotations
@@ -21,27 +23,20 @@ import altair as alt
 import polars as pl
 
 from benchbook import blocks, caveats, charts, measured
-from benchbook.numbers import Number, build_of, line_ranges, make_key, publish
+from benchbook.numbers import Number, publish
 from benchbook.numfmt import fmt_interval
 from benchbook.numtable import md_table
 from benchbook.provenance import read_snapshots
-from benchbook.stats import LOG_T
 
-from ..speculative import analysis as spec
 from . import BENCH_SCHEMA, EXPERIMENT, REQUEST_SCHEMA
-from .analysis import bench_table, depth_table, memory_per_draft_token
-from .cells import cell_key
+from .analysis import bench_rates, bench_table, depth_table, memory_per_draft_token
+from .cells import bench_key, cell_key, host_key, memory_key
+from .depthnums import REPLICATION, Facts, bench_numbers, depth_numbers, judged_bench, memory_numbers
+from .hostspec import host_spec
 from .overhead import with_overhead
-from .runfacts import cited_runs, records_at, run_facts, run_index
+from .runfacts import records_at, run_index
 from .sessions import session_states, sessions_markdown
 
-#: What varied between the n samples of a decode rate or a residual (the registry's ``replication``).
-REPLICATION = "repetitions of one request at one depth (same configuration, one session)"
-#: ... and of a ratio to the baseline (``stats.paired_ratio_interval``).
-PAIRED = "repetitions of one request at one depth, paired by repetition index with the same-session baseline"
-#: ``ci_method`` of a decode rate (``stats.sample_interval``) and of a ratio of mean rates.
-RATE_CI = LOG_T + " over per-repetition rates"
-RATIO_CI = LOG_T + " of a ratio of mean rates, paired by repetition (stats.paired_ratio_interval)"
 #: A depth-table row: one configuration at one depth of one session.
 ROW = ["host_id", "session_id", "config_id", "depth"]
 
@@ -110,44 +105,6 @@ def publishable_sessions(raw: Path) -> tuple[dict[str, str], list[measured.Sessi
     )
     best, skipped = measured.newest_publishable(checks)
     return {h: c.session_id for h, c in best.items()}, skipped
-
-
-def host_speculative(raw: Path) -> pl.DataFrame:
-    """The speculative experiment, each host's newest session: per configuration the mean over prompts
-    of the paired speedup (each against its own session's baseline), whether every prompt's greedy
-    output equals the baseline's, and the llama-bench cost model's prediction and residual."""
-    req = spec.load(raw)
-    if req.is_empty():
-        return pl.DataFrame()
-    t = spec.config_table(req)
-    # each host's newest speculative session that passes the checks (as the speculative report)
-    best, _ = measured.newest_publishable(
-        measured.check_sessions(
-            _jsonl(raw / "speculative"),
-            "speculative",
-            ("benchbook.speculative_request", "benchbook.speculative_cost"),
-        )
-    )
-    keep = {h: c.session_id for h, c in best.items() if c.session_id in set(t["session_id"].to_list())}
-    if not keep:
-        return pl.DataFrame()
-    parts = []
-    for sess in keep.values():
-        s = spec.with_model(
-            t.filter(pl.col("session_id") == sess), spec.cost_model(raw / "speculative", sess)
-        )
-        parts.append(
-            s.group_by("host_id", "session_id", "config_id")
-            .agg(
-                pl.col("speedup_mean").mean().alias("speedup"),
-                pl.col("speedup_model").mean().alias("model"),
-                pl.col("output_equal").all().alias("output_equal"),
-                pl.col("tau").mean().alias("tau"),
-                pl.len().alias("prompts"),
-            )
-            .with_columns((pl.col("model") / pl.col("speedup") - 1).alias("residual"))
-        )
-    return pl.concat(parts, how="diagonal_relaxed").sort("config_id", "host_id")
 
 
 def _ci(row: dict, col: str) -> tuple[float, float] | None:
@@ -227,6 +184,23 @@ def chart_depth(depth: pl.DataFrame) -> alt.LayerChart:
     )
 
 
+def bench_wide(shown: pl.DataFrame) -> pl.DataFrame:
+    """bench.md's rows from the llama-bench tests it shows (``judged_bench``'s rows: each model's tg test
+    and its largest pp test): per host, model and n_depth, ``pp`` and ``tg`` (the mean of the
+    per-repetition rates, tok/s) with the sizes of the two tests (``pp_n_prompt``, ``tg_n_gen``: their
+    keys, ``cells.bench_key``)."""
+    if shown.is_empty():
+        return pl.DataFrame()
+    on = ["host_id", "model_id", "n_depth"]
+    tg = shown.filter(pl.col("n_gen") > 0).select(
+        *on, pl.col("mean_tps").alias("tg"), pl.col("n_gen").alias("tg_n_gen")
+    )
+    pp = shown.filter(pl.col("n_gen") == 0).select(
+        *on, pl.col("mean_tps").alias("pp"), pl.col("n_prompt").alias("pp_n_prompt")
+    )
+    return tg.join(pp, on=on, how="left").sort(on)
+
+
 def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> SpecDepthReport:
     """The stage ``spec_depth_report`` (every host's committed records; each host's newest session).
     ``params["report"]``: the caveat thresholds (``caveats.host_thresholds``, with each host's own core
@@ -269,103 +243,31 @@ def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> Spec
     # the session's llama-bench cost rows at each depth checked (r(1) ≈ 1): only the numbers that read
     # them (the residuals) carry what fires
     depth = caveats.with_cost_caveats(depth, thresholds)
-    bench = bench_table(raw).filter(pl.col("session_id").is_in(list(sessions.values())))
+    bench = bench_rates(bench_table(raw).filter(pl.col("session_id").is_in(list(sessions.values()))))
     memory = memory_per_draft_token(depth)
-    hosts = host_speculative(raw)
-    toolchains = read_snapshots(raw / "snapshots", "toolchain")
+    hosts = read_snapshots(raw / "snapshots", "host")
     runs = run_index(raw)
-    at = records_at(runs)
-    nums = []
-    for r in depth.iter_rows(named=True):
-        src = [
-            {
-                "file": r["file"],  # numbers.publish writes it relative to root
-                "lines": line_ranges(r["lines"]),
-            }
-        ]
-        common = {
-            "n": r["n"],
-            "sources": src,
-            "host_id": r["host_id"],
-            "session_id": r["session_id"],
-            "toolchain_id": r["toolchain_id"],
-            **build_of(toolchains.get(r["toolchain_id"])),
-            "caveats": list(r["caveats"]),
-            "computation": "benchbook.experiments.spec_depth.analysis.depth_table",
-            # the times its runs and its baseline's span; the model file its own runs served (a
-            # draft_only row: the draft model; runfacts.py)
-            **run_facts(runs, list(r.get("run_ids") or []) + list(r.get("baseline_run_ids") or [])),
-            "model_sha256": run_facts(runs, list(r.get("run_ids") or []))["model_sha256"],
-        }
-        stem = (EXPERIMENT, f"h{r['host_id'][:8]}", r["config_id"], f"d{r['depth']}")
-        what = {
-            "speedup": ("decode rate ÷ baseline decode rate", "x"),
-            "prefill_ratio": ("prefill rate ÷ baseline prefill rate", "x"),
-            "decode_tps": ("decode rate (mean of predicted_per_second)", "tok/s"),
-        }
-        if r["role"] == "speculative":
-            what |= {
-                "residual_before": ("cost model (llama-bench c, r) ÷ measured speedup − 1", "fraction"),
-                "residual_after": ("cost model (c timed in the server) ÷ measured speedup − 1", "fraction"),
-                "residual_overhead": (
-                    "cost model (c in the server + per-step overhead from the other configurations) "
-                    "÷ measured speedup − 1",
-                    "fraction",
-                ),
-            }
-        for col, (label, unit) in what.items():
-            if r.get(col) is not None:
-                # a residual also read the llama-bench rows of its cost model (``_bench_lines``)
-                bench_lines = r.get(col.replace("residual", "bench_lines")) if "residual" in col else None
-                if col == "residual_overhead":  # β read the other configurations too (overhead.py)
-                    bench_lines = r["lines_overhead"]
-                lines = sorted(set(r["lines"]) | set(bench_lines or []))
-                cited = {**src[0], "lines": line_ranges(lines)}
-                cav = [*r["caveats"], *(r["cost_caveats"] if "residual" in col else [])]
-                # a rate's or ratio's interval (analysis.rep_spread: none below n = 3); a residual has none
-                low, high = r.get(f"{col}_ci_low"), r.get(f"{col}_ci_high")
-                spread = {
-                    "sd": r["decode_tps_sd"] if col == "decode_tps" else None,
-                    "replication": PAIRED if col in ("speedup", "prefill_ratio") else REPLICATION,
-                }
-                if low is not None and high is not None:
-                    spread |= {"ci95": [low, high], "ci_method": RATE_CI if col == "decode_tps" else RATIO_CI}
-                nums.append(
-                    Number(
-                        key=make_key(*stem, col),
-                        value=round(r[col], 4),
-                        unit=unit,
-                        label=f"{r['config_id']} at depth {r['depth']}: {label}",
-                        # the run ids and commands of every record it cites (the baseline's included)
-                        **{**common, "sources": [cited], **cited_runs(at, r["file"], lines), **spread}
-                        | {"caveats": cav}
-                        | (
-                            {"computation": "benchbook.experiments.spec_depth.overhead.with_overhead"}
-                            if col == "residual_overhead"
-                            else {}
-                        ),
-                    )
-                )
-    (rep / EXPERIMENT).mkdir(parents=True, exist_ok=True)
-    (rep / EXPERIMENT / "skipped.md").write_text(measured.skipped_markdown(skipped, root))
-    (rep / EXPERIMENT / "sessions.md").write_text(sessions_markdown(session_states(raw)))
-    wide = (
-        (
-            bench.filter(pl.col("n_gen") > 0)
-            .select("host_id", "model_id", "n_depth", pl.col("avg_ts").alias("tg"))
-            .join(
-                bench.filter(pl.col("n_prompt") == pl.col("n_prompt").max().over("host_id")).select(
-                    "host_id", "model_id", "n_depth", pl.col("avg_ts").alias("pp")
-                ),
-                on=["host_id", "model_id", "n_depth"],
-                how="left",
-            )
-            .sort("host_id", "model_id", "n_depth")
+    facts = Facts(runs=runs, at=records_at(runs), toolchains=read_snapshots(raw / "snapshots", "toolchain"))
+    confidence = float(thresholds.get("confidence", 0.95))
+    per_host = host_spec(raw, thresholds, hosts, facts.toolchains, confidence)
+    # the tests bench.md shows: each model's tg test and its largest pp test, per host and depth
+    shown = (
+        judged_bench(bench, depth, thresholds, hosts).filter(
+            (pl.col("n_gen") > 0) | (pl.col("n_prompt") == pl.col("n_prompt").max().over("host_id"))
         )
         if not bench.is_empty()
         else pl.DataFrame()
     )
+    nums = depth_numbers(depth, facts)
+    nums += bench_numbers(shown, facts) if not shown.is_empty() else []
+    nums += memory_numbers(memory, depth, facts) if not memory.is_empty() else []
+    nums += per_host.numbers
+    (rep / EXPERIMENT).mkdir(parents=True, exist_ok=True)
+    (rep / EXPERIMENT / "skipped.md").write_text(measured.skipped_markdown(skipped, root))
+    (rep / EXPERIMENT / "sessions.md").write_text(sessions_markdown(session_states(raw)))
+    wide = bench_wide(shown)
     out = rep / EXPERIMENT
+    keys = {n.key for n in nums}  # the cells of published numbers link to their entries (cells.py)
     out.joinpath("bench.md").write_text(
         md_table(
             wide,
@@ -376,11 +278,12 @@ def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> Spec
                 "pp": ("pp tok/s", 1),
                 "tg": ("tg tok/s", 1),
             },
+            key_of=bench_key,
+            published=keys,
         )
         if not wide.is_empty()
         else ""
     )
-    keys = {n.key for n in nums}  # the cells of published numbers link to their entries (cells.py)
     out.joinpath("server.md").write_text(
         md_table(
             depth,
@@ -442,13 +345,15 @@ def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> Spec
                 "depth": ("depth", 0),
                 "mib_per_draft_token": ("MiB per draft token", 2),
             },
+            key_of=memory_key,
+            published=keys,
         )
         if not memory.is_empty()
         else ""
     )
     out.joinpath("hosts.md").write_text(
         md_table(
-            hosts,
+            per_host.table,
             {
                 "config_id": ("configuration", 0),
                 "host_id": ("host", 0),
@@ -459,8 +364,10 @@ def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> Spec
                 "model": ("cost model", 3),
                 "residual": ("residual", 3),
             },
+            key_of=host_key,
+            published=keys,
         )
-        if not hosts.is_empty()
+        if not per_host.table.is_empty()
         else ""
     )
     charts.save(chart_depth(depth), out, "depth_speedup")
@@ -472,7 +379,7 @@ def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> Spec
         replication=REPLICATION,
     )
     return SpecDepthReport(
-        numbers=nums, sessions=sessions, depth=depth, bench=wide, memory=memory, hosts=hosts
+        numbers=nums, sessions=sessions, depth=depth, bench=wide, memory=memory, hosts=per_host.table
     )
 
 

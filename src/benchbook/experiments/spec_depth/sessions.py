@@ -1,7 +1,7 @@
 """The depth sweep's sessions per host, as the page states them: which session is published, which
 passed the checks but is older, which failed them and which never ended, generated from the session
-records (``measured.check_sessions``) so that the page's prose cannot go stale when a host measures
-again.
+records (``measured.check`` and ``measured.select``, the ``spec_depth`` policy) so that the page's
+prose cannot go stale when a host measures again.
 
 Writes nothing itself: ``report.build`` writes ``sessions_markdown``'s text to
 ``reports/spec_depth/sessions.md``, included at the top of ``spec_depth.qmd``.
@@ -13,36 +13,29 @@ from pathlib import Path
 
 from benchbook import measured
 
-from . import BENCH_SCHEMA, EXPERIMENT, REQUEST_SCHEMA
-
-
-def _jsonl(folder: Path) -> list[Path]:
-    return [f for f in sorted(Path(folder).glob("*.jsonl")) if not f.name.endswith(".quarantine.jsonl")]
+from . import EXPERIMENT
 
 
 def session_states(raw: Path) -> dict[str, list[tuple[measured.SessionCheck, str]]]:
     """``{host_id: [(check, state), ...]}`` for every spec_depth session under ``raw/spec_depth``, newest
-    first per host, ``state`` one of ``"published"`` (the host's newest session that passes the checks:
-    what the page's tables show), ``"older"`` (passes, but a newer one is published), ``"failed"``
-    (ended, fails a check: its reasons are in ``check.reasons``) and ``"unfinished"`` (a start record
-    and no end record; never published).  Sessions whose start record names no host are left out.
+    first per host, ``state`` one of ``"published"`` (what the ``spec_depth`` policy publishes,
+    ``measured.select``: the host's newest session that passes the checks, what the page's tables show),
+    ``"older"`` (passes, but a newer one is published), ``"failed"`` (ended, fails a check: its reasons
+    are in ``check.reasons``) and ``"unfinished"`` (a start record and no end record; never published).
+    Sessions whose start record names no host are left out.
 
     Raises:
         records.RecordError: a line of a file is not JSON (file:line).
     """
-    files = _jsonl(Path(raw) / EXPERIMENT)
-    kinds = (BENCH_SCHEMA, REQUEST_SCHEMA)
-    ended = measured.check_sessions(files, EXPERIMENT, kinds)
-    every = measured.check_sessions(files, EXPERIMENT, kinds, unfinished=True)
-    best, _ = measured.newest_publishable(ended)
-    published = {c.session_id for c in best.values()}
+    chosen = measured.select(EXPERIMENT, measured.check(EXPERIMENT, Path(raw) / EXPERIMENT))
+    published = {c.session_id for c in chosen.published}
     out: dict[str, list[tuple[measured.SessionCheck, str]]] = {}
-    for c in sorted(every.values(), key=lambda c: measured.parse_utc(c.started_at), reverse=True):
+    for c in sorted(chosen.checks.values(), key=lambda c: measured.parse_utc(c.started_at), reverse=True):
         if c.host_id is None:
             continue
         state = (
             "unfinished"
-            if c.session_id not in ended
+            if not c.ended
             else "published"
             if c.session_id in published
             else "older"

@@ -23,7 +23,16 @@ import polars as pl
 
 from benchbook import blocks, caveats, charts, costmodel, measured
 from benchbook.hosts import hosts_panel
-from benchbook.numbers import Number, build_of, make_key, publish, row_measured, row_sources
+from benchbook.numbers import (
+    Number,
+    Unit,
+    build_of,
+    make_key,
+    publish,
+    row_measured,
+    row_sources,
+    unstated_interval,
+)
 from benchbook.numfmt import fmt_interval
 from benchbook.provenance import read_snapshots
 from benchbook.stats import LOG_T
@@ -68,17 +77,23 @@ def _num(
     computation,
     cav=None,
     replication=REPLICATION,
+    unstated=False,
 ):
+    """A ``Number`` of table row ``row`` (its build, sources, run ids, command, host, session and span).
+    ``ci_method`` names the interval ``ci``; without one, ``unstated``: a rate or ratio published
+    without an interval and without a reason (``numbers.unstated_interval``)."""
+    has_ci = bool(ci and ci[0] is not None)
+    n = int(n if n is not None else row["n"])
     return Number(
         key=key,
         value=round(float(value), 4),
         unit=unit,
         label=label,
-        n=int(n if n is not None else row["n"]),
+        n=n,
         **{k: row[k] for k in ("build", "build_number", "build_commit")},
         sd=sd,
-        ci95=[float(ci[0]), float(ci[1])] if ci and ci[0] is not None else None,
-        ci_method=ci_method if ci and ci[0] is not None else None,
+        ci95=[float(ci[0]), float(ci[1])] if has_ci else None,
+        ci_method=ci_method if has_ci else unstated_interval(n) if unstated else None,
         replication=replication,
         sources=row_sources(row),
         run_ids=list(row["run_ids"]),
@@ -89,11 +104,11 @@ def _num(
 
 
 def check_publishable(table: pl.DataFrame, nums: list[Number], mem: pl.DataFrame) -> None:
-    """The report's checks, run before the registry is written: unique keys; one decode-rate number per
-    (configuration, prompt) row and one memory slope per memory row; a baseline row per prompt with
-    speedup 1; α in [0, 1] and null for plain decoding; τ >= 1; an interval for every speculative
-    speedup with n >= 3 (none below n = 3); output equality known for every row; every number cites
-    records and a command.
+    """The report's checks of its table, run before the registry is written (``numbers.publish`` checks
+    every number: unique keys, finite values, units, intervals, citations, commands): one decode-rate
+    number per (configuration, prompt) row and one memory slope per memory row; a baseline row per
+    prompt with speedup 1; α in [0, 1] and null for plain decoding; τ >= 1; an interval for every
+    speculative speedup with n >= 3; output equality known for every row.
 
     Raises:
         RuntimeError: naming the check that failed (nothing was published).
@@ -105,7 +120,6 @@ def check_publishable(table: pl.DataFrame, nums: list[Number], mem: pl.DataFrame
     plain = table.filter(pl.col("spec_type") == "none")
     base = table.filter(pl.col("config_id") == "baseline")
     checks = [
-        (len(set(keys)) == len(keys), "two numbers share a key"),
         (
             sorted(k for k in keys if k.endswith("-decode")) == want_decode,
             "a (configuration, prompt) has no decode number",
@@ -132,7 +146,6 @@ def check_publishable(table: pl.DataFrame, nums: list[Number], mem: pl.DataFrame
             "a speedup with n >= 3 has no interval",
         ),
         (table["output_equal"].null_count() == 0, "output equality unknown for a row"),
-        (all(n.sources and n.commands for n in nums), "a number cites no records or no command"),
     ]
     failed = [what for ok, what in checks if not ok]
     if failed:
@@ -226,17 +239,10 @@ def derive(
     if session_id is None:
         # the primary host's (report.primary_host, else any host's) newest session whose records prove
         # a complete measurement made in it (issue 13 §1); newer sessions that fail are named on the page
-        primary = thresholds.get("primary_host")
-        checks = measured.check_sessions(
-            [f for f in sorted(Path(raw_dir).glob("*.jsonl")) if not f.name.endswith(".quarantine.jsonl")],
-            "speculative",
-            ("benchbook.speculative_request", "benchbook.speculative_cost"),
+        picked = measured.select(
+            "speculative", measured.check("speculative", raw_dir), thresholds.get("primary_host")
         )
-        best, newer_failed = measured.newest_publishable(checks)
-        chosen = (best.get(primary) if primary else None) or max(
-            best.values(), key=lambda c: c.ended_at, default=None
-        )
-        skipped = [c for c in newer_failed if chosen is None or c.host_id == chosen.host_id]
+        chosen, skipped = picked.chosen, picked.skipped
         sess = (
             {"session_id": chosen.session_id, "host_id": chosen.host_id, "at": chosen.ended_at}
             if chosen
@@ -307,7 +313,7 @@ def derive(
             _num(
                 f"{base}-decode",
                 r["decode_tps_mean"],
-                "tok/s",
+                Unit.TOK_S,
                 f"decode rate, {label}",
                 r,
                 sd=r["decode_tps_sd"],
@@ -321,7 +327,7 @@ def derive(
                 _num(
                     f"{base}-warm_share",
                     r["warm_share"],
-                    "",
+                    Unit.FRACTION,
                     f"warm share: prompt tokens reused from the cache ÷ prompt tokens, {label}",
                     r,
                     computation="benchbook.experiments.speculative.analysis.config_table (warm_share)",
@@ -334,7 +340,7 @@ def derive(
                 _num(
                     f"{base}-speedup",
                     r["speedup_mean"],
-                    "×",
+                    Unit.SPEEDUP,
                     f"decode speedup vs same-session baseline, {label} ({r['speedup_verdict']})",
                     paired,
                     ci=[r["speedup_ci_low"], r["speedup_ci_high"]],
@@ -349,7 +355,7 @@ def derive(
                 _num(
                     f"{base}-alpha",
                     r["alpha"],
-                    "",
+                    Unit.FRACTION,
                     f"acceptance α, {label} ({r['accepted']}/{r['drafted']}; draft_n counts "
                     f"{r['acceptance_definition'] or 'unknown (build)'})",
                     r,
@@ -361,9 +367,10 @@ def derive(
                     _num(
                         f"{base}-tau",
                         r["tau"],
-                        "tok/step",
+                        Unit.TAU,
                         f"tokens per verify step τ, {label}",
                         r,
+                        unstated=True,
                         computation="benchbook.experiments.speculative.analysis.tau (pooled)",
                     )
                 )
@@ -372,13 +379,14 @@ def derive(
                 _num(
                     f"{base}-model",
                     r["speedup_model"],
-                    "×",
+                    Unit.SPEEDUP,
                     f"cost-model speedup τ/(k·c+r(k+1)), {label}",
                     _with_cost_rows(r, cost, [f"c:{r['draft_model_id']}", *_r_keys(cost.r, r["k_eff"] + 1)])
                     if cost
                     else r,
                     computation="benchbook.experiments.speculative.analysis.with_model",
                     cav=[*r["caveats"], *r["cost_caveats"]],
+                    unstated=True,
                 )
             )
     if cost:
@@ -402,10 +410,11 @@ def derive(
                 _num(
                     make_key("spec-cost-c", did),
                     c,
-                    "",
+                    Unit.SPEEDUP,
                     f"draft cost c of {did} (per token ÷ target decode step)",
                     _with_cost_rows(crow, cost, [f"c:{did}"], only=True),
                     n=n_rep,
+                    unstated=True,
                     computation="benchbook.experiments.speculative.analysis.cost_model",
                 )
             )
@@ -414,10 +423,11 @@ def derive(
                 _num(
                     make_key("spec-cost-r", n),
                     ratio,
-                    "",
+                    Unit.SPEEDUP,
                     f"r({n}): target {n}-token pass ÷ 1-token decode step",
                     _with_cost_rows(crow, cost, [f"r{n}"], only=True),
                     n=n_rep,
+                    unstated=True,
                     computation="benchbook.experiments.speculative.analysis.cost_model",
                 )
             )
@@ -425,7 +435,7 @@ def derive(
             _num(
                 "spec-cost-t1",
                 cost.t1_ms,
-                "ms",
+                Unit.MS,
                 "target decode step (llama-bench tg)",
                 _with_cost_rows(crow, cost, ["t1"], only=True),
                 n=n_rep,
@@ -455,7 +465,7 @@ def derive(
             _num(
                 make_key("spec-mem-slope", m["spec_type"], m["draft_model_id"] or "none"),
                 m["slope_mib_per_token"],
-                "MiB/draft token",
+                Unit.MIB_PER_DRAFT_TOKEN,
                 f"peak RSS slope over n_max ({m['spec_type']}, draft {m['draft_model_id']})",
                 mrow,
                 n=m["n_points"],
@@ -503,7 +513,7 @@ def _per_repetition(row: dict, base: str, label: str) -> list[Number]:
             _num(
                 f"{base}-speedup-rep{i}",
                 v,
-                "×",
+                Unit.SPEEDUP,
                 f"decode speedup of repetition {i} (one server for every repetition), {label}",
                 row,
                 n=1,
@@ -516,7 +526,7 @@ def _per_repetition(row: dict, base: str, label: str) -> list[Number]:
             _num(
                 f"{base}-speedup-trend",
                 row["speedup_trend_slope"],
-                "× per repetition",
+                Unit.SPEEDUP_TREND,
                 f"trend of the per-repetition speedup (state carried between requests), {label}",
                 row,
                 n=sum(1 for v in row["speedup_reps"] if v is not None),

@@ -18,7 +18,7 @@ from pathlib import Path
 import polars as pl
 
 from benchbook import costmodel
-from benchbook.numbers import Number, build_of, line_ranges, make_key, row_measured
+from benchbook.numbers import Number, Unit, build_of, line_ranges, make_key, row_measured, unstated_interval
 
 from . import analysis as sp
 from . import server_cost as sc
@@ -28,28 +28,32 @@ COMPUTATION_OVERHEAD = "benchbook.experiments.speculative.server_cost.with_overh
 REPLICATION = "requests of one configuration, pooled over prompts and repetitions (one session)"
 
 #: column -> (what in the key, unit, label); the order of the page's table
-WHAT: dict[str, tuple[str, str, str]] = {
-    "measured": ("measured", "×", "measured decode speedup (pooled rate ÷ the session's baseline's)"),
-    "model_before": ("model_before", "×", "cost model τ/(k·c+r(k+1)), c and r from llama-bench"),
-    "residual_before": ("residual_before", "fraction", "cost model before ÷ measured − 1"),
-    "model_after": ("model_after", "×", "cost model τ/(k·c_server+r(k+1)), c timed in llama-server"),
-    "residual_after": ("residual_after", "fraction", "cost model after ÷ measured − 1"),
-    "draft_ms": ("draft_ms", "ms/step", "drafting time per verify step inside llama-server"),
-    "verify_ms": ("verify_ms", "ms/step", "decode time minus drafting time per verify step (server)"),
+WHAT: dict[str, tuple[str, Unit, str]] = {
+    "measured": (
+        "measured",
+        Unit.SPEEDUP,
+        "measured decode speedup (pooled rate ÷ the session's baseline's)",
+    ),
+    "model_before": ("model_before", Unit.SPEEDUP, "cost model τ/(k·c+r(k+1)), c and r from llama-bench"),
+    "residual_before": ("residual_before", Unit.FRACTION, "cost model before ÷ measured − 1"),
+    "model_after": ("model_after", Unit.SPEEDUP, "cost model τ/(k·c_server+r(k+1)), c timed in llama-server"),
+    "residual_after": ("residual_after", Unit.FRACTION, "cost model after ÷ measured − 1"),
+    "draft_ms": ("draft_ms", Unit.MS, "drafting time per verify step inside llama-server"),
+    "verify_ms": ("verify_ms", Unit.MS, "decode time minus drafting time per verify step (server)"),
     "verify_bench_ms": (
         "verify_bench_ms",
-        "ms/step",
+        Unit.MS,
         "verify step the model assumes: r(k+1) × the step",
     ),
-    "overhead_ms": ("overhead_ms", "ms/step", "per-step overhead: verify ms in the server − r(k+1) × step"),
+    "overhead_ms": ("overhead_ms", Unit.MS, "per-step overhead: verify ms in the server − r(k+1) × step"),
     "model_overhead": (
         "model_overhead",
-        "×",
+        Unit.SPEEDUP,
         "model after + per-step overhead β(k+1)c (β: other configs)",
     ),
     "residual_overhead": (
         "residual_overhead",
-        "fraction",
+        Unit.FRACTION,
         "model with per-step overhead ÷ measured − 1",
     ),
 }
@@ -68,10 +72,13 @@ def _cost_rows(cost: sp.CostModel | None, keys: list[str]) -> list[dict]:
 
 
 def _cited(
-    row: dict, cost_rows: list[dict], extra_lines: tuple[int, ...] | list[int] = ()
+    row: dict,
+    cost_rows: list[dict],
+    extra_lines: tuple[int, ...] | list[int] = (),
+    extra_runs: tuple[str, ...] | list[str] = (),
 ) -> tuple[list[dict], list[str]]:
-    """(sources, run ids): the row's requests and baseline's, ``extra_lines`` of the same file, and the
-    cost-model rows."""
+    """(sources, run ids): the row's requests and baseline's, ``extra_lines`` of the same file (the
+    records of the runs ``extra_runs``), and the cost-model rows."""
     by_file: dict[str, set[int]] = {}
     for f in row["files"]:
         by_file.setdefault(f, set())
@@ -79,7 +86,8 @@ def _cited(
     by_file[req_file] |= set(row["lines"]) | set(extra_lines)
     for u in cost_rows:
         by_file.setdefault(u["file"], set()).add(u["line"])
-    ids = list(dict.fromkeys([*row["run_ids"], *(u["run_id"] for u in cost_rows if u.get("run_id"))]))
+    ids = [*row["run_ids"], *extra_runs, *(u["run_id"] for u in cost_rows if u.get("run_id"))]
+    ids = list(dict.fromkeys(ids))
     return [{"file": f, "lines": line_ranges(sorted(ls))} for f, ls in sorted(by_file.items())], ids
 
 
@@ -105,6 +113,7 @@ def numbers(
             o for o in rows if o["session_id"] == r["session_id"] and o["config_id"] in r["overhead_configs"]
         ]
         other_lines = [x for o in others for x in o["lines"]]
+        other_runs = [x for o in others for x in o["run_ids"]]
         other_r = [
             f"r{x}" for o in others for x in (costmodel.r_sizes_read(cost.r, o["k"] + 1) if cost else [])
         ] + [f"c:{o['draft_model_id']}" for o in others]
@@ -128,7 +137,9 @@ def numbers(
             overhead = col in ("model_overhead", "residual_overhead")
             # a number built on the cost model carries its rows' caveats too (with_caveats)
             cost_cav = list(r.get("cost_caveats") or []) if reads[col] else []
-            sources, ids = _cited(r, _cost_rows(cost, reads[col]), other_lines if overhead else [])
+            sources, ids = _cited(
+                r, _cost_rows(cost, reads[col]), *((other_lines, other_runs) if overhead else ((), ()))
+            )
             out.append(
                 Number(
                     key=key_of(r, col),
@@ -137,6 +148,7 @@ def numbers(
                     label=f"{r['config_id']}, session {r['session_id'][:8]} "
                     f"(host {r['host_id'][:8]}): {label}",
                     n=int(r["n"]),
+                    ci_method=unstated_interval(int(r["n"])) if unit.positive else None,
                     computation=COMPUTATION_OVERHEAD if overhead else COMPUTATION,
                     replication=REPLICATION,
                     sources=sources,
@@ -272,17 +284,15 @@ def with_caveats(
 
 
 def sessions_table(raw_dir: Path, req: pl.DataFrame) -> tuple[pl.DataFrame, dict[str, sp.CostModel | None]]:
-    """``server_cost.server_cost_table`` over every session under ``raw_dir`` (``data/raw/speculative``)
-    whose records prove a complete measurement (``measured.check_sessions``), every host, with the
-    caveat rules' columns (``server_cost.with_checks`` over those sessions' ``analysis.config_table``);
-    and the cost model of each.  ``req``: ``analysis.load_requests(raw_dir)``."""
+    """``server_cost.server_cost_table`` over the sessions under ``raw_dir`` (``data/raw/speculative``)
+    that the ``speculative:server_cost`` policy publishes (``measured.select``: every session whose
+    records prove a complete measurement, every host), with the caveat rules' columns
+    (``server_cost.with_checks`` over those sessions' ``analysis.config_table``); and the cost model of
+    each.  ``req``: ``analysis.load_requests(raw_dir)``."""
     from benchbook import measured
 
-    files = [f for f in sorted(Path(raw_dir).glob("*.jsonl")) if not f.name.endswith(".quarantine.jsonl")]
-    checks = measured.check_sessions(
-        files, "speculative", ("benchbook.speculative_request", "benchbook.speculative_cost")
-    )
-    costs = {sid: sp.cost_model(raw_dir, sid) for sid, c in checks.items() if c.ok}
+    chosen = measured.select("speculative:server_cost", measured.check("speculative:server_cost", raw_dir))
+    costs = {c.session_id: sp.cost_model(raw_dir, c.session_id) for c in chosen.published}
     table = sc.server_cost_table(req, sc.load_stats(raw_dir), costs)
     if table.is_empty():
         return table, costs

@@ -11,9 +11,8 @@ from pathlib import Path
 
 import polars as pl
 
-from benchbook import blocks
-from benchbook.numbers import Number, line_ranges, make_key, publish
-from benchbook.session import latest_completed_session
+from benchbook import blocks, measured
+from benchbook.numbers import Number, Unit, line_ranges, make_key, publish
 
 from . import EXPERIMENT
 from .analysis import load, table
@@ -21,20 +20,29 @@ from .analysis import load, table
 
 def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> TemplateReport:
     """The stage ``template_report``: publishes ``reports_dir/numbers/template.json`` and writes
-    ``reports_dir/template/sizes.csv``.  Returns a ``TemplateReport``.
+    ``reports_dir/template/sizes.csv`` from the session its policy publishes (``measured.POLICIES``: a
+    new experiment adds its row there; ``measured.select``: the primary host's newest session whose
+    records prove a complete measurement made in it, else the newest of any host).  Returns a
+    ``TemplateReport``.
 
     Raises:
-        RuntimeError: no completed session under ``raw_dir/template`` (fix: run the stage ``template``).
+        RuntimeError: no session under ``raw_dir/template`` passes the checks (fix: run the stage
+            ``template``; the message lists the sessions skipped and why).
     """
     root = Path(root)
     raw, rep = root / raw_dir, root / reports_dir
-    sess = latest_completed_session(raw / EXPERIMENT, EXPERIMENT)
+    report = (params or {}).get("report") or {}
+    picked = measured.select(
+        EXPERIMENT, measured.check(EXPERIMENT, raw / EXPERIMENT), report.get("primary_host")
+    )
+    sess = picked.chosen
     if sess is None:
         raise RuntimeError(
-            f"no completed {EXPERIMENT} session under {raw / EXPERIMENT}; fix: `dvc repro {EXPERIMENT}`"
+            f"no completed {EXPERIMENT} session under {raw / EXPERIMENT} that passes the checks; fix: "
+            f"`dvc repro {EXPERIMENT}`\n{measured.skipped_markdown(picked.skipped)}"
         )
-    confidence = ((params or {}).get("report") or {}).get("confidence", 0.95)
-    t = table(load(raw).filter(pl.col("session_id") == sess["session_id"]), confidence)
+    confidence = report.get("confidence", 0.95)
+    t = table(load(raw).filter(pl.col("session_id") == sess.session_id), confidence)
     nums = []
     for r in t.iter_rows(named=True):
         ci = [r["ci_low"], r["ci_high"]] if r["ci_low"] is not None else None
@@ -43,15 +51,17 @@ def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> Temp
             Number(
                 key=make_key(EXPERIMENT, "sha256", f"{r['size_bytes'] // 1024}kib"),
                 value=round(r["mean_mib_s"], 3),
-                unit="MiB/s",
+                unit=Unit.MIB_S,
                 label=f"sha256 of {r['size_bytes']} bytes",
                 n=r["n"],
                 sd=r["sd_mib_s"],
                 ci95=ci,
-                ci_method="student-t on the log scale (delta method), n >= 3, over runs",
+                ci_method="student-t on the log scale (delta method), n >= 3, over runs" if ci else None,
                 computation="benchbook.experiments.template.analysis.table",
                 sources=[{"file": f, "lines": line_ranges(r["lines"])} for f in files],
                 run_ids=r["run_ids"],
+                # the command that measured its runs (they hash in the measuring process: no argv)
+                commands=[["dvc", "repro", EXPERIMENT]],
                 host_id=r["host_id"],
                 session_id=r["session_id"],
                 toolchain_id=r["toolchain_id"],
@@ -66,10 +76,10 @@ def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> Temp
 
 @dataclass
 class TemplateReport:
-    """What ``build`` computed and wrote: the ``session`` reported, its per-size ``table`` and the
-    published ``numbers``."""
+    """What ``build`` computed and wrote: the ``session`` reported (its check), its per-size ``table`` and
+    the published ``numbers``."""
 
-    session: dict
+    session: measured.SessionCheck
     table: pl.DataFrame
     numbers: list[Number]
 
