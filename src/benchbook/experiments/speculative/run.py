@@ -25,6 +25,7 @@ from benchbook.provenance import HostSnapshot
 from benchbook.schemas import build
 from benchbook.session import Session, SessionResult
 
+from ..contract import Sourced, registry_ids
 from ..harness import OK, Groups, Measure, Outcome, run_plan
 from .plan import (  # noqa: F401 (load_prompts, plan_order: re-exported)
     CostRun,
@@ -482,14 +483,14 @@ def measure(
     profile) with ``prompts`` (the prompt records run).
 
     Raises:
-        KeyError: unknown profile, draft key or prompt id (the message lists the known ones).
-        contract.ParamsError: the resolved profile does not fit ``SpeculativeParams`` (names the key).
+        contract.ParamsError: unknown profile, draft key, model id or prompt id (the message lists the
+            known ones), or the resolved profile does not fit ``SpeculativeParams`` (names the key).
         resolve.ParamsError, llamacpp.toolchain.ToolchainError, llamacpp.models.ModelError: the build or
         a model is missing (the message names the fix).
     """
     root, raw_dir = Path(root), Path(root) / raw_dir
-    overrides = dict(overrides or {})
-    cfg = SpeculativeParams.resolve(params["speculative"], overrides.pop("profile", None), overrides)
+    section = Sourced.section(params, "speculative")
+    cfg = SpeculativeParams.resolve(section, overrides=overrides, models=registry_ids(params))
     toolchain = resolve.get_toolchain(params, build=False)
     target = resolve.get_models(params, [cfg.target], toolchain)[0]
     drafts = resolve_drafts(cfg.config(), target, lambda mid: resolve.get_models(params, [mid], toolchain)[0])
