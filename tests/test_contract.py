@@ -121,9 +121,9 @@ def test_params_errors_name_the_key_and_the_fix():
     with pytest.raises(ParamsError) as e:
         LlamaBenchParams.from_section({**section, "n_gpu_layers": 0, "flash_attn": True})
     assert str(e.value) == (
-        "params.yaml `llama_bench.flash_attn`: Input should be 'auto', 'on' or 'off' or a valid integer "
-        "(got True); fix: write one of auto, on, off or an integer from 0 to 1 (quote it: YAML reads a bare "
-        "on, off, yes or no as a boolean)"
+        "params.yaml `llama_bench.flash_attn`: Input should be 'auto', 'on' or 'off' (got True); fix: write "
+        "one of auto, on, off or an integer from 0 to 1 (quote it: YAML reads a bare on, off, yes or no as a "
+        "boolean)"
     )
     with pytest.raises(ParamsError) as e:
         LlamaBenchParams.from_section({**section, "models": ["a", 3], "flash_attn": "on"})
@@ -249,7 +249,12 @@ def test_speculative_params_are_the_resolved_profile_as_given(committed_params):
     top = {k: v for k, v in section.items() if k != "profiles"}
     assert p.config() == {**top, **section["profiles"]["full"], "repetitions": 2, "profile": "full"}
     # a key left out: the runner's default, not recorded (the committed sessions' configs never had it)
-    bare = {"threads": 2, "ctx_size": 512, "repetitions": 1, "configs": [{"id": "baseline", "spec_type": "none"}]}
+    bare = {
+        "threads": 2,
+        "ctx_size": 512,
+        "repetitions": 1,
+        "configs": [{"id": "baseline", "spec_type": "none"}],
+    }
     q = SpeculativeParams.from_section(bare)
     assert (q.n_min, q.p_min, q.request_timeout_s, q.log_verbosity, q.cost_model) == (0, 0.0, 300, None, None)
     assert q.config() == bare

@@ -291,7 +291,7 @@ class Params(BaseModel):
 class Problem:
     """One thing wrong with a new measurement's parameters: at ``loc`` (keys and indices from the top of
     the merged section), ``what`` (a wrong value: pydantic's words and the value given) and ``fix``;
-    ``missing``: a required key the section lacks (``loc`` ends with it)."""
+    ``missing``: a required key the section lacks (``loc`` ends with it; ``fix``: the line to add)."""
 
     loc: tuple
     what: str
@@ -318,7 +318,7 @@ def _render(problems: list[Problem], merged: Sourced) -> str:
             out.append(f"{p.place(merged)}: {p.what}; fix: {p.fix}")
             continue
         names = ", ".join(f"`{q.loc[-1]}`" for q in group)
-        out.append(f"{key} has no {names}; fix: {', '.join(q.fix for q in group)}")
+        out.append(f"{key} has no {names}; fix: add {', '.join(q.fix for q in group)}")
     return "; ".join(out)
 
 
@@ -336,12 +336,14 @@ def _problems(model: type[BaseModel], data: Mapping, error: ValidationError) -> 
         first = errs[0]
         expects = _expects(model, loc)
         if first["type"] == "missing":
-            out.append(Problem(loc, "missing", f"add `{loc[-1]}:` ({expects or 'see the section'})", True))
+            out.append(Problem(loc, "missing", f"`{loc[-1]}:` ({expects or 'see the section'})", True))
             continue
         custom = [e for e in errs if e["type"] == "benchbook"]
         if custom:
             out += [Problem(loc, e["ctx"]["what"], e["ctx"]["fix"]) for e in custom]
             continue
+        # a union member whose type the value has tells what is wrong (-1.5: not "a valid integer")
+        errs = [e for e in errs if not e["type"].endswith("_type")] or errs
         lead = "Input should be "
         msgs = list(dict.fromkeys(e["msg"].removeprefix(lead) for e in errs))
         words = (lead if errs[0]["msg"].startswith(lead) else "") + " or ".join(msgs)

@@ -24,14 +24,16 @@ def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> Temp
     ``reports_dir/template/sizes.csv``.  Returns a ``TemplateReport``.
 
     Raises:
-        RuntimeError: no completed session under ``raw_dir/template`` (fix: run the stage ``template``).
+        RuntimeError: no completed session under ``raw_dir/template`` (fix: ``python -m
+            benchbook.experiments template``: the template has no DVC stage).
     """
     root = Path(root)
     raw, rep = root / raw_dir, root / reports_dir
     sess = latest_completed_session(raw / EXPERIMENT, EXPERIMENT)
     if sess is None:
         raise RuntimeError(
-            f"no completed {EXPERIMENT} session under {raw / EXPERIMENT}; fix: `dvc repro {EXPERIMENT}`"
+            f"no completed {EXPERIMENT} session under {raw / EXPERIMENT}; fix: measure one with "
+            f"`python -m benchbook.experiments {EXPERIMENT}` (the template has no DVC stage)"
         )
     confidence = ((params or {}).get("report") or {}).get("confidence", 0.95)
     t = table(load(raw).filter(pl.col("session_id") == sess["session_id"]), confidence)
