@@ -12,7 +12,8 @@ import dataclasses
 
 import pytest
 
-from benchbook.draftself import data, model, train_natural
+from benchbook.draftself import data, train_natural
+from benchbook.draftself.model import ModelConfig
 from benchbook.experiments import contract
 from benchbook.experiments.contract import ParamsError, Source, Sourced
 from benchbook.experiments.draftself.plan import DraftselfParams, Kind
@@ -29,7 +30,10 @@ from conftest import committed_root
 
 #: the committed registry ids, as every "not a models.registry id" fix lists them
 IDS = "smollm2-135m-q4_1, smollm2-135m-q8_0, smollm2-135m-q2_k"
-LB_KEYS = "models, n_prompt, n_gen, n_depth, repetitions, threads, n_gpu_layers, flash_attn, cold_first_run, timeout_s"
+LB_KEYS = (
+    "models, n_prompt, n_gen, n_depth, repetitions, threads, n_gpu_layers, flash_attn, cold_first_run, "
+    "timeout_s"
+)
 
 
 def message(call) -> str:
@@ -81,7 +85,8 @@ def test_negative_repetitions_plan_nothing_no_more():
         "an integer >= 1"
     )
     assert message(lambda: TemplateParams.from_section({"sizes_kib": []})) == (
-        "params.yaml `template.sizes_kib`: List should have at least 1 item after validation, not 0 (got []); "
+        "params.yaml `template.sizes_kib`: List should have at least 1 item after validation, not 0 (got "
+        "[]); "
         "fix: write a non-empty list (each item an integer >= 1)"
     )
 
@@ -163,6 +168,13 @@ def test_a_committed_start_records_config_keeps_a_key_no_longer_read():
             model.from_section(configs[0])
 
 
+def test_a_recorded_configs_unknown_nested_key_is_kept_too():
+    # lenient at every depth: a typed part's extra key stays in the dump (the config hashes as recorded)
+    cfg = {"configs": [{"id": "baseline", "role": "baseline", "note": "a key a later version dropped"}]}
+    assert SpecDepthParams.from_record(cfg).config()["configs"] == cfg["configs"]
+    assert "`spec_depth.configs.0.note`: unknown key" in message(lambda: SpecDepthParams.from_section(cfg))
+
+
 def test_depth_configurations_are_typed():
     base = {"drafts": {"self": {"model": "target"}}}
     baseline = {"id": "baseline", "role": "baseline"}
@@ -189,10 +201,12 @@ def test_depth_configurations_are_typed():
     )
     # before: a KeyError from the plan, after the build and the models were resolved
     assert refused(baseline, {**spec, "draft": "q2k"}) == (
-        "params.yaml `spec_depth.configs.1.draft`: draft 'q2k' is not a key of `drafts`; fix: name one of self"
+        "params.yaml `spec_depth.configs.1.draft`: draft 'q2k' is not a key of `drafts`; fix: name one of "
+        "self"
     )
     assert refused(baseline, {"id": "x", "role": "speculative", "draft": "self"}) == (
-        "params.yaml `spec_depth.configs.1`: role speculative needs n_max; fix: add `n_max:` (an integer >= 1: "
+        "params.yaml `spec_depth.configs.1`: role speculative needs n_max; fix: add `n_max:` (an integer >= "
+        "1: "
         "the tokens drafted per step at most)"
     )
 
@@ -205,20 +219,25 @@ def test_speculative_parts_are_typed(committed_params):
         return message(lambda: SpeculativeParams.resolve(section, "default", over, models=ids))
 
     assert refused(cost_model={"p_sizes": [1, 2], "n_gen": 32, "repetitons": 5}) == (
-        "`overrides` key `cost_model.repetitons`: unknown key; fix: write `repetitions` (known: p_sizes, n_gen, "
-        "repetitions); `overrides` key `cost_model` has no `repetitions`; fix: add `repetitions:` (an integer "
+        "`overrides` key `cost_model.repetitons`: unknown key; fix: write `repetitions` (known: p_sizes, "
+        "n_gen, "
+        "repetitions); `overrides` key `cost_model` has no `repetitions`; fix: add `repetitions:` (an "
+        "integer "
         ">= 1)"
     )
     assert refused(drafts={"q2k": {"model": "smollm2-135m-q3_k"}}) == (
-        "`overrides` key `drafts.q2k.model`: 'smollm2-135m-q3_k' is not a models.registry id; fix: name one of "
+        "`overrides` key `drafts.q2k.model`: 'smollm2-135m-q3_k' is not a models.registry id; fix: name one "
+        "of "
         f"{IDS} (`benchbook models add PATH|URL` registers a file)"
     )
     assert refused(drafts={"self": {"model": "target", "truncate_layers": 20}}) == (
-        "`overrides` key `drafts.self`: a draft names model and truncate_layers of model, truncate_layers, path; "
+        "`overrides` key `drafts.self`: a draft names model and truncate_layers of model, truncate_layers, "
+        "path; "
         "fix: give it exactly one: {model: ID | target}, {truncate_layers: L} or {path: FILE, id: NAME}"
     )
     assert refused(configs=[{"id": "baseline", "spec_type": "none", "policy": "fresh", "draft": "self"}]) == (
-        "`overrides` key `configs.0.draft`: spec_type none (plain decoding) names a draft; fix: remove `draft`, "
+        "`overrides` key `configs.0.draft`: spec_type none (plain decoding) names a draft; fix: remove "
+        "`draft`, "
         "or set the spec_type that uses it (draft-simple)"
     )
     assert refused(configs=[{"id": "plain", "spec_type": "none"}]) == (
@@ -242,7 +261,8 @@ def test_the_gpu_draftself_training_is_typed(committed_params):
     assert message(
         lambda: DraftselfGpuParams.from_params(with_section(committed_params, "draftself_gpu", mesure={}))
     ) == (
-        "params.yaml `draftself_gpu.mesure`: unknown key; fix: write `measure` (known: archive, device, train, "
+        "params.yaml `draftself_gpu.mesure`: unknown key; fix: write `measure` (known: archive, device, "
+        "train, "
         "measure)"
     )
     # the committed section: the training configuration it always made
@@ -258,7 +278,7 @@ def test_the_typed_parts_hold_the_keys_of_what_they_feed():
     assert list(TrainParams.model_fields) == [
         f.name for f in dataclasses.fields(train_natural.NaturalTrainConfig)
     ]
-    config_fields = [f.name for f in dataclasses.fields(model.ModelConfig)]
+    config_fields = [f.name for f in dataclasses.fields(ModelConfig)]
     assert list(TinyModel.__annotations__) == [n for n in config_fields if n not in ("vocab_size", "mask_id")]
     assert list(Kind.__args__) == list(data.KINDS)
     assert TrainParams().config() == dataclasses.asdict(train_natural.NaturalTrainConfig())
@@ -276,7 +296,8 @@ def test_a_model_id_is_checked_against_the_registry_before_any_build(committed_p
     with pytest.raises(ParamsError) as e:
         run.measure(params, root=tmp_path, raw_dir=tmp_path / "raw")
     assert str(e.value) == (
-        "params.yaml `llama_bench.models.1`: 'smollm2-135m-q4_0' is not a models.registry id; fix: name one of "
+        "params.yaml `llama_bench.models.1`: 'smollm2-135m-q4_0' is not a models.registry id; fix: name one "
+        "of "
         f"{IDS} (`benchbook models add PATH|URL` registers a file)"
     )
     assert not (tmp_path / "raw").exists()
@@ -288,7 +309,8 @@ def test_a_model_id_is_checked_against_the_registry_before_any_build(committed_p
 def test_a_section_that_is_not_a_mapping_is_a_params_error(committed_params):
     # before: TypeError ('list' object is not a mapping) and AttributeError ('str' has no attribute 'get')
     assert message(lambda: LlamaBenchParams.from_params({**committed_params, "llama_bench": [1, 2]})) == (
-        "params.yaml `llama_bench` is a list ([1, 2]), not a mapping; fix: write its keys as `key: value` lines "
+        "params.yaml `llama_bench` is a list ([1, 2]), not a mapping; fix: write its keys as `key: value` "
+        "lines "
         "indented under `llama_bench:`"
     )
     assert message(lambda: TemplateParams.from_section("x")) == (

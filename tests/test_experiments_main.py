@@ -68,7 +68,8 @@ IDS = "draftself, draftself_gpu, llama_bench, offload, spec_depth, speculative, 
     [
         (  # before: 19 lines of traceback ending in ParamsError naming params.yaml `llama_bench.repetitions`
             ["llama_bench", "--profile", "cpu", "--overrides", '{"repetitions": "5"}'],
-            "`--overrides` key `repetitions`: Input should be a valid integer (got '5'); fix: write an integer "
+            "`--overrides` key `repetitions`: Input should be a valid integer (got '5'); fix: write an "
+            "integer "
             ">= 1 without quotes ('5' is a string)",
         ),
         (  # before: KeyError 'nosuch' from the plan, after the build and the models were resolved
@@ -80,7 +81,8 @@ IDS = "draftself, draftself_gpu, llama_bench, offload, spec_depth, speculative, 
                 '{"configs": [{"id": "baseline", "role": "baseline"}, '
                 '{"id": "x", "role": "speculative", "draft": "nosuch", "n_max": 4}]}',
             ],
-            "`--overrides` key `configs.1.draft`: draft 'nosuch' is not a key of `drafts`; fix: name one of self, "
+            "`--overrides` key `configs.1.draft`: draft 'nosuch' is not a key of `drafts`; fix: name one of "
+            "self, "
             "q2k, trunc20",
         ),
         (  # before: ProfileError naming $BENCHBOOK_PROFILE='nosuch'
@@ -96,7 +98,8 @@ IDS = "draftself, draftself_gpu, llama_bench, offload, spec_depth, speculative, 
         ),
         (
             ["template", "--profile", "cpu", "--overrides", "[3]"],
-            '`--overrides` is a list ([3]), not a mapping; fix: pass a JSON object of keys and values, e.g. {"repetitions": 3}',
+            "`--overrides` is a list ([3]), not a mapping; fix: pass a JSON object of keys and values, e.g. "
+            '{"repetitions": 3}',
         ),
         (  # before: ModuleNotFoundError: No module named 'benchbook.experiments.nosuch'
             ["nosuch", "--profile", "cpu"],

@@ -147,7 +147,7 @@ class Sourced(dict):
         """
         return Sourced(self.get(key), self.source(key).child(key))
 
-    def __or__(self, other: Mapping | None) -> Sourced:  # type: ignore[override]
+    def __or__(self, other: Mapping | None) -> Sourced:
         other = Sourced.of(other, Source(OVERRIDES))
         out = Sourced(self, self.home)
         out.update(other)

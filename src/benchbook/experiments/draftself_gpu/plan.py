@@ -7,6 +7,7 @@ iterates ``plan``; ``tests/test_plan_keys.py`` recomputes the keys of every comm
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Annotated
 
 from pydantic import Field
 
@@ -27,7 +28,7 @@ class MeasureParams(Params):
     repetitions: Count = 3  # timed, plus one warm-up
     seed: int = 0
     # files held out of training, per 256 (by sha256 of the path): at least one, never all
-    held_out_per_256: int = Field(26, ge=1, le=255)
+    held_out_per_256: Annotated[int, Field(ge=1, le=255)] = 26
 
 
 #: The defaults as a dict (``MeasureParams``').

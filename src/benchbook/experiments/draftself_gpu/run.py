@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Annotated
 
 import torch
-from pydantic import ConfigDict, Field
+from pydantic import ConfigDict, Field, with_config
 from typing_extensions import TypedDict
 
 from benchbook import provenance
@@ -52,11 +52,10 @@ from .plan import MeasureParams, plan
 _TRAIN = train_natural.NaturalTrainConfig()
 
 
+@with_config(ConfigDict(extra="allow"))
 class TinyModel(TypedDict, total=False):
     """``draftself_gpu.train.model``: the ``draftself.model.ModelConfig`` fields but the two the training
     sets (``vocab_size``, ``mask_id``); a key left out: its default there."""
-
-    __pydantic_config__ = ConfigDict(extra="allow")  # type: ignore[misc]
 
     d_model: Count
     n_layers: Count

@@ -31,7 +31,7 @@ class LlamaBenchParams(Params):
 
     SECTION = "llama_bench"
 
-    models: list[ModelId] = Field(min_length=1)  # models.registry ids, measured in this order
+    models: Annotated[list[ModelId], Field(min_length=1)]  # models.registry ids, measured in this order
     n_prompt: Count  # llama-bench -p (tokens; the pp test)
     n_gen: Count  # -n (tokens; the tg test)
     n_depth: Natural  # -d (tokens of context before each test)

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal, Required, Self
+from typing import Annotated, Any, Literal, Required, Self
 
-from pydantic import ConfigDict, Field, model_validator
+from pydantic import ConfigDict, Field, model_validator, with_config
 from typing_extensions import TypedDict
 
 from benchbook.llamacpp import synth
@@ -26,11 +26,10 @@ from . import EXPERIMENT
 CONFIG_KEYS = ("n_prompt", "n_gen", "n_depth", "repetitions", "threads", "n_gpu_layers", "flash_attn")
 
 
+@with_config(ConfigDict(extra="allow"))
 class SynthModel(TypedDict, total=False):
     """``offload.model``: the synthetic MoE's ``llamacpp.synth.SynthSpec`` fields (a key left out: its
     default there; ``tests/test_contract.py`` holds the keys equal to the dataclass's fields)."""
-
-    __pydantic_config__ = ConfigDict(extra="allow")  # type: ignore[misc]
 
     arch: Literal["llama", "qwen3moe", "qwen2moe"]  # synth.ARCHES
     n_layer: Count
@@ -48,20 +47,18 @@ class SynthModel(TypedDict, total=False):
     seed: int
 
 
+@with_config(ConfigDict(extra="allow"))
 class Ballast(TypedDict, total=False):
     """``offload.ballast``: the GPU memory the sweep leaves free (MiB), and a fake device of
     ``fake_total_mib`` (a CPU host's dry run; None or left out: the real device)."""
-
-    __pydantic_config__ = ConfigDict(extra="allow")  # type: ignore[misc]
 
     free_mib: Required[Natural]
     fake_total_mib: Count | None
 
 
+@with_config(ConfigDict(extra="allow"))
 class Bandwidth(TypedDict):
     """``offload.bandwidth``: the device-to-device copy measured: buffer size (MiB) and copies."""
-
-    __pydantic_config__ = ConfigDict(extra="allow")  # type: ignore[misc]
 
     mib: Count
     iters: Count
@@ -82,7 +79,7 @@ class OffloadParams(Params):
     n_gpu_layers: Natural = 99  # -ngl
     flash_attn: FlashAttn = "auto"  # -fa
     timeout_s: Positive = 600  # per point (s)
-    n_cpu_moe: list[Natural] = Field([0, 1, 2, 3, 4], min_length=1)  # the sweep: -ncmoe values
+    n_cpu_moe: Annotated[list[Natural], Field(min_length=1)] = [0, 1, 2, 3, 4]  # the sweep: -ncmoe values
     model: SynthModel = {}  # the synthetic MoE: llamacpp.synth.SynthSpec fields
     ballast: Ballast = {
         "free_mib": 12288,
@@ -97,7 +94,8 @@ class OffloadParams(Params):
         Q8_0 widths), before any build or model is resolved."""
         known = synth.SynthSpec.__dataclass_fields__  # an unknown key is reported as such (from_section)
         try:
-            synth.SynthSpec(**{k: v for k, v in self.model.items() if k in known}).check()
+            fields: dict[str, Any] = {k: v for k, v in self.model.items() if k in known}
+            synth.SynthSpec(**fields).check()
         except synth.SynthError as e:
             raise invalid(
                 str(e), "change the `model` keys it names (llama.cpp would not load the file)", ("model",)

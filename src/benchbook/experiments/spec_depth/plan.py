@@ -13,9 +13,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal, Required, Self
+from typing import Annotated, Literal, Required, Self
 
-from pydantic import ConfigDict, Field, model_validator
+from pydantic import ConfigDict, Field, model_validator, with_config
 from typing_extensions import TypedDict
 
 from benchbook.llamacpp.server import build_argv
@@ -27,10 +27,9 @@ from ..speculative.plan import Draft, config_errors, plan_order
 from . import EXPERIMENT
 
 
+@with_config(ConfigDict(extra="allow"))
 class DepthConfig(TypedDict, total=False):
     """One entry of ``spec_depth.configs``: a llama-server configuration and its role."""
-
-    __pydantic_config__ = ConfigDict(extra="allow")  # type: ignore[misc]
 
     id: Required[str]  # its name in records and tables
     # baseline: the target alone (the reference); speculative: the target with `draft`, n_max tokens
@@ -48,7 +47,7 @@ class SpecDepthParams(Params):
 
     target: ModelId = "smollm2-135m-q4_1"  # models.registry id
     context_file: str = "data/prompts/depth_context.txt"  # the prompts' text, relative to the root
-    depths: list[Natural] = Field([0, 512, 1024], min_length=1)  # llama-bench -d, requests' prompt lengths
+    depths: Annotated[list[Natural], Field(min_length=1)] = [0, 512, 1024]  # -d, the prompts' lengths
     min_prompt: Count = 16  # shortest request prompt (tokens)
     n_prompt: Count = 128  # llama-bench -p (tokens)
     pp_sizes: list[Count] = [1, 3, 5, 9, 16]  # llama-bench -p of the verify passes (tokens)
@@ -61,7 +60,7 @@ class SpecDepthParams(Params):
     health_timeout_s: Positive = 120  # a server's start (s)
     request_timeout_s: Positive = 300  # one request (s)
     drafts: dict[str, Draft] = {}  # draft key -> {model: ID | target} or {truncate_layers: L}
-    configs: list[DepthConfig] = Field([{"id": "baseline", "role": "baseline"}], min_length=1)
+    configs: Annotated[list[DepthConfig], Field(min_length=1)] = [{"id": "baseline", "role": "baseline"}]
     # read with these defaults; recorded only when set (UNRECORDED)
     ctx_size: Count | None = None  # -c (tokens; None: the deepest depth + n_gen + 64)
     n_min: Natural = 0  # --spec-draft-n-min (tokens)

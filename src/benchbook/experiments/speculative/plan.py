@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Literal, Required, Self
 
-from pydantic import AfterValidator, ConfigDict, Field, ValidationInfo, model_validator
+from pydantic import AfterValidator, ConfigDict, Field, ValidationInfo, model_validator, with_config
 from typing_extensions import TypedDict
 
 from benchbook.llamacpp.draft_models import truncated_id
@@ -41,13 +41,12 @@ def _draft_model(value: str, info: ValidationInfo) -> str:
     return value if value == "target" else registered(value, info)
 
 
+@with_config(ConfigDict(extra="allow"))
 class DraftSpec(TypedDict, total=False):
     """One entry of ``drafts`` (speculative and spec_depth): exactly one of ``model`` (a
     ``models.registry`` id, or ``target``: the target as its own draft), ``truncate_layers`` (the
     target's first L blocks, ``draft_models.truncated_draft``) or ``path`` (a GGUF file; ``id`` names
     it, default the file's stem)."""
-
-    __pydantic_config__ = ConfigDict(extra="allow")  # type: ignore[misc]
 
     model: Annotated[str, AfterValidator(_draft_model)]
     truncate_layers: Count
@@ -74,10 +73,9 @@ def _one_kind(spec: DraftSpec) -> DraftSpec:
 Draft = Annotated[DraftSpec, AfterValidator(_one_kind)]
 
 
+@with_config(ConfigDict(extra="allow"))
 class SpecConfig(TypedDict, total=False):
     """One entry of a speculative profile's ``configs``: a llama-server configuration."""
-
-    __pydantic_config__ = ConfigDict(extra="allow")  # type: ignore[misc]
 
     id: Required[str]  # the configuration's name in records and tables (`baseline`: the reference)
     spec_type: Required[str]  # llama-server --spec-type (none: plain decoding; draft-*: needs `draft`)
@@ -87,11 +85,10 @@ class SpecConfig(TypedDict, total=False):
     extra_args: list[str]  # more llama-server arguments
 
 
+@with_config(ConfigDict(extra="allow"))
 class CostModel(TypedDict):
     """``cost_model``: the llama-bench runs behind c and r(n): prompt sizes (tokens), tokens generated and
     repetitions."""
-
-    __pydantic_config__ = ConfigDict(extra="allow")  # type: ignore[misc]
 
     p_sizes: Annotated[list[Count], Field(min_length=1)]
     n_gen: Count
@@ -154,7 +151,7 @@ class SpeculativeParams(Params):
     threads: Count  # -t (and -td for draft models)
     ctx_size: Count  # -c (tokens)
     repetitions: Count  # every configuration runs every prompt once per repetition
-    configs: list[SpecConfig] = Field(min_length=1)  # {id, spec_type, draft, n_max, policy, extra_args}
+    configs: Annotated[list[SpecConfig], Field(min_length=1)]  # {id, spec_type, draft, n_max, policy, ...}
     drafts: dict[str, Draft] = {}  # draft key -> {model: ID | target} | {truncate_layers: L} | {path, id}
     prompts: list[str] | None = None  # prompt ids of prompts_file, in order (None: all of them)
     caps: dict[str, Count] | None = None  # prompt id -> n_predict (None: the file's caps)
@@ -353,7 +350,8 @@ def request_runs(
     for rep in range(cfg.repetitions):
         for cid in plan_order(list(by_id), rep):
             c = by_id[cid]
-            d = drafts[c["draft"]] if c.get("draft") else None
+            key = c.get("draft")
+            d = drafts[key] if key else None
             conf = request_config(cfg, c, d)
             sha = target["sha256"] + (":" + d["sha256"] if d else "")
             for p in prompts:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import partial
@@ -197,7 +197,7 @@ def run_session(
     }
     build_of = {"build_number": toolchain.get("build_number"), "build_commit": toolchain.get("build_commit")}
 
-    def spec_of(c: dict) -> dict | None:
+    def spec_of(c: Mapping) -> dict | None:
         if c["spec_type"] == "none":
             return None
         d = drafts[c["draft"]] if c.get("draft") else None

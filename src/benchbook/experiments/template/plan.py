@@ -6,6 +6,7 @@ iterates ``plan``; copy both when you copy the package.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Annotated
 
 from pydantic import Field
 
@@ -24,7 +25,7 @@ class TemplateParams(Params):
 
     SECTION = EXPERIMENT
 
-    sizes_kib: list[Count] = Field([64, 1024], min_length=1)  # buffer sizes hashed (KiB)
+    sizes_kib: Annotated[list[Count], Field(min_length=1)] = [64, 1024]  # buffer sizes hashed (KiB)
     repetitions: Count = 3  # timed runs per size
 
 
