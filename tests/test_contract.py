@@ -117,24 +117,25 @@ def test_the_committed_llama_bench_section_is_its_own_config(committed_params):
 
 def test_params_errors_name_the_key_and_the_fix():
     section = {"models": ["m"], "n_prompt": 8, "n_gen": 4, "n_depth": 0, "repetitions": 2, "threads": 2}
-    fix = "; fix: correct it (the committed values: `git show HEAD:params.yaml`)"
     # YAML reads a bare `on` as True: llama-bench would have got -fa True
     with pytest.raises(ParamsError) as e:
         LlamaBenchParams.from_section({**section, "n_gpu_layers": 0, "flash_attn": True})
     assert str(e.value) == (
-        "params.yaml `llama_bench.flash_attn`: Input should be a valid string or a valid integer (got True)"
-        + fix
+        "params.yaml `llama_bench.flash_attn`: Input should be 'auto', 'on' or 'off' (got True); fix: write "
+        "one of auto, on, off or an integer from 0 to 1 (quote it: YAML reads a bare on, off, yes or no as a "
+        "boolean)"
     )
     with pytest.raises(ParamsError) as e:
         LlamaBenchParams.from_section({**section, "models": ["a", 3], "flash_attn": "on"})
     assert str(e.value) == (
-        "params.yaml `llama_bench.models.1`: Input should be a valid string (got 3); "
-        "`llama_bench.n_gpu_layers`: missing" + fix
+        "params.yaml `llama_bench.models.1`: Input should be a valid string (got 3); fix: write a string; "
+        "params.yaml `llama_bench` has no `n_gpu_layers`; fix: add `n_gpu_layers:` (an integer >= 0)"
     )
     with pytest.raises(ParamsError) as e:
         TemplateParams.from_section({"repetitions": "3"})  # strict: a quoted number is not a count
-    assert (
-        str(e.value) == "params.yaml `template.repetitions`: Input should be a valid integer (got '3')" + fix
+    assert str(e.value) == (
+        "params.yaml `template.repetitions`: Input should be a valid integer (got '3'); fix: write an "
+        "integer >= 1 without quotes ('3' is a string)"
     )
 
 
@@ -248,7 +249,12 @@ def test_speculative_params_are_the_resolved_profile_as_given(committed_params):
     top = {k: v for k, v in section.items() if k != "profiles"}
     assert p.config() == {**top, **section["profiles"]["full"], "repetitions": 2, "profile": "full"}
     # a key left out: the runner's default, not recorded (the committed sessions' configs never had it)
-    bare = {"threads": 2, "ctx_size": 512, "repetitions": 1, "configs": []}
+    bare = {
+        "threads": 2,
+        "ctx_size": 512,
+        "repetitions": 1,
+        "configs": [{"id": "baseline", "spec_type": "none"}],
+    }
     q = SpeculativeParams.from_section(bare)
     assert (q.n_min, q.p_min, q.request_timeout_s, q.log_verbosity, q.cost_model) == (0, 0.0, 300, None, None)
     assert q.config() == bare
@@ -256,9 +262,15 @@ def test_speculative_params_are_the_resolved_profile_as_given(committed_params):
     assert stable_hash(SpeculativeParams.from_section({**bare, "p_min": 0}).config()) == stable_hash(
         {**bare, "p_min": 0}
     )
-    with pytest.raises(
-        KeyError, match=r"speculative profile 'fast' not in params.yaml; known: \['default', 'full'\]"
-    ):
+    with pytest.raises(ParamsError) as e:
         SpeculativeParams.resolve(section, "fast")
-    with pytest.raises(ParamsError, match=r"`speculative.repetitions`: Input should be a valid integer"):
+    assert str(e.value) == (
+        "the speculative profile asked for: 'fast' is not a profile of params.yaml `speculative.profiles`; "
+        "fix: name one of default, full"
+    )
+    with pytest.raises(ParamsError) as e:
         SpeculativeParams.resolve(section, "default", {"repetitions": "3"})
+    assert str(e.value) == (
+        "`overrides` key `repetitions`: Input should be a valid integer (got '3'); fix: write an integer "
+        ">= 1 without quotes ('3' is a string)"
+    )

@@ -177,7 +177,7 @@ def test_a_warm_up_that_writes_is_refused_and_a_run_without_a_measure_too(tmp_pa
             return OK
 
     with pytest.raises(HarnessError, match="warm-up run a w0 wrote to .*x.jsonl; fix: return before"):
-        Writes().run(tmp_path / "x.jsonl", [req("w0", "a", warm=True)])
+        Writes().run(tmp_path / "x.jsonl", [req("w0", "a", warm=True), req("k0", "a")])
     with pytest.raises(HarnessError, match="run None k4 has no group and run_plan got no measure_run"):
         run_plan(
             experiment="t",
@@ -188,3 +188,18 @@ def test_a_warm_up_that_writes_is_refused_and_a_run_without_a_measure_too(tmp_pa
             cfg={},
             log=lambda *_: None,
         )
+
+
+@pytest.mark.parametrize("plan", [[], [req("w0", "a", warm=True)]], ids=["no run", "warm-ups only"])
+def test_an_empty_plan_is_refused_before_anything_is_written(tmp_path, plan):
+    # before: TemplateParams(repetitions=-3) planned no run, and run_plan wrote a start and an end record
+    # with nothing between: a completed session, so cli.measured_here never measured that host again
+    raw = tmp_path / "x.jsonl"
+    with pytest.raises(HarnessError) as e:
+        Stand().run(raw, plan)
+    assert str(e.value) == (
+        f"t: the plan holds no run to record ({len(plan)} planned, none but warm-ups), so its session would "
+        "end at once and count as done; fix: give the params that size the plan (repetitions, the lists of "
+        f"models, sizes or configurations) at least one run; nothing was written to {raw}"
+    )
+    assert not raw.exists()

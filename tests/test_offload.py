@@ -71,8 +71,20 @@ def test_profiles_are_picked_per_host_without_editing_params():
     assert profiles.section(p, "offload", gpu) == {"n_gen": 32, "threads": 16}
     assert profiles.pick(p, env={}, gpus=[]).name == "cpu"
     assert profiles.pick(p, env={"BENCHBOOK_PROFILE": "gpu"}, gpus=[]).name == "gpu"
-    with pytest.raises(profiles.ProfileError, match="names one of them|name one of them"):
+    with pytest.raises(profiles.ProfileError) as e:
         profiles.pick(p, env={"BENCHBOOK_PROFILE": "tpu"}, gpus=[])
+    assert str(e.value) == (
+        "$BENCHBOOK_PROFILE='tpu' but params.yaml `profiles` has cpu, gpu; fix: set it to one of cpu, gpu, "
+        "or unset it"
+    )
+    # --profile comes first, and its error names the option, not the variable the runner is given
+    assert profiles.pick(p, env={"BENCHBOOK_PROFILE": "cpu"}, gpus=[], profile="gpu").name == "gpu"
+    with pytest.raises(profiles.ProfileError) as e:
+        profiles.pick(p, env={}, gpus=[], profile="tpu")
+    assert str(e.value) == (
+        "--profile 'tpu' is not a profile of params.yaml `profiles` (cpu, gpu); fix: --profile cpu or "
+        "--profile gpu, or leave it out (picked per host)"
+    )
 
 
 def _point(n, samples_tg, samples_pp, peak, **extra):

@@ -137,6 +137,17 @@ def test_a_hand_edit_is_named_with_its_line(tmp_path, root):
     )
 
 
+def test_a_deleted_pipeline_file_is_named_missing_with_the_fix(tmp_path, root):
+    # before: "measure/dvc.yaml:1: 'the end of the file', but benchbook.stages writes '# Measurement ...'"
+    shutil.copy(root / "params.yaml", tmp_path / "params.yaml")
+    shutil.copy(root / "dvc.yaml", tmp_path / "dvc.yaml")
+    for folder in ("src", "notebooks"):
+        shutil.copytree(root / folder, tmp_path / folder, ignore=shutil.ignore_patterns("__pycache__"))
+    assert stages.check(tmp_path) == [
+        "measure/dvc.yaml: missing; fix: benchbook stages write (from benchbook.stages.PIPELINE)"
+    ]
+
+
 def test_model_params_name_the_measured_entries_and_their_sources_in_registry_order():
     params = {
         "models": {

@@ -40,7 +40,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from . import resolve
+from . import errors, resolve
 from .paths import cache_dir, repo_root
 
 
@@ -560,10 +560,7 @@ class Interrupted(Exception):
 
 
 #: The one line ``benchbook`` prints on Ctrl-C (exit 130 = 128 + SIGINT, the shell's convention).
-INTERRUPTED = (
-    "benchbook: interrupted{what}; measurements recorded so far are kept (each record is written "
-    "as it finishes); `make run` again resumes (finished stages and configurations are not redone)"
-)
+INTERRUPTED = errors.INTERRUPTED
 
 
 def stop_process_group(proc: subprocess.Popen, grace_s: float = 10.0) -> None:
@@ -957,13 +954,13 @@ def main(argv: list[str] | None = None) -> int:
         return args.fn(args)
     except Interrupted as e:
         print(INTERRUPTED.format(what=f" `{e.what}`"), file=sys.stderr)
-        return 130
+        return errors.EXIT_INTERRUPTED
     except KeyboardInterrupt:
         cmd = getattr(args, "cmd", "audit")
         run_line = INTERRUPTED.format(what=" `benchbook run`")
         line = run_line if cmd == "run" else f"benchbook: interrupted `{cmd}`"
         print(line, file=sys.stderr)
-        return 130
+        return errors.EXIT_INTERRUPTED
     except subprocess.CalledProcessError as e:
         print(
             f"benchbook: error: {' '.join(map(str, e.cmd[2:]))} failed (exit {e.returncode}); "
@@ -971,10 +968,9 @@ def main(argv: list[str] | None = None) -> int:
             "are not redone)",
             file=sys.stderr,
         )
-        return 2
-    except (RuntimeError, ValueError, FileNotFoundError) as e:
-        print(f"benchbook: error: {e}", file=sys.stderr)
-        return 2
+        return errors.EXIT_ERROR
+    except errors.USER_ERRORS as e:
+        return errors.report(e)
 
 
 if __name__ == "__main__":

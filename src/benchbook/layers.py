@@ -33,6 +33,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "measured",
             "busynow",
             "blocks",
+            "errors",
         ),
     ),
     ("stats", ("stats", "identity", "costmodel")),

@@ -416,11 +416,15 @@ def write(root: Path, pipeline: Sequence[Experiment | Stage] = PIPELINE) -> list
 
 def check(root: Path, pipeline: Sequence[Experiment | Stage] = PIPELINE) -> list[str]:
     """One line per file that differs from what ``write`` would write: the file, its first differing
-    line (number and text, or missing) and the fix; [] when both are up to date."""
+    line (number and text, or the end of the file) and the fix, or that the file is missing; [] when both
+    are up to date."""
     out = []
     for name, text in render(root, pipeline).items():
         path = Path(root) / name
-        have = path.read_text().splitlines() if path.exists() else []
+        if not path.exists():
+            out.append(f"{name}: missing; fix: benchbook stages write (from benchbook.stages.PIPELINE)")
+            continue
+        have = path.read_text().splitlines()
         want = text.splitlines()
         if have == want:
             continue

@@ -27,6 +27,7 @@ from pathlib import Path
 
 import yaml
 
+from .. import errors
 from . import run, terminal
 from .verdicts import Here
 
@@ -125,8 +126,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         audits = audit(args)
     except (ValueError, FileNotFoundError) as e:
-        print(f"benchbook: error: {e}", file=sys.stderr)
-        return 2
+        return errors.report(e)
     here, here_from = here_of()
     for a in audits:
         print("\n".join(terminal.lines(a, here, here_from)))

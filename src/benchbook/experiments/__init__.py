@@ -31,3 +31,33 @@ experiment <name>`` calls ``report.build`` then ``report.sections``, executed in
 modules import no report module and report modules no measurement module (``tests/test_layers.py``).
 ``template/`` is a minimal working experiment to copy.
 """
+
+from __future__ import annotations
+
+import pkgutil
+
+
+class UnknownExperiment(ValueError):
+    """A name that is no experiment package of ``benchbook.experiments``; the message lists them."""
+
+
+def names() -> list[str]:
+    """The experiment packages of ``benchbook.experiments``, sorted: the pipeline's
+    (``benchbook.stages.EXPERIMENTS``) and ``template``."""
+    return sorted(m.name for m in pkgutil.iter_modules(__path__) if m.ispkg)
+
+
+def check_name(name: str) -> str:
+    """``name`` when it is an experiment package (``names``), checked before its modules are imported
+    (``python -m benchbook.experiments NAME``, the notebooks' ``-p experiment NAME``).
+
+    Raises:
+        UnknownExperiment: empty or unknown (the message lists the experiments and the fix).
+    """
+    if name not in names():
+        what = f"no experiment {name!r}" if name else "no experiment named"
+        raise UnknownExperiment(
+            f"{what}: benchbook.experiments has {', '.join(names())}; fix: name one of them "
+            "(`-p experiment NAME`, `python -m benchbook.experiments NAME`)"
+        )
+    return name

@@ -2,6 +2,14 @@
 with this host's profile (``experiments.profiles``), outside DVC — the way a host-bound measurement
 (``offload``; the ``gpu`` profile of ``llama_bench``) runs on a machine without DVC or papermill.
 Prints the session summary as JSON; raw records go to ``<raw_dir>/<NAME>/<host_id>.jsonl``.
+
+The session's overrides are the picked profile's keys for NAME (params.yaml
+``profiles.<profile>.<NAME>``), then ``--overrides``; each key keeps where it was written
+(``contract.Sourced``), so an error names params.yaml's key, the profile's or ``--overrides``.  An error
+its user can fix (a wrong parameter, an unknown profile or experiment, a missing build) is one
+``benchbook: error:`` line and exit 2 (``benchbook.errors``, as ``benchbook`` does); Ctrl-C, exit 130.
+Records a session wrote before either stay (each is written as it finishes; the next invocation
+resumes the session).
 """
 
 from __future__ import annotations
@@ -14,10 +22,28 @@ import os
 import sys
 from pathlib import Path
 
-import yaml
+from .. import errors, resolve, session
+from . import check_name, profiles
+from .contract import ParamsError, Source, Sourced
 
-from .. import session
-from . import profiles
+#: the ``Source`` of the keys of ``--overrides``
+OPTION = Source("--overrides")
+
+
+def parse_overrides(text: str) -> Sourced:
+    """``--overrides`` (JSON; ``null``: none) as a mapping from ``OPTION``.
+
+    Raises:
+        contract.ParamsError: not JSON, or not a JSON object (names the option and the fix).
+    """
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise ParamsError(
+            f"`--overrides` is not JSON ({e}: {text!r:.60}); fix: a JSON object of keys and values, "
+            """e.g. --overrides '{"repetitions": 3}'"""
+        ) from None
+    return Sourced(value, OPTION)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -37,27 +63,43 @@ def main(argv: list[str] | None = None) -> int:
     a = ap.parse_args(argv)
     before = os.environ.get(profiles.ENV)
     before_fresh = os.environ.get(session.FRESH_ENV)
-    if a.profile:  # for the runner too; restored afterwards (an in-process caller keeps its environment)
-        os.environ[profiles.ENV] = a.profile
-    if a.fresh_session:
-        os.environ[session.FRESH_ENV] = "1"
     try:
-        root = Path(a.root).resolve()
-        params = yaml.safe_load((root / "params.yaml").read_text())
-        picked = profiles.pick(params)
-        over = {**profiles.section(params, a.name, picked), **(json.loads(a.overrides) or {})}
-        run = importlib.import_module(f"benchbook.experiments.{a.name}.run")
-        print(f"{a.name}: profile {picked.name} ({picked.reason})", file=sys.stderr)
-        out = run.measure(params, root=root, raw_dir=Path(a.raw_dir), overrides=over)
-        # every experiment returns a SessionResult (or a subclass with its extras)
-        print(json.dumps({k: v for k, v in dataclasses.asdict(out).items() if k != "cfg"}, default=str))
-        return 0
+        return _measure(a)
+    except KeyboardInterrupt:
+        print(
+            f"benchbook: interrupted `python -m benchbook.experiments {a.name}`; measurements recorded "
+            "so far are kept (each record is written as it finishes); the same command again resumes the "
+            "session",
+            file=sys.stderr,
+        )
+        return errors.EXIT_INTERRUPTED
+    except errors.USER_ERRORS as e:
+        return errors.report(e)
     finally:
         for name, value in ((profiles.ENV, before), (session.FRESH_ENV, before_fresh)):
             if value is None:
                 os.environ.pop(name, None)
             else:
                 os.environ[name] = value
+
+
+def _measure(a: argparse.Namespace) -> int:
+    """One session of ``a.name`` (module doc); the environment is restored by ``main``."""
+    name = check_name(a.name)
+    root = Path(a.root).resolve()
+    params = resolve.load_params(root)
+    picked = profiles.pick(params, profile=a.profile)
+    over = profiles.layer(params, name, picked) | parse_overrides(a.overrides)
+    if a.profile:  # for the runner too (offload picks it again); restored by main
+        os.environ[profiles.ENV] = a.profile
+    if a.fresh_session:
+        os.environ[session.FRESH_ENV] = "1"
+    run = importlib.import_module(f"benchbook.experiments.{name}.run")
+    print(f"{name}: profile {picked.name} ({picked.reason})", file=sys.stderr)
+    out = run.measure(params, root=root, raw_dir=Path(a.raw_dir), overrides=over)
+    # every experiment returns a SessionResult (or a subclass with its extras)
+    print(json.dumps({k: v for k, v in dataclasses.asdict(out).items() if k != "cfg"}, default=str))
+    return 0
 
 
 if __name__ == "__main__":

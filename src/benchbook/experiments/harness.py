@@ -21,6 +21,8 @@ interleaved within a session, DESIGN.md "Records"), so the harness never reorder
   logs one ``FAILED`` line, and a run the session needs (``required``) marks it incomplete, so it gets
   no end record and the next invocation resumes it.
 * **progress**: one step per planned run (``SessionProgress``), done-before and warm-up runs included.
+* **an empty plan** (no run, or warm-ups only) is refused before the session opens: its session would
+  hold no run yet end, and ``cli.measured_here`` would take it for this host's measurement.
 
 It returns the ``SessionResult``; an exception from a measure function or a group ends the session
 without its end record (an interrupted session: the next invocation with the same meta resumes it).
@@ -44,8 +46,8 @@ from .contract import PlannedRun
 
 
 class HarnessError(RuntimeError):
-    """An experiment broke the harness's contract (a warm-up run wrote a record); the message names the
-    run and the fix."""
+    """An experiment broke the harness's contract (an empty plan, a warm-up run that wrote a record, a
+    run without a measure function); the message names the run or the plan and the fix."""
 
 
 @dataclass(frozen=True)
@@ -100,9 +102,17 @@ def run_plan(
     neither; ``failures``: ``{"run", "error"}`` per failed run; ``cfg``: ``cfg``).
 
     Raises:
-        HarnessError: a warm-up run wrote a record, or a run has no measure function (no ``groups`` key
-            and no ``measure_run``).
+        HarnessError: the plan has no run to record (none, or warm-ups only: its session would end at
+            once and count as a measurement of this host), before anything is written; a warm-up run
+            wrote a record, or a run has no measure function (no ``groups`` key and no ``measure_run``).
     """
+    if all(run.warmup for run in runs):
+        raise HarnessError(
+            f"{experiment}: the plan holds no run to record ({len(runs)} planned, none but warm-ups), so its "
+            "session would end at once and count as done; fix: give the params that size the plan "
+            "(repetitions, the lists of models, sizes or configurations) at least one run; nothing was "
+            f"written to {raw_file}"
+        )
     ran = skipped = 0
     failures: list[dict] = []
     with Session.open(raw_file, experiment, meta) as sess, SessionProgress(experiment, len(runs)) as bar:

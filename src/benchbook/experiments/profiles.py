@@ -22,11 +22,14 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from .contract import PARAMS_FILE, Source, Sourced
+
 ENV = "BENCHBOOK_PROFILE"
 
 
 class ProfileError(ValueError):
-    """``$BENCHBOOK_PROFILE`` names no profile of params.yaml; the message lists them and the fix."""
+    """``--profile`` or ``$BENCHBOOK_PROFILE`` names no profile of params.yaml; the message says which of
+    the two, lists the profiles and the fix."""
 
 
 @dataclass(frozen=True)
@@ -37,21 +40,40 @@ class Picked:
     reason: str
 
 
-def pick(params: dict, env: Mapping[str, str] | None = None, gpus: list[dict] | None = None) -> Picked:
-    """Pick the profile for this host (rules in the module docstring).
+def pick(
+    params: dict,
+    env: Mapping[str, str] | None = None,
+    gpus: list[dict] | None = None,
+    profile: str | None = None,
+) -> Picked:
+    """Pick the profile for this host (rules in the module docstring); ``profile`` (``--profile``), when
+    given, comes before them all.
 
     ``env`` defaults to ``os.environ``; ``gpus`` to ``provenance.gpu_info()`` (tests pass both).
 
     Raises:
-        ProfileError: ``$BENCHBOOK_PROFILE`` is set to a name ``params["profiles"]`` lacks.
+        ProfileError: ``profile`` or ``$BENCHBOOK_PROFILE`` names a profile ``params["profiles"]`` lacks
+            (the message names which of the two).
     """
     names = list((params or {}).get("profiles") or {})
+    known = ", ".join(names) if names else "none (params.yaml has no `profiles`)"
+    if profile:
+        if profile not in names:
+            raise ProfileError(
+                f"--profile {profile!r} is not a profile of params.yaml `profiles` ({known}); fix: "
+                + (
+                    f"--profile {' or --profile '.join(names)}, or leave it out (picked per host)"
+                    if names
+                    else "leave it out"
+                )
+            )
+        return Picked(profile, f"--profile {profile}")
     chosen = (os.environ if env is None else env).get(ENV)
     if chosen:
         if chosen not in names:
             raise ProfileError(
-                f"${ENV}={chosen!r} but params.yaml `profiles` has {names or 'none'}; fix: "
-                f"unset it or name one of them"
+                f"${ENV}={chosen!r} but params.yaml `profiles` has {known}; fix: "
+                + (f"set it to one of {', '.join(names)}, or unset it" if names else "unset it")
             )
         return Picked(chosen, f"${ENV}={chosen}")
     if gpus is None:
@@ -65,9 +87,22 @@ def pick(params: dict, env: Mapping[str, str] | None = None, gpus: list[dict] | 
     return Picked(None, "no profile applies")
 
 
-def section(params: dict, name: str, picked: Picked) -> dict:
-    """``params[name]`` updated key by key by ``params["profiles"][picked.name][name]`` (a copy)."""
-    base = dict((params or {}).get(name) or {})
-    if picked.name:
-        base.update(((params.get("profiles") or {}).get(picked.name) or {}).get(name) or {})
-    return base
+def layer(params: dict, name: str, picked: Picked) -> Sourced:
+    """The picked profile's keys for section ``name`` (``params["profiles"][picked.name][name]``; none
+    without a profile), each from params.yaml ``profiles.<profile>.<name>``.
+
+    Raises:
+        contract.ParamsError: the profile or its section is not a mapping (names it and the fix).
+    """
+    if not picked.name:
+        return Sourced(None, Source(PARAMS_FILE, name))
+    return Sourced.section(params, f"profiles.{picked.name}.{name}")
+
+
+def section(params: dict, name: str, picked: Picked) -> Sourced:
+    """``params[name]`` updated key by key by ``layer`` (a copy; each key names where it was written).
+
+    Raises:
+        contract.ParamsError: a section on the way is not a mapping.
+    """
+    return Sourced.section(params, name) | layer(params, name, picked)

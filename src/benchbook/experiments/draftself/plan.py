@@ -10,10 +10,20 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Annotated, Literal
+
+from pydantic import Field
 
 from benchbook.records import stable_hash
 
-from ..contract import Params, PlannedRun
+from ..contract import Count, Fraction, Natural, Params, PlannedRun
+
+#: a document kind of ``draftself.data.KINDS`` (not imported: it loads torch; ``tests/test_contract.py``
+#: holds the two lists equal)
+Kind = Literal["letters", "count", "days", "months", "table", "story", "words"]
+
+#: a share of the draft's probability mass within (0, 1]
+Mass = Annotated[int, Field(gt=0, le=1)] | Annotated[float, Field(gt=0, le=1)]
 
 
 class DraftselfParams(Params):
@@ -22,24 +32,23 @@ class DraftselfParams(Params):
 
     SECTION = "draftself.measure"
 
-    n_tokens: int = 48  # tokens generated per run (fixed length, like llama-bench tg)
-    prompts_per_kind: int = 1
+    n_tokens: Count = 48  # tokens generated per run (fixed length, like llama-bench tg)
+    prompts_per_kind: Count = 1
     prompt_seed: int = 1
-    prompt_kinds: list[str] | None = (
-        None  # None: every document kind; else a list (e.g. ["letters", "story"])
-    )
-    ks: list[int] = [1, 2, 4, 8, 15]  # block sizes for batched one-pass draft-self
-    sequential_ks: list[int] = [4, 8, 15]
-    iterative_ks: list[int] = [8]
-    threshold: float = 0.95  # the iterative draft commits tokens above this confidence
-    coreset_k: int = 8
-    coreset_masses: list[float] = [0.6, 0.9]
-    coreset_min: int = 4  # floor on the coreset size (>= top_k)
-    repetitions: int = 3  # timed repetitions (plus one warm-up)
-    step_reps: int = 1  # repetitions whose per-step records are written
-    threads: int = 1
+    # None: every document kind; else a list (e.g. ["letters", "story"])
+    prompt_kinds: Annotated[list[Kind], Field(min_length=1)] | None = None
+    ks: list[Count] = [1, 2, 4, 8, 15]  # block sizes for batched one-pass draft-self (tokens)
+    sequential_ks: list[Count] = [4, 8, 15]
+    iterative_ks: list[Count] = [8]
+    threshold: Fraction = 0.95  # the iterative draft commits tokens above this confidence
+    coreset_k: Count = 8
+    coreset_masses: list[Mass] = [0.6, 0.9]  # probability mass each coreset keeps
+    coreset_min: Count = 4  # floor on the coreset size (>= top_k)
+    repetitions: Count = 3  # timed repetitions (plus one warm-up)
+    step_reps: Natural = 1  # repetitions whose per-step records are written
+    threads: Count = 1
     seed: int = 0
-    dtype: str = "float32"
+    dtype: Literal["float32", "float64"] = "float32"
 
 
 #: The defaults as a dict (``DraftselfParams``').

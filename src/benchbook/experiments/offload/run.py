@@ -38,6 +38,7 @@ from benchbook.schemas import build
 from benchbook.session import SessionResult
 
 from .. import profiles
+from ..contract import registry_ids
 from ..harness import OK, Groups, Measure, Outcome, run_plan
 from . import BANDWIDTH_KIND, EXPERIMENT, MODEL_BYTES_KIND
 from .plan import BandwidthRun, BytesRun, OffloadParams, SweepRun, plan
@@ -265,7 +266,8 @@ def measure(
     """
     root, raw_dir = Path(root), Path(root) / raw_dir
     picked = profiles.pick(params)
-    cfg = OffloadParams.from_section(profiles.section(params, EXPERIMENT, picked), overrides).config()
+    section = profiles.section(params, EXPERIMENT, picked)
+    cfg = OffloadParams.from_section(section, overrides, models=registry_ids(params)).config()
     toolchain = resolve.get_toolchain(params, build=False)
     default_id = params["models"]["default"]
     ids = list(dict.fromkeys([default_id, *cfg["roofline_models"]]))

@@ -13,13 +13,30 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Annotated, Literal, Required, Self
+
+from pydantic import ConfigDict, Field, model_validator, with_config
+from typing_extensions import TypedDict
 
 from benchbook.llamacpp.server import build_argv
 from benchbook.session import run_key
 
-from ..contract import Params, PlannedRun
-from ..speculative.plan import plan_order
+from ..contract import Count, Fraction, ModelId, Natural, Params, PlannedRun, Positive, invalid
+from ..llama_bench.plan import FlashAttn
+from ..speculative.plan import Draft, config_errors, plan_order
 from . import EXPERIMENT
+
+
+@with_config(ConfigDict(extra="allow"))
+class DepthConfig(TypedDict, total=False):
+    """One entry of ``spec_depth.configs``: a llama-server configuration and its role."""
+
+    id: Required[str]  # its name in records and tables
+    # baseline: the target alone (the reference); speculative: the target with `draft`, n_max tokens
+    # drafted per step; draft_only: the draft model alone
+    role: Required[Literal["baseline", "speculative", "draft_only"]]
+    draft: str  # a key of `drafts`
+    n_max: Count  # --spec-draft-n-max (tokens)
 
 
 class SpecDepthParams(Params):
@@ -28,22 +45,56 @@ class SpecDepthParams(Params):
 
     SECTION = EXPERIMENT
 
-    target: str = "smollm2-135m-q4_1"  # models.registry id
+    target: ModelId = "smollm2-135m-q4_1"  # models.registry id
     context_file: str = "data/prompts/depth_context.txt"  # the prompts' text, relative to the root
-    depths: list[int] = [0, 512, 1024]  # llama-bench -d and the requests' prompt lengths (tokens)
-    min_prompt: int = 16  # shortest request prompt (tokens)
-    n_prompt: int = 128  # llama-bench -p (tokens)
-    pp_sizes: list[int] = [1, 3, 5, 9, 16]  # llama-bench -p of the verify passes (tokens)
-    n_gen: int = 32  # llama-bench -n and n_predict (tokens)
-    repetitions: int = 3
-    threads: int = 2
-    n_gpu_layers: int = 99
-    flash_attn: str | int = "auto"
-    timeout_s: int | float = 900  # per llama-bench invocation (s)
-    health_timeout_s: int | float = 120  # a server's start (s)
-    request_timeout_s: int | float = 300  # one request (s)
-    drafts: dict[str, dict] = {}  # draft key -> {model: ID | target} or {truncate_layers: L}
-    configs: list[dict] = [{"id": "baseline", "role": "baseline"}]  # {id, role, draft, n_max}
+    depths: Annotated[list[Natural], Field(min_length=1)] = [0, 512, 1024]  # -d, the prompts' lengths
+    min_prompt: Count = 16  # shortest request prompt (tokens)
+    n_prompt: Count = 128  # llama-bench -p (tokens)
+    pp_sizes: list[Count] = [1, 3, 5, 9, 16]  # llama-bench -p of the verify passes (tokens)
+    n_gen: Count = 32  # llama-bench -n and n_predict (tokens)
+    repetitions: Count = 3
+    threads: Count = 2
+    n_gpu_layers: Natural = 99
+    flash_attn: FlashAttn = "auto"
+    timeout_s: Positive = 900  # per llama-bench invocation (s)
+    health_timeout_s: Positive = 120  # a server's start (s)
+    request_timeout_s: Positive = 300  # one request (s)
+    drafts: dict[str, Draft] = {}  # draft key -> {model: ID | target} or {truncate_layers: L}
+    configs: Annotated[list[DepthConfig], Field(min_length=1)] = [{"id": "baseline", "role": "baseline"}]
+    # read with these defaults; recorded only when set (UNRECORDED)
+    ctx_size: Count | None = None  # -c (tokens; None: the deepest depth + n_gen + 64)
+    n_min: Natural = 0  # --spec-draft-n-min (tokens)
+    p_min: Fraction = 0.0  # --spec-draft-p-min (a probability)
+
+    UNRECORDED = frozenset({"ctx_size", "n_min", "p_min"})
+
+    @model_validator(mode="after")
+    def _configs_fit(self) -> Self:
+        """``speculative.plan.config_errors`` (a config with role ``baseline``), and what each role needs:
+        ``speculative`` a draft and ``n_max``, ``draft_only`` a draft, ``baseline`` no draft."""
+        config_errors(
+            self.configs, self.drafts, lambda c: c["role"] == "baseline", "{id: baseline, role: baseline}"
+        )
+        for i, c in enumerate(self.configs):
+            need = {"speculative": ("draft", "n_max"), "draft_only": ("draft",), "baseline": ()}[c["role"]]
+            lacking = [k for k in need if c.get(k) is None]
+            if lacking:
+                what = {
+                    "draft": f"`draft:` (one of {', '.join(self.drafts) or 'the keys of `drafts`'})",
+                    "n_max": "`n_max:` (an integer >= 1: the tokens drafted per step at most)",
+                }
+                raise invalid(
+                    f"role {c['role']} needs {' and '.join(lacking)}",
+                    "add " + " and ".join(what[k] for k in lacking),
+                    ("configs", i),
+                )
+            if c["role"] == "baseline" and c.get("draft"):
+                raise invalid(
+                    "role baseline (the target alone) names a draft",
+                    "remove `draft`, or set role speculative or draft_only",
+                    ("configs", i, "draft"),
+                )
+        return self
 
 
 @dataclass(frozen=True)

@@ -231,18 +231,13 @@ def measure(
     host profile's keys): the bench sweep, then the requests, to ``raw_dir/spec_depth/<host_id>.jsonl``.
 
     Raises:
-        contract.ParamsError: the section does not fit ``SpecDepthParams`` (names the key and the fix).
-        KeyError: a config's draft key is not in ``drafts`` (the message lists them).
+        contract.ParamsError: the section does not fit ``SpecDepthParams`` (names the key and the fix; a
+            config's draft key not in ``drafts``, a model id not in the registry among them).
         resolve.ParamsError, llamacpp.toolchain.ToolchainError, llamacpp.models.ModelError: the build
         or a model is missing (the message names the fix).
     """
     root, raw_dir = Path(root), Path(root) / raw_dir
     cfg = SpecDepthParams.from_params(params, overrides).config()
-    for c in cfg["configs"]:
-        if c.get("draft") and c["draft"] not in cfg["drafts"]:
-            raise KeyError(
-                f"spec_depth config {c['id']}: draft {c['draft']!r} not in {sorted(cfg['drafts'])}"
-            )
     toolchain = resolve.get_toolchain(params, build=False)
     target = resolve.get_models(params, [cfg["target"]], toolchain)[0]
     drafts = resolve_drafts(cfg, target, lambda mid: resolve.get_models(params, [mid], toolchain)[0])

@@ -7,15 +7,130 @@ session from its start record.  Nothing here starts a process or reads a model f
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Self
+from typing import Annotated, Literal, Required, Self
+
+from pydantic import AfterValidator, ConfigDict, Field, ValidationInfo, model_validator, with_config
+from typing_extensions import TypedDict
 
 from benchbook.llamacpp.draft_models import truncated_id
 from benchbook.session import run_key
 
-from ..contract import Params, PlannedRun
+from ..contract import (
+    OVERRIDES,
+    PARAMS_FILE,
+    Count,
+    Fraction,
+    ModelId,
+    Natural,
+    Params,
+    ParamsError,
+    PlannedRun,
+    Positive,
+    Source,
+    Sourced,
+    invalid,
+    registered,
+)
+
+
+def _draft_model(value: str, info: ValidationInfo) -> str:
+    """A draft's ``model``: ``target`` (the target itself) or a ``models.registry`` id."""
+    return value if value == "target" else registered(value, info)
+
+
+@with_config(ConfigDict(extra="allow"))
+class DraftSpec(TypedDict, total=False):
+    """One entry of ``drafts`` (speculative and spec_depth): exactly one of ``model`` (a
+    ``models.registry`` id, or ``target``: the target as its own draft), ``truncate_layers`` (the
+    target's first L blocks, ``draft_models.truncated_draft``) or ``path`` (a GGUF file; ``id`` names
+    it, default the file's stem)."""
+
+    model: Annotated[str, AfterValidator(_draft_model)]
+    truncate_layers: Count
+    path: str
+    id: str
+
+
+#: how a draft is made: the keys of which a ``DraftSpec`` names exactly one
+DRAFT_KINDS = ("model", "truncate_layers", "path")
+
+
+def _one_kind(spec: DraftSpec) -> DraftSpec:
+    """A ``DraftSpec`` that names exactly one of ``DRAFT_KINDS``."""
+    kinds = [k for k in DRAFT_KINDS if k in spec]
+    if len(kinds) != 1:
+        raise invalid(
+            f"a draft names {' and '.join(kinds) or 'none'} of {', '.join(DRAFT_KINDS)}",
+            "give it exactly one: {model: ID | target}, {truncate_layers: L} or {path: FILE, id: NAME}",
+        )
+    return spec
+
+
+#: a ``drafts`` entry (``DraftSpec``, one kind)
+Draft = Annotated[DraftSpec, AfterValidator(_one_kind)]
+
+
+@with_config(ConfigDict(extra="allow"))
+class SpecConfig(TypedDict, total=False):
+    """One entry of a speculative profile's ``configs``: a llama-server configuration."""
+
+    id: Required[str]  # the configuration's name in records and tables (`baseline`: the reference)
+    spec_type: Required[str]  # llama-server --spec-type (none: plain decoding; draft-*: needs `draft`)
+    draft: str | None  # a key of `drafts`
+    n_max: Count | None  # --spec-draft-n-max (tokens drafted per step at most)
+    policy: Literal["fresh", "same"]  # a server per (configuration, repetition), or one for the session
+    extra_args: list[str]  # more llama-server arguments
+
+
+@with_config(ConfigDict(extra="allow"))
+class CostModel(TypedDict):
+    """``cost_model``: the llama-bench runs behind c and r(n): prompt sizes (tokens), tokens generated and
+    repetitions."""
+
+    p_sizes: Annotated[list[Count], Field(min_length=1)]
+    n_gen: Count
+    repetitions: Count
+
+
+def config_errors(
+    configs: Sequence[Mapping], drafts: Mapping, is_baseline: Callable[[Mapping], bool], baseline: str
+) -> None:
+    """The checks of a ``configs`` list that its types cannot state, shared by speculative and spec_depth:
+    ids unique, each ``draft`` a key of ``drafts``, and a baseline (``is_baseline``; the configuration
+    every speedup divides by; ``baseline``: one written out, for the fix).
+
+    Raises:
+        PydanticCustomError: the first that fails (``invalid``: its place under ``configs`` and the fix).
+    """
+    seen: dict[str, int] = {}
+    for i, c in enumerate(configs):
+        if c["id"] in seen:
+            raise invalid(
+                f"id {c['id']!r} is also configuration {seen[c['id']]}'s",
+                "give every configuration its own id (records and tables name it)",
+                ("configs", i, "id"),
+            )
+        seen[c["id"]] = i
+        if c.get("draft") and c["draft"] not in drafts:
+            raise invalid(
+                f"draft {c['draft']!r} is not a key of `drafts`",
+                f"name one of {', '.join(map(str, drafts)) or '(none: add the draft to `drafts`)'}",
+                ("configs", i, "draft"),
+            )
+    if not any(is_baseline(c) for c in configs):
+        raise invalid(
+            "no baseline configuration (every speedup divides by the same session's baseline)",
+            f"add {baseline}",
+            ("configs",),
+        )
+
+
+def _is_baseline(c: Mapping) -> bool:
+    """The speculative report's reference: id ``baseline`` without speculation (``spec_type: none``)."""
+    return c["id"] == "baseline" and c["spec_type"] == "none"
 
 
 class SpeculativeParams(Params):
@@ -31,46 +146,79 @@ class SpeculativeParams(Params):
     SECTION = "speculative"
 
     profile: str = "default"  # the entry of the section's `profiles` resolved (resolve sets it)
-    target: str = "smollm2-135m-q4_1"  # models.registry id
+    target: ModelId = "smollm2-135m-q4_1"  # models.registry id
     prompts_file: str = "data/prompts/speculative.yaml"  # relative to the repository root
-    threads: int  # -t (and -td for draft models)
-    ctx_size: int  # -c (tokens)
-    repetitions: int  # every configuration runs every prompt once per repetition
-    configs: list[dict]  # {id, spec_type, draft, n_max, policy (fresh | same), extra_args}
-    drafts: dict[str, dict] = {}  # draft key -> {model: ID | target} | {truncate_layers: L} | {path, id}
+    threads: Count  # -t (and -td for draft models)
+    ctx_size: Count  # -c (tokens)
+    repetitions: Count  # every configuration runs every prompt once per repetition
+    configs: Annotated[list[SpecConfig], Field(min_length=1)]  # {id, spec_type, draft, n_max, policy, ...}
+    drafts: dict[str, Draft] = {}  # draft key -> {model: ID | target} | {truncate_layers: L} | {path, id}
     prompts: list[str] | None = None  # prompt ids of prompts_file, in order (None: all of them)
-    caps: dict[str, int] | None = None  # prompt id -> n_predict (None: the file's caps)
-    n_min: int = 0  # --spec-draft-n-min / --spec-ngram-mod-n-min
-    p_min: int | float = 0.0  # --spec-draft-p-min
-    health_timeout_s: int | float = 60  # a server's start (s)
-    request_timeout_s: int | float = 300  # one request, and one cost-model llama-bench run (s)
-    log_verbosity: int | None = None  # -lv (4: spec_stats per request); None: the server's default
-    cost_model: dict | None = None  # {p_sizes, n_gen, repetitions} of llama-bench; None: no cost model
+    caps: dict[str, Count] | None = None  # prompt id -> n_predict (None: the file's caps)
+    n_min: Natural = 0  # --spec-draft-n-min / --spec-ngram-mod-n-min (tokens)
+    p_min: Fraction = 0.0  # --spec-draft-p-min (a probability)
+    health_timeout_s: Positive = 60  # a server's start (s)
+    request_timeout_s: Positive = 300  # one request, and one cost-model llama-bench run (s)
+    log_verbosity: Natural | None = None  # -lv (4: spec_stats per request); None: the server's default
+    cost_model: CostModel | None = None  # {p_sizes, n_gen, repetitions} of llama-bench; None: no cost model
+
+    @model_validator(mode="after")
+    def _configs_fit(self) -> Self:
+        """``config_errors`` of ``configs`` (a baseline: id ``baseline`` with ``spec_type: none``), and
+        each configuration's draft as its ``spec_type`` needs: a draft type names a draft, ``none``
+        names none."""
+        config_errors(self.configs, self.drafts, _is_baseline, "{id: baseline, spec_type: none}")
+        for i, c in enumerate(self.configs):
+            if c["spec_type"].startswith("draft") and not c.get("draft"):
+                raise invalid(
+                    f"spec_type {c['spec_type']} drafts with a model but names no `draft`",
+                    f"add `draft:` (one of {', '.join(self.drafts) or 'the keys of `drafts`'})",
+                    ("configs", i),
+                )
+            if c["spec_type"] == "none" and c.get("draft"):
+                raise invalid(
+                    "spec_type none (plain decoding) names a draft",
+                    "remove `draft`, or set the spec_type that uses it (draft-simple)",
+                    ("configs", i, "draft"),
+                )
+        return self
 
     @classmethod
-    def resolve(cls, section: Mapping, profile: str | None = None, overrides: Mapping | None = None) -> Self:
-        """The flat run configuration: ``section`` (params.yaml ``speculative``) minus ``profiles``, with
-        the profile ``profile`` (default: the section's ``profile``, else ``default``) on top, then
-        ``overrides`` (key by key), and ``profile`` set to the profile's name.
+    def resolve(
+        cls,
+        section: Mapping,
+        profile: str | None = None,
+        overrides: Mapping | None = None,
+        *,
+        models: Sequence[str] | None = None,
+    ) -> Self:
+        """The flat run configuration of a new session: ``section`` (params.yaml ``speculative``) minus
+        ``profiles``, with the profile on top, then ``overrides`` (key by key), and ``profile`` set to the
+        profile's name.  The profile is ``profile``, else the overrides' ``profile``, else the section's,
+        else ``default``.  ``models``: the ``models.registry`` ids (``from_section``).
 
         Raises:
-            KeyError: unknown profile (names the known ones); a config's ``draft`` key not in ``drafts``.
-            contract.ParamsError: a key has the wrong type (names it and the fix).
+            contract.ParamsError: unknown profile (names the known ones); a key is unknown, has the wrong
+                type or is out of bounds; a config's ``draft`` is not in ``drafts``; no baseline (each
+                clause names where the value was written and the fix).
         """
-        name = profile or section.get("profile", "default")
-        if name not in section["profiles"]:
-            raise KeyError(
-                f"speculative profile {name!r} not in params.yaml; known: {sorted(section['profiles'])}"
+        sec = Sourced.of(section, Source(PARAMS_FILE, cls.SECTION))
+        over = Sourced.of(overrides, Source(OVERRIDES))
+        profiles = sec.sub("profiles")
+        if profile is not None:
+            name, where = profile, "the speculative profile asked for"
+        elif "profile" in over:
+            name, where = over["profile"], over.source("profile").at(("profile",))
+        else:
+            name, where = sec.get("profile", "default"), sec.source("profile").at(("profile",))
+        if name not in profiles:
+            raise ParamsError(
+                f"{where}: {name!r} is not a profile of {profiles.home.at()}; fix: name one of "
+                f"{', '.join(map(str, profiles)) or '(none: add one)'}"
             )
-        cfg = {k: v for k, v in section.items() if k != "profiles"}
-        cfg.update(section["profiles"][name])
-        cfg.update(overrides or {})
+        cfg = sec.without("profiles") | profiles.sub(name) | over.without("profile")
         cfg["profile"] = name
-        for c in cfg["configs"]:
-            if c.get("draft") and c["draft"] not in cfg["drafts"]:
-                known = sorted(cfg["drafts"])
-                raise KeyError(f"config {c['id']}: draft {c['draft']!r} not in speculative.drafts {known}")
-        return cls.from_section(cfg)
+        return cls.from_section(cfg, models=models)
 
     def config(self) -> dict:
         """The resolved mapping, without the defaults of keys it leaves out (class doc)."""
@@ -81,7 +229,7 @@ def load_prompts(path: str | Path, ids: list[str] | None = None, caps: dict | No
     """Prompts of ``data/prompts/speculative.yaml`` (``ids`` selects and orders; ``caps`` overrides caps).
 
     Raises:
-        KeyError: an id in ``ids`` is not in the file (the message lists the known ids).
+        contract.ParamsError: an id in ``ids`` is not in the file (the message lists the known ids).
     """
     import yaml
 
@@ -90,7 +238,10 @@ def load_prompts(path: str | Path, ids: list[str] | None = None, caps: dict | No
     sel = []
     for pid in ids or list(by_id):
         if pid not in by_id:
-            raise KeyError(f"prompt {pid!r} not in {path}; known: {sorted(by_id)}")
+            raise ParamsError(
+                f"speculative `prompts` names {pid!r}, not a prompt of {path}; fix: name one of "
+                f"{', '.join(sorted(by_id))}"
+            )
         p = dict(by_id[pid])
         if caps and pid in caps:
             p["cap"] = int(caps[pid])
@@ -199,7 +350,8 @@ def request_runs(
     for rep in range(cfg.repetitions):
         for cid in plan_order(list(by_id), rep):
             c = by_id[cid]
-            d = drafts[c["draft"]] if c.get("draft") else None
+            key = c.get("draft")
+            d = drafts[key] if key else None
             conf = request_config(cfg, c, d)
             sha = target["sha256"] + (":" + d["sha256"] if d else "")
             for p in prompts:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import partial
@@ -26,6 +26,7 @@ from benchbook.provenance import HostSnapshot
 from benchbook.schemas import build
 from benchbook.session import Session, SessionResult
 
+from ..contract import Sourced, registry_ids
 from ..harness import OK, Groups, Measure, Outcome, run_plan
 from .plan import (  # noqa: F401 (load_prompts, plan_order: re-exported)
     CostRun,
@@ -197,7 +198,7 @@ def run_session(
     }
     build_of = {"build_number": toolchain.get("build_number"), "build_commit": toolchain.get("build_commit")}
 
-    def spec_of(c: dict) -> dict | None:
+    def spec_of(c: Mapping) -> dict | None:
         if c["spec_type"] == "none":
             return None
         d = drafts[c["draft"]] if c.get("draft") else None
@@ -483,14 +484,14 @@ def measure(
     profile) with ``prompts`` (the prompt records run).
 
     Raises:
-        KeyError: unknown profile, draft key or prompt id (the message lists the known ones).
-        contract.ParamsError: the resolved profile does not fit ``SpeculativeParams`` (names the key).
+        contract.ParamsError: unknown profile, draft key, model id or prompt id (the message lists the
+            known ones), or the resolved profile does not fit ``SpeculativeParams`` (names the key).
         resolve.ParamsError, llamacpp.toolchain.ToolchainError, llamacpp.models.ModelError: the build or
         a model is missing (the message names the fix).
     """
     root, raw_dir = Path(root), Path(root) / raw_dir
-    overrides = dict(overrides or {})
-    cfg = SpeculativeParams.resolve(params["speculative"], overrides.pop("profile", None), overrides)
+    section = Sourced.section(params, "speculative")
+    cfg = SpeculativeParams.resolve(section, overrides=overrides, models=registry_ids(params))
     toolchain = resolve.get_toolchain(params, build=False)
     target = resolve.get_models(params, [cfg.target], toolchain)[0]
     drafts = resolve_drafts(cfg.config(), target, lambda mid: resolve.get_models(params, [mid], toolchain)[0])

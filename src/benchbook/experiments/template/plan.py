@@ -6,10 +6,13 @@ iterates ``plan``; copy both when you copy the package.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Annotated
+
+from pydantic import Field
 
 from benchbook.session import run_key
 
-from ..contract import Params, PlannedRun
+from ..contract import Count, Params, PlannedRun
 from . import EXPERIMENT
 
 #: The template's model sha256 in its run keys: it hashes an in-memory buffer, no model file.
@@ -22,8 +25,8 @@ class TemplateParams(Params):
 
     SECTION = EXPERIMENT
 
-    sizes_kib: list[int] = [64, 1024]  # buffer sizes hashed (KiB)
-    repetitions: int = 3  # timed runs per size
+    sizes_kib: Annotated[list[Count], Field(min_length=1)] = [64, 1024]  # buffer sizes hashed (KiB)
+    repetitions: Count = 3  # timed runs per size
 
 
 @dataclass(frozen=True)

@@ -26,8 +26,9 @@ def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> Temp
     ``TemplateReport``.
 
     Raises:
-        RuntimeError: no session under ``raw_dir/template`` passes the checks (fix: run the stage
-            ``template``; the message lists the sessions skipped and why).
+        RuntimeError: no session under ``raw_dir/template`` passes the checks (fix: ``python -m
+            benchbook.experiments template``: the template has no DVC stage; the message lists the
+            sessions skipped and why).
     """
     root = Path(root)
     raw, rep = root / raw_dir, root / reports_dir
@@ -39,7 +40,8 @@ def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> Temp
     if sess is None:
         raise RuntimeError(
             f"no completed {EXPERIMENT} session under {raw / EXPERIMENT} that passes the checks; fix: "
-            f"`dvc repro {EXPERIMENT}`\n{measured.skipped_markdown(picked.skipped)}"
+            f"measure one with `python -m benchbook.experiments {EXPERIMENT}` (the template has no DVC "
+            f"stage)\n{measured.skipped_markdown(picked.skipped)}"
         )
     confidence = report.get("confidence", 0.95)
     t = table(load(raw).filter(pl.col("session_id") == sess.session_id), confidence)

@@ -1,0 +1,36 @@
+"""How a command reports an error its user can fix: one ``benchbook: error: ...`` line on stderr, exit 2.
+
+benchbook's own errors are ValueErrors (bad input: ``params.yaml``, a claims file, a record) or
+RuntimeErrors (a missing build or model, a tool that failed), each message naming the place (file and
+key, or file:line) and the fix; ``USER_ERRORS`` is that set.  Any other exception is a bug: its
+traceback is the report.  ``benchbook`` (``cli.main``), ``benchbook audit`` and ``python -m
+benchbook.experiments NAME`` all report through ``report``; an interrupted command prints
+``INTERRUPTED`` and exits 130.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import TextIO
+
+#: the exceptions a command reports as one line (their messages name the place and the fix)
+USER_ERRORS: tuple[type[BaseException], ...] = (RuntimeError, ValueError, FileNotFoundError)
+
+#: the exit status of a command that stopped on one of ``USER_ERRORS``
+EXIT_ERROR = 2
+
+#: the exit status of a command stopped by Ctrl-C (128 + SIGINT)
+EXIT_INTERRUPTED = 130
+
+#: the line printed when a measuring command is interrupted (``what``: " `the command`" or "")
+INTERRUPTED = (
+    "benchbook: interrupted{what}; measurements recorded so far are kept (each record is written "
+    "as it finishes); `make run` again resumes (finished stages and configurations are not redone)"
+)
+
+
+def report(error: BaseException, file: TextIO | None = None) -> int:
+    """Print ``error`` as ``benchbook: error: <message>`` (to ``file``, default stderr) and return
+    ``EXIT_ERROR``."""
+    print(f"benchbook: error: {error}", file=file or sys.stderr)
+    return EXIT_ERROR
