@@ -240,7 +240,8 @@ def test_the_speculative_cost_runs_write_the_one_kind(tmp_path):
     target = {"model_id": "t", "sha256": "a" * 64, "path": str(tmp_path / "t.gguf")}
     draft = {"model_id": "d", "sha256": "b" * 64, "path": str(tmp_path / "d.gguf")}
     cfg = {"threads": 2, "cost_model": {"p_sizes": [1, 3], "n_gen": 8, "repetitions": 3}}
-    cfg |= {"ctx_size": 512, "repetitions": 1, "configs": []}  # the keys a resolved profile must have
+    cfg |= {"ctx_size": 512, "repetitions": 1}  # the keys a resolved profile must have, and a config
+    cfg["configs"] = [{"id": "baseline", "spec_type": "none", "policy": "fresh"}]
     runs = spec_plan.cost_runs(spec_plan.SpeculativeParams.of(cfg), target, [draft], "tc", "h")
     raw = tmp_path / "speculative" / "h.jsonl"
     base = {

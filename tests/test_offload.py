@@ -114,7 +114,9 @@ def _point(n, samples_tg, samples_pp, peak, **extra):
 
 
 def _write_session(path: Path) -> None:
-    with Session.open(path, "offload", {"host_id": "h1"}) as s:
+    # the start record plans the points the session has (n_cpu_moe 0, 2, 4): the report's session check
+    # compares the two (measured.POLICIES["offload"], planned)
+    with Session.open(path, "offload", {"host_id": "h1", "config": {"n_cpu_moe": [0, 2, 4]}}) as s:
         s.append(
             schemas.build(  # through the declaration: the fixture is a valid record
                 "offload_bandwidth",

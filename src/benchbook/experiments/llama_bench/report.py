@@ -57,7 +57,7 @@ def planned_runs(start: dict) -> set:
     Raises:
         contract.ParamsError: the config is not a ``LlamaBenchParams``.
     """
-    params = LlamaBenchParams.from_section(start.get("config") or {})
+    params = LlamaBenchParams.from_record(start.get("config") or {})
     models = [{"model_id": m, "sha256": None} for m in params.models]
     return {(run.config["model_id"], run.phase) for run in plan(params, models, None, "")}
 

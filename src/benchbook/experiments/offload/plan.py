@@ -9,15 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Annotated, Any, Literal, Required, Self
+from typing import Annotated, Literal, Required
 
-from pydantic import ConfigDict, Field, model_validator, with_config
+from pydantic import ConfigDict, Field, with_config
 from typing_extensions import TypedDict
 
-from benchbook.llamacpp import synth
 from benchbook.session import run_key
 
-from ..contract import Count, ModelId, Natural, Params, PlannedRun, Positive, invalid
+from ..contract import Count, ModelId, Natural, Params, PlannedRun, Positive
 from ..llama_bench.plan import FlashAttn
 from . import EXPERIMENT
 
@@ -87,20 +86,6 @@ class OffloadParams(Params):
     }  # GPU memory left free (MiB); a fake device
     bandwidth: Bandwidth = {"mib": 1024, "iters": 20}  # device-to-device copy: buffer (MiB) and copies
     roofline_models: list[ModelId] = []  # models.registry ids whose bytes per token the roofline quotes
-
-    @model_validator(mode="after")
-    def _synth_spec_checks(self) -> Self:
-        """``model`` passes ``SynthSpec.check`` (what llama.cpp would reject: head counts, expert counts,
-        Q8_0 widths), before any build or model is resolved."""
-        known = synth.SynthSpec.__dataclass_fields__  # an unknown key is reported as such (from_section)
-        try:
-            fields: dict[str, Any] = {k: v for k, v in self.model.items() if k in known}
-            synth.SynthSpec(**fields).check()
-        except synth.SynthError as e:
-            raise invalid(
-                str(e), "change the `model` keys it names (llama.cpp would not load the file)", ("model",)
-            ) from None
-        return self
 
 
 @dataclass(frozen=True)

@@ -64,7 +64,7 @@ def planned_points(start: dict) -> set:
     Raises:
         contract.ParamsError: the config is not an ``OffloadParams``.
     """
-    cfg = OffloadParams.from_section(start.get("config") or {}).config()
+    cfg = OffloadParams.from_record(start.get("config") or {}).config()
     model = {"model_id": "", "sha256": None}
     return {run.n_cpu_moe for run in plan(cfg, model, [], None, "") if isinstance(run, SweepRun)}
 

@@ -38,7 +38,7 @@ from benchbook.schemas import build
 from benchbook.session import SessionResult
 
 from .. import profiles
-from ..contract import registry_ids
+from ..contract import ParamsError, registry_ids
 from ..harness import OK, Groups, Measure, Outcome, run_plan
 from . import BANDWIDTH_KIND, EXPERIMENT, MODEL_BYTES_KIND
 from .plan import BandwidthRun, BytesRun, OffloadParams, SweepRun, plan
@@ -250,6 +250,23 @@ def run_session(
     return OffloadResult(**vars(result), ballast=measured["ballast"], bandwidth=measured["bandwidth"])
 
 
+def check_model(model: Mapping) -> None:
+    """``offload.model`` (``OffloadParams.model``: ``SynthSpec`` fields) passes ``SynthSpec.check`` (what
+    llama.cpp would reject: head counts, expert counts, Q8_0 widths), before any build or model is
+    resolved.  Here, not in ``plan``: the report stage reads the plan and imports no measurement code.
+
+    Raises:
+        contract.ParamsError: names the keys and the fix."""
+    fields = {k: v for k, v in model.items() if k in synth.SynthSpec.__dataclass_fields__}
+    try:
+        synth.SynthSpec(**fields).check()
+    except synth.SynthError as e:
+        raise ParamsError(
+            f"params.yaml `offload.model`: {e}; fix: change the `model` keys it names (llama.cpp would not "
+            "load the file)"
+        ) from None
+
+
 def measure(
     params: dict, *, root: Path, raw_dir: Path, overrides: dict | None = None, log=print
 ) -> OffloadResult:
@@ -268,6 +285,7 @@ def measure(
     picked = profiles.pick(params)
     section = profiles.section(params, EXPERIMENT, picked)
     cfg = OffloadParams.from_section(section, overrides, models=registry_ids(params)).config()
+    check_model(cfg["model"])
     toolchain = resolve.get_toolchain(params, build=False)
     default_id = params["models"]["default"]
     ids = list(dict.fromkeys([default_id, *cfg["roofline_models"]]))
