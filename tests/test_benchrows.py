@@ -17,6 +17,7 @@ from benchbook.experiments import (
     offload,  # noqa: F401  (declares its other kinds: data/raw/offload)
     spec_depth,  # noqa: F401  (declares its request kind: data/raw/spec_depth)
 )
+from benchbook.experiments.harness import run_model_bench
 from benchbook.llamacpp.bench import append_result
 from benchbook.llamacpp.procmon import ProcResult
 from benchbook.records import iter_records
@@ -235,7 +236,6 @@ def _rows_written(path: Path) -> list[dict]:
 
 def test_the_speculative_cost_runs_write_the_one_kind(tmp_path):
     from benchbook.experiments.speculative import plan as spec_plan
-    from benchbook.experiments.speculative import run as spec_run
 
     target = {"model_id": "t", "sha256": "a" * 64, "path": str(tmp_path / "t.gguf")}
     draft = {"model_id": "d", "sha256": "b" * 64, "path": str(tmp_path / "d.gguf")}
@@ -254,7 +254,7 @@ def test_the_speculative_cost_runs_write_the_one_kind(tmp_path):
     with Session.open(raw, "speculative", {"host_id": "h"}) as sess:
         base["session_id"] = sess.session_id
         outcomes = [
-            spec_run.run_cost_model(
+            run_model_bench(
                 sess, run, bench_bin=_fake_llama_bench(tmp_path), timeout_s=60, base=base, log=lambda *_: None
             )
             for run in runs
@@ -283,7 +283,6 @@ def test_the_speculative_cost_runs_write_the_one_kind(tmp_path):
 def test_the_depth_sweep_runs_write_the_one_kind(tmp_path):
     from benchbook.experiments.spec_depth import analysis as sd_analysis
     from benchbook.experiments.spec_depth import plan as sd_plan
-    from benchbook.experiments.spec_depth import run as sd_run
 
     target = {"model_id": "t", "sha256": "a" * 64, "path": str(tmp_path / "t.gguf")}
     cfg = {
@@ -304,8 +303,8 @@ def test_the_depth_sweep_runs_write_the_one_kind(tmp_path):
     with Session.open(raw, "spec_depth", {"host_id": "h"}) as sess:
         base["session_id"] = sess.session_id
         outcomes = [
-            sd_run.run_bench(
-                sess, run, bench_bin=_fake_llama_bench(tmp_path), cfg=cfg, base=base, log=lambda *_: None
+            run_model_bench(
+                sess, run, bench_bin=_fake_llama_bench(tmp_path), timeout_s=60, base=base, log=lambda *_: None
             )
             for run in runs
         ]

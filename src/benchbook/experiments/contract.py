@@ -525,3 +525,14 @@ class PlannedRun:
         """A warm-up run: measured every time, never written, counted neither as ran nor as skipped
         (``harness.run_plan``).  False here; a subclass whose plan has warm-ups overrides it."""
         return False
+
+
+@dataclass(frozen=True)
+class ModelBenchRun(PlannedRun):
+    """One llama-bench invocation of ``model`` (a model record: model_id, sha256, path) in ``role``
+    (target | draft), argv ``[llama-bench, -m, <model path>, *argv_tail]``: the cost model's runs of the
+    speculative experiment and the depth sweep's (``harness.run_model_bench`` measures one)."""
+
+    role: str
+    model: Mapping
+    argv_tail: tuple[str, ...]

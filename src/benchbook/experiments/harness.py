@@ -42,7 +42,7 @@ from benchbook.llamacpp.progress import SessionProgress
 from benchbook.provenance import HostSnapshot, host_snapshot, store_snapshot
 from benchbook.session import Session, SessionResult
 
-from .contract import PlannedRun
+from .contract import ModelBenchRun, PlannedRun
 
 
 class HarnessError(RuntimeError):
@@ -205,3 +205,30 @@ def store_host(snapshots_dir: Path) -> HostSnapshot:
     host = host_snapshot()
     store_snapshot(snapshots_dir, "host", host.record(), host.host_id)
     return host
+
+
+def run_model_bench(
+    sess: Session, run: ModelBenchRun, *, bench_bin: Path, timeout_s: float, base: dict, log=print
+) -> Outcome:
+    """Measure one ``ModelBenchRun``: llama-bench as planned, each row of its output one
+    ``benchbook.llama_bench`` record (``base`` + run_id, run_key, config, argv, role, model_id,
+    model_sha256, started_at/ended_at (UTC), peak_rss_bytes, peak_gpu_mem_mib;
+    ``llamacpp.bench.append_result``), a failed invocation a ``benchbook.run_failed`` record and an
+    ``Outcome`` the session publishes as a failure and does not measure again (``required`` False).
+    ``timeout_s``: the invocation's limit (s)."""
+    from benchbook.llamacpp.bench import append_result
+    from benchbook.llamacpp.procmon import run_sampled
+    from benchbook.records import new_id, utc_now
+
+    m = run.model
+    argv = [str(bench_bin), "-m", m["path"], *run.argv_tail]
+    log(run.label)
+    started = utc_now()
+    res = run_sampled(argv, timeout_s)
+    rec = {**base, "run_id": new_id(), "run_key": run.key, "config": run.config, "argv": argv}
+    rec |= {"role": run.role, "model_id": m["model_id"], "model_sha256": m["sha256"]}
+    rec |= {"started_at": started, "ended_at": utc_now()}
+    rec |= {"peak_rss_bytes": res.peak_rss_bytes, "peak_gpu_mem_mib": res.peak_gpu_mem_mib}
+    if append_result(sess, rec, res, f"llama-bench {m['model_id']}"):
+        return OK
+    return Outcome(False, f"exit {res.returncode}", required=False)

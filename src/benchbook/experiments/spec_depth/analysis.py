@@ -59,25 +59,16 @@ def _records(raw_dir: str | Path, schema: str) -> list[tuple[str, int, dict]]:
 
 
 #: what ``bench_table`` reads of a llama-bench row record (``benchrows``) and of llama-bench's own row
-_BENCH_READ = [
-    "host_id",
-    "session_id",
-    "toolchain_id",
-    "role",
-    "model_id",
-    "model_sha256",
-    "llama_bench",
-    "run_id",
-]
+_BENCH_KEYS = ("host_id", "session_id", "toolchain_id", "role", "model_id", "model_sha256")
+_BENCH_READ = [*_BENCH_KEYS, "llama_bench", "run_id"]
 _BENCH_ROW = {"llama_bench": ["n_depth", "n_prompt", "n_gen", "avg_ts", "stddev_ts", "avg_ns", "samples_ns"]}
 
 
 def bench_table(raw_dir: str | Path) -> pl.DataFrame:
     """One row per llama-bench test of the depth sweep (``benchrows.read`` of ``raw_dir/spec_depth``, rows
     of complete runs): host_id, session_id, toolchain_id, role, model_id, model_sha256, n_depth, n_prompt,
-    n_gen, avg_ts
-    (tok/s), stddev_ts (0 when absent), n (repetitions), avg_ns (one test's mean time, ns), samples_ns (each
-    repetition's time, ns), file, line, run_id.
+    n_gen, avg_ts (tok/s), stddev_ts (0 when absent), n (repetitions), avg_ns (one test's mean time, ns),
+    samples_ns (each repetition's time, ns), file, line, run_id.
 
     Raises:
         records.RecordError: a line is not JSON or a record fails its kind's checks (file:line, field, fix).
@@ -85,12 +76,7 @@ def bench_table(raw_dir: str | Path) -> pl.DataFrame:
     rows = benchrows.read(Path(raw_dir) / EXPERIMENT, EXPERIMENT, _BENCH_READ, _BENCH_ROW)
     lb = pl.col("llama_bench").struct.field
     return rows.select(
-        "host_id",
-        "session_id",
-        "toolchain_id",
-        "role",
-        "model_id",
-        "model_sha256",
+        *_BENCH_KEYS,
         lb("n_depth").fill_null(0).alias("n_depth"),
         lb("n_prompt").alias("n_prompt"),
         lb("n_gen").alias("n_gen"),

@@ -21,7 +21,7 @@ from typing_extensions import TypedDict
 from benchbook.llamacpp.server import build_argv
 from benchbook.session import run_key
 
-from ..contract import Count, Fraction, ModelId, Natural, Params, PlannedRun, Positive, invalid
+from ..contract import Count, Fraction, ModelBenchRun, ModelId, Natural, Params, PlannedRun, Positive, invalid
 from ..llama_bench.plan import FlashAttn
 from ..speculative.plan import Draft, config_errors, plan_order
 from . import EXPERIMENT
@@ -98,16 +98,6 @@ class SpecDepthParams(Params):
 
 
 @dataclass(frozen=True)
-class BenchRun(PlannedRun):
-    """One llama-bench invocation of ``model`` in ``role`` (target | draft), argv
-    ``[llama-bench, -m, <model path>, *argv_tail]``."""
-
-    role: str
-    model: Mapping
-    argv_tail: tuple[str, ...]
-
-
-@dataclass(frozen=True)
 class RequestRun(PlannedRun):
     """One ``/completion`` at ``depth`` to configuration ``config_id`` (``c``, its ``cfg["configs"]``
     entry) in repetition ``rep``: served by ``model`` (the target, or the draft alone for ``draft_only``)
@@ -139,7 +129,7 @@ def server_argv(
 
 def bench_runs(
     cfg: Mapping, target: Mapping, drafts: Sequence[Mapping], toolchain_id: str | None, host_id: str
-) -> list[BenchRun]:
+) -> list[ModelBenchRun]:
     """The target with ``-p <pp_sizes>,<n_prompt>``, then each of ``drafts`` with ``-p <n_prompt>``, all
     ``-n n_gen -d <depths> -t -ngl -fa -r repetitions -o jsonl``.  ``config`` = ``{role, model_id}``;
     key = ``run_key({**config, "argv_tail": argv_tail}, model sha256, toolchain_id, host_id)``."""
@@ -154,7 +144,7 @@ def bench_runs(
         tail += ["-r", str(cfg["repetitions"]), "-o", "jsonl"]
         conf = {"role": role, "model_id": m["model_id"]}
         key = run_key({**conf, "argv_tail": tail}, m["sha256"], toolchain_id, host_id)
-        runs.append(BenchRun(key, conf, f"llama-bench {role} {m['model_id']}", role, m, tuple(tail)))
+        runs.append(ModelBenchRun(key, conf, f"llama-bench {role} {m['model_id']}", role, m, tuple(tail)))
     return runs
 
 
@@ -193,7 +183,7 @@ def request_runs(
 
 def plan(
     cfg: Mapping, target: Mapping, drafts: Mapping[str, Mapping], toolchain_id: str | None, host_id: str
-) -> list[BenchRun | RequestRun]:
+) -> list[ModelBenchRun | RequestRun]:
     """Every run of one session, in order: ``bench_runs`` (each distinct draft file other than the
     target's) then ``request_runs``.  ``target`` and ``drafts`` (``{draft key: model record}``) need
     ``model_id``, ``sha256`` and ``path`` (a speculative request's key holds the draft's path)."""

@@ -24,8 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from benchbook import resolve
-from benchbook.llamacpp.bench import append_result
-from benchbook.llamacpp.procmon import PeakSampler, run_sampled
+from benchbook.llamacpp.procmon import PeakSampler
 from benchbook.llamacpp.server import LlamaServer, ServerError
 from benchbook.llamacpp.specstats import await_stats, delta_fault, spec_stats, stats_delta
 from benchbook.provenance import git_state
@@ -33,11 +32,10 @@ from benchbook.records import new_id, utc_now
 from benchbook.schemas import build
 from benchbook.session import SessionResult
 
-from ..harness import OK, Groups, Measure, Outcome, run_plan
+from ..harness import OK, Groups, Measure, Outcome, run_model_bench, run_plan
 from ..speculative.run import GREEDY, resolve_drafts, sha256_text
 from . import EXPERIMENT
 from .plan import (  # noqa: F401 (server_argv re-exported)
-    BenchRun,
     RequestRun,
     SpecDepthParams,
     plan,
@@ -66,25 +64,6 @@ def prompt_tokens(tokens: list[int], depth: int, min_prompt: int) -> list[int]:
     if n > len(tokens):
         raise ValueError(f"depth {depth}: the context has {len(tokens)} tokens; fix: a longer context_file")
     return tokens[:n]
-
-
-def run_bench(sess, run: BenchRun, *, bench_bin: Path, cfg: dict, base: dict, log=print) -> Outcome:
-    """One llama-bench ``-d`` sweep of the plan (``plan.bench_runs``): every row a
-    ``benchbook.llama_bench`` record (``role`` target | draft), a failed invocation a
-    ``benchbook.run_failed`` one (published as failed, not measured again: ``required`` False)."""
-    m = run.model
-    argv = [str(bench_bin), "-m", m["path"], *run.argv_tail]
-    depths = ",".join(str(int(d)) for d in cfg["depths"])
-    log(f"{EXPERIMENT}: llama-bench {run.role} {m['model_id']} -d {depths}")
-    started = utc_now()
-    res = run_sampled(argv, cfg["timeout_s"])
-    rec = {**base, "run_id": new_id(), "run_key": run.key, "config": run.config, "role": run.role}
-    rec |= {"argv": argv, "model_id": m["model_id"], "model_sha256": m["sha256"], "started_at": started}
-    rec |= {"ended_at": utc_now(), "peak_rss_bytes": res.peak_rss_bytes}
-    rec |= {"peak_gpu_mem_mib": res.peak_gpu_mem_mib}
-    if append_result(sess, rec, res, f"llama-bench {m['model_id']}"):
-        return OK
-    return Outcome(False, f"exit {res.returncode}", required=False)
 
 
 def one_request(
@@ -261,7 +240,9 @@ def measure(
         raw_file=raw_file,
         meta=meta,
         runs=runs,
-        measure_run=lambda sess, run: run_bench(sess, run, bench_bin=bench_bin, cfg=cfg, base=base, log=log),
+        measure_run=lambda sess, run: run_model_bench(
+            sess, run, bench_bin=bench_bin, timeout_s=cfg["timeout_s"], base=base, log=log
+        ),
         groups=Groups(
             lambda run: (run.rep, run.config_id) if isinstance(run, RequestRun) else None,
             lambda sess, todo: server_visit(

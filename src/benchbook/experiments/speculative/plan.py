@@ -23,6 +23,7 @@ from ..contract import (
     PARAMS_FILE,
     Count,
     Fraction,
+    ModelBenchRun,
     ModelId,
     Natural,
     Params,
@@ -276,16 +277,6 @@ def draft_model_ids(cfg: Mapping, target: Mapping) -> dict[str, str]:
 
 
 @dataclass(frozen=True)
-class CostRun(PlannedRun):
-    """One llama-bench invocation of the cost model: ``model`` in ``role`` (target | draft), argv
-    ``[llama-bench, -m, <model path>, *argv_tail]``."""
-
-    role: str
-    model: Mapping
-    argv_tail: tuple[str, ...]
-
-
-@dataclass(frozen=True)
 class RequestRun(PlannedRun):
     """One ``/completion`` request: ``prompt`` (a ``load_prompts`` record) to configuration ``config_id``
     (with ``draft``, a model record, or None) in repetition ``rep``."""
@@ -298,7 +289,7 @@ class RequestRun(PlannedRun):
 
 def cost_runs(
     cfg: SpeculativeParams, target: Mapping, drafts: Sequence[Mapping], toolchain_id: str | None, host_id: str
-) -> list[CostRun]:
+) -> list[ModelBenchRun]:
     """The cost model's runs (empty when ``cfg`` has no ``cost_model``): the target with
     ``-p <p_sizes> -n <n_gen>``, then each of ``drafts`` with ``-p 0 -n <n_gen>``, all ``-t threads
     -r repetitions -o jsonl``.  ``config`` = ``{role, model_id, argv_tail}``; key =
@@ -313,7 +304,7 @@ def cost_runs(
         tail = [*sizes, "-t", str(cfg.threads), "-r", str(cm["repetitions"]), "-o", "jsonl"]
         conf = {"role": role, "model_id": m["model_id"], "argv_tail": tail}
         key = run_key(conf, m["sha256"], toolchain_id, host_id)
-        runs.append(CostRun(key, conf, f"cost model {role} {m['model_id']}", role, m, tuple(tail)))
+        runs.append(ModelBenchRun(key, conf, f"cost model {role} {m['model_id']}", role, m, tuple(tail)))
     return runs
 
 
@@ -368,7 +359,7 @@ def plan(
     drafts: Mapping[str, Mapping],
     toolchain_id: str | None,
     host_id: str,
-) -> list[CostRun | RequestRun]:
+) -> list[ModelBenchRun | RequestRun]:
     """Every run of one session, in order: ``cost_runs`` (each distinct draft file other than the
     target's, in draft-key order) then ``request_runs``.  ``cfg``: the params, or the mapping a session
     recorded as its config.  ``target`` and ``drafts`` (``{draft key: model record}``) need ``model_id``

@@ -26,10 +26,9 @@ from benchbook.provenance import HostSnapshot
 from benchbook.schemas import build
 from benchbook.session import Session, SessionResult
 
-from ..contract import Sourced, registry_ids
-from ..harness import OK, Groups, Measure, Outcome, run_plan
+from ..contract import ModelBenchRun, Sourced, registry_ids
+from ..harness import OK, Groups, Measure, Outcome, run_model_bench, run_plan
 from .plan import (  # noqa: F401 (load_prompts, plan_order: re-exported)
-    CostRun,
     RequestRun,
     SpeculativeParams,
     load_prompts,
@@ -91,42 +90,6 @@ def verbosity_args(cfg: SpeculativeParams | dict) -> list[str]:
     (the server's default verbosity, as the sessions before this key ran)."""
     level = cfg.log_verbosity if isinstance(cfg, SpeculativeParams) else cfg.get("log_verbosity")
     return [] if level is None else ["-lv", str(int(level))]
-
-
-def run_cost_model(
-    sess, run: CostRun, *, bench_bin: Path, timeout_s: float, base: dict, log=print
-) -> Outcome:
-    """One llama-bench run of the cost model (``plan.cost_runs``: same build, same session): the target
-    with ``-p 1,<k+1 for each n_max> -n <n_gen>`` or a draft model with ``-p 0 -n <n_gen>``.
-
-    One ``benchbook.llama_bench`` record per llama-bench row (row verbatim, ``role`` target |
-    draft); a failed invocation is a ``benchbook.run_failed`` record and a failure the session publishes
-    as such (``required`` False: not measured again)."""
-    from benchbook.llamacpp.bench import append_result
-    from benchbook.llamacpp.procmon import run_sampled
-    from benchbook.records import new_id, utc_now
-
-    m = run.model
-    argv = [str(bench_bin), "-m", m["path"], *run.argv_tail]
-    log(f"cost model: llama-bench {run.role} {m['model_id']}")
-    started = utc_now()
-    res = run_sampled(argv, timeout_s)
-    rec = {
-        **base,
-        "run_id": new_id(),
-        "run_key": run.key,
-        "config": run.config,
-        "argv": argv,
-        "role": run.role,
-        "model_id": m["model_id"],
-        "model_sha256": m["sha256"],
-        "started_at": started,
-        "ended_at": utc_now(),
-        "peak_rss_bytes": res.peak_rss_bytes,
-    }
-    if append_result(sess, rec, res, f"llama-bench {m['model_id']}"):
-        return OK
-    return Outcome(False, f"exit {res.returncode}", required=False)
 
 
 @dataclass
@@ -390,16 +353,16 @@ def run_session(
         )
         return OK
 
-    def cost(sess: Session, run: CostRun) -> Outcome:
+    def cost(sess: Session, run: ModelBenchRun) -> Outcome:
         assert bench_bin is not None  # the cost runs are left out of the plan without one
         timeout_s = params.request_timeout_s
-        return run_cost_model(
+        return run_model_bench(
             sess, run, bench_bin=Path(bench_bin), timeout_s=timeout_s, base=base_common, log=log
         )
 
     runs = plan(params, prompts, target, drafts, toolchain["toolchain_id"], host.host_id)
     if bench_bin is None:  # no llama-bench given: the cost model is left out of this session
-        runs = [r for r in runs if not isinstance(r, CostRun)]
+        runs = [r for r in runs if not isinstance(r, ModelBenchRun)]
     try:
         return run_plan(
             experiment="speculative",
