@@ -137,6 +137,7 @@ def test_session_continues_after_a_failed_config_and_keeps_records(env, tmp_path
         "health_timeout_s": 60,
         "request_timeout_s": 60,
         "cost_model": None,
+        "drafts": {"t4": {"truncate_layers": 4}},  # a config's draft is a key of drafts (SpeculativeParams)
         "configs": [
             {"id": "baseline", "spec_type": "none", "policy": "fresh"},
             {"id": "broken", "spec_type": "none", "policy": "fresh", "extra_args": ["--no-such-flag"]},

@@ -143,6 +143,7 @@ def test_a_session_at_lv4_records_the_draft_counters_per_request(tmp_path):
         "request_timeout_s": 120,
         "cost_model": None,
         "log_verbosity": 4,
+        "drafts": {"self": {"model": "target"}},  # a config's draft is a key of drafts (SpeculativeParams)
         "configs": [
             {"id": "baseline", "spec_type": "none", "policy": "fresh"},
             {"id": "self-n2", "spec_type": "draft-simple", "draft": "self", "n_max": 2, "policy": "fresh"},
