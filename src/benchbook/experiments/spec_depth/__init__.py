@@ -32,8 +32,6 @@ BENCH_KIND = SPEC_DEPTH_BENCH
 #: Record kind of one llama-server request at one depth.
 REQUEST_SCHEMA = "benchbook.spec_depth.request"
 
-_HEAD = SPEC_DEPTH_HEAD
-
 #: One request at one depth.
 REQUEST_KIND = declare(
     Kind(
@@ -42,7 +40,7 @@ REQUEST_KIND = declare(
         1,
         "one llama-server /completion at one context depth (baseline, speculative or draft served alone)",
         (
-            *_HEAD,
+            *SPEC_DEPTH_HEAD,
             Field("config_id", S, "configuration id (params.yaml spec_depth.configs)"),
             Field("role", S, "baseline | speculative | draft_only"),
             Field("spec_type", S, "--spec-type, or none"),

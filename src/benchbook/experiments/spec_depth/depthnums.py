@@ -19,8 +19,8 @@ from dataclasses import dataclass
 import polars as pl
 
 from benchbook import caveats
-from benchbook.numbers import MIN_N_INTERVAL, Number, Unit, build_of, line_ranges
-from benchbook.stats import LOG_T
+from benchbook.numbers import Number, Unit, build_of, line_ranges
+from benchbook.stats import LOG_T, MIN_N_INTERVAL
 
 from .cells import COLUMNS, bench_key, cited_lines, memory_key, number_key, reads_bench
 from .runfacts import cited_runs, run_facts

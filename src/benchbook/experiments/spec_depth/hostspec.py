@@ -28,8 +28,8 @@ from pathlib import Path
 import polars as pl
 
 from benchbook import caveats, costmodel, measured
-from benchbook.numbers import MIN_N_INTERVAL, Number, Unit, build_of, line_ranges
-from benchbook.stats import LOG_T, sample_interval
+from benchbook.numbers import Number, Unit, build_of, line_ranges
+from benchbook.stats import LOG_T, MIN_N_INTERVAL, sample_interval
 
 from ..speculative import analysis as spec
 from .cells import host_key
