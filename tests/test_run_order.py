@@ -45,7 +45,7 @@ def _stub(monkeypatch, tmp_path, measured: dict[str, bool], site_fails: bool = F
     monkeypatch.setattr(cli, "stage_runner", lambda root, verbose: (run, tmp_path / "run.log"))
     monkeypatch.setattr(cli, "from_data_stages", lambda root: ["site"])
     monkeypatch.setattr(cli, "prepare_draftself_checkpoint", prepare)
-    monkeypatch.setattr(cli, "measured_here", lambda root, params, host, tc: dict(measured))
+    monkeypatch.setattr(cli, "measured_here", lambda root, params, host, tc, **kw: dict(measured))
     monkeypatch.setattr(
         resolve, "load_params", lambda root: {"llama_bench": {"models": ["m"]}, "models": {"registry": {}}}
     )

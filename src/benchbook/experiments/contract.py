@@ -253,6 +253,17 @@ class Params(BaseModel):
         return cls.from_section(Sourced.section(params, cls.SECTION), overrides, models=registry_ids(params))
 
     @classmethod
+    def resolve_current(cls, params: Mapping, layer: Mapping) -> Self:
+        """What a new session runs on a host now: ``from_params`` with the host profile's ``layer``
+        (``profiles.layer``) as the overrides, as ``python -m benchbook.experiments`` merges them (an
+        experiment that resolves its section otherwise overrides this; ``drift.current``).
+
+        Raises:
+            ParamsError: as ``from_params``.
+        """
+        return cls.from_params(params, layer)
+
+    @classmethod
     def from_record(cls, config: Mapping) -> Self:
         """A committed session's config (its start record's ``config``): types checked, keys the model
         does not declare kept (module doc), model ids not checked.

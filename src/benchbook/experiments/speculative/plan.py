@@ -34,6 +34,7 @@ from ..contract import (
     Sourced,
     invalid,
     registered,
+    registry_ids,
 )
 
 
@@ -221,6 +222,16 @@ class SpeculativeParams(Params):
         cfg["profile"] = name
         return cls.from_section(cfg, models=models)
 
+    @classmethod
+    def resolve_current(cls, params: Mapping, layer: Mapping) -> Self:
+        """``resolve`` of params.yaml ``speculative`` with the host profile's ``layer`` as overrides
+        (``run.measure``'s merge; ``drift.current``).
+
+        Raises:
+            contract.ParamsError: as ``resolve``.
+        """
+        return cls.resolve(Sourced.section(params, cls.SECTION), overrides=layer, models=registry_ids(params))
+
     def config(self) -> dict:
         """The resolved mapping, without the defaults of keys it leaves out (class doc)."""
         return self.model_dump(exclude_unset=True)
@@ -370,3 +381,7 @@ def plan(
         *cost_runs(p, target, list(uniq.values()), toolchain_id, host_id),
         *request_runs(p, prompts, target, drafts, toolchain_id, host_id),
     ]
+
+
+#: the typed parameters of this experiment (``drift.params_class``)
+PARAMS = SpeculativeParams
