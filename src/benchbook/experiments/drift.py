@@ -17,10 +17,9 @@ again) and by the reports (the page names each published session's differences:
 from __future__ import annotations
 
 import importlib
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 
-from ..measured import SessionCheck
 from ..records import iter_records
 from . import profiles
 from .contract import Params, ParamsError
@@ -96,25 +95,31 @@ def host_profile(params: Mapping, snapshot: Mapping | None) -> profiles.Picked:
 
 
 def of_sessions(
-    experiment: str, sessions: Iterable[SessionCheck], params: Mapping, snapshots: Mapping[str, dict]
+    experiment: str,
+    folder: str | Path,
+    sessions: Mapping[str, str | None],
+    params: Mapping,
+    snapshots: Mapping[str, dict],
 ) -> dict[str, list[str]]:
-    """``{session_id: differences}`` for each of ``sessions`` (those a page publishes) whose start
-    record's config differs from what ``params`` resolves to on its host (``host_profile`` of
-    ``snapshots[host_id]``, the ``provenance.read_snapshots(..., "host")`` mapping).  No entry: no
-    difference, or a start record without a config (a session from before configs were recorded).
+    """``{session_id: differences}`` for each of ``sessions`` (``{session_id: host_id}``: those a page
+    publishes, their start records in ``folder/*.jsonl``) whose recorded config differs from what
+    ``params`` resolves to on its host (``host_profile`` of ``snapshots[host_id]``, the
+    ``provenance.read_snapshots(..., "host")`` mapping).  No entry: no difference, or a start record
+    without a config (a session from before configs were recorded).
 
     Raises:
         contract.ParamsError: params.yaml does not validate for the experiment.
     """
+    starts: dict[str, dict] = {}
+    for f in sorted(Path(folder).glob("*.jsonl")):
+        for sid, rec in start_records(f, experiment).items():
+            starts.setdefault(sid, rec)
     out = {}
-    starts: dict[str, dict[str, dict]] = {}
-    for c in sessions:
-        if c.file not in starts:
-            starts[c.file] = start_records(c.file, experiment)
-        config = starts[c.file].get(c.session_id, {}).get("config")
+    for sid, host in sessions.items():
+        config = starts.get(sid, {}).get("config")
         if config is None:
             continue
-        now = current(experiment, params, host_profile(params, snapshots.get(c.host_id or "")))
+        now = current(experiment, params, host_profile(params, snapshots.get(host or "")))
         if lines := differences(config, now):
-            out[c.session_id] = lines
+            out[sid] = lines
     return out

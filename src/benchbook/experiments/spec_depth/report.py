@@ -23,6 +23,7 @@ import altair as alt
 import polars as pl
 
 from benchbook import blocks, caveats, charts, measured
+from benchbook.experiments import drift
 from benchbook.numbers import Number, publish
 from benchbook.numfmt import fmt_interval
 from benchbook.numtable import md_table
@@ -204,7 +205,9 @@ def bench_wide(shown: pl.DataFrame) -> pl.DataFrame:
 def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> SpecDepthReport:
     """The stage ``spec_depth_report`` (every host's committed records; each host's newest session).
     ``params["report"]``: the caveat thresholds (``caveats.host_thresholds``, with each host's own core
-    count from its snapshot) and ``confidence`` (default 0.95) of the intervals.
+    count from its snapshot) and ``confidence`` (default 0.95) of the intervals.  ``skipped.md`` also
+    names each published session that ran other parameters than params.yaml asks now
+    (``drift.of_sessions``).
 
     Raises:
         RuntimeError: no spec_depth records under ``raw_dir/spec_depth`` (fix: run
@@ -263,7 +266,10 @@ def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> Spec
     nums += memory_numbers(memory, depth, facts) if not memory.is_empty() else []
     nums += per_host.numbers
     (rep / EXPERIMENT).mkdir(parents=True, exist_ok=True)
-    (rep / EXPERIMENT / "skipped.md").write_text(measured.skipped_markdown(skipped, root))
+    drifted = drift.of_sessions(
+        EXPERIMENT, raw / EXPERIMENT, {s: h for h, s in sessions.items()}, params, hosts
+    )
+    (rep / EXPERIMENT / "skipped.md").write_text(measured.skipped_markdown(skipped, root, drift=drifted))
     (rep / EXPERIMENT / "sessions.md").write_text(sessions_markdown(session_states(raw)))
     wide = bench_wide(shown)
     out = rep / EXPERIMENT
