@@ -42,7 +42,7 @@ from pydantic import (
     model_validator,
 )
 
-from .precision import Interval, decimals_of, half_width
+from .precision import Interval, decimals_of, interval_of
 
 SCHEMA = "benchbook.claims"
 SCHEMA_VERSION = 1
@@ -314,17 +314,9 @@ class Statement(_Strict):
 
 def stated_interval_of(item: Claim | Statement) -> Interval | None:
     """The interval of true values a claim's or statement's stated ``value`` or ``range`` stands for
-    (``precision`` module doc), each end of a range with its own decimals: "6.1 to 6.34" stands for
+    (``precision.interval_of``), each end of a range with its own decimals: "6.1 to 6.34" stands for
     ``[6.05, 6.345]``, not ``[6.095, 6.345]``.  None when nothing is stated."""
-    if item.value is not None:
-        h = half_width(item.decimals, item.about)
-        return Interval(item.value - h, item.value + h)
-    if item.range is None:
-        return None
-    lo_dec, hi_dec = item.range_decimals or (item.decimals, item.decimals)
-    return Interval(
-        item.range[0] - half_width(lo_dec, item.about), item.range[1] + half_width(hi_dec, item.about)
-    )
+    return interval_of(item.value, item.range, item.decimals, item.range_decimals, item.about, item.unit)
 
 
 class LogPair(_Strict):
