@@ -22,6 +22,7 @@ from .. import caveats
 from ..records import json_line
 from . import page
 from .logmatch import matching
+from .delta import sized
 from .logs import Logs, audit_logs
 from .precision import Interval
 from .recompute import CONSISTENT, INCONSISTENT, NOT_CHECKABLE, Consistency, recompute_all
@@ -195,6 +196,8 @@ def _against_logs(
                     "stated_hi": hi,
                     "recomputed_lo": got.lo,
                     "recomputed_hi": got.hi,
+                    "allowed_lo": stated.lo,
+                    "allowed_hi": stated.hi,
                     "arithmetic": shown,
                     "qualifiers": quals,
                     "evidence": evidence,
@@ -262,6 +265,7 @@ def audit_file(
         verdicts = verdicts + _log_verdicts(lg, name, here) + _skipped_verdicts(lg, name)
     no_logs = f"no --logs folder given and no {path.stem}{LOGS_SUFFIX}/ folder beside {path.name}"
     verdicts = _against_logs(cf, verdicts, lg, no_logs)
+    verdicts = [sized(v, cf, here.severity) for v in verdicts]
     return Audit(path, cf, verdicts, lg, Path(logs_dir) if logs_dir is not None else None)
 
 
