@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
 import polars as pl
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from .. import caveats
 from .precision import Interval, Severity
@@ -146,9 +146,13 @@ class Here:
         here = audit.get("here") or {}
         try:
             severity = Severity.model_validate(audit.get("severity") or {})
-        except ValueError as e:
+        except ValidationError as e:
+            what = "; ".join(
+                f"{'.'.join(str(p) for p in err['loc']) or 'severity'}: {err['msg'].removeprefix('Value error, ')}"
+                for err in e.errors()
+            )
             raise ValueError(
-                f"params.yaml audit.severity: {e}; fix: write {{minor: 0.02, material: 0.1}} "
+                f"params.yaml audit.severity: {what}; fix: write {{minor: 0.02, material: 0.1}} "
                 "(fractions of the stated value, minor < material)"
             ) from None
         for key in ("methods", "decodings", "gpus"):
