@@ -52,7 +52,9 @@ def test_about_130_to_about_108_is_about_15_percent_lower(tmp_path):
     # control: "14% lower" stands for -14.5..-13.5: -15.5039 misses it by 1.0039 pp, 1.0039 / 14 = 7.2%
     bad = v["exactly-14"]
     assert bad.consistency == "inconsistent"
-    assert bad.miss == pytest.approx(1.0039, abs=1e-4) and bad.miss_relative == pytest.approx(0.0717, abs=1e-4)
+    assert bad.miss == pytest.approx(1.0039, abs=1e-4) and bad.miss_relative == pytest.approx(
+        0.0717, abs=1e-4
+    )
     # the stated drop (14) lies nearer no change than the numbers give: an understatement
     assert bad.severity == "material understatement"
 
@@ -219,16 +221,24 @@ def test_a_mix_of_no_meaning_is_refused_with_its_reason(tmp_path):
         match=r"statement s: stated in 'tok/s', but 'GB' ÷ 'MB/s' is a time \(s\), not 'tok/s', a rate "
         r"of tokens \(tok/s\)",
     ):
-        _audit(tmp_path, claims, "  - {id: s, kind: ratio, statement: q, of: [size, speed], value: 2, unit: tok/s}\n")
+        _audit(
+            tmp_path,
+            claims,
+            "  - {id: s, kind: ratio, statement: q, of: [size, speed], value: 2, unit: tok/s}\n",
+        )
     with pytest.raises(
         recompute.RecomputeError,
         match=r"statement s: a sum of numbers in different units \['GB', 'MB/s'\] \('MB/s' and 'GB' are "
         r"not units of one quantity: 'MB/s' \(a rate of bytes \(B/s\)\) vs 'GB' \(a size \(B\)\)\)",
     ):
-        _audit(tmp_path, claims, "  - {id: s, kind: sum, statement: q, of: [size, speed], value: 2, unit: GB}\n")
+        _audit(
+            tmp_path, claims, "  - {id: s, kind: sum, statement: q, of: [size, speed], value: 2, unit: GB}\n"
+        )
     # a plain ratio of two quantities ("x") is refused too; a ratio of one quantity converts (control)
     with pytest.raises(recompute.RecomputeError, match="a ratio of numbers in different units"):
-        _audit(tmp_path, claims, "  - {id: s, kind: ratio, statement: q, of: [size, speed], value: 2, unit: x}\n")
+        _audit(
+            tmp_path, claims, "  - {id: s, kind: ratio, statement: q, of: [size, speed], value: 2, unit: x}\n"
+        )
 
 
 def test_units_by_dimension():
@@ -271,7 +281,9 @@ def test_small_counts_have_no_discriminating_power(tmp_path):
             ["a7", "b7"],
         )
     ]
-    assert small["better"][0].reason.startswith("9 of 12 vs 7 of 12: Fisher's exact test (two-sided) p = 0.667")
+    assert small["better"][0].reason.startswith(
+        "9 of 12 vs 7 of 12: Fisher's exact test (two-sided) p = 0.667"
+    )
     # control: 90 of 100 vs 60 of 100 (p ~ 1e-6) tells them apart
     assert small["big"] == []
     # a counted proportion is checked against its counts: 7 / 12 = 58.333% in 58.25..58.35

@@ -24,9 +24,8 @@ direction (overstatement: the stated value lies farther from "no effect" than th
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import math
+from dataclasses import dataclass
 
 from ..numfmt import fmt_fixed
 from .precision import Interval, Miss, Severity, miss
@@ -149,7 +148,8 @@ def miss_of(v: Verdict, severity: Severity, ref: float | None = 0.0) -> Miss | N
     if v.allowed_lo is None and v.allowed_hi is None:
         return None
     allowed = Interval(
-        -math.inf if v.allowed_lo is None else v.allowed_lo, math.inf if v.allowed_hi is None else v.allowed_hi
+        -math.inf if v.allowed_lo is None else v.allowed_lo,
+        math.inf if v.allowed_hi is None else v.allowed_hi,
     )
     return miss(
         Interval(v.recomputed_lo, v.recomputed_hi), allowed, Interval(v.stated_lo, v.stated_hi), severity, ref
@@ -173,6 +173,8 @@ def consistency_text(v: Verdict) -> str:
     if v.severity is None or v.miss is None or v.miss_relative is None:
         return v.consistency
     unit = "pp" if (v.unit or "").strip() == "%" else (v.unit or "")
-    rel = "" if math.isinf(v.miss_relative) else f", {fmt_fixed(100 * v.miss_relative, 1)}% of the stated value"
+    rel = (
+        "" if math.isinf(v.miss_relative) else f", {fmt_fixed(100 * v.miss_relative, 1)}% of the stated value"
+    )
     amount = f"{fmt_fixed(v.miss, 3)} {unit}".rstrip()
     return f"{v.consistency} ({v.severity}: {amount}{rel}, beyond its precision)"

@@ -181,7 +181,7 @@ class Severity(BaseModel):
         return self
 
     def word(self, relative: float) -> SeverityWord:
-        """"minor", "material" or "major" for a miss of ``relative`` (a fraction of the stated value)."""
+        """ "minor", "material" or "major" for a miss of ``relative`` (a fraction of the stated value)."""
         if relative < self.minor:
             return "minor"
         return "material" if relative < self.material else "major"

@@ -179,9 +179,7 @@ def _quotient(stmt: Statement, ivs: list[Interval], units: list[str | None]) -> 
             ) from None
     natural = _divide(a, b, stmt.id).scaled(f)
     conv = f" x {f:.6g} (to {stmt.unit})" if f != 1.0 else ""
-    return natural, (
-        f"{stmt.of[0]} / {stmt.of[1]} = {a.text(4)} {units[0]} / {b.text(4)} {units[1]}{conv}"
-    )
+    return natural, (f"{stmt.of[0]} / {stmt.of[1]} = {a.text(4)} {units[0]} / {b.text(4)} {units[1]}{conv}")
 
 
 def _matches(cf: ClaimsFile, claim: Claim, select: dict) -> bool:

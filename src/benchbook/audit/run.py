@@ -21,8 +21,8 @@ import polars as pl
 from .. import caveats
 from ..records import json_line
 from . import page
-from .logmatch import matching
 from .delta import sized
+from .logmatch import matching
 from .logs import Logs, audit_logs
 from .precision import Interval
 from .recompute import CONSISTENT, INCONSISTENT, NOT_CHECKABLE, Consistency, recompute_all

@@ -207,7 +207,9 @@ class Counts(_Strict):
 
     accepted: int | None = Field(default=None, ge=0)
     drafted: int | None = Field(default=None, ge=1)
-    successes: int | None = Field(default=None, ge=0, description="k of 'k of n': tasks passed, answers right")
+    successes: int | None = Field(
+        default=None, ge=0, description="k of 'k of n': tasks passed, answers right"
+    )
     trials: int | None = Field(default=None, ge=1, description="n of 'k of n'")
 
     @model_validator(mode="after")

@@ -10,7 +10,8 @@ per pair of a bound's set (row id ``<statement>[<numerator>/<denominator>]``).  
 statement, num_id, den_id, value (the stated ratio as a fraction; a percent change as the ratio
 1 + p/100; the recomputed ratio where none is stated; null for a difference), value_halfwidth (the
 stated precision in the same scale; null where nothing is stated), and per side (``num_``/``den_``):
-lo, hi (the interval the stated precision allows, ``recompute.cited_interval``), method, phase (the metric), host (the hardware identity), env, build (engine + build),
+lo, hi (the interval the stated precision allows, ``recompute.cited_interval``), method, phase (the
+metric), host (the hardware identity), env, build (engine + build),
 source (``origin``, or "the source"), n, and num_alpha (the acceptance rate the file states for the
 numerator's decoding mode, when the denominator decodes plainly).  A side that is a statement has
 only lo/hi (its recomputed interval); the rest is null = not stated.

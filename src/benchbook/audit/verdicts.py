@@ -100,7 +100,8 @@ class Verdict(BaseModel):
     recomputed_lo: float | None = Field(default=None, description="the recomputed value (low end), in `unit`")
     recomputed_hi: float | None = Field(default=None, description="the recomputed value (high end)")
     allowed_lo: float | None = Field(
-        default=None, description="low end of what the stated precision allows, in `unit` (null: none, a bound)"
+        default=None,
+        description="low end of what the stated precision allows, in `unit` (null: none, a bound)",
     )
     allowed_hi: float | None = Field(default=None, description="high end of what the stated precision allows")
     miss: float | None = Field(
@@ -148,7 +149,8 @@ class Here:
             severity = Severity.model_validate(audit.get("severity") or {})
         except ValidationError as e:
             what = "; ".join(
-                f"{'.'.join(str(p) for p in err['loc']) or 'severity'}: {err['msg'].removeprefix('Value error, ')}"
+                f"{'.'.join(str(p) for p in err['loc']) or 'severity'}: "
+                + err["msg"].removeprefix("Value error, ")
                 for err in e.errors()
             )
             raise ValueError(
@@ -616,10 +618,7 @@ def counts_check(c: Claim) -> CountsCheck | None:
     scale = 100.0 if (c.unit or "").strip() == "%" else 1.0
     alpha = c.counts.alpha * scale
     stated = stated_interval_of(c) or iv
-    arithmetic = (
-        f"{c.counts.text()}"
-        f"{' x 100' if scale != 1 else ''} = {alpha:.4f}"
-    )
+    arithmetic = f"{c.counts.text()}{' x 100' if scale != 1 else ''} = {alpha:.4f}"
     if Interval(alpha, alpha).overlaps(stated):
         return CountsCheck(CONSISTENT, f"{alpha:.3f}", arithmetic, None, alpha, stated)
     target = stated.lo if alpha < stated.lo else stated.hi
