@@ -347,7 +347,8 @@ def _check(claims: list[dict], statements: list[dict]) -> dict:
 
 
 @pytest.mark.parametrize(
-    "kind", ["ratio", "ratio_pct", "percent_change", "difference", "sum", "mean", "bound", "quotient"]
+    "kind",
+    ["ratio", "ratio_pct", "percent_change", "difference", "sum", "mean", "bound", "bound_above", "quotient"],
 )
 def test_rounding_to_the_stated_digits_is_never_inconsistent(kind):
     rng = random.Random(27)
@@ -379,6 +380,12 @@ def test_rounding_to_the_stated_digits_is_never_inconsistent(kind):
             top = max(a, c) * (1 + rng.uniform(0.001, 0.5))
             stmt = _statement("s", "bound", [], top, "tok/s", rng)
             stmt |= {"over": {"numerator": {"env": "e0"}}, "relation": "below"}
+            del stmt["of"]
+        elif kind == "bound_above":
+            claims[1]["conditions"] = {"env": "e1", "decoding": "other"}
+            floor = min(a, c) * (1 - rng.uniform(0.001, 0.5))
+            stmt = _statement("s", "bound", [], floor, "tok/s", rng)
+            stmt |= {"over": {"numerator": {"env": "e0"}}, "relation": "above"}
             del stmt["of"]
         else:  # a count of tokens over a time in ms, stated in tok/s
             tokens = rng.randint(1, 5000)

@@ -35,7 +35,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Final, Literal
 
-from .precision import Interval, half_width
+from .precision import Interval
 from .schema import BoundSet, Claim, ClaimsFile, Statement, family_of, field_of, host_of, stated_interval_of
 from .units import RATIO, UnitError, common_scale, factor, quantity, quotient_factor
 
@@ -326,16 +326,16 @@ def _extreme(stmt: Statement, pairs: list[Pair]) -> tuple[Pair, Interval, bool]:
         edge = Interval(max(p.value.lo for p in pairs) * scale, ext.value.hi * scale)
     else:
         edge = Interval(ext.value.lo * scale, min(p.value.hi for p in pairs) * scale)
-    h = half_width(stmt.decimals, stmt.about)
-    bound = stmt.value or 0.0
-    return ext, edge, (edge.lo < bound + h if below else edge.hi > bound - h)
+    allowed = bound_allowed(stmt)
+    return ext, edge, (edge.lo < allowed.hi if below else edge.hi > allowed.lo)
 
 
 def bound_allowed(stmt: Statement) -> Interval:
     """What a bound allows, in its unit: below b, ``[-inf, b + h]``; above b, ``[b - h, inf]`` (``h``:
-    the bound's half-width)."""
-    h = half_width(stmt.decimals, stmt.about)
+    the half-width its stated precision allows, ``schema.stated_interval_of``: "below 2×" reads 2.0×)."""
+    stated = stated_interval_of(stmt)
     bound = stmt.value or 0.0
+    h = (stated.hi - stated.lo) / 2 if stated is not None else 0.0
     return Interval(-math.inf, bound + h) if stmt.relation == "below" else Interval(bound - h, math.inf)
 
 

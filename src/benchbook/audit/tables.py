@@ -21,9 +21,8 @@ from __future__ import annotations
 
 import polars as pl
 
-from .precision import half_width
 from .recompute import Recomputed, cited_interval, claim_interval
-from .schema import Claim, ClaimsFile, host_of
+from .schema import Claim, ClaimsFile, host_of, stated_interval_of
 from .units import UnitError, factor
 
 OWN_SOURCE = "the source"
@@ -198,7 +197,8 @@ def comparison_table(cf: ClaimsFile, recomputed: dict[str, Recomputed]) -> pl.Da
             scale = 100.0 if s.unit == "%" else 1.0
             if s.value is not None:
                 value = s.value / scale + (1.0 if s.kind == "percent_change" else 0.0)
-                h = half_width(s.decimals, s.about) / scale
+                allowed = stated_interval_of(s)  # the precision recompute reads ("2x" is 2.0x)
+                h = (allowed.hi - allowed.lo) / 2 / scale if allowed is not None else None
             elif r.natural is not None:
                 value = r.natural.mid / (100.0 if s.kind == "percent_change" else 1.0) + (
                     1.0 if s.kind == "percent_change" else 0.0
