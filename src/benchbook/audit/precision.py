@@ -70,12 +70,6 @@ class Interval:
     def __sub__(self, other: Interval) -> Interval:
         return Interval(self.lo - other.hi, self.hi - other.lo)
 
-    def divided_by(self, other: Interval) -> Interval:
-        """``self ÷ other`` over every pair of values (``other`` must not contain 0; the caller checks):
-        the least and greatest of the four quotients of the ends."""
-        ends = [a / b for a in (self.lo, self.hi) for b in (other.lo, other.hi)]
-        return Interval(min(ends), max(ends))
-
     def scaled(self, factor: float) -> Interval:
         a, b = self.lo * factor, self.hi * factor
         return Interval(min(a, b), max(a, b))

@@ -31,7 +31,9 @@ Not checkable: no stated value, or a cited claim has no number, or the set is em
 
 from __future__ import annotations
 
+import functools
 import math
+import operator
 from dataclasses import dataclass, field
 from typing import Final, Literal
 
@@ -426,15 +428,11 @@ def _combine(stmt: Statement, ivs: list[Interval], conv: str) -> tuple[Interval,
             f"({stmt.of[1]} / {stmt.of[0]} - 1) x 100 = ({b.text(4)} / {a.text(4)} - 1) x 100{conv}"
         )
     if stmt.kind == "difference":
-        return Interval(a.lo - b.hi, a.hi - b.lo), (
-            f"{stmt.of[0]} - {stmt.of[1]} = {a.text(4)} - {b.text(4)}{conv}"
-        )
-    total_lo, total_hi = sum(i.lo for i in ivs), sum(i.hi for i in ivs)
+        return a - b, (f"{stmt.of[0]} - {stmt.of[1]} = {a.text(4)} - {b.text(4)}{conv}")
+    total = functools.reduce(operator.add, ivs)
     k = len(ivs) if stmt.kind == "mean" else 1
     shown = ", ".join(i.text(4) for i in ivs)
-    return Interval(total_lo / k, total_hi / k), (
-        f"{stmt.kind} of {', '.join(stmt.of)} = {stmt.kind}({shown}){conv}"
-    )
+    return total.scaled(1 / k), (f"{stmt.kind} of {', '.join(stmt.of)} = {stmt.kind}({shown}){conv}")
 
 
 def recompute_all(cf: ClaimsFile) -> dict[str, Recomputed]:
