@@ -3,8 +3,11 @@
 Modules, one job each:
 
 * ``schema``    the claims-file schema (pydantic) and its loader (errors name file:line and field);
-* ``precision`` stated precision: the interval a stated value stands for (digits given, "about");
+* ``precision`` stated precision: the interval a stated value stands for (digits given, "about"),
+  and the size of a miss (severity);
 * ``recompute`` derived statements recomputed from the claims and statements they cite;
+* ``units``     units by dimension (sizes, times, tokens, rates of them, ratios) and their conversion;
+* ``counts``    comparisons of small counts ("7 of 12 vs 9 of 12"): Fisher's exact test;
 * ``tables``    the ``claims`` and ``comparison`` tables that ``caveats`` evaluates;
 * ``logs``      the one adapter to ``benchbook.ingest`` (raw logs -> audited entries);
 * ``verdicts``  the verdict engine (consistency + qualifiers + notes + reproducible here);

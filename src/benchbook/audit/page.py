@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 from ..escape import html_text as _esc
-from .delta import NONE, delta
+from .delta import NONE, consistency_text, delta
 from .schema import ClaimsFile
 from .verdicts import Verdict
 
@@ -78,7 +78,9 @@ def _compared(v: Verdict, bound: bool = False) -> str:
     if d.absolute != NONE:
         rel = f" ({_esc(d.relative)})" if d.relative != NONE else ""
         text += f"<br>{'margin to the bound' if bound else 'difference'} {_esc(d.absolute)}{rel}"
-    if v.difference is not None and v.consistency == "inconsistent":
+    if v.consistency == "inconsistent" and v.severity is not None:
+        text += f"<br><b>{_esc(consistency_text(v).removeprefix(v.consistency).strip(' ()'))}</b>"
+    elif v.difference is not None and v.consistency == "inconsistent":
         text += f"; outside the stated precision by {_esc(f'{v.difference:+.4g}')} {_esc(v.unit or '')}"
     return text
 

@@ -42,7 +42,7 @@ from pydantic import (
     model_validator,
 )
 
-from .precision import Interval, decimals_of, half_width
+from .precision import Interval, decimals_of, interval_of
 
 SCHEMA = "benchbook.claims"
 SCHEMA_VERSION = 1
@@ -201,25 +201,56 @@ class Conditions(_Strict):
 
 
 class Counts(_Strict):
-    """The counts behind an acceptance rate: α = accepted ÷ drafted (llama-server's
-    ``draft_n_accepted`` / ``draft_n``), so 0 ≤ accepted ≤ drafted and drafted ≥ 1."""
+    """The counts behind a proportion, "k of n": an acceptance rate's ``accepted`` of ``drafted``
+    (llama-server's ``draft_n_accepted`` / ``draft_n``: α = accepted ÷ drafted), or any other count's
+    ``successes`` of ``trials`` ("7 of 12 tasks correct").  One pair, 0 ≤ k ≤ n, n ≥ 1."""
 
-    accepted: int = Field(ge=0)
-    drafted: int = Field(ge=1)
+    accepted: int | None = Field(default=None, ge=0)
+    drafted: int | None = Field(default=None, ge=1)
+    successes: int | None = Field(
+        default=None, ge=0, description="k of 'k of n': tasks passed, answers right"
+    )
+    trials: int | None = Field(default=None, ge=1, description="n of 'k of n'")
 
     @model_validator(mode="after")
     def _possible(self) -> Counts:
-        if self.accepted > self.drafted:
+        acc = (self.accepted, self.drafted)
+        trial = (self.successes, self.trials)
+        if sum(None not in pair for pair in (acc, trial)) != 1 or any(
+            (a is None) != (b is None) for a, b in (acc, trial)
+        ):
             raise ValueError(
-                f"accepted: {self.accepted} accepted of {self.drafted} drafted is impossible "
-                "(α = accepted / drafted ≤ 1); fix: check which count is which"
+                "accepted: give one pair, {accepted: k, drafted: n} for an acceptance rate or "
+                "{successes: k, trials: n} for another count; fix: write both numbers of one pair"
+            )
+        if self.k > self.n:
+            names = ("accepted", "drafted") if self.accepted is not None else ("successes", "trials")
+            raise ValueError(
+                f"{names[0]}: {self.k} {names[0]} of {self.n} {names[1]} is impossible (k / n ≤ 1); "
+                "fix: check which count is which"
             )
         return self
 
     @property
+    def k(self) -> int:
+        """The count: ``accepted`` or ``successes``."""
+        return self.accepted if self.accepted is not None else self.successes or 0
+
+    @property
+    def n(self) -> int:
+        """Out of: ``drafted`` or ``trials``."""
+        return self.drafted if self.drafted is not None else self.trials or 1
+
+    @property
     def alpha(self) -> float:
-        """α = accepted / drafted (a ratio in [0, 1])."""
-        return self.accepted / self.drafted
+        """k / n (α = accepted / drafted for an acceptance rate): a ratio in [0, 1]."""
+        return self.k / self.n
+
+    def text(self) -> str:
+        """``"60 accepted / 99 drafted"``, ``"7 of 12"``."""
+        if self.accepted is not None:
+            return f"{self.accepted} accepted / {self.drafted} drafted"
+        return f"{self.successes} of {self.trials}"
 
 
 class Claim(_Strict):
@@ -314,17 +345,9 @@ class Statement(_Strict):
 
 def stated_interval_of(item: Claim | Statement) -> Interval | None:
     """The interval of true values a claim's or statement's stated ``value`` or ``range`` stands for
-    (``precision`` module doc), each end of a range with its own decimals: "6.1 to 6.34" stands for
+    (``precision.interval_of``), each end of a range with its own decimals: "6.1 to 6.34" stands for
     ``[6.05, 6.345]``, not ``[6.095, 6.345]``.  None when nothing is stated."""
-    if item.value is not None:
-        h = half_width(item.decimals, item.about)
-        return Interval(item.value - h, item.value + h)
-    if item.range is None:
-        return None
-    lo_dec, hi_dec = item.range_decimals or (item.decimals, item.decimals)
-    return Interval(
-        item.range[0] - half_width(lo_dec, item.about), item.range[1] + half_width(hi_dec, item.about)
-    )
+    return interval_of(item.value, item.range, item.decimals, item.range_decimals, item.about, item.unit)
 
 
 class LogPair(_Strict):

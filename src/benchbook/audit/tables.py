@@ -10,7 +10,8 @@ per pair of a bound's set (row id ``<statement>[<numerator>/<denominator>]``).  
 statement, num_id, den_id, value (the stated ratio as a fraction; a percent change as the ratio
 1 + p/100; the recomputed ratio where none is stated; null for a difference), value_halfwidth (the
 stated precision in the same scale; null where nothing is stated), and per side (``num_``/``den_``):
-lo, hi, method, phase (the metric), host (the hardware identity), env, build (engine + build),
+lo, hi (the interval the stated precision allows, ``recompute.cited_interval``), method, phase (the
+metric), host (the hardware identity), env, build (engine + build),
 source (``origin``, or "the source"), n, and num_alpha (the acceptance rate the file states for the
 numerator's decoding mode, when the denominator decodes plainly).  A side that is a statement has
 only lo/hi (its recomputed interval); the rest is null = not stated.
@@ -20,9 +21,8 @@ from __future__ import annotations
 
 import polars as pl
 
-from .precision import half_width
-from .recompute import Recomputed, claim_interval
-from .schema import Claim, ClaimsFile, host_of
+from .recompute import Recomputed, cited_interval, claim_interval
+from .schema import Claim, ClaimsFile, host_of, stated_interval_of
 from .units import UnitError, factor
 
 OWN_SOURCE = "the source"
@@ -122,7 +122,7 @@ def _side(cf: ClaimsFile, ref: str, recomputed: dict[str, Recomputed]) -> dict:
     if c is None:
         natural = recomputed[ref].natural
         return {"id": ref, "lo": natural.lo if natural else None, "hi": natural.hi if natural else None}
-    iv = claim_interval(c)
+    iv = cited_interval(c)  # what a comparison reads: the interval its stated precision allows
     return {
         "id": ref,
         "lo": iv.lo if iv else None,
@@ -197,7 +197,8 @@ def comparison_table(cf: ClaimsFile, recomputed: dict[str, Recomputed]) -> pl.Da
             scale = 100.0 if s.unit == "%" else 1.0
             if s.value is not None:
                 value = s.value / scale + (1.0 if s.kind == "percent_change" else 0.0)
-                h = half_width(s.decimals, s.about) / scale
+                allowed = stated_interval_of(s)  # the precision recompute reads ("2x" is 2.0x)
+                h = (allowed.hi - allowed.lo) / 2 / scale if allowed is not None else None
             elif r.natural is not None:
                 value = r.natural.mid / (100.0 if s.kind == "percent_change" else 1.0) + (
                     1.0 if s.kind == "percent_change" else 0.0

@@ -11,7 +11,7 @@ for "reproducible here" this project's build, GPUs and model registry (``verdict
 
 from __future__ import annotations
 
-from .delta import delta
+from .delta import consistency_text, delta
 from .run import LOGS_SUFFIX, Audit
 from .verdicts import Here
 
@@ -84,7 +84,7 @@ def lines(audit: Audit, here: Here, here_from: str) -> list[str]:
             d.recomputed,
             d.absolute,
             d.relative,
-            verdict_text(v.consistency, quals),
+            verdict_text(consistency_text(v), quals),
             "yes" if v.reproducible.here else "no",
         ]
         out.append("\t".join(cell(c) for c in cells))

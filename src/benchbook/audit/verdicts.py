@@ -24,17 +24,19 @@ the one check that is not a caveat rule (different sources) is done here.
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
 import polars as pl
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from .. import caveats
-from .precision import Interval
+from .counts import small_counts
+from .precision import Interval, Severity
 from .recompute import CONSISTENT, INCONSISTENT, NOT_CHECKABLE, Consistency, Recomputed, claim_interval
-from .schema import Claim, ClaimsFile, Statement, field_of, stated_interval_of
+from .schema import Claim, ClaimsFile, Statement, family_of, field_of, stated_interval_of
 from .tables import OWN_SOURCE, build_of, claims_table, comparison_table, host_of
 
 VERDICT_SCHEMA = "benchbook.audit.verdict"
@@ -98,6 +100,18 @@ class Verdict(BaseModel):
     stated_hi: float | None = Field(default=None, description="the stated value, or a range's high end")
     recomputed_lo: float | None = Field(default=None, description="the recomputed value (low end), in `unit`")
     recomputed_hi: float | None = Field(default=None, description="the recomputed value (high end)")
+    allowed_lo: float | None = Field(
+        default=None,
+        description="low end of what the stated precision allows, in `unit` (null: none, a bound)",
+    )
+    allowed_hi: float | None = Field(default=None, description="high end of what the stated precision allows")
+    miss: float | None = Field(
+        default=None, description="inconsistent: how far the recomputed value lies outside allowed_lo..hi"
+    )
+    miss_relative: float | None = Field(default=None, description="miss / the stated value's size (fraction)")
+    severity: str | None = Field(
+        default=None, description="inconsistent: 'minor understatement', 'material overstatement', 'major'..."
+    )
     unit: str | None = None
     arithmetic: str | None = None
     qualifiers: list[Qualifier] = Field(default_factory=list)
@@ -118,6 +132,8 @@ class Here:
     methods: frozenset[str] = frozenset({"llama-bench", "real-prompt"})
     decodings: frozenset[str] = frozenset({"plain", "speculative"})
     gpus: tuple[str, ...] = ()
+    #: how an inconsistency's size is named (``params.yaml`` ``audit.severity``; ``precision.Severity``)
+    severity: Severity = Severity()
 
     @classmethod
     def from_params(cls, params: dict) -> Here:
@@ -128,7 +144,20 @@ class Here:
             ValueError: ``methods``, ``decodings`` or ``gpus`` is not a list of names (``gpus: NVIDIA
                 H200`` made the GPUs ``N, V, I, D, I, A, ...``).
         """
-        here = (params.get("audit") or {}).get("here") or {}
+        audit = params.get("audit") or {}
+        here = audit.get("here") or {}
+        try:
+            severity = Severity.model_validate(audit.get("severity") or {})
+        except ValidationError as e:
+            what = "; ".join(
+                f"{'.'.join(str(p) for p in err['loc']) or 'severity'}: "
+                + err["msg"].removeprefix("Value error, ")
+                for err in e.errors()
+            )
+            raise ValueError(
+                f"params.yaml audit.severity: {what}; fix: write {{minor: 0.02, material: 0.1}} "
+                "(fractions of the stated value, minor < material)"
+            ) from None
         for key in ("methods", "decodings", "gpus"):
             got = here.get(key)
             if got is not None and not (isinstance(got, list) and all(isinstance(x, str) for x in got)):
@@ -148,6 +177,7 @@ class Here:
             methods=frozenset(here.get("methods", cls.methods)),
             decodings=frozenset(here.get("decodings", cls.decodings)),
             gpus=tuple(here.get("gpus") or ()),
+            severity=severity,
         )
 
 
@@ -444,6 +474,8 @@ def _statement_qualifiers(
                 add(NOT_COMPARABLE, "host_or_build_mismatch", _strip_ids(diffs[check]), [a, b])
         if "sources" in diffs:
             add(NOT_COMPARABLE, "sources", _strip_ids(diffs["sources"]), [a, b])
+        if (small := small_counts(cf, a, b)) is not None:
+            add(AT_RISK, "small_counts", small, [a, b])
         cond = condition_diff(cf, a, b)
         if len(cond.differ) > 1:  # one differing condition is what is compared; more confound it
             add(
@@ -520,6 +552,11 @@ def _fired(table: pl.DataFrame, kind: str) -> dict[str, list[str]]:
     return {row["id"]: row["caveats"] for row in out.select("id", "caveats").iter_rows(named=True)}
 
 
+def _finite(x: float) -> float | None:
+    """``x``, or None for an open end (a bound allows everything below or above it)."""
+    return x if math.isfinite(x) else None
+
+
 def _ends(iv: Interval | None) -> tuple[float | None, float | None]:
     """``(lo, hi)`` of an interval, ``(None, None)`` without one (a verdict's ``*_lo``/``*_hi``)."""
     return (iv.lo, iv.hi) if iv is not None else (None, None)
@@ -541,28 +578,26 @@ class CountsCheck:
     arithmetic: str
     difference: float | None
     alpha: float
+    allowed: Interval | None = None
 
 
 def counts_check(c: Claim) -> CountsCheck | None:
-    """Check an ``acceptance_rate`` claim's value against its ``counts``: α = accepted ÷ drafted
-    (llama-server ``draft_n_accepted`` / ``draft_n``), ×100 when the unit is %, compared with the
-    interval the stated value's precision allows (``precision.stated_interval``).
+    """Check a proportion's value against its ``counts``: k ÷ n (an acceptance rate's α = accepted ÷
+    drafted, llama-server ``draft_n_accepted`` / ``draft_n``; "7 of 12 correct"), ×100 when the unit
+    is %, compared with the interval the stated value's precision allows (``precision.interval_of``).
 
-    Returns None when the claim is not an acceptance rate with both a number and counts."""
+    Returns None when the claim is not an acceptance rate or a ratio (x, %) with a number and counts."""
     iv = claim_interval(c)
-    if c.metric != "acceptance_rate" or c.counts is None or iv is None:
+    if c.counts is None or iv is None or not (c.metric == "acceptance_rate" or family_of(c.unit) == "ratio"):
         return None
     scale = 100.0 if (c.unit or "").strip() == "%" else 1.0
     alpha = c.counts.alpha * scale
     stated = stated_interval_of(c) or iv
-    arithmetic = (
-        f"{c.counts.accepted} accepted / {c.counts.drafted} drafted"
-        f"{' x 100' if scale != 1 else ''} = {alpha:.4f}"
-    )
+    arithmetic = f"{c.counts.text()}{' x 100' if scale != 1 else ''} = {alpha:.4f}"
     if Interval(alpha, alpha).overlaps(stated):
-        return CountsCheck(CONSISTENT, f"{alpha:.3f}", arithmetic, None, alpha)
+        return CountsCheck(CONSISTENT, f"{alpha:.3f}", arithmetic, None, alpha, stated)
     target = stated.lo if alpha < stated.lo else stated.hi
-    return CountsCheck(INCONSISTENT, f"{alpha:.3f}", arithmetic, alpha - target, alpha)
+    return CountsCheck(INCONSISTENT, f"{alpha:.3f}", arithmetic, alpha - target, alpha, stated)
 
 
 def judge(cf: ClaimsFile, recomputed: dict[str, Recomputed], here: Here, claims_file: str) -> list[Verdict]:
@@ -609,6 +644,8 @@ def judge(cf: ClaimsFile, recomputed: dict[str, Recomputed], here: Here, claims_
                 stated_hi=stated_hi,
                 recomputed_lo=counted.alpha if counted else None,
                 recomputed_hi=counted.alpha if counted else None,
+                allowed_lo=counted.allowed.lo if counted and counted.allowed else None,
+                allowed_hi=counted.allowed.hi if counted and counted.allowed else None,
                 arithmetic=counted.arithmetic if counted else None,
                 unit=c.unit,
                 qualifiers=quals,
@@ -639,6 +676,8 @@ def judge(cf: ClaimsFile, recomputed: dict[str, Recomputed], here: Here, claims_
                 stated_hi=stated_hi,
                 recomputed_lo=recomputed_lo,
                 recomputed_hi=recomputed_hi,
+                allowed_lo=_finite(r.allowed.lo) if r.allowed else None,
+                allowed_hi=_finite(r.allowed.hi) if r.allowed else None,
                 unit=s.unit,
                 arithmetic=r.arithmetic or None,
                 qualifiers=quals,
