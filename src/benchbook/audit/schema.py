@@ -275,6 +275,15 @@ class BoundSet(_Strict):
     match: list[str] = Field(default_factory=list)
 
 
+#: statement kinds that compare their two sides (a ratio, a change, a gap): whatever else differs
+#: between the sides (method, hardware, source, conditions) confounds what is compared
+COMPARING_KINDS = ("ratio", "percent_change", "difference")
+#: statement kinds that pool their members (a total, an average: "the three models take 40 GiB
+#: together"): the members differ by design and nothing is compared, so only a mix of phases (rates
+#: of prefill and decode added or averaged) makes one meaningless
+AGGREGATING_KINDS = ("sum", "mean")
+
+
 class Statement(_Strict):
     """A statement derived from claims or other statements.
 
