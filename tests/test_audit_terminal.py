@@ -49,7 +49,17 @@ def test_the_command_names_the_file_the_records_and_compares_each_claim(tmp_path
     assert rows["other-qwen27b-q4km"][:3] == ["claim", "6.11–6.34 tok/s", "—"]
     # 24.4 / 42.72 = 0.571161 = 57.116 %; 57.116 - 57 = +0.116 pp; 57.116 / 57 - 1 = +0.2 %
     assert rows["stmt-57pct"][:5] == ["statement", "57 %", "57.116 %", "+0.116 pp", "+0.2%"]
-    assert rows["stmt-57pct"][5].startswith("consistent; not comparable (mixed_method)")
+    # each qualifier with its whole reason, not its check's id (was "not comparable (mixed_method)")
+    assert rows["stmt-57pct"][5] == (
+        "consistent | not comparable: methods: real prompt generation vs llama-bench tg128 | at risk: n "
+        "below 3 on a side of the comparison (single runs, no interval) | at risk: high stated acceptance, "
+        "yet the speed ratio is at or below 1: no speedup"
+    )
+    assert rows["ds-acceptance"][5] == (
+        "not checkable | unsupported: an acceptance rate without the counts (accepted / drafted) behind "
+        "it | at risk: the same decoding mode runs at or below the plain speed: acceptance is high, speed "
+        "is not"
+    )
     # max over the pairs 0.625243 (ds-code-b8-wsl 20.6 / tg-wsl-ncmoe26 32.95): 0.041757 below the bound
     # 0.667; a bound is a limit, not an estimate: no % of it (was "-6.3%", which the new user could not read)
     assert rows["stmt-two-thirds"][:5] == ["statement", "0.667 x", "0.625 x", "-0.042 x", "—"]

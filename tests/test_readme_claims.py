@@ -42,6 +42,6 @@ def test_the_example_audits_as_its_comments_say(tmp_path, monkeypatch, capsys):
     assert command.main([str(f), "--out", str(out), "--pages", str(out)]) == 0
     rows = {line.split("\t")[0]: line.split("\t") for line in capsys.readouterr().out.splitlines()}
     assert rows["s1"][2:7] == ["57 %", "57.116 %", "+0.116 pp", "+0.2%", rows["s1"][6]]
-    assert rows["s1"][6].startswith("consistent;")
+    assert rows["s1"][6].startswith("consistent | ")
     # s2 is a bound: its difference is the margin, and it has no difference %
-    assert rows["s2"][2:6] == ["0.667", "0.571", "-0.096", "—"] and rows["s2"][6].startswith("consistent;")
+    assert rows["s2"][2:6] == ["0.667", "0.571", "-0.096", "—"] and rows["s2"][6].startswith("consistent | ")

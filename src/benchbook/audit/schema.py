@@ -10,8 +10,8 @@ A claims file transcribes someone else's published numbers as facts (docs/claims
   not interpreted); ``conditions``: defaults for the conditions of the source's *own* claims;
 * ``claims``: one published number each (``id``, ``metric``, ``value`` or ``range``, ``unit``,
   stated precision, ``method``, ``n`` if stated, ``origin`` when the number is quoted from someone
-  else, ``conditions``, ``counts``, ``capacity``, ``statement``, ``note``).  A claim with no number
-  behind it is kept (``statement`` gives its words) and judged;
+  else, ``conditions``, ``counts``, ``capacity``, ``limit``, ``spread``, ``statement``, ``note``).
+  A claim with no number behind it is kept (``statement`` gives its words) and judged;
 * ``statements``: derived statements citing claims *or other statements* (``ratio``,
   ``percent_change``, ``difference``, ``sum``, ``mean``) or bounding a set (``bound``: "every X
   below Y", the pairing rule written in ``over.match``);
@@ -243,7 +243,16 @@ class Claim(_Strict):
     conditions: Conditions = Field(default_factory=Conditions)
     counts: Counts | None = None
     capacity: Number | None = Field(
-        default=None, description="capacity the value is measured against, same unit"
+        default=None,
+        description="the capacity a memory value is measured against (device memory, a RAM limit), same unit",
+    )
+    limit: Number | None = Field(
+        default=None,
+        description="the most the value can be by its own definition (turns allowed, max tokens, max steps)",
+    )
+    spread: Number | None = Field(
+        default=None,
+        description="run-to-run spread stated beside a value over n runs (sd, or ± half a range), same unit",
     )
     statement: str | None = Field(default=None, description="the claim in the source's words")
     log: str | None = Field(default=None, description="a raw log file (under --logs DIR) behind this number")

@@ -2,8 +2,10 @@
 
 ``claims_table``: one row per claim *with a number* (numberless claims have nothing a rule could
 read; the verdict engine still judges them).  Columns (typed even when every value is null):
-id, metric, value (a range's midpoint), lo, hi, unit, method, n, origin, env, hardware, model,
-decoding, n_cpu_moe, n_gpu_layers, prompt, block_max, tokens_generated, cap, cold, note.
+id, metric, value (a range's midpoint), lo, hi, unit, family (the unit's family: rate, size...),
+method, n, origin, env, hardware, model, decoding, n_cpu_moe, n_gpu_layers, prompt, block_max,
+tokens_generated, cap, cold, capacity (what a memory value is measured against), limit (the most the
+value can be by its own definition), note.
 
 ``comparison_table``: one row per two-sided statement (ratio, percent_change, difference) and one
 per pair of a bound's set (row id ``<statement>[<numerator>/<denominator>]``).  Columns: id,
@@ -29,7 +31,7 @@ import polars as pl
 from .. import caveats
 from .precision import half_width
 from .recompute import Recomputed, claim_interval
-from .schema import COMPARING_KINDS, Claim, ClaimsFile, field_of, host_of
+from .schema import COMPARING_KINDS, Claim, ClaimsFile, family_of, field_of, host_of
 from .units import UnitError, factor
 
 OWN_SOURCE = "the source"
@@ -41,6 +43,7 @@ CLAIMS_SCHEMA = {
     "lo": pl.Float64,
     "hi": pl.Float64,
     "unit": pl.String,
+    "family": pl.String,
     "method": pl.String,
     "n": pl.Int64,
     "origin": pl.String,
@@ -55,6 +58,8 @@ CLAIMS_SCHEMA = {
     "tokens_generated": pl.Int64,
     "cap": pl.Int64,
     "cold": pl.Boolean,
+    "capacity": pl.Float64,
+    "limit": pl.Float64,
     "note": pl.String,
 }
 
@@ -114,6 +119,7 @@ def claims_table(cf: ClaimsFile) -> pl.DataFrame:
                 "lo": iv.lo,
                 "hi": iv.hi,
                 "unit": c.unit,
+                "family": family_of(c.unit),
                 "method": c.method,
                 "n": c.n,
                 "origin": c.origin,
@@ -128,6 +134,8 @@ def claims_table(cf: ClaimsFile) -> pl.DataFrame:
                 "tokens_generated": cond.tokens_generated,
                 "cap": cond.cap,
                 "cold": cond.file_cache == "cold" if cond.file_cache else None,
+                "capacity": c.capacity,
+                "limit": c.limit,
                 "note": c.note,
             }
         )

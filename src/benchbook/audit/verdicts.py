@@ -34,7 +34,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from .. import caveats
 from .precision import Interval
 from .recompute import CONSISTENT, INCONSISTENT, NOT_CHECKABLE, Consistency, Recomputed, claim_interval
-from .schema import AGGREGATING_KINDS, Claim, ClaimsFile, Statement, stated_interval_of
+from .schema import AGGREGATING_KINDS, Claim, ClaimsFile, Statement, family_of, stated_interval_of
 from .tables import (
     SIDE_CONDITIONS,
     build_of,
@@ -45,6 +45,7 @@ from .tables import (
     method_class,
     side_of,
 )
+from .unsaid import unsaid
 
 VERDICT_SCHEMA = "benchbook.audit.verdict"
 VERDICT_SCHEMA_VERSION = 1
@@ -67,13 +68,15 @@ RULE_QUALIFIER: dict[str, QualifierKind] = {
     "cross_request_state": AT_RISK,
     "output_mismatch": AT_RISK,
     "busy_host": AT_RISK,
+    "at_capacity": AT_RISK,
+    "exceeds_limit": AT_RISK,
     "mixed_method": NOT_COMPARABLE,
     "mixed_phase": NOT_COMPARABLE,
     "host_or_build_mismatch": NOT_COMPARABLE,
     "acceptance_definition_mismatch": NOT_COMPARABLE,
 }
 #: at-risk rules of a cited claim that carry over to a statement citing it
-CARRIED = ("cap_hit", "cold_start", "memory_spill", "synthetic_inputs")
+CARRIED = ("cap_hit", "cold_start", "memory_spill", "synthetic_inputs", "at_capacity", "exceeds_limit")
 
 
 class Qualifier(BaseModel):
@@ -111,6 +114,10 @@ class Verdict(BaseModel):
     arithmetic: str | None = None
     qualifiers: list[Qualifier] = Field(default_factory=list)
     notes: list[str] = Field(default_factory=list)
+    unsaid: list[str] = Field(
+        default_factory=list,
+        description="what the source leaves unsaid that weakens this verdict (``unsaid`` module)",
+    )
     reproducible: Reproducible
     evidence: list[str] = Field(default_factory=list, description="ids or file:line the verdict read")
 
@@ -276,11 +283,103 @@ def _cliff_neighbour(table: pl.DataFrame, cid: str) -> str:
     return f"{best['value']:g} at n_cpu_moe {best['n_cpu_moe']} ({best['id']})"
 
 
+def slower_rows(cf: ClaimsFile, memory: Claim) -> list[tuple[Claim, Claim]]:
+    """(row, faster) pairs beside a memory claim: ``row`` a rate claim measured under every condition
+    the memory claim states for itself (its own ``conditions``: env, decoding...), ``faster`` a rate
+    claim of the same metric, method class, prompt, block size and decoding that differs in one of
+    those conditions and is faster.  In claims-file order; empty when no such pair exists."""
+    own = {k: v for k, v in memory.conditions.model_dump(exclude_none=True, exclude_defaults=True).items()}
+    keys = [k for k in own if k not in ("other", "offload")]
+    if not keys:
+        return []
+    mem_cond = cf.conditions_of(memory)
+    rates = [c for c in cf.claims if family_of(c.unit) == "rate" and claim_interval(c) is not None]
+
+    def same(c: Claim, name: str) -> bool:
+        return getattr(cf.conditions_of(c), name) == getattr(mem_cond, name)
+
+    out = []
+    for row in rates:
+        if not all(same(row, k) for k in keys):
+            continue
+        rc = cf.conditions_of(row)
+        for other in rates:
+            oc = cf.conditions_of(other)
+            alike = (
+                other.metric == row.metric
+                and method_class(other.method) == method_class(row.method)
+                and (oc.prompt, oc.block_max, oc.decoding) == (rc.prompt, rc.block_max, rc.decoding)
+            )
+            if alike and not all(same(other, k) for k in keys) and other.value and row.value:
+                if row.value < other.value:
+                    out.append((row, other))
+    return out
+
+
+def _capacity_text(c: Claim) -> str:
+    """``11.76 of 12.29 GiB (95.7%)``: a memory claim against its stated capacity."""
+    frac = (c.value or 0.0) / (c.capacity or 1.0)
+    return f"{c.value:g} of {c.capacity:g} {c.unit} ({100 * frac:.1f}%)"
+
+
+def _at_capacity(cf: ClaimsFile, fired: dict) -> tuple[dict[str, Qualifier], dict[str, list[str]]]:
+    """The at-capacity qualifiers (claim id -> qualifier: the memory claim and each slower row beside
+    it, ``slower_rows``) and, for a memory claim at capacity with no slower row, its note."""
+    quals: dict[str, Qualifier] = {}
+    notes: dict[str, list[str]] = {}
+    for c in cf.claims:
+        if "at_capacity" not in fired.get(c.id, []):
+            continue
+        pairs = slower_rows(cf, c)
+        if not pairs:
+            notes.setdefault(c.id, []).append(
+                f"at capacity: {_capacity_text(c)} of its stated capacity, no slower row beside it"
+            )
+            continue
+        shown = "; ".join(f"{r.id} {r.value:g} {r.unit} against {o.value:g} ({o.id})" for r, o in pairs)
+        quals[c.id] = Qualifier(
+            kind=AT_RISK,
+            check="at_capacity",
+            reason=f"at capacity: {_capacity_text(c)} beside slower rows: {shown}",
+            evidence=[c.id] + list(dict.fromkeys(r.id for r, _ in pairs)),
+        )
+        for r, o in pairs:
+            if r.id not in quals:
+                quals[r.id] = Qualifier(
+                    kind=AT_RISK,
+                    check="at_capacity",
+                    reason=(
+                        f"at capacity: measured beside {c.id} at {_capacity_text(c)}, and slower than "
+                        f"{o.id} ({r.value:g} against {o.value:g} {r.unit}): memory may have spilled"
+                    ),
+                    evidence=[c.id, r.id, o.id],
+                )
+    return quals, notes
+
+
 def _claim_qualifiers(c: Claim, table: pl.DataFrame, fired: dict) -> list[Qualifier]:
     out = []
     rows = table.filter(pl.col("id") == c.id)
     row: dict[str, Any] = rows.row(0, named=True) if rows.height else {}  # a rule fired: c has a row
     for rule in fired.get(c.id, []):
+        if rule == "at_capacity":
+            continue  # judged with the rows beside it (``_at_capacity``)
+        if rule == "exceeds_limit":
+            over = (
+                f"{c.metric} = {row['lo']:g} {c.unit} against its limit {row['limit']:g}"
+                if row["limit"] is not None and row["lo"] > row["limit"]
+                else f"{row['tokens_generated']} tokens generated against the cap of {row['cap']}"
+            )
+            out.append(
+                Qualifier(
+                    kind=AT_RISK,
+                    check=rule,
+                    reason=f"{over}: exceeds its own stated limit: "
+                    "the field may not count what its name says",
+                    evidence=[c.id],
+                )
+            )
+            continue
         if rule == "single_run":
             reason = (
                 f"n = {row['n']}: below {caveats.DEFAULTS['min_n']} runs, no interval; "
@@ -530,8 +629,8 @@ def _statement_qualifiers(
             )
     cited = set(r.reads) | {x for p in pairs for x in p}
     # at-risk rules carry over from every claim the statement rests on, through cited statements
-    under = {u for x in cited for u in claims_under(cf, x, recomputed)}
-    for cid in sorted(under):
+    rests_on = {u for x in cited for u in claims_under(cf, x, recomputed)}
+    for cid in sorted(rests_on):
         for rule in claim_fired.get(cid, []):
             if rule in CARRIED:
                 add(AT_RISK, rule, f"cites a claim at risk ({rule})", [cid])
@@ -606,6 +705,7 @@ def judge(cf: ClaimsFile, recomputed: dict[str, Recomputed], here: Here, claims_
     claim_fired = _fired(ctable, "claims")
     ctable_cmp = comparison_table(cf, recomputed)
     comp_fired = _fired(ctable_cmp, "comparison")
+    gaps = unsaid(cf, recomputed)
     out = []
     # acceptance claims are at risk where a comparison of their decoding mode shows no speedup
     acc_risk: dict[str, set[str]] = {}
@@ -617,8 +717,11 @@ def judge(cf: ClaimsFile, recomputed: dict[str, Recomputed], here: Here, claims_
             for c in cf.claims:
                 if c.metric == "acceptance_rate" and cf.conditions_of(c).decoding == mode:
                     acc_risk.setdefault(c.id, set()).add(row["statement"])
+    capacity_quals, capacity_notes = _at_capacity(cf, claim_fired)
     for c in cf.claims:
         quals = _claim_qualifiers(c, ctable, claim_fired)
+        if c.id in capacity_quals:
+            quals.append(capacity_quals[c.id])
         if c.id in acc_risk:
             quals.append(
                 Qualifier(
@@ -647,14 +750,20 @@ def judge(cf: ClaimsFile, recomputed: dict[str, Recomputed], here: Here, claims_
                 arithmetic=counted.arithmetic if counted else None,
                 unit=c.unit,
                 qualifiers=quals,
-                notes=_not_stated(cf, c),
+                notes=_not_stated(cf, c) + capacity_notes.get(c.id, []),
+                unsaid=gaps.get(c.id, []),
                 reproducible=reproducibility(cf, c, here),
                 evidence=[c.id],
             )
         )
+    # a statement carries "at capacity" from the rows judged at capacity (not from a memory claim
+    # at capacity with no slower row beside it)
+    carried = {k: [x for x in v if x != "at_capacity"] for k, v in claim_fired.items()}
+    for cid in capacity_quals:
+        carried.setdefault(cid, []).append("at_capacity")
     for s in cf.statements:
         r = recomputed[s.id]
-        quals, notes = _statement_qualifiers(cf, s, r, comp_fired, claim_fired, recomputed)
+        quals, notes = _statement_qualifiers(cf, s, r, comp_fired, carried, recomputed)
         if r.verdict == NOT_CHECKABLE and r.reason:
             notes = [f"not checkable: {r.reason}"] + notes
         cited = [claim for i in sorted(set(r.reads)) if (claim := cf.claim(i)) is not None]
@@ -678,6 +787,7 @@ def judge(cf: ClaimsFile, recomputed: dict[str, Recomputed], here: Here, claims_
                 arithmetic=r.arithmetic or None,
                 qualifiers=quals,
                 notes=notes,
+                unsaid=gaps.get(s.id, []),
                 reproducible=Reproducible(here=bool(cited) and not missing, missing=missing),
                 evidence=list(r.reads),
             )

@@ -1,0 +1,55 @@
+"""Issue 27 item 10: what a post leaves unsaid, beside the verdicts it weakens
+(fixtures/audit/unsaid.yaml, unsaid_control.yaml), each with a clean control."""
+
+from pathlib import Path
+
+import pytest
+
+from benchbook.audit import run
+from benchbook.audit.verdicts import Here
+
+FX = Path(__file__).parent / "fixtures" / "audit"
+
+
+@pytest.fixture(scope="module")
+def v() -> dict:
+    return {x.id: x for x in run.audit_file(FX / "unsaid.yaml", here=Here()).verdicts}
+
+
+def test_speculative_comparison_at_temperature(v):
+    assert v["hot-speedup"].unsaid == [
+        "a speculative comparison sampled at temperature 0.7: the speculative and plain runs wrote "
+        "different text, so it compares different generations (state a greedy run, temperature 0)"
+    ]
+    assert v["greedy-speedup"].unsaid == []  # control: greedy
+
+
+def test_cap_without_output_length(v):
+    note = (
+        "a generation cap of 2000 tokens is stated for capped but not its output length: the answers may "
+        "have stopped at the cap (state the tokens generated)"
+    )
+    assert v["capped"].unsaid == [note]
+    assert v["capped-vs"].unsaid == [note]  # beside the statement it weakens
+    assert v["capped-known"].unsaid == []  # control: 1400 of 2000 stated
+
+
+def test_averaged_runs_without_spread(v):
+    assert v["mean3"].unsaid == [
+        "mean3 is averaged over 3 runs with no spread stated (sd, range or interval): how far the runs "
+        "agreed is unknown"
+    ]
+    assert v["mean3-sd"].unsaid == []  # control: spread 0.4 stated
+
+
+def test_free_speedup_beside_a_memory_cost(v):
+    assert v["free-speedup"].unsaid == [
+        "called free, yet the source states a memory cost: vram_per_draft_token = 599 MB (mem-per-token)"
+    ]
+    control = {x.id: x for x in run.audit_file(FX / "unsaid_control.yaml", here=Here()).verdicts}
+    assert control["free-speedup"].unsaid == []  # control: no memory increase stated
+
+
+def test_the_clover_post_leaves_nothing_of_these_unsaid():
+    clover = Path(__file__).resolve().parents[1] / "data" / "claims" / "clover-35b-a3b-blog.yaml"
+    assert all(x.unsaid == [] for x in run.audit_file(clover, here=Here()).verdicts)
