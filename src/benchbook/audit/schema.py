@@ -140,6 +140,11 @@ class Source(_Strict):
     runs_per_prompt: int | None = Field(
         default=None, description="runs behind each of the source's own numbers"
     )
+    summary_of: str | None = Field(
+        default=None,
+        description="what this source summarises or reports (title or link of the original); "
+        "null: the source published its numbers itself",
+    )
     note: str | None = None
 
 
