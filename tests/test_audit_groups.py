@@ -111,3 +111,23 @@ def test_a_base_60_number_and_a_number_for_a_name_say_quote_it(tmp_path):
         "c.yaml:4: software.build: Input should be a valid string (YAML read the unquoted 1.10 as a "
         "number; fix: quote it, '1.10')"
     )
+
+
+def test_the_guides_groups_example_loads(tmp_path):
+    import re
+
+    text = (Path(__file__).resolve().parents[1] / "docs" / "claims.md").read_text()
+    section = text[text.index("### Groups and tables") :]
+    block = re.search(r"^```yaml\n(.*?)^```", section, re.S | re.M)
+    assert block
+    f = tmp_path / "g.yaml"
+    f.write_text(
+        "schema: benchbook.claims\nschema_version: 1\nsource: {kind: blog post}\n"
+        "systems: [{id: pc, hardware: GPU}]\n"
+        "environments: [{id: wsl, system: pc}, {id: windows, system: pc}]\n"
+        + block.group(1)
+    )
+    cf = schema.load(f)
+    assert [c.id for c in cf.claims] == ["ds-story-wsl", "ds-code-win", "ds-code-b8-win", "tg-win-ncmoe24"]
+    assert cf.claim("ds-code-b8-win").conditions.block_max == 8
+    assert cf.claim("ds-story-wsl").conditions.block_max == 15

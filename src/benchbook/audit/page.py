@@ -233,9 +233,10 @@ Other people's published numbers, transcribed into `data/claims/*.yaml` and audi
 within the stated precision; **inconsistent**: with the recomputed value and the difference;
 **not checkable**: nothing to recompute from), zero or more qualifiers (**unsupported**: something
 the claim needs is absent; **not comparable**: different methods, phases, hardware, environments,
-builds or sources; **at risk**: cap hit, cold first run, a cliff at the memory limit, n below 3,
-acceptance without speedup), notes for what the source does not state ("not stated" is never
-"different"), and whether it could be re-measured here.
+builds or sources; **at risk**: cap hit, cold first run, a cliff at the memory limit, memory at its stated
+capacity beside a slower row, a count above its own stated limit, n below 3, acceptance without
+speedup), notes for what the source does not state ("not stated" is never "different"), what it
+leaves unsaid beside the verdicts it weakens, and whether it could be re-measured here.
 
 ```{{=html}}
 <ul>{items}</ul>
