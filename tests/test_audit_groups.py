@@ -124,8 +124,7 @@ def test_the_guides_groups_example_loads(tmp_path):
     f.write_text(
         "schema: benchbook.claims\nschema_version: 1\nsource: {kind: blog post}\n"
         "systems: [{id: pc, hardware: GPU}]\n"
-        "environments: [{id: wsl, system: pc}, {id: windows, system: pc}]\n"
-        + block.group(1)
+        "environments: [{id: wsl, system: pc}, {id: windows, system: pc}]\n" + block.group(1)
     )
     cf = schema.load(f)
     assert [c.id for c in cf.claims] == ["ds-story-wsl", "ds-code-win", "ds-code-b8-win", "tg-win-ncmoe24"]

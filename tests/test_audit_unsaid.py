@@ -53,3 +53,18 @@ def test_free_speedup_beside_a_memory_cost(v):
 def test_the_clover_post_leaves_nothing_of_these_unsaid():
     clover = Path(__file__).resolve().parents[1] / "data" / "claims" / "clover-35b-a3b-blog.yaml"
     assert all(x.unsaid == [] for x in run.audit_file(clover, here=Here()).verdicts)
+
+
+def test_runs_per_prompt_counts_as_n_for_the_sources_own_numbers(tmp_path):
+    f = tmp_path / "c.yaml"
+    f.write_text(
+        "schema: benchbook.claims\nschema_version: 1\nsource: {kind: blog post, runs_per_prompt: 3}\n"
+        "claims:\n  - {id: own, metric: decode_tps, value: 20, unit: tok/s}\n"
+        "  - {id: quoted, metric: decode_tps, value: 20, unit: tok/s, origin: a forum post}\n"
+    )
+    got = {x.id: x.unsaid for x in run.audit_file(f, here=Here()).verdicts}
+    assert got["own"] == [
+        "own is averaged over 3 runs with no spread stated (sd, range or interval): how far the runs agreed "
+        "is unknown"
+    ]
+    assert got["quoted"] == []  # control: a quoted number is not the source's own runs

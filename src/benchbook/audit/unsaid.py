@@ -10,8 +10,8 @@ Each check reads only what the claims file states and names what is missing and 
 * ``cap``: a generation cap stated (``conditions.cap``) with no output length
   (``conditions.tokens_generated``): the answers may have stopped at the cap (``caveats`` rule
   ``cap_hit`` cannot be judged);
-* ``spread``: a value averaged over n ≥ 2 runs with no spread stated (``spread``): how far the runs
-  agreed is unknown;
+* ``spread``: a value averaged over n ≥ 2 runs (its ``n``, else the source's ``runs_per_prompt`` for
+  its own numbers) with no spread stated (``spread``): how far the runs agreed is unknown;
 * ``free``: a speedup called free ("free", "no cost", "costs nothing") in a file that states a memory
   increase (a size claim or statement whose words or arithmetic say more memory): the cost is named.
 
@@ -98,9 +98,11 @@ def _cap_notes(cf: ClaimsFile) -> dict[str, list[str]]:
 def _spread_notes(cf: ClaimsFile) -> dict[str, list[str]]:
     out: dict[str, list[str]] = {}
     for c in cf.claims:
-        if c.n is not None and c.n >= 2 and c.spread is None and (c.value is not None or c.range):
+        # the claim's n, else the runs the source states behind each of its own numbers
+        n = c.n if c.n is not None else (cf.source.runs_per_prompt if c.origin is None else None)
+        if n is not None and n >= 2 and c.spread is None and (c.value is not None or c.range):
             out.setdefault(c.id, []).append(
-                f"{c.id} is averaged over {c.n} runs with no spread stated (sd, range or interval): "
+                f"{c.id} is averaged over {n} runs with no spread stated (sd, range or interval): "
                 "how far the runs agreed is unknown"
             )
     return out
