@@ -1,6 +1,6 @@
 """The verdict engine: one ``Verdict`` per claim and per statement of a claims file.
 
-A verdict has four parts:
+A verdict has five parts:
 
 * ``consistency``: "consistent" (recomputed within the stated precision) | "inconsistent" (with
   the recomputed value and the difference in the claim's own unit) | "not checkable" (nothing to
@@ -9,17 +9,22 @@ A verdict has four parts:
 * ``qualifiers``, each with its reason and evidence (claim ids, ``file:line`` of logs):
   "unsupported" only when the claim needs something absent (a comparison whose baseline states no
   number, an acceptance rate without its counts, a speedup without both speeds); "not comparable"
-  (different methods, phases, hardware, environments, builds or sources — named); "at risk" (cap
-  hit, cold first run, a throughput cliff at the memory limit, n below 3, acceptance without
-  speedup, synthetic inputs);
+  (different methods, phases, hardware, environments, builds or sources — named — between the two
+  sides of a ratio, percent change or difference, a side that is a statement keeping the facts of
+  the claims under it, ``tables.side_of``; a sum or mean compares nothing and is only refused for
+  mixing phases); "at risk" (cap hit, cold first run, a throughput cliff at the memory limit, memory
+  at its stated capacity beside a slower row, a count above its own stated limit, n below 3,
+  acceptance without speedup, synthetic inputs);
 * ``notes``: what is not stated (method, n, hardware, build): "not stated", never "different", and
   never by itself a lower verdict;
+* ``unsaid``: what the source leaves unsaid that weakens this verdict (``unsaid`` module);
 * ``reproducible``: whether this project could re-measure it here, and the missing pieces (model,
   hardware, method, build), judged against ``Here`` (``params.yaml`` ``audit.here`` + the model
   registry).
 
 Qualifiers come from the named rules of ``caveats`` (claims and comparison tables, ``tables``);
-the one check that is not a caveat rule (different sources) is done here.
+the checks that are not caveat rules (different sources, conditions, the slower rows beside a
+memory value at capacity) are done here.
 """
 
 from __future__ import annotations
