@@ -68,3 +68,23 @@ def test_runs_per_prompt_counts_as_n_for_the_sources_own_numbers(tmp_path):
         "is unknown"
     ]
     assert got["quoted"] == []  # control: a quoted number is not the source's own runs
+
+
+def test_the_terminal_row_and_the_page_show_what_is_unsaid(tmp_path, capsys, monkeypatch):
+    from benchbook.audit import command, page
+
+    monkeypatch.chdir(tmp_path)  # no params.yaml: the defaults of Here
+    out = tmp_path / "out"
+    assert command.main([str(FX / "unsaid.yaml"), "--out", str(out), "--pages", str(out)]) == 0
+    rows = {r.split("\t")[0]: r.split("\t") for r in capsys.readouterr().out.splitlines()}
+    assert rows["hot-speedup"][6] == (
+        "consistent | at risk: n below 3 on a side of the comparison (single runs, no interval) | unsaid: "
+        "a speculative comparison sampled at temperature 0.7: the speculative and plain runs wrote "
+        "different text, so it compares different generations (state a greedy run, temperature 0)"
+    )
+    a = run.audit_file(FX / "unsaid.yaml", here=Here())
+    text = page.render(a.claims, a.verdicts, "unsaid.yaml")
+    assert (
+        "<b>unsaid</b>: called free, yet the source states a memory cost: vram_per_draft_token = 599 MB"
+        in text
+    )
