@@ -56,7 +56,17 @@ def test_the_command_names_the_file_the_records_and_compares_each_claim(tmp_path
         "-0.008 to +0.240 pp",
         "-0.01% to +0.4%",
     ]
-    assert rows["stmt-57pct"][5].startswith("consistent; not comparable (mixed_method)")
+    # each qualifier with its whole reason, not its check's id (was "not comparable (mixed_method)")
+    assert rows["stmt-57pct"][5] == (
+        "consistent | not comparable: methods: real prompt generation vs llama-bench tg128 | at risk: n "
+        "below 3 on a side of the comparison (single runs, no interval) | at risk: high stated acceptance, "
+        "yet the speed ratio is at or below 1: no speedup"
+    )
+    assert rows["ds-acceptance"][5] == (
+        "not checkable | unsupported: an acceptance rate without the counts (accepted / drafted) behind "
+        "it | at risk: the same decoding mode runs at or below the plain speed: acceptance is high, speed "
+        "is not"
+    )
     # max over the pairs (ds-code-b8-wsl 20.6 / tg-wsl-ncmoe26 32.95) 0.6236..0.6268 with the cited
     # precision: 0.043..0.040 below the bound 0.667; a bound is a limit, not an estimate: no % of it (was
     # "-6.3%", which the new user could not read)

@@ -49,7 +49,7 @@ def test_the_example_audits_as_its_comments_say(tmp_path, monkeypatch, capsys):
         "-0.01% to +0.4%",
         rows["s1"][6],
     ]
-    assert rows["s1"][6].startswith("consistent;")
+    assert rows["s1"][6].startswith("consistent | ")
     # s2 is a bound: its difference is the margin, and it has no difference %
     assert rows["s2"][2:6] == ["0.667", "0.570–0.572", "-0.097 to -0.095", "—"]
-    assert rows["s2"][6].startswith("consistent;")
+    assert rows["s2"][6].startswith("consistent | ")
