@@ -409,3 +409,22 @@ def test_the_property_catches_a_wrong_statement():
         stmt["value"] = round(110 * a / b, 3)
         caught += _check(claims, [stmt])["s"].verdict == "inconsistent"
     assert caught == 200
+
+
+def test_the_stated_cell_keeps_the_digits_as_written(tmp_path):
+    """ "0.70" stands for 0.695–0.705 and prints as written, not as 0.7 (which stands for 0.65–0.75);
+    a range's ends keep their own digits; a value written without decimals stays bare."""
+    from benchbook.audit.delta import delta
+
+    v = _audit(
+        tmp_path,
+        "  - {id: a, metric: decode_tps, value: 72.60, unit: tok/s}\n"
+        "  - {id: b, metric: decode_tps, value: 100, unit: tok/s}\n"
+        "  - {id: r, metric: decode_tps, range: [6.1, 6.340], unit: tok/s}\n",
+        "  - {id: s, kind: ratio, statement: 0.70 of before, of: [a, b], value: 0.70, unit: x}\n",
+    )
+    assert delta(v["s"]).stated == "0.70 x"
+    assert delta(v["a"]).stated == "72.60 tok/s" and delta(v["b"]).stated == "100 tok/s"
+    assert delta(v["r"]).stated == "6.1–6.340 tok/s"
+    assert precision.written(None, None, None, None) is None
+    assert precision.written(2500.0, None, None, None) == "2500"

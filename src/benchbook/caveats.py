@@ -826,7 +826,8 @@ def _inconsistent_derived_value():
     ``avg_ts`` differs from the mean recomputed from ``samples_ns`` by more than ``avg_ts_rel_tol``
     (default 0.1%); comparisons: the stated ratio, widened by its stated precision (column
     ``value_halfwidth``: half a unit of the last digit given, a whole unit for "about";
-    ``audit.precision``), misses ``[min, max]`` of numerator ÷ denominator (ranges allowed).  Without
+    ``benchbook.audit.precision``), misses ``[min, max]`` of numerator ÷ denominator, each side the
+    interval its own stated precision allows (``audit.recompute.cited_interval``).  Without
     that column (or where it is null) the flat ``derived_rel_tol`` (default 5%) is used, which is
     too loose for "−31.4%" and too tight for "about 57%".  Seen: a harness field named
     ``turns_used`` that counted commands."""

@@ -109,7 +109,7 @@ def delta(v: Verdict, bound: bool = False) -> Delta:
     """
     unit = v.unit or ""
     stated, recomputed = _interval(v.stated_lo, v.stated_hi), _interval(v.recomputed_lo, v.recomputed_hi)
-    stated_text = f"{_number(stated)} {unit}".rstrip() if stated else NONE
+    stated_text = f"{v.stated_text or _number(stated)} {unit}".rstrip() if stated else NONE
     recomputed_text = f"{v.recomputed} {unit}".rstrip() if v.recomputed else NONE
     if stated is None or recomputed is None:
         return Delta(stated_text, recomputed_text, NONE, NONE)

@@ -230,3 +230,24 @@ def miss(
         farther = abs(near_stated - reference) > abs(near_recomputed - reference)
         direction = "overstatement" if farther else "understatement"
     return Miss(gap, relative, direction, severity.word(relative))
+
+
+def written(
+    value: float | None,
+    rng: tuple[float, float] | None,
+    decimals: int | None,
+    range_decimals: tuple[int, int] | None,
+) -> str | None:
+    """A stated number with the digits it was written with: ``0.70`` stays ``"0.70"`` (``f"{v:g}"``
+    prints ``0.7``, which stands for 0.65–0.75, not 0.695–0.705), a range ``"6.1–6.34"`` each end with
+    its own; None without a number, and ``"{v:.10g}"`` where the decimals are unknown (an exact number)."""
+
+    def one(v: float, d: int | None) -> str:
+        return f"{v:.10g}" if d is None else f"{v:.{d}f}"
+
+    if value is not None:
+        return one(value, decimals)
+    if rng is not None:
+        lo_d, hi_d = range_decimals or (decimals, decimals)
+        return f"{one(rng[0], lo_d)}–{one(rng[1], hi_d)}"
+    return None

@@ -39,7 +39,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from .. import caveats
 from .counts import small_counts
-from .precision import Interval, Severity
+from .precision import Interval, Severity, written
 from .recompute import CONSISTENT, INCONSISTENT, NOT_CHECKABLE, Consistency, Recomputed, claim_interval
 from .schema import AGGREGATING_KINDS, Claim, ClaimsFile, Statement, family_of, stated_interval_of
 from .tables import (
@@ -115,6 +115,9 @@ class Verdict(BaseModel):
         default=None, description="the stated value, or a range's low end, in `unit`"
     )
     stated_hi: float | None = Field(default=None, description="the stated value, or a range's high end")
+    stated_text: str | None = Field(
+        default=None, description="the stated number with the digits it was written with (0.70, 6.1–6.34)"
+    )
     recomputed_lo: float | None = Field(default=None, description="the recomputed value (low end), in `unit`")
     recomputed_hi: float | None = Field(default=None, description="the recomputed value (high end)")
     allowed_lo: float | None = Field(
@@ -785,6 +788,7 @@ def judge(cf: ClaimsFile, recomputed: dict[str, Recomputed], here: Here, claims_
                 difference=counted.difference if counted else None,
                 stated_lo=stated_lo,
                 stated_hi=stated_hi,
+                stated_text=written(c.value, c.range, c.decimals, c.range_decimals),
                 recomputed_lo=counted.alpha if counted else None,
                 recomputed_hi=counted.alpha if counted else None,
                 allowed_lo=counted.allowed.lo if counted and counted.allowed else None,
@@ -823,6 +827,7 @@ def judge(cf: ClaimsFile, recomputed: dict[str, Recomputed], here: Here, claims_
                 difference=r.difference,
                 stated_lo=stated_lo,
                 stated_hi=stated_hi,
+                stated_text=written(s.value, s.range, s.decimals, s.range_decimals),
                 recomputed_lo=recomputed_lo,
                 recomputed_hi=recomputed_hi,
                 allowed_lo=_finite(r.allowed.lo) if r.allowed else None,
