@@ -397,8 +397,10 @@ def _at_capacity(cf: ClaimsFile, fired: dict) -> tuple[dict[str, Qualifier], dic
 
 def _claim_qualifiers(c: Claim, table: pl.DataFrame, fired: dict) -> list[Qualifier]:
     out = []
-    rows = table.filter(pl.col("id") == c.id)
-    row: dict[str, Any] = rows.row(0, named=True) if rows.height else {}  # a rule fired: c has a row
+    row: dict[str, Any] = {}
+    if fired.get(c.id):  # a rule fired: c has a row (looked up only then: one filter per claim is quadratic)
+        rows = table.filter(pl.col("id") == c.id)
+        row = rows.row(0, named=True) if rows.height else {}
     for rule in fired.get(c.id, []):
         if rule == "at_capacity":
             continue  # judged with the rows beside it (``_at_capacity``)
