@@ -110,9 +110,40 @@ def _split_by_nulls(unit: dict, rows: list[dict]) -> dict:
     return {**{k: v for k, v in unit.items() if k not in _UNIT_KEYS}, "layer": layers}
 
 
+def _bound_stem(field: str) -> str | None:
+    """``tps`` for ``ci_low_tps``/``ci_high_tps``, ``speedup`` for ``speedup_ci_low``; None for a field
+    that is not an interval bound."""
+    for end in ("ci_low", "ci_high"):
+        if end in field:
+            return field.replace(end, "").strip("_") or None
+    return None
+
+
+def _without_repeated_bounds(tip: list) -> list:
+    """``tip`` without the quantitative interval bounds (``ci_low_X``, ``X_ci_high`` …) of a quantity ``X``
+    whose value and interval it already shows as text rounded by ``numfmt`` (a nominal ``X_shown`` titled
+    ``… [95% CI]``): the bounds repeated the interval at another rounding (``48,230`` beside
+    ``49,700 [48,200, 51,200]``)."""
+    shown = {
+        f["field"].removesuffix("_shown")
+        for f in tip
+        if isinstance(f, dict) and f.get("field", "").endswith("_shown") and "CI]" in (f.get("title") or "")
+    }
+    return [
+        f
+        for f in tip
+        if not (isinstance(f, dict) and f.get("type") == "quantitative" and _bound_stem(f["field"]) in shown)
+    ]
+
+
 def _tidy(node: dict, datasets: dict, rows: list[dict]) -> dict:
     rows = _rows(node.get("data"), datasets, rows)
     node = dict(node)
+    if isinstance(node.get("encoding", {}).get("tooltip"), list):
+        node["encoding"] = {
+            **node["encoding"],
+            "tooltip": _without_repeated_bounds(node["encoding"]["tooltip"]),
+        }
     if "layer" in node:
         children = [dict(c) for c in node["layer"]]
         with_tip = [c for c in children if isinstance(c.get("encoding", {}).get("tooltip"), list)]
@@ -135,11 +166,13 @@ def _tidy(node: dict, datasets: dict, rows: list[dict]) -> dict:
 
 
 def tidy_tooltips(spec: dict) -> dict:
-    """``spec`` (a Vega-Lite dict) with tooltips that show rounded values only and no null field:
+    """``spec`` (a Vega-Lite dict) with tooltips that show values rounded as on the pages and no null field:
 
     * a composite mark (``COMPOSITE_MARKS``) without a ``tooltip`` encoding takes the tooltip of a
       sibling layer over the same data, or none (``tooltip: null``); Vega-Lite's default for it lists
       its fields unrounded (a draft-self error bar showed ``ci_high 1.1252890381``);
+    * a tooltip that shows a value with its interval as ``numfmt`` text (``X_shown``, titled
+      ``… [95% CI]``) does not list the interval's bounds again as numbers (``_without_repeated_bounds``);
     * a layer whose points lack values of some tooltip fields (an interval of fewer than 3
       repetitions, a configuration that did not run) is split into one copy per set of missing fields
       (``_split_by_nulls``): a tooltip lists only fields its point has (a llama-bench bar listed
