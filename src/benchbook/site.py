@@ -350,9 +350,14 @@ def render(root: Path, *, raw_root: Path | None = None) -> SiteBuild:
         SiteError: the registry is stale (its cited raw lines changed), a page quotes an unpublished
             number, a page says a word its number does not support ("faster" beside a speedup
             below 1: ``sitewords``), a report notebook has an HTML output or a code cell that did
-            not run, raised or showed nothing, the renderer failed or
-            warned, a page fetches an external resource, or a quoted number did not become a
-            provenance link.
+            not run, raised or showed nothing, the renderer cannot say its version, failed or warned
+            (``sitecheck.renderer_warnings``: colour codes removed), a built page shows Quarto's text
+            for an unknown key (``?var:KEY``, ``?meta:KEY``), a page fetches an external resource, a
+            local link leads nowhere, or a quoted number did not become a link that resolves to its
+            provenance entry (``sitecheck.page_links``).
+
+    ``reports/site/renderer.yml`` (``siterenderer.RECORD``: the page footer) is rewritten first when the
+    renderer found now is not the one it names.
     """
     t0 = time.monotonic()
     root = Path(root)
