@@ -27,6 +27,8 @@ from .precision import Interval
 from .recompute import CONSISTENT, INCONSISTENT, NOT_CHECKABLE, Consistency, recompute_all
 from .schema import ClaimsFile, load, stated_interval_of
 from .verdicts import (
+    NOTE,
+    RULE_EFFECT,
     RULE_QUALIFIER,
     Here,
     Qualifier,
@@ -34,6 +36,8 @@ from .verdicts import (
     Verdict,
     build_number_matches,
     judge,
+    rule_note,
+    rule_reason,
 )
 
 
@@ -59,7 +63,7 @@ def _rule_reason(rule: str, row: dict) -> str:
         )
     if rule == "high_variance":
         return f"coefficient of variation {row['cv']:.3f} above {caveats.DEFAULTS['high_cv']}"
-    return caveats.RULES[rule].doc.split(".")[0]
+    return rule_reason(rule)
 
 
 def _log_verdicts(lg: Logs, claims_file: str, here: Here) -> list[Verdict]:
@@ -80,8 +84,9 @@ def _log_verdicts(lg: Logs, claims_file: str, here: Here) -> list[Verdict]:
         quals = [
             Qualifier(kind=RULE_QUALIFIER[r], check=r, reason=_rule_reason(r, row), evidence=e.evidence)
             for r in rules
-            if r in RULE_QUALIFIER and r != "inconsistent_derived_value"
+            if r in RULE_QUALIFIER
         ]
+        rule_notes = [rule_note(r) for r in rules if RULE_EFFECT[r] == NOTE]
         consistency: Consistency = NOT_CHECKABLE
         recomputed: str | None = None
         diff: float | None = None
@@ -123,7 +128,7 @@ def _log_verdicts(lg: Logs, claims_file: str, here: Here) -> list[Verdict]:
                 unit="tok/s",
                 arithmetic=arithmetic,
                 qualifiers=quals,
-                notes=list(e.notes),
+                notes=list(e.notes) + rule_notes,
                 reproducible=Reproducible(here=not missing, missing=missing),
                 evidence=e.evidence,
             )

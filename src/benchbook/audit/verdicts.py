@@ -45,24 +45,64 @@ UNSUPPORTED: Final = "unsupported"
 NOT_COMPARABLE: Final = "not comparable"
 AT_RISK: Final = "at risk"
 
-#: caveat rule -> qualifier kind (rules not listed never become qualifiers)
-RULE_QUALIFIER: dict[str, QualifierKind] = {
+#: What a fired rule does to a verdict that is not a qualifier: ``NOTE`` (context a reader needs: the
+#: rule's first sentence goes to the verdict's notes) or ``CONSISTENCY`` (the rule is itself a
+#: consistency check, and the verdict's consistency is that check: a log's avg_ts against its samples,
+#: a statement recomputed from what it cites).
+NOTE: Final = "note"
+CONSISTENCY: Final = "consistency"
+RuleEffect = Literal["unsupported", "not comparable", "at risk", "note", "consistency"]
+
+#: Every caveat rule (``caveats.RULES``) -> what it does to a verdict when it fires: a qualifier kind,
+#: ``NOTE`` or ``CONSISTENCY``.  Complete by test (``tests/test_audit_rule_effects.py``): a rule added
+#: to ``caveats`` without a line here fails it, so no fired rule is dropped silently.
+RULE_EFFECT: dict[str, RuleEffect] = {
     "cap_hit": AT_RISK,
+    "cap_by_design": NOTE,
     "single_run": AT_RISK,
-    "cold_start": AT_RISK,
-    "memory_spill": AT_RISK,
-    "synthetic_inputs": AT_RISK,
-    "acceptance_without_speedup": AT_RISK,
     "high_variance": AT_RISK,
+    "cold_start": AT_RISK,
     "warm_prompt_cache": AT_RISK,
     "cross_request_state": AT_RISK,
-    "output_mismatch": AT_RISK,
-    "busy_host": AT_RISK,
     "mixed_method": NOT_COMPARABLE,
     "mixed_phase": NOT_COMPARABLE,
-    "host_or_build_mismatch": NOT_COMPARABLE,
+    "output_mismatch": AT_RISK,
+    "between_session_spread": AT_RISK,
+    "bimodal_samples": AT_RISK,
+    "acceptance_without_speedup": AT_RISK,
+    "slower_than_baseline": AT_RISK,
     "acceptance_definition_mismatch": NOT_COMPARABLE,
+    "memory_spill": AT_RISK,
+    "synthetic_inputs": AT_RISK,
+    "host_or_build_mismatch": NOT_COMPARABLE,
+    "inconsistent_derived_value": CONSISTENCY,
+    "busy_host": AT_RISK,
+    "state_effect": AT_RISK,
+    "placement_unresolved": NOT_COMPARABLE,
+    "greedy_loop": NOTE,
+    "single_session": NOTE,
+    "checkpoint_unavailable": NOTE,
+    "few_prompts": NOTE,
+    "cost_rows_disturbed": AT_RISK,
 }
+#: caveat rule -> qualifier kind (the rules of ``RULE_EFFECT`` that become qualifiers)
+RULE_QUALIFIER: dict[str, QualifierKind] = {
+    r: e  # type: ignore[misc]
+    for r, e in RULE_EFFECT.items()
+    if e in (UNSUPPORTED, NOT_COMPARABLE, AT_RISK)
+}
+
+
+def rule_reason(rule: str) -> str:
+    """The generic reason of a fired rule: the first sentence of its documentation (``caveats.Rule.doc``)."""
+    return caveats.RULES[rule].doc.split(".")[0]
+
+
+def rule_note(rule: str) -> str:
+    """The note a fired ``NOTE`` rule leaves on a verdict: ``"<rule>: <first sentence of its doc>"``."""
+    return f"{rule}: {rule_reason(rule)}"
+
+
 #: at-risk rules of a cited claim that carry over to a statement citing it
 CARRIED = ("cap_hit", "cold_start", "memory_spill", "synthetic_inputs")
 
@@ -298,8 +338,9 @@ def _claim_qualifiers(c: Claim, table: pl.DataFrame, fired: dict) -> list[Qualif
         elif rule == "cap_hit":
             reason = f"stopped at the generation cap ({row['tokens_generated']} of {row['cap']} tokens)"
         else:
-            reason = caveats.RULES[rule].doc.split(".")[0]
-        out.append(Qualifier(kind=RULE_QUALIFIER[rule], check=rule, reason=reason, evidence=[c.id]))
+            reason = rule_reason(rule)
+        if rule in RULE_QUALIFIER:  # the others are notes (``judge``) or the consistency itself
+            out.append(Qualifier(kind=RULE_QUALIFIER[rule], check=rule, reason=reason, evidence=[c.id]))
     if c.metric == "acceptance_rate" and c.counts is None:
         out.append(
             Qualifier(
@@ -413,8 +454,22 @@ def condition_diff(cf: ClaimsFile, a: str, b: str) -> ConditionDiff:
     return ConditionDiff(differ, unstated)
 
 
+def _slower_reason(row: dict) -> str:
+    """``slower_than_baseline`` on a comparison row: the ratio's upper end ``num_hi ÷ den_lo``."""
+    top = row["num_hi"] / row["den_lo"]
+    return (
+        f"slower than the baseline: the speed ratio is at most {row['num_hi']:g} / {row['den_lo']:g} = "
+        f"{top:.3f} (below 1), with stated acceptance {row['num_alpha']:g}"
+    )
+
+
 def _statement_qualifiers(
-    cf: ClaimsFile, s: Statement, r: Recomputed, comp_fired: dict, claim_fired: dict
+    cf: ClaimsFile,
+    s: Statement,
+    r: Recomputed,
+    comp_fired: dict,
+    claim_fired: dict,
+    comp_rows: dict[str, dict] | None = None,
 ) -> tuple[list[Qualifier], list[str]]:
     quals: dict[tuple, Qualifier] = {}
     notes: list[str] = []
@@ -491,6 +546,23 @@ def _statement_qualifiers(
                 "high stated acceptance, yet the speed ratio is at or below 1: no speedup",
                 ids + acc,
             )
+    # every other rule that fired on a row of this statement reaches the verdict (``RULE_EFFECT``)
+    for rid in sorted(row_ids):
+        ids = [x for x in rid.removeprefix(s.id).strip("[]").split("/") if x] or [
+            x for p in pairs[:1] for x in p
+        ]
+        for rule in comp_fired.get(rid, []):
+            effect = RULE_EFFECT[rule]
+            if effect == NOTE:
+                notes.append(rule_note(rule))
+            elif effect != CONSISTENCY:
+                same = [k for k, q in quals.items() if q.check == rule]
+                if same:  # one qualifier per rule: a bound's other pairs add their ids
+                    add(*same[0], ids)
+                    continue
+                row = (comp_rows or {}).get(rid)
+                reason = _slower_reason(row) if rule == "slower_than_baseline" and row else rule_reason(rule)
+                add(RULE_QUALIFIER[rule], rule, reason, ids)
     cited = set(r.reads) | {x for p in pairs for x in p}
     for cid in sorted(cited):
         for rule in claim_fired.get(cid, []):
@@ -571,6 +643,7 @@ def judge(cf: ClaimsFile, recomputed: dict[str, Recomputed], here: Here, claims_
     claim_fired = _fired(ctable, "claims")
     ctable_cmp = comparison_table(cf, recomputed)
     comp_fired = _fired(ctable_cmp, "comparison")
+    comp_rows = {row["id"]: row for row in ctable_cmp.iter_rows(named=True)}
     out = []
     # acceptance claims are at risk where a comparison of their decoding mode shows no speedup
     acc_risk: dict[str, set[str]] = {}
@@ -612,14 +685,15 @@ def judge(cf: ClaimsFile, recomputed: dict[str, Recomputed], here: Here, claims_
                 arithmetic=counted.arithmetic if counted else None,
                 unit=c.unit,
                 qualifiers=quals,
-                notes=_not_stated(cf, c),
+                notes=_not_stated(cf, c)
+                + [rule_note(x) for x in claim_fired.get(c.id, []) if RULE_EFFECT[x] == NOTE],
                 reproducible=reproducibility(cf, c, here),
                 evidence=[c.id],
             )
         )
     for s in cf.statements:
         r = recomputed[s.id]
-        quals, notes = _statement_qualifiers(cf, s, r, comp_fired, claim_fired)
+        quals, notes = _statement_qualifiers(cf, s, r, comp_fired, claim_fired, comp_rows)
         if r.verdict == NOT_CHECKABLE and r.reason:
             notes = [f"not checkable: {r.reason}"] + notes
         cited = [claim for i in sorted(set(r.reads)) if (claim := cf.claim(i)) is not None]
