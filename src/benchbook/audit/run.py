@@ -22,11 +22,12 @@ from .. import caveats
 from ..records import json_line
 from . import page
 from .logmatch import matching
-from .logs import Logs, audit_logs
+from .logs import LogEntry, Logs, audit_logs
 from .precision import Interval
 from .recompute import CONSISTENT, INCONSISTENT, NOT_CHECKABLE, Consistency, recompute_all
 from .schema import ClaimsFile, load, stated_interval_of
 from .verdicts import (
+    NOT_COMPARABLE,
     NOTE,
     RULE_EFFECT,
     RULE_QUALIFIER,
@@ -66,6 +67,22 @@ def _rule_reason(rule: str, row: dict) -> str:
     return rule_reason(rule)
 
 
+def _settings_qualifiers(e: LogEntry) -> list[Qualifier]:
+    """ "not comparable" for each context setting the log's context used other than the one requested
+    (``ingest.settings``: ``-ub 4096`` run at ``n_ubatch`` 2048): the numbers are not of the setting
+    the command asked for."""
+    return [
+        Qualifier(
+            kind=NOT_COMPARABLE,
+            check="settings",
+            reason=f"{s.name}: requested {s.requested}, the context used {s.effective}",
+            evidence=[f"{e.file}:{s.requested_line}", f"{e.file}:{s.effective_line}"],
+        )
+        for s in e.settings.values()
+        if s.differs
+    ]
+
+
 def _log_verdicts(lg: Logs, claims_file: str, here: Here) -> list[Verdict]:
     fired: dict[str, tuple[list[str], dict]] = {}
     for table, kind, idc in (
@@ -99,10 +116,13 @@ def _log_verdicts(lg: Logs, claims_file: str, here: Here) -> list[Verdict]:
             recomputed, diff, stated = f"{e.value:.3f}", e.value - e.stated, e.stated
             arithmetic = (
                 f"mean of {e.n} per-repetition rates (n_tokens / sample_s) = {e.value:.3f} tok/s; "
-                f"the file's avg_ts {e.stated:.3f} (tolerance {tol:.1%})"
+                f"the file's avg_ts {e.stated:.3f} (tolerance {tol:.1%}); rate definition: "
+                f"{e.definitions.get(e.metric)}"
             )
         elif e.value is not None:
             recomputed = f"{e.value:.3f}"
+            arithmetic = e.definitions.get(e.metric)
+        quals += _settings_qualifiers(e)
         missing = []
         lb = e.record.get("llama_bench") or {}
         build = lb.get("build_number")
@@ -169,6 +189,9 @@ def _against_logs(
             continue
         got = Interval(min(found.values), max(found.values))
         shown = f"{c.metric} recomputed from {c.log}: {got.text(3)} {found.unit}{found.how}"
+        defs = sorted({d for e in found.entries if (d := e.definitions.get(c.metric))})
+        if defs:  # every verdict on a log's value names the definition it was computed by
+            shown += "; definition: " + " | ".join(defs)
         stated = stated_interval_of(c)
         if stated is None:  # a claim in words only: the log's value is shown, nothing to check it against
             out.append(
@@ -190,6 +213,8 @@ def _against_logs(
         quals = v.qualifiers
         if c.metric == "speedup":  # both speeds are in the logs: the claim is supported by them
             quals = [q for q in quals if q.check != "needs"]
+        settings = {(q.reason, tuple(q.evidence)): q for e in found.entries for q in _settings_qualifiers(e)}
+        quals = quals + list(settings.values())
         out.append(
             v.model_copy(
                 update={

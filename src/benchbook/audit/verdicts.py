@@ -87,7 +87,7 @@ RULE_EFFECT: dict[str, RuleEffect] = {
 }
 #: caveat rule -> qualifier kind (the rules of ``RULE_EFFECT`` that become qualifiers)
 RULE_QUALIFIER: dict[str, QualifierKind] = {
-    r: e  # type: ignore[misc]
+    r: e
     for r, e in RULE_EFFECT.items()
     if e in (UNSUPPORTED, NOT_COMPARABLE, AT_RISK)
 }
@@ -558,7 +558,8 @@ def _statement_qualifiers(
             elif effect != CONSISTENCY:
                 same = [k for k, q in quals.items() if q.check == rule]
                 if same:  # one qualifier per rule: a bound's other pairs add their ids
-                    add(*same[0], ids)
+                    kind, check, reason = same[0]
+                    add(kind, check, reason, ids)
                     continue
                 row = (comp_rows or {}).get(rid)
                 reason = _slower_reason(row) if rule == "slower_than_baseline" and row else rule_reason(rule)
