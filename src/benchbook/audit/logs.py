@@ -277,6 +277,8 @@ def _lb_entry(rec: dict, name: str, settings: dict[str, Setting]) -> tuple[LogEn
     sd = ((sum((r - mean) ** 2 for r in rates) / (n - 1)) ** 0.5) if n and n > 1 else None
     ci = log_t_interval(mean, sd, n) if mean is not None and n else None
     eid = f"{name}:{rec['source_line']}"
+    if rec.get("source_format") in ("sweep-bench", "compare"):  # one line, several results
+        eid += f":{label if rec.get('source_format') == 'sweep-bench' else rec['run_id'][:8]}"
     metric = {"pp": "prefill_tps", "tg": "decode_tps", "pg": "mixed_tps"}[test]
     notes = [] if n else ["n: not in the file (this format carries no samples_ns); avg_ts used as stated"]
     notes += _ingest_notes(rec)

@@ -211,8 +211,10 @@ def _against_logs(
         ok = got.overlaps(stated)
         nearest = got.hi if got.hi < stated.lo else got.lo
         quals = v.qualifiers
-        if c.metric == "speedup":  # both speeds are in the logs: the claim is supported by them
-            quals = [q for q in quals if q.check != "needs"]
+        if c.metric == "speedup" or (
+            c.metric == "acceptance_rate" and all(e.counts.get("drafted") for e in found.entries)
+        ):
+            quals = [q for q in quals if q.check != "needs"]  # the log holds both speeds, or the counts
         settings = {(q.reason, tuple(q.evidence)): q for e in found.entries for q in _settings_qualifiers(e)}
         quals = quals + list(settings.values())
         out.append(
