@@ -19,13 +19,14 @@ from pathlib import Path
 import polars as pl
 
 from .. import caveats
+from ..experiments.speculative.analysis import acceptance_definition
 from ..records import json_line
-from . import page
-from .logmatch import matching
+from . import acceptance, page
+from .logmatch import Match, matching
 from .logs import LogEntry, Logs, audit_logs
 from .precision import Interval
 from .recompute import CONSISTENT, INCONSISTENT, NOT_CHECKABLE, Consistency, recompute_all
-from .schema import ClaimsFile, load, stated_interval_of
+from .schema import Claim, ClaimsFile, load, stated_interval_of
 from .verdicts import (
     NOT_COMPARABLE,
     NOTE,
@@ -187,6 +188,11 @@ def _against_logs(
                 )
             )
             continue
+        settings = {(q.reason, tuple(q.evidence)): q for e in found.entries for q in _settings_qualifiers(e)}
+        judged = _acceptance_against_log(cf, c, v, found) if c.metric == "acceptance_rate" else None
+        if judged is not None:
+            out.append(judged.model_copy(update={"qualifiers": judged.qualifiers + list(settings.values())}))
+            continue
         got = Interval(min(found.values), max(found.values))
         shown = f"{c.metric} recomputed from {c.log}: {got.text(3)} {found.unit}{found.how}"
         defs = sorted({d for e in found.entries if (d := e.definitions.get(c.metric))})
@@ -215,7 +221,6 @@ def _against_logs(
             c.metric == "acceptance_rate" and all(e.counts.get("drafted") for e in found.entries)
         ):
             quals = [q for q in quals if q.check != "needs"]  # the log holds both speeds, or the counts
-        settings = {(q.reason, tuple(q.evidence)): q for e in found.entries for q in _settings_qualifiers(e)}
         quals = quals + list(settings.values())
         out.append(
             v.model_copy(
@@ -234,6 +239,89 @@ def _against_logs(
             )
         )
     return out
+
+
+DEFINITION_RULE = "acceptance_definition_mismatch"
+
+
+def _acceptance_against_log(cf: ClaimsFile, c: Claim, v: Verdict, found: Match) -> Verdict | None:
+    """An acceptance claim against its log's α (llama.cpp's accepted ÷ drafted, the definition of the
+    log's build); None when the definitions agree or one is unknown (the ordinary check applies).  A
+    claim of another definition (``acceptance.definition_of``) is never compared with the log's α as
+    if equal:
+
+    * system efficiency: the log's counts are put in the claim's definition (``acceptance.
+      system_efficiency``: (accepted + steps) ÷ (steps + drafted)) and checked against the stated value;
+    * else, with the claim's counts converting it (``acceptance.to_llama_cpp``), its llama.cpp α is
+      checked against the log's (both from counts: within 0.0005), and "not comparable"
+      (``acceptance_definition_mismatch``) says the stated number is of another definition;
+    * else not checkable and "not comparable"."""
+    claim_def = acceptance.definition_of(cf, c)
+    log_defs = sorted(
+        {d for e in found.entries if (d := acceptance_definition(e.record.get("build_number")))}
+    )
+    if claim_def is None or not log_defs or claim_def in log_defs:
+        return None
+    evidence = v.evidence + [x for e in found.entries for x in e.evidence]
+    counted = [e.counts for e in found.entries]
+    stated = stated_interval_of(c)
+    converted = acceptance.to_llama_cpp(cf, c)
+    quals = [q for q in v.qualifiers if q.check != "needs"]  # the log states the counts
+    if claim_def == "system_efficiency" and stated and all(k.get("verify_steps") for k in counted):
+        own = [acceptance.system_efficiency(k["accepted"], k["verify_steps"], k["drafted"]) for k in counted]
+        got = Interval(min(o.alpha for o in own), max(o.alpha for o in own))
+        ok = got.overlaps(stated)
+        nearest = got.hi if got.hi < stated.lo else got.lo
+        return v.model_copy(
+            update={
+                "consistency": CONSISTENT if ok else INCONSISTENT,
+                "recomputed": got.text(3),
+                "recomputed_lo": got.lo,
+                "recomputed_hi": got.hi,
+                "difference": None if ok else nearest - (stated.lo if nearest < stated.lo else stated.hi),
+                "arithmetic": f"the log's counts as {claim_def}: " + "; ".join(o.arithmetic for o in own),
+                "qualifiers": quals,
+                "evidence": evidence,
+            }
+        )
+    reason = (
+        f"the claim's acceptance is {claim_def} ({acceptance.DEFINITIONS[claim_def]}); the log's is "
+        f"{', '.join(log_defs)} ({'; '.join(acceptance.DEFINITIONS[d] for d in log_defs)})"
+    )
+    qual = Qualifier(kind=NOT_COMPARABLE, check=DEFINITION_RULE, reason=reason, evidence=evidence)
+    got = Interval(min(found.values), max(found.values))
+    if converted is None:
+        note = f"log: {c.log} not checked: the definitions differ and no counts convert the claim's"
+        return v.model_copy(
+            update={
+                "consistency": NOT_CHECKABLE,
+                "recomputed": got.text(3),
+                "recomputed_lo": got.lo,
+                "recomputed_hi": got.hi,
+                "qualifiers": v.qualifiers + [qual],
+                "notes": v.notes + [note],
+                "evidence": evidence,
+            }
+        )
+    tol = 0.0005
+    ok = got.lo - tol <= converted.alpha <= got.hi + tol
+    nearest = got.lo if converted.alpha < got.lo else got.hi
+    note = f"the stated {c.value} is {claim_def}; compared: its llama.cpp α {converted.alpha:.4f}"
+    return v.model_copy(
+        update={
+            "consistency": CONSISTENT if ok else INCONSISTENT,
+            "recomputed": got.text(3),
+            "stated_lo": converted.alpha,
+            "stated_hi": converted.alpha,
+            "recomputed_lo": got.lo,
+            "recomputed_hi": got.hi,
+            "difference": None if ok else nearest - converted.alpha,
+            "arithmetic": f"{converted.arithmetic}; the log's α: {got.text(4)} (accepted ÷ drafted)",
+            "qualifiers": quals + [qual],
+            "notes": v.notes + [note],
+            "evidence": evidence,
+        }
+    )
 
 
 def _skipped_verdicts(lg: Logs, claims_file: str) -> list[Verdict]:

@@ -11,8 +11,10 @@ statement, num_id, den_id, value (the stated ratio as a fraction; a percent chan
 1 + p/100; the recomputed ratio where none is stated; null for a difference), value_halfwidth (the
 stated precision in the same scale; null where nothing is stated), and per side (``num_``/``den_``):
 lo, hi, method, phase (the metric), host (the hardware identity), env, build (engine + build),
-source (``origin``, or "the source"), n, and num_alpha (the acceptance rate the file states for the
-numerator's decoding mode, when the denominator decodes plainly).  A side that is a statement has
+source (``origin``, or "the source"), n, acceptance_definition (an acceptance-rate side's,
+``acceptance.definition_of``), and num_alpha (the acceptance rate the file states for the
+numerator's decoding mode, when the denominator decodes plainly; another engine's acceptance only as
+llama.cpp's α converted from its counts, ``acceptance.to_llama_cpp``).  A side that is a statement has
 only lo/hi (its recomputed interval); the rest is null = not stated.
 """
 
@@ -20,6 +22,7 @@ from __future__ import annotations
 
 import polars as pl
 
+from .acceptance import LLAMA_CPP, definition_of, to_llama_cpp
 from .precision import half_width
 from .recompute import Recomputed, claim_interval
 from .schema import Claim, ClaimsFile, host_of
@@ -62,6 +65,7 @@ _SIDE = {
     "build": pl.String,
     "source": pl.String,
     "n": pl.Int64,
+    "acceptance_definition": pl.String,
 }
 COMPARISON_SCHEMA = {
     "id": pl.String,
@@ -134,6 +138,7 @@ def _side(cf: ClaimsFile, ref: str, recomputed: dict[str, Recomputed]) -> dict:
         "build": build_of(cf, c),
         "source": c.origin or OWN_SOURCE,
         "n": c.n,
+        "acceptance_definition": definition_of(cf, c) if c.metric == "acceptance_rate" else None,
     }
 
 
@@ -161,12 +166,15 @@ def _alpha(cf: ClaimsFile, num: str, den: str) -> float | None:
     mode, base = cf.conditions_of(n).decoding, cf.conditions_of(d).decoding
     if mode in (None, "plain") or base != "plain":
         return None
-    acc = [
-        a
-        for a in cf.claims
-        if a.metric == "acceptance_rate" and a.value is not None and cf.conditions_of(a).decoding == mode
-    ]
-    return acc[0].value if acc else None
+    for a in cf.claims:
+        if a.metric != "acceptance_rate" or a.value is None or cf.conditions_of(a).decoding != mode:
+            continue
+        if definition_of(cf, a) in (None, *LLAMA_CPP):
+            return a.value
+        converted = to_llama_cpp(cf, a)  # another engine's acceptance: only as llama.cpp's α
+        if converted is not None:
+            return converted.alpha
+    return None
 
 
 def comparison_table(cf: ClaimsFile, recomputed: dict[str, Recomputed]) -> pl.DataFrame:

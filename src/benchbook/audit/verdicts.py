@@ -32,6 +32,7 @@ import polars as pl
 from pydantic import BaseModel, ConfigDict, Field
 
 from .. import caveats
+from . import acceptance
 from .precision import Interval
 from .recompute import CONSISTENT, INCONSISTENT, NOT_CHECKABLE, Consistency, Recomputed, claim_interval
 from .schema import Claim, ClaimsFile, Statement, field_of, stated_interval_of
@@ -87,9 +88,7 @@ RULE_EFFECT: dict[str, RuleEffect] = {
 }
 #: caveat rule -> qualifier kind (the rules of ``RULE_EFFECT`` that become qualifiers)
 RULE_QUALIFIER: dict[str, QualifierKind] = {
-    r: e
-    for r, e in RULE_EFFECT.items()
-    if e in (UNSUPPORTED, NOT_COMPARABLE, AT_RISK)
+    r: e for r, e in RULE_EFFECT.items() if e in (UNSUPPORTED, NOT_COMPARABLE, AT_RISK)
 }
 
 
@@ -638,6 +637,21 @@ def counts_check(c: Claim) -> CountsCheck | None:
     return CountsCheck(INCONSISTENT, f"{alpha:.3f}", arithmetic, alpha - target, alpha)
 
 
+def _own_definition_check(cf: ClaimsFile, c: Claim) -> CountsCheck | None:
+    """An acceptance claim of another engine's definition against its own counts
+    (``acceptance.own_value``), as ``counts_check`` does for accepted ÷ drafted."""
+    own = acceptance.own_value(cf, c)
+    stated = stated_interval_of(c) or claim_interval(c)
+    if own is None or stated is None:
+        return None
+    scale = 100.0 if (c.unit or "").strip() == "%" else 1.0
+    value = own.alpha * scale
+    if Interval(value, value).overlaps(stated):
+        return CountsCheck(CONSISTENT, f"{value:.3f}", own.arithmetic, None, value)
+    target = stated.lo if value < stated.lo else stated.hi
+    return CountsCheck(INCONSISTENT, f"{value:.3f}", own.arithmetic, value - target, value)
+
+
 def judge(cf: ClaimsFile, recomputed: dict[str, Recomputed], here: Here, claims_file: str) -> list[Verdict]:
     """Verdicts for every claim, then every statement, of ``cf`` (file order)."""
     ctable = claims_table(cf)
@@ -668,7 +682,9 @@ def judge(cf: ClaimsFile, recomputed: dict[str, Recomputed], here: Here, claims_
                     evidence=sorted(acc_risk[c.id]),
                 )
             )
-        counted = counts_check(c)
+        counted = counts_check(c) or _own_definition_check(cf, c)
+        if counted is not None or acceptance.to_llama_cpp(cf, c) is not None:
+            quals = [q for q in quals if q.check != "needs"]  # the counts behind it are stated
         stated_lo, stated_hi = _ends(_stated(c))
         out.append(
             Verdict(
@@ -687,7 +703,8 @@ def judge(cf: ClaimsFile, recomputed: dict[str, Recomputed], here: Here, claims_
                 unit=c.unit,
                 qualifiers=quals,
                 notes=_not_stated(cf, c)
-                + [rule_note(x) for x in claim_fired.get(c.id, []) if RULE_EFFECT[x] == NOTE],
+                + [rule_note(x) for x in claim_fired.get(c.id, []) if RULE_EFFECT[x] == NOTE]
+                + acceptance.notes(cf, c),
                 reproducible=reproducibility(cf, c, here),
                 evidence=[c.id],
             )
