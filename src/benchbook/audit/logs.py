@@ -283,11 +283,14 @@ def _lb_entry(rec: dict, name: str, settings: dict[str, Setting]) -> tuple[LogEn
     notes = [] if n else ["n: not in the file (this format carries no samples_ns); avg_ts used as stated"]
     notes += _ingest_notes(rec)
     value = mean if mean is not None else lb.get("avg_ts")
-    definition = (
-        LLAMA_BENCH_DEFINITION
-        if n
-        else f"as the file states it ({rec.get('source_format')}: tokens ÷ time of its one run or avg_ts)"
-    )
+    if n:
+        definition = LLAMA_BENCH_DEFINITION
+    elif rec.get("source_format") == "sweep-bench":
+        definition = (
+            f"{'PP ÷ T_PP' if test == 'pp' else 'TG ÷ T_TG'} of one run, as llama-sweep-bench prints it"
+        )
+    else:
+        definition = f"avg_ts as the file states it ({rec.get('source_format')}: no samples)"
     entry = LogEntry(
         eid,
         "llama_bench",
@@ -407,7 +410,7 @@ class Rate:
     arithmetic: str
 
 
-def decode_rate(rec: dict) -> Rate:
+def decode_rate(rec: dict, definition: str | None = None) -> Rate:
     """Decode rate of a request by the definition its log prints (``ingest.serverlog.rate_definition``:
     ``timings.predicted_rate_definition``; a completion's ``predicted_per_second``): b11434's
     llama-server counts ``predicted_n - 1`` tokens (the first comes out of prompt processing: ``1132.38
@@ -415,16 +418,23 @@ def decode_rate(rec: dict) -> Rate:
     ms / 300 tokens ... 120.00 tokens per second`` = 300 / 2.5 s); llama-cli's
     ``llama_perf_context_print`` the runs it counts (``1e3 / t_eval_ms * n_eval``, llama.cpp
     ``src/llama-context.cpp``).  A log that prints no rate: llama-cli n/ms, llama-server (n-1)/ms
-    (b11434), said so.  llama-speculative-simple prints its ``decoded ... speed`` itself (n/s)."""
+    (b11434), said so.  llama-speculative-simple prints its ``decoded ... speed`` itself (n/s).
+    ``definition`` (a ``RATE_DEFINITIONS`` key): that definition instead (a speedup's two sides)."""
     n, ms = rec.get("predicted_n"), rec.get("predicted_ms")
     if ms and n:
         printed = rec.get("predicted_rate_definition")
         if printed is None and rec.get("predicted_per_second") is not None:
             printed = rate_definition(int(n), float(ms), None, str(rec["predicted_per_second"]))
-        definition = printed or ("n/ms" if is_cli_perf(rec) else "(n-1)/ms")
+        definition = definition or printed or ("n/ms" if is_cli_perf(rec) else "(n-1)/ms")
         count = n if definition == "n/ms" else n - 1
         value = count * 1000.0 / ms
-        how = "as the log prints it" if printed else "the tool's own definition; the log prints no rate"
+        how = (
+            "as the log prints it"
+            if printed == definition
+            else f"the log prints {printed}"
+            if printed
+            else "the tool's own definition; the log prints no rate"
+        )
         other = n - 1 if definition == "n/ms" else n
         other_def = "(n-1)/ms" if definition == "n/ms" else "n/ms"
         return Rate(
@@ -670,11 +680,21 @@ def audit_logs(folder: str | Path, pairs: dict[str, str] | None = None) -> Logs:
                 elif paired is None or paired.value is None:
                     e.notes.append(f"speedup not computed: {how}")
                 else:
-                    speedup = e.value / paired.value
+                    base_value, same_def = paired.value, ""
+                    if e.rate_definition and paired.rate_definition not in (None, e.rate_definition):
+                        # one definition on both sides: the baseline recomputed by the request's
+                        aligned = decode_rate(paired.record, e.rate_definition).value
+                        if aligned is not None:
+                            base_value = aligned
+                            same_def = (
+                                f"; the baseline at {e.rate_definition} like this request (its log prints "
+                                f"{paired.rate_definition}: {paired.value:.2f})"
+                            )
+                    speedup = e.value / base_value
                     e.speedup, e.baseline = speedup, paired.evidence[0]
                     e.notes.append(
-                        f"speedup {speedup:.3f} = {e.value:.2f} / {paired.value:.2f} tok/s "
-                        f"(baseline request {paired.evidence[0]}, {how})"
+                        f"speedup {speedup:.3f} = {e.value:.2f} / {base_value:.2f} tok/s "
+                        f"(baseline request {paired.evidence[0]}, {how}{same_def})"
                     )
                 if paired is not None and rec.get("tokens") and paired.record.get("tokens"):
                     equal = rec["tokens"] == paired.record["tokens"]

@@ -94,7 +94,7 @@ RULE_QUALIFIER: dict[str, QualifierKind] = {
 
 def rule_reason(rule: str) -> str:
     """The generic reason of a fired rule: the first sentence of its documentation (``caveats.Rule.doc``)."""
-    return caveats.RULES[rule].doc.split(".")[0]
+    return re.split(r"(?<!\.)\.(?!\.)(?=\s+[A-Z]|\s*$)", caveats.RULES[rule].doc)[0]
 
 
 def rule_note(rule: str) -> str:
