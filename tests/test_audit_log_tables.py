@@ -256,3 +256,31 @@ def test_impossible_counts_are_refused_with_file_and_line(tmp_path):
         match=r"completion_accepted_gt_drafted\.json:\d+: draft_n_accepted 14 is more than the 12 draft",
     ):
         audit("counts")
+
+
+def test_llama_cli_sampling_share_and_durations_are_checkable(tmp_path):
+    logs_dir = tmp_path / "logs"
+    logs_dir.mkdir()
+    (logs_dir / "cli.log").write_text(
+        "llama_perf_sampler_print:    sampling time =      12.50 ms /    50 runs   (    0.25 ms per token,"
+        "  4000.00 tokens per second)\n"
+        "llama_perf_context_print:        load time =     500.00 ms\n"
+        "llama_perf_context_print: prompt eval time =     100.00 ms /    10 tokens (   10.00 ms per token,"
+        "   100.00 tokens per second)\n"
+        "llama_perf_context_print:        eval time =     500.00 ms /    49 runs   (   10.20 ms per token,"
+        "    98.00 tokens per second)\n"
+        "llama_perf_context_print:       total time =     620.00 ms /    59 tokens\n"
+    )
+    claims = tmp_path / "c.yaml"
+    claims.write_text(
+        "schema: benchbook.claims\nschema_version: 1\nsource: {kind: synthetic test}\nclaims:\n"
+        "  - {id: share, metric: sampling_share, value: 2.5, unit: '%', log: cli.log}\n"
+        "  - {id: eval, metric: eval_ms, value: 0.5, unit: s, log: cli.log}\n"
+        "  - {id: tg, metric: decode_tps, value: 98.0, unit: tok/s, log: cli.log}\n"
+    )
+    v = by_id(run.audit_file(claims, logs_dir, here=Here()))
+    # sampling 12.50 ms / eval 500.00 ms = 0.025 = 2.5 %; eval 500 ms = 0.5 s; 49 runs / 0.5 s = 98.00
+    assert (v["share"].consistency, v["share"].recomputed) == ("consistent", "2.500")
+    assert (v["eval"].consistency, v["eval"].recomputed) == ("consistent", "0.500")
+    assert (v["tg"].consistency, v["tg"].recomputed) == ("consistent", "98.000")
+    assert "rate definition n/ms" in v["tg"].arithmetic
