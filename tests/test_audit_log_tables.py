@@ -226,7 +226,8 @@ def test_acceptance_of_other_definitions_is_never_ranked_as_equal():
     for sid in ("vllm-vs-llama", "anypos-vs-llama"):
         q = next(q for q in v[sid].qualifiers if q.check == "acceptance_definition_mismatch")
         assert q.kind == "not comparable"
-    assert checks(v["llama-vs-llama"]) == []  # control: one definition on both sides
+    # control: one definition on both sides (60 of 96 vs 48 of 96 are small counts: Fisher p >= 0.05)
+    assert checks(v["llama-vs-llama"]) == ["small_counts"]
     # vLLM's system efficiency checked against its own counts: 250 / (60 + 240) = 0.8333 ~ 0.833
     vllm = v["acc-vllm"]
     assert (vllm.consistency, vllm.recomputed) == ("consistent", "0.833")

@@ -162,5 +162,5 @@ def own_value(cf: ClaimsFile, claim: Claim) -> Converted | None:
         return None
     other = cf.conditions_of(claim).other
     emitted, steps = int(other["emitted_tokens"]), int(other["verify_steps"])
-    drafted = int(other.get("draft_tokens", claim.counts.drafted if claim.counts else 0))
+    drafted = int(other.get("draft_tokens", (claim.counts.drafted if claim.counts else None) or 0))
     return system_efficiency(emitted - steps, steps, drafted)
