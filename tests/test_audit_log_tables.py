@@ -223,9 +223,13 @@ def test_every_log_verdict_on_a_rate_names_its_definition(tmp_path):
 
 def test_acceptance_of_other_definitions_is_never_ranked_as_equal():
     v = by_id(run.audit_file(FX / "audit" / "acceptance_definitions.yaml", here=Here()))
-    for sid in ("vllm-vs-llama", "anypos-vs-llama"):
+    for sid, first in (("vllm-vs-llama", "system_efficiency"), ("anypos-vs-llama", "any_position")):
         q = next(q for q in v[sid].qualifiers if q.check == "acceptance_definition_mismatch")
-        assert q.kind == "not comparable"
+        assert (q.kind, q.reason) == (
+            "not comparable",
+            f"acceptance of two definitions, {first} vs tested (audit.acceptance.DEFINITIONS): "
+            "not one quantity",
+        )
     # control: one definition on both sides (60 of 96 vs 48 of 96 are small counts: Fisher p >= 0.05)
     assert checks(v["llama-vs-llama"]) == ["small_counts"]
     # vLLM's system efficiency checked against its own counts: 250 / (60 + 240) = 0.8333 ~ 0.833

@@ -733,7 +733,14 @@ def _statement_qualifiers(
                     add(kind, check, reason, ids)
                     continue
                 row = (comp_rows or {}).get(rid)
-                reason = _slower_reason(row) if rule == "slower_than_baseline" and row else rule_reason(rule)
+                reason = rule_reason(rule)
+                if rule == "slower_than_baseline" and row:
+                    reason = _slower_reason(row)
+                elif rule == "acceptance_definition_mismatch" and row:
+                    reason = (
+                        f"acceptance of two definitions, {row['num_acceptance_definition']} vs "
+                        f"{row['den_acceptance_definition']} (audit.acceptance.DEFINITIONS): not one quantity"
+                    )
                 add(RULE_QUALIFIER[rule], rule, reason, ids)
     cited = set(r.reads) | {x for p in pairs for x in p}
     # at-risk rules carry over from every claim the statement rests on, through cited statements
