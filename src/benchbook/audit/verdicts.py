@@ -80,6 +80,7 @@ RULE_EFFECT: dict[str, RuleEffect] = {
     "single_run": AT_RISK,
     "high_variance": AT_RISK,
     "cold_start": AT_RISK,
+    "cold_label_untrusted": AT_RISK,
     "warm_prompt_cache": AT_RISK,
     "cross_request_state": AT_RISK,
     "at_capacity": AT_RISK,
