@@ -1,0 +1,65 @@
+"""Order and state (issue 28 §6): repetitions that drift in run order get ``order_trend`` with the first
+and settled values (native llama-bench rows, speculative rows, raw logs, claims: one rule), a drifting
+record is not pooled with a settled one of its configuration, and repeated requests to one server whose
+acceptance and rate jump get ``cross_request_state`` on logs and claims as on native records."""
+
+import warnings
+
+import pytest
+
+from benchbook import caveats, identity
+from benchbook.experiments.llama_bench import analysis
+from test_analysis import lb_record, write
+
+DRIFT = [30.2, 27.9, 27.1, 26.4, 26.0]  # the issue's five trials
+SETTLED = [26.1, 26.0, 25.9, 26.1, 26.0]
+
+
+def ns(rates, tokens):
+    return [round(1e9 * tokens / r) for r in rates]
+
+
+def tg128(run_id, rates):
+    return lb_record(run_id, ns(rates, 128), n_prompt=0, n_gen=128)
+
+
+def native_stats(tmp_path, recs):
+    write(tmp_path / "h.jsonl", recs)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return analysis.rate_stats(analysis.load_llama_bench(tmp_path))
+
+
+def test_order_trend_of_the_issues_five_trials():
+    t = identity.order_trend(DRIFT)
+    # ranks of the values 5 4 3 2 1 against run order 1..5: rho = -1; the rest 27.9+27.1+26.4+26.0 = 107.4,
+    # / 4 = 26.85; 1 - 26.85 / 30.2 = 0.1109 (the rest 11.1% below the first; the first 12.5% above them)
+    assert t.rho == pytest.approx(-1.0) and t.rest_mean == pytest.approx(26.85)
+    assert t.drift == pytest.approx(0.110927, abs=1e-6) and t.drifting
+    assert t.text() == (
+        "5 trials in run order 30.2, 27.9, 27.1, 26.4, 26.0 tok/s: Spearman ρ -1.00; first 30.2, "
+        "settling to 26.0 (the rest average 26.85, 11.1% below the first)"
+    )
+    # control: the settled trials (rho -0.21, the rest 0.4% below the first) do not drift
+    calm = identity.order_trend(SETTLED)
+    assert calm.rho == pytest.approx(-0.210819, abs=1e-6) and not calm.drifting
+    # four values: a perfect order arises by chance 2 times in 24; not enough
+    assert not identity.order_trend(DRIFT[:4]).drifting
+
+
+def test_native_drifting_record_is_not_pooled_with_a_settled_one(tmp_path):
+    # one configuration, two records: before, one pooled row n = 10, mean 26.77; Welch's test does not
+    # split them (means 27.52 and 26.02, t = 1.5 / 0.745 = 2.01 on 4 df, p = 0.11): the drift does
+    st = native_stats(tmp_path, [tg128("a", DRIFT), tg128("b", SETTLED)])
+    assert st.height == 2 and st["run_ids"].to_list() == [["a"], ["b"]]
+    assert st["n"].to_list() == [5, 5] and st["state_effect"].to_list() == [False, False]
+    assert st["mean_tps"].to_list() == pytest.approx([27.52, 26.02], abs=1e-3)
+    assert st["order_rho"].to_list()[0] == pytest.approx(-1.0)
+    judged = caveats.attach(st)
+    assert ["order_trend" in c for c in judged["caveats"].to_list()] == [True, False]
+
+
+def test_native_settled_records_still_pool(tmp_path):
+    st = native_stats(tmp_path, [tg128("a", SETTLED), tg128("b", SETTLED[::-1])])
+    assert st.height == 1 and st["n"].to_list() == [10]
+    assert "order_trend" not in caveats.attach(st)["caveats"].to_list()[0]
