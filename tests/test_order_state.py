@@ -63,3 +63,22 @@ def test_native_settled_records_still_pool(tmp_path):
     st = native_stats(tmp_path, [tg128("a", SETTLED), tg128("b", SETTLED[::-1])])
     assert st.height == 1 and st["n"].to_list() == [10]
     assert "order_trend" not in caveats.attach(st)["caveats"].to_list()[0]
+
+
+def test_native_speculative_repetitions_drifting_get_order_trend():
+    import polars as pl
+
+    from benchbook.experiments.speculative import analysis as sp
+    from test_speculative import _SCHEMA, _req
+
+    # five repetitions of one configuration, fresh servers: the decode rates drift 30.2 -> 26.0 (no
+    # cross-request state: a fresh server per repetition); the baseline settled (control)
+    rows = [_req("baseline", "p", i, tps, [1, 2, 3]) for i, tps in enumerate(SETTLED)]
+    rows += [_req("ng", "p", i, tps, [1, 2, 3], drafted=8, acc=4, steps=2) for i, tps in enumerate(DRIFT)]
+    t = sp.config_table(pl.DataFrame(rows, schema_overrides=_SCHEMA))
+    judged, status = caveats.evaluate(t, "speculative", rules=["order_trend", "cross_request_state"])
+    assert status["order_trend"] == "applied"
+    got = dict(zip(judged["config_id"].to_list(), judged["caveats"].to_list(), strict=True))
+    assert got == {"baseline": [], "ng": ["order_trend"]}
+    ng = judged.filter(pl.col("config_id") == "ng").row(0, named=True)
+    assert (ng["order_n"], ng["order_rho"], ng["order_drift"]) == pytest.approx((5, -1.0, 0.110927), abs=1e-6)
