@@ -82,3 +82,52 @@ def test_native_speculative_repetitions_drifting_get_order_trend():
     assert got == {"baseline": [], "ng": ["order_trend"]}
     ng = judged.filter(pl.col("config_id") == "ng").row(0, named=True)
     assert (ng["order_n"], ng["order_rho"], ng["order_drift"]) == pytest.approx((5, -1.0, 0.110927), abs=1e-6)
+
+
+FX = __import__("pathlib").Path(__file__).parent / "fixtures" / "audit"
+EMPTY = "schema: benchbook.claims\nschema_version: 1\nsource: {kind: synthetic test}\nclaims: []\n"
+
+
+def log_verdicts(tmp_path):
+    from benchbook.audit import run
+    from benchbook.audit.verdicts import Here
+
+    claims = tmp_path / "c.yaml"
+    claims.write_text(EMPTY)
+    return {v.id: v for v in run.audit_file(claims, FX / "logs_state", here=Here()).verdicts}
+
+
+def test_log_repetitions_and_requests_drifting_get_order_trend_with_first_and_settled(tmp_path):
+    v = log_verdicts(tmp_path)
+    # llama-bench: two rows of one configuration (tg128), the first drifting, kept apart
+    drift, calm = v["bench_drift.jsonl:1"], v["bench_drift.jsonl:2"]
+    assert [q.check for q in drift.qualifiers] == ["high_variance", "order_trend"]
+    assert drift.qualifiers[1].kind == "at risk" and drift.qualifiers[1].reason == (
+        "5 repetitions in run order 30.2, 27.9, 27.1, 26.4, 26.0 tok/s: Spearman ρ -1.00; first 30.2, "
+        "settling to 26.0 (the rest average 26.85, 11.1% below the first)"
+    )
+    assert drift.recomputed == "27.520" and calm.recomputed == "26.020"  # not pooled into 26.77
+    assert calm.qualifiers == []  # control: settled
+    # five requests to one server, 128 tokens each at 30.2 ... 26.0 tok/s
+    first = v["server_drift.log:4"]
+    assert [q.check for q in first.qualifiers] == ["single_run", "order_trend"]
+    assert first.qualifiers[1].reason == (
+        "5 requests to one server (server_drift.log) in run order 30.2, 27.9, 27.1, 26.4, 26.0 tok/s: "
+        "Spearman ρ -1.00; first 30.2, settling to 26.0 (the rest average 26.85, 11.1% below the first)"
+    )
+    assert [q.check for q in v["server_settled.log:4"].qualifiers] == ["single_run"]  # control
+
+
+def test_log_requests_whose_acceptance_and_rate_jump_get_cross_request_state(tmp_path):
+    v = log_verdicts(tmp_path)
+    # alpha 12/96 = 0.125, 55/140 = 0.393, 180/200 = 0.900: least-squares slope (0.900 - 0.125) / 2
+    # = 0.3875 per request > 0.01; decode 240 tokens / 24.0, 12.0, 8.0 s = 10, 20, 30 tok/s
+    for line in (5, 11, 17):
+        q = [q for q in v[f"server_state.log:{line}"].qualifiers if q.check == "cross_request_state"]
+        assert len(q) == 1 and q[0].kind == "at risk"
+    assert q[0].reason == (
+        "3 requests to one server (server_state.log, in order): accepted/drafted 12/96 → 55/140 → 180/200 "
+        "(α 0.125 → 0.393 → 0.900, +0.388 per request); decode rate 10.0 → 20.0 → 30.0 tok/s (×3.00 from "
+        "the first to the last): state carried between requests, not the draft on new text"
+    )
+    assert "cross_request_state" not in {q.check for q in v["server_drift.log:4"].qualifiers}  # plain

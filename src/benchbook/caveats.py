@@ -391,7 +391,11 @@ def _(df, t):
     return (warm | (pl.col("cache_state") == "warm")) if "cache_state" in df.columns else warm
 
 
-@rule("cross_request_state", "warning", ("alpha_slope_max", "drafted_slope_rel_max", "speedup_slope_max"))
+@rule(
+    "cross_request_state",
+    "warning",
+    ("alpha_slope_max", "drafted_slope_rel_max", "speedup_slope_max", "rate_slope_rel_max"),
+)
 def _cross_request_state():
     """State learned from earlier requests served by one server process (an ngram cache, a prompt
     cache holding the previous answer) makes the draft look better than it is on new text.  Fires
@@ -402,7 +406,11 @@ def _cross_request_state():
     ``speedup_trend_slope``).  Seen: with one server for every repetition, drafted tokens jumped
     12 → 41 and 53 → 117 and per-repetition speedups climbed 1.05 → 1.77 and 1.24 → 1.70 while α
     stayed flat.  Such configurations publish per-repetition values and the trend, never a pooled
-    speedup.  A fresh server per repetition has no trend (null)."""
+    speedup.  A fresh server per repetition has no trend (null).  Tables without a paired speedup per
+    repetition (raw logs: the requests of one server in file order, ``audit.logstate``; claims stated
+    with ``run_index``) read the decode rate's slope relative to its mean instead
+    (``decode_trend_rel``, above ``rate_slope_rel_max``, default 0.1 per request).  Seen in a log: 12/96
+    → 55/140 → 180/200 accepted over three requests to one server, the decode rate ×3."""
 
 
 @RULES["cross_request_state"].on("speculative", ["server_policy", "alpha_trend_slope"])
@@ -412,6 +420,8 @@ def _(df, t):
         rising = rising | (pl.col("drafted_trend_rel") > t["drafted_slope_rel_max"]).fill_null(False)
     if "speedup_trend_slope" in df.columns:
         rising = rising | (pl.col("speedup_trend_slope") > t["speedup_slope_max"]).fill_null(False)
+    if "decode_trend_rel" in df.columns:  # logs: no paired speedup per repetition
+        rising = rising | (pl.col("decode_trend_rel") > t["rate_slope_rel_max"]).fill_null(False)
     return (pl.col("server_policy") == "same") & rising
 
 

@@ -346,9 +346,7 @@ class OrderTrend:
     @property
     def drifting(self) -> bool:
         """The trend is an order effect by the module's thresholds."""
-        return (
-            self.n >= ORDER_MIN_N and abs(self.rho) >= ORDER_RHO_MIN and abs(self.drift) >= ORDER_DRIFT_MIN
-        )
+        return self.n >= ORDER_MIN_N and abs(self.rho) >= ORDER_RHO_MIN and abs(self.drift) >= ORDER_DRIFT_MIN
 
     def text(self, unit: str = "tok/s", what: str = "trials") -> str:
         """``"5 trials in run order 30.2, 27.9, 27.1, 26.4, 26.0 tok/s: Spearman ρ -1.00; first 30.2,
@@ -359,8 +357,8 @@ class OrderTrend:
         side = "below" if self.drift >= 0 else "above"
         return (
             f"{self.n} {what} in run order {shown} {unit}: Spearman ρ {self.rho:.2f}; first "
-            f"{self.first:.{d}f}, settling to {self.last:.{d}f} (the rest average {self.rest_mean:.{d + 1}f}, "
-            f"{abs(self.drift):.1%} {side} the first)"
+            f"{self.first:.{d}f}, settling to {self.last:.{d}f} (the rest average "
+            f"{self.rest_mean:.{d + 1}f}, {abs(self.drift):.1%} {side} the first)"
         )
 
 
@@ -382,6 +380,8 @@ def order_trend(values: Iterable[float | None]) -> OrderTrend | None:
 def order_rho_expr(values: str) -> pl.Expr:
     """Spearman ρ of each row's list column ``values`` against its positions (run order): the vectorized
     ``order_trend(...).rho`` for tables of many rows (NaN with fewer than two distinct values)."""
-    return pl.col(values).list.eval(
-        pl.corr(pl.int_range(pl.len()), pl.element(), method="spearman")
-    ).list.first()
+    return (
+        pl.col(values)
+        .list.eval(pl.corr(pl.int_range(pl.len()), pl.element(), method="spearman"))
+        .list.first()
+    )

@@ -33,6 +33,7 @@ from pathlib import Path
 import polars as pl
 
 from ..ingest import IngestError, detect_format, ingest_file
+from .logstate import SAMPLE_SCHEMA, sample_order, with_request_state
 
 
 class LogsError(ValueError):
@@ -198,6 +199,7 @@ def _lb_entry(rec: dict, name: str) -> tuple[LogEntry, dict]:
         "model_id": lb.get("model_type"),
         "n_gpu_layers": lb.get("n_gpu_layers"),
         "n_cpu_moe": lb.get("n_cpu_moe"),
+        **sample_order(rates),  # order_trend (logstate)
     }
     return entry, row
 
@@ -367,6 +369,7 @@ def audit_logs(folder: str | Path, pairs: dict[str, str] | None = None) -> Logs:
             "model_id": pl.String,
             "n_gpu_layers": pl.Int64,
             "n_cpu_moe": pl.Int64,
+            **SAMPLE_SCHEMA,
         },
     )
     spec_df = pl.DataFrame(
@@ -384,4 +387,5 @@ def audit_logs(folder: str | Path, pairs: dict[str, str] | None = None) -> Logs:
             "kind": pl.String,
         },
     )
+    spec_df = with_request_state(spec_df, entries)  # order_trend, cross_request_state (logstate)
     return Logs(entries, lb, spec_df, skipped)

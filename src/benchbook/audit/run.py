@@ -50,6 +50,8 @@ class Audit:
 
 
 def _rule_reason(rule: str, row: dict) -> str:
+    if row.get(f"{rule}_reason"):  # the table states what fired (audit.logstate: the values in order)
+        return row[f"{rule}_reason"]
     if rule == "single_run":
         return f"n = {row.get('n')}: fewer than {caveats.DEFAULTS['min_n']} repetitions, no interval"
     if rule == "acceptance_without_speedup":

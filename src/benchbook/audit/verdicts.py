@@ -56,6 +56,7 @@ RULE_QUALIFIER: dict[str, QualifierKind] = {
     "high_variance": AT_RISK,
     "warm_prompt_cache": AT_RISK,
     "cross_request_state": AT_RISK,
+    "order_trend": AT_RISK,
     "output_mismatch": AT_RISK,
     "busy_host": AT_RISK,
     "mixed_method": NOT_COMPARABLE,

@@ -663,7 +663,9 @@ def _config_stats(df: pl.DataFrame, keys: list[str], first) -> pl.DataFrame:
     apart = flag | (g["_drift_any"] & (g["_rows"] > 1)).fill_null(False)
     if apart.any():  # the records of those configurations, each on a row of its own
         split = (
-            per.join(g.filter(apart).select([*keys, "state_effect"]).lazy(), on=keys, how="inner", nulls_equal=True)
+            per.join(
+                g.filter(apart).select([*keys, "state_effect"]).lazy(), on=keys, how="inner", nulls_equal=True
+            )
             .group_by([*keys, "_first"], maintain_order=True)
             .agg(*aggs[1:], pl.col("state_effect").first())
             .with_columns((pl.col("sd_tps") / pl.col("mean_tps")).alias("cv"))
