@@ -131,3 +131,40 @@ def test_log_requests_whose_acceptance_and_rate_jump_get_cross_request_state(tmp
         "the first to the last): state carried between requests, not the draft on new text"
     )
     assert "cross_request_state" not in {q.check for q in v["server_drift.log:4"].qualifiers}  # plain
+
+
+def test_claims_stated_with_run_index_get_order_trend_and_cross_request_state():
+    from benchbook.audit import run
+    from benchbook.audit.verdicts import Here
+
+    v = {x.id: x for x in run.audit_file(FX / "state.yaml", here=Here()).verdicts}
+    checks = {i: [q.check for q in v[i].qualifiers if q.check != "single_run"] for i in v}
+    assert {i for i, c in checks.items() if "order_trend" in c} == {"t1", "t2", "t3", "t4", "t5"}
+    assert {i for i, c in checks.items() if "cross_request_state" in c} == {
+        "a1",
+        "a2",
+        "a3",
+        "r1",
+        "r2",
+        "r3",
+    }
+    (q,) = [q for q in v["t1"].qualifiers if q.check == "order_trend"]
+    assert q.kind == "at risk" and q.reason == (
+        "5 runs of one configuration (t1, t2, t3, t4, t5) in run order 30.2, 27.9, 27.1, 26.4, 26.0 tok/s: "
+        "Spearman ρ -1.00; first 30.2, settling to 26.0 (the rest average 26.85, 11.1% below the first)"
+    )
+    (q,) = [q for q in v["a2"].qualifiers if q.check == "cross_request_state"]
+    # alpha 0.125, 0.393, 0.900 over run_index 1, 2, 3: slope (0.900 - 0.125) / 2 = 0.3875
+    assert q.reason == (
+        "acceptance 12/96 → 55/140 → 180/200 over 3 runs of one configuration (a1, a2, a3) in run_index "
+        "order (α 0.125 → 0.393 → 0.900, +0.388 per run): state carried between requests, not the draft on "
+        "new text"
+    )
+    (q,) = [q for q in v["r3"].qualifiers if q.check == "cross_request_state"]
+    # 10, 20, 30 tok/s: slope 10 per run over a mean of 20 = 0.5 > 0.1
+    assert q.reason == (
+        "decode_tps 10 → 20 → 30 tok/s over 3 runs of one configuration (r1, r2, r3) in run_index order "
+        "(×3.00 from the first to the last): state carried between requests"
+    )
+    # controls: settled trials (c1-c5), a steady acceptance (s1-s3)
+    assert all(checks[i] == [] for i in ("c1", "c3", "c5", "s1", "s2", "s3"))

@@ -452,6 +452,13 @@ for _kind in ("llama_bench", "speculative", "claims"):
     RULES["order_trend"].on(_kind, ["order_n", "order_rho", "order_drift"])(_order_expr)
 
 
+@RULES["cross_request_state"].on("claims", ["run_index", "alpha_trend_slope", "decode_trend_rel"])
+def _(df, t):
+    # a series of claims stated with run_index (audit.tables.series_columns): repeated requests
+    rising = (pl.col("alpha_trend_slope") > t["alpha_slope_max"]).fill_null(False)
+    return rising | (pl.col("decode_trend_rel") > t["rate_slope_rel_max"]).fill_null(False)
+
+
 @rule("mixed_method", "warning", ("method_classes",))
 def _mixed_method():
     """Two numbers compared (a ratio, a "x% of", a "N times") were measured by different methods,

@@ -3,7 +3,15 @@
 ``claims_table``: one row per claim *with a number* (numberless claims have nothing a rule could
 read; the verdict engine still judges them).  Columns (typed even when every value is null):
 id, metric, value (a range's midpoint), lo, hi, unit, method, n, origin, env, hardware, model,
-decoding, n_cpu_moe, n_gpu_layers, prompt, block_max, tokens_generated, cap, cold, note.
+decoding, n_cpu_moe, n_gpu_layers, prompt, block_max, tokens_generated, cap, cold, note, run_index, and
+the order and state of a series (``series_columns``): order_n, order_rho, order_drift, alpha_trend_slope,
+decode_trend_rel and the reasons order_trend_reason, cross_request_state_reason.
+
+A series: claims stated with ``conditions.run_index`` that share everything else (metric, unit,
+method, origin, every other condition), in run_index order: repeated runs or requests of one
+configuration.  ``order_trend`` reads the order statistics of their values (``identity.order_trend``);
+``cross_request_state`` reads the slope of α per request (an ``acceptance_rate`` series: α from its
+``counts`` where stated, else its value) and of a rate relative to its mean (a series in a rate unit).
 
 ``comparison_table``: one row per two-sided statement (ratio, percent_change, difference) and one
 per pair of a bound's set (row id ``<statement>[<numerator>/<denominator>]``).  Columns: id,
@@ -18,11 +26,15 @@ only lo/hi (its recomputed interval); the rest is null = not stated.
 
 from __future__ import annotations
 
+import json
+
 import polars as pl
 
+from ..experiments.speculative.analysis import rep_trend
+from ..identity import order_trend
 from .precision import half_width
 from .recompute import Recomputed, claim_interval
-from .schema import Claim, ClaimsFile, host_of
+from .schema import Claim, ClaimsFile, family_of, host_of
 from .units import UnitError, factor
 
 OWN_SOURCE = "the source"
@@ -49,6 +61,14 @@ CLAIMS_SCHEMA = {
     "cap": pl.Int64,
     "cold": pl.Boolean,
     "note": pl.String,
+    "run_index": pl.Int64,
+    "order_n": pl.Int64,
+    "order_rho": pl.Float64,
+    "order_drift": pl.Float64,
+    "order_trend_reason": pl.String,
+    "alpha_trend_slope": pl.Float64,
+    "decode_trend_rel": pl.Float64,
+    "cross_request_state_reason": pl.String,
 }
 
 _SIDE = {
@@ -80,8 +100,77 @@ def build_of(cf: ClaimsFile, claim: Claim) -> str | None:
     return " ".join(parts) or None
 
 
+def _alpha_of(c: Claim) -> float | None:
+    """α of an acceptance-rate claim: its counts where stated, else its value (÷ 100 for %)."""
+    if c.counts is not None:
+        return c.counts.alpha
+    iv = claim_interval(c)
+    if iv is None:
+        return None
+    return iv.mid / 100.0 if (c.unit or "").strip() == "%" else iv.mid
+
+
+def series_columns(cf: ClaimsFile) -> dict[str, dict]:
+    """Claim id -> the order and state columns of its series (module doc); claims outside a series of
+    at least two are left out."""
+    series: dict[str, list[Claim]] = {}
+    for c in cf.claims:
+        cond = cf.conditions_of(c)
+        if cond.run_index is None or claim_interval(c) is None:
+            continue
+        rest = cond.model_dump(exclude={"run_index"}, mode="json")
+        key = json.dumps([c.metric, c.unit, c.method, c.origin, rest], sort_keys=True)
+        series.setdefault(key, []).append(c)
+    out: dict[str, dict] = {}
+    for claims in series.values():
+        if len(claims) < 2:
+            continue
+        claims = sorted(claims, key=lambda c: cf.conditions_of(c).run_index or 0)
+        index = [cf.conditions_of(c).run_index for c in claims]
+        values = [iv.mid for c in claims if (iv := claim_interval(c)) is not None]
+        what = f"runs of one configuration ({', '.join(c.id for c in claims)})"
+        where = f"{len(claims)} {what}"
+        cols: dict = {}
+        trend = order_trend(values)
+        if trend is not None:
+            cols |= {
+                "order_n": trend.n,
+                "order_rho": trend.rho,
+                "order_drift": trend.drift,
+                "order_trend_reason": trend.text(claims[0].unit or "", what),
+            }
+        first = claims[0]
+        if first.metric == "acceptance_rate":
+            alphas = [_alpha_of(c) for c in claims]
+            slope = rep_trend(alphas, index)
+            cols["alpha_trend_slope"] = slope
+            shown = " → ".join(
+                f"{c.counts.accepted}/{c.counts.drafted}" if c.counts else f"{a:.3f}"
+                for c, a in zip(claims, alphas, strict=True)
+            )
+            if slope is not None:
+                cols["cross_request_state_reason"] = (
+                    f"acceptance {shown} over {where} in run_index order (α "
+                    f"{' → '.join(f'{a:.3f}' for a in alphas if a is not None)}, {slope:+.3f} per run): "
+                    "state carried between requests, not the draft on new text"
+                )
+        elif family_of(first.unit) == "rate" and values[0]:
+            slope = rep_trend(values, index)
+            mean = sum(values) / len(values)
+            cols["decode_trend_rel"] = slope / mean if slope is not None and mean else None
+            cols["cross_request_state_reason"] = (
+                f"{first.metric} {' → '.join(f'{v:g}' for v in values)} {first.unit} over {where} in "
+                f"run_index order (×{values[-1] / values[0]:.2f} from the first to the last): state carried "
+                "between requests"
+            )
+        for c in claims:
+            out[c.id] = cols
+    return out
+
+
 def claims_table(cf: ClaimsFile) -> pl.DataFrame:
     """The ``claims`` table kind of ``caveats`` (module doc)."""
+    series = series_columns(cf)
     rows = []
     for c in cf.claims:
         iv = claim_interval(c)
@@ -112,6 +201,8 @@ def claims_table(cf: ClaimsFile) -> pl.DataFrame:
                 "cap": cond.cap,
                 "cold": cond.file_cache == "cold" if cond.file_cache else None,
                 "note": c.note,
+                "run_index": cond.run_index,
+                **series.get(c.id, {}),
             }
         )
     return pl.DataFrame(rows, schema=CLAIMS_SCHEMA)

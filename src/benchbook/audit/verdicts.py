@@ -298,8 +298,8 @@ def _claim_qualifiers(c: Claim, table: pl.DataFrame, fired: dict) -> list[Qualif
             )
         elif rule == "cap_hit":
             reason = f"stopped at the generation cap ({row['tokens_generated']} of {row['cap']} tokens)"
-        else:
-            reason = caveats.RULES[rule].doc.split(".")[0]
+        else:  # the table's own reason where it states one (tables.series_columns), else the rule's
+            reason = row.get(f"{rule}_reason") or caveats.RULES[rule].doc.split(".")[0]
         out.append(Qualifier(kind=RULE_QUALIFIER[rule], check=rule, reason=reason, evidence=[c.id]))
     if c.metric == "acceptance_rate" and c.counts is None:
         out.append(
