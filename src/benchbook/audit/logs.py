@@ -1,11 +1,10 @@
 """The one adapter between the audit and ``benchbook.ingest``: raw logs in a folder -> audited entries.
 
 Every file under the folder goes through ``ingest.ingest_file`` (every format ``benchbook ingest``
-reads: llama-bench json/jsonl/csv/md/sql, llama-server logs, llama-speculative-simple output).  One
-format ingest does not read yet is accepted here: a saved llama-server ``/completion`` exchange
-(JSON with ``argv``, ``request``, ``response``; the response's ``timings``), as our speculative
-runner and ``tests/fixtures/speculative`` keep them.  When ingest emits native record kinds, only
-this module changes.
+reads: llama-bench json/jsonl/csv/md/sql, llama-server logs, llama-speculative-simple output, saved
+llama-server responses and ``/completion`` exchanges with their ``argv``, ``request`` and client clock,
+as our speculative runner and ``tests/fixtures/speculative`` keep them).  When ingest emits native
+record kinds, only this module changes.
 
 Out of it come two tables in the shapes ``caveats`` already evaluates for native records:
 
@@ -26,13 +25,12 @@ A speculative entry is paired with a baseline only when a pair names both files 
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import polars as pl
 
-from ..ingest import IngestError, detect_format, ingest_file
+from ..ingest import IngestError, detect_format, foreign, ingest_file
 from .logstate import SAMPLE_SCHEMA, sample_order, with_request_state
 
 
@@ -74,36 +72,9 @@ class Logs:
     skipped: dict[str, str] = field(default_factory=dict)  # file name -> why it was not read
 
 
-def _completion(path: Path) -> list[dict] | None:
-    """A saved ``/completion`` exchange as one record, or None when ``path`` is not one."""
-    try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
-    except (json.JSONDecodeError, UnicodeDecodeError):
-        return None
-    if not (isinstance(doc, dict) and isinstance(doc.get("response"), dict) and "timings" in doc["response"]):
-        return None
-    resp, argv = doc["response"], doc.get("argv") or []
-    t = resp["timings"]
-    return [
-        {
-            "schema": "completion",
-            "source_file": str(path),
-            "source_line": 1,
-            "argv": argv,
-            "predicted_n": t.get("predicted_n"),
-            "predicted_ms": t.get("predicted_ms"),
-            "draft_n": t.get("draft_n"),
-            "draft_n_accepted": t.get("draft_n_accepted"),
-            "stop_type": resp.get("stop_type"),
-            "n_predict": (doc.get("request") or {}).get("n_predict"),
-            "tokens": resp.get("tokens"),
-            "prompt_id": (doc.get("request") or {}).get("prompt", "")[-40:],
-        }
-    ]
-
-
 def read(path: str | Path) -> list[dict]:
-    """Records of one log file: ``ingest.ingest_file``, else a saved ``/completion`` exchange.
+    """Records of one log file: ``ingest.ingest_file`` (saved ``/completion`` exchanges and responses
+    included: ``ingest.responses``).
 
     A server-log request (``benchbook.speculative_request``) has its ``timings`` (``predicted_n``,
     ``predicted_ms``, ``draft_n``, ``draft_n_accepted``...) also at the top level, where the entries
@@ -119,21 +90,16 @@ def read(path: str | Path) -> list[dict]:
             for r in ingest_file(path)
         ]
     except IngestError as e:
-        got = _completion(path) if path.suffix == ".json" else None
-        if got is None:
-            msg = str(e) if str(path) in str(e) else f"{path}: {e}"
-            msg = msg.replace("fix: pass --format", "fix: save the tool's output unchanged")
-            raise LogsError(
-                f"{msg} (benchbook audit --logs reads what `benchbook ingest` reads, "
-                "and saved /completion exchanges)"
-            ) from None
-        return got
+        msg = str(e) if str(path) in str(e) else f"{path}: {e}"
+        msg = msg.replace("fix: pass --format", "fix: save the tool's output unchanged")
+        raise LogsError(f"{msg} (benchbook audit --logs reads what `benchbook ingest` reads)") from None
 
 
 def not_a_log(path: str | Path) -> str | None:
     """Why ``path`` is no llama.cpp output at all (a README, a screenshot), or None when it may be one:
     ``ingest.detect_format`` finds no format in it and it is no saved ``/completion`` exchange.  Such a
-    file is left out of an audit and named (``Logs.skipped``); a file in a known format that is
+    file is left out of an audit and named (``Logs.skipped``), with what it is instead where that can
+    be told (``ingest.foreign``: someone else's CSV, a notes JSON); a file in a known format that is
     malformed still fails the audit (``read``)."""
     path = Path(path)
     raw = path.read_bytes()
@@ -141,11 +107,13 @@ def not_a_log(path: str | Path) -> str | None:
         return None  # UTF-16 text (a PowerShell redirect): ingest names the encoding and the fix
     if b"\0" in raw[:8192]:
         return "a binary file, not a llama.cpp text output"
+    text = raw.decode("utf-8", errors="replace")
+    why = foreign(text)
+    if why is not None:
+        return why
     try:
-        detect_format(raw.decode("utf-8", errors="replace"))
+        detect_format(text)
     except IngestError:
-        if path.suffix == ".json" and _completion(path) is not None:
-            return None
         return (
             "no llama.cpp output found in it (no llama-bench table or rows, server log or spec-simple lines)"
         )
