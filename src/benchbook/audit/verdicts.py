@@ -377,6 +377,13 @@ COMPARED_CONDITIONS = (
     "sampling",
     "cap",
     "file_cache",
+    "ubatch",
+    "flash_attn",
+    "type_k",
+    "type_v",
+    "depth",
+    "backend",
+    "concurrency",
 )
 
 
