@@ -248,7 +248,7 @@ def depth_flip(
     depths measured on both sides, or one direction throughout)."""
     a, b = _one_per_depth(_side_entries(cf, num, entries)), _one_per_depth(_side_entries(cf, den, entries))
     depths = sorted(set(a) & set(b))
-    ratios = {d: a[d].value / b[d].value for d in depths if a[d].value and b[d].value}
+    ratios = {d: va / vb for d in depths if (va := a[d].value) and (vb := b[d].value)}
     if len(ratios) < 2 or not (min(ratios.values()) < 1.0 < max(ratios.values())):
         return None
     shown = ", ".join(f"{r:.2f}× at depth {d}" for d, r in ratios.items())
