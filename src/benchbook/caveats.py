@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import polars as pl
 
-from .identity import ORDER_DRIFT_MIN, ORDER_MIN_N, ORDER_RHO_MIN, STATE_EFFECT_ALPHA
+from .identity import ORDER_DRIFT_MIN, ORDER_MIN_N, ORDER_RHO_MIN, ORDER_RHO_REST_MIN, STATE_EFFECT_ALPHA
 from .stats import t_quantile
 
 #: Threshold defaults; every rule documents the ones it reads.
@@ -63,6 +63,7 @@ DEFAULTS: dict = {
     "order_min_n": ORDER_MIN_N,
     "order_rho_min": ORDER_RHO_MIN,
     "order_drift_min": ORDER_DRIFT_MIN,
+    "order_rho_rest_min": ORDER_RHO_REST_MIN,
     # cross_request_state on tables without a paired speedup (logs, claims): a decode rate rising faster
     # than this fraction of its mean per request
     "rate_slope_rel_max": 0.1,
@@ -425,31 +426,35 @@ def _(df, t):
     return (pl.col("server_policy") == "same") & rising
 
 
-@rule("order_trend", "warning", ("order_min_n", "order_rho_min", "order_drift_min"))
+@rule("order_trend", "warning", ("order_min_n", "order_rho_min", "order_rho_rest_min", "order_drift_min"))
 def _order_trend():
     """The repetitions (or repeated requests) drift in the order they ran: Spearman ρ of the values
     against their run order at or beyond ``order_rho_min`` (default 0.9) in size over at least
-    ``order_min_n`` (default 5) values, and the mean of the values after the first at least
+    ``order_min_n`` (default 5) values, the values after the first ordered the same way (their ρ at or
+    beyond ``order_rho_rest_min``, default 0.8, same sign: a slow first value alone is ``cold_start``,
+    not a drift), and the mean of the values after the first at least
     ``order_drift_min`` (default 2%) away from the first (``identity.order_trend``).  Not noise: the
     mean depends on how many repetitions ran (a warm-up, a cache filling, clocks falling as the device
     heats), so the number reports where the series stopped, and a high variance hides the direction.
     Seen: five trials 30.2, 27.9, 27.1, 26.4, 26.0 tok/s (ρ −1.00, the rest 11.1% below the first).
-    Such a row is not pooled with the other rows of its configuration.  Columns ``order_n``,
-    ``order_rho``, ``order_drift`` (1 − mean of the rest ÷ first): llama-bench rows (samples in run
-    order), speculative rows (repetitions; logs: the requests of one server in order), claims (claims of
-    one configuration stated with ``run_index``)."""
+    Such a row is not pooled with the other rows of its configuration. Columns ``order_n``,
+    ``order_rho``, ``order_rho_rest``, ``order_drift`` (1 − mean of the rest ÷ first): llama-bench rows
+    (samples in run order), speculative rows (repetitions; logs: the requests of one server in order),
+    claims (claims of one configuration stated with ``run_index``)."""
 
 
 def _order_expr(df, t):
     return (
         (pl.col("order_n") >= t["order_min_n"])
         & (pl.col("order_rho").fill_nan(None).abs() >= t["order_rho_min"])
+        & (pl.col("order_rho_rest").fill_nan(None) * pl.col("order_rho") > 0)
+        & (pl.col("order_rho_rest").fill_nan(None).abs() >= t["order_rho_rest_min"])
         & (pl.col("order_drift").abs() >= t["order_drift_min"])
     ).fill_null(False)
 
 
 for _kind in ("llama_bench", "speculative", "claims"):
-    RULES["order_trend"].on(_kind, ["order_n", "order_rho", "order_drift"])(_order_expr)
+    RULES["order_trend"].on(_kind, ["order_n", "order_rho", "order_rho_rest", "order_drift"])(_order_expr)
 
 
 @RULES["cross_request_state"].on("claims", ["run_index", "alpha_trend_slope", "decode_trend_rel"])

@@ -30,7 +30,9 @@ non-measurement field of a record, including fields the code does not know yet).
 * Order trend (``order_trend``): the repetitions of one row (or repeated requests) drift in the order
   they ran: Spearman's rank correlation ρ of the values against their run order (Spearman 1904, *Am.
   J. Psychol.* 15:72-101; average ranks for ties) at or beyond ``ORDER_RHO_MIN`` in size, over at least
-  ``ORDER_MIN_N`` values, and the mean of the rest at least ``ORDER_DRIFT_MIN`` away from the first.  A
+  ``ORDER_MIN_N`` values; the values after the first still ordered the same way (their own ρ at or
+  beyond ``ORDER_RHO_REST_MIN``, same sign: one slow first value, a cold start, is not a drift); and the
+  mean of the rest at least ``ORDER_DRIFT_MIN`` away from the first.  A
   drifting row is not pooled with the other rows of its configuration: its mean depends on when it
   stopped, not on the configuration.
 """
@@ -79,6 +81,9 @@ ORDER_MIN_N = 5
 ORDER_RHO_MIN = 0.9
 #: ... and the mean of the values after the first at least this fraction away from the first
 ORDER_DRIFT_MIN = 0.02
+#: ... with the values after the first ordered the same way, |ρ| at or above this (0.8 over 4 values: at
+#: most one adjacent pair out of order)
+ORDER_RHO_REST_MIN = 0.8
 
 
 class IdentityWarning(UserWarning):
@@ -321,6 +326,7 @@ class OrderTrend:
 
     values: tuple[float, ...]
     rho: float
+    rho_rest: float | None = None  # Spearman ρ of the values after the first (None: fewer than 3)
 
     @property
     def n(self) -> int:
@@ -346,7 +352,15 @@ class OrderTrend:
     @property
     def drifting(self) -> bool:
         """The trend is an order effect by the module's thresholds."""
-        return self.n >= ORDER_MIN_N and abs(self.rho) >= ORDER_RHO_MIN and abs(self.drift) >= ORDER_DRIFT_MIN
+        rest = self.rho_rest
+        return (
+            self.n >= ORDER_MIN_N
+            and abs(self.rho) >= ORDER_RHO_MIN
+            and rest is not None
+            and rest * self.rho > 0
+            and abs(rest) >= ORDER_RHO_REST_MIN
+            and abs(self.drift) >= ORDER_DRIFT_MIN
+        )
 
     def text(self, unit: str = "tok/s", what: str = "trials") -> str:
         """``"5 trials in run order 30.2, 27.9, 27.1, 26.4, 26.0 tok/s: Spearman ρ -1.00; first 30.2,
@@ -374,14 +388,19 @@ def order_trend(values: Iterable[float | None]) -> OrderTrend | None:
     if len(xs) < 3 or xs[0] == 0 or len(set(xs)) == 1:
         return None
     rho = float(sps.spearmanr(np.arange(len(xs)), np.asarray(xs)).statistic)
-    return OrderTrend(xs, rho) if np.isfinite(rho) else None
-
-
-def order_rho_expr(values: str) -> pl.Expr:
-    """Spearman ρ of each row's list column ``values`` against its positions (run order): the vectorized
-    ``order_trend(...).rho`` for tables of many rows (NaN with fewer than two distinct values)."""
-    return (
-        pl.col(values)
-        .list.eval(pl.corr(pl.int_range(pl.len()), pl.element(), method="spearman"))
-        .list.first()
+    rest = xs[1:]
+    rho_rest = (
+        float(sps.spearmanr(np.arange(len(rest)), np.asarray(rest)).statistic)
+        if len(rest) >= 3 and len(set(rest)) > 1
+        else None
     )
+    return OrderTrend(xs, rho, rho_rest) if np.isfinite(rho) else None
+
+
+def order_rho_expr(values: str, skip_first: bool = False) -> pl.Expr:
+    """Spearman ρ of each row's list column ``values`` against its positions (run order): the vectorized
+    ``order_trend(...).rho`` (``skip_first``: ``.rho_rest``, the values after the first; null below 3 of
+    them) for tables of many rows (NaN with fewer than two distinct values)."""
+    col = pl.col(values).list.slice(1) if skip_first else pl.col(values)
+    rho = col.list.eval(pl.corr(pl.int_range(pl.len()), pl.element(), method="spearman")).list.first()
+    return pl.when(col.list.len() >= 3).then(rho) if skip_first else rho

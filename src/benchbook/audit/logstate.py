@@ -35,6 +35,7 @@ if TYPE_CHECKING:  # logs imports this module
 SAMPLE_SCHEMA: dict = {
     "order_n": pl.Int64,
     "order_rho": pl.Float64,
+    "order_rho_rest": pl.Float64,
     "order_drift": pl.Float64,
     "order_trend_reason": pl.String,
 }
@@ -51,14 +52,15 @@ REQUEST_SCHEMA: dict = {
 
 
 def sample_order(rates: list[float], unit: str = "tok/s") -> dict:
-    """``order_n``, ``order_rho``, ``order_drift`` and ``order_trend_reason`` of a llama-bench row's
-    per-repetition rates (in run order); nulls below 3 rates."""
+    """``order_n``, ``order_rho``, ``order_rho_rest``, ``order_drift`` and ``order_trend_reason`` of a
+    llama-bench row's per-repetition rates (in run order); nulls below 3 rates."""
     t = order_trend(rates)
     if t is None:
         return dict.fromkeys(SAMPLE_SCHEMA)
     return {
         "order_n": t.n,
         "order_rho": t.rho,
+        "order_rho_rest": t.rho_rest,
         "order_drift": t.drift,
         "order_trend_reason": t.text(unit, "repetitions"),
     }
@@ -133,6 +135,7 @@ def with_request_state(spec: pl.DataFrame, entries: list[LogEntry]) -> pl.DataFr
                 row.update(
                     order_n=order.n,
                     order_rho=order.rho,
+                    order_rho_rest=order.rho_rest,
                     order_drift=order.drift,
                     order_trend_reason=order.text("tok/s", what),
                 )

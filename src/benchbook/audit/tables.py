@@ -4,8 +4,8 @@
 read; the verdict engine still judges them).  Columns (typed even when every value is null):
 id, metric, value (a range's midpoint), lo, hi, unit, method, n, origin, env, hardware, model,
 decoding, n_cpu_moe, n_gpu_layers, prompt, block_max, tokens_generated, cap, cold, note, run_index, and
-the order and state of a series (``series_columns``): order_n, order_rho, order_drift, alpha_trend_slope,
-decode_trend_rel and the reasons order_trend_reason, cross_request_state_reason.
+the order and state of a series (``series_columns``): order_n, order_rho, order_rho_rest, order_drift,
+alpha_trend_slope, decode_trend_rel and the reasons order_trend_reason, cross_request_state_reason.
 
 A series: claims stated with ``conditions.run_index`` that share everything else (metric, unit,
 method, origin, every other condition), in run_index order: repeated runs or requests of one
@@ -64,6 +64,7 @@ CLAIMS_SCHEMA = {
     "run_index": pl.Int64,
     "order_n": pl.Int64,
     "order_rho": pl.Float64,
+    "order_rho_rest": pl.Float64,
     "order_drift": pl.Float64,
     "order_trend_reason": pl.String,
     "alpha_trend_slope": pl.Float64,
@@ -136,6 +137,7 @@ def series_columns(cf: ClaimsFile) -> dict[str, dict]:
             cols |= {
                 "order_n": trend.n,
                 "order_rho": trend.rho,
+                "order_rho_rest": trend.rho_rest,
                 "order_drift": trend.drift,
                 "order_trend_reason": trend.text(claims[0].unit or "", what),
             }

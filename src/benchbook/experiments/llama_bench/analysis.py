@@ -372,10 +372,11 @@ def rate_stats(df: pl.DataFrame, confidence: float = 0.95) -> pl.DataFrame:
     robust summary beside llama-bench's mean: median_tps (median of every sample), mean_tps_rest (mean
     without each row's first sample) and first_sample_ratio (smallest over the rows of first sample ÷
     median of the row's other samples: the ``cold_start`` first-sample form); null for stated rows;
-    order_n, order_rho and order_drift (``identity.order_trend`` of a record's samples in run order: the
-    ``order_trend`` caveat; for a pooled row, those of its record with the largest |ρ|).  A record whose
-    samples drift (``identity.order_trend``) is not pooled with the other records of its configuration:
-    each record of that configuration is a row of its own (``state_effect`` false unless the test fired).
+    order_n, order_rho, order_rho_rest and order_drift (``identity.order_trend`` of a record's samples
+    in run order: the ``order_trend`` caveat; for a pooled row, those of its record with the largest
+    |ρ|). A record whose samples drift (``identity.order_trend``) is not pooled with the other records
+    of its configuration: each record of that configuration is a row of its own (``state_effect`` false
+    unless the test fired).
     Rate per sample: ``1e9 * (n_prompt + n_gen) / samples_ns`` tok/s; the interval is the log-scale
     Student-t interval (``stats.add_t_interval``; none below n = 3).
     Rows are in the order of each configuration's first row in ``df``.
@@ -528,6 +529,7 @@ def _one_record(extra: Sequence[str]) -> list[pl.Expr]:
         pl.col("_r").alias("first_sample_ratio"),
         pl.when(stated).then(None).otherwise(k).cast(pl.UInt32).alias("order_n"),
         pl.col("_rho").alias("order_rho"),
+        pl.col("_rho_rest").alias("order_rho_rest"),
         pl.col("_drift").alias("order_drift"),
         pl.concat_list("file").alias("files"),
         pl.concat_list("line").alias("lines"),
@@ -548,6 +550,8 @@ def _drifting() -> pl.Expr:
     return (
         (pl.col("_k") >= identity.ORDER_MIN_N)
         & (pl.col("_rho").abs() >= identity.ORDER_RHO_MIN)
+        & (pl.col("_rho_rest") * pl.col("_rho") > 0)
+        & (pl.col("_rho_rest").abs() >= identity.ORDER_RHO_REST_MIN)
         & (pl.col("_drift").abs() >= identity.ORDER_DRIFT_MIN)
     ).fill_null(False)
 
@@ -559,6 +563,7 @@ def _order_of_strongest() -> list[pl.Expr]:
     return [
         pl.col("_k").get(at).cast(pl.UInt32).alias("order_n"),
         pl.col("_rho").get(at).alias("order_rho"),
+        pl.col("_rho_rest").get(at).alias("order_rho_rest"),
         pl.col("_drift").get(at).alias("order_drift"),
     ]
 
@@ -637,6 +642,7 @@ def _config_stats(df: pl.DataFrame, keys: list[str], first) -> pl.DataFrame:
             (pl.col("_ts").list.sum() - pl.col("_ts").list.first()).alias("_sr"),
             # order trend of the samples in run order (identity.order_trend)
             identity.order_rho_expr("_ts").fill_nan(None).alias("_rho"),
+            identity.order_rho_expr("_ts", skip_first=True).fill_nan(None).alias("_rho_rest"),
         )
         .with_columns(
             pl.when(pl.col("_k") > 1)

@@ -518,8 +518,8 @@ def config_table(req: pl.DataFrame, confidence: float = 0.95, baseline_id: str =
       per-repetition α over the repetition index, α counted 0 for a repetition that drafted nothing
       (no acceptance from it); null with a fresh server per repetition.
       accepted_frac_trend_slope: the same for accepted ÷ generated tokens.
-    * order_n, order_rho, order_drift: ``identity.order_trend`` of the repetitions' decode rates in
-      repetition order (the ``order_trend`` caveat); null below 3 rates.
+    * order_n, order_rho, order_rho_rest, order_drift: ``identity.order_trend`` of the repetitions'
+      decode rates in repetition order (the ``order_trend`` caveat); null below 3 rates.
 
     Raises:
         ValueError: ``req`` holds no baseline rows for a session.
@@ -665,6 +665,7 @@ def config_table(req: pl.DataFrame, confidence: float = 0.95, baseline_id: str =
                 "decode_tps_reps": [None if x is None else float(x) for x in g["decode_tps"].to_list()],
                 "order_n": order.n if order else None,
                 "order_rho": order.rho if order else None,
+                "order_rho_rest": order.rho_rest if order else None,
                 "order_drift": order.drift if order else None,
                 "cache_state": cstate,
                 "warm_share": float(g["cache_n"].sum()) / float(prompt_total) if prompt_total else None,
@@ -752,6 +753,7 @@ def config_table(req: pl.DataFrame, confidence: float = 0.95, baseline_id: str =
             "decode_tps_reps": pl.List(pl.Float64),
             "order_n": pl.Int64,
             "order_rho": pl.Float64,
+            "order_rho_rest": pl.Float64,
             "order_drift": pl.Float64,
             "cache_state": pl.String,
             "warm_share": pl.Float64,
