@@ -168,3 +168,22 @@ def test_claims_stated_with_run_index_get_order_trend_and_cross_request_state():
     )
     # controls: settled trials (c1-c5), a steady acceptance (s1-s3)
     assert all(checks[i] == [] for i in ("c1", "c3", "c5", "s1", "s2", "s3"))
+
+
+def test_a_claim_over_a_drifting_and_a_settled_log_row_says_they_are_not_pooled(tmp_path):
+    from benchbook.audit import run
+    from benchbook.audit.verdicts import Here
+
+    claims = tmp_path / "c.yaml"
+    claims.write_text(
+        EMPTY.replace("claims: []\n", "")
+        + "claims:\n  - {id: tg, metric: decode_tps, value: 26.0, unit: tok/s, method: llama-bench tg128,\n"
+        "     log: bench_drift.jsonl}\n"
+    )
+    (v,) = [x for x in run.audit_file(claims, FX / "logs_state", here=Here()).verdicts if x.id == "tg"]
+    # the two rows' means, 26.02 and 27.52, each on its own (not the pooled 26.77)
+    assert v.recomputed == "26.020–27.520" and v.consistency == "consistent"
+    assert v.arithmetic == (
+        "decode_tps recomputed from bench_drift.jsonl: 26.020–27.520 tok/s (range over 2 rows of one log); "
+        "not pooled: bench_drift.jsonl:1 drift in run order (order_trend), bench_drift.jsonl:2 do not"
+    )

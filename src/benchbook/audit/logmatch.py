@@ -32,7 +32,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..identity import MEASUREMENT_FIELDS
+from ..identity import MEASUREMENT_FIELDS, order_trend
 from .logs import LogEntry
 from .schema import Claim, ClaimsFile
 from .units import UnitError, factor
@@ -127,6 +127,15 @@ def _clashes(entry: LogEntry, want: dict[str, Any]) -> list[tuple[str, str]]:
     return out
 
 
+def sample_drift(entry: LogEntry) -> bool:
+    """Whether a llama-bench entry's samples (``samples_ns``, in run order) drift
+    (``identity.order_trend``)."""
+    lb = entry.record.get("llama_bench") or {}
+    tokens = (lb.get("n_prompt") or 0) + (lb.get("n_gen") or 0)
+    trend = order_trend([tokens * 1e9 / ns for ns in lb.get("samples_ns") or [] if ns])
+    return trend is not None and trend.drifting
+
+
 def _config(entry: LogEntry) -> dict[str, str]:
     lb = entry.record.get("llama_bench") or {}
     return {k: json.dumps(v, sort_keys=True) for k, v in lb.items() if k not in MEASUREMENT_FIELDS}
@@ -208,7 +217,14 @@ def matching(cf: ClaimsFile, claim: Claim, entries: list[LogEntry]) -> Match:
         except UnitError:
             scale = 1.0
         values = [e.value * scale for e in found if e.value is not None]
-    how = f" (range over {len(values)} requests of one log)" if len(values) > 1 else ""
+    rows = "rows" if found[0].kind == "llama_bench" else "requests"
+    how = f" (range over {len(values)} {rows} of one log)" if len(values) > 1 else ""
+    drift = [e for e in found if sample_drift(e)]
+    if drift and len(found) > 1:  # one configuration, a drifting row beside settled ones: kept apart
+        how += (
+            f"; not pooled: {', '.join(e.evidence[0] for e in drift)} drift in run order (order_trend), "
+            f"{', '.join(e.evidence[0] for e in found if e not in drift)} do not"
+        )
     if left_out:
         how += "; left out: " + "; ".join(f"{e.evidence[0]} ({', '.join(c)})" for e, c in left_out)
     return Match(entries=found, values=values, unit=unit, how=how)
