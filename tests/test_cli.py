@@ -1,5 +1,6 @@
 """CLI: doctor reports what is there and the fix for what is not."""
 
+import json
 import subprocess
 import sys
 
@@ -61,18 +62,60 @@ def test_stage_commands_find_the_venv_tools_without_activation(monkeypatch):
 
 def test_measured_here_is_per_host_and_toolchain(committed_params):
     from benchbook import cli
+    from benchbook.experiments import profiles
     from conftest import committed_root
 
     root, params = committed_root(), committed_params
-    lb = cli.measured_here(root, params, "246274abff670295", "6bcbdc2942c465ab")
-    assert lb["llama_bench"] is True and lb["speculative"] is True and lb["draftself"] is True
-    other_build = cli.measured_here(root, params, "246274abff670295", "0000000000000000")
+    cpu = profiles.Picked("cpu", "test")
+    lines: list[str] = []
+    lb = cli.measured_here(root, params, "246274abff670295", "6bcbdc2942c465ab", cpu, lines.append)
+    # that host's speculative sessions predate `log_verbosity: 4` in params.yaml: measured again
+    assert lb == {"llama_bench": True, "speculative": False, "draftself": True}
+    assert len(lines) == 3 and lines[0].endswith(
+        "(`log_verbosity`: the session ran None, params.yaml asks 4): it does not count as measured"
+    )
+    other_build = cli.measured_here(root, params, "246274abff670295", "0000000000000000", cpu)
     assert other_build == {"llama_bench": False, "speculative": False, "draftself": True}
     assert cli.measured_here(root, params, "ffffffffffffffff", "6bcbdc2942c465ab") == {
         "llama_bench": False,
         "speculative": False,
         "draftself": False,
     }
+
+
+def test_a_session_that_ran_other_params_is_measured_again(tmp_path, committed_params):
+    """Locked params say 5 repetitions, the records 3 (a session run with --overrides): DVC calls the
+    stage up to date, the records do not (issue 28 §10); the stage measures again, saying why."""
+    from benchbook import cli
+    from benchbook.experiments import drift, profiles
+
+    cpu = profiles.Picked("cpu", "test")
+    params = committed_params
+    config = drift.current("llama_bench", params, cpu).config()
+    assert config["repetitions"] == 5
+    raw = tmp_path / "data/raw/llama_bench"
+    raw.mkdir(parents=True)
+
+    def write(cfg: dict) -> None:
+        head = {"schema": "benchbook.session", "schema_version": 1, "experiment": "llama_bench"}
+        ids = {"session_id": "s" * 32, "host_id": "h" * 16, "toolchain_id": "t" * 16}
+        (raw / f"{'h' * 16}.jsonl").write_text(
+            json.dumps({**head, **ids, "event": "start", "at": "2026-12-01T00:00:00Z", "config": cfg})
+            + "\n"
+            + json.dumps({**head, **ids, "event": "end", "at": "2026-12-01T00:01:00Z"})
+            + "\n"
+        )
+
+    write({**config, "repetitions": 3, "raw_dir": "data/raw/llama_bench"})
+    lines: list[str] = []
+    assert cli.measured_here(tmp_path, params, "h" * 16, "t" * 16, cpu, lines.append)["llama_bench"] is False
+    assert lines == [
+        f"llama_bench: session {'s' * 32} ran other parameters than params.yaml asks now (`repetitions`: "
+        "the session ran 3, params.yaml asks 5): it does not count as measured"
+    ]
+    write({**config, "raw_dir": "data/raw/llama_bench"})  # the runner's own key is no parameter
+    assert cli.measured_here(tmp_path, params, "h" * 16, "t" * 16, cpu, lines.append)["llama_bench"] is True
+    assert len(lines) == 1
 
 
 def test_doctor_says_wait_while_another_process_builds_the_toolchain(root, tmp_path):

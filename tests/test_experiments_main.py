@@ -151,3 +151,56 @@ def test_an_error_mid_session_keeps_what_was_recorded_and_the_session_resumes(tm
     rc, out, _ = _main(tmp_path, capsys, *argv)
     summary = json.loads(out.splitlines()[-1])  # the log lines come first
     assert rc == 0 and summary["resumed"] and (summary["ran"], summary["skipped"]) == (1, 1)
+
+
+def test_the_generic_notebooks_declare_what_check_parameters_knows():
+    """``NOTEBOOK_PARAMETERS`` is what papermill reads from each notebook's parameters cell."""
+    import papermill
+
+    from benchbook.experiments import NOTEBOOK_PARAMETERS
+
+    root = Path(__file__).resolve().parents[1]
+    for name, declared in NOTEBOOK_PARAMETERS.items():
+        found = [
+            p["name"] for p in papermill.inspect_notebook(str(root / "notebooks" / f"{name}.ipynb")).values()
+        ]
+        assert tuple(found) == declared, name
+
+
+def test_check_parameters_refuses_an_undeclared_name():
+    """papermill only logs an unknown ``-p`` (issue 28 §10): the notebook refuses it, with the fix."""
+    import types
+
+    from benchbook.experiments import UnknownParameter, check_parameters
+
+    ns = {"root": ".", "experiment": "", "experiemnt": "speculative", "Path": Path, "json": json, "_i1": "x"}
+    with pytest.raises(UnknownParameter) as e:
+        check_parameters(ns, "report")
+    assert str(e.value) == (
+        "notebooks/report.ipynb: papermill parameter `experiemnt` is not declared (declared: root, "
+        "params_file, overrides, raw_dir, reports_dir, to_root, experiment); "
+        "fix: `experiemnt`: write `experiment`"
+    )
+    with pytest.raises(UnknownParameter, match="`to_root`: drop it|`to_root`: write"):
+        check_parameters({"to_root": "../"}, "measure")  # the report's parameter, not the measurement's
+    check_parameters(
+        {"root": ".", "experiment": "x", "yaml": types.ModuleType("yaml"), "show": print}, "measure"
+    )
+
+
+def test_papermill_with_a_misspelt_parameter_fails_before_any_work(tmp_path):
+    """The real notebook under papermill: `-p experiemnt …` stops at the check, naming the fix."""
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[1]
+    proc = subprocess.run(
+        [sys.executable, "-m", "papermill", "notebooks/report.ipynb", str(tmp_path / "out.ipynb"),
+         "--cwd", ".", "-p", "experiemnt", "llama_bench", "--no-progress-bar"],
+        cwd=root, capture_output=True, text=True,
+    )  # fmt: skip
+    assert proc.returncode != 0
+    assert "UnknownParameter: notebooks/report.ipynb: papermill parameter `experiemnt` is not declared" in (
+        proc.stdout + proc.stderr
+    )
+    assert "fix: `experiemnt`: write `experiment`" in proc.stdout + proc.stderr

@@ -4,6 +4,7 @@ import json
 import re
 import shutil
 import subprocess
+from pathlib import Path
 
 import pytest
 import yaml
@@ -273,3 +274,80 @@ def test_markdown_text_is_inert_in_markdown():
             return iter([("a|b", None), ("c", [1, 2])])
 
     assert markdown_table(Frame()) == "| k | v |\n|---|---|\n| a&#124;b |  |\n| c | 1, 2 |\n"
+
+
+def test_check_offline_reads_scripts(tmp_path):
+    """A loader that builds a CDN URL in JavaScript fetches it though no attribute names it
+    (issue 28 §10): inline scripts and our own .js files are tokenized, their URL strings counted."""
+    (tmp_path / "ok.html").write_text(
+        "<script>\n// see https://example.org for the idea\nvar re = /https:\\/\\/x/;\n"
+        'document.createElementNS("http://www.w3.org/2000/svg", "g");</script>'
+        '<script type="application/json">{"u": "https://example.org/data"}</script>'
+    )
+    (tmp_path / "reports").mkdir()
+    (tmp_path / "reports/ok.spec.js").write_text(
+        'window.BB_SPECS["a"] = {"$schema": "https://vega.github.io/schema/vega-lite/v5.json"};'
+    )
+    (tmp_path / "site_libs/vega").mkdir(parents=True)
+    (tmp_path / "site_libs/vega/vega-bundle.js").write_text('var loader = "https://vendored.example/";')
+    assert site.check_offline(tmp_path) == []
+    (tmp_path / "loader.html").write_text(
+        '<p>x</p>\n<script>\nvar s = document.createElement("script");\n'
+        's.src = "https://cdn.jsdelivr.net/npm/" + name + "@5";</script>'
+    )
+    (tmp_path / "reports/data.spec.js").write_text(
+        'window.BB_SPECS["b"] = {"data": {"url": "//example.org/d.csv"}};'
+    )
+    (tmp_path / "site_libs/vega/bb-charts.js").write_text("var u = `https://unpkg.com/${lib}`;")
+    assert site.check_offline(tmp_path) == [
+        'loader.html: inline script at line 2: "https://cdn.jsdelivr.net/npm/"',
+        'reports/data.spec.js: script string "//example.org/d.csv"',
+        "site_libs/vega/bb-charts.js: script string `https://unpkg.com/${",
+    ]
+
+
+def test_unexecuted_cells(tmp_path):
+    """A report notebook's code cell that never ran, raised or showed nothing fails the build
+    (issue 28 §10); the parameters cells show nothing by design."""
+    from benchbook.sitecheck import unexecuted_cells
+
+    def cell(cid, count, outputs, tags=()):
+        return {
+            "cell_type": "code",
+            "id": cid,
+            "execution_count": count,
+            "metadata": {"tags": list(tags)},
+            "outputs": outputs,
+            "source": [],
+        }
+
+    shown = [{"output_type": "stream", "name": "stdout", "text": ["ok\n"]}]
+    good = {
+        "cells": [
+            cell("p", 1, [], ["parameters"]),
+            cell("i", 2, [], ["injected-parameters"]),
+            cell("r", 3, shown),
+        ]
+    }
+    bad = {
+        "cells": [
+            {"cell_type": "markdown", "id": "m", "metadata": {}, "source": []},
+            cell("never", None, []),
+            cell("quiet", 4, []),
+            cell(
+                "boom",
+                5,
+                [{"output_type": "error", "ename": "AssertionError", "evalue": "", "traceback": []}],
+            ),
+        ]
+    }
+    (tmp_path / "good.ipynb").write_text(json.dumps(good))
+    (tmp_path / "bad.ipynb").write_text(json.dumps(bad))
+    assert unexecuted_cells([tmp_path / "good.ipynb"]) == []
+    assert unexecuted_cells([tmp_path / "bad.ipynb"]) == [
+        f"{tmp_path / 'bad.ipynb'}: cell 1 (never): never executed",
+        f"{tmp_path / 'bad.ipynb'}: cell 2 (quiet): executed with no output",
+        f"{tmp_path / 'bad.ipynb'}: cell 3 (boom): raised AssertionError",
+    ]
+    fixtures = sorted((Path(__file__).parent / "fixtures/notebooks").glob("*_report.ipynb"))
+    assert len(fixtures) == 6 and unexecuted_cells(fixtures) == []

@@ -80,12 +80,15 @@ def _planted_notebook(path: Path) -> None:
         nbformat.v4.new_markdown_cell("# Planted model output"),
         nbformat.v4.new_code_cell(
             "show(table)",
+            execution_count=1,
             outputs=[
                 nbformat.v4.new_output("display_data", data={"text/markdown": table, "text/plain": "table"})
             ],
         ),
         nbformat.v4.new_code_cell(
-            "print(content)", outputs=[nbformat.v4.new_output("stream", name="stdout", text=PLANTED + "\n")]
+            "print(content)",
+            execution_count=2,
+            outputs=[nbformat.v4.new_output("stream", name="stdout", text=PLANTED + "\n")],
         ),
     ]
     path.write_text(nbformat.writes(nb))

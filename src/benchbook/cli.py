@@ -409,16 +409,30 @@ def cmd_audit(args) -> int:
     return audit_main(args.rest)
 
 
-def measured_here(root: Path, params: dict, host_id: str, toolchain_id: str | None) -> dict[str, bool]:
+def measured_here(
+    root: Path,
+    params: dict,
+    host_id: str,
+    toolchain_id: str | None,
+    picked=None,
+    log=None,
+) -> dict[str, bool]:
     """Per measurement stage: does the committed raw data hold a completed session of this host
-    (and, for the llama.cpp experiments, of this build — a rebuilt toolchain measures itself again)?
+    (and, for the llama.cpp experiments, of this build — a rebuilt toolchain measures itself again)
+    that ran what ``params`` asks for now?
 
     Every experiment keeps one file per host whose shared-session start records carry host and
     toolchain ids (draft-self's toolchain is its runtime, so any completed session of this host counts);
-    committed draft-self sessions from before the shared session are in ``sessions.jsonl``.
+    committed draft-self sessions from before the shared session are in ``sessions.jsonl``.  A session
+    whose recorded config differs from the parameters this host resolves now (``experiments.drift``:
+    params.yaml's section with the profile ``picked``, default ``profiles.pick(params)``) does not
+    count, so the stage measures again; ``log`` (e.g. ``print``) gets one line per such session naming
+    its differences.  A start record without a config (older records) counts as it did.
     """
+    from .experiments import drift, profiles
     from .records import iter_records
 
+    picked = picked or profiles.pick(params)
     out = {}
     for stage in ("llama_bench", "speculative", "draftself"):
         if stage not in params:
@@ -433,11 +447,22 @@ def measured_here(root: Path, params: dict, host_id: str, toolchain_id: str | No
                         starts.setdefault(r["session_id"], r)
                     else:
                         ended.add(r["session_id"])
-        out[stage] = any(
-            stage == "draftself" or starts[sid].get("toolchain_id") == toolchain_id
-            for sid in ended
-            if sid in starts
-        )
+        built_here = [
+            starts[sid]
+            for sid in sorted(ended & set(starts))
+            if stage == "draftself" or starts[sid].get("toolchain_id") == toolchain_id
+        ]
+        now = drift.current(stage, params, picked) if built_here else None
+        done = False
+        for start in built_here:
+            diff = drift.differences(start["config"], now) if "config" in start and now else []
+            if diff and log:
+                log(
+                    f"{stage}: session {start['session_id']} ran other parameters than params.yaml asks "
+                    f"now ({'; '.join(diff)}): it does not count as measured"
+                )
+            done = done or not diff
+        out[stage] = done
     legacy = root / "data/raw/draftself/sessions.jsonl"
     if "draftself" in out and not out["draftself"] and legacy.exists():
         out["draftself"] = any(r.get("host_id") == host_id for _, r in iter_records(legacy))
@@ -778,10 +803,17 @@ def cmd_run(args) -> int:
     build.wait()
     timings["toolchain_wait_s"] = time.monotonic() - t
     tc = build.result
-    if pretrain is not None:
-        timings["draftself_train_s"] = pretrain.wait()  # before any measurement: none overlaps with it
+    if pretrain is not None:  # before any measurement: none overlaps with the training
+        if pretrain.thread.is_alive():
+            say(
+                "waiting for the draft-self training to finish before measuring (it shares the cores "
+                "a measurement would time)"
+            )
+        t = time.monotonic()
+        timings["draftself_train_s"] = pretrain.wait()
+        timings["draftself_train_wait_s"] = time.monotonic() - t
     t = time.monotonic()
-    for stage, done in measured_here(root, params, host_id, tc.toolchain_id).items():
+    for stage, done in measured_here(root, params, host_id, tc.toolchain_id, log=print).items():
         if not done:
             print(
                 f"no completed {stage} session for host {host_id} with toolchain {tc.toolchain_id}: "

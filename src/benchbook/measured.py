@@ -27,7 +27,7 @@ way a policy says.  A page states the reasons of every session it skipped (``ski
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -438,6 +438,12 @@ POLICIES: dict[str, Policy] = {
 }
 
 
+def raw_files(folder: str | Path) -> list[Path]:
+    """The raw record files of an experiment's folder: ``*.jsonl`` but the quarantined torn lines
+    (``*.quarantine.jsonl``, ``records.repair``), sorted."""
+    return [f for f in sorted(Path(folder).glob("*.jsonl")) if not f.name.endswith(".quarantine.jsonl")]
+
+
 @dataclass(frozen=True)
 class Planned:
     """The runs a session's start record plans, from the experiment's ``plan``: ``runs(start record)``
@@ -464,7 +470,7 @@ def check(name: str, folder: str | Path, planned: Planned | None = None) -> dict
             + ("pass the experiment's Planned (from its plan)" if policy.planned else "drop planned")
         )
     return check_sessions(
-        sorted(Path(folder).glob("*.jsonl")),
+        raw_files(folder),
         policy.experiment,
         policy.kinds,
         expected_runs=planned.runs if planned else None,
@@ -527,24 +533,38 @@ def select(name: str, checks: dict[str, SessionCheck], primary_host: str | None 
     return Selection(name, [chosen] if chosen else [], skipped, checks)
 
 
-def skipped_markdown(skipped: list[SessionCheck], root: str | Path | None = None) -> str:
+def skipped_markdown(
+    skipped: list[SessionCheck], root: str | Path | None = None, drift: Mapping[str, list[str]] | None = None
+) -> str:
     """Markdown for a page: each skipped session and why it was not published (empty list: a line saying
-    that every host's newest session passed).  File paths under ``root`` (default: the working
-    directory, the repository root when a stage runs) are shown relative to it."""
+    that every host's newest session passed), then each published session that ran other parameters
+    than params.yaml asks now (``drift``: ``{session_id: lines}``, ``experiments.drift.of_sessions``).
+    File paths under ``root`` (default: the working directory, the repository root when a stage runs)
+    are shown relative to it."""
     prefix = str(Path(root or Path.cwd()).resolve()) + "/"
     if not skipped:
-        return (
-            "Every host's newest completed session passed the checks (measured in the session, complete).\n"
-        )
-    lines = [
-        "Sessions not published (their records do not show a complete measurement made in the session):",
-        "",
-    ]
+        lines = [
+            "Every host's newest completed session passed the checks (measured in the session, complete)."
+        ]
+    else:
+        lines = [
+            "Sessions not published (their records do not show a complete measurement made in the session):",
+            "",
+        ]
     for c in skipped:
         lines.append(f"- session `{c.session_id}` on host `{c.host_id}` (ended {c.ended_at}):")
         lines += [f"  - {r.replace(prefix, '')}" for r in c.reasons[:10]]
         if len(c.reasons) > 10:
             lines.append(f"  - … and {len(c.reasons) - 10} more")
+    if drift:
+        lines += [
+            "",
+            "Published sessions that ran other parameters than params.yaml asks now (their records "
+            "say what they ran; `make run` on their host measures again):",
+            "",
+        ]
+        for sid, diffs in sorted(drift.items()):
+            lines.append(f"- session `{sid}`: " + "; ".join(diffs))
     return "\n".join(lines) + "\n"
 
 

@@ -41,11 +41,14 @@ from .sitecheck import (
     CELL_SUFFIX,
     CFG_SUFFIX,
     PageLinks,
+    inline_script_urls,
     notebook_html_outputs,
     page_links,
     page_vars,
     renderer_warnings,
+    script_urls,
     stale_registry,
+    unexecuted_cells,
 )
 from .sitelinks import dead_links
 from .sitewords import wording_problems
@@ -289,21 +292,37 @@ META_REFRESH = re.compile(r"""<meta\b[^>]*http-equiv\s*=\s*["']?refresh[^>]*url\
 CSS_EXTERNAL = re.compile(r"""(@import\s+(url\()?\s*["']?|url\(\s*["']?)(https?:)?//""", re.I)
 
 
+#: third-party bundles copied in whole (their loaders hold URL literals for data a spec could name;
+#: our specs name none): ``site_libs/`` is the renderer's and ``_copy_assets``'s vendored code
+VENDORED = "site_libs"
+#: our own script under ``site_libs`` (``CHARTS_JS``), checked like every script we write
+OWN_SCRIPTS = ("site_libs/vega/bb-charts.js",)
+
+
 def check_offline(site: Path) -> list[str]:
-    """Every place in ``site`` (html, css, svg) that makes a browser fetch an external resource.
+    """Every place in ``site`` (html, css, svg, js) that makes a browser fetch an external resource.
 
     Counts src/href/srcset/poster/data of script, link, img, iframe, source, SVG image/use... , CSS
     ``url()``/``@import`` and ``<meta http-equiv=refresh>`` with an http(s) or protocol-relative URL;
-    plain ``<a href>`` hyperlinks and namespace URIs don't count.  JavaScript is not parsed (the
-    only scripts are the vendored Vega bundle and our own chart loader).
+    plain ``<a href>`` hyperlinks and namespace URIs don't count.  Scripts are tokenized
+    (``sitecheck.script_urls``): an inline script or a ``.js`` file of ours (outside ``VENDORED``, and
+    ``OWN_SCRIPTS``) with a string that begins an external URL counts, so a loader that builds a CDN
+    URL in JavaScript fails the build.
     """
     bad = []
-    for p in site.rglob("*"):
-        if p.suffix in (".html", ".css", ".svg") and p.is_file():
+    for p in sorted(site.rglob("*")):
+        if not p.is_file():
+            continue
+        rel = p.relative_to(site)
+        if p.suffix in (".html", ".css", ".svg"):
             text = p.read_text(errors="replace")
             for rx in (EXTERNAL, CSS_EXTERNAL, META_REFRESH):
                 for m in rx.finditer(text):
-                    bad.append(f"{p.relative_to(site)}: {text[m.start() : m.start() + 120]!r}")
+                    bad.append(f"{rel}: {text[m.start() : m.start() + 120]!r}")
+            if p.suffix == ".html":
+                bad += [f"{rel}: {line}" for line in inline_script_urls(text)]
+        elif p.suffix == ".js" and (rel.parts[0] != VENDORED or rel.as_posix() in OWN_SCRIPTS):
+            bad += [f"{rel}: script string {url}" for url in script_urls(p.read_text(errors="replace"))]
     return bad
 
 
@@ -335,7 +354,8 @@ def render(root: Path, *, raw_root: Path | None = None) -> SiteBuild:
     Raises:
         SiteError: the registry is stale (its cited raw lines changed), a page quotes an unpublished
             number, a page says a word its number does not support ("faster" beside a speedup
-            below 1: ``sitewords``), a report notebook has an HTML output, the renderer failed or
+            below 1: ``sitewords``), a report notebook has an HTML output or a code cell that did
+            not run, raised or showed nothing, the renderer failed or
             warned, a page fetches an external resource, or a quoted number did not become a
             provenance link.
     """
@@ -368,6 +388,12 @@ def render(root: Path, *, raw_root: Path | None = None) -> SiteBuild:
         "report notebooks have HTML outputs (Quarto would load require.js and jQuery from a CDN)",
         notebook_html_outputs([p for p in pages if p.suffix == ".ipynb"]),
         "show tables with benchbook.charts.markdown_table and charts as SVG images",
+    )
+    _fail(
+        "report notebooks have code cells that did not run or showed nothing (the page would lack them)",
+        unexecuted_cells([p for p in pages if p.suffix == ".ipynb"]),
+        "re-run the notebook's report stage (`dvc repro`); a cell that shows nothing by design belongs "
+        "in the notebook's parameters cell",
     )
     name, exe = renderer()
     proc = subprocess.run([exe, "render"], cwd=root, capture_output=True, text=True)

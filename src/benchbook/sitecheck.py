@@ -16,6 +16,10 @@ because a renderer can succeed while the page lies:
   Quarto ``WARN …`` / ``WARNING …``).
 * ``stale_registry``: the registry was derived from raw lines that have changed since
   (``benchbook.numbers.cited_sha256``).
+* ``script_urls``: a script that builds an external URL (a loader that fetches a library from a CDN)
+  makes the page fetch it at run time, though no attribute names it; the HTML check cannot see it.
+* ``unexecuted_cells``: a report notebook whose code cell never ran, or ran and showed nothing, is a
+  page that lacks what its source promises (a stale copy, or a section that raised before its output).
 """
 
 from __future__ import annotations
@@ -24,7 +28,10 @@ import json
 import re
 from collections import Counter
 from dataclasses import dataclass
+from html.parser import HTMLParser
 from pathlib import Path
+
+import esprima
 
 from .numbers import SCHEMA as NUMBERS_SCHEMA
 from .numbers import cited_sha256
@@ -116,6 +123,102 @@ def notebook_html_outputs(notebooks: list[Path]) -> list[str]:
                     if mime in output.get("data", {}):
                         bad.append(f"{nb}: cell {i}: {mime}")
     return bad
+
+
+#: code cells that show nothing by design: the parameters cell and the one papermill injects
+QUIET_TAGS = frozenset({"parameters", "injected-parameters"})
+
+
+def unexecuted_cells(notebooks: list[Path]) -> list[str]:
+    """``file: cell N (id): why`` for each code cell of ``notebooks`` that never ran
+    (``execution_count`` null), that raised (an ``error`` output), or that ran and has no output
+    (the cells tagged ``QUIET_TAGS`` excepted)."""
+    bad = []
+    for nb in notebooks:
+        cells = json.loads(nb.read_text()).get("cells", [])
+        for i, cell in enumerate(cells):
+            if cell.get("cell_type") != "code":
+                continue
+            where = f"{nb}: cell {i} ({cell.get('id', 'no id')})"
+            outputs = cell.get("outputs", [])
+            if cell.get("execution_count") is None:
+                bad.append(f"{where}: never executed")
+            elif errors := [o.get("ename", "an error") for o in outputs if o.get("output_type") == "error"]:
+                bad.append(f"{where}: raised {errors[0]}")
+            elif not outputs and not QUIET_TAGS & set(cell.get("metadata", {}).get("tags", [])):
+                bad.append(f"{where}: executed with no output")
+    return bad
+
+
+#: ``<script type=…>`` values a browser runs (no ``type``: JavaScript); JSON and templates are data
+JS_TYPES = frozenset({"", "text/javascript", "application/javascript", "module", "text/ecmascript"})
+#: string literals that name an XML namespace or a JSON schema, never fetched by the browser
+NAMESPACES = re.compile(
+    r"^https?://(www\.w3\.org/(2000/svg|1999/xhtml|1999/xlink|1998/Math/MathML|2000/xmlns/?)$)"
+)
+_URL = re.compile(r"^\s*(https?:)?//[^\s/]")
+
+
+class _Scripts(HTMLParser):
+    """The bodies of a page's inline scripts that a browser runs, with the line each starts on."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=False)
+        self.scripts: list[tuple[int, str]] = []
+        self._in: int | None = None
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = {k: (v or "") for k, v in attrs}
+        if tag == "script" and "src" not in a and a.get("type", "").strip().lower() in JS_TYPES:
+            self._in = self.getpos()[0]
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "script":
+            self._in = None
+
+    def handle_data(self, data: str) -> None:
+        if self._in is not None:
+            self.scripts.append((self._in, data))
+
+
+def script_urls(code: str) -> list[str]:
+    """The string and template literals of JavaScript ``code`` that begin an external URL
+    (``https://…``, ``http://…`` or protocol-relative ``//host…``), as written.
+
+    Tokenized with esprima (tolerant mode), so URLs in comments and regular expressions do not count
+    and a URL built by concatenation (``"https://cdn.x/" + name``) or a template does.  Not counted:
+    XML namespace URIs (``NAMESPACES``: ``createElementNS`` never fetches them) and the value of a
+    ``"$schema"`` key (Vega-Lite specs name their schema; vega-embed does not fetch it).  Code that
+    esprima cannot tokenize is returned as one entry saying so (a check must not pass unread code).
+    """
+    try:
+        tokens = esprima.tokenize(code, {"tolerant": True})
+    except Exception as e:  # esprima raises its own Error class (not an Exception subclass hierarchy we know)
+        return [f"script not tokenizable ({e})"]
+    out = []
+    for i, tok in enumerate(tokens):
+        if tok.type not in ("String", "Template"):
+            continue
+        text = tok.value[1:]  # drop the opening quote or backtick (a template's middle part: its brace)
+        if not _URL.match(text):
+            continue
+        if NAMESPACES.match(text.rstrip("\"'`")):
+            continue
+        prev = [t.value for t in tokens[max(i - 2, 0) : i]]
+        if prev and prev[-1] == ":" and len(prev) == 2 and prev[0].strip("\"'") == "$schema":
+            continue
+        out.append(tok.value[:120])
+    return out
+
+
+def inline_script_urls(html: str) -> list[str]:
+    """``line N: literal`` for each external URL literal (``script_urls``) of ``html``'s inline scripts."""
+    parser = _Scripts()
+    parser.feed(html)
+    parser.close()
+    return [
+        f"inline script at line {line}: {url}" for line, code in parser.scripts for url in script_urls(code)
+    ]
 
 
 def renderer_warnings(output: str) -> list[str]:

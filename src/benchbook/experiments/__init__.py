@@ -27,18 +27,68 @@
 DVC by ``python -m benchbook.experiments <name>``) and ``<name>_report`` (``notebooks/report.ipynb -p
 experiment <name>`` calls ``report.build`` then ``report.sections``, executed into
 ``reports/notebooks/<name>_report.ipynb``); both notebooks take the parameters ``root``,
-``params_file``, ``overrides`` (JSON), ``raw_dir``, ``reports_dir`` and ``experiment``.  Measurement
+``params_file``, ``overrides`` (JSON), ``raw_dir``, ``reports_dir`` and ``experiment`` (the report
+notebook also ``to_root``: ``NOTEBOOK_PARAMETERS``), and refuse any other (``check_parameters``: papermill
+itself only logs "Passed unknown parameter" and runs on with the default).  Measurement
 modules import no report module and report modules no measurement module (``tests/test_layers.py``).
 ``template/`` is a minimal working experiment to copy.
 """
 
 from __future__ import annotations
 
+import difflib
 import pkgutil
+from collections.abc import Mapping
+from types import ModuleType
+
+#: the parameters each generic notebook (``notebooks/<name>.ipynb``) declares in its cell tagged
+#: ``parameters`` (``tests/test_experiments_main.py`` compares them with papermill's ``inspect_notebook``)
+NOTEBOOK_PARAMETERS = {
+    "measure": ("root", "params_file", "overrides", "raw_dir", "reports_dir", "experiment"),
+    "report": ("root", "params_file", "overrides", "raw_dir", "reports_dir", "to_root", "experiment"),
+}
 
 
 class UnknownExperiment(ValueError):
     """A name that is no experiment package of ``benchbook.experiments``; the message lists them."""
+
+
+class UnknownParameter(ValueError):
+    """A papermill ``-p NAME VALUE`` that the notebook does not declare; the message names it, the
+    nearest declared name and the declared ones."""
+
+
+def check_parameters(namespace: Mapping, notebook: str) -> None:
+    """Refuse a parameter papermill injected that ``notebooks/<notebook>.ipynb`` does not declare.
+
+    papermill 2.7 only logs ``Passed unknown parameter: NAME`` (``papermill/execute.py``) and the
+    notebook runs with the declared default: ``-p experiemnt speculative`` would report nothing, or
+    the wrong experiment.  Called first in the cell after the parameters, with ``globals()``: the
+    injected names are then the namespace's data values (modules, classes and functions are imports)
+    that IPython did not put there (``get_ipython().user_ns_hidden``) and that do not start with ``_``.
+
+    Raises:
+        UnknownParameter: a name outside ``NOTEBOOK_PARAMETERS[notebook]`` (with the did-you-mean fix).
+    """
+    declared = NOTEBOOK_PARAMETERS[notebook]
+    ip = namespace.get("get_ipython")
+    hidden = set(ip().user_ns_hidden) if callable(ip) and ip() is not None else set()
+    unknown = sorted(
+        k
+        for k, v in namespace.items()
+        if not k.startswith("_")
+        and k not in hidden
+        and k not in declared
+        and not isinstance(v, ModuleType | type)
+        and not callable(v)
+    )
+    if unknown:
+        near = {k: difflib.get_close_matches(k, declared, n=1) for k in unknown}
+        fixes = "; ".join(f"`{k}`: write `{near[k][0]}`" if near[k] else f"`{k}`: drop it" for k in unknown)
+        raise UnknownParameter(
+            f"notebooks/{notebook}.ipynb: papermill parameter {', '.join(f'`{k}`' for k in unknown)} is not "
+            f"declared (declared: {', '.join(declared)}); fix: {fixes}"
+        )
 
 
 def names() -> list[str]:

@@ -52,11 +52,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationErr
 from pydantic_core import PydanticCustomError
 from typing_extensions import get_type_hints, is_typeddict
 
-
-class ParamsError(ValueError):
-    """An experiment's parameters do not fit its ``Params`` model: the message names where each wrong
-    value was written, what is wrong and the fix (a ValueError: the CLI prints it as one line)."""
-
+from ..errors import ParamsError
 
 #: ``Source.origin`` of a layer read from the params file
 PARAMS_FILE = "params.yaml"
@@ -251,6 +247,17 @@ class Params(BaseModel):
             ParamsError: as ``from_section``; also a section on the way that is not a mapping.
         """
         return cls.from_section(Sourced.section(params, cls.SECTION), overrides, models=registry_ids(params))
+
+    @classmethod
+    def resolve_current(cls, params: Mapping, layer: Mapping) -> Self:
+        """What a new session runs on a host now: ``from_params`` with the host profile's ``layer``
+        (``profiles.layer``) as the overrides, as ``python -m benchbook.experiments`` merges them (an
+        experiment that resolves its section otherwise overrides this; ``drift.current``).
+
+        Raises:
+            ParamsError: as ``from_params``.
+        """
+        return cls.from_params(params, layer)
 
     @classmethod
     def from_record(cls, config: Mapping) -> Self:

@@ -154,3 +154,7 @@ def plan(p: Mapping, prompts: Sequence[Mapping], model_sha256: str, host_id: str
     selects (``prompt_id`` is all a key needs)."""
     settings = {"n_tokens": p["n_tokens"], "dtype": p["dtype"], "threads": int(p["threads"])}
     return runs(configs(dict(p)), prompts, int(p["repetitions"]), p["seed"], settings, model_sha256, host_id)
+
+
+#: the typed parameters of this experiment (``drift.params_class``)
+PARAMS = DraftselfParams

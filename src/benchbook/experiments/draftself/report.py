@@ -17,6 +17,7 @@ import polars as pl
 
 from benchbook import blocks, caveats, charts, measured
 from benchbook.costmodel import tau_independent
+from benchbook.experiments import drift
 from benchbook.hosts import hosts_panel
 from benchbook.numbers import Number, Unit, line_ranges, make_key, publish, unstated_interval
 from benchbook.numfmt import fmt_interval, fmt_value
@@ -620,13 +621,16 @@ def derive(
     thresholds: dict | None = None,
     snapshots_dir: Path | None = None,
     root: Path | None = None,
+    params: dict | None = None,
 ) -> DraftselfReport:
     """Everything the report notebook shows; writes tables (JSON), charts and the numbers registry.
     ``thresholds``: ``params.yaml`` ``report`` (caveat thresholds); ``snapshots_dir``: the shared
     snapshot store (default ``raw_dir/../snapshots``), for the measured host's core count.  The session is
     ``thresholds["primary_host"]``'s newest (``load_runs``); ``out_dir/hosts.md``: every host's newest
     complete session side by side (``hosts.hosts_panel``).  ``root``: the repository the registry names
-    its cited files relative to (default: the one holding the working directory)."""
+    its cited files relative to (default: the one holding the working directory).  With ``params`` (the
+    whole params.yaml), ``skipped.md`` also says whether the session ran other parameters than
+    params.yaml asks now (``drift.of_sessions``; sessions from before the shared start record: not known)."""
     # the newest session whose records prove a complete measurement made in it (measured.py); the
     # newer ones skipped are named on the page (skipped.md)
     picked = measured.select("draftself", sessioncheck.check(raw_dir), (thresholds or {}).get("primary_host"))
@@ -640,7 +644,18 @@ def derive(
         session = chosen.session_id
     runs, sess = load_runs(raw_dir, session, (thresholds or {}).get("primary_host"))
     Path(out_dir).mkdir(parents=True, exist_ok=True)
-    (Path(out_dir) / "skipped.md").write_text(measured.skipped_markdown(skipped, root))
+    drifted = (
+        drift.of_sessions(
+            "draftself",
+            raw_dir,
+            {session: chosen.host_id if chosen else None},
+            params,
+            read_snapshots(Path(snapshots_dir or Path(raw_dir).parent / "snapshots"), "host"),
+        )
+        if params is not None
+        else {}
+    )
+    (Path(out_dir) / "skipped.md").write_text(measured.skipped_markdown(skipped, root, drift=drifted))
     manifest = json.loads(Path(manifest_path).read_text())
     acc = acceptance(runs)
     costs, c1 = pass_costs(runs)
@@ -748,6 +763,7 @@ def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> Draf
         thresholds=(params or {}).get("report"),
         snapshots_dir=root / raw_dir / "snapshots",
         root=root,
+        params=params,
     )
 
 

@@ -70,3 +70,7 @@ def plan(
             key = run_key(conf, m["sha256"], toolchain_id, host_id)
             runs.append(BenchRun(key, conf, f"{m['model_id']} {phase}", model=m, phase=phase))
     return runs
+
+
+#: the typed parameters of this experiment (``drift.params_class``)
+PARAMS = LlamaBenchParams

@@ -17,6 +17,7 @@ import altair as alt
 import polars as pl
 
 from benchbook import blocks, caveats, charts, measured
+from benchbook.experiments import drift
 from benchbook.numbers import Number, Unit, build_of, make_key, publish, row_measured, row_sources
 from benchbook.numfmt import fmt_interval
 from benchbook.provenance import read_snapshots
@@ -55,7 +56,7 @@ def planned_runs(start: dict) -> set:
     for their files (a label needs no sha256).
 
     Raises:
-        contract.ParamsError: the config is not a ``LlamaBenchParams``.
+        errors.ParamsError: the config is not a ``LlamaBenchParams``.
     """
     params = LlamaBenchParams.from_record(start.get("config") or {})
     models = [{"model_id": m, "sha256": None} for m in params.models]
@@ -152,6 +153,7 @@ def derive(
     thresholds: dict,
     confidence: float = 0.95,
     root: Path | None = None,
+    params: dict | None = None,
 ) -> LlamaBenchReport:
     """Compute and write everything; returns a ``LlamaBenchReport``.
 
@@ -160,7 +162,9 @@ def derive(
     the plain keys (``lb-<model>-tg64-warm``) that pages quote; other hosts get
     ``lb-h<host id[:8]>-...``.  ``out_dir/hosts.md`` is a generated table of every host's numbers (as
     ``{{< var >}}`` links) for the page to include.  Caveat thresholds use each host's own core count.
-    Source file paths in the numbers are made relative to ``root`` when under it.
+    Source file paths in the numbers are made relative to ``root`` when under it.  With ``params``
+    (the whole params.yaml), ``skipped.md`` also names each published session that ran other
+    parameters than params.yaml asks now (``drift.of_sessions``).
 
     Raises:
         RuntimeError: no completed llama_bench session under ``raw_dir`` (fix: run the measurement).
@@ -238,7 +242,14 @@ def derive(
     )  # before anything is written: a failing check leaves the old registry
     publish(numbers_path, "llama_bench", nums, root=root, replication=REPLICATION)
     stats.write_parquet(out_dir / "rates.parquet")
-    (out_dir / "skipped.md").write_text(measured.skipped_markdown(skipped))
+    drifted = (
+        drift.of_sessions(
+            "llama_bench", raw_dir, {s["session_id"]: h for h, s in sessions.items()}, params, hosts
+        )
+        if params is not None
+        else {}
+    )
+    (out_dir / "skipped.md").write_text(measured.skipped_markdown(skipped, drift=drifted))
     (out_dir / "sessions.md").write_text(sessions_markdown(stats, primary))
     (out_dir / "hosts.md").write_text(hosts_table(per_host, hosts, tcs, primary, sessions))
     cur = stats.filter(pl.col("session_id") == sess["session_id"]).sort("model_id", "test", "phase")
@@ -414,6 +425,7 @@ def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> Llam
         thresholds=params["report"],
         confidence=params["report"]["confidence"],
         root=root,
+        params=params,
     )
 
 

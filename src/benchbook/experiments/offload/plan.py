@@ -136,3 +136,7 @@ def plan(
         key = run_key(conf, model["sha256"], toolchain_id, host_id)
         runs.append(SweepRun(key, conf, f"n_cpu_moe={n}", model, int(n)))
     return runs
+
+
+#: the typed parameters of this experiment (``drift.params_class``)
+PARAMS = OffloadParams

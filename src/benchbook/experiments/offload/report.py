@@ -21,6 +21,7 @@ import altair as alt
 import polars as pl
 
 from benchbook import blocks, caveats, charts, measured
+from benchbook.experiments import drift
 from benchbook.measured import parse_utc
 from benchbook.numbers import Number, Unit, build_of, line_ranges, make_key, publish
 from benchbook.numfmt import fmt_interval, fmt_value
@@ -62,7 +63,7 @@ def planned_points(start: dict) -> set:
     in by an empty record (a point's label needs no model file).
 
     Raises:
-        contract.ParamsError: the config is not an ``OffloadParams``.
+        errors.ParamsError: the config is not an ``OffloadParams``.
     """
     cfg = OffloadParams.from_record(start.get("config") or {}).config()
     model = {"model_id": "", "sha256": None}
@@ -73,15 +74,15 @@ def planned_points(start: dict) -> set:
 PLANNED = measured.Planned(planned_points, lambda r: r.get("n_cpu_moe"))
 
 
-def publishable_sessions(raw_dir: Path) -> tuple[list[str], list[measured.SessionCheck]]:
+def publishable_sessions(raw_dir: Path) -> tuple[dict[str, str | None], list[measured.SessionCheck]]:
     """The sessions under ``raw_dir/offload`` that the ``offload`` policy publishes (``measured.select``:
     each host's newest session whose records prove a complete measurement made in it), and the newer
     sessions skipped with their reasons (unfinished ones included).  A failed point
     (``benchbook.run_failed``, e.g. out of memory) is data here, not a fault: it stands for its planned
     point and is shown as failed, never dropped; a planned point with neither a row nor a failure
-    record is missing."""
+    record is missing.  Published: ``{session_id: host_id}``."""
     chosen = measured.select("offload", measured.check("offload", Path(raw_dir) / EXPERIMENT, PLANNED))
-    return [c.session_id for c in chosen.published], chosen.skipped
+    return {c.session_id: c.host_id for c in chosen.published}, chosen.skipped
 
 
 def rate_text(row: dict) -> str:
@@ -364,11 +365,14 @@ def derive(
     thresholds: dict,
     confidence: float = 0.95,
     root: Path | None = None,
+    params: dict | None = None,
 ) -> dict:
     """Compute and write everything; returns ``{"points", "bounds", "roofline", "numbers", "sessions"}``.
 
     Every number names its build (``numbers.build_of``): the toolchain snapshot (``raw_dir/snapshots``) of
-    the session that measured it; an id without a snapshot reads as an unknown build."""
+    the session that measured it; an id without a snapshot reads as an unknown build.  With ``params``
+    (the whole params.yaml), ``skipped.md`` also names each published session that ran other
+    parameters than params.yaml asks now (``drift.of_sessions``)."""
     out_dir.mkdir(parents=True, exist_ok=True)
     toolchains = read_snapshots(Path(raw_dir) / "snapshots", "toolchain")
 
@@ -378,8 +382,14 @@ def derive(
 
     root = Path(root or ".").resolve()
     sessions, skipped = publishable_sessions(raw_dir)
+    hosts = read_snapshots(Path(raw_dir) / "snapshots", "host")
+    drifted = (
+        drift.of_sessions(EXPERIMENT, Path(raw_dir) / EXPERIMENT, sessions, params, hosts)
+        if params is not None
+        else {}
+    )
     (out_dir / "skipped.md").write_text(
-        measured.skipped_markdown(skipped, root) if sessions or skipped else ""
+        measured.skipped_markdown(skipped, root, drift=drifted) if sessions or skipped else ""
     )
     if not sessions:
         publish(numbers_path, EXPERIMENT, [], root=root)
@@ -389,14 +399,13 @@ def derive(
         )
         (out_dir / "roofline.md").write_text("")
         return {"points": None, "bounds": [], "roofline": None, "numbers": [], "sessions": []}
-    records = load(raw_dir).filter(pl.col("session_id").is_in(sessions))
+    records = load(raw_dir).filter(pl.col("session_id").is_in(list(sessions)))
     pts = points(records, confidence)
     facts = partial(run_facts, records)
-    hosts = read_snapshots(Path(raw_dir) / "snapshots", "host")
     pts = caveats.evaluate_per_host(pts, "llama_bench", thresholds, hosts, _RULES)
     pts = caveats.headroom_column(pts)
     bounds = fit_boundary(pts)
-    bw = bandwidth(raw_dir).filter(pl.col("session_id").is_in(sessions))
+    bw = bandwidth(raw_dir).filter(pl.col("session_id").is_in(list(sessions)))
     roof = roofline(pts, bw)
     nums = []
     for r in pts.filter(pl.col("status") == "ok").iter_rows(named=True):
@@ -547,7 +556,7 @@ def derive(
     (out_dir / "roofline.md").write_text("\n".join(roof_md) + "\n")
     pts.drop("argv").write_parquet(out_dir / "points.parquet")
     charts.save(_chart(pts), out_dir, "offload_sweep")
-    return {"points": pts, "bounds": bounds, "roofline": roof, "numbers": nums, "sessions": sessions}
+    return {"points": pts, "bounds": bounds, "roofline": roof, "numbers": nums, "sessions": list(sessions)}
 
 
 def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> dict:
@@ -562,6 +571,7 @@ def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> dict
         thresholds=rep,
         confidence=rep.get("confidence", 0.95),
         root=root,
+        params=params,
     )
 
 

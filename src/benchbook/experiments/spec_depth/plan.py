@@ -192,3 +192,7 @@ def plan(
         *bench_runs(cfg, target, unique, toolchain_id, host_id),
         *request_runs(cfg, target, drafts, toolchain_id, host_id),
     ]
+
+
+#: the typed parameters of this experiment (``drift.params_class``)
+PARAMS = SpecDepthParams

@@ -23,12 +23,13 @@ import altair as alt
 import polars as pl
 
 from benchbook import blocks, caveats, charts, measured
+from benchbook.experiments import drift
 from benchbook.numbers import Number, publish
 from benchbook.numfmt import fmt_interval
 from benchbook.numtable import md_table
 from benchbook.provenance import read_snapshots
 
-from . import BENCH_SCHEMA, EXPERIMENT, REQUEST_SCHEMA
+from . import EXPERIMENT
 from .analysis import bench_rates, bench_table, depth_table, memory_per_draft_token
 from .cells import bench_key, cell_key, host_key, memory_key
 from .depthnums import REPLICATION, Facts, bench_numbers, depth_numbers, judged_bench, memory_numbers
@@ -91,20 +92,13 @@ def caveat_table(depth: pl.DataFrame) -> pl.DataFrame:
     )
 
 
-def _jsonl(folder: Path) -> list[Path]:
-    return [f for f in sorted(Path(folder).glob("*.jsonl")) if not f.name.endswith(".quarantine.jsonl")]
-
-
 def publishable_sessions(raw: Path) -> tuple[dict[str, str], list[measured.SessionCheck]]:
     """``{host_id: session_id}`` of each host's newest spec_depth session under ``raw/spec_depth`` whose
     records prove a complete measurement made in it (``measured.check_sessions``: runs inside the
     session, samples and server timings within wall times, every llama-bench row its argv asks for),
     and the sessions skipped, unfinished ones (no end record) included, with their reasons."""
-    checks = measured.check_sessions(
-        _jsonl(raw / EXPERIMENT), EXPERIMENT, (BENCH_SCHEMA, REQUEST_SCHEMA), unfinished=True
-    )
-    best, skipped = measured.newest_publishable(checks)
-    return {h: c.session_id for h, c in best.items()}, skipped
+    chosen = measured.select(EXPERIMENT, measured.check(EXPERIMENT, raw / EXPERIMENT))
+    return {h: c.session_id for h, c in chosen.by_host().items()}, chosen.skipped
 
 
 def _ci(row: dict, col: str) -> tuple[float, float] | None:
@@ -204,7 +198,9 @@ def bench_wide(shown: pl.DataFrame) -> pl.DataFrame:
 def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> SpecDepthReport:
     """The stage ``spec_depth_report`` (every host's committed records; each host's newest session).
     ``params["report"]``: the caveat thresholds (``caveats.host_thresholds``, with each host's own core
-    count from its snapshot) and ``confidence`` (default 0.95) of the intervals.
+    count from its snapshot) and ``confidence`` (default 0.95) of the intervals.  ``skipped.md`` also
+    names each published session that ran other parameters than params.yaml asks now
+    (``drift.of_sessions``).
 
     Raises:
         RuntimeError: no spec_depth records under ``raw_dir/spec_depth`` (fix: run
@@ -263,7 +259,10 @@ def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> Spec
     nums += memory_numbers(memory, depth, facts) if not memory.is_empty() else []
     nums += per_host.numbers
     (rep / EXPERIMENT).mkdir(parents=True, exist_ok=True)
-    (rep / EXPERIMENT / "skipped.md").write_text(measured.skipped_markdown(skipped, root))
+    drifted = drift.of_sessions(
+        EXPERIMENT, raw / EXPERIMENT, {s: h for h, s in sessions.items()}, params, hosts
+    )
+    (rep / EXPERIMENT / "skipped.md").write_text(measured.skipped_markdown(skipped, root, drift=drifted))
     (rep / EXPERIMENT / "sessions.md").write_text(sessions_markdown(session_states(raw)))
     wide = bench_wide(shown)
     out = rep / EXPERIMENT

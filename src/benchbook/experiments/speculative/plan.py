@@ -34,6 +34,7 @@ from ..contract import (
     Sourced,
     invalid,
     registered,
+    registry_ids,
 )
 
 
@@ -199,7 +200,7 @@ class SpeculativeParams(Params):
         else ``default``.  ``models``: the ``models.registry`` ids (``from_section``).
 
         Raises:
-            contract.ParamsError: unknown profile (names the known ones); a key is unknown, has the wrong
+            errors.ParamsError: unknown profile (names the known ones); a key is unknown, has the wrong
                 type or is out of bounds; a config's ``draft`` is not in ``drafts``; no baseline (each
                 clause names where the value was written and the fix).
         """
@@ -221,6 +222,16 @@ class SpeculativeParams(Params):
         cfg["profile"] = name
         return cls.from_section(cfg, models=models)
 
+    @classmethod
+    def resolve_current(cls, params: Mapping, layer: Mapping) -> Self:
+        """``resolve`` of params.yaml ``speculative`` with the host profile's ``layer`` as overrides
+        (``run.measure``'s merge; ``drift.current``).
+
+        Raises:
+            errors.ParamsError: as ``resolve``.
+        """
+        return cls.resolve(Sourced.section(params, cls.SECTION), overrides=layer, models=registry_ids(params))
+
     def config(self) -> dict:
         """The resolved mapping, without the defaults of keys it leaves out (class doc)."""
         return self.model_dump(exclude_unset=True)
@@ -230,7 +241,7 @@ def load_prompts(path: str | Path, ids: list[str] | None = None, caps: dict | No
     """Prompts of ``data/prompts/speculative.yaml`` (``ids`` selects and orders; ``caps`` overrides caps).
 
     Raises:
-        contract.ParamsError: an id in ``ids`` is not in the file (the message lists the known ids).
+        errors.ParamsError: an id in ``ids`` is not in the file (the message lists the known ids).
     """
     import yaml
 
@@ -370,3 +381,7 @@ def plan(
         *cost_runs(p, target, list(uniq.values()), toolchain_id, host_id),
         *request_runs(p, prompts, target, drafts, toolchain_id, host_id),
     ]
+
+
+#: the typed parameters of this experiment (``drift.params_class``)
+PARAMS = SpeculativeParams

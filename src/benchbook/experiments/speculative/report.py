@@ -22,6 +22,7 @@ import numpy as np
 import polars as pl
 
 from benchbook import blocks, caveats, charts, costmodel, measured
+from benchbook.experiments import drift
 from benchbook.hosts import hosts_panel
 from benchbook.numbers import (
     Number,
@@ -221,6 +222,7 @@ def derive(
     confidence: float = 0.95,
     root: Path | None = None,
     session_id: str | None = None,
+    params: dict | None = None,
 ) -> SpeculativeReport:
     """Compute and write everything for the newest completed session of ``thresholds["primary_host"]``
     (any host's newest when that host has none, or ``session_id``); ``out_dir/hosts.md``: every host's
@@ -229,7 +231,8 @@ def derive(
     Writes under ``out_dir``: ``configs.parquet`` (the caveat-engine contract table + cost-model
     columns + ``caveats``), ``memory.parquet``, ``cost_model.json``, charts ``spec_speedup_alpha``,
     ``spec_acceptance``, ``spec_memory``; and the numbers registry file ``numbers_path``.
-    Returns a ``SpeculativeReport``.
+    Returns a ``SpeculativeReport``.  With ``params`` (the whole params.yaml), ``skipped.md`` also says
+    whether the published session ran other parameters than params.yaml asks now (``drift.of_sessions``).
 
     Raises:
         RuntimeError: no completed speculative session under ``raw_dir`` (fix: run the measurement).
@@ -483,7 +486,12 @@ def derive(
     check_publishable(table, nums, mem)  # before the registry is written: a failing check leaves the old one
     publish(numbers_path, "speculative", nums, root=root, replication=REPLICATION)
     (out_dir / "memory.md").write_text(memory_sentence(nums))
-    (out_dir / "skipped.md").write_text(measured.skipped_markdown(skipped))
+    drifted = (
+        drift.of_sessions("speculative", raw_dir, {sid: sess.get("host_id")}, params, hosts)
+        if params is not None
+        else {}
+    )
+    (out_dir / "skipped.md").write_text(measured.skipped_markdown(skipped, drift=drifted))
     server_cost_report.write(out_dir, sc_table, sc_nums)
 
     _charts(table, req, cost, out_dir)
@@ -753,6 +761,7 @@ def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> Spec
         thresholds=params["report"],
         confidence=params["report"]["confidence"],
         root=root,
+        params=params,
     )
 
 

@@ -51,3 +51,7 @@ def plan(params: TemplateParams, toolchain_id: str, host_id: str) -> list[HashRu
             key = run_key(conf, NO_MODEL, toolchain_id, host_id)
             runs.append(HashRun(key, conf, f"{kib} KiB r{rep}", size_bytes=conf["size_bytes"], rep=rep))
     return runs
+
+
+#: the typed parameters of this experiment (``drift.params_class``)
+PARAMS = TemplateParams
