@@ -80,7 +80,8 @@ def test_log_claim_without_the_telling_condition_is_ambiguous(tmp_path):
     assert v.notes[-1] == (
         "log ambiguous: 2 entries of bench.md match what the claim states and differ in n_gpu_layers: "
         "0 (bench.md:3), 99 (bench.md:4); fix: state the condition that tells them apart in the claim's "
-        "`conditions` (offload, batch) or the test in `method` (tg128, pp512)"
+        "`conditions` (offload, batch, ubatch, flash_attn, type_k, type_v, depth, backend) or the test in "
+        "`method` (tg128, pp512)"
     )
 
 

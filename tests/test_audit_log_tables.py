@@ -63,10 +63,11 @@ def test_every_rule_of_a_native_table_applies_to_a_log_table(tmp_path, native_ta
     lg = logs.audit_logs(tmp_path, {"completion_draft_self_n4.json": "completion_baseline.json"})
     native_lb, native_spec = native_tables
     # before issue 28: 7 of the native llama-bench table's 12 rules, 6 of the speculative table's 13
-    # (13 llama-bench rules since cold_label_untrusted, issue 33 §5: it applies to both at once)
+    # (14 llama-bench rules since cold_label_untrusted, issue 33 §5, and order_trend, issue 28 §6: each
+    # applies to both at once)
     assert applied(lg.llama_bench, "llama_bench") == applied(native_lb, "llama_bench")
     assert applied(lg.speculative, "speculative") == applied(native_spec, "speculative")
-    assert len(applied(native_lb, "llama_bench")) == 13 and len(applied(native_spec, "speculative")) == 13
+    assert len(applied(native_lb, "llama_bench")) == 14 and len(applied(native_spec, "speculative")) == 14
 
 
 def test_cold_first_sample_and_unresolved_placement_on_a_llama_bench_log():
@@ -259,7 +260,8 @@ def test_impossible_counts_are_refused_with_file_and_line(tmp_path):
         audit("impossible_emitted")
     with pytest.raises(
         logs.LogsError,
-        match=r"completion_accepted_gt_drafted\.json:\d+: draft_n_accepted 14 is more than the 12 draft",
+        # the line of draft_n_accepted in the pretty-printed response (ingest.responses reads it)
+        match=r"completion_accepted_gt_drafted\.json:157: timings count 14 accepted of 12 drafted",
     ):
         audit("counts")
 

@@ -161,6 +161,7 @@ def test_registry_has_the_documented_rules():
         "at_capacity",  # issue 27: a memory value at its stated capacity
         "exceeds_limit",  # issue 27: a count above its own stated limit
         "cold_label_untrusted",  # issue 33: a cold run faster than its warm runs
+        "order_trend",  # issue 28: repetitions drifting in run order
     }
     assert set(caveats.RULES) == want
     for r in caveats.RULES.values():
@@ -169,7 +170,7 @@ def test_registry_has_the_documented_rules():
         for p in r.params:
             assert p in caveats.DEFAULTS and p in r.doc, (r.id, p)
     t = caveats.rules_table()
-    assert t.height == len(want) == 30 and set(t.columns) >= {
+    assert t.height == len(want) == 31 and set(t.columns) >= {
         "id",
         "severity",
         "applies_to",

@@ -26,7 +26,8 @@ def test_a_placeholder_mapping_names_the_fields(tmp_path):
         "c.yaml:4: conditions....: Extra inputs are not permitted; fix: `{...}` is the claims guide's "
         "placeholder (docs/claims.md): "
         "write the fields or drop the mapping: conditions takes env, hardware, engine, build, model, quant, "
-        "offload, decoding, block_max, prompt, tokens_generated, cap, sampling, ctx, batch, file_cache, other"
+        "offload, decoding, block_max, prompt, tokens_generated, cap, sampling, ctx, batch, ubatch, "
+        "flash_attn, type_k, type_v, depth, backend, concurrency, run_index, file_cache, other"
     )
 
 

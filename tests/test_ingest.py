@@ -164,11 +164,14 @@ def test_speculative_simple_inconsistent_accept(tmp_path):
         ingest.ingest_file(p)
 
 
-def test_undetectable_and_wrong_inputs_name_the_file():
-    with pytest.raises(
-        IngestError, match="server_completion_response.json:1: llama-bench row lacks 'n_prompt'"
-    ):
-        ingest.ingest_file(FX / "server_completion_response.json")
+def test_undetectable_and_wrong_inputs_name_the_file(tmp_path):
+    # issue 28: a saved /completion response is read (ingest.responses), no longer refused
+    (r,) = ingest.ingest_file(FX / "server_completion_response.json")
+    assert r["source_format"] == "server-json" and r["timings"]["draft_n_accepted"] == 23
+    bad = tmp_path / "row.json"
+    bad.write_text('[{"avg_ts": 1.0, "n_gen": 8}]\n')
+    with pytest.raises(IngestError, match="row.json:1: llama-bench row lacks 'n_prompt'"):
+        ingest.ingest_file(bad)
     with pytest.raises(IngestError, match="cannot detect the format"):
         ingest.detect_format("hello world\n")
 

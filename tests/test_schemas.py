@@ -115,7 +115,7 @@ def test_ingested_fixtures_are_native_kinds(tmp_path):
     counts = Counter()
     out = tmp_path / "ingested.jsonl"
     for f in sorted((FIX / "ingest").iterdir()):
-        if f.name in ("README.md", "server_completion_response.json"):
+        if f.name == "README.md":
             continue
         recs = ingest.ingest_file(f)
         for r in recs:
@@ -125,7 +125,9 @@ def test_ingested_fixtures_are_native_kinds(tmp_path):
     # and legacy md 3 = 17 rows; server logs: 1 + 2 requests; speculative-simple: 2 summaries
     assert dict(counts) == {
         ("llama_bench", 3): 17,
-        ("speculative_request", 2): 5,  # + llama_server_warm_b11434.log (2 requests, issue 12)
+        # + llama_server_warm_b11434.log (2 requests, issue 12); saved responses (issue 28): the /completion
+        # response 1, server_responses_client.jsonl 2, oai_chat_responses.json 2
+        ("speculative_request", 2): 10,
         ("ingest_speculative_simple", 1): 2,
     }
     env = jsonl.scan_jsonl([out], schemas.KIND_COLUMNS).collect()

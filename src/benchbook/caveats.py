@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import polars as pl
 
-from .identity import STATE_EFFECT_ALPHA
+from .identity import ORDER_DRIFT_MIN, ORDER_MIN_N, ORDER_RHO_MIN, ORDER_RHO_REST_MIN, STATE_EFFECT_ALPHA
 from .stats import t_quantile
 
 #: Threshold defaults; every rule documents the ones it reads.
@@ -57,6 +57,16 @@ DEFAULTS: dict = {
     # state_effect: level of the test that splits one configuration's rows (applied in the analysis,
     # identity.state_effect: Welch's t, two-sided, Bonferroni over the pairs); the rule reads the flag
     "state_effect_alpha": STATE_EFFECT_ALPHA,
+    # order_trend (identity.order_trend; the analyses split drifting rows with the same values): at least
+    # order_min_n values in run order, |Spearman ρ| at or above order_rho_min, and the rest's mean at
+    # least order_drift_min away from the first
+    "order_min_n": ORDER_MIN_N,
+    "order_rho_min": ORDER_RHO_MIN,
+    "order_drift_min": ORDER_DRIFT_MIN,
+    "order_rho_rest_min": ORDER_RHO_REST_MIN,
+    # cross_request_state on tables without a paired speedup (logs, claims): a decode rate rising faster
+    # than this fraction of its mean per request
+    "rate_slope_rel_max": 0.1,
     # busy_host: logical cores of the host; a report sets the host snapshot's own (``host_thresholds``:
     # None where it states none), this default serves tables without a host (claims, ingested logs)
     "cores": 2,
@@ -425,7 +435,11 @@ def _(df, t):
     return (warm | (pl.col("cache_state") == "warm")) if "cache_state" in df.columns else warm
 
 
-@rule("cross_request_state", "warning", ("alpha_slope_max", "drafted_slope_rel_max", "speedup_slope_max"))
+@rule(
+    "cross_request_state",
+    "warning",
+    ("alpha_slope_max", "drafted_slope_rel_max", "speedup_slope_max", "rate_slope_rel_max"),
+)
 def _cross_request_state():
     """State learned from earlier requests served by one server process (an ngram cache, a prompt
     cache holding the previous answer) makes the draft look better than it is on new text.  Fires
@@ -436,7 +450,11 @@ def _cross_request_state():
     ``speedup_trend_slope``).  Seen: with one server for every repetition, drafted tokens jumped
     12 → 41 and 53 → 117 and per-repetition speedups climbed 1.05 → 1.77 and 1.24 → 1.70 while α
     stayed flat.  Such configurations publish per-repetition values and the trend, never a pooled
-    speedup.  A fresh server per repetition has no trend (null)."""
+    speedup.  A fresh server per repetition has no trend (null).  Tables without a paired speedup per
+    repetition (raw logs: the requests of one server in file order, ``audit.logstate``; claims stated
+    with ``run_index``) read the decode rate's slope relative to its mean instead
+    (``decode_trend_rel``, above ``rate_slope_rel_max``, default 0.1 per request).  Seen in a log: 12/96
+    → 55/140 → 180/200 accepted over three requests to one server, the decode rate ×3."""
 
 
 @RULES["cross_request_state"].on("speculative", ["server_policy", "alpha_trend_slope"])
@@ -446,7 +464,47 @@ def _(df, t):
         rising = rising | (pl.col("drafted_trend_rel") > t["drafted_slope_rel_max"]).fill_null(False)
     if "speedup_trend_slope" in df.columns:
         rising = rising | (pl.col("speedup_trend_slope") > t["speedup_slope_max"]).fill_null(False)
+    if "decode_trend_rel" in df.columns:  # logs: no paired speedup per repetition
+        rising = rising | (pl.col("decode_trend_rel") > t["rate_slope_rel_max"]).fill_null(False)
     return (pl.col("server_policy") == "same") & rising
+
+
+@rule("order_trend", "warning", ("order_min_n", "order_rho_min", "order_rho_rest_min", "order_drift_min"))
+def _order_trend():
+    """The repetitions (or repeated requests) drift in the order they ran: Spearman ρ of the values
+    against their run order at or beyond ``order_rho_min`` (default 0.9) in size over at least
+    ``order_min_n`` (default 5) values, the values after the first ordered the same way (their ρ at or
+    beyond ``order_rho_rest_min``, default 0.8, same sign: a slow first value alone is ``cold_start``,
+    not a drift), and the mean of the values after the first at least
+    ``order_drift_min`` (default 2%) away from the first (``identity.order_trend``).  Not noise: the
+    mean depends on how many repetitions ran (a warm-up, a cache filling, clocks falling as the device
+    heats), so the number reports where the series stopped, and a high variance hides the direction.
+    Seen: five trials 30.2, 27.9, 27.1, 26.4, 26.0 tok/s (ρ −1.00, the rest 11.1% below the first).
+    Such a row is not pooled with the other rows of its configuration. Columns ``order_n``,
+    ``order_rho``, ``order_rho_rest``, ``order_drift`` (1 − mean of the rest ÷ first): llama-bench rows
+    (samples in run order), speculative rows (repetitions; logs: the requests of one server in order),
+    claims (claims of one configuration stated with ``run_index``)."""
+
+
+def _order_expr(df, t):
+    return (
+        (pl.col("order_n") >= t["order_min_n"])
+        & (pl.col("order_rho").fill_nan(None).abs() >= t["order_rho_min"])
+        & (pl.col("order_rho_rest").fill_nan(None) * pl.col("order_rho") > 0)
+        & (pl.col("order_rho_rest").fill_nan(None).abs() >= t["order_rho_rest_min"])
+        & (pl.col("order_drift").abs() >= t["order_drift_min"])
+    ).fill_null(False)
+
+
+for _kind in ("llama_bench", "speculative", "claims"):
+    RULES["order_trend"].on(_kind, ["order_n", "order_rho", "order_rho_rest", "order_drift"])(_order_expr)
+
+
+@RULES["cross_request_state"].on("claims", ["run_index", "alpha_trend_slope", "decode_trend_rel"])
+def _(df, t):
+    # a series of claims stated with run_index (audit.tables.series_columns): repeated requests
+    rising = (pl.col("alpha_trend_slope") > t["alpha_slope_max"]).fill_null(False)
+    return rising | (pl.col("decode_trend_rel") > t["rate_slope_rel_max"]).fill_null(False)
 
 
 @rule("mixed_method", "warning", ("method_classes",))

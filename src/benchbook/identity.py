@@ -27,6 +27,14 @@ non-measurement field of a record, including fields the code does not know yet).
   ``g`` rows; the pair disagrees when the corrected p-value is below ``STATE_EFFECT_ALPHA`` (0.01,
   ``caveats.DEFAULTS["state_effect_alpha"]``).  A row of one sample has no noise estimate and is never
   flagged by this test.
+* Order trend (``order_trend``): the repetitions of one row (or repeated requests) drift in the order
+  they ran: Spearman's rank correlation ρ of the values against their run order (Spearman 1904, *Am.
+  J. Psychol.* 15:72-101; average ranks for ties) at or beyond ``ORDER_RHO_MIN`` in size, over at least
+  ``ORDER_MIN_N`` values; the values after the first still ordered the same way (their own ρ at or
+  beyond ``ORDER_RHO_REST_MIN``, same sign: one slow first value, a cold start, is not a drift); and the
+  mean of the rest at least ``ORDER_DRIFT_MIN`` away from the first.  A
+  drifting row is not pooled with the other rows of its configuration: its mean depends on when it
+  stopped, not on the configuration.
 """
 
 from __future__ import annotations
@@ -66,6 +74,16 @@ LEGACY_FIELDS = (
 CONFIG_FIELDS = tuple(n for n in DECLARED_FIELDS if n not in MEASUREMENT_FIELDS)
 #: level of the state-effect test (module doc); the caveat's threshold table repeats it
 STATE_EFFECT_ALPHA = 0.01
+#: order trend (module doc): at least this many values in run order; at n = 5 a perfectly monotone order
+#: arises by chance with probability 2/120 = 0.017 (either direction), at n = 4 with 2/24 = 0.083
+ORDER_MIN_N = 5
+#: ... |Spearman ρ| at or above this (0.9 at n = 5: at most one adjacent pair out of order)
+ORDER_RHO_MIN = 0.9
+#: ... and the mean of the values after the first at least this fraction away from the first
+ORDER_DRIFT_MIN = 0.02
+#: ... with the values after the first ordered the same way, |ρ| at or above this (0.8 over 4 values: at
+#: most one adjacent pair out of order)
+ORDER_RHO_REST_MIN = 0.8
 
 
 class IdentityWarning(UserWarning):
@@ -298,3 +316,91 @@ def state_effect(k1, m1, v1, k2, m2, v2, groups_rows, alpha: float = STATE_EFFEC
         pairs = np.maximum(g * (g - 1) / 2, 1)
         ok = (k1 >= 2) & (k2 >= 2) & np.isfinite(p)
     return ok & (np.minimum(p * pairs, 1.0) < alpha)
+
+
+@dataclass(frozen=True)
+class OrderTrend:
+    """Values of one row or series in the order they ran (module doc, "Order trend"): ``n``, ``rho``
+    (Spearman ρ against run order), the ``first`` value, ``rest_mean`` (mean of the values after the
+    first) and the ``last``."""
+
+    values: tuple[float, ...]
+    rho: float
+    rho_rest: float | None = None  # Spearman ρ of the values after the first (None: fewer than 3)
+
+    @property
+    def n(self) -> int:
+        return len(self.values)
+
+    @property
+    def first(self) -> float:
+        return self.values[0]
+
+    @property
+    def last(self) -> float:
+        return self.values[-1]
+
+    @property
+    def rest_mean(self) -> float:
+        return sum(self.values[1:]) / (self.n - 1)
+
+    @property
+    def drift(self) -> float:
+        """``1 - rest_mean / first``: the fraction by which the rest lie below the first (negative: above)."""
+        return 1.0 - self.rest_mean / self.first
+
+    @property
+    def drifting(self) -> bool:
+        """The trend is an order effect by the module's thresholds."""
+        rest = self.rho_rest
+        return (
+            self.n >= ORDER_MIN_N
+            and abs(self.rho) >= ORDER_RHO_MIN
+            and rest is not None
+            and rest * self.rho > 0
+            and abs(rest) >= ORDER_RHO_REST_MIN
+            and abs(self.drift) >= ORDER_DRIFT_MIN
+        )
+
+    def text(self, unit: str = "tok/s", what: str = "trials") -> str:
+        """``"5 trials in run order 30.2, 27.9, 27.1, 26.4, 26.0 tok/s: Spearman ρ -1.00; first 30.2,
+        settling to 26.0 (the rest average 26.85, 11.1% below the first)"``."""
+        small = min(abs(v) for v in self.values)
+        d = 1 if small >= 10 else (2 if small >= 1 else 3)  # the digits a rate is usually printed with
+        shown = ", ".join(f"{v:.{d}f}" for v in self.values)
+        side = "below" if self.drift >= 0 else "above"
+        return (
+            f"{self.n} {what} in run order {shown} {unit}: Spearman ρ {self.rho:.2f}; first "
+            f"{self.first:.{d}f}, settling to {self.last:.{d}f} (the rest average "
+            f"{self.rest_mean:.{d + 1}f}, {abs(self.drift):.1%} {side} the first)"
+        )
+
+
+def order_trend(values: Iterable[float | None]) -> OrderTrend | None:
+    """The order trend of ``values`` in run order (None entries dropped); None with fewer than 3 values,
+    a first value of 0, or values that are all equal (no order to rank).
+
+    >>> t = order_trend([30.2, 27.9, 27.1, 26.4, 26.0])
+    >>> round(t.rho, 6), round(t.rest_mean, 4), round(t.drift, 4), t.drifting
+    (-1.0, 26.85, 0.1109, True)
+    """
+    xs = tuple(float(v) for v in values if v is not None)
+    if len(xs) < 3 or xs[0] == 0 or len(set(xs)) == 1:
+        return None
+    rho = float(sps.spearmanr(np.arange(len(xs)), np.asarray(xs)).statistic)
+    rest = xs[1:]
+    rho_rest = (
+        float(sps.spearmanr(np.arange(len(rest)), np.asarray(rest)).statistic)
+        if len(rest) >= 3 and len(set(rest)) > 1
+        else None
+    )
+    return OrderTrend(xs, rho, rho_rest) if np.isfinite(rho) else None
+
+
+def order_rho_expr(values: str, skip_first: bool = False) -> pl.Expr:
+    """Spearman ρ of each row's list column ``values`` against its positions (run order): the vectorized
+    ``order_trend(...).rho`` (``skip_first``: ``.rho_rest``, the values after the first; null below 3 of
+    them) for tables of many rows (NaN with fewer than two distinct values)."""
+    col = pl.col(values).list.slice(1) if skip_first else pl.col(values)
+    rho = col.list.eval(pl.corr(pl.int_range(pl.len()), pl.element(), method="spearman")).list.first()
+    return pl.when(col.list.len() >= 3).then(rho) if skip_first else rho

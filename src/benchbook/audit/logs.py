@@ -2,9 +2,10 @@
 
 Every file under the folder goes through ``ingest.ingest_file`` (every format ``benchbook ingest``
 reads: llama-bench json/jsonl/csv/md/sql, llama-sweep-bench tables, llama-server logs,
-llama-speculative-simple output).  One format ingest does not read yet is accepted here: a saved
-llama-server ``/completion`` exchange (JSON with ``argv``, ``request``, ``response``; the response's
-``timings``), as our speculative runner and ``tests/fixtures/speculative`` keep them.
+llama-speculative-simple output, saved llama-server responses and ``/completion`` exchanges with their
+``argv``, ``request`` and client clock, as our speculative runner and ``tests/fixtures/speculative``
+keep them).  A file with no llama.cpp output in it (someone else's CSV or JSON) is listed as not read
+(``ingest.foreign``), never an error.
 
 Each entry exposes every value its log states, by the claim metric that names it (``LogEntry.metrics``,
 units in ``METRIC_UNITS``), each with the definition it was computed by (``LogEntry.definitions``):
@@ -56,10 +57,11 @@ from ..experiments.speculative.analysis import (
     sampler_of,
 )
 from ..identity import EXPERT_OVERRIDE, MEASUREMENT_FIELDS, STATE_EFFECT_ALPHA, state_effect
-from ..ingest import IngestError, detect_format, ingest_file
+from ..ingest import IngestError, detect_format, foreign, ingest_file
 from ..ingest.serverlog import RATE_DEFINITIONS, rate_definition
 from ..ingest.settings import Setting, context_settings
 from ..stats import log_t_interval
+from .logstate import SAMPLE_SCHEMA, sample_order, with_request_state
 
 #: claim metric -> the unit a log entry's value of it is in (``LogEntry.metrics``)
 METRIC_UNITS = {
@@ -131,61 +133,9 @@ class Logs:
     skipped: dict[str, str] = field(default_factory=dict)  # file name -> why it was not read
 
 
-def _line_of(text: str, key: str) -> int:
-    """1-based line of the first ``"key"`` in a JSON text (1 when absent: a one-line file)."""
-    at = text.find(f'"{key}"')
-    return text.count("\n", 0, at) + 1 if at >= 0 else 1
-
-
-def _completion(path: Path) -> list[dict] | None:
-    """A saved ``/completion`` exchange as one record, or None when ``path`` is not one.
-
-    Raises:
-        LogsError: counts that cannot be (more draft tokens accepted than generated), naming
-            file:line of ``draft_n_accepted``.
-    """
-    try:
-        text = path.read_text(encoding="utf-8")
-        doc = json.loads(text)
-    except (json.JSONDecodeError, UnicodeDecodeError):
-        return None
-    if not (isinstance(doc, dict) and isinstance(doc.get("response"), dict) and "timings" in doc["response"]):
-        return None
-    resp, argv = doc["response"], doc.get("argv") or []
-    t = resp["timings"]
-    request = doc.get("request") if isinstance(doc.get("request"), dict) else None
-    acc, drafted = t.get("draft_n_accepted"), t.get("draft_n")
-    if acc is not None and drafted is not None and acc > drafted:
-        raise LogsError(
-            f"{path}:{_line_of(text, 'draft_n_accepted')}: draft_n_accepted {acc} is more than the {drafted} "
-            "draft tokens generated (draft_n): a draft token can be accepted only once; the file is "
-            "corrupt or edited; fix: audit the response as the server sent it"
-        )
-    return [
-        {
-            "schema": "completion",
-            "source_file": str(path),
-            "source_line": 1,
-            "argv": argv,
-            "prompt_n": t.get("prompt_n"),
-            "prompt_ms": t.get("prompt_ms"),
-            "cache_n": t.get("cache_n"),
-            "predicted_n": t.get("predicted_n"),
-            "predicted_ms": t.get("predicted_ms"),
-            "predicted_per_second": t.get("predicted_per_second"),
-            "draft_n": t.get("draft_n"),
-            "draft_n_accepted": t.get("draft_n_accepted"),
-            "stop_type": resp.get("stop_type"),
-            "n_predict": (request or {}).get("n_predict"),
-            "request": request,
-            "tokens": resp.get("tokens"),
-            "prompt_id": str((request or {}).get("prompt", ""))[-40:],
-        }
-    ]
-
-
 def read(path: str | Path) -> list[dict]:
-    """Records of one log file: ``ingest.ingest_file``, else a saved ``/completion`` exchange.
+    """Records of one log file: ``ingest.ingest_file`` (saved ``/completion`` exchanges and responses
+    included: ``ingest.responses``).
 
     A server-log request (``benchbook.speculative_request``) has its ``timings`` (``predicted_n``,
     ``predicted_ms``, ``draft_n``, ``draft_n_accepted``...) also at the top level, where the entries
@@ -201,21 +151,16 @@ def read(path: str | Path) -> list[dict]:
             for r in ingest_file(path)
         ]
     except IngestError as e:
-        got = _completion(path) if path.suffix == ".json" else None
-        if got is None:
-            msg = str(e) if str(path) in str(e) else f"{path}: {e}"
-            msg = msg.replace("fix: pass --format", "fix: save the tool's output unchanged")
-            raise LogsError(
-                f"{msg} (benchbook audit --logs reads what `benchbook ingest` reads, "
-                "and saved /completion exchanges)"
-            ) from None
-        return got
+        msg = str(e) if str(path) in str(e) else f"{path}: {e}"
+        msg = msg.replace("fix: pass --format", "fix: save the tool's output unchanged")
+        raise LogsError(f"{msg} (benchbook audit --logs reads what `benchbook ingest` reads)") from None
 
 
 def not_a_log(path: str | Path) -> str | None:
     """Why ``path`` is no llama.cpp output at all (a README, a screenshot), or None when it may be one:
     ``ingest.detect_format`` finds no format in it and it is no saved ``/completion`` exchange.  Such a
-    file is left out of an audit and named (``Logs.skipped``); a file in a known format that is
+    file is left out of an audit and named (``Logs.skipped``), with what it is instead where that can
+    be told (``ingest.foreign``: someone else's CSV, a notes JSON); a file in a known format that is
     malformed still fails the audit (``read``)."""
     path = Path(path)
     raw = path.read_bytes()
@@ -223,11 +168,13 @@ def not_a_log(path: str | Path) -> str | None:
         return None  # UTF-16 text (a PowerShell redirect): ingest names the encoding and the fix
     if b"\0" in raw[:8192]:
         return "a binary file, not a llama.cpp text output"
+    text = raw.decode("utf-8", errors="replace")
+    why = foreign(text)
+    if why is not None:
+        return why
     try:
-        detect_format(raw.decode("utf-8", errors="replace"))
+        detect_format(text)
     except IngestError:
-        if path.suffix == ".json" and _completion(path) is not None:
-            return None
         return (
             "no llama.cpp output found in it (no llama-bench table or rows, server log or spec-simple lines)"
         )
@@ -348,6 +295,7 @@ def _lb_entry(rec: dict, name: str, settings: dict[str, Setting]) -> tuple[LogEn
             {k: v for k, v in lb.items() if k not in MEASUREMENT_FIELDS}, sort_keys=True, default=str
         ),
         "_file": name,
+        **sample_order(rates),  # order_trend: the repetitions in run order (audit.logstate)
     }
     return entry, row
 
@@ -771,6 +719,7 @@ def audit_logs(folder: str | Path, pairs: dict[str, str] | None = None) -> Logs:
         schema=LB_LOG_SCHEMA,
     )
     spec_df = pl.DataFrame(spec_rows, schema=SPEC_LOG_SCHEMA)
+    spec_df = with_request_state(spec_df, entries)  # order_trend, cross_request_state (audit.logstate)
     return Logs(entries, lb, spec_df, skipped)
 
 
@@ -812,6 +761,7 @@ LB_LOG_SCHEMA: dict[str, pl.DataType | type[pl.DataType]] = {
     "cluster_gap_frac": pl.Float64,
     "other_session_means": pl.List(pl.Float64),
     "state_effect": pl.Boolean,
+    **SAMPLE_SCHEMA,
 }
 SPEC_LOG_SCHEMA: dict[str, pl.DataType | type[pl.DataType]] = {
     "host_id": pl.String,

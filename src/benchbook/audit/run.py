@@ -23,7 +23,7 @@ from ..experiments.speculative.analysis import acceptance_definition
 from ..records import json_line
 from . import acceptance, page
 from .delta import sized
-from .logmatch import Match, matching
+from .logmatch import Match, matching, with_log_findings
 from .logs import LogEntry, Logs, audit_logs
 from .precision import Interval
 from .recompute import CONSISTENT, INCONSISTENT, NOT_CHECKABLE, Consistency, recompute_all
@@ -57,6 +57,8 @@ class Audit:
 
 
 def _rule_reason(rule: str, row: dict) -> str:
+    if row.get(f"{rule}_reason"):  # the table states what fired (audit.logstate: the values in order)
+        return row[f"{rule}_reason"]
     if rule == "single_run":
         return f"n = {row.get('n')}: fewer than {caveats.DEFAULTS['min_n']} repetitions, no interval"
     if rule == "acceptance_without_speedup":
@@ -179,7 +181,11 @@ def _against_logs(
         found = matching(cf, c, lg.entries if lg else [])
         if not found.entries:
             why = no_logs if lg is None else found.why
-            out.append(v.model_copy(update={"notes": v.notes + [f"log: {c.log} not checked ({why})"]}))
+            update: dict = {"notes": v.notes + [f"log: {c.log} not checked ({why})"]}
+            if found.unsupported:  # the configuration is in the log at other depths only (logmatch)
+                q = Qualifier(kind="unsupported", check="depth", reason=found.unsupported, evidence=[c.id])
+                update["qualifiers"] = v.qualifiers + [q]
+            out.append(v.model_copy(update=update))
             continue
         evidence = v.evidence + [x for e in found.entries for x in e.evidence]
         if found.ambiguous:
@@ -389,6 +395,8 @@ def audit_file(
         verdicts = verdicts + _log_verdicts(lg, name, here) + _skipped_verdicts(lg, name)
     no_logs = f"no --logs folder given and no {path.stem}{LOGS_SUFFIX}/ folder beside {path.name}"
     verdicts = _against_logs(cf, verdicts, lg, no_logs)
+    if lg is not None:  # statements whose claims have logs: depth flips, two settings changed (logmatch)
+        verdicts = with_log_findings(cf, verdicts, lg.entries)
     verdicts = [sized(v, cf, here.severity) for v in verdicts]
     return Audit(path, cf, verdicts, lg, Path(logs_dir) if logs_dir is not None else None)
 

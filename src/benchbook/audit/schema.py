@@ -200,6 +200,20 @@ class Conditions(_Strict):
     sampling: str | None = None
     ctx: int | None = None
     batch: int | None = None
+    ubatch: int | None = Field(default=None, description="physical batch (-ub, llama-bench n_ubatch)")
+    flash_attn: bool | None = Field(default=None, description="flash attention on (-fa 1) or off")
+    type_k: str | None = Field(default=None, description="K cache type (-ctk: f16, q8_0 ...)")
+    type_v: str | None = Field(default=None, description="V cache type (-ctv)")
+    depth: int | None = Field(
+        default=None, description="tokens already in the context when measured (llama-bench -d, n_depth)"
+    )
+    backend: str | None = Field(default=None, description="ggml backend: CUDA, Vulkan, Metal, CPU ...")
+    concurrency: int | None = Field(default=None, description="requests served at once (parallel slots)")
+    run_index: int | None = Field(
+        default=None,
+        description="position among repeated runs or requests of one configuration, in the order they ran "
+        "(1 = first)",
+    )
     file_cache: Literal["cold", "warm"] | None = Field(
         default=None, description="model file in the page cache?"
     )

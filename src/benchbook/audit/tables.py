@@ -2,10 +2,18 @@
 
 ``claims_table``: one row per claim *with a number* (numberless claims have nothing a rule could
 read; the verdict engine still judges them).  Columns (typed even when every value is null):
-id, metric, value (a range's midpoint), lo, hi, unit, family (the unit's family: rate, size...),
-method, n, origin, env, hardware, model, decoding, n_cpu_moe, n_gpu_layers, prompt, block_max,
-tokens_generated, cap, cold, capacity (what a memory value is measured against), limit (the most the
-value can be by its own definition), note.
+id, metric, value (a range's midpoint), lo, hi, unit, family (the unit's family: rate, size...), method,
+n, origin, env, hardware, model, decoding, n_cpu_moe, n_gpu_layers, prompt, block_max, tokens_generated,
+cap, cold, capacity (what a memory value is measured against), limit (the most the value can be by its
+own definition), note, run_index, and the order and state of a series (``series_columns``): order_n,
+order_rho, order_rho_rest, order_drift, alpha_trend_slope, decode_trend_rel and the reasons
+order_trend_reason, cross_request_state_reason.
+
+A series: claims stated with ``conditions.run_index`` that share everything else (metric, unit,
+method, origin, every other condition), in run_index order: repeated runs or requests of one
+configuration.  ``order_trend`` reads the order statistics of their values (``identity.order_trend``);
+``cross_request_state`` reads the slope of α per request (an ``acceptance_rate`` series: α from its
+``counts`` where stated, else its value) and of a rate relative to its mean (a series in a rate unit).
 
 ``comparison_table``: one row per two-sided statement (ratio, percent_change, difference) and one
 per pair of a bound's set (row id ``<statement>[<numerator>/<denominator>]``).  Columns: id,
@@ -25,6 +33,7 @@ compares (null here, never "different"), and n is the smallest n stated under it
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -32,6 +41,8 @@ from typing import Any
 import polars as pl
 
 from .. import caveats
+from ..experiments.speculative.analysis import rep_trend
+from ..identity import order_trend
 from .acceptance import LLAMA_CPP, definition_of, to_llama_cpp
 from .recompute import Recomputed, cited_interval, claim_interval
 from .schema import COMPARING_KINDS, Claim, ClaimsFile, family_of, field_of, host_of, stated_interval_of
@@ -64,6 +75,15 @@ CLAIMS_SCHEMA = {
     "capacity": pl.Float64,
     "limit": pl.Float64,
     "note": pl.String,
+    "run_index": pl.Int64,
+    "order_n": pl.Int64,
+    "order_rho": pl.Float64,
+    "order_rho_rest": pl.Float64,
+    "order_drift": pl.Float64,
+    "order_trend_reason": pl.String,
+    "alpha_trend_slope": pl.Float64,
+    "decode_trend_rel": pl.Float64,
+    "cross_request_state_reason": pl.String,
 }
 
 _SIDE = {
@@ -106,8 +126,78 @@ def build_of(cf: ClaimsFile, claim: Claim) -> str | None:
     return " ".join(parts) or None
 
 
+def _alpha_of(c: Claim) -> float | None:
+    """α of an acceptance-rate claim: its counts where stated, else its value (÷ 100 for %)."""
+    if c.counts is not None:
+        return c.counts.alpha
+    iv = claim_interval(c)
+    if iv is None:
+        return None
+    return iv.mid / 100.0 if (c.unit or "").strip() == "%" else iv.mid
+
+
+def series_columns(cf: ClaimsFile) -> dict[str, dict]:
+    """Claim id -> the order and state columns of its series (module doc); claims outside a series of
+    at least two are left out."""
+    series: dict[str, list[Claim]] = {}
+    for c in cf.claims:
+        cond = cf.conditions_of(c)
+        if cond.run_index is None or claim_interval(c) is None:
+            continue
+        rest = cond.model_dump(exclude={"run_index"}, mode="json")
+        key = json.dumps([c.metric, c.unit, c.method, c.origin, rest], sort_keys=True)
+        series.setdefault(key, []).append(c)
+    out: dict[str, dict] = {}
+    for claims in series.values():
+        if len(claims) < 2:
+            continue
+        claims = sorted(claims, key=lambda c: cf.conditions_of(c).run_index or 0)
+        index = [cf.conditions_of(c).run_index for c in claims]
+        values = [iv.mid for c in claims if (iv := claim_interval(c)) is not None]
+        what = f"runs of one configuration ({', '.join(c.id for c in claims)})"
+        where = f"{len(claims)} {what}"
+        cols: dict = {}
+        trend = order_trend(values)
+        if trend is not None:
+            cols |= {
+                "order_n": trend.n,
+                "order_rho": trend.rho,
+                "order_rho_rest": trend.rho_rest,
+                "order_drift": trend.drift,
+                "order_trend_reason": trend.text(claims[0].unit or "", what),
+            }
+        first = claims[0]
+        if first.metric == "acceptance_rate":
+            alphas = [_alpha_of(c) for c in claims]
+            slope = rep_trend(alphas, index)
+            cols["alpha_trend_slope"] = slope
+            shown = " → ".join(
+                f"{c.counts.accepted}/{c.counts.drafted}" if c.counts else f"{a:.3f}"
+                for c, a in zip(claims, alphas, strict=True)
+            )
+            if slope is not None:
+                cols["cross_request_state_reason"] = (
+                    f"acceptance {shown} over {where} in run_index order (α "
+                    f"{' → '.join(f'{a:.3f}' for a in alphas if a is not None)}, {slope:+.3f} per run): "
+                    "state carried between requests, not the draft on new text"
+                )
+        elif family_of(first.unit) == "rate" and values[0]:
+            slope = rep_trend(values, index)
+            mean = sum(values) / len(values)
+            cols["decode_trend_rel"] = slope / mean if slope is not None and mean else None
+            cols["cross_request_state_reason"] = (
+                f"{first.metric} {' → '.join(f'{v:g}' for v in values)} {first.unit} over {where} in "
+                f"run_index order (×{values[-1] / values[0]:.2f} from the first to the last): state carried "
+                "between requests"
+            )
+        for c in claims:
+            out[c.id] = cols
+    return out
+
+
 def claims_table(cf: ClaimsFile) -> pl.DataFrame:
     """The ``claims`` table kind of ``caveats`` (module doc)."""
+    series = series_columns(cf)
     rows = []
     for c in cf.claims:
         iv = claim_interval(c)
@@ -141,6 +231,8 @@ def claims_table(cf: ClaimsFile) -> pl.DataFrame:
                 "capacity": c.capacity,
                 "limit": c.limit,
                 "note": c.note,
+                "run_index": cond.run_index,
+                **series.get(c.id, {}),
             }
         )
     return pl.DataFrame(rows, schema=CLAIMS_SCHEMA)
@@ -163,6 +255,13 @@ SIDE_CONDITIONS = (
     "sampling",
     "cap",
     "file_cache",
+    "ubatch",
+    "flash_attn",
+    "type_k",
+    "type_v",
+    "depth",
+    "backend",
+    "concurrency",
 )
 
 

@@ -83,6 +83,7 @@ RULE_EFFECT: dict[str, RuleEffect] = {
     "cold_label_untrusted": AT_RISK,
     "warm_prompt_cache": AT_RISK,
     "cross_request_state": AT_RISK,
+    "order_trend": AT_RISK,
     "at_capacity": AT_RISK,
     "exceeds_limit": AT_RISK,
     "mixed_method": NOT_COMPARABLE,
@@ -475,8 +476,8 @@ def _claim_qualifiers(c: Claim, table: pl.DataFrame, fired: dict) -> list[Qualif
             )
         elif rule == "cap_hit":
             reason = f"stopped at the generation cap ({row['tokens_generated']} of {row['cap']} tokens)"
-        else:
-            reason = rule_reason(rule)
+        else:  # the table's own reason where it states one (tables.series_columns), else the rule's
+            reason = row.get(f"{rule}_reason") or rule_reason(rule)
         if rule in RULE_QUALIFIER:  # the others are notes (``judge``) or the consistency itself
             out.append(Qualifier(kind=RULE_QUALIFIER[rule], check=rule, reason=reason, evidence=[c.id]))
     if c.metric == "acceptance_rate" and c.counts is None:

@@ -13,6 +13,11 @@ and prose around it, and several tables (each with its own build line) in one po
 * ``llama-speculative-simple`` output -> ``benchbook.ingest.speculative_simple`` (``specsimple``).
 * the context settings a log states, requested (command line, sweep-bench header) and effective
   (``llama_context:`` lines): ``settings``.
+* saved llama-server responses (``/completion``, OpenAI-compatible chat/completions with ``timings``,
+  exchanges with the request and the client's clock) -> ``benchbook.speculative_request`` v2
+  (``responses``).
+* ``foreign``: why a text holds no llama.cpp output at all (someone else's CSV or JSON), for callers that
+  list such files instead of failing on them.
 
 What the source does not state is unknown (``schemas.unknown``): ``host_id``, ``session_id``,
 ``toolchain_id`` and ``model_sha256`` hold ``unknown:<group>``, the group being the source file's
@@ -35,12 +40,14 @@ from .read import (
     FORMATS,
     Ingested,
     detect_format,
+    foreign,
     ingest_file,
     ingest_text,
     read_llama_bench,
     read_source,
     summary,
 )
+from .responses import read_responses
 from .serverlog import read_server_log
 from .specsimple import read_speculative_simple
 
@@ -54,11 +61,13 @@ __all__ = [
     "Ingested",
     "default_out",
     "detect_format",
+    "foreign",
     "field_version",
     "ingest_file",
     "ingest_text",
     "not_yet_in",
     "read_llama_bench",
+    "read_responses",
     "read_server_log",
     "read_source",
     "read_speculative_simple",

@@ -22,13 +22,14 @@ from .common import SOURCE_TEXT_MAX, IngestError, RawRow
 from .fieldsets import field_sets
 from .llama_bench import lb_record
 from .markdown import compare_rows, describe, is_separator, llama_bench_rows, sweep_rows
-from .scan import Scan, Segment, scan
+from .responses import _looks_like_response, _response_of, is_responses, json_objects, read_responses
+from .scan import Scan, Segment, _looks_llama_bench, scan
 from .serverlog import read_server_log
 from .specsimple import read_speculative_simple
 from .structured import csv_rows, json_rows, jsonl_rows, sql_rows
 
 LLAMA_BENCH_FORMATS = ("json", "jsonl", "csv", "md", "sql")
-FORMATS = (*LLAMA_BENCH_FORMATS, "server-log", "spec-simple")
+FORMATS = (*LLAMA_BENCH_FORMATS, "server-log", "spec-simple", "server-json")
 _FORK_MARKERS = (("ik_llama", "ik_llama.cpp"),)
 #: a llama-bench markdown row (a test and a rate) outside a table with a header: named, never silent
 _HEADLESS_ROW = re.compile(r"\|\s*(?:pp|tg)\s*\d+[^|]*\|\s*[\d.]+\s*(?:±|\+/-|Â±)")
@@ -64,7 +65,8 @@ def headerless_table(text: str) -> str | None:
 
 def detect_format(text: str) -> str:
     """Format of a llama.cpp output text: json | jsonl | csv | md | sql (llama-bench output found
-    anywhere in the text: the first piece's format) | server-log | spec-simple.
+    anywhere in the text: the first piece's format) | server-log | spec-simple | server-json (saved
+    llama-server responses, ``responses``).
 
     Raises:
         IngestError: none matches (the message lists what was looked for).
@@ -76,6 +78,8 @@ def detect_format(text: str) -> str:
         return "spec-simple"
     if re.search(r"prompt eval time\s*=", text):
         return "server-log"
+    if is_responses(text):
+        return "server-json"
     s = text.lstrip()
     if s.startswith("["):
         return "json"
@@ -91,6 +95,52 @@ def detect_format(text: str) -> str:
         "llama-speculative-simple output with n_drafted/n_accept, and found none of them; fix: ingest the "
         "file that holds the tool's output as it printed it"
     )
+
+
+#: names that only llama.cpp output carries: a JSON text naming none of them is someone else's file
+_LLAMA_NAMES = re.compile(r'"(n_prompt|n_gen|avg_ts|samples_ns|build_commit|timings|predicted_n|prompt_n)"')
+
+
+def _keys_shown(values: list) -> str:
+    keys = sorted({str(k) for v in values if isinstance(v, dict) for k in v})
+    return ", ".join(keys[:8]) + (", ..." if len(keys) > 8 else "") if keys else "no keys"
+
+
+def foreign(text: str) -> str | None:
+    """Why ``text`` holds no llama.cpp output at all (someone else's CSV, a notes JSON, a table of other
+    numbers), or None when it may hold some (a malformed llama.cpp output is not foreign: reading it
+    names the fault).  The reason names what the text is instead."""
+    objs = json_objects(text)
+    if objs is not None:
+        values = [v for _, v in objs]
+        if any(_looks_llama_bench(v) or _response_of(v) is not None for v in values):
+            return None
+        if values and all(_looks_like_response(v) for v in values):
+            return (
+                "OpenAI-compatible responses without llama-server 'timings': no server prompt or generation "
+                "times in them (another engine, or a server build before 'timings')"
+            )
+        keys = _keys_shown(values)
+        return f"a JSON file with no llama-bench rows and no llama-server responses (keys: {keys})"
+    if text.lstrip().startswith(("{", "[")) and not _LLAMA_NAMES.search(text):
+        return "JSON that does not decode and names no llama-bench or llama-server field"
+    if re.search(r"prompt eval time\s*=", text) or re.search(r"\bn_drafted\s*=", text):
+        return None
+    found, _ = scan(text)
+    tables = [(seg, seg.table) for seg in found.segments if seg.table is not None]
+    if found.segments and len(tables) == len(found.segments) and all(t.kind == "other" for _, t in tables):
+        return "; ".join(
+            f"lines {seg.start}-{seg.end}: {describe(t.header)}: not llama-bench output" for seg, t in tables
+        )
+    if not found.segments:
+        first = next((ln.strip() for ln in text.splitlines() if ln.strip()), "")
+        if first.count(",") >= 2 and not headerless_table(text):
+            cols = ", ".join(c.strip().strip('"') for c in first.split(",")[:8])
+            return (
+                f"a CSV with columns {cols}: not llama-bench output (llama-bench's CSV header names "
+                "build_commit, n_prompt, n_gen, avg_ts ...)"
+            )
+    return None
 
 
 def _describe_skip(lines: list[str], start: int, end: int) -> str:
@@ -274,6 +324,8 @@ def ingest_text(
             got.notes.append(f"{len(requests)} llama-server request(s) read from the same text")
     elif fmt == "server-log":
         got = Ingested(read_server_log(path, text, build_hint, host), ["server-log"])
+    elif fmt == "server-json":
+        got = Ingested(read_responses(path, text, host), ["server-json"])
     else:
         got = Ingested(read_speculative_simple(path, text), ["spec-simple"])
     if not got.records:

@@ -371,7 +371,12 @@ def rate_stats(df: pl.DataFrame, confidence: float = 0.95) -> pl.DataFrame:
     (max), load1_max, peak_rss_bytes (max), peak_gpu_mem_mib (max), others_cpu_pct_max (max), and the
     robust summary beside llama-bench's mean: median_tps (median of every sample), mean_tps_rest (mean
     without each row's first sample) and first_sample_ratio (smallest over the rows of first sample ÷
-    median of the row's other samples: the ``cold_start`` first-sample form); null for stated rows.
+    median of the row's other samples: the ``cold_start`` first-sample form); null for stated rows;
+    order_n, order_rho, order_rho_rest and order_drift (``identity.order_trend`` of a record's samples
+    in run order: the ``order_trend`` caveat; for a pooled row, those of its record with the largest
+    |ρ|). A record whose samples drift (``identity.order_trend``) is not pooled with the other records
+    of its configuration: each record of that configuration is a row of its own (``state_effect`` false
+    unless the test fired).
     Rate per sample: ``1e9 * (n_prompt + n_gen) / samples_ns`` tok/s; the interval is the log-scale
     Student-t interval (``stats.add_t_interval``; none below n = 3).
     Rows are in the order of each configuration's first row in ``df``.
@@ -472,6 +477,7 @@ def _aggregations(extra: list[pl.Expr]) -> list[pl.Expr]:
         .otherwise(pl.col("_sr").sum() / (k.sum() - k.count()))
         .alias("mean_tps_rest"),
         pl.col("_r").min().alias("first_sample_ratio"),
+        *_order_of_strongest(),
         pl.col("file").unique().alias("files"),
         pl.col("line").unique().sort().alias("lines"),
         pl.col("run_id").unique().alias("run_ids"),
@@ -484,6 +490,8 @@ def _aggregations(extra: list[pl.Expr]) -> list[pl.Expr]:
         pl.max_horizontal("load1_start", "load1_end").max().alias("load1_max"),
         pl.col("peak_rss_bytes").max(),
         *extra,
+        # a record drifting in run order splits its configuration (identity.order_trend)
+        _drifting().any().alias("_drift_any"),
         # the state-effect test's inputs: the records with the lowest and the highest mean
         pl.len().alias("_rows"),
         m.min().alias("_m_lo"),
@@ -519,6 +527,10 @@ def _one_record(extra: Sequence[str]) -> list[pl.Expr]:
         pl.when(stated).then(None).otherwise(pl.col("_ts").list.median()).alias("median_tps"),
         pl.when(stated | (k <= 1)).then(None).otherwise(pl.col("_sr") / (k - 1)).alias("mean_tps_rest"),
         pl.col("_r").alias("first_sample_ratio"),
+        pl.when(stated).then(None).otherwise(k).cast(pl.UInt32).alias("order_n"),
+        pl.col("_rho").alias("order_rho"),
+        pl.col("_rho_rest").alias("order_rho_rest"),
+        pl.col("_drift").alias("order_drift"),
         pl.concat_list("file").alias("files"),
         pl.concat_list("line").alias("lines"),
         pl.concat_list("run_id").alias("run_ids"),
@@ -530,6 +542,29 @@ def _one_record(extra: Sequence[str]) -> list[pl.Expr]:
         pl.max_horizontal("load1_start", "load1_end").alias("load1_max"),
         pl.col("peak_rss_bytes"),
         *[pl.col(c) for c in extra],
+    ]
+
+
+def _drifting() -> pl.Expr:
+    """True for a record whose samples drift in run order (``identity.order_trend``'s thresholds)."""
+    return (
+        (pl.col("_k") >= identity.ORDER_MIN_N)
+        & (pl.col("_rho").abs() >= identity.ORDER_RHO_MIN)
+        & (pl.col("_rho_rest") * pl.col("_rho") > 0)
+        & (pl.col("_rho_rest").abs() >= identity.ORDER_RHO_REST_MIN)
+        & (pl.col("_drift").abs() >= identity.ORDER_DRIFT_MIN)
+    ).fill_null(False)
+
+
+def _order_of_strongest() -> list[pl.Expr]:
+    """order_n, order_rho, order_drift of a pooled configuration: those of its record with the largest
+    |ρ| (a record with no ρ counts as 0)."""
+    at = pl.col("_rho").abs().fill_null(0.0).arg_max()
+    return [
+        pl.col("_k").get(at).cast(pl.UInt32).alias("order_n"),
+        pl.col("_rho").get(at).alias("order_rho"),
+        pl.col("_rho_rest").get(at).alias("order_rho_rest"),
+        pl.col("_drift").get(at).alias("order_drift"),
     ]
 
 
@@ -605,6 +640,14 @@ def _config_stats(df: pl.DataFrame, keys: list[str], first) -> pl.DataFrame:
             # first-sample form of cold_start: the first sample ÷ the median of the row's others
             (pl.col("_ts").list.first() / pl.col("_ts").list.slice(1).list.median()).alias("_r"),
             (pl.col("_ts").list.sum() - pl.col("_ts").list.first()).alias("_sr"),
+            # order trend of the samples in run order (identity.order_trend)
+            identity.order_rho_expr("_ts").fill_nan(None).alias("_rho"),
+            identity.order_rho_expr("_ts", skip_first=True).fill_nan(None).alias("_rho_rest"),
+        )
+        .with_columns(
+            pl.when(pl.col("_k") > 1)
+            .then(1.0 - pl.col("_sr") / (pl.col("_k") - 1) / pl.col("_ts").list.first())
+            .alias("_drift"),
         )
     )
     cv = (pl.col("sd_tps") / pl.col("mean_tps")).alias("cv")
@@ -622,18 +665,20 @@ def _config_stats(df: pl.DataFrame, keys: list[str], first) -> pl.DataFrame:
     g = per.group_by(keys, maintain_order=True).agg(*aggs).with_columns(cv).collect()
     flag = _state_effect(g)
     g = g.with_columns(flag)
-    if flag.any():  # the records of those configurations, each on a row of its own
+    # split: the state-effect test fired, or a record drifts in run order (identity.order_trend)
+    apart = flag | (g["_drift_any"] & (g["_rows"] > 1)).fill_null(False)
+    if apart.any():  # the records of those configurations, each on a row of its own
         split = (
-            per.join(g.filter(flag).select(keys).lazy(), on=keys, how="semi", nulls_equal=True)
-            .group_by([*keys, "_first"], maintain_order=True)
-            .agg(*aggs[1:])
-            .with_columns(
-                (pl.col("sd_tps") / pl.col("mean_tps")).alias("cv"), pl.lit(True).alias("state_effect")
+            per.join(
+                g.filter(apart).select([*keys, "state_effect"]).lazy(), on=keys, how="inner", nulls_equal=True
             )
+            .group_by([*keys, "_first"], maintain_order=True)
+            .agg(*aggs[1:], pl.col("state_effect").first())
+            .with_columns((pl.col("sd_tps") / pl.col("mean_tps")).alias("cv"))
             .collect()
         )
-        g = pl.concat([g.filter(~flag), split.select(g.columns)], how="vertical").sort("_first")
-    for c in ("_rows", "_m_lo", "_k_lo", "_v_lo", "_m_hi", "_k_hi", "_v_hi"):
+        g = pl.concat([g.filter(~apart), split.select(g.columns)], how="vertical").sort("_first")
+    for c in ("_rows", "_m_lo", "_k_lo", "_v_lo", "_m_hi", "_k_hi", "_v_hi", "_drift_any"):
         g.drop_in_place(c)  # drop() would rechunk: a copy of the whole table
     if alone.any():
         one = single.with_columns(cv, _NOT_SPLIT).collect()

@@ -43,7 +43,7 @@ import numpy as np
 import polars as pl
 from scipy import stats as sps
 
-from benchbook import benchrows, costmodel
+from benchbook import benchrows, costmodel, identity
 from benchbook.costmodel import accepted_within_cap, tau
 from benchbook.records import read_records
 from benchbook.schemas import NATIVE
@@ -518,6 +518,8 @@ def config_table(req: pl.DataFrame, confidence: float = 0.95, baseline_id: str =
       per-repetition α over the repetition index, α counted 0 for a repetition that drafted nothing
       (no acceptance from it); null with a fresh server per repetition.
       accepted_frac_trend_slope: the same for accepted ÷ generated tokens.
+    * order_n, order_rho, order_rho_rest, order_drift: ``identity.order_trend`` of the repetitions'
+      decode rates in repetition order (the ``order_trend`` caveat); null below 3 rates.
 
     Raises:
         ValueError: ``req`` holds no baseline rows for a session.
@@ -625,6 +627,7 @@ def config_table(req: pl.DataFrame, confidence: float = 0.95, baseline_id: str =
         prompt_total = int(g["prompt_tokens"].sum()) if g["prompt_tokens"].null_count() == 0 else None
         cap_hit = None if g["cap_hit"].null_count() == g.height else bool(g["cap_hit"].any())
         ans = g["answer_found"].drop_nulls()
+        order = identity.order_trend(g["decode_tps"].to_list())  # repetitions in run order
         out.append(
             {
                 "host_id": first["host_id"],
@@ -660,6 +663,10 @@ def config_table(req: pl.DataFrame, confidence: float = 0.95, baseline_id: str =
                 if drafted_trend is not None and mean_drafted
                 else None,
                 "decode_tps_reps": [None if x is None else float(x) for x in g["decode_tps"].to_list()],
+                "order_n": order.n if order else None,
+                "order_rho": order.rho if order else None,
+                "order_rho_rest": order.rho_rest if order else None,
+                "order_drift": order.drift if order else None,
                 "cache_state": cstate,
                 "warm_share": float(g["cache_n"].sum()) / float(prompt_total) if prompt_total else None,
                 "greedy": greedy_all,
@@ -744,6 +751,10 @@ def config_table(req: pl.DataFrame, confidence: float = 0.95, baseline_id: str =
             "drafted_reps": pl.List(pl.Int64),
             "drafted_trend_rel": pl.Float64,
             "decode_tps_reps": pl.List(pl.Float64),
+            "order_n": pl.Int64,
+            "order_rho": pl.Float64,
+            "order_rho_rest": pl.Float64,
+            "order_drift": pl.Float64,
             "cache_state": pl.String,
             "warm_share": pl.Float64,
             "greedy": pl.Boolean,

@@ -1,0 +1,92 @@
+"""Conditions matched across claims and logs (issue 28 §5): flash attention, cache types, ubatch, depth
+and backend stated on a claim select log rows; a claim whose configuration the log has at other depths
+only is "not supported at the depths in use"; an effect that flips direction with depth says so; a
+comparison changing two settings at once names them (from the claims, or from the log rows behind
+them).  Fixture: logs_conditions/fa_depth.jsonl, tg128 rows at 5 repetitions each (rates x 1.000, 1.002,
+0.998, 1.001, 0.999 of the nominal):
+
+line  flash_attn  n_depth  n_ubatch  type_k/v  tok/s
+1     0           0        512       f16       50
+2     1           0        512       f16       60
+3     0           16384    512       f16       40
+4     1           16384    512       f16       28
+5     1           0        512       q8_0      63
+6     0           0        256       f16       45
+7     0           16384    256       f16       36
+"""
+
+from pathlib import Path
+
+from benchbook.audit import run
+from benchbook.audit.verdicts import Here
+
+FX = Path(__file__).parent / "fixtures" / "audit"
+
+
+def verdicts():
+    a = run.audit_file(FX / "conditions.yaml", FX / "logs_conditions", here=Here())
+    return {v.id: v for v in a.verdicts}
+
+
+def test_stated_conditions_select_the_log_row():
+    v = verdicts()
+    # fa-off: flash_attn false, depth 0, ubatch 512, type_k f16, backend CUDA -> line 1 alone (50 tok/s)
+    for cid, line, value in (("fa-off", 1, "50.000"), ("fa-on", 2, "60.000"), ("fa-on-long", 4, "28.000")):
+        assert v[cid].consistency == "consistent" and v[cid].recomputed == value
+        assert v[cid].evidence == [cid, f"fa_depth.jsonl:{line}"]
+    assert v["ub256"].evidence == ["ub256", "fa_depth.jsonl:6"]  # ubatch 256 at depth 0
+
+
+def test_a_long_context_claim_backed_at_depth_0_only_is_unsupported():
+    q = [q for q in verdicts()["q8-long"].qualifiers if q.check == "depth"]
+    assert len(q) == 1 and q[0].kind == "unsupported"
+    assert q[0].reason == (
+        "not supported at the depths in use: the claim states depth 16384; fa_depth.jsonl measured its "
+        "configuration at n_depth 0 only (fa_depth.jsonl:5)"
+    )
+    # control: fa-on at 16384 is in the log (line 4)
+    assert not [q for q in verdicts()["fa-on-long"].qualifiers if q.check == "depth"]
+
+
+def test_an_effect_whose_direction_flips_with_depth_says_so():
+    v = verdicts()
+    # 60 / 50 = 1.20 at depth 0; 28 / 40 = 0.70 at depth 16384
+    (q,) = [q for q in v["s-fa"].qualifiers if q.check == "depth"]
+    assert q.kind == "at risk" and q.reason == (
+        "the effect flips with depth: fa-on ÷ fa-off = 1.20× at depth 0, 0.70× at depth 16384 "
+        "(fa_depth.jsonl)"
+    )
+    assert v["s-fa"].consistency == "consistent"  # the stated 1.2 is right at the depth it was measured
+    # control: ubatch 512 / 256 = 50 / 45 = 1.11 at depth 0 and 40 / 36 = 1.11 at 16384: no flip
+    assert not [q for q in v["s-ub"].qualifiers if q.check in ("depth", "conditions")]
+
+
+def test_a_comparison_changing_two_settings_names_them():
+    v = verdicts()
+    # the claims state one difference (type_k); the log rows behind them differ in three
+    (q,) = [q for q in v["s-q8"].qualifiers if q.check == "conditions"]
+    assert q.kind == "not comparable" and q.reason == (
+        "the log entries of the two sides differ in 3 settings, so the comparison cannot be put down to one: "
+        "flash_attn 1 (fa_depth.jsonl:5) vs 0 (fa_depth.jsonl:1); type_k q8_0 (fa_depth.jsonl:5) vs f16 "
+        "(fa_depth.jsonl:1); type_v q8_0 (fa_depth.jsonl:5) vs f16 (fa_depth.jsonl:1)"
+    )
+    # control: fa-on / fa-off changes flash_attn alone (lines 2 and 1)
+    assert not [q for q in v["s-fa"].qualifiers if q.check == "conditions"]
+
+
+def test_two_conditions_stated_differently_on_claims_are_named(tmp_path):
+    p = tmp_path / "c.yaml"
+    p.write_text(
+        "schema: benchbook.claims\nschema_version: 1\nsource: {kind: synthetic test}\nclaims:\n"
+        "  - {id: a, metric: decode_tps, value: 63.0, unit: tok/s,\n"
+        "     conditions: {flash_attn: true, type_k: q8_0}}\n"
+        "  - {id: b, metric: decode_tps, value: 50.0, unit: tok/s,\n"
+        "     conditions: {flash_attn: false, type_k: f16}}\n"
+        "statements:\n  - {id: s, kind: ratio, statement: faster, of: [a, b], value: 1.26, unit: x}\n"
+    )
+    (v,) = [x for x in run.audit_file(p, here=Here()).verdicts if x.id == "s"]
+    (q,) = [q for q in v.qualifiers if q.check == "conditions"]
+    assert q.reason == (
+        "2 conditions differ, so the comparison cannot be put down to one: flash_attn True vs False; "
+        "type_k q8_0 vs f16"
+    )
