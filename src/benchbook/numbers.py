@@ -133,6 +133,14 @@ POSITIVE_UNITS = tuple(u.value for u in Unit if u.positive)
 #: numbers published so before the check existed keep it, so that each such site is found by this name;
 #: a new number says why instead ("none: a cost-model prediction") or gets its interval.
 NO_INTERVAL_UNSTATED = "none"
+#: ``ci_method`` of a number pooled over its requests (totals divided: α = Σ accepted ÷ Σ drafted, τ,
+#: a pooled rate) or built from cost-model terms (medians of the session's cost runs): one estimate,
+#: not a mean of replicates, so no replicate interval exists for it
+NO_INTERVAL_POOLED = "none: pooled over its requests or built from cost-model terms, not a mean of replicates"
+#: the same for draft-self numbers, pooled over the prompts and repetitions of a configuration
+NO_INTERVAL_POOLED_RUNS = (
+    "none: pooled over its prompts and repetitions (totals divided), not a mean of replicates"
+)
 
 
 def unstated_interval(n: int) -> str | None:

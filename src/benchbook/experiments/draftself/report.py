@@ -19,7 +19,7 @@ from benchbook import blocks, caveats, charts, measured
 from benchbook.costmodel import tau_independent
 from benchbook.experiments import drift
 from benchbook.hosts import hosts_panel
-from benchbook.numbers import Number, Unit, line_ranges, make_key, publish, unstated_interval
+from benchbook.numbers import NO_INTERVAL_POOLED_RUNS, Number, Unit, line_ranges, make_key, publish
 from benchbook.numfmt import fmt_interval, fmt_value
 from benchbook.provenance import read_snapshots
 
@@ -38,6 +38,15 @@ from .analysis import (
 )
 from .outputs import session_outputs_md
 from .statements import best_sentence, equality_sentence, per_prompt_markdown
+
+#: ``ci_method`` of a cost-model speedup: a prediction from the configuration's mean pass costs
+NO_INTERVAL_MODEL = (
+    "none: a cost-model prediction from the configuration's mean pass costs, not a mean of replicates"
+)
+#: ``ci_method`` of a per-pass expert count: passes are steps of one decoding, not independent replicates
+NO_INTERVAL_PASSES = (
+    "none: a mean over the passes of its runs, which are steps of one decoding, not replicates"
+)
 
 
 def run_ids_text(ids: list[str], limit: int = 6) -> str:
@@ -295,7 +304,7 @@ def numbers(
                     value=round(r["expert_loads_per_token"], 2),
                     unit=Unit.EXPERT_LOADS_PER_TOKEN,
                     n=r["runs"],
-                    ci_method=unstated_interval(r["runs"]),
+                    ci_method=NO_INTERVAL_POOLED_RUNS,
                     label=f"distinct experts per pass summed over layers and passes, per generated token, "
                     f"{r['config_name']}, {r['prompt_class']}",
                     computation="draftself.experts.expert_loads",
@@ -319,7 +328,7 @@ def numbers(
                     unit=unit,
                     label=f"{what}, {r['config_name']}, {r['prompt_class']}{tail}",
                     n=r["runs"],
-                    ci_method=unstated_interval(r["runs"]) if unit.positive else None,
+                    ci_method=NO_INTERVAL_POOLED_RUNS,
                     computation="experiments.draftself.analysis.acceptance",
                     caveats=cav,
                     **src,
@@ -369,7 +378,7 @@ def numbers(
                 value=round(r["predicted"], 3),
                 unit=Unit.SPEEDUP,
                 n=r["n"],
-                ci_method=unstated_interval(r["n"]),
+                ci_method=NO_INTERVAL_MODEL,
                 label=f"cost-model speedup, {r['config_name']}, {r['prompt_class']}",
                 computation="experiments.draftself.analysis.speedup (mean pass costs)",
                 caveats=cav,
@@ -384,7 +393,7 @@ def numbers(
                     value=round(r["steady"], 3),
                     unit=Unit.SPEEDUP,
                     n=r["n"],
-                    ci_method=unstated_interval(r["n"]),
+                    ci_method=NO_INTERVAL_MODEL,
                     label=f"steady-state cost-model speedup τ/(r_draft+r_verify), {r['config_name']}, "
                     f"{r['prompt_class']}",
                     computation="experiments.draftself.analysis.steady_state",
@@ -473,7 +482,7 @@ def numbers(
                     value=round(r["unique_experts"], 2),
                     unit=Unit.EXPERTS_PER_LAYER,
                     n=int(r["passes"]),
-                    ci_method=unstated_interval(int(r["passes"])),
+                    ci_method=NO_INTERVAL_PASSES,
                     label=f"distinct experts per layer, {r['kind']} pass of {r['n_tokens']} tokens",
                     computation="experiments.draftself.analysis.experts_by_pass",
                     **experts_src(r["kind"], r["n_tokens"]),

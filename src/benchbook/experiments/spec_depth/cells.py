@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from benchbook.numbers import Unit, make_key
+from benchbook.numbers import NO_INTERVAL_POOLED, Unit, make_key
 
 from . import EXPERIMENT
 
@@ -47,9 +47,7 @@ class Column:
     interval: str | None = None
     speculative: bool = True
     #: ``ci_method`` of a number of this column published without an interval (n >= 3): why there is none
-    no_interval: str = (
-        "none: pooled over its requests or built from cost-model terms, not a mean of replicates"
-    )
+    no_interval: str = NO_INTERVAL_POOLED
 
 
 #: The published columns of a depth-table row, in the order they are published.  ``row``: the

@@ -25,6 +25,7 @@ from benchbook import blocks, caveats, charts, costmodel, measured
 from benchbook.experiments import drift
 from benchbook.hosts import hosts_panel
 from benchbook.numbers import (
+    NO_INTERVAL_POOLED,
     Number,
     Unit,
     build_of,
@@ -32,7 +33,6 @@ from benchbook.numbers import (
     publish,
     row_measured,
     row_sources,
-    unstated_interval,
 )
 from benchbook.numfmt import fmt_interval
 from benchbook.provenance import read_snapshots
@@ -78,11 +78,11 @@ def _num(
     computation,
     cav=None,
     replication=REPLICATION,
-    unstated=False,
+    no_ci=None,
 ):
     """A ``Number`` of table row ``row`` (its build, sources, run ids, command, host, session and span).
-    ``ci_method`` names the interval ``ci``; without one, ``unstated``: a rate or ratio published
-    without an interval and without a reason (``numbers.unstated_interval``)."""
+    ``ci_method`` names the interval ``ci``; without one, ``no_ci`` says why there is none (e.g.
+    ``numbers.NO_INTERVAL_POOLED``)."""
     has_ci = bool(ci and ci[0] is not None)
     n = int(n if n is not None else row["n"])
     return Number(
@@ -94,7 +94,7 @@ def _num(
         **{k: row[k] for k in ("build", "build_number", "build_commit")},
         sd=sd,
         ci95=[float(ci[0]), float(ci[1])] if has_ci else None,
-        ci_method=ci_method if has_ci else unstated_interval(n) if unstated else None,
+        ci_method=ci_method if has_ci else no_ci,
         replication=replication,
         sources=row_sources(row),
         run_ids=list(row["run_ids"]),
@@ -363,6 +363,7 @@ def derive(
                     f"{r['acceptance_definition'] or 'unknown (build)'})",
                     r,
                     computation="benchbook.experiments.speculative.analysis.alpha (pooled over repetitions)",
+                    no_ci=NO_INTERVAL_POOLED,
                 )
             )
             if r["tau"] is not None:  # null: verify steps not recorded (τ unknown, not 1)
@@ -373,7 +374,7 @@ def derive(
                         Unit.TAU,
                         f"tokens per verify step τ, {label}",
                         r,
-                        unstated=True,
+                        no_ci=NO_INTERVAL_POOLED,
                         computation="benchbook.experiments.speculative.analysis.tau (pooled)",
                     )
                 )
@@ -389,7 +390,7 @@ def derive(
                     else r,
                     computation="benchbook.experiments.speculative.analysis.with_model",
                     cav=[*r["caveats"], *r["cost_caveats"]],
-                    unstated=True,
+                    no_ci=NO_INTERVAL_POOLED,
                 )
             )
     if cost:
@@ -417,7 +418,7 @@ def derive(
                     f"draft cost c of {did} (per token ÷ target decode step)",
                     _with_cost_rows(crow, cost, [f"c:{did}"], only=True),
                     n=n_rep,
-                    unstated=True,
+                    no_ci=NO_INTERVAL_POOLED,
                     computation="benchbook.experiments.speculative.analysis.cost_model",
                 )
             )
@@ -430,7 +431,7 @@ def derive(
                     f"r({n}): target {n}-token pass ÷ 1-token decode step",
                     _with_cost_rows(crow, cost, [f"r{n}"], only=True),
                     n=n_rep,
-                    unstated=True,
+                    no_ci=NO_INTERVAL_POOLED,
                     computation="benchbook.experiments.speculative.analysis.cost_model",
                 )
             )
@@ -442,6 +443,7 @@ def derive(
                 "target decode step (llama-bench tg)",
                 _with_cost_rows(crow, cost, ["t1"], only=True),
                 n=n_rep,
+                no_ci=NO_INTERVAL_POOLED,
                 computation="benchbook.experiments.speculative.analysis.cost_model",
             )
         )

@@ -18,7 +18,7 @@ from pathlib import Path
 import polars as pl
 
 from benchbook import costmodel
-from benchbook.numbers import Number, Unit, build_of, line_ranges, make_key, row_measured, unstated_interval
+from benchbook.numbers import NO_INTERVAL_POOLED, Number, Unit, build_of, line_ranges, make_key, row_measured
 
 from . import analysis as sp
 from . import server_cost as sc
@@ -148,7 +148,7 @@ def numbers(
                     label=f"{r['config_id']}, session {r['session_id'][:8]} "
                     f"(host {r['host_id'][:8]}): {label}",
                     n=int(r["n"]),
-                    ci_method=unstated_interval(int(r["n"])) if unit.positive else None,
+                    ci_method=NO_INTERVAL_POOLED,
                     computation=COMPUTATION_OVERHEAD if overhead else COMPUTATION,
                     replication=REPLICATION,
                     sources=sources,
