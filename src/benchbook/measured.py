@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Literal
 
 from . import migrations
+from .escape import code_span, markdown_text
 from .records import read_records
 
 #: llama-bench options that take a comma-separated list and multiply the test matrix (llama.cpp
@@ -534,7 +535,8 @@ def skipped_markdown(
     that every host's newest session passed), then each published session that ran other parameters
     than params.yaml asks now (``drift``: ``{session_id: lines}``, ``experiments.drift.of_sessions``).
     File paths under ``root`` (default: the working directory, the repository root when a stage runs)
-    are shown relative to it."""
+    are shown relative to it.  Ids, times, reasons and drift values come from records (any host's, through
+    git): each goes through ``escape.code_span`` or ``escape.markdown_text``."""
     prefix = str(Path(root or Path.cwd()).resolve()) + "/"
     if not skipped:
         lines = [
@@ -546,8 +548,11 @@ def skipped_markdown(
             "",
         ]
     for c in skipped:
-        lines.append(f"- session `{c.session_id}` on host `{c.host_id}` (ended {c.ended_at}):")
-        lines += [f"  - {r.replace(prefix, '')}" for r in c.reasons[:10]]
+        lines.append(
+            f"- session {code_span(c.session_id)} on host {code_span(c.host_id)} "
+            f"(ended {markdown_text(c.ended_at)}):"
+        )
+        lines += [f"  - {markdown_text(r.replace(prefix, ''))}" for r in c.reasons[:10]]
         if len(c.reasons) > 10:
             lines.append(f"  - … and {len(c.reasons) - 10} more")
     if drift:
@@ -558,8 +563,15 @@ def skipped_markdown(
             "",
         ]
         for sid, diffs in sorted(drift.items()):
-            lines.append(f"- session `{sid}`: " + "; ".join(diffs))
+            lines.append(f"- session {code_span(sid)}: " + "; ".join(_drift_line(d) for d in diffs))
     return "\n".join(lines) + "\n"
+
+
+def _drift_line(line: str) -> str:
+    """A ``drift.differences`` line for a page: its leading key (in backticks) as a code span, the rest
+    (values a session recorded) through ``escape.markdown_text``."""
+    m = re.match(r"`([A-Za-z0-9_.\-]+)`: (.*)", line, re.S)
+    return f"{code_span(m[1])}: {markdown_text(m[2])}" if m else markdown_text(line)
 
 
 def cache_label(phase: str, cache_state: dict | None) -> str:

@@ -7,7 +7,6 @@ no models or binaries.
 
 from __future__ import annotations
 
-import html
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -17,6 +16,7 @@ import altair as alt
 import polars as pl
 
 from benchbook import blocks, caveats, charts, measured
+from benchbook.escape import code_span, markdown_text, minute_text
 from benchbook.experiments import drift
 from benchbook.numbers import Number, Unit, build_of, make_key, publish, row_measured, row_sources
 from benchbook.numfmt import fmt_interval
@@ -121,14 +121,15 @@ def check_publishable(
 
 
 def host_line(host: dict, toolchain: dict) -> str:
-    """One-line description of a host and its build, for pages (escaped for a Markdown table cell)."""
+    """One-line description of a host and its build, for pages: ``escape.markdown_text`` (a snapshot's
+    text, from any host through git, stays text in a Markdown table cell: no HTML, shortcode or math)."""
     gpus = ", ".join(f"{g['name']} ({g['memory_total_mib']} MiB)" for g in host.get("gpus") or []) or "no GPU"
     text = (
         f"{host.get('cpu_model')} ({host.get('cpu_logical')} threads, "
         f"{round(host.get('ram_bytes', 0) / 2**30)} GiB), "
         f"{gpus}; llama.cpp b{toolchain.get('build_number')} {toolchain.get('backend') or ''}"
     )
-    return html.escape(text).replace("|", "&#124;")
+    return markdown_text(text)
 
 
 def _only_native(rows: pl.DataFrame, raw_dir: Path) -> None:
@@ -356,7 +357,7 @@ def hosts_table(per_host: dict, hosts: dict, tcs: dict, primary: str, sessions: 
             cells[(h, r["model_id"], r["test"])] = f"{{{{< var {n.key} >}}}} ({r['test']}{size})"
             if r["test"] == "tg":
                 cells[(h, r["model_id"], "mem")] = r.get("memory_headroom") or caveats.HEADROOM_UNKNOWN
-    head = [f"`{h}`" + (" (primary)" if h == primary else "") for h in cols]
+    head = [code_span(h) + (" (primary)" if h == primary else "") for h in cols]
     lines = ["| | " + " | ".join(head) + " |", "|---|" + "---|" * len(cols)]
 
     def machine(h: str) -> str:
@@ -365,14 +366,16 @@ def hosts_table(per_host: dict, hosts: dict, tcs: dict, primary: str, sessions: 
 
     def session(h: str) -> str:
         s = (sessions or {}).get(h)
-        return f"`{s['session_id'][:8]}`, ended {s['at'][:16].replace('T', ' ')} UTC" if s else "—"
+        if not s:
+            return "—"
+        return f"{code_span(s['session_id'][:8])}, ended {minute_text(s['at'])} UTC"
 
     lines.append("| machine and build | " + " | ".join(machine(h) for h in cols) + " |")
     lines.append("| newest complete session | " + " | ".join(session(h) for h in cols) + " |")
     for mid in models:
         for test, label in (("pp", "prompt (warm)"), ("tg", "generation (warm)"), ("mem", "GPU memory (tg)")):
             row = [cells.get((h, mid, test), "—") for h in cols]
-            lines.append(f"| {mid} {label} | " + " | ".join(row) + " |")
+            lines.append(f"| {markdown_text(mid)} {label} | " + " | ".join(row) + " |")
     return "\n".join(lines) + "\n"
 
 

@@ -21,6 +21,7 @@ import altair as alt
 import polars as pl
 
 from benchbook import blocks, caveats, charts, measured
+from benchbook.escape import code_span, markdown_text
 from benchbook.experiments import drift
 from benchbook.measured import parse_utc
 from benchbook.numbers import Number, Unit, build_of, line_ranges, make_key, publish
@@ -146,12 +147,13 @@ def sweep_markdown(pts: pl.DataFrame, bounds: list[Boundary], published: Collect
         any_row = next(iter(by.values()))
         cell = partial(_rate_cell, by, published=published)
         mem = any_row["peak_gpu_mem_mib"]
-        status = "ok" if any_row["status"] == "ok" else f"failed: {any_row['reason']}"
+        # the reason quotes llama-bench's stderr: text, never Markdown, HTML, a shortcode or math
+        status = "ok" if any_row["status"] == "ok" else f"failed: {markdown_text(any_row['reason'])}"
         free, used = headroom_cells(mem, any_row.get("gpu_mem_total_mib"))
         lines.append(
-            f"| `{h}` | {n} | {any_row['cpu_expert_blocks']} of {any_row['n_layer']} | {cell('tg')} "
+            f"| {code_span(h)} | {n} | {any_row['cpu_expert_blocks']} of {any_row['n_layer']} | {cell('tg')} "
             f"| {cell('pp')} | {mib_text(mem)} | {mib_text(any_row['budget_free_mib'])} | {free} | {used} | "
-            f"{status.replace('|', '/')} |"
+            f"{status} |"
         )
     for b in bounds:
         if b.first_fit is None:
@@ -163,7 +165,7 @@ def sweep_markdown(pts: pl.DataFrame, bounds: list[Boundary], published: Collect
                 f"fits from n_cpu_moe {b.first_fit} up; n_cpu_moe {b.last_fail} failed out of memory "
                 "(the cliff: on Linux an over-allocation fails instead of spilling)"
             )
-        lines.append(f"\nSession `{b.session_id}`: {text}.")
+        lines.append(f"\nSession {code_span(b.session_id)}: {text}.")
     return "\n".join(lines) + "\n"
 
 
@@ -187,9 +189,9 @@ def roofline_row(r: dict, published: Collection[str] = ()) -> str:
     )
     tg = var_cell(make_key(*stem, f"ncmoe{r['n_cpu_moe']}", "tg"), published, rate_text(r))
     return (
-        f"| `{r['host_id']}` | {r['n_cpu_moe']} | {tg} "
+        f"| {code_span(r['host_id'])} | {r['n_cpu_moe']} | {tg} "
         f"| {fmt_value(r['decode_bytes_total'] / 1e6)} | {fmt_value(float(r['achieved_gb_s']))} "
-        f"| {bw} | {r['bandwidth_mode'] or '—'} | {pct} |"
+        f"| {bw} | {markdown_text(r['bandwidth_mode'] or '—')} | {pct} |"
     )
 
 
@@ -202,7 +204,8 @@ def dense_roofline_row(r: dict, published: Collection[str] = ()) -> str:
         fmt_value(float(r["roofline_pct"])),
     )
     return (
-        f"| `{r['host_id']}` | {r['model_id']} | {rate_text(r)} | {fmt_value(r['decode_bytes_total'] / 1e6)} "
+        f"| {code_span(r['host_id'])} | {markdown_text(r['model_id'])} | {rate_text(r)} "
+        f"| {fmt_value(r['decode_bytes_total'] / 1e6)} "
         f"| {fmt_value(1e6 / r['mean_tps'])} | {fmt_value(float(r['bytes_us']))} "
         f"| {pct} |"
     )
