@@ -30,6 +30,8 @@ from pathlib import Path
 import torch
 import torch.nn.functional as F
 
+from benchbook import atomicfile
+
 from . import data
 from .model import ModelConfig, TinyLM, n_params, save
 
@@ -209,7 +211,7 @@ def ensure_checkpoint(cfg: TrainConfig, cache: Path | None = None, log=print) ->
         tmp = pt.with_suffix(".tmp")
         shutil.copyfile(pulled, tmp)
         tmp.replace(pt)
-        meta.write_text(pulled.with_suffix(".json").read_text())
+        atomicfile.write_text(meta, pulled.with_suffix(".json").read_text())
     if pt.exists() and meta.exists():
         return pt, json.loads(meta.read_text()), False
     model, summary = train(cfg, log=log)
@@ -217,7 +219,7 @@ def ensure_checkpoint(cfg: TrainConfig, cache: Path | None = None, log=print) ->
     tmp = pt.with_suffix(".tmp")
     save(model, tmp, {"key": key})
     tmp.replace(pt)
-    meta.write_text(json.dumps(summary, indent=1))
+    atomicfile.write_text(meta, json.dumps(summary, indent=1))
     return pt, summary, True
 
 
@@ -266,7 +268,7 @@ def main(argv=None) -> int:
     )
     out = Path(a.out)
     out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(manifest, indent=1) + "\n")
+    atomicfile.write_text(out, json.dumps(manifest, indent=1) + "\n")
     print(
         f"checkpoint {pt} sha256 {manifest['sha256'][:16]} ({manifest['bytes'] / 2**20:.1f} MiB); "
         f"manifest {out}"

@@ -17,6 +17,8 @@ from urllib.parse import unquote
 
 import yaml
 
+from benchbook import atomicfile
+
 from .download import download
 from .fetch import sha256_file
 from .verify import gguf_problem
@@ -235,5 +237,5 @@ def add(params_file: Path, model_id: str, entry: dict, *, replace: bool = False)
             f"{params_file}: inserting {model_id!r} would change other keys (unusual layout of "
             "models.registry); fix: add the entry by hand: " + str(entry)
         )
-    params_file.write_text(new_text)
+    atomicfile.write_text(params_file, new_text)
     return Added(model_id, entry, params_file, replaced)

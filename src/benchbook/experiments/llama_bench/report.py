@@ -15,7 +15,7 @@ from pathlib import Path
 import altair as alt
 import polars as pl
 
-from benchbook import blocks, caveats, charts, measured
+from benchbook import atomicfile, blocks, caveats, charts, measured
 from benchbook.escape import code_span, markdown_text, minute_text
 from benchbook.experiments import drift
 from benchbook.numbers import Number, Unit, build_of, make_key, publish, row_measured, row_sources
@@ -242,7 +242,7 @@ def derive(
         stats, nums, sessions, raw_dir
     )  # before anything is written: a failing check leaves the old registry
     publish(numbers_path, "llama_bench", nums, root=root, replication=REPLICATION)
-    stats.write_parquet(out_dir / "rates.parquet")
+    atomicfile.write_with(out_dir / "rates.parquet", stats.write_parquet)
     drifted = (
         drift.of_sessions(
             "llama_bench", raw_dir, {s["session_id"]: h for h, s in sessions.items()}, params, hosts
@@ -250,9 +250,9 @@ def derive(
         if params is not None
         else {}
     )
-    (out_dir / "skipped.md").write_text(measured.skipped_markdown(skipped, drift=drifted))
-    (out_dir / "sessions.md").write_text(sessions_markdown(stats, primary))
-    (out_dir / "hosts.md").write_text(hosts_table(per_host, hosts, tcs, primary, sessions))
+    atomicfile.write_text(out_dir / "skipped.md", measured.skipped_markdown(skipped, drift=drifted))
+    atomicfile.write_text(out_dir / "sessions.md", sessions_markdown(stats, primary))
+    atomicfile.write_text(out_dir / "hosts.md", hosts_table(per_host, hosts, tcs, primary, sessions))
     cur = stats.filter(pl.col("session_id") == sess["session_id"]).sort("model_id", "test", "phase")
 
     chart_df = cur.select(
@@ -317,7 +317,7 @@ def derive(
         if n.host_id == primary and n.key.endswith("-warm"):
             metrics[n.key] = n.value
     metrics_path.parent.mkdir(parents=True, exist_ok=True)
-    metrics_path.write_text(json.dumps({"llama_bench": metrics}, indent=1))
+    atomicfile.write_text(metrics_path, json.dumps({"llama_bench": metrics}, indent=1))
     return LlamaBenchReport(stats=stats, numbers=nums, session=sess, sessions=sessions)
 
 

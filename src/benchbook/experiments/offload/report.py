@@ -20,7 +20,7 @@ from pathlib import Path
 import altair as alt
 import polars as pl
 
-from benchbook import blocks, caveats, charts, measured
+from benchbook import atomicfile, blocks, caveats, charts, measured
 from benchbook.escape import code_span, markdown_text
 from benchbook.experiments import drift
 from benchbook.measured import parse_utc
@@ -391,16 +391,18 @@ def derive(
         if params is not None
         else {}
     )
-    (out_dir / "skipped.md").write_text(
-        measured.skipped_markdown(skipped, root, drift=drifted) if sessions or skipped else ""
+    atomicfile.write_text(
+        out_dir / "skipped.md",
+        measured.skipped_markdown(skipped, root, drift=drifted) if sessions or skipped else "",
     )
     if not sessions:
         publish(numbers_path, EXPERIMENT, [], root=root)
-        (out_dir / "sweep.md").write_text(
+        atomicfile.write_text(
+            out_dir / "sweep.md",
             "No offload session has been committed yet: run `scripts/gpu_session.sh` "
-            "on a CUDA host and commit `data/raw/offload/`.\n"
+            "on a CUDA host and commit `data/raw/offload/`.\n",
         )
-        (out_dir / "roofline.md").write_text("")
+        atomicfile.write_text(out_dir / "roofline.md", "")
         return {"points": None, "bounds": [], "roofline": None, "numbers": [], "sessions": []}
     records = load(raw_dir).filter(pl.col("session_id").is_in(list(sessions)))
     pts = points(records, confidence)
@@ -504,7 +506,7 @@ def derive(
                 )
             )
     keys = {n.key for n in nums}  # published numbers' cells link to their entries (var_cell)
-    (out_dir / "sweep.md").write_text(sweep_markdown(pts, bounds, keys))
+    atomicfile.write_text(out_dir / "sweep.md", sweep_markdown(pts, bounds, keys))
     roof_md = [
         "| host | n_cpu_moe | tg (tok/s) | bytes/token (MB) | achieved (GB/s) | copy bandwidth (GB/s) "
         "| copy mode | of roofline (%) |",
@@ -556,8 +558,8 @@ def derive(
         root=root,
         replication="repetitions of one llama-bench test (samples_ns)",
     )
-    (out_dir / "roofline.md").write_text("\n".join(roof_md) + "\n")
-    pts.drop("argv").write_parquet(out_dir / "points.parquet")
+    atomicfile.write_text(out_dir / "roofline.md", "\n".join(roof_md) + "\n")
+    atomicfile.write_with(out_dir / "points.parquet", pts.drop("argv").write_parquet)
     charts.save(_chart(pts), out_dir, "offload_sweep")
     return {"points": pts, "bounds": bounds, "roofline": roof, "numbers": nums, "sessions": list(sessions)}
 

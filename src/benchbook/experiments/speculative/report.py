@@ -21,7 +21,7 @@ import altair as alt
 import numpy as np
 import polars as pl
 
-from benchbook import blocks, caveats, charts, costmodel, measured
+from benchbook import atomicfile, blocks, caveats, charts, costmodel, measured
 from benchbook.experiments import drift
 from benchbook.hosts import hosts_panel
 from benchbook.numbers import (
@@ -259,7 +259,7 @@ def derive(
     else:
         sess = {"session_id": session_id, "host_id": None}
     sid = str(sess["session_id"])
-    (out_dir / "hosts.md").write_text(hosts_panel(Path(raw_dir).parent, "speculative", sid))
+    atomicfile.write_text(out_dir / "hosts.md", hosts_panel(Path(raw_dir).parent, "speculative", sid))
     all_req = sp.load_requests(raw_dir)
     req = all_req.filter(pl.col("session_id") == sid)
     if req.is_empty():
@@ -292,11 +292,13 @@ def derive(
     table, status = caveats.evaluate(table, "speculative", thr, rules)
     # the cost model's own rows (its r(1) check): on the numbers built on it only (model, c, r, t1)
     table = caveats.with_cost_caveats(table, thr)
-    table.write_parquet(out_dir / "configs.parquet")
+    atomicfile.write_with(out_dir / "configs.parquet", table.write_parquet)
     mem = sp.memory_slopes(req, confidence)
     if not mem.is_empty():
-        mem.write_parquet(out_dir / "memory.parquet")
-    (out_dir / "cost_model.json").write_text(json.dumps(asdict(cost) if cost else {}, indent=1, default=str))
+        atomicfile.write_with(out_dir / "memory.parquet", mem.write_parquet)
+    atomicfile.write_text(
+        out_dir / "cost_model.json", json.dumps(asdict(cost) if cost else {}, indent=1, default=str)
+    )
     fails = sp.load_failures(raw_dir)
     n_fail = 0 if fails.is_empty() else fails.filter(pl.col("session_id") == sid).height
 
@@ -485,13 +487,13 @@ def derive(
     nums.extend(sc_nums)
     check_publishable(table, nums, mem)  # before the registry is written: a failing check leaves the old one
     publish(numbers_path, "speculative", nums, root=root, replication=REPLICATION)
-    (out_dir / "memory.md").write_text(memory_sentence(nums))
+    atomicfile.write_text(out_dir / "memory.md", memory_sentence(nums))
     drifted = (
         drift.of_sessions("speculative", raw_dir, {sid: sess.get("host_id")}, params, hosts)
         if params is not None
         else {}
     )
-    (out_dir / "skipped.md").write_text(measured.skipped_markdown(skipped, drift=drifted))
+    atomicfile.write_text(out_dir / "skipped.md", measured.skipped_markdown(skipped, drift=drifted))
     server_cost_report.write(out_dir, sc_table, sc_nums)
 
     _charts(table, req, cost, out_dir)
