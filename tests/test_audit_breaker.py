@@ -18,16 +18,19 @@ def verdicts(name: str, logs: str | None = None) -> dict:
 
 
 def test_ratio_and_percent_change_convert_units_of_one_quantity():
-    # breaker #1: 1.2 GiB / 599 MB was 0.002 "inconsistent"; 1.2 GiB = 1288.49 MB, / 599 = 2.151
-    # ("about 2.2" stands for 2.1..2.3: consistent); 1.7 s / 850 ms = 1700 / 850 = 2.000; +100%
+    # breaker #1: 1.2 GiB / 599 MB was 0.002 "inconsistent"; 1.2 GiB = 1288.49 MB, / 599 = 2.151; with the
+    # cited precision (issue 27) 1.15..1.25 GiB / 598.5..599.5 MB (0.5574..0.5583 GiB) = 2.060..2.243
+    # ("about 2.2" stands for 2.1..2.3: consistent); 1.7 s / 850 ms = 1700 / 850 = 2.000 (1.65..1.75 /
+    # 0.8495..0.8505 = 1.940..2.060); +100% (94.0..106.0)
     v = verdicts("ratio_units.yaml")
-    assert (v["r-mem"].consistency, v["r-mem"].recomputed) == ("consistent", "2.151")
-    assert v["r-mem"].arithmetic == "m2 / m1 = 1.2000 / 0.5579 (in GiB) = 2.1511"
-    assert (v["r-time"].consistency, v["r-time"].recomputed) == ("consistent", "2.000")
-    assert (v["pc-time"].consistency, v["pc-time"].recomputed) == ("consistent", "100.000")
-    # t/s and tok/s are one unit: 1200 / 20 = 60, (1200 / 20 - 1) x 100 = 5900
+    assert (v["r-mem"].consistency, v["r-mem"].recomputed) == ("consistent", "2.060–2.243")
+    assert v["r-mem"].arithmetic == "m2 / m1 = 1.1500–1.2500 / 0.5574–0.5583 (in GiB) = 2.0597–2.2426"
+    assert (v["r-time"].consistency, v["r-time"].recomputed) == ("consistent", "1.940–2.060")
+    assert (v["pc-time"].consistency, v["pc-time"].recomputed) == ("consistent", "94.004–106.004")
+    # t/s and tok/s are one unit: 1200 / 20 = 60 (1199.5 / 20.5 .. 1200.5 / 19.5 = 58.512..61.564),
+    # (1200 / 20 - 1) x 100 = 5900 (5751.220..6056.410)
     m = verdicts("mixed_units.yaml")
-    assert (m["r"].recomputed, m["pc"].recomputed) == ("60.000", "5900.000")
+    assert (m["r"].recomputed, m["pc"].recomputed) == ("58.512–61.564", "5751.220–6056.410")
 
 
 def test_unit_factors():
@@ -50,8 +53,9 @@ def test_percent_change_of_different_quantities_is_refused(tmp_path):
     with pytest.raises(recompute.RecomputeError) as e:
         run.audit_file(p, here=Here())
     assert str(e.value) == (
-        f"{p}:8: statement s: a percent_change of numbers in different units ['GiB', 'ms']; "
-        "fix: cite numbers of one quantity"
+        f"{p}:8: statement s: a percent_change of numbers in different units ['GiB', 'ms'] ('GiB' and 'ms' "
+        "are not units of one quantity: 'GiB' (a size (B)) vs 'ms' (a time (s))); fix: cite numbers of one "
+        "quantity"
     )
 
 
@@ -82,13 +86,14 @@ def test_log_claim_without_the_telling_condition_is_ambiguous(tmp_path):
 
 def test_bound_member_with_unstated_env_is_not_dropped():
     # breaker #4: was "consistent, max over 1 pairs" with ds-unknown (35 tok/s, env not stated) dropped;
-    # paired with either plain run it is 35 / 40 = 0.875 or 35 / 30 = 1.167, above 0.667
+    # paired with either plain run it is 35 / 40 = 0.875 or 35 / 30 = 1.167, above 0.667 (with the cited
+    # precision 34.5 / 40.5 .. 35.5 / 39.5 = 0.852..0.899 and 34.5 / 30.5 .. 35.5 / 29.5 = 1.131..1.203)
     v = verdicts("bound_unknown_env.yaml")["every-below"]
     assert v.consistency == "not checkable"
     assert v.notes[0] == (
         "not checkable: the verdict depends on members whose env is not stated (ds-unknown / plain-e1 = "
-        "0.875; ds-unknown / plain-e2 = 1.167): with them the max is 1.167 against the stated below "
-        "0.667, without them 0.5; fix: state env of those claims"
+        "0.852–0.899; ds-unknown / plain-e2 = 1.131–1.203): with them the max is 1.131–1.203 against the "
+        "stated below 0.667, without them 0.4815–0.519; fix: state env of those claims"
     )
 
 
@@ -158,8 +163,9 @@ def test_zero_baseline_makes_one_statement_not_checkable():
     # breaker #30: a percent change from 0 aborted the whole file (exit 2) and called it a ratio
     v = verdicts("zero_base.yaml")
     assert v["pc"].consistency == v["r"].consistency == "not checkable"
-    assert v["pc"].notes[0].startswith("not checkable: a percent change from 0.0000 is undefined")
-    assert v["r"].notes[0].startswith("not checkable: a ratio over 0.0000 is undefined")
+    # a cited 0 stands for 0..0.5 (a rate cannot be negative): still undefined
+    assert v["pc"].notes[0].startswith("not checkable: a percent change from 0.0000–0.5000 is undefined")
+    assert v["r"].notes[0].startswith("not checkable: a ratio over 0.0000–0.5000 is undefined")
 
 
 def test_tok_per_ms_is_a_rate(tmp_path):
@@ -173,7 +179,8 @@ def test_tok_per_ms_is_a_rate(tmp_path):
         "  - {id: s, kind: ratio, statement: x, of: [a, b], value: 2, unit: x}\n"
     )
     v = {x.id: x for x in run.audit_file(p, here=Here()).verdicts}["s"]
-    assert (v.consistency, v.recomputed) == ("consistent", "2.000")
+    # 0.035..0.045 tok/ms = 35..45 tok/s over 19.5..20.5: 1.707..2.308
+    assert (v.consistency, v.recomputed) == ("consistent", "1.707–2.308")
 
 
 def test_unquoted_exponent_numbers_are_numbers(tmp_path):
@@ -235,18 +242,20 @@ def test_comparison_rules_read_both_sides_in_one_unit():
 
     cf = load(FX / "ratio_units.yaml")
     table = comparison_table(cf, recompute_all(cf))
-    assert table.filter(table["id"] == "r-mem")["den_lo"].item() == pytest.approx(599e6 / 1024**3)
+    # the sides carry their precision (issue 27): 598.5 MB at the low end
+    assert table.filter(table["id"] == "r-mem")["den_lo"].item() == pytest.approx(598.5e6 / 1024**3)
     out, _ = caveats.evaluate(table, "comparison")
     assert out["caveats"].to_list() == [[], [], []]
 
 
 def test_bound_names_claims_that_may_belong_to_its_set():
-    # the Clover two-thirds bound stays consistent (max 20.6 / 32.95 = 0.6252 over 9 pairs); the claims
+    # the Clover two-thirds bound stays consistent (max 20.6 / 32.95 = 0.6252 over 9 pairs, 0.624..0.627
+    # with the cited precision); the claims
     # it could not place are named instead of dropped silently
     root = Path(__file__).resolve().parents[1]
     audit = run.audit_file(root / "data" / "claims" / "clover-35b-a3b-blog.yaml", here=Here())
     v = {x.id: x for x in audit.verdicts}["stmt-two-thirds"]
-    assert (v.consistency, v.recomputed) == ("consistent", "0.625")
+    assert (v.consistency, v.recomputed) == ("consistent", "0.624–0.627")
     assert v.arithmetic.split("; left out: ")[1].split("; ") == [
         "other-deepseek-strata (decoding not stated: it may belong to the set)",
         "other-qwen27b-q4km (decoding not stated: it may belong to the set)",

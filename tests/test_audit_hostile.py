@@ -1,7 +1,9 @@
 """Odd claims files a user may feed ``benchbook audit``: differences and percent changes whose sign
 differs from the stated range's, stated ranges below 0, ids holding tabs and markup, and a
 ``software:`` block beside claims that name another engine.  Each value is the one the arithmetic in
-the comment gives."""
+the comment gives.  The cited numbers of the difference tables are exact (``decimals: null``): a
+number as written stands for the interval its digits allow (issue 27), and these tests are about
+the display's own arithmetic."""
 
 from __future__ import annotations
 
@@ -17,8 +19,8 @@ SIGNS = """schema: benchbook.claims
 schema_version: 1
 source: {kind: synthetic test}
 claims:
-  - {id: a, metric: decode_tps, value: 10, unit: tok/s}
-  - {id: b, metric: decode_tps, value: 13, unit: tok/s}
+  - {id: a, metric: decode_tps, value: 10, decimals: null, unit: tok/s}
+  - {id: b, metric: decode_tps, value: 13, decimals: null, unit: tok/s}
 statements:
   - {id: d-pos, kind: difference, of: [a, b], range: [2, 4], unit: tok/s, statement: a is 2-4 faster}
   - {id: d-neg, kind: difference, of: [a, b], range: [-4, -2], unit: tok/s, statement: a is 2-4 slower}
@@ -59,8 +61,8 @@ CONTROL = """schema: benchbook.claims
 schema_version: 1
 source: {kind: synthetic test}
 claims:
-  - {id: "b\\tc", metric: decode_tps, value: 13, unit: tok/s}
-  - {id: "two\\nlines", metric: decode_tps, value: 10, unit: "tok/s"}
+  - {id: "b\\tc", metric: decode_tps, value: 13, decimals: null, unit: tok/s}
+  - {id: "two\\nlines", metric: decode_tps, value: 10, decimals: null, unit: "tok/s"}
   - {id: "<b>&amp;</b>", metric: decode_tps, value: 5, unit: tok/s}
 statements:
   - {id: r, kind: ratio, of: ["b\\tc", "two\\nlines"], value: 1.3, unit: x, statement: "1.3\\ttimes"}
@@ -130,10 +132,10 @@ NOISE = """schema: benchbook.claims
 schema_version: 1
 source: {kind: synthetic test}
 claims:
-  - {id: old, metric: decode_tps, value: 10, unit: tok/s}
-  - {id: new, metric: decode_tps, value: 11, unit: tok/s}
-  - {id: x1, metric: decode_tps, value: 0.1, unit: tok/s}
-  - {id: x2, metric: decode_tps, value: 0.2, unit: tok/s}
+  - {id: old, metric: decode_tps, value: 10, decimals: null, unit: tok/s}
+  - {id: new, metric: decode_tps, value: 11, decimals: null, unit: tok/s}
+  - {id: x1, metric: decode_tps, value: 0.1, decimals: null, unit: tok/s}
+  - {id: x2, metric: decode_tps, value: 0.2, decimals: null, unit: tok/s}
 statements:
   - {id: pc, kind: percent_change, of: [old, new], value: 10, unit: "%", statement: 10% faster}
   - {id: sum, kind: sum, of: [x1, x2], value: 0.3, unit: tok/s, statement: together 0.3}

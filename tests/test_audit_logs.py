@@ -86,6 +86,11 @@ def test_pair_named_in_the_claims_file_and_a_claim_checked_against_its_log(tmp_p
     assert (v["tg"].consistency, v["tg"].recomputed) == ("consistent", "75.625")
     assert v["tg-bad"].consistency == "inconsistent"
     assert v["tg-bad"].difference == pytest.approx(-4.3746, abs=1e-3)
+    # its size (issue 27): 79.95 - 75.6254 = 4.3246 tok/s, 5.4% of 80.0: a material overstatement
+    assert (
+        v["tg-bad"].miss == pytest.approx(4.3246, abs=1e-3)
+        and v["tg-bad"].severity == "material overstatement"
+    )
     assert "llama_bench_b11434.jsonl:2" in v["tg"].evidence
 
 

@@ -47,22 +47,46 @@ def test_the_command_names_the_file_the_records_and_compares_each_claim(tmp_path
     # a single published number: stated, nothing recomputed
     assert rows["tg-win-ncmoe24"] == ["claim", "42.72 tok/s", "—", "—", "—", "not checkable", "no"]
     assert rows["other-qwen27b-q4km"][:3] == ["claim", "6.11–6.34 tok/s", "—"]
-    # 24.4 / 42.72 = 0.571161 = 57.116 %; 57.116 - 57 = +0.116 pp; 57.116 / 57 - 1 = +0.2 %
-    assert rows["stmt-57pct"][:5] == ["statement", "57 %", "57.116 %", "+0.116 pp", "+0.2%"]
-    assert rows["stmt-57pct"][5].startswith("consistent; not comparable (mixed_method)")
-    # max over the pairs 0.625243 (ds-code-b8-wsl 20.6 / tg-wsl-ncmoe26 32.95): 0.041757 below the bound
-    # 0.667; a bound is a limit, not an estimate: no % of it (was "-6.3%", which the new user could not read)
-    assert rows["stmt-two-thirds"][:5] == ["statement", "0.667 x", "0.625 x", "-0.042 x", "—"]
-    # 42.72 / [6.11, 6.34] = [6.738, 6.992]; minus 7: [-0.262, -0.008]; / 7: [-3.7 %, -0.1 %]
+    # 24.4 / 42.72 = 57.116 %, with the cited precision (issue 27) 24.35 / 42.725 .. 24.45 / 42.715 =
+    # 56.992..57.240 %; minus 57: -0.008..+0.240 pp; / 57: -0.01 %..+0.4 %
+    assert rows["stmt-57pct"][:5] == [
+        "statement",
+        "57 %",
+        "56.992–57.240 %",
+        "-0.008 to +0.240 pp",
+        "-0.01% to +0.4%",
+    ]
+    # each qualifier with its whole reason, not its check's id (was "not comparable (mixed_method)")
+    assert rows["stmt-57pct"][5] == (
+        "consistent | not comparable: methods: real prompt generation vs llama-bench tg128 | at risk: n "
+        "below 3 on a side of the comparison (single runs, no interval) | at risk: high stated acceptance, "
+        "yet the speed ratio is at or below 1: no speedup"
+    )
+    assert rows["ds-acceptance"][5] == (
+        "not checkable | unsupported: an acceptance rate without the counts (accepted / drafted) behind "
+        "it | at risk: the same decoding mode runs at or below the plain speed: acceptance is high, speed "
+        "is not"
+    )
+    # max over the pairs (ds-code-b8-wsl 20.6 / tg-wsl-ncmoe26 32.95) 0.6236..0.6268 with the cited
+    # precision: 0.043..0.040 below the bound 0.667; a bound is a limit, not an estimate: no % of it (was
+    # "-6.3%", which the new user could not read)
+    assert rows["stmt-two-thirds"][:5] == ["statement", "0.667 x", "0.624–0.627 x", "-0.043 to -0.040 x", "—"]
+    # 42.715 / 6.345 .. 42.725 / 6.105 = [6.732, 6.998]; minus 7: [-0.268, -0.002]; / 7: [-3.8 %, -0.02 %]
     assert rows["stmt-7x-qwen"][:5] == [
         "statement",
         "7 x",
-        "6.738–6.992 x",
-        "-0.262 to -0.008 x",
-        "-3.7% to -0.1%",
+        "6.732–6.998 x",
+        "-0.268 to -0.002 x",
+        "-3.8% to -0.02%",
     ]
-    # 101.8 / 42.72 = 2.38296; -0.01704 x = -0.7 % of 2.4
-    assert rows["stmt-2.4x-5070ti"][:5] == ["statement", "2.4 x", "2.383 x", "-0.017 x", "-0.7%"]
+    # 101.75 / 42.725 .. 101.85 / 42.715 = 2.3815..2.3844; minus 2.4: -0.018..-0.016 x = -0.8..-0.6 % of 2.4
+    assert rows["stmt-2.4x-5070ti"][:5] == [
+        "statement",
+        "2.4 x",
+        "2.382–2.384 x",
+        "-0.018 to -0.016 x",
+        "-0.8% to -0.6%",
+    ]
 
 
 def test_the_header_names_the_logs_folder_and_what_it_could_not_read(tmp_path, capsys, monkeypatch):
@@ -121,8 +145,10 @@ def test_delta_of_a_negative_percent_change_and_of_a_stated_range():
 def test_the_page_shows_the_same_comparison(tmp_path):
     a = run.audit_file(CLOVER, here=Here())
     text = page.render(a.claims, a.verdicts, a.path.name)
-    assert "stated 57 %, recomputed 57.116 %<br>difference +0.116 pp (+0.2%)" in text
-    assert "stated 7 x, recomputed 6.738–6.992 x<br>difference -0.262 to -0.008 x (-3.7% to -0.1%)" in text
+    assert (
+        "stated 57 %, recomputed 56.992–57.240 %<br>difference -0.008 to +0.240 pp (-0.01% to +0.4%)" in text
+    )
+    assert "stated 7 x, recomputed 6.732–6.998 x<br>difference -0.268 to -0.002 x (-3.8% to -0.02%)" in text
 
 
 SOFTWARE = HEAD + (
@@ -182,7 +208,7 @@ def test_a_cpu_claim_on_a_cpu_host_names_the_cpu_not_a_gpu(tmp_path):
 def test_the_page_shows_a_bound_as_its_margin_without_a_percent(tmp_path):
     audit = run.audit_file(CLOVER, here=Here())
     text = page.render(audit.claims, audit.verdicts, CLOVER.name)
-    # 0.625 - 0.667 = -0.042 x: the set's extreme lies below the bound by that much
-    assert "margin to the bound -0.042 x<" in text
+    # 0.624..0.627 - 0.667 = -0.043..-0.040 x: the set's extreme lies below the bound by that much
+    assert "margin to the bound -0.043 to -0.040 x<" in text
     assert "-6.3%" not in text
-    assert "difference +0.116 pp (+0.2%)" in text  # a ratio statement keeps its % (stmt-57pct)
+    assert "difference -0.008 to +0.240 pp (-0.01% to +0.4%)" in text  # a ratio keeps its % (stmt-57pct)

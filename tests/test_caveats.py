@@ -158,6 +158,8 @@ def test_registry_has_the_documented_rules():
         "checkpoint_unavailable",  # issue 15: the checkpoint known by its sha256 only
         "few_prompts",  # issue 15: an interval over fewer than 30 prompts
         "cost_rows_disturbed",  # issue 26: the cost model's r(1) check
+        "at_capacity",  # issue 27: a memory value at its stated capacity
+        "exceeds_limit",  # issue 27: a count above its own stated limit
     }
     assert set(caveats.RULES) == want
     for r in caveats.RULES.values():
@@ -166,7 +168,7 @@ def test_registry_has_the_documented_rules():
         for p in r.params:
             assert p in caveats.DEFAULTS and p in r.doc, (r.id, p)
     t = caveats.rules_table()
-    assert t.height == len(want) == 27 and set(t.columns) >= {
+    assert t.height == len(want) == 29 and set(t.columns) >= {
         "id",
         "severity",
         "applies_to",
@@ -430,11 +432,14 @@ def test_clover_claims_file():
         ("mixed_method", "stmt-2.4x-5070ti"),
         ("host_or_build_mismatch", "stmt-2.4x-5070ti"),
     }
-    # stated "about 57%" = 0.57 ± 0.01 against 24.4 / 42.72 = 0.5712: consistent
+    # stated "about 57%" = 0.57 ± 0.01 against 24.4 / 42.72 = 0.5712, the sides with their stated precision
+    # (audit issue 27): 24.35 / 42.725 = 0.5699 .. 24.45 / 42.715 = 0.5724: consistent
     row = comps.filter(pl.col("id") == "stmt-57pct").row(0, named=True)
-    assert abs(row["num_lo"] / row["den_lo"] - 0.5712) < 1e-4 and row["value_halfwidth"] == pytest.approx(
-        0.01
+    assert (
+        abs(row["num_lo"] / row["den_hi"] - 0.5699) < 1e-4
+        and abs(row["num_hi"] / row["den_lo"] - 0.5724) < 1e-4
     )
+    assert row["value_halfwidth"] == pytest.approx(0.01)
 
 
 def test_host_thresholds_takes_the_hosts_own_cores():

@@ -33,15 +33,23 @@ def test_the_example_loads(tmp_path):
 
 
 def test_the_example_audits_as_its_comments_say(tmp_path, monkeypatch, capsys):
-    """s1: 24.4 / 42.72 = 57.116% against "about 57%" (± 1): consistent; s2: the one draft-self run
-    over plain decoding in the same environment, 0.571, is below 0.667: consistent."""
+    """s1: 24.4 / 42.72 = 57.116% against "about 57%" (± 1), with the cited precision 24.35 / 42.725 ..
+    24.45 / 42.715 = 56.992..57.240%: consistent; s2: the one draft-self run over plain decoding in the
+    same environment, 0.570..0.572, is below 0.667: consistent."""
     f = tmp_path / "example.yaml"
     f.write_text(readme_claims_example())
     monkeypatch.chdir(ROOT)  # audit.here from params.yaml
     out = tmp_path / "out"
     assert command.main([str(f), "--out", str(out), "--pages", str(out)]) == 0
     rows = {line.split("\t")[0]: line.split("\t") for line in capsys.readouterr().out.splitlines()}
-    assert rows["s1"][2:7] == ["57 %", "57.116 %", "+0.116 pp", "+0.2%", rows["s1"][6]]
-    assert rows["s1"][6].startswith("consistent;")
+    assert rows["s1"][2:7] == [
+        "57 %",
+        "56.992–57.240 %",
+        "-0.008 to +0.240 pp",
+        "-0.01% to +0.4%",
+        rows["s1"][6],
+    ]
+    assert rows["s1"][6].startswith("consistent | ")
     # s2 is a bound: its difference is the margin, and it has no difference %
-    assert rows["s2"][2:6] == ["0.667", "0.571", "-0.096", "—"] and rows["s2"][6].startswith("consistent;")
+    assert rows["s2"][2:6] == ["0.667", "0.570–0.572", "-0.097 to -0.095", "—"]
+    assert rows["s2"][6].startswith("consistent | ")

@@ -87,6 +87,9 @@ def test_a_new_host_trains_beside_the_build_and_measures_after_training(monkeypa
     line = next(x for x in out.splitlines() if x.startswith("timings: "))
     timings = {k: float(v) for k, v in (kv.split("=") for kv in line[len("timings: ") :].split(", "))}
     assert {"first_site_s", "toolchain_s", "models_s", "toolchain_wait_s"} <= set(timings)
+    # the training (0.3 s) outlasts the build (0.15 s): the wait is said and timed, not silent
+    assert "waiting for the draft-self training to finish before measuring" in out
+    assert 0.05 < timings["draftself_train_wait_s"] < timings["draftself_train_s"]
 
 
 def test_a_measured_host_trains_nothing(monkeypatch, tmp_path, capsys):

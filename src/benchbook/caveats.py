@@ -269,7 +269,8 @@ def _(df, t):
 
 @RULES["cap_hit"].on("claims", ["tokens_generated", "cap"])
 def _(df, t):
-    return pl.col("tokens_generated") >= pl.col("cap")
+    # more tokens than the cap is not a cap hit but a count of something else (``exceeds_limit``)
+    return pl.col("tokens_generated") == pl.col("cap")
 
 
 @rule("single_run", "warning", ("min_n",))
@@ -663,6 +664,38 @@ def _(df, t):
     return _spill(df, t, group, "value")
 
 
+@rule("at_capacity", "warning", ("spill_mem_frac",))
+def _at_capacity():
+    """A memory value at or above ``spill_mem_frac`` (default 95%) of the capacity stated beside it
+    (device memory, a RAM or WSL limit): the run had no headroom, so the driver may have paged over
+    PCIe or the OS swapped, and the speeds measured under the same conditions may measure that, not
+    inference.  The audit names the slower rows beside it (``audit.verdicts``).  Seen: the clover
+    write-up's WSL draft-self run peaked at 11.76 of 12.29 GiB of VRAM, and its WSL draft-self speeds
+    were below the Windows ones.  Claims: ``family`` "size", ``value`` ÷ ``capacity``."""
+
+
+@RULES["at_capacity"].on("claims", ["value", "capacity", "family"])
+def _(df, t):
+    return (
+        (pl.col("family") == "size") & (pl.col("value") >= t["spill_mem_frac"] * pl.col("capacity"))
+    ).fill_null(False)
+
+
+@rule("exceeds_limit", "warning")
+def _exceeds_limit():
+    """A count above the limit stated beside it (turns allowed, max tokens, max steps), or more tokens
+    generated than the generation cap: impossible if the field counts what its name says, so it counts
+    something else.  Seen: a team's harness field ``turns_used`` that counted commands, and exceeded
+    the turns allowed.  Claims: ``lo`` above ``limit``, or ``tokens_generated`` above ``cap``."""
+
+
+@RULES["exceeds_limit"].on("claims", ["lo", "limit", "tokens_generated", "cap"])
+def _(df, t):
+    return (pl.col("lo") > pl.col("limit")).fill_null(False) | (
+        pl.col("tokens_generated") > pl.col("cap")
+    ).fill_null(False)
+
+
 #: What a number's memory note says when its run has no device-memory telemetry or capacity.
 HEADROOM_UNKNOWN = "memory headroom unknown"
 #: What it says for a run on a host whose snapshot lists no GPU (there is no device memory to fill).
@@ -793,7 +826,8 @@ def _inconsistent_derived_value():
     ``avg_ts`` differs from the mean recomputed from ``samples_ns`` by more than ``avg_ts_rel_tol``
     (default 0.1%); comparisons: the stated ratio, widened by its stated precision (column
     ``value_halfwidth``: half a unit of the last digit given, a whole unit for "about";
-    ``audit.precision``), misses ``[min, max]`` of numerator ÷ denominator (ranges allowed).  Without
+    ``benchbook.audit.precision``), misses ``[min, max]`` of numerator ÷ denominator, each side the
+    interval its own stated precision allows (``audit.recompute.cited_interval``).  Without
     that column (or where it is null) the flat ``derived_rel_tol`` (default 5%) is used, which is
     too loose for "−31.4%" and too tight for "about 57%".  Seen: a harness field named
     ``turns_used`` that counted commands."""

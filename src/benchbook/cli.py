@@ -803,8 +803,15 @@ def cmd_run(args) -> int:
     build.wait()
     timings["toolchain_wait_s"] = time.monotonic() - t
     tc = build.result
-    if pretrain is not None:
-        timings["draftself_train_s"] = pretrain.wait()  # before any measurement: none overlaps with it
+    if pretrain is not None:  # before any measurement: none overlaps with the training
+        if pretrain.thread.is_alive():
+            say(
+                "waiting for the draft-self training to finish before measuring (it shares the cores "
+                "a measurement would time)"
+            )
+        t = time.monotonic()
+        timings["draftself_train_s"] = pretrain.wait()
+        timings["draftself_train_wait_s"] = time.monotonic() - t
     t = time.monotonic()
     for stage, done in measured_here(root, params, host_id, tc.toolchain_id, log=print).items():
         if not done:

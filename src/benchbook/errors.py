@@ -13,6 +13,15 @@ from __future__ import annotations
 import sys
 from typing import TextIO
 
+
+class ParamsError(ValueError):
+    """``params.yaml`` (or a run's overrides, or a session's recorded config) does not give what
+    benchbook needs: empty, not YAML, a missing or unknown key, a wrong type or an out-of-bounds value.
+    The message names the file or option, the key (the line for a syntax error) and the fix.  One class
+    for every reader of parameters (``resolve`` for the toolchain and models, ``experiments.contract``
+    for an experiment's section); a ValueError, so a command prints it as one line."""
+
+
 #: the exceptions a command reports as one line (their messages name the place and the fix)
 USER_ERRORS: tuple[type[BaseException], ...] = (RuntimeError, ValueError, FileNotFoundError)
 

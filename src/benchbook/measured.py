@@ -439,6 +439,12 @@ POLICIES: dict[str, Policy] = {
 }
 
 
+def raw_files(folder: str | Path) -> list[Path]:
+    """The raw record files of an experiment's folder: ``*.jsonl`` but the quarantined torn lines
+    (``*.quarantine.jsonl``, ``records.repair``), sorted."""
+    return [f for f in sorted(Path(folder).glob("*.jsonl")) if not f.name.endswith(".quarantine.jsonl")]
+
+
 @dataclass(frozen=True)
 class Planned:
     """The runs a session's start record plans, from the experiment's ``plan``: ``runs(start record)``
@@ -465,7 +471,7 @@ def check(name: str, folder: str | Path, planned: Planned | None = None) -> dict
             + ("pass the experiment's Planned (from its plan)" if policy.planned else "drop planned")
         )
     return check_sessions(
-        sorted(Path(folder).glob("*.jsonl")),
+        raw_files(folder),
         policy.experiment,
         policy.kinds,
         expected_runs=planned.runs if planned else None,

@@ -11,17 +11,11 @@ from pathlib import Path
 
 import yaml
 
+from .errors import ParamsError
 from .llamacpp import models as models_mod
 from .llamacpp import toolchain as tc_mod
 from .provenance import HostSnapshot, host_snapshot, read_snapshots, store_snapshot
 from .schemas import build
-
-
-class ParamsError(ValueError):
-    """``params.yaml`` is empty, not YAML or lacks what benchbook needs; the message names the file,
-    the key (and line for syntax errors) and the fix.  A ValueError, so the CLI prints it as one
-    ``benchbook: error: ...`` line."""
-
 
 #: Keys of a git-checkout source (``llamacpp.gitsource``): ``{git: PATH, ref: BRANCH_OR_COMMIT, label: NAME}``
 GIT_SOURCE_KEYS = ("git", "ref", "label")

@@ -2,12 +2,19 @@
 
 Modules, one job each:
 
-* ``schema``    the claims-file schema (pydantic) and its loader (errors name file:line and field);
-* ``precision`` stated precision: the interval a stated value stands for (digits given, "about");
+* ``schema``    the claims-file schema (pydantic) and its loader (errors name file:line and field;
+                ``groups:`` and their tables become claims);
+* ``precision`` stated precision: the interval a stated value stands for (digits given, "about"),
+  and the size of a miss (severity);
 * ``recompute`` derived statements recomputed from the claims and statements they cite;
-* ``tables``    the ``claims`` and ``comparison`` tables that ``caveats`` evaluates;
+* ``units``     units by dimension (sizes, times, tokens, rates of them, ratios) and their conversion;
+* ``counts``    comparisons of small counts ("7 of 12 vs 9 of 12"): Fisher's exact test;
+* ``tables``    the ``claims`` and ``comparison`` tables that ``caveats`` evaluates, and the sides of a
+                comparison (``side_of``: a claim, or a statement with the claims under it);
 * ``logs``      the one adapter to ``benchbook.ingest`` (raw logs -> audited entries);
-* ``verdicts``  the verdict engine (consistency + qualifiers + notes + reproducible here);
+* ``unsaid``    what a source leaves unsaid, beside the verdicts it weakens;
+* ``verdicts``  the verdict engine (consistency + qualifiers + notes + unsaid + reproducible here);
+* ``standing``  what the whole source rests on (the summary at the top of its page);
 * ``page``      the audit page per claims file (every text from the claims file escaped);
 * ``run``       ``audit_file`` / ``audit_dir``: everything above, and the verdict records on disk;
 * ``command``   ``benchbook audit`` / ``python -m benchbook.audit`` (options, exit status).

@@ -13,14 +13,24 @@ far apart the two numbers are.  A number is printed with 3 decimals (1 for a %),
 For a verdict in % the absolute difference is in percentage points (pp).  For a ``bound`` statement
 ("every X below 0.667") the stated value is a limit, not an estimate: the difference is the margin of
 the set's extreme to it and no % is shown (``delta(v, bound=True)``).
+
+An inconsistent verdict also has a size (``sized``, ``precision.miss``): how far its recomputed
+interval lies outside what the stated precision allows (``allowed_lo``–``allowed_hi``), in its unit
+and relative to the stated value, with a severity word (``params.yaml`` ``audit.severity``) and a
+direction (overstatement: the stated value lies farther from "no effect" than the numbers give);
+``consistency_text`` shows it beside the verdict: ``inconsistent (minor understatement: 0.227 pp,
+0.7% of the stated value, beyond its precision)``.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from ..numfmt import fmt_fixed
-from .precision import Interval
+from .precision import Interval, Miss, Severity, miss
+from .schema import ClaimsFile
+from .units import RATIO, quantity
 from .verdicts import Verdict
 
 #: printed where a side or the difference is absent
@@ -99,7 +109,7 @@ def delta(v: Verdict, bound: bool = False) -> Delta:
     """
     unit = v.unit or ""
     stated, recomputed = _interval(v.stated_lo, v.stated_hi), _interval(v.recomputed_lo, v.recomputed_hi)
-    stated_text = f"{_number(stated)} {unit}".rstrip() if stated else NONE
+    stated_text = f"{v.stated_text or _number(stated)} {unit}".rstrip() if stated else NONE
     recomputed_text = f"{v.recomputed} {unit}".rstrip() if v.recomputed else NONE
     if stated is None or recomputed is None:
         return Delta(stated_text, recomputed_text, NONE, NONE)
@@ -112,3 +122,59 @@ def delta(v: Verdict, bound: bool = False) -> Delta:
     if rel is not None and " to " in relative_text:
         relative_text = relative_text.replace(" to ", "% to ", 1)
     return Delta(stated_text, recomputed_text, absolute, relative_text)
+
+
+def reference(v: Verdict, cf: ClaimsFile | None = None) -> float | None:
+    """The value of "no effect" a verdict's stated value is measured from for its direction: 1 for a
+    ratio in x, 100 for one in %, None for a bound (no direction), 0 for everything else (a value, a
+    change in %, a difference, a sum)."""
+    stmt = cf.statement(v.id) if cf is not None and v.kind == "statement" else None
+    if stmt is None:
+        return 0.0
+    if stmt.kind == "bound":
+        return None
+    q = quantity(stmt.unit or "x")
+    if stmt.kind == "ratio" and (q is None or q.dimension == RATIO):
+        return 100.0 if (stmt.unit or "").strip() == "%" else 1.0
+    return 0.0
+
+
+def miss_of(v: Verdict, severity: Severity, ref: float | None = 0.0) -> Miss | None:
+    """The size of an inconsistent verdict's miss (``precision.miss``) from its record: recomputed
+    ``recomputed_lo``–``hi`` against ``allowed_lo``–``hi`` (a null end: open), relative to the stated
+    value ``stated_lo``–``hi``; None where a side is absent or they meet."""
+    if v.recomputed_lo is None or v.recomputed_hi is None or v.stated_lo is None or v.stated_hi is None:
+        return None
+    if v.allowed_lo is None and v.allowed_hi is None:
+        return None
+    allowed = Interval(
+        -math.inf if v.allowed_lo is None else v.allowed_lo,
+        math.inf if v.allowed_hi is None else v.allowed_hi,
+    )
+    return miss(
+        Interval(v.recomputed_lo, v.recomputed_hi), allowed, Interval(v.stated_lo, v.stated_hi), severity, ref
+    )
+
+
+def sized(v: Verdict, cf: ClaimsFile | None, severity: Severity) -> Verdict:
+    """``v`` with ``miss``, ``miss_relative`` and ``severity`` set where it is inconsistent (module doc)."""
+    if v.consistency != "inconsistent":
+        return v
+    m = miss_of(v, severity, reference(v, cf))
+    if m is None:
+        return v
+    word = f"{m.severity} {m.direction}" if m.direction else m.severity
+    return v.model_copy(update={"miss": m.absolute, "miss_relative": m.relative, "severity": word})
+
+
+def consistency_text(v: Verdict) -> str:
+    """The consistency with the size of an inconsistency: ``consistent``; ``inconsistent (material
+    overstatement: 0.077 x, 3.9% of the stated value, beyond its precision)``."""
+    if v.severity is None or v.miss is None or v.miss_relative is None:
+        return v.consistency
+    unit = "pp" if (v.unit or "").strip() == "%" else (v.unit or "")
+    rel = (
+        "" if math.isinf(v.miss_relative) else f", {fmt_fixed(100 * v.miss_relative, 1)}% of the stated value"
+    )
+    amount = f"{fmt_fixed(v.miss, 3)} {unit}".rstrip()
+    return f"{v.consistency} ({v.severity}: {amount}{rel}, beyond its precision)"

@@ -1,7 +1,9 @@
 """The audit page of one claims file, and the index of all audits (Quarto/smalldocs ``.qmd``).
 
-A page holds: the source (kind, date, language, link as text), a summary of what the source's
-conclusions (its statements) rest on, and the table of every claim, statement and log entry with
+A page holds: the source (kind, date, language, link as text), what the whole source rests on
+(``standing``: approximate values, who published the numbers, stated n, the conclusions that rest only
+on claims at risk or unsupported), a summary of what each of the source's conclusions (its
+statements) rests on, and the table of every claim, statement and log entry with
 its consistency verdict, qualifiers (kind, reason, evidence), notes and whether it is reproducible
 here.  Every text that comes from a claims file or a log is untrusted: it is written only inside a
 raw HTML block and escaped with ``escape.html_text`` (HTML, backticks, newlines), so no claim can inject
@@ -13,9 +15,11 @@ from __future__ import annotations
 
 import re
 
+from .. import caveats
 from ..escape import html_text as _esc
-from .delta import NONE, delta
+from .delta import NONE, consistency_text, delta
 from .schema import ClaimsFile
+from .standing import Standing, standing
 from .verdicts import Verdict
 
 VERDICT_CLASS = {"consistent": "bb-ok", "inconsistent": "bb-bad", "not checkable": "bb-none"}
@@ -78,7 +82,9 @@ def _compared(v: Verdict, bound: bool = False) -> str:
     if d.absolute != NONE:
         rel = f" ({_esc(d.relative)})" if d.relative != NONE else ""
         text += f"<br>{'margin to the bound' if bound else 'difference'} {_esc(d.absolute)}{rel}"
-    if v.difference is not None and v.consistency == "inconsistent":
+    if v.consistency == "inconsistent" and v.severity is not None:
+        text += f"<br><b>{_esc(consistency_text(v).removeprefix(v.consistency).strip(' ()'))}</b>"
+    elif v.difference is not None and v.consistency == "inconsistent":
         text += f"; outside the stated precision by {_esc(f'{v.difference:+.4g}')} {_esc(v.unit or '')}"
     return text
 
@@ -86,7 +92,9 @@ def _compared(v: Verdict, bound: bool = False) -> str:
 def _row(v: Verdict, ids: dict[str, str], bounds: frozenset[str] = frozenset()) -> str:
     rec = _compared(v, v.kind == "statement" and v.id in bounds)
     arith = f"<br><small>{_esc(v.arithmetic)}</small>" if v.arithmetic else ""
-    notes = "<br>".join(_esc(n) for n in v.notes) or "—"
+    notes = (
+        "<br>".join([*(f"<b>unsaid</b>: {_esc(u)}" for u in v.unsaid), *(_esc(n) for n in v.notes)]) or "—"
+    )
     rep = "yes" if v.reproducible.here else "no: " + "; ".join(_esc(m) for m in v.reproducible.missing)
     return (
         f'<tr id="{ids[v.id]}"><td><code>{_esc(v.id)}</code><br><small>{_esc(v.kind)}</small></td>'
@@ -97,19 +105,65 @@ def _row(v: Verdict, ids: dict[str, str], bounds: frozenset[str] = frozenset()) 
     )
 
 
-def _rests_on(verdicts: list[Verdict], ids: dict[str, str]) -> str:
+def _rests_on(verdicts: list[Verdict], ids: dict[str, str], weak_only: frozenset[str] = frozenset()) -> str:
+    """One item per statement: its verdict, what it rests on, its qualifiers, what the source leaves
+    unsaid beside it, and whether it rests only on claims at risk or unsupported (``weak_only``)."""
     stmts = [v for v in verdicts if v.kind == "statement"]
     if not stmts:
         return "<p>The file states no derived statements.</p>"
     items = []
     for v in stmts:
         quals = "; ".join(f"{q.kind}: {q.reason}" for q in v.qualifiers) or "no qualifier"
+        unsaid = "".join(f"; unsaid: {_esc(u)}" for u in v.unsaid)
+        only = "; <b>rests only on claims at risk or unsupported</b>" if v.id in weak_only else ""
         items.append(
             f'<li><a href="#{ids[v.id]}">{_esc(v.text)}</a> — <b>{_esc(v.consistency)}</b>'
             f"{' (recomputed ' + _esc(v.recomputed) + ')' if v.recomputed else ''}; rests on "
-            f"{_evidence(v.evidence, ids)}; {_esc(quals)}</li>"
+            f"{_evidence(v.evidence, ids)}; {_esc(quals)}{unsaid}{only}</li>"
         )
     return "<ul>" + "".join(items) + "</ul>"
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'s' * (n != 1)}"
+
+
+def _whole_source(st: Standing, ids: dict[str, str]) -> str:
+    """The "what the whole source rests on" list (``standing``)."""
+    hand = (
+        f"a {st.kind} summarising {st.summary_of} (second-hand)"
+        if st.summary_of
+        else f"a {st.kind}, publishing its own numbers or quoting others by name (first-hand)"
+    )
+    who = "; ".join(f"{name}: {n}" for name, n in st.sources) or "none"
+    runs = (
+        f"; runs per prompt stated for the source's own: {st.runs_per_prompt}" if st.runs_per_prompt else ""
+    )
+    if st.weak_only:
+        weak = (
+            "<ul>"
+            + "".join(
+                f'<li><a href="#{ids[c.id]}">{_esc(c.text)}</a> — rests on {_esc(", ".join(c.claims))}</li>'
+                for c in st.weak_only
+                if c.id in ids
+            )
+            + "</ul>"
+        )
+    else:
+        weak = " none"
+    return (
+        "<ul>"
+        f"<li>source: {_esc(hand)}</li>"
+        f"<li>numbers: {_esc(_count(st.numbers, 'published number'))}, {st.approximate} stated as "
+        "approximate "
+        f'("about"), {st.ranges} as ranges; {_esc(_count(st.approximate_statements, "statement"))} '
+        "stated as approximate</li>"
+        f"<li>published by: {_esc(who)}</li>"
+        f"<li>n: stated for {st.n_stated} of {st.numbers} numbers, unknown for {st.n_unknown}; "
+        f"{st.n_below_min} below {caveats.DEFAULTS['min_n']} runs{_esc(runs)}</li>"
+        f"<li>conclusions resting only on claims at risk or unsupported:{weak}</li>"
+        "</ul>"
+    )
 
 
 def _counts(verdicts: list[Verdict]) -> str:
@@ -137,6 +191,7 @@ def render(cf: ClaimsFile, verdicts: list[Verdict], filename: str) -> str:
     source = "".join(f"<li>{_esc(k)}: {_esc(v)}</li>" for k, v in facts if v)
     bounds = frozenset(st.id for st in cf.statements if st.kind == "bound")
     rows = "\n".join(_row(v, ids, bounds) for v in verdicts)
+    whole = standing(cf, verdicts)
     slugged = re.sub(r"[^A-Za-z0-9._-]", "-", filename)
     return f"""---
 title: "Audit: {slugged}"
@@ -148,8 +203,10 @@ Generated by `benchbook audit` from `data/claims/{slugged}`; verdict records in
 ```{{=html}}
 <h2>Source</h2>
 <ul>{source}</ul>
+<h2>What the whole source rests on</h2>
+{_whole_source(whole, ids)}
 <h2>What the conclusions rest on</h2>
-{_rests_on(verdicts, ids)}
+{_rests_on(verdicts, ids, frozenset(c.id for c in whole.weak_only))}
 <p>Counts: {_esc(_counts(verdicts))}.</p>
 <h2>Every claim</h2>
 <table class="table table-sm bb-audit">
@@ -178,9 +235,10 @@ Other people's published numbers, transcribed into `data/claims/*.yaml` and audi
 within the stated precision; **inconsistent**: with the recomputed value and the difference;
 **not checkable**: nothing to recompute from), zero or more qualifiers (**unsupported**: something
 the claim needs is absent; **not comparable**: different methods, phases, hardware, environments,
-builds or sources; **at risk**: cap hit, cold first run, a cliff at the memory limit, n below 3,
-acceptance without speedup), notes for what the source does not state ("not stated" is never
-"different"), and whether it could be re-measured here.
+builds or sources; **at risk**: cap hit, cold first run, a cliff at the memory limit, memory at its stated
+capacity beside a slower row, a count above its own stated limit, n below 3, acceptance without
+speedup), notes for what the source does not state ("not stated" is never "different"), what it
+leaves unsaid beside the verdicts it weakens, and whether it could be re-measured here.
 
 ```{{=html}}
 <ul>{items}</ul>

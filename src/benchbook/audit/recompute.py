@@ -1,13 +1,18 @@
 """Recompute derived statements from the claims and statements they cite, and check them against
 the value stated, within its stated precision (``precision``).
 
-Every cited number is an interval: a claim's ``value`` (a point) or ``range``; a cited statement's
-recomputed interval.  Interval arithmetic, all inputs positive where divided:
+Every cited number is an interval: a claim's ``value`` or ``range`` as the interval its stated
+precision allows (``cited_interval``: "24.4" is 24.35–24.45, "about 130" 129–131, "850 tokens"
+exactly 850; ``precision.interval_of``); a cited statement's recomputed interval.  Interval
+arithmetic carries them through every kind, all inputs positive where divided:
 
 ==================  ===========================================  ===========================
 kind                recomputed                                   unit of the result
 ==================  ===========================================  ===========================
-``ratio``           a / b: ``[a.lo / b.hi, a.hi / b.lo]``         ``x`` (×100 when unit "%")
+``ratio``           a / b: ``[a.lo / b.hi, a.hi / b.lo]``         ``x`` (×100 when unit "%"),
+                                                                 or the quotient's unit
+                                                                 (tokens ÷ s in tok/s, GB ÷
+                                                                 MB/s in min: ``units``)
 ``percent_change``  (b / a - 1) · 100, from a to b                %
 ``difference``      a - b: ``[a.lo - b.hi, a.hi - b.lo]``         the claims' unit
 ``sum`` / ``mean``  sum / mean of the lows, of the highs          the claims' unit
@@ -16,20 +21,25 @@ kind                recomputed                                   unit of the res
                     every denominator claim equal on ``match``
 ==================  ===========================================  ===========================
 
-Consistent: the recomputed interval meets the stated interval (bound: the extreme lies on the
-stated side of the bound, within the bound's precision).  Inconsistent: the recomputed value and
-the difference in the statement's own unit.  Not checkable: no stated value, or a cited claim has no
-number, or the set is empty.
+Consistent: the recomputed interval meets the stated interval (``allowed``: the interval the stated
+value's precision allows); a bound: the extreme's interval reaches the stated side of the bound,
+within the bound's precision.  So a statement computed from the true values and rounded to its
+digits is never inconsistent, however its cited values were rounded.  Inconsistent: the recomputed
+value and the difference in the statement's own unit (the size of the miss: ``precision.miss``).
+Not checkable: no stated value, or a cited claim has no number, or the set is empty.
 """
 
 from __future__ import annotations
 
+import functools
+import math
+import operator
 from dataclasses import dataclass, field
 from typing import Final, Literal
 
-from .precision import Interval, half_width
+from .precision import Interval
 from .schema import BoundSet, Claim, ClaimsFile, Statement, family_of, field_of, host_of, stated_interval_of
-from .units import UnitError, common_scale, factor
+from .units import RATIO, UnitError, common_scale, factor, quantity, quotient_factor
 
 Consistency = Literal["consistent", "inconsistent", "not checkable"]
 CONSISTENT: Final = "consistent"
@@ -69,15 +79,35 @@ class Recomputed:
     difference: float | None = None
     pairs: list[Pair] = field(default_factory=list)
     reason: str = ""
+    allowed: Interval | None = None  # what the stated value's precision allows (a bound: one side open)
 
 
 def claim_interval(claim: Claim) -> Interval | None:
-    """A claim's number as an interval: ``[v, v]`` or its ``range``; None when it has no number."""
+    """A claim's number as written: ``[v, v]`` or its ``range``; None when it has no number (what the
+    claim states; what it stands for when cited is ``cited_interval``)."""
     if claim.value is not None:
         return Interval(claim.value, claim.value)
     if claim.range is not None:
         return Interval(*claim.range)
     return None
+
+
+def cited_interval(claim: Claim) -> Interval | None:
+    """A claim's number as a statement citing it must read it: the interval its stated precision
+    allows (``schema.stated_interval_of``: "102.4" is 102.35–102.45, "about 130" 129–131, a range's
+    ends each with their own digits, "850 tokens" exact); None when it has no number.  The interval
+    stays in the quantity's domain: a rate, size, time or count cannot be negative, so "0 tok/s" is
+    ``[0, 0.5]`` (a change in % can be)."""
+    iv = stated_interval_of(claim)
+    if iv is None or family_of(claim.unit) is None or (claim.unit or "").strip() == "%":
+        return iv
+    return Interval(max(iv.lo, 0.0), max(iv.hi, 0.0))
+
+
+def _derived_unit(stmt: Statement) -> bool:
+    """Whether a ratio is stated in a unit of a quantity (tok/s, min), not as a plain ratio (x, %)."""
+    q = quantity(stmt.unit)
+    return stmt.kind == "ratio" and q is not None and q.dimension != RATIO
 
 
 def _unit_key(unit: str | None) -> str | None:
@@ -108,18 +138,50 @@ def _on_one_scale(stmt: Statement, ivs: list[Interval], units: list[str | None])
     become ``1288.5 MB`` and ``599 MB``.
 
     Raises:
-        RecomputeError: units of different quantities (names the statement and the units)."""
-    families = {family_of(u) for u in units}
-    if stmt.kind == "ratio" and len(families) > 1 and family_of(stmt.unit) != "ratio":
-        return ivs  # a quotient of two quantities (tokens / s = tok/s): nothing to convert
+        RecomputeError: units of different quantities (names the statement, the units and their
+        dimensions)."""
     try:
         scale = common_scale(units)
-    except UnitError:
+    except UnitError as e:
         raise RecomputeError(
             f"statement {stmt.id}: a {stmt.kind} of numbers in different units "
-            f"{sorted({str(u) for u in units})}; fix: cite numbers of one quantity"
+            f"{sorted({str(u) for u in units})} ({e}); fix: cite numbers of one quantity"
         ) from None
     return [iv.scaled(f) for iv, f in zip(ivs, scale.factors, strict=True)]
+
+
+def _is_quotient(stmt: Statement, units: list[str | None]) -> bool:
+    """Whether a ratio is a quotient of two quantities rather than a plain ratio: stated in a unit of
+    a quantity (tok/s, min: ``_derived_unit``), or in a unit the table does not know (tokens/step)
+    over cited numbers of different units (computed as written)."""
+    if stmt.kind != "ratio":
+        return False
+    if _derived_unit(stmt):
+        return True
+    unknown = stmt.unit is not None and quantity(stmt.unit) is None and family_of(stmt.unit) != "ratio"
+    return unknown and len({_unit_key(u) for u in units}) > 1
+
+
+def _quotient(stmt: Statement, ivs: list[Interval], units: list[str | None]) -> tuple[Interval, str]:
+    """A ratio stated in the unit of its quotient (``_is_quotient``): (interval in ``stmt.unit``,
+    arithmetic).  850 tokens ÷ 9.8 s in tok/s; 4.2 GB ÷ 35 MB/s in min (``units.quotient_factor``).
+
+    Raises:
+        RecomputeError: the quotient is not of the statement's quantity (both named).
+        Undefined: a quotient over a non-positive number."""
+    a, b = ivs
+    f = 1.0
+    if _derived_unit(stmt):
+        try:
+            f = quotient_factor(units[0], units[1], stmt.unit)
+        except UnitError as e:
+            raise RecomputeError(
+                f"statement {stmt.id}: stated in {stmt.unit!r}, but {e}; fix: cite the numbers whose "
+                "quotient it states, or state it in the quotient's unit"
+            ) from None
+    natural = _divide(a, b, stmt.id).scaled(f)
+    conv = f" x {f:.6g} (to {stmt.unit})" if f != 1.0 else ""
+    return natural, (f"{stmt.of[0]} / {stmt.of[1]} = {a.text(4)} {units[0]} / {b.text(4)} {units[1]}{conv}")
 
 
 def _matches(cf: ClaimsFile, claim: Claim, select: dict) -> bool:
@@ -171,7 +233,7 @@ def _bound_members(cf: ClaimsFile, stmt: Statement) -> tuple[list[Pair], list[Pa
     nums = [
         (c, iv)
         for c in cf.claims
-        if _matches(cf, c, over.numerator) and (iv := claim_interval(c)) is not None
+        if _matches(cf, c, over.numerator) and (iv := cited_interval(c)) is not None
     ]
     left_out = [
         f"{c.id} ({', '.join(unstated)} not stated: it may belong to the set)"
@@ -198,7 +260,7 @@ def _bound_members(cf: ClaimsFile, stmt: Statement) -> tuple[list[Pair], list[Pa
     dens = [
         (c, iv)
         for c in cf.claims
-        if _matches(cf, c, over.denominator) and (iv := claim_interval(c)) is not None
+        if _matches(cf, c, over.denominator) and (iv := cited_interval(c)) is not None
     ]
     definite: list[Pair] = []
     uncertain: list[Pair] = []
@@ -253,17 +315,30 @@ def _check_bound_unit(cf: ClaimsFile, stmt: Statement, pairs: list[Pair]) -> Non
         )
 
 
-def _extreme(stmt: Statement, pairs: list[Pair]) -> tuple[Pair, float, bool]:
-    """The extreme member of ``pairs`` (max for "below", min for "above"), its edge in the statement's
-    unit and whether it lies on the stated side of the bound (within the bound's precision)."""
+def _extreme(stmt: Statement, pairs: list[Pair]) -> tuple[Pair, Interval, bool]:
+    """The extreme member of ``pairs`` (max for "below", min for "above"), the interval of the set's
+    extreme in the statement's unit (below: ``[max of the lows, max of the highs]``) and whether it
+    reaches the stated side of the bound within the bound's precision (below: its low end under the
+    bound + its half-width: the members' true values may all lie below it)."""
     below = stmt.relation == "below"
     ext = max(pairs, key=lambda p: p.value.hi) if below else min(pairs, key=lambda p: p.value.lo)
     # a ratio set against a bound stated in percent ("below 30%") compares in the statement's unit
     scale = 100.0 if stmt.unit == "%" and ext.denominator else 1.0
-    edge = (ext.value.hi if below else ext.value.lo) * scale
-    h = half_width(stmt.decimals, stmt.about)
+    if below:
+        edge = Interval(max(p.value.lo for p in pairs) * scale, ext.value.hi * scale)
+    else:
+        edge = Interval(ext.value.lo * scale, min(p.value.hi for p in pairs) * scale)
+    allowed = bound_allowed(stmt)
+    return ext, edge, (edge.lo < allowed.hi if below else edge.hi > allowed.lo)
+
+
+def bound_allowed(stmt: Statement) -> Interval:
+    """What a bound allows, in its unit: below b, ``[-inf, b + h]``; above b, ``[b - h, inf]`` (``h``:
+    the half-width its stated precision allows, ``schema.stated_interval_of``: "below 2×" reads 2.0×)."""
+    stated = stated_interval_of(stmt)
     bound = stmt.value or 0.0
-    return ext, edge, (edge < bound + h if below else edge > bound - h)
+    h = (stated.hi - stated.lo) / 2 if stated is not None else 0.0
+    return Interval(-math.inf, bound + h) if stmt.relation == "below" else Interval(bound - h, math.inf)
 
 
 def _bound(cf: ClaimsFile, stmt: Statement) -> Recomputed:
@@ -305,29 +380,36 @@ def _bound(cf: ClaimsFile, stmt: Statement) -> Recomputed:
             pairs=pairs,
             reason=(
                 f"the verdict depends on members whose {match} is not stated ({unsure}): with them the "
-                f"{'max' if below else 'min'} is {edge_all:.4g} against the stated {stmt.relation} {bound:g}"
-                + (f", without them {edge:.4g}" if pairs else "")
+                f"{'max' if below else 'min'} is {_g(edge_all)} against the stated {stmt.relation} {bound:g}"
+                + (f", without them {_g(edge)}" if pairs else "")
                 + f"; fix: state {match} of those claims{left}"
             ),
         )
     what = f"{ext.numerator} / {ext.denominator}" if ext.denominator else ext.numerator
     arithmetic = (
         f"{'max' if below else 'min'} over {len(pairs)} pairs (same {match}) = {what} = "
-        f"{edge:.4g}; stated {stmt.relation} {bound:g}"
+        f"{_g(edge)}; stated {stmt.relation} {bound:g}"
     )
     if maybe:
         arithmetic += f"; the same with the pairs whose {match} is not stated ({unsure})"
     arithmetic += left
     return Recomputed(
         stmt.id,
-        Interval(edge, edge),
-        Interval(edge, edge),
+        edge,
+        edge,
         reads,
         arithmetic,
         CONSISTENT if ok else INCONSISTENT,
-        None if ok else edge - bound,
+        None if ok else (edge.lo if below else edge.hi) - bound,
         pairs,
+        allowed=bound_allowed(stmt),
     )
+
+
+def _g(iv: Interval) -> str:
+    """``0.6268`` for a point, ``0.6232–0.6268`` for an interval (4 significant digits)."""
+    lo, hi = f"{iv.lo:.4g}", f"{iv.hi:.4g}"
+    return lo if lo == hi else f"{lo}–{hi}"
 
 
 def _combine(stmt: Statement, ivs: list[Interval], conv: str) -> tuple[Interval, str]:
@@ -346,15 +428,11 @@ def _combine(stmt: Statement, ivs: list[Interval], conv: str) -> tuple[Interval,
             f"({stmt.of[1]} / {stmt.of[0]} - 1) x 100 = ({b.text(4)} / {a.text(4)} - 1) x 100{conv}"
         )
     if stmt.kind == "difference":
-        return Interval(a.lo - b.hi, a.hi - b.lo), (
-            f"{stmt.of[0]} - {stmt.of[1]} = {a.text(4)} - {b.text(4)}{conv}"
-        )
-    total_lo, total_hi = sum(i.lo for i in ivs), sum(i.hi for i in ivs)
+        return a - b, (f"{stmt.of[0]} - {stmt.of[1]} = {a.text(4)} - {b.text(4)}{conv}")
+    total = functools.reduce(operator.add, ivs)
     k = len(ivs) if stmt.kind == "mean" else 1
     shown = ", ".join(i.text(4) for i in ivs)
-    return Interval(total_lo / k, total_hi / k), (
-        f"{stmt.kind} of {', '.join(stmt.of)} = {stmt.kind}({shown}){conv}"
-    )
+    return total.scaled(1 / k), (f"{stmt.kind} of {', '.join(stmt.of)} = {stmt.kind}({shown}){conv}")
 
 
 def recompute_all(cf: ClaimsFile) -> dict[str, Recomputed]:
@@ -373,13 +451,18 @@ def recompute_all(cf: ClaimsFile) -> dict[str, Recomputed]:
         """(natural interval, unit, why None)."""
         c = cf.claim(ref)
         if c is not None:
-            iv = claim_interval(c)
+            iv = cited_interval(c)
             return iv, c.unit, "" if iv else f"{ref} states no number"
         r = get(ref)
+        cited_stmt = by_stmt[ref]
         unit = (
             "%"
-            if by_stmt[ref].kind == "percent_change"
-            else ("x" if by_stmt[ref].kind in ("ratio", "bound") else by_stmt[ref].unit)
+            if cited_stmt.kind == "percent_change"
+            else (
+                "x"
+                if cited_stmt.kind in ("ratio", "bound") and not _derived_unit(cited_stmt)
+                else cited_stmt.unit
+            )
         )
         return r.natural, unit, "" if r.natural else f"{ref} is not checkable ({r.reason})"
 
@@ -408,22 +491,27 @@ def recompute_all(cf: ClaimsFile) -> dict[str, Recomputed]:
                 stmt.id, None, None, list(stmt.of), "", NOT_CHECKABLE, reason="; ".join(missing)
             )
         units = [u for _, u, _ in vals]
-        ivs = _on_one_scale(stmt, [iv for iv, _, _ in vals if iv is not None], units)
-        # the unit every cited number is now in (the first cited unit), named where it was converted
-        conv = "" if len({_unit_key(u) for u in units}) < 2 else f" (in {units[0]})"
+        cited = [iv for iv, _, _ in vals if iv is not None]
         try:
-            natural, arithmetic = _combine(stmt, ivs, conv)
+            if _is_quotient(stmt, units):
+                natural, arithmetic = _quotient(stmt, cited, units)
+                in_unit = natural
+            else:
+                ivs = _on_one_scale(stmt, cited, units)
+                # the unit every cited number is now in (the first cited unit), named where converted
+                conv = "" if len({_unit_key(u) for u in units}) < 2 else f" (in {units[0]})"
+                natural, arithmetic = _combine(stmt, ivs, conv)
+                in_unit = natural.scaled(_unit_factor(stmt))
         except Undefined as e:
             return Recomputed(stmt.id, None, None, list(stmt.of), "", NOT_CHECKABLE, reason=str(e))
-        in_unit = natural.scaled(_unit_factor(stmt))
         if stmt.kind in ("difference", "sum", "mean") and stmt.unit is not None:
             # a difference stated in another unit of the same quantity ("1.1 GiB more" of MB claims)
             try:
                 in_unit = natural.scaled(factor(units[0], stmt.unit))
-            except UnitError:
+            except UnitError as e:
                 raise RecomputeError(
                     f"statement {stmt.id}: stated in {stmt.unit!r}, but it {stmt.kind}s numbers in "
-                    f"{units[0]!r}; fix: state it in a unit of the same quantity"
+                    f"{units[0]!r} ({e}); fix: state it in a unit of the same quantity"
                 ) from None
         arithmetic += f" = {in_unit.text(4)}{' %' if stmt.unit == '%' else ''}"
         stated = stated_interval_of(stmt)
@@ -441,8 +529,10 @@ def recompute_all(cf: ClaimsFile) -> dict[str, Recomputed]:
                 NOT_CHECKABLE,
                 reason="no value stated: nothing to check the recomputed value against",
             )
-        if in_unit.overlaps(stated):
-            return Recomputed(stmt.id, natural, in_unit, list(stmt.of), arithmetic, CONSISTENT)
+        if in_unit.meets(stated):
+            return Recomputed(
+                stmt.id, natural, in_unit, list(stmt.of), arithmetic, CONSISTENT, allowed=stated
+            )
         nearest = in_unit.hi if in_unit.hi < stated.lo else in_unit.lo
         target = lo if nearest < lo else hi
         return Recomputed(
@@ -454,6 +544,7 @@ def recompute_all(cf: ClaimsFile) -> dict[str, Recomputed]:
             INCONSISTENT,
             nearest - target,
             reason=f"recomputed {in_unit.text(4)} lies outside the stated {stated.text(4)}",
+            allowed=stated,
         )
 
     for s in cf.statements:

@@ -21,6 +21,7 @@ import polars as pl
 from .. import caveats
 from ..records import json_line
 from . import page
+from .delta import sized
 from .logmatch import matching
 from .logs import Logs, audit_logs
 from .precision import Interval
@@ -86,12 +87,14 @@ def _log_verdicts(lg: Logs, claims_file: str, here: Here) -> list[Verdict]:
         recomputed: str | None = None
         diff: float | None = None
         stated: float | None = None  # the figure the file states beside the recomputed one
+        allowed: tuple[float, float] | None = None  # what the tolerance allows around it
         arithmetic: str | None = None
         if e.kind == "llama_bench" and e.n and e.value is not None and e.stated is not None:
             tol = caveats.DEFAULTS["avg_ts_rel_tol"]
             bad = "inconsistent_derived_value" in rules
             consistency = INCONSISTENT if bad else CONSISTENT
             recomputed, diff, stated = f"{e.value:.3f}", e.value - e.stated, e.stated
+            allowed = (e.stated * (1 - tol), e.stated * (1 + tol))
             arithmetic = (
                 f"mean of {e.n} per-repetition rates (n_tokens / sample_s) = {e.value:.3f} tok/s; "
                 f"the file's avg_ts {e.stated:.3f} (tolerance {tol:.1%})"
@@ -120,6 +123,8 @@ def _log_verdicts(lg: Logs, claims_file: str, here: Here) -> list[Verdict]:
                 stated_hi=stated,
                 recomputed_lo=e.value,
                 recomputed_hi=e.value,
+                allowed_lo=allowed[0] if allowed else None,
+                allowed_hi=allowed[1] if allowed else None,
                 unit="tok/s",
                 arithmetic=arithmetic,
                 qualifiers=quals,
@@ -195,6 +200,8 @@ def _against_logs(
                     "stated_hi": hi,
                     "recomputed_lo": got.lo,
                     "recomputed_hi": got.hi,
+                    "allowed_lo": stated.lo,
+                    "allowed_hi": stated.hi,
                     "arithmetic": shown,
                     "qualifiers": quals,
                     "evidence": evidence,
@@ -262,6 +269,7 @@ def audit_file(
         verdicts = verdicts + _log_verdicts(lg, name, here) + _skipped_verdicts(lg, name)
     no_logs = f"no --logs folder given and no {path.stem}{LOGS_SUFFIX}/ folder beside {path.name}"
     verdicts = _against_logs(cf, verdicts, lg, no_logs)
+    verdicts = [sized(v, cf, here.severity) for v in verdicts]
     return Audit(path, cf, verdicts, lg, Path(logs_dir) if logs_dir is not None else None)
 
 

@@ -10,8 +10,8 @@ A claims file transcribes someone else's published numbers as facts (docs/claims
   not interpreted); ``conditions``: defaults for the conditions of the source's *own* claims;
 * ``claims``: one published number each (``id``, ``metric``, ``value`` or ``range``, ``unit``,
   stated precision, ``method``, ``n`` if stated, ``origin`` when the number is quoted from someone
-  else, ``conditions``, ``counts``, ``capacity``, ``statement``, ``note``).  A claim with no number
-  behind it is kept (``statement`` gives its words) and judged;
+  else, ``conditions``, ``counts``, ``capacity``, ``limit``, ``spread``, ``statement``, ``note``).
+  A claim with no number behind it is kept (``statement`` gives its words) and judged;
 * ``statements``: derived statements citing claims *or other statements* (``ratio``,
   ``percent_change``, ``difference``, ``sum``, ``mean``) or bounding a set (``bound``: "every X
   below Y", the pairing rule written in ``over.match``);
@@ -26,6 +26,7 @@ ids, cycles between statements) and raises ``ClaimsError`` naming ``file:line``,
 
 from __future__ import annotations
 
+import datetime
 import re
 from collections.abc import Sequence
 from pathlib import Path
@@ -42,7 +43,7 @@ from pydantic import (
     model_validator,
 )
 
-from .precision import Interval, decimals_of, half_width
+from .precision import Interval, decimals_of, interval_of
 
 SCHEMA = "benchbook.claims"
 SCHEMA_VERSION = 1
@@ -139,6 +140,11 @@ class Source(_Strict):
     runs_per_prompt: int | None = Field(
         default=None, description="runs behind each of the source's own numbers"
     )
+    summary_of: str | None = Field(
+        default=None,
+        description="what this source summarises or reports (title or link of the original); "
+        "null: the source published its numbers itself",
+    )
     note: str | None = None
 
 
@@ -201,25 +207,56 @@ class Conditions(_Strict):
 
 
 class Counts(_Strict):
-    """The counts behind an acceptance rate: α = accepted ÷ drafted (llama-server's
-    ``draft_n_accepted`` / ``draft_n``), so 0 ≤ accepted ≤ drafted and drafted ≥ 1."""
+    """The counts behind a proportion, "k of n": an acceptance rate's ``accepted`` of ``drafted``
+    (llama-server's ``draft_n_accepted`` / ``draft_n``: α = accepted ÷ drafted), or any other count's
+    ``successes`` of ``trials`` ("7 of 12 tasks correct").  One pair, 0 ≤ k ≤ n, n ≥ 1."""
 
-    accepted: int = Field(ge=0)
-    drafted: int = Field(ge=1)
+    accepted: int | None = Field(default=None, ge=0)
+    drafted: int | None = Field(default=None, ge=1)
+    successes: int | None = Field(
+        default=None, ge=0, description="k of 'k of n': tasks passed, answers right"
+    )
+    trials: int | None = Field(default=None, ge=1, description="n of 'k of n'")
 
     @model_validator(mode="after")
     def _possible(self) -> Counts:
-        if self.accepted > self.drafted:
+        acc = (self.accepted, self.drafted)
+        trial = (self.successes, self.trials)
+        if sum(None not in pair for pair in (acc, trial)) != 1 or any(
+            (a is None) != (b is None) for a, b in (acc, trial)
+        ):
             raise ValueError(
-                f"accepted: {self.accepted} accepted of {self.drafted} drafted is impossible "
-                "(α = accepted / drafted ≤ 1); fix: check which count is which"
+                "accepted: give one pair, {accepted: k, drafted: n} for an acceptance rate or "
+                "{successes: k, trials: n} for another count; fix: write both numbers of one pair"
+            )
+        if self.k > self.n:
+            names = ("accepted", "drafted") if self.accepted is not None else ("successes", "trials")
+            raise ValueError(
+                f"{names[0]}: {self.k} {names[0]} of {self.n} {names[1]} is impossible (k / n ≤ 1); "
+                "fix: check which count is which"
             )
         return self
 
     @property
+    def k(self) -> int:
+        """The count: ``accepted`` or ``successes``."""
+        return self.accepted if self.accepted is not None else self.successes or 0
+
+    @property
+    def n(self) -> int:
+        """Out of: ``drafted`` or ``trials``."""
+        return self.drafted if self.drafted is not None else self.trials or 1
+
+    @property
     def alpha(self) -> float:
-        """α = accepted / drafted (a ratio in [0, 1])."""
-        return self.accepted / self.drafted
+        """k / n (α = accepted / drafted for an acceptance rate): a ratio in [0, 1]."""
+        return self.k / self.n
+
+    def text(self) -> str:
+        """``"60 accepted / 99 drafted"``, ``"7 of 12"``."""
+        if self.accepted is not None:
+            return f"{self.accepted} accepted / {self.drafted} drafted"
+        return f"{self.successes} of {self.trials}"
 
 
 class Claim(_Strict):
@@ -243,7 +280,16 @@ class Claim(_Strict):
     conditions: Conditions = Field(default_factory=Conditions)
     counts: Counts | None = None
     capacity: Number | None = Field(
-        default=None, description="capacity the value is measured against, same unit"
+        default=None,
+        description="the capacity a memory value is measured against (device memory, a RAM limit), same unit",
+    )
+    limit: Number | None = Field(
+        default=None,
+        description="the most the value can be by its own definition (turns allowed, max tokens, max steps)",
+    )
+    spread: Number | None = Field(
+        default=None,
+        description="run-to-run spread stated beside a value over n runs (sd, or ± half a range), same unit",
     )
     statement: str | None = Field(default=None, description="the claim in the source's words")
     log: str | None = Field(default=None, description="a raw log file (under --logs DIR) behind this number")
@@ -273,6 +319,15 @@ class BoundSet(_Strict):
     numerator: dict[str, Any]
     denominator: dict[str, Any] | None = None
     match: list[str] = Field(default_factory=list)
+
+
+#: statement kinds that compare their two sides (a ratio, a change, a gap): whatever else differs
+#: between the sides (method, hardware, source, conditions) confounds what is compared
+COMPARING_KINDS = ("ratio", "percent_change", "difference")
+#: statement kinds that pool their members (a total, an average: "the three models take 40 GiB
+#: together"): the members differ by design and nothing is compared, so only a mix of phases (rates
+#: of prefill and decode added or averaged) makes one meaningless
+AGGREGATING_KINDS = ("sum", "mean")
 
 
 class Statement(_Strict):
@@ -314,17 +369,9 @@ class Statement(_Strict):
 
 def stated_interval_of(item: Claim | Statement) -> Interval | None:
     """The interval of true values a claim's or statement's stated ``value`` or ``range`` stands for
-    (``precision`` module doc), each end of a range with its own decimals: "6.1 to 6.34" stands for
+    (``precision.interval_of``), each end of a range with its own decimals: "6.1 to 6.34" stands for
     ``[6.05, 6.345]``, not ``[6.095, 6.345]``.  None when nothing is stated."""
-    if item.value is not None:
-        h = half_width(item.decimals, item.about)
-        return Interval(item.value - h, item.value + h)
-    if item.range is None:
-        return None
-    lo_dec, hi_dec = item.range_decimals or (item.decimals, item.decimals)
-    return Interval(
-        item.range[0] - half_width(lo_dec, item.about), item.range[1] + half_width(hi_dec, item.about)
-    )
+    return interval_of(item.value, item.range, item.decimals, item.range_decimals, item.about, item.unit)
 
 
 class LogPair(_Strict):
@@ -371,7 +418,8 @@ class ClaimsFile(_Strict):
         one and no ``build``, the farther level's build is not carried over (``software: {engine:
         llama.cpp fork, build: b11434}`` and a claim's ``engine: llama.cpp``: engine llama.cpp,
         build not stated; not llama.cpp b11434, which would read as this project's build); a build
-        stated under no engine is carried over."""
+        stated under no engine is carried over.  ``offload`` and ``other`` merge key by key: a claim's
+        ``offload: {n_cpu_moe: 26}`` under the file's ``offload: {n_gpu_layers: 99}`` is both."""
         if claim.origin is not None:
             return claim.conditions
         merged: dict = {}
@@ -388,7 +436,7 @@ class ClaimsFile(_Strict):
                 and level["engine"] != farther
             ):
                 merged.pop("build", None)
-            merged |= level
+            merged = _merge(merged, level)  # offload and other key by key: n_cpu_moe keeps n_gpu_layers
         return Conditions.model_validate(merged)
 
     def system_of(self, claim: Claim) -> System | None:
@@ -431,6 +479,7 @@ class _Doc:
         self.path = path
         self.lines: dict[tuple, int] = {}
         self.texts: dict[tuple, str] = {}
+        self.written_as: dict[tuple, tuple] = {}  # a claim from `groups:` -> where it was written
         loader = yaml.SafeLoader(text)
         try:
             node = loader.get_single_node()
@@ -448,17 +497,27 @@ class _Doc:
         self.lines[path] = node.start_mark.line + 1
         if isinstance(node, yaml.MappingNode):
             out = {}
+            previous = None
             for k, v in node.value:
                 key = loader.construct_object(k, deep=True)
                 if key in out:
                     raise ClaimsError(
                         f"{self.path}:{k.start_mark.line + 1}: duplicate key {key!r}; fix: keep one"
                     )
+                if node.flow_style and previous is not None and _split_off(k, v):
+                    self._split_error(k, path, previous, out[previous], key)
                 out[key] = self._walk(loader, v, path + (key,))
+                previous = key
             return out
         if isinstance(node, yaml.SequenceNode):
             return [self._walk(loader, v, path + (i,)) for i, v in enumerate(node.value)]
         if node.tag.endswith((":int", ":float")):
+            if ":" in node.value:  # YAML 1.1 reads 1:30 as 90 (base 60)
+                raise ClaimsError(
+                    f"{self.path}:{node.start_mark.line + 1}: {_loc_text(path)}: YAML read the unquoted "
+                    f"{node.value} as the base-60 number {loader.construct_object(node)}; fix: quote it "
+                    f"({path[-1]}: '{node.value}'), or write the number in one unit (90 s)"
+                )
             self.texts[path] = node.value
         if node.tag.endswith(":str") and node.style is None and _EXPONENT.fullmatch(node.value):
             # YAML 1.1 (PyYAML) reads an unquoted 1.5e3 as a string (it wants 1.5e+3); YAML 1.2 and
@@ -467,12 +526,192 @@ class _Doc:
             return float(node.value)
         return loader.construct_object(node, deep=True)
 
+    def _split_error(self, k, path: tuple, previous: Any, value: Any, key: Any) -> None:
+        """Raise the error for a flow-mapping entry with no ``:`` (``_split_off``): the comma before it
+        ended the previous value."""
+        where = _loc_text(path + (previous,))
+        joined = f"{value}, {key}" if value is not None else f"{key}"
+        raise ClaimsError(
+            f"{self.path}:{k.start_mark.line + 1}: {where}: a comma inside a flow mapping {{...}} split "
+            f"the value: {previous}: {value!r} ended at the comma and {str(key)!r} became a key with no "
+            f'value; fix: quote the value ({previous}: "{joined}")'
+        )
+
+    def name(self, loc: tuple) -> str:
+        """The dotted field path of ``loc`` as the user wrote it: a claim from ``groups:`` is named
+        where it was written (``groups.0.table.rows.2``), not as the claim it became."""
+        for i in range(len(loc), 0, -1):
+            written = self.written_as.get(tuple(loc[:i]))
+            if written is not None:
+                return _loc_text(written + tuple(loc[i:]))
+        return _loc_text(loc)
+
     def line(self, loc: tuple) -> int:
         """Line of the deepest existing prefix of ``loc``."""
         for i in range(len(loc), -1, -1):
             if tuple(loc[:i]) in self.lines:
                 return self.lines[tuple(loc[:i])]
         return 1
+
+
+def _split_off(k, v) -> bool:
+    """Whether a flow-mapping entry has no ``:`` at all (``{note: fell back, then recovered}`` has the
+    entry ``then recovered``): its value is an empty null starting where the key ends."""
+    return (
+        isinstance(v, yaml.ScalarNode)
+        and v.tag.endswith(":null")
+        and v.value == ""
+        and v.start_mark.index == k.end_mark.index
+    )
+
+
+#: fields a ``groups:`` entry gives to the claims it lists (a claim's own value wins; ``conditions``
+#: are merged, the claim's over the group's)
+GROUP_FIELDS = ("metric", "unit", "method", "n", "origin", "about", "conditions", "note")
+#: the keys of a ``groups:`` entry
+GROUP_KEYS = ("id", *GROUP_FIELDS, "claims", "table")
+
+
+def _merge(farther: dict, nearer: dict) -> dict:
+    """``nearer`` over ``farther``, mappings merged key by key (``conditions``, ``offload``, ``other``)."""
+    out = dict(farther)
+    for k, v in nearer.items():
+        out[k] = _merge(out[k], v) if isinstance(v, dict) and isinstance(out.get(k), dict) else v
+    return out
+
+
+def _table_columns() -> dict[str, tuple]:
+    """Column name -> where its cell goes in a claim: a claim field, a condition, an offload field;
+    ``other.KEY`` columns go under ``conditions.other`` (``_row_claim``)."""
+    where: dict[str, tuple] = {}
+    for name in Offload.model_fields:
+        where[name] = ("conditions", "offload", name)
+    for name in Conditions.model_fields:
+        if name not in ("offload", "other"):
+            where[name] = ("conditions", name)
+    for name in Claim.model_fields:
+        if name not in ("conditions", "counts", "range_decimals"):
+            where[name] = (name,)
+    return where
+
+
+def _copy_marks(doc: _Doc, src: tuple, dst: tuple) -> None:
+    """Lines and number texts of ``src`` (and below) also under ``dst``."""
+    for loc in [x for x in doc.lines if x[: len(src)] == src]:
+        doc.lines[dst + loc[len(src) :]] = doc.lines[loc]
+    for loc in [x for x in doc.texts if x[: len(src)] == src]:
+        doc.texts[dst + loc[len(src) :]] = doc.texts[loc]
+
+
+def _expand_groups(doc: _Doc) -> None:
+    """Turn ``groups:`` into claims (docs/claims.md "Groups and tables"): each entry's ``claims`` and
+    each row of its ``table`` become claims after the file's own, taking the group's fields where they
+    state none; lines and number texts follow them, and errors name where they were written.
+
+    Raises:
+        ClaimsError: a group that is not a mapping, an unknown group key, an unknown table column, or
+        a row whose length is not the number of columns (file:line, the field, the fix)."""
+    data: dict = doc.data or {}
+    groups = data.pop("groups", None)
+    if groups is None:
+        return
+    where = doc.path
+    if not isinstance(groups, list):
+        raise ClaimsError(
+            f"{where}:{doc.line(('groups',))}: groups: a list of groups is needed; fix: "
+            "write `groups:` then `- {conditions: ..., claims: [...]}` entries"
+        )
+    claims = data.setdefault("claims", [])
+    if not isinstance(claims, list):
+        return  # the schema names this error
+    columns_known = _table_columns()
+    for gi, group in enumerate(groups):
+        gloc = ("groups", gi)
+        if not isinstance(group, dict):
+            raise ClaimsError(
+                f"{where}:{doc.line(gloc)}: groups.{gi}: a group is a mapping; fix: write "
+                f"{{{', '.join(GROUP_KEYS)}}}"
+            )
+        unknown = [k for k in group if k not in GROUP_KEYS]
+        if unknown:
+            raise ClaimsError(
+                f"{where}:{doc.line(gloc + (unknown[0],))}: groups.{gi}.{unknown[0]}: not a group field; "
+                f"fix: a group takes {', '.join(GROUP_KEYS)} (claim fields go on each claim)"
+            )
+        shared = {k: group[k] for k in GROUP_FIELDS if k in group}
+        items: list[tuple[tuple, dict]] = []
+        for j, item in enumerate(group.get("claims") or []):
+            if not isinstance(item, dict):
+                raise ClaimsError(
+                    f"{where}:{doc.line(gloc + ('claims', j))}: groups.{gi}.claims.{j}: a "
+                    "claim is a mapping; fix: write {id: ..., value: ...}"
+                )
+            items.append((gloc + ("claims", j), item))
+        items += _table_rows(doc, gloc, group.get("table"), columns_known)
+        for src, item in items:
+            k = len(claims)
+            dst = ("claims", k)
+            claims.append(_merge(shared, item))
+            for name in shared:
+                if name not in item:
+                    _copy_marks(doc, gloc + (name,), dst + (name,))
+            _copy_marks(doc, src, dst)
+            doc.lines.setdefault(dst, doc.line(src))
+            doc.written_as[dst] = src
+
+
+def _table_rows(
+    doc: _Doc, gloc: tuple, table: Any, columns_known: dict[str, tuple]
+) -> list[tuple[tuple, dict]]:
+    """The claims of a group's ``table: {columns: [...], rows: [[...], ...]}``, each with the path of
+    its row; a cell written null is left out (the group's value, or not stated)."""
+    if table is None:
+        return []
+    where, tloc = doc.path, gloc + ("table",)
+    name = _loc_text(tloc)
+    if not isinstance(table, dict) or set(table) != {"columns", "rows"}:
+        raise ClaimsError(
+            f"{where}:{doc.line(tloc)}: {name}: a table is {{columns: [...], rows: [[...], "
+            "...]}; fix: give both, nothing else"
+        )
+    columns = table["columns"]
+    if not isinstance(columns, list) or not all(isinstance(c, str) for c in columns):
+        raise ClaimsError(
+            f"{where}:{doc.line(tloc + ('columns',))}: {name}.columns: a list of field "
+            "names is needed; fix: columns: [id, value, prompt]"
+        )
+    for i, col in enumerate(columns):
+        if col not in columns_known and not col.startswith("other."):
+            raise ClaimsError(
+                f"{where}:{doc.line(tloc + ('columns', i))}: {name}.columns.{i}: {col!r} is neither a "
+                f"claim field nor a condition; fix: use one of {', '.join(sorted(columns_known))}, or "
+                f"other.{col} for a fact with no field of its own"
+            )
+    out = []
+    for r, row in enumerate(table["rows"] or []):
+        rloc = tloc + ("rows", r)
+        if not isinstance(row, list) or len(row) != len(columns):
+            got = len(row) if isinstance(row, list) else type(row).__name__
+            raise ClaimsError(
+                f"{where}:{doc.line(rloc)}: {name}.rows.{r}: {got} cells for {len(columns)} columns "
+                f"({', '.join(columns)}); fix: one cell per column, null where the row states nothing"
+            )
+        claim: dict = {}
+        for i, (col, cell) in enumerate(zip(columns, row, strict=True)):
+            if cell is None:
+                continue
+            dest = (
+                ("conditions", "other", col.removeprefix("other."))
+                if col.startswith("other.")
+                else (columns_known[col])
+            )
+            node = claim
+            for part in dest[:-1]:
+                node = node.setdefault(part, {})
+            node[dest[-1]] = cell
+            _copy_marks(doc, rloc + (i,), rloc + dest)
+        out.append((rloc, claim))
+    return out
 
 
 def _fill_decimals(doc: _Doc) -> None:
@@ -507,7 +746,7 @@ def _check_references(cf: ClaimsFile, doc: _Doc) -> None:
         for i, it in enumerate(items):
             if it.id in ids:
                 raise ClaimsError(
-                    f"{where}:{doc.line((section, i, 'id'))}: {section}.{i}.id: duplicate id "
+                    f"{where}:{doc.line((section, i, 'id'))}: {doc.name((section, i, 'id'))}: duplicate id "
                     f"{it.id!r} (first at line {doc.line(ids[it.id])}); fix: make ids unique"
                 )
             ids[it.id] = (section, i, "id")
@@ -525,7 +764,7 @@ def _check_references(cf: ClaimsFile, doc: _Doc) -> None:
         if env is not None and env not in envs:
             line = doc.line(("claims", i, "conditions", "env"))
             raise ClaimsError(
-                f"{where}:{line}: claims.{i}.conditions.env: "
+                f"{where}:{line}: {doc.name(('claims', i, 'conditions', 'env'))}: "
                 f"{env!r} is not an environments id; known: {sorted(envs)}; "
                 f"fix: name one of them, or declare it under `environments:` ({{id: {env}, system: ...}})"
             )
@@ -584,6 +823,7 @@ def load(path: str | Path) -> ClaimsFile:
     doc = _Doc(path, path.read_text(encoding="utf-8"))
     if not isinstance(doc.data, dict):
         raise ClaimsError(f"{path}:1: a claims file is a mapping with schema, schema_version, source, claims")
+    _expand_groups(doc)
     _fill_decimals(doc)
     try:
         cf = ClaimsFile.model_validate(doc.data)
@@ -603,18 +843,26 @@ def _error_line(err, doc: _Doc) -> str:
     """``LINE: FIELD: WHAT; fix: ...`` for one pydantic error ``err`` of the document ``doc``."""
     loc = tuple(p for p in err["loc"] if not (isinstance(p, str) and p in _UNION_TAGS))
     msg = err["msg"].removeprefix("Value error, ")
-    if isinstance(err.get("input"), bool) and err["type"] == "string_type":
+    got = err.get("input")
+    if isinstance(got, bool) and err["type"] == "string_type":
         msg += (
-            f" (YAML read the unquoted word as the boolean {err['input']}: on/off/yes/no/true/"
+            f" (YAML read the unquoted word as the boolean {got}: on/off/yes/no/true/"
             "false are booleans in YAML 1.1; quote it, e.g. id: 'on')"
         )
+    elif isinstance(got, (datetime.date, datetime.datetime)) and err["type"] == "string_type":
+        msg += f" (YAML read the unquoted {got.isoformat()} as a date; fix: quote it, '{got.isoformat()}')"
+    elif isinstance(got, (int, float)) and err["type"] == "string_type":
+        text = doc.texts.get(loc, str(got))
+        msg += f" (YAML read the unquoted {text} as a number; fix: quote it, '{text}')"
+    elif isinstance(got, (datetime.date, datetime.datetime)):
+        msg += f" (YAML read the unquoted {got.isoformat()} as a date; quote what is not one)"
     named = re.match(r"(\w+): ", msg)  # a model check names its field first ("unit: ...")
     if named and named.group(1) in _FIELDS:
         loc, msg = loc + (named.group(1),), msg[named.end() :]
     if err["type"] == "extra_forbidden":
         msg += f"; fix: {_extra_field_fix(loc)}"
     fix = "" if "fix:" in msg else "; fix: see docs/claims.md for the field"
-    return f"{doc.line(loc)}: {_loc_text(loc) or '(file)'}: {msg}{fix}"
+    return f"{doc.line(loc)}: {doc.name(loc) or '(file)'}: {msg}{fix}"
 
 
 def _model_at(loc: tuple) -> type[BaseModel] | None:

@@ -2,27 +2,36 @@
 
 ``claims_table``: one row per claim *with a number* (numberless claims have nothing a rule could
 read; the verdict engine still judges them).  Columns (typed even when every value is null):
-id, metric, value (a range's midpoint), lo, hi, unit, method, n, origin, env, hardware, model,
-decoding, n_cpu_moe, n_gpu_layers, prompt, block_max, tokens_generated, cap, cold, note.
+id, metric, value (a range's midpoint), lo, hi, unit, family (the unit's family: rate, size...),
+method, n, origin, env, hardware, model, decoding, n_cpu_moe, n_gpu_layers, prompt, block_max,
+tokens_generated, cap, cold, capacity (what a memory value is measured against), limit (the most the
+value can be by its own definition), note.
 
 ``comparison_table``: one row per two-sided statement (ratio, percent_change, difference) and one
 per pair of a bound's set (row id ``<statement>[<numerator>/<denominator>]``).  Columns: id,
 statement, num_id, den_id, value (the stated ratio as a fraction; a percent change as the ratio
 1 + p/100; the recomputed ratio where none is stated; null for a difference), value_halfwidth (the
 stated precision in the same scale; null where nothing is stated), and per side (``num_``/``den_``):
-lo, hi, method, phase (the metric), host (the hardware identity), env, build (engine + build),
+lo, hi (the interval the stated precision allows, ``recompute.cited_interval``), method, phase (the
+metric), host (the hardware identity), env, build (engine + build),
 source (``origin``, or "the source"), n, and num_alpha (the acceptance rate the file states for the
 numerator's decoding mode, when the denominator decodes plainly).  A side that is a statement has
-only lo/hi (its recomputed interval); the rest is null = not stated.
+its recomputed interval as lo/hi and keeps the conditions of the claims under it (``side_of``): a
+field its claims agree on is the side's, one they state differently is what the cited statement
+compares (null here, never "different"), and n is the smallest n stated under it.
 """
 
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
 import polars as pl
 
-from .precision import half_width
-from .recompute import Recomputed, claim_interval
-from .schema import Claim, ClaimsFile, host_of
+from .. import caveats
+from .recompute import Recomputed, cited_interval, claim_interval
+from .schema import COMPARING_KINDS, Claim, ClaimsFile, family_of, field_of, host_of, stated_interval_of
 from .units import UnitError, factor
 
 OWN_SOURCE = "the source"
@@ -34,6 +43,7 @@ CLAIMS_SCHEMA = {
     "lo": pl.Float64,
     "hi": pl.Float64,
     "unit": pl.String,
+    "family": pl.String,
     "method": pl.String,
     "n": pl.Int64,
     "origin": pl.String,
@@ -48,6 +58,8 @@ CLAIMS_SCHEMA = {
     "tokens_generated": pl.Int64,
     "cap": pl.Int64,
     "cold": pl.Boolean,
+    "capacity": pl.Float64,
+    "limit": pl.Float64,
     "note": pl.String,
 }
 
@@ -71,6 +83,16 @@ COMPARISON_SCHEMA = {
     **{f"{s}_{k}": t for s in ("num", "den") for k, t in _SIDE.items()},
     "num_alpha": pl.Float64,
 }
+
+
+def method_class(method: str | None) -> str | None:
+    """Method text -> class by ``caveats.DEFAULTS['method_classes']``; None when not stated."""
+    if method is None:
+        return None
+    for name, pattern in caveats.DEFAULTS["method_classes"].items():
+        if re.search(pattern, method):
+            return name
+    return method.lower()
 
 
 def build_of(cf: ClaimsFile, claim: Claim) -> str | None:
@@ -97,6 +119,7 @@ def claims_table(cf: ClaimsFile) -> pl.DataFrame:
                 "lo": iv.lo,
                 "hi": iv.hi,
                 "unit": c.unit,
+                "family": family_of(c.unit),
                 "method": c.method,
                 "n": c.n,
                 "origin": c.origin,
@@ -111,29 +134,153 @@ def claims_table(cf: ClaimsFile) -> pl.DataFrame:
                 "tokens_generated": cond.tokens_generated,
                 "cap": cond.cap,
                 "cold": cond.file_cache == "cold" if cond.file_cache else None,
+                "capacity": c.capacity,
+                "limit": c.limit,
                 "note": c.note,
             }
         )
     return pl.DataFrame(rows, schema=CLAIMS_SCHEMA)
 
 
+#: conditions a side of a comparison keeps (``Side.fields``) besides method, phase, hardware,
+#: environment, build and source: a field of ``schema.Conditions``, an offload field, or a key of
+#: ``conditions.other`` (added per file); ``model_class`` (dense | MoE ...) is read from ``other``
+SIDE_CONDITIONS = (
+    "model",
+    "model_class",
+    "quant",
+    "n_gpu_layers",
+    "n_cpu_moe",
+    "ctx",
+    "batch",
+    "decoding",
+    "block_max",
+    "prompt",
+    "sampling",
+    "cap",
+    "file_cache",
+)
+
+
+@dataclass(frozen=True)
+class Side:
+    """One side of a comparison: a claim, or a statement with the claims under it (every claim it
+    cites, through cited statements and a bound's set).
+
+    Each fact (``method``, ``phase`` = the metric, ``host``, ``env``, ``build``, ``source``, and the
+    conditions in ``fields``) is the one value its claims state; None when none states it or when
+    they state different values (``varies``: what the cited statement itself compares, e.g. the
+    decoding of a speedup).  ``n``: the smallest n stated under it (None: none stated)."""
+
+    id: str
+    claims: tuple[str, ...]
+    method: str | None = None
+    phase: str | None = None
+    host: str | None = None
+    env: str | None = None
+    build: str | None = None
+    source: str | None = None
+    n: int | None = None
+    fields: dict[str, Any] = field(default_factory=dict)
+    varies: frozenset[str] = frozenset()
+
+
+def claims_under(cf: ClaimsFile, ref: str, recomputed: dict[str, Recomputed] | None = None) -> list[str]:
+    """The claim ids a claim or statement ``ref`` rests on, in first-read order: the claim itself, or
+    every claim a statement cites, through the statements it cites (a bound: its set's claims,
+    ``Recomputed.reads``)."""
+    out: list[str] = []
+    todo, seen = [ref], set()
+    while todo:
+        cur = todo.pop(0)
+        if cur in seen:
+            continue
+        seen.add(cur)
+        if cf.claim(cur) is not None:
+            out.append(cur)
+            continue
+        st = cf.statement(cur)
+        if st is None:
+            continue
+        if st.kind == "bound":
+            todo += list(recomputed[cur].reads) if recomputed and cur in recomputed else []
+        else:
+            todo += list(st.of)
+    return out
+
+
+def _one(values: list[Any]) -> tuple[Any, bool]:
+    """(the one value stated, whether stated values differ) of a side's claims; unstated are skipped."""
+    distinct = []
+    for v in values:
+        if v is not None and v not in distinct:
+            distinct.append(v)
+    return (distinct[0] if len(distinct) == 1 else None), len(distinct) > 1
+
+
+def side_of(cf: ClaimsFile, ref: str, recomputed: dict[str, Recomputed] | None = None) -> Side:
+    """The ``Side`` of a claim or statement ``ref`` (class doc)."""
+    ids = claims_under(cf, ref, recomputed)
+    claims = [c for i in ids if (c := cf.claim(i)) is not None]
+    conds = [cf.conditions_of(c) for c in claims]
+    facts: dict[str, list[Any]] = {
+        "method": [c.method for c in claims],
+        "phase": [c.metric for c in claims],
+        "host": [host_of(cf, c) for c in claims],
+        "env": [k.env for k in conds],
+        "build": [build_of(cf, c) for c in claims],
+        "source": [c.origin or OWN_SOURCE for c in claims],
+    }
+    names = list(SIDE_CONDITIONS) + sorted({k for cond in conds for k in cond.other} - set(SIDE_CONDITIONS))
+    for name in names:
+        facts[f"cond:{name}"] = [field_of(c, k, name) for c, k in zip(claims, conds, strict=True)]
+    one: dict[str, Any] = {}
+    varies: set[str] = set()
+    for key, values in facts.items():
+        if key == "method":  # one method class is one method ("llama-bench tg128" and "tg512")
+            value, differ = _one([method_class(m) for m in values])
+            value = next((m for m in values if m is not None), None) if value is not None else None
+        else:
+            value, differ = _one(values)
+        one[key] = value
+        if differ:
+            varies.add(key.removeprefix("cond:"))
+    stated_n = [c.n for c in claims if c.n is not None]
+    return Side(
+        id=ref,
+        claims=tuple(ids),
+        method=one["method"],
+        phase=one["phase"],
+        host=one["host"],
+        env=one["env"],
+        build=one["build"],
+        source=one["source"],
+        n=min(stated_n) if stated_n else None,
+        fields={k.removeprefix("cond:"): v for k, v in one.items() if k.startswith("cond:")},
+        varies=frozenset(varies),
+    )
+
+
 def _side(cf: ClaimsFile, ref: str, recomputed: dict[str, Recomputed]) -> dict:
     c = cf.claim(ref)
     if c is None:
         natural = recomputed[ref].natural
-        return {"id": ref, "lo": natural.lo if natural else None, "hi": natural.hi if natural else None}
-    iv = claim_interval(c)
+        lo, hi = (natural.lo, natural.hi) if natural else (None, None)
+    else:
+        iv = cited_interval(c)  # what a comparison reads: the interval its stated precision allows
+        lo, hi = (iv.lo, iv.hi) if iv else (None, None)
+    side = side_of(cf, ref, recomputed)
     return {
         "id": ref,
-        "lo": iv.lo if iv else None,
-        "hi": iv.hi if iv else None,
-        "method": c.method,
-        "phase": c.metric,
-        "host": host_of(cf, c),
-        "env": cf.conditions_of(c).env,
-        "build": build_of(cf, c),
-        "source": c.origin or OWN_SOURCE,
-        "n": c.n,
+        "lo": lo,
+        "hi": hi,
+        "method": side.method,
+        "phase": side.phase,
+        "host": side.host,
+        "env": side.env,
+        "build": side.build,
+        "source": side.source,
+        "n": side.n,
     }
 
 
@@ -188,7 +335,7 @@ def comparison_table(cf: ClaimsFile, recomputed: dict[str, Recomputed]) -> pl.Da
                 row.update(_sides(cf, p.numerator, p.denominator, recomputed))
                 rows.append(row)
             continue
-        if s.kind not in ("ratio", "percent_change", "difference"):
+        if s.kind not in COMPARING_KINDS:  # a sum or mean pools its members, it compares nothing
             continue
         first, second = s.of
         num, den = (second, first) if s.kind == "percent_change" else (first, second)
@@ -197,7 +344,8 @@ def comparison_table(cf: ClaimsFile, recomputed: dict[str, Recomputed]) -> pl.Da
             scale = 100.0 if s.unit == "%" else 1.0
             if s.value is not None:
                 value = s.value / scale + (1.0 if s.kind == "percent_change" else 0.0)
-                h = half_width(s.decimals, s.about) / scale
+                allowed = stated_interval_of(s)  # the precision recompute reads ("2x" is 2.0x)
+                h = (allowed.hi - allowed.lo) / 2 / scale if allowed is not None else None
             elif r.natural is not None:
                 value = r.natural.mid / (100.0 if s.kind == "percent_change" else 1.0) + (
                     1.0 if s.kind == "percent_change" else 0.0

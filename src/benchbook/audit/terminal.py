@@ -1,7 +1,8 @@
 """What ``benchbook audit`` prints for one audited claims file: a header line naming the claims file
 and the records it was checked against, then a tab-separated table with one row per claim,
 statement and log entry: id, kind, stated, recomputed, difference (absolute and %: ``delta``),
-verdict (consistency and qualifiers) and whether it is reproducible here.
+verdict (consistency, each qualifier with its whole reason, and what the source leaves unsaid that
+weakens it) and whether it is reproducible here.
 
 The records a claims file is checked against: its own claims (a statement is recomputed from the
 claims it cites), the raw logs of ``--logs DIR`` (each log entry and each claim with ``log:``), and
@@ -11,7 +12,7 @@ for "reproducible here" this project's build, GPUs and model registry (``verdict
 
 from __future__ import annotations
 
-from .delta import delta
+from .delta import consistency_text, delta
 from .run import LOGS_SUFFIX, Audit
 from .verdicts import Here
 
@@ -66,8 +67,16 @@ def cell(text: str) -> str:
 
 
 def verdict_text(consistency: str, qualifiers: list[str]) -> str:
-    """``consistent; not comparable (mixed_method)``: the consistency, then each qualifier."""
-    return "; ".join([consistency, *qualifiers])
+    """``consistent | not comparable: methods: real prompt generation vs llama-bench tg128``: the
+    consistency, then each qualifier (``qualifier_text``) and each ``unsaid:`` note, joined by `` | ``
+    (a reason may hold ``;`` itself)."""
+    return " | ".join([consistency, *qualifiers])
+
+
+def qualifier_text(kind: str, reason: str) -> str:
+    """One qualifier in a row: its kind and its whole reason (``at risk: n = 1: below 3 runs...``),
+    never the check's id alone (``unsupported (needs)`` did not say what was needed)."""
+    return f"{kind}: {reason}"
 
 
 def lines(audit: Audit, here: Here, here_from: str) -> list[str]:
@@ -76,7 +85,8 @@ def lines(audit: Audit, here: Here, here_from: str) -> list[str]:
     bounds = {st.id for st in audit.claims.statements if st.kind == "bound"}
     for v in audit.verdicts:
         d = delta(v, bound=v.kind == "statement" and v.id in bounds)
-        quals = [f"{q.kind} ({q.check})" for q in v.qualifiers]
+        quals = [qualifier_text(q.kind, q.reason) for q in v.qualifiers]
+        quals += [f"unsaid: {u}" for u in v.unsaid]
         cells = [
             v.id,
             v.kind,
@@ -84,7 +94,7 @@ def lines(audit: Audit, here: Here, here_from: str) -> list[str]:
             d.recomputed,
             d.absolute,
             d.relative,
-            verdict_text(v.consistency, quals),
+            verdict_text(consistency_text(v), quals),
             "yes" if v.reproducible.here else "no",
         ]
         out.append("\t".join(cell(c) for c in cells))

@@ -1,6 +1,6 @@
 """The verdict engine: one ``Verdict`` per claim and per statement of a claims file.
 
-A verdict has four parts:
+A verdict has five parts:
 
 * ``consistency``: "consistent" (recomputed within the stated precision) | "inconsistent" (with
   the recomputed value and the difference in the claim's own unit) | "not checkable" (nothing to
@@ -9,33 +9,50 @@ A verdict has four parts:
 * ``qualifiers``, each with its reason and evidence (claim ids, ``file:line`` of logs):
   "unsupported" only when the claim needs something absent (a comparison whose baseline states no
   number, an acceptance rate without its counts, a speedup without both speeds); "not comparable"
-  (different methods, phases, hardware, environments, builds or sources — named); "at risk" (cap
-  hit, cold first run, a throughput cliff at the memory limit, n below 3, acceptance without
-  speedup, synthetic inputs);
+  (different methods, phases, hardware, environments, builds or sources — named — between the two
+  sides of a ratio, percent change or difference, a side that is a statement keeping the facts of
+  the claims under it, ``tables.side_of``; a sum or mean compares nothing and is only refused for
+  mixing phases); "at risk" (cap hit, cold first run, a throughput cliff at the memory limit, memory
+  at its stated capacity beside a slower row, a count above its own stated limit, n below 3,
+  acceptance without speedup, synthetic inputs);
 * ``notes``: what is not stated (method, n, hardware, build): "not stated", never "different", and
   never by itself a lower verdict;
+* ``unsaid``: what the source leaves unsaid that weakens this verdict (``unsaid`` module);
 * ``reproducible``: whether this project could re-measure it here, and the missing pieces (model,
   hardware, method, build), judged against ``Here`` (``params.yaml`` ``audit.here`` + the model
   registry).
 
 Qualifiers come from the named rules of ``caveats`` (claims and comparison tables, ``tables``);
-the one check that is not a caveat rule (different sources) is done here.
+the checks that are not caveat rules (different sources, conditions, the slower rows beside a
+memory value at capacity) are done here.
 """
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
 import polars as pl
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from .. import caveats
-from .precision import Interval
+from .counts import small_counts
+from .precision import Interval, Severity, written
 from .recompute import CONSISTENT, INCONSISTENT, NOT_CHECKABLE, Consistency, Recomputed, claim_interval
-from .schema import Claim, ClaimsFile, Statement, field_of, stated_interval_of
-from .tables import OWN_SOURCE, build_of, claims_table, comparison_table, host_of
+from .schema import AGGREGATING_KINDS, Claim, ClaimsFile, Statement, family_of, stated_interval_of
+from .tables import (
+    SIDE_CONDITIONS,
+    build_of,
+    claims_table,
+    claims_under,
+    comparison_table,
+    host_of,
+    method_class,
+    side_of,
+)
+from .unsaid import unsaid
 
 VERDICT_SCHEMA = "benchbook.audit.verdict"
 VERDICT_SCHEMA_VERSION = 1
@@ -58,13 +75,15 @@ RULE_QUALIFIER: dict[str, QualifierKind] = {
     "cross_request_state": AT_RISK,
     "output_mismatch": AT_RISK,
     "busy_host": AT_RISK,
+    "at_capacity": AT_RISK,
+    "exceeds_limit": AT_RISK,
     "mixed_method": NOT_COMPARABLE,
     "mixed_phase": NOT_COMPARABLE,
     "host_or_build_mismatch": NOT_COMPARABLE,
     "acceptance_definition_mismatch": NOT_COMPARABLE,
 }
 #: at-risk rules of a cited claim that carry over to a statement citing it
-CARRIED = ("cap_hit", "cold_start", "memory_spill", "synthetic_inputs")
+CARRIED = ("cap_hit", "cold_start", "memory_spill", "synthetic_inputs", "at_capacity", "exceeds_limit")
 
 
 class Qualifier(BaseModel):
@@ -96,12 +115,31 @@ class Verdict(BaseModel):
         default=None, description="the stated value, or a range's low end, in `unit`"
     )
     stated_hi: float | None = Field(default=None, description="the stated value, or a range's high end")
+    stated_text: str | None = Field(
+        default=None, description="the stated number with the digits it was written with (0.70, 6.1–6.34)"
+    )
     recomputed_lo: float | None = Field(default=None, description="the recomputed value (low end), in `unit`")
     recomputed_hi: float | None = Field(default=None, description="the recomputed value (high end)")
+    allowed_lo: float | None = Field(
+        default=None,
+        description="low end of what the stated precision allows, in `unit` (null: none, a bound)",
+    )
+    allowed_hi: float | None = Field(default=None, description="high end of what the stated precision allows")
+    miss: float | None = Field(
+        default=None, description="inconsistent: how far the recomputed value lies outside allowed_lo..hi"
+    )
+    miss_relative: float | None = Field(default=None, description="miss / the stated value's size (fraction)")
+    severity: str | None = Field(
+        default=None, description="inconsistent: 'minor understatement', 'material overstatement', 'major'..."
+    )
     unit: str | None = None
     arithmetic: str | None = None
     qualifiers: list[Qualifier] = Field(default_factory=list)
     notes: list[str] = Field(default_factory=list)
+    unsaid: list[str] = Field(
+        default_factory=list,
+        description="what the source leaves unsaid that weakens this verdict (``unsaid`` module)",
+    )
     reproducible: Reproducible
     evidence: list[str] = Field(default_factory=list, description="ids or file:line the verdict read")
 
@@ -118,6 +156,8 @@ class Here:
     methods: frozenset[str] = frozenset({"llama-bench", "real-prompt"})
     decodings: frozenset[str] = frozenset({"plain", "speculative"})
     gpus: tuple[str, ...] = ()
+    #: how an inconsistency's size is named (``params.yaml`` ``audit.severity``; ``precision.Severity``)
+    severity: Severity = Severity()
 
     @classmethod
     def from_params(cls, params: dict) -> Here:
@@ -128,7 +168,20 @@ class Here:
             ValueError: ``methods``, ``decodings`` or ``gpus`` is not a list of names (``gpus: NVIDIA
                 H200`` made the GPUs ``N, V, I, D, I, A, ...``).
         """
-        here = (params.get("audit") or {}).get("here") or {}
+        audit = params.get("audit") or {}
+        here = audit.get("here") or {}
+        try:
+            severity = Severity.model_validate(audit.get("severity") or {})
+        except ValidationError as e:
+            what = "; ".join(
+                f"{'.'.join(str(p) for p in err['loc']) or 'severity'}: "
+                + err["msg"].removeprefix("Value error, ")
+                for err in e.errors()
+            )
+            raise ValueError(
+                f"params.yaml audit.severity: {what}; fix: write {{minor: 0.02, material: 0.1}} "
+                "(fractions of the stated value, minor < material)"
+            ) from None
         for key in ("methods", "decodings", "gpus"):
             got = here.get(key)
             if got is not None and not (isinstance(got, list) and all(isinstance(x, str) for x in got)):
@@ -148,6 +201,7 @@ class Here:
             methods=frozenset(here.get("methods", cls.methods)),
             decodings=frozenset(here.get("decodings", cls.decodings)),
             gpus=tuple(here.get("gpus") or ()),
+            severity=severity,
         )
 
 
@@ -165,16 +219,6 @@ def claim_text(c: Claim) -> str:
         return c.statement or c.metric
     about = "about " if c.about else ""
     return f"{c.metric} = {about}{num} {c.unit}" + (f" ({c.method})" if c.method else "")
-
-
-def method_class(method: str | None) -> str | None:
-    """Method text -> class by ``caveats.DEFAULTS['method_classes']``; None when not stated."""
-    if method is None:
-        return None
-    for name, pattern in caveats.DEFAULTS["method_classes"].items():
-        if re.search(pattern, method):
-            return name
-    return method.lower()
 
 
 def build_matches(here_build: str, stated: str) -> bool:
@@ -277,11 +321,103 @@ def _cliff_neighbour(table: pl.DataFrame, cid: str) -> str:
     return f"{best['value']:g} at n_cpu_moe {best['n_cpu_moe']} ({best['id']})"
 
 
+def slower_rows(cf: ClaimsFile, memory: Claim) -> list[tuple[Claim, Claim]]:
+    """(row, faster) pairs beside a memory claim: ``row`` a rate claim measured under every condition
+    the memory claim states for itself (its own ``conditions``: env, decoding...), ``faster`` a rate
+    claim of the same metric, method class, prompt, block size and decoding that differs in one of
+    those conditions and is faster.  In claims-file order; empty when no such pair exists."""
+    own = {k: v for k, v in memory.conditions.model_dump(exclude_none=True, exclude_defaults=True).items()}
+    keys = [k for k in own if k not in ("other", "offload")]
+    if not keys:
+        return []
+    mem_cond = cf.conditions_of(memory)
+    rates = [c for c in cf.claims if family_of(c.unit) == "rate" and claim_interval(c) is not None]
+
+    def same(c: Claim, name: str) -> bool:
+        return getattr(cf.conditions_of(c), name) == getattr(mem_cond, name)
+
+    out = []
+    for row in rates:
+        if not all(same(row, k) for k in keys):
+            continue
+        rc = cf.conditions_of(row)
+        for other in rates:
+            oc = cf.conditions_of(other)
+            alike = (
+                other.metric == row.metric
+                and method_class(other.method) == method_class(row.method)
+                and (oc.prompt, oc.block_max, oc.decoding) == (rc.prompt, rc.block_max, rc.decoding)
+            )
+            if alike and not all(same(other, k) for k in keys) and other.value and row.value:
+                if row.value < other.value:
+                    out.append((row, other))
+    return out
+
+
+def _capacity_text(c: Claim) -> str:
+    """``11.76 of 12.29 GiB (95.7%)``: a memory claim against its stated capacity."""
+    frac = (c.value or 0.0) / (c.capacity or 1.0)
+    return f"{c.value:g} of {c.capacity:g} {c.unit} ({100 * frac:.1f}%)"
+
+
+def _at_capacity(cf: ClaimsFile, fired: dict) -> tuple[dict[str, Qualifier], dict[str, list[str]]]:
+    """The at-capacity qualifiers (claim id -> qualifier: the memory claim and each slower row beside
+    it, ``slower_rows``) and, for a memory claim at capacity with no slower row, its note."""
+    quals: dict[str, Qualifier] = {}
+    notes: dict[str, list[str]] = {}
+    for c in cf.claims:
+        if "at_capacity" not in fired.get(c.id, []):
+            continue
+        pairs = slower_rows(cf, c)
+        if not pairs:
+            notes.setdefault(c.id, []).append(
+                f"at capacity: {_capacity_text(c)} of its stated capacity, no slower row beside it"
+            )
+            continue
+        shown = "; ".join(f"{r.id} {r.value:g} {r.unit} against {o.value:g} ({o.id})" for r, o in pairs)
+        quals[c.id] = Qualifier(
+            kind=AT_RISK,
+            check="at_capacity",
+            reason=f"at capacity: {_capacity_text(c)} beside slower rows: {shown}",
+            evidence=[c.id] + list(dict.fromkeys(r.id for r, _ in pairs)),
+        )
+        for r, o in pairs:
+            if r.id not in quals:
+                quals[r.id] = Qualifier(
+                    kind=AT_RISK,
+                    check="at_capacity",
+                    reason=(
+                        f"at capacity: measured beside {c.id} at {_capacity_text(c)}, and slower than "
+                        f"{o.id} ({r.value:g} against {o.value:g} {r.unit}): memory may have spilled"
+                    ),
+                    evidence=[c.id, r.id, o.id],
+                )
+    return quals, notes
+
+
 def _claim_qualifiers(c: Claim, table: pl.DataFrame, fired: dict) -> list[Qualifier]:
     out = []
     rows = table.filter(pl.col("id") == c.id)
     row: dict[str, Any] = rows.row(0, named=True) if rows.height else {}  # a rule fired: c has a row
     for rule in fired.get(c.id, []):
+        if rule == "at_capacity":
+            continue  # judged with the rows beside it (``_at_capacity``)
+        if rule == "exceeds_limit":
+            over = (
+                f"{c.metric} = {row['lo']:g} {c.unit} against its limit {row['limit']:g}"
+                if row["limit"] is not None and row["lo"] > row["limit"]
+                else f"{row['tokens_generated']} tokens generated against the cap of {row['cap']}"
+            )
+            out.append(
+                Qualifier(
+                    kind=AT_RISK,
+                    check=rule,
+                    reason=f"{over}: exceeds its own stated limit: "
+                    "the field may not count what its name says",
+                    evidence=[c.id],
+                )
+            )
+            continue
         if rule == "single_run":
             reason = (
                 f"n = {row['n']}: below {caveats.DEFAULTS['min_n']} runs, no interval; "
@@ -322,90 +458,99 @@ def _claim_qualifiers(c: Claim, table: pl.DataFrame, fired: dict) -> list[Qualif
 
 
 def _side_pairs(s: Statement, r: Recomputed) -> list[tuple[str, str]]:
+    """The (numerator, denominator) sides a statement compares: its two cited ids for a
+    ``COMPARING_KINDS`` statement, every pair of a bound's set; none for a sum or mean (it pools its
+    members and compares nothing, ``AGGREGATING_KINDS``)."""
     if s.kind == "bound":
         return [(p.numerator, p.denominator) for p in r.pairs if p.denominator]
     if s.kind in ("ratio", "difference"):
         return [(s.of[0], s.of[1])]
     if s.kind == "percent_change":
         return [(s.of[1], s.of[0])]
-    return [(a, b) for i, a in enumerate(s.of) for b in s.of[i + 1 :]]
+    return []
 
 
-def _differences(cf: ClaimsFile, a: str, b: str) -> dict[str, str]:
-    """Named differences between two cited claims, both sides known: methods, phases, hardware,
-    environments, builds, sources."""
-    ca, cb = cf.claim(a), cf.claim(b)
-    if ca is None or cb is None:
+def _differences(
+    cf: ClaimsFile, a: str, b: str, recomputed: dict[str, Recomputed] | None = None
+) -> dict[str, str]:
+    """Named differences between two sides (claims, or statements with the claims under them:
+    ``tables.side_of``), both sides known: methods, phases, hardware, environments, builds, sources."""
+    sa, sb = side_of(cf, a, recomputed), side_of(cf, b, recomputed)
+    if not sa.claims or not sb.claims:
         return {}
     out = {}
-    ma, mb = method_class(ca.method), method_class(cb.method)
+    ma, mb = method_class(sa.method), method_class(sb.method)
     if ma and mb and ma != mb:
-        out["methods"] = f"methods: {ca.method} ({a}) vs {cb.method} ({b})"
-    frame = pl.DataFrame({"num_phase": [ca.metric], "den_phase": [cb.metric]})
-    phased = caveats.evaluate(frame, "comparison", rules=["mixed_phase"])[0]["caveats"].to_list()[0]
-    if phased:
-        out["phases"] = f"phases: {ca.metric} ({a}) vs {cb.metric} ({b})"
-    ha, hb = host_of(cf, ca), host_of(cf, cb)
-    if ha and hb and ha != hb:
-        out["hardware"] = f"hardware: {ha} ({a}) vs {hb} ({b})"
-    ea, eb = cf.conditions_of(ca).env, cf.conditions_of(cb).env
-    if ea and eb and ea != eb:
-        out["environments"] = f"environments: {ea} ({a}) vs {eb} ({b})"
-    ba, bb = build_of(cf, ca), build_of(cf, cb)
-    if ba and bb and ba != bb:
-        out["builds"] = f"builds: {ba} ({a}) vs {bb} ({b})"
-    sa, sb = ca.origin or OWN_SOURCE, cb.origin or OWN_SOURCE
-    if sa != sb:
-        out["sources"] = f"sources: {sa} ({a}) vs {sb} ({b})"
+        out["methods"] = f"methods: {sa.method} ({a}) vs {sb.method} ({b})"
+    if sa.phase and sb.phase and _phases([sa.phase, sb.phase]) >= {"prefill", "decode"}:
+        out["phases"] = f"phases: {sa.phase} ({a}) vs {sb.phase} ({b})"
+    if sa.host and sb.host and sa.host != sb.host:
+        out["hardware"] = f"hardware: {sa.host} ({a}) vs {sb.host} ({b})"
+    if sa.env and sb.env and sa.env != sb.env:
+        out["environments"] = f"environments: {sa.env} ({a}) vs {sb.env} ({b})"
+    if sa.build and sb.build and sa.build != sb.build:
+        out["builds"] = f"builds: {sa.build} ({a}) vs {sb.build} ({b})"
+    if sa.source and sb.source and sa.source != sb.source:
+        out["sources"] = f"sources: {sa.source} ({a}) vs {sb.source} ({b})"
+    return out
+
+
+def _phases(metrics: list[str]) -> set[str]:
+    """The known phases (prefill | decode, ``caveats.DEFAULTS['phase_classes']``) of metric names."""
+    out = set()
+    for metric in metrics:
+        for name, pattern in caveats.DEFAULTS["phase_classes"].items():
+            if re.search(pattern, metric):
+                out.add(name)
+                break
     return out
 
 
 #: conditions compared between the two sides of a comparison besides method, phase, hardware,
-#: environment, build and source (those have their own checks): a field of ``schema.Conditions``, an
-#: offload field, or any key of ``conditions.other``
-COMPARED_CONDITIONS = (
-    "model",
-    "quant",
-    "n_gpu_layers",
-    "n_cpu_moe",
-    "ctx",
-    "batch",
-    "decoding",
-    "block_max",
-    "prompt",
-    "sampling",
-    "cap",
-    "file_cache",
-)
+#: environment, build and source (those have their own checks): ``tables.SIDE_CONDITIONS`` (a field
+#: of ``schema.Conditions``, an offload field, ``model_class`` from ``conditions.other``), and any
+#: other key of ``conditions.other``
+COMPARED_CONDITIONS = SIDE_CONDITIONS
+#: conditions that name one model: two models come as two files, so a different model, its class and
+#: its quant are one condition
+MODEL_CONDITIONS = ("model", "model_class", "quant")
 
 
 @dataclass(frozen=True)
 class ConditionDiff:
-    """How the conditions of two cited claims compare: ``differ`` (stated on both sides, different:
-    ``"ctx 8192 (a) vs 32768 (b)"``; a different model and its quant count as one) and ``unstated``
-    (stated on one side only: not stated, never different)."""
+    """How the conditions of two sides compare: ``differ`` (stated on both sides, different:
+    ``"ctx 8192 (a) vs 32768 (b)"``; a different model, its class and its quant count as one) and
+    ``unstated`` (stated on one side only: not stated, never different).  A condition that varies
+    inside a side that is a statement (the decoding of a speedup) is what that statement compares,
+    and is left out."""
 
     differ: list[str]
     unstated: list[str]
 
 
-def condition_diff(cf: ClaimsFile, a: str, b: str) -> ConditionDiff:
-    """The conditions (``COMPARED_CONDITIONS`` and ``conditions.other``) of claims ``a`` and ``b``
-    that differ, and those stated for one side only; empty for a statement side."""
-    ca, cb = cf.claim(a), cf.claim(b)
-    if ca is None or cb is None:
+def condition_diff(
+    cf: ClaimsFile, a: str, b: str, recomputed: dict[str, Recomputed] | None = None
+) -> ConditionDiff:
+    """The conditions (``COMPARED_CONDITIONS`` and ``conditions.other``) of sides ``a`` and ``b``
+    (claims or statements: ``tables.side_of``) that differ, and those stated for one side only."""
+    sa, sb = side_of(cf, a, recomputed), side_of(cf, b, recomputed)
+    if not sa.claims or not sb.claims:
         return ConditionDiff([], [])
-    conda, condb = cf.conditions_of(ca), cf.conditions_of(cb)
-    names = list(COMPARED_CONDITIONS) + sorted(set(conda.other) | set(condb.other))
+    names = list(dict.fromkeys(list(sa.fields) + list(sb.fields)))
     differ: list[str] = []
+    model_at: int | None = None
     unstated: list[str] = []
     for name in names:
-        va, vb = field_of(ca, conda, name), field_of(cb, condb, name)
+        if name in sa.varies or name in sb.varies:
+            continue
+        va, vb = sa.fields.get(name), sb.fields.get(name)
         if va is not None and vb is not None and va != vb:
             text = f"{name} {va} ({a}) vs {vb} ({b})"
-            if name == "quant" and differ and differ[0].startswith("model "):
-                differ[0] += f", {text}"  # two models come as two files: model and quant are one condition
+            if name in MODEL_CONDITIONS and model_at is not None:
+                differ[model_at] += f", {text}"
             else:
+                if name in MODEL_CONDITIONS:
+                    model_at = len(differ)
                 differ.append(text)
         elif (va is None) != (vb is None):
             known, value, missing = (a, va, b) if va is not None else (b, vb, a)
@@ -414,7 +559,12 @@ def condition_diff(cf: ClaimsFile, a: str, b: str) -> ConditionDiff:
 
 
 def _statement_qualifiers(
-    cf: ClaimsFile, s: Statement, r: Recomputed, comp_fired: dict, claim_fired: dict
+    cf: ClaimsFile,
+    s: Statement,
+    r: Recomputed,
+    comp_fired: dict,
+    claim_fired: dict,
+    recomputed: dict[str, Recomputed] | None = None,
 ) -> tuple[list[Qualifier], list[str]]:
     quals: dict[tuple, Qualifier] = {}
     notes: list[str] = []
@@ -435,7 +585,7 @@ def _statement_qualifiers(
     row_ids = {s.id} if s.kind != "bound" else {f"{s.id}[{a}/{b}]" for a, b in pairs}
     rules = {rule for rid in row_ids for rule in comp_fired.get(rid, [])}
     for a, b in pairs:
-        diffs = _differences(cf, a, b)
+        diffs = _differences(cf, a, b, recomputed)
         for check, rule in (("methods", "mixed_method"), ("phases", "mixed_phase")):
             if check in diffs and rule in rules:
                 add(NOT_COMPARABLE, rule, _strip_ids(diffs[check]), [a, b])
@@ -444,7 +594,13 @@ def _statement_qualifiers(
                 add(NOT_COMPARABLE, "host_or_build_mismatch", _strip_ids(diffs[check]), [a, b])
         if "sources" in diffs:
             add(NOT_COMPARABLE, "sources", _strip_ids(diffs["sources"]), [a, b])
-        cond = condition_diff(cf, a, b)
+        if (small := small_counts(cf, a, b)) is not None:
+            add(AT_RISK, "small_counts", small, [a, b])
+        cond = condition_diff(cf, a, b, recomputed)
+        # the machine is a condition too: a different machine and one other condition confound it
+        machine = [
+            w for w, key in (("hardware", "hardware"), ("environment", "environments")) if key in diffs
+        ]
         if len(cond.differ) > 1:  # one differing condition is what is compared; more confound it
             add(
                 NOT_COMPARABLE,
@@ -453,24 +609,44 @@ def _statement_qualifiers(
                 + "; ".join(_strip_ids(d) for d in cond.differ),
                 [a, b],
             )
+        elif cond.differ and machine:
+            add(
+                NOT_COMPARABLE,
+                "conditions",
+                f"the sides differ in {' and '.join(machine)} and in one condition, so the comparison "
+                f"cannot be put down to one: {_strip_ids(cond.differ[0])}",
+                [a, b],
+            )
         if s.kind == "bound":
             continue  # a bound's pairs differ by its own rule (numerator vs denominator, `match`)
-        if len(cond.differ) == 1:
+        if len(cond.differ) == 1 and not machine:
             notes.append(f"compares {cond.differ[0]} (the one condition stated differently)")
         notes += [f"{u} (not stated, not different)" for u in cond.unstated]
-        ea, eb = _env_of(cf, a), _env_of(cf, b)
-        if (ea is None) != (eb is None):
+        ea, eb = side_of(cf, a, recomputed).env, side_of(cf, b, recomputed).env
+        if (ea is None) != (eb is None) and cf.claim(a) is not None and cf.claim(b) is not None:
             known, missing = (a, b) if ea is not None else (b, a)
             notes.append(
                 f"env: stated for {known} ({ea or eb}), not for {missing} (not stated, not different)"
+            )
+    if s.kind in AGGREGATING_KINDS:
+        members = [c for i in claims_under(cf, s.id, recomputed) if (c := cf.claim(i)) is not None]
+        if _phases([c.metric for c in members]) >= {"prefill", "decode"}:
+            add(
+                NOT_COMPARABLE,
+                "mixed_phase",
+                f"phases: a {s.kind} of prefill and decode rates "
+                f"({', '.join(sorted({c.metric for c in members}))})",
+                [c.id for c in members],
             )
     for rid in row_ids:
         fired = comp_fired.get(rid, [])
         ids = [x for x in rid.removeprefix(s.id).strip("[]").split("/") if x]
         ids = ids or list(pairs[0] if pairs else [])
         if "single_run" in fired:
-            sides = [c for i in ids if (c := cf.claim(i)) is not None]
-            ones = [c.id for c in sides if c.n is not None and c.n < caveats.DEFAULTS["min_n"]]
+            under = [
+                c for i in ids for u in claims_under(cf, i, recomputed) if (c := cf.claim(u)) is not None
+            ]
+            ones = sorted({c.id for c in under if c.n is not None and c.n < caveats.DEFAULTS["min_n"]})
             add(
                 AT_RISK,
                 "single_run",
@@ -492,10 +668,13 @@ def _statement_qualifiers(
                 ids + acc,
             )
     cited = set(r.reads) | {x for p in pairs for x in p}
-    for cid in sorted(cited):
+    # at-risk rules carry over from every claim the statement rests on, through cited statements
+    rests_on = {u for x in cited for u in claims_under(cf, x, recomputed)}
+    for cid in sorted(rests_on):
         for rule in claim_fired.get(cid, []):
             if rule in CARRIED:
                 add(AT_RISK, rule, f"cites a claim at risk ({rule})", [cid])
+    for cid in sorted(cited):
         c = cf.claim(cid)
         if c is not None and claim_interval(c) is None:
             add(UNSUPPORTED, "needs", f"a comparison whose cited number {cid} is absent", [cid])
@@ -504,13 +683,8 @@ def _statement_qualifiers(
     return list(quals.values()), sorted(set(notes))
 
 
-def _env_of(cf: ClaimsFile, cid: str) -> str | None:
-    c = cf.claim(cid)
-    return cf.conditions_of(c).env if c is not None else None
-
-
 def _strip_ids(text: str) -> str:
-    return re.sub(r" \([^()]*\)(?= vs |$)", "", text)
+    return re.sub(r" \([^()]*\)(?= vs |, |$)", "", text)
 
 
 def _fired(table: pl.DataFrame, kind: str) -> dict[str, list[str]]:
@@ -518,6 +692,11 @@ def _fired(table: pl.DataFrame, kind: str) -> dict[str, list[str]]:
         return {}
     out, _ = caveats.evaluate(table, kind)
     return {row["id"]: row["caveats"] for row in out.select("id", "caveats").iter_rows(named=True)}
+
+
+def _finite(x: float) -> float | None:
+    """``x``, or None for an open end (a bound allows everything below or above it)."""
+    return x if math.isfinite(x) else None
 
 
 def _ends(iv: Interval | None) -> tuple[float | None, float | None]:
@@ -541,28 +720,26 @@ class CountsCheck:
     arithmetic: str
     difference: float | None
     alpha: float
+    allowed: Interval | None = None
 
 
 def counts_check(c: Claim) -> CountsCheck | None:
-    """Check an ``acceptance_rate`` claim's value against its ``counts``: α = accepted ÷ drafted
-    (llama-server ``draft_n_accepted`` / ``draft_n``), ×100 when the unit is %, compared with the
-    interval the stated value's precision allows (``precision.stated_interval``).
+    """Check a proportion's value against its ``counts``: k ÷ n (an acceptance rate's α = accepted ÷
+    drafted, llama-server ``draft_n_accepted`` / ``draft_n``; "7 of 12 correct"), ×100 when the unit
+    is %, compared with the interval the stated value's precision allows (``precision.interval_of``).
 
-    Returns None when the claim is not an acceptance rate with both a number and counts."""
+    Returns None when the claim is not an acceptance rate or a ratio (x, %) with a number and counts."""
     iv = claim_interval(c)
-    if c.metric != "acceptance_rate" or c.counts is None or iv is None:
+    if c.counts is None or iv is None or not (c.metric == "acceptance_rate" or family_of(c.unit) == "ratio"):
         return None
     scale = 100.0 if (c.unit or "").strip() == "%" else 1.0
     alpha = c.counts.alpha * scale
     stated = stated_interval_of(c) or iv
-    arithmetic = (
-        f"{c.counts.accepted} accepted / {c.counts.drafted} drafted"
-        f"{' x 100' if scale != 1 else ''} = {alpha:.4f}"
-    )
+    arithmetic = f"{c.counts.text()}{' x 100' if scale != 1 else ''} = {alpha:.4f}"
     if Interval(alpha, alpha).overlaps(stated):
-        return CountsCheck(CONSISTENT, f"{alpha:.3f}", arithmetic, None, alpha)
+        return CountsCheck(CONSISTENT, f"{alpha:.3f}", arithmetic, None, alpha, stated)
     target = stated.lo if alpha < stated.lo else stated.hi
-    return CountsCheck(INCONSISTENT, f"{alpha:.3f}", arithmetic, alpha - target, alpha)
+    return CountsCheck(INCONSISTENT, f"{alpha:.3f}", arithmetic, alpha - target, alpha, stated)
 
 
 def judge(cf: ClaimsFile, recomputed: dict[str, Recomputed], here: Here, claims_file: str) -> list[Verdict]:
@@ -571,6 +748,7 @@ def judge(cf: ClaimsFile, recomputed: dict[str, Recomputed], here: Here, claims_
     claim_fired = _fired(ctable, "claims")
     ctable_cmp = comparison_table(cf, recomputed)
     comp_fired = _fired(ctable_cmp, "comparison")
+    gaps = unsaid(cf, recomputed)
     out = []
     # acceptance claims are at risk where a comparison of their decoding mode shows no speedup
     acc_risk: dict[str, set[str]] = {}
@@ -582,8 +760,11 @@ def judge(cf: ClaimsFile, recomputed: dict[str, Recomputed], here: Here, claims_
             for c in cf.claims:
                 if c.metric == "acceptance_rate" and cf.conditions_of(c).decoding == mode:
                     acc_risk.setdefault(c.id, set()).add(row["statement"])
+    capacity_quals, capacity_notes = _at_capacity(cf, claim_fired)
     for c in cf.claims:
         quals = _claim_qualifiers(c, ctable, claim_fired)
+        if c.id in capacity_quals:
+            quals.append(capacity_quals[c.id])
         if c.id in acc_risk:
             quals.append(
                 Qualifier(
@@ -607,19 +788,28 @@ def judge(cf: ClaimsFile, recomputed: dict[str, Recomputed], here: Here, claims_
                 difference=counted.difference if counted else None,
                 stated_lo=stated_lo,
                 stated_hi=stated_hi,
+                stated_text=written(c.value, c.range, c.decimals, c.range_decimals),
                 recomputed_lo=counted.alpha if counted else None,
                 recomputed_hi=counted.alpha if counted else None,
+                allowed_lo=counted.allowed.lo if counted and counted.allowed else None,
+                allowed_hi=counted.allowed.hi if counted and counted.allowed else None,
                 arithmetic=counted.arithmetic if counted else None,
                 unit=c.unit,
                 qualifiers=quals,
-                notes=_not_stated(cf, c),
+                notes=_not_stated(cf, c) + capacity_notes.get(c.id, []),
+                unsaid=gaps.get(c.id, []),
                 reproducible=reproducibility(cf, c, here),
                 evidence=[c.id],
             )
         )
+    # a statement carries "at capacity" from the rows judged at capacity (not from a memory claim
+    # at capacity with no slower row beside it)
+    carried = {k: [x for x in v if x != "at_capacity"] for k, v in claim_fired.items()}
+    for cid in capacity_quals:
+        carried.setdefault(cid, []).append("at_capacity")
     for s in cf.statements:
         r = recomputed[s.id]
-        quals, notes = _statement_qualifiers(cf, s, r, comp_fired, claim_fired)
+        quals, notes = _statement_qualifiers(cf, s, r, comp_fired, carried, recomputed)
         if r.verdict == NOT_CHECKABLE and r.reason:
             notes = [f"not checkable: {r.reason}"] + notes
         cited = [claim for i in sorted(set(r.reads)) if (claim := cf.claim(i)) is not None]
@@ -637,12 +827,16 @@ def judge(cf: ClaimsFile, recomputed: dict[str, Recomputed], here: Here, claims_
                 difference=r.difference,
                 stated_lo=stated_lo,
                 stated_hi=stated_hi,
+                stated_text=written(s.value, s.range, s.decimals, s.range_decimals),
                 recomputed_lo=recomputed_lo,
                 recomputed_hi=recomputed_hi,
+                allowed_lo=_finite(r.allowed.lo) if r.allowed else None,
+                allowed_hi=_finite(r.allowed.hi) if r.allowed else None,
                 unit=s.unit,
                 arithmetic=r.arithmetic or None,
                 qualifiers=quals,
                 notes=notes,
+                unsaid=gaps.get(s.id, []),
                 reproducible=Reproducible(here=bool(cited) and not missing, missing=missing),
                 evidence=list(r.reads),
             )

@@ -34,7 +34,7 @@ def parse_overrides(text: str) -> Sourced:
     """``--overrides`` (JSON; ``null``: none) as a mapping from ``OPTION``.
 
     Raises:
-        contract.ParamsError: not JSON, or not a JSON object (names the option and the fix).
+        errors.ParamsError: not JSON, or not a JSON object (names the option and the fix).
     """
     try:
         value = json.loads(text)

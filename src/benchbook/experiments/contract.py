@@ -52,11 +52,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationErr
 from pydantic_core import PydanticCustomError
 from typing_extensions import get_type_hints, is_typeddict
 
-
-class ParamsError(ValueError):
-    """An experiment's parameters do not fit its ``Params`` model: the message names where each wrong
-    value was written, what is wrong and the fix (a ValueError: the CLI prints it as one line)."""
-
+from ..errors import ParamsError
 
 #: ``Source.origin`` of a layer read from the params file
 PARAMS_FILE = "params.yaml"

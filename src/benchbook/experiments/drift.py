@@ -45,7 +45,7 @@ def current(experiment: str, params: Mapping, picked: profiles.Picked) -> Params
     section updated by the profile's layer (``Params.resolve_current``; no ``--overrides``).
 
     Raises:
-        contract.ParamsError: params.yaml does not validate (the message names the key and the fix).
+        errors.ParamsError: params.yaml does not validate (the message names the key and the fix).
     """
     cls = params_class(experiment)
     return cls.resolve_current(params, profiles.layer(dict(params), cls.SECTION, picked))
@@ -108,7 +108,7 @@ def of_sessions(
     without a config (a session from before configs were recorded).
 
     Raises:
-        contract.ParamsError: params.yaml does not validate for the experiment.
+        errors.ParamsError: params.yaml does not validate for the experiment.
     """
     starts: dict[str, dict] = {}
     for f in sorted(Path(folder).glob("*.jsonl")):

@@ -92,7 +92,7 @@ def layer(params: dict, name: str, picked: Picked) -> Sourced:
     without a profile), each from params.yaml ``profiles.<profile>.<name>``.
 
     Raises:
-        contract.ParamsError: the profile or its section is not a mapping (names it and the fix).
+        errors.ParamsError: the profile or its section is not a mapping (names it and the fix).
     """
     if not picked.name:
         return Sourced(None, Source(PARAMS_FILE, name))
@@ -103,6 +103,6 @@ def section(params: dict, name: str, picked: Picked) -> Sourced:
     """``params[name]`` updated key by key by ``layer`` (a copy; each key names where it was written).
 
     Raises:
-        contract.ParamsError: a section on the way is not a mapping.
+        errors.ParamsError: a section on the way is not a mapping.
     """
     return Sourced.section(params, name) | layer(params, name, picked)

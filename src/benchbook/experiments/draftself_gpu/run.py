@@ -137,7 +137,7 @@ def measure(
     ``train``, ``measure``, ``device``, ``archive``: ``DraftselfGpuParams``); returns the session summary.
 
     Raises:
-        contract.ParamsError: the section does not fit ``DraftselfGpuParams`` (names the key and the fix).
+        errors.ParamsError: the section does not fit ``DraftselfGpuParams`` (names the key and the fix).
     """
     from benchbook.paths import cache_dir
 

@@ -56,7 +56,7 @@ def planned_runs(start: dict) -> set:
     for their files (a label needs no sha256).
 
     Raises:
-        contract.ParamsError: the config is not a ``LlamaBenchParams``.
+        errors.ParamsError: the config is not a ``LlamaBenchParams``.
     """
     params = LlamaBenchParams.from_record(start.get("config") or {})
     models = [{"model_id": m, "sha256": None} for m in params.models]

@@ -47,7 +47,7 @@ def run_session(
     Returns the session's ``SessionResult`` (``cfg``: the merged section).
 
     Raises:
-        contract.ParamsError: ``cfg`` does not fit ``LlamaBenchParams`` (names the key and the fix).
+        errors.ParamsError: ``cfg`` does not fit ``LlamaBenchParams`` (names the key and the fix).
     """
     params = cfg if isinstance(cfg, LlamaBenchParams) else LlamaBenchParams.from_section(cfg)
     git = git_state(root)
@@ -121,8 +121,8 @@ def measure(
     section) with ``models`` (model ids).
 
     Raises:
-        contract.ParamsError: the section does not fit ``LlamaBenchParams`` (names the key and the fix).
-        resolve.ParamsError, llamacpp.toolchain.ToolchainError, llamacpp.models.ModelError: the build or
+        errors.ParamsError: the section does not fit ``LlamaBenchParams`` (names the key and the fix).
+        errors.ParamsError, llamacpp.toolchain.ToolchainError, llamacpp.models.ModelError: the build or
         a model is missing (the message names the fix).
     """
     root, raw_dir = Path(root), Path(root) / raw_dir

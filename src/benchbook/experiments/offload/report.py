@@ -64,7 +64,7 @@ def planned_points(start: dict) -> set:
     in by an empty record (a point's label needs no model file).
 
     Raises:
-        contract.ParamsError: the config is not an ``OffloadParams``.
+        errors.ParamsError: the config is not an ``OffloadParams``.
     """
     cfg = OffloadParams.from_record(start.get("config") or {}).config()
     model = {"model_id": "", "sha256": None}

@@ -256,7 +256,7 @@ def check_model(model: Mapping) -> None:
     resolved.  Here, not in ``plan``: the report stage reads the plan and imports no measurement code.
 
     Raises:
-        contract.ParamsError: names the keys and the fix."""
+        errors.ParamsError: names the keys and the fix."""
     fields = {k: v for k, v in model.items() if k in synth.SynthSpec.__dataclass_fields__}
     try:
         synth.SynthSpec(**fields).check()
@@ -277,8 +277,8 @@ def measure(
     ``run_session``'s result with ``model`` (the synthetic model's manifest).
 
     Raises:
-        contract.ParamsError: the section does not fit ``OffloadParams`` (names the key and the fix).
-        resolve.ParamsError, llamacpp.toolchain.ToolchainError, llamacpp.models.ModelError: no build or
+        errors.ParamsError: the section does not fit ``OffloadParams`` (names the key and the fix).
+        errors.ParamsError, llamacpp.toolchain.ToolchainError, llamacpp.models.ModelError: no build or
         default model (the message names the fix); synth.SynthError: a bad ``model`` spec.
     """
     root, raw_dir = Path(root), Path(root) / raw_dir

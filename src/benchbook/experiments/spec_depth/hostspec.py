@@ -1,7 +1,7 @@
 """The speculative experiment per host, as the depth page shows it (hosts.md) and publishes it.
 
-Each host's newest speculative session that passes the checks (``measured.newest_publishable``, as the
-speculative report), one row per configuration over the session's prompts:
+Each host's newest speculative session that passes the checks (``measured.select``, policy
+``speculative:hosts``, as the speculative report), one row per configuration over the session's prompts:
 
 * ``speedup``: the mean over prompts of each prompt's speedup (``speculative.analysis.config_table``'s
   ``speedup_mean``: decode rate ÷ the same-session baseline's, paired by repetition), with its
@@ -64,10 +64,6 @@ class HostSpec:
     numbers: list[Number] = field(default_factory=list)
 
 
-def _jsonl(folder: Path) -> list[Path]:
-    return [f for f in sorted(Path(folder).glob("*.jsonl")) if not f.name.endswith(".quarantine.jsonl")]
-
-
 def judged_sessions(
     raw: Path, thresholds: dict, hosts: dict[str, dict], confidence: float = 0.95
 ) -> list[tuple[pl.DataFrame, spec.CostModel | None]]:
@@ -79,13 +75,7 @@ def judged_sessions(
     if req.is_empty():
         return []
     table = spec.config_table(req, confidence)
-    best, _ = measured.newest_publishable(
-        measured.check_sessions(
-            _jsonl(raw / "speculative"),
-            "speculative",
-            ("benchbook.speculative_request", "benchbook.speculative_cost"),
-        )
-    )
+    best = measured.select("speculative:hosts", measured.check("speculative", raw / "speculative")).by_host()
     present = set(table["session_id"].to_list())
     out = []
     for check in sorted(best.values(), key=lambda c: str(c.host_id)):

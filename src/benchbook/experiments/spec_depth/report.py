@@ -29,7 +29,7 @@ from benchbook.numfmt import fmt_interval
 from benchbook.numtable import md_table
 from benchbook.provenance import read_snapshots
 
-from . import BENCH_SCHEMA, EXPERIMENT, REQUEST_SCHEMA
+from . import EXPERIMENT
 from .analysis import bench_rates, bench_table, depth_table, memory_per_draft_token
 from .cells import bench_key, cell_key, host_key, memory_key
 from .depthnums import REPLICATION, Facts, bench_numbers, depth_numbers, judged_bench, memory_numbers
@@ -92,20 +92,13 @@ def caveat_table(depth: pl.DataFrame) -> pl.DataFrame:
     )
 
 
-def _jsonl(folder: Path) -> list[Path]:
-    return [f for f in sorted(Path(folder).glob("*.jsonl")) if not f.name.endswith(".quarantine.jsonl")]
-
-
 def publishable_sessions(raw: Path) -> tuple[dict[str, str], list[measured.SessionCheck]]:
     """``{host_id: session_id}`` of each host's newest spec_depth session under ``raw/spec_depth`` whose
     records prove a complete measurement made in it (``measured.check_sessions``: runs inside the
     session, samples and server timings within wall times, every llama-bench row its argv asks for),
     and the sessions skipped, unfinished ones (no end record) included, with their reasons."""
-    checks = measured.check_sessions(
-        _jsonl(raw / EXPERIMENT), EXPERIMENT, (BENCH_SCHEMA, REQUEST_SCHEMA), unfinished=True
-    )
-    best, skipped = measured.newest_publishable(checks)
-    return {h: c.session_id for h, c in best.items()}, skipped
+    chosen = measured.select(EXPERIMENT, measured.check(EXPERIMENT, raw / EXPERIMENT))
+    return {h: c.session_id for h, c in chosen.by_host().items()}, chosen.skipped
 
 
 def _ci(row: dict, col: str) -> tuple[float, float] | None:

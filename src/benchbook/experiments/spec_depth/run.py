@@ -210,9 +210,9 @@ def measure(
     host profile's keys): the bench sweep, then the requests, to ``raw_dir/spec_depth/<host_id>.jsonl``.
 
     Raises:
-        contract.ParamsError: the section does not fit ``SpecDepthParams`` (names the key and the fix; a
+        errors.ParamsError: the section does not fit ``SpecDepthParams`` (names the key and the fix; a
             config's draft key not in ``drafts``, a model id not in the registry among them).
-        resolve.ParamsError, llamacpp.toolchain.ToolchainError, llamacpp.models.ModelError: the build
+        errors.ParamsError, llamacpp.toolchain.ToolchainError, llamacpp.models.ModelError: the build
         or a model is missing (the message names the fix).
     """
     root, raw_dir = Path(root), Path(root) / raw_dir

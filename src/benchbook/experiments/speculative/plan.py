@@ -200,7 +200,7 @@ class SpeculativeParams(Params):
         else ``default``.  ``models``: the ``models.registry`` ids (``from_section``).
 
         Raises:
-            contract.ParamsError: unknown profile (names the known ones); a key is unknown, has the wrong
+            errors.ParamsError: unknown profile (names the known ones); a key is unknown, has the wrong
                 type or is out of bounds; a config's ``draft`` is not in ``drafts``; no baseline (each
                 clause names where the value was written and the fix).
         """
@@ -228,7 +228,7 @@ class SpeculativeParams(Params):
         (``run.measure``'s merge; ``drift.current``).
 
         Raises:
-            contract.ParamsError: as ``resolve``.
+            errors.ParamsError: as ``resolve``.
         """
         return cls.resolve(Sourced.section(params, cls.SECTION), overrides=layer, models=registry_ids(params))
 
@@ -241,7 +241,7 @@ def load_prompts(path: str | Path, ids: list[str] | None = None, caps: dict | No
     """Prompts of ``data/prompts/speculative.yaml`` (``ids`` selects and orders; ``caps`` overrides caps).
 
     Raises:
-        contract.ParamsError: an id in ``ids`` is not in the file (the message lists the known ids).
+        errors.ParamsError: an id in ``ids`` is not in the file (the message lists the known ids).
     """
     import yaml
 

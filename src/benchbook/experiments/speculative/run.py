@@ -141,7 +141,7 @@ def run_session(
     ``cfg``: the resolved profile's mapping).
 
     Raises:
-        contract.ParamsError: ``cfg`` does not fit ``SpeculativeParams`` (names the key and the fix).
+        errors.ParamsError: ``cfg`` does not fit ``SpeculativeParams`` (names the key and the fix).
     """
     from benchbook.provenance import git_state
 
@@ -447,9 +447,9 @@ def measure(
     profile) with ``prompts`` (the prompt records run).
 
     Raises:
-        contract.ParamsError: unknown profile, draft key, model id or prompt id (the message lists the
+        errors.ParamsError: unknown profile, draft key, model id or prompt id (the message lists the
             known ones), or the resolved profile does not fit ``SpeculativeParams`` (names the key).
-        resolve.ParamsError, llamacpp.toolchain.ToolchainError, llamacpp.models.ModelError: the build or
+        errors.ParamsError, llamacpp.toolchain.ToolchainError, llamacpp.models.ModelError: the build or
         a model is missing (the message names the fix).
     """
     root, raw_dir = Path(root), Path(root) / raw_dir

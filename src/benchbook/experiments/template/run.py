@@ -49,7 +49,7 @@ def measure(
     interleaved per repetition (``plan.plan``).  Returns the session's ``SessionResult``.
 
     Raises:
-        contract.ParamsError: the section does not fit ``TemplateParams`` (names the key and the fix).
+        errors.ParamsError: the section does not fit ``TemplateParams`` (names the key and the fix).
     """
     root = Path(root)
     cfg = TemplateParams.from_params(params, overrides)

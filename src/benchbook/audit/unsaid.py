@@ -1,0 +1,193 @@
+"""What a source leaves unsaid, noted beside the verdicts it weakens (``Verdict.unsaid``).
+
+Each check reads only what the claims file states and names what is missing and why it matters:
+
+* ``temperature``: a speculative comparison (a speculative side and a plain one, or a speedup) run
+  at temperature > 0 compares different generations: sampling makes each run write other text, so
+  the rates are of different work (greedy runs reproduce the same text, DESIGN.md).  Temperature is
+  read from ``conditions.other.temperature``, ``conditions.sampling`` ("greedy" is 0, "temperature
+  0.8" or "temp=0.8" its number) and, for the source's own claims, ``settings.temperature``;
+* ``cap``: a generation cap stated (``conditions.cap``) with no output length
+  (``conditions.tokens_generated``): the answers may have stopped at the cap (``caveats`` rule
+  ``cap_hit`` cannot be judged);
+* ``spread``: a value averaged over n ≥ 2 runs (its ``n``, else the source's ``runs_per_prompt`` for
+  its own numbers) with no spread stated (``spread``): how far the runs agreed is unknown;
+* ``free``: a speedup called free ("free", "no cost", "costs nothing") in a file that states a memory
+  increase (a size claim or statement whose words or arithmetic say more memory): the cost is named.
+
+A note lands on the claim or statement it concerns and on every statement resting on it
+(``tables.claims_under``).
+"""
+
+from __future__ import annotations
+
+import re
+
+from .recompute import Recomputed
+from .schema import COMPARING_KINDS, Claim, ClaimsFile, Statement, family_of
+from .tables import claims_under
+
+#: words that call a result free of cost
+FREE = re.compile(r"(?i)\bfree\b|\bno (extra |additional )?cost\b|\bcosts? nothing\b|\bat no cost\b")
+#: words that say a memory figure is an increase
+INCREASE = re.compile(r"(?i)increase|\bextra\b|\bmore\b|\bper (draft )?token\b|overhead|\bcost\b|\badds?\b")
+_TEMPERATURE = re.compile(r"(?i)\btemp(?:erature)?\s*[=:]?\s*([0-9]*\.?[0-9]+)")
+
+
+def temperature(cf: ClaimsFile, claim: Claim) -> float | None:
+    """The sampling temperature a claim ran at (module doc), None when not stated."""
+    cond = cf.conditions_of(claim)
+    stated = cond.other.get("temperature")
+    if isinstance(stated, (int, float)) and not isinstance(stated, bool):
+        return float(stated)
+    if cond.sampling:
+        if re.search(r"(?i)\bgreedy\b", cond.sampling):
+            return 0.0
+        m = _TEMPERATURE.search(cond.sampling)
+        if m:
+            return float(m.group(1))
+    own = cf.settings.get("temperature") if claim.origin is None else None
+    if isinstance(own, (int, float)) and not isinstance(own, bool):
+        return float(own)
+    return None
+
+
+def _speculative(mode: str | None) -> bool:
+    return mode is not None and mode != "plain"
+
+
+def _temperature_notes(cf: ClaimsFile, recomputed: dict[str, Recomputed]) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+    for s in cf.statements:
+        if s.kind not in COMPARING_KINDS and s.kind != "bound":
+            continue
+        claims = [c for i in claims_under(cf, s.id, recomputed) if (c := cf.claim(i)) is not None]
+        modes = {cf.conditions_of(c).decoding for c in claims}
+        if not (any(_speculative(m) for m in modes) and "plain" in modes):
+            continue
+        hot = sorted({t for c in claims if (t := temperature(cf, c)) is not None and t > 0})
+        if hot:
+            out.setdefault(s.id, []).append(_temperature_text(hot))
+    for c in cf.claims:
+        t = temperature(cf, c)
+        if c.metric == "speedup" and t is not None and t > 0:
+            out.setdefault(c.id, []).append(_temperature_text([t]))
+    return out
+
+
+def _temperature_text(temps: list[float]) -> str:
+    shown = ", ".join(f"{t:g}" for t in temps)
+    return (
+        f"a speculative comparison sampled at temperature {shown}: the speculative and plain runs wrote "
+        "different text, so it compares different generations (state a greedy run, temperature 0)"
+    )
+
+
+def _cap_notes(cf: ClaimsFile) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+    for c in cf.claims:
+        cond = cf.conditions_of(c)
+        if cond.cap is not None and cond.tokens_generated is None:
+            out.setdefault(c.id, []).append(
+                f"a generation cap of {cond.cap} tokens is stated for {c.id} but not its output length: "
+                "the answers may have stopped at the cap (state the tokens generated)"
+            )
+    return out
+
+
+def _spread_notes(cf: ClaimsFile) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+    for c in cf.claims:
+        # the claim's n, else the runs the source states behind each of its own numbers
+        n = c.n if c.n is not None else (cf.source.runs_per_prompt if c.origin is None else None)
+        if n is not None and n >= 2 and c.spread is None and (c.value is not None or c.range):
+            out.setdefault(c.id, []).append(
+                f"{c.id} is averaged over {n} runs with no spread stated (sd, range or interval): "
+                "how far the runs agreed is unknown"
+            )
+    return out
+
+
+def _memory_increases(cf: ClaimsFile, recomputed: dict[str, Recomputed]) -> list[str]:
+    """``"vram_per_draft_token = 599 MB (mem-per-token)"``: the memory increases the file states."""
+    found = []
+    for c in cf.claims:
+        words = " ".join(x for x in (c.metric, c.statement, c.note) if x)
+        if family_of(c.unit) == "size" and c.value is not None and INCREASE.search(words):
+            found.append(f"{c.metric} = {c.value:g} {c.unit} ({c.id})")
+    for s in cf.statements:
+        r = recomputed.get(s.id)
+        units = {cf.claim(i).unit for i in s.of if cf.claim(i) is not None}  # type: ignore[union-attr]
+        if s.kind not in COMPARING_KINDS or not units or any(family_of(u) != "size" for u in units):
+            continue
+        grows = (
+            r is not None and r.natural is not None and (r.natural.lo > (1.0 if s.kind == "ratio" else 0.0))
+        )
+        if grows or INCREASE.search(s.statement):
+            found.append(f"{s.statement} ({s.id})")
+    return found
+
+
+def _is_speedup(cf: ClaimsFile, item: Claim | Statement) -> bool:
+    if isinstance(item, Claim):
+        return item.metric == "speedup" or family_of(item.unit) == "rate"
+    units = {c.unit for i in item.of if (c := cf.claim(i)) is not None}
+    return bool(units) and all(family_of(u) == "rate" for u in units) or "speed" in item.statement.lower()
+
+
+def _free_notes(cf: ClaimsFile, recomputed: dict[str, Recomputed]) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+    items: list[Claim | Statement] = [*cf.claims, *cf.statements]
+    called_free = [
+        it
+        for it in items
+        if FREE.search(" ".join(x for x in (it.statement, it.note) if x)) and _is_speedup(cf, it)
+    ]
+    if not called_free:
+        return out
+    costs = _memory_increases(cf, recomputed)
+    if costs:
+        for it in called_free:
+            out.setdefault(it.id, []).append(
+                f"called free, yet the source states a memory cost: {'; '.join(costs)}"
+            )
+    return out
+
+
+def unsaid(cf: ClaimsFile, recomputed: dict[str, Recomputed]) -> dict[str, list[str]]:
+    """Claim or statement id -> the notes on what the source leaves unsaid (module doc), each note on
+    the item it concerns and on every statement resting on that item, in file order."""
+    own: dict[str, list[str]] = {}
+    for part in (
+        _temperature_notes(cf, recomputed),
+        _cap_notes(cf),
+        _spread_notes(cf),
+        _free_notes(cf, recomputed),
+    ):
+        for key, notes in part.items():
+            own.setdefault(key, []).extend(notes)
+    out: dict[str, list[str]] = {k: list(v) for k, v in own.items()}
+    for s in cf.statements:
+        under = claims_under(cf, s.id, recomputed)
+        cited = set(under) | _statements_under(cf, s)
+        for ref in cited:
+            if ref == s.id:
+                continue
+            for note in own.get(ref, []):
+                if note not in out.setdefault(s.id, []):
+                    out[s.id].append(note)
+    return {k: v for k, v in out.items() if v}
+
+
+def _statements_under(cf: ClaimsFile, s: Statement) -> set[str]:
+    """The statements ``s`` cites, through the statements they cite."""
+    seen: set[str] = set()
+    todo = [x for x in s.of if cf.statement(x) is not None]
+    while todo:
+        cur = todo.pop()
+        if cur in seen:
+            continue
+        seen.add(cur)
+        st = cf.statement(cur)
+        todo += [x for x in (st.of if st else []) if cf.statement(x) is not None]
+    return seen
