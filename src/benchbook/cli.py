@@ -30,6 +30,7 @@ benchbook synth-model [...]      write a random-weight GGUF (llama / qwen3moe / 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import shlex
@@ -982,8 +983,13 @@ def main(argv: list[str] | None = None) -> int:
         args = argparse.Namespace(fn=cmd_audit, rest=argv[1:])
     else:
         args = ap.parse_args(argv)
+    # `kill`, `timeout`, a closed terminal stop `benchbook run` as Ctrl-C does
+    stops = (
+        errors.stop_signals_interrupt() if getattr(args, "cmd", None) == "run" else contextlib.nullcontext()
+    )
     try:
-        return args.fn(args)
+        with stops:
+            return args.fn(args)
     except Interrupted as e:
         print(INTERRUPTED.format(what=f" `{e.what}`"), file=sys.stderr)
         return errors.EXIT_INTERRUPTED

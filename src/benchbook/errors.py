@@ -10,7 +10,11 @@ benchbook.experiments NAME`` all report through ``report``; an interrupted comma
 
 from __future__ import annotations
 
+import contextlib
+import signal
 import sys
+import threading
+from collections.abc import Iterator
 from typing import TextIO
 
 
@@ -36,6 +40,29 @@ INTERRUPTED = (
     "benchbook: interrupted{what}; measurements recorded so far are kept (each record is written "
     "as it finishes); `make run` again resumes (finished stages and configurations are not redone)"
 )
+
+
+#: signals a measuring command treats like Ctrl-C: a plain ``kill``, ``timeout``, a CI job's timeout
+#: (SIGTERM) and a closed terminal or ssh session (SIGHUP)
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
+
+
+@contextlib.contextmanager
+def stop_signals_interrupt() -> Iterator[None]:
+    """Inside the block SIGTERM and SIGHUP raise ``KeyboardInterrupt`` in the main thread, as Ctrl-C
+    does, so a measuring command stops its children's process group and closes its session the same
+    way (Python's default for them is to die at once, leaving the stage's process group running,
+    orphaned).  The previous handlers come back after the block.  Outside the main thread (where
+    ``signal.signal`` cannot be called) the block runs unchanged."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    before = {sig: signal.signal(sig, signal.default_int_handler) for sig in STOP_SIGNALS}
+    try:
+        yield
+    finally:
+        for sig, handler in before.items():
+            signal.signal(sig, handler)
 
 
 def report(error: BaseException, file: TextIO | None = None) -> int:

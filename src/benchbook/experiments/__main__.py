@@ -64,7 +64,8 @@ def main(argv: list[str] | None = None) -> int:
     before = os.environ.get(profiles.ENV)
     before_fresh = os.environ.get(session.FRESH_ENV)
     try:
-        return _measure(a)
+        with errors.stop_signals_interrupt():  # a SIGTERM closes the session as Ctrl-C does (no end record)
+            return _measure(a)
     except KeyboardInterrupt:
         print(
             f"benchbook: interrupted `python -m benchbook.experiments {a.name}`; measurements recorded "
