@@ -100,7 +100,10 @@ def test_sigterm_and_sighup_stop_the_stage_process_group_like_ctrl_c(tmp_path, s
     # a `benchbook run`-like parent (stage_runner, inside stop_signals_interrupt as cli.main sets it up for
     # `run`) whose stage starts a grandchild; the signal to the parent must stop the whole stage group
     child_pid = tmp_path / "child.pid"
-    stage = f"import os, time, pathlib; pathlib.Path({str(child_pid)!r}).write_text(str(os.getpid())); time.sleep(60)"
+    stage = (
+        f"import os, time, pathlib; pathlib.Path({str(child_pid)!r}).write_text(str(os.getpid())); "
+        "time.sleep(60)"
+    )
     parent = subprocess.Popen(
         [
             sys.executable,
