@@ -428,7 +428,9 @@ def measured_here(
     whose recorded config differs from the parameters this host resolves now (``experiments.drift``:
     params.yaml's section with the profile ``picked``, default ``profiles.pick(params)``) does not
     count, so the stage measures again; ``log`` (e.g. ``print``) gets one line per such session naming
-    its differences.  A start record without a config (older records) counts as it did.
+    its differences.  A start record without a config (older records) counts as it did.  A session the
+    reports would not publish (``published_checks``: a duplicated or lost row, a run outside its
+    session, a failed run) does not count either, and ``log`` gets its first reason.
     """
     from .experiments import drift, profiles
     from .records import iter_records
@@ -454,20 +456,43 @@ def measured_here(
             if stage == "draftself" or starts[sid].get("toolchain_id") == toolchain_id
         ]
         now = drift.current(stage, params, picked) if built_here else None
+        checks = session_checks(root, stage) if built_here else {}
         done = False
         for start in built_here:
             diff = drift.differences(start["config"], now) if "config" in start and now else []
-            if diff and log:
-                log(
-                    f"{stage}: session {start['session_id']} ran other parameters than params.yaml asks "
-                    f"now ({'; '.join(diff)}): it does not count as measured"
-                )
-            done = done or not diff
+            check = checks.get(start["session_id"])
+            if diff:
+                why = f"ran other parameters than params.yaml asks now ({'; '.join(diff)})"
+            elif check is not None and not check.ok:
+                why = f"is not published ({check.reasons[0]})"
+            else:
+                done = True
+                continue
+            if log:
+                log(f"{stage}: session {start['session_id']} {why}: it does not count as measured")
         out[stage] = done
     legacy = root / "data/raw/draftself/sessions.jsonl"
     if "draftself" in out and not out["draftself"] and legacy.exists():
         out["draftself"] = any(r.get("host_id") == host_id for _, r in iter_records(legacy))
     return out
+
+
+def session_checks(root: Path, stage: str) -> dict:
+    """``{session_id: measured.SessionCheck}`` of ``stage``'s committed sessions under ``root/data/raw``,
+    checked as its report checks them (``measured.check`` with the experiment's planned runs; draft-self:
+    its ``sessioncheck``), so that "measured here" and the pages agree on which sessions count."""
+    from . import measured
+
+    folder = root / "data/raw" / stage
+    if stage == "draftself":
+        from .experiments.draftself import sessioncheck
+
+        return sessioncheck.check(folder)
+    if stage == "llama_bench":
+        from .experiments.llama_bench.report import PLANNED
+
+        return measured.check(stage, folder, PLANNED)
+    return measured.check(stage, folder)
 
 
 def stage_runner(root: Path, verbose: bool):
