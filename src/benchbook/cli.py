@@ -429,7 +429,7 @@ def measured_here(
     params.yaml's section with the profile ``picked``, default ``profiles.pick(params)``) does not
     count, so the stage measures again; ``log`` (e.g. ``print``) gets one line per such session naming
     its differences.  A start record without a config (older records) counts as it did.  A session the
-    reports would not publish (``published_checks``: a duplicated or lost row, a run outside its
+    reports would not publish (``session_checks``: a lost row, a run outside its
     session, a failed run) does not count either, and ``log`` gets its first reason.
     """
     from .experiments import drift, profiles

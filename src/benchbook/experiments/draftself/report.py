@@ -656,7 +656,14 @@ def derive(
         else {}
     )
     atomicfile.write_text(
-        (Path(out_dir) / "skipped.md"), measured.skipped_markdown(skipped, root, drift=drifted)
+        (Path(out_dir) / "skipped.md"),
+        measured.skipped_markdown(
+            skipped,
+            root,
+            drift=drifted,
+            published=picked.published,
+            primary_host=(thresholds or {}).get("primary_host"),
+        ),
     )
     manifest = json.loads(Path(manifest_path).read_text())
     acc = acceptance(runs)

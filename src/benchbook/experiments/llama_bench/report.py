@@ -72,11 +72,16 @@ def publishable_sessions(raw_dir: Path) -> tuple[dict[str, dict], list[measured.
     (``data/raw/llama_bench``) that the ``llama_bench`` policy publishes (``measured.select``: each
     host's newest session whose records prove a complete measurement made in it), and the newer
     sessions skipped (with their reasons, for the page)."""
-    chosen = measured.select("llama_bench", measured.check("llama_bench", raw_dir, PLANNED))
+    chosen = selection(raw_dir)
     sessions = {
         h: {"session_id": c.session_id, "host_id": h, "at": c.ended_at} for h, c in chosen.by_host().items()
     }
     return sessions, chosen.skipped
+
+
+def selection(raw_dir: Path) -> measured.Selection:
+    """``measured.select`` of the ``llama_bench`` policy over ``raw_dir``'s checked sessions."""
+    return measured.select("llama_bench", measured.check("llama_bench", raw_dir, PLANNED))
 
 
 def check_publishable(
@@ -250,7 +255,10 @@ def derive(
         if params is not None
         else {}
     )
-    atomicfile.write_text(out_dir / "skipped.md", measured.skipped_markdown(skipped, drift=drifted))
+    published = selection(raw_dir).published
+    atomicfile.write_text(
+        out_dir / "skipped.md", measured.skipped_markdown(skipped, root, drift=drifted, published=published)
+    )
     atomicfile.write_text(out_dir / "sessions.md", sessions_markdown(stats, primary))
     atomicfile.write_text(out_dir / "hosts.md", hosts_table(per_host, hosts, tcs, primary, sessions))
     cur = stats.filter(pl.col("session_id") == sess["session_id"]).sort("model_id", "test", "phase")

@@ -239,13 +239,14 @@ def derive(
     """
     out_dir.mkdir(parents=True, exist_ok=True)
     skipped: list[measured.SessionCheck] = []
+    published: list[measured.SessionCheck] = []
     if session_id is None:
         # the primary host's (report.primary_host, else any host's) newest session whose records prove
         # a complete measurement made in it (issue 13 §1); newer sessions that fail are named on the page
         picked = measured.select(
             "speculative", measured.check("speculative", raw_dir), thresholds.get("primary_host")
         )
-        chosen, skipped = picked.chosen, picked.skipped
+        chosen, skipped, published = picked.chosen, picked.skipped, picked.published
         sess = (
             {"session_id": chosen.session_id, "host_id": chosen.host_id, "at": chosen.ended_at}
             if chosen
@@ -493,7 +494,10 @@ def derive(
         if params is not None
         else {}
     )
-    atomicfile.write_text(out_dir / "skipped.md", measured.skipped_markdown(skipped, drift=drifted))
+    page = measured.skipped_markdown(
+        skipped, drift=drifted, published=published, primary_host=thresholds.get("primary_host")
+    )
+    atomicfile.write_text(out_dir / "skipped.md", page)
     server_cost_report.write(out_dir, sc_table, sc_nums)
 
     _charts(table, req, cost, out_dir)
