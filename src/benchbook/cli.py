@@ -778,6 +778,9 @@ def cmd_run(args) -> int:
     other; ``toolchain_wait_s`` is the time the build kept the run waiting after the first site)."""
     root = repo_root()
     params = resolve.load_params(root)
+    from . import caveats
+
+    caveats.check_report(params.get("report"))  # a typo there failed the first report stage (KeyError)
     run, log_path = stage_runner(root, args.verbose)
     if not args.verbose:
         print(

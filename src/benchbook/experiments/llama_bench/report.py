@@ -433,8 +433,8 @@ def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> Llam
         rep / "llama_bench",
         rep / "numbers" / "llama_bench.json",
         rep / "metrics" / "llama_bench.json",
-        thresholds=params["report"],
-        confidence=params["report"]["confidence"],
+        thresholds=caveats.check_report(params.get("report")),
+        confidence=caveats.check_report(params.get("report"))["confidence"],
         root=root,
         params=params,
     )

@@ -764,8 +764,8 @@ def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> Spec
         raw / "snapshots",
         rep / "speculative",
         rep / "numbers" / "speculative.json",
-        thresholds=params["report"],
-        confidence=params["report"]["confidence"],
+        thresholds=caveats.check_report(params.get("report")),
+        confidence=caveats.check_report(params.get("report"))["confidence"],
         root=root,
         params=params,
     )
