@@ -14,6 +14,8 @@ from __future__ import annotations
 import html
 import json
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 from benchbook import escape, hosts, measured, resolve
@@ -40,7 +42,7 @@ def _inert(markdown: str, *, own_vars: bool = False) -> None:
     assert PAYLOAD in html.unescape(markdown)  # shown to the reader as written
 
 
-def _hostile_raw(tmp_path: Path) -> Path:
+def _hostile_raw(tmp_path: Path, payload: str = PAYLOAD) -> Path:
     """A copy of the committed ``data/raw`` whose GPU host has PAYLOAD as CPU, OS and GPU name, and
     whose toolchains carry PAYLOAD as their source label."""
     raw = tmp_path / "data" / "raw"
@@ -50,8 +52,8 @@ def _hostile_raw(tmp_path: Path) -> Path:
         for line in f.read_text().splitlines():
             rec = json.loads(line)
             if rec.get("host_id") == HOST and rec.get("schema") == "benchbook.host":
-                rec.update(cpu_model=PAYLOAD, os=PAYLOAD)
-                rec["gpus"] = [{**g, "name": PAYLOAD} for g in rec.get("gpus") or []]
+                rec.update(cpu_model=payload, os=payload)
+                rec["gpus"] = [{**g, "name": payload} for g in rec.get("gpus") or []]
             lines.append(json.dumps(rec))
         f.write_text("\n".join(lines) + "\n")
     for f in (raw / "snapshots").rglob("toolchain*.jsonl"):
@@ -59,7 +61,7 @@ def _hostile_raw(tmp_path: Path) -> Path:
         for line in f.read_text().splitlines():
             rec = json.loads(line)
             if rec.get("schema") == "benchbook.toolchain":
-                rec["source"] = {**(rec.get("source") or {}), "label": PAYLOAD}
+                rec["source"] = {**(rec.get("source") or {}), "label": payload}
             lines.append(json.dumps(rec))
         f.write_text("\n".join(lines) + "\n")
     return raw
@@ -140,3 +142,28 @@ def test_html_text_holds_no_shortcode_or_math_inside_a_raw_html_block():
         "&#36;x&#36; &#36;y&#36;"
     )
     assert html.unescape(escape.html_text(PAYLOAD)) == PAYLOAD
+
+
+def test_the_offline_renderer_shows_the_hostile_panel_as_text(tmp_path):
+    """The panel through the site's offline renderer (smalldocs, as ``site.render`` runs it): no script
+    element, no file included from outside the project, no provenance link for the planted var, no math.
+    Before (the raw text): ``<script>alert(1)</script>`` in the page, the var a link, ``$x$`` a math span."""
+    smalldocs = shutil.which("smalldocs") or str(Path(sys.executable).with_name("smalldocs"))
+    payload = "<script>alert(1)</script> {{< include ../secret.txt >}} {{< var lb-x >}} $x$ $y$"
+    (tmp_path / "secret.txt").write_text("TOP-SECRET-LINE\n")
+    site = tmp_path / "site"
+    site.mkdir()
+    raw = _hostile_raw(tmp_path / "repo", payload)
+    (site / "hosts.md").write_text(hosts.hosts_panel(raw, "offload", None))
+    (site / "_quarto.yml").write_text(
+        "project:\n  type: website\n  render: [index.qmd]\nwebsite:\n  title: t\n"
+    )
+    (site / "_variables.yml").write_text('lb-x: "[1.0 tok/s](provenance.html#n-lb-x)"\n')
+    (site / "index.qmd").write_text("---\ntitle: Hosts\n---\n\n{{< include hosts.md >}}\n")
+    subprocess.run([smalldocs, "render"], cwd=site, check=True, capture_output=True)
+    page = (site / "_site" / "index.html").read_text()
+    assert "<script>alert" not in page and "TOP-SECRET-LINE" not in page
+    assert "provenance.html#n-lb-x" not in page and 'class="math' not in page
+    assert "TOP-SECRET-LINE" not in (site / "_site" / "search.json").read_text()
+    # shown as written
+    assert "&lt;script&gt;alert(1)&lt;/script&gt; {{&lt; include ../secret.txt &gt;}}" in page
