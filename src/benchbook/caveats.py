@@ -1120,7 +1120,7 @@ REPORT_KEYS = {
 
 def check_report(report: dict | None) -> dict:
     """``params.yaml`` ``report`` checked against its declared keys: the caveat thresholds
-    (``DEFAULTS``, less ``cores``, which comes from each host's snapshot) and ``REPORT_KEYS``.  Returns
+    (``DEFAULTS``; ``host_thresholds`` then sets ``cores`` from each host's snapshot) and ``REPORT_KEYS``.  Returns
     it with ``confidence`` defaulted to 0.95 and ``primary_host`` to None.
 
     Raises:
@@ -1138,7 +1138,7 @@ def check_report(report: dict | None) -> dict:
             f"params.yaml `report` must be a mapping (key: value lines indented under `report:`), got "
             f"{type(report).__name__}; fix: restore it from git (`git restore params.yaml`)"
         )
-    declared = [k for k in DEFAULTS if k != "cores"] + list(REPORT_KEYS)
+    declared = list(DEFAULTS) + list(REPORT_KEYS)
     for k in report:
         if k not in declared:
             near = difflib.get_close_matches(str(k), declared, n=1)
