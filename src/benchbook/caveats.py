@@ -1120,8 +1120,8 @@ REPORT_KEYS = {
 
 def check_report(report: dict | None) -> dict:
     """``params.yaml`` ``report`` checked against its declared keys: the caveat thresholds
-    (``DEFAULTS``; ``host_thresholds`` then sets ``cores`` from each host's snapshot) and ``REPORT_KEYS``.  Returns
-    it with ``confidence`` defaulted to 0.95 and ``primary_host`` to None.
+    (``DEFAULTS``; ``host_thresholds`` then sets ``cores`` from each host's snapshot) and
+    ``REPORT_KEYS``.  Returns it with ``confidence`` defaulted to 0.95 and ``primary_host`` to None.
 
     Raises:
         ValueError: ``report`` is not a mapping; a key that is neither (a typo would otherwise be ignored,
