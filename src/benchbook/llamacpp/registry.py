@@ -115,7 +115,7 @@ def entry_for(
             log=log,
             given_on="the `benchbook models add` command line",
         )
-        bad = gguf_problem(tmp)
+        bad = gguf_problem(tmp, full=True)
         if bad:
             tmp.unlink()  # our own download in the cache, never the user's file
             raise RegistryError(
@@ -135,7 +135,7 @@ def entry_for(
             "fix: move it outside the repository (models are never committed) or add it to "
             ".gitignore"
         )
-    bad = gguf_problem(path)
+    bad = gguf_problem(path, full=True)
     if bad:
         raise RegistryError(
             f"{path}: {bad}; nothing was registered; fix: download the GGUF itself (Hugging Face: the "
