@@ -94,7 +94,9 @@ def os_error(error: OSError) -> str:
 def report(error: BaseException, file: TextIO | None = None) -> int:
     """Print ``error`` as ``benchbook: error: <message>`` (to ``file``, default stderr) and return
     ``EXIT_ERROR``."""
-    own = not isinstance(error, OSError) or error.errno is None or isinstance(error, FileNotFoundError)
-    text = error if own else os_error(error)
+    system = (
+        isinstance(error, OSError) and error.errno is not None and not isinstance(error, FileNotFoundError)
+    )
+    text = os_error(error) if system and isinstance(error, OSError) else error
     print(f"benchbook: error: {text}", file=file or sys.stderr)
     return EXIT_ERROR
