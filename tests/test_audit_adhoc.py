@@ -38,3 +38,15 @@ def test_the_stage_still_writes_the_site_folders(tmp_path, monkeypatch):
     assert sorted(p.name for p in (tmp_path / "audits").iterdir()) == ["clover-35b-a3b-blog.qmd", "index.qmd"]
     assert [p.name for p in (tmp_path / "reports" / "audit").iterdir()] == ["clover-35b-a3b-blog.jsonl"]
     assert not (tmp_path / "reports" / "audit-adhoc").exists()
+
+
+def test_out_alone_puts_the_pages_beside_the_records(tmp_path, monkeypatch):
+    """``--out DIR`` without ``--pages`` wrote the pages into the working directory's
+    reports/audit-adhoc/ (a repository checkout gained an untracked folder); they go to DIR now."""
+    monkeypatch.chdir(tmp_path)
+    assert command.main([str(CLOVER), "--out", "mine"]) == 0
+    assert sorted(p.name for p in (tmp_path / "mine").iterdir()) == [
+        "clover-35b-a3b-blog.jsonl",
+        "clover-35b-a3b-blog.qmd",
+    ]
+    assert not (tmp_path / "reports").exists()

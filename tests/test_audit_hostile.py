@@ -279,3 +279,33 @@ def test_a_build_is_this_projects_only_as_whole_words(tmp_path):
     log_rows = [v for v in run.audit_file(f, here=here, logs_dir=logs).verdicts if v.kind == "log"]
     assert len(log_rows) == 2
     assert all("build: b1143 (here: llama.cpp b11434)" in v.reproducible.missing for v in log_rows)
+
+
+BIDI = """schema: benchbook.claims
+schema_version: 1
+source: {kind: synthetic test}
+claims:
+  - {id: "a\\x1b[2J\\x1b[31m", metric: decode_tps, value: 30, unit: tok/s,
+     note: "fast \\u202eevitsisnoc\\u202c indeed"}
+  - {id: "b\\u2066x", metric: decode_tps, value: 20, unit: tok/s}
+statements:
+  - {id: s, kind: ratio, statement: "1.5\\u202e x faster", of: ["a\\x1b[2J\\x1b[31m", "b\\u2066x"],
+     value: 1.5, unit: x}
+"""
+
+
+def test_bidi_controls_and_escape_sequences_are_shown_not_obeyed(tmp_path, capsys, monkeypatch):
+    """Issue 34 §2: a right-to-left override in a claims file reversed the audit's own verdict text
+    on the page; an id holding an escape sequence was printed raw (clearing the terminal).  Both are
+    shown as code points, on the terminal row and on the page."""
+    f = tmp_path / "claims.yaml"
+    f.write_text(BIDI)
+    monkeypatch.chdir(ROOT)
+    assert command.main([str(f), "--out", str(tmp_path / "o"), "--pages", str(tmp_path / "o")]) == 0
+    out = capsys.readouterr().out
+    assert "\x1b" not in out and "\u202e" not in out and "\u2066" not in out
+    ids = [line.split("\t")[0] for line in out.splitlines()[2:]]
+    assert ids == ["a⟨U+001B⟩[2J⟨U+001B⟩[31m", "b⟨U+2066⟩x", "s"]
+    pages = "".join(p.read_text() for p in (tmp_path / "o").glob("*.qmd"))
+    assert "\u202e" not in pages and "\u202c" not in pages and "\x1b" not in pages and "\u2066" not in pages
+    assert "⟨U+202E⟩" in pages and "⟨U+001B⟩" in pages

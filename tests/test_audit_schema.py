@@ -104,7 +104,7 @@ def test_numberless_claims_are_kept():
             "unknown_reference.yaml:10: statements.0.of.1: 'b' is neither a claim nor a statement id",
         ),
         ("cycle", "cycle.yaml:8: statements.1.of: statements cite each other in a cycle (s1 -> s2 -> s1)"),
-        ("yaml_syntax", "yaml_syntax.yaml:6: YAML syntax error: expected ',' or '}', but got '{'"),
+        ("yaml_syntax", "yaml_syntax.yaml:6: YAML syntax error: did not find expected ',' or '}'"),
     ],
 )
 def test_malformed_claims_name_file_line_and_field(name, where):
@@ -214,3 +214,22 @@ def test_possible_values_still_load(tmp_path):
     assert [c.value for c in cf.claims] == [-15.0, 12.0, -3.5, 60.6]
     assert cf.claim("d").counts.alpha == pytest.approx(60 / 99)
     assert cf.where("b") == f"{p}:6"
+
+
+def test_a_claims_file_with_aliases_is_refused_before_it_expands(tmp_path):
+    """Issue 34 §3: 11 KB of nested aliases took 72 s and over 4 GB, then a MemoryError; an alias is
+    refused at its line, on the event stream, before anything is composed or walked."""
+    levels = ['a: &a ["x", "x", "x", "x", "x", "x", "x", "x", "x"]']
+    levels += [f"{n}: &{n} [{', '.join(['*' + p] * 9)}]" for p, n in zip("abcdefgh", "bcdefghi", strict=True)]
+    f = tmp_path / "bomb.yaml"
+    f.write_text(
+        "schema: benchbook.claims\nschema_version: 1\nsource: {kind: blog}\n"
+        + "\n".join(levels)
+        + "\nclaims: []\n"
+    )
+    with pytest.raises(schema.ClaimsError) as e:
+        schema.load(f)
+    assert str(e.value) == (
+        f"{f}:5: YAML alias *a: a claims file takes no aliases (they repeat parts of the file; nested ones "
+        "expand without bound); fix: write the values out, or give what claims share through `groups:`"
+    )

@@ -60,7 +60,8 @@ def test_the_command_names_the_file_the_records_and_compares_each_claim(tmp_path
     assert rows["stmt-57pct"][5] == (
         "consistent | not comparable: methods: real prompt generation vs llama-bench tg128 | at risk: n "
         "below 3 on a side of the comparison (single runs, no interval) | at risk: high stated acceptance, "
-        "yet the speed ratio is at or below 1: no speedup"
+        "yet the speed ratio is at or below 1: no speedup | at risk: slower than the baseline: the speed "
+        "ratio is at most 24.45 / 42.715 = 0.572 (below 1), with stated acceptance 1"
     )
     assert rows["ds-acceptance"][5] == (
         "not checkable | unsupported: an acceptance rate without the counts (accepted / drafted) behind "

@@ -40,7 +40,16 @@ def test_clover_57_percent(clover):
         ("not comparable", "mixed_method"),
         ("at risk", "single_run"),
         ("at risk", "acceptance_without_speedup"),
+        # issue 28: fired in caveats.evaluate, dropped from the verdict before
+        ("at risk", "slower_than_baseline"),
     }
+    slower = next(q for q in v.qualifiers if q.check == "slower_than_baseline")
+    # at most 24.45 / 42.715 = 0.572 < 1 (each value ± half its last digit) at the stated acceptance 1.0
+    # (ds-acceptance)
+    assert slower.reason == (
+        "slower than the baseline: the speed ratio is at most 24.45 / 42.715 = 0.572 (below 1), "
+        "with stated acceptance 1"
+    )
     methods = next(q for q in v.qualifiers if q.check == "mixed_method")
     assert methods.reason == "methods: real prompt generation vs llama-bench tg128"
     assert methods.evidence == ["ds-code-win", "tg-win-ncmoe24"]
@@ -290,7 +299,8 @@ def test_at_risk():
         "spec": [],
         "acc": ["acceptance_without_speedup"],  # 0.95 accepted, 20 / 42 = 0.476 <= 1
         "acc-spec": [],  # control: 60 / 42 = 1.43 > 1
-        "draft-vs-plain": ["acceptance_without_speedup"],
+        # 20 / 42 = 0.476 < 1 at α 0.95 (issue 28: slower_than_baseline was dropped before)
+        "draft-vs-plain": ["acceptance_without_speedup", "slower_than_baseline"],
         "spec-vs-plain": [],
         "cold-vs-warm": ["cold_start", "single_run"],  # carried from the cited cold run
     }

@@ -42,6 +42,7 @@ def test_server_log_two_slots_keep_each_request_whole():
                 "prompt_n": 809,
                 "predicted_ms": 2000.0,
                 "predicted_n": 32,
+                "predicted_rate_definition": "n/ms",  # 16.00 tokens per second = 32 / 2 s
                 "total_ms": 11661.05,
                 "total_n": 841,
             },
@@ -54,6 +55,7 @@ def test_server_log_two_slots_keep_each_request_whole():
                 "prompt_n": 10,
                 "predicted_ms": 1000.0,
                 "predicted_n": 101,
+                "predicted_rate_definition": "n/ms",  # 101.00 tokens per second = 101 / 1 s
                 "total_ms": 1100.0,
                 "total_n": 111,
             },

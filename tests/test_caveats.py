@@ -160,6 +160,7 @@ def test_registry_has_the_documented_rules():
         "cost_rows_disturbed",  # issue 26: the cost model's r(1) check
         "at_capacity",  # issue 27: a memory value at its stated capacity
         "exceeds_limit",  # issue 27: a count above its own stated limit
+        "cold_label_untrusted",  # issue 33: a cold run faster than its warm runs
     }
     assert set(caveats.RULES) == want
     for r in caveats.RULES.values():
@@ -168,7 +169,7 @@ def test_registry_has_the_documented_rules():
         for p in r.params:
             assert p in caveats.DEFAULTS and p in r.doc, (r.id, p)
     t = caveats.rules_table()
-    assert t.height == len(want) == 29 and set(t.columns) >= {
+    assert t.height == len(want) == 30 and set(t.columns) >= {
         "id",
         "severity",
         "applies_to",
@@ -494,3 +495,27 @@ def test_evaluate_per_host_judges_each_host_by_its_own_cores():
     assert got == {"a": [], "c": ["busy_host"], "b": ["busy_host"]}
     with pytest.raises(ValueError, match="no host_id column"):
         caveats.evaluate_per_host(table.drop("host_id"), "llama_bench", {}, hosts)
+
+
+def test_a_cold_run_faster_than_its_warm_runs_is_not_trusted():
+    """Issue 33 §5: a cold tg at 5.76 tok/s against 1.99 warm (a new user's busy 2-core host) got no
+    caveat; the cold label is flagged when the cold run beats the warm runs of the same test in the
+    same session by more than ``cold_faster_ratio`` (1.1).  Controls: a cold run slower than warm, one
+    faster by less than 10%, and a cold run of another session or test, are not flagged."""
+    rows = {
+        "session_id": ["s1", "s1", "s1", "s1", "s2", "s2", "s3", "s3"],
+        "model_id": ["m"] * 8,
+        "test": ["tg", "tg", "pp", "pp", "tg", "tg", "tg", "pp"],
+        "n_prompt": [0, 0, 128, 128, 0, 0, 0, 128],
+        "n_gen": [64, 64, 0, 0, 64, 64, 64, 0],
+        "phase": ["cold", "warm", "cold", "warm", "cold", "warm", "cold", "warm"],
+        "mean_tps": [5.76, 1.99, 40.0, 55.0, 2.15, 2.0, 9.0, 1.0],
+    }
+    df = pl.DataFrame(rows)
+    fired = caveats.evaluate(df, "llama_bench", rules=["cold_label_untrusted"])[0]["caveats"].to_list()
+    # s1 tg: 5.76 > 1.1 x 1.99 fires; s1 pp: 40 < 55; s2: 2.15 < 2.2; s3: its cold tg has no warm tg
+    assert fired == [["cold_label_untrusted"], [], [], [], [], [], [], []]
+    looser = caveats.evaluate(df, "llama_bench", {"cold_faster_ratio": 1.05}, rules=["cold_label_untrusted"])[
+        0
+    ]
+    assert looser["caveats"].to_list()[4] == ["cold_label_untrusted"]  # 2.15 > 1.05 x 2.0

@@ -212,9 +212,10 @@ def test_tooltip_formats_never_show_a_non_zero_value_as_zero(specs):
     assert seen[("spec_speedup_alpha", "tau")] == ".3~g"
     assert seen[("spec_acceptance", "alpha")] == ".3~g"
     assert seen[("llama_bench_rates", "cv")] == ".2~p"
-    # ".4~g" would show a headline host's pp bounds above 10^4 (the H200 host's 34,000 and 73,000
-    # tok/s) as 3.4e+4 and 7.3e+4; ",.4~r" as 34,000 and 73,000
-    assert seen[("llama_bench_rates", "ci_low_tps")] == seen[("llama_bench_rates", "ci_high_tps")] == ",.4~r"
+    # the interval bounds of a rate or speedup that the tooltip shows as numfmt text ("tok/s [95% CI]":
+    # 49,700 [48,200, 51,200]) are not listed again at another rounding (",.4~r" showed 48,230)
+    # (charts.tidy_tooltips)
+    assert not {k for k in seen if k[1] in ("ci_low_tps", "ci_high_tps", "speedup_ci_low", "speedup_ci_high")}
     assert seen[("spec_memory", "peak_rss_mib")] == ",.4~r"
 
 
@@ -241,3 +242,122 @@ def test_vega_prints_the_formats_as_the_tooltips_rely_on(fmt, value, shown):
     }
     svg = vlc.vegalite_to_svg(json.dumps(spec))  # the Vega build the site bundles (vl-convert)
     assert re.findall(r"<text[^>]*>([^<]*)</text>", svg) == [shown]
+
+
+#: Vega-Lite's text for a tooltip field it formats with no format (its default tooltip of a composite
+#: mark such as errorbar): the value at full precision, e.g. ``ci_high 1.1252890381``
+RAW_FORMAT = re.compile(r'format\(datum\["([^"]+)"\], ""\)')
+#: the row filter ``charts.tidy_tooltips`` writes: ``isValid(datum["f"]) && !isValid(datum["g"])``
+VALID_TEST = re.compile(r'(!?)isValid\(datum\["([^"]+)"\]\)')
+#: the reports' own row filters: ``datum.status == 'ok'``, ``datum.test != 'pp'``
+EQUALS_TEST = re.compile(r"^datum\.(\w+) (==|!=) '([^']*)'$")
+
+
+def _keep(row: dict, test: str) -> bool:
+    if m := EQUALS_TEST.match(test):
+        return (row.get(m.group(1)) == m.group(3)) == (m.group(2) == "==")
+    tests = VALID_TEST.findall(test)
+    assert tests, f"a filter this test cannot read: {test!r}"
+    return all((row.get(f) is not None) != bool(neg) for neg, f in tests)
+
+
+def _vega_tooltips(spec: dict) -> list[str]:
+    """The tooltip signal of every mark of ``spec`` compiled to Vega (vl-convert, the site's bundle)."""
+    import vl_convert as vlc
+
+    out = []
+    stack: list = [vlc.vegalite_to_vega(json.dumps(spec))]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            tip = (node.get("encode") or {}).get("update", {}).get("tooltip") if "encode" in node else None
+            if isinstance(tip, dict) and "signal" in tip:
+                out.append(tip["signal"])
+            stack += list(node.values())
+        elif isinstance(node, list):
+            stack += node
+    return out
+
+
+def _units(node: dict, rows: list[dict], datasets: dict) -> Iterator[tuple[dict, list[dict]]]:
+    """(unit spec, the rows it draws) for every unit with a tooltip list, rows filtered by its filters
+    (the reports' ``EQUALS_TEST`` and the ``isValid`` tests ``tidy_tooltips`` adds)."""
+    data = node.get("data")
+    if data is not None:
+        rows = data["values"] if "values" in data else datasets.get(data.get("name"), [])
+    for t in node.get("transform", []):
+        if isinstance(t.get("filter"), str):
+            rows = [r for r in rows if _keep(r, t["filter"])]
+    if isinstance(node.get("encoding", {}).get("tooltip"), list):
+        yield node, rows
+    for key in ("layer", "vconcat", "hconcat", "concat"):
+        for child in node.get(key, []):
+            yield from _units(child, rows, datasets)
+    if "spec" in node:
+        yield from _units(node["spec"], rows, datasets)
+
+
+@pytest.mark.parametrize("name", sorted(CHART_NAMES))
+def test_no_tooltip_shows_an_unrounded_value_or_a_null_field(specs, name):
+    """Issue 32 §5: Vega-Lite's default tooltip of an error bar listed its ends unrounded (draft-self
+    ``ci_high 1.1252890381``), and a llama-bench bar of fewer than 3 repetitions listed its missing
+    interval and cv (``null``/``0``).  Every tooltip now shows formatted fields only, and none a field
+    that its point lacks."""
+    spec = specs[name]
+    raw = sorted({f for sig in _vega_tooltips(spec) for f in RAW_FORMAT.findall(sig)})
+    assert raw == [], f"{name}: tooltips show {raw} unrounded"
+    for unit, rows in _units(spec, [], spec.get("datasets", {})):
+        for f in unit["encoding"]["tooltip"]:
+            missing = [
+                r
+                for r in rows
+                if f["field"] in {k for row in rows for k in row} and r.get(f["field"]) is None
+            ]
+            assert not missing, f"{name}: tooltip field {f['field']} is null in {len(missing)} points"
+
+
+def test_error_bars_share_their_points_tooltip_and_short_bars_lose_their_missing_fields(specs):
+    # draft-self speedup: the error bar (Vega-Lite's default listed lower_ci_low/upper_ci_low at full
+    # precision) now shows the tooltip of the points over the same data
+    layers = specs["speedup_vs_k"]["layer"]
+    bars = [u for u in layers if (u.get("mark") or {}).get("type") == "errorbar"]
+    assert bars and all(isinstance(u["encoding"]["tooltip"], list) for u in bars)
+    twins = [u for u in layers if u.get("data") == bars[0].get("data") and u is not bars[0]]
+    assert any(u["encoding"].get("tooltip") == bars[0]["encoding"]["tooltip"] for u in twins)
+    # llama-bench: 6 of the 12 bars have n < 3 (no interval, no cv): they are drawn by a copy of the bar
+    # layer whose tooltip lacks cv; the other 6 keep it
+    spec = specs["llama_bench_rates"]
+    units = list(_units(spec, [], spec.get("datasets", {})))
+    bar_units = [(u, rows) for u, rows in units if (u.get("mark") or {}).get("type") == "bar"]
+    shown = sorted(
+        (len(rows), "cv" in {f["field"] for f in u["encoding"]["tooltip"]}) for u, rows in bar_units
+    )
+    assert shown == [(6, False), (6, True)]
+
+
+def test_tidy_tooltips_on_a_hand_made_spec():
+    from benchbook.charts import tidy_tooltips
+
+    tip = [{"field": "k", "type": "nominal"}, {"field": "lo", "type": "quantitative", "format": ".3~g"}]
+    spec = {
+        "data": {"values": [{"k": "a", "lo": 1.0, "hi": 2.0}, {"k": "b", "lo": None, "hi": None}]},
+        "layer": [
+            {"mark": "point", "encoding": {"x": {"field": "k", "type": "nominal"}, "tooltip": tip}},
+            {"mark": {"type": "errorbar"}, "encoding": {"y": {"field": "lo", "type": "quantitative"}}},
+        ],
+    }
+    out = tidy_tooltips(spec)
+    assert (
+        spec["layer"][1]["encoding"].get("tooltip") is None and "tooltip" not in spec["layer"][1]["encoding"]
+    )
+    point, bar = out["layer"]
+    # the point layer split: row a keeps lo, row b (lo null) shows only k
+    assert [p["transform"][-1]["filter"] for p in point["layer"]] == [
+        'isValid(datum["lo"])',
+        '!isValid(datum["lo"])',
+    ]
+    assert [[f["field"] for f in p["encoding"]["tooltip"]] for p in point["layer"]] == [["k", "lo"], ["k"]]
+    assert [[f["field"] for f in p["encoding"]["tooltip"]] for p in bar["layer"]] == [["k", "lo"], ["k"]]
+    # clean control: no null field, no composite mark without a tooltip -> the same spec
+    clean = {"data": {"values": [{"k": "a", "lo": 1.0}]}, "layer": [spec["layer"][0]]}
+    assert tidy_tooltips(clean) == clean

@@ -76,6 +76,37 @@ def test_line_ranges():
     assert line_ranges([]) == []
 
 
+def test_published_commands_hold_no_folder_of_the_machine(tmp_path, monkeypatch):
+    """Issue 33 §3: a user's own GGUF path (``/home/<user>/…``) and the cache location do not reach
+    the registry (which write-ups commit and pages show); the repository's own files stay relative."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "data/raw/llama_bench").mkdir(parents=True)
+    (tmp_path / "data/raw/llama_bench/h.jsonl").write_text('{"run_id": "r1"}\n' * 8)
+    commands = [
+        [
+            "/home/zqxuser/.cache/benchbook/toolchains/b1-cpu-0123/build/bin/llama-bench",
+            "-m",
+            "/home/zqxuser/llm/my-model.gguf",
+        ],
+        [
+            "llama-server",
+            "--model=/mnt/d/Models/x.gguf",
+            "-f",
+            str(tmp_path / "data/prompts/p.txt"),
+            "-t",
+            "2",
+        ],
+        ["llama-cli", "-m", "C:\\Users\\zqxuser\\my.gguf", "--log-file", "/tmp/run/server.log"],
+    ]
+    p = publish(tmp_path / "llama_bench.json", "llama_bench", [num(commands=commands)], root=tmp_path)
+    assert json.loads(p.read_text())["numbers"]["lb-m-tg64-warm"]["commands"] == [
+        ["<cache>/toolchains/b1-cpu-0123/build/bin/llama-bench", "-m", "<models>/my-model.gguf"],
+        ["llama-server", "--model=<models>/x.gguf", "-f", "data/prompts/p.txt", "-t", "2"],
+        ["llama-cli", "-m", "<models>/my.gguf", "--log-file", "<local>/server.log"],
+    ]
+    assert "zqxuser" not in p.read_text() and str(tmp_path) not in p.read_text()
+
+
 def test_publish_writes_every_provenance_field(tmp_path):
     p = publish(tmp_path / "llama_bench.json", "llama_bench", [num()])
     doc = json.loads(p.read_text())

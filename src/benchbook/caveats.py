@@ -71,6 +71,7 @@ DEFAULTS: dict = {
     "drafted_slope_rel_max": 0.1,  # ... or drafted tokens rising > this fraction of their mean per rep.
     "speedup_slope_max": 0.05,  # ... or the per-repetition speedup rising faster than this per rep.
     "cold_first_ratio": 0.5,  # cold_start (first sample): first sample below this × median of the rest
+    "cold_faster_ratio": 1.1,  # cold_label_untrusted: a cold run faster than this × its warm runs' mean
     "warm_cache_min_tokens": 1,  # warm_prompt_cache: prompt tokens served from cache at or above this
     "synthetic_pattern": r"(?i)(random|synthetic|dummy|rand-init|untrained)",  # synthetic_inputs
     "cold_pattern": r"(?i)\bcold\b|^\s*first run\s*(,|$)",  # cold_start on claims: note says cold/first run
@@ -363,6 +364,47 @@ def _(df, t):
     # cast: a claims table where no claim has a note has an all-null (Null-typed) column
     by_note = pl.col("note").cast(pl.String).str.contains(t["cold_pattern"]).fill_null(False)
     return (by_note | _col_false("cold")) if "cold" in df.columns else by_note
+
+
+@rule("cold_label_untrusted", "warning", ("cold_faster_ratio",))
+def _cold_label_untrusted():
+    """A run labelled cold (the first run, no warmup, the model file taken to be out of the page cache)
+    ran faster than ``cold_faster_ratio`` (default 1.1) × the mean of the warm runs of the same test in
+    the same session: the file was cached after all (an earlier run, another process), so the label
+    says nothing about disk reads and the cold number is one more warm sample.  Seen: a new user's
+    cold tg at 5.76 tok/s against 1.99 warm on a busy 2-core host; our own CPU host's cold tg64 of the
+    Q4_1 model at 109.7 tok/s against 78.7 warm.  llama-bench table: cold and warm rows paired by
+    session, model and test (prompt, generation and depth sizes, threads, layers on the GPU, experts
+    on the CPU, flash attention, cache types, batch sizes)."""
+
+
+#: what pairs a cold llama-bench row with the warm rows of the same test (their argv differs: ``-r 1
+#: --no-warmup``, so ``config_key`` does not pair them)
+_COLD_PAIR = (
+    "session_id",
+    "model_id",
+    "test",
+    "n_prompt",
+    "n_gen",
+    "n_depth",
+    "n_threads",
+    "n_gpu_layers",
+    "n_cpu_moe",
+    "flash_attn",
+    "type_k",
+    "type_v",
+    "n_batch",
+    "n_ubatch",
+)
+
+
+@RULES["cold_label_untrusted"].on("llama_bench", ["phase", "mean_tps", "session_id", "model_id", "test"])
+def _(df, t):
+    key = [c for c in _COLD_PAIR if c in df.columns]
+    warm = pl.col("mean_tps").filter(pl.col("phase") == "warm").mean().over(key)
+    return ((pl.col("phase") == "cold") & (pl.col("mean_tps") > t["cold_faster_ratio"] * warm)).fill_null(
+        False
+    )
 
 
 @rule("warm_prompt_cache", "warning", ("warm_cache_min_tokens",))

@@ -659,11 +659,13 @@ def raw_data_words(root: Path) -> str:
 
 def from_data_stages(root: Path) -> list[str]:
     """The stages that derive reports and the site from committed raw data, upstream first: every
-    ``*_report`` stage, ``audit`` and ``site`` of ``dvc.yaml`` (no toolchain, model or measurement)."""
+    ``*_report`` stage, ``audit``, ``site_renderer`` (the site's record of its renderer) and ``site`` of
+    ``dvc.yaml`` (no toolchain, model or measurement)."""
     import yaml
 
     stages = list(yaml.safe_load((root / "dvc.yaml").read_text())["stages"])
-    return [s for s in stages if s.endswith("_report")] + [s for s in ("audit", "site") if s in stages]
+    tail = ("audit", "site_renderer", "site")
+    return [s for s in stages if s.endswith("_report")] + [s for s in tail if s in stages]
 
 
 def upstream_stages(dvc_file: Path, stage: str) -> list[str]:

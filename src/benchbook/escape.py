@@ -16,16 +16,37 @@ import re
 #: end the block.
 _HTML_EXTRA = {"`": "&#96;", "{": "&#123;", "}": "&#125;", "$": "&#36;", "\n": "&#10;", "\r": "&#13;"}
 
+#: invisible characters that change how the text around them reads: bidirectional controls (a
+#: right-to-left override U+202E in a claim reverses the audit's own verdict text after it; Unicode
+#: Technical Report 36, "Bidirectional Text Spoofing") and the C0/C1 controls but tab, newline and
+#: carriage return (ESC starts a terminal escape sequence)
+_INVISIBLE = {
+    c: f"⟨U+{c:04X}⟩"
+    for c in [*range(0x00, 0x09), 0x0B, 0x0C, *range(0x0E, 0x20), *range(0x7F, 0xA0), 0x061C, 0x200E, 0x200F]
+    + [*range(0x202A, 0x202F), *range(0x2066, 0x206A)]
+}
+
+
+def visible_controls(text) -> str:
+    """``str(text)`` with each bidirectional or control character (``_INVISIBLE``) shown as its code
+    point, ``⟨U+202E⟩``: neither a page nor a terminal row may be re-ordered or driven by a value.
+
+    >>> visible_controls("ok\u202eevil"), visible_controls("id\x1b[31m")
+    ('ok⟨U+202E⟩evil', 'id⟨U+001B⟩[31m')
+    """
+    return str(text).translate(_INVISIBLE)
+
 
 def html_text(text) -> str:
     """``str(text)`` HTML-escaped for a raw HTML block: ``& < > " '`` as entities (``html.escape``),
     and also ``_HTML_EXTRA`` (backticks, braces, ``$``, line breaks), so that no value can close the
-    ```{=html} fence, turn into live Markdown or math, or hold a Quarto shortcode.
+    ```{=html} fence, turn into live Markdown or math, or hold a Quarto shortcode; bidirectional and
+    control characters shown (``visible_controls``).
 
     >>> html_text('<b>{{< include /etc/os-release >}}</b> $x$')
     '&lt;b&gt;&#123;&#123;&lt; include /etc/os-release &gt;&#125;&#125;&lt;/b&gt; &#36;x&#36;'
     """
-    return "".join(_HTML_EXTRA.get(c, c) for c in html.escape(str(text)))
+    return "".join(_HTML_EXTRA.get(c, c) for c in html.escape(visible_controls(text)))
 
 
 #: ASCII characters that start or end Markdown or Pandoc syntax (emphasis, links, code, math,
@@ -37,8 +58,9 @@ def markdown_text(text) -> str:
     """``str(text)`` as inert Markdown: each character of ``_MARKDOWN_SPECIAL`` as a numeric entity
     (``<`` -> ``&#60;``), line breaks as spaces.  CommonMark and Pandoc turn an entity into the literal
     character and never into syntax, so the text renders as written and cannot open a tag, a link, a
-    math span, a citation, a shortcode or a table cell in either renderer."""
-    flat = " ".join(str(text).splitlines())
+    math span, a citation, a shortcode or a table cell in either renderer; bidirectional and control
+    characters are shown (``visible_controls``)."""
+    flat = " ".join(visible_controls(text).splitlines())
     return "".join(f"&#{ord(c)};" if c in _MARKDOWN_SPECIAL else c for c in flat)
 
 
@@ -75,7 +97,7 @@ def code_span(text) -> str:
     >>> code_span("unique_experts-n-9"), code_span("a`b")
     ('`unique_experts-n-9`', 'a&#96;b')
     """
-    flat = " ".join(str(text).splitlines())
+    flat = " ".join(visible_controls(text).splitlines())
     if not flat.strip() or any(u in flat for u in _CODE_UNSAFE):
         return markdown_text(flat)
     return f"`{flat}`"

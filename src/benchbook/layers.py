@@ -50,7 +50,17 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("ingest/audit", ("ingest", "ingest.*", "audit", "audit.*")),
     (
         "site",
-        ("site", "sitecheck", "sitepages", "pagemarks", "sitewords", "writeup", "sitewriteups", "sitelinks"),
+        (
+            "site",
+            "sitecheck",
+            "sitepages",
+            "pagemarks",
+            "sitewords",
+            "writeup",
+            "sitewriteups",
+            "sitelinks",
+            "siterenderer",
+        ),
     ),
     ("tooling", ("imports", "layers", "stagedeps", "stages")),
     ("cli", ("cli", "__main__")),
@@ -77,6 +87,7 @@ REPORT = (
     "writeup",
     "sitewriteups",
     "sitelinks",
+    "siterenderer",
 )
 
 

@@ -30,6 +30,7 @@ from pathlib import Path
 
 from benchbook import atomicfile
 
+from .paths import public_path
 from .stats import MIN_N_INTERVAL
 
 SCHEMA = "benchbook.numbers"
@@ -528,6 +529,8 @@ def publish(
     relative: dict[str, str] = {}
     for num in numbers:
         num.sources = [_relative_source(src, base, relative) for src in num.sources]
+        # no folder of the measuring machine leaves it: <cache>/…, repository-relative, or a file's name
+        num.commands = [[public_path(str(a), base) for a in c] for c in num.commands]
         num.experiment = experiment
         num.replication = num.replication or replication
         if (

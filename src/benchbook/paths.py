@@ -8,7 +8,8 @@ sha256, downloads) defaults to ``$XDG_CACHE_HOME/benchbook`` (``~/.cache/benchbo
 from __future__ import annotations
 
 import os
-from pathlib import Path
+import re
+from pathlib import Path, PurePosixPath, PureWindowsPath
 
 
 def cache_dir() -> Path:
@@ -39,3 +40,45 @@ def repo_root(start: Path | None = None) -> Path:
         f"no benchbook project (params.yaml + dvc.yaml) at or above {here}; "
         "run from the repository or set BENCHBOOK_ROOT"
     )
+
+
+#: how a cache path appears in any host's records (``$XDG_CACHE_HOME/benchbook``, ``~/.cache/benchbook``)
+CACHE_MARKER = "/.cache/benchbook/"
+#: a Windows absolute path (``C:\\…``, ``C:/…``)
+_WINDOWS_ABS = re.compile(r"^[A-Za-z]:[\\/]")
+
+
+def public_path(arg: str, root: str | Path | None = None) -> str:
+    """A command argument as it may be published: nothing of the machine's own folders leaves it
+    (issue 33 §3: a user's home folder and file layout are private).
+
+    * a path in a benchbook cache (``…/.cache/benchbook/…``, or this machine's ``cache_dir()``):
+      ``<cache>/…`` (toolchains and models are keyed by content, so the rest identifies them);
+    * a path under ``root`` (the repository): relative to it;
+    * any other absolute path (POSIX, ``~/…`` or Windows): its file name, as ``<models>/NAME`` for a
+      ``.gguf`` and ``<local>/NAME`` otherwise;
+    * ``--opt=PATH``: the same for the value; anything else unchanged.
+
+    >>> public_path("/root/.cache/benchbook/models/ab.gguf"), public_path("/home/u/m/my-model.gguf")
+    ('<cache>/models/ab.gguf', '<models>/my-model.gguf')
+    >>> public_path("--model=/home/u/x.gguf"), public_path("-m"), public_path("/repo/data/p.txt", "/repo")
+    ('--model=<models>/x.gguf', '-m', 'data/p.txt')
+    """
+    if arg.startswith("-") and "=" in arg:
+        opt, value = arg.split("=", 1)
+        return f"{opt}={public_path(value, root)}"
+    i = arg.find(CACHE_MARKER)
+    if i >= 0:
+        return "<cache>/" + arg[i + len(CACHE_MARKER) :]
+    own = os.environ.get("BENCHBOOK_CACHE")
+    if own and arg.startswith(own.rstrip("/") + "/"):
+        return "<cache>/" + arg[len(own.rstrip("/")) + 1 :]
+    if root is not None and arg.startswith(str(root).rstrip("/") + "/"):
+        return arg[len(str(root).rstrip("/")) + 1 :]
+    if _WINDOWS_ABS.match(arg):
+        name = PureWindowsPath(arg).name
+    elif arg.startswith(("/", "~/")) and arg.count("/") >= 2:
+        name = PurePosixPath(arg).name
+    else:
+        return arg
+    return f"<models>/{name}" if name.lower().endswith(".gguf") else f"<local>/{name}"

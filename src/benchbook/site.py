@@ -7,9 +7,11 @@ generated inputs that the pages read unchanged by either renderer:
   ``[72.6 tok/s](provenance.qmd#n-KEY "n=5, 95% CI …")`` used as ``{{< var KEY >}}``;
 * ``_generated/provenance.md`` — every number with its records, command, build, model, host, n,
   interval and caveats (included by ``provenance.qmd``); ``_generated/<experiment>-caveats.md`` —
-  callouts for the caveats attached to that experiment's numbers; ``_generated/renderer.md``.
+  callouts for the caveats attached to that experiment's numbers; ``_generated/renderer.md`` (the
+  renderer and its version, also in every page's footer: ``benchbook.siterenderer``).
 
-Renderer: ``quarto render`` when ``quarto`` is on PATH, otherwise ``smalldocs render`` (PyPI
+Renderer (``benchbook.siterenderer``, an input of the site stage): ``quarto render`` when ``quarto`` is
+on PATH, otherwise ``smalldocs render`` (PyPI
 ``smalldocs``, which reads ``_quarto.yml``, ``_variables.yml``, includes, callouts and saved
 notebook outputs; checked in DESIGN.md).  After rendering, chart files and the Vega bundle
 (vl-convert's ``javascript_bundle``, no CDN) are copied into ``_site``, then ``check_offline``
@@ -26,7 +28,6 @@ from __future__ import annotations
 import re
 import shutil
 import subprocess
-import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,7 +36,7 @@ import yaml
 
 from benchbook import atomicfile
 
-from . import outputs, pagemarks, sitepages, sitewriteups
+from . import outputs, pagemarks, sitepages, siterenderer, sitewriteups
 from .escape import markdown_text
 from .numbers import load_all
 from .numfmt import fmt_interval, fmt_number
@@ -51,8 +52,10 @@ from .sitecheck import (
     script_urls,
     stale_registry,
     unexecuted_cells,
+    unknown_shortcodes,
 )
 from .sitelinks import dead_links
+from .siterenderer import which as renderer  # noqa: F401  # `benchbook doctor` asks site for it
 from .sitewords import wording_problems
 
 GEN = "_generated"
@@ -79,15 +82,6 @@ CHARTS_JS = """// benchbook: replace each static SVG fallback with the interacti
   if (document.readyState === 'complete') { draw(); } else { window.addEventListener('load', draw); }
 })();
 """
-
-
-def renderer() -> tuple[str, str]:
-    """``("quarto", path)`` when quarto is on PATH, else ``("smalldocs", path)``."""
-    q = shutil.which("quarto")
-    if q:
-        return "quarto", q
-    sd = shutil.which("smalldocs") or str(Path(sys.executable).with_name("smalldocs"))
-    return "smalldocs", sd
 
 
 def variable_link(
@@ -171,7 +165,7 @@ def caveats_md(nums: dict[str, dict], experiment: str, order: list[str] | None =
     return sitepages.legend_md(nums, experiment, order)
 
 
-def generate(root: Path, *, raw_root: Path | None = None) -> dict:
+def generate(root: Path, *, raw_root: Path | None = None, used: siterenderer.Renderer | None = None) -> dict:
     """Write ``_variables.yml``, ``_generated/*.md`` and ``provenance/<experiment>.qmd`` from
     ``reports/numbers`` and the snapshot store (``<raw_root>/data/raw/snapshots``); return the numbers.
 
@@ -223,11 +217,11 @@ def generate(root: Path, *, raw_root: Path | None = None) -> dict:
         "file name without .qmd), or its experiment's, {{< include _generated/EXPERIMENT-caveats.md >}}",
     )
     sitewriteups.provenance_pages(root)  # writeups/<name>/provenance/*.qmd from each write-up's registry
-    name, _ = renderer()
+    used = used or siterenderer.find()
     atomicfile.write_text(
         gen / "renderer.md",
-        f"This site was built by **{name}** "
-        f"({'Quarto' if name == 'quarto' else 'the offline fallback for Quarto, from PyPI'}).\n",
+        f"This site was built by **{used.name} {used.version}** ({siterenderer.ABOUT[used.name]}); every "
+        "page's footer says so.\n",
     )
     return nums
 
@@ -337,8 +331,9 @@ class SiteError(RuntimeError):
 
 @dataclass(frozen=True)
 class SiteBuild:
-    """A built site: ``index`` (``_site/index.html``), the ``renderer`` that built it, per page the
-    numbers it quotes and how many of them are linked to provenance, and the build time in seconds."""
+    """A built site: ``index`` (``_site/index.html``), the ``renderer`` that built it (name and version),
+    per page the numbers it quotes and how many of them are linked to provenance, and the build time in
+    seconds."""
 
     index: Path
     renderer: str
@@ -360,9 +355,14 @@ def render(root: Path, *, raw_root: Path | None = None) -> SiteBuild:
         SiteError: the registry is stale (its cited raw lines changed), a page quotes an unpublished
             number, a page says a word its number does not support ("faster" beside a speedup
             below 1: ``sitewords``), a report notebook has an HTML output or a code cell that did
-            not run, raised or showed nothing, the renderer failed or
-            warned, a page fetches an external resource, or a quoted number did not become a
-            provenance link.
+            not run, raised or showed nothing, the renderer cannot say its version, failed or warned
+            (``sitecheck.renderer_warnings``: colour codes removed), a built page shows Quarto's text
+            for an unknown key (``?var:KEY``, ``?meta:KEY``), a page fetches an external resource, a
+            local link leads nowhere, or a quoted number did not become a link that resolves to its
+            provenance entry (``sitecheck.page_links``).
+
+    ``reports/site/renderer.yml`` (``siterenderer.RECORD``: the page footer) is rewritten first when the
+    renderer found now is not the one it names.
     """
     t0 = time.monotonic()
     root = Path(root)
@@ -376,7 +376,12 @@ def render(root: Path, *, raw_root: Path | None = None) -> SiteBuild:
         ],
         "re-run the report stage named above (`dvc repro`; a write-up: the papermill command of its README)",
     )
-    nums = generate(root, raw_root=raw_root)
+    try:
+        used = siterenderer.find()
+    except siterenderer.RendererError as e:
+        raise SiteError(str(e)) from e
+    siterenderer.write(root, used)  # the page footer; the site stage's record of its renderer (dvc repro)
+    nums = generate(root, raw_root=raw_root, used=used)
     pages = sources(root)
     _fail(
         "pages reference numbers the registry does not hold (a page would show a blank)",
@@ -400,7 +405,7 @@ def render(root: Path, *, raw_root: Path | None = None) -> SiteBuild:
         "re-run the notebook's report stage (`dvc repro`); a cell that shows nothing by design belongs "
         "in the notebook's parameters cell",
     )
-    name, exe = renderer()
+    name, exe = used.name, used.path
     proc = subprocess.run([exe, "render"], cwd=root, capture_output=True, text=True)
     if proc.returncode != 0:
         raise SiteError(
@@ -412,6 +417,11 @@ def render(root: Path, *, raw_root: Path | None = None) -> SiteBuild:
         "correct the source the warning names (a warning usually means a blank or broken page)",
     )
     site = root / "_site"
+    _fail(
+        "pages show a shortcode key the renderer could not find (?var:KEY, ?meta:KEY on the page)",
+        unknown_shortcodes(site),
+        "correct the key in the page's source, or publish the number it names (`dvc repro`)",
+    )
     _copy_assets(root, site)
     _fail(
         "the built site fetches external resources",
@@ -429,7 +439,7 @@ def render(root: Path, *, raw_root: Path | None = None) -> SiteBuild:
         [f"{p.page}: {k} ({n} of its uses)" for p in links for k, n in p.unlinked.items()],
         "use keys of [a-z0-9_-] only and a renderer that expands {{< var >}}",
     )
-    return SiteBuild(site / "index.html", name, links, time.monotonic() - t0)
+    return SiteBuild(site / "index.html", f"{name} {used.version}", links, time.monotonic() - t0)
 
 
 def main() -> int:

@@ -5,15 +5,27 @@ file and the fix); ``benchbook.site.render`` turns problems into a failed build.
 because a renderer can succeed while the page lies:
 
 * ``page_links``: every ``{{< var KEY >}}`` of a page's sources (includes followed) must appear
-  in the built page as a link to ``provenance/<experiment>.html#n-KEY``.  Quarto prints
-  ``?var:KEY`` and a warning for an unknown or dotted key (quarto-cli
+  in the built page as a link that a browser resolves to ``provenance/<experiment>.html#n-KEY`` of the
+  site root.  Renderers write that link in different forms: smalldocs ``provenance/e.html#n-KEY``,
+  Quarto ``./provenance/e.html#n-KEY`` on a top-level page and ``../provenance/…`` one folder down (its
+  project offset before the site-absolute output path: quarto-cli
+  ``src/project/types/website/website-utils.ts`` ``resolveProjectInputLinks``, with ``projectOffset`` of
+  ``src/project/project-shared.ts``), so links are resolved against the page's URL, not matched as text.
+  Quarto prints ``?var:KEY`` and a warning for an unknown or dotted key (quarto-cli
   ``src/resources/filters/quarto-pre/shortcodes-handlers.lua`` ``handleVars``); smalldocs prints
   nothing, so only counting links catches a blank.
+* ``unknown_shortcodes``: Quarto's text for a key it could not find, ``?var:KEY`` / ``?meta:KEY`` /
+  ``?env:NAME`` (quarto-cli ``src/resources/pandoc/datadir/init.lua`` ``error_output``, and
+  ``handleMeta``), found in the built HTML whatever the renderer printed.
 * ``notebook_html_outputs``: Quarto adds require.js and jQuery from a CDN to a notebook page with any
   ``text/html`` or ``application/javascript`` output (quarto-cli ``src/core/jupyter/widgets.ts``,
   ``extractJupyterWidgetDependencies``), with no option to turn it off.
-* ``renderer_warnings``: warning lines a renderer printed while exiting 0 (smalldocs ``warning: …``,
-  Quarto ``WARN …`` / ``WARNING …``).
+* ``renderer_warnings``: warning lines a renderer printed while exiting 0, ANSI colour codes removed
+  first: smalldocs ``warning: …``; Quarto ``WARN: …`` in yellow from its TypeScript side (quarto-cli
+  ``src/core/log.ts`` ``StdErrOutputHandler.format``: the level name, then ``colors.yellow``) and
+  ``WARNING (file:line) …`` in yellow from its Lua filters (``src/resources/filters/common/log.lua``
+  ``warn``, ``lunacolors.yellow``: ``ESC[33m … ESC[39m``), both coloured even when piped; pandoc's
+  ``[WARNING] …``.
 * ``stale_registry``: the registry was derived from raw lines that have changed since
   (``benchbook.numbers.cited_sha256``).
 * ``script_urls``: a script that builds an external URL (a loader that fetches a library from a CDN)
@@ -24,12 +36,14 @@ because a renderer can succeed while the page lies:
 
 from __future__ import annotations
 
+import html as html_lib
 import json
 import re
 from collections import Counter
 from dataclasses import dataclass
 from html.parser import HTMLParser
 from pathlib import Path
+from urllib.parse import unquote, urljoin, urlsplit
 
 import esprima
 
@@ -50,7 +64,22 @@ def base_key(var: str) -> str:
 
 
 INCLUDE = re.compile(r"\{\{<\s*include\s+([^\s>]+)\s*>\}\}")
-WARNING = re.compile(r"^\s*(warning|warn)\b", re.I | re.M)
+#: a warning line, colour codes removed: ``warning: …`` (smalldocs), ``WARN: …`` / ``WARNING (…) …``
+#: (Quarto), ``[WARNING] …`` (pandoc)
+WARNING = re.compile(r"^\s*\[?(warning|warn)\b", re.I | re.M)
+#: an ANSI escape sequence (ECMA-48): CSI (``ESC [`` … final byte, colours among them), OSC (``ESC ]`` …
+#: BEL or ``ESC \``), or a two-character escape
+ANSI = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\\-_])")
+#: Quarto's output for a shortcode key it could not find (``?var:KEY``, ``?meta:KEY``, ``?env:NAME``)
+UNKNOWN_SHORTCODE = re.compile(r"\?(var|meta|env):[^\s<\"']+")
+#: where a provenance link of the site root leads: ``provenance.html`` or ``provenance/<experiment>.html``
+PROVENANCE_PAGE = re.compile(r"^provenance(?:/[a-z0-9_]+)?\.html$")
+#: an ``<a>`` element's ``href`` (double-quoted, as both renderers write them)
+_A_HREF = re.compile(r'<a\b[^>]*?\bhref="([^"]*)"')
+#: the made-up origin under which a site-relative page path is resolved like a URL (a link that climbs
+#: above the site root leaves ``_SITE_BASE`` and points nowhere in the site)
+_SITE_BASE = "http://site.invalid/site-root/"
+
 HTML_MIMES = ("text/html", "application/javascript")
 
 
@@ -86,20 +115,52 @@ def built_page(site: Path, root: Path, source: Path) -> Path:
     return site / source.relative_to(root).with_suffix(".html")
 
 
+def resolve_link(page: str, href: str) -> tuple[str, str] | None:
+    """Where a browser goes from ``href`` (as written in the attribute, HTML-escaped) on the page at
+    site-relative path ``page`` (``audits/a.html``): ``(site-relative path, fragment)``, both
+    percent-decoded; ``None`` for an external URL or a link that climbs above the site root.
+
+    Resolution is RFC 3986 section 5.2 (``urllib.parse.urljoin``), so ``./provenance/e.html``,
+    ``provenance/e.html`` and, one folder down, ``../provenance/e.html`` all give ``provenance/e.html``.
+
+    >>> resolve_link("index.html", "./provenance/e.html#n-k")
+    ('provenance/e.html', 'n-k')
+    >>> resolve_link("audits/a.html", "../provenance/e.html#n-k")
+    ('provenance/e.html', 'n-k')
+    """
+    url = urlsplit(urljoin(_SITE_BASE + page, html_lib.unescape(href)))
+    base = urlsplit(_SITE_BASE)
+    if (url.scheme, url.netloc) != (base.scheme, base.netloc) or not url.path.startswith(base.path):
+        return None
+    return unquote(url.path[len(base.path) :]), unquote(url.fragment)
+
+
+def provenance_links(page: str, html: str) -> Counter:
+    """Registry keys of the ``<a href>`` links of ``html`` (the page at site-relative path ``page``)
+    that resolve (``resolve_link``) to ``#n-KEY`` on the site root's ``provenance.html`` or
+    ``provenance/<experiment>.html``, counted."""
+    found: Counter = Counter()
+    for href in _A_HREF.findall(html):
+        target = resolve_link(page, href)
+        if target and PROVENANCE_PAGE.match(target[0]) and target[1].startswith("n-"):
+            found[target[1][2:]] += 1
+    return found
+
+
 def page_links(root: Path, site: Path, sources: list[Path]) -> list[PageLinks]:
     """For each source page, its ``{{< var >}}`` uses against the provenance links of its built page.
 
-    A link counts when it is ``<a href="[../]*provenance[/EXPERIMENT].html#n-KEY"`` (the ``_variables.yml``
-    value rendered); a key used twice needs two links; ``KEY__v`` counts as a use of ``KEY``.
+    A link counts when a browser on that page resolves it to ``#n-KEY`` of ``provenance.html`` or
+    ``provenance/<experiment>.html`` at the site root (``provenance_links``: the ``_variables.yml`` value
+    rendered, in whichever form the renderer writes it); a key used twice needs two links; ``KEY__v``
+    counts as a use of ``KEY``.
     """
     out = []
     for src in sources:
         wanted = page_vars(src.resolve(), root.resolve())
         page = built_page(site, root, src)
         html = page.read_text(errors="replace") if page.is_file() else ""
-        found = Counter(
-            re.findall(r'<a\b[^>]*\bhref="(?:\.\./)*provenance(?:/[a-z0-9_]+)?\.html#n-([a-z0-9_-]+)"', html)
-        )
+        found = provenance_links(page.relative_to(site).as_posix(), html)
         unlinked = {k: n - found[k] for k, n in sorted(wanted.items()) if found[k] < n}
         out.append(
             PageLinks(
@@ -222,8 +283,23 @@ def inline_script_urls(html: str) -> list[str]:
 
 
 def renderer_warnings(output: str) -> list[str]:
-    """The warning lines of a renderer's stdout+stderr."""
-    return [line.strip() for line in output.splitlines() if WARNING.match(line)]
+    """The warning lines (``WARNING``) of a renderer's stdout+stderr, ANSI escape sequences removed
+    first (Quarto colours its warnings even when its output is piped)."""
+    return [line.strip() for line in ANSI.sub("", output).splitlines() if WARNING.match(line)]
+
+
+def unknown_shortcodes(site: Path) -> list[str]:
+    """``page: ?var:KEY`` (sorted, one per page and text) for every ``?var:``/``?meta:``/``?env:`` text in
+    the HTML pages of ``site``: what Quarto writes where a shortcode names a key it does not have
+    (``UNKNOWN_SHORTCODE``), whether or not its warning was seen."""
+    site = Path(site)
+    return sorted(
+        {
+            f"{page.relative_to(site).as_posix()}: {m.group(0)}"
+            for page in site.rglob("*.html")
+            for m in UNKNOWN_SHORTCODE.finditer(page.read_text(errors="replace"))
+        }
+    )
 
 
 def stale_registry(root: Path, numbers_dir: Path) -> list[str]:

@@ -30,6 +30,7 @@ from . import provenance
 from .escape import code_span, html_text, markdown_text
 from .numbers import Unit
 from .numfmt import fmt_interval, fmt_number
+from .paths import public_path
 
 #: Folder (under the site root) of the generated per-experiment provenance pages.
 PROVENANCE_DIR = "provenance"
@@ -274,18 +275,14 @@ def measured_md(nums: dict[str, dict], experiment: str, snapshots: dict[str, dic
 
 
 def cache_relative(arg: str) -> str:
-    """A command argument with the benchbook cache prefix (``…/.cache/benchbook/``) as ``<cache>/`` and a
-    model file's sha256 name shortened to 12 hex digits (the full sha256 is in the entry's model field).
+    """A command argument as a page shows it: ``paths.public_path`` (``<cache>/…``; another absolute
+    path as its file name, ``<models>/NAME.gguf``) with a model file's sha256 name shortened to 12 hex
+    digits (the full sha256 is in the entry's model field).
 
     >>> cache_relative("/root/.cache/benchbook/models/" + "ab" * 32 + ".gguf")
     '<cache>/models/abababababab….gguf'
     """
-    marker = "/.cache/benchbook/"
-    i = arg.find(marker)
-    if i < 0:
-        return arg
-    rel = "<cache>/" + arg[i + len(marker) :]
-    return re.sub(r"(?<=<cache>/models/)([0-9a-f]{12})[0-9a-f]{52}", r"\1…", rel)
+    return re.sub(r"(?<=<cache>/models/)([0-9a-f]{12})[0-9a-f]{52}", r"\1…", public_path(arg))
 
 
 def _ranges(lines: list[list[int]]) -> str:

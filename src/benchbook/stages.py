@@ -2,12 +2,13 @@
 
 ``PIPELINE`` lists every experiment (``Experiment``: its measurement stage in ``measure/dvc.yaml``
 unless it is host-bound, and its ``<name>_report`` stage in ``dvc.yaml``) and the other stages
-(``Stage``: ``draftself_train``, ``audit``, ``site``), in file order.  A declaration names what cannot
-be computed (data, params sections, outputs); each stage's ``src/benchbook`` deps are its command's
-import closure (``stagedeps.stage_code``) and its notebook comes from its command.  ``render`` gives
-both files' text, ``write`` writes them (``benchbook stages write``), ``check`` names a file that
-differs from what ``write`` would write (``benchbook stages check``, ``tests/test_stagedeps.py``): after
-an import is added, or an experiment, run ``benchbook stages write``; never edit the files by hand.
+(``Stage``: ``draftself_train``, ``audit``, ``site_renderer``, ``site``), in file order. A declaration
+names what cannot be computed (data, params sections, outputs); each stage's ``src/benchbook`` deps are
+its command's import closure (``stagedeps.stage_code``) and its notebook comes from its command.
+``render`` gives both files' text, ``write`` writes them (``benchbook stages write``), ``check`` names a
+file that differs from what ``write`` would write (``benchbook stages check``,
+``tests/test_stagedeps.py``): after an import is added, or an experiment, run ``benchbook stages
+write``; never edit the files by hand.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import yaml
 
 from benchbook import atomicfile
 
+from . import siterenderer
 from .imports import module_files, package_graph
 from .stagedeps import entries, stage_code
 
@@ -89,8 +91,10 @@ class Stage:
     """One DVC stage as written: ``file`` (``DVC_FILE`` or ``MEASURE_FILE``, whose stages run from the
     repository root: ``wdir: ..``), ``cmd``, ``deps`` (data and pages; the notebook the command runs
     and its code deps are added by ``render``), ``params`` (sections or keys of params.yaml), ``outs``
-    and ``metrics`` (all ``cache: false``: outputs live in git or are re-derived on every machine) and
-    ``note`` (a comment written above the stage)."""
+    and ``metrics`` (all ``cache: false``: outputs live in git or are re-derived on every machine),
+    ``note`` (a comment written above the stage) and ``always_changed`` (DVC runs the stage on every
+    ``repro``: for a stage that reads the state of the machine, whose output then decides whether the
+    stages after it run)."""
 
     name: str
     file: str
@@ -100,6 +104,7 @@ class Stage:
     outs: tuple[str, ...] = ()
     metrics: tuple[str, ...] = ()
     note: str = ""
+    always_changed: bool = False
 
 
 @dataclass(frozen=True)
@@ -298,6 +303,19 @@ AUDIT = Stage(
 )
 
 
+SITE_RENDERER = Stage(
+    "site_renderer",
+    DVC_FILE,
+    "python -m benchbook.siterenderer",
+    outs=(siterenderer.RECORD,),
+    always_changed=True,
+    note=(
+        "the renderer on this machine (Quarto on PATH, else smalldocs) and its version, an input of the "
+        "site: runs every time, and its record changes only when the renderer does"
+    ),
+)
+
+
 def site_stage(experiments: Sequence[Experiment]) -> Stage:
     """The ``site`` stage: every page (``<name>.qmd`` per experiment), every experiment's report folder,
     the executed report notebooks, the write-ups, and the raw data the site reads itself (snapshots for
@@ -320,6 +338,7 @@ def site_stage(experiments: Sequence[Experiment]) -> Stage:
             "benchbook.css",
             "data/raw/snapshots",
             "data/raw/speculative",
+            siterenderer.RECORD,
         ),
         outs=("_site",),
     )
@@ -332,6 +351,7 @@ PIPELINE: tuple[Experiment | Stage, ...] = (
     DRAFTSELF_TRAIN,
     *EXPERIMENTS[2:],
     AUDIT,
+    SITE_RENDERER,
     site_stage(EXPERIMENTS),
 )
 
@@ -358,6 +378,8 @@ def _stage_text(stage: Stage, deps: list[str]) -> list[str]:
             lines += [f"    {key}:"]
             for item in items:
                 lines += [f"      - {_scalar(item)}:", "          cache: false"]
+    if stage.always_changed:
+        lines.append("    always_changed: true")
     return lines
 
 

@@ -7,6 +7,8 @@ Modules, one job each:
 * ``precision`` stated precision: the interval a stated value stands for (digits given, "about"),
   and the size of a miss (severity);
 * ``recompute`` derived statements recomputed from the claims and statements they cite;
+* ``acceptance`` acceptance definitions across engines (llama.cpp's α, any-position, system
+  efficiency): a claim's definition and its conversion to llama.cpp's α where the counts allow;
 * ``units``     units by dimension (sizes, times, tokens, rates of them, ratios) and their conversion;
 * ``counts``    comparisons of small counts ("7 of 12 vs 9 of 12"): Fisher's exact test;
 * ``tables``    the ``claims`` and ``comparison`` tables that ``caveats`` evaluates, and the sides of a

@@ -63,7 +63,7 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument(
         "--pages",
         default=None,
-        help=f"folder for the audit pages (.qmd; default {STAGE_PAGES} with --all, else {ADHOC})",
+        help=f"folder for the audit pages (.qmd; default {STAGE_PAGES} with --all, else --out, else {ADHOC})",
     )
     return ap
 
@@ -120,8 +120,10 @@ def audit(args: argparse.Namespace) -> list[run.Audit]:
 def main(argv: list[str] | None = None) -> int:
     """Parse ``argv``, audit, print the summary; 0 on success, 2 on malformed input."""
     args = parser().parse_args(argv)
+    # pages go beside the records unless asked elsewhere: `--out DIR` alone wrote the pages into the
+    # working directory's reports/audit-adhoc/
+    args.pages = args.pages or (STAGE_PAGES if args.all else args.out or ADHOC)
     args.out = args.out or (STAGE_OUT if args.all else ADHOC)
-    args.pages = args.pages or (STAGE_PAGES if args.all else ADHOC)
     t = time.monotonic()
     try:
         audits = audit(args)

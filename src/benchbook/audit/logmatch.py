@@ -3,8 +3,9 @@
 A log often holds more than the claim's configuration (a llama-bench table with ``-ngl 0,99``, pp and
 tg rows).  A claim is checked only against the entries of its ``log`` that
 
-* carry its metric (``decode_tps``, ``prefill_tps``; for ``speedup``: speculative requests with a
-  paired baseline, ``logs.LogEntry.speedup``), and
+* carry its metric (``logs.LogEntry.value_of``: ``decode_tps``, ``prefill_tps``, ``acceptance_rate``,
+  ``tau``, durations ...; for ``speedup``: speculative requests with a paired baseline,
+  ``logs.LogEntry.speedup``), and
 * agree with every condition the claim states that the entry also records: ``offload.n_gpu_layers``
   (llama-bench ``n_gpu_layers``), ``offload.n_cpu_moe`` (``n_cpu_moe``), ``batch`` (``n_batch``), and
   the test named in ``method`` (``tg128``: ``n_gen`` 128; ``pp512``: ``n_prompt`` 512; ``@ d4096``:
@@ -23,7 +24,7 @@ import re
 from dataclasses import dataclass, field
 
 from ..identity import MEASUREMENT_FIELDS
-from .logs import LogEntry
+from .logs import METRIC_UNITS, LogEntry
 from .schema import Claim, ClaimsFile
 from .units import UnitError, factor
 
@@ -101,7 +102,7 @@ def matching(cf: ClaimsFile, claim: Claim, entries: list[LogEntry]) -> Match:
                 "pair in the claims file `log_pairs` or with --pair SPEC=BASELINE)"
             )
     else:
-        cand = [e for e in in_file if e.metric == claim.metric and e.value is not None]
+        cand = [e for e in in_file if e.value_of(claim.metric) is not None]
         if not cand:
             return Match(why=f"no {claim.metric} entry in {claim.log}")
     want = _stated(cf, claim)
@@ -134,12 +135,12 @@ def matching(cf: ClaimsFile, claim: Claim, entries: list[LogEntry]) -> Match:
         scale, unit = (100.0, "%") if (claim.unit or "").strip() == "%" else (1.0, "x")
         values = [e.speedup * scale for e in found if e.speedup is not None]
     else:
-        unit = "tok/s"
+        unit = METRIC_UNITS.get(claim.metric, "tok/s")
         try:
-            scale, unit = factor("tok/s", claim.unit), str(claim.unit)
+            scale, unit = factor(unit, claim.unit), str(claim.unit)
         except UnitError:
             scale = 1.0
-        values = [e.value * scale for e in found if e.value is not None]
+        values = [v * scale for e in found if (v := e.value_of(claim.metric)) is not None]
     how = f" (range over {len(values)} requests of one log)" if len(values) > 1 else ""
     if left_out:
         how += "; left out: " + "; ".join(f"{e.evidence[0]} ({', '.join(c)})" for e, c in left_out)

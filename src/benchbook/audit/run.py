@@ -19,15 +19,19 @@ from pathlib import Path
 import polars as pl
 
 from .. import caveats
+from ..experiments.speculative.analysis import acceptance_definition
 from ..records import json_line
-from . import page
+from . import acceptance, page
 from .delta import sized
-from .logmatch import matching
-from .logs import Logs, audit_logs
+from .logmatch import Match, matching
+from .logs import LogEntry, Logs, audit_logs
 from .precision import Interval
 from .recompute import CONSISTENT, INCONSISTENT, NOT_CHECKABLE, Consistency, recompute_all
-from .schema import ClaimsFile, load, stated_interval_of
+from .schema import Claim, ClaimsFile, load, stated_interval_of
 from .verdicts import (
+    NOT_COMPARABLE,
+    NOTE,
+    RULE_EFFECT,
     RULE_QUALIFIER,
     Here,
     Qualifier,
@@ -35,6 +39,8 @@ from .verdicts import (
     Verdict,
     build_number_matches,
     judge,
+    rule_note,
+    rule_reason,
 )
 
 
@@ -60,7 +66,23 @@ def _rule_reason(rule: str, row: dict) -> str:
         )
     if rule == "high_variance":
         return f"coefficient of variation {row['cv']:.3f} above {caveats.DEFAULTS['high_cv']}"
-    return caveats.RULES[rule].doc.split(".")[0]
+    return rule_reason(rule)
+
+
+def _settings_qualifiers(e: LogEntry) -> list[Qualifier]:
+    """ "not comparable" for each context setting the log's context used other than the one requested
+    (``ingest.settings``: ``-ub 4096`` run at ``n_ubatch`` 2048): the numbers are not of the setting
+    the command asked for."""
+    return [
+        Qualifier(
+            kind=NOT_COMPARABLE,
+            check="settings",
+            reason=f"{s.name}: requested {s.requested}, the context used {s.effective}",
+            evidence=[f"{e.file}:{s.requested_line}", f"{e.file}:{s.effective_line}"],
+        )
+        for s in e.settings.values()
+        if s.differs
+    ]
 
 
 def _log_verdicts(lg: Logs, claims_file: str, here: Here) -> list[Verdict]:
@@ -81,8 +103,9 @@ def _log_verdicts(lg: Logs, claims_file: str, here: Here) -> list[Verdict]:
         quals = [
             Qualifier(kind=RULE_QUALIFIER[r], check=r, reason=_rule_reason(r, row), evidence=e.evidence)
             for r in rules
-            if r in RULE_QUALIFIER and r != "inconsistent_derived_value"
+            if r in RULE_QUALIFIER
         ]
+        rule_notes = [rule_note(r) for r in rules if RULE_EFFECT[r] == NOTE]
         consistency: Consistency = NOT_CHECKABLE
         recomputed: str | None = None
         diff: float | None = None
@@ -97,10 +120,13 @@ def _log_verdicts(lg: Logs, claims_file: str, here: Here) -> list[Verdict]:
             allowed = (e.stated * (1 - tol), e.stated * (1 + tol))
             arithmetic = (
                 f"mean of {e.n} per-repetition rates (n_tokens / sample_s) = {e.value:.3f} tok/s; "
-                f"the file's avg_ts {e.stated:.3f} (tolerance {tol:.1%})"
+                f"the file's avg_ts {e.stated:.3f} (tolerance {tol:.1%}); rate definition: "
+                f"{e.definitions.get(e.metric)}"
             )
         elif e.value is not None:
             recomputed = f"{e.value:.3f}"
+            arithmetic = e.definitions.get(e.metric)
+        quals += _settings_qualifiers(e)
         missing = []
         lb = e.record.get("llama_bench") or {}
         build = lb.get("build_number")
@@ -128,7 +154,7 @@ def _log_verdicts(lg: Logs, claims_file: str, here: Here) -> list[Verdict]:
                 unit="tok/s",
                 arithmetic=arithmetic,
                 qualifiers=quals,
-                notes=list(e.notes),
+                notes=list(e.notes) + rule_notes,
                 reproducible=Reproducible(here=not missing, missing=missing),
                 evidence=e.evidence,
             )
@@ -167,8 +193,16 @@ def _against_logs(
                 )
             )
             continue
+        settings = {(q.reason, tuple(q.evidence)): q for e in found.entries for q in _settings_qualifiers(e)}
+        judged = _acceptance_against_log(cf, c, v, found) if c.metric == "acceptance_rate" else None
+        if judged is not None:
+            out.append(judged.model_copy(update={"qualifiers": judged.qualifiers + list(settings.values())}))
+            continue
         got = Interval(min(found.values), max(found.values))
         shown = f"{c.metric} recomputed from {c.log}: {got.text(3)} {found.unit}{found.how}"
+        defs = sorted({d for e in found.entries if (d := e.definitions.get(c.metric))})
+        if defs:  # every verdict on a log's value names the definition it was computed by
+            shown += "; definition: " + " | ".join(defs)
         stated = stated_interval_of(c)
         if stated is None:  # a claim in words only: the log's value is shown, nothing to check it against
             out.append(
@@ -188,8 +222,11 @@ def _against_logs(
         ok = got.overlaps(stated)
         nearest = got.hi if got.hi < stated.lo else got.lo
         quals = v.qualifiers
-        if c.metric == "speedup":  # both speeds are in the logs: the claim is supported by them
-            quals = [q for q in quals if q.check != "needs"]
+        if c.metric == "speedup" or (
+            c.metric == "acceptance_rate" and all(e.counts.get("drafted") for e in found.entries)
+        ):
+            quals = [q for q in quals if q.check != "needs"]  # the log holds both speeds, or the counts
+        quals = quals + list(settings.values())
         out.append(
             v.model_copy(
                 update={
@@ -209,6 +246,89 @@ def _against_logs(
             )
         )
     return out
+
+
+DEFINITION_RULE = "acceptance_definition_mismatch"
+
+
+def _acceptance_against_log(cf: ClaimsFile, c: Claim, v: Verdict, found: Match) -> Verdict | None:
+    """An acceptance claim against its log's α (llama.cpp's accepted ÷ drafted, the definition of the
+    log's build); None when the definitions agree or one is unknown (the ordinary check applies).  A
+    claim of another definition (``acceptance.definition_of``) is never compared with the log's α as
+    if equal:
+
+    * system efficiency: the log's counts are put in the claim's definition (``acceptance.
+      system_efficiency``: (accepted + steps) ÷ (steps + drafted)) and checked against the stated value;
+    * else, with the claim's counts converting it (``acceptance.to_llama_cpp``), its llama.cpp α is
+      checked against the log's (both from counts: within 0.0005), and "not comparable"
+      (``acceptance_definition_mismatch``) says the stated number is of another definition;
+    * else not checkable and "not comparable"."""
+    claim_def = acceptance.definition_of(cf, c)
+    log_defs = sorted(
+        {d for e in found.entries if (d := acceptance_definition(e.record.get("build_number")))}
+    )
+    if claim_def is None or not log_defs or claim_def in log_defs:
+        return None
+    evidence = v.evidence + [x for e in found.entries for x in e.evidence]
+    counted = [e.counts for e in found.entries]
+    stated = stated_interval_of(c)
+    converted = acceptance.to_llama_cpp(cf, c)
+    quals = [q for q in v.qualifiers if q.check != "needs"]  # the log states the counts
+    if claim_def == "system_efficiency" and stated and all(k.get("verify_steps") for k in counted):
+        own = [acceptance.system_efficiency(k["accepted"], k["verify_steps"], k["drafted"]) for k in counted]
+        got = Interval(min(o.alpha for o in own), max(o.alpha for o in own))
+        ok = got.overlaps(stated)
+        nearest = got.hi if got.hi < stated.lo else got.lo
+        return v.model_copy(
+            update={
+                "consistency": CONSISTENT if ok else INCONSISTENT,
+                "recomputed": got.text(3),
+                "recomputed_lo": got.lo,
+                "recomputed_hi": got.hi,
+                "difference": None if ok else nearest - (stated.lo if nearest < stated.lo else stated.hi),
+                "arithmetic": f"the log's counts as {claim_def}: " + "; ".join(o.arithmetic for o in own),
+                "qualifiers": quals,
+                "evidence": evidence,
+            }
+        )
+    reason = (
+        f"the claim's acceptance is {claim_def} ({acceptance.DEFINITIONS[claim_def]}); the log's is "
+        f"{', '.join(log_defs)} ({'; '.join(acceptance.DEFINITIONS[d] for d in log_defs)})"
+    )
+    qual = Qualifier(kind=NOT_COMPARABLE, check=DEFINITION_RULE, reason=reason, evidence=evidence)
+    got = Interval(min(found.values), max(found.values))
+    if converted is None:
+        note = f"log: {c.log} not checked: the definitions differ and no counts convert the claim's"
+        return v.model_copy(
+            update={
+                "consistency": NOT_CHECKABLE,
+                "recomputed": got.text(3),
+                "recomputed_lo": got.lo,
+                "recomputed_hi": got.hi,
+                "qualifiers": v.qualifiers + [qual],
+                "notes": v.notes + [note],
+                "evidence": evidence,
+            }
+        )
+    tol = 0.0005
+    ok = got.lo - tol <= converted.alpha <= got.hi + tol
+    nearest = got.lo if converted.alpha < got.lo else got.hi
+    note = f"the stated {c.value} is {claim_def}; compared: its llama.cpp α {converted.alpha:.4f}"
+    return v.model_copy(
+        update={
+            "consistency": CONSISTENT if ok else INCONSISTENT,
+            "recomputed": got.text(3),
+            "stated_lo": converted.alpha,
+            "stated_hi": converted.alpha,
+            "recomputed_lo": got.lo,
+            "recomputed_hi": got.hi,
+            "difference": None if ok else nearest - converted.alpha,
+            "arithmetic": f"{converted.arithmetic}; the log's α: {got.text(4)} (accepted ÷ drafted)",
+            "qualifiers": quals + [qual],
+            "notes": v.notes + [note],
+            "evidence": evidence,
+        }
+    )
 
 
 def _skipped_verdicts(lg: Logs, claims_file: str) -> list[Verdict]:

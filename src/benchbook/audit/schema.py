@@ -397,6 +397,7 @@ class ClaimsFile(_Strict):
     statements: list[Statement] = Field(default_factory=list)
     log_pairs: list[LogPair] = Field(default_factory=list, description="speculative log -> its baseline log")
     _where: dict[str, str] = PrivateAttr(default_factory=dict)
+    _index: dict = PrivateAttr(default_factory=dict)
 
     def where(self, item_id: str) -> str:
         """``file:line`` of the claim or statement ``item_id`` as loaded (``"?"`` for a file built
@@ -404,10 +405,24 @@ class ClaimsFile(_Strict):
         return self._where.get(item_id, "?")
 
     def claim(self, cid: str) -> Claim | None:
-        return next((c for c in self.claims if c.id == cid), None)
+        """The claim ``cid`` (None: no such claim); by an index, so an audit stays linear in the file."""
+        return self._by_id(self.claims).get(cid)
 
     def statement(self, sid: str) -> Statement | None:
-        return next((s for s in self.statements if s.id == sid), None)
+        """The statement ``sid`` (None: no such statement)."""
+        return self._by_id(self.statements).get(sid)
+
+    def _by_id(self, items: list) -> dict:
+        """``{id: item}`` of ``items`` (the first of a repeated id, as a scan finds it), rebuilt when
+        the list is another object or changed length (a file built in memory may append)."""
+        key = (id(items), len(items))
+        if self._index.get("key", {}).get(id(items)) != key:
+            index: dict = {}
+            for item in items:
+                index.setdefault(item.id, item)
+            self._index[id(items)] = index
+            self._index.setdefault("key", {})[id(items)] = key
+        return self._index[id(items)]
 
     def conditions_of(self, claim: Claim) -> Conditions:
         """The claim's conditions with the file's defaults filled in where the claim states none:
@@ -472,6 +487,30 @@ def field_of(claim: Claim, conditions: Conditions, name: str):
 _EXPONENT = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)[eE][+-]?\d+")
 
 
+#: PyYAML's safe loader in C (libyaml) where the wheel has it: the pure-Python one parses a claims file
+#: of 4,000 claims in about 10 s
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+def _refuse_aliases(path: Path, text: str) -> None:
+    """Refuse an alias (``*name``): a claims file has no use for one, and a few kilobytes of nested
+    aliases expand to gigabytes when the document is walked (issue 34 §3: an 11 KB file took 72 s and
+    over 4 GB, then a ``MemoryError``).  Checked on the event stream, before anything is composed.
+
+    Raises:
+        ClaimsError: the first alias, with its line and the fix.
+    """
+    if "*" not in text:
+        return
+    for event in yaml.parse(text, Loader=_LOADER):
+        if isinstance(event, yaml.AliasEvent):
+            raise ClaimsError(
+                f"{path}:{event.start_mark.line + 1}: YAML alias *{event.anchor}: a claims file takes no "
+                "aliases (they repeat parts of the file; nested ones expand without bound); fix: write the "
+                "values out, or give what claims share through `groups:`"
+            )
+
+
 class _Doc:
     """The parsed YAML plus ``lines`` (path tuple -> 1-based line) and ``texts`` (path -> scalar text)."""
 
@@ -480,8 +519,9 @@ class _Doc:
         self.lines: dict[tuple, int] = {}
         self.texts: dict[tuple, str] = {}
         self.written_as: dict[tuple, tuple] = {}  # a claim from `groups:` -> where it was written
-        loader = yaml.SafeLoader(text)
+        loader = _LOADER(text)
         try:
+            _refuse_aliases(path, text)
             node = loader.get_single_node()
             self.data = self._walk(loader, node, ()) if node is not None else None
         except yaml.MarkedYAMLError as e:
@@ -519,7 +559,7 @@ class _Doc:
                     f"({path[-1]}: '{node.value}'), or write the number in one unit (90 s)"
                 )
             self.texts[path] = node.value
-        if node.tag.endswith(":str") and node.style is None and _EXPONENT.fullmatch(node.value):
+        if node.tag.endswith(":str") and not node.style and _EXPONENT.fullmatch(node.value):
             # YAML 1.1 (PyYAML) reads an unquoted 1.5e3 as a string (it wants 1.5e+3); YAML 1.2 and
             # every reader of the number mean 1500
             self.texts[path] = node.value

@@ -14,8 +14,10 @@ statement, num_id, den_id, value (the stated ratio as a fraction; a percent chan
 stated precision in the same scale; null where nothing is stated), and per side (``num_``/``den_``):
 lo, hi (the interval the stated precision allows, ``recompute.cited_interval``), method, phase (the
 metric), host (the hardware identity), env, build (engine + build),
-source (``origin``, or "the source"), n, and num_alpha (the acceptance rate the file states for the
-numerator's decoding mode, when the denominator decodes plainly).  A side that is a statement has
+source (``origin``, or "the source"), n, acceptance_definition (an acceptance-rate side's,
+``acceptance.definition_of``), and num_alpha (the acceptance rate the file states for the
+numerator's decoding mode, when the denominator decodes plainly; another engine's acceptance only as
+llama.cpp's α converted from its counts, ``acceptance.to_llama_cpp``).  A side that is a statement has
 its recomputed interval as lo/hi and keeps the conditions of the claims under it (``side_of``): a
 field its claims agree on is the side's, one they state differently is what the cited statement
 compares (null here, never "different"), and n is the smallest n stated under it.
@@ -30,6 +32,7 @@ from typing import Any
 import polars as pl
 
 from .. import caveats
+from .acceptance import LLAMA_CPP, definition_of, to_llama_cpp
 from .recompute import Recomputed, cited_interval, claim_interval
 from .schema import COMPARING_KINDS, Claim, ClaimsFile, family_of, field_of, host_of, stated_interval_of
 from .units import UnitError, factor
@@ -74,6 +77,7 @@ _SIDE = {
     "build": pl.String,
     "source": pl.String,
     "n": pl.Int64,
+    "acceptance_definition": pl.String,
 }
 COMPARISON_SCHEMA = {
     "id": pl.String,
@@ -281,6 +285,9 @@ def _side(cf: ClaimsFile, ref: str, recomputed: dict[str, Recomputed]) -> dict:
         "build": side.build,
         "source": side.source,
         "n": side.n,
+        "acceptance_definition": definition_of(cf, c)
+        if c is not None and c.metric == "acceptance_rate"
+        else None,
     }
 
 
@@ -308,12 +315,15 @@ def _alpha(cf: ClaimsFile, num: str, den: str) -> float | None:
     mode, base = cf.conditions_of(n).decoding, cf.conditions_of(d).decoding
     if mode in (None, "plain") or base != "plain":
         return None
-    acc = [
-        a
-        for a in cf.claims
-        if a.metric == "acceptance_rate" and a.value is not None and cf.conditions_of(a).decoding == mode
-    ]
-    return acc[0].value if acc else None
+    for a in cf.claims:
+        if a.metric != "acceptance_rate" or a.value is None or cf.conditions_of(a).decoding != mode:
+            continue
+        if definition_of(cf, a) in (None, *LLAMA_CPP):
+            return a.value
+        converted = to_llama_cpp(cf, a)  # another engine's acceptance: only as llama.cpp's α
+        if converted is not None:
+            return converted.alpha
+    return None
 
 
 def comparison_table(cf: ClaimsFile, recomputed: dict[str, Recomputed]) -> pl.DataFrame:

@@ -12,6 +12,7 @@ for "reproducible here" this project's build, GPUs and model registry (``verdict
 
 from __future__ import annotations
 
+from ..escape import visible_controls
 from .delta import consistency_text, delta
 from .run import LOGS_SUFFIX, Audit
 from .verdicts import Here
@@ -62,8 +63,10 @@ _CONTROL = {9: "\\t", 10: "\\n", 13: "\\r"}
 def cell(text: str) -> str:
     """``text`` as one cell of a tab-separated row: a tab, newline or carriage return in it (an id
     ``"b<TAB>c"`` quoted in a claims file) is shown as ``\\t``, ``\\n``, ``\\r``, so every row keeps
-    its columns (``"b\\tc"``, not the two cells ``b`` and ``c``)."""
-    return text.translate(_CONTROL)
+    its columns (``"b\\tc"``, not the two cells ``b`` and ``c``); any other control or bidirectional
+    character (an escape sequence in a claim id, a right-to-left override) is shown as its code point
+    (``escape.visible_controls``), so no value drives the terminal or re-orders the row."""
+    return visible_controls(text.translate(_CONTROL))
 
 
 def verdict_text(consistency: str, qualifiers: list[str]) -> str:

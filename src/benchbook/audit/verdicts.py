@@ -38,6 +38,7 @@ import polars as pl
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from .. import caveats
+from . import acceptance
 from .counts import small_counts
 from .precision import Interval, Severity, written
 from .recompute import CONSISTENT, INCONSISTENT, NOT_CHECKABLE, Consistency, Recomputed, claim_interval
@@ -62,26 +63,65 @@ UNSUPPORTED: Final = "unsupported"
 NOT_COMPARABLE: Final = "not comparable"
 AT_RISK: Final = "at risk"
 
-#: caveat rule -> qualifier kind (rules not listed never become qualifiers)
-RULE_QUALIFIER: dict[str, QualifierKind] = {
+#: What a fired rule does to a verdict that is not a qualifier: ``NOTE`` (context a reader needs: the
+#: rule's first sentence goes to the verdict's notes) or ``CONSISTENCY`` (the rule is itself a
+#: consistency check, and the verdict's consistency is that check: a log's avg_ts against its samples,
+#: a statement recomputed from what it cites).
+NOTE: Final = "note"
+CONSISTENCY: Final = "consistency"
+RuleEffect = Literal["unsupported", "not comparable", "at risk", "note", "consistency"]
+
+#: Every caveat rule (``caveats.RULES``) -> what it does to a verdict when it fires: a qualifier kind,
+#: ``NOTE`` or ``CONSISTENCY``.  Complete by test (``tests/test_audit_rule_effects.py``): a rule added
+#: to ``caveats`` without a line here fails it, so no fired rule is dropped silently.
+RULE_EFFECT: dict[str, RuleEffect] = {
     "cap_hit": AT_RISK,
+    "cap_by_design": NOTE,
     "single_run": AT_RISK,
-    "cold_start": AT_RISK,
-    "memory_spill": AT_RISK,
-    "synthetic_inputs": AT_RISK,
-    "acceptance_without_speedup": AT_RISK,
     "high_variance": AT_RISK,
+    "cold_start": AT_RISK,
+    "cold_label_untrusted": AT_RISK,
     "warm_prompt_cache": AT_RISK,
     "cross_request_state": AT_RISK,
-    "output_mismatch": AT_RISK,
-    "busy_host": AT_RISK,
     "at_capacity": AT_RISK,
     "exceeds_limit": AT_RISK,
     "mixed_method": NOT_COMPARABLE,
     "mixed_phase": NOT_COMPARABLE,
-    "host_or_build_mismatch": NOT_COMPARABLE,
+    "output_mismatch": AT_RISK,
+    "between_session_spread": AT_RISK,
+    "bimodal_samples": AT_RISK,
+    "acceptance_without_speedup": AT_RISK,
+    "slower_than_baseline": AT_RISK,
     "acceptance_definition_mismatch": NOT_COMPARABLE,
+    "memory_spill": AT_RISK,
+    "synthetic_inputs": AT_RISK,
+    "host_or_build_mismatch": NOT_COMPARABLE,
+    "inconsistent_derived_value": CONSISTENCY,
+    "busy_host": AT_RISK,
+    "state_effect": AT_RISK,
+    "placement_unresolved": NOT_COMPARABLE,
+    "greedy_loop": NOTE,
+    "single_session": NOTE,
+    "checkpoint_unavailable": NOTE,
+    "few_prompts": NOTE,
+    "cost_rows_disturbed": AT_RISK,
 }
+#: caveat rule -> qualifier kind (the rules of ``RULE_EFFECT`` that become qualifiers)
+RULE_QUALIFIER: dict[str, QualifierKind] = {
+    r: e for r, e in RULE_EFFECT.items() if e in (UNSUPPORTED, NOT_COMPARABLE, AT_RISK)
+}
+
+
+def rule_reason(rule: str) -> str:
+    """The generic reason of a fired rule: the first sentence of its documentation (``caveats.Rule.doc``)."""
+    return re.split(r"(?<!\.)\.(?!\.)(?=\s+[A-Z]|\s*$)", caveats.RULES[rule].doc)[0]
+
+
+def rule_note(rule: str) -> str:
+    """The note a fired ``NOTE`` rule leaves on a verdict: ``"<rule>: <first sentence of its doc>"``."""
+    return f"{rule}: {rule_reason(rule)}"
+
+
 #: at-risk rules of a cited claim that carry over to a statement citing it
 CARRIED = ("cap_hit", "cold_start", "memory_spill", "synthetic_inputs", "at_capacity", "exceeds_limit")
 
@@ -397,8 +437,10 @@ def _at_capacity(cf: ClaimsFile, fired: dict) -> tuple[dict[str, Qualifier], dic
 
 def _claim_qualifiers(c: Claim, table: pl.DataFrame, fired: dict) -> list[Qualifier]:
     out = []
-    rows = table.filter(pl.col("id") == c.id)
-    row: dict[str, Any] = rows.row(0, named=True) if rows.height else {}  # a rule fired: c has a row
+    row: dict[str, Any] = {}
+    if fired.get(c.id):  # a rule fired: c has a row (looked up only then: one filter per claim is quadratic)
+        rows = table.filter(pl.col("id") == c.id)
+        row = rows.row(0, named=True) if rows.height else {}
     for rule in fired.get(c.id, []):
         if rule == "at_capacity":
             continue  # judged with the rows beside it (``_at_capacity``)
@@ -434,8 +476,9 @@ def _claim_qualifiers(c: Claim, table: pl.DataFrame, fired: dict) -> list[Qualif
         elif rule == "cap_hit":
             reason = f"stopped at the generation cap ({row['tokens_generated']} of {row['cap']} tokens)"
         else:
-            reason = caveats.RULES[rule].doc.split(".")[0]
-        out.append(Qualifier(kind=RULE_QUALIFIER[rule], check=rule, reason=reason, evidence=[c.id]))
+            reason = rule_reason(rule)
+        if rule in RULE_QUALIFIER:  # the others are notes (``judge``) or the consistency itself
+            out.append(Qualifier(kind=RULE_QUALIFIER[rule], check=rule, reason=reason, evidence=[c.id]))
     if c.metric == "acceptance_rate" and c.counts is None:
         out.append(
             Qualifier(
@@ -558,6 +601,15 @@ def condition_diff(
     return ConditionDiff(differ, unstated)
 
 
+def _slower_reason(row: dict) -> str:
+    """``slower_than_baseline`` on a comparison row: the ratio's upper end ``num_hi ÷ den_lo``."""
+    top = row["num_hi"] / row["den_lo"]
+    return (
+        f"slower than the baseline: the speed ratio is at most {row['num_hi']:g} / {row['den_lo']:g} = "
+        f"{top:.3f} (below 1), with stated acceptance {row['num_alpha']:g}"
+    )
+
+
 def _statement_qualifiers(
     cf: ClaimsFile,
     s: Statement,
@@ -565,6 +617,7 @@ def _statement_qualifiers(
     comp_fired: dict,
     claim_fired: dict,
     recomputed: dict[str, Recomputed] | None = None,
+    comp_rows: dict[str, dict] | None = None,
 ) -> tuple[list[Qualifier], list[str]]:
     quals: dict[tuple, Qualifier] = {}
     notes: list[str] = []
@@ -667,6 +720,31 @@ def _statement_qualifiers(
                 "high stated acceptance, yet the speed ratio is at or below 1: no speedup",
                 ids + acc,
             )
+    # every other rule that fired on a row of this statement reaches the verdict (``RULE_EFFECT``)
+    for rid in sorted(row_ids):
+        ids = [x for x in rid.removeprefix(s.id).strip("[]").split("/") if x] or [
+            x for p in pairs[:1] for x in p
+        ]
+        for rule in comp_fired.get(rid, []):
+            effect = RULE_EFFECT[rule]
+            if effect == NOTE:
+                notes.append(rule_note(rule))
+            elif effect != CONSISTENCY:
+                same = [k for k, q in quals.items() if q.check == rule]
+                if same:  # one qualifier per rule: a bound's other pairs add their ids
+                    kind, check, reason = same[0]
+                    add(kind, check, reason, ids)
+                    continue
+                row = (comp_rows or {}).get(rid)
+                reason = rule_reason(rule)
+                if rule == "slower_than_baseline" and row:
+                    reason = _slower_reason(row)
+                elif rule == "acceptance_definition_mismatch" and row:
+                    reason = (
+                        f"acceptance of two definitions, {row['num_acceptance_definition']} vs "
+                        f"{row['den_acceptance_definition']} (audit.acceptance.DEFINITIONS): not one quantity"
+                    )
+                add(RULE_QUALIFIER[rule], rule, reason, ids)
     cited = set(r.reads) | {x for p in pairs for x in p}
     # at-risk rules carry over from every claim the statement rests on, through cited statements
     rests_on = {u for x in cited for u in claims_under(cf, x, recomputed)}
@@ -742,12 +820,28 @@ def counts_check(c: Claim) -> CountsCheck | None:
     return CountsCheck(INCONSISTENT, f"{alpha:.3f}", arithmetic, alpha - target, alpha, stated)
 
 
+def _own_definition_check(cf: ClaimsFile, c: Claim) -> CountsCheck | None:
+    """An acceptance claim of another engine's definition against its own counts
+    (``acceptance.own_value``), as ``counts_check`` does for accepted ÷ drafted."""
+    own = acceptance.own_value(cf, c)
+    stated = stated_interval_of(c) or claim_interval(c)
+    if own is None or stated is None:
+        return None
+    scale = 100.0 if (c.unit or "").strip() == "%" else 1.0
+    value = own.alpha * scale
+    if Interval(value, value).overlaps(stated):
+        return CountsCheck(CONSISTENT, f"{value:.3f}", own.arithmetic, None, value)
+    target = stated.lo if value < stated.lo else stated.hi
+    return CountsCheck(INCONSISTENT, f"{value:.3f}", own.arithmetic, value - target, value)
+
+
 def judge(cf: ClaimsFile, recomputed: dict[str, Recomputed], here: Here, claims_file: str) -> list[Verdict]:
     """Verdicts for every claim, then every statement, of ``cf`` (file order)."""
     ctable = claims_table(cf)
     claim_fired = _fired(ctable, "claims")
     ctable_cmp = comparison_table(cf, recomputed)
     comp_fired = _fired(ctable_cmp, "comparison")
+    comp_rows = {row["id"]: row for row in ctable_cmp.iter_rows(named=True)}
     gaps = unsaid(cf, recomputed)
     out = []
     # acceptance claims are at risk where a comparison of their decoding mode shows no speedup
@@ -775,7 +869,9 @@ def judge(cf: ClaimsFile, recomputed: dict[str, Recomputed], here: Here, claims_
                     evidence=sorted(acc_risk[c.id]),
                 )
             )
-        counted = counts_check(c)
+        counted = counts_check(c) or _own_definition_check(cf, c)
+        if counted is not None or acceptance.to_llama_cpp(cf, c) is not None:
+            quals = [q for q in quals if q.check != "needs"]  # the counts behind it are stated
         stated_lo, stated_hi = _ends(_stated(c))
         out.append(
             Verdict(
@@ -796,7 +892,10 @@ def judge(cf: ClaimsFile, recomputed: dict[str, Recomputed], here: Here, claims_
                 arithmetic=counted.arithmetic if counted else None,
                 unit=c.unit,
                 qualifiers=quals,
-                notes=_not_stated(cf, c) + capacity_notes.get(c.id, []),
+                notes=_not_stated(cf, c)
+                + capacity_notes.get(c.id, [])
+                + [rule_note(x) for x in claim_fired.get(c.id, []) if RULE_EFFECT[x] == NOTE]
+                + acceptance.notes(cf, c),
                 unsaid=gaps.get(c.id, []),
                 reproducible=reproducibility(cf, c, here),
                 evidence=[c.id],
@@ -809,7 +908,7 @@ def judge(cf: ClaimsFile, recomputed: dict[str, Recomputed], here: Here, claims_
         carried.setdefault(cid, []).append("at_capacity")
     for s in cf.statements:
         r = recomputed[s.id]
-        quals, notes = _statement_qualifiers(cf, s, r, comp_fired, carried, recomputed)
+        quals, notes = _statement_qualifiers(cf, s, r, comp_fired, carried, recomputed, comp_rows)
         if r.verdict == NOT_CHECKABLE and r.reason:
             notes = [f"not checkable: {r.reason}"] + notes
         cited = [claim for i in sorted(set(r.reads)) if (claim := cf.claim(i)) is not None]

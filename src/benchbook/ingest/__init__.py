@@ -11,6 +11,8 @@ and prose around it, and several tables (each with its own build line) in one po
 * llama-server / llama-cli log timing lines -> ``benchbook.speculative_request`` v2, one record per
   request (``serverlog``).
 * ``llama-speculative-simple`` output -> ``benchbook.ingest.speculative_simple`` (``specsimple``).
+* the context settings a log states, requested (command line, sweep-bench header) and effective
+  (``llama_context:`` lines): ``settings``.
 
 What the source does not state is unknown (``schemas.unknown``): ``host_id``, ``session_id``,
 ``toolchain_id`` and ``model_sha256`` hold ``unknown:<group>``, the group being the source file's

@@ -19,7 +19,9 @@ Checks (a value the line derives from its own inputs):
   rate × steps must be a whole number of tokens, within the printed rounding; disagreement is flagged
   in ``inconsistent``, the values kept;
 * ``(… ms per token, … tokens per second)`` of each timing line against its own ms and tokens
-  (within the printed rounding): disagreement flagged in ``inconsistent``.
+  (within the printed rounding): disagreement flagged in ``inconsistent``; the generation line's
+  printed rate names its definition (``RATE_DEFINITIONS``: n/ms or (n-1)/ms, builds differ), kept as
+  ``timings.predicted_rate_definition``.
 
 Lines of a request's timing block whose values are not read (``graphs reused = 7``) are kept in the
 record's ``uninterpreted`` (``"line N"`` -> text).  Also kept: llama-cli's ``sampling time = X ms / N
@@ -94,11 +96,42 @@ def _time_of(path: Path, line_no: int, what: str, value: str) -> float:
     return ms
 
 
+#: How a generation rate is defined (key: its name in records and verdicts).  llama.cpp builds differ:
+#: b11434's llama-server counts every generated token but the first, which comes out of the prompt pass
+#: (``1132.38 ms / 32 tokens (..., 27.38 tokens per second)`` = 31 / 1.13238 s); older servers and
+#: llama-cli's ``llama_perf_context_print`` count every token (or run) they print (``600.00 ms / 40
+#: tokens (..., 66.67 tokens per second)`` = 40 / 0.6 s).
+RATE_DEFINITIONS = {
+    "n/ms": "every generated token (or counted run) ÷ eval time",
+    "(n-1)/ms": "generated tokens but the first (it comes out of the prompt pass) ÷ eval time",
+}
+
+
+def rate_definition(n: int, ms: float, per_tok: str | None, per_s: str | None) -> str | None:
+    """The ``RATE_DEFINITIONS`` key an ``eval time`` line's printed rate follows: the count (``n`` or
+    ``n - 1``) whose rate (or ms per token) is nearest the printed one; None when the line prints
+    neither or no rate can be formed.
+
+    >>> rate_definition(300, 2500.0, None, "120.00"), rate_definition(32, 1132.38, "36.53", "27.38")
+    ('n/ms', '(n-1)/ms')
+    """
+    if not n or n < 2 or not ms or ms != ms:
+        return None
+    if per_s is not None:
+        r = float(per_s)
+        off = {d: abs(r - c * 1000.0 / ms) for d, c in (("n/ms", n), ("(n-1)/ms", n - 1))}
+    elif per_tok is not None:
+        t = float(per_tok)
+        off = {d: abs(t - ms / c) for d, c in (("n/ms", n), ("(n-1)/ms", n - 1))}
+    else:
+        return None
+    return min(off, key=lambda d: off[d])
+
+
 def _rate_check(what: str, ms: float, n: int, per_tok: str | None, per_s: str | None, line: int) -> list[str]:
     """Disagreements of a timing line's printed ms-per-token / tokens-per-second with its ms and n
     (within the printed rounding).  Generation lines count either every token or all but the first
-    (b11434 prints ``1132.38 ms / 32 tokens (36.53 ms per token, 27.38 tokens per second)`` = 31 tokens
-    / 1.13238 s; older builds ``600.00 ms / 40 tokens (15.00 ms per token, 66.67 ...)``): both agree."""
+    (``RATE_DEFINITIONS``): both agree."""
     out: list[str] = []
     if n and n > 1 and ms == 0:
         return [f"line {line}: {what} prints 0 ms for {n} tokens; no rate can be formed"]
@@ -296,6 +329,9 @@ def read_server_log(
                     target["inconsistent"] += _rate_check(
                         "eval time", float(m.group(1)), int(m.group(2)), m.group(3), m.group(4), i
                     )
+                    printed = rate_definition(int(m.group(2)), float(m.group(1)), m.group(3), m.group(4))
+                    if printed is not None:
+                        target["timings"]["predicted_rate_definition"] = printed
                 target["lines"].append(i)
                 break
         m = _DRAFT.search(line)
