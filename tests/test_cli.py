@@ -114,8 +114,15 @@ def test_a_session_that_ran_other_params_is_measured_again(tmp_path, committed_p
         "the session ran 3, params.yaml asks 5): it does not count as measured"
     ]
     write({**config, "raw_dir": "data/raw/llama_bench"})  # the runner's own key is no parameter
-    assert cli.measured_here(tmp_path, params, "h" * 16, "t" * 16, cpu, lines.append)["llama_bench"] is True
-    assert len(lines) == 1
+    # no drift line now; but a session with no measurement records is one the reports would not publish,
+    # so it does not count as measured either (issue 34 §4: before, any end record counted)
+    assert cli.measured_here(tmp_path, params, "h" * 16, "t" * 16, cpu, lines.append)["llama_bench"] is False
+    assert len(lines) == 2 and lines[1] == (
+        f"llama_bench: session {'s' * 32} is not published ({raw / ('h' * 16 + '.jsonl')}: "
+        f"session {'s' * 32} "
+        "planned ('smollm2-135m-q2_k', 'cold') but has no such run: an incomplete table): it does not count "
+        "as measured"
+    )
 
 
 def test_doctor_says_wait_while_another_process_builds_the_toolchain(root, tmp_path):

@@ -89,7 +89,7 @@ def test_the_llama_bench_page_puts_each_hosts_newest_session_in_its_own_column(t
     )
     # one cell per host: each host's own key (the GPU host's prefixed), its own test sizes
     assert lines[5] == (
-        "| smollm2-135m-q2_k generation (warm) | {{< var lb-smollm2-135m-q2_k-tg64-warm >}} (tg64) "
+        "| smollm2-135m-q2&#95;k generation (warm) | {{< var lb-smollm2-135m-q2_k-tg64-warm >}} (tg64) "
         "| {{< var lb-he3618a24-smollm2-135m-q2_k-tg128-warm >}} (tg128) |"
     )
     assert len(lines) == 4 + 3 * 3  # header, rule, machine, session + 3 models x (pp, tg, memory)

@@ -57,13 +57,21 @@ def test_unparseable_middle_line_names_file_and_line(tmp_path):
         list(iter_records(p))
 
 
+def _killed(s: Session) -> None:
+    """What a kill -9 leaves of ``s``: its file closed without an end record, its lock dropped (the
+    kernel drops a ``flock`` with its holder)."""
+    s.writer.close()
+    assert s.lock is not None
+    s.lock.release()
+
+
 def test_session_resumes_after_kill_and_never_reuses_completed(tmp_path):
     p = tmp_path / "s.jsonl"
     k1, k2 = run_key({"a": 1}, "m", "t", "h"), run_key({"a": 2}, "m", "t", "h")
     assert k1 != k2 and k1 == run_key({"a": 1}, "m", "t", "h")
     s = Session.open(p, "exp")
     s.append({"schema": "benchbook.llama_bench", "schema_version": 2, "run_key": k1})
-    s.writer.close()  # killed: no end record
+    _killed(s)  # killed: no end record
     with open(p, "ab") as f:
         f.write(b'{"torn')
     s2 = Session.open(p, "exp")
@@ -82,7 +90,7 @@ def test_partial_row_group_does_not_complete_a_run(tmp_path):
     p = tmp_path / "s.jsonl"
     s = Session.open(p, "exp")
     s.append({"schema": "benchbook.llama_bench", "schema_version": 2, "run_key": "k", "run_complete": False})
-    s.writer.close()
+    _killed(s)
     assert not Session.open(p, "exp").done("k")
 
 
@@ -100,11 +108,11 @@ def test_interrupted_session_is_not_resumed_under_other_conditions(tmp_path):
     p = tmp_path / "s.jsonl"
     s = Session.open(p, "exp", {"toolchain_id": "AAAA", "config": {"repetitions": 5}})
     s.append({"schema": "benchbook.llama_bench", "schema_version": 2, "run_key": "k1"})
-    s.writer.close()  # killed
+    _killed(s)  # killed
     s2 = Session.open(p, "exp", {"toolchain_id": "BBBB", "config": {"repetitions": 5}})
     assert not s2.resumed and s2.session_id != s.session_id and s2.abandoned == s.session_id
     assert not s2.done("k1")
-    s2.writer.close()
+    _killed(s2)
     s3 = Session.open(p, "exp", {"toolchain_id": "BBBB", "config": {"repetitions": 5}})
     assert s3.resumed and s3.session_id == s2.session_id
     s3.close()
@@ -115,7 +123,7 @@ def test_fresh_session_env_never_resumes_and_names_the_abandoned_one(tmp_path, m
     meta = {"toolchain_id": "AAAA", "config": {"repetitions": 2}}
     s = Session.open(p, "exp", meta)
     s.append({"schema": "benchbook.llama_bench", "schema_version": 2, "run_key": "k1"})
-    s.writer.close()  # killed: the same meta would resume it
+    _killed(s)  # killed: the same meta would resume it
     monkeypatch.setenv("BENCHBOOK_FRESH_SESSION", "1")
     s2 = Session.open(p, "exp", meta)
     assert not s2.resumed and s2.session_id != s.session_id and s2.abandoned == s.session_id
@@ -125,7 +133,7 @@ def test_fresh_session_env_never_resumes_and_names_the_abandoned_one(tmp_path, m
     monkeypatch.setenv("BENCHBOOK_FRESH_SESSION", "0")  # "0": resume as usual
     s3 = Session.open(p, "exp", meta)
     assert not s3.resumed  # s2 ended: a completed session is never reused
-    s3.writer.close()
+    _killed(s3)
     assert Session.open(p, "exp", meta).resumed
 
 
@@ -137,11 +145,11 @@ def test_fresh_session_env_set_to_a_word_for_off_still_resumes(tmp_path, monkeyp
     meta = {"toolchain_id": "AAAA", "config": {"repetitions": 2}}
     s = Session.open(p, "exp", meta)
     s.append({"schema": "benchbook.llama_bench", "schema_version": 2, "run_key": "k1"})
-    s.writer.close()  # killed
+    _killed(s)  # killed
     monkeypatch.setenv("BENCHBOOK_FRESH_SESSION", off)
     s2 = Session.open(p, "exp", meta)
     assert s2.resumed and s2.session_id == s.session_id and s2.abandoned is None and s2.done("k1")
-    s2.writer.close()
+    _killed(s2)
 
 
 def test_unknown_kind_or_newer_version_is_refused_on_write_and_read(tmp_path):

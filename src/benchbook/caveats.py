@@ -1218,6 +1218,51 @@ REPORT_KEYS = {
 }
 
 
+def check_report(report: dict | None) -> dict:
+    """``params.yaml`` ``report`` checked against its declared keys: the caveat thresholds
+    (``DEFAULTS``; ``host_thresholds`` then sets ``cores`` from each host's snapshot) and
+    ``REPORT_KEYS``.  Returns it with ``confidence`` defaulted to 0.95 and ``primary_host`` to None.
+
+    Raises:
+        ValueError: ``report`` is not a mapping; a key that is neither (a typo would otherwise be ignored,
+            or be a KeyError later: the nearest declared spelling is named); a threshold whose default is
+            a number given as something else; ``confidence`` outside (0, 1); ``primary_host`` not a
+            string.
+    """
+    import difflib
+
+    if report is None:
+        report = {}
+    if not isinstance(report, dict):
+        raise ValueError(
+            f"params.yaml `report` must be a mapping (key: value lines indented under `report:`), got "
+            f"{type(report).__name__}; fix: restore it from git (`git restore params.yaml`)"
+        )
+    declared = list(DEFAULTS) + list(REPORT_KEYS)
+    for k in report:
+        if k not in declared:
+            near = difflib.get_close_matches(str(k), declared, n=1)
+            fix = f"write `{near[0]}`" if near else f"use one of {', '.join(sorted(declared))}"
+            raise ValueError(f"params.yaml `report.{k}`: unknown key; fix: {fix}")
+    for k, v in report.items():
+        if k in DEFAULTS and _is_number(DEFAULTS[k]) and not _is_number(v):
+            raise ValueError(
+                f"params.yaml report.{k}: {v!r} is not a number; fix: write a number like {DEFAULTS[k]!r}"
+            )
+    out = {"confidence": 0.95, "primary_host": None, **report}
+    if not _is_number(out["confidence"]) or not 0 < out["confidence"] < 1:
+        raise ValueError(
+            f"params.yaml report.confidence: {out['confidence']!r} is not a level between 0 and 1; "
+            "fix: write e.g. 0.95"
+        )
+    if out["primary_host"] is not None and not isinstance(out["primary_host"], str):
+        raise ValueError(
+            f"params.yaml report.primary_host: {out['primary_host']!r} is not a host id; fix: write the "
+            "16-hex host id in quotes (`benchbook hosts` lists them), or null"
+        )
+    return out
+
+
 def _is_number(v) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, bool)
 
@@ -1241,18 +1286,7 @@ def host_thresholds(report: dict | None, host: dict | None = None) -> dict:
         ValueError: a ``report`` key that is neither a threshold nor in ``REPORT_KEYS`` (a typo would
             otherwise be ignored), or a threshold whose default is a number given as something else.
     """
-    report = report or {}
-    unknown = sorted(set(report) - set(DEFAULTS) - set(REPORT_KEYS))
-    if unknown:
-        raise ValueError(
-            f"params.yaml report: unknown key(s) {unknown}; fix: use a caveat threshold "
-            f"({', '.join(sorted(k for k in DEFAULTS if k != 'cores'))}) or {', '.join(REPORT_KEYS)}"
-        )
-    for k, v in report.items():
-        if k in DEFAULTS and _is_number(DEFAULTS[k]) and not _is_number(v):
-            raise ValueError(
-                f"params.yaml report.{k}: {v!r} is not a number; fix: write a number like {DEFAULTS[k]!r}"
-            )
+    report = check_report(report)
     out = DEFAULTS | {k: v for k, v in report.items() if k in DEFAULTS}
     out["cores"] = host_cores(host)
     return out

@@ -20,6 +20,8 @@ from pathlib import Path
 import altair as alt
 import vl_convert as vlc
 
+from benchbook import atomicfile
+
 
 def save(chart: alt.TopLevelMixin, out_dir: str | Path, name: str) -> dict:
     """Write spec, spec.js and svg for ``chart`` under ``out_dir``; return their paths."""
@@ -27,12 +29,13 @@ def save(chart: alt.TopLevelMixin, out_dir: str | Path, name: str) -> dict:
     out.mkdir(parents=True, exist_ok=True)
     spec = tidy_tooltips(chart.to_dict())
     paths = {"spec": out / f"{name}.vl.json", "js": out / f"{name}.spec.js", "svg": out / f"{name}.svg"}
-    paths["spec"].write_text(json.dumps(spec, indent=1))
-    paths["js"].write_text(
+    atomicfile.write_text(paths["spec"], json.dumps(spec, indent=1))
+    atomicfile.write_text(
+        paths["js"],
         "window.BB_SPECS = window.BB_SPECS || {};\n"
-        f"window.BB_SPECS[{json.dumps(name)}] = {json.dumps(spec)};\n"
+        f"window.BB_SPECS[{json.dumps(name)}] = {json.dumps(spec)};\n",
     )
-    paths["svg"].write_text(vlc.vegalite_to_svg(spec))
+    atomicfile.write_text(paths["svg"], vlc.vegalite_to_svg(spec))
     return {k: str(v) for k, v in paths.items()}
 
 

@@ -30,6 +30,7 @@ benchbook synth-model [...]      write a random-weight GGUF (llama / qwen3moe / 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import shlex
@@ -427,7 +428,9 @@ def measured_here(
     whose recorded config differs from the parameters this host resolves now (``experiments.drift``:
     params.yaml's section with the profile ``picked``, default ``profiles.pick(params)``) does not
     count, so the stage measures again; ``log`` (e.g. ``print``) gets one line per such session naming
-    its differences.  A start record without a config (older records) counts as it did.
+    its differences.  A start record without a config (older records) counts as it did.  A session the
+    reports would not publish (``session_checks``: a lost row, a run outside its
+    session, a failed run) does not count either, and ``log`` gets its first reason.
     """
     from .experiments import drift, profiles
     from .records import iter_records
@@ -453,20 +456,43 @@ def measured_here(
             if stage == "draftself" or starts[sid].get("toolchain_id") == toolchain_id
         ]
         now = drift.current(stage, params, picked) if built_here else None
+        checks = session_checks(root, stage) if built_here else {}
         done = False
         for start in built_here:
             diff = drift.differences(start["config"], now) if "config" in start and now else []
-            if diff and log:
-                log(
-                    f"{stage}: session {start['session_id']} ran other parameters than params.yaml asks "
-                    f"now ({'; '.join(diff)}): it does not count as measured"
-                )
-            done = done or not diff
+            check = checks.get(start["session_id"])
+            if diff:
+                why = f"ran other parameters than params.yaml asks now ({'; '.join(diff)})"
+            elif check is not None and not check.ok:
+                why = f"is not published ({check.reasons[0]})"
+            else:
+                done = True
+                continue
+            if log:
+                log(f"{stage}: session {start['session_id']} {why}: it does not count as measured")
         out[stage] = done
     legacy = root / "data/raw/draftself/sessions.jsonl"
     if "draftself" in out and not out["draftself"] and legacy.exists():
         out["draftself"] = any(r.get("host_id") == host_id for _, r in iter_records(legacy))
     return out
+
+
+def session_checks(root: Path, stage: str) -> dict:
+    """``{session_id: measured.SessionCheck}`` of ``stage``'s committed sessions under ``root/data/raw``,
+    checked as its report checks them (``measured.check`` with the experiment's planned runs; draft-self:
+    its ``sessioncheck``), so that "measured here" and the pages agree on which sessions count."""
+    from . import measured
+
+    folder = root / "data/raw" / stage
+    if stage == "draftself":
+        from .experiments.draftself import sessioncheck
+
+        return sessioncheck.check(folder)
+    if stage == "llama_bench":
+        from .experiments.llama_bench.report import PLANNED
+
+        return measured.check(stage, folder, PLANNED)
+    return measured.check(stage, folder)
 
 
 def stage_runner(root: Path, verbose: bool):
@@ -754,6 +780,9 @@ def cmd_run(args) -> int:
     other; ``toolchain_wait_s`` is the time the build kept the run waiting after the first site)."""
     root = repo_root()
     params = resolve.load_params(root)
+    from . import caveats
+
+    caveats.check_report(params.get("report"))  # a typo there failed the first report stage (KeyError)
     run, log_path = stage_runner(root, args.verbose)
     if not args.verbose:
         print(
@@ -984,8 +1013,13 @@ def main(argv: list[str] | None = None) -> int:
         args = argparse.Namespace(fn=cmd_audit, rest=argv[1:])
     else:
         args = ap.parse_args(argv)
+    # `kill`, `timeout`, a closed terminal stop `benchbook run` as Ctrl-C does
+    stops = (
+        errors.stop_signals_interrupt() if getattr(args, "cmd", None) == "run" else contextlib.nullcontext()
+    )
     try:
-        return args.fn(args)
+        with stops:
+            return args.fn(args)
     except Interrupted as e:
         print(INTERRUPTED.format(what=f" `{e.what}`"), file=sys.stderr)
         return errors.EXIT_INTERRUPTED

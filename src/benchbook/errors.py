@@ -10,7 +10,12 @@ benchbook.experiments NAME`` all report through ``report``; an interrupted comma
 
 from __future__ import annotations
 
+import contextlib
+import errno
+import signal
 import sys
+import threading
+from collections.abc import Iterator
 from typing import TextIO
 
 
@@ -23,7 +28,8 @@ class ParamsError(ValueError):
 
 
 #: the exceptions a command reports as one line (their messages name the place and the fix)
-USER_ERRORS: tuple[type[BaseException], ...] = (RuntimeError, ValueError, FileNotFoundError)
+#: (an ``OSError``, a full disk or a read-only folder, as ``os_error``'s one line)
+USER_ERRORS: tuple[type[BaseException], ...] = (RuntimeError, ValueError, OSError)
 
 #: the exit status of a command that stopped on one of ``USER_ERRORS``
 EXIT_ERROR = 2
@@ -38,8 +44,59 @@ INTERRUPTED = (
 )
 
 
+#: signals a measuring command treats like Ctrl-C: a plain ``kill``, ``timeout``, a CI job's timeout
+#: (SIGTERM) and a closed terminal or ssh session (SIGHUP)
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
+
+
+@contextlib.contextmanager
+def stop_signals_interrupt() -> Iterator[None]:
+    """Inside the block SIGTERM and SIGHUP raise ``KeyboardInterrupt`` in the main thread, as Ctrl-C
+    does, so a measuring command stops its children's process group and closes its session the same
+    way (Python's default for them is to die at once, leaving the stage's process group running,
+    orphaned).  The previous handlers come back after the block.  Outside the main thread (where
+    ``signal.signal`` cannot be called) the block runs unchanged."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    before = {sig: signal.signal(sig, signal.default_int_handler) for sig in STOP_SIGNALS}
+    try:
+        yield
+    finally:
+        for sig, handler in before.items():
+            signal.signal(sig, handler)
+
+
+#: the fix of an ``OSError`` by its errno (``os_error``)
+_OS_FIXES = {
+    errno.EACCES: "make it writable by you (or run from a folder you may write)",
+    errno.EPERM: "make it writable by you (or run from a folder you may write)",
+    errno.EROFS: "the file system is read-only: run from a writable copy (or set BENCHBOOK_CACHE)",
+    errno.ENOSPC: "free disk space there (the file written last was not replaced: nothing was cut)",
+    errno.EDQUOT: "free space within your disk quota",
+    errno.ENOTDIR: "a file stands where a folder should be: move it away",
+    errno.EISDIR: "a folder stands where a file should be: give the file's path, or move the folder away",
+    errno.EEXIST: "something already stands at that path: move it away",
+}
+
+
+def os_error(error: OSError) -> str:
+    """An ``OSError`` as one line ``<path>: <reason>; fix: <what to do>`` (the fix by errno; the path
+    the system names, both paths of a rename)."""
+    path = error.filename if error.filename is not None else "?"
+    if error.filename2 is not None:
+        path = f"{path} -> {error.filename2}"
+    reason = error.strerror or str(error)
+    fix = _OS_FIXES.get(error.errno or 0, "check that path (permissions, free space, what stands there)")
+    return f"{path}: {reason}; fix: {fix}"
+
+
 def report(error: BaseException, file: TextIO | None = None) -> int:
     """Print ``error`` as ``benchbook: error: <message>`` (to ``file``, default stderr) and return
     ``EXIT_ERROR``."""
-    print(f"benchbook: error: {error}", file=file or sys.stderr)
+    system = (
+        isinstance(error, OSError) and error.errno is not None and not isinstance(error, FileNotFoundError)
+    )
+    text = os_error(error) if system and isinstance(error, OSError) else error
+    print(f"benchbook: error: {text}", file=file or sys.stderr)
     return EXIT_ERROR

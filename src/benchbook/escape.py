@@ -8,6 +8,13 @@ close the fence or start Markdown.
 from __future__ import annotations
 
 import html
+import re
+
+#: characters ``html_text`` writes as entities beyond ``html.escape``'s ``& < > " '``: a backtick
+#: could close the ```{=html} fence; braces could open a Quarto shortcode (``{{< include … >}}``),
+#: which Quarto expands inside raw HTML blocks too; ``$`` could open a math span; line breaks could
+#: end the block.
+_HTML_EXTRA = {"`": "&#96;", "{": "&#123;", "}": "&#125;", "$": "&#36;", "\n": "&#10;", "\r": "&#13;"}
 
 #: invisible characters that change how the text around them reads: bidirectional controls (a
 #: right-to-left override U+202E in a claim reverses the audit's own verdict text after it; Unicode
@@ -32,14 +39,14 @@ def visible_controls(text) -> str:
 
 def html_text(text) -> str:
     """``str(text)`` HTML-escaped for a raw HTML block: ``& < > " '`` as entities (``html.escape``),
-    and also backticks and newlines, so that no value can close the ```{=html} fence and turn into
-    live Markdown; bidirectional and control characters shown (``visible_controls``)."""
-    return (
-        html.escape(visible_controls(text))
-        .replace("`", "&#96;")
-        .replace("\n", "&#10;")
-        .replace("\r", "&#13;")
-    )
+    and also ``_HTML_EXTRA`` (backticks, braces, ``$``, line breaks), so that no value can close the
+    ```{=html} fence, turn into live Markdown or math, or hold a Quarto shortcode; bidirectional and
+    control characters shown (``visible_controls``).
+
+    >>> html_text('<b>{{< include /etc/os-release >}}</b> $x$')
+    '&lt;b&gt;&#123;&#123;&lt; include /etc/os-release &gt;&#125;&#125;&lt;/b&gt; &#36;x&#36;'
+    """
+    return "".join(_HTML_EXTRA.get(c, c) for c in html.escape(visible_controls(text)))
 
 
 #: ASCII characters that start or end Markdown or Pandoc syntax (emphasis, links, code, math,
@@ -55,6 +62,25 @@ def markdown_text(text) -> str:
     characters are shown (``visible_controls``)."""
     flat = " ".join(visible_controls(text).splitlines())
     return "".join(f"&#{ord(c)};" if c in _MARKDOWN_SPECIAL else c for c in flat)
+
+
+_UTC_MINUTE = re.compile(r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}")
+
+
+def minute_text(iso) -> str:
+    """A record's UTC time (ISO 8601) to the minute for a page, ``2026-12-01T04:21:38Z`` ->
+    ``2026-12-01 04:21``; "-" for None; a value that is not such a time through ``markdown_text``
+    (a record's field is any host's text).
+
+    >>> minute_text("2026-12-01T04:21:38.357243Z"), minute_text(None), minute_text("$x$")
+    ('2026-12-01 04:21', '-', '&#36;x&#36;')
+    """
+    if iso is None:
+        return "-"
+    text = str(iso)
+    if _UTC_MINUTE.match(text):
+        return text[:16].replace("T", " ")
+    return markdown_text(text)
 
 
 #: characters a code span cannot hold safely: a backtick ends it, ``|`` splits a pipe-table cell even

@@ -13,6 +13,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
+from .escape import code_span, markdown_text, minute_text
 from .provenance import read_snapshots
 from .records import read_records
 from .schemas import RecordError
@@ -186,7 +187,10 @@ def hosts_panel(raw_dir: str | Path, experiment: str, headline_session: str | No
     """Markdown for an experiment page: every host with a session of ``experiment`` under ``raw_dir``
     (``data/raw``) in its own column, the host of ``headline_session`` (the page's numbers) first:
     its machine, builds, newest complete session (id prefix, end time UTC) and sessions complete of
-    started.  Empty string when no host has a session of ``experiment``."""
+    started.  Empty string when no host has a session of ``experiment``.  Every text from a snapshot or
+    a session record (CPU, GPU, OS, build label, runtime, ids) goes through ``escape.markdown_text`` or
+    ``escape.code_span``: snapshots travel between hosts through git, so none of it may become HTML, a
+    shortcode or math on the page."""
     raw = Path(raw_dir)
     toolchains = read_snapshots(raw / "snapshots", "toolchain")
     cols = [h for h in inventory(raw) if any(s.experiment == experiment for s in h.sessions)]
@@ -201,7 +205,7 @@ def hosts_panel(raw_dir: str | Path, experiment: str, headline_session: str | No
             return "none complete"
         s = max(done, key=lambda s: s.ended or "")
         mark = " (this page's numbers)" if s.session_id == headline_session else " (not quoted on this page)"
-        return f"`{s.session_id[:8]}`, ended {_minute(s.ended)} UTC{mark}"
+        return f"{code_span(s.session_id[:8])}, ended {minute_text(s.ended)} UTC{mark}"
 
     def builds(h: HostInfo) -> str:
         names = sorted(
@@ -211,17 +215,17 @@ def hosts_panel(raw_dir: str | Path, experiment: str, headline_session: str | No
                 if s.toolchain_id or s.runtime
             }
         )
-        return ", ".join(names) or "-"
+        return markdown_text(", ".join(names) or "-")
 
     def count(h: HostInfo) -> str:
         return f"{sum(1 for s in own[h.host_id] if s.ended)} of {len(own[h.host_id])}"
 
     rows = [
-        ("machine", lambda h: _hardware(h.snapshot).replace("|", "&#124;")),
+        ("machine", lambda h: markdown_text(_hardware(h.snapshot))),
         ("builds", builds),
         ("newest complete session", newest),
         ("sessions complete", count),
     ]
-    lines = ["| | " + " | ".join(f"`{h.host_id}`" for h in cols) + " |", "|---|" + "---|" * len(cols)]
+    lines = ["| | " + " | ".join(code_span(h.host_id) for h in cols) + " |", "|---|" + "---|" * len(cols)]
     lines += [f"| {label} | " + " | ".join(cell(h) for h in cols) + " |" for label, cell in rows]
     return "\n".join(lines) + "\n"

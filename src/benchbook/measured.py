@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Literal
 
 from . import migrations
+from .escape import code_span, markdown_text
 from .records import read_records
 
 #: llama-bench options that take a comma-separated list and multiply the test matrix (llama.cpp
@@ -121,7 +122,8 @@ class SessionCheck:
     ``reasons``: one line per fault (empty: publishable), each naming file:line or run id and the rule;
     ``runs``: the run ids of its measurement records; ``started_at``/``ended_at``: its start and end
     records' ``at``; ``ended``: False for a session with no end record (``check_sessions(...,
-    unfinished=True)``; its ``ended_at`` is then its last record's time)."""
+    unfinished=True)``; its ``ended_at`` is then its last record's time); ``notes``: what the check
+    corrected without failing the session (a duplicated line dropped, file:line), for the page."""
 
     session_id: str
     experiment: str
@@ -132,6 +134,7 @@ class SessionCheck:
     reasons: list[str] = field(default_factory=list)
     runs: list[str] = field(default_factory=list)
     ended: bool = True
+    notes: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -294,11 +297,21 @@ def check_sessions(
     ends: dict[str, dict] = {}
     groups: dict[str, dict[str, list[dict]]] = {}
     failed: dict[str, list[dict]] = {}
+    seen: dict[tuple, dict] = {}  # (session, run, row) -> its first record
+    dropped: dict[str, list[str]] = {}  # session -> notes on duplicated lines dropped
     for rec in read_records(paths):
         schema, sid = rec.get("schema"), str(rec.get("session_id"))
         if schema == "benchbook.session" and rec.get("experiment") == experiment:
             (starts if rec["event"] == "start" else ends).setdefault(sid, rec)
         elif schema is not None and migrations.read_as(schema) in measurement and rec.get("run_id"):
+            key = (sid, rec["run_id"], _row_identity(rec))
+            first = seen.setdefault(key, rec)
+            if first is not rec:  # the same run and row again: one measurement, read once (benchrows too)
+                dropped.setdefault(sid, []).append(
+                    f"{rec['_file']}:{rec['_line']}: a duplicate of line {first['_line']} "
+                    f"(run {rec['run_id']}, same row): dropped, the first copy kept"
+                )
+                continue
             groups.setdefault(sid, {}).setdefault(rec["run_id"], []).append(rec)
         elif schema == "benchbook.run_failed" and rec.get("experiment", experiment) == experiment:
             failed.setdefault(sid, []).append(rec)
@@ -350,8 +363,18 @@ def check_sessions(
                 for rec in (failed.get(sid, []) if failed_is_fault else [])
             ],
         )
+        check.notes = dropped.get(sid, [])
         out[sid] = check
     return out
+
+
+def _row_identity(rec: dict) -> object:
+    """What makes a measurement record one row of its run: llama-bench's ``row_index`` where the record
+    has one (``benchrows.complete_runs`` keeps the first of a repeated ``(run_id, row_index)`` too),
+    else the record's whole content (a line appended twice)."""
+    if rec.get("row_index") is not None:
+        return ("row", rec["row_index"])
+    return ("content", repr(sorted((k, repr(v)) for k, v in rec.items() if k not in ("_file", "_line"))))
 
 
 def newest_publishable(checks: dict[str, SessionCheck]) -> tuple[dict[str, SessionCheck], list[SessionCheck]]:
@@ -529,18 +552,29 @@ def select(name: str, checks: dict[str, SessionCheck], primary_host: str | None 
         best.values(), key=lambda c: c.ended_at, default=None
     )
     host = chosen.host_id if chosen else primary_host
-    skipped = [c for c in newer_failed if host is None or c.host_id == host]
+    # the primary host's failed sessions too when the chosen one is another host's: the page says why
+    skipped = [c for c in newer_failed if host is None or c.host_id in (host, primary_host)]
     return Selection(name, [chosen] if chosen else [], skipped, checks)
 
 
 def skipped_markdown(
-    skipped: list[SessionCheck], root: str | Path | None = None, drift: Mapping[str, list[str]] | None = None
+    skipped: list[SessionCheck],
+    root: str | Path | None = None,
+    drift: Mapping[str, list[str]] | None = None,
+    published: Iterable[SessionCheck] = (),
+    primary_host: str | None = None,
 ) -> str:
     """Markdown for a page: each skipped session and why it was not published (empty list: a line saying
     that every host's newest session passed), then each published session that ran other parameters
     than params.yaml asks now (``drift``: ``{session_id: lines}``, ``experiments.drift.of_sessions``).
     File paths under ``root`` (default: the working directory, the repository root when a stage runs)
-    are shown relative to it."""
+    are shown relative to it.  Ids, times, reasons and drift values come from records (any host's, through
+    git): each goes through ``escape.code_span`` or ``escape.markdown_text``.
+
+    ``published``: the sessions whose numbers the page shows (``Selection.published``); each one older
+    than a skipped session of its host is said to be so, one from another host than ``primary_host``
+    (``params.yaml`` ``report.primary_host``) is said to be so, and the lines their checks dropped
+    (``SessionCheck.notes``: duplicates) are listed."""
     prefix = str(Path(root or Path.cwd()).resolve()) + "/"
     if not skipped:
         lines = [
@@ -552,10 +586,42 @@ def skipped_markdown(
             "",
         ]
     for c in skipped:
-        lines.append(f"- session `{c.session_id}` on host `{c.host_id}` (ended {c.ended_at}):")
-        lines += [f"  - {r.replace(prefix, '')}" for r in c.reasons[:10]]
+        lines.append(
+            f"- session {code_span(c.session_id)} on host {code_span(c.host_id)} "
+            f"(ended {markdown_text(c.ended_at)}):"
+        )
+        lines += [f"  - {markdown_text(r.replace(prefix, ''))}" for r in c.reasons[:10]]
         if len(c.reasons) > 10:
             lines.append(f"  - … and {len(c.reasons) - 10} more")
+    published = list(published)
+    for c in published:
+        newer = [s for s in skipped if s.host_id == c.host_id and s.ended_at > c.ended_at]
+        if newer:
+            lines += [
+                "",
+                f"The numbers of host {code_span(c.host_id)} come from session {code_span(c.session_id)} "
+                f"(ended {markdown_text(c.ended_at)}), older than its newest: the {len(newer)} newer "
+                f"session{'s' if len(newer) != 1 else ''} of that host did not pass the checks (above).",
+            ]
+        if primary_host and c.host_id != primary_host:
+            lines += [
+                "",
+                f"The numbers on this page come from host {code_span(c.host_id)}, not the primary host "
+                f"{code_span(primary_host)} (params.yaml `report.primary_host`): no session of the primary "
+                "host passed the checks.",
+            ]
+    noted = [c for c in published if c.notes]
+    if noted:
+        lines += [
+            "",
+            "Lines the checks dropped from published sessions (each a copy of a line before it):",
+            "",
+        ]
+        for c in noted:
+            lines.append(f"- session {code_span(c.session_id)}:")
+            lines += [f"  - {markdown_text(n.replace(prefix, ''))}" for n in c.notes[:10]]
+            if len(c.notes) > 10:
+                lines.append(f"  - … and {len(c.notes) - 10} more")
     if drift:
         lines += [
             "",
@@ -564,8 +630,15 @@ def skipped_markdown(
             "",
         ]
         for sid, diffs in sorted(drift.items()):
-            lines.append(f"- session `{sid}`: " + "; ".join(diffs))
+            lines.append(f"- session {code_span(sid)}: " + "; ".join(_drift_line(d) for d in diffs))
     return "\n".join(lines) + "\n"
+
+
+def _drift_line(line: str) -> str:
+    """A ``drift.differences`` line for a page: its leading key (in backticks) as a code span, the rest
+    (values a session recorded) through ``escape.markdown_text``."""
+    m = re.match(r"`([A-Za-z0-9_.\-]+)`: (.*)", line, re.S)
+    return f"{code_span(m[1])}: {markdown_text(m[2])}" if m else markdown_text(line)
 
 
 def cache_label(phase: str, cache_state: dict | None) -> str:

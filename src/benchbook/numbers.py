@@ -23,11 +23,12 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-import os
 import re
 from dataclasses import dataclass, field, fields
 from enum import StrEnum
 from pathlib import Path
+
+from benchbook import atomicfile
 
 from .paths import public_path
 from .stats import MIN_N_INTERVAL
@@ -563,14 +564,12 @@ def publish(
         "cited_sha256": cited_sha256(base, numbers, cited),
         "numbers": entries,
     }
-    tmp = path.with_suffix(".tmp")
     # one number per line: diff-friendly, and the C JSON encoder (indent= would use the slow Python one)
     head = json.dumps({k: v for k, v in doc.items() if k != "numbers"}, ensure_ascii=False)[:-1]
     body = ",\n".join(
         f" {json.dumps(k)}: {json.dumps(v, ensure_ascii=False, allow_nan=False)}" for k, v in entries.items()
     )
-    tmp.write_text(f'{head}, "numbers": {{\n{body}\n}}}}\n')
-    os.replace(tmp, path)
+    atomicfile.write_text(path, f'{head}, "numbers": {{\n{body}\n}}}}\n')
     return path
 
 

@@ -47,7 +47,11 @@ def numbers_table(numbers, *, to_root: str = NOTEBOOK_TO_ROOT) -> str:
 
 
 def _cell(x, decimals: int) -> str:
-    """One cell of ``md_table``: a ``[low, high]`` list as an interval, anything else by ``fmt_fixed``."""
+    """One cell of ``md_table``: a ``[low, high]`` list as an interval, a string through
+    ``escape.markdown_text`` (ids and labels come from records, which travel between hosts), anything
+    else by ``fmt_fixed``."""
+    if isinstance(x, str):
+        return markdown_text(x)
     if isinstance(x, list):
         return "–" if not x or x[0] is None else f"[{fmt_fixed(x[0], decimals)}, {fmt_fixed(x[1], decimals)}]"
     return fmt_fixed(x, decimals)
@@ -75,8 +79,8 @@ def md_table(
     the columns ``{name: (heading, decimals)}`` in that order, numbers with a fixed number of decimals
     that never shows a non-zero as 0 (``numfmt.fmt_fixed``), ``[low, high]`` lists as intervals, None
     as "–".  ``key_of(row, column)``: the registry key of a cell's number (None: not a registry
-    number); a cell whose key is in ``published`` is its ``var_cell`` link.  Cells are not escaped: for
-    the report's own identifiers, not for untrusted text.
+    number); a cell whose key is in ``published`` is its ``var_cell`` link.  A string cell goes through
+    ``escape.markdown_text`` (a record's id or label stays text); headings are the report's own.
 
     >>> import polars as pl
     >>> rows = pl.DataFrame({"c": ["a", "b"], "v": [1.5, 2.0]})

@@ -45,6 +45,33 @@ def _mapping(doc: dict, key: str, p: Path, what: str) -> dict:
     return doc[key]
 
 
+#: the sections of params.yaml besides the experiments' (one per package under ``experiments/``)
+SECTIONS = ("toolchain", "models", "report", "audit", "profiles")
+
+
+def _near_miss_sections(doc: dict, p: Path) -> None:
+    """A top-level key that is not a known section (``SECTIONS`` and the experiment packages) but close
+    to one (``difflib``, ratio >= 0.8: ``speculatve``, ``reprot``) is a typo that would leave the real
+    section out silently (its experiment ran on defaults, or the stage found nothing to run).
+
+    Raises:
+        ParamsError: naming the key and the section it was likely meant to be.
+    """
+    import difflib
+
+    pkg = Path(__file__).parent / "experiments"
+    known = [*SECTIONS, *(d.name for d in pkg.iterdir() if (d / "__init__.py").exists())]
+    for key in doc:
+        if key in known:
+            continue
+        near = difflib.get_close_matches(str(key), known, n=1, cutoff=0.8)
+        if near:
+            raise ParamsError(
+                f"{p}: top-level section `{key}` is not one benchbook reads; fix: write `{near[0]}` "
+                f"(the section it is closest to) {_RESTORE}"
+            )
+
+
 def validate_params(doc, p: Path) -> dict:
     """Check the sections every command reads: ``toolchain`` (with ``source`` fields of
     ``toolchain.SourceSpec`` unless ``user_build_dir`` is set), ``models.registry`` (a mapping of id
@@ -64,6 +91,7 @@ def validate_params(doc, p: Path) -> dict:
             f"{p}: the top level must be a mapping of sections (toolchain:, models:, ...), got a "
             f"{type(doc).__name__}; fix: correct it {_RESTORE}"
         )
+    _near_miss_sections(doc, p)
     tc = _mapping(doc, "toolchain", p, "toolchain")
     if tc.get("amx", "auto") not in ("auto", "on", "off"):
         raise ParamsError(

@@ -11,6 +11,12 @@ experiment's raw file.  ``Session.open`` repairs a torn last line (quarantined, 
   starts, so runs of different conditions are never pooled into one session;
 * otherwise a new session starts; a completed session is never reused.
 
+One writer per raw file: ``Session.open`` takes an exclusive lock (``SessionLock``: ``flock`` on
+``<raw file>.lock``, which holds the holder's pid) for the session's lifetime, before it repairs or
+reads the file; a second writer (another ``benchbook run``, an orphaned stage, a second ``python -m
+benchbook.experiments``) is refused with ``SessionBusy`` naming the pid that holds it.  The kernel drops
+the lock when its holder exits, killed or not, so a stale lock file never blocks.
+
 ``$BENCHBOOK_FRESH_SESSION=1`` (``python -m benchbook.experiments NAME --fresh-session``) never resumes:
 an open session is left as it is (the new start record names it ``abandoned_session_id``; no report
 reads a session without an end record as complete) — for a session interrupted under conditions its
@@ -21,6 +27,7 @@ records should not be pooled with (e.g. a busy host).
 
 from __future__ import annotations
 
+import fcntl
 import os
 import sys
 from dataclasses import dataclass, field
@@ -59,6 +66,46 @@ class SessionResult:
     cfg: dict = field(default_factory=dict)
 
 
+class SessionBusy(RuntimeError):
+    """Another process writes a session to the same raw file now (its pid in the message)."""
+
+
+class SessionLock:
+    """An exclusive, non-blocking lock on ``raw``'s sessions: ``flock`` on ``<raw>.lock`` (next to the
+    raw file, ignored by git), which holds the holder's pid as text.  Held until ``release`` or the
+    holder's exit.
+
+    Raises:
+        SessionBusy: another process holds it (``held by pid N``, read from the lock file).
+    """
+
+    def __init__(self, raw: Path):
+        self.path = raw.with_name(raw.name + ".lock")
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.pread(fd, 32, 0).decode(errors="replace").strip() or "?"
+            os.close(fd)
+            raise SessionBusy(
+                f"{raw}: another benchbook process (pid {holder}) is writing a session to this file now; "
+                "fix: wait for it to finish, or stop it (`kill "
+                f"{holder}`: it stops its measurement and keeps what it recorded), then run again"
+            ) from None
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        self._fd: int | None = fd
+
+    def release(self) -> None:
+        """Drop the lock (idempotent); the lock file stays (an empty lock file blocks nothing)."""
+        if self._fd is not None:
+            os.ftruncate(self._fd, 0)
+            fcntl.flock(self._fd, fcntl.LOCK_UN)
+            os.close(self._fd)
+            self._fd = None
+
+
 def run_key(config: dict, model_sha256: str | None, toolchain_id: str | None, host_id: str) -> str:
     """16-hex key identifying a run within a session (config + model + toolchain + host)."""
     return stable_hash({"config": config, "model": model_sha256, "toolchain": toolchain_id, "host": host_id})
@@ -80,9 +127,11 @@ class Session:
         resumed: bool,
         done_keys: set[str],
         quarantined: dict | None,
+        lock: SessionLock | None = None,
     ):
         self.path, self.experiment, self.session_id = path, experiment, session_id
         self.resumed, self._done, self.quarantined = resumed, done_keys, quarantined
+        self.lock = lock
         self.writer = RecordWriter(path)
         #: the session an interrupted, non-resumable run left open (set by ``open``)
         self.abandoned: str | None = None
@@ -93,8 +142,21 @@ class Session:
     def open(cls, path: str | Path, experiment: str, meta: dict | None = None) -> Session:
         """Open (resume or start) a session of ``experiment`` in ``path``; ``meta`` goes in the start
         record.  Prints one stderr line when the host is busy now (``busynow.start_notice``) and one
-        when a resumed session's earlier runs ran under the other load regime (``busynow.resume_notice``)."""
+        when a resumed session's earlier runs ran under the other load regime (``busynow.resume_notice``).
+
+        Raises:
+            SessionBusy: another process holds the file's ``SessionLock`` (its pid in the message).
+        """
         path = Path(path)
+        lock = SessionLock(path)  # before repair: a live writer's last line is not torn
+        try:
+            return cls._open_locked(path, experiment, meta, lock)
+        except BaseException:
+            lock.release()
+            raise
+
+    @classmethod
+    def _open_locked(cls, path: Path, experiment: str, meta: dict | None, lock: SessionLock) -> Session:
         quarantined = repair(path)
         meta_hash = stable_hash(meta or {})
         last_sid, last_hash, ended = None, None, False
@@ -120,7 +182,7 @@ class Session:
         fresh = os.environ.get(FRESH_ENV, "").strip().lower() not in _OFF
         resumed = last_sid is not None and not ended and last_hash == meta_hash and not fresh
         sid = last_sid if resumed and last_sid is not None else new_id()
-        s = cls(path, experiment, sid, resumed, done if resumed else set(), quarantined)
+        s = cls(path, experiment, sid, resumed, done if resumed else set(), quarantined, lock)
         s.abandoned = last_sid if (last_sid is not None and not ended and not resumed) else None
         load = busynow.now()
         earlier = [b for b in busy_then.values() if b is not None] if resumed else []
@@ -165,12 +227,16 @@ class Session:
 
     def close(self, completed: bool = True) -> None:
         """Write the end record (only when ``completed`` and nothing marked the session incomplete)
-        and close the file."""
-        if completed and not self.incomplete:
-            self.writer.append(
-                build("session_end", session_id=self.session_id, experiment=self.experiment, at=utc_now())
-            )
-        self.writer.close()
+        and close the file; then release the session's lock."""
+        try:
+            if completed and not self.incomplete:
+                self.writer.append(
+                    build("session_end", session_id=self.session_id, experiment=self.experiment, at=utc_now())
+                )
+            self.writer.close()
+        finally:
+            if self.lock is not None:
+                self.lock.release()
 
     def __enter__(self) -> Session:
         return self

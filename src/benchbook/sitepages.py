@@ -235,7 +235,7 @@ def measured_md(nums: dict[str, dict], experiment: str, snapshots: dict[str, dic
     for sha in shas:
         m = snapshots["models"].get(sha)
         name = m.get("model_id") if m else "not a GGUF of the model store (e.g. our own checkpoint)"
-        models.append(f"{markdown_text(name)} `sha256:{sha}`")
+        models.append(f"{markdown_text(name)} {code_span(f'sha256:{sha}')}")
     out.append("- **Model files:** " + ("; ".join(models) or "—"))
     if starts:
         out.append(

@@ -23,6 +23,8 @@ from pathlib import Path
 
 import yaml
 
+from benchbook import atomicfile
+
 #: the record the ``site_renderer`` stage writes and the ``site`` stage depends on (repository-relative)
 RECORD = "reports/site/renderer.yml"
 #: what each renderer is, for the footer
@@ -114,7 +116,7 @@ def write(root: Path, renderer: Renderer | None = None) -> Path:
     text = record_text(renderer or find())
     if not path.is_file() or path.read_text() != text:
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text)
+        atomicfile.write_text(path, text)
     return path
 
 

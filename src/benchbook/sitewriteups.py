@@ -13,6 +13,8 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+from benchbook import atomicfile
+
 from . import sitepages
 from .numbers import load_all
 
@@ -54,6 +56,6 @@ def provenance_pages(root: Path) -> list[Path]:
         prov.mkdir()
         for exp in sorted({n.get("experiment") or "other" for n in nums.values()}):
             page = prov / f"{exp}.qmd"
-            page.write_text(sitepages.provenance_page(nums, exp, snapshots, TO_ROOT))
+            atomicfile.write_text(page, sitepages.provenance_page(nums, exp, snapshots, TO_ROOT))
             written.append(page)
     return written

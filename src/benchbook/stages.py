@@ -20,6 +20,8 @@ from pathlib import Path
 
 import yaml
 
+from benchbook import atomicfile
+
 from . import siterenderer
 from .imports import module_files, package_graph
 from .stagedeps import entries, stage_code
@@ -431,7 +433,7 @@ def write(root: Path, pipeline: Sequence[Experiment | Stage] = PIPELINE) -> list
         path = Path(root) / name
         if not path.exists() or path.read_text() != text:
             path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(text)
+            atomicfile.write_text(path, text)
             changed.append(path)
     return changed
 

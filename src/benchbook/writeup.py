@@ -13,6 +13,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from benchbook import atomicfile
+
 from .numbers import load_all
 from .numfmt import fmt_interval
 from .sitecheck import CELL_SUFFIX
@@ -144,7 +146,7 @@ def add_to_quarto(root: Path, page: str) -> bool:
         else "    "
     )
     lines.insert(end, f"{indent}- {page}\n")
-    cfg.write_text("".join(lines))
+    atomicfile.write_text(cfg, "".join(lines))
     return True
 
 
@@ -187,6 +189,6 @@ def new_page(
             f"experiment {experiment!r} has no registered number matching {pattern!r}; fix: "
             f"`benchbook numbers {pattern}` lists the matching keys and their experiments"
         )
-    path.write_text(page_source(name, experiment, found))
+    atomicfile.write_text(path, page_source(name, experiment, found))
     add_to_quarto(Path(root), path.name)
     return path

@@ -20,6 +20,8 @@ import os
 import shutil
 from pathlib import Path
 
+from benchbook import atomicfile
+
 #: where kept checkpoints live, relative to the repository root
 STORE_DIR = "data/artifacts/checkpoints"
 
@@ -59,7 +61,7 @@ def keep(checkpoint: str | Path, root: str | Path, sha256: str, about: dict | No
     desc = dest.with_suffix(".json")
     if not desc.exists():
         body = {"sha256": sha256, "bytes": dest.stat().st_size, "about": about or {}}
-        desc.write_text(json.dumps(body, indent=1, sort_keys=True) + "\n")
+        atomicfile.write_text(desc, json.dumps(body, indent=1, sort_keys=True) + "\n")
     return rel
 
 

@@ -30,6 +30,8 @@ from pathlib import Path
 import torch
 import torch.nn.functional as F
 
+from benchbook import atomicfile
+
 from . import data
 from .model import ModelConfig, TinyLM, n_params, save
 
@@ -209,7 +211,7 @@ def ensure_checkpoint(cfg: TrainConfig, cache: Path | None = None, log=print) ->
         tmp = pt.with_suffix(".tmp")
         shutil.copyfile(pulled, tmp)
         tmp.replace(pt)
-        meta.write_text(pulled.with_suffix(".json").read_text())
+        atomicfile.write_text(meta, pulled.with_suffix(".json").read_text())
     if pt.exists() and meta.exists():
         return pt, json.loads(meta.read_text()), False
     model, summary = train(cfg, log=log)
@@ -217,14 +219,68 @@ def ensure_checkpoint(cfg: TrainConfig, cache: Path | None = None, log=print) ->
     tmp = pt.with_suffix(".tmp")
     save(model, tmp, {"key": key})
     tmp.replace(pt)
-    meta.write_text(json.dumps(summary, indent=1))
+    atomicfile.write_text(meta, json.dumps(summary, indent=1))
     return pt, summary, True
 
 
+#: ``draftself.train.model`` keys params.yaml may set (``ModelConfig``'s, less what the tokenizer fixes)
+_MODEL_KEYS = {
+    k: f.type for k, f in ModelConfig.__dataclass_fields__.items() if k not in ("vocab_size", "mask_id")
+}
+
+
+def _checked(section: str, given: object, declared: dict[str, object]) -> dict:
+    """``given`` (a params.yaml mapping) checked against ``declared`` (``{key: type name}`` of a
+    dataclass): every key declared (an unknown one names the nearest declared spelling), every value of
+    its type (an int where a float is declared is fine; a bool is no number).
+
+    Raises:
+        ParamsError: naming ``params.yaml <section>.<key>``, what is wrong and the fix.
+    """
+    import difflib
+
+    from benchbook.errors import ParamsError
+
+    if given is None:
+        return {}
+    if not isinstance(given, dict):
+        raise ParamsError(
+            f"params.yaml `{section}` must be a mapping (key: value lines indented under it), got "
+            f"{type(given).__name__}; fix: write its keys ({', '.join(sorted(declared))}) under `{section}:`"
+        )
+    for key, value in given.items():
+        if key not in declared:
+            near = difflib.get_close_matches(str(key), list(declared), n=1)
+            fix = f"write `{near[0]}`" if near else f"remove it (keys: {', '.join(sorted(declared))})"
+            raise ParamsError(f"params.yaml `{section}.{key}`: unknown key; fix: {fix}")
+        want = str(declared[key]).replace("<class '", "").replace("'>", "")
+        words = {"int": "an integer", "float": "a number", "bool": "true or false", "dict": "a mapping"}
+        ok = {
+            "int": isinstance(value, int) and not isinstance(value, bool),
+            "float": isinstance(value, (int, float)) and not isinstance(value, bool),
+            "bool": isinstance(value, bool),
+            "dict": isinstance(value, dict),
+        }.get(want, True)
+        if not ok:
+            raise ParamsError(
+                f"params.yaml `{section}.{key}` is {value!r} ({type(value).__name__}); fix: write "
+                f"{words.get(want, want)}"
+            )
+    return dict(given)
+
+
 def config_from_params(sec: dict) -> TrainConfig:
-    """TrainConfig from the ``draftself.train`` section of params.yaml (missing keys: defaults)."""
+    """TrainConfig from the ``draftself.train`` section of params.yaml (missing keys: defaults).
+
+    Raises:
+        ParamsError: an unknown key (the nearest declared spelling named) or a value of the wrong type,
+            in ``draftself.train`` or ``draftself.train.model``.
+    """
+    declared = {k: f.type for k, f in TrainConfig.__dataclass_fields__.items()}
+    sec = _checked("draftself.train", sec, declared)
+    model_given = _checked("draftself.train.model", sec.get("model"), _MODEL_KEYS)
     base = TrainConfig()
-    model = {**base.model, **(sec.get("model") or {})}
+    model = {**base.model, **model_given}
     return TrainConfig(**{**{k: v for k, v in sec.items() if k != "model"}, "model": model})
 
 
@@ -238,7 +294,7 @@ def main(argv=None) -> int:
 
     import yaml
 
-    from benchbook import provenance
+    from benchbook import errors, provenance
     from benchbook.records import utc_now
     from benchbook.schemas import build
 
@@ -248,8 +304,11 @@ def main(argv=None) -> int:
     ap.add_argument("--out", default="data/draftself/checkpoint.json")
     ap.add_argument("--root", default=".")
     a = ap.parse_args(argv)
-    sec = (yaml.safe_load(Path(a.params).read_text()) or {}).get(a.section, {}).get("train", {})
-    cfg = config_from_params(sec)
+    sec = ((yaml.safe_load(Path(a.params).read_text()) or {}).get(a.section) or {}).get("train", {})
+    try:
+        cfg = config_from_params(sec)
+    except errors.ParamsError as e:  # one line, not a traceback (before: TypeError on a typo)
+        return errors.report(e)
     pt, summary, trained = ensure_checkpoint(cfg, log=lambda r: print(r, flush=True))
     snap = provenance.host_snapshot()
     manifest = build(
@@ -266,7 +325,7 @@ def main(argv=None) -> int:
     )
     out = Path(a.out)
     out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(manifest, indent=1) + "\n")
+    atomicfile.write_text(out, json.dumps(manifest, indent=1) + "\n")
     print(
         f"checkpoint {pt} sha256 {manifest['sha256'][:16]} ({manifest['bytes'] / 2**20:.1f} MiB); "
         f"manifest {out}"

@@ -22,7 +22,7 @@ import os
 import sys
 from pathlib import Path
 
-from .. import errors, resolve, session
+from .. import errors, measured, resolve, session
 from . import check_name, profiles
 from .contract import ParamsError, Source, Sourced
 
@@ -64,7 +64,8 @@ def main(argv: list[str] | None = None) -> int:
     before = os.environ.get(profiles.ENV)
     before_fresh = os.environ.get(session.FRESH_ENV)
     try:
-        return _measure(a)
+        with errors.stop_signals_interrupt():  # a SIGTERM closes the session as Ctrl-C does (no end record)
+            return _measure(a)
     except KeyboardInterrupt:
         print(
             f"benchbook: interrupted `python -m benchbook.experiments {a.name}`; measurements recorded "
@@ -99,7 +100,26 @@ def _measure(a: argparse.Namespace) -> int:
     out = run.measure(params, root=root, raw_dir=Path(a.raw_dir), overrides=over)
     # every experiment returns a SessionResult (or a subclass with its extras)
     print(json.dumps({k: v for k, v in dataclasses.asdict(out).items() if k != "cfg"}, default=str))
-    return 0
+    return failed_runs_status(name, out)
+
+
+def failed_runs_status(name: str, out: session.SessionResult) -> int:
+    """The exit status of a session: 0, or ``errors.EXIT_ERROR`` with one ``benchbook: error:`` line when
+    runs failed that the experiment's table needs (``measured.POLICIES[name].failed_is_fault``; an
+    offload point that failed out of memory is data, not a fault).  Before, such a session exited 0, so
+    a script or CI step took a session no report publishes for a success."""
+    policy = measured.POLICIES.get(name)
+    if not out.failed or (policy is not None and not policy.failed_is_fault):
+        return 0
+    first = out.failures[0] if out.failures else {}
+    return errors.report(
+        RuntimeError(
+            f"{name}: {out.failed} run{'s' if out.failed != 1 else ''} failed in session {out.session_id} "
+            f"(first: {first.get('run')}: {first.get('error')}); no report publishes a session with a failed "
+            f"run; fix: see the error above, then run the same command again (it resumes the session and "
+            "measures only what is missing)"
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -24,6 +24,8 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
+from benchbook import atomicfile
+
 from . import models as models_mod
 from .fetch import sha256_file
 
@@ -83,7 +85,7 @@ def export_models(root: Path, registry: dict, ids: list[str]) -> list[Exported]:
             _link_or_copy(Path(rec["path"]), gguf)
         if not desc.exists():
             body = {k: rec[k] for k in ("model_id", "sha256", "size_bytes", "origin")}
-            desc.write_text(json.dumps(body, indent=1, sort_keys=True) + "\n")
+            atomicfile.write_text(desc, json.dumps(body, indent=1, sort_keys=True) + "\n")
         done.append(Exported(model_id, sha, gguf, desc, new))
     return done
 

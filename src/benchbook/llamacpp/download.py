@@ -4,15 +4,23 @@ The bytes go to ``<dest>.part`` first.  An interrupted download keeps the partia
 call asks for the rest with ``Range: bytes=<have>-`` and appends when the server answers ``206``
 (a server that ignores ranges answers ``200`` and the file starts over).  Only a complete file
 whose sha256 equals the pinned one is moved to ``dest``; a mismatch deletes the partial file.
+
+A partial file is keyed by what it is a part of: ``<dest>.part.source.json`` records its URL and the
+server's validators (``ETag``, ``Last-Modified``).  A resume asks for the rest only of the same URL, with
+``If-Range`` (a changed file answers ``200`` with the whole new body); a partial file of another URL,
+or one with no record (an older benchbook's), is started over, so the bytes of two files are never
+joined (an interrupted ``models add URL1`` then ``models add URL2`` with the same file name did that).
 """
 
 from __future__ import annotations
 
+import json
 import os
 import urllib.error
 import urllib.request
 from pathlib import Path
 
+from .. import atomicfile
 from .fetch import ChecksumError, sha256_file
 from .progress import bar
 
@@ -23,6 +31,25 @@ class DownloadError(RuntimeError):
 
 def _part(dest: Path) -> Path:
     return dest.with_name(dest.name + ".part")
+
+
+def _source_file(part: Path) -> Path:
+    """Where the URL and validators of ``part`` are recorded."""
+    return part.with_name(part.name + ".source.json")
+
+
+def _source(part: Path) -> dict:
+    """The recorded source of ``part`` (``{}``: none, or unreadable)."""
+    try:
+        rec = json.loads(_source_file(part).read_text())
+    except (OSError, ValueError):
+        return {}
+    return rec if isinstance(rec, dict) else {}
+
+
+def _drop(part: Path) -> None:
+    part.unlink(missing_ok=True)
+    _source_file(part).unlink(missing_ok=True)
 
 
 def download(
@@ -53,7 +80,16 @@ def download(
     part = _part(dest)
     dest.parent.mkdir(parents=True, exist_ok=True)
     have = part.stat().st_size if part.exists() else 0
+    known = _source(part) if have else {}
+    if have and known.get("url") != url:
+        was = f"of {known['url']}" if known.get("url") else "of an unrecorded URL"
+        log(f"{what}: the partial download in {part} is {was}, not {url}: starting over")
+        _drop(part)
+        have, known = 0, {}
     headers = {"Range": f"bytes={have}-"} if have else {}
+    validator = known.get("etag") or known.get("last_modified")
+    if have and validator:
+        headers["If-Range"] = validator  # a changed file: 200 and the whole new body, never a splice
     if have:
         log(f"{what}: resuming {url} at byte {have}")
     try:
@@ -70,7 +106,27 @@ def download(
         raise DownloadError(f"{what}: cannot reach {url} ({e}); fix: check the network and {where}") from None
     with resp:
         if have and resp.status != 206:
-            have = 0  # the server ignored the range: start over
+            have = 0  # the server ignored the range, or the file changed (If-Range): start over
+        etag, modified = resp.headers.get("ETag"), resp.headers.get("Last-Modified")
+        if have and known.get("etag") and etag and etag != known["etag"]:
+            # a 206 of another version of the file (a server that ignored If-Range): start over
+            log(f"{what}: {url} changed since the partial download (ETag {known['etag']} -> {etag})")
+            _drop(part)
+            resp.close()
+            return download(
+                url,
+                dest,
+                sha256,
+                what=what,
+                size=size,
+                timeout=timeout,
+                chunk=chunk,
+                log=log,
+                given_on=given_on,
+            )
+        atomicfile.write_text(
+            _source_file(part), json.dumps({"url": url, "etag": etag, "last_modified": modified})
+        )
         length = resp.headers.get("Content-Length")
         total = have + int(length) if length is not None else size
         got = have
@@ -103,7 +159,7 @@ def _finish(
 ) -> Path:
     actual = sha256_file(part) if sha256 is not None else None
     if sha256 is not None and actual != sha256.lower():
-        part.unlink()
+        _drop(part)
         where = (
             f"--sha256 (and the URL) on {given_on}" if given_on else "the `sha256` (and `url`) in params.yaml"
         )
@@ -112,4 +168,5 @@ def _finish(
             f"fix: check {where}; the download was deleted"
         )
     os.replace(part, dest)
+    _source_file(part).unlink(missing_ok=True)
     return dest

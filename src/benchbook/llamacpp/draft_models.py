@@ -24,6 +24,8 @@ from pathlib import Path
 
 import gguf
 
+from benchbook import atomicfile
+
 from ..paths import cache_dir
 from .fetch import sha256_file
 from .ggufmeta import read_kv
@@ -135,7 +137,7 @@ def truncated_draft(src: str | Path, src_sha256: str, n_layers: int) -> dict:
             "gguf_version": gguf.__version__ if hasattr(gguf, "__version__") else None,
         },
     )
-    side.write_text(json.dumps(rec, indent=1))
+    atomicfile.write_text(side, json.dumps(rec, indent=1))
     return rec
 
 

@@ -20,6 +20,8 @@ import tarfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from benchbook import atomicfile
+
 
 class GitSourceError(RuntimeError):
     """The checkout or ref cannot be used; the message names ``toolchain.source`` and the fix."""
@@ -133,5 +135,5 @@ def source_tree(src: GitSource, dest: Path) -> Path:
     blob = _git(src.path, "archive", "--format=tar", src.commit, binary=True)
     with tarfile.open(fileobj=io.BytesIO(blob)) as tf:
         tf.extractall(dest, filter="data")
-    (dest / ".complete").write_text(src.commit + "\n")
+    atomicfile.write_text(dest / ".complete", src.commit + "\n")
     return dest

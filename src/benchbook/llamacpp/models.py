@@ -38,6 +38,8 @@ import subprocess
 import zipfile
 from pathlib import Path
 
+from benchbook import atomicfile
+
 from ..paths import cache_dir
 from ..records import utc_now
 from . import download, verify
@@ -206,9 +208,7 @@ def _store(model_id: str, rec: dict) -> dict:
     models folder (a user's own file: its absolute path), which is what this module reads; ``path``
     keeps the absolute path for older benchbook versions sharing the cache."""
     disk = {**rec, "file": _relative(rec["path"], models_dir()), "path": str(rec["path"])}
-    tmp = _sidecar(model_id).with_suffix(".tmp")
-    tmp.write_text(json.dumps(disk, indent=1))
-    os.replace(tmp, _sidecar(model_id))
+    atomicfile.write_text(_sidecar(model_id), json.dumps(disk, indent=1))
     return rec
 
 

@@ -17,6 +17,8 @@ from urllib.parse import unquote
 
 import yaml
 
+from benchbook import atomicfile
+
 from .download import download
 from .fetch import sha256_file
 from .verify import gguf_problem
@@ -113,7 +115,7 @@ def entry_for(
             log=log,
             given_on="the `benchbook models add` command line",
         )
-        bad = gguf_problem(tmp)
+        bad = gguf_problem(tmp, full=True)
         if bad:
             tmp.unlink()  # our own download in the cache, never the user's file
             raise RegistryError(
@@ -133,7 +135,7 @@ def entry_for(
             "fix: move it outside the repository (models are never committed) or add it to "
             ".gitignore"
         )
-    bad = gguf_problem(path)
+    bad = gguf_problem(path, full=True)
     if bad:
         raise RegistryError(
             f"{path}: {bad}; nothing was registered; fix: download the GGUF itself (Hugging Face: the "
@@ -235,5 +237,5 @@ def add(params_file: Path, model_id: str, entry: dict, *, replace: bool = False)
             f"{params_file}: inserting {model_id!r} would change other keys (unusual layout of "
             "models.registry); fix: add the entry by hand: " + str(entry)
         )
-    params_file.write_text(new_text)
+    atomicfile.write_text(params_file, new_text)
     return Added(model_id, entry, params_file, replaced)

@@ -32,6 +32,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from benchbook import atomicfile
+
 from ..paths import cache_dir
 from .fetch import sha256_file
 
@@ -440,7 +442,7 @@ def write(
         time.monotonic() - t0,
         {"numpy": np.__version__, "gguf": getattr(gguf, "__version__", None) or _gguf_version()},
     )
-    side.write_text(json.dumps({**res.record(), "cache_key": key}, indent=1))
+    atomicfile.write_text(side, json.dumps({**res.record(), "cache_key": key}, indent=1))
     log(f"synth-model: {model_id(spec)} {res.size_bytes / 2**30:.2f} GiB in {res.seconds:.1f} s -> {out}")
     return res
 

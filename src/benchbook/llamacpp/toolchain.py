@@ -29,6 +29,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from benchbook import atomicfile
+
 from ..paths import cache_dir
 from ..records import utc_now
 from . import gitsource, progress, verify
@@ -212,7 +214,7 @@ def _extract_source(sdist: Path, spec: SourceSpec) -> Path:
         for m in members:
             m.name = str(Path(*Path(m.name).parts[1:]))
         tf.extractall(dest, members=members, filter="data")
-    (dest / ".complete").write_text(f"{prefix}\n")
+    atomicfile.write_text(dest / ".complete", f"{prefix}\n")
     return tree
 
 
@@ -466,9 +468,7 @@ def _build_tree(
         rec.update(extra or {})
         rec["build_seconds"] = round(time.monotonic() - t0, 1)
         rec["cache_key"] = key
-        tmp = root / "toolchain.json.tmp"
-        tmp.write_text(json.dumps({**rec, "bin_dir": BIN_SUBDIR}, indent=2))
-        os.replace(tmp, root / "toolchain.json")
+        atomicfile.write_text(root / "toolchain.json", json.dumps({**rec, "bin_dir": BIN_SUBDIR}, indent=2))
         _write_stamps(root, {n: verify.Stamp.of(build_dir / "bin" / n) for n in rec["files_sha256"]})
         return Toolchain(build_dir / "bin", rec)
 
@@ -480,7 +480,7 @@ BUILDING = "building.json"
 @contextmanager
 def _marked_building(root: Path) -> Iterator[None]:
     """``root/BUILDING`` names this process (pid, start) while the block runs; removed however it ends."""
-    (root / BUILDING).write_text(json.dumps({"pid": os.getpid(), "started_at": utc_now()}))
+    atomicfile.write_text(root / BUILDING, json.dumps({"pid": os.getpid(), "started_at": utc_now()}))
     try:
         yield
     finally:
@@ -516,9 +516,8 @@ STAMPS = "verified.json"
 
 
 def _write_stamps(root: Path, stamps: dict[str, verify.Stamp]) -> None:
-    tmp = root / (STAMPS + ".tmp")
-    tmp.write_text(json.dumps({n: st.as_dict() for n, st in sorted(stamps.items())}, indent=1))
-    os.replace(tmp, root / STAMPS)
+    stamps_json = json.dumps({n: st.as_dict() for n, st in sorted(stamps.items())}, indent=1)
+    atomicfile.write_text(root / STAMPS, stamps_json)
 
 
 def load_cached(root: Path, full_check: bool = False) -> Toolchain:

@@ -125,14 +125,17 @@ def first_difference(a: str, b: str) -> int:
 GGUF_MAGIC = b"GGUF"
 
 
-def gguf_problem(path: str | Path) -> str | None:
+def gguf_problem(path: str | Path, full: bool = False) -> str | None:
     """Why ``path`` is not a GGUF file (its first bytes are not ``GGUF``), or None when it starts as one.
     The usual culprit is a web page saved under a ``.gguf`` name: a Hugging Face ``/blob/`` URL (the
-    page showing the file) instead of ``/resolve/`` (the file)."""
+    page showing the file) instead of ``/resolve/`` (the file).  ``full``: also parse the header
+    (``gguf.GGUFReader``, memory-mapped) and check that every tensor's data lies inside the file: a
+    truncated copy (an interrupted ``cp``, a full disk) parses its header but not its tensors, and
+    llama.cpp would fail on it later, or a half file would be registered and measured."""
     with open(path, "rb") as f:
         head = f.read(512)
     if head[:4] == GGUF_MAGIC:
-        return None
+        return _truncation(Path(path)) if full else None
     text = head.lstrip().lower()
     if text.startswith((b"<!doctype html", b"<html", b"<")):
         what = "an HTML page (a Hugging Face '/blob/' link gives the page; '/resolve/' gives the file)"
@@ -145,3 +148,24 @@ def gguf_problem(path: str | Path) -> str | None:
     else:
         what = f"bytes {head[:4]!r}"
     return f"not a GGUF file: it starts with {what}, not the magic {GGUF_MAGIC!r}"
+
+
+def _truncation(path: Path) -> str | None:
+    """Why the GGUF at ``path`` is cut short (its header or its tensors' data run past the end of the
+    file), or None when every tensor lies inside it.  Only a file of a GGUF version llama.cpp reads
+    (2 or 3) is parsed; another version is left to llama.cpp's own message."""
+    import gguf
+
+    with open(path, "rb") as f:
+        version = int.from_bytes(f.read(8)[4:8], "little")
+    if version not in (2, 3):
+        return None
+    size = path.stat().st_size
+    try:
+        reader = gguf.GGUFReader(path)
+    except (ValueError, IndexError, OverflowError) as e:
+        return f"a truncated or damaged GGUF: its header or tensors do not fit in its {size:,} bytes ({e})"
+    end = max((int(t.data_offset) + int(t.n_bytes) for t in reader.tensors), default=0)
+    if end > size:
+        return f"a truncated GGUF: its tensors end at byte {end:,} but the file has {size:,} bytes"
+    return None

@@ -15,7 +15,7 @@ from typing import Any
 import altair as alt
 import polars as pl
 
-from benchbook import blocks, caveats, charts, measured
+from benchbook import atomicfile, blocks, caveats, charts, measured
 from benchbook.costmodel import tau_independent
 from benchbook.experiments import drift
 from benchbook.hosts import hosts_panel
@@ -664,7 +664,16 @@ def derive(
         if params is not None
         else {}
     )
-    (Path(out_dir) / "skipped.md").write_text(measured.skipped_markdown(skipped, root, drift=drifted))
+    atomicfile.write_text(
+        (Path(out_dir) / "skipped.md"),
+        measured.skipped_markdown(
+            skipped,
+            root,
+            drift=drifted,
+            published=picked.published,
+            primary_host=(thresholds or {}).get("primary_host"),
+        ),
+    )
     manifest = json.loads(Path(manifest_path).read_text())
     acc = acceptance(runs)
     costs, c1 = pass_costs(runs)
@@ -691,17 +700,20 @@ def derive(
         "speedup": sp,
         "experts": ex,
     }.items():
-        (out / f"{name}.json").write_text(
+        atomicfile.write_text(
+            out / f"{name}.json",
             json.dumps(
                 df.drop(
                     [c for c in ("lines", "run_ids", "ar_lines", "ar_run_ids") if c in df.columns]
                 ).to_dicts(),
                 indent=1,
                 default=str,
-            )
+            ),
         )
     chart_paths = save_charts(acc, sp, experts_by_pass(runs, with_run_ids=True), out)
-    (out / "hosts.md").write_text(hosts_panel(Path(raw_dir).parent, "draftself", sess["session_id"]))
+    atomicfile.write_text(
+        out / "hosts.md", hosts_panel(Path(raw_dir).parent, "draftself", sess["session_id"])
+    )
     nums = numbers(acc, sp, be, ex, c1, sess, manifest, str(manifest_path), by_config, runs)
     rates = decode_rates(runs)
     nums += rate_numbers(rates, sess, manifest, by_config, runs)
@@ -709,15 +721,16 @@ def derive(
     # the default unit of replication; the speedups (over prompts) state their own
     publish(numbers_path, "draftself", nums, root=root, replication="prompts × repetitions (draft-self runs)")
     # sentences that characterise numbers, generated from the records (included by draftself.qmd)
-    (out / "equality.md").write_text(equality_sentence(runs) + "\n")
-    (out / "best.md").write_text(
+    atomicfile.write_text(out / "equality.md", equality_sentence(runs) + "\n")
+    atomicfile.write_text(
+        out / "best.md",
         best_sentence(
             sp, runs, lambda r: make_key("draftself", r["config_name"], r["prompt_class"]) + "-speedup"
         )
-        + "\n"
+        + "\n",
     )
-    (out / "per_prompt.md").write_text(per_prompt_markdown(sp))
-    (out / "outputs.md").write_text(session_outputs_md(Path(sess["runs_file"]), sess["session_id"]))
+    atomicfile.write_text(out / "per_prompt.md", per_prompt_markdown(sp))
+    atomicfile.write_text(out / "outputs.md", session_outputs_md(Path(sess["runs_file"]), sess["session_id"]))
     return DraftselfReport(
         runs=runs,
         session=sess,

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from benchbook.escape import markdown_table
+from benchbook.escape import code_span, markdown_table, markdown_text
 
 
 def mismatches(runs: pl.DataFrame) -> pl.DataFrame:
@@ -54,9 +54,9 @@ def equality_sentence(runs: pl.DataFrame) -> str:
         )
     names = bad["config_name"].unique(maintain_order=True).to_list()
     detail = "; ".join(
-        f"`{name}`: "
+        f"{code_span(name)}: "
         + ", ".join(
-            f"{r['equal']} of {r['prompts']} {r['prompt_class']} prompts"
+            f"{r['equal']} of {r['prompts']} {markdown_text(r['prompt_class'])} prompts"
             for r in bad.filter(pl.col("config_name") == name).iter_rows(named=True)
         )
         for name in names
@@ -82,8 +82,9 @@ def best_sentence(speedup: pl.DataFrame, runs: pl.DataFrame, key_of) -> str:
     best = ok.row(0, named=True)
     return (
         f"The best measured speedup among variants that reproduce AR greedy output, with an interval above "
-        f"1: `{best['config_name']}` on {best['prompt_class']} prompts, {{{{< var {key_of(best)} >}}}}"
-        + (f" (lossy variants left out: {', '.join(f'`{x}`' for x in sorted(lossy))})." if lossy else ".")
+        f"1: {code_span(best['config_name'])} on {markdown_text(best['prompt_class'])} prompts, "
+        f"{{{{< var {key_of(best)} >}}}}"
+        + (f" (lossy variants left out: {', '.join(code_span(x) for x in sorted(lossy))})." if lossy else ".")
     )
 
 

@@ -24,7 +24,7 @@ from pathlib import Path
 
 import polars as pl
 
-from benchbook import blocks, caveats, measured
+from benchbook import atomicfile, blocks, caveats, measured
 from benchbook.experiments.draftself.report import cite, runs_with_passes
 from benchbook.numbers import Number, Unit, make_key, publish
 from benchbook.numtable import md_table
@@ -406,7 +406,8 @@ def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> Draf
         files=pl.format("{} / {}", "train_files", "held_out_files"),
         params_m=pl.col("n_params") / 1e6,
     )
-    out.joinpath("train.md").write_text(
+    atomicfile.write_text(
+        out.joinpath("train.md"),
         md_table(
             tr,
             {
@@ -425,14 +426,15 @@ def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> Draf
                 "corpus": ("corpus sha256", 0),
                 "files": ("files train / held-out", 0),
             },
-        )
+        ),
     )
     curve_rows = []
     for t in train.iter_rows(named=True):
         for c in json.loads(t["curve"]):
             if c["step"] % 500 == 0 or c["step"] == t["steps"]:
                 curve_rows.append({"session": t["session_id"][:8], **c})
-    out.joinpath("curve.md").write_text(
+    atomicfile.write_text(
+        out.joinpath("curve.md"),
         md_table(
             pl.DataFrame(curve_rows),
             {
@@ -442,9 +444,10 @@ def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> Draf
                 "loss_masked": ("loss (masked)", 3),
                 "elapsed_s": ("elapsed s", 1),
             },
-        )
+        ),
     )
-    out.joinpath("by_k.md").write_text(
+    atomicfile.write_text(
+        out.joinpath("by_k.md"),
         md_table(
             table,
             {
@@ -464,7 +467,7 @@ def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> Draf
                 "residual": ("residual", 3),
                 "equals_ar_all": ("output = AR", 0),
             },
-        )
+        ),
     )
     wide = (
         pp.filter(pl.col("decoder") == "draftself")
@@ -472,7 +475,8 @@ def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> Draf
         .sort("prompt_kind", "prompt_id")
     )
     ks = [c for c in wide.columns if c not in ("prompt_id", "prompt_kind", "repeat_share")]
-    out.joinpath("per_prompt.md").write_text(
+    atomicfile.write_text(
+        out.joinpath("per_prompt.md"),
         md_table(
             wide,
             {
@@ -481,15 +485,16 @@ def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> Draf
                 "repeat_share": ("AR output repeated 4-grams", 2),
                 **{k: (f"τ k={k}", 2) for k in ks},
             },
-        )
+        ),
     )
     # the page's tables: the published numbers as {{< var >}} cells, each with its caveat markers
-    out.joinpath("by_k_page.md").write_text(by_k_md(table))
-    out.joinpath("per_prompt_page.md").write_text(per_prompt_md(pp))
-    out.joinpath("skipped.md").write_text(measured.skipped_markdown(skipped, root))
-    out.joinpath("verdict.md").write_text(verdict_md(table))
-    out.joinpath("facts.json").write_text(
-        json.dumps({"decode_pass_ms": round(decode_pass_ms(runs), 3), "session_id": session}) + "\n"
+    atomicfile.write_text(out.joinpath("by_k_page.md"), by_k_md(table))
+    atomicfile.write_text(out.joinpath("per_prompt_page.md"), per_prompt_md(pp))
+    atomicfile.write_text(out.joinpath("skipped.md"), measured.skipped_markdown(skipped, root))
+    atomicfile.write_text(out.joinpath("verdict.md"), verdict_md(table))
+    atomicfile.write_text(
+        out.joinpath("facts.json"),
+        json.dumps({"decode_pass_ms": round(decode_pass_ms(runs), 3), "session_id": session}) + "\n",
     )
     publish(rep / "numbers" / f"{EXPERIMENT}.json", EXPERIMENT, nums, root=root, replication="prompts")
     return DraftselfGpuReport(numbers=nums, session_id=session, train=train, by_k=table, per_prompt=pp)

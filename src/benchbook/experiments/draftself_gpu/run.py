@@ -34,7 +34,7 @@ import torch
 from pydantic import ConfigDict, Field, with_config
 from typing_extensions import TypedDict
 
-from benchbook import provenance
+from benchbook import atomicfile, provenance
 from benchbook.draftself import decode, natural, store, train_natural
 from benchbook.draftself.model import save
 from benchbook.experiments.draftself.run import output_fields, record_head, runtime, summarize
@@ -157,7 +157,7 @@ def measure(
     tok_seconds = time.perf_counter() - t0
     tok_json = natural.tokenizer_json(tok)
     tok_sha = hashlib.sha256(tok_json.encode("utf-8")).hexdigest()
-    (raw / f"tokenizer-{tok_sha[:16]}.json").write_text(tok_json)
+    atomicfile.write_text(raw / f"tokenizer-{tok_sha[:16]}.json", tok_json)
     mask_id = tok.token_to_id("<mask>")
     log(f"corpus {corpus.sha256[:16]}; tokenizer {tok_sha[:16]} in {tok_seconds:.1f} s")
 
@@ -274,8 +274,9 @@ def measure(
         cfg=mp,
         log=log,
     )
-    (raw / f"{host_id}.prompts.json").write_text(
-        json.dumps([{k: p[k] for k in ("prompt_id", "kind", "path", "ids")} for p in prompts]) + "\n"
+    atomicfile.write_text(
+        raw / f"{host_id}.prompts.json",
+        json.dumps([{k: p[k] for k in ("prompt_id", "kind", "path", "ids")} for p in prompts]) + "\n",
     )
     return dataclasses.replace(result, experiment=EXPERIMENT)
 

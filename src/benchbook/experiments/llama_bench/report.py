@@ -7,7 +7,6 @@ no models or binaries.
 
 from __future__ import annotations
 
-import html
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -16,7 +15,8 @@ from pathlib import Path
 import altair as alt
 import polars as pl
 
-from benchbook import blocks, caveats, charts, measured
+from benchbook import atomicfile, blocks, caveats, charts, measured
+from benchbook.escape import code_span, markdown_text, minute_text
 from benchbook.experiments import drift
 from benchbook.numbers import Number, Unit, build_of, make_key, publish, row_measured, row_sources
 from benchbook.numfmt import fmt_interval
@@ -72,11 +72,16 @@ def publishable_sessions(raw_dir: Path) -> tuple[dict[str, dict], list[measured.
     (``data/raw/llama_bench``) that the ``llama_bench`` policy publishes (``measured.select``: each
     host's newest session whose records prove a complete measurement made in it), and the newer
     sessions skipped (with their reasons, for the page)."""
-    chosen = measured.select("llama_bench", measured.check("llama_bench", raw_dir, PLANNED))
+    chosen = selection(raw_dir)
     sessions = {
         h: {"session_id": c.session_id, "host_id": h, "at": c.ended_at} for h, c in chosen.by_host().items()
     }
     return sessions, chosen.skipped
+
+
+def selection(raw_dir: Path) -> measured.Selection:
+    """``measured.select`` of the ``llama_bench`` policy over ``raw_dir``'s checked sessions."""
+    return measured.select("llama_bench", measured.check("llama_bench", raw_dir, PLANNED))
 
 
 def check_publishable(
@@ -121,14 +126,15 @@ def check_publishable(
 
 
 def host_line(host: dict, toolchain: dict) -> str:
-    """One-line description of a host and its build, for pages (escaped for a Markdown table cell)."""
+    """One-line description of a host and its build, for pages: ``escape.markdown_text`` (a snapshot's
+    text, from any host through git, stays text in a Markdown table cell: no HTML, shortcode or math)."""
     gpus = ", ".join(f"{g['name']} ({g['memory_total_mib']} MiB)" for g in host.get("gpus") or []) or "no GPU"
     text = (
         f"{host.get('cpu_model')} ({host.get('cpu_logical')} threads, "
         f"{round(host.get('ram_bytes', 0) / 2**30)} GiB), "
         f"{gpus}; llama.cpp b{toolchain.get('build_number')} {toolchain.get('backend') or ''}"
     )
-    return html.escape(text).replace("|", "&#124;")
+    return markdown_text(text)
 
 
 def _only_native(rows: pl.DataFrame, raw_dir: Path) -> None:
@@ -241,7 +247,7 @@ def derive(
         stats, nums, sessions, raw_dir
     )  # before anything is written: a failing check leaves the old registry
     publish(numbers_path, "llama_bench", nums, root=root, replication=REPLICATION)
-    stats.write_parquet(out_dir / "rates.parquet")
+    atomicfile.write_with(out_dir / "rates.parquet", stats.write_parquet)
     drifted = (
         drift.of_sessions(
             "llama_bench", raw_dir, {s["session_id"]: h for h, s in sessions.items()}, params, hosts
@@ -249,9 +255,12 @@ def derive(
         if params is not None
         else {}
     )
-    (out_dir / "skipped.md").write_text(measured.skipped_markdown(skipped, drift=drifted))
-    (out_dir / "sessions.md").write_text(sessions_markdown(stats, primary))
-    (out_dir / "hosts.md").write_text(hosts_table(per_host, hosts, tcs, primary, sessions))
+    published = selection(raw_dir).published
+    atomicfile.write_text(
+        out_dir / "skipped.md", measured.skipped_markdown(skipped, root, drift=drifted, published=published)
+    )
+    atomicfile.write_text(out_dir / "sessions.md", sessions_markdown(stats, primary))
+    atomicfile.write_text(out_dir / "hosts.md", hosts_table(per_host, hosts, tcs, primary, sessions))
     cur = stats.filter(pl.col("session_id") == sess["session_id"]).sort("model_id", "test", "phase")
 
     chart_df = cur.select(
@@ -316,7 +325,7 @@ def derive(
         if n.host_id == primary and n.key.endswith("-warm"):
             metrics[n.key] = n.value
     metrics_path.parent.mkdir(parents=True, exist_ok=True)
-    metrics_path.write_text(json.dumps({"llama_bench": metrics}, indent=1))
+    atomicfile.write_text(metrics_path, json.dumps({"llama_bench": metrics}, indent=1))
     return LlamaBenchReport(stats=stats, numbers=nums, session=sess, sessions=sessions)
 
 
@@ -356,7 +365,7 @@ def hosts_table(per_host: dict, hosts: dict, tcs: dict, primary: str, sessions: 
             cells[(h, r["model_id"], r["test"])] = f"{{{{< var {n.key} >}}}} ({r['test']}{size})"
             if r["test"] == "tg":
                 cells[(h, r["model_id"], "mem")] = r.get("memory_headroom") or caveats.HEADROOM_UNKNOWN
-    head = [f"`{h}`" + (" (primary)" if h == primary else "") for h in cols]
+    head = [code_span(h) + (" (primary)" if h == primary else "") for h in cols]
     lines = ["| | " + " | ".join(head) + " |", "|---|" + "---|" * len(cols)]
 
     def machine(h: str) -> str:
@@ -365,14 +374,16 @@ def hosts_table(per_host: dict, hosts: dict, tcs: dict, primary: str, sessions: 
 
     def session(h: str) -> str:
         s = (sessions or {}).get(h)
-        return f"`{s['session_id'][:8]}`, ended {s['at'][:16].replace('T', ' ')} UTC" if s else "—"
+        if not s:
+            return "—"
+        return f"{code_span(s['session_id'][:8])}, ended {minute_text(s['at'])} UTC"
 
     lines.append("| machine and build | " + " | ".join(machine(h) for h in cols) + " |")
     lines.append("| newest complete session | " + " | ".join(session(h) for h in cols) + " |")
     for mid in models:
         for test, label in (("pp", "prompt (warm)"), ("tg", "generation (warm)"), ("mem", "GPU memory (tg)")):
             row = [cells.get((h, mid, test), "—") for h in cols]
-            lines.append(f"| {mid} {label} | " + " | ".join(row) + " |")
+            lines.append(f"| {markdown_text(mid)} {label} | " + " | ".join(row) + " |")
     return "\n".join(lines) + "\n"
 
 
@@ -422,8 +433,8 @@ def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> Llam
         rep / "llama_bench",
         rep / "numbers" / "llama_bench.json",
         rep / "metrics" / "llama_bench.json",
-        thresholds=params["report"],
-        confidence=params["report"]["confidence"],
+        thresholds=caveats.check_report(params.get("report")),
+        confidence=caveats.check_report(params.get("report"))["confidence"],
         root=root,
         params=params,
     )

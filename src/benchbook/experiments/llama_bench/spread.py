@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from benchbook.escape import markdown_table
+from benchbook.escape import code_span, markdown_table
 
 from .analysis import CONFIG_COLS, PARAM_COLS
 
@@ -117,7 +117,10 @@ def sessions_markdown(stats: pl.DataFrame, host_id: str) -> str:
     )
     groups = groups.filter(pl.col("session_id").list.len() > 1)
     if groups.is_empty():
-        return f"Host `{host_id}` has one completed session per configuration: no spread between sessions.\n"
+        return (
+            f"Host {code_span(host_id)} has one completed session per configuration: "
+            "no spread between sessions.\n"
+        )
     table = groups.select(
         "model_id",
         "phase",
@@ -148,7 +151,8 @@ def sessions_markdown(stats: pl.DataFrame, host_id: str) -> str:
         .alias("other sessions outside it"),
     )
     head = (
-        f"Host `{host_id}`: configurations measured in several completed sessions. The interval of a "
-        "number covers its own session's repetitions; the other sessions' means show what a rerun gave.\n\n"
+        f"Host {code_span(host_id)}: configurations measured in several completed sessions. "
+        "The interval of a number covers its own session's repetitions; the other sessions' means "
+        "show what a rerun gave.\n\n"
     )
     return head + markdown_table(table) + "\n"

@@ -20,7 +20,8 @@ from pathlib import Path
 import altair as alt
 import polars as pl
 
-from benchbook import blocks, caveats, charts, measured
+from benchbook import atomicfile, blocks, caveats, charts, measured
+from benchbook.escape import code_span, markdown_text
 from benchbook.experiments import drift
 from benchbook.measured import parse_utc
 from benchbook.numbers import Number, Unit, build_of, line_ranges, make_key, publish
@@ -146,12 +147,13 @@ def sweep_markdown(pts: pl.DataFrame, bounds: list[Boundary], published: Collect
         any_row = next(iter(by.values()))
         cell = partial(_rate_cell, by, published=published)
         mem = any_row["peak_gpu_mem_mib"]
-        status = "ok" if any_row["status"] == "ok" else f"failed: {any_row['reason']}"
+        # the reason quotes llama-bench's stderr: text, never Markdown, HTML, a shortcode or math
+        status = "ok" if any_row["status"] == "ok" else f"failed: {markdown_text(any_row['reason'])}"
         free, used = headroom_cells(mem, any_row.get("gpu_mem_total_mib"))
         lines.append(
-            f"| `{h}` | {n} | {any_row['cpu_expert_blocks']} of {any_row['n_layer']} | {cell('tg')} "
+            f"| {code_span(h)} | {n} | {any_row['cpu_expert_blocks']} of {any_row['n_layer']} | {cell('tg')} "
             f"| {cell('pp')} | {mib_text(mem)} | {mib_text(any_row['budget_free_mib'])} | {free} | {used} | "
-            f"{status.replace('|', '/')} |"
+            f"{status} |"
         )
     for b in bounds:
         if b.first_fit is None:
@@ -163,7 +165,7 @@ def sweep_markdown(pts: pl.DataFrame, bounds: list[Boundary], published: Collect
                 f"fits from n_cpu_moe {b.first_fit} up; n_cpu_moe {b.last_fail} failed out of memory "
                 "(the cliff: on Linux an over-allocation fails instead of spilling)"
             )
-        lines.append(f"\nSession `{b.session_id}`: {text}.")
+        lines.append(f"\nSession {code_span(b.session_id)}: {text}.")
     return "\n".join(lines) + "\n"
 
 
@@ -187,9 +189,9 @@ def roofline_row(r: dict, published: Collection[str] = ()) -> str:
     )
     tg = var_cell(make_key(*stem, f"ncmoe{r['n_cpu_moe']}", "tg"), published, rate_text(r))
     return (
-        f"| `{r['host_id']}` | {r['n_cpu_moe']} | {tg} "
+        f"| {code_span(r['host_id'])} | {r['n_cpu_moe']} | {tg} "
         f"| {fmt_value(r['decode_bytes_total'] / 1e6)} | {fmt_value(float(r['achieved_gb_s']))} "
-        f"| {bw} | {r['bandwidth_mode'] or '—'} | {pct} |"
+        f"| {bw} | {markdown_text(r['bandwidth_mode'] or '—')} | {pct} |"
     )
 
 
@@ -202,7 +204,8 @@ def dense_roofline_row(r: dict, published: Collection[str] = ()) -> str:
         fmt_value(float(r["roofline_pct"])),
     )
     return (
-        f"| `{r['host_id']}` | {r['model_id']} | {rate_text(r)} | {fmt_value(r['decode_bytes_total'] / 1e6)} "
+        f"| {code_span(r['host_id'])} | {markdown_text(r['model_id'])} | {rate_text(r)} "
+        f"| {fmt_value(r['decode_bytes_total'] / 1e6)} "
         f"| {fmt_value(1e6 / r['mean_tps'])} | {fmt_value(float(r['bytes_us']))} "
         f"| {pct} |"
     )
@@ -388,16 +391,18 @@ def derive(
         if params is not None
         else {}
     )
-    (out_dir / "skipped.md").write_text(
-        measured.skipped_markdown(skipped, root, drift=drifted) if sessions or skipped else ""
+    atomicfile.write_text(
+        out_dir / "skipped.md",
+        measured.skipped_markdown(skipped, root, drift=drifted) if sessions or skipped else "",
     )
     if not sessions:
         publish(numbers_path, EXPERIMENT, [], root=root)
-        (out_dir / "sweep.md").write_text(
+        atomicfile.write_text(
+            out_dir / "sweep.md",
             "No offload session has been committed yet: run `scripts/gpu_session.sh` "
-            "on a CUDA host and commit `data/raw/offload/`.\n"
+            "on a CUDA host and commit `data/raw/offload/`.\n",
         )
-        (out_dir / "roofline.md").write_text("")
+        atomicfile.write_text(out_dir / "roofline.md", "")
         return {"points": None, "bounds": [], "roofline": None, "numbers": [], "sessions": []}
     records = load(raw_dir).filter(pl.col("session_id").is_in(list(sessions)))
     pts = points(records, confidence)
@@ -501,7 +506,7 @@ def derive(
                 )
             )
     keys = {n.key for n in nums}  # published numbers' cells link to their entries (var_cell)
-    (out_dir / "sweep.md").write_text(sweep_markdown(pts, bounds, keys))
+    atomicfile.write_text(out_dir / "sweep.md", sweep_markdown(pts, bounds, keys))
     roof_md = [
         "| host | n_cpu_moe | tg (tok/s) | bytes/token (MB) | achieved (GB/s) | copy bandwidth (GB/s) "
         "| copy mode | of roofline (%) |",
@@ -553,8 +558,8 @@ def derive(
         root=root,
         replication="repetitions of one llama-bench test (samples_ns)",
     )
-    (out_dir / "roofline.md").write_text("\n".join(roof_md) + "\n")
-    pts.drop("argv").write_parquet(out_dir / "points.parquet")
+    atomicfile.write_text(out_dir / "roofline.md", "\n".join(roof_md) + "\n")
+    atomicfile.write_with(out_dir / "points.parquet", pts.drop("argv").write_parquet)
     charts.save(_chart(pts), out_dir, "offload_sweep")
     return {"points": pts, "bounds": bounds, "roofline": roof, "numbers": nums, "sessions": list(sessions)}
 

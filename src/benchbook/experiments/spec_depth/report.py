@@ -22,7 +22,7 @@ from pathlib import Path
 import altair as alt
 import polars as pl
 
-from benchbook import blocks, caveats, charts, measured
+from benchbook import atomicfile, blocks, caveats, charts, measured
 from benchbook.experiments import drift
 from benchbook.numbers import Number, publish
 from benchbook.numfmt import fmt_interval
@@ -262,12 +262,15 @@ def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> Spec
     drifted = drift.of_sessions(
         EXPERIMENT, raw / EXPERIMENT, {s: h for h, s in sessions.items()}, params, hosts
     )
-    (rep / EXPERIMENT / "skipped.md").write_text(measured.skipped_markdown(skipped, root, drift=drifted))
-    (rep / EXPERIMENT / "sessions.md").write_text(sessions_markdown(session_states(raw)))
+    atomicfile.write_text(
+        rep / EXPERIMENT / "skipped.md", measured.skipped_markdown(skipped, root, drift=drifted)
+    )
+    atomicfile.write_text(rep / EXPERIMENT / "sessions.md", sessions_markdown(session_states(raw)))
     wide = bench_wide(shown)
     out = rep / EXPERIMENT
     keys = {n.key for n in nums}  # the cells of published numbers link to their entries (cells.py)
-    out.joinpath("bench.md").write_text(
+    atomicfile.write_text(
+        out.joinpath("bench.md"),
         md_table(
             wide,
             {
@@ -281,9 +284,10 @@ def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> Spec
             published=keys,
         )
         if not wide.is_empty()
-        else ""
+        else "",
     )
-    out.joinpath("server.md").write_text(
+    atomicfile.write_text(
+        out.joinpath("server.md"),
         md_table(
             depth,
             {
@@ -301,10 +305,11 @@ def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> Spec
             },
             key_of=cell_key,
             published=keys,
-        )
+        ),
     )
     cm = depth.filter(pl.col("role") == "speculative") if "alpha" in depth.columns else pl.DataFrame()
-    out.joinpath("cost_model.md").write_text(
+    atomicfile.write_text(
+        out.joinpath("cost_model.md"),
         md_table(
             cm,
             {
@@ -333,9 +338,10 @@ def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> Spec
             published=keys,
         )
         if not cm.is_empty()
-        else ""
+        else "",
     )
-    out.joinpath("memory.md").write_text(
+    atomicfile.write_text(
+        out.joinpath("memory.md"),
         md_table(
             memory,
             {
@@ -348,9 +354,10 @@ def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> Spec
             published=keys,
         )
         if not memory.is_empty()
-        else ""
+        else "",
     )
-    out.joinpath("hosts.md").write_text(
+    atomicfile.write_text(
+        out.joinpath("hosts.md"),
         md_table(
             per_host.table,
             {
@@ -367,7 +374,7 @@ def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> Spec
             published=keys,
         )
         if not per_host.table.is_empty()
-        else ""
+        else "",
     )
     charts.save(chart_depth(depth), out, "depth_speedup")
     publish(

@@ -12,6 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from benchbook import measured
+from benchbook.escape import code_span, minute_text
 
 from . import EXPERIMENT
 
@@ -70,8 +71,8 @@ def sessions_markdown(states: dict[str, list[tuple[measured.SessionCheck, str]]]
         return "No spec_depth session is recorded.\n"
     lines = []
     for host, checks in states.items():
-        lines.append(f"- host `{host[:8]}`:")
+        lines.append(f"- host {code_span(host[:8])}:")
         for c, state in checks:
-            when = f"{_minute(c.started_at)} to {_minute(c.ended_at)} UTC"
-            lines.append(f"  - session `{c.session_id[:8]}` ({when}): {_SAYS[state]}")
+            when = f"{minute_text(c.started_at)} to {minute_text(c.ended_at)} UTC"
+            lines.append(f"  - session {code_span(c.session_id[:8])} ({when}): {_SAYS[state]}")
     return "\n".join(lines) + "\n"

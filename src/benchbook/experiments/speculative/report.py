@@ -21,7 +21,7 @@ import altair as alt
 import numpy as np
 import polars as pl
 
-from benchbook import blocks, caveats, charts, costmodel, measured
+from benchbook import atomicfile, blocks, caveats, charts, costmodel, measured
 from benchbook.experiments import drift
 from benchbook.hosts import hosts_panel
 from benchbook.numbers import (
@@ -239,13 +239,14 @@ def derive(
     """
     out_dir.mkdir(parents=True, exist_ok=True)
     skipped: list[measured.SessionCheck] = []
+    published: list[measured.SessionCheck] = []
     if session_id is None:
         # the primary host's (report.primary_host, else any host's) newest session whose records prove
         # a complete measurement made in it (issue 13 §1); newer sessions that fail are named on the page
         picked = measured.select(
             "speculative", measured.check("speculative", raw_dir), thresholds.get("primary_host")
         )
-        chosen, skipped = picked.chosen, picked.skipped
+        chosen, skipped, published = picked.chosen, picked.skipped, picked.published
         sess = (
             {"session_id": chosen.session_id, "host_id": chosen.host_id, "at": chosen.ended_at}
             if chosen
@@ -259,7 +260,7 @@ def derive(
     else:
         sess = {"session_id": session_id, "host_id": None}
     sid = str(sess["session_id"])
-    (out_dir / "hosts.md").write_text(hosts_panel(Path(raw_dir).parent, "speculative", sid))
+    atomicfile.write_text(out_dir / "hosts.md", hosts_panel(Path(raw_dir).parent, "speculative", sid))
     all_req = sp.load_requests(raw_dir)
     req = all_req.filter(pl.col("session_id") == sid)
     if req.is_empty():
@@ -292,11 +293,13 @@ def derive(
     table, status = caveats.evaluate(table, "speculative", thr, rules)
     # the cost model's own rows (its r(1) check): on the numbers built on it only (model, c, r, t1)
     table = caveats.with_cost_caveats(table, thr)
-    table.write_parquet(out_dir / "configs.parquet")
+    atomicfile.write_with(out_dir / "configs.parquet", table.write_parquet)
     mem = sp.memory_slopes(req, confidence)
     if not mem.is_empty():
-        mem.write_parquet(out_dir / "memory.parquet")
-    (out_dir / "cost_model.json").write_text(json.dumps(asdict(cost) if cost else {}, indent=1, default=str))
+        atomicfile.write_with(out_dir / "memory.parquet", mem.write_parquet)
+    atomicfile.write_text(
+        out_dir / "cost_model.json", json.dumps(asdict(cost) if cost else {}, indent=1, default=str)
+    )
     fails = sp.load_failures(raw_dir)
     n_fail = 0 if fails.is_empty() else fails.filter(pl.col("session_id") == sid).height
 
@@ -487,13 +490,16 @@ def derive(
     nums.extend(sc_nums)
     check_publishable(table, nums, mem)  # before the registry is written: a failing check leaves the old one
     publish(numbers_path, "speculative", nums, root=root, replication=REPLICATION)
-    (out_dir / "memory.md").write_text(memory_sentence(nums))
+    atomicfile.write_text(out_dir / "memory.md", memory_sentence(nums))
     drifted = (
         drift.of_sessions("speculative", raw_dir, {sid: sess.get("host_id")}, params, hosts)
         if params is not None
         else {}
     )
-    (out_dir / "skipped.md").write_text(measured.skipped_markdown(skipped, drift=drifted))
+    page = measured.skipped_markdown(
+        skipped, drift=drifted, published=published, primary_host=thresholds.get("primary_host")
+    )
+    atomicfile.write_text(out_dir / "skipped.md", page)
     server_cost_report.write(out_dir, sc_table, sc_nums)
 
     _charts(table, req, cost, out_dir)
@@ -760,8 +766,8 @@ def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> Spec
         raw / "snapshots",
         rep / "speculative",
         rep / "numbers" / "speculative.json",
-        thresholds=params["report"],
-        confidence=params["report"]["confidence"],
+        thresholds=caveats.check_report(params.get("report")),
+        confidence=caveats.check_report(params.get("report"))["confidence"],
         root=root,
         params=params,
     )

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import polars as pl
 
-from benchbook import costmodel
+from benchbook import atomicfile, costmodel
 from benchbook.numbers import NO_INTERVAL_POOLED, Number, Unit, build_of, line_ranges, make_key, row_measured
 
 from . import analysis as sp
@@ -261,9 +261,9 @@ def within_sentence(table: pl.DataFrame) -> str:
 def write(out_dir: Path, table: pl.DataFrame, nums: list[Number]) -> None:
     """``out_dir/server_cost.md`` (``markdown``) and ``server_cost.parquet`` (the table)."""
     out_dir.mkdir(parents=True, exist_ok=True)
-    (out_dir / "server_cost.md").write_text(markdown(table, nums))
+    atomicfile.write_text(out_dir / "server_cost.md", markdown(table, nums))
     if not table.is_empty():
-        table.drop("argv", "run_ids").write_parquet(out_dir / "server_cost.parquet")
+        atomicfile.write_with(out_dir / "server_cost.parquet", table.drop("argv", "run_ids").write_parquet)
 
 
 def with_caveats(
