@@ -5,16 +5,41 @@ import subprocess
 import pytest
 import yaml
 from dvc.repo import Repo
+from dvc.stage import PipelineStage
 from dvc.stage.cache import _can_hash
 
 EXECUTED = ("notebooks/out", "reports/notebooks")
 MEASUREMENT = {"llama_bench", "speculative", "draftself"}
 
 
+def pipeline_stages(repo: Repo) -> dict:
+    """The named stages of ``repo``'s dvc.yaml files.  ``repo.index.stages`` also holds one output
+    stage per ``.dvc`` file, without a name: the artifacts ``make run`` adds with ``dvc add``
+    (issue 34 §10: ``make test`` after ``make run`` failed here with "'Stage' object has no attribute
+    'name'")."""
+    return {s.name: s for s in repo.index.stages if isinstance(s, PipelineStage)}
+
+
 @pytest.fixture(scope="module")
 def stages(root):
     with Repo(str(root)) as repo:
-        yield {s.name: s for s in repo.index.stages}
+        yield pipeline_stages(repo)
+
+
+def test_an_added_artifact_is_no_pipeline_stage(tmp_path, monkeypatch):
+    """A `.dvc` file beside dvc.yaml (what `make run`'s `dvc add` of an artifact leaves) is skipped."""
+    monkeypatch.chdir(tmp_path)
+    repo = Repo.init(str(tmp_path), no_scm=True)
+    try:
+        (tmp_path / "artifact.bin").write_bytes(b"x" * 10)
+        repo.add("artifact.bin")
+        (tmp_path / "dvc.yaml").write_text("stages:\n  s:\n    cmd: echo hi\n")
+        repo.close()
+        with Repo(str(tmp_path)) as again:
+            assert len(again.index.stages) == 2  # the stage and the added artifact
+            assert list(pipeline_stages(again)) == ["s"]
+    finally:
+        repo.close()
 
 
 def test_measurement_stages_declare_no_raw_output_and_are_never_run_cached(root, stages):
