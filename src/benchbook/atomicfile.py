@@ -20,6 +20,28 @@ from typing import IO
 
 
 @contextlib.contextmanager
+def _beside(path: str | Path) -> Iterator[Path]:
+    """A temporary path in ``path``'s folder to write the new content to; on a clean exit it is
+    fsynced, given ``path``'s permission bits and renamed over ``path``, then the folder is fsynced;
+    on an exception it is removed and ``path`` left as it was."""
+    target = Path(path)
+    fd, name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    os.close(fd)
+    tmp = Path(name)
+    try:
+        yield tmp
+        with open(tmp, "rb") as fh:
+            os.fsync(fh.fileno())
+        _chmod_like(str(tmp), target)
+        os.replace(tmp, target)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            tmp.unlink()
+        raise
+    _fsync_dir(target.parent)
+
+
+@contextlib.contextmanager
 def replacing(path: str | Path, mode: str = "w") -> Iterator[IO]:
     """A file object to write ``path``'s new content into (``mode`` "w" text UTF-8, or "wb"); on a
     clean exit the content replaces ``path`` atomically (fsync, rename, fsync of the folder); on an
@@ -29,21 +51,10 @@ def replacing(path: str | Path, mode: str = "w") -> Iterator[IO]:
     Raises:
         OSError: the folder is missing or not writable, or the disk is full (``path`` unchanged).
     """
-    target = Path(path)
-    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
-    try:
-        handle: IO = os.fdopen(fd, "wb") if "b" in mode else os.fdopen(fd, "w", encoding="utf-8")
+    with _beside(path) as tmp:
+        handle: IO = open(tmp, "wb") if "b" in mode else open(tmp, "w", encoding="utf-8")  # noqa: SIM115
         with handle as fh:
             yield fh
-            fh.flush()
-            os.fsync(fh.fileno())
-        _chmod_like(tmp, target)
-        os.replace(tmp, target)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
-        raise
-    _fsync_dir(target.parent)
 
 
 def write_text(path: str | Path, text: str) -> None:
@@ -61,20 +72,8 @@ def write_bytes(path: str | Path, data: bytes) -> None:
 def write_with(path: str | Path, writer: Callable[[Path], object]) -> None:
     """Atomically replace ``path`` with what ``writer(tmp_path)`` writes to a temporary path in the same
     folder (for library writers that take a path: ``DataFrame.write_parquet``, ``torch.save``)."""
-    target = Path(path)
-    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
-    os.close(fd)
-    try:
-        writer(Path(tmp))
-        with open(tmp, "rb") as fh:
-            os.fsync(fh.fileno())
-        _chmod_like(tmp, target)
-        os.replace(tmp, target)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
-        raise
-    _fsync_dir(target.parent)
+    with _beside(path) as tmp:
+        writer(tmp)
 
 
 def _read_umask() -> int:
