@@ -52,7 +52,8 @@ def replacing(path: str | Path, mode: str = "w") -> Iterator[IO]:
         OSError: the folder is missing or not writable, or the disk is full (``path`` unchanged).
     """
     with _beside(path) as tmp:
-        handle: IO = open(tmp, "wb") if "b" in mode else open(tmp, "w", encoding="utf-8")  # noqa: SIM115
+        fd = os.open(tmp, os.O_WRONLY | os.O_TRUNC)
+        handle: IO = os.fdopen(fd, "wb") if "b" in mode else os.fdopen(fd, "w", encoding="utf-8")
         with handle as fh:
             yield fh
 
