@@ -74,3 +74,27 @@ def test_clover_capacity_is_read():
     assert slow == {"mem-wsl-vram", "ds-story-wsl", "ds-code-wsl", "ds-code-b8-wsl", "stmt-two-thirds"}
     # mem-wsl-rss: 14.7 / 15.5 = 0.948, below 95%: nothing
     assert quals(c["mem-wsl-rss"]) == {}
+
+
+def test_a_memory_range_at_capacity_beside_range_rates(tmp_path):
+    """A memory value stated as a range with a capacity crashed the audit (its text formatted the
+    missing single value); rates stated as ranges were skipped as rows beside it.  The range reads as
+    its middle (11.95 of 12, 99.6%), a rate range is slower only when its top is below the other's
+    bottom."""
+    f = tmp_path / "c.yaml"
+    f.write_text(
+        "schema: benchbook.claims\nschema_version: 1\nsource: {kind: synthetic test}\n"
+        "systems: [{id: pc, hardware: GPU A}]\n"
+        "environments: [{id: wsl, system: pc}, {id: win, system: pc}]\nclaims:\n"
+        "  - {id: vram, metric: vram_peak, range: [11.7, 12.2], unit: GiB, capacity: 12,"
+        " conditions: {env: wsl, decoding: speculative}}\n"
+        "  - {id: wsl, metric: decode_tps, range: [6.1, 6.3], unit: tok/s, method: llama-server,"
+        " conditions: {env: wsl, decoding: speculative}}\n"
+        "  - {id: win, metric: decode_tps, range: [9.9, 10.4], unit: tok/s, method: llama-server,"
+        " conditions: {env: win, decoding: speculative}}\n"
+    )
+    v = {x.id: x for x in run.audit_file(f, here=Here()).verdicts}
+    assert quals(v["vram"])[("at risk", "at_capacity")] == (
+        "at capacity: 11.7–12.2 of 12 GiB (99.6%) beside slower rows: wsl 6.1–6.3 tok/s against 9.9–10.4 (win)"
+    )
+    assert ("at risk", "at_capacity") in quals(v["wsl"]) and quals(v["win"]) == {}

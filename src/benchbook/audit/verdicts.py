@@ -389,16 +389,24 @@ def slower_rows(cf: ClaimsFile, memory: Claim) -> list[tuple[Claim, Claim]]:
                 and method_class(other.method) == method_class(row.method)
                 and (oc.prompt, oc.block_max, oc.decoding) == (rc.prompt, rc.block_max, rc.decoding)
             )
-            if alike and not all(same(other, k) for k in keys) and other.value and row.value:
-                if row.value < other.value:
+            slow, fast = claim_interval(row), claim_interval(other)
+            if alike and not all(same(other, k) for k in keys) and slow and fast and fast.lo > 0:
+                if slow.hi < fast.lo:  # slower whatever the ranges' values
                     out.append((row, other))
     return out
 
 
+def _as_written(c: Claim) -> str:
+    """A claim's number as written (``11.76``, a range ``11.7–12.2``)."""
+    return written(c.value, c.range, c.decimals, c.range_decimals) or "?"
+
+
 def _capacity_text(c: Claim) -> str:
-    """``11.76 of 12.29 GiB (95.7%)``: a memory claim against its stated capacity."""
-    frac = (c.value or 0.0) / (c.capacity or 1.0)
-    return f"{c.value:g} of {c.capacity:g} {c.unit} ({100 * frac:.1f}%)"
+    """``11.76 of 12.29 GiB (95.7%)``: a memory claim against its stated capacity (a range: its
+    middle, as ``tables.claims_table`` reads it)."""
+    iv = claim_interval(c)
+    frac = (iv.mid if iv else 0.0) / (c.capacity or 1.0)
+    return f"{_as_written(c)} of {c.capacity:g} {c.unit} ({100 * frac:.1f}%)"
 
 
 def _at_capacity(cf: ClaimsFile, fired: dict) -> tuple[dict[str, Qualifier], dict[str, list[str]]]:
@@ -415,7 +423,9 @@ def _at_capacity(cf: ClaimsFile, fired: dict) -> tuple[dict[str, Qualifier], dic
                 f"at capacity: {_capacity_text(c)} of its stated capacity, no slower row beside it"
             )
             continue
-        shown = "; ".join(f"{r.id} {r.value:g} {r.unit} against {o.value:g} ({o.id})" for r, o in pairs)
+        shown = "; ".join(
+            f"{r.id} {_as_written(r)} {r.unit} against {_as_written(o)} ({o.id})" for r, o in pairs
+        )
         quals[c.id] = Qualifier(
             kind=AT_RISK,
             check="at_capacity",
@@ -429,7 +439,8 @@ def _at_capacity(cf: ClaimsFile, fired: dict) -> tuple[dict[str, Qualifier], dic
                     check="at_capacity",
                     reason=(
                         f"at capacity: measured beside {c.id} at {_capacity_text(c)}, and slower than "
-                        f"{o.id} ({r.value:g} against {o.value:g} {r.unit}): memory may have spilled"
+                        f"{o.id} ({_as_written(r)} against {_as_written(o)} {r.unit}): memory may have "
+                        "spilled"
                     ),
                     evidence=[c.id, r.id, o.id],
                 )
