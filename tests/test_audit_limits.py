@@ -95,6 +95,7 @@ def test_a_memory_range_at_capacity_beside_range_rates(tmp_path):
     )
     v = {x.id: x for x in run.audit_file(f, here=Here()).verdicts}
     assert quals(v["vram"])[("at risk", "at_capacity")] == (
-        "at capacity: 11.7–12.2 of 12 GiB (99.6%) beside slower rows: wsl 6.1–6.3 tok/s against 9.9–10.4 (win)"
+        "at capacity: 11.7–12.2 of 12 GiB (99.6%) beside slower rows: wsl 6.1–6.3 tok/s against 9.9–10.4 "
+        "(win)"
     )
     assert ("at risk", "at_capacity") in quals(v["wsl"]) and quals(v["win"]) == {}

@@ -233,3 +233,41 @@ def test_a_claims_file_with_aliases_is_refused_before_it_expands(tmp_path):
         f"{f}:5: YAML alias *a: a claims file takes no aliases (they repeat parts of the file; nested ones "
         "expand without bound); fix: write the values out, or give what claims share through `groups:`"
     )
+
+
+@pytest.mark.parametrize(
+    ("body", "line"),
+    [
+        # a list where a definition name belongs crashed with "unhashable type: 'list'"
+        (
+            "claims:\n  - {id: a, metric: acceptance_rate, value: 0.7, unit: ratio,\n"
+            "     conditions: {other: {acceptance_definition: [tested]}}}\n",
+            "c.yaml:5: conditions.other.acceptance_definition ['tested'] is not a known definition; fix: "
+            "use one of drafted, tested, any_position, system_efficiency",
+        ),
+        # a statement range written high-to-low was judged (claims already refused it)
+        (
+            "claims:\n  - {id: a, metric: decode_tps, value: 6.2, unit: tok/s}\n"
+            "  - {id: b, metric: decode_tps, value: 6.2, unit: tok/s}\n"
+            "statements:\n  - {id: s, kind: ratio, statement: about the same, of: [a, b],\n"
+            "     range: [1.1, 0.9], unit: x}\n",
+            "c.yaml:9: statements.0.range: write [low, high]; fix: see docs/claims.md for the field",
+        ),
+        # negative decimals crashed the number's display ("Format specifier missing precision")
+        (
+            "claims:\n  - {id: a, metric: decode_tps, value: 6200, decimals: -3,\n     unit: tok/s}\n",
+            "c.yaml:5: claims.0.decimals: Input should be greater than or equal to 0; "
+            "fix: see docs/claims.md for the field",
+        ),
+    ],
+)
+def test_values_that_crashed_the_audit_are_named(tmp_path, body, line):
+    """Breaker findings 4 and 8: each is one error line naming file:line and the field, no traceback."""
+    from benchbook.audit import run
+    from benchbook.audit.verdicts import Here
+
+    f = tmp_path / "c.yaml"
+    f.write_text("schema: benchbook.claims\nschema_version: 1\nsource: {kind: synthetic test}\n" + body)
+    with pytest.raises(schema.ClaimsError) as e:
+        run.audit_file(f, here=Here())
+    assert str(e.value).endswith(line)

@@ -51,7 +51,7 @@ def definition_of(cf: ClaimsFile, claim: Claim) -> str | None:
     cond = cf.conditions_of(claim)
     stated = cond.other.get("acceptance_definition")
     if stated is not None:
-        if stated not in DEFINITIONS:
+        if not isinstance(stated, str) or stated not in DEFINITIONS:
             raise ClaimsError(
                 f"{cf.where(claim.id)}: conditions.other.acceptance_definition "
                 f"{stated!r} is not a known definition; fix: use one of {', '.join(DEFINITIONS)}"

@@ -281,10 +281,10 @@ class Claim(_Strict):
     value: Number | None = None
     range: tuple[Number, Number] | None = None
     decimals: int | None = Field(
-        default=None, description="digits after the point as stated (from the YAML text)"
+        default=None, ge=0, le=15, description="digits after the point as stated (from the YAML text)"
     )
-    range_decimals: tuple[int, int] | None = Field(
-        default=None, description="digits after the point of each end of a range (from the YAML text)"
+    range_decimals: tuple[Annotated[int, Field(ge=0, le=15)], Annotated[int, Field(ge=0, le=15)]] | None = (
+        Field(default=None, description="digits after the point of each end of a range (from the YAML text)")
     )
     about: bool = False
     unit: str | None = None
@@ -359,7 +359,7 @@ class Statement(_Strict):
     relation: Literal["below", "above"] | None = None
     value: Number | None = None
     range: tuple[Number, Number] | None = None
-    decimals: int | None = None
+    decimals: int | None = Field(default=None, ge=0, le=15)
     range_decimals: tuple[int, int] | None = None
     about: bool = False
     unit: str | None = Field(
@@ -378,6 +378,8 @@ class Statement(_Strict):
             raise ValueError(f"of: a {self.kind} cites at least two ids")
         if self.kind == "percent_change" and self.unit not in (None, "%"):
             raise ValueError("unit: a percent_change is stated in %")
+        if self.range is not None and self.range[0] > self.range[1]:
+            raise ValueError("range: write [low, high]")
         return self
 
 
