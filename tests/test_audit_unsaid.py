@@ -88,3 +88,51 @@ def test_the_terminal_row_and_the_page_show_what_is_unsaid(tmp_path, capsys, mon
         "<b>unsaid</b>: called free, yet the source states a memory cost: vram_per_draft_token = 599 MB"
         in text
     )
+
+
+@pytest.mark.parametrize(
+    ("text", "free"),
+    [
+        ("1.5x faster for free", True),
+        ("a free speedup", True),
+        ("at no extra cost", True),
+        ("1.5x faster, but not free: the draft costs 1.2 GiB", False),  # breaker finding 10
+        ("with a lock-free queue", False),
+        ("with 2 GiB of free VRAM left", False),
+    ],
+)
+def test_free_is_read_as_a_claim_of_no_cost_only(text, free):
+    from benchbook.audit.unsaid import FREE
+
+    assert bool(FREE.search(text)) is free
+
+
+def test_non_greedy_sampling_is_not_greedy():
+    """ "non-greedy" read as greedy (temperature 0), hiding the temperature note (breaker finding 10)."""
+    from benchbook.audit import schema
+    from benchbook.audit.unsaid import temperature
+
+    cf = schema.ClaimsFile.model_validate(
+        {
+            "schema": "benchbook.claims",
+            "schema_version": 1,
+            "source": {"kind": "synthetic test"},
+            "claims": [
+                {
+                    "id": "g",
+                    "metric": "decode_tps",
+                    "value": 1,
+                    "unit": "tok/s",
+                    "conditions": {"sampling": "greedy"},
+                },
+                {
+                    "id": "n",
+                    "metric": "decode_tps",
+                    "value": 1,
+                    "unit": "tok/s",
+                    "conditions": {"sampling": "non-greedy"},
+                },
+            ],
+        }
+    )
+    assert temperature(cf, cf.claims[0]) == 0.0 and temperature(cf, cf.claims[1]) is None

@@ -28,7 +28,11 @@ from .schema import COMPARING_KINDS, Claim, ClaimsFile, Statement, family_of
 from .tables import claims_under
 
 #: words that call a result free of cost
-FREE = re.compile(r"(?i)\bfree\b|\bno (extra |additional )?cost\b|\bcosts? nothing\b|\bat no cost\b")
+FREE = re.compile(
+    # "free" as a claim, not "not free", "lock-free", "free VRAM", "free memory"
+    r"(?i)(?<!not )(?<!-)\bfree\b(?!-| (vram|ram|memory|space|slots?|gpu)\b)"
+    r"|\bno (extra |additional )?cost\b|\bcosts? nothing\b|\bat no cost\b"
+)
 #: words that say a memory figure is an increase
 INCREASE = re.compile(r"(?i)increase|\bextra\b|\bmore\b|\bper (draft )?token\b|overhead|\bcost\b|\badds?\b")
 _TEMPERATURE = re.compile(r"(?i)\btemp(?:erature)?\s*[=:]?\s*([0-9]*\.?[0-9]+)")
@@ -41,7 +45,7 @@ def temperature(cf: ClaimsFile, claim: Claim) -> float | None:
     if isinstance(stated, (int, float)) and not isinstance(stated, bool):
         return float(stated)
     if cond.sampling:
-        if re.search(r"(?i)\bgreedy\b", cond.sampling):
+        if re.search(r"(?i)(?<!non-)(?<!non )(?<!not )\bgreedy\b", cond.sampling):
             return 0.0
         m = _TEMPERATURE.search(cond.sampling)
         if m:
