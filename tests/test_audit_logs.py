@@ -242,3 +242,29 @@ def test_the_audit_stage_reads_the_logs_folder_beside_a_claims_file(tmp_path, lo
     )
     # a claims file named on the command line without --logs reads its folder the same way
     assert by_id(run.audit_file(claims / "mine.yaml"))["tg-bad"].consistency == "inconsistent"
+
+
+def test_a_claims_log_that_was_not_read_or_is_missing_says_which(tmp_path):
+    """A `log:` naming a file listed as not read, or no file at all, said "no decode_tps entry in X"
+    (breaker finding 11): the note now gives the reason the file was skipped, or the files read."""
+    from benchbook.audit import run
+    from benchbook.audit.verdicts import Here
+
+    logs_dir = tmp_path / "logs"
+    logs_dir.mkdir()
+    shutil.copy(Path(__file__).parent / "fixtures" / "ingest" / "llama_bench_b11434.jsonl", logs_dir)
+    (logs_dir / "other.csv").write_text("date,gpu,price_usd\n2026,x,3\n")
+    f = tmp_path / "c.yaml"
+    f.write_text(
+        "schema: benchbook.claims\nschema_version: 1\nsource: {kind: synthetic test}\nclaims:\n"
+        "  - {id: b, metric: decode_tps, value: 27.5, unit: tok/s, log: other.csv}\n"
+        "  - {id: d, metric: decode_tps, value: 27.5, unit: tok/s, log: nosuch.log}\n"
+    )
+    v = {x.id: x for x in run.audit_file(f, logs_dir, here=Here()).verdicts}
+    assert (
+        v["b"].notes[-1].startswith("log: other.csv not checked (other.csv was not read: a CSV with columns")
+    )
+    assert v["d"].notes[-1] == (
+        "log: nosuch.log not checked (no file nosuch.log under the logs folder "
+        "(read: llama_bench_b11434.jsonl))"
+    )

@@ -164,6 +164,17 @@ def _log_verdicts(lg: Logs, claims_file: str, here: Here) -> list[Verdict]:
     return verdicts
 
 
+def _log_missing(lg: Logs, name: str) -> str | None:
+    """Why a claim's ``log:`` has no entry at all: the file was not read (its reason), or there is no
+    such file under the logs folder (a typo: the files read are named); None when the file was read."""
+    if name in lg.skipped:
+        return f"{name} was not read: {lg.skipped[name]}"
+    read = sorted({e.file for e in lg.entries})
+    if name not in read:
+        return f"no file {name} under the logs folder (read: {', '.join(read) or 'none'})"
+    return None
+
+
 def _against_logs(
     cf: ClaimsFile, verdicts: list[Verdict], lg: Logs | None, no_logs: str = "no --logs folder given"
 ) -> list[Verdict]:
@@ -180,7 +191,7 @@ def _against_logs(
             continue
         found = matching(cf, c, lg.entries if lg else [])
         if not found.entries:
-            why = no_logs if lg is None else found.why
+            why = no_logs if lg is None else _log_missing(lg, c.log) or found.why
             update: dict = {"notes": v.notes + [f"log: {c.log} not checked ({why})"]}
             if found.unsupported:  # the configuration is in the log at other depths only (logmatch)
                 q = Qualifier(kind="unsupported", check="depth", reason=found.unsupported, evidence=[c.id])
