@@ -44,6 +44,10 @@ def repo_root(start: Path | None = None) -> Path:
 
 #: how a cache path appears in any host's records (``$XDG_CACHE_HOME/benchbook``, ``~/.cache/benchbook``)
 CACHE_MARKER = "/.cache/benchbook/"
+#: a short option glued to an absolute path (``-m/home/u/x.gguf``)
+_GLUED = re.compile(r"^(-[A-Za-z]{1,4})([/~].*)$")
+#: an environment variable's name (``NAME=value`` before a command)
+_ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 #: a Windows absolute path (``C:\\…``, ``C:/…``)
 _WINDOWS_ABS = re.compile(r"^[A-Za-z]:[\\/]")
 
@@ -52,21 +56,34 @@ def public_path(arg: str, root: str | Path | None = None) -> str:
     """A command argument as it may be published: nothing of the machine's own folders leaves it
     (issue 33 §3: a user's home folder and file layout are private).
 
-    * a path in a benchbook cache (``…/.cache/benchbook/…``, or this machine's ``cache_dir()``):
+    * a path in a benchbook cache (``…/.cache/benchbook/…``, or this machine's ``$BENCHBOOK_CACHE``):
       ``<cache>/…`` (toolchains and models are keyed by content, so the rest identifies them);
     * a path under ``root`` (the repository): relative to it;
-    * any other absolute path (POSIX, ``~/…`` or Windows): its file name, as ``<models>/NAME`` for a
-      ``.gguf`` and ``<local>/NAME`` otherwise;
-    * ``--opt=PATH``: the same for the value; anything else unchanged.
+    * any other absolute path (POSIX, ``~/…``, Windows or UNC): its file name, as ``<models>/NAME`` for
+      a ``.gguf`` and ``<local>/NAME`` otherwise;
+    * the same inside ``--opt=PATH``, ``NAME=PATH`` (an environment assignment), a short option glued
+      to its path (``-m/home/u/x.gguf``) and each item of a comma list (llama-bench ``-m a,b``);
+    * text with a space in it (a prompt) and anything else: unchanged.
 
     >>> public_path("/root/.cache/benchbook/models/ab.gguf"), public_path("/home/u/m/my-model.gguf")
     ('<cache>/models/ab.gguf', '<models>/my-model.gguf')
     >>> public_path("--model=/home/u/x.gguf"), public_path("-m"), public_path("/repo/data/p.txt", "/repo")
     ('--model=<models>/x.gguf', '-m', 'data/p.txt')
+    >>> public_path("/home/u/a.gguf,/home/u/b.gguf"), public_path("LD_LIBRARY_PATH=/home/u/lib")
+    ('<models>/a.gguf,<models>/b.gguf', 'LD_LIBRARY_PATH=<local>/lib')
+    >>> public_path("-m/home/u/x.gguf"), public_path("/think about a/b")
+    ('-m<models>/x.gguf', '/think about a/b')
     """
-    if arg.startswith("-") and "=" in arg:
-        opt, value = arg.split("=", 1)
-        return f"{opt}={public_path(value, root)}"
+    if any(c.isspace() for c in arg):
+        return arg
+    if m := _GLUED.match(arg):
+        return m.group(1) + public_path(m.group(2), root)
+    if "=" in arg:
+        name, value = arg.split("=", 1)
+        if name.startswith("-") or _ENV_NAME.match(name):
+            return f"{name}={public_path(value, root)}"
+    if "," in arg:
+        return ",".join(public_path(part, root) for part in arg.split(","))
     i = arg.find(CACHE_MARKER)
     if i >= 0:
         return "<cache>/" + arg[i + len(CACHE_MARKER) :]
@@ -75,7 +92,7 @@ def public_path(arg: str, root: str | Path | None = None) -> str:
         return "<cache>/" + arg[len(own.rstrip("/")) + 1 :]
     if root is not None and arg.startswith(str(root).rstrip("/") + "/"):
         return arg[len(str(root).rstrip("/")) + 1 :]
-    if _WINDOWS_ABS.match(arg):
+    if _WINDOWS_ABS.match(arg) or arg.startswith("\\\\"):
         name = PureWindowsPath(arg).name
     elif arg.startswith(("/", "~/")) and arg.count("/") >= 2:
         name = PurePosixPath(arg).name
