@@ -308,6 +308,15 @@ def test_check_offline_reads_scripts(tmp_path):
     ]
 
 
+def test_script_urls_in_any_case_escaped_or_websocket():
+    """Breaker finding 13: upper-case schemes, JSON's escaped slashes and websockets were missed."""
+    from benchbook.sitecheck import script_urls
+
+    code = 'a = "HTTPS://CDN.X/a.js"; b = "https:\\/\\/cdn.x/b"; c = "wss://x.org/s"; d = "/local/x";'
+    assert script_urls(code) == ['"HTTPS://CDN.X/a.js"', '"https:\\/\\/cdn.x/b"', '"wss://x.org/s"']
+    assert script_urls('createElementNS("HTTP://WWW.W3.ORG/2000/svg", "g")') == []
+
+
 def test_unexecuted_cells(tmp_path):
     """A report notebook's code cell that never ran, raised or showed nothing fails the build
     (issue 28 §10); the parameters cells show nothing by design."""

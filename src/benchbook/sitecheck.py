@@ -215,9 +215,9 @@ def unexecuted_cells(notebooks: list[Path]) -> list[str]:
 JS_TYPES = frozenset({"", "text/javascript", "application/javascript", "module", "text/ecmascript"})
 #: string literals that name an XML namespace or a JSON schema, never fetched by the browser
 NAMESPACES = re.compile(
-    r"^https?://(www\.w3\.org/(2000/svg|1999/xhtml|1999/xlink|1998/Math/MathML|2000/xmlns/?)$)"
+    r"^https?://(www\.w3\.org/(2000/svg|1999/xhtml|1999/xlink|1998/Math/MathML|2000/xmlns/?)$)", re.I
 )
-_URL = re.compile(r"^\s*(https?:)?//[^\s/]")
+_URL = re.compile(r"^\s*((https?|wss?):)?(\\?/){2}[^\s/\\]", re.I)  # any case; JSON's "\/" escape too
 
 
 class _Scripts(HTMLParser):
