@@ -292,3 +292,12 @@ def test_llama_cli_sampling_share_and_durations_are_checkable(tmp_path):
     assert (v["eval"].consistency, v["eval"].recomputed) == ("consistent", "0.500")
     assert (v["tg"].consistency, v["tg"].recomputed) == ("consistent", "98.000")
     assert "rate definition n/ms" in v["tg"].arithmetic
+
+
+def test_a_llama_bench_list_requests_no_one_setting():
+    """``-fa 0,1`` read as "on" (then "settings differ" beside a ``flash_attn = 0`` context line):
+    a list asks for every value, so no one value is requested (breaker finding 15)."""
+    from benchbook.ingest.settings import _command_flags
+
+    assert _command_flags("llama-bench -m x.gguf -fa 0,1 -ub 256,512 -b 2048") == {"n_batch": 2048}
+    assert _command_flags("llama-server -m x.gguf -fa -ub 512") == {"flash_attn": "on", "n_ubatch": 512}

@@ -90,7 +90,8 @@ class Setting:
 
 def _command_flags(line: str) -> dict[str, int | str]:
     """The context flags of one command line (``_FLAGS``); ``-fa`` with no value is "on" (builds
-    before ``-fa on|off|auto``)."""
+    before ``-fa on|off|auto``); a llama-bench list (``-fa 0,1``) requests no one value and is left
+    out (each row states its own)."""
     words = line.split()
     out: dict[str, int | str] = {}
     for i, w in enumerate(words):
@@ -99,6 +100,8 @@ def _command_flags(line: str) -> dict[str, int | str]:
         if name is None:
             continue
         value = attached or (words[i + 1] if i + 1 < len(words) else "")
+        if "," in value:  # llama-bench's list (-fa 0,1; -ub 256,512): no one value was requested
+            continue
         if name == "flash_attn":
             out[name] = flash_attn_word(value) or "on"
         elif re.fullmatch(r"\d+", value):
