@@ -253,6 +253,17 @@ def test_a_claims_file_with_aliases_is_refused_before_it_expands(tmp_path):
             "     range: [1.1, 0.9], unit: x}\n",
             "c.yaml:9: statements.0.range: write [low, high]; fix: see docs/claims.md for the field",
         ),
+        # breaker finding 17: values that cannot be were taken as stated
+        (
+            "claims:\n  - {id: a, metric: decode_tps, value: 5, unit: tok/s, spread: -1}\n",
+            "c.yaml:5: claims.0.spread: Input should be greater than or equal to 0; "
+            "fix: see docs/claims.md for the field",
+        ),
+        (
+            "claims:\n  - {id: a, metric: decode_tps, value: 5, unit: tok/s, conditions: {run_index: 0}}\n",
+            "c.yaml:5: claims.0.conditions.run_index: Input should be greater than or equal to 1; "
+            "fix: see docs/claims.md for the field",
+        ),
         # negative decimals crashed the number's display ("Format specifier missing precision")
         (
             "claims:\n  - {id: a, metric: decode_tps, value: 6200, decimals: -3,\n     unit: tok/s}\n",

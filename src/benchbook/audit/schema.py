@@ -208,9 +208,12 @@ class Conditions(_Strict):
         default=None, description="tokens already in the context when measured (llama-bench -d, n_depth)"
     )
     backend: str | None = Field(default=None, description="ggml backend: CUDA, Vulkan, Metal, CPU ...")
-    concurrency: int | None = Field(default=None, description="requests served at once (parallel slots)")
+    concurrency: int | None = Field(
+        default=None, ge=1, description="requests served at once (parallel slots)"
+    )
     run_index: int | None = Field(
         default=None,
+        ge=1,
         description="position among repeated runs or requests of one configuration, in the order they ran "
         "(1 = first)",
     )
@@ -295,6 +298,7 @@ class Claim(_Strict):
     counts: Counts | None = None
     capacity: Number | None = Field(
         default=None,
+        gt=0,
         description="the capacity a memory value is measured against (device memory, a RAM limit), same unit",
     )
     limit: Number | None = Field(
@@ -303,6 +307,7 @@ class Claim(_Strict):
     )
     spread: Number | None = Field(
         default=None,
+        ge=0,
         description="run-to-run spread stated beside a value over n runs (sd, or ± half a range), same unit",
     )
     statement: str | None = Field(default=None, description="the claim in the source's words")
