@@ -50,3 +50,26 @@ def test_out_alone_puts_the_pages_beside_the_records(tmp_path, monkeypatch):
         "clover-35b-a3b-blog.qmd",
     ]
     assert not (tmp_path / "reports").exists()
+
+
+def test_a_folder_as_the_claims_file_or_a_file_as_out_is_one_error_line(tmp_path, capsys):
+    """Breaker finding 16: tracebacks (IsADirectoryError, FileExistsError, 'claims: 7')."""
+    (tmp_path / "a-file").write_text("")
+    (tmp_path / "c7.yaml").write_text(
+        "schema: benchbook.claims\nschema_version: 1\nsource: {kind: blog}\nclaims: 7\n"
+    )
+    cases = [
+        (
+            [str(tmp_path), "--out", str(tmp_path / "o")],
+            f"{tmp_path}: Is a directory; fix: a folder stands where",
+        ),
+        ([str(CLOVER), "--out", str(tmp_path / "a-file")], f"{tmp_path / 'a-file'}: File exists; fix:"),
+        (
+            [str(tmp_path / "c7.yaml"), "--out", str(tmp_path / "o")],
+            "c7.yaml:4: claims: Input should be a valid list",
+        ),
+    ]
+    for argv, start in cases:
+        assert command.main(argv) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("benchbook: error: ") and start in err and "Traceback" not in err

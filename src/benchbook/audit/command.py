@@ -127,7 +127,7 @@ def main(argv: list[str] | None = None) -> int:
     t = time.monotonic()
     try:
         audits = audit(args)
-    except (ValueError, FileNotFoundError) as e:
+    except errors.USER_ERRORS as e:  # bad input, a folder given as a file, an unwritable --out: one line
         return errors.report(e)
     here, here_from = here_of()
     for a in audits:

@@ -779,7 +779,9 @@ def _fill_decimals(doc: _Doc) -> None:
     """Set ``decimals`` of every claim/statement value or range from the number as written."""
     for section in ("claims", "statements"):
         items = doc.data.get(section) if isinstance(doc.data, dict) else None
-        for i, item in enumerate(items or []):
+        if not isinstance(items, list):  # the schema names a section that is not a list
+            continue
+        for i, item in enumerate(items):
             if not isinstance(item, dict) or "decimals" in item:
                 continue
             texts = [doc.texts.get((section, i, "value"))]
