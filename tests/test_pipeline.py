@@ -102,3 +102,12 @@ def test_benchbook_run_forces_a_measurement_after_its_upstream_only(root):
     # unforced first, then the measurement alone
     assert upstream_stages(root / MEASURE_DVC, "draftself") == ["draftself_train"]
     assert upstream_stages(root / MEASURE_DVC, "llama_bench") == []
+
+
+def test_the_committed_measurement_lock_matches_the_code(root):
+    """measure/dvc.lock is committed (one lock for every host): when a measurement stage's code changed
+    and the lock was not recommitted, `make run` re-measures and retrains on every host and leaves the
+    lock modified in the clone.  Fix: `PATH=.venv/bin:$PATH dvc commit -f measure/dvc.yaml`."""
+    with Repo(str(root)) as repo:
+        stale = repo.status(targets=["measure/dvc.yaml"])
+    assert stale == {}, f"measure/dvc.lock is stale: {sorted(stale)}; fix: dvc commit -f measure/dvc.yaml"
