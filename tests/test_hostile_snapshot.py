@@ -30,16 +30,16 @@ PAYLOAD = (
 HOST = "e3618a24b4e44752"
 
 
-def _inert(markdown: str, *, own_vars: bool = False) -> None:
+def _inert(markdown: str, *, own_vars: bool = False, payload: str = PAYLOAD) -> None:
     """No HTML tag, shortcode or math delimiter survives in ``markdown``; ``own_vars``: the page's own
-    ``{{< var KEY >}}`` links are allowed, never the planted one."""
+    ``{{< var KEY >}}`` links are allowed, never the planted one; ``payload``: what the reader sees."""
     body = markdown
     if own_vars:
         assert "{{< var lb-x" not in body
         body = "".join(part.split(">}}", 1)[-1] for part in body.split("{{< var lb-"))
     assert "<" not in body and ">" not in body, body
     assert "{{" not in body and "}}" not in body and "$" not in body, body
-    assert PAYLOAD in html.unescape(markdown)  # shown to the reader as written
+    assert payload in html.unescape(markdown)  # shown to the reader as written
 
 
 def _hostile_raw(tmp_path: Path, payload: str = PAYLOAD) -> Path:
@@ -111,10 +111,11 @@ def test_an_offload_failure_reason_from_stderr_is_text(tmp_path):
     )
     sweep = (tmp_path / "rep/offload/sweep.md").read_text()
     failed = next(line for line in sweep.splitlines() if "failed:" in line)
-    _inert(failed)
+    # a path in a tool's stderr is shown without the machine's folders (paths.public_text, issue 33 §3)
+    _inert(failed, payload=PAYLOAD.replace("/etc/os-release", "<local>/os-release"))
     assert failed.endswith(
         "| failed: &#60;script&#62;alert&#40;1&#41;&#60;/script&#62; "
-        "&#123;&#123;&#60; include /etc/os-release &#62;&#125;&#125; "
+        "&#123;&#123;&#60; include &#60;local&#62;/os-release &#62;&#125;&#125; "
         "&#123;&#123;&#60; env HOME &#62;&#125;&#125; &#123;&#123;&#60; var lb-x &#62;&#125;&#125; "
         "&#36;x&#36; &#36;y&#36; |"
     )

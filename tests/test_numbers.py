@@ -224,3 +224,21 @@ def test_run_ids_are_those_of_the_cited_records(tmp_path):
     with pytest.raises(ValueError, match="no run ids, and its cited files are not there"):
         publish(tmp_path / "x.json", "e", [num(**gone)], root=tmp_path)
     assert not (tmp_path / "x.json").exists()
+
+
+def test_paths_inside_a_tools_stderr_are_made_public():
+    """The offload page quoted llama-bench's stderr with the cache's absolute path (a clean clone's
+    built site: 5 pages with /root/...); free text keeps its words, paths lose the machine's folders."""
+    from benchbook.paths import public_text
+
+    assert (
+        public_text(
+            "exit -6: /root/.cache/benchbook/toolchains/b1-cuda-0c/build/bin/libggml-cuda.so.0(+0x12) [0x7f]"
+        )
+        == "exit -6: <cache>/toolchains/b1-cuda-0c/build/bin/libggml-cuda.so.0(+0x12) [0x7f]"
+    )
+    assert public_text("failed to load /home/zq/m/x.gguf: out of memory") == (
+        "failed to load <models>/x.gguf: out of memory"
+    )
+    assert public_text("ratio 3/4 and http://x.org/a/b stay") == "ratio 3/4 and http://x.org/a/b stay"
+    assert public_text(None) is None

@@ -99,3 +99,26 @@ def public_path(arg: str, root: str | Path | None = None) -> str:
     else:
         return arg
     return f"<models>/{name}" if name.lower().endswith(".gguf") else f"<local>/{name}"
+
+
+#: a path inside free text: ``/`` or ``~/`` not preceded by a word character, up to a space, quote or bracket
+_PATH_IN_TEXT = re.compile(r"(?<![\w.:/])(?:~/|/)[^\s\"'()<>\[\],;]+")
+
+
+def public_text(text: str | None, root: str | Path | None = None) -> str | None:
+    """Free text (a tool's stderr quoted as a failure reason) with each absolute path in it made
+    public (``public_path``): ``… /root/.cache/benchbook/toolchains/x/libggml-cuda.so.0(+0x1) …`` ->
+    ``… <cache>/toolchains/x/libggml-cuda.so.0(+0x1) …``.  None stays None.
+
+    >>> public_text("failed to load /home/u/m/x.gguf: out of memory")
+    'failed to load <models>/x.gguf: out of memory'
+    """
+    if text is None:
+        return None
+
+    def one(m: re.Match) -> str:
+        found = m.group(0)
+        path = found.rstrip(":.")  # "… x.gguf: out of memory": the colon ends the sentence, not the path
+        return public_path(path, root) + found[len(path) :] if path.count("/") >= 2 else found
+
+    return _PATH_IN_TEXT.sub(one, text)

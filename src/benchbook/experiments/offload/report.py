@@ -27,6 +27,7 @@ from benchbook.measured import parse_utc
 from benchbook.numbers import Number, Unit, build_of, line_ranges, make_key, publish
 from benchbook.numfmt import fmt_interval, fmt_value
 from benchbook.numtable import var_cell
+from benchbook.paths import public_text
 from benchbook.provenance import read_snapshots
 
 from ..llama_bench.analysis import load_llama_bench, rate_stats
@@ -148,7 +149,9 @@ def sweep_markdown(pts: pl.DataFrame, bounds: list[Boundary], published: Collect
         cell = partial(_rate_cell, by, published=published)
         mem = any_row["peak_gpu_mem_mib"]
         # the reason quotes llama-bench's stderr: text, never Markdown, HTML, a shortcode or math
-        status = "ok" if any_row["status"] == "ok" else f"failed: {markdown_text(any_row['reason'])}"
+        status = (
+            "ok" if any_row["status"] == "ok" else f"failed: {markdown_text(public_text(any_row['reason']))}"
+        )
         free, used = headroom_cells(mem, any_row.get("gpu_mem_total_mib"))
         lines.append(
             f"| {code_span(h)} | {n} | {any_row['cpu_expert_blocks']} of {any_row['n_layer']} | {cell('tg')} "
@@ -245,6 +248,8 @@ def chart_points(pts: pl.DataFrame) -> list[dict]:
             f" … (+{len(ids) - 6})" if len(ids) > 6 else ""
         )
         row["command"] = row["command"].split("/bin/")[-1] if row["command"] else ""
+        # no folder of the measuring machine on a page (paths.public_text: <cache>/…, a file's name)
+        row["command"], row["reason"] = public_text(row["command"]), public_text(row["reason"])
     return rows
 
 
