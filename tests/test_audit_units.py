@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from benchbook.audit import recompute, run, units
+from benchbook.audit import precision, recompute, run, units
 from benchbook.audit.delta import consistency_text
 from benchbook.audit.verdicts import Here
 
@@ -93,3 +93,69 @@ def test_a_statement_in_milli_bytes_is_refused(tmp_path):
             "  - {id: b, metric: model_size, value: 3, unit: MB}\n",
             "  - {id: d, kind: difference, statement: 1 mB more, of: [a, b], value: 1, unit: mB}\n",
         )
+
+
+# --- a wrong sign is a wrong direction, not an understatement ------------------------------------------
+
+
+def test_a_gain_stated_for_a_loss_is_the_wrong_direction(tmp_path):
+    v = _audit(
+        tmp_path,
+        "  - {id: before, metric: decode_tps, value: 100.0, unit: tok/s, method: llama-bench tg128}\n"
+        "  - {id: after, metric: decode_tps, value: 80.0, unit: tok/s, method: llama-bench tg128}\n",
+        "  - {id: up3, kind: percent_change, statement: 3% faster, of: [before, after], value: 3,\n"
+        "     unit: '%'}\n"
+        "  - {id: r11, kind: ratio, statement: 1.1x faster, of: [after, before], value: 1.1, unit: x}\n"
+        "  - {id: r90, kind: ratio, statement: 110% of before, of: [after, before], value: 110, unit: '%'}\n"
+        "  - {id: down3, kind: percent_change, statement: 3% slower, of: [before, after], value: -3,\n"
+        "     unit: '%'}\n"
+        "  - {id: r09, kind: ratio, statement: 0.9x, of: [after, before], value: 0.9, unit: x}\n"
+        "  - {id: r07, kind: ratio, statement: 0.7x, of: [after, before], value: 0.7, unit: x}\n"
+        "  - {id: zero, kind: percent_change, statement: no change, of: [before, after], value: 0,\n"
+        "     unit: '%'}\n",
+    )
+    # (79.95 / 100.05 - 1) x 100 = -20.0900, (80.05 / 99.95 - 1) x 100 = -19.9100; 3% allows 2.5..3.5
+    assert _ends(v["up3"]) == (-20.09, -19.91)
+    assert consistency_text(v["up3"]) == (
+        "inconsistent (major, wrong direction: 22.410 pp, 747.0% of the stated value, beyond its precision)"
+    )
+    # 79.95 / 100.05 = 0.7991, 80.05 / 99.95 = 0.8009; "1.1x" allows 1.05..1.15
+    assert _ends(v["r11"]) == (0.7991, 0.8009)
+    assert consistency_text(v["r11"]) == (
+        "inconsistent (major, wrong direction: 0.249 x, 22.6% of the stated value, beyond its precision)"
+    )
+    assert v["r11"].severity == "major, wrong direction"
+    # a ratio in %: no effect is 100
+    assert v["r90"].severity == "major, wrong direction"
+    # controls: the right sign, too small, is an understatement (0.9x: 0.85 - 0.8009 = 0.0491, 5.5% of
+    # 0.9), the right sign, too large, an overstatement (0.7x: 0.8009 - 0.75 = 0.0491 x, 7.0% of 0.7);
+    # a stated 0 (-0.5..0.5 reaches no change) has no side to be wrong on: an understatement
+    assert consistency_text(v["down3"]) == (
+        "inconsistent (major understatement: 16.410 pp, 547.0% of the stated value, beyond its precision)"
+    )
+    assert consistency_text(v["r09"]) == (
+        "inconsistent (material understatement: 0.049 x, 5.5% of the stated value, beyond its precision)"
+    )
+    assert consistency_text(v["r07"]) == (
+        "inconsistent (material overstatement: 0.049 x, 7.0% of the stated value, beyond its precision)"
+    )
+    assert v["zero"].severity == "major understatement"
+
+
+def test_miss_direction_by_side_of_the_reference():
+    sev = precision.Severity()
+    I = precision.Interval  # noqa: E741
+    # stated 1.1 (allowed 1.05..1.15) above 1, recomputed below: wrong direction, as text
+    m = precision.miss(I(0.7991, 0.8009), I(1.05, 1.15), I(1.1, 1.1), sev, 1.0)
+    assert m is not None and m.direction == "wrong direction" and m.word == "major, wrong direction"
+    assert m.text("x") == "major, wrong direction: 0.249 x (22.6% of the stated value) beyond its precision"
+    # a stated -3 (allowed -3.5..-2.5) for a recomputed +20: wrong direction the other way
+    m = precision.miss(I(19.91, 20.09), I(-3.5, -2.5), I(-3, -3), sev, 0.0)
+    assert m is not None and m.direction == "wrong direction"
+    # controls: one side, and an allowed interval that reaches the reference, keep their words;
+    # a bound (reference None) has none
+    assert precision.miss(I(0.7991, 0.8009), I(0.85, 0.95), I(0.9, 0.9), sev, 1.0).word == (
+        "material understatement"
+    )
+    assert precision.miss(I(-20.09, -19.91), I(-0.5, 0.5), I(0, 0), sev, 0.0).direction == "understatement"
+    assert precision.miss(I(0.7991, 0.8009), I(1.05, 1.15), I(1.1, 1.1), sev, None).word == "major"
