@@ -159,3 +159,42 @@ def test_miss_direction_by_side_of_the_reference():
     )
     assert precision.miss(I(-20.09, -19.91), I(-0.5, 0.5), I(0, 0), sev, 0.0).direction == "understatement"
     assert precision.miss(I(0.7991, 0.8009), I(1.05, 1.15), I(1.1, 1.1), sev, None).word == "major"
+
+
+# --- pp: the unit of a difference of values in % --------------------------------------------------------
+
+
+def test_a_difference_of_percentages_in_points(tmp_path):
+    claims = (
+        "  - {id: a, metric: acceptance_rate, value: 75, unit: '%', counts: {accepted: 75, drafted: 100}}\n"
+        "  - {id: b, metric: acceptance_rate, value: 60, unit: '%', counts: {accepted: 60, drafted: 100}}\n"
+        "  - {id: ax, metric: acceptance_rate, value: 0.75, unit: x}\n"
+        "  - {id: bx, metric: acceptance_rate, value: 0.60, unit: x}\n"
+    )
+    v = _audit(
+        tmp_path,
+        claims,
+        "  - {id: d, kind: difference, statement: 15 points higher, of: [a, b], value: 15, unit: pp}\n"
+        "  - {id: d-x, kind: difference, statement: 15 points higher, of: [ax, bx], value: 15, unit: pp}\n"
+        "  - {id: d-20, kind: difference, statement: 20 points higher, of: [a, b], value: 20, unit: pp}\n",
+    )
+    # 74.5..75.5 - 59.5..60.5 = 14..16 pp, and 15 pp stands for 14.5..15.5: consistent
+    assert v["d"].consistency == "consistent" and _ends(v["d"]) == (14.0, 16.0)
+    assert v["d"].unit == "pp" and v["d"].recomputed == "14.000–16.000"
+    # the same in x: 0.745..0.755 - 0.595..0.605 = 0.14..0.16 x = 14..16 pp
+    assert v["d-x"].consistency == "consistent" and _ends(v["d-x"]) == (14.0, 16.0)
+    # control: 20 pp (19.5..20.5) misses 14..16 by 3.5 pp, 3.5 / 20 = 17.5%
+    assert consistency_text(v["d-20"]) == (
+        "inconsistent (major overstatement: 3.500 pp, 17.5% of the stated value, beyond its precision)"
+    )
+    assert units.factor("%", "pp") == 1.0 and units.factor("x", "pp") == 100.0
+    # pp is no unit of a ratio (a ratio in pp would be read as x), nor of a difference of speeds
+    with pytest.raises(recompute.RecomputeError, match=r"statement r: a ratio stated in .pp., but a"):
+        _audit(tmp_path, claims, "  - {id: r, kind: ratio, statement: q, of: [a, b], value: 125, unit: pp}\n")
+    with pytest.raises(recompute.RecomputeError, match=r"'tok/s' \(a rate of tokens \(tok/s\)\) vs 'pp'"):
+        _audit(
+            tmp_path,
+            "  - {id: s, metric: decode_tps, value: 75, unit: tok/s}\n"
+            "  - {id: t, metric: decode_tps, value: 60, unit: tok/s}\n",
+            "  - {id: d, kind: difference, statement: q, of: [s, t], value: 15, unit: pp}\n",
+        )

@@ -475,6 +475,11 @@ def recompute_all(cf: ClaimsFile) -> dict[str, Recomputed]:
         return out[sid]
 
     def one(stmt: Statement) -> Recomputed:
+        if unit_key(stmt.unit) == "pp" and stmt.kind != "difference":
+            raise RecomputeError(
+                f"statement {stmt.id}: a {stmt.kind} stated in 'pp', but a percentage point is the unit of "
+                "a difference of values in %; fix: state it in % or x, or as a difference"
+            )
         if stmt.kind == "bound":
             try:
                 return _bound(cf, stmt)

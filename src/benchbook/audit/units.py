@@ -18,7 +18,8 @@ whatever their case.  The units:
 * a rate is a size or a count of tokens per time, written ``<size or tokens>/<time>`` (``tok/s``,
   ``t/s``, ``tokens/s``, ``tok/ms`` = 1000 tok/s, ``MB/s``, ``GiB/s``, ``Gb/s`` = 1.25e8 B/s);
   ``tps`` is ``tok/s``;
-* a ratio has no dimension: ``x × ratio`` 1, ``%`` 0.01.
+* a ratio has no dimension: ``x × ratio`` 1, ``%`` 0.01, ``pp`` 0.01 (a percentage point: the unit of
+  a difference of two values in %, 75% − 60% = 15 pp; ``recompute`` takes it for nothing else).
 
 A unit not built from these (``it/s``: iterations are not tokens; ``tokens/step``: a step is not a
 time) has no quantity and converts to nothing but itself.  Units of different dimensions are never
@@ -90,6 +91,7 @@ _PLAIN: dict[str, tuple[Dimension, float]] = {
     "×": (RATIO, 1.0),
     "ratio": (RATIO, 1.0),
     "%": (RATIO, 0.01),
+    "pp": (RATIO, 0.01),
 }
 #: words whose case carries no meaning, matched in any case ("Tokens", "TOK/S", "X")
 _WORDS = frozenset({"tokens", "token", "tok", "min", "ratio", "tps", "x"})
