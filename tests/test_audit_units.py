@@ -198,3 +198,20 @@ def test_a_difference_of_percentages_in_points(tmp_path):
             "  - {id: t, metric: decode_tps, value: 60, unit: tok/s}\n",
             "  - {id: d, kind: difference, statement: q, of: [s, t], value: 15, unit: pp}\n",
         )
+
+
+def test_a_claim_in_a_unit_whose_case_has_no_reading_is_refused(tmp_path):
+    with pytest.raises(Exception) as e:
+        _audit(tmp_path, "  - {id: a, metric: model_size, value: 4, unit: mB}\n", "  []\n")
+    assert str(e.value).endswith(
+        ":5: claims.0.unit: 'mB' is no size unit as spelled: case carries meaning (B byte, b bit; M mega, "
+        "m milli; T tera); fix: write it as units.py spells it (MB, GiB, Gb, ms, s, min)"
+    )
+    # control: bits and bytes in their own spelling load
+    v = _audit(
+        tmp_path,
+        "  - {id: a, metric: model_size, value: 4, unit: Mb}\n"
+        "  - {id: b, metric: model_size, value: 4, unit: MB}\n",
+        "  []\n",
+    )
+    assert set(v) == {"a", "b"}
