@@ -207,11 +207,16 @@ def test_a_claim_in_a_unit_whose_case_has_no_reading_is_refused(tmp_path):
         ":5: claims.0.unit: 'mB' is no size unit as spelled: case carries meaning (B byte, b bit; M mega, "
         "m milli; T tera); fix: write it as units.py spells it (MB, GiB, Gb, ms, s, min)"
     )
+    # a bare T is tera, not tokens
+    with pytest.raises(Exception, match=r"claims.0.unit: 'T/s' is no rate unit as spelled"):
+        _audit(tmp_path, "  - {id: a, metric: decode_tps, value: 4, unit: T/s}\n", "  []\n")
     # control: bits and bytes in their own spelling load
     v = _audit(
         tmp_path,
         "  - {id: a, metric: model_size, value: 4, unit: Mb}\n"
-        "  - {id: b, metric: model_size, value: 4, unit: MB}\n",
+        "  - {id: b, metric: model_size, value: 4, unit: MB}\n"
+        "  - {id: c, metric: decode_tps, value: 4, unit: Tok/s}\n"
+        "  - {id: d, metric: decode_tps, value: 4, unit: it/s}\n",
         "  []\n",
     )
-    assert set(v) == {"a", "b"}
+    assert set(v) == {"a", "b", "c", "d"}

@@ -122,7 +122,7 @@ def _check_number_unit(metric: str | None, unit: str | None, numbers: list[float
     if wanted and unit is not None and fam not in wanted:
         units = ", ".join(sorted(u for f in wanted for u in UNIT_FAMILIES[f]))
         raise ValueError(f"unit: {unit!r} is not a unit of {metric}; fix: use one of {units}")
-    if fam in ("size", "time") and quantity(unit) is None:
+    if fam in ("size", "time", "rate") and quantity(unit) is None and (unit or "").strip().lower() != "it/s":
         raise ValueError(
             f"unit: {unit!r} is no {fam} unit as spelled: case carries meaning (B byte, b bit; M mega, "
             "m milli; T tera); fix: write it as units.py spells it (MB, GiB, Gb, ms, s, min)"
