@@ -17,7 +17,8 @@ the set's extreme to it and no % is shown (``delta(v, bound=True)``).
 An inconsistent verdict also has a size (``sized``, ``precision.miss``): how far its recomputed
 interval lies outside what the stated precision allows (``allowed_lo``–``allowed_hi``), in its unit
 and relative to the stated value, with a severity word (``params.yaml`` ``audit.severity``) and a
-direction (overstatement: the stated value lies farther from "no effect" than the numbers give);
+direction (overstatement: the stated value lies farther from "no effect" than the numbers give;
+wrong direction: a gain stated where the numbers give a loss, or the reverse);
 ``consistency_text`` shows it beside the verdict: ``inconsistent (minor understatement: 0.227 pp,
 0.7% of the stated value, beyond its precision)``.
 """
@@ -163,8 +164,7 @@ def sized(v: Verdict, cf: ClaimsFile | None, severity: Severity) -> Verdict:
     m = miss_of(v, severity, reference(v, cf))
     if m is None:
         return v
-    word = f"{m.severity} {m.direction}" if m.direction else m.severity
-    return v.model_copy(update={"miss": m.absolute, "miss_relative": m.relative, "severity": word})
+    return v.model_copy(update={"miss": m.absolute, "miss_relative": m.relative, "severity": m.word})
 
 
 def consistency_text(v: Verdict) -> str:

@@ -39,7 +39,7 @@ from typing import Final, Literal
 
 from .precision import Interval
 from .schema import BoundSet, Claim, ClaimsFile, Statement, family_of, field_of, host_of, stated_interval_of
-from .units import RATIO, UnitError, common_scale, factor, quantity, quotient_factor
+from .units import RATIO, UnitError, common_scale, factor, quantity, quotient_factor, unit_key
 
 Consistency = Literal["consistent", "inconsistent", "not checkable"]
 CONSISTENT: Final = "consistent"
@@ -110,10 +110,6 @@ def _derived_unit(stmt: Statement) -> bool:
     return stmt.kind == "ratio" and q is not None and q.dimension != RATIO
 
 
-def _unit_key(unit: str | None) -> str | None:
-    return unit.strip().lower() if unit is not None else None
-
-
 def _unit_factor(stmt: Statement) -> float:
     return 100.0 if stmt.kind == "ratio" and stmt.unit == "%" else 1.0
 
@@ -159,7 +155,7 @@ def _is_quotient(stmt: Statement, units: list[str | None]) -> bool:
     if _derived_unit(stmt):
         return True
     unknown = stmt.unit is not None and quantity(stmt.unit) is None and family_of(stmt.unit) != "ratio"
-    return unknown and len({_unit_key(u) for u in units}) > 1
+    return unknown and len({unit_key(u) for u in units}) > 1
 
 
 def _quotient(stmt: Statement, ivs: list[Interval], units: list[str | None]) -> tuple[Interval, str]:
@@ -479,6 +475,11 @@ def recompute_all(cf: ClaimsFile) -> dict[str, Recomputed]:
         return out[sid]
 
     def one(stmt: Statement) -> Recomputed:
+        if unit_key(stmt.unit) == "pp" and stmt.kind != "difference":
+            raise RecomputeError(
+                f"statement {stmt.id}: a {stmt.kind} stated in 'pp', but a percentage point is the unit of "
+                "a difference of values in %; fix: state it in % or x, or as a difference"
+            )
         if stmt.kind == "bound":
             try:
                 return _bound(cf, stmt)
@@ -499,7 +500,7 @@ def recompute_all(cf: ClaimsFile) -> dict[str, Recomputed]:
             else:
                 ivs = _on_one_scale(stmt, cited, units)
                 # the unit every cited number is now in (the first cited unit), named where converted
-                conv = "" if len({_unit_key(u) for u in units}) < 2 else f" (in {units[0]})"
+                conv = "" if len({unit_key(u) for u in units}) < 2 else f" (in {units[0]})"
                 natural, arithmetic = _combine(stmt, ivs, conv)
                 in_unit = natural.scaled(_unit_factor(stmt))
         except Undefined as e:

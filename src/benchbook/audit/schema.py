@@ -44,6 +44,7 @@ from pydantic import (
 )
 
 from .precision import Interval, decimals_of, interval_of
+from .units import quantity
 
 SCHEMA = "benchbook.claims"
 SCHEMA_VERSION = 1
@@ -121,6 +122,11 @@ def _check_number_unit(metric: str | None, unit: str | None, numbers: list[float
     if wanted and unit is not None and fam not in wanted:
         units = ", ".join(sorted(u for f in wanted for u in UNIT_FAMILIES[f]))
         raise ValueError(f"unit: {unit!r} is not a unit of {metric}; fix: use one of {units}")
+    if fam in ("size", "time", "rate") and quantity(unit) is None and (unit or "").strip().lower() != "it/s":
+        raise ValueError(
+            f"unit: {unit!r} is no {fam} unit as spelled: case carries meaning (B byte, b bit; M mega, "
+            "m milli; T tera); fix: write it as units.py spells it (MB, GiB, Gb, ms, s, min)"
+        )
     if fam is not None and (unit or "").strip() != "%" and any(x < 0 for x in numbers):
         raise ValueError(
             f"value: {min(numbers):g} {unit} is negative; a {fam} cannot be "

@@ -5,13 +5,21 @@ tokens ÷ seconds a rate of tokens).
 A unit is a ``Quantity``: a dimension, the exponents of (bytes, seconds, tokens), and the factor to
 the base units of that dimension.  The base units and their prefixes:
 
-* size, base bytes: ``b`` 1; binary ``kib mib gib tib`` 1024^1..4 (IEC 80000-13); decimal ``kb mb gb
-  tb`` 1000^1..4 (SI prefixes: a "MB" is 10^6 bytes, as the SI defines it);
-* time, base seconds: ``ns us µs ms s min h`` (1e-9, 1e-6, 1e-6, 1e-3, 1, 60, 3600);
+Case carries meaning and is matched exactly: ``b`` is a bit and ``B`` a byte, ``m`` milli and ``M``
+mega, ``T`` tera (never tokens); only the word units (``tokens token tok min ratio tps x``) are matched
+whatever their case.  The units:
+
+* size, base bytes: ``B`` 1; binary ``KiB MiB GiB TiB`` 1024^1..4 (IEC 80000-13); decimal ``kB KB MB
+  GB TB`` 1000^1..4 (SI prefixes: a "MB" is 10^6 bytes, as the SI defines it); bits ``b bit`` 1/8
+  and ``kb Kb Mb Gb Tb`` (also ``kbit Mbit Gbit Tbit``) 1000^1..4 / 8 (a gigabit is 1/8 gigabyte);
+  ``mB``, ``gb`` and other spellings whose case has no reading are no unit;
+* time, base seconds: ``ns us µs μs ms s min h`` (1e-9, 1e-6, 1e-6, 1e-6, 1e-3, 1, 60, 3600);
 * tokens, base one token: ``tokens token tok t`` 1;
 * a rate is a size or a count of tokens per time, written ``<size or tokens>/<time>`` (``tok/s``,
-  ``t/s``, ``tokens/s``, ``tok/ms`` = 1000 tok/s, ``MB/s``, ``GiB/s``); ``tps`` is ``tok/s``;
-* a ratio has no dimension: ``x × ratio`` 1, ``%`` 0.01.
+  ``t/s``, ``tokens/s``, ``tok/ms`` = 1000 tok/s, ``MB/s``, ``GiB/s``, ``Gb/s`` = 1.25e8 B/s);
+  ``tps`` is ``tok/s``;
+* a ratio has no dimension: ``x × ratio`` 1, ``%`` 0.01, ``pp`` 0.01 (a percentage point: the unit of
+  a difference of two values in %, 75% − 60% = 15 pp; ``recompute`` takes it for nothing else).
 
 A unit not built from these (``it/s``: iterations are not tokens; ``tokens/step``: a step is not a
 time) has no quantity and converts to nothing but itself.  Units of different dimensions are never
@@ -44,20 +52,33 @@ DIMENSION_NAMES: dict[Dimension, str] = {
     (-1, 1, 0): "a time per byte (s/B)",
 }
 
-#: plain units (lower case) -> (dimension, factor to the dimension's base unit)
+#: plain units, spelled exactly (case carries meaning) -> (dimension, factor to the dimension's base unit)
 _PLAIN: dict[str, tuple[Dimension, float]] = {
-    "b": (SIZE, 1.0),
-    "kib": (SIZE, 1024.0),
-    "mib": (SIZE, 1024.0**2),
-    "gib": (SIZE, 1024.0**3),
-    "tib": (SIZE, 1024.0**4),
-    "kb": (SIZE, 1e3),
-    "mb": (SIZE, 1e6),
-    "gb": (SIZE, 1e9),
-    "tb": (SIZE, 1e12),
+    "B": (SIZE, 1.0),
+    "KiB": (SIZE, 1024.0),
+    "MiB": (SIZE, 1024.0**2),
+    "GiB": (SIZE, 1024.0**3),
+    "TiB": (SIZE, 1024.0**4),
+    "kB": (SIZE, 1e3),
+    "KB": (SIZE, 1e3),
+    "MB": (SIZE, 1e6),
+    "GB": (SIZE, 1e9),
+    "TB": (SIZE, 1e12),
+    "b": (SIZE, 1 / 8),
+    "bit": (SIZE, 1 / 8),
+    "kb": (SIZE, 1e3 / 8),
+    "Kb": (SIZE, 1e3 / 8),
+    "Mb": (SIZE, 1e6 / 8),
+    "Gb": (SIZE, 1e9 / 8),
+    "Tb": (SIZE, 1e12 / 8),
+    "kbit": (SIZE, 1e3 / 8),
+    "Mbit": (SIZE, 1e6 / 8),
+    "Gbit": (SIZE, 1e9 / 8),
+    "Tbit": (SIZE, 1e12 / 8),
     "ns": (TIME, 1e-9),
     "us": (TIME, 1e-6),
     "µs": (TIME, 1e-6),
+    "μs": (TIME, 1e-6),
     "ms": (TIME, 1e-3),
     "s": (TIME, 1.0),
     "min": (TIME, 60.0),
@@ -70,7 +91,10 @@ _PLAIN: dict[str, tuple[Dimension, float]] = {
     "×": (RATIO, 1.0),
     "ratio": (RATIO, 1.0),
     "%": (RATIO, 0.01),
+    "pp": (RATIO, 0.01),
 }
+#: words whose case carries no meaning, matched in any case ("Tokens", "TOK/S", "X")
+_WORDS = frozenset({"tokens", "token", "tok", "min", "ratio", "tps", "x"})
 #: whole-unit names that are not a quotient as written
 _ALIASES = {"tps": "tok/s"}
 
@@ -91,14 +115,25 @@ class UnitError(ValueError):
     """Units that cannot be put on one scale; the message names them and says why."""
 
 
-def _key(unit: str | None) -> str | None:
-    return unit.strip().lower() if unit is not None else None
+def _part(text: str) -> str:
+    """One unit name as the table spells it: a word unit in any case lower-cased, else as written."""
+    return text.lower() if text.lower() in _WORDS else text
+
+
+def unit_key(unit: str | None) -> str | None:
+    """``unit`` as the table spells it (stripped; word units lower-cased, each side of a ``/``): two
+    units with one key are one unit; ``"Gb/s"`` and ``"GB/s"`` are not."""
+    if unit is None:
+        return None
+    num, sep, den = unit.strip().partition("/")
+    return _part(num.strip()) + (sep + _part(den.strip()) if sep else "")
 
 
 def quantity(unit: str | None) -> Quantity | None:
-    """The ``Quantity`` of ``unit`` (case-insensitive): a plain unit, or ``<size or tokens>/<time>``;
-    None for a unit not built from the table (``it/s``, ``tokens/step``, None)."""
-    key = _key(unit)
+    """The ``Quantity`` of ``unit`` (spelled exactly, word units in any case: module doc): a plain unit,
+    or ``<size or tokens>/<time>``; None for a unit not built from the table (``it/s``,
+    ``tokens/step``, ``mB``, ``T``, None)."""
+    key = unit_key(unit)
     if key is None:
         return None
     key = _ALIASES.get(key, key)
@@ -135,7 +170,7 @@ def factor(unit: str | None, to: str | None) -> float:
         UnitError: the units are of different dimensions or one has no quantity (``it/s``,
         ``tokens/step``, an unknown unit), unless both are the same text.
     """
-    a, b = _key(unit), _key(to)
+    a, b = unit_key(unit), unit_key(to)
     if a == b:
         return 1.0
     qa, qb = quantity(a), quantity(b)
@@ -154,7 +189,7 @@ def quotient_factor(num: str | None, den: str | None, to: str | None) -> float:
         "'GB' ÷ 'MB/s' is a time (s), not 'tok/s', a rate of tokens (tok/s)").
     """
     qt = quantity(to)
-    if _key(num) == _key(den) and qt is not None and qt.dimension == RATIO:
+    if unit_key(num) == unit_key(den) and qt is not None and qt.dimension == RATIO:
         return 1.0 / qt.factor
     qn, qd = quantity(num), quantity(den)
     if qn is None or qd is None or qt is None:
