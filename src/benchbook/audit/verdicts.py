@@ -171,7 +171,9 @@ class Verdict(BaseModel):
     )
     miss_relative: float | None = Field(default=None, description="miss / the stated value's size (fraction)")
     severity: str | None = Field(
-        default=None, description="inconsistent: 'minor understatement', 'material overstatement', 'major'..."
+        default=None,
+        description="inconsistent: 'minor understatement', 'material overstatement', 'major, wrong "
+        "direction' (a gain stated for a loss), 'major'...",
     )
     unit: str | None = None
     arithmetic: str | None = None
