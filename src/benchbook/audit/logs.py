@@ -58,6 +58,7 @@ from ..experiments.speculative.analysis import (
 )
 from ..identity import EXPERT_OVERRIDE, MEASUREMENT_FIELDS, STATE_EFFECT_ALPHA, state_effect
 from ..ingest import IngestError, detect_format, foreign, ingest_file
+from ..ingest.responses import torn_last_line
 from ..ingest.serverlog import RATE_DEFINITIONS, rate_definition
 from ..ingest.settings import Setting, context_settings
 from ..stats import log_t_interval
@@ -131,6 +132,8 @@ class Logs:
     llama_bench: pl.DataFrame
     speculative: pl.DataFrame
     skipped: dict[str, str] = field(default_factory=dict)  # file name -> why it was not read
+    #: "file:line" -> why that line of a file otherwise read was not (a torn last response)
+    lines_not_read: dict[str, str] = field(default_factory=dict)
 
 
 def read(path: str | Path) -> list[dict]:
@@ -565,6 +568,7 @@ def audit_logs(folder: str | Path, pairs: dict[str, str] | None = None) -> Logs:
     lb_rows: list[dict] = []
     recs_of: dict[str, list[dict]] = {}
     skipped: dict[str, str] = {}
+    lines_not_read: dict[str, str] = {}
     for path in sorted(p for p in folder.rglob("*") if p.is_file() and not p.name.startswith(".")):
         name = str(path.relative_to(folder))
         why = not_a_log(path)
@@ -573,7 +577,14 @@ def audit_logs(folder: str | Path, pairs: dict[str, str] | None = None) -> Logs:
             continue
         recs = read(path)
         recs_of[name] = recs
-        settings = context_settings(path.read_text(encoding="utf-8", errors="replace"))
+        text = path.read_text(encoding="utf-8", errors="replace")
+        settings = context_settings(text)
+        torn = torn_last_line(text) if any(r.get("source_format") == "server-json" for r in recs) else None
+        if torn is not None:
+            lines_not_read[f"{name}:{torn}"] = (
+                f"a torn last line (a response cut off mid-write: not JSON); the {len(recs)} complete "
+                f"response{'s' * (len(recs) != 1)} before it read"
+            )
         for i, rec in enumerate(recs):
             if rec.get("schema", "").endswith("llama_bench"):
                 entry, row = _lb_entry(rec, name, settings)
@@ -720,7 +731,7 @@ def audit_logs(folder: str | Path, pairs: dict[str, str] | None = None) -> Logs:
     )
     spec_df = pl.DataFrame(spec_rows, schema=SPEC_LOG_SCHEMA)
     spec_df = with_request_state(spec_df, entries)  # order_trend, cross_request_state (audit.logstate)
-    return Logs(entries, lb, spec_df, skipped)
+    return Logs(entries, lb, spec_df, skipped, lines_not_read)
 
 
 #: Columns of the log tables (module doc), typed even when every value is null.
