@@ -241,6 +241,57 @@ def test_acceptance_of_other_definitions_is_never_ranked_as_equal():
     assert any("llama.cpp's α = (emitted 250 - steps 60) / drafted 240 = 0.7917" in n for n in vllm.notes)
 
 
+def test_acceptance_is_judged_in_its_own_definition_not_as_accepted_over_drafted(tmp_path):
+    # before: all three read "inconsistent (major overstatement ...)" against 60 / 96 = 0.625
+    claims = tmp_path / "acc.yaml"
+    other = "acceptance_definition: system_efficiency"
+    counts = "counts: {accepted: 60, drafted: 96}"
+    claims.write_text(
+        "schema: benchbook.claims\nschema_version: 1\nsource: {kind: synthetic test}\nclaims:\n"
+        f"  - {{id: se, metric: acceptance_rate, value: 0.72, unit: ratio, method: vllm, {counts}, "
+        f"conditions: {{other: {{{other}}}}}}}\n"
+        f"  - {{id: se2, metric: acceptance_rate, value: 0.72, unit: ratio, method: vllm, {counts}, "
+        f"conditions: {{other: {{{other}, verify_steps: 33, emitted_tokens: 93}}}}}}\n"
+        f"  - {{id: se3, metric: acceptance_rate, value: 0.60, unit: ratio, method: vllm, {counts}, "
+        f"conditions: {{other: {{{other}, verify_steps: 33, emitted_tokens: 93}}}}}}\n"
+        f"  - {{id: ap, metric: acceptance_rate, value: 0.80, unit: ratio, method: other-engine, {counts}, "
+        "conditions: {other: {acceptance_definition: any_position}}}\n"
+        # control: llama.cpp's own definition is still accepted / drafted
+        f"  - {{id: ll, metric: acceptance_rate, value: 0.72, unit: ratio, {counts}, "
+        "conditions: {other: {acceptance_definition: tested}}}\n"
+    )
+    v = by_id(run.audit_file(claims, here=Here()))
+    # system efficiency from its own counts: (60 + 33) / (33 + 96) = 93 / 129 = 0.7209
+    assert (v["se2"].consistency, v["se2"].recomputed, v["se2"].arithmetic) == (
+        "consistent",
+        "0.721",
+        "system efficiency = (accepted 60 + steps 33) / (steps 33 + drafted 96) = 0.7209 "
+        "(emitted ÷ steps × (k + 1))",
+    )
+    # an inconsistent one in its own definition is sized like accepted / drafted (allowed 0.595-0.605)
+    se3 = v["se3"]
+    assert (se3.consistency, se3.allowed_lo, se3.allowed_hi, se3.severity) == (
+        "inconsistent",
+        0.595,
+        0.605,
+        "major understatement",
+    )
+    assert se3.miss == pytest.approx(93 / 129 - 0.605)
+    # the definition cannot be computed from accepted / drafted: not checkable, with the reason
+    assert (v["se"].consistency, v["se"].recomputed) == ("not checkable", None)
+    assert v["se"].notes[0] == (
+        "not checkable: system_efficiency (emitted ÷ (steps × (k + 1))) cannot be computed from "
+        "accepted ÷ drafted alone; state emitted_tokens and verify_steps in conditions.other"
+    )
+    assert (v["ap"].consistency, v["ap"].recomputed) == ("not checkable", None)
+    assert v["ap"].notes[0] == (
+        "not checkable: any_position cannot be computed from accepted ÷ drafted (it also counts matches "
+        "after the first mismatch, which the counts do not give)"
+    )
+    # control: llama.cpp's definition against 60 / 96 = 0.625 stays inconsistent
+    assert (v["ll"].consistency, v["ll"].recomputed) == ("inconsistent", "0.625")
+
+
 def test_another_engines_acceptance_against_a_llama_cpp_log():
     v = by_id(audit("settings"))
     # system efficiency from the log's counts: (60 + 33) / (33 + 96) = 0.7209, stated 0.72: consistent

@@ -134,3 +134,42 @@ def test_malformed_llama_cpp_output_still_fails_the_audit(tmp_path):
     claims.write_text(HEAD + "claims: []\n")
     with pytest.raises(ValueError, match="bench.json"):
         run.audit_file(claims, d, here=Here())
+
+
+RESPONSE = '{"timings": {"prompt_n": 10, "prompt_ms": 100.0, "predicted_n": 50, "predicted_ms": 1000.0}}'
+
+
+def test_a_torn_last_response_line_is_named_and_the_complete_lines_read(tmp_path):
+    # before: the whole file "not read: a CSV with columns {"timings": {"prompt_n": 10, ..."
+    d = tmp_path / "logs"
+    d.mkdir()
+    (d / "t2.jsonl").write_text(f"{RESPONSE}\n{RESPONSE}\n" + '{"timings": {"prompt_n": 10, "pro')
+    claims = tmp_path / "c.yaml"
+    claims.write_text(HEAD + "claims: []\n")
+    a = run.audit_file(claims, d, here=Here())
+    v = {x.id: x for x in a.verdicts}
+    assert sorted(v) == ["t2.jsonl:1", "t2.jsonl:2", "t2.jsonl:3"]
+    # (50 - 1) tokens / 1000 ms: llama-server's (n-1)/ms definition
+    assert [v[k].recomputed for k in ("t2.jsonl:1", "t2.jsonl:2")] == ["49.000", "49.000"]
+    assert (v["t2.jsonl:3"].consistency, v["t2.jsonl:3"].notes) == (
+        "not checkable",
+        [
+            "not read: a torn last line (a response cut off mid-write: not JSON); the 2 complete responses "
+            "before it read"
+        ],
+    )
+    assert a.logs is not None and a.logs.skipped == {}
+    assert a.logs.lines_not_read == {"t2.jsonl:3": next(iter(v["t2.jsonl:3"].notes))[len("not read: ") :]}
+
+
+def test_json_is_never_called_a_csv():
+    # a bad line in the middle: not a torn tail; named by its line, never "a CSV with columns {..."
+    text = f"{RESPONSE}\n" + '{"timings": {"prompt_n": 10, "pro\n' + f"{RESPONSE}\n"
+    assert ingest.foreign(text) == (
+        "JSON lines naming llama.cpp fields whose line 2 does not decode (Unterminated string starting "
+        "at: line 1 column 30 (char 29)); fix: save each response whole, one per line"
+    )
+    # control: complete JSON lines are responses, not foreign
+    assert ingest.foreign(f"{RESPONSE}\n{RESPONSE}\n") is None
+    # control: a real CSV is still named a CSV
+    assert ingest.foreign("date,gpu,price_usd\n2026-01-01,x,1\n").startswith("a CSV with columns date, gpu")

@@ -118,6 +118,48 @@ def test_log_repetitions_and_requests_drifting_get_order_trend_with_first_and_se
     assert [q.check for q in v["server_settled.log:4"].qualifiers] == ["single_run"]  # control
 
 
+def test_a_server_restart_in_one_log_starts_a_new_process(tmp_path):
+    from benchbook.audit import run
+    from benchbook.audit.verdicts import Here
+
+    # before: the 10 requests of two processes were pooled (30.2 ... 26.0, then 26.1 ... 26.0): no
+    # order_trend on any; the second process starts at its "llama_server: initializing" line
+    drift = (FX / "logs_state" / "server_drift.log").read_text()
+    settled = (FX / "logs_state" / "server_settled.log").read_text()
+    start = drift.count("\n") + 1  # line 28: the second process's first line (both files have 27)
+    assert start == settled.count("\n") + 1 == 28
+    for name, text, drift_at, settled_at, where in (
+        ("two.log", drift + settled, 4, start + 3, "two.log"),
+        ("two.log", settled + drift, start + 3, 4, f"two.log from line {start}"),
+    ):
+        d = tmp_path / name.replace(".log", str(drift_at))
+        d.mkdir()
+        (d / name).write_text(text)
+        claims = tmp_path / "c.yaml"
+        claims.write_text(EMPTY)
+        v = {x.id: x for x in run.audit_file(claims, d, here=Here()).verdicts}
+        assert len([x for x in v if x.startswith("two.log:")]) == 10
+        drifting = [f"two.log:{drift_at + 5 * i}" for i in range(5)]
+        for k in drifting:
+            assert [q.check for q in v[k].qualifiers] == ["single_run", "order_trend"], k
+        assert v[drifting[0]].qualifiers[1].reason == (
+            f"5 requests to one server ({where}) in run order 30.2, 27.9, 27.1, 26.4, 26.0 tok/s: "
+            "Spearman ρ -1.00; first 30.2, settling to 26.0 (the rest average 26.85, 11.1% below the first)"
+        )
+        for i in range(5):  # control: the settled process's requests
+            assert [q.check for q in v[f"two.log:{settled_at + 5 * i}"].qualifiers] == ["single_run"]
+
+
+def test_process_starts_split_only_after_a_request():
+    from benchbook.ingest.serverlog import process_starts
+
+    req = "prompt eval time =  200.00 ms /   100 tokens (    2.00 ms per token,   500.00 tokens per second)"
+    # the start lines of one process (build, system info, model, listening) before its first request
+    one = "build: 4641 (abc)\nsystem info: x\nloading model '/m.gguf'\nmain: server is listening\n"
+    assert process_starts(one + req + "\n" + req + "\n") == []  # control: one process
+    assert process_starts(one + req + "\n" + one + req + "\n") == [6]
+
+
 def test_log_requests_whose_acceptance_and_rate_jump_get_cross_request_state(tmp_path):
     v = log_verdicts(tmp_path)
     # alpha 12/96 = 0.125, 55/140 = 0.393, 180/200 = 0.900: least-squares slope (0.900 - 0.125) / 2

@@ -43,6 +43,7 @@ A speculative entry is paired with a baseline only when a pair names both files 
 
 from __future__ import annotations
 
+import bisect
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -58,7 +59,8 @@ from ..experiments.speculative.analysis import (
 )
 from ..identity import EXPERT_OVERRIDE, MEASUREMENT_FIELDS, STATE_EFFECT_ALPHA, state_effect
 from ..ingest import IngestError, detect_format, foreign, ingest_file
-from ..ingest.serverlog import RATE_DEFINITIONS, rate_definition
+from ..ingest.responses import torn_last_line
+from ..ingest.serverlog import RATE_DEFINITIONS, process_starts, rate_definition
 from ..ingest.settings import Setting, context_settings
 from ..stats import log_t_interval
 from .logstate import SAMPLE_SCHEMA, sample_order, with_request_state
@@ -112,6 +114,8 @@ class LogEntry:
     counts: dict[str, int] = field(default_factory=dict)  # accepted, drafted, generated, prompt_n, ...
     settings: dict[str, Setting] = field(default_factory=dict)  # the file's context settings
     rate_definition: str | None = None  # the RATE_DEFINITIONS key of ``value`` (requests)
+    process: int = 0  # the server process of its file that served it (``ingest.serverlog.process_starts``)
+    process_line: int = 1  # the line where that process starts (1: the file's first)
 
     @property
     def evidence(self) -> list[str]:
@@ -131,6 +135,8 @@ class Logs:
     llama_bench: pl.DataFrame
     speculative: pl.DataFrame
     skipped: dict[str, str] = field(default_factory=dict)  # file name -> why it was not read
+    #: "file:line" -> why that line of a file otherwise read was not (a torn last response)
+    lines_not_read: dict[str, str] = field(default_factory=dict)
 
 
 def read(path: str | Path) -> list[dict]:
@@ -521,16 +527,17 @@ def _sampler(rec: dict) -> tuple[bool | None, str | None]:
     return sampler_of(body)
 
 
-def _trends(rows: list[dict], files_with_many: set[str]) -> None:
-    """The per-log trends ``cross_request_state`` reads, in place: requests of one server log were
-    served by one process (``server_policy`` "same"; a file of one request: unknown), and over the
-    request index α (``alpha_trend_slope``, α 0 for a request that drafted nothing), drafted tokens
-    (``drafted_trend_rel``: slope ÷ their mean) and the paired speedups (``speedup_trend_slope``), as
-    ``experiments.speculative.analysis.config_table`` computes them over repetitions."""
-    by_file: dict[str, list[dict]] = {}
+def _trends(rows: list[dict], files_with_many: set[str], process_of: dict[str, int]) -> None:
+    """The per-log trends ``cross_request_state`` reads, in place: requests of one server process of a
+    log (``process_of``: config_id -> ``LogEntry.process``) were served by one process (``server_policy``
+    "same"; a file of one request: unknown), and over the request index α (``alpha_trend_slope``, α 0
+    for a request that drafted nothing), drafted tokens (``drafted_trend_rel``: slope ÷ their mean) and
+    the paired speedups (``speedup_trend_slope``), as ``experiments.speculative.analysis.config_table``
+    computes them over repetitions."""
+    by_file: dict[tuple[str, int], list[dict]] = {}
     for r in rows:
-        by_file.setdefault(r["files"][0], []).append(r)
-    for f, group in by_file.items():
+        by_file.setdefault((r["files"][0], process_of.get(r["config_id"], 0)), []).append(r)
+    for (f, _), group in by_file.items():
         spec = [r for r in group if r["spec_type"] != "none"]
         same = f in files_with_many
         alpha_slope = rep_trend([r["alpha"] or 0.0 for r in spec]) if same and len(spec) >= 2 else None
@@ -565,6 +572,7 @@ def audit_logs(folder: str | Path, pairs: dict[str, str] | None = None) -> Logs:
     lb_rows: list[dict] = []
     recs_of: dict[str, list[dict]] = {}
     skipped: dict[str, str] = {}
+    lines_not_read: dict[str, str] = {}
     for path in sorted(p for p in folder.rglob("*") if p.is_file() and not p.name.startswith(".")):
         name = str(path.relative_to(folder))
         why = not_a_log(path)
@@ -573,14 +581,25 @@ def audit_logs(folder: str | Path, pairs: dict[str, str] | None = None) -> Logs:
             continue
         recs = read(path)
         recs_of[name] = recs
-        settings = context_settings(path.read_text(encoding="utf-8", errors="replace"))
+        text = path.read_text(encoding="utf-8", errors="replace")
+        settings = context_settings(text)
+        starts = process_starts(text) if any(r.get("source_format") == "server-log" for r in recs) else []
+        torn = torn_last_line(text) if any(r.get("source_format") == "server-json" for r in recs) else None
+        if torn is not None:
+            lines_not_read[f"{name}:{torn}"] = (
+                f"a torn last line (a response cut off mid-write: not JSON); the {len(recs)} complete "
+                f"response{'s' * (len(recs) != 1)} before it read"
+            )
         for i, rec in enumerate(recs):
             if rec.get("schema", "").endswith("llama_bench"):
                 entry, row = _lb_entry(rec, name, settings)
                 entries.append(entry)
                 lb_rows.append(row)
             else:
-                entries.append(_request_entry(rec, name, i, settings))
+                entry = _request_entry(rec, name, i, settings)
+                entry.process = bisect.bisect_right(starts, entry.lines[0])
+                entry.process_line = starts[entry.process - 1] if entry.process else 1
+                entries.append(entry)
     for e in entries:
         e.notes += [
             f"setting differs: {s.text(e.file)}; the numbers are of the setting the context used"
@@ -713,14 +732,14 @@ def audit_logs(folder: str | Path, pairs: dict[str, str] | None = None) -> Logs:
             }
         )
     many = {f for f, es in by_file.items() if sum(x.kind != "llama_bench" for x in es) > 1}
-    _trends(spec_rows, {f for f in many if not f.endswith(".json")})
+    _trends(spec_rows, {f for f in many if not f.endswith(".json")}, {e.id: e.process for e in entries})
     lb = pl.DataFrame(
         [{k: v for k, v in r.items() if not k.startswith("_")} for r in lb_rows],
         schema=LB_LOG_SCHEMA,
     )
     spec_df = pl.DataFrame(spec_rows, schema=SPEC_LOG_SCHEMA)
     spec_df = with_request_state(spec_df, entries)  # order_trend, cross_request_state (audit.logstate)
-    return Logs(entries, lb, spec_df, skipped)
+    return Logs(entries, lb, spec_df, skipped, lines_not_read)
 
 
 #: Columns of the log tables (module doc), typed even when every value is null.

@@ -73,19 +73,26 @@ def _counts(rec: dict) -> tuple[int | None, int | None]:
 
 
 def _groups(entries: list[LogEntry]) -> dict[tuple, list[LogEntry]]:
-    """Request entries per server (file) and, where every request of the file names it, per prompt;
-    each group in file order."""
-    by_file: dict[str, list[LogEntry]] = {}
+    """Request entries per server process (file, and ``LogEntry.process`` within it: a restart in one
+    log starts a new process, ``ingest.serverlog.process_starts``) and, where every request of the
+    process names it, per prompt; each group in file order."""
+    by_server: dict[tuple[str, int], list[LogEntry]] = {}
     for e in entries:
         if e.kind in ("speculative", "baseline"):
-            by_file.setdefault(e.file, []).append(e)
+            by_server.setdefault((e.file, e.process), []).append(e)
     out: dict[tuple, list[LogEntry]] = {}
-    for name, reqs in by_file.items():
+    for (name, process), reqs in by_server.items():
         reqs = sorted(reqs, key=lambda e: e.lines[0])
         known = all(e.record.get("prompt_id") is not None for e in reqs)
         for e in reqs:
-            out.setdefault((name, e.record.get("prompt_id") if known else None), []).append(e)
+            out.setdefault((name, process, e.record.get("prompt_id") if known else None), []).append(e)
     return out
+
+
+def _server(e: LogEntry) -> str:
+    """The server of a request, for reasons: its file, and the line its process starts at where the
+    file holds a later one (``server.log`` or ``server.log from line 28``)."""
+    return f"{e.file} from line {e.process_line}" if e.process else e.file
 
 
 def _state_of(group: list[LogEntry]) -> dict:
@@ -109,7 +116,7 @@ def _state_of(group: list[LogEntry]) -> dict:
     accepted = " → ".join(f"{a}/{d}" for d, a in counts)
     shown_alpha = " → ".join(f"{x:.3f}" for x in alphas)
     text = (
-        f"{len(spec)} requests to one server ({spec[0].file}, in order): accepted/drafted {accepted} "
+        f"{len(spec)} requests to one server ({_server(spec[0])}, in order): accepted/drafted {accepted} "
         f"(α {shown_alpha}, {out['alpha_trend_slope']:+.3f} per request)"
     )
     if len(known) >= 2 and known[0]:
@@ -128,7 +135,7 @@ def with_request_state(spec: pl.DataFrame, entries: list[LogEntry]) -> pl.DataFr
     for group in _groups(entries).values():
         state = _state_of(group)
         order = order_trend([e.value for e in group])
-        what = f"requests to one server ({group[0].file})"
+        what = f"requests to one server ({_server(group[0])})"
         for e in group:
             row = {"config_id": e.id, **dict.fromkeys(REQUEST_SCHEMA), **state}
             if order is not None:

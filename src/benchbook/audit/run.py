@@ -349,7 +349,8 @@ def _acceptance_against_log(cf: ClaimsFile, c: Claim, v: Verdict, found: Match) 
 
 
 def _skipped_verdicts(lg: Logs, claims_file: str) -> list[Verdict]:
-    """One verdict per file of the logs folder that is no llama.cpp output, so none is left out silently."""
+    """One verdict per file of the logs folder that is no llama.cpp output, and one per line of a file
+    otherwise read that was not (``Logs.lines_not_read``: ``t2.jsonl:3``), so none is left out silently."""
     return [
         Verdict(
             claims_file=claims_file,
@@ -362,6 +363,18 @@ def _skipped_verdicts(lg: Logs, claims_file: str) -> list[Verdict]:
             evidence=[name],
         )
         for name, why in sorted(lg.skipped.items())
+    ] + [
+        Verdict(
+            claims_file=claims_file,
+            id=where,
+            kind="log",
+            text=f"{where}: not read",
+            consistency=NOT_CHECKABLE,
+            notes=[f"not read: {why}"],
+            reproducible=Reproducible(here=False, missing=["log: a line not read"]),
+            evidence=[where],
+        )
+        for where, why in sorted(lg.lines_not_read.items())
     ]
 
 

@@ -35,7 +35,16 @@ def checked_against(audit: Audit) -> str:
         return f"{own}; no raw logs (--logs DIR not given, no {audit.path.stem}{LOGS_SUFFIX}/ beside it)"
     files = len({e.file for e in audit.logs.entries})
     skipped = len(audit.logs.skipped)
-    not_read = f" ({skipped} file{'s' * (skipped != 1)} not read)" if skipped else ""
+    lines = len(audit.logs.lines_not_read)
+    not_read = ", ".join(
+        x
+        for x in (
+            f"{skipped} file{'s' * (skipped != 1)} not read" if skipped else "",
+            f"{lines} line{'s' * (lines != 1)} not read" if lines else "",
+        )
+        if x
+    )
+    not_read = f" ({not_read})" if not_read else ""
     return (
         f"{own}; {len(audit.logs.entries)} log entr{'y' if len(audit.logs.entries) == 1 else 'ies'} of "
         f"{_count(files, 'file')} "

@@ -844,9 +844,38 @@ def _own_definition_check(cf: ClaimsFile, c: Claim) -> CountsCheck | None:
     scale = 100.0 if (c.unit or "").strip() == "%" else 1.0
     value = own.alpha * scale
     if Interval(value, value).overlaps(stated):
-        return CountsCheck(CONSISTENT, f"{value:.3f}", own.arithmetic, None, value)
+        return CountsCheck(CONSISTENT, f"{value:.3f}", own.arithmetic, None, value, stated)
     target = stated.lo if value < stated.lo else stated.hi
-    return CountsCheck(INCONSISTENT, f"{value:.3f}", own.arithmetic, value - target, value)
+    return CountsCheck(INCONSISTENT, f"{value:.3f}", own.arithmetic, value - target, value, stated)
+
+
+def acceptance_check(cf: ClaimsFile, c: Claim) -> tuple[CountsCheck | None, str | None]:
+    """A claim's stated proportion against its counts, in the claim's own acceptance definition
+    (``acceptance.definition_of``): llama.cpp's α = accepted ÷ drafted (``counts_check``) for a
+    llama.cpp definition, an unknown one or a non-acceptance ratio; another engine's definition only
+    through its own counts (``_own_definition_check``: system efficiency from ``emitted_tokens`` and
+    ``verify_steps``), never against accepted ÷ drafted.
+
+    Returns ``(check, None)``, or ``(None, why)`` where the definition cannot be computed from the
+    counts stated (the reason for a "not checkable" note), or ``(None, None)`` with nothing to check.
+
+    Raises:
+        ClaimsError: as ``acceptance.definition_of`` and ``acceptance.to_llama_cpp``."""
+    definition = acceptance.definition_of(cf, c) if c.metric == "acceptance_rate" else None
+    if definition is None or definition in acceptance.LLAMA_CPP:
+        return counts_check(c), None
+    own = _own_definition_check(cf, c)
+    if own is not None or claim_interval(c) is None:
+        return own, None
+    if definition == "system_efficiency":
+        return None, (
+            "system_efficiency (emitted ÷ (steps × (k + 1))) cannot be computed from accepted ÷ drafted "
+            "alone; state emitted_tokens and verify_steps in conditions.other"
+        )
+    return None, (
+        f"{definition} cannot be computed from accepted ÷ drafted (it also counts matches after the first "
+        "mismatch, which the counts do not give)"
+    )
 
 
 def judge(cf: ClaimsFile, recomputed: dict[str, Recomputed], here: Here, claims_file: str) -> list[Verdict]:
@@ -883,7 +912,7 @@ def judge(cf: ClaimsFile, recomputed: dict[str, Recomputed], here: Here, claims_
                     evidence=sorted(acc_risk[c.id]),
                 )
             )
-        counted = counts_check(c) or _own_definition_check(cf, c)
+        counted, uncheckable = acceptance_check(cf, c)
         if counted is not None or acceptance.to_llama_cpp(cf, c) is not None:
             quals = [q for q in quals if q.check != "needs"]  # the counts behind it are stated
         stated_lo, stated_hi = _ends(_stated(c))
@@ -906,7 +935,8 @@ def judge(cf: ClaimsFile, recomputed: dict[str, Recomputed], here: Here, claims_
                 arithmetic=counted.arithmetic if counted else None,
                 unit=c.unit,
                 qualifiers=quals,
-                notes=_not_stated(cf, c)
+                notes=([f"not checkable: {uncheckable}"] if uncheckable else [])
+                + _not_stated(cf, c)
                 + capacity_notes.get(c.id, [])
                 + [rule_note(x) for x in claim_fired.get(c.id, []) if RULE_EFFECT[x] == NOTE]
                 + acceptance.notes(cf, c),

@@ -22,7 +22,14 @@ from .common import SOURCE_TEXT_MAX, IngestError, RawRow
 from .fieldsets import field_sets
 from .llama_bench import lb_record
 from .markdown import compare_rows, describe, is_separator, llama_bench_rows, sweep_rows
-from .responses import _looks_like_response, _response_of, is_responses, json_objects, read_responses
+from .responses import (
+    _looks_like_response,
+    _response_of,
+    bad_json_line,
+    is_responses,
+    json_objects,
+    read_responses,
+)
 from .scan import Scan, Segment, _looks_llama_bench, scan
 from .serverlog import read_server_log
 from .specsimple import read_speculative_simple
@@ -122,8 +129,16 @@ def foreign(text: str) -> str | None:
             )
         keys = _keys_shown(values)
         return f"a JSON file with no llama-bench rows and no llama-server responses (keys: {keys})"
-    if text.lstrip().startswith(("{", "[")) and not _LLAMA_NAMES.search(text):
-        return "JSON that does not decode and names no llama-bench or llama-server field"
+    if text.lstrip().startswith(("{", "[")):  # JSON-looking: never judged by the CSV heuristic below
+        if not _LLAMA_NAMES.search(text):
+            return "JSON that does not decode and names no llama-bench or llama-server field"
+        bad = bad_json_line(text) if text.lstrip().startswith("{") else None
+        if bad is not None and bad[0] > 1:
+            return (
+                f"JSON lines naming llama.cpp fields whose line {bad[0]} does not decode ({bad[1]}); "
+                "fix: save each response whole, one per line"
+            )
+        return None  # a malformed llama.cpp JSON output: reading it names the fault
     if re.search(r"prompt eval time\s*=", text) or re.search(r"\bn_drafted\s*=", text):
         return None
     found, _ = scan(text)

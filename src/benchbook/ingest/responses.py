@@ -94,14 +94,39 @@ def json_objects(text: str) -> list[tuple[int, Any]] | None:
             return _array_items(text, start)
         return [(text.count("\n", 0, start) + 1, value)]
     out = []
+    torn = torn_last_line(text)
     for i, line in enumerate(text.splitlines(), 1):
-        if not line.strip():
+        if not line.strip() or i == torn:
             continue
         try:
             out.append((i, json.loads(line)))
         except ValueError:
             return None
     return out
+
+
+def bad_json_line(text: str) -> tuple[int, str] | None:
+    """``(line, decoder message)`` of the first non-empty line of JSON lines ``text`` that does not
+    decode as JSON; None when every line does (or the text is blank)."""
+    for i, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            json.loads(line)
+        except ValueError as e:
+            return i, str(e)
+    return None
+
+
+def torn_last_line(text: str) -> int | None:
+    """The line of a torn last line of JSON lines ``text`` (a response cut off mid-write: every
+    earlier non-empty line decodes, the last one does not, and at least one came before it), or None.
+    ``json_objects`` reads the lines before it; callers name it (file:line) as not read."""
+    numbered = [(i, ln) for i, ln in enumerate(text.splitlines(), 1) if ln.strip()]
+    if len(numbered) < 2 or not numbered[0][1].lstrip().startswith("{"):
+        return None
+    bad = bad_json_line(text)
+    return bad[0] if bad is not None and bad[0] == numbered[-1][0] else None
 
 
 def _array_items(text: str, start: int) -> list[tuple[int, Any]]:

@@ -67,6 +67,13 @@ _RELEASE = re.compile(r"stop processing: n_tokens\s*=\s*(\d+)")
 _NEW_PROMPT = re.compile(r"new prompt, .*task\.n_tokens\s*=\s*(\d+)")
 _JSON_BUILD = re.compile(r"\"build\":\s*(\d+),\s*\"commit\":\s*\"([0-9a-f]+)\"")
 _SAMPLER = re.compile(r"\b(top_k|top_p|min_p|temp|typical_p|repeat_penalty|repeat_last_n)\s*=")
+#: lines a llama-server process prints once, at its start, before its first request
+#: (``llama_server: initializing``, the ``build: 4641 (...)`` and ``system info:`` lines, model
+#: loading, ``main: server is listening``): one after a request is a restart, a new process
+_PROCESS_START = re.compile(
+    r"llama_server: initializing|\bserver is listening\b|\bbuild: \d+ \(|\bsystem info:|"
+    r"loading (?:draft )?model '"
+)
 _PAIR = re.compile(r"\b([a-z_]+)\s*=\s*(-?[\d.]+(?:e-?\d+)?|[A-Za-z_]+)\b")
 
 
@@ -219,6 +226,25 @@ def _draft_checks(t: dict, line: int) -> list[str]:
                 out.append(
                     f"line {line}: position {k + 1} rate {r} x {steps} steps is not a whole number of tokens"
                 )
+    return out
+
+
+def process_starts(text: str) -> list[int]:
+    """The lines of a llama-server log where a later server process starts: the first start line
+    (``_PROCESS_START``) after a request (a ``prompt eval time`` line), in file order; [] for a log of
+    one process.  The requests before the first of them are process 0, and so on.
+
+    >>> process_starts("build: 1 (a)\\nprompt eval time = 1 ms / 1 tokens\\nbuild: 1 (a)\\nsystem info: x\\n")
+    [3]
+    """
+    out: list[int] = []
+    served = False
+    for i, line in enumerate(text.splitlines(), 1):
+        if _PROMPT.search(line):
+            served = True
+        elif served and _PROCESS_START.search(line):
+            out.append(i)
+            served = False
     return out
 
 
