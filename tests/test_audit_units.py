@@ -5,27 +5,11 @@ clean control."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-from benchbook.audit import precision, recompute, run, units
+from benchbook.audit import precision, recompute, units
 from benchbook.audit.delta import consistency_text
-from benchbook.audit.verdicts import Here
-
-
-def _audit(tmp_path: Path, claims: str, statements: str) -> dict:
-    p = tmp_path / "c.yaml"
-    p.write_text(
-        "schema: benchbook.claims\nschema_version: 1\nsource: {kind: synthetic test}\n"
-        f"claims:\n{claims}statements:\n{statements}"
-    )
-    return {v.id: v for v in run.audit_file(p, here=Here()).verdicts}
-
-
-def _ends(v) -> tuple[float, float]:
-    return (round(v.recomputed_lo, 4), round(v.recomputed_hi, 4))
-
+from test_audit_precision import _audit, _ends
 
 # --- bits are not bytes ------------------------------------------------------------------------------
 
