@@ -264,6 +264,13 @@ def test_a_claims_file_with_aliases_is_refused_before_it_expands(tmp_path):
             "c.yaml:5: claims.0.conditions.run_index: Input should be greater than or equal to 1; "
             "fix: see docs/claims.md for the field",
         ),
+        # "about" beside an explicit exact number was dropped silently
+        (
+            "claims:\n  - {id: a, metric: decode_tps, value: 40, about: true, decimals: null,\n"
+            "     unit: tok/s}\n",
+            "c.yaml:5: claims.0.about: an approximate value needs the digits it was written with, and "
+            "`decimals: null` says it is exact; drop one of the two; fix: see docs/claims.md for the field",
+        ),
         # negative decimals crashed the number's display ("Format specifier missing precision")
         (
             "claims:\n  - {id: a, metric: decode_tps, value: 6200, decimals: -3,\n     unit: tok/s}\n",

@@ -173,3 +173,17 @@ def test_json_is_never_called_a_csv():
     assert ingest.foreign(f"{RESPONSE}\n{RESPONSE}\n") is None
     # control: a real CSV is still named a CSV
     assert ingest.foreign("date,gpu,price_usd\n2026-01-01,x,1\n").startswith("a CSV with columns date, gpu")
+
+
+def test_a_negative_time_in_a_response_is_refused(tmp_path):
+    """A saved response with ``predicted_ms: -1000`` became a log entry of −49 tok/s (breaker finding
+    17): a time or count below 0 is refused at its line."""
+    p = tmp_path / "r.json"
+    p.write_text(
+        '{"timings": {\n  "prompt_n": 5,\n  "prompt_ms": 10.0,\n  "predicted_n": 50,\n'
+        '  "predicted_ms": -1000.0\n}}\n'
+    )
+    with pytest.raises(
+        IngestError, match=r"r\.json:5: timings\.predicted_ms is -1000\.0: a time or count below 0"
+    ):
+        ingest.ingest_file(p)

@@ -282,6 +282,20 @@ class Counts(_Strict):
         return f"{self.successes} of {self.trials}"
 
 
+def _about_needs_digits(item: Any) -> None:
+    """``about: true`` with ``decimals: null`` (an exact number) contradicts itself: the "about" was
+    dropped silently (breaker finding 17).
+
+    Raises:
+        ValueError: both given (the loader names the file:line and field).
+    """
+    if item.about and "decimals" in item.model_fields_set and item.decimals is None:
+        raise ValueError(
+            "about: an approximate value needs the digits it was written with, and `decimals: null` says "
+            "it is exact; drop one of the two"
+        )
+
+
 class Claim(_Strict):
     """One published number (or a numberless claim, kept and judged)."""
 
@@ -330,6 +344,7 @@ class Claim(_Strict):
             raise ValueError("statement: a claim with no number needs the source's words in `statement`")
         if self.range is not None and self.range[0] > self.range[1]:
             raise ValueError("range: write [low, high]")
+        _about_needs_digits(self)
         numbers = [self.value] if self.value is not None else list(self.range or ())
         _check_number_unit(self.metric, self.unit, numbers)
         return self
@@ -391,6 +406,7 @@ class Statement(_Strict):
             raise ValueError("unit: a percent_change is stated in %")
         if self.range is not None and self.range[0] > self.range[1]:
             raise ValueError("range: write [low, high]")
+        _about_needs_digits(self)
         return self
 
 

@@ -285,6 +285,13 @@ def _record(obj: dict, path: Path, sha: str, line: int, host: str | None) -> dic
             raise IngestError(
                 f"{path}:{line}: timings lack {need!r}; fix: save llama-server's response whole"
             )
+    negative = [k for k, v in t.items() if v < 0]
+    if negative:  # a time or a count below 0 cannot be: an edited or corrupt response
+        at = _key_line(path, line, negative[0])
+        raise IngestError(
+            f"{path}:{at}: timings.{negative[0]} is {t[negative[0]]}: a time or count below 0 cannot be; "
+            "the response is corrupt or edited; fix: save the response as the server sent it"
+        )
     drafted, accepted = t.get("draft_n"), t.get("draft_n_accepted")
     if drafted is not None and accepted is not None and accepted > drafted:
         at = _key_line(path, line, "draft_n_accepted")
