@@ -351,31 +351,22 @@ def _acceptance_against_log(cf: ClaimsFile, c: Claim, v: Verdict, found: Match) 
 def _skipped_verdicts(lg: Logs, claims_file: str) -> list[Verdict]:
     """One verdict per file of the logs folder that is no llama.cpp output, and one per line of a file
     otherwise read that was not (``Logs.lines_not_read``: ``t2.jsonl:3``), so none is left out silently."""
-    return [
-        Verdict(
-            claims_file=claims_file,
-            id=name,
-            kind="log",
-            text=f"{name}: not read",
-            consistency=NOT_CHECKABLE,
-            notes=[f"not read: {why}"],
-            reproducible=Reproducible(here=False, missing=["log: not a llama.cpp output"]),
-            evidence=[name],
-        )
-        for name, why in sorted(lg.skipped.items())
-    ] + [
-        Verdict(
+
+    def not_read(where: str, why: str, missing: str) -> Verdict:
+        return Verdict(
             claims_file=claims_file,
             id=where,
             kind="log",
             text=f"{where}: not read",
             consistency=NOT_CHECKABLE,
             notes=[f"not read: {why}"],
-            reproducible=Reproducible(here=False, missing=["log: a line not read"]),
+            reproducible=Reproducible(here=False, missing=[missing]),
             evidence=[where],
         )
-        for where, why in sorted(lg.lines_not_read.items())
-    ]
+
+    return [
+        not_read(name, why, "log: not a llama.cpp output") for name, why in sorted(lg.skipped.items())
+    ] + [not_read(where, why, "log: a line not read") for where, why in sorted(lg.lines_not_read.items())]
 
 
 #: The logs folder of ``X.yaml`` when none is named: ``X.logs/`` beside it (how the ``audit`` stage,
