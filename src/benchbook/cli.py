@@ -410,6 +410,33 @@ def cmd_audit(args) -> int:
     return audit_main(args.rest)
 
 
+#: the experiment a stage's session records name, where it is not the stage's own (draft-self on the
+#: GPU records its sessions as draft-self's, in its own folder)
+SESSION_EXPERIMENT = {"draftself_gpu": "draftself"}
+#: stages whose runtime is not a llama.cpp build (PyTorch): any completed session of the host counts
+NO_TOOLCHAIN = ("draftself", "draftself_gpu")
+
+
+def measurement_stages(params: dict, picked) -> tuple[list[str], dict[str, str]]:
+    """The measurement stages of ``benchbook.stages.EXPERIMENTS`` whose section ``params`` has, in
+    pipeline order: (those this host measures, ``{host-bound stage: why this host does not}``).  A
+    host-bound stage is measured where ``profiles.host_bound_skip(picked)`` is None (the ``gpu``
+    profile of a host with an NVIDIA GPU, or a profile chosen by ``$BENCHBOOK_PROFILE``)."""
+    from .experiments import profiles
+    from .stages import EXPERIMENTS
+
+    why_not = profiles.host_bound_skip(picked)
+    here, skipped = [], {}
+    for exp in EXPERIMENTS:
+        if exp.name not in params:
+            continue
+        if exp.host_bound and why_not:
+            skipped[exp.name] = why_not
+        else:
+            here.append(exp.name)
+    return here, skipped
+
+
 def measured_here(
     root: Path,
     params: dict,
@@ -417,10 +444,12 @@ def measured_here(
     toolchain_id: str | None,
     picked=None,
     log=None,
+    raw_dir: str | Path = "data/raw",
 ) -> dict[str, bool]:
-    """Per measurement stage: does the committed raw data hold a completed session of this host
-    (and, for the llama.cpp experiments, of this build — a rebuilt toolchain measures itself again)
-    that ran what ``params`` asks for now?
+    """Per measurement stage this host measures (``measurement_stages``: the host-bound ones only where
+    the profile ``picked`` runs them): does the raw data (``root/raw_dir``, the committed data plus this
+    clone's) hold a completed session of this host (and, for the llama.cpp experiments, of this build —
+    a rebuilt toolchain measures itself again) that ran what ``params`` asks for now?
 
     Every experiment keeps one file per host whose shared-session start records carry host and
     toolchain ids (draft-self's toolchain is its runtime, so any completed session of this host counts);
@@ -430,22 +459,27 @@ def measured_here(
     count, so the stage measures again; ``log`` (e.g. ``print``) gets one line per such session naming
     its differences.  A start record without a config (older records) counts as it did.  A session the
     reports would not publish (``session_checks``: a lost row, a run outside its
-    session, a failed run) does not count either, and ``log`` gets its first reason.
+    session, a failed run) does not count either, and ``log`` gets its first reason; where the checks
+    cannot be imported (a GPU host without the report libraries, ``scripts/gpu_session.sh``), an ended
+    session counts and ``log`` says so.
     """
+    import importlib
+
     from .experiments import drift, profiles
     from .records import iter_records
 
     picked = picked or profiles.pick(params)
+    raw = root / raw_dir
     out = {}
-    for stage in ("llama_bench", "speculative", "draftself"):
-        if stage not in params:
-            continue
-        f = root / "data/raw" / stage / f"{host_id}.jsonl"
+    for stage in measurement_stages(params, picked)[0]:
+        f = raw / stage / f"{host_id}.jsonl"
+        experiment = SESSION_EXPERIMENT.get(stage, stage)
         starts: dict[str, dict] = {}
         ended: set[str] = set()
+        importlib.import_module(f"benchbook.experiments.{stage}")  # declares its own record kinds
         if f.exists():
             for _, r in iter_records(f):
-                if r.get("schema") == "benchbook.session" and r.get("experiment") == stage:
+                if r.get("schema") == "benchbook.session" and r.get("experiment") == experiment:
                     if r["event"] == "start":
                         starts.setdefault(r["session_id"], r)
                     else:
@@ -453,10 +487,19 @@ def measured_here(
         built_here = [
             starts[sid]
             for sid in sorted(ended & set(starts))
-            if stage == "draftself" or starts[sid].get("toolchain_id") == toolchain_id
+            if stage in NO_TOOLCHAIN or starts[sid].get("toolchain_id") == toolchain_id
         ]
-        now = drift.current(stage, params, picked) if built_here else None
-        checks = session_checks(root, stage) if built_here else {}
+        now = drift.current(stage, params, picked) if built_here and stage in drift.EXPERIMENTS else None
+        checks: dict = {}
+        if built_here:
+            try:
+                checks = session_checks(root, stage, raw_dir)
+            except ImportError as e:  # polars/altair absent: the device image of scripts/gpu_session.sh
+                if log:
+                    log(
+                        f"{stage}: sessions not checked as the reports check them ({e.name} is not "
+                        "installed): an ended session counts as measured"
+                    )
         done = False
         for start in built_here:
             diff = drift.differences(start["config"], now) if "config" in start and now else []
@@ -471,28 +514,74 @@ def measured_here(
             if log:
                 log(f"{stage}: session {start['session_id']} {why}: it does not count as measured")
         out[stage] = done
-    legacy = root / "data/raw/draftself/sessions.jsonl"
+    legacy = raw / "draftself/sessions.jsonl"
     if "draftself" in out and not out["draftself"] and legacy.exists():
         out["draftself"] = any(r.get("host_id") == host_id for _, r in iter_records(legacy))
     return out
 
 
-def session_checks(root: Path, stage: str) -> dict:
-    """``{session_id: measured.SessionCheck}`` of ``stage``'s committed sessions under ``root/data/raw``,
-    checked as its report checks them (``measured.check`` with the experiment's planned runs; draft-self:
-    its ``sessioncheck``), so that "measured here" and the pages agree on which sessions count."""
+def session_checks(root: Path, stage: str, raw_dir: str | Path = "data/raw") -> dict:
+    """``{session_id: measured.SessionCheck}`` of ``stage``'s sessions under ``root/raw_dir``, checked
+    as its report checks them (``measured.check`` with the experiment's planned runs; draft-self: its
+    ``sessioncheck``), so that "measured here" and the pages agree on which sessions count.
+
+    Raises:
+        ImportError: the report libraries (polars, altair) are not installed."""
     from . import measured
 
-    folder = root / "data/raw" / stage
+    folder = root / raw_dir / stage
     if stage == "draftself":
         from .experiments.draftself import sessioncheck
 
         return sessioncheck.check(folder)
+    if stage == "draftself_gpu":
+        from .experiments.draftself_gpu import sessioncheck as gpu_sessioncheck
+
+        return gpu_sessioncheck.check(root / raw_dir)  # its argument: the raw folder above its own
     if stage == "llama_bench":
         from .experiments.llama_bench.report import PLANNED
 
         return measured.check(stage, folder, PLANNED)
+    if stage == "offload":
+        from .experiments.offload.report import PLANNED as OFFLOAD_PLANNED
+
+        return measured.check(stage, folder, OFFLOAD_PLANNED)
     return measured.check(stage, folder)
+
+
+def measure_missing(
+    root: Path,
+    params: dict,
+    host_id: str,
+    toolchain_id: str | None,
+    picked,
+    run_stage,
+    timings: dict,
+    only: list[str] | None = None,
+    raw_dir: str | Path = "data/raw",
+) -> list[str]:
+    """Measure on this host each stage it has no completed session of (``measured_here``), one at a
+    time in pipeline order: ``run_stage(stage)`` (through DVC in ``benchbook run``; the stage's own
+    command where DVC is absent, ``benchbook measure``); ``only``: these stages alone.  The host-bound
+    stages this host does not run are said in one line (``experiments.__main__.skip_line``) and skipped.
+    Stores ``measure_<stage>_s`` (wall seconds) in ``timings``; returns the stages measured."""
+    from .experiments.__main__ import skip_line
+
+    skipped = {s: why for s, why in measurement_stages(params, picked)[1].items() if not only or s in only}
+    if skipped:
+        print(skip_line(", ".join(skipped), next(iter(skipped.values()))))
+    ran = []
+    here = measured_here(root, params, host_id, toolchain_id, picked=picked, log=print, raw_dir=raw_dir)
+    for stage, done in here.items():
+        if done or (only and stage not in only):
+            continue
+        build = "" if stage in NO_TOOLCHAIN else f" with toolchain {toolchain_id}"
+        print(f"no completed {stage} session for host {host_id}{build}: measuring on this host")
+        t_stage = time.monotonic()
+        run_stage(stage)
+        timings[f"measure_{stage}_s"] = time.monotonic() - t_stage
+        ran.append(stage)
+    return ran
 
 
 def stage_runner(root: Path, verbose: bool):
@@ -783,6 +872,9 @@ def cmd_run(args) -> int:
     from . import caveats
 
     caveats.check_report(params.get("report"))  # a typo there failed the first report stage (KeyError)
+    from .experiments import profiles
+
+    profiles.pick(params)  # a $BENCHBOOK_PROFILE params.yaml lacks: said now, not after the first site
     run, log_path = stage_runner(root, args.verbose)
     if not args.verbose:
         print(
@@ -844,18 +936,14 @@ def cmd_run(args) -> int:
         timings["draftself_train_s"] = pretrain.wait()
         timings["draftself_train_wait_s"] = time.monotonic() - t
     t = time.monotonic()
-    for stage, done in measured_here(root, params, host_id, tc.toolchain_id, log=print).items():
-        if not done:
-            print(
-                f"no completed {stage} session for host {host_id} with toolchain {tc.toolchain_id}: "
-                "measuring on this host"
-            )
-            t_stage = time.monotonic()
-            # upstream (draftself_train) only when changed: --force would retrain it too
-            for up in upstream_stages(root / MEASURE_DVC, stage):
-                run(dvc + ["repro", "--no-run-cache", "--single-item", f"{MEASURE_DVC}:{up}"])
-            run(dvc + ["repro", "--no-run-cache", "--force", "--single-item", f"{MEASURE_DVC}:{stage}"])
-            timings[f"measure_{stage}_s"] = time.monotonic() - t_stage
+
+    def run_stage(stage: str) -> None:
+        # upstream (draftself_train) only when changed: --force would retrain it too
+        for up in upstream_stages(root / MEASURE_DVC, stage):
+            run(dvc + ["repro", "--no-run-cache", "--single-item", f"{MEASURE_DVC}:{up}"])
+        run(dvc + ["repro", "--no-run-cache", "--force", "--single-item", f"{MEASURE_DVC}:{stage}"])
+
+    measure_missing(root, params, host_id, tc.toolchain_id, profiles.pick(params), run_stage, timings)
     timings["measure_new_host_s"] = time.monotonic() - t
     t = time.monotonic()
     run(dvc + ["repro", "--no-run-cache"])
