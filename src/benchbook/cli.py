@@ -9,6 +9,8 @@ benchbook run [--verbose] [--from-data]
                                  models, measure on this host if needed, `dvc repro`, print the site
                                  path (stage output to a log file unless --verbose; progress bars
                                  for builds, downloads, sessions); --from-data: the first site only
+benchbook measure [STAGE...]     measure what this host lacks, as `benchbook run` does, without the site;
+                                 through DVC, or each stage's own command where DVC is absent
 benchbook records repair FILE    move a torn last line aside (quarantine) and report it
 benchbook site build             render the site (quarto when on PATH, else smalldocs)
 benchbook numbers [PATTERN]      registered keys with value [95% interval], unit, n and caveats (--json)
@@ -584,6 +586,85 @@ def measure_missing(
     return ran
 
 
+def stage_argv(root: Path, stage: str, raw_dir: str = "data/raw", overrides: str | None = None) -> list[str]:
+    """The command that measures ``stage`` without DVC, from its definition in ``measure/dvc.yaml``: a
+    ``python -m ...`` command as written (a host-bound stage's ``python -m benchbook.experiments NAME
+    --if-runnable``) with this interpreter, a notebook stage as ``python -m benchbook.experiments NAME``
+    (what its notebook calls: ``run.measure``); then ``--raw-dir raw_dir`` and ``--overrides`` (JSON).
+
+    Raises:
+        KeyError: ``stage`` is not a stage of ``measure/dvc.yaml``."""
+    import yaml
+
+    cmd = yaml.safe_load((root / MEASURE_DVC).read_text())["stages"][stage]["cmd"]
+    words = shlex.split(cmd)
+    if Path(words[0]).name.startswith("python") and words[1:3] == ["-m", "benchbook.experiments"]:
+        argv = [sys.executable, *words[1:]]
+    else:
+        argv = [sys.executable, "-m", "benchbook.experiments", stage]
+    return argv + ["--raw-dir", str(raw_dir)] + (["--overrides", overrides] if overrides else [])
+
+
+def cmd_measure(args) -> int:
+    """``benchbook measure [STAGE...]``: measure on this host each measurement stage it has no completed
+    session of, as ``benchbook run`` does (``measure_missing``: the same stages, rule, skip line for the
+    host-bound ones its profile does not run, resume of an unfinished session), without a site: through
+    DVC where it is installed, else each stage's own command (``stage_argv``: a GPU host with python3
+    alone, ``scripts/gpu_session.sh``).  ``--raw-dir`` and ``--overrides`` (a dry run) imply no DVC."""
+    from .experiments import profiles
+    from .llamacpp.toolchain import ToolchainError
+    from .provenance import host_snapshot
+
+    root = repo_root()
+    params = resolve.load_params(root)
+    picked = profiles.pick(params)
+    here, skipped = measurement_stages(params, picked)
+    unknown = [s for s in args.stages if s not in here and s not in skipped]
+    if unknown:
+        raise ValueError(
+            f"no measurement stage {', '.join(map(repr, unknown))}; fix: name one of "
+            f"{', '.join([*here, *skipped])}"
+        )
+    overrides = dict(o.split("=", 1) for o in args.overrides)
+    if any(s not in [*here, *skipped] for s in overrides):
+        raise ValueError(f"--overrides {sorted(overrides)}: each must be STAGE=JSON with a measurement stage")
+    try:
+        toolchain_id = resolve.get_toolchain(params, build=False).toolchain_id
+    except ToolchainError as e:  # its stages measure and say the fix; draft-self needs no build
+        print(f"no llama.cpp build found ({e}): its stages count as not measured here")
+        toolchain_id = None
+    without_dvc = (
+        args.without_dvc
+        or args.raw_dir != "data/raw"
+        or bool(overrides)
+        or not (venv_tool("dvc") and venv_tool("papermill") and (root / ".dvc").is_dir())
+    )
+    if without_dvc:
+
+        def run_stage(stage: str) -> None:
+            argv = stage_argv(root, stage, args.raw_dir, overrides.get(stage))
+            print(f"$ {shlex.join(argv)}", flush=True)
+            subprocess.run(argv, cwd=root, check=True, env=tool_env())
+    else:
+        run, _ = stage_runner(root, verbose=True)
+        dvc = [sys.executable, "-m", "dvc"]
+
+        def run_stage(stage: str) -> None:
+            for up in upstream_stages(root / MEASURE_DVC, stage):
+                run(dvc + ["repro", "--no-run-cache", "--single-item", f"{MEASURE_DVC}:{up}"])
+            run(dvc + ["repro", "--no-run-cache", "--force", "--single-item", f"{MEASURE_DVC}:{stage}"])
+
+    timings: dict[str, float] = {}
+    host_id = host_snapshot().host_id
+    ran = measure_missing(
+        root, params, host_id, toolchain_id, picked, run_stage, timings, args.stages or None, args.raw_dir
+    )
+    print(f"measured {', '.join(ran) if ran else 'nothing new'} on host {host_id} (profile {picked.name})")
+    if timings:
+        print("timings: " + ", ".join(f"{k}={v:.1f}" for k, v in timings.items()))
+    return 0
+
+
 def stage_runner(root: Path, verbose: bool):
     """A function ``run(argv)`` for DVC commands of ``benchbook run``.
 
@@ -996,6 +1077,22 @@ def main(argv: list[str] | None = None) -> int:
         "clone added; no build or measuring)",
     )
     rn.set_defaults(fn=cmd_run)
+    ms = sub.add_parser(
+        "measure",
+        help="measure what this host has no completed session of (as `benchbook run`, no site; "
+        "without DVC where it is absent)",
+    )
+    ms.add_argument("stages", nargs="*", help="only these measurement stages (default: every one)")
+    ms.add_argument("--raw-dir", default="data/raw", help="raw data folder (not data/raw: without DVC)")
+    ms.add_argument(
+        "--overrides",
+        action="append",
+        default=[],
+        metavar="STAGE=JSON",
+        help="keys merged into STAGE's section after the profile (a dry run; without DVC)",
+    )
+    ms.add_argument("--without-dvc", action="store_true", help="run each stage's command, not `dvc repro`")
+    ms.set_defaults(fn=cmd_measure)
     nb = sub.add_parser("numbers", help="registered numbers: key, value [95%% interval], unit, n, caveats")
     nb.add_argument("pattern", nargs="?", default=None, help="substring of the key, or a glob (lb-*-warm)")
     nb.add_argument("--json", action="store_true", help="one JSON object per number")
