@@ -592,7 +592,8 @@ def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> dict
 
 def sections(res: dict, paths: blocks.Paths) -> Iterator[blocks.Block]:
     """What the report notebook shows (``notebooks/report.ipynb -p experiment offload``, through
-    ``blocks.show``): the sweep and roofline tables, their published cells linked to their provenance
+    ``blocks.show``): the model each sweep measured (``modelpage``), the sweep and roofline tables, their
+    published cells linked to their provenance
     entries (``numtable.link_cells``), then the checks (``AssertionError`` on a failed one)."""
     from benchbook.numtable import link_cells
 
@@ -601,7 +602,7 @@ def sections(res: dict, paths: blocks.Paths) -> Iterator[blocks.Block]:
         "fit boundary (the cliff), and the decode roofline; every host's newest session, hosts never mixed."
     )
     out = paths.reports_dir / EXPERIMENT
-    for name in ("sweep", "roofline"):
+    for name in ("model", "sweep", "roofline"):
         yield blocks.Markdown(
             link_cells((out / f"{name}.md").read_text(), res["numbers"], to_root=paths.to_root)
         )
