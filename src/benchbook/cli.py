@@ -9,6 +9,8 @@ benchbook run [--verbose] [--from-data]
                                  models, measure on this host if needed, `dvc repro`, print the site
                                  path (stage output to a log file unless --verbose; progress bars
                                  for builds, downloads, sessions); --from-data: the first site only
+benchbook measure [STAGE...]     measure what this host lacks, as `benchbook run` does, without the site;
+                                 through DVC, or each stage's own command where DVC is absent
 benchbook records repair FILE    move a torn last line aside (quarantine) and report it
 benchbook site build             render the site (quarto when on PATH, else smalldocs)
 benchbook numbers [PATTERN]      registered keys with value [95% interval], unit, n and caveats (--json)
@@ -410,6 +412,33 @@ def cmd_audit(args) -> int:
     return audit_main(args.rest)
 
 
+#: the experiment a stage's session records name, where it is not the stage's own (draft-self on the
+#: GPU records its sessions as draft-self's, in its own folder)
+SESSION_EXPERIMENT = {"draftself_gpu": "draftself"}
+#: stages whose runtime is not a llama.cpp build (PyTorch): any completed session of the host counts
+NO_TOOLCHAIN = ("draftself", "draftself_gpu")
+
+
+def measurement_stages(params: dict, picked) -> tuple[list[str], dict[str, str]]:
+    """The measurement stages of ``benchbook.stages.EXPERIMENTS`` whose section ``params`` has, in
+    pipeline order: (those this host measures, ``{host-bound stage: why this host does not}``).  A
+    host-bound stage is measured where ``profiles.host_bound_skip(picked)`` is None (the ``gpu``
+    profile of a host with an NVIDIA GPU, or a profile chosen by ``$BENCHBOOK_PROFILE``)."""
+    from .experiments import profiles
+    from .stages import EXPERIMENTS
+
+    why_not = profiles.host_bound_skip(picked)
+    here, skipped = [], {}
+    for exp in EXPERIMENTS:
+        if exp.name not in params:
+            continue
+        if exp.host_bound and why_not:
+            skipped[exp.name] = why_not
+        else:
+            here.append(exp.name)
+    return here, skipped
+
+
 def measured_here(
     root: Path,
     params: dict,
@@ -417,10 +446,12 @@ def measured_here(
     toolchain_id: str | None,
     picked=None,
     log=None,
+    raw_dir: str | Path = "data/raw",
 ) -> dict[str, bool]:
-    """Per measurement stage: does the committed raw data hold a completed session of this host
-    (and, for the llama.cpp experiments, of this build — a rebuilt toolchain measures itself again)
-    that ran what ``params`` asks for now?
+    """Per measurement stage this host measures (``measurement_stages``: the host-bound ones only where
+    the profile ``picked`` runs them): does the raw data (``root/raw_dir``, the committed data plus this
+    clone's) hold a completed session of this host (and, for the llama.cpp experiments, of this build —
+    a rebuilt toolchain measures itself again) that ran what ``params`` asks for now?
 
     Every experiment keeps one file per host whose shared-session start records carry host and
     toolchain ids (draft-self's toolchain is its runtime, so any completed session of this host counts);
@@ -430,22 +461,27 @@ def measured_here(
     count, so the stage measures again; ``log`` (e.g. ``print``) gets one line per such session naming
     its differences.  A start record without a config (older records) counts as it did.  A session the
     reports would not publish (``session_checks``: a lost row, a run outside its
-    session, a failed run) does not count either, and ``log`` gets its first reason.
+    session, a failed run) does not count either, and ``log`` gets its first reason; where the checks
+    cannot be imported (a GPU host without the report libraries, ``scripts/gpu_session.sh``), an ended
+    session counts and ``log`` says so.
     """
+    import importlib
+
     from .experiments import drift, profiles
     from .records import iter_records
 
     picked = picked or profiles.pick(params)
+    raw = root / raw_dir
     out = {}
-    for stage in ("llama_bench", "speculative", "draftself"):
-        if stage not in params:
-            continue
-        f = root / "data/raw" / stage / f"{host_id}.jsonl"
+    for stage in measurement_stages(params, picked)[0]:
+        f = raw / stage / f"{host_id}.jsonl"
+        experiment = SESSION_EXPERIMENT.get(stage, stage)
         starts: dict[str, dict] = {}
         ended: set[str] = set()
+        importlib.import_module(f"benchbook.experiments.{stage}")  # declares its own record kinds
         if f.exists():
             for _, r in iter_records(f):
-                if r.get("schema") == "benchbook.session" and r.get("experiment") == stage:
+                if r.get("schema") == "benchbook.session" and r.get("experiment") == experiment:
                     if r["event"] == "start":
                         starts.setdefault(r["session_id"], r)
                     else:
@@ -453,10 +489,19 @@ def measured_here(
         built_here = [
             starts[sid]
             for sid in sorted(ended & set(starts))
-            if stage == "draftself" or starts[sid].get("toolchain_id") == toolchain_id
+            if stage in NO_TOOLCHAIN or starts[sid].get("toolchain_id") == toolchain_id
         ]
-        now = drift.current(stage, params, picked) if built_here else None
-        checks = session_checks(root, stage) if built_here else {}
+        now = drift.current(stage, params, picked) if built_here and stage in drift.EXPERIMENTS else None
+        checks: dict = {}
+        if built_here:
+            try:
+                checks = session_checks(root, stage, raw_dir)
+            except ImportError as e:  # polars/altair absent: the device image of scripts/gpu_session.sh
+                if log:
+                    log(
+                        f"{stage}: sessions not checked as the reports check them ({e.name} is not "
+                        "installed): an ended session counts as measured"
+                    )
         done = False
         for start in built_here:
             diff = drift.differences(start["config"], now) if "config" in start and now else []
@@ -471,28 +516,153 @@ def measured_here(
             if log:
                 log(f"{stage}: session {start['session_id']} {why}: it does not count as measured")
         out[stage] = done
-    legacy = root / "data/raw/draftself/sessions.jsonl"
+    legacy = raw / "draftself/sessions.jsonl"
     if "draftself" in out and not out["draftself"] and legacy.exists():
         out["draftself"] = any(r.get("host_id") == host_id for _, r in iter_records(legacy))
     return out
 
 
-def session_checks(root: Path, stage: str) -> dict:
-    """``{session_id: measured.SessionCheck}`` of ``stage``'s committed sessions under ``root/data/raw``,
-    checked as its report checks them (``measured.check`` with the experiment's planned runs; draft-self:
-    its ``sessioncheck``), so that "measured here" and the pages agree on which sessions count."""
+def session_checks(root: Path, stage: str, raw_dir: str | Path = "data/raw") -> dict:
+    """``{session_id: measured.SessionCheck}`` of ``stage``'s sessions under ``root/raw_dir``, checked
+    as its report checks them (``measured.check`` with the experiment's planned runs; draft-self: its
+    ``sessioncheck``), so that "measured here" and the pages agree on which sessions count.
+
+    Raises:
+        ImportError: the report libraries (polars, altair) are not installed."""
     from . import measured
 
-    folder = root / "data/raw" / stage
+    folder = root / raw_dir / stage
     if stage == "draftself":
         from .experiments.draftself import sessioncheck
 
         return sessioncheck.check(folder)
+    if stage == "draftself_gpu":
+        from .experiments.draftself_gpu import sessioncheck as gpu_sessioncheck
+
+        return gpu_sessioncheck.check(root / raw_dir)  # its argument: the raw folder above its own
     if stage == "llama_bench":
         from .experiments.llama_bench.report import PLANNED
 
         return measured.check(stage, folder, PLANNED)
+    if stage == "offload":
+        from .experiments.offload.report import PLANNED as OFFLOAD_PLANNED
+
+        return measured.check(stage, folder, OFFLOAD_PLANNED)
     return measured.check(stage, folder)
+
+
+def measure_missing(
+    root: Path,
+    params: dict,
+    host_id: str,
+    toolchain_id: str | None,
+    picked,
+    run_stage,
+    timings: dict,
+    only: list[str] | None = None,
+    raw_dir: str | Path = "data/raw",
+) -> list[str]:
+    """Measure on this host each stage it has no completed session of (``measured_here``), one at a
+    time in pipeline order: ``run_stage(stage)`` (through DVC in ``benchbook run``; the stage's own
+    command where DVC is absent, ``benchbook measure``); ``only``: these stages alone.  The host-bound
+    stages this host does not run are said in one line (``experiments.__main__.skip_line``) and skipped.
+    Stores ``measure_<stage>_s`` (wall seconds) in ``timings``; returns the stages measured."""
+    from .experiments.__main__ import skip_line
+
+    skipped = {s: why for s, why in measurement_stages(params, picked)[1].items() if not only or s in only}
+    if skipped:
+        print(skip_line(", ".join(skipped), next(iter(skipped.values()))))
+    ran = []
+    here = measured_here(root, params, host_id, toolchain_id, picked=picked, log=print, raw_dir=raw_dir)
+    for stage, done in here.items():
+        if done or (only and stage not in only):
+            continue
+        build = "" if stage in NO_TOOLCHAIN else f" with toolchain {toolchain_id}"
+        print(f"no completed {stage} session for host {host_id}{build}: measuring on this host")
+        t_stage = time.monotonic()
+        run_stage(stage)
+        timings[f"measure_{stage}_s"] = time.monotonic() - t_stage
+        ran.append(stage)
+    return ran
+
+
+def stage_argv(root: Path, stage: str, raw_dir: str = "data/raw", overrides: str | None = None) -> list[str]:
+    """The command that measures ``stage`` without DVC, from its definition in ``measure/dvc.yaml``: a
+    ``python -m ...`` command as written (a host-bound stage's ``python -m benchbook.experiments NAME
+    --if-runnable``) with this interpreter, a notebook stage as ``python -m benchbook.experiments NAME``
+    (what its notebook calls: ``run.measure``); then ``--raw-dir raw_dir`` and ``--overrides`` (JSON).
+
+    Raises:
+        KeyError: ``stage`` is not a stage of ``measure/dvc.yaml``."""
+    import yaml
+
+    cmd = yaml.safe_load((root / MEASURE_DVC).read_text())["stages"][stage]["cmd"]
+    words = shlex.split(cmd)
+    if Path(words[0]).name.startswith("python") and words[1:3] == ["-m", "benchbook.experiments"]:
+        argv = [sys.executable, *words[1:]]
+    else:
+        argv = [sys.executable, "-m", "benchbook.experiments", stage]
+    return argv + ["--raw-dir", str(raw_dir)] + (["--overrides", overrides] if overrides else [])
+
+
+def cmd_measure(args) -> int:
+    """``benchbook measure [STAGE...]``: measure on this host each measurement stage it has no completed
+    session of, as ``benchbook run`` does (``measure_missing``: the same stages, rule, skip line for the
+    host-bound ones its profile does not run, resume of an unfinished session), without a site: through
+    DVC where it is installed, else each stage's own command (``stage_argv``: a GPU host with python3
+    alone, ``scripts/gpu_session.sh``).  ``--raw-dir`` and ``--overrides`` (a dry run) imply no DVC."""
+    from .experiments import profiles
+    from .llamacpp.toolchain import ToolchainError
+    from .provenance import host_snapshot
+
+    root = repo_root()
+    params = resolve.load_params(root)
+    picked = profiles.pick(params)
+    here, skipped = measurement_stages(params, picked)
+    unknown = [s for s in args.stages if s not in here and s not in skipped]
+    if unknown:
+        raise ValueError(
+            f"no measurement stage {', '.join(map(repr, unknown))}; fix: name one of "
+            f"{', '.join([*here, *skipped])}"
+        )
+    overrides = dict(o.split("=", 1) for o in args.overrides)
+    if any(s not in [*here, *skipped] for s in overrides):
+        raise ValueError(f"--overrides {sorted(overrides)}: each must be STAGE=JSON with a measurement stage")
+    try:
+        toolchain_id = resolve.get_toolchain(params, build=False).toolchain_id
+    except ToolchainError as e:  # its stages measure and say the fix; draft-self needs no build
+        print(f"no llama.cpp build found ({e}): its stages count as not measured here")
+        toolchain_id = None
+    without_dvc = (
+        args.without_dvc
+        or args.raw_dir != "data/raw"
+        or bool(overrides)
+        or not (venv_tool("dvc") and venv_tool("papermill") and (root / ".dvc").is_dir())
+    )
+    if without_dvc:
+
+        def run_stage(stage: str) -> None:
+            argv = stage_argv(root, stage, args.raw_dir, overrides.get(stage))
+            print(f"$ {shlex.join(argv)}", flush=True)
+            subprocess.run(argv, cwd=root, check=True, env=tool_env())
+    else:
+        run, _ = stage_runner(root, verbose=True)
+        dvc = [sys.executable, "-m", "dvc"]
+
+        def run_stage(stage: str) -> None:
+            for up in upstream_stages(root / MEASURE_DVC, stage):
+                run(dvc + ["repro", "--no-run-cache", "--single-item", f"{MEASURE_DVC}:{up}"])
+            run(dvc + ["repro", "--no-run-cache", "--force", "--single-item", f"{MEASURE_DVC}:{stage}"])
+
+    timings: dict[str, float] = {}
+    host_id = host_snapshot().host_id
+    ran = measure_missing(
+        root, params, host_id, toolchain_id, picked, run_stage, timings, args.stages or None, args.raw_dir
+    )
+    print(f"measured {', '.join(ran) if ran else 'nothing new'} on host {host_id} (profile {picked.name})")
+    if timings:
+        print("timings: " + ", ".join(f"{k}={v:.1f}" for k, v in timings.items()))
+    return 0
 
 
 def stage_runner(root: Path, verbose: bool):
@@ -783,6 +953,9 @@ def cmd_run(args) -> int:
     from . import caveats
 
     caveats.check_report(params.get("report"))  # a typo there failed the first report stage (KeyError)
+    from .experiments import profiles
+
+    profiles.pick(params)  # a $BENCHBOOK_PROFILE params.yaml lacks: said now, not after the first site
     run, log_path = stage_runner(root, args.verbose)
     if not args.verbose:
         print(
@@ -844,18 +1017,14 @@ def cmd_run(args) -> int:
         timings["draftself_train_s"] = pretrain.wait()
         timings["draftself_train_wait_s"] = time.monotonic() - t
     t = time.monotonic()
-    for stage, done in measured_here(root, params, host_id, tc.toolchain_id, log=print).items():
-        if not done:
-            print(
-                f"no completed {stage} session for host {host_id} with toolchain {tc.toolchain_id}: "
-                "measuring on this host"
-            )
-            t_stage = time.monotonic()
-            # upstream (draftself_train) only when changed: --force would retrain it too
-            for up in upstream_stages(root / MEASURE_DVC, stage):
-                run(dvc + ["repro", "--no-run-cache", "--single-item", f"{MEASURE_DVC}:{up}"])
-            run(dvc + ["repro", "--no-run-cache", "--force", "--single-item", f"{MEASURE_DVC}:{stage}"])
-            timings[f"measure_{stage}_s"] = time.monotonic() - t_stage
+
+    def run_stage(stage: str) -> None:
+        # upstream (draftself_train) only when changed: --force would retrain it too
+        for up in upstream_stages(root / MEASURE_DVC, stage):
+            run(dvc + ["repro", "--no-run-cache", "--single-item", f"{MEASURE_DVC}:{up}"])
+        run(dvc + ["repro", "--no-run-cache", "--force", "--single-item", f"{MEASURE_DVC}:{stage}"])
+
+    measure_missing(root, params, host_id, tc.toolchain_id, profiles.pick(params), run_stage, timings)
     timings["measure_new_host_s"] = time.monotonic() - t
     t = time.monotonic()
     run(dvc + ["repro", "--no-run-cache"])
@@ -908,6 +1077,22 @@ def main(argv: list[str] | None = None) -> int:
         "clone added; no build or measuring)",
     )
     rn.set_defaults(fn=cmd_run)
+    ms = sub.add_parser(
+        "measure",
+        help="measure what this host has no completed session of (as `benchbook run`, no site; "
+        "without DVC where it is absent)",
+    )
+    ms.add_argument("stages", nargs="*", help="only these measurement stages (default: every one)")
+    ms.add_argument("--raw-dir", default="data/raw", help="raw data folder (not data/raw: without DVC)")
+    ms.add_argument(
+        "--overrides",
+        action="append",
+        default=[],
+        metavar="STAGE=JSON",
+        help="keys merged into STAGE's section after the profile (a dry run; without DVC)",
+    )
+    ms.add_argument("--without-dvc", action="store_true", help="run each stage's command, not `dvc repro`")
+    ms.set_defaults(fn=cmd_measure)
     nb = sub.add_parser("numbers", help="registered numbers: key, value [95%% interval], unit, n, caveats")
     nb.add_argument("pattern", nargs="?", default=None, help="substring of the key, or a glob (lb-*-warm)")
     nb.add_argument("--json", action="store_true", help="one JSON object per number")

@@ -7,7 +7,8 @@ Numbers (per host; the host prefix ``h<id[:8]>`` keeps hosts apart, never in one
 (GB/s) and ``offload-h<host>-fit-min-ncmoe`` (the smallest ``n_cpu_moe`` that ran under the budget).
 Caveats per point from ``benchbook.caveats`` (``memory_spill`` with the budget as capacity,
 ``synthetic_inputs``, ``single_run``, ``high_variance``).  Tables under ``reports_dir/offload/``:
-``sweep.md`` (failed points with their reason), ``roofline.md``; the chart ``offload_sweep``.
+``sweep.md`` (failed points with their reason), ``roofline.md``, ``model.md`` (the model each sweep
+measured, ``modelpage``); the chart ``offload_sweep``.
 A repository without offload data gets an empty registry and a ``sweep.md`` that says so.
 """
 
@@ -43,6 +44,7 @@ from .analysis import (
     points,
     roofline,
 )
+from .modelpage import model_markdown
 from .plan import OffloadParams, SweepRun, plan
 
 _RULES = ["memory_spill", "synthetic_inputs", "single_run", "high_variance"]
@@ -408,6 +410,7 @@ def derive(
             "on a CUDA host and commit `data/raw/offload/`.\n",
         )
         atomicfile.write_text(out_dir / "roofline.md", "")
+        atomicfile.write_text(out_dir / "model.md", "")
         return {"points": None, "bounds": [], "roofline": None, "numbers": [], "sessions": []}
     records = load(raw_dir).filter(pl.col("session_id").is_in(list(sessions)))
     pts = points(records, confidence)
@@ -512,6 +515,8 @@ def derive(
             )
     keys = {n.key for n in nums}  # published numbers' cells link to their entries (var_cell)
     atomicfile.write_text(out_dir / "sweep.md", sweep_markdown(pts, bounds, keys))
+    models = read_snapshots(Path(raw_dir) / "snapshots", "model")
+    atomicfile.write_text(out_dir / "model.md", model_markdown(pts, bounds, models, keys))
     roof_md = [
         "| host | n_cpu_moe | tg (tok/s) | bytes/token (MB) | achieved (GB/s) | copy bandwidth (GB/s) "
         "| copy mode | of roofline (%) |",
@@ -587,7 +592,8 @@ def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> dict
 
 def sections(res: dict, paths: blocks.Paths) -> Iterator[blocks.Block]:
     """What the report notebook shows (``notebooks/report.ipynb -p experiment offload``, through
-    ``blocks.show``): the sweep and roofline tables, their published cells linked to their provenance
+    ``blocks.show``): the model each sweep measured (``modelpage``), the sweep and roofline tables, their
+    published cells linked to their provenance
     entries (``numtable.link_cells``), then the checks (``AssertionError`` on a failed one)."""
     from benchbook.numtable import link_cells
 
@@ -596,7 +602,7 @@ def sections(res: dict, paths: blocks.Paths) -> Iterator[blocks.Block]:
         "fit boundary (the cliff), and the decode roofline; every host's newest session, hosts never mixed."
     )
     out = paths.reports_dir / EXPERIMENT
-    for name in ("sweep", "roofline"):
+    for name in ("model", "sweep", "roofline"):
         yield blocks.Markdown(
             link_cells((out / f"{name}.md").read_text(), res["numbers"], to_root=paths.to_root)
         )
