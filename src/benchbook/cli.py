@@ -87,15 +87,26 @@ def cmd_doctor(args) -> int:
         problems += 1
         print(f"{_ok(False)} toolchain: {e}")
     reg = params["models"]["registry"]
-    from .llamacpp.models import _cached
+    from .llamacpp import registry
+    from .llamacpp.models import _cached, file_sha256
 
     for mid in reg:
+        if "alias_of" in reg[mid]:
+            print(f"info model {mid}: an alias of {reg[mid]['alias_of']} (the same file)")
+            continue
         hit = _cached(mid, reg)
         print(
             f"{_ok(bool(hit))} model {mid}"
             + (f" sha256={hit['sha256'][:16]}… {hit['path']}" if hit else "  fix: `benchbook models fetch`")
         )
         problems += not hit
+    for sha, ids in registry.duplicates(reg, file_sha256):
+        problems += 1
+        print(
+            f"{_ok(False)} model {', '.join(ids[1:])}: the same file as {ids[0]} (sha256 {sha[:16]}…), so "
+            f"pages would show one model under two names; fix: in params.yaml write "
+            + "; ".join(f"`{i}: {{alias_of: {ids[0]}}}`" for i in ids[1:])
+        )
     from .site import renderer
 
     name, path = renderer()
@@ -170,23 +181,34 @@ def cmd_synth_model(args) -> int:
 
 def cmd_models_add(args) -> int:
     """``benchbook models add PATH|URL``: hash the file (download a URL into the cache first), write a
-    ``models.registry`` entry into params.yaml (comments and key order kept) and print it."""
+    ``models.registry`` entry into params.yaml (comments and key order kept) and print it.  A file whose
+    bytes an entry already names is "already <id>": its id (when another) is written as an alias of
+    that entry (``{alias_of: <id>}``), never as a second model."""
     from .llamacpp import registry
-    from .llamacpp.models import models_dir
+    from .llamacpp.models import file_sha256, models_dir
 
     root = repo_root()
     params = resolve.load_params(root)  # a broken params.yaml is reported before anything is downloaded
     model_id = registry.check_id(args.id) if args.id else registry.model_id_for(args.target)
     entry = registry.entry_for(args.target, root, sha256=args.sha256, models_dir=models_dir())
-    done = registry.add(root / "params.yaml", model_id, entry, replace=args.replace)
-    twins = registry.same_file_ids(params["models"]["registry"], entry["sha256"], model_id)
-    if twins:
+    reg = params["models"]["registry"]
+    existing = registry.registered_as(reg, entry["sha256"], file_sha256)
+    if existing is not None and not (existing == model_id and args.replace):
         print(
-            f"warning: the same file (sha256 {entry['sha256']}) is also registered as "
-            f"{', '.join(twins)}: numbers of the two ids are one model's; remove the ids you do not need "
-            "from models.registry in params.yaml",
-            file=sys.stderr,
+            f"this file is already {existing} (sha256 {entry['sha256']}): it is measured and shown as "
+            + existing
         )
+        if existing == model_id or reg.get(model_id) == {"alias_of": existing}:
+            print(f"nothing to add: use {existing!r} (under llama_bench.models, or speculative.target)")
+            return 0
+        done = registry.add(root / "params.yaml", model_id, {"alias_of": existing}, replace=args.replace)
+        resolve.load_params(root)
+        print(
+            f"{'replaced' if done.replaced else 'added'} models.registry.{model_id} in {done.params_file} "
+            f"as an alias: {{alias_of: {existing}}} (its numbers and pages name {existing})"
+        )
+        return 0
+    done = registry.add(root / "params.yaml", model_id, entry, replace=args.replace)
     resolve.load_params(root)
     print(f"{'replaced' if done.replaced else 'added'} models.registry.{model_id} in {done.params_file}:")
     for k, v in entry.items():

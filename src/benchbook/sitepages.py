@@ -183,9 +183,25 @@ def read_snapshots(snapshots: Path) -> dict[str, dict[str, dict]]:
     models = provenance.read_snapshots(d, "model")
     return {
         "hosts": provenance.read_snapshots(d, "host", legacy=(d.parent / "draftself" / "hosts.jsonl",)),
-        "models": {m["sha256"]: m for m in models.values() if m.get("sha256")},
+        "models": _models_by_sha(models.values()),
         "toolchains": provenance.read_snapshots(d, "toolchain"),
     }
+
+
+def _models_by_sha(snapshots) -> dict[str, dict]:
+    """``{sha256: model snapshot}``, the first stored snapshot of a file naming it: a file stored later
+    under a second id (a user's copy of a project model) never renames it; the other ids are listed
+    in the snapshot's ``also_ids``."""
+    out: dict[str, dict] = {}
+    for m in snapshots:
+        sha = m.get("sha256")
+        if not sha:
+            continue
+        if sha not in out:
+            out[sha] = {**m, "also_ids": []}
+        elif m.get("model_id") not in (out[sha]["model_id"], *out[sha]["also_ids"]):
+            out[sha]["also_ids"].append(m.get("model_id"))
+    return out
 
 
 def host_line(host_id: str, host: dict | None) -> str:
@@ -234,7 +250,9 @@ def measured_md(nums: dict[str, dict], experiment: str, snapshots: dict[str, dic
     models = []
     for sha in shas:
         m = snapshots["models"].get(sha)
-        name = m.get("model_id") if m else "not a GGUF of the model store (e.g. our own checkpoint)"
+        name = str(m.get("model_id")) if m else "not a GGUF of the model store (e.g. our own checkpoint)"
+        if m and m.get("also_ids"):
+            name += f" (also registered as {', '.join(map(str, m['also_ids']))})"
         models.append(f"{markdown_text(name)} {code_span(f'sha256:{sha}')}")
     out.append("- **Model files:** " + ("; ".join(models) or "—"))
     if starts:
