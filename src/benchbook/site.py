@@ -159,10 +159,26 @@ def experiment_wide_rules(nums: dict[str, dict]) -> dict[str, list[str]]:
     return {exp: sitepages.experiment_wide(nums, exp) for exp in exps if exp}
 
 
-def caveats_md(nums: dict[str, dict], experiment: str, order: list[str] | None = None) -> str:
+def caveats_md(
+    nums: dict[str, dict], experiment: str, order: list[str] | None = None, listing: list[str] | None = None
+) -> str:
     """The caveat legend of ``experiment``'s page (``sitepages.legend_md``): markers in the site's
-    ``order``, rule names linking to their definitions, and the rules said once for the whole experiment."""
-    return sitepages.legend_md(nums, experiment, order)
+    ``order``, lines in the reading order of the page that includes it (``listing``), rule names linking
+    to their definitions, and the rules said once for the whole experiment."""
+    return sitepages.legend_md(nums, experiment, order, listing=listing)
+
+
+def _reading_orders(root: Path, nums: dict[str, dict], marks: pagemarks.PageMarks) -> dict[str, list[str]]:
+    """For each generated part a page includes (``_generated/NAME.md``, as written in the page), the
+    reading order of rules (``pagemarks.page_rules``) of the first page in the site's order that
+    includes it: the order its legend lists markers in."""
+    out: dict[str, list[str]] = {}
+    for page in sources(root):
+        text = pagemarks.page_text(page.resolve(), root.resolve())
+        order = pagemarks.page_rules(text, nums, marks)
+        for part in re.findall(rf"{GEN}/[\w.-]+\.md", page.read_text(errors="replace")):
+            out.setdefault(part, order)
+    return out
 
 
 def generate(root: Path, *, raw_root: Path | None = None, used: siterenderer.Renderer | None = None) -> dict:
@@ -204,11 +220,15 @@ def generate(root: Path, *, raw_root: Path | None = None, used: siterenderer.Ren
     if prov.is_dir():
         shutil.rmtree(prov)
     prov.mkdir()
+    listing = _reading_orders(root, nums, marks)
     for exp in sorted({n.get("experiment") or "other" for n in nums.values()}):
         atomicfile.write_text(prov / f"{exp}.qmd", sitepages.provenance_page(nums, exp, snapshots))
-        atomicfile.write_text(gen / f"{exp}-caveats.md", caveats_md(nums, exp, marks.order))
+        legend = caveats_md(nums, exp, marks.order, listing.get(f"{GEN}/{exp}-caveats.md"))
+        atomicfile.write_text(gen / f"{exp}-caveats.md", legend)
         atomicfile.write_text(gen / f"{exp}-measured.md", sitepages.measured_md(nums, exp, snapshots))
-    for path, text in page_legends(root, nums, marks.order).items():
+    for path, text in page_legends(root, nums, marks.order, listing).items():
+        atomicfile.write_text(path, text)
+    for path, text in page_measured(root, nums, snapshots).items():
         atomicfile.write_text(path, text)
     _fail(
         "pages show caveat markers that no legend on the page lists (a reader cannot tell what they mean)",
@@ -226,20 +246,51 @@ def generate(root: Path, *, raw_root: Path | None = None, used: siterenderer.Ren
     return nums
 
 
-def page_legends(root: Path, nums: dict[str, dict], order: list[str] | None = None) -> dict[Path, str]:
+def page_legends(
+    root: Path,
+    nums: dict[str, dict],
+    order: list[str] | None = None,
+    listing: dict[str, list[str]] | None = None,
+) -> dict[Path, str]:
     """The caveat legend of each page that has its own (the overview, a page written by ``benchbook
     new-page``): for every source page that includes ``_generated/page-<its name>-caveats.md``, that path
     and ``sitepages.page_legend_md`` over the numbers the page quotes (``{{< var KEY >}}``, includes
-    followed), of whichever experiments, markers numbered as on every page (``order``)."""
+    followed), of whichever experiments, markers numbered as in every source (``order``), lines in the
+    page's reading order (``listing``: generated part -> rules, ``_reading_orders``)."""
     out = {}
     for page in sources(root):
         legend = f"{GEN}/page-{page.stem}-caveats.md"
         if legend not in page.read_text(errors="replace"):
             continue
-        keys = {k.removesuffix(CELL_SUFFIX) for k in page_vars(page.resolve(), root.resolve())} & nums.keys()
+        keys = _page_keys(root, page, nums)
         out[root / legend] = (
-            sitepages.page_legend_md(nums, keys, order) if keys else "No registered number on this page.\n"
+            sitepages.page_legend_md(nums, keys, order, (listing or {}).get(legend))
+            if keys
+            else "No registered number on this page.\n"
         )
+    return out
+
+
+def _page_keys(root: Path, page: Path, nums: dict[str, dict]) -> set[str]:
+    """The registry keys ``page`` quotes (``{{< var KEY >}}`` and ``KEY__v``, includes followed)."""
+    return {k.removesuffix(CELL_SUFFIX) for k in page_vars(page.resolve(), root.resolve())} & nums.keys()
+
+
+def page_measured(
+    root: Path, nums: dict[str, dict], snapshots: dict[str, dict[str, dict]]
+) -> dict[Path, str]:
+    """The "What was measured" block of each page that has its own (a ``benchbook new-page`` page): for
+    every source page that includes ``_generated/page-<its name>-measured.md``, that path and
+    ``sitepages.measured_md`` over the numbers the page quotes only (hosts, models, sessions and n of
+    those numbers, not of their whole experiment)."""
+    out = {}
+    for page in sources(root):
+        part = f"{GEN}/page-{page.stem}-measured.md"
+        if part in page.read_text(errors="replace"):
+            keys = _page_keys(root, page, nums)
+            out[root / part] = (
+                sitepages.measured_md(nums, None, snapshots, keys) if keys else "No registered number here.\n"
+            )
     return out
 
 
@@ -417,6 +468,7 @@ def render(root: Path, *, raw_root: Path | None = None) -> SiteBuild:
         "correct the source the warning names (a warning usually means a blank or broken page)",
     )
     site = root / "_site"
+    pagemarks.renumber_site(site, root, pages)  # each page's markers in its own reading order
     _fail(
         "pages show a shortcode key the renderer could not find (?var:KEY, ?meta:KEY on the page)",
         unknown_shortcodes(site),

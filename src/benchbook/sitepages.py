@@ -112,29 +112,40 @@ def _first_sentence(doc: str) -> str:
 
 
 def legend_md(
-    nums: dict[str, dict], experiment: str, order: list[str] | None = None, keys: set[str] | None = None
+    nums: dict[str, dict],
+    experiment: str,
+    order: list[str] | None = None,
+    keys: set[str] | None = None,
+    listing: list[str] | None = None,
 ) -> str:
     """The caveat legend of one experiment's page (Markdown): rules said once for the whole
     experiment, then one line per marker its numbers carry in marker order (``order``, see ``markers``),
     each rule linking to its definition.  ``keys``: the page quotes only these of the experiment's
     numbers: "N of M numbers" and "every number on this page" count over them, while which rules are
-    said once (unmarked) stays the experiment's, as its markers do."""
+    said once (unmarked) stays the experiment's, as its markers do.  ``listing``: the page's reading
+    order of rules (``pagemarks.page_rules``): lines in that order first, so the legend reads †1, †2, …
+    once the built page is renumbered (``pagemarks.renumber_html``)."""
     mine = {
         k: n for k, n in nums.items() if n.get("experiment") == experiment and (keys is None or k in keys)
     }
-    return _legend(nums, mine, order)
+    return _legend(nums, mine, order, listing)
 
 
-def page_legend_md(nums: dict[str, dict], keys: set[str], order: list[str] | None = None) -> str:
+def page_legend_md(
+    nums: dict[str, dict], keys: set[str], order: list[str] | None = None, listing: list[str] | None = None
+) -> str:
     """The caveat legend of a page that quotes ``keys`` (the overview, a ``benchbook new-page`` page),
     of one experiment or several: ``legend_md``'s lines over those numbers, one line per marker however
     many experiments carry its rule (a marker names one rule on every page), the rules said once for each
-    experiment named with it."""
-    return _legend(nums, {k: nums[k] for k in sorted(keys) if k in nums}, order)
+    experiment named with it; ``listing`` as for ``legend_md``."""
+    return _legend(nums, {k: nums[k] for k in sorted(keys) if k in nums}, order, listing)
 
 
-def _legend(nums: dict[str, dict], mine: dict[str, dict], order: list[str] | None) -> str:
-    """The legend over the numbers ``mine`` (a subset of ``nums``, any experiments)."""
+def _legend(
+    nums: dict[str, dict], mine: dict[str, dict], order: list[str] | None, listing: list[str] | None = None
+) -> str:
+    """The legend over the numbers ``mine`` (a subset of ``nums``, any experiments), lines in the order
+    of ``listing`` (a page's reading order), then by marker."""
     if not any(n.get("caveats") for n in mine.values()):
         return "No caveat rule fired for these numbers.\n"
     exps = sorted({n.get("experiment") or "other" for n in mine.values()})
@@ -155,7 +166,8 @@ def _legend(nums: dict[str, dict], mine: dict[str, dict], order: list[str] | Non
                 f"- **Said once, not marked:** {_said_once(of_e, e, c, 'provenance.qmd', noun)} — "
                 f"{_first_sentence(caveats_mod.RULES[c].doc)}"
             )
-    for c in sorted(marks, key=lambda rule: int(marks[rule][1:])):
+    first = {rule: i for i, rule in enumerate(listing or [])}
+    for c in sorted(marks, key=lambda rule: (first.get(rule, len(first)), int(marks[rule][1:]))):
         if counts.get(c):
             r = caveats_mod.RULES[c]
             out.append(
@@ -222,11 +234,23 @@ def host_line(host_id: str, host: dict | None) -> str:
     return f"{code_span(host_id)}: " + markdown_text("; ".join(parts))
 
 
-def measured_md(nums: dict[str, dict], experiment: str, snapshots: dict[str, dict[str, dict]]) -> str:
+def measured_md(
+    nums: dict[str, dict],
+    experiment: str | None,
+    snapshots: dict[str, dict[str, dict]],
+    keys: set[str] | None = None,
+) -> str:
     """The "What was measured" block of ``experiment``'s page (Markdown), generated from its numbers
     and the snapshot store: hosts and hardware, builds, model files (name + sha256), dates, n, interval
-    methods and units of replication, caveats said once, and what each unit means."""
-    mine = [n for n in nums.values() if n.get("experiment") == experiment]
+    methods and units of replication, caveats said once, and what each unit means.  ``keys``: only
+    these numbers (a page's own, ``experiment`` None: of any experiment), so a page quoting three numbers
+    describes the sessions, models and hosts of those three, not the whole experiment's."""
+    by_key = {
+        k: n
+        for k, n in nums.items()
+        if (experiment is None or n.get("experiment") == experiment) and (keys is None or k in keys)
+    }
+    mine = list(by_key.values())
     if not mine:
         return "No numbers published for this experiment.\n"
     hosts = sorted({n["host_id"] for n in mine if n.get("host_id")})
@@ -278,9 +302,9 @@ def measured_md(nums: dict[str, dict], experiment: str, snapshots: dict[str, dic
             "- **Unit of replication:** "
             + "; ".join(f"{markdown_text(r)} ({c} numbers)" for r, c in reps.most_common())
         )
-    wide = experiment_wide(nums, experiment)
-    for c in wide:
-        out.append("- **Caveat said once:** " + _said_once(nums, experiment, c, "provenance.qmd"))
+    for exp in sorted({n.get("experiment") or "other" for n in mine}):
+        for c in experiment_wide(nums, exp):  # the experiment's, as its markers leave them out
+            out.append("- **Caveat said once:** " + _said_once(by_key, exp, c, "provenance.qmd"))
     units = sorted({n.get("unit") or "" for n in mine})
     out.append(
         "- **Units** (named once in each table header, not in its cells): "

@@ -99,16 +99,24 @@ def page_legend(name: str) -> str:
     return f"_generated/page-{name}-caveats.md"
 
 
+def page_measured(name: str) -> str:
+    """The generated "What was measured" block of the new page ``name``, over the page's own numbers
+    (``site.page_measured``): ``_generated/page-NAME-measured.md``."""
+    return f"_generated/page-{name}-measured.md"
+
+
 def page_source(name: str, experiment: str, found: list[NumberRow]) -> str:
-    """The ``.qmd`` text of a new page on ``experiment``: title, what was measured, a table of ``found``
+    """The ``.qmd`` text of a new page on ``experiment``: title, what was measured (``page_measured``:
+    the hosts, models, sessions and n of the page's own numbers), a table of ``found``
     (one row per number, ``{{< var KEY__v >}}`` cells, the unit in its own column), a prose line with
     ``{{< var KEY >}}`` (value, interval and unit), and the caveat legend of the page's own numbers
     (``page_legend``)."""
     body = [
         f'---\ntitle: "{name}"\n{MARK}\n---\n',
         "## What was measured\n",
-        f"{{{{< include _generated/{experiment}-measured.md >}}}}\n",
+        f"{{{{< include {page_measured(name)} >}}}}\n",
         "## Numbers\n",
+        f"Numbers of the `{experiment}` experiment (`benchbook numbers` lists every key).\n",
         "| number | value [95% interval] | unit | n |",
         "|---|---|---|---|",
     ]
