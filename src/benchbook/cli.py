@@ -499,6 +499,45 @@ def measured_here(
     return out
 
 
+def measuring_line(
+    root: Path, params: dict, stage: str, host_id: str, toolchain_id: str | None, picked=None
+) -> str:
+    """What ``benchbook run`` says before it measures ``stage`` on this host: "resuming session X (k of n
+    done)" when this host's raw file holds an interrupted session of this build that ran what ``params``
+    asks now (``session.open_session``, ``experiments.drift``: the session the stage will resume; n is
+    the plan's runs where the experiment declares them, ``PLANNED``), else that no completed session
+    exists and a new one is measured."""
+    from .experiments import drift, profiles
+    from .session import open_session
+
+    where = f"host {host_id} with toolchain {toolchain_id}"
+    open_one = open_session(root / "data/raw" / stage / f"{host_id}.jsonl", stage)
+    start = open_one.start if open_one else {}
+    same_build = stage == "draftself" or start.get("toolchain_id") == toolchain_id
+    if open_one is None or not same_build or "config" not in start:
+        return f"no completed {stage} session for {where}: measuring on this host"
+    if drift.differences(start["config"], drift.current(stage, params, picked or profiles.pick(params))):
+        return (
+            f"{stage}: session {open_one.session_id} of {where} was interrupted under other parameters: "
+            "measuring a new session"
+        )
+    total = _planned_count(stage, start)
+    of = f" of {total}" if total is not None else ""
+    return f"{stage}: resuming session {open_one.session_id} ({open_one.done}{of} done) for {where}"
+
+
+def _planned_count(stage: str, start: dict) -> int | None:
+    """How many runs the session of ``start`` plans (its report module's ``PLANNED``), or None where
+    the experiment declares none or its config no longer reads."""
+    import importlib
+
+    try:
+        planned = getattr(importlib.import_module(f"benchbook.experiments.{stage}.report"), "PLANNED", None)
+        return len(planned.runs(start)) if planned is not None else None
+    except (ImportError, ValueError):
+        return None
+
+
 def session_checks(root: Path, stage: str) -> dict:
     """``{session_id: measured.SessionCheck}`` of ``stage``'s committed sessions under ``root/data/raw``,
     checked as its report checks them (``measured.check`` with the experiment's planned runs; draft-self:
@@ -868,10 +907,7 @@ def cmd_run(args) -> int:
     t = time.monotonic()
     for stage, done in measured_here(root, params, host_id, tc.toolchain_id, log=print).items():
         if not done:
-            print(
-                f"no completed {stage} session for host {host_id} with toolchain {tc.toolchain_id}: "
-                "measuring on this host"
-            )
+            print(measuring_line(root, params, stage, host_id, tc.toolchain_id))
             t_stage = time.monotonic()
             # upstream (draftself_train) only when changed: --force would retrain it too
             for up in upstream_stages(root / MEASURE_DVC, stage):

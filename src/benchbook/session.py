@@ -66,6 +66,43 @@ class SessionResult:
     cfg: dict = field(default_factory=dict)
 
 
+@dataclass(frozen=True)
+class OpenSession:
+    """The newest session of an experiment in a raw file when it has a start and no end (interrupted):
+    its ``start`` record and ``done``, the number of its runs with a completed record (``completes``)."""
+
+    start: dict
+    done: int
+
+    @property
+    def session_id(self) -> str:
+        return str(self.start["session_id"])
+
+
+def open_session(path: str | Path, experiment: str) -> OpenSession | None:
+    """The interrupted session ``Session.open`` would consider resuming in ``path`` (the newest session
+    of ``experiment``, when it has no end record), else None; the file is only read, never repaired.
+
+    Raises:
+        records.RecordError: a line is not a record (file:line; ``benchbook records repair`` fixes a
+            torn last line)."""
+    path = Path(path)
+    last: dict | None = None
+    done: set[str] = set()
+    ended = False
+    if not path.exists():
+        return None
+    for _, rec in iter_records(path):
+        if rec.get("schema") == "benchbook.session" and rec.get("experiment") == experiment:
+            if rec["event"] == "start" and (last is None or rec["session_id"] != last["session_id"]):
+                last, done, ended = rec, set(), False
+            elif rec["event"] == "end" and last is not None and rec["session_id"] == last["session_id"]:
+                ended = True
+        elif last is not None and rec.get("session_id") == last["session_id"] and completes(rec):
+            done.add(rec["run_key"])
+    return OpenSession(last, len(done)) if last is not None and not ended else None
+
+
 class SessionBusy(RuntimeError):
     """Another process writes a session to the same raw file now (its pid in the message)."""
 
