@@ -241,22 +241,75 @@ def cmd_site_build(args) -> int:
 
 
 def cmd_numbers(args) -> int:
-    """``benchbook numbers [PATTERN]``: print the matching registered numbers (``writeup.rows``)."""
+    """``benchbook numbers [PATTERN] [--writeup NAME]``: print the matching registered numbers
+    (``writeup.rows``) of the site's registry or of write-up NAME's (keys as its pages quote them,
+    ``NAME--KEY``)."""
     from dataclasses import asdict
 
     from .writeup import rows, table
 
-    found = rows(repo_root() / "reports" / "numbers", args.pattern)
+    found = rows(writeup_registry(repo_root(), args.writeup), args.pattern, args.writeup)
     print(json.dumps([asdict(r) for r in found], indent=1) if args.json else table(found))
     return 0
 
 
+def writeup_registry(root: Path, name: str | None) -> Path:
+    """The numbers folder of write-up ``name`` (``writeups/NAME/reports/numbers``), or of the site (None).
+
+    Raises:
+        writeup.WriteupError: no such write-up registry (the known write-ups listed)."""
+    from . import sitewriteups
+    from .writeup import WriteupError
+
+    if name is None:
+        return root / "reports" / "numbers"
+    folder = root / sitewriteups.WRITEUPS / name
+    if folder not in sitewriteups.writeup_dirs(root):
+        known = ", ".join(d.name for d in sitewriteups.writeup_dirs(root)) or "none"
+        raise WriteupError(
+            f"--writeup {name}: no write-up registry {folder / 'reports' / 'numbers'} (write-ups: {known}); "
+            f"fix: `benchbook writeup new {name} --model FILE` makes one"
+        )
+    return sitewriteups.registry_dir(folder)
+
+
 def cmd_new_page(args) -> int:
-    """``benchbook new-page NAME --experiment EXP``: scaffold a page (``writeup.new_page``)."""
+    """``benchbook new-page NAME --experiment EXP [--writeup W]``: scaffold a page (``writeup.new_page``);
+    with ``--writeup`` in ``writeups/W/`` over that write-up's numbers."""
     from .writeup import new_page
 
-    path = new_page(repo_root(), args.name, args.experiment, args.match, force=args.force)
+    root = repo_root()
+    path = new_page(
+        root,
+        args.name,
+        args.experiment,
+        args.match,
+        force=args.force,
+        writeup=args.writeup,
+        numbers_dir=writeup_registry(root, args.writeup),
+    )
     print(f"wrote {path} (listed in _quarto.yml); render: benchbook site build")
+    return 0
+
+
+def cmd_writeup_new(args) -> int:
+    """``benchbook writeup new NAME --model FILE|URL|ID``: ``writeupnew.new``; prints what it wrote and
+    the time of each step."""
+    from . import writeupnew
+
+    t0 = time.monotonic()
+    overrides = json.loads(args.overrides) if args.overrides else None
+    done = writeupnew.new(
+        repo_root(), args.name, args.model, args.experiment, overrides, force=args.force, log=say
+    )
+    root = repo_root()
+    print(f"write-up {args.name}: model {done.model_id}{' (already registered)' if done.already else ''}")
+    print(f"  params:   {done.params_file.relative_to(root)}")
+    print(f"  registry: {done.registry.relative_to(root)} (`benchbook numbers --writeup {args.name}`)")
+    if done.page is not None:
+        print(f"  page:     {done.page.relative_to(root)} (write in it; `benchbook site build` renders it)")
+    print("timings: " + ", ".join(f"{k}={v:.1f}" for k, v in done.timings.items()))
+    print(f"total {time.monotonic() - t0:.1f} s")
     return 0
 
 
@@ -969,13 +1022,25 @@ def main(argv: list[str] | None = None) -> int:
     nb = sub.add_parser("numbers", help="registered numbers: key, value [95%% interval], unit, n, caveats")
     nb.add_argument("pattern", nargs="?", default=None, help="substring of the key, or a glob (lb-*-warm)")
     nb.add_argument("--json", action="store_true", help="one JSON object per number")
+    nb.add_argument("--writeup", default=None, help="the numbers of write-up NAME (writeups/NAME/)")
     nb.set_defaults(fn=cmd_numbers)
     npg = sub.add_parser("new-page", help="write NAME.qmd bound to an experiment's numbers")
     npg.add_argument("name")
     npg.add_argument("--experiment", required=True, help="experiment whose numbers the page quotes")
     npg.add_argument("--match", default=None, help="only the keys matching this substring or glob")
     npg.add_argument("--force", action="store_true", help="overwrite an existing page")
+    npg.add_argument("--writeup", default=None, help="a page of write-up NAME (writeups/NAME/), its numbers")
     npg.set_defaults(fn=cmd_new_page)
+    wp = sub.add_parser("writeup").add_subparsers(dest="sub", required=True)
+    wn = wp.add_parser("new", help="measure one GGUF into writeups/NAME/ and write its page")
+    wn.add_argument("name")
+    wn.add_argument("--model", default=None, help="a GGUF file, an http(s) URL or a models.registry id")
+    wn.add_argument("--experiment", default="llama_bench", help="llama_bench (default) or speculative")
+    wn.add_argument(
+        "--overrides", default=None, help="JSON merged into its section, e.g. '{\"repetitions\": 3}'"
+    )
+    wn.add_argument("--force", action="store_true", help="rewrite index.qmd (your edits to it are lost)")
+    wn.set_defaults(fn=cmd_writeup_new)
     stp = sub.add_parser("stages").add_subparsers(dest="sub", required=True)
     stp.add_parser("check").set_defaults(fn=cmd_stages_check)
     stp.add_parser("write").set_defaults(fn=cmd_stages_write)

@@ -182,7 +182,13 @@ def load_params(root: Path) -> dict:
         FileNotFoundError: no params.yaml (names the path).
         ParamsError: empty file, YAML syntax error (file:line:column), or a missing/malformed section.
     """
-    p = Path(root) / "params.yaml"
+    return load_params_file(Path(root) / "params.yaml")
+
+
+def load_params_file(p: Path) -> dict:
+    """A params file (the project's ``params.yaml``, a write-up's ``writeups/NAME/params.yaml``) as a
+    dict, checked by ``validate_params``; errors as ``load_params``."""
+    p = Path(p)
     if not p.exists():
         raise FileNotFoundError(f"{p} not found; run from the benchbook repository")
     try:
