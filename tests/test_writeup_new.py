@@ -149,3 +149,18 @@ def test_a_registered_file_is_found_by_sha256_and_a_new_one_gets_its_name(
         "smollm2-135m-q8_0",
         None,
     )
+
+
+def test_committed_writeups_publish_no_folder_of_the_measuring_machine():
+    """Issue 33 §3 (leftover): the user-gguf registry's commands named ``/root/.cache/benchbook/models/…``
+    and its params the same absolute path; now ``<cache>/…`` in the registry and ``~/…`` in params."""
+    import json
+
+    for reg in sorted(ROOT.glob("writeups/*/reports/numbers/*.json")):
+        for key, num in json.loads(reg.read_text())["numbers"].items():
+            args = [a for c in num.get("commands") or [] for a in c]
+            assert not [a for a in args if a.startswith("/")], f"{reg}: {key}"
+    for params in sorted(ROOT.glob("writeups/*/params.yaml")):
+        text = params.read_text()
+        assert "/root/" not in text and "/home/" not in text, params
+    assert ROOT.joinpath("writeups/user-gguf/params.yaml").read_text().count("path: ~/.cache/benchbook/") == 1
