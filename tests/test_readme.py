@@ -78,6 +78,17 @@ CHECKS = {
     ),
     ".venv/bin/benchbook site build": ("fresh", ".venv/bin/benchbook site build"),
     "python scripts/bench_analysis.py": ("slow", "python scripts/bench_analysis.py"),
+    # issue 33 §1: a write-up in one command (measures: slow) and a write-up's numbers (committed)
+    ".venv/bin/benchbook writeup new my-gguf --model ~/models/my-model.Q4_1.gguf": (
+        "slow",
+        "cp ~/.cache/benchbook/models/b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53.gguf "
+        "../my-model.Q4_1.gguf && .venv/bin/benchbook writeup new my-gguf --model ../my-model.Q4_1.gguf "
+        """--overrides '{"repetitions": 2, "n_gen": 16, "n_prompt": 32, "cold_first_run": false}'""",
+    ),
+    ".venv/bin/benchbook numbers --writeup user-gguf": (
+        "fresh",
+        ".venv/bin/benchbook numbers --writeup user-gguf",
+    ),
 }
 
 
@@ -110,6 +121,7 @@ def test_every_readme_command_is_checked():
         ".venv/bin/benchbook numbers spec-self-n4-code",
         ".venv/bin/benchbook new-page self-draft-note --experiment speculative --match spec-self-n4-code",
         ".venv/bin/benchbook site build",
+        ".venv/bin/benchbook writeup new my-gguf --model ~/models/my-model.Q4_1.gguf",
         ".venv/bin/benchbook audit CLAIMS.yaml [--logs DIR] [--pair SPEC=BASELINE]",
     ]
 
@@ -170,6 +182,7 @@ def test_fresh_clone_commands(clone):
         ".venv/bin/benchbook artifacts import",
         ".venv/bin/benchbook artifacts add",
         ".venv/bin/benchbook numbers spec-self-n4-code",
+        ".venv/bin/benchbook numbers --writeup user-gguf",
         ".venv/bin/benchbook new-page self-draft-note --experiment speculative --match spec-self-n4-code",
         ".venv/bin/benchbook site build",
         ".venv/bin/benchbook models add PATH|URL [--id ID]",
@@ -206,6 +219,13 @@ def test_fresh_clone_commands(clone):
     assert (imported.returncode, imported.stdout) == (0, "")
     added = results[".venv/bin/benchbook artifacts add"]
     assert added.returncode == 0 and added.stdout.startswith("0 new artifact(s)"), added.stdout
+    mine = results[
+        ".venv/bin/benchbook numbers --writeup user-gguf"
+    ]  # keys as the write-up's pages quote them
+    assert mine.returncode == 0 and mine.stdout.splitlines()[1:] == [
+        "user-gguf--lb-my-q8_0-pp128-warm  698.8 [689.9, 707.9]  tok/s  3  between_session_spread",
+        "user-gguf--lb-my-q8_0-tg64-warm   84.5 [82.4, 86.6]     tok/s  3  between_session_spread",
+    ], mine.stdout
     numbers = results[".venv/bin/benchbook numbers spec-self-n4-code"]
     assert numbers.returncode == 0 and numbers.stdout.splitlines()[2].split()[:5] == [
         "spec-self-n4-code_echo-decode",
