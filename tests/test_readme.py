@@ -263,7 +263,10 @@ def test_fresh_clone_commands(clone):
     add = results[".venv/bin/benchbook models add PATH|URL [--id ID]"]
     assert add.returncode == 0 and add.stdout.startswith("added models.registry.mine in ")
     add = results[WRITEUP_ADD]
-    assert add.returncode == 0 and add.stdout.startswith("added models.registry.my-q8_0 in ")
+    # the stand-in file is the one just added as `mine`: one model per sha256, `my-q8_0` an alias of it
+    # (issue 33 §2: before, a second entry, and pages named the first file by the second id)
+    assert add.returncode == 0 and add.stdout.startswith("this file is already mine (sha256 ")
+    assert "models.registry.my-q8_0" in add.stdout and "as an alias: {alias_of: mine}" in add.stdout
     # the write-up's page from its committed raw data: the user's model
     page = results[WRITEUP_PAGE]
     assert page.returncode == 0, page.stderr[-3000:]

@@ -164,3 +164,20 @@ def test_committed_writeups_publish_no_folder_of_the_measuring_machine():
         text = params.read_text()
         assert "/root/" not in text and "/home/" not in text, params
     assert ROOT.joinpath("writeups/user-gguf/params.yaml").read_text().count("path: ~/.cache/benchbook/") == 1
+
+
+def test_new_page_sees_a_writeups_registry(tmp_path):
+    (tmp_path / "_quarto.yml").write_text("project:\n  type: website\n  render:\n    - index.qmd\n")
+    _writeup(tmp_path)
+    registry_dir = sitewriteups.registry_dir(tmp_path / "writeups/mine")
+    page = writeup.new_page(tmp_path, "note", "llama_bench", "tg", writeup="mine", numbers_dir=registry_dir)
+    assert page == tmp_path / "writeups/mine/note.qmd"
+    text = page.read_text()
+    assert "| `mine--lb-m-tg16-warm` | {{< var mine--lb-m-tg16-warm__v >}} | tok/s | 3 |" in text
+    assert "{{< include _generated/note-measured.md >}}" in text
+    assert "{{< include _generated/note-caveats.md >}}" in text
+    assert "writeups/*/*.qmd" in (tmp_path / "_quarto.yml").read_text()
+    parts = sitewriteups.pages_parts(tmp_path)
+    legend = parts[tmp_path / "writeups/mine/_generated/note-caveats.md"]
+    assert "[high_variance](../../provenance.qmd#c-high_variance) (warning, 1 of 1 numbers)" in legend
+    assert "**n:** 3 per number" in parts[tmp_path / "writeups/mine/_generated/note-measured.md"]
