@@ -104,9 +104,12 @@ def test_markers_are_numbered_per_page_in_reading_order():
         "<li><strong>†3</strong> single_run</li>"
     )
     # a marker met out of order keeps its digits ascending; entity forms count alike
-    assert pagemarks.renumber_html("x &#8224;9 y †3,9")[0] == "x &#8224;1 y †1,2"
-    # control: a page without markers is unchanged
+    assert pagemarks.renumber_html("<a>x &#8224;9</a> <a>y †3,9</a>")[0] == "<a>x &#8224;1</a> <a>y †1,2</a>"
+    # controls: a page without markers is unchanged, and so is a "†2" in prose (not a link's or legend's)
     assert pagemarks.renumber_html("<p>2 × 3, †</p>") == ("<p>2 × 3, †</p>", {})
+    assert (
+        pagemarks.renumber_html("<p>see †2 below</p><a>1.0 †2</a>")[0] == "<p>see †2 below</p><a>1.0 †1</a>"
+    )
 
 
 def test_a_page_legend_lists_its_markers_in_the_pages_reading_order():
@@ -126,8 +129,9 @@ def test_a_page_legend_lists_its_markers_in_the_pages_reading_order():
         "- **†1** [cap_hit](provenance.qmd#c-cap_hit)",
     ]
     cells = "<a>1.0 †2</a> <a>1.0 †1</a>"
-    built, _ = pagemarks.renumber_html(cells + "".join(f"<li>{x[2:]}</li>" for x in lines))
-    assert built.startswith("<a>1.0 †1</a> <a>1.0 †2</a><li>**†1** [high_variance]")
+    legend = "".join(f"<li><strong>{x[4:].split('**')[0]}</strong> {x.split('** ')[1]}</li>" for x in lines)
+    built, _ = pagemarks.renumber_html(cells + legend)
+    assert built.startswith("<a>1.0 †1</a> <a>1.0 †2</a><li><strong>†1</strong> [high_variance]")
 
 
 def test_a_new_pages_what_was_measured_covers_its_own_numbers(tmp_path):

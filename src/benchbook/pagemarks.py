@@ -95,8 +95,9 @@ def page_rules(text: str, nums: dict[str, dict], marks: PageMarks) -> list[str]:
     return seen
 
 
-#: a caveat marker in built HTML: the dagger (literal or as an entity) and its comma-separated digits
-HTML_MARKER = re.compile(r"(†|&dagger;|&#8224;|&#x2020;)(\d+(?:,\d+)*)")
+#: a caveat marker in built HTML: the dagger (literal or as an entity) and its comma-separated digits at
+#: the end of a link's text (a number, a row label) or of a legend's bold marker; a "†1" in prose is not one
+HTML_MARKER = re.compile(r"(†|&dagger;|&#8224;|&#x2020;)(\d+(?:,\d+)*)(?=</a>|</strong>)")
 
 
 def renumber_html(html: str) -> tuple[str, dict[int, int]]:

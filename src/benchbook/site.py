@@ -132,8 +132,8 @@ def variables(
     writeups: dict[str, dict[str, dict]] | None = None,
 ) -> dict[str, str]:
     """Every ``_variables.yml`` entry: ``KEY`` (with unit, for prose) and ``KEY__v`` (without, for tables),
-    markers numbered once for the whole site and a cell's markers without those its row's label says
-    (``marks``, from ``pagemarks.page_marks``; default: ``caveats.RULES`` order, no row labels); and one
+    markers numbered once for the sources (each built page renumbered: ``pagemarks``) and a cell's
+    markers without those its row's label says (``marks``, from ``pagemarks.page_marks``; default: ``caveats.RULES`` order, no row labels); and one
     ``PREFIX__cfg`` per row label (``cfg_link``); and each write-up's numbers under their page keys
     (``writeups``: ``sitewriteups.page_numbers``), their caveats said once counted over the write-up.
 
@@ -197,8 +197,8 @@ def generate(root: Path, *, raw_root: Path | None = None, used: siterenderer.Ren
     ``reports/numbers`` and the snapshot store (``<raw_root>/data/raw/snapshots``); return the numbers.
 
     Per experiment: ``_generated/<experiment>-measured.md`` ("what was measured", included at the top
-    of its page) and ``_generated/<experiment>-caveats.md`` (its caveat legend, markers numbered once for
-    the site and row labels ``PREFIX__cfg`` from ``pagemarks``); ``_generated/page-<name>-caveats.md`` for
+    of its page) and ``_generated/<experiment>-caveats.md`` (its caveat legend, markers numbered once in
+    the sources and row labels ``PREFIX__cfg`` from ``pagemarks``); ``_generated/page-<name>-caveats.md`` for
     each page that includes it (``page_legends``); and ``_generated/speculative-outputs.md``: the model
     outputs of the cited sessions (``benchbook.outputs``).
 

@@ -9,8 +9,9 @@ returns Markdown that both renderers read unchanged.  Strings that come from rec
   hardware, builds, model files by name with sha256, dates, n, the interval method (``ci_method``)
   and the unit of replication (``replication``, when the registry has it), and what each unit means.
 * ``markers``: one marker per caveat rule, ``†1`` … in the order a reader meets them going through the
-  site's pages (``order``, from ``benchbook.pagemarks``: one numbering for the whole site, so a digit
-  names one rule on every page), else in ``caveats.RULES`` order; ``marker_text`` is what a number's
+  site's pages (``order``, from ``benchbook.pagemarks``: one numbering for the sources, so a digit names
+  one rule in every ``_variables.yml`` text; each built page is then renumbered in its own reading order,
+  ``pagemarks.renumber_html``), else in ``caveats.RULES`` order; ``marker_text`` is what a number's
   link text carries: only the rules attached to that number, minus the rules said once for its whole
   experiment (``experiment_wide``) or for its row's configuration.
 * ``legend_md`` / ``page_legend_md``: the legend of an experiment's page / of a page quoting numbers of
