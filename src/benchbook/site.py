@@ -131,11 +131,12 @@ def variables(
     marks: pagemarks.PageMarks | None = None,
     writeups: dict[str, dict[str, dict]] | None = None,
 ) -> dict[str, str]:
-    """Every ``_variables.yml`` entry: ``KEY`` (with unit, for prose) and ``KEY__v`` (without, for tables),
-    markers numbered once for the sources (each built page renumbered: ``pagemarks``) and a cell's
-    markers without those its row's label says (``marks``, from ``pagemarks.page_marks``; default: ``caveats.RULES`` order, no row labels); and one
-    ``PREFIX__cfg`` per row label (``cfg_link``); and each write-up's numbers under their page keys
-    (``writeups``: ``sitewriteups.page_numbers``), their caveats said once counted over the write-up.
+    """Every ``_variables.yml`` entry: ``KEY`` (with unit, for prose) and ``KEY__v`` (without, for
+    tables), markers numbered once for the sources (each built page renumbered: ``pagemarks``) and a
+    cell's markers without those its row's label says (``marks``, from ``pagemarks.page_marks``; default:
+    ``caveats.RULES`` order, no row labels); and one ``PREFIX__cfg`` per row label (``cfg_link``); and
+    each write-up's numbers under their page keys (``writeups``: ``sitewriteups.page_numbers``), their
+    caveats said once counted over the write-up.
 
     Raises:
         SiteError: a registry key already ends in ``__v`` (its cell variant would collide).
