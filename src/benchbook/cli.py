@@ -89,15 +89,26 @@ def cmd_doctor(args) -> int:
         problems += 1
         print(f"{_ok(False)} toolchain: {e}")
     reg = params["models"]["registry"]
-    from .llamacpp.models import _cached
+    from .llamacpp import registry
+    from .llamacpp.models import _cached, file_sha256
 
     for mid in reg:
+        if "alias_of" in reg[mid]:
+            print(f"info model {mid}: an alias of {reg[mid]['alias_of']} (the same file)")
+            continue
         hit = _cached(mid, reg)
         print(
             f"{_ok(bool(hit))} model {mid}"
             + (f" sha256={hit['sha256'][:16]}… {hit['path']}" if hit else "  fix: `benchbook models fetch`")
         )
         problems += not hit
+    for sha, ids in registry.duplicates(reg, file_sha256):
+        problems += 1
+        print(
+            f"{_ok(False)} model {', '.join(ids[1:])}: the same file as {ids[0]} (sha256 {sha[:16]}…), so "
+            f"pages would show one model under two names; fix: in params.yaml write "
+            + "; ".join(f"`{i}: {{alias_of: {ids[0]}}}`" for i in ids[1:])
+        )
     from .site import renderer
 
     name, path = renderer()
@@ -172,23 +183,34 @@ def cmd_synth_model(args) -> int:
 
 def cmd_models_add(args) -> int:
     """``benchbook models add PATH|URL``: hash the file (download a URL into the cache first), write a
-    ``models.registry`` entry into params.yaml (comments and key order kept) and print it."""
+    ``models.registry`` entry into params.yaml (comments and key order kept) and print it.  A file whose
+    bytes an entry already names is "already <id>": its id (when another) is written as an alias of
+    that entry (``{alias_of: <id>}``), never as a second model."""
     from .llamacpp import registry
-    from .llamacpp.models import models_dir
+    from .llamacpp.models import file_sha256, models_dir
 
     root = repo_root()
     params = resolve.load_params(root)  # a broken params.yaml is reported before anything is downloaded
     model_id = registry.check_id(args.id) if args.id else registry.model_id_for(args.target)
     entry = registry.entry_for(args.target, root, sha256=args.sha256, models_dir=models_dir())
-    done = registry.add(root / "params.yaml", model_id, entry, replace=args.replace)
-    twins = registry.same_file_ids(params["models"]["registry"], entry["sha256"], model_id)
-    if twins:
+    reg = params["models"]["registry"]
+    existing = registry.registered_as(reg, entry["sha256"], file_sha256)
+    if existing is not None and not (existing == model_id and args.replace):
         print(
-            f"warning: the same file (sha256 {entry['sha256']}) is also registered as "
-            f"{', '.join(twins)}: numbers of the two ids are one model's; remove the ids you do not need "
-            "from models.registry in params.yaml",
-            file=sys.stderr,
+            f"this file is already {existing} (sha256 {entry['sha256']}): it is measured and shown as "
+            + existing
         )
+        if existing == model_id or reg.get(model_id) == {"alias_of": existing}:
+            print(f"nothing to add: use {existing!r} (under llama_bench.models, or speculative.target)")
+            return 0
+        done = registry.add(root / "params.yaml", model_id, {"alias_of": existing}, replace=args.replace)
+        resolve.load_params(root)
+        print(
+            f"{'replaced' if done.replaced else 'added'} models.registry.{model_id} in {done.params_file} "
+            f"as an alias: {{alias_of: {existing}}} (its numbers and pages name {existing})"
+        )
+        return 0
+    done = registry.add(root / "params.yaml", model_id, entry, replace=args.replace)
     resolve.load_params(root)
     print(f"{'replaced' if done.replaced else 'added'} models.registry.{model_id} in {done.params_file}:")
     for k, v in entry.items():
@@ -221,22 +243,75 @@ def cmd_site_build(args) -> int:
 
 
 def cmd_numbers(args) -> int:
-    """``benchbook numbers [PATTERN]``: print the matching registered numbers (``writeup.rows``)."""
+    """``benchbook numbers [PATTERN] [--writeup NAME]``: print the matching registered numbers
+    (``writeup.rows``) of the site's registry or of write-up NAME's (keys as its pages quote them,
+    ``NAME--KEY``)."""
     from dataclasses import asdict
 
     from .writeup import rows, table
 
-    found = rows(repo_root() / "reports" / "numbers", args.pattern)
+    found = rows(writeup_registry(repo_root(), args.writeup), args.pattern, args.writeup)
     print(json.dumps([asdict(r) for r in found], indent=1) if args.json else table(found))
     return 0
 
 
+def writeup_registry(root: Path, name: str | None) -> Path:
+    """The numbers folder of write-up ``name`` (``writeups/NAME/reports/numbers``), or of the site (None).
+
+    Raises:
+        writeup.WriteupError: no such write-up registry (the known write-ups listed)."""
+    from . import sitewriteups
+    from .writeup import WriteupError
+
+    if name is None:
+        return root / "reports" / "numbers"
+    folder = root / sitewriteups.WRITEUPS / name
+    if folder not in sitewriteups.writeup_dirs(root):
+        known = ", ".join(d.name for d in sitewriteups.writeup_dirs(root)) or "none"
+        raise WriteupError(
+            f"--writeup {name}: no write-up registry {folder / 'reports' / 'numbers'} (write-ups: {known}); "
+            f"fix: `benchbook writeup new {name} --model FILE` makes one"
+        )
+    return sitewriteups.registry_dir(folder)
+
+
 def cmd_new_page(args) -> int:
-    """``benchbook new-page NAME --experiment EXP``: scaffold a page (``writeup.new_page``)."""
+    """``benchbook new-page NAME --experiment EXP [--writeup W]``: scaffold a page (``writeup.new_page``);
+    with ``--writeup`` in ``writeups/W/`` over that write-up's numbers."""
     from .writeup import new_page
 
-    path = new_page(repo_root(), args.name, args.experiment, args.match, force=args.force)
+    root = repo_root()
+    path = new_page(
+        root,
+        args.name,
+        args.experiment,
+        args.match,
+        force=args.force,
+        writeup=args.writeup,
+        numbers_dir=writeup_registry(root, args.writeup),
+    )
     print(f"wrote {path} (listed in _quarto.yml); render: benchbook site build")
+    return 0
+
+
+def cmd_writeup_new(args) -> int:
+    """``benchbook writeup new NAME --model FILE|URL|ID``: ``writeupnew.new``; prints what it wrote and
+    the time of each step."""
+    from . import writeupnew
+
+    t0 = time.monotonic()
+    overrides = json.loads(args.overrides) if args.overrides else None
+    done = writeupnew.new(
+        repo_root(), args.name, args.model, args.experiment, overrides, force=args.force, log=say
+    )
+    root = repo_root()
+    print(f"write-up {args.name}: model {done.model_id}{' (already registered)' if done.already else ''}")
+    print(f"  params:   {done.params_file.relative_to(root)}")
+    print(f"  registry: {done.registry.relative_to(root)} (`benchbook numbers --writeup {args.name}`)")
+    if done.page is not None:
+        print(f"  page:     {done.page.relative_to(root)} (write in it; `benchbook site build` renders it)")
+    print("timings: " + ", ".join(f"{k}={v:.1f}" for k, v in done.timings.items()))
+    print(f"total {time.monotonic() - t0:.1f} s")
     return 0
 
 
@@ -522,6 +597,54 @@ def measured_here(
     return out
 
 
+def measuring_line(
+    root: Path,
+    params: dict,
+    stage: str,
+    host_id: str,
+    toolchain_id: str | None,
+    picked=None,
+    raw_dir: str | Path = "data/raw",
+) -> str:
+    """What ``benchbook run`` says before it measures ``stage`` on this host: "resuming session X (k of n
+    done)" when this host's raw file holds an interrupted session of this build that ran what ``params``
+    asks now (``session.open_session``, ``experiments.drift``: the session the stage will resume; n is
+    the plan's runs where the experiment declares them, ``PLANNED``), else that no completed session
+    exists and a new one is measured."""
+    from .experiments import drift, profiles
+    from .session import open_session
+
+    where = f"host {host_id}" + ("" if stage in NO_TOOLCHAIN else f" with toolchain {toolchain_id}")
+    experiment = SESSION_EXPERIMENT.get(stage, stage)
+    open_one = open_session(root / raw_dir / stage / f"{host_id}.jsonl", experiment)
+    start = open_one.start if open_one else {}
+    same_build = stage in NO_TOOLCHAIN or start.get("toolchain_id") == toolchain_id
+    if open_one is None or not same_build or "config" not in start:
+        return f"no completed {stage} session for {where}: measuring on this host"
+    picked = picked or profiles.pick(params)
+    now = drift.current(stage, params, picked) if stage in drift.EXPERIMENTS else None
+    if now is not None and drift.differences(start["config"], now):
+        return (
+            f"{stage}: session {open_one.session_id} of {where} was interrupted under other parameters: "
+            "measuring a new session"
+        )
+    total = _planned_count(stage, start)
+    of = f" of {total}" if total is not None else ""
+    return f"{stage}: resuming session {open_one.session_id} ({open_one.done}{of} done) for {where}"
+
+
+def _planned_count(stage: str, start: dict) -> int | None:
+    """How many runs the session of ``start`` plans (its report module's ``PLANNED``), or None where
+    the experiment declares none or its config no longer reads."""
+    import importlib
+
+    try:
+        planned = getattr(importlib.import_module(f"benchbook.experiments.{stage}.report"), "PLANNED", None)
+        return len(planned.runs(start)) if planned is not None else None
+    except (ImportError, ValueError):
+        return None
+
+
 def session_checks(root: Path, stage: str, raw_dir: str | Path = "data/raw") -> dict:
     """``{session_id: measured.SessionCheck}`` of ``stage``'s sessions under ``root/raw_dir``, checked
     as its report checks them (``measured.check`` with the experiment's planned runs; draft-self: its
@@ -577,8 +700,7 @@ def measure_missing(
     for stage, done in here.items():
         if done or (only and stage not in only):
             continue
-        build = "" if stage in NO_TOOLCHAIN else f" with toolchain {toolchain_id}"
-        print(f"no completed {stage} session for host {host_id}{build}: measuring on this host")
+        print(measuring_line(root, params, stage, host_id, toolchain_id, picked, raw_dir))
         t_stage = time.monotonic()
         run_stage(stage)
         timings[f"measure_{stage}_s"] = time.monotonic() - t_stage
@@ -1096,13 +1218,25 @@ def main(argv: list[str] | None = None) -> int:
     nb = sub.add_parser("numbers", help="registered numbers: key, value [95%% interval], unit, n, caveats")
     nb.add_argument("pattern", nargs="?", default=None, help="substring of the key, or a glob (lb-*-warm)")
     nb.add_argument("--json", action="store_true", help="one JSON object per number")
+    nb.add_argument("--writeup", default=None, help="the numbers of write-up NAME (writeups/NAME/)")
     nb.set_defaults(fn=cmd_numbers)
     npg = sub.add_parser("new-page", help="write NAME.qmd bound to an experiment's numbers")
     npg.add_argument("name")
     npg.add_argument("--experiment", required=True, help="experiment whose numbers the page quotes")
     npg.add_argument("--match", default=None, help="only the keys matching this substring or glob")
     npg.add_argument("--force", action="store_true", help="overwrite an existing page")
+    npg.add_argument("--writeup", default=None, help="a page of write-up NAME (writeups/NAME/), its numbers")
     npg.set_defaults(fn=cmd_new_page)
+    wp = sub.add_parser("writeup").add_subparsers(dest="sub", required=True)
+    wn = wp.add_parser("new", help="measure one GGUF into writeups/NAME/ and write its page")
+    wn.add_argument("name")
+    wn.add_argument("--model", default=None, help="a GGUF file, an http(s) URL or a models.registry id")
+    wn.add_argument("--experiment", default="llama_bench", help="llama_bench (default) or speculative")
+    wn.add_argument(
+        "--overrides", default=None, help="JSON merged into its section, e.g. '{\"repetitions\": 3}'"
+    )
+    wn.add_argument("--force", action="store_true", help="rewrite index.qmd (your edits to it are lost)")
+    wn.set_defaults(fn=cmd_writeup_new)
     stp = sub.add_parser("stages").add_subparsers(dest="sub", required=True)
     stp.add_parser("check").set_defaults(fn=cmd_stages_check)
     stp.add_parser("write").set_defaults(fn=cmd_stages_write)

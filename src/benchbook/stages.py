@@ -216,7 +216,7 @@ def report_cmd(name: str) -> str:
 
 def model_params(params: dict, models: Callable[[dict], Iterable[str]] | None, stage: str) -> tuple[str, ...]:
     """``models.registry.<id>`` for every id ``models(params)`` names and every entry those are derived
-    from (``derived_from``), in registry order; () without ``models``.
+    from (``derived_from``) or is an alias of (``alias_of``), in registry order; () without ``models``.
 
     Raises:
         StagesError: an id is not in ``params["models"]["registry"]``.
@@ -234,7 +234,7 @@ def model_params(params: dict, models: Callable[[dict], Iterable[str]] | None, s
             )
         if mid not in used:
             used.add(mid)
-            todo += [registry[mid]["derived_from"]] if "derived_from" in registry[mid] else []
+            todo += [registry[mid][k] for k in ("derived_from", "alias_of") if k in registry[mid]]
     return tuple(f"models.registry.{mid}" for mid in registry if mid in used)
 
 
