@@ -217,3 +217,69 @@ def ratio_interval(m1, s1, n1, m2, s2, n2, confidence: float = 0.95):
         low, high = r * np.exp(-half), r * np.exp(half)
     low, high, dof = (np.where(ok, v, np.nan) for v in (low, high, dof))
     return r, low, high, dof
+
+
+# --- trends and gaps over repetitions (the analyses and the audit read the same definitions) ---------
+
+
+def slope_interval(x, y, confidence: float = 0.95) -> dict:
+    """Least-squares slope of ``y`` on ``x`` with a Student-t interval (n − 2 degrees of freedom,
+    ``scipy.stats.linregress`` stderr).  Returns ``{slope, intercept, ci_low, ci_high, n}``; the
+    interval is None with fewer than 3 points, everything None when x has one distinct value."""
+    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+    n = int(x.size)
+    if n < 2 or np.unique(x).size < 2:
+        return {"slope": None, "intercept": None, "ci_low": None, "ci_high": None, "n": n}
+    xm, ym = x.mean(), y.mean()
+    sxx = float(((x - xm) ** 2).sum())
+    slope = float(((x - xm) * (y - ym)).sum() / sxx)
+    icpt = float(ym - slope * xm)
+    lo = hi = None
+    if n >= 3:
+        resid = y - (icpt + slope * x)
+        se = math.sqrt(float((resid**2).sum()) / (n - 2) / sxx)
+        half = float(sps.t.ppf(0.5 + confidence / 2, n - 2)) * se
+        lo, hi = slope - half, slope + half
+    return {"slope": slope, "intercept": icpt, "ci_low": lo, "ci_high": hi, "n": n}
+
+
+def rep_trend(values, index=None) -> float | None:
+    """Least-squares slope of ``values`` (None entries dropped) over their repetition index (0, 1, ...
+    unless ``index`` is given; ``slope_interval``), in the values' unit per repetition; None with fewer
+    than 2 points.
+
+    >>> rep_trend([0.125, 0.393, 0.9])   # α of three requests to one server: +0.3875 per request
+    0.3875"""
+    pairs = [
+        (float(i), float(v))
+        for i, v in zip(index if index is not None else range(len(values)), values, strict=True)
+        if v is not None
+    ]
+    if len(pairs) < 2:
+        return None
+    return slope_interval([i for i, _ in pairs], [v for _, v in pairs])["slope"]
+
+
+def cluster_gap(rates: list[float]) -> tuple[float | None, float | None]:
+    """``(gap ÷ wider cluster's range, gap ÷ mean)`` of the largest gap between sorted ``rates`` that
+    leaves at least two samples on each side; ``(None, None)`` for fewer than 4 samples.  A zero range
+    with a positive gap gives ``inf``.
+
+    >>> cluster_gap([89.6, 90.2, 105.4, 105.5, 105.7])[0] > 25   # gap 15.2 over range 0.6
+    True
+    >>> round(cluster_gap([108.4, 108.6, 114.2, 119.5, 122.8])[0], 2)   # gap 5.6 over range 8.6
+    0.65
+    """
+    xs = sorted(float(x) for x in rates)
+    if len(xs) < 4:
+        return None, None
+    best = None
+    for i in range(2, len(xs) - 1):  # split before xs[i]: xs[:i] | xs[i:]
+        gap = xs[i] - xs[i - 1]
+        if best is None or gap > best[0]:
+            best = (gap, max(xs[i - 1] - xs[0], xs[-1] - xs[i]))
+    assert best is not None
+    gap, width = best
+    mean = sum(xs) / len(xs)
+    ratio = gap / width if width > 0 else (float("inf") if gap > 0 else 0.0)
+    return ratio, gap / mean if mean else None

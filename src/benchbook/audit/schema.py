@@ -73,15 +73,20 @@ def _written_number(v: Any) -> Any:
 #: a published number: finite (pydantic refuses nan/inf), never a boolean or a quoted string
 Number = Annotated[float, BeforeValidator(_written_number)]
 
-#: unit families (lower case).  A claim whose metric has a known family must use one of its units,
-#: and a value in these families cannot be negative (a rate, size, time or ratio).
-UNIT_FAMILIES: dict[str, frozenset[str]] = {
-    "rate": frozenset({"tok/s", "t/s", "tokens/s", "token/s", "tps", "tok/ms", "it/s"}),
-    "size": frozenset({"b", "kib", "mib", "gib", "tib", "kb", "mb", "gb", "tb"}),
-    "time": frozenset({"ns", "us", "µs", "ms", "s", "min", "h"}),
-    "ratio": frozenset({"x", "×", "ratio", "%"}),
-    "tokens": frozenset({"tokens", "token", "tokens/step", "tokens/verify step"}),
+#: unit families, each unit spelled as users write it and ``units`` reads it (GiB, MB, ms), so an error
+#: that lists them shows them so; a unit is matched to its family whatever its case (``family_of``;
+#: ``units.quantity`` then reads the case: MB is not Mb).  A claim whose metric has a known family
+#: must use one of its units, and a value in these families cannot be negative (a rate, size, time or
+#: ratio).
+UNIT_FAMILIES: dict[str, tuple[str, ...]] = {
+    "rate": ("tok/s", "t/s", "tokens/s", "token/s", "tps", "tok/ms", "it/s"),
+    "size": ("B", "KiB", "MiB", "GiB", "TiB", "kB", "MB", "GB", "TB"),
+    "time": ("ns", "us", "µs", "ms", "s", "min", "h"),
+    "ratio": ("x", "×", "ratio", "%"),
+    "tokens": ("tokens", "token", "tokens/step", "tokens/verify step"),
 }
+#: lower-cased unit -> its family (``family_of``)
+_FAMILY_OF = {u.lower(): f for f, units in UNIT_FAMILIES.items() for u in units}
 
 #: the unit family of each known metric (an unknown metric is not checked)
 METRIC_FAMILIES: dict[str, tuple[str, ...]] = {
@@ -110,8 +115,7 @@ def family_of(unit: str | None) -> str | None:
     """The family (``UNIT_FAMILIES`` key) of ``unit``, matched case-insensitively; None if unknown."""
     if unit is None:
         return None
-    u = unit.strip().lower()
-    return next((f for f, units in UNIT_FAMILIES.items() if u in units), None)
+    return _FAMILY_OF.get(unit.strip().lower())
 
 
 def _check_number_unit(metric: str | None, unit: str | None, numbers: list[float]) -> None:
@@ -120,7 +124,7 @@ def _check_number_unit(metric: str | None, unit: str | None, numbers: list[float
     fam = family_of(unit)
     wanted = METRIC_FAMILIES.get(metric or "")
     if wanted and unit is not None and fam not in wanted:
-        units = ", ".join(sorted(u for f in wanted for u in UNIT_FAMILIES[f]))
+        units = ", ".join(u for f in wanted for u in UNIT_FAMILIES[f])
         raise ValueError(f"unit: {unit!r} is not a unit of {metric}; fix: use one of {units}")
     if fam in ("size", "time", "rate") and quantity(unit) is None and (unit or "").strip().lower() != "it/s":
         raise ValueError(
@@ -868,29 +872,36 @@ def _check_references(cf: ClaimsFile, doc: _Doc) -> None:
                     f"{ref!r} is neither a claim nor a statement id; fix: cite one of "
                     f"{sorted(ids)}, or add the claim it names under `claims:`"
                 )
-    # cycles between statements: depth-first search over statement -> cited statements
+    # cycles between statements: depth-first search over statement -> cited statements, kept on a
+    # list (not the call stack: a chain of any depth is checked)
     state: dict[str, int] = {}
     index = {s.id: i for i, s in enumerate(cf.statements)}
 
-    def visit(sid: str, trail: list[str]) -> None:
-        state[sid] = 1
-        for ref in cf.statements[index[sid]].of:
-            if ref not in stmt_ids:
-                continue
-            if state.get(ref) == 1:
-                cycle = " -> ".join(trail[trail.index(ref) :] + [ref]) if ref in trail else f"{sid} -> {ref}"
+    def cited(sid: str) -> list[str]:
+        return [ref for ref in cf.statements[index[sid]].of if ref in stmt_ids]
+
+    for s in cf.statements:
+        if state.get(s.id) is not None:
+            continue
+        state[s.id] = 1
+        walk = [(s.id, iter(cited(s.id)))]
+        while walk:
+            sid, todo = walk[-1]
+            nxt = next(todo, None)
+            if nxt is None:
+                state[sid] = 2
+                walk.pop()
+            elif state.get(nxt) == 1:
+                trail = [x for x, _ in walk]
+                cycle = " -> ".join(trail[trail.index(nxt) :] + [nxt])
                 raise ClaimsError(
                     f"{where}:{doc.line(('statements', index[sid], 'of'))}: statements."
                     f"{index[sid]}.of: statements cite each other in a cycle ({cycle}); "
                     "fix: break the cycle (cite the claims themselves)"
                 )
-            if state.get(ref) is None:
-                visit(ref, trail + [ref])
-        state[sid] = 2
-
-    for s in cf.statements:
-        if state.get(s.id) is None:
-            visit(s.id, [s.id])
+            elif state.get(nxt) is None:
+                state[nxt] = 1
+                walk.append((nxt, iter(cited(nxt))))
 
 
 def load(path: str | Path) -> ClaimsFile:
