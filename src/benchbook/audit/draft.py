@@ -360,7 +360,7 @@ class _Drafter:
                 fields.pop("unit", None)
                 if cond:
                     fields["conditions"] = cond
-                fields.update(_where(line, self.post.line(line)))
+                fields.update(_where(line, f"{header[j]}: {row[j]} — {self.post.line(line)}"))
                 self.add_claim(fields, f"{gid}-r{r + 1}", gid, " ".join([header[j], *labels]))
 
     # --- prose ------------------------------------------------------------------------------------

@@ -24,7 +24,9 @@ from pathlib import Path
 import yaml
 
 from ..atomicfile import write_text
-from .draft import Drafted, Entry, Num
+from ..ingest.common import IngestError
+from ..ingest.read import read_source
+from .draft import Drafted, Entry, Num, draft_text
 
 #: top-level sections the draft writes itself (all others in an existing file are the user's)
 _OWN = ("schema", "schema_version", "draft", "claims", "groups", "statements")
@@ -106,23 +108,27 @@ def _read_existing(path: Path) -> _Kept:
                 if not isinstance(data, dict):
                     continue
                 iid = str(data.get("id", f"{name}-{j}"))
+                rows = _group_ids(data) if name == "groups" else []
                 if data.get("reviewed") is False:
-                    kept.guessed.add(iid)
+                    kept.guessed.update([iid, *rows])
                     continue
                 sl = data.get("source_line")
                 kept.items[name].append((iid, sl if isinstance(sl, int) else None, "\n".join(chunk)))
-                if name == "groups":
-                    kept.items.setdefault("group-rows", []).extend(
-                        (str(r[0]), None, "") for r in ((data.get("table") or {}).get("rows") or []) if r
-                    )
-                    kept.items["group-rows"].extend(
-                        (str(c.get("id")), None, "")
-                        for c in (data.get("claims") or [])
-                        if isinstance(c, dict)
-                    )
+                kept.items.setdefault("group-rows", []).extend((r, None, "") for r in rows)
         elif name not in _OWN:
             kept.sections[name] = "\n".join(body).rstrip() + "\n"
     return kept
+
+
+def _group_ids(group: dict) -> list[str]:
+    """The ids of the claims a ``groups:`` entry lists (its ``claims`` and its table's ``id`` column)."""
+    ids = [str(c.get("id")) for c in (group.get("claims") or []) if isinstance(c, dict)]
+    table = group.get("table")
+    cols = (table.get("columns") or []) if isinstance(table, dict) else []
+    if isinstance(table, dict) and "id" in cols:
+        at = cols.index("id")
+        ids += [str(r[at]) for r in (table.get("rows") or []) if isinstance(r, list) and len(r) > at]
+    return ids
 
 
 def _dedent(chunk: list[str]) -> list[str]:
@@ -285,3 +291,69 @@ def write(drafted: Drafted, out: Path, post_name: str) -> list[str]:
             if not (logs / name).exists():
                 write_text(logs / name, body)
     return guessed
+
+
+#: the claims file drafted beside a post: ``blog.md`` -> ``blog.claims.yaml`` (its logs in
+#: ``blog.claims.logs/``, where ``benchbook audit`` finds them)
+CLAIMS_SUFFIX = ".claims.yaml"
+
+
+def default_out(post: Path) -> Path:
+    """Where the claims file of ``post`` goes: beside it, ``<stem>.claims.yaml``."""
+    return post.with_name(post.stem + CLAIMS_SUFFIX)
+
+
+def read_post_file(post: Path) -> str:
+    """The text of a post file, decoded as ``benchbook ingest`` decodes (byte-order marks, UTF-16;
+    undecodable bytes replaced): a binary file reads as little text, never as an error.
+
+    Raises:
+        ValueError: ``post`` is a directory or is missing (ingest's IngestError names it).
+    """
+    try:
+        return read_source(post)[0]
+    except IngestError:
+        if post.is_file():  # UTF-16 without a byte-order mark, or binary: read what is there
+            return post.read_bytes().decode("utf-8", errors="replace")
+        raise
+
+
+def draft_post(
+    post: str | Path, out: str | Path | None = None, text: str | None = None
+) -> tuple[Path, Drafted, list[str]]:
+    """Draft the claims file of the post ``post`` (``"-"``: ``text``, read from stdin by the caller)
+    into ``out`` (default ``default_out``; for stdin ``post.claims.yaml`` in the working folder),
+    keeping reviewed entries of an existing ``out`` (module doc).  Returns ``(out, the draft, the
+    ids written as guesses)``.
+
+    Raises:
+        ValueError: a missing post, a directory, an existing ``out`` that is not YAML (names it and
+        the fix); OSError: ``out`` cannot be written.
+    """
+    stdin = str(post) == "-"
+    path = Path("post.md") if stdin else Path(post)
+    if text is None:
+        text = read_post_file(path)
+    target = Path(out) if out is not None else (Path("post" + CLAIMS_SUFFIX) if stdin else default_out(path))
+    if target.resolve() == path.resolve() and not stdin:
+        raise ValueError(f"{target}: the claims file would overwrite the post; fix: name another with -o")
+    drafted = draft_text(text, path.name)
+    guessed = write(drafted, target, "stdin" if stdin else path.name)
+    return target, drafted, guessed
+
+
+def summary(post: str, out: Path, drafted: Drafted, guessed: list[str]) -> list[str]:
+    """What a draft wrote, for the terminal: counts, the guessed ids, the logs and the unplaced numbers."""
+    kinds = {k: sum(e.kind == k for e in drafted.entries) for k in ("claim", "statement", "todo")}
+    lines = [
+        f"{post}: drafted {kinds['claim']} claims, {kinds['statement']} statements, {kinds['todo']} todo "
+        f"statements, {len(drafted.unplaced)} numbers not placed (listed under draft.unplaced) into {out}",
+        f"{len(guessed)} entries guessed (reviewed: false; check each against its quote): "
+        + ", ".join(guessed)
+        if guessed
+        else "no entry guessed: every entry of the file is reviewed",
+    ]
+    if drafted.logs:
+        lines.append(f"log excerpts kept in {out.with_name(out.stem + '.logs')}/: {', '.join(drafted.logs)}")
+    lines += drafted.notes
+    return lines
