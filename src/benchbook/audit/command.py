@@ -113,8 +113,8 @@ def claims_of(name: str) -> str:
     Raises:
         ValueError: a missing post or one that cannot be drafted (names it and the fix).
     """
-    if Path(name).suffix.lower() in CLAIMS_SUFFIXES:
-        return name
+    if Path(name).suffix.lower() in CLAIMS_SUFFIXES or not Path(name).is_file():
+        return name  # a claims file, or no file at all (the audit names what stands there)
     out, drafted, guessed = draft_post(name)
     print("\n".join(summary(name, out, drafted, guessed)), file=sys.stderr)
     return str(out)

@@ -219,11 +219,11 @@ class _Drafter:
     def bench_lines(self) -> tuple[set[int], dict[int, list[dict]]]:
         """Lines of llama-bench output (skipped by every other reader) and its records by line."""
         found, _ = scan(self.post.text)
-        covered: set[int] = set()
+        covered: set[int] = {line for line, _, _ in found.builds}
         for seg in found.segments:
             if seg.table is None or seg.table.kind != "other":
                 covered.update(range(seg.start, seg.end + 1))
-        if not covered:
+        if not found.segments:
             return covered, {}
         try:
             got = read_llama_bench(Path(self.name), self.post.text)

@@ -255,7 +255,7 @@ def blocks_of(text: str) -> list[Block]:
 
 def _looks_code(line: str) -> bool:
     """A command or log line (never a table row): a llama.cpp tool, a flag, a log's ``=``."""
-    return bool(re.search(r"(^|\s)--?[a-z]|\b\w+\s*=\s*\S|^\s*[$>#]\s", line))
+    return bool(re.search(r"^\s*[$>#]\s|\b\w+\s*=\s*\S|llama-\w+\s+-|\bvllm\b|\bsglang\b", line))
 
 
 def read_post(text: str) -> Post:
