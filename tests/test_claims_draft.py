@@ -107,6 +107,14 @@ def test_blog_prose_numbers_keep_precision_as_written(blog):
         "decode-tps-l58-2": ("decode_tps", None, (27.73, 40.02), False, "tok/s", None),
     }
     assert _claim(cf, "decode-tps-l57").range_decimals == (2, 2)  # "2.40" keeps its two decimals
+    # conditions the sentence names beside the number: a label with a number ("block size 4"), and
+    # the labels the post's table uses ("WSL2", "draft-self"), the nearest one to the number
+    b4 = _claim(cf, "decode-tps-l33").conditions
+    assert (b4.block_max, b4.other["environment"]) == (4, "WSL2")
+    assert _claim(cf, "acceptance-rate-l44").conditions.decoding == "draft-self"  # not "plain", further off
+    vram = _claim(cf, "vram-peak-l48").conditions
+    assert (vram.decoding, vram.other) == ("draft-self", {"environment": "WSL2"})
+    assert _claim(cf, "decode-tps-l54-2").conditions.batch == 1
     assert _claim(cf, "count-l7").counts == schema.Counts(successes=4, trials=13)
     # the prose repeats 24.4 and 42.72 from the table: cited, not drafted twice
     assert not any(c.value in (24.4, 42.72) for c in cf.claims if not c.id.startswith("t1-"))
@@ -143,11 +151,10 @@ def test_blog_log_excerpt_written_beside_and_unplaced_listed(blog):
     log = out.with_name(out.stem + ".logs") / "post-l38.log"
     assert log.read_text().splitlines()[1].strip().startswith("eval time =   21516.39 ms /   525 tokens")
     assert cf.draft is not None
+    # "block size 4" and "batch 1" are conditions of the numbers beside them, not unplaced
     assert [(u.line, u.number) for u in cf.draft.unplaced] == [
         (4, "4.88"),
         (5, "3080"),
-        (33, "4"),
-        (54, "1"),
         (54, "5070"),
         (57, "3.8"),
         (59, "3.8"),

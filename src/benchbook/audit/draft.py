@@ -92,6 +92,15 @@ LABELS: dict[str, tuple[str, str]] = {
 }
 #: words that name a metric, for finding the claim a phrase names ("plain decoding")
 _METRIC_WORDS_OF = {"decode_tps": "decode decoding generation tg", "prefill_tps": "prefill prompt pp"}
+#: how far from a number (characters) a sentence's words are read as its conditions
+_NEAR = 60
+#: a condition named with its number in prose: "block size 4", "-ncmoe 26", "ctx 8192", "-ngl=99"
+_NAMED = re.compile(
+    r"(?P<label>block(?: size)?|-{0,2}n?cmoe|n_cpu_moe|-{0,2}n-cpu-moe|-ngl|n_gpu_layers|ctx|context|"
+    r"batch(?: size)?|ubatch|depth|draft[ -]max|--draft-max)\s*(?:=|:|of|is)?\s*(?P<n>\d+)"
+    r"(?![\d.]|\s*(?:tok|t/s|%|x|×|GB|GiB|MB|ms|s\b))",
+    re.IGNORECASE,
+)
 _PAREN = re.compile(r"[(\[].*")
 #: a cell that states nothing
 _EMPTY = re.compile(r"^\s*(?:|[-—–?]+|n/?a|none|null|oom|x)\s*$", re.IGNORECASE)
@@ -191,6 +200,7 @@ class _Drafter:
         self.pending_log: str | None = None
         self.log_metrics: set[str] = set()
         self.labels: dict[str, str] = {}
+        self.vocab: dict[str, tuple[str, object]] = {}
 
     def new_id(self, base: str) -> str:
         base = base.strip("-") or "c"
@@ -349,6 +359,8 @@ class _Drafter:
                     else:
                         value = word == "on"
                 _set(cond, path, value)
+                if isinstance(value, str) and len(value) >= 3 and not re.fullmatch(r"[\d.\s]+", value):
+                    self.vocab.setdefault(value.lower(), (path, value))
             for j, gid in groups.items():
                 if j >= len(row) or _EMPTY.match(row[j]):
                     continue
@@ -388,6 +400,8 @@ class _Drafter:
             sentence = _sentence(text, n.start)
             if id(n) in rels:
                 continue
+            if n.unit is None and any(a <= n.start < b for a, b in self.label_spans(text)):
+                continue  # "block size 4", "-ncmoe 26": a condition of the numbers near it
             if n.unit is None:
                 if n.of is not None:
                     placed.append((n, self.count_claim(n, text, line, sentence)))
@@ -406,7 +420,7 @@ class _Drafter:
                 self.maybe_log(same[0], metric)
                 continue
             cfields = {"metric": metric, **fields}
-            cond = self.conditions()
+            cond = _merged(self.conditions(), self.named_conditions(text, n.start, sentence))
             if cond:
                 cfields["conditions"] = cond
             cfields.update(_where(line, sentence))
@@ -415,6 +429,37 @@ class _Drafter:
             placed.append((n, cid))
         for rel in rels.values():
             self.relation(rel, text, line_of(rel.start), placed)
+
+    def label_spans(self, text: str) -> list[tuple[int, int]]:
+        """Where ``text`` names a condition with a number (``_NAMED``)."""
+        return [(m.start("n"), m.end("n")) for m in _NAMED.finditer(text)]
+
+    def named_conditions(self, text: str, at: int, sentence: str) -> dict:
+        """The conditions the sentence around offset ``at`` names: a label with a number ("block
+        size 4", "-ncmoe 26": ``_NAMED``) and a label value the post's tables use ("WSL2",
+        "draft-self"), within ``_NEAR`` characters of the number; of several for one field, the
+        nearest."""
+        s0 = text.find(sentence)
+        rel = at - s0
+        found: dict[str, tuple[int, object]] = {}
+
+        def offer(path: str, pos: int, value: object) -> None:
+            score = abs(rel - pos) + (pos > rel)  # the nearest; before it on a tie
+            if score <= _NEAR and (path not in found or score < found[path][0]):
+                found[path] = (score, value)
+
+        for m in _NAMED.finditer(sentence):
+            path, typ = LABELS.get(_label_key(m.group("label")), ("", ""))
+            if path and typ == "int":
+                offer(path, m.start(), int(m.group("n")))
+        low = sentence.lower()
+        for word, (path, value) in self.vocab.items():
+            for m in re.finditer(rf"(?<![\w-]){re.escape(word)}(?![\w-])", low):
+                offer(path, m.start(), value)
+        out: dict = {}
+        for path, (_, value) in found.items():
+            _set(out, path, value)
+        return out
 
     def count_claim(self, n: Number, text: str, line: int, sentence: str) -> str:
         window = text[max(0, n.start - 60) : n.end + 40].lower()
