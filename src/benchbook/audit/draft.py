@@ -92,6 +92,8 @@ LABELS: dict[str, tuple[str, str]] = {
 }
 #: words that name a metric, for finding the claim a phrase names ("plain decoding")
 _METRIC_WORDS_OF = {"decode_tps": "decode decoding generation tg", "prefill_tps": "prefill prompt pp"}
+#: how many of the claims drafted last a relating phrase's other side is looked for among
+_REACH = 400
 #: how far from a number (characters) a sentence's words are read as its conditions
 _NEAR = 60
 #: a condition named with its number in prose: "block size 4", "-ncmoe 26", "ctx 8192", "-ngl=99"
@@ -196,10 +198,12 @@ class _Drafter:
         self.command: dict = {}
         self.command_tool: str | None = None
         self.by_value: dict[tuple[str, str | None], list[str]] = {}
-        self.sentence_claims: list[tuple[int, str, list[str], list]] = []
         self.pending_log: str | None = None
         self.log_metrics: set[str] = set()
-        self.labels: dict[str, str] = {}
+        self.claims: dict[str, Entry] = {}
+        self.claim_ids: list[str] = []
+        self.groups: dict[str, Group] = {}
+        self.profile: dict[str, tuple[str | None, set[str]]] = {}
         self.vocab: dict[str, tuple[str, object]] = {}
 
     def new_id(self, base: str) -> str:
@@ -213,13 +217,16 @@ class _Drafter:
     # --- claims ---------------------------------------------------------------------------------
     def add_claim(self, fields: dict, base: str, group: str | None = None, label: str = "") -> str:
         cid = self.new_id(base)
-        self.out.entries.append(Entry("claim", cid, {"id": cid, **fields}, group))
+        entry = Entry("claim", cid, {"id": cid, **fields}, group)
+        self.out.entries.append(entry)
+        self.claims[cid] = entry
+        self.claim_ids.append(cid)
+        shared = self.groups[group].fields if group is not None else {}
         value = fields.get("value") or "–".join(fields.get("range") or ())
-        unit = fields.get("unit") or next(
-            (g.fields.get("unit") for g in self.out.groups if g.id == group), None
-        )
+        unit = fields.get("unit") or shared.get("unit")
         self.by_value.setdefault((str(value), unit), []).append(cid)
-        self.labels[cid] = label
+        named = _METRIC_WORDS_OF.get(str(fields.get("metric") or shared.get("metric") or ""), "")
+        self.profile[cid] = (unit, _words(f"{label} {_flat(fields.get('conditions', {}))} {named}"))
         return cid
 
     def conditions(self) -> dict:
@@ -335,6 +342,7 @@ class _Drafter:
             if self.command:
                 gfields["conditions"] = self.conditions()
             self.out.groups.append(Group(gid, gfields, block.start))
+            self.groups[gid] = self.out.groups[-1]
             groups[j] = gid
         for r, row in enumerate(body):
             line = at[r + 1] if r + 1 < len(at) else block.start
@@ -483,7 +491,7 @@ class _Drafter:
     def maybe_log(self, cid: str, metric: str) -> None:
         """Name the log excerpt right before this paragraph on the first claim of each metric the
         excerpt states (``log_metrics``)."""
-        entry = self.out.claim(cid)
+        entry = self.claims.get(cid)
         if entry is None or not self.pending_log or metric not in self.log_metrics:
             return
         self.log_metrics.discard(metric)
@@ -548,24 +556,20 @@ class _Drafter:
         return scored[0][1]
 
     def scored(self, words: str, exclude: set[str], fam: str | None = None) -> list[tuple[int, str]]:
+        """Claims sharing words with ``words`` (their label, conditions and metric's words), most
+        first: among the last ``_REACH`` claims drafted (a post relates numbers it has stated, and
+        a long post stays linear)."""
         want = _words(words)
         out = []
-        for e in self.out.entries:
-            if e.kind != "claim" or e.id in exclude:
+        for cid in self.claim_ids[-_REACH:]:
+            if cid in exclude:
                 continue
-            unit = e.fields.get("unit") or next(
-                (g.fields.get("unit") for g in self.out.groups if g.id == e.group), None
-            )
+            unit, have = self.profile[cid]
             if fam is not None and family(unit) != fam:
                 continue
-            metric = e.fields.get("metric") or next(
-                (g.fields.get("metric") for g in self.out.groups if g.id == e.group), ""
-            )
-            named = _METRIC_WORDS_OF.get(str(metric), "")
-            have = _words(f"{self.labels.get(e.id, '')} {_flat(e.fields.get('conditions', {}))} {named}")
             score = len(want & have)
             if score:
-                out.append((score, e.id))
+                out.append((score, cid))
         return sorted(out, key=lambda x: -x[0])
 
     def candidates(self, words: str, exclude: set[str]) -> list[str]:

@@ -58,11 +58,13 @@ class Post:
     text: str
     html: bool
     blocks: list[Block]
+    _lines: list[str] | None = field(default=None, repr=False)
 
     def line(self, n: int) -> str:
         """The text of line ``n`` (1-based), stripped; "" outside the text."""
-        lines = self.text.splitlines()
-        return lines[n - 1].strip() if 0 < n <= len(lines) else ""
+        if self._lines is None:
+            self._lines = self.text.splitlines()
+        return self._lines[n - 1].strip() if 0 < n <= len(self._lines) else ""
 
 
 class _HtmlText(HTMLParser):
