@@ -243,8 +243,8 @@ def test_precision_as_written():
 def test_names_dates_and_device_counts_are_not_numbers_control():
     text = "On 2026-10-28 an H200 ran Qwen3-30B-A3B Q4_K_M; 4x RTX 3090 went from 36 to 66 tok/s."
     got = [(n.text, n.unit) for n in numbers(text)]
-    # "3090" stands alone (listed as unplaced); "from 36 to 66" is a change, not a range
-    assert got == [("3090", None), ("36", None), ("66", "tok/s")]
+    # "3090" stands alone (listed as unplaced); "from 36 to 66 tok/s" is a change, not a range
+    assert got == [("3090", None), ("36", "tok/s"), ("66", "tok/s")]
     assert relations(text, numbers(text)) == []
 
 
@@ -397,3 +397,30 @@ def test_large_post_drafts_in_time():
     drafted = draft_text(text)
     assert time.monotonic() - t < 20
     assert len(render(drafted, "big.md")[1]) == 1634  # repeated numbers cite the claim drafted first
+
+
+def test_inline_command_and_a_change_from_one_number_to_another(tmp_path):
+    text = (
+        "I ran `llama-server -m Qwen3-30B-A3B-UD-Q4_K_XL.gguf -ngl 99 -ncmoe 12 -c 32768` and got ~95 t/s.\n"
+        "Prompt processing went from 310 t/s to 1,420 t/s (about 4.6x).\n\n"
+        "llama-bench for reference: nothing here.\n"
+    )
+    cf, _ = _drafted(text, tmp_path)
+    first = _claim(cf, "decode-tps-l1")
+    assert first.quote == (
+        "I ran `llama-server -m Qwen3-30B-A3B-UD-Q4_K_XL.gguf -ngl 99 -ncmoe 12 -c 32768` and got ~95 t/s."
+    )
+    c = first.conditions
+    assert (c.model, c.quant, c.offload.n_cpu_moe, c.ctx, first.value, first.about) == (
+        "Qwen3-30B-A3B",
+        "UD-Q4_K_XL",
+        12,
+        32768,
+        95,
+        True,
+    )
+    assert [(x.id, x.value) for x in cf.claims[1:]] == [("prefill-tps-l2", 310), ("prefill-tps-l2-2", 1420)]
+    (s,) = cf.statements  # 1,420 / 310 = 4.58: the later over the earlier
+    assert (s.of, s.value, s.about) == (["prefill-tps-l2-2", "prefill-tps-l2"], 4.6, True)
+    assert cf.draft is not None and cf.draft.unplaced == []  # the command's numbers are not unplaced
+    assert command_lines([(1, "llama-bench for reference:")]) == []  # a tool named in prose: no command

@@ -384,23 +384,26 @@ class _Drafter:
                 self.add_claim(fields, f"{gid}-r{r + 1}", gid, " ".join([header[j], *labels]))
 
     # --- prose ------------------------------------------------------------------------------------
-    def prose(self, pieces: list[tuple[int, str]]) -> None:
+    def prose(self, pieces: list[tuple[int, str]], read: list[str] | None = None) -> None:
         """The numbers and relations of one paragraph (``pieces``: its lines), read as one text so a
-        sentence may run over lines; each number keeps the line it is on."""
-        text, starts = "", []
-        for ln, t in pieces:
+        sentence may run over lines; each number keeps the line it is on.  ``read``: the lines as
+        numbers are read from them (inline command lines blanked out), quotes keep ``pieces``."""
+        text, scanned, starts = "", "", []
+        for k, (ln, t) in enumerate(pieces):
             starts.append((len(text), ln))
+            lead = len(t) - len(t.lstrip())
             text += t.strip() + " "
-        found = numbers(text)
+            scanned += (read[k] if read is not None else t)[lead : lead + len(t.strip())] + " "
+        found = numbers(scanned)
 
         def line_of(i: int) -> int:
             return next(ln for at, ln in reversed(starts) if at <= i)
 
-        rels = {id(r.number): r for r in relations(text, found)}
+        rels = {id(r.number): r for r in relations(scanned, found)}
         placed: list[tuple[Number, str]] = []
         prev_end = 0
         for n in found:
-            label = text[prev_end : n.start]
+            label = scanned[prev_end : n.start]
             label = re.split(r"[.;,!?]\s", label)[-1]
             if n.unit is not None:
                 prev_end = n.end
@@ -408,7 +411,7 @@ class _Drafter:
             sentence = _sentence(text, n.start)
             if id(n) in rels:
                 continue
-            if n.unit is None and any(a <= n.start < b for a, b in self.label_spans(text)):
+            if n.unit is None and any(a <= n.start < b for a, b in self.label_spans(scanned)):
                 continue  # "block size 4", "-ncmoe 26": a condition of the numbers near it
             if n.unit is None:
                 if n.of is not None:
@@ -416,7 +419,7 @@ class _Drafter:
                 else:
                     self.out.unplaced.append((line, n.text, sentence[:300]))
                 continue
-            metric = metric_of(n.unit, text[max(0, n.start - 60) : n.start], text[n.end : n.end + 30])
+            metric = metric_of(n.unit, scanned[max(0, n.start - 60) : n.start], scanned[n.end : n.end + 30])
             if metric is None:
                 self.out.unplaced.append((line, n.text, sentence[:300]))
                 continue
@@ -437,6 +440,19 @@ class _Drafter:
             placed.append((n, cid))
         for rel in rels.values():
             self.relation(rel, text, line_of(rel.start), placed)
+
+    def inline_commands(self, line: int, text: str) -> str:
+        """``text`` with each command line written inline (`` `llama-server -m x.gguf -ngl 99` ``)
+        taken as the command for what follows and blanked out (same length: offsets stay)."""
+
+        def take(m: re.Match) -> str:
+            found = command_lines([(line, m.group(1))])
+            if not found:
+                return m.group(0)
+            self.command, self.command_tool = found[-1].conditions, found[-1].tool
+            return " " * len(m.group(0))
+
+        return re.sub(r"`([^`]+)`", take, text)
 
     def label_spans(self, text: str) -> list[tuple[int, int]]:
         """Where ``text`` names a condition with a number (``_NAMED``)."""
@@ -514,8 +530,8 @@ class _Drafter:
             sides = [a, b]
             if rel.kind == "percent_change" and not re.search(r"\bfrom\b", sentence, re.IGNORECASE):
                 sides = [b, a]
-            if rel.kind == "ratio" and rel.sign < 0:
-                sides = [b, a]
+            if rel.kind == "ratio" and (rel.sign < 0) != bool(re.search(r"\bfrom\b", sentence, re.I)):
+                sides = [b, a]  # "from 310 to 1,420 t/s (4.6x)": the later over the earlier
         before = [(m, cid) for m, cid in in_sentence if m.end <= n.start]
         if sides is None and before and rel.other:
             subject_n, subject = before[-1]
@@ -627,7 +643,8 @@ class _Drafter:
                 continue
             if block.kind == "code":
                 continue  # code that is neither output, a command nor a log: not prose
-            self.prose([(n, t) for n, t in block.lines if n not in in_command])
+            pieces = [(n, t) for n, t in block.lines if n not in in_command]
+            self.prose(pieces, [self.inline_commands(n, t) for n, t in pieces])
             self.pending_log = None
         return self.out
 

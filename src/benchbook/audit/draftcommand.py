@@ -191,6 +191,9 @@ def command_lines(lines: list[tuple[int, str]]) -> list[Command]:
         except ValueError:  # an unclosed quote: split on spaces
             words = joined.split()
         tool = re.sub(r"\s+", " ", m.group("tool"))
+        if not any(w.startswith("-") for w in words) and not tool.startswith("vllm"):
+            i += 1
+            continue  # "llama-bench for reference:": the tool named in prose, no command
         out.append(Command(tool, n, last, f"{tool} {joined}".strip(), conditions_of(tool, words)))
         i += 1
     return out

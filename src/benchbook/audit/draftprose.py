@@ -211,12 +211,17 @@ def numbers(text: str) -> list[Number]:
                 continue
             low, high = number_text(m.group("a")), number_text(m.group("b"))
             try:
-                worded = m.group("sep").isalpha() and re.search(r"\b(?:from|von|de)\s*$", before, re.I)
+                worded = bool(m.group("sep").isalpha() and re.search(r"\b(?:from|von|de)\s*$", before, re.I))
                 if float(low) > float(high) or low.startswith("-") or glued_before or worded:
                     raise ValueError
-            except ValueError:  # a date 2026-10-28, a version 1-2, a descending pair: not a range
-                out.append(Number(number_text(m.group("a")), None, False, m.start("a"), m.end("a")))
-                pos = m.end("a")
+            except ValueError:  # a date 2026-10-28, a descending pair, "from 310 to 1,420 t/s": no range
+                # the first number alone; after "from", with the unit of the pair ("from 310 to 1420 t/s")
+                first = ua or (ub if worded else None)
+                end = m.end("ua") if m.group("ua") else m.end("a")
+                about = bool(m.group("about")) and first is not None
+                text_a = number_text(m.group("a"))
+                out.append(Number(text_a, first, about, m.start(), end, unit_written=written))
+                pos = end
                 continue
         if m.group("pm") is not None:
             spread = number_text(m.group("pm"))
@@ -309,7 +314,7 @@ def metric_of(unit: str | None, before: str, after: str = "") -> str | None:
     rules = [(pat, m) for f, pat, m in _METRIC_WORDS if f == fam]
     if not rules:
         return None
-    low, tail = before.lower(), after.lower()[:30]
+    low, tail = before.lower(), re.split(r"[.!?;](?:\s|$)", after.lower()[:30])[0]  # this sentence only
     best: tuple[int, str] | None = None
     for pat, metric in rules[:-1]:
         hits = [h.end() for h in re.finditer(pat, low)]

@@ -193,8 +193,10 @@ def _inline_pieces(tok, start: int) -> list[tuple[int, str]]:
         if ch.type in ("softbreak", "hardbreak"):
             pieces.append((line, "".join(cur)))
             cur, line = [], line + 1
-        elif ch.type in ("text", "code_inline"):
+        elif ch.type == "text":
             cur.append(ch.content)
+        elif ch.type == "code_inline":
+            cur.append(f"`{ch.content}`")  # a command line written inline stays one span
         elif ch.type == "image":
             cur.append(ch.content)
     pieces.append((line, "".join(cur)))
