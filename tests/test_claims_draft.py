@@ -206,9 +206,19 @@ def test_issue_relation_examples():
 
 
 def test_relation_with_both_sides_in_the_sentence(tmp_path):
+    # no "than" or "from": the sides in the order the stated gain needs, and a note saying so
     cf, _ = _drafted("Plain decoding gave 20.0 tok/s and MTP gave 42.0 tok/s, 2.1× faster.\n", tmp_path)
     (s,) = cf.statements
-    assert (s.kind, s.of, s.value, s.unit) == ("ratio", ["decode-tps-l1", "decode-tps-l1-2"], 2.1, "x")
+    assert (s.kind, s.of, s.value, s.unit) == ("ratio", ["decode-tps-l1-2", "decode-tps-l1"], 2.1, "x")
+    assert s.note == "sides ordered by their values: the sentence does not say which is which"
+    cf, _ = _drafted("MTP gave 42.0 tok/s, 2.1× faster than plain decoding at 20.0 tok/s.\n", tmp_path)
+    (s,) = cf.statements
+    assert (s.of, s.note) == (["decode-tps-l1", "decode-tps-l1-2"], None)
+    # Korean word order: "WSL 32.95, Windows 42.72: about 1.3 times faster" (the later is faster)
+    cf, _ = _drafted("WSL에서는 약 32.95 tok/s, 윈도우에서는 42.72 tok/s로 약 1.3배 빨랐다.\n", tmp_path)
+    (s,) = cf.statements
+    assert (s.of, s.value, s.about) == (["decode-tps-l1-2", "decode-tps-l1"], 1.3, True)
+    assert _claim(cf, "decode-tps-l1").about  # "약": about
     cf, _ = _drafted("From 100 tok/s the rate went to 80 tok/s, 20% slower.\n", tmp_path)
     (s,) = cf.statements
     assert (s.kind, s.of, s.value) == ("percent_change", ["decode-tps-l1", "decode-tps-l1-2"], -20)

@@ -258,7 +258,8 @@ class _Drafter:
         n_prompt, n_gen, depth = lb.get("n_prompt") or 0, lb.get("n_gen") or 0, lb.get("n_depth") or 0
         metric = "prefill_tps" if n_gen == 0 else "decode_tps" if n_prompt == 0 else "throughput"
         test = f"pp{n_prompt}" if n_gen == 0 else f"tg{n_gen}" if n_prompt == 0 else f"pp{n_prompt}+tg{n_gen}"
-        method = f"llama-bench {test}" + (f" @ d{depth}" if depth else "")
+        tool = (rec.get("uninterpreted") or {}).get("tool") or "llama-bench"
+        method = f"{tool} {test}" + (f" @ d{depth}" if depth else "")
         text = rec.get("source_text") or ""
         cond = self.conditions()
         model = lb.get("model_type")
@@ -525,13 +526,24 @@ class _Drafter:
         ]
         fams = {family(m.unit) for m, _ in in_sentence}
         sides: list[str] | None = None
+        ordered_by_value = False
         if len(in_sentence) == 2 and len(fams) == 1:
-            a, b = in_sentence[0][1], in_sentence[1][1]
-            sides = [a, b]
-            if rel.kind == "percent_change" and not re.search(r"\bfrom\b", sentence, re.IGNORECASE):
-                sides = [b, a]
-            if rel.kind == "ratio" and (rel.sign < 0) != bool(re.search(r"\bfrom\b", sentence, re.I)):
-                sides = [b, a]  # "from 310 to 1,420 t/s (4.6x)": the later over the earlier
+            (na, a), (nb, b) = in_sentence
+            worded = re.search(r"\b(?:from|than)\b", sentence, re.IGNORECASE)
+            later_first = re.search(r"\bfrom\b", sentence, re.IGNORECASE) is not None
+            if not worded:
+                # no "than"/"from" (another language's word order, a list): the sides in the order
+                # the stated value needs (a gain: the larger over the smaller), said in a note
+                ordered_by_value = True
+                larger_wanted = rel.sign > 0 and (rel.kind == "percent_change" or _multiple(n) >= 1)
+                big_first = _mid(na) >= _mid(nb)
+                sides = [a, b] if big_first == larger_wanted else [b, a]
+                if rel.kind == "percent_change":
+                    sides.reverse()  # a change from the smaller to the larger
+            elif rel.kind == "percent_change":
+                sides = [a, b] if later_first else [b, a]  # "A is 40% faster than B": from B to A
+            else:
+                sides = [b, a] if (rel.sign < 0) != later_first else [a, b]  # from 310 to 1,420: 1,420 / 310
         before = [(m, cid) for m, cid in in_sentence if m.end <= n.start]
         if sides is None and before and rel.other:
             subject_n, subject = before[-1]
@@ -544,6 +556,8 @@ class _Drafter:
         if rel.kind == "percent_change" and rel.sign < 0 and not value.startswith("-"):
             value = "-" + value
         fields: dict = {"kind": rel.kind, "statement": sentence}
+        if ordered_by_value and sides is not None:
+            fields["note"] = "sides ordered by their values: the sentence does not say which is which"
         sid = self.new_id(f"s-l{line}")
         if sides is not None:
             fields["of"] = sides
@@ -647,6 +661,18 @@ class _Drafter:
             self.prose(pieces, [self.inline_commands(n, t) for n, t in pieces])
             self.pending_log = None
         return self.out
+
+
+def _mid(n: Number) -> float:
+    """The middle of a drafted number (a range's midpoint)."""
+    if n.range is not None:
+        return (float(n.range[0]) + float(n.range[1])) / 2
+    return float(n.text)
+
+
+def _multiple(n: Number) -> float:
+    """A stated ratio as a multiple: "57%" -> 0.57, "2.1×" -> 2.1."""
+    return _mid(n) / 100 if n.unit == "%" else _mid(n)
 
 
 def _flat(d: dict) -> str:
