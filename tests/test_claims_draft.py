@@ -12,7 +12,7 @@ import pytest
 
 from benchbook.audit import page, schema
 from benchbook.audit.command import main as audit_main
-from benchbook.audit.draft import draft_text
+from benchbook.audit.draft import draft_text, origin_of
 from benchbook.audit.draftcommand import command_lines, model_and_quant
 from benchbook.audit.draftfile import draft_post, render
 from benchbook.audit.draftprose import numbers, relations
@@ -115,6 +115,18 @@ def test_blog_prose_numbers_keep_precision_as_written(blog):
     vram = _claim(cf, "vram-peak-l48").conditions
     assert (vram.decoding, vram.other) == ("draft-self", {"environment": "WSL2"})
     assert _claim(cf, "decode-tps-l54-2").conditions.batch == 1
+    # numbers the post quotes from someone else name who (origin): the audit compares sources
+    origins = {c.id: c.origin for c in cf.claims if c.origin}
+    assert origins == {
+        "decode-tps-l53": "The fork's author",
+        "decode-tps-l54": "The vendor's blog",
+        "decode-tps-l54-2": "The vendor's blog",
+        "decode-tps-l54-3": "The vendor's blog",
+        "decode-tps-l57": "my earlier posts",
+        "decode-tps-l57-2": "my earlier posts",
+        "decode-tps-l58": "my earlier posts",
+        "decode-tps-l58-2": "my earlier posts",
+    }
     assert _claim(cf, "count-l7").counts == schema.Counts(successes=4, trials=13)
     # the prose repeats 24.4 and 42.72 from the table: cited, not drafted twice
     assert not any(c.value in (24.4, 42.72) for c in cf.claims if not c.id.startswith("t1-"))
@@ -168,10 +180,18 @@ def test_blog_draft_audits_without_error(blog):
     assert by["t1-tg-r8"].consistency == "consistent"  # 525 tokens / 21516.39 ms = 24.40 tok/s
     assert by["s-l43"].consistency == "consistent"  # 24.4 / 42.72 = 56.99–57.24%: "about 57%"
     assert by["s-l59"].consistency == "consistent"  # 42.72 / 6.11–6.34 = 6.73–7.00: "about 7"
+    assert [q.reason for q in by["s-l59"].qualifiers] == ["sources: the source vs my earlier posts"]
     assert "s-l55" not in by  # a todo is not audited
     html = page.render(cf, a.verdicts, out.name)
     assert "line 26: <q>TG (tok/s): 24.4 — | Windows | 24 |" in html
     assert "Relations not yet tied to their numbers (todo)" in html
+
+
+def test_origin_of_quoted_numbers_and_own_numbers_control():
+    assert origin_of("According to the paper, it reaches 120 tok/s.") == "the paper"
+    assert origin_of("In this post I got 42 tok/s.") is None
+    assert origin_of("My blog shows 50 tok/s.") is None  # the author's own
+    assert origin_of("I ran the Q4_K_M GGUF (20.2 GB).") is None
 
 
 def test_drafting_the_blog_takes_under_two_seconds():

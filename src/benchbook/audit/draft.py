@@ -6,7 +6,8 @@ Every entry is a guess (``reviewed: false``) with the line of the post it came f
 
 * prose: each number with a unit (``draftprose.numbers``) is a claim: metric guessed from the unit
   and the words near it, the value with the digits it was written with, "about", a range, ``±``
-  (``spread``), "N GiB of M GiB" (``capacity``), "N of M" (``counts``); a number that repeats one
+  (``spread``), "N GiB of M GiB" (``capacity``), "N of M" (``counts``), ``origin`` when the
+  sentence names who published it (``origin_of``); a number that repeats one
   already drafted (same value as written, same unit) cites that claim instead of a new one; numbers
   with no unit are listed in ``draft.unplaced``, never dropped;
 * tables: a Markdown, HTML or aligned text table gives one claim per value cell, grouped per value
@@ -92,6 +93,18 @@ LABELS: dict[str, tuple[str, str]] = {
 }
 #: words that name a metric, for finding the claim a phrase names ("plain decoding")
 _METRIC_WORDS_OF = {"decode_tps": "decode decoding generation tg", "prefill_tps": "prefill prompt pp"}
+#: a sentence quoting someone else's number: an author, vendor, paper or earlier post named
+_ORIGIN = re.compile(
+    r"(?:according to\s+|\bin\s+)?\b(?:"
+    r"(?:the|a|an|their|his|her)\s+(?:[\w.\-]+(?:'s|’s)\s+)?"
+    r"(?:(?:earlier|previous|last|older|other|original|official)\s+)?"
+    r"|(?:my|our)\s+(?:earlier|previous|last|older|other)\s+)"
+    r"(?:author|authors|vendor|blog|paper|posts?|article|announcement|model card|maintainers?|team|"
+    r"docs|README)\b"
+    r"(?=.{0,120}?\b(?:reports?|gives?|says?|claims?|states?|shows?|lists?|quotes?|managed|measured|"
+    r"got|reached|\d))",
+    re.IGNORECASE,
+)
 #: how many of the claims drafted last a relating phrase's other side is looked for among
 _REACH = 400
 #: how far from a number (characters) a sentence's words are read as its conditions
@@ -432,6 +445,9 @@ class _Drafter:
                 self.maybe_log(same[0], metric)
                 continue
             cfields = {"metric": metric, **fields}
+            origin = origin_of(sentence)
+            if origin:
+                cfields["origin"] = origin
             cond = _merged(self.conditions(), self.named_conditions(text, n.start, sentence))
             if cond:
                 cfields["conditions"] = cond
@@ -661,6 +677,14 @@ class _Drafter:
             self.prose(pieces, [self.inline_commands(n, t) for n, t in pieces])
             self.pending_log = None
         return self.out
+
+
+def origin_of(sentence: str) -> str | None:
+    """Who published a number the sentence quotes (``origin``), when it names someone else: "the
+    fork's author reports", "the vendor's blog gives", "in my earlier posts", "according to the
+    paper" (``_ORIGIN``); None for the post's own numbers."""
+    m = _ORIGIN.search(sentence)
+    return re.sub(r"^(?:in|according to)\s+", "", m.group(0).strip(), flags=re.IGNORECASE) if m else None
 
 
 def _mid(n: Number) -> float:
