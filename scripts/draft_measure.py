@@ -7,7 +7,8 @@ Defaults: the test post ``tests/fixtures/draft/clover-blog.md`` (written after t
 when a drafted claim states the same value or range (units of one dimension compared after
 conversion: 100 % = 1.0 ratio, t/s = tok/s); of those, how many have the same metric, and the same
 conditions where the hand file states them (``decoding``, ``prompt``, ``block_max``, ``n_cpu_moe``,
-``tokens_generated``) and the same ``capacity``.  A hand statement is matched when a drafted
+``tokens_generated``) and the same ``capacity``; and of the hand file's quoted numbers (``origin``),
+how many the draft gives an origin.  A hand statement is matched when a drafted
 statement (or todo) states its value and unit, and *tied* when its ``of`` names the drafted claims
 captured for the hand statement's sides.  Prints the figures and the time drafting took.
 """
@@ -85,6 +86,11 @@ def measure(post: Path, hand_path: Path) -> dict[str, int | float]:
         conds = all(_condition(got, d, n) == _condition(hand, h, n) for n in stated) and (
             h.capacity is None or d.capacity == h.capacity
         )
+        if h.origin is not None:
+            figures["quoted numbers (hand origin)"] = int(figures.get("quoted numbers (hand origin)", 0)) + 1
+            figures["  of them drafted with an origin"] = int(
+                figures.get("  of them drafted with an origin", 0)
+            ) + (d.origin is not None)
         figures["same metric"] += metric
         figures["same conditions (where the hand file states them)"] += conds
         figures["same metric and conditions"] += metric and conds

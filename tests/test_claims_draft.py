@@ -4,6 +4,7 @@ keeps what the user reviewed; the audit page quotes the source beside each verdi
 
 from __future__ import annotations
 
+import importlib.util
 import shutil
 import time
 from pathlib import Path
@@ -19,6 +20,7 @@ from benchbook.audit.draftprose import numbers, relations
 from benchbook.audit.post import html_to_text, read_post
 from benchbook.audit.run import audit_file
 
+ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).parent / "fixtures"
 POST = FIXTURES / "draft" / "clover-blog.md"
 
@@ -454,3 +456,27 @@ def test_inline_command_and_a_change_from_one_number_to_another(tmp_path):
     assert (s.of, s.value, s.about) == (["prefill-tps-l2-2", "prefill-tps-l2"], 4.6, True)
     assert cf.draft is not None and cf.draft.unplaced == []  # the command's numbers are not unplaced
     assert command_lines([(1, "llama-bench for reference:")]) == []  # a tool named in prose: no command
+
+
+def test_draft_against_the_hand_written_claims_file():
+    """scripts/draft_measure.py's figures for the test post against data/claims/clover-35b-a3b-blog.yaml."""
+    spec = importlib.util.spec_from_file_location("draft_measure", ROOT / "scripts" / "draft_measure.py")
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    got = mod.measure(POST, ROOT / "data" / "claims" / "clover-35b-a3b-blog.yaml")
+    assert {k: v for k, v in got.items() if k != "drafting seconds"} == {
+        "hand claims": 33,
+        "drafted claims": 36,
+        "captured (value and unit)": 33,
+        "quoted numbers (hand origin)": 8,
+        "  of them drafted with an origin": 8,
+        "same metric": 33,
+        "same conditions (where the hand file states them)": 23,
+        "same metric and conditions": 23,
+        "hand statements": 4,
+        "drafted statements (todo)": "2 (1)",
+        "statements matched (value and unit)": 3,
+        "statements tied to the right sides": 2,
+        "unplaced numbers listed": 5,
+    }
