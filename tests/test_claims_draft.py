@@ -5,6 +5,7 @@ keeps what the user reviewed; the audit page quotes the source beside each verdi
 from __future__ import annotations
 
 import importlib.util
+import random
 import shutil
 import time
 from pathlib import Path
@@ -480,3 +481,39 @@ def test_draft_against_the_hand_written_claims_file():
         "statements tied to the right sides": 2,
         "unplaced numbers listed": 5,
     }
+
+
+def test_every_draft_loads_whatever_the_numbers(tmp_path):
+    """Random posts of hostile pieces (negative rates, impossible counts, 20 decimals, ranges of
+    multiples, a capacity of 0, tables of them): every draft loads in the schema, and what cannot be
+    stated is listed as unplaced."""
+    pieces = [
+        "-5 tok/s",
+        "15 of 12 passed",
+        "1.5 of 3",
+        "3.14159265358979323846 tok/s",
+        "2–3× faster",
+        "20–30% slower",
+        "5 GB of 0 GB",
+        "about 7 times",
+        "99999999999999999999 ms",
+        "-12% change",
+        "42.7 ± 0.3 t/s",
+        "from 1 to 2 s",
+        "| a | TG (tok/s) |\n|---|---|\n| x | -4 |\n| y | 1e5 |\n",
+        "`llama-server -ngl x -c y`",
+        "12 layers",
+        "0 of 0",
+    ]
+    rng = random.Random(29)
+    for k in range(40):
+        text = "\n\n".join(" ".join(rng.sample(pieces, 3)) + "." for _ in range(4)) + "\n"
+        post = tmp_path / f"p{k}.md"
+        post.write_text(text)
+        out, _, _ = draft_post(post)
+        cf = schema.load(out)
+        assert cf.draft is not None
+    assert [(num, t) for _, num, t in draft_text("-5 tok/s and 15 of 12.\n").unplaced] == [
+        ("-5", "-5 tok/s and 15 of 12."),
+        ("15", "-5 tok/s and 15 of 12."),
+    ]

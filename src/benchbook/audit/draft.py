@@ -387,6 +387,9 @@ class _Drafter:
                 if j >= len(row) or _EMPTY.match(row[j]):
                     continue
                 found = [n for n in numbers(row[j]) if n.unit or not n.unit_written]
+                if found and not stateable(found[0]):
+                    self.out.unplaced.append((line, found[0].text, self.post.line(line)[:300]))
+                    continue
                 if not found:
                     continue
                 n = found[0]
@@ -427,6 +430,9 @@ class _Drafter:
                 continue
             if n.unit is None and any(a <= n.start < b for a, b in self.label_spans(scanned)):
                 continue  # "block size 4", "-ncmoe 26": a condition of the numbers near it
+            if not stateable(n):
+                self.out.unplaced.append((line, n.text, sentence[:300]))
+                continue
             if n.unit is None:
                 if n.of is not None:
                     placed.append((n, self.count_claim(n, text, line, sentence)))
@@ -534,6 +540,9 @@ class _Drafter:
     def relation(self, rel, text: str, line: int, placed: list[tuple[Number, str]]) -> None:
         n = rel.number
         sentence = _sentence(text, n.start)
+        if not stateable(n) or (n.range is not None and rel.sign < 0):
+            self.out.unplaced.append((line, n.text, sentence[:300]))
+            return
         s0 = text.find(sentence)
         in_sentence = [
             (m, cid)
@@ -586,7 +595,10 @@ class _Drafter:
                 **fields,
                 "of": list(dict.fromkeys(candidates)),
             }
-        fields.update({"value": Num(value.lstrip("+"))})
+        if n.range is not None and rel.sign > 0:
+            fields["range"] = [Num(n.range[0]), Num(n.range[1])]  # "2–3× faster"
+        elif n.range is None:
+            fields["value"] = Num(value.lstrip("+"))
         if n.about:
             fields["about"] = True
         fields["unit"] = "%" if n.unit == "%" else "x"
@@ -726,6 +738,40 @@ def _metric_header(header: str) -> bool:
     return bool(re.search(r"\b(?:pp|tg)\s?\d+\b|speed|throughput|tok/s|t/s", header, re.IGNORECASE))
 
 
+def _plain(text: str | None) -> float | None:
+    """A drafted number's value when a claims file can state it (finite, at most 15 digits before
+    and after the point: ``schema.Claim.decimals``), else None."""
+    if text is None:
+        return None
+    m = re.fullmatch(r"-?(\d+)(?:\.(\d+))?", text)
+    if not m or len(m.group(1)) > 15 or len(m.group(2) or "") > 15:
+        return None
+    return float(text)
+
+
+def stateable(n: Number) -> bool:
+    """Whether a claims file can state ``n`` as a claim (the schema's rules, so a draft always loads):
+    every number plain (``_plain``), no negative value but a change in %, a count "k of n" with
+    0 ≤ k ≤ n and n ≥ 1 whole numbers."""
+    texts = [n.low, n.high] if n.range is not None else [n.text]
+    values = [_plain(t) for t in texts]
+    if any(v is None for v in values) or (n.spread is not None and _plain(n.spread) is None):
+        return False
+    if n.unit != "%" and any((v or 0) < 0 for v in values):
+        return False
+    if n.unit is None and n.of is not None:
+        k, of = _plain(n.text), _plain(n.of)
+        return (
+            k is not None
+            and of is not None
+            and k.is_integer()
+            and of.is_integer()
+            and 0 <= k <= of
+            and of >= 1
+        )
+    return True
+
+
 def _number_fields(n: Number) -> dict:
     fields: dict = {}
     if n.range is not None:
@@ -737,7 +783,7 @@ def _number_fields(n: Number) -> dict:
     fields["unit"] = n.unit
     if n.spread is not None:
         fields["spread"] = Num(n.spread)
-    if n.of is not None and n.of_unit == n.unit:
+    if n.of is not None and n.of_unit == n.unit and (_plain(n.of) or 0) > 0:
         fields["capacity"] = Num(n.of)
     return fields
 
