@@ -517,3 +517,23 @@ def test_every_draft_loads_whatever_the_numbers(tmp_path):
         ("-5", "-5 tok/s and 15 of 12."),
         ("15", "-5 tok/s and 15 of 12."),
     ]
+
+
+def test_drafting_into_a_hand_written_file_keeps_all_of_it(tmp_path):
+    hand = ROOT / "data" / "claims" / "clover-35b-a3b-blog.yaml"
+    out = tmp_path / "hand.yaml"
+    shutil.copy(hand, out)
+    draft_post(POST, out)
+    before, after = schema.load(hand), schema.load(out)
+    assert [after.claim(c.id) for c in before.claims] == before.claims
+    assert [after.statement(s.id) for s in before.statements] == before.statements
+    assert (after.source, after.systems, after.environments, after.conditions, after.model) == (
+        before.source,
+        before.systems,
+        before.environments,
+        before.conditions,
+        before.model,
+    )
+    comments = [ln for ln in out.read_text().splitlines() if ln.lstrip().startswith("#")]
+    assert comments == [ln for ln in hand.read_text().splitlines() if ln.lstrip().startswith("#")]
+    assert len(after.claims) == 33 + 36

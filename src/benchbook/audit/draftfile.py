@@ -28,6 +28,12 @@ from ..ingest.common import IngestError
 from ..ingest.read import read_source
 from .draft import Drafted, Entry, Num, draft_text
 
+#: the comment a draft opens with (an existing file's own opening comments are kept instead)
+_HEADER = (
+    "# Drafted by `benchbook claims draft` from {post}. Every entry with `reviewed: false` is a",
+    "# guess: check it against its quote, fix it, and set `reviewed: true` (or delete the line); a",
+    "# reviewed entry is never overwritten when the post is drafted again.",
+)
 #: top-level sections the draft writes itself (all others in an existing file are the user's)
 _OWN = ("schema", "schema_version", "draft", "claims", "groups", "statements")
 _ITEM_SECTIONS = ("claims", "groups", "statements")
@@ -90,6 +96,9 @@ def _read_existing(path: Path) -> _Kept:
         return kept
     if not isinstance(root, yaml.MappingNode):
         raise ValueError(f"{path}: not a claims file (no mapping); fix: move it away to draft afresh")
+    head = lines[: root.value[0][0].start_mark.line] if root.value else []
+    if any(ln.strip() for ln in head) and not any("Drafted by `benchbook claims draft`" in ln for ln in head):
+        kept.sections["#"] = "\n".join(head).rstrip() + "\n"  # the user's own opening comments
     starts = [k.start_mark.line for k, _ in root.value] + [len(lines)]
     for i, (k, v) in enumerate(root.value):
         name = k.value
@@ -99,6 +108,8 @@ def _read_existing(path: Path) -> _Kept:
             kept.drafted = set(((data.get("draft") or {}).get("drafted")) or [])
         elif name in _ITEM_SECTIONS and isinstance(v, yaml.SequenceNode):
             marks = [x.start_mark.line for x in v.value] + [starts[i + 1]]
+            if v.value and marks[0] > starts[i]:
+                marks[0] = starts[i] + 1  # comments between `claims:` and its first item stay with it
             for j in range(len(v.value)):
                 chunk = lines[marks[j] : marks[j + 1]]
                 while chunk and not chunk[-1].strip():
@@ -221,13 +232,9 @@ def render(drafted: Drafted, post_name: str, existing: Path | None = None) -> tu
     guessed = [e.id for e in entries]
     groups = [g for g in drafted.groups if g.id not in skip and any(e.group == g.id for e in entries)]
     guessed += [g.id for g in groups]
-    out = [
-        f"# Drafted by `benchbook claims draft` from {post_name}. Every entry with `reviewed: false` is a",
-        "# guess: check it against its quote, fix it, and set `reviewed: true` (or delete the line); a",
-        "# reviewed entry is never overwritten when the post is drafted again.",
-        "schema: benchbook.claims",
-        "schema_version: 1",
-    ]
+    head = kept.sections.pop("#", None)
+    out = [head.rstrip("\n")] if head else [_HEADER[0].format(post=post_name), *_HEADER[1:]]
+    out += ["schema: benchbook.claims", "schema_version: 1"]
     if "source" not in kept.sections:
         title = f", title: {scalar(drafted.title)}" if drafted.title else ""
         out.append(f"source: {{kind: post{title}, note: {scalar('drafted from ' + post_name)}}}")
