@@ -18,7 +18,11 @@ benchbook new-page NAME --experiment EXP [--match PATTERN]
                                  write NAME.qmd bound to an experiment's numbers; list it in _quarto.yml
 benchbook ingest FILE...         read external llama.cpp output (llama-bench, server log, speculative-simple)
 benchbook audit CLAIMS.yaml...   a verdict per published claim [--logs DIR] [--pair SPEC=BASELINE];
-                                 --all DIR audits every claims file of DIR (the `audit` stage)
+                                 --all DIR audits every claims file of DIR (the `audit` stage);
+                                 a post (POST.md, .txt, .html) is drafted first (`claims draft`)
+benchbook claims draft POST [-o CLAIMS.yaml]
+                                 draft a claims file from a published post (Markdown, text, HTML, - for
+                                 stdin); re-running keeps the entries you reviewed
 benchbook stages check           compare each dvc.yaml stage's code deps with its import closure, and the
                                  files with what `stages write` writes
 benchbook stages write           write dvc.yaml and measure/dvc.yaml from the stage list (benchbook.stages)
@@ -477,6 +481,16 @@ def cmd_ingest(args) -> int:
                 file=sys.stderr,
             )
         print(f"appended {write_records(fresh, out)} records to {out}", file=sys.stderr)
+    return 0
+
+
+def cmd_claims_draft(args) -> int:
+    """``benchbook claims draft POST [-o CLAIMS.yaml]`` (``benchbook.audit.draftfile.draft_post``)."""
+    from .audit.draftfile import draft_post, summary
+
+    text = sys.stdin.read() if args.post == "-" else None
+    out, drafted, guessed = draft_post(args.post, args.out, text)
+    print("\n".join(summary(args.post, out, drafted, guessed)), file=sys.stderr)
     return 0
 
 
@@ -1320,6 +1334,20 @@ def main(argv: list[str] | None = None) -> int:
     )
     sm.add_argument("--out", default=None, help="output file (default: <cache>/models/synth-<key>.gguf)")
     sm.set_defaults(fn=cmd_synth_model)
+    cl = sub.add_parser("claims", help="claims files: draft one from a published post")
+    clsub = cl.add_subparsers(dest="claims_cmd", required=True)
+    cd = clsub.add_parser(
+        "draft",
+        help="a post (Markdown, text, HTML saved from a browser, - for stdin) -> a claims file to review",
+    )
+    cd.add_argument("post", help="the post's file, or - to read stdin")
+    cd.add_argument(
+        "-o",
+        "--out",
+        default=None,
+        help="the claims file (default: POST's folder, <stem>.claims.yaml; stdin: post.claims.yaml)",
+    )
+    cd.set_defaults(fn=cmd_claims_draft)
     au = sub.add_parser(
         "audit",
         add_help=False,

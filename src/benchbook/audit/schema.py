@@ -337,6 +337,12 @@ class Claim(_Strict):
     statement: str | None = Field(default=None, description="the claim in the source's words")
     log: str | None = Field(default=None, description="a raw log file (under --logs DIR) behind this number")
     note: str | None = None
+    source_line: int | None = Field(default=None, ge=1, description="line of the post the number is on")
+    quote: str | None = Field(default=None, description="the source's sentence or table row, as written")
+    reviewed: bool = Field(
+        default=True,
+        description="false: guessed by `benchbook claims draft`, replaced when the post is drafted again",
+    )
 
     @model_validator(mode="after")
     def _number_needs_unit(self) -> Claim:
@@ -396,6 +402,12 @@ class Statement(_Strict):
         default=None, description="'%' or 'x' for ratios; % for percent_change; else the claims'"
     )
     note: str | None = None
+    source_line: int | None = Field(default=None, ge=1, description="line of the post the statement is on")
+    quote: str | None = Field(default=None, description="the source's sentence, as written")
+    reviewed: bool = Field(
+        default=True,
+        description="false: guessed by `benchbook claims draft`, replaced when the post is drafted again",
+    )
 
     @model_validator(mode="after")
     def _shape(self) -> Statement:
@@ -421,6 +433,45 @@ def stated_interval_of(item: Claim | Statement) -> Interval | None:
     return interval_of(item.value, item.range, item.decimals, item.range_decimals, item.about, item.unit)
 
 
+class Todo(_Strict):
+    """A relating phrase whose sides were not identified (``todo:`` on a statement): kept with the
+    candidate claims, listed on the audit page, never recomputed until ``of`` names its two sides and
+    ``todo`` is removed."""
+
+    id: str
+    todo: str = Field(description="what is missing, e.g. 'name the two sides in of'")
+    kind: Literal["ratio", "percent_change", "difference", "sum", "mean", "bound"] | None = None
+    statement: str
+    of: list[str] = Field(default_factory=list, description="the candidate claims (any number)")
+    value: Number | None = None
+    range: tuple[Number, Number] | None = None
+    decimals: int | None = Field(default=None, ge=0, le=15)
+    range_decimals: tuple[int, int] | None = None
+    about: bool = False
+    unit: str | None = None
+    note: str | None = None
+    source_line: int | None = Field(default=None, ge=1)
+    quote: str | None = None
+    reviewed: bool = True
+
+
+class Unplaced(_Strict):
+    """A number of the post the draft could not make a claim of: listed, never dropped."""
+
+    line: int = Field(ge=1)
+    number: str
+    text: str
+
+
+class Draft(_Strict):
+    """What ``benchbook claims draft`` wrote: the post, every id it has drafted (an id the user
+    deleted is not drafted again), and the numbers it could not place."""
+
+    post: str
+    drafted: list[str] = Field(default_factory=list)
+    unplaced: list[Unplaced] = Field(default_factory=list)
+
+
 class LogPair(_Strict):
     """A speculative log and the baseline log it is compared with (file names under ``--logs``)."""
 
@@ -443,6 +494,10 @@ class ClaimsFile(_Strict):
     claims: list[Claim] = Field(default_factory=list)
     statements: list[Statement] = Field(default_factory=list)
     log_pairs: list[LogPair] = Field(default_factory=list, description="speculative log -> its baseline log")
+    todo: list[Todo] = Field(
+        default_factory=list, description="statements marked todo: (moved here from `statements` on load)"
+    )
+    draft: Draft | None = Field(default=None, description="written by `benchbook claims draft`")
     _where: dict[str, str] = PrivateAttr(default_factory=dict)
     _index: dict = PrivateAttr(default_factory=dict)
 
@@ -654,7 +709,7 @@ def _split_off(k, v) -> bool:
 
 #: fields a ``groups:`` entry gives to the claims it lists (a claim's own value wins; ``conditions``
 #: are merged, the claim's over the group's)
-GROUP_FIELDS = ("metric", "unit", "method", "n", "origin", "about", "conditions", "note")
+GROUP_FIELDS = ("metric", "unit", "method", "n", "origin", "about", "conditions", "note", "reviewed")
 #: the keys of a ``groups:`` entry
 GROUP_KEYS = ("id", *GROUP_FIELDS, "claims", "table")
 
@@ -801,9 +856,40 @@ def _table_rows(
     return out
 
 
+def _split_todo(doc: _Doc) -> None:
+    """Move the statements marked ``todo:`` out of ``statements`` into the file's ``todo`` list (no
+    recomputation, no verdict: their sides are not named yet); lines and errors follow them, named
+    where they were written (``statements.3``)."""
+    data: dict = doc.data or {}
+    items = data.get("statements")
+    if not isinstance(items, list) or not any(isinstance(s, dict) and "todo" in s for s in items):
+        return
+    keep: list = []
+    todo = data.setdefault("todo", [])
+    moves: list[tuple[tuple, tuple]] = []
+    for i, item in enumerate(items):
+        if isinstance(item, dict) and "todo" in item:
+            moves.append((("statements", i), ("todo", len(todo))))
+            todo.append(item)
+        else:
+            moves.append((("statements", i), ("statements", len(keep))))
+            keep.append(item)
+    data["statements"] = keep
+    lines, texts = dict(doc.lines), dict(doc.texts)
+    for store, old in ((doc.lines, lines), (doc.texts, texts)):
+        for loc in [x for x in store if x[:1] == ("statements",) and len(x) > 1]:
+            del store[loc]
+        for src, dst in moves:
+            for loc, v in old.items():
+                if loc[:2] == src:
+                    store[dst + loc[2:]] = v
+    for src, dst in moves:
+        doc.written_as[dst] = src
+
+
 def _fill_decimals(doc: _Doc) -> None:
     """Set ``decimals`` of every claim/statement value or range from the number as written."""
-    for section in ("claims", "statements"):
+    for section in ("claims", "statements", "todo"):
         items = doc.data.get(section) if isinstance(doc.data, dict) else None
         if not isinstance(items, list):  # the schema names a section that is not a list
             continue
@@ -863,6 +949,18 @@ def _check_references(cf: ClaimsFile, doc: _Doc) -> None:
             f"environments id; known: {sorted(envs)}; fix: name one of them, or declare it under "
             f"`environments:` ({{id: {cf.conditions.env}, system: ...}})"
         )
+    for i, t in enumerate(cf.todo):
+        if t.id in ids:
+            raise ClaimsError(
+                f"{where}:{doc.line(('todo', i, 'id'))}: {doc.name(('todo', i, 'id'))}: duplicate id "
+                f"{t.id!r} (first at line {doc.line(ids[t.id])}); fix: make ids unique"
+            )
+        for j, ref in enumerate(t.of):
+            if ref not in ids:
+                raise ClaimsError(
+                    f"{where}:{doc.line(('todo', i, 'of', j))}: {doc.name(('todo', i, 'of', j))}: "
+                    f"{ref!r} is neither a claim nor a statement id; fix: cite one of {sorted(ids)}"
+                )
     stmt_ids = {s.id for s in cf.statements}
     for i, s in enumerate(cf.statements):
         for j, ref in enumerate(s.of):
@@ -920,6 +1018,7 @@ def load(path: str | Path) -> ClaimsFile:
     if not isinstance(doc.data, dict):
         raise ClaimsError(f"{path}:1: a claims file is a mapping with schema, schema_version, source, claims")
     _expand_groups(doc)
+    _split_todo(doc)
     _fill_decimals(doc)
     try:
         cf = ClaimsFile.model_validate(doc.data)
