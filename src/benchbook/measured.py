@@ -460,7 +460,11 @@ POLICIES: dict[str, Policy] = {
     "template": Policy("template", "primary", "newest", ("benchbook.template",)),
     # every host's newest tool-gap session (issue 31), side by side; the page names unfinished ones
     "tool_gap": Policy(
-        "tool_gap", "every", "newest", ("benchbook.llama_bench", "benchbook.tool_gap.request"), unfinished=True
+        "tool_gap",
+        "every",
+        "newest",
+        ("benchbook.llama_bench", "benchbook.tool_gap.request"),
+        unfinished=True,
     ),
 }
 

@@ -18,6 +18,8 @@ One session measures one model, build, thread count and token count (``n_gen``) 
 with its interval, the waterfall chart and one sentence per factor.
 """
 
+from typing import Literal
+
 import polars as pl
 
 from benchbook.schemas import LLAMA_BENCH, Field, Kind, declare
@@ -28,6 +30,10 @@ S, Int, F, B, L = pl.String, pl.Int64, pl.Float64, pl.Boolean, pl.List
 EXPERIMENT = "tool_gap"
 #: Record kind of one llama-bench row (the one llama-bench row kind, ``role`` target).
 BENCH_SCHEMA = LLAMA_BENCH.schema
+#: the factors one configuration each changes against ``base`` (``plan.Setup`` fields), in waterfall order
+Factor = Literal["template", "sampler", "n_probs", "stream", "prompt_cache", "server_defaults"]
+FACTORS: tuple[Factor, ...] = ("template", "sampler", "n_probs", "stream", "prompt_cache", "server_defaults")
+
 #: Record kind of one llama-server request.
 REQUEST_SCHEMA = "benchbook.tool_gap.request"
 

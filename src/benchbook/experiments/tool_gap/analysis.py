@@ -51,8 +51,7 @@ import polars as pl
 from ... import benchrows
 from ...records import jsonl_lines
 from ...stats import LOG_T, WELCH, T, difference_interval, ratio_interval, sample_interval
-from . import EXPERIMENT, REQUEST_SCHEMA
-from .plan import FACTORS
+from . import EXPERIMENT, FACTORS, REQUEST_SCHEMA
 
 #: the parts must sum to the measured total within this share of it (issue 31)
 BOUND = 0.10
@@ -378,13 +377,12 @@ def decompose(bench: pl.DataFrame, reqs: pl.DataFrame, cfg: dict, confidence: fl
         extras.append(difference("cold", "extra", cold, base_rep, confidence))
     for k in cfg.get("verify_k") or []:
         v = request_sample(reqs, f"verify-k{k}", "verify")
-        p = bench_sample(bench, n_prompt=int(k) + 1, n_gen=0, depth=depth)
-        if v is None or p is None:
-            missing.append(
-                f"verify-k{k} " + ("requests with draft counters" if v is None else f"llama-bench pp{k + 1}")
-            )
+        passes = bench_sample(bench, n_prompt=int(k) + 1, n_gen=0, depth=depth)
+        if v is None or passes is None:
+            what = "requests with draft counters" if v is None else f"llama-bench pp{k + 1}"
+            missing.append(f"verify-k{k} {what}")
             continue
-        extras.append(verify_ratio(f"verify-k{k}", v, p, confidence))
+        extras.append(verify_ratio(f"verify-k{k}", v, passes, confidence))
     first = reqs.row(0, named=True) if not reqs.is_empty() else {}
     return Decomposition(
         host_id=str(first.get("host_id")),

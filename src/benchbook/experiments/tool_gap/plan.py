@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Annotated, Literal, Self
+from typing import Annotated, Self
 
 from pydantic import Field, model_validator
 
@@ -19,11 +19,8 @@ from benchbook.session import run_key
 from ..contract import Count, ModelBenchRun, ModelId, Natural, Params, PlannedRun, Positive, invalid
 from ..llama_bench.plan import FlashAttn
 from ..speculative.plan import plan_order
-from . import EXPERIMENT
+from . import EXPERIMENT, FACTORS, Factor
 
-#: the factors one configuration each changes against ``base`` (``Setup`` fields), in waterfall order
-FACTORS = ("template", "sampler", "n_probs", "stream", "prompt_cache", "server_defaults")
-Factor = Literal["template", "sampler", "n_probs", "stream", "prompt_cache", "server_defaults"]
 #: requests per server: index 0 is the cold first request of a fresh process, 1 the measured one (and,
 #: with the prompt cache, the one that finds its prompt cached)
 REQUESTS_PER_SERVER = 2

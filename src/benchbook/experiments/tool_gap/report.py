@@ -68,7 +68,8 @@ def sentence(p: Part, cfg: dict) -> str:
     'Streaming (server-sent events) adds 0.5 ms per token: 25% of the gap (95% interval 0.2 to 0.8 ms).'
     """
     what = label(p.id, cfg)
-    what = what[0].upper() + what[1:]
+    if "_" not in what.split()[0]:  # a parameter's name (n_probs) keeps its spelling
+        what = what[0].upper() + what[1:]
     if p.kind == "verify":
         ci = (
             f" (95% interval {p.ci[0]:.2f} to {p.ci[1]:.2f})"
@@ -247,7 +248,7 @@ def part_numbers(d: Decomposition, cfg: dict, facts: dict) -> list[Number]:
                     unit=Unit.FRACTION,
                     label=f"{label(p.id, cfg)}: share of the gap",
                     ci95=p.share_ci,
-                    ci_method=(p.ci_method + "; the part's interval ÷ the total's mean")
+                    ci_method=f"{p.ci_method}; the part's interval ÷ the total's mean"
                     if p.share_ci
                     else no_ci,
                     **common(p if p.kind != "residual" else d.total),
