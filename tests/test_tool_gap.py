@@ -227,6 +227,8 @@ class FakeServer:
         assert body["ignore_eos"] and body["n_predict"] == N
         index, self.requests = self.requests, self.requests + 1
         timings = {"prompt_n": DEPTH, "prompt_ms": 5.0, "predicted_n": N}
+        if body["cache_prompt"]:  # the cold request's prompt, found cached but its last token
+            timings |= {"prompt_n": 1, "cache_n": DEPTH - 1}
         if self.cid.startswith("verify-k"):
             # 2 verify steps of 75 ms, 50 ms of drafting: 8 drafted, 7 accepted
             timings |= {"predicted_ms": 200.0, "draft_n": 8, "draft_n_accepted": 7}
@@ -302,6 +304,9 @@ def test_a_faked_session_is_recorded_whole(session):
     assert by[("base", 1)]["request"]["prompt"] == DEPTH and by[("base", 1)]["prompt_tokens"] == DEPTH
     assert by[("template", 1)]["request"]["prompt"] > DEPTH  # the templated text's characters
     assert by[("verify-k4", 1)]["spec_stats"]["gen_drafts"] == 2
+    # a cached text prompt's tokens: processed + cached (it read 1, the processed ones alone, before)
+    assert by[("combined", 1)]["request"]["cache_prompt"] and by[("combined", 1)]["prompt_tokens"] == DEPTH
+    assert not by[("combined", 0)]["request"]["cache_prompt"]
     assert by[("base", 1)]["wall_ms"] == pytest.approx(5.0 + _reported("base", 2, 1) * N + HTTP_MS)
 
 

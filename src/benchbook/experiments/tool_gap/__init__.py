@@ -64,7 +64,9 @@ REQUEST_KIND = declare(
             Field("rep", Int, "repetition (0-based)"),
             Field("request_index", Int, "request of this server process (0: cold, 1: measured)"),
             Field("n_gen", Int, "n_predict (ignore_eos: every request decodes n_gen tokens)"),
-            Field("prompt_tokens", Int, "prompt tokens sent (token ids) or the server's prompt_n"),
+            Field(
+                "prompt_tokens", Int, "prompt tokens sent (token ids), or of a text prompt prompt_n + cache_n"
+            ),
             Field("stream", B, "the response was streamed (server-sent events)"),
             Field("request", None, "the request body, the prompt replaced by its length", py=dict),
             Field("wall_ms", F, "client wall time of the HTTP request, body read to its end", "ms"),

@@ -201,7 +201,9 @@ def _request(sess, run: RequestRun, visit: _Visit, *, cfg: dict, base: dict, log
     rec |= {"argv": visit.argv, "model_id": run.model["model_id"], "model_sha256": run.model["sha256"]}
     rec |= {"config_id": run.config_id, "factor": run.factor, "rep": run.rep}
     rec |= {"request_index": run.request_index, "n_gen": int(cfg["n_gen"])}
-    n_prompt = len(visit.prompt) if isinstance(visit.prompt, list) else int(tm.get("prompt_n") or 0)
+    # a text prompt's tokens: those the server processed and those it found cached
+    n_text = int(tm.get("prompt_n") or 0) + int(tm.get("cache_n") or 0)
+    n_prompt = len(visit.prompt) if isinstance(visit.prompt, list) else n_text
     rec |= {"prompt_tokens": n_prompt, "stream": setup.stream, "request": sent, "wall_ms": wall_ms}
     rec |= {"timings": tm, "spec_stats": stats or {}, "stop_type": resp.get("stop_type")}
     rec |= {"content_sha256": sha256_text(str(resp.get("content", ""))), "ctx_size": ctx_size(cfg)}
