@@ -425,3 +425,20 @@ def test_the_report_without_a_session_says_so(tmp_path):
         "No tool_gap session is published yet" in (tmp_path / "reports" / EXPERIMENT / "parts.md").read_text()
     )
     assert json.loads((tmp_path / "reports" / "numbers" / "tool_gap.json").read_text())["numbers"] == {}
+
+
+def test_a_folder_without_requests_reads_as_an_empty_table(tmp_path):
+    (tmp_path / EXPERIMENT).mkdir()
+    (tmp_path / EXPERIMENT / "h.jsonl").write_text('{"schema": "benchbook.session", "event": "start"}\n')
+    reqs = analysis.load_requests(tmp_path)
+    assert reqs.height == 0 and reqs.schema["predicted_ms"] == analysis.pl.Float64
+    with pytest.raises(ValueError, match="session lacks llama-bench tg at depth 0, base requests, combined"):
+        analysis.decompose(analysis.load_bench(tmp_path), reqs, ToolGapParams.from_section({}).config())
+
+
+def test_a_request_without_timings_is_named_with_its_line(tmp_path):
+    (tmp_path / EXPERIMENT).mkdir()
+    line = json.dumps({"schema": "benchbook.tool_gap.request", "timings": {}, "wall_ms": 1.0})
+    (tmp_path / EXPERIMENT / "h.jsonl").write_text("\n" + line + "\n")
+    with pytest.raises(ValueError, match=r"h\.jsonl:2: field timings has no predicted_n/predicted_ms; fix:"):
+        analysis.load_requests(tmp_path)

@@ -131,7 +131,29 @@ def load_requests(raw_dir: str | Path) -> pl.DataFrame:
                     "run_id": rec.get("run_id"),
                 }
             )
-    return pl.DataFrame(rows, infer_schema_length=None)
+    return pl.DataFrame(rows, schema=REQUEST_COLUMNS) if rows else pl.DataFrame(schema=REQUEST_COLUMNS)
+
+
+#: the columns of ``load_requests`` (also of an empty table: a folder without requests)
+REQUEST_COLUMNS = {
+    **dict.fromkeys(
+        ("host_id", "session_id", "toolchain_id", "model_sha256", "config_id", "factor"), pl.String
+    ),
+    "rep": pl.Int64,
+    "request_index": pl.Int64,
+    "predicted_n": pl.Int64,
+    "predicted_ms": pl.Float64,
+    "prompt_ms": pl.Float64,
+    "wall_ms": pl.Float64,
+    "gen_drafts": pl.Int64,
+    "t_draft_ms": pl.Float64,
+    "started_at": pl.String,
+    "ended_at": pl.String,
+    "argv": pl.List(pl.String),
+    "file": pl.String,
+    "line": pl.Int64,
+    "run_id": pl.String,
+}
 
 
 @dataclass(frozen=True)
