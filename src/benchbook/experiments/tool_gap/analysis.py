@@ -50,6 +50,7 @@ import polars as pl
 
 from ... import benchrows
 from ...records import jsonl_lines
+from ...schemas import PolarsDataType
 from ...stats import LOG_T, WELCH, T, difference_interval, ratio_interval, sample_interval
 from . import EXPERIMENT, FACTORS, REQUEST_SCHEMA
 
@@ -135,7 +136,7 @@ def load_requests(raw_dir: str | Path) -> pl.DataFrame:
 
 
 #: the columns of ``load_requests`` (also of an empty table: a folder without requests)
-REQUEST_COLUMNS = {
+REQUEST_COLUMNS: dict[str, PolarsDataType] = {
     **dict.fromkeys(
         ("host_id", "session_id", "toolchain_id", "model_sha256", "config_id", "factor"), pl.String
     ),
