@@ -397,7 +397,11 @@ def test_the_report_publishes_parts_chart_and_sentences(session):
     out = root / "reports" / EXPERIMENT
     assert (out / f"waterfall_{HOST[:8]}.svg").exists()
     words = (out / "sentences.md").read_text()
-    assert "The parts sum to the measured total within 10%: the residual is 3% of it." in words
+    assert (
+        f"Host `abcd1234` (session `{res.decompositions[HOST].session_id[:8]}`, 8 tokens, depth 32): llama-bench "
+        "tg 100.2 tok/s, llama-server 86.7 tok/s; the gap is 1.55 ms per token. The parts sum to the measured "
+        "total within 10%: the residual is 3% of it." in words
+    )
     # an interval that spans 0 is said so; one that does not, with its direction
     assert (
         "- Context depth (llama-bench -d 32 against an empty context): no measurable effect (1 ms per token: "

@@ -315,7 +315,13 @@ def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> Tool
         gap = (
             f"Host `{host[:8]}` (session `{d.session_id[:8]}`, {d.n_gen} tokens, depth {d.depth}): "
             f"llama-bench tg {d.parts[0].rate:.1f} tok/s, llama-server {d.parts[-1].rate:.1f} tok/s; "
-            f"the gap is {d.total.ms:.3g} ms per token. {bound}"
+            + (
+                f"the gap is {d.total.ms:.3g} ms per token. "
+                if d.total.ms >= 0
+                else f"here the server is faster by {-d.total.ms:.3g} ms per token (shares of a negative "
+                "gap: a part that slows the server has a negative share). "
+            )
+            + bound
         )
         missing = f" Not measured in this session: {', '.join(d.missing)}." if d.missing else ""
         sentences_md.append(gap + missing + "\n\n" + "\n".join(f"- {s}" for s in words) + "\n")
