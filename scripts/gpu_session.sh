@@ -6,6 +6,7 @@
 #   bash scripts/gpu_session.sh measure   # default models (llama_bench, gpu profile) + the offload sweep
 #   bash scripts/gpu_session.sh depth     # issue 15: spec_depth (depth sweep) then speculative, gpu profile
 #   bash scripts/gpu_session.sh spec      # issue 15 item 4: speculative only, gpu profile (-lv 4: spec_stats)
+#   bash scripts/gpu_session.sh gap       # issue 31: tool_gap (llama-bench tg vs llama-server), gpu profile
 #   bash scripts/gpu_session.sh all       # build + measure (where one command may run > 10 min)
 # Each measuring step runs `benchbook measure --without-dvc STAGE...`: the code of `benchbook run`'s
 # measurements (a stage this host and build already completed is not measured again; each stage's own
@@ -79,7 +80,7 @@ gguf_path() {  # gguf from the sdist tree when python3 lacks it
 
 collect() {  # lines appended by this run -> $OUT/<dir>__<file>.jsonl
   [ -n "${OUT:-}" ] || return 0
-  for f in "$RAW_DIR"/{offload,llama_bench,snapshots,spec_depth,speculative}/*.jsonl "$RAW_DIR"/snapshots/*/*.jsonl; do
+  for f in "$RAW_DIR"/{offload,llama_bench,snapshots,spec_depth,speculative,tool_gap}/*.jsonl "$RAW_DIR"/snapshots/*/*.jsonl; do
     [ -f "$f" ] || continue
     before="$(grep -F "$f " "$lines_before" 2>/dev/null | awk '{print $2}' || true)"
     before="${before:-0}"
@@ -96,7 +97,7 @@ count_lines() {  # once per measurement: a measure step cut off by a time limit 
   [ -n "${OUT:-}" ] || return 0
   [ -f "$lines_before" ] && { say "collecting from the line counts of an earlier, unfinished measure"; return 0; }
   : > "$lines_before"
-  for f in "$RAW_DIR"/{offload,llama_bench,snapshots,spec_depth,speculative}/*.jsonl "$RAW_DIR"/snapshots/*/*.jsonl; do
+  for f in "$RAW_DIR"/{offload,llama_bench,snapshots,spec_depth,speculative,tool_gap}/*.jsonl "$RAW_DIR"/snapshots/*/*.jsonl; do
     [ -f "$f" ] && echo "$f $(wc -l < "$f")" >> "$lines_before"
   done
   return 0
@@ -169,6 +170,15 @@ do_spec() {  # the speculative experiment alone (its records carry spec_stats at
   [ -n "${OUT:-}" ] && tar czf "$OUT/server_logs.tgz" "$RAW_DIR"/speculative/logs 2>/dev/null || true
 }
 
+do_gap() {  # llama-bench tg against llama-server decode (issue 31); a run cut by GAP_TIMEOUT_S resumes its
+  # session when the step is run again
+  prelude
+  timed tool_gap timeout "${GAP_TIMEOUT_S:-540}" $PY -m benchbook.experiments tool_gap \
+    --raw-dir "$RAW_DIR" --overrides "${GAP_OVERRIDES:-null}" || say "tool_gap failed or cut (see above)"
+  collect
+  [ -n "${OUT:-}" ] && tar czf "$OUT/server_logs.tgz" "$RAW_DIR"/tool_gap/logs 2>/dev/null || true
+}
+
 say "gpu_session.sh $step (root $root)"
 case "$step" in
   check) do_check ;;
@@ -176,7 +186,8 @@ case "$step" in
   measure) do_measure ;;
   depth) do_depth ;;
   spec) do_spec ;;
+  gap) do_gap ;;
   all) do_check; do_build; do_measure ;;
-  *) echo "usage: $0 check|build|measure|depth|spec|all" >&2; exit 2 ;;
+  *) echo "usage: $0 check|build|measure|depth|spec|gap|all" >&2; exit 2 ;;
 esac
 say "done: $step"

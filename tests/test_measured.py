@@ -327,7 +327,7 @@ def test_the_policy_table_names_each_experiments_own_kinds():
     # one policy per published table: the six experiments' pages, the template, and the speculative
     # records' two other tables (the depth page's comparison, the server-cost table)
     assert sorted(measured.POLICIES) == sorted(
-        [*EXPERIMENTS, "template", "speculative:hosts", "speculative:server_cost"]
+        [*EXPERIMENTS, "template", "tool_gap", "speculative:hosts", "speculative:server_cost"]
     )
 
 

@@ -458,6 +458,14 @@ POLICIES: dict[str, Policy] = {
     "draftself": Policy("draftself", "primary", "newest", _DRAFTSELF_KINDS, planned=True),
     "draftself_gpu": Policy("draftself_gpu", "primary", "newest", _DRAFTSELF_KINDS, planned=True),
     "template": Policy("template", "primary", "newest", ("benchbook.template",)),
+    # every host's newest tool-gap session (issue 31), side by side; the page names unfinished ones
+    "tool_gap": Policy(
+        "tool_gap",
+        "every",
+        "newest",
+        ("benchbook.llama_bench", "benchbook.tool_gap.request"),
+        unfinished=True,
+    ),
 }
 
 

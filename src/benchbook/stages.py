@@ -340,6 +340,16 @@ EXPERIMENTS: tuple[Experiment, ...] = (
             "NVIDIA GPU, or $BENCHBOOK_PROFILE); this stage reads every host's committed raw records."
         ),
     ),
+    Experiment(
+        "tool_gap",
+        report_data=("data/raw/tool_gap", "data/raw/snapshots"),
+        host_bound=True,
+        note=(
+            "issue 31: llama-bench tg against llama-server decode, measured outside DVC on a quiet host "
+            "(`python -m benchbook.experiments tool_gap`); this stage reads every host's committed raw "
+            "records (none yet: its pages say so)."
+        ),
+    ),
 )
 
 DRAFTSELF_TRAIN = Stage(

@@ -26,7 +26,7 @@ from .contract import Params, ParamsError
 
 #: the experiments whose start records this module compares (``draftself_gpu`` keeps its own parameters
 #: per run and is not compared)
-EXPERIMENTS = ("llama_bench", "speculative", "draftself", "offload", "spec_depth", "template")
+EXPERIMENTS = ("llama_bench", "speculative", "draftself", "offload", "spec_depth", "tool_gap", "template")
 
 
 def params_class(experiment: str) -> type[Params]:
