@@ -492,6 +492,11 @@ def session_checks(root: Path, stage: str) -> dict:
         from .experiments.llama_bench.report import PLANNED
 
         return measured.check(stage, folder, PLANNED)
+    if stage in ("speculative", "spec_depth"):
+        import importlib
+
+        plan = importlib.import_module(f"benchbook.experiments.{stage}.plan")
+        return measured.check(stage, folder, plan.planned(root / "data/raw/snapshots"))
     return measured.check(stage, folder)
 
 

@@ -196,3 +196,51 @@ def plan(
 
 #: the typed parameters of this experiment (``drift.params_class``)
 PARAMS = SpecDepthParams
+
+
+def planned_labels(start: Mapping, shas: Mapping[str, str]) -> set:
+    """The labels of every run ``plan`` makes from a spec_depth session's start record (its ``config``):
+    ``("bench", role, model_id)`` per llama-bench run, ``("request", config_id, rep, depth)`` per request.
+    ``shas``: ``speculative.plan.model_shas`` (the target's sha256 names its truncated drafts and tells a
+    draft that is the target itself).  File paths are placeholders: a label holds none (``run_label``
+    labels the records).
+
+    Raises:
+        ValueError: the target's model id is not in ``shas`` (naming the start record's file:line).
+    """
+    from ..speculative.plan import draft_model_ids, known_target
+
+    cfg = start.get("config") or {}
+    known_target(start, shas)
+    target = {"model_id": cfg["target"], "sha256": shas[cfg["target"]], "path": f"<{cfg['target']}>"}
+    drafts = {
+        key: {"model_id": mid, "sha256": shas.get(mid, mid), "path": f"<{mid}>"}
+        for key, mid in draft_model_ids(cfg, target).items()
+    }
+    out: set = set()
+    for run in plan(cfg, target, drafts, None, str(start.get("host_id"))):
+        if isinstance(run, RequestRun):
+            out.add(("request", run.config_id, run.rep, run.depth))
+        else:
+            out.add(("bench", run.config["role"], run.config["model_id"]))
+    return out
+
+
+def run_label(rec: Mapping) -> tuple:
+    """The ``planned_labels`` label of the run a spec_depth record belongs to (a request has a
+    ``config_id``; a llama-bench row its ``role`` and ``model_id``)."""
+    if rec.get("config_id") is not None:
+        return ("request", rec["config_id"], rec.get("rep"), rec.get("depth"))
+    return ("bench", rec.get("role"), rec.get("model_id"))
+
+
+def planned(snapshots_dir: str | Path):
+    """``measured.Planned`` of spec_depth sessions (``planned_labels`` with the models of
+    ``snapshots_dir``, ``run_label``): what ``measured.check`` compares each session's runs with."""
+    import functools
+
+    from benchbook import measured
+
+    from ..speculative.plan import model_shas
+
+    return measured.Planned(functools.partial(planned_labels, shas=model_shas(snapshots_dir)), run_label)

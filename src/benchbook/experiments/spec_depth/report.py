@@ -35,6 +35,7 @@ from .cells import bench_key, cell_key, host_key, memory_key
 from .depthnums import REPLICATION, Facts, bench_numbers, depth_numbers, judged_bench, memory_numbers
 from .hostspec import host_spec
 from .overhead import with_overhead
+from .plan import planned
 from .runfacts import records_at, run_index
 from .sessions import session_states, sessions_markdown
 
@@ -97,7 +98,9 @@ def publishable_sessions(raw: Path) -> tuple[dict[str, str], list[measured.Sessi
     records prove a complete measurement made in it (``measured.check_sessions``: runs inside the
     session, samples and server timings within wall times, every llama-bench row its argv asks for),
     and the sessions skipped, unfinished ones (no end record) included, with their reasons."""
-    chosen = measured.select(EXPERIMENT, measured.check(EXPERIMENT, raw / EXPERIMENT))
+    chosen = measured.select(
+        EXPERIMENT, measured.check(EXPERIMENT, raw / EXPERIMENT, planned(raw / "snapshots"))
+    )
     return {h: c.session_id for h, c in chosen.by_host().items()}, chosen.skipped
 
 

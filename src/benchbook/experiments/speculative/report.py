@@ -41,6 +41,7 @@ from benchbook.wording import zero_word
 
 from . import analysis as sp
 from . import server_cost_report
+from .plan import planned
 
 #: Caveat rules this table asks for (those that exist in ``caveats.RULES`` are applied).
 WANTED_RULES = [
@@ -244,7 +245,9 @@ def derive(
         # the primary host's (report.primary_host, else any host's) newest session whose records prove
         # a complete measurement made in it (issue 13 §1); newer sessions that fail are named on the page
         picked = measured.select(
-            "speculative", measured.check("speculative", raw_dir), thresholds.get("primary_host")
+            "speculative",
+            measured.check("speculative", raw_dir, planned(snapshots_dir)),
+            thresholds.get("primary_host"),
         )
         chosen, skipped, published = picked.chosen, picked.skipped, picked.published
         sess = (
