@@ -19,7 +19,16 @@ from benchbook import atomicfile, blocks, caveats, charts, measured
 from benchbook.costmodel import tau_independent
 from benchbook.experiments import drift
 from benchbook.hosts import hosts_panel
-from benchbook.numbers import NO_INTERVAL_POOLED_RUNS, Number, Unit, line_ranges, make_key, publish
+from benchbook.numbers import (
+    NO_INTERVAL_MODEL_GAP,
+    NO_INTERVAL_PASSES,
+    NO_INTERVAL_POOLED_RUNS,
+    Number,
+    Unit,
+    line_ranges,
+    make_key,
+    publish,
+)
 from benchbook.numfmt import fmt_interval, fmt_value
 from benchbook.provenance import read_snapshots
 
@@ -42,10 +51,6 @@ from .statements import best_sentence, equality_sentence, per_prompt_markdown
 #: ``ci_method`` of a cost-model speedup: a prediction from the configuration's mean pass costs
 NO_INTERVAL_MODEL = (
     "none: a cost-model prediction from the configuration's mean pass costs, not a mean of replicates"
-)
-#: ``ci_method`` of a per-pass expert count: passes are steps of one decoding, not independent replicates
-NO_INTERVAL_PASSES = (
-    "none: a mean over the passes of its runs, which are steps of one decoding, not replicates"
 )
 
 
@@ -409,6 +414,7 @@ def numbers(
                 unit=Unit.PERCENT,
                 n=r["n"],
                 label=f"measured ÷ predicted − 1 paired per prompt, {r['config_name']}, {r['prompt_class']}",
+                ci_method=NO_INTERVAL_MODEL_GAP,
                 computation="experiments.draftself.analysis.paired_gap",
                 caveats=cav,
                 **model_src,

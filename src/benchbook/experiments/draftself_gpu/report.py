@@ -26,7 +26,7 @@ import polars as pl
 
 from benchbook import atomicfile, blocks, caveats, measured
 from benchbook.experiments.draftself.report import cite, runs_with_passes
-from benchbook.numbers import Number, Unit, make_key, publish
+from benchbook.numbers import NO_INTERVAL_PASSES, Number, Unit, make_key, publish
 from benchbook.numtable import md_table
 from benchbook.provenance import read_snapshots
 from benchbook.stats import LOG_T
@@ -230,6 +230,7 @@ def session_numbers(
             label="mean wall time of a 1-token decode pass on the GPU (the unit of r)",
             n=int(first["prompts"]),
             computation=CPU + "pass_costs",
+            ci_method=NO_INTERVAL_PASSES,
             replication="prompts",
             **cite(runs, runs_with_passes(runs, [("decode", 1)])),
             **common,

@@ -26,6 +26,7 @@ from benchbook.experiments import drift
 from benchbook.hosts import hosts_panel
 from benchbook.numbers import (
     NO_INTERVAL_POOLED,
+    NO_INTERVAL_SLOPE,
     Number,
     Unit,
     build_of,
@@ -551,6 +552,7 @@ def _per_repetition(row: dict, base: str, label: str) -> list[Number]:
                 n=sum(1 for v in row["speedup_reps"] if v is not None),
                 computation="benchbook.experiments.speculative.analysis.rep_trend",
                 replication="repetitions served by one server process",
+                no_ci=NO_INTERVAL_SLOPE,
             )
         )
     return out
