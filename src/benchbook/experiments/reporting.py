@@ -29,6 +29,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import polars as pl
 
@@ -119,17 +120,25 @@ class Report:
     {session_id: SessionCheck}``: an experiment whose raw layout is its own (draft-self's
     ``sessions.jsonl``) checks its sessions itself; ``caveat_kind``/``caveat_rules``: the table kind
     of ``caveats.evaluate`` and the rules run (None: the experiment's table carries no caveat columns);
+    ``caveat_rows(inputs, table, numbers) -> polars.DataFrame``: where a number reads more than one row
+    of the table (a speedup reads two configurations, a cost-model residual every run holding a pass it
+    used), one row per number, in their order, with the columns its rules read and ``host_id``: the
+    rules are then evaluated on these rows after the numbers are built and each number's ``caveats`` set
+    from its row (``judge_numbers``); without it ``table`` (a ``polars.DataFrame``) is evaluated before
+    the numbers, which read their row's ``caveats``.  ``table`` may return any object its ``numbers``
+    and ``caveat_rows`` read (an experiment's several tables) where ``caveat_rows`` is given.
     ``fix``: the command that measures a session (named when none passes)."""
 
     name: str
-    table: Callable[[Inputs], pl.DataFrame]
-    numbers: Callable[[Inputs, pl.DataFrame], list[Number]]
+    table: Callable[[Inputs], Any]
+    numbers: Callable[[Inputs, Any], list[Number]]
     replication: str
     folder: str | None = None
     planned: Callable[[Inputs], measured.Planned] | None = None
     check: Callable[[Path], dict[str, measured.SessionCheck]] | None = None
     caveat_kind: str | None = None
     caveat_rules: list[str] | None = None
+    caveat_rows: Callable[[Inputs, Any, list[Number]], pl.DataFrame] | None = None
     fix: str = ""
 
 
@@ -139,7 +148,7 @@ class Published:
     the published ``numbers`` and the registry ``path`` written."""
 
     inputs: Inputs
-    table: pl.DataFrame
+    table: Any
     numbers: list[Number]
     path: Path = field(default_factory=Path)
 
@@ -187,13 +196,38 @@ def publish_report(
     """
     inputs = select(spec, (params or {}).get("report") if report is None else report, where, params)
     table = spec.table(inputs)
-    if spec.caveat_kind is not None:
+    if spec.caveat_kind is not None and spec.caveat_rows is None:
         table = caveats.evaluate_per_host(
             table, spec.caveat_kind, inputs.report, inputs.hosts, spec.caveat_rules
         )
     nums = spec.numbers(inputs, table)
+    if spec.caveat_kind is not None and spec.caveat_rows is not None:
+        judge_numbers(
+            nums, spec.caveat_rows(inputs, table, nums), spec.caveat_kind, inputs, spec.caveat_rules
+        )
     publish(where.numbers, spec.name, nums, root=where.root, replication=spec.replication)
     return Published(inputs, table, nums, where.numbers)
+
+
+def judge_numbers(
+    nums: list[Number], rows: pl.DataFrame, kind: str, inputs: Inputs, rules: list[str] | None = None
+) -> pl.DataFrame:
+    """Set each number's ``caveats`` from its row of ``rows`` (one per number, same order, with
+    ``host_id``): ``caveats.evaluate_per_host`` with table kind ``kind``, the ``params.yaml`` ``report``
+    thresholds and each row's own host snapshot.  Returns the evaluated rows in the numbers' order.
+
+    Raises:
+        ValueError: ``rows`` has not one row per number; as ``caveats.evaluate``."""
+    if rows.height != len(nums):
+        raise ValueError(
+            f"judge_numbers: {rows.height} caveat rows for {len(nums)} numbers; one row per number"
+        )
+    judged = caveats.evaluate_per_host(
+        rows.with_row_index("_number"), kind, inputs.report, inputs.hosts, rules
+    ).sort("_number")
+    for num, ids in zip(nums, judged["caveats"].to_list(), strict=True):
+        num.caveats = list(ids)
+    return judged.drop("_number")
 
 
 def cite(
