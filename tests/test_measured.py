@@ -335,9 +335,8 @@ def test_the_committed_sessions_each_policy_publishes():
     """What each table publishes from the committed raw data (primary host 246274ab, the CPU host)."""
     import benchbook.experiments.spec_depth  # noqa: F401  (declares the depth record kinds)
     from benchbook.experiments.draftself import sessioncheck as draftself
-    from benchbook.experiments.draftself_gpu import sessioncheck as draftself_gpu
     from benchbook.experiments.offload import report as offload
-    from benchbook.experiments.spec_depth import plan as spec_depth_plan
+    from benchbook.experiments.spec_depth import runlabels as spec_depth_plan
     from benchbook.experiments.speculative import plan as speculative_plan
 
     raw = committed_root() / "data" / "raw"
@@ -347,7 +346,7 @@ def test_the_committed_sessions_each_policy_publishes():
         "offload": measured.check("offload", raw / "offload", offload.PLANNED),
         "spec_depth": measured.check("spec_depth", raw / "spec_depth", spec_depth_plan.planned(snapshots)),
         "draftself": draftself.check(raw / "draftself"),
-        "draftself_gpu": draftself_gpu.check(raw),
+        "draftself_gpu": draftself.check(raw / "draftself_gpu", "draftself_gpu"),
         **{
             name: measured.check(name, raw / "speculative", speculative_plan.planned(snapshots))
             for name in SPECULATIVE
@@ -397,7 +396,7 @@ def test_a_speculative_or_depth_session_missing_a_planned_run_is_not_published(
     import shutil
 
     import benchbook.experiments.spec_depth  # noqa: F401  (declares the depth record kinds)
-    from benchbook.experiments.spec_depth import plan as spec_depth_plan
+    from benchbook.experiments.spec_depth import runlabels as spec_depth_plan
     from benchbook.experiments.speculative import plan as speculative_plan
 
     raw = committed_root() / "data" / "raw"

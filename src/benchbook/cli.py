@@ -484,19 +484,22 @@ def session_checks(root: Path, stage: str) -> dict:
     from . import measured
 
     folder = root / "data/raw" / stage
-    if stage == "draftself":
+    if stage in ("draftself", "draftself_gpu"):  # the draft-self layout, either variant
         from .experiments.draftself import sessioncheck
 
-        return sessioncheck.check(folder)
+        return sessioncheck.check(folder, stage)
     if stage == "llama_bench":
         from .experiments.llama_bench.report import PLANNED
 
         return measured.check(stage, folder, PLANNED)
-    if stage in ("speculative", "spec_depth"):
-        import importlib
+    if stage == "speculative":
+        from .experiments.speculative.plan import planned
 
-        plan = importlib.import_module(f"benchbook.experiments.{stage}.plan")
-        return measured.check(stage, folder, plan.planned(root / "data/raw/snapshots"))
+        return measured.check(stage, folder, planned(root / "data/raw/snapshots"))
+    if stage == "spec_depth":
+        from .experiments.spec_depth.runlabels import planned as depth_planned
+
+        return measured.check(stage, folder, depth_planned(root / "data/raw/snapshots"))
     return measured.check(stage, folder)
 
 

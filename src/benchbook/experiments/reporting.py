@@ -50,6 +50,8 @@ class Where:
     out: Path
     numbers: Path
     root: Path | None = None
+    #: host snapshot files of an older layout read too (draft-self's ``data/raw/draftself/hosts.jsonl``)
+    legacy_hosts: tuple[Path, ...] = ()
 
     @classmethod
     def of(
@@ -105,6 +107,15 @@ class Inputs:
     def thresholds(self, host_id: str | None) -> dict:
         """The caveat thresholds a row of host ``host_id`` is judged by (``caveats.host_thresholds``)."""
         return caveats.host_thresholds(self.report, self.hosts.get(str(host_id)))
+
+    def judge(self, table: pl.DataFrame, kind: str, rules: list[str] | None = None) -> pl.DataFrame:
+        """``table`` + ``caveats``: the rules of table kind ``kind`` (``rules``: those run, default all),
+        each row judged with the ``params.yaml`` ``report`` thresholds and its own host's snapshot
+        (column ``host_id``; ``caveats.evaluate_per_host``): how every report evaluates its caveats.
+
+        Raises:
+            ValueError: as ``caveats.evaluate_per_host``."""
+        return caveats.evaluate_per_host(table, kind, self.report, self.hosts, rules)
 
 
 @dataclass(frozen=True)
@@ -163,7 +174,8 @@ def select(spec: Report, report: Mapping | None, where: Where, params: Mapping |
         RuntimeError: no session passes the checks (the message lists each skipped one and the fix).
     """
     checked = caveats.check_report(dict(report) if report is not None else None)
-    hosts, toolchains = read_snapshots(where.snapshots, "host"), read_snapshots(where.snapshots, "toolchain")
+    hosts = read_snapshots(where.snapshots, "host", legacy=where.legacy_hosts)
+    toolchains = read_snapshots(where.snapshots, "toolchain")
     pre = Inputs(spec.name, params, checked, where, _EMPTY, hosts, toolchains)
     if spec.check is not None:
         checks = spec.check(where.folder)
@@ -197,9 +209,7 @@ def publish_report(
     inputs = select(spec, (params or {}).get("report") if report is None else report, where, params)
     table = spec.table(inputs)
     if spec.caveat_kind is not None and spec.caveat_rows is None:
-        table = caveats.evaluate_per_host(
-            table, spec.caveat_kind, inputs.report, inputs.hosts, spec.caveat_rules
-        )
+        table = inputs.judge(table, spec.caveat_kind, spec.caveat_rules)
     nums = spec.numbers(inputs, table)
     if spec.caveat_kind is not None and spec.caveat_rows is not None:
         judge_numbers(
@@ -222,9 +232,7 @@ def judge_numbers(
         raise ValueError(
             f"judge_numbers: {rows.height} caveat rows for {len(nums)} numbers; one row per number"
         )
-    judged = caveats.evaluate_per_host(
-        rows.with_row_index("_number"), kind, inputs.report, inputs.hosts, rules
-    ).sort("_number")
+    judged = inputs.judge(rows.with_row_index("_number"), kind, rules).sort("_number")
     for num, ids in zip(nums, judged["caveats"].to_list(), strict=True):
         num.caveats = list(ids)
     return judged.drop("_number")

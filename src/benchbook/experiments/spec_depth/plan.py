@@ -23,8 +23,9 @@ from benchbook.session import run_key
 
 from ..contract import Count, Fraction, ModelBenchRun, ModelId, Natural, Params, PlannedRun, Positive, invalid
 from ..llama_bench.plan import FlashAttn
-from ..speculative.plan import Draft, config_errors, plan_order
+from ..speculative.plan import Draft, config_errors
 from . import EXPERIMENT
+from .runlabels import bench_drafts, request_cells
 
 
 @with_config(ConfigDict(extra="allow"))
@@ -160,24 +161,22 @@ def request_runs(
         KeyError: a ``draft_only`` configuration names no draft.
     """
     by_id = {c["id"]: c for c in cfg["configs"]}
-    depths = sorted(int(d) for d in cfg["depths"])
     runs = []
-    for rep in range(int(cfg["repetitions"])):
-        for cid in plan_order(list(by_id), rep):
-            c = by_id[cid]
-            draft = drafts[c["draft"]] if c.get("draft") else None
-            model = target
-            if c["role"] == "draft_only":
-                if draft is None:
-                    raise KeyError(f"spec_depth config {cid}: role draft_only needs a draft")
-                model = draft
-            tail = server_argv("llama-server", model, draft, c, cfg)[3:]
-            conf = {"config_id": cid, "role": c["role"], "n_max": c.get("n_max"), "rep": rep}
-            sha = model["sha256"] + (":" + draft["sha256"] if draft and c["role"] == "speculative" else "")
-            for d in depths:
-                key = run_key({**conf, "depth": d, "argv": tail}, sha, toolchain_id, host_id)
-                label = f"{cid} r{rep} d{d}"
-                runs.append(RequestRun(key, conf, label, cid, rep, d, c, model, draft, tuple(tail)))
+    for rep, cid, depths in request_cells(cfg):
+        c = by_id[cid]
+        draft = drafts[c["draft"]] if c.get("draft") else None
+        model = target
+        if c["role"] == "draft_only":
+            if draft is None:
+                raise KeyError(f"spec_depth config {cid}: role draft_only needs a draft")
+            model = draft
+        tail = server_argv("llama-server", model, draft, c, cfg)[3:]
+        conf = {"config_id": cid, "role": c["role"], "n_max": c.get("n_max"), "rep": rep}
+        sha = model["sha256"] + (":" + draft["sha256"] if draft and c["role"] == "speculative" else "")
+        for d in depths:
+            key = run_key({**conf, "depth": d, "argv": tail}, sha, toolchain_id, host_id)
+            label = f"{cid} r{rep} d{d}"
+            runs.append(RequestRun(key, conf, label, cid, rep, d, c, model, draft, tuple(tail)))
     return runs
 
 
@@ -187,60 +186,11 @@ def plan(
     """Every run of one session, in order: ``bench_runs`` (each distinct draft file other than the
     target's) then ``request_runs``.  ``target`` and ``drafts`` (``{draft key: model record}``) need
     ``model_id``, ``sha256`` and ``path`` (a speculative request's key holds the draft's path)."""
-    unique = list({d["sha256"]: d for d in drafts.values() if d["sha256"] != target["sha256"]}.values())
     return [
-        *bench_runs(cfg, target, unique, toolchain_id, host_id),
+        *bench_runs(cfg, target, bench_drafts(target, drafts), toolchain_id, host_id),
         *request_runs(cfg, target, drafts, toolchain_id, host_id),
     ]
 
 
 #: the typed parameters of this experiment (``drift.params_class``)
 PARAMS = SpecDepthParams
-
-
-def planned_labels(start: Mapping, shas: Mapping[str, str]) -> set:
-    """The labels of every run ``plan`` makes from a spec_depth session's start record (its ``config``):
-    ``("bench", role, model_id)`` per llama-bench run, ``("request", config_id, rep, depth)`` per request.
-    ``shas``: ``speculative.plan.model_shas`` (the target's sha256 names its truncated drafts and tells a
-    draft that is the target itself).  File paths are placeholders: a label holds none (``run_label``
-    labels the records).
-
-    Raises:
-        ValueError: the target's model id is not in ``shas`` (naming the start record's file:line).
-    """
-    from ..speculative.plan import draft_model_ids, known_target
-
-    cfg = start.get("config") or {}
-    known_target(start, shas)
-    target = {"model_id": cfg["target"], "sha256": shas[cfg["target"]], "path": f"<{cfg['target']}>"}
-    drafts = {
-        key: {"model_id": mid, "sha256": shas.get(mid, mid), "path": f"<{mid}>"}
-        for key, mid in draft_model_ids(cfg, target).items()
-    }
-    out: set = set()
-    for run in plan(cfg, target, drafts, None, str(start.get("host_id"))):
-        if isinstance(run, RequestRun):
-            out.add(("request", run.config_id, run.rep, run.depth))
-        else:
-            out.add(("bench", run.config["role"], run.config["model_id"]))
-    return out
-
-
-def run_label(rec: Mapping) -> tuple:
-    """The ``planned_labels`` label of the run a spec_depth record belongs to (a request has a
-    ``config_id``; a llama-bench row its ``role`` and ``model_id``)."""
-    if rec.get("config_id") is not None:
-        return ("request", rec["config_id"], rec.get("rep"), rec.get("depth"))
-    return ("bench", rec.get("role"), rec.get("model_id"))
-
-
-def planned(snapshots_dir: str | Path):
-    """``measured.Planned`` of spec_depth sessions (``planned_labels`` with the models of
-    ``snapshots_dir``, ``run_label``): what ``measured.check`` compares each session's runs with."""
-    import functools
-
-    from benchbook import measured
-
-    from ..speculative.plan import model_shas
-
-    return measured.Planned(functools.partial(planned_labels, shas=model_shas(snapshots_dir)), run_label)

@@ -15,7 +15,7 @@ from benchbook import measured
 from benchbook.escape import code_span, minute_text
 
 from . import EXPERIMENT
-from .plan import planned
+from .runlabels import planned
 
 
 def session_states(raw: Path) -> dict[str, list[tuple[measured.SessionCheck, str]]]:

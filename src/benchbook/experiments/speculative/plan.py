@@ -15,7 +15,7 @@ from typing import Annotated, Literal, Required, Self
 from pydantic import AfterValidator, ConfigDict, Field, ValidationInfo, model_validator, with_config
 from typing_extensions import TypedDict
 
-from benchbook.llamacpp.draft_models import truncated_id
+from benchbook.identity import truncated_id
 from benchbook.session import run_key
 
 from ..contract import (
@@ -272,7 +272,7 @@ def draft_model_ids(cfg: Mapping, target: Mapping) -> dict[str, str]:
     """``{draft key: model id}`` of every draft a configuration of ``cfg["configs"]`` uses, in sorted key
     order, named as ``run.resolve_drafts`` names the records it resolves: the target's own id
     (``{model: target}``), the registry id (``{model: ID}``), ``trunc<L>-of-<sha256[:12]>``
-    (``{truncate_layers: L}``, ``draft_models.truncated_id``) or the file's ``id`` / stem (``{path: P}``)."""
+    (``{truncate_layers: L}``, ``identity.truncated_id``) or the file's ``id`` / stem (``{path: P}``)."""
     out = {}
     for key in sorted({c["draft"] for c in cfg["configs"] if c.get("draft")}):
         spec = cfg["drafts"][key]
