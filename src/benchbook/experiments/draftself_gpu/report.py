@@ -1,8 +1,9 @@
-"""Draft-self on the GPU: report tables and the numbers registry.
+"""Draft-self on the GPU (a variant of the draft-self experiment): report tables and the numbers registry.
 
 Writes ``reports_dir/draftself_gpu/{train,by_k,per_prompt,curve,verdict,skipped}.md`` and publishes
 ``reports_dir/numbers/draftself_gpu.json``: per k of the newest session that passes the "measured now,
-complete" check (``sessioncheck``) ``draftself_gpu-k<k>-tau|alpha|speedup|ds_tps|tau_break_even|residual``,
+complete" check (``draftself.sessioncheck``, variant ``draftself_gpu``)
+``draftself_gpu-k<k>-tau|alpha|speedup|ds_tps|tau_break_even|residual``,
 ``draftself_gpu-ar_tps``, ``draftself_gpu-decode_pass_ms``, per prompt ``draftself_gpu-p-<prompt>-k<k>-tau``
 and ``draftself_gpu-p-<prompt>-repeat_share``, and per training
 ``draftself_gpu-t<session8>-train_seconds|steps|held_out_loss_next|n_params``.
@@ -32,7 +33,8 @@ from benchbook.numtable import md_table
 from benchbook.stats import LOG_T
 from benchbook.wording import ratio_word
 
-from . import EXPERIMENT, sessioncheck
+from ..draftself import sessioncheck
+from . import EXPERIMENT
 from .analysis import by_k, decode_pass_ms, load, load_train, per_prompt
 from .caveat_rows import RULES, Reads, number_table, session_checkpoints
 
@@ -396,13 +398,14 @@ def caveat_rows(inputs: reporting.Inputs, t: Tables, nums: list[Number]) -> pl.D
 
 
 #: what draft-self on the GPU plugs into the one report pipeline (``reporting.publish_report``): its
-#: sessions checked by ``sessioncheck`` (the draft-self layout), caveats one row per number
+#: sessions checked as the draft-self experiment's (``draftself.sessioncheck``, this variant's plan), caveats
+#: one row per number
 REPORT = reporting.Report(
     EXPERIMENT,
     table=tables,
     numbers=numbers,
     replication="prompts",
-    check=lambda folder: sessioncheck.check(folder.parent),
+    check=lambda folder: sessioncheck.check(folder, EXPERIMENT),
     caveat_kind="draftself",
     caveat_rules=RULES,
     caveat_rows=caveat_rows,
@@ -414,7 +417,7 @@ REPORT = reporting.Report(
 def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> DraftselfGpuReport:
     """The stage ``draftself_gpu_report`` through the one report pipeline (``REPORT``): the session under
     ``raw_dir/draftself_gpu`` that the ``draftself_gpu`` policy publishes (``measured.select``: the
-    primary host's newest session that passes ``sessioncheck.check``, measured in the session and
+    primary host's newest session that passes ``draftself.sessioncheck.check``, measured in the session and
     complete, else the newest of any host), and every training record.
     ``params``: ``params.yaml``; its ``report`` section gives the caveat thresholds.
 
