@@ -12,9 +12,11 @@ callables) and ``publish_report`` does the rest, in this order:
    against the plan its start record makes (``Report.planned``) where the policy says sessions plan
    their runs; no published session: a ``RuntimeError`` listing every session skipped and why;
 3. the experiment's table of the published sessions (``Report.table(inputs)``);
-4. the caveat rules (``caveats.evaluate_per_host``) on that table, each row judged with the thresholds
-   of ``params.yaml`` ``report`` and its own host's snapshot (``caveats.host_thresholds``: its core
-   count), where the experiment names its table kind (``Report.caveat_kind``);
+4. the caveat rules on that table (``Inputs.judge``: ``caveats.evaluate_per_host``, each row judged with
+   the thresholds of ``params.yaml`` ``report`` and its own host's snapshot, ``caveats.host_thresholds``:
+   its core count), where the experiment names its table kind (``Report.caveat_kind``); or, where a
+   number reads several rows, on one row per number after they are built (``Report.caveat_rows``,
+   ``judge_numbers``); an experiment with several tables judges each through ``Inputs.judge``;
 5. the numbers (``Report.numbers(inputs, table)``), their citations filled from the rows each names
    (``cite``: sources, run ids, commands, build label, model, host, session, time span);
 6. the generic publish checks and the registry file (``numbers.publish``: finite values, units from
@@ -22,6 +24,10 @@ callables) and ``publish_report`` does the rest, in this order:
    has none; a command on every number, run ids that are exactly those of the records it cites).
 
 An experiment's report module keeps what is its own: its tables, charts, page fragments and sections.
+Through it now: ``template``, ``llama_bench``, ``draftself`` and ``draftself_gpu`` (the two variants of
+draft-self), ``spec_depth``; ``speculative`` and ``offload`` still select, judge and publish in their
+own ``derive`` (with the same functions: ``measured.select``, ``caveats.evaluate_per_host``,
+``numbers.publish``).
 """
 
 from __future__ import annotations
