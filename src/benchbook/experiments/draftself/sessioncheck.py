@@ -18,6 +18,7 @@ publishes is ``measured.select(variant, check(folder, variant), primary_host)`` 
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -76,6 +77,8 @@ def check(folder: str | Path, variant: str = EXPERIMENT) -> dict[str, measured.S
         ValueError: a time field is not ISO 8601.
     """
     v = VARIANTS[variant]
+    # the variant's package declares the record kinds of its folder (draftself_gpu's training records)
+    importlib.import_module(f"benchbook.experiments.{variant}")
     done = sessions(folder)
     by_file: dict[str, dict[str, dict[str, list[dict]]]] = {}
     for f in {s["runs_file"] for s in done}:
