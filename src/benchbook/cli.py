@@ -669,14 +669,10 @@ def session_checks(root: Path, stage: str, raw_dir: str | Path = "data/raw") -> 
     from . import measured
 
     folder = root / raw_dir / stage
-    if stage == "draftself":
+    if stage in ("draftself", "draftself_gpu"):  # the draft-self layout, either variant
         from .experiments.draftself import sessioncheck
 
-        return sessioncheck.check(folder)
-    if stage == "draftself_gpu":
-        from .experiments.draftself_gpu import sessioncheck as gpu_sessioncheck
-
-        return gpu_sessioncheck.check(root / raw_dir)  # its argument: the raw folder above its own
+        return sessioncheck.check(folder, stage)
     if stage == "llama_bench":
         from .experiments.llama_bench.report import PLANNED
 
@@ -685,6 +681,14 @@ def session_checks(root: Path, stage: str, raw_dir: str | Path = "data/raw") -> 
         from .experiments.offload.report import PLANNED as OFFLOAD_PLANNED
 
         return measured.check(stage, folder, OFFLOAD_PLANNED)
+    if stage == "speculative":
+        from .experiments.speculative.plan import planned
+
+        return measured.check(stage, folder, planned(root / raw_dir / "snapshots"))
+    if stage == "spec_depth":
+        from .experiments.spec_depth.runlabels import planned as depth_planned
+
+        return measured.check(stage, folder, depth_planned(root / raw_dir / "snapshots"))
     return measured.check(stage, folder)
 
 

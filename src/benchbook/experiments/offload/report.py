@@ -25,7 +25,7 @@ from benchbook import atomicfile, blocks, caveats, charts, measured
 from benchbook.escape import code_span, markdown_text
 from benchbook.experiments import drift
 from benchbook.measured import parse_utc
-from benchbook.numbers import Number, Unit, build_of, line_ranges, make_key, publish
+from benchbook.numbers import NO_INTERVAL_ROOFLINE, Number, Unit, build_of, line_ranges, make_key, publish
 from benchbook.numfmt import fmt_interval, fmt_value
 from benchbook.numtable import var_cell
 from benchbook.paths import public_text
@@ -454,6 +454,7 @@ def derive(
                 key=make_key("offload", f"h{r['host_id'][:8]}", f"ncmoe{r['n_cpu_moe']}", "tg", "roofline"),
                 value=round(r["roofline_pct"], 2),
                 unit=Unit.PERCENT,
+                ci_method=NO_INTERVAL_ROOFLINE,
                 label="decode bytes per token × tok/s as % of the "
                 f"{r['bandwidth_mode']} device-to-device copy "
                 f"bandwidth ({r['bandwidth_gb_s']:.0f} GB/s) at n_cpu_moe {r['n_cpu_moe']}",
@@ -542,6 +543,7 @@ def derive(
                 key=make_key("offload", f"h{r['host_id'][:8]}", r["model_id"], "tg", "roofline"),
                 value=round(r["roofline_pct"], 2),
                 unit=Unit.PERCENT,
+                ci_method=NO_INTERVAL_ROOFLINE,
                 label=f"{r['model_id']} tg: bytes per token × tok/s as % of the "
                 f"{r['bandwidth_mode']} copy bandwidth; "
                 f"{1e6 / r['mean_tps']:.0f} µs per token of which {r['bytes_us']:.1f} µs move its bytes",
