@@ -19,15 +19,15 @@ from benchbook.experiments import profiles
 from benchbook.llamacpp import artifacts
 
 ROOT = Path(__file__).resolve().parents[1]
-HOST_BOUND = ("draftself_gpu", "offload", "spec_depth")
+HOST_BOUND = ("draftself_gpu", "offload", "spec_depth", "tool_gap")
 #: the committed CPU host and the build its llama_bench sessions ran (tests/test_cli.py)
 CPU_HOST, CPU_BUILD = "246274abff670295", "6bcbdc2942c465ab"
 #: the committed H200 host and the build of its offload sweep
 GPU_HOST, GPU_BUILD = "e3618a24b4e44752", "83fee1ebbc050cd8"
 SKIP_LINE = (
-    "draftself_gpu, offload, spec_depth: not measured on this host (host-bound): profile cpu (no NVIDIA "
-    "GPU listed by nvidia-smi); host-bound experiments run under the gpu profile of a host with an NVIDIA "
-    "GPU, or where $BENCHBOOK_PROFILE names a profile; its report reads the committed data"
+    "draftself_gpu, offload, spec_depth, tool_gap: not measured on this host (host-bound): profile cpu (no "
+    "NVIDIA GPU listed by nvidia-smi); host-bound experiments run under the gpu profile of a host with an "
+    "NVIDIA GPU, or where $BENCHBOOK_PROFILE names a profile; its report reads the committed data"
 )
 
 
@@ -133,8 +133,9 @@ def test_a_gpu_host_measures_the_host_bound_stages_it_lacks_through_dvc(monkeypa
     # spec_depth ran another build, draft-self on the GPU (no llama.cpp) counts with any build
     ran = _stub_run(monkeypatch, committed_root(), GPU_HOST, GPU_BUILD, gpus=gpu)
     assert cli.main(["run", "--verbose"]) == 0
-    assert _measured(ran) == ["speculative", "draftself", "spec_depth"]
-    assert "measure/dvc.yaml:spec_depth" in ran[-2] and ran[-2][-4:-1] == [
+    assert _measured(ran) == ["speculative", "draftself", "spec_depth", "tool_gap"]
+    depth = next(cmd for cmd in ran if "measure/dvc.yaml:spec_depth" in cmd)
+    assert depth[-4:-1] == [
         "--no-run-cache",
         "--force",
         "--single-item",
@@ -150,7 +151,7 @@ def test_a_gpu_host_measures_the_host_bound_stages_it_lacks_through_dvc(monkeypa
         lambda params, build=False, log=print: SimpleNamespace(toolchain_id="f" * 16),
     )
     assert cli.main(["run", "--verbose"]) == 0
-    assert _measured(ran) == ["llama_bench", "speculative", "draftself", "offload", "spec_depth"]
+    assert _measured(ran) == ["llama_bench", "speculative", "draftself", "offload", "spec_depth", "tool_gap"]
 
 
 def test_benchbook_measure_without_dvc_runs_each_stages_own_command(monkeypatch, capsys):
