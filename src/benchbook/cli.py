@@ -80,6 +80,8 @@ def cmd_doctor(args) -> int:
             f"backend={r.get('backend')} "
             f"id={r['toolchain_id']} at {tc.bin_dir}"
         )
+        if tc.libraries:  # what the loader loads (a copied cache's binaries could load another's)
+            print(f"{_ok(True)} libraries: {tc.libraries}")
     except ToolchainBuilding as e:  # not missing: another process is making it
         waiting += 1
         print(f"WAIT toolchain: {e}")
