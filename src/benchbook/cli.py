@@ -201,8 +201,12 @@ def cmd_models_add(args) -> int:
 
 
 def cmd_records_repair(args) -> int:
+    import errno
+
     from .records import repair
 
+    if not Path(args.file).exists():  # `repair` finds nothing to do in a missing file: say it is missing
+        raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), args.file)
     moved = repair(args.file)
     if moved:
         print(
