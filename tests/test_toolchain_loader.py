@@ -108,6 +108,24 @@ def test_siblings_a_dropped_link_and_ld_library_path(tmp_path, monkeypatch):
         _check(b)
 
 
+@NEEDS_CC
+def test_a_library_found_in_the_current_folder_through_an_empty_runpath_entry(tmp_path, monkeypatch):
+    # CMake's build RUNPATH ends with an empty entry ("$ORIGIN:"), the current folder to glibc: a binary
+    # whose own folder lacks a library loads it from wherever it is run (ldd prints no "=>" for it)
+    a = _build(tmp_path / "A" / "bin", "$ORIGIN:")
+    lone = tmp_path / "lone"
+    lone.mkdir()
+    shutil.copy(a / "llama-bench", lone)
+    monkeypatch.chdir(a)
+    with pytest.raises(loader.LoaderError) as e:
+        _check(lone)
+    assert str(e.value) == (
+        f"toolchain t: llama-bench would load libllama.so.0 from {a}/libllama.so.0, outside its folder "
+        f"{lone} (its RUNPATH: $ORIGIN:), not the library the toolchain record verified; fix: rebuild"
+    )
+    assert _check(a).startswith("the 1 binaries load llama.cpp's 1 libraries")  # its own folder: fine
+
+
 def test_a_file_that_is_no_dynamic_binary_is_not_checked(tmp_path):
     (tmp_path / "llama-bench").write_text("#!/bin/sh\n")
     assert loader.resolved(tmp_path / "llama-bench") is None

@@ -2,8 +2,8 @@
 same cache folder name, the same cmake flags and byte-identical binaries (so the same ``toolchain_id``)
 under any ``BENCHBOOK_CACHE``.  Before, the binaries held their build folder as RUNPATH and the source
 folder in ``__FILE__`` strings: a new user's build of the pinned source under another cache was
-``f0e8e665…`` against the committed ``cdea05bd…``.  Measured: ``/tmp/bb-cacheA`` and ``/tmp/bb-cacheC``
-built the same ``b11434-cpu-c03f59d29bebb95e`` (see the README, "What `make run` measures")."""
+``f0e8e665…`` against the committed ``cdea05bd…``.  Measured builds: docs/running.md, "What `make run`
+measures"."""
 
 from __future__ import annotations
 

@@ -23,6 +23,9 @@ from pathlib import Path
 OWN_LIBRARY = re.compile(r"^lib(llama|ggml|mtmd)[-.]")
 #: one line of ``ldd``: ``libllama.so.0 => /x/libllama.so.0 (0x…)`` or ``libfoo.so => not found``
 _LDD_LINE = re.compile(r"^\s*(\S+) => (.*?)(?: \(0x[0-9a-fA-F]+\))?\s*$")
+#: a library ``ldd`` found through a relative RUNPATH entry prints no ``=>``: ``libfoo.so (0x…)``.  CMake
+#: ends the build RUNPATH with an empty entry (``$ORIGIN:``), which glibc reads as the current folder.
+_LDD_RELATIVE = re.compile(r"^\s*([^\s/]+\.so[.\d]*) \(0x[0-9a-fA-F]+\)\s*$")
 NOT_FOUND = "not found"
 
 
@@ -59,6 +62,8 @@ def resolved(exe: Path, timeout_s: float = 30.0) -> list[Loaded] | None:
         if m:
             path = None if m.group(2).strip() == NOT_FOUND else m.group(2).strip()
             found.append(Loaded(exe.name, m.group(1), path))
+        elif (rel := _LDD_RELATIVE.match(line)) and not rel.group(1).startswith("linux-vdso"):
+            found.append(Loaded(exe.name, rel.group(1), str(Path.cwd() / rel.group(1))))
     return found
 
 
