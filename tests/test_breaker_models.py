@@ -8,6 +8,7 @@ import hashlib
 from pathlib import Path
 
 import pytest
+import yaml
 
 from benchbook.llamacpp import models as models_mod
 from benchbook.llamacpp import registry
@@ -120,7 +121,9 @@ def test_url_encoded_names_are_decoded_for_the_id():
     assert registry.model_id_for("https://example.org/m/q2%20model.gguf") == "q2-model"  # was q2-20model
 
 
-def test_the_same_file_under_a_second_id_is_warned_about(cache, tmp_path):  # noqa: F811
+def test_the_same_file_under_a_second_id_becomes_an_alias(cache, tmp_path):  # noqa: F811
+    # issue 33 §2: a second name for the same bytes is an alias of the registered model, never a second
+    # model (pages named the project's file by the user's id)
     proj = _project(tmp_path)
     f = tmp_path / "elsewhere" / "m.gguf"
     f.parent.mkdir()
@@ -128,10 +131,75 @@ def test_the_same_file_under_a_second_id_is_warned_about(cache, tmp_path):  # no
     sha = hashlib.sha256(f.read_bytes()).hexdigest()
     env = {"BENCHBOOK_CACHE": str(cache)}
     assert _cli(["models", "add", str(f), "--id", "one"], proj, env).returncode == 0
-    r = _cli(["models", "add", str(f), "--id", "two"], proj, env)
-    assert r.returncode == 0 and r.stderr == (
-        f"warning: the same file (sha256 {sha}) is also registered as one: numbers of the two ids are one "
-        "model's; remove the ids you do not need from models.registry in params.yaml\n"
+    copy = tmp_path / "elsewhere" / "my-model.gguf"
+    copy.write_bytes(f.read_bytes())
+    r = _cli(["models", "add", str(copy), "--id", "two"], proj, env)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == (
+        f"this file is already one (sha256 {sha}): it is measured and shown as one\n"
+        f"added models.registry.two in {proj / 'params.yaml'} as an alias: {{alias_of: one}} "
+        "(its numbers and pages name one)\n"
+    )
+    assert "    two:\n      alias_of: one\n" in (proj / "params.yaml").read_text()
+    again = _cli(["models", "add", str(copy), "--id", "two"], proj, env)
+    assert again.returncode == 0 and again.stdout.endswith(
+        "nothing to add: use 'one' (under llama_bench.models, or speculative.target)\n"
+    )
+    # the alias resolves to the registered file and its id: records and pages name `one`
+    reg = yaml.safe_load((proj / "params.yaml").read_text())["models"]["registry"]
+    rec = models_mod.fetch(reg, "two", log=lambda *_: None)
+    assert (rec["model_id"], rec["sha256"], rec["path"]) == ("one", sha, str(f))
+
+
+def test_registered_as_finds_a_derived_models_cached_file():
+    # a file byte-identical to a derived model (no pinned sha256: its cached file's) is that model
+    reg = {
+        "base": {"source": "file", "path": "/x", "sha256": "a" * 64, "size_bytes": 1},
+        "base-q8": {"derived_from": "base", "quantize": "Q8_0"},
+        "alias": {"alias_of": "base-q8"},
+    }
+    cached = {"base-q8": "b" * 64}
+
+    def sha_of(registry, mid):
+        return registry[models_mod.canonical_id(registry, mid)].get("sha256") or cached.get(
+            models_mod.canonical_id(registry, mid)
+        )
+
+    assert registry.registered_as(reg, "b" * 64, sha_of) == "base-q8"  # never the alias
+    assert registry.registered_as(reg, "c" * 64, sha_of) is None  # control: other bytes are a new model
+    assert registry.duplicates(reg, sha_of) == []  # an alias is not a duplicate
+    reg["mine"] = {"source": "file", "path": "/y", "sha256": "b" * 64, "size_bytes": 1}
+    assert registry.duplicates(reg, sha_of) == [("b" * 64, ["base-q8", "mine"])]
+
+
+def test_doctor_reports_one_file_under_two_ids(cache, tmp_path):  # noqa: F811
+    proj = _project(tmp_path)
+    text = (proj / "params.yaml").read_text()
+    pinned = "b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53"
+    entry = (
+        f"    my-copy:\n      source: file\n      path: /nowhere/m.gguf\n      sha256: {pinned}\n"
+        "      size_bytes: 1\n"
+    )
+    anchor = "    smollm2-135m-q2_k: {derived_from: smollm2-135m-q4_1, quantize: Q2_K}\n"
+    (proj / "params.yaml").write_text(text.replace(anchor, anchor + entry))
+    r = _cli(["doctor"], proj, {"BENCHBOOK_CACHE": str(cache)})
+    assert (
+        f"MISS model my-copy: the same file as smollm2-135m-q4_1 (sha256 {pinned[:16]}…), so pages would "
+        "show one model under two names; fix: in params.yaml write `my-copy: {alias_of: smollm2-135m-q4_1}`"
+    ) in r.stdout.splitlines()
+
+
+def test_an_alias_must_name_a_file_entry(tmp_path):
+    from benchbook import resolve
+
+    proj = _project(tmp_path)
+    text = (proj / "params.yaml").read_text()
+    anchor = "    smollm2-135m-q2_k: {derived_from: smollm2-135m-q4_1, quantize: Q2_K}\n"
+    (proj / "params.yaml").write_text(text.replace(anchor, anchor + "    mine: {alias_of: nothing}\n"))
+    with pytest.raises(resolve.ParamsError) as e:
+        resolve.load_params(proj)
+    assert "`models.registry.mine.alias_of` names 'nothing', which is not a models.registry id" in str(
+        e.value
     )
 
 

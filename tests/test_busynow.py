@@ -33,6 +33,34 @@ def test_start_line_names_the_load_the_consequence_and_the_options():
     assert busynow.start_notice("speculative", Load(1.1, 2, "sshd", 3.0)) is None
 
 
+def test_the_busy_line_names_the_pid_and_command():
+    # issue 33 §5: "benchbook at 71%" named no process a user could find; pid and command line now
+    load = Load(3.9, 2, "benchbook", 71.2, 4242, "/usr/bin/python3 -m benchbook.cli run")
+    assert busynow.start_notice("llama_bench", load).startswith(
+        "benchbook: llama_bench: this host is busy (1-min load 3.90 on 2 cores; busiest other process "
+        "pid 4242 `/usr/bin/python3 -m benchbook.cli run` at 71% CPU): "
+    )
+    # a long command line is cut at CMD_CHARS (80) with "…"
+    long = busynow.command_text(["python", "-c", "x" * 200])
+    assert len(long) == 80 and long.endswith("…") and long.startswith("python -c xxx")
+    assert busynow.command_text(["sleep", "5"]) == "sleep 5"
+
+
+def test_now_reports_the_busiest_process_pid_and_command():
+    import subprocess
+    import sys
+
+    spin = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+    try:
+        load = busynow.now(sample_s=0.5)
+    finally:
+        spin.kill()
+        spin.wait()
+    assert load.other_pid is not None and load.other_cmd
+    if load.other_pid == spin.pid:  # on a shared host another process may be busier
+        assert load.other_cmd == f"{sys.executable} -c while True: pass"
+
+
 def test_record_busy_reads_the_runs_load_snapshots():
     snap = {"loadavg": [1.0, 1.0, 1.0], "top_processes": []}
     assert busynow.record_busy({"load_start": snap, "load_end": snap}, 2) is False

@@ -36,7 +36,7 @@ def test_every_error_is_shown_with_line_field_and_fix(tmp_path, capsys):
         f"{f}:14: claims.1.colour: Extra inputs are not permitted; "
         "fix: remove it or rename it: claims.1 takes id, metric, value, range, decimals, range_decimals, "
         "about, unit, method, n, origin, conditions, "
-        "counts, capacity, limit, spread, statement, log, note",
+        "counts, capacity, limit, spread, statement, log, note, source_line, quote, reviewed",
     ]
     with pytest.raises(schema.ClaimsError) as e:
         schema.load(f)

@@ -43,7 +43,7 @@ def test_an_unknown_top_level_field_names_the_files_fields(tmp_path):
     assert _error(tmp_path, HEAD + "colour: red\n") == (
         "c.yaml:4: colour: Extra inputs are not permitted; fix: remove it or rename it: the file takes "
         "schema, schema_version, source, systems, environments, software, model, settings, conditions, "
-        "claims, statements, log_pairs"
+        "claims, statements, log_pairs, todo, draft"
     )
 
 

@@ -181,3 +181,45 @@ def test_the_first_site_says_when_it_shows_uncommitted_raw_data(tmp_path):
         "(data/raw/llama_bench/h2.jsonl, data/raw/speculative/h1.jsonl)"
     )
     assert cli.raw_data_words(tmp_path / "data") == "the committed raw data"  # no data/raw below it
+
+
+def test_a_resumed_session_is_named_with_its_progress(tmp_path, committed_params):
+    """Issue 33 §5: resuming a killed session said "no completed session … measuring on this host"; it
+    says which session it resumes and how far it got (k of n: the plan of its start record)."""
+    from benchbook import cli
+    from benchbook.experiments import drift, profiles
+
+    cpu = profiles.Picked("cpu", "test")
+    config = {
+        **drift.current("llama_bench", committed_params, cpu).config(),
+        "raw_dir": "data/raw/llama_bench",
+    }
+    raw = tmp_path / "data/raw/llama_bench"
+    raw.mkdir(parents=True)
+    head = {"schema": "benchbook.session", "schema_version": 1, "experiment": "llama_bench"}
+    ids = {"session_id": "s" * 32, "host_id": "h" * 16, "toolchain_id": "t" * 16}
+    start = json.dumps({**head, **ids, "event": "start", "at": "2026-12-01T00:00:00Z", "config": config})
+    runs = [
+        json.dumps(
+            {"schema": "benchbook.llama_bench", "schema_version": 2, "session_id": "s" * 32, "run_key": k}
+        )
+        for k in ("k1", "k2")
+    ]
+    (raw / f"{'h' * 16}.jsonl").write_text("\n".join([start, *runs]) + "\n")
+
+    def line(toolchain: str) -> str:
+        return cli.measuring_line(tmp_path, committed_params, "llama_bench", "h" * 16, toolchain, cpu)
+
+    # 3 models, each a cold and a warm run: 6 planned, 2 done
+    assert line("t" * 16) == (
+        f"llama_bench: resuming session {'s' * 32} (2 of 6 done) for host {'h' * 16} "
+        f"with toolchain {'t' * 16}"
+    )
+    # controls: another build starts anew; no open session says so as before
+    assert (
+        line("u" * 16) == f"no completed llama_bench session for host {'h' * 16} with toolchain {'u' * 16}: "
+        "measuring on this host"
+    )
+    with open(raw / f"{'h' * 16}.jsonl", "a") as f:
+        f.write(json.dumps({**head, **ids, "event": "end", "at": "2026-12-01T00:01:00Z"}) + "\n")
+    assert line("t" * 16).startswith("no completed llama_bench session for host")

@@ -32,6 +32,7 @@ PACKAGES = {
     "spec_depth": "SpecDepthParams",
     "draftself_gpu": "MeasureParams",
     "template": "TemplateParams",
+    "tool_gap": "ToolGapParams",
 }
 
 

@@ -12,7 +12,9 @@ import polars as pl
 import pytest
 
 from benchbook import caveats, measured
-from benchbook.experiments.draftself_gpu import caveat_rows, sessioncheck
+from benchbook.experiments.draftself import sessioncheck
+from benchbook.experiments.draftself_gpu import caveat_rows
+from benchbook.experiments.draftself_gpu import plan as gpu_plan
 from benchbook.experiments.draftself_gpu.report import build
 from conftest import committed_root
 
@@ -203,7 +205,7 @@ def _copy_raw(tmp_path: Path) -> Path:
 
 
 def test_both_committed_sessions_pass_and_the_newest_is_published():
-    checks = sessioncheck.check(committed_root() / "data" / "raw")
+    checks = sessioncheck.check(committed_root() / "data" / "raw" / "draftself_gpu", "draftself_gpu")
     assert {sid[:8]: (c.ok, len(c.runs)) for sid, c in checks.items()} == {
         "33165c04": (True, 252),  # 12 prompts × (AR + k 1, 2, 3, 4, 6, 8) × 3 repetitions
         "57a59f95": (True, 252),  # 12 prompts × (AR + k 1, 2, 3, 4, 8, 15) × 3 repetitions
@@ -223,7 +225,7 @@ def test_a_newest_session_with_a_run_from_outside_it_is_skipped(tmp_path):
     rec["started_at"], rec["ended_at"] = "2026-11-30T23:28:00.000000Z", "2026-11-30T23:28:01.000000Z"
     lines[i] = json.dumps(rec)
     f.write_text("\n".join(lines) + "\n")
-    picked = measured.select("draftself_gpu", sessioncheck.check(raw))
+    picked = measured.select("draftself_gpu", sessioncheck.check(raw / "draftself_gpu", "draftself_gpu"))
     chosen, skipped = picked.chosen, picked.skipped
     assert chosen is not None and chosen.session_id.startswith("33165c04")  # the older one is published
     assert [c.session_id for c in skipped] == [SESSION]
@@ -248,12 +250,12 @@ def test_a_session_missing_a_planned_run_is_not_published(tmp_path):
     ]
     assert len(gone) == 1
     f.write_text("\n".join(line for n, line in enumerate(lines) if n not in gone) + "\n")
-    checks = sessioncheck.check(raw)
+    checks = sessioncheck.check(raw / "draftself_gpu", "draftself_gpu")
     assert checks[SESSION].reasons == [
         f"{f}: session {SESSION} planned ('ds-k15-batched-one_pass', 'code-0', 3) but has no such run: "
         "an incomplete table"
     ]
-    with pytest.raises(ValueError, match="no completed draft-self session passes"):
+    with pytest.raises(RuntimeError, match="no completed draftself_gpu session under .* passes the checks"):
         # and with the older session gone too, nothing is published
         (raw / "draftself_gpu" / "e3618a24b4e44752.jsonl").write_text(
             "\n".join(ln for ln in f.read_text().splitlines() if "33165c04" not in ln) + "\n"
@@ -278,11 +280,11 @@ def test_a_session_missing_every_run_of_a_planned_prompt_is_not_published(tmp_pa
     ]
     assert len(lines) - len(keep) == 21
     f.write_text("\n".join(keep) + "\n")
-    reasons = sessioncheck.check(raw)[SESSION].reasons
+    reasons = sessioncheck.check(raw / "draftself_gpu", "draftself_gpu")[SESSION].reasons
     assert len(reasons) == 21
     assert reasons[0] == (
         f"{f}: session {SESSION} planned ('ar', 'code-5', 1) but has no such run: an incomplete table"
     )
-    assert sessioncheck.planned_prompts({"prompts_per_class": 6}) == {
+    assert gpu_plan.planned_prompts({"prompts_per_class": 6}) == {
         f"{kind}-{i}" for kind in ("prose", "code") for i in range(6)
     }

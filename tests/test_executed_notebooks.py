@@ -29,6 +29,7 @@ REPORTS = [
     "offload_report",
     "spec_depth_report",
     "draftself_gpu_report",
+    "tool_gap_report",
 ]
 
 

@@ -60,7 +60,7 @@ def _main(tmp_path, capsys, *argv: str, params: str | None = None) -> tuple[int,
     return rc, out, err
 
 
-IDS = "draftself, draftself_gpu, llama_bench, offload, spec_depth, speculative, template"
+IDS = "draftself, draftself_gpu, llama_bench, offload, spec_depth, speculative, template, tool_gap"
 
 
 @pytest.mark.parametrize(

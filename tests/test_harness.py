@@ -116,7 +116,19 @@ def test_a_group_killed_half_way_is_left_and_the_next_session_resumes_it(tmp_pat
     assert killed.events[-2:] == [("measure", "k3"), ("stop", "b")]
     assert lines(raw) == ["start", "k0", "k1", "k2"]
     again = Stand()
-    res = again.run(raw)
+    said: list[str] = []
+    res = run_plan(
+        experiment="t",
+        raw_file=raw,
+        meta={"host_id": "h"},
+        runs=PLAN,
+        measure_run=again.measure,
+        groups=Groups(lambda r: r.server, again.open),
+        cfg={},
+        log=said.append,
+    )
+    # issue 33 §5: the resumed session is named with how far it got (k0, k1, k2 of the five runs)
+    assert said[0] == f"resuming session {res.session_id} (3 of 5 done)"
     # group a: nothing left, never started; group b: started for k3 only; k4 measured
     assert again.events == [
         ("start", "b", ["k3"]),

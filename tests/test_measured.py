@@ -312,7 +312,7 @@ def test_check_takes_the_planned_runs_exactly_where_the_policy_says(tmp_path):
     with pytest.raises(ValueError, match="plan their runs, and planned runs were not given"):
         measured.check("llama_bench", tmp_path)
     with pytest.raises(ValueError, match="do not plan their runs.*fix: drop planned"):
-        measured.check("spec_depth", tmp_path, report.PLANNED)
+        measured.check("template", tmp_path, report.PLANNED)
     assert measured.check("llama_bench", tmp_path, report.PLANNED) == {}  # no files, no sessions
 
 
@@ -327,7 +327,7 @@ def test_the_policy_table_names_each_experiments_own_kinds():
     # one policy per published table: the six experiments' pages, the template, and the speculative
     # records' two other tables (the depth page's comparison, the server-cost table)
     assert sorted(measured.POLICIES) == sorted(
-        [*EXPERIMENTS, "template", "speculative:hosts", "speculative:server_cost"]
+        [*EXPERIMENTS, "template", "tool_gap", "speculative:hosts", "speculative:server_cost"]
     )
 
 
@@ -335,17 +335,22 @@ def test_the_committed_sessions_each_policy_publishes():
     """What each table publishes from the committed raw data (primary host 246274ab, the CPU host)."""
     import benchbook.experiments.spec_depth  # noqa: F401  (declares the depth record kinds)
     from benchbook.experiments.draftself import sessioncheck as draftself
-    from benchbook.experiments.draftself_gpu import sessioncheck as draftself_gpu
     from benchbook.experiments.offload import report as offload
+    from benchbook.experiments.spec_depth import runlabels as spec_depth_plan
+    from benchbook.experiments.speculative import plan as speculative_plan
 
     raw = committed_root() / "data" / "raw"
+    snapshots = raw / "snapshots"
     checks = {
         "llama_bench": measured.check("llama_bench", raw / "llama_bench", report.PLANNED),
         "offload": measured.check("offload", raw / "offload", offload.PLANNED),
-        "spec_depth": measured.check("spec_depth", raw / "spec_depth"),
+        "spec_depth": measured.check("spec_depth", raw / "spec_depth", spec_depth_plan.planned(snapshots)),
         "draftself": draftself.check(raw / "draftself"),
-        "draftself_gpu": draftself_gpu.check(raw),
-        **{name: measured.check(name, raw / "speculative") for name in SPECULATIVE},
+        "draftself_gpu": draftself.check(raw / "draftself_gpu", "draftself_gpu"),
+        **{
+            name: measured.check(name, raw / "speculative", speculative_plan.planned(snapshots))
+            for name in SPECULATIVE
+        },
     }
     got = {
         name: [c.session_id[:8] for c in measured.select(name, found, HOST).published]
@@ -371,3 +376,54 @@ def test_the_committed_sessions_each_policy_publishes():
 
 SPECULATIVE = ("speculative", "speculative:hosts", "speculative:server_cost")
 EXPERIMENTS = ("llama_bench", "speculative", "draftself", "offload", "spec_depth", "draftself_gpu")
+
+
+@pytest.mark.parametrize(
+    ("name", "session", "dropped"),
+    [
+        # a speculative request (config q2k-n4, prompt ko_story, repetition 1) and a depth request
+        ("speculative", "4ad89052", ("request", "q2k-n4", "ko_story", 1)),
+        ("spec_depth", "f349b5cc", ("request", "q2k-n4", 1, 256)),
+    ],
+)
+def test_a_speculative_or_depth_session_missing_a_planned_run_is_not_published(
+    tmp_path, name, session, dropped
+):
+    """Issue 26: the speculative and depth reports check each session's runs against the plan its start
+    record makes (as llama_bench, offload and draft-self do).  Before: a session that lost a request
+    (a line deleted, a run never made) was published as complete; right: it is skipped, naming the run."""
+    import json
+    import shutil
+
+    import benchbook.experiments.spec_depth  # noqa: F401  (declares the depth record kinds)
+    from benchbook.experiments.spec_depth import runlabels as spec_depth_plan
+    from benchbook.experiments.speculative import plan as speculative_plan
+
+    raw = committed_root() / "data" / "raw"
+    plans = {"speculative": speculative_plan, "spec_depth": spec_depth_plan}
+    label = plans[name].run_label
+    shutil.copytree(raw / "snapshots", tmp_path / "snapshots")
+    (tmp_path / name).mkdir()
+    for f in sorted((raw / name).glob("*.jsonl")):
+        lines = [
+            line
+            for line in f.read_text().splitlines()
+            if not (
+                json.loads(line).get("session_id", "").startswith(session)
+                and json.loads(line).get("run_id")
+                and label(json.loads(line)) == dropped
+            )
+        ]
+        (tmp_path / name / f.name).write_text("\n".join(lines) + "\n")
+    planned = plans[name].planned(tmp_path / "snapshots")
+    whole = measured.check(name, raw / name, plans[name].planned(raw / "snapshots"))
+    cut = measured.check(name, tmp_path / name, planned)
+    full = next(c for sid, c in whole.items() if sid.startswith(session))
+    lost = next(c for sid, c in cut.items() if sid.startswith(session))
+    assert full.ok and len(lost.runs) == len(full.runs) - 1
+    assert [r.split(": ", 1)[1] for r in lost.reasons] == [
+        f"session {lost.session_id} planned {dropped} but has no such run: an incomplete table"
+    ]
+    # the control: every other session of the folder still passes
+    assert all(c.ok for sid, c in cut.items() if sid != lost.session_id and c.ended)
+    assert session not in [c.session_id[:8] for c in measured.select(name, cut).published]

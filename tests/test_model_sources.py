@@ -259,13 +259,19 @@ def test_models_add_file_keeps_params_bytes_and_registers_it(cache, tmp_path):
     assert "added models.registry.my-model-q8_0 in" in r.stdout
     ent = resolve.load_params(proj)["models"]["registry"]["my-model-q8_0"]
     assert models_mod.fetch({"x": ent}, "x", log=lambda *_: None)["sha256"] == sha
-    # the same id again: refused, then replaced with --replace (after the file changed)
+    # the same file and id again: it is already that model, nothing changes (issue 33 §2)
+    r2 = _cli(["models", "add", str(f), "--id", "my-model-q8_0"], proj, env)
+    assert r2.returncode == 0 and r2.stdout.splitlines()[-1] == (
+        "nothing to add: use 'my-model-q8_0' (under llama_bench.models, or speculative.target)"
+    )
+    assert (proj / "params.yaml").read_text() == after
+    # the file changed under the same id: refused, then replaced with --replace
+    f.write_bytes(b"GGUF" + b"R" * 6)
     r2 = _cli(["models", "add", str(f), "--id", "my-model-q8_0"], proj, env)
     assert (
         r2.returncode == 2
         and "already has 'my-model-q8_0'; fix: choose another id (--id NAME) or pass --replace" in r2.stderr
     )
-    f.write_bytes(b"GGUF" + b"R" * 6)
     r3 = _cli(["models", "add", str(f), "--id", "my-model-q8_0", "--replace"], proj, env)
     assert r3.returncode == 0 and r3.stdout.startswith("replaced models.registry.my-model-q8_0")
     sha_r = hashlib.sha256(b"GGUF" + b"R" * 6).hexdigest()

@@ -1,11 +1,14 @@
 """The numbers registry: stable keys, one writer, provenance fields, merge conflicts."""
 
 import json
+import re
 
 import pytest
 
 from benchbook.numbers import (
-    NO_INTERVAL_UNSTATED,
+    NO_INTERVAL_POOLED,
+    NO_INTERVAL_ROOFLINE,
+    NO_INTERVAL_SLOPE,
     OLD_SPELLINGS,
     POSITIVE_UNITS,
     Number,
@@ -156,7 +159,7 @@ def test_publish_writes_every_provenance_field(tmp_path):
         (dict(ci_method="none"), "without its method"),
         (dict(ci_method="student-t over repetitions"), "not on the log scale"),
         (dict(ci95=[-1.0, 44.0]), "leaves the domain of a positive value"),
-        (dict(ci95=None, ci_method=None), "a tok/s from n = 5 without an interval"),
+        (dict(ci95=None, ci_method=None), "a tok/s from n = 5 without an interval and without saying why"),
         (dict(commands=[]), "no command"),
         (dict(commands=[[]]), "no command"),
     ],
@@ -188,15 +191,37 @@ def test_units_are_one_enum_with_a_meaning_each_and_the_positive_ones_are_the_ra
     assert not (Unit.FRACTION.positive or Unit.PERCENT.positive or Unit.MIB_PER_DRAFT_TOKEN.positive)
 
 
-def test_a_rate_without_an_interval_passes_when_the_report_says_so_or_below_three_samples(tmp_path):
-    # n = 5 with ci_method given: published as is; n = 2 without: publish writes "none: n < 3"
-    unstated = num(key="a", ci95=None, ci_method=NO_INTERVAL_UNSTATED)
+def test_a_number_without_an_interval_passes_when_the_report_says_why_or_below_three_samples(tmp_path):
+    # n = 5 with a reason: published as is; n = 2 without: publish writes "none: n < 3"
+    pooled = num(key="a", ci95=None, ci_method=NO_INTERVAL_POOLED)
     small = num(key="b", ci95=None, ci_method=None, n=2)
-    fraction = num(key="c", ci95=None, ci_method=None, unit=Unit.FRACTION)  # not a rate: "none"
-    publish(tmp_path / "x.json", "x", [unstated, small, fraction])
+    slope = num(key="c", ci95=None, ci_method=NO_INTERVAL_SLOPE, unit=Unit.MIB_PER_DRAFT_TOKEN)
+    publish(tmp_path / "x.json", "x", [pooled, small, slope])
     got = load_all(tmp_path)
-    assert [got[k]["ci_method"] for k in "abc"] == ["none", "none: n < 3", "none"]
-    assert got["c"]["unit"] == "fraction"
+    assert [got[k]["ci_method"] for k in "abc"] == [NO_INTERVAL_POOLED, "none: n < 3", NO_INTERVAL_SLOPE]
+    assert got["c"]["unit"] == "MiB/draft token"
+
+
+@pytest.mark.parametrize("unit", [Unit.TOK_S, Unit.PERCENT, Unit.FRACTION, Unit.MS, Unit.SPEEDUP_TREND])
+@pytest.mark.parametrize("said", [None, "none", "none:", "a slope"])
+def test_a_bare_none_from_three_samples_is_refused_for_every_unit(tmp_path, unit, said):
+    """Issue 26 §3: 42 numbers (26 draft-self model gaps, 4 speculative speedup trends, 7 offload
+    rooflines, 4 depth memory slopes, 1 GPU decode pass time) were published with ci_method "none":
+    ``publish`` wrote it for a number of a signed unit without an interval, so a reader could not tell
+    "no interval exists" from "the report forgot one".  Right: from n = 3 a number without an interval
+    says why ("none: <why>", a ``numbers.NO_INTERVAL_*`` reason), whatever its unit."""
+    with pytest.raises(
+        ValueError, match=f"a {re.escape(str(unit))} from n = 5 without an interval and without saying why"
+    ):
+        publish(tmp_path / "x.json", "x", [num(ci95=None, ci_method=said, unit=unit)])
+    assert not (tmp_path / "x.json").exists()
+    # the control: the same number with its reason, or from 2 samples, is published
+    publish(tmp_path / "x.json", "x", [num(ci95=None, ci_method=NO_INTERVAL_ROOFLINE, unit=unit)])
+    publish(
+        tmp_path / "y.json",
+        "y",
+        [num(ci95=None, ci_method=said if said != "none:" else None, n=2, unit=unit)],
+    )
 
 
 def _raw(tmp_path, *records):

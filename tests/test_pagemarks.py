@@ -1,7 +1,8 @@
-"""Caveat markers: numbered once for the site in order of first appearance (a digit names one rule on
-every page), every marker a page shows listed in a legend on it, and a configuration's caveats said once in
-its row's label (``benchbook.pagemarks``), through to ``_variables.yml`` (``site.variables``) and the
-generated legends (``site.page_legends``)."""
+"""Caveat markers: numbered once for the sources in order of first appearance (a digit names one rule in
+every ``_variables.yml`` text; built pages are renumbered per page, ``test_page_legend``), every marker a
+page shows listed in a legend on it, and a configuration's caveats said once in its row's label
+(``benchbook.pagemarks``), through to ``_variables.yml`` (``site.variables``) and the generated legends
+(``site.page_legends``)."""
 
 from __future__ import annotations
 

@@ -78,6 +78,17 @@ CHECKS = {
     ),
     ".venv/bin/benchbook site build": ("fresh", ".venv/bin/benchbook site build"),
     "python scripts/bench_analysis.py": ("slow", "python scripts/bench_analysis.py"),
+    # issue 33 §1: a write-up in one command (measures: slow) and a write-up's numbers (committed)
+    ".venv/bin/benchbook writeup new my-gguf --model ~/models/my-model.Q4_1.gguf": (
+        "slow",
+        "cp ~/.cache/benchbook/models/b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53.gguf "
+        "../my-model.Q4_1.gguf && .venv/bin/benchbook writeup new my-gguf --model ../my-model.Q4_1.gguf "
+        """--overrides '{"repetitions": 2, "n_gen": 16, "n_prompt": 32, "cold_first_run": false}'""",
+    ),
+    ".venv/bin/benchbook numbers --writeup user-gguf": (
+        "fresh",
+        ".venv/bin/benchbook numbers --writeup user-gguf",
+    ),
 }
 
 
@@ -110,6 +121,7 @@ def test_every_readme_command_is_checked():
         ".venv/bin/benchbook numbers spec-self-n4-code",
         ".venv/bin/benchbook new-page self-draft-note --experiment speculative --match spec-self-n4-code",
         ".venv/bin/benchbook site build",
+        ".venv/bin/benchbook writeup new my-gguf --model ~/models/my-model.Q4_1.gguf",
         ".venv/bin/benchbook audit CLAIMS.yaml [--logs DIR] [--pair SPEC=BASELINE]",
     ]
 
@@ -170,6 +182,7 @@ def test_fresh_clone_commands(clone):
         ".venv/bin/benchbook artifacts import",
         ".venv/bin/benchbook artifacts add",
         ".venv/bin/benchbook numbers spec-self-n4-code",
+        ".venv/bin/benchbook numbers --writeup user-gguf",
         ".venv/bin/benchbook new-page self-draft-note --experiment speculative --match spec-self-n4-code",
         ".venv/bin/benchbook site build",
         ".venv/bin/benchbook models add PATH|URL [--id ID]",
@@ -206,6 +219,13 @@ def test_fresh_clone_commands(clone):
     assert (imported.returncode, imported.stdout) == (0, "")
     added = results[".venv/bin/benchbook artifacts add"]
     assert added.returncode == 0 and added.stdout.startswith("0 new artifact(s)"), added.stdout
+    mine = results[
+        ".venv/bin/benchbook numbers --writeup user-gguf"
+    ]  # keys as the write-up's pages quote them
+    assert mine.returncode == 0 and mine.stdout.splitlines()[1:] == [
+        "user-gguf--lb-my-q8_0-pp128-warm  698.8 [689.9, 707.9]  tok/s  3  between_session_spread",
+        "user-gguf--lb-my-q8_0-tg64-warm   84.5 [82.4, 86.6]     tok/s  3  between_session_spread",
+    ], mine.stdout
     numbers = results[".venv/bin/benchbook numbers spec-self-n4-code"]
     assert numbers.returncode == 0 and numbers.stdout.splitlines()[2].split()[:5] == [
         "spec-self-n4-code_echo-decode",
@@ -233,8 +253,8 @@ def test_fresh_clone_commands(clone):
     writing = readme[readme.index("**2. Write up a number.**") :]
     prose = re.search(r"^```markdown\n(.*?)^```", writing, re.S | re.M)
     rendered = re.search(r"renders each `\{\{< var >\}\}` as `([^`]+)`", writing)
-    # issue 28: order_trend, on llama-bench rows of the overview, is met before two of its caveats
-    assert prose and rendered and rendered.group(1) == "36.9 [30.0, 45.4] tok/s †1,5,6"
+    # issue 33 §4: markers numbered per page in reading order (the site's order made them †1,5,6)
+    assert prose and rendered and rendered.group(1) == "36.9 [30.0, 45.4] tok/s †1,2,3"
     with open(clone["repo"] / "self-draft-note.qmd", "a") as f:
         f.write("\n" + prose.group(1))
     build = _run(CHECKS[".venv/bin/benchbook site build"][1], clone)
@@ -243,7 +263,10 @@ def test_fresh_clone_commands(clone):
     add = results[".venv/bin/benchbook models add PATH|URL [--id ID]"]
     assert add.returncode == 0 and add.stdout.startswith("added models.registry.mine in ")
     add = results[WRITEUP_ADD]
-    assert add.returncode == 0 and add.stdout.startswith("added models.registry.my-q8_0 in ")
+    # the stand-in file is the one just added as `mine`: one model per sha256, `my-q8_0` an alias of it
+    # (issue 33 §2: before, a second entry, and pages named the first file by the second id)
+    assert add.returncode == 0 and add.stdout.startswith("this file is already mine (sha256 ")
+    assert "models.registry.my-q8_0" in add.stdout and "as an alias: {alias_of: mine}" in add.stdout
     # the write-up's page from its committed raw data: the user's model
     page = results[WRITEUP_PAGE]
     assert page.returncode == 0, page.stderr[-3000:]

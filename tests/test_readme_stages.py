@@ -20,7 +20,7 @@ def _row(stage: str) -> str:
 
 def test_the_report_row_names_every_report_stage():
     stages = [s for s in yaml.safe_load((ROOT / "dvc.yaml").read_text())["stages"] if s.endswith("_report")]
-    assert len(stages) == 6
+    assert len(stages) == 7
     row = _row("*_report")
     named = re.match(r"\| `\*_report` \((\d+): ([^)]*)\)", row)
     assert named, row
@@ -44,6 +44,7 @@ def test_the_site_row_names_the_menu_in_order():
         "Draft-self (CPU)",
         "Draft-self (GPU)",
         "Offload (GPU)",
+        "Gap",
         "Notebooks",
         "Audits",
         "Provenance",
@@ -51,6 +52,6 @@ def test_the_site_row_names_the_menu_in_order():
     row = _row("site")
     listed = row[row.index("its menu: ") + len("its menu: ") :]
     positions = [
-        listed.find(e + sep) for e, sep in zip(entries, [","] * 7 + [" ("] + [","] + [" |"], strict=True)
+        listed.find(e + sep) for e, sep in zip(entries, [","] * 8 + [" ("] + [","] + [" |"], strict=True)
     ]
     assert -1 not in positions and positions == sorted(positions), (entries, listed)

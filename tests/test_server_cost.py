@@ -392,8 +392,15 @@ def test_a_record_without_the_spec_stats_field_in_a_lv4_session_is_one_request_w
     # ran at -lv 4 beside the published after-models of self-n8 and q2k-n4, and self-n4's cells said
     # "not measured in this session".  Right: the session is at -lv 4, self-n4 is incomplete (1 of 12)
     import json
+    import shutil
 
-    src = committed_root() / "data" / "raw" / "speculative" / "3f1dfa40cbf1eb67.jsonl"
+    raw = committed_root() / "data" / "raw"
+    src = raw / "speculative" / "3f1dfa40cbf1eb67.jsonl"
+    # the session's runs are checked against its plan: its start record plans the kept configurations
+    shutil.copytree(raw / "snapshots" / "models", tmp_path / "snapshots" / "models")
+    shutil.copy(raw / "snapshots" / "models.jsonl", tmp_path / "snapshots" / "models.jsonl")
+    tmp_path = tmp_path / "speculative"
+    tmp_path.mkdir()
     keep, out, dropped = {"baseline", "self-n4", "self-n8", "q2k-n4"}, [], False
     for line in src.read_text().splitlines():
         r = json.loads(line)
@@ -401,6 +408,8 @@ def test_a_record_without_the_spec_stats_field_in_a_lv4_session_is_one_request_w
             continue
         if r.get("schema") == "benchbook.speculative_request" and r["config"]["config_id"] not in keep:
             continue
+        if r.get("schema") == "benchbook.session" and r["event"] == "start":
+            r["config"]["configs"] = [c for c in r["config"]["configs"] if c["id"] in keep]
         if r.get("config", {}).get("config_id") == "self-n4" and "spec_stats" in r and not dropped:
             del r["spec_stats"]
             dropped = True

@@ -30,6 +30,7 @@ def test_every_executed_report_notebook_is_rendered_and_in_the_menu():
         "reports/notebooks/offload_report.ipynb",
         "reports/notebooks/spec_depth_report.ipynb",
         "reports/notebooks/speculative_report.ipynb",
+        "reports/notebooks/tool_gap_report.ipynb",
     ]
     assert [n for n in nbs if n not in quarto["project"]["render"]] == []
     assert [n for n in nbs if n not in hrefs] == []

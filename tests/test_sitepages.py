@@ -225,3 +225,23 @@ def test_committed_hosts_all_have_their_snapshot_on_the_pages():
         "`3f1dfa40cbf1eb67`: Intel(R) Xeon(R) Processor (2 logical cores); 23.5 GiB RAM; no GPU; "
         "Linux 6.18.44-fc-v769"
     )
+
+
+def test_a_second_id_for_the_same_file_never_renames_it_on_pages(tmp_path):
+    """Issue 33 §2: a user's copy of the project's Q8_0 stored as ``my-model`` made the pages read
+    "Model files: my-model sha256:7b46…" and ``smollm2-135m-q8_0`` was gone: the model named first keeps
+    its name, the other id is said beside it."""
+    snap = tmp_path / "snapshots"
+    (snap / "models").mkdir(parents=True)
+    rows = [
+        {"schema": "benchbook.model", "schema_version": 1, "key": f"{mid}:{'a' * 64}", "model_id": mid}
+        | {"sha256": "a" * 64}
+        for mid in ("smollm2-135m-q4_1", "my-model", "smollm2-135m-q4_1")
+    ]
+    (snap / "models" / "h1.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    got = sitepages.read_snapshots(snap)["models"]["a" * 64]
+    assert (got["model_id"], got["also_ids"]) == ("smollm2-135m-q4_1", ["my-model"])
+    md = html.unescape(sitepages.measured_md(NUMS, "e", {**SNAP, "models": {"a" * 64: got}}))
+    assert f"smollm2-135m-q4_1 (also registered as my-model) `sha256:{'a' * 64}`" in md
+    # control: one id per file reads as before
+    assert "also registered" not in html.unescape(sitepages.measured_md(NUMS, "e", SNAP))

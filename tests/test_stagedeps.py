@@ -189,11 +189,15 @@ def test_an_experiment_declares_its_stages():
         ("report",),
     )
     assert report.outs == ("reports/x", "reports/numbers/x.json", "reports/notebooks/x_report.ipynb")
-    # host-bound: the report stage only, and no measurement declarations
-    (only,) = stages.Experiment("y", report_data=(), host_bound=True).stages(params)
-    assert only.name == "y_report"
-    with pytest.raises(stages.StagesError, match="experiment y: host-bound"):
-        stages.Experiment("y", report_data=(), host_bound=True, measure_params=("y",)).stages(params)
+    # host-bound: a measurement stage too, whose command needs no papermill (a GPU host without DVC runs
+    # it as it is) and measures only where the host's profile runs it; its profile layers are its params
+    withprofiles = {**params, "profiles": {"cpu": {"x": {}}, "gpu": {"y": {"n": 1}}}}
+    bound, _ = stages.Experiment(
+        "y", report_data=(), host_bound=True, measure_params=("y", stages.PROFILE_ENTRIES)
+    ).stages(withprofiles)
+    assert (bound.name, bound.file, bound.params) == ("y", "measure/dvc.yaml", ("y", "profiles.gpu.y"))
+    assert bound.cmd == "python -m benchbook.experiments y --if-runnable"
+    assert stagedeps.entries(bound.cmd) == ([], ["benchbook.experiments", "benchbook.experiments.y.run"])
     with pytest.raises(stages.StagesError, match=r"stages named twice: \['x_report'\]"):
         stages.stages_of([exp, stages.Stage("x_report", "dvc.yaml", "true")], params)
 

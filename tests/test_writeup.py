@@ -68,7 +68,8 @@ def test_numbers_command_prints_the_table(repo, monkeypatch, capsys):
 def test_new_page_is_bound_to_the_experiment_and_listed(repo):
     path = writeup.new_page(repo, "my-note", "e")
     text = path.read_text()
-    assert "{{< include _generated/e-measured.md >}}" in text
+    # issue 33 §4: "What was measured" over the page's own numbers, not the whole experiment's
+    assert "{{< include _generated/page-my-note-measured.md >}}" in text
     assert "| `e-tg` | {{< var e-tg__v >}} | tok/s | 5 |" in text
     assert "{{< include _generated/page-my-note-caveats.md >}}" in text  # its own numbers: test_page_legend
     assert (repo / "_quarto.yml").read_text().splitlines()[3:6] == [

@@ -29,12 +29,15 @@ FRESH = "--fresh-session (BENCHBOOK_FRESH_SESSION=1 under dvc repro)"
 class Load:
     """The host's load at one moment: ``load1`` (1-minute load average), ``cores`` (logical cores),
     ``other`` and ``other_cpu_pct`` (the busiest process not ours and its CPU percent over the sample;
-    None and 0.0 when none used any)."""
+    None and 0.0 when none used any), ``other_pid`` and ``other_cmd`` (its pid and command line,
+    shortened to ``CMD_CHARS``; None when unknown), so the user can tell which process it is."""
 
     load1: float
     cores: int
     other: str | None
     other_cpu_pct: float
+    other_pid: int | None = None
+    other_cmd: str | None = None
 
     @property
     def busy(self) -> bool:
@@ -61,22 +64,42 @@ def now(sample_s: float = SAMPLE_S) -> Load:
         except psutil.Error:
             pass
     time.sleep(sample_s)
-    top, top_pct = None, 0.0
+    top, top_pct, top_proc = None, 0.0, None
     for p in procs.values():
         try:
             pct = p.cpu_percent(None)
         except psutil.Error:
             continue
         if pct > top_pct:
-            top, top_pct = p.info["name"], pct
-    return Load(round(os.getloadavg()[0], 2), os.cpu_count() or 1, top, top_pct)
+            top, top_pct, top_proc = p.info["name"], pct, p
+    cmd = None
+    if top_proc is not None:
+        try:
+            cmd = command_text(top_proc.cmdline()) or None
+        except psutil.Error:
+            cmd = None
+    pid = top_proc.pid if top_proc is not None else None
+    return Load(round(os.getloadavg()[0], 2), os.cpu_count() or 1, top, top_pct, pid, cmd)
+
+
+#: the longest command line ``start_notice`` prints (the rest as "…")
+CMD_CHARS = 80
+
+
+def command_text(argv: list[str]) -> str:
+    """A process's command line as one line: arguments joined by spaces, cut at ``CMD_CHARS`` with "…"."""
+    text = " ".join(argv)
+    return text if len(text) <= CMD_CHARS else text[: CMD_CHARS - 1] + "…"
 
 
 def start_notice(experiment: str, load: Load) -> str | None:
     """The line for a session of ``experiment`` opening under ``load``: None on a quiet host."""
     if not load.busy:
         return None
-    other = f"; busiest other process {load.other} at {load.other_cpu_pct:.0f}% CPU" if load.other else ""
+    who = load.other
+    if load.other_pid is not None:
+        who = f"pid {load.other_pid} `{load.other_cmd or load.other}`"
+    other = f"; busiest other process {who} at {load.other_cpu_pct:.0f}% CPU" if load.other else ""
     return (
         f"benchbook: {experiment}: this host is busy "
         f"(1-min load {load.load1:.2f} on {load.cores} cores{other}): runs will be slow and their "

@@ -9,6 +9,8 @@ benchbook run [--verbose] [--from-data]
                                  models, measure on this host if needed, `dvc repro`, print the site
                                  path (stage output to a log file unless --verbose; progress bars
                                  for builds, downloads, sessions); --from-data: the first site only
+benchbook measure [STAGE...]     measure what this host lacks, as `benchbook run` does, without the site;
+                                 through DVC, or each stage's own command where DVC is absent
 benchbook records repair FILE    move a torn last line aside (quarantine) and report it
 benchbook site build             render the site (quarto when on PATH, else smalldocs)
 benchbook numbers [PATTERN]      registered keys with value [95% interval], unit, n and caveats (--json)
@@ -16,7 +18,11 @@ benchbook new-page NAME --experiment EXP [--match PATTERN]
                                  write NAME.qmd bound to an experiment's numbers; list it in _quarto.yml
 benchbook ingest FILE...         read external llama.cpp output (llama-bench, server log, speculative-simple)
 benchbook audit CLAIMS.yaml...   a verdict per published claim [--logs DIR] [--pair SPEC=BASELINE];
-                                 --all DIR audits every claims file of DIR (the `audit` stage)
+                                 --all DIR audits every claims file of DIR (the `audit` stage);
+                                 a post (POST.md, .txt, .html) is drafted first (`claims draft`)
+benchbook claims draft POST [-o CLAIMS.yaml]
+                                 draft a claims file from a published post (Markdown, text, HTML, - for
+                                 stdin); re-running keeps the entries you reviewed
 benchbook stages check           compare each dvc.yaml stage's code deps with its import closure, and the
                                  files with what `stages write` writes
 benchbook stages write           write dvc.yaml and measure/dvc.yaml from the stage list (benchbook.stages)
@@ -89,15 +95,26 @@ def cmd_doctor(args) -> int:
         problems += 1
         print(f"{_ok(False)} toolchain: {e}")
     reg = params["models"]["registry"]
-    from .llamacpp.models import _cached
+    from .llamacpp import registry
+    from .llamacpp.models import _cached, file_sha256
 
     for mid in reg:
+        if "alias_of" in reg[mid]:
+            print(f"info model {mid}: an alias of {reg[mid]['alias_of']} (the same file)")
+            continue
         hit = _cached(mid, reg)
         print(
             f"{_ok(bool(hit))} model {mid}"
             + (f" sha256={hit['sha256'][:16]}… {hit['path']}" if hit else "  fix: `benchbook models fetch`")
         )
         problems += not hit
+    for sha, ids in registry.duplicates(reg, file_sha256):
+        problems += 1
+        print(
+            f"{_ok(False)} model {', '.join(ids[1:])}: the same file as {ids[0]} (sha256 {sha[:16]}…), so "
+            f"pages would show one model under two names; fix: in params.yaml write "
+            + "; ".join(f"`{i}: {{alias_of: {ids[0]}}}`" for i in ids[1:])
+        )
     from .site import renderer
 
     name, path = renderer()
@@ -172,23 +189,34 @@ def cmd_synth_model(args) -> int:
 
 def cmd_models_add(args) -> int:
     """``benchbook models add PATH|URL``: hash the file (download a URL into the cache first), write a
-    ``models.registry`` entry into params.yaml (comments and key order kept) and print it."""
+    ``models.registry`` entry into params.yaml (comments and key order kept) and print it.  A file whose
+    bytes an entry already names is "already <id>": its id (when another) is written as an alias of
+    that entry (``{alias_of: <id>}``), never as a second model."""
     from .llamacpp import registry
-    from .llamacpp.models import models_dir
+    from .llamacpp.models import file_sha256, models_dir
 
     root = repo_root()
     params = resolve.load_params(root)  # a broken params.yaml is reported before anything is downloaded
     model_id = registry.check_id(args.id) if args.id else registry.model_id_for(args.target)
     entry = registry.entry_for(args.target, root, sha256=args.sha256, models_dir=models_dir())
-    done = registry.add(root / "params.yaml", model_id, entry, replace=args.replace)
-    twins = registry.same_file_ids(params["models"]["registry"], entry["sha256"], model_id)
-    if twins:
+    reg = params["models"]["registry"]
+    existing = registry.registered_as(reg, entry["sha256"], file_sha256)
+    if existing is not None and not (existing == model_id and args.replace):
         print(
-            f"warning: the same file (sha256 {entry['sha256']}) is also registered as "
-            f"{', '.join(twins)}: numbers of the two ids are one model's; remove the ids you do not need "
-            "from models.registry in params.yaml",
-            file=sys.stderr,
+            f"this file is already {existing} (sha256 {entry['sha256']}): it is measured and shown as "
+            + existing
         )
+        if existing == model_id or reg.get(model_id) == {"alias_of": existing}:
+            print(f"nothing to add: use {existing!r} (under llama_bench.models, or speculative.target)")
+            return 0
+        done = registry.add(root / "params.yaml", model_id, {"alias_of": existing}, replace=args.replace)
+        resolve.load_params(root)
+        print(
+            f"{'replaced' if done.replaced else 'added'} models.registry.{model_id} in {done.params_file} "
+            f"as an alias: {{alias_of: {existing}}} (its numbers and pages name {existing})"
+        )
+        return 0
+    done = registry.add(root / "params.yaml", model_id, entry, replace=args.replace)
     resolve.load_params(root)
     print(f"{'replaced' if done.replaced else 'added'} models.registry.{model_id} in {done.params_file}:")
     for k, v in entry.items():
@@ -225,22 +253,75 @@ def cmd_site_build(args) -> int:
 
 
 def cmd_numbers(args) -> int:
-    """``benchbook numbers [PATTERN]``: print the matching registered numbers (``writeup.rows``)."""
+    """``benchbook numbers [PATTERN] [--writeup NAME]``: print the matching registered numbers
+    (``writeup.rows``) of the site's registry or of write-up NAME's (keys as its pages quote them,
+    ``NAME--KEY``)."""
     from dataclasses import asdict
 
     from .writeup import rows, table
 
-    found = rows(repo_root() / "reports" / "numbers", args.pattern)
+    found = rows(writeup_registry(repo_root(), args.writeup), args.pattern, args.writeup)
     print(json.dumps([asdict(r) for r in found], indent=1) if args.json else table(found))
     return 0
 
 
+def writeup_registry(root: Path, name: str | None) -> Path:
+    """The numbers folder of write-up ``name`` (``writeups/NAME/reports/numbers``), or of the site (None).
+
+    Raises:
+        writeup.WriteupError: no such write-up registry (the known write-ups listed)."""
+    from . import sitewriteups
+    from .writeup import WriteupError
+
+    if name is None:
+        return root / "reports" / "numbers"
+    folder = root / sitewriteups.WRITEUPS / name
+    if folder not in sitewriteups.writeup_dirs(root):
+        known = ", ".join(d.name for d in sitewriteups.writeup_dirs(root)) or "none"
+        raise WriteupError(
+            f"--writeup {name}: no write-up registry {folder / 'reports' / 'numbers'} (write-ups: {known}); "
+            f"fix: `benchbook writeup new {name} --model FILE` makes one"
+        )
+    return sitewriteups.registry_dir(folder)
+
+
 def cmd_new_page(args) -> int:
-    """``benchbook new-page NAME --experiment EXP``: scaffold a page (``writeup.new_page``)."""
+    """``benchbook new-page NAME --experiment EXP [--writeup W]``: scaffold a page (``writeup.new_page``);
+    with ``--writeup`` in ``writeups/W/`` over that write-up's numbers."""
     from .writeup import new_page
 
-    path = new_page(repo_root(), args.name, args.experiment, args.match, force=args.force)
+    root = repo_root()
+    path = new_page(
+        root,
+        args.name,
+        args.experiment,
+        args.match,
+        force=args.force,
+        writeup=args.writeup,
+        numbers_dir=writeup_registry(root, args.writeup),
+    )
     print(f"wrote {path} (listed in _quarto.yml); render: benchbook site build")
+    return 0
+
+
+def cmd_writeup_new(args) -> int:
+    """``benchbook writeup new NAME --model FILE|URL|ID``: ``writeupnew.new``; prints what it wrote and
+    the time of each step."""
+    from . import writeupnew
+
+    t0 = time.monotonic()
+    overrides = json.loads(args.overrides) if args.overrides else None
+    done = writeupnew.new(
+        repo_root(), args.name, args.model, args.experiment, overrides, force=args.force, log=say
+    )
+    root = repo_root()
+    print(f"write-up {args.name}: model {done.model_id}{' (already registered)' if done.already else ''}")
+    print(f"  params:   {done.params_file.relative_to(root)}")
+    print(f"  registry: {done.registry.relative_to(root)} (`benchbook numbers --writeup {args.name}`)")
+    if done.page is not None:
+        print(f"  page:     {done.page.relative_to(root)} (write in it; `benchbook site build` renders it)")
+    print("timings: " + ", ".join(f"{k}={v:.1f}" for k, v in done.timings.items()))
+    print(f"total {time.monotonic() - t0:.1f} s")
     return 0
 
 
@@ -409,11 +490,48 @@ def cmd_ingest(args) -> int:
     return 0
 
 
+def cmd_claims_draft(args) -> int:
+    """``benchbook claims draft POST [-o CLAIMS.yaml]`` (``benchbook.audit.draftfile.draft_post``)."""
+    from .audit.draftfile import draft_post, summary
+
+    text = sys.stdin.read() if args.post == "-" else None
+    out, drafted, guessed = draft_post(args.post, args.out, text)
+    print("\n".join(summary(args.post, out, drafted, guessed)), file=sys.stderr)
+    return 0
+
+
 def cmd_audit(args) -> int:
     """``benchbook audit ...``: ``benchbook.audit.command`` (its own options; ``benchbook audit -h``)."""
     from .audit.command import main as audit_main
 
     return audit_main(args.rest)
+
+
+#: the experiment a stage's session records name, where it is not the stage's own (draft-self on the
+#: GPU records its sessions as draft-self's, in its own folder)
+SESSION_EXPERIMENT = {"draftself_gpu": "draftself"}
+#: stages whose runtime is not a llama.cpp build (PyTorch): any completed session of the host counts
+NO_TOOLCHAIN = ("draftself", "draftself_gpu")
+
+
+def measurement_stages(params: dict, picked) -> tuple[list[str], dict[str, str]]:
+    """The measurement stages of ``benchbook.stages.EXPERIMENTS`` whose section ``params`` has, in
+    pipeline order: (those this host measures, ``{host-bound stage: why this host does not}``).  A
+    host-bound stage is measured where ``profiles.host_bound_skip(picked)`` is None (the ``gpu``
+    profile of a host with an NVIDIA GPU, or a profile chosen by ``$BENCHBOOK_PROFILE``)."""
+    from .experiments import profiles
+    from .stages import EXPERIMENTS
+
+    why_not = profiles.host_bound_skip(picked)
+    here, skipped = [], {}
+    for exp in EXPERIMENTS:
+        if exp.name not in params:
+            continue
+        if exp.host_bound and why_not:
+            skipped[exp.name] = why_not
+        else:
+            here.append(exp.name)
+    return here, skipped
 
 
 def measured_here(
@@ -423,10 +541,12 @@ def measured_here(
     toolchain_id: str | None,
     picked=None,
     log=None,
+    raw_dir: str | Path = "data/raw",
 ) -> dict[str, bool]:
-    """Per measurement stage: does the committed raw data hold a completed session of this host
-    (and, for the llama.cpp experiments, of this build — a rebuilt toolchain measures itself again)
-    that ran what ``params`` asks for now?
+    """Per measurement stage this host measures (``measurement_stages``: the host-bound ones only where
+    the profile ``picked`` runs them): does the raw data (``root/raw_dir``, the committed data plus this
+    clone's) hold a completed session of this host (and, for the llama.cpp experiments, of this build —
+    a rebuilt toolchain measures itself again) that ran what ``params`` asks for now?
 
     Every experiment keeps one file per host whose shared-session start records carry host and
     toolchain ids (draft-self's toolchain is its runtime, so any completed session of this host counts);
@@ -436,22 +556,27 @@ def measured_here(
     count, so the stage measures again; ``log`` (e.g. ``print``) gets one line per such session naming
     its differences.  A start record without a config (older records) counts as it did.  A session the
     reports would not publish (``session_checks``: a lost row, a run outside its
-    session, a failed run) does not count either, and ``log`` gets its first reason.
+    session, a failed run) does not count either, and ``log`` gets its first reason; where the checks
+    cannot be imported (a GPU host without the report libraries, ``scripts/gpu_session.sh``), an ended
+    session counts and ``log`` says so.
     """
+    import importlib
+
     from .experiments import drift, profiles
     from .records import iter_records
 
     picked = picked or profiles.pick(params)
+    raw = root / raw_dir
     out = {}
-    for stage in ("llama_bench", "speculative", "draftself"):
-        if stage not in params:
-            continue
-        f = root / "data/raw" / stage / f"{host_id}.jsonl"
+    for stage in measurement_stages(params, picked)[0]:
+        f = raw / stage / f"{host_id}.jsonl"
+        experiment = SESSION_EXPERIMENT.get(stage, stage)
         starts: dict[str, dict] = {}
         ended: set[str] = set()
+        importlib.import_module(f"benchbook.experiments.{stage}")  # declares its own record kinds
         if f.exists():
             for _, r in iter_records(f):
-                if r.get("schema") == "benchbook.session" and r.get("experiment") == stage:
+                if r.get("schema") == "benchbook.session" and r.get("experiment") == experiment:
                     if r["event"] == "start":
                         starts.setdefault(r["session_id"], r)
                     else:
@@ -459,10 +584,19 @@ def measured_here(
         built_here = [
             starts[sid]
             for sid in sorted(ended & set(starts))
-            if stage == "draftself" or starts[sid].get("toolchain_id") == toolchain_id
+            if stage in NO_TOOLCHAIN or starts[sid].get("toolchain_id") == toolchain_id
         ]
-        now = drift.current(stage, params, picked) if built_here else None
-        checks = session_checks(root, stage) if built_here else {}
+        now = drift.current(stage, params, picked) if built_here and stage in drift.EXPERIMENTS else None
+        checks: dict = {}
+        if built_here:
+            try:
+                checks = session_checks(root, stage, raw_dir)
+            except ImportError as e:  # polars/altair absent: the device image of scripts/gpu_session.sh
+                if log:
+                    log(
+                        f"{stage}: sessions not checked as the reports check them ({e.name} is not "
+                        "installed): an ended session counts as measured"
+                    )
         done = False
         for start in built_here:
             diff = drift.differences(start["config"], now) if "config" in start and now else []
@@ -477,28 +611,204 @@ def measured_here(
             if log:
                 log(f"{stage}: session {start['session_id']} {why}: it does not count as measured")
         out[stage] = done
-    legacy = root / "data/raw/draftself/sessions.jsonl"
+    legacy = raw / "draftself/sessions.jsonl"
     if "draftself" in out and not out["draftself"] and legacy.exists():
         out["draftself"] = any(r.get("host_id") == host_id for _, r in iter_records(legacy))
     return out
 
 
-def session_checks(root: Path, stage: str) -> dict:
-    """``{session_id: measured.SessionCheck}`` of ``stage``'s committed sessions under ``root/data/raw``,
-    checked as its report checks them (``measured.check`` with the experiment's planned runs; draft-self:
-    its ``sessioncheck``), so that "measured here" and the pages agree on which sessions count."""
+def measuring_line(
+    root: Path,
+    params: dict,
+    stage: str,
+    host_id: str,
+    toolchain_id: str | None,
+    picked=None,
+    raw_dir: str | Path = "data/raw",
+) -> str:
+    """What ``benchbook run`` says before it measures ``stage`` on this host: "resuming session X (k of n
+    done)" when this host's raw file holds an interrupted session of this build that ran what ``params``
+    asks now (``session.open_session``, ``experiments.drift``: the session the stage will resume; n is
+    the plan's runs where the experiment declares them, ``PLANNED``), else that no completed session
+    exists and a new one is measured."""
+    from .experiments import drift, profiles
+    from .session import open_session
+
+    where = f"host {host_id}" + ("" if stage in NO_TOOLCHAIN else f" with toolchain {toolchain_id}")
+    experiment = SESSION_EXPERIMENT.get(stage, stage)
+    open_one = open_session(root / raw_dir / stage / f"{host_id}.jsonl", experiment)
+    start = open_one.start if open_one else {}
+    same_build = stage in NO_TOOLCHAIN or start.get("toolchain_id") == toolchain_id
+    if open_one is None or not same_build or "config" not in start:
+        return f"no completed {stage} session for {where}: measuring on this host"
+    picked = picked or profiles.pick(params)
+    now = drift.current(stage, params, picked) if stage in drift.EXPERIMENTS else None
+    if now is not None and drift.differences(start["config"], now):
+        return (
+            f"{stage}: session {open_one.session_id} of {where} was interrupted under other parameters: "
+            "measuring a new session"
+        )
+    total = _planned_count(stage, start)
+    of = f" of {total}" if total is not None else ""
+    return f"{stage}: resuming session {open_one.session_id} ({open_one.done}{of} done) for {where}"
+
+
+def _planned_count(stage: str, start: dict) -> int | None:
+    """How many runs the session of ``start`` plans (its report module's ``PLANNED``), or None where
+    the experiment declares none or its config no longer reads."""
+    import importlib
+
+    try:
+        planned = getattr(importlib.import_module(f"benchbook.experiments.{stage}.report"), "PLANNED", None)
+        return len(planned.runs(start)) if planned is not None else None
+    except (ImportError, ValueError):
+        return None
+
+
+def session_checks(root: Path, stage: str, raw_dir: str | Path = "data/raw") -> dict:
+    """``{session_id: measured.SessionCheck}`` of ``stage``'s sessions under ``root/raw_dir``, checked
+    as its report checks them (``measured.check`` with the experiment's planned runs; draft-self: its
+    ``sessioncheck``), so that "measured here" and the pages agree on which sessions count.
+
+    Raises:
+        ImportError: the report libraries (polars, altair) are not installed."""
     from . import measured
 
-    folder = root / "data/raw" / stage
-    if stage == "draftself":
+    folder = root / raw_dir / stage
+    if stage in ("draftself", "draftself_gpu"):  # the draft-self layout, either variant
         from .experiments.draftself import sessioncheck
 
-        return sessioncheck.check(folder)
+        return sessioncheck.check(folder, stage)
     if stage == "llama_bench":
         from .experiments.llama_bench.report import PLANNED
 
         return measured.check(stage, folder, PLANNED)
+    if stage == "offload":
+        from .experiments.offload.report import PLANNED as OFFLOAD_PLANNED
+
+        return measured.check(stage, folder, OFFLOAD_PLANNED)
+    if stage == "speculative":
+        from .experiments.speculative.plan import planned
+
+        return measured.check(stage, folder, planned(root / raw_dir / "snapshots"))
+    if stage == "spec_depth":
+        from .experiments.spec_depth.runlabels import planned as depth_planned
+
+        return measured.check(stage, folder, depth_planned(root / raw_dir / "snapshots"))
     return measured.check(stage, folder)
+
+
+def measure_missing(
+    root: Path,
+    params: dict,
+    host_id: str,
+    toolchain_id: str | None,
+    picked,
+    run_stage,
+    timings: dict,
+    only: list[str] | None = None,
+    raw_dir: str | Path = "data/raw",
+) -> list[str]:
+    """Measure on this host each stage it has no completed session of (``measured_here``), one at a
+    time in pipeline order: ``run_stage(stage)`` (through DVC in ``benchbook run``; the stage's own
+    command where DVC is absent, ``benchbook measure``); ``only``: these stages alone.  The host-bound
+    stages this host does not run are said in one line (``experiments.__main__.skip_line``) and skipped.
+    Stores ``measure_<stage>_s`` (wall seconds) in ``timings``; returns the stages measured."""
+    from .experiments.__main__ import skip_line
+
+    skipped = {s: why for s, why in measurement_stages(params, picked)[1].items() if not only or s in only}
+    if skipped:
+        print(skip_line(", ".join(skipped), next(iter(skipped.values()))))
+    ran = []
+    here = measured_here(root, params, host_id, toolchain_id, picked=picked, log=print, raw_dir=raw_dir)
+    for stage, done in here.items():
+        if done or (only and stage not in only):
+            continue
+        print(measuring_line(root, params, stage, host_id, toolchain_id, picked, raw_dir))
+        t_stage = time.monotonic()
+        run_stage(stage)
+        timings[f"measure_{stage}_s"] = time.monotonic() - t_stage
+        ran.append(stage)
+    return ran
+
+
+def stage_argv(root: Path, stage: str, raw_dir: str = "data/raw", overrides: str | None = None) -> list[str]:
+    """The command that measures ``stage`` without DVC, from its definition in ``measure/dvc.yaml``: a
+    ``python -m ...`` command as written (a host-bound stage's ``python -m benchbook.experiments NAME
+    --if-runnable``) with this interpreter, a notebook stage as ``python -m benchbook.experiments NAME``
+    (what its notebook calls: ``run.measure``); then ``--raw-dir raw_dir`` and ``--overrides`` (JSON).
+
+    Raises:
+        KeyError: ``stage`` is not a stage of ``measure/dvc.yaml``."""
+    import yaml
+
+    cmd = yaml.safe_load((root / MEASURE_DVC).read_text())["stages"][stage]["cmd"]
+    words = shlex.split(cmd)
+    if Path(words[0]).name.startswith("python") and words[1:3] == ["-m", "benchbook.experiments"]:
+        argv = [sys.executable, *words[1:]]
+    else:
+        argv = [sys.executable, "-m", "benchbook.experiments", stage]
+    return argv + ["--raw-dir", str(raw_dir)] + (["--overrides", overrides] if overrides else [])
+
+
+def cmd_measure(args) -> int:
+    """``benchbook measure [STAGE...]``: measure on this host each measurement stage it has no completed
+    session of, as ``benchbook run`` does (``measure_missing``: the same stages, rule, skip line for the
+    host-bound ones its profile does not run, resume of an unfinished session), without a site: through
+    DVC where it is installed, else each stage's own command (``stage_argv``: a GPU host with python3
+    alone, ``scripts/gpu_session.sh``).  ``--raw-dir`` and ``--overrides`` (a dry run) imply no DVC."""
+    from .experiments import profiles
+    from .llamacpp.toolchain import ToolchainError
+    from .provenance import host_snapshot
+
+    root = repo_root()
+    params = resolve.load_params(root)
+    picked = profiles.pick(params)
+    here, skipped = measurement_stages(params, picked)
+    unknown = [s for s in args.stages if s not in here and s not in skipped]
+    if unknown:
+        raise ValueError(
+            f"no measurement stage {', '.join(map(repr, unknown))}; fix: name one of "
+            f"{', '.join([*here, *skipped])}"
+        )
+    overrides = dict(o.split("=", 1) for o in args.overrides)
+    if any(s not in [*here, *skipped] for s in overrides):
+        raise ValueError(f"--overrides {sorted(overrides)}: each must be STAGE=JSON with a measurement stage")
+    try:
+        toolchain_id = resolve.get_toolchain(params, build=False).toolchain_id
+    except ToolchainError as e:  # its stages measure and say the fix; draft-self needs no build
+        print(f"no llama.cpp build found ({e}): its stages count as not measured here")
+        toolchain_id = None
+    without_dvc = (
+        args.without_dvc
+        or args.raw_dir != "data/raw"
+        or bool(overrides)
+        or not (venv_tool("dvc") and venv_tool("papermill") and (root / ".dvc").is_dir())
+    )
+    if without_dvc:
+
+        def run_stage(stage: str) -> None:
+            argv = stage_argv(root, stage, args.raw_dir, overrides.get(stage))
+            print(f"$ {shlex.join(argv)}", flush=True)
+            subprocess.run(argv, cwd=root, check=True, env=tool_env())
+    else:
+        run, _ = stage_runner(root, verbose=True)
+        dvc = [sys.executable, "-m", "dvc"]
+
+        def run_stage(stage: str) -> None:
+            for up in upstream_stages(root / MEASURE_DVC, stage):
+                run(dvc + ["repro", "--no-run-cache", "--single-item", f"{MEASURE_DVC}:{up}"])
+            run(dvc + ["repro", "--no-run-cache", "--force", "--single-item", f"{MEASURE_DVC}:{stage}"])
+
+    timings: dict[str, float] = {}
+    host_id = host_snapshot().host_id
+    ran = measure_missing(
+        root, params, host_id, toolchain_id, picked, run_stage, timings, args.stages or None, args.raw_dir
+    )
+    print(f"measured {', '.join(ran) if ran else 'nothing new'} on host {host_id} (profile {picked.name})")
+    if timings:
+        print("timings: " + ", ".join(f"{k}={v:.1f}" for k, v in timings.items()))
+    return 0
 
 
 def stage_runner(root: Path, verbose: bool):
@@ -789,6 +1099,9 @@ def cmd_run(args) -> int:
     from . import caveats
 
     caveats.check_report(params.get("report"))  # a typo there failed the first report stage (KeyError)
+    from .experiments import profiles
+
+    profiles.pick(params)  # a $BENCHBOOK_PROFILE params.yaml lacks: said now, not after the first site
     run, log_path = stage_runner(root, args.verbose)
     if not args.verbose:
         print(
@@ -850,18 +1163,14 @@ def cmd_run(args) -> int:
         timings["draftself_train_s"] = pretrain.wait()
         timings["draftself_train_wait_s"] = time.monotonic() - t
     t = time.monotonic()
-    for stage, done in measured_here(root, params, host_id, tc.toolchain_id, log=print).items():
-        if not done:
-            print(
-                f"no completed {stage} session for host {host_id} with toolchain {tc.toolchain_id}: "
-                "measuring on this host"
-            )
-            t_stage = time.monotonic()
-            # upstream (draftself_train) only when changed: --force would retrain it too
-            for up in upstream_stages(root / MEASURE_DVC, stage):
-                run(dvc + ["repro", "--no-run-cache", "--single-item", f"{MEASURE_DVC}:{up}"])
-            run(dvc + ["repro", "--no-run-cache", "--force", "--single-item", f"{MEASURE_DVC}:{stage}"])
-            timings[f"measure_{stage}_s"] = time.monotonic() - t_stage
+
+    def run_stage(stage: str) -> None:
+        # upstream (draftself_train) only when changed: --force would retrain it too
+        for up in upstream_stages(root / MEASURE_DVC, stage):
+            run(dvc + ["repro", "--no-run-cache", "--single-item", f"{MEASURE_DVC}:{up}"])
+        run(dvc + ["repro", "--no-run-cache", "--force", "--single-item", f"{MEASURE_DVC}:{stage}"])
+
+    measure_missing(root, params, host_id, tc.toolchain_id, profiles.pick(params), run_stage, timings)
     timings["measure_new_host_s"] = time.monotonic() - t
     t = time.monotonic()
     run(dvc + ["repro", "--no-run-cache"])
@@ -914,16 +1223,44 @@ def main(argv: list[str] | None = None) -> int:
         "clone added; no build or measuring)",
     )
     rn.set_defaults(fn=cmd_run)
+    ms = sub.add_parser(
+        "measure",
+        help="measure what this host has no completed session of (as `benchbook run`, no site; "
+        "without DVC where it is absent)",
+    )
+    ms.add_argument("stages", nargs="*", help="only these measurement stages (default: every one)")
+    ms.add_argument("--raw-dir", default="data/raw", help="raw data folder (not data/raw: without DVC)")
+    ms.add_argument(
+        "--overrides",
+        action="append",
+        default=[],
+        metavar="STAGE=JSON",
+        help="keys merged into STAGE's section after the profile (a dry run; without DVC)",
+    )
+    ms.add_argument("--without-dvc", action="store_true", help="run each stage's command, not `dvc repro`")
+    ms.set_defaults(fn=cmd_measure)
     nb = sub.add_parser("numbers", help="registered numbers: key, value [95%% interval], unit, n, caveats")
     nb.add_argument("pattern", nargs="?", default=None, help="substring of the key, or a glob (lb-*-warm)")
     nb.add_argument("--json", action="store_true", help="one JSON object per number")
+    nb.add_argument("--writeup", default=None, help="the numbers of write-up NAME (writeups/NAME/)")
     nb.set_defaults(fn=cmd_numbers)
     npg = sub.add_parser("new-page", help="write NAME.qmd bound to an experiment's numbers")
     npg.add_argument("name")
     npg.add_argument("--experiment", required=True, help="experiment whose numbers the page quotes")
     npg.add_argument("--match", default=None, help="only the keys matching this substring or glob")
     npg.add_argument("--force", action="store_true", help="overwrite an existing page")
+    npg.add_argument("--writeup", default=None, help="a page of write-up NAME (writeups/NAME/), its numbers")
     npg.set_defaults(fn=cmd_new_page)
+    wp = sub.add_parser("writeup").add_subparsers(dest="sub", required=True)
+    wn = wp.add_parser("new", help="measure one GGUF into writeups/NAME/ and write its page")
+    wn.add_argument("name")
+    wn.add_argument("--model", default=None, help="a GGUF file, an http(s) URL or a models.registry id")
+    wn.add_argument("--experiment", default="llama_bench", help="llama_bench (default) or speculative")
+    wn.add_argument(
+        "--overrides", default=None, help="JSON merged into its section, e.g. '{\"repetitions\": 3}'"
+    )
+    wn.add_argument("--force", action="store_true", help="rewrite index.qmd (your edits to it are lost)")
+    wn.set_defaults(fn=cmd_writeup_new)
     stp = sub.add_parser("stages").add_subparsers(dest="sub", required=True)
     stp.add_parser("check").set_defaults(fn=cmd_stages_check)
     stp.add_parser("write").set_defaults(fn=cmd_stages_write)
@@ -1007,6 +1344,20 @@ def main(argv: list[str] | None = None) -> int:
     )
     sm.add_argument("--out", default=None, help="output file (default: <cache>/models/synth-<key>.gguf)")
     sm.set_defaults(fn=cmd_synth_model)
+    cl = sub.add_parser("claims", help="claims files: draft one from a published post")
+    clsub = cl.add_subparsers(dest="claims_cmd", required=True)
+    cd = clsub.add_parser(
+        "draft",
+        help="a post (Markdown, text, HTML saved from a browser, - for stdin) -> a claims file to review",
+    )
+    cd.add_argument("post", help="the post's file, or - to read stdin")
+    cd.add_argument(
+        "-o",
+        "--out",
+        default=None,
+        help="the claims file (default: POST's folder, <stem>.claims.yaml; stdin: post.claims.yaml)",
+    )
+    cd.set_defaults(fn=cmd_claims_draft)
     au = sub.add_parser(
         "audit",
         add_help=False,

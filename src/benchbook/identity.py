@@ -404,3 +404,14 @@ def order_rho_expr(values: str, skip_first: bool = False) -> pl.Expr:
     col = pl.col(values).list.slice(1) if skip_first else pl.col(values)
     rho = col.list.eval(pl.corr(pl.int_range(pl.len()), pl.element(), method="spearman")).list.first()
     return pl.when(col.list.len() >= 3).then(rho) if skip_first else rho
+
+
+def truncated_id(src_sha256: str, n_layers: int) -> str:
+    """The model id of the first ``n_layers`` blocks of the model with sha256 ``src_sha256``:
+    ``trunc<L>-of-<src sha256[:12]>`` (``llamacpp.draft_models.truncated_draft`` makes the file; a
+    plan names it by this id before it exists).
+
+    >>> truncated_id("b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53", 20)
+    'trunc20-of-b179c9523d0e'
+    """
+    return f"trunc{n_layers}-of-{src_sha256[:12]}"

@@ -439,25 +439,35 @@ POLICIES: dict[str, Policy] = {
         failed_is_fault=False,
         unfinished=True,
     ),
-    # every host's depth sweep; the page names the sessions that never ended
+    # every host's depth sweep, the runs its start record plans; the page names the sessions that never
+    # ended
     "spec_depth": Policy(
         "spec_depth",
         "every",
         "newest",
         ("benchbook.llama_bench", "benchbook.spec_depth.request"),
+        planned=True,
         unfinished=True,
     ),
     # the speculative page's numbers: one session, of the primary host
-    "speculative": Policy("speculative", "primary", "newest", _SPECULATIVE_KINDS),
+    "speculative": Policy("speculative", "primary", "newest", _SPECULATIVE_KINDS, planned=True),
     # the depth page's comparison with the speculative experiment: each host's newest session
-    "speculative:hosts": Policy("speculative", "every", "newest", _SPECULATIVE_KINDS),
+    "speculative:hosts": Policy("speculative", "every", "newest", _SPECULATIVE_KINDS, planned=True),
     # the server-cost table: the cost model against the server's own timings in every session
-    "speculative:server_cost": Policy("speculative", "every", "every", _SPECULATIVE_KINDS),
+    "speculative:server_cost": Policy("speculative", "every", "every", _SPECULATIVE_KINDS, planned=True),
     # draft-self (its own raw layouts: ``experiments.draftself.sessioncheck`` checks them): one
     # session, of the primary host; the plan's configurations x prompts x repetitions all present
     "draftself": Policy("draftself", "primary", "newest", _DRAFTSELF_KINDS, planned=True),
     "draftself_gpu": Policy("draftself_gpu", "primary", "newest", _DRAFTSELF_KINDS, planned=True),
     "template": Policy("template", "primary", "newest", ("benchbook.template",)),
+    # every host's newest tool-gap session (issue 31), side by side; the page names unfinished ones
+    "tool_gap": Policy(
+        "tool_gap",
+        "every",
+        "newest",
+        ("benchbook.llama_bench", "benchbook.tool_gap.request"),
+        unfinished=True,
+    ),
 }
 
 

@@ -6,7 +6,7 @@ experiment because DVC stages cannot share an output.
 
 An entry (``Number``) carries: a ``key`` that is stable across runs (derived from the
 configuration, never from run ids: see ``make_key``), value, unit, n, sd, 95% interval, how it
-was computed (``ci_method``: "none: n < 3" / "none" when no interval is given) and the unit of
+was computed (``ci_method``: "none: n < 3", or "none: <why>" when no interval is given) and the unit of
 replication (``replication``: what varied between the n samples: "repetitions of one output",
 "prompts", "sessions" ...), the source records (file + line ranges and run ids), the computation (function
 name), command(s) (argv lists), toolchain/build, model sha256, host id, measurement time span and
@@ -129,11 +129,10 @@ class Unit(StrEnum):
 UNITS: dict[str, Unit] = {u.value: u for u in Unit}
 #: Units of quantities that are positive by definition (rates, ratios): their interval must be too.
 POSITIVE_UNITS = tuple(u.value for u in Unit if u.positive)
-#: ``ci_method`` of a rate or ratio from ``MIN_N_INTERVAL`` or more samples that its report publishes
-#: without an interval and without saying why (``Number.check`` refuses one with no ``ci_method``): the
-#: numbers published so before the check existed keep it, so that each such site is found by this name;
-#: a new number says why instead ("none: a cost-model prediction") or gets its interval.
-NO_INTERVAL_UNSTATED = "none"
+#: ``ci_method`` prefix of a number published without an interval: what follows it says why (``publish``
+#: refuses a bare "none" from ``MIN_N_INTERVAL`` samples: a reader cannot tell an interval that does not
+#: exist from one a report forgot)
+NO_INTERVAL = "none: "
 #: ``ci_method`` of a number pooled over its requests (totals divided: α = Σ accepted ÷ Σ drafted, τ,
 #: a pooled rate) or built from cost-model terms (medians of the session's cost runs): one estimate,
 #: not a mean of replicates, so no replicate interval exists for it
@@ -142,16 +141,25 @@ NO_INTERVAL_POOLED = "none: pooled over its requests or built from cost-model te
 NO_INTERVAL_POOLED_RUNS = (
     "none: pooled over its prompts and repetitions (totals divided), not a mean of replicates"
 )
-
-
-def unstated_interval(n: int) -> str | None:
-    """``ci_method`` of a rate or ratio of ``n`` samples published without an interval and without a
-    reason (``NO_INTERVAL_UNSTATED``); None below ``MIN_N_INTERVAL`` (``publish`` writes "none: n < 3").
-
-    >>> unstated_interval(5), unstated_interval(2)
-    ('none', None)
-    """
-    return NO_INTERVAL_UNSTATED if n >= MIN_N_INTERVAL else None
+#: a mean over the forward passes of its runs: the passes are steps of one decoding, not replicates
+NO_INTERVAL_PASSES = (
+    "none: a mean over the passes of its runs, which are steps of one decoding, not replicates"
+)
+#: the cost model's gap to the measured speedup (measured ÷ predicted − 1, paired per prompt): a check of
+#: the model, stated as a point; the measured speedup beside it carries the interval over prompts
+NO_INTERVAL_MODEL_GAP = (
+    "none: a check of the cost model against the measured speedup (paired per prompt), stated as a "
+    "point; the speedup's interval over prompts is published with the speedup"
+)
+#: a least-squares slope (speedup over repetitions, memory over n_max): it describes the points it is
+#: fitted to, a handful of configurations or repetitions of one server, not a mean of replicates
+NO_INTERVAL_SLOPE = (
+    "none: a least-squares slope over the points it is fitted to (repetitions or configurations of one "
+    "session), not a mean of replicates"
+)
+#: a rate as a share of a copy bandwidth measured once: the bandwidth record is one measurement (n = 1)
+#: whose spread is unknown, so the share has no interval
+NO_INTERVAL_ROOFLINE = "none: divided by a device copy bandwidth measured once (one record, spread unknown)"
 
 
 #: Spellings registries used before ``Unit``, each with the member that replaced it (for error messages).
@@ -266,8 +274,8 @@ class Number:
         records, ``check_citation``): a finite value; a ``Unit`` spelling; a key ``make_key`` can build;
         an interval only from ``MIN_N_INTERVAL`` samples, finite, ``[low, high]``, with its
         ``ci_method`` and ``replication``, on the log scale and above 0 for a positive unit (a rate or a
-        ratio); a rate or ratio from ``MIN_N_INTERVAL`` samples without an interval says why
-        (``ci_method``); a source and a command; a build.
+        ratio); any number from ``MIN_N_INTERVAL`` samples without an interval says why (``ci_method``
+        "none: <why>", ``NO_INTERVAL_*``; a bare "none" is refused); a source and a command; a build.
 
         Raises:
             ValueError: naming the key, what is wrong and the fix.
@@ -314,10 +322,12 @@ class Number:
                 "fix: a log-scale interval (stats.log_t_interval, stats.paired_ratio_interval) named so "
                 "in ci_method"
             )
-        if self.ci95 is None and positive and self.n >= MIN_N_INTERVAL and not self.ci_method:
+        if self.ci95 is None and self.n >= MIN_N_INTERVAL and not str(self.ci_method).startswith(NO_INTERVAL):
+            fix = "a log-scale interval (stats.log_t_interval)" if positive else "its interval"
             raise ValueError(
-                f"number {self.key}: a {self.unit} from n = {self.n} without an interval; fix: a "
-                "log-scale interval (stats.log_t_interval), or ci_method saying why there is none"
+                f"number {self.key}: a {self.unit} from n = {self.n} without an interval and without saying "
+                f"why (ci_method {self.ci_method!r}); fix: {fix}, or ci_method = a numbers.NO_INTERVAL_* "
+                'reason ("none: <why>")'
             )
         if not self.replication:
             raise ValueError(
@@ -515,8 +525,8 @@ def publish(
 
     A number without ``replication`` gets ``replication`` (the experiment's usual unit of
     replication); one without an interval and without ``ci_method`` gets "none: n < 3" (n below
-    ``stats.MIN_N_INTERVAL``) or, unless its unit is a rate or ratio (``POSITIVE_UNITS``: there the
-    report says why it has no interval), "none".
+    ``stats.MIN_N_INTERVAL``); from ``MIN_N_INTERVAL`` samples the report says why it has none
+    (``Number.check`` refuses a bare "none").
 
     A source ``file`` given as an absolute path under ``root`` is written relative to it.
 
@@ -541,12 +551,8 @@ def publish(
         num.commands = [[public_path(str(a), base) for a in c] for c in num.commands]
         num.experiment = experiment
         num.replication = num.replication or replication
-        if (
-            num.ci95 is None
-            and num.ci_method is None
-            and (num.n < MIN_N_INTERVAL or num.unit not in POSITIVE_UNITS)
-        ):
-            num.ci_method = "none: n < 3" if num.n < MIN_N_INTERVAL else "none"
+        if num.ci95 is None and num.ci_method is None and num.n < MIN_N_INTERVAL:
+            num.ci_method = NO_INTERVAL + "n < 3"
         num.check()
         if num.key in seen:
             raise ValueError(f"duplicate number key {num.key} in experiment {experiment}")

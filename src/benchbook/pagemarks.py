@@ -1,13 +1,15 @@
-"""Caveat markers as the site shows them: one numbering for every page, and said once per configuration row.
+"""Caveat markers as the site shows them: numbered per page in reading order, and said once per
+configuration row.
 
-* **One numbering for the site.**  ``†1`` is the first caveat rule a reader meets going through the site's
-  pages in their order (``_quarto.yml`` ``render``: the overview first), ``†2`` the next new one, and so on,
-  in the order the pages' sources quote numbers (``{{< var >}}``, includes followed); a legend lists its
-  markers in the same order.  Rules of numbers that no page shows follow, then the rest of
-  ``caveats.RULES``, each in ``caveats.RULES`` order; a new rule in ``caveats.RULES`` therefore renumbers
-  no page.  A page quotes numbers of several experiments (the overview) and one number is quoted on
-  several pages, with one text (``_variables.yml``): numbered per page, one digit would name different
-  rules beside different numbers of one page.  Here a digit names one rule on every page.
+* **Per page, in reading order.**  A number's text is one entry of ``_variables.yml``, the same on every
+  page that quotes it, so the sources carry one site-wide numbering: ``†1`` is the first caveat rule a
+  reader meets going through the site's pages in their order (``_quarto.yml`` ``render``), ``†2`` the
+  next new one, and so on (``rule_order``; rules of numbers no page shows follow, then the rest of
+  ``caveats.RULES``), so a digit names one rule in every source.  After rendering, each built page's
+  markers are renumbered in its own reading order (``renumber_html``: the first rule the page shows is
+  ``†1``, legends included, one rule per digit on the page), so a page never reads †1, †2, †4 because
+  another page met a rule first.  A legend lists its markers in its page's reading order
+  (``page_rules``), so after renumbering it reads †1, †2, †3 from the top.
 * **Every marker in a legend.**  A page that shows a marker lists it in a legend it includes: its
   experiment's ``_generated/<experiment>-caveats.md`` or its own ``_generated/page-<name>-caveats.md``
   (``site.page_legends``, over the numbers it quotes); ``unlisted_markers`` names the markers that are not.
@@ -32,7 +34,8 @@ from .sitecheck import CELL_SUFFIX, CFG_SUFFIX, INCLUDE, VAR
 
 @dataclass
 class PageMarks:
-    """What ``page_marks`` found: ``order`` (rule ids; marker ``†i`` = position i+1 on every page),
+    """What ``page_marks`` found: ``order`` (rule ids; marker ``†i`` = position i+1 in every source, before
+    ``renumber_html`` numbers each built page in its reading order),
     ``said_once`` (experiment -> its rules said once for its page, never marked), ``cell_said`` (registry
     key -> rules its ``__v`` cells leave to their row's label), ``cfg`` (``PREFIX`` of a ``PREFIX__cfg``
     label -> (experiment, rules said there)) and ``unknown_cfg`` (``page: PREFIX`` of labels whose prefix
@@ -45,7 +48,7 @@ class PageMarks:
     unknown_cfg: list[str] = field(default_factory=list)
 
     def markers(self) -> dict[str, str]:
-        """Rule id -> ``†i`` (every rule of ``caveats.RULES`` has one, the same on every page)."""
+        """Rule id -> ``†i`` (every rule of ``caveats.RULES`` has one, the same in every source)."""
         return sitepages.markers(self.order)
 
     def shown(self, name: str, nums: dict[str, dict]) -> list[str]:
@@ -83,14 +86,60 @@ def _shown(num: dict, wide: list[str], dropped: list[str] | None = None) -> list
     return [r for r in caveats_mod.RULES if r in mine]
 
 
+def page_rules(text: str, nums: dict[str, dict], marks: PageMarks) -> list[str]:
+    """The rules whose markers the page ``text`` (includes pasted) shows, in order of first appearance
+    (``marks.shown`` of each ``{{< var >}}``): its reading order, ``†1`` first after ``renumber_html``."""
+    seen: list[str] = []
+    for name in VAR.findall(text):
+        seen += [r for r in marks.shown(name, nums) if r not in seen]
+    return seen
+
+
+#: a caveat marker in built HTML: the dagger (literal or as an entity) and its comma-separated digits at
+#: the end of a link's text (a number, a row label) or of a legend's bold marker; a "†1" in prose is not one
+HTML_MARKER = re.compile(r"(†|&dagger;|&#8224;|&#x2020;)(\d+(?:,\d+)*)(?=</a>|</strong>)")
+
+
+def renumber_html(html: str) -> tuple[str, dict[int, int]]:
+    """``html`` with its caveat markers (``HTML_MARKER``) numbered in reading order: the first digit met
+    becomes 1, the next new one 2, …, every occurrence of a digit (cells, prose, legends, row labels)
+    mapped alike and each marker's digits ascending; and the mapping ``{site digit: page digit}``.  The
+    digits of the sources name one rule each on the whole site (``rule_order``), so on one page the
+    mapping is one-to-one and every marker still names the rule its legend line does."""
+    mapping: dict[int, int] = {}
+    for m in HTML_MARKER.finditer(html):
+        for d in map(int, m.group(2).split(",")):
+            mapping.setdefault(d, len(mapping) + 1)
+
+    def swap(m: re.Match) -> str:
+        return m.group(1) + ",".join(map(str, sorted(mapping[int(d)] for d in m.group(2).split(","))))
+
+    return HTML_MARKER.sub(swap, html), mapping
+
+
+def renumber_site(site: Path, root: Path, pages: list[Path]) -> int:
+    """Renumber the markers of the built page of each source of ``pages`` (``renumber_html``; the page
+    of ``a/b.qmd`` is ``site/a/b.html``) in place; return how many pages changed."""
+    changed = 0
+    for src in pages:
+        built = site / src.relative_to(root).with_suffix(".html")
+        if not built.is_file():
+            continue
+        html = built.read_text(errors="replace")
+        new, _ = renumber_html(html)
+        if new != html:
+            built.write_text(new)
+            changed += 1
+    return changed
+
+
 def rule_order(texts: list[str], nums: dict[str, dict], marks: PageMarks) -> list[str]:
     """Rule ids in order of first appearance among the markers of ``texts`` (the site's pages in order,
     their includes pasted; ``marks.shown``), then the other rules of ``nums``' numbers (less those said
     once for their experiment), then the rest of ``caveats.RULES`` (each in ``caveats.RULES`` order)."""
     seen: list[str] = []
     for text in texts:
-        for name in VAR.findall(text):
-            seen += [r for r in marks.shown(name, nums) if r not in seen]
+        seen += [r for r in page_rules(text, nums, marks) if r not in seen]
     # then the rules of numbers no page shows (their legends still count them), then the rest
     mine = {r for n in nums.values() for r in _shown(n, marks.said_once.get(n.get("experiment") or "", []))}
     rest = [r for r in caveats_mod.RULES if r not in seen]

@@ -125,7 +125,15 @@ def validate_params(doc, p: Path) -> dict:
                 f"{p}: `{key}` must be a mapping (source: {'|'.join(SOURCE_KEYS)} with its "
                 f"keys; or derived_from + quantize), got {ent!r:.60}; fix: correct it " + _RESTORE
             )
-        if "derived_from" in ent:
+        if "alias_of" in ent:
+            target = reg.get(ent["alias_of"])
+            if not isinstance(target, dict) or "alias_of" in target or set(ent) != {"alias_of"}:
+                raise ParamsError(
+                    f"{p}: `{key}.alias_of` names {ent['alias_of']!r}, which is not a models.registry id "
+                    f"of a file (an alias names an entry with a source or derived_from, and has no other "
+                    f"key; known: {', '.join(map(str, reg))}); fix: name that entry's id"
+                )
+        elif "derived_from" in ent:
             if ent["derived_from"] not in reg:
                 raise ParamsError(
                     f"{p}: `{key}.derived_from` names {ent['derived_from']!r}, which is not a "
@@ -155,7 +163,7 @@ def validate_params(doc, p: Path) -> dict:
             raise ParamsError(
                 f"{p}: `{key}` needs `source:` one of {', '.join(SOURCE_KEYS)} (keys: "
                 + "; ".join(f"{k}: {', '.join(v)}" for k, v in SOURCE_KEYS.items())
-                + ") or `derived_from: <id>` + `quantize`; got keys "
+                + ") or `derived_from: <id>` + `quantize`, or `alias_of: <id>`; got keys "
                 + (", ".join(map(str, ent)) or "none")
             )
     default = models.get("default")
@@ -174,7 +182,13 @@ def load_params(root: Path) -> dict:
         FileNotFoundError: no params.yaml (names the path).
         ParamsError: empty file, YAML syntax error (file:line:column), or a missing/malformed section.
     """
-    p = Path(root) / "params.yaml"
+    return load_params_file(Path(root) / "params.yaml")
+
+
+def load_params_file(p: Path) -> dict:
+    """A params file (the project's ``params.yaml``, a write-up's ``writeups/NAME/params.yaml``) as a
+    dict, checked by ``validate_params``; errors as ``load_params``."""
+    p = Path(p)
     if not p.exists():
         raise FileNotFoundError(f"{p} not found; run from the benchbook repository")
     try:

@@ -66,6 +66,60 @@ class SessionResult:
     cfg: dict = field(default_factory=dict)
 
 
+@dataclass(frozen=True)
+class NewestSession:
+    """The newest session of an experiment in a raw file: its ``start`` record, whether it has an end
+    record (``ended``), and its completed runs (``completed``: run_key -> the record, ``completes``)."""
+
+    start: dict
+    ended: bool
+    completed: dict[str, dict]
+
+    @property
+    def session_id(self) -> str:
+        return str(self.start["session_id"])
+
+    @property
+    def done(self) -> int:
+        """How many of its runs have a completed record."""
+        return len(self.completed)
+
+
+def newest_session(path: str | Path, experiment: str) -> NewestSession | None:
+    """The newest session of ``experiment`` in ``path`` (the last start record with a new session id),
+    or None (no file, no session); the file is only read, never repaired.  ``Session.open`` resumes it
+    when it has no end and its meta hashes the same.
+
+    Raises:
+        records.RecordError: a line is not a record (file:line; ``benchbook records repair`` fixes a
+            torn last line)."""
+    path = Path(path)
+    last: dict | None = None
+    completed: dict[str, dict] = {}
+    ended = False
+    if not path.exists():
+        return None
+    for _, rec in iter_records(path):
+        if rec.get("schema") == "benchbook.session" and rec.get("experiment") == experiment:
+            if rec["event"] == "start" and (last is None or rec["session_id"] != last["session_id"]):
+                last, completed, ended = rec, {}, False
+            elif rec["event"] == "end" and last is not None and rec["session_id"] == last["session_id"]:
+                ended = True
+        elif last is not None and rec.get("session_id") == last["session_id"] and completes(rec):
+            completed[rec["run_key"]] = rec
+    return NewestSession(last, ended, completed) if last is not None else None
+
+
+def open_session(path: str | Path, experiment: str) -> NewestSession | None:
+    """The interrupted session of ``experiment`` in ``path`` (``newest_session`` without an end record),
+    the one ``Session.open`` would consider resuming; else None.
+
+    Raises:
+        records.RecordError: as ``newest_session``."""
+    newest = newest_session(path, experiment)
+    return newest if newest is not None and not newest.ended else None
+
+
 class SessionBusy(RuntimeError):
     """Another process writes a session to the same raw file now (its pid in the message)."""
 
@@ -159,26 +213,16 @@ class Session:
     def _open_locked(cls, path: Path, experiment: str, meta: dict | None, lock: SessionLock) -> Session:
         quarantined = repair(path)
         meta_hash = stable_hash(meta or {})
-        last_sid, last_hash, ended = None, None, False
-        done: set[str] = set()
-        busy_then: dict[str, bool | None] = {}  # run_key -> was its run busy (busynow.record_busy)
+        newest = newest_session(path, experiment)
+        last_sid = newest.session_id if newest else None
+        last_hash = newest.start.get("meta_hash") if newest else None
+        ended = newest.ended if newest else False
+        done: set[str] = set(newest.completed) if newest else set()
         cores = os.cpu_count() or 1
-        if path.exists():
-            for _, rec in iter_records(path):
-                if rec.get("schema") == "benchbook.session" and rec.get("experiment") == experiment:
-                    if rec["event"] == "start" and rec["session_id"] != last_sid:
-                        last_sid, last_hash, ended, done = (
-                            rec["session_id"],
-                            rec.get("meta_hash"),
-                            False,
-                            set(),
-                        )
-                        busy_then = {}
-                    elif rec["event"] == "end" and rec["session_id"] == last_sid:
-                        ended = True
-                elif rec.get("session_id") == last_sid and completes(rec):
-                    done.add(rec["run_key"])
-                    busy_then[rec["run_key"]] = busynow.record_busy(rec, cores)
+        # run_key -> was its run busy (busynow.record_busy)
+        busy_then = {
+            k: busynow.record_busy(r, cores) for k, r in (newest.completed if newest else {}).items()
+        }
         fresh = os.environ.get(FRESH_ENV, "").strip().lower() not in _OFF
         resumed = last_sid is not None and not ended and last_hash == meta_hash and not fresh
         sid = last_sid if resumed and last_sid is not None else new_id()

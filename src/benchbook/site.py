@@ -126,11 +126,17 @@ def cfg_link(rules: list[str], order: list[str] | None) -> str:
     return f'[†{",".join(map(str, ids))}](provenance.qmd#c-{rules[0]} "{title}")'
 
 
-def variables(nums: dict[str, dict], marks: pagemarks.PageMarks | None = None) -> dict[str, str]:
-    """Every ``_variables.yml`` entry: ``KEY`` (with unit, for prose) and ``KEY__v`` (without, for tables),
-    markers numbered once for the whole site and a cell's markers without those its row's label says
-    (``marks``, from ``pagemarks.page_marks``; default: ``caveats.RULES`` order, no row labels); and one
-    ``PREFIX__cfg`` per row label (``cfg_link``).
+def variables(
+    nums: dict[str, dict],
+    marks: pagemarks.PageMarks | None = None,
+    writeups: dict[str, dict[str, dict]] | None = None,
+) -> dict[str, str]:
+    """Every ``_variables.yml`` entry: ``KEY`` (with unit, for prose) and ``KEY__v`` (without, for
+    tables), markers numbered once for the sources (each built page renumbered: ``pagemarks``) and a
+    cell's markers without those its row's label says (``marks``, from ``pagemarks.page_marks``; default:
+    ``caveats.RULES`` order, no row labels); and one ``PREFIX__cfg`` per row label (``cfg_link``); and
+    each write-up's numbers under their page keys (``writeups``: ``sitewriteups.page_numbers``), their
+    caveats said once counted over the write-up.
 
     Raises:
         SiteError: a registry key already ends in ``__v`` (its cell variant would collide).
@@ -150,6 +156,12 @@ def variables(nums: dict[str, dict], marks: pagemarks.PageMarks | None = None) -
         out[k + CELL_SUFFIX] = variable_link(v, [*said, *marks.cell_said.get(k, [])], unit=False, order=order)
     for prefix, (_, rules) in sorted(marks.cfg.items()):
         out[prefix + CFG_SUFFIX] = cfg_link(rules, order)
+    for mine in (writeups or {}).values():  # page keys <name>--KEY (sitewriteups), links from its folder
+        wide_here = experiment_wide_rules(mine)
+        for k, v in sorted(mine.items()):
+            said = wide_here.get(v.get("experiment") or "", [])
+            out[k] = variable_link(v, said, order=order)
+            out[k + CELL_SUFFIX] = variable_link(v, said, unit=False, order=order)
     return out
 
 
@@ -159,10 +171,26 @@ def experiment_wide_rules(nums: dict[str, dict]) -> dict[str, list[str]]:
     return {exp: sitepages.experiment_wide(nums, exp) for exp in exps if exp}
 
 
-def caveats_md(nums: dict[str, dict], experiment: str, order: list[str] | None = None) -> str:
+def caveats_md(
+    nums: dict[str, dict], experiment: str, order: list[str] | None = None, listing: list[str] | None = None
+) -> str:
     """The caveat legend of ``experiment``'s page (``sitepages.legend_md``): markers in the site's
-    ``order``, rule names linking to their definitions, and the rules said once for the whole experiment."""
-    return sitepages.legend_md(nums, experiment, order)
+    ``order``, lines in the reading order of the page that includes it (``listing``), rule names linking
+    to their definitions, and the rules said once for the whole experiment."""
+    return sitepages.legend_md(nums, experiment, order, listing=listing)
+
+
+def _reading_orders(root: Path, nums: dict[str, dict], marks: pagemarks.PageMarks) -> dict[str, list[str]]:
+    """For each generated part a page includes (``_generated/NAME.md``, as written in the page), the
+    reading order of rules (``pagemarks.page_rules``) of the first page in the site's order that
+    includes it: the order its legend lists markers in."""
+    out: dict[str, list[str]] = {}
+    for page in sources(root):
+        text = pagemarks.page_text(page.resolve(), root.resolve())
+        order = pagemarks.page_rules(text, nums, marks)
+        for part in re.findall(rf"{GEN}/[\w.-]+\.md", page.read_text(errors="replace")):
+            out.setdefault(part, order)
+    return out
 
 
 def generate(root: Path, *, raw_root: Path | None = None, used: siterenderer.Renderer | None = None) -> dict:
@@ -170,8 +198,8 @@ def generate(root: Path, *, raw_root: Path | None = None, used: siterenderer.Ren
     ``reports/numbers`` and the snapshot store (``<raw_root>/data/raw/snapshots``); return the numbers.
 
     Per experiment: ``_generated/<experiment>-measured.md`` ("what was measured", included at the top
-    of its page) and ``_generated/<experiment>-caveats.md`` (its caveat legend, markers numbered once for
-    the site and row labels ``PREFIX__cfg`` from ``pagemarks``); ``_generated/page-<name>-caveats.md`` for
+    of its page) and ``_generated/<experiment>-caveats.md`` (its caveat legend, markers numbered once in
+    the sources and row labels ``PREFIX__cfg`` from ``pagemarks``); ``_generated/page-<name>-caveats.md`` for
     each page that includes it (``page_legends``); and ``_generated/speculative-outputs.md``: the model
     outputs of the cited sessions (``benchbook.outputs``).
 
@@ -196,19 +224,25 @@ def generate(root: Path, *, raw_root: Path | None = None, used: siterenderer.Ren
     )
     atomicfile.write_text(
         root / "_variables.yml",
-        "# generated by benchbook.site from reports/numbers — do not edit\n"
-        + yaml.safe_dump(variables(nums, marks), allow_unicode=True, width=10_000),
+        "# generated by benchbook.site from reports/numbers and writeups/*/reports/numbers — do not edit\n"
+        + yaml.safe_dump(
+            variables(nums, marks, sitewriteups.page_numbers(root)), allow_unicode=True, width=10_000
+        ),
     )
     atomicfile.write_text(gen / "provenance.md", sitepages.provenance_index_md(nums))
     prov = root / sitepages.PROVENANCE_DIR
     if prov.is_dir():
         shutil.rmtree(prov)
     prov.mkdir()
+    listing = _reading_orders(root, nums, marks)
     for exp in sorted({n.get("experiment") or "other" for n in nums.values()}):
         atomicfile.write_text(prov / f"{exp}.qmd", sitepages.provenance_page(nums, exp, snapshots))
-        atomicfile.write_text(gen / f"{exp}-caveats.md", caveats_md(nums, exp, marks.order))
+        legend = caveats_md(nums, exp, marks.order, listing.get(f"{GEN}/{exp}-caveats.md"))
+        atomicfile.write_text(gen / f"{exp}-caveats.md", legend)
         atomicfile.write_text(gen / f"{exp}-measured.md", sitepages.measured_md(nums, exp, snapshots))
-    for path, text in page_legends(root, nums, marks.order).items():
+    for path, text in page_legends(root, nums, marks.order, listing).items():
+        atomicfile.write_text(path, text)
+    for path, text in page_measured(root, nums, snapshots).items():
         atomicfile.write_text(path, text)
     _fail(
         "pages show caveat markers that no legend on the page lists (a reader cannot tell what they mean)",
@@ -217,6 +251,9 @@ def generate(root: Path, *, raw_root: Path | None = None, used: siterenderer.Ren
         "file name without .qmd), or its experiment's, {{< include _generated/EXPERIMENT-caveats.md >}}",
     )
     sitewriteups.provenance_pages(root)  # writeups/<name>/provenance/*.qmd from each write-up's registry
+    for path, text in sitewriteups.pages_parts(root, marks.order).items():  # write-up pages' own parts
+        path.parent.mkdir(exist_ok=True)
+        atomicfile.write_text(path, text)
     used = used or siterenderer.find()
     atomicfile.write_text(
         gen / "renderer.md",
@@ -226,20 +263,51 @@ def generate(root: Path, *, raw_root: Path | None = None, used: siterenderer.Ren
     return nums
 
 
-def page_legends(root: Path, nums: dict[str, dict], order: list[str] | None = None) -> dict[Path, str]:
+def page_legends(
+    root: Path,
+    nums: dict[str, dict],
+    order: list[str] | None = None,
+    listing: dict[str, list[str]] | None = None,
+) -> dict[Path, str]:
     """The caveat legend of each page that has its own (the overview, a page written by ``benchbook
     new-page``): for every source page that includes ``_generated/page-<its name>-caveats.md``, that path
     and ``sitepages.page_legend_md`` over the numbers the page quotes (``{{< var KEY >}}``, includes
-    followed), of whichever experiments, markers numbered as on every page (``order``)."""
+    followed), of whichever experiments, markers numbered as in every source (``order``), lines in the
+    page's reading order (``listing``: generated part -> rules, ``_reading_orders``)."""
     out = {}
     for page in sources(root):
         legend = f"{GEN}/page-{page.stem}-caveats.md"
         if legend not in page.read_text(errors="replace"):
             continue
-        keys = {k.removesuffix(CELL_SUFFIX) for k in page_vars(page.resolve(), root.resolve())} & nums.keys()
+        keys = _page_keys(root, page, nums)
         out[root / legend] = (
-            sitepages.page_legend_md(nums, keys, order) if keys else "No registered number on this page.\n"
+            sitepages.page_legend_md(nums, keys, order, (listing or {}).get(legend))
+            if keys
+            else "No registered number on this page.\n"
         )
+    return out
+
+
+def _page_keys(root: Path, page: Path, nums: dict[str, dict]) -> set[str]:
+    """The registry keys ``page`` quotes (``{{< var KEY >}}`` and ``KEY__v``, includes followed)."""
+    return {k.removesuffix(CELL_SUFFIX) for k in page_vars(page.resolve(), root.resolve())} & nums.keys()
+
+
+def page_measured(
+    root: Path, nums: dict[str, dict], snapshots: dict[str, dict[str, dict]]
+) -> dict[Path, str]:
+    """The "What was measured" block of each page that has its own (a ``benchbook new-page`` page): for
+    every source page that includes ``_generated/page-<its name>-measured.md``, that path and
+    ``sitepages.measured_md`` over the numbers the page quotes only (hosts, models, sessions and n of
+    those numbers, not of their whole experiment)."""
+    out = {}
+    for page in sources(root):
+        part = f"{GEN}/page-{page.stem}-measured.md"
+        if part in page.read_text(errors="replace"):
+            keys = _page_keys(root, page, nums)
+            out[root / part] = (
+                sitepages.measured_md(nums, None, snapshots, keys) if keys else "No registered number here.\n"
+            )
     return out
 
 
@@ -383,14 +451,15 @@ def render(root: Path, *, raw_root: Path | None = None) -> SiteBuild:
     siterenderer.write(root, used)  # the page footer; the site stage's record of its renderer (dvc repro)
     nums = generate(root, raw_root=raw_root, used=used)
     pages = sources(root)
+    quoted = {**nums, **{k: n for wu in sitewriteups.page_numbers(root).values() for k, n in wu.items()}}
     _fail(
         "pages reference numbers the registry does not hold (a page would show a blank)",
-        missing_vars(root, set(nums), pages),
+        missing_vars(root, set(quoted), pages),
         "run the report stage that publishes them (`dvc repro`), or correct the key in the page",
     )
     _fail(
         "pages say words that their numbers do not support (the site would contradict its numbers)",
-        wording_problems(root, pages, nums),
+        wording_problems(root, pages, quoted),
         "reword the sentence to what the number says (benchbook.wording.ratio_word / zero_word), "
         "or quote the number that supports the word",
     )
@@ -417,6 +486,7 @@ def render(root: Path, *, raw_root: Path | None = None) -> SiteBuild:
         "correct the source the warning names (a warning usually means a blank or broken page)",
     )
     site = root / "_site"
+    pagemarks.renumber_site(site, root, pages)  # each page's markers in its own reading order
     _fail(
         "pages show a shortcode key the renderer could not find (?var:KEY, ?meta:KEY on the page)",
         unknown_shortcodes(site),

@@ -74,6 +74,9 @@ ANSI = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@-
 UNKNOWN_SHORTCODE = re.compile(r"\?(var|meta|env):[^\s<\"']+")
 #: where a provenance link of the site root leads: ``provenance.html`` or ``provenance/<experiment>.html``
 PROVENANCE_PAGE = re.compile(r"^provenance(?:/[a-z0-9_]+)?\.html$")
+#: a write-up's own provenance page, ``writeups/<name>/provenance/<experiment>.html`` (``sitewriteups``):
+#: its ``#n-KEY`` is the page key ``<name>--KEY`` (``sitewriteups.page_key``)
+WRITEUP_PROVENANCE_PAGE = re.compile(r"^writeups/([a-z0-9][a-z0-9_-]*)/provenance/[a-z0-9_]+\.html$")
 #: an ``<a>`` element's ``href`` (double-quoted, as both renderers write them)
 _A_HREF = re.compile(r'<a\b[^>]*?\bhref="([^"]*)"')
 #: the made-up origin under which a site-relative page path is resolved like a URL (a link that climbs
@@ -138,12 +141,17 @@ def resolve_link(page: str, href: str) -> tuple[str, str] | None:
 def provenance_links(page: str, html: str) -> Counter:
     """Registry keys of the ``<a href>`` links of ``html`` (the page at site-relative path ``page``)
     that resolve (``resolve_link``) to ``#n-KEY`` on the site root's ``provenance.html`` or
-    ``provenance/<experiment>.html``, counted."""
+    ``provenance/<experiment>.html``, counted; a link to a write-up's own provenance page
+    (``WRITEUP_PROVENANCE_PAGE``) counts as its page key ``<name>--KEY``."""
     found: Counter = Counter()
     for href in _A_HREF.findall(html):
         target = resolve_link(page, href)
-        if target and PROVENANCE_PAGE.match(target[0]) and target[1].startswith("n-"):
+        if not target or not target[1].startswith("n-"):
+            continue
+        if PROVENANCE_PAGE.match(target[0]):
             found[target[1][2:]] += 1
+        elif m := WRITEUP_PROVENANCE_PAGE.match(target[0]):
+            found[f"{m.group(1)}--{target[1][2:]}"] += 1
     return found
 
 

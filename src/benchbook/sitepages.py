@@ -9,8 +9,9 @@ returns Markdown that both renderers read unchanged.  Strings that come from rec
   hardware, builds, model files by name with sha256, dates, n, the interval method (``ci_method``)
   and the unit of replication (``replication``, when the registry has it), and what each unit means.
 * ``markers``: one marker per caveat rule, ``†1`` … in the order a reader meets them going through the
-  site's pages (``order``, from ``benchbook.pagemarks``: one numbering for the whole site, so a digit
-  names one rule on every page), else in ``caveats.RULES`` order; ``marker_text`` is what a number's
+  site's pages (``order``, from ``benchbook.pagemarks``: one numbering for the sources, so a digit names
+  one rule in every ``_variables.yml`` text; each built page is then renumbered in its own reading order,
+  ``pagemarks.renumber_html``), else in ``caveats.RULES`` order; ``marker_text`` is what a number's
   link text carries: only the rules attached to that number, minus the rules said once for its whole
   experiment (``experiment_wide``) or for its row's configuration.
 * ``legend_md`` / ``page_legend_md``: the legend of an experiment's page / of a page quoting numbers of
@@ -112,29 +113,40 @@ def _first_sentence(doc: str) -> str:
 
 
 def legend_md(
-    nums: dict[str, dict], experiment: str, order: list[str] | None = None, keys: set[str] | None = None
+    nums: dict[str, dict],
+    experiment: str,
+    order: list[str] | None = None,
+    keys: set[str] | None = None,
+    listing: list[str] | None = None,
 ) -> str:
     """The caveat legend of one experiment's page (Markdown): rules said once for the whole
     experiment, then one line per marker its numbers carry in marker order (``order``, see ``markers``),
     each rule linking to its definition.  ``keys``: the page quotes only these of the experiment's
     numbers: "N of M numbers" and "every number on this page" count over them, while which rules are
-    said once (unmarked) stays the experiment's, as its markers do."""
+    said once (unmarked) stays the experiment's, as its markers do.  ``listing``: the page's reading
+    order of rules (``pagemarks.page_rules``): lines in that order first, so the legend reads †1, †2, …
+    once the built page is renumbered (``pagemarks.renumber_html``)."""
     mine = {
         k: n for k, n in nums.items() if n.get("experiment") == experiment and (keys is None or k in keys)
     }
-    return _legend(nums, mine, order)
+    return _legend(nums, mine, order, listing)
 
 
-def page_legend_md(nums: dict[str, dict], keys: set[str], order: list[str] | None = None) -> str:
+def page_legend_md(
+    nums: dict[str, dict], keys: set[str], order: list[str] | None = None, listing: list[str] | None = None
+) -> str:
     """The caveat legend of a page that quotes ``keys`` (the overview, a ``benchbook new-page`` page),
     of one experiment or several: ``legend_md``'s lines over those numbers, one line per marker however
     many experiments carry its rule (a marker names one rule on every page), the rules said once for each
-    experiment named with it."""
-    return _legend(nums, {k: nums[k] for k in sorted(keys) if k in nums}, order)
+    experiment named with it; ``listing`` as for ``legend_md``."""
+    return _legend(nums, {k: nums[k] for k in sorted(keys) if k in nums}, order, listing)
 
 
-def _legend(nums: dict[str, dict], mine: dict[str, dict], order: list[str] | None) -> str:
-    """The legend over the numbers ``mine`` (a subset of ``nums``, any experiments)."""
+def _legend(
+    nums: dict[str, dict], mine: dict[str, dict], order: list[str] | None, listing: list[str] | None = None
+) -> str:
+    """The legend over the numbers ``mine`` (a subset of ``nums``, any experiments), lines in the order
+    of ``listing`` (a page's reading order), then by marker."""
     if not any(n.get("caveats") for n in mine.values()):
         return "No caveat rule fired for these numbers.\n"
     exps = sorted({n.get("experiment") or "other" for n in mine.values()})
@@ -155,7 +167,8 @@ def _legend(nums: dict[str, dict], mine: dict[str, dict], order: list[str] | Non
                 f"- **Said once, not marked:** {_said_once(of_e, e, c, 'provenance.qmd', noun)} — "
                 f"{_first_sentence(caveats_mod.RULES[c].doc)}"
             )
-    for c in sorted(marks, key=lambda rule: int(marks[rule][1:])):
+    first = {rule: i for i, rule in enumerate(listing or [])}
+    for c in sorted(marks, key=lambda rule: (first.get(rule, len(first)), int(marks[rule][1:]))):
         if counts.get(c):
             r = caveats_mod.RULES[c]
             out.append(
@@ -183,9 +196,25 @@ def read_snapshots(snapshots: Path) -> dict[str, dict[str, dict]]:
     models = provenance.read_snapshots(d, "model")
     return {
         "hosts": provenance.read_snapshots(d, "host", legacy=(d.parent / "draftself" / "hosts.jsonl",)),
-        "models": {m["sha256"]: m for m in models.values() if m.get("sha256")},
+        "models": _models_by_sha(models.values()),
         "toolchains": provenance.read_snapshots(d, "toolchain"),
     }
+
+
+def _models_by_sha(snapshots) -> dict[str, dict]:
+    """``{sha256: model snapshot}``, the first stored snapshot of a file naming it: a file stored later
+    under a second id (a user's copy of a project model) never renames it; the other ids are listed
+    in the snapshot's ``also_ids``."""
+    out: dict[str, dict] = {}
+    for m in snapshots:
+        sha = m.get("sha256")
+        if not sha:
+            continue
+        if sha not in out:
+            out[sha] = {**m, "also_ids": []}
+        elif m.get("model_id") not in (out[sha]["model_id"], *out[sha]["also_ids"]):
+            out[sha]["also_ids"].append(m.get("model_id"))
+    return out
 
 
 def host_line(host_id: str, host: dict | None) -> str:
@@ -206,11 +235,23 @@ def host_line(host_id: str, host: dict | None) -> str:
     return f"{code_span(host_id)}: " + markdown_text("; ".join(parts))
 
 
-def measured_md(nums: dict[str, dict], experiment: str, snapshots: dict[str, dict[str, dict]]) -> str:
+def measured_md(
+    nums: dict[str, dict],
+    experiment: str | None,
+    snapshots: dict[str, dict[str, dict]],
+    keys: set[str] | None = None,
+) -> str:
     """The "What was measured" block of ``experiment``'s page (Markdown), generated from its numbers
     and the snapshot store: hosts and hardware, builds, model files (name + sha256), dates, n, interval
-    methods and units of replication, caveats said once, and what each unit means."""
-    mine = [n for n in nums.values() if n.get("experiment") == experiment]
+    methods and units of replication, caveats said once, and what each unit means.  ``keys``: only
+    these numbers (a page's own, ``experiment`` None: of any experiment), so a page quoting three numbers
+    describes the sessions, models and hosts of those three, not the whole experiment's."""
+    by_key = {
+        k: n
+        for k, n in nums.items()
+        if (experiment is None or n.get("experiment") == experiment) and (keys is None or k in keys)
+    }
+    mine = list(by_key.values())
     if not mine:
         return "No numbers published for this experiment.\n"
     hosts = sorted({n["host_id"] for n in mine if n.get("host_id")})
@@ -234,7 +275,9 @@ def measured_md(nums: dict[str, dict], experiment: str, snapshots: dict[str, dic
     models = []
     for sha in shas:
         m = snapshots["models"].get(sha)
-        name = m.get("model_id") if m else "not a GGUF of the model store (e.g. our own checkpoint)"
+        name = str(m.get("model_id")) if m else "not a GGUF of the model store (e.g. our own checkpoint)"
+        if m and m.get("also_ids"):
+            name += f" (also registered as {', '.join(map(str, m['also_ids']))})"
         models.append(f"{markdown_text(name)} {code_span(f'sha256:{sha}')}")
     out.append("- **Model files:** " + ("; ".join(models) or "—"))
     if starts:
@@ -260,9 +303,9 @@ def measured_md(nums: dict[str, dict], experiment: str, snapshots: dict[str, dic
             "- **Unit of replication:** "
             + "; ".join(f"{markdown_text(r)} ({c} numbers)" for r, c in reps.most_common())
         )
-    wide = experiment_wide(nums, experiment)
-    for c in wide:
-        out.append("- **Caveat said once:** " + _said_once(nums, experiment, c, "provenance.qmd"))
+    for exp in sorted({n.get("experiment") or "other" for n in mine}):
+        for c in experiment_wide(nums, exp):  # the experiment's, as its markers leave them out
+            out.append("- **Caveat said once:** " + _said_once(by_key, exp, c, "provenance.qmd"))
     units = sorted({n.get("unit") or "" for n in mine})
     out.append(
         "- **Units** (named once in each table header, not in its cells): "

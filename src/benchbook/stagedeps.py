@@ -3,7 +3,9 @@
 A stage's command runs a notebook (``papermill notebooks/<x>.ipynb ...``: the imports of its code
 cells, and the modules its ``importlib.import_module`` calls name through the command's ``-p``
 parameters: the generic notebooks import ``benchbook.experiments.<experiment>.run`` or ``.report``), a
-module (``python -m benchbook.<m>``) or the CLI (``benchbook ...``: ``benchbook.cli``).  The closure
+module (``python -m benchbook.<m>``; ``python -m benchbook.experiments <name>`` also its
+``benchbook.experiments.<name>.run``, which it imports by name) or the CLI (``benchbook ...``:
+``benchbook.cli``).  The closure
 (``benchbook.imports.closure``: imports inside functions included, parent packages' ``__init__`` files
 included) is the exact set of ``src/benchbook`` files whose change can change the stage's result;
 ``dvc.yaml`` must list exactly those files, plus the notebook itself, and never a package directory
@@ -23,6 +25,8 @@ import yaml
 from .imports import closure, module_files, notebook_imports, package_graph
 
 SRC = "src/benchbook"
+#: ``python -m benchbook.experiments NAME`` imports ``benchbook.experiments.NAME.run`` by name
+EXPERIMENTS = "benchbook.experiments"
 
 
 class StageDepsError(ValueError):
@@ -64,6 +68,8 @@ def entries(cmd: str) -> tuple[list[str], list[str]]:
             notebooks.append(words[1])
         elif Path(words[0]).name.startswith("python") and words[1:2] == ["-m"] and len(words) > 2:
             modules.append(words[2])
+            if words[2] == EXPERIMENTS and len(words) > 3 and not words[3].startswith("-"):
+                modules.append(f"{EXPERIMENTS}.{words[3]}.run")  # imported by name (its __main__)
         elif Path(words[0]).name == "benchbook":
             modules.append("benchbook.cli")
     return notebooks, modules

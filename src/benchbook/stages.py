@@ -1,7 +1,8 @@
 """The pipeline's stages, declared once: ``dvc.yaml`` and ``measure/dvc.yaml`` are written from them.
 
-``PIPELINE`` lists every experiment (``Experiment``: its measurement stage in ``measure/dvc.yaml``
-unless it is host-bound, and its ``<name>_report`` stage in ``dvc.yaml``) and the other stages
+``PIPELINE`` lists every experiment (``Experiment``: its measurement stage in ``measure/dvc.yaml``,
+a host-bound one's measuring only where the host's profile runs it, and its ``<name>_report`` stage in
+``dvc.yaml``) and the other stages
 (``Stage``: ``draftself_train``, ``audit``, ``site_renderer``, ``site``), in file order. A declaration
 names what cannot be computed (data, params sections, outputs); each stage's ``src/benchbook`` deps are
 its command's import closure (``stagedeps.stage_code``) and its notebook comes from its command.
@@ -60,7 +61,9 @@ HEADERS = {
         "(the same on every host at one commit), so hosts merge through git without conflict and `dvc "
         "repro` after a merge re-runs no measurement.  DVC's run cache never applies to a stage without "
         "outputs, so an old measurement is never restored.  `benchbook run` forces a stage on a host that "
-        "has no completed session of it (cli.measured_here).  Large artifacts (derived models, the "
+        "has no completed session of it (cli.measured_here); a host-bound stage (offload, spec_depth, "
+        "draftself_gpu) measures only on a host whose profile runs it (an NVIDIA GPU, or $BENCHBOOK_PROFILE) "
+        "and elsewhere says so in one line.  Large artifacts (derived models, the "
         "draft-self checkpoint) travel through the DVC remote as data/artifacts/**.dvc files (`benchbook "
         "artifacts add`, `dvc push` / `dvc pull`).  Params name the model registry entries a stage "
         "measures one by one (models.registry.<id>), so `benchbook models add` of another model changes "
@@ -79,6 +82,8 @@ def _comment(text: str, indent: str = "") -> list[str]:
 
 #: in an experiment's ``measure_params``: where the ``models.registry.<id>`` entries it measures go
 MODEL_ENTRIES = "models.registry.<measured>"
+#: in an experiment's ``measure_params``: where each host profile's layer of its section goes
+PROFILE_ENTRIES = "profiles.<profile>.<section>"
 
 
 class StagesError(ValueError):
@@ -112,13 +117,16 @@ class Experiment:
     """One experiment (``src/benchbook/experiments/<name>/``, page ``<name>.qmd``) and its stages.
 
     ``report_data``: what its report stage reads (raw folders, snapshots, manifests); ``metrics``: it
-    writes ``reports/metrics/<name>.json``.  ``host_bound``: measured outside DVC on the hosts that can
-    (``python -m benchbook.experiments <name>``, its raw JSONL back through git), so it has no
-    measurement stage; otherwise ``measure_params`` (params sections) and ``measure_data`` are its
-    measurement stage's; ``MODEL_ENTRIES`` among the params stands for ``models(params)``, the registry
-    ids it measures, one ``models.registry.<id>`` param each (with the entries they are derived from),
-    so that adding a model to the registry changes no measurement stage.  ``note``: a comment above its
-    report stage."""
+    writes ``reports/metrics/<name>.json``.  ``measure_params`` (params sections) and ``measure_data``
+    are its measurement stage's; ``MODEL_ENTRIES`` among the params stands for ``models(params)``, the
+    registry ids it measures, one ``models.registry.<id>`` param each (with the entries they are derived
+    from), so that adding a model to the registry changes no measurement stage; ``PROFILE_ENTRIES``
+    stands for every host profile's layer of its section (``profiles.<p>.<name>``, those params.yaml
+    has).  ``host_bound``: measured only on a host whose profile runs it (an NVIDIA GPU, or
+    ``$BENCHBOOK_PROFILE``: ``experiments.profiles.host_bound_skip``); its measurement stage runs
+    ``python -m benchbook.experiments <name> --if-runnable`` (``host_bound_cmd``: no papermill, so a
+    host without DVC runs the same command), which elsewhere says so in one line and measures nothing.
+    ``note``: a comment above its report stage."""
 
     name: str
     report_data: tuple[str, ...]
@@ -130,35 +138,29 @@ class Experiment:
     note: str = ""
 
     def stages(self, params: dict) -> list[Stage]:
-        """The measurement stage (none when host-bound) and the report stage, as written.
+        """The measurement stage and the report stage, as written.
 
         Raises:
-            StagesError: a host-bound experiment declares measurement params, data or models.
+            StagesError: see ``model_params``.
         """
-        if self.host_bound and (self.measure_params or self.measure_data or self.models):
-            raise StagesError(
-                f"experiment {self.name}: host-bound (measured outside DVC) but declares a measurement "
-                "stage's params, data or models; fix: drop them, or host_bound=False"
+        expanded = {
+            MODEL_ENTRIES: lambda: model_params(params, self.models, self.name),
+            PROFILE_ENTRIES: lambda: profile_params(params, self.name),
+        }
+        out = [
+            Stage(
+                self.name,
+                MEASURE_FILE,
+                host_bound_cmd(self.name) if self.host_bound else measure_cmd(self.name),
+                deps=self.measure_data,
+                params=tuple(
+                    p
+                    for entry in self.measure_params
+                    for p in (expanded[entry]() if entry in expanded else (entry,))
+                ),
+                note=HOST_BOUND_NOTE if self.host_bound else "",
             )
-        out = []
-        if not self.host_bound:
-            out.append(
-                Stage(
-                    self.name,
-                    MEASURE_FILE,
-                    measure_cmd(self.name),
-                    deps=self.measure_data,
-                    params=tuple(
-                        p
-                        for entry in self.measure_params
-                        for p in (
-                            model_params(params, self.models, self.name)
-                            if entry == MODEL_ENTRIES
-                            else (entry,)
-                        )
-                    ),
-                )
-            )
+        ]
         out.append(
             Stage(
                 f"{self.name}_report",
@@ -187,6 +189,22 @@ def measure_cmd(name: str) -> str:
     )
 
 
+#: a host-bound experiment's measurement stage runs only where this host's profile runs it
+HOST_BOUND_OPTION = "--if-runnable"
+
+HOST_BOUND_NOTE = (
+    "host-bound: measured where the host's profile runs it (an NVIDIA GPU, or $BENCHBOOK_PROFILE); "
+    "elsewhere the command says so in one line and measures nothing.  The same command runs without DVC "
+    "(`benchbook measure` on a host without DVC, scripts/gpu_session.sh)."
+)
+
+
+def host_bound_cmd(name: str) -> str:
+    """A host-bound experiment's measurement command: ``python -m benchbook.experiments <name>
+    --if-runnable`` (no papermill or notebook: a GPU host without them runs the same command)."""
+    return f"python -m benchbook.experiments {name} {HOST_BOUND_OPTION}"
+
+
 def report_cmd(name: str) -> str:
     """The report stage's command: the generic report notebook for experiment ``name``, executed into
     ``reports/notebooks/<name>_report.ipynb`` (the site renders it: its Notebooks menu)."""
@@ -198,7 +216,7 @@ def report_cmd(name: str) -> str:
 
 def model_params(params: dict, models: Callable[[dict], Iterable[str]] | None, stage: str) -> tuple[str, ...]:
     """``models.registry.<id>`` for every id ``models(params)`` names and every entry those are derived
-    from (``derived_from``), in registry order; () without ``models``.
+    from (``derived_from``) or is an alias of (``alias_of``), in registry order; () without ``models``.
 
     Raises:
         StagesError: an id is not in ``params["models"]["registry"]``.
@@ -216,8 +234,45 @@ def model_params(params: dict, models: Callable[[dict], Iterable[str]] | None, s
             )
         if mid not in used:
             used.add(mid)
-            todo += [registry[mid]["derived_from"]] if "derived_from" in registry[mid] else []
+            todo += [registry[mid][k] for k in ("derived_from", "alias_of") if k in registry[mid]]
     return tuple(f"models.registry.{mid}" for mid in registry if mid in used)
+
+
+def profile_params(params: dict, name: str) -> tuple[str, ...]:
+    """``profiles.<p>.<name>`` for every profile of ``params`` that has a layer for section ``name``, in
+    the file's order (DVC refuses a param key the file lacks)."""
+    profiles = params.get("profiles") or {}
+    return tuple(f"profiles.{p}.{name}" for p, layers in profiles.items() if name in (layers or {}))
+
+
+def _layers(params: dict, name: str) -> list[dict]:
+    """Section ``name`` and every profile's layer of it (each a mapping; absent: {})."""
+    profiles = params.get("profiles") or {}
+    return [params.get(name) or {}] + [(layers or {}).get(name) or {} for layers in profiles.values()]
+
+
+def offload_models(params: dict) -> list[str]:
+    """The registry ids the ``offload`` stage resolves under any profile: the default model (the
+    synthetic MoE's tokenizer), ``model`` where it names a registry id, and ``roofline_models``."""
+    ids = [params["models"]["default"]]
+    for layer in _layers(params, "offload"):
+        ids += [layer["model"]] if isinstance(layer.get("model"), str) else []
+        ids += list(layer.get("roofline_models") or [])
+    return list(dict.fromkeys(ids))
+
+
+def spec_depth_models(params: dict) -> list[str]:
+    """The registry ids the ``spec_depth`` stage resolves under any profile: the target and every
+    draft's ``model`` (``target`` meaning the target)."""
+    layers = _layers(params, "spec_depth")
+    targets = [layer["target"] for layer in layers if "target" in layer] or [params["models"]["default"]]
+    drafts = [
+        d.get("model")
+        for layer in layers
+        for d in (layer.get("drafts") or {}).values()
+        if isinstance(d, dict) and d.get("model") not in (None, "target")
+    ]
+    return list(dict.fromkeys(targets + drafts))
 
 
 def llama_bench_models(params: dict) -> list[str]:
@@ -259,25 +314,40 @@ EXPERIMENTS: tuple[Experiment, ...] = (
         "draftself_gpu",
         report_data=("data/raw/draftself_gpu", "data/artifacts/checkpoints", "data/raw/snapshots"),
         host_bound=True,
+        measure_params=("draftself_gpu", PROFILE_ENTRIES),
     ),
     Experiment(
         "offload",
         report_data=("data/raw/offload", "data/raw/llama_bench", "data/raw/snapshots"),
         host_bound=True,
+        measure_params=("offload", PROFILE_ENTRIES, "models.default", MODEL_ENTRIES, "toolchain"),
+        models=offload_models,
         note=(
-            "The offload sweep itself is host-bound and runs outside DVC on a CUDA host "
-            "(scripts/gpu_session.sh, `python -m benchbook.experiments offload`, profile picked per host: "
-            "src/benchbook/experiments/profiles.py), its raw JSONL comes back through git."
+            "The offload sweep is measured by measure/dvc.yaml's host-bound offload stage on a host with an "
+            "NVIDIA GPU (`benchbook run`; scripts/gpu_session.sh on a host without DVC; profile picked per "
+            "host: src/benchbook/experiments/profiles.py); its raw JSONL comes back through git."
         ),
     ),
     Experiment(
         "spec_depth",
         report_data=("data/raw/spec_depth", "data/raw/speculative", "data/raw/snapshots"),
         host_bound=True,
+        measure_params=("spec_depth", PROFILE_ENTRIES, MODEL_ENTRIES, "toolchain"),
+        measure_data=("data/prompts/depth_context.txt",),
+        models=spec_depth_models,
         note=(
-            "issue 15: the depth sweep runs outside DVC on each host (`python -m benchbook.experiments "
-            "spec_depth`, scripts/gpu_session.sh depth on a CUDA host); this stage reads every host's "
-            "committed raw records."
+            "issue 15: the depth sweep is measure/dvc.yaml's host-bound spec_depth stage (a host with an "
+            "NVIDIA GPU, or $BENCHBOOK_PROFILE); this stage reads every host's committed raw records."
+        ),
+    ),
+    Experiment(
+        "tool_gap",
+        report_data=("data/raw/tool_gap", "data/raw/snapshots"),
+        host_bound=True,
+        note=(
+            "issue 31: llama-bench tg against llama-server decode, measured outside DVC on a quiet host "
+            "(`python -m benchbook.experiments tool_gap`); this stage reads every host's committed raw "
+            "records (none yet: its pages say so)."
         ),
     ),
 )

@@ -19,6 +19,10 @@ Conventions (DESIGN.md, "Statistics and caveats"):
   ``(a + b)² / (a²/(n1-1) + b²/(n2-1))``; interval ``r · exp(± t_{0.975, df} · sqrt(a + b))``.
   Ratios are only formed between records of one session, host and build
   (``experiments.llama_bench.analysis.ratio_stats`` enforces it).
+* Difference of two independent means ``d = m1 − m2`` (a per-token time of one configuration minus
+  another's; may be negative): Welch's interval ``d ± t_{0.975, df} · sqrt(s1²/n1 + s2²/n2)``, df by
+  Welch–Satterthwaite ``(a + b)² / (a²/(n1-1) + b²/(n2-1))`` with ``a = s1²/n1``, ``b = s2²/n2``
+  (Welch, *Biometrika* 34, 1947; NIST/SEMATECH e-Handbook §7.3.1) (``difference_interval``, ``WELCH``).
 
 All functions that take arrays accept numpy arrays or Polars Series and are vectorized.
 """
@@ -38,6 +42,8 @@ MIN_N_INTERVAL = 3
 LOG_T = "student-t on the log scale (delta method), n >= 3"
 #: ``ci_method`` of a symmetric Student-t interval (a quantity that may be negative).
 T = "student-t, n >= 3"
+#: ``ci_method`` of a difference of two independent means (``difference_interval``).
+WELCH = "welch t, difference of two independent means, n >= 3 each"
 
 
 def series_mean(x: pl.Series) -> float | None:
@@ -217,3 +223,98 @@ def ratio_interval(m1, s1, n1, m2, s2, n2, confidence: float = 0.95):
         low, high = r * np.exp(-half), r * np.exp(half)
     low, high, dof = (np.where(ok, v, np.nan) for v in (low, high, dof))
     return r, low, high, dof
+
+
+def difference_interval(x, y, confidence: float = 0.95) -> tuple[float, list[float] | None]:
+    """``(mean(x) − mean(y), [low, high])`` for two independent samples (module docstring: Welch's
+    interval, for a difference that may be negative, e.g. two configurations' per-token times).  None
+    entries and non-finite values are dropped; the interval is None when a side has fewer than
+    ``MIN_N_INTERVAL`` values; two samples without spread give ``[d, d]``.  Units: those of the samples.
+
+    >>> d, ci = difference_interval([10.0, 11.0, 12.0], [8.0, 8.0, 8.0])
+    >>> d, [round(v, 4) for v in ci]
+    (3.0, [0.5159, 5.4841])
+
+    (a = 1/3, b = 0, df = 2, t_{0.975,2} = 4.3027; 3 ± 4.3027 · sqrt(1/3) = [0.5159, 5.4841].)
+
+    Raises:
+        ValueError: a side has no finite value (no mean to subtract).
+    """
+    u, v = (np.asarray([float(z) for z in s if z is not None and math.isfinite(float(z))]) for s in (x, y))
+    if u.size == 0 or v.size == 0:
+        raise ValueError(f"difference_interval: {u.size} and {v.size} finite values; a side has none")
+    d = float(u.mean() - v.mean())
+    if u.size < MIN_N_INTERVAL or v.size < MIN_N_INTERVAL:
+        return d, None
+    a, b = float(u.var(ddof=1)) / u.size, float(v.var(ddof=1)) / v.size
+    if a + b == 0:
+        return d, [d, d]
+    dof = (a + b) ** 2 / ((a**2 / (u.size - 1) if a else 0.0) + (b**2 / (v.size - 1) if b else 0.0))
+    half = float(sps.t.ppf(0.5 + confidence / 2, dof)) * math.sqrt(a + b)
+    return d, [d - half, d + half]
+
+
+# --- trends and gaps over repetitions (the analyses and the audit read the same definitions) ---------
+
+
+def slope_interval(x, y, confidence: float = 0.95) -> dict:
+    """Least-squares slope of ``y`` on ``x`` with a Student-t interval (n − 2 degrees of freedom,
+    ``scipy.stats.linregress`` stderr).  Returns ``{slope, intercept, ci_low, ci_high, n}``; the
+    interval is None with fewer than 3 points, everything None when x has one distinct value."""
+    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+    n = int(x.size)
+    if n < 2 or np.unique(x).size < 2:
+        return {"slope": None, "intercept": None, "ci_low": None, "ci_high": None, "n": n}
+    xm, ym = x.mean(), y.mean()
+    sxx = float(((x - xm) ** 2).sum())
+    slope = float(((x - xm) * (y - ym)).sum() / sxx)
+    icpt = float(ym - slope * xm)
+    lo = hi = None
+    if n >= 3:
+        resid = y - (icpt + slope * x)
+        se = math.sqrt(float((resid**2).sum()) / (n - 2) / sxx)
+        half = float(sps.t.ppf(0.5 + confidence / 2, n - 2)) * se
+        lo, hi = slope - half, slope + half
+    return {"slope": slope, "intercept": icpt, "ci_low": lo, "ci_high": hi, "n": n}
+
+
+def rep_trend(values, index=None) -> float | None:
+    """Least-squares slope of ``values`` (None entries dropped) over their repetition index (0, 1, ...
+    unless ``index`` is given; ``slope_interval``), in the values' unit per repetition; None with fewer
+    than 2 points.
+
+    >>> rep_trend([0.125, 0.393, 0.9])   # α of three requests to one server: +0.3875 per request
+    0.3875"""
+    pairs = [
+        (float(i), float(v))
+        for i, v in zip(index if index is not None else range(len(values)), values, strict=True)
+        if v is not None
+    ]
+    if len(pairs) < 2:
+        return None
+    return slope_interval([i for i, _ in pairs], [v for _, v in pairs])["slope"]
+
+
+def cluster_gap(rates: list[float]) -> tuple[float | None, float | None]:
+    """``(gap ÷ wider cluster's range, gap ÷ mean)`` of the largest gap between sorted ``rates`` that
+    leaves at least two samples on each side; ``(None, None)`` for fewer than 4 samples.  A zero range
+    with a positive gap gives ``inf``.
+
+    >>> cluster_gap([89.6, 90.2, 105.4, 105.5, 105.7])[0] > 25   # gap 15.2 over range 0.6
+    True
+    >>> round(cluster_gap([108.4, 108.6, 114.2, 119.5, 122.8])[0], 2)   # gap 5.6 over range 8.6
+    0.65
+    """
+    xs = sorted(float(x) for x in rates)
+    if len(xs) < 4:
+        return None, None
+    best = None
+    for i in range(2, len(xs) - 1):  # split before xs[i]: xs[:i] | xs[i:]
+        gap = xs[i] - xs[i - 1]
+        if best is None or gap > best[0]:
+            best = (gap, max(xs[i - 1] - xs[0], xs[-1] - xs[i]))
+    assert best is not None
+    gap, width = best
+    mean = sum(xs) / len(xs)
+    ratio = gap / width if width > 0 else (float("inf") if gap > 0 else 0.0)
+    return ratio, gap / mean if mean else None

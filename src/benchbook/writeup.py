@@ -18,6 +18,7 @@ from benchbook import atomicfile
 from .numbers import load_all
 from .numfmt import fmt_interval
 from .sitecheck import CELL_SUFFIX
+from .sitewriteups import WRITEUPS, page_key
 
 #: A page name: lowercase letters, digits, ``_`` and ``-`` (it becomes ``NAME.qmd`` and ``NAME.html``).
 PAGE_NAME = re.compile(r"[a-z0-9][a-z0-9_-]*")
@@ -47,14 +48,17 @@ class NumberRow:
     experiment: str | None
 
 
-def rows(numbers_dir: Path, pattern: str | None = None) -> list[NumberRow]:
+def rows(numbers_dir: Path, pattern: str | None = None, writeup: str | None = None) -> list[NumberRow]:
     """Registered numbers whose key matches ``pattern`` (a glob when it has ``*?[``, else a substring;
-    None: all), sorted by key.
+    None: all), sorted by key.  ``writeup``: ``numbers_dir`` is write-up ``writeup``'s registry, and
+    keys are as its pages quote them (``sitewriteups.page_key``: ``NAME--KEY``).
 
     Raises:
         WriteupError: no registry under ``numbers_dir``, or nothing matches ``pattern``.
     """
     nums = load_all(Path(numbers_dir)) if Path(numbers_dir).is_dir() else {}
+    if writeup is not None:
+        nums = {page_key(writeup, k): n for k, n in nums.items()}
     if not nums:
         raise WriteupError(f"{numbers_dir}: no numbers registry; fix: run the report stages (`dvc repro`)")
     glob = pattern is not None and any(c in pattern for c in "*?[")
@@ -99,16 +103,24 @@ def page_legend(name: str) -> str:
     return f"_generated/page-{name}-caveats.md"
 
 
+def page_measured(name: str) -> str:
+    """The generated "What was measured" block of the new page ``name``, over the page's own numbers
+    (``site.page_measured``): ``_generated/page-NAME-measured.md``."""
+    return f"_generated/page-{name}-measured.md"
+
+
 def page_source(name: str, experiment: str, found: list[NumberRow]) -> str:
-    """The ``.qmd`` text of a new page on ``experiment``: title, what was measured, a table of ``found``
+    """The ``.qmd`` text of a new page on ``experiment``: title, what was measured (``page_measured``:
+    the hosts, models, sessions and n of the page's own numbers), a table of ``found``
     (one row per number, ``{{< var KEY__v >}}`` cells, the unit in its own column), a prose line with
     ``{{< var KEY >}}`` (value, interval and unit), and the caveat legend of the page's own numbers
     (``page_legend``)."""
     body = [
         f'---\ntitle: "{name}"\n{MARK}\n---\n',
         "## What was measured\n",
-        f"{{{{< include _generated/{experiment}-measured.md >}}}}\n",
+        f"{{{{< include {page_measured(name)} >}}}}\n",
         "## Numbers\n",
+        f"Numbers of the `{experiment}` experiment (`benchbook numbers` lists every key).\n",
         "| number | value [95% interval] | unit | n |",
         "|---|---|---|---|",
     ]
@@ -151,10 +163,20 @@ def add_to_quarto(root: Path, page: str) -> bool:
 
 
 def new_page(
-    root: Path, name: str, experiment: str, pattern: str | None = None, *, force: bool = False
+    root: Path,
+    name: str,
+    experiment: str,
+    pattern: str | None = None,
+    *,
+    force: bool = False,
+    writeup: str | None = None,
+    numbers_dir: Path | None = None,
 ) -> Path:
     """Write ``root/NAME.qmd`` bound to ``experiment``'s numbers (those matching ``pattern`` when given)
-    and list it in ``_quarto.yml``; return its path.
+    and list it in ``_quarto.yml``; return its path.  ``writeup``: the page is
+    ``writeups/<writeup>/NAME.qmd`` over that write-up's registry (``numbers_dir``), its keys
+    ``<writeup>--KEY`` and its generated parts in the write-up's ``_generated/`` (``sitewriteups``),
+    rendered by the glob ``writeups/*/*.qmd``.
 
     Raises:
         WriteupError: ``name`` is not ``[a-z0-9][a-z0-9_-]*``; the page exists and ``new_page`` did not
@@ -165,7 +187,9 @@ def new_page(
         raise WriteupError(
             f"page name {name!r}: use lowercase letters, digits, '_' and '-' (it becomes {name}.qmd)"
         )
-    path = Path(root) / f"{name}.qmd"
+    folder = Path(root) / WRITEUPS / writeup if writeup else Path(root)
+    numbers_dir = numbers_dir or Path(root) / "reports" / "numbers"
+    path = folder / f"{name}.qmd"
     if path.exists() and MARK not in path.read_text(errors="replace").split("\n---", 1)[0]:
         raise WriteupError(
             f"{path} exists and was not written by `benchbook new-page` (a page of the site or your own): "
@@ -176,19 +200,23 @@ def new_page(
             f"{path} exists; fix: choose another NAME, or pass --force to rewrite it (your edits to it "
             "are lost)"
         )
-    every = rows(Path(root) / "reports" / "numbers", None)
+    every = rows(numbers_dir, None, writeup)
     known = sorted({r.experiment for r in every if r.experiment})
     if experiment not in known:
         raise WriteupError(
             f"experiment {experiment!r} has no registered numbers; known experiments: "
             f"{', '.join(known) or 'none (run the pipeline first)'}; fix: --experiment one of them"
         )
-    found = [r for r in rows(Path(root) / "reports" / "numbers", pattern) if r.experiment == experiment]
+    found = [r for r in rows(numbers_dir, pattern, writeup) if r.experiment == experiment]
     if not found:
         raise WriteupError(
             f"experiment {experiment!r} has no registered number matching {pattern!r}; fix: "
             f"`benchbook numbers {pattern}` lists the matching keys and their experiments"
         )
-    atomicfile.write_text(path, page_source(name, experiment, found))
-    add_to_quarto(Path(root), path.name)
+    text = page_source(name, experiment, found)
+    if writeup:  # the write-up's own generated parts, beside the page (sitewriteups.pages_parts)
+        text = text.replace(page_measured(name), f"_generated/{name}-measured.md")
+        text = text.replace(page_legend(name), f"_generated/{name}-caveats.md")
+    atomicfile.write_text(path, text)
+    add_to_quarto(Path(root), "writeups/*/*.qmd" if writeup else path.name)
     return path

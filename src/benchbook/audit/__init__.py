@@ -19,5 +19,12 @@ Modules, one job each:
 * ``standing``  what the whole source rests on (the summary at the top of its page);
 * ``page``      the audit page per claims file (every text from the claims file escaped);
 * ``run``       ``audit_file`` / ``audit_dir``: everything above, and the verdict records on disk;
-* ``command``   ``benchbook audit`` / ``python -m benchbook.audit`` (options, exit status).
+* ``command``   ``benchbook audit`` / ``python -m benchbook.audit`` (options, exit status; a post
+                named instead of a claims file is drafted first);
+* ``post``      a published post (Markdown, text, HTML) as blocks with their lines: prose, tables, code;
+* ``draftprose`` numbers with units (precision as written) and relating phrases in prose;
+* ``draftcommand`` command lines (llama.cpp tools, vLLM, SGLang) -> the conditions their flags set;
+* ``draft``     a post -> claims-file entries (``benchbook claims draft``), each with its source line
+                and quote;
+* ``draftfile`` a draft written as a claims file (and its log excerpts), keeping reviewed entries.
 """

@@ -2,6 +2,7 @@
 
     benchbook audit CLAIMS.yaml... [--logs DIR] [--pair SPEC=BASELINE]... [--out DIR] [--pages DIR]
     benchbook audit --all data/claims [--out reports/audit] [--pages audits]
+    benchbook audit POST.md [...]      (a post: drafted into POST.claims.yaml beside it, then audited)
 
 Writes one verdict record per claim, statement and log entry to ``<out>/<claims stem>.jsonl`` and one
 page per claims file to ``<pages>/<claims stem>.qmd`` (``--all`` also ``<pages>/index.qmd``).  The
@@ -29,6 +30,7 @@ import yaml
 
 from .. import errors
 from . import run, terminal
+from .draftfile import draft_post, summary
 from .verdicts import Here
 
 #: Where ``--all`` (the ``audit`` stage) writes records and pages: stage outputs, rendered by the site.
@@ -41,7 +43,11 @@ def parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(
         prog="benchbook audit", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    ap.add_argument("files", nargs="*", help="claims files (docs/claims.md)")
+    ap.add_argument(
+        "files",
+        nargs="*",
+        help="claims files (docs/claims.md), or posts to draft one from (POST.md, .txt, .html)",
+    )
     ap.add_argument(
         "--logs", default=None, help="folder of raw llama.cpp outputs (what `benchbook ingest` reads)"
     )
@@ -94,6 +100,26 @@ def here_of(params: Path = Path("params.yaml")) -> tuple[Here, str]:
     return Here(), f"defaults: no {params} in this folder"
 
 
+#: suffixes of a claims file; any other file named to ``benchbook audit`` is a post, drafted first
+CLAIMS_SUFFIXES = (".yaml", ".yml")
+
+
+def claims_of(name: str) -> str:
+    """The claims file to audit for ``name``: itself, or for a post (a file not ending in
+    ``CLAIMS_SUFFIXES``: Markdown, text, HTML) the claims file drafted beside it
+    (``draftfile.draft_post``: reviewed entries of an earlier draft kept), the guessed entries
+    printed to stderr.
+
+    Raises:
+        ValueError: a missing post or one that cannot be drafted (names it and the fix).
+    """
+    if Path(name).suffix.lower() in CLAIMS_SUFFIXES or not Path(name).is_file():
+        return name  # a claims file, or no file at all (the audit names what stands there)
+    out, drafted, guessed = draft_post(name)
+    print("\n".join(summary(name, out, drafted, guessed)), file=sys.stderr)
+    return str(out)
+
+
 def audit(args: argparse.Namespace) -> list[run.Audit]:
     """Run the audit the parsed ``args`` ask for; returns the audits (records and pages written).
 
@@ -110,7 +136,8 @@ def audit(args: argparse.Namespace) -> list[run.Audit]:
         return run.audit_dir(args.all, args.out, args.pages, here)
     if not args.files:
         raise ValueError("name a claims file (benchbook audit data/claims/X.yaml) or --all data/claims")
-    audits = [run.audit_file(f, args.logs, _pairs(args.pair), here) for f in args.files]
+    files = [claims_of(f) for f in args.files]
+    audits = [run.audit_file(f, args.logs, _pairs(args.pair), here) for f in files]
     names = run.slugs([a.path for a in audits])  # two files of one name never overwrite each other
     for a in audits:
         run.write(a, args.out, args.pages, names[a.path])

@@ -33,9 +33,10 @@ that applies to our own records applies to a log (``tests/test_audit_log_tables.
   (÷ the paired baseline's decode rate; null without a pair), ``cap_hit``, ``output_equal`` (paired,
   token ids known), ``greedy``/``sampler`` (from the request or the server's sampler line: a
   temperature-0.8 log is not greedy, so ``output_mismatch`` does not judge it), ``cache_n_max``/
-  ``cache_state``/``warm_share``, ``acceptance_definition`` (of the build), ``server_policy`` ("same":
-  one server log's requests share one process) and the per-request trends over a log
-  (``alpha_trend_slope``, ``drafted_trend_rel``, ``speedup_trend_slope``).
+  ``cache_state``/``warm_share``, ``acceptance_definition`` (of the build), ``speedup_trend_slope`` and
+  ``drafted_reps`` per server process of a log (``_trends``), and per process and prompt
+  ``server_policy`` ("same": one process served them), the order and the trends of α and drafted
+  tokens over the requests (``audit.logstate.with_request_state``).
 
 A speculative entry is paired with a baseline only when a pair names both files (claims file
 ``log_pairs`` or ``--pair SPEC=BASELINE``); without one it gets no speedup and a note saying why.
@@ -50,19 +51,13 @@ from pathlib import Path
 
 import polars as pl
 
-from ..experiments.llama_bench.spread import cluster_gap
-from ..experiments.speculative.analysis import (
-    ACCEPTANCE_DEFINITIONS,
-    acceptance_definition,
-    rep_trend,
-    sampler_of,
-)
+from ..experiments.speculative.analysis import ACCEPTANCE_DEFINITIONS, acceptance_definition, sampler_of
 from ..identity import EXPERT_OVERRIDE, MEASUREMENT_FIELDS, STATE_EFFECT_ALPHA, state_effect
 from ..ingest import IngestError, detect_format, foreign, ingest_file
 from ..ingest.responses import torn_last_line
 from ..ingest.serverlog import RATE_DEFINITIONS, process_starts, rate_definition
 from ..ingest.settings import Setting, context_settings
-from ..stats import log_t_interval
+from ..stats import cluster_gap, log_t_interval, rep_trend
 from .logstate import SAMPLE_SCHEMA, sample_order, with_request_state
 
 #: claim metric -> the unit a log entry's value of it is in (``LogEntry.metrics``)
@@ -528,31 +523,24 @@ def _sampler(rec: dict) -> tuple[bool | None, str | None]:
 
 
 def _trends(rows: list[dict], files_with_many: set[str], process_of: dict[str, int]) -> None:
-    """The per-log trends ``cross_request_state`` reads, in place: requests of one server process of a
-    log (``process_of``: config_id -> ``LogEntry.process``) were served by one process (``server_policy``
-    "same"; a file of one request: unknown), and over the request index α (``alpha_trend_slope``, α 0
-    for a request that drafted nothing), drafted tokens (``drafted_trend_rel``: slope ÷ their mean) and
-    the paired speedups (``speedup_trend_slope``), as ``experiments.speculative.analysis.config_table``
-    computes them over repetitions."""
+    """The per-log columns ``audit.logstate.with_request_state`` does not compute, in place, per server
+    process of a log (``process_of``: config_id -> ``LogEntry.process``) as
+    ``experiments.speculative.analysis.config_table`` computes them over repetitions: the slope of the
+    paired speedups over the request index (``speedup_trend_slope``; a file of one request, or of saved
+    responses, is no server's sequence: null) and the drafted tokens of each request
+    (``drafted_reps``).  ``server_policy`` and the α and drafted trends are per process and prompt:
+    ``with_request_state`` computes them."""
     by_file: dict[tuple[str, int], list[dict]] = {}
     for r in rows:
         by_file.setdefault((r["files"][0], process_of.get(r["config_id"], 0)), []).append(r)
     for (f, _), group in by_file.items():
         spec = [r for r in group if r["spec_type"] != "none"]
-        same = f in files_with_many
-        alpha_slope = rep_trend([r["alpha"] or 0.0 for r in spec]) if same and len(spec) >= 2 else None
         drafted = [r["drafted"] for r in spec]
-        mean_drafted = sum(drafted) / len(drafted) if drafted else 0
-        d_slope = rep_trend(drafted) if same and len(spec) >= 2 else None
-        s_slope = rep_trend([r["speedup_mean"] for r in spec]) if same and spec else None
+        s_slope = rep_trend([r["speedup_mean"] for r in spec]) if f in files_with_many and spec else None
         for r in group:
-            r["server_policy"] = "same" if same else None
-            r["alpha_trend_slope"] = alpha_slope if r["spec_type"] != "none" else None
-            r["drafted_trend_rel"] = (
-                d_slope / mean_drafted if d_slope is not None and mean_drafted and r in spec else None
-            )
-            r["speedup_trend_slope"] = s_slope if r in spec else None
-            r["drafted_reps"] = drafted if r in spec else []
+            speculative = r["spec_type"] != "none"
+            r["speedup_trend_slope"] = s_slope if speculative else None
+            r["drafted_reps"] = drafted if speculative else []
 
 
 def audit_logs(folder: str | Path, pairs: dict[str, str] | None = None) -> Logs:

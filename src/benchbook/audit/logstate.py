@@ -25,8 +25,8 @@ from typing import Any
 
 import polars as pl
 
-from ..experiments.speculative.analysis import rep_trend
 from ..identity import order_trend
+from ..stats import rep_trend
 
 #: a ``logs.LogEntry`` (``logs`` imports this module, so the type is not imported here)
 LogEntry = Any

@@ -1,13 +1,15 @@
 """The audit page of one claims file, and the index of all audits (Quarto/smalldocs ``.qmd``).
 
 A page holds: the source (kind, date, language, link as text), what the whole source rests on
-(``standing``: approximate values, who published the numbers, stated n, the conclusions that rest only
-on claims at risk or unsupported), a summary of what each of the source's conclusions (its
-statements) rests on, and the table of every claim, statement and log entry with
-its consistency verdict, qualifiers (kind, reason, evidence), notes and whether it is reproducible
-here.  Every text that comes from a claims file or a log is untrusted: it is written only inside a
-raw HTML block and escaped with ``escape.html_text`` (HTML, backticks, newlines), so no claim can inject
-markup, Markdown or a shortcode; anchors and hrefs are built from ids reduced to ``[a-z0-9-]``, made
+(``standing``: approximate values, who published the numbers, stated n, the conclusions that rest
+only on claims at risk or unsupported), a summary of what each of the source's conclusions (its
+statements) rests on (each with the sentence it quotes), the relations a draft could not tie to
+their numbers (``todo``), and the table of every claim, statement and log entry with the source's
+words it judges (``source_line`` and ``quote``: the sentence or table row), its consistency verdict,
+qualifiers (kind, reason, evidence), notes and whether it is reproducible here.  Every text that
+comes from a claims file or a log is untrusted: it is written only inside a raw HTML block and
+escaped with ``escape.html_text`` (HTML, backticks, newlines), so no claim can inject markup,
+Markdown or a shortcode; anchors and hrefs are built from ids reduced to ``[a-z0-9-]``, made
 distinct (``anchors``).
 """
 
@@ -18,7 +20,7 @@ import re
 from .. import caveats
 from ..escape import html_text as _esc
 from .delta import NONE, consistency_text, delta
-from .schema import ClaimsFile
+from .schema import Claim, ClaimsFile, Statement, Todo
 from .standing import Standing, standing
 from .verdicts import Verdict
 
@@ -89,8 +91,23 @@ def _compared(v: Verdict, bound: bool = False) -> str:
     return text
 
 
-def _row(v: Verdict, ids: dict[str, str], bounds: frozenset[str] = frozenset()) -> str:
+def quoted(item: Claim | Statement | Todo | None) -> str:
+    """The source's words an entry judges, as the page shows them beside its verdict: ``line N``
+    and the quoted sentence or table row (``source_line``, ``quote``), escaped; "" when the entry
+    states neither."""
+    if item is None or (item.quote is None and item.source_line is None):
+        return ""
+    at = f"line {item.source_line}" if item.source_line is not None else "the source"
+    words = f": <q>{_esc(item.quote)}</q>" if item.quote else ""
+    guess = " <i>(drafted, not reviewed)</i>" if not item.reviewed else ""
+    return f'<br><small class="bb-source">{at}{words}{guess}</small>'
+
+
+def _row(
+    v: Verdict, ids: dict[str, str], bounds: frozenset[str] = frozenset(), cf: ClaimsFile | None = None
+) -> str:
     rec = _compared(v, v.kind == "statement" and v.id in bounds)
+    source = quoted((cf.claim(v.id) or cf.statement(v.id)) if cf is not None else None)
     arith = f"<br><small>{_esc(v.arithmetic)}</small>" if v.arithmetic else ""
     notes = (
         "<br>".join([*(f"<b>unsaid</b>: {_esc(u)}" for u in v.unsaid), *(_esc(n) for n in v.notes)]) or "—"
@@ -98,14 +115,19 @@ def _row(v: Verdict, ids: dict[str, str], bounds: frozenset[str] = frozenset()) 
     rep = "yes" if v.reproducible.here else "no: " + "; ".join(_esc(m) for m in v.reproducible.missing)
     return (
         f'<tr id="{ids[v.id]}"><td><code>{_esc(v.id)}</code><br><small>{_esc(v.kind)}</small></td>'
-        f"<td>{_esc(v.text)}</td>"
+        f"<td>{_esc(v.text)}{source}</td>"
         f'<td class="{VERDICT_CLASS[v.consistency]}">{_esc(v.consistency)}{rec}{arith}</td>'
         f"<td>{_qualifiers(v, ids)}</td><td><small>{notes}</small></td>"
         f"<td><small>{rep}</small></td></tr>"
     )
 
 
-def _rests_on(verdicts: list[Verdict], ids: dict[str, str], weak_only: frozenset[str] = frozenset()) -> str:
+def _rests_on(
+    verdicts: list[Verdict],
+    ids: dict[str, str],
+    weak_only: frozenset[str] = frozenset(),
+    cf: ClaimsFile | None = None,
+) -> str:
     """One item per statement: its verdict, what it rests on, its qualifiers, what the source leaves
     unsaid beside it, and whether it rests only on claims at risk or unsupported (``weak_only``)."""
     stmts = [v for v in verdicts if v.kind == "statement"]
@@ -119,9 +141,23 @@ def _rests_on(verdicts: list[Verdict], ids: dict[str, str], weak_only: frozenset
         items.append(
             f'<li><a href="#{ids[v.id]}">{_esc(v.text)}</a> — <b>{_esc(v.consistency)}</b>'
             f"{' (recomputed ' + _esc(v.recomputed) + ')' if v.recomputed else ''}; rests on "
-            f"{_evidence(v.evidence, ids)}; {_esc(quals)}{unsaid}{only}</li>"
+            f"{_evidence(v.evidence, ids)}; {_esc(quals)}{unsaid}{only}"
+            f"{quoted(cf.statement(v.id)) if cf is not None else ''}</li>"
         )
     return "<ul>" + "".join(items) + "</ul>"
+
+
+def _todo(cf: ClaimsFile, ids: dict[str, str]) -> str:
+    """The relating phrases a draft could not tie to their sides (``todo``): not audited until the
+    file names them; each with its candidates and the source's words."""
+    if not cf.todo:
+        return ""
+    items = "".join(
+        f"<li><code>{_esc(t.id)}</code>: {_esc(t.statement)} — <b>not audited</b>: {_esc(t.todo)}; "
+        f"candidates: {_evidence(t.of, ids) or 'none'}{quoted(t)}</li>"
+        for t in cf.todo
+    )
+    return f"\n<h2>Relations not yet tied to their numbers (todo)</h2>\n<ul>{items}</ul>"
 
 
 def _count(n: int, noun: str) -> str:
@@ -190,7 +226,7 @@ def render(cf: ClaimsFile, verdicts: list[Verdict], filename: str) -> str:
     ]
     source = "".join(f"<li>{_esc(k)}: {_esc(v)}</li>" for k, v in facts if v)
     bounds = frozenset(st.id for st in cf.statements if st.kind == "bound")
-    rows = "\n".join(_row(v, ids, bounds) for v in verdicts)
+    rows = "\n".join(_row(v, ids, bounds, cf) for v in verdicts)
     whole = standing(cf, verdicts)
     slugged = re.sub(r"[^A-Za-z0-9._-]", "-", filename)
     return f"""---
@@ -206,7 +242,7 @@ Generated by `benchbook audit` from `data/claims/{slugged}`; verdict records in
 <h2>What the whole source rests on</h2>
 {_whole_source(whole, ids)}
 <h2>What the conclusions rest on</h2>
-{_rests_on(verdicts, ids, frozenset(c.id for c in whole.weak_only))}
+{_rests_on(verdicts, ids, frozenset(c.id for c in whole.weak_only), cf)}{_todo(cf, ids)}
 <p>Counts: {_esc(_counts(verdicts))}.</p>
 <h2>Every claim</h2>
 <table class="table table-sm bb-audit">

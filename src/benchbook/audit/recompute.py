@@ -431,14 +431,61 @@ def _combine(stmt: Statement, ivs: list[Interval], conv: str) -> tuple[Interval,
     return total.scaled(1 / k), (f"{stmt.kind} of {', '.join(stmt.of)} = {stmt.kind}({shown}){conv}")
 
 
-def recompute_all(cf: ClaimsFile) -> dict[str, Recomputed]:
-    """Recompute every statement of ``cf`` (cited statements first).
+def cited_first(cf: ClaimsFile) -> list[Statement]:
+    """Every statement of ``cf``, each after the statements it cites and otherwise in file order: a
+    depth-first walk kept on a list, not on the call stack, so a chain of citations of any depth is
+    ordered (a statement cited 1,000 deep raised ``RecursionError``).  A cited id that is a claim
+    (``ClaimsFile.claim``) is read as the claim, as ``recompute_all`` reads it.
 
-    Returns id -> ``Recomputed``.
+    Raises:
+        RecomputeError: statements that cite each other in a cycle: ``file:line`` of the first, then
+        each id in citation order with its line (``ClaimsFile.where``; the loader refuses a cycle
+        first, so this guards a file built or changed in memory)."""
+    by_id = {s.id: s for s in cf.statements}
+
+    def cited(sid: str) -> list[str]:
+        return [r for r in by_id[sid].of if r in by_id and cf.claim(r) is None]
+
+    state: dict[str, int] = {}  # 1: on the walk, 2: ordered
+    out: list[Statement] = []
+    for root in cf.statements:
+        if root.id in state:
+            continue
+        state[root.id] = 1
+        walk = [(root.id, iter(cited(root.id)))]
+        while walk:
+            sid, todo = walk[-1]
+            ref = next(todo, None)
+            if ref is None:
+                walk.pop()
+                state[sid] = 2
+                out.append(by_id[sid])
+            elif state.get(ref) == 1:
+                trail = [x for x, _ in walk]
+                cycle = trail[trail.index(ref) :] + [ref]
+                err = RecomputeError(
+                    f"{cf.where(ref)}: statements cite each other in a cycle ("
+                    + " -> ".join(f"{x} (line {cf.where(x).rpartition(':')[2]})" for x in cycle)
+                    + "); fix: break the cycle (cite the claims themselves)"
+                )
+                err.located = True
+                raise err
+            elif ref not in state:
+                state[ref] = 1
+                walk.append((ref, iter(cited(ref))))
+    return out
+
+
+def recompute_all(cf: ClaimsFile) -> dict[str, Recomputed]:
+    """Recompute every statement of ``cf``, each after the statements it cites (``cited_first``: any
+    depth of citation).
+
+    Returns id -> ``Recomputed``, in file order.
 
     Raises:
         RecomputeError: a sum/mean/difference over claims of different units, or a division by a
-        non-positive number (names the statement).
+        non-positive number (names the statement); statements that cite each other in a cycle
+        (``cited_first``); each message starts with the statement's ``file:line``.
     """
     out: dict[str, Recomputed] = {}
     by_stmt = {s.id: s for s in cf.statements}
@@ -449,7 +496,7 @@ def recompute_all(cf: ClaimsFile) -> dict[str, Recomputed]:
         if c is not None:
             iv = cited_interval(c)
             return iv, c.unit, "" if iv else f"{ref} states no number"
-        r = get(ref)
+        r = out[ref]  # computed already: ``cited_first`` puts every cited statement first
         cited_stmt = by_stmt[ref]
         unit = (
             "%"
@@ -461,18 +508,6 @@ def recompute_all(cf: ClaimsFile) -> dict[str, Recomputed]:
             )
         )
         return r.natural, unit, "" if r.natural else f"{ref} is not checkable ({r.reason})"
-
-    def get(sid: str) -> Recomputed:
-        if sid not in out:
-            try:
-                out[sid] = one(by_stmt[sid])
-            except RecomputeError as e:
-                if e.located:
-                    raise
-                located = RecomputeError(f"{cf.where(sid)}: {e}")
-                located.located = True
-                raise located from None
-        return out[sid]
 
     def one(stmt: Statement) -> Recomputed:
         if unit_key(stmt.unit) == "pp" and stmt.kind != "difference":
@@ -548,6 +583,11 @@ def recompute_all(cf: ClaimsFile) -> dict[str, Recomputed]:
             allowed=stated,
         )
 
-    for s in cf.statements:
-        get(s.id)
+    for stmt in cited_first(cf):
+        try:
+            out[stmt.id] = one(stmt)
+        except RecomputeError as e:
+            located = RecomputeError(f"{cf.where(stmt.id)}: {e}")
+            located.located = True
+            raise located from None
     return {s.id: out[s.id] for s in cf.statements}

@@ -73,15 +73,20 @@ def _written_number(v: Any) -> Any:
 #: a published number: finite (pydantic refuses nan/inf), never a boolean or a quoted string
 Number = Annotated[float, BeforeValidator(_written_number)]
 
-#: unit families (lower case).  A claim whose metric has a known family must use one of its units,
-#: and a value in these families cannot be negative (a rate, size, time or ratio).
-UNIT_FAMILIES: dict[str, frozenset[str]] = {
-    "rate": frozenset({"tok/s", "t/s", "tokens/s", "token/s", "tps", "tok/ms", "it/s"}),
-    "size": frozenset({"b", "kib", "mib", "gib", "tib", "kb", "mb", "gb", "tb"}),
-    "time": frozenset({"ns", "us", "µs", "ms", "s", "min", "h"}),
-    "ratio": frozenset({"x", "×", "ratio", "%"}),
-    "tokens": frozenset({"tokens", "token", "tokens/step", "tokens/verify step"}),
+#: unit families, each unit spelled as users write it and ``units`` reads it (GiB, MB, ms), so an error
+#: that lists them shows them so; a unit is matched to its family whatever its case (``family_of``;
+#: ``units.quantity`` then reads the case: MB is not Mb).  A claim whose metric has a known family
+#: must use one of its units, and a value in these families cannot be negative (a rate, size, time or
+#: ratio).
+UNIT_FAMILIES: dict[str, tuple[str, ...]] = {
+    "rate": ("tok/s", "t/s", "tokens/s", "token/s", "tps", "tok/ms", "it/s"),
+    "size": ("B", "KiB", "MiB", "GiB", "TiB", "kB", "MB", "GB", "TB"),
+    "time": ("ns", "us", "µs", "ms", "s", "min", "h"),
+    "ratio": ("x", "×", "ratio", "%"),
+    "tokens": ("tokens", "token", "tokens/step", "tokens/verify step"),
 }
+#: lower-cased unit -> its family (``family_of``)
+_FAMILY_OF = {u.lower(): f for f, units in UNIT_FAMILIES.items() for u in units}
 
 #: the unit family of each known metric (an unknown metric is not checked)
 METRIC_FAMILIES: dict[str, tuple[str, ...]] = {
@@ -110,8 +115,7 @@ def family_of(unit: str | None) -> str | None:
     """The family (``UNIT_FAMILIES`` key) of ``unit``, matched case-insensitively; None if unknown."""
     if unit is None:
         return None
-    u = unit.strip().lower()
-    return next((f for f, units in UNIT_FAMILIES.items() if u in units), None)
+    return _FAMILY_OF.get(unit.strip().lower())
 
 
 def _check_number_unit(metric: str | None, unit: str | None, numbers: list[float]) -> None:
@@ -120,7 +124,7 @@ def _check_number_unit(metric: str | None, unit: str | None, numbers: list[float
     fam = family_of(unit)
     wanted = METRIC_FAMILIES.get(metric or "")
     if wanted and unit is not None and fam not in wanted:
-        units = ", ".join(sorted(u for f in wanted for u in UNIT_FAMILIES[f]))
+        units = ", ".join(u for f in wanted for u in UNIT_FAMILIES[f])
         raise ValueError(f"unit: {unit!r} is not a unit of {metric}; fix: use one of {units}")
     if fam in ("size", "time", "rate") and quantity(unit) is None and (unit or "").strip().lower() != "it/s":
         raise ValueError(
@@ -333,6 +337,12 @@ class Claim(_Strict):
     statement: str | None = Field(default=None, description="the claim in the source's words")
     log: str | None = Field(default=None, description="a raw log file (under --logs DIR) behind this number")
     note: str | None = None
+    source_line: int | None = Field(default=None, ge=1, description="line of the post the number is on")
+    quote: str | None = Field(default=None, description="the source's sentence or table row, as written")
+    reviewed: bool = Field(
+        default=True,
+        description="false: guessed by `benchbook claims draft`, replaced when the post is drafted again",
+    )
 
     @model_validator(mode="after")
     def _number_needs_unit(self) -> Claim:
@@ -392,6 +402,12 @@ class Statement(_Strict):
         default=None, description="'%' or 'x' for ratios; % for percent_change; else the claims'"
     )
     note: str | None = None
+    source_line: int | None = Field(default=None, ge=1, description="line of the post the statement is on")
+    quote: str | None = Field(default=None, description="the source's sentence, as written")
+    reviewed: bool = Field(
+        default=True,
+        description="false: guessed by `benchbook claims draft`, replaced when the post is drafted again",
+    )
 
     @model_validator(mode="after")
     def _shape(self) -> Statement:
@@ -417,6 +433,45 @@ def stated_interval_of(item: Claim | Statement) -> Interval | None:
     return interval_of(item.value, item.range, item.decimals, item.range_decimals, item.about, item.unit)
 
 
+class Todo(_Strict):
+    """A relating phrase whose sides were not identified (``todo:`` on a statement): kept with the
+    candidate claims, listed on the audit page, never recomputed until ``of`` names its two sides and
+    ``todo`` is removed."""
+
+    id: str
+    todo: str = Field(description="what is missing, e.g. 'name the two sides in of'")
+    kind: Literal["ratio", "percent_change", "difference", "sum", "mean", "bound"] | None = None
+    statement: str
+    of: list[str] = Field(default_factory=list, description="the candidate claims (any number)")
+    value: Number | None = None
+    range: tuple[Number, Number] | None = None
+    decimals: int | None = Field(default=None, ge=0, le=15)
+    range_decimals: tuple[int, int] | None = None
+    about: bool = False
+    unit: str | None = None
+    note: str | None = None
+    source_line: int | None = Field(default=None, ge=1)
+    quote: str | None = None
+    reviewed: bool = True
+
+
+class Unplaced(_Strict):
+    """A number of the post the draft could not make a claim of: listed, never dropped."""
+
+    line: int = Field(ge=1)
+    number: str
+    text: str
+
+
+class Draft(_Strict):
+    """What ``benchbook claims draft`` wrote: the post, every id it has drafted (an id the user
+    deleted is not drafted again), and the numbers it could not place."""
+
+    post: str
+    drafted: list[str] = Field(default_factory=list)
+    unplaced: list[Unplaced] = Field(default_factory=list)
+
+
 class LogPair(_Strict):
     """A speculative log and the baseline log it is compared with (file names under ``--logs``)."""
 
@@ -439,6 +494,10 @@ class ClaimsFile(_Strict):
     claims: list[Claim] = Field(default_factory=list)
     statements: list[Statement] = Field(default_factory=list)
     log_pairs: list[LogPair] = Field(default_factory=list, description="speculative log -> its baseline log")
+    todo: list[Todo] = Field(
+        default_factory=list, description="statements marked todo: (moved here from `statements` on load)"
+    )
+    draft: Draft | None = Field(default=None, description="written by `benchbook claims draft`")
     _where: dict[str, str] = PrivateAttr(default_factory=dict)
     _index: dict = PrivateAttr(default_factory=dict)
 
@@ -650,7 +709,7 @@ def _split_off(k, v) -> bool:
 
 #: fields a ``groups:`` entry gives to the claims it lists (a claim's own value wins; ``conditions``
 #: are merged, the claim's over the group's)
-GROUP_FIELDS = ("metric", "unit", "method", "n", "origin", "about", "conditions", "note")
+GROUP_FIELDS = ("metric", "unit", "method", "n", "origin", "about", "conditions", "note", "reviewed")
 #: the keys of a ``groups:`` entry
 GROUP_KEYS = ("id", *GROUP_FIELDS, "claims", "table")
 
@@ -797,9 +856,40 @@ def _table_rows(
     return out
 
 
+def _split_todo(doc: _Doc) -> None:
+    """Move the statements marked ``todo:`` out of ``statements`` into the file's ``todo`` list (no
+    recomputation, no verdict: their sides are not named yet); lines and errors follow them, named
+    where they were written (``statements.3``)."""
+    data: dict = doc.data or {}
+    items = data.get("statements")
+    if not isinstance(items, list) or not any(isinstance(s, dict) and "todo" in s for s in items):
+        return
+    keep: list = []
+    todo = data.setdefault("todo", [])
+    moves: list[tuple[tuple, tuple]] = []
+    for i, item in enumerate(items):
+        if isinstance(item, dict) and "todo" in item:
+            moves.append((("statements", i), ("todo", len(todo))))
+            todo.append(item)
+        else:
+            moves.append((("statements", i), ("statements", len(keep))))
+            keep.append(item)
+    data["statements"] = keep
+    lines, texts = dict(doc.lines), dict(doc.texts)
+    for store, old in ((doc.lines, lines), (doc.texts, texts)):
+        for loc in [x for x in store if x[:1] == ("statements",) and len(x) > 1]:
+            del store[loc]
+        for src, dst in moves:
+            for loc, v in old.items():
+                if loc[:2] == src:
+                    store[dst + loc[2:]] = v
+    for src, dst in moves:
+        doc.written_as[dst] = src
+
+
 def _fill_decimals(doc: _Doc) -> None:
     """Set ``decimals`` of every claim/statement value or range from the number as written."""
-    for section in ("claims", "statements"):
+    for section in ("claims", "statements", "todo"):
         items = doc.data.get(section) if isinstance(doc.data, dict) else None
         if not isinstance(items, list):  # the schema names a section that is not a list
             continue
@@ -859,6 +949,18 @@ def _check_references(cf: ClaimsFile, doc: _Doc) -> None:
             f"environments id; known: {sorted(envs)}; fix: name one of them, or declare it under "
             f"`environments:` ({{id: {cf.conditions.env}, system: ...}})"
         )
+    for i, t in enumerate(cf.todo):
+        if t.id in ids:
+            raise ClaimsError(
+                f"{where}:{doc.line(('todo', i, 'id'))}: {doc.name(('todo', i, 'id'))}: duplicate id "
+                f"{t.id!r} (first at line {doc.line(ids[t.id])}); fix: make ids unique"
+            )
+        for j, ref in enumerate(t.of):
+            if ref not in ids:
+                raise ClaimsError(
+                    f"{where}:{doc.line(('todo', i, 'of', j))}: {doc.name(('todo', i, 'of', j))}: "
+                    f"{ref!r} is neither a claim nor a statement id; fix: cite one of {sorted(ids)}"
+                )
     stmt_ids = {s.id for s in cf.statements}
     for i, s in enumerate(cf.statements):
         for j, ref in enumerate(s.of):
@@ -868,29 +970,36 @@ def _check_references(cf: ClaimsFile, doc: _Doc) -> None:
                     f"{ref!r} is neither a claim nor a statement id; fix: cite one of "
                     f"{sorted(ids)}, or add the claim it names under `claims:`"
                 )
-    # cycles between statements: depth-first search over statement -> cited statements
+    # cycles between statements: depth-first search over statement -> cited statements, kept on a
+    # list (not the call stack: a chain of any depth is checked)
     state: dict[str, int] = {}
     index = {s.id: i for i, s in enumerate(cf.statements)}
 
-    def visit(sid: str, trail: list[str]) -> None:
-        state[sid] = 1
-        for ref in cf.statements[index[sid]].of:
-            if ref not in stmt_ids:
-                continue
-            if state.get(ref) == 1:
-                cycle = " -> ".join(trail[trail.index(ref) :] + [ref]) if ref in trail else f"{sid} -> {ref}"
+    def cited(sid: str) -> list[str]:
+        return [ref for ref in cf.statements[index[sid]].of if ref in stmt_ids]
+
+    for s in cf.statements:
+        if state.get(s.id) is not None:
+            continue
+        state[s.id] = 1
+        walk = [(s.id, iter(cited(s.id)))]
+        while walk:
+            sid, todo = walk[-1]
+            nxt = next(todo, None)
+            if nxt is None:
+                state[sid] = 2
+                walk.pop()
+            elif state.get(nxt) == 1:
+                trail = [x for x, _ in walk]
+                cycle = " -> ".join(trail[trail.index(nxt) :] + [nxt])
                 raise ClaimsError(
                     f"{where}:{doc.line(('statements', index[sid], 'of'))}: statements."
                     f"{index[sid]}.of: statements cite each other in a cycle ({cycle}); "
                     "fix: break the cycle (cite the claims themselves)"
                 )
-            if state.get(ref) is None:
-                visit(ref, trail + [ref])
-        state[sid] = 2
-
-    for s in cf.statements:
-        if state.get(s.id) is None:
-            visit(s.id, [s.id])
+            elif state.get(nxt) is None:
+                state[nxt] = 1
+                walk.append((nxt, iter(cited(nxt))))
 
 
 def load(path: str | Path) -> ClaimsFile:
@@ -909,6 +1018,7 @@ def load(path: str | Path) -> ClaimsFile:
     if not isinstance(doc.data, dict):
         raise ClaimsError(f"{path}:1: a claims file is a mapping with schema, schema_version, source, claims")
     _expand_groups(doc)
+    _split_todo(doc)
     _fill_decimals(doc)
     try:
         cf = ClaimsFile.model_validate(doc.data)

@@ -12,6 +12,7 @@ source it is comes from ``schema.Source``: its ``kind`` (blog post, vendor page,
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from .. import caveats
@@ -52,17 +53,49 @@ class Standing:
         return self.numbers - self.n_stated
 
 
-def _claims_under(sid: str, by_id: dict[str, Verdict], seen: set[str] | None = None) -> set[str]:
-    """Claim ids a statement verdict read, through the statements it cites (their ``evidence``)."""
-    seen = seen if seen is not None else set()
+def _claims_under(sid: str, by_id: dict[str, Verdict]) -> set[str]:
+    """Claim ids a statement verdict read, through the statements it cites (their ``evidence``); the
+    walk is kept on a list, not the call stack (any depth of citation)."""
     out: set[str] = set()
-    for ref in by_id[sid].evidence:
+    todo, seen = list(by_id[sid].evidence), {sid}
+    while todo:
+        ref = todo.pop()
         v = by_id.get(ref)
         if v is None or ref in seen:
             continue
         seen.add(ref)
-        out |= _claims_under(ref, by_id, seen) if v.kind == "statement" else {ref}
+        if v.kind == "statement":
+            todo += v.evidence
+        else:
+            out.add(ref)
     return out
+
+
+def _weak_statements(by_id: dict[str, Verdict], weak: Mapping[str, Sequence[str]]) -> set[str]:
+    """The statement ids whose claims (``_claims_under``) are all weak and at least one: each found
+    from the statements it cites, found first (linear in the verdicts, any depth of citation)."""
+    state: dict[str, tuple[bool, bool]] = {}  # statement -> (rests on a claim, every such claim weak)
+    for root in by_id:
+        walk = [(root, False)]
+        while walk:
+            sid, ready = walk.pop()
+            v = by_id[sid]
+            if v.kind != "statement" or (sid in state and not ready):
+                continue
+            if not ready:
+                state[sid] = (False, True)  # provisional: a cycle (refused at load) reads as nothing
+                walk.append((sid, True))
+                walk += [(r, False) for r in v.evidence if r in by_id and r not in state]
+                continue
+            has, all_weak = False, True
+            for ref in v.evidence:
+                x = by_id.get(ref)
+                if x is None or ref == sid:
+                    continue
+                h, w = state[ref] if x.kind == "statement" else (True, bool(weak.get(ref)))
+                has, all_weak = has or h, all_weak and w
+            state[sid] = (has, all_weak)
+    return {sid for sid, (has, all_weak) in state.items() if has and all_weak}
 
 
 def standing(cf: ClaimsFile, verdicts: list[Verdict]) -> Standing:
@@ -79,8 +112,9 @@ def standing(cf: ClaimsFile, verdicts: list[Verdict]) -> Standing:
         if v.kind == "claim"
     }
     weak_only = []
+    weak_ids = _weak_statements(by_id, weak)
     for s in cf.statements:
-        if s.id not in by_id:
+        if s.id not in weak_ids:
             continue
         under = sorted(_claims_under(s.id, by_id))
         if under and all(weak.get(c) for c in under):

@@ -35,17 +35,28 @@ from __future__ import annotations
 
 import json
 import re
+from collections import deque
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 import polars as pl
 
 from .. import caveats
-from ..experiments.speculative.analysis import rep_trend
 from ..identity import order_trend
+from ..stats import rep_trend
 from .acceptance import LLAMA_CPP, definition_of, to_llama_cpp
-from .recompute import Recomputed, cited_interval, claim_interval
-from .schema import COMPARING_KINDS, Claim, ClaimsFile, family_of, field_of, host_of, stated_interval_of
+from .recompute import Recomputed, cited_first, cited_interval, claim_interval
+from .schema import (
+    COMPARING_KINDS,
+    Claim,
+    ClaimsFile,
+    Conditions,
+    family_of,
+    field_of,
+    host_of,
+    stated_interval_of,
+)
 from .units import UnitError, factor
 
 OWN_SOURCE = "the source"
@@ -273,10 +284,13 @@ class Side:
     Each fact (``method``, ``phase`` = the metric, ``host``, ``env``, ``build``, ``source``, and the
     conditions in ``fields``) is the one value its claims state; None when none states it or when
     they state different values (``varies``: what the cited statement itself compares, e.g. the
-    decoding of a speedup).  ``n``: the smallest n stated under it (None: none stated)."""
+    decoding of a speedup).  ``method`` is one method class (``method_class``) written as the nearest
+    claim stating it writes it (fewest citations away; the first cited of those).  ``n``: the smallest
+    n stated under it (None: none stated).  ``has_claims``: whether any claim is under it (the claims
+    themselves: ``claims_under``)."""
 
     id: str
-    claims: tuple[str, ...]
+    has_claims: bool
     method: str | None = None
     phase: str | None = None
     host: str | None = None
@@ -288,14 +302,201 @@ class Side:
     varies: frozenset[str] = frozenset()
 
 
+@dataclass(frozen=True)
+class _Facts:
+    """What a ``Side`` is built from, merged from the cited items' own (``Under.side``): the one value
+    stated per fact key (``one``; a key none states is absent), the keys stated differently
+    (``differ``), the nearest claim's method as (citations away, method), the smallest n, the
+    ``conditions.other`` keys stated under it, and whether any claim is."""
+
+    one: dict[str, Any]
+    differ: frozenset[str]
+    method: tuple[int, str] | None
+    n: int | None
+    other: frozenset[str]
+    has_claims: bool
+
+
+class Under:
+    """What each claim and statement of one claims file rests on, found once per audit (build one per
+    ``recompute_all`` result and pass it along; the functions that take one build their own without).
+
+    A statement's answer is merged from the answers of the items it cites (``cites``), each found
+    before it: a chain of 800 statements, each citing the one before, is 800 merges, not the 320,000
+    walks of every statement's whole chain it took when each side was found from scratch (39 s, issue
+    34 §3); the walk is kept on a list, not the call stack, so any depth of citation works.
+
+    Raises (on construction):
+        RecomputeError: statements that cite each other in a cycle (``recompute.cited_first``)."""
+
+    def __init__(self, cf: ClaimsFile, recomputed: dict[str, Recomputed] | None = None) -> None:
+        self.cf, self.recomputed = cf, recomputed
+        cited_first(cf)  # refuses a cycle, which the walks below assume absent
+        self._conds: dict[str, Conditions] = {}
+        self._facts: dict[str, _Facts] = {}
+        self._gathered: dict[str, dict[str, tuple]] = {}
+        self._acceptance: dict[str | None, list[Claim]] | None = None
+
+    def conditions(self, c: Claim) -> Conditions:
+        """``ClaimsFile.conditions_of`` of a claim, read once per audit."""
+        if c.id not in self._conds:
+            self._conds[c.id] = self.cf.conditions_of(c)
+        return self._conds[c.id]
+
+    def acceptance(self, mode: str | None) -> list[Claim]:
+        """The ``acceptance_rate`` claims of decoding ``mode``, in file order (one pass per audit)."""
+        if self._acceptance is None:
+            self._acceptance = {}
+            for c in self.cf.claims:
+                if c.metric == "acceptance_rate":
+                    self._acceptance.setdefault(self.conditions(c).decoding, []).append(c)
+        return self._acceptance.get(mode, [])
+
+    def cites(self, ref: str) -> list[str]:
+        """The ids a statement reads, in order: its ``of``, or a bound's set (``Recomputed.reads``);
+        [] for a claim or an unknown id."""
+        if self.cf.claim(ref) is not None:
+            return []
+        st = self.cf.statement(ref)
+        if st is None:
+            return []
+        if st.kind == "bound":
+            r = (self.recomputed or {}).get(ref)
+            return list(r.reads) if r is not None else []
+        return list(st.of)
+
+    def _pending(self, ref: str, memo: dict) -> list[str]:
+        """The statements under ``ref`` (itself included) not in ``memo``, each after those it cites."""
+        out: list[str] = []
+        walk = [(ref, False)]
+        seen: set[str] = set()
+        while walk:
+            node, ready = walk.pop()
+            if ready:
+                out.append(node)
+                continue
+            if (
+                node in memo
+                or node in seen
+                or self.cf.claim(node) is not None
+                or self.cf.statement(node) is None
+            ):
+                continue
+            seen.add(node)
+            walk.append((node, True))
+            walk += [(x, False) for x in reversed(self.cites(node))]
+        return out
+
+    def gather(self, ref: str, name: str, own: Callable[[str], Iterable[Any]]) -> tuple:
+        """The distinct values ``own`` gives for ``ref`` and every item under it (claims and statements),
+        ``ref``'s own first, then each cited item's gathered values in citation order; memoised per
+        ``name`` (one ``own`` per name)."""
+        memo = self._gathered.setdefault(name, {})
+        if ref in memo:
+            return memo[ref]
+        for sid in self._pending(ref, memo):
+            parts = [tuple(own(sid))] + [
+                memo[x] if x in memo else memo.setdefault(x, tuple(dict.fromkeys(own(x))))
+                for x in self.cites(sid)
+            ]
+            memo[sid] = tuple(dict.fromkeys(v for p in parts for v in p))
+        if ref not in memo:  # a claim, or an unknown id
+            memo[ref] = tuple(dict.fromkeys(own(ref)))
+        return memo[ref]
+
+    def claims_among(self, ref: str, name: str, keep: Callable[[Claim], bool]) -> tuple[str, ...]:
+        """The ids of the claims under ``ref`` for which ``keep`` holds (``gather``, memoised per
+        ``name``)."""
+        cf = self.cf
+        return self.gather(ref, name, lambda x: [x] if (c := cf.claim(x)) is not None and keep(c) else [])
+
+    def _claim_facts(self, c: Claim) -> _Facts:
+        cond = self.conditions(c)
+        one: dict[str, Any] = {
+            "method": method_class(c.method),
+            "phase": c.metric,
+            "host": host_of(self.cf, c),
+            "env": cond.env,
+            "build": build_of(self.cf, c),
+            "source": c.origin or OWN_SOURCE,
+        }
+        for name in [*SIDE_CONDITIONS, *sorted(set(cond.other) - set(SIDE_CONDITIONS))]:
+            one[f"cond:{name}"] = field_of(c, cond, name)
+        return _Facts(
+            one={k: v for k, v in one.items() if v is not None},
+            differ=frozenset(),
+            method=(0, c.method) if c.method is not None else None,
+            n=c.n,
+            other=frozenset(cond.other),
+            has_claims=True,
+        )
+
+    def _facts_of(self, ref: str) -> _Facts:
+        if ref in self._facts:
+            return self._facts[ref]
+        c = self.cf.claim(ref)
+        if c is not None:
+            self._facts[ref] = self._claim_facts(c)
+            return self._facts[ref]
+        for sid in self._pending(ref, self._facts):
+            self._facts[sid] = _merge([self._facts_of(x) for x in self.cites(sid)])
+        return self._facts.get(ref) or self._facts.setdefault(ref, _merge([]))
+
+    def side(self, ref: str) -> Side:
+        """The ``Side`` of a claim or statement ``ref`` (its class doc)."""
+        f = self._facts_of(ref)
+        names = list(SIDE_CONDITIONS) + sorted(f.other - set(SIDE_CONDITIONS))
+        return Side(
+            id=ref,
+            has_claims=f.has_claims,
+            method=f.method[1] if f.method is not None and "method" in f.one else None,
+            phase=f.one.get("phase"),
+            host=f.one.get("host"),
+            env=f.one.get("env"),
+            build=f.one.get("build"),
+            source=f.one.get("source"),
+            n=f.n,
+            fields={name: f.one.get(f"cond:{name}") for name in names},
+            varies=frozenset(k.removeprefix("cond:") for k in f.differ),
+        )
+
+
+def _merge(parts: list[_Facts]) -> _Facts:
+    """The ``_Facts`` of a statement from those of the items it cites, in citation order: a key stated
+    with two values (``==``) differs; the nearest method is the cited items' nearest, one citation
+    further (the first cited on a tie)."""
+    one: dict[str, Any] = {}
+    differ: set[str] = set()
+    method: tuple[int, str] | None = None
+    ns = [p.n for p in parts if p.n is not None]
+    for p in parts:
+        differ |= p.differ
+        for k, v in p.one.items():
+            if k not in one:
+                one[k] = v
+            elif one[k] != v:
+                differ.add(k)
+        if p.method is not None and (method is None or p.method[0] + 1 < method[0]):
+            method = (p.method[0] + 1, p.method[1])
+    return _Facts(
+        one={k: v for k, v in one.items() if k not in differ},
+        differ=frozenset(differ),
+        method=method,
+        n=min(ns) if ns else None,
+        other=frozenset().union(*(p.other for p in parts)),
+        has_claims=any(p.has_claims for p in parts),
+    )
+
+
 def claims_under(cf: ClaimsFile, ref: str, recomputed: dict[str, Recomputed] | None = None) -> list[str]:
-    """The claim ids a claim or statement ``ref`` rests on, in first-read order: the claim itself, or
-    every claim a statement cites, through the statements it cites (a bound: its set's claims,
-    ``Recomputed.reads``)."""
+    """The claim ids a claim or statement ``ref`` rests on, in first-read order (nearest first): the
+    claim itself, or every claim a statement cites, through the statements it cites (a bound: its
+    set's claims, ``Recomputed.reads``).  One walk of everything under ``ref``: to ask it of every
+    statement of a file, ask an ``Under`` (``claims_among``)."""
     out: list[str] = []
-    todo, seen = [ref], set()
+    todo, seen = deque([ref]), set()
     while todo:
-        cur = todo.pop(0)
+        cur = todo.popleft()
         if cur in seen:
             continue
         seen.add(cur)
@@ -312,59 +513,15 @@ def claims_under(cf: ClaimsFile, ref: str, recomputed: dict[str, Recomputed] | N
     return out
 
 
-def _one(values: list[Any]) -> tuple[Any, bool]:
-    """(the one value stated, whether stated values differ) of a side's claims; unstated are skipped."""
-    distinct = []
-    for v in values:
-        if v is not None and v not in distinct:
-            distinct.append(v)
-    return (distinct[0] if len(distinct) == 1 else None), len(distinct) > 1
+def side_of(
+    cf: ClaimsFile, ref: str, recomputed: dict[str, Recomputed] | None = None, under: Under | None = None
+) -> Side:
+    """The ``Side`` of a claim or statement ``ref`` (class doc); pass the audit's ``under`` when asking
+    of many (without one, everything under ``ref`` is read again)."""
+    return (under or Under(cf, recomputed)).side(ref)
 
 
-def side_of(cf: ClaimsFile, ref: str, recomputed: dict[str, Recomputed] | None = None) -> Side:
-    """The ``Side`` of a claim or statement ``ref`` (class doc)."""
-    ids = claims_under(cf, ref, recomputed)
-    claims = [c for i in ids if (c := cf.claim(i)) is not None]
-    conds = [cf.conditions_of(c) for c in claims]
-    facts: dict[str, list[Any]] = {
-        "method": [c.method for c in claims],
-        "phase": [c.metric for c in claims],
-        "host": [host_of(cf, c) for c in claims],
-        "env": [k.env for k in conds],
-        "build": [build_of(cf, c) for c in claims],
-        "source": [c.origin or OWN_SOURCE for c in claims],
-    }
-    names = list(SIDE_CONDITIONS) + sorted({k for cond in conds for k in cond.other} - set(SIDE_CONDITIONS))
-    for name in names:
-        facts[f"cond:{name}"] = [field_of(c, k, name) for c, k in zip(claims, conds, strict=True)]
-    one: dict[str, Any] = {}
-    varies: set[str] = set()
-    for key, values in facts.items():
-        if key == "method":  # one method class is one method ("llama-bench tg128" and "tg512")
-            value, differ = _one([method_class(m) for m in values])
-            value = next((m for m in values if m is not None), None) if value is not None else None
-        else:
-            value, differ = _one(values)
-        one[key] = value
-        if differ:
-            varies.add(key.removeprefix("cond:"))
-    stated_n = [c.n for c in claims if c.n is not None]
-    return Side(
-        id=ref,
-        claims=tuple(ids),
-        method=one["method"],
-        phase=one["phase"],
-        host=one["host"],
-        env=one["env"],
-        build=one["build"],
-        source=one["source"],
-        n=min(stated_n) if stated_n else None,
-        fields={k.removeprefix("cond:"): v for k, v in one.items() if k.startswith("cond:")},
-        varies=frozenset(varies),
-    )
-
-
-def _side(cf: ClaimsFile, ref: str, recomputed: dict[str, Recomputed]) -> dict:
+def _side(cf: ClaimsFile, ref: str, recomputed: dict[str, Recomputed], under: Under) -> dict:
     c = cf.claim(ref)
     if c is None:
         natural = recomputed[ref].natural
@@ -372,7 +529,7 @@ def _side(cf: ClaimsFile, ref: str, recomputed: dict[str, Recomputed]) -> dict:
     else:
         iv = cited_interval(c)  # what a comparison reads: the interval its stated precision allows
         lo, hi = (iv.lo, iv.hi) if iv else (None, None)
-    side = side_of(cf, ref, recomputed)
+    side = under.side(ref)
     return {
         "id": ref,
         "lo": lo,
@@ -390,12 +547,12 @@ def _side(cf: ClaimsFile, ref: str, recomputed: dict[str, Recomputed]) -> dict:
     }
 
 
-def _sides(cf: ClaimsFile, num: str, den: str, recomputed: dict[str, Recomputed]) -> dict:
+def _sides(cf: ClaimsFile, num: str, den: str, recomputed: dict[str, Recomputed], under: Under) -> dict:
     """``num_*`` and ``den_*`` columns of a comparison row; the denominator's lo/hi in the numerator's
     unit when both are claims in units of one quantity (``units.factor``: 599 MB beside 1.2 GiB is
     0.558 GiB), so the rules that divide them (``slower_than_baseline``, ``inconsistent_derived_value``)
     compare like with like."""
-    n_side, d_side = _side(cf, num, recomputed), _side(cf, den, recomputed)
+    n_side, d_side = _side(cf, num, recomputed, under), _side(cf, den, recomputed, under)
     n_claim, d_claim = cf.claim(num), cf.claim(den)
     if n_claim is not None and d_claim is not None and d_side["lo"] is not None:
         try:
@@ -406,16 +563,16 @@ def _sides(cf: ClaimsFile, num: str, den: str, recomputed: dict[str, Recomputed]
     return {**{f"num_{k}": v for k, v in n_side.items()}, **{f"den_{k}": v for k, v in d_side.items()}}
 
 
-def _alpha(cf: ClaimsFile, num: str, den: str) -> float | None:
+def _alpha(cf: ClaimsFile, num: str, den: str, under: Under) -> float | None:
     """The acceptance rate stated for ``num``'s decoding mode when ``den`` decodes plainly."""
     n, d = cf.claim(num), cf.claim(den)
     if n is None or d is None:
         return None
-    mode, base = cf.conditions_of(n).decoding, cf.conditions_of(d).decoding
+    mode, base = under.conditions(n).decoding, under.conditions(d).decoding
     if mode in (None, "plain") or base != "plain":
         return None
-    for a in cf.claims:
-        if a.metric != "acceptance_rate" or a.value is None or cf.conditions_of(a).decoding != mode:
+    for a in under.acceptance(mode):
+        if a.value is None:
             continue
         if definition_of(cf, a) in (None, *LLAMA_CPP):
             return a.value
@@ -425,8 +582,11 @@ def _alpha(cf: ClaimsFile, num: str, den: str) -> float | None:
     return None
 
 
-def comparison_table(cf: ClaimsFile, recomputed: dict[str, Recomputed]) -> pl.DataFrame:
-    """The ``comparison`` table kind of ``caveats`` (module doc)."""
+def comparison_table(
+    cf: ClaimsFile, recomputed: dict[str, Recomputed], under: Under | None = None
+) -> pl.DataFrame:
+    """The ``comparison`` table kind of ``caveats`` (module doc); ``under``: the audit's (``Under``)."""
+    under = under or Under(cf, recomputed)
     rows = []
     for s in cf.statements:
         r = recomputed[s.id]
@@ -439,9 +599,9 @@ def comparison_table(cf: ClaimsFile, recomputed: dict[str, Recomputed]) -> pl.Da
                     "statement": s.id,
                     "value": p.value.mid,
                     "value_halfwidth": None,
-                    "num_alpha": _alpha(cf, p.numerator, p.denominator),
+                    "num_alpha": _alpha(cf, p.numerator, p.denominator, under),
                 }
-                row.update(_sides(cf, p.numerator, p.denominator, recomputed))
+                row.update(_sides(cf, p.numerator, p.denominator, recomputed, under))
                 rows.append(row)
             continue
         if s.kind not in COMPARING_KINDS:  # a sum or mean pools its members, it compares nothing
@@ -464,8 +624,8 @@ def comparison_table(cf: ClaimsFile, recomputed: dict[str, Recomputed]) -> pl.Da
             "statement": s.id,
             "value": value,
             "value_halfwidth": h,
-            "num_alpha": _alpha(cf, num, den) if s.kind == "ratio" else None,
+            "num_alpha": _alpha(cf, num, den, under) if s.kind == "ratio" else None,
         }
-        row.update(_sides(cf, num, den, recomputed))
+        row.update(_sides(cf, num, den, recomputed, under))
         rows.append(row)
     return pl.DataFrame(rows, schema=COMPARISON_SCHEMA)

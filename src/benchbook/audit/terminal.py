@@ -59,6 +59,9 @@ def header(audit: Audit, here: Here, here_from: str) -> str:
     cf = audit.claims
     gpus = ", ".join(here.gpus) or "CPU only"
     holds = f"{_count(len(cf.claims), 'claim')}, {_count(len(cf.statements), 'statement')}"
+    if cf.todo:
+        todo = ", ".join(t.id for t in cf.todo)
+        holds += f", {_count(len(cf.todo), 'todo statement')} not audited ({todo})"
     return (
         f"audit of {audit.path} ({holds}) "
         f"checked against {checked_against(audit)}; reproducible here: {here.build}, {gpus} ({here_from})"

@@ -16,7 +16,7 @@ Each check reads only what the claims file states and names what is missing and 
   increase (a size claim or statement whose words or arithmetic say more memory): the cost is named.
 
 A note lands on the claim or statement it concerns and on every statement resting on it
-(``tables.claims_under``).
+(``tables.Under.gather``).
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ import re
 
 from .recompute import Recomputed
 from .schema import COMPARING_KINDS, Claim, ClaimsFile, Statement, family_of
-from .tables import claims_under
+from .tables import Under
 
 #: words that call a result free of cost
 FREE = re.compile(
@@ -60,16 +60,25 @@ def _speculative(mode: str | None) -> bool:
     return mode is not None and mode != "plain"
 
 
-def _temperature_notes(cf: ClaimsFile, recomputed: dict[str, Recomputed]) -> dict[str, list[str]]:
+def _temperature_notes(cf: ClaimsFile, under: Under) -> dict[str, list[str]]:
     out: dict[str, list[str]] = {}
+
+    def mode(x: str) -> list[str | None]:
+        c = cf.claim(x)
+        return [under.conditions(c).decoding] if c is not None else []
+
+    def heat(x: str) -> list[float]:
+        c = cf.claim(x)
+        t = temperature(cf, c) if c is not None else None
+        return [t] if t is not None and t > 0 else []
+
     for s in cf.statements:
         if s.kind not in COMPARING_KINDS and s.kind != "bound":
             continue
-        claims = [c for i in claims_under(cf, s.id, recomputed) if (c := cf.claim(i)) is not None]
-        modes = {cf.conditions_of(c).decoding for c in claims}
+        modes = under.gather(s.id, "decoding", mode)
         if not (any(_speculative(m) for m in modes) and "plain" in modes):
             continue
-        hot = sorted({t for c in claims if (t := temperature(cf, c)) is not None and t > 0})
+        hot = sorted(under.gather(s.id, "temperature > 0", heat))
         if hot:
             out.setdefault(s.id, []).append(_temperature_text(hot))
     for c in cf.claims:
@@ -158,12 +167,17 @@ def _free_notes(cf: ClaimsFile, recomputed: dict[str, Recomputed]) -> dict[str, 
     return out
 
 
-def unsaid(cf: ClaimsFile, recomputed: dict[str, Recomputed]) -> dict[str, list[str]]:
+def unsaid(
+    cf: ClaimsFile, recomputed: dict[str, Recomputed], under: Under | None = None
+) -> dict[str, list[str]]:
     """Claim or statement id -> the notes on what the source leaves unsaid (module doc), each note on
-    the item it concerns and on every statement resting on that item, in file order."""
+    the item it concerns and on every statement resting on that item: a statement's own notes, then
+    those of each item it cites, in citation order (``tables.Under.gather``), each note once.
+    ``under``: the audit's (``tables.Under``)."""
+    under = under or Under(cf, recomputed)
     own: dict[str, list[str]] = {}
     for part in (
-        _temperature_notes(cf, recomputed),
+        _temperature_notes(cf, under),
         _cap_notes(cf),
         _spread_notes(cf),
         _free_notes(cf, recomputed),
@@ -172,26 +186,5 @@ def unsaid(cf: ClaimsFile, recomputed: dict[str, Recomputed]) -> dict[str, list[
             own.setdefault(key, []).extend(notes)
     out: dict[str, list[str]] = {k: list(v) for k, v in own.items()}
     for s in cf.statements:
-        under = claims_under(cf, s.id, recomputed)
-        cited = set(under) | _statements_under(cf, s)
-        for ref in cited:
-            if ref == s.id:
-                continue
-            for note in own.get(ref, []):
-                if note not in out.setdefault(s.id, []):
-                    out[s.id].append(note)
+        out[s.id] = list(under.gather(s.id, "unsaid", lambda x: own.get(x, [])))
     return {k: v for k, v in out.items() if v}
-
-
-def _statements_under(cf: ClaimsFile, s: Statement) -> set[str]:
-    """The statements ``s`` cites, through the statements they cite."""
-    seen: set[str] = set()
-    todo = [x for x in s.of if cf.statement(x) is not None]
-    while todo:
-        cur = todo.pop()
-        if cur in seen:
-            continue
-        seen.add(cur)
-        st = cf.statement(cur)
-        todo += [x for x in (st.of if st else []) if cf.statement(x) is not None]
-    return seen

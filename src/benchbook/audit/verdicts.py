@@ -45,13 +45,13 @@ from .recompute import CONSISTENT, INCONSISTENT, NOT_CHECKABLE, Consistency, Rec
 from .schema import AGGREGATING_KINDS, Claim, ClaimsFile, Statement, family_of, stated_interval_of
 from .tables import (
     SIDE_CONDITIONS,
+    Under,
     build_of,
     claims_table,
     claims_under,
     comparison_table,
     host_of,
     method_class,
-    side_of,
 )
 from .unsaid import unsaid
 
@@ -527,13 +527,11 @@ def _side_pairs(s: Statement, r: Recomputed) -> list[tuple[str, str]]:
     return []
 
 
-def _differences(
-    cf: ClaimsFile, a: str, b: str, recomputed: dict[str, Recomputed] | None = None
-) -> dict[str, str]:
+def _differences(under: Under, a: str, b: str) -> dict[str, str]:
     """Named differences between two sides (claims, or statements with the claims under them:
     ``tables.side_of``), both sides known: methods, phases, hardware, environments, builds, sources."""
-    sa, sb = side_of(cf, a, recomputed), side_of(cf, b, recomputed)
-    if not sa.claims or not sb.claims:
+    sa, sb = under.side(a), under.side(b)
+    if not sa.has_claims or not sb.has_claims:
         return {}
     out = {}
     ma, mb = method_class(sa.method), method_class(sb.method)
@@ -586,12 +584,18 @@ class ConditionDiff:
 
 
 def condition_diff(
-    cf: ClaimsFile, a: str, b: str, recomputed: dict[str, Recomputed] | None = None
+    cf: ClaimsFile,
+    a: str,
+    b: str,
+    recomputed: dict[str, Recomputed] | None = None,
+    under: Under | None = None,
 ) -> ConditionDiff:
     """The conditions (``COMPARED_CONDITIONS`` and ``conditions.other``) of sides ``a`` and ``b``
-    (claims or statements: ``tables.side_of``) that differ, and those stated for one side only."""
-    sa, sb = side_of(cf, a, recomputed), side_of(cf, b, recomputed)
-    if not sa.claims or not sb.claims:
+    (claims or statements: ``tables.side_of``) that differ, and those stated for one side only;
+    ``under``: the audit's (``tables.Under``)."""
+    under = under or Under(cf, recomputed)
+    sa, sb = under.side(a), under.side(b)
+    if not sa.has_claims or not sb.has_claims:
         return ConditionDiff([], [])
     names = list(dict.fromkeys(list(sa.fields) + list(sb.fields)))
     differ: list[str] = []
@@ -630,9 +634,11 @@ def _statement_qualifiers(
     r: Recomputed,
     comp_fired: dict,
     claim_fired: dict,
-    recomputed: dict[str, Recomputed] | None = None,
+    under: Under,
     comp_rows: dict[str, dict] | None = None,
 ) -> tuple[list[Qualifier], list[str]]:
+    """The qualifiers and notes of statement ``s``; ``claim_fired``: claim id -> the rules that fired
+    on it (one dict per audit: ``under`` keeps the claims it marks, per statement)."""
     quals: dict[tuple, Qualifier] = {}
     notes: list[str] = []
 
@@ -652,7 +658,7 @@ def _statement_qualifiers(
     row_ids = {s.id} if s.kind != "bound" else {f"{s.id}[{a}/{b}]" for a, b in pairs}
     rules = {rule for rid in row_ids for rule in comp_fired.get(rid, [])}
     for a, b in pairs:
-        diffs = _differences(cf, a, b, recomputed)
+        diffs = _differences(under, a, b)
         for check, rule in (("methods", "mixed_method"), ("phases", "mixed_phase")):
             if check in diffs and rule in rules:
                 add(NOT_COMPARABLE, rule, _strip_ids(diffs[check]), [a, b])
@@ -663,7 +669,7 @@ def _statement_qualifiers(
             add(NOT_COMPARABLE, "sources", _strip_ids(diffs["sources"]), [a, b])
         if (small := small_counts(cf, a, b)) is not None:
             add(AT_RISK, "small_counts", small, [a, b])
-        cond = condition_diff(cf, a, b, recomputed)
+        cond = condition_diff(cf, a, b, under=under)
         # the machine is a condition too: a different machine and one other condition confound it
         machine = [
             w for w, key in (("hardware", "hardware"), ("environment", "environments")) if key in diffs
@@ -689,31 +695,27 @@ def _statement_qualifiers(
         if len(cond.differ) == 1 and not machine:
             notes.append(f"compares {cond.differ[0]} (the one condition stated differently)")
         notes += [f"{u} (not stated, not different)" for u in cond.unstated]
-        ea, eb = side_of(cf, a, recomputed).env, side_of(cf, b, recomputed).env
+        ea, eb = under.side(a).env, under.side(b).env
         if (ea is None) != (eb is None) and cf.claim(a) is not None and cf.claim(b) is not None:
             known, missing = (a, b) if ea is not None else (b, a)
             notes.append(
                 f"env: stated for {known} ({ea or eb}), not for {missing} (not stated, not different)"
             )
     if s.kind in AGGREGATING_KINDS:
-        members = [c for i in claims_under(cf, s.id, recomputed) if (c := cf.claim(i)) is not None]
-        if _phases([c.metric for c in members]) >= {"prefill", "decode"}:
+        metrics = under.gather(s.id, "metric", lambda x: [c.metric] if (c := cf.claim(x)) else [])
+        if _phases(list(metrics)) >= {"prefill", "decode"}:
             add(
                 NOT_COMPARABLE,
                 "mixed_phase",
-                f"phases: a {s.kind} of prefill and decode rates "
-                f"({', '.join(sorted({c.metric for c in members}))})",
-                [c.id for c in members],
+                f"phases: a {s.kind} of prefill and decode rates ({', '.join(sorted(metrics))})",
+                claims_under(cf, s.id, under.recomputed),
             )
     for rid in row_ids:
         fired = comp_fired.get(rid, [])
         ids = [x for x in rid.removeprefix(s.id).strip("[]").split("/") if x]
         ids = ids or list(pairs[0] if pairs else [])
         if "single_run" in fired:
-            under = [
-                c for i in ids for u in claims_under(cf, i, recomputed) if (c := cf.claim(u)) is not None
-            ]
-            ones = sorted({c.id for c in under if c.n is not None and c.n < caveats.DEFAULTS["min_n"]})
+            ones = sorted({u for i in ids for u in under.claims_among(i, "single_run", _below_min_n)})
             add(
                 AT_RISK,
                 "single_run",
@@ -722,12 +724,7 @@ def _statement_qualifiers(
             )
         num_claim = cf.claim(ids[0]) if ids else None
         if "acceptance_without_speedup" in fired and num_claim is not None:
-            mode = cf.conditions_of(num_claim).decoding
-            acc = [
-                c.id
-                for c in cf.claims
-                if c.metric == "acceptance_rate" and cf.conditions_of(c).decoding == mode
-            ]
+            acc = [c.id for c in under.acceptance(under.conditions(num_claim).decoding)]
             add(
                 AT_RISK,
                 "acceptance_without_speedup",
@@ -761,7 +758,11 @@ def _statement_qualifiers(
                 add(RULE_QUALIFIER[rule], rule, reason, ids)
     cited = set(r.reads) | {x for p in pairs for x in p}
     # at-risk rules carry over from every claim the statement rests on, through cited statements
-    rests_on = {u for x in cited for u in claims_under(cf, x, recomputed)}
+
+    def carries(c: Claim) -> bool:
+        return any(rule in CARRIED for rule in claim_fired.get(c.id, []))
+
+    rests_on = {u for x in cited for u in under.claims_among(x, "carried", carries)}
     for cid in sorted(rests_on):
         for rule in claim_fired.get(cid, []):
             if rule in CARRIED:
@@ -773,6 +774,11 @@ def _statement_qualifiers(
         if c is not None:
             notes += _not_stated(cf, c)
     return list(quals.values()), sorted(set(notes))
+
+
+def _below_min_n(c: Claim) -> bool:
+    """Whether a claim states an n below ``caveats.DEFAULTS['min_n']`` (single runs, no interval)."""
+    return c.n is not None and c.n < caveats.DEFAULTS["min_n"]
 
 
 def _strip_ids(text: str) -> str:
@@ -882,10 +888,11 @@ def judge(cf: ClaimsFile, recomputed: dict[str, Recomputed], here: Here, claims_
     """Verdicts for every claim, then every statement, of ``cf`` (file order)."""
     ctable = claims_table(cf)
     claim_fired = _fired(ctable, "claims")
-    ctable_cmp = comparison_table(cf, recomputed)
+    under = Under(cf, recomputed)  # what each claim and statement rests on, found once
+    ctable_cmp = comparison_table(cf, recomputed, under)
     comp_fired = _fired(ctable_cmp, "comparison")
     comp_rows = {row["id"]: row for row in ctable_cmp.iter_rows(named=True)}
-    gaps = unsaid(cf, recomputed)
+    gaps = unsaid(cf, recomputed, under)
     out = []
     # acceptance claims are at risk where a comparison of their decoding mode shows no speedup
     acc_risk: dict[str, set[str]] = {}
@@ -893,10 +900,8 @@ def judge(cf: ClaimsFile, recomputed: dict[str, Recomputed], here: Here, claims_
         num_claim = cf.claim(row["num_id"])
         # fires only where both sides are claims (``tables._alpha``)
         if num_claim is not None and "acceptance_without_speedup" in comp_fired.get(row["id"], []):
-            mode = cf.conditions_of(num_claim).decoding
-            for c in cf.claims:
-                if c.metric == "acceptance_rate" and cf.conditions_of(c).decoding == mode:
-                    acc_risk.setdefault(c.id, set()).add(row["statement"])
+            for c in under.acceptance(under.conditions(num_claim).decoding):
+                acc_risk.setdefault(c.id, set()).add(row["statement"])
     capacity_quals, capacity_notes = _at_capacity(cf, claim_fired)
     for c in cf.claims:
         quals = _claim_qualifiers(c, ctable, claim_fired)
@@ -952,7 +957,7 @@ def judge(cf: ClaimsFile, recomputed: dict[str, Recomputed], here: Here, claims_
         carried.setdefault(cid, []).append("at_capacity")
     for s in cf.statements:
         r = recomputed[s.id]
-        quals, notes = _statement_qualifiers(cf, s, r, comp_fired, carried, recomputed, comp_rows)
+        quals, notes = _statement_qualifiers(cf, s, r, comp_fired, carried, under, comp_rows)
         if r.verdict == NOT_CHECKABLE and r.reason:
             notes = [f"not checkable: {r.reason}"] + notes
         cited = [claim for i in sorted(set(r.reads)) if (claim := cf.claim(i)) is not None]

@@ -23,8 +23,9 @@
 ``raw_dir`` and ``reports_dir`` are relative to ``root`` unless absolute (normally ``data/raw`` and
 ``reports``).  Each experiment has two DVC stages, written from its declaration in
 ``benchbook.stages`` (``benchbook stages write``): ``<name>`` (``notebooks/measure.ipynb -p experiment
-<name>`` calls ``run.measure`` then ``run.sections``; none for a host-bound experiment, measured outside
-DVC by ``python -m benchbook.experiments <name>``) and ``<name>_report`` (``notebooks/report.ipynb -p
+<name>`` calls ``run.measure`` then ``run.sections``; a host-bound experiment's runs ``python -m
+benchbook.experiments <name> --if-runnable`` instead, measuring only where the host's profile runs it)
+and ``<name>_report`` (``notebooks/report.ipynb -p
 experiment <name>`` calls ``report.build`` then ``report.sections``, executed into
 ``reports/notebooks/<name>_report.ipynb``); both notebooks take the parameters ``root``,
 ``params_file``, ``overrides`` (JSON), ``raw_dir``, ``reports_dir`` and ``experiment`` (the report

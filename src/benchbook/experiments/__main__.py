@@ -1,7 +1,11 @@
-"""``python -m benchbook.experiments NAME [--profile P]``: one measurement session of experiment NAME
-with this host's profile (``experiments.profiles``), outside DVC — the way a host-bound measurement
-(``offload``; the ``gpu`` profile of ``llama_bench``) runs on a machine without DVC or papermill.
+"""``python -m benchbook.experiments NAME [--profile P] [--if-runnable]``: one measurement session of
+experiment NAME with this host's profile (``experiments.profiles``), outside papermill — the command of
+a host-bound experiment's stage in ``measure/dvc.yaml`` (``offload``, ``spec_depth``, ``draftself_gpu``,
+with ``--if-runnable``), and the way any experiment runs on a machine without DVC or papermill.
 Prints the session summary as JSON; raw records go to ``<raw_dir>/<NAME>/<host_id>.jsonl``.
+``--if-runnable``: on a host whose profile does not run host-bound experiments
+(``profiles.host_bound_skip``: no NVIDIA GPU and no ``$BENCHBOOK_PROFILE``), one line saying so and
+exit 0, nothing measured.
 
 The session's overrides are the picked profile's keys for NAME (params.yaml
 ``profiles.<profile>.<NAME>``), then ``--overrides``; each key keeps where it was written
@@ -56,6 +60,12 @@ def main(argv: list[str] | None = None) -> int:
         "--overrides", default="{}", help="JSON merged into the section after the profile (null: none)"
     )
     ap.add_argument(
+        "--if-runnable",
+        action="store_true",
+        help="measure only where this host's profile runs host-bound experiments (an NVIDIA GPU, or "
+        f"${profiles.ENV}); elsewhere say so in one line and exit 0",
+    )
+    ap.add_argument(
         "--fresh-session",
         action="store_true",
         help="start a new session even where an interrupted one with the same config could be resumed",
@@ -90,6 +100,10 @@ def _measure(a: argparse.Namespace) -> int:
     root = Path(a.root).resolve()
     params = resolve.load_params(root)
     picked = profiles.pick(params, profile=a.profile)
+    why_not = profiles.host_bound_skip(picked) if a.if_runnable else None
+    if why_not:
+        print(skip_line(name, why_not), file=sys.stderr)
+        return 0
     over = profiles.layer(params, name, picked) | parse_overrides(a.overrides)
     if a.profile:  # for the runner too (offload picks it again); restored by main
         os.environ[profiles.ENV] = a.profile
@@ -101,6 +115,12 @@ def _measure(a: argparse.Namespace) -> int:
     # every experiment returns a SessionResult (or a subclass with its extras)
     print(json.dumps({k: v for k, v in dataclasses.asdict(out).items() if k != "cfg"}, default=str))
     return failed_runs_status(name, out)
+
+
+def skip_line(name: str, why_not: str) -> str:
+    """The one line of a host-bound experiment this host does not run (``profiles.host_bound_skip``'s
+    ``why_not``): the same words from its stage command and from ``benchbook run``."""
+    return f"{name}: not measured on this host (host-bound): {why_not}; its report reads the committed data"
 
 
 def failed_runs_status(name: str, out: session.SessionResult) -> int:

@@ -24,9 +24,9 @@ from ..records import iter_records
 from . import profiles
 from .contract import Params, ParamsError
 
-#: the experiments whose start records this module compares (a host-bound experiment measured outside
-#: DVC, ``draftself_gpu``, keeps its own parameters per run and is not compared)
-EXPERIMENTS = ("llama_bench", "speculative", "draftself", "offload", "spec_depth", "template")
+#: the experiments whose start records this module compares (``draftself_gpu`` keeps its own parameters
+#: per run and is not compared)
+EXPERIMENTS = ("llama_bench", "speculative", "draftself", "offload", "spec_depth", "tool_gap", "template")
 
 
 def params_class(experiment: str) -> type[Params]:

@@ -119,7 +119,9 @@ def run_plan(
         if sess.quarantined:
             log(f"quarantined a torn line: {sess.quarantined['file']}:{sess.quarantined['line']}")
         if sess.resumed:
-            log(f"resuming session {sess.session_id}")
+            planned = [run for run in runs if not run.warmup]
+            done = sum(sess.done(run.key) for run in planned)
+            log(f"resuming session {sess.session_id} ({done} of {len(planned)} done)")
         if on_open is not None:
             on_open(sess)
         for key, members in _groups(runs, groups.key if groups is not None else None):

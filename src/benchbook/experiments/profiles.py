@@ -10,10 +10,11 @@ profile is picked per host, never written into a file:
 
 Why not a second params file or a stage per host: DVC tracks ``params.yaml`` sections and outputs in
 one ``dvc.lock``, so anything a GPU host wrote there would make the CPU host's stages stale and
-conflict on ``git pull``.  Host-bound measurements that use a profile (``offload``) therefore run
-outside DVC (``python -m benchbook.experiments <name>``); their raw JSONL, keyed by host id, is what
-travels through git, and the report stages read every host's records.  Every record names the
-profile and why it was picked.
+conflict on ``git pull``.  Host-bound measurements (``offload``, ``spec_depth``, ``draftself_gpu``) are
+stages of ``measure/dvc.yaml`` like the others, run by ``benchbook run`` only where ``host_bound_skip``
+says the host runs them (``python -m benchbook.experiments <name> --if-runnable``, the same command
+without DVC); their raw JSONL, keyed by host id, is what travels through git, and the report stages
+read every host's records.  Every record names the profile and why it was picked.
 """
 
 from __future__ import annotations
@@ -34,10 +35,30 @@ class ProfileError(ValueError):
 
 @dataclass(frozen=True)
 class Picked:
-    """The profile picked for this host (``name`` None: none) and why (one line)."""
+    """The profile picked for this host (``name`` None: none) and why (one line); ``chosen``: named by
+    ``--profile`` or ``$BENCHBOOK_PROFILE`` (the user's choice for this host), not picked from its GPU."""
 
     name: str | None
     reason: str
+    chosen: bool = False
+
+
+#: the profile picked on a host whose ``nvidia-smi`` lists an NVIDIA GPU: the one that runs host-bound
+#: experiments without being chosen
+GPU = "gpu"
+
+
+def host_bound_skip(picked: Picked) -> str | None:
+    """Why this host does not run host-bound experiments (``benchbook.stages``: offload, spec_depth,
+    draftself_gpu), in words, or None when it does: they run under the ``gpu`` profile (an NVIDIA GPU
+    listed by ``nvidia-smi``) or under a profile chosen for the host (``--profile``,
+    ``$BENCHBOOK_PROFILE``: the CPU dry run, a GPU host whose profile has another name)."""
+    if picked.chosen or picked.name == GPU:
+        return None
+    return (
+        f"profile {picked.name or 'none'} ({picked.reason}); host-bound experiments run under the {GPU} "
+        f"profile of a host with an NVIDIA GPU, or where ${ENV} names a profile"
+    )
 
 
 def pick(
@@ -67,7 +88,7 @@ def pick(
                     else "leave it out"
                 )
             )
-        return Picked(profile, f"--profile {profile}")
+        return Picked(profile, f"--profile {profile}", chosen=True)
     chosen = (os.environ if env is None else env).get(ENV)
     if chosen:
         if chosen not in names:
@@ -75,13 +96,13 @@ def pick(
                 f"${ENV}={chosen!r} but params.yaml `profiles` has {known}; fix: "
                 + (f"set it to one of {', '.join(names)}, or unset it" if names else "unset it")
             )
-        return Picked(chosen, f"${ENV}={chosen}")
+        return Picked(chosen, f"${ENV}={chosen}", chosen=True)
     if gpus is None:
         from ..provenance import gpu_info
 
         gpus = gpu_info()
-    if gpus and "gpu" in names:
-        return Picked("gpu", f"nvidia-smi lists {gpus[0]['name']}")
+    if gpus and GPU in names:
+        return Picked(GPU, f"nvidia-smi lists {gpus[0]['name']}")
     if "cpu" in names:
         return Picked("cpu", "no NVIDIA GPU listed by nvidia-smi")
     return Picked(None, "no profile applies")

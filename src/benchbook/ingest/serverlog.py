@@ -252,41 +252,49 @@ def read_server_log(
     path: Path, text: str, build_hint: int | None = None, host: str | None = None
 ) -> list[dict]:
     """One ``benchbook.speculative_request`` v2 record (origin ingested) per request of a llama-server
-    log (module doc).  ``model_id`` / ``draft_model_id`` are the file names of its ``loading model`` /
-    ``loading draft model`` lines (unknown without them); ``build_number`` is the log's own build line,
-    else ``build_hint`` (else unknown).
+    log (module doc).  Each request is of its own server process (a log may hold several, one after the
+    other: ``process_starts``): ``model_id`` / ``draft_model_id`` are the file names of that process's
+    ``loading model`` / ``loading draft model`` lines (unknown without them), ``build_number`` its build
+    line, else ``build_hint`` (else unknown), and the sampler parameters its own (a restarted server
+    keeps nothing of the process before it).
 
     Raises:
         IngestError: an ``eval time``/``draft acceptance`` line without a preceding ``prompt eval time``
         line, a draft line whose ratio disagrees with its counts, or a ``build_hint`` that disagrees with
-        the log's build line (names file:line).
+        a build line of the log (names file:line).
     """
     sha = hashlib.sha256(text.encode()).hexdigest()
+    starts = process_starts(text)
     found: list[dict] = []
     cur: dict | None = None
     by_task: dict[
         tuple[int | None, int | None], dict
     ] = {}  # (slot, task) -> its request: parallel slots interleave
     slot = task = None
-    models: dict[str, str] = {}
-    log_build: tuple[int, str | None, int] | None = None
+    # per server process of the log: its models and its build line (line, commit, number)
+    models: list[dict[str, str]] = [{}]
+    builds: list[tuple[int, str | None, int] | None] = [None]
     sampler: dict = {}
     pending_sampling: dict | None = None
     pending_len: int | None = None
     for i, line in enumerate(text.splitlines(), 1):
-        if log_build is None:
+        if len(builds) <= len(starts) and i == starts[len(builds) - 1]:  # a later process starts here
+            models.append({})
+            builds.append(None)
+            sampler = {}
+        if builds[-1] is None:
             at = re.search(r"\b(?:build|version)\s*:", line)
             b = parse_build(line[at.start() :]) if at else None
             mj = _JSON_BUILD.search(line)
             if mj:
                 b = (mj.group(2), int(mj.group(1)))
             if b is not None:
-                log_build = (i, b[0], b[1])
+                builds[-1] = (i, b[0], b[1])
         if _SAMPLER.search(line) and "=" in line and "prompt eval" not in line:
             sampler = {**sampler, **{k: _number(v) for k, v in _PAIR.findall(line)}, "_line": i}
         mm = _MODEL.search(line)
         if mm:
-            models.setdefault("draft" if mm.group(1) else "target", Path(mm.group(2)).name)
+            models[-1].setdefault("draft" if mm.group(1) else "target", Path(mm.group(2)).name)
         mt = _TASK.search(line)
         if mt:
             slot, task = (
@@ -325,6 +333,7 @@ def read_server_log(
                 "sampler": {k: v for k, v in sampler.items() if k != "_line"},
                 "sampler_line": sampler.get("_line"),
                 "uninterpreted": {},
+                "process": len(builds) - 1,
             }
             if pending_len is not None:
                 cur["timings"]["prompt_tokens"] = pending_len
@@ -398,14 +407,16 @@ def read_server_log(
         raise IngestError(
             f"{path}: no 'prompt eval time' line; fix: run llama-server with its default log verbosity"
         )
-    if log_build is not None and build_hint is not None and build_hint != log_build[2]:
-        raise IngestError(
-            f"{path}:{log_build[0]}: --build {build_hint} disagrees with the log's own build line (build "
-            f"{log_build[2]}); fix: drop --build (the log states its build) or ingest the right log"
-        )
-    number = log_build[2] if log_build else build_hint
+    for log_build in builds:
+        if log_build is not None and build_hint is not None and build_hint != log_build[2]:
+            raise IngestError(
+                f"{path}:{log_build[0]}: --build {build_hint} disagrees with the log's own build line (build "
+                f"{log_build[2]}); fix: drop --build (the log states its build) or ingest the right log"
+            )
     out = []
     for req in found:
+        log_build, own = builds[req["process"]], models[req["process"]]
+        number = log_build[2] if log_build else build_hint
         t = req["timings"]
         steps = t.pop("_steps", None)
         notes = []
@@ -429,9 +440,9 @@ def read_server_log(
                 req["inconsistent"] or None,
             ),
             "experiment": "speculative",
-            "model_id": models.get("target") or unknown(sha),
+            "model_id": own.get("target") or unknown(sha),
             "timings": t,
-            "draft_model_id": models.get("draft"),
+            "draft_model_id": own.get("draft"),
             "build_number": number,
             "slot_id": req["slot_id"],
             "task_id": req["task_id"],

@@ -74,7 +74,7 @@ def export_models(root: Path, registry: dict, ids: list[str]) -> list[Exported]:
     out_dir = Path(root) / MODELS_DIR
     out_dir.mkdir(parents=True, exist_ok=True)
     done: list[Exported] = []
-    for model_id in ids:
+    for model_id in dict.fromkeys(models_mod.canonical_id(registry, i) for i in ids):  # an alias: its target
         rec = models_mod._cached(model_id, registry)
         if rec is None or rec.get("origin", {}).get("source") == "file":
             continue

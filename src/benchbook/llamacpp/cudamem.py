@@ -124,8 +124,9 @@ class BallastState:
     allocations: int
 
 
-def hold_free(drv, target_free_mib: int, step_mib: int = 64) -> BallastState:
-    """Allocate on ``drv`` until at most ``target_free_mib`` (+ ``step_mib``) MiB stay free.
+def hold_free(drv, target_free_mib: int | None, step_mib: int = 64) -> BallastState:
+    """Allocate on ``drv`` until at most ``target_free_mib`` (+ ``step_mib``) MiB stay free; None: hold
+    nothing (the device's own free memory is the budget, recorded as ``target_free_mib``).
 
     One large allocation of ``free - target`` (1 GiB pieces where the driver refuses one that large),
     then ``step_mib`` pieces while free is still above ``target + step_mib`` (the driver's own
@@ -135,6 +136,7 @@ def hold_free(drv, target_free_mib: int, step_mib: int = 64) -> BallastState:
         CudaError: less than ``target_free_mib`` is free to begin with (fix: a smaller budget).
     """
     free0, total = drv.mem_info()
+    target_free_mib = free0 // MIB if target_free_mib is None else target_free_mib
     target = target_free_mib * MIB
     if free0 < target:
         raise CudaError(
@@ -204,15 +206,10 @@ class Ballast:
     sweep then records every point with that reason instead of measuring without a budget).
     """
 
-    def __init__(self, free_mib: int, fake_total_mib: int | None = None, timeout_s: float = 120):
-        self.argv = [
-            sys.executable,
-            "-m",
-            "benchbook.llamacpp.cudamem",
-            "ballast",
-            "--free-mib",
-            str(free_mib),
-        ]
+    def __init__(self, free_mib: int | None, fake_total_mib: int | None = None, timeout_s: float = 120):
+        self.argv = [sys.executable, "-m", "benchbook.llamacpp.cudamem", "ballast"]
+        if free_mib is not None:  # None: hold nothing, the device's free memory is the budget
+            self.argv += ["--free-mib", str(free_mib)]
         if fake_total_mib:
             self.argv += ["--fake-total-mib", str(fake_total_mib)]
         self.timeout_s = timeout_s
@@ -269,7 +266,12 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m benchbook.llamacpp.cudamem")
     sub = ap.add_subparsers(dest="cmd", required=True)
     b = sub.add_parser("ballast", help="hold device memory so that --free-mib stays free, until stdin closes")
-    b.add_argument("--free-mib", type=int, required=True)
+    b.add_argument(
+        "--free-mib",
+        type=int,
+        default=None,
+        help="MiB left free (default: hold nothing, report what is free)",
+    )
     w = sub.add_parser("bandwidth", help="device-to-device copy bandwidth (JSON line)")
     w.add_argument("--mib", type=int, default=1024)
     w.add_argument("--iters", type=int, default=20)

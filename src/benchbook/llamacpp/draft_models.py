@@ -26,6 +26,7 @@ import gguf
 
 from benchbook import atomicfile
 
+from ..identity import truncated_id
 from ..paths import cache_dir
 from .fetch import sha256_file
 from .ggufmeta import read_kv
@@ -107,12 +108,6 @@ def truncate_layers(src: str | Path, dst: str | Path, n_layers: int, mutate: dic
         "size_bytes": dst.stat().st_size,
         "src_sha256": sha256_file(src),
     }
-
-
-def truncated_id(src_sha256: str, n_layers: int) -> str:
-    """The model id of the first ``n_layers`` blocks of the model with sha256 ``src_sha256``:
-    ``trunc<L>-of-<src sha256[:12]>``."""
-    return f"trunc{n_layers}-of-{src_sha256[:12]}"
 
 
 def truncated_draft(src: str | Path, src_sha256: str, n_layers: int) -> dict:

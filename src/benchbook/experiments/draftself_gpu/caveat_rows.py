@@ -1,5 +1,6 @@
 """Caveats of the GPU draft-self numbers: one row per published number for the shared engine
-(``caveats.evaluate``, table kind ``draftself``), each column from the records that number read.
+(``caveats.evaluate``, table kind ``draftself``, run by the report pipeline:
+``reporting.judge_numbers``), each column from the records that number read.
 
 A number's row (``number_table``):
 
@@ -29,7 +30,6 @@ from pathlib import Path
 
 import polars as pl
 
-from benchbook import caveats
 from benchbook.draftself import store
 from benchbook.experiments.draftself.analysis import sessions
 from benchbook.numbers import Number
@@ -166,13 +166,3 @@ def number_table(
             "run_ids": pl.List(pl.String),
         },
     )
-
-
-def attach(numbers: list[Number], table: pl.DataFrame, thresholds: dict | None = None) -> pl.DataFrame:
-    """Evaluate ``RULES`` on ``table`` (``number_table`` of ``numbers``, same order) with ``thresholds``
-    (``caveats.host_thresholds`` of the measured host) and set each number's ``caveats``.  Returns the
-    evaluated table (a ``caveats`` list column)."""
-    done, _ = caveats.evaluate(table, "draftself", thresholds, RULES)
-    for num, ids in zip(numbers, done["caveats"].to_list(), strict=True):
-        num.caveats = list(ids)
-    return done

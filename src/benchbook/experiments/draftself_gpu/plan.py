@@ -57,3 +57,28 @@ def plan(
     return runs(
         configs(mp["ks"]), prompts, int(mp["repetitions"]), mp["seed"], settings, model_sha256, host_id
     )
+
+
+#: the prompt classes of a session, in ``draftself.natural.prompts``' order: ``prompts_per_class`` of
+#: each, ids ``<class>-<i>``
+PROMPT_CLASSES = ("prose", "code")
+
+
+def planned_prompts(params: Mapping) -> set[str]:
+    """The prompt ids a session with start-record ``config`` ``params`` measures (``natural.prompts``:
+    ``prompts_per_class`` of each class, or CorpusError before any run); empty without that key.
+
+    >>> sorted(planned_prompts({"prompts_per_class": 2}))
+    ['code-0', 'code-1', 'prose-0', 'prose-1']
+    """
+    n = int(params.get("prompts_per_class") or 0)
+    return {f"{kind}-{i}" for kind in PROMPT_CLASSES for i in range(n)}
+
+
+def planned_configs(params: Mapping) -> list[str]:
+    """The configuration names a session with start-record ``config`` ``params`` runs.
+
+    >>> planned_configs({"ks": [1, 8]})
+    ['ar', 'ds-k1-batched-one_pass', 'ds-k8-batched-one_pass']
+    """
+    return [c["name"] for c in configs([int(k) for k in params.get("ks", [])])]

@@ -1,8 +1,9 @@
-"""Draft-self on the GPU: report tables and the numbers registry.
+"""Draft-self on the GPU (a variant of the draft-self experiment): report tables and the numbers registry.
 
 Writes ``reports_dir/draftself_gpu/{train,by_k,per_prompt,curve,verdict,skipped}.md`` and publishes
 ``reports_dir/numbers/draftself_gpu.json``: per k of the newest session that passes the "measured now,
-complete" check (``sessioncheck``) ``draftself_gpu-k<k>-tau|alpha|speedup|ds_tps|tau_break_even|residual``,
+complete" check (``draftself.sessioncheck``, variant ``draftself_gpu``)
+``draftself_gpu-k<k>-tau|alpha|speedup|ds_tps|tau_break_even|residual``,
 ``draftself_gpu-ar_tps``, ``draftself_gpu-decode_pass_ms``, per prompt ``draftself_gpu-p-<prompt>-k<k>-tau``
 and ``draftself_gpu-p-<prompt>-repeat_share``, and per training
 ``draftself_gpu-t<session8>-train_seconds|steps|held_out_loss_next|n_params``.
@@ -24,17 +25,18 @@ from pathlib import Path
 
 import polars as pl
 
-from benchbook import atomicfile, blocks, caveats, measured
+from benchbook import atomicfile, blocks, measured
+from benchbook.experiments import reporting
 from benchbook.experiments.draftself.report import cite, runs_with_passes
-from benchbook.numbers import Number, Unit, make_key, publish
+from benchbook.numbers import NO_INTERVAL_PASSES, Number, Unit, make_key
 from benchbook.numtable import md_table
-from benchbook.provenance import read_snapshots
 from benchbook.stats import LOG_T
 from benchbook.wording import ratio_word
 
-from . import EXPERIMENT, sessioncheck
+from ..draftself import sessioncheck
+from . import EXPERIMENT
 from .analysis import by_k, decode_pass_ms, load, load_train, per_prompt
-from .caveat_rows import Reads, attach, number_table, session_checkpoints
+from .caveat_rows import RULES, Reads, number_table, session_checkpoints
 
 #: The modules whose functions compute this registry's numbers (``Number.computation``).
 GPU, CPU = "benchbook.experiments.draftself_gpu.analysis.", "benchbook.experiments.draftself.analysis."
@@ -230,6 +232,7 @@ def session_numbers(
             label="mean wall time of a 1-token decode pass on the GPU (the unit of r)",
             n=int(first["prompts"]),
             computation=CPU + "pass_costs",
+            ci_method=NO_INTERVAL_PASSES,
             replication="prompts",
             **cite(runs, runs_with_passes(runs, [("decode", 1)])),
             **common,
@@ -350,53 +353,84 @@ def per_prompt_md(pp: pl.DataFrame) -> str:
     return "\n".join(lines) + "\n"
 
 
-def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> DraftselfGpuReport:
-    """The stage ``draftself_gpu_report``: the session under ``raw_dir/draftself_gpu`` that the
-    ``draftself_gpu`` policy publishes (``measured.select``: the primary host's newest session that
-    passes ``sessioncheck.check``, measured in the session and complete, else the newest of any host),
-    and every training record.
-    ``params``: ``params.yaml``; its ``report`` section gives the caveat thresholds.
+@dataclass
+class Tables:
+    """The tables of the published session (``tables``): its ``runs`` (``analysis.load``), ``by_k``,
+    ``per_prompt`` and every training record (``train``); ``reads``: what each number reads beyond its
+    cited runs (``session_numbers``, filled by ``numbers``)."""
 
-    Raises:
-        ValueError: no completed session passes the check (fix: run ``python -m benchbook.experiments
-        draftself_gpu`` on a CUDA host and merge its records with ``scripts/gpu_merge_draftself.sh``).
-    """
-    root = Path(root)
-    raw, rep = root / raw_dir, root / reports_dir
-    report = (params or {}).get("report") or {}
-    picked = measured.select(EXPERIMENT, sessioncheck.check(raw), report.get("primary_host"))
-    chosen, skipped = picked.chosen, picked.skipped
-    if chosen is None:
-        raise ValueError(
-            f"{raw / EXPERIMENT}: no completed draft-self session passes the measured-now check "
-            f"({len(skipped)} skipped); fix: run `python -m benchbook.experiments draftself_gpu` on a CUDA "
-            "host and merge its records with scripts/gpu_merge_draftself.sh"
-        )
-    runs = load(raw, chosen.session_id)
-    session = runs["session_id"][0]
-    host = runs["host_id"][0]
-    model_sha = runs["model_sha256"][0]
-    train = load_train(raw)
-    table = by_k(runs)
-    pp = per_prompt(runs)
+    runs: pl.DataFrame
+    by_k: pl.DataFrame
+    per_prompt: pl.DataFrame
+    train: pl.DataFrame
+    reads: dict[str, Reads] = field(default_factory=dict)
+
+
+def tables(inputs: reporting.Inputs) -> Tables:
+    """The tables of the session the pipeline selected (``draftself_gpu`` policy) and every training."""
+    runs = load(inputs.where.raw, inputs.session_ids()[0])
+    return Tables(runs, by_k(runs), per_prompt(runs), load_train(inputs.where.raw))
+
+
+def numbers(_inputs: reporting.Inputs, t: Tables) -> list[Number]:
+    """The session's numbers (``session_numbers``) and the trainings' (``train_numbers``); each cites
+    the runs it read (``draftself.report.cite``) and the session's command, host, model and build."""
+    runs = t.runs
     common = {
         "commands": [COMMAND],
-        "host_id": host,
-        "session_id": session,
-        "model_sha256": model_sha,
+        "host_id": runs["host_id"][0],
+        "session_id": runs["session_id"][0],
+        "model_sha256": runs["model_sha256"][0],
         "build": runs["runtime"][0],
         "toolchain_id": runs["toolchain_id"][0],
         "measured_from": runs["started_at"].min(),
         "measured_to": runs["ended_at"].max(),
     }
-    nums, reads = session_numbers(runs, table, pp, common)
-    nums += train_numbers(train)
-    thresholds = caveats.host_thresholds(
-        (params or {}).get("report"), read_snapshots(raw / "snapshots", "host").get(host)
-    )
-    kept = session_checkpoints(raw / EXPERIMENT, root)
-    attach(nums, number_table(nums, reads, runs, pp, table, kept), thresholds)
-    out = rep / EXPERIMENT
+    nums, t.reads = session_numbers(runs, t.by_k, t.per_prompt, common)
+    return nums + train_numbers(t.train)
+
+
+def caveat_rows(inputs: reporting.Inputs, t: Tables, nums: list[Number]) -> pl.DataFrame:
+    """One row per number (``caveat_rows.number_table``), judged with the session host's thresholds."""
+    kept = session_checkpoints(inputs.where.folder, inputs.where.root or Path.cwd())
+    rows = number_table(nums, t.reads, t.runs, t.per_prompt, t.by_k, kept)
+    return rows.with_columns(pl.lit(t.runs["host_id"][0]).alias("host_id"))
+
+
+#: what draft-self on the GPU plugs into the one report pipeline (``reporting.publish_report``): its
+#: sessions checked as the draft-self experiment's (``draftself.sessioncheck``, this variant's plan), caveats
+#: one row per number
+REPORT = reporting.Report(
+    EXPERIMENT,
+    table=tables,
+    numbers=numbers,
+    replication="prompts",
+    check=lambda folder: sessioncheck.check(folder, EXPERIMENT),
+    caveat_kind="draftself",
+    caveat_rules=RULES,
+    caveat_rows=caveat_rows,
+    fix=f"run `python -m benchbook.experiments {EXPERIMENT}` on a CUDA host and merge its records with "
+    "scripts/gpu_merge_draftself.sh",
+)
+
+
+def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> DraftselfGpuReport:
+    """The stage ``draftself_gpu_report`` through the one report pipeline (``REPORT``): the session under
+    ``raw_dir/draftself_gpu`` that the ``draftself_gpu`` policy publishes (``measured.select``: the
+    primary host's newest session that passes ``draftself.sessioncheck.check``, measured in the session and
+    complete, else the newest of any host), and every training record.
+    ``params``: ``params.yaml``; its ``report`` section gives the caveat thresholds.
+
+    Raises:
+        RuntimeError: no completed session passes the check (fix: run ``python -m benchbook.experiments
+        draftself_gpu`` on a CUDA host and merge its records with ``scripts/gpu_merge_draftself.sh``).
+    """
+    where = reporting.Where.of(EXPERIMENT, root=root, raw_dir=raw_dir, reports_dir=reports_dir)
+    done = reporting.publish_report(REPORT, params, where)
+    t, nums, skipped = done.table, done.numbers, done.inputs.selection.skipped
+    runs, table, pp, train = t.runs, t.by_k, t.per_prompt, t.train
+    session, root = runs["session_id"][0], Path(root)
+    out = where.out
     out.mkdir(parents=True, exist_ok=True)
     tr = train.with_columns(
         session=pl.col("session_id").str.slice(0, 8),
@@ -496,7 +530,6 @@ def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> Draf
         out.joinpath("facts.json"),
         json.dumps({"decode_pass_ms": round(decode_pass_ms(runs), 3), "session_id": session}) + "\n",
     )
-    publish(rep / "numbers" / f"{EXPERIMENT}.json", EXPERIMENT, nums, root=root, replication="prompts")
     return DraftselfGpuReport(numbers=nums, session_id=session, train=train, by_k=table, per_prompt=pp)
 
 

@@ -17,8 +17,8 @@ import polars as pl
 
 from benchbook import atomicfile, blocks, caveats, charts, measured
 from benchbook.escape import code_span, markdown_text, minute_text
-from benchbook.experiments import drift
-from benchbook.numbers import Number, Unit, build_of, make_key, publish, row_measured, row_sources
+from benchbook.experiments import drift, reporting
+from benchbook.numbers import Number, Unit, make_key
 from benchbook.numfmt import fmt_interval
 from benchbook.provenance import read_snapshots
 from benchbook.records import read_records
@@ -62,6 +62,9 @@ def planned_runs(start: dict) -> set:
     models = [{"model_id": m, "sha256": None} for m in params.models]
     return {(run.config["model_id"], run.phase) for run in plan(params, models, None, "")}
 
+
+#: ``Number.computation`` of a configuration's headline number (the robust summaries name their column)
+HEADLINE = "benchbook.experiments.llama_bench.analysis.rate_stats"
 
 #: the runs a session plans and the run a row belongs to (``measured.check``)
 PLANNED = measured.Planned(planned_runs, lambda r: (r.get("model_id"), r.get("phase")))
@@ -107,8 +110,7 @@ def check_publishable(
             )
     for sid in wanted:
         # the headline numbers (the robust summaries beside a cold first sample are extra, issue 12)
-        headline = "benchbook.experiments.llama_bench.analysis.rate_stats"
-        published = [n for n in nums if n.session_id == sid and n.computation == headline]
+        published = [n for n in nums if n.session_id == sid and n.computation == HEADLINE]
         if len(published) != len(tests.get(sid, ())):
             raise RuntimeError(
                 f"llama_bench session {sid}: {len(published)} numbers for {len(tests.get(sid, ()))} tests "
@@ -150,56 +152,49 @@ def _only_native(rows: pl.DataFrame, raw_dir: Path) -> None:
         )
 
 
-def derive(
-    raw_dir: Path,
-    snapshots_dir: Path,
-    out_dir: Path,
-    numbers_path: Path,
-    metrics_path: Path,
-    thresholds: dict,
-    confidence: float = 0.95,
-    root: Path | None = None,
-    params: dict | None = None,
-) -> LlamaBenchReport:
-    """Compute and write everything; returns a ``LlamaBenchReport``.
-
-    Every host's newest completed session is published; hosts are never mixed in one number.  The
-    *primary* host (``thresholds["primary_host"]``, default: the host of the newest session) gets
-    the plain keys (``lb-<model>-tg64-warm``) that pages quote; other hosts get
-    ``lb-h<host id[:8]>-...``.  ``out_dir/hosts.md`` is a generated table of every host's numbers (as
-    ``{{< var >}}`` links) for the page to include.  Caveat thresholds use each host's own core count.
-    Source file paths in the numbers are made relative to ``root`` when under it.  With ``params``
-    (the whole params.yaml), ``skipped.md`` also names each published session that ran other
-    parameters than params.yaml asks now (``drift.of_sessions``).
+def _sessions(inputs: reporting.Inputs) -> tuple[dict[str, dict], str]:
+    """``({host_id: {"session_id", "host_id", "at"}}, primary host)`` of the published sessions: the
+    primary host is ``report.primary_host``, else the host of the newest session.
 
     Raises:
-        RuntimeError: no completed llama_bench session under ``raw_dir`` (fix: run the measurement).
-    """
-    out_dir.mkdir(parents=True, exist_ok=True)
-    hosts, tcs = read_snapshots(snapshots_dir, "host"), read_snapshots(snapshots_dir, "toolchain")
-    sessions, skipped = publishable_sessions(raw_dir)
-    if not sessions:
-        raise RuntimeError(
-            f"no completed llama_bench session under {raw_dir} that passes the checks; fix: "
-            f"`dvc repro -f -s llama_bench`\n{measured.skipped_markdown(skipped)}"
-        )
-    primary = thresholds.get("primary_host") or max(sessions.values(), key=lambda s: s["at"])["host_id"]
+        RuntimeError: ``report.primary_host`` has no published session."""
+    sessions = {
+        h: {"session_id": c.session_id, "host_id": h, "at": c.ended_at}
+        for h, c in inputs.selection.by_host().items()
+    }
+    primary = inputs.primary_host or max(sessions.values(), key=lambda s: s["at"])["host_id"]
     if primary not in sessions:
         raise RuntimeError(
             f"report.primary_host {primary} has no completed llama_bench session; hosts with one: "
             f"{', '.join(sorted(sessions))}"
         )
-    sess = sessions[primary]
-    rows = load_llama_bench(raw_dir)
-    _only_native(rows, raw_dir)
+    return sessions, primary
+
+
+def stats_table(inputs: reporting.Inputs) -> pl.DataFrame:
+    """``rate_stats`` of every row under the raw folder (all sessions: a configuration's other sessions
+    are its spread) with each row's device memory, session spread and memory headroom; the pipeline then
+    adds its ``caveats`` (table kind ``llama_bench``, each host's own thresholds)."""
+    rows = load_llama_bench(inputs.where.folder)
+    _only_native(rows, inputs.where.folder)
     # memory_spill compares each run's peak with its own host's device memory (None on a CPU host)
-    stats = caveats.with_device_memory(rate_stats(rows, confidence), hosts)
+    stats = caveats.with_device_memory(rate_stats(rows, inputs.confidence), inputs.hosts)
     # the host's other sessions of each configuration and two-cluster samples (between_session_spread,
     # bimodal_samples)
     stats = with_session_spread(stats, rows)
-    stats = caveats.evaluate_per_host(stats, "llama_bench", thresholds, hosts)
-    stats = caveats.headroom_column(stats, hosts=hosts)  # "no GPU" on a host whose snapshot lists none
+    return caveats.headroom_column(stats, hosts=inputs.hosts)  # "no GPU" on a host whose snapshot lists none
 
+
+def table_numbers(inputs: reporting.Inputs, stats: pl.DataFrame) -> list[Number]:
+    """One number per configuration of each published session (``number_key``; another host than the
+    primary one with the prefix ``h<host id[:8]>``), its citation from its row (``reporting.cite``), and
+    the robust summaries beside a cold first sample (``robust_numbers``); ``check_publishable`` run on
+    them.
+
+    Raises:
+        RuntimeError: a check of ``check_publishable`` fails."""
+    sessions, primary = _sessions(inputs)
+    raw_dir = inputs.where.folder
     cache_states = {
         r["run_id"]: r.get("cache_state")
         for r in read_records(
@@ -207,15 +202,13 @@ def derive(
             schema="benchbook.llama_bench",
         )
     }
+    cold_first = caveats.host_thresholds(inputs.report)["cold_first_ratio"]
     nums: list[Number] = []
-    per_host: dict[str, list] = {}
     for h, s in sorted(sessions.items(), key=lambda kv: (kv[0] != primary, kv[0])):
         rows = stats.filter(pl.col("session_id") == s["session_id"]).sort("model_id", "test", "phase")
         varying = tuple(c for c in SWEEP_ABBR if c in rows.columns and rows[c].n_unique() > 1)
         prefix = () if h == primary else (f"h{h[:8]}",)
-        per_host[h] = []
         for r in rows.iter_rows(named=True):
-            tc = tcs.get(r["toolchain_id"], {})
             key = number_key(r, varying)
             if prefix:
                 key = make_key("lb", *prefix, *key.split("-", 1)[1:])
@@ -232,21 +225,60 @@ def derive(
                     ci95=[r["ci_low_tps"], r["ci_high_tps"]] if r["ci_low_tps"] is not None else None,
                     ci_method=LOG_T + " over per-repetition rates" if r["ci_low_tps"] is not None else None,
                     replication=REPLICATION,
-                    sources=row_sources(r),
-                    run_ids=r["run_ids"],
-                    **row_measured(r),
-                    **build_of(tc, r["build_number"], r["build_commit"]),
+                    **reporting.cite(r, toolchains=inputs.toolchains),
                     caveats=r["caveats"],
-                    computation="benchbook.experiments.llama_bench.analysis.rate_stats",
+                    computation=HEADLINE,
                 )
             )
-            per_host[h].append((r, nums[-1]))
-            if (r["first_sample_ratio"] or 1.0) < caveats.host_thresholds(thresholds)["cold_first_ratio"]:
+            if (r["first_sample_ratio"] or 1.0) < cold_first:
                 nums.extend(robust_numbers(r, nums[-1]))
-    check_publishable(
-        stats, nums, sessions, raw_dir
-    )  # before anything is written: a failing check leaves the old registry
-    publish(numbers_path, "llama_bench", nums, root=root, replication=REPLICATION)
+    check_publishable(stats, nums, sessions, raw_dir)  # before anything is written
+    return nums
+
+
+def derive(
+    raw_dir: Path,
+    snapshots_dir: Path,
+    out_dir: Path,
+    numbers_path: Path,
+    metrics_path: Path,
+    thresholds: dict,
+    confidence: float = 0.95,
+    root: Path | None = None,
+    params: dict | None = None,
+) -> LlamaBenchReport:
+    """Compute and write everything through the one report pipeline (``reporting.publish_report``:
+    ``REPORT``); returns a ``LlamaBenchReport``.
+
+    Every host's newest completed session is published; hosts are never mixed in one number.  The
+    *primary* host (``thresholds["primary_host"]``, default: the host of the newest session) gets
+    the plain keys (``lb-<model>-tg64-warm``) that pages quote; other hosts get
+    ``lb-h<host id[:8]>-...``.  ``out_dir/hosts.md`` is a generated table of every host's numbers (as
+    ``{{< var >}}`` links) for the page to include.  Caveat thresholds use each host's own core count.
+    Source file paths in the numbers are made relative to ``root`` when under it.  With ``params``
+    (the whole params.yaml), ``skipped.md`` also names each published session that ran other
+    parameters than params.yaml asks now (``drift.of_sessions``).
+
+    Raises:
+        RuntimeError: no completed llama_bench session under ``raw_dir`` (fix: run the measurement).
+    """
+    out_dir.mkdir(parents=True, exist_ok=True)
+    where = reporting.Where(Path(raw_dir), Path(snapshots_dir), Path(out_dir), Path(numbers_path), root)
+    done = reporting.publish_report(REPORT, params, where, {**thresholds, "confidence": confidence})
+    stats, nums, hosts, tcs = done.table, done.numbers, done.inputs.hosts, done.inputs.toolchains
+    sessions, primary = _sessions(done.inputs)
+    sess, skipped = sessions[primary], done.inputs.selection.skipped
+    # each host's headline numbers beside their rows, in the order table_numbers made them
+    headline = iter(n for n in nums if n.computation == HEADLINE)
+    per_host = {
+        h: [
+            (r, next(headline))
+            for r in stats.filter(pl.col("session_id") == s["session_id"])
+            .sort("model_id", "test", "phase")
+            .iter_rows(named=True)
+        ]
+        for h, s in sorted(sessions.items(), key=lambda kv: (kv[0] != primary, kv[0]))
+    }
     atomicfile.write_with(out_dir / "rates.parquet", stats.write_parquet)
     drifted = (
         drift.of_sessions(
@@ -255,7 +287,7 @@ def derive(
         if params is not None
         else {}
     )
-    published = selection(raw_dir).published
+    published = done.inputs.selection.published
     atomicfile.write_text(
         out_dir / "skipped.md", measured.skipped_markdown(skipped, root, drift=drifted, published=published)
     )
@@ -418,6 +450,18 @@ def robust_numbers(row: dict, headline: Number) -> list[Number]:
             )
         )
     return out
+
+
+#: what llama-bench plugs into the one report pipeline (``reporting.publish_report``)
+REPORT = reporting.Report(
+    "llama_bench",
+    table=stats_table,
+    numbers=table_numbers,
+    replication=REPLICATION,
+    planned=lambda _: PLANNED,
+    caveat_kind="llama_bench",
+    fix="`dvc repro -f -s llama_bench`",
+)
 
 
 def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> LlamaBenchReport:

@@ -14,33 +14,9 @@ from __future__ import annotations
 import polars as pl
 
 from benchbook.escape import code_span, markdown_table
+from benchbook.stats import cluster_gap  # named here too (tests, the analyses)
 
 from .analysis import CONFIG_COLS, PARAM_COLS
-
-
-def cluster_gap(rates: list[float]) -> tuple[float | None, float | None]:
-    """``(gap ÷ wider cluster's range, gap ÷ mean)`` of the largest gap between sorted ``rates`` that
-    leaves at least two samples on each side; ``(None, None)`` for fewer than 4 samples.  A zero range
-    with a positive gap gives ``inf``.
-
-    >>> cluster_gap([89.6, 90.2, 105.4, 105.5, 105.7])[0] > 25   # gap 15.2 over range 0.6
-    True
-    >>> round(cluster_gap([108.4, 108.6, 114.2, 119.5, 122.8])[0], 2)   # gap 5.6 over range 8.6
-    0.65
-    """
-    xs = sorted(float(x) for x in rates)
-    if len(xs) < 4:
-        return None, None
-    best = None
-    for i in range(2, len(xs) - 1):  # split before xs[i]: xs[:i] | xs[i:]
-        gap = xs[i] - xs[i - 1]
-        if best is None or gap > best[0]:
-            best = (gap, max(xs[i - 1] - xs[0], xs[-1] - xs[i]))
-    assert best is not None
-    gap, width = best
-    mean = sum(xs) / len(xs)
-    ratio = gap / width if width > 0 else (float("inf") if gap > 0 else 0.0)
-    return ratio, gap / mean if mean else None
 
 
 def with_session_spread(stats: pl.DataFrame, rows: pl.DataFrame) -> pl.DataFrame:

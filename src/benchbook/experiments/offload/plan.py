@@ -1,5 +1,5 @@
 """What an offload session runs, from its parameters and resolved models alone: the bytes read per
-token of each model (the synthetic MoE at every sweep point, then the roofline models), the copy
+token of each model (the swept MoE at every sweep point, then the roofline models), the copy
 bandwidth, then one llama-bench run per ``n_cpu_moe``, each with its run key.  ``run.run_session``
 iterates ``plan``; ``tests/test_plan_keys.py`` recomputes the keys of every committed session from its
 start record.  Nothing here reads a model file or touches the GPU.
@@ -48,10 +48,11 @@ class SynthModel(TypedDict, total=False):
 
 @with_config(ConfigDict(extra="allow"))
 class Ballast(TypedDict, total=False):
-    """``offload.ballast``: the GPU memory the sweep leaves free (MiB), and a fake device of
-    ``fake_total_mib`` (a CPU host's dry run; None or left out: the real device)."""
+    """``offload.ballast``: the GPU memory the sweep leaves free (MiB: an emulated smaller card; None:
+    the GPU's own free memory at the start of the sweep, measured and recorded with every point), and a
+    fake device of ``fake_total_mib`` (a CPU host's dry run; None or left out: the real device)."""
 
-    free_mib: Required[Natural]
+    free_mib: Required[Natural | None]
     fake_total_mib: Count | None
 
 
@@ -79,11 +80,13 @@ class OffloadParams(Params):
     flash_attn: FlashAttn = "auto"  # -fa
     timeout_s: Positive = 600  # per point (s)
     n_cpu_moe: Annotated[list[Natural], Field(min_length=1)] = [0, 1, 2, 3, 4]  # the sweep: -ncmoe values
-    model: SynthModel = {}  # the synthetic MoE: llamacpp.synth.SynthSpec fields
+    # the MoE measured: a models.registry id (`benchbook models add`: any MoE GGUF llama.cpp loads), or
+    # the synthetic MoE's llamacpp.synth.SynthSpec fields (the default: {}, SynthSpec's defaults)
+    model: ModelId | SynthModel = {}
     ballast: Ballast = {
         "free_mib": 12288,
         "fake_total_mib": None,
-    }  # GPU memory left free (MiB); a fake device
+    }  # GPU memory left free (MiB; null: the GPU's own free memory); a fake device
     bandwidth: Bandwidth = {"mib": 1024, "iters": 20}  # device-to-device copy: buffer (MiB) and copies
     roofline_models: list[ModelId] = []  # models.registry ids whose bytes per token the roofline quotes
 
@@ -105,7 +108,8 @@ class BandwidthRun(PlannedRun):
 
 @dataclass(frozen=True)
 class SweepRun(PlannedRun):
-    """One llama-bench invocation of the synthetic ``model`` with ``-ncmoe n_cpu_moe``."""
+    """One llama-bench invocation of the sweep's ``model`` (synthetic or registered) with ``-ncmoe
+    n_cpu_moe``."""
 
     model: Mapping
     n_cpu_moe: int
@@ -114,14 +118,15 @@ class SweepRun(PlannedRun):
 def plan(
     cfg: Mapping, model: Mapping, others: Sequence[Mapping], toolchain_id: str | None, host_id: str
 ) -> list[BytesRun | BandwidthRun | SweepRun]:
-    """Every run of one session, in order.  ``model``: the synthetic model's record, ``others``: the
+    """Every run of one session, in order.  ``model``: the swept model's record, ``others``: the
     models whose bytes per token the roofline quotes (``model_id``, ``sha256``; ``path`` when measuring).
 
-    * bytes: ``run_key({"bytes": n}, sha256, None, host_id)`` for the synthetic model at each ``n`` of
+    * bytes: ``run_key({"bytes": n}, sha256, None, host_id)`` for the swept model at each ``n`` of
       ``n_cpu_moe``, then each of ``others`` with n None;
     * bandwidth: ``run_key({"bandwidth": {**bandwidth, "fake": fake ballast?}}, None, None, host_id)``;
     * sweep: ``config`` = ``CONFIG_KEYS`` + ``model_id``, ``n_cpu_moe``, ``budget_free_mib`` (the
-      ballast's ``free_mib``); key ``run_key(config, sha256, toolchain_id, host_id)``.
+      ballast's ``free_mib``, None: the GPU's own free memory); key ``run_key(config, sha256,
+      toolchain_id, host_id)``.
     """
     runs: list[BytesRun | BandwidthRun | SweepRun] = []
     for m, n in [(model, n) for n in cfg["n_cpu_moe"]] + [(o, None) for o in others]:

@@ -7,7 +7,8 @@ Numbers (per host; the host prefix ``h<id[:8]>`` keeps hosts apart, never in one
 (GB/s) and ``offload-h<host>-fit-min-ncmoe`` (the smallest ``n_cpu_moe`` that ran under the budget).
 Caveats per point from ``benchbook.caveats`` (``memory_spill`` with the budget as capacity,
 ``synthetic_inputs``, ``single_run``, ``high_variance``).  Tables under ``reports_dir/offload/``:
-``sweep.md`` (failed points with their reason), ``roofline.md``; the chart ``offload_sweep``.
+``sweep.md`` (failed points with their reason), ``roofline.md``, ``model.md`` (the model each sweep
+measured, ``modelpage``); the chart ``offload_sweep``.
 A repository without offload data gets an empty registry and a ``sweep.md`` that says so.
 """
 
@@ -24,7 +25,7 @@ from benchbook import atomicfile, blocks, caveats, charts, measured
 from benchbook.escape import code_span, markdown_text
 from benchbook.experiments import drift
 from benchbook.measured import parse_utc
-from benchbook.numbers import Number, Unit, build_of, line_ranges, make_key, publish
+from benchbook.numbers import NO_INTERVAL_ROOFLINE, Number, Unit, build_of, line_ranges, make_key, publish
 from benchbook.numfmt import fmt_interval, fmt_value
 from benchbook.numtable import var_cell
 from benchbook.paths import public_text
@@ -43,6 +44,7 @@ from .analysis import (
     points,
     roofline,
 )
+from .modelpage import model_markdown
 from .plan import OffloadParams, SweepRun, plan
 
 _RULES = ["memory_spill", "synthetic_inputs", "single_run", "high_variance"]
@@ -408,6 +410,7 @@ def derive(
             "on a CUDA host and commit `data/raw/offload/`.\n",
         )
         atomicfile.write_text(out_dir / "roofline.md", "")
+        atomicfile.write_text(out_dir / "model.md", "")
         return {"points": None, "bounds": [], "roofline": None, "numbers": [], "sessions": []}
     records = load(raw_dir).filter(pl.col("session_id").is_in(list(sessions)))
     pts = points(records, confidence)
@@ -451,6 +454,7 @@ def derive(
                 key=make_key("offload", f"h{r['host_id'][:8]}", f"ncmoe{r['n_cpu_moe']}", "tg", "roofline"),
                 value=round(r["roofline_pct"], 2),
                 unit=Unit.PERCENT,
+                ci_method=NO_INTERVAL_ROOFLINE,
                 label="decode bytes per token × tok/s as % of the "
                 f"{r['bandwidth_mode']} device-to-device copy "
                 f"bandwidth ({r['bandwidth_gb_s']:.0f} GB/s) at n_cpu_moe {r['n_cpu_moe']}",
@@ -512,6 +516,8 @@ def derive(
             )
     keys = {n.key for n in nums}  # published numbers' cells link to their entries (var_cell)
     atomicfile.write_text(out_dir / "sweep.md", sweep_markdown(pts, bounds, keys))
+    models = read_snapshots(Path(raw_dir) / "snapshots", "model")
+    atomicfile.write_text(out_dir / "model.md", model_markdown(pts, bounds, models, keys))
     roof_md = [
         "| host | n_cpu_moe | tg (tok/s) | bytes/token (MB) | achieved (GB/s) | copy bandwidth (GB/s) "
         "| copy mode | of roofline (%) |",
@@ -537,6 +543,7 @@ def derive(
                 key=make_key("offload", f"h{r['host_id'][:8]}", r["model_id"], "tg", "roofline"),
                 value=round(r["roofline_pct"], 2),
                 unit=Unit.PERCENT,
+                ci_method=NO_INTERVAL_ROOFLINE,
                 label=f"{r['model_id']} tg: bytes per token × tok/s as % of the "
                 f"{r['bandwidth_mode']} copy bandwidth; "
                 f"{1e6 / r['mean_tps']:.0f} µs per token of which {r['bytes_us']:.1f} µs move its bytes",
@@ -587,7 +594,8 @@ def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> dict
 
 def sections(res: dict, paths: blocks.Paths) -> Iterator[blocks.Block]:
     """What the report notebook shows (``notebooks/report.ipynb -p experiment offload``, through
-    ``blocks.show``): the sweep and roofline tables, their published cells linked to their provenance
+    ``blocks.show``): the model each sweep measured (``modelpage``), the sweep and roofline tables, their
+    published cells linked to their provenance
     entries (``numtable.link_cells``), then the checks (``AssertionError`` on a failed one)."""
     from benchbook.numtable import link_cells
 
@@ -596,7 +604,7 @@ def sections(res: dict, paths: blocks.Paths) -> Iterator[blocks.Block]:
         "fit boundary (the cliff), and the decode roofline; every host's newest session, hosts never mixed."
     )
     out = paths.reports_dir / EXPERIMENT
-    for name in ("sweep", "roofline"):
+    for name in ("model", "sweep", "roofline"):
         yield blocks.Markdown(
             link_cells((out / f"{name}.md").read_text(), res["numbers"], to_root=paths.to_root)
         )

@@ -1,18 +1,23 @@
-"""Offload sweep measurement: a synthetic MoE under a GPU memory budget, one point per ``-ncmoe``.
+"""Offload sweep measurement: an MoE under a GPU memory budget, one point per ``-ncmoe``.
 
 One session (``harness.run_plan`` of ``plan.plan``):
 
-1. the synthetic model of ``cfg["model"]`` (``llamacpp.synth``; tokenizer from the default model),
-   generated on this host or reused from the cache; its manifest goes to the model snapshot;
+1. the model of ``cfg["model"]``: a ``models.registry`` id (``benchbook models add``: any MoE GGUF
+   llama.cpp loads; its GGUF metadata must name routed experts), fetched as the other stages fetch
+   theirs, or the synthetic MoE of a ``SynthSpec`` (``llamacpp.synth``; tokenizer from the default
+   model), generated on this host or reused from the cache; its manifest goes to the model snapshot;
 2. bytes read per decoded token of each model measured or quoted (``benchbook.offload.model_bytes``:
-   the synthetic MoE at every sweep point and the ``roofline_models``), from the GGUF tensor sizes;
+   the swept MoE at every sweep point and the ``roofline_models``), from the GGUF tensor sizes;
 3. device-to-device copy bandwidth (``benchbook.offload.bandwidth``), before the ballast exists;
-4. the ballast (``llamacpp.cudamem.Ballast``) leaves ``ballast.free_mib`` MiB free; with it held,
+4. the ballast (``llamacpp.cudamem.Ballast``) leaves ``ballast.free_mib`` MiB free (an emulated
+   smaller card; null: it holds nothing and the GPU's own free memory is the budget); with it held,
    one llama-bench invocation per ``n_cpu_moe`` value (pp and tg, ``-r repetitions`` after
    llama-bench's warmup, ``-ngl n_gpu_layers``), each row a ``benchbook.llama_bench`` record with the
    point's placement, bytes per token, the ballast state, GPU memory used just before and the peak
-   during the run.  A point that fails (out of memory, crash, timeout) is a ``benchbook.run_failed``
-   record with the same fields and a ``reason``; the sweep goes on.
+   during the run; every point records its budget (``budget_free_mib``: the MiB the ballast left
+   free, measured when it held nothing) and the ballast's state.  A point that fails (out of memory,
+   crash, timeout) is a ``benchbook.run_failed`` record with the same fields and a ``reason``; the
+   sweep goes on.
 
 Every record carries ``synthetic_inputs: true`` where it measured the synthetic model.
 """
@@ -114,7 +119,8 @@ def run_session(
     picked: profiles.Picked,
     log=print,
 ) -> OffloadResult:
-    """Measure the sweep of ``cfg`` on ``model`` (a synthetic model record) in one session, through
+    """Measure the sweep of ``cfg`` on ``model`` (a model record; ``synthetic_inputs`` true for the
+    synthetic MoE) in one session, through
     ``harness.run_plan``: the bytes per token and the bandwidth (``measure_run``), then every sweep point
     with the ballast held once for all of them (a group).
 
@@ -132,6 +138,7 @@ def run_session(
         **git,
     }
     lay = weights.layout(model["path"])
+    synthetic = bool(model.get("synthetic_inputs"))
     meta = {"host_id": host["host_id"], "toolchain_id": toolchain["toolchain_id"], "config": cfg}
     measured: dict = {"ballast": None, "bandwidth": None}
 
@@ -146,7 +153,7 @@ def run_session(
                     run_key=run.key,
                     session_id=sess.session_id,
                     status="ok",
-                    synthetic_inputs=run.synthetic,
+                    synthetic_inputs=run.synthetic and synthetic,
                     **_bytes_record(run.model, mlay, run.n_cpu_moe),
                 )
             )
@@ -193,12 +200,12 @@ def run_session(
             "argv": [Path(argv[0]).name] + argv[1:],
             "model_id": model["model_id"],
             "model_sha256": model["sha256"],
-            "synthetic_inputs": True,
+            "synthetic_inputs": synthetic,
             "n_cpu_moe": n,
             "placement": weights.placement(lay, n).as_record(),
             "decode_bytes": asdict(weights.decode_bytes(lay, n)),
             "ballast": ballast,
-            "budget_free_mib": cfg["ballast"]["free_mib"],
+            "budget_free_mib": budget_mib(cfg, ballast),
         }
         if "error" in ballast:
             reason = f"no memory budget: {ballast['error'][:300]}"
@@ -250,13 +257,41 @@ def run_session(
     return OffloadResult(**vars(result), ballast=measured["ballast"], bandwidth=measured["bandwidth"])
 
 
-def check_model(model: Mapping) -> None:
+def budget_mib(cfg: Mapping, ballast: Mapping) -> int | None:
+    """The memory budget of a sweep point (MiB): ``ballast.free_mib`` (an emulated smaller card), or
+    where it is null the GPU's own free memory the ballast found and held none of (``free_after_mib``
+    of its state; None when the ballast failed)."""
+    free = cfg["ballast"]["free_mib"]
+    return free if free is not None else ballast.get("free_after_mib")
+
+
+def moe_model(rec: Mapping) -> None:
+    """A registered ``offload.model`` is an MoE: its GGUF metadata (``ggufmeta.read_kv``) names routed
+    experts (``<architecture>.expert_count`` > 0).
+
+    Raises:
+        errors.ParamsError: a dense model (names the id, what its metadata says and the fix)."""
+    from benchbook.llamacpp import ggufmeta
+
+    arch = ggufmeta.read_kv(rec["path"], {"general.architecture"}).get("general.architecture")
+    experts = ggufmeta.read_kv(rec["path"], {f"{arch}.expert_count"}).get(f"{arch}.expert_count") or 0
+    if experts <= 0:
+        raise ParamsError(
+            f"params.yaml `offload.model`: {rec['model_id']!r} is not a mixture-of-experts model (its GGUF "
+            f"metadata: architecture {arch}, no {arch}.expert_count); fix: name a registered MoE GGUF "
+            "(`benchbook models add PATH`), or a synthetic MoE's keys (arch: qwen3moe, ...)"
+        )
+
+
+def check_model(model: Mapping | str) -> None:
     """``offload.model`` (``OffloadParams.model``: ``SynthSpec`` fields) passes ``SynthSpec.check`` (what
     llama.cpp would reject: head counts, expert counts, Q8_0 widths), before any build or model is
     resolved.  Here, not in ``plan``: the report stage reads the plan and imports no measurement code.
 
     Raises:
         errors.ParamsError: names the keys and the fix."""
+    if isinstance(model, str):  # a registry id: ``moe_model`` checks its file once it is fetched
+        return
     fields = {k: v for k, v in model.items() if k in synth.SynthSpec.__dataclass_fields__}
     try:
         synth.SynthSpec(**fields).check()
@@ -272,14 +307,16 @@ def measure(
 ) -> OffloadResult:
     """One offload session with this host's profile (``experiments.profiles``) + ``overrides``.
 
-    Writes ``raw_dir/offload/<host_id>.jsonl`` and snapshots under ``raw_dir/snapshots/``; the
+    Writes ``raw_dir/offload/<host_id>.jsonl`` and snapshots under ``raw_dir/snapshots/``; a
     synthetic model is written to the cache (``<cache>/models/synth-<key>.gguf``).  Returns
-    ``run_session``'s result with ``model`` (the synthetic model's manifest).
+    ``run_session``'s result with ``model`` (the synthetic model's manifest, or the registered
+    model's record without its path).
 
     Raises:
         errors.ParamsError: the section does not fit ``OffloadParams`` (names the key and the fix).
         errors.ParamsError, llamacpp.toolchain.ToolchainError, llamacpp.models.ModelError: no build or
-        default model (the message names the fix); synth.SynthError: a bad ``model`` spec.
+        default model (the message names the fix); synth.SynthError: a bad ``model`` spec;
+        errors.ParamsError: a registered ``model`` that is no MoE (``moe_model``).
     """
     root, raw_dir = Path(root), Path(root) / raw_dir
     picked = profiles.pick(params)
@@ -290,22 +327,32 @@ def measure(
     default_id = params["models"]["default"]
     ids = list(dict.fromkeys([default_id, *cfg["roofline_models"]]))
     fetched = resolve.get_models(params, ids, toolchain, log=log)
-    tok = fetched[0]
-    made = synth.write(synth_spec(cfg), tok["path"], tokenizer_sha256=tok["sha256"], log=log)
-    rec = made.record()
-    model = build(
-        "model",
-        model_id=rec["model_id"],
-        path=str(made.path),
-        sha256=made.sha256,
-        size_bytes=made.size_bytes,
-        synthetic_inputs=True,
-        origin={k: v for k, v in rec.items() if k not in ("schema", "path")},
-    )
+    if isinstance(cfg["model"], str):  # a registered MoE
+        model = {
+            **resolve.get_models(params, [cfg["model"]], toolchain, log=log)[0],
+            "synthetic_inputs": False,
+        }
+        moe_model(model)
+        rec = {k: v for k, v in model.items() if k != "path"}
+        size_bytes = Path(model["path"]).stat().st_size
+    else:
+        tok = fetched[0]
+        made = synth.write(synth_spec(cfg), tok["path"], tokenizer_sha256=tok["sha256"], log=log)
+        rec = made.record()
+        size_bytes = made.size_bytes
+        model = build(
+            "model",
+            model_id=rec["model_id"],
+            path=str(made.path),
+            sha256=made.sha256,
+            size_bytes=made.size_bytes,
+            synthetic_inputs=True,
+            origin={k: v for k, v in rec.items() if k not in ("schema", "path")},
+        )
     host = resolve.store_snapshots(raw_dir / "snapshots", toolchain, [model, *fetched]).record()
     raw_file = raw_dir / EXPERIMENT / f"{host['host_id']}.jsonl"
     log(
-        f"{toolchain.record['toolchain_id']} {model['model_id']} ({made.size_bytes / 2**30:.2f} GiB) "
+        f"{toolchain.record['toolchain_id']} {model['model_id']} ({size_bytes / 2**30:.2f} GiB) "
         f"profile {picked.name} -> {raw_file}"
     )
     result = run_session(
@@ -326,7 +373,8 @@ def measure(
 def sections(result: OffloadResult) -> Iterator[blocks.Block]:
     """What the measurement notebook shows (``notebooks/measure.ipynb -p experiment offload``, through
     ``blocks.show``): the session's summary, then the checks (``AssertionError`` on a failed one): every
-    ``n_cpu_moe`` point has a record (measured or failed), every measured one marked synthetic."""
+    ``n_cpu_moe`` point has a record (measured or failed), every measured one marked synthetic exactly
+    when the swept model is the synthetic MoE."""
     from benchbook.records import read_records
 
     from . import SCHEMA
@@ -336,5 +384,6 @@ def sections(result: OffloadResult) -> Iterator[blocks.Block]:
     recs = [r for r in read_records([result.raw_file]) if r.get("session_id") == result.session_id]
     points = {r["n_cpu_moe"] for r in recs if r.get("schema") in (SCHEMA, "benchbook.run_failed")}
     assert points == set(result.cfg["n_cpu_moe"]), points
-    assert all(r.get("synthetic_inputs") for r in recs if r.get("schema") == SCHEMA)
+    synthetic = not isinstance(result.cfg["model"], str)
+    assert all(r.get("synthetic_inputs") is synthetic for r in recs if r.get("schema") == SCHEMA)
     yield blocks.Text(f"ok: {len(points)} points")

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import polars as pl
 
 from benchbook import caveats
-from benchbook.numbers import Number, Unit, build_of, line_ranges
+from benchbook.numbers import NO_INTERVAL_SLOPE, Number, Unit, build_of, line_ranges
 from benchbook.stats import LOG_T, MIN_N_INTERVAL
 
 from .cells import COLUMNS, bench_key, cited_lines, memory_key, number_key, reads_bench
@@ -198,6 +198,7 @@ def memory_numbers(memory: pl.DataFrame, depth: pl.DataFrame, facts: Facts) -> l
                 n=read.height,
                 computation=MEMORY,
                 replication=MEMORY_REPLICATION,
+                ci_method=NO_INTERVAL_SLOPE,
                 sources=[{"file": first["file"], "lines": line_ranges(lines)}],
                 host_id=m["host_id"],
                 session_id=m["session_id"],

@@ -32,6 +32,7 @@ from benchbook.numbers import Number, Unit, build_of, line_ranges
 from benchbook.stats import LOG_T, MIN_N_INTERVAL, sample_interval
 
 from ..speculative import analysis as spec
+from ..speculative.plan import planned as speculative_planned
 from .cells import host_key
 
 #: ``computation`` of every number of hosts.md.
@@ -75,7 +76,10 @@ def judged_sessions(
     if req.is_empty():
         return []
     table = spec.config_table(req, confidence)
-    best = measured.select("speculative:hosts", measured.check("speculative", raw / "speculative")).by_host()
+    best = measured.select(
+        "speculative:hosts",
+        measured.check("speculative", raw / "speculative", speculative_planned(raw / "snapshots")),
+    ).by_host()
     present = set(table["session_id"].to_list())
     out = []
     for check in sorted(best.values(), key=lambda c: str(c.host_id)):

@@ -23,8 +23,9 @@ from benchbook.session import run_key
 
 from ..contract import Count, Fraction, ModelBenchRun, ModelId, Natural, Params, PlannedRun, Positive, invalid
 from ..llama_bench.plan import FlashAttn
-from ..speculative.plan import Draft, config_errors, plan_order
+from ..speculative.plan import Draft, config_errors
 from . import EXPERIMENT
+from .runlabels import bench_drafts, request_cells
 
 
 @with_config(ConfigDict(extra="allow"))
@@ -160,24 +161,22 @@ def request_runs(
         KeyError: a ``draft_only`` configuration names no draft.
     """
     by_id = {c["id"]: c for c in cfg["configs"]}
-    depths = sorted(int(d) for d in cfg["depths"])
     runs = []
-    for rep in range(int(cfg["repetitions"])):
-        for cid in plan_order(list(by_id), rep):
-            c = by_id[cid]
-            draft = drafts[c["draft"]] if c.get("draft") else None
-            model = target
-            if c["role"] == "draft_only":
-                if draft is None:
-                    raise KeyError(f"spec_depth config {cid}: role draft_only needs a draft")
-                model = draft
-            tail = server_argv("llama-server", model, draft, c, cfg)[3:]
-            conf = {"config_id": cid, "role": c["role"], "n_max": c.get("n_max"), "rep": rep}
-            sha = model["sha256"] + (":" + draft["sha256"] if draft and c["role"] == "speculative" else "")
-            for d in depths:
-                key = run_key({**conf, "depth": d, "argv": tail}, sha, toolchain_id, host_id)
-                label = f"{cid} r{rep} d{d}"
-                runs.append(RequestRun(key, conf, label, cid, rep, d, c, model, draft, tuple(tail)))
+    for rep, cid, depths in request_cells(cfg):
+        c = by_id[cid]
+        draft = drafts[c["draft"]] if c.get("draft") else None
+        model = target
+        if c["role"] == "draft_only":
+            if draft is None:
+                raise KeyError(f"spec_depth config {cid}: role draft_only needs a draft")
+            model = draft
+        tail = server_argv("llama-server", model, draft, c, cfg)[3:]
+        conf = {"config_id": cid, "role": c["role"], "n_max": c.get("n_max"), "rep": rep}
+        sha = model["sha256"] + (":" + draft["sha256"] if draft and c["role"] == "speculative" else "")
+        for d in depths:
+            key = run_key({**conf, "depth": d, "argv": tail}, sha, toolchain_id, host_id)
+            label = f"{cid} r{rep} d{d}"
+            runs.append(RequestRun(key, conf, label, cid, rep, d, c, model, draft, tuple(tail)))
     return runs
 
 
@@ -187,9 +186,8 @@ def plan(
     """Every run of one session, in order: ``bench_runs`` (each distinct draft file other than the
     target's) then ``request_runs``.  ``target`` and ``drafts`` (``{draft key: model record}``) need
     ``model_id``, ``sha256`` and ``path`` (a speculative request's key holds the draft's path)."""
-    unique = list({d["sha256"]: d for d in drafts.values() if d["sha256"] != target["sha256"]}.values())
     return [
-        *bench_runs(cfg, target, unique, toolchain_id, host_id),
+        *bench_runs(cfg, target, bench_drafts(target, drafts), toolchain_id, host_id),
         *request_runs(cfg, target, drafts, toolchain_id, host_id),
     ]
 

@@ -23,19 +23,19 @@ import altair as alt
 import polars as pl
 
 from benchbook import atomicfile, blocks, caveats, charts, measured
-from benchbook.experiments import drift
-from benchbook.numbers import Number, publish
+from benchbook.experiments import drift, reporting
+from benchbook.numbers import Number
 from benchbook.numfmt import fmt_interval
 from benchbook.numtable import md_table
-from benchbook.provenance import read_snapshots
 
 from . import EXPERIMENT
 from .analysis import bench_rates, bench_table, depth_table, memory_per_draft_token
 from .cells import bench_key, cell_key, host_key, memory_key
 from .depthnums import REPLICATION, Facts, bench_numbers, depth_numbers, judged_bench, memory_numbers
-from .hostspec import host_spec
+from .hostspec import HostSpec, host_spec
 from .overhead import with_overhead
 from .runfacts import records_at, run_index
+from .runlabels import planned
 from .sessions import session_states, sessions_markdown
 
 #: A depth-table row: one configuration at one depth of one session.
@@ -97,7 +97,9 @@ def publishable_sessions(raw: Path) -> tuple[dict[str, str], list[measured.Sessi
     records prove a complete measurement made in it (``measured.check_sessions``: runs inside the
     session, samples and server timings within wall times, every llama-bench row its argv asks for),
     and the sessions skipped, unfinished ones (no end record) included, with their reasons."""
-    chosen = measured.select(EXPERIMENT, measured.check(EXPERIMENT, raw / EXPERIMENT))
+    chosen = measured.select(
+        EXPERIMENT, measured.check(EXPERIMENT, raw / EXPERIMENT, planned(raw / "snapshots"))
+    )
     return {h: c.session_id for h, c in chosen.by_host().items()}, chosen.skipped
 
 
@@ -195,6 +197,76 @@ def bench_wide(shown: pl.DataFrame) -> pl.DataFrame:
     return tg.join(pp, on=on, how="left").sort(on)
 
 
+_NO_RECORDS = "no spec_depth records under {folder}; fix: `python -m benchbook.experiments spec_depth`"
+
+
+@dataclass
+class Tables:
+    """The tables of the published sessions (``tables``): the server ``depth`` table (with its
+    ``caveats`` and ``cost_caveats``), the llama-bench tests shown (``shown``), the ``memory`` slopes,
+    the speculative sessions beside them (``per_host``) and the record facts numbers cite (``facts``)."""
+
+    depth: pl.DataFrame
+    shown: pl.DataFrame
+    memory: pl.DataFrame
+    per_host: HostSpec
+    facts: Facts
+
+
+def tables(inputs: reporting.Inputs) -> Tables:
+    """The depth tables of each host's published session (``spec_depth`` policy): the server table with
+    the per-step overhead (``with_overhead``), judged by the speculative experiment's rules on the same
+    kind of table (``inputs.judge``: each host by its own thresholds), its cost rows checked
+    (``caveats.with_cost_caveats``: only the residuals, which read them, carry what fires); the llama-bench
+    tests bench.md shows (each model's tg test and its largest pp test, per host and depth), the memory
+    slopes and the speculative sessions of each host (``host_spec``)."""
+    raw, thresholds, confidence = inputs.where.raw, inputs.report, inputs.confidence
+    published = inputs.session_ids()
+    depth = depth_table(raw, confidence)
+    if depth.is_empty():
+        raise RuntimeError(_NO_RECORDS.format(folder=raw / EXPERIMENT))
+    depth = depth.filter(pl.col("session_id").is_in(published)).sort("host_id", "config_id", "depth")
+    depth = with_overhead(depth)
+    judged = inputs.judge(caveat_table(depth), "speculative")
+    depth = depth.join(judged.select(*ROW, "caveats"), on=ROW, how="left").sort(
+        "host_id", "config_id", "depth"
+    )
+    depth = caveats.with_cost_caveats(depth, thresholds)
+    bench = bench_rates(bench_table(raw).filter(pl.col("session_id").is_in(published)))
+    runs = run_index(raw)
+    facts = Facts(runs=runs, at=records_at(runs), toolchains=inputs.toolchains)
+    shown = (
+        judged_bench(bench, depth, thresholds, inputs.hosts).filter(
+            (pl.col("n_gen") > 0) | (pl.col("n_prompt") == pl.col("n_prompt").max().over("host_id"))
+        )
+        if not bench.is_empty()
+        else pl.DataFrame()
+    )
+    per_host = host_spec(raw, thresholds, inputs.hosts, facts.toolchains, confidence)
+    return Tables(depth, shown, memory_per_draft_token(depth), per_host, facts)
+
+
+def table_numbers(_inputs: reporting.Inputs, t: Tables) -> list[Number]:
+    """The depth page's numbers: each server cell (``depth_numbers``), llama-bench test shown
+    (``bench_numbers``), memory slope (``memory_numbers``) and speculative session beside them."""
+    nums = depth_numbers(t.depth, t.facts)
+    nums += bench_numbers(t.shown, t.facts) if not t.shown.is_empty() else []
+    nums += memory_numbers(t.memory, t.depth, t.facts) if not t.memory.is_empty() else []
+    return nums + t.per_host.numbers
+
+
+#: what the depth experiment plugs into the one report pipeline (``reporting.publish_report``): each
+#: host's newest session whose runs are all those its start record plans
+REPORT = reporting.Report(
+    EXPERIMENT,
+    table=tables,
+    numbers=table_numbers,
+    replication=REPLICATION,
+    planned=lambda inputs: planned(inputs.where.snapshots),
+    fix="`python -m benchbook.experiments spec_depth`",
+)
+
+
 def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> SpecDepthReport:
     """The stage ``spec_depth_report`` (every host's committed records; each host's newest session).
     ``params["report"]``: the caveat thresholds (``caveats.host_thresholds``, with each host's own core
@@ -206,58 +278,16 @@ def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> Spec
         RuntimeError: no spec_depth records under ``raw_dir/spec_depth`` (fix: run
         ``python -m benchbook.experiments spec_depth`` on a host, or ``scripts/gpu_session.sh depth``).
     """
-    # params.yaml report: caveat thresholds and the intervals' confidence (no parameter selects records:
-    # every host's, newest session each)
-    thresholds = params.get("report") or {}
     root = Path(root)
     raw, rep = root / raw_dir, root / reports_dir
-    depth = depth_table(raw, float(thresholds.get("confidence", 0.95)))
-    if depth.is_empty():
-        raise RuntimeError(
-            f"no spec_depth records under {raw / EXPERIMENT}; "
-            "fix: `python -m benchbook.experiments spec_depth`"
-        )
-    # each host's newest session whose records prove a complete measurement made in it (measured.py);
-    # the newer ones that do not (an unfinished session among them) are named on the page (skipped.md)
-    sessions, skipped = publishable_sessions(raw)
-    if not sessions:
-        raise RuntimeError(
-            f"no completed spec_depth session under {raw / EXPERIMENT} that passes the checks; fix: "
-            f"`python -m benchbook.experiments spec_depth`\n{measured.skipped_markdown(skipped)}"
-        )
-    depth = depth.filter(pl.col("session_id").is_in(list(sessions.values()))).sort(
-        "host_id", "config_id", "depth"
-    )
-    depth = with_overhead(depth)
-    # the speculative experiment's rules on the same kind of table, each host by its own thresholds
-    judged = caveats.evaluate_per_host(
-        caveat_table(depth), "speculative", thresholds, read_snapshots(raw / "snapshots", "host")
-    )
-    depth = depth.join(judged.select(*ROW, "caveats"), on=ROW, how="left").sort(
-        "host_id", "config_id", "depth"
-    )
-    # the session's llama-bench cost rows at each depth checked (r(1) ≈ 1): only the numbers that read
-    # them (the residuals) carry what fires
-    depth = caveats.with_cost_caveats(depth, thresholds)
-    bench = bench_rates(bench_table(raw).filter(pl.col("session_id").is_in(list(sessions.values()))))
-    memory = memory_per_draft_token(depth)
-    hosts = read_snapshots(raw / "snapshots", "host")
-    runs = run_index(raw)
-    facts = Facts(runs=runs, at=records_at(runs), toolchains=read_snapshots(raw / "snapshots", "toolchain"))
-    confidence = float(thresholds.get("confidence", 0.95))
-    per_host = host_spec(raw, thresholds, hosts, facts.toolchains, confidence)
-    # the tests bench.md shows: each model's tg test and its largest pp test, per host and depth
-    shown = (
-        judged_bench(bench, depth, thresholds, hosts).filter(
-            (pl.col("n_gen") > 0) | (pl.col("n_prompt") == pl.col("n_prompt").max().over("host_id"))
-        )
-        if not bench.is_empty()
-        else pl.DataFrame()
-    )
-    nums = depth_numbers(depth, facts)
-    nums += bench_numbers(shown, facts) if not shown.is_empty() else []
-    nums += memory_numbers(memory, depth, facts) if not memory.is_empty() else []
-    nums += per_host.numbers
+    if not any((raw / EXPERIMENT).glob("*.jsonl")):
+        raise RuntimeError(_NO_RECORDS.format(folder=raw / EXPERIMENT))
+    where = reporting.Where.of(EXPERIMENT, root=root, raw_dir=raw_dir, reports_dir=reports_dir)
+    done = reporting.publish_report(REPORT, params, where)
+    t, nums = done.table, done.numbers
+    depth, wide, memory, per_host = t.depth, bench_wide(t.shown), t.memory, t.per_host
+    sessions = {c.host_id: c.session_id for c in done.inputs.selection.published if c.host_id}
+    skipped, hosts = done.inputs.selection.skipped, done.inputs.hosts
     (rep / EXPERIMENT).mkdir(parents=True, exist_ok=True)
     drifted = drift.of_sessions(
         EXPERIMENT, raw / EXPERIMENT, {s: h for h, s in sessions.items()}, params, hosts
@@ -266,7 +296,6 @@ def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> Spec
         rep / EXPERIMENT / "skipped.md", measured.skipped_markdown(skipped, root, drift=drifted)
     )
     atomicfile.write_text(rep / EXPERIMENT / "sessions.md", sessions_markdown(session_states(raw)))
-    wide = bench_wide(shown)
     out = rep / EXPERIMENT
     keys = {n.key for n in nums}  # the cells of published numbers link to their entries (cells.py)
     atomicfile.write_text(
@@ -377,13 +406,6 @@ def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> Spec
         else "",
     )
     charts.save(chart_depth(depth), out, "depth_speedup")
-    publish(
-        rep / "numbers" / f"{EXPERIMENT}.json",
-        EXPERIMENT,
-        nums,
-        root=root,
-        replication=REPLICATION,
-    )
     return SpecDepthReport(
         numbers=nums, sessions=sessions, depth=depth, bench=wide, memory=memory, hosts=per_host.table
     )

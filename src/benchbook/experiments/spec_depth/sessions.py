@@ -15,6 +15,7 @@ from benchbook import measured
 from benchbook.escape import code_span, minute_text
 
 from . import EXPERIMENT
+from .runlabels import planned
 
 
 def session_states(raw: Path) -> dict[str, list[tuple[measured.SessionCheck, str]]]:
@@ -28,7 +29,9 @@ def session_states(raw: Path) -> dict[str, list[tuple[measured.SessionCheck, str
     Raises:
         records.RecordError: a line of a file is not JSON (file:line).
     """
-    chosen = measured.select(EXPERIMENT, measured.check(EXPERIMENT, Path(raw) / EXPERIMENT))
+    chosen = measured.select(
+        EXPERIMENT, measured.check(EXPERIMENT, Path(raw) / EXPERIMENT, planned(Path(raw) / "snapshots"))
+    )
     published = {c.session_id for c in chosen.published}
     out: dict[str, list[tuple[measured.SessionCheck, str]]] = {}
     for c in sorted(chosen.checks.values(), key=lambda c: measured.parse_utc(c.started_at), reverse=True):

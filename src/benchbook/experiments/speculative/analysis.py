@@ -39,15 +39,19 @@ import math
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import numpy as np
 import polars as pl
-from scipy import stats as sps
 
 from benchbook import benchrows, costmodel, identity
 from benchbook.costmodel import accepted_within_cap, tau
 from benchbook.records import read_records
 from benchbook.schemas import NATIVE
-from benchbook.stats import MIN_N_INTERVAL, sample_interval, series_mean
+from benchbook.stats import (  # rep_trend, slope_interval: named here too (report provenance)
+    MIN_N_INTERVAL,
+    rep_trend,
+    sample_interval,
+    series_mean,
+    slope_interval,
+)
 
 REQUEST_SCHEMA = "benchbook.speculative_request"
 #: the cost model's llama-bench rows: the one llama-bench row kind (``role`` target | draft); committed
@@ -138,19 +142,6 @@ def sampler_of(body: dict | None) -> tuple[bool | None, str | None]:
     return (not why), (", ".join(why) if why else "greedy")
 
 
-def rep_trend(values, index=None) -> float | None:
-    """Least-squares slope of ``values`` (None entries dropped) over their repetition index (0, 1, ...
-    unless ``index`` is given); None with fewer than 2 points."""
-    pairs = [
-        (float(i), float(v))
-        for i, v in zip(index if index is not None else range(len(values)), values, strict=True)
-        if v is not None
-    ]
-    if len(pairs) < 2:
-        return None
-    return slope_interval([i for i, _ in pairs], [v for _, v in pairs])["slope"]
-
-
 def divergence(
     mode: list[list[int] | None], base: list[list[int] | None]
 ) -> tuple[str, int | None, int | None]:
@@ -222,27 +213,6 @@ def compare_outputs(a: dict, b: dict) -> tuple[bool | None, int | None]:
     if sa and sb:
         return sa == sb, None
     return None, None
-
-
-def slope_interval(x, y, confidence: float = 0.95) -> dict:
-    """Least-squares slope of ``y`` on ``x`` with a Student-t interval (n − 2 degrees of freedom,
-    ``scipy.stats.linregress`` stderr).  Returns ``{slope, intercept, ci_low, ci_high, n}``; the
-    interval is None with fewer than 3 points, everything None when x has one distinct value."""
-    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
-    n = int(x.size)
-    if n < 2 or np.unique(x).size < 2:
-        return {"slope": None, "intercept": None, "ci_low": None, "ci_high": None, "n": n}
-    xm, ym = x.mean(), y.mean()
-    sxx = float(((x - xm) ** 2).sum())
-    slope = float(((x - xm) * (y - ym)).sum() / sxx)
-    icpt = float(ym - slope * xm)
-    lo = hi = None
-    if n >= 3:
-        resid = y - (icpt + slope * x)
-        se = math.sqrt(float((resid**2).sum()) / (n - 2) / sxx)
-        half = float(sps.t.ppf(0.5 + confidence / 2, n - 2)) * se
-        lo, hi = slope - half, slope + half
-    return {"slope": slope, "intercept": icpt, "ci_low": lo, "ci_high": hi, "n": n}
 
 
 # --- tables -----------------------------------------------------------------------------------

@@ -15,7 +15,7 @@ from typing import Annotated, Literal, Required, Self
 from pydantic import AfterValidator, ConfigDict, Field, ValidationInfo, model_validator, with_config
 from typing_extensions import TypedDict
 
-from benchbook.llamacpp.draft_models import truncated_id
+from benchbook.identity import truncated_id
 from benchbook.session import run_key
 
 from ..contract import (
@@ -272,7 +272,7 @@ def draft_model_ids(cfg: Mapping, target: Mapping) -> dict[str, str]:
     """``{draft key: model id}`` of every draft a configuration of ``cfg["configs"]`` uses, in sorted key
     order, named as ``run.resolve_drafts`` names the records it resolves: the target's own id
     (``{model: target}``), the registry id (``{model: ID}``), ``trunc<L>-of-<sha256[:12]>``
-    (``{truncate_layers: L}``, ``draft_models.truncated_id``) or the file's ``id`` / stem (``{path: P}``)."""
+    (``{truncate_layers: L}``, ``identity.truncated_id``) or the file's ``id`` / stem (``{path: P}``)."""
     out = {}
     for key in sorted({c["draft"] for c in cfg["configs"] if c.get("draft")}):
         spec = cfg["drafts"][key]
@@ -385,3 +385,72 @@ def plan(
 
 #: the typed parameters of this experiment (``drift.params_class``)
 PARAMS = SpeculativeParams
+
+
+def model_shas(snapshots_dir: str | Path) -> dict[str, str]:
+    """``{model_id: sha256}`` of the model snapshot store (``data/raw/snapshots``): what a start
+    record's model ids stand for (one file per id)."""
+    from benchbook.provenance import read_snapshots
+
+    return {s["model_id"]: s["sha256"] for s in read_snapshots(snapshots_dir, "model").values()}
+
+
+def known_target(start: Mapping, shas: Mapping[str, str]) -> None:
+    """Refuse a start record whose target model the snapshot store does not hold (its plan names the
+    target's truncated drafts by its sha256, so it cannot be computed without it).
+
+    Raises:
+        ValueError: naming the start record's file:line, the model id and the fix."""
+    target = (start.get("config") or {}).get("target")
+    if target not in shas:
+        raise ValueError(
+            f"{start.get('_file')}:{start.get('_line')}: session {start.get('session_id')} targets model "
+            f"{target!r}, which the model snapshot store does not hold ({len(shas)} models), so the runs it "
+            "planned cannot be computed; fix: keep the snapshots of the models it measured under "
+            "data/raw/snapshots/models/ (`benchbook` stores them when it measures)"
+        )
+
+
+def planned_labels(start: Mapping, shas: Mapping[str, str]) -> set:
+    """The labels of every run ``plan`` makes from a speculative session's start record (its
+    ``config``): ``("cost", role, model_id)`` per cost-model run, ``("request", config_id, prompt_id,
+    rep)`` per request.  ``shas``: ``model_shas`` (the target's sha256 names its truncated drafts and
+    tells a draft that is the target itself).  The labels read no prompt text and no file path, so a
+    session's plan is known at report time without its models (``run_label`` labels its records).
+
+    Raises:
+        ValueError: the target's model id is not in ``shas`` (naming the start record's file:line).
+    """
+    cfg = start.get("config") or {}
+    known_target(start, shas)
+    target = {"model_id": cfg["target"], "sha256": shas[cfg["target"]]}
+    drafts = {
+        key: {"model_id": mid, "sha256": shas.get(mid, mid)}
+        for key, mid in draft_model_ids(cfg, target).items()
+    }
+    caps = cfg.get("caps") or {}
+    prompts = [{"id": pid, "cap": caps.get(pid, 0)} for pid in cfg.get("prompts") or []]
+    out: set = set()
+    for run in plan(cfg, prompts, target, drafts, None, str(start.get("host_id"))):
+        if isinstance(run, RequestRun):
+            out.add(("request", run.config_id, run.prompt["id"], run.rep))
+        else:
+            out.add(("cost", run.config["role"], run.config["model_id"]))
+    return out
+
+
+def run_label(rec: Mapping) -> tuple:
+    """The ``planned_labels`` label of the run a speculative record belongs to."""
+    if rec.get("prompt_id") is not None:
+        return ("request", (rec.get("config") or {}).get("config_id"), rec["prompt_id"], rec.get("rep"))
+    return ("cost", rec.get("role"), rec.get("model_id"))
+
+
+def planned(snapshots_dir: str | Path):
+    """``measured.Planned`` of speculative sessions (``planned_labels`` with the models of
+    ``snapshots_dir``, ``run_label``): what ``measured.check`` compares each session's runs with."""
+    import functools
+
+    from benchbook import measured
+
+    return measured.Planned(functools.partial(planned_labels, shas=model_shas(snapshots_dir)), run_label)

@@ -12,9 +12,11 @@ rows (keys end in ``-warm``).
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import json
 from collections.abc import Iterator
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 import altair as alt
@@ -22,25 +24,25 @@ import numpy as np
 import polars as pl
 
 from benchbook import atomicfile, blocks, caveats, charts, costmodel, measured
-from benchbook.experiments import drift
+from benchbook.experiments import drift, reporting
 from benchbook.hosts import hosts_panel
 from benchbook.numbers import (
     NO_INTERVAL_POOLED,
+    NO_INTERVAL_SLOPE,
     Number,
     Unit,
     build_of,
     make_key,
-    publish,
     row_measured,
     row_sources,
 )
 from benchbook.numfmt import fmt_interval
-from benchbook.provenance import read_snapshots
 from benchbook.stats import LOG_T
 from benchbook.wording import zero_word
 
 from . import analysis as sp
 from . import server_cost_report
+from .plan import planned
 
 #: Caveat rules this table asks for (those that exist in ``caveats.RULES`` are applied).
 WANTED_RULES = [
@@ -213,54 +215,44 @@ def _with_cost_rows(row: dict, cost: sp.CostModel, keys: list[str], only: bool =
     }
 
 
-def derive(
-    raw_dir: Path,
-    snapshots_dir: Path,
-    out_dir: Path,
-    numbers_path: Path,
-    thresholds: dict,
-    confidence: float = 0.95,
-    root: Path | None = None,
-    session_id: str | None = None,
-    params: dict | None = None,
-) -> SpeculativeReport:
-    """Compute and write everything for the newest completed session of ``thresholds["primary_host"]``
-    (any host's newest when that host has none, or ``session_id``); ``out_dir/hosts.md``: every host's
-    newest complete session side by side (``hosts.hosts_panel``).
+@dataclass
+class Tables:
+    """The tables of the published session (``tables``): its ``session`` (id, host), its requests
+    (``req``) and every session's (``all_req``, for the server-cost table), the configuration ``table``
+    (judged: ``caveats``, ``cost_caveats``) with each rule's ``status`` and the rules asked for that do
+    not exist (``missing``), its cost model (``cost``) and memory slopes (``mem``); ``sc_table`` and
+    ``sc_nums``: the server-cost table and its numbers (filled by ``table_numbers``)."""
 
-    Writes under ``out_dir``: ``configs.parquet`` (the caveat-engine contract table + cost-model
-    columns + ``caveats``), ``memory.parquet``, ``cost_model.json``, charts ``spec_speedup_alpha``,
-    ``spec_acceptance``, ``spec_memory``; and the numbers registry file ``numbers_path``.
-    Returns a ``SpeculativeReport``.  With ``params`` (the whole params.yaml), ``skipped.md`` also says
-    whether the published session ran other parameters than params.yaml asks now (``drift.of_sessions``).
+    session: dict
+    req: pl.DataFrame
+    all_req: pl.DataFrame
+    table: pl.DataFrame
+    status: dict[str, str]
+    missing: list[str]
+    cost: sp.CostModel | None
+    mem: pl.DataFrame
+    rules: list[str]
+    sc_table: pl.DataFrame = field(default_factory=pl.DataFrame)
+    sc_nums: list[Number] = field(default_factory=list)
+
+
+def tables(inputs: reporting.Inputs, session_id: str | None = None) -> Tables:
+    """The configuration table of the session the ``speculative`` policy publishes (``session_id``: one
+    to report instead) with its cost model, builds and acceptance definition, judged by the
+    ``speculative`` rules (``WANTED_RULES``) with the thresholds of its host (``Inputs.thresholds``) and
+    its cost rows checked (``caveats.with_cost_caveats``: only the numbers built on the cost model carry
+    what fires); and its memory slopes.
 
     Raises:
-        RuntimeError: no completed speculative session under ``raw_dir`` (fix: run the measurement).
-    """
-    out_dir.mkdir(parents=True, exist_ok=True)
-    skipped: list[measured.SessionCheck] = []
-    published: list[measured.SessionCheck] = []
+        RuntimeError: the session has no completed requests."""
+    raw_dir, thresholds, confidence = inputs.where.folder, inputs.report, inputs.confidence
     if session_id is None:
-        # the primary host's (report.primary_host, else any host's) newest session whose records prove
-        # a complete measurement made in it (issue 13 §1); newer sessions that fail are named on the page
-        picked = measured.select(
-            "speculative", measured.check("speculative", raw_dir), thresholds.get("primary_host")
-        )
-        chosen, skipped, published = picked.chosen, picked.skipped, picked.published
-        sess = (
-            {"session_id": chosen.session_id, "host_id": chosen.host_id, "at": chosen.ended_at}
-            if chosen
-            else None
-        )
-        if sess is None:
-            raise RuntimeError(
-                f"no completed speculative session under {raw_dir} that passes the checks; fix: "
-                f"`dvc repro -f -s speculative`\n{measured.skipped_markdown(skipped)}"
-            )
+        chosen = inputs.selection.chosen
+        assert chosen is not None  # publish_report refuses a selection without one
+        sess: dict = {"session_id": chosen.session_id, "host_id": chosen.host_id, "at": chosen.ended_at}
     else:
         sess = {"session_id": session_id, "host_id": None}
     sid = str(sess["session_id"])
-    atomicfile.write_text(out_dir / "hosts.md", hosts_panel(Path(raw_dir).parent, "speculative", sid))
     all_req = sp.load_requests(raw_dir)
     req = all_req.filter(pl.col("session_id") == sid)
     if req.is_empty():
@@ -269,7 +261,7 @@ def derive(
     table = sp.config_table(req, confidence)
     cost = sp.cost_model(raw_dir, sid)
     table = sp.with_model(table, cost)
-    tcs = read_snapshots(snapshots_dir, "toolchain")
+    tcs = inputs.toolchains
     builds = [
         build_of(tcs.get(r["toolchain_id"]), r["build_number"], r["build_commit"])
         for r in table.select("toolchain_id", "build_number", "build_commit").iter_rows(named=True)
@@ -286,23 +278,23 @@ def derive(
             dtype=pl.String,
         )
     )
-    hosts = read_snapshots(snapshots_dir, "host")
+    hosts = inputs.hosts
     rules = [r for r in WANTED_RULES if r in caveats.RULES]
     missing = [r for r in WANTED_RULES if r not in caveats.RULES]
     thr = caveats.host_thresholds(thresholds, hosts.get(str(sess["host_id"])))
     table, status = caveats.evaluate(table, "speculative", thr, rules)
     # the cost model's own rows (its r(1) check): on the numbers built on it only (model, c, r, t1)
     table = caveats.with_cost_caveats(table, thr)
-    atomicfile.write_with(out_dir / "configs.parquet", table.write_parquet)
     mem = sp.memory_slopes(req, confidence)
-    if not mem.is_empty():
-        atomicfile.write_with(out_dir / "memory.parquet", mem.write_parquet)
-    atomicfile.write_text(
-        out_dir / "cost_model.json", json.dumps(asdict(cost) if cost else {}, indent=1, default=str)
-    )
-    fails = sp.load_failures(raw_dir)
-    n_fail = 0 if fails.is_empty() else fails.filter(pl.col("session_id") == sid).height
+    return Tables(sess, req, all_req, table, status, missing, cost, mem, rules)
 
+
+def table_numbers(inputs: reporting.Inputs, t: Tables) -> list[Number]:
+    """The page's numbers (decode rates, speedups, α, τ, cost-model speedups and terms, memory slopes)
+    and the server-cost table's (every session, every host), checked (``check_publishable``)."""
+    raw_dir, thresholds, hosts, tcs = inputs.where.folder, inputs.report, inputs.hosts, inputs.toolchains
+    table, cost, mem, rules, all_req = t.table, t.cost, t.mem, t.rules, t.all_req
+    sid = str(t.session["session_id"])
     baselines = {
         b["prompt_id"]: b for b in table.filter(pl.col("config_id") == "baseline").iter_rows(named=True)
     }
@@ -488,8 +480,67 @@ def derive(
     sc_table = server_cost_report.with_caveats(sc_table, hosts, thresholds, rules)
     sc_nums = server_cost_report.numbers(sc_table, sc_costs, tcs)
     nums.extend(sc_nums)
-    check_publishable(table, nums, mem)  # before the registry is written: a failing check leaves the old one
-    publish(numbers_path, "speculative", nums, root=root, replication=REPLICATION)
+    t.sc_table, t.sc_nums = sc_table, sc_nums
+    check_publishable(table, nums, mem)  # before the registry is written: a failure leaves the old one
+    return nums
+
+
+#: what the speculative experiment plugs into the one report pipeline (``reporting.publish_report``):
+#: the primary host's newest session whose runs are all those its start record plans
+REPORT = reporting.Report(
+    "speculative",
+    table=lambda inputs: tables(inputs),
+    numbers=table_numbers,
+    replication=REPLICATION,
+    planned=lambda inputs: planned(inputs.where.snapshots),
+    fix="`dvc repro -f -s speculative`",
+)
+
+
+def derive(
+    raw_dir: Path,
+    snapshots_dir: Path,
+    out_dir: Path,
+    numbers_path: Path,
+    thresholds: dict,
+    confidence: float = 0.95,
+    root: Path | None = None,
+    session_id: str | None = None,
+    params: dict | None = None,
+) -> SpeculativeReport:
+    """Compute and write everything for the newest completed session of ``thresholds["primary_host"]``
+    (any host's newest when that host has none, or ``session_id``); ``out_dir/hosts.md``: every host's
+    newest complete session side by side (``hosts.hosts_panel``).
+
+    Writes under ``out_dir``: ``configs.parquet`` (the caveat-engine contract table + cost-model
+    columns + ``caveats``), ``memory.parquet``, ``cost_model.json``, charts ``spec_speedup_alpha``,
+    ``spec_acceptance``, ``spec_memory``; and the numbers registry file ``numbers_path``.
+    Returns a ``SpeculativeReport``.  With ``params`` (the whole params.yaml), ``skipped.md`` also says
+    whether the published session ran other parameters than params.yaml asks now (``drift.of_sessions``).
+
+    Raises:
+        RuntimeError: no completed speculative session under ``raw_dir`` (fix: run the measurement).
+    """
+    out_dir.mkdir(parents=True, exist_ok=True)
+    where = reporting.Where(Path(raw_dir), Path(snapshots_dir), out_dir, Path(numbers_path), root)
+    spec = dataclasses.replace(REPORT, table=functools.partial(tables, session_id=session_id))
+    done = reporting.publish_report(spec, params, where, {**thresholds, "confidence": confidence})
+    t, nums, hosts = done.table, done.numbers, done.inputs.hosts
+    sess, req, table, cost, mem = t.session, t.req, t.table, t.cost, t.mem
+    sc_table, sc_nums = t.sc_table, t.sc_nums
+    # the page names the sessions skipped (none when a session was named)
+    picked = done.inputs.selection
+    skipped, published = (picked.skipped, picked.published) if session_id is None else ([], [])
+    sid = str(sess["session_id"])
+    atomicfile.write_text(out_dir / "hosts.md", hosts_panel(Path(raw_dir).parent, "speculative", sid))
+    atomicfile.write_with(out_dir / "configs.parquet", table.write_parquet)
+    if not mem.is_empty():
+        atomicfile.write_with(out_dir / "memory.parquet", mem.write_parquet)
+    atomicfile.write_text(
+        out_dir / "cost_model.json", json.dumps(asdict(cost) if cost else {}, indent=1, default=str)
+    )
+    fails = sp.load_failures(raw_dir)
+    n_fail = 0 if fails.is_empty() else fails.filter(pl.col("session_id") == sid).height
     atomicfile.write_text(out_dir / "memory.md", memory_sentence(nums))
     drifted = (
         drift.of_sessions("speculative", raw_dir, {sid: sess.get("host_id")}, params, hosts)
@@ -509,8 +560,8 @@ def derive(
         cost=cost,
         numbers=nums,
         session=sess,
-        rule_status=status,
-        missing_rules=missing,
+        rule_status=t.status,
+        missing_rules=t.missing,
         failures=n_fail,
     )
 
@@ -548,6 +599,7 @@ def _per_repetition(row: dict, base: str, label: str) -> list[Number]:
                 n=sum(1 for v in row["speedup_reps"] if v is not None),
                 computation="benchbook.experiments.speculative.analysis.rep_trend",
                 replication="repetitions served by one server process",
+                no_ci=NO_INTERVAL_SLOPE,
             )
         )
     return out

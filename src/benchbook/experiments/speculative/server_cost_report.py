@@ -22,6 +22,7 @@ from benchbook.numbers import NO_INTERVAL_POOLED, Number, Unit, build_of, line_r
 
 from . import analysis as sp
 from . import server_cost as sc
+from .plan import planned
 
 COMPUTATION = "benchbook.experiments.speculative.server_cost.server_cost_table"
 COMPUTATION_OVERHEAD = "benchbook.experiments.speculative.server_cost.with_overhead"
@@ -291,7 +292,10 @@ def sessions_table(raw_dir: Path, req: pl.DataFrame) -> tuple[pl.DataFrame, dict
     each.  ``req``: ``analysis.load_requests(raw_dir)``."""
     from benchbook import measured
 
-    chosen = measured.select("speculative:server_cost", measured.check("speculative:server_cost", raw_dir))
+    chosen = measured.select(
+        "speculative:server_cost",
+        measured.check("speculative:server_cost", raw_dir, planned(Path(raw_dir).parent / "snapshots")),
+    )
     costs = {c.session_id: sp.cost_model(raw_dir, c.session_id) for c in chosen.published}
     table = sc.server_cost_table(req, sc.load_stats(raw_dir), costs)
     if table.is_empty():

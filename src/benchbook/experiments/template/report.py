@@ -12,7 +12,8 @@ from pathlib import Path
 import polars as pl
 
 from benchbook import blocks, measured
-from benchbook.numbers import Number, Unit, line_ranges, make_key, publish
+from benchbook.experiments import reporting
+from benchbook.numbers import Number, Unit, make_key
 
 from . import EXPERIMENT
 from .analysis import load, table
@@ -20,35 +21,34 @@ from .analysis import load, table
 
 def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> TemplateReport:
     """The stage ``template_report``: publishes ``reports_dir/numbers/template.json`` and writes
-    ``reports_dir/template/sizes.csv`` from the session its policy publishes (``measured.POLICIES``: a
-    new experiment adds its row there; ``measured.select``: the primary host's newest session whose
-    records prove a complete measurement made in it, else the newest of any host).  Returns a
-    ``TemplateReport``.
+    ``reports_dir/template/sizes.csv`` through the one report pipeline (``reporting.publish_report``)
+    from the session its policy publishes (``measured.POLICIES``: a new experiment adds its row there;
+    ``measured.select``: the primary host's newest session whose records prove a complete measurement
+    made in it, else the newest of any host).  Returns a ``TemplateReport``.
 
     Raises:
         RuntimeError: no session under ``raw_dir/template`` passes the checks (fix: ``python -m
             benchbook.experiments template``: the template has no DVC stage; the message lists the
             sessions skipped and why).
     """
-    root = Path(root)
-    raw, rep = root / raw_dir, root / reports_dir
-    report = (params or {}).get("report") or {}
-    picked = measured.select(
-        EXPERIMENT, measured.check(EXPERIMENT, raw / EXPERIMENT), report.get("primary_host")
-    )
-    sess = picked.chosen
-    if sess is None:
-        raise RuntimeError(
-            f"no completed {EXPERIMENT} session under {raw / EXPERIMENT} that passes the checks; fix: "
-            f"measure one with `python -m benchbook.experiments {EXPERIMENT}` (the template has no DVC "
-            f"stage)\n{measured.skipped_markdown(picked.skipped)}"
-        )
-    confidence = report.get("confidence", 0.95)
-    t = table(load(raw).filter(pl.col("session_id") == sess.session_id), confidence)
+    where = reporting.Where.of(EXPERIMENT, root=root, raw_dir=raw_dir, reports_dir=reports_dir)
+    done = reporting.publish_report(REPORT, params, where)
+    where.out.mkdir(parents=True, exist_ok=True)
+    done.table.select("size_bytes", "n", "mean_mib_s", "ci_low", "ci_high").write_csv(where.out / "sizes.csv")
+    return TemplateReport(session=done.inputs.selection.published[0], table=done.table, numbers=done.numbers)
+
+
+def sizes(inputs: reporting.Inputs) -> pl.DataFrame:
+    """The per-size table (``analysis.table``) of the session the pipeline selected."""
+    runs = load(inputs.where.raw).filter(pl.col("session_id").is_in(inputs.session_ids()))
+    return table(runs, inputs.confidence)
+
+
+def numbers(_inputs: reporting.Inputs, t: pl.DataFrame) -> list[Number]:
+    """One number per size, ``<experiment>-sha256-<KiB>kib``: the mean rate with its interval."""
     nums = []
     for r in t.iter_rows(named=True):
         ci = [r["ci_low"], r["ci_high"]] if r["ci_low"] is not None else None
-        files = [str(f) for f in r["files"]]  # numbers.publish writes them relative to root
         nums.append(
             Number(
                 key=make_key(EXPERIMENT, "sha256", f"{r['size_bytes'] // 1024}kib"),
@@ -60,20 +60,21 @@ def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> Temp
                 ci95=ci,
                 ci_method="student-t on the log scale (delta method), n >= 3, over runs" if ci else None,
                 computation="benchbook.experiments.template.analysis.table",
-                sources=[{"file": f, "lines": line_ranges(r["lines"])} for f in files],
-                run_ids=r["run_ids"],
                 # the command that measured its runs (they hash in the measuring process: no argv)
-                commands=[["dvc", "repro", EXPERIMENT]],
-                host_id=r["host_id"],
-                session_id=r["session_id"],
-                toolchain_id=r["toolchain_id"],
-                build=r["runtime"],
+                **reporting.cite(r, commands=[["dvc", "repro", EXPERIMENT]]),
             )
         )
-    publish(rep / "numbers" / f"{EXPERIMENT}.json", EXPERIMENT, nums, root=root, replication="runs")
-    (rep / EXPERIMENT).mkdir(parents=True, exist_ok=True)
-    t.select("size_bytes", "n", "mean_mib_s", "ci_low", "ci_high").write_csv(rep / EXPERIMENT / "sizes.csv")
-    return TemplateReport(session=sess, table=t, numbers=nums)
+    return nums
+
+
+#: what the template plugs into the one report pipeline
+REPORT = reporting.Report(
+    EXPERIMENT,
+    table=sizes,
+    numbers=numbers,
+    replication="runs",
+    fix=f"measure one with `python -m benchbook.experiments {EXPERIMENT}` (the template has no DVC stage)",
+)
 
 
 @dataclass

@@ -1,0 +1,199 @@
+"""Command lines in a post -> the conditions they set (``benchbook claims draft``).
+
+A command line is a line that starts a llama.cpp tool (``llama-server``, ``llama-bench``,
+``llama-cli``, ``llama-sweep-bench``, ``llama-speculative-simple``, older ``main``/``server``), vLLM
+(``vllm serve MODEL``, ``python -m vllm.entrypoints...``) or SGLang (``python -m
+sglang.launch_server``), a ``$`` or ``>`` prompt allowed before it, continued over lines ending in
+``\\``, ``^`` or a backtick (``command_lines``).  Its flags become claims-file conditions
+(``conditions_of``; llama.cpp's ``common/arg.cpp`` names): ``-ngl`` -> ``offload.n_gpu_layers``,
+``-ncmoe``/``--n-cpu-moe`` -> ``offload.n_cpu_moe``, ``-c``/``--ctx-size`` (vLLM ``--max-model-len``,
+SGLang ``--context-length``) -> ``ctx``, ``-fa`` -> ``flash_attn`` (``ingest.settings.flash_attn_word``),
+``-ctk``/``-ctv`` -> ``type_k``/``type_v``, ``-b``/``-ub`` -> ``batch``/``ubatch``, ``--draft-max``
+-> ``block_max``, ``-md`` -> ``decoding: speculative`` and ``other.draft_model``, ``-np`` ->
+``concurrency``, ``-m`` (vLLM's model argument) -> ``model`` and the quantisation in the file name
+-> ``quant``; flags with no field of their own go under ``other`` (``--temp 0`` ->
+``other.temp: "0"``).  A llama-bench list (``-ncmoe 22,24,26``) sets no one value: each row says.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from dataclasses import dataclass, field
+from pathlib import PurePosixPath, PureWindowsPath
+
+from ..ingest.settings import flash_attn_word
+
+_TOOL = re.compile(
+    r"^\s*(?:[$>#]\s*|PS [^>]*>\s*)?(?:\S*[/\\])?(?:\./)?"
+    r"(?P<tool>llama-(?:server|bench|cli|sweep-bench|batched-bench|speculative-simple|speculative)|"
+    r"main|server|vllm\s+serve|python3?\s+-m\s+(?:vllm\.entrypoints\S*|sglang\.launch_server))"
+    r"(?:\.exe)?(?=\s|$)"
+)
+#: flag -> (condition path, kind): kind int | str | fa | model | draft | flag
+_FLAGS: dict[str, tuple[str, str]] = {
+    "-ngl": ("offload.n_gpu_layers", "int"),
+    "--gpu-layers": ("offload.n_gpu_layers", "int"),
+    "--n-gpu-layers": ("offload.n_gpu_layers", "int"),
+    "-ncmoe": ("offload.n_cpu_moe", "int"),
+    "--n-cpu-moe": ("offload.n_cpu_moe", "int"),
+    "-c": ("ctx", "int"),
+    "--ctx-size": ("ctx", "int"),
+    "--max-model-len": ("ctx", "int"),
+    "--context-length": ("ctx", "int"),
+    "-fa": ("flash_attn", "fa"),
+    "--flash-attn": ("flash_attn", "fa"),
+    "-ctk": ("type_k", "str"),
+    "--cache-type-k": ("type_k", "str"),
+    "-ctv": ("type_v", "str"),
+    "--cache-type-v": ("type_v", "str"),
+    "-b": ("batch", "int"),
+    "--batch-size": ("batch", "int"),
+    "-ub": ("ubatch", "int"),
+    "--ubatch-size": ("ubatch", "int"),
+    "--draft-max": ("block_max", "int"),
+    "--draft": ("block_max", "int"),
+    "--draft-n": ("block_max", "int"),
+    "-md": ("other.draft_model", "draft"),
+    "--model-draft": ("other.draft_model", "draft"),
+    "-np": ("concurrency", "int"),
+    "--parallel": ("concurrency", "int"),
+    "-m": ("model", "model"),
+    "--model": ("model", "model"),
+    "--model-path": ("model", "model"),
+    "-d": ("depth", "int"),
+    "--quantization": ("quant", "str"),
+    "--cpu-moe": ("other.cpu_moe", "flag"),
+}
+#: flags that take no value (the next word is not theirs)
+_NO_VALUE = frozenset({"--cpu-moe", "--no-mmap", "--mlock", "--jinja", "--verbose", "-v", "--cont-batching"})
+#: a quantisation in a model file name (llama.cpp's ggml types, Unsloth's UD- names, others)
+_QUANT = re.compile(
+    r"(?i)(?<![A-Za-z0-9])(UD-)?(I?Q\d(?:_[A-Z0-9]+)*|BF16|F16|F32|FP8|FP16|INT4|INT8|MXFP4|AWQ|GPTQ)"
+    r"(?![A-Za-z0-9])"
+)
+
+
+@dataclass
+class Command:
+    """A command line of a post: the ``tool``, its first and last ``line``, the ``text`` (joined
+    over continuations), and the ``conditions`` it sets (nested like a claims file's)."""
+
+    tool: str
+    line: int
+    last: int
+    text: str
+    conditions: dict = field(default_factory=dict)
+
+
+def engine_of(tool: str) -> str:
+    """llama.cpp | vLLM | SGLang: the engine a tool belongs to."""
+    if "vllm" in tool:
+        return "vLLM"
+    if "sglang" in tool:
+        return "SGLang"
+    return "llama.cpp"
+
+
+def model_and_quant(path: str) -> tuple[str, str | None]:
+    """(model name, quantisation or None) of a model file or repository name: the file's stem with
+    the quantisation and shard suffix dropped (``Qwen3-30B-A3B-Q4_K_M.gguf`` -> ``("Qwen3-30B-A3B",
+    "Q4_K_M")``; ``unsloth/Qwen3-8B-GGUF:UD-Q4_K_XL`` -> ``("Qwen3-8B", "UD-Q4_K_XL")``)."""
+    name = PureWindowsPath(PurePosixPath(path).name).name
+    name, _, tag = name.partition(":")
+    name = re.sub(r"(?i)\.gguf$|-\d{5}-of-\d{5}|-GGUF$", "", name)
+    found = _QUANT.search(tag) or _QUANT.search(name)
+    quant = (found.group(1) or "") + found.group(2) if found else None
+    if found and found.string is name:
+        name = (name[: found.start()] + name[found.end() :]).strip("-_. ")
+    return name, quant
+
+
+def _set(out: dict, path: str, value) -> None:
+    node = out
+    parts = path.split(".")
+    for p in parts[:-1]:
+        node = node.setdefault(p, {})
+    node[parts[-1]] = value
+
+
+def conditions_of(tool: str, words: list[str]) -> dict:
+    """The conditions the flags ``words`` (after the tool's name) set (module doc)."""
+    out: dict = {"engine": engine_of(tool)}
+    positional = [] if not tool.startswith("vllm") else [w for w in words[:1] if not w.startswith("-")]
+    if positional:
+        words = words[1:]
+        model, quant = model_and_quant(positional[0])
+        out["model"] = model
+        if quant:
+            out["quant"] = quant
+    i = 0
+    while i < len(words):
+        w = words[i]
+        flag, eq, attached = w.partition("=")
+        if not flag.startswith("-"):
+            i += 1
+            continue
+        takes = flag not in _NO_VALUE
+        value = attached if eq else (words[i + 1] if takes and i + 1 < len(words) else "")
+        if takes and not eq and (value.startswith("-") and not re.fullmatch(r"-\d+", value)):
+            value = ""  # the next word is a flag: this one had no value (-fa before newer builds)
+        i += 1 + (takes and not eq and value != "")
+        spec = _FLAGS.get(flag)
+        if spec is None:
+            _set(out, "other." + flag.lstrip("-").replace("-", "_"), value or True)
+            continue
+        path, kind = spec
+        if "," in value:  # llama-bench's list: no one value
+            continue
+        if kind == "int" and re.fullmatch(r"\d+", value):
+            _set(out, path, int(value))
+        elif kind == "fa":
+            word = flash_attn_word(value) if value else "on"
+            if word in ("on", "off"):
+                out["flash_attn"] = word == "on"
+            elif word == "auto":
+                _set(out, "other.flash_attn", "auto")
+        elif kind == "model" and value:
+            model, quant = model_and_quant(value)
+            out["model"] = model
+            if quant:
+                out.setdefault("quant", quant)
+        elif kind == "draft" and value:
+            _set(out, path, model_and_quant(value)[0])
+            out["decoding"] = "speculative"
+        elif kind == "flag":
+            _set(out, path, True)
+        elif kind == "str" and value:
+            _set(out, path, value)
+    return out
+
+
+def command_lines(lines: list[tuple[int, str]]) -> list[Command]:
+    """The command lines among ``lines`` (``(line, text)``), continuations joined (module doc)."""
+    out: list[Command] = []
+    i = 0
+    while i < len(lines):
+        n, text = lines[i]
+        m = _TOOL.match(text)
+        if not m:
+            i += 1
+            continue
+        parts, last = [text[m.end() :]], n
+        while re.search(r"(?:\\|\^|`)\s*$", parts[-1]) and i + 1 < len(lines):
+            parts[-1] = re.sub(r"(?:\\|\^|`)\s*$", "", parts[-1])
+            i += 1
+            last = lines[i][0]
+            parts.append(lines[i][1])
+        joined = " ".join(p.strip() for p in parts)
+        try:
+            words = shlex.split(joined, posix=True)
+        except ValueError:  # an unclosed quote: split on spaces
+            words = joined.split()
+        tool = re.sub(r"\s+", " ", m.group("tool"))
+        if not any(w.startswith("-") for w in words) and not tool.startswith("vllm"):
+            i += 1
+            continue  # "llama-bench for reference:": the tool named in prose, no command
+        out.append(Command(tool, n, last, f"{tool} {joined}".strip(), conditions_of(tool, words)))
+        i += 1
+    return out

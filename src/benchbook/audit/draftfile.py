@@ -1,0 +1,366 @@
+"""A draft (``draft.Drafted``) written as a claims file, keeping what the user reviewed.
+
+``write(drafted, out, post_name)`` writes ``out`` (``benchbook.claims`` version 1, the loader's
+schema) and the log excerpts into ``<out stem>.logs/`` beside it.  Numbers are written as the post
+wrote them (``draft.Num``: ``42.70`` stays ``42.70``, so the loader counts two decimals); every text
+is a double-quoted YAML scalar.
+
+Re-running keeps the user's edits: an entry of ``claims``, ``statements`` or ``groups`` already in
+``out`` without ``reviewed: false`` (a reviewed entry, or one the user wrote) is kept as it is
+written, line for line, and the draft's entry of the same id is not written; an id the draft wrote
+before (``draft.drafted``) and the user deleted is not drafted again; the top-level sections the
+draft does not write (``source``, ``systems``, ``environments``, ``software``, ``model``,
+``settings``, ``conditions``, ``log_pairs``) are kept as the user left them.  Entries still
+``reviewed: false`` are replaced by the new draft.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+
+from ..atomicfile import write_text
+from ..ingest.common import IngestError
+from ..ingest.read import read_source
+from .draft import Drafted, Entry, Num, draft_text
+
+#: the comment a draft opens with (an existing file's own opening comments are kept instead)
+_HEADER = (
+    "# Drafted by `benchbook claims draft` from {post}. Every entry with `reviewed: false` is a",
+    "# guess: check it against its quote, fix it, and set `reviewed: true` (or delete the line); a",
+    "# reviewed entry is never overwritten when the post is drafted again.",
+)
+#: top-level sections the draft writes itself (all others in an existing file are the user's)
+_OWN = ("schema", "schema_version", "draft", "claims", "groups", "statements")
+_ITEM_SECTIONS = ("claims", "groups", "statements")
+_PLAIN_KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_.]*$")
+_YAML_WORDS = frozenset("y n yes no on off true false null".split())
+
+
+def scalar(v) -> str:
+    """One value as YAML flow text (module doc)."""
+    if isinstance(v, Num):
+        return str(v)
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if v is None:
+        return "null"
+    if isinstance(v, int):
+        return str(v)
+    if isinstance(v, float):
+        return repr(v)
+    if isinstance(v, dict):
+        return "{" + ", ".join(f"{key(k)}: {scalar(x)}" for k, x in v.items()) + "}"
+    if isinstance(v, (list, tuple)):
+        return "[" + ", ".join(scalar(x) for x in v) + "]"
+    text = json.dumps(str(v), ensure_ascii=False)
+    return text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029").replace("\x85", "\\x85")
+
+
+def key(k) -> str:
+    k = str(k)
+    return k if _PLAIN_KEY.match(k) and k.lower() not in _YAML_WORDS else scalar(k)
+
+
+@dataclass
+class _Kept:
+    """An existing file's parts: top-level sections the user keeps (text), reviewed items per section
+    (``(id, source_line, text)``), and the ids every draft wrote."""
+
+    sections: dict[str, str]
+    items: dict[str, list[tuple[str, int | None, str]]]
+    drafted: set[str]
+    guessed: set[str]
+
+
+def _read_existing(path: Path) -> _Kept:
+    """The reviewed parts of an existing claims file at ``path`` (module doc).
+
+    Raises:
+        ValueError: ``path`` is not YAML or not a mapping (names the file and the fix).
+    """
+    text = path.read_text(encoding="utf-8")
+    lines = text.splitlines()
+    try:
+        root = yaml.compose(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    except yaml.YAMLError as e:
+        raise ValueError(
+            f"{path}: not YAML ({e}); fix: correct it, or move it away to draft the post afresh"
+        ) from None
+    kept = _Kept({}, {s: [] for s in _ITEM_SECTIONS}, set(), set())
+    if root is None:
+        return kept
+    if not isinstance(root, yaml.MappingNode):
+        raise ValueError(f"{path}: not a claims file (no mapping); fix: move it away to draft afresh")
+    head = lines[: root.value[0][0].start_mark.line] if root.value else []
+    if any(ln.strip() for ln in head) and not any("Drafted by `benchbook claims draft`" in ln for ln in head):
+        kept.sections["#"] = "\n".join(head).rstrip() + "\n"  # the user's own opening comments
+    starts = [k.start_mark.line for k, _ in root.value] + [len(lines)]
+    for i, (k, v) in enumerate(root.value):
+        name = k.value
+        body = lines[starts[i] : starts[i + 1]]
+        if name == "draft":
+            data = yaml.safe_load("\n".join(body)) or {}
+            kept.drafted = set(((data.get("draft") or {}).get("drafted")) or [])
+        elif name in _ITEM_SECTIONS and isinstance(v, yaml.SequenceNode):
+            marks = [x.start_mark.line for x in v.value] + [starts[i + 1]]
+            if v.value and marks[0] > starts[i]:
+                marks[0] = starts[i] + 1  # comments between `claims:` and its first item stay with it
+            for j in range(len(v.value)):
+                chunk = lines[marks[j] : marks[j + 1]]
+                while chunk and not chunk[-1].strip():
+                    chunk.pop()
+                data = yaml.safe_load("\n".join(_dedent(chunk)))
+                data = data[0] if isinstance(data, list) and data else data
+                if not isinstance(data, dict):
+                    continue
+                iid = str(data.get("id", f"{name}-{j}"))
+                rows = _group_ids(data) if name == "groups" else []
+                if data.get("reviewed") is False:
+                    kept.guessed.update([iid, *rows])
+                    continue
+                sl = data.get("source_line")
+                kept.items[name].append((iid, sl if isinstance(sl, int) else None, "\n".join(chunk)))
+                kept.items.setdefault("group-rows", []).extend((r, None, "") for r in rows)
+        elif name not in _OWN:
+            kept.sections[name] = "\n".join(body).rstrip() + "\n"
+    return kept
+
+
+def _group_ids(group: dict) -> list[str]:
+    """The ids of the claims a ``groups:`` entry lists (its ``claims`` and its table's ``id`` column)."""
+    ids = [str(c.get("id")) for c in (group.get("claims") or []) if isinstance(c, dict)]
+    table = group.get("table")
+    cols = (table.get("columns") or []) if isinstance(table, dict) else []
+    if isinstance(table, dict) and "id" in cols:
+        at = cols.index("id")
+        ids += [str(r[at]) for r in (table.get("rows") or []) if isinstance(r, list) and len(r) > at]
+    return ids
+
+
+def _dedent(chunk: list[str]) -> list[str]:
+    """A list item's lines as a YAML document of their own (a ``- `` item at its indent)."""
+    first = chunk[0]
+    indent = len(first) - len(first.lstrip())
+    return [ln[indent:] if ln[:indent].strip() == "" else ln for ln in chunk]
+
+
+def _entry_text(e: Entry) -> str:
+    fields = dict(e.fields)
+    fields["reviewed"] = False
+    return "  - " + scalar(fields)
+
+
+def _group_text(g, rows: list[Entry]) -> str:
+    cols = ["id", "value"]
+    extra = [k for k in ("about", "range", "spread") if any(k in r.fields for r in rows)]
+    if any("range" in r.fields for r in rows):
+        cols = ["id"]
+    cols += [k for k in extra if k not in cols]
+    cond_cols: list[str] = []
+    for r in rows:
+        for path in _paths(r.fields.get("conditions", {})):
+            if path not in cond_cols:
+                cond_cols.append(path)
+    tail = ["log"] if any("log" in r.fields for r in rows) else []
+    cols += (
+        [c.split(".")[-1] if c.startswith("offload.") else c for c in cond_cols]
+        + tail
+        + ["source_line", "quote"]
+    )
+    out = [f"  - id: {key(g.id)}"]
+    for k, v in g.fields.items():
+        out.append(f"    {key(k)}: {scalar(v)}")
+    out.append("    reviewed: false")
+    out.append("    table:")
+    out.append(f"      columns: {scalar(cols)}")
+    out.append("      rows:")
+    for r in rows:
+        cells = []
+        for c in cols:
+            if c in r.fields:
+                cells.append(r.fields[c])
+            else:
+                found = next((p for p in cond_cols if p == c or p == f"offload.{c}"), None)
+                cells.append(_get(r.fields.get("conditions", {}), found) if found else None)
+        out.append(f"        - {scalar(cells)}")
+    return "\n".join(out)
+
+
+def _paths(d: dict, prefix: str = "") -> list[str]:
+    out = []
+    for k, v in d.items():
+        if isinstance(v, dict) and k in ("offload", "other"):
+            out += _paths(v, f"{prefix}{k}.")
+        else:
+            out.append(f"{prefix}{k}")
+    return out
+
+
+def _get(d: dict, path: str):
+    for p in path.split("."):
+        if not isinstance(d, dict):
+            return None
+        d = d.get(p)  # type: ignore[assignment]
+    return d
+
+
+def render(drafted: Drafted, post_name: str, existing: Path | None = None) -> tuple[str, list[str]]:
+    """The claims-file text of ``drafted`` merged with the reviewed parts of ``existing`` (module
+    doc), and the ids of the entries written as guesses (``reviewed: false``)."""
+    kept = (
+        _read_existing(existing)
+        if existing is not None and existing.exists()
+        else _Kept({}, {}, set(), set())
+    )
+    kept_ids = {i for items in kept.items.values() for i, _, _ in items}
+    deleted = kept.drafted - kept_ids - kept.guessed
+    skip = kept_ids | deleted
+    entries = [e for e in drafted.entries if e.id not in skip and (e.group is None or e.group not in skip)]
+    written = {e.id for e in entries} | kept_ids
+    for e in entries:  # a statement citing a claim the user deleted: a todo with what is left
+        if e.kind == "statement" and any(ref not in written for ref in e.fields.get("of", [])):
+            e.kind = "todo"
+            e.fields = {"id": e.id, "todo": "a side was deleted: name the two sides in `of`", **e.fields}
+            e.fields["of"] = [r for r in e.fields.get("of", []) if r in written]
+        elif e.kind == "todo":
+            e.fields["of"] = [r for r in e.fields.get("of", []) if r in written]
+    guessed = [e.id for e in entries]
+    groups = [g for g in drafted.groups if g.id not in skip and any(e.group == g.id for e in entries)]
+    guessed += [g.id for g in groups]
+    head = kept.sections.pop("#", None)
+    out = [head.rstrip("\n")] if head else [_HEADER[0].format(post=post_name), *_HEADER[1:]]
+    out += ["schema: benchbook.claims", "schema_version: 1"]
+    if "source" not in kept.sections:
+        title = f", title: {scalar(drafted.title)}" if drafted.title else ""
+        out.append(f"source: {{kind: post{title}, note: {scalar('drafted from ' + post_name)}}}")
+    for text in kept.sections.values():
+        out.append(text.rstrip("\n"))
+    all_ids = sorted(kept.drafted | set(guessed) | {i for i in kept_ids if i in kept.drafted})
+    draft = {
+        "post": post_name,
+        "drafted": all_ids,
+        "unplaced": [{"line": ln, "number": num, "text": t} for ln, num, t in drafted.unplaced],
+    }
+    out.append("draft:")
+    out.append(f"  post: {scalar(draft['post'])}")
+    out.append(f"  drafted: {scalar(draft['drafted'])}")
+    out.append("  unplaced:" + ("" if draft["unplaced"] else " []"))
+    out += [f"    - {scalar(u)}" for u in draft["unplaced"]]
+
+    def section(name: str, new: list[tuple[int | None, str]]) -> None:
+        items = [(sl, text) for _, sl, text in kept.items.get(name, [])] + new
+        if not items:
+            return
+        out.append(f"{name}:")
+        order = sorted(range(len(items)), key=lambda i: (items[i][0] is None, items[i][0] or 0, i))
+        out.extend(items[i][1] for i in order)
+
+    section(
+        "claims",
+        [
+            (e.fields.get("source_line"), _entry_text(e))
+            for e in entries
+            if e.kind == "claim" and e.group is None
+        ],
+    )
+    section(
+        "groups",
+        [(g.line, _group_text(g, [e for e in entries if e.group == g.id])) for g in groups],
+    )
+    section(
+        "statements",
+        [(e.fields.get("source_line"), _entry_text(e)) for e in entries if e.kind in ("statement", "todo")],
+    )
+    return "\n".join(out) + "\n", guessed
+
+
+def write(drafted: Drafted, out: Path, post_name: str) -> list[str]:
+    """Write the claims file ``out`` (merged with the reviewed parts of an existing one, module doc)
+    and the log excerpts into ``<out stem>.logs/`` (an excerpt already there is kept: the user may
+    have replaced it with the whole log); returns the ids written as guesses.
+
+    Raises:
+        ValueError: an existing ``out`` that is not YAML (names it and the fix).
+        OSError: ``out`` cannot be written.
+    """
+    text, guessed = render(drafted, post_name, out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    write_text(out, text)
+    if drafted.logs:
+        logs = out.with_name(out.stem + ".logs")
+        logs.mkdir(exist_ok=True)
+        for name, body in drafted.logs.items():
+            if not (logs / name).exists():
+                write_text(logs / name, body)
+    return guessed
+
+
+#: the claims file drafted beside a post: ``blog.md`` -> ``blog.claims.yaml`` (its logs in
+#: ``blog.claims.logs/``, where ``benchbook audit`` finds them)
+CLAIMS_SUFFIX = ".claims.yaml"
+
+
+def default_out(post: Path) -> Path:
+    """Where the claims file of ``post`` goes: beside it, ``<stem>.claims.yaml``."""
+    return post.with_name(post.stem + CLAIMS_SUFFIX)
+
+
+def read_post_file(post: Path) -> str:
+    """The text of a post file, decoded as ``benchbook ingest`` decodes (byte-order marks, UTF-16;
+    undecodable bytes replaced): a binary file reads as little text, never as an error.
+
+    Raises:
+        ValueError: ``post`` is a directory or is missing (ingest's IngestError names it).
+    """
+    try:
+        return read_source(post)[0]
+    except IngestError:
+        if post.is_file():  # UTF-16 without a byte-order mark, or binary: read what is there
+            return post.read_bytes().decode("utf-8", errors="replace")
+        raise
+
+
+def draft_post(
+    post: str | Path, out: str | Path | None = None, text: str | None = None
+) -> tuple[Path, Drafted, list[str]]:
+    """Draft the claims file of the post ``post`` (``"-"``: ``text``, read from stdin by the caller)
+    into ``out`` (default ``default_out``; for stdin ``post.claims.yaml`` in the working folder),
+    keeping reviewed entries of an existing ``out`` (module doc).  Returns ``(out, the draft, the
+    ids written as guesses)``.
+
+    Raises:
+        ValueError: a missing post, a directory, an existing ``out`` that is not YAML (names it and
+        the fix); OSError: ``out`` cannot be written.
+    """
+    stdin = str(post) == "-"
+    path = Path("post.md") if stdin else Path(post)
+    if text is None:
+        text = read_post_file(path)
+    target = Path(out) if out is not None else (Path("post" + CLAIMS_SUFFIX) if stdin else default_out(path))
+    if target.resolve() == path.resolve() and not stdin:
+        raise ValueError(f"{target}: the claims file would overwrite the post; fix: name another with -o")
+    drafted = draft_text(text, path.name)
+    guessed = write(drafted, target, "stdin" if stdin else path.name)
+    return target, drafted, guessed
+
+
+def summary(post: str, out: Path, drafted: Drafted, guessed: list[str]) -> list[str]:
+    """What a draft wrote, for the terminal: counts, the guessed ids, the logs and the unplaced numbers."""
+    kinds = {k: sum(e.kind == k for e in drafted.entries) for k in ("claim", "statement", "todo")}
+    lines = [
+        f"{post}: drafted {kinds['claim']} claims, {kinds['statement']} statements, {kinds['todo']} todo "
+        f"statements, {len(drafted.unplaced)} numbers not placed (listed under draft.unplaced) into {out}",
+        f"{len(guessed)} entries guessed (reviewed: false; check each against its quote): "
+        + ", ".join(guessed)
+        if guessed
+        else "no entry guessed: every entry of the file is reviewed",
+    ]
+    if drafted.logs:
+        lines.append(f"log excerpts kept in {out.with_name(out.stem + '.logs')}/: {', '.join(drafted.logs)}")
+    lines += drafted.notes
+    return lines

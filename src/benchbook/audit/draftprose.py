@@ -1,0 +1,377 @@
+"""Numbers with units, and the phrases that relate them, in one piece of a post's prose.
+
+Numbers and units are language-independent; the words around them are read in a few languages
+(English, Korean, Japanese, Chinese, German, French, Spanish), and a word not known leaves the
+field a guess, never a wrong certainty.  What is read (``numbers``):
+
+* a number with a unit it recognises (``UNITS``: tok/s, t/s, tokens/s, ms, s, min, GB/GiB/MB/MiB, %,
+  × / x / times, tokens, layers), written as stated: the digits it was written with (``text``),
+  "about" (``about``, ``~``, ``nearly``, ``roughly``, ``약``, ``約``...: ``ABOUT``), a range
+  (``6.1–6.3``, ``6.1 to 6.3``, ``6.1~6.3``) and ``±`` (``spread``);
+* "N of M" and "N out of M" (``counts``), and "N unit of M unit" (``capacity``: "11.76 GiB of its
+  12.29 GiB");
+* every other number (a year, a version, a model size such as 35B) is ``unit=None``: listed by the
+  caller as not placed, never dropped.
+
+A metric is guessed from the unit and the words near it (``metric_of``).  A relating phrase
+(``relations``: "2.1× faster", "40% more", "about 57% of", "roughly 3×", "just 12% on the other
+prompt" after another percent change) is a ``Relation`` with its kind (ratio, percent_change),
+value, unit and the words after it that name the other side.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+#: words (lower case) or signs that make the next number approximate ("about" in a claims file)
+ABOUT = (
+    "about|around|approximately|approx\\.?|roughly|nearly|almost|circa|ca\\.|some|~|≈|∼|"
+    "약|대략|거의|約|およそ|ほぼ|大约|约|大概|etwa|ungefähr|rund|environ|presque|"
+    "aproximadamente|casi|cerca de"
+)
+#: unit spellings -> the unit a claims file writes (``units.py`` spelling)
+UNITS: dict[str, str] = {
+    "tok/s": "tok/s",
+    "tok/sec": "tok/s",
+    "tokens/s": "tok/s",
+    "tokens/sec": "tok/s",
+    "token/s": "tok/s",
+    "tokens per second": "tok/s",
+    "tokens a second": "tok/s",
+    "t/s": "t/s",
+    "tps": "tok/s",
+    "토큰/초": "tok/s",
+    "トークン/秒": "tok/s",
+    "ms": "ms",
+    "milliseconds": "ms",
+    "s": "s",
+    "sec": "s",
+    "secs": "s",
+    "seconds": "s",
+    "second": "s",
+    "초": "s",
+    "秒": "s",
+    "min": "min",
+    "mins": "min",
+    "minutes": "min",
+    "minute": "min",
+    "분": "min",
+    "分": "min",
+    "h": "h",
+    "hours": "h",
+    "hour": "h",
+    "GiB": "GiB",
+    "GB": "GB",
+    "MiB": "MiB",
+    "MB": "MB",
+    "TB": "TB",
+    "TiB": "TiB",
+    "%": "%",
+    "×": "x",
+    "x": "x",
+    "times": "x",
+    "배": "x",
+    "倍": "x",
+    "tokens": "tokens",
+    "token": "tokens",
+    "tok": "tokens",
+    "토큰": "tokens",
+    "layers": "layers",
+    "layer": "layers",
+}
+_UNIT_ALT = "|".join(
+    re.escape(u) for u in sorted(UNITS, key=len, reverse=True) if u not in ("x", "s", "h", "tok", "min")
+)
+#: a number as written: thousands separators (1,234) or a decimal comma (6,7); a leading sign
+_NUM = r"[+\-−]?(?:\d{1,3}(?:[,\u202f ]\d{3})+(?![\d,])|\d+)(?:[.,]\d+)?"
+#: a unit right after a number; single letters only where no letter follows (2x, 9.8 s, 12 h)
+_UNIT = rf"(?:{_UNIT_ALT}|x(?![a-z\d])|s(?![a-z])|h(?![a-z])|tok(?![a-z])|min(?![a-z]))"
+_RANGE_SEP = r"\s*(?P<sep>–|—|-|~|〜|～|to|bis|à)\s*"
+_NUMBER = re.compile(
+    rf"(?P<about>(?<![\w])(?:{ABOUT})\s*)?(?P<a>{_NUM})(?:\s*(?P<ua>{_UNIT}))?"
+    rf"(?:(?:{_RANGE_SEP})(?P<b>{_NUM})|\s*(?:±|\+/-|\+-)\s*(?P<pm>{_NUM}))?"
+    rf"(?:\s*(?P<unit>{_UNIT}))?"
+    rf"(?P<of>\s+(?:of|out of|중|のうち)\s+(?:the\s+|its\s+|their\s+)?(?P<m>{_NUM})(?:\s*(?P<um>{_UNIT}))?)?",
+    re.IGNORECASE,
+)
+#: a date (2026-10-28, 2026-10, 2026/10/28) or a dotted version (0.19.1, b1.2.3)
+_DATE = re.compile(r"\d{4}[-/]\d{1,2}(?:[-/]\d{1,2})?(?!\d|\.\d)|\d+\.\d+\.\d+")
+#: what follows "4x" when it counts devices, not a multiple
+_HARDWARE = re.compile(
+    r"\s*(?:RTX|GTX|RX|Radeon|Tesla|GPUs?\b|cards?\b|[AHBL]\d{2,3}\b|MI\d|M\d|\d{4}\b)", re.I
+)
+#: a token holding a letter and a digit glued together (a name: H200, i9-12900K, DDR5-4800)
+_IDENT = re.compile(r"[\w.\-/]*(?:[A-Za-z_][\w.\-/]*\d|\d[\w.\-/]*[A-Za-z_])[\w\-/]*(?:\.\w+)*")
+
+
+def _token_start(text: str, i: int) -> int:
+    while i > 0 and re.match(r"[\w.\-/]", text[i - 1]):
+        i -= 1
+    return i
+
+
+#: comparison words after a multiple or percentage: the direction of a change
+_MORE = (
+    r"faster|quicker|more|higher|better|greater|larger|increase|gain|speed-?up|up|"
+    r"빠르|높|더|速い|高い|快|schneller|plus rapide|más rápido"
+)
+_LESS = (
+    r"slower|less|lower|fewer|worse|smaller|decrease|drop|down|loss|reduction|"
+    r"느리|낮|遅い|低い|慢|langsamer|plus lent|más lento"
+)
+
+
+@dataclass(frozen=True)
+class Number:
+    """One number of a piece of prose: ``text`` as written (``"42.72"``), ``value`` or ``range``
+    (texts of each end), ``unit`` (None: not placed), ``about``, ``spread`` (text after ``±``),
+    ``of``: the M of "N of M" (a count's trials, or a capacity with ``of_unit``), ``start``/``end``:
+    where in the piece, ``words``: the piece's text."""
+
+    text: str
+    unit: str | None
+    about: bool
+    start: int
+    end: int
+    low: str | None = None
+    high: str | None = None
+    spread: str | None = None
+    of: str | None = None
+    of_unit: str | None = None
+    unit_written: str | None = None
+
+    @property
+    def range(self) -> tuple[str, str] | None:
+        return (self.low, self.high) if self.low is not None and self.high is not None else None
+
+
+def number_text(raw: str) -> str:
+    """A number as a claims file writes it: thousands separators dropped, a decimal comma read as
+    a point (``1,234`` -> ``1234``, ``6,7`` -> ``6.7``), a minus sign as ``-``; the digits kept."""
+    s = raw.replace("−", "-").replace("\u202f", "").strip()
+    if re.fullmatch(r"[+-]?\d{1,3}(?:[, ]\d{3})+(?:\.\d+)?", s):
+        return s.replace(",", "").replace(" ", "")
+    return s.replace(",", ".").lstrip("+")
+
+
+def _unit(raw: str | None) -> str | None:
+    if raw is None:
+        return None
+    key = raw.strip()
+    return (
+        UNITS.get(key) or UNITS.get(key.lower()) or (UNITS.get(key.upper()) if key.upper() in UNITS else None)
+    )
+
+
+def numbers(text: str) -> list[Number]:
+    """Every number of ``text`` (module doc), in order.  A number glued to letters (``35B``,
+    ``Q4_K_M``, ``RTX 3080``'s model number after a word is kept, unit None) or inside a word is
+    kept with no unit; a date (``2026-10-28``) and a version (``3.8``) have no unit either."""
+    out: list[Number] = []
+    pos = 0
+    while True:
+        m = _NUMBER.search(text, pos)
+        if not m:
+            break
+        pos = m.end()
+        date = _DATE.match(text, m.start("a"))
+        if date:  # a date or a version (2026-10-28, 1.2.3): no stated measurement
+            pos = date.end()
+            continue
+        if (
+            _IDENT.match(text, _token_start(text, m.start("a")))
+            and m.group("ua") is None
+            and m.group("unit") is None
+        ):
+            end = _IDENT.match(text, _token_start(text, m.start("a"))).end()  # type: ignore[union-attr]
+            pos = max(end, m.start("a") + 1)
+            continue  # a name (H200, Q4_K_M, 35B-A3B, pp512, V4.1): not a stated number
+        before = text[: m.start("a")]
+        glued_before = bool(re.search(r"[A-Za-z_\-.][A-Za-z_\-.]*$", before)) and not m.group("about")
+        after = text[m.end("a") :]
+        if re.match(r"[A-Za-z_]", after) and m.group("ua") is None and m.group("unit") is None:
+            out.append(Number(number_text(m.group("a")), None, False, m.start("a"), m.end("a")))
+            pos = m.end("a")
+            continue
+        ua, ub = _unit(m.group("ua")), _unit(m.group("unit"))
+        if (ua or ub) == "x" and _HARDWARE.match(text, m.end()):  # "4x RTX 3090": a count of devices
+            pos = m.end()
+            continue
+        unit = ub or ua
+        written = m.group("unit") or m.group("ua")
+        low = high = spread = None
+        if m.group("b") is not None:
+            if ua and ub and ua != ub or (m.group("ua") and not m.group("unit") and ua != "%"):
+                # "6 GB to 8 tok/s", "12 tokens - 3": no range; read the first number alone
+                out.append(
+                    Number(number_text(m.group("a")), ua, bool(m.group("about")), m.start(), m.end("ua"))
+                )
+                pos = m.end("ua")
+                continue
+            low, high = number_text(m.group("a")), number_text(m.group("b"))
+            try:
+                worded = bool(m.group("sep").isalpha() and re.search(r"\b(?:from|von|de)\s*$", before, re.I))
+                if float(low) > float(high) or low.startswith("-") or glued_before or worded:
+                    raise ValueError
+            except ValueError:  # a date 2026-10-28, a descending pair, "from 310 to 1,420 t/s": no range
+                # the first number alone; after "from", with the unit of the pair ("from 310 to 1420 t/s")
+                first = ua or (ub if worded else None)
+                end = m.end("ua") if m.group("ua") else m.end("a")
+                about = bool(m.group("about")) and first is not None
+                text_a = number_text(m.group("a"))
+                out.append(Number(text_a, first, about, m.start(), end, unit_written=written))
+                pos = end
+                continue
+        if m.group("pm") is not None:
+            spread = number_text(m.group("pm"))
+        if glued_before and unit is None:
+            out.append(Number(number_text(m.group("a")), None, False, m.start("a"), m.end("a")))
+            pos = m.end("a")
+            continue
+        of = of_unit = None
+        end = m.end()
+        if m.group("of") is not None:
+            um = _unit(m.group("um"))
+            if unit is None or um == unit:
+                of, of_unit = number_text(m.group("m")), um
+            else:
+                end = m.start("of")
+        out.append(
+            Number(
+                number_text(m.group("a")) if low is None else f"{low}–{high}",
+                unit,
+                bool(m.group("about")),
+                m.start(),
+                end,
+                low,
+                high,
+                spread,
+                of,
+                of_unit,
+                written,
+            )
+        )
+        pos = end
+    return out
+
+
+#: words near a number -> the metric it is (first match wins, in this order)
+_METRIC_WORDS: list[tuple[str, str, str]] = [
+    (
+        "rate",
+        r"\bpp\s?\d+|prefill|prompt (?:eval|processing|speed)|\bpp\b|프리필|프롬프트 처리|プロンプト処理",
+        "prefill_tps",
+    ),
+    ("rate", r".", "decode_tps"),
+    ("size", r"vram|gpu memory|video memory|dedicated|gpu", "vram_peak"),
+    ("size", r"\brss\b|resident|process", "rss_peak"),
+    ("size", r"working set", "working_set_peak"),
+    ("size", r"\bram\b|system memory|memory", "ram_peak"),
+    ("size", r"model|file|gguf|weights|quant|download|disk", "model_size"),
+    ("size", r".", "size"),
+    ("time", r"ttft|first token|time to first", "ttft"),
+    ("time", r"latency|per token|tpot", "latency"),
+    ("time", r"\bload", "load_time"),
+    ("time", r".", "duration"),
+    ("ratio", r"accept|수락|採択|受理|接受", "acceptance_rate"),
+    ("ratio", r".", "share"),
+    ("multiple", r".", "speedup"),
+    ("tokens", r".", "tokens"),
+    ("layers", r".", "layers"),
+]
+_FAMILY = {
+    "tok/s": "rate",
+    "t/s": "rate",
+    "ms": "time",
+    "s": "time",
+    "min": "time",
+    "h": "time",
+    "GiB": "size",
+    "GB": "size",
+    "MiB": "size",
+    "MB": "size",
+    "TB": "size",
+    "TiB": "size",
+    "%": "ratio",
+    "x": "multiple",
+    "tokens": "tokens",
+    "layers": "layers",
+}
+
+
+def family(unit: str | None) -> str | None:
+    """rate | time | size | ratio | multiple | tokens | layers of a drafted unit; None if unplaced."""
+    return _FAMILY.get(unit or "")
+
+
+def metric_of(unit: str | None, before: str, after: str = "") -> str | None:
+    """The metric a number in ``unit`` is, from the words near it (``_METRIC_WORDS``): the keyword
+    nearest before the number wins ("VRAM peaked at 11.7 GiB and the working set at 18.8 GiB": the
+    second is the working set), then the first right after it, then the unit's default; None for a
+    number with no unit."""
+    fam = family(unit)
+    rules = [(pat, m) for f, pat, m in _METRIC_WORDS if f == fam]
+    if not rules:
+        return None
+    low, tail = before.lower(), re.split(r"[.!?;](?:\s|$)", after.lower()[:30])[0]  # this sentence only
+    best: tuple[int, str] | None = None
+    for pat, metric in rules[:-1]:
+        hits = [h.end() for h in re.finditer(pat, low)]
+        if hits and (best is None or hits[-1] > best[0]):
+            best = (hits[-1], metric)
+    if best is not None:
+        return best[1]
+    return next((m for pat, m in rules[:-1] if re.search(pat, tail)), rules[-1][1])
+
+
+@dataclass(frozen=True)
+class Relation:
+    """A phrase relating two numbers: ``kind`` ratio | percent_change, the stated ``number`` (its
+    unit x or %), ``sign`` (-1 for slower/less/lower), ``other``: the words naming the other side
+    ("plain decoding"), ``start``: where in the piece."""
+
+    kind: str
+    number: Number
+    sign: int
+    other: str
+    start: int
+
+
+def relations(text: str, found: list[Number]) -> list[Relation]:
+    """The relating phrases of ``text`` among its ``found`` numbers (module doc): a multiple
+    (``2.1× faster``, ``roughly 3×``, ``7 times``), a percentage followed by a comparison word
+    (``40% more``, ``12% slower``) or by "of" (``about 57% of``), and a bare percentage after
+    another percent change in the same piece ("just 12% on the other prompt")."""
+    out: list[Relation] = []
+    for n in found:
+        tail = text[n.end : n.end + 60]
+        if n.unit == "x":
+            m = re.match(rf"\s*(?:(?:{_LESS})|(?:{_MORE}))?", tail, re.IGNORECASE)
+            word = m.group(0).strip().lower() if m else ""
+            sign = -1 if word and re.fullmatch(_LESS, word, re.IGNORECASE) else 1
+            other = re.sub(
+                r"^\s*(?:\w+\s+)?(?:than|of|over|vs\.?|versus)\s+", "", tail[m.end() if m else 0 :]
+            )
+            out.append(Relation("ratio", n, sign, _side_words(other), n.start))
+        elif n.unit == "%" and n.of is None:
+            if re.match(r"\s*of\b", tail, re.IGNORECASE):
+                out.append(Relation("ratio", n, 1, _side_words(re.sub(r"^\s*of\s+", "", tail)), n.start))
+                continue
+            m = re.match(rf"\s*(?:(?P<less>{_LESS})|(?P<more>{_MORE}))\b", tail, re.IGNORECASE)
+            if m:
+                sign = -1 if m.group("less") else 1
+                other = re.sub(r"^\s*(?:than|over|vs\.?|versus)\s+", "", tail[m.end() :])
+                out.append(Relation("percent_change", n, sign, _side_words(other), n.start))
+            elif (
+                out
+                and out[-1].kind == "percent_change"
+                and not re.search(r"accept|수락", text[max(0, n.start - 40) : n.end + 20], re.IGNORECASE)
+            ):
+                out.append(Relation("percent_change", n, out[-1].sign, _side_words(tail), n.start))
+    return out
+
+
+def _side_words(text: str) -> str:
+    """The words naming the other side: up to the end of the clause."""
+    return re.split(r"[,;:()\[\]]|\.(?!\d)|\s—\s|\s-\s", text.strip(), maxsplit=1)[0].strip()

@@ -1,0 +1,272 @@
+"""A published post as blocks with their lines: what ``benchbook claims draft`` reads.
+
+A post is Markdown, plain text or HTML saved from a browser (``read_post``).  HTML is turned into
+text first (``html_to_text``, with the standard library's ``html.parser``): block elements end a
+line, ``<pre>`` keeps its lines, and an HTML ``<table>`` becomes a Markdown pipe table, so every
+later step reads one kind of text; its line numbers are those of that text.  The text is split
+into blocks by markdown-it-py (CommonMark with tables): prose (paragraphs, headings, list items:
+one ``Block`` per paragraph, each piece of text with the line it is on), tables (Markdown pipe
+tables; aligned text tables, whose columns are separated by two or more spaces, found in prose and
+code blocks) and code (fenced or indented: command lines and log excerpts live there).
+
+Lines are 1-based lines of the text read, as an editor shows them.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from html.parser import HTMLParser
+from typing import Literal
+
+from markdown_it import MarkdownIt
+
+#: elements that end a line of text (the rest is inline)
+_BLOCK_TAGS = frozenset(
+    "p div br li ul ol h1 h2 h3 h4 h5 h6 tr table pre blockquote section article header footer "
+    "main aside figure figcaption dt dd hr title".split()
+)
+_SKIP_TAGS = frozenset({"script", "style", "noscript", "svg", "template", "head"})
+#: a column gap in aligned text: two or more spaces, or a tab
+_GAP = re.compile(r"\t+| {2,}")
+_DASHES = re.compile(r"^[\s\-=+|:]+$")
+
+
+@dataclass
+class Block:
+    """One block of a post: ``kind`` text | table | code; ``lines``: ``(line, text)`` pieces (prose:
+    the text of each source line with the markup removed; code: the raw lines); ``rows``: a table's
+    cells, the header first, and ``row_lines`` the line of each row; ``info``: a fence's language."""
+
+    kind: Literal["text", "table", "code"]
+    lines: list[tuple[int, str]]
+    rows: list[list[str]] = field(default_factory=list)
+    row_lines: list[int] = field(default_factory=list)
+    info: str = ""
+    heading: bool = False
+
+    @property
+    def start(self) -> int:
+        return self.lines[0][0] if self.lines else (self.row_lines[0] if self.row_lines else 0)
+
+
+@dataclass
+class Post:
+    """A post read (``read_post``): the ``text`` read (HTML turned into text), whether it was HTML,
+    and its ``blocks`` in order."""
+
+    text: str
+    html: bool
+    blocks: list[Block]
+    _lines: list[str] | None = field(default=None, repr=False)
+
+    def line(self, n: int) -> str:
+        """The text of line ``n`` (1-based), stripped; "" outside the text."""
+        if self._lines is None:
+            self._lines = self.text.splitlines()
+        return self._lines[n - 1].strip() if 0 < n <= len(self._lines) else ""
+
+
+class _HtmlText(HTMLParser):
+    """HTML -> text lines (module doc)."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.out: list[str] = []
+        self.cur: list[str] = []
+        self.skip = 0
+        self.pre = 0
+        self.rows: list[list[str]] | None = None
+        self.cell: list[str] | None = None
+
+    def _end_line(self) -> None:
+        text = "".join(self.cur)
+        self.cur = []
+        if self.pre:
+            self.out.extend(text.split("\n"))
+            return
+        text = re.sub(r"\s+", " ", text).strip()
+        if text:
+            self.out.append(text)
+
+    def handle_starttag(self, tag: str, attrs) -> None:  # noqa: ARG002 (HTMLParser's signature)
+        if tag in _SKIP_TAGS:
+            self.skip += 1
+        elif tag == "table":
+            self._end_line()
+            self.rows = []
+        elif tag == "tr" and self.rows is not None:
+            self.rows.append([])
+        elif tag in ("td", "th") and self.rows is not None:
+            self.cell = []
+        elif tag == "pre":
+            self._end_line()
+            self.out.append("```")
+            self.pre += 1
+        elif tag in _BLOCK_TAGS and self.cell is None:
+            self._end_line()
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in _SKIP_TAGS:
+            self.skip = max(0, self.skip - 1)
+        elif tag in ("td", "th") and self.rows is not None and self.cell is not None:
+            text = re.sub(r"\s+", " ", "".join(self.cell)).strip().replace("|", "/")
+            if not self.rows:
+                self.rows.append([])
+            self.rows[-1].append(text)
+            self.cell = None
+        elif tag == "table" and self.rows is not None:
+            rows = [r for r in self.rows if r]
+            for i, r in enumerate(rows):
+                self.out.append("| " + " | ".join(r) + " |")
+                if i == 0:
+                    self.out.append("|" + " --- |" * len(r))
+            self.out.append("")
+            self.rows = None
+        elif tag == "pre":
+            self._end_line()
+            self.out.append("```")
+            self.pre = max(0, self.pre - 1)
+        elif tag in _BLOCK_TAGS and self.cell is None:
+            self._end_line()
+            if tag in ("p", "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "blockquote"):
+                self.out.append("")
+
+    def handle_data(self, data: str) -> None:
+        if self.skip:
+            return
+        if self.cell is not None:
+            self.cell.append(data)
+        else:
+            self.cur.append(data)
+
+
+def is_html(text: str) -> bool:
+    """Whether ``text`` is an HTML page (a doctype, an ``<html>``/``<body>`` tag, or mostly tags)."""
+    head = text.lstrip()[:2000].lower()
+    if head.startswith(("<!doctype html", "<html")) or "<body" in head:
+        return True
+    tags = len(re.findall(r"</?(?:p|div|span|table|td|br|li|a)\b[^>]*>", text[:20000], re.IGNORECASE))
+    return tags >= 10 and tags * 40 > len(text[:20000].splitlines())
+
+
+def html_to_text(text: str) -> str:
+    """The text of an HTML page (module doc): one line per block element, ``<pre>`` as a fenced
+    block, tables as Markdown pipe tables; blank lines between paragraphs."""
+    p = _HtmlText()
+    p.feed(text)
+    p.close()
+    p._end_line()
+    out = re.sub(r"\n{3,}", "\n\n", "\n".join(p.out))
+    return out.strip("\n") + "\n"
+
+
+def aligned_rows(lines: list[tuple[int, str]]) -> tuple[list[list[str]], list[int]] | None:
+    """An aligned text table in ``lines`` (``(line, text)``): three or more lines (a header and two
+    rows) splitting at column gaps into the same number (2+) of cells, dash lines skipped; the
+    header's first cell may be empty (then it has one cell less).  None when the lines are no such
+    table."""
+    rows, at = [], []
+    for n, t in lines:
+        if not t.strip() or _DASHES.match(t):
+            continue
+        rows.append([c for c in _GAP.split(t.strip()) if c != ""])
+        at.append(n)
+    if len(rows) < 3:
+        return None
+    width = len(rows[1])
+    if width < 2 or any(len(r) != width for r in rows[2:]):
+        return None
+    if len(rows[0]) == width - 1:
+        rows[0] = ["", *rows[0]]
+    if len(rows[0]) != width or not any(re.search(r"\d", c) for r in rows[1:] for c in r):
+        return None
+    return rows, at
+
+
+def _inline_pieces(tok, start: int) -> list[tuple[int, str]]:
+    """``(line, text)`` of an inline token: its text without markup, one piece per source line."""
+    pieces: list[tuple[int, str]] = []
+    cur: list[str] = []
+    line = start
+    for ch in tok.children or []:
+        if ch.type in ("softbreak", "hardbreak"):
+            pieces.append((line, "".join(cur)))
+            cur, line = [], line + 1
+        elif ch.type == "text":
+            cur.append(ch.content)
+        elif ch.type == "code_inline":
+            cur.append(f"`{ch.content}`")  # a command line written inline stays one span
+        elif ch.type == "image":
+            cur.append(ch.content)
+    pieces.append((line, "".join(cur)))
+    return [(n, t) for n, t in pieces if t.strip()]
+
+
+def _md() -> MarkdownIt:
+    return MarkdownIt("commonmark", {"html": False}).enable("table")
+
+
+def blocks_of(text: str) -> list[Block]:
+    """The blocks of a Markdown or plain text (module doc), in order."""
+    raw = text.splitlines()
+    tokens = _md().parse(text)
+    out: list[Block] = []
+    i = 0
+    heading = False
+    while i < len(tokens):
+        tok = tokens[i]
+        if tok.type == "heading_open":
+            heading = True
+        elif tok.type == "heading_close":
+            heading = False
+        if tok.type == "table_open" and tok.map:
+            rows: list[list[str]] = []
+            row_lines: list[int] = []
+            row: list[str] = []
+            j = i + 1
+            while tokens[j].type != "table_close":
+                t = tokens[j]
+                if t.type == "tr_open":
+                    row = []
+                    row_lines.append((t.map[0] + 1) if t.map else 0)
+                elif t.type == "inline":
+                    row.append("".join(_t for _, _t in _inline_pieces(t, 0)).strip())
+                elif t.type == "tr_close":
+                    rows.append(row)
+                j += 1
+            lines = [(n, raw[n - 1]) for n in range(tok.map[0] + 1, tok.map[1] + 1) if n <= len(raw)]
+            out.append(Block("table", lines, rows, row_lines))
+            i = j
+        elif tok.type in ("fence", "code_block") and tok.map:
+            first = tok.map[0] + 1 + (tok.type == "fence")
+            lines = [(first + k, t) for k, t in enumerate(tok.content.splitlines())]
+            table = aligned_rows(lines)
+            if table and not any(_looks_code(t) for _, t in lines):
+                out.append(Block("table", lines, table[0], table[1], info=tok.info))
+            else:
+                out.append(Block("code", lines, info=tok.info.strip()))
+        elif tok.type == "inline" and tok.map:
+            lines = [(n, raw[n - 1]) for n in range(tok.map[0] + 1, tok.map[1] + 1) if n <= len(raw)]
+            table = aligned_rows(lines) if len(lines) >= 3 else None
+            if table:
+                out.append(Block("table", lines, table[0], table[1]))
+            else:
+                out.append(Block("text", _inline_pieces(tok, tok.map[0] + 1), heading=heading))
+        i += 1
+    return out
+
+
+def _looks_code(line: str) -> bool:
+    """A command or log line (never a table row): a llama.cpp tool, a flag, a log's ``=``."""
+    return bool(re.search(r"^\s*[$>#]\s|\b\w+\s*=\s*\S|llama-\w+\s+-|\bvllm\b|\bsglang\b", line))
+
+
+def read_post(text: str) -> Post:
+    """The ``Post`` of a text (module doc): HTML turned into text first; NUL bytes and other
+    controls but tab and newline dropped (a binary file reads as little text, never as an error)."""
+    text = re.sub(r"[\x00-\x08\x0b-\x1f\x7f]", "", text.replace("\r\n", "\n").replace("\r", "\n"))
+    html = is_html(text)
+    if html:
+        text = html_to_text(text)
+    return Post(text, html, blocks_of(text))

@@ -1,0 +1,183 @@
+"""``benchbook writeup new`` (issue 33 §1): a write-up of one GGUF in ``writeups/NAME/``, its params, its
+registry and a page quoting its numbers as ``{{< var NAME--KEY >}}`` that the site renders with links to
+the write-up's own provenance entries, markers numbered on the page, listed in the navigation bar.  The
+measurement itself (llama-bench) is not run here; its registry is a published fixture."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+import yaml
+
+from benchbook import cli, site, sitewriteups, writeup, writeupnew
+from benchbook.numbers import Number, load_all, publish
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _writeup(root: Path, name: str = "mine") -> None:
+    """A write-up registry of two llama-bench numbers of model ``m`` (one with a caveat), citing its raw."""
+    raw = root / f"writeups/{name}/raw/llama_bench/h.jsonl"
+    raw.parent.mkdir(parents=True)
+    raw.write_text('{"i": 0}\n{"i": 1}\n')
+    common = dict(n=3, computation="c", build="b11434 (unknown) cpu", experiment="llama_bench", unit="tok/s")
+    common |= dict(commands=[["llama-bench", "-m", "<models>/m.gguf"]], ci_method="log-scale t")
+    nums = [
+        Number(
+            key=key,
+            value=10.0 + i,
+            label=key,
+            ci95=[9.0 + i, 11.0 + i],
+            sources=[{"file": f"writeups/{name}/raw/llama_bench/h.jsonl", "lines": [[i + 1, i + 1]]}],
+            caveats=["high_variance"] if "tg" in key else [],
+            **common,
+        )
+        for i, key in enumerate(["lb-m-pp32-warm", "lb-m-tg16-warm"])
+    ]
+    publish(
+        root / f"writeups/{name}/reports/numbers/llama_bench.json",
+        "llama_bench",
+        nums,
+        root=root,
+        replication="repetitions",
+    )
+
+
+def test_page_keys_are_the_writeups_name_and_its_registry_key(tmp_path):
+    _writeup(tmp_path)
+    assert sitewriteups.page_key("mine", "lb-m-tg16-warm") == "mine--lb-m-tg16-warm"
+    assert sorted(sitewriteups.page_numbers(tmp_path)["mine"]) == [
+        "mine--lb-m-pp32-warm",
+        "mine--lb-m-tg16-warm",
+    ]
+    # `benchbook numbers --writeup mine` prints the keys as a page quotes them
+    found = writeup.rows(sitewriteups.registry_dir(tmp_path / "writeups/mine"), "tg", "mine")
+    assert [r.key for r in found] == ["mine--lb-m-tg16-warm"]
+    with pytest.raises(writeup.WriteupError, match="--writeup nope: no write-up registry"):
+        cli.writeup_registry(tmp_path, "nope")
+
+
+def test_a_writeup_page_renders_with_linked_numbers_its_own_legend_and_a_menu_entry(tmp_path):
+    (tmp_path / "_quarto.yml").write_text(
+        "project:\n  type: website\n  render:\n    - index.qmd\n    - provenance.qmd\n"
+        "    - writeups/*/provenance/*.qmd\n"
+        "format:\n  html:\n    theme: litera\n"
+        "website:\n  title: t\n  navbar:\n    left:\n      - href: index.qmd\n        text: Overview\n"
+        "      - href: audits/index.qmd\n        text: Audits\n"
+    )
+    (tmp_path / "index.qmd").write_text("---\ntitle: home\n---\n\nHome.\n")
+    shutil.copy(ROOT / "provenance.qmd", tmp_path / "provenance.qmd")  # the caveat rules' anchors
+    (tmp_path / "audits").mkdir()
+    (tmp_path / "audits/index.qmd").write_text("---\ntitle: audits\n---\n\nNone.\n")
+    (tmp_path / "reports/numbers").mkdir(parents=True)
+    _writeup(tmp_path)
+    nums = load_all(tmp_path / "writeups/mine/reports/numbers")
+    page = tmp_path / "writeups/mine/index.qmd"
+    page.write_text(writeupnew.page_source("mine", "llama_bench", "m", nums))
+    assert writeupnew.add_to_site(tmp_path, "mine") == [
+        "render: writeups/*/*.qmd",
+        "navbar Write-ups: writeups/mine/index.qmd",
+    ]
+    assert writeupnew.add_to_site(tmp_path, "mine") == []  # listed once
+    cfg = yaml.safe_load((tmp_path / "_quarto.yml").read_text())
+    menu = cfg["website"]["navbar"]["left"][1]
+    assert menu == {"text": "Write-ups", "menu": [{"href": "writeups/mine/index.qmd", "text": "mine"}]}
+    text = page.read_text()
+    assert "{{< var mine--lb-m-tg16-warm >}}" in text and "{{< var mine--lb-m-pp32-warm__v >}}" in text
+    assert "#   mine--lb-<model id>-pp<n_prompt>-warm, mine--lb-<model id>-tg<n_gen>-warm" in text
+    built = site.render(tmp_path)
+    (links,) = [p for p in built.pages if p.page == "writeups/mine/index.qmd"]
+    assert (links.wanted, links.linked, links.unlinked) == (3, 3, {})
+    html = (tmp_path / "_site/writeups/mine/index.html").read_text()
+    # the source's digit is the site's (caveats.RULES order: high_variance is †4, no page met another
+    # rule first); the page's only marker is its first: †1, in its prose, its table and its legend
+    variables = yaml.safe_load((tmp_path / "_variables.yml").read_text())
+    assert " †4](provenance/llama_bench.qmd#n-lb-m-tg16-warm " in variables["mine--lb-m-tg16-warm"]
+    assert set(re.findall(r"†\d+", html)) == {"†1"}, re.findall(r".{60}†\d+", html)
+    assert "provenance/llama_bench.html#n-lb-m-tg16-warm" in html
+    measured = (tmp_path / "writeups/mine/_generated/index-measured.md").read_text()
+    assert "../../provenance.qmd#c-" in measured or "Caveat said once" not in measured
+
+
+def test_write_params_binds_the_experiment_to_the_model_and_drops_profiles(committed_params):
+    doc = writeupnew.write_params(
+        committed_params,
+        "llama_bench",
+        "mine",
+        {"source": "file", "path": "~/m.gguf", "sha256": "a" * 64, "size_bytes": 4},
+        {"repetitions": 2},
+    )
+    assert doc["llama_bench"]["models"] == ["mine"] and doc["llama_bench"]["repetitions"] == 2
+    assert doc["models"]["registry"]["mine"]["path"] == "~/m.gguf"
+    assert doc["report"]["primary_host"] is None and "profiles" not in doc
+    assert committed_params["llama_bench"]["models"] != ["mine"]  # the project's params untouched
+
+
+def test_a_registered_file_is_found_by_sha256_and_a_new_one_gets_its_name(
+    tmp_path, committed_params, monkeypatch
+):
+    monkeypatch.setenv("BENCHBOOK_CACHE", str(tmp_path / "cache"))
+    proj = tmp_path / "proj"  # the repository; the file lies outside it
+    proj.mkdir()
+    f = tmp_path / "elsewhere" / "My-Model.Q8_0.gguf"
+    f.parent.mkdir()
+    f.write_bytes(b"GGUF" + b"Q" * 60)
+    said: list[str] = []
+    model_id, entry, already = writeupnew.resolve_model(proj, committed_params, str(f), said.append)
+    assert (model_id, already, entry["sha256"]) == (
+        "my-model-q8_0",
+        False,
+        hashlib.sha256(f.read_bytes()).hexdigest(),
+    )
+    # the same bytes under a registered id: "already" it, no new entry
+    params = {
+        **committed_params,
+        "models": {
+            **committed_params["models"],
+            "registry": {**committed_params["models"]["registry"], "theirs": entry},
+        },
+    }
+    model_id, entry2, already = writeupnew.resolve_model(proj, params, str(f), said.append)
+    assert (model_id, entry2, already) == ("theirs", None, True)
+    assert said[-1].startswith("this file is already theirs (sha256 ")
+    # an id of the registry is used as it is
+    assert writeupnew.resolve_model(proj, committed_params, "smollm2-135m-q8_0")[:2] == (
+        "smollm2-135m-q8_0",
+        None,
+    )
+
+
+def test_committed_writeups_publish_no_folder_of_the_measuring_machine():
+    """Issue 33 §3 (leftover): the user-gguf registry's commands named ``/root/.cache/benchbook/models/…``
+    and its params the same absolute path; now ``<cache>/…`` in the registry and ``~/…`` in params."""
+    import json
+
+    for reg in sorted(ROOT.glob("writeups/*/reports/numbers/*.json")):
+        for key, num in json.loads(reg.read_text())["numbers"].items():
+            args = [a for c in num.get("commands") or [] for a in c]
+            assert not [a for a in args if a.startswith("/")], f"{reg}: {key}"
+    for params in sorted(ROOT.glob("writeups/*/params.yaml")):
+        text = params.read_text()
+        assert "/root/" not in text and "/home/" not in text, params
+    assert ROOT.joinpath("writeups/user-gguf/params.yaml").read_text().count("path: ~/.cache/benchbook/") == 1
+
+
+def test_new_page_sees_a_writeups_registry(tmp_path):
+    (tmp_path / "_quarto.yml").write_text("project:\n  type: website\n  render:\n    - index.qmd\n")
+    _writeup(tmp_path)
+    registry_dir = sitewriteups.registry_dir(tmp_path / "writeups/mine")
+    page = writeup.new_page(tmp_path, "note", "llama_bench", "tg", writeup="mine", numbers_dir=registry_dir)
+    assert page == tmp_path / "writeups/mine/note.qmd"
+    text = page.read_text()
+    assert "| `mine--lb-m-tg16-warm` | {{< var mine--lb-m-tg16-warm__v >}} | tok/s | 3 |" in text
+    assert "{{< include _generated/note-measured.md >}}" in text
+    assert "{{< include _generated/note-caveats.md >}}" in text
+    assert "writeups/*/*.qmd" in (tmp_path / "_quarto.yml").read_text()
+    parts = sitewriteups.pages_parts(tmp_path)
+    legend = parts[tmp_path / "writeups/mine/_generated/note-caveats.md"]
+    assert "[high_variance](../../provenance.qmd#c-high_variance) (warning, 1 of 1 numbers)" in legend
+    assert "**n:** 3 per number" in parts[tmp_path / "writeups/mine/_generated/note-measured.md"]
