@@ -29,14 +29,19 @@ def test_amx_left_out_where_advertised(tmp_path):
     info.write_text("processor\t: 0\nflags\t\t: fpu avx2 avx512f amx_bf16 amx_tile amx_int8\n")
     spr, epyc = tc.cpu_flags(info), {"fpu", "avx2", "avx512f"}
     assert {"amx_tile", "amx_int8", "amx_bf16", "avx2"} <= spr and tc.cpu_flags(tmp_path / "absent") == set()
+    maps = "-ffile-prefix-map=<src>=. -ffile-prefix-map=<build>=build"
     no_amx = [
-        "-DCMAKE_C_FLAGS=-mno-amx-tile -mno-amx-int8 -mno-amx-bf16",
-        "-DCMAKE_CXX_FLAGS=-mno-amx-tile -mno-amx-int8 -mno-amx-bf16",
+        f"-DCMAKE_C_FLAGS=-mno-amx-tile -mno-amx-int8 -mno-amx-bf16 {maps}",
+        f"-DCMAKE_CXX_FLAGS=-mno-amx-tile -mno-amx-int8 -mno-amx-bf16 {maps}",
     ]
+    with_amx = [f"-DCMAKE_C_FLAGS={maps}", f"-DCMAKE_CXX_FLAGS={maps}"]
     assert tc.cmake_flags("cpu", 11434, cpu=spr)[-2:] == no_amx
-    assert tc.cmake_flags("cuda", 11434, ["-DX=1"], cpu=spr)[-3:] == [*no_amx, "-DX=1"]
-    assert not set(no_amx) & set(tc.cmake_flags("cpu", 11434, cpu=epyc))
-    assert not set(no_amx) & set(tc.cmake_flags("cpu", 11434, amx="on", cpu=spr))
+    cuda_maps = (
+        "-DCMAKE_CUDA_FLAGS=-Xcompiler=-ffile-prefix-map=<src>=. -Xcompiler=-ffile-prefix-map=<build>=build"
+    )
+    assert tc.cmake_flags("cuda", 11434, ["-DX=1"], cpu=spr)[-4:] == [*no_amx, cuda_maps, "-DX=1"]
+    assert tc.cmake_flags("cpu", 11434, cpu=epyc)[-2:] == with_amx
+    assert tc.cmake_flags("cpu", 11434, amx="on", cpu=spr)[-2:] == with_amx
     assert tc.cmake_flags("cpu", 11434, amx="off", cpu=epyc)[-2:] == no_amx
     # the switch is part of the cache key, so an AMX and a no-AMX build never share a cache entry
     assert tc.toolchain_key("a" * 64, "cpu", tc.cmake_flags("cpu", 11434, cpu=spr)) != tc.toolchain_key(

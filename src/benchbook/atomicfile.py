@@ -18,6 +18,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO
 
+from . import errors
+
 
 @contextlib.contextmanager
 def _beside(path: str | Path) -> Iterator[Path]:
@@ -25,15 +27,19 @@ def _beside(path: str | Path) -> Iterator[Path]:
     fsynced, given ``path``'s permission bits and renamed over ``path``, then the folder is fsynced;
     on an exception it is removed and ``path`` left as it was."""
     target = Path(path)
-    fd, name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    try:
+        fd, name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    except OSError as e:  # it names the random temporary file: name the file being rewritten
+        raise type(e)(e.errno, e.strerror, str(target)) from None
     os.close(fd)
     tmp = Path(name)
     try:
-        yield tmp
-        with open(tmp, "rb") as fh:
-            os.fsync(fh.fileno())
-        _chmod_like(str(tmp), target)
-        os.replace(tmp, target)
+        with errors.naming(target):  # a full disk's write/fsync error names no file: name the target
+            yield tmp
+            with open(tmp, "rb") as fh:
+                os.fsync(fh.fileno())
+            _chmod_like(str(tmp), target)
+            os.replace(tmp, target)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
             tmp.unlink()

@@ -86,6 +86,8 @@ def cmd_doctor(args) -> int:
             f"backend={r.get('backend')} "
             f"id={r['toolchain_id']} at {tc.bin_dir}"
         )
+        if tc.libraries:  # what the loader loads (a copied cache's binaries could load another's)
+            print(f"{_ok(True)} libraries: {tc.libraries}")
     except ToolchainBuilding as e:  # not missing: another process is making it
         waiting += 1
         print(f"WAIT toolchain: {e}")
@@ -227,8 +229,12 @@ def cmd_models_add(args) -> int:
 
 
 def cmd_records_repair(args) -> int:
+    import errno
+
     from .records import repair
 
+    if not Path(args.file).exists():  # `repair` finds nothing to do in a missing file: say it is missing
+        raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), args.file)
     moved = repair(args.file)
     if moved:
         print(

@@ -16,6 +16,7 @@ import signal
 import sys
 import threading
 from collections.abc import Iterator
+from pathlib import Path
 from typing import TextIO
 
 
@@ -72,12 +73,29 @@ _OS_FIXES = {
     errno.EACCES: "make it writable by you (or run from a folder you may write)",
     errno.EPERM: "make it writable by you (or run from a folder you may write)",
     errno.EROFS: "the file system is read-only: run from a writable copy (or set BENCHBOOK_CACHE)",
-    errno.ENOSPC: "free disk space there (the file written last was not replaced: nothing was cut)",
+    errno.ENOSPC: (
+        "free disk space there, then run again (a rewritten file keeps its old content; a record cut "
+        "short at the end of a raw file is moved aside when the file is next written)"
+    ),
     errno.EDQUOT: "free space within your disk quota",
     errno.ENOTDIR: "a file stands where a folder should be: move it away",
     errno.EISDIR: "a folder stands where a file should be: give the file's path, or move the folder away",
     errno.EEXIST: "something already stands at that path: move it away",
+    errno.ENOENT: "check the path (a folder on it may be missing, or the file was never made)",
 }
+
+
+@contextlib.contextmanager
+def naming(path: str | Path) -> Iterator[None]:
+    """Inside the block an ``OSError`` that names no file (``write``, ``flush``, ``fsync`` on a full disk
+    say only "No space left on device") is given ``path`` as its ``filename``, so ``report`` prints
+    ``<path>: <reason>; fix: …`` instead of ``?: …``.  The exception is re-raised, otherwise unchanged."""
+    try:
+        yield
+    except OSError as e:
+        if e.filename is None and e.errno is not None:
+            e.filename = str(path)
+        raise
 
 
 def os_error(error: OSError) -> str:
@@ -94,9 +112,8 @@ def os_error(error: OSError) -> str:
 def report(error: BaseException, file: TextIO | None = None) -> int:
     """Print ``error`` as ``benchbook: error: <message>`` (to ``file``, default stderr) and return
     ``EXIT_ERROR``."""
-    system = (
-        isinstance(error, OSError) and error.errno is not None and not isinstance(error, FileNotFoundError)
-    )
+    # benchbook's own FileNotFoundErrors carry a message with its fix and no errno; the system's name a path
+    system = isinstance(error, OSError) and error.errno is not None
     text = os_error(error) if system and isinstance(error, OSError) else error
     print(f"benchbook: error: {text}", file=file or sys.stderr)
     return EXIT_ERROR

@@ -7,18 +7,27 @@ sha256, downloads) defaults to ``$XDG_CACHE_HOME/benchbook`` (``~/.cache/benchbo
 
 from __future__ import annotations
 
+import errno
 import os
 import re
 from pathlib import Path, PurePosixPath, PureWindowsPath
 
 
 def cache_dir() -> Path:
-    """Return the cache root (created if missing)."""
+    """Return the cache root (created if missing).
+
+    Raises:
+        NotADirectoryError: a file stands where the cache folder (or a folder above it) should be
+            (``mkdir`` alone says "File exists" for the folder itself).
+        OSError: the folder cannot be made (read-only, no permission).
+    """
     env = os.environ.get("BENCHBOOK_CACHE")
     if env:
         root = Path(env)
     else:
         root = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "benchbook"
+    if root.exists() and not root.is_dir():
+        raise NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR), str(root))
     root.mkdir(parents=True, exist_ok=True)
     return root
 

@@ -17,6 +17,7 @@ from collections.abc import Iterable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 
+from . import errors
 from .schemas import RecordError, SchemaError, build, kind_error  # noqa: F401  (RecordError re-exported)
 
 
@@ -88,14 +89,16 @@ class RecordWriter:
         if msg:
             raise SchemaError(msg)
         line = json_line(rec, allow_nan=False, separators=(",", ":"))
-        self._f.write(line + "\n")
-        self._f.flush()
-        os.fsync(self._f.fileno())
+        with errors.naming(self.path):  # a full disk's "No space left on device" names no file
+            self._f.write(line + "\n")
+            self._f.flush()
+            os.fsync(self._f.fileno())
         self._lines += 1
         return self._lines
 
     def close(self) -> None:
-        self._f.close()
+        with errors.naming(self.path):
+            self._f.close()
 
     def __enter__(self) -> RecordWriter:
         return self
@@ -159,11 +162,11 @@ def repair(path: str | Path) -> dict | None:
         quarantined_at=utc_now(),
     )
     q = path.with_name(path.name + ".quarantine.jsonl")
-    with open(q, "a", encoding="utf-8") as f:
+    with errors.naming(q), open(q, "a", encoding="utf-8") as f:
         f.write(json_line(entry) + "\n")
         f.flush()
         os.fsync(f.fileno())
-    with open(path, "r+b") as f:
+    with errors.naming(path), open(path, "r+b") as f:
         f.truncate(cut)
         f.flush()
         os.fsync(f.fileno())

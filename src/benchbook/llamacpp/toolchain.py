@@ -33,7 +33,7 @@ from benchbook import atomicfile
 
 from ..paths import cache_dir
 from ..records import utc_now
-from . import gitsource, progress, verify
+from . import gitsource, loader, progress, verify
 from .fetch import pypi_sdist, sha256_file
 
 TARGETS = ("llama-bench", "llama-server", "llama-quantize", "llama-gguf-split", "llama-speculative-simple")
@@ -61,10 +61,13 @@ class SourceSpec:
 
 @dataclass
 class Toolchain:
-    """A usable llama.cpp build: ``bin_dir`` holds the binaries; ``record`` is its fingerprint."""
+    """A usable llama.cpp build: ``bin_dir`` holds the binaries; ``record`` is its fingerprint;
+    ``libraries``: where its binaries load llama.cpp's libraries from (``loader.check``'s line), when
+    checked."""
 
     bin_dir: Path
     record: dict = field(default_factory=dict)
+    libraries: str | None = None
 
     @property
     def toolchain_id(self) -> str:
@@ -132,6 +135,22 @@ def amx_off(setting: str = "auto", flags: set[str] | None = None) -> bool:
     return bool(set(AMX_CPU_FLAGS) & (cpu_flags() if flags is None else flags))
 
 
+#: Placeholders that the cmake flags hold for the source tree and the build folder: ``_build_tree`` puts
+#: the real paths in when it runs cmake, so the flags as recorded (and the cache key over them) never
+#: name the cache folder.
+SRC_DIR = "<src>"
+BUILD_DIR = "<build>"
+#: Compiler switches that take the cache folder out of the binaries: ``__FILE__`` (ggml's asserts) and
+#: debug paths name ``./…`` (the source tree) and ``build/…`` (generated files), not
+#: ``<cache>/src/…``.  ``-ffile-prefix-map`` is ``-fmacro-prefix-map`` and ``-fdebug-prefix-map``
+#: together (GCC >= 8, Clang >= 10).
+PREFIX_MAP = f"-ffile-prefix-map={SRC_DIR}=. -ffile-prefix-map={BUILD_DIR}=build"
+#: The same for nvcc, which hands them to the host compiler.
+CUDA_PREFIX_MAP = " ".join(f"-Xcompiler={f}" for f in PREFIX_MAP.split())
+#: ``-DCMAKE_<LANG>_FLAGS[:TYPE]=value`` in the extra flags: merged into ours, not overriding them.
+_LANG_FLAGS = re.compile(r"^-DCMAKE_(C|CXX|CUDA)_FLAGS(?::[A-Z]+)?=(.*)$", re.S)
+
+
 def cmake_flags(
     backend: str,
     build_number: int,
@@ -139,12 +158,17 @@ def cmake_flags(
     amx: str = "auto",
     cpu: set[str] | None = None,
 ) -> list[str]:
-    """The exact cmake configure flags for ``backend`` (``cpu`` or ``cuda``).
+    """The exact cmake configure flags for ``backend`` (``cpu`` or ``cuda``), as recorded and keyed:
+    ``SRC_DIR``/``BUILD_DIR`` stand for the folders (``configure_command`` puts them in).
 
     OpenSSL is off (no HTTPS model download is wanted; models come from our cache), tests off.
-    ``amx``/``cpu``: see ``amx_off`` (``cpu``: the CPU's flags, default this machine's); when AMX is
-    left out, ``CMAKE_C_FLAGS``/``CMAKE_CXX_FLAGS`` carry ``NO_AMX`` (the CPU backend is built for
-    both backends).
+    The binaries are the same bytes in any cache folder (issue 30, "build ids from inputs"): the
+    compiler flags carry ``PREFIX_MAP`` (``CUDA_PREFIX_MAP`` for nvcc), and
+    ``CMAKE_BUILD_RPATH_USE_ORIGIN`` makes the RUNPATH ``$ORIGIN`` (the folder of the binary, where
+    llama.cpp puts its libraries too) instead of the build folder's absolute path, so a copied cache
+    loads its own libraries.  ``amx``/``cpu``: see ``amx_off`` (``cpu``: the CPU's flags, default this
+    machine's); when AMX is left out the C/C++ flags also carry ``NO_AMX`` (the CPU backend is built
+    for both backends).  A ``-DCMAKE_C_FLAGS=…`` (CXX, CUDA) in ``extra`` is appended to ours.
 
     Raises:
         ToolchainError: unknown backend or ``amx`` setting.
@@ -155,14 +179,42 @@ def cmake_flags(
         "-DLLAMA_BUILD_TESTS=OFF",
         "-DLLAMA_OPENSSL=OFF",
         "-DBUILD_SHARED_LIBS=ON",
+        "-DCMAKE_BUILD_RPATH_USE_ORIGIN=ON",
     ]
     if backend == "cuda":
         flags.append("-DGGML_CUDA=ON")
     elif backend != "cpu":
         raise ToolchainError(f"unknown backend {backend!r}; known: cpu, cuda (or auto)")
-    if amx_off(amx, cpu):
-        flags += [f"-DCMAKE_C_FLAGS={NO_AMX}", f"-DCMAKE_CXX_FLAGS={NO_AMX}"]
-    return flags + list(extra)
+    host = f"{NO_AMX} {PREFIX_MAP}" if amx_off(amx, cpu) else PREFIX_MAP
+    lang = {"C": host, "CXX": host} | ({"CUDA": CUDA_PREFIX_MAP} if backend == "cuda" else {})
+    rest = []
+    for f in extra:
+        m = _LANG_FLAGS.match(f)
+        if m and m.group(2).strip():
+            lang[m.group(1)] = (
+                f"{lang[m.group(1)]} {m.group(2).strip()}".strip() if m.group(1) in lang else m.group(2)
+            )
+        elif not m:
+            rest.append(f)
+    return flags + [f"-DCMAKE_{k}_FLAGS={v}" for k, v in lang.items()] + rest
+
+
+def configure_command(tree: Path, build_dir: Path, flags: list[str]) -> list[str]:
+    """The cmake configure command for ``flags`` (``cmake_flags``) with the real folders in place of
+    ``SRC_DIR``/``BUILD_DIR``.
+
+    Raises:
+        ToolchainError: a folder's path holds white space (the compiler flags are split on it); the
+            fix is a ``BENCHBOOK_CACHE`` without spaces.
+    """
+    for p in (tree, build_dir):
+        if re.search(r"\s", str(p)):
+            raise ToolchainError(
+                f"{p}: the llama.cpp build folder's path holds white space, which the compiler flags "
+                "cannot carry; fix: set BENCHBOOK_CACHE to a folder whose path has no spaces"
+            )
+    real = [f.replace(SRC_DIR, str(tree)).replace(BUILD_DIR, str(build_dir)) for f in flags]
+    return ["cmake", "-S", str(tree), "-B", str(build_dir), *real]
 
 
 def toolchain_key(source_sha256: str, backend: str, flags: list[str]) -> str:
@@ -452,7 +504,7 @@ def _build_tree(
         jobs = jobs or os.cpu_count() or 2
         t0 = time.monotonic()
         with open(logf, "a") as lf:
-            configure = ["cmake", "-S", str(tree), "-B", str(build_dir), *flags]
+            configure = configure_command(tree, build_dir, flags)
             compile_ = ["cmake", "--build", str(build_dir), "-j", str(jobs), "--target", *TARGETS]
             for step, cmd in (("configure", configure), ("build", compile_)):
                 log(f"$ {shlex.join(cmd)}")  # quoted: the line pastes into a shell as it is
@@ -466,11 +518,25 @@ def _build_tree(
             build_dir / "bin", backend=backend, cmake=flags, compiler=tools["compiler"], source=source
         )
         rec.update(extra or {})
+        if held := holding_paths(build_dir / "bin", rec["files_sha256"], (tree, root)):
+            log(
+                f"warning: {', '.join(held)} hold the path of the source or build folder, so this build's "
+                "toolchain id depends on the cache folder (an extra cmake flag that overrides the "
+                "prefix maps or the RUNPATH?)"
+            )
         rec["build_seconds"] = round(time.monotonic() - t0, 1)
         rec["cache_key"] = key
         atomicfile.write_text(root / "toolchain.json", json.dumps({**rec, "bin_dir": BIN_SUBDIR}, indent=2))
         _write_stamps(root, {n: verify.Stamp.of(build_dir / "bin" / n) for n in rec["files_sha256"]})
         return Toolchain(build_dir / "bin", rec)
+
+
+def holding_paths(bin_dir: Path, names, folders) -> list[str]:
+    """The names (of ``names``, files in ``bin_dir``) whose bytes hold the absolute path of one of
+    ``folders``: a build whose binaries differ with the cache folder.  Empty for our builds
+    (``PREFIX_MAP``, ``$ORIGIN``)."""
+    needles = [str(f).encode() for f in folders]
+    return [n for n in sorted(names) if any(x in (bin_dir / n).read_bytes() for x in needles)]
 
 
 #: Written in a build's cache folder while it builds (pid and start time), removed when it ends.
@@ -563,18 +629,41 @@ def load_cached(root: Path, full_check: bool = False) -> Toolchain:
         "method": verify.BY_STAT if verify.BY_STAT in methods else verify.BY_SHA256,
         "at": utc_now(),
     }
-    return Toolchain(bin_dir, rec)
+    libraries = None
+    if full_check:
+        copy_fix = (
+            "copy the cache again with its symbolic links (`cp -a`, `rsync -a`), or delete "
+            f"{root} and run `benchbook toolchain build` (a rebuild, {BUILD_TIME})"
+        )
+        libraries = _check_loader(bin_dir, rec["files_sha256"], f"toolchain {root.name}", copy_fix, True)
+    return Toolchain(bin_dir, rec, libraries)
+
+
+def _check_loader(bin_dir: Path, files: dict, what: str, fix: str, own_only: bool) -> str:
+    """``loader.check`` over the binaries among ``files`` (names), its error as a ToolchainError."""
+    binaries = [n for n in files if n.startswith("llama-")]
+    try:
+        return loader.check(bin_dir, binaries, what=what, fix=fix, own_only=own_only)
+    except loader.LoaderError as e:
+        raise ToolchainError(str(e)) from None
 
 
 def from_user_dir(path: str | Path) -> Toolchain:
     """Use a user's own build (e.g. a fork) at ``path`` (the folder with the binaries, or its parent).
 
+    Its binaries must load the libraries the folder holds from it (``loader.check``): the fingerprint
+    hashes those.
+
     Raises:
-        ToolchainError: no llama-bench there (message names the path and the fix).
+        ToolchainError: no llama-bench there, or a binary would load one of the folder's libraries
+            from elsewhere or cannot load one (message names the path and the fix).
     """
     p = Path(path).expanduser()
     if not (p / "llama-bench").exists() and (p / "bin" / "llama-bench").exists():
         p = p / "bin"
-    return Toolchain(
-        p, fingerprint(p, backend=None, cmake=None, compiler=None, source={"user_build_dir": str(p)})
+    rec = fingerprint(p, backend=None, cmake=None, compiler=None, source={"user_build_dir": str(p)})
+    fix = (
+        "build it with `-DCMAKE_BUILD_RPATH_USE_ORIGIN=ON` (its libraries beside its binaries), or point "
+        "toolchain.user_build_dir at the build whose libraries its binaries load"
     )
+    return Toolchain(p, rec, _check_loader(p, rec["files_sha256"], f"toolchain at {p}", fix, False))
