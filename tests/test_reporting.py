@@ -79,3 +79,21 @@ def test_a_report_with_no_publishable_session_names_the_fix_and_writes_nothing(t
     with pytest.raises(RuntimeError, match="no completed template session under .* fix: measure one"):
         reporting.publish_report(REPORT, {}, where)
     assert not where.numbers.exists()
+
+
+def test_a_report_that_may_be_empty_publishes_an_empty_registry_without_a_table(tmp_path):
+    """``Report.empty_ok`` (offload: its sessions need a CUDA host): no session is no error; the table
+    and numbers are not built, the registry is written with no numbers; the control above raises."""
+    import dataclasses
+    import json
+
+    from benchbook.experiments.template.report import REPORT
+
+    def never(*_):
+        raise AssertionError("no table without a published session")
+
+    spec = dataclasses.replace(REPORT, table=never, numbers=never, empty_ok=True)
+    where = reporting.Where.of("template", root=tmp_path, raw_dir=Path("raw"), reports_dir=Path("rep"))
+    done = reporting.publish_report(spec, {}, where)
+    assert (done.table, done.numbers, done.inputs.session_ids()) == (None, [], [])
+    assert json.loads(where.numbers.read_text())["numbers"] in ([], {})

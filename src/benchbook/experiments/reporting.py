@@ -25,9 +25,7 @@ callables) and ``publish_report`` does the rest, in this order:
 
 An experiment's report module keeps what is its own: its tables, charts, page fragments and sections.
 Through it now: ``template``, ``llama_bench``, ``draftself`` and ``draftself_gpu`` (the two variants of
-draft-self), ``spec_depth`` and ``speculative``; ``offload`` still selects, judges and publishes in its
-own ``derive`` (with the same functions: ``measured.select``, ``caveats.evaluate_per_host``,
-``numbers.publish``).
+draft-self), ``spec_depth``, ``speculative`` and ``offload``.
 """
 
 from __future__ import annotations
@@ -144,7 +142,10 @@ class Report:
     from its row (``judge_numbers``); without it ``table`` (a ``polars.DataFrame``) is evaluated before
     the numbers, which read their row's ``caveats``.  ``table`` may return any object its ``numbers``
     and ``caveat_rows`` read (an experiment's several tables) where ``caveat_rows`` is given.
-    ``fix``: the command that measures a session (named when none passes)."""
+    ``fix``: the command that measures a session (named when none passes).  ``empty_ok``: no published
+    session is no error: ``publish_report`` publishes an empty registry and returns without a table
+    (``Published.table`` None; the experiment's page says that none is published yet: offload, whose
+    sessions need a CUDA host)."""
 
     name: str
     table: Callable[[Inputs], Any]
@@ -157,6 +158,7 @@ class Report:
     caveat_rules: list[str] | None = None
     caveat_rows: Callable[[Inputs, Any, list[Number]], pl.DataFrame] | None = None
     fix: str = ""
+    empty_ok: bool = False
 
 
 @dataclass
@@ -188,7 +190,7 @@ def select(spec: Report, report: Mapping | None, where: Where, params: Mapping |
     else:
         checks = measured.check(spec.name, where.folder, spec.planned(pre) if spec.planned else None)
     picked = measured.select(spec.name, checks, checked["primary_host"])
-    if not picked.published:
+    if not picked.published and not spec.empty_ok:
         raise RuntimeError(
             f"no completed {spec.name} session under {where.folder} that passes the checks; fix: "
             f"{spec.fix or f'`dvc repro -f -s {spec.name}`'}\n{measured.skipped_markdown(picked.skipped)}"
@@ -210,9 +212,12 @@ def publish_report(
     Raises:
         ValueError: ``report`` is invalid; a number fails the publish checks (the message names its key
             and the fix; nothing is written).
-        RuntimeError: no session passes the checks.
+        RuntimeError: no session passes the checks (and ``spec.empty_ok`` is False).
     """
     inputs = select(spec, (params or {}).get("report") if report is None else report, where, params)
+    if not inputs.selection.published:  # spec.empty_ok: an empty registry, no table
+        publish(where.numbers, spec.name, [], root=where.root)
+        return Published(inputs, None, [], where.numbers)
     table = spec.table(inputs)
     if spec.caveat_kind is not None and spec.caveat_rows is None:
         table = inputs.judge(table, spec.caveat_kind, spec.caveat_rules)

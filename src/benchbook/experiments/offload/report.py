@@ -9,12 +9,16 @@ Caveats per point from ``benchbook.caveats`` (``memory_spill`` with the budget a
 ``synthetic_inputs``, ``single_run``, ``high_variance``).  Tables under ``reports_dir/offload/``:
 ``sweep.md`` (failed points with their reason), ``roofline.md``, ``model.md`` (the model each sweep
 measured, ``modelpage``); the chart ``offload_sweep``.
-A repository without offload data gets an empty registry and a ``sweep.md`` that says so.
+Published through the one report pipeline (``reporting.publish_report``: ``REPORT``: the ``offload``
+policy's sessions checked against their plan, ``PLANNED``; each row judged with its host's thresholds;
+citations by ``reporting.cite``).  A repository without offload data gets an empty registry and a
+``sweep.md`` that says so.
 """
 
 from __future__ import annotations
 
 from collections.abc import Collection, Iterator
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
@@ -23,16 +27,16 @@ import polars as pl
 
 from benchbook import atomicfile, blocks, caveats, charts, measured
 from benchbook.escape import code_span, markdown_text
-from benchbook.experiments import drift
+from benchbook.experiments import drift, reporting
 from benchbook.measured import parse_utc
-from benchbook.numbers import NO_INTERVAL_ROOFLINE, Number, Unit, build_of, line_ranges, make_key, publish
+from benchbook.numbers import NO_INTERVAL_ROOFLINE, Number, Unit, make_key
 from benchbook.numfmt import fmt_interval, fmt_value
 from benchbook.numtable import var_cell
 from benchbook.paths import public_text
 from benchbook.provenance import read_snapshots
 
 from ..llama_bench.analysis import load_llama_bench, rate_stats
-from ..llama_bench.report import publishable_sessions as llama_bench_sessions
+from ..llama_bench.report import selection as llama_bench_selection
 from . import EXPERIMENT
 from .analysis import (
     Boundary,
@@ -47,18 +51,11 @@ from .analysis import (
 from .modelpage import model_markdown
 from .plan import OffloadParams, SweepRun, plan
 
-_RULES = ["memory_spill", "synthetic_inputs", "single_run", "high_variance"]
+#: the ``llama_bench`` kind's rules a sweep point is judged by (``memory_spill`` with the budget as capacity)
+RULES = ["memory_spill", "synthetic_inputs", "single_run", "high_variance"]
 #: The command that measured a session: the command of a record without an argv of its own (the bytes
 #: per token and the copy bandwidth are computed in the measuring process, not by a binary).
 COMMAND = ["python", "-m", "benchbook.experiments", EXPERIMENT]
-
-
-def _roofline_sources(r: dict) -> list[dict]:
-    """The sources of a roofline number (row ``r``): its records' lines and the bandwidth record."""
-    line = r["bandwidth_line"]
-    return [{"file": str(f), "lines": line_ranges(r["lines"])} for f in r["files"]] + [
-        {"file": str(r["bandwidth_file"]), "lines": [[line, line]]}
-    ]
 
 
 def planned_points(start: dict) -> set:
@@ -74,19 +71,10 @@ def planned_points(start: dict) -> set:
     return {run.n_cpu_moe for run in plan(cfg, model, [], None, "") if isinstance(run, SweepRun)}
 
 
-#: the points a session plans and the point a record belongs to (``measured.check``)
+#: the points a session plans and the point a record belongs to (``measured.check``): a failed point
+#: (``benchbook.run_failed``, e.g. out of memory) is data, not a fault (``measured.POLICIES["offload"]``):
+#: it stands for its planned point and is shown as failed; a planned point with neither is missing
 PLANNED = measured.Planned(planned_points, lambda r: r.get("n_cpu_moe"))
-
-
-def publishable_sessions(raw_dir: Path) -> tuple[dict[str, str | None], list[measured.SessionCheck]]:
-    """The sessions under ``raw_dir/offload`` that the ``offload`` policy publishes (``measured.select``:
-    each host's newest session whose records prove a complete measurement made in it), and the newer
-    sessions skipped with their reasons (unfinished ones included).  A failed point
-    (``benchbook.run_failed``, e.g. out of memory) is data here, not a fault: it stands for its planned
-    point and is shown as failed, never dropped; a planned point with neither a row nor a failure
-    record is missing.  Published: ``{session_id: host_id}``."""
-    chosen = measured.select("offload", measured.check("offload", Path(raw_dir) / EXPERIMENT, PLANNED))
-    return {c.session_id: c.host_id for c in chosen.published}, chosen.skipped
 
 
 def rate_text(row: dict) -> str:
@@ -306,33 +294,26 @@ def _chart(pts: pl.DataFrame):
     )
 
 
-def default_roofline(
-    raw_dir: Path,
-    bw: pl.DataFrame,
-    dense_bytes: pl.DataFrame,
-    thresholds: dict | None = None,
-    hosts: dict[str, dict] | None = None,
-) -> pl.DataFrame:
-    """The roofline of the default models: warm llama-bench tg rates (``raw_dir/llama_bench``, each host's
-    newest session that passes ``measured``'s check) of every host that has an ok bandwidth record,
-    joined on model sha256 with bytes per token recorded by an offload session (``dense_bytes``).  Adds
-    ``bandwidth_gb_s``, ``bandwidth_mode``, ``bytes_us`` (µs its bytes take at that bandwidth),
-    ``roofline_pct`` and ``bytes_file``/``bytes_line`` (the model_bytes record read); empty without
-    llama-bench data.  Caveats as on the llama-bench page: each host judged by its own thresholds
-    (``caveats.evaluate_per_host``: ``thresholds`` = ``params["report"]``, ``hosts`` = host snapshots)."""
+def default_roofline(inputs: reporting.Inputs, bw: pl.DataFrame, dense_bytes: pl.DataFrame) -> pl.DataFrame:
+    """The roofline of the default models: warm llama-bench tg rates (``data/raw/llama_bench``, the
+    sessions the ``llama_bench`` policy publishes: ``llama_bench.report.selection``) of every host that
+    has an ok bandwidth record, joined on model sha256 with bytes per token recorded by an offload
+    session (``dense_bytes``).  Adds ``bandwidth_gb_s``, ``bandwidth_mode``, ``bytes_us`` (µs its bytes
+    take at that bandwidth), ``roofline_pct`` and ``bytes_file``/``bytes_line`` (the model_bytes record
+    read); empty without llama-bench data.  Caveats as on the llama-bench page (``inputs.judge``: each
+    host by its own thresholds)."""
+    folder = inputs.where.raw / "llama_bench"
     measured_bw = bw.filter(pl.col("status") == "ok")["host_id"].unique().to_list()
-    if not measured_bw or not (Path(raw_dir) / "llama_bench").exists() or dense_bytes.is_empty():
+    if not measured_bw or not folder.exists() or dense_bytes.is_empty():
         return pl.DataFrame()
-    lb = load_llama_bench(Path(raw_dir) / "llama_bench").filter(pl.col("host_id").is_in(measured_bw))
+    lb = load_llama_bench(folder).filter(pl.col("host_id").is_in(measured_bw))
     if lb.is_empty():
         return pl.DataFrame()
     stats = rate_stats(lb).filter((pl.col("test") == "tg") & (pl.col("phase") == "warm"))
-    # each host's newest llama-bench session that passes the measured-now check (as the llama-bench page)
-    published = [s["session_id"] for s in llama_bench_sessions(Path(raw_dir) / "llama_bench")[0].values()]
-    stats = stats.filter(pl.col("session_id").is_in(published))
-    stats = caveats.evaluate_per_host(
-        stats, "llama_bench", thresholds, hosts or {}, ["single_run", "high_variance", "busy_host"]
+    stats = stats.filter(
+        pl.col("session_id").is_in([c.session_id for c in llama_bench_selection(folder).published])
     )
+    stats = inputs.judge(stats, "llama_bench", ["single_run", "high_variance", "busy_host"])
     per = dense_bytes.unique(["host_id", "model_sha256"], keep="last").select(
         "host_id",
         "model_sha256",
@@ -353,75 +334,73 @@ def default_roofline(
 
 
 def run_facts(records: pl.DataFrame, run_ids: list[str]) -> dict:
-    """The ``Number`` fields that ``run_ids``' records (``analysis.load``) state: ``model_sha256`` (the
-    one model file they ran; None when they ran several or none is recorded) and ``measured_from`` /
-    ``measured_to`` (the earliest ``started_at``, the latest ``ended_at``).  The offload numbers named
-    no model file, so the page's "Model files" read "—" (item 31 of the new-user report)."""
+    """What ``run_ids``' records (``analysis.load``) state that a number cites (``reporting.cite`` reads
+    them as a row's columns): ``model_sha256`` (the one model file they ran; None when they ran several
+    or none is recorded) and ``started_at`` / ``ended_at`` (the earliest start, the latest end)."""
     mine = records.filter(pl.col("run_id").is_in(list(run_ids)))
     shas = {s for s in mine["model_sha256"].to_list() if s} if "model_sha256" in mine.columns else set()
     starts = [t for t in mine["started_at"].to_list() if t] if "started_at" in mine.columns else []
     ends = [t for t in mine["ended_at"].to_list() if t] if "ended_at" in mine.columns else []
     return {
         "model_sha256": shas.pop() if len(shas) == 1 else None,
-        "measured_from": min(starts, key=parse_utc) if starts else None,
-        "measured_to": max(ends, key=parse_utc) if ends else None,
+        "started_at": min(starts, key=parse_utc) if starts else None,
+        "ended_at": max(ends, key=parse_utc) if ends else None,
     }
 
 
-def derive(
-    raw_dir: Path,
-    out_dir: Path,
-    numbers_path: Path,
-    thresholds: dict,
-    confidence: float = 0.95,
-    root: Path | None = None,
-    params: dict | None = None,
-) -> dict:
-    """Compute and write everything; returns ``{"points", "bounds", "roofline", "numbers", "sessions"}``.
+#: the columns ``tables`` adds to the points for their citations (``run_facts``), not on the page
+FACTS = ["model_sha256", "started_at", "ended_at"]
 
-    Every number names its build (``numbers.build_of``): the toolchain snapshot (``raw_dir/snapshots``) of
-    the session that measured it; an id without a snapshot reads as an unknown build.  With ``params``
-    (the whole params.yaml), ``skipped.md`` also names each published session that ran other
-    parameters than params.yaml asks now (``drift.of_sessions``)."""
-    out_dir.mkdir(parents=True, exist_ok=True)
-    toolchains = read_snapshots(Path(raw_dir) / "snapshots", "toolchain")
 
-    def build(toolchain_id: str | None) -> dict:
-        snapshot = toolchains.get(toolchain_id) if toolchain_id is not None else None
-        return {"toolchain_id": toolchain_id, **build_of(snapshot)}
+@dataclass
+class Tables:
+    """The tables of the published sessions (``tables``): the sweep ``points`` (``analysis.points``
+    with ``caveats``, ``memory_headroom`` and the ``FACTS`` columns), the fit ``bounds``, the bandwidth
+    records ``bw``, the sweep ``roofline`` and the default models' roofline ``dense``."""
 
-    root = Path(root or ".").resolve()
-    sessions, skipped = publishable_sessions(raw_dir)
-    hosts = read_snapshots(Path(raw_dir) / "snapshots", "host")
-    drifted = (
-        drift.of_sessions(EXPERIMENT, Path(raw_dir) / EXPERIMENT, sessions, params, hosts)
-        if params is not None
-        else {}
+    points: pl.DataFrame
+    bounds: list[Boundary]
+    bw: pl.DataFrame
+    roofline: pl.DataFrame
+    dense: pl.DataFrame
+
+
+def tables(inputs: reporting.Inputs) -> Tables:
+    """The offload tables of each host's published session: the sweep points judged by the
+    ``llama_bench`` kind's ``RULES`` (``inputs.judge``: each host by its own thresholds, the budget as
+    the memory capacity) with their memory headroom, the fit boundary, the bandwidth records, the sweep
+    roofline and the default models' (``default_roofline``)."""
+    raw, sessions = inputs.where.raw, inputs.session_ids()
+    records = load(raw).filter(pl.col("session_id").is_in(sessions))
+    pts = caveats.headroom_column(inputs.judge(points(records, inputs.confidence), "llama_bench", RULES))
+    facts = [run_facts(records, ids) for ids in pts["run_ids"].to_list()]
+    pts = pts.with_columns(
+        pl.Series(c, [f[c] for f in facts], dtype=records.schema.get(c, pl.String)) for c in FACTS
     )
-    atomicfile.write_text(
-        out_dir / "skipped.md",
-        measured.skipped_markdown(skipped, root, drift=drifted) if sessions or skipped else "",
-    )
-    if not sessions:
-        publish(numbers_path, EXPERIMENT, [], root=root)
-        atomicfile.write_text(
-            out_dir / "sweep.md",
-            "No offload session has been committed yet: run `scripts/gpu_session.sh` "
-            "on a CUDA host and commit `data/raw/offload/`.\n",
-        )
-        atomicfile.write_text(out_dir / "roofline.md", "")
-        atomicfile.write_text(out_dir / "model.md", "")
-        return {"points": None, "bounds": [], "roofline": None, "numbers": [], "sessions": []}
-    records = load(raw_dir).filter(pl.col("session_id").is_in(list(sessions)))
-    pts = points(records, confidence)
-    facts = partial(run_facts, records)
-    pts = caveats.evaluate_per_host(pts, "llama_bench", thresholds, hosts, _RULES)
-    pts = caveats.headroom_column(pts)
-    bounds = fit_boundary(pts)
-    bw = bandwidth(raw_dir).filter(pl.col("session_id").is_in(list(sessions)))
-    roof = roofline(pts, bw)
+    bw = bandwidth(raw).filter(pl.col("session_id").is_in(sessions))
+    dense = default_roofline(inputs, bw, model_bytes(raw).filter(pl.col("n_cpu_moe").is_null()))
+    return Tables(pts, fit_boundary(pts), bw, roofline(pts, bw), dense)
+
+
+def _cited(inputs: reporting.Inputs, rows: dict | list[dict], **kept) -> dict:
+    """``reporting.cite`` of ``rows`` (the build label from their toolchain snapshot), with ``kept``: the
+    fields whose shape the committed registry states otherwise, kept byte-identical until issue 26 item
+    6's one registry commit (a roofline's sources one entry per record read, the fit boundary's run ids
+    one per row, the default models' roofline without a time span)."""
+    return reporting.cite(rows, toolchains=inputs.toolchains) | kept
+
+
+def _roofline_sources(r: dict) -> list[dict]:
+    """The sources of a roofline number (row ``r``): its records' lines, then the bandwidth record's."""
+    line = r["bandwidth_line"]
+    return reporting.cite(r)["sources"] + [{"file": str(r["bandwidth_file"]), "lines": [[line, line]]}]
+
+
+def table_numbers(inputs: reporting.Inputs, t: Tables) -> list[Number]:
+    """The offload page's numbers (module docstring), each cited from the rows it reads (``_cited``)
+    and carrying its row's caveats."""
     nums = []
-    for r in pts.filter(pl.col("status") == "ok").iter_rows(named=True):
+    for r in t.points.filter(pl.col("status") == "ok").iter_rows(named=True):
         ci = [r["ci_low_tps"], r["ci_high_tps"]] if r["ci_low_tps"] is not None else None
         nums.append(
             Number(
@@ -437,18 +416,12 @@ def derive(
                 ci_method="student-t on the log scale (delta method), n >= 3, over per-repetition rates"
                 if ci
                 else None,
-                sources=[{"file": str(f), "lines": line_ranges(r["lines"])} for f in r["files"]],
-                run_ids=r["run_ids"],
-                commands=[r["argv"]],
-                **build(r["toolchain_id"]),
-                host_id=r["host_id"],
-                session_id=r["session_id"],
+                **_cited(inputs, r),
                 caveats=r["caveats"],
                 computation="benchbook.experiments.offload.analysis.points",
-                **facts(r["run_ids"]),
             )
         )
-    for r in roof.filter(pl.col("roofline_pct").is_not_null()).iter_rows(named=True):
+    for r in t.roofline.filter(pl.col("roofline_pct").is_not_null()).iter_rows(named=True):
         nums.append(
             Number(
                 key=make_key("offload", f"h{r['host_id'][:8]}", f"ncmoe{r['n_cpu_moe']}", "tg", "roofline"),
@@ -459,19 +432,17 @@ def derive(
                 f"{r['bandwidth_mode']} device-to-device copy "
                 f"bandwidth ({r['bandwidth_gb_s']:.0f} GB/s) at n_cpu_moe {r['n_cpu_moe']}",
                 n=r["n"],
-                sources=_roofline_sources(r),
                 # the tg row's run and the bandwidth record's (the row holds its bytes per token)
-                run_ids=[*r["run_ids"], r["bandwidth_run_id"]],
-                commands=[r["argv"], COMMAND],
-                **build(r["toolchain_id"]),
-                host_id=r["host_id"],
-                session_id=r["session_id"],
+                **_cited(
+                    inputs,
+                    [r, _record(r, "bandwidth_")],
+                    sources=_roofline_sources(r),
+                ),
                 caveats=r["caveats"],
                 computation="benchbook.experiments.offload.analysis.roofline",
-                **facts(r["run_ids"]),
             )
         )
-    for r in bw.filter(pl.col("status") == "ok").iter_rows(named=True):
+    for r in t.bw.filter(pl.col("status") == "ok").iter_rows(named=True):
         nums.append(
             Number(
                 key=make_key("offload", f"h{r['host_id'][:8]}", "d2d"),
@@ -479,17 +450,12 @@ def derive(
                 unit=Unit.GB_S,
                 label=f"device-to-device copy bandwidth ({r['mode']}, {r['device']})",
                 n=1,
-                sources=[{"file": str(r["file"]), "lines": [[r["line"], r["line"]]]}],
-                run_ids=[r["run_id"]],
-                commands=[COMMAND],
-                **build(r["toolchain_id"]),
-                host_id=r["host_id"],
-                session_id=r["session_id"],
+                **_cited(inputs, _record(r)),
                 computation="benchbook.llamacpp.cudamem.bandwidth",
             )
         )
-    for b in bounds:
-        g = pts.filter(pl.col("session_id") == b.session_id)
+    for b in t.bounds:
+        g = t.points.filter(pl.col("session_id") == b.session_id)
         if b.first_fit is not None:
             nums.append(
                 Number(
@@ -498,46 +464,11 @@ def derive(
                     unit=Unit.BLOCKS,
                     label="smallest n_cpu_moe that ran under the memory budget",
                     n=1,
-                    sources=[
-                        {
-                            "file": str(f),
-                            "lines": line_ranges(sorted(set(g.explode("lines")["lines"]))),
-                        }
-                        for f in g.explode("files")["files"].unique().to_list()
-                    ],
-                    run_ids=g.explode("run_ids")["run_ids"].to_list(),
-                    commands=[list(a) for a in dict.fromkeys(tuple(a) for a in g["argv"].to_list())],
-                    **build(g["toolchain_id"][0]),
-                    host_id=g["host_id"][0],
-                    session_id=b.session_id,
+                    **_cited(inputs, g.to_dicts(), run_ids=g.explode("run_ids")["run_ids"].to_list()),
                     computation="benchbook.experiments.offload.analysis.fit_boundary",
-                    **facts(g.explode("run_ids")["run_ids"].to_list()),
                 )
             )
-    keys = {n.key for n in nums}  # published numbers' cells link to their entries (var_cell)
-    atomicfile.write_text(out_dir / "sweep.md", sweep_markdown(pts, bounds, keys))
-    models = read_snapshots(Path(raw_dir) / "snapshots", "model")
-    atomicfile.write_text(out_dir / "model.md", model_markdown(pts, bounds, models, keys))
-    roof_md = [
-        "| host | n_cpu_moe | tg (tok/s) | bytes/token (MB) | achieved (GB/s) | copy bandwidth (GB/s) "
-        "| copy mode | of roofline (%) |",
-        "|---|---|---|---|---|---|---|---|",
-    ]
-    for r in roof.iter_rows(named=True):
-        roof_md.append(roofline_row(r, keys))
-    dense = default_roofline(
-        raw_dir, bw, model_bytes(raw_dir).filter(pl.col("n_cpu_moe").is_null()), thresholds, hosts
-    )
-    roof_md += [
-        "",
-        "Default models (llama-bench tg, warm, same host): time per token against the time its bytes "
-        "take at the copy bandwidth.",
-        "",
-        "| host | model | tg (tok/s) | bytes/token (MB) | per token (µs) | at copy bandwidth (µs) "
-        "| of roofline (%) |",
-        "|---|---|---|---|---|---|---|",
-    ]
-    for r in dense.iter_rows(named=True):
+    for r in t.dense.iter_rows(named=True):
         nums.append(
             Number(
                 key=make_key("offload", f"h{r['host_id'][:8]}", r["model_id"], "tg", "roofline"),
@@ -548,48 +479,113 @@ def derive(
                 f"{r['bandwidth_mode']} copy bandwidth; "
                 f"{1e6 / r['mean_tps']:.0f} µs per token of which {r['bytes_us']:.1f} µs move its bytes",
                 n=r["n"],
-                sources=_roofline_sources(r)
-                + [{"file": str(r["bytes_file"]), "lines": [[r["bytes_line"], r["bytes_line"]]]}],
-                # the llama-bench tg row's run, the bandwidth record's and the model_bytes record's
-                run_ids=[*r["run_ids"], r["bandwidth_run_id"], r["bytes_run_id"]],
-                commands=[r["argv"], COMMAND],
-                toolchain_id=r["toolchain_id"],
-                **build_of(toolchains.get(r["toolchain_id"]), r["build_number"], r["build_commit"]),
-                host_id=r["host_id"],
-                session_id=r["session_id"],
+                # the llama-bench tg row's run, the bandwidth record's and the model_bytes record's; the
+                # default model's file (the join key)
+                **_cited(
+                    inputs,
+                    [r, _record(r, "bandwidth_"), _record(r, "bytes_")],
+                    sources=_roofline_sources(r)
+                    + [{"file": str(r["bytes_file"]), "lines": [[r["bytes_line"], r["bytes_line"]]]}],
+                    measured_from=None,
+                    measured_to=None,
+                ),
                 caveats=r["caveats"],
                 computation="benchbook.experiments.offload.report.default_roofline",
-                model_sha256=r["model_sha256"],  # the default model's file (the join key)
             )
         )
-        roof_md.append(dense_roofline_row(r, keys | {nums[-1].key}))
-    publish(
-        numbers_path,
-        EXPERIMENT,
-        nums,
-        root=root,
-        replication="repetitions of one llama-bench test (samples_ns)",
-    )
-    atomicfile.write_text(out_dir / "roofline.md", "\n".join(roof_md) + "\n")
-    atomicfile.write_with(out_dir / "points.parquet", pts.drop("argv").write_parquet)
-    charts.save(_chart(pts), out_dir, "offload_sweep")
-    return {"points": pts, "bounds": bounds, "roofline": roof, "numbers": nums, "sessions": list(sessions)}
+    return nums
+
+
+def _record(r: dict, prefix: str = "") -> dict:
+    """The record row ``r`` read, as a row ``reporting.cite`` reads: its ``<prefix>file``, ``line`` and
+    ``run_id`` (a bandwidth row's own; a roofline row's ``bandwidth_`` record, a default model's also its
+    ``bytes_`` record), the measuring process's command (``COMMAND``) and the row's host, session, build
+    and model."""
+    cols = (f"{prefix}file", f"{prefix}line", f"{prefix}run_id")
+    return {**r, "files": [r[cols[0]]], "lines": [r[cols[1]]], "run_ids": [r[cols[2]]], "argv": COMMAND}
+
+
+#: what offload plugs into the one report pipeline (``reporting.publish_report``): each host's newest
+#: session whose planned points all have a row or a failure record (``PLANNED``); none yet is no error
+REPORT = reporting.Report(
+    EXPERIMENT,
+    table=tables,
+    numbers=table_numbers,
+    replication="repetitions of one llama-bench test (samples_ns)",
+    planned=lambda _: PLANNED,
+    fix="`scripts/gpu_session.sh` on a CUDA host",
+    empty_ok=True,
+)
 
 
 def build(params: dict, *, root: Path, raw_dir: Path, reports_dir: Path) -> dict:
-    """The stage ``offload_report``: ``derive`` from ``raw_dir/offload`` into ``reports_dir/offload/`` and
-    ``reports_dir/numbers/offload.json`` with ``params["report"]``'s thresholds."""
-    root = Path(root)
-    rep = (params or {}).get("report") or {}
-    return derive(
-        root / raw_dir,
-        root / reports_dir / EXPERIMENT,
-        root / reports_dir / "numbers" / f"{EXPERIMENT}.json",
-        thresholds=rep,
-        confidence=rep.get("confidence", 0.95),
-        root=root,
-        params=params,
+    """The stage ``offload_report``: the one report pipeline (``REPORT``) from ``raw_dir/offload`` into
+    ``reports_dir/numbers/offload.json`` with ``params["report"]``'s thresholds and confidence, then the
+    page fragments under ``reports_dir/offload/``: ``skipped.md`` (each skipped session, and each
+    published one that ran other parameters than params.yaml asks now: ``drift.of_sessions``),
+    ``sweep.md``, ``model.md``, ``roofline.md``, ``points.parquet`` and the chart.  Every number names its
+    build (``numbers.build_of``): the toolchain snapshot of the session that measured it; an id without
+    a snapshot reads as an unknown build.  Returns ``{"points", "bounds", "roofline", "numbers",
+    "sessions"}``.
+
+    Raises:
+        ValueError: ``params["report"]`` is invalid; a number fails the publish checks.
+    """
+    root = Path(root).resolve()
+    where = reporting.Where.of(EXPERIMENT, root=root, raw_dir=raw_dir, reports_dir=reports_dir)
+    out_dir = where.out
+    out_dir.mkdir(parents=True, exist_ok=True)
+    done = reporting.publish_report(REPORT, params, where)
+    sel, hosts = done.inputs.selection, done.inputs.hosts
+    sessions = {c.session_id: c.host_id for c in sel.published}
+    drifted = (
+        drift.of_sessions(EXPERIMENT, where.folder, sessions, params, hosts) if params is not None else {}
     )
+    atomicfile.write_text(
+        out_dir / "skipped.md",
+        measured.skipped_markdown(sel.skipped, root, drift=drifted) if sessions or sel.skipped else "",
+    )
+    if done.table is None:
+        atomicfile.write_text(
+            out_dir / "sweep.md",
+            "No offload session has been committed yet: run `scripts/gpu_session.sh` "
+            "on a CUDA host and commit `data/raw/offload/`.\n",
+        )
+        atomicfile.write_text(out_dir / "roofline.md", "")
+        atomicfile.write_text(out_dir / "model.md", "")
+        return {"points": None, "bounds": [], "roofline": None, "numbers": [], "sessions": []}
+    t, nums = done.table, done.numbers
+    pts = t.points.drop(FACTS)
+    keys = {n.key for n in nums}  # published numbers' cells link to their entries (var_cell)
+    atomicfile.write_text(out_dir / "sweep.md", sweep_markdown(pts, t.bounds, keys))
+    models = read_snapshots(where.snapshots, "model")
+    atomicfile.write_text(out_dir / "model.md", model_markdown(pts, t.bounds, models, keys))
+    roof_md = [
+        "| host | n_cpu_moe | tg (tok/s) | bytes/token (MB) | achieved (GB/s) | copy bandwidth (GB/s) "
+        "| copy mode | of roofline (%) |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    roof_md += [roofline_row(r, keys) for r in t.roofline.iter_rows(named=True)]
+    roof_md += [
+        "",
+        "Default models (llama-bench tg, warm, same host): time per token against the time its bytes "
+        "take at the copy bandwidth.",
+        "",
+        "| host | model | tg (tok/s) | bytes/token (MB) | per token (µs) | at copy bandwidth (µs) "
+        "| of roofline (%) |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    roof_md += [dense_roofline_row(r, keys) for r in t.dense.iter_rows(named=True)]
+    atomicfile.write_text(out_dir / "roofline.md", "\n".join(roof_md) + "\n")
+    atomicfile.write_with(out_dir / "points.parquet", pts.drop("argv").write_parquet)
+    charts.save(_chart(pts), out_dir, "offload_sweep")
+    return {
+        "points": pts,
+        "bounds": t.bounds,
+        "roofline": t.roofline,
+        "numbers": nums,
+        "sessions": list(sessions),
+    }
 
 
 def sections(res: dict, paths: blocks.Paths) -> Iterator[blocks.Block]:
