@@ -382,18 +382,10 @@ def tables(inputs: reporting.Inputs) -> Tables:
     return Tables(pts, fit_boundary(pts), bw, roofline(pts, bw), dense)
 
 
-def _cited(inputs: reporting.Inputs, rows: dict | list[dict], **kept) -> dict:
-    """``reporting.cite`` of ``rows`` (the build label from their toolchain snapshot), with ``kept``: the
-    fields whose shape the committed registry states otherwise, kept byte-identical until issue 26 item
-    6's one registry commit (a roofline's sources one entry per record read, the fit boundary's run ids
-    one per row, the default models' roofline without a time span)."""
-    return reporting.cite(rows, toolchains=inputs.toolchains) | kept
-
-
-def _roofline_sources(r: dict) -> list[dict]:
-    """The sources of a roofline number (row ``r``): its records' lines, then the bandwidth record's."""
-    line = r["bandwidth_line"]
-    return reporting.cite(r)["sources"] + [{"file": str(r["bandwidth_file"]), "lines": [[line, line]]}]
+def _cited(inputs: reporting.Inputs, rows: dict | list[dict]) -> dict:
+    """``reporting.cite`` of ``rows`` (the build label from their toolchain snapshot): every record a
+    number read, one source entry per file, each run id once, the time span of its rows."""
+    return reporting.cite(rows, toolchains=inputs.toolchains)
 
 
 def table_numbers(inputs: reporting.Inputs, t: Tables) -> list[Number]:
@@ -433,11 +425,7 @@ def table_numbers(inputs: reporting.Inputs, t: Tables) -> list[Number]:
                 f"bandwidth ({r['bandwidth_gb_s']:.0f} GB/s) at n_cpu_moe {r['n_cpu_moe']}",
                 n=r["n"],
                 # the tg row's run and the bandwidth record's (the row holds its bytes per token)
-                **_cited(
-                    inputs,
-                    [r, _record(r, "bandwidth_")],
-                    sources=_roofline_sources(r),
-                ),
+                **_cited(inputs, [r, _record(r, "bandwidth_")]),
                 caveats=r["caveats"],
                 computation="benchbook.experiments.offload.analysis.roofline",
             )
@@ -464,7 +452,7 @@ def table_numbers(inputs: reporting.Inputs, t: Tables) -> list[Number]:
                     unit=Unit.BLOCKS,
                     label="smallest n_cpu_moe that ran under the memory budget",
                     n=1,
-                    **_cited(inputs, g.to_dicts(), run_ids=g.explode("run_ids")["run_ids"].to_list()),
+                    **_cited(inputs, g.to_dicts()),
                     computation="benchbook.experiments.offload.analysis.fit_boundary",
                 )
             )
@@ -481,14 +469,7 @@ def table_numbers(inputs: reporting.Inputs, t: Tables) -> list[Number]:
                 n=r["n"],
                 # the llama-bench tg row's run, the bandwidth record's and the model_bytes record's; the
                 # default model's file (the join key)
-                **_cited(
-                    inputs,
-                    [r, _record(r, "bandwidth_"), _record(r, "bytes_")],
-                    sources=_roofline_sources(r)
-                    + [{"file": str(r["bytes_file"]), "lines": [[r["bytes_line"], r["bytes_line"]]]}],
-                    measured_from=None,
-                    measured_to=None,
-                ),
+                **_cited(inputs, [r, _record(r, "bandwidth_"), _record(r, "bytes_")]),
                 caveats=r["caveats"],
                 computation="benchbook.experiments.offload.report.default_roofline",
             )
