@@ -253,7 +253,7 @@ def session(tmp_path_factory):
     import time
     from datetime import UTC, datetime
 
-    from benchbook.llamacpp import procmon
+    from benchbook.llamacpp import procmon, specstats
 
     tmp_path = tmp_path_factory.mktemp("tool_gap")
     FakeServer.made, FakeServer.clock = [], [0.0]
@@ -272,7 +272,7 @@ def session(tmp_path_factory):
         mp.setattr(run.resolve, "get_toolchain", lambda params, build=False: toolchain)
         mp.setattr(run.resolve, "get_models", lambda params, ids, tc: [MODEL])
         mp.setattr(run.resolve, "store_snapshots", lambda d, tc, models: SimpleNamespace(host_id=HOST))
-        mp.setattr(run, "await_stats", lambda read, before: run.spec_stats(read()))
+        mp.setattr(run, "await_stats", lambda read, before: specstats.spec_stats(read()))
         mp.setattr(procmon, "run_sampled", run_sampled)
         (tmp_path / "context.txt").write_text("a b c")
         params = {

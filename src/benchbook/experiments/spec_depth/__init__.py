@@ -61,7 +61,7 @@ REQUEST_KIND = declare(
             Field("server_buffers", None, "the server log's 'buffer size' lines (MiB)", py=list),
         ),
         open=True,
-        written_by=("experiments/spec_depth/run.py:server_visit -> request",),
+        written_by=("experiments/spec_depth/run.py:server_visit -> _request",),
         read_by=("experiments/spec_depth/analysis.py:load_requests",),
     )
 )

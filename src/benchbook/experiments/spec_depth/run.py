@@ -20,18 +20,18 @@ import re
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 
 from benchbook import resolve
 from benchbook.llamacpp.procmon import PeakSampler
-from benchbook.llamacpp.server import LlamaServer, ServerError
+from benchbook.llamacpp.server import LlamaServer
 from benchbook.llamacpp.specstats import await_stats, delta_fault, spec_stats, stats_delta
 from benchbook.provenance import git_state
 from benchbook.records import new_id, utc_now
 from benchbook.schemas import build
 from benchbook.session import SessionResult
 
+from .. import servervisit
 from ..harness import OK, Groups, Measure, Outcome, run_model_bench, run_plan
 from ..speculative.run import GREEDY, resolve_drafts, sha256_text
 from . import EXPERIMENT
@@ -80,33 +80,15 @@ def one_request(
     return res, wall_ms, ps.peak_gpu_mem_mib
 
 
-@dataclass
-class _Visit:
-    """The server of one (repetition, configuration): ``srv``, the ``argv`` it was built from, the
-    context's ``tokens`` (None until tokenized), the counters of its log before the next request
-    (``before``) and ``broken`` (the error that ended it: every request it still owes is recorded as
-    failed with it)."""
-
-    srv: LlamaServer
-    argv: list[str]
-    tokens: list[int] | None = None
-    before: dict | None = None
-    broken: Exception | None = None
-
-
-#: errors that end a server's visit (the server's own, a context too short, a response without a key)
-VISIT_ERRORS = (ServerError, ValueError, KeyError)
-
-
 @contextmanager
 def server_visit(
     sess, runs: list[RequestRun], *, server_bin: Path, context: str, cfg: dict, base: dict, log_dir, log=print
 ) -> Iterator[Measure]:
     """One (repetition, configuration) of the plan (``runs``: its requests to measure, in depth order):
-    a fresh llama-server, the context tokenized once, then one request per depth (``request``); the
-    server is stopped after the last, also when one raises.  A server that does not start, or an
-    error of ``VISIT_ERRORS`` during a request, ends the visit: that request and every later one of it
-    are ``benchbook.run_failed`` records (the server's log tail) and the session goes on."""
+    a fresh llama-server, the context tokenized once, then one request per depth (``_request``), through
+    ``servervisit.visit``: a server that does not start, or an error of ``servervisit.VISIT_ERRORS``
+    during a request, ends the visit: that request and every later one of it are
+    ``benchbook.run_failed`` records (the server's log tail) and the session goes on."""
     first = runs[0]
     argv = [str(server_bin), "-m", str(first.model["path"]), *first.argv_tail]
     srv = LlamaServer(
@@ -114,58 +96,24 @@ def server_visit(
         log_dir / f"{sess.session_id[:8]}-{first.config_id}-r{first.rep}.log",
         health_timeout_s=cfg["health_timeout_s"],
     )
-    visit = _Visit(srv, argv)
-    try:
-        try:
-            srv.start()
-            visit.tokens = srv.request_json("POST", "/tokenize", {"content": context}, timeout=60)["tokens"]
-            # this process's lines only: a resumed session appends a new server's log to the file,
-            # and its counters start again from 0 (stats_delta refuses counters that go down)
-            visit.before = spec_stats(srv.log_text())
-        except VISIT_ERRORS as e:
-            visit.broken = e
-        yield lambda sess, run: request(sess, run, visit, cfg=cfg, base=base, log=log)
-    finally:
-        srv.stop()
+    with servervisit.visit(
+        srv,
+        argv,
+        prepare=lambda s: s.request_json("POST", "/tokenize", {"content": context}, timeout=60)["tokens"],
+        request=lambda sess, run, v: _request(sess, run, v, cfg=cfg, base=base, log=log),
+        base=base,
+        stage=EXPERIMENT,
+    ) as measure:
+        yield measure
 
 
-def request(sess, run: RequestRun, visit: _Visit, *, cfg: dict, base: dict, log=print) -> Outcome:
-    """One ``/completion`` at ``run.depth`` on the visit's server: a ``benchbook.spec_depth.request``
-    record with the server's own counters over it (``spec_stats``), or, when the visit is broken or
-    breaks now, a ``benchbook.run_failed`` record (``required`` False: published as failed)."""
-    if visit.broken is None:
-        try:
-            return _request(sess, run, visit, cfg=cfg, base=base, log=log)
-        except VISIT_ERRORS as e:
-            visit.broken = e
-    err = visit.broken
-    kind = getattr(err, "kind", type(err).__name__)
-    sess.append(
-        build(
-            "run_failed",
-            **base,
-            run_id=new_id(),
-            run_key=run.key,
-            status="failed",
-            stage=EXPERIMENT,
-            kind=kind,
-            error=str(err),
-            returncode=getattr(err, "returncode", None),
-            log_tail=visit.srv.log_tail(),
-            started_at=utc_now(),
-            ended_at=utc_now(),
-            argv=visit.argv,
-            config=run.config,
-        )
-    )
-    return Outcome(False, f"{kind}: {err}", required=False)
-
-
-def _request(sess, run: RequestRun, visit: _Visit, *, cfg: dict, base: dict, log=print) -> Outcome:
+def _request(
+    sess, run: RequestRun, visit: servervisit.ServerVisit, *, cfg: dict, base: dict, log=print
+) -> Outcome:
     srv, c, model, draft, d = visit.srv, run.c, run.model, run.draft, run.depth
-    assert visit.tokens is not None  # tokenized when the visit began (else it is broken)
+    assert visit.prepared is not None  # tokenized when the visit began (else it is broken)
     started = utc_now()
-    ptoks = prompt_tokens(visit.tokens, d, cfg["min_prompt"])
+    ptoks = prompt_tokens(visit.prepared, d, cfg["min_prompt"])
     resp, wall_ms, peak = one_request(srv, ptoks, cfg, cfg["request_timeout_s"])
     time.sleep(0.2)  # the statistics line is written after the response
     log_text = srv.log_tail(10**7)

@@ -18,17 +18,17 @@ import json
 import time
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 
 from benchbook import resolve
-from benchbook.llamacpp.server import LlamaServer, ServerError
-from benchbook.llamacpp.specstats import await_stats, delta_fault, spec_stats, stats_delta
+from benchbook.llamacpp.server import LlamaServer
+from benchbook.llamacpp.specstats import await_stats, delta_fault, stats_delta
 from benchbook.provenance import git_state
 from benchbook.records import new_id, utc_now
 from benchbook.schemas import build
 from benchbook.session import SessionResult
 
+from .. import servervisit
 from ..harness import OK, Groups, Measure, Outcome, run_model_bench, run_plan
 from ..speculative.run import GREEDY, sha256_text
 from . import EXPERIMENT
@@ -87,23 +87,6 @@ def one_request(srv: LlamaServer, body: dict, timeout: float) -> tuple[dict, flo
     return res, (clock() - t0) * 1e3
 
 
-@dataclass
-class _Visit:
-    """The server of one (repetition, configuration): ``srv``, its ``argv``, the prompt (token ids, or
-    the templated text) once built, the draft counters before the next request (``before``) and
-    ``broken`` (the error that ended it: every request it still owes is recorded as failed)."""
-
-    srv: LlamaServer
-    argv: list[str]
-    prompt: list[int] | str | None = None
-    before: dict | None = None
-    broken: Exception | None = None
-
-
-#: errors that end a server's visit (the server's own, a context too short, an answer without a key)
-VISIT_ERRORS = (ServerError, ValueError, KeyError)
-
-
 def build_prompt(srv: LlamaServer, context: str, setup: Setup, depth: int) -> list[int] | str:
     """The first ``depth`` tokens of ``context`` (the server's ``/tokenize``), as token ids, or with
     ``setup.template`` their text (``/detokenize``) as one user message in the model's chat template
@@ -128,8 +111,8 @@ def server_visit(
     sess, runs: list[RequestRun], *, server_bin: Path, context: str, cfg: dict, base: dict, log_dir, log=print
 ) -> Iterator[Measure]:
     """One (repetition, configuration) of the plan (``runs``: its requests to measure): a fresh
-    llama-server, the prompt built once, then each request (``request``); the server is stopped after
-    the last, also when one raises.  A server that does not start, or an error of ``VISIT_ERRORS``,
+    llama-server, the prompt built once (``build_prompt``), then each request (``_request``), through
+    ``servervisit.visit``: a server that does not start, or an error of ``servervisit.VISIT_ERRORS``,
     ends the visit: that request and every later one are ``benchbook.run_failed`` records."""
     first = runs[0]
     argv = [str(server_bin), "-m", str(first.model["path"]), *first.argv_tail]
@@ -138,55 +121,24 @@ def server_visit(
         log_dir / f"{sess.session_id[:8]}-{first.config_id}-r{first.rep}.log",
         health_timeout_s=cfg["health_timeout_s"],
     )
-    visit = _Visit(srv, argv)
-    try:
-        try:
-            srv.start()
-            visit.prompt = build_prompt(srv, context, first.setup, int(cfg["depth"]))
-            visit.before = spec_stats(srv.log_text())
-        except VISIT_ERRORS as e:
-            visit.broken = e
-        yield lambda sess, run: request(sess, run, visit, cfg=cfg, base=base, log=log)
-    finally:
-        srv.stop()
+    with servervisit.visit(
+        srv,
+        argv,
+        prepare=lambda s: build_prompt(s, context, first.setup, int(cfg["depth"])),
+        request=lambda sess, run, v: _request(sess, run, v, cfg=cfg, base=base, log=log),
+        base=base,
+        stage=EXPERIMENT,
+    ) as measure:
+        yield measure
 
 
-def request(sess, run: RequestRun, visit: _Visit, *, cfg: dict, base: dict, log=print) -> Outcome:
-    """One request on the visit's server: a ``benchbook.tool_gap.request`` record or, when the visit is
-    broken or breaks now, a ``benchbook.run_failed`` record (``required`` False: published as failed)."""
-    if visit.broken is None:
-        try:
-            return _request(sess, run, visit, cfg=cfg, base=base, log=log)
-        except VISIT_ERRORS as e:
-            visit.broken = e
-    err = visit.broken
-    kind = getattr(err, "kind", type(err).__name__)
-    sess.append(
-        build(
-            "run_failed",
-            **base,
-            run_id=new_id(),
-            run_key=run.key,
-            status="failed",
-            stage=EXPERIMENT,
-            kind=kind,
-            error=str(err),
-            returncode=getattr(err, "returncode", None),
-            log_tail=visit.srv.log_tail(),
-            started_at=utc_now(),
-            ended_at=utc_now(),
-            argv=visit.argv,
-            config=run.config,
-        )
-    )
-    return Outcome(False, f"{kind}: {err}", required=False)
-
-
-def _request(sess, run: RequestRun, visit: _Visit, *, cfg: dict, base: dict, log=print) -> Outcome:
+def _request(
+    sess, run: RequestRun, visit: servervisit.ServerVisit, *, cfg: dict, base: dict, log=print
+) -> Outcome:
     srv, setup = visit.srv, run.setup
-    assert visit.prompt is not None  # built when the visit began (else it is broken)
+    assert visit.prepared is not None  # built when the visit began (else it is broken)
     started = utc_now()
-    body = request_body(setup, cfg, visit.prompt, cached=run.request_index > 0)
+    body = request_body(setup, cfg, visit.prepared, cached=run.request_index > 0)
     resp, wall_ms = one_request(srv, body, cfg["request_timeout_s"])
     tm = resp.get("timings") or {}
     stats = None
@@ -196,14 +148,14 @@ def _request(sess, run: RequestRun, visit: _Visit, *, cfg: dict, base: dict, log
         if delta_fault(stats, tm):
             stats = None  # another request's counters (a late line): none rather than those
         visit.before = after
-    sent = {**body, "prompt": len(visit.prompt)}
+    sent = {**body, "prompt": len(visit.prepared)}
     rec = {**base, "run_id": new_id(), "run_key": run.key, "started_at": started, "ended_at": utc_now()}
     rec |= {"argv": visit.argv, "model_id": run.model["model_id"], "model_sha256": run.model["sha256"]}
     rec |= {"config_id": run.config_id, "factor": run.factor, "rep": run.rep}
     rec |= {"request_index": run.request_index, "n_gen": int(cfg["n_gen"])}
     # a text prompt's tokens: those the server processed and those it found cached
     n_text = int(tm.get("prompt_n") or 0) + int(tm.get("cache_n") or 0)
-    n_prompt = len(visit.prompt) if isinstance(visit.prompt, list) else n_text
+    n_prompt = len(visit.prepared) if isinstance(visit.prepared, list) else n_text
     rec |= {"prompt_tokens": n_prompt, "stream": setup.stream, "request": sent, "wall_ms": wall_ms}
     rec |= {"timings": tm, "spec_stats": stats or {}, "stop_type": resp.get("stop_type")}
     rec |= {"content_sha256": sha256_text(str(resp.get("content", ""))), "ctx_size": ctx_size(cfg)}
