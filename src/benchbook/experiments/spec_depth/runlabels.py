@@ -14,7 +14,7 @@ from pathlib import Path
 
 from benchbook import measured
 
-from ..speculative.plan import draft_model_ids, known_target, model_shas, plan_order
+from ..speculative.plan import model_shas, plan_order, start_models
 
 
 def request_cells(cfg: Mapping) -> list[tuple[int, str, list[int]]]:
@@ -42,12 +42,7 @@ def planned_labels(start: Mapping, shas: Mapping[str, str]) -> set:
         ValueError: the target's model id is not in ``shas`` (naming the start record's file:line).
     """
     cfg = start.get("config") or {}
-    known_target(start, shas)
-    target = {"model_id": cfg["target"], "sha256": shas[cfg["target"]]}
-    drafts = {
-        key: {"model_id": mid, "sha256": shas.get(mid, mid)}
-        for key, mid in draft_model_ids(cfg, target).items()
-    }
+    target, drafts = start_models(start, shas)
     out: set = {("bench", "target", target["model_id"])}
     out |= {("bench", "draft", d["model_id"]) for d in bench_drafts(target, drafts)}
     out |= {("request", cid, rep, d) for rep, cid, depths in request_cells(cfg) for d in depths}

@@ -411,6 +411,25 @@ def known_target(start: Mapping, shas: Mapping[str, str]) -> None:
         )
 
 
+def start_models(start: Mapping, shas: Mapping[str, str]) -> tuple[dict, dict[str, dict]]:
+    """``(target, {draft key: draft})`` of a session's start record (its ``config``'s ``target`` and
+    drafts, ``draft_model_ids``) as the model records ``plan`` reads at report time: ``model_id`` and
+    ``sha256`` (``shas``: ``model_shas``; a truncated draft's id stands for its sha256).  Used by the
+    speculative and spec_depth plan checks.
+
+    Raises:
+        ValueError: the target's model id is not in ``shas`` (``known_target``: the start record's
+            file:line)."""
+    cfg = start.get("config") or {}
+    known_target(start, shas)
+    target = {"model_id": cfg["target"], "sha256": shas[cfg["target"]]}
+    drafts = {
+        key: {"model_id": mid, "sha256": shas.get(mid, mid)}
+        for key, mid in draft_model_ids(cfg, target).items()
+    }
+    return target, drafts
+
+
 def planned_labels(start: Mapping, shas: Mapping[str, str]) -> set:
     """The labels of every run ``plan`` makes from a speculative session's start record (its
     ``config``): ``("cost", role, model_id)`` per cost-model run, ``("request", config_id, prompt_id,
@@ -422,12 +441,7 @@ def planned_labels(start: Mapping, shas: Mapping[str, str]) -> set:
         ValueError: the target's model id is not in ``shas`` (naming the start record's file:line).
     """
     cfg = start.get("config") or {}
-    known_target(start, shas)
-    target = {"model_id": cfg["target"], "sha256": shas[cfg["target"]]}
-    drafts = {
-        key: {"model_id": mid, "sha256": shas.get(mid, mid)}
-        for key, mid in draft_model_ids(cfg, target).items()
-    }
+    target, drafts = start_models(start, shas)
     caps = cfg.get("caps") or {}
     prompts = [{"id": pid, "cap": caps.get(pid, 0)} for pid in cfg.get("prompts") or []]
     out: set = set()
