@@ -25,8 +25,8 @@ callables) and ``publish_report`` does the rest, in this order:
 
 An experiment's report module keeps what is its own: its tables, charts, page fragments and sections.
 Through it now: ``template``, ``llama_bench``, ``draftself`` and ``draftself_gpu`` (the two variants of
-draft-self), ``spec_depth`` and ``speculative``; ``offload`` still selects, judges and publishes in its
-own ``derive`` (with the same functions: ``measured.select``, ``caveats.evaluate_per_host``,
+draft-self), ``spec_depth``, ``speculative`` and ``tool_gap``; ``offload`` still selects, judges and
+publishes in its own ``derive`` (with the same functions: ``measured.select``, ``caveats.evaluate_per_host``,
 ``numbers.publish``).
 """
 
