@@ -525,3 +525,32 @@ def verify_ratio(pid: str, v: Sample, p: Sample, confidence: float) -> Part:
         both.run_ids,
         cv=_noisiest(v, p),
     )
+
+
+def verify_ratios(raw_dir: str | Path, confidence: float = 0.95) -> dict[tuple[str, int], float]:
+    """``{(host_id, k): the server's verify step ÷ llama-bench's k+1 pass}`` of each host's newest
+    tool_gap session that passes the checks (``measured.POLICIES["tool_gap"]``), for each k of its
+    ``verify_k`` measured (``verify_ratio``'s value): what the speculative cost model uses instead of a
+    fitted overhead term on that host (``costmodel.overhead_term``).  Empty without a tool_gap folder or
+    session."""
+    from ... import measured
+    from ..drift import start_records
+
+    folder = Path(raw_dir) / EXPERIMENT
+    if not folder.is_dir():
+        return {}
+    picked = measured.select(EXPERIMENT, measured.check(EXPERIMENT, folder))
+    if not picked.published:
+        return {}
+    bench, reqs = load_bench(raw_dir), load_requests(raw_dir)
+    out: dict[tuple[str, int], float] = {}
+    for sess in picked.published:
+        cfg = start_records(sess.file, EXPERIMENT)[sess.session_id]["config"]
+        sid = pl.col("session_id") == sess.session_id
+        b, q = bench.filter(sid), reqs.filter(sid)
+        for k in cfg.get("verify_k") or []:
+            v = request_sample(q, f"verify-k{k}", "verify")
+            passes = bench_sample(b, n_prompt=int(k) + 1, n_gen=0, depth=int(cfg["depth"]))
+            if v is not None and passes is not None:
+                out[(str(sess.host_id), int(k))] = verify_ratio(f"verify-k{k}", v, passes, confidence).ms
+    return out
