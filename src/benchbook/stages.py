@@ -369,7 +369,8 @@ AUDIT = Stage(
     "audit",
     DVC_FILE,
     "python -m benchbook.audit --all data/claims --out reports/audit --pages audits",
-    deps=("data/claims",),
+    # the measured llama-bench vs server gap: context of such comparisons (audit.toolgap)
+    deps=("data/claims", "reports/numbers/tool_gap.json"),
     params=("audit", "models.registry"),
     outs=("reports/audit", "audits"),
     note=(
