@@ -42,7 +42,8 @@ def main() -> int:
         rebuild(Path(tmp))
         for name in EXPERIMENTS:
             new_file = Path(tmp) / "numbers" / f"{name}.json"
-            want = json.loads((FIXTURE / f"{name}.json").read_text())["numbers"]
+            fixed = FIXTURE / f"{name}.json"  # absent: an experiment the fixture does not cover yet
+            want = json.loads(fixed.read_text())["numbers"] if fixed.exists() else {}
             got = json.loads(new_file.read_text())["numbers"]
             changes: dict[str, list[str]] = collections.defaultdict(list)
             for key in sorted(set(want) - set(got)):

@@ -1,6 +1,6 @@
 """Every published number recomputes from the records it cites, and nothing else (issue 13 §3).
 
-The kinds are enumerated from the registries that the six report stages build from the committed raw
+The kinds are enumerated from the registries that the report stages build from the committed raw
 data (``reports/numbers/*.json``): a kind is a number's ``(computation, unit)``.  Each kind has a
 recompute in ``RECOMPUTE`` below that reads only the number's cited lines (``sources``: file and line
 ranges) and its key; a kind without one fails ``test_every_kind_has_a_recompute``, and a number whose
@@ -27,12 +27,20 @@ from benchbook.draftself.experts import independent_bound
 from benchbook.numbers import make_key
 from conftest import committed_root
 
-EXPERIMENTS = ("llama_bench", "speculative", "draftself", "offload", "spec_depth", "draftself_gpu")
+EXPERIMENTS = (
+    "llama_bench",
+    "speculative",
+    "draftself",
+    "offload",
+    "spec_depth",
+    "draftself_gpu",
+    "tool_gap",
+)
 
 
 @pytest.fixture(scope="module")
 def registry(tmp_path_factory) -> dict[str, dict]:
-    """``{key: number}`` of every registry built from the committed raw data by the six reports."""
+    """``{key: number}`` of every registry built from the committed raw data by the reports."""
     import importlib
 
     out = tmp_path_factory.mktemp("reports")
@@ -1056,3 +1064,110 @@ def test_draftself_gpu_numbers_cite_exactly_their_runs(registry):
     num = registry["draftself_gpu-p-code-1-k8-tau"]
     (run,) = _runs(cited(num))
     assert (run["n_tokens"], run["verify_steps"], run["accepted_total"], num["value"]) == (64, 9, 62, 7.0)
+
+
+# --- tool_gap (issue 31): the parts of the gap between llama-bench tg and llama-server decode -----------
+
+
+def _tg_steps(recs: list[dict], depth: int) -> list[float]:
+    """ms per token of the cited llama-bench tg row at ``depth``: each sample ÷ n_gen."""
+    (row,) = [
+        r["llama_bench"]
+        for r in recs
+        if r["schema"] == "benchbook.llama_bench"
+        and r["llama_bench"]["n_gen"] > 0
+        and (r["llama_bench"].get("n_depth") or 0) == depth
+    ]
+    return [s / 1e6 / row["n_gen"] for s in row["samples_ns"]]
+
+
+def _tg_depths(recs: list[dict]) -> list[int]:
+    return sorted(
+        {
+            r["llama_bench"].get("n_depth") or 0
+            for r in recs
+            if r["schema"] == "benchbook.llama_bench" and r["llama_bench"]["n_gen"] > 0
+        }
+    )
+
+
+def _steps(recs: list[dict], config: str, how: str = "reported", index: int = 1) -> list[float]:
+    """ms per token of the cited requests of ``config`` (request ``index``), in rep order."""
+    reqs = sorted(
+        (
+            r
+            for r in recs
+            if r["schema"] == "benchbook.tool_gap.request"
+            and r["config_id"] == config
+            and r["request_index"] == index
+        ),
+        key=lambda r: r["rep"],
+    )
+    assert reqs, f"cites no {config} requests"
+    out = []
+    for r in reqs:
+        t = r["timings"]
+        n, ms = t["predicted_n"], t["predicted_ms"]
+        if how == "reported":
+            out.append(ms / n)
+        elif how == "true":
+            out.append(ms / (n - 1))
+        elif how == "client":
+            out.append((r["wall_ms"] - t["prompt_ms"]) / n)
+        else:  # verify: the draft's own time taken out, per verify step
+            out.append((ms - r["spec_stats"]["t_draft_ms"]) / r["spec_stats"]["gen_drafts"])
+    return out
+
+
+def _tg_part(part: str, recs: list[dict]) -> float:
+    """The ms-per-token value of a tool_gap part from its cited records alone."""
+    m = statistics.mean
+    depths = _tg_depths(recs)
+    end = "combined"
+    if part == "total":
+        return m(_steps(recs, end)) - m(_tg_steps(recs, 0))
+    if part == "depth":
+        return m(_tg_steps(recs, depths[-1])) - m(_tg_steps(recs, 0))
+    if part == "server_loop":
+        return m(_steps(recs, "base", "true")) - m(_tg_steps(recs, depths[-1]))
+    if part == "first_token":
+        return m(_steps(recs, "base")) - m(_steps(recs, "base", "true"))
+    if part == "http":
+        return m(_steps(recs, end, "client")) - m(_steps(recs, end))
+    if part == "cold":
+        return m(_steps(recs, "base", index=0)) - m(_steps(recs, "base"))
+    if part == "residual":
+        factors = sorted(
+            {r["config_id"] for r in recs if r["schema"] == "benchbook.tool_gap.request"}
+            - {"base", "combined"}
+        )
+        parts = ["depth", "server_loop", "first_token", *factors] if len(depths) > 1 else []
+        return _tg_part("total", recs) - sum(_tg_part(p, recs) for p in parts)
+    return m(_steps(recs, part)) - m(_steps(recs, "base"))  # one factor against base
+
+
+def tool_gap_value(num, recs):
+    """A tool_gap number (experiments.tool_gap.analysis.decompose): a part's ms per token (a difference
+    of means), its share of the total, the rates at both ends, or the verify step ratio."""
+    part, what = num["key"].split("-", 2)[2].rsplit("-", 1)
+    if what == "tok_s":
+        steps = _tg_steps(recs, 0) if part == "start" else _steps(recs, "combined")
+        return statistics.mean(1000.0 / s for s in steps)
+    if part == "verify":  # key ...-verify-k<k>
+        k = int(what.removeprefix("k"))
+        (row,) = [
+            r["llama_bench"]
+            for r in recs
+            if r["schema"] == "benchbook.llama_bench" and r["llama_bench"]["n_prompt"] == k + 1
+        ]
+        passes = statistics.mean(s / 1e6 for s in row["samples_ns"])
+        return statistics.mean(_steps(recs, f"verify-k{k}", "verify")) / passes
+    if what == "share":
+        return _tg_part(part, recs) / _tg_part("total", recs)
+    return _tg_part(part, recs)
+
+
+RECOMPUTE |= {
+    ("benchbook.experiments.tool_gap.analysis.decompose", u): tool_gap_value
+    for u in ("ms", "fraction", "tok/s", "×")
+}

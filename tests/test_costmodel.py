@@ -120,6 +120,73 @@ def test_overhead_fit_leaves_the_row_out():
     assert costmodel.fit_left_out(rows[3], rows, ("session_id",), "c", lambda o: True) is None
 
 
+def test_a_measured_verify_step_replaces_the_fitted_overhead():
+    """Issue 31 §3: on a host whose verify step was measured (tool_gap: server verify step ÷ llama-bench's
+    -p k+1 pass, 1.75× [1.52, 2.01] for k = 4 on host 8b0c3265), o(k) = (1.75 − 1) · r(k+1) and no β is
+    fitted; another host, or another k of the same host, keeps the fitted term (control)."""
+    from benchbook.experiments.speculative.server_cost import with_overhead
+
+    assert costmodel.measured_overhead(1.2, 1.75) == pytest.approx(0.9)
+
+    def row(cid, host, n_max, c, over, measured):
+        return {
+            "config_id": cid,
+            "session_id": "s" + host,
+            "host_id": host,
+            "n_max": n_max,
+            "k": n_max - 0.2,
+            "tau": 3.0,
+            "c_bench": c,
+            "c_server": c,
+            "r_k1": 1.2,
+            "overhead_server": over,
+            "measured": measured,
+        }
+
+    cpu, other = "8b0c3265623b43b7", "3f1dfa40cbf1eb67"
+    rows = [
+        row("d4", cpu, 4, 0.1, 0.5, 1.5),
+        row("d8", cpu, 8, 0.1, 0.9, 1.2),
+        row("d16", cpu, 16, 0.1, 1.6, 0.9),
+        row("d4", other, 4, 0.1, 0.5, 1.5),
+        row("d8", other, 8, 0.1, 0.9, 1.2),
+        row("d16", other, 16, 0.1, 1.6, 0.9),
+    ]
+    ratios = {(cpu, 4): 1.75}
+    out = {(r["host_id"], r["config_id"]): r for r in with_overhead(pl.DataFrame(rows), ratios).to_dicts()}
+    m = out[(cpu, "d4")]
+    assert m["beta_loo"] is None and m["verify_ratio"] == 1.75 and m["overhead_model"] == pytest.approx(0.9)
+    # τ / (k·c + r(k+1) + o(k)) = 3 / (3.8 · 0.1 + 1.2 + 0.9) = 3 / 2.48
+    assert m["model_overhead"] == pytest.approx(3 / 2.48) and m["residual_overhead"] == pytest.approx(
+        3 / 2.48 / 1.5 - 1
+    )
+    before = with_overhead(pl.DataFrame(rows)).to_dicts()
+    fitted = next(r for r in before if (r["host_id"], r["config_id"]) == (cpu, "d4"))
+    # fitted on d8, d16: x = 0.88, 1.68; y = 0.9, 1.6 -> β = (0.792 + 2.688) / (0.7744 + 2.8224)
+    beta = (0.88 * 0.9 + 1.68 * 1.6) / (0.88**2 + 1.68**2)
+    assert fitted["beta_loo"] == pytest.approx(beta) and fitted["verify_ratio"] is None
+    assert fitted["overhead_model"] == pytest.approx(beta * 4.8 * 0.1)
+    # controls: the other host and the other k of the measured host are fitted as before
+    for key in [(other, "d4"), (cpu, "d8"), (cpu, "d16")]:
+        assert out[key]["verify_ratio"] is None and out[key]["beta_loo"] is not None, key
+    assert out[(other, "d4")]["overhead_model"] == pytest.approx(fitted["overhead_model"])
+
+
+def test_no_committed_speculative_host_has_a_measured_verify_step():
+    """The tool_gap session (host 8b0c3265) shares no host with the committed speculative and spec_depth
+    sessions: their cost models keep the fitted term (the registries unchanged, test_registry_fixture)."""
+    from benchbook.experiments.tool_gap.analysis import verify_ratios
+    from conftest import committed_root
+
+    raw = committed_root() / "data" / "raw"
+    ratios = verify_ratios(raw)
+    assert list(ratios) == [("8b0c3265623b43b7", 4)] and ratios[("8b0c3265623b43b7", 4)] == pytest.approx(
+        1.7453, abs=1e-4
+    )
+    spec_hosts = {f.stem for d in ("speculative", "spec_depth") for f in (raw / d).glob("*.jsonl")}
+    assert spec_hosts and not spec_hosts & {h for h, _k in ratios}
+
+
 def test_the_r1_check_flags_outside_its_bounds_only():
     # DEFAULTS: 0.67-1.5; the bounds themselves pass; null (no pp1) is not checked
     t = pl.DataFrame(

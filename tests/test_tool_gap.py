@@ -47,6 +47,8 @@ ADD = {
 INTERACTION = 0.05  # combined: every factor's addition and this
 HTTP_MS = 2.0  # per request: the client's wall time beyond prompt_ms + predicted_ms
 COLD = 1.0  # the first request of a server: its reported step this much slower
+#: the load snapshot the faked session records around each request: a quiet host
+QUIET = {"loadavg": [0.5, 0.5, 0.5], "governor": None, "cpu_mhz": None, "top_processes": []}
 
 
 def test_defaults_and_plan_order():
@@ -273,6 +275,7 @@ def session(tmp_path_factory):
         mp.setattr(run.resolve, "get_models", lambda params, ids, tc: [MODEL])
         mp.setattr(run.resolve, "store_snapshots", lambda d, tc, models: SimpleNamespace(host_id=HOST))
         mp.setattr(run, "await_stats", lambda read, before: specstats.spec_stats(read()))
+        mp.setattr(run, "load_snapshot", lambda: QUIET)  # the test machine's own load is no fact here
         mp.setattr(procmon, "run_sampled", run_sampled)
         (tmp_path / "context.txt").write_text("a b c")
         params = {
@@ -446,3 +449,95 @@ def test_a_request_without_timings_is_named_with_its_line(tmp_path):
     (tmp_path / EXPERIMENT / "h.jsonl").write_text("\n" + line + "\n")
     with pytest.raises(ValueError, match=r"h\.jsonl:2: field timings has no predicted_n/predicted_ms; fix:"):
         analysis.load_requests(tmp_path)
+
+
+# --- caveats by the shared rules (issue 26's one report pipeline) -----------------------------------
+
+
+def test_each_number_carries_the_caveats_of_the_records_it_read(session):
+    """The faked session (3 repetitions, a quiet host): llama-bench's tg at depth 0 reads B0, whose rates
+    (100, 95.24, 105.26 tok/s) have a cv of 5.006% > 5%: ``high_variance`` on the numbers that read it; the
+    stream part reads base and stream only (cv 4.2%): a clean control with no caveat; n = 3: no
+    ``single_run``; load 0.5, no busy process: no ``busy_host``."""
+    root, params, _result = session
+    res = report.build(params, root=root, raw_dir=Path("raw"), reports_dir=Path("reports"))
+    nums = {n.key: n for n in res.numbers}
+    h = f"tool_gap-h{HOST[:8]}"
+    rates = [1000 / x for x in B0]
+    mean = sum(rates) / 3
+    cv = math.sqrt(sum((r - mean) ** 2 for r in rates) / 2) / mean
+    assert cv == pytest.approx(0.05006, abs=1e-5)
+    for key in ("start-tok_s", "depth-ms", "total-ms", "residual-ms"):
+        assert nums[f"{h}-{key}"].caveats == ["high_variance"], key
+    assert nums[f"{h}-stream-ms"].caveats == [] and nums[f"{h}-http-ms"].caveats == []
+    assert not any("single_run" in n.caveats or "busy_host" in n.caveats for n in res.numbers)
+
+
+def test_the_committed_cpu_session_has_no_measurable_gap(tmp_path):
+    """Host 8b0c3265's first session: llama-bench tg 88.7 tok/s, the server 95.0, the total −0.46 ms per
+    token [−3.73, 2.81] spans 0: no share is published (before: 11, the residual's "1370%"), the
+    sentence and the waterfall say there is no measurable gap to decompose, each part keeps its
+    interval in ms per token.  Every number carries ``high_variance`` (llama-bench's tg rates: cv 12%)."""
+    import yaml
+
+    from conftest import committed_root
+
+    root = committed_root()
+    params = yaml.safe_load((root / "params.yaml").read_text())
+    res = report.build(params, root=root, raw_dir=Path("data/raw"), reports_dir=tmp_path)
+    host = "8b0c3265623b43b7"
+    d = res.decompositions[host]
+    assert d.total.ms == pytest.approx(-0.46158, abs=1e-5)
+    assert d.total.ci == pytest.approx([-3.73348, 2.81032], abs=1e-5)
+    assert not analysis.measurable(d.total) and analysis.measurable(d.parts[1])  # depth [0.25, 5.37]
+    assert all(p.share is None for p in d.parts) and not any(n.key.endswith("-share") for n in res.numbers)
+    words = res.sentences[host]
+    assert words[0] == (
+        "Host `8b0c3265` (session `eccf2f6c`, 128 tokens, depth 256): llama-bench tg 88.7 tok/s, "
+        "llama-server 95.0 tok/s; no measurable gap to decompose: the total is -0.462 ms per token and its "
+        "95% interval -3.73 to 2.81 ms spans 0, so the parts are given in ms per token only, not as shares "
+        "of the gap (their sum leaves a residual of -6.32 ms per token)."
+    )
+    assert "% of the gap" not in " ".join(words) and "1370%" not in " ".join(words)
+    assert (
+        "Context depth (llama-bench -d 256 against an empty context) adds 2.81 ms per token (95% interval "
+        "0.25 to 5.37 ms)." in words
+    )
+    rows = report.waterfall_rows(d, res.configs[host])
+    assert all(r["share"] == "" for r in rows)
+    assert all(r["ci_lo"] is not None for r in rows if r["kind"] in ("slower", "faster"))
+    title = report.chart_waterfall(d, res.configs[host]).to_dict()["title"]
+    assert "no measurable gap to decompose" in title[1]
+    nums = {n.key: n for n in res.numbers}
+    assert len(nums) == 16 and all(n.caveats == ["high_variance"] for n in res.numbers)
+    assert nums["tool_gap-h8b0c3265-verify-k4"].value == pytest.approx(1.7453)
+    assert nums["tool_gap-h8b0c3265-verify-k4"].ci95 == pytest.approx([1.51802, 2.00667], abs=1e-5)
+
+
+def test_busy_host_fires_on_the_numbers_whose_records_ran_under_load(tmp_path):
+    """The committed session with a load snapshot added to the verify-k4 requests (1-min load 5.0 on the
+    2-core host: above 2 × 2, busy whatever the per-process figure): ``busy_host`` on the verify ratio
+    alone, which cites them; no other number (control: the same records without load carry none)."""
+    import shutil
+
+    import yaml
+
+    from conftest import committed_root
+
+    src = committed_root()
+    root = tmp_path / "repo"
+    shutil.copytree(src / "data" / "raw" / "snapshots", root / "data" / "raw" / "snapshots")
+    (root / "data" / "raw" / EXPERIMENT).mkdir(parents=True)
+    shutil.copy(src / "params.yaml", root / "params.yaml")
+    loaded = {"loadavg": [5.0, 4.0, 3.0], "governor": None, "cpu_mhz": None, "top_processes": []}
+    lines = []
+    for line in (src / "data" / "raw" / EXPERIMENT / "8b0c3265623b43b7.jsonl").read_text().splitlines():
+        rec = json.loads(line)
+        if rec.get("config_id") == "verify-k4":
+            rec |= {"load_start": loaded, "load_end": loaded}
+        lines.append(json.dumps(rec))
+    (root / "data" / "raw" / EXPERIMENT / "8b0c3265623b43b7.jsonl").write_text("\n".join(lines) + "\n")
+    params = yaml.safe_load((root / "params.yaml").read_text())
+    res = report.build(params, root=root, raw_dir=Path("data/raw"), reports_dir=tmp_path / "reports")
+    busy = sorted(n.key for n in res.numbers if "busy_host" in n.caveats)
+    assert busy == ["tool_gap-h8b0c3265-verify-k4"]

@@ -19,7 +19,9 @@ relative to one decode step of the target measured in the same session:
 * r(n): the target's n-token pass ÷ its decode step (``bench_terms``), read at k+1 by ``r_at``.  One
   token through the model is one decode step's work, so r(1) ≈ 1: the caveat ``cost_rows_disturbed``
   (``caveats``) flags the numbers built on a cost model whose r(1) is far from it;
-* o(k): the per-step overhead, β·(k+1)·c with β fitted on the other configurations (``fit_left_out``).
+* o(k): the per-step overhead, β·(k+1)·c with β fitted on the other configurations (``fit_left_out``),
+  or where the host's verify step was measured against llama-bench's pass (the tool_gap experiment),
+  (ratio − 1)·r(k+1) (``measured_overhead``; ``overhead_term`` picks).
 
 Three decisions (issue 26): c and r(n) from the *median* of llama-bench's per-repetition times
 (``median_ns``); the decode step of llama-server requests over predicted_n − 1 tokens
@@ -325,11 +327,44 @@ def beta_fit(xs: list[float], ys: list[float]) -> float | None:
 @dataclass(frozen=True)
 class OverheadFit:
     """The overhead term of one row: ``beta`` (β, fitted over ``others``, the rows it read) and
-    ``o_k`` = β · (k+1) · c of the row (decode steps)."""
+    ``o_k`` = β · (k+1) · c of the row (decode steps); or, where the host's verify step was measured
+    (``overhead_term``), ``verify_ratio`` and ``o_k`` = ``measured_overhead`` (β None, no others)."""
 
-    beta: float
+    beta: float | None
     o_k: float
     others: list[dict]
+    verify_ratio: float | None = None
+
+
+def measured_overhead(r_k1: float, verify_ratio: float) -> float:
+    """o(k) from a measured verify step instead of a fitted one (issue 31 §3): the server's verify step
+    of k+1 positions is ``verify_ratio`` × llama-bench's ``-p k+1`` pass (``experiments.tool_gap``: its
+    ``verify-k<k>`` part, the server's (predicted_ms − t_draft_ms) ÷ gen_drafts over the pass), so in
+    decode steps it is ratio · r(k+1), and the model's term beyond r(k+1) is (ratio − 1) · r(k+1).
+
+    >>> round(measured_overhead(1.2, 1.75), 6)
+    0.9
+    """
+    return (verify_ratio - 1.0) * r_k1
+
+
+def overhead_term(
+    row: dict,
+    rows: list[dict],
+    group: tuple[str, ...],
+    c: str,
+    usable: Callable[[dict], bool],
+    ratios: Mapping[tuple[str, int], float] | None = None,
+) -> OverheadFit | None:
+    """The overhead term of ``row``: measured where its host's verify step is (``ratios``:
+    ``{(host_id, k): server verify step ÷ llama-bench's k+1 pass}``, ``experiments.tool_gap.analysis.
+    verify_ratios``; the row's k is its ``n_max``): ``measured_overhead(row["r_k1"], ratio)``; else
+    fitted on the other configurations (``fit_left_out``).  None as ``fit_left_out``."""
+    k = row.get("n_max")
+    ratio = (ratios or {}).get((str(row.get("host_id")), int(k))) if k is not None else None
+    if ratio is not None and row.get("r_k1") is not None:
+        return OverheadFit(None, measured_overhead(float(row["r_k1"]), ratio), [], ratio)
+    return fit_left_out(row, rows, group, c, usable)
 
 
 def fit_left_out(

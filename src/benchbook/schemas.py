@@ -226,6 +226,10 @@ def _load(name: str, when: str, required: bool | str = True, experiments: tuple[
     )
 
 
+#: the host-load snapshot field (``provenance.load_snapshot``) for an experiment's own record kind
+load_field = _load
+
+
 def _git() -> tuple[Field, ...]:
     return (
         Field("git_commit", S, "benchbook's git HEAD; null outside a git checkout", nullable=True),

@@ -299,7 +299,7 @@ EXPERIMENTS: tuple[Experiment, ...] = (
     ),
     Experiment(
         "speculative",
-        report_data=("data/raw/speculative", "data/raw/snapshots"),
+        report_data=("data/raw/speculative", "data/raw/tool_gap", "data/raw/snapshots"),
         measure_params=("speculative", "models.default", MODEL_ENTRIES, "toolchain"),
         measure_data=("data/prompts/speculative.yaml",),
         models=speculative_models,
@@ -330,7 +330,12 @@ EXPERIMENTS: tuple[Experiment, ...] = (
     ),
     Experiment(
         "spec_depth",
-        report_data=("data/raw/spec_depth", "data/raw/speculative", "data/raw/snapshots"),
+        report_data=(
+            "data/raw/spec_depth",
+            "data/raw/speculative",
+            "data/raw/tool_gap",
+            "data/raw/snapshots",
+        ),
         host_bound=True,
         measure_params=("spec_depth", PROFILE_ENTRIES, MODEL_ENTRIES, "toolchain"),
         measure_data=("data/prompts/depth_context.txt",),
@@ -364,7 +369,8 @@ AUDIT = Stage(
     "audit",
     DVC_FILE,
     "python -m benchbook.audit --all data/claims --out reports/audit --pages audits",
-    deps=("data/claims",),
+    # the measured llama-bench vs server gap: context of such comparisons (audit.toolgap)
+    deps=("data/claims", "reports/numbers/tool_gap.json"),
     params=("audit", "models.registry"),
     outs=("reports/audit", "audits"),
     note=(

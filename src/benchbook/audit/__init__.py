@@ -15,6 +15,8 @@ Modules, one job each:
                 comparison (``side_of``: a claim, or a statement with the claims under it);
 * ``logs``      the one adapter to ``benchbook.ingest`` (raw logs -> audited entries);
 * ``unsaid``    what a source leaves unsaid, beside the verdicts it weakens;
+* ``toolgap``   the llama-bench vs llama-server gap this project measured (the tool_gap registry), the
+                context noted beside a comparison of the two;
 * ``verdicts``  the verdict engine (consistency + qualifiers + notes + unsaid + reproducible here);
 * ``standing``  what the whole source rests on (the summary at the top of its page);
 * ``page``      the audit page per claims file (every text from the claims file escaped);

@@ -24,12 +24,13 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import yaml
 
 from .. import errors
-from . import run, terminal
+from . import run, terminal, toolgap
 from .draftfile import draft_post, summary
 from .verdicts import Here
 
@@ -88,16 +89,19 @@ def here_of(params: Path = Path("params.yaml")) -> tuple[Here, str]:
     """What "reproducible here" is judged against, and where it came from: ``params`` (``audit.here``
     and ``models.registry``) when it exists, else the defaults of ``Here``; the label says "defaults"
     where ``params`` has no ``audit.here`` (it named ``params.yaml audit.here`` for values it lacked).
+    ``Here.tool_gap``: the tool_gap registry beside ``params`` (``toolgap.REGISTRY``), when present.
 
     Raises:
         ValueError: ``audit.here`` holds a string where a list is needed (``Here.from_params``).
     """
+    gap = toolgap.read_registry(params.parent / toolgap.REGISTRY)  # the measured tool gap, if any
     if params.exists():
         data = yaml.safe_load(params.read_text()) or {}
+        here = replace(Here.from_params(data), tool_gap=gap)
         if not (data.get("audit") or {}).get("here"):
-            return Here.from_params(data), f"defaults: {params} has no audit.here"
-        return Here.from_params(data), f"{params} audit.here"
-    return Here(), f"defaults: no {params} in this folder"
+            return here, f"defaults: {params} has no audit.here"
+        return here, f"{params} audit.here"
+    return Here(tool_gap=gap), f"defaults: no {params} in this folder"
 
 
 #: suffixes of a claims file; any other file named to ``benchbook audit`` is a post, drafted first

@@ -53,6 +53,7 @@ from .tables import (
     host_of,
     method_class,
 )
+from .toolgap import METHODS, GapContext
 from .unsaid import unsaid
 
 VERDICT_SCHEMA = "benchbook.audit.verdict"
@@ -199,6 +200,9 @@ class Here:
     methods: frozenset[str] = frozenset({"llama-bench", "real-prompt"})
     decodings: frozenset[str] = frozenset({"plain", "speculative"})
     gpus: tuple[str, ...] = ()
+    #: the gap between llama-bench tg and llama-server decode measured on this project's hosts
+    #: (``toolgap.read_registry``): a llama-bench vs server comparison notes it (``toolgap``)
+    tool_gap: tuple[GapContext, ...] = ()
     #: how an inconsistency's size is named (``params.yaml`` ``audit.severity``; ``precision.Severity``)
     severity: Severity = Severity()
 
@@ -636,9 +640,12 @@ def _statement_qualifiers(
     claim_fired: dict,
     under: Under,
     comp_rows: dict[str, dict] | None = None,
+    gap: tuple[GapContext, ...] = (),
 ) -> tuple[list[Qualifier], list[str]]:
     """The qualifiers and notes of statement ``s``; ``claim_fired``: claim id -> the rules that fired
-    on it (one dict per audit: ``under`` keeps the claims it marks, per statement)."""
+    on it (one dict per audit: ``under`` keeps the claims it marks, per statement); ``gap``: the
+    measured llama-bench vs server gaps (``Here.tool_gap``), noted beside a ``mixed_method`` qualifier
+    between a llama-bench and a server (real-prompt) side."""
     quals: dict[tuple, Qualifier] = {}
     notes: list[str] = []
 
@@ -662,6 +669,9 @@ def _statement_qualifiers(
         for check, rule in (("methods", "mixed_method"), ("phases", "mixed_phase")):
             if check in diffs and rule in rules:
                 add(NOT_COMPARABLE, rule, _strip_ids(diffs[check]), [a, b])
+                sides = {method_class(under.side(x).method) for x in (a, b)}
+                if rule == "mixed_method" and sides == METHODS:
+                    notes += [f"llama-bench vs server: {g.text()}" for g in gap if g.text() not in notes]
         for check in ("hardware", "environments", "builds"):
             if check in diffs and "host_or_build_mismatch" in rules:
                 add(NOT_COMPARABLE, "host_or_build_mismatch", _strip_ids(diffs[check]), [a, b])
@@ -957,7 +967,7 @@ def judge(cf: ClaimsFile, recomputed: dict[str, Recomputed], here: Here, claims_
         carried.setdefault(cid, []).append("at_capacity")
     for s in cf.statements:
         r = recomputed[s.id]
-        quals, notes = _statement_qualifiers(cf, s, r, comp_fired, carried, under, comp_rows)
+        quals, notes = _statement_qualifiers(cf, s, r, comp_fired, carried, under, comp_rows, here.tool_gap)
         if r.verdict == NOT_CHECKABLE and r.reason:
             notes = [f"not checkable: {r.reason}"] + notes
         cited = [claim for i in sorted(set(r.reads)) if (claim := cf.claim(i)) is not None]

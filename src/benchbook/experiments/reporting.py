@@ -25,7 +25,7 @@ callables) and ``publish_report`` does the rest, in this order:
 
 An experiment's report module keeps what is its own: its tables, charts, page fragments and sections.
 Through it now: ``template``, ``llama_bench``, ``draftself`` and ``draftself_gpu`` (the two variants of
-draft-self), ``spec_depth``, ``speculative`` and ``offload``.
+draft-self), ``spec_depth``, ``speculative``, ``offload`` and ``tool_gap``.
 """
 
 from __future__ import annotations

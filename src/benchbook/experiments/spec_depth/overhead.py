@@ -25,15 +25,19 @@ served alone), the citation of ``beta_loo``.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import polars as pl
 
 from ... import costmodel
 
 
-def with_overhead(depth: pl.DataFrame) -> pl.DataFrame:
+def with_overhead(depth: pl.DataFrame, ratios: Mapping[tuple[str, int], float] | None = None) -> pl.DataFrame:
     """The speculative rows of ``depth_table`` with ``beta_loo``, ``overhead_model`` (o(k)),
     ``model_overhead``, ``residual_overhead``, ``lines_overhead`` and ``lines_beta`` (module doc); other
-    rows unchanged (nulls)."""
+    rows unchanged (nulls).  ``ratios``: the measured verify-step ratios by (host_id, k)
+    (``costmodel.overhead_term``): a row of such a host and n_max takes o(k) from it, ``beta_loo`` null
+    and ``verify_ratio`` set."""
     need = ("overhead_server", "c_alone", "c_server", "r_k1", "tau", "k", "speedup")
     if depth.is_empty() or not all(c in depth.columns for c in need):
         return depth
@@ -56,9 +60,10 @@ def with_overhead(depth: pl.DataFrame) -> pl.DataFrame:
             residual_overhead=None,
             lines_overhead=None,
             lines_beta=None,
+            verify_ratio=None,
         )
         fit = (
-            costmodel.fit_left_out(r, rows, ("host_id", "session_id", "depth"), "c_alone", usable)
+            costmodel.overhead_term(r, rows, ("host_id", "session_id", "depth"), "c_alone", usable, ratios)
             if usable(r)
             else None
         )
@@ -77,6 +82,7 @@ def with_overhead(depth: pl.DataFrame) -> pl.DataFrame:
                 "lines_overhead": sorted(read),
                 "lines_beta": sorted(beta_read),
                 "beta_loo": fit.beta,
+                "verify_ratio": fit.verify_ratio,
                 "overhead_model": fit.o_k,
                 "model_overhead": model,
                 "residual_overhead": costmodel.residual(model, r["speedup"]),

@@ -28,6 +28,7 @@ from benchbook.numbers import Number
 from benchbook.numfmt import fmt_interval
 from benchbook.numtable import md_table
 
+from ..tool_gap.analysis import verify_ratios
 from . import EXPERIMENT
 from .analysis import bench_rates, bench_table, depth_table, memory_per_draft_token
 from .cells import bench_key, cell_key, host_key, memory_key
@@ -226,7 +227,8 @@ def tables(inputs: reporting.Inputs) -> Tables:
     if depth.is_empty():
         raise RuntimeError(_NO_RECORDS.format(folder=raw / EXPERIMENT))
     depth = depth.filter(pl.col("session_id").is_in(published)).sort("host_id", "config_id", "depth")
-    depth = with_overhead(depth)
+    # o(k) measured where the host's verify step is (tool_gap), else fitted on the other configurations
+    depth = with_overhead(depth, verify_ratios(raw, confidence))
     judged = inputs.judge(caveat_table(depth), "speculative")
     depth = depth.join(judged.select(*ROW, "caveats"), on=ROW, how="left").sort(
         "host_id", "config_id", "depth"

@@ -38,6 +38,7 @@ residual = model ÷ measured − 1.  A session without ``spec_stats`` has every 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 
 import polars as pl
@@ -53,7 +54,7 @@ _FLOATS = {
     for c in (
         "b_step_ms measured alpha tau k c_bench r_k1 cost_r1 model_before residual_before c_server v_server "
         "draft_ms verify_ms verify_bench_ms overhead_ms overhead_server model_after residual_after beta_loo "
-        "overhead_model model_overhead residual_overhead load1_max others_cpu_pct_max"
+        "overhead_model model_overhead residual_overhead load1_max others_cpu_pct_max verify_ratio"
     ).split()
 }
 #: ``stats`` of a row whose session recorded the server's counters (``-lv 4``) / did not.
@@ -186,6 +187,7 @@ def server_cost_table(
     stats: pl.DataFrame,
     costs: dict[str, sp.CostModel | None],
     baseline_id: str = "baseline",
+    ratios: Mapping[tuple[str, int], float] | None = None,
 ) -> pl.DataFrame:
     """One row per (host_id, session_id, config_id) of the draft-model configurations (``spec_type``
     draft-*, a fresh server per repetition, whole prompts evaluated) of every session in ``costs``
@@ -196,7 +198,8 @@ def server_cost_table(
     toolchain_id, model_sha256, build_number, build_commit, argv, started_at, ended_at, run_ids, and
     load1_max / others_cpu_pct_max (the highest 1-min load average and the busiest other process's CPU %
     over those requests: the ``busy_host`` caveat's inputs, ``caveats``).
-    ``req``: ``analysis.load_requests``; ``stats``: ``load_stats`` of the same files."""
+    ``req``: ``analysis.load_requests``; ``stats``: ``load_stats`` of the same files; ``ratios``: the
+    measured verify-step ratios by (host_id, k) (``with_overhead``)."""
     if req.is_empty():
         return pl.DataFrame()
     joined = req.join(stats, on=["file", "line"], how="left")
@@ -248,14 +251,16 @@ def server_cost_table(
             )
     if not rows:
         return pl.DataFrame()
-    return with_overhead(pl.DataFrame(rows, infer_schema_length=None))
+    return with_overhead(pl.DataFrame(rows, infer_schema_length=None), ratios)
 
 
-def with_overhead(table: pl.DataFrame) -> pl.DataFrame:
+def with_overhead(table: pl.DataFrame, ratios: Mapping[tuple[str, int], float] | None = None) -> pl.DataFrame:
     """``table`` (``server_cost_table`` rows) with beta_loo, overhead_model (o(k), baseline steps),
     model_overhead, residual_overhead and overhead_configs (the other configurations β read); nulls
     where the row has no "after" terms, its session fewer than two other such configurations, or the
-    model's denominator k·c_server + r(k+1) + o(k) is not positive (a negative fitted β)."""
+    model's denominator k·c_server + r(k+1) + o(k) is not positive (a negative fitted β).  ``ratios``: the
+    measured verify-step ratios by (host_id, k) (``costmodel.overhead_term``): a row of such a host and
+    n_max takes o(k) from it (beta_loo null, verify_ratio set)."""
     need = ("overhead_server", "c_bench", "c_server", "r_k1", "tau", "k")
 
     def usable(o: dict) -> bool:
@@ -265,10 +270,14 @@ def with_overhead(table: pl.DataFrame) -> pl.DataFrame:
     out = []
     for r in rows:
         row = dict(r, beta_loo=None, overhead_model=None, model_overhead=None, residual_overhead=None)
-        row["overhead_configs"] = []
-        fit = costmodel.fit_left_out(r, rows, ("session_id",), "c_server", usable) if usable(r) else None
+        row["overhead_configs"], row["verify_ratio"] = [], None
+        fit = (
+            costmodel.overhead_term(r, rows, ("session_id",), "c_server", usable, ratios)
+            if usable(r)
+            else None
+        )
         if fit is not None:
-            row |= {"beta_loo": fit.beta, "overhead_model": fit.o_k}
+            row |= {"beta_loo": fit.beta, "overhead_model": fit.o_k, "verify_ratio": fit.verify_ratio}
             row["overhead_configs"] = sorted(o["config_id"] for o in fit.others)
             # a negative fitted overhead can exceed the rest of the step: no model then (null)
             model = costmodel.predicted(r["tau"], r["k"], r["c_server"], r["r_k1"], fit.o_k)

@@ -297,7 +297,11 @@ def sessions_table(raw_dir: Path, req: pl.DataFrame) -> tuple[pl.DataFrame, dict
         measured.check("speculative:server_cost", raw_dir, planned(Path(raw_dir).parent / "snapshots")),
     )
     costs = {c.session_id: sp.cost_model(raw_dir, c.session_id) for c in chosen.published}
-    table = sc.server_cost_table(req, sc.load_stats(raw_dir), costs)
+    from benchbook.experiments.tool_gap.analysis import verify_ratios
+
+    # o(k) measured where the host's verify step is (the tool_gap experiment), else fitted
+    ratios = verify_ratios(Path(raw_dir).parent)
+    table = sc.server_cost_table(req, sc.load_stats(raw_dir), costs, ratios=ratios)
     if table.is_empty():
         return table, costs
     configs = sp.config_table(req.filter(pl.col("session_id").is_in(list(costs))))

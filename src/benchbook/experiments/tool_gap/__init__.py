@@ -22,7 +22,7 @@ from typing import Literal
 
 import polars as pl
 
-from benchbook.schemas import LLAMA_BENCH, Field, Kind, declare
+from benchbook.schemas import LLAMA_BENCH, Field, Kind, declare, load_field
 
 S, Int, F, B, L = pl.String, pl.Int64, pl.Float64, pl.Boolean, pl.List
 
@@ -75,6 +75,9 @@ REQUEST_KIND = declare(
             Field("stop_type", S, "eos | limit | word", nullable=True),
             Field("content_sha256", S, "sha256 of the generated text"),
             Field("ctx_size", Int, "-c of the server (tokens)"),
+            # absent on the sessions before issue 26's caveats reached tool_gap (busy_host then unknown)
+            load_field("load_start", "before the request", False),
+            load_field("load_end", "after the request", False),
         ),
         open=True,
         written_by=("experiments/tool_gap/run.py:_request",),

@@ -34,7 +34,9 @@ the sum: ``http`` (combined, the client's step − the reported one, paired per 
 the first request of a fresh server − the measured one) and per k ``verify`` (the server's verify step
 ``(predicted_ms − t_draft_ms) / gen_drafts`` of ``verify-k<k>`` ÷ llama-bench's ``k+1`` pass at
 ``depth``: ``stats.ratio_interval``, log scale).  Shares: part ÷ total (the interval: the part's ÷ the
-total's mean).  Rates (tok/s) are means of per-repetition rates with the log-scale interval
+total's mean), only where the total's interval excludes 0 (``measurable``; else no part has a share:
+there is no measurable gap to decompose, and the parts are given in ms per token alone).  Rates
+(tok/s) are means of per-repetition rates with the log-scale interval
 (``stats.sample_interval``).
 """
 
@@ -60,14 +62,14 @@ BOUND = 0.10
 MEASURED_INDEX = 1
 
 _BENCH_KEYS = ("host_id", "session_id", "toolchain_id", "model_id", "model_sha256")
-_BENCH_READ = [*_BENCH_KEYS, "llama_bench", "run_id", "argv"]
+_BENCH_READ = [*_BENCH_KEYS, "llama_bench", "run_id", "argv", "started_at", "ended_at"]
 _BENCH_ROW = {"llama_bench": ["n_depth", "n_prompt", "n_gen", "samples_ns"]}
 
 
 def load_bench(raw_dir: str | Path) -> pl.DataFrame:
     """One row per llama-bench test under ``raw_dir/tool_gap`` (``benchrows.read``: complete runs):
     host_id, session_id, toolchain_id, model_id, model_sha256, n_depth, n_prompt, n_gen, samples_ns
-    (ns, one per repetition), argv, file, line, run_id.
+    (ns, one per repetition), argv, started_at, ended_at, file, line, run_id.
 
     Raises:
         records.RecordError: a line is not JSON or a record fails its kind's checks (file:line, field, fix).
@@ -81,6 +83,8 @@ def load_bench(raw_dir: str | Path) -> pl.DataFrame:
         lb("n_gen").alias("n_gen"),
         lb("samples_ns").alias("samples_ns"),
         "argv",
+        "started_at",
+        "ended_at",
         "file",
         "line",
         "run_id",
@@ -91,7 +95,9 @@ def load_requests(raw_dir: str | Path) -> pl.DataFrame:
     """One row per ``benchbook.tool_gap.request`` record under ``raw_dir/tool_gap/*.jsonl``: host_id,
     session_id, toolchain_id, model_sha256, config_id, factor, rep, request_index, predicted_n,
     predicted_ms, prompt_ms, wall_ms, gen_drafts, t_draft_ms (null without the draft counters),
-    started_at, ended_at, argv, file, line, run_id.
+    load1_max (the higher 1-min load average of ``load_start``/``load_end``) and others_cpu_pct_max (the
+    busiest other process of ``load_end``; both null where the record has no load snapshot, as the
+    sessions before they were recorded), started_at, ended_at, argv, file, line, run_id.
 
     Raises:
         ValueError: a line is not JSON, or a request's timings lack predicted_n/predicted_ms (file:line;
@@ -126,6 +132,7 @@ def load_requests(raw_dir: str | Path) -> pl.DataFrame:
                     "wall_ms": float(rec["wall_ms"]),
                     "gen_drafts": st.get("gen_drafts"),
                     "t_draft_ms": st.get("t_draft_ms"),
+                    **load_of(rec),
                     **{k: rec.get(k) for k in ("started_at", "ended_at", "argv")},
                     "file": str(f),
                     "line": i,
@@ -133,6 +140,24 @@ def load_requests(raw_dir: str | Path) -> pl.DataFrame:
                 }
             )
     return pl.DataFrame(rows, schema=REQUEST_COLUMNS) if rows else pl.DataFrame(schema=REQUEST_COLUMNS)
+
+
+def load_of(rec: dict) -> dict:
+    """``{"load1_max", "others_cpu_pct_max"}`` of a record's ``load_start``/``load_end`` snapshots
+    (``provenance.load_snapshot``): the higher 1-min load average of the two and the highest CPU % of
+    another process at the end (psutil, over the request); None where not recorded."""
+    loads = [
+        float(x["loadavg"][0])
+        for x in (rec.get("load_start"), rec.get("load_end"))
+        if isinstance(x, dict) and x.get("loadavg")
+    ]
+    procs = (rec.get("load_end") or {}).get("top_processes")
+    return {
+        "load1_max": max(loads, default=None),
+        "others_cpu_pct_max": None
+        if procs is None
+        else max((float(p.get("cpu_percent") or 0) for p in procs), default=0.0),
+    }
 
 
 #: the columns of ``load_requests`` (also of an empty table: a folder without requests)
@@ -148,6 +173,8 @@ REQUEST_COLUMNS: dict[str, PolarsDataType] = {
     "wall_ms": pl.Float64,
     "gen_drafts": pl.Int64,
     "t_draft_ms": pl.Float64,
+    "load1_max": pl.Float64,
+    "others_cpu_pct_max": pl.Float64,
     "started_at": pl.String,
     "ended_at": pl.String,
     "argv": pl.List(pl.String),
@@ -169,6 +196,15 @@ class Sample:
     def mean(self) -> float:
         """The mean of ``values`` (NaN when empty)."""
         return sum(self.values) / len(self.values) if self.values else math.nan
+
+    def cv(self) -> float | None:
+        """The coefficient of variation of the per-repetition rates ``1000 ÷ values`` (sd with n − 1 ÷
+        mean; what ``caveats`` ``high_variance`` reads); None below 2 values."""
+        rates = [1000.0 / v for v in self.values if v > 0]
+        if len(rates) < 2:
+            return None
+        m = sum(rates) / len(rates)
+        return math.sqrt(sum((r - m) ** 2 for r in rates) / (len(rates) - 1)) / m
 
     def __add__(self, other: Sample) -> Sample:
         """Both samples' citations (the values of ``self``): what a difference read."""
@@ -196,6 +232,9 @@ class Part:
     share_ci: list[float] | None = None
     rate: float | None = None  # tok/s of a start or end bar
     rate_ci: list[float] | None = None
+    #: the highest coefficient of variation of the per-repetition rates among the samples it read
+    #: (``Sample.cv``; the caveat row's ``cv``)
+    cv: float | None = None
 
 
 @dataclass
@@ -287,8 +326,21 @@ def difference(pid: str, kind: str, a: Sample, b: Sample, confidence: float) -> 
     d, ci = difference_interval(a.values, b.values, confidence)
     both = a + b
     return Part(
-        pid, kind, d, ci, WELCH if ci else None, min(len(a.values), len(b.values)), both.cites, both.run_ids
+        pid,
+        kind,
+        d,
+        ci,
+        WELCH if ci else None,
+        min(len(a.values), len(b.values)),
+        both.cites,
+        both.run_ids,
+        cv=_noisiest(a, b),
     )
+
+
+def _noisiest(*samples: Sample) -> float | None:
+    """The highest ``Sample.cv`` of ``samples`` (None where none has one)."""
+    return max((c for c in (s.cv() for s in samples) if c is not None), default=None)
 
 
 def paired(pid: str, kind: str, a: Sample, b: Sample, confidence: float) -> Part:
@@ -303,7 +355,9 @@ def paired(pid: str, kind: str, a: Sample, b: Sample, confidence: float) -> Part
         [x - y for x, y in zip(a.values, b.values, strict=True)], confidence, log=False
     )
     both = a + b
-    return Part(pid, kind, d, ci, T if ci else None, len(a.values), both.cites, both.run_ids)
+    return Part(
+        pid, kind, d, ci, T if ci else None, len(a.values), both.cites, both.run_ids, cv=_noisiest(a, b)
+    )
 
 
 def rate_of(s: Sample, confidence: float) -> tuple[float, list[float] | None]:
@@ -354,6 +408,7 @@ def decompose(bench: pl.DataFrame, reqs: pl.DataFrame, cfg: dict, confidence: fl
             b0.run_ids,
             rate=r0,
             rate_ci=r0ci,
+            cv=b0.cv(),
         )
     )
     if bd is not None:
@@ -371,7 +426,21 @@ def decompose(bench: pl.DataFrame, reqs: pl.DataFrame, cfg: dict, confidence: fl
         parts.append(difference(f, "part", s, base_rep, confidence))
     explained = sum(p.ms for p in parts if p.kind == "part")
     resid = total.ms - explained
-    parts.append(Part("residual", "residual", resid, None, None, total.n))
+    # the residual reads every part's records and the total's: it cites them all
+    read = [total, *parts]
+    parts.append(
+        Part(
+            "residual",
+            "residual",
+            resid,
+            None,
+            None,
+            min(p.n for p in read),
+            tuple(dict.fromkeys(c for p in read for c in p.cites)),
+            tuple(dict.fromkeys(i for p in read for i in p.run_ids)),
+            cv=max((p.cv for p in read if p.cv is not None), default=None),
+        )
+    )
     re, reci = rate_of(end, confidence)
     parts.append(
         Part(
@@ -385,10 +454,11 @@ def decompose(bench: pl.DataFrame, reqs: pl.DataFrame, cfg: dict, confidence: fl
             end.run_ids,
             rate=re,
             rate_ci=reci,
+            cv=end.cv(),
         )
     )
     for p in parts:
-        if p.kind in ("part", "residual") and total.ms:
+        if p.kind in ("part", "residual") and total.ms and measurable(total):
             p.share = p.ms / total.ms
             p.share_ci = sorted([p.ci[0] / total.ms, p.ci[1] / total.ms]) if p.ci else None
     extras: list[Part] = []
@@ -422,6 +492,14 @@ def decompose(bench: pl.DataFrame, reqs: pl.DataFrame, cfg: dict, confidence: fl
     )
 
 
+def measurable(total: Part) -> bool:
+    """Whether the measured total gap is a gap to decompose: its interval excludes 0 (without an
+    interval, fewer than 3 repetitions, its mean is taken as it is).  A total whose interval spans 0 has
+    no share to give: a part ÷ a total indistinguishable from 0 reads any size (the CPU host's first
+    session: total −0.46 ms per token [−3.73, 2.81], residual "1370%")."""
+    return total.ci is None or not total.ci[0] <= 0 <= total.ci[1]
+
+
 def verify_ratio(pid: str, v: Sample, p: Sample, confidence: float) -> Part:
     """The server's verify step ÷ llama-bench's ``k+1`` pass (ratio of two independent means, log-scale
     Welch interval: ``stats.ratio_interval``)."""
@@ -445,4 +523,34 @@ def verify_ratio(pid: str, v: Sample, p: Sample, confidence: float) -> Part:
         min(len(v.values), len(p.values)),
         both.cites,
         both.run_ids,
+        cv=_noisiest(v, p),
     )
+
+
+def verify_ratios(raw_dir: str | Path, confidence: float = 0.95) -> dict[tuple[str, int], float]:
+    """``{(host_id, k): the server's verify step ÷ llama-bench's k+1 pass}`` of each host's newest
+    tool_gap session that passes the checks (``measured.POLICIES["tool_gap"]``), for each k of its
+    ``verify_k`` measured (``verify_ratio``'s value): what the speculative cost model uses instead of a
+    fitted overhead term on that host (``costmodel.overhead_term``).  Empty without a tool_gap folder or
+    session."""
+    from ... import measured
+    from ..drift import start_records
+
+    folder = Path(raw_dir) / EXPERIMENT
+    if not folder.is_dir():
+        return {}
+    picked = measured.select(EXPERIMENT, measured.check(EXPERIMENT, folder))
+    if not picked.published:
+        return {}
+    bench, reqs = load_bench(raw_dir), load_requests(raw_dir)
+    out: dict[tuple[str, int], float] = {}
+    for sess in picked.published:
+        cfg = start_records(sess.file, EXPERIMENT)[sess.session_id]["config"]
+        sid = pl.col("session_id") == sess.session_id
+        b, q = bench.filter(sid), reqs.filter(sid)
+        for k in cfg.get("verify_k") or []:
+            v = request_sample(q, f"verify-k{k}", "verify")
+            passes = bench_sample(b, n_prompt=int(k) + 1, n_gen=0, depth=int(cfg["depth"]))
+            if v is not None and passes is not None:
+                out[(str(sess.host_id), int(k))] = verify_ratio(f"verify-k{k}", v, passes, confidence).ms
+    return out

@@ -23,7 +23,7 @@ from pathlib import Path
 from benchbook import resolve
 from benchbook.llamacpp.server import LlamaServer
 from benchbook.llamacpp.specstats import await_stats, delta_fault, stats_delta
-from benchbook.provenance import git_state
+from benchbook.provenance import git_state, load_snapshot
 from benchbook.records import new_id, utc_now
 from benchbook.schemas import build
 from benchbook.session import SessionResult
@@ -137,9 +137,10 @@ def _request(
 ) -> Outcome:
     srv, setup = visit.srv, run.setup
     assert visit.prepared is not None  # built when the visit began (else it is broken)
-    started = utc_now()
+    load_start, started = load_snapshot(), utc_now()
     body = request_body(setup, cfg, visit.prepared, cached=run.request_index > 0)
     resp, wall_ms = one_request(srv, body, cfg["request_timeout_s"])
+    load_end = load_snapshot()  # the busy_host caveat reads both (analysis.load_of)
     tm = resp.get("timings") or {}
     stats = None
     if setup.verify_k is not None:
@@ -159,6 +160,7 @@ def _request(
     rec |= {"prompt_tokens": n_prompt, "stream": setup.stream, "request": sent, "wall_ms": wall_ms}
     rec |= {"timings": tm, "spec_stats": stats or {}, "stop_type": resp.get("stop_type")}
     rec |= {"content_sha256": sha256_text(str(resp.get("content", ""))), "ctx_size": ctx_size(cfg)}
+    rec |= {"load_start": load_start, "load_end": load_end}
     sess.append(build("tool_gap_request", **rec))
     log(
         f"{run.config_id:>16} r{run.rep} #{run.request_index}: tg {tm.get('predicted_per_second', 0):7.1f} "
