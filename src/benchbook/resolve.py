@@ -124,7 +124,7 @@ def _check_type(section: dict, what: str, key: str, p: Path) -> None:
     if not isinstance(v, str):
         raise ParamsError(
             f"{p}: `{what}.{key}`: expected a string (a path), got {type(v).__name__} {v!r:.60}; "
-            f'fix: write {key}: "{v}" (quoted) or correct it {_RESTORE}'
+            f'fix: write the path as a string ({key}: "{v}"), or leave it empty to build llama.cpp'
             if key == "user_build_dir"
             else f"{p}: `{what}.{key}`: expected a string, got {type(v).__name__} {v!r:.60}; "
             f"fix: correct it {_RESTORE}"

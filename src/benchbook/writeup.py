@@ -28,6 +28,11 @@ PAGE_NAME = re.compile(r"[a-z0-9][a-z0-9_-]*")
 NAME_MAX = 64
 
 
+def shown_name(name: str) -> str:
+    """``name`` quoted for a message, a long one cut to its first 24 characters (``'aaa…'``)."""
+    return repr(name) if len(name) <= NAME_MAX else repr(name[:24]) + "…"
+
+
 def name_problem(name: str) -> str | None:
     """What is wrong with a page or write-up ``name`` (``PAGE_NAME``, at most ``NAME_MAX`` characters), in
     words with the fix; None when it is fine."""
@@ -200,7 +205,7 @@ def new_page(
             registered (the known ones listed) or has no number matching ``pattern``.
     """
     if problem := name_problem(name):
-        raise WriteupError(f"page name {name!r:.70}: {problem} (it becomes NAME.qmd)")
+        raise WriteupError(f"page name {shown_name(name)}: {problem} (it becomes NAME.qmd)")
     folder = Path(root) / WRITEUPS / writeup if writeup else Path(root)
     numbers_dir = numbers_dir or Path(root) / "reports" / "numbers"
     path = folder / f"{name}.qmd"

@@ -217,7 +217,7 @@ def new(
     """
     root = Path(root)
     if problem := writeup.name_problem(name):
-        raise WriteupNewError(f"write-up name {name!r:.70}: {problem}")
+        raise WriteupNewError(f"write-up name {writeup.shown_name(name)}: {problem}")
     if experiment not in EXPERIMENTS:
         raise WriteupNewError(
             f"--experiment {experiment!r}: a write-up of one GGUF measures {', '.join(EXPERIMENTS)}; "
