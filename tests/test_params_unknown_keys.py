@@ -143,3 +143,29 @@ def test_cli_overrides_named(capsys, monkeypatch):
         "benchbook: error: --overrides 'llama_bench': expected STAGE=JSON; fix: write e.g. "
         """--overrides 'llama_bench={"repetitions": 3}'"""
     )
+
+
+def test_doctor_lists_every_check_on_a_read_only_cache(capsys, monkeypatch):
+    """a cache that cannot be written (PermissionError from each lookup): one MISS line per check, then
+    the count, never a stop at the first error"""
+    from benchbook import cli
+    from benchbook.llamacpp import models
+
+    def denied(*a, **k):
+        raise PermissionError(13, "Permission denied", "/cache/models")
+
+    monkeypatch.chdir(ROOT)
+    monkeypatch.setattr(resolve, "get_toolchain", denied)
+    monkeypatch.setattr(models, "_cached", denied)
+    monkeypatch.setattr(registry, "duplicates", denied)
+    assert cli.main(["doctor"]) == 1
+    out = capsys.readouterr().out.splitlines()
+    miss = [line for line in out if line.startswith("MISS")]
+    assert miss[:5] == [
+        "MISS toolchain: [Errno 13] Permission denied: '/cache/models'",
+        "MISS model smollm2-135m-q4_1: [Errno 13] Permission denied: '/cache/models'",
+        "MISS model smollm2-135m-q8_0: [Errno 13] Permission denied: '/cache/models'",
+        "MISS model smollm2-135m-q2_k: [Errno 13] Permission denied: '/cache/models'",
+        "MISS models (same file under two ids): [Errno 13] Permission denied: '/cache/models'",
+    ]
+    assert out[-1].startswith(f"{len(miss)} missing (fixes above)")
