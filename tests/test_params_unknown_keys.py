@@ -91,6 +91,11 @@ CASES = {
         "params.yaml: `toolchain.user_build_dir`: expected a string (a path), got int 5; fix: write the "
         'path as a string (user_build_dir: "5"), or leave it empty to build llama.cpp',
     ),
+    "toolchain.backend gpu": (
+        _set("toolchain", "backend", value="gpu"),
+        "params.yaml: `toolchain.backend` is 'gpu'; allowed: auto, cpu, cuda (any other was built as cpu "
+        f"under that name); fix: correct it {RESTORE}",
+    ),
 }
 
 

@@ -201,6 +201,11 @@ def validate_params(doc, p: Path) -> dict:
     _check_keys(tc, "toolchain", KNOWN_KEYS["toolchain"], p)
     for key in ("extra_cmake_flags", "user_build_dir", "backend"):
         _check_type(tc, "toolchain", key, p)
+    if tc.get("backend", "auto") not in ("auto", "cpu", "cuda"):
+        raise ParamsError(
+            f"{p}: `toolchain.backend` is {tc['backend']!r}; allowed: auto, cpu, cuda (any other was "
+            "built as cpu under that name); fix: correct it " + _RESTORE
+        )
     if tc.get("amx", "auto") not in ("auto", "on", "off"):
         raise ParamsError(
             f"{p}: `toolchain.amx` is {tc['amx']!r}; allowed: auto, on, off (YAML reads a bare "
