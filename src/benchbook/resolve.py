@@ -180,8 +180,12 @@ def _experiments() -> list[str]:
 def validate_params(doc, p: Path) -> dict:
     """Check the sections every command reads: ``toolchain`` (with ``source`` fields of
     ``toolchain.SourceSpec`` unless ``user_build_dir`` is set), ``models.registry`` (a mapping of id
-    -> wheel entry or derived entry naming a registry id) and ``models.default`` (a registry id).
-    Plain checks (no schema library: benchbook declares none).  Returns ``doc``.
+    -> wheel entry or derived entry naming a registry id) and ``models.default`` (a registry id); in
+    every section the experiments' ``Params`` do not read (``KNOWN_KEYS``: toolchain, models, a
+    registry entry per source kind, audit, audit.here, draftself's and draftself_gpu's subsections)
+    an unknown key is refused with the nearest known one; ``toolchain.extra_cmake_flags`` must be a
+    list of strings, ``user_build_dir`` a string, ``backend`` auto/cpu/cuda; ``profiles`` a mapping of
+    profiles, each of experiment sections.  Plain checks.  Returns ``doc``.
 
     Raises:
         ParamsError: names the key and the fix.
