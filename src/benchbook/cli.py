@@ -102,13 +102,24 @@ def cmd_doctor(args) -> int:
         if "alias_of" in reg[mid]:
             print(f"info model {mid}: an alias of {reg[mid]['alias_of']} (the same file)")
             continue
-        hit = _cached(mid, reg)
+        try:
+            hit = _cached(mid, reg)
+        except Exception as e:  # noqa: BLE001 - doctor reports every failure with its fix (a read-only cache)
+            problems += 1
+            print(f"{_ok(False)} model {mid}: {e}")
+            continue
         print(
             f"{_ok(bool(hit))} model {mid}"
             + (f" sha256={hit['sha256'][:16]}… {hit['path']}" if hit else "  fix: `benchbook models fetch`")
         )
         problems += not hit
-    for sha, ids in registry.duplicates(reg, file_sha256):
+    try:
+        dups = registry.duplicates(reg, file_sha256)
+    except Exception as e:  # noqa: BLE001 - doctor reports every failure with its fix
+        problems += 1
+        print(f"{_ok(False)} models (same file under two ids): {e}")
+        dups = []
+    for sha, ids in dups:
         problems += 1
         print(
             f"{_ok(False)} model {', '.join(ids[1:])}: the same file as {ids[0]} (sha256 {sha[:16]}…), so "
@@ -117,11 +128,19 @@ def cmd_doctor(args) -> int:
         )
     from .site import renderer
 
-    name, path = renderer()
-    print(f"{_ok(True)} site renderer: {name} ({path})")
+    try:
+        name, path = renderer()
+        print(f"{_ok(True)} site renderer: {name} ({path})")
+    except Exception as e:  # noqa: BLE001 - doctor reports every failure with its fix
+        problems += 1
+        print(f"{_ok(False)} site renderer: {e}")
     from .provenance import gpu_info
 
-    gpus = gpu_info()
+    try:
+        gpus = gpu_info()
+    except Exception as e:  # noqa: BLE001 - doctor reports every failure with its fix
+        print(f"info GPU: not listed ({e})")
+        gpus = []
     print(f"info GPU: {', '.join(g['name'] for g in gpus) if gpus else 'none (CPU backend)'}")
     for tool, fix in (
         ("cmake", "apt-get install -y cmake"),
@@ -310,7 +329,15 @@ def cmd_writeup_new(args) -> int:
     from . import writeupnew
 
     t0 = time.monotonic()
-    overrides = json.loads(args.overrides) if args.overrides else None
+    overrides = None
+    if args.overrides:
+        try:
+            overrides = json.loads(args.overrides)
+        except json.JSONDecodeError as e:
+            raise ValueError(
+                f"--overrides: not JSON ({e}: {args.overrides!r:.60}); fix: a JSON object of keys and "
+                """values, e.g. --overrides '{"repetitions": 3}'"""
+            ) from None
     done = writeupnew.new(
         repo_root(), args.name, args.model, args.experiment, overrides, force=args.force, log=say
     )
@@ -770,6 +797,12 @@ def cmd_measure(args) -> int:
         raise ValueError(
             f"no measurement stage {', '.join(map(repr, unknown))}; fix: name one of "
             f"{', '.join([*here, *skipped])}"
+        )
+    bad = [o for o in args.overrides if "=" not in o]
+    if bad:
+        raise ValueError(
+            f"--overrides {bad[0]!r:.60}: expected STAGE=JSON; fix: write e.g. "
+            """--overrides 'llama_bench={"repetitions": 3}'"""
         )
     overrides = dict(o.split("=", 1) for o in args.overrides)
     if any(s not in [*here, *skipped] for s in overrides):

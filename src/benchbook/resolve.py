@@ -59,8 +59,7 @@ def _near_miss_sections(doc: dict, p: Path) -> None:
     """
     import difflib
 
-    pkg = Path(__file__).parent / "experiments"
-    known = [*SECTIONS, *(d.name for d in pkg.iterdir() if (d / "__init__.py").exists())]
+    known = [*SECTIONS, *_experiments()]
     for key in doc:
         if key in known:
             continue
@@ -72,11 +71,121 @@ def _near_miss_sections(doc: dict, p: Path) -> None:
             )
 
 
+#: Keys each section (dotted) benchbook reads outside the experiments' typed ``Params`` may hold:
+#: any other key is a typo that would be ignored silently (``toolchain.bakend``: the default backend)
+KNOWN_KEYS = {
+    "toolchain": ("source", "backend", "extra_cmake_flags", "amx", "user_build_dir"),
+    "models": ("default", "registry"),
+    "audit": ("here", "severity"),
+    "audit.here": ("build", "methods", "decodings", "gpus"),
+    # experiments whose ``Params.SECTION`` is a subsection (``draftself.measure``): the parent's keys
+    "draftself": ("train", "measure"),
+    "draftself_gpu": ("archive", "train", "measure"),
+}
+#: Keys a derived and an alias registry entry may hold
+_DERIVED_KEYS = ("derived_from", "quantize")
+
+
+def _check_keys(section: dict, what: str, known, p: Path) -> None:
+    """Refuse a key of ``section`` (dotted name ``what``) not in ``known``, naming the nearest
+    known key (``difflib``, as ``experiments.contract`` does for the experiments' sections).
+
+    Raises:
+        ParamsError: naming the key, the closest known key and all known keys.
+    """
+    import difflib
+
+    for key in section:
+        if key in known:
+            continue
+        near = difflib.get_close_matches(str(key), list(known), n=1)
+        lead = f"write `{near[0]}`" if near else "remove it or use a known key"
+        raise ParamsError(f"{p}: `{what}.{key}`: unknown key; fix: {lead} (known: {', '.join(known)})")
+
+
+def _check_type(section: dict, what: str, key: str, p: Path) -> None:
+    """``section[key]`` of the toolchain: ``extra_cmake_flags`` a list of strings, ``user_build_dir`` and
+    ``backend`` a string (each may be left out or empty).
+
+    Raises:
+        ParamsError: naming ``what.key``, the type expected and the value given.
+    """
+    v = section.get(key)
+    if v is None or v == "":
+        return
+    if key == "extra_cmake_flags":
+        if isinstance(v, list) and all(isinstance(x, str) for x in v):
+            return
+        example = f"[{v}]" if isinstance(v, str) else "[-DGGML_NATIVE=OFF]"
+        raise ParamsError(
+            f"{p}: `{what}.{key}`: expected a list of strings, got {type(v).__name__} {v!r:.60} "
+            f"(a string would be read as one flag per character); fix: write {key}: {example}"
+        )
+    if not isinstance(v, str):
+        raise ParamsError(
+            f"{p}: `{what}.{key}`: expected a string (a path), got {type(v).__name__} {v!r:.60}; "
+            f'fix: write the path as a string ({key}: "{v}"), or leave it empty to build llama.cpp'
+            if key == "user_build_dir"
+            else f"{p}: `{what}.{key}`: expected a string, got {type(v).__name__} {v!r:.60}; "
+            f"fix: correct it {_RESTORE}"
+        )
+
+
+def _check_profiles(doc: dict, p: Path, experiments: list[str]) -> None:
+    """``profiles``: a mapping of profile name -> mapping of experiment section -> mapping (the keys
+    each section's ``Params`` checks when the profile is picked).
+
+    Raises:
+        ParamsError: naming the profile or section that is not a mapping or not an experiment.
+    """
+    import difflib
+
+    profs = doc.get("profiles")
+    if profs is None:
+        return
+    if not isinstance(profs, dict):
+        raise ParamsError(
+            f"{p}: `profiles` must be a mapping of profile names (cpu:, gpu:) to sections, got a "
+            f"{type(profs).__name__} ({profs!r:.60}); fix: correct it {_RESTORE}"
+        )
+    for name, prof in profs.items():
+        if prof is None:
+            continue
+        if not isinstance(prof, dict):
+            raise ParamsError(
+                f"{p}: `profiles.{name}` must be a mapping of experiment sections, got a "
+                f"{type(prof).__name__} ({prof!r:.60}); fix: correct it {_RESTORE}"
+            )
+        for sec, body in prof.items():
+            if sec not in experiments:
+                near = difflib.get_close_matches(str(sec), experiments, n=1)
+                lead = f"write `{near[0]}`" if near else "remove it or name an experiment section"
+                raise ParamsError(
+                    f"{p}: `profiles.{name}.{sec}`: not an experiment section; fix: {lead} "
+                    f"(known: {', '.join(experiments)})"
+                )
+            if body is not None and not isinstance(body, dict):
+                raise ParamsError(
+                    f"{p}: `profiles.{name}.{sec}` must be a mapping of that section's keys, got a "
+                    f"{type(body).__name__} ({body!r:.60}); fix: correct it {_RESTORE}"
+                )
+
+
+def _experiments() -> list[str]:
+    """The experiment sections: one per package under ``experiments/``."""
+    pkg = Path(__file__).parent / "experiments"
+    return sorted(d.name for d in pkg.iterdir() if (d / "__init__.py").exists())
+
+
 def validate_params(doc, p: Path) -> dict:
     """Check the sections every command reads: ``toolchain`` (with ``source`` fields of
     ``toolchain.SourceSpec`` unless ``user_build_dir`` is set), ``models.registry`` (a mapping of id
-    -> wheel entry or derived entry naming a registry id) and ``models.default`` (a registry id).
-    Plain checks (no schema library: benchbook declares none).  Returns ``doc``.
+    -> wheel entry or derived entry naming a registry id) and ``models.default`` (a registry id); in
+    every section the experiments' ``Params`` do not read (``KNOWN_KEYS``: toolchain, models, a
+    registry entry per source kind, audit, audit.here, draftself's and draftself_gpu's subsections)
+    an unknown key is refused with the nearest known one; ``toolchain.extra_cmake_flags`` must be a
+    list of strings, ``user_build_dir`` a string, ``backend`` auto/cpu/cuda; ``profiles`` a mapping of
+    profiles, each of experiment sections.  Plain checks.  Returns ``doc``.
 
     Raises:
         ParamsError: names the key and the fix.
@@ -93,6 +202,14 @@ def validate_params(doc, p: Path) -> dict:
         )
     _near_miss_sections(doc, p)
     tc = _mapping(doc, "toolchain", p, "toolchain")
+    _check_keys(tc, "toolchain", KNOWN_KEYS["toolchain"], p)
+    for key in ("extra_cmake_flags", "user_build_dir", "backend"):
+        _check_type(tc, "toolchain", key, p)
+    if tc.get("backend", "auto") not in ("auto", "cpu", "cuda"):
+        raise ParamsError(
+            f"{p}: `toolchain.backend` is {tc['backend']!r}; allowed: auto, cpu, cuda (any other was "
+            "built as cpu under that name); fix: correct it " + _RESTORE
+        )
     if tc.get("amx", "auto") not in ("auto", "on", "off"):
         raise ParamsError(
             f"{p}: `toolchain.amx` is {tc['amx']!r}; allowed: auto, on, off (YAML reads a bare "
@@ -115,6 +232,7 @@ def validate_params(doc, p: Path) -> dict:
                 f"{', '.join(sorted(fields))}; fix: correct the key name {_RESTORE}"
             )
     models = _mapping(doc, "models", p, "models")
+    _check_keys(models, "models", KNOWN_KEYS["models"], p)
     reg = _mapping(models, "registry", p, "models.registry")
     if not reg:
         raise ParamsError(f"{p}: `models.registry` is empty; fix: add at least one model entry {_RESTORE}")
@@ -143,8 +261,10 @@ def validate_params(doc, p: Path) -> dict:
                 raise ParamsError(
                     f"{p}: `{key}` is derived but has no `quantize` type (e.g. Q8_0); fix: add it"
                 )
+            _check_keys(ent, key, _DERIVED_KEYS, p)
         elif ent.get("source") in SOURCE_KEYS:
             need = SOURCE_KEYS[ent["source"]]
+            _check_keys(ent, key, ("source", *need, *(() if "size_bytes" in need else ("size_bytes",))), p)
             missing = [k for k in need if ent.get(k) in (None, "")]
             if missing:
                 raise ParamsError(
@@ -172,6 +292,14 @@ def validate_params(doc, p: Path) -> dict:
             f"{p}: `models.default` is {default!r}, not a models.registry id (known: "
             f"{', '.join(map(str, reg))}); fix: name one of them"
         )
+    for what in ("audit", "draftself", "draftself_gpu"):
+        if doc.get(what) is not None:
+            _check_keys(_mapping(doc, what, p, what), what, KNOWN_KEYS[what], p)
+    here = (doc.get("audit") or {}).get("here")
+    if here is not None:
+        here = _mapping(doc["audit"], "here", p, "audit.here")
+        _check_keys(here, "audit.here", KNOWN_KEYS["audit.here"], p)
+    _check_profiles(doc, p, _experiments())
     return doc
 
 

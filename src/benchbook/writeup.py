@@ -24,6 +24,27 @@ from .sitewriteups import WRITEUPS, page_key
 PAGE_NAME = re.compile(r"[a-z0-9][a-z0-9_-]*")
 #: the front-matter line marking a page ``new_page`` wrote: only such a page may be rewritten (``force``);
 #: every other page (the site's home, the experiment pages, a hand-written one) is never overwritten
+#: the longest page or write-up name (it becomes a file and a folder name, under the file system's 255 bytes)
+NAME_MAX = 64
+
+
+def shown_name(name: str) -> str:
+    """``name`` quoted for a message, a long one cut to its first 24 characters (``'aaa…'``)."""
+    return repr(name) if len(name) <= NAME_MAX else repr(name[:24]) + "…"
+
+
+def name_problem(name: str) -> str | None:
+    """What is wrong with a page or write-up ``name`` (``PAGE_NAME``, at most ``NAME_MAX`` characters), in
+    words with the fix; None when it is fine."""
+    if len(name) > NAME_MAX:
+        return f"{len(name)} characters, longer than {NAME_MAX}; fix: a shorter name"
+    if name and not PAGE_NAME.fullmatch(name[0]) and PAGE_NAME.fullmatch("a" + name[1:]):
+        return f"must start with a lowercase letter or a digit, not {name[0]!r}; fix: drop or change it"
+    if not PAGE_NAME.fullmatch(name):
+        return "use lowercase letters, digits, '_' and '-', starting with a letter or digit"
+    return None
+
+
 MARK = "# written by `benchbook new-page`: --force may rewrite this page"
 
 
@@ -183,10 +204,8 @@ def new_page(
             write it (``MARK``: never overwritten), or exists without ``force``; the experiment is not
             registered (the known ones listed) or has no number matching ``pattern``.
     """
-    if not PAGE_NAME.fullmatch(name):
-        raise WriteupError(
-            f"page name {name!r}: use lowercase letters, digits, '_' and '-' (it becomes {name}.qmd)"
-        )
+    if problem := name_problem(name):
+        raise WriteupError(f"page name {shown_name(name)}: {problem} (it becomes NAME.qmd)")
     folder = Path(root) / WRITEUPS / writeup if writeup else Path(root)
     numbers_dir = numbers_dir or Path(root) / "reports" / "numbers"
     path = folder / f"{name}.qmd"

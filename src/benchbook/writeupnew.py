@@ -216,8 +216,8 @@ def new(
         registry.RegistryError, errors.ParamsError, toolchain and model errors: as their modules say.
     """
     root = Path(root)
-    if not writeup.PAGE_NAME.fullmatch(name):
-        raise WriteupNewError(f"write-up name {name!r}: use lowercase letters, digits, '_' and '-'")
+    if problem := writeup.name_problem(name):
+        raise WriteupNewError(f"write-up name {writeup.shown_name(name)}: {problem}")
     if experiment not in EXPERIMENTS:
         raise WriteupNewError(
             f"--experiment {experiment!r}: a write-up of one GGUF measures {', '.join(EXPERIMENTS)}; "

@@ -142,6 +142,8 @@ def entry_for(
         tmp.replace(dest)
         return {"source": "url", "url": target, "sha256": digest, "size_bytes": dest.stat().st_size}
     path = Path(target).expanduser()
+    if path.is_dir():
+        raise RegistryError(f"{path}: is a folder, not a file; fix: give the path of the .gguf file in it")
     if not path.is_file():
         raise RegistryError(f"{path}: no such file; fix: give the path of a GGUF file (or an http(s):// URL)")
     if _inside_git(root, path):
