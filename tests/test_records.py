@@ -196,18 +196,21 @@ def test_snapshot_store_is_host_keyed_and_reads_the_committed_flat_files(tmp_pat
     ]
 
 
+NOT_JSONL = "not a benchbook raw file (its name does not end in .jsonl)"
+
+
 @pytest.mark.parametrize(
     ("name", "content", "reason"),
     [
-        ("some.gguf", b"GGUF\x03\x00\xff\xfe binary\n\x00\x01 tail without newline", "not a benchbook raw file (its name does not end in .jsonl)"),
-        ("params.yaml", b"a: 1\nb: 2", "not a benchbook raw file (its name does not end in .jsonl)"),
-        ("notes.txt", b"hello\nworld", "not a benchbook raw file (its name does not end in .jsonl)"),
-        ("notes.jsonl", b"hello\n{\"x", "line 1 is not a benchbook record"),
+        ("some.gguf", b"GGUF\x03\x00\xff\xfe binary\n\x00\x01 tail without newline", NOT_JSONL),
+        ("params.yaml", b"a: 1\nb: 2", NOT_JSONL),
+        ("notes.txt", b"hello\nworld", NOT_JSONL),
+        ("notes.jsonl", b'hello\n{"x', "line 1 is not a benchbook record"),
         ("blob.jsonl", b"\xff\xfe\x00\n\x00tail", "line 1 is not a benchbook record"),
         ("plain.jsonl", b'{"a": 1}\n{"b', "line 1 is not a benchbook record"),
     ],
 )
-def test_repair_refuses_a_file_that_is_not_raw_records_and_touches_nothing(tmp_path, capsys, name, content, reason):
+def test_repair_refuses_a_non_records_file_and_touches_nothing(tmp_path, capsys, name, content, reason):
     """Breaker D1: `records repair some.gguf` cut the model's tail into a quarantine file."""
     from benchbook.cli import main
 

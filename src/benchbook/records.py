@@ -196,9 +196,9 @@ def _refuse_unless_records(path: Path, data: bytes) -> None:
             rec = None
         if not isinstance(rec, dict) or "schema" not in rec:
             raise RecordError(
-                f"{path}: line {i} is not a benchbook record (a JSON object with 'schema'), so this is not a "
-                "raw records file; nothing touched; fix: `records repair` only mends a raw records file whose "
-                "last line was torn - restore this one from git if it is damaged"
+                f"{path}: line {i} is not a benchbook record (a JSON object with 'schema'), so this is not "
+                "a raw records file; nothing touched; fix: `records repair` only mends a raw records file "
+                "whose last line was torn - restore this one from git if it is damaged"
             )
 
 
