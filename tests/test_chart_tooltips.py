@@ -372,8 +372,12 @@ def test_record_text_in_chart_data_shows_controls_as_code_points(tmp_path):
     from benchbook.escape import visible_controls
 
     reason = "cudaMalloc failed \u202eyromem fo tuo\x1b[31m"
-    rows = [{"n_cpu_moe": 0, "avg_ts": 10.0, "reason": reason}, {"n_cpu_moe": 4, "avg_ts": 12.0, "reason": "ok"}]
-    chart = alt.Chart(alt.Data(values=rows)).mark_point().encode(x="n_cpu_moe:Q", y="avg_ts:Q", tooltip=["reason:N"])
+    rows = [
+        {"n_cpu_moe": 0, "avg_ts": 10.0, "reason": reason},
+        {"n_cpu_moe": 4, "avg_ts": 12.0, "reason": "ok"},
+    ]
+    chart = alt.Chart(alt.Data(values=rows)).mark_point()
+    chart = chart.encode(x="n_cpu_moe:Q", y="avg_ts:Q", tooltip=["reason:N"])
     paths = charts.save(chart, tmp_path, "offload_sweep")
     shown = "cudaMalloc failed ⟨U+202E⟩yromem fo tuo⟨U+001B⟩[31m"
     for kind in ("spec", "js", "svg"):

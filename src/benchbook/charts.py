@@ -6,8 +6,8 @@ Pages never recompute a chart: the report stage saves ``<name>.vl.json`` (the Ve
 data-spec="NAME">`` holding the SVG, which ``site_libs/vega/bb-charts.js`` replaces with the
 interactive chart; the Vega bundle is written once by the site stage (``site_libs/vega/vega-bundle.js``).
 
-Every spec is saved through ``tidy_tooltips`` and ``inert_text``: a tooltip shows only what a report chose to show, as it
-rounded it, and no field that a point does not have.
+Every spec is saved through ``tidy_tooltips`` and ``inert_text``: a tooltip shows only what a report
+chose to show, as it rounded it, and no field that a point does not have; record text in it is inert.
 """
 
 from __future__ import annotations
