@@ -361,3 +361,28 @@ def test_tidy_tooltips_on_a_hand_made_spec():
     # clean control: no null field, no composite mark without a tooltip -> the same spec
     clean = {"data": {"values": [{"k": "a", "lo": 1.0}]}, "layer": [spec["layer"][0]]}
     assert tidy_tooltips(clean) == clean
+
+
+def test_record_text_in_chart_data_shows_controls_as_code_points(tmp_path):
+    """Breaker S2: a failure reason quoting llama-bench's stderr with U+202E (RTL override) and ESC reached
+    the offload chart's tooltips (spec, spec.js) and the SVG's aria-labels raw."""
+    import altair as alt
+
+    from benchbook import charts
+    from benchbook.escape import visible_controls
+
+    reason = "cudaMalloc failed \u202eyromem fo tuo\x1b[31m"
+    rows = [
+        {"n_cpu_moe": 0, "avg_ts": 10.0, "reason": reason},
+        {"n_cpu_moe": 4, "avg_ts": 12.0, "reason": "ok"},
+    ]
+    chart = alt.Chart(alt.Data(values=rows)).mark_point()
+    chart = chart.encode(x="n_cpu_moe:Q", y="avg_ts:Q", tooltip=["reason:N"])
+    paths = charts.save(chart, tmp_path, "offload_sweep")
+    shown = "cudaMalloc failed ⟨U+202E⟩yromem fo tuo⟨U+001B⟩[31m"
+    for kind in ("spec", "js", "svg"):
+        text = Path(paths[kind]).read_text()
+        assert [c for c in text if c != visible_controls(c)] == [], kind
+    spec = json.loads(Path(paths["spec"]).read_text())
+    assert [r["reason"] for r in spec["data"]["values"]] == [shown, "ok"]
+    assert "⟨U+202E⟩" in Path(paths["svg"]).read_text()  # the aria-label names the point's reason

@@ -168,3 +168,38 @@ def test_the_offline_renderer_shows_the_hostile_panel_as_text(tmp_path):
     assert "TOP-SECRET-LINE" not in (site / "_site" / "search.json").read_text()
     # shown as written
     assert "&lt;script&gt;alert(1)&lt;/script&gt; {{&lt; include ../secret.txt &gt;}}" in page
+
+
+#: Breaker S1: terminal controls planted in a contributed host snapshot's CPU name: ESC [2J (clear the
+#: screen), OSC 0 (window title), BEL, RTL override, C1 CSI.
+TERMINAL_PAYLOAD = "AMD \x1b[2J\x1b]0;PWNTITLE\x07EPYC \u202eLTR \x9b31m"
+TERMINAL_SHOWN = "AMD ⟨U+001B⟩[2J⟨U+001B⟩]0;PWNTITLE⟨U+0007⟩EPYC ⟨U+202E⟩LTR ⟨U+009B⟩31m"
+
+
+def _controls(text: str) -> list[str]:
+    """The control and bidi characters of ``text`` but tab, newline and carriage return."""
+    return [c for c in text if c != escape.visible_controls(c)]
+
+
+def test_benchbook_hosts_prints_planted_terminal_controls_as_code_points(tmp_path, monkeypatch, capsys):
+    from benchbook.cli import main
+
+    raw = _hostile_raw(tmp_path, TERMINAL_PAYLOAD)
+    (tmp_path / "params.yaml").write_text((committed_root() / "params.yaml").read_text())
+    (tmp_path / "dvc.yaml").write_text("stages: {}\n")
+    assert raw.is_dir()
+    monkeypatch.chdir(tmp_path)
+    assert main(["hosts"]) == 0
+    out, err = capsys.readouterr()
+    assert TERMINAL_SHOWN in out and _controls(out + err) == []
+    assert escape.visible_controls("tab\tnl\ncr\r") == "tab\tnl\ncr\r"  # control: layout characters pass
+
+
+def test_every_cli_error_line_is_escaped_too(tmp_path, monkeypatch, capsys):
+    """The same path covers stderr: a missing file named with an ESC in its name."""
+    from benchbook.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    assert main(["records", "repair", "x\x1b]0;T\x07.jsonl"]) == 2
+    out, err = capsys.readouterr()
+    assert _controls(out + err) == [] and "x⟨U+001B⟩]0;T⟨U+0007⟩.jsonl" in err

@@ -119,3 +119,121 @@ def test_a_misspelt_section_names_the_section_it_was_meant_to_be(tmp_path):
     doc["speculative"] = doc.pop("speculatve")
     doc["my_notes"] = {"machine": "lab box"}
     assert resolve.validate_params(doc, tmp_path / "params.yaml") is doc
+
+
+_RESTORE = "or compare with the committed file (`git diff params.yaml`)"
+
+
+@pytest.mark.parametrize(
+    ("mid", "field", "value", "message"),
+    [
+        # breaker T2: `doctor` crashed with TypeError: unhashable type: 'list' in registry.duplicates
+        (
+            "smollm2-135m-q4_1",
+            "sha256",
+            [1],
+            "`models.registry.smollm2-135m-q4_1.sha256` is [1] (a list), expected 64 hex digits; fix: "
+            f"correct it {_RESTORE}",
+        ),
+        (
+            "smollm2-135m-q4_1",
+            "wheel_sha256",
+            "abc",
+            "`models.registry.smollm2-135m-q4_1.wheel_sha256` is 'abc', not 64 hex digits; fix: the file's "
+            "full sha256 (`sha256sum FILE`)",
+        ),
+        (
+            "smollm2-135m-q8_0",
+            "derived_from",
+            ["smollm2-135m-q4_1"],
+            "`models.registry.smollm2-135m-q8_0.derived_from` is ['smollm2-135m-q4_1'] (a list), expected "
+            f"str; fix: correct it {_RESTORE}",
+        ),
+        (
+            "smollm2-135m-q4_1",
+            "member",
+            {"a": 1},
+            "`models.registry.smollm2-135m-q4_1.member` is {'a': 1} (a dict), expected str; fix: "
+            f"correct it {_RESTORE}",
+        ),
+    ],
+)
+def test_a_registry_entry_field_of_the_wrong_type_is_one_named_error(tmp_path, mid, field, value, message):
+    import yaml
+
+    from benchbook import resolve
+    from conftest import committed_root
+
+    doc = yaml.safe_load((committed_root() / "params.yaml").read_text())
+    assert resolve.validate_params(doc, tmp_path / "params.yaml") is doc  # control: the committed file
+    doc["models"]["registry"][mid][field] = value
+    with pytest.raises(ParamsError) as e:
+        resolve.validate_params(doc, tmp_path / "params.yaml")
+    assert str(e.value) == f"{tmp_path / 'params.yaml'}: {message}"
+
+
+def test_doctor_names_a_list_sha256_instead_of_crashing(tmp_path, monkeypatch, capsys):
+    """Breaker T2 end to end: `benchbook doctor` with `sha256: [1]` gives one line naming the key."""
+    from benchbook.cli import main
+    from conftest import committed_root
+
+    text = (committed_root() / "params.yaml").read_text()
+    sha = "b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53"
+    assert f"sha256: {sha}" in text
+    (tmp_path / "params.yaml").write_text(text.replace(f"sha256: {sha}", "sha256: [1]"))
+    (tmp_path / "dvc.yaml").write_text("stages: {}\n")
+    monkeypatch.chdir(tmp_path)
+    assert main(["doctor"]) == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and err.strip().endswith(
+        "`models.registry.smollm2-135m-q4_1.sha256` is [1] (a list), expected 64 hex digits; fix: "
+        f"correct it {_RESTORE}"
+    )
+
+
+@pytest.mark.parametrize(
+    ("audit", "message"),
+    [
+        # breaker T3: AttributeError: 'list' object has no attribute 'get' in audit/command.py here_of
+        (
+            [1, 2],
+            "params.yaml audit: a mapping is needed, got list [1, 2]; fix: write `audit:` with keys `here:` "
+            "and `severity:` (or remove the section for the defaults)",
+        ),
+        (
+            {"here": "H200"},
+            "params.yaml audit.here: a mapping is needed, got str 'H200'; fix: write `here: {build: ..., "
+            "methods: [...], decodings: [...], gpus: [...]}`",
+        ),
+        (
+            {"here": {"build": ["b1"]}},
+            "params.yaml audit.here.build: a string is needed, got ['b1']; fix: write the build's name, "
+            "e.g. `build: llama.cpp b11434`",
+        ),
+    ],
+)
+def test_a_bad_audit_section_is_one_named_error(tmp_path, audit, message):
+    import yaml
+
+    from benchbook.audit.command import here_of
+
+    p = tmp_path / "params.yaml"
+    p.write_text(yaml.safe_dump({"audit": audit}))
+    with pytest.raises(ValueError) as e:
+        here_of(p)
+    assert str(e.value) == message
+    p.write_text(yaml.safe_dump({"audit": {"here": {"build": "llama.cpp b1"}}}))  # control
+    assert here_of(p)[0].build == "llama.cpp b1"
+
+
+def test_audit_command_with_a_list_audit_section_says_so(tmp_path, monkeypatch, capsys):
+    from benchbook.cli import main
+
+    (tmp_path / "params.yaml").write_text("audit: [1, 2]\n")
+    (tmp_path / "x.yaml").write_text("claims: []\n")
+    monkeypatch.chdir(tmp_path)
+    assert main(["audit", "x.yaml"]) == 2
+    assert capsys.readouterr().err == (
+        "benchbook: error: params.yaml audit: a mapping is needed, got list [1, 2]; fix: write `audit:` with "
+        "keys `here:` and `severity:` (or remove the section for the defaults)\n"
+    )

@@ -194,3 +194,38 @@ def test_snapshot_store_is_host_keyed_and_reads_the_committed_flat_files(tmp_pat
         "bbbb",
         "e3618a24b4e44752",
     ]
+
+
+NOT_JSONL = "not a benchbook raw file (its name does not end in .jsonl)"
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "reason"),
+    [
+        ("some.gguf", b"GGUF\x03\x00\xff\xfe binary\n\x00\x01 tail without newline", NOT_JSONL),
+        ("params.yaml", b"a: 1\nb: 2", NOT_JSONL),
+        ("notes.txt", b"hello\nworld", NOT_JSONL),
+        ("notes.jsonl", b'hello\n{"x', "line 1 is not a benchbook record"),
+        ("blob.jsonl", b"\xff\xfe\x00\n\x00tail", "line 1 is not a benchbook record"),
+        ("plain.jsonl", b'{"a": 1}\n{"b', "line 1 is not a benchbook record"),
+    ],
+)
+def test_repair_refuses_a_non_records_file_and_touches_nothing(tmp_path, capsys, name, content, reason):
+    """Breaker D1: `records repair some.gguf` cut the model's tail into a quarantine file."""
+    from benchbook.cli import main
+
+    p = tmp_path / name
+    p.write_bytes(content)
+    assert main(["records", "repair", str(p)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"benchbook: error: {p}: {reason}") and "nothing touched; fix: " in err
+    assert p.read_bytes() == content
+    assert sorted(x.name for x in tmp_path.iterdir()) == [name]  # no quarantine file written
+
+
+def test_repair_still_mends_records_with_a_torn_last_line(tmp_path):
+    """Control for D1: a raw file of records (blank lines allowed) with a torn last line is still mended."""
+    p = tmp_path / "a.jsonl"
+    good = (json.dumps(rec(0)) + "\n\n" + json.dumps(rec(1)) + "\n").encode()
+    p.write_bytes(good + b'{"schema": "benc')
+    assert repair(p)["line"] == 4 and p.read_bytes() == good

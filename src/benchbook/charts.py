@@ -6,8 +6,8 @@ Pages never recompute a chart: the report stage saves ``<name>.vl.json`` (the Ve
 data-spec="NAME">`` holding the SVG, which ``site_libs/vega/bb-charts.js`` replaces with the
 interactive chart; the Vega bundle is written once by the site stage (``site_libs/vega/vega-bundle.js``).
 
-Every spec is saved through ``tidy_tooltips``: a tooltip shows only what a report chose to show, as it
-rounded it, and no field that a point does not have.
+Every spec is saved through ``tidy_tooltips`` and ``inert_text``: a tooltip shows only what a report
+chose to show, as it rounded it, and no field that a point does not have; record text in it is inert.
 """
 
 from __future__ import annotations
@@ -21,13 +21,30 @@ import altair as alt
 import vl_convert as vlc
 
 from benchbook import atomicfile
+from benchbook.escape import visible_controls
+
+
+def inert_text(node):
+    """``node`` (a Vega-Lite spec or part of it) with every string through ``visible_controls``: record
+    text in a chart's data (a failure reason quoting llama-bench's stderr, a host's CPU name) shows a
+    bidirectional or control character as ``⟨U+202E⟩`` in tooltips and in the SVG's aria-labels instead
+    of re-ordering or hiding the text.  Dict keys are changed too (a field name is record text when a
+    column is named from data).  Returns a new structure."""
+    if isinstance(node, str):
+        return visible_controls(node)
+    if isinstance(node, dict):
+        return {inert_text(k): inert_text(v) for k, v in node.items()}
+    if isinstance(node, list):
+        return [inert_text(v) for v in node]
+    return node
 
 
 def save(chart: alt.TopLevelMixin, out_dir: str | Path, name: str) -> dict:
-    """Write spec, spec.js and svg for ``chart`` under ``out_dir``; return their paths."""
+    """Write spec, spec.js and svg for ``chart`` under ``out_dir``; return their paths.  Every string of
+    the spec goes through ``inert_text`` first (untrusted record text is shown, never acted on)."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    spec = tidy_tooltips(chart.to_dict())
+    spec = inert_text(tidy_tooltips(chart.to_dict()))
     paths = {"spec": out / f"{name}.vl.json", "js": out / f"{name}.spec.js", "svg": out / f"{name}.svg"}
     atomicfile.write_text(paths["spec"], json.dumps(spec, indent=1))
     atomicfile.write_text(

@@ -47,7 +47,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from . import errors, resolve
+from . import errors, escape, resolve
 from .paths import cache_dir, repo_root
 
 
@@ -1407,6 +1407,12 @@ def main(argv: list[str] | None = None) -> int:
     stops = (
         errors.stop_signals_interrupt() if getattr(args, "cmd", None) == "run" else contextlib.nullcontext()
     )
+    with escape.terminal_output():  # record/snapshot/registry text printed cannot drive the terminal
+        return _run(args, stops)
+
+
+def _run(args, stops) -> int:
+    """``args.fn(args)`` with benchbook's errors, interrupts and failed stages reported as one line."""
     try:
         with stops:
             return args.fn(args)

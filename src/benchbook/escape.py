@@ -7,8 +7,11 @@ close the fence or start Markdown.
 
 from __future__ import annotations
 
+import contextlib
 import html
 import re
+import sys
+from collections.abc import Iterator
 
 #: characters ``html_text`` writes as entities beyond ``html.escape``'s ``& < > " '``: a backtick
 #: could close the ```{=html} fence; braces could open a Quarto shortcode (``{{< include … >}}``),
@@ -35,6 +38,42 @@ def visible_controls(text) -> str:
     ('ok⟨U+202E⟩evil', 'id⟨U+001B⟩[31m')
     """
     return str(text).translate(_INVISIBLE)
+
+
+class TerminalStream:
+    """A text stream (``sys.stdout``/``sys.stderr``) whose every write goes through
+    ``visible_controls``: record, snapshot, registry and claims text a command prints cannot clear the
+    screen, set the window title (ESC, OSC), send a C1 CSI (U+009B) or re-order the row (U+202E);
+    tab, newline and carriage return (progress bars) pass.  Other attributes are the wrapped stream's.
+    """
+
+    def __init__(self, stream) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        self._stream.write(visible_controls(text))
+        return len(text)
+
+    def writelines(self, lines) -> None:
+        for line in lines:
+            self.write(line)
+
+    def __getattr__(self, name: str):
+        return getattr(self._stream, name)
+
+
+@contextlib.contextmanager
+def terminal_output() -> Iterator[None]:
+    """Within the block, ``sys.stdout`` and ``sys.stderr`` are each a ``TerminalStream``: the one
+    terminal-escaping path of the CLI (``cli.main`` runs every command inside it).  Subprocesses
+    writing to the file descriptors directly (llama.cpp's own output) are not affected."""
+    out, err = sys.stdout, sys.stderr
+    sys.stdout = TerminalStream(out)
+    sys.stderr = TerminalStream(err)
+    try:
+        yield
+    finally:
+        sys.stdout, sys.stderr = out, err
 
 
 def html_text(text) -> str:

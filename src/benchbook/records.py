@@ -127,8 +127,14 @@ def repair(path: str | Path) -> dict | None:
     path = Path(path)
     if not path.exists() or path.stat().st_size == 0:
         return None
+    if path.suffix != ".jsonl":
+        raise RecordError(
+            f"{path}: not a benchbook raw file (its name does not end in .jsonl), nothing touched; fix: "
+            "`records repair` only mends a raw records file (data/raw/**/*.jsonl) whose last line was torn"
+        )
     with open(path, "rb") as f:
         data = f.read()
+    _refuse_unless_records(path, data)
     cut = len(data)
     if data.endswith(b"\n"):
         start = data.rfind(b"\n", 0, len(data) - 1) + 1
@@ -171,6 +177,29 @@ def repair(path: str | Path) -> dict | None:
         f.flush()
         os.fsync(f.fileno())
     return entry
+
+
+def _refuse_unless_records(path: Path, data: bytes) -> None:
+    """Raise RecordError unless every complete line of ``data`` but the last is a benchbook record.
+
+    ``repair`` truncates; it must only ever cut a file made of records (JSON objects with ``schema``),
+    never a binary or text file handed to it by mistake.  The last line is the one being judged, so it is
+    not checked here; blank lines are skipped as the readers skip them.
+    """
+    lines = data.split(b"\n")[:-1] if data.endswith(b"\n") else data.split(b"\n")
+    for i, line in enumerate(lines[:-1], 1):
+        if not line.strip():
+            continue
+        try:
+            rec = json.loads(line.decode("utf-8"))
+        except ValueError:  # UnicodeDecodeError is a ValueError
+            rec = None
+        if not isinstance(rec, dict) or "schema" not in rec:
+            raise RecordError(
+                f"{path}: line {i} is not a benchbook record (a JSON object with 'schema'), so this is not "
+                "a raw records file; nothing touched; fix: `records repair` only mends a raw records file "
+                "whose last line was torn - restore this one from git if it is damaged"
+            )
 
 
 def iter_records(path: str | Path) -> Iterator[tuple[int, dict]]:

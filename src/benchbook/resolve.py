@@ -7,6 +7,7 @@ every record.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import yaml
@@ -28,6 +29,30 @@ SOURCE_KEYS = {
     "url": ("url", "sha256"),
     "hf": ("repo", "file", "revision", "sha256"),
 }
+
+
+HEX64 = re.compile(r"[0-9a-f]{64}")
+#: Registry entry keys and the type each must have when present (a YAML list or mapping where a string
+#: belongs would reach dict lookups and hashing: ``TypeError: unhashable type``).
+_ENTRY_TYPES: dict[str, tuple[type, ...]] = {
+    **{k: (str,) for k in ("source", "path", "url", "repo", "file", "revision", "project", "member")},
+    **{k: (str,) for k in ("sha256", "wheel_sha256", "alias_of", "derived_from", "quantize")},
+    "version": (str, int, float),
+    "size_bytes": (int,),
+}
+
+
+def _check_entry_types(ent: dict, key: str, p: Path) -> None:
+    """ParamsError naming ``<key>.<field>`` when a registry entry's field has the wrong type."""
+    for field, types in _ENTRY_TYPES.items():
+        v = ent.get(field)
+        if v is None or (isinstance(v, types) and not isinstance(v, bool)):
+            continue
+        want = "64 hex digits" if field.endswith("sha256") else " or ".join(t.__name__ for t in types)
+        raise ParamsError(
+            f"{p}: `{key}.{field}` is {v!r:.70} (a {type(v).__name__}), expected {want}; fix: correct it "
+            + _RESTORE
+        )
 
 
 def _mapping(doc: dict, key: str, p: Path, what: str) -> dict:
@@ -243,6 +268,7 @@ def validate_params(doc, p: Path) -> dict:
                 f"{p}: `{key}` must be a mapping (source: {'|'.join(SOURCE_KEYS)} with its "
                 f"keys; or derived_from + quantize), got {ent!r:.60}; fix: correct it " + _RESTORE
             )
+        _check_entry_types(ent, key, p)
         if "alias_of" in ent:
             target = reg.get(ent["alias_of"])
             if not isinstance(target, dict) or "alias_of" in target or set(ent) != {"alias_of"}:
@@ -272,13 +298,13 @@ def validate_params(doc, p: Path) -> dict:
                     f"add {'it' if len(missing) == 1 else 'them'} (the sha256 pins the file; "
                     "`benchbook models add PATH|URL` writes a complete entry)"
                 )
-            sha = str(ent["sha256"])
-            hex64 = len(sha) == 64 and all(c in "0123456789abcdef" for c in sha.lower())
-            if ent["source"] != "pypi_wheel" and not hex64:
-                raise ParamsError(
-                    f"{p}: `{key}.sha256` is {sha!r:.70}, not 64 hex digits; fix: the file's "
-                    "full sha256 (`sha256sum FILE`)"
-                )
+            for field in ("sha256", "wheel_sha256") if ent["source"] == "pypi_wheel" else ("sha256",):
+                sha = ent[field]
+                if not (isinstance(sha, str) and HEX64.fullmatch(sha.lower())):
+                    raise ParamsError(
+                        f"{p}: `{key}.{field}` is {sha!r:.70}, not 64 hex digits; fix: the file's "
+                        "full sha256 (`sha256sum FILE`)"
+                    )
         else:
             raise ParamsError(
                 f"{p}: `{key}` needs `source:` one of {', '.join(SOURCE_KEYS)} (keys: "

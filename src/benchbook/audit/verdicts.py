@@ -215,8 +215,28 @@ class Here:
             ValueError: ``methods``, ``decodings`` or ``gpus`` is not a list of names (``gpus: NVIDIA
                 H200`` made the GPUs ``N, V, I, D, I, A, ...``).
         """
+        if not isinstance(params, dict):
+            raise ValueError(
+                f"params.yaml: the top level is a {type(params).__name__}, not a mapping of sections; "
+                "fix: restore it from git (`git restore params.yaml`)"
+            )
         audit = params.get("audit") or {}
+        if not isinstance(audit, dict):
+            raise ValueError(
+                f"params.yaml audit: a mapping is needed, got {type(audit).__name__} {audit!r:.60}; fix: "
+                "write `audit:` with keys `here:` and `severity:` (or remove the section for the defaults)"
+            )
         here = audit.get("here") or {}
+        if not isinstance(here, dict):
+            raise ValueError(
+                f"params.yaml audit.here: a mapping is needed, got {type(here).__name__} {here!r:.60}; "
+                "fix: write `here: {build: ..., methods: [...], decodings: [...], gpus: [...]}`"
+            )
+        if not isinstance(here.get("build", ""), str):
+            raise ValueError(
+                f"params.yaml audit.here.build: a string is needed, got {here['build']!r:.60}; fix: write "
+                "the build's name, e.g. `build: llama.cpp b11434`"
+            )
         try:
             severity = Severity.model_validate(audit.get("severity") or {})
         except ValidationError as e:
@@ -238,9 +258,11 @@ class Here:
                     f"fix: write {key}: [{got if isinstance(got, str) else '...'}]"
                 )
         names = set()
-        for mid, spec in ((params.get("models") or {}).get("registry") or {}).items():
+        models = params.get("models") or {}
+        registry = (models.get("registry") if isinstance(models, dict) else None) or {}
+        for mid, spec in registry.items() if isinstance(registry, dict) else ():
             names.add(mid)
-            if isinstance(spec, dict) and spec.get("member"):
+            if isinstance(spec, dict) and isinstance(spec.get("member"), str):
                 names.add(spec["member"].rsplit("/", 1)[-1])
         return cls(
             models=frozenset(names),
