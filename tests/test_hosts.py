@@ -37,6 +37,11 @@ EXPECTED = "\n".join(
         "  speculative  521afbb1  b11434 cpu (cdea05bd)  2026-12-01 04:12  2026-12-01 04:21  yes",
         "  speculative  e5c68027  b11434 cpu (cdea05bd)  2026-12-01 04:23  2026-12-01 04:29  yes",
         "",
+        "host 8b0c3265623b43b7: CPU AMD EPYC (2 threads), RAM 23.5 GiB, GPU none, Linux 6.18.44-fc-v657",
+        "  builds: b11434 cpu (d41733ad)",
+        "  experiment  session   build                  started (UTC)     ended (UTC)       complete",
+        "  tool_gap    eccf2f6c  b11434 cpu (d41733ad)  2026-12-02 02:50  2026-12-02 02:54  yes",
+        "",
         "host e3618a24b4e44752: CPU Intel(R) Xeon(R) Processor (16 threads), RAM 125.9 GiB, "
         "GPU NVIDIA H200 140 GiB, Linux 6.18.44-fc-v657-gpu",
         "  builds: b11434 cuda (83fee1eb), b11434 cuda (8ba23180), b11434 cuda (be9bac73), "
