@@ -37,6 +37,10 @@ _HEADER = (
 #: top-level sections the draft writes itself (all others in an existing file are the user's)
 _OWN = ("schema", "schema_version", "draft", "claims", "groups", "statements")
 _ITEM_SECTIONS = ("claims", "groups", "statements")
+#: characters written as ``\\uXXXX`` escapes inside a double-quoted scalar: those YAML may not hold
+#: raw (C1 controls, surrogates, U+FFFE/U+FFFF; YAML 1.1 §5.1) and the line breaks U+0085,
+#: U+2028, U+2029, which YAML folds
+_NOT_YAML = re.compile("[\x7f-\x9f\u2028\u2029\ud800-\udfff\ufffe\uffff]")
 _PLAIN_KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_.]*$")
 _YAML_WORDS = frozenset("y n yes no on off true false null".split())
 
@@ -58,7 +62,7 @@ def scalar(v) -> str:
     if isinstance(v, (list, tuple)):
         return "[" + ", ".join(scalar(x) for x in v) + "]"
     text = json.dumps(str(v), ensure_ascii=False)
-    return text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029").replace("\x85", "\\x85")
+    return _NOT_YAML.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 def key(k) -> str:
