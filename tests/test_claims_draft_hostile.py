@@ -97,3 +97,20 @@ def test_a_long_line_drafts_in_linear_time(tmp_path):
     out, drafted, _ = draft_post(post)
     assert time.process_time() - t < 5  # was 22.9 s for 80 KB, quadratic
     assert [(c.id, c.value) for c in schema.load(out).claims] == [("decode-tps-l1", 42)]
+
+
+def test_two_posts_of_one_stem_never_share_a_claims_file(tmp_path):
+    (tmp_path / "blog.md").write_text("decode 42 tok/s\n")
+    (tmp_path / "blog.html").write_text("<p>decode 50 tok/s</p>\n")
+    out, _, _ = draft_post(tmp_path / "blog.md")
+    before = out.read_text()
+    with pytest.raises(ValueError) as e:
+        draft_post(tmp_path / "blog.html")
+    assert str(e.value) == (
+        f"{out}: drafted from blog.md, not blog.html (posts of one stem share it; never merged); fix: draft "
+        "blog.html into another file, -o blog.html.claims.yaml"
+    )
+    assert out.read_text() == before
+    other, _, _ = draft_post(tmp_path / "blog.html", tmp_path / "blog.html.claims.yaml")
+    assert [(c.id, c.value) for c in schema.load(other).claims] == [("decode-tps-l1", 50)]
+    draft_post(tmp_path / "blog.md")  # control: the post's own file redrafts
