@@ -27,6 +27,7 @@ Every entry is a guess (``reviewed: false``) with the line of the post it came f
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -174,12 +175,18 @@ def _label_key(header: str) -> str:
     return re.sub(r"\s+", " ", h)
 
 
-def _sentence(text: str, start: int) -> str:
-    """The sentence of ``text`` around offset ``start``."""
-    bounds = [0] + [m.end() for m in re.finditer(r"(?<=[.!?。！？])\s+", text)] + [len(text) + 1]
-    for a, b in zip(bounds, bounds[1:], strict=False):
-        if a <= start < b:
-            return text[a:b].strip()
+def _sentence_bounds(text: str) -> list[int]:
+    """Where the sentences of ``text`` start, and ``len(text) + 1``: ``_sentence``'s ``bounds``."""
+    return [0] + [m.end() for m in re.finditer(r"(?<=[.!?。！？])\s+", text)] + [len(text) + 1]
+
+
+def _sentence(text: str, start: int, bounds: list[int] | None = None) -> str:
+    """The sentence of ``text`` around offset ``start`` (``bounds``: ``_sentence_bounds(text)``,
+    computed once for many numbers of one text)."""
+    bounds = bounds if bounds is not None else _sentence_bounds(text)
+    k = bisect.bisect_right(bounds, start) - 1
+    if 0 <= k < len(bounds) - 1:
+        return text[bounds[k] : bounds[k + 1]].strip()
     return text.strip()
 
 
@@ -417,6 +424,8 @@ class _Drafter:
             return next(ln for at, ln in reversed(starts) if at <= i)
 
         rels = {id(r.number): r for r in relations(scanned, found)}
+        spans = self.label_spans(scanned)  # once per paragraph: per number it was quadratic
+        bounds = _sentence_bounds(text)
         placed: list[tuple[Number, str]] = []
         prev_end = 0
         for n in found:
@@ -425,10 +434,10 @@ class _Drafter:
             if n.unit is not None:
                 prev_end = n.end
             line = line_of(n.start)
-            sentence = _sentence(text, n.start)
+            sentence = _sentence(text, n.start, bounds)
             if id(n) in rels:
                 continue
-            if n.unit is None and any(a <= n.start < b for a, b in self.label_spans(scanned)):
+            if n.unit is None and any(a <= n.start < b for a, b in spans):
                 continue  # "block size 4", "-ncmoe 26": a condition of the numbers near it
             if not stateable(n):
                 self.out.unplaced.append((line, n.text, sentence[:300]))
@@ -495,14 +504,18 @@ class _Drafter:
             if score <= _NEAR and (path not in found or score < found[path][0]):
                 found[path] = (score, value)
 
-        for m in _NAMED.finditer(sentence):
+        # only the part of the sentence within reach (``_NEAR``, and a margin for a match's length):
+        # reading the whole sentence for each of its numbers was quadratic in a long sentence
+        w0 = max(0, rel - _NEAR - 256)
+        near = sentence[w0 : max(0, rel + _NEAR + 256)]
+        for m in _NAMED.finditer(near):
             path, typ = LABELS.get(_label_key(m.group("label")), ("", ""))
             if path and typ == "int":
-                offer(path, m.start(), int(m.group("n")))
-        low = sentence.lower()
+                offer(path, w0 + m.start(), int(m.group("n")))
+        low = near.lower()
         for word, (path, value) in self.vocab.items():
             for m in re.finditer(rf"(?<![\w-]){re.escape(word)}(?![\w-])", low):
-                offer(path, m.start(), value)
+                offer(path, w0 + m.start(), value)
         out: dict = {}
         for path, (_, value) in found.items():
             _set(out, path, value)

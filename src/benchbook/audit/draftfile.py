@@ -37,6 +37,10 @@ _HEADER = (
 #: top-level sections the draft writes itself (all others in an existing file are the user's)
 _OWN = ("schema", "schema_version", "draft", "claims", "groups", "statements")
 _ITEM_SECTIONS = ("claims", "groups", "statements")
+#: characters written as ``\\uXXXX`` escapes inside a double-quoted scalar: those YAML may not hold
+#: raw (C1 controls, surrogates, U+FFFE/U+FFFF; YAML 1.1 §5.1) and the line breaks U+0085,
+#: U+2028, U+2029, which YAML folds
+_NOT_YAML = re.compile("[\x7f-\x9f\u2028\u2029\ud800-\udfff\ufffe\uffff]")
 _PLAIN_KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_.]*$")
 _YAML_WORDS = frozenset("y n yes no on off true false null".split())
 
@@ -58,7 +62,7 @@ def scalar(v) -> str:
     if isinstance(v, (list, tuple)):
         return "[" + ", ".join(scalar(x) for x in v) + "]"
     text = json.dumps(str(v), ensure_ascii=False)
-    return text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029").replace("\x85", "\\x85")
+    return _NOT_YAML.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 def key(k) -> str:
@@ -325,6 +329,22 @@ def read_post_file(post: Path) -> str:
         raise
 
 
+def _drafted_from(claims: Path) -> str | None:
+    """The post an existing claims file was drafted from (its ``draft.post``); None when there is no
+    file, no draft section, or it cannot be read (the merge then says why)."""
+    if not claims.is_file():
+        return None
+    try:
+        data = yaml.load(
+            claims.read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+        )
+    except (yaml.YAMLError, UnicodeDecodeError, RecursionError):
+        return None
+    draft = data.get("draft") if isinstance(data, dict) else None
+    post = draft.get("post") if isinstance(draft, dict) else None
+    return str(post) if post is not None else None
+
+
 def draft_post(
     post: str | Path, out: str | Path | None = None, text: str | None = None
 ) -> tuple[Path, Drafted, list[str]]:
@@ -344,8 +364,18 @@ def draft_post(
     target = Path(out) if out is not None else (Path("post" + CLAIMS_SUFFIX) if stdin else default_out(path))
     if target.resolve() == path.resolve() and not stdin:
         raise ValueError(f"{target}: the claims file would overwrite the post; fix: name another with -o")
+    post_name = "stdin" if stdin else path.name
+    other = _drafted_from(target)
+    if other is not None and other != post_name:
+        # blog.md and blog.html share the stem: a silent merge would mix one post's claims into the
+        # other's reviewed file
+        raise ValueError(
+            f"{target}: drafted from {other}, not {post_name} (posts of one stem share it; never merged); "
+            f"fix: draft {post_name} into another file, -o {path.stem}.{path.suffix.lstrip('.') or 'post'}"
+            f"{CLAIMS_SUFFIX}"
+        )
     drafted = draft_text(text, path.name)
-    guessed = write(drafted, target, "stdin" if stdin else path.name)
+    guessed = write(drafted, target, post_name)
     return target, drafted, guessed
 
 

@@ -164,6 +164,13 @@ def _unit(raw: str | None) -> str | None:
     )
 
 
+#: a letter, ``_``, ``-`` or ``.`` right before a number glues it to a word (``V4``, ``pp-512``)
+_GLUE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_-.")
+#: the word before a pair that makes it "from A to B", not a range (the last five characters)
+_WINDOW = 256  # characters before a number the reader looks at
+_FROM = re.compile(r"(?:^|\W)(?:from|von|de)$", re.I)
+
+
 def numbers(text: str) -> list[Number]:
     """Every number of ``text`` (module doc), in order.  A number glued to letters (``35B``,
     ``Q4_K_M``, ``RTX 3080``'s model number after a word is kept, unit None) or inside a word is
@@ -187,9 +194,11 @@ def numbers(text: str) -> list[Number]:
             end = _IDENT.match(text, _token_start(text, m.start("a"))).end()  # type: ignore[union-attr]
             pos = max(end, m.start("a") + 1)
             continue  # a name (H200, Q4_K_M, 35B-A3B, pp512, V4.1): not a stated number
-        before = text[: m.start("a")]
-        glued_before = bool(re.search(r"[A-Za-z_\-.][A-Za-z_\-.]*$", before)) and not m.group("about")
-        after = text[m.end("a") :]
+        # a window before the number, and the character before or after it: slicing or searching the
+        # whole rest of the line for each number made drafting quadratic in the line's length
+        before = text[max(0, m.start("a") - _WINDOW) : m.start("a")]
+        glued_before = before[-1:] in _GLUE and before != "" and not m.group("about")
+        after = text[m.end("a") : m.end("a") + 1]
         if re.match(r"[A-Za-z_]", after) and m.group("ua") is None and m.group("unit") is None:
             out.append(Number(number_text(m.group("a")), None, False, m.start("a"), m.end("a")))
             pos = m.end("a")
@@ -211,7 +220,7 @@ def numbers(text: str) -> list[Number]:
                 continue
             low, high = number_text(m.group("a")), number_text(m.group("b"))
             try:
-                worded = bool(m.group("sep").isalpha() and re.search(r"\b(?:from|von|de)\s*$", before, re.I))
+                worded = bool(m.group("sep").isalpha() and _FROM.search(before.rstrip()[-5:]))
                 if float(low) > float(high) or low.startswith("-") or glued_before or worded:
                     raise ValueError
             except ValueError:  # a date 2026-10-28, a descending pair, "from 310 to 1,420 t/s": no range

@@ -262,10 +262,17 @@ def _looks_code(line: str) -> bool:
     return bool(re.search(r"^\s*[$>#]\s|\b\w+\s*=\s*\S|llama-\w+\s+-|\bvllm\b|\bsglang\b", line))
 
 
+#: characters a post's text drops: the C0 and C1 controls but tab and newline, lone surrogates,
+#: and U+FFFE/U+FFFF, none of which YAML may hold (YAML 1.1 §5.1, "c-printable")
+_UNWRITABLE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff]")
+
+
 def read_post(text: str) -> Post:
-    """The ``Post`` of a text (module doc): HTML turned into text first; NUL bytes and other
-    controls but tab and newline dropped (a binary file reads as little text, never as an error)."""
-    text = re.sub(r"[\x00-\x08\x0b-\x1f\x7f]", "", text.replace("\r\n", "\n").replace("\r", "\n"))
+    """The ``Post`` of a text (module doc): HTML turned into text first; NUL bytes and other C0 and
+    C1 controls but tab and newline, lone surrogates and the non-characters U+FFFE/U+FFFF dropped
+    (``_UNWRITABLE``: YAML 1.1 §5.1 cannot hold them, so a quote would break the claims file; a binary
+    file reads as little text, never as an error)."""
+    text = _UNWRITABLE.sub("", text.replace("\r\n", "\n").replace("\r", "\n"))
     html = is_html(text)
     if html:
         text = html_to_text(text)

@@ -27,7 +27,7 @@ from .logmatch import Match, matching, with_log_findings
 from .logs import LogEntry, Logs, audit_logs
 from .precision import Interval
 from .recompute import CONSISTENT, INCONSISTENT, NOT_CHECKABLE, Consistency, recompute_all
-from .schema import Claim, ClaimsFile, load, stated_interval_of
+from .schema import Claim, ClaimsError, ClaimsFile, load, stated_interval_of
 from .verdicts import (
     NOT_COMPARABLE,
     NOTE,
@@ -465,11 +465,22 @@ def audit_dir(
 ) -> list[Audit]:
     """Audit every ``*.yaml`` and ``*.yml`` in ``claims_dir``, each against the raw logs of its
     ``<stem>.logs/`` folder where it has one (``logs_beside``); write records, one page each (named by
-    ``slugs``) and ``index.qmd``.  Records and pages of claims files that no longer exist are removed."""
+    ``slugs``) and ``index.qmd``.  Records and pages of claims files that no longer exist are removed.
+    A malformed file does not stop the others: they are audited and written, then its error is raised.
+
+    Raises:
+        ClaimsError: after the others are written, the error of each malformed file (one a line;
+        also a logs, recompute or ingest error of a file, as ``audit_file`` raises it).
+    """
     files = sorted(p for p in Path(claims_dir).iterdir() if p.suffix in (".yaml", ".yml") and p.is_file())
-    audits = [audit_file(p, here=here) for p in files]
+    audits, errors = [], []
+    for p in files:
+        try:
+            audits.append(audit_file(p, here=here))
+        except ValueError as e:  # ClaimsError, LogsError, RecomputeError, IngestError
+            errors.append(str(e))
     names = slugs(files)
-    keep = set(names.values())
+    keep = {names[a.path] for a in audits}
     for d, ext in ((Path(out_dir), ".jsonl"), (Path(pages_dir), ".qmd")):
         for old in d.glob(f"*{ext}") if d.is_dir() else []:
             if old.stem not in keep and old.stem != "index":
@@ -479,6 +490,10 @@ def audit_dir(
     Path(pages_dir).mkdir(parents=True, exist_ok=True)
     listing = [(names[a.path], a.claims, a.verdicts) for a in audits]
     (Path(pages_dir) / "index.qmd").write_text(page.index(listing))
+    if errors:
+        raise ClaimsError(
+            f"{len(errors)} of {len(files)} claims files not audited (the others were):\n" + "\n".join(errors)
+        )
     return audits
 
 

@@ -613,6 +613,11 @@ def _refuse_aliases(path: Path, text: str) -> None:
             )
 
 
+#: the deepest nesting of lists and mappings a claims file may have (the schema needs 5; deeper input
+#: would exhaust Python's recursion limit while reading or validating it)
+MAX_DEPTH = 64
+
+
 class _Doc:
     """The parsed YAML plus ``lines`` (path tuple -> 1-based line) and ``texts`` (path -> scalar text)."""
 
@@ -632,11 +637,30 @@ class _Doc:
             raise ClaimsError(
                 f"{path}:{line}: YAML syntax error: {e.problem or e}; fix: correct the YAML at that line"
             ) from None
+        except yaml.reader.ReaderError as e:  # a character YAML may not hold (YAML 1.1 §5.1)
+            raise ClaimsError(
+                f"{path}:{text.count(chr(10), 0, e.position) + 1}: character #x{e.character:04x}: YAML may "
+                "not hold it "
+                "(a control character or non-character); fix: delete it, or write it as a \\u escape "
+                "inside double quotes"
+            ) from None
+        except yaml.YAMLError as e:
+            raise ClaimsError(f"{path}: not YAML ({e}); fix: correct the YAML") from None
+        except RecursionError:  # the parser's own nesting, before ``_walk`` counts it
+            raise ClaimsError(
+                f"{path}: nesting deeper than {MAX_DEPTH} levels of lists or mappings; fix: a claims file "
+                "nests a few levels: flatten the value"
+            ) from None
         finally:
             loader.dispose()
 
     def _walk(self, loader, node, path):
         self.lines[path] = node.start_mark.line + 1
+        if len(path) > MAX_DEPTH:
+            raise ClaimsError(
+                f"{self.path}:{node.start_mark.line + 1}: nesting deeper than {MAX_DEPTH} levels of lists "
+                "or mappings; fix: a claims file nests a few levels: flatten the value"
+            )
         if isinstance(node, yaml.MappingNode):
             out = {}
             previous = None
