@@ -63,6 +63,11 @@ CHECKS = {
         "fresh",
         ".venv/bin/benchbook audit data/claims/clover-35b-a3b-blog.yaml",
     ),
+    # issue 29: a saved post drafted into a claims file beside it, then audited
+    ".venv/bin/benchbook audit POST.md": (
+        "fresh",
+        ".venv/bin/benchbook audit tests/fixtures/draft/clover-blog.md",
+    ),
     ".venv/bin/benchbook stages check": ("fresh", ".venv/bin/benchbook stages check"),
     ".venv/bin/benchbook stages write": ("fresh", ".venv/bin/benchbook stages write"),
     ".venv/bin/benchbook hosts": ("fresh", ".venv/bin/benchbook hosts"),
@@ -122,6 +127,7 @@ def test_every_readme_command_is_checked():
         ".venv/bin/benchbook new-page self-draft-note --experiment speculative --match spec-self-n4-code",
         ".venv/bin/benchbook site build",
         ".venv/bin/benchbook writeup new my-gguf --model ~/models/my-model.Q4_1.gguf",
+        ".venv/bin/benchbook audit POST.md",
         ".venv/bin/benchbook audit CLAIMS.yaml [--logs DIR] [--pair SPEC=BASELINE]",
     ]
 
@@ -175,6 +181,7 @@ def test_fresh_clone_commands(clone):
         ".venv/bin/dvc metrics show",
         ".venv/bin/benchbook ingest FILE... [--host NAME] [--build N]",
         ".venv/bin/benchbook audit CLAIMS.yaml [--logs DIR] [--pair SPEC=BASELINE]",
+        ".venv/bin/benchbook audit POST.md",
         ".venv/bin/benchbook stages check",
         ".venv/bin/benchbook stages write",
         WRITEUP_PAGE,
@@ -207,6 +214,10 @@ def test_fresh_clone_commands(clone):
     assert (
         results[".venv/bin/benchbook audit CLAIMS.yaml [--logs DIR] [--pair SPEC=BASELINE]"].returncode == 0
     )
+    post = results[".venv/bin/benchbook audit POST.md"]
+    assert post.returncode == 0, post.stderr[-2000:]
+    assert (clone["repo"] / "tests/fixtures/draft/clover-blog.claims.yaml").exists()
+    assert "consistent" in post.stdout
     assert results[".venv/bin/benchbook stages check"].returncode == 0
     written = results[".venv/bin/benchbook stages write"]  # a clone's files are what the list writes
     assert (written.returncode, written.stdout) == (0, "dvc.yaml and measure/dvc.yaml: unchanged\n")
