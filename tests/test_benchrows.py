@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parents[1]
 RAW = committed_root() / "data" / "raw"
 #: the experiments whose raw folders hold llama-bench rows (the other folders hold kinds declared by their
 #: packages: draftself_gpu's training records)
-EXPERIMENTS = ("llama_bench", "speculative", "spec_depth", "offload")
+EXPERIMENTS = ("llama_bench", "speculative", "spec_depth", "offload", "tool_gap")
 FIXTURE_ROW = json.loads((ROOT / "tests/fixtures/llama_bench_b11434.jsonl").read_text().splitlines()[0])
 
 
@@ -45,15 +45,17 @@ def _raw_rows() -> dict[str, list[tuple[str, int, dict]]]:
 def test_the_one_reader_reads_every_experiments_rows_at_their_lines():
     raw = _raw_rows()
     # committed: llama_bench 48 + 24 rows (v1), speculative cost 27 + 18 + 18 (speculative_cost v1),
-    # spec_depth 99 + 44 (spec_depth.bench v1), offload 10 (offload v1); every run complete
+    # spec_depth 99 + 44 (spec_depth.bench v1), offload 10 (offload v1), tool_gap 4 (its one llama-bench
+    # call: tg and -p 5, each at depth 0 and 256); every run complete
     assert {e: len(v) for e, v in raw.items()} == {
         "llama_bench": 72,
         "speculative": 63,
         "spec_depth": 143,
         "offload": 10,
+        "tool_gap": 4,
     }
     rows = benchrows.read(RAW, only=["run_id", "experiment", "session_id", "host_id", "llama_bench"])
-    assert rows.height == 72 + 63 + 143 + 10
+    assert rows.height == 72 + 63 + 143 + 10 + 4
     assert rows["schema"].unique().to_list() == ["benchbook.llama_bench"]
     assert rows["schema_version"].unique().to_list() == [3]
     for exp, want in raw.items():

@@ -16,6 +16,7 @@ from benchbook.experiments import (
     draftself_gpu,  # noqa: F401  (declares the draftself_gpu training kind: data/raw/draftself_gpu)
     offload,  # noqa: F401  (declares the offload kinds: data/raw/offload)
     spec_depth,  # noqa: F401  (declares the spec_depth kinds: data/raw/spec_depth)
+    tool_gap,  # noqa: F401  (declares the tool_gap request kind: data/raw/tool_gap)
 )
 from benchbook.experiments.llama_bench import analysis as lb_analysis
 from benchbook.records import iter_records
@@ -33,7 +34,9 @@ FIX = ROOT / "tests" / "fixtures"
 #: issue 15's draft-self H200 sessions: 2 × (start, 252 runs, end) and 2 training records, 510 lines;
 #: issue 15 item 4's -lv 4 sessions: the H200's speculative 5b481365 (144 requests, 9 cost rows, start/end,
 #: 1 toolchain snapshot), this CPU host's speculative 521afbb1 and e5c68027 (2 × 144 + 2 × 9 + 2 × 2) and
-#: spec_depth 5d2b86d3 and f349b5cc (2 × (33 bench + 36 requests + start/end)))
+#: spec_depth 5d2b86d3 and f349b5cc (2 × (33 bench + 36 requests + start/end)); issue 31's tool_gap
+#: session eccf2f6c of CPU host 8b0c3265: 4 llama-bench rows (v3), 90 requests, start/end, host and
+#: toolchain snapshots)
 COMMITTED = {
     ("draftself_step", 1): 5516,
     ("draftself_run", 1): 1176,
@@ -43,18 +46,20 @@ COMMITTED = {
     ("speculative_request", 2): 576,
     ("llama_bench", 1): 72,
     ("speculative_cost", 1): 63,
-    ("session_start", 1): 21,
-    ("session_end", 1): 19,
+    ("session_start", 1): 22,
+    ("session_end", 1): 20,
     ("draftself_session", 1): 4,
     ("model", 1): 8,
-    ("host", 1): 5,
-    ("toolchain", 1): 6,
+    ("host", 1): 6,
+    ("toolchain", 1): 7,
     ("offload", 1): 10,
     ("offload_bandwidth", 1): 1,
     ("offload_model_bytes", 1): 10,
     ("run_failed", 1): 3,
     ("spec_depth_bench", 1): 143,
     ("spec_depth_request", 1): 174,
+    ("llama_bench", 3): 4,
+    ("tool_gap_request", 1): 90,
 }
 
 
@@ -81,7 +86,7 @@ def test_committed_records_validate_vectorized():
         for v, n in kept.group_by("schema_version").len().iter_rows():
             counts[(k.key, v)] = n
     assert dict(counts) == COMMITTED
-    assert sum(COMMITTED.values()) == env.height == 8745
+    assert sum(COMMITTED.values()) == env.height == 8843
 
 
 def test_committed_records_validate_per_record():
@@ -94,7 +99,7 @@ def test_committed_records_validate_per_record():
     # the checkpoint manifest and the six experiments' registries (tests/fixtures/registry)
     assert [schemas.check_record(json.loads(p.read_text()), str(p)).key for p in docs] == [
         "draftself_checkpoint",
-        *["numbers"] * 6,
+        *["numbers"] * 7,
     ]
 
 

@@ -361,4 +361,4 @@ def test_unexecuted_cells(tmp_path):
         f"{tmp_path / 'bad.ipynb'}: cell 3 (boom): raised AssertionError",
     ]
     fixtures = sorted((Path(__file__).parent / "fixtures/notebooks").glob("*_report.ipynb"))
-    assert len(fixtures) == 6 and unexecuted_cells(fixtures) == []
+    assert len(fixtures) == 7 and unexecuted_cells(fixtures) == []

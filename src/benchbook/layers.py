@@ -63,11 +63,18 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
         ),
     ),
     ("tooling", ("imports", "layers", "stagedeps", "stages")),
-    ("cli", ("cli", "__main__")),
+    ("cli", ("cli", "__main__", "writeupnew")),
 ]
 
 #: Modules that measure (drive llama.cpp or a decoder and write raw records).
-MEASUREMENT = ("llamacpp", "llamacpp.*", "resolve", "experiments.*.run", "experiments.harness")
+MEASUREMENT = (
+    "llamacpp",
+    "llamacpp.*",
+    "resolve",
+    "experiments.*.run",
+    "experiments.harness",
+    "experiments.servervisit",
+)
 #: Modules that turn raw records into tables, numbers, charts, caveats and pages.
 REPORT = (
     "experiments.*.analysis",
