@@ -197,7 +197,7 @@ def site_dir(root, tmp_path_factory):
                 unit="tok/s",  # publish takes a numbers.Unit only: the planted unit is written below
                 label=PLANTED,
                 n=3,
-                ci_method=PLANTED,
+                ci_method=f"none: {PLANTED}",  # why it has no interval (numbers.NO_INTERVAL): planted
                 computation=PLANTED,
                 sources=[{"file": raw, "lines": [[1, 1]]}],
                 commands=[["llama-bench", "-m", PLANTED]],
