@@ -12,8 +12,9 @@ def test_records_repair_on_a_directory_is_one_line(tmp_path, capsys):
     # before: an IsADirectoryError traceback
     assert cli.main(["records", "repair", str(tmp_path)]) == errors.EXIT_ERROR
     assert capsys.readouterr().err == (
-        f"benchbook: error: {tmp_path}: Is a directory; fix: a folder stands where a file should be: give "
-        "the file's path, or move the folder away\n"
+        f"benchbook: error: {tmp_path}: not a benchbook raw file (its name does not end in .jsonl), nothing "
+        "touched; fix: `records repair` only mends a raw records file (data/raw/**/*.jsonl) whose last line "
+        "was torn\n"
     )
 
 

@@ -13,7 +13,8 @@ ROOT = Path(__file__).resolve().parents[1]
 OK_TC = "toolchain:\n  user_build_dir: /opt/llama.cpp\n"
 OK_REG = (
     "models:\n  default: a\n  registry:\n    a: {derived_from: a0, quantize: Q8_0}\n"
-    "    a0: {source: pypi_wheel, project: p, version: '1', wheel_sha256: w, member: m.gguf, sha256: s}\n"
+    "    a0: {source: pypi_wheel, project: p, version: '1', member: m.gguf,\n"
+    f"         wheel_sha256: '{'b' * 64}', sha256: '{'a' * 64}'}}\n"
 )
 
 

@@ -36,6 +36,7 @@ PAGES = [
     "offload.qmd",
     "spec_depth.qmd",
     "draftself_gpu.qmd",
+    "tool_gap.qmd",
     "provenance.qmd",
 ]
 REPORTS = [
@@ -45,6 +46,7 @@ REPORTS = [
     "offload_report",
     "spec_depth_report",
     "draftself_gpu_report",
+    "tool_gap_report",
 ]
 #: Each payload sets window.__bb_pwned when it runs.
 PAYLOADS = [
