@@ -320,11 +320,11 @@ def test_every_page_opens_without_console_errors(visits):
     _, seen = visits
     pages = [p for p in seen if p != "search"]
     # the 24 pages of the built site (index, llama_bench, speculative, draftself, offload, spec_depth,
-    # draftself_gpu; the provenance index + one per experiment: draftself, draftself_gpu, llama_bench,
-    # offload, spec_depth, speculative; 6 report notebooks (offload and spec_depth since item 22 of the
-    # new-user report); 2 audit pages; the user-gguf write-up's notebook and its provenance page)
-    # + 4 planted ones
-    assert len(pages) == 28, pages
+    # draftself_gpu, tool_gap; the provenance index + one per experiment: draftself, draftself_gpu,
+    # llama_bench, offload, spec_depth, speculative, tool_gap; 7 report notebooks (offload and spec_depth
+    # since item 22 of the new-user report, tool_gap since issue 31); 2 audit pages; the user-gguf
+    # write-up's notebook and its provenance page) + 4 planted ones
+    assert len(pages) == 31, pages
     assert {"reports/notebooks/offload_report.html", "reports/notebooks/spec_depth_report.html"} <= set(pages)
     assert {
         "writeups/user-gguf/llama_bench_report.html",
@@ -347,8 +347,8 @@ def test_every_chart_becomes_a_vega_view_with_a_tooltip(visits, site_dir):
     _, seen = visits
     charts = [(p, spec, state) for p, v in seen.items() if p != "search" for spec, state in v["charts"]]
     # llama-bench 1, speculative 3, draft-self 3 (experts_vs_bound's element after its script), offload 1,
-    # spec_depth 1, planted 1
-    assert len(charts) == 10 and all(state == "vega" for _, _, state in charts), charts
+    # spec_depth 1, tool_gap 1 (the waterfall of its one host), planted 1
+    assert len(charts) == 11 and all(state == "vega" for _, _, state in charts), charts
     tips = {
         (p, spec): tip
         for p, v in seen.items()
