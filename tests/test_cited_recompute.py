@@ -26,16 +26,7 @@ from benchbook.costmodel import r_at
 from benchbook.draftself.experts import independent_bound
 from benchbook.numbers import make_key
 from conftest import committed_root
-
-EXPERIMENTS = (
-    "llama_bench",
-    "speculative",
-    "draftself",
-    "offload",
-    "spec_depth",
-    "draftself_gpu",
-    "tool_gap",
-)
+from test_registry_fixture import EXPERIMENTS  # every experiment that publishes numbers
 
 
 @pytest.fixture(scope="module")
