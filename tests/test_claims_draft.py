@@ -537,3 +537,70 @@ def test_drafting_into_a_hand_written_file_keeps_all_of_it(tmp_path):
     comments = [ln for ln in out.read_text().splitlines() if ln.lstrip().startswith("#")]
     assert comments == [ln for ln in hand.read_text().splitlines() if ln.lstrip().startswith("#")]
     assert len(after.claims) == 33 + 36
+
+
+def _measure_module():
+    spec = importlib.util.spec_from_file_location("draft_measure", ROOT / "scripts" / "draft_measure.py")
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+_EXPECTED = """schema: benchbook.claims
+schema_version: 1
+source: {kind: post}
+claims:
+  - {id: a, metric: decode_tps, value: 85, about: true, unit: t/s, conditions: {quant: Q4_K_M}}
+  - {id: a2, metric: decode_tps, value: 85, about: true, unit: t/s}
+  - {id: b, metric: decode_tps, value: 141, unit: t/s, conditions: {decoding: speculative}}
+  - {id: c, metric: prefill_tps, value: 1420, unit: tok/s}
+  - {id: d, metric: vram_peak, value: 11.7, unit: GiB}
+  - {id: e, metric: decode_tps, range: [6.1, 6.3], unit: t/s}
+statements:
+  - {id: s1, kind: ratio, statement: "1.66x faster", of: [b, a], value: 1.66, unit: x}
+  - {id: s2, kind: percent_change, statement: "66% faster", of: [a, b], value: 66, unit: "%"}
+"""
+_DRAFTED = """schema: benchbook.claims
+schema_version: 1
+source: {kind: post}
+claims:
+  - {id: x, metric: decode_tps, value: 85, about: true, unit: t/s, conditions: {quant: q4_k_m, ctx: 4096}}
+  - {id: y, metric: decode_tps, value: 141, unit: t/s}
+  - {id: z, metric: prefill_tps, value: 1420, unit: t/s}
+  - {id: w, metric: vram_peak, value: 11.70, unit: GiB}
+  - {id: v, metric: decode_tps, range: [6.1, 6.3], about: true, unit: t/s}
+statements:
+  - {id: r1, kind: ratio, statement: "1.66x faster", of: [y, x], value: 1.66, unit: x}
+  - {id: r2, kind: percent_change, statement: "66% faster", of: [y, x], value: 66, unit: "%"}
+"""
+
+
+def test_corpus_scorer_counts_exactly(tmp_path):
+    """scripts/draft_measure.py --corpus's scorer on a hand-made pair: a number is captured one to one
+    with its value, digits, unit (t/s = tok/s) and precision (11.70 is not 11.7, an "about" range is
+    not an exact one; the second 85 finds no drafted claim left); metric and conditions as the
+    expected file states them (case-insensitive; a condition it does not state is not compared);
+    a statement is tied only with its sides in order (r2's are reversed)."""
+    mod = _measure_module()
+    (tmp_path / "e.yaml").write_text(_EXPECTED)
+    (tmp_path / "d.yaml").write_text(_DRAFTED)
+    got = mod.score(schema.load(tmp_path / "d.yaml"), schema.load(tmp_path / "e.yaml"))
+    assert got == {"claims": 6, "numbers": 3, "metric and conditions": 2, "statements": 2, "tied": 1}
+
+
+def test_corpus_mode_drafts_each_post_with_an_expected_file(tmp_path, capsys):
+    """--corpus drafts every X.md/X.html/X.txt with an X.expected.yaml (others skipped) and prints
+    per-post and overall figures beside the goals; nothing crashes."""
+    mod = _measure_module()
+    (tmp_path / "p1_x.md").write_text("# t\n\nGeneration ran at about 85 t/s.\n")
+    (tmp_path / "p1_x.expected.yaml").write_text(
+        "schema: benchbook.claims\nschema_version: 1\nsource: {kind: post}\nclaims:\n"
+        "  - {id: a, metric: decode_tps, value: 85, about: true, unit: t/s}\n"
+    )
+    (tmp_path / "p2_no_expected.txt").write_text("12 t/s\n")
+    assert [p.name for p, _ in mod.corpus_posts(tmp_path)] == ["p1_x.md"]
+    assert mod.corpus([tmp_path], robust=False) == 0
+    out = capsys.readouterr().out
+    assert "numbers (value, unit, precision): 100.0% (1/1)   goal >= 95%" in out
+    assert "metric and conditions:            100.0% (1/1)   goal >= 80%" in out
