@@ -180,14 +180,21 @@ def _sentence_bounds(text: str) -> list[int]:
     return [0] + [m.end() for m in re.finditer(r"(?<=[.!?。！？])\s+", text)] + [len(text) + 1]
 
 
-def _sentence(text: str, start: int, bounds: list[int] | None = None) -> str:
-    """The sentence of ``text`` around offset ``start`` (``bounds``: ``_sentence_bounds(text)``,
-    computed once for many numbers of one text)."""
+def _sentence_at(text: str, start: int, bounds: list[int] | None = None) -> tuple[int, str]:
+    """Where the sentence of ``text`` around offset ``start`` begins, and the sentence (stripped);
+    ``bounds``: ``_sentence_bounds(text)``, computed once for many numbers of one text.  The offset
+    comes from the bounds: finding the sentence's text again cost a pass over the text per number
+    (quadratic in a long sentence) and found an earlier sentence of the same words."""
     bounds = bounds if bounds is not None else _sentence_bounds(text)
     k = bisect.bisect_right(bounds, start) - 1
-    if 0 <= k < len(bounds) - 1:
-        return text[bounds[k] : bounds[k + 1]].strip()
-    return text.strip()
+    a, b = (bounds[k], bounds[k + 1]) if 0 <= k < len(bounds) - 1 else (0, len(text))
+    raw = text[a:b]
+    return a + len(raw) - len(raw.lstrip()), raw.strip()
+
+
+def _sentence(text: str, start: int, bounds: list[int] | None = None) -> str:
+    """The sentence of ``text`` around offset ``start`` (``_sentence_at``)."""
+    return _sentence_at(text, start, bounds)[1]
 
 
 def _set(d: dict, path: str, value) -> None:
@@ -225,12 +232,20 @@ class _Drafter:
         self.groups: dict[str, Group] = {}
         self.profile: dict[str, tuple[str | None, set[str]]] = {}
         self.vocab: dict[str, tuple[str, object]] = {}
+        self.tables = 0
+        self.suffix: dict[str, int] = {}
 
     def new_id(self, base: str) -> str:
+        """``base``, or ``base-2``, ``base-3``... the first not taken; the suffix to try next is kept
+        per base (``suffix``): counting up from 2 each time was quadratic in the claims of one line."""
         base = base.strip("-") or "c"
-        cid, k = base, 2
-        while cid in self.ids:
-            cid, k = f"{base}-{k}", k + 1
+        cid, k = base, self.suffix.get(base, 2)
+        if cid in self.ids:
+            cid = f"{base}-{k}"
+            while cid in self.ids:
+                k += 1
+                cid = f"{base}-{k}"
+            self.suffix[base] = k + 1
         self.ids.add(cid)
         return cid
 
@@ -337,7 +352,8 @@ class _Drafter:
                 kinds.append("value")
             else:
                 kinds.append("label")
-        tno = sum(1 for g in self.out.groups if g.id.startswith("t")) + 1
+        self.tables += 1  # counted, not recounted from the groups: that was quadratic in a long post
+        tno = self.tables
         groups: dict[int, str] = {}
         for j, h in enumerate(header):
             if kinds[j] != "value":
@@ -427,6 +443,7 @@ class _Drafter:
         spans = self.label_spans(scanned)  # once per paragraph: per number it was quadratic
         bounds = _sentence_bounds(text)
         placed: list[tuple[Number, str]] = []
+        origins: dict[int, str | None] = {}
         prev_end = 0
         for n in found:
             label = scanned[prev_end : n.start]
@@ -434,7 +451,7 @@ class _Drafter:
             if n.unit is not None:
                 prev_end = n.end
             line = line_of(n.start)
-            sentence = _sentence(text, n.start, bounds)
+            s0, sentence = _sentence_at(text, n.start, bounds)
             if id(n) in rels:
                 continue
             if n.unit is None and any(a <= n.start < b for a, b in spans):
@@ -460,10 +477,12 @@ class _Drafter:
                 self.maybe_log(same[0], metric)
                 continue
             cfields = {"metric": metric, **fields}
-            origin = origin_of(sentence)
+            if s0 not in origins:  # once per sentence: per number it was quadratic in a long sentence
+                origins[s0] = origin_of(sentence)
+            origin = origins[s0]
             if origin:
                 cfields["origin"] = origin
-            cond = _merged(self.conditions(), self.named_conditions(text, n.start, sentence))
+            cond = _merged(self.conditions(), self.named_conditions(n.start, s0, sentence))
             if cond:
                 cfields["conditions"] = cond
             cfields.update(_where(line, sentence))
@@ -471,7 +490,7 @@ class _Drafter:
             self.maybe_log(cid, metric)
             placed.append((n, cid))
         for rel in rels.values():
-            self.relation(rel, text, line_of(rel.start), placed)
+            self.relation(rel, text, line_of(rel.start), placed, bounds)
 
     def inline_commands(self, line: int, text: str) -> str:
         """``text`` with each command line written inline (`` `llama-server -m x.gguf -ngl 99` ``)
@@ -490,12 +509,11 @@ class _Drafter:
         """Where ``text`` names a condition with a number (``_NAMED``)."""
         return [(m.start("n"), m.end("n")) for m in _NAMED.finditer(text)]
 
-    def named_conditions(self, text: str, at: int, sentence: str) -> dict:
+    def named_conditions(self, at: int, s0: int, sentence: str) -> dict:
         """The conditions the sentence around offset ``at`` names: a label with a number ("block
         size 4", "-ncmoe 26": ``_NAMED``) and a label value the post's tables use ("WSL2",
         "draft-self"), within ``_NEAR`` characters of the number; of several for one field, the
-        nearest."""
-        s0 = text.find(sentence)
+        nearest; ``s0``: where the sentence starts in the text ``at`` is an offset of."""
         rel = at - s0
         found: dict[str, tuple[int, object]] = {}
 
@@ -550,13 +568,14 @@ class _Drafter:
         entry.fields.setdefault("log", self.pending_log)
 
     # --- relations ----------------------------------------------------------------------------
-    def relation(self, rel, text: str, line: int, placed: list[tuple[Number, str]]) -> None:
+    def relation(
+        self, rel, text: str, line: int, placed: list[tuple[Number, str]], bounds: list[int] | None = None
+    ) -> None:
         n = rel.number
-        sentence = _sentence(text, n.start)
+        s0, sentence = _sentence_at(text, n.start, bounds)
         if not stateable(n) or (n.range is not None and rel.sign < 0):
             self.out.unplaced.append((line, n.text, sentence[:300]))
             return
-        s0 = text.find(sentence)
         in_sentence = [
             (m, cid)
             for m, cid in placed
