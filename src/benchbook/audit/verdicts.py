@@ -290,18 +290,33 @@ def claim_text(c: Claim) -> str:
     return f"{c.metric} = {about}{num} {c.unit}" + (f" ({c.method})" if c.method else "")
 
 
+#: a word naming an inference engine or a fork of one (``ik_llama.cpp``, ``llama-cpp-python``,
+#: ``vLLM``): a stated build naming one other than this project's is another engine's build
+_ENGINE_WORD = re.compile(r"[\w.+-]*(?:llama|vllm|sglang|mlx|ollama|koboldcpp|lm ?studio)[\w.+-]*", re.I)
+
+
 def build_matches(here_build: str, stated: str) -> bool:
     """Whether ``stated`` (a claim's engine and build) names this project's build ``here_build`` as
     whole words (case-insensitive): ``llama.cpp b11434`` is in ``llama.cpp b11434, CUDA build``, but
     not in ``llama.cpp b114345`` (another build) or ``ik_llama.cpp b11434`` (a fork), which a plain
-    substring test took for it.
+    substring test took for it.  A build stated without its engine (``b11434``: a post names
+    llama.cpp's builds by number alone) matches when its number is this build's and it names no
+    other engine.
 
     >>> here = "llama.cpp b11434"
     >>> build_matches(here, "llama.cpp b11434, CUDA"), build_matches(here, "llama.cpp b114345")
     (True, False)
+    >>> build_matches(here, "b11434"), build_matches(here, "ik_llama.cpp b11434")
+    (True, False)
     """
     pattern = rf"(?<![\w.-]){re.escape(here_build.lower())}(?![\w])"
-    return re.search(pattern, stated.lower()) is not None
+    if re.search(pattern, stated.lower()) is not None:
+        return True
+    number = re.search(r"(?<![\w.-])b\d+(?![\w])", here_build)
+    if number is None or not re.search(rf"(?<![\w.-]){number.group(0)}(?![\w])", stated, re.I):
+        return False
+    engine = {w.lower() for w in _ENGINE_WORD.findall(here_build)}
+    return all(w.lower() in engine for w in _ENGINE_WORD.findall(stated))
 
 
 def build_number_matches(here_build: str, number: int | str) -> bool:
