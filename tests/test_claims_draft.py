@@ -624,3 +624,20 @@ def test_a_sentence_of_3000_numbers_and_a_post_of_many_tables_draft_linearly():
     assert time.monotonic() - t < 10.0
     assert [g.id for g in drafted.groups[:2]] == ["t1-tg128", "t2-tg128"]
     assert drafted.groups[-1].id == "t2000-tg128"
+
+
+def test_a_comparison_named_by_a_condition_ties_the_claims_of_those_values(tmp_path):
+    """ "b11434 is about 2× faster than b4000" after a table of builds: the sides are the claims whose
+    build the words name, agreeing on everything else (was a todo); of a pp and a tg column, the
+    one the sentence names; with no metric named between two columns, still a todo (control)."""
+    text = (
+        "# Builds\n\n| build | pp512 (t/s) | tg128 (t/s) |\n|---|---|---|\n| b4000 | 400 | 40.1 |\n"
+        "| b11434 | 800 | 80.3 |\n\nb11434 is about 2x faster than b4000 in prompt processing.\n\n"
+        "With b11434 generation is 100% faster than b4000.\n\nb11434 is 2x slower than b4000.\n"
+    )
+    cf, _ = _drafted(text, tmp_path)
+    assert [(s.id, s.kind, s.of) for s in cf.statements] == [
+        ("s-l8", "ratio", ["t1-pp512-r2", "t1-pp512-r1"]),
+        ("s-l10", "percent_change", ["t1-tg128-r1", "t1-tg128-r2"]),
+    ]
+    assert [t.id for t in cf.todo] == ["s-l12"]

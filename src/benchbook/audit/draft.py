@@ -609,6 +609,14 @@ class _Drafter:
                 sides = [subject, other] if rel.kind == "ratio" else [other, subject]
                 if rel.kind == "ratio" and rel.sign < 0:
                     sides.reverse()
+        if sides is None and rel.other and len(in_sentence) < 2:
+            # "b11434 is about 2× faster than b4000": the sides named by a condition's values
+            pair = self.sides_by_condition(text[s0 : n.start], rel.other, sentence)
+            if pair is not None:
+                subject, other = pair
+                sides = [subject, other] if rel.kind == "ratio" else [other, subject]
+                if rel.kind == "ratio" and rel.sign < 0:
+                    sides.reverse()
         value = n.text
         if rel.kind == "percent_change" and rel.sign < 0 and not value.startswith("-"):
             value = "-" + value
@@ -636,6 +644,72 @@ class _Drafter:
         fields["unit"] = "%" if n.unit == "%" else "x"
         fields.update(_where(line, sentence))
         self.out.entries.append(Entry("statement" if sides else "todo", sid, {"id": sid, **fields}))
+
+    def flat_conditions(self, cid: str) -> dict[str, object]:
+        """A drafted claim's conditions (its group's under its own), flat: ``{"build": "b4000",
+        "offload.n_gpu_layers": 99}``."""
+        entry = self.claims[cid]
+        shared = self.groups[entry.group].fields.get("conditions", {}) if entry.group in self.groups else {}
+        out: dict[str, object] = {}
+
+        def walk(d: dict, prefix: str) -> None:
+            for k, v in d.items():
+                if isinstance(v, dict):
+                    walk(v, f"{prefix}{k}.")
+                else:
+                    out[f"{prefix}{k}"] = v
+
+        walk(_merged(shared, entry.fields.get("conditions", {})), "")
+        return out
+
+    def metric_of_claim(self, cid: str) -> str | None:
+        entry = self.claims[cid]
+        shared = self.groups[entry.group].fields if entry.group in self.groups else {}
+        return entry.fields.get("metric") or shared.get("metric")
+
+    def sides_by_condition(self, subject: str, other: str, sentence: str) -> tuple[str, str] | None:
+        """The two claims a comparison names by the values of one condition: a value of it in the
+        words before the stated number (``subject``: "b11434 is about") and another in the words
+        naming the other side (``other``: "b4000"), each the condition of a drafted claim (among
+        the last ``_REACH``) that agrees with the other on metric and every other condition (the
+        sides differ in the one condition named).  Of several such pairs (a table of pp and tg per
+        build) the one of the metric the sentence names ("prompt processing"); None when no
+        single pair remains."""
+        recent = self.claim_ids[-_REACH:]
+        flat = {cid: self.flat_conditions(cid) for cid in recent}
+        low_s, low_o = subject.lower(), other.lower()
+
+        def said(value: str, words: str) -> bool:
+            return re.search(rf"(?<![\w.-]){re.escape(value.lower())}(?![\w])", words) is not None
+
+        values = {(p, v) for f in flat.values() for p, v in f.items() if isinstance(v, str) and len(v) >= 2}
+        in_subject = [(p, v) for p, v in values if said(v, low_s)]
+        in_other = [(p, v) for p, v in values if said(v, low_o)]
+        pairs: list[tuple[str, str]] = []
+        for p, v1 in in_subject:
+            for p2, v2 in in_other:
+                if p2 != p or v1 == v2:
+                    continue
+                for a in recent:
+                    if flat[a].get(p) != v1:
+                        continue
+                    rest_a = {k: x for k, x in flat[a].items() if k != p}
+                    for b in recent:
+                        if (
+                            flat[b].get(p) == v2
+                            and self.metric_of_claim(a) == self.metric_of_claim(b)
+                            and {k: x for k, x in flat[b].items() if k != p} == rest_a
+                        ):
+                            pairs.append((a, b))
+        pairs = list(dict.fromkeys(pairs))
+        if len(pairs) > 1:
+            named = [
+                m
+                for m, words in _METRIC_WORDS_OF.items()
+                if re.search(rf"\b(?:{words.replace(' ', '|')})", sentence, re.I)
+            ]
+            pairs = [(a, b) for a, b in pairs if self.metric_of_claim(a) in named] if len(named) == 1 else []
+        return pairs[0] if len(pairs) == 1 else None
 
     def named_by(self, words: str, exclude: set[str], fam: str | None) -> str | None:
         """The claim whose quote and conditions share most words with ``words`` (two or more, and
