@@ -551,7 +551,8 @@ _EXPECTED = """schema: benchbook.claims
 schema_version: 1
 source: {kind: post}
 claims:
-  - {id: a, metric: decode_tps, value: 85, about: true, unit: t/s, conditions: {quant: Q4_K_M}}
+  - {id: a, metric: decode_tps, value: 85, about: true, unit: t/s,
+     conditions: {quant: Q4_K_M, other: {temp: "0"}}}
   - {id: a2, metric: decode_tps, value: 85, about: true, unit: t/s}
   - {id: b, metric: decode_tps, value: 141, unit: t/s, conditions: {decoding: speculative}}
   - {id: c, metric: prefill_tps, value: 1420, unit: tok/s}
@@ -580,13 +581,21 @@ def test_corpus_scorer_counts_exactly(tmp_path):
     """scripts/draft_measure.py --corpus's scorer on a hand-made pair: a number is captured one to one
     with its value, digits, unit (t/s = tok/s) and precision (11.70 is not 11.7, an "about" range is
     not an exact one; the second 85 finds no drafted claim left); metric and conditions as the
-    expected file states them (case-insensitive; a condition it does not state is not compared);
+    expected file states them in schema fields (case-insensitive; a condition it does not state is
+    not compared), and stricter with conditions.other's free-form keys;
     a statement is tied only with its sides in order (r2's are reversed)."""
     mod = _measure_module()
     (tmp_path / "e.yaml").write_text(_EXPECTED)
     (tmp_path / "d.yaml").write_text(_DRAFTED)
     got = mod.score(schema.load(tmp_path / "d.yaml"), schema.load(tmp_path / "e.yaml"))
-    assert got == {"claims": 6, "numbers": 3, "metric and conditions": 2, "statements": 2, "tied": 1}
+    assert got == {
+        "claims": 6,
+        "numbers": 3,
+        "metric and conditions": 2,
+        "with conditions.other": 1,  # x lacks a's other.temp
+        "statements": 2,
+        "tied": 1,
+    }
 
 
 def test_corpus_mode_drafts_each_post_with_an_expected_file(tmp_path, capsys):
@@ -641,3 +650,11 @@ def test_a_comparison_named_by_a_condition_ties_the_claims_of_those_values(tmp_p
         ("s-l10", "percent_change", ["t1-tg128-r1", "t1-tg128-r2"]),
     ]
     assert [t.id for t in cf.todo] == ["s-l12"]
+
+
+def test_a_table_column_of_values_and_ranges_keeps_both_columns(tmp_path):
+    """A column of "12 tok/s" and "30-50 tok/s" cells: the group's table had a range column only, the
+    value of the others was lost and the draft did not load (corpus p23)."""
+    text = "| Speed | Feel |\n|---|---|\n| 12 tok/s | slow |\n| 30-50 tok/s | good |\n"
+    cf, _ = _drafted(text, tmp_path)
+    assert [(c.value, c.range) for c in cf.claims] == [(12, None), (None, (30, 50))]
