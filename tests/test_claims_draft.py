@@ -658,3 +658,48 @@ def test_a_table_column_of_values_and_ranges_keeps_both_columns(tmp_path):
     text = "| Speed | Feel |\n|---|---|\n| 12 tok/s | slow |\n| 30-50 tok/s | good |\n"
     cf, _ = _drafted(text, tmp_path)
     assert [(c.value, c.range) for c in cf.claims] == [(12, None), (None, (30, 50))]
+
+
+def test_conditions_named_in_prose_and_an_inline_command_go_to_their_claims(tmp_path):
+    """The brief's example: the command written in the sentence (no backticks) sets engine, model,
+    quant, -ngl and -fa for both rates; "on my RTX 3090" the hardware; "with a draft model (--draft-max
+    16)" is the second clause's: decoding speculative and block_max 16 on 141 t/s only (the first
+    got block_max 16), and the first, compared with it, is plain.  Control: after a heading nothing
+    named before carries over."""
+    text = (
+        "# t\n\nOn my RTX 3090 with llama-server -m Qwen3-8B-Q4_K_M.gguf -ngl 99 -fa on, generation ran "
+        "at about 85 t/s, and with a draft model (--draft-max 16) it reached 141 t/s, 1.66x faster.\n\n"
+        "## Other box\n\nPrompt processing ran at 400 t/s.\n\n"
+        "On Qwen3-30B-A3B Q4_K_M with b4980 on an M2 Max, vLLM gave 30 t/s while Ollama took 20 t/s.\n"
+    )
+    cf, _ = _drafted(text, tmp_path)
+    got = {c.id: c.conditions.model_dump(exclude_none=True, exclude_defaults=True) for c in cf.claims}
+    common = {
+        "engine": "llama.cpp",
+        "model": "Qwen3-8B",
+        "quant": "Q4_K_M",
+        "offload": {"n_gpu_layers": 99},
+        "flash_attn": True,
+        "hardware": "NVIDIA GeForce RTX 3090",
+    }
+    assert got == {
+        "decode-tps-l3": {**common, "decoding": "plain"},
+        "decode-tps-l3-2": {**common, "decoding": "speculative", "block_max": 16},
+        "prefill-tps-l7": {},
+        "decode-tps-l9": {
+            "model": "Qwen3-30B-A3B",
+            "quant": "Q4_K_M",
+            "build": "b4980",
+            "hardware": "Apple M2 Max",
+            "engine": "vLLM",
+        },
+        "decode-tps-l9-2": {
+            "model": "Qwen3-30B-A3B",
+            "quant": "Q4_K_M",
+            "build": "b4980",
+            "hardware": "Apple M2 Max",
+            "engine": "Ollama",
+        },
+    }
+    (s,) = cf.statements
+    assert (s.of, s.value) == (["decode-tps-l3-2", "decode-tps-l3"], 1.66)

@@ -37,6 +37,7 @@ from ..ingest.read import read_llama_bench
 from ..ingest.scan import scan
 from ..ingest.settings import flash_attn_word
 from .draftcommand import command_lines
+from .draftnames import CLAUSE_ONLY, Mention, clause_bounds, mentions
 from .draftprose import Number, family, metric_of, numbers, relations
 from .post import Block, Post, read_post
 
@@ -118,6 +119,14 @@ _NAMED = re.compile(
     re.IGNORECASE,
 )
 _PAREN = re.compile(r"[(\[].*")
+#: a command line written in a sentence, not in backticks ("with llama-server -m x.gguf -ngl 99 -fa
+#: on, generation ran at ..."; quoted ".\\llama-cli -m ... -cnv"): the tool and its flags, each with
+#: at most one value, up to the first word that is neither
+_PROSE_COMMAND = re.compile(
+    r"(?<![\w.-])(?:[\w.~:-]*[/\\])?(?:llama-(?:server|bench|cli|sweep-bench|batched-bench|"
+    r"speculative-simple|speculative)|vllm\s+serve(?:\s+[\w./:-]+)?)(?:\.exe)?"
+    r"(?:\s+-{1,2}[A-Za-z][\w-]*(?:=[^\s,;()\"'`]+)?(?:\s+(?!-[A-Za-z])[^\s,;()\"'`]+)?)+"
+)
 #: a cell that states nothing
 _EMPTY = re.compile(r"^\s*(?:|[-—–?]+|n/?a|none|null|oom|x)\s*$", re.IGNORECASE)
 _STOP = frozenset(
@@ -234,6 +243,8 @@ class _Drafter:
         self.vocab: dict[str, tuple[str, object]] = {}
         self.tables = 0
         self.suffix: dict[str, int] = {}
+        #: conditions named in the section's prose so far (``draftnames``): path -> value
+        self.named: dict[str, object] = {}
 
     def new_id(self, base: str) -> str:
         """``base``, or ``base-2``, ``base-3``... the first not taken; the suffix to try next is kept
@@ -266,6 +277,15 @@ class _Drafter:
 
     def conditions(self) -> dict:
         return _merged({}, self.command)
+
+    def context(self, named: dict[str, object] | None = None) -> dict:
+        """The command's conditions, and the conditions the section's prose named before
+        (``named``: ``self.named``) where the command sets none."""
+        out = self.conditions()
+        for path, value in (self.named if named is None else named).items():
+            if path not in out:
+                _set(out, path, value)
+        return out
 
     # --- llama-bench output through the ingest readers --------------------------------------------
     def bench_lines(self) -> tuple[set[int], dict[int, list[dict]]]:
@@ -376,8 +396,8 @@ class _Drafter:
             gfields: dict = {"metric": metric, "unit": unit}
             if method:
                 gfields["method"] = method
-            if self.command:
-                gfields["conditions"] = self.conditions()
+            if self.command or self.named:
+                gfields["conditions"] = self.context()
             self.out.groups.append(Group(gid, gfields, block.start))
             self.groups[gid] = self.out.groups[-1]
             groups[j] = gid
@@ -442,6 +462,9 @@ class _Drafter:
         rels = {id(r.number): r for r in relations(scanned, found)}
         spans = self.label_spans(scanned)  # once per paragraph: per number it was quadratic
         bounds = _sentence_bounds(text)
+        named = mentions(text)
+        clauses = clause_bounds(text)
+        k_named = 0  # the mentions before the current number, taken into self.named
         placed: list[tuple[Number, str]] = []
         origins: dict[int, str | None] = {}
         prev_end = 0
@@ -452,6 +475,10 @@ class _Drafter:
                 prev_end = n.end
             line = line_of(n.start)
             s0, sentence = _sentence_at(text, n.start, bounds)
+            while k_named < len(named) and named[k_named].start < n.start:
+                if named[k_named].path not in CLAUSE_ONLY:
+                    self.named[named[k_named].path] = named[k_named].value
+                k_named += 1
             if id(n) in rels:
                 continue
             if n.unit is None and any(a <= n.start < b for a, b in spans):
@@ -482,19 +509,32 @@ class _Drafter:
             origin = origins[s0]
             if origin:
                 cfields["origin"] = origin
-            cond = _merged(self.conditions(), self.named_conditions(n.start, s0, sentence))
+            cond = _merged(
+                _merged(self.context(), _in_clause(named, clauses, n.start)),
+                self.named_conditions(n.start, s0, sentence, clauses),
+            )
             if cond:
                 cfields["conditions"] = cond
             cfields.update(_where(line, sentence))
             cid = self.add_claim(cfields, f"{metric.replace('_', '-')}-l{line}", label=label)
             self.maybe_log(cid, metric)
             placed.append((n, cid))
+        for m in named[k_named:]:
+            if m.path not in CLAUSE_ONLY:
+                self.named[m.path] = m.value
         for rel in rels.values():
             self.relation(rel, text, line_of(rel.start), placed, bounds)
 
     def inline_commands(self, line: int, text: str) -> str:
         """``text`` with each command line written inline (`` `llama-server -m x.gguf -ngl 99` ``)
         taken as the command for what follows and blanked out (same length: offsets stay)."""
+
+        def take_bare(m: re.Match) -> str:
+            found = command_lines([(line, m.group(0).strip())])
+            if not found:
+                return m.group(0)
+            self.command, self.command_tool = found[-1].conditions, found[-1].tool
+            return " " * len(m.group(0))
 
         def take(m: re.Match) -> str:
             found = command_lines([(line, m.group(1))])
@@ -503,22 +543,32 @@ class _Drafter:
             self.command, self.command_tool = found[-1].conditions, found[-1].tool
             return " " * len(m.group(0))
 
-        return re.sub(r"`([^`]+)`", take, text)
+        text = re.sub(r"`([^`]+)`", take, text)
+        return _PROSE_COMMAND.sub(take_bare, text) if "-" in text else text
 
     def label_spans(self, text: str) -> list[tuple[int, int]]:
         """Where ``text`` names a condition with a number (``_NAMED``)."""
         return [(m.start("n"), m.end("n")) for m in _NAMED.finditer(text)]
 
-    def named_conditions(self, at: int, s0: int, sentence: str) -> dict:
+    def named_conditions(self, at: int, s0: int, sentence: str, clauses: list[int] | None = None) -> dict:
         """The conditions the sentence around offset ``at`` names: a label with a number ("block
         size 4", "-ncmoe 26": ``_NAMED``) and a label value the post's tables use ("WSL2",
         "draft-self"), within ``_NEAR`` characters of the number; of several for one field, the
         nearest; ``s0``: where the sentence starts in the text ``at`` is an offset of."""
         rel = at - s0
         found: dict[str, tuple[int, object]] = {}
+        # the clause of the number (``clauses``: where the text's clauses start): a label in
+        # another clause ("85 t/s, and with a draft model (--draft-max 16) it reached 141 t/s")
+        # is the other number's
+        k = bisect.bisect_right(clauses, at) - 1 if clauses else -1
+        lo, hi = (
+            (clauses[k] - s0, clauses[k + 1] - s0) if clauses and 0 <= k < len(clauses) - 1 else (-1, 1 << 60)
+        )
 
         def offer(path: str, pos: int, value: object) -> None:
             score = abs(rel - pos) + (pos > rel)  # the nearest; before it on a tie
+            if not lo <= pos < hi:
+                return
             if score <= _NEAR and (path not in found or score < found[path][0]):
                 found[path] = (score, value)
 
@@ -617,6 +667,8 @@ class _Drafter:
                 sides = [subject, other] if rel.kind == "ratio" else [other, subject]
                 if rel.kind == "ratio" and rel.sign < 0:
                     sides.reverse()
+        if sides is not None and len(sides) == 2:
+            self.plain_baseline(sides)
         value = n.text
         if rel.kind == "percent_change" and rel.sign < 0 and not value.startswith("-"):
             value = "-" + value
@@ -644,6 +696,17 @@ class _Drafter:
         fields["unit"] = "%" if n.unit == "%" else "x"
         fields.update(_where(line, sentence))
         self.out.entries.append(Entry("statement" if sides else "todo", sid, {"id": sid, **fields}))
+
+    def plain_baseline(self, sides: list[str]) -> None:
+        """A comparison of a speculative side with one whose decoding is not stated compares it with
+        plain decoding ("85 t/s, and with a draft model it reached 141 t/s, 1.66x faster"): the
+        other side's ``decoding`` is set to plain (a prose claim of its own, not a table row)."""
+        decodings = [self.flat_conditions(c).get("decoding") for c in sides]
+        if sorted(map(str, decodings)) != ["None", "speculative"]:
+            return
+        other = self.claims[sides[decodings.index(None)]]
+        if other.group is None:
+            other.fields.setdefault("conditions", {})["decoding"] = "plain"
 
     def flat_conditions(self, cid: str) -> dict[str, object]:
         """A drafted claim's conditions (its group's under its own), flat: ``{"build": "b4000",
@@ -771,6 +834,7 @@ class _Drafter:
             if block.kind == "text" and block.heading:
                 self.out.title = self.out.title or " ".join(t for _, t in block.lines).strip()
                 self.command, self.command_tool = {}, None
+                self.named = {}
                 self.pending_log = None
                 continue
             if block.kind == "table":
@@ -795,6 +859,23 @@ class _Drafter:
             self.prose(pieces, [self.inline_commands(n, t) for n, t in pieces])
             self.pending_log = None
         return self.out
+
+
+def _in_clause(named: list[Mention], clauses: list[int], at: int) -> dict:
+    """The conditions named in the clause around offset ``at`` (``draftnames.clause_bounds``): of
+    several for one condition, the nearest (before it on a tie)."""
+    k = bisect.bisect_right(clauses, at) - 1
+    lo, hi = clauses[max(k, 0)], clauses[min(k + 1, len(clauses) - 1)]
+    best: dict[str, tuple[int, object]] = {}
+    for m in named:
+        if lo <= m.start < hi:
+            d = abs(at - m.start) + (m.start > at)
+            if m.path not in best or d < best[m.path][0]:
+                best[m.path] = (d, m.value)
+    out: dict = {}
+    for path, (_, value) in best.items():
+        _set(out, path, value)
+    return out
 
 
 def origin_of(sentence: str) -> str | None:
