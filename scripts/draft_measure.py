@@ -24,6 +24,8 @@ command reads it) and scored, per post and over all posts:
   condition the expected file states for it in a field of the schema (``_conditions``: the
   ``Conditions`` fields and ``offload``; strings compared case-insensitively) -- goal >= 80%; and,
   stricter, with the keys of ``conditions.other`` too (free-form names a drafter can only guess);
+  and, to follow progress, the captured claims with the right metric and the stated conditions
+  right one by one;
 * **statements**: expected statements for which a drafted statement (not a todo) has the same
   value (or range) and unit and ``of`` naming, in order, the drafted claims matched for the expected
   sides -- goal >= 70%;
@@ -180,7 +182,7 @@ def score(drafted_cf: schema.ClaimsFile, expected: schema.ClaimsFile) -> dict[st
             by_key.setdefault(k, []).append(d)
     used: set[str] = set()
     captured: dict[str, str] = {}
-    numbers = right = strict = 0
+    numbers = right = strict = conds = conds_right = metrics = 0
     for h in expected.claims:
         k = _number_key(h)
         want = _conditions(expected, h)
@@ -200,6 +202,9 @@ def score(drafted_cf: schema.ClaimsFile, expected: schema.ClaimsFile) -> dict[st
         got = _conditions(drafted_cf, d, other=True)
         right += d.metric == h.metric and all(got.get(n) == v for n, v in want.items())
         strict += d.metric == h.metric and all(got.get(n) == v for n, v in want_all.items())
+        conds += len(want)
+        conds_right += sum(got.get(n) == v for n, v in want.items())
+        metrics += d.metric == h.metric
     tied = 0
     for s in expected.statements:
         sides = [captured.get(ref) for ref in s.of]
@@ -212,6 +217,9 @@ def score(drafted_cf: schema.ClaimsFile, expected: schema.ClaimsFile) -> dict[st
         "numbers": numbers,
         "metric and conditions": right,
         "with conditions.other": strict,
+        "metric": metrics,
+        "conditions": conds,
+        "conditions right": conds_right,
         "statements": len(expected.statements),
         "tied": tied,
     }
@@ -277,7 +285,18 @@ def robustness(tmp: Path) -> list[tuple[str, float, str]]:
 def corpus(folders: list[Path], robust: bool = True) -> int:
     """Print the corpus figures (module doc) of the posts in ``folders``; 1 if any input crashed."""
     totals = dict.fromkeys(
-        ("claims", "numbers", "metric and conditions", "with conditions.other", "statements", "tied"), 0
+        (
+            "claims",
+            "numbers",
+            "metric and conditions",
+            "with conditions.other",
+            "metric",
+            "conditions",
+            "conditions right",
+            "statements",
+            "tied",
+        ),
+        0,
     )
     times: list[float] = []
     crashed = False
@@ -316,6 +335,11 @@ def corpus(folders: list[Path], robust: bool = True) -> int:
             f"goal >= {GOALS['metric and conditions']:.0f}%"
         )
         print(f"    the same with conditions.other:   {_pct(totals['with conditions.other'], n)}")
+        print(f"    captured with the right metric:   {_pct(totals['metric'], n)}")
+        print(
+            f"    conditions right, one by one:     {_pct(totals['conditions right'], totals['conditions'])}"
+            " (of those the expected file states on captured claims)"
+        )
         print(
             f"  statements with the right sides:  {_pct(totals['tied'], totals['statements'])}   "
             f"goal >= {GOALS['statements']:.0f}%"

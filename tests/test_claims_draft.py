@@ -593,6 +593,9 @@ def test_corpus_scorer_counts_exactly(tmp_path):
         "numbers": 3,
         "metric and conditions": 2,
         "with conditions.other": 1,  # x lacks a's other.temp
+        "metric": 3,
+        "conditions": 2,  # a's quant and b's decoding (a2, c state none)
+        "conditions right": 1,
         "statements": 2,
         "tied": 1,
     }
@@ -703,3 +706,28 @@ def test_conditions_named_in_prose_and_an_inline_command_go_to_their_claims(tmp_
     }
     (s,) = cf.statements
     assert (s.of, s.value) == (["decode-tps-l3-2", "decode-tps-l3"], 1.66)
+
+
+def test_section_heading_cells_and_machine_specs(tmp_path):
+    """A heading naming machine and build sets them for its section (not the next); a label column
+    of quant names is the quant whatever its header ("양자화 포맷"); a placeholder "-m [model]" names
+    no model; "RTX 5090 32GB" and "64 GB unified memory" are the machine's, not claims; GB/s is no
+    size; "tok/second" and "toks" are rates."""
+    text = (
+        "## Windows 10, RTX 3060, llama.cpp b4980\n\n`llama-bench -m [model] -ngl 100`\n\n"
+        "| 양자화 포맷 | pp512 (t/s) |\n|---|---|\n| Q4_0 | 1200.5 |\n| IQ4_XS | 1100.2 |\n\n"
+        "## Notes\n\nMy RTX 5090 32GB with 64 GB unified memory reads 1792 GB/s; it ran 101 tok/second "
+        "and 90 toks.\n"
+    )
+    cf, _ = _drafted(text, tmp_path)
+    got = {
+        c.id: (c.value, c.unit, cf.conditions_of(c).model_dump(exclude_none=True, exclude_defaults=True))
+        for c in cf.claims
+    }
+    machine = {"hardware": "NVIDIA GeForce RTX 3060", "build": "b4980", "engine": "llama.cpp"}
+    assert got == {
+        "t1-pp512-r1": (1200.5, "t/s", {**machine, "offload": {"n_gpu_layers": 100}, "quant": "Q4_0"}),
+        "t1-pp512-r2": (1100.2, "t/s", {**machine, "offload": {"n_gpu_layers": 100}, "quant": "IQ4_XS"}),
+        "decode-tps-l12": (101, "tok/s", {"hardware": "NVIDIA GeForce RTX 5090"}),
+        "decode-tps-l12-2": (90, "tok/s", {"hardware": "NVIDIA GeForce RTX 5090"}),
+    }

@@ -37,7 +37,7 @@ from ..ingest.read import read_llama_bench
 from ..ingest.scan import scan
 from ..ingest.settings import flash_attn_word
 from .draftcommand import command_lines
-from .draftnames import CLAUSE_ONLY, Mention, clause_bounds, mentions
+from .draftnames import CLAUSE_ONLY, Mention, clause_bounds, machine_size, mentions
 from .draftprose import Number, family, metric_of, numbers, relations
 from .post import Block, Post, read_post
 
@@ -401,6 +401,13 @@ class _Drafter:
             self.out.groups.append(Group(gid, gfields, block.start))
             self.groups[gid] = self.out.groups[-1]
             groups[j] = gid
+        by_cells = {
+            j: path
+            for j in range(width)
+            if kinds[j] == "label" and _label_key(header[j]) not in LABELS
+            for path in [_cells_condition([r[j] for r in body if j < len(r) and not _EMPTY.match(r[j])])]
+            if path
+        }
         for r, row in enumerate(body):
             line = at[r + 1] if r + 1 < len(at) else block.start
             cond: dict = {}
@@ -409,7 +416,8 @@ class _Drafter:
                 if kinds[j] != "label" or _EMPTY.match(cell):
                     continue
                 labels.append(cell)
-                path, typ = LABELS.get(_label_key(header[j]), ("other." + _key(header[j] or "row"), "str"))
+                path, typ = LABELS.get(_label_key(header[j]), ("", "str"))
+                path = path or by_cells.get(j) or "other." + _key(header[j] or "row")
                 value: object = cell
                 if typ == "int":
                     m = re.fullmatch(r"\s*-?(\d+)\s*", cell.replace(",", ""))
@@ -493,8 +501,8 @@ class _Drafter:
                     self.out.unplaced.append((line, n.text, sentence[:300]))
                 continue
             metric = metric_of(n.unit, scanned[max(0, n.start - 60) : n.start], scanned[n.end : n.end + 30])
-            if metric is None:
-                self.out.unplaced.append((line, n.text, sentence[:300]))
+            if metric is None or family(n.unit) == "size" and machine_size(text, n.start, n.end, named):
+                self.out.unplaced.append((line, n.text, sentence[:300]))  # "RTX 5090 32GB": the card's
                 continue
             fields = _number_fields(n)
             value = fields.get("value") or "–".join(fields.get("range") or ())
@@ -834,7 +842,10 @@ class _Drafter:
             if block.kind == "text" and block.heading:
                 self.out.title = self.out.title or " ".join(t for _, t in block.lines).strip()
                 self.command, self.command_tool = {}, None
-                self.named = {}
+                # a heading naming the machine, build or model sets them for its section ("M2 Mac
+                # Mini, 16GB RAM, llama.cpp b4980"); what an earlier section named does not carry
+                heading = " ".join(t for _, t in block.lines)
+                self.named = {m.path: m.value for m in mentions(heading) if m.path not in CLAUSE_ONLY}
                 self.pending_log = None
                 continue
             if block.kind == "table":
@@ -859,6 +870,28 @@ class _Drafter:
             self.prose(pieces, [self.inline_commands(n, t) for n, t in pieces])
             self.pending_log = None
         return self.out
+
+
+#: label cells that name one condition whatever the column's header says: quantisations, llama.cpp
+#: builds
+_CELL_KINDS = (
+    ("quant", re.compile(r"(?:UD-)?I?Q\d(?:_[A-Z0-9]+)*|BF16|F16|F32|FP8|MXFP4", re.IGNORECASE)),
+    ("build", re.compile(r"b\d{4,5}")),
+)
+
+
+def _cells_condition(cells: list[str]) -> str | None:
+    """The condition a table's label column sets when every cell of it is one kind of name
+    (``_CELL_KINDS``: a quant column headed "양자화 포맷", a build column headed "version"), or
+    ``hardware`` when every cell names hardware (``draftnames.mentions``); None otherwise."""
+    if not cells:
+        return None
+    for path, pat in _CELL_KINDS:
+        if all(pat.fullmatch(c.strip().strip("*`")) for c in cells):
+            return path
+    if all(any(m.path == "hardware" and m.start == 0 for m in mentions(c.strip())) for c in cells):
+        return "hardware"
+    return None
 
 
 def _in_clause(named: list[Mention], clauses: list[int], at: int) -> dict:

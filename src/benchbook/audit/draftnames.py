@@ -95,11 +95,13 @@ _SPEC = re.compile(
 
 @dataclass(frozen=True)
 class Mention:
-    """A condition named in prose: where (``start``), the condition ``path`` and its ``value``."""
+    """A condition named in prose: where (``start``, ``end``: hardware only), the condition ``path``
+    and its ``value``."""
 
     start: int
     path: str
     value: object
+    end: int = 0
 
 
 def hardware_name(m: re.Match) -> str:
@@ -132,7 +134,7 @@ def mentions(text: str) -> list[Mention]:
     """The conditions ``text`` names (module doc), in order of where they are."""
     out: list[Mention] = []
     for m in _HARDWARE.finditer(text):
-        out.append(Mention(m.start(), "hardware", hardware_name(m)))
+        out.append(Mention(m.start(), "hardware", hardware_name(m), m.end()))
     for m in _ENGINE.finditer(text):
         out.append(Mention(m.start(), "engine", _ENGINES[m.group(1).lower()]))
     for m in _BUILD.finditer(text):
@@ -162,3 +164,19 @@ _CLAUSE = re.compile(
 def clause_bounds(text: str) -> list[int]:
     """Offsets where the clauses of ``text`` start (``_CLAUSE``), with 0 and ``len(text) + 1``."""
     return [0] + [m.end() for m in _CLAUSE.finditer(text)] + [len(text) + 1]
+
+
+#: a size that describes a machine, not a measurement: right after a hardware name ("RTX 5090 32GB",
+#: "3090 Ti (24 GiB VRAM)"), or "N GB unified memory"
+_SPEC_AFTER = re.compile(r"\s*(?:of\s+)?unified memory", re.IGNORECASE)
+
+
+def machine_size(text: str, start: int, end: int, named: list[Mention]) -> bool:
+    """Whether the size stated at ``text[start:end]`` is a machine's memory, not a measurement
+    (``_SPEC_AFTER``; ``named``: ``mentions(text)``)."""
+    if _SPEC_AFTER.match(text, end):
+        return True
+    return any(
+        m.path == "hardware" and m.end <= start and re.fullmatch(r"[\s,(]*", text[m.end : start]) is not None
+        for m in named
+    )

@@ -34,6 +34,12 @@ ABOUT = (
 UNITS: dict[str, str] = {
     "tok/s": "tok/s",
     "tok/sec": "tok/s",
+    "tok/second": "tok/s",
+    "tok/seconds": "tok/s",
+    "tokens/second": "tok/s",
+    "token/sec": "tok/s",
+    "toks": "tok/s",
+    "t/sec": "t/s",
     "tokens/s": "tok/s",
     "tokens/sec": "tok/s",
     "token/s": "tok/s",
@@ -86,7 +92,8 @@ _UNIT_ALT = "|".join(
 #: a number as written: thousands separators (1,234) or a decimal comma (6,7); a leading sign
 _NUM = r"[+\-−]?(?:\d{1,3}(?:[,\u202f ]\d{3})+(?![\d,])|\d+)(?:[.,]\d+)?"
 #: a unit right after a number; single letters only where no letter follows (2x, 9.8 s, 12 h)
-_UNIT = rf"(?:{_UNIT_ALT}|x(?![a-z\d])|s(?![a-z])|h(?![a-z])|tok(?![a-z])|min(?![a-z]))"
+#: (a unit followed by "/s" is a rate of it, GB/s a bandwidth: not the size, left unplaced)
+_UNIT = rf"(?:(?:{_UNIT_ALT})(?!/s\b)|x(?![a-z\d])|s(?![a-z])|h(?![a-z])|tok(?![a-z])|min(?![a-z]))"
 _RANGE_SEP = r"\s*(?P<sep>–|—|-|~|〜|～|to|bis|à)\s*"
 _NUMBER = re.compile(
     rf"(?P<about>(?<![\w])(?:{ABOUT})\s*)?(?P<a>{_NUM})(?:\s*(?P<ua>{_UNIT}))?"
