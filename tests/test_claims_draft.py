@@ -731,3 +731,24 @@ def test_section_heading_cells_and_machine_specs(tmp_path):
         "decode-tps-l12": (101, "tok/s", {"hardware": "NVIDIA GeForce RTX 5090"}),
         "decode-tps-l12-2": (90, "tok/s", {"hardware": "NVIDIA GeForce RTX 5090"}),
     }
+
+
+def test_a_table_column_relating_the_rows_numbers_gives_statements(tmp_path):
+    """A "vs baseline" column of multiples relates each row's rate to the baseline row's (a ratio
+    of the row over the baseline), a "Gain" column of signed percentages next to two rate columns
+    relates them (a percent change from the first to the second); neither is a speedup or share
+    claim.  Control: an "Acceptance" column of percentages stays claims."""
+    text = (
+        "| setup | decode t/s | vs baseline | Acceptance |\n|---|---|---|---|\n"
+        "| draft-simple | 5.8 | 0.47x | 61% |\n| baseline | 12.35 | 1.00x | — |\n"
+        "| DSpark | 12.72 | 1.03x | 70% |\n\n"
+        "| Model | Standard t/s | TurboQuant t/s | Gain |\n|---|---|---|---|\n| SmolLM3 | 40.0 | 42.5 | +6.2% |\n"
+    )
+    cf, _ = _drafted(text, tmp_path)
+    assert [(s.kind, s.of, s.value, s.unit) for s in cf.statements] == [
+        ("ratio", ["t1-decode-t-s-r1", "t1-decode-t-s-r2"], 0.47, "x"),
+        ("ratio", ["t1-decode-t-s-r2", "t1-decode-t-s-r2"], 1.0, "x"),
+        ("ratio", ["t1-decode-t-s-r3", "t1-decode-t-s-r2"], 1.03, "x"),
+        ("percent_change", ["t2-standard-t-s-r1", "t2-turboquant-t-r1"], 6.2, "%"),
+    ]
+    assert sorted({c.metric for c in cf.claims}) == ["acceptance_rate", "decode_tps"]

@@ -375,6 +375,9 @@ class _Drafter:
         self.tables += 1  # counted, not recounted from the groups: that was quadratic in a long post
         tno = self.tables
         groups: dict[int, str] = {}
+        related: dict[int, str] = {}
+        cells: dict[tuple[int, int], str] = {}  # (row, column) -> the claim drafted for the cell
+        row_labels: list[str] = []
         for j, h in enumerate(header):
             if kinds[j] != "value":
                 continue
@@ -385,6 +388,9 @@ class _Drafter:
                 unit = "t/s"
             metric = metric_of(unit, h) if unit else None
             if metric is None:
+                continue
+            if unit in ("x", "%") and _relating_column(h, [r[j] for r in body if j < len(r)]):
+                related[j] = unit  # a "vs baseline" / "Gain" column: statements, not claims
                 continue
             test = re.search(r"\b(pp|tg)\s?(\d+)\b", h, re.IGNORECASE)
             method = None
@@ -449,7 +455,75 @@ class _Drafter:
                 if cond:
                     fields["conditions"] = cond
                 fields.update(_where(line, f"{header[j]}: {row[j]} — {self.post.line(line)}"))
-                self.add_claim(fields, f"{gid}-r{r + 1}", gid, " ".join([header[j], *labels]))
+                cells[r, j] = self.add_claim(fields, f"{gid}-r{r + 1}", gid, " ".join([header[j], *labels]))
+            row_labels.append(" ".join(labels))
+        if related:
+            self.table_relations(header, body, at, block.start, groups, related, cells, row_labels)
+
+    def table_relations(
+        self,
+        header: list[str],
+        body: list[list[str]],
+        at: list[int],
+        start: int,
+        groups: dict[int, str],
+        related: dict[int, str],
+        cells: dict[tuple[int, int], str],
+        row_labels: list[str],
+    ) -> None:
+        """A table column of multiples or percentages that relate the row's numbers ("vs baseline",
+        "Speedup", "Gain": ``_relating_column``): a statement per cell.  With two or more columns of
+        one family in the row ("Standard t/s | TurboQuant t/s | Gain"), it relates the first two: a
+        percent change from the first to the second, a ratio of the second to the first; with one,
+        it relates the row's cell to the same column's cell of the baseline row (the row labelled
+        baseline/plain/off/without..., else the row whose multiple is 1 or change 0, else the first
+        row): a ratio of the row over the baseline, a percent change from the baseline to the row."""
+        fam = {j: self.groups[g].fields.get("unit") for j, g in groups.items()}
+        col_of = {c: k for (_, k), c in cells.items()}
+        for j, unit in related.items():
+            kind = "ratio" if unit == "x" else "percent_change"
+            base_row = next((r for r, lab in enumerate(row_labels) if _BASELINE.search(lab)), None)
+            if base_row is None:
+                base_row = next(
+                    (
+                        r
+                        for r, row in enumerate(body)
+                        if j < len(row)
+                        for n in numbers(row[j])[:1]
+                        if _plain(n.text) == (1.0 if unit == "x" else 0.0)
+                    ),
+                    0,
+                )
+            for r, row in enumerate(body):
+                if j >= len(row) or _EMPTY.match(row[j]):
+                    continue
+                found = [n for n in numbers(row[j]) if n.unit in ("x", "%", None)]
+                if not found or not stateable(found[0]) or found[0].range is not None:
+                    continue
+                n = found[0]
+                mine = [cells[r, k] for k in sorted(groups) if (r, k) in cells]
+                same = [c for c in mine if fam.get(col_of[c]) == fam.get(col_of[mine[0]])]
+                if len(same) >= 2:
+                    a, b = same[0], same[1]
+                    sides = [b, a] if kind == "ratio" else [a, b]
+                else:
+                    col = next((k for k in sorted(groups) if (r, k) in cells), None)
+                    if col is None or (base_row, col) not in cells:
+                        continue
+                    mine_c, base_c = cells[r, col], cells[base_row, col]
+                    sides = [mine_c, base_c] if kind == "ratio" else [base_c, mine_c]
+                line = at[r + 1] if r + 1 < len(at) else start
+                value = n.text if not n.text.startswith("+") else n.text[1:]
+                sid = self.new_id(f"s-l{line}")
+                fields = {
+                    "kind": kind,
+                    "statement": f"{header[j]}: {row[j]}",
+                    "of": sides,
+                    "value": Num(value),
+                    "unit": "x" if unit == "x" else "%",
+                    **_where(line, f"{header[j]}: {row[j]} — {self.post.line(line)}"),
+                }
+                self.out.entries.append(Entry("statement", sid, {"id": sid, **fields}))
 
     # --- prose ------------------------------------------------------------------------------------
     def prose(self, pieces: list[tuple[int, str]], read: list[str] | None = None) -> None:
@@ -878,6 +952,29 @@ _CELL_KINDS = (
     ("quant", re.compile(r"(?:UD-)?I?Q\d(?:_[A-Z0-9]+)*|BF16|F16|F32|FP8|MXFP4", re.IGNORECASE)),
     ("build", re.compile(r"b\d{4,5}")),
 )
+
+
+#: a table column's header that relates numbers (its cells are multiples or changes)
+_RELATING_HEADER = re.compile(
+    r"\bvs\.?\b|versus|speed-?up|gain|change|delta|Δ|diff|ratio|relative|improvement|uplift|"
+    r"faster|slower|boost|loss|\bx\b|×",
+    re.IGNORECASE,
+)
+#: a row label naming the baseline of a table's comparisons
+_BASELINE = re.compile(
+    r"\b(?:baseline|base|plain|vanilla|autoregressive|without|no[- ]?(?:spec|draft|mtp)|spec[- ]?off|off)\b",
+    re.IGNORECASE,
+)
+
+
+def _relating_column(header: str, cells: list[str]) -> bool:
+    """Whether a table column of multiples or percentages relates the row's numbers: its header
+    says so (``_RELATING_HEADER``: "vs baseline", "Speedup", "Gain", "Δ") or its cells are signed
+    ("+6.2%", "-11%"); an acceptance or utilisation column is a quantity of its own."""
+    if re.search(r"accept|util|share|hit|rate\b|occupancy|load", header, re.IGNORECASE):
+        return False
+    signed = [c for c in cells if re.match(r"\s*\**\s*[+\-−]\s*\d", c)]
+    return bool(_RELATING_HEADER.search(header)) or (bool(cells) and len(signed) >= max(1, len(cells) // 2))
 
 
 def _cells_condition(cells: list[str]) -> str | None:
