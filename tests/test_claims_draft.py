@@ -742,7 +742,8 @@ def test_a_table_column_relating_the_rows_numbers_gives_statements(tmp_path):
         "| setup | decode t/s | vs baseline | Acceptance |\n|---|---|---|---|\n"
         "| draft-simple | 5.8 | 0.47x | 61% |\n| baseline | 12.35 | 1.00x | — |\n"
         "| DSpark | 12.72 | 1.03x | 70% |\n\n"
-        "| Model | Standard t/s | TurboQuant t/s | Gain |\n|---|---|---|---|\n| SmolLM3 | 40.0 | 42.5 | +6.2% |\n"
+        "| Model | Standard t/s | TurboQuant t/s | Gain |\n|---|---|---|---|\n"
+        "| SmolLM3 | 40.0 | 42.5 | +6.2% |\n"
     )
     cf, _ = _drafted(text, tmp_path)
     assert [(s.kind, s.of, s.value, s.unit) for s in cf.statements] == [

@@ -376,7 +376,7 @@ class _Drafter:
         tno = self.tables
         groups: dict[int, str] = {}
         related: dict[int, str] = {}
-        cells: dict[tuple[int, int], str] = {}  # (row, column) -> the claim drafted for the cell
+        cell_ids: dict[tuple[int, int], str] = {}  # (row, column) -> the claim drafted for the cell
         row_labels: list[str] = []
         for j, h in enumerate(header):
             if kinds[j] != "value":
@@ -455,10 +455,10 @@ class _Drafter:
                 if cond:
                     fields["conditions"] = cond
                 fields.update(_where(line, f"{header[j]}: {row[j]} — {self.post.line(line)}"))
-                cells[r, j] = self.add_claim(fields, f"{gid}-r{r + 1}", gid, " ".join([header[j], *labels]))
+                cell_ids[r, j] = self.add_claim(fields, f"{gid}-r{r + 1}", gid, " ".join([header[j], *labels]))
             row_labels.append(" ".join(labels))
         if related:
-            self.table_relations(header, body, at, block.start, groups, related, cells, row_labels)
+            self.table_relations(header, body, at, block.start, groups, related, cell_ids, row_labels)
 
     def table_relations(
         self,
