@@ -455,7 +455,8 @@ class _Drafter:
                 if cond:
                     fields["conditions"] = cond
                 fields.update(_where(line, f"{header[j]}: {row[j]} — {self.post.line(line)}"))
-                cell_ids[r, j] = self.add_claim(fields, f"{gid}-r{r + 1}", gid, " ".join([header[j], *labels]))
+                label = " ".join([header[j], *labels])
+                cell_ids[r, j] = self.add_claim(fields, f"{gid}-r{r + 1}", gid, label)
             row_labels.append(" ".join(labels))
         if related:
             self.table_relations(header, body, at, block.start, groups, related, cell_ids, row_labels)
