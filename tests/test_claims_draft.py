@@ -753,3 +753,25 @@ def test_a_table_column_relating_the_rows_numbers_gives_statements(tmp_path):
         ("percent_change", ["t2-standard-t-s-r1", "t2-turboquant-t-r1"], 6.2, "%"),
     ]
     assert sorted({c.metric for c in cf.claims}) == ["acceptance_rate", "decode_tps"]
+
+
+def test_aligned_tables_with_inner_pipes_and_ragged_rows(tmp_path):
+    """A fenced table with "|" between columns but no outer pipes (corpus p11), and an aligned one
+    whose baseline row leaves its last cells empty (p02), are tables; a row of changes under a t/s
+    column is no rate of it (listed unplaced)."""
+    text = (
+        "```\n      |   qwen   |   gemma\n-----------------\nb4363 | 31.7 t/s | 36.1 t/s\n"
+        "b4365 | 24.5 t/s | 22.7 t/s\n-----------------\n      |  -23%    |  -37%\n```\n\n"
+        "```\nConfig                   tok/s   vs Baseline   Draft Accept\nBaseline (non-MTP)       25.3\n"
+        "--spec-draft-n-max 0     22.4    -11%          100%\n--spec-draft-n-max 2     21.9    -13%          76%\n```\n"
+    )
+    cf, _ = _drafted(text, tmp_path)
+    assert [(c.value, c.unit, cf.conditions_of(c).build) for c in cf.claims if c.unit == "t/s"][:4] == [
+        (31.7, "t/s", "b4363"),
+        (24.5, "t/s", "b4365"),
+        (36.1, "t/s", "b4363"),
+        (22.7, "t/s", "b4365"),
+    ]
+    assert [c.value for c in cf.claims if c.metric == "decode_tps"][4:] == [25.3, 22.4, 21.9]
+    assert [(s.kind, s.value) for s in cf.statements] == [("percent_change", -11), ("percent_change", -13)]
+    assert cf.draft is not None and {u.number for u in cf.draft.unplaced} >= {"-23", "-37"}

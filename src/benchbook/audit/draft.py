@@ -450,6 +450,10 @@ class _Drafter:
                 if not found:
                     continue
                 n = found[0]
+                if n.unit and family(n.unit) != family(self.groups[gid].fields.get("unit")):
+                    # "-23%" under a t/s column (a row of changes): not a rate of the column
+                    self.out.unplaced.append((line, n.text, self.post.line(line)[:300]))
+                    continue
                 fields = _number_fields(n)
                 fields.pop("unit", None)
                 if cond:
