@@ -763,7 +763,8 @@ def test_aligned_tables_with_inner_pipes_and_ragged_rows(tmp_path):
         "```\n      |   qwen   |   gemma\n-----------------\nb4363 | 31.7 t/s | 36.1 t/s\n"
         "b4365 | 24.5 t/s | 22.7 t/s\n-----------------\n      |  -23%    |  -37%\n```\n\n"
         "```\nConfig                   tok/s   vs Baseline   Draft Accept\nBaseline (non-MTP)       25.3\n"
-        "--spec-draft-n-max 0     22.4    -11%          100%\n--spec-draft-n-max 2     21.9    -13%          76%\n```\n"
+        "--spec-draft-n-max 0     22.4    -11%          100%\n"
+        "--spec-draft-n-max 2     21.9    -13%          76%\n```\n"
     )
     cf, _ = _drafted(text, tmp_path)
     assert [(c.value, c.unit, cf.conditions_of(c).build) for c in cf.claims if c.unit == "t/s"][:4] == [
