@@ -926,6 +926,9 @@ class _Drafter:
                 heading = " ".join(t for _, t in block.lines)
                 self.named = {m.path: m.value for m in mentions(heading) if m.path not in CLAUSE_ONLY}
                 self.pending_log = None
+                if any(n.unit for n in numbers(heading)):
+                    # a title stating a number ("C1 ~50 tok/s on a 3090"): drafted as prose
+                    self.prose(list(block.lines), [self.inline_commands(n, t) for n, t in block.lines])
                 continue
             if block.kind == "table":
                 self.table(block)

@@ -167,8 +167,14 @@ def clause_bounds(text: str) -> list[int]:
 
 
 #: a size that describes a machine, not a measurement: right after a hardware name ("RTX 5090 32GB",
-#: "3090 Ti (24 GiB VRAM)"), or "N GB unified memory"
-_SPEC_AFTER = re.compile(r"\s*(?:of\s+)?unified memory", re.IGNORECASE)
+#: "3090 Ti (24 GiB VRAM)"), "N GB unified memory", or before a machine's noun ("a 12 GB gaming PC",
+#: "a 16GB card"; not "12 GB GPU memory")
+_SPEC_AFTER = re.compile(
+    r"\s*(?:of\s+)?unified memory|"
+    r"\s+(?:[\w-]+\s+)?(?:PC|laptop|desktop|card|GPU|machine|box|Mac(?:Book)?|rig)\b"
+    r"(?!\s+(?:memory|RAM|VRAM|usage|use))",
+    re.IGNORECASE,
+)
 
 
 def machine_size(text: str, start: int, end: int, named: list[Mention]) -> bool:

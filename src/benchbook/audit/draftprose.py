@@ -279,6 +279,11 @@ _METRIC_WORDS: list[tuple[str, str, str]] = [
         r"\bpp\s?\d+|prefill|prompt (?:eval|processing|speed)|\bpp\b|프리필|프롬프트 처리|プロンプト処理",
         "prefill_tps",
     ),
+    (
+        "rate",
+        r"\btg\s?\d*\b|decod|generat|\bgen\b|\boutput\b|\beval rate|토큰 생성|生成|デコード",
+        "decode_tps",
+    ),
     ("rate", r".", "decode_tps"),
     ("size", r"vram|gpu memory|video memory|dedicated|gpu", "vram_peak"),
     ("size", r"\brss\b|resident|process", "rss_peak"),
@@ -330,7 +335,9 @@ def metric_of(unit: str | None, before: str, after: str = "") -> str | None:
     rules = [(pat, m) for f, pat, m in _METRIC_WORDS if f == fam]
     if not rules:
         return None
-    low, tail = before.lower(), re.split(r"[.!?;](?:\s|$)", after.lower()[:30])[0]  # this sentence only
+    # this sentence only before it, this clause only after it ("+108% ... acceptance" later on)
+    low = re.split(r"[.!?;](?:\s|$)|[。！？]", before.lower())[-1]
+    tail = re.split(r"[.!?;,(](?:\s|$)|[。！？，]|\s[—–]\s", after.lower()[:30])[0]
     best: tuple[int, str] | None = None
     for pat, metric in rules[:-1]:
         hits = [h.end() for h in re.finditer(pat, low)]
