@@ -794,3 +794,20 @@ def test_metric_words_of_the_numbers_own_clause_and_a_titles_numbers(tmp_path):
         ("decode_tps", 23, 3),
         ("share", 108, 5),  # not acceptance_rate
     ]
+
+
+def test_a_change_between_engines_named_in_earlier_sentences(tmp_path):
+    """"ollama is ~38% slower than llama.cpp" (corpus p10): each rate's engine is named before it,
+    and the phrase's sides are the claims of those engines (the other side's words kept "llama.cpp"
+    whole: a point inside a name ends no clause)."""
+    text = (
+        "With ollama I get around 80 t/s. With llama.cpp I get 130 t/s.\n\n"
+        "Is there a reason that ollama is ~38% slower than llama.cpp here?\n"
+    )
+    cf, _ = _drafted(text, tmp_path)
+    assert [(c.id, c.conditions.engine) for c in cf.claims] == [
+        ("decode-tps-l1", "Ollama"),
+        ("decode-tps-l1-2", "llama.cpp"),
+    ]
+    (s,) = cf.statements
+    assert (s.kind, s.of, s.value, s.about) == ("percent_change", ["decode-tps-l1-2", "decode-tps-l1"], -38, True)

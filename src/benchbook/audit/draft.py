@@ -821,8 +821,9 @@ class _Drafter:
         """The two claims a comparison names by the values of one condition: a value of it in the
         words before the stated number (``subject``: "b11434 is about") and another in the words
         naming the other side (``other``: "b4000"), each the condition of a drafted claim (among
-        the last ``_REACH``) that agrees with the other on metric and every other condition (the
-        sides differ in the one condition named).  Of several such pairs (a table of pp and tg per
+        the last ``_REACH``) that agrees with the other on metric and every other condition both
+        state (the sides differ in the one condition named; one stated on one side only is not
+        different).  Of several such pairs (a table of pp and tg per
         build) the one of the metric the sentence names ("prompt processing"); None when no
         single pair remains."""
         recent = self.claim_ids[-_REACH:]
@@ -843,12 +844,11 @@ class _Drafter:
                 for a in recent:
                     if flat[a].get(p) != v1:
                         continue
-                    rest_a = {k: x for k, x in flat[a].items() if k != p}
                     for b in recent:
                         if (
                             flat[b].get(p) == v2
                             and self.metric_of_claim(a) == self.metric_of_claim(b)
-                            and {k: x for k, x in flat[b].items() if k != p} == rest_a
+                            and all(flat[b][k] == x for k, x in flat[a].items() if k != p and k in flat[b])
                         ):
                             pairs.append((a, b))
         pairs = list(dict.fromkeys(pairs))

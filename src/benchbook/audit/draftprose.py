@@ -397,4 +397,5 @@ def relations(text: str, found: list[Number]) -> list[Relation]:
 
 def _side_words(text: str) -> str:
     """The words naming the other side: up to the end of the clause."""
-    return re.split(r"[,;:()\[\]]|\.(?!\d)|\s—\s|\s-\s", text.strip(), maxsplit=1)[0].strip()
+    # a point ends the clause only before a space or the end: "llama.cpp", "v0.3" are names
+    return re.split(r"[,;:()\[\]?!]|\.(?=\s|$)|\s—\s|\s-\s", text.strip(), maxsplit=1)[0].strip()
