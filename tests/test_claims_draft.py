@@ -797,7 +797,7 @@ def test_metric_words_of_the_numbers_own_clause_and_a_titles_numbers(tmp_path):
 
 
 def test_a_change_between_engines_named_in_earlier_sentences(tmp_path):
-    """"ollama is ~38% slower than llama.cpp" (corpus p10): each rate's engine is named before it,
+    """ "ollama is ~38% slower than llama.cpp" (corpus p10): each rate's engine is named before it,
     and the phrase's sides are the claims of those engines (the other side's words kept "llama.cpp"
     whole: a point inside a name ends no clause)."""
     text = (
@@ -810,4 +810,9 @@ def test_a_change_between_engines_named_in_earlier_sentences(tmp_path):
         ("decode-tps-l1-2", "llama.cpp"),
     ]
     (s,) = cf.statements
-    assert (s.kind, s.of, s.value, s.about) == ("percent_change", ["decode-tps-l1-2", "decode-tps-l1"], -38, True)
+    assert (s.kind, s.of, s.value, s.about) == (
+        "percent_change",
+        ["decode-tps-l1-2", "decode-tps-l1"],
+        -38,
+        True,
+    )
