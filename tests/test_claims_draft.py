@@ -816,3 +816,21 @@ def test_a_change_between_engines_named_in_earlier_sentences(tmp_path):
         -38,
         True,
     )
+
+
+def test_text_tables_drawn_with_box_characters(tmp_path):
+    """An indented table under a rule of box-drawing dashes (corpus p03), and a table drawn with
+    box characters under a caption (llama-benchy's, Python rich's: corpus p05), are tables."""
+    text = (
+        "Results:\n\n    Depth      Baseline   + ngram-mod   Speedup\n    ──────────────────────────────\n"
+        "    0 (cold)   107 t/s    123 t/s       1.15x\n    16K        96 t/s     149 t/s       1.55x\n\n"
+        "```\n        llama-benchy Results\n┏━━━━━━━━━━━━━━┳━━━━━━━━━━━━┓\n┃ Test         ┃     tg t/s ┃\n"
+        "┡━━━━━━━━━━━━━━╇━━━━━━━━━━━━┩\n│ tg128 @ d0   │       28.3 │\n│ tg128 @ d4096│       27.6 │\n"
+        "└──────────────┴────────────┘\n```\n"
+    )
+    cf, _ = _drafted(text, tmp_path)
+    assert [c.value for c in cf.claims] == [107, 96, 123, 149, 28.3, 27.6]
+    assert [(s.of, s.value) for s in cf.statements] == [
+        (["t1-ngram-mod-r1", "t1-baseline-r1"], 1.15),
+        (["t1-ngram-mod-r2", "t1-baseline-r2"], 1.55),
+    ]
