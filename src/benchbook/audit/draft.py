@@ -377,6 +377,7 @@ class _Drafter:
         groups: dict[int, str] = {}
         related: dict[int, str] = {}
         cell_ids: dict[tuple[int, int], str] = {}  # (row, column) -> the claim drafted for the cell
+        changes: list[tuple[int, int, Number, int]] = []  # a row of changes under rate columns
         row_labels: list[str] = []
         for j, h in enumerate(header):
             if kinds[j] != "value":
@@ -451,8 +452,12 @@ class _Drafter:
                     continue
                 n = found[0]
                 if n.unit and family(n.unit) != family(self.groups[gid].fields.get("unit")):
-                    # "-23%" under a t/s column (a row of changes): not a rate of the column
-                    self.out.unplaced.append((line, n.text, self.post.line(line)[:300]))
+                    # "-23%" under a t/s column (a row of changes): not a rate of the column; a
+                    # change of the column's two rows when the table has two (``column_changes``)
+                    if n.unit in ("x", "%") and not labels and stateable(n) and n.range is None:
+                        changes.append((r, j, n, line))
+                    else:
+                        self.out.unplaced.append((line, n.text, self.post.line(line)[:300]))
                     continue
                 fields = _number_fields(n)
                 fields.pop("unit", None)
@@ -462,6 +467,22 @@ class _Drafter:
                 label = " ".join([header[j], *labels])
                 cell_ids[r, j] = self.add_claim(fields, f"{gid}-r{r + 1}", gid, label)
             row_labels.append(" ".join(labels))
+        for r, j, n, line in changes:
+            rows_of = [cell_ids[k, j] for k in range(len(body)) if (k, j) in cell_ids]
+            if len(rows_of) != 2:
+                self.out.unplaced.append((line, n.text, self.post.line(line)[:300]))
+                continue
+            kind = "ratio" if n.unit == "x" else "percent_change"
+            sid = self.new_id(f"s-l{line}")
+            fields = {
+                "kind": kind,
+                "statement": f"{header[j]}: {body[r][j]}",
+                "of": rows_of[::-1] if kind == "ratio" else rows_of,  # from the first row to the second
+                "value": Num(n.text.lstrip("+")),
+                "unit": "x" if kind == "ratio" else "%",
+                **_where(line, f"{header[j]}: {body[r][j]} — {self.post.line(line)}"),
+            }
+            self.out.entries.append(Entry("statement", sid, {"id": sid, **fields}))
         if related:
             self.table_relations(header, body, at, block.start, groups, related, cell_ids, row_labels)
 
