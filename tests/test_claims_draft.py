@@ -839,3 +839,25 @@ def test_text_tables_drawn_with_box_characters(tmp_path):
         (["t1-ngram-mod-r1", "t1-baseline-r1"], 1.15),
         (["t1-ngram-mod-r2", "t1-baseline-r2"], 1.55),
     ]
+
+
+def test_tokens_in_a_time_at_a_rate_is_a_ratio_statement(tmp_path):
+    """ "N tokens in T s (R tok/s)" in prose, and llama-speculative's "encoded/decoded N tokens in T
+    seconds, speed: R t/s" output lines (kept as a log too), give the three claims and the rate as
+    their ratio (corpus p15, p40, p08); "encoded" is prompt processing."""
+    text = (
+        "# t\n\n```\nencoded   35 tokens in    0.184 seconds, speed:  190.678 t/s\n"
+        "decoded  202 tokens in    2.533 seconds, speed:   79.745 t/s\nn_drafted = 120\n```\n\n"
+        "It generated 512 tokens in 6.4 s (80 tok/s).\n"
+    )
+    cf, _ = _drafted(text, tmp_path)
+    assert [c.metric for c in cf.claims if c.unit in ("t/s", "tok/s")] == [
+        "prefill_tps",
+        "decode_tps",
+        "decode_tps",
+    ]
+    assert [(s.of, s.value, s.unit) for s in cf.statements] == [
+        (["tokens-l4", "duration-l4"], 190.678, "t/s"),
+        (["tokens-l5", "duration-l5"], 79.745, "t/s"),
+        (["tokens-l9", "duration-l9"], 80, "tok/s"),
+    ]

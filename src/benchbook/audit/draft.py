@@ -119,6 +119,11 @@ _NAMED = re.compile(
     re.IGNORECASE,
 )
 _PAREN = re.compile(r"[(\[].*")
+#: a line of program output stating tokens, a time and a rate ("decoded 202 tokens in 2.533 seconds,
+#: speed: 79.745 t/s")
+_RATE_LINE = re.compile(
+    r"\d+\s+tokens\s+in\s+[\d.]+\s*(?:s|sec|seconds)\b.{0,40}?[\d.]+\s*(?:t/s|tok/s|tokens/s)", re.I
+)
 #: a command line written in a sentence, not in backticks ("with llama-server -m x.gguf -ngl 99 -fa
 #: on, generation ran at ..."; quoted ".\\llama-cli -m ... -cnv"): the tool and its flags, each with
 #: at most one value, up to the first word that is neither
@@ -632,6 +637,7 @@ class _Drafter:
                 self.named[m.path] = m.value
         for rel in rels.values():
             self.relation(rel, text, line_of(rel.start), placed, bounds)
+        self.tokens_over_time(placed, text, line_of)
 
     def inline_commands(self, line: int, text: str) -> str:
         """``text`` with each command line written inline (`` `llama-server -m x.gguf -ngl 99` ``)
@@ -910,6 +916,37 @@ class _Drafter:
     def candidates(self, words: str, exclude: set[str]) -> list[str]:
         return [cid for _, cid in self.scored(words, exclude)[:4]]
 
+    def rate_lines(self, lines: list[tuple[int, str]], skip: set[int]) -> None:
+        """Lines of program output stating "N tokens in T s ... R t/s" (``_RATE_LINE``:
+        llama-speculative's "decoded 202 tokens in 2.533 seconds, speed: 79.745 t/s") drafted as
+        prose, each line alone: the tokens, the time and the rate, and the rate as their ratio."""
+        for n, t in lines:
+            if n not in skip and _RATE_LINE.search(t):
+                self.prose([(n, t)])
+
+    def tokens_over_time(self, placed: list[tuple[Number, str]], text: str, line_of) -> None:
+        """ "N tokens in T s (R t/s)": the rate R is stated as N ÷ T, a ratio statement of the two
+        claims (tokens, then the time), in R's unit."""
+        for k in range(len(placed) - 2):
+            (nt, ct), (ns, cs), (nr, cr) = placed[k : k + 3]
+            if (nt.unit, family(ns.unit), family(nr.unit)) != ("tokens", "time", "rate"):
+                continue
+            if not re.fullmatch(r"\s+in\s+", text[nt.end : ns.start]) or nr.start - ns.end > 40:
+                continue
+            if nr.range is not None or ns.unit != "s":
+                continue  # a time in ms does not divide to the rate's unit: left to the reader
+            line = line_of(nr.start)
+            sid = self.new_id(f"s-l{line}")
+            fields = {
+                "kind": "ratio",
+                "statement": text[nt.start : nr.end],
+                "of": [ct, cs],
+                "value": Num(nr.text),
+                "unit": nr.unit,
+                **_where(line, _sentence(text, nr.start)),
+            }
+            self.out.entries.append(Entry("statement", sid, {"id": sid, **fields}))
+
     # --- logs -----------------------------------------------------------------------------------
     def log(self, lines: list[tuple[int, str]]) -> None:
         name = f"post-l{lines[0][0]}.log"
@@ -966,9 +1003,11 @@ class _Drafter:
                     logs if block.kind == "text" else [(n, t) for n, t in block.lines if n not in in_command]
                 )
                 self.log(kept)
+                self.rate_lines(block.lines, in_command)
                 continue
             if block.kind == "code":
-                continue  # code that is neither output, a command nor a log: not prose
+                self.rate_lines(block.lines, in_command)
+                continue  # other code, neither output, a command nor a log: not prose
             pieces = [(n, t) for n, t in block.lines if n not in in_command]
             self.prose(pieces, [self.inline_commands(n, t) for n, t in pieces])
             self.pending_log = None

@@ -276,7 +276,8 @@ def numbers(text: str) -> list[Number]:
 _METRIC_WORDS: list[tuple[str, str, str]] = [
     (
         "rate",
-        r"\bpp\s?\d+|prefill|prompt (?:eval|processing|speed)|\bpp\b|프리필|프롬프트 처리|プロンプト処理",
+        r"\bpp\s?\d+|prefill|prompt (?:eval|processing|speed)|\bpp\b|\bencoded\b|"
+        r"프리필|프롬프트 처리|プロンプト処理",
         "prefill_tps",
     ),
     (
