@@ -18,8 +18,9 @@ of DIR with a hand-checked ``X.expected.yaml`` is drafted (``draftfile.read_post
 command reads it) and scored, per post and over all posts:
 
 * **numbers**: expected claims (group rows included) matched one to one by a drafted claim with
-  the same value or range as written (same digits: ``decimals``), the same unit (``t/s`` and
-  ``tok/s`` one unit) and the same precision (``about``, ``spread``) -- goal >= 95%;
+  the same counts (k of n, where a claim states counts and no value) or the same value or range
+  as written (same digits: ``decimals``), the same unit (rate spellings ``t/s``, ``tok/s``,
+  ``tokens/s``, ``tps`` one unit) and the same precision (``about``, ``spread``) -- goal >= 95%;
 * **metric and conditions**: of all expected claims, those matched with the same metric and every
   condition the expected file states for it in a field of the schema (``_conditions``: the
   ``Conditions`` fields and ``offload``; strings compared case-insensitively) -- goal >= 80%; and,
@@ -143,9 +144,10 @@ _UNIT_SAME = dict.fromkeys(("tok/s", "tokens/s", "token/s", "tps", "tok/sec", "t
 
 
 def _number_key(c: schema.Claim) -> tuple | None:
-    """A claim's number as written: unit, value or range with their decimals, about, spread."""
+    """A claim's number as written: unit, value or range with their decimals, about, spread; a
+    count's k and n where it states counts and no value."""
     if c.value is None and c.range is None:
-        return None
+        return ("counts", c.counts.k, c.counts.n) if c.counts is not None else None
     unit = _UNIT_SAME.get(c.unit or "", c.unit)
     nums = (c.value,) if c.value is not None else tuple(c.range or ())
     decimals = (c.decimals,) if c.value is not None else tuple(c.range_decimals or (c.decimals, c.decimals))

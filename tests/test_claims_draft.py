@@ -861,3 +861,18 @@ def test_tokens_in_a_time_at_a_rate_is_a_ratio_statement(tmp_path):
         (["tokens-l5", "duration-l5"], 79.745, "t/s"),
         (["tokens-l9", "duration-l9"], 80, "tok/s"),
     ]
+
+
+def test_slash_counts_near_a_count_word(tmp_path):
+    """ "GSM8K 39/40", "`438/438` draft tokens accepted": counts k/n (near a count word); "83.6/65.4"
+    and a date "10/28" are no counts (control)."""
+    text = (
+        "The model scored GSM8K 39/40 on the test set today.\n\n`438/438` draft tokens accepted.\n\n"
+        "On 10/28 it ran 83.6/65.4 tok/s.\n"
+    )
+    cf, _ = _drafted(text, tmp_path)
+    assert [(c.metric, c.counts.k if c.counts else None) for c in cf.claims] == [
+        ("proportion", 39),
+        ("acceptance_rate", 438),
+        ("decode_tps", None),
+    ]

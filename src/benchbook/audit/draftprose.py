@@ -99,7 +99,8 @@ _NUMBER = re.compile(
     rf"(?P<about>(?<![\w])(?:{ABOUT})\s*)?(?P<a>{_NUM})(?:\s*(?P<ua>{_UNIT}))?"
     rf"(?:(?:{_RANGE_SEP})(?P<b>{_NUM})|\s*(?:±|\+/-|\+-)\s*(?P<pm>{_NUM}))?"
     rf"(?:\s*(?P<unit>{_UNIT}))?"
-    rf"(?P<of>\s+(?:of|out of|중|のうち)\s+(?:the\s+|its\s+|their\s+)?(?P<m>{_NUM})(?:\s*(?P<um>{_UNIT}))?)?",
+    rf"(?P<of>(?:\s+(?:of|out of|중|のうち)\s+(?:the\s+|its\s+|their\s+)?|(?P<slash>/))(?P<m>{_NUM})"
+    rf"(?:\s*(?P<um>{_UNIT}))?)?",
     re.IGNORECASE,
 )
 #: a date (2026-10-28, 2026-10, 2026/10/28) or a dotted version (0.19.1, b1.2.3)
@@ -178,6 +179,25 @@ _WINDOW = 256  # characters before a number the reader looks at
 _FROM = re.compile(r"(?:^|\W)(?:from|von|de)$", re.I)
 
 
+#: words near "k/n" that make it a count of successes ("39/40 correct", "438/438 accepted", "GSM8K")
+_COUNT_WORDS = re.compile(
+    r"accept|pass|correct|succe|solved|right\b|match|tests?\b|responses?\b|questions?\b|prompts?\b|"
+    r"runs?\b|trials?\b|gsm8k|humaneval|mmlu|vision|수락|採択|接受",
+    re.IGNORECASE,
+)
+
+
+def _slash_count(text: str, m: re.Match) -> bool:
+    """Whether "k/n" at ``m`` is a count: two whole numbers, no unit, k <= n, a count word
+    (``_COUNT_WORDS``) within 40 characters."""
+    a, b = m.group("a"), m.group("m")
+    if not (a.isdigit() and b.isdigit()) or m.group("ua") or m.group("unit") or m.group("um"):
+        return False
+    if int(a) > int(b) or m.group("b") is not None or m.group("pm") is not None:
+        return False
+    return _COUNT_WORDS.search(text[max(0, m.start() - 40) : m.end() + 40]) is not None
+
+
 def numbers(text: str) -> list[Number]:
     """Every number of ``text`` (module doc), in order.  A number glued to letters (``35B``,
     ``Q4_K_M``, ``RTX 3080``'s model number after a word is kept, unit None) or inside a word is
@@ -247,7 +267,9 @@ def numbers(text: str) -> list[Number]:
             continue
         of = of_unit = None
         end = m.end()
-        if m.group("of") is not None:
+        if m.group("slash") is not None and not _slash_count(text, m):
+            end = m.start("of")  # "83.6/65.4", "10/28": no count; the second number is read on its own
+        elif m.group("of") is not None:
             um = _unit(m.group("um"))
             if unit is None or um == unit:
                 of, of_unit = number_text(m.group("m")), um
