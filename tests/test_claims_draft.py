@@ -876,3 +876,15 @@ def test_slash_counts_near_a_count_word(tmp_path):
         ("acceptance_rate", 438),
         ("decode_tps", None),
     ]
+
+
+def test_a_change_from_a_rate_to_a_number_without_unit(tmp_path):
+    """ "from 38 t/s (without draft) to 33.93 (with draft)" (corpus p17): the second number is in the
+    first's unit, each with its decoding; a bare number elsewhere stays unplaced (control)."""
+    text = "Speed dropped from 38 t/s (without draft) to 33.93 (with draft). I ran it on 2 machines.\n"
+    cf, _ = _drafted(text, tmp_path)
+    assert [(c.value, c.unit, c.conditions.decoding) for c in cf.claims] == [
+        (38, "t/s", "plain"),
+        (33.93, "t/s", "speculative"),
+    ]
+    assert cf.draft is not None and [u.number for u in cf.draft.unplaced] == ["2"]

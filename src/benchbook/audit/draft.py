@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ..ingest.common import IngestError
@@ -567,7 +567,7 @@ class _Drafter:
             lead = len(t) - len(t.lstrip())
             text += t.strip() + " "
             scanned += (read[k] if read is not None else t)[lead : lead + len(t.strip())] + " "
-        found = numbers(scanned)
+        found = _from_to_units(scanned, numbers(scanned))
 
         def line_of(i: int) -> int:
             return next(ln for at, ln in reversed(starts) if at <= i)
@@ -1057,6 +1057,28 @@ def _cells_condition(cells: list[str]) -> str | None:
     if all(any(m.path == "hardware" and m.start == 0 for m in mentions(c.strip())) for c in cells):
         return "hardware"
     return None
+
+
+def _from_to_units(text: str, found: list[Number]) -> list[Number]:
+    """``found`` with the unit of "from A unit" given to a "to B" that states none ("from 38 t/s
+    (without draft) to 33.93 (with draft)"): the second number of a change is in the first's unit
+    (within 120 characters, no sentence end between)."""
+    out = list(found)
+    for i, n in enumerate(out):
+        if n.unit is not None or n.of is not None or n.range is not None:
+            continue
+        if not re.search(r"(?:^|\W)(?:to|→|->)\s*$", text[max(0, n.start - 6) : n.start]):
+            continue
+        for m in reversed(out[max(0, i - 3) : i]):
+            if (
+                m.unit is not None
+                and n.start - m.end <= 120
+                and re.search(r"(?:^|\W)from\s*$", text[max(0, m.start - 8) : m.start])
+                and not re.search(r"[.!?](?:\s|$)", text[m.end : n.start])
+            ):
+                out[i] = replace(n, unit=m.unit, end=n.end)
+                break
+    return out
 
 
 def _in_clause(named: list[Mention], clauses: list[int], at: int) -> dict:
