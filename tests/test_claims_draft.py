@@ -888,3 +888,17 @@ def test_a_change_from_a_rate_to_a_number_without_unit(tmp_path):
         (33.93, "t/s", "speculative"),
     ]
     assert cf.draft is not None and [u.number for u in cf.draft.unplaced] == ["2"]
+
+
+def test_the_titles_names_hold_for_the_post_and_mtp_is_draft_self(tmp_path):
+    """A level-one title naming engine and build ("(llama.cpp b9330)") sets them for every section
+    (a section heading adds its own); "MTP" is the model's own heads drafting (draft-self),
+    "non-MTP" plain, each in its clause."""
+    text = (
+        "# MTP on Metal (llama.cpp b9330)\n\n## M1 Max\n\n"
+        "The non-MTP baseline ran at 25.3 tok/s, while MTP reached 22.4 tok/s.\n"
+    )
+    cf, _ = _drafted(text, tmp_path)
+    got = [(c.value, c.conditions.model_dump(exclude_none=True, exclude_defaults=True)) for c in cf.claims]
+    machine = {"engine": "llama.cpp", "build": "b9330", "hardware": "Apple M1 Max", "backend": "Metal"}
+    assert got == [(25.3, {**machine, "decoding": "plain"}), (22.4, {**machine, "decoding": "draft-self"})]

@@ -250,6 +250,7 @@ class _Drafter:
         self.suffix: dict[str, int] = {}
         #: conditions named in the section's prose so far (``draftnames``): path -> value
         self.named: dict[str, object] = {}
+        self.title_named: dict[str, object] | None = None
 
     def new_id(self, base: str) -> str:
         """``base``, or ``base-2``, ``base-3``... the first not taken; the suffix to try next is kept
@@ -980,9 +981,14 @@ class _Drafter:
                 self.out.title = self.out.title or " ".join(t for _, t in block.lines).strip()
                 self.command, self.command_tool = {}, None
                 # a heading naming the machine, build or model sets them for its section ("M2 Mac
-                # Mini, 16GB RAM, llama.cpp b4980"); what an earlier section named does not carry
+                # Mini, 16GB RAM, llama.cpp b4980") over the title's (the whole post's); what an
+                # earlier section named does not carry
                 heading = " ".join(t for _, t in block.lines)
-                self.named = {m.path: m.value for m in mentions(heading) if m.path not in CLAUSE_ONLY}
+                here = {m.path: m.value for m in mentions(heading) if m.path not in CLAUSE_ONLY}
+                level_one = re.match(r"#\s", self.post.line(block.lines[0][0]).lstrip()) is not None
+                if self.title_named is None and level_one:  # the title's names hold for the whole post
+                    self.title_named = here
+                self.named = {**(self.title_named or {}), **here}
                 self.pending_log = None
                 if any(n.unit for n in numbers(heading)):
                     # a title stating a number ("C1 ~50 tok/s on a 3090"): drafted as prose

@@ -16,8 +16,9 @@ as a claims file writes it:
   ("Qwen3-30B-A3B Q4_K_M"), read by ``draftcommand.model_and_quant``;
 * backend (``backend``): CUDA, Vulkan, Metal, ROCm, SYCL, OpenCL;
 * flash attention (``flash_attn``): ``-fa on|off|1|0``, "flash attention on|off|enabled|disabled";
-* decoding (``decoding``): "with a draft model", "speculative decoding" -> speculative; "without a
-  draft (model)", "plain decoding", "no draft" -> plain.
+* decoding (``decoding``): "with a draft model", "speculative decoding" -> speculative; "MTP" (the
+  model's own prediction heads draft) -> draft-self; "without a draft (model)", "plain decoding", "no
+  draft", "non-MTP" -> plain.
 
 Decoding and flash attention hold for their own clause only (``CLAUSE_ONLY``); the others hold from
 where they are named on (the caller keeps them for the section).
@@ -86,7 +87,8 @@ _FA = re.compile(
 )
 _SPEC = re.compile(
     r"\b(?P<plain>without (?:a |the )?draft(?: model)?|no draft(?: model)?|plain decoding|"
-    r"without speculat\w*|spec(?:ulation)?[- ]off)\b"
+    r"without speculat\w*|spec(?:ulation)?[- ]off|non-MTP|no MTP|without MTP|MTP off)\b"
+    r"|\b(?P<self>MTP|self-speculative)\b"
     r"|\b(?P<spec>with (?:a |the )?draft(?: model)?|speculative decoding|with speculat\w*|draft model|"
     r"spec[- ]on)\b",
     re.IGNORECASE,
@@ -150,7 +152,8 @@ def mentions(text: str) -> list[Mention]:
     for m in _FA.finditer(text):
         out.append(Mention(m.start(), "flash_attn", m.group("w").lower() in ("on", "1", "enabled")))
     for m in _SPEC.finditer(text):
-        out.append(Mention(m.start(), "decoding", "plain" if m.group("plain") else "speculative"))
+        word = "plain" if m.group("plain") else "draft-self" if m.group("self") else "speculative"
+        out.append(Mention(m.start(), "decoding", word))
     return sorted(out, key=lambda x: x.start)
 
 
