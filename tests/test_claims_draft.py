@@ -902,3 +902,24 @@ def test_the_titles_names_hold_for_the_post_and_mtp_is_draft_self(tmp_path):
     got = [(c.value, c.conditions.model_dump(exclude_none=True, exclude_defaults=True)) for c in cf.claims]
     machine = {"engine": "llama.cpp", "build": "b9330", "hardware": "Apple M1 Max", "backend": "Metal"}
     assert got == [(25.3, {**machine, "decoding": "plain"}), (22.4, {**machine, "decoding": "draft-self"})]
+
+
+def test_model_names_quants_alone_and_hardware_cells(tmp_path):
+    """ "Llama 3 8B Q4" names a model and quant for what follows; a quant named alone ("UD-IQ3_XXS
+    reached") is its number's, and a name after "and" is the next number's, not this one's
+    ("2.40 tok/s and Qwen3-8B 6.11 tok/s"); a GPU column's "RTX 4090" is written with its vendor."""
+    text = (
+        "Speeds for Llama 3 8B Q4:\n\n| GPU | Speed (tok/s) |\n|---|---|\n| RTX 4090 | 120 |\n\n"
+        "Another model managed 2.40 tok/s and Qwen3-8B 6.11 tok/s; UD-IQ3_XXS reached 9.48 tok/s.\n"
+    )
+    cf, _ = _drafted(text, tmp_path)
+    got = [
+        (c.value, cf.conditions_of(c).model, cf.conditions_of(c).quant, cf.conditions_of(c).hardware)
+        for c in cf.claims
+    ]
+    assert sorted(got) == [
+        (2.40, "Llama 3 8B", "Q4", None),
+        (6.11, "Qwen3-8B", "Q4", None),
+        (9.48, "Qwen3-8B", "UD-IQ3_XXS", None),
+        (120, "Llama 3 8B", "Q4", "NVIDIA GeForce RTX 4090"),
+    ]

@@ -37,7 +37,7 @@ from ..ingest.read import read_llama_bench
 from ..ingest.scan import scan
 from ..ingest.settings import flash_attn_word
 from .draftcommand import command_lines
-from .draftnames import CLAUSE_ONLY, Mention, clause_bounds, machine_size, mentions
+from .draftnames import CLAUSE_ONLY, Mention, clause_bounds, hardware_of, machine_size, mentions
 from .draftprose import Number, family, metric_of, numbers, relations
 from .post import Block, Post, read_post
 
@@ -444,6 +444,8 @@ class _Drafter:
                         path = "other.flash_attn"
                     else:
                         value = word == "on"
+                if path == "hardware" and isinstance(value, str):
+                    value = hardware_of(value) or value  # "RTX 4090" -> "NVIDIA GeForce RTX 4090"
                 _set(cond, path, value)
                 if isinstance(value, str) and len(value) >= 3 and not re.fullmatch(r"[\d.\s]+", value):
                     self.vocab.setdefault(value.lower(), (path, value))
@@ -624,7 +626,7 @@ class _Drafter:
             if origin:
                 cfields["origin"] = origin
             cond = _merged(
-                _merged(self.context(), _in_clause(named, clauses, n.start)),
+                _merged(self.context(), _in_clause(named, clauses, n.start, text)),
                 self.named_conditions(n.start, s0, sentence, clauses),
             )
             if cond:
@@ -1087,13 +1089,15 @@ def _from_to_units(text: str, found: list[Number]) -> list[Number]:
     return out
 
 
-def _in_clause(named: list[Mention], clauses: list[int], at: int) -> dict:
+def _in_clause(named: list[Mention], clauses: list[int], at: int, text: str) -> dict:
     """The conditions named in the clause around offset ``at`` (``draftnames.clause_bounds``): of
     several for one condition, the nearest (before it on a tie)."""
     k = bisect.bisect_right(clauses, at) - 1
     lo, hi = clauses[max(k, 0)], clauses[min(k + 1, len(clauses) - 1)]
     best: dict[str, tuple[int, object]] = {}
     for m in named:
+        if m.start > at and re.search(r",|\sand\s|\s&\s", text[at : m.start]):
+            continue  # named after the number past "and": the next number's ("2.4 t/s and Qwen3 6.1 t/s")
         if lo <= m.start < hi:
             d = abs(at - m.start) + (m.start > at)
             if m.path not in best or d < best[m.path][0]:

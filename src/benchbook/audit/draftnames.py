@@ -12,8 +12,8 @@ as a claims file writes it:
   TensorRT-LLM, KoboldCpp, spelled as their projects do;
 * build (``build``): a llama.cpp build number (``b4980``);
 * model and quant (``model``, ``quant``): a GGUF file name (``Qwen3-8B-Q4_K_M.gguf``) or a model
-  name of a known family (``Qwen3-30B-A3B``, ``gpt-oss-20b``) with the quantisation after it
-  ("Qwen3-30B-A3B Q4_K_M"), read by ``draftcommand.model_and_quant``;
+  name of a known family (``Qwen3-30B-A3B``, ``gpt-oss-20b``, "Llama 3 8B") with the quantisation
+  after it ("Qwen3-30B-A3B Q4_K_M"), read by ``draftcommand.model_and_quant``;
 * backend (``backend``): CUDA, Vulkan, Metal, ROCm, SYCL, OpenCL;
 * flash attention (``flash_attn``): ``-fa on|off|1|0``, "flash attention on|off|enabled|disabled";
 * decoding (``decoding``): "with a draft model", "speculative decoding" -> speculative; "MTP" (the
@@ -77,8 +77,15 @@ _FAMILY = (
 _MODEL = re.compile(
     r"(?<![\w./-])(?:[\w.-]+/)?(?P<name>[\w.+-]+\.gguf|(?:"
     + _FAMILY
-    + r")[\w.]*(?:-[\w.]+)*-\d+(?:\.\d+)?[BbMm]"
-    r"(?:-[\w.]+)*)(?:\s+(?P<quant>(?:UD-)?I?Q\d(?:_[A-Z0-9]+)*|MXFP4|BF16|FP8|AWQ|GPTQ))?(?![\w-])",
+    + r")[\w.]*(?:-[\w.]+)*-\d+(?:\.\d+)?[BbMm](?:-[\w.]+)*"
+    + r"|(?:"
+    + _FAMILY
+    + r")\s?\d+(?:\.\d+)?\s\d+(?:\.\d+)?[BM](?![\w-])"  # "Llama 3 8B", "Qwen 2.5 7B"
+    r")(?:\s+(?P<quant>(?:UD-)?I?Q\d(?:_[A-Z0-9]+)*|MXFP4|BF16|FP8|AWQ|GPTQ))?(?![\w-])",
+)
+#: a quantisation named alone in prose ("UD-IQ3_XXS reached ...", "IQ2_XS with MTP")
+_QUANT_WORD = re.compile(
+    r"(?<![\w.-])(?:UD-)?I?Q\d_(?:[A-Z0-9]+_?)*[A-Z0-9]*(?![\w-])|(?<![\w.-])MXFP4(?![\w-])"
 )
 _BACKEND = re.compile(r"(?<![\w-])(CUDA|Vulkan|Metal|ROCm|SYCL|OpenCL)(?![\w-])")
 _FA = re.compile(
@@ -141,12 +148,17 @@ def mentions(text: str) -> list[Mention]:
         out.append(Mention(m.start(), "engine", _ENGINES[m.group(1).lower()]))
     for m in _BUILD.finditer(text):
         out.append(Mention(m.start(), "build", m.group(1)))
+    spans = []
     for m in _MODEL.finditer(text):
+        spans.append((m.start(), m.end()))
         model, quant = model_and_quant(m.group("name"))
         if model:
             out.append(Mention(m.start(), "model", model))
         if m.group("quant") or quant:
             out.append(Mention(m.start(), "quant", m.group("quant") or quant))
+    for m in _QUANT_WORD.finditer(text):
+        if not any(a <= m.start() < b for a, b in spans):  # not the quant of a model name above
+            out.append(Mention(m.start(), "quant", m.group(0)))
     for m in _BACKEND.finditer(text):
         out.append(Mention(m.start(), "backend", m.group(1) if m.group(1) != "ROCm" else "ROCm"))
     for m in _FA.finditer(text):
@@ -189,3 +201,10 @@ def machine_size(text: str, start: int, end: int, named: list[Mention]) -> bool:
         m.path == "hardware" and m.end <= start and re.fullmatch(r"[\s,(]*", text[m.end : start]) is not None
         for m in named
     )
+
+
+def hardware_of(cell: str) -> str | None:
+    """The hardware a table cell names as a whole ("RTX 4090", "M3 Max"), written with its vendor
+    (``hardware_name``); None when the cell is not one hardware name."""
+    m = _HARDWARE.fullmatch(cell.strip())
+    return hardware_name(m) if m else None
