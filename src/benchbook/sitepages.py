@@ -250,7 +250,7 @@ def build_shown(num: dict, snapshots: dict[str, dict[str, dict]]) -> str | None:
     """
     label = num.get("build")
     tc = snapshots.get("toolchains", {}).get(str(num.get("toolchain_id"))) or {}
-    src = tc.get("source") if isinstance(tc.get("source"), dict) else {}
+    src: dict = tc["source"] if isinstance(tc.get("source"), dict) else {}
     if not label or num.get("build_commit") not in (None, "unknown") or "(unknown)" not in label:
         return label
     if not (src.get("project") and src.get("version")):
