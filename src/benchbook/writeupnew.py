@@ -28,21 +28,25 @@ from __future__ import annotations
 
 import copy
 import importlib
+import json
 import time
+import urllib.parse
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePath
 
 import yaml
 
 from benchbook import atomicfile
 
 from . import resolve, sitewriteups, writeup
+from .escape import markdown_text
 from .experiments import drift, profiles
 from .experiments.__main__ import OPTION
 from .experiments.contract import Sourced
 from .llamacpp import registry
 from .llamacpp.models import canonical_id, file_sha256, models_dir
 from .numbers import load_all
+from .session import SessionResult
 
 #: the experiments a write-up of one GGUF measures, and the params key that names the model
 EXPERIMENTS = {"llama_bench": "models", "speculative": "target"}
@@ -69,6 +73,70 @@ class Written:
     page: Path | None
     registry: Path
     timings: dict[str, float] = field(default_factory=dict)
+    #: the measurement's session (runs measured, resumed, failed) and the numbers its registry holds
+    measured: SessionResult | None = None
+    numbers: int = 0
+    #: the experiment measured and what the page calls the model (``model_shown``)
+    experiment: str = "llama_bench"
+    shown: str = ""
+
+
+#: what each step of ``new`` is called in its summary (``summary``)
+STEPS = {
+    "model_s": "model",
+    "build_and_fetch_s": "build and fetch",
+    "measure_s": "measuring",
+    "report_s": "report",
+}
+
+
+def summary(done: Written, root: Path, name: str) -> list[str]:
+    """What ``benchbook writeup new`` prints when it is done (issue 33: it printed a toolchain id, a
+    Python list and the raw file's absolute path): what was measured and how many runs, where the
+    numbers and the page are, and the next commands; paths relative to the repository.
+
+    >>> from benchbook.session import SessionResult
+    >>> r = SessionResult("s" * 32, "llama_bench", False, 2, 0, raw_file=Path("/r/writeups/w/raw/x.jsonl"))
+    >>> w = Written(Path("/r/writeups/w"), "smollm2-135m-q8_0", True, Path("/r/writeups/w/params.yaml"),
+    ...             Path("/r/writeups/w/index.qmd"), Path("/r/writeups/w/reports/numbers/llama_bench.json"),
+    ...             {"measure_s": 61.0}, r, 4, "llama_bench", "my-model.gguf")
+    >>> print("\\n".join(summary(w, Path("/r"), "w")))
+    write-up w: llama_bench of my-model.gguf (the same file as the registered model smollm2-135m-q8_0)
+      measured: 2 runs now (session ssssssss) -> writeups/w/raw/x.jsonl
+      numbers:  4 in writeups/w/reports/numbers/llama_bench.json (`benchbook numbers --writeup w` lists them)
+      page:     writeups/w/index.qmd
+    next:
+      1. write your text in writeups/w/index.qmd (quote a number as {{< var w--KEY >}})
+      2. `benchbook site build`, then open _site/writeups/w/index.html (menu Write-ups -> w)
+    took: measuring 61.0 s
+    """
+
+    def rel(p: Path) -> str:
+        return str(p.relative_to(root)) if p.is_absolute() and p.is_relative_to(root) else str(p)
+
+    same = f" (the same file as the registered model {done.model_id})" if done.shown != done.model_id else ""
+    out = [f"write-up {name}: {done.experiment} of {done.shown or done.model_id}{same}"]
+    if (m := done.measured) is not None:
+        parts = [f"{m.ran} run{'s' if m.ran != 1 else ''} now"]
+        if m.skipped:
+            parts.append(f"{m.skipped} already done (session resumed)")
+        if m.failed:
+            parts.append(f"{m.failed} FAILED (run the command again to measure them)")
+        where = f" -> {rel(m.raw_file)}" if m.raw_file is not None else ""
+        out.append(f"  measured: {', '.join(parts)} (session {m.session_id[:8]}){where}")
+    listed = f"`benchbook numbers --writeup {name}` lists them"
+    out.append(f"  numbers:  {done.numbers} in {rel(done.registry)} ({listed})")
+    page = done.page or done.folder / "index.qmd"
+    out.append(f"  page:     {rel(page)}" + ("" if done.page else " (kept: your edits; --force rewrites it)"))
+    out += [
+        "next:",
+        f"  1. write your text in {rel(page)} (quote a number as {{{{< var {name}--KEY >}}}})",
+        f"  2. `benchbook site build`, then open _site/{rel(page)[:-4]}.html (menu Write-ups -> {name})",
+    ]
+    took = [f"{STEPS.get(k, k)} {v:.1f} s" for k, v in done.timings.items() if v >= 0.05]
+    if took:
+        out.append("took: " + ", ".join(took))
+    return out
 
 
 def resolve_model(root: Path, params: dict, model: str, log=print) -> tuple[str, dict | None, bool]:
@@ -123,16 +191,39 @@ def write_params(
     return doc
 
 
-def page_source(name: str, experiment: str, model_id: str, nums: dict[str, dict]) -> str:
-    """The text of ``writeups/NAME/index.qmd``: title, a prose section to write in, one example
+def model_shown(model: str | None, model_id: str) -> str:
+    """What the write-up's page calls the model: the name the user gave (``--model``: a file's or a URL's
+    file name, never its folder; an id as typed, an alias too), else the registry id.  A file
+    byte-identical to a registered model keeps the user's name on the page (issue 33: the title named
+    the registry's alias).
+
+    >>> model_shown("/home/u/models/my-model.gguf", "smollm2-135m-q8_0"), model_shown(None, "m")
+    ('my-model.gguf', 'm')
+    >>> model_shown("https://h.example/a/b/x.Q4_K_M.gguf?download=true", "x-q4_k_m")
+    'x.Q4_K_M.gguf'
+    """
+    if model is None:
+        return model_id
+    if "://" in model:
+        return urllib.parse.urlsplit(model).path.rstrip("/").rsplit("/", 1)[-1] or model_id
+    return PurePath(model).name if ("/" in model or "\\" in model or model.endswith(".gguf")) else model
+
+
+def page_source(
+    name: str, experiment: str, model_id: str, nums: dict[str, dict], shown: str | None = None
+) -> str:
+    """The text of ``writeups/NAME/index.qmd``: title (``NAME: <shown>``, ``shown`` the user's name for
+    the model, ``model_shown``; default ``model_id``), a prose section to write in, one example
     sentence quoting a number, a table of every number (``{{< var NAME--KEY__v >}}``, unit in its own
     column), "what was measured" and the caveat legend over the page's numbers (generated by the site
     build: ``sitewriteups.pages_parts``)."""
     keys = sorted(nums)
     tg = next((k for k in keys if "-tg" in k and k.endswith("-warm")), keys[0])
+    shown = shown or model_id
+    same = f" (the same file as the registered model `{model_id}`)" if shown != model_id else ""
     body = [
         "---",
-        f'title: "{name}: {model_id}"',
+        f"title: {json.dumps(f'{name}: {markdown_text(shown)}', ensure_ascii=False)}",
         MARK,
         "# Quote a number as `var NAME--KEY` in the var shortcode (its unit, interval, caveat markers",
         "# and a link to its records), or `var NAME--KEY__v` in a table whose header names the unit.",
@@ -144,7 +235,7 @@ def page_source(name: str, experiment: str, model_id: str, nums: dict[str, dict]
         "",
         "## Summary",
         "",
-        f"Write here. For example: `{model_id}` generated "
+        f"Write here. For example: {markdown_text(shown)}{same} generated "
         f"{{{{< var {sitewriteups.page_key(name, tg)} >}}}} on this host.",
         "",
         "## Numbers",
@@ -271,7 +362,7 @@ def new(
     t = time.monotonic()
     run = importlib.import_module(f"benchbook.experiments.{experiment}.run")
     raw_dir = folder.relative_to(root) / "raw"
-    run.measure(wparams, root=root, raw_dir=raw_dir, overrides=None, log=log)
+    measured = run.measure(wparams, root=root, raw_dir=raw_dir, overrides=None, log=log)
     timings["measure_s"] = time.monotonic() - t
     t = time.monotonic()
     report = importlib.import_module(f"benchbook.experiments.{experiment}.report")
@@ -285,10 +376,25 @@ def new(
     timings["report_s"] = time.monotonic() - t
     written: Path | None = None
     if not page.exists() or force:
-        atomicfile.write_text(page, page_source(name, experiment, model_id, nums))
+        atomicfile.write_text(
+            page, page_source(name, experiment, model_id, nums, model_shown(model, model_id))
+        )
         written = page
     else:
         log(f"{page.relative_to(root)} kept (your edits); --force rewrites it")
     for line in add_to_site(root, name):
         log(f"_quarto.yml: {line}")
-    return Written(folder, model_id, already, params_file, written, reg_file, timings)
+    shown = model_shown(model, model_id)
+    return Written(
+        folder,
+        model_id,
+        already,
+        params_file,
+        written,
+        reg_file,
+        timings,
+        measured,
+        len(nums),
+        experiment,
+        shown,
+    )
