@@ -231,6 +231,14 @@ def test_the_summary_says_what_was_measured_where_the_page_is_and_what_next():
         "took: model 0.2 s, measuring 95.0 s, report 3.3 s",
     ]
     assert not any("/home/alice" in line for line in writeupnew.summary(done, root, "w"))
+    # a new file (not registered before): never "the same file as"; its id said (the keys use it)
+    import dataclasses
+
+    new = dataclasses.replace(done, already=False, model_id="my-model")
+    assert (
+        writeupnew.summary(new, root, "w")[0]
+        == "write-up w: llama_bench of my-model.gguf (registered as my-model)"
+    )
 
 
 def test_the_page_is_titled_after_the_users_file_not_the_registry_alias(tmp_path):
@@ -241,12 +249,15 @@ def test_the_page_is_titled_after_the_users_file_not_the_registry_alias(tmp_path
     nums = load_all(tmp_path / "writeups/mine/reports/numbers")
     shown = writeupnew.model_shown("/home/alice/models/my_model.gguf", "m")
     assert shown == "my_model.gguf"
-    text = writeupnew.page_source("mine", "llama_bench", "m", nums, shown)
+    text = writeupnew.page_source("mine", "llama_bench", "m", nums, shown, already=True)
     title = next(line for line in text.splitlines() if line.startswith("title:"))
     assert (
         yaml.safe_load(title)["title"] == "mine: my&#95;model.gguf"
     )  # Markdown-inert: renders my_model.gguf
     assert "For example: my&#95;model.gguf (the same file as the registered model `m`) generated" in text
     assert "/home/alice" not in text
+    # a new file: named as given, its id said (the keys use it); never "the same file as"
+    new = writeupnew.page_source("mine", "llama_bench", "m", nums, "my-m.gguf", already=False)
+    assert 'title: "mine: my-m.gguf"' in new and "For example: my-m.gguf (registered as `m`) generated" in new
     plain = writeupnew.page_source("mine", "llama_bench", "m", nums, writeupnew.model_shown("m", "m"))
     assert 'title: "mine: m"' in plain and "For example: m generated" in plain
