@@ -261,3 +261,44 @@ def test_the_page_is_titled_after_the_users_file_not_the_registry_alias(tmp_path
     assert 'title: "mine: my-m.gguf"' in new and "For example: my-m.gguf (registered as `m`) generated" in new
     plain = writeupnew.page_source("mine", "llama_bench", "m", nums, writeupnew.model_shown("m", "m"))
     assert 'title: "mine: m"' in plain and "For example: m generated" in plain
+
+
+def test_a_users_file_is_named_in_the_writeups_params_by_its_name_only(tmp_path, committed_params):
+    """issue 33 §3: the write-up's params (committed with it) held the user's folder (``path:
+    /tmp/xp/my-model.gguf``, or ``~/…``).  They name the file ``<models>/my-model.gguf``; this machine's
+    path goes to ``params.local.yaml`` beside them (git-ignored), which loading the params reads; a
+    clone without it is told how to give the path."""
+    import subprocess
+
+    from benchbook import resolve
+    from benchbook.llamacpp import models as models_mod
+
+    mine = tmp_path / "home" / "alice" / "models" / "my-model.gguf"
+    entry = {"source": "file", "path": str(mine), "sha256": "ab" * 32, "size_bytes": 10}
+    shared = writeupnew.public_entry(entry)
+    assert shared == {**entry, "path": "<models>/my-model.gguf"} and entry["path"] == str(mine)
+    assert writeupnew.public_entry({"source": "url", "url": "https://h/x.gguf"}) == {
+        "source": "url",
+        "url": "https://h/x.gguf",
+    }
+    doc = writeupnew.write_params(committed_params, "llama_bench", "my-model", shared, None)
+    pf = tmp_path / "writeups" / "w" / "params.yaml"
+    pf.parent.mkdir(parents=True)
+    pf.write_text(yaml.safe_dump(doc, sort_keys=False))
+    assert "/home/alice" not in pf.read_text()
+    # a clone: no local file, a clear error naming the fix
+    ent = resolve.load_params_file(pf)["models"]["registry"]["my-model"]
+    assert ent["path"] == "<models>/my-model.gguf"
+    with pytest.raises(models_mod.ModelError) as e:
+        models_mod._check_user_file("my-model", ent)
+    assert "names the file only as <models>/my-model.gguf" in str(e.value)
+    assert str(e.value).endswith("fix: `benchbook writeup new NAME --model /path/to/my-model.gguf` writes it")
+    # this machine: the local companion gives the path back
+    local = writeupnew.write_local_path(pf, "my-model", mine)
+    assert local == pf.with_name("params.local.yaml")
+    assert yaml.safe_load(local.read_text()) == {"model_paths": {"my-model": str(mine.resolve())}}
+    assert resolve.load_params_file(pf)["models"]["registry"]["my-model"]["path"] == str(mine.resolve())
+    # git ignores it (a write-up's and the project's)
+    for p in ("writeups/w/params.local.yaml", "params.local.yaml"):
+        assert subprocess.run(["git", "check-ignore", "-q", p], cwd=ROOT).returncode == 0, p
+    assert subprocess.run(["git", "check-ignore", "-q", "writeups/w/params.yaml"], cwd=ROOT).returncode == 1

@@ -202,3 +202,16 @@ def record_root(raw_file: str | Path) -> Path | None:
         return repo_root(Path(raw_file).parent)
     except FileNotFoundError:
         return None
+
+
+#: where a model file that params name only as ``<models>/NAME`` lies on this machine: a file beside the
+#: params file (``params.yaml`` -> ``params.local.yaml``), ignored by git, ``{model_paths: {id: path}}``
+LOCAL_STEM = ".local"
+MODELS_PREFIX = "<models>/"
+
+
+def local_file(params_file: str | Path) -> Path:
+    """The machine-local companion of a params file: ``writeups/w/params.yaml`` ->
+    ``writeups/w/params.local.yaml`` (git-ignored: it holds this machine's folders)."""
+    p = Path(params_file)
+    return p.with_name(f"{p.stem}{LOCAL_STEM}{p.suffix}")

@@ -46,6 +46,7 @@ from .experiments.contract import Sourced
 from .llamacpp import registry
 from .llamacpp.models import canonical_id, file_sha256, models_dir
 from .numbers import load_all
+from .paths import MODELS_PREFIX, local_file
 from .session import SessionResult
 
 #: the experiments a write-up of one GGUF measures, and the params key that names the model
@@ -162,10 +163,31 @@ def resolve_model(root: Path, params: dict, model: str, log=print) -> tuple[str,
             f"{model}: its id {model_id!r} names another file in models.registry; fix: rename the file "
             "(the id comes from its name) or register it first: `benchbook models add FILE --id NEW_ID`"
         )
-    if entry.get("source") == "file":  # the folder as ~/… where it is under the home folder
-        home, path = Path.home(), Path(entry["path"])
-        entry["path"] = f"~/{path.relative_to(home)}" if path.is_relative_to(home) else str(path)
     return model_id, entry, False
+
+
+def write_local_path(params_file: Path, model_id: str, path: str | Path) -> Path:
+    """Record where ``model_id``'s file lies on this machine in the params file's local companion
+    (``paths.local_file``: ``writeups/NAME/params.local.yaml``, git-ignored), other entries kept; the
+    params themselves name it ``<models>/NAME`` (``public_entry``).  Returns the local file."""
+    local = local_file(params_file)
+    doc = yaml.safe_load(local.read_text()) if local.is_file() else None
+    paths = dict(doc.get("model_paths") or {}) if isinstance(doc, dict) else {}
+    paths[model_id] = str(Path(path).expanduser().resolve())
+    atomicfile.write_text(
+        local,
+        "# where this machine keeps the model files the params name as <models>/NAME (git-ignored: it holds "
+        "this machine's folders)\n" + yaml.safe_dump({"model_paths": paths}, sort_keys=True),
+    )
+    return local
+
+
+def public_entry(entry: dict) -> dict:
+    """A registry entry as the write-up's params hold it: a ``source: file`` path as ``<models>/NAME``
+    (issue 33 §3: no folder of this machine; ``write_local_path`` keeps the real one), others as given."""
+    if entry.get("source") != "file":
+        return entry
+    return {**entry, "path": MODELS_PREFIX + PurePath(str(entry["path"])).name}
 
 
 def write_params(
@@ -351,6 +373,10 @@ def new(
                     f"{params_file} measures {model_id}, --model names {asked}; fix: another NAME for a "
                     "write-up of that model, or leave --model out to continue this one"
                 )
+            ent = wparams["models"]["registry"].get(model_id, {})
+            if ent.get("source") == "file" and Path(model).expanduser().is_file():
+                write_local_path(params_file, model_id, model)  # this machine's path of the file
+                wparams = resolve.load_params_file(params_file)
         log(
             f"{params_file.relative_to(root)}: continuing the write-up of {model_id} (its params as they are)"
         )
@@ -360,8 +386,11 @@ def new(
             raise WriteupNewError(f"write-up {name!r} is new: --model FILE|URL|ID is needed")
         params = resolve.load_params(root)
         model_id, entry, already = resolve_model(root, params, model, log)
-        wparams = write_params(params, experiment, model_id, entry, overrides)
+        shared = public_entry(entry) if entry is not None else None
+        wparams = write_params(params, experiment, model_id, shared, overrides)
         folder.mkdir(parents=True, exist_ok=True)
+        if entry is not None and entry.get("source") == "file":
+            write_local_path(params_file, model_id, entry["path"])
         atomicfile.write_text(
             params_file,
             f"# the params of write-up {name} (`benchbook writeup new`): its measurement and report read "
