@@ -55,3 +55,167 @@ def test_the_same_url_resumes_and_an_unrecorded_partial_starts_over(tmp_path):
         assert srv.ranges[-1] is None and "of an unrecorded URL" in lines[0]
     finally:
         srv.close()
+
+
+class _Changing:
+    """A loopback server of /m.gguf that sends no ETag and ignores If-Range (answers every Range with
+    206, as some CDNs and simple servers do); ``blob`` and ``modified`` can change between requests;
+    ``content_range``: send ``Content-Range: bytes a-b/TOTAL`` on a 206; ``break_after``: the next
+    response stops after that many bytes.  ``seen``: (Range, If-Range) of each request."""
+
+    def __init__(self, blob: bytes, modified: str | None = None, content_range: bool = True):
+        import http.server
+        import threading
+
+        self.blob, self.modified, self.content_range = blob, modified, content_range
+        self.break_after: int | None = None
+        self.seen: list[tuple[str | None, str | None]] = []
+        outer = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def log_message(self, *a):
+                pass
+
+            def do_GET(self):
+                rng = self.headers.get("Range")
+                outer.seen.append((rng, self.headers.get("If-Range")))
+                start = int(rng.split("=")[1].split("-")[0]) if rng else 0
+                if start and start >= len(outer.blob):
+                    self.send_response(416)
+                    self.send_header("Content-Range", f"bytes */{len(outer.blob)}")
+                    self.send_header("Content-Length", "0")
+                    self.end_headers()
+                    return
+                body = outer.blob[start:]
+                self.send_response(206 if rng else 200)
+                if rng and outer.content_range:
+                    self.send_header(
+                        "Content-Range", f"bytes {start}-{len(outer.blob) - 1}/{len(outer.blob)}"
+                    )
+                if outer.modified:
+                    self.send_header("Last-Modified", outer.modified)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                if outer.break_after is not None:
+                    body, outer.break_after = body[: outer.break_after], None
+                    self.close_connection = True
+                self.wfile.write(body)
+
+        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/m.gguf"
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+
+    def close(self):
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+MON = "Mon, 30 Nov 2026 10:00:00 GMT"
+TUE = "Tue, 01 Dec 2026 10:00:00 GMT"
+
+
+def _interrupted(srv: _Changing, dest, sha=None, cut=20_000) -> list[str]:
+    """Download from ``srv`` and break after ``cut`` bytes; return the log lines so far."""
+    lines: list[str] = []
+    srv.break_after = cut
+    with pytest.raises(download.DownloadError):
+        download.download(srv.url, dest, sha, what="m", log=lines.append)
+    return lines
+
+
+@pytest.mark.parametrize(
+    ("modified", "content_range", "new", "why"),
+    [
+        # same size, a new Last-Modified, no ETag: the server honoured no If-Range
+        (TUE, True, b"GGUF" + b"\x02" * 50_000, f"Last-Modified {MON} -> {TUE}"),
+        # no validator but the size: Content-Range's total differs
+        (None, True, b"GGUF" + b"\x02" * 60_000, "size 50004 -> 60004 bytes"),
+        # no Content-Range either: have + Content-Length differs from the recorded size
+        (None, False, b"GGUF" + b"\x02" * 60_000, "size 50004 -> 60004 bytes"),
+    ],
+)
+def test_a_changed_remote_file_without_etag_is_started_over(tmp_path, modified, content_range, new, why):
+    """issue 34 §5 leftover: the same URL, no ETag, and the remote file changed between the interrupted
+    download and the next: before, the 206 was appended at the old offset (20,000 bytes of the old file,
+    then the new one's tail: a sha256 neither file has).  Now the 206 is checked against the partial's
+    record (Last-Modified, total size) and the download starts over: the new file whole."""
+    old = b"GGUF" + b"\x01" * 50_000
+    srv = _Changing(old, MON if modified else None, content_range)
+    dest = tmp_path / "m.gguf"
+    try:
+        _interrupted(srv, dest)
+        srv.blob, srv.modified = new, modified
+        lines: list[str] = []
+        got = download.download(srv.url, dest, None, what="m", log=lines.append)
+        assert got.read_bytes() == new
+        assert [r for r, _ in srv.seen] == [None, "bytes=20000-", None]
+        assert lines == [
+            f"m: resuming {srv.url} at byte 20000",
+            f"m: {srv.url} changed since the partial download ({why}): starting over",
+        ]
+        assert sorted(p.name for p in tmp_path.iterdir()) == ["m.gguf"]
+    finally:
+        srv.close()
+
+
+def test_an_unchanged_remote_file_resumes_with_its_validators(tmp_path):
+    """Control: the same file (same Last-Modified, same total) resumes at the old offset, asking with
+    If-Range, and the pinned sha256 holds."""
+    blob = b"GGUF" + bytes(range(256)) * 200
+    srv = _Changing(blob, MON)
+    dest = tmp_path / "m.gguf"
+    sha = hashlib.sha256(blob).hexdigest()
+    try:
+        _interrupted(srv, dest, sha, 10_000)
+        record = download._source(tmp_path / "m.gguf.part")
+        assert record == {"url": srv.url, "etag": None, "last_modified": MON, "total": len(blob)}
+        assert download.download(srv.url, dest, sha, what="m", log=lambda *_: None).read_bytes() == blob
+        assert srv.seen == [(None, None), ("bytes=10000-", MON)]
+    finally:
+        srv.close()
+
+
+def test_a_resume_that_misses_the_pinned_sha256_is_started_over_once(tmp_path):
+    """A change no header shows (same size, no ETag, no Last-Modified): the spliced file misses the
+    pinned sha256, so the download starts over once and the new file, whole, is checked again; a pin
+    the new file does not have either still fails (the download deleted)."""
+    old, new = b"GGUF" + b"\x01" * 50_000, b"GGUF" + b"\x02" * 50_000
+    srv = _Changing(old, None)
+    dest = tmp_path / "m.gguf"
+    try:
+        _interrupted(srv, dest, hashlib.sha256(new).hexdigest())
+        srv.blob = new
+        lines: list[str] = []
+        got = download.download(srv.url, dest, hashlib.sha256(new).hexdigest(), what="m", log=lines.append)
+        assert got.read_bytes() == new and [r for r, _ in srv.seen] == [None, "bytes=20000-", None]
+        assert (
+            lines[-1]
+            == f"m: the resumed download of {srv.url} does not hash to the pinned sha256: starting over"
+        )
+        dest.unlink()
+        srv.blob = old
+        _interrupted(srv, dest, hashlib.sha256(new).hexdigest())
+        srv.blob = b"GGUF" + b"\x03" * 50_000
+        with pytest.raises(download.ChecksumError, match="sha256 mismatch"):
+            download.download(srv.url, dest, hashlib.sha256(new).hexdigest(), what="m", log=lambda *_: None)
+        assert sorted(p.name for p in tmp_path.iterdir()) == []
+    finally:
+        srv.close()
+
+
+def test_a_remote_file_shorter_than_the_partial_is_not_taken_as_complete(tmp_path):
+    """A 416 (nothing after byte ``have``) meant "the partial file is complete"; when the file changed
+    to fewer bytes than were kept, its Content-Range total says otherwise: started over."""
+    srv = _Changing(b"GGUF" + b"\x01" * 50_000, None)
+    dest = tmp_path / "m.gguf"
+    try:
+        _interrupted(srv, dest, cut=30_000)
+        srv.blob = b"GGUF" + b"\x02" * 10_000
+        lines: list[str] = []
+        assert download.download(srv.url, dest, None, what="m", log=lines.append).read_bytes() == srv.blob
+        assert (
+            lines[-1]
+            == f"m: {srv.url} changed since the partial download (size 30000 -> 10004 bytes): starting over"
+        )
+    finally:
+        srv.close()

@@ -46,7 +46,9 @@ def test_torn_last_line_is_quarantined_with_position(tmp_path):
     assert moved["raw"] == '{"schema": "benchbook.llama_bench", "schema_ver'
     assert p.read_bytes() == good  # every completed record intact
     q = json.loads((tmp_path / "a.jsonl.quarantine.jsonl").read_text())
-    assert q["line"] == 3 and q["file"] == str(p)
+    assert moved["file"] == str(p)  # what the caller is told: the real path
+    # what is written: no folder of this machine (a file outside a project: its name; issue 33 §3)
+    assert q["line"] == 3 and q["file"] == "<local>/a.jsonl"
     assert repair(p) is None
 
 

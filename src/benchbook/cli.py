@@ -341,13 +341,8 @@ def cmd_writeup_new(args) -> int:
     done = writeupnew.new(
         repo_root(), args.name, args.model, args.experiment, overrides, force=args.force, log=say
     )
-    root = repo_root()
-    print(f"write-up {args.name}: model {done.model_id}{' (already registered)' if done.already else ''}")
-    print(f"  params:   {done.params_file.relative_to(root)}")
-    print(f"  registry: {done.registry.relative_to(root)} (`benchbook numbers --writeup {args.name}`)")
-    if done.page is not None:
-        print(f"  page:     {done.page.relative_to(root)} (write in it; `benchbook site build` renders it)")
-    print("timings: " + ", ".join(f"{k}={v:.1f}" for k, v in done.timings.items()))
+    for line in writeupnew.summary(done, repo_root(), args.name):
+        print(line)
     print(f"total {time.monotonic() - t0:.1f} s")
     return 0
 

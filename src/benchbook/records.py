@@ -18,6 +18,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from . import errors
+from .paths import public_record, record_root
 from .schemas import RecordError, SchemaError, build, kind_error  # noqa: F401  (RecordError re-exported)
 
 
@@ -67,11 +68,19 @@ class RecordWriter:
     ``schema``/``schema_version``, of a kind ``schemas`` does not declare or of a newer version, and
     returns the 1-based line number the record landed on (used for provenance "file:line").  Before
     the first append, a torn last line left by a killed writer is quarantined (see ``repair``).
+
+    Nothing private leaves the machine (issue 33 §3): every record is written as
+    ``paths.public_record`` makes it - paths relative to the repository the file lies in
+    (``paths.record_root``), ``<cache>/…`` for the cache, ``<models>/NAME`` for a model file elsewhere -
+    whichever experiment built it; the measurement itself ran the real paths.  ``public=False`` writes
+    records as they are: ingested records quote another person's file (``ingest.output``).
     """
 
-    def __init__(self, path: str | Path):
+    def __init__(self, path: str | Path, *, public: bool = True):
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._root = record_root(self.path) if public else None
+        self._public = public
         repair(self.path)
         self._lines = count_lines(self.path)
         self._f = open(self.path, "a", encoding="utf-8")
@@ -88,6 +97,8 @@ class RecordWriter:
         )
         if msg:
             raise SchemaError(msg)
+        if self._public:
+            rec = public_record(rec, self._root)
         line = json_line(rec, allow_nan=False, separators=(",", ":"))
         with errors.naming(self.path):  # a full disk's "No space left on device" names no file
             self._f.write(line + "\n")
@@ -169,7 +180,7 @@ def repair(path: str | Path) -> dict | None:
     )
     q = path.with_name(path.name + ".quarantine.jsonl")
     with errors.naming(q), open(q, "a", encoding="utf-8") as f:
-        f.write(json_line(entry) + "\n")
+        f.write(json_line(public_record(entry, record_root(path))) + "\n")  # as RecordWriter writes
         f.flush()
         os.fsync(f.fileno())
     with errors.naming(path), open(path, "r+b") as f:

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import yaml
 
+from . import paths as paths_mod
 from .errors import ParamsError
 from .llamacpp import models as models_mod
 from .llamacpp import toolchain as tc_mod
@@ -358,7 +359,35 @@ def load_params_file(p: Path) -> dict:
             f"{where}: YAML syntax error: {what}; fix: correct that line (indentation, a missing "
             f"':', an unclosed quote or bracket) {_RESTORE}"
         ) from None
-    return validate_params(doc, p)
+    return validate_params(with_local_paths(doc, p), p)
+
+
+def with_local_paths(doc, params_file: Path):
+    """``doc`` with each ``source: file`` entry written as ``path: <models>/NAME`` (a write-up's params
+    name no folder of the machine: issue 33 §3) given this machine's path from the params file's
+    local companion (``paths.local_file``: ``{model_paths: {id: path}}``); entries it does not name
+    are left as they are (``models`` then says how to give the path).  ``doc`` is changed in place.
+
+    Raises:
+        ParamsError: the local file is not YAML or not ``{model_paths: {id: path}}`` (names the file)."""
+    local = paths_mod.local_file(params_file)
+    reg = doc.get("models", {}).get("registry") if isinstance(doc, dict) else None
+    if not isinstance(reg, dict) or not local.is_file():
+        return doc
+    try:
+        found = (yaml.safe_load(local.read_text()) or {}).get("model_paths") or {}
+    except (yaml.YAMLError, AttributeError):
+        found = None
+    if not isinstance(found, dict):
+        raise ParamsError(
+            f"{local}: not `model_paths: {{MODEL_ID: PATH}}`; fix: correct it, or delete it and run "
+            "`benchbook writeup new NAME --model FILE` again (it writes this file)"
+        )
+    for mid, ent in reg.items():
+        path = found.get(mid)
+        if isinstance(ent, dict) and str(ent.get("path", "")).startswith(paths_mod.MODELS_PREFIX) and path:
+            ent["path"] = str(path)
+    return doc
 
 
 def get_toolchain(params: dict, build: bool = True, log=print, full_check: bool = True) -> tc_mod.Toolchain:

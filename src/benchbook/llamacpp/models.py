@@ -43,7 +43,7 @@ from pathlib import Path
 
 from benchbook import atomicfile
 
-from ..paths import cache_dir
+from ..paths import MODELS_PREFIX, cache_dir
 from ..records import utc_now
 from . import download, verify
 from .fetch import pip_download_wheel, sha256_file, verify_sha256
@@ -372,6 +372,13 @@ def _check_user_file(model_id: str, ent: dict) -> Path:
     """
     path = user_path(ent)
     key = f"models.registry.{model_id}"
+    if str(ent.get("path", "")).startswith(MODELS_PREFIX):
+        raise ModelError(
+            f"model {model_id}: `{key}.path` names the file only as {ent['path']} (a write-up's params "
+            "hold no folder of the machine that registered it) and this machine's path is not in the "
+            "params file's local companion (params.local.yaml, git-ignored); fix: `benchbook writeup new "
+            f"NAME --model /path/to/{ent['path'][len(MODELS_PREFIX) :]}` writes it"
+        )
     if not path.is_file():
         raise ModelError(
             f"model {model_id}: {path} (`{key}.path`) does not exist; fix: correct the path, or "
