@@ -86,7 +86,7 @@ def test_a_pin_off_in_its_last_digit_is_diagnosed(cache, tmp_path):  # noqa: F81
     sha = hashlib.sha256(blob).hexdigest()
     edited = sha[:-1] + ("0" if sha[-1] != "0" else "1")
     ent = {"source": "file", "path": str(f), "sha256": sha, "size_bytes": len(blob)}
-    models_mod.fetch({"myq2g": ent}, "myq2g", log=lambda *_: None)  # verified once: its machine-local record has sha
+    models_mod.fetch({"myq2g": ent}, "myq2g", log=lambda *_: None)  # verified: its local record has sha
     with pytest.raises(ModelError) as e:
         models_mod.fetch({"myq2g": {**ent, "sha256": edited}}, "myq2g", log=lambda *_: None)
     assert str(e.value) == (

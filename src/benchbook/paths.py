@@ -2,7 +2,9 @@
 
 The cache (toolchains keyed by source sha256 + backend + cmake flags, models keyed by
 sha256, downloads) defaults to ``$XDG_CACHE_HOME/benchbook`` (``~/.cache/benchbook``);
-``BENCHBOOK_CACHE`` overrides it.  Nothing in the cache is ever committed.
+``BENCHBOOK_CACHE`` overrides it.  Nothing in the cache is ever committed.  What is true only of this
+machine's own files (the verification records of ``source: file`` models) is kept out of the cache, in
+``state_dir()`` (``$XDG_STATE_HOME/benchbook``, ``~/.local/state/benchbook``; ``BENCHBOOK_STATE``).
 """
 
 from __future__ import annotations
