@@ -2,7 +2,9 @@
 
 The cache (toolchains keyed by source sha256 + backend + cmake flags, models keyed by
 sha256, downloads) defaults to ``$XDG_CACHE_HOME/benchbook`` (``~/.cache/benchbook``);
-``BENCHBOOK_CACHE`` overrides it.  Nothing in the cache is ever committed.
+``BENCHBOOK_CACHE`` overrides it.  Nothing in the cache is ever committed.  What is true only of this
+machine's own files (the verification records of ``source: file`` models) is kept out of the cache, in
+``state_dir()`` (``$XDG_STATE_HOME/benchbook``, ``~/.local/state/benchbook``; ``BENCHBOOK_STATE``).
 """
 
 from __future__ import annotations
@@ -34,6 +36,26 @@ def cache_root() -> Path:
     if env:
         return Path(env)
     return Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "benchbook"
+
+
+def state_dir() -> Path:
+    """Return this machine's benchbook state folder (created if missing): ``BENCHBOOK_STATE``, else
+    ``$XDG_STATE_HOME/benchbook`` (``~/.local/state/benchbook``).  Neither the cache (which is shared by
+    checkouts and may be copied to another machine) nor the project (committed): it holds what is true
+    only of this machine's own files, the verification records of ``source: file`` models
+    (``models.user_file_state``).
+
+    Raises:
+        OSError: the folder cannot be made (a file in its place, read-only, no permission).
+    """
+    env = os.environ.get("BENCHBOOK_STATE")
+    root = (
+        Path(env)
+        if env
+        else Path(os.environ.get("XDG_STATE_HOME") or Path.home() / ".local" / "state") / "benchbook"
+    )
+    root.mkdir(parents=True, exist_ok=True)
+    return root
 
 
 def repo_root(start: Path | None = None) -> Path:
