@@ -1,0 +1,47 @@
+"""A claims file that is not UTF-8 text (a binary file, a Latin-1 export) or not a mapping is named by
+file:line with a fix (issue 34 §9, fault catalogue D09-D11, D17).
+
+Before: ``benchbook: error: 'utf-8' codec can't decode byte 0xfd in position 4: invalid start byte``: no
+file named, so ``audit --all`` over a folder could not say which of its files was the bad one."""
+
+from __future__ import annotations
+
+import pytest
+
+from benchbook.audit import command, schema
+
+
+def test_a_binary_claims_file_is_named_with_its_line_and_a_fix(tmp_path):
+    f = tmp_path / "c.yaml"
+    f.write_bytes(b"schema: x\n\x00\xfd\xff")
+    with pytest.raises(schema.ClaimsError) as e:
+        schema.load(f)
+    assert str(e.value) == (
+        f"{f}:2: byte 11 is not UTF-8 (invalid start byte), so this is no claims file (YAML text); "
+        "fix: give the claims file (docs/claims.md), or save it as UTF-8"
+    )
+
+
+def test_a_claims_file_that_is_no_mapping_says_how_to_start_one(tmp_path):
+    f = tmp_path / "c.yaml"
+    f.write_text("- 1\n- 2\n")
+    with pytest.raises(schema.ClaimsError) as e:
+        schema.load(f)
+    assert str(e.value) == (
+        f"{f}:1: a claims file is a mapping with schema, schema_version, source, claims; fix: start "
+        "from docs/claims.md's example, or draft one from a post (`benchbook claims draft POST`)"
+    )
+
+
+def test_audit_all_names_the_binary_file_and_audits_the_good_one(tmp_path, capsys):
+    c = tmp_path / "claims"
+    c.mkdir()
+    (c / "good.yaml").write_text(
+        "schema: benchbook.claims\nschema_version: 1\nsource: {kind: t}\n"
+        "claims:\n  - {id: a, metric: decode_tps, value: 10, unit: tok/s}\n"
+    )
+    (c / "bin.yaml").write_bytes(b"\x00\xff" * 50)
+    rc = command.main(["--all", str(c), "--out", str(tmp_path / "o"), "--pages", str(tmp_path / "p")])
+    err = capsys.readouterr().err
+    assert rc == 2 and (tmp_path / "p" / "good.qmd").exists()
+    assert f"{c / 'bin.yaml'}:1: byte 1 is not UTF-8 (invalid start byte)" in err
