@@ -1043,8 +1043,8 @@ def load(path: str | Path) -> ClaimsFile:
     except UnicodeDecodeError as e:  # a binary file, or another encoding: named, not a bare codec error
         line = path.read_bytes()[: e.start].count(b"\n") + 1
         raise ClaimsError(
-            f"{path}:{line}: byte {e.start} is not UTF-8 ({e.reason}), so this is no claims file (YAML text); "
-            "fix: give the claims file (docs/claims.md), or save it as UTF-8"
+            f"{path}:{line}: byte {e.start} is not UTF-8 ({e.reason}), so this is no claims file (YAML "
+            "text); fix: give the claims file (docs/claims.md), or save it as UTF-8"
         ) from None
     doc = _Doc(path, text)
     if not isinstance(doc.data, dict):

@@ -10,6 +10,8 @@ server's validators (``ETag``, ``Last-Modified``).  A resume asks for the rest o
 ``If-Range`` (a changed file answers ``200`` with the whole new body); a partial file of another URL,
 or one with no record (an older benchbook's), is started over, so the bytes of two files are never
 joined (an interrupted ``models add URL1`` then ``models add URL2`` with the same file name did that).
+So is a partial file of a server that sent no validator when no sha256 is pinned (a changed file could
+not be told from the same one), and a ``206`` whose ``Content-Range`` does not start at the byte asked.
 """
 
 from __future__ import annotations
@@ -86,8 +88,14 @@ def download(
         log(f"{what}: the partial download in {part} is {was}, not {url}: starting over")
         _drop(part)
         have, known = 0, {}
-    headers = {"Range": f"bytes={have}-"} if have else {}
     validator = known.get("etag") or known.get("last_modified")
+    if have and not validator and sha256 is None:
+        # nothing tells a changed file from the same one (no ETag/Last-Modified, no pinned sha256): a
+        # resume could join two versions' bytes under a sha256 neither has, and nothing would notice
+        log(f"{what}: {url} sent no ETag or Last-Modified and no sha256 is pinned: starting over")
+        _drop(part)
+        have, known = 0, {}
+    headers = {"Range": f"bytes={have}-"} if have else {}
     if have and validator:
         headers["If-Range"] = validator  # a changed file: 200 and the whole new body, never a splice
     if have:
@@ -107,6 +115,22 @@ def download(
     with resp:
         if have and resp.status != 206:
             have = 0  # the server ignored the range, or the file changed (If-Range): start over
+        got_range = resp.headers.get("Content-Range")
+        if have and got_range and not got_range.startswith(f"bytes {have}-"):
+            have = 0  # a 206 of another range than the one asked for: never appended
+            _drop(part)
+            resp.close()
+            return download(
+                url,
+                dest,
+                sha256,
+                what=what,
+                size=size,
+                timeout=timeout,
+                chunk=chunk,
+                log=log,
+                given_on=given_on,
+            )
         etag, modified = resp.headers.get("ETag"), resp.headers.get("Last-Modified")
         if have and known.get("etag") and etag and etag != known["etag"]:
             # a 206 of another version of the file (a server that ignored If-Range): start over
