@@ -45,3 +45,22 @@ def test_audit_all_names_the_binary_file_and_audits_the_good_one(tmp_path, capsy
     err = capsys.readouterr().err
     assert rc == 2 and (tmp_path / "p" / "good.qmd").exists()
     assert f"{c / 'bin.yaml'}:1: byte 1 is not UTF-8 (invalid start byte)" in err
+
+
+def test_a_typo_under_audit_here_is_named_not_ignored(tmp_path, capsys, monkeypatch):
+    """Before (catalogue P10): ``decodngs:`` under ``audit.here`` was ignored by ``benchbook audit`` (the
+    default decodings judged "reproducible here"), exit 0; ``doctor`` named it, the audit did not."""
+    from conftest import committed_root
+
+    text = (committed_root() / "params.yaml").read_text()
+    (tmp_path / "params.yaml").write_text(text.replace("    decodings: [plain", "    decodngs: [plain", 1))
+    claims = committed_root() / "data" / "claims" / "clover-35b-a3b-blog.yaml"
+    monkeypatch.chdir(tmp_path)
+    assert command.main([str(claims), "--out", "o"]) == 2
+    assert capsys.readouterr().err == (
+        "benchbook: error: params.yaml audit.here.decodngs: unknown key; fix: write `decodings` "
+        "(known: build, methods, decodings, gpus)\n"
+    )
+    # control: the committed params.yaml is audited
+    (tmp_path / "params.yaml").write_text(text)
+    assert command.main([str(claims), "--out", "o"]) == 0
