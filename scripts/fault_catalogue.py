@@ -98,7 +98,9 @@ def env(cache: Path | None = None, **extra: str) -> dict:
     return e
 
 
-def run(args, cwd: Path, *, timeout: float = 120, e: dict | None = None, stdin: str | None = None, pre=None) -> R:
+def run(
+    args, cwd: Path, *, timeout: float = 120, e: dict | None = None, stdin: str | None = None, pre=None
+) -> R:
     t = time.monotonic()
     try:
         p = subprocess.run(
@@ -196,9 +198,15 @@ def inert(page: str, where: str) -> Outcome:
     """Planted PAYLOAD shows as text: no tag, shortcode, math, link, image or control survives."""
     live = []
     low = page.lower()
-    for token in ["<script", "<img", "{{<", "{{%", "$x$", "](javascript:", "\u202e", "\x1b", "\x9b"]:
+    # a page's own shortcodes ({{< var lb-… >}}, {{< include _generated/… >}}) are allowed: the planted ones not
+    planted = ["{{< include /etc", "{{< env ", "{{< var lb-x", "{{< meta ", "{{< include ../"]
+    for token in ["<script", "<img", "$x$", "\u202e", "\x1b", "\x9b", *planted]:
         if token in low:
             live.append(token.encode("unicode_escape").decode())
+    # a Markdown link is live outside raw HTML blocks (```{=html} … ```) only
+    markdown = re.sub(r"```\{=html\}.*?```", "", page, flags=re.S)
+    if "](javascript:" in markdown.lower():
+        live.append("](javascript:")
     if live:
         return Outcome("security", f"{where}: live {live}")
     if "alert(1)" not in html.unescape(page).replace("&#40;", "(").replace("&#41;", ")"):
@@ -248,7 +256,9 @@ def audit(d: Path, *files: str, timeout: float = 120) -> R:
 
 
 def pages_text(folder: Path) -> str:
-    return "\n".join(p.read_text(errors="replace") for p in sorted(folder.rglob("*.qmd")) + sorted(folder.rglob("*.md")))
+    return "\n".join(
+        p.read_text(errors="replace") for p in sorted(folder.rglob("*.qmd")) + sorted(folder.rglob("*.md"))
+    )
 
 
 # ---------------------------------------------------------------- §1 hostile snapshot text -> pages
@@ -346,30 +356,54 @@ def f_model_name(d: Path) -> Outcome:
     p = project(d)
     t = (p / "params.yaml").read_text()
     (p / "params.yaml").write_text(
-        t.replace("    smollm2-135m-q2_k: {derived_from", '    "<script>x{{< env HOME >}}": {derived_from: smollm2-135m-q4_1, quantize: Q4_0}\n    smollm2-135m-q2_k: {derived_from', 1)
+        t.replace(
+            "    smollm2-135m-q2_k: {derived_from",
+            '    "<script>x{{< env HOME >}}": {derived_from: smollm2-135m-q4_1, quantize: Q4_0}\n    smollm2-135m-q2_k: {derived_from',
+            1,
+        )
     )
     return expect_error(bb(p, "doctor"), "params.yaml")
 
 
 def f_writeup_name(d: Path) -> Outcome:
     p = project(d)
-    return expect_error(bb(p, "writeup", "new", "<script>{{< env HOME >}}$x$"), "name")
+    return expect_error(bb(p, "writeup", "new", "<script>{{< env HOME >}}$x$"), "name", fix=False)
 
 
 def f_newpage_name(d: Path) -> Outcome:
     p = project(d)
     r = bb(p, "new-page", "{{< include ..-..-etc-passwd >}}", "--experiment", "llama_bench")
-    return expect_error(r, "")
+    return expect_error(r, "page name", fix=False)
 
 
 def f_ingest_hostile(d: Path) -> Outcome:
     """llama-bench JSONL whose model_filename/cpu_info carry the payload: ingest prints it inert."""
     row = {
-        "build_commit": "abc", "build_number": 1, "cpu_info": PAYLOAD, "gpu_info": PAYLOAD, "backends": "CPU",
-        "model_filename": PAYLOAD, "model_type": PAYLOAD, "model_size": 1, "model_n_params": 1, "n_batch": 2048,
-        "n_ubatch": 512, "n_threads": 2, "type_k": "f16", "type_v": "f16", "n_gpu_layers": 99, "n_prompt": 128,
-        "n_gen": 0, "n_depth": 0, "test_time": "2026-01-01T00:00:00Z", "avg_ns": 1000, "stddev_ns": 1,
-        "avg_ts": 100.0, "stddev_ts": 1.0, "samples_ns": [1000, 1000], "samples_ts": [100.0, 100.0],
+        "build_commit": "abc",
+        "build_number": 1,
+        "cpu_info": PAYLOAD,
+        "gpu_info": PAYLOAD,
+        "backends": "CPU",
+        "model_filename": PAYLOAD,
+        "model_type": PAYLOAD,
+        "model_size": 1,
+        "model_n_params": 1,
+        "n_batch": 2048,
+        "n_ubatch": 512,
+        "n_threads": 2,
+        "type_k": "f16",
+        "type_v": "f16",
+        "n_gpu_layers": 99,
+        "n_prompt": 128,
+        "n_gen": 0,
+        "n_depth": 0,
+        "test_time": "2026-01-01T00:00:00Z",
+        "avg_ns": 1000,
+        "stddev_ns": 1,
+        "avg_ts": 100.0,
+        "stddev_ts": 1.0,
+        "samples_ns": [1000, 1000],
+        "samples_ts": [100.0, 100.0],
     }
     f = d / "lb.jsonl"
     f.write_text(json.dumps(row) + "\n")
@@ -379,6 +413,49 @@ def f_ingest_hostile(d: Path) -> Outcome:
     if controls(r.both):
         return Outcome("security", f"raw controls {controls(r.both)}")
     return Outcome("ok", f"exit {r.rc}: {short(r.both, 100)}")
+
+
+def f_site_generate(d: Path) -> Outcome:
+    """Every string a registry number carries from records (label, build, commands) plus planted
+    snapshots -> site.generate's provenance pages, _generated parts and _variables.yml."""
+    p = d / "site"
+    r = run(["git", "-C", str(ROOT), "archive", "HEAD", "-o", str(d / "a.tar")], d)
+    if r.rc:
+        return Outcome("wrong message", f"catalogue: git archive: {short(r.err)}")
+    p.mkdir()
+    run(["tar", "-xf", str(d / "a.tar"), "-C", str(p)], d)
+    (p / "reports" / "numbers").mkdir(parents=True)
+    for f in (ROOT / "tests" / "fixtures" / "registry").glob("*.json"):
+        shutil.copy(f, p / "reports" / "numbers" / f.name)
+    plant(p / "data" / "raw")
+    r = py(
+        p,
+        f"""
+        import json
+        from pathlib import Path
+        P = {PAYLOAD!r}
+        for f in Path("reports/numbers").glob("*.json"):
+            d = json.loads(f.read_text())
+            for n in d["numbers"].values():
+                n["label"] = n.get("label", "") + " " + P
+                n["build"] = P
+                n["commands"] = [[*c, P] for c in n.get("commands") or []]
+            f.write_text(json.dumps(d))
+        from benchbook import site
+        site.generate(Path("."))
+        """,
+        timeout=300,
+    )
+    if tb(r) or r.rc:
+        return expect_ok(r)
+    texts = [f.read_text() for f in [*(p / "_generated").glob("*.md"), *(p / "provenance").glob("*.qmd")]]
+    o = inert("\n".join(texts), "provenance pages and _generated parts")
+    if o.status != "ok":
+        return o
+    var = (p / "_variables.yml").read_text()
+    if "alert(" in var:
+        return Outcome("security", "_variables.yml carries a record's text")
+    return Outcome("ok", o.detail + "; _variables.yml holds no record text")
 
 
 # ---------------------------------------------------------------- §2 claims text: bidi, escapes
@@ -395,14 +472,22 @@ def _claims_hostile(d: Path, field: str) -> Outcome:
     }[field]
     f = claims_file(d, body)
     if field == "source":
-        f.write_text(f.read_text().replace("source: {kind: synthetic test}", f"source: {{kind: {hostile}, link: {hostile}}}"))
+        f.write_text(
+            f.read_text().replace(
+                "source: {kind: synthetic test}", f"source: {{kind: {hostile}, link: {hostile}}}"
+            )
+        )
     r = audit(d, str(f))
     if tb(r):
         return Outcome("traceback", first_tb_line(r))
     if controls(r.both):
         return Outcome("security", f"terminal: raw {controls(r.both)}")
     if r.rc != 0:
-        return Outcome("ok", f"refused: {short(r.err, 120)}") if "error" in r.err else Outcome("wrong message", short(r.both))
+        return (
+            Outcome("ok", f"refused: {short(r.err, 120)}")
+            if "error" in r.err
+            else Outcome("wrong message", short(r.both))
+        )
     page = pages_text(d / "o")
     if not page:
         return Outcome("wrong message", "no page written")
@@ -427,7 +512,11 @@ def f_claim_model(d: Path) -> Outcome:
 
 def f_claim_file_name(d: Path) -> Outcome:
     """The claims file's own name carries markup and an ESC: terminal and page inert."""
-    f = claims_file(d, "claims:\n  - {id: a, metric: decode_tps, value: 10, unit: tok/s}\n", name="x\x1b]0;T\x07$x$ {{< env HOME >}}.yaml")
+    f = claims_file(
+        d,
+        "claims:\n  - {id: a, metric: decode_tps, value: 10, unit: tok/s}\n",
+        name="x\x1b]0;T\x07$x$ {{< env HOME >}}.yaml",
+    )
     r = audit(d, str(f))
     if tb(r):
         return Outcome("traceback", first_tb_line(r))
@@ -500,8 +589,29 @@ def f_draft_html_post(d: Path) -> Outcome:
     return Outcome("security", f"live {live}") if live else Outcome("ok", "inert")
 
 
+def f_draft_onto_other_file(d: Path) -> Outcome:
+    """`claims draft POST -o FILE` where FILE is not a claims file (binary, a params.yaml): refused,
+    FILE untouched."""
+    f = _post(d, POST)
+    outs = []
+    for name, data in [("bin.yaml", os.urandom(3000)), ("params.yaml", (ROOT / "params.yaml").read_bytes())]:
+        target = d / name
+        target.write_bytes(data)
+        r = bb(d, "claims", "draft", str(f), "-o", str(target))
+        if tb(r):
+            return Outcome("traceback", f"{name}: {first_tb_line(r)}")
+        if target.read_bytes() != data:
+            return Outcome("data loss", f"claims draft -o {name} overwrote it (exit {r.rc})")
+        if r.rc == 0:
+            return Outcome("wrong message", f"-o {name}: exit 0 and nothing written?")
+        outs.append(short(r.err, 70))
+    return Outcome("ok", " / ".join(outs))
+
+
 def f_draft_stdin_controls(d: Path) -> Outcome:
-    r = bb(d, "claims", "draft", "-", "-o", str(d / "c.yaml"), stdin=POST + "\x1b[2J\x1b]0;PWN\x07 42 tok/s\n")
+    r = bb(
+        d, "claims", "draft", "-", "-o", str(d / "c.yaml"), stdin=POST + "\x1b[2J\x1b]0;PWN\x07 42 tok/s\n"
+    )
     o = expect_ok(r)
     if o.status != "ok":
         return o
@@ -519,9 +629,15 @@ def f_alias_bomb(d: Path) -> Outcome:
     for i in range(1, 10):
         prev = chr(ord("a") + i - 1)
         cur = chr(ord("a") + i)
-        lines.append(f"{cur}: &{cur} [*{prev},*{prev},*{prev},*{prev},*{prev},*{prev},*{prev},*{prev},*{prev}]")
+        lines.append(
+            f"{cur}: &{cur} [*{prev},*{prev},*{prev},*{prev},*{prev},*{prev},*{prev},*{prev},*{prev}]"
+        )
     f = d / "bomb.yaml"
-    f.write_text(CLAIMS_HEAD + "\n".join(lines) + "\nclaims:\n  - {id: x, metric: decode_tps, value: *j, unit: tok/s}\n")
+    f.write_text(
+        CLAIMS_HEAD
+        + "\n".join(lines)
+        + "\nclaims:\n  - {id: x, metric: decode_tps, value: *j, unit: tok/s}\n"
+    )
     r = audit(d, str(f), timeout=30)
     o = expect_error(r, "bomb.yaml")
     return Outcome(o.status, f"{r.secs:.1f}s {o.detail}")
@@ -533,14 +649,18 @@ def f_single_alias(d: Path) -> Outcome:
 
 
 def f_merge_key(d: Path) -> Outcome:
-    f = claims_file(d, "base: &b {metric: decode_tps, unit: tok/s}\nclaims:\n  - {<<: *b, id: a, value: 10}\n")
+    f = claims_file(
+        d, "base: &b {metric: decode_tps, unit: tok/s}\nclaims:\n  - {<<: *b, id: a, value: 10}\n"
+    )
     return expect_error(audit(d, str(f), timeout=30), "c.yaml")
 
 
 def f_python_tag(d: Path) -> Outcome:
     f = claims_file(
         d,
-        "claims:\n  - {id: !!python/object/apply:os.system ['touch " + str(d / "PWNED") + "'], metric: decode_tps, value: 1, unit: tok/s}\n",
+        "claims:\n  - {id: !!python/object/apply:os.system ['touch "
+        + str(d / "PWNED")
+        + "'], metric: decode_tps, value: 1, unit: tok/s}\n",
     )
     r = audit(d, str(f), timeout=30)
     if (d / "PWNED").exists():
@@ -550,7 +670,9 @@ def f_python_tag(d: Path) -> Outcome:
 
 def f_many_claims(d: Path) -> Outcome:
     n = 20_000
-    body = "claims:\n" + "".join(f"  - {{id: c{i}, metric: decode_tps, value: {i % 97 + 1}, unit: tok/s}}\n" for i in range(n))
+    body = "claims:\n" + "".join(
+        f"  - {{id: c{i}, metric: decode_tps, value: {i % 97 + 1}, unit: tok/s}}\n" for i in range(n)
+    )
     f = claims_file(d, body)
     r = audit(d, str(f), timeout=120)
     if tb(r):
@@ -566,12 +688,22 @@ def f_deep_nesting(d: Path) -> Outcome:
 
 
 def f_deep_mapping(d: Path) -> Outcome:
-    f = claims_file(d, "claims:\n  - {id: a, metric: decode_tps, value: 1, unit: tok/s, note: " + "{a: " * 3000 + "1" + "}" * 3000 + "}\n")
+    f = claims_file(
+        d,
+        "claims:\n  - {id: a, metric: decode_tps, value: 1, unit: tok/s, note: "
+        + "{a: " * 3000
+        + "1"
+        + "}" * 3000
+        + "}\n",
+    )
     return expect_error(audit(d, str(f), timeout=60), "c.yaml")
 
 
 def f_big_claims(d: Path) -> Outcome:
-    f = claims_file(d, "claims:\n  - {id: a, metric: decode_tps, value: 1, unit: tok/s, note: \"" + "x" * 10_000_000 + "\"}\n")
+    f = claims_file(
+        d,
+        'claims:\n  - {id: a, metric: decode_tps, value: 1, unit: tok/s, note: "' + "x" * 10_000_000 + '"}\n',
+    )
     r = audit(d, str(f), timeout=120)
     if tb(r):
         return Outcome("traceback", first_tb_line(r))
@@ -604,12 +736,18 @@ def f_claims_wrong_types(d: Path) -> Outcome:
 
 
 def f_claims_dup_ids(d: Path) -> Outcome:
-    f = claims_file(d, "claims:\n  - {id: a, metric: decode_tps, value: 1, unit: tok/s}\n  - {id: a, metric: decode_tps, value: 2, unit: tok/s}\n")
+    f = claims_file(
+        d,
+        "claims:\n  - {id: a, metric: decode_tps, value: 1, unit: tok/s}\n  - {id: a, metric: decode_tps, value: 2, unit: tok/s}\n",
+    )
     return expect_error(audit(d, str(f), timeout=30), "c.yaml")
 
 
 def f_claims_nan(d: Path) -> Outcome:
-    f = claims_file(d, "claims:\n  - {id: a, metric: decode_tps, value: .nan, unit: tok/s}\n  - {id: b, metric: decode_tps, value: .inf, unit: tok/s}\n")
+    f = claims_file(
+        d,
+        "claims:\n  - {id: a, metric: decode_tps, value: .nan, unit: tok/s}\n  - {id: b, metric: decode_tps, value: .inf, unit: tok/s}\n",
+    )
     return expect_error(audit(d, str(f), timeout=30), "c.yaml")
 
 
@@ -638,9 +776,13 @@ def f_audit_all_bad(d: Path) -> Outcome:
     """--all over a folder with a bomb, a binary file and a good file: the good one is still audited."""
     c = d / "claims"
     c.mkdir()
-    (c / "good.yaml").write_text(CLAIMS_HEAD + "claims:\n  - {id: a, metric: decode_tps, value: 10, unit: tok/s}\n")
+    (c / "good.yaml").write_text(
+        CLAIMS_HEAD + "claims:\n  - {id: a, metric: decode_tps, value: 10, unit: tok/s}\n"
+    )
     (c / "bin.yaml").write_bytes(b"\x00\xff" * 500)
-    (c / "alias.yaml").write_text(CLAIMS_HEAD + "x: &x 1\nclaims:\n  - {id: a, metric: decode_tps, value: *x, unit: tok/s}\n")
+    (c / "alias.yaml").write_text(
+        CLAIMS_HEAD + "x: &x 1\nclaims:\n  - {id: a, metric: decode_tps, value: *x, unit: tok/s}\n"
+    )
     r = bb(d, "audit", "--all", str(c), "--out", str(d / "o"), "--pages", str(d / "p"), timeout=60)
     if tb(r):
         return Outcome("traceback", first_tb_line(r))
@@ -738,7 +880,11 @@ def ggufs() -> tuple[bytes, bytes]:
     """Two valid small GGUFs (a cached synthetic model and the default model), else skip."""
     small = sorted(USER_CACHE.glob("models/synth-*.gguf"))
     a = small[0].read_bytes() if small else None
-    b = (USER_CACHE / "models" / f"{DEFAULT_SHA}.gguf").read_bytes() if (USER_CACHE / "models" / f"{DEFAULT_SHA}.gguf").exists() else None
+    b = (
+        (USER_CACHE / "models" / f"{DEFAULT_SHA}.gguf").read_bytes()
+        if (USER_CACHE / "models" / f"{DEFAULT_SHA}.gguf").exists()
+        else None
+    )
     if a is None or b is None:
         raise FileNotFoundError("no cached GGUFs to serve (run `benchbook models fetch` once)")
     return a, b
@@ -779,7 +925,9 @@ def _download_case(d: Path, *, same_url: bool, validators: bool) -> Outcome:
         others = shas - {hashlib.sha256(x).hexdigest() for x in (a, b)} - {DEFAULT_SHA}
         others = {s for s in others if s}
         if others:
-            return Outcome("data loss", f"registered sha256 {sorted(others)[0][:12]}… of neither file (spliced)")
+            return Outcome(
+                "data loss", f"registered sha256 {sorted(others)[0][:12]}… of neither file (spliced)"
+            )
         if r2.rc != 0:
             return Outcome("wrong message", f"second add failed: {short(r2.err)}")
         if want not in shas and want != DEFAULT_SHA:
@@ -837,7 +985,9 @@ def f_dl_404(d: Path) -> Outcome:
 
 def f_dl_refused(d: Path) -> Outcome:
     p = project(d)
-    return expect_error(bb(p, "models", "add", "http://127.0.0.1:9/m.gguf", e=env(d / "cache"), timeout=60), "127.0.0.1")
+    return expect_error(
+        bb(p, "models", "add", "http://127.0.0.1:9/m.gguf", e=env(d / "cache"), timeout=60), "127.0.0.1"
+    )
 
 
 def f_dl_file_url(d: Path) -> Outcome:
@@ -858,7 +1008,7 @@ def f_params_ulimit(d: Path) -> Outcome:
     import resource
 
     a, _ = ggufs()
-    p = project(d)
+    p = project(d / "p")
     g = d / "local.gguf"
     g.write_bytes(a)
     before = (p / "params.yaml").read_text()
@@ -882,12 +1032,16 @@ def f_params_ulimit(d: Path) -> Outcome:
         return Outcome("traceback", first_tb_line(r))
     if r.rc == 0 and after == before:
         return Outcome("wrong message", "exit 0 but nothing written")
-    return Outcome("ok", f"exit {r.rc}: {short(r.err or r.out, 100)}") if r.rc == 0 or "error" in r.err else expect_error(r, "")
+    return (
+        Outcome("ok", f"exit {r.rc}: {short(r.err or r.out, 100)}")
+        if r.rc == 0 or "error" in r.err
+        else expect_error(r, "")
+    )
 
 
 def f_params_readonly_dir(d: Path) -> Outcome:
     a, _ = ggufs()
-    p = project(d)
+    p = project(d / "p")
     g = d / "local.gguf"
     g.write_bytes(a)
     before = (p / "params.yaml").read_text()
@@ -908,8 +1062,25 @@ def f_params_readonly_dir(d: Path) -> Outcome:
 def _tmpfs(d: Path, size: str = "64k") -> Path | None:
     m = d / "mnt"
     m.mkdir()
-    ok = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(m)], capture_output=True).returncode == 0
+    ok = (
+        subprocess.run(
+            ["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(m)], capture_output=True
+        ).returncode
+        == 0
+    )
     return m if ok else None
+
+
+def fill(f: Path) -> None:
+    """Write ``f`` until its file system is full."""
+    fd = os.open(f, os.O_WRONLY | os.O_CREAT)
+    try:
+        while True:
+            os.write(fd, b"\0" * 512)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
 
 
 def _umount(m: Path) -> None:
@@ -927,14 +1098,7 @@ def f_full_disk_params(d: Path) -> Outcome:
         return f_params_ulimit(d / "u")
     try:
         p = project(m / "proj")
-        fill = m / "fill"
-        with open(fill, "wb") as fh:
-            try:
-                while True:
-                    fh.write(b"\0" * 4096)
-                    fh.flush()
-            except OSError:
-                pass
+        fill(m / "fill")
         before = (p / "params.yaml").read_text()
         r = bb(p, "models", "add", str(g), "--id", "local-m", e=env(d / "cache"))
         after = (p / "params.yaml").read_text()
@@ -958,19 +1122,17 @@ def f_full_raw_dir(d: Path) -> Outcome:
         good = '{"schema":"benchbook.session","schema_version":1,"event":"start"}\n' * 300
         f.write_text(good + '{"schema":"benchbook.lla')
         before = f.read_bytes()
-        with open(m / "fill", "wb") as fh:
-            try:
-                while True:
-                    fh.write(b"\0" * 1024)
-                    fh.flush()
-            except OSError:
-                pass
+        fill(m / "fill")
         r = bb(d, "records", "repair", str(f))
         if not f.read_bytes() or (f.read_bytes() != before and not f.read_bytes().startswith(good.encode())):
             return Outcome("data loss", "raw file cut on a full disk")
         if tb(r):
             return Outcome("traceback", first_tb_line(r))
-        return Outcome("ok", f"exit {r.rc}: {short(r.err or r.out, 100)}") if (r.rc == 0 or "error" in r.err) else expect_error(r, "")
+        return (
+            Outcome("ok", f"exit {r.rc}: {short(r.err or r.out, 100)}")
+            if (r.rc == 0 or "error" in r.err)
+            else expect_error(r, "")
+        )
     finally:
         _umount(m)
 
@@ -1014,6 +1176,13 @@ def _dup(d: Path, what: str) -> Outcome:
     cv = next((x for x in clean.out.splitlines() if x.startswith("VALUE")), "")
     if v != cv:
         return Outcome("data loss", f"headline moved: {cv} -> {v}")
+    if what in {"start", "end"}:
+        # a session event repeated is idempotent: nothing counted twice (hosts panel and headline the same)
+        panel = "from pathlib import Path\nfrom benchbook import hosts\nprint(hosts.hosts_panel(Path('data/raw'), 'llama_bench', None))"
+        a, b = py(p, panel), py(d / "clean", panel)
+        if a.out != b.out:
+            return Outcome("data loss", "the hosts panel counts the duplicated session event")
+        return Outcome("ok", f"{v}; counts unchanged (the duplicate is not reported: idempotent)")
     if "duplicate" not in r.out:
         return Outcome("wrong message", "the duplicate is not reported on the skipped page")
     return Outcome("ok", f"{v}; duplicate reported")
@@ -1040,12 +1209,47 @@ def f_torn_middle(d: Path) -> Outcome:
     p = project(d, raw=True)
     f = p / "data/raw/llama_bench/246274abff670295.jsonl"
     lines = f.read_text().splitlines()
-    lines[5] = lines[5][: len(lines[5]) // 2]
+    i = next(i for i, x in enumerate(lines) if '"benchbook.llama_bench"' in x)
+    lines[i] = lines[i][: len(lines[i]) // 2]
     f.write_text("\n".join(lines) + "\n")
-    r = bb(p, "hosts")
+    r = py(p, DERIVE)
+    where = f"246274abff670295.jsonl:{i + 1}"
+    if where in r.both:  # a report stage's error (raised in its notebook) naming the line is the answer
+        return Outcome("ok", f"named {where}: {first_tb_line(r) if tb(r) else ''}")
     if tb(r):
         return Outcome("traceback", first_tb_line(r))
-    return Outcome("ok", f"exit {r.rc}: {short(r.err, 120)}") if "246274abff670295.jsonl:6" in r.both or r.rc == 0 else Outcome("wrong message", short(r.both))
+    if where in r.both:
+        return Outcome("ok", f"named {where}")
+    return Outcome("wrong message", f"torn line {where} not named: exit {r.rc}: {short(r.both, 120)}")
+
+
+def f_non_utf8_raw(d: Path) -> Outcome:
+    """Bytes that are not UTF-8 inside a raw records file: named by file:line, no traceback."""
+    p = project(d, raw=True)
+    f = p / "data/raw/llama_bench/246274abff670295.jsonl"
+    data = f.read_bytes().split(b"\n")
+    data[3] = data[3].replace(b"llama_bench", b"llama\xff\xfebench", 1)
+    f.write_bytes(b"\n".join(data))
+    r = py(p, DERIVE)
+    if "jsonl:4" in r.both:
+        return Outcome("ok", f"named: {first_tb_line(r) if tb(r) else short(r.err, 120)}")
+    if tb(r):
+        return Outcome("traceback", first_tb_line(r))
+    if "jsonl:4" in r.both:
+        return Outcome("ok", f"named: {short(r.err, 120)}")
+    return Outcome("wrong message", f"line 4 not named: exit {r.rc}: {short(r.both, 120)}")
+
+
+DERIVE = """
+from pathlib import Path
+import sys
+from benchbook import resolve
+from benchbook.experiments.llama_bench import report
+raw, out = Path("data/raw"), Path("out")
+report.derive(raw / "llama_bench", raw / "snapshots", out / "lb", out / "numbers.json", out / "metrics.json",
+              resolve.load_params(Path("."))["report"], root=Path("."))
+print(Path("out/lb/skipped.md").read_text())
+"""
 
 
 # ---------------------------------------------------------------- §8 params.yaml typos and types
@@ -1077,35 +1281,63 @@ def f_p_lb_negative(d):
 
 
 def f_p_lb_models_str(d):
-    return _params(d, "  models: [smollm2-135m-q4_1, smollm2-135m-q8_0, smollm2-135m-q2_k]", "  models: smollm2-135m-q4_1", ["llama_bench"], "models", exp=True)
+    return _params(
+        d,
+        "  models: [smollm2-135m-q4_1, smollm2-135m-q8_0, smollm2-135m-q2_k]",
+        "  models: smollm2-135m-q4_1",
+        ["llama_bench"],
+        "models",
+        exp=True,
+    )
 
 
 def f_p_lb_unknown_model(d):
-    return _params(d, "  models: [smollm2-135m-q4_1, smollm2-135m-q8_0, smollm2-135m-q2_k]", "  models: [smollm2-135m-q4_2]", ["llama_bench"], "smollm2-135m-q4_2", exp=True)
+    return _params(
+        d,
+        "  models: [smollm2-135m-q4_1, smollm2-135m-q8_0, smollm2-135m-q2_k]",
+        "  models: [smollm2-135m-q4_2]",
+        ["llama_bench"],
+        "smollm2-135m-q4_2",
+        exp=True,
+    )
 
 
 def f_p_report_type(d):
-    return _params(d, "  confidence: 0.95", "  confidence: high", ["numbers"], "confidence")
+    return _params(d, "  confidence: 0.95", "  confidence: high", ["doctor"], "confidence")
 
 
 def f_p_report_range(d):
-    return _params(d, "  confidence: 0.95", "  confidence: 95", ["numbers"], "confidence")
+    return _params(d, "  confidence: 0.95", "  confidence: 95", ["doctor"], "confidence")
 
 
 def f_p_report_typo(d):
-    return _params(d, "  high_cv: 0.05", "  hihg_cv: 0.05", ["numbers"], "hihg_cv", "high_cv")
+    return _params(d, "  high_cv: 0.05", "  hihg_cv: 0.05", ["doctor"], "hihg_cv", "high_cv")
 
 
 def f_p_audit_type(d):
-    return _params(d, "    minor: 0.02", "    minor: [1]", ["audit", str(ROOT / "data/claims/clover-35b-a3b-blog.yaml")], "minor")
+    return _params(
+        d,
+        "    minor: 0.02",
+        "    minor: [1]",
+        ["audit", str(ROOT / "data/claims/clover-35b-a3b-blog.yaml")],
+        "minor",
+    )
 
 
 def f_p_audit_here_typo(d):
-    return _params(d, "    decodings: [plain, speculative]", "    decodngs: [plain, speculative]", ["audit", str(ROOT / "data/claims/clover-35b-a3b-blog.yaml")], "decodngs")
+    return _params(
+        d,
+        "    decodings: [plain, speculative]",
+        "    decodngs: [plain, speculative]",
+        ["audit", str(ROOT / "data/claims/clover-35b-a3b-blog.yaml")],
+        "decodngs",
+    )
 
 
 def f_p_spec_typo(d):
-    return _params(d, "  ctx_size: 2048", "  ctx_sise: 2048", ["speculative"], "ctx_sise", "ctx_size", exp=True)
+    return _params(
+        d, "  ctx_size: 2048", "  ctx_sise: 2048", ["speculative"], "ctx_sise", "ctx_size", exp=True
+    )
 
 
 def f_p_spec_profile(d):
@@ -1117,7 +1349,13 @@ def f_p_toolchain_backend(d):
 
 
 def f_p_registry_sha(d):
-    return _params(d, "      sha256: b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53", "      sha256: b179c95", ["doctor"], "sha256")
+    return _params(
+        d,
+        "      sha256: b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53",
+        "      sha256: b179c95",
+        ["doctor"],
+        "sha256",
+    )
 
 
 def f_p_not_mapping(d: Path) -> Outcome:
@@ -1129,29 +1367,59 @@ def f_p_not_mapping(d: Path) -> Outcome:
 def f_p_empty(d: Path) -> Outcome:
     p = project(d)
     (p / "params.yaml").write_text("")
-    return expect_error(bb(p, "numbers"), "params.yaml")
+    return expect_error(bb(p, "doctor"), "params.yaml")
 
 
 def f_p_alias_bomb(d: Path) -> Outcome:
     p = project(d)
     bomb = "\n".join(
-        [f"x{i}: &x{i} [" + ",".join([f"*x{i - 1}"] * 9) + "]" if i else "x0: &x0 [1,1,1,1,1,1,1,1,1]" for i in range(10)]
+        [
+            f"x{i}: &x{i} [" + ",".join([f"*x{i - 1}"] * 9) + "]" if i else "x0: &x0 [1,1,1,1,1,1,1,1,1]"
+            for i in range(10)
+        ]
     )
     (p / "params.yaml").write_text((p / "params.yaml").read_text() + "\n" + bomb + "\n")
     r = bb(p, "doctor", timeout=60)
-    o = expect_error(r, "params.yaml")
-    return Outcome(o.status, f"{r.secs:.1f}s {o.detail}")
+    if tb(r):
+        return Outcome("traceback", first_tb_line(r))
+    if r.rc is None or r.secs > 20:
+        return Outcome("wrong message", f"alias bomb in params.yaml: {r.secs:.0f} s")
+    return Outcome("ok", f"{r.secs:.1f} s, exit {r.rc} (aliases kept as references, never expanded)")
+
+
+def f_p_severity_typo(d):
+    return _params(
+        d,
+        "    minor: 0.02",
+        "    minro: 0.02",
+        ["audit", str(ROOT / "data/claims/clover-35b-a3b-blog.yaml")],
+        "minro",
+    )
+
+
+def f_p_binary(d: Path) -> Outcome:
+    p = project(d)
+    (p / "params.yaml").write_bytes(b"toolchain: \xff\xfe\x00\x01\n")
+    return expect_error(bb(p, "doctor"), "params.yaml")
 
 
 def f_p_overrides_typo(d: Path) -> Outcome:
     p = project(d)
-    r = run([PY, "-m", "benchbook.experiments", "llama_bench", "--overrides", '{"n_promt": 8}'], p, e=env(d / "cache"))
+    r = run(
+        [PY, "-m", "benchbook.experiments", "llama_bench", "--overrides", '{"n_promt": 8}'],
+        p,
+        e=env(d / "cache"),
+    )
     return expect_error(r, "n_promt", "--overrides")
 
 
 def f_p_overrides_type(d: Path) -> Outcome:
     p = project(d)
-    r = run([PY, "-m", "benchbook.experiments", "llama_bench", "--overrides", '{"threads": "two"}'], p, e=env(d / "cache"))
+    r = run(
+        [PY, "-m", "benchbook.experiments", "llama_bench", "--overrides", '{"threads": "two"}'],
+        p,
+        e=env(d / "cache"),
+    )
     return expect_error(r, "threads")
 
 
@@ -1171,7 +1439,7 @@ def f_p_unknown_section(d: Path) -> Outcome:
 
 def f_add_truncated(d: Path) -> Outcome:
     a, _ = ggufs()
-    p = project(d)
+    p = project(d / "p")
     g = d / "t.gguf"
     g.write_bytes(a[: len(a) // 2])
     before = (p / "params.yaml").read_text()
@@ -1182,14 +1450,14 @@ def f_add_truncated(d: Path) -> Outcome:
 
 
 def f_add_not_gguf(d: Path) -> Outcome:
-    p = project(d)
+    p = project(d / "p")
     g = d / "x.gguf"
     g.write_bytes(os.urandom(4096))
     return expect_error(bb(p, "models", "add", str(g), e=env(d / "cache")), "x.gguf")
 
 
 def f_add_empty(d: Path) -> Outcome:
-    p = project(d)
+    p = project(d / "p")
     g = d / "e.gguf"
     g.write_bytes(b"")
     return expect_error(bb(p, "models", "add", str(g), e=env(d / "cache")), "e.gguf")
@@ -1199,7 +1467,7 @@ def f_add_header_only(d: Path) -> Outcome:
     """A GGUF magic with absurd counts (2**63 tensors): refused, no huge allocation."""
     import struct
 
-    p = project(d)
+    p = project(d / "p")
     g = d / "h.gguf"
     g.write_bytes(b"GGUF" + struct.pack("<IQQ", 3, 2**63 - 1, 2**63 - 1) + b"\0" * 64)
     r = bb(p, "models", "add", str(g), e=env(d / "cache"), timeout=60)
@@ -1208,11 +1476,13 @@ def f_add_header_only(d: Path) -> Outcome:
 
 def f_add_hostile_id(d: Path) -> Outcome:
     a, _ = ggufs()
-    p = project(d)
+    p = project(d / "p")
     g = d / "m.gguf"
     g.write_bytes(a)
     before = (p / "params.yaml").read_text()
-    r = bb(p, "models", "add", str(g), "--id", "x}\n  evil: {source: url, url: 'http://e'", e=env(d / "cache"))
+    r = bb(
+        p, "models", "add", str(g), "--id", "x}\n  evil: {source: url, url: 'http://e'", e=env(d / "cache")
+    )
     after = (p / "params.yaml").read_text()
     if "evil" in after:
         return Outcome("security", "an --id injected YAML into params.yaml")
@@ -1239,7 +1509,11 @@ def f_cache_is_file_doctor(d: Path) -> Outcome:
     r = bb(p, "doctor", e=env(c), timeout=60)
     if tb(r):
         return Outcome("traceback", first_tb_line(r))
-    return Outcome("ok", f"exit {r.rc}: {short(r.both, 100)}") if str(c) in r.both else Outcome("wrong message", short(r.both))
+    return (
+        Outcome("ok", f"exit {r.rc}: {short(r.both, 100)}")
+        if str(c) in r.both
+        else Outcome("wrong message", short(r.both))
+    )
 
 
 def f_copied_cache(d: Path) -> Outcome:
@@ -1261,7 +1535,11 @@ def f_copied_cache(d: Path) -> Outcome:
     if tb(r2):
         return Outcome("traceback", first_tb_line(r2))
     line = next((x for x in r2.out.splitlines() if "libraries" in x), "")
-    return Outcome("ok", short(line, 120)) if str(c) in line and line.startswith("ok") else Outcome("wrong message", short(line or r2.out))
+    return (
+        Outcome("ok", short(line, 120))
+        if str(c) in line and line.startswith("ok")
+        else Outcome("wrong message", short(line or r2.out))
+    )
 
 
 def f_repair_dir(d: Path) -> Outcome:
@@ -1346,7 +1624,9 @@ def f_ingest_empty_dir(d: Path) -> Outcome:
     r = bb(d, "ingest", str(d / "e.log"), str(d))
     if tb(r):
         return Outcome("traceback", first_tb_line(r))
-    return Outcome("ok" if r.rc not in (None, 0) or r.both else "wrong message", f"exit {r.rc}: {short(r.both, 100)}")
+    return Outcome(
+        "ok" if r.rc not in (None, 0) or r.both else "wrong message", f"exit {r.rc}: {short(r.both, 100)}"
+    )
 
 
 def f_ingest_huge_line(d: Path) -> Outcome:
@@ -1355,7 +1635,10 @@ def f_ingest_huge_line(d: Path) -> Outcome:
     r = bb(d, "ingest", str(f), timeout=120)
     if tb(r):
         return Outcome("traceback", first_tb_line(r))
-    return Outcome("ok" if r.rc is not None and r.secs < 60 else "wrong message", f"{r.secs:.1f}s exit {r.rc}: {short(r.both, 80)}")
+    return Outcome(
+        "ok" if r.rc is not None and r.secs < 60 else "wrong message",
+        f"{r.secs:.1f}s exit {r.rc}: {short(r.both, 80)}",
+    )
 
 
 # ---------------------------------------------------------------- §10 make test after make run
@@ -1374,12 +1657,24 @@ def f_dvc_add(d: Path) -> Outcome:
     a.parent.mkdir(parents=True, exist_ok=True)
     a.write_bytes(b"x" * 1000)
     dvc = str(Path(PY).with_name("dvc"))
-    r = run([dvc, "add", str(a.relative_to(c))], c, e=env(d / "cache", PYTHONPATH=str(c / "src")), timeout=120)
+    r = run(
+        [dvc, "add", str(a.relative_to(c))], c, e=env(d / "cache", PYTHONPATH=str(c / "src")), timeout=120
+    )
     if r.rc:
         return Outcome("wrong message", f"catalogue: dvc add failed: {short(r.err)}")
     e = env(d / "cache", PYTHONPATH=str(c / "src"))
     t = run(
-        [PY, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/test_pipeline.py", "-k", "not committed_measurement_lock"],
+        [
+            PY,
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "tests/test_pipeline.py",
+            "-k",
+            "not committed_measurement_lock",
+        ],
         c,
         e=e,
         timeout=300,
@@ -1409,7 +1704,9 @@ def llama_cache(d: Path) -> Path:
         src = USER_CACHE / "models" / f"{sha}.gguf"
         if not src.exists():
             continue
-        os.link(src, c / "models" / f"{sha}.gguf") if False else shutil.copy(src, c / "models" / f"{sha}.gguf")
+        os.link(src, c / "models" / f"{sha}.gguf") if False else shutil.copy(
+            src, c / "models" / f"{sha}.gguf"
+        )
         m = json.loads((USER_CACHE / "models" / f"{mid}.json").read_text())
         m["path"] = str(c / "models" / f"{sha}.gguf")
         m.pop("verified", None)
@@ -1417,7 +1714,14 @@ def llama_cache(d: Path) -> Path:
     return c
 
 
-LB_OVR = {"models": ["smollm2-135m-q4_1", "smollm2-135m-q8_0"], "n_prompt": 32, "n_gen": 16, "repetitions": 6, "cold_first_run": False, "threads": 1}
+LB_OVR = {
+    "models": ["smollm2-135m-q4_1", "smollm2-135m-q8_0"],
+    "n_prompt": 32,
+    "n_gen": 16,
+    "repetitions": 6,
+    "cold_first_run": False,
+    "threads": 1,
+}
 
 
 def lb(p: Path, cache: Path, ovr: dict | None = None) -> subprocess.Popen:
@@ -1460,7 +1764,11 @@ def integrity(p: Path) -> str | None:
     ends = [r.get("session_id") for r in recs if r.get("event") == "end"]
     if len(ends) != len(set(ends)):
         return f"{len(ends)} end records for {len(set(ends))} sessions"
-    rows = [json.dumps({k: v for k, v in r.items() if k not in {"recorded_at"}}, sort_keys=True) for r in recs if r.get("schema") == "benchbook.llama_bench"]
+    rows = [
+        json.dumps({k: v for k, v in r.items() if k not in {"recorded_at"}}, sort_keys=True)
+        for r in recs
+        if r.get("schema") == "benchbook.llama_bench"
+    ]
     if len(rows) != len(set(rows)):
         return "a row recorded twice"
     runs = {}
@@ -1549,7 +1857,10 @@ def _signal_then_resume(d: Path, sig: int) -> Outcome:
     if rows_after < rows_before:
         return Outcome("data loss", f"rows {rows_before} -> {rows_after}")
     summary = json.loads(bo.strip().splitlines()[-1]) if bo.strip() else {}
-    return Outcome("ok", f"exit {a.returncode}; resumed={summary.get('resumed')} ran={summary.get('ran')} skipped={summary.get('skipped')}")
+    return Outcome(
+        "ok",
+        f"exit {a.returncode}; resumed={summary.get('resumed')} ran={summary.get('ran')} skipped={summary.get('skipped')}",
+    )
 
 
 def f_l_sigterm(d):
@@ -1593,15 +1904,34 @@ def f_l_readonly_raw(d: Path) -> Outcome:
 
 FAULTS: list[Fault] = [
     # §1 security: snapshot/record text reaching pages and terminal
-    Fault("S01", "hostile snapshot fields -> Every-host panels", "§1", "payload inert in all 7 panels", f_hosts_panel),
-    Fault("S02", "hostile snapshot fields -> llama_bench report pages", "§1", "payload inert", f_lb_hosts_page),
-    Fault("S03", "hostile snapshot fields -> `benchbook hosts` terminal", "§1/§2", "controls shown as ⟨U+…⟩", f_hosts_terminal),
+    Fault(
+        "S01",
+        "hostile snapshot fields -> Every-host panels",
+        "§1",
+        "payload inert in all 7 panels",
+        f_hosts_panel,
+    ),
+    Fault(
+        "S02", "hostile snapshot fields -> llama_bench report pages", "§1", "payload inert", f_lb_hosts_page
+    ),
+    Fault(
+        "S03",
+        "hostile snapshot fields -> `benchbook hosts` terminal",
+        "§1/§2",
+        "controls shown as ⟨U+…⟩",
+        f_hosts_terminal,
+    ),
     Fault("S04", "llama-bench stderr (offload failure) -> sweep.md", "§1", "payload inert", f_offload_stderr),
     Fault("S05", "record text -> skipped-sessions page", "§1", "payload inert", f_skipped_page),
     Fault("S06", "hostile model id in models.registry", "§1", "params error naming the id", f_model_name),
     Fault("S07", "hostile write-up name", "§1", "refused: name rules", f_writeup_name),
     Fault("S08", "hostile new-page name", "§1", "refused", f_newpage_name),
-    Fault("S09", "hostile llama-bench JSONL fields -> ingest terminal", "§2", "no raw control", f_ingest_hostile),
+    Fault(
+        "S10", "hostile registry strings + snapshots -> site.generate", "§1", "payload inert", f_site_generate
+    ),
+    Fault(
+        "S09", "hostile llama-bench JSONL fields -> ingest terminal", "§2", "no raw control", f_ingest_hostile
+    ),
     # §2 claims text
     Fault("C01", "hostile claim id -> audit terminal+page", "§2", "inert, controls visible", f_claim_id),
     Fault("C02", "hostile statement text -> audit terminal+page", "§2", "inert", f_claim_statement),
@@ -1611,6 +1941,13 @@ FAULTS: list[Fault] = [
     Fault("C06", "hostile post -> claims draft -> audit page", "§2", "inert", f_draft_hostile),
     Fault("C07", "hostile post -> benchbook audit POST.md", "§2", "inert, no file included", f_audit_post),
     Fault("C08", "hostile HTML post -> claims draft -> page", "§2", "inert", f_draft_html_post),
+    Fault(
+        "C10",
+        "claims draft -o onto a binary file / params.yaml",
+        "§2/§6",
+        "refused, file untouched",
+        f_draft_onto_other_file,
+    ),
     Fault("C09", "terminal escapes in a post on stdin", "§2", "not kept raw", f_draft_stdin_controls),
     # §3 claims DoS / malformed
     Fault("D01", "YAML alias bomb (billion laughs) claims", "§3", "refused fast, named", f_alias_bomb),
@@ -1629,29 +1966,64 @@ FAULTS: list[Fault] = [
     Fault("D14", "NaN/inf claim values", "§3", "refused, named", f_claims_nan),
     Fault("D15", "10 MB post to claims draft", "§3", "bounded time", f_big_post),
     Fault("D16", "binary post to claims draft", "§3", "no traceback/control", f_binary_post),
-    Fault("D17", "audit --all over bad + good files", "§3", "good audited, bad named, exit != 0", f_audit_all_bad),
+    Fault(
+        "D17",
+        "audit --all over bad + good files",
+        "§3",
+        "good audited, bad named, exit != 0",
+        f_audit_all_bad,
+    ),
     # §4 concurrency
-    Fault("K01", "two Session.open of one raw file (2 processes)", "§4", "second refused naming pid", f_session_lock),
+    Fault(
+        "K01",
+        "two Session.open of one raw file (2 processes)",
+        "§4",
+        "second refused naming pid",
+        f_session_lock,
+    ),
     # §5 downloads
     Fault("W01", "models add URL1 cut, then URL2 same name", "§5", "no splice", f_dl_other_url),
-    Fault("W02", "models add URL cut, same URL changed file (ETag)", "§5", "no splice", f_dl_same_url_changed),
-    Fault("W03", "same URL changed file, server without validators", "§5", "no splice", f_dl_same_url_changed_no_validator),
-    Fault("W04", "models add URL of a truncated GGUF", "§5/§9", "refused, nothing registered", f_dl_truncated),
+    Fault(
+        "W02", "models add URL cut, same URL changed file (ETag)", "§5", "no splice", f_dl_same_url_changed
+    ),
+    Fault(
+        "W03",
+        "same URL changed file, server without validators",
+        "§5",
+        "no splice",
+        f_dl_same_url_changed_no_validator,
+    ),
+    Fault(
+        "W04", "models add URL of a truncated GGUF", "§5/§9", "refused, nothing registered", f_dl_truncated
+    ),
     Fault("W05", "models add URL serving an HTML page", "§5", "refused", f_dl_html),
     Fault("W06", "models add URL 404", "§5", "error naming 404", f_dl_404),
     Fault("W07", "models add URL, connection refused", "§5", "error naming host", f_dl_refused),
     Fault("W08", "models add file:///etc/passwd", "§5", "refused", f_dl_file_url),
     # §6 atomic writes
     Fault("A01", "models add under RLIMIT_FSIZE 8 KiB", "§6", "params.yaml whole", f_params_ulimit),
-    Fault("A02", "models add with a read-only project folder", "§6", "error line, params intact", f_params_readonly_dir),
+    Fault(
+        "A02",
+        "models add with a read-only project folder",
+        "§6",
+        "error line, params intact",
+        f_params_readonly_dir,
+    ),
     Fault("A03", "models add on a full tmpfs", "§6", "params.yaml whole, no temp left", f_full_disk_params),
     Fault("A04", "records repair on a full tmpfs", "§6/§9", "raw file whole", f_full_raw_dir),
     # §7 duplicated raw lines
     Fault("R01", "duplicated llama-bench row", "§7", "reported+dropped, headline stays", f_dup_row),
-    Fault("R02", "duplicated end record", "§7", "reported+dropped, headline stays", f_dup_end),
-    Fault("R03", "duplicated start record", "§7", "reported+dropped, headline stays", f_dup_start),
-    Fault("R04", "row duplicated far from its original", "§7", "reported+dropped, headline stays", f_dup_row_late),
+    Fault("R02", "duplicated end record", "§7", "headline and counts unchanged", f_dup_end),
+    Fault("R03", "duplicated start record", "§7", "headline and counts unchanged", f_dup_start),
+    Fault(
+        "R04",
+        "row duplicated far from its original",
+        "§7",
+        "reported+dropped, headline stays",
+        f_dup_row_late,
+    ),
     Fault("R05", "torn line mid-file", "§7/§9", "named file:line", f_torn_middle),
+    Fault("R06", "non-UTF-8 bytes in a raw records file", "§7/§9", "named file:line", f_non_utf8_raw),
     # §8 params.yaml
     Fault("P01", "llama_bench key typo", "§8", "nearest spelling named", f_p_lb_typo),
     Fault("P02", "llama_bench wrong type", "§8", "key named", f_p_lb_type),
@@ -1670,6 +2042,8 @@ FAULTS: list[Fault] = [
     Fault("P15", "params.yaml a list", "§8", "file named", f_p_not_mapping),
     Fault("P16", "params.yaml empty", "§8", "file named", f_p_empty),
     Fault("P17", "params.yaml alias bomb", "§8/§3", "refused fast", f_p_alias_bomb),
+    Fault("P22", "audit.severity key typo", "§8", "key named", f_p_severity_typo),
+    Fault("P23", "params.yaml not UTF-8", "§8", "file named", f_p_binary),
     Fault("P18", "--overrides key typo", "§8", "option and key named", f_p_overrides_typo),
     Fault("P19", "--overrides wrong type", "§8", "key named", f_p_overrides_type),
     Fault("P20", "unknown experiment name", "§8", "named", f_p_unknown_experiment),
@@ -1678,11 +2052,19 @@ FAULTS: list[Fault] = [
     Fault("E01", "models add truncated GGUF file", "§9", "refused, nothing registered", f_add_truncated),
     Fault("E02", "models add random bytes", "§9", "refused", f_add_not_gguf),
     Fault("E03", "models add empty file", "§9", "refused", f_add_empty),
-    Fault("E04", "models add GGUF header with 2^63 tensors", "§9", "refused, no huge alloc", f_add_header_only),
+    Fault(
+        "E04", "models add GGUF header with 2^63 tensors", "§9", "refused, no huge alloc", f_add_header_only
+    ),
     Fault("E05", "models add --id injecting YAML", "§9", "refused", f_add_hostile_id),
     Fault("E06", "BENCHBOOK_CACHE is a file: models fetch", "§9", "error naming it", f_cache_is_file),
     Fault("E07", "BENCHBOOK_CACHE is a file: doctor", "§9", "MISS lines naming it", f_cache_is_file_doctor),
-    Fault("E08", "copied cache: libraries from the copy", "§9", "copy's libraries, doctor says so", f_copied_cache),
+    Fault(
+        "E08",
+        "copied cache: libraries from the copy",
+        "§9",
+        "copy's libraries, doctor says so",
+        f_copied_cache,
+    ),
     Fault("E09", "records repair on a directory", "§9", "error line", f_repair_dir),
     Fault("E10", "records repair on a missing file", "§9", "error line", f_repair_missing),
     Fault("E11", "records repair on a GGUF named .jsonl", "§9", "refused, file intact", f_repair_gguf),
@@ -1695,10 +2077,23 @@ FAULTS: list[Fault] = [
     # §10
     Fault("M01", "`dvc add` of an artifact then test_pipeline + stages check", "§10", "pass", f_dvc_add),
     # llama.cpp
-    Fault("L01", "two llama_bench sessions at once", "§4", "second refused naming pid; nothing doubled", f_l_two_writers, True),
-    Fault("L02", "SIGTERM mid-session, then resume", "§4", "no orphan, nothing lost/doubled", f_l_sigterm, True),
-    Fault("L03", "SIGHUP mid-session, then resume", "§4", "no orphan, nothing lost/doubled", f_l_sighup, True),
-    Fault("L04", "SIGINT mid-session, then resume", "§4", "no orphan, nothing lost/doubled", f_l_sigint, True),
+    Fault(
+        "L01",
+        "two llama_bench sessions at once",
+        "§4",
+        "second refused naming pid; nothing doubled",
+        f_l_two_writers,
+        True,
+    ),
+    Fault(
+        "L02", "SIGTERM mid-session, then resume", "§4", "no orphan, nothing lost/doubled", f_l_sigterm, True
+    ),
+    Fault(
+        "L03", "SIGHUP mid-session, then resume", "§4", "no orphan, nothing lost/doubled", f_l_sighup, True
+    ),
+    Fault(
+        "L04", "SIGINT mid-session, then resume", "§4", "no orphan, nothing lost/doubled", f_l_sigint, True
+    ),
     Fault("L05", "kill -9 mid-session, then resume", "§4", "nothing lost/doubled", f_l_kill9, True),
     Fault("L06", "session with failed runs", "§8", "exit non-zero", f_l_failed_runs, True),
     Fault("L07", "a file where the raw folder should be", "§9", "error line", f_l_readonly_raw, True),
@@ -1716,7 +2111,11 @@ def main(argv: list[str] | None = None) -> int:
         for f in FAULTS:
             print(f"{f.id}\t{f.section}\t{f.kind}\t{f.expect}{'  [--with-llama]' if f.llama else ''}")
         return 0
-    picked = [f for f in FAULTS if (not a.only or f.id in a.only.split(",")) and (a.with_llama or not f.llama or a.only)]
+    picked = [
+        f
+        for f in FAULTS
+        if (not a.only or f.id in a.only.split(",")) and (a.with_llama or not f.llama or a.only)
+    ]
     shutil.rmtree(SCRATCH, ignore_errors=True)
     SCRATCH.mkdir(parents=True)
     t0 = time.monotonic()
@@ -1743,7 +2142,11 @@ def main(argv: list[str] | None = None) -> int:
     for f, o, _ in results:
         print(f"| {f.id} | {f.section} | {f.kind} | {o.status} | {o.detail.replace('|', '/')} |")
     print()
-    print(f"faults {len(results)}: " + ", ".join(f"{s} {counts[s]}" for s in statuses) + f"; {time.monotonic() - t0:.0f} s")
+    print(
+        f"faults {len(results)}: "
+        + ", ".join(f"{s} {counts[s]}" for s in statuses)
+        + f"; {time.monotonic() - t0:.0f} s"
+    )
     return 0 if counts["ok"] == len(results) else 1
 
 
