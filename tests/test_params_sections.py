@@ -237,3 +237,19 @@ def test_audit_command_with_a_list_audit_section_says_so(tmp_path, monkeypatch, 
         "benchbook: error: params.yaml audit: a mapping is needed, got list [1, 2]; fix: write `audit:` with "
         "keys `here:` and `severity:` (or remove the section for the defaults)\n"
     )
+
+
+def test_a_params_file_that_is_not_utf8_is_named_with_its_line(tmp_path):
+    """Catalogue P23: ``benchbook doctor`` on a params.yaml with bytes that are not UTF-8 said only
+    ``'utf-8' codec can't decode byte 0xff in position 11: invalid start byte`` (no file, no fix)."""
+    from benchbook import resolve
+    from benchbook.errors import ParamsError
+
+    p = tmp_path / "params.yaml"
+    p.write_bytes(b"toolchain:\n  backend: \xff\xfe\n")
+    with pytest.raises(ParamsError) as e:
+        resolve.load_params_file(p)
+    assert str(e.value) == (
+        f"{p}:2: byte 22 is not UTF-8 (invalid start byte); fix: save it as UTF-8 text or compare with "
+        "the committed file (`git diff params.yaml`)"
+    )

@@ -346,7 +346,12 @@ def load_params_file(p: Path) -> dict:
     if not p.exists():
         raise FileNotFoundError(f"{p} not found; run from the benchbook repository")
     try:
-        doc = yaml.safe_load(p.read_text())
+        doc = yaml.safe_load(p.read_text(encoding="utf-8"))
+    except UnicodeDecodeError as e:
+        line = p.read_bytes()[: e.start].count(b"\n") + 1
+        raise ParamsError(
+            f"{p}:{line}: byte {e.start} is not UTF-8 ({e.reason}); fix: save it as UTF-8 text {_RESTORE}"
+        ) from None
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None) or getattr(e, "context_mark", None)
         where = f"{p}:{mark.line + 1}:{mark.column + 1}" if mark is not None else str(p)
