@@ -64,3 +64,27 @@ def test_a_typo_under_audit_here_is_named_not_ignored(tmp_path, capsys, monkeypa
     # control: the committed params.yaml is audited
     (tmp_path / "params.yaml").write_text(text)
     assert command.main([str(claims), "--out", "o"]) == 0
+
+
+def test_claims_draft_never_merges_into_a_yaml_file_that_is_no_claims_file(tmp_path, monkeypatch):
+    """Catalogue C10: ``benchbook claims draft post.md -o params.yaml`` exited 0 and rewrote params.yaml as
+    a claims file around its sections (the "kept" parts of an existing file).  Now refused, the file
+    untouched; control: an existing drafted claims file is still merged."""
+    from benchbook.audit.draftfile import draft_post
+
+    monkeypatch.chdir(tmp_path)
+    post = tmp_path / "post.md"
+    post.write_text("On llama.cpp b4000 I got 123.4 tok/s decode on Llama-3-8B Q4_K_M.\n")
+    params = tmp_path / "params.yaml"
+    params.write_text("toolchain:\n  backend: auto\nmodels:\n  default: m\n")
+    before = params.read_bytes()
+    with pytest.raises(ValueError) as e:
+        draft_post(post, params)
+    assert str(e.value) == (
+        f"{params}: not a claims file (no `schema: benchbook.claims`), so it is not merged into or "
+        "overwritten; fix: name another file with -o, or move this one away to draft afresh"
+    )
+    assert params.read_bytes() == before
+    out, _, _ = draft_post(post, tmp_path / "c.yaml")
+    out2, _, _ = draft_post(post, out)  # control: a drafted claims file is merged again
+    assert out2 == out and out.read_text().startswith("#")
