@@ -604,6 +604,8 @@ def f_draft_onto_other_file(d: Path) -> Outcome:
             return Outcome("data loss", f"claims draft -o {name} overwrote it (exit {r.rc})")
         if r.rc == 0:
             return Outcome("wrong message", f"-o {name}: exit 0 and nothing written?")
+        if str(target) not in r.err:
+            return Outcome("wrong message", f"-o {name}: the file is not named: {short(r.err, 100)}")
         outs.append(short(r.err, 70))
     return Outcome("ok", " / ".join(outs))
 
@@ -1302,16 +1304,35 @@ def f_p_lb_unknown_model(d):
     )
 
 
+def _report_params(d: Path, old: str, new: str, *needles: str) -> Outcome:
+    """report.* is read by the report stages (``caveats.check_report``): the llama_bench report's build."""
+    p = project(d, raw=True)
+    t = (p / "params.yaml").read_text()
+    (p / "params.yaml").write_text(t.replace(old, new, 1))
+    r = py(
+        p,
+        """
+        from pathlib import Path
+        from benchbook import resolve
+        from benchbook.experiments.llama_bench import report
+        report.build(resolve.load_params(Path(".")), root=Path("."), raw_dir=Path("data/raw"), reports_dir=Path("rep"))
+        """,
+    )
+    if all(n in r.both for n in needles) and r.rc != 0:  # the stage's error (a notebook cell's) names it
+        return Outcome("ok", f"report stage: {first_tb_line(r) if tb(r) else short(r.err, 120)}")
+    return expect_error(r, *needles)
+
+
 def f_p_report_type(d):
-    return _params(d, "  confidence: 0.95", "  confidence: high", ["doctor"], "confidence")
+    return _report_params(d, "  confidence: 0.95", "  confidence: high", "report.confidence")
 
 
 def f_p_report_range(d):
-    return _params(d, "  confidence: 0.95", "  confidence: 95", ["doctor"], "confidence")
+    return _report_params(d, "  confidence: 0.95", "  confidence: 95", "report.confidence")
 
 
 def f_p_report_typo(d):
-    return _params(d, "  high_cv: 0.05", "  hihg_cv: 0.05", ["doctor"], "hihg_cv", "high_cv")
+    return _report_params(d, "  high_cv: 0.05", "  hihg_cv: 0.05", "hihg_cv", "high_cv")
 
 
 def f_p_audit_type(d):

@@ -88,3 +88,21 @@ def test_claims_draft_never_merges_into_a_yaml_file_that_is_no_claims_file(tmp_p
     out, _, _ = draft_post(post, tmp_path / "c.yaml")
     out2, _, _ = draft_post(post, out)  # control: a drafted claims file is merged again
     assert out2 == out and out.read_text().startswith("#")
+
+
+def test_claims_draft_names_an_existing_output_that_is_not_utf8(tmp_path):
+    """Catalogue C10: ``-o bin.yaml`` onto a binary file said only ``'utf-8' codec can't decode byte 0xd2
+    in position 3`` (no file named); the file stays untouched."""
+    from benchbook.audit.draftfile import draft_post
+
+    post = tmp_path / "post.md"
+    post.write_text("On llama.cpp b4000 I got 123.4 tok/s decode.\n")
+    out = tmp_path / "bin.yaml"
+    out.write_bytes(b"ab\n\xd2\x00")
+    with pytest.raises(ValueError) as e:
+        draft_post(post, out)
+    assert str(e.value) == (
+        f"{out}: byte 3 is not UTF-8 (invalid continuation byte), so it is no claims file to merge into; "
+        "fix: name another file with -o, or move this one away to draft afresh"
+    )
+    assert out.read_bytes() == b"ab\n\xd2\x00"

@@ -87,7 +87,13 @@ def _read_existing(path: Path) -> _Kept:
     Raises:
         ValueError: ``path`` is not YAML or not a mapping (names the file and the fix).
     """
-    text = path.read_text(encoding="utf-8")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as e:
+        raise ValueError(
+            f"{path}: byte {e.start} is not UTF-8 ({e.reason}), so it is no claims file to merge into; fix: "
+            "name another file with -o, or move this one away to draft afresh"
+        ) from None
     lines = text.splitlines()
     try:
         root = yaml.compose(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
