@@ -14,6 +14,7 @@ import yaml
 
 from .errors import ParamsError
 from .llamacpp import models as models_mod
+from .llamacpp import registry as registry_mod
 from .llamacpp import toolchain as tc_mod
 from .provenance import HostSnapshot, host_snapshot, read_snapshots, store_snapshot
 from .schemas import build
@@ -263,6 +264,14 @@ def validate_params(doc, p: Path) -> dict:
         raise ParamsError(f"{p}: `models.registry` is empty; fix: add at least one model entry {_RESTORE}")
     for mid, ent in reg.items():
         key = f"models.registry.{mid}"
+        if not (isinstance(mid, str) and registry_mod.ID_PATTERN.fullmatch(mid)):
+            # what `models add --id` refuses: an id becomes registry keys, page variables and file names
+            suggestion = re.sub(r"[^a-z0-9_]+", "-", str(mid).lower()).strip("-") or "model"
+            raise ParamsError(
+                f"{p}: `{key}`: a registry id is lowercase letters, digits, '-' and '_' (no dot: Quarto "
+                "reads it as a nested key; no space, colon or markup); fix: rename it, e.g. "
+                f"{suggestion} {_RESTORE}"
+            )
         if not isinstance(ent, dict):
             raise ParamsError(
                 f"{p}: `{key}` must be a mapping (source: {'|'.join(SOURCE_KEYS)} with its "
