@@ -1792,14 +1792,19 @@ def integrity(p: Path) -> str | None:
     ]
     if len(rows) != len(set(rows)):
         return "a row recorded twice"
-    runs = {}
+    rows = [(r.get("run_id"), r.get("row_index")) for r in recs if r.get("schema") == "benchbook.llama_bench"]
+    if len(rows) != len(set(rows)):
+        return "a row (run_id, row_index) recorded twice"
+    complete: dict[tuple, set] = {}  # (session, run_key) -> run ids with every row recorded
     for r in recs:
-        if r.get("schema") == "benchbook.llama_bench":
-            key = (r.get("session_id"), r.get("model_id"), r.get("n_prompt"), r.get("n_gen"), r.get("cold"))
-            runs[key] = runs.get(key, 0) + 1
-    doubled = [k for k, v in runs.items() if v > 1]
+        if (
+            r.get("schema") == "benchbook.llama_bench"
+            and r.get("row_index") == (r.get("rows_total") or 0) - 1
+        ):
+            complete.setdefault((r.get("session_id"), r.get("run_key")), set()).add(r.get("run_id"))
+    doubled = [k for k, v in complete.items() if len(v) > 1]
     if doubled:
-        return f"measured twice in one session: {doubled[0]}"
+        return f"one configuration measured to completion twice in one session: {doubled[0]}"
     return None
 
 
@@ -1878,6 +1883,16 @@ def _signal_then_resume(d: Path, sig: int) -> Outcome:
     if rows_after < rows_before:
         return Outcome("data loss", f"rows {rows_before} -> {rows_after}")
     summary = json.loads(bo.strip().splitlines()[-1]) if bo.strip() else {}
+    sid = summary.get("session_id")
+    done = {
+        r.get("run_key")
+        for r in raw_records(p)
+        if r.get("session_id") == sid and r.get("row_index") == (r.get("rows_total") or 0) - 1
+    }
+    if len(done) != len(LB_OVR["models"]):
+        return Outcome(
+            "data loss", f"session {sid}: {len(done)} of {len(LB_OVR['models'])} configurations complete"
+        )
     return Outcome(
         "ok",
         f"exit {a.returncode}; resumed={summary.get('resumed')} ran={summary.get('ran')} skipped={summary.get('skipped')}",
