@@ -610,6 +610,30 @@ def f_draft_onto_other_file(d: Path) -> Outcome:
     return Outcome("ok", " / ".join(outs))
 
 
+def f_logs_symlinks(d: Path) -> Outcome:
+    """A contributed X.logs/ folder whose entries are symlinks to files outside it (/etc/passwd, a
+    secret file): no byte of theirs reaches the audit page or records."""
+    secret = d / "secret.txt"
+    secret.write_text("SECRET-TOKEN-12345 decode 99.5 tok/s\n")
+    logs = d / "c.logs"
+    logs.mkdir()
+    (logs / "a.log").symlink_to(secret)
+    (logs / "p.log").symlink_to("/etc/passwd")
+    f = claims_file(
+        d,
+        "claims:\n  - {id: a, metric: decode_tps, value: 99.5, unit: tok/s, log: a.log}\n"
+        "  - {id: b, metric: decode_tps, value: 1, unit: tok/s, log: p.log}\n"
+        "  - {id: c, metric: decode_tps, value: 1, unit: tok/s, log: ../secret.txt}\n",
+    )
+    r = audit(d, str(f))
+    if tb(r):
+        return Outcome("traceback", first_tb_line(r))
+    out = pages_text(d / "o") + "".join(x.read_text() for x in (d / "o").glob("*.jsonl")) + r.both
+    if "SECRET-TOKEN" in out or "root:x:0:0" in out:
+        return Outcome("security", "a file outside the logs folder reached the audit's output")
+    return Outcome("ok", f"exit {r.rc}; nothing of the linked files shown")
+
+
 def f_draft_stdin_controls(d: Path) -> Outcome:
     r = bb(
         d, "claims", "draft", "-", "-o", str(d / "c.yaml"), stdin=POST + "\x1b[2J\x1b]0;PWN\x07 42 tok/s\n"
@@ -1629,6 +1653,38 @@ def f_repair_twice(d: Path) -> Outcome:
     return Outcome("ok", "both torn lines kept in quarantine")
 
 
+def f_repair_torn_middle(d: Path) -> Outcome:
+    """records repair on a file whose torn line is not the last: refused, the good lines after it kept."""
+    f = d / "h.jsonl"
+    head = '{"schema":"benchbook.session","schema_version":1,"event":"start"}\n'
+    tail = '{"schema":"benchbook.session","schema_version":1,"event":"end"}\n'
+    f.write_text(head + '{"schema":"benchbook.lla\n' + tail)
+    before = f.read_bytes()
+    r = bb(d, "records", "repair", str(f))
+    if f.read_bytes() != before:
+        return Outcome("data loss", f"the lines after a torn middle line changed (exit {r.rc})")
+    return expect_error(r, "h.jsonl")
+
+
+def f_add_special_files(d: Path) -> Outcome:
+    """models add of /dev/zero and of a FIFO: refused at once (never read forever), named for what they are."""
+    p = project(d / "p")
+    fifo = d / "f.gguf"
+    os.mkfifo(fifo)
+    outs = []
+    for target in ["/dev/zero", str(fifo)]:
+        r = bb(p, "models", "add", target, e=env(d / "cache"), timeout=30)
+        o = expect_error(r, target)
+        if o.status != "ok":
+            return o
+        if "no such file" in r.err:
+            return Outcome(
+                "wrong message", f"{target} exists but is called 'no such file': {short(r.err, 110)}"
+            )
+        outs.append(short(r.err, 60))
+    return Outcome("ok", " / ".join(outs))
+
+
 def f_ingest_binary(d: Path) -> Outcome:
     f = d / "x.log"
     f.write_bytes(os.urandom(30_000))
@@ -1984,6 +2040,13 @@ FAULTS: list[Fault] = [
         "refused, file untouched",
         f_draft_onto_other_file,
     ),
+    Fault(
+        "C11",
+        "X.logs/ entries symlinked outside",
+        "§1/§2",
+        "nothing of the linked files shown",
+        f_logs_symlinks,
+    ),
     Fault("C09", "terminal escapes in a post on stdin", "§2", "not kept raw", f_draft_stdin_controls),
     # §3 claims DoS / malformed
     Fault("D01", "YAML alias bomb (billion laughs) claims", "§3", "refused fast, named", f_alias_bomb),
@@ -2107,6 +2170,14 @@ FAULTS: list[Fault] = [
     Fault("E12", "records repair through a symlink", "§9", "link kept", f_repair_symlink),
     Fault("E13", "records repair in a read-only folder", "§9", "error line, file intact", f_repair_readonly),
     Fault("E14", "records repair twice", "§9", "both torn lines quarantined", f_repair_twice),
+    Fault(
+        "E18",
+        "records repair with a torn middle line",
+        "§9",
+        "refused, later lines kept",
+        f_repair_torn_middle,
+    ),
+    Fault("E19", "models add /dev/zero and a FIFO", "§9", "refused at once, named", f_add_special_files),
     Fault("E15", "ingest binary file", "§9", "no traceback/control", f_ingest_binary),
     Fault("E16", "ingest empty file and a folder", "§9", "no traceback", f_ingest_empty_dir),
     Fault("E17", "ingest a 10 MB line", "§9", "bounded time", f_ingest_huge_line),
