@@ -22,6 +22,7 @@ The catalogue (id, kind, issue-34 section, expected behaviour) is ``FAULTS`` bel
 of the toolchain and model in ``~/.cache/benchbook`` (copied, never written).
 """
 
+# ruff: noqa: E501 - the catalogue's rows and planted payloads read best on one line each
 from __future__ import annotations
 
 import argparse
@@ -41,6 +42,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 PY = sys.executable
@@ -946,10 +948,11 @@ def _download_case(d: Path, *, same_url: bool, validators: bool) -> Outcome:
         if tb(r2):
             return Outcome("traceback", first_tb_line(r2))
         reg = _registered(p)
-        shas = {v.get("sha256") for v in reg.values() if isinstance(v, dict)}
+        shas: set[str] = {
+            str(v.get("sha256")) for v in reg.values() if isinstance(v, dict) and v.get("sha256")
+        }
         want = hashlib.sha256(b).hexdigest()
         others = shas - {hashlib.sha256(x).hexdigest() for x in (a, b)} - {DEFAULT_SHA}
-        others = {s for s in others if s}
         if others:
             return Outcome(
                 "data loss", f"registered sha256 {sorted(others)[0][:12]}… of neither file (spliced)"
@@ -1740,7 +1743,7 @@ def f_dvc_add(d: Path) -> Outcome:
     if r.rc:
         return Outcome("wrong message", f"catalogue: dvc add failed: {short(r.err)}")
     e = env(d / "cache", PYTHONPATH=str(c / "src"))
-    t = run(
+    tr = run(
         [
             PY,
             "-m",
@@ -1757,13 +1760,13 @@ def f_dvc_add(d: Path) -> Outcome:
         timeout=300,
     )
     s = run([PY, "-m", "benchbook.cli", "stages", "check"], c, e=e, timeout=120)
-    if "has no attribute 'name'" in t.both + s.both or tb(s):
-        return Outcome("traceback", short(t.both[-300:]) + " / " + first_tb_line(s))
-    if t.rc != 0:
-        return Outcome("wrong message", f"pytest: {short(t.out.splitlines()[-1] if t.out else t.err)}")
+    if "has no attribute 'name'" in tr.both + s.both or tb(s):
+        return Outcome("traceback", short(tr.both[-300:]) + " / " + first_tb_line(s))
+    if tr.rc != 0:
+        return Outcome("wrong message", f"pytest: {short(tr.out.splitlines()[-1] if tr.out else tr.err)}")
     if s.rc != 0:
         return Outcome("wrong message", f"stages check after dvc add: {short(s.both)}")
-    return Outcome("ok", f"test_pipeline: {short(t.out.splitlines()[-1])}; stages check ok")
+    return Outcome("ok", f"test_pipeline: {short(tr.out.splitlines()[-1])}; stages check ok")
 
 
 # ---------------------------------------------------------------- llama.cpp faults (--with-llama)
@@ -1791,7 +1794,7 @@ def llama_cache(d: Path) -> Path:
     return c
 
 
-LB_OVR = {
+LB_OVR: dict[str, Any] = {
     "models": ["smollm2-135m-q4_1", "smollm2-135m-q8_0"],
     "n_prompt": 32,
     "n_gen": 16,
@@ -1848,8 +1851,8 @@ def integrity(p: Path) -> str | None:
     ]
     if len(rows) != len(set(rows)):
         return "a row recorded twice"
-    rows = [(r.get("run_id"), r.get("row_index")) for r in recs if r.get("schema") == "benchbook.llama_bench"]
-    if len(rows) != len(set(rows)):
+    keys = [(r.get("run_id"), r.get("row_index")) for r in recs if r.get("schema") == "benchbook.llama_bench"]
+    if len(keys) != len(set(keys)):
         return "a row (run_id, row_index) recorded twice"
     complete: dict[tuple, set] = {}  # (session, run_key) -> run ids with every row recorded
     for r in recs:
