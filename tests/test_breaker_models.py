@@ -214,3 +214,19 @@ def test_url_errors_point_to_the_command_line(cache, tmp_path):  # noqa: F811
     assert r.stderr.endswith(
         "answered HTTP 404 Not Found; fix: check the URL on the `benchbook models add` command line\n"
     )
+
+
+def test_models_add_names_a_device_or_fifo_for_what_it_is(tmp_path):
+    """Catalogue E19: ``models add /dev/zero`` (and a FIFO) said "no such file" of a path that exists."""
+    import os
+
+    from benchbook.llamacpp import registry
+
+    fifo = tmp_path / "f.gguf"
+    os.mkfifo(fifo)
+    for target in ("/dev/zero", str(fifo)):
+        with pytest.raises(registry.RegistryError) as e:
+            registry.entry_for(target, tmp_path / "repo")
+        assert str(e.value) == (
+            f"{target}: not a regular file (a device, FIFO or socket); fix: give the path of a GGUF file"
+        )

@@ -39,19 +39,20 @@ def test_a_partial_download_of_another_url_is_started_over(tmp_path):
 
 def test_the_same_url_resumes_and_an_unrecorded_partial_starts_over(tmp_path):
     blob = b"GGUF" + bytes(range(256)) * 200
+    sha = hashlib.sha256(blob).hexdigest()
     srv = _Server(blob)
     dest = tmp_path / "m.gguf"
     try:
         srv.break_after = 10_000
         with pytest.raises(download.DownloadError):
-            download.download(srv.url, dest, None, what="m", log=lambda *_: None)
-        assert download.download(srv.url, dest, None, what="m", log=lambda *_: None).read_bytes() == blob
-        assert srv.ranges == [None, "bytes=10000-"]  # control: the same URL resumes
+            download.download(srv.url, dest, sha, what="m", log=lambda *_: None)
+        assert download.download(srv.url, dest, sha, what="m", log=lambda *_: None).read_bytes() == blob
+        assert srv.ranges == [None, "bytes=10000-"]  # control: the same URL resumes (sha256 pinned)
         # a partial file an older benchbook left (no record of its URL): not trusted, started over
         dest.unlink()
         (tmp_path / "m.gguf.part").write_bytes(b"junk" * 100)
         lines: list[str] = []
-        assert download.download(srv.url, dest, None, what="m", log=lines.append).read_bytes() == blob
+        assert download.download(srv.url, dest, sha, what="m", log=lines.append).read_bytes() == blob
         assert srv.ranges[-1] is None and "of an unrecorded URL" in lines[0]
     finally:
         srv.close()
@@ -146,7 +147,8 @@ def test_a_changed_remote_file_without_etag_is_started_over(tmp_path, modified, 
         _interrupted(srv, dest)
         srv.blob, srv.modified = new, modified
         lines: list[str] = []
-        got = download.download(srv.url, dest, None, what="m", log=lines.append)
+        # pinned: without a validator and a pin nothing is resumed at all (started over at once)
+        got = download.download(srv.url, dest, hashlib.sha256(new).hexdigest(), what="m", log=lines.append)
         assert got.read_bytes() == new
         assert [r for r, _ in srv.seen] == [None, "bytes=20000-", None]
         assert lines == [
@@ -212,10 +214,34 @@ def test_a_remote_file_shorter_than_the_partial_is_not_taken_as_complete(tmp_pat
         _interrupted(srv, dest, cut=30_000)
         srv.blob = b"GGUF" + b"\x02" * 10_000
         lines: list[str] = []
-        assert download.download(srv.url, dest, None, what="m", log=lines.append).read_bytes() == srv.blob
+        pin = hashlib.sha256(srv.blob).hexdigest()  # pinned: a resume is tried (no pin: started over at once)
+        assert download.download(srv.url, dest, pin, what="m", log=lines.append).read_bytes() == srv.blob
         assert (
             lines[-1]
             == f"m: {srv.url} changed since the partial download (size 30000 -> 10004 bytes): starting over"
         )
+    finally:
+        srv.close()
+
+
+def test_a_changed_file_at_the_same_url_is_never_spliced_without_a_validator(tmp_path):
+    """A server that sends no ETag/Last-Modified, no sha256 pinned (`models add URL`): an interrupted
+    download is started over, since nothing could tell a changed file from the same one.  Before
+    (fault catalogue W03): ``Range: bytes=20000-`` and 20,000 bytes of the old file in front of the new
+    one's tail, registered under a sha256 neither file has."""
+    first, second = b"GGUF" + b"\x01" * 50_000, b"GGUF" + b"\x02" * 50_000
+    srv = _Server(first)
+    dest = tmp_path / "add-m.gguf"
+    lines: list[str] = []
+    try:
+        srv.break_after = 20_000
+        with pytest.raises(download.DownloadError):
+            download.download(srv.url, dest, None, what="model m", log=lines.append)
+        srv.blob = second  # the same URL now serves another file
+        got = download.download(srv.url, dest, None, what="model m", log=lines.append)
+        assert got.read_bytes() == second and srv.ranges == [None, None]
+        assert lines == [
+            f"model m: {srv.url} sent no ETag or Last-Modified and no sha256 is pinned: starting over"
+        ]
     finally:
         srv.close()

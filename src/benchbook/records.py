@@ -224,8 +224,15 @@ def iter_records(path: str | Path) -> Iterator[tuple[int, dict]]:
     path = Path(path)
     # lines end at "\n" only, as the writer counts them and the Polars readers split them (a lone "\r"
     # is not a line break: a file of "\r"-separated records is one bad line, not several good ones)
-    with open(path, encoding="utf-8", newline="\n") as f:
-        for i, line in enumerate(f, 1):
+    with open(path, "rb") as f:  # binary lines end at b"\n" only
+        for i, raw in enumerate(f, 1):
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError as e:  # named by file:line, as a torn line is (not a traceback)
+                raise RecordError(
+                    f"{path}:{i}: byte {e.start} of the line is not UTF-8 ({e.reason}); fix: restore the "
+                    "file from git (raw records are written as UTF-8 JSON lines)"
+                ) from None
             if not line.strip():
                 continue
             try:

@@ -15,6 +15,7 @@ import yaml
 from . import paths as paths_mod
 from .errors import ParamsError
 from .llamacpp import models as models_mod
+from .llamacpp import registry as registry_mod
 from .llamacpp import toolchain as tc_mod
 from .provenance import HostSnapshot, host_snapshot, read_snapshots, store_snapshot
 from .schemas import build
@@ -264,6 +265,14 @@ def validate_params(doc, p: Path) -> dict:
         raise ParamsError(f"{p}: `models.registry` is empty; fix: add at least one model entry {_RESTORE}")
     for mid, ent in reg.items():
         key = f"models.registry.{mid}"
+        if not (isinstance(mid, str) and registry_mod.ID_PATTERN.fullmatch(mid)):
+            # what `models add --id` refuses: an id becomes registry keys, page variables and file names
+            suggestion = re.sub(r"[^a-z0-9_]+", "-", str(mid).lower()).strip("-") or "model"
+            raise ParamsError(
+                f"{p}: `{key}`: a registry id is lowercase letters, digits, '-' and '_' (no dot: Quarto "
+                "reads it as a nested key; no space, colon or markup); fix: rename it, e.g. "
+                f"{suggestion} {_RESTORE}"
+            )
         if not isinstance(ent, dict):
             raise ParamsError(
                 f"{p}: `{key}` must be a mapping (source: {'|'.join(SOURCE_KEYS)} with its "
@@ -347,7 +356,12 @@ def load_params_file(p: Path) -> dict:
     if not p.exists():
         raise FileNotFoundError(f"{p} not found; run from the benchbook repository")
     try:
-        doc = yaml.safe_load(p.read_text())
+        doc = yaml.safe_load(p.read_text(encoding="utf-8"))
+    except UnicodeDecodeError as e:
+        line = p.read_bytes()[: e.start].count(b"\n") + 1
+        raise ParamsError(
+            f"{p}:{line}: byte {e.start} is not UTF-8 ({e.reason}); fix: save it as UTF-8 text {_RESTORE}"
+        ) from None
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None) or getattr(e, "context_mark", None)
         where = f"{p}:{mark.line + 1}:{mark.column + 1}" if mark is not None else str(p)

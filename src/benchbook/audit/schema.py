@@ -1038,9 +1038,20 @@ def load(path: str | Path) -> ClaimsFile:
         FileNotFoundError: ``path`` does not exist.
     """
     path = Path(path)
-    doc = _Doc(path, path.read_text(encoding="utf-8"))
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as e:  # a binary file, or another encoding: named, not a bare codec error
+        line = path.read_bytes()[: e.start].count(b"\n") + 1
+        raise ClaimsError(
+            f"{path}:{line}: byte {e.start} is not UTF-8 ({e.reason}), so this is no claims file (YAML "
+            "text); fix: give the claims file (docs/claims.md), or save it as UTF-8"
+        ) from None
+    doc = _Doc(path, text)
     if not isinstance(doc.data, dict):
-        raise ClaimsError(f"{path}:1: a claims file is a mapping with schema, schema_version, source, claims")
+        raise ClaimsError(
+            f"{path}:1: a claims file is a mapping with schema, schema_version, source, claims; fix: start "
+            "from docs/claims.md's example, or draft one from a post (`benchbook claims draft POST`)"
+        )
     _expand_groups(doc)
     _split_todo(doc)
     _fill_decimals(doc)

@@ -190,6 +190,11 @@ class Verdict(BaseModel):
     model_config = ConfigDict(populate_by_name=True)
 
 
+#: the keys of ``params.yaml`` ``audit.here`` that ``Here.from_params`` reads (``resolve.KNOWN_KEYS``
+#: lists the same for ``benchbook doctor``; the audit reads params.yaml without ``resolve``)
+HERE_KEYS: Final = ("build", "methods", "decodings", "gpus")
+
+
 @dataclass(frozen=True)
 class Here:
     """What this project can measure here: model names, the build, method classes, decoding modes
@@ -232,6 +237,16 @@ class Here:
                 f"params.yaml audit.here: a mapping is needed, got {type(here).__name__} {here!r:.60}; "
                 "fix: write `here: {build: ..., methods: [...], decodings: [...], gpus: [...]}`"
             )
+        for what, section, known in (("audit", audit, ("here", "severity")), ("audit.here", here, HERE_KEYS)):
+            for key in section:
+                if key not in known:  # a typo (`decodngs`) left the default in force, silently
+                    import difflib
+
+                    near = difflib.get_close_matches(str(key), known, n=1)
+                    lead = f"write `{near[0]}`" if near else "remove it"
+                    raise ValueError(
+                        f"params.yaml {what}.{key}: unknown key; fix: {lead} (known: {', '.join(known)})"
+                    )
         if not isinstance(here.get("build", ""), str):
             raise ValueError(
                 f"params.yaml audit.here.build: a string is needed, got {here['build']!r:.60}; fix: write "

@@ -16,7 +16,9 @@ against the record of the partial file - the whole file's size (``Content-Range:
 ``have + Content-Length``), ``Last-Modified`` and the range's first byte (``have``) - and any difference
 means the remote file is not the one the partial file is a part of: the download starts over.  A
 resumed download whose complete file misses the pinned sha256 (a change no header showed) is started
-over once, then checked again.
+over once, then checked again.  A partial file of a server that sent no validator is started over
+before any request when no sha256 is pinned: a changed file of the same size could not be told from
+the same one, and nothing would check the joined bytes.
 """
 
 from __future__ import annotations
@@ -129,8 +131,14 @@ def download(
         log(f"{what}: the partial download in {part} is {was}, not {url}: starting over")
         _drop(part)
         have, known = 0, {}
-    headers = {"Range": f"bytes={have}-"} if have else {}
     validator = known.get("etag") or known.get("last_modified")
+    if have and not validator and sha256 is None:
+        # nothing tells a changed file from the same one (no ETag/Last-Modified, no pinned sha256): a
+        # resume could join two versions' bytes under a sha256 neither has, and nothing would notice
+        log(f"{what}: {url} sent no ETag or Last-Modified and no sha256 is pinned: starting over")
+        _drop(part)
+        have, known = 0, {}
+    headers = {"Range": f"bytes={have}-"} if have else {}
     if have and validator:
         headers["If-Range"] = validator  # a changed file: 200 and the whole new body, never a splice
     if have:
