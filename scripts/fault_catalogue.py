@@ -614,7 +614,8 @@ def f_draft_onto_other_file(d: Path) -> Outcome:
 
 def f_logs_symlinks(d: Path) -> Outcome:
     """A contributed X.logs/ folder whose entries are symlinks to files outside it (/etc/passwd, a
-    secret file): no byte of theirs reaches the audit page or records."""
+    secret file): they are not read (listed as such), and no byte of theirs reaches the audit page or
+    records."""
     secret = d / "secret.txt"
     secret.write_text("SECRET-TOKEN-12345 decode 99.5 tok/s\n")
     logs = d / "c.logs"
@@ -633,7 +634,9 @@ def f_logs_symlinks(d: Path) -> Outcome:
     out = pages_text(d / "o") + "".join(x.read_text() for x in (d / "o").glob("*.jsonl")) + r.both
     if "SECRET-TOKEN" in out or "root:x:0:0" in out:
         return Outcome("security", "a file outside the logs folder reached the audit's output")
-    return Outcome("ok", f"exit {r.rc}; nothing of the linked files shown")
+    if "a symbolic link to a file outside the logs folder: not read" not in out:
+        return Outcome("security", "a link out of the logs folder was read (not listed as not read)")
+    return Outcome("ok", f"exit {r.rc}; the links out of the folder not read, and said so")
 
 
 def f_draft_stdin_controls(d: Path) -> Outcome:
