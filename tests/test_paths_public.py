@@ -287,3 +287,21 @@ def test_an_older_record_with_absolute_paths_is_read_as_it_is(alice):
             build("quarantine", file="/home/bob/log.txt", line=1, byte_offset=0, raw="x", quarantined_at="t")
         )
     assert json.loads(out.read_text())["file"] == "/home/bob/log.txt"
+
+
+def test_a_log_a_signal_left_private_is_published_when_the_session_opens_again(alice):
+    """A run stopped by SIGTERM or kill -9 never reached ``LlamaServer.stop`` (found on a clean clone's
+    `make run` stopped with SIGTERM: its last server log kept 6 `/root/.cache` paths): the next
+    ``Session.open`` on that raw file publishes every log beside it; a public log is left untouched."""
+    raw = alice["repo"] / "data" / "raw" / "speculative"
+    (raw / "logs").mkdir(parents=True)
+    left = raw / "logs" / "s-self-n4-r0.log"
+    left.write_text(f"srv    load_model: loading model '{alice['mine']}'\n")
+    done = raw / "logs" / "s-baseline-r0.log"
+    done.write_text("srv    load_model: loading model '<models>/my-model.gguf'\n")
+    before = done.stat().st_mtime_ns
+    with Session.open(raw / "h.jsonl", "speculative", {"host_id": "h"}):
+        pass
+    assert left.read_text() == "srv    load_model: loading model '<models>/my-model.gguf'\n"
+    assert done.stat().st_mtime_ns == before
+    assert _private_lines(raw, alice["home"]) == []

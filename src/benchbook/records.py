@@ -17,9 +17,37 @@ from collections.abc import Iterable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 
-from . import errors
-from .paths import public_record, record_root
+from . import atomicfile, errors
+from .paths import public_record, public_text, record_root
 from .schemas import RecordError, SchemaError, build, kind_error  # noqa: F401  (RecordError re-exported)
+
+
+def publish_log(path: str | Path) -> bool:
+    """Rewrite a tool's log that lies beside the raw records (llama-server's ``logs/*.log``) with every
+    path in it made public (``paths.public_text``: ``<cache>/…``, relative to the repository, a model
+    file's name), atomically; it is committed with the records, so nothing private leaves the machine
+    (issue 33 §3).  Only once the tool has exited: its offsets are read while it runs.  Returns whether
+    the file changed; a missing or unreadable file is left alone (False)."""
+    path = Path(path)
+    try:
+        text = path.read_bytes().decode("utf-8", errors="surrogateescape")
+    except OSError:
+        return False
+    public = public_text(text, record_root(path))
+    if public is None or public == text:
+        return False
+    atomicfile.write_bytes(path, public.encode("utf-8", errors="surrogateescape"))
+    return True
+
+
+def publish_logs(raw_file: str | Path) -> list[Path]:
+    """``publish_log`` of every log in the ``logs/`` folder beside ``raw_file`` (a session's tool logs):
+    a run stopped by a signal, a kill -9 or a power cut never published its log, so a session opening
+    (or resuming) on that file does.  Returns the files rewritten."""
+    folder = Path(raw_file).parent / "logs"
+    if not folder.is_dir():
+        return []
+    return [p for p in sorted(folder.glob("*.log")) if p.is_file() and publish_log(p)]
 
 
 def utc_now() -> str:

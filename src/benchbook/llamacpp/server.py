@@ -27,8 +27,7 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
-from .. import atomicfile
-from ..paths import public_text, record_root
+from ..records import publish_log
 from .lifetime import die_with_parent
 from .procmon import PeakSampler
 
@@ -306,20 +305,12 @@ class LlamaServer:
         self.publish_log()
 
     def publish_log(self) -> None:
-        """Rewrite the log (once the server has exited) with every path in it made public
-        (``paths.public_text``: ``<cache>/…``, relative to the repository, a model file's name): the log
-        lies beside the raw records and is committed with them; nothing private leaves the machine
-        (issue 33 §3).  The running server wrote the real paths; offsets into the log are taken and
-        read only while it runs.  No-op while it runs or when the log is absent."""
+        """``records.publish_log`` of the log once the server has exited (the running server wrote the
+        real paths; offsets into the log are taken and read only while it runs).  No-op while it runs
+        or when the log is absent."""
         if self.proc is None or self.proc.poll() is None:
             return
-        try:
-            text = self.log_path.read_bytes().decode("utf-8", errors="surrogateescape")
-        except OSError:
-            return
-        public = public_text(text, record_root(self.log_path))
-        if public is not None and public != text:
-            atomicfile.write_bytes(self.log_path, public.encode("utf-8", errors="surrogateescape"))
+        publish_log(self.log_path)
 
     def _stop_sampler(self) -> None:
         if self._sampler is not None:
