@@ -58,57 +58,10 @@ def test_the_same_url_resumes_and_an_unrecorded_partial_starts_over(tmp_path):
         srv.close()
 
 
-class _Changing:
-    """A loopback server of /m.gguf that sends no ETag and ignores If-Range (answers every Range with
-    206, as some CDNs and simple servers do); ``blob`` and ``modified`` can change between requests;
-    ``content_range``: send ``Content-Range: bytes a-b/TOTAL`` on a 206; ``break_after``: the next
-    response stops after that many bytes.  ``seen``: (Range, If-Range) of each request."""
-
-    def __init__(self, blob: bytes, modified: str | None = None, content_range: bool = True):
-        import http.server
-        import threading
-
-        self.blob, self.modified, self.content_range = blob, modified, content_range
-        self.break_after: int | None = None
-        self.seen: list[tuple[str | None, str | None]] = []
-        outer = self
-
-        class Handler(http.server.BaseHTTPRequestHandler):
-            def log_message(self, *a):
-                pass
-
-            def do_GET(self):
-                rng = self.headers.get("Range")
-                outer.seen.append((rng, self.headers.get("If-Range")))
-                start = int(rng.split("=")[1].split("-")[0]) if rng else 0
-                if start and start >= len(outer.blob):
-                    self.send_response(416)
-                    self.send_header("Content-Range", f"bytes */{len(outer.blob)}")
-                    self.send_header("Content-Length", "0")
-                    self.end_headers()
-                    return
-                body = outer.blob[start:]
-                self.send_response(206 if rng else 200)
-                if rng and outer.content_range:
-                    self.send_header(
-                        "Content-Range", f"bytes {start}-{len(outer.blob) - 1}/{len(outer.blob)}"
-                    )
-                if outer.modified:
-                    self.send_header("Last-Modified", outer.modified)
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                if outer.break_after is not None:
-                    body, outer.break_after = body[: outer.break_after], None
-                    self.close_connection = True
-                self.wfile.write(body)
-
-        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/m.gguf"
-        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
-
-    def close(self):
-        self.httpd.shutdown()
-        self.httpd.server_close()
+def _Changing(blob: bytes, modified: str | None = None, content_range: bool = True) -> _Server:
+    """The loopback server as some CDNs and simple servers are: no ETag, If-Range ignored, a
+    ``Content-Range`` with the total on each 206 unless ``content_range`` is False."""
+    return _Server(blob, modified, content_range)
 
 
 MON = "Mon, 30 Nov 2026 10:00:00 GMT"
