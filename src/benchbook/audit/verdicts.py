@@ -193,6 +193,9 @@ class Verdict(BaseModel):
 #: the keys of ``params.yaml`` ``audit.here`` that ``Here.from_params`` reads (``resolve.KNOWN_KEYS``
 #: lists the same for ``benchbook doctor``; the audit reads params.yaml without ``resolve``)
 HERE_KEYS: Final = ("build", "methods", "decodings", "gpus")
+#: the keys of ``params.yaml`` ``audit`` (``tests/test_params_unknown_keys.py`` holds both lists to
+#: ``resolve.KNOWN_KEYS``)
+AUDIT_KEYS: Final = ("here", "severity")
 
 
 @dataclass(frozen=True)
@@ -237,7 +240,7 @@ class Here:
                 f"params.yaml audit.here: a mapping is needed, got {type(here).__name__} {here!r:.60}; "
                 "fix: write `here: {build: ..., methods: [...], decodings: [...], gpus: [...]}`"
             )
-        for what, section, known in (("audit", audit, ("here", "severity")), ("audit.here", here, HERE_KEYS)):
+        for what, section, known in (("audit", audit, AUDIT_KEYS), ("audit.here", here, HERE_KEYS)):
             for key in section:
                 if key not in known:  # a typo (`decodngs`) left the default in force, silently
                     import difflib
