@@ -102,7 +102,7 @@ def test_claims_draft_names_an_existing_output_that_is_not_utf8(tmp_path):
     with pytest.raises(ValueError) as e:
         draft_post(post, out)
     assert str(e.value) == (
-        f"{out}: byte 3 is not UTF-8 (invalid continuation byte), so it is no claims file to merge into; "
+        f"{out}:2: byte 3 is not UTF-8 (invalid continuation byte), so it is no claims file to merge into; "
         "fix: name another file with -o, or move this one away to draft afresh"
     )
     assert out.read_bytes() == b"ab\n\xd2\x00"

@@ -281,3 +281,22 @@ def test_a_hand_written_registry_id_with_markup_is_refused_as_models_add_refuses
     )
     p.write_text(text)
     assert resolve.load_params_file(p)["models"]["default"] == "smollm2-135m-q4_1"  # control
+
+
+def test_benchbook_audit_names_a_params_file_that_is_not_utf8_or_not_yaml(tmp_path):
+    """`benchbook audit` reads params.yaml itself (not through resolve): bytes that are not UTF-8 gave
+    the bare codec error there (left by the breaker after catalogue P23); the same line as doctor's."""
+    from benchbook.audit.command import here_of
+
+    p = tmp_path / "params.yaml"
+    p.write_bytes(b"toolchain:\n  backend: \xff\xfe\n")
+    with pytest.raises(ValueError) as e:
+        here_of(p)
+    assert str(e.value) == (
+        f"{p}:2: byte 22 is not UTF-8 (invalid start byte); fix: save it as UTF-8 text or compare with "
+        "the committed file (`git diff params.yaml`)"
+    )
+    p.write_text("audit: [\n")
+    with pytest.raises(ValueError) as e:
+        here_of(p)
+    assert str(e.value).startswith(f"{p}: not YAML (while parsing a flow")

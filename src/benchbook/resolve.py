@@ -13,7 +13,7 @@ from pathlib import Path
 import yaml
 
 from . import paths as paths_mod
-from .errors import ParamsError
+from .errors import ParamsError, read_utf8
 from .llamacpp import models as models_mod
 from .llamacpp import registry as registry_mod
 from .llamacpp import toolchain as tc_mod
@@ -355,13 +355,9 @@ def load_params_file(p: Path) -> dict:
     p = Path(p)
     if not p.exists():
         raise FileNotFoundError(f"{p} not found; run from the benchbook repository")
+    text = read_utf8(p, "", f"save it as UTF-8 text {_RESTORE}", ParamsError)
     try:
-        doc = yaml.safe_load(p.read_text(encoding="utf-8"))
-    except UnicodeDecodeError as e:
-        line = p.read_bytes()[: e.start].count(b"\n") + 1
-        raise ParamsError(
-            f"{p}:{line}: byte {e.start} is not UTF-8 ({e.reason}); fix: save it as UTF-8 text {_RESTORE}"
-        ) from None
+        doc = yaml.safe_load(text)
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None) or getattr(e, "context_mark", None)
         where = f"{p}:{mark.line + 1}:{mark.column + 1}" if mark is not None else str(p)

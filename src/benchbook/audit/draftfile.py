@@ -24,6 +24,7 @@ from pathlib import Path
 import yaml
 
 from ..atomicfile import write_text
+from ..errors import read_utf8
 from ..ingest.common import IngestError
 from ..ingest.read import read_source
 from .draft import Drafted, Entry, Num, draft_text
@@ -87,13 +88,11 @@ def _read_existing(path: Path) -> _Kept:
     Raises:
         ValueError: ``path`` is not YAML or not a mapping (names the file and the fix).
     """
-    try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as e:
-        raise ValueError(
-            f"{path}: byte {e.start} is not UTF-8 ({e.reason}), so it is no claims file to merge into; fix: "
-            "name another file with -o, or move this one away to draft afresh"
-        ) from None
+    text = read_utf8(
+        path,
+        ", so it is no claims file to merge into",
+        "name another file with -o, or move this one away to draft afresh",
+    )
     lines = text.splitlines()
     try:
         root = yaml.compose(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))

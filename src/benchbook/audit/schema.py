@@ -43,6 +43,7 @@ from pydantic import (
     model_validator,
 )
 
+from ..errors import read_utf8
 from .precision import Interval, decimals_of, interval_of
 from .units import quantity
 
@@ -1038,14 +1039,13 @@ def load(path: str | Path) -> ClaimsFile:
         FileNotFoundError: ``path`` does not exist.
     """
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as e:  # a binary file, or another encoding: named, not a bare codec error
-        line = path.read_bytes()[: e.start].count(b"\n") + 1
-        raise ClaimsError(
-            f"{path}:{line}: byte {e.start} is not UTF-8 ({e.reason}), so this is no claims file (YAML "
-            "text); fix: give the claims file (docs/claims.md), or save it as UTF-8"
-        ) from None
+    # a binary file, or another encoding: named, not a bare codec error
+    text = read_utf8(
+        path,
+        ", so this is no claims file (YAML text)",
+        "give the claims file (docs/claims.md), or save it as UTF-8",
+        ClaimsError,
+    )
     doc = _Doc(path, text)
     if not isinstance(doc.data, dict):
         raise ClaimsError(
