@@ -300,3 +300,23 @@ def test_benchbook_audit_names_a_params_file_that_is_not_utf8_or_not_yaml(tmp_pa
     with pytest.raises(ValueError) as e:
         here_of(p)
     assert str(e.value).startswith(f"{p}: not YAML (while parsing a flow")
+
+
+@pytest.mark.parametrize("command", [["doctor"], ["measure", "--without-dvc"]])
+def test_a_report_typo_is_named_by_doctor_and_measure_before_measuring(
+    tmp_path, monkeypatch, capsys, command
+):
+    """`report.*` was checked by `benchbook run` only: `doctor` said ok and `measure` measured, then the
+    first report stage failed (left by the breaker).  Now each names the key before anything runs."""
+    from benchbook.cli import main
+    from conftest import committed_root
+
+    text = (committed_root() / "params.yaml").read_text()
+    assert "  high_cv: 0.05" in text
+    (tmp_path / "params.yaml").write_text(text.replace("  high_cv: 0.05", "  hihg_cv: 0.05"))
+    (tmp_path / "dvc.yaml").write_text("stages: {}\n")
+    monkeypatch.chdir(tmp_path)
+    assert main(command) == 2
+    assert capsys.readouterr().err == (
+        "benchbook: error: params.yaml `report.hihg_cv`: unknown key; fix: write `high_cv`\n"
+    )

@@ -70,11 +70,26 @@ def _ok(flag: bool) -> str:
     return "ok  " if flag else "MISS"
 
 
+def _checked_params(root: Path) -> dict:
+    """``params.yaml`` of ``root`` (``resolve.load_params``) with its ``report`` section checked too
+    (``caveats.check_report``): a typo there (`report.hihg_cv`) is named before anything is measured,
+    not by the first report stage after the measurements.
+
+    Raises:
+        ValueError: a params error, naming the key and the fix.
+    """
+    from . import caveats
+
+    params = resolve.load_params(root)
+    caveats.check_report(params.get("report"))
+    return params
+
+
 def cmd_doctor(args) -> int:
     from .llamacpp.toolchain import ToolchainBuilding
 
     root = repo_root()
-    params = resolve.load_params(root)
+    params = _checked_params(root)
     problems = waiting = 0
     print(f"project   {root}")
     print(f"cache     {cache_dir()}")
@@ -784,7 +799,7 @@ def cmd_measure(args) -> int:
     from .provenance import host_snapshot
 
     root = repo_root()
-    params = resolve.load_params(root)
+    params = _checked_params(root)
     picked = profiles.pick(params)
     here, skipped = measurement_stages(params, picked)
     unknown = [s for s in args.stages if s not in here and s not in skipped]
@@ -1123,10 +1138,7 @@ def cmd_run(args) -> int:
     wall time (``toolchain_s``, ``models_s`` and ``draftself_train_s`` overlap ``first_site_s`` and each
     other; ``toolchain_wait_s`` is the time the build kept the run waiting after the first site)."""
     root = repo_root()
-    params = resolve.load_params(root)
-    from . import caveats
-
-    caveats.check_report(params.get("report"))  # a typo there failed the first report stage (KeyError)
+    params = _checked_params(root)
     from .experiments import profiles
 
     profiles.pick(params)  # a $BENCHBOOK_PROFILE params.yaml lacks: said now, not after the first site
