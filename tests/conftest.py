@@ -28,6 +28,10 @@ ROOT = Path(__file__).resolve().parents[1]
 # Tests that `dvc init` a scratch project would otherwise run DVC's analytics there (this repository
 # turns it off in .dvc/config): a detached reporter per command, and a temp file it leaves in /tmp.
 os.environ["DVC_NO_ANALYTICS"] = "1"
+# Verification records of users' own model files (``models.user_file_state``) go to a scratch folder,
+# never this user's ~/.local/state/benchbook (subprocesses inherit it).
+os.environ["BENCHBOOK_STATE"] = tempfile.mkdtemp(prefix="bb-state-")
+atexit.register(shutil.rmtree, os.environ["BENCHBOOK_STATE"], True)
 
 
 @functools.lru_cache(maxsize=1)

@@ -92,6 +92,44 @@ def test_two_conditions_stated_differently_on_claims_are_named(tmp_path):
     )
 
 
+def _kv_claims(tmp_path, a_conditions: str, b_conditions: str):
+    p = tmp_path / "kv.yaml"
+    p.write_text(
+        "schema: benchbook.claims\nschema_version: 1\nsource: {kind: synthetic test}\nclaims:\n"
+        f"  - {{id: a, metric: decode_tps, value: 63.0, unit: tok/s, conditions: {a_conditions}}}\n"
+        f"  - {{id: b, metric: decode_tps, value: 50.0, unit: tok/s, conditions: {b_conditions}}}\n"
+        "statements:\n"
+        "  - {id: s, kind: ratio, statement: a q8_0 cache is faster, of: [a, b], value: 1.26, unit: x}\n"
+    )
+    (v,) = [x for x in run.audit_file(p, here=Here()).verdicts if x.id == "s"]
+    return v
+
+
+def test_k_and_v_cache_types_changed_together_are_one_condition(tmp_path):
+    # corpus p22/p55: `-ctk q8_0 -ctv q8_0` against f16 is one change (the KV cache's type), as a model
+    # and its quant are one; it was "2 conditions differ" and not comparable
+    v = _kv_claims(tmp_path, "{type_k: q8_0, type_v: q8_0}", "{type_k: f16, type_v: f16}")
+    assert [q for q in v.qualifiers if q.check == "conditions"] == []
+    assert (
+        "compares type_k q8_0 (a) vs f16 (b), type_v q8_0 (a) vs f16 (b) "
+        "(the one condition stated differently)"
+    ) in v.notes
+
+
+def test_the_kv_cache_type_and_another_condition_still_confound(tmp_path):
+    # control: the cache's type and flash attention both changed are two conditions
+    v = _kv_claims(
+        tmp_path,
+        "{type_k: q8_0, type_v: q8_0, flash_attn: true}",
+        "{type_k: f16, type_v: f16, flash_attn: false}",
+    )
+    (q,) = [q for q in v.qualifiers if q.check == "conditions"]
+    assert q.reason == (
+        "2 conditions differ, so the comparison cannot be put down to one: flash_attn True vs False; "
+        "type_k q8_0 vs f16, type_v q8_0 vs f16"
+    )
+
+
 _MACHINE = """schema: benchbook.claims
 schema_version: 1
 source: {kind: synthetic test}

@@ -268,3 +268,26 @@ def test_a_claims_log_that_was_not_read_or_is_missing_says_which(tmp_path):
         "log: nosuch.log not checked (no file nosuch.log under the logs folder "
         "(read: llama_bench_b11434.jsonl))"
     )
+
+
+def test_a_symbolic_link_out_of_the_logs_folder_is_never_read(tmp_path):
+    """A contributed `X.logs/` folder with a symbolic link to a file of the builder's machine (a file
+    or a folder link) was followed (fault catalogue, left by the breaker): the audit read whatever the
+    link named.  Now it is skipped with its reason; a link to a file inside the folder is read."""
+    secret = tmp_path / "secret"
+    secret.mkdir()
+    shutil.copy(FX / "ingest" / "llama_bench_b11434.jsonl", secret / "builder.jsonl")
+    logs_dir = tmp_path / "c.logs"
+    logs_dir.mkdir()
+    (logs_dir / "out.jsonl").symlink_to(secret / "builder.jsonl")
+    (logs_dir / "sub").symlink_to(secret, target_is_directory=True)
+    shutil.copy(FX / "ingest" / "llama_bench_b11434.jsonl", logs_dir / "own.jsonl")
+    (logs_dir / "same.jsonl").symlink_to(logs_dir / "own.jsonl")  # inside the folder: read
+    lg = logs.audit_logs(logs_dir)
+    why = (
+        "a symbolic link to a file outside the logs folder: not read (a contributed folder must not read "
+        "the builder's files); fix: copy the log itself into the folder"
+    )
+    assert {k: v for k, v in lg.skipped.items() if v == why} == {"out.jsonl": why}
+    # a folder link is not walked at all (pathlib's rglob follows no folder link): nothing of it read
+    assert sorted({e.file for e in lg.entries}) == ["own.jsonl", "same.jsonl"]

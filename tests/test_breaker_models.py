@@ -86,7 +86,7 @@ def test_a_pin_off_in_its_last_digit_is_diagnosed(cache, tmp_path):  # noqa: F81
     sha = hashlib.sha256(blob).hexdigest()
     edited = sha[:-1] + ("0" if sha[-1] != "0" else "1")
     ent = {"source": "file", "path": str(f), "sha256": sha, "size_bytes": len(blob)}
-    models_mod.fetch({"myq2g": ent}, "myq2g", log=lambda *_: None)  # verified once: the sidecar has sha
+    models_mod.fetch({"myq2g": ent}, "myq2g", log=lambda *_: None)  # verified: its local record has sha
     with pytest.raises(ModelError) as e:
         models_mod.fetch({"myq2g": {**ent, "sha256": edited}}, "myq2g", log=lambda *_: None)
     assert str(e.value) == (
@@ -95,8 +95,8 @@ def test_a_pin_off_in_its_last_digit_is_diagnosed(cache, tmp_path):  # noqa: F81
         f"was edited, not the file; fix: restore `models.registry.myq2g.sha256: {sha}` in params.yaml, or "
         f"if the file is the one to use, register it again: `benchbook models add '{f}' --id myq2g --replace`"
     )
-    # never fetched before (no sidecar): no claim that the bytes changed; whole digests, quoted path
-    models_mod._sidecar("myq2g").unlink()
+    # never verified before (no record): no claim that the bytes changed; whole digests, quoted path
+    models_mod.user_file_state(f).unlink()
     with pytest.raises(ModelError) as e:
         models_mod.fetch({"myq2g": {**ent, "sha256": edited}}, "myq2g", log=lambda *_: None)
     assert str(e.value) == (
@@ -214,3 +214,19 @@ def test_url_errors_point_to_the_command_line(cache, tmp_path):  # noqa: F811
     assert r.stderr.endswith(
         "answered HTTP 404 Not Found; fix: check the URL on the `benchbook models add` command line\n"
     )
+
+
+def test_models_add_names_a_device_or_fifo_for_what_it_is(tmp_path):
+    """Catalogue E19: ``models add /dev/zero`` (and a FIFO) said "no such file" of a path that exists."""
+    import os
+
+    from benchbook.llamacpp import registry
+
+    fifo = tmp_path / "f.gguf"
+    os.mkfifo(fifo)
+    for target in ("/dev/zero", str(fifo)):
+        with pytest.raises(registry.RegistryError) as e:
+            registry.entry_for(target, tmp_path / "repo")
+        assert str(e.value) == (
+            f"{target}: not a regular file (a device, FIFO or socket); fix: give the path of a GGUF file"
+        )

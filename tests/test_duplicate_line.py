@@ -110,3 +110,24 @@ def test_a_headline_from_an_older_session_says_so_and_a_clean_one_says_nothing()
     assert measured.skipped_markdown(picked.skipped, published=picked.published, primary_host="h1") == (
         "Every host's newest completed session passed the checks (measured in the session, complete).\n"
     )
+
+
+def test_a_duplicated_session_start_or_end_line_is_reported_and_dropped(tmp_path):
+    """A session's start or end line appended twice was tolerated silently (fault catalogue, left by the
+    breaker): no number moved, but nothing said so.  Now each is listed as dropped; the numbers stay."""
+    raw = tmp_path / "data" / "raw"
+    shutil.copytree(committed_root() / "data" / "raw", raw)
+    f = raw / "llama_bench" / f"{HOST}.jsonl"
+    lines = f.read_text().splitlines()
+    start = max(i for i, line in enumerate(lines) if '"benchbook.session"' in line and '"start"' in line)
+    end = max(i for i, line in enumerate(lines) if '"benchbook.session"' in line and '"end"' in line)
+    lines.insert(end + 1, lines[end])
+    lines.insert(start + 1, lines[start])
+    f.write_text("\n".join(lines) + "\n")
+    checks = measured.check_sessions([f], "llama_bench", ("benchbook.llama_bench",))
+    assert checks[NEWEST].ok
+    assert checks[NEWEST].notes == [
+        f"{f}:{start + 2}: a duplicate of the session's start record at line {start + 1}: dropped, "
+        "the first kept",
+        f"{f}:{end + 3}: a duplicate of the session's end record at line {end + 2}: dropped, the first kept",
+    ]

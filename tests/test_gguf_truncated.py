@@ -36,3 +36,17 @@ def test_a_truncated_gguf_is_not_registered(tmp_path):
         f"{cut}: a truncated or damaged GGUF: its header or tensors do not fit in "
     )
     assert "nothing was registered" in str(e.value)
+
+
+def test_a_gguf_header_with_absurd_counts_is_named_damaged(tmp_path):
+    """Catalogue E04: the magic, version 3, 2**63-1 tensors and key/value pairs, then zeros: the reader met
+    the empty key twice and ``models add`` ended in ``KeyError: 'Duplicate  already in list at offset
+    37'``, a traceback."""
+    import struct
+
+    bad = tmp_path / "h.gguf"
+    bad.write_bytes(b"GGUF" + struct.pack("<IQQ", 3, 2**63 - 1, 2**63 - 1) + b"\0" * 64)
+    assert verify.gguf_problem(bad, full=True) == (
+        "a truncated or damaged GGUF: its header or tensors do not fit in its 88 bytes "
+        "('Duplicate  already in list at offset 37')"
+    )

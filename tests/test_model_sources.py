@@ -30,11 +30,18 @@ def _last_digit_off(sha: str) -> str:
 
 
 class _Server:
-    """A loopback HTTP server for one blob at /m.gguf with Range support; ``break_after`` bytes makes
-    the next response stop early (then close), to interrupt a download."""
+    """A loopback HTTP server for one blob at /m.gguf with Range support, and no ETag (a server that
+    ignores If-Range: every Range gets a 206); ``blob`` and ``modified`` (a ``Last-Modified`` header)
+    can change between requests; ``content_range``: send ``Content-Range: bytes a-b/TOTAL`` on a 206
+    (a Range past the end gets 416 with the total); ``break_after`` bytes makes the next response stop
+    early (then close), to interrupt a download.  ``ranges``: the Range header of each request;
+    ``seen``: (Range, If-Range) of each."""
 
-    def __init__(self, blob: bytes):
-        self.blob, self.break_after, self.ranges = blob, None, []
+    def __init__(self, blob: bytes, modified: str | None = None, content_range: bool = False):
+        self.blob, self.modified, self.content_range = blob, modified, content_range
+        self.break_after: int | None = None
+        self.ranges: list[str | None] = []
+        self.seen: list[tuple[str | None, str | None]] = []
         outer = self
 
         class Handler(http.server.BaseHTTPRequestHandler):
@@ -47,9 +54,22 @@ class _Server:
                     return
                 rng = self.headers.get("Range")
                 outer.ranges.append(rng)
+                outer.seen.append((rng, self.headers.get("If-Range")))
                 start = int(rng.split("=")[1].split("-")[0]) if rng else 0
+                if start and start >= len(outer.blob) and outer.content_range:
+                    self.send_response(416)
+                    self.send_header("Content-Range", f"bytes */{len(outer.blob)}")
+                    self.send_header("Content-Length", "0")
+                    self.end_headers()
+                    return
                 body = outer.blob[start:]
                 self.send_response(206 if rng else 200)
+                if rng and outer.content_range:
+                    self.send_header(
+                        "Content-Range", f"bytes {start}-{len(outer.blob) - 1}/{len(outer.blob)}"
+                    )
+                if outer.modified:
+                    self.send_header("Last-Modified", outer.modified)
                 self.send_header("Content-Length", str(len(body)))
                 self.end_headers()
                 if outer.break_after is not None:

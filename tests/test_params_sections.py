@@ -237,3 +237,86 @@ def test_audit_command_with_a_list_audit_section_says_so(tmp_path, monkeypatch, 
         "benchbook: error: params.yaml audit: a mapping is needed, got list [1, 2]; fix: write `audit:` with "
         "keys `here:` and `severity:` (or remove the section for the defaults)\n"
     )
+
+
+def test_a_params_file_that_is_not_utf8_is_named_with_its_line(tmp_path):
+    """Catalogue P23: ``benchbook doctor`` on a params.yaml with bytes that are not UTF-8 said only
+    ``'utf-8' codec can't decode byte 0xff in position 11: invalid start byte`` (no file, no fix)."""
+    from benchbook import resolve
+    from benchbook.errors import ParamsError
+
+    p = tmp_path / "params.yaml"
+    p.write_bytes(b"toolchain:\n  backend: \xff\xfe\n")
+    with pytest.raises(ParamsError) as e:
+        resolve.load_params_file(p)
+    assert str(e.value) == (
+        f"{p}:2: byte 22 is not UTF-8 (invalid start byte); fix: save it as UTF-8 text or compare with "
+        "the committed file (`git diff params.yaml`)"
+    )
+
+
+def test_a_hand_written_registry_id_with_markup_is_refused_as_models_add_refuses_it(tmp_path):
+    """Catalogue S06: ``models add --id`` refuses an id with markup, but the same id written into
+    params.yaml by hand was accepted (``doctor`` listed ``MISS model <script>x{{< env HOME >}}``); the id
+    becomes registry keys, page variables and file names."""
+    from benchbook import resolve
+    from conftest import committed_root
+
+    text = (committed_root() / "params.yaml").read_text()
+    p = tmp_path / "params.yaml"
+    p.write_text(
+        text.replace(
+            "    smollm2-135m-q2_k: {derived_from",
+            '    "<script>x{{< env HOME >}}": {derived_from: smollm2-135m-q4_1, quantize: Q4_0}\n'
+            "    smollm2-135m-q2_k: {derived_from",
+            1,
+        )
+    )
+    with pytest.raises(ParamsError) as e:
+        resolve.load_params_file(p)
+    assert str(e.value) == (
+        f"{p}: `models.registry.<script>x{{{{< env HOME >}}}}`: a registry id is lowercase letters, digits, "
+        "'-' and '_' (no dot: Quarto reads it as a nested key; no space, colon or markup); fix: rename it, "
+        "e.g. script-x-env-home or compare with the committed file (`git diff params.yaml`)"
+    )
+    p.write_text(text)
+    assert resolve.load_params_file(p)["models"]["default"] == "smollm2-135m-q4_1"  # control
+
+
+def test_benchbook_audit_names_a_params_file_that_is_not_utf8_or_not_yaml(tmp_path):
+    """`benchbook audit` reads params.yaml itself (not through resolve): bytes that are not UTF-8 gave
+    the bare codec error there (left by the breaker after catalogue P23); the same line as doctor's."""
+    from benchbook.audit.command import here_of
+
+    p = tmp_path / "params.yaml"
+    p.write_bytes(b"toolchain:\n  backend: \xff\xfe\n")
+    with pytest.raises(ValueError) as e:
+        here_of(p)
+    assert str(e.value) == (
+        f"{p}:2: byte 22 is not UTF-8 (invalid start byte); fix: save it as UTF-8 text or compare with "
+        "the committed file (`git diff params.yaml`)"
+    )
+    p.write_text("audit: [\n")
+    with pytest.raises(ValueError) as e:
+        here_of(p)
+    assert str(e.value).startswith(f"{p}: not YAML (while parsing a flow")
+
+
+@pytest.mark.parametrize("command", [["doctor"], ["measure", "--without-dvc"]])
+def test_a_report_typo_is_named_by_doctor_and_measure_before_measuring(
+    tmp_path, monkeypatch, capsys, command
+):
+    """`report.*` was checked by `benchbook run` only: `doctor` said ok and `measure` measured, then the
+    first report stage failed (left by the breaker).  Now each names the key before anything runs."""
+    from benchbook.cli import main
+    from conftest import committed_root
+
+    text = (committed_root() / "params.yaml").read_text()
+    assert "  high_cv: 0.05" in text
+    (tmp_path / "params.yaml").write_text(text.replace("  high_cv: 0.05", "  hihg_cv: 0.05"))
+    (tmp_path / "dvc.yaml").write_text("stages: {}\n")
+    monkeypatch.chdir(tmp_path)
+    assert main(command) == 2
+    assert capsys.readouterr().err == (
+        "benchbook: error: params.yaml `report.hihg_cv`: unknown key; fix: write `high_cv`\n"
+    )

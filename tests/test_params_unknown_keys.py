@@ -174,3 +174,14 @@ def test_doctor_lists_every_check_on_a_read_only_cache(capsys, monkeypatch):
         "MISS models (same file under two ids): [Errno 13] Permission denied: '/cache/models'",
     ]
     assert out[-1].startswith(f"{len(miss)} missing (fixes above)")
+
+
+def test_the_audit_keys_doctor_checks_are_the_keys_the_audit_reads():
+    """`benchbook audit` reads params.yaml without ``resolve`` (its stage would depend on the llamacpp
+    modules), so the audit's key lists are kept twice: they must agree, or a key one accepts the other
+    calls a typo."""
+    from benchbook import resolve
+    from benchbook.audit import verdicts
+
+    assert resolve.KNOWN_KEYS["audit.here"] == verdicts.HERE_KEYS == ("build", "methods", "decodings", "gpus")
+    assert resolve.KNOWN_KEYS["audit"] == verdicts.AUDIT_KEYS == ("here", "severity")

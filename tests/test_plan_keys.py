@@ -36,6 +36,7 @@ from benchbook.experiments.offload import plan as offload_plan
 from benchbook.experiments.spec_depth import plan as spec_depth_plan
 from benchbook.experiments.speculative import plan as speculative_plan
 from benchbook.llamacpp import synth
+from benchbook.paths import resolve_public
 from benchbook.provenance import read_snapshots
 from benchbook.records import iter_records
 from benchbook.resolve import load_params
@@ -137,9 +138,10 @@ def planned_speculative(s: Committed) -> list[str]:
 def planned_spec_depth(s: Committed) -> list[str]:
     cfg = s.meta["config"]
     target = {**MODELS[cfg["target"]], "path": f"<{cfg['target']}>"}
-    # where each draft file was: its -md argument (a request's key holds the server argv after -m PATH)
+    # where each draft file was: its -md argument (a request's key holds the server argv after -m PATH,
+    # hashed with the real path; a record holds it public, <cache>/…, which resolve_public gives back)
     paths = {
-        r["draft_model_sha256"]: r["argv"][r["argv"].index("-md") + 1]
+        r["draft_model_sha256"]: resolve_public(r["argv"][r["argv"].index("-md") + 1], ROOT)
         for r in s.records
         if "-md" in r.get("argv", [])
     }

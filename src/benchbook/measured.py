@@ -302,7 +302,14 @@ def check_sessions(
     for rec in read_records(paths):
         schema, sid = rec.get("schema"), str(rec.get("session_id"))
         if schema == "benchbook.session" and rec.get("experiment") == experiment:
-            (starts if rec["event"] == "start" else ends).setdefault(sid, rec)
+            kept = (starts if rec["event"] == "start" else ends).setdefault(sid, rec)
+            if kept is not rec and (rec["event"] == "end" or rec.get("at") == kept.get("at")):
+                # a start line copied (a resume writes its own start, at its own time) or a second end
+                same = "a duplicate of" if rec.get("at") == kept.get("at") else "a second end record after"
+                dropped.setdefault(sid, []).append(
+                    f"{rec['_file']}:{rec['_line']}: {same} the session's {rec['event']} record at line "
+                    f"{kept['_line']}: dropped, the first kept"
+                )
         elif schema is not None and migrations.read_as(schema) in measurement and rec.get("run_id"):
             key = (sid, rec["run_id"], _row_identity(rec))
             first = seen.setdefault(key, rec)
@@ -624,7 +631,8 @@ def skipped_markdown(
     if noted:
         lines += [
             "",
-            "Lines the checks dropped from published sessions (each a copy of a line before it):",
+            "Lines the checks dropped from published sessions (each a copy of a line before it, or a "
+            "second end):",
             "",
         ]
         for c in noted:

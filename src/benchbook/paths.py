@@ -2,7 +2,9 @@
 
 The cache (toolchains keyed by source sha256 + backend + cmake flags, models keyed by
 sha256, downloads) defaults to ``$XDG_CACHE_HOME/benchbook`` (``~/.cache/benchbook``);
-``BENCHBOOK_CACHE`` overrides it.  Nothing in the cache is ever committed.
+``BENCHBOOK_CACHE`` overrides it.  Nothing in the cache is ever committed.  What is true only of this
+machine's own files (the verification records of ``source: file`` models) is kept out of the cache, in
+``state_dir()`` (``$XDG_STATE_HOME/benchbook``, ``~/.local/state/benchbook``; ``BENCHBOOK_STATE``).
 """
 
 from __future__ import annotations
@@ -21,13 +23,37 @@ def cache_dir() -> Path:
             (``mkdir`` alone says "File exists" for the folder itself).
         OSError: the folder cannot be made (read-only, no permission).
     """
-    env = os.environ.get("BENCHBOOK_CACHE")
-    if env:
-        root = Path(env)
-    else:
-        root = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "benchbook"
+    root = cache_root()
     if root.exists() and not root.is_dir():
         raise NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR), str(root))
+    root.mkdir(parents=True, exist_ok=True)
+    return root
+
+
+def cache_root() -> Path:
+    """Where the cache is (``BENCHBOOK_CACHE``, else ``$XDG_CACHE_HOME/benchbook``); nothing is created."""
+    env = os.environ.get("BENCHBOOK_CACHE")
+    if env:
+        return Path(env)
+    return Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "benchbook"
+
+
+def state_dir() -> Path:
+    """Return this machine's benchbook state folder (created if missing): ``BENCHBOOK_STATE``, else
+    ``$XDG_STATE_HOME/benchbook`` (``~/.local/state/benchbook``).  Neither the cache (which is shared by
+    checkouts and may be copied to another machine) nor the project (committed): it holds what is true
+    only of this machine's own files, the verification records of ``source: file`` models
+    (``models.user_file_state``).
+
+    Raises:
+        OSError: the folder cannot be made (a file in its place, read-only, no permission).
+    """
+    env = os.environ.get("BENCHBOOK_STATE")
+    root = (
+        Path(env)
+        if env
+        else Path(os.environ.get("XDG_STATE_HOME") or Path.home() / ".local" / "state") / "benchbook"
+    )
     root.mkdir(parents=True, exist_ok=True)
     return root
 
@@ -131,3 +157,83 @@ def public_text(text: str | None, root: str | Path | None = None) -> str | None:
         return public_path(path, root) + found[len(path) :] if path.count("/") >= 2 else found
 
     return _PATH_IN_TEXT.sub(one, text)
+
+
+#: record fields whose text a model or a person wrote (prompts, outputs, a quoted source line): recorded
+#: as they are, since a path in them is data, not this machine's layout
+VERBATIM_FIELDS = frozenset(
+    {"content", "output_text", "prompt", "prompts", "text", "answer_expected", "source_text", "raw"}
+    | {"messages"}
+)
+
+
+def public_record(rec, root: str | Path | None = None):
+    """A record (any JSON value) as a raw file may hold it: every string made public (issue 33 §3) -
+    a string without blanks (a path, an argv item, ``--opt=PATH``) by ``public_path``, a string with
+    blanks (a failure reason, a tool's stderr tail) by ``public_text`` - except under the fields of
+    ``VERBATIM_FIELDS`` (a prompt, a model's output).  Mapping keys, numbers and ids are unchanged;
+    applying it twice changes nothing more (``<cache>/…`` is no absolute path).
+
+    The measurement runs the real paths; only what is recorded is public.  ``resolve_public`` gives a
+    path back where a reader opens it.
+
+    >>> public_record({"argv": ["llama-bench", "-m", "/home/u/.cache/benchbook/models/ab.gguf"],
+    ...                "bench": {"model_filename": "/home/u/m/my.gguf"}})
+    {'argv': ['llama-bench', '-m', '<cache>/models/ab.gguf'], 'bench': {'model_filename': '<models>/my.gguf'}}
+    >>> public_record({"prompt": "/home/u/notes.txt", "reason": "exit 1: /home/u/m/x.gguf: no such file"})
+    {'prompt': '/home/u/notes.txt', 'reason': 'exit 1: <models>/x.gguf: no such file'}
+    """
+    if isinstance(rec, dict):
+        return {k: v if k in VERBATIM_FIELDS else public_record(v, root) for k, v in rec.items()}
+    if isinstance(rec, list):
+        return [public_record(v, root) for v in rec]
+    if isinstance(rec, str):
+        return public_text(rec, root) if any(c.isspace() for c in rec) else public_path(rec, root)
+    return rec
+
+
+def resolve_public(
+    arg: str, root: str | Path | None = None, models: dict[str, str | Path] | None = None
+) -> str:
+    """A recorded path as this machine's path, for a reader that opens it: ``<cache>/…`` under this
+    machine's ``cache_dir()``; ``<models>/NAME`` as the path ``models`` (file name -> path, e.g. the
+    registry's ``source: file`` entries) gives for NAME, else unchanged (only the name was recorded); a
+    relative path under ``root``; an absolute path (an older record) as it is.
+
+    >>> import os; os.environ["BENCHBOOK_CACHE"] = "/c"
+    >>> resolve_public("<cache>/models/ab.gguf"), resolve_public("data/p.txt", "/repo")
+    ('/c/models/ab.gguf', '/repo/data/p.txt')
+    >>> resolve_public("<models>/x.gguf", models={"x.gguf": "/home/u/x.gguf"}), resolve_public("/old/a.gguf")
+    ('/home/u/x.gguf', '/old/a.gguf')
+    >>> del os.environ["BENCHBOOK_CACHE"]
+    """
+    if arg.startswith("<cache>/"):
+        return str(cache_root() / arg[len("<cache>/") :])
+    if arg.startswith("<models>/"):
+        found = (models or {}).get(arg[len("<models>/") :])
+        return str(found) if found is not None else arg
+    if arg.startswith("<local>/") or arg.startswith(("/", "~")) or _WINDOWS_ABS.match(arg):
+        return arg
+    return str(Path(root) / arg) if root is not None else arg
+
+
+def record_root(raw_file: str | Path) -> Path | None:
+    """The repository a raw file lies in (``repo_root`` above its folder), which its records' paths are
+    written relative to; None for a file outside any benchbook project."""
+    try:
+        return repo_root(Path(raw_file).parent)
+    except FileNotFoundError:
+        return None
+
+
+#: where a model file that params name only as ``<models>/NAME`` lies on this machine: a file beside the
+#: params file (``params.yaml`` -> ``params.local.yaml``), ignored by git, ``{model_paths: {id: path}}``
+LOCAL_STEM = ".local"
+MODELS_PREFIX = "<models>/"
+
+
+def local_file(params_file: str | Path) -> Path:
+    """The machine-local companion of a params file: ``writeups/w/params.yaml`` ->
+    ``writeups/w/params.local.yaml`` (git-ignored: it holds this machine's folders)."""
+    p = Path(params_file)
+    return p.with_name(f"{p.stem}{LOCAL_STEM}{p.suffix}")

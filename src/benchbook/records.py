@@ -17,8 +17,37 @@ from collections.abc import Iterable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 
-from . import errors
+from . import atomicfile, errors
+from .paths import public_record, public_text, record_root
 from .schemas import RecordError, SchemaError, build, kind_error  # noqa: F401  (RecordError re-exported)
+
+
+def publish_log(path: str | Path) -> bool:
+    """Rewrite a tool's log that lies beside the raw records (llama-server's ``logs/*.log``) with every
+    path in it made public (``paths.public_text``: ``<cache>/…``, relative to the repository, a model
+    file's name), atomically; it is committed with the records, so nothing private leaves the machine
+    (issue 33 §3).  Only once the tool has exited: its offsets are read while it runs.  Returns whether
+    the file changed; a missing or unreadable file is left alone (False)."""
+    path = Path(path)
+    try:
+        text = path.read_bytes().decode("utf-8", errors="surrogateescape")
+    except OSError:
+        return False
+    public = public_text(text, record_root(path))
+    if public is None or public == text:
+        return False
+    atomicfile.write_bytes(path, public.encode("utf-8", errors="surrogateescape"))
+    return True
+
+
+def publish_logs(raw_file: str | Path) -> list[Path]:
+    """``publish_log`` of every log in the ``logs/`` folder beside ``raw_file`` (a session's tool logs):
+    a run stopped by a signal, a kill -9 or a power cut never published its log, so a session opening
+    (or resuming) on that file does.  Returns the files rewritten."""
+    folder = Path(raw_file).parent / "logs"
+    if not folder.is_dir():
+        return []
+    return [p for p in sorted(folder.glob("*.log")) if p.is_file() and publish_log(p)]
 
 
 def utc_now() -> str:
@@ -67,11 +96,19 @@ class RecordWriter:
     ``schema``/``schema_version``, of a kind ``schemas`` does not declare or of a newer version, and
     returns the 1-based line number the record landed on (used for provenance "file:line").  Before
     the first append, a torn last line left by a killed writer is quarantined (see ``repair``).
+
+    Nothing private leaves the machine (issue 33 §3): every record is written as
+    ``paths.public_record`` makes it - paths relative to the repository the file lies in
+    (``paths.record_root``), ``<cache>/…`` for the cache, ``<models>/NAME`` for a model file elsewhere -
+    whichever experiment built it; the measurement itself ran the real paths.  ``public=False`` writes
+    records as they are: ingested records quote another person's file (``ingest.output``).
     """
 
-    def __init__(self, path: str | Path):
+    def __init__(self, path: str | Path, *, public: bool = True):
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._root = record_root(self.path) if public else None
+        self._public = public
         repair(self.path)
         self._lines = count_lines(self.path)
         self._f = open(self.path, "a", encoding="utf-8")
@@ -88,6 +125,8 @@ class RecordWriter:
         )
         if msg:
             raise SchemaError(msg)
+        if self._public:
+            rec = public_record(rec, self._root)
         line = json_line(rec, allow_nan=False, separators=(",", ":"))
         with errors.naming(self.path):  # a full disk's "No space left on device" names no file
             self._f.write(line + "\n")
@@ -169,7 +208,7 @@ def repair(path: str | Path) -> dict | None:
     )
     q = path.with_name(path.name + ".quarantine.jsonl")
     with errors.naming(q), open(q, "a", encoding="utf-8") as f:
-        f.write(json_line(entry) + "\n")
+        f.write(json_line(public_record(entry, record_root(path))) + "\n")  # as RecordWriter writes
         f.flush()
         os.fsync(f.fileno())
     with errors.naming(path), open(path, "r+b") as f:
@@ -213,8 +252,15 @@ def iter_records(path: str | Path) -> Iterator[tuple[int, dict]]:
     path = Path(path)
     # lines end at "\n" only, as the writer counts them and the Polars readers split them (a lone "\r"
     # is not a line break: a file of "\r"-separated records is one bad line, not several good ones)
-    with open(path, encoding="utf-8", newline="\n") as f:
-        for i, line in enumerate(f, 1):
+    with open(path, "rb") as f:  # binary lines end at b"\n" only
+        for i, raw in enumerate(f, 1):
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError as e:  # named by file:line, as a torn line is (not a traceback)
+                raise RecordError(
+                    f"{path}:{i}: byte {e.start} of the line is not UTF-8 ({e.reason}); fix: restore the "
+                    "file from git (raw records are written as UTF-8 JSON lines)"
+                ) from None
             if not line.strip():
                 continue
             try:

@@ -12,8 +12,10 @@ from pathlib import Path
 
 import yaml
 
-from .errors import ParamsError
+from . import paths as paths_mod
+from .errors import ParamsError, read_utf8
 from .llamacpp import models as models_mod
+from .llamacpp import registry as registry_mod
 from .llamacpp import toolchain as tc_mod
 from .provenance import HostSnapshot, host_snapshot, read_snapshots, store_snapshot
 from .schemas import build
@@ -263,6 +265,14 @@ def validate_params(doc, p: Path) -> dict:
         raise ParamsError(f"{p}: `models.registry` is empty; fix: add at least one model entry {_RESTORE}")
     for mid, ent in reg.items():
         key = f"models.registry.{mid}"
+        if not (isinstance(mid, str) and registry_mod.ID_PATTERN.fullmatch(mid)):
+            # what `models add --id` refuses: an id becomes registry keys, page variables and file names
+            suggestion = re.sub(r"[^a-z0-9_]+", "-", str(mid).lower()).strip("-") or "model"
+            raise ParamsError(
+                f"{p}: `{key}`: a registry id is lowercase letters, digits, '-' and '_' (no dot: Quarto "
+                "reads it as a nested key; no space, colon or markup); fix: rename it, e.g. "
+                f"{suggestion} {_RESTORE}"
+            )
         if not isinstance(ent, dict):
             raise ParamsError(
                 f"{p}: `{key}` must be a mapping (source: {'|'.join(SOURCE_KEYS)} with its "
@@ -345,8 +355,9 @@ def load_params_file(p: Path) -> dict:
     p = Path(p)
     if not p.exists():
         raise FileNotFoundError(f"{p} not found; run from the benchbook repository")
+    text = read_utf8(p, "", f"save it as UTF-8 text {_RESTORE}", ParamsError)
     try:
-        doc = yaml.safe_load(p.read_text())
+        doc = yaml.safe_load(text)
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None) or getattr(e, "context_mark", None)
         where = f"{p}:{mark.line + 1}:{mark.column + 1}" if mark is not None else str(p)
@@ -358,7 +369,35 @@ def load_params_file(p: Path) -> dict:
             f"{where}: YAML syntax error: {what}; fix: correct that line (indentation, a missing "
             f"':', an unclosed quote or bracket) {_RESTORE}"
         ) from None
-    return validate_params(doc, p)
+    return validate_params(with_local_paths(doc, p), p)
+
+
+def with_local_paths(doc, params_file: Path):
+    """``doc`` with each ``source: file`` entry written as ``path: <models>/NAME`` (a write-up's params
+    name no folder of the machine: issue 33 §3) given this machine's path from the params file's
+    local companion (``paths.local_file``: ``{model_paths: {id: path}}``); entries it does not name
+    are left as they are (``models`` then says how to give the path).  ``doc`` is changed in place.
+
+    Raises:
+        ParamsError: the local file is not YAML or not ``{model_paths: {id: path}}`` (names the file)."""
+    local = paths_mod.local_file(params_file)
+    reg = doc.get("models", {}).get("registry") if isinstance(doc, dict) else None
+    if not isinstance(reg, dict) or not local.is_file():
+        return doc
+    try:
+        found = (yaml.safe_load(local.read_text()) or {}).get("model_paths") or {}
+    except (yaml.YAMLError, AttributeError):
+        found = None
+    if not isinstance(found, dict):
+        raise ParamsError(
+            f"{local}: not `model_paths: {{MODEL_ID: PATH}}`; fix: correct it, or delete it and run "
+            "`benchbook writeup new NAME --model FILE` again (it writes this file)"
+        )
+    for mid, ent in reg.items():
+        path = found.get(mid)
+        if isinstance(ent, dict) and str(ent.get("path", "")).startswith(paths_mod.MODELS_PREFIX) and path:
+            ent["path"] = str(path)
+    return doc
 
 
 def get_toolchain(params: dict, build: bool = True, log=print, full_check: bool = True) -> tc_mod.Toolchain:

@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import busynow
-from .records import RecordWriter, iter_records, new_id, repair, stable_hash, utc_now
+from .records import RecordWriter, iter_records, new_id, publish_logs, repair, stable_hash, utc_now
 from .schemas import build
 
 #: set to 1: ``Session.open`` starts a new session even where the open one could be resumed
@@ -212,6 +212,7 @@ class Session:
     @classmethod
     def _open_locked(cls, path: Path, experiment: str, meta: dict | None, lock: SessionLock) -> Session:
         quarantined = repair(path)
+        publish_logs(path)  # logs of runs a signal or kill -9 stopped before they were published
         meta_hash = stable_hash(meta or {})
         newest = newest_session(path, experiment)
         last_sid = newest.session_id if newest else None

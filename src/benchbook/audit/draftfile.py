@@ -24,6 +24,7 @@ from pathlib import Path
 import yaml
 
 from ..atomicfile import write_text
+from ..errors import read_utf8
 from ..ingest.common import IngestError
 from ..ingest.read import read_source
 from .draft import Drafted, Entry, Num, draft_text
@@ -87,7 +88,11 @@ def _read_existing(path: Path) -> _Kept:
     Raises:
         ValueError: ``path`` is not YAML or not a mapping (names the file and the fix).
     """
-    text = path.read_text(encoding="utf-8")
+    text = read_utf8(
+        path,
+        ", so it is no claims file to merge into",
+        "name another file with -o, or move this one away to draft afresh",
+    )
     lines = text.splitlines()
     try:
         root = yaml.compose(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
@@ -100,6 +105,13 @@ def _read_existing(path: Path) -> _Kept:
         return kept
     if not isinstance(root, yaml.MappingNode):
         raise ValueError(f"{path}: not a claims file (no mapping); fix: move it away to draft afresh")
+    schema = next((v for k, v in root.value if k.value == "schema"), None)
+    if root.value and not (isinstance(schema, yaml.ScalarNode) and schema.value == "benchbook.claims"):
+        # another YAML file (-o params.yaml): a merge would rewrite it with a claims file around its text
+        raise ValueError(
+            f"{path}: not a claims file (no `schema: benchbook.claims`), so it is not merged into or "
+            "overwritten; fix: name another file with -o, or move this one away to draft afresh"
+        )
     head = lines[: root.value[0][0].start_mark.line] if root.value else []
     if any(ln.strip() for ln in head) and not any("Drafted by `benchbook claims draft`" in ln for ln in head):
         kept.sections["#"] = "\n".join(head).rstrip() + "\n"  # the user's own opening comments

@@ -543,8 +543,22 @@ def _trends(rows: list[dict], files_with_many: set[str], process_of: dict[str, i
             r["drafted_reps"] = drafted if speculative else []
 
 
+def outside(path: Path, inside: Path) -> str | None:
+    """Why ``path`` is not read: a symbolic link (of the file or a folder above it) that leads out of
+    the logs folder ``inside`` (resolved): a contributed logs folder must not make the builder read
+    another file of its machine.  None for a file in the folder."""
+    target = path.resolve()
+    if target.is_relative_to(inside):
+        return None
+    return (
+        "a symbolic link to a file outside the logs folder: not read (a contributed folder must not read "
+        "the builder's files); fix: copy the log itself into the folder"
+    )
+
+
 def audit_logs(folder: str | Path, pairs: dict[str, str] | None = None) -> Logs:
-    """Read every file under ``folder`` (sorted, recursively) and build the entries and tables.
+    """Read every file under ``folder`` (sorted, recursively) and build the entries and tables; a
+    symbolic link out of the folder is skipped, never read (``outside``).
 
     ``pairs`` maps a speculative log's file name (relative to ``folder``) to its baseline's.
 
@@ -561,9 +575,10 @@ def audit_logs(folder: str | Path, pairs: dict[str, str] | None = None) -> Logs:
     recs_of: dict[str, list[dict]] = {}
     skipped: dict[str, str] = {}
     lines_not_read: dict[str, str] = {}
+    inside = folder.resolve()
     for path in sorted(p for p in folder.rglob("*") if p.is_file() and not p.name.startswith(".")):
         name = str(path.relative_to(folder))
-        why = not_a_log(path)
+        why = outside(path, inside) or not_a_log(path)
         if why is not None:
             skipped[name] = why
             continue

@@ -43,6 +43,7 @@ from pydantic import (
     model_validator,
 )
 
+from ..errors import read_utf8
 from .precision import Interval, decimals_of, interval_of
 from .units import quantity
 
@@ -1038,9 +1039,19 @@ def load(path: str | Path) -> ClaimsFile:
         FileNotFoundError: ``path`` does not exist.
     """
     path = Path(path)
-    doc = _Doc(path, path.read_text(encoding="utf-8"))
+    # a binary file, or another encoding: named, not a bare codec error
+    text = read_utf8(
+        path,
+        ", so this is no claims file (YAML text)",
+        "give the claims file (docs/claims.md), or save it as UTF-8",
+        ClaimsError,
+    )
+    doc = _Doc(path, text)
     if not isinstance(doc.data, dict):
-        raise ClaimsError(f"{path}:1: a claims file is a mapping with schema, schema_version, source, claims")
+        raise ClaimsError(
+            f"{path}:1: a claims file is a mapping with schema, schema_version, source, claims; fix: start "
+            "from docs/claims.md's example, or draft one from a post (`benchbook claims draft POST`)"
+        )
     _expand_groups(doc)
     _split_todo(doc)
     _fill_decimals(doc)

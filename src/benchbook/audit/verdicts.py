@@ -190,6 +190,14 @@ class Verdict(BaseModel):
     model_config = ConfigDict(populate_by_name=True)
 
 
+#: the keys of ``params.yaml`` ``audit.here`` that ``Here.from_params`` reads (``resolve.KNOWN_KEYS``
+#: lists the same for ``benchbook doctor``; the audit reads params.yaml without ``resolve``)
+HERE_KEYS: Final = ("build", "methods", "decodings", "gpus")
+#: the keys of ``params.yaml`` ``audit`` (``tests/test_params_unknown_keys.py`` holds both lists to
+#: ``resolve.KNOWN_KEYS``)
+AUDIT_KEYS: Final = ("here", "severity")
+
+
 @dataclass(frozen=True)
 class Here:
     """What this project can measure here: model names, the build, method classes, decoding modes
@@ -232,6 +240,16 @@ class Here:
                 f"params.yaml audit.here: a mapping is needed, got {type(here).__name__} {here!r:.60}; "
                 "fix: write `here: {build: ..., methods: [...], decodings: [...], gpus: [...]}`"
             )
+        for what, section, known in (("audit", audit, AUDIT_KEYS), ("audit.here", here, HERE_KEYS)):
+            for key in section:
+                if key not in known:  # a typo (`decodngs`) left the default in force, silently
+                    import difflib
+
+                    near = difflib.get_close_matches(str(key), known, n=1)
+                    lead = f"write `{near[0]}`" if near else "remove it"
+                    raise ValueError(
+                        f"params.yaml {what}.{key}: unknown key; fix: {lead} (known: {', '.join(known)})"
+                    )
         if not isinstance(here.get("build", ""), str):
             raise ValueError(
                 f"params.yaml audit.here.build: a string is needed, got {here['build']!r:.60}; fix: write "
@@ -610,12 +628,18 @@ COMPARED_CONDITIONS = SIDE_CONDITIONS
 #: conditions that name one model: two models come as two files, so a different model, its class and
 #: its quant are one condition
 MODEL_CONDITIONS = ("model", "model_class", "quant")
+#: the KV cache's type: llama.cpp's ``-ctk``/``-ctv`` are set together to quantize the cache (a q8_0
+#: cache is ``-ctk q8_0 -ctv q8_0``), so K and V types that differ together are one condition
+KV_CONDITIONS = ("type_k", "type_v")
+#: conditions that differ together as one: the model's, the KV cache's
+CONDITION_GROUPS = (MODEL_CONDITIONS, KV_CONDITIONS)
 
 
 @dataclass(frozen=True)
 class ConditionDiff:
     """How the conditions of two sides compare: ``differ`` (stated on both sides, different:
-    ``"ctx 8192 (a) vs 32768 (b)"``; a different model, its class and its quant count as one) and
+    ``"ctx 8192 (a) vs 32768 (b)"``; each of ``CONDITION_GROUPS`` counts as one: a different model, its
+    class and its quant; the K and V cache types) and
     ``unstated`` (stated on one side only: not stated, never different).  A condition that varies
     inside a side that is a statement (the decoding of a speedup) is what that statement compares,
     and is left out."""
@@ -640,7 +664,7 @@ def condition_diff(
         return ConditionDiff([], [])
     names = list(dict.fromkeys(list(sa.fields) + list(sb.fields)))
     differ: list[str] = []
-    model_at: int | None = None
+    group_at: dict[tuple[str, ...], int] = {}  # a group's entry in ``differ``
     unstated: list[str] = []
     for name in names:
         if name in sa.varies or name in sb.varies:
@@ -648,11 +672,12 @@ def condition_diff(
         va, vb = sa.fields.get(name), sb.fields.get(name)
         if va is not None and vb is not None and va != vb:
             text = f"{name} {va} ({a}) vs {vb} ({b})"
-            if name in MODEL_CONDITIONS and model_at is not None:
-                differ[model_at] += f", {text}"
+            group = next((g for g in CONDITION_GROUPS if name in g), None)
+            if group is not None and group in group_at:
+                differ[group_at[group]] += f", {text}"
             else:
-                if name in MODEL_CONDITIONS:
-                    model_at = len(differ)
+                if group is not None:
+                    group_at[group] = len(differ)
                 differ.append(text)
         elif (va is None) != (vb is None):
             known, value, missing = (a, va, b) if va is not None else (b, vb, a)

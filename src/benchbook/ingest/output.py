@@ -54,7 +54,7 @@ def write_records(records: list[dict], out: str | Path) -> int:
                 f"inf, which cannot be recorded; nothing was written to {out}; fix: correct or drop "
                 "that input line"
             )
-    with RecordWriter(out) as w:
+    with RecordWriter(out, public=False) as w:  # another person's records, quoted as their file has them
         for r in records:
             w.append(r)
     return len(records)

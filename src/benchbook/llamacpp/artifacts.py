@@ -93,7 +93,8 @@ def export_models(root: Path, registry: dict, ids: list[str]) -> list[Exported]:
 def import_models(root: Path, registry: dict, log=print) -> list[Imported]:
     """Put each pulled ``root/MODELS_DIR/<sha256>.gguf`` with its description into the model cache.
 
-    Skipped (``why`` says which): the GGUF was not pulled; the id is not in ``registry``; the cache
+    Skipped (``why`` says which): the GGUF was not pulled; the id is not in ``registry``; the id or the
+    description is a ``source: file`` model (used in place, nothing of it in the cache); the cache
     already holds a usable copy of the id; the description's origin differs from the registry entry
     (``derived_from``/``quantize``, or a pinned ``sha256``); the file's sha256 differs from its name.
     Parents come first, so a derived model's parent sha256 is checked by ``models.fetch`` afterwards.
@@ -120,6 +121,8 @@ def import_models(root: Path, registry: dict, log=print) -> list[Imported]:
             why = "not pulled (`dvc pull` fetches it)"
         elif ent is None:
             why = "not in params.yaml models.registry"
+        elif ent.get("source") == "file" or origin.get("source") == "file":
+            why = "a user's own file (source: file) is used in place, never put into the cache"
         elif models_mod._cached(model_id, registry) is not None:
             why = "already in the cache"
         elif "derived_from" in ent and (

