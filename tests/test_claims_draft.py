@@ -923,3 +923,14 @@ def test_model_names_quants_alone_and_hardware_cells(tmp_path):
         (9.48, "Qwen3-8B", "UD-IQ3_XXS", None),
         (120, "Llama 3 8B", "Q4", "NVIDIA GeForce RTX 4090"),
     ]
+
+
+def test_the_corpus_drafts_without_a_crash_and_loads(capsys):
+    """Issue 29's corpus (tests/fixtures/draft_corpus, 15 posts or more): every post drafts into a
+    claims file that loads, and its expected file loads (figures are printed, not asserted)."""
+    mod = _measure_module()
+    folder = ROOT / "tests" / "fixtures" / "draft_corpus"
+    assert len(mod.corpus_posts(folder)) >= 15
+    assert mod.corpus([folder], robust=False) == 0
+    out = capsys.readouterr().out
+    assert "CRASH" not in out and "does not load" not in out
