@@ -128,3 +128,46 @@ def test_the_kv_cache_type_and_another_condition_still_confound(tmp_path):
         "2 conditions differ, so the comparison cannot be put down to one: flash_attn True vs False; "
         "type_k q8_0 vs f16, type_v q8_0 vs f16"
     )
+
+
+_MACHINE = """schema: benchbook.claims
+schema_version: 1
+source: {kind: synthetic test}
+claims:
+  - {id: new, metric: decode_tps, value: 80.3, unit: t/s, method: tg128, conditions: {build: b11434}}
+  - {id: old, metric: decode_tps, value: 40.1, unit: t/s, method: tg128, conditions: {build: b4000}}
+  - {id: old-q8, metric: decode_tps, value: 40.1, unit: t/s, method: tg128,
+     conditions: {build: b4000, quant: Q8_0}}
+  - {id: new-q4, metric: decode_tps, value: 80.3, unit: t/s, method: tg128,
+     conditions: {build: b11434, quant: Q4_K_M}}
+  - {id: g4090, metric: decode_tps, value: 120, unit: t/s, method: tg128, conditions: {hardware: RTX 4090}}
+  - {id: g3090, metric: decode_tps, value: 80, unit: t/s, method: tg128, conditions: {hardware: RTX 3090}}
+statements:
+  - {id: named, kind: ratio, of: [new, old], value: 2, about: true, unit: x,
+     statement: "b11434 is about 2x faster than b4000"}
+  - {id: worded, kind: ratio, of: [new, old], value: 2, about: true, unit: x,
+     statement: "the newer build is about 2x faster"}
+  - {id: unnamed, kind: ratio, of: [new, old], value: 2, about: true, unit: x,
+     statement: "the second run is about 2x faster"}
+  - {id: plus-quant, kind: ratio, of: [new-q4, old-q8], value: 2, about: true, unit: x,
+     statement: "b11434 is about 2x faster than b4000"}
+  - {id: gpus, kind: ratio, of: [g4090, g3090], value: 1.5, unit: x,
+     statement: "the 4090 is 1.5x the 3090"}
+"""
+
+
+def test_a_comparison_of_the_machine_condition_it_names_is_comparable(tmp_path):
+    """ "b11434 is about 2× faster than b4000" compares builds: the sides differing in exactly the
+    build the sentence names is what it measures (a note), not "not comparable: builds"; so for
+    hardware named by its model number.  Controls that still fire: a sentence naming no build
+    ("the second run"), and one naming the build while the quant differs too (two things differ)."""
+    f = tmp_path / "machine.yaml"
+    f.write_text(_MACHINE)
+    got = {v.id: v for v in run.audit_file(f, here=Here()).verdicts}
+    comp = {k: [q.reason for q in got[k].qualifiers if q.kind == "not comparable"] for k in got}
+    assert comp["named"] == [] and comp["worded"] == [] and comp["gpus"] == []
+    assert "compares builds: b11434 vs b4000 (the condition the statement names)" in got["named"].notes
+    assert "compares hardware: RTX 4090 vs RTX 3090 (the condition the statement names)" in got["gpus"].notes
+    assert comp["unnamed"] == ["builds: b11434 vs b4000"]
+    assert comp["plus-quant"] == ["builds: b11434 vs b4000"]
+    assert {got[k].consistency for k in ("named", "unnamed", "gpus")} == {"consistent"}

@@ -249,6 +249,9 @@ claims:
      conditions: {engine: llama.cpp, build: "b11434, CUDA build"}}
   - {id: longer, metric: decode_tps, value: 10, unit: tok/s, conditions: {engine: llama.cpp, build: b114345}}
   - {id: fork, metric: decode_tps, value: 10, unit: tok/s, conditions: {engine: ik_llama.cpp, build: b11434}}
+  - {id: bare, metric: decode_tps, value: 10, unit: tok/s, conditions: {build: b11434}}
+  - {id: bare-other, metric: decode_tps, value: 10, unit: tok/s, conditions: {build: b11435}}
+  - {id: bare-fork, metric: decode_tps, value: 10, unit: tok/s, conditions: {build: ik_llama.cpp b11434}}
 """
 
 
@@ -267,6 +270,11 @@ def test_a_build_is_this_projects_only_as_whole_words(tmp_path):
         "same": [],
         "longer": ["build: llama.cpp b114345 (here: llama.cpp b11434)"],
         "fork": ["build: ik_llama.cpp b11434 (here: llama.cpp b11434)"],
+        # a build by number alone (a drafted post's "b11434") is this project's when the number is
+        # the same and no other engine is named: it was listed as missing
+        "bare": [],
+        "bare-other": ["build: b11435 (here: llama.cpp b11434)"],
+        "bare-fork": ["build: ik_llama.cpp b11434 (here: llama.cpp b11434)"],
     }
     # a llama-bench log of build 1143: "1143" in "llama.cpp b11434" read as this project's build
     logs = tmp_path / "logs"

@@ -25,6 +25,8 @@ Modules, one job each:
                 named instead of a claims file is drafted first);
 * ``post``      a published post (Markdown, text, HTML) as blocks with their lines: prose, tables, code;
 * ``draftprose`` numbers with units (precision as written) and relating phrases in prose;
+* ``draftnames`` conditions named in prose (hardware, engine, build, model and quant, backend,
+                flash attention, decoding) and the clauses they hold for;
 * ``draftcommand`` command lines (llama.cpp tools, vLLM, SGLang) -> the conditions their flags set;
 * ``draft``     a post -> claims-file entries (``benchbook claims draft``), each with its source line
                 and quote;

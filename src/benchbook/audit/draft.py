@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ..ingest.common import IngestError
@@ -37,6 +37,7 @@ from ..ingest.read import read_llama_bench
 from ..ingest.scan import scan
 from ..ingest.settings import flash_attn_word
 from .draftcommand import command_lines
+from .draftnames import CLAUSE_ONLY, Mention, clause_bounds, hardware_of, machine_size, mentions
 from .draftprose import Number, family, metric_of, numbers, relations
 from .post import Block, Post, read_post
 
@@ -118,6 +119,19 @@ _NAMED = re.compile(
     re.IGNORECASE,
 )
 _PAREN = re.compile(r"[(\[].*")
+#: a line of program output stating tokens, a time and a rate ("decoded 202 tokens in 2.533 seconds,
+#: speed: 79.745 t/s")
+_RATE_LINE = re.compile(
+    r"\d+\s+tokens\s+in\s+[\d.]+\s*(?:s|sec|seconds)\b.{0,40}?[\d.]+\s*(?:t/s|tok/s|tokens/s)", re.I
+)
+#: a command line written in a sentence, not in backticks ("with llama-server -m x.gguf -ngl 99 -fa
+#: on, generation ran at ..."; quoted ".\\llama-cli -m ... -cnv"): the tool and its flags, each with
+#: at most one value, up to the first word that is neither
+_PROSE_COMMAND = re.compile(
+    r"(?<![\w.-])(?:[\w.~:-]*[/\\])?(?:llama-(?:server|bench|cli|sweep-bench|batched-bench|"
+    r"speculative-simple|speculative)|vllm\s+serve(?:\s+[\w./:-]+)?)(?:\.exe)?"
+    r"(?:\s+-{1,2}[A-Za-z][\w-]*(?:=[^\s,;()\"'`]+)?(?:\s+(?!-[A-Za-z])[^\s,;()\"'`]+)?)+"
+)
 #: a cell that states nothing
 _EMPTY = re.compile(r"^\s*(?:|[-—–?]+|n/?a|none|null|oom|x)\s*$", re.IGNORECASE)
 _STOP = frozenset(
@@ -180,14 +194,21 @@ def _sentence_bounds(text: str) -> list[int]:
     return [0] + [m.end() for m in re.finditer(r"(?<=[.!?。！？])\s+", text)] + [len(text) + 1]
 
 
-def _sentence(text: str, start: int, bounds: list[int] | None = None) -> str:
-    """The sentence of ``text`` around offset ``start`` (``bounds``: ``_sentence_bounds(text)``,
-    computed once for many numbers of one text)."""
+def _sentence_at(text: str, start: int, bounds: list[int] | None = None) -> tuple[int, str]:
+    """Where the sentence of ``text`` around offset ``start`` begins, and the sentence (stripped);
+    ``bounds``: ``_sentence_bounds(text)``, computed once for many numbers of one text.  The offset
+    comes from the bounds: finding the sentence's text again cost a pass over the text per number
+    (quadratic in a long sentence) and found an earlier sentence of the same words."""
     bounds = bounds if bounds is not None else _sentence_bounds(text)
     k = bisect.bisect_right(bounds, start) - 1
-    if 0 <= k < len(bounds) - 1:
-        return text[bounds[k] : bounds[k + 1]].strip()
-    return text.strip()
+    a, b = (bounds[k], bounds[k + 1]) if 0 <= k < len(bounds) - 1 else (0, len(text))
+    raw = text[a:b]
+    return a + len(raw) - len(raw.lstrip()), raw.strip()
+
+
+def _sentence(text: str, start: int, bounds: list[int] | None = None) -> str:
+    """The sentence of ``text`` around offset ``start`` (``_sentence_at``)."""
+    return _sentence_at(text, start, bounds)[1]
 
 
 def _set(d: dict, path: str, value) -> None:
@@ -225,12 +246,23 @@ class _Drafter:
         self.groups: dict[str, Group] = {}
         self.profile: dict[str, tuple[str | None, set[str]]] = {}
         self.vocab: dict[str, tuple[str, object]] = {}
+        self.tables = 0
+        self.suffix: dict[str, int] = {}
+        #: conditions named in the section's prose so far (``draftnames``): path -> value
+        self.named: dict[str, object] = {}
+        self.title_named: dict[str, object] | None = None
 
     def new_id(self, base: str) -> str:
+        """``base``, or ``base-2``, ``base-3``... the first not taken; the suffix to try next is kept
+        per base (``suffix``): counting up from 2 each time was quadratic in the claims of one line."""
         base = base.strip("-") or "c"
-        cid, k = base, 2
-        while cid in self.ids:
-            cid, k = f"{base}-{k}", k + 1
+        cid, k = base, self.suffix.get(base, 2)
+        if cid in self.ids:
+            cid = f"{base}-{k}"
+            while cid in self.ids:
+                k += 1
+                cid = f"{base}-{k}"
+            self.suffix[base] = k + 1
         self.ids.add(cid)
         return cid
 
@@ -251,6 +283,15 @@ class _Drafter:
 
     def conditions(self) -> dict:
         return _merged({}, self.command)
+
+    def context(self, named: dict[str, object] | None = None) -> dict:
+        """The command's conditions, and the conditions the section's prose named before
+        (``named``: ``self.named``) where the command sets none."""
+        out = self.conditions()
+        for path, value in (self.named if named is None else named).items():
+            if path not in out:
+                _set(out, path, value)
+        return out
 
     # --- llama-bench output through the ingest readers --------------------------------------------
     def bench_lines(self) -> tuple[set[int], dict[int, list[dict]]]:
@@ -337,8 +378,13 @@ class _Drafter:
                 kinds.append("value")
             else:
                 kinds.append("label")
-        tno = sum(1 for g in self.out.groups if g.id.startswith("t")) + 1
+        self.tables += 1  # counted, not recounted from the groups: that was quadratic in a long post
+        tno = self.tables
         groups: dict[int, str] = {}
+        related: dict[int, str] = {}
+        cell_ids: dict[tuple[int, int], str] = {}  # (row, column) -> the claim drafted for the cell
+        changes: list[tuple[int, int, Number, int]] = []  # a row of changes under rate columns
+        row_labels: list[str] = []
         for j, h in enumerate(header):
             if kinds[j] != "value":
                 continue
@@ -350,6 +396,9 @@ class _Drafter:
             metric = metric_of(unit, h) if unit else None
             if metric is None:
                 continue
+            if unit in ("x", "%") and _relating_column(h, [r[j] for r in body if j < len(r)]):
+                related[j] = unit  # a "vs baseline" / "Gain" column: statements, not claims
+                continue
             test = re.search(r"\b(pp|tg)\s?(\d+)\b", h, re.IGNORECASE)
             method = None
             if test:
@@ -360,11 +409,18 @@ class _Drafter:
             gfields: dict = {"metric": metric, "unit": unit}
             if method:
                 gfields["method"] = method
-            if self.command:
-                gfields["conditions"] = self.conditions()
+            if self.command or self.named:
+                gfields["conditions"] = self.context()
             self.out.groups.append(Group(gid, gfields, block.start))
             self.groups[gid] = self.out.groups[-1]
             groups[j] = gid
+        by_cells = {
+            j: path
+            for j in range(width)
+            if kinds[j] == "label" and _label_key(header[j]) not in LABELS
+            for path in [_cells_condition([r[j] for r in body if j < len(r) and not _EMPTY.match(r[j])])]
+            if path
+        }
         for r, row in enumerate(body):
             line = at[r + 1] if r + 1 < len(at) else block.start
             cond: dict = {}
@@ -373,7 +429,8 @@ class _Drafter:
                 if kinds[j] != "label" or _EMPTY.match(cell):
                     continue
                 labels.append(cell)
-                path, typ = LABELS.get(_label_key(header[j]), ("other." + _key(header[j] or "row"), "str"))
+                path, typ = LABELS.get(_label_key(header[j]), ("", "str"))
+                path = path or by_cells.get(j) or "other." + _key(header[j] or "row")
                 value: object = cell
                 if typ == "int":
                     m = re.fullmatch(r"\s*-?(\d+)\s*", cell.replace(",", ""))
@@ -387,6 +444,8 @@ class _Drafter:
                         path = "other.flash_attn"
                     else:
                         value = word == "on"
+                if path == "hardware" and isinstance(value, str):
+                    value = hardware_of(value) or value  # "RTX 4090" -> "NVIDIA GeForce RTX 4090"
                 _set(cond, path, value)
                 if isinstance(value, str) and len(value) >= 3 and not re.fullmatch(r"[\d.\s]+", value):
                     self.vocab.setdefault(value.lower(), (path, value))
@@ -400,12 +459,105 @@ class _Drafter:
                 if not found:
                     continue
                 n = found[0]
+                if n.unit and family(n.unit) != family(self.groups[gid].fields.get("unit")):
+                    # "-23%" under a t/s column (a row of changes): not a rate of the column; a
+                    # change of the column's two rows when the table has two (``column_changes``)
+                    if n.unit in ("x", "%") and not labels and stateable(n) and n.range is None:
+                        changes.append((r, j, n, line))
+                    else:
+                        self.out.unplaced.append((line, n.text, self.post.line(line)[:300]))
+                    continue
                 fields = _number_fields(n)
                 fields.pop("unit", None)
                 if cond:
                     fields["conditions"] = cond
                 fields.update(_where(line, f"{header[j]}: {row[j]} — {self.post.line(line)}"))
-                self.add_claim(fields, f"{gid}-r{r + 1}", gid, " ".join([header[j], *labels]))
+                label = " ".join([header[j], *labels])
+                cell_ids[r, j] = self.add_claim(fields, f"{gid}-r{r + 1}", gid, label)
+            row_labels.append(" ".join(labels))
+        for r, j, n, line in changes:
+            rows_of = [cell_ids[k, j] for k in range(len(body)) if (k, j) in cell_ids]
+            if len(rows_of) != 2:
+                self.out.unplaced.append((line, n.text, self.post.line(line)[:300]))
+                continue
+            kind = "ratio" if n.unit == "x" else "percent_change"
+            sid = self.new_id(f"s-l{line}")
+            fields = {
+                "kind": kind,
+                "statement": f"{header[j]}: {body[r][j]}",
+                "of": rows_of[::-1] if kind == "ratio" else rows_of,  # from the first row to the second
+                "value": Num(n.text.lstrip("+")),
+                "unit": "x" if kind == "ratio" else "%",
+                **_where(line, f"{header[j]}: {body[r][j]} — {self.post.line(line)}"),
+            }
+            self.out.entries.append(Entry("statement", sid, {"id": sid, **fields}))
+        if related:
+            self.table_relations(header, body, at, block.start, groups, related, cell_ids, row_labels)
+
+    def table_relations(
+        self,
+        header: list[str],
+        body: list[list[str]],
+        at: list[int],
+        start: int,
+        groups: dict[int, str],
+        related: dict[int, str],
+        cells: dict[tuple[int, int], str],
+        row_labels: list[str],
+    ) -> None:
+        """A table column of multiples or percentages that relate the row's numbers ("vs baseline",
+        "Speedup", "Gain": ``_relating_column``): a statement per cell.  With two or more columns of
+        one family in the row ("Standard t/s | TurboQuant t/s | Gain"), it relates the first two: a
+        percent change from the first to the second, a ratio of the second to the first; with one,
+        it relates the row's cell to the same column's cell of the baseline row (the row labelled
+        baseline/plain/off/without..., else the row whose multiple is 1 or change 0, else the first
+        row): a ratio of the row over the baseline, a percent change from the baseline to the row."""
+        fam = {j: self.groups[g].fields.get("unit") for j, g in groups.items()}
+        col_of = {c: k for (_, k), c in cells.items()}
+        for j, unit in related.items():
+            kind = "ratio" if unit == "x" else "percent_change"
+            base_row = next((r for r, lab in enumerate(row_labels) if _BASELINE.search(lab)), None)
+            if base_row is None:
+                base_row = next(
+                    (
+                        r
+                        for r, row in enumerate(body)
+                        if j < len(row)
+                        for n in numbers(row[j])[:1]
+                        if _plain(n.text) == (1.0 if unit == "x" else 0.0)
+                    ),
+                    0,
+                )
+            for r, row in enumerate(body):
+                if j >= len(row) or _EMPTY.match(row[j]):
+                    continue
+                found = [n for n in numbers(row[j]) if n.unit in ("x", "%", None)]
+                if not found or not stateable(found[0]) or found[0].range is not None:
+                    continue
+                n = found[0]
+                mine = [cells[r, k] for k in sorted(groups) if (r, k) in cells]
+                same = [c for c in mine if fam.get(col_of[c]) == fam.get(col_of[mine[0]])]
+                if len(same) >= 2:
+                    a, b = same[0], same[1]
+                    sides = [b, a] if kind == "ratio" else [a, b]
+                else:
+                    col = next((k for k in sorted(groups) if (r, k) in cells), None)
+                    if col is None or (base_row, col) not in cells:
+                        continue
+                    mine_c, base_c = cells[r, col], cells[base_row, col]
+                    sides = [mine_c, base_c] if kind == "ratio" else [base_c, mine_c]
+                line = at[r + 1] if r + 1 < len(at) else start
+                value = n.text if not n.text.startswith("+") else n.text[1:]
+                sid = self.new_id(f"s-l{line}")
+                fields = {
+                    "kind": kind,
+                    "statement": f"{header[j]}: {row[j]}",
+                    "of": sides,
+                    "value": Num(value),
+                    "unit": "x" if unit == "x" else "%",
+                    **_where(line, f"{header[j]}: {row[j]} — {self.post.line(line)}"),
+                }
+                self.out.entries.append(Entry("statement", sid, {"id": sid, **fields}))
 
     # --- prose ------------------------------------------------------------------------------------
     def prose(self, pieces: list[tuple[int, str]], read: list[str] | None = None) -> None:
@@ -418,7 +570,7 @@ class _Drafter:
             lead = len(t) - len(t.lstrip())
             text += t.strip() + " "
             scanned += (read[k] if read is not None else t)[lead : lead + len(t.strip())] + " "
-        found = numbers(scanned)
+        found = _from_to_units(scanned, numbers(scanned))
 
         def line_of(i: int) -> int:
             return next(ln for at, ln in reversed(starts) if at <= i)
@@ -426,7 +578,11 @@ class _Drafter:
         rels = {id(r.number): r for r in relations(scanned, found)}
         spans = self.label_spans(scanned)  # once per paragraph: per number it was quadratic
         bounds = _sentence_bounds(text)
+        named = mentions(text)
+        clauses = clause_bounds(text)
+        k_named = 0  # the mentions before the current number, taken into self.named
         placed: list[tuple[Number, str]] = []
+        origins: dict[int, str | None] = {}
         prev_end = 0
         for n in found:
             label = scanned[prev_end : n.start]
@@ -434,7 +590,11 @@ class _Drafter:
             if n.unit is not None:
                 prev_end = n.end
             line = line_of(n.start)
-            sentence = _sentence(text, n.start, bounds)
+            s0, sentence = _sentence_at(text, n.start, bounds)
+            while k_named < len(named) and named[k_named].start < n.start:
+                if named[k_named].path not in CLAUSE_ONLY:
+                    self.named[named[k_named].path] = named[k_named].value
+                k_named += 1
             if id(n) in rels:
                 continue
             if n.unit is None and any(a <= n.start < b for a, b in spans):
@@ -449,8 +609,8 @@ class _Drafter:
                     self.out.unplaced.append((line, n.text, sentence[:300]))
                 continue
             metric = metric_of(n.unit, scanned[max(0, n.start - 60) : n.start], scanned[n.end : n.end + 30])
-            if metric is None:
-                self.out.unplaced.append((line, n.text, sentence[:300]))
+            if metric is None or family(n.unit) == "size" and machine_size(text, n.start, n.end, named):
+                self.out.unplaced.append((line, n.text, sentence[:300]))  # "RTX 5090 32GB": the card's
                 continue
             fields = _number_fields(n)
             value = fields.get("value") or "–".join(fields.get("range") or ())
@@ -460,22 +620,38 @@ class _Drafter:
                 self.maybe_log(same[0], metric)
                 continue
             cfields = {"metric": metric, **fields}
-            origin = origin_of(sentence)
+            if s0 not in origins:  # once per sentence: per number it was quadratic in a long sentence
+                origins[s0] = origin_of(sentence)
+            origin = origins[s0]
             if origin:
                 cfields["origin"] = origin
-            cond = _merged(self.conditions(), self.named_conditions(text, n.start, sentence))
+            cond = _merged(
+                _merged(self.context(), _in_clause(named, clauses, n.start, text)),
+                self.named_conditions(n.start, s0, sentence, clauses),
+            )
             if cond:
                 cfields["conditions"] = cond
             cfields.update(_where(line, sentence))
             cid = self.add_claim(cfields, f"{metric.replace('_', '-')}-l{line}", label=label)
             self.maybe_log(cid, metric)
             placed.append((n, cid))
+        for m in named[k_named:]:
+            if m.path not in CLAUSE_ONLY:
+                self.named[m.path] = m.value
         for rel in rels.values():
-            self.relation(rel, text, line_of(rel.start), placed)
+            self.relation(rel, text, line_of(rel.start), placed, bounds)
+        self.tokens_over_time(placed, text, line_of)
 
     def inline_commands(self, line: int, text: str) -> str:
         """``text`` with each command line written inline (`` `llama-server -m x.gguf -ngl 99` ``)
         taken as the command for what follows and blanked out (same length: offsets stay)."""
+
+        def take_bare(m: re.Match) -> str:
+            found = command_lines([(line, m.group(0).strip())])
+            if not found:
+                return m.group(0)
+            self.command, self.command_tool = found[-1].conditions, found[-1].tool
+            return " " * len(m.group(0))
 
         def take(m: re.Match) -> str:
             found = command_lines([(line, m.group(1))])
@@ -484,23 +660,32 @@ class _Drafter:
             self.command, self.command_tool = found[-1].conditions, found[-1].tool
             return " " * len(m.group(0))
 
-        return re.sub(r"`([^`]+)`", take, text)
+        text = re.sub(r"`([^`]+)`", take, text)
+        return _PROSE_COMMAND.sub(take_bare, text) if "-" in text else text
 
     def label_spans(self, text: str) -> list[tuple[int, int]]:
         """Where ``text`` names a condition with a number (``_NAMED``)."""
         return [(m.start("n"), m.end("n")) for m in _NAMED.finditer(text)]
 
-    def named_conditions(self, text: str, at: int, sentence: str) -> dict:
+    def named_conditions(self, at: int, s0: int, sentence: str, clauses: list[int] | None = None) -> dict:
         """The conditions the sentence around offset ``at`` names: a label with a number ("block
         size 4", "-ncmoe 26": ``_NAMED``) and a label value the post's tables use ("WSL2",
         "draft-self"), within ``_NEAR`` characters of the number; of several for one field, the
-        nearest."""
-        s0 = text.find(sentence)
+        nearest; ``s0``: where the sentence starts in the text ``at`` is an offset of."""
         rel = at - s0
         found: dict[str, tuple[int, object]] = {}
+        # the clause of the number (``clauses``: where the text's clauses start): a label in
+        # another clause ("85 t/s, and with a draft model (--draft-max 16) it reached 141 t/s")
+        # is the other number's
+        k = bisect.bisect_right(clauses, at) - 1 if clauses else -1
+        lo, hi = (
+            (clauses[k] - s0, clauses[k + 1] - s0) if clauses and 0 <= k < len(clauses) - 1 else (-1, 1 << 60)
+        )
 
         def offer(path: str, pos: int, value: object) -> None:
             score = abs(rel - pos) + (pos > rel)  # the nearest; before it on a tie
+            if not lo <= pos < hi:
+                return
             if score <= _NEAR and (path not in found or score < found[path][0]):
                 found[path] = (score, value)
 
@@ -550,13 +735,14 @@ class _Drafter:
         entry.fields.setdefault("log", self.pending_log)
 
     # --- relations ----------------------------------------------------------------------------
-    def relation(self, rel, text: str, line: int, placed: list[tuple[Number, str]]) -> None:
+    def relation(
+        self, rel, text: str, line: int, placed: list[tuple[Number, str]], bounds: list[int] | None = None
+    ) -> None:
         n = rel.number
-        sentence = _sentence(text, n.start)
+        s0, sentence = _sentence_at(text, n.start, bounds)
         if not stateable(n) or (n.range is not None and rel.sign < 0):
             self.out.unplaced.append((line, n.text, sentence[:300]))
             return
-        s0 = text.find(sentence)
         in_sentence = [
             (m, cid)
             for m, cid in placed
@@ -590,6 +776,16 @@ class _Drafter:
                 sides = [subject, other] if rel.kind == "ratio" else [other, subject]
                 if rel.kind == "ratio" and rel.sign < 0:
                     sides.reverse()
+        if sides is None and rel.other and len(in_sentence) < 2:
+            # "b11434 is about 2× faster than b4000": the sides named by a condition's values
+            pair = self.sides_by_condition(text[s0 : n.start], rel.other, sentence)
+            if pair is not None:
+                subject, other = pair
+                sides = [subject, other] if rel.kind == "ratio" else [other, subject]
+                if rel.kind == "ratio" and rel.sign < 0:
+                    sides.reverse()
+        if sides is not None and len(sides) == 2:
+            self.plain_baseline(sides)
         value = n.text
         if rel.kind == "percent_change" and rel.sign < 0 and not value.startswith("-"):
             value = "-" + value
@@ -618,6 +814,83 @@ class _Drafter:
         fields.update(_where(line, sentence))
         self.out.entries.append(Entry("statement" if sides else "todo", sid, {"id": sid, **fields}))
 
+    def plain_baseline(self, sides: list[str]) -> None:
+        """A comparison of a speculative side with one whose decoding is not stated compares it with
+        plain decoding ("85 t/s, and with a draft model it reached 141 t/s, 1.66x faster"): the
+        other side's ``decoding`` is set to plain (a prose claim of its own, not a table row)."""
+        decodings = [self.flat_conditions(c).get("decoding") for c in sides]
+        if sorted(map(str, decodings)) != ["None", "speculative"]:
+            return
+        other = self.claims[sides[decodings.index(None)]]
+        if other.group is None:
+            other.fields.setdefault("conditions", {})["decoding"] = "plain"
+
+    def flat_conditions(self, cid: str) -> dict[str, object]:
+        """A drafted claim's conditions (its group's under its own), flat: ``{"build": "b4000",
+        "offload.n_gpu_layers": 99}``."""
+        entry = self.claims[cid]
+        shared = self.groups[entry.group].fields.get("conditions", {}) if entry.group in self.groups else {}
+        out: dict[str, object] = {}
+
+        def walk(d: dict, prefix: str) -> None:
+            for k, v in d.items():
+                if isinstance(v, dict):
+                    walk(v, f"{prefix}{k}.")
+                else:
+                    out[f"{prefix}{k}"] = v
+
+        walk(_merged(shared, entry.fields.get("conditions", {})), "")
+        return out
+
+    def metric_of_claim(self, cid: str) -> str | None:
+        entry = self.claims[cid]
+        shared = self.groups[entry.group].fields if entry.group in self.groups else {}
+        return entry.fields.get("metric") or shared.get("metric")
+
+    def sides_by_condition(self, subject: str, other: str, sentence: str) -> tuple[str, str] | None:
+        """The two claims a comparison names by the values of one condition: a value of it in the
+        words before the stated number (``subject``: "b11434 is about") and another in the words
+        naming the other side (``other``: "b4000"), each the condition of a drafted claim (among
+        the last ``_REACH``) that agrees with the other on metric and every other condition both
+        state (the sides differ in the one condition named; one stated on one side only is not
+        different).  Of several such pairs (a table of pp and tg per
+        build) the one of the metric the sentence names ("prompt processing"); None when no
+        single pair remains."""
+        recent = self.claim_ids[-_REACH:]
+        flat = {cid: self.flat_conditions(cid) for cid in recent}
+        low_s, low_o = subject.lower(), other.lower()
+
+        def said(value: str, words: str) -> bool:
+            return re.search(rf"(?<![\w.-]){re.escape(value.lower())}(?![\w])", words) is not None
+
+        values = {(p, v) for f in flat.values() for p, v in f.items() if isinstance(v, str) and len(v) >= 2}
+        in_subject = [(p, v) for p, v in values if said(v, low_s)]
+        in_other = [(p, v) for p, v in values if said(v, low_o)]
+        pairs: list[tuple[str, str]] = []
+        for p, v1 in in_subject:
+            for p2, v2 in in_other:
+                if p2 != p or v1 == v2:
+                    continue
+                for a in recent:
+                    if flat[a].get(p) != v1:
+                        continue
+                    for b in recent:
+                        if (
+                            flat[b].get(p) == v2
+                            and self.metric_of_claim(a) == self.metric_of_claim(b)
+                            and all(flat[b][k] == x for k, x in flat[a].items() if k != p and k in flat[b])
+                        ):
+                            pairs.append((a, b))
+        pairs = list(dict.fromkeys(pairs))
+        if len(pairs) > 1:
+            named = [
+                m
+                for m, words in _METRIC_WORDS_OF.items()
+                if re.search(rf"\b(?:{words.replace(' ', '|')})", sentence, re.I)
+            ]
+            pairs = [(a, b) for a, b in pairs if self.metric_of_claim(a) in named] if len(named) == 1 else []
+        return pairs[0] if len(pairs) == 1 else None
+
     def named_by(self, words: str, exclude: set[str], fam: str | None) -> str | None:
         """The claim whose quote and conditions share most words with ``words`` (two or more, and
         more than any other claim of the family ``fam``), or None."""
@@ -645,6 +918,37 @@ class _Drafter:
 
     def candidates(self, words: str, exclude: set[str]) -> list[str]:
         return [cid for _, cid in self.scored(words, exclude)[:4]]
+
+    def rate_lines(self, lines: list[tuple[int, str]], skip: set[int]) -> None:
+        """Lines of program output stating "N tokens in T s ... R t/s" (``_RATE_LINE``:
+        llama-speculative's "decoded 202 tokens in 2.533 seconds, speed: 79.745 t/s") drafted as
+        prose, each line alone: the tokens, the time and the rate, and the rate as their ratio."""
+        for n, t in lines:
+            if n not in skip and _RATE_LINE.search(t):
+                self.prose([(n, t)])
+
+    def tokens_over_time(self, placed: list[tuple[Number, str]], text: str, line_of) -> None:
+        """ "N tokens in T s (R t/s)": the rate R is stated as N ÷ T, a ratio statement of the two
+        claims (tokens, then the time), in R's unit."""
+        for k in range(len(placed) - 2):
+            (nt, ct), (ns, cs), (nr, cr) = placed[k : k + 3]
+            if (nt.unit, family(ns.unit), family(nr.unit)) != ("tokens", "time", "rate"):
+                continue
+            if not re.fullmatch(r"\s+in\s+", text[nt.end : ns.start]) or nr.start - ns.end > 40:
+                continue
+            if nr.range is not None or ns.unit != "s":
+                continue  # a time in ms does not divide to the rate's unit: left to the reader
+            line = line_of(nr.start)
+            sid = self.new_id(f"s-l{line}")
+            fields = {
+                "kind": "ratio",
+                "statement": text[nt.start : nr.end],
+                "of": [ct, cs],
+                "value": Num(nr.text),
+                "unit": nr.unit,
+                **_where(line, _sentence(text, nr.start)),
+            }
+            self.out.entries.append(Entry("statement", sid, {"id": sid, **fields}))
 
     # --- logs -----------------------------------------------------------------------------------
     def log(self, lines: list[tuple[int, str]]) -> None:
@@ -678,7 +982,19 @@ class _Drafter:
             if block.kind == "text" and block.heading:
                 self.out.title = self.out.title or " ".join(t for _, t in block.lines).strip()
                 self.command, self.command_tool = {}, None
+                # a heading naming the machine, build or model sets them for its section ("M2 Mac
+                # Mini, 16GB RAM, llama.cpp b4980") over the title's (the whole post's); what an
+                # earlier section named does not carry
+                heading = " ".join(t for _, t in block.lines)
+                here = {m.path: m.value for m in mentions(heading) if m.path not in CLAUSE_ONLY}
+                level_one = re.match(r"#\s", self.post.line(block.lines[0][0]).lstrip()) is not None
+                if self.title_named is None and level_one:  # the title's names hold for the whole post
+                    self.title_named = here
+                self.named = {**(self.title_named or {}), **here}
                 self.pending_log = None
+                if any(n.unit for n in numbers(heading)):
+                    # a title stating a number ("C1 ~50 tok/s on a 3090"): drafted as prose
+                    self.prose(list(block.lines), [self.inline_commands(n, t) for n, t in block.lines])
                 continue
             if block.kind == "table":
                 self.table(block)
@@ -695,13 +1011,101 @@ class _Drafter:
                     logs if block.kind == "text" else [(n, t) for n, t in block.lines if n not in in_command]
                 )
                 self.log(kept)
+                self.rate_lines(block.lines, in_command)
                 continue
             if block.kind == "code":
-                continue  # code that is neither output, a command nor a log: not prose
+                self.rate_lines(block.lines, in_command)
+                continue  # other code, neither output, a command nor a log: not prose
             pieces = [(n, t) for n, t in block.lines if n not in in_command]
             self.prose(pieces, [self.inline_commands(n, t) for n, t in pieces])
             self.pending_log = None
         return self.out
+
+
+#: label cells that name one condition whatever the column's header says: quantisations, llama.cpp
+#: builds
+_CELL_KINDS = (
+    ("quant", re.compile(r"(?:UD-)?I?Q\d(?:_[A-Z0-9]+)*|BF16|F16|F32|FP8|MXFP4", re.IGNORECASE)),
+    ("build", re.compile(r"b\d{4,5}")),
+)
+
+
+#: a table column's header that relates numbers (its cells are multiples or changes)
+_RELATING_HEADER = re.compile(
+    r"\bvs\.?\b|versus|speed-?up|gain|change|delta|Δ|diff|ratio|relative|improvement|uplift|"
+    r"faster|slower|boost|loss|\bx\b|×",
+    re.IGNORECASE,
+)
+#: a row label naming the baseline of a table's comparisons
+_BASELINE = re.compile(
+    r"\b(?:baseline|base|plain|vanilla|autoregressive|without|no[- ]?(?:spec|draft|mtp)|spec[- ]?off|off)\b",
+    re.IGNORECASE,
+)
+
+
+def _relating_column(header: str, cells: list[str]) -> bool:
+    """Whether a table column of multiples or percentages relates the row's numbers: its header
+    says so (``_RELATING_HEADER``: "vs baseline", "Speedup", "Gain", "Δ") or its cells are signed
+    ("+6.2%", "-11%"); an acceptance or utilisation column is a quantity of its own."""
+    if re.search(r"accept|util|share|hit|rate\b|occupancy|load", header, re.IGNORECASE):
+        return False
+    signed = [c for c in cells if re.match(r"\s*\**\s*[+\-−]\s*\d", c)]
+    return bool(_RELATING_HEADER.search(header)) or (bool(cells) and len(signed) >= max(1, len(cells) // 2))
+
+
+def _cells_condition(cells: list[str]) -> str | None:
+    """The condition a table's label column sets when every cell of it is one kind of name
+    (``_CELL_KINDS``: a quant column headed "양자화 포맷", a build column headed "version"), or
+    ``hardware`` when every cell names hardware (``draftnames.mentions``); None otherwise."""
+    if not cells:
+        return None
+    for path, pat in _CELL_KINDS:
+        if all(pat.fullmatch(c.strip().strip("*`")) for c in cells):
+            return path
+    if all(any(m.path == "hardware" and m.start == 0 for m in mentions(c.strip())) for c in cells):
+        return "hardware"
+    return None
+
+
+def _from_to_units(text: str, found: list[Number]) -> list[Number]:
+    """``found`` with the unit of "from A unit" given to a "to B" that states none ("from 38 t/s
+    (without draft) to 33.93 (with draft)"): the second number of a change is in the first's unit
+    (within 120 characters, no sentence end between)."""
+    out = list(found)
+    for i, n in enumerate(out):
+        if n.unit is not None or n.of is not None or n.range is not None:
+            continue
+        if not re.search(r"(?:^|\W)(?:to|→|->)\s*$", text[max(0, n.start - 6) : n.start]):
+            continue
+        for m in reversed(out[max(0, i - 3) : i]):
+            if (
+                m.unit is not None
+                and n.start - m.end <= 120
+                and re.search(r"(?:^|\W)from\s*$", text[max(0, m.start - 8) : m.start])
+                and not re.search(r"[.!?](?:\s|$)", text[m.end : n.start])
+            ):
+                out[i] = replace(n, unit=m.unit, end=n.end)
+                break
+    return out
+
+
+def _in_clause(named: list[Mention], clauses: list[int], at: int, text: str) -> dict:
+    """The conditions named in the clause around offset ``at`` (``draftnames.clause_bounds``): of
+    several for one condition, the nearest (before it on a tie)."""
+    k = bisect.bisect_right(clauses, at) - 1
+    lo, hi = clauses[max(k, 0)], clauses[min(k + 1, len(clauses) - 1)]
+    best: dict[str, tuple[int, object]] = {}
+    for m in named:
+        if m.start > at and re.search(r",|\sand\s|\s&\s", text[at : m.start]):
+            continue  # named after the number past "and": the next number's ("2.4 t/s and Qwen3 6.1 t/s")
+        if lo <= m.start < hi:
+            d = abs(at - m.start) + (m.start > at)
+            if m.path not in best or d < best[m.path][0]:
+                best[m.path] = (d, m.value)
+    out: dict = {}
+    for path, (_, value) in best.items():
+        _set(out, path, value)
+    return out
 
 
 def origin_of(sentence: str) -> str | None:

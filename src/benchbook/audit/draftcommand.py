@@ -154,7 +154,8 @@ def conditions_of(tool: str, words: list[str]) -> dict:
                 out["flash_attn"] = word == "on"
             elif word == "auto":
                 _set(out, "other.flash_attn", "auto")
-        elif kind == "model" and value:
+        elif kind == "model" and value and not re.fullmatch(r"[\[<{(].*[\]>})]|\$\w+|model", value, re.I):
+            # a placeholder ("-m [model]", "<model>", "$MODEL") names no model
             model, quant = model_and_quant(value)
             out["model"] = model
             if quant:

@@ -172,11 +172,10 @@ def _entry_text(e: Entry) -> str:
 
 
 def _group_text(g, rows: list[Entry]) -> str:
-    cols = ["id", "value"]
-    extra = [k for k in ("about", "range", "spread") if any(k in r.fields for r in rows)]
-    if any("range" in r.fields for r in rows):
-        cols = ["id"]
-    cols += [k for k in extra if k not in cols]
+    # a value column when any row states one, a range column when any states a range: a table of
+    # both (">50 tok/s", "30-50 tok/s") lost its value column and wrote a file that did not load
+    cols = ["id", "value"] if any("value" in r.fields for r in rows) or not rows else ["id"]
+    cols += [k for k in ("about", "range", "spread") if any(k in r.fields for r in rows)]
     cond_cols: list[str] = []
     for r in rows:
         for path in _paths(r.fields.get("conditions", {})):

@@ -34,6 +34,12 @@ ABOUT = (
 UNITS: dict[str, str] = {
     "tok/s": "tok/s",
     "tok/sec": "tok/s",
+    "tok/second": "tok/s",
+    "tok/seconds": "tok/s",
+    "tokens/second": "tok/s",
+    "token/sec": "tok/s",
+    "toks": "tok/s",
+    "t/sec": "t/s",
     "tokens/s": "tok/s",
     "tokens/sec": "tok/s",
     "token/s": "tok/s",
@@ -86,13 +92,15 @@ _UNIT_ALT = "|".join(
 #: a number as written: thousands separators (1,234) or a decimal comma (6,7); a leading sign
 _NUM = r"[+\-−]?(?:\d{1,3}(?:[,\u202f ]\d{3})+(?![\d,])|\d+)(?:[.,]\d+)?"
 #: a unit right after a number; single letters only where no letter follows (2x, 9.8 s, 12 h)
-_UNIT = rf"(?:{_UNIT_ALT}|x(?![a-z\d])|s(?![a-z])|h(?![a-z])|tok(?![a-z])|min(?![a-z]))"
+#: (a unit followed by "/s" is a rate of it, GB/s a bandwidth: not the size, left unplaced)
+_UNIT = rf"(?:(?:{_UNIT_ALT})(?!/s\b)|x(?![a-z\d])|s(?![a-z])|h(?![a-z])|tok(?![a-z])|min(?![a-z]))"
 _RANGE_SEP = r"\s*(?P<sep>–|—|-|~|〜|～|to|bis|à)\s*"
 _NUMBER = re.compile(
     rf"(?P<about>(?<![\w])(?:{ABOUT})\s*)?(?P<a>{_NUM})(?:\s*(?P<ua>{_UNIT}))?"
     rf"(?:(?:{_RANGE_SEP})(?P<b>{_NUM})|\s*(?:±|\+/-|\+-)\s*(?P<pm>{_NUM}))?"
     rf"(?:\s*(?P<unit>{_UNIT}))?"
-    rf"(?P<of>\s+(?:of|out of|중|のうち)\s+(?:the\s+|its\s+|their\s+)?(?P<m>{_NUM})(?:\s*(?P<um>{_UNIT}))?)?",
+    rf"(?P<of>(?:\s+(?:of|out of|중|のうち)\s+(?:the\s+|its\s+|their\s+)?|(?P<slash>/))(?P<m>{_NUM})"
+    rf"(?:\s*(?P<um>{_UNIT}))?)?",
     re.IGNORECASE,
 )
 #: a date (2026-10-28, 2026-10, 2026/10/28) or a dotted version (0.19.1, b1.2.3)
@@ -171,6 +179,25 @@ _WINDOW = 256  # characters before a number the reader looks at
 _FROM = re.compile(r"(?:^|\W)(?:from|von|de)$", re.I)
 
 
+#: words near "k/n" that make it a count of successes ("39/40 correct", "438/438 accepted", "GSM8K")
+_COUNT_WORDS = re.compile(
+    r"accept|pass|correct|succe|solved|right\b|match|tests?\b|responses?\b|questions?\b|prompts?\b|"
+    r"runs?\b|trials?\b|gsm8k|humaneval|mmlu|vision|수락|採択|接受",
+    re.IGNORECASE,
+)
+
+
+def _slash_count(text: str, m: re.Match) -> bool:
+    """Whether "k/n" at ``m`` is a count: two whole numbers, no unit, k <= n, a count word
+    (``_COUNT_WORDS``) within 40 characters."""
+    a, b = m.group("a"), m.group("m")
+    if not (a.isdigit() and b.isdigit()) or m.group("ua") or m.group("unit") or m.group("um"):
+        return False
+    if int(a) > int(b) or m.group("b") is not None or m.group("pm") is not None:
+        return False
+    return _COUNT_WORDS.search(text[max(0, m.start() - 40) : m.end() + 40]) is not None
+
+
 def numbers(text: str) -> list[Number]:
     """Every number of ``text`` (module doc), in order.  A number glued to letters (``35B``,
     ``Q4_K_M``, ``RTX 3080``'s model number after a word is kept, unit None) or inside a word is
@@ -240,7 +267,9 @@ def numbers(text: str) -> list[Number]:
             continue
         of = of_unit = None
         end = m.end()
-        if m.group("of") is not None:
+        if m.group("slash") is not None and not _slash_count(text, m):
+            end = m.start("of")  # "83.6/65.4", "10/28": no count; the second number is read on its own
+        elif m.group("of") is not None:
             um = _unit(m.group("um"))
             if unit is None or um == unit:
                 of, of_unit = number_text(m.group("m")), um
@@ -269,8 +298,14 @@ def numbers(text: str) -> list[Number]:
 _METRIC_WORDS: list[tuple[str, str, str]] = [
     (
         "rate",
-        r"\bpp\s?\d+|prefill|prompt (?:eval|processing|speed)|\bpp\b|프리필|프롬프트 처리|プロンプト処理",
+        r"\bpp\s?\d+|prefill|prompt (?:eval|processing|speed)|\bpp\b|\bencoded\b|"
+        r"프리필|프롬프트 처리|プロンプト処理",
         "prefill_tps",
+    ),
+    (
+        "rate",
+        r"\btg\s?\d*\b|decod|generat|\bgen\b|\boutput\b|\beval rate|토큰 생성|生成|デコード",
+        "decode_tps",
     ),
     ("rate", r".", "decode_tps"),
     ("size", r"vram|gpu memory|video memory|dedicated|gpu", "vram_peak"),
@@ -323,7 +358,9 @@ def metric_of(unit: str | None, before: str, after: str = "") -> str | None:
     rules = [(pat, m) for f, pat, m in _METRIC_WORDS if f == fam]
     if not rules:
         return None
-    low, tail = before.lower(), re.split(r"[.!?;](?:\s|$)", after.lower()[:30])[0]  # this sentence only
+    # this sentence only before it, this clause only after it ("+108% ... acceptance" later on)
+    low = re.split(r"[.!?;](?:\s|$)|[。！？]", before.lower())[-1]
+    tail = re.split(r"[.!?;,(](?:\s|$)|[。！？，]|\s[—–]\s", after.lower()[:30])[0]
     best: tuple[int, str] | None = None
     for pat, metric in rules[:-1]:
         hits = [h.end() for h in re.finditer(pat, low)]
@@ -383,4 +420,5 @@ def relations(text: str, found: list[Number]) -> list[Relation]:
 
 def _side_words(text: str) -> str:
     """The words naming the other side: up to the end of the clause."""
-    return re.split(r"[,;:()\[\]]|\.(?!\d)|\s—\s|\s-\s", text.strip(), maxsplit=1)[0].strip()
+    # a point ends the clause only before a space or the end: "llama.cpp", "v0.3" are names
+    return re.split(r"[,;:()\[\]?!]|\.(?=\s|$)|\s—\s|\s-\s", text.strip(), maxsplit=1)[0].strip()

@@ -29,7 +29,10 @@ _BLOCK_TAGS = frozenset(
 _SKIP_TAGS = frozenset({"script", "style", "noscript", "svg", "template", "head"})
 #: a column gap in aligned text: two or more spaces, or a tab
 _GAP = re.compile(r"\t+| {2,}")
-_DASHES = re.compile(r"^[\s\-=+|:]+$")
+#: a rule line of a text table: dashes, equals signs, pipes, and box-drawing characters (U+2500-257F)
+_DASHES = re.compile(r"^[\s\-=+|:\u2500-\u257f]+$")
+#: box-drawing verticals (Python rich's tables, llama-benchy's): read as "|"
+_BOX_BARS = str.maketrans(dict.fromkeys("│┃║╎╏┆┇┊┋", "|"))
 
 
 @dataclass
@@ -167,16 +170,34 @@ def aligned_rows(lines: list[tuple[int, str]]) -> tuple[list[list[str]], list[in
     header's first cell may be empty (then it has one cell less).  None when the lines are no such
     table."""
     rows, at = [], []
-    for n, t in lines:
-        if not t.strip() or _DASHES.match(t):
-            continue
-        rows.append([c for c in _GAP.split(t.strip()) if c != ""])
+    kept = [(n, t.translate(_BOX_BARS)) for n, t in lines if t.strip() and not _DASHES.match(t)]
+    # columns parted by "|" without outer pipes ("b4363 | 31.7 t/s | 36.1 t/s") where every line has one
+    # (a caption line above the table has none)
+    piped = len(kept) >= 3 and all("|" in t for _, t in kept[1:])
+    outer = piped and all(t.lstrip().startswith("|") for _, t in kept[1:])
+    for n, t in kept:
+        if piped and "|" not in t:
+            cells = [t.strip()]
+        elif piped:
+            cells = [c.strip() for c in t.rstrip().rstrip("|").split("|")]
+            if outer:
+                cells = cells[1:]
+        else:
+            cells = [c for c in _GAP.split(t.strip()) if c != ""]
+        rows.append(cells)
         at.append(n)
+    while len(rows) > 3 and len(rows[0]) == 1 and len(rows[1]) > 1:
+        del rows[0], at[0]  # a caption over the table ("llama-benchy Results")
     if len(rows) < 3:
         return None
-    width = len(rows[1])
-    if width < 2 or any(len(r) != width for r in rows[2:]):
+    width = max(len(r) for r in rows[1:])
+    # a row with its last cells left empty ("Baseline (non-MTP)  25.3" under four columns) is padded;
+    # one with more cells than any other, or fewer than two, is no table row
+    if width < 2 or any(len(r) < 2 for r in rows[1:]):
         return None
+    if sum(len(r) == width for r in rows[1:]) * 2 < len(rows) - 1:
+        return None
+    rows[1:] = [r + [""] * (width - len(r)) for r in rows[1:]]
     if len(rows[0]) == width - 1:
         rows[0] = ["", *rows[0]]
     if len(rows[0]) != width or not any(re.search(r"\d", c) for r in rows[1:] for c in r):

@@ -308,18 +308,33 @@ def claim_text(c: Claim) -> str:
     return f"{c.metric} = {about}{num} {c.unit}" + (f" ({c.method})" if c.method else "")
 
 
+#: a word naming an inference engine or a fork of one (``ik_llama.cpp``, ``llama-cpp-python``,
+#: ``vLLM``): a stated build naming one other than this project's is another engine's build
+_ENGINE_WORD = re.compile(r"[\w.+-]*(?:llama|vllm|sglang|mlx|ollama|koboldcpp|lm ?studio)[\w.+-]*", re.I)
+
+
 def build_matches(here_build: str, stated: str) -> bool:
     """Whether ``stated`` (a claim's engine and build) names this project's build ``here_build`` as
     whole words (case-insensitive): ``llama.cpp b11434`` is in ``llama.cpp b11434, CUDA build``, but
     not in ``llama.cpp b114345`` (another build) or ``ik_llama.cpp b11434`` (a fork), which a plain
-    substring test took for it.
+    substring test took for it.  A build stated without its engine (``b11434``: a post names
+    llama.cpp's builds by number alone) matches when its number is this build's and it names no
+    other engine.
 
     >>> here = "llama.cpp b11434"
     >>> build_matches(here, "llama.cpp b11434, CUDA"), build_matches(here, "llama.cpp b114345")
     (True, False)
+    >>> build_matches(here, "b11434"), build_matches(here, "ik_llama.cpp b11434")
+    (True, False)
     """
     pattern = rf"(?<![\w.-]){re.escape(here_build.lower())}(?![\w])"
-    return re.search(pattern, stated.lower()) is not None
+    if re.search(pattern, stated.lower()) is not None:
+        return True
+    number = re.search(r"(?<![\w.-])b\d+(?![\w])", here_build)
+    if number is None or not re.search(rf"(?<![\w.-]){number.group(0)}(?![\w])", stated, re.I):
+        return False
+    engine = {w.lower() for w in _ENGINE_WORD.findall(here_build)}
+    return all(w.lower() in engine for w in _ENGINE_WORD.findall(stated))
 
 
 def build_number_matches(here_build: str, number: int | str) -> bool:
@@ -670,6 +685,41 @@ def condition_diff(
     return ConditionDiff(differ, unstated)
 
 
+#: side attribute and the words that name each machine check in a statement's text
+_MACHINE_WORDS = {
+    "hardware": ("host", r"hardware|gpus?|cards?|devices?|machines?|hosts?|systems?"),
+    "environments": ("env", r"environments?|os|drivers?|wsl2?|windows|linux|macos"),
+    "builds": ("build", r"builds?|versions?|commits?|releases?|b\d+"),
+}
+
+
+def _tokens(text: str) -> set[str]:
+    return {t for t in re.findall(r"[\w.+-]*\w", text.lower()) if len(t) >= 2}
+
+
+def _compared_machine(
+    s: Statement, under: Under, a: str, b: str, diffs: dict[str, str], cond: ConditionDiff
+) -> str | None:
+    """The machine check (hardware | environments | builds) a comparison is about: the one check
+    the sides differ in (no other machine check, no condition: ``cond.differ`` empty) when the
+    statement's words name it: a word of one side's value the other's lacks ("b11434 is about 2×
+    faster than b4000", "the 4090 is 1.5× the 3090") or the check's word ("the newer build").  A
+    difference the sentence compares is what it measures, not a confounder; None where it names
+    none, or more than one thing differs."""
+    machine = [c for c in _MACHINE_WORDS if c in diffs]
+    if len(machine) != 1 or cond.differ:
+        return None
+    check = machine[0]
+    attr, words = _MACHINE_WORDS[check]
+    text = f"{s.statement} {s.quote or ''}"
+    va, vb = getattr(under.side(a), attr) or "", getattr(under.side(b), attr) or ""
+    ta, tb = _tokens(va), _tokens(vb)
+    said = _tokens(text)
+    if (ta - tb) & said or (tb - ta) & said or re.search(rf"\b(?:{words})\b", text, re.IGNORECASE):
+        return check
+    return None
+
+
 def _slower_reason(row: dict) -> str:
     """``slower_than_baseline`` on a comparison row: the ratio's upper end ``num_hi ÷ den_lo``."""
     top = row["num_hi"] / row["den_lo"]
@@ -711,6 +761,7 @@ def _statement_qualifiers(
     pairs = _side_pairs(s, r)
     row_ids = {s.id} if s.kind != "bound" else {f"{s.id}[{a}/{b}]" for a, b in pairs}
     rules = {rule for rid in row_ids for rule in comp_fired.get(rid, [])}
+    answered: set[tuple[str, str]] = set()  # pairs whose machine difference the statement compares
     for a, b in pairs:
         diffs = _differences(under, a, b)
         for check, rule in (("methods", "mixed_method"), ("phases", "mixed_phase")):
@@ -719,14 +770,20 @@ def _statement_qualifiers(
                 sides = {method_class(under.side(x).method) for x in (a, b)}
                 if rule == "mixed_method" and sides == METHODS:
                     notes += [f"llama-bench vs server: {g.text()}" for g in gap if g.text() not in notes]
+        cond = condition_diff(cf, a, b, under=under)
+        compared = _compared_machine(s, under, a, b, diffs, cond)
         for check in ("hardware", "environments", "builds"):
-            if check in diffs and "host_or_build_mismatch" in rules:
+            if check == compared:
+                notes.append(f"compares {_strip_ids(diffs[check])} (the condition the statement names)")
+            elif check in diffs and "host_or_build_mismatch" in rules:
                 add(NOT_COMPARABLE, "host_or_build_mismatch", _strip_ids(diffs[check]), [a, b])
+        if compared is not None:
+            del diffs[compared]  # what is compared does not confound a condition below
+            answered.add((a, b))
         if "sources" in diffs:
             add(NOT_COMPARABLE, "sources", _strip_ids(diffs["sources"]), [a, b])
         if (small := small_counts(cf, a, b)) is not None:
             add(AT_RISK, "small_counts", small, [a, b])
-        cond = condition_diff(cf, a, b, under=under)
         # the machine is a condition too: a different machine and one other condition confound it
         machine = [
             w for w, key in (("hardware", "hardware"), ("environment", "environments")) if key in diffs
@@ -795,6 +852,8 @@ def _statement_qualifiers(
         ]
         for rule in comp_fired.get(rid, []):
             effect = RULE_EFFECT[rule]
+            if rule == "host_or_build_mismatch" and tuple(ids) in answered:
+                continue  # the difference is what the statement compares (``_compared_machine``)
             if effect == NOTE:
                 notes.append(rule_note(rule))
             elif effect != CONSISTENCY:

@@ -1,0 +1,210 @@
+"""Conditions named in a post's prose (``benchbook claims draft``): hardware, engine, build, model,
+quantisation, backend, flash attention and decoding, each where the schema has a field for it.
+
+``mentions`` finds them in a piece of prose, each with its offset, the condition path and the value
+as a claims file writes it:
+
+* hardware (``hardware``): GPU and SoC names written the way posts write them ("RTX 3090", "my
+  3090 Ti", "RX 7900 XTX", "M2 Max", "H100", "Tesla P40", "2x 3090"), written out with the vendor
+  the way the corpus's hand-checked files write them ("NVIDIA GeForce RTX 3090", "AMD Radeon RX 7900
+  XTX", "Apple M2 Max", "2x NVIDIA GeForce RTX 3090");
+* engine (``engine``): llama.cpp, ik_llama.cpp, vLLM, SGLang, Ollama, MLX, LM Studio, ExLlamaV2,
+  TensorRT-LLM, KoboldCpp, spelled as their projects do;
+* build (``build``): a llama.cpp build number (``b4980``);
+* model and quant (``model``, ``quant``): a GGUF file name (``Qwen3-8B-Q4_K_M.gguf``) or a model
+  name of a known family (``Qwen3-30B-A3B``, ``gpt-oss-20b``, "Llama 3 8B") with the quantisation
+  after it ("Qwen3-30B-A3B Q4_K_M"), read by ``draftcommand.model_and_quant``;
+* backend (``backend``): CUDA, Vulkan, Metal, ROCm, SYCL, OpenCL;
+* flash attention (``flash_attn``): ``-fa on|off|1|0``, "flash attention on|off|enabled|disabled";
+* decoding (``decoding``): "with a draft model", "speculative decoding" -> speculative; "MTP" (the
+  model's own prediction heads draft) -> draft-self; "without a draft (model)", "plain decoding", "no
+  draft", "non-MTP" -> plain.
+
+Decoding and flash attention hold for their own clause only (``CLAUSE_ONLY``); the others hold from
+where they are named on (the caller keeps them for the section).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .draftcommand import model_and_quant
+
+#: conditions that hold only in the clause that names them ("with a draft model it reached 141 t/s")
+CLAUSE_ONLY = frozenset({"decoding", "flash_attn"})
+
+_NV = r"(?:NVIDIA\s+)?(?:GeForce\s+)?"
+_HARDWARE = re.compile(
+    r"(?<![\w-])(?:(?P<count>[2-8])\s?[x×]\s*)?(?:"
+    rf"{_NV}(?P<rtx>RTX|GTX)\s?(?P<rtxn>(?:PRO\s)?A?\d{{3,4}})(?:\s?(?P<rtxs>Ti|SUPER|Super)\b)?"
+    r"|(?:AMD\s+)?(?:Radeon\s+)?RX\s?(?P<rxn>\d{4})(?:\s?(?P<rxs>XTX|XT|GRE)\b)?"
+    r"|(?:Apple\s+)?(?P<m>M[1-5])\s(?P<ms>Pro|Max|Ultra)\b"
+    r"|Apple\s+(?P<m2>M[1-5])\b"
+    r"|(?:NVIDIA\s+)?(?:Tesla\s+)?(?P<dc>[AHBLPTV]\d{2,3}S?|GB\d{2,3}|L4)(?![\w-])"
+    r"|(?:AMD\s+)?(?:Instinct\s+)?(?P<mi>MI\d{3}X?)\b"
+    r"|(?P<spark>DGX Spark|Strix Halo)"
+    r"|(?:(?<=\bmy\s)|(?<=\bthe\s)|(?<=\ba\s)|(?<=\btwo\s)|(?<=\bdual\s)|(?<=\bon\s)|(?<=\d[x×]\s)|(?<=\d[x×]))"
+    r"(?P<bare>[1-5]0[5-9]0)(?:\s?(?P<bares>Ti|Super)\b)?(?![\w.%-])"
+    r")",
+    re.IGNORECASE,
+)
+_ENGINES = {
+    "llama.cpp": "llama.cpp",
+    "ik_llama.cpp": "ik_llama.cpp",
+    "vllm": "vLLM",
+    "sglang": "SGLang",
+    "ollama": "Ollama",
+    "mlx-lm": "MLX",
+    "mlx": "MLX",
+    "lm studio": "LM Studio",
+    "exllamav2": "ExLlamaV2",
+    "tensorrt-llm": "TensorRT-LLM",
+    "koboldcpp": "KoboldCpp",
+}
+_ENGINE = re.compile(
+    r"(?<![\w./-])("
+    + "|".join(re.escape(k) for k in sorted(_ENGINES, key=len, reverse=True))
+    + r")(?![\w-])",
+    re.IGNORECASE,
+)
+_BUILD = re.compile(r"(?<![\w.-])(b\d{4,5})(?![\w.-])")
+_FAMILY = (
+    r"Qwen|QwQ|Llama|Mistral|Mixtral|Ministral|Devstral|Magistral|Codestral|Gemma|Phi|DeepSeek|GLM|"
+    r"gpt-oss|Granite|Nemotron|Kimi|MiniMax|Falcon|OLMo|SmolLM|Hermes|LFM|InternLM|Yi|Command-R"
+)
+#: a GGUF file, or a model name of a known family with its size ("Qwen3-30B-A3B", "gpt-oss-20b")
+_MODEL = re.compile(
+    r"(?<![\w./-])(?:[\w.-]+/)?(?P<name>[\w.+-]+\.gguf|(?:"
+    + _FAMILY
+    + r")[\w.]*(?:-[\w.]+)*-\d+(?:\.\d+)?[BbMm](?:-[\w.]+)*"
+    + r"|(?:"
+    + _FAMILY
+    + r")\s?\d+(?:\.\d+)?\s\d+(?:\.\d+)?[BM](?![\w-])"  # "Llama 3 8B", "Qwen 2.5 7B"
+    r")(?:\s+(?P<quant>(?:UD-)?I?Q\d(?:_[A-Z0-9]+)*|MXFP4|BF16|FP8|AWQ|GPTQ))?(?![\w-])",
+)
+#: a quantisation named alone in prose ("UD-IQ3_XXS reached ...", "IQ2_XS with MTP")
+_QUANT_WORD = re.compile(
+    r"(?<![\w.-])(?:UD-)?I?Q\d_(?:[A-Z0-9]+_?)*[A-Z0-9]*(?![\w-])|(?<![\w.-])MXFP4(?![\w-])"
+)
+_BACKEND = re.compile(r"(?<![\w-])(CUDA|Vulkan|Metal|ROCm|SYCL|OpenCL)(?![\w-])")
+_FA = re.compile(
+    r"(?<![\w-])(?:-fa|--flash-attn|flash[ -]attention)\s*(?:=|:)?\s*(?P<w>on|off|1|0|enabled|disabled)\b",
+    re.IGNORECASE,
+)
+_SPEC = re.compile(
+    r"\b(?P<plain>without (?:a |the )?draft(?: model)?|no draft(?: model)?|plain decoding|"
+    r"without speculat\w*|spec(?:ulation)?[- ]off|non-MTP|no MTP|without MTP|MTP off)\b"
+    r"|\b(?P<self>MTP|self-speculative)\b"
+    r"|\b(?P<spec>with (?:a |the )?draft(?: model)?|speculative decoding|with speculat\w*|draft model|"
+    r"spec[- ]on)\b",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class Mention:
+    """A condition named in prose: where (``start``, ``end``: hardware only), the condition ``path``
+    and its ``value``."""
+
+    start: int
+    path: str
+    value: object
+    end: int = 0
+
+
+def hardware_name(m: re.Match) -> str:
+    """The hardware a ``_HARDWARE`` match names, with its vendor (module doc)."""
+    g = m.groupdict()
+    count = f"{g['count']}x " if g.get("count") else ""
+    if g["rtx"]:
+        suffix = {"ti": " Ti", "super": " Super"}.get((g["rtxs"] or "").lower(), "")
+        name = f"NVIDIA GeForce {g['rtx'].upper()} {g['rtxn'].upper()}{suffix}"
+    elif g["bare"]:
+        suffix = {"ti": " Ti", "super": " Super"}.get((g["bares"] or "").lower(), "")
+        name = f"NVIDIA GeForce RTX {g['bare']}{suffix}"
+    elif g["rxn"]:
+        name = f"AMD Radeon RX {g['rxn']}" + (f" {g['rxs'].upper()}" if g["rxs"] else "")
+    elif g["m"]:
+        name = f"Apple {g['m'].upper()} {g['ms'].capitalize()}"
+    elif g["m2"]:
+        name = f"Apple {g['m2'].upper()}"
+    elif g["dc"]:
+        dc = g["dc"].upper()
+        name = f"NVIDIA Tesla {dc}" if dc[0] in "PKMV" else f"NVIDIA {dc}"
+    elif g["mi"]:
+        name = f"AMD Instinct {g['mi'].upper()}"
+    else:
+        name = {"dgx spark": "NVIDIA DGX Spark", "strix halo": "AMD Strix Halo"}[g["spark"].lower()]
+    return count + name
+
+
+def mentions(text: str) -> list[Mention]:
+    """The conditions ``text`` names (module doc), in order of where they are."""
+    out: list[Mention] = []
+    for m in _HARDWARE.finditer(text):
+        out.append(Mention(m.start(), "hardware", hardware_name(m), m.end()))
+    for m in _ENGINE.finditer(text):
+        out.append(Mention(m.start(), "engine", _ENGINES[m.group(1).lower()]))
+    for m in _BUILD.finditer(text):
+        out.append(Mention(m.start(), "build", m.group(1)))
+    spans = []
+    for m in _MODEL.finditer(text):
+        spans.append((m.start(), m.end()))
+        model, quant = model_and_quant(m.group("name"))
+        if model:
+            out.append(Mention(m.start(), "model", model))
+        if m.group("quant") or quant:
+            out.append(Mention(m.start(), "quant", m.group("quant") or quant))
+    for m in _QUANT_WORD.finditer(text):
+        if not any(a <= m.start() < b for a, b in spans):  # not the quant of a model name above
+            out.append(Mention(m.start(), "quant", m.group(0)))
+    for m in _BACKEND.finditer(text):
+        out.append(Mention(m.start(), "backend", m.group(1) if m.group(1) != "ROCm" else "ROCm"))
+    for m in _FA.finditer(text):
+        out.append(Mention(m.start(), "flash_attn", m.group("w").lower() in ("on", "1", "enabled")))
+    for m in _SPEC.finditer(text):
+        word = "plain" if m.group("plain") else "draft-self" if m.group("self") else "speculative"
+        out.append(Mention(m.start(), "decoding", word))
+    return sorted(out, key=lambda x: x.start)
+
+
+#: where a clause ends: ", and", ", but", ";", " while ", " whereas ", a sentence end
+_CLAUSE = re.compile(
+    r",\s+(?:and|but|while|whereas|then|vs\.?|versus|compared)\b|;|\s(?:while|whereas|but)\s|"
+    r"(?<=[.!?。！？])\s+|\s[—–]\s|\bvs\.?\s|\bversus\b"
+)
+
+
+def clause_bounds(text: str) -> list[int]:
+    """Offsets where the clauses of ``text`` start (``_CLAUSE``), with 0 and ``len(text) + 1``."""
+    return [0] + [m.end() for m in _CLAUSE.finditer(text)] + [len(text) + 1]
+
+
+#: a size that describes a machine, not a measurement: right after a hardware name ("RTX 5090 32GB",
+#: "3090 Ti (24 GiB VRAM)"), "N GB unified memory", or before a machine's noun ("a 12 GB gaming PC",
+#: "a 16GB card"; not "12 GB GPU memory")
+_SPEC_AFTER = re.compile(
+    r"\s*(?:of\s+)?unified memory|"
+    r"\s+(?:[\w-]+\s+)?(?:PC|laptop|desktop|card|GPU|machine|box|Mac(?:Book)?|rig)\b"
+    r"(?!\s+(?:memory|RAM|VRAM|usage|use))",
+    re.IGNORECASE,
+)
+
+
+def machine_size(text: str, start: int, end: int, named: list[Mention]) -> bool:
+    """Whether the size stated at ``text[start:end]`` is a machine's memory, not a measurement
+    (``_SPEC_AFTER``; ``named``: ``mentions(text)``)."""
+    if _SPEC_AFTER.match(text, end):
+        return True
+    return any(
+        m.path == "hardware" and m.end <= start and re.fullmatch(r"[\s,(]*", text[m.end : start]) is not None
+        for m in named
+    )
+
+
+def hardware_of(cell: str) -> str | None:
+    """The hardware a table cell names as a whole ("RTX 4090", "M3 Max"), written with its vendor
+    (``hardware_name``); None when the cell is not one hardware name."""
+    m = _HARDWARE.fullmatch(cell.strip())
+    return hardware_name(m) if m else None
