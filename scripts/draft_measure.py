@@ -1,7 +1,7 @@
 """How close `benchbook claims draft` comes to a hand-written claims file (issue 29's figures).
 
     PYTHONPATH=src python scripts/draft_measure.py [POST] [HAND.yaml]
-    PYTHONPATH=src python scripts/draft_measure.py --corpus tests/fixtures/draft_corpus [--corpus DIR ...]
+    PYTHONPATH=src python scripts/draft_measure.py --corpus [DIR ...] [--posts 'h*'] [--no-robust]
 
 Defaults: the test post ``tests/fixtures/draft/clover-blog.md`` (written after the blog behind
 ``data/claims/clover-35b-a3b-blog.yaml``) and that hand-written file.  A hand claim is *captured*
@@ -284,8 +284,9 @@ def robustness(tmp: Path) -> list[tuple[str, float, str]]:
     return out
 
 
-def corpus(folders: list[Path], robust: bool = True) -> int:
-    """Print the corpus figures (module doc) of the posts in ``folders``; 1 if any input crashed."""
+def corpus(folders: list[Path], robust: bool = True, match=lambda _name: True) -> int:
+    """Print the corpus figures (module doc) of the posts in ``folders`` whose file name ``match``
+    accepts (``--posts 'h*'``: the held-out posts, SOURCES_heldout.md); 1 if any input crashed."""
     totals = dict.fromkeys(
         (
             "claims",
@@ -306,6 +307,8 @@ def corpus(folders: list[Path], robust: bool = True) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         for folder in folders:
             for post, expected_path in corpus_posts(folder):
+                if not match(post.name):
+                    continue
                 try:
                     expected = schema.load(expected_path)
                 except schema.ClaimsError as e:
@@ -360,12 +363,26 @@ def corpus(folders: list[Path], robust: bool = True) -> int:
 
 
 def main(argv: list[str]) -> int:
-    if argv and argv[0] == "--corpus":
-        folders = [Path(a) for a in argv[1:] if not a.startswith("--")]
-        return corpus(folders or [ROOT / "tests/fixtures/draft_corpus"], robust="--no-robust" not in argv)
-    post = Path(argv[0]) if argv else ROOT / "tests/fixtures/draft/clover-blog.md"
-    hand = Path(argv[1]) if len(argv) > 1 else ROOT / "data/claims/clover-35b-a3b-blog.yaml"
-    for name, value in measure(post, hand).items():
+    import argparse
+    import fnmatch
+
+    ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    ap.add_argument("post", nargs="?", type=Path, default=ROOT / "tests/fixtures/draft/clover-blog.md")
+    ap.add_argument("hand", nargs="?", type=Path, default=ROOT / "data/claims/clover-35b-a3b-blog.yaml")
+    ap.add_argument(
+        "--corpus", nargs="*", type=Path, help="score the posts of these folders (default: the corpus)"
+    )
+    ap.add_argument(
+        "--posts", default="*", help="only the posts whose file name matches (h*: the held-out ones)"
+    )
+    ap.add_argument("--no-robust", action="store_true", help="skip the binary, empty and 10 MB inputs")
+    args = ap.parse_args(argv)
+    if args.corpus is not None:
+        folders = args.corpus or [ROOT / "tests/fixtures/draft_corpus"]
+        return corpus(
+            folders, robust=not args.no_robust, match=lambda name: fnmatch.fnmatch(name, args.posts)
+        )
+    for name, value in measure(args.post, args.hand).items():
         print(f"{name}: {value}")
     return 0
 
