@@ -400,6 +400,10 @@ class _Drafter:
                 if not found:
                     continue
                 n = found[0]
+                if n.unit and family(n.unit) != family(self.groups[gid].fields.get("unit")):
+                    # a cell in another unit ("-23%" under a t/s column): not the column's quantity
+                    self.out.unplaced.append((line, n.text, self.post.line(line)[:300]))
+                    continue
                 fields = _number_fields(n)
                 fields.pop("unit", None)
                 if cond:

@@ -7,7 +7,8 @@ later step reads one kind of text; its line numbers are those of that text.  The
 into blocks by markdown-it-py (CommonMark with tables): prose (paragraphs, headings, list items:
 one ``Block`` per paragraph, each piece of text with the line it is on), tables (Markdown pipe
 tables; aligned text tables, whose columns are separated by two or more spaces, found in prose and
-code blocks) and code (fenced or indented: command lines and log excerpts live there).
+code blocks; drawn tables in code blocks: pipe tables without outer pipes, box-drawn tables,
+``+---+`` grids) and code (fenced or indented: command lines and log excerpts live there).
 
 Lines are 1-based lines of the text read, as an editor shows them.
 """
@@ -29,7 +30,12 @@ _BLOCK_TAGS = frozenset(
 _SKIP_TAGS = frozenset({"script", "style", "noscript", "svg", "template", "head"})
 #: a column gap in aligned text: two or more spaces, or a tab
 _GAP = re.compile(r"\t+| {2,}")
-_DASHES = re.compile(r"^[\s\-=+|:]+$")
+#: a rule line of a table: dashes, ``=``, ``+``, ``|``, ``:`` and box-drawing characters
+#: (U+2500-U+257F: ``─━═┏┳┓┡╇┩└┴┘├┼┤│┃``, as Python rich, MySQL-style ``+---+`` grids and
+#: hand-drawn tables print them)
+_DASHES = re.compile(r"^[\s\-=+|:\u2500-\u257f]+$")
+#: a cell separator of a drawn table: a pipe or a vertical box-drawing line
+_SEP = re.compile(r"[|\u2502\u2503\u2551\u2506\u2507\u250a\u250b\u254e\u254f]")
 
 
 @dataclass
@@ -184,6 +190,65 @@ def aligned_rows(lines: list[tuple[int, str]]) -> tuple[list[list[str]], list[in
     return rows, at
 
 
+def drawn_rows(lines: list[tuple[int, str]]) -> tuple[list[list[str]], list[int]] | None:
+    """A drawn table in ``lines`` (``(line, text)``): every line that is not a rule (``_DASHES``)
+    holds a cell separator (``_SEP``: ``|``, ``│``, ``┃``, ``║``), and all of them split into the
+    same number (2+) of cells, the outer separators dropped (a pipe table without outer pipes, a
+    box-drawn table, a ``+---+`` grid); a header and at least one row, with a digit in a row; lines
+    above it with no separator are a caption, not part of it.  None
+    when the lines are no such table."""
+    body = [(n, t.strip()) for n, t in lines if t.strip() and not _DASHES.match(t)]
+    while body and not _SEP.search(body[0][1]):
+        body = body[1:]  # a caption above the table ("llama-benchy Results")
+    if not body or not all(_SEP.search(t) for _, t in body):
+        return None
+    # outer separators: dropped where every line has them (a row "b4363 | 31.7" beside a header
+    # "      |  qwen" keeps the header's empty first cell)
+    lead = all(_SEP.match(t) for _, t in body)
+    trail = all(_SEP.match(t[-1]) for _, t in body)
+    rows, at = [], []
+    for n, t in body:
+        cells = [c.strip() for c in _SEP.split(t)]
+        rows.append(cells[1 if lead else 0 : len(cells) - 1 if trail else len(cells)])
+        at.append(n)
+    if len(rows) < 2 or len(rows[0]) < 2 or any(len(r) != len(rows[0]) for r in rows):
+        return None
+    if not any(re.search(r"\d", c) for r in rows[1:] for c in r):
+        return None
+    return rows, at
+
+
+def _code_blocks(lines: list[tuple[int, str]], info: str) -> list[Block]:
+    """The blocks of a code block's ``lines``: each run of lines between blank lines that is a
+    drawn table (``drawn_rows``) or an aligned text table (``aligned_rows``, no line of it a
+    command or ``key=value`` log line: ``_looks_code``) is a table; the other runs, together, are
+    code (a command and its output table in one fence give a code block and a table)."""
+    runs: list[list[tuple[int, str]]] = [[]]
+    for n, t in lines:
+        if t.strip():
+            runs[-1].append((n, t))
+        elif runs[-1]:
+            runs.append([])
+    out: list[Block] = []
+    code: list[tuple[int, str]] = []
+    for run in runs:
+        if not run:
+            continue
+        table = drawn_rows(run) if not any(_looks_command(t) for _, t in run) else None
+        if table is None and not any(_looks_code(t) for _, t in run):
+            table = aligned_rows(run)
+        if table is None:
+            code.extend(run)
+            continue
+        if code:
+            out.append(Block("code", code, info=info))
+            code = []
+        out.append(Block("table", run, table[0], table[1], info=info))
+    if code or not out:
+        out.append(Block("code", code or lines, info=info))
+    return out
+
+
 def _inline_pieces(tok, start: int) -> list[tuple[int, str]]:
     """``(line, text)`` of an inline token: its text without markup, one piece per source line."""
     pieces: list[tuple[int, str]] = []
@@ -241,11 +306,7 @@ def blocks_of(text: str) -> list[Block]:
         elif tok.type in ("fence", "code_block") and tok.map:
             first = tok.map[0] + 1 + (tok.type == "fence")
             lines = [(first + k, t) for k, t in enumerate(tok.content.splitlines())]
-            table = aligned_rows(lines)
-            if table and not any(_looks_code(t) for _, t in lines):
-                out.append(Block("table", lines, table[0], table[1], info=tok.info))
-            else:
-                out.append(Block("code", lines, info=tok.info.strip()))
+            out.extend(_code_blocks(lines, tok.info.strip()))
         elif tok.type == "inline" and tok.map:
             lines = [(n, raw[n - 1]) for n in range(tok.map[0] + 1, tok.map[1] + 1) if n <= len(raw)]
             table = aligned_rows(lines) if len(lines) >= 3 else None
@@ -255,6 +316,11 @@ def blocks_of(text: str) -> list[Block]:
                 out.append(Block("text", _inline_pieces(tok, tok.map[0] + 1), heading=heading))
         i += 1
     return out
+
+
+def _looks_command(line: str) -> bool:
+    """A command line (never a drawn table's row): a prompt sign, a llama.cpp tool, vLLM, SGLang."""
+    return bool(re.search(r"^\s*[$>#❯]\s|llama-\w+\s+-|\bvllm\s+serve\b|\bsglang\.", line))
 
 
 def _looks_code(line: str) -> bool:
