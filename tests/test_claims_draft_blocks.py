@@ -111,3 +111,174 @@ prompt eval time =  100.00 ms /  10 tokens | speed: 100.00
     assert [b.kind for b in read_post(text).blocks] == ["code"]
     plain = "```\nsome words  and more words\nother words  more\nthird line  here\n```\n"
     assert [b.kind for b in read_post(plain).blocks] == ["code"]
+
+
+def _full(text: str) -> list[dict]:
+    return [e.fields for e in draft_text(text).entries if e.kind == "claim"]
+
+
+def test_key_value_result_lines_in_a_fence():
+    text = """```
+❯ ./mtp-bench.py
+code_python pred= 192 draft= 122 acc= 118 rate=0.967 tok/s=79.8
+```
+"""
+    cond = {"prompt": "code_python", "tokens_generated": 192}
+    assert [(f["metric"], f["value"], f["unit"], f.get("counts"), f["conditions"]) for f in _full(text)] == [
+        ("acceptance_rate", "0.967", "ratio", {"accepted": 118, "drafted": 122}, cond),
+        ("decode_tps", "79.8", "tok/s", None, cond),
+    ]
+    assert draft_text(text).logs == {}
+
+
+def test_llama_cli_summary_and_llama_speculative_output():
+    text = """```
+[ Prompt: 196.3 t/s | Generation: 47.6 t/s ]
+```
+
+```
+encoded   15 tokens in    0.140 seconds, speed:  107.248 t/s
+decoded  202 tokens in    2.533 seconds, speed:   79.745 t/s
+n_drafted = 376
+n_accept  = 107
+accept    = 28.457%
+```
+"""
+    d = draft_text(text)
+    got = [
+        (
+            f["metric"],
+            f["value"],
+            f["unit"],
+            f.get("method"),
+            f.get("counts"),
+            f.get("conditions"),
+            f.get("log"),
+        )
+        for f in _full(text)
+    ]
+    assert got == [
+        ("prefill_tps", "196.3", "t/s", "llama-cli", None, None, None),
+        ("decode_tps", "47.6", "t/s", "llama-cli", None, None, None),
+        ("prefill_tps", "107.248", "t/s", "llama-speculative", None, None, "post-l6.log"),
+        ("decode_tps", "79.745", "t/s", "llama-speculative", None, {"tokens_generated": 202}, "post-l6.log"),
+        (
+            "acceptance_rate",
+            "28.457",
+            "%",
+            None,
+            {"accepted": 107, "drafted": 376},
+            {"tokens_generated": 202},
+            "post-l6.log",
+        ),
+    ]
+    assert list(d.logs) == ["post-l6.log"]  # the raw lines still kept as a log
+    assert d.logs["post-l6.log"].startswith("encoded   15 tokens")
+
+
+def test_one_log_looking_line_keeps_its_paragraph_prose():
+    text = """Repeated median result: 31.9 → 52.8 tok/s with --spec-draft-n-max 4.
+Aggregate draft acceptance: 0.648.
+n-max 4 gave the best repeated result.
+"""
+    d = draft_text(text)
+    assert d.logs == {}
+    assert [(f["metric"], f["value"], f["unit"], f["source_line"]) for f in _full(text)] == [
+        ("acceptance_rate", "0.648", "ratio", 2),
+        ("decode_tps", "52.8", "tok/s", 1),
+    ]
+    assert "0.648" not in [n for _, n, _ in d.unplaced]
+
+
+def test_prose_mentioning_accept_is_no_log_control():
+    text = (
+        "`accept()` still uses `last_n_drafted` after partial draft acceptance, so 42.9 tok/s "
+        "drops to 8.87 tok/s.\n"
+    )
+    d = draft_text(text)
+    assert d.logs == {}
+    assert [(f["metric"], f["value"]) for f in _full(text)] == [
+        ("decode_tps", "42.9"),
+        ("decode_tps", "8.87"),
+    ]
+
+
+def test_a_paragraph_of_log_lines_is_a_log_and_its_numbers_drafted():
+    text = "Aggregate draft acceptance: 0.648\n"
+    d = draft_text(text)
+    assert list(d.logs) == ["post-l1.log"]
+    assert [(f["metric"], f["value"], f["unit"]) for f in _full(text)] == [
+        ("acceptance_rate", "0.648", "ratio")
+    ]
+
+
+def test_numbers_in_title_and_headings_are_drafted():
+    text = "# 110 tok/s with 12GB VRAM on Qwen3.6 35B A3B\n\nSome text.\n\n## Results at 95 tok/s\n"
+    d = draft_text(text)
+    assert d.title == "110 tok/s with 12GB VRAM on Qwen3.6 35B A3B"
+    assert [(f["metric"], f["value"], f["unit"], f["source_line"]) for f in _full(text)] == [
+        ("decode_tps", "110", "tok/s", 1),
+        ("vram_peak", "12", "GB", 1),
+        ("decode_tps", "95", "tok/s", 5),
+    ]
+
+
+def test_heading_without_numbers_drafts_nothing_control():
+    assert _full("# Qwen on a laptop\n\nNo numbers here.\n") == []
+
+
+RAGGED = """```
+Config                   tok/s   Draft Accept
+Baseline (non-MTP)       25.3
+--spec-draft-n-max 2     21.9    76%
+```
+"""
+
+
+def test_aligned_table_with_empty_cells_read_by_column_position():
+    assert [b.rows for b in read_post(RAGGED).blocks] == [
+        [
+            ["Config", "tok/s", "Draft Accept"],
+            ["Baseline (non-MTP)", "25.3", ""],
+            ["--spec-draft-n-max 2", "21.9", "76%"],
+        ]
+    ]
+    base, two = {"other": {"config": "Baseline (non-MTP)"}}, {"other": {"config": "--spec-draft-n-max 2"}}
+    assert _claims(RAGGED) == [
+        ("decode_tps", "25.3", "tok/s", 3, base),
+        ("decode_tps", "21.9", "tok/s", 4, two),
+        ("acceptance_rate", "76", "%", 4, two),
+    ]
+
+
+TRANSPOSED = """|Metric|27B IQ3|35B Q8_0|
+|:-|:-|:-|
+|**Avg tok/s**|73|46|
+|**MTP accept**|74.4%|80.1%|
+"""
+
+
+def test_transposed_table_metrics_as_rows():
+    a, b = {"other": {"metric": "27B IQ3"}}, {"other": {"metric": "35B Q8_0"}}
+    assert _claims(TRANSPOSED) == [
+        ("decode_tps", "73", "tok/s", 3, a),
+        ("acceptance_rate", "74.4", "%", 4, a),
+        ("decode_tps", "46", "tok/s", 3, b),
+        ("acceptance_rate", "80.1", "%", 4, b),
+    ]
+
+
+def test_key_value_table_header_row_is_data():
+    text = "| 吞吐（tokens/s） | 1581 |\n| --- | --- |\n| 模型 | llama2-7B |\n| batch_size | 72 |\n"
+    assert _claims(text) == [
+        ("decode_tps", "1581", "tok/s", 1, {"other": {"模型": "llama2-7B", "batch_size": "72"}}),
+    ]
+
+
+def test_table_with_configurations_as_rows_is_not_transposed_control():
+    text = "| Config | tok/s | accept |\n|---|---|---|\n| Baseline | 25.3 | — |\n| MTP | 21.9 | 76% |\n"
+    assert _claims(text) == [
+        ("decode_tps", "25.3", "tok/s", 3, {"other": {"config": "Baseline"}}),
+        ("decode_tps", "21.9", "tok/s", 4, {"other": {"config": "MTP"}}),
+        ("acceptance_rate", "76", "%", 4, {"other": {"config": "MTP"}}),
+    ]

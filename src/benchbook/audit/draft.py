@@ -22,7 +22,14 @@ Every entry is a guess (``reviewed: false``) with the line of the post it came f
   phrase: the claim sharing most words with them), else a ``todo`` statement with the candidates;
 * log excerpts (server timing and acceptance lines): kept as raw logs (``Drafted.logs``: file name
   -> text) to be written beside the claims file, and named by ``log:`` on the rate and acceptance
-  claims of the prose right after them (or right before, where nothing follows in the section).
+  claims of the prose right after them (or right before, where nothing follows in the section); a
+  paragraph is a log only when every line of it is a log line (``_log_line``), and its numbers
+  are drafted all the same (one log-looking line never swallows a paragraph's numbers);
+* result lines of a tool's output (``resultlines``: llama-cli's ``[ Prompt: … | Generation: … ]``,
+  llama-speculative's ``encoded/decoded … speed:`` and ``n_drafted``/``n_accept``/``accept =``,
+  ``key=value`` lines, "Aggregate draft acceptance: 0.648"): a claim each, in a code block or in
+  prose, naming the raw log the lines are kept in;
+* titles and headings: their numbers are drafted like prose (the title's "110 tok/s").
 """
 
 from __future__ import annotations
@@ -39,6 +46,7 @@ from ..ingest.settings import flash_attn_word
 from .draftcommand import command_lines
 from .draftprose import Number, family, metric_of, numbers, relations
 from .post import Block, Post, read_post
+from .resultlines import Result, results
 
 
 class Num(str):
@@ -320,9 +328,12 @@ class _Drafter:
 
     # --- tables -----------------------------------------------------------------------------------
     def table(self, block: Block) -> None:
-        rows, at = block.rows, block.row_lines
-        if len(rows) < 2:
+        if len(block.rows) < 2:
             return
+        shape = _transposed(block.rows)
+        if shape is not None:
+            block = block.transposed(header_is_data=shape == "keyvalue")
+        rows = block.rows
         header, body = rows[0], rows[1:]
         width = len(header)
         kinds: list[str] = []
@@ -366,7 +377,7 @@ class _Drafter:
             self.groups[gid] = self.out.groups[-1]
             groups[j] = gid
         for r, row in enumerate(body):
-            line = at[r + 1] if r + 1 < len(at) else block.start
+            line = block.line_of(r + 1, 0)
             cond: dict = {}
             labels = []
             for j, cell in enumerate(row[:width]):
@@ -393,6 +404,7 @@ class _Drafter:
             for j, gid in groups.items():
                 if j >= len(row) or _EMPTY.match(row[j]):
                     continue
+                line = block.line_of(r + 1, j)
                 found = [n for n in numbers(row[j]) if n.unit or not n.unit_written]
                 if found and not stateable(found[0]):
                     self.out.unplaced.append((line, found[0].text, self.post.line(line)[:300]))
@@ -650,6 +662,22 @@ class _Drafter:
     def candidates(self, words: str, exclude: set[str]) -> list[str]:
         return [cid for _, cid in self.scored(words, exclude)[:4]]
 
+    def result_claim(self, r: Result, log: str | None) -> str:
+        """A claim of a tool's result line (``resultlines.results``), under the command before it;
+        ``log``: the raw log the line is kept in."""
+        fields: dict = {"metric": r.metric, "value": Num(r.value), "unit": r.unit}
+        if r.method:
+            fields["method"] = r.method
+        if r.counts:
+            fields["counts"] = r.counts
+        cond = _merged(self.conditions(), r.conditions)
+        if cond:
+            fields["conditions"] = cond
+        if log:
+            fields["log"] = log
+        fields.update(_where(r.line, self.post.line(r.line)))
+        return self.add_claim(fields, f"{r.metric.replace('_', '-')}-l{r.line}")
+
     # --- logs -----------------------------------------------------------------------------------
     def log(self, lines: list[tuple[int, str]]) -> None:
         name = f"post-l{lines[0][0]}.log"
@@ -683,6 +711,7 @@ class _Drafter:
                 self.out.title = self.out.title or " ".join(t for _, t in block.lines).strip()
                 self.command, self.command_tool = {}, None
                 self.pending_log = None
+                self.prose(block.lines)  # a title's or heading's numbers are stated too
                 continue
             if block.kind == "table":
                 self.table(block)
@@ -693,19 +722,33 @@ class _Drafter:
             for c in commands:
                 self.command = c.conditions
                 self.command_tool = c.tool
-            logs = [(n, t) for n, t in block.lines if n not in in_command and _LOG.search(t)]
-            if logs:
-                kept = (
-                    logs if block.kind == "text" else [(n, t) for n, t in block.lines if n not in in_command]
-                )
-                self.log(kept)
-                continue
-            if block.kind == "code":
-                continue  # code that is neither output, a command nor a log: not prose
             pieces = [(n, t) for n, t in block.lines if n not in in_command]
-            self.prose(pieces, [self.inline_commands(n, t) for n, t in pieces])
+            stated = results(pieces)
+            if block.kind == "code":
+                logged = any(_LOG.search(t) for _, t in pieces)
+                if logged:
+                    self.log(pieces)
+                for r in stated:
+                    self.result_claim(r, self.pending_log if logged else None)
+                continue  # code that is neither output, a command nor a log: not prose
+            read = [self.inline_commands(n, t) for n, t in pieces]
+            for r in stated:  # a result line in prose: drafted once, blanked out of the prose read
+                self.result_claim(r, None)
+                k = next(k for k, (n, _) in enumerate(pieces) if n == r.line)
+                read[k] = read[k][: r.start] + " " * (r.end - r.start) + read[k][r.end :]
+            self.prose(pieces, read)
             self.pending_log = None
+            if pieces and all(_log_line(t) for _, t in pieces):
+                self.log(pieces)  # log lines pasted as a paragraph: drafted, and kept as a log
         return self.out
+
+
+def _log_line(text: str) -> bool:
+    """Whether a line of prose is a log line: a log's words (``_LOG``) followed by ``=`` or ``:``
+    and a number ("Aggregate draft acceptance: 0.648", "eval time = 500.00 ms"); prose that
+    mentions them ("after partial draft acceptance", "`accept()`") is not."""
+    m = _LOG.search(text)
+    return bool(m and re.search(r"[=:]\s*[-+]?\d", text[m.start() :]))
 
 
 def origin_of(sentence: str) -> str | None:
@@ -733,7 +776,7 @@ def _flat(d: dict) -> str:
 
 
 def _key(header: str) -> str:
-    k = re.sub(r"[^a-z0-9]+", "_", header.lower()).strip("_")
+    k = re.sub(r"\W+", "_", header.lower()).strip("_")  # any script's letters: "模型", "显存_g"
     return k if k and not k[0].isdigit() else f"c_{k or 'row'}"
 
 
@@ -749,6 +792,31 @@ def _header_unit(header: str) -> str | None:
     if re.search(r"\b(?:sec|seconds|s)\)?$", header.strip(), re.IGNORECASE) and "(" in header:
         return "s"
     return None
+
+
+def _names_metric(label: str) -> bool:
+    """Whether a table label names a metric: a unit (``_header_unit``), a rate's or test's words
+    (``_metric_header``), or acceptance/latency words."""
+    return bool(
+        _header_unit(label)
+        or _metric_header(label)
+        or re.search(r"accept|latency|ttft|throughput|吞吐|速度", label, re.IGNORECASE)
+    )
+
+
+def _transposed(rows: list[list[str]]) -> str | None:
+    """How a table is laid out when its metrics are rows: "rows" (the first column names metrics,
+    "Avg tok/s", "MTP accept", in two or more rows and in more rows than the header names
+    configurations with a unit: a transposed table, configurations as columns), "keyvalue" (two
+    columns, the header row itself a metric and its value: "| 吞吐（tokens/s） | 1581 |"), else None.
+    Issue 29's corpus: p04, p52."""
+    header, body = rows[0], rows[1:]
+    if len(header) == 2 and _names_metric(header[0]) and re.fullmatch(r"[~≈]?\s*[\d.,]+\s*", header[1]):
+        return "keyvalue"
+    if any(_names_metric(h) for h in header[1:]):
+        return None
+    naming = sum(1 for r in body if r and _names_metric(re.sub(r"[*_`]", "", r[0])))
+    return "rows" if naming >= 2 and naming * 2 >= len(body) else None
 
 
 def _metric_header(header: str) -> bool:

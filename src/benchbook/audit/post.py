@@ -50,10 +50,35 @@ class Block:
     row_lines: list[int] = field(default_factory=list)
     info: str = ""
     heading: bool = False
+    #: a transposed table's line of each cell (``rows``' shape): its cells come from several lines
+    cell_lines: list[list[int]] | None = None
 
     @property
     def start(self) -> int:
         return self.lines[0][0] if self.lines else (self.row_lines[0] if self.row_lines else 0)
+
+    def line_of(self, r: int, j: int) -> int:
+        """The line of cell ``j`` of row ``r`` (``rows``' indices, the header row 0)."""
+        if self.cell_lines is not None and r < len(self.cell_lines) and j < len(self.cell_lines[r]):
+            return self.cell_lines[r][j]
+        return self.row_lines[r] if r < len(self.row_lines) else self.start
+
+    def transposed(self, header_is_data: bool = False) -> Block:
+        """This table with rows and columns swapped (metrics as rows, configurations as columns ->
+        one row per configuration), each cell keeping its line (``cell_lines``).
+        ``header_is_data``: the header row is a row of values too (a two-column key/value table,
+        "| 吞吐（tokens/s） | 1581 |" over "| 模型 | llama2-7B |"); the new rows then have no label."""
+        width = min(len(r) for r in self.rows)
+        src = self.rows if header_is_data else self.rows[1:]
+        lines = self.row_lines if header_is_data else self.row_lines[1:]
+        corner = "" if header_is_data else self.rows[0][0]
+        head = [corner, *(r[0] for r in src)]
+        rows = [head]
+        cells = [[self.row_lines[0] if self.row_lines else self.start] * len(head)]
+        for j in range(1, width):
+            rows.append(["" if header_is_data else self.rows[0][j], *(r[j] for r in src)])
+            cells.append([cells[0][0], *lines[: len(src)]])
+        return Block("table", self.lines, rows, [c[-1] for c in cells], self.info, self.heading, cells)
 
 
 @dataclass
@@ -170,8 +195,8 @@ def html_to_text(text: str) -> str:
 def aligned_rows(lines: list[tuple[int, str]]) -> tuple[list[list[str]], list[int]] | None:
     """An aligned text table in ``lines`` (``(line, text)``): three or more lines (a header and two
     rows) splitting at column gaps into the same number (2+) of cells, dash lines skipped; the
-    header's first cell may be empty (then it has one cell less).  None when the lines are no such
-    table."""
+    header's first cell may be empty (then it has one cell less); rows with cells left empty are
+    read by the columns' positions (``_by_position``).  None when the lines are no such table."""
     rows, at = [], []
     for n, t in lines:
         if not t.strip() or _DASHES.match(t):
@@ -182,12 +207,55 @@ def aligned_rows(lines: list[tuple[int, str]]) -> tuple[list[list[str]], list[in
         return None
     width = len(rows[1])
     if width < 2 or any(len(r) != width for r in rows[2:]):
-        return None
+        return _by_position([(n, t) for n, t in lines if t.strip() and not _DASHES.match(t)])
     if len(rows[0]) == width - 1:
         rows[0] = ["", *rows[0]]
     if len(rows[0]) != width or not any(re.search(r"\d", c) for r in rows[1:] for c in r):
         return None
     return rows, at
+
+
+def _spans(text: str) -> list[tuple[int, int, str]]:
+    """The cells of an aligned line with their character spans: ``(start, end, text)``."""
+    out, at = [], 0
+    for part in _GAP.split(text):
+        if part:
+            start = text.index(part, at)
+            out.append((start, start + len(part), part))
+            at = start + len(part)
+    return out
+
+
+def _by_position(lines: list[tuple[int, str]]) -> tuple[list[list[str]], list[int]] | None:
+    """An aligned table whose rows leave cells empty (a baseline row with no "vs Baseline" cell):
+    the header's cells give the columns (each from its start to the next one's), and each cell of
+    a row goes to the column it overlaps most, in order, one cell a column; the first column of
+    every row filled, a digit in a row.  None when a cell fits no column."""
+    if len(lines) < 3:
+        return None
+    head = _spans(lines[0][1].expandtabs())
+    if len(head) < 2:
+        return None
+    bounds = [(s, head[k + 1][0] if k + 1 < len(head) else 10**6) for k, (s, _, _) in enumerate(head)]
+    rows = [[c for _, _, c in head]]
+    for _, t in lines[1:]:
+        row = [""] * len(head)
+        last = -1
+        cells = _spans(t.expandtabs())
+        if len(cells) < 2:
+            return None
+        for s, e, c in cells:
+            overlap = [min(e, b) - max(s, a) for a, b in bounds]
+            j = max(range(len(bounds)), key=lambda k: overlap[k])
+            if overlap[j] <= 0 or j <= last:
+                return None
+            row[j], last = c, j
+        if not row[0]:
+            return None
+        rows.append(row)
+    if not any(re.search(r"\d", c) for r in rows[1:] for c in r):
+        return None
+    return rows, [n for n, _ in lines]
 
 
 def drawn_rows(lines: list[tuple[int, str]]) -> tuple[list[list[str]], list[int]] | None:
