@@ -282,3 +282,13 @@ def test_table_with_configurations_as_rows_is_not_transposed_control():
         ("decode_tps", "21.9", "tok/s", 4, {"other": {"config": "MTP"}}),
         ("acceptance_rate", "76", "%", 4, {"other": {"config": "MTP"}}),
     ]
+
+
+def test_a_long_line_in_a_code_block_reads_in_linear_time():
+    import time
+
+    text = "```\n" + "x" * 1_000_000 + " rate=0.5 tok/s=42\n```\n"
+    t = time.process_time()
+    got = [(f["metric"], f["value"]) for f in _full(text)]
+    assert time.process_time() - t < 5  # a key=value reader trying every start was quadratic
+    assert got == [("acceptance_rate", "0.5"), ("decode_tps", "42")]

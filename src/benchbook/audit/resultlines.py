@@ -35,7 +35,7 @@ _SPEC = re.compile(
 _DRAFTED = re.compile(r"\bn_drafted\s*=\s*(\d+)")
 _ACCEPTED = re.compile(r"\bn_accept(?:ed)?\s*=\s*(\d+)")
 _ACCEPT = re.compile(rf"^\s*accept\s*=\s*(?P<v>{_NUM})\s*%\s*$")
-_PAIR = re.compile(rf"(?P<k>[A-Za-z_][\w/]*)\s*=\s*(?P<v>-?{_NUM})(?![\w.])")
+_PAIR = re.compile(rf"(?<![\w/])(?P<k>[A-Za-z_][\w/]*)\s*=\s*(?P<v>-?{_NUM})(?![\w.])")
 _LABELLED = re.compile(
     rf"^[\s*_>-]*(?P<label>[A-Za-z][\w ()-]{{0,40}}?\baccept(?:ance|ed)?(?: rate)?)\s*:\s*"
     rf"(?P<v>{_NUM})\s*(?P<pct>%)?\s*\.?[\s*_]*$",
