@@ -292,3 +292,16 @@ def test_a_long_line_in_a_code_block_reads_in_linear_time():
     got = [(f["metric"], f["value"]) for f in _full(text)]
     assert time.process_time() - t < 5  # a key=value reader trying every start was quadratic
     assert got == [("acceptance_rate", "0.5"), ("decode_tps", "42")]
+
+
+def test_acceptance_column_of_fractions_is_a_ratio():
+    text = "| Prompt | Acceptance |\n|---|---|\n| code | 0.87 |\n| prose | 0.38-0.90 |\n"
+    assert _claims(text) == [
+        ("acceptance_rate", "0.87", "ratio", 3, {"prompt": "code"}),
+        ("acceptance_rate", "('0.38', '0.90')", "ratio", 4, {"prompt": "prose"}),
+    ]
+
+
+def test_acceptance_column_of_counts_is_no_ratio_control():
+    text = "| Prompt | Acceptance |\n|---|---|\n| code | 118 |\n| prose | 99 |\n"
+    assert _claims(text) == []

@@ -341,7 +341,7 @@ class _Drafter:
             key = _label_key(h)
             cells = [r[j] for r in body if j < len(r) and not _EMPTY.match(r[j])]
             with_unit = [n for c in cells for n in numbers(c)[:1] if n.unit]
-            head_unit = _header_unit(h)
+            head_unit = _header_unit(h) or _ratio_column(h, cells)
             if key in LABELS or j == 0 and not head_unit and not with_unit:
                 kinds.append("label")
             elif head_unit or with_unit or _metric_header(h):
@@ -353,12 +353,14 @@ class _Drafter:
         for j, h in enumerate(header):
             if kinds[j] != "value":
                 continue
-            unit = _header_unit(h) or next(
-                (n.unit for r in body if j < len(r) for n in numbers(r[j])[:1] if n.unit), None
+            unit = (
+                _header_unit(h)
+                or _ratio_column(h, [r[j] for r in body if j < len(r)])
+                or next((n.unit for r in body if j < len(r) for n in numbers(r[j])[:1] if n.unit), None)
             )
             if unit is None and _metric_header(h):
                 unit = "t/s"
-            metric = metric_of(unit, h) if unit else None
+            metric = "acceptance_rate" if unit == "ratio" else metric_of(unit, h) if unit else None
             if metric is None:
                 continue
             test = re.search(r"\b(pp|tg)\s?(\d+)\b", h, re.IGNORECASE)
@@ -802,6 +804,19 @@ def _names_metric(label: str) -> bool:
         or _metric_header(label)
         or re.search(r"accept|latency|ttft|throughput|吞吐|速度", label, re.IGNORECASE)
     )
+
+
+def _ratio_column(header: str, cells: list[str]) -> str | None:
+    """ "ratio" for an acceptance column written as fractions with no unit ("Acceptance": 0.73,
+    "0.38-0.90"): every cell with a number has numbers from 0 to 1 only; else None."""
+    if not re.search(r"accept", header, re.IGNORECASE):
+        return None
+    found = [numbers(c) for c in cells if not _EMPTY.match(c)]
+    if not found or not all(found):
+        return None
+    values = [float(x) for ns in found for n in ns for x in (n.range or (n.text,)) if _plain(x) is not None]
+    ok = all(not n.unit for ns in found for n in ns) and values and all(0 <= v <= 1 for v in values)
+    return "ratio" if ok else None
 
 
 def _transposed(rows: list[list[str]]) -> str | None:
