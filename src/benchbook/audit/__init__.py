@@ -27,6 +27,8 @@ Modules, one job each:
 * ``draftprose`` numbers with units (precision as written) and relating phrases in prose;
 * ``draftnames`` conditions named in prose (hardware, engine, build, model and quant, backend,
                 flash attention, decoding) and the clauses they hold for;
+* ``resultlines`` result lines of a tool's output (llama-cli's summary, llama-speculative's counts,
+                ``key=value`` lines, "draft acceptance: 0.648") -> the numbers they state;
 * ``draftcommand`` command lines (llama.cpp tools, vLLM, SGLang) -> the conditions their flags set;
 * ``draft``     a post -> claims-file entries (``benchbook claims draft``), each with its source line
                 and quote;

@@ -22,7 +22,14 @@ Every entry is a guess (``reviewed: false``) with the line of the post it came f
   phrase: the claim sharing most words with them), else a ``todo`` statement with the candidates;
 * log excerpts (server timing and acceptance lines): kept as raw logs (``Drafted.logs``: file name
   -> text) to be written beside the claims file, and named by ``log:`` on the rate and acceptance
-  claims of the prose right after them (or right before, where nothing follows in the section).
+  claims of the prose right after them (or right before, where nothing follows in the section); a
+  paragraph is a log only when every line of it is a log line (``_log_line``), and its numbers
+  are drafted all the same (one log-looking line never swallows a paragraph's numbers);
+* result lines of a tool's output (``resultlines``: llama-cli's ``[ Prompt: … | Generation: … ]``,
+  llama-speculative's ``encoded/decoded … speed:`` and ``n_drafted``/``n_accept``/``accept =``,
+  ``key=value`` lines, "Aggregate draft acceptance: 0.648"): a claim each, in a code block or in
+  prose, naming the raw log the lines are kept in;
+* titles and headings: their numbers are drafted like prose (the title's "110 tok/s").
 """
 
 from __future__ import annotations
@@ -40,6 +47,7 @@ from .draftcommand import command_lines
 from .draftnames import CLAUSE_ONLY, Mention, clause_bounds, hardware_of, machine_size, mentions
 from .draftprose import Number, family, metric_of, numbers, relations
 from .post import Block, Post, read_post
+from .resultlines import Result, results
 
 
 class Num(str):
@@ -361,9 +369,12 @@ class _Drafter:
 
     # --- tables -----------------------------------------------------------------------------------
     def table(self, block: Block) -> None:
-        rows, at = block.rows, block.row_lines
-        if len(rows) < 2:
+        if len(block.rows) < 2:
             return
+        shape = _transposed(block.rows)
+        if shape is not None:
+            block = block.transposed(header_is_data=shape == "keyvalue")
+        rows = block.rows
         header, body = rows[0], rows[1:]
         width = len(header)
         kinds: list[str] = []
@@ -371,7 +382,7 @@ class _Drafter:
             key = _label_key(h)
             cells = [r[j] for r in body if j < len(r) and not _EMPTY.match(r[j])]
             with_unit = [n for c in cells for n in numbers(c)[:1] if n.unit]
-            head_unit = _header_unit(h)
+            head_unit = _header_unit(h) or _ratio_column(h, cells)
             if key in LABELS or j == 0 and not head_unit and not with_unit:
                 kinds.append("label")
             elif head_unit or with_unit or _metric_header(h):
@@ -388,12 +399,14 @@ class _Drafter:
         for j, h in enumerate(header):
             if kinds[j] != "value":
                 continue
-            unit = _header_unit(h) or next(
-                (n.unit for r in body if j < len(r) for n in numbers(r[j])[:1] if n.unit), None
+            unit = (
+                _header_unit(h)
+                or _ratio_column(h, [r[j] for r in body if j < len(r)])
+                or next((n.unit for r in body if j < len(r) for n in numbers(r[j])[:1] if n.unit), None)
             )
             if unit is None and _metric_header(h):
                 unit = "t/s"
-            metric = metric_of(unit, h) if unit else None
+            metric = "acceptance_rate" if unit == "ratio" else metric_of(unit, h) if unit else None
             if metric is None:
                 continue
             if unit in ("x", "%") and _relating_column(h, [r[j] for r in body if j < len(r)]):
@@ -422,7 +435,7 @@ class _Drafter:
             if path
         }
         for r, row in enumerate(body):
-            line = at[r + 1] if r + 1 < len(at) else block.start
+            line = block.line_of(r + 1, 0)
             cond: dict = {}
             labels = []
             for j, cell in enumerate(row[:width]):
@@ -452,6 +465,7 @@ class _Drafter:
             for j, gid in groups.items():
                 if j >= len(row) or _EMPTY.match(row[j]):
                     continue
+                line = block.line_of(r + 1, j)
                 found = [n for n in numbers(row[j]) if n.unit or not n.unit_written]
                 if found and not stateable(found[0]):
                     self.out.unplaced.append((line, found[0].text, self.post.line(line)[:300]))
@@ -492,7 +506,9 @@ class _Drafter:
             }
             self.out.entries.append(Entry("statement", sid, {"id": sid, **fields}))
         if related:
-            self.table_relations(header, body, at, block.start, groups, related, cell_ids, row_labels)
+            self.table_relations(
+                header, body, block.row_lines, block.start, groups, related, cell_ids, row_labels
+            )
 
     def table_relations(
         self,
@@ -950,6 +966,39 @@ class _Drafter:
             }
             self.out.entries.append(Entry("statement", sid, {"id": sid, **fields}))
 
+    def result_claim(self, r: Result, log: str | None) -> str:
+        """A claim of a tool's result line (``resultlines.results``), under the command before it;
+        ``log``: the raw log the line is kept in."""
+        fields: dict = {"metric": r.metric, "value": Num(r.value), "unit": r.unit}
+        if r.method:
+            fields["method"] = r.method
+        if r.counts:
+            fields["counts"] = r.counts
+        cond = _merged(self.conditions(), r.conditions)
+        if cond:
+            fields["conditions"] = cond
+        if log:
+            fields["log"] = log
+        fields.update(_where(r.line, self.post.line(r.line)))
+        return self.add_claim(fields, f"{r.metric.replace('_', '-')}-l{r.line}")
+
+    def result_details(self, stated: list[Result], log: str | None) -> None:
+        """What a result line on an "N tokens in T s (R t/s)" line tells beyond the prose reader's
+        claim of its rate (drafted by ``prose``/``rate_lines``, once): the tool (``method``), the
+        conditions (``tokens_generated``) and the ``log`` it is kept in, added to that claim."""
+        for r in stated:
+            for e in reversed(self.out.entries):
+                f = e.fields
+                if e.kind == "claim" and f.get("source_line") == r.line and f.get("metric") == r.metric:
+                    if r.method and "method" not in f:
+                        f["method"] = r.method
+                    cond = _merged(f.get("conditions") or {}, r.conditions)
+                    if cond:
+                        f["conditions"] = cond
+                    if log and "log" not in f:
+                        f["log"] = log
+                    break
+
     # --- logs -----------------------------------------------------------------------------------
     def log(self, lines: list[tuple[int, str]]) -> None:
         name = f"post-l{lines[0][0]}.log"
@@ -992,9 +1041,8 @@ class _Drafter:
                     self.title_named = here
                 self.named = {**(self.title_named or {}), **here}
                 self.pending_log = None
-                if any(n.unit for n in numbers(heading)):
-                    # a title stating a number ("C1 ~50 tok/s on a 3090"): drafted as prose
-                    self.prose(list(block.lines), [self.inline_commands(n, t) for n, t in block.lines])
+                # a title's or heading's numbers are stated too ("C1 ~50 tok/s on a 3090")
+                self.prose(list(block.lines), [self.inline_commands(n, t) for n, t in block.lines])
                 continue
             if block.kind == "table":
                 self.table(block)
@@ -1005,20 +1053,33 @@ class _Drafter:
             for c in commands:
                 self.command = c.conditions
                 self.command_tool = c.tool
-            logs = [(n, t) for n, t in block.lines if n not in in_command and _LOG.search(t)]
-            if logs:
-                kept = (
-                    logs if block.kind == "text" else [(n, t) for n, t in block.lines if n not in in_command]
-                )
-                self.log(kept)
-                self.rate_lines(block.lines, in_command)
-                continue
-            if block.kind == "code":
-                self.rate_lines(block.lines, in_command)
-                continue  # other code, neither output, a command nor a log: not prose
             pieces = [(n, t) for n, t in block.lines if n not in in_command]
-            self.prose(pieces, [self.inline_commands(n, t) for n, t in pieces])
+            # a result on an "N tokens in T s (R t/s)" line is drafted by the prose reader (its
+            # tokens, time and rate, and the rate as their ratio: ``tokens_over_time``), not twice
+            text_of = dict(pieces)
+            stated: list[Result] = []
+            on_rate_lines: list[Result] = []
+            for r in results(pieces):
+                (on_rate_lines if _RATE_LINE.search(text_of[r.line]) else stated).append(r)
+            if block.kind == "code":
+                logged = any(_LOG.search(t) for _, t in pieces)
+                if logged:
+                    self.log(pieces)
+                for r in stated:
+                    self.result_claim(r, self.pending_log if logged else None)
+                self.rate_lines(block.lines, in_command)
+                self.result_details(on_rate_lines, self.pending_log if logged else None)
+                continue  # code that is neither output, a command nor a log: not prose
+            read = [self.inline_commands(n, t) for n, t in pieces]
+            for r in stated:  # a result line in prose: drafted once, blanked out of the prose read
+                self.result_claim(r, None)
+                k = next(k for k, (n, _) in enumerate(pieces) if n == r.line)
+                read[k] = read[k][: r.start] + " " * (r.end - r.start) + read[k][r.end :]
+            self.prose(pieces, read)
+            self.result_details(on_rate_lines, None)
             self.pending_log = None
+            if pieces and all(_log_line(t) for _, t in pieces):
+                self.log(pieces)  # log lines pasted as a paragraph: drafted, and kept as a log
         return self.out
 
 
@@ -1108,6 +1169,14 @@ def _in_clause(named: list[Mention], clauses: list[int], at: int, text: str) -> 
     return out
 
 
+def _log_line(text: str) -> bool:
+    """Whether a line of prose is a log line: a log's words (``_LOG``) followed by ``=`` or ``:``
+    and a number ("Aggregate draft acceptance: 0.648", "eval time = 500.00 ms"); prose that
+    mentions them ("after partial draft acceptance", "`accept()`") is not."""
+    m = _LOG.search(text)
+    return bool(m and re.search(r"[=:]\s*[-+]?\d", text[m.start() :]))
+
+
 def origin_of(sentence: str) -> str | None:
     """Who published a number the sentence quotes (``origin``), when it names someone else: "the
     fork's author reports", "the vendor's blog gives", "in my earlier posts", "according to the
@@ -1133,7 +1202,7 @@ def _flat(d: dict) -> str:
 
 
 def _key(header: str) -> str:
-    k = re.sub(r"[^a-z0-9]+", "_", header.lower()).strip("_")
+    k = re.sub(r"\W+", "_", header.lower()).strip("_")  # any script's letters: "模型", "显存_g"
     return k if k and not k[0].isdigit() else f"c_{k or 'row'}"
 
 
@@ -1149,6 +1218,47 @@ def _header_unit(header: str) -> str | None:
     if re.search(r"\b(?:sec|seconds|s)\)?$", header.strip(), re.IGNORECASE) and "(" in header:
         return "s"
     return None
+
+
+def _names_metric(label: str) -> bool:
+    """Whether a table label names a metric: a unit (``_header_unit``), a rate's or test's words
+    (``_metric_header``), or acceptance/latency words."""
+    return bool(
+        _header_unit(label)
+        or _metric_header(label)
+        or re.search(r"accept|latency|ttft|throughput|吞吐|速度", label, re.IGNORECASE)
+    )
+
+
+def _ratio_column(header: str, cells: list[str]) -> str | None:
+    """ "ratio" for an acceptance column written as fractions with no unit ("Acceptance": 0.73,
+    "0.38-0.90"): every cell with a number has numbers from 0 to 1 only; else None."""
+    if not re.search(r"accept", header, re.IGNORECASE):
+        return None
+    found = [numbers(c) for c in cells if not _EMPTY.match(c)]
+    if not found or not all(found):
+        return None
+    values = [float(x) for ns in found for n in ns for x in (n.range or (n.text,)) if _plain(x) is not None]
+    ok = all(not n.unit for ns in found for n in ns) and values and all(0 <= v <= 1 for v in values)
+    return "ratio" if ok else None
+
+
+def _transposed(rows: list[list[str]]) -> str | None:
+    """How a table is laid out when its metrics are rows: "rows" (the first column names metrics,
+    "Avg tok/s", "MTP accept", in two or more rows and in more rows than the header names
+    configurations with a unit: a transposed table, configurations as columns), "keyvalue" (two
+    columns, the header row itself a metric and its value: "| 吞吐（tokens/s） | 1581 |"), else None.
+    Issue 29's corpus: p04, p52."""
+    header, body = rows[0], rows[1:]
+    if len(header) == 2 and _names_metric(header[0]) and re.fullmatch(r"[~≈]?\s*[\d.,]+\s*", header[1]):
+        return "keyvalue"
+    if any(_names_metric(h) for h in header[1:]):
+        return None
+    # a row's first cell names a metric ("Avg tok/s"), it is no value ("12 tok/s" under "Speed")
+    naming = sum(
+        1 for r in body if r and _names_metric(re.sub(r"[*_`]", "", r[0])) and not re.match(r"\W*\d", r[0])
+    )
+    return "rows" if naming >= 2 and naming * 2 >= len(body) else None
 
 
 def _metric_header(header: str) -> bool:

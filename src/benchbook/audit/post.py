@@ -7,7 +7,8 @@ later step reads one kind of text; its line numbers are those of that text.  The
 into blocks by markdown-it-py (CommonMark with tables): prose (paragraphs, headings, list items:
 one ``Block`` per paragraph, each piece of text with the line it is on), tables (Markdown pipe
 tables; aligned text tables, whose columns are separated by two or more spaces, found in prose and
-code blocks) and code (fenced or indented: command lines and log excerpts live there).
+code blocks; drawn tables in code blocks: pipe tables without outer pipes, box-drawn tables,
+``+---+`` grids) and code (fenced or indented: command lines and log excerpts live there).
 
 Lines are 1-based lines of the text read, as an editor shows them.
 """
@@ -29,10 +30,12 @@ _BLOCK_TAGS = frozenset(
 _SKIP_TAGS = frozenset({"script", "style", "noscript", "svg", "template", "head"})
 #: a column gap in aligned text: two or more spaces, or a tab
 _GAP = re.compile(r"\t+| {2,}")
-#: a rule line of a text table: dashes, equals signs, pipes, and box-drawing characters (U+2500-257F)
+#: a rule line of a table: dashes, ``=``, ``+``, ``|``, ``:`` and box-drawing characters
+#: (U+2500-U+257F: ``─━═┏┳┓┡╇┩└┴┘├┼┤│┃``, as Python rich, MySQL-style ``+---+`` grids and
+#: hand-drawn tables print them)
 _DASHES = re.compile(r"^[\s\-=+|:\u2500-\u257f]+$")
-#: box-drawing verticals (Python rich's tables, llama-benchy's): read as "|"
-_BOX_BARS = str.maketrans(dict.fromkeys("│┃║╎╏┆┇┊┋", "|"))
+#: a cell separator of a drawn table: a pipe or a vertical box-drawing line
+_SEP = re.compile(r"[|\u2502\u2503\u2551\u2506\u2507\u250a\u250b\u254e\u254f]")
 
 
 @dataclass
@@ -47,10 +50,35 @@ class Block:
     row_lines: list[int] = field(default_factory=list)
     info: str = ""
     heading: bool = False
+    #: a transposed table's line of each cell (``rows``' shape): its cells come from several lines
+    cell_lines: list[list[int]] | None = None
 
     @property
     def start(self) -> int:
         return self.lines[0][0] if self.lines else (self.row_lines[0] if self.row_lines else 0)
+
+    def line_of(self, r: int, j: int) -> int:
+        """The line of cell ``j`` of row ``r`` (``rows``' indices, the header row 0)."""
+        if self.cell_lines is not None and r < len(self.cell_lines) and j < len(self.cell_lines[r]):
+            return self.cell_lines[r][j]
+        return self.row_lines[r] if r < len(self.row_lines) else self.start
+
+    def transposed(self, header_is_data: bool = False) -> Block:
+        """This table with rows and columns swapped (metrics as rows, configurations as columns ->
+        one row per configuration), each cell keeping its line (``cell_lines``).
+        ``header_is_data``: the header row is a row of values too (a two-column key/value table,
+        "| 吞吐（tokens/s） | 1581 |" over "| 模型 | llama2-7B |"); the new rows then have no label."""
+        width = min(len(r) for r in self.rows)
+        src = self.rows if header_is_data else self.rows[1:]
+        lines = self.row_lines if header_is_data else self.row_lines[1:]
+        corner = "" if header_is_data else self.rows[0][0]
+        head = [corner, *(r[0] for r in src)]
+        rows = [head]
+        cells = [[self.row_lines[0] if self.row_lines else self.start] * len(head)]
+        for j in range(1, width):
+            rows.append(["" if header_is_data else self.rows[0][j], *(r[j] for r in src)])
+            cells.append([cells[0][0], *lines[: len(src)]])
+        return Block("table", self.lines, rows, [c[-1] for c in cells], self.info, self.heading, cells)
 
 
 @dataclass
@@ -167,42 +195,147 @@ def html_to_text(text: str) -> str:
 def aligned_rows(lines: list[tuple[int, str]]) -> tuple[list[list[str]], list[int]] | None:
     """An aligned text table in ``lines`` (``(line, text)``): three or more lines (a header and two
     rows) splitting at column gaps into the same number (2+) of cells, dash lines skipped; the
-    header's first cell may be empty (then it has one cell less).  None when the lines are no such
-    table."""
+    header's first cell may be empty (then it has one cell less); rows with cells left empty are
+    read by the columns' positions (``_by_position``).  None when the lines are no such table."""
+    kept = [(n, t) for n, t in lines if t.strip() and not _DASHES.match(t)]
+    if len(kept) >= 3 and all(_SEP.search(t) for _, t in kept[1:]):
+        # columns parted by "|" or a box-drawing bar ("b4363 | 31.7 t/s | 36.1 t/s"), a caption
+        # line above with none: a drawn table
+        return drawn_rows(kept)
     rows, at = [], []
-    kept = [(n, t.translate(_BOX_BARS)) for n, t in lines if t.strip() and not _DASHES.match(t)]
-    # columns parted by "|" without outer pipes ("b4363 | 31.7 t/s | 36.1 t/s") where every line has one
-    # (a caption line above the table has none)
-    piped = len(kept) >= 3 and all("|" in t for _, t in kept[1:])
-    outer = piped and all(t.lstrip().startswith("|") for _, t in kept[1:])
     for n, t in kept:
-        if piped and "|" not in t:
-            cells = [t.strip()]
-        elif piped:
-            cells = [c.strip() for c in t.rstrip().rstrip("|").split("|")]
-            if outer:
-                cells = cells[1:]
-        else:
-            cells = [c for c in _GAP.split(t.strip()) if c != ""]
-        rows.append(cells)
+        rows.append([c for c in _GAP.split(t.strip()) if c != ""])
         at.append(n)
     while len(rows) > 3 and len(rows[0]) == 1 and len(rows[1]) > 1:
         del rows[0], at[0]  # a caption over the table ("llama-benchy Results")
     if len(rows) < 3:
         return None
     width = max(len(r) for r in rows[1:])
-    # a row with its last cells left empty ("Baseline (non-MTP)  25.3" under four columns) is padded;
-    # one with more cells than any other, or fewer than two, is no table row
     if width < 2 or any(len(r) < 2 for r in rows[1:]):
         return None
-    if sum(len(r) == width for r in rows[1:]) * 2 < len(rows) - 1:
-        return None
-    rows[1:] = [r + [""] * (width - len(r)) for r in rows[1:]]
+    if any(len(r) != width for r in rows[1:]):
+        # rows with cells left empty: placed by the columns' positions, or else (the header not
+        # aligned over its columns) a row with its last cells empty ("Baseline (non-MTP)  25.3"
+        # under four columns) padded where most rows are full
+        placed = _by_position([(n, t) for n, t in kept if n in set(at)])
+        if placed is not None:
+            return placed
+        if sum(len(r) == width for r in rows[1:]) * 2 < len(rows) - 1:
+            return None
+        rows[1:] = [r + [""] * (width - len(r)) for r in rows[1:]]
     if len(rows[0]) == width - 1:
         rows[0] = ["", *rows[0]]
     if len(rows[0]) != width or not any(re.search(r"\d", c) for r in rows[1:] for c in r):
         return None
     return rows, at
+
+
+def _spans(text: str) -> list[tuple[int, int, str]]:
+    """The cells of an aligned line with their character spans: ``(start, end, text)``."""
+    out, at = [], 0
+    for part in _GAP.split(text):
+        if part:
+            start = text.index(part, at)
+            out.append((start, start + len(part), part))
+            at = start + len(part)
+    return out
+
+
+def _by_position(lines: list[tuple[int, str]]) -> tuple[list[list[str]], list[int]] | None:
+    """An aligned table whose rows leave cells empty (a baseline row with no "vs Baseline" cell):
+    the header's cells give the columns (each from its start to the next one's), and each cell of
+    a row goes to the column it overlaps most, in order, one cell a column; the first column of
+    every row filled, a digit in a row.  None when a cell fits no column."""
+    if len(lines) < 3:
+        return None
+    head = _spans(lines[0][1].expandtabs())
+    if len(head) < 2:
+        return None
+    bounds = [(s, head[k + 1][0] if k + 1 < len(head) else 10**6) for k, (s, _, _) in enumerate(head)]
+    rows = [[c for _, _, c in head]]
+    for _, t in lines[1:]:
+        row = [""] * len(head)
+        last = -1
+        cells = _spans(t.expandtabs())
+        if len(cells) < 2:
+            return None
+        for s, e, c in cells:
+            overlap = [min(e, b) - max(s, a) for a, b in bounds]
+            j = max(range(len(bounds)), key=lambda k: overlap[k])
+            if overlap[j] <= 0 or j <= last:
+                return None
+            row[j], last = c, j
+        if not row[0]:
+            return None
+        rows.append(row)
+    if not any(re.search(r"\d", c) for r in rows[1:] for c in r):
+        return None
+    return rows, [n for n, _ in lines]
+
+
+def drawn_rows(lines: list[tuple[int, str]]) -> tuple[list[list[str]], list[int]] | None:
+    """A drawn table in ``lines`` (``(line, text)``): every line that is not a rule (``_DASHES``)
+    holds a cell separator (``_SEP``: ``|``, ``│``, ``┃``, ``║``), and all of them split into the
+    same number (2+) of cells, the outer separators dropped (a pipe table without outer pipes, a
+    box-drawn table, a ``+---+`` grid); a header and at least one row, with a digit in a row; lines
+    above it with no separator are a caption, not part of it.  None
+    when the lines are no such table."""
+    body = [(n, t.strip()) for n, t in lines if t.strip() and not _DASHES.match(t)]
+    while body and not _SEP.search(body[0][1]):
+        body = body[1:]  # a caption above the table ("llama-benchy Results")
+    if not body or not all(_SEP.search(t) for _, t in body):
+        return None
+    # outer separators: dropped where every line has them (a row "b4363 | 31.7" beside a header
+    # "      |  qwen" keeps the header's empty first cell)
+    lead = all(_SEP.match(t) for _, t in body)
+    trail = all(_SEP.match(t[-1]) for _, t in body)
+    rows, at = [], []
+    for n, t in body:
+        cells = [c.strip() for c in _SEP.split(t)]
+        rows.append(cells[1 if lead else 0 : len(cells) - 1 if trail else len(cells)])
+        at.append(n)
+    width = len(rows[0])
+    if len(rows) < 2 or width < 2 or any(len(r) > width or len(r) < 2 for r in rows):
+        return None
+    # a row with its last cells left empty ("| Baseline | 25.3 |" under four columns) is padded
+    # where most rows are full; a table of ragged rows is no table
+    if sum(len(r) == width for r in rows[1:]) * 2 < len(rows) - 1:
+        return None
+    rows[1:] = [r + [""] * (width - len(r)) for r in rows[1:]]
+    if not any(re.search(r"\d", c) for r in rows[1:] for c in r):
+        return None
+    return rows, at
+
+
+def _code_blocks(lines: list[tuple[int, str]], info: str) -> list[Block]:
+    """The blocks of a code block's ``lines``: each run of lines between blank lines that is a
+    drawn table (``drawn_rows``) or an aligned text table (``aligned_rows``, no line of it a
+    command or ``key=value`` log line: ``_looks_code``) is a table; the other runs, together, are
+    code (a command and its output table in one fence give a code block and a table)."""
+    runs: list[list[tuple[int, str]]] = [[]]
+    for n, t in lines:
+        if t.strip():
+            runs[-1].append((n, t))
+        elif runs[-1]:
+            runs.append([])
+    out: list[Block] = []
+    code: list[tuple[int, str]] = []
+    for run in runs:
+        if not run:
+            continue
+        table = drawn_rows(run) if not any(_looks_command(t) for _, t in run) else None
+        if table is None and not any(_looks_code(t) for _, t in run):
+            table = aligned_rows(run)
+        if table is None:
+            code.extend(run)
+            continue
+        if code:
+            out.append(Block("code", code, info=info))
+            code = []
+        out.append(Block("table", run, table[0], table[1], info=info))
+    if code or not out:
+        out.append(Block("code", code or lines, info=info))
+    return out
 
 
 def _inline_pieces(tok, start: int) -> list[tuple[int, str]]:
@@ -262,11 +395,7 @@ def blocks_of(text: str) -> list[Block]:
         elif tok.type in ("fence", "code_block") and tok.map:
             first = tok.map[0] + 1 + (tok.type == "fence")
             lines = [(first + k, t) for k, t in enumerate(tok.content.splitlines())]
-            table = aligned_rows(lines)
-            if table and not any(_looks_code(t) for _, t in lines):
-                out.append(Block("table", lines, table[0], table[1], info=tok.info))
-            else:
-                out.append(Block("code", lines, info=tok.info.strip()))
+            out.extend(_code_blocks(lines, tok.info.strip()))
         elif tok.type == "inline" and tok.map:
             lines = [(n, raw[n - 1]) for n in range(tok.map[0] + 1, tok.map[1] + 1) if n <= len(raw)]
             table = aligned_rows(lines) if len(lines) >= 3 else None
@@ -276,6 +405,11 @@ def blocks_of(text: str) -> list[Block]:
                 out.append(Block("text", _inline_pieces(tok, tok.map[0] + 1), heading=heading))
         i += 1
     return out
+
+
+def _looks_command(line: str) -> bool:
+    """A command line (never a drawn table's row): a prompt sign, a llama.cpp tool, vLLM, SGLang."""
+    return bool(re.search(r"^\s*[$>#❯]\s|llama-\w+\s+-|\bvllm\s+serve\b|\bsglang\.", line))
 
 
 def _looks_code(line: str) -> bool:
