@@ -23,18 +23,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from ..ingest.specsimple import ACCEPT_LINE, COUNT_LINE, SPEED_LINE
+
 _NUM = r"\d+(?:\.\d+)?"
 _CLI = re.compile(
     rf"\[\s*Prompt:\s*(?P<pp>{_NUM})\s*t/s\s*\|\s*Generation:\s*(?P<tg>{_NUM})\s*t/s\s*\]", re.IGNORECASE
 )
-_SPEC = re.compile(
-    rf"\b(?P<what>encoded|decoded)\s+(?P<n>\d+)\s+tokens\s+in\s+(?P<s>{_NUM})\s+seconds?,\s*"
-    rf"speed:\s*(?P<r>{_NUM})\s*t/s",
-    re.IGNORECASE,
-)
-_DRAFTED = re.compile(r"\bn_drafted\s*=\s*(\d+)")
-_ACCEPTED = re.compile(r"\bn_accept(?:ed)?\s*=\s*(\d+)")
-_ACCEPT = re.compile(rf"^\s*accept\s*=\s*(?P<v>{_NUM})\s*%\s*$")
 _PAIR = re.compile(rf"(?<![\w/])(?P<k>[A-Za-z_][\w/]*)\s*=\s*(?P<v>-?{_NUM})(?![\w.])")
 _LABELLED = re.compile(
     rf"^[\s*_>-]*(?P<label>[A-Za-z][\w ()-]{{0,40}}?\baccept(?:ance|ed)?(?: rate)?)\s*:\s*"
@@ -70,16 +64,17 @@ def results(lines: list[tuple[int, str]]) -> list[Result]:
     drafted = accepted = None
     tokens: int | None = None
     for _n, t in lines:
-        if m := _DRAFTED.search(t):
-            drafted = int(m.group(1))
-        if m := _ACCEPTED.search(t):
-            accepted = int(m.group(1))
+        for m in COUNT_LINE.finditer(t):
+            if m.group("k") == "n_drafted":
+                drafted = int(m.group("v"))
+            elif m.group("k") == "n_accept":
+                accepted = int(m.group("v"))
     for n, t in lines:
         if m := _CLI.search(t):
             out.append(Result(n, "prefill_tps", m.group("pp"), "t/s", m.start(), m.end(), method="llama-cli"))
             out.append(Result(n, "decode_tps", m.group("tg"), "t/s", m.start(), m.end(), method="llama-cli"))
             continue
-        if m := _SPEC.search(t):
+        if (m := SPEED_LINE.search(t)) and m.group("r") != "inf":
             decoded = m.group("what").lower() == "decoded"
             cond = {"tokens_generated": int(m.group("n"))} if decoded else {}
             if decoded:
@@ -89,7 +84,7 @@ def results(lines: list[tuple[int, str]]) -> list[Result]:
                 Result(n, metric, m.group("r"), "t/s", m.start(), m.end(), None, cond, "llama-speculative")
             )
             continue
-        if m := _ACCEPT.search(t):
+        if m := ACCEPT_LINE.fullmatch(t.strip()):
             counts = (
                 {"accepted": accepted, "drafted": drafted}
                 if accepted is not None and drafted is not None and 0 <= accepted <= drafted and drafted > 0

@@ -14,6 +14,18 @@ from typing import Any
 from ..records import utc_now
 from .common import IngestError, build_record
 
+#: llama-speculative's summary lines (``examples/speculative*/speculative*.cpp``): the counts
+#: (``n_draft`` is the configured maximum, the others counts), ``accept = 61.500%``, and ``encoded|decoded
+#: N tokens in T seconds, speed: R t/s``.  Shared with ``audit.resultlines``, which drafts the same lines
+#: pasted into a post.
+COUNT_LINE = re.compile(r"\b(?P<k>n_draft|n_predict|n_drafted|n_accept)\s*=\s*(?P<v>\d+)")
+ACCEPT_LINE = re.compile(r"\baccept\s*=\s*(?P<v>[\d.]+)\s*%")
+SPEED_LINE = re.compile(
+    r"\b(?P<what>encoded|decoded)\s+(?P<n>\d+)\s+tokens\s+in\s+(?P<s>[\d.]+)\s+seconds?,\s*"
+    r"speed:\s*(?P<r>[\d.]+|inf)\s*t/s",
+    re.IGNORECASE,
+)
+
 
 def _speed_agrees(n: int, seconds: float, tps: float) -> bool:
     """Whether a printed ``speed`` agrees with ``n / seconds`` within the printed rounding (seconds to
@@ -53,25 +65,23 @@ def read_speculative_simple(path: Path, text: str) -> list[dict]:
         "n_accept": "n_accept",
     }
     for i, line in enumerate(text.splitlines(), 1):
-        m = re.search(r"\b(n_draft|n_predict|n_drafted|n_accept)\s*=\s*(\d+)", line)
+        m = COUNT_LINE.search(line)
         if m:
-            rec[keys[m.group(1)]] = int(m.group(2))
-            rec["source_lines"][keys[m.group(1)]] = i
+            rec[keys[m.group("k")]] = int(m.group("v"))
+            rec["source_lines"][keys[m.group("k")]] = i
             continue
-        m = re.search(r"\baccept\s*=\s*([\d.]+)%", line)
+        m = ACCEPT_LINE.search(line)
         if m:
-            rec["accept_pct"] = float(m.group(1))
+            rec["accept_pct"] = float(m.group("v"))
             rec["source_lines"]["accept_pct"] = i
             continue
-        m = re.search(
-            r"\b(encoded|decoded)\s+(\d+)\s+tokens in\s+([\d.]+)\s+seconds, speed:\s+([\d.]+|inf)\s+t/s", line
-        )
+        m = SPEED_LINE.search(line)
         if m:
-            k = "encode" if m.group(1) == "encoded" else "decode"
+            k = "encode" if m.group("what").lower() == "encoded" else "decode"
             rec[f"{k}_n"], rec[f"{k}_s"], rec[f"{k}_tps"] = (
-                int(m.group(2)),
-                float(m.group(3)),
-                float(m.group(4)),
+                int(m.group("n")),
+                float(m.group("s")),
+                float(m.group("r")),
             )
             rec["source_lines"][k] = i
     missing = [v for v in keys.values() if v not in rec]
