@@ -64,11 +64,11 @@ def results(lines: list[tuple[int, str]]) -> list[Result]:
     drafted = accepted = None
     tokens: int | None = None
     for _n, t in lines:
-        for m in COUNT_LINE.finditer(t):
-            if m.group("k") == "n_drafted":
-                drafted = int(m.group("v"))
-            elif m.group("k") == "n_accept":
-                accepted = int(m.group("v"))
+        for c in COUNT_LINE.finditer(t):
+            if c.group("k") == "n_drafted":
+                drafted = int(c.group("v"))
+            elif c.group("k") == "n_accept":
+                accepted = int(c.group("v"))
     for n, t in lines:
         if m := _CLI.search(t):
             out.append(Result(n, "prefill_tps", m.group("pp"), "t/s", m.start(), m.end(), method="llama-cli"))
