@@ -94,6 +94,13 @@ CHECKS = {
         "fresh",
         ".venv/bin/benchbook numbers --writeup user-gguf",
     ),
+    # issue 29 item 4: the drafter scored on the corpus, printed figures (the 10 MB robustness input takes
+    # minutes); tests/test_claims_draft.py drafts and loads every post of it
+    "PYTHONPATH=src .venv/bin/python scripts/draft_measure.py --corpus": ("slow", None),
+    "PYTHONPATH=src .venv/bin/python scripts/draft_measure.py --corpus --posts 'h*' --no-robust": (
+        "slow",
+        None,
+    ),
 }
 
 
