@@ -714,7 +714,7 @@ def test_section_heading_cells_and_machine_specs(tmp_path):
     """A heading naming machine and build sets them for its section (not the next); a label column
     of quant names is the quant whatever its header ("양자화 포맷"); a placeholder "-m [model]" names
     no model; "RTX 5090 32GB" and "64 GB unified memory" are the machine's, not claims; GB/s is no
-    size; "tok/second" and "toks" are rates."""
+    size but a bandwidth; "tok/second" and "toks" are rates."""
     text = (
         "## Windows 10, RTX 3060, llama.cpp b4980\n\n`llama-bench -m [model] -ngl 100`\n\n"
         "| 양자화 포맷 | pp512 (t/s) |\n|---|---|\n| Q4_0 | 1200.5 |\n| IQ4_XS | 1100.2 |\n\n"
@@ -730,6 +730,7 @@ def test_section_heading_cells_and_machine_specs(tmp_path):
     assert got == {
         "t1-pp512-r1": (1200.5, "t/s", {**machine, "offload": {"n_gpu_layers": 100}, "quant": "Q4_0"}),
         "t1-pp512-r2": (1100.2, "t/s", {**machine, "offload": {"n_gpu_layers": 100}, "quant": "IQ4_XS"}),
+        "memory-bandwidth-l12": (1792, "GB/s", {"hardware": "NVIDIA GeForce RTX 5090"}),
         "decode-tps-l12": (101, "tok/s", {"hardware": "NVIDIA GeForce RTX 5090"}),
         "decode-tps-l12-2": (90, "tok/s", {"hardware": "NVIDIA GeForce RTX 5090"}),
     }

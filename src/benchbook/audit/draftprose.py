@@ -45,6 +45,15 @@ UNITS: dict[str, str] = {
     "token/s": "tok/s",
     "tokens per second": "tok/s",
     "tokens a second": "tok/s",
+    "tokens-per-sec": "tok/s",
+    "tokens-per-second": "tok/s",
+    "token per second": "tok/s",
+    "token/second": "tok/s",
+    "GB/s": "GB/s",
+    "GiB/s": "GiB/s",
+    "TB/s": "TB/s",
+    "TFLOPS": "TFLOPS",
+    "req/s": "req/s",
     "t/s": "t/s",
     "tps": "tok/s",
     "토큰/초": "tok/s",
@@ -323,6 +332,11 @@ _METRIC_WORDS: list[tuple[str, str, str]] = [
     ("multiple", r".", "speedup"),
     ("tokens", r".", "tokens"),
     ("layers", r".", "layers"),
+    ("bandwidth", r"(?:cpu|host|pcie).{0,20}(?:gpu|device)|transfer|pcie", "transfer_bandwidth"),
+    ("bandwidth", r".", "memory_bandwidth"),
+    ("compute", r"matmul|gemm|mamf|measured|achiev|get", "matmul_tflops"),
+    ("compute", r".", "peak_tflops"),
+    ("requests", r".", "request_throughput"),
 ]
 _FAMILY = {
     "tok/s": "rate",
@@ -341,11 +355,17 @@ _FAMILY = {
     "x": "multiple",
     "tokens": "tokens",
     "layers": "layers",
+    "GB/s": "bandwidth",
+    "GiB/s": "bandwidth",
+    "TB/s": "bandwidth",
+    "TFLOPS": "compute",
+    "req/s": "requests",
 }
 
 
 def family(unit: str | None) -> str | None:
-    """rate | time | size | ratio | multiple | tokens | layers of a drafted unit; None if unplaced."""
+    """rate | time | size | ratio | multiple | tokens | layers | bandwidth | compute | requests of a
+    drafted unit; None if unplaced."""
     return _FAMILY.get(unit or "")
 
 

@@ -1,0 +1,46 @@
+"""Kinds of text `benchbook claims draft` reads (issue 29, the corpus misses): units written other
+ways (bandwidth, compute, request rates, "tokens-per-sec"), units given once for several numbers,
+bounds, relations as words.  Each kind has the drafted entries exactly and a control that does not
+fire."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from benchbook.audit import schema
+from benchbook.audit.draftfile import draft_post
+
+
+def _drafted(text: str, tmp_path: Path) -> schema.ClaimsFile:
+    post = tmp_path / "post.md"
+    post.write_text(text, encoding="utf-8")
+    out, _, _ = draft_post(post)
+    return schema.load(out)
+
+
+def _rows(cf: schema.ClaimsFile) -> list[tuple]:
+    return [(c.metric, c.value, c.range, c.unit, c.about) for c in cf.claims]
+
+
+def test_bandwidth_compute_request_rate_and_spelled_rate_units(tmp_path):
+    cf = _drafted(
+        "The STREAM Triad gives 66.7 GB/s; CPU to GPU speed is ~84 GB/s.\n"
+        "hipBLASLt reaches 36.9 TFLOPS.\n"
+        "The server sustains 2.09 req/s.\n"
+        "Generation: 256 tokens, 31.783 tokens-per-sec\n",
+        tmp_path,
+    )
+    assert _rows(cf) == [
+        ("memory_bandwidth", 66.7, None, "GB/s", False),
+        ("transfer_bandwidth", 84.0, None, "GB/s", True),
+        ("peak_tflops", 36.9, None, "TFLOPS", False),
+        ("request_throughput", 2.09, None, "req/s", False),
+        ("tokens", 256.0, None, "tokens", False),
+        ("decode_tps", 31.783, None, "tok/s", False),
+    ]
+
+
+def test_a_size_is_not_read_as_a_bandwidth(tmp_path):
+    """Control: "5.1 GB" stays a size; GB/s is read only where "/s" follows."""
+    cf = _drafted("The model file is 5.1 GB and loads in 3 s.\n", tmp_path)
+    assert _rows(cf) == [("model_size", 5.1, None, "GB", False), ("load_time", 3.0, None, "s", False)]
