@@ -866,7 +866,7 @@ def test_tokens_in_a_time_at_a_rate_is_a_ratio_statement(tmp_path):
 
 def test_slash_counts_near_a_count_word(tmp_path):
     """ "GSM8K 39/40", "`438/438` draft tokens accepted": counts k/n (near a count word); "83.6/65.4"
-    and a date "10/28" are no counts (control)."""
+    and a date "10/28" are no counts (control); "83.6/65.4 tok/s" is two rates (the unit stated once)."""
     text = (
         "The model scored GSM8K 39/40 on the test set today.\n\n`438/438` draft tokens accepted.\n\n"
         "On 10/28 it ran 83.6/65.4 tok/s.\n"
@@ -875,6 +875,7 @@ def test_slash_counts_near_a_count_word(tmp_path):
     assert [(c.metric, c.counts.k if c.counts else None) for c in cf.claims] == [
         ("proportion", 39),
         ("acceptance_rate", 438),
+        ("decode_tps", None),
         ("decode_tps", None),
     ]
 

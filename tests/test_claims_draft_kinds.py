@@ -44,3 +44,40 @@ def test_a_size_is_not_read_as_a_bandwidth(tmp_path):
     """Control: "5.1 GB" stays a size; GB/s is read only where "/s" follows."""
     cf = _drafted("The model file is 5.1 GB and loads in 3 s.\n", tmp_path)
     assert _rows(cf) == [("model_size", 5.1, None, "GB", False), ("load_time", 3.0, None, "s", False)]
+
+
+def test_a_unit_given_once_for_a_slash_or_arrow_list(tmp_path):
+    cf = _drafted(
+        "Narrative wall/decode: 101.39 / 102.33 tok/s\n\n"
+        "Peak/post VRAM: 23,185 / 22,878 MiB on GPU0/1\n\n"
+        "Per prompt: 40.9 / 41.1 / 40.8, overall median 41.0 tok/s\n\n"
+        "Repeated median result: 31.9 → 52.8 tok/s.\n",
+        tmp_path,
+    )
+    assert _rows(cf) == [
+        ("decode_tps", 101.39, None, "tok/s", False),
+        ("decode_tps", 102.33, None, "tok/s", False),
+        ("vram_peak", 23185.0, None, "MiB", False),
+        ("vram_peak", 22878.0, None, "MiB", False),
+        ("decode_tps", 40.9, None, "tok/s", False),
+        ("decode_tps", 41.1, None, "tok/s", False),
+        ("decode_tps", 40.8, None, "tok/s", False),
+        ("decode_tps", 41.0, None, "tok/s", False),
+        ("decode_tps", 31.9, None, "tok/s", False),
+        ("decode_tps", 52.8, None, "tok/s", False),
+    ]
+
+
+def test_no_shared_unit_across_words_counts_or_names(tmp_path):
+    """Control: "3 / 5 and then 12 tok/s" (no comma before the unit's number), a count "438/438" and
+    a name "GPU0/1" take no unit."""
+    cf = _drafted(
+        "Scores were 3 / 5 and then 12 tok/s.\nAccepted 438/438 at 40 t/s, GPU0/1 at 30 tok/s.\n", tmp_path
+    )
+    assert [(c.metric, c.value, c.unit) for c in cf.claims] == [
+        ("decode_tps", 12.0, "tok/s"),
+        ("acceptance_rate", None, None),
+        ("decode_tps", 40.0, "t/s"),
+        ("decode_tps", 30.0, "tok/s"),
+    ]
+    assert [(c.counts.k, c.counts.n) for c in cf.claims if c.counts] == [(438, 438)]

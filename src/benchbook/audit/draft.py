@@ -586,7 +586,7 @@ class _Drafter:
             lead = len(t) - len(t.lstrip())
             text += t.strip() + " "
             scanned += (read[k] if read is not None else t)[lead : lead + len(t.strip())] + " "
-        found = _from_to_units(scanned, numbers(scanned))
+        found = _shared_units(scanned, _from_to_units(scanned, numbers(scanned)))
 
         def line_of(i: int) -> int:
             return next(ln for at, ln in reversed(starts) if at <= i)
@@ -1147,6 +1147,48 @@ def _from_to_units(text: str, found: list[Number]) -> list[Number]:
             ):
                 out[i] = replace(n, unit=m.unit, end=n.end)
                 break
+    return out
+
+
+#: what joins the numbers of a list that states its unit once: "83.6 / 65.4 / 76.9", "31.9 → 52.8"
+_LIST_SEP = re.compile(r"\s*(?:/|→|->)\s*")
+#: what may stand between a unitless list and the number whose unit it takes: no digit, no sentence end
+_LIST_GAP = re.compile(r",\s*(?:[^\W\d]+\s+){0,3}")
+
+
+def _shared_units(text: str, found: list[Number]) -> list[Number]:
+    """``found`` with a unit given once for several numbers given to each: a list joined by " / " or
+    "→" whose last number states the unit ("wall/decode: 101.39 / 102.33 tok/s", "31.9 → 52.8
+    tok/s", "23,185 / 22,878 MiB"), or a list of two or more unitless numbers followed by a comma and
+    at most three words, then a number with a unit ("40.9 / 41.1 / 40.8, overall median 41.0
+    tok/s").  Counts ("438/438"), ranges and numbers glued to names are not lists."""
+    out = list(found)
+    i = 0
+    while i < len(out):
+        j = i
+        while (
+            j + 1 < len(out)
+            and out[j].unit is None
+            and out[j].of is None
+            and out[j].range is None
+            and out[j + 1].of is None
+            and out[j + 1].range is None
+            and _LIST_SEP.fullmatch(text[out[j].end : out[j + 1].start])
+        ):
+            j += 1
+        if j == i:
+            i += 1
+            continue
+        unit = out[j].unit
+        if unit is None and j + 1 < len(out) and out[j + 1].unit is not None and out[j + 1].of is None:
+            gap = text[out[j].end : out[j + 1].start]
+            if _LIST_GAP.fullmatch(gap) and len(gap) <= 30:
+                unit = out[j + 1].unit
+        if unit is not None and unit not in ("%", "x"):
+            for k in range(i, j + 1):
+                if out[k].unit is None:
+                    out[k] = replace(out[k], unit=unit)
+        i = j + 1
     return out
 
 
