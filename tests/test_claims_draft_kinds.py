@@ -81,3 +81,20 @@ def test_no_shared_unit_across_words_counts_or_names(tmp_path):
         ("decode_tps", 30.0, "tok/s"),
     ]
     assert [(c.counts.k, c.counts.n) for c in cf.claims if c.counts] == [(438, 438)]
+
+
+def test_pp_and_tg_written_after_the_number_are_rates(tmp_path):
+    cf = _drafted(
+        "Wiki-2k prompt before fix, 512 gen: `309.76 PP`, `8.87 TG`, `141/2211` accepted.\n", tmp_path
+    )
+    assert _rows(cf) == [
+        ("prefill_tps", 309.76, None, "t/s", False),
+        ("decode_tps", 8.87, None, "t/s", False),
+        ("acceptance_rate", None, None, None, False),
+    ]
+
+
+def test_lower_case_pp_and_tg_after_a_number_are_no_unit(tmp_path):
+    """Control: "512 pp and 128 tg" are token counts of a test, not rates: no claim."""
+    cf = _drafted("I tested 512 pp and 128 tg at 300 t/s.\n", tmp_path)
+    assert _rows(cf) == [("decode_tps", 300.0, None, "t/s", False)]

@@ -45,7 +45,7 @@ from ..ingest.scan import scan
 from ..ingest.settings import flash_attn_word
 from .draftcommand import command_lines
 from .draftnames import CLAUSE_ONLY, Mention, clause_bounds, hardware_of, machine_size, mentions
-from .draftprose import Number, family, metric_of, numbers, relations
+from .draftprose import CAPITALS_ONLY, Number, family, metric_of, numbers, relations
 from .post import Block, Post, read_post
 from .resultlines import Result, results
 
@@ -624,7 +624,10 @@ class _Drafter:
                 else:
                     self.out.unplaced.append((line, n.text, sentence[:300]))
                 continue
-            metric = metric_of(n.unit, scanned[max(0, n.start - 60) : n.start], scanned[n.end : n.end + 30])
+            before = scanned[max(0, n.start - 60) : n.start]
+            if n.unit_written in CAPITALS_ONLY:  # "296.96 PP": the unit names the test
+                before += f" {n.unit_written}"
+            metric = metric_of(n.unit, before, scanned[n.end : n.end + 30])
             if metric is None or family(n.unit) == "size" and machine_size(text, n.start, n.end, named):
                 self.out.unplaced.append((line, n.text, sentence[:300]))  # "RTX 5090 32GB": the card's
                 continue

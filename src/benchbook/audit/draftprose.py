@@ -45,6 +45,8 @@ UNITS: dict[str, str] = {
     "token/s": "tok/s",
     "tokens per second": "tok/s",
     "tokens a second": "tok/s",
+    "PP": "t/s",
+    "TG": "t/s",
     "tokens-per-sec": "tok/s",
     "tokens-per-second": "tok/s",
     "token per second": "tok/s",
@@ -172,10 +174,17 @@ def number_text(raw: str) -> str:
     return s.replace(",", ".").lstrip("+")
 
 
+#: units that are words of the field only in capitals: "296.96 PP", "42.91 TG" (prompt processing,
+#: text generation, llama-bench's test names, as rates); "512 pp" is no rate
+CAPITALS_ONLY = frozenset(("PP", "TG"))
+
+
 def _unit(raw: str | None) -> str | None:
     if raw is None:
         return None
     key = raw.strip()
+    if key.upper() in CAPITALS_ONLY and key not in CAPITALS_ONLY:
+        return None
     return (
         UNITS.get(key) or UNITS.get(key.lower()) or (UNITS.get(key.upper()) if key.upper() in UNITS else None)
     )
