@@ -98,3 +98,13 @@ def test_lower_case_pp_and_tg_after_a_number_are_no_unit(tmp_path):
     """Control: "512 pp and 128 tg" are token counts of a test, not rates: no claim."""
     cf = _drafted("I tested 512 pp and 128 tg at 300 t/s.\n", tmp_path)
     assert _rows(cf) == [("decode_tps", 300.0, None, "t/s", False)]
+
+
+def test_a_header_unit_in_capitals_is_written_as_the_schema_spells_it(tmp_path):
+    """ "Output Tok/s" is tok/s (it was drafted "Tok/s", a unit the audit does not know); the
+    control "Mean TTFT (ms)" was read before and stays ms."""
+    cf = _drafted("| Concurrency | Output Tok/s | Mean TTFT (ms) |\n|---|---|---|\n| 4 | 210 | 63 |\n", tmp_path)
+    assert [(c.id, c.metric, c.value, c.unit) for c in cf.claims] == [
+        ("t1-output-tok-s-r1", "decode_tps", 210.0, "tok/s"),
+        ("t1-mean-ttft-r1", "ttft", 63.0, "ms"),
+    ]
