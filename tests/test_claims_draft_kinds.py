@@ -103,7 +103,8 @@ def test_lower_case_pp_and_tg_after_a_number_are_no_unit(tmp_path):
 def test_a_header_unit_in_capitals_is_written_as_the_schema_spells_it(tmp_path):
     """ "Output Tok/s" is tok/s (it was drafted "Tok/s", a unit the audit does not know); the
     control "Mean TTFT (ms)" was read before and stays ms."""
-    cf = _drafted("| Concurrency | Output Tok/s | Mean TTFT (ms) |\n|---|---|---|\n| 4 | 210 | 63 |\n", tmp_path)
+    table = "| Concurrency | Output Tok/s | Mean TTFT (ms) |\n|---|---|---|\n| 4 | 210 | 63 |\n"
+    cf = _drafted(table, tmp_path)
     assert [(c.id, c.metric, c.value, c.unit) for c in cf.claims] == [
         ("t1-output-tok-s-r1", "decode_tps", 210.0, "tok/s"),
         ("t1-mean-ttft-r1", "ttft", 63.0, "ms"),

@@ -1258,7 +1258,8 @@ def _header_unit(header: str) -> str | None:
     m = re.search(r"(tok/s|t/s|tokens/s|tps|GiB|GB|MiB|MB|ms|%)", header, re.IGNORECASE)
     if m:
         low = m.group(1).lower()  # "Output Tok/s", "Speed (T/S)": the unit as a claims file writes it
-        return {"tokens/s": "tok/s", "tps": "tok/s", "gib": "GiB", "gb": "GB", "mib": "MiB", "mb": "MB"}.get(low, low)
+        spelled = {"tokens/s": "tok/s", "tps": "tok/s", "gib": "GiB", "gb": "GB", "mib": "MiB", "mb": "MB"}
+        return spelled.get(low, low)
     if re.search(r"\b(?:sec|seconds|s)\)?$", header.strip(), re.IGNORECASE) and "(" in header:
         return "s"
     return None
