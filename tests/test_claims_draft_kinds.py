@@ -18,6 +18,10 @@ def _drafted(text: str, tmp_path: Path) -> schema.ClaimsFile:
     return schema.load(out)
 
 
+def _set_conditions(cf: schema.ClaimsFile, c: schema.Claim) -> dict:
+    return cf.conditions_of(c).model_dump(exclude_none=True, exclude_defaults=True)
+
+
 def _rows(cf: schema.ClaimsFile) -> list[tuple]:
     return [(c.metric, c.value, c.range, c.unit, c.about) for c in cf.claims]
 
@@ -109,3 +113,41 @@ def test_a_header_unit_in_capitals_is_written_as_the_schema_spells_it(tmp_path):
         ("t1-output-tok-s-r1", "decode_tps", 210.0, "tok/s"),
         ("t1-mean-ttft-r1", "ttft", 63.0, "ms"),
     ]
+
+
+def test_a_table_with_no_unit_takes_the_rate_of_the_paragraph_above(tmp_path):
+    """Its columns of distinct plain numbers are rates; the settings' columns (a known label, a
+    flag's name "draft-p-min") stay conditions."""
+    cf = _drafted(
+        "Baseline: 33.92 tokens/second without a draft model.\n\n"
+        "| draft-max | draft-p-min | python | swift |\n|---|---|---|---|\n"
+        "| 16 | 0.9 | 71.64 | 48.06 |\n| 16 | 0.4 | _83.62_ (fastest) | 50.17 |\n",
+        tmp_path,
+    )
+    got = [
+        (
+            c.id,
+            c.metric,
+            c.value,
+            c.unit,
+            cf.conditions_of(c).model_dump(exclude_none=True, exclude_defaults=True),
+        )
+        for c in cf.claims
+    ]
+    assert got == [
+        ("decode-tps-l1", "decode_tps", 33.92, "tok/s", {"decoding": "plain"}),
+        ("t1-python-r1", "decode_tps", 71.64, "tok/s", {"block_max": 16, "other": {"draft_p_min": "0.9"}}),
+        ("t1-python-r2", "decode_tps", 83.62, "tok/s", {"block_max": 16, "other": {"draft_p_min": "0.4"}}),
+        ("t1-swift-r1", "decode_tps", 48.06, "tok/s", {"block_max": 16, "other": {"draft_p_min": "0.9"}}),
+        ("t1-swift-r2", "decode_tps", 50.17, "tok/s", {"block_max": 16, "other": {"draft_p_min": "0.4"}}),
+    ]
+
+
+def test_a_table_with_no_unit_and_no_rate_above_states_no_claims(tmp_path):
+    """Control: nothing above states a rate (a size does not count): the numbers get no unit."""
+    cf = _drafted(
+        "The model is 5.1 GB.\n\n| draft-max | python | swift |\n|---|---|---|\n| 16 | 71.64 | 48.06 |\n"
+        "| 8 | 83.62 | 50.17 |\n",
+        tmp_path,
+    )
+    assert _rows(cf) == [("model_size", 5.1, None, "GB", False)]

@@ -259,6 +259,10 @@ class _Drafter:
         #: conditions named in the section's prose so far (``draftnames``): path -> value
         self.named: dict[str, object] = {}
         self.title_named: dict[str, object] | None = None
+        #: the rate unit the last paragraph and the section's heading (else the title) state: the unit
+        #: of a table that states none ("Baseline: 33.92 tokens/second" above a table of rates)
+        self.para_rate: str | None = None
+        self.heading_rate: str | None = None
 
     def new_id(self, base: str) -> str:
         """``base``, or ``base-2``, ``base-3``... the first not taken; the suffix to try next is kept
@@ -389,6 +393,25 @@ class _Drafter:
                 kinds.append("value")
             else:
                 kinds.append("label")
+        lead_unit = self.para_rate or self.heading_rate
+        if lead_unit is not None and "value" not in kinds:
+            # a table that states no unit, under a paragraph or heading stating a rate: its columns
+            # of distinct plain numbers (not the first, not a setting's: a known label, a flag's
+            # name "draft-p-min", "n_ctx") are rates in that unit
+            for j, h in enumerate(header):
+                cells = [r[j] for r in body if j < len(r) and not _EMPTY.match(r[j])]
+                plain = [
+                    _plain(ns[0].text) if ns and ns[0].unit is None else None for ns in map(numbers, cells)
+                ]
+                if (
+                    j > 0
+                    and _label_key(h) not in LABELS
+                    and not _SETTING_HEADER.search(h)
+                    and len(cells) >= 2
+                    and None not in plain
+                    and len(set(plain)) == len(plain)
+                ):
+                    kinds[j] = "lead"
         self.tables += 1  # counted, not recounted from the groups: that was quadratic in a long post
         tno = self.tables
         groups: dict[int, str] = {}
@@ -397,10 +420,11 @@ class _Drafter:
         changes: list[tuple[int, int, Number, int]] = []  # a row of changes under rate columns
         row_labels: list[str] = []
         for j, h in enumerate(header):
-            if kinds[j] != "value":
+            if kinds[j] not in ("value", "lead"):
                 continue
             unit = (
-                _header_unit(h)
+                (lead_unit if kinds[j] == "lead" else None)
+                or _header_unit(h)
                 or _ratio_column(h, [r[j] for r in body if j < len(r)])
                 or next((n.unit for r in body if j < len(r) for n in numbers(r[j])[:1] if n.unit), None)
             )
@@ -1044,12 +1068,16 @@ class _Drafter:
                     self.title_named = here
                 self.named = {**(self.title_named or {}), **here}
                 self.pending_log = None
+                rate = _rate_unit(heading)
+                self.heading_rate = rate or (self.heading_rate if not level_one else None)
+                self.para_rate = None
                 # a title's or heading's numbers are stated too ("C1 ~50 tok/s on a 3090")
                 self.prose(list(block.lines), [self.inline_commands(n, t) for n, t in block.lines])
                 continue
             if block.kind == "table":
                 self.table(block)
                 self.pending_log = None
+                self.para_rate = None
                 continue
             commands = command_lines(block.lines)
             in_command = {n for c in commands for n in range(c.line, c.last + 1)}
@@ -1079,6 +1107,7 @@ class _Drafter:
                 k = next(k for k, (n, _) in enumerate(pieces) if n == r.line)
                 read[k] = read[k][: r.start] + " " * (r.end - r.start) + read[k][r.end :]
             self.prose(pieces, read)
+            self.para_rate = _rate_unit(" ".join(read))
             self.result_details(on_rate_lines, None)
             self.pending_log = None
             if pieces and all(_log_line(t) for _, t in pieces):
@@ -1193,6 +1222,16 @@ def _shared_units(text: str, found: list[Number]) -> list[Number]:
                     out[k] = replace(out[k], unit=unit)
         i = j + 1
     return out
+
+
+#: a table header naming a setting as a flag does: words joined by "-" or "_" ("draft-p-min", "n_ctx")
+_SETTING_HEADER = re.compile(r"^\s*-{0,2}[A-Za-z]+(?:[-_][A-Za-z]+)+\s*$")
+
+
+def _rate_unit(text: str) -> str | None:
+    """The rate unit the last rate of ``text`` states (``tok/s``, ``t/s``), None if it states none."""
+    rates = [n.unit for n in numbers(text) if family(n.unit) == "rate"]
+    return rates[-1] if rates else None
 
 
 def _in_clause(named: list[Mention], clauses: list[int], at: int, text: str) -> dict:
