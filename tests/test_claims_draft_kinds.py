@@ -151,3 +151,21 @@ def test_a_table_with_no_unit_and_no_rate_above_states_no_claims(tmp_path):
         tmp_path,
     )
     assert _rows(cf) == [("model_size", 5.1, None, "GB", False)]
+
+
+def test_a_number_format_between_the_number_and_tflops_is_part_of_the_unit(tmp_path):
+    cf = _drafted(
+        "At 2.9GHz the peak is 59.4 FP16/BF16 TFLOPS.\nWithout hipBLASLt it only gets to 5.1 BF16 TFLOPS.\n",
+        tmp_path,
+    )
+    assert _rows(cf) == [
+        ("peak_tflops", 59.4, None, "TFLOPS", False),
+        ("matmul_tflops", 5.1, None, "TFLOPS", False),
+    ]
+
+
+def test_digits_of_a_name_before_a_unit_are_no_number(tmp_path):
+    """Control: "BF16 TFLOPS" is not 16 TFLOPS, "A100 80GB"'s 100 is no number (its 80GB is the
+    card's memory, listed)."""
+    cf = _drafted("The BF16 TFLOPS figure and the A100 80GB card.\n", tmp_path)
+    assert cf.claims == []

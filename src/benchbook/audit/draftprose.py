@@ -100,14 +100,19 @@ UNITS: dict[str, str] = {
 _UNIT_ALT = "|".join(
     re.escape(u) for u in sorted(UNITS, key=len, reverse=True) if u not in ("x", "s", "h", "tok", "min")
 )
+#: a number format written between a number and TFLOPS ("59.4 FP16/BF16 TFLOPS"): part of the unit
+_PRECISION = r"(?:FP|BF|INT|TF)\d+(?:/(?:FP|BF|INT|TF)\d+)*"
 #: a number as written: thousands separators (1,234) or a decimal comma (6,7); a leading sign
 _NUM = r"[+\-−]?(?:\d{1,3}(?:[,\u202f ]\d{3})+(?![\d,])|\d+)(?:[.,]\d+)?"
 #: a unit right after a number; single letters only where no letter follows (2x, 9.8 s, 12 h)
-#: (a unit followed by "/s" is a rate of it, GB/s a bandwidth: not the size, left unplaced)
-_UNIT = rf"(?:(?:{_UNIT_ALT})(?!/s\b)|x(?![a-z\d])|s(?![a-z])|h(?![a-z])|tok(?![a-z])|min(?![a-z]))"
+#: (a unit followed by "/s" is a rate of it: "GB/s" is read whole, a bandwidth, never GB)
+_UNIT = (
+    rf"(?:{_PRECISION}\s+TFLOPS\b|(?:{_UNIT_ALT})(?!/s\b)|x(?![a-z\d])|s(?![a-z])|h(?![a-z])|"
+    r"tok(?![a-z])|min(?![a-z]))"
+)
 _RANGE_SEP = r"\s*(?P<sep>–|—|-|~|〜|～|to|bis|à)\s*"
 _NUMBER = re.compile(
-    rf"(?P<about>(?<![\w])(?:{ABOUT})\s*)?(?P<a>{_NUM})(?:\s*(?P<ua>{_UNIT}))?"
+    rf"(?P<about>(?<![\w])(?:{ABOUT})\s*)?(?P<a>{_NUM})(?P<plus>\+(?![\d.+]))?(?:\s*(?P<ua>{_UNIT}))?"
     rf"(?:(?:{_RANGE_SEP})(?P<b>{_NUM})|\s*(?:±|\+/-|\+-)\s*(?P<pm>{_NUM}))?"
     rf"(?:\s*(?P<unit>{_UNIT}))?"
     rf"(?P<of>(?:\s+(?:of|out of|중|のうち)\s+(?:the\s+|its\s+|their\s+)?|(?P<slash>/))(?P<m>{_NUM})"
@@ -182,7 +187,7 @@ CAPITALS_ONLY = frozenset(("PP", "TG"))
 def _unit(raw: str | None) -> str | None:
     if raw is None:
         return None
-    key = raw.strip()
+    key = re.sub(rf"^{_PRECISION}\s+(?=TFLOPS$)", "", raw.strip(), flags=re.IGNORECASE)
     if key.upper() in CAPITALS_ONLY and key not in CAPITALS_ONLY:
         return None
     return (
@@ -216,6 +221,45 @@ def _slash_count(text: str, m: re.Match) -> bool:
     return _COUNT_WORDS.search(text[max(0, m.start() - 40) : m.end() + 40]) is not None
 
 
+#: words right before a number that make it a bound: below it ("<9%", "under 2 s", "at most",
+#: "up to") or above it (">50 tok/s", "over 100", "at least"); "+" right after it is above ("40+")
+_BELOW = re.compile(
+    r"(?:<=?|≤|\b(?:under|below|less than|fewer than|lower than|at most|no more than|up to|"
+    r"not more than|max(?:imum)?(?: of)?))\s*$",
+    re.IGNORECASE,
+)
+_ABOVE = re.compile(
+    r"(?:>=?|≥|\b(?:over|above|more than|greater than|higher than|at least|no less than|upwards of|"
+    r"in excess of|min(?:imum)?(?: of)?))\s*$",
+    re.IGNORECASE,
+)
+#: words before "up to" / "over" that make them no bound: "goes up to 36.9 TFLOPS" (it rose to it),
+#: "averaged over 128 tokens" (what a mean was taken across)
+_NOT_BOUND = re.compile(
+    r"(?:\b(?:go|goes|going|went|gone|rose|rises|rising|jump(?:s|ed)?|climb(?:s|ed)?|increas\w*|"
+    r"ramp(?:s|ed)?|averag\w*|mean|median|measured|across|runs?|ran|tested|sum(?:med)?|total(?:led)?)"
+    r"\s+(?:up\s+to|over))\s*$",
+    re.IGNORECASE,
+)
+
+
+def bound_of(text: str, n: Number) -> str | None:
+    """``below`` or ``above`` when ``n`` (a number of ``text`` with a unit, no range) is written as
+    a bound (``_BELOW``, ``_ABOVE``, "40+"), else None."""
+    if n.unit is None or n.range is not None or n.spread is not None:
+        return None
+    if re.match(r"[^\d]*\d[\d.,\u202f ]*\+(?![\d.])", text[n.start : n.end]):
+        return "above"
+    before = text[max(0, n.start - 30) : n.start]
+    if _NOT_BOUND.search(before):
+        return None
+    if _BELOW.search(before):
+        return "below"
+    if _ABOVE.search(before):
+        return "above"
+    return None
+
+
 def numbers(text: str) -> list[Number]:
     """Every number of ``text`` (module doc), in order.  A number glued to letters (``35B``,
     ``Q4_K_M``, ``RTX 3080``'s model number after a word is kept, unit None) or inside a word is
@@ -244,6 +288,11 @@ def numbers(text: str) -> list[Number]:
         before = text[max(0, m.start("a") - _WINDOW) : m.start("a")]
         glued_before = before[-1:] in _GLUE and before != "" and not m.group("about")
         after = text[m.end("a") : m.end("a") + 1]
+        if re.match(r"[A-Za-z]", before[-1:]) and not m.group("about") and m.group("a")[0].isdigit():
+            # the digits of a name followed by a unit ("BF16 TFLOPS", "FP8 GB"): not a stated number
+            end = _IDENT.match(text, _token_start(text, m.start("a"))).end()  # type: ignore[union-attr]
+            pos = max(end, m.start("a") + 1)
+            continue
         if re.match(r"[A-Za-z_]", after) and m.group("ua") is None and m.group("unit") is None:
             out.append(Number(number_text(m.group("a")), None, False, m.start("a"), m.end("a")))
             pos = m.end("a")
