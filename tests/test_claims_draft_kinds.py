@@ -169,3 +169,52 @@ def test_digits_of_a_name_before_a_unit_are_no_number(tmp_path):
     card's memory, listed)."""
     cf = _drafted("The BF16 TFLOPS figure and the A100 80GB card.\n", tmp_path)
     assert cf.claims == []
+
+
+def _bounds(cf: schema.ClaimsFile) -> list[tuple]:
+    return [
+        (s.id, s.relation, s.value, s.unit, s.over.numerator if s.over else None)
+        for s in cf.statements
+        if s.kind == "bound"
+    ]
+
+
+def test_a_number_written_as_a_bound_is_a_bound_statement(tmp_path):
+    """ "40+ tok/s", "<9%", "at least 12 GB", "under 2 s", "up to 80 tok/s": a bound over the claims
+    of the metric (and the conditions named), not a claim of the value."""
+    cf = _drafted(
+        "The fix keeps the 40+ tok/s high-acceptance path.\n\n"
+        "Without hipBLASLt it only gets to 5.1 BF16 TFLOPS (<9% max theoretical).\n\n"
+        "Loading takes under 2 s and it needs at least 12 GB of VRAM on Vulkan.\n\n"
+        "Decoding reaches up to 80 tok/s.\n",
+        tmp_path,
+    )
+    assert _rows(cf) == [("matmul_tflops", 5.1, None, "TFLOPS", False)]
+    assert _bounds(cf) == [
+        ("s-l1", "above", 40.0, "tok/s", {"metric": "decode_tps"}),
+        ("s-l3", "below", 9.0, "%", {"metric": "share"}),
+        ("s-l5", "below", 2.0, "s", {"metric": "load_time"}),
+        ("s-l5-2", "above", 12.0, "GB", {"metric": "vram_peak", "backend": "Vulkan"}),
+        ("s-l7", "below", 80.0, "tok/s", {"metric": "decode_tps", "backend": "Vulkan"}),
+    ]
+
+
+def test_no_bound_for_a_rise_a_comparison_a_workload_or_a_plain_value(tmp_path):
+    """Control: "goes up to 36.9 TFLOPS" (it rose to it), "939 MiB < 1024 MiB" (two numbers
+    compared), "workloads above 1000 tokens" (what was run), "averaged over 3 s", a plain "41 tok/s":
+    no bound statement; the values with a unit are claims."""
+    cf = _drafted(
+        "With hipBLASLt this goes up to 36.9 TFLOPS.\n\n"
+        "Free VRAM was 939 MiB < 1024 MiB guard.\n\n"
+        "It slows down on workloads above 1000 tokens, averaged over 3 s, at 41 tok/s.\n",
+        tmp_path,
+    )
+    assert _bounds(cf) == []
+    assert [(c.value, c.unit) for c in cf.claims] == [
+        (36.9, "TFLOPS"),
+        (939.0, "MiB"),
+        (1024.0, "MiB"),
+        (1000.0, "tokens"),
+        (3.0, "s"),
+        (41.0, "tok/s"),
+    ]

@@ -45,7 +45,7 @@ from ..ingest.scan import scan
 from ..ingest.settings import flash_attn_word
 from .draftcommand import command_lines
 from .draftnames import CLAUSE_ONLY, Mention, clause_bounds, hardware_of, machine_size, mentions
-from .draftprose import CAPITALS_ONLY, Number, family, metric_of, numbers, relations
+from .draftprose import CAPITALS_ONLY, Number, bound_of, family, metric_of, numbers, relations
 from .post import Block, Post, read_post
 from .resultlines import Result, results
 
@@ -655,6 +655,14 @@ class _Drafter:
             if metric is None or family(n.unit) == "size" and machine_size(text, n.start, n.end, named):
                 self.out.unplaced.append((line, n.text, sentence[:300]))  # "RTX 5090 32GB": the card's
                 continue
+            relation = bound_of(scanned, n)
+            if relation is not None:  # "40+ tok/s", "<9%", "at least 12 GB": a bound, no value claimed
+                cond = _merged(
+                    _merged(self.context(), _in_clause(named, clauses, n.start, text)),
+                    self.named_conditions(n.start, s0, sentence, clauses),
+                )
+                self.bound_statement(n, relation, metric, cond, line, sentence)
+                continue
             fields = _number_fields(n)
             value = fields.get("value") or "–".join(fields.get("range") or ())
             same = self.by_value.get((str(value), n.unit), [])
@@ -856,6 +864,31 @@ class _Drafter:
         fields["unit"] = "%" if n.unit == "%" else "x"
         fields.update(_where(line, sentence))
         self.out.entries.append(Entry("statement" if sides else "todo", sid, {"id": sid, **fields}))
+
+    def bound_statement(
+        self, n: Number, relation: str, metric: str, cond: dict, line: int, sentence: str
+    ) -> None:
+        """A ``bound`` statement for a number written as a bound ("40+ tok/s", "<9%", "at least 12
+        GB", ``draftprose.bound_of``): every claim of ``metric`` under the conditions the sentence
+        and section name (``cond``, its plain top-level values) is ``relation`` (below | above) the
+        number, in its unit (``schema.Statement``; docs/claims.md, "bound")."""
+        numerator: dict[str, object] = {"metric": metric}
+        numerator.update(
+            {k: v for k, v in cond.items() if k != "other" and isinstance(v, str | int | float | bool)}
+        )
+        fields: dict = {
+            "kind": "bound",
+            "statement": sentence,
+            "over": {"numerator": numerator},
+            "relation": relation,
+            "value": Num(n.text.lstrip("+")),
+        }
+        if n.about:
+            fields["about"] = True
+        fields["unit"] = n.unit
+        fields.update(_where(line, sentence))
+        sid = self.new_id(f"s-l{line}")
+        self.out.entries.append(Entry("statement", sid, {"id": sid, **fields}))
 
     def plain_baseline(self, sides: list[str]) -> None:
         """A comparison of a speculative side with one whose decoding is not stated compares it with

@@ -245,13 +245,17 @@ _NOT_BOUND = re.compile(
 
 def bound_of(text: str, n: Number) -> str | None:
     """``below`` or ``above`` when ``n`` (a number of ``text`` with a unit, no range) is written as
-    a bound (``_BELOW``, ``_ABOVE``, "40+"), else None."""
+    a bound (``_BELOW``, ``_ABOVE``, "40+"), else None: not for token or layer counts (what was run)
+    nor after another number ("939 MiB < 1024 MiB": a comparison)."""
     if n.unit is None or n.range is not None or n.spread is not None:
         return None
+    if family(n.unit) in ("tokens", "layers"):
+        return None  # "workloads above 1000 tokens", "over 40 layers": what was run, not a result
     if re.match(r"[^\d]*\d[\d.,\u202f ]*\+(?![\d.])", text[n.start : n.end]):
         return "above"
     before = text[max(0, n.start - 30) : n.start]
-    if _NOT_BOUND.search(before):
+    if _NOT_BOUND.search(before) or re.search(r"\d\s*[^\W\d]*\s*(?:<=?|>=?|≤|≥)\s*$", before):
+        return None  # "939 MiB < 1024 MiB": two numbers compared, not a bound stated
         return None
     if _BELOW.search(before):
         return "below"
