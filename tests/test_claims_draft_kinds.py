@@ -218,3 +218,39 @@ def test_no_bound_for_a_rise_a_comparison_a_workload_or_a_plain_value(tmp_path):
         (3.0, "s"),
         (41.0, "tok/s"),
     ]
+
+
+def _statements(cf: schema.ClaimsFile) -> list[tuple]:
+    return [(s.id, s.kind, s.value, s.unit, s.of) for s in cf.statements]
+
+
+def test_a_signed_percentage_after_an_arrow_pair_is_its_change(tmp_path):
+    """ "31.9 → 52.8 tok/s (+65.5%)", "(43.06 → 34.02 t/s, −21%)" with a Unicode minus: a percent
+    change from the first to the second, even with other rates in the sentence."""
+    cf = _drafted(
+        "Repeated median result: 31.9 → 52.8 tok/s (+65.5%) with --spec-draft-n-max 4.\n\n"
+        "Break-even (38.41 → 38.69 t/s) and a loss through the server (43.06 → 34.02 t/s, −21%).\n",
+        tmp_path,
+    )
+    assert _statements(cf) == [
+        ("s-l1", "percent_change", 65.5, "%", ["decode-tps-l1", "decode-tps-l1-2"]),
+        ("s-l3", "percent_change", -21.0, "%", ["decode-tps-l3-3", "decode-tps-l3-4"]),
+    ]
+
+
+def test_an_unsigned_percentage_or_one_after_a_list_is_no_change_of_a_pair(tmp_path):
+    """Control: "(65%)" unsigned after a pair, and "+12%" after "A / B" (a list, not a change):
+    claims, no statement."""
+    cf = _drafted(
+        "It went 31.9 → 52.8 tok/s (65% acceptance).\n\nRates 40.1 / 41.3 tok/s, +12% over last week.\n",
+        tmp_path,
+    )
+    assert _statements(cf) == []
+    assert [(c.metric, c.value, c.unit) for c in cf.claims] == [
+        ("decode_tps", 31.9, "tok/s"),
+        ("decode_tps", 52.8, "tok/s"),
+        ("acceptance_rate", 65.0, "%"),
+        ("decode_tps", 40.1, "tok/s"),
+        ("decode_tps", 41.3, "tok/s"),
+        ("share", 12.0, "%"),
+    ]

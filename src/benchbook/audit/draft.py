@@ -802,7 +802,10 @@ class _Drafter:
         fams = {family(m.unit) for m, _ in in_sentence}
         sides: list[str] | None = None
         ordered_by_value = False
-        if len(in_sentence) == 2 and len(fams) == 1:
+        by_number = {id(m): cid for m, cid in placed}
+        if rel.pair is not None and id(rel.pair[0]) in by_number and id(rel.pair[1]) in by_number:
+            sides = [by_number[id(rel.pair[0])], by_number[id(rel.pair[1])]]  # from A to B
+        elif len(in_sentence) == 2 and len(fams) == 1:
             (na, a), (nb, b) = in_sentence
             worded = re.search(r"\b(?:from|than)\b", sentence, re.IGNORECASE)
             later_first = re.search(r"\bfrom\b", sentence, re.IGNORECASE) is not None

@@ -464,16 +464,24 @@ class Relation:
     sign: int
     other: str
     start: int
+    #: the two numbers it relates where the text pairs them ("31.9 → 52.8 tok/s (+65.5%)": from
+    #: the first to the second), else None
+    pair: tuple[Number, Number] | None = None
 
 
 def relations(text: str, found: list[Number]) -> list[Relation]:
     """The relating phrases of ``text`` among its ``found`` numbers (module doc): a multiple
     (``2.1× faster``, ``roughly 3×``, ``7 times``), a percentage followed by a comparison word
     (``40% more``, ``12% slower``) or by "of" (``about 57% of``), and a bare percentage after
-    another percent change in the same piece ("just 12% on the other prompt")."""
+    another percent change in the same piece ("just 12% on the other prompt"); a signed percentage
+    after a pair "A → B unit" is the change from A to B (``_changed_pair``)."""
     out: list[Relation] = []
-    for n in found:
+    for i, n in enumerate(found):
         tail = text[n.end : n.end + 60]
+        pair = _changed_pair(text, found, i)
+        if pair is not None:
+            out.append(Relation("percent_change", n, 1, "", n.start, pair))
+            continue
         if n.unit == "x":
             m = re.match(rf"\s*(?:(?:{_LESS})|(?:{_MORE}))?", tail, re.IGNORECASE)
             word = m.group(0).strip().lower() if m else ""
@@ -494,10 +502,30 @@ def relations(text: str, found: list[Number]) -> list[Relation]:
             elif (
                 out
                 and out[-1].kind == "percent_change"
+                and out[-1].pair is None  # after "(A → B, +88%)" a bare percentage is its own
                 and not re.search(r"accept|수락", text[max(0, n.start - 40) : n.end + 20], re.IGNORECASE)
             ):
                 out.append(Relation("percent_change", n, out[-1].sign, _side_words(tail), n.start))
     return out
+
+
+def _changed_pair(text: str, found: list[Number], i: int) -> tuple[Number, Number] | None:
+    """The pair a signed percentage right after it changes: "31.9 → 52.8 tok/s (+65.5%)", "(43.06
+    → 33.8 t/s, −21%)", "from 38 to 33.93 t/s, -11%": two numbers of one unit (not % or x) joined
+    by an arrow or "to", then "(" or "," and the signed percentage; else None."""
+    n = found[i]
+    if i < 2 or n.unit != "%" or n.of is not None or n.range is not None:
+        return None
+    if not re.match(r"[+\-−]\d", text[n.start : n.end]):
+        return None
+    a, b = found[i - 2], found[i - 1]
+    if a.unit is None or a.unit != b.unit or a.unit in ("%", "x") or a.range or b.range:
+        return None
+    if not re.fullmatch(r"\s*(?:→|->|to)\s*", text[a.end : b.start]):
+        return None
+    if not re.fullmatch(r"\s*[(,;]\s*", text[b.end : n.start]):
+        return None
+    return a, b
 
 
 def _side_words(text: str) -> str:
