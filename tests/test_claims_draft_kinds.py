@@ -254,3 +254,25 @@ def test_an_unsigned_percentage_or_one_after_a_list_is_no_change_of_a_pair(tmp_p
         ("decode_tps", 41.3, "tok/s"),
         ("share", 12.0, "%"),
     ]
+
+
+def test_an_arrow_between_the_two_sides_orders_a_change(tmp_path):
+    """ "3.3GB → 970MB と、70% 削減" (a reduction, written with no word boundary after it) and
+    "782 MB → 267 MB, 66% smaller": the change from the arrow's first side to its second."""
+    cf = _drafted(
+        "ファイルサイズは `FP16` = 3.3GB → `IQ4_XS` = 970MB と、70% 削減となった\n\n"
+        "The file went 782 MB → 267 MB, 66% smaller.\n",
+        tmp_path,
+    )
+    assert _statements(cf) == [
+        ("s-l1", "percent_change", -70.0, "%", ["size-l1", "size-l1-2"]),
+        ("s-l3", "percent_change", -66.0, "%", ["model-size-l3", "model-size-l3-2"]),
+    ]
+
+
+def test_with_no_arrow_the_sides_are_ordered_by_their_values_in_one_unit(tmp_path):
+    """Control: no arrow, no "from"/"than": ordered by value (a reduction from the larger), the
+    values compared in one unit (3.3 GB is larger than 970 MB), said in a note."""
+    cf = _drafted("The sizes are 970 MB and 3.3 GB, 70% smaller.\n", tmp_path)
+    assert _statements(cf) == [("s-l1", "percent_change", -70.0, "%", ["size-l1-2", "size-l1"])]
+    assert cf.statements[0].note == "sides ordered by their values: the sentence does not say which is which"

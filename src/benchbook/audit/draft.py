@@ -48,6 +48,7 @@ from .draftnames import CLAUSE_ONLY, Mention, clause_bounds, hardware_of, machin
 from .draftprose import CAPITALS_ONLY, Number, bound_of, family, metric_of, numbers, relations
 from .post import Block, Post, read_post
 from .resultlines import Result, results
+from .units import UnitError, factor
 
 
 class Num(str):
@@ -805,6 +806,14 @@ class _Drafter:
         by_number = {id(m): cid for m, cid in placed}
         if rel.pair is not None and id(rel.pair[0]) in by_number and id(rel.pair[1]) in by_number:
             sides = [by_number[id(rel.pair[0])], by_number[id(rel.pair[1])]]  # from A to B
+        elif (
+            len(in_sentence) == 2
+            and len(fams) == 1
+            and re.search(r"→|->", text[in_sentence[0][0].end : in_sentence[1][0].start])
+        ):
+            # "3.3GB → 970MB, 70% less": from the first to the second, whatever their values
+            (_, a), (_, b) = in_sentence
+            sides = [a, b] if rel.kind == "percent_change" else [b, a]
         elif len(in_sentence) == 2 and len(fams) == 1:
             (na, a), (nb, b) = in_sentence
             worded = re.search(r"\b(?:from|than)\b", sentence, re.IGNORECASE)
@@ -814,7 +823,7 @@ class _Drafter:
                 # the stated value needs (a gain: the larger over the smaller), said in a note
                 ordered_by_value = True
                 larger_wanted = rel.sign > 0 and (rel.kind == "percent_change" or _multiple(n) >= 1)
-                big_first = _mid(na) >= _mid(nb)
+                big_first = _mid(na) >= _mid(nb) * _factor(nb.unit, na.unit)  # 3.3 GB > 970 MB
                 sides = [a, b] if big_first == larger_wanted else [b, a]
                 if rel.kind == "percent_change":
                     sides.reverse()  # a change from the smaller to the larger
@@ -1303,6 +1312,14 @@ def origin_of(sentence: str) -> str | None:
     paper" (``_ORIGIN``); None for the post's own numbers."""
     m = _ORIGIN.search(sentence)
     return re.sub(r"^(?:in|according to)\s+", "", m.group(0).strip(), flags=re.IGNORECASE) if m else None
+
+
+def _factor(unit: str | None, to: str | None) -> float:
+    """``units.factor`` (970 MB in GB: 0.97), 1 where the units are not of one known quantity."""
+    try:
+        return factor(unit, to)
+    except UnitError:
+        return 1.0
 
 
 def _mid(n: Number) -> float:

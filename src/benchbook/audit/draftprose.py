@@ -142,7 +142,7 @@ _MORE = (
 )
 _LESS = (
     r"slower|less|lower|fewer|worse|smaller|decrease|drop|down|loss|reduction|"
-    r"느리|낮|遅い|低い|慢|langsamer|plus lent|más lento"
+    r"느리|낮|遅い|低い|慢|削減|減少|감소|减少|降低|langsamer|plus lent|más lento"
 )
 
 
@@ -494,7 +494,10 @@ def relations(text: str, found: list[Number]) -> list[Relation]:
             if re.match(r"\s*of\b", tail, re.IGNORECASE):
                 out.append(Relation("ratio", n, 1, _side_words(re.sub(r"^\s*of\s+", "", tail)), n.start))
                 continue
-            m = re.match(rf"\s*(?:(?P<less>{_LESS})|(?P<more>{_MORE}))\b", tail, re.IGNORECASE)
+            # no word boundary after a word of a script that writes none ("70% 削減となった")
+            m = re.match(
+                rf"\s*(?:(?P<less>{_LESS})|(?P<more>{_MORE}))(?:\b|(?<=[^\x00-\x7f]))", tail, re.IGNORECASE
+            )
             if m:
                 sign = -1 if m.group("less") else 1
                 other = re.sub(r"^\s*(?:than|over|vs\.?|versus)\s+", "", tail[m.end() :])
