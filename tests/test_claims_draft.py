@@ -249,9 +249,13 @@ def test_relation_with_both_sides_in_the_sentence(tmp_path):
     assert (s.kind, s.of, s.value) == ("percent_change", ["decode-tps-l1", "decode-tps-l1-2"], -20)
 
 
-def test_relation_with_no_sides_is_todo_control(tmp_path):
+def test_relation_with_no_sides_is_a_claim_of_the_multiple_control(tmp_path):
+    """No claim in the post it could relate: the multiple is stated as a claim of itself (a speedup,
+    the corpus's expected files), not a todo citing nothing; with a candidate it stays a todo
+    (``test_claims_draft_kinds``)."""
     cf, _ = _drafted("It is roughly 3× faster.\n", tmp_path)
-    assert cf.statements == [] and [(t.value, t.about, t.of) for t in cf.todo] == [(3, True, [])]
+    assert cf.statements == [] and cf.todo == []
+    assert [(c.metric, c.value, c.about, c.unit) for c in cf.claims] == [("speedup", 3, True, "x")]
 
 
 def test_precision_as_written():

@@ -276,3 +276,21 @@ def test_with_no_arrow_the_sides_are_ordered_by_their_values_in_one_unit(tmp_pat
     cf = _drafted("The sizes are 970 MB and 3.3 GB, 70% smaller.\n", tmp_path)
     assert _statements(cf) == [("s-l1", "percent_change", -70.0, "%", ["size-l1-2", "size-l1"])]
     assert cf.statements[0].note == "sides ordered by their values: the sentence does not say which is which"
+
+
+def test_a_multiple_with_nothing_to_relate_is_a_claim_of_it(tmp_path):
+    """ "5–14x regression" (a slowdown range), "nearly 2x faster" with no claim in the post it could
+    relate: claims of the multiple, not statements citing nothing."""
+    cf = _drafted(
+        "The 35B MoE variant shows 5–14x regression.\n\nSince the big model is nearly 2x faster, it helps.\n",
+        tmp_path,
+    )
+    assert _rows(cf) == [("slowdown", None, (5.0, 14.0), "x", False), ("speedup", 2.0, None, "x", True)]
+    assert cf.statements == [] and cf.todo == []
+
+
+def test_a_multiple_with_a_candidate_side_stays_a_statement(tmp_path):
+    """Control: a rate in the sentence it may relate: a todo statement listing it, no multiple claim."""
+    cf = _drafted("Plain decoding ran at 40 t/s and speculation was 2x faster than plain.\n", tmp_path)
+    assert _rows(cf) == [("decode_tps", 40.0, None, "t/s", False)]
+    assert [(t.kind, t.value, t.of) for t in cf.todo] == [("ratio", 2.0, ["decode-tps-l1"])]

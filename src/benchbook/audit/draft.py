@@ -792,6 +792,9 @@ class _Drafter:
     ) -> None:
         n = rel.number
         s0, sentence = _sentence_at(text, n.start, bounds)
+        if stateable(n) and n.range is not None and rel.sign < 0 and rel.kind == "ratio":
+            self.multiple_claim(n, rel.sign, s0, sentence, line)  # "5–14x regression": slowdown
+            return
         if not stateable(n) or (n.range is not None and rel.sign < 0):
             self.out.unplaced.append((line, n.text, sentence[:300]))
             return
@@ -862,6 +865,11 @@ class _Drafter:
             candidates = [cid for _, cid in in_sentence] + self.candidates(
                 rel.other, {c for _, c in in_sentence}
             )
+            if not candidates and rel.kind == "ratio":
+                # "nearly 2x faster", "5–14x regression" with no claim it could relate: a claim of
+                # the multiple itself (what the post states), not a statement with nothing to cite
+                self.multiple_claim(n, rel.sign, s0, sentence, line)
+                return
             fields = {
                 "todo": "name the two sides in `of` (the claims it relates), then delete `todo`",
                 **fields,
@@ -876,6 +884,18 @@ class _Drafter:
         fields["unit"] = "%" if n.unit == "%" else "x"
         fields.update(_where(line, sentence))
         self.out.entries.append(Entry("statement" if sides else "todo", sid, {"id": sid, **fields}))
+
+    def multiple_claim(self, n: Number, sign: int, s0: int, sentence: str, line: int) -> None:
+        """A ``speedup`` (``slowdown`` for "slower", "regression") claim of a multiple whose sides
+        the post does not state ("nearly 2x faster"), under the conditions the section and the
+        sentence name."""
+        metric = "slowdown" if sign < 0 else "speedup"
+        cfields: dict = {"metric": metric, **_number_fields(n)}
+        cond = _merged(self.context(), self.named_conditions(n.start, s0, sentence))
+        if cond:
+            cfields["conditions"] = cond
+        cfields.update(_where(line, sentence))
+        self.add_claim(cfields, f"{metric}-l{line}")
 
     def bound_statement(
         self, n: Number, relation: str, metric: str, cond: dict, line: int, sentence: str

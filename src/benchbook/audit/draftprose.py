@@ -141,7 +141,7 @@ _MORE = (
     r"빠르|높|더|速い|高い|快|schneller|plus rapide|más rápido"
 )
 _LESS = (
-    r"slower|less|lower|fewer|worse|smaller|decrease|drop|down|loss|reduction|"
+    r"slower|less|lower|fewer|worse|smaller|decrease|drop|down|loss|reduction|regression|"
     r"느리|낮|遅い|低い|慢|削減|減少|감소|减少|降低|langsamer|plus lent|más lento"
 )
 
