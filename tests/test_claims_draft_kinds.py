@@ -294,3 +294,36 @@ def test_a_multiple_with_a_candidate_side_stays_a_statement(tmp_path):
     cf = _drafted("Plain decoding ran at 40 t/s and speculation was 2x faster than plain.\n", tmp_path)
     assert _rows(cf) == [("decode_tps", 40.0, None, "t/s", False)]
     assert [(t.kind, t.value, t.of) for t in cf.todo] == [("ratio", 2.0, ["decode-tps-l1"])]
+
+
+_SWEEP = (
+    "|    PP |     TG |   N_KV |   T_PP s | S_PP t/s |   T_TG s | S_TG t/s |\n"
+    "|-------|--------|--------|----------|----------|----------|----------|\n"
+    "|  1024 |    256 |      0 |    1.569 |   652.55 |    8.321 |    30.77 |\n"
+    "|  1024 |    256 |   1024 |    1.550 |   667.61 |    8.437 |    30.34 |\n"
+)
+
+
+def test_sweep_bench_time_columns_are_duration_claims(tmp_path):
+    cf = _drafted(_SWEEP, tmp_path)
+    got = [
+        (c.id, c.metric, c.value, c.decimals, c.unit, c.method) for c in cf.claims if c.metric == "duration"
+    ]
+    assert got == [
+        ("duration-pp1024-l3", "duration", 1.569, 3, "s", "llama-sweep-bench pp1024 (T_PP)"),
+        ("duration-tg256-l3", "duration", 8.321, 3, "s", "llama-sweep-bench tg256 (T_TG)"),
+        ("duration-pp1024-l4", "duration", 1.55, 3, "s", "llama-sweep-bench pp1024 (T_PP)"),
+        ("duration-tg256-l4", "duration", 8.437, 3, "s", "llama-sweep-bench tg256 (T_TG)"),
+    ]
+    assert _set_conditions(cf, cf.claim("duration-pp1024-l4")) == {"depth": 1024}
+
+
+def test_llama_bench_rows_have_no_time_claims(tmp_path):
+    """Control: llama-bench's table states rates only: no duration claim."""
+    table = (
+        "| model | size | params | backend | ngl | test | t/s |\n"
+        "| --- | ---: | ---: | --- | --: | ---: | ---: |\n"
+        "| qwen3moe 30B.A3B Q4_K - Medium | 16.47 GiB | 30.53 B | CUDA | 99 | tg128 | 151.42 ± 0.51 |\n"
+    )
+    cf = _drafted(table, tmp_path)
+    assert [(c.metric, c.value, c.unit) for c in cf.claims] == [("decode_tps", 151.42, "t/s")]

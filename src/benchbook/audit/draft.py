@@ -371,6 +371,17 @@ class _Drafter:
         fields["conditions"] = cond
         line = int(rec.get("source_line") or 0)
         self.add_claim({**fields, **_where(line, text)}, f"{metric.split('_')[0]}-{test}-l{line}")
+        extra = rec.get("uninterpreted") or {}
+        for column in ("T_PP s", "T_TG s"):  # llama-sweep-bench's time of the row's test: a claim too
+            if extra.get(column) is not None:
+                timed = {
+                    "metric": "duration",
+                    "value": Num(_as_written(extra[column], text)),
+                    "unit": "s",
+                    "method": f"{tool} {test} ({column.split()[0]})",
+                    "conditions": dict(cond),
+                }
+                self.add_claim({**timed, **_where(line, text)}, f"duration-{test}-l{line}")
 
     # --- tables -----------------------------------------------------------------------------------
     def table(self, block: Block) -> None:
@@ -1372,8 +1383,8 @@ def _header_unit(header: str) -> str | None:
         low = m.group(1).lower()  # "Output Tok/s", "Speed (T/S)": the unit as a claims file writes it
         spelled = {"tokens/s": "tok/s", "tps": "tok/s", "gib": "GiB", "gb": "GB", "mib": "MiB", "mb": "MB"}
         return spelled.get(low, low)
-    if re.search(r"\b(?:sec|seconds|s)\)?$", header.strip(), re.IGNORECASE) and "(" in header:
-        return "s"
+    if re.search(r"(?:\(|\s)(?:sec|seconds|s)\)?$", header.strip(), re.IGNORECASE):
+        return "s"  # "Time (s)", "T_PP s" (llama-sweep-bench's time columns)
     return None
 
 
