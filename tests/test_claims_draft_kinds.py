@@ -327,3 +327,32 @@ def test_llama_bench_rows_have_no_time_claims(tmp_path):
     )
     cf = _drafted(table, tmp_path)
     assert [(c.metric, c.value, c.unit) for c in cf.claims] == [("decode_tps", 151.42, "t/s")]
+
+
+def test_a_fraction_beside_an_acceptance_word_is_an_acceptance_rate(tmp_path):
+    cf = _drafted(
+        "- n-max 2: 76.9 tok/s (20.9 GiB; 0.79 aggregate acceptance from a re-run)\n"
+        "- n-max 4: 70.8 tok/s — acceptance 0.61 aggregate\n"
+        "- Acceptance aggregate 0.69 from server logs\n\n"
+        "The spread is wide (code 0.87, bash 0.74, prose 0.40 acceptance).\n",
+        tmp_path,
+    )
+    assert [(c.metric, c.value, c.unit) for c in cf.claims if c.unit == "ratio"] == [
+        ("acceptance_rate", 0.79, "ratio"),
+        ("acceptance_rate", 0.61, "ratio"),
+        ("acceptance_rate", 0.69, "ratio"),
+        ("acceptance_rate", 0.87, "ratio"),
+        ("acceptance_rate", 0.74, "ratio"),
+        ("acceptance_rate", 0.4, "ratio"),
+    ]
+
+
+def test_no_acceptance_rate_for_a_setting_a_whole_number_or_a_fraction_far_from_the_word(tmp_path):
+    """Control: "temperature 0.6" then "acceptance" later in the sentence, "acceptance 1" (no
+    decimal), "draft-p-min 0.75 gave higher acceptance": listed, not claims."""
+    cf = _drafted(
+        "At temperature 0.6 the decode rate was 41 tok/s with good acceptance.\n\n"
+        "Acceptance 1 on the easy prompt.\n\nA draft-p-min of 0.75 gave higher acceptance overall.\n",
+        tmp_path,
+    )
+    assert [(c.metric, c.value, c.unit) for c in cf.claims] == [("decode_tps", 41.0, "tok/s")]

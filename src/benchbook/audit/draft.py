@@ -654,7 +654,8 @@ class _Drafter:
             if not stateable(n):
                 self.out.unplaced.append((line, n.text, sentence[:300]))
                 continue
-            if n.unit is None:
+            fraction = n.unit is None and n.of is None and _acceptance_fraction(scanned, n)
+            if n.unit is None and not fraction:
                 if n.of is not None:
                     placed.append((n, self.count_claim(n, text, line, sentence)))
                 else:
@@ -663,7 +664,11 @@ class _Drafter:
             before = scanned[max(0, n.start - 60) : n.start]
             if n.unit_written in CAPITALS_ONLY:  # "296.96 PP": the unit names the test
                 before += f" {n.unit_written}"
-            metric = metric_of(n.unit, before, scanned[n.end : n.end + 30])
+            if fraction:  # "acceptance 0.73 aggregate", "0.79 aggregate acceptance"
+                n = replace(n, unit="ratio")
+                metric: str | None = "acceptance_rate"
+            else:
+                metric = metric_of(n.unit, before, scanned[n.end : n.end + 30])
             if metric is None or family(n.unit) == "size" and machine_size(text, n.start, n.end, named):
                 self.out.unplaced.append((line, n.text, sentence[:300]))  # "RTX 5090 32GB": the card's
                 continue
@@ -1302,6 +1307,35 @@ def _shared_units(text: str, found: list[Number]) -> list[Number]:
 
 #: a table header naming a setting as a flag does: words joined by "-" or "_" ("draft-p-min", "n_ctx")
 _SETTING_HEADER = re.compile(r"^\s*-{0,2}[A-Za-z]+(?:[-_][A-Za-z]+)+\s*$")
+
+
+#: an acceptance word right before a fraction: "acceptance 0.73", "Acceptance aggregate 0.69",
+#: "accept rate: 0.64"
+_ACCEPT_BEFORE = re.compile(
+    r"accept\w*(?:[\s:=\"]+(?:rate|ratio|aggregate|avg|average|mean|median|overall|was|is|of))*[\s:=\"]*$",
+    re.IGNORECASE,
+)
+#: ... or right after it, or after a list of labelled fractions: "0.79 aggregate acceptance",
+#: "(code 0.87, bash 0.74, prose 0.40 acceptance)"
+_ACCEPT_AFTER = re.compile(
+    r"(?:,\s*[^\W\d]+\s+\d?\.\d+)*\s+(?:(?:aggregate|average|mean|overall|draft)\s+)?accept", re.IGNORECASE
+)
+
+
+def _acceptance_fraction(text: str, n: Number) -> bool:
+    """Whether ``n``, a number written with no unit, is an acceptance rate as a fraction: a decimal
+    in [0, 1] (``0.73``, not ``1``) beside an acceptance word (``_ACCEPT_BEFORE``, ``_ACCEPT_AFTER``)."""
+    if "." not in n.text or n.spread is not None:
+        return False
+    try:
+        lows = [float(x) for x in (n.range or (n.text,))]
+    except ValueError:
+        return False
+    if not all(0 <= v <= 1 for v in lows):
+        return False
+    return bool(_ACCEPT_BEFORE.search(text[max(0, n.start - 40) : n.start])) or bool(
+        _ACCEPT_AFTER.match(text, n.end)
+    )
 
 
 def _rate_unit(text: str) -> str | None:
