@@ -356,3 +356,19 @@ def test_no_acceptance_rate_for_a_setting_a_whole_number_or_a_fraction_far_from_
         tmp_path,
     )
     assert [(c.metric, c.value, c.unit) for c in cf.claims] == [("decode_tps", 41.0, "tok/s")]
+
+
+def test_a_unit_after_a_number_in_a_header_is_not_the_columns(tmp_path):
+    """ "Theoretical max (5.1 GB model)" holds rates (its cells say tok/s); the control "Size (GB)"
+    is still the column's unit."""
+    cf = _drafted(
+        "| Chip | Theoretical max (5.1 GB model) | Size (GB) |\n|---|---|---|\n"
+        "| M3 Ultra | ~160 tok/s | 5.1 |\n| M4 Pro | ~53 tok/s | 4.8 |\n",
+        tmp_path,
+    )
+    assert [(c.id, c.metric, c.value, c.unit, c.about) for c in cf.claims] == [
+        ("t1-theoretical-r1", "decode_tps", 160.0, "tok/s", True),
+        ("t1-theoretical-r2", "decode_tps", 53.0, "tok/s", True),
+        ("t1-size-r1", "size", 5.1, "GB", False),
+        ("t1-size-r2", "size", 4.8, "GB", False),
+    ]

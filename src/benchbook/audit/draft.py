@@ -1412,7 +1412,9 @@ def _header_unit(header: str) -> str | None:
     for n in numbers("1 " + re.sub(r"[()\[\]]", " ", header)):
         if n.unit and n.start == 0:
             return n.unit
-    m = re.search(r"(tok/s|t/s|tokens/s|tps|GiB|GB|MiB|MB|ms|%)", header, re.IGNORECASE)
+    # a unit after a number of the header is that number's, not the column's: "Theoretical max (5.1 GB
+    # model)" holds rates of a 5.1 GB model
+    m = re.search(r"(?<![\d.]\s)(?<![\d.])(tok/s|t/s|tokens/s|tps|GiB|GB|MiB|MB|ms|%)", header, re.IGNORECASE)
     if m:
         low = m.group(1).lower()  # "Output Tok/s", "Speed (T/S)": the unit as a claims file writes it
         spelled = {"tokens/s": "tok/s", "tps": "tok/s", "gib": "GiB", "gb": "GB", "mib": "MiB", "mb": "MB"}
