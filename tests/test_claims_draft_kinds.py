@@ -9,6 +9,7 @@ from pathlib import Path
 
 from benchbook.audit import schema
 from benchbook.audit.draftfile import draft_post
+from benchbook.audit.draftprose import numbers
 
 
 def _drafted(text: str, tmp_path: Path) -> schema.ClaimsFile:
@@ -372,3 +373,26 @@ def test_a_unit_after_a_number_in_a_header_is_not_the_columns(tmp_path):
         ("t1-size-r1", "size", 5.1, "GB", False),
         ("t1-size-r2", "size", 4.8, "GB", False),
     ]
+
+
+def test_product_names_are_not_quantities(tmp_path):
+    """ "3950X", "9950X" (no multiple), "8060S" (no seconds), "4080,16GB" (a card and its memory,
+    not 4080.16 GB): no claims; the rate is."""
+    cf = _drafted(
+        "My Ryzen 3950X ran it with a 4080,16GB card.\n\nThe 9950X and the Radeon 8060S iGPU did 40 tok/s.\n",
+        tmp_path,
+    )
+    assert [(c.metric, c.value, c.unit) for c in cf.claims] == [("decode_tps", 40.0, "tok/s")]
+    assert cf.draft is not None
+    assert [u.number for u in cf.draft.unplaced] == ["4080", "16"]
+
+
+def test_glued_units_of_real_quantities_stay(tmp_path):
+    """Control: "120s" (seconds, lower case), "6,7 GB" (a decimal comma), "10X" (a multiple of a
+    short number) are still read."""
+    cf = _drafted("It took 120s; the file is 6,7 GB.\n", tmp_path)
+    assert [(c.metric, c.value, c.unit) for c in cf.claims] == [
+        ("duration", 120.0, "s"),
+        ("model_size", 6.7, "GB"),
+    ]
+    assert [(n.text, n.unit) for n in numbers("10X faster")] == [("10", "x")]

@@ -102,8 +102,9 @@ _UNIT_ALT = "|".join(
 )
 #: a number format written between a number and TFLOPS ("59.4 FP16/BF16 TFLOPS"): part of the unit
 _PRECISION = r"(?:FP|BF|INT|TF)\d+(?:/(?:FP|BF|INT|TF)\d+)*"
-#: a number as written: thousands separators (1,234) or a decimal comma (6,7); a leading sign
-_NUM = r"[+\-−]?(?:\d{1,3}(?:[,\u202f ]\d{3})+(?![\d,])|\d+)(?:[.,]\d+)?"
+#: a number as written: thousands separators (1,234) or a decimal comma (6,7; not after four digits:
+#: "4080,16GB" is a card and its memory); a leading sign
+_NUM = r"[+\-−]?(?:\d{1,3}(?:[,\u202f ]\d{3})+(?![\d,])|\d+)(?:\.\d+|(?<!\d{4}),\d+)?"
 #: a unit right after a number; single letters only where no letter follows (2x, 9.8 s, 12 h)
 #: (a unit followed by "/s" is a rate of it: "GB/s" is read whole, a bandwidth, never GB)
 _UNIT = (
@@ -302,6 +303,14 @@ def numbers(text: str) -> list[Number]:
             pos = m.end("a")
             continue
         ua, ub = _unit(m.group("ua")), _unit(m.group("unit"))
+        glued_unit = m.group("ua") if m.group("ua") is not None else m.group("unit")
+        if (
+            glued_unit in ("X", "S", "H")
+            and re.fullmatch(r"\d{3,}", m.group("a"))
+            and text[m.end("a") : m.end("a") + 1] == glued_unit
+        ):
+            pos = m.end()  # "3950X", "9950X", "8060S": a product's name, not a multiple or seconds
+            continue
         if (ua or ub) == "x" and _HARDWARE.match(text, m.end()):  # "4x RTX 3090": a count of devices
             pos = m.end()
             continue
