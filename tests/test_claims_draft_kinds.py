@@ -396,3 +396,39 @@ def test_glued_units_of_real_quantities_stay(tmp_path):
         ("model_size", 6.7, "GB"),
     ]
     assert [(n.text, n.unit) for n in numbers("10X faster")] == [("10", "x")]
+
+
+def test_a_command_right_after_a_table_is_the_tables(tmp_path):
+    """ "Server command:" then the command line, after a table no command preceded: its flags are
+    the table's conditions; the closing backtick is not part of the last flag ("-fa`")."""
+    cf = _drafted(
+        "| GPU | n_max 0 |\n|--|--|\n| P40 | 8.7 tps |\n\nServer command:\n\n"
+        "`./llama-server -m Qwen2.5-Coder-32B-Instruct-Q4_K_M.gguf -ngl 99 -fa`\n",
+        tmp_path,
+    )
+    assert [(c.id, c.value, _set_conditions(cf, c)) for c in cf.claims] == [
+        (
+            "t1-n-max-0-r1",
+            8.7,
+            {
+                "hardware": "NVIDIA Tesla P40",
+                "engine": "llama.cpp",
+                "model": "Qwen2.5-Coder-32B-Instruct",
+                "quant": "Q4_K_M",
+                "offload": {"n_gpu_layers": 99},
+                "flash_attn": True,
+            },
+        )
+    ]
+
+
+def test_a_command_after_prose_after_a_table_is_not_the_tables(tmp_path):
+    """Control: a paragraph between the table and the command line: the table keeps its own."""
+    cf = _drafted(
+        "| GPU | n_max 0 |\n|--|--|\n| P40 | 8.7 tps |\n\nLater I tried something else entirely.\n\n"
+        "`./llama-server -m Qwen2.5-Coder-32B-Instruct-Q4_K_M.gguf -ngl 99`\n",
+        tmp_path,
+    )
+    assert [(c.id, _set_conditions(cf, c)) for c in cf.claims] == [
+        ("t1-n-max-0-r1", {"hardware": "NVIDIA Tesla P40"})
+    ]

@@ -264,6 +264,9 @@ class _Drafter:
         #: of a table that states none ("Baseline: 33.92 tokens/second" above a table of rates)
         self.para_rate: str | None = None
         self.heading_rate: str | None = None
+        #: the groups of the last table drafted with no command line before it, while only a label
+        #: ("Server command:") stands between it and the next block: a command line there is its
+        self.open_table: list[str] | None = None
 
     def new_id(self, base: str) -> str:
         """``base``, or ``base-2``, ``base-3``... the first not taken; the suffix to try next is kept
@@ -425,6 +428,7 @@ class _Drafter:
                 ):
                     kinds[j] = "lead"
         self.tables += 1  # counted, not recounted from the groups: that was quadratic in a long post
+        table_groups: list[str] = []
         tno = self.tables
         groups: dict[int, str] = {}
         related: dict[int, str] = {}
@@ -462,6 +466,7 @@ class _Drafter:
                 gfields["conditions"] = self.context()
             self.out.groups.append(Group(gid, gfields, block.start))
             self.groups[gid] = self.out.groups[-1]
+            table_groups.append(gid)
             groups[j] = gid
         by_cells = {
             j: path
@@ -913,6 +918,14 @@ class _Drafter:
         cfields.update(_where(line, sentence))
         self.add_claim(cfields, f"{metric}-l{line}")
 
+    def command_after_table(self, conditions: dict) -> None:
+        """A command line right after a table (only a label such as "Server command:" between) that
+        no command line preceded: its conditions are the table's groups' (under what they state)."""
+        for gid in self.open_table or []:
+            fields = self.groups[gid].fields
+            fields["conditions"] = _merged(conditions, fields.get("conditions") or {})
+        self.open_table = None
+
     def bound_statement(
         self, n: Number, relation: str, metric: str, cond: dict, line: int, sentence: str
     ) -> None:
@@ -1152,19 +1165,29 @@ class _Drafter:
                 rate = _rate_unit(heading)
                 self.heading_rate = rate or (self.heading_rate if not level_one else None)
                 self.para_rate = None
+                self.open_table = None
                 # a title's or heading's numbers are stated too ("C1 ~50 tok/s on a 3090")
                 self.prose(list(block.lines), [self.inline_commands(n, t) for n, t in block.lines])
                 continue
             if block.kind == "table":
+                had_command = bool(self.command)
+                before = len(self.out.groups)
                 self.table(block)
                 self.pending_log = None
                 self.para_rate = None
+                gids = [g.id for g in self.out.groups[before:]]
+                self.open_table = gids if gids and not had_command else None
                 continue
             commands = command_lines(block.lines)
             in_command = {n for c in commands for n in range(c.line, c.last + 1)}
             for c in commands:
                 self.command = c.conditions
                 self.command_tool = c.tool
+            if commands and self.open_table:
+                self.command_after_table(commands[0].conditions)
+            label_only = len(block.lines) == 1 and block.lines[0][1].strip().endswith(":")
+            if not label_only:
+                self.open_table = None  # prose between: a later command is not the table's
             pieces = [(n, t) for n, t in block.lines if n not in in_command]
             # a result on an "N tokens in T s (R t/s)" line is drafted by the prose reader (its
             # tokens, time and rate, and the rate as their ratio: ``tokens_over_time``), not twice
