@@ -249,9 +249,13 @@ def test_relation_with_both_sides_in_the_sentence(tmp_path):
     assert (s.kind, s.of, s.value) == ("percent_change", ["decode-tps-l1", "decode-tps-l1-2"], -20)
 
 
-def test_relation_with_no_sides_is_todo_control(tmp_path):
+def test_relation_with_no_sides_is_a_claim_of_the_multiple_control(tmp_path):
+    """No claim in the post it could relate: the multiple is stated as a claim of itself (a speedup,
+    the corpus's expected files), not a todo citing nothing; with a candidate it stays a todo
+    (``test_claims_draft_kinds``)."""
     cf, _ = _drafted("It is roughly 3× faster.\n", tmp_path)
-    assert cf.statements == [] and [(t.value, t.about, t.of) for t in cf.todo] == [(3, True, [])]
+    assert cf.statements == [] and cf.todo == []
+    assert [(c.metric, c.value, c.about, c.unit) for c in cf.claims] == [("speedup", 3, True, "x")]
 
 
 def test_precision_as_written():
@@ -714,7 +718,7 @@ def test_section_heading_cells_and_machine_specs(tmp_path):
     """A heading naming machine and build sets them for its section (not the next); a label column
     of quant names is the quant whatever its header ("양자화 포맷"); a placeholder "-m [model]" names
     no model; "RTX 5090 32GB" and "64 GB unified memory" are the machine's, not claims; GB/s is no
-    size; "tok/second" and "toks" are rates."""
+    size but a bandwidth; "tok/second" and "toks" are rates."""
     text = (
         "## Windows 10, RTX 3060, llama.cpp b4980\n\n`llama-bench -m [model] -ngl 100`\n\n"
         "| 양자화 포맷 | pp512 (t/s) |\n|---|---|\n| Q4_0 | 1200.5 |\n| IQ4_XS | 1100.2 |\n\n"
@@ -730,6 +734,7 @@ def test_section_heading_cells_and_machine_specs(tmp_path):
     assert got == {
         "t1-pp512-r1": (1200.5, "t/s", {**machine, "offload": {"n_gpu_layers": 100}, "quant": "Q4_0"}),
         "t1-pp512-r2": (1100.2, "t/s", {**machine, "offload": {"n_gpu_layers": 100}, "quant": "IQ4_XS"}),
+        "memory-bandwidth-l12": (1792, "GB/s", {"hardware": "NVIDIA GeForce RTX 5090"}),
         "decode-tps-l12": (101, "tok/s", {"hardware": "NVIDIA GeForce RTX 5090"}),
         "decode-tps-l12-2": (90, "tok/s", {"hardware": "NVIDIA GeForce RTX 5090"}),
     }
@@ -865,7 +870,7 @@ def test_tokens_in_a_time_at_a_rate_is_a_ratio_statement(tmp_path):
 
 def test_slash_counts_near_a_count_word(tmp_path):
     """ "GSM8K 39/40", "`438/438` draft tokens accepted": counts k/n (near a count word); "83.6/65.4"
-    and a date "10/28" are no counts (control)."""
+    and a date "10/28" are no counts (control); "83.6/65.4 tok/s" is two rates (the unit stated once)."""
     text = (
         "The model scored GSM8K 39/40 on the test set today.\n\n`438/438` draft tokens accepted.\n\n"
         "On 10/28 it ran 83.6/65.4 tok/s.\n"
@@ -874,6 +879,7 @@ def test_slash_counts_near_a_count_word(tmp_path):
     assert [(c.metric, c.counts.k if c.counts else None) for c in cf.claims] == [
         ("proportion", 39),
         ("acceptance_rate", 438),
+        ("decode_tps", None),
         ("decode_tps", None),
     ]
 

@@ -205,6 +205,7 @@ n-max 4 gave the best repeated result.
     assert d.logs == {}
     assert [(f["metric"], f["value"], f["unit"], f["source_line"]) for f in _full(text)] == [
         ("acceptance_rate", "0.648", "ratio", 2),
+        ("decode_tps", "31.9", "tok/s", 1),
         ("decode_tps", "52.8", "tok/s", 1),
     ]
     assert "0.648" not in [n for _, n, _ in d.unplaced]

@@ -187,6 +187,9 @@ def command_lines(lines: list[tuple[int, str]]) -> list[Command]:
             last = lines[i][0]
             parts.append(lines[i][1])
         joined = " ".join(p.strip() for p in parts)
+        # a backtick left (not PowerShell's line continuation, cut above) closes inline code:
+        # "`llama-server ... -fa`" -- the command ends there ("-fa`" is no flag)
+        joined = joined.split("`")[0].rstrip()
         try:
             words = shlex.split(joined, posix=True)
         except ValueError:  # an unclosed quote: split on spaces

@@ -45,6 +45,17 @@ UNITS: dict[str, str] = {
     "token/s": "tok/s",
     "tokens per second": "tok/s",
     "tokens a second": "tok/s",
+    "PP": "t/s",
+    "TG": "t/s",
+    "tokens-per-sec": "tok/s",
+    "tokens-per-second": "tok/s",
+    "token per second": "tok/s",
+    "token/second": "tok/s",
+    "GB/s": "GB/s",
+    "GiB/s": "GiB/s",
+    "TB/s": "TB/s",
+    "TFLOPS": "TFLOPS",
+    "req/s": "req/s",
     "t/s": "t/s",
     "tps": "tok/s",
     "토큰/초": "tok/s",
@@ -89,14 +100,20 @@ UNITS: dict[str, str] = {
 _UNIT_ALT = "|".join(
     re.escape(u) for u in sorted(UNITS, key=len, reverse=True) if u not in ("x", "s", "h", "tok", "min")
 )
-#: a number as written: thousands separators (1,234) or a decimal comma (6,7); a leading sign
-_NUM = r"[+\-−]?(?:\d{1,3}(?:[,\u202f ]\d{3})+(?![\d,])|\d+)(?:[.,]\d+)?"
+#: a number format written between a number and TFLOPS ("59.4 FP16/BF16 TFLOPS"): part of the unit
+_PRECISION = r"(?:FP|BF|INT|TF)\d+(?:/(?:FP|BF|INT|TF)\d+)*"
+#: a number as written: thousands separators (1,234) or a decimal comma (6,7; not after four digits:
+#: "4080,16GB" is a card and its memory); a leading sign
+_NUM = r"[+\-−]?(?:\d{1,3}(?:[,\u202f ]\d{3})+(?![\d,])|\d+)(?:\.\d+|(?<!\d{4}),\d+)?"
 #: a unit right after a number; single letters only where no letter follows (2x, 9.8 s, 12 h)
-#: (a unit followed by "/s" is a rate of it, GB/s a bandwidth: not the size, left unplaced)
-_UNIT = rf"(?:(?:{_UNIT_ALT})(?!/s\b)|x(?![a-z\d])|s(?![a-z])|h(?![a-z])|tok(?![a-z])|min(?![a-z]))"
+#: (a unit followed by "/s" is a rate of it: "GB/s" is read whole, a bandwidth, never GB)
+_UNIT = (
+    rf"(?:{_PRECISION}\s+TFLOPS\b|(?:{_UNIT_ALT})(?!/s\b)|x(?![a-z\d])|s(?![a-z])|h(?![a-z])|"
+    r"tok(?![a-z])|min(?![a-z]))"
+)
 _RANGE_SEP = r"\s*(?P<sep>–|—|-|~|〜|～|to|bis|à)\s*"
 _NUMBER = re.compile(
-    rf"(?P<about>(?<![\w])(?:{ABOUT})\s*)?(?P<a>{_NUM})(?:\s*(?P<ua>{_UNIT}))?"
+    rf"(?P<about>(?<![\w])(?:{ABOUT})\s*)?(?P<a>{_NUM})(?P<plus>\+(?![\d.+]))?(?:\s*(?P<ua>{_UNIT}))?"
     rf"(?:(?:{_RANGE_SEP})(?P<b>{_NUM})|\s*(?:±|\+/-|\+-)\s*(?P<pm>{_NUM}))?"
     rf"(?:\s*(?P<unit>{_UNIT}))?"
     rf"(?P<of>(?:\s+(?:of|out of|중|のうち)\s+(?:the\s+|its\s+|their\s+)?|(?P<slash>/))(?P<m>{_NUM})"
@@ -125,8 +142,8 @@ _MORE = (
     r"빠르|높|더|速い|高い|快|schneller|plus rapide|más rápido"
 )
 _LESS = (
-    r"slower|less|lower|fewer|worse|smaller|decrease|drop|down|loss|reduction|"
-    r"느리|낮|遅い|低い|慢|langsamer|plus lent|más lento"
+    r"slower|less|lower|fewer|worse|smaller|decrease|drop|down|loss|reduction|regression|"
+    r"느리|낮|遅い|低い|慢|削減|減少|감소|减少|降低|langsamer|plus lent|más lento"
 )
 
 
@@ -163,10 +180,17 @@ def number_text(raw: str) -> str:
     return s.replace(",", ".").lstrip("+")
 
 
+#: units that are words of the field only in capitals: "296.96 PP", "42.91 TG" (prompt processing,
+#: text generation, llama-bench's test names, as rates); "512 pp" is no rate
+CAPITALS_ONLY = frozenset(("PP", "TG"))
+
+
 def _unit(raw: str | None) -> str | None:
     if raw is None:
         return None
-    key = raw.strip()
+    key = re.sub(rf"^{_PRECISION}\s+(?=TFLOPS$)", "", raw.strip(), flags=re.IGNORECASE)
+    if key.upper() in CAPITALS_ONLY and key not in CAPITALS_ONLY:
+        return None
     return (
         UNITS.get(key) or UNITS.get(key.lower()) or (UNITS.get(key.upper()) if key.upper() in UNITS else None)
     )
@@ -198,6 +222,49 @@ def _slash_count(text: str, m: re.Match) -> bool:
     return _COUNT_WORDS.search(text[max(0, m.start() - 40) : m.end() + 40]) is not None
 
 
+#: words right before a number that make it a bound: below it ("<9%", "under 2 s", "at most",
+#: "up to") or above it (">50 tok/s", "over 100", "at least"); "+" right after it is above ("40+")
+_BELOW = re.compile(
+    r"(?:<=?|≤|\b(?:under|below|less than|fewer than|lower than|at most|no more than|up to|"
+    r"not more than|max(?:imum)?(?: of)?))\s*$",
+    re.IGNORECASE,
+)
+_ABOVE = re.compile(
+    r"(?:>=?|≥|\b(?:over|above|more than|greater than|higher than|at least|no less than|upwards of|"
+    r"in excess of|min(?:imum)?(?: of)?))\s*$",
+    re.IGNORECASE,
+)
+#: words before "up to" / "over" that make them no bound: "goes up to 36.9 TFLOPS" (it rose to it),
+#: "averaged over 128 tokens" (what a mean was taken across)
+_NOT_BOUND = re.compile(
+    r"(?:\b(?:go|goes|going|went|gone|rose|rises|rising|jump(?:s|ed)?|climb(?:s|ed)?|increas\w*|"
+    r"ramp(?:s|ed)?|averag\w*|mean|median|measured|across|runs?|ran|tested|sum(?:med)?|total(?:led)?)"
+    r"\s+(?:up\s+to|over))\s*$",
+    re.IGNORECASE,
+)
+
+
+def bound_of(text: str, n: Number) -> str | None:
+    """``below`` or ``above`` when ``n`` (a number of ``text`` with a unit, no range) is written as
+    a bound (``_BELOW``, ``_ABOVE``, "40+"), else None: not for token or layer counts (what was run)
+    nor after another number ("939 MiB < 1024 MiB": a comparison)."""
+    if n.unit is None or n.range is not None or n.spread is not None:
+        return None
+    if family(n.unit) in ("tokens", "layers"):
+        return None  # "workloads above 1000 tokens", "over 40 layers": what was run, not a result
+    if re.match(r"[^\d]*\d[\d.,\u202f ]*\+(?![\d.])", text[n.start : n.end]):
+        return "above"
+    before = text[max(0, n.start - 30) : n.start]
+    if _NOT_BOUND.search(before) or re.search(r"\d\s*[^\W\d]*\s*(?:<=?|>=?|≤|≥)\s*$", before):
+        return None  # "939 MiB < 1024 MiB": two numbers compared, not a bound stated
+        return None
+    if _BELOW.search(before):
+        return "below"
+    if _ABOVE.search(before):
+        return "above"
+    return None
+
+
 def numbers(text: str) -> list[Number]:
     """Every number of ``text`` (module doc), in order.  A number glued to letters (``35B``,
     ``Q4_K_M``, ``RTX 3080``'s model number after a word is kept, unit None) or inside a word is
@@ -226,11 +293,24 @@ def numbers(text: str) -> list[Number]:
         before = text[max(0, m.start("a") - _WINDOW) : m.start("a")]
         glued_before = before[-1:] in _GLUE and before != "" and not m.group("about")
         after = text[m.end("a") : m.end("a") + 1]
+        if re.match(r"[A-Za-z]", before[-1:]) and not m.group("about") and m.group("a")[0].isdigit():
+            # the digits of a name followed by a unit ("BF16 TFLOPS", "FP8 GB"): not a stated number
+            end = _IDENT.match(text, _token_start(text, m.start("a"))).end()  # type: ignore[union-attr]
+            pos = max(end, m.start("a") + 1)
+            continue
         if re.match(r"[A-Za-z_]", after) and m.group("ua") is None and m.group("unit") is None:
             out.append(Number(number_text(m.group("a")), None, False, m.start("a"), m.end("a")))
             pos = m.end("a")
             continue
         ua, ub = _unit(m.group("ua")), _unit(m.group("unit"))
+        glued_unit = m.group("ua") if m.group("ua") is not None else m.group("unit")
+        if (
+            glued_unit in ("X", "S", "H")
+            and re.fullmatch(r"\d{3,}", m.group("a"))
+            and text[m.end("a") : m.end("a") + 1] == glued_unit
+        ):
+            pos = m.end()  # "3950X", "9950X", "8060S": a product's name, not a multiple or seconds
+            continue
         if (ua or ub) == "x" and _HARDWARE.match(text, m.end()):  # "4x RTX 3090": a count of devices
             pos = m.end()
             continue
@@ -323,6 +403,11 @@ _METRIC_WORDS: list[tuple[str, str, str]] = [
     ("multiple", r".", "speedup"),
     ("tokens", r".", "tokens"),
     ("layers", r".", "layers"),
+    ("bandwidth", r"(?:cpu|host|pcie).{0,20}(?:gpu|device)|transfer|pcie", "transfer_bandwidth"),
+    ("bandwidth", r".", "memory_bandwidth"),
+    ("compute", r"matmul|gemm|mamf|measured|achiev|get", "matmul_tflops"),
+    ("compute", r".", "peak_tflops"),
+    ("requests", r".", "request_throughput"),
 ]
 _FAMILY = {
     "tok/s": "rate",
@@ -341,11 +426,17 @@ _FAMILY = {
     "x": "multiple",
     "tokens": "tokens",
     "layers": "layers",
+    "GB/s": "bandwidth",
+    "GiB/s": "bandwidth",
+    "TB/s": "bandwidth",
+    "TFLOPS": "compute",
+    "req/s": "requests",
 }
 
 
 def family(unit: str | None) -> str | None:
-    """rate | time | size | ratio | multiple | tokens | layers of a drafted unit; None if unplaced."""
+    """rate | time | size | ratio | multiple | tokens | layers | bandwidth | compute | requests of a
+    drafted unit; None if unplaced."""
     return _FAMILY.get(unit or "")
 
 
@@ -382,16 +473,24 @@ class Relation:
     sign: int
     other: str
     start: int
+    #: the two numbers it relates where the text pairs them ("31.9 → 52.8 tok/s (+65.5%)": from
+    #: the first to the second), else None
+    pair: tuple[Number, Number] | None = None
 
 
 def relations(text: str, found: list[Number]) -> list[Relation]:
     """The relating phrases of ``text`` among its ``found`` numbers (module doc): a multiple
     (``2.1× faster``, ``roughly 3×``, ``7 times``), a percentage followed by a comparison word
     (``40% more``, ``12% slower``) or by "of" (``about 57% of``), and a bare percentage after
-    another percent change in the same piece ("just 12% on the other prompt")."""
+    another percent change in the same piece ("just 12% on the other prompt"); a signed percentage
+    after a pair "A → B unit" is the change from A to B (``_changed_pair``)."""
     out: list[Relation] = []
-    for n in found:
+    for i, n in enumerate(found):
         tail = text[n.end : n.end + 60]
+        pair = _changed_pair(text, found, i)
+        if pair is not None:
+            out.append(Relation("percent_change", n, 1, "", n.start, pair))
+            continue
         if n.unit == "x":
             m = re.match(rf"\s*(?:(?:{_LESS})|(?:{_MORE}))?", tail, re.IGNORECASE)
             word = m.group(0).strip().lower() if m else ""
@@ -404,7 +503,10 @@ def relations(text: str, found: list[Number]) -> list[Relation]:
             if re.match(r"\s*of\b", tail, re.IGNORECASE):
                 out.append(Relation("ratio", n, 1, _side_words(re.sub(r"^\s*of\s+", "", tail)), n.start))
                 continue
-            m = re.match(rf"\s*(?:(?P<less>{_LESS})|(?P<more>{_MORE}))\b", tail, re.IGNORECASE)
+            # no word boundary after a word of a script that writes none ("70% 削減となった")
+            m = re.match(
+                rf"\s*(?:(?P<less>{_LESS})|(?P<more>{_MORE}))(?:\b|(?<=[^\x00-\x7f]))", tail, re.IGNORECASE
+            )
             if m:
                 sign = -1 if m.group("less") else 1
                 other = re.sub(r"^\s*(?:than|over|vs\.?|versus)\s+", "", tail[m.end() :])
@@ -412,10 +514,30 @@ def relations(text: str, found: list[Number]) -> list[Relation]:
             elif (
                 out
                 and out[-1].kind == "percent_change"
+                and out[-1].pair is None  # after "(A → B, +88%)" a bare percentage is its own
                 and not re.search(r"accept|수락", text[max(0, n.start - 40) : n.end + 20], re.IGNORECASE)
             ):
                 out.append(Relation("percent_change", n, out[-1].sign, _side_words(tail), n.start))
     return out
+
+
+def _changed_pair(text: str, found: list[Number], i: int) -> tuple[Number, Number] | None:
+    """The pair a signed percentage right after it changes: "31.9 → 52.8 tok/s (+65.5%)", "(43.06
+    → 33.8 t/s, −21%)", "from 38 to 33.93 t/s, -11%": two numbers of one unit (not % or x) joined
+    by an arrow or "to", then "(" or "," and the signed percentage; else None."""
+    n = found[i]
+    if i < 2 or n.unit != "%" or n.of is not None or n.range is not None:
+        return None
+    if not re.match(r"[+\-−]\d", text[n.start : n.end]):
+        return None
+    a, b = found[i - 2], found[i - 1]
+    if a.unit is None or a.unit != b.unit or a.unit in ("%", "x") or a.range or b.range:
+        return None
+    if not re.fullmatch(r"\s*(?:→|->|to)\s*", text[a.end : b.start]):
+        return None
+    if not re.fullmatch(r"\s*[(,;]\s*", text[b.end : n.start]):
+        return None
+    return a, b
 
 
 def _side_words(text: str) -> str:
