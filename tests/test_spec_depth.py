@@ -495,7 +495,7 @@ def test_a_server_that_breaks_mid_visit_records_every_request_it_owed(tmp_path, 
             raise ServerError("POST /completion: server exited -6", "crashed", "ggml_abort", -6)
         return {"timings": {"predicted_n": 4}, "tokens": [1, 2, 3, 4], "content": "abcd"}, 1.0, None
 
-    monkeypatch.setattr(run, "LlamaServer", Server)
+    monkeypatch.setattr(run.servervisit, "LlamaServer", Server)  # the visit starts the server
     monkeypatch.setattr(run, "one_request", one_request)
     monkeypatch.setattr(run.time, "sleep", lambda s: None)
     cfg = SpecDepthParams.from_section({"depths": [0, 32, 64], "repetitions": 1, "n_gen": 4}).config()

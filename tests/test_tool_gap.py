@@ -269,7 +269,7 @@ def session(tmp_path_factory):
         return procmon.ProcResult(0, out, "", 1, 0, None)
 
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(run, "LlamaServer", FakeServer)
+        mp.setattr(run.servervisit, "LlamaServer", FakeServer)  # the visit starts the server
         mp.setattr(run, "clock", lambda: FakeServer.clock[0])
         mp.setattr(run.resolve, "get_toolchain", lambda params, build=False: toolchain)
         mp.setattr(run.resolve, "get_models", lambda params, ids, tc: [MODEL])

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from benchbook.llamacpp.server import LlamaServer, ServerError
@@ -51,18 +52,30 @@ Request = Callable[[Any, Any, ServerVisit], Outcome]
 
 @contextmanager
 def visit(
-    srv: LlamaServer,
-    argv: list[str],
+    sess,
+    runs: list,
     *,
+    server_bin: Path,
+    log_dir: Path,
+    health_timeout_s: float,
     prepare: Callable[[LlamaServer], Any],
     request: Request,
     base: dict,
     stage: str,
 ) -> Iterator[Measure]:
-    """Start ``srv`` (built from ``argv`` by the caller), ``prepare`` on it, and yield the function
-    that measures one planned run (``request``, or its ``run_failed`` record once the visit is
-    broken: ``failed``); ``srv`` is stopped on leaving, also when a request raises.  ``base``: the
-    fields every record of the session carries; ``stage``: the experiment named in a failure."""
+    """Start a fresh llama-server for the visit of ``runs`` (one repetition and configuration: the
+    first run's ``model`` path and ``argv_tail``; its log ``<log_dir>/<session[:8]>-<config_id>-r<rep>.log``),
+    ``prepare`` on it, and yield the function that measures one planned run (``request``, or its
+    ``run_failed`` record once the visit is broken: ``failed``); the server is stopped on leaving, also
+    when a request raises.  ``base``: the fields every record of the session carries; ``stage``: the
+    experiment named in a failure."""
+    first = runs[0]
+    argv = [str(server_bin), "-m", str(first.model["path"]), *first.argv_tail]
+    srv = LlamaServer(
+        argv,
+        Path(log_dir) / f"{sess.session_id[:8]}-{first.config_id}-r{first.rep}.log",
+        health_timeout_s=health_timeout_s,
+    )
     v = ServerVisit(srv, argv)
     try:
         try:

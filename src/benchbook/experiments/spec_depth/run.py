@@ -89,16 +89,12 @@ def server_visit(
     ``servervisit.visit``: a server that does not start, or an error of ``servervisit.VISIT_ERRORS``
     during a request, ends the visit: that request and every later one of it are
     ``benchbook.run_failed`` records (the server's log tail) and the session goes on."""
-    first = runs[0]
-    argv = [str(server_bin), "-m", str(first.model["path"]), *first.argv_tail]
-    srv = LlamaServer(
-        argv,
-        log_dir / f"{sess.session_id[:8]}-{first.config_id}-r{first.rep}.log",
-        health_timeout_s=cfg["health_timeout_s"],
-    )
     with servervisit.visit(
-        srv,
-        argv,
+        sess,
+        runs,
+        server_bin=server_bin,
+        log_dir=log_dir,
+        health_timeout_s=cfg["health_timeout_s"],
         prepare=lambda s: s.request_json("POST", "/tokenize", {"content": context}, timeout=60)["tokens"],
         request=lambda sess, run, v: _request(sess, run, v, cfg=cfg, base=base, log=log),
         base=base,
