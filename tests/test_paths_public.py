@@ -292,16 +292,25 @@ def test_an_older_record_with_absolute_paths_is_read_as_it_is(alice):
 def test_a_log_a_signal_left_private_is_published_when_the_session_opens_again(alice):
     """A run stopped by SIGTERM or kill -9 never reached ``LlamaServer.stop`` (found on a clean clone's
     `make run` stopped with SIGTERM: its last server log kept 6 `/root/.cache` paths): the next
-    ``Session.open`` on that raw file publishes every log beside it; a public log is left untouched."""
+    ``Session.open`` on that raw file publishes the logs of its newest session; a public log is left
+    untouched, and so is another session's (another host's committed log: not this file's to rewrite)."""
     raw = alice["repo"] / "data" / "raw" / "speculative"
+    meta = {"host_id": "h"}
+    with Session.open(raw / "h.jsonl", "speculative", meta) as s:
+        sid = s.session_id[:8]
     (raw / "logs").mkdir(parents=True)
-    left = raw / "logs" / "s-self-n4-r0.log"
+    left = raw / "logs" / f"{sid}-self-n4-r0.log"
     left.write_text(f"srv    load_model: loading model '{alice['mine']}'\n")
-    done = raw / "logs" / "s-baseline-r0.log"
+    done = raw / "logs" / f"{sid}-baseline-r0.log"
     done.write_text("srv    load_model: loading model '<models>/my-model.gguf'\n")
-    before = done.stat().st_mtime_ns
-    with Session.open(raw / "h.jsonl", "speculative", {"host_id": "h"}):
-        pass
+    other = raw / "logs" / "0123abcd-baseline-r0.log"
+    other.write_text("srv    load_model: loading model '/root/.cache/benchbook/models/x.gguf'\n")
+    before = done.stat().st_mtime_ns, other.read_text()
+    # the session did not end (a killed run): it is resumed, and its logs published
+    lines = (raw / "h.jsonl").read_text().splitlines()
+    (raw / "h.jsonl").write_text("\n".join(x for x in lines if '"event":"end"' not in x) + "\n")
+    with Session.open(raw / "h.jsonl", "speculative", meta) as s:
+        assert s.resumed and s.session_id[:8] == sid
     assert left.read_text() == "srv    load_model: loading model '<models>/my-model.gguf'\n"
-    assert done.stat().st_mtime_ns == before
+    assert (done.stat().st_mtime_ns, other.read_text()) == before
     assert _private_lines(raw, alice["home"]) == []

@@ -40,14 +40,17 @@ def publish_log(path: str | Path) -> bool:
     return True
 
 
-def publish_logs(raw_file: str | Path) -> list[Path]:
-    """``publish_log`` of every log in the ``logs/`` folder beside ``raw_file`` (a session's tool logs):
-    a run stopped by a signal, a kill -9 or a power cut never published its log, so a session opening
-    (or resuming) on that file does.  Returns the files rewritten."""
+def publish_logs(raw_file: str | Path, session_id: str) -> list[Path]:
+    """``publish_log`` of the logs of session ``session_id`` in the ``logs/`` folder beside
+    ``raw_file`` (named ``<session_id[:8]>-…log``): a run stopped by a signal, a kill -9 or a power cut
+    never published its log, so a session opening (or resuming) on that file publishes its newest
+    session's.  Other sessions' logs, other hosts' among them, are committed records and are left as
+    they are.  Returns the files rewritten."""
     folder = Path(raw_file).parent / "logs"
     if not folder.is_dir():
         return []
-    return [p for p in sorted(folder.glob("*.log")) if p.is_file() and publish_log(p)]
+    mine = sorted(folder.glob(f"{session_id[:8]}-*.log"))
+    return [p for p in mine if p.is_file() and publish_log(p)]
 
 
 def utc_now() -> str:

@@ -212,9 +212,10 @@ class Session:
     @classmethod
     def _open_locked(cls, path: Path, experiment: str, meta: dict | None, lock: SessionLock) -> Session:
         quarantined = repair(path)
-        publish_logs(path)  # logs of runs a signal or kill -9 stopped before they were published
         meta_hash = stable_hash(meta or {})
         newest = newest_session(path, experiment)
+        if newest is not None:  # its runs a signal or kill -9 stopped before their logs were published
+            publish_logs(path, newest.session_id)
         last_sid = newest.session_id if newest else None
         last_hash = newest.start.get("meta_hash") if newest else None
         ended = newest.ended if newest else False
