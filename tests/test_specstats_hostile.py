@@ -120,7 +120,7 @@ def test_spec_depth_counts_a_resumed_servers_requests_from_its_own_log(tmp_path,
         def append(self, rec):
             self.records.append(rec)
 
-    monkeypatch.setattr(depth_run, "LlamaServer", fake_server)
+    monkeypatch.setattr(depth_run.servervisit, "LlamaServer", fake_server)  # the visit starts the server
     monkeypatch.setattr(depth_run, "one_request", fake_request)
     monkeypatch.setattr(depth_run, "build", lambda schema_kind, **rec: {"schema_kind": schema_kind, **rec})
     monkeypatch.setattr(depth_run.time, "sleep", lambda s: None)
