@@ -314,3 +314,20 @@ def test_a_log_a_signal_left_private_is_published_when_the_session_opens_again(a
     assert left.read_text() == "srv    load_model: loading model '<models>/my-model.gguf'\n"
     assert (done.stat().st_mtime_ns, other.read_text()) == before
     assert _private_lines(raw, alice["home"]) == []
+
+
+def test_publishing_a_log_twice_changes_nothing_more(alice, tmp_path):
+    """A log is published when its server exits and again when a session opens on its file: text made
+    public was published again into ``<cache><local>/llama-server`` (the rest of ``<cache>/…`` read as an
+    absolute path; seen on a clean clone's CI, where the fake server had exited before the first call)."""
+    from benchbook.records import publish_log
+
+    log = tmp_path / "s-r0.log"
+    log.write_text(f'start ["{alice["bin_dir"]}/llama-server", "-m", "{alice["mine"]}"]\n')
+    assert publish_log(log) is True
+    once = log.read_text()
+    assert once == (
+        'start ["<cache>/toolchains/b11434-cpu-0123456789abcdef/build/bin/llama-server", "-m", '
+        '"<models>/my-model.gguf"]\n'
+    )
+    assert publish_log(log) is False and log.read_text() == once

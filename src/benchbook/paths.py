@@ -137,7 +137,10 @@ def public_path(arg: str, root: str | Path | None = None) -> str:
 
 
 #: a path inside free text: ``/`` or ``~/`` not preceded by a word character, up to a space, quote or bracket
-_PATH_IN_TEXT = re.compile(r"(?<![\w.:/])(?:~/|/)[^\s\"'()<>\[\],;]+")
+#: (the rest of a public path, ``<cache>/…``, ``<models>/…``, ``<local>/…``, is no path again: publishing
+#: text twice changes nothing more; a log is published when its server exits, and again by a session
+#: opening on its file)
+_PATH_IN_TEXT = re.compile(r"(?<![\w.:/])(?<!<cache>)(?<!<models>)(?<!<local>)(?:~/|/)[^\s\"'()<>\[\],;]+")
 
 
 def public_text(text: str | None, root: str | Path | None = None) -> str | None:
@@ -147,6 +150,8 @@ def public_text(text: str | None, root: str | Path | None = None) -> str | None:
 
     >>> public_text("failed to load /home/u/m/x.gguf: out of memory")
     'failed to load <models>/x.gguf: out of memory'
+    >>> public_text("load <cache>/toolchains/t/bin/llama-server <models>/x.gguf")  # twice: unchanged
+    'load <cache>/toolchains/t/bin/llama-server <models>/x.gguf'
     """
     if text is None:
         return None
