@@ -23,7 +23,8 @@ command reads it) and scored, per post and over all posts:
   ``tokens/s``, ``tps`` one unit) and the same precision (``about``, ``spread``) -- goal >= 95%;
 * **metric and conditions**: of all expected claims, those matched with the same metric and every
   condition the expected file states for it in a field of the schema (``_conditions``: the
-  ``Conditions`` fields and ``offload``; strings compared case-insensitively) -- goal >= 80%; and,
+  ``Conditions`` fields and ``offload``; names compared by their words, ``same_condition``) --
+  goal >= 80%; and,
   stricter, with the keys of ``conditions.other`` too (free-form names a drafter can only guess);
   and, to follow progress, the captured claims with the right metric and the stated conditions
   right one by one;
@@ -37,9 +38,11 @@ command reads it) and scored, per post and over all posts:
 
 from __future__ import annotations
 
+import re
 import sys
 import tempfile
 import time
+import unicodedata
 from pathlib import Path
 
 from benchbook.audit import schema
@@ -159,6 +162,31 @@ def _norm(v):
     return v.strip().lower() if isinstance(v, str) else v
 
 
+#: words a product name may carry or drop and name the same thing (the vendor before it)
+VENDOR_WORDS = frozenset({"nvidia", "geforce", "amd", "radeon", "apple", "intel"})
+
+
+def _name_tokens(s: str) -> set[str]:
+    """The words of a name, lower case, split at anything but letters, digits and ``.``
+    (``"UD-Q4_K_XL"`` -> {ud, q4, k, xl}; ``"Qwen3.5-0.8B"`` -> {qwen3.5, 0.8b})."""
+    return {t.strip(".") for t in re.split(r"[^\w.]+|_", unicodedata.normalize("NFKC", s).lower())} - {""}
+
+
+def same_condition(want: object, got: object) -> bool:
+    """Whether a drafted condition value ``got`` states the expected ``want``.  Numbers and flags
+    compare equal; names compare by their words (``_name_tokens``): the drafted value must hold
+    every word of the expected one outside parentheses and no word the expected one lacks, apart
+    from the vendor's name (``VENDOR_WORDS``).  So "RTX 4090" states "NVIDIA GeForce RTX 4090",
+    "M2" states "Apple M2 (Mac Mini)" and "qwen3.5 0.8b" states "Qwen3.5-0.8B", while "RTX 4060"
+    does not state "RTX 4060 Ti", "0.8B" does not state "Qwen3.5-0.8B" and "Q4_K_XL" does not state
+    "UD-Q4_K_XL"."""
+    if not (isinstance(want, str) and isinstance(got, str)):
+        return want == got and isinstance(want, bool) == isinstance(got, bool)
+    have = _name_tokens(got)
+    required = _name_tokens(re.sub(r"\([^)]*\)", " ", want)) - VENDOR_WORDS
+    return bool(have) and required <= have <= _name_tokens(want) | VENDOR_WORDS
+
+
 def _conditions(cf: schema.ClaimsFile, c: schema.Claim, other: bool = False) -> dict[str, object]:
     """The conditions stated for ``c`` (groups and the file's merged), flat: ``{"quant": "q4_k_m",
     "offload.n_gpu_layers": 99}``; with ``other`` also ``conditions.other``'s keys (``other.temp``)."""
@@ -192,7 +220,7 @@ def score(drafted_cf: schema.ClaimsFile, expected: schema.ClaimsFile) -> dict[st
 
         def agree(d: schema.Claim, want: dict = want, h: schema.Claim = h) -> int:
             got = _conditions(drafted_cf, d)
-            return sum(got.get(n) == v for n, v in want.items()) + 2 * (d.metric == h.metric)
+            return sum(same_condition(v, got.get(n)) for n, v in want.items()) + 2 * (d.metric == h.metric)
 
         cands = [d for d in by_key.get(k, []) if d.id not in used] if k is not None else []
         if not cands:
@@ -202,10 +230,10 @@ def score(drafted_cf: schema.ClaimsFile, expected: schema.ClaimsFile) -> dict[st
         captured[h.id] = d.id
         numbers += 1
         got = _conditions(drafted_cf, d, other=True)
-        right += d.metric == h.metric and all(got.get(n) == v for n, v in want.items())
-        strict += d.metric == h.metric and all(got.get(n) == v for n, v in want_all.items())
+        right += d.metric == h.metric and all(same_condition(v, got.get(n)) for n, v in want.items())
+        strict += d.metric == h.metric and all(same_condition(v, got.get(n)) for n, v in want_all.items())
         conds += len(want)
-        conds_right += sum(got.get(n) == v for n, v in want.items())
+        conds_right += sum(same_condition(v, got.get(n)) for n, v in want.items())
         metrics += d.metric == h.metric
     tied = 0
     for s in expected.statements:

@@ -607,6 +607,34 @@ def test_corpus_scorer_counts_exactly(tmp_path):
     }
 
 
+@pytest.mark.parametrize(
+    "want, got, same",
+    [
+        ("NVIDIA GeForce RTX 4090", "RTX 4090", True),  # the vendor's name may go
+        ("RTX 4090", "NVIDIA RTX 4090", True),
+        ("Apple M2 (Mac Mini)", "M2", True),  # a parenthesis is a remark
+        ("Apple M2 (Mac Mini)", "Mac Mini M2", True),
+        ("Qwen3.5-0.8B", "qwen3.5 0.8b", True),
+        ("q4_k_m", "Q4_K_M", True),
+        ("NVIDIA GeForce RTX 4060 Ti", "RTX 4060", False),  # another card
+        ("Apple M2", "M2 Pro", False),
+        ("Qwen3.5-0.8B", "0.8B", False),  # a size is no model
+        ("UD-Q4_K_XL", "Q4_K_XL", False),
+        ("llama.cpp", "", False),
+        (131072, 131072, True),
+        (131072, 131072.0, True),
+        (1, True, False),  # a flag is no count
+        (True, True, True),
+        (99, "99", False),
+    ],
+)
+def test_corpus_scorer_compares_names_by_their_words(want, got, same):
+    """The corpus scorer's rule for free-form condition values (issue 29's "metric and
+    conditions"): a drafted name states the expected one when it holds every word outside
+    parentheses and none the expected one lacks, the vendor's name aside; numbers compare equal."""
+    assert _measure_module().same_condition(want, got) is same
+
+
 def test_corpus_mode_drafts_each_post_with_an_expected_file(tmp_path, capsys):
     """--corpus drafts every X.md/X.html/X.txt with an X.expected.yaml (others skipped) and prints
     per-post and overall figures beside the goals; nothing crashes."""
