@@ -8,8 +8,8 @@ import hashlib
 from pathlib import Path
 
 import pytest
-import yaml
 
+from benchbook import resolve
 from benchbook.llamacpp import models as models_mod
 from benchbook.llamacpp import registry
 from benchbook.llamacpp.models import ModelError
@@ -146,8 +146,8 @@ def test_the_same_file_under_a_second_id_becomes_an_alias(cache, tmp_path):  # n
         "nothing to add: use 'one' (under llama_bench.models, or speculative.target)\n"
     )
     # the alias resolves to the registered file and its id: records and pages name `one`
-    reg = yaml.safe_load((proj / "params.yaml").read_text())["models"]["registry"]
-    rec = models_mod.fetch(reg, "two", log=lambda *_: None)
+    reg = resolve.load_params(proj)["models"]["registry"]  # params.yaml names <models>/m.gguf, its
+    rec = models_mod.fetch(reg, "two", log=lambda *_: None)  # local companion the folder
     assert (rec["model_id"], rec["sha256"], rec["path"]) == ("one", sha, str(f))
 
 

@@ -272,13 +272,26 @@ def test_models_add_file_keeps_params_bytes_and_registers_it(cache, tmp_path):
     # exactly the entry's lines inserted after the registry's last entry; nothing else changed
     anchor = "    smollm2-135m-q2_k: {derived_from: smollm2-135m-q4_1, quantize: Q2_K}\n"
     added = (
-        f"    my-model-q8_0:\n      source: file\n      path: {f}\n      sha256: {sha}\n"
-        "      size_bytes: 4096\n"
+        "    my-model-q8_0:\n      source: file\n      path: <models>/My-Model.Q8_0.gguf\n"
+        f"      sha256: {sha}\n      size_bytes: 4096\n"
     )
-    assert after == before.replace(anchor, anchor + added)
+    assert after == before.replace(anchor, anchor + added)  # no folder of this machine in params.yaml
     assert "added models.registry.my-model-q8_0 in" in r.stdout
+    assert f"(this machine's path, {f}, is in params.local.yaml: git-ignored, never committed)" in r.stdout
+    local = yaml.safe_load((proj / "params.local.yaml").read_text())
+    assert local == {"model_paths": {"my-model-q8_0": str(f)}}
     ent = resolve.load_params(proj)["models"]["registry"]["my-model-q8_0"]
+    assert ent["path"] == str(f)  # loading the params reads the local companion
     assert models_mod.fetch({"x": ent}, "x", log=lambda *_: None)["sha256"] == sha
+    # a clone on another machine (no params.local.yaml): the same command records its own path
+    (proj / "params.local.yaml").unlink()
+    r1 = _cli(["models", "add", str(f), "--id", "my-model-q8_0"], proj, env)
+    assert r1.returncode == 0, r1.stderr
+    assert r1.stdout.splitlines()[-2:] == [
+        "its path on this machine is in params.local.yaml (git-ignored)",
+        "nothing to add: use 'my-model-q8_0' (under llama_bench.models, or speculative.target)",
+    ]
+    assert resolve.load_params(proj)["models"]["registry"]["my-model-q8_0"]["path"] == str(f)
     # the same file and id again: it is already that model, nothing changes (issue 33 §2)
     r2 = _cli(["models", "add", str(f), "--id", "my-model-q8_0"], proj, env)
     assert r2.returncode == 0 and r2.stdout.splitlines()[-1] == (

@@ -14,6 +14,7 @@ import pytest
 import yaml
 
 from benchbook import cli, site, sitewriteups, writeup, writeupnew
+from benchbook.llamacpp import registry
 from benchbook.numbers import Number, load_all, publish
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -275,9 +276,9 @@ def test_a_users_file_is_named_in_the_writeups_params_by_its_name_only(tmp_path,
 
     mine = tmp_path / "home" / "alice" / "models" / "my-model.gguf"
     entry = {"source": "file", "path": str(mine), "sha256": "ab" * 32, "size_bytes": 10}
-    shared = writeupnew.public_entry(entry)
+    shared = registry.public_entry(entry)
     assert shared == {**entry, "path": "<models>/my-model.gguf"} and entry["path"] == str(mine)
-    assert writeupnew.public_entry({"source": "url", "url": "https://h/x.gguf"}) == {
+    assert registry.public_entry({"source": "url", "url": "https://h/x.gguf"}) == {
         "source": "url",
         "url": "https://h/x.gguf",
     }
@@ -292,9 +293,12 @@ def test_a_users_file_is_named_in_the_writeups_params_by_its_name_only(tmp_path,
     with pytest.raises(models_mod.ModelError) as e:
         models_mod._check_user_file("my-model", ent)
     assert "names the file only as <models>/my-model.gguf" in str(e.value)
-    assert str(e.value).endswith("fix: `benchbook writeup new NAME --model /path/to/my-model.gguf` writes it")
+    assert str(e.value).endswith(
+        "fix: `benchbook models add /path/to/my-model.gguf --id my-model` writes it for the project's "
+        "params.yaml, `benchbook writeup new NAME --model /path/to/my-model.gguf` for a write-up's"
+    )
     # this machine: the local companion gives the path back
-    local = writeupnew.write_local_path(pf, "my-model", mine)
+    local = registry.write_local_path(pf, "my-model", mine)
     assert local == pf.with_name("params.local.yaml")
     assert yaml.safe_load(local.read_text()) == {"model_paths": {"my-model": str(mine.resolve())}}
     assert resolve.load_params_file(pf)["models"]["registry"]["my-model"]["path"] == str(mine.resolve())

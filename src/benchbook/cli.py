@@ -223,7 +223,9 @@ def cmd_synth_model(args) -> int:
 
 def cmd_models_add(args) -> int:
     """``benchbook models add PATH|URL``: hash the file (download a URL into the cache first), write a
-    ``models.registry`` entry into params.yaml (comments and key order kept) and print it.  A file whose
+    ``models.registry`` entry into params.yaml (comments and key order kept) and print it.  A local
+    file is written ``path: <models>/NAME``, its folder into git-ignored ``params.local.yaml``
+    (``registry.public_entry``/``write_local_path``).  A file whose
     bytes an entry already names is "already <id>": its id (when another) is written as an alias of
     that entry (``{alias_of: <id>}``), never as a second model."""
     from .llamacpp import registry
@@ -241,6 +243,9 @@ def cmd_models_add(args) -> int:
             + existing
         )
         if existing == model_id or reg.get(model_id) == {"alias_of": existing}:
+            if existing == model_id and entry.get("source") == "file":  # this machine's path of it
+                local = registry.write_local_path(root / "params.yaml", model_id, entry["path"])
+                print(f"its path on this machine is in {local.name} (git-ignored)")
             print(f"nothing to add: use {existing!r} (under llama_bench.models, or speculative.target)")
             return 0
         done = registry.add(root / "params.yaml", model_id, {"alias_of": existing}, replace=args.replace)
@@ -250,11 +255,15 @@ def cmd_models_add(args) -> int:
             f"as an alias: {{alias_of: {existing}}} (its numbers and pages name {existing})"
         )
         return 0
-    done = registry.add(root / "params.yaml", model_id, entry, replace=args.replace)
+    done = registry.add(root / "params.yaml", model_id, registry.public_entry(entry), replace=args.replace)
+    if entry.get("source") == "file":  # the params name <models>/NAME; the folder stays on this machine
+        local = registry.write_local_path(root / "params.yaml", model_id, entry["path"])
     resolve.load_params(root)
     print(f"{'replaced' if done.replaced else 'added'} models.registry.{model_id} in {done.params_file}:")
-    for k, v in entry.items():
+    for k, v in done.entry.items():
         print(f"  {k}: {v}")
+    if entry.get("source") == "file":
+        print(f"  (this machine's path, {entry['path']}, is in {local.name}: git-ignored, never committed)")
     print(
         f"use it: list {model_id!r} under llama_bench.models (or speculative.target) in params.yaml; "
         f"`benchbook models fetch {model_id}` checks it now"

@@ -45,8 +45,8 @@ from .experiments.__main__ import OPTION
 from .experiments.contract import Sourced
 from .llamacpp import registry
 from .llamacpp.models import canonical_id, file_sha256, models_dir
+from .llamacpp.registry import public_entry, write_local_path
 from .numbers import load_all
-from .paths import MODELS_PREFIX, local_file
 from .session import SessionResult
 
 #: the experiments a write-up of one GGUF measures, and the params key that names the model
@@ -164,30 +164,6 @@ def resolve_model(root: Path, params: dict, model: str, log=print) -> tuple[str,
             "(the id comes from its name) or register it first: `benchbook models add FILE --id NEW_ID`"
         )
     return model_id, entry, False
-
-
-def write_local_path(params_file: Path, model_id: str, path: str | Path) -> Path:
-    """Record where ``model_id``'s file lies on this machine in the params file's local companion
-    (``paths.local_file``: ``writeups/NAME/params.local.yaml``, git-ignored), other entries kept; the
-    params themselves name it ``<models>/NAME`` (``public_entry``).  Returns the local file."""
-    local = local_file(params_file)
-    doc = yaml.safe_load(local.read_text()) if local.is_file() else None
-    paths = dict(doc.get("model_paths") or {}) if isinstance(doc, dict) else {}
-    paths[model_id] = str(Path(path).expanduser().resolve())
-    atomicfile.write_text(
-        local,
-        "# where this machine keeps the model files the params name as <models>/NAME (git-ignored: it holds "
-        "this machine's folders)\n" + yaml.safe_dump({"model_paths": paths}, sort_keys=True),
-    )
-    return local
-
-
-def public_entry(entry: dict) -> dict:
-    """A registry entry as the write-up's params hold it: a ``source: file`` path as ``<models>/NAME``
-    (issue 33 §3: no folder of this machine; ``write_local_path`` keeps the real one), others as given."""
-    if entry.get("source") != "file":
-        return entry
-    return {**entry, "path": MODELS_PREFIX + PurePath(str(entry["path"])).name}
 
 
 def write_params(

@@ -480,11 +480,13 @@ def _check_user_file(model_id: str, ent: dict) -> Path:
     path = user_path(ent)
     key = f"models.registry.{model_id}"
     if str(ent.get("path", "")).startswith(MODELS_PREFIX):
+        name = ent["path"][len(MODELS_PREFIX) :]
         raise ModelError(
-            f"model {model_id}: `{key}.path` names the file only as {ent['path']} (a write-up's params "
+            f"model {model_id}: `{key}.path` names the file only as {ent['path']} (committed params "
             "hold no folder of the machine that registered it) and this machine's path is not in the "
-            "params file's local companion (params.local.yaml, git-ignored); fix: `benchbook writeup new "
-            f"NAME --model /path/to/{ent['path'][len(MODELS_PREFIX) :]}` writes it"
+            "params file's local companion (params.local.yaml, git-ignored); fix: `benchbook models add "
+            f"/path/to/{name} --id {model_id}` writes it for the project's params.yaml, `benchbook "
+            f"writeup new NAME --model /path/to/{name}` for a write-up's"
         )
     if not path.is_file():
         raise ModelError(

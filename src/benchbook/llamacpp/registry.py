@@ -6,7 +6,10 @@ entry (``{alias_of: <id>}``, ``registered_as``), so the project's model keeps it
 file is edited as text: the entry's lines are inserted at the end of ``models.registry`` (or replace
 the lines of an entry with the same id), so every other byte — comments, key order, flow-style
 mappings — stays as it was; the result is re-read and must equal the old mapping plus the entry.
-A local file is used in place and must not be one that git would commit.
+A local file is used in place and must not be one that git would commit; the params name it
+``<models>/NAME`` (``public_entry``) and its folder on this machine goes to the params file's
+git-ignored companion ``params.local.yaml`` (``write_local_path``), so committed params name no folder
+of the machine that registered the file (the project's ``params.yaml`` and a write-up's alike).
 """
 
 from __future__ import annotations
@@ -14,12 +17,13 @@ from __future__ import annotations
 import re
 import subprocess
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePath
 from urllib.parse import unquote
 
 import yaml
 
 from benchbook import atomicfile
+from benchbook.paths import MODELS_PREFIX, local_file
 
 from .download import download
 from .fetch import sha256_file
@@ -260,3 +264,29 @@ def add(params_file: Path, model_id: str, entry: dict, *, replace: bool = False)
         )
     atomicfile.write_text(params_file, new_text)
     return Added(model_id, entry, params_file, replaced)
+
+
+def public_entry(entry: dict) -> dict:
+    """A registry entry as a committed params file holds it: a ``source: file`` path as
+    ``<models>/NAME`` (issue 33 §3: no folder of this machine; ``write_local_path`` keeps the real
+    one), other entries as given."""
+    if entry.get("source") != "file":
+        return entry
+    return {**entry, "path": MODELS_PREFIX + PurePath(str(entry["path"])).name}
+
+
+def write_local_path(params_file: Path, model_id: str, path: str | Path) -> Path:
+    """Record where ``model_id``'s file lies on this machine in the params file's local companion
+    (``paths.local_file``: ``params.local.yaml``, ``writeups/NAME/params.local.yaml``; git-ignored),
+    other entries kept; the params themselves name it ``<models>/NAME`` (``public_entry``).
+    ``resolve.with_local_paths`` reads it back when the params load.  Returns the local file."""
+    local = local_file(params_file)
+    doc = yaml.safe_load(local.read_text()) if local.is_file() else None
+    paths = dict(doc.get("model_paths") or {}) if isinstance(doc, dict) else {}
+    paths[model_id] = str(Path(path).expanduser().resolve())
+    atomicfile.write_text(
+        local,
+        "# where this machine keeps the model files the params name as <models>/NAME (git-ignored: it holds "
+        "this machine's folders)\n" + yaml.safe_dump({"model_paths": paths}, sort_keys=True),
+    )
+    return local
