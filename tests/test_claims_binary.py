@@ -58,7 +58,7 @@ def test_a_typo_under_audit_here_is_named_not_ignored(tmp_path, capsys, monkeypa
     monkeypatch.chdir(tmp_path)
     assert command.main([str(claims), "--out", "o"]) == 2
     assert capsys.readouterr().err == (
-        "benchbook: error: params.yaml audit.here.decodngs: unknown key; fix: write `decodings` "
+        "benchbook: error: params.yaml `audit.here.decodngs`: unknown key; fix: write `decodings` "
         "(known: build, methods, decodings, gpus)\n"
     )
     # control: the committed params.yaml is audited

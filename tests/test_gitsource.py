@@ -137,7 +137,11 @@ def test_git_source_in_params(fork, tmp_path):
     (tmp_path / "params.yaml").write_text(
         f"toolchain:\n  source: {{git: {fork}, ref: main, label: f, sha: 1}}\n" + reg
     )
-    with pytest.raises(resolve.ParamsError, match=r"unknown key\(s\) sha; allowed: git, label, ref"):
+    with pytest.raises(
+        resolve.ParamsError,
+        match=r"`toolchain\.source\.sha`: unknown key; fix: remove it or use a known key "
+        r"\(known: git, ref, label\)$",
+    ):
         resolve.load_params(tmp_path)
     params = {"toolchain": {"source": {"git": str(fork), "ref": "main", "label": "f"}, "backend": "cpu"}}
     with pytest.raises(tc.ToolchainError, match="no build of f"):

@@ -47,8 +47,9 @@ def _project(tmp_path, text):
         ),
         (
             "toolchain:\n  source: {project: x, sha: y}\n" + OK_REG,
-            "params.yaml: `toolchain.source` has unknown key(s) sha; allowed: build_number, project, "
-            "sha256, subdir, version",
+            # before: "`toolchain.source` has unknown key(s) sha; allowed: build_number, project, ..."
+            "params.yaml `toolchain.source.sha`: unknown key; fix: write `sha256` (known: project, "
+            "version, sha256, subdir, build_number)",
         ),
         (OK_TC, "params.yaml: missing section `models`; fix: add it"),
         (OK_TC + "models:\n  default: a\n", "params.yaml: missing section `models.registry`; fix: add it"),

@@ -14,12 +14,31 @@ from benchbook import caveats
 from benchbook.errors import ParamsError
 from benchbook.session import SessionResult
 
+#: the keys params.yaml `report` may hold, in the order an unknown key's message lists them
+REPORT_KNOWN = ", ".join([*caveats.DEFAULTS, *caveats.REPORT_KEYS])
+TRAIN_KNOWN = (
+    "seed, corpus_seed, n_docs, seq_len, batch_size, steps, lr, warmup, max_block, p_full_mask, aux_coef, "
+    "threads, log_every, model"
+)
+
 
 @pytest.mark.parametrize(
     ("report", "message"),
     [
-        ({"confidnce": 0.95}, "params.yaml `report.confidnce`: unknown key; fix: write `confidence`"),
-        ({"primary_hots": None}, "params.yaml `report.primary_hots`: unknown key; fix: write `primary_host`"),
+        (
+            {"confidnce": 0.95},
+            f"params.yaml `report.confidnce`: unknown key; fix: write `confidence` (known: {REPORT_KNOWN})",
+        ),
+        (
+            {"primary_hots": None},
+            "params.yaml `report.primary_hots`: unknown key; fix: write `primary_host` "
+            f"(known: {REPORT_KNOWN})",
+        ),
+        (
+            {"zzz": 1},
+            "params.yaml `report.zzz`: unknown key; fix: remove it or use a known key "
+            f"(known: {REPORT_KNOWN})",
+        ),
         (
             {"confidence": 95},
             "params.yaml report.confidence: 95 is not a level between 0 and 1; fix: write e.g. 0.95",
@@ -52,12 +71,22 @@ def test_a_good_report_section_passes_with_its_defaults():
 @pytest.mark.parametrize(
     ("section", "message"),
     [
-        ({"stpes": 600}, "params.yaml `draftself.train.stpes`: unknown key; fix: write `steps`"),
+        (
+            {"stpes": 600},
+            f"params.yaml `draftself.train.stpes`: unknown key; fix: write `steps` (known: {TRAIN_KNOWN})",
+        ),
+        (
+            {"zzz": 1, "stpes": 600},
+            "params.yaml `draftself.train.zzz`: unknown key; fix: remove it or use a known key (known: "
+            f"{TRAIN_KNOWN}); params.yaml `draftself.train.stpes`: unknown key; fix: write `steps` (known: "
+            f"{TRAIN_KNOWN})",
+        ),
         ({"lr": "fast"}, "params.yaml `draftself.train.lr` is 'fast' (str); fix: write a number"),
         ({"steps": True}, "params.yaml `draftself.train.steps` is True (bool); fix: write an integer"),
         (
             {"model": {"n_layer": 2}},
-            "params.yaml `draftself.train.model.n_layer`: unknown key; fix: write `n_layers`",
+            "params.yaml `draftself.train.model.n_layer`: unknown key; fix: write `n_layers` (known: "
+            "d_model, n_layers, n_heads, dense, d_ff, n_experts, top_k, d_expert, max_seq_len, rope_base)",
         ),
         (
             {"model": [1]},
@@ -110,10 +139,12 @@ def test_a_misspelt_section_names_the_section_it_was_meant_to_be(tmp_path):
     doc["speculatve"] = doc.pop("speculative")
     with pytest.raises(ParamsError) as e:
         resolve.validate_params(doc, tmp_path / "params.yaml")
+    # before: "<p>: top-level section `speculatve` is not one benchbook reads; fix: write `speculative`
+    # (the section it is closest to) or compare with the committed file (`git diff params.yaml`)"
     assert str(e.value) == (
-        f"{tmp_path / 'params.yaml'}: top-level section `speculatve` is not one benchbook reads; fix: write "
-        "`speculative` (the section it is closest to) or compare with the committed file "
-        "(`git diff params.yaml`)"
+        f"{tmp_path / 'params.yaml'} `speculatve`: unknown key; fix: write `speculative` (known: toolchain, "
+        "models, report, audit, profiles, draftself, draftself_gpu, llama_bench, offload, spec_depth, "
+        "speculative, template, tool_gap)"
     )
     # control: the committed file, and a key far from every section (a user's own notes), pass
     doc["speculative"] = doc.pop("speculatve")
@@ -318,5 +349,6 @@ def test_a_report_typo_is_named_by_doctor_and_measure_before_measuring(
     monkeypatch.chdir(tmp_path)
     assert main(command) == 2
     assert capsys.readouterr().err == (
-        "benchbook: error: params.yaml `report.hihg_cv`: unknown key; fix: write `high_cv`\n"
+        "benchbook: error: params.yaml `report.hihg_cv`: unknown key; fix: write `high_cv` "
+        f"(known: {REPORT_KNOWN})\n"
     )

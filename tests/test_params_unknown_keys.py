@@ -35,40 +35,39 @@ def _set(*path, value):
 CASES = {
     "toolchain.bakend": (
         _set("toolchain", "bakend", value="cpu"),
-        f"params.yaml: `toolchain.bakend`: unknown key; fix: write `backend` {TC_KNOWN}",
+        f"params.yaml `toolchain.bakend`: unknown key; fix: write `backend` {TC_KNOWN}",
     ),
     "toolchain.cmake_flags": (
         _set("toolchain", "cmake_flags", value=["-DX=1"]),
-        f"params.yaml: `toolchain.cmake_flags`: unknown key; fix: write `extra_cmake_flags` {TC_KNOWN}",
+        f"params.yaml `toolchain.cmake_flags`: unknown key; fix: write `extra_cmake_flags` {TC_KNOWN}",
     ),
     "models.defualt": (
         _set("models", "defualt", value="x"),
-        "params.yaml: `models.defualt`: unknown key; fix: write `default` (known: default, registry)",
+        "params.yaml `models.defualt`: unknown key; fix: write `default` (known: default, registry)",
     ),
     "registry.membr": (
         _set("models", "registry", WHEEL, "membr", value="x"),
-        f"params.yaml: `models.registry.{WHEEL}.membr`: unknown key; fix: write `member` (known: source, "
+        f"params.yaml `models.registry.{WHEEL}.membr`: unknown key; fix: write `member` (known: source, "
         "project, version, wheel_sha256, member, sha256, size_bytes)",
     ),
     "registry.quantise": (
         _set("models", "registry", DERIVED, "quantise", value="Q8_0"),
-        f"params.yaml: `models.registry.{DERIVED}.quantise`: unknown key; fix: write `quantize` "
+        f"params.yaml `models.registry.{DERIVED}.quantise`: unknown key; fix: write `quantize` "
         "(known: derived_from, quantize)",
     ),
     "audit.hre": (
         _set("audit", "hre", value={}),
-        "params.yaml: `audit.hre`: unknown key; fix: write `here` (known: here, severity)",
+        "params.yaml `audit.hre`: unknown key; fix: write `here` (known: here, severity)",
     ),
     "audit.here.bild": (
         _set("audit", "here", "bild", value="x"),
-        "params.yaml: `audit.here.bild`: unknown key; fix: write `build` (known: build, methods, "
+        "params.yaml `audit.here.bild`: unknown key; fix: write `build` (known: build, methods, "
         "decodings, gpus)",
     ),
     "profiles.cpu.bogus": (
         _set("profiles", "cpu", "bogus", value={}),
-        "params.yaml: `profiles.cpu.bogus`: not an experiment section; fix: remove it or name an "
-        "experiment section (known: draftself, draftself_gpu, llama_bench, offload, spec_depth, "
-        "speculative, template, tool_gap)",
+        "params.yaml `profiles.cpu.bogus`: unknown key; fix: remove it or use a known key (known: "
+        "draftself, draftself_gpu, llama_bench, offload, spec_depth, speculative, template, tool_gap)",
     ),
     "profiles: cpu": (
         _set("profiles", value="cpu"),
@@ -77,7 +76,7 @@ CASES = {
     ),
     "draftself.bogus_key": (
         _set("draftself", "bogus_key", value=1),
-        "params.yaml: `draftself.bogus_key`: unknown key; fix: remove it or use a known key (known: "
+        "params.yaml `draftself.bogus_key`: unknown key; fix: remove it or use a known key (known: "
         "train, measure)",
     ),
     "extra_cmake_flags string": (

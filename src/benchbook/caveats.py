@@ -42,6 +42,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import polars as pl
 
+from .errors import check_keys
 from .identity import ORDER_DRIFT_MIN, ORDER_MIN_N, ORDER_RHO_MIN, ORDER_RHO_REST_MIN, STATE_EFFECT_ALPHA
 from .stats import t_quantile
 
@@ -1224,13 +1225,11 @@ def check_report(report: dict | None) -> dict:
     ``REPORT_KEYS``.  Returns it with ``confidence`` defaulted to 0.95 and ``primary_host`` to None.
 
     Raises:
-        ValueError: ``report`` is not a mapping; a key that is neither (a typo would otherwise be ignored,
-            or be a KeyError later: the nearest declared spelling is named); a threshold whose default is
-            a number given as something else; ``confidence`` outside (0, 1); ``primary_host`` not a
-            string.
+        ValueError: ``report`` is not a mapping; a threshold whose default is a number given as something
+            else; ``confidence`` outside (0, 1); ``primary_host`` not a string.
+        ParamsError (a ValueError): a key that is neither (a typo would otherwise be ignored, or be a
+            KeyError later): ``errors.check_keys``'s message, naming the nearest declared spelling.
     """
-    import difflib
-
     if report is None:
         report = {}
     if not isinstance(report, dict):
@@ -1238,12 +1237,7 @@ def check_report(report: dict | None) -> dict:
             f"params.yaml `report` must be a mapping (key: value lines indented under `report:`), got "
             f"{type(report).__name__}; fix: restore it from git (`git restore params.yaml`)"
         )
-    declared = list(DEFAULTS) + list(REPORT_KEYS)
-    for k in report:
-        if k not in declared:
-            near = difflib.get_close_matches(str(k), declared, n=1)
-            fix = f"write `{near[0]}`" if near else f"use one of {', '.join(sorted(declared))}"
-            raise ValueError(f"params.yaml `report.{k}`: unknown key; fix: {fix}")
+    check_keys(report, [*DEFAULTS, *REPORT_KEYS], "params.yaml", "report")
     for k, v in report.items():
         if k in DEFAULTS and _is_number(DEFAULTS[k]) and not _is_number(v):
             raise ValueError(

@@ -11,11 +11,12 @@ benchbook.experiments NAME`` all report through ``report``; an interrupted comma
 from __future__ import annotations
 
 import contextlib
+import difflib
 import errno
 import signal
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator, Mapping
 from pathlib import Path
 from typing import TextIO
 
@@ -26,6 +27,52 @@ class ParamsError(ValueError):
     The message names the file or option, the key (the line for a syntax error) and the fix.  One class
     for every reader of parameters (``resolve`` for the toolchain and models, ``experiments.contract``
     for an experiment's section); a ValueError, so a command prints it as one line."""
+
+
+#: what an unknown key is called in every message that refuses one (``unknown_key``)
+UNKNOWN_KEY = "unknown key"
+
+
+def nearest(key: object, known: Collection[str], cutoff: float = 0.6) -> str | None:
+    """The known key closest in spelling to ``key`` (``difflib.get_close_matches``: ratio >= ``cutoff``,
+    difflib's default 0.6), or None when none is that close."""
+    near = difflib.get_close_matches(str(key), list(known), n=1, cutoff=cutoff)
+    return near[0] if near else None
+
+
+def unknown_key_fix(key: object, known: Collection[str]) -> str:
+    """The fix for ``key``, which ``known`` (in the order given) lacks: ``write `backend` (known: source,
+    backend, amx)``, the nearest known spelling (``nearest``), or ``remove it or use a known key (known:
+    ...)`` when none is near."""
+    near = nearest(key, known)
+    lead = f"write `{near}`" if near is not None else "remove it or use a known key"
+    return f"{lead} (known: {', '.join(map(str, known))})"
+
+
+def unknown_key(place: str, key: object, known: Collection[str]) -> str:
+    """The one message for a key ``known`` lacks, at ``place`` (the file and the key's dotted name:
+    ``params.yaml `toolchain.bakend```): ``<place>: unknown key; fix: write `backend` (known: source,
+    backend, ...)`` (``unknown_key_fix``).  Every reader of parameters words it so: ``resolve``,
+    ``caveats.check_report``, ``audit.verdicts.Here``, ``draftself.train`` and ``experiments.contract``
+    (which names the place its own way: ``--overrides`` key ``x``)."""
+    return f"{place}: {UNKNOWN_KEY}; fix: {unknown_key_fix(key, known)}"
+
+
+def check_keys(given: Mapping, known: Collection[str], file: str | Path, section: str = "") -> None:
+    """Refuse the keys of ``given`` (the mapping at dotted ``section`` of ``file``; "" for its top level)
+    that ``known`` lacks: a typo (``bakend``) would otherwise be ignored and its default used silently.
+
+    Raises:
+        ParamsError: one ``unknown_key`` clause per unknown key, in ``given``'s order, joined by "; "
+            (``params.yaml `report.confidnce`: unknown key; fix: write `confidence` (known: ...)``).
+    """
+    clauses = [
+        unknown_key(f"{file} `{section + '.' if section else ''}{key}`", key, known)
+        for key in given
+        if key not in known
+    ]
+    if clauses:
+        raise ParamsError("; ".join(clauses))
 
 
 def read_utf8(path: str | Path, why: str, fix: str, error: type[Exception] = ValueError) -> str:

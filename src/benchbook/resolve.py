@@ -13,7 +13,7 @@ from pathlib import Path
 import yaml
 
 from . import paths as paths_mod
-from .errors import ParamsError, read_utf8
+from .errors import ParamsError, check_keys, nearest, read_utf8, unknown_key
 from .llamacpp import models as models_mod
 from .llamacpp import registry as registry_mod
 from .llamacpp import toolchain as tc_mod
@@ -57,19 +57,28 @@ def _check_entry_types(ent: dict, key: str, p: Path) -> None:
         )
 
 
-def _mapping(doc: dict, key: str, p: Path, what: str) -> dict:
-    """``doc[key]`` (dotted name ``what``) when it is a mapping, else ParamsError naming it and the fix."""
-    if key not in doc or doc[key] is None:
+def _mapping(doc: dict, key: str, p: Path, what: str, of: str = "", required: bool = True) -> dict:
+    """``doc[key]`` (dotted name ``what``) when it is a mapping; ``{}`` when it is absent or empty and not
+    ``required``.  ``of``: what the mapping holds, for the message (" of experiment sections"; default:
+    its ``key: value`` lines).
+
+    Raises:
+        ParamsError: naming ``what``, the type given and the fix (a ``required`` one: that it is missing).
+    """
+    value = doc.get(key)
+    if value is None:
+        if not required:
+            return {}
         raise ParamsError(
             f"{p}: missing section `{what}`; fix: add it (see the committed params.yaml: "
             f"`git show HEAD:params.yaml`)"
         )
-    if not isinstance(doc[key], dict):
+    if not isinstance(value, dict):
         raise ParamsError(
-            f"{p}: `{what}` must be a mapping (key: value lines indented under `{what}:`), got a "
-            f"{type(doc[key]).__name__} ({doc[key]!r:.60}); fix: correct it {_RESTORE}"
+            f"{p}: `{what}` must be a mapping{of or f' (key: value lines indented under `{what}:`)'}, got a "
+            f"{type(value).__name__} ({value!r:.60}); fix: correct it {_RESTORE}"
         )
-    return doc[key]
+    return value
 
 
 #: the sections of params.yaml besides the experiments' (one per package under ``experiments/``)
@@ -79,23 +88,17 @@ SECTIONS = ("toolchain", "models", "report", "audit", "profiles")
 def _near_miss_sections(doc: dict, p: Path) -> None:
     """A top-level key that is not a known section (``SECTIONS`` and the experiment packages) but close
     to one (``difflib``, ratio >= 0.8: ``speculatve``, ``reprot``) is a typo that would leave the real
-    section out silently (its experiment ran on defaults, or the stage found nothing to run).
+    section out silently (its experiment ran on defaults, or the stage found nothing to run); a key far
+    from every section (a user's own notes) passes.
 
     Raises:
-        ParamsError: naming the key and the section it was likely meant to be.
+        ParamsError: ``errors.unknown_key``'s message, naming the key and the section it was likely
+            meant to be.
     """
-    import difflib
-
     known = [*SECTIONS, *_experiments()]
     for key in doc:
-        if key in known:
-            continue
-        near = difflib.get_close_matches(str(key), known, n=1, cutoff=0.8)
-        if near:
-            raise ParamsError(
-                f"{p}: top-level section `{key}` is not one benchbook reads; fix: write `{near[0]}` "
-                f"(the section it is closest to) {_RESTORE}"
-            )
+        if key not in known and nearest(key, known, cutoff=0.8) is not None:
+            raise ParamsError(unknown_key(f"{p} `{key}`", key, known))
 
 
 #: Keys each section (dotted) benchbook reads outside the experiments' typed ``Params`` may hold:
@@ -111,23 +114,6 @@ KNOWN_KEYS = {
 }
 #: Keys a derived and an alias registry entry may hold
 _DERIVED_KEYS = ("derived_from", "quantize")
-
-
-def _check_keys(section: dict, what: str, known, p: Path) -> None:
-    """Refuse a key of ``section`` (dotted name ``what``) not in ``known``, naming the nearest
-    known key (``difflib``, as ``experiments.contract`` does for the experiments' sections).
-
-    Raises:
-        ParamsError: naming the key, the closest known key and all known keys.
-    """
-    import difflib
-
-    for key in section:
-        if key in known:
-            continue
-        near = difflib.get_close_matches(str(key), list(known), n=1)
-        lead = f"write `{near[0]}`" if near else "remove it or use a known key"
-        raise ParamsError(f"{p}: `{what}.{key}`: unknown key; fix: {lead} (known: {', '.join(known)})")
 
 
 def _check_type(section: dict, what: str, key: str, p: Path) -> None:
@@ -163,39 +149,16 @@ def _check_profiles(doc: dict, p: Path, experiments: list[str]) -> None:
     each section's ``Params`` checks when the profile is picked).
 
     Raises:
-        ParamsError: naming the profile or section that is not a mapping or not an experiment.
+        ParamsError: naming the profile or section that is not a mapping (``_mapping``) or not an
+            experiment (``errors.check_keys``).
     """
-    import difflib
-
-    profs = doc.get("profiles")
-    if profs is None:
-        return
-    if not isinstance(profs, dict):
-        raise ParamsError(
-            f"{p}: `profiles` must be a mapping of profile names (cpu:, gpu:) to sections, got a "
-            f"{type(profs).__name__} ({profs!r:.60}); fix: correct it {_RESTORE}"
-        )
-    for name, prof in profs.items():
-        if prof is None:
-            continue
-        if not isinstance(prof, dict):
-            raise ParamsError(
-                f"{p}: `profiles.{name}` must be a mapping of experiment sections, got a "
-                f"{type(prof).__name__} ({prof!r:.60}); fix: correct it {_RESTORE}"
-            )
-        for sec, body in prof.items():
-            if sec not in experiments:
-                near = difflib.get_close_matches(str(sec), experiments, n=1)
-                lead = f"write `{near[0]}`" if near else "remove it or name an experiment section"
-                raise ParamsError(
-                    f"{p}: `profiles.{name}.{sec}`: not an experiment section; fix: {lead} "
-                    f"(known: {', '.join(experiments)})"
-                )
-            if body is not None and not isinstance(body, dict):
-                raise ParamsError(
-                    f"{p}: `profiles.{name}.{sec}` must be a mapping of that section's keys, got a "
-                    f"{type(body).__name__} ({body!r:.60}); fix: correct it {_RESTORE}"
-                )
+    shape = " of profile names (cpu:, gpu:) to sections"
+    profs = _mapping(doc, "profiles", p, "profiles", of=shape, required=False)
+    for name in profs:
+        prof = _mapping(profs, name, p, f"profiles.{name}", of=" of experiment sections", required=False)
+        check_keys(prof, experiments, p, f"profiles.{name}")
+        for sec in prof:
+            _mapping(prof, sec, p, f"profiles.{name}.{sec}", of=" of that section's keys", required=False)
 
 
 def _experiments() -> list[str]:
@@ -229,7 +192,7 @@ def validate_params(doc, p: Path) -> dict:
         )
     _near_miss_sections(doc, p)
     tc = _mapping(doc, "toolchain", p, "toolchain")
-    _check_keys(tc, "toolchain", KNOWN_KEYS["toolchain"], p)
+    check_keys(tc, KNOWN_KEYS["toolchain"], p, "toolchain")
     for key in ("extra_cmake_flags", "user_build_dir", "backend"):
         _check_type(tc, "toolchain", key, p)
     if tc.get("backend", "auto") not in ("auto", "cpu", "cuda"):
@@ -244,22 +207,17 @@ def validate_params(doc, p: Path) -> dict:
         )
     if not tc.get("user_build_dir"):
         src = _mapping(tc, "source", p, "toolchain.source")
-        fields = set(tc_mod.SourceSpec.__dataclass_fields__)
+        fields = tuple(tc_mod.SourceSpec.__dataclass_fields__)
         if "git" in src:
-            fields = set(GIT_SOURCE_KEYS)
+            fields = GIT_SOURCE_KEYS
             if not src.get("label"):
                 raise ParamsError(
                     f"{p}: `toolchain.source` (git) has no `label`; fix: name the build (e.g. "
                     "the fork's name): pages show it with every number measured with it"
                 )
-        unknown = sorted(set(src) - fields)
-        if unknown:
-            raise ParamsError(
-                f"{p}: `toolchain.source` has unknown key(s) {', '.join(unknown)}; allowed: "
-                f"{', '.join(sorted(fields))}; fix: correct the key name {_RESTORE}"
-            )
+        check_keys(src, fields, p, "toolchain.source")
     models = _mapping(doc, "models", p, "models")
-    _check_keys(models, "models", KNOWN_KEYS["models"], p)
+    check_keys(models, KNOWN_KEYS["models"], p, "models")
     reg = _mapping(models, "registry", p, "models.registry")
     if not reg:
         raise ParamsError(f"{p}: `models.registry` is empty; fix: add at least one model entry {_RESTORE}")
@@ -297,10 +255,10 @@ def validate_params(doc, p: Path) -> dict:
                 raise ParamsError(
                     f"{p}: `{key}` is derived but has no `quantize` type (e.g. Q8_0); fix: add it"
                 )
-            _check_keys(ent, key, _DERIVED_KEYS, p)
+            check_keys(ent, _DERIVED_KEYS, p, key)
         elif ent.get("source") in SOURCE_KEYS:
             need = SOURCE_KEYS[ent["source"]]
-            _check_keys(ent, key, ("source", *need, *(() if "size_bytes" in need else ("size_bytes",))), p)
+            check_keys(ent, ("source", *need, *(() if "size_bytes" in need else ("size_bytes",))), p, key)
             missing = [k for k in need if ent.get(k) in (None, "")]
             if missing:
                 raise ParamsError(
@@ -329,12 +287,9 @@ def validate_params(doc, p: Path) -> dict:
             f"{', '.join(map(str, reg))}); fix: name one of them"
         )
     for what in ("audit", "draftself", "draftself_gpu"):
-        if doc.get(what) is not None:
-            _check_keys(_mapping(doc, what, p, what), what, KNOWN_KEYS[what], p)
-    here = (doc.get("audit") or {}).get("here")
-    if here is not None:
-        here = _mapping(doc["audit"], "here", p, "audit.here")
-        _check_keys(here, "audit.here", KNOWN_KEYS["audit.here"], p)
+        check_keys(_mapping(doc, what, p, what, required=False), KNOWN_KEYS[what], p, what)
+    here = _mapping(doc.get("audit") or {}, "here", p, "audit.here", required=False)
+    check_keys(here, KNOWN_KEYS["audit.here"], p, "audit.here")
     _check_profiles(doc, p, _experiments())
     return doc
 

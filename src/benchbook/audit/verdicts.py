@@ -38,6 +38,7 @@ import polars as pl
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from .. import caveats
+from ..errors import check_keys
 from . import acceptance
 from .counts import small_counts
 from .precision import Interval, Severity, written
@@ -221,7 +222,9 @@ class Here:
 
         Raises:
             ValueError: ``methods``, ``decodings`` or ``gpus`` is not a list of names (``gpus: NVIDIA
-                H200`` made the GPUs ``N, V, I, D, I, A, ...``).
+                H200`` made the GPUs ``N, V, I, D, I, A, ...``); a section is not a mapping.
+            ParamsError (a ValueError): a key of ``audit`` or ``audit.here`` outside ``AUDIT_KEYS`` or
+                ``HERE_KEYS`` (``errors.check_keys``: the nearest known spelling named).
         """
         if not isinstance(params, dict):
             raise ValueError(
@@ -240,16 +243,9 @@ class Here:
                 f"params.yaml audit.here: a mapping is needed, got {type(here).__name__} {here!r:.60}; "
                 "fix: write `here: {build: ..., methods: [...], decodings: [...], gpus: [...]}`"
             )
-        for what, section, known in (("audit", audit, AUDIT_KEYS), ("audit.here", here, HERE_KEYS)):
-            for key in section:
-                if key not in known:  # a typo (`decodngs`) left the default in force, silently
-                    import difflib
-
-                    near = difflib.get_close_matches(str(key), known, n=1)
-                    lead = f"write `{near[0]}`" if near else "remove it"
-                    raise ValueError(
-                        f"params.yaml {what}.{key}: unknown key; fix: {lead} (known: {', '.join(known)})"
-                    )
+        # a typo (`decodngs`) left the default in force, silently
+        check_keys(audit, AUDIT_KEYS, "params.yaml", "audit")
+        check_keys(here, HERE_KEYS, "params.yaml", "audit.here")
         if not isinstance(here.get("build", ""), str):
             raise ValueError(
                 f"params.yaml audit.here.build: a string is needed, got {here['build']!r:.60}; fix: write "

@@ -231,15 +231,13 @@ _MODEL_KEYS = {
 
 def _checked(section: str, given: object, declared: dict[str, object]) -> dict:
     """``given`` (a params.yaml mapping) checked against ``declared`` (``{key: type name}`` of a
-    dataclass): every key declared (an unknown one names the nearest declared spelling), every value of
-    its type (an int where a float is declared is fine; a bool is no number).
+    dataclass): every key declared (an unknown one: ``errors.check_keys``, naming the nearest declared
+    spelling), every value of its type (an int where a float is declared is fine; a bool is no number).
 
     Raises:
         ParamsError: naming ``params.yaml <section>.<key>``, what is wrong and the fix.
     """
-    import difflib
-
-    from benchbook.errors import ParamsError
+    from benchbook.errors import ParamsError, check_keys
 
     if given is None:
         return {}
@@ -248,11 +246,8 @@ def _checked(section: str, given: object, declared: dict[str, object]) -> dict:
             f"params.yaml `{section}` must be a mapping (key: value lines indented under it), got "
             f"{type(given).__name__}; fix: write its keys ({', '.join(sorted(declared))}) under `{section}:`"
         )
+    check_keys(given, declared, "params.yaml", section)
     for key, value in given.items():
-        if key not in declared:
-            near = difflib.get_close_matches(str(key), list(declared), n=1)
-            fix = f"write `{near[0]}`" if near else f"remove it (keys: {', '.join(sorted(declared))})"
-            raise ParamsError(f"params.yaml `{section}.{key}`: unknown key; fix: {fix}")
         want = str(declared[key]).replace("<class '", "").replace("'>", "")
         words = {"int": "an integer", "float": "a number", "bool": "true or false", "dict": "a mapping"}
         ok = {

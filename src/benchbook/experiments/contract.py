@@ -11,14 +11,15 @@
 
   - a new measurement: ``from_params`` / ``from_section`` merge defaults, the section and a run's
     overrides, key by key, as ``{**DEFAULTS, **section, **overrides}`` did, and refuse what does not
-    fit: an unknown key at any depth (naming it, the known keys and the closest one, ``difflib``), a
-    wrong type (strict: YAML's bare ``on`` is a boolean, never the string llama-bench wants; ``"16"``
-    is a string, never a count), a value out of bounds, a ``models.registry`` id the registry lacks
-    (``ModelId``; before any build or model is resolved), and what an experiment's own checks refuse
-    (``invalid``).  All of it in one ``ParamsError`` whose clauses each name where the value was
-    written (``Source``: params.yaml ``section.key``, a host profile's ``profiles.<name>.<section>.<key>``,
-    ``--overrides``) and a fix that says what to write (the type and bounds expected, the allowed
-    values or the known names).  ``Sourced`` carries those places through a merge.
+    fit: an unknown key at any depth (naming it, the closest known one and the known keys: the wording
+    of every params reader, ``errors.unknown_key_fix``), a wrong type (strict: YAML's bare ``on`` is a
+    boolean, never the string llama-bench wants; ``"16"`` is a string, never a count), a value out of
+    bounds, a ``models.registry`` id the registry lacks (``ModelId``; before any build or model is
+    resolved), and what an experiment's own checks refuse (``invalid``).  All of it in one
+    ``ParamsError`` whose clauses each name where the value was written (``Source``: params.yaml
+    ``section.key``, a host profile's ``profiles.<name>.<section>.<key>``, ``--overrides``) and a fix
+    that says what to write (the type and bounds expected, the allowed values or the known names).
+    ``Sourced`` carries those places through a merge.
   - a committed session's config (its start record's ``config``): ``from_record`` / ``of`` validate
     the types but keep keys the model no longer declares (``extra="allow"``: such as ``raw_dir``, or a
     speculative GPU session's ``profiles``), so every committed session still validates and
@@ -41,7 +42,6 @@
 
 from __future__ import annotations
 
-import difflib
 import functools
 import types
 from collections.abc import Mapping, Sequence
@@ -52,7 +52,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationErr
 from pydantic_core import PydanticCustomError
 from typing_extensions import get_type_hints, is_typeddict
 
-from ..errors import ParamsError
+from ..errors import UNKNOWN_KEY, ParamsError, unknown_key_fix
 
 #: ``Source.origin`` of a layer read from the params file
 PARAMS_FILE = "params.yaml"
@@ -496,9 +496,7 @@ def _unknown_keys(tp: Any, value: Any, loc: tuple) -> list[Problem]:
             if k in keys:
                 out += _unknown_keys(keys[k], v, (*loc, k))
                 continue
-            near = difflib.get_close_matches(str(k), list(keys), n=1)
-            lead = f"write `{near[0]}`" if near else "remove it or use a known key"
-            out.append(Problem((*loc, k), "unknown key", f"{lead} (known: {', '.join(keys)})"))
+            out.append(Problem((*loc, k), UNKNOWN_KEY, unknown_key_fix(k, keys)))
         return out
     if origin is list and isinstance(value, list):
         return [p for i, v in enumerate(value) for p in _unknown_keys(get_args(tp)[0], v, (*loc, i))]
