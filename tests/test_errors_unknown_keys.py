@@ -123,7 +123,7 @@ def test_every_reader_words_an_unknown_key_the_same():
         ),
         (
             {"llama_bench": 3},
-            "params.yaml: `profiles.cpu.llama_bench` must be a mapping of that section's keys, got a int "
+            "params.yaml: `profiles.cpu.llama_bench` must be a mapping of that section's keys, got a number "
             "(3); fix: correct it or compare with the committed file (`git diff params.yaml`)",
         ),
     ],

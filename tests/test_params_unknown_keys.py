@@ -71,7 +71,7 @@ CASES = {
     ),
     "profiles: cpu": (
         _set("profiles", value="cpu"),
-        "params.yaml: `profiles` must be a mapping of profile names (cpu:, gpu:) to sections, got a str "
+        "params.yaml: `profiles` must be a mapping of profile names (cpu:, gpu:) to sections, got a string "
         f"('cpu'); fix: correct it {RESTORE}",
     ),
     "draftself.bogus_key": (

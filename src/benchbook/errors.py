@@ -182,3 +182,21 @@ def report(error: BaseException, file: TextIO | None = None) -> int:
     text = os_error(error) if system and isinstance(error, OSError) else error
     print(f"benchbook: error: {text}", file=file or sys.stderr)
     return EXIT_ERROR
+
+
+#: what a YAML reader calls a value of each Python type (messages say "got a list", "got a number")
+_YAML_KINDS = {
+    bool: "true/false",
+    int: "a number",
+    float: "a number",
+    str: "a string",
+    list: "a list",
+    dict: "a mapping",
+    type(None): "nothing (null)",
+}
+
+
+def yaml_kind(value: object) -> str:
+    """The kind of a parsed YAML value as its writer knows it: ``yaml_kind(3) == "a number"``,
+    ``yaml_kind("x") == "a string"``, ``yaml_kind([1]) == "a list"``; other types by their name."""
+    return _YAML_KINDS.get(type(value), f"a {type(value).__name__}")

@@ -13,7 +13,7 @@ from pathlib import Path
 import yaml
 
 from . import paths as paths_mod
-from .errors import ParamsError, check_keys, nearest, read_utf8, unknown_key
+from .errors import ParamsError, check_keys, nearest, read_utf8, unknown_key, yaml_kind
 from .llamacpp import models as models_mod
 from .llamacpp import registry as registry_mod
 from .llamacpp import toolchain as tc_mod
@@ -75,8 +75,8 @@ def _mapping(doc: dict, key: str, p: Path, what: str, of: str = "", required: bo
         )
     if not isinstance(value, dict):
         raise ParamsError(
-            f"{p}: `{what}` must be a mapping{of or f' (key: value lines indented under `{what}:`)'}, got a "
-            f"{type(value).__name__} ({value!r:.60}); fix: correct it {_RESTORE}"
+            f"{p}: `{what}` must be a mapping{of or f' (key: value lines indented under `{what}:`)'}, got "
+            f"{yaml_kind(value)} ({value!r:.60}); fix: correct it {_RESTORE}"
         )
     return value
 
@@ -187,8 +187,8 @@ def validate_params(doc, p: Path) -> dict:
         )
     if not isinstance(doc, dict):
         raise ParamsError(
-            f"{p}: the top level must be a mapping of sections (toolchain:, models:, ...), got a "
-            f"{type(doc).__name__}; fix: correct it {_RESTORE}"
+            f"{p}: the top level must be a mapping of sections (toolchain:, models:, ...), got "
+            f"{yaml_kind(doc)}; fix: correct it {_RESTORE}"
         )
     _near_miss_sections(doc, p)
     tc = _mapping(doc, "toolchain", p, "toolchain")
