@@ -124,7 +124,7 @@ def test_a_claims_engine_does_not_take_the_software_blocks_build(tmp_path):
     # "reproducible here" (this project: llama.cpp b11434) held upstream's build for this one's
     missing = {v.id: v.reproducible.missing for v in run.audit_file(f, here=Here()).verdicts}
     assert [m for m in missing["upstream"] if m.startswith("build")] == [
-        "build: llama.cpp (here: llama.cpp b11434)"
+        "build: not stated (llama.cpp, no build or version; here: llama.cpp b11434)"
     ]
 
 
@@ -287,6 +287,47 @@ def test_a_build_is_this_projects_only_as_whole_words(tmp_path):
     log_rows = [v for v in run.audit_file(f, here=here, logs_dir=logs).verdicts if v.kind == "log"]
     assert len(log_rows) == 2
     assert all("build: b1143 (here: llama.cpp b11434)" in v.reproducible.missing for v in log_rows)
+
+
+CPU_TEXT = """schema: benchbook.claims
+schema_version: 1
+source: {kind: blog post}
+model: {name: SmolLM2-135M}
+claims:
+  - {id: cpu, metric: decode_tps, value: 12.9, unit: tok/s, conditions: {hardware: CPU only (no GPU), engine: llama.cpp}}
+  - {id: cpu2, metric: decode_tps, value: 13.9, unit: tok/s, conditions: {hardware: a bare CPU, engine: llama.cpp}}
+  - {id: gpu, metric: decode_tps, value: 42.0, unit: tok/s, conditions: {hardware: RTX 5060 Ti, engine: llama.cpp}}
+  - {id: mixed, metric: decode_tps, value: 41.0, unit: tok/s, conditions: {hardware: CPU + GPU offload, engine: llama.cpp b9000}}
+"""
+
+
+def test_reproducible_here_reads_cpu_hardware_and_an_engine_without_a_build(tmp_path):
+    """A new user's audit listed "hardware: CPU only (here: CPU only)" and "build: llama.cpp (here:
+    llama.cpp b11434)" as what is missing: a CPU-only claim was compared with GPU names, and the engine
+    was shown as if it were the build."""
+    f = tmp_path / "claims.yaml"
+    f.write_text(CPU_TEXT)
+    missing = {
+        v.id: v.reproducible.missing for v in run.audit_file(f, here=Here(build="llama.cpp b11434")).verdicts
+    }
+    assert [m for m in missing["cpu"] if m.startswith("hardware")] == [
+        "hardware: CPU only (no GPU) (here: this host's CPU, not necessarily that one)"
+    ]
+    assert [m for m in missing["cpu2"] if m.startswith("hardware")] == [
+        "hardware: a bare CPU, no GPU (here: this host's CPU, not necessarily that one)"
+    ]
+    assert [m for m in missing["gpu"] if m.startswith("hardware")] == [
+        "hardware: RTX 5060 Ti (here: CPU only)"
+    ]
+    assert [m for m in missing["mixed"] if m.startswith("hardware")] == [
+        "hardware: CPU + GPU offload (here: CPU only)"
+    ]
+    assert [m for m in missing["cpu"] if m.startswith("build")] == [
+        "build: not stated (llama.cpp, no build or version; here: llama.cpp b11434)"
+    ]
+    assert [m for m in missing["mixed"] if m.startswith("build")] == [
+        "build: llama.cpp b9000 (here: llama.cpp b11434)"
+    ]
 
 
 BIDI = """schema: benchbook.claims

@@ -346,11 +346,20 @@ def build_number_matches(here_build: str, number: int | str) -> bool:
     return int(m.group(1)) == int(number) if m else build_matches(f"b{number}", here_build)
 
 
+#: hardware written as a CPU with no GPU ("CPU only", "CPU only (no GPU)", "a bare CPU", "Ryzen 9 CPU, no GPU")
+_CPU_TEXT = re.compile(r"\bCPU\b", re.IGNORECASE)
+_GPU_TEXT = re.compile(r"(?<!no )\bGPUs?\b", re.IGNORECASE)
+
+
 def _cpu_only(cf: ClaimsFile, c: Claim) -> bool:
-    """Whether ``c`` was measured on a declared system without a GPU (``gpu`` absent or null and
-    ``cpu`` stated): its hardware is a CPU, which a CPU-only ``Here`` lacks no GPU for."""
+    """Whether ``c`` was measured without a GPU: on a declared system with no ``gpu`` and a ``cpu``
+    stated, or on hardware whose text names a CPU and no GPU ("CPU only (no GPU)"): its hardware is
+    a CPU, which a CPU-only ``Here`` lacks no GPU for."""
     system = cf.system_of(c)
-    return system is not None and system.gpu is None and system.cpu is not None
+    if system is not None:
+        return system.gpu is None and system.cpu is not None
+    hw = cf.conditions_of(c).hardware or ""
+    return bool(_CPU_TEXT.search(hw)) and not _GPU_TEXT.search(hw)
 
 
 def reproducibility(cf: ClaimsFile, c: Claim, here: Here) -> Reproducible:
@@ -366,12 +375,15 @@ def reproducibility(cf: ClaimsFile, c: Claim, here: Here) -> Reproducible:
     if host is None:
         missing.append("hardware: not stated")
     elif _cpu_only(cf, c):  # a CPU claim: here it would run on this host's CPU, not that one
-        missing.append(f"hardware: {host}, no GPU (here: this host's CPU, not necessarily that one)")
+        no_gpu = "" if "gpu" in host.lower() else ", no GPU"
+        missing.append(f"hardware: {host}{no_gpu} (here: this host's CPU, not necessarily that one)")
     elif host not in here.gpus:
         missing.append(f"hardware: {host} (here: {', '.join(here.gpus) or 'CPU only'})")
     build = build_of(cf, c)
     if build is None:
         missing.append("build: not stated")
+    elif not cf.conditions_of(c).build and not re.search(r"\d", build):  # an engine, no build of it
+        missing.append(f"build: not stated ({build}, no build or version; here: {here.build})")
     elif not build_matches(here.build, build):
         missing.append(f"build: {build} (here: {here.build})")
     mc = method_class(c.method)
