@@ -99,3 +99,28 @@ def test_ctrl_c_stops_the_stage_and_exits_130_with_one_line(tmp_path, verbose):
                 break
             time.sleep(0.1)
         assert not _alive(pid), f"{name} {pid} still running"
+
+
+def test_ctrl_c_delivered_to_another_thread_still_stops_the_wait():
+    """The kernel hands a process-directed SIGINT to any thread that does not block it (a library's
+    native thread); the main thread's blocking ``wait()`` or read is then not interrupted, and Python
+    ran the handler only when the stage printed its next line (a new user's Ctrl-C of `make run` took
+    106 s).  ``cli.wait_interruptibly`` raises within its poll interval."""
+    import threading
+
+    from benchbook import cli
+
+    child = subprocess.Popen(["sleep", "30"], start_new_session=True)
+    other = threading.Thread(target=time.sleep, args=(5,), daemon=True)
+    other.start()
+    # the signal lands on the other thread, as the kernel may deliver Ctrl-C
+    timer = threading.Timer(0.5, signal.pthread_kill, args=(other.ident, signal.SIGINT))
+    timer.start()
+    t = time.monotonic()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            cli.wait_interruptibly(child, poll_s=0.2)
+        assert time.monotonic() - t < 3.0
+    finally:
+        child.kill()
+        child.wait()

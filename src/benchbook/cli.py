@@ -897,7 +897,7 @@ def stage_runner(root: Path, verbose: bool):
                 argv, cwd=root, env={**tool_env(), **(extra_env or {})}, start_new_session=True
             )
             try:
-                rc = child.wait()
+                rc = wait_interruptibly(child)
             except KeyboardInterrupt:
                 stop_process_group(child)
                 raise Interrupted(argv) from None
@@ -925,8 +925,9 @@ def stage_runner(root: Path, verbose: bool):
                     start_new_session=True,  # its own process group: Ctrl-C reaches it through us
                 )
                 assert proc.stdout is not None  # stdout=PIPE
-                try:
-                    for line in proc.stdout:
+
+                def copy_output(out=proc.stdout, lf=lf) -> None:
+                    for line in out:
                         with log_lock:
                             lf.write(line)
                         m = re.match(r"^Running stage '([^']+)'", line)
@@ -934,10 +935,18 @@ def stage_runner(root: Path, verbose: bool):
                             progress.say(f"stage {m.group(1)} ...")
                         elif progress.is_notice(line):  # a warning the user must see, not only the log
                             progress.say(line.rstrip("\n"))
-                    rc = proc.wait()
+
+                # the output is copied by a thread: the main thread must never block in a read, or a
+                # Ctrl-C that the kernel hands to another thread waits for the stage's next line
+                reader = threading.Thread(target=copy_output, daemon=True)
+                reader.start()
+                try:
+                    rc = wait_interruptibly(proc)
                 except KeyboardInterrupt:
                     stop_process_group(proc)
                     raise Interrupted(argv) from None
+                finally:
+                    reader.join(timeout=30)
         finally:
             stop.set()
             follower.join()
@@ -980,6 +989,20 @@ class Interrupted(Exception):
 
 #: The one line ``benchbook`` prints on Ctrl-C (exit 130 = 128 + SIGINT, the shell's convention).
 INTERRUPTED = errors.INTERRUPTED
+
+
+def wait_interruptibly(proc: subprocess.Popen, poll_s: float = 0.2) -> int:
+    """``proc.wait()`` in steps of ``poll_s`` seconds, so Ctrl-C raises ``KeyboardInterrupt`` here
+    within ``poll_s``.  A plain ``wait()`` (or a read of its output) blocks the main thread in one
+    system call; a signal sent to the process group is delivered to any thread of ours that does not
+    block it (a library's native thread), the main thread's call is then not interrupted, and Python
+    runs the handler only when that call returns: a new user's Ctrl-C of ``make run`` took 106 s (the
+    stage's next output line), and a second one in a test did nothing for 40 s."""
+    while True:
+        try:
+            return proc.wait(timeout=poll_s)
+        except subprocess.TimeoutExpired:
+            continue
 
 
 def stop_process_group(proc: subprocess.Popen, grace_s: float = 10.0) -> None:
