@@ -44,6 +44,7 @@ from ..ingest.read import read_llama_bench
 from ..ingest.scan import scan
 from ..ingest.settings import flash_attn_word
 from .draftcommand import command_lines
+from .draftcontext import fill
 from .draftnames import CLAUSE_ONLY, Mention, clause_bounds, hardware_of, machine_size, mentions
 from .draftprose import CAPITALS_ONLY, Number, bound_of, family, metric_of, numbers, relations
 from .post import Block, Post, read_post
@@ -1216,6 +1217,7 @@ class _Drafter:
             self.pending_log = None
             if pieces and all(_log_line(t) for _, t in pieces):
                 self.log(pieces)  # log lines pasted as a paragraph: drafted, and kept as a log
+        fill(self.post, self.out.entries, self.out.groups)  # what the post states around each claim
         return self.out
 
 

@@ -1,0 +1,170 @@
+"""A post's context as a scope tree (``draftcontext``, issue 29): the conditions a drafted claim takes
+from the post around it -- its title, a section heading, a setup list, a command line, a table's
+caption -- where nothing nearer states another value; and the controls where it must not fire (two
+machines in one post, a quoted number)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from benchbook.audit import schema
+from benchbook.audit.draftcontext import Context, _number, stated
+from benchbook.audit.draftfile import draft_post
+from benchbook.audit.post import read_post
+
+
+def _drafted(text: str, tmp_path: Path) -> schema.ClaimsFile:
+    post = tmp_path / "post.md"
+    post.write_text(text, encoding="utf-8")
+    out, _, _ = draft_post(post)
+    return schema.load(out)
+
+
+def _cond(cf: schema.ClaimsFile, c: schema.Claim) -> dict:
+    return cf.conditions_of(c).model_dump(exclude_none=True, exclude_defaults=True)
+
+
+def test_a_setup_command_and_title_hold_for_every_claim_of_the_post(tmp_path):
+    cf = _drafted(
+        "# Qwen3-30B-A3B on my RTX 4090\n\n"
+        "Setup:\n\n"
+        "```\nllama-server -m Qwen3-30B-A3B-UD-Q4_K_XL.gguf -c 16384 -fa on -ctk q8_0 -ctv q8_0 -np 1 "
+        "--temp 0\n```\n\n"
+        "## Results\n\n"
+        "Generation ran at 85 t/s.\n",
+        tmp_path,
+    )
+    (c,) = cf.claims
+    assert (c.metric, c.value) == ("decode_tps", 85.0)
+    assert _cond(cf, c) == {
+        "hardware": "NVIDIA GeForce RTX 4090",
+        "engine": "llama.cpp",
+        "model": "Qwen3-30B-A3B",
+        "quant": "UD-Q4_K_XL",
+        "ctx": 16384,
+        "flash_attn": True,
+        "type_k": "q8_0",
+        "type_v": "q8_0",
+        "concurrency": 1,
+        "sampling": "temperature 0",
+    }
+
+
+def test_a_command_after_the_numbers_holds_for_its_section(tmp_path):
+    """A command line below the numbers of its section ("Command used:") is theirs too."""
+    cf = _drafted(
+        "## Build b4000\n\nGeneration ran at 40.1 t/s.\n\nCommand used:\n\n"
+        "```\nllama-cli -m gemma-2-27b-it-Q4_K_M.gguf --ctx-size 8192 -n 128\n```\n",
+        tmp_path,
+    )
+    (c,) = cf.claims
+    assert _cond(cf, c) == {
+        "build": "b4000",
+        "engine": "llama.cpp",
+        "model": "gemma-2-27b-it",
+        "quant": "Q4_K_M",
+        "ctx": 8192,
+        "cap": 128,
+    }
+
+
+def test_two_machines_in_one_post_give_neither_to_the_claims_outside_their_sections(tmp_path):
+    """Control: a post comparing two GPUs states no one machine: the summary above the sections gets
+    no hardware; each section's claims get their own heading's card."""
+    cf = _drafted(
+        "# Two cards compared\n\n"
+        "Across both cards the model loads in 12 s.\n\n"
+        "## RTX 3090\n\nGeneration ran at 40.5 t/s.\n\n"
+        "## RX 7900 XTX\n\nGeneration ran at 30.5 t/s.\n",
+        tmp_path,
+    )
+    got = {c.value: _cond(cf, c).get("hardware") for c in cf.claims}
+    assert got == {12.0: None, 40.5: "NVIDIA GeForce RTX 3090", 30.5: "AMD Radeon RX 7900 XTX"}
+
+
+def test_a_nearer_scope_states_another_value_and_wins(tmp_path):
+    """The title's card holds for the post, a section heading naming another holds for its section;
+    a paragraph naming two cards gives neither, its claims keep the section's."""
+    cf = _drafted(
+        "# Benchmarks on an RTX 4090\n\n"
+        "Plain decoding: 120.5 t/s.\n\n"
+        "## The same on an RTX 3060\n\n"
+        "Plain decoding: 45.5 t/s. Unlike the RTX 4090 or an RTX 5090, the RTX 3060 needs offload.\n",
+        tmp_path,
+    )
+    got = {c.value: _cond(cf, c).get("hardware") for c in cf.claims}
+    assert got == {120.5: "NVIDIA GeForce RTX 4090", 45.5: "NVIDIA GeForce RTX 3060"}
+
+
+def test_a_quoted_number_takes_no_context(tmp_path):
+    """Control: another author's number (``origin``) ran elsewhere: none of the post's setting."""
+    cf = _drafted(
+        "# Qwen3-8B\n\nThe vendor's blog gives 150 t/s for it.\n\nMine ran at 50.5 t/s.\n\n"
+        "```\nllama-server -m Qwen3-8B-Q4_K_M.gguf -c 8192\n```\n",
+        tmp_path,
+    )
+    got = {c.value: (c.origin is not None, _cond(cf, c).get("ctx")) for c in cf.claims}
+    assert got == {150.0: (True, None), 50.5: (False, 8192)}
+
+
+def test_a_heading_sets_decoding_a_paragraph_does_not(tmp_path):
+    """ "### With MTP" names its section's decoding; "MTP doesn't help here" in a paragraph compares
+    (control: no decoding from it)."""
+    cf = _drafted(
+        "# Results\n\nMTP doesn't help here. Runs reach 56.5 t/s.\n\n### With MTP\n\n"
+        "| prompt | tok/s |\n|---|---|\n| code | 73.5 |\n",
+        tmp_path,
+    )
+    got = {c.value: _cond(cf, c).get("decoding") for c in cf.claims}
+    assert got == {56.5: None, 73.5: "draft-self"}
+
+
+def test_flags_in_inline_code_and_settings_in_words():
+    names = stated(
+        [(1, "Common flags: `-np 1 -fa on -ctk q8_0 -ctv q8_0 --draft-max 2`, 131K context, greedy.")], "text"
+    )
+    assert names == [
+        ("concurrency", 1),
+        ("flash_attn", True),
+        ("type_k", "q8_0"),
+        ("type_v", "q8_0"),
+        ("block_max", 2),
+        ("ctx", 131072),
+        ("sampling", "greedy"),
+    ]
+
+
+def test_settings_in_words_kv_cache_temperature_and_an_engine_version():
+    names = stated([(1, "vLLM 0.7.3 with fp8 KV cache, temperature 0.1 and 32k context.")], "text")
+    assert sorted(names, key=str) == sorted(
+        [
+            ("engine", "vLLM"),
+            ("build", "0.7.3"),
+            ("type_k", "fp8"),
+            ("type_v", "fp8"),
+            ("sampling", "temperature 0.1"),
+            ("ctx", 32768),
+        ],
+        key=str,
+    )
+
+
+def test_context_sizes_written_in_k():
+    """Powers of two written in thousands or in units of 1024 are one size; other sizes thousands."""
+    assert [_number(n, "k") for n in ("128", "131", "262", "32", "80", "1.5")] == [
+        131072,
+        131072,
+        262144,
+        32768,
+        80000,
+        1500,
+    ]
+    assert _number("8192", None) == 8192
+
+
+def test_scope_chain_of_a_line():
+    post = read_post("# T on an M2 Max\n\n## A\n\ntext 1\n\n### B\n\ntext 2\n\n## C\n\ntext 3\n")
+    ctx = Context(post)
+    assert [s.level for s in ctx.chain(9)] == [8, 3, 2, 0]
+    assert [s.level for s in ctx.chain(13)] == [8, 2, 0]
+    assert ctx.at(13) == {"hardware": "Apple M2 Max"}
