@@ -168,3 +168,55 @@ def test_scope_chain_of_a_line():
     assert [s.level for s in ctx.chain(9)] == [8, 3, 2, 0]
     assert [s.level for s in ctx.chain(13)] == [8, 2, 0]
     assert ctx.at(13) == {"hardware": "Apple M2 Max"}
+
+
+def test_names_of_kinds_mac_chips_builds_and_denied_names():
+    """A Mac named with its chip is the chip, the machine beside it; a build as llama.cpp's tag with
+    its suffix or as ``--version`` prints it (a commit alone is none); a name denied ("no ROCm")
+    states nothing."""
+    from benchbook.audit.draftnames import mentions
+
+    got = [
+        (m.path, m.value)
+        for m in mentions(
+            "On a Mac mini M4 with llama.cpp b4980-cu12.4, build 9553 (9e3b928fd), fork at commit 6289c51, "
+            "Vulkan backend (no ROCm)."
+        )
+    ]
+    assert got == [
+        ("hardware", "Apple M4 (Mac mini)"),
+        ("engine", "llama.cpp"),
+        ("build", "b4980-cu12.4"),
+        ("build", "9553 (9e3b928fd)"),
+        ("backend", "Vulkan"),
+    ]
+    # control: "not the RTX 4090" names no card
+    assert [(m.path, m.value) for m in mentions("ran at 1500 t/s, not the RTX 4090")] == []
+
+
+def test_a_model_said_short_is_the_one_the_post_names_in_full(tmp_path):
+    """ "Qwen3.6 35B" in a sentence is the post's "Qwen3.6-35B-A3B" (its command's model); control:
+    with two fuller names ("-Instruct", "-Base") it stays as written."""
+    cf = _drafted(
+        "# Notes\n\nQwen3.6 35B ran at 56.5 t/s.\n\n```\nllama-server -m Qwen3.6-35B-A3B-Q4_K_M.gguf\n```\n",
+        tmp_path,
+    )
+    assert [(c.value, _cond(cf, c)["model"]) for c in cf.claims] == [(56.5, "Qwen3.6-35B-A3B")]
+    cf = _drafted(
+        "# Notes\n\nQwen3-8B ran at 56.5 t/s.\n\nI also tried Qwen3-8B-Instruct and Qwen3-8B-Base.\n",
+        tmp_path,
+    )
+    assert [(c.value, _cond(cf, c)["model"]) for c in cf.claims] == [(56.5, "Qwen3-8B")]
+
+
+def test_tokens_generated_n_max_and_a_runtime_column(tmp_path):
+    cf = _drafted(
+        "# Bench\n\nWorkload: 256 input → 128 output tokens.\n\n"
+        "| Runtime | n-max | TG (t/s) |\n|---|---|---|\n| llama.cpp | 3 | 40.5 |\n| Ollama | 3 | 30.5 |\n",
+        tmp_path,
+    )
+    got = [(c.value, _cond(cf, c)) for c in cf.claims]
+    assert got == [
+        (40.5, {"engine": "llama.cpp", "block_max": 3, "tokens_generated": 128}),
+        (30.5, {"engine": "Ollama", "block_max": 3, "tokens_generated": 128}),
+    ]

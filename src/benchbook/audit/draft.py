@@ -70,7 +70,18 @@ LABELS: dict[str, tuple[str, str]] = {
     **dict.fromkeys(("ngl", "ngpulayers", "gpu layers", "gpulayers"), ("offload.n_gpu_layers", "int")),
     **dict.fromkeys(("c", "ctx", "nctx", "context", "context length", "ctxsize"), ("ctx", "int")),
     **dict.fromkeys(
-        ("block", "block size", "blockmax", "block max", "draft max", "draftmax"), ("block_max", "int")
+        (
+            "block",
+            "block size",
+            "blockmax",
+            "block max",
+            "draft max",
+            "draftmax",
+            "nmax",
+            "n max",
+            "specdraftnmax",
+        ),
+        ("block_max", "int"),
     ),
     **dict.fromkeys(("prompt", "task", "workload"), ("prompt", "str")),
     **dict.fromkeys(("model",), ("model", "str")),
@@ -99,7 +110,9 @@ LABELS: dict[str, tuple[str, str]] = {
     ),
     **dict.fromkeys(("mode", "decoding"), ("decoding", "str")),
     **dict.fromkeys(("gpu", "hardware", "device"), ("hardware", "str")),
-    **dict.fromkeys(("engine",), ("engine", "str")),
+    **dict.fromkeys(
+        ("engine", "runtime", "framework", "inference engine", "backend engine"), ("engine", "str")
+    ),
     **dict.fromkeys(("build", "commit", "version"), ("build", "str")),
     **dict.fromkeys(("run", "run index", "trial"), ("run_index", "int")),
 }
@@ -124,7 +137,8 @@ _NEAR = 60
 #: a condition named with its number in prose: "block size 4", "-ncmoe 26", "ctx 8192", "-ngl=99"
 _NAMED = re.compile(
     r"(?P<label>block(?: size)?|-{0,2}n?cmoe|n_cpu_moe|-{0,2}n-cpu-moe|-ngl|n_gpu_layers|ctx|context|"
-    r"batch(?: size)?|ubatch|depth|draft[ -]max|--draft-max)\s*(?:=|:|of|is)?\s*(?P<n>\d+)"
+    r"batch(?: size)?|ubatch|depth|draft[ -]max|--draft-max|n[-_ ]max|--spec-draft-n-max)\s*(?:=|:|of|is)?\s*"
+    r"(?P<n>\d+)"
     r"(?![\d.]|\s*(?:tok|t/s|%|x|×|GB|GiB|MB|ms|s\b))",
     re.IGNORECASE,
 )

@@ -111,6 +111,14 @@ _SETTINGS: list[tuple[re.Pattern, str]] = [
         "sampling",
     ),
     (re.compile(r"\bgreedy\b", re.I), "greedy"),
+    (
+        re.compile(
+            r"(?<![\w.])(?P<n>\d+)\s+(?:output|generated|new|gen)\s+tokens\b"
+            r"|\btokens generated\s*[:=]\s*(?P<m>\d+)",
+            re.I,
+        ),
+        "generated",
+    ),
     (re.compile(r"(?<![\w-])(?:--parallel|-np)[ =](?P<n>\d+)\b"), "concurrency"),
     (re.compile(r"\b(?:single|one)[ -](?:request|user|stream|slot)\b", re.I), "single"),
     (
@@ -181,6 +189,8 @@ def _settings(text: str, out: list[tuple[str, object]]) -> None:
                 out += [("type_k", t), ("type_v", t)]
             elif kind == "sampling":
                 out.append(("sampling", f"temperature {m.group('n')}"))
+            elif kind == "generated":
+                out.append(("tokens_generated", int(m.group("n") or m.group("m"))))
             elif kind == "greedy":
                 out.append(("sampling", "greedy"))
             elif kind == "concurrency":
@@ -265,19 +275,32 @@ class Scope:
         return self.known[path]
 
     def _value(self, path: str) -> tuple[bool, object]:
-        """(decided, value): the one value this scope states for ``path`` (its head's first), or
-        decided with None when it states two or more, or one only its weak names state (the claims
-        in it keep their own); not decided when it names none."""
-        head = list(dict.fromkeys(map(_key, self.head.get(path, []))))
+        head = _distinct(self.head.get(path, []))
         if len(head) == 1:
-            return True, self.head[path][0]
+            return True, head[0]
         if head:
             return True, None
-        body = self.body.get(path, [])
-        every = list(dict.fromkeys(map(_key, [*body, *self.weak.get(path, [])])))
+        body = _distinct(self.body.get(path, []))
+        every = _distinct([*body, *self.weak.get(path, [])])
         if not every:
             return False, None
-        return True, (body[0] if len(every) == 1 and body else None)
+        return True, (every[0] if len(every) == 1 and _key(every[0]) in {_key(v) for v in body} else None)
+
+
+def _distinct(values: list[object]) -> list[object]:
+    """``values`` with one of each (``_key``), a name said short and in full ("Qwen3.6 35B" and
+    "Qwen3.6-35B-A3B", "Apple M4" and "Apple M4 (Mac mini)") once, in full: its words those of
+    the one fuller name among them."""
+    one = list({_key(v): v for v in reversed(values)}.values())[::-1]
+    if len(one) < 2 or not all(isinstance(v, str) for v in one):
+        return one
+    words = {id(v): set(str(_key(v)).split()) for v in one}
+    out = []
+    for v in one:
+        fuller = [u for u in one if words[id(v)] < words[id(u)]]
+        if len(fuller) != 1:
+            out.append(v)
+    return out if out else one
 
 
 def _key(v: object) -> object:
@@ -455,6 +478,17 @@ def _put(conditions: dict, path: str, value: object) -> None:
     node[parts[-1]] = value
 
 
+def _fuller(name: object, named: list[object]) -> object:
+    """The one name among ``named`` (the post's model names) that says what ``name`` says and more
+    ("Qwen3.6 35B" -> "Qwen3.6-35B-A3B", "Mistral-7B" -> "Mistral-7B-Instruct-v0.3": the post
+    names the model in full once and shortly elsewhere); ``name`` itself when none or several do."""
+    if not isinstance(name, str):
+        return name
+    words = set(str(_key(name)).split())
+    fuller = {_key(v): v for v in named if isinstance(v, str) and words < set(str(_key(v)).split())}
+    return next(iter(fuller.values())) if len(fuller) == 1 else name
+
+
 def fill(post: Post, entries: list, groups: list) -> None:
     """Add each drafted claim's and group's context (``Context.at`` of its line) under the conditions
     it states (module doc): ``entries`` and ``groups`` are ``draft.Entry`` and ``draft.Group``
@@ -462,6 +496,12 @@ def fill(post: Post, entries: list, groups: list) -> None:
     A condition any row of a group states is left to the rows; a build is not added where the entry
     names another engine than the context's."""
     ctx = Context(post)
+    root = ctx.root
+    models = [*root.head.get("model", []), *root.body.get("model", []), *root.weak.get("model", [])]
+    for e in [*entries, *groups]:
+        own = e.fields.get("conditions") or {}
+        if isinstance(own.get("model"), str):
+            own["model"] = _fuller(own["model"], models)
     rows: dict[str, list[dict]] = {}
     for e in entries:
         if e.kind == "claim" and e.group is not None:
@@ -470,6 +510,8 @@ def fill(post: Post, entries: list, groups: list) -> None:
         mine = rows.get(g.id, [])
         cond = g.fields.setdefault("conditions", {})
         _fill(cond, ctx.at(g.line, cond.get("model")), lambda p, mine=mine: any(_has(r, p) for r in mine))
+        if isinstance(cond.get("model"), str):
+            cond["model"] = _fuller(cond["model"], models)
         if not cond:
             g.fields.pop("conditions")
     by_id = {g.id: g for g in groups}
@@ -480,6 +522,8 @@ def fill(post: Post, entries: list, groups: list) -> None:
         cond = e.fields.get("conditions") or {}
         own = cond.get("model") or shared.get("model")
         _fill(cond, ctx.at(int(e.fields["source_line"]), own), lambda p, shared=shared: _has(shared, p))
+        if isinstance(cond.get("model"), str):
+            cond["model"] = _fuller(cond["model"], models)
         if cond and "conditions" not in e.fields:
             # conditions go before the quote and line, as the drafter writes them
             fields = {k: v for k, v in e.fields.items() if k not in ("source_line", "quote", "log")}
