@@ -220,3 +220,52 @@ def test_tokens_generated_n_max_and_a_runtime_column(tmp_path):
         (40.5, {"engine": "llama.cpp", "block_max": 3, "tokens_generated": 128}),
         (30.5, {"engine": "Ollama", "block_max": 3, "tokens_generated": 128}),
     ]
+
+
+def test_a_model_column_of_sizes_takes_the_posts_one_family_and_llama_cli_p_is_the_prompt(tmp_path):
+    """A model column of sizes ("0.8B") under a post about one family ("Qwen 3.5") is that family's
+    model; llama-cli's ``-p "..."`` is the prompt (llama-bench's ``-p 512`` is a length, not one);
+    "M2 Mac Mini" is the chip, the machine beside it.  Control: a post naming two families leaves
+    the sizes as written."""
+    cf = _drafted(
+        '# Qwen 3.5 on an M2 Mac Mini\n\n`llama-cli -p "Tell me a long story." -m [model]`\n\n'
+        "| Model | TG (t/s) |\n|---|---|\n| 0.8B | 80.5 |\n| 9B | 20.5 |\n",
+        tmp_path,
+    )
+    got = [(c.value, _cond(cf, c)) for c in cf.claims]
+    common = {"hardware": "Apple M2 (Mac Mini)", "engine": "llama.cpp", "prompt": "Tell me a long story."}
+    assert got == [(80.5, {**common, "model": "Qwen3.5-0.8B"}), (20.5, {**common, "model": "Qwen3.5-9B"})]
+    cf = _drafted(
+        "# Qwen 3.5 and Gemma 3\n\n| Model | TG (t/s) |\n|---|---|\n| 0.8B | 80.5 |\n| 9B | 20.5 |\n",
+        tmp_path,
+    )
+    assert [_cond(cf, c)["model"] for c in cf.claims] == ["0.8B", "9B"]
+
+
+def test_command_flags_that_name_a_field_prompt_cap_tokens_and_sampling():
+    """``draftcommand``: llama-cli's ``-p "text"`` is the prompt and ``-n`` a cap; llama-bench's ``-p``
+    is a length (control: no prompt) and its ``-n`` the tokens generated; ``--temp 0`` sampling."""
+    from benchbook.audit.draftcommand import command_lines
+
+    cli, bench = command_lines(
+        [
+            (1, 'llama-cli -m a-Q4_0.gguf -p "Tell me a story." -n 200 --temp 0.0 --top-k 1'),
+            (2, "llama-bench -m a-Q4_0.gguf -p 512 -n 128"),
+        ]
+    )
+    assert cli.conditions == {
+        "engine": "llama.cpp",
+        "model": "a",
+        "quant": "Q4_0",
+        "prompt": "Tell me a story.",
+        "cap": 200,
+        "sampling": "temperature 0.0",
+        "other": {"top_k": "1"},
+    }
+    assert bench.conditions == {
+        "engine": "llama.cpp",
+        "model": "a",
+        "quant": "Q4_0",
+        "tokens_generated": 128,
+        "other": {"p": "512"},
+    }

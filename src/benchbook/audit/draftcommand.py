@@ -11,8 +11,10 @@ SGLang ``--context-length``) -> ``ctx``, ``-fa`` -> ``flash_attn`` (``ingest.set
 ``-ctk``/``-ctv`` -> ``type_k``/``type_v``, ``-b``/``-ub`` -> ``batch``/``ubatch``, ``--draft-max``
 -> ``block_max``, ``-md`` -> ``decoding: speculative`` and ``other.draft_model``, ``-np`` ->
 ``concurrency``, ``-m`` (vLLM's model argument) -> ``model`` and the quantisation in the file name
--> ``quant``; flags with no field of their own go under ``other`` (``--temp 0`` ->
-``other.temp: "0"``).  A llama-bench list (``-ncmoe 22,24,26``) sets no one value: each row says.
+-> ``quant``, ``-p "text"`` -> ``prompt``, ``-n`` -> ``cap`` (``tokens_generated`` for llama-bench),
+``--temp 0`` -> ``sampling: temperature 0``; flags with no field of their own go under ``other``
+(``--top-k 1`` -> ``other.top_k: "1"``).  A llama-bench list (``-ncmoe 22,24,26``) sets no one
+value: each row says.
 """
 
 from __future__ import annotations
@@ -167,7 +169,31 @@ def conditions_of(tool: str, words: list[str]) -> dict:
             _set(out, path, True)
         elif kind == "str" and value:
             _set(out, path, value)
+    _named_others(tool, out)
     return out
+
+
+def _named_others(tool: str, out: dict) -> None:
+    """Flags that went under ``other`` but name a field: ``-p "text"`` (llama-cli, llama-server:
+    the prompt; llama-bench's ``-p 512`` is a length) -> ``prompt``; ``-n`` -> ``tokens_generated``
+    for llama-bench (its tg test generates exactly n), ``cap`` for the others (n_predict, a cap);
+    ``--temp 0`` -> ``sampling: temperature 0``."""
+    other = out.get("other", {})
+    bench = "bench" in tool
+    for flag in ("p", "prompt"):
+        text = other.get(flag)
+        if not bench and isinstance(text, str) and not re.fullmatch(r"[\d,]+|[\[<{$].*|\.\.\.|…", text):
+            out["prompt"] = other.pop(flag)
+    for flag in ("n", "n_predict", "predict"):
+        n = other.get(flag)
+        if isinstance(n, str) and n.isdigit():
+            out["tokens_generated" if bench else "cap"] = int(other.pop(flag))
+    for flag in ("temp", "temperature"):
+        t = other.get(flag)
+        if isinstance(t, str) and re.fullmatch(r"\d+(?:\.\d+)?", t):
+            out["sampling"] = f"temperature {other.pop(flag)}"
+    if "other" in out and not out["other"]:
+        del out["other"]
 
 
 def command_lines(lines: list[tuple[int, str]]) -> list[Command]:

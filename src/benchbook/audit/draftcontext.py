@@ -35,7 +35,7 @@ import shlex
 from dataclasses import dataclass, field
 
 from .draftcommand import command_lines, conditions_of
-from .draftnames import mentions
+from .draftnames import _FAMILY, mentions
 from .draftprose import numbers
 from .post import Block, Post
 
@@ -56,6 +56,7 @@ CARRIED = frozenset(
         "type_v",
         "concurrency",
         "sampling",
+        "prompt",
         "cap",
         "tokens_generated",
         "batch",
@@ -161,15 +162,9 @@ def _number(n: str, k: str | None) -> int | None:
     return int(v) if v.is_integer() and v >= 1 else None
 
 
-def _command_names(tool: str, conditions: dict, out: list[tuple[str, object]]) -> None:
+def _command_names(conditions: dict, out: list[tuple[str, object]]) -> None:
+    """The conditions a command line sets (``draftcommand.conditions_of``) that a scope carries."""
     flat = _flat(conditions)
-    if "other.n" in flat:  # -n: llama-bench's tokens generated, any other tool's cap
-        n = str(flat.pop("other.n"))
-        if n.isdigit():
-            flat["tokens_generated" if "bench" in tool else "cap"] = int(n)
-    temp = flat.pop("other.temp", None)
-    if isinstance(temp, str) and re.fullmatch(r"\d+(?:\.\d+)?", temp):
-        flat["sampling"] = f"temperature {temp}"
     for path, value in flat.items():
         if path in CARRIED:
             out.append((path, value))
@@ -218,7 +213,7 @@ def _stated(
     in_command = {n for c in found for n in range(c.line, c.last + 1)}
     for c in found:
         got: list[tuple[str, object]] = []
-        _command_names(c.tool, c.conditions, got)
+        _command_names(c.conditions, got)
         commands.append((c.line, got))
     out: list[tuple[str, object]] = []
     rest = [(n, t) for n, t in lines if n not in in_command]
@@ -229,7 +224,7 @@ def _stated(
             got = []
             inline = command_lines([(n, code)])
             if inline:
-                _command_names(inline[0].tool, inline[0].conditions, got)
+                _command_names(inline[0].conditions, got)
             elif _FLAGS_ONLY.match(code):
                 try:
                     words = shlex.split(code)
@@ -237,7 +232,7 @@ def _stated(
                     words = code.split()
                 cond = conditions_of("flags", words)
                 cond.pop("engine", None)
-                _command_names("flags", cond, got)
+                _command_names(cond, got)
             if got:
                 commands.append((n, got))
     text = " ".join(t for _, t in rest)
@@ -489,6 +484,29 @@ def _fuller(name: object, named: list[object]) -> object:
     return next(iter(fuller.values())) if len(fuller) == 1 else name
 
 
+#: a model named by its size alone, as a table's model column writes it ("0.8B", "35B-A3B")
+_SIZE_ONLY = re.compile(r"\d+(?:\.\d+)?[BM](?:-A\d+(?:\.\d+)?B)?", re.IGNORECASE)
+#: a model family with its version and no size ("Qwen 3.5", "Qwen3.5", "Llama 3.1", "Gemma 3")
+_FAMILY_VERSION = re.compile(
+    rf"(?<![\w.-])(?P<f>{_FAMILY})[ -]?(?P<v>\d+(?:\.\d+)?)(?![\w.]|\s?\d+(?:\.\d+)?[BM]\b|-\d)",
+    re.IGNORECASE,
+)
+
+
+def family_of(text: str) -> str | None:
+    """The one model family with its version ``text`` names ("Qwen 3.5" -> ``Qwen3.5``), None when
+    it names none or several: the family of a table's model column that gives sizes only."""
+    found = {f"{m.group('f')}{m.group('v')}" for m in _FAMILY_VERSION.finditer(text)}
+    return found.pop() if len(found) == 1 else None
+
+
+def _with_family(model: object, family: str | None) -> object:
+    """ "0.8B" under a post about one family ("Qwen 3.5") -> "Qwen3.5-0.8B"; anything else as is."""
+    if family and isinstance(model, str) and _SIZE_ONLY.fullmatch(model.strip()):
+        return f"{family}-{model.strip()}"
+    return model
+
+
 def fill(post: Post, entries: list, groups: list) -> None:
     """Add each drafted claim's and group's context (``Context.at`` of its line) under the conditions
     it states (module doc): ``entries`` and ``groups`` are ``draft.Entry`` and ``draft.Group``
@@ -498,10 +516,11 @@ def fill(post: Post, entries: list, groups: list) -> None:
     ctx = Context(post)
     root = ctx.root
     models = [*root.head.get("model", []), *root.body.get("model", []), *root.weak.get("model", [])]
+    family = family_of(post.text)
     for e in [*entries, *groups]:
         own = e.fields.get("conditions") or {}
         if isinstance(own.get("model"), str):
-            own["model"] = _fuller(own["model"], models)
+            own["model"] = _fuller(_with_family(own["model"], family), models)
     rows: dict[str, list[dict]] = {}
     for e in entries:
         if e.kind == "claim" and e.group is not None:

@@ -41,6 +41,8 @@ _HARDWARE = re.compile(
     r"|(?:AMD\s+)?(?:Radeon\s+)?RX\s?(?P<rxn>\d{4})(?:\s?(?P<rxs>XTX|XT|GRE)\b)?"
     r"|(?P<mac>Mac\s?mini|Mac\s?Studio|MacBook\s(?:Air|Pro)|MacBook|iMac|Mac\sPro)\s(?:\([^)]*\)\s)?"
     r"(?P<mm>M[1-5])(?:\s(?P<mms>Pro|Max|Ultra)\b)?(?![\w-])"
+    r"|(?:Apple\s+)?(?P<cm>M[1-5])(?:\s(?P<cms>Pro|Max|Ultra))?\s"
+    r"(?P<cmac>Mac\s?mini|Mac\s?Studio|MacBook\s(?:Air|Pro)|MacBook|iMac)\b"
     r"|(?:Apple\s+)?(?P<m>M[1-5])\s(?P<ms>Pro|Max|Ultra)\b"
     r"|Apple\s+(?P<m2>M[1-5])\b"
     r"|(?:NVIDIA\s+)?(?:Tesla\s+)?(?P<dc>[AHBLPTV]\d{2,3}S?|GB\d{2,3}|L4)(?![\w-])"
@@ -136,9 +138,10 @@ def hardware_name(m: re.Match) -> str:
         name = f"NVIDIA GeForce RTX {g['bare']}{suffix}"
     elif g["rxn"]:
         name = f"AMD Radeon RX {g['rxn']}" + (f" {g['rxs'].upper()}" if g["rxs"] else "")
-    elif g.get("mm"):  # "Mac mini M4": the chip, the machine beside it
-        chip = f"Apple {g['mm'].upper()}" + (f" {g['mms'].capitalize()}" if g["mms"] else "")
-        mac = re.sub(r"\s+", " ", g["mac"])
+    elif g.get("mm") or g.get("cm"):  # "Mac mini M4", "M2 Mac Mini": the chip, the machine beside it
+        cm, cms, mac = (g["mm"], g["mms"], g["mac"]) if g.get("mm") else (g["cm"], g["cms"], g["cmac"])
+        chip = f"Apple {cm.upper()}" + (f" {cms.capitalize()}" if cms else "")
+        mac = re.sub(r"\s+", " ", mac)
         name = f"{chip} ({mac})"
     elif g["m"]:
         name = f"Apple {g['m'].upper()} {g['ms'].capitalize()}"
@@ -183,7 +186,11 @@ def mentions(text: str) -> list[Mention]:
         word = "plain" if m.group("plain") else "draft-self" if m.group("self") else "speculative"
         out.append(Mention(m.start(), "decoding", word))
     # a name denied ("no ROCm", "not the 4090", "without Ollama") states no condition
-    out = [m for m in out if m.path in ("decoding", "flash_attn") or not _DENIED.search(text, 0, m.start)]
+    out = [
+        m
+        for m in out
+        if m.path in ("decoding", "flash_attn") or not _DENIED.search(text, max(0, m.start - 24), m.start)
+    ]
     return sorted(out, key=lambda x: x.start)
 
 
