@@ -186,6 +186,7 @@ def test_names_of_kinds_mac_chips_builds_and_denied_names():
     assert got == [
         ("hardware", "Apple M4 (Mac mini)"),
         ("engine", "llama.cpp"),
+        ("backend", "CUDA"),
         ("build", "b4980-cu12.4"),
         ("build", "9553 (9e3b928fd)"),
         ("backend", "Vulkan"),
@@ -269,3 +270,36 @@ def test_command_flags_that_name_a_field_prompt_cap_tokens_and_sampling():
         "tokens_generated": 128,
         "other": {"p": "512"},
     }
+
+
+def test_label_cells_by_their_shape_a_concurrency_header_and_a_cuda_build(tmp_path):
+    """ "c4"/"C1 greedy" label cells are requests at once, "pp2048 tg128 @ d4096" a llama-bench test
+    (tokens generated, depth); a "Max Concurrency" column is the concurrency; "b4980-cu12.4" a CUDA
+    build.  Control: "C++" or "c4ai" is no concurrency."""
+    from benchbook.audit.draftcontext import cell_conditions
+
+    assert [
+        cell_conditions(c) for c in ("c4", "**C1 greedy**", "pp2048 tg128 @ d4096", "C++", "c4ai", "tg128")
+    ] == [
+        {"concurrency": 4},
+        {"concurrency": 1},
+        {"tokens_generated": 128, "depth": 4096},
+        {},
+        {},
+        {"tokens_generated": 128},
+    ]
+    cf = _drafted(
+        "# Windows, RTX 3060, llama.cpp b4980-cu12.4\n\n"
+        "| Max Concurrency | Output Tok/s |\n|---|---|\n| 1 | 60.5 |\n| 8 | 300.5 |\n",
+        tmp_path,
+    )
+    machine = {
+        "hardware": "NVIDIA GeForce RTX 3060",
+        "engine": "llama.cpp",
+        "build": "b4980-cu12.4",
+        "backend": "CUDA",
+    }
+    assert [(c.value, _cond(cf, c)) for c in cf.claims] == [
+        (60.5, {**machine, "concurrency": 1}),
+        (300.5, {**machine, "concurrency": 8}),
+    ]

@@ -44,7 +44,7 @@ from ..ingest.read import read_llama_bench
 from ..ingest.scan import scan
 from ..ingest.settings import flash_attn_word
 from .draftcommand import command_lines
-from .draftcontext import fill
+from .draftcontext import cell_conditions, fill
 from .draftnames import CLAUSE_ONLY, Mention, clause_bounds, hardware_of, machine_size, mentions
 from .draftprose import CAPITALS_ONLY, Number, bound_of, family, metric_of, numbers, relations
 from .post import Block, Post, read_post
@@ -106,7 +106,17 @@ LABELS: dict[str, tuple[str, str]] = {
     **dict.fromkeys(("ctv", "typev", "type v", "v cache"), ("type_v", "str")),
     **dict.fromkeys(("backend",), ("backend", "str")),
     **dict.fromkeys(
-        ("concurrency", "parallel", "np", "users", "concurrent requests"), ("concurrency", "int")
+        (
+            "concurrency",
+            "max concurrency",
+            "parallel",
+            "np",
+            "users",
+            "concurrent requests",
+            "concurrent users",
+            "max concurrent requests",
+        ),
+        ("concurrency", "int"),
     ),
     **dict.fromkeys(("mode", "decoding"), ("decoding", "str")),
     **dict.fromkeys(("gpu", "hardware", "device"), ("hardware", "str")),
@@ -498,6 +508,11 @@ class _Drafter:
                 if kinds[j] != "label" or _EMPTY.match(cell):
                     continue
                 labels.append(cell)
+                shaped = cell_conditions(cell)  # "c4", "pp2048 tg128 @ d4096": settings by their shape
+                if shaped and LABELS.get(_label_key(header[j]), ("",))[0] not in ("prompt", "model"):
+                    for shaped_path, shaped_value in shaped.items():
+                        _set(cond, shaped_path, shaped_value)
+                    continue
                 path, typ = LABELS.get(_label_key(header[j]), ("", "str"))
                 path = path or by_cells.get(j) or "other." + _key(header[j] or "row")
                 value: object = cell

@@ -308,6 +308,29 @@ def _level(post: Post, block: Block) -> int:
     return len(m.group(1)) if m else 2
 
 
+#: a table's label cell naming settings by their own shape: "c4"/"C8" (requests at once, as
+#: llama-benchy and vLLM's benchmarks label them), a llama-bench test "pp2048 tg128 @ d4096"
+_CELL_CONCURRENCY = re.compile(r"\s*[cC](\d{1,4})(?:\s+[^\W\d]+)?\s*")
+_CELL_TEST = re.compile(r"\s*(?:pp(\d+)\s*\+?\s*)?tg(\d+)(?:\s*@\s*d(\d+))?\s*", re.IGNORECASE)
+
+
+def cell_conditions(cell: str) -> dict[str, object]:
+    """The conditions a table's label cell states by its shape (``_CELL_CONCURRENCY``: "c4" ->
+    ``concurrency: 4``, "C1 greedy" -> 1; ``_CELL_TEST``: "pp2048 tg128 @ d4096" ->
+    ``tokens_generated: 128``, ``depth: 4096``), empty when it is no such cell."""
+    text = cell.strip().strip("*_`")
+    m = _CELL_CONCURRENCY.fullmatch(text)
+    if m and int(m.group(1)) >= 1:
+        return {"concurrency": int(m.group(1))}
+    m = _CELL_TEST.fullmatch(text)
+    if m:
+        out: dict[str, object] = {"tokens_generated": int(m.group(2))}
+        if m.group(3) is not None:
+            out["depth"] = int(m.group(3))
+        return out
+    return {}
+
+
 def _same_model(a: object, b: object) -> bool:
     """Whether two model names (``_key``) may name one model: the words of one among the other's
     ("Qwen3.6 35B" and "Qwen3.6-35B-A3B")."""

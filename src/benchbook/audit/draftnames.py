@@ -166,6 +166,8 @@ def mentions(text: str) -> list[Mention]:
         out.append(Mention(m.start(), "engine", _ENGINES[m.group(1).lower()]))
     for m in _BUILD.finditer(text):
         build = next(g for g in m.groups() if g)
+        if re.search(r"-(?:bin-)?(?:win-)?cu(?:da)?[-\d]", build, re.IGNORECASE):
+            out.append(Mention(m.start(), "backend", "CUDA"))  # "b4980-cu12.4": a CUDA 12.4 build
         out.append(Mention(m.start(), "build", build if not m.group(1) else build.lower()))
     spans = []
     for m in _MODEL.finditer(text):
