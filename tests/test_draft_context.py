@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from benchbook.audit import schema
-from benchbook.audit.draftcontext import Context, _number, stated
+from benchbook.audit.draftcontext import Context, count, stated
 from benchbook.audit.draftfile import draft_post
 from benchbook.audit.post import read_post
 
@@ -151,7 +151,7 @@ def test_settings_in_words_kv_cache_temperature_and_an_engine_version():
 
 def test_context_sizes_written_in_k():
     """Powers of two written in thousands or in units of 1024 are one size; other sizes thousands."""
-    assert [_number(n, "k") for n in ("128", "131", "262", "32", "80", "1.5")] == [
+    assert [count(n, "k") for n in ("128", "131", "262", "32", "80", "1.5")] == [
         131072,
         131072,
         262144,
@@ -159,7 +159,7 @@ def test_context_sizes_written_in_k():
         80000,
         1500,
     ]
-    assert _number("8192", None) == 8192
+    assert count("8192", None) == 8192
 
 
 def test_scope_chain_of_a_line():
@@ -302,4 +302,21 @@ def test_label_cells_by_their_shape_a_concurrency_header_and_a_cuda_build(tmp_pa
     assert [(c.value, _cond(cf, c)) for c in cf.claims] == [
         (60.5, {**machine, "concurrency": 1}),
         (300.5, {**machine, "concurrency": 8}),
+    ]
+
+
+def test_a_setting_column_in_k_and_a_cold_row(tmp_path):
+    """A depth column of "0 (cold)", "16K", "32K" is 0, 16384, 32768 (``count``); control: "n/a"
+    stays under ``other``."""
+    cf = _drafted(
+        "| Depth | tg (t/s) |\n|---|---|\n| 0 (cold) | 107.5 |\n| 16K | 96.5 |\n| 32K | 88.5 |\n"
+        "| about half | 70.5 |\n",
+        tmp_path,
+    )
+    got = [(c.value, c.conditions.depth, c.conditions.other) for c in cf.claims]
+    assert got == [
+        (107.5, 0, {}),
+        (96.5, 16384, {}),
+        (88.5, 32768, {}),
+        (70.5, None, {"depth": "about half"}),
     ]

@@ -44,7 +44,7 @@ from ..ingest.read import read_llama_bench
 from ..ingest.scan import scan
 from ..ingest.settings import flash_attn_word
 from .draftcommand import command_lines
-from .draftcontext import cell_conditions, fill
+from .draftcontext import cell_conditions, count, fill
 from .draftnames import CLAUSE_ONLY, Mention, clause_bounds, hardware_of, machine_size, mentions
 from .draftprose import CAPITALS_ONLY, Number, bound_of, family, metric_of, numbers, relations
 from .post import Block, Post, read_post
@@ -517,11 +517,17 @@ class _Drafter:
                 path = path or by_cells.get(j) or "other." + _key(header[j] or "row")
                 value: object = cell
                 if typ == "int":
-                    m = re.fullmatch(r"\s*-?(\d+)\s*", cell.replace(",", ""))
-                    if not m:
+                    # "4096", "16K" (a size in K: ``draftcontext.count``), "0 (cold)"
+                    m = re.fullmatch(
+                        r"\s*(\d+(?:\.\d+)?)\s?([kK])?\s*(?:\([^)]*\))?\s*", cell.replace(",", "")
+                    )
+                    whole = count(m.group(1), m.group(2)) if m else None
+                    if whole is None and m and m.group(1) == "0":
+                        whole = 0
+                    if whole is None:
                         path, value = "other." + _key(header[j]), cell
                     else:
-                        value = int(m.group(1))
+                        value = whole
                 elif typ == "fa":
                     word = flash_attn_word(cell)
                     if word not in ("on", "off"):

@@ -145,7 +145,7 @@ def _flat(d: dict, prefix: str = "") -> dict[str, object]:
     return out
 
 
-def _number(n: str, k: str | None) -> int | None:
+def count(n: str, k: str | None) -> int | None:
     """A token count as written: "8192" -> 8192; with "k", a context size, a power of two where it
     names one ("128k" -> 131072 = 128 x 1024, "131K" -> 131072 = 2^17 in thousands, "262K" ->
     262144), else thousands ("80k" -> 80000)."""
@@ -176,7 +176,7 @@ def _settings(text: str, out: list[tuple[str, object]]) -> None:
     for pat, kind in _SETTINGS:
         for m in pat.finditer(text):
             if kind == "ctx":
-                v = _number(m.group("n"), m.group("k"))
+                v = count(m.group("n"), m.group("k"))
                 if v is not None and v >= 256:
                     out.append(("ctx", v))
             elif kind == "kv":
