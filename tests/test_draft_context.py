@@ -320,3 +320,30 @@ def test_a_setting_column_in_k_and_a_cold_row(tmp_path):
         (88.5, 32768, {}),
         (70.5, None, {"depth": "about half"}),
     ]
+
+
+def test_a_command_folded_one_flag_per_line_sets_its_section(tmp_path):
+    """A llama-server command in a YAML ``cmd: >`` block (one flag per indented line, no ``\\``;
+    the binary named with its build, ``llama-server-be0e35``) sets the conditions of its section's
+    table; control: a line after it that starts no flag ends it."""
+    cf = _drafted(
+        "## Coding\n\n```yaml\nmodels:\n  coder:\n    cmd: >\n      /opt/llama-server-be0e35\n"
+        "      --flash-attn\n      --model /m/Qwen2.5-Coder-32B-Instruct-Q4_K_M.gguf\n      -ngl 99\n"
+        "      --ctx-size 19000\n      --model-draft /m/Qwen2.5-Coder-0.5B-Instruct-Q8_0.gguf\n"
+        "      --draft-max 16\n    proxy: http://127.0.0.1:9503\n```\n\n"
+        "| prompt | tok/s |\n|---|---|\n| python | 71.64 |\n",
+        tmp_path,
+    )
+    (c,) = cf.claims
+    assert _cond(cf, c) == {
+        "engine": "llama.cpp",
+        "model": "Qwen2.5-Coder-32B-Instruct",
+        "quant": "Q4_K_M",
+        "offload": {"n_gpu_layers": 99},
+        "ctx": 19000,
+        "flash_attn": True,
+        "decoding": "speculative",
+        "block_max": 16,
+        "prompt": "python",
+        "other": {"draft_model": "Qwen2.5-Coder-0.5B-Instruct"},
+    }

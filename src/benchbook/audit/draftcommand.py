@@ -3,9 +3,10 @@
 A command line is a line that starts a llama.cpp tool (``llama-server``, ``llama-bench``,
 ``llama-cli``, ``llama-sweep-bench``, ``llama-speculative-simple``, older ``main``/``server``), vLLM
 (``vllm serve MODEL``, ``python -m vllm.entrypoints...``) or SGLang (``python -m
-sglang.launch_server``), a ``$`` or ``>`` prompt allowed before it, continued over lines ending in
-``\\``, ``^`` or a backtick (``command_lines``).  Its flags become claims-file conditions
-(``conditions_of``; llama.cpp's ``common/arg.cpp`` names): ``-ngl`` -> ``offload.n_gpu_layers``,
+sglang.launch_server``), a ``$`` or ``>`` prompt allowed before it (a build suffix after the tool's
+name, ``llama-server-be0e35``, allowed), continued over lines ending in ``\\``, ``^`` or a backtick,
+or over indented lines each starting with a flag (YAML's folded ``cmd: >``) (``command_lines``).
+Its flags become claims-file conditions (``conditions_of``; llama.cpp's ``common/arg.cpp`` names): ``-ngl`` -> ``offload.n_gpu_layers``,
 ``-ncmoe``/``--n-cpu-moe`` -> ``offload.n_cpu_moe``, ``-c``/``--ctx-size`` (vLLM ``--max-model-len``,
 SGLang ``--context-length``) -> ``ctx``, ``-fa`` -> ``flash_attn`` (``ingest.settings.flash_attn_word``),
 ``-ctk``/``-ctv`` -> ``type_k``/``type_v``, ``-b``/``-ub`` -> ``batch``/``ubatch``, ``--draft-max``
@@ -30,7 +31,7 @@ _TOOL = re.compile(
     r"^\s*(?:[$>#]\s*|PS [^>]*>\s*)?(?:\S*[/\\])?(?:\./)?"
     r"(?P<tool>llama-(?:server|bench|cli|sweep-bench|batched-bench|speculative-simple|speculative)|"
     r"main|server|vllm\s+serve|python3?\s+-m\s+(?:vllm\.entrypoints\S*|sglang\.launch_server))"
-    r"(?:\.exe)?(?=\s|$)"
+    r"(?:-[0-9a-f]{6,40})?(?:\.exe)?(?=\s|$)"
 )
 #: flag -> (condition path, kind): kind int | str | fa | model | draft | flag
 _FLAGS: dict[str, tuple[str, str]] = {
@@ -207,8 +208,11 @@ def command_lines(lines: list[tuple[int, str]]) -> list[Command]:
             i += 1
             continue
         parts, last = [text[m.end() :]], n
-        while re.search(r"(?:\\|\^|`)\s*$", parts[-1]) and i + 1 < len(lines):
-            parts[-1] = re.sub(r"(?:\\|\^|`)\s*$", "", parts[-1])
+        while i + 1 < len(lines):
+            if re.search(r"(?:\\|\^|`)\s*$", parts[-1]):
+                parts[-1] = re.sub(r"(?:\\|\^|`)\s*$", "", parts[-1])
+            elif not re.match(r"\s+--?[A-Za-z]", lines[i + 1][1]):
+                break  # a flag per indented line with no continuation mark: YAML's folded `cmd: >`
             i += 1
             last = lines[i][0]
             parts.append(lines[i][1])
