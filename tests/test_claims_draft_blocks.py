@@ -137,8 +137,15 @@ code_python pred= 192 draft= 122 acc= 118 rate=0.967 tok/s=79.8
 ```
 """
     cond = {"prompt": "code_python", "tokens_generated": 192}
+    # an acceptance in a post naming one kind of drafting (MTP) is of that kind (``draftcontext``)
     assert [(f["metric"], f["value"], f["unit"], f.get("counts"), f["conditions"]) for f in _full(text)] == [
-        ("acceptance_rate", "0.967", "ratio", {"accepted": 118, "drafted": 122}, cond),
+        (
+            "acceptance_rate",
+            "0.967",
+            "ratio",
+            {"accepted": 118, "drafted": 122},
+            {**cond, "decoding": "draft-self"},
+        ),
         ("decode_tps", "79.8", "tok/s", None, cond),
     ]
     assert draft_text(text).logs == {}
@@ -284,11 +291,12 @@ TRANSPOSED = """|Metric|27B IQ3|35B Q8_0|
 
 def test_transposed_table_metrics_as_rows():
     a, b = {"other": {"metric": "27B IQ3"}}, {"other": {"metric": "35B Q8_0"}}
+    mtp = {"decoding": "draft-self"}  # an acceptance in a post about MTP alone (``draftcontext``)
     assert _claims(TRANSPOSED) == [
         ("decode_tps", "73", "tok/s", 3, a),
-        ("acceptance_rate", "74.4", "%", 4, a),
+        ("acceptance_rate", "74.4", "%", 4, {**a, **mtp}),
         ("decode_tps", "46", "tok/s", 3, b),
-        ("acceptance_rate", "80.1", "%", 4, b),
+        ("acceptance_rate", "80.1", "%", 4, {**b, **mtp}),
     ]
 
 
@@ -304,7 +312,7 @@ def test_table_with_configurations_as_rows_is_not_transposed_control():
     assert _claims(text) == [
         ("decode_tps", "25.3", "tok/s", 3, {"other": {"config": "Baseline"}}),
         ("decode_tps", "21.9", "tok/s", 4, {"other": {"config": "MTP"}}),
-        ("acceptance_rate", "76", "%", 4, {"other": {"config": "MTP"}}),
+        ("acceptance_rate", "76", "%", 4, {"other": {"config": "MTP"}, "decoding": "draft-self"}),
     ]
 
 

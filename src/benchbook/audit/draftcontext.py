@@ -30,12 +30,13 @@ context under what a drafted entry already states (its own conditions win).  Quo
 from __future__ import annotations
 
 import bisect
+import copy
 import re
 import shlex
 from dataclasses import dataclass, field
 
 from .draftcommand import command_lines, conditions_of
-from .draftnames import _FAMILY, mentions
+from .draftnames import _FAMILY, _SPEC, mentions
 from .draftprose import numbers
 from .post import Block, Post
 
@@ -530,6 +531,20 @@ def _with_family(model: object, family: str | None) -> object:
     return model
 
 
+def _drafting_kind(post: Post) -> str | None:
+    """The one kind of drafting a post names (``draftnames``' decoding words: MTP -> draft-self, a
+    draft model or speculative decoding -> speculative; a ``-md`` flag speculative), None when it
+    names none or both."""
+    kinds: set[str] = {
+        "draft-self" if m.group("self") else "speculative"
+        for m in _SPEC.finditer(post.text)
+        if not m.group("plain")
+    }
+    if re.search(r"(?<![\w-])(?:-md|--model-draft|--draft-model|--speculative[-_]model)\b", post.text):
+        kinds.add("speculative")
+    return kinds.pop() if len(kinds) == 1 else None
+
+
 def fill(post: Post, entries: list, groups: list) -> None:
     """Add each drafted claim's and group's context (``Context.at`` of its line) under the conditions
     it states (module doc): ``entries`` and ``groups`` are ``draft.Entry`` and ``draft.Group``
@@ -539,6 +554,7 @@ def fill(post: Post, entries: list, groups: list) -> None:
     ctx = Context(post)
     root = ctx.root
     models = [*root.head.get("model", []), *root.body.get("model", []), *root.weak.get("model", [])]
+    drafting = _drafting_kind(post)
     family = family_of(post.text)
     for e in [*entries, *groups]:
         own = e.fields.get("conditions") or {}
@@ -560,13 +576,22 @@ def fill(post: Post, entries: list, groups: list) -> None:
     for e in entries:
         if e.kind != "claim" or e.fields.get("origin") or not e.fields.get("source_line"):
             continue
-        shared = by_id[e.group].fields.get("conditions", {}) if e.group in by_id else {}
-        cond = e.fields.get("conditions") or {}
+        group_fields = by_id[e.group].fields if e.group in by_id else {}
+        shared = group_fields.get("conditions", {})
+        metric = e.fields.get("metric") or group_fields.get("metric")
+        # its own copy: the cells of a table row share one conditions dict
+        cond = copy.deepcopy(e.fields.get("conditions") or {})
+        drafted = _has(cond, "block_max") or _has(shared, "block_max") or metric == "acceptance_rate"
+        if drafting and drafted and not _has(cond, "decoding") and not _has(shared, "decoding"):
+            # a draft size or an acceptance: a drafting run, of the post's one kind
+            cond["decoding"] = drafting
         own = cond.get("model") or shared.get("model")
         _fill(cond, ctx.at(int(e.fields["source_line"]), own), lambda p, shared=shared: _has(shared, p))
         if isinstance(cond.get("model"), str):
             cond["model"] = _fuller(cond["model"], models)
-        if cond and "conditions" not in e.fields:
+        if "conditions" in e.fields:
+            e.fields["conditions"] = cond
+        elif cond:
             # conditions go before the quote and line, as the drafter writes them
             fields = {k: v for k, v in e.fields.items() if k not in ("source_line", "quote", "log")}
             tail = {k: e.fields[k] for k in ("log", "source_line", "quote") if k in e.fields}

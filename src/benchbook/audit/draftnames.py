@@ -36,7 +36,9 @@ CLAUSE_ONLY = frozenset({"decoding", "flash_attn"})
 
 _NV = r"(?:NVIDIA\s+)?(?:GeForce\s+)?"
 _HARDWARE = re.compile(
-    r"(?<![\w-])(?:(?P<count>[2-8])\s?[x×]\s*)?(?:"
+    # every name starts with one of these (a count, a vendor, a product line, a Mac): the other
+    # positions are passed over at once
+    r"(?=[\dABDGHILMNPRSTVabdghilmnprstv])(?<![\w-])(?:(?P<count>[2-8])\s?[x×]\s*)?(?:"
     rf"{_NV}(?P<rtx>RTX|GTX)\s?(?P<rtxn>(?:PRO\s)?A?\d{{3,4}})(?:\s?(?P<rtxs>Ti|SUPER|Super)\b)?"
     r"|(?:AMD\s+)?(?:Radeon\s+)?RX\s?(?P<rxn>\d{4})(?:\s?(?P<rxs>XTX|XT|GRE)\b)?"
     r"|(?P<mac>Mac\s?mini|Mac\s?Studio|MacBook\s(?:Air|Pro)|MacBook|iMac|Mac\sPro)\s(?:\([^)]*\)\s)?"
