@@ -320,9 +320,22 @@ def test_command_conditions_attach_to_the_claims_after_it(tmp_path):
     )
     cf, _ = _drafted(text, tmp_path)
     before, then, after = cf.claims
-    assert before.conditions == schema.Conditions() and after.conditions == schema.Conditions()
     c = then.conditions
     assert (c.model, c.quant, c.offload.n_gpu_layers, c.ctx) == ("a", "Q8_0", 40, 4096)
+    # the post's only command: its settings hold for the whole post (``draftcontext``), before it
+    # and in a later section that states no other
+    assert before.conditions == c and after.conditions == c
+    # control: two commands of one post setting two contexts: a claim before both takes neither
+    cf, _ = _drafted(
+        "Before: 10 tok/s.\n\n```\nllama-server -m a-Q8_0.gguf -c 4096\n```\n\nThen 12.5 tok/s.\n\n"
+        "```\nllama-server -m a-Q8_0.gguf -c 8192\n```\n\nLast 14.5 tok/s.\n",
+        tmp_path,
+    )
+    assert [(x.value, x.conditions.ctx, x.conditions.model) for x in cf.claims] == [
+        (10.0, None, None),  # each command for what follows it
+        (12.5, 4096, "a"),
+        (14.5, 8192, "a"),
+    ]
 
 
 def test_pasted_llama_bench_output_goes_through_the_ingest_readers(tmp_path):
@@ -722,7 +735,15 @@ def test_conditions_named_in_prose_and_an_inline_command_go_to_their_claims(tmp_
     assert got == {
         "decode-tps-l3": {**common, "decoding": "plain"},
         "decode-tps-l3-2": {**common, "decoding": "speculative", "block_max": 16},
-        "prefill-tps-l7": {},
+        # the section's paragraph below names its machine, model and build (``draftcontext``): they
+        # hold for the whole section; the two engines, and the first section's command (another
+        # model), do not
+        "prefill-tps-l7": {
+            "model": "Qwen3-30B-A3B",
+            "quant": "Q4_K_M",
+            "build": "b4980",
+            "hardware": "Apple M2 Max",
+        },
         "decode-tps-l9": {
             "model": "Qwen3-30B-A3B",
             "quant": "Q4_K_M",

@@ -39,8 +39,10 @@ BOX = """Results for 5 draft tokens:
 def test_box_drawn_table_in_a_code_block_is_read():
     kinds = [b.kind for b in read_post(BOX).blocks]
     assert kinds == ["text", "table"]
-    other1 = {"other": {"test": "pp2048 tg128 @ d0", "c": "c1"}}
-    other2 = {"other": {"test": "pp2048 tg128 @ d0", "c": "c2"}}
+    # label cells by their shape (``draftcontext.cell_conditions``): the test's tokens and depth,
+    # "c1"/"c2" requests at once
+    other1 = {"tokens_generated": 128, "depth": 0, "concurrency": 1}
+    other2 = {"tokens_generated": 128, "depth": 0, "concurrency": 2}
     assert _claims(BOX) == [
         ("decode_tps", "28.3", "t/s", 8, other1),
         ("ttft", "2723", "ms", 8, other1),
@@ -103,11 +105,12 @@ ALIGNED = """Results:
 
 
 def test_aligned_table_with_box_rule_in_an_indented_code_block():
+    # a depth column in K and "0 (cold)" read as numbers (``draftcontext.count``)
     assert _claims(ALIGNED) == [
-        ("decode_tps", "107", "t/s", 5, {"other": {"depth": "0 (cold)"}}),
-        ("decode_tps", "123", "t/s", 5, {"other": {"depth": "0 (cold)"}}),
-        ("decode_tps", "96", "t/s", 6, {"other": {"depth": "16K"}}),
-        ("decode_tps", "149", "t/s", 6, {"other": {"depth": "16K"}}),
+        ("decode_tps", "107", "t/s", 5, {"depth": 0}),
+        ("decode_tps", "123", "t/s", 5, {"depth": 0}),
+        ("decode_tps", "96", "t/s", 6, {"depth": 16384}),
+        ("decode_tps", "149", "t/s", 6, {"depth": 16384}),
     ]
 
 
@@ -134,8 +137,15 @@ code_python pred= 192 draft= 122 acc= 118 rate=0.967 tok/s=79.8
 ```
 """
     cond = {"prompt": "code_python", "tokens_generated": 192}
+    # an acceptance in a post naming one kind of drafting (MTP) is of that kind (``draftcontext``)
     assert [(f["metric"], f["value"], f["unit"], f.get("counts"), f["conditions"]) for f in _full(text)] == [
-        ("acceptance_rate", "0.967", "ratio", {"accepted": 118, "drafted": 122}, cond),
+        (
+            "acceptance_rate",
+            "0.967",
+            "ratio",
+            {"accepted": 118, "drafted": 122},
+            {**cond, "decoding": "draft-self"},
+        ),
         ("decode_tps", "79.8", "tok/s", None, cond),
     ]
     assert draft_text(text).logs == {}
@@ -281,11 +291,12 @@ TRANSPOSED = """|Metric|27B IQ3|35B Q8_0|
 
 def test_transposed_table_metrics_as_rows():
     a, b = {"other": {"metric": "27B IQ3"}}, {"other": {"metric": "35B Q8_0"}}
+    mtp = {"decoding": "draft-self"}  # an acceptance in a post about MTP alone (``draftcontext``)
     assert _claims(TRANSPOSED) == [
         ("decode_tps", "73", "tok/s", 3, a),
-        ("acceptance_rate", "74.4", "%", 4, a),
+        ("acceptance_rate", "74.4", "%", 4, {**a, **mtp}),
         ("decode_tps", "46", "tok/s", 3, b),
-        ("acceptance_rate", "80.1", "%", 4, b),
+        ("acceptance_rate", "80.1", "%", 4, {**b, **mtp}),
     ]
 
 
@@ -301,7 +312,7 @@ def test_table_with_configurations_as_rows_is_not_transposed_control():
     assert _claims(text) == [
         ("decode_tps", "25.3", "tok/s", 3, {"other": {"config": "Baseline"}}),
         ("decode_tps", "21.9", "tok/s", 4, {"other": {"config": "MTP"}}),
-        ("acceptance_rate", "76", "%", 4, {"other": {"config": "MTP"}}),
+        ("acceptance_rate", "76", "%", 4, {"other": {"config": "MTP"}, "decoding": "draft-self"}),
     ]
 
 

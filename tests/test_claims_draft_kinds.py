@@ -423,12 +423,24 @@ def test_a_command_right_after_a_table_is_the_tables(tmp_path):
 
 
 def test_a_command_after_prose_after_a_table_is_not_the_tables(tmp_path):
-    """Control: a paragraph between the table and the command line: the table keeps its own."""
+    """Control: a paragraph between the table and a second command line of the section: the table
+    keeps the command before it.  (The one command line of a section holds for all of it,
+    ``draftcontext``: tests/test_draft_context.py.)"""
     cf = _drafted(
+        "`./llama-server -m Qwen2.5-Coder-7B-Instruct-Q8_0.gguf -ngl 40`\n\n"
         "| GPU | n_max 0 |\n|--|--|\n| P40 | 8.7 tps |\n\nLater I tried something else entirely.\n\n"
         "`./llama-server -m Qwen2.5-Coder-32B-Instruct-Q4_K_M.gguf -ngl 99`\n",
         tmp_path,
     )
     assert [(c.id, _set_conditions(cf, c)) for c in cf.claims] == [
-        ("t1-n-max-0-r1", {"hardware": "NVIDIA Tesla P40"})
+        (
+            "t1-n-max-0-r1",
+            {
+                "hardware": "NVIDIA Tesla P40",
+                "engine": "llama.cpp",
+                "model": "Qwen2.5-Coder-7B-Instruct",
+                "quant": "Q8_0",
+                "offload": {"n_gpu_layers": 40},
+            },
+        )
     ]

@@ -30,6 +30,9 @@ Modules, one job each:
 * ``resultlines`` result lines of a tool's output (llama-cli's summary, llama-speculative's counts,
                 ``key=value`` lines, "draft acceptance: 0.648") -> the numbers they state;
 * ``draftcommand`` command lines (llama.cpp tools, vLLM, SGLang) -> the conditions their flags set;
+* ``draftcontext`` a post's context as a scope tree (post, section, command line, block): the
+                conditions a claim takes from its title, headings, setup lists, captions and
+                command lines where nothing nearer states another value;
 * ``draft``     a post -> claims-file entries (``benchbook claims draft``), each with its source line
                 and quote;
 * ``draftfile`` a draft written as a claims file (and its log excerpts), keeping reviewed entries.

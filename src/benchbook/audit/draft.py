@@ -44,6 +44,7 @@ from ..ingest.read import read_llama_bench
 from ..ingest.scan import scan
 from ..ingest.settings import flash_attn_word
 from .draftcommand import command_lines
+from .draftcontext import cell_conditions, count, fill
 from .draftnames import CLAUSE_ONLY, Mention, clause_bounds, hardware_of, machine_size, mentions
 from .draftprose import CAPITALS_ONLY, Number, bound_of, family, metric_of, numbers, relations
 from .post import Block, Post, read_post
@@ -69,7 +70,18 @@ LABELS: dict[str, tuple[str, str]] = {
     **dict.fromkeys(("ngl", "ngpulayers", "gpu layers", "gpulayers"), ("offload.n_gpu_layers", "int")),
     **dict.fromkeys(("c", "ctx", "nctx", "context", "context length", "ctxsize"), ("ctx", "int")),
     **dict.fromkeys(
-        ("block", "block size", "blockmax", "block max", "draft max", "draftmax"), ("block_max", "int")
+        (
+            "block",
+            "block size",
+            "blockmax",
+            "block max",
+            "draft max",
+            "draftmax",
+            "nmax",
+            "n max",
+            "specdraftnmax",
+        ),
+        ("block_max", "int"),
     ),
     **dict.fromkeys(("prompt", "task", "workload"), ("prompt", "str")),
     **dict.fromkeys(("model",), ("model", "str")),
@@ -94,11 +106,23 @@ LABELS: dict[str, tuple[str, str]] = {
     **dict.fromkeys(("ctv", "typev", "type v", "v cache"), ("type_v", "str")),
     **dict.fromkeys(("backend",), ("backend", "str")),
     **dict.fromkeys(
-        ("concurrency", "parallel", "np", "users", "concurrent requests"), ("concurrency", "int")
+        (
+            "concurrency",
+            "max concurrency",
+            "parallel",
+            "np",
+            "users",
+            "concurrent requests",
+            "concurrent users",
+            "max concurrent requests",
+        ),
+        ("concurrency", "int"),
     ),
     **dict.fromkeys(("mode", "decoding"), ("decoding", "str")),
     **dict.fromkeys(("gpu", "hardware", "device"), ("hardware", "str")),
-    **dict.fromkeys(("engine",), ("engine", "str")),
+    **dict.fromkeys(
+        ("engine", "runtime", "framework", "inference engine", "backend engine"), ("engine", "str")
+    ),
     **dict.fromkeys(("build", "commit", "version"), ("build", "str")),
     **dict.fromkeys(("run", "run index", "trial"), ("run_index", "int")),
 }
@@ -123,7 +147,8 @@ _NEAR = 60
 #: a condition named with its number in prose: "block size 4", "-ncmoe 26", "ctx 8192", "-ngl=99"
 _NAMED = re.compile(
     r"(?P<label>block(?: size)?|-{0,2}n?cmoe|n_cpu_moe|-{0,2}n-cpu-moe|-ngl|n_gpu_layers|ctx|context|"
-    r"batch(?: size)?|ubatch|depth|draft[ -]max|--draft-max)\s*(?:=|:|of|is)?\s*(?P<n>\d+)"
+    r"batch(?: size)?|ubatch|depth|draft[ -]max|--draft-max|n[-_ ]max|--spec-draft-n-max)\s*(?:=|:|of|is)?\s*"
+    r"(?P<n>\d+)"
     r"(?![\d.]|\s*(?:tok|t/s|%|x|×|GB|GiB|MB|ms|s\b))",
     re.IGNORECASE,
 )
@@ -483,15 +508,26 @@ class _Drafter:
                 if kinds[j] != "label" or _EMPTY.match(cell):
                     continue
                 labels.append(cell)
+                shaped = cell_conditions(cell)  # "c4", "pp2048 tg128 @ d4096": settings by their shape
+                if shaped and LABELS.get(_label_key(header[j]), ("",))[0] not in ("prompt", "model"):
+                    for shaped_path, shaped_value in shaped.items():
+                        _set(cond, shaped_path, shaped_value)
+                    continue
                 path, typ = LABELS.get(_label_key(header[j]), ("", "str"))
                 path = path or by_cells.get(j) or "other." + _key(header[j] or "row")
                 value: object = cell
                 if typ == "int":
-                    m = re.fullmatch(r"\s*-?(\d+)\s*", cell.replace(",", ""))
-                    if not m:
+                    # "4096", "16K" (a size in K: ``draftcontext.count``), "0 (cold)"
+                    m = re.fullmatch(
+                        r"\s*(\d+(?:\.\d+)?)\s?([kK])?\s*(?:\([^)]*\))?\s*", cell.replace(",", "")
+                    )
+                    whole = count(m.group(1), m.group(2)) if m else None
+                    if whole is None and m and m.group(1) == "0":
+                        whole = 0
+                    if whole is None:
                         path, value = "other." + _key(header[j]), cell
                     else:
-                        value = int(m.group(1))
+                        value = whole
                 elif typ == "fa":
                     word = flash_attn_word(cell)
                     if word not in ("on", "off"):
@@ -1216,6 +1252,7 @@ class _Drafter:
             self.pending_log = None
             if pieces and all(_log_line(t) for _, t in pieces):
                 self.log(pieces)  # log lines pasted as a paragraph: drafted, and kept as a log
+        fill(self.post, self.out.entries, self.out.groups)  # what the post states around each claim
         return self.out
 
 

@@ -3,16 +3,20 @@
 A command line is a line that starts a llama.cpp tool (``llama-server``, ``llama-bench``,
 ``llama-cli``, ``llama-sweep-bench``, ``llama-speculative-simple``, older ``main``/``server``), vLLM
 (``vllm serve MODEL``, ``python -m vllm.entrypoints...``) or SGLang (``python -m
-sglang.launch_server``), a ``$`` or ``>`` prompt allowed before it, continued over lines ending in
-``\\``, ``^`` or a backtick (``command_lines``).  Its flags become claims-file conditions
-(``conditions_of``; llama.cpp's ``common/arg.cpp`` names): ``-ngl`` -> ``offload.n_gpu_layers``,
+sglang.launch_server``), a ``$`` or ``>`` prompt allowed before it (a build suffix after the tool's
+name, ``llama-server-be0e35``, allowed), continued over lines ending in ``\\``, ``^`` or a backtick,
+or over indented lines each starting with a flag (YAML's folded ``cmd: >``) (``command_lines``).
+Its flags become claims-file conditions (``conditions_of``; llama.cpp's ``common/arg.cpp`` names):
+``-ngl`` -> ``offload.n_gpu_layers``,
 ``-ncmoe``/``--n-cpu-moe`` -> ``offload.n_cpu_moe``, ``-c``/``--ctx-size`` (vLLM ``--max-model-len``,
 SGLang ``--context-length``) -> ``ctx``, ``-fa`` -> ``flash_attn`` (``ingest.settings.flash_attn_word``),
 ``-ctk``/``-ctv`` -> ``type_k``/``type_v``, ``-b``/``-ub`` -> ``batch``/``ubatch``, ``--draft-max``
 -> ``block_max``, ``-md`` -> ``decoding: speculative`` and ``other.draft_model``, ``-np`` ->
 ``concurrency``, ``-m`` (vLLM's model argument) -> ``model`` and the quantisation in the file name
--> ``quant``; flags with no field of their own go under ``other`` (``--temp 0`` ->
-``other.temp: "0"``).  A llama-bench list (``-ncmoe 22,24,26``) sets no one value: each row says.
+-> ``quant``, ``-p "text"`` -> ``prompt``, ``-n`` -> ``cap`` (``tokens_generated`` for llama-bench),
+``--temp 0`` -> ``sampling: temperature 0``; flags with no field of their own go under ``other``
+(``--top-k 1`` -> ``other.top_k: "1"``).  A llama-bench list (``-ncmoe 22,24,26``) sets no one
+value: each row says.
 """
 
 from __future__ import annotations
@@ -28,7 +32,7 @@ _TOOL = re.compile(
     r"^\s*(?:[$>#]\s*|PS [^>]*>\s*)?(?:\S*[/\\])?(?:\./)?"
     r"(?P<tool>llama-(?:server|bench|cli|sweep-bench|batched-bench|speculative-simple|speculative)|"
     r"main|server|vllm\s+serve|python3?\s+-m\s+(?:vllm\.entrypoints\S*|sglang\.launch_server))"
-    r"(?:\.exe)?(?=\s|$)"
+    r"(?:-[0-9a-f]{6,40})?(?:\.exe)?(?=\s|$)"
 )
 #: flag -> (condition path, kind): kind int | str | fa | model | draft | flag
 _FLAGS: dict[str, tuple[str, str]] = {
@@ -167,7 +171,31 @@ def conditions_of(tool: str, words: list[str]) -> dict:
             _set(out, path, True)
         elif kind == "str" and value:
             _set(out, path, value)
+    _named_others(tool, out)
     return out
+
+
+def _named_others(tool: str, out: dict) -> None:
+    """Flags that went under ``other`` but name a field: ``-p "text"`` (llama-cli, llama-server:
+    the prompt; llama-bench's ``-p 512`` is a length) -> ``prompt``; ``-n`` -> ``tokens_generated``
+    for llama-bench (its tg test generates exactly n), ``cap`` for the others (n_predict, a cap);
+    ``--temp 0`` -> ``sampling: temperature 0``."""
+    other = out.get("other", {})
+    bench = "bench" in tool
+    for flag in ("p", "prompt"):
+        text = other.get(flag)
+        if not bench and isinstance(text, str) and not re.fullmatch(r"[\d,]+|[\[<{$].*|\.\.\.|…", text):
+            out["prompt"] = other.pop(flag)
+    for flag in ("n", "n_predict", "predict"):
+        n = other.get(flag)
+        if isinstance(n, str) and n.isdigit():
+            out["tokens_generated" if bench else "cap"] = int(other.pop(flag))
+    for flag in ("temp", "temperature"):
+        t = other.get(flag)
+        if isinstance(t, str) and re.fullmatch(r"\d+(?:\.\d+)?", t):
+            out["sampling"] = f"temperature {other.pop(flag)}"
+    if "other" in out and not out["other"]:
+        del out["other"]
 
 
 def command_lines(lines: list[tuple[int, str]]) -> list[Command]:
@@ -181,8 +209,11 @@ def command_lines(lines: list[tuple[int, str]]) -> list[Command]:
             i += 1
             continue
         parts, last = [text[m.end() :]], n
-        while re.search(r"(?:\\|\^|`)\s*$", parts[-1]) and i + 1 < len(lines):
-            parts[-1] = re.sub(r"(?:\\|\^|`)\s*$", "", parts[-1])
+        while i + 1 < len(lines):
+            if re.search(r"(?:\\|\^|`)\s*$", parts[-1]):
+                parts[-1] = re.sub(r"(?:\\|\^|`)\s*$", "", parts[-1])
+            elif not re.match(r"\s+--?[A-Za-z]", lines[i + 1][1]):
+                break  # a flag per indented line with no continuation mark: YAML's folded `cmd: >`
             i += 1
             last = lines[i][0]
             parts.append(lines[i][1])

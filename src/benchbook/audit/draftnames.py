@@ -36,9 +36,15 @@ CLAUSE_ONLY = frozenset({"decoding", "flash_attn"})
 
 _NV = r"(?:NVIDIA\s+)?(?:GeForce\s+)?"
 _HARDWARE = re.compile(
-    r"(?<![\w-])(?:(?P<count>[2-8])\s?[x×]\s*)?(?:"
+    # every name starts with one of these (a count, a vendor, a product line, a Mac): the other
+    # positions are passed over at once
+    r"(?=[\dABDGHILMNPRSTVabdghilmnprstv])(?<![\w-])(?:(?P<count>[2-8])\s?[x×]\s*)?(?:"
     rf"{_NV}(?P<rtx>RTX|GTX)\s?(?P<rtxn>(?:PRO\s)?A?\d{{3,4}})(?:\s?(?P<rtxs>Ti|SUPER|Super)\b)?"
     r"|(?:AMD\s+)?(?:Radeon\s+)?RX\s?(?P<rxn>\d{4})(?:\s?(?P<rxs>XTX|XT|GRE)\b)?"
+    r"|(?P<mac>Mac\s?mini|Mac\s?Studio|MacBook\s(?:Air|Pro)|MacBook|iMac|Mac\sPro)\s(?:\([^)]*\)\s)?"
+    r"(?P<mm>M[1-5])(?:\s(?P<mms>Pro|Max|Ultra)\b)?(?![\w-])"
+    r"|(?:Apple\s+)?(?P<cm>M[1-5])(?:\s(?P<cms>Pro|Max|Ultra))?\s"
+    r"(?P<cmac>Mac\s?mini|Mac\s?Studio|MacBook\s(?:Air|Pro)|MacBook|iMac)\b"
     r"|(?:Apple\s+)?(?P<m>M[1-5])\s(?P<ms>Pro|Max|Ultra)\b"
     r"|Apple\s+(?P<m2>M[1-5])\b"
     r"|(?:NVIDIA\s+)?(?:Tesla\s+)?(?P<dc>[AHBLPTV]\d{2,3}S?|GB\d{2,3}|L4)(?![\w-])"
@@ -51,6 +57,7 @@ _HARDWARE = re.compile(
 )
 _ENGINES = {
     "llama.cpp": "llama.cpp",
+    "llamacpp": "llama.cpp",
     "ik_llama.cpp": "ik_llama.cpp",
     "vllm": "vLLM",
     "sglang": "SGLang",
@@ -68,7 +75,15 @@ _ENGINE = re.compile(
     + r")(?![\w-])",
     re.IGNORECASE,
 )
-_BUILD = re.compile(r"(?<![\w.-])(b\d{4,5})(?![\w.-])")
+#: a llama.cpp build: its tag with what the post writes after it ("b4980", "b4980-cu12.4"), the
+#: number and commit ``--version`` prints ("build 9553 (9e3b928fd)", "version: 10451 (10bf611e5)"); not
+#: a commit alone ("a fork (commit 4838ffb)": whose build it is, the post's own or a fork's, is the
+#: reader's to say)
+_BUILD = re.compile(
+    r"(?<![\w.-])(b\d{4,5}(?:-[a-z][\w.]*\d)?)(?![\w-])"
+    r"|\b(?:build|version)[:\s]\s*(\d{4,5}\s\([0-9a-f]{7,40}\))",
+    re.IGNORECASE,
+)
 _FAMILY = (
     r"Qwen|QwQ|Llama|Mistral|Mixtral|Ministral|Devstral|Magistral|Codestral|Gemma|Phi|DeepSeek|GLM|"
     r"gpt-oss|Granite|Nemotron|Kimi|MiniMax|Falcon|OLMo|SmolLM|Hermes|LFM|InternLM|Yi|Command-R"
@@ -125,6 +140,11 @@ def hardware_name(m: re.Match) -> str:
         name = f"NVIDIA GeForce RTX {g['bare']}{suffix}"
     elif g["rxn"]:
         name = f"AMD Radeon RX {g['rxn']}" + (f" {g['rxs'].upper()}" if g["rxs"] else "")
+    elif g.get("mm") or g.get("cm"):  # "Mac mini M4", "M2 Mac Mini": the chip, the machine beside it
+        cm, cms, mac = (g["mm"], g["mms"], g["mac"]) if g.get("mm") else (g["cm"], g["cms"], g["cmac"])
+        chip = f"Apple {cm.upper()}" + (f" {cms.capitalize()}" if cms else "")
+        mac = re.sub(r"\s+", " ", mac)
+        name = f"{chip} ({mac})"
     elif g["m"]:
         name = f"Apple {g['m'].upper()} {g['ms'].capitalize()}"
     elif g["m2"]:
@@ -147,7 +167,10 @@ def mentions(text: str) -> list[Mention]:
     for m in _ENGINE.finditer(text):
         out.append(Mention(m.start(), "engine", _ENGINES[m.group(1).lower()]))
     for m in _BUILD.finditer(text):
-        out.append(Mention(m.start(), "build", m.group(1)))
+        build = next(g for g in m.groups() if g)
+        if re.search(r"-(?:bin-)?(?:win-)?cu(?:da)?[-\d]", build, re.IGNORECASE):
+            out.append(Mention(m.start(), "backend", "CUDA"))  # "b4980-cu12.4": a CUDA 12.4 build
+        out.append(Mention(m.start(), "build", build if not m.group(1) else build.lower()))
     spans = []
     for m in _MODEL.finditer(text):
         spans.append((m.start(), m.end()))
@@ -166,7 +189,17 @@ def mentions(text: str) -> list[Mention]:
     for m in _SPEC.finditer(text):
         word = "plain" if m.group("plain") else "draft-self" if m.group("self") else "speculative"
         out.append(Mention(m.start(), "decoding", word))
+    # a name denied ("no ROCm", "not the 4090", "without Ollama") states no condition
+    out = [
+        m
+        for m in out
+        if m.path in ("decoding", "flash_attn") or not _DENIED.search(text, max(0, m.start - 24), m.start)
+    ]
     return sorted(out, key=lambda x: x.start)
+
+
+#: words right before a name that deny it
+_DENIED = re.compile(r"\b(?:no|not|without|non)[\s*_-]+(?:the\s+|a\s+|an\s+)?$", re.IGNORECASE)
 
 
 #: where a clause ends: ", and", ", but", ";", " while ", " whereas ", a sentence end

@@ -1,0 +1,362 @@
+"""A post's context as a scope tree (``draftcontext``, issue 29): the conditions a drafted claim takes
+from the post around it -- its title, a section heading, a setup list, a command line, a table's
+caption -- where nothing nearer states another value; and the controls where it must not fire (two
+machines in one post, a quoted number)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from benchbook.audit import schema
+from benchbook.audit.draftcontext import Context, count, stated
+from benchbook.audit.draftfile import draft_post
+from benchbook.audit.post import read_post
+
+
+def _drafted(text: str, tmp_path: Path) -> schema.ClaimsFile:
+    post = tmp_path / "post.md"
+    post.write_text(text, encoding="utf-8")
+    out, _, _ = draft_post(post)
+    return schema.load(out)
+
+
+def _cond(cf: schema.ClaimsFile, c: schema.Claim) -> dict:
+    return cf.conditions_of(c).model_dump(exclude_none=True, exclude_defaults=True)
+
+
+def test_a_setup_command_and_title_hold_for_every_claim_of_the_post(tmp_path):
+    cf = _drafted(
+        "# Qwen3-30B-A3B on my RTX 4090\n\n"
+        "Setup:\n\n"
+        "```\nllama-server -m Qwen3-30B-A3B-UD-Q4_K_XL.gguf -c 16384 -fa on -ctk q8_0 -ctv q8_0 -np 1 "
+        "--temp 0\n```\n\n"
+        "## Results\n\n"
+        "Generation ran at 85 t/s.\n",
+        tmp_path,
+    )
+    (c,) = cf.claims
+    assert (c.metric, c.value) == ("decode_tps", 85.0)
+    assert _cond(cf, c) == {
+        "hardware": "NVIDIA GeForce RTX 4090",
+        "engine": "llama.cpp",
+        "model": "Qwen3-30B-A3B",
+        "quant": "UD-Q4_K_XL",
+        "ctx": 16384,
+        "flash_attn": True,
+        "type_k": "q8_0",
+        "type_v": "q8_0",
+        "concurrency": 1,
+        "sampling": "temperature 0",
+    }
+
+
+def test_a_command_after_the_numbers_holds_for_its_section(tmp_path):
+    """A command line below the numbers of its section ("Command used:") is theirs too."""
+    cf = _drafted(
+        "## Build b4000\n\nGeneration ran at 40.1 t/s.\n\nCommand used:\n\n"
+        "```\nllama-cli -m gemma-2-27b-it-Q4_K_M.gguf --ctx-size 8192 -n 128\n```\n",
+        tmp_path,
+    )
+    (c,) = cf.claims
+    assert _cond(cf, c) == {
+        "build": "b4000",
+        "engine": "llama.cpp",
+        "model": "gemma-2-27b-it",
+        "quant": "Q4_K_M",
+        "ctx": 8192,
+        "cap": 128,
+    }
+
+
+def test_two_machines_in_one_post_give_neither_to_the_claims_outside_their_sections(tmp_path):
+    """Control: a post comparing two GPUs states no one machine: the summary above the sections gets
+    no hardware; each section's claims get their own heading's card."""
+    cf = _drafted(
+        "# Two cards compared\n\n"
+        "Across both cards the model loads in 12 s.\n\n"
+        "## RTX 3090\n\nGeneration ran at 40.5 t/s.\n\n"
+        "## RX 7900 XTX\n\nGeneration ran at 30.5 t/s.\n",
+        tmp_path,
+    )
+    got = {c.value: _cond(cf, c).get("hardware") for c in cf.claims}
+    assert got == {12.0: None, 40.5: "NVIDIA GeForce RTX 3090", 30.5: "AMD Radeon RX 7900 XTX"}
+
+
+def test_a_nearer_scope_states_another_value_and_wins(tmp_path):
+    """The title's card holds for the post, a section heading naming another holds for its section;
+    a paragraph naming two cards gives neither, its claims keep the section's."""
+    cf = _drafted(
+        "# Benchmarks on an RTX 4090\n\n"
+        "Plain decoding: 120.5 t/s.\n\n"
+        "## The same on an RTX 3060\n\n"
+        "Plain decoding: 45.5 t/s. Unlike the RTX 4090 or an RTX 5090, the RTX 3060 needs offload.\n",
+        tmp_path,
+    )
+    got = {c.value: _cond(cf, c).get("hardware") for c in cf.claims}
+    assert got == {120.5: "NVIDIA GeForce RTX 4090", 45.5: "NVIDIA GeForce RTX 3060"}
+
+
+def test_a_quoted_number_takes_no_context(tmp_path):
+    """Control: another author's number (``origin``) ran elsewhere: none of the post's setting."""
+    cf = _drafted(
+        "# Qwen3-8B\n\nThe vendor's blog gives 150 t/s for it.\n\nMine ran at 50.5 t/s.\n\n"
+        "```\nllama-server -m Qwen3-8B-Q4_K_M.gguf -c 8192\n```\n",
+        tmp_path,
+    )
+    got = {c.value: (c.origin is not None, _cond(cf, c).get("ctx")) for c in cf.claims}
+    assert got == {150.0: (True, None), 50.5: (False, 8192)}
+
+
+def test_a_heading_sets_decoding_a_paragraph_does_not(tmp_path):
+    """ "### With MTP" names its section's decoding; "MTP doesn't help here" in a paragraph compares
+    (control: no decoding from it)."""
+    cf = _drafted(
+        "# Results\n\nMTP doesn't help here. Runs reach 56.5 t/s.\n\n### With MTP\n\n"
+        "| prompt | tok/s |\n|---|---|\n| code | 73.5 |\n",
+        tmp_path,
+    )
+    got = {c.value: _cond(cf, c).get("decoding") for c in cf.claims}
+    assert got == {56.5: None, 73.5: "draft-self"}
+
+
+def test_flags_in_inline_code_and_settings_in_words():
+    names = stated(
+        [(1, "Common flags: `-np 1 -fa on -ctk q8_0 -ctv q8_0 --draft-max 2`, 131K context, greedy.")], "text"
+    )
+    assert names == [
+        ("concurrency", 1),
+        ("flash_attn", True),
+        ("type_k", "q8_0"),
+        ("type_v", "q8_0"),
+        ("block_max", 2),
+        ("ctx", 131072),
+        ("sampling", "greedy"),
+    ]
+
+
+def test_settings_in_words_kv_cache_temperature_and_an_engine_version():
+    names = stated([(1, "vLLM 0.7.3 with fp8 KV cache, temperature 0.1 and 32k context.")], "text")
+    assert sorted(names, key=str) == sorted(
+        [
+            ("engine", "vLLM"),
+            ("build", "0.7.3"),
+            ("type_k", "fp8"),
+            ("type_v", "fp8"),
+            ("sampling", "temperature 0.1"),
+            ("ctx", 32768),
+        ],
+        key=str,
+    )
+
+
+def test_context_sizes_written_in_k():
+    """Powers of two written in thousands or in units of 1024 are one size; other sizes thousands."""
+    assert [count(n, "k") for n in ("128", "131", "262", "32", "80", "1.5")] == [
+        131072,
+        131072,
+        262144,
+        32768,
+        80000,
+        1500,
+    ]
+    assert count("8192", None) == 8192
+
+
+def test_scope_chain_of_a_line():
+    post = read_post("# T on an M2 Max\n\n## A\n\ntext 1\n\n### B\n\ntext 2\n\n## C\n\ntext 3\n")
+    ctx = Context(post)
+    assert [s.level for s in ctx.chain(9)] == [8, 3, 2, 0]
+    assert [s.level for s in ctx.chain(13)] == [8, 2, 0]
+    assert ctx.at(13) == {"hardware": "Apple M2 Max"}
+
+
+def test_names_of_kinds_mac_chips_builds_and_denied_names():
+    """A Mac named with its chip is the chip, the machine beside it; a build as llama.cpp's tag with
+    its suffix or as ``--version`` prints it (a commit alone is none); a name denied ("no ROCm")
+    states nothing."""
+    from benchbook.audit.draftnames import mentions
+
+    got = [
+        (m.path, m.value)
+        for m in mentions(
+            "On a Mac mini M4 with llama.cpp b4980-cu12.4, build 9553 (9e3b928fd), fork at commit 6289c51, "
+            "Vulkan backend (no ROCm)."
+        )
+    ]
+    assert got == [
+        ("hardware", "Apple M4 (Mac mini)"),
+        ("engine", "llama.cpp"),
+        ("backend", "CUDA"),
+        ("build", "b4980-cu12.4"),
+        ("build", "9553 (9e3b928fd)"),
+        ("backend", "Vulkan"),
+    ]
+    # control: "not the RTX 4090" names no card
+    assert [(m.path, m.value) for m in mentions("ran at 1500 t/s, not the RTX 4090")] == []
+
+
+def test_a_model_said_short_is_the_one_the_post_names_in_full(tmp_path):
+    """ "Qwen3.6 35B" in a sentence is the post's "Qwen3.6-35B-A3B" (its command's model); control:
+    with two fuller names ("-Instruct", "-Base") it stays as written."""
+    cf = _drafted(
+        "# Notes\n\nQwen3.6 35B ran at 56.5 t/s.\n\n```\nllama-server -m Qwen3.6-35B-A3B-Q4_K_M.gguf\n```\n",
+        tmp_path,
+    )
+    assert [(c.value, _cond(cf, c)["model"]) for c in cf.claims] == [(56.5, "Qwen3.6-35B-A3B")]
+    cf = _drafted(
+        "# Notes\n\nQwen3-8B ran at 56.5 t/s.\n\nI also tried Qwen3-8B-Instruct and Qwen3-8B-Base.\n",
+        tmp_path,
+    )
+    assert [(c.value, _cond(cf, c)["model"]) for c in cf.claims] == [(56.5, "Qwen3-8B")]
+
+
+def test_tokens_generated_n_max_and_a_runtime_column(tmp_path):
+    cf = _drafted(
+        "# Bench\n\nWorkload: 256 input → 128 output tokens.\n\n"
+        "| Runtime | n-max | TG (t/s) |\n|---|---|---|\n| llama.cpp | 3 | 40.5 |\n| Ollama | 3 | 30.5 |\n",
+        tmp_path,
+    )
+    got = [(c.value, _cond(cf, c)) for c in cf.claims]
+    assert got == [
+        (40.5, {"engine": "llama.cpp", "block_max": 3, "tokens_generated": 128}),
+        (30.5, {"engine": "Ollama", "block_max": 3, "tokens_generated": 128}),
+    ]
+
+
+def test_a_model_column_of_sizes_takes_the_posts_one_family_and_llama_cli_p_is_the_prompt(tmp_path):
+    """A model column of sizes ("0.8B") under a post about one family ("Qwen 3.5") is that family's
+    model; llama-cli's ``-p "..."`` is the prompt (llama-bench's ``-p 512`` is a length, not one);
+    "M2 Mac Mini" is the chip, the machine beside it.  Control: a post naming two families leaves
+    the sizes as written."""
+    cf = _drafted(
+        '# Qwen 3.5 on an M2 Mac Mini\n\n`llama-cli -p "Tell me a long story." -m [model]`\n\n'
+        "| Model | TG (t/s) |\n|---|---|\n| 0.8B | 80.5 |\n| 9B | 20.5 |\n",
+        tmp_path,
+    )
+    got = [(c.value, _cond(cf, c)) for c in cf.claims]
+    common = {"hardware": "Apple M2 (Mac Mini)", "engine": "llama.cpp", "prompt": "Tell me a long story."}
+    assert got == [(80.5, {**common, "model": "Qwen3.5-0.8B"}), (20.5, {**common, "model": "Qwen3.5-9B"})]
+    cf = _drafted(
+        "# Qwen 3.5 and Gemma 3\n\n| Model | TG (t/s) |\n|---|---|\n| 0.8B | 80.5 |\n| 9B | 20.5 |\n",
+        tmp_path,
+    )
+    assert [_cond(cf, c)["model"] for c in cf.claims] == ["0.8B", "9B"]
+
+
+def test_command_flags_that_name_a_field_prompt_cap_tokens_and_sampling():
+    """``draftcommand``: llama-cli's ``-p "text"`` is the prompt and ``-n`` a cap; llama-bench's ``-p``
+    is a length (control: no prompt) and its ``-n`` the tokens generated; ``--temp 0`` sampling."""
+    from benchbook.audit.draftcommand import command_lines
+
+    cli, bench = command_lines(
+        [
+            (1, 'llama-cli -m a-Q4_0.gguf -p "Tell me a story." -n 200 --temp 0.0 --top-k 1'),
+            (2, "llama-bench -m a-Q4_0.gguf -p 512 -n 128"),
+        ]
+    )
+    assert cli.conditions == {
+        "engine": "llama.cpp",
+        "model": "a",
+        "quant": "Q4_0",
+        "prompt": "Tell me a story.",
+        "cap": 200,
+        "sampling": "temperature 0.0",
+        "other": {"top_k": "1"},
+    }
+    assert bench.conditions == {
+        "engine": "llama.cpp",
+        "model": "a",
+        "quant": "Q4_0",
+        "tokens_generated": 128,
+        "other": {"p": "512"},
+    }
+
+
+def test_label_cells_by_their_shape_a_concurrency_header_and_a_cuda_build(tmp_path):
+    """ "c4"/"C1 greedy" label cells are requests at once, "pp2048 tg128 @ d4096" a llama-bench test
+    (tokens generated, depth); a "Max Concurrency" column is the concurrency; "b4980-cu12.4" a CUDA
+    build.  Control: "C++" or "c4ai" is no concurrency."""
+    from benchbook.audit.draftcontext import cell_conditions
+
+    assert [
+        cell_conditions(c) for c in ("c4", "**C1 greedy**", "pp2048 tg128 @ d4096", "C++", "c4ai", "tg128")
+    ] == [
+        {"concurrency": 4},
+        {"concurrency": 1},
+        {"tokens_generated": 128, "depth": 4096},
+        {},
+        {},
+        {"tokens_generated": 128},
+    ]
+    cf = _drafted(
+        "# Windows, RTX 3060, llama.cpp b4980-cu12.4\n\n"
+        "| Max Concurrency | Output Tok/s |\n|---|---|\n| 1 | 60.5 |\n| 8 | 300.5 |\n",
+        tmp_path,
+    )
+    machine = {
+        "hardware": "NVIDIA GeForce RTX 3060",
+        "engine": "llama.cpp",
+        "build": "b4980-cu12.4",
+        "backend": "CUDA",
+    }
+    assert [(c.value, _cond(cf, c)) for c in cf.claims] == [
+        (60.5, {**machine, "concurrency": 1}),
+        (300.5, {**machine, "concurrency": 8}),
+    ]
+
+
+def test_a_setting_column_in_k_and_a_cold_row(tmp_path):
+    """A depth column of "0 (cold)", "16K", "32K" is 0, 16384, 32768 (``count``); control: "n/a"
+    stays under ``other``."""
+    cf = _drafted(
+        "| Depth | tg (t/s) |\n|---|---|\n| 0 (cold) | 107.5 |\n| 16K | 96.5 |\n| 32K | 88.5 |\n"
+        "| about half | 70.5 |\n",
+        tmp_path,
+    )
+    got = [(c.value, c.conditions.depth, c.conditions.other) for c in cf.claims]
+    assert got == [
+        (107.5, 0, {}),
+        (96.5, 16384, {}),
+        (88.5, 32768, {}),
+        (70.5, None, {"depth": "about half"}),
+    ]
+
+
+def test_a_command_folded_one_flag_per_line_sets_its_section(tmp_path):
+    """A llama-server command in a YAML ``cmd: >`` block (one flag per indented line, no ``\\``;
+    the binary named with its build, ``llama-server-be0e35``) sets the conditions of its section's
+    table; control: a line after it that starts no flag ends it."""
+    cf = _drafted(
+        "## Coding\n\n```yaml\nmodels:\n  coder:\n    cmd: >\n      /opt/llama-server-be0e35\n"
+        "      --flash-attn\n      --model /m/Qwen2.5-Coder-32B-Instruct-Q4_K_M.gguf\n      -ngl 99\n"
+        "      --ctx-size 19000\n      --model-draft /m/Qwen2.5-Coder-0.5B-Instruct-Q8_0.gguf\n"
+        "      --draft-max 16\n    proxy: http://127.0.0.1:9503\n```\n\n"
+        "| prompt | tok/s |\n|---|---|\n| python | 71.64 |\n",
+        tmp_path,
+    )
+    (c,) = cf.claims
+    assert _cond(cf, c) == {
+        "engine": "llama.cpp",
+        "model": "Qwen2.5-Coder-32B-Instruct",
+        "quant": "Q4_K_M",
+        "offload": {"n_gpu_layers": 99},
+        "ctx": 19000,
+        "flash_attn": True,
+        "decoding": "speculative",
+        "block_max": 16,
+        "prompt": "python",
+        "other": {"draft_model": "Qwen2.5-Coder-0.5B-Instruct"},
+    }
+
+
+def test_a_drafted_claim_takes_the_posts_one_kind_of_drafting(tmp_path):
+    """An acceptance, or a rate with a draft size ("n-max 3"), is a drafting run: in a post about MTP
+    alone, draft-self; a plain rate beside it gets none (a title's "MTP" would hold for the whole post,
+    as a title's names do).  Control: a post naming MTP and a draft
+    model leaves it to the reader."""
+    text = "{t}\n\nAt n-max 3 it ran 85.5 tok/s, acceptance 0.73 aggregate; the baseline ran 41.5 tok/s.\n"
+    cf = _drafted(text.format(t="I tried MTP on a 7900 XTX."), tmp_path)
+    got = [(c.value, _cond(cf, c).get("decoding")) for c in cf.claims]
+    assert got == [(85.5, "draft-self"), (0.73, "draft-self"), (41.5, None)]
+    cf = _drafted(text.format(t="I tried MTP and a draft model on a 7900 XTX."), tmp_path)
+    assert [_cond(cf, c).get("decoding") for c in cf.claims] == [None, None, None]
