@@ -1,7 +1,7 @@
 """How close `benchbook claims draft` comes to a hand-written claims file (issue 29's figures).
 
     PYTHONPATH=src python scripts/draft_measure.py [POST] [HAND.yaml]
-    PYTHONPATH=src python scripts/draft_measure.py --corpus [DIR ...] [--posts 'h*'] [--no-robust]
+    PYTHONPATH=src python scripts/draft_measure.py --corpus [DIR ...] [--posts 'h*,p0*'] [--no-robust]
 
 Defaults: the test post ``tests/fixtures/draft/clover-blog.md`` (written after the blog behind
 ``data/claims/clover-35b-a3b-blog.yaml``) and that hand-written file.  A hand claim is *captured*
@@ -401,14 +401,19 @@ def main(argv: list[str]) -> int:
         "--corpus", nargs="*", type=Path, help="score the posts of these folders (default: the corpus)"
     )
     ap.add_argument(
-        "--posts", default="*", help="only the posts whose file name matches (h*: the held-out ones)"
+        "--posts",
+        default="*",
+        help="only the posts whose file name matches one of these comma-separated patterns (h*: the "
+        "held-out ones; 'h1[1-9]*,h2[0-5]*': the second held-out set)",
     )
     ap.add_argument("--no-robust", action="store_true", help="skip the binary, empty and 10 MB inputs")
     args = ap.parse_args(argv)
     if args.corpus is not None:
         folders = args.corpus or [ROOT / "tests/fixtures/draft_corpus"]
         return corpus(
-            folders, robust=not args.no_robust, match=lambda name: fnmatch.fnmatch(name, args.posts)
+            folders,
+            robust=not args.no_robust,
+            match=lambda name: any(fnmatch.fnmatch(name, pat) for pat in args.posts.split(",")),
         )
     for name, value in measure(args.post, args.hand).items():
         print(f"{name}: {value}")
