@@ -17,7 +17,7 @@ Every entry is a guess (``reviewed: false``) with the line of the post it came f
   (``ingest.read_llama_bench``), one claim per row (avg_ts, with stddev_ts as ``spread``);
 * command lines (``draftcommand``): their conditions go to every claim after them up to the next
   command line or heading;
-* relating phrases (``draftprose.relations``): a statement citing the two claims when both sides are
+* relating phrases (``draftrelations.relations``): a statement citing the two claims when both sides are
   identified (both in the sentence, or one there and the other named by the words after the
   phrase: the claim sharing most words with them), else a ``todo`` statement with the candidates;
 * log excerpts (server timing and acceptance lines): kept as raw logs (``Drafted.logs``: file name
@@ -45,7 +45,8 @@ from ..ingest.scan import scan
 from ..ingest.settings import flash_attn_word
 from .draftcommand import command_lines
 from .draftnames import CLAUSE_ONLY, Mention, clause_bounds, hardware_of, machine_size, mentions
-from .draftprose import CAPITALS_ONLY, Number, bound_of, family, metric_of, numbers, relations
+from .draftprose import CAPITALS_ONLY, Number, bound_of, family, metric_of, numbers
+from .draftrelations import relations
 from .post import Block, Post, read_post
 from .resultlines import Result, results
 from .units import UnitError, factor
