@@ -831,7 +831,7 @@ def test_metric_words_of_the_numbers_own_clause_and_a_titles_numbers(tmp_path):
     assert [(c.metric, c.value, c.source_line) for c in cf.claims] == [
         ("decode_tps", 50, 1),
         ("decode_tps", 23, 3),
-        ("share", 108, 5),  # not acceptance_rate
+        ("speed_change", 108, 5),  # "went up 108 %": a change with no sides stated, not acceptance_rate
     ]
 
 
