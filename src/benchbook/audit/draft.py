@@ -46,7 +46,7 @@ from ..ingest.settings import flash_attn_word
 from .draftcommand import command_lines
 from .draftnames import CLAUSE_ONLY, Mention, clause_bounds, hardware_of, machine_size, mentions
 from .draftprose import CAPITALS_ONLY, Number, bound_of, family, metric_of, numbers
-from .draftrelations import relations
+from .draftrelations import pair_units, relations
 from .post import Block, Post, read_post
 from .resultlines import Result, results
 from .units import UnitError, factor
@@ -105,6 +105,9 @@ LABELS: dict[str, tuple[str, str]] = {
 }
 #: words that name a metric, for finding the claim a phrase names ("plain decoding")
 _METRIC_WORDS_OF = {"decode_tps": "decode decoding generation tg", "prefill_tps": "prefill prompt pp"}
+#: a word saying a number is the mean of others ("a 89.76 tok/s average", "averaged", "on average",
+#: "mean", "avg", 平均, 평균, Durchschnitt, moyenne, promedio)
+_MEAN = re.compile(r"\baverag\w*|\bmean\b|\bavg\b|平均|평균|durchschnitt\w*|moyenne|promedio", re.IGNORECASE)
 #: what ends a clause around a relating phrase (``_Drafter._clause_of``)
 _CLAUSE_CUT = re.compile(r"[,;:()\[\]]\s|[()\[\]]|\s[—–]\s|\bbut\b|\band\b(?=\s+[~≈]?\d)")
 #: words every claim of a metric shares (its name, its unit's words): they name no side
@@ -275,10 +278,6 @@ class _Drafter:
         #: the groups of the last table drafted with no command line before it, while only a label
         #: ("Server command:") stands between it and the next block: a command line there is its
         self.open_table: list[str] | None = None
-        #: where the claims of the current part of the post begin (``claim_ids`` index, reset at a
-        #: heading of level one or two): the claims a relation with no sides in its sentence may
-        #: relate (``sides_in_scope``)
-        self.scope_start = 0
         #: the last paragraph when it ends with ":" and introduces what follows ("From 16 → 32
         #: concurrency:" above a list of changes), else ""
         self.lead_in = ""
@@ -643,7 +642,7 @@ class _Drafter:
             lead = len(t) - len(t.lstrip())
             text += t.strip() + " "
             scanned += (read[k] if read is not None else t)[lead : lead + len(t.strip())] + " "
-        found = _shared_units(scanned, _from_to_units(scanned, numbers(scanned)))
+        found = pair_units(scanned, _shared_units(scanned, _from_to_units(scanned, numbers(scanned))))
 
         def line_of(i: int) -> int:
             return next(ln for at, ln in reversed(starts) if at <= i)
@@ -701,6 +700,8 @@ class _Drafter:
                 )
                 self.bound_statement(n, relation, metric, cond, line, sentence)
                 continue
+            if self.mean_statement(n, metric, scanned, line, sentence, {cid for _, cid in placed}):
+                continue  # "This gives a 89.76 tok/s average." of the rates listed before it
             fields = _number_fields(n)
             value = fields.get("value") or "–".join(fields.get("range") or ())
             same = self.by_value.get((str(value), n.unit), [])
@@ -965,8 +966,9 @@ class _Drafter:
         either side ("2.5x generation and 15x prompt eval": two clauses)."""
         end = s0 + len(sentence)
         lo = s0
-        for cm in _CLAUSE_CUT.finditer(text, s0, at):
-            lo = cm.end()
+        for cm in _CLAUSE_CUT.finditer(text, s0, min(end, at + 8)):  # room for "and 3.8×"'s lookahead
+            if cm.end() <= at:
+                lo = cm.end()
         nxt = _CLAUSE_CUT.search(text, at, end)
         return lo, (nxt.start() if nxt else end)
 
@@ -1051,11 +1053,11 @@ class _Drafter:
         cfields.update(_where(line, sentence))
         self.add_claim(cfields, f"{metric.replace('_', '-')}-l{line}")
 
-    def _scope(self, upto: int | None = None) -> list[str]:
-        """The claims of the current part of the post (since its heading of level one or two, the
-        last 60), one per number: a claim repeating an earlier one's metric, value and unit is left
+    def _scope(self) -> list[str]:
+        """The claims a relating phrase may relate (the last 60 drafted: a post discusses its tables
+        in later sections), one per number: a claim repeating an earlier one's metric, value and unit is left
         out (the post states the number once; the expected files cite the first)."""
-        ids = self.claim_ids[max(self.scope_start, len(self.claim_ids) - 60) : upto]
+        ids = self.claim_ids[-60:]
         seen: set[tuple] = set()
         out = []
         for cid in ids:
@@ -1142,31 +1144,36 @@ class _Drafter:
             for m, cid in placed
             if lo <= m.start < hi and family(m.unit) not in ("ratio", "multiple", None)
         ]
-        if not anchors and re.fullmatch(
-            r"\W*(?:about|around|roughly|nearly|almost|~|≈)?\W*", text[lo : n.start]
-        ):
-            # the phrase opens its clause ("144 t/s (1.47x)", "40 t/s, 2x faster"): the number of
-            # the clause before it is its subject
-            lo2 = self._clause_of(text, max(s0, lo - 2), s0, sentence)[0] if lo > s0 else lo
-            anchors = [
-                (m, cid)
-                for m, cid in placed
-                if lo2 <= m.start < lo and family(m.unit) not in ("ratio", "multiple", None)
-            ][-1:]
-            lo = lo2 if anchors else lo
+        opens = r"\W*(?:about|around|roughly|nearly|almost|~|≈)?\W*"
+        if not anchors and re.fullmatch(opens, text[lo : n.start]):
+            # the phrase opens its clause ("144 t/s (1.47x)", "2085 t/s PP — nearly 4× Ollama and
+            # 3.8× mlx_lm"): the last number of the clauses before it, over clauses of other
+            # multiples, is its subject
+            cur = lo
+            for _ in range(3):
+                if cur <= s0:
+                    break
+                lo2 = self._clause_of(text, max(s0, cur - 2), s0, sentence)[0]
+                before = [(m, cid) for m, cid in placed if lo2 <= m.start < cur]
+                measured = [
+                    (m, cid) for m, cid in before if family(m.unit) not in ("ratio", "multiple", None)
+                ]
+                if measured:
+                    anchors, lo = measured[-1:], lo2
+                    break
+                if lo2 >= cur or not re.search(r"\d\s*(?:×|x\b|times)", text[lo2:cur]):
+                    break  # a clause that is no other multiple: no subject before it
+                cur = lo2
         if len(anchors) > 1:
             return None
         if anchors:
             subject = anchors[0][1]
             if subject not in self.claim_ids:
                 return None
-            metric = self.metric_of_claim(subject)
-            fam = family(self.profile[subject][0])
             vs = self._value(subject)
+            later = {cid for m, cid in placed if m.start > n.end}  # stated after the phrase
             others = [
-                c
-                for c in self._scope(self.claim_ids.index(subject))
-                if self.metric_of_claim(c) == metric and family(self.profile[c][0]) == fam and c != subject
+                c for c in self._scope() if self._comparable(c, subject) and c != subject and c not in later
             ]
             if vs is None:
                 return None
@@ -1181,6 +1188,19 @@ class _Drafter:
             other_words = _words(rel.other) - _GENERIC
             if other_words:  # "2.4 times this PC's plain decoding": the claims those words name
                 others = [c for c in others if other_words & self.profile[c][1]]
+                # "2085 t/s PP — nearly 4× Ollama": of those, the ones differing from the subject
+                # only in what the words name (the engine), not in model or quant as well
+                mine = self.flat_conditions(subject)
+                alike = [
+                    c
+                    for c in others
+                    if all(
+                        v == mine[k] or _words(str(v)) <= other_words
+                        for k, v in self.flat_conditions(c).items()
+                        if k in mine
+                    )
+                ]
+                others = alike or others
             if not others:
                 return None
             before_words = text[lo : anchors[0][0].start]
@@ -1292,6 +1312,58 @@ class _Drafter:
             return []
         named = [c for k, c in scored if k == best]
         return named[:6] if len(named) >= 2 else []
+
+    def mean_statement(
+        self, n: Number, metric: str, text: str, line: int, sentence: str, here: set[str]
+    ) -> bool:
+        """A number stated as the average of numbers listed before it ("This gives a 89.76 tok/s
+        average" after nine per-prompt rates): a mean word within 30 characters (``_MEAN``), and
+        the last two or more claims of its metric and unit family drafted before this paragraph
+        (the longest such run, not crossing a claim of the metric from another table column) whose
+        mean rounds to it (within half a unit of its last digit; 5% for "about"): a ``mean``
+        statement citing them, no claim.  True when drafted."""
+        if n.range is not None or n.spread is not None or n.unit is None:
+            return False
+        if not _MEAN.search(text[max(0, n.start - 30) : n.end + 30]):
+            return False
+        value = _plain(n.text)
+        if value is None:
+            return False
+        members: list[str] = []
+        for cid in reversed(self.claim_ids[-60:]):
+            if cid in here:
+                continue
+            if self.metric_of_claim(cid) != metric or family(self.profile[cid][0]) != family(n.unit):
+                continue
+            if members and self.claims[cid].group != self.claims[members[-1]].group:
+                break
+            members.append(cid)
+        members.reverse()
+        step = 10.0 ** -(len(n.text.split(".")[1]) if "." in n.text else 0)
+        tol = value * 0.05 if n.about else step / 2 + 1e-9
+        for k in range(len(members), 1, -1):
+            chosen = members[-k:]
+            values = [self._value(c) for c in chosen]
+            if any(v is None for v in values):
+                continue
+            mean = (
+                sum(
+                    (v or 0) * _factor(self.profile[c][0], n.unit)
+                    for v, c in zip(values, chosen, strict=True)
+                )
+                / k
+            )
+            if abs(mean - value) <= tol:
+                sid = self.new_id(f"s-l{line}")
+                fields: dict = {"kind": "mean", "statement": sentence, "of": chosen, "value": Num(n.text)}
+                if n.about:
+                    fields["about"] = True
+                fields["unit"] = n.unit
+                fields["note"] = f"the mean of the {k} claims of {metric} before it"
+                fields.update(_where(line, sentence))
+                self.out.entries.append(Entry("statement", sid, {"id": sid, **fields}))
+                return True
+        return False
 
     def multiple_claim(self, n: Number, sign: int, s0: int, sentence: str, line: int) -> None:
         """A ``speedup`` (``slowdown`` for "slower", "regression") claim of a multiple whose sides
@@ -1545,8 +1617,6 @@ class _Drafter:
                 heading = " ".join(t for _, t in block.lines)
                 here = {m.path: m.value for m in mentions(heading) if m.path not in CLAUSE_ONLY}
                 level_one = re.match(r"#\s", self.post.line(block.lines[0][0]).lstrip()) is not None
-                if re.match(r"#{1,2}\s", self.post.line(block.lines[0][0]).lstrip()):
-                    self.scope_start = len(self.claim_ids)
                 self.lead_in = ""
                 if self.title_named is None and level_one:  # the title's names hold for the whole post
                     self.title_named = here
@@ -1604,7 +1674,7 @@ class _Drafter:
             joined = " ".join(t.strip() for _, t in pieces)
             if joined.endswith(":"):
                 self.lead_in = joined
-            elif not re.match(r"\s*(?:[-*+•]|\d+[.)])\s", pieces[0][1] if pieces else ""):
+            elif not re.match(r"\s*(?:[-*+•]|\d+[.)])\s", self.post.line(pieces[0][0]) if pieces else ""):
                 self.lead_in = ""  # the items of a list keep the line that introduces them
             self.para_rate = _rate_unit(" ".join(read))
             self.result_details(on_rate_lines, None)

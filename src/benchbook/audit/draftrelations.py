@@ -10,7 +10,7 @@ side; a signed percentage after a pair "A → B unit" is the change from A to B 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .draftprose import Number
 
@@ -213,4 +213,43 @@ def _side_words(text: str) -> str:
     # a point ends the clause only before a space or the end: "llama.cpp", "v0.3" are names
     if re.match(r"\s*(?:to|at|reaching|→|->)\s+[~≈]?\d", text):
         return ""
-    return re.split(r"[,;:()\[\]?!]|\.(?=\s|$)|\s—\s|\s-\s", text.strip(), maxsplit=1)[0].strip()
+    cut = r"[,;:()\[\]?!]|\.(?=\s|$)|\s—\s|\s-\s|\s(?:and|but)\s+(?=[~≈]?\d)"
+    return re.split(cut, text.strip(), maxsplit=1)[0].strip()
+
+
+def pair_units(text: str, found: list[Number]) -> list[Number]:
+    """``found`` with the unit of a relation's sides given where the text states it once: a second
+    pair "A → B, −11%" after a pair with a unit in the same sentence ("(43.06 → 33.8 t/s, −21%;
+    44.15 → 39.3, −11%)"), and the M of "X unit (N% of M)" ("197,435 tok (91% of 215,000)")."""
+    out = list(found)
+    for i in range(len(out) - 2):
+        a, b, n = out[i], out[i + 1], out[i + 2]
+        if a.unit is not None or b.unit is not None or a.range or b.range or n.unit != "%":
+            continue
+        if not re.fullmatch(r"\s*(?:→|->)\s*", text[a.end : b.start]):
+            continue
+        if not re.fullmatch(r"\s*[(,;]\s*", text[b.end : n.start]) or not re.match(
+            r"[+\-−]\d", text[n.start :]
+        ):
+            continue
+        for k in range(i - 1, 0, -1):
+            p, q = out[k - 1], out[k]
+            if re.search(r"[.!?](?:\s|$)", text[q.end : a.start]):
+                break
+            if (
+                q.unit is not None
+                and q.unit == p.unit
+                and q.unit not in ("%", "x")
+                and re.fullmatch(r"\s*(?:→|->)\s*", text[p.end : q.start])
+            ):
+                out[i], out[i + 1] = replace(a, unit=q.unit), replace(b, unit=q.unit)
+                break
+    for i in range(2, len(out)):
+        x, pct, m = out[i - 2], out[i - 1], out[i]
+        if m.unit is not None or m.range or x.unit in (None, "%", "x") or pct.unit != "%":
+            continue
+        if re.fullmatch(r"\s*[(,]\s*", text[x.end : pct.start]) and re.fullmatch(
+            r"\s*of\s*", text[pct.end : m.start]
+        ):
+            out[i] = replace(m, unit=x.unit)
+    return out
