@@ -46,7 +46,7 @@ from ..ingest.settings import flash_attn_word
 from .draftcommand import command_lines
 from .draftnames import CLAUSE_ONLY, Mention, clause_bounds, hardware_of, machine_size, mentions
 from .draftprose import CAPITALS_ONLY, Number, bound_of, family, metric_of, numbers
-from .draftrelations import pair_units, relations
+from .draftrelations import pair_units, relations, repetitions
 from .post import Block, Post, read_post
 from .resultlines import Result, results
 from .units import UnitError, factor
@@ -248,6 +248,12 @@ def _merged(base: dict, over: dict) -> dict:
 
 def _words(text: str) -> set[str]:
     return {w for w in re.findall(r"[\w.]+", text.lower()) if len(w) > 1 and w not in _STOP}
+
+
+def _side_names(text: str) -> set[str]:
+    """The words of ``text`` that may name one side of a comparison: no metric's or unit's words
+    (``_GENERIC``), no numbers."""
+    return {w for w in _words(text) - _GENERIC if not re.fullmatch(r"[\d.]+", w)}
 
 
 class _Drafter:
@@ -669,6 +675,9 @@ class _Drafter:
                 k_named += 1
             if id(n) in rels:
                 continue
+            if repetitions(scanned, n):  # "ran it 3 times": a count of runs, no multiple
+                self.out.unplaced.append((line, n.text, sentence[:300]))
+                continue
             if n.unit is None and any(a <= n.start < b for a, b in spans):
                 continue  # "block size 4", "-ncmoe 26": a condition of the numbers near it
             if not stateable(n):
@@ -872,7 +881,7 @@ class _Drafter:
             len(in_sentence) == 2
             and len(fams) == 1
             and not (  # "Rates 40.1 / 41.3 tok/s, +12% over last week": a list, the other side named
-                _words(rel.other) - _GENERIC
+                _side_names(rel.other)
                 and re.fullmatch(r"\s*/\s*", text[in_sentence[0][0].end : in_sentence[1][0].start])
             )
         ):
@@ -930,7 +939,7 @@ class _Drafter:
                 rel.other, {c for _, c in in_sentence}
             )
             candidates += self.scope_candidates(rel, text, s0, sentence)
-            named_other = _words(rel.other) - _GENERIC
+            named_other = _side_names(rel.other)
             if named_other and not any(
                 named_other & self.profile[c][1] for c in candidates if c in self.profile
             ):
@@ -1167,57 +1176,17 @@ class _Drafter:
         if len(anchors) > 1:
             return None
         if anchors:
-            subject = anchors[0][1]
-            if subject not in self.claim_ids:
-                return None
-            vs = self._value(subject)
-            later = {cid for m, cid in placed if m.start > n.end}  # stated after the phrase
-            others = [
-                c for c in self._scope() if self._comparable(c, subject) and c != subject and c not in later
-            ]
-            if vs is None:
-                return None
-            # the other side is where the change comes from: below the subject for a gain
-            others = [
-                c
-                for c in others
-                if (v := self._value(c)) is not None
-                and v * _factor(self.profile[c][0], self.profile[subject][0]) != vs
-                and ((v * _factor(self.profile[c][0], self.profile[subject][0]) < vs) == gain)
-            ]
-            other_words = _words(rel.other) - _GENERIC
-            if other_words:  # "2.4 times this PC's plain decoding": the claims those words name
-                others = [c for c in others if other_words & self.profile[c][1]]
-                # "2085 t/s PP — nearly 4× Ollama": of those, the ones differing from the subject
-                # only in what the words name (the engine), not in model or quant as well
-                mine = self.flat_conditions(subject)
-                alike = [
-                    c
-                    for c in others
-                    if all(
-                        v == mine[k] or _words(str(v)) <= other_words
-                        for k, v in self.flat_conditions(c).items()
-                        if k in mine
-                    )
-                ]
-                others = alike or others
-            if not others:
-                return None
-            before_words = text[lo : anchors[0][0].start]
-            named = self._named_in(before_words, others)
-            pick = self._pick(
-                rel.kind,
-                [([subject, c] if rel.kind == "ratio" else [c, subject]) for c in named],
-                stated,
-                tol,
+            return self._from_subject(
+                rel, anchors[0][1], text[lo : anchors[0][0].start], placed, gain, stated, tol
             )
-            if pick is None:
-                return None
-            sides, how = pick
-            return sides, f"the other side: {how} before it in the post"
         scope = self._scope()
         if len(scope) < 2:
             return None
+        subject_words = text[lo : n.start]
+        if _words(subject_words) - _GENERIC:
+            named = self._named_in(subject_words, scope)
+            if len(named) == 1:  # "MTP gives 40% more": the words before it name one claim, the subject
+                return self._from_subject(rel, named[0], subject_words, placed, gain, stated, tol)
         named = self._named_in(clause, scope)
         if len(named) == len(scope) and not (
             _words(clause) & set().union(*(self.profile[c][1] for c in scope))
@@ -1241,6 +1210,68 @@ class _Drafter:
             return None
         sides, how = pick
         return sides, f"sides: {how} of the claims the sentence names"
+
+    def _from_subject(
+        self,
+        rel,
+        subject: str,
+        before_words: str,
+        placed: list[tuple[Number, str]],
+        gain: bool,
+        stated: float,
+        tol: float,
+    ) -> tuple[list[str], str] | None:
+        """The sides of a phrase whose subject is known (``sides_in_scope``): the other side is an
+        earlier claim of the subject's metric on the side the change comes from (below it for a
+        gain), named by the words after the phrase (``rel.other``; of those, the ones differing from
+        the subject only in what the words name) and the ones before the subject
+        (``before_words``), then the only one or the one whose value gives ``stated``."""
+        if subject not in self.claim_ids:
+            return None
+        vs = self._value(subject)
+        later = {cid for m, cid in placed if m.start > rel.number.end}  # stated after the phrase
+        others = [
+            c for c in self._scope() if self._comparable(c, subject) and c != subject and c not in later
+        ]
+        if vs is None:
+            return None
+        # the other side is where the change comes from: below the subject for a gain
+        others = [
+            c
+            for c in others
+            if (v := self._value(c)) is not None
+            and v * _factor(self.profile[c][0], self.profile[subject][0]) != vs
+            and ((v * _factor(self.profile[c][0], self.profile[subject][0]) < vs) == gain)
+        ]
+        other_words = _side_names(rel.other)
+        if other_words:  # "2.4 times this PC's plain decoding": the claims those words name
+            others = [c for c in others if other_words & self.profile[c][1]]
+            # "2085 t/s PP — nearly 4× Ollama": of those, the ones differing from the subject
+            # only in what the words name (the engine), not in model or quant as well
+            mine = self.flat_conditions(subject)
+            alike = [
+                c
+                for c in others
+                if all(
+                    v == mine[k] or _words(str(v)) <= other_words
+                    for k, v in self.flat_conditions(c).items()
+                    if k in mine
+                )
+            ]
+            others = alike or others
+        if not others:
+            return None
+        named = self._named_in(before_words, others)
+        pick = self._pick(
+            rel.kind,
+            [([subject, c] if rel.kind == "ratio" else [c, subject]) for c in named],
+            stated,
+            tol,
+        )
+        if pick is None:
+            return None
+        sides, how = pick
+        return sides, f"the other side: {how} before it in the post"
 
     def _comparable(self, a: str, b: str) -> bool:
         """Whether two claims may be the sides of one comparison: one metric, units of one family,

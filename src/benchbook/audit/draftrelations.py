@@ -211,7 +211,7 @@ def _side_words(text: str) -> str:
     """The words naming the other side: up to the end of the clause; none where the phrase goes on
     to the value it reached ("a 20% boost to 34 t/s": the subject, not the other side)."""
     # a point ends the clause only before a space or the end: "llama.cpp", "v0.3" are names
-    if re.match(r"\s*(?:to|at|reaching|→|->)\s+[~≈]?\d", text):
+    if re.match(r"\s*(?:(?:that|this|it)\s+)?(?:to|at|reaching|→|->)\s+[~≈]?\d", text):
         return ""
     cut = r"[,;:()\[\]?!]|\.(?=\s|$)|\s—\s|\s-\s|\s(?:and|but)\s+(?=[~≈]?\d)"
     return re.split(cut, text.strip(), maxsplit=1)[0].strip()
