@@ -944,6 +944,8 @@ class _Drafter:
                 named_other & self.profile[c][1] for c in candidates if c in self.profile
             ):
                 candidates = []  # "+12% over last week": the other side it names is no claim here
+            if not named_other and len(set(candidates)) < 2:
+                candidates = []  # "the dense model gets 42% slower": one claim is no pair, none named
             if not candidates and rel.kind == "percent_change":
                 # "the dense model gets 42% slower", "+18.8% on the same kind of prompt": no rate
                 # of either side stated: a claim of the change (issue 29's corpus convention)
@@ -1153,7 +1155,7 @@ class _Drafter:
             for m, cid in placed
             if lo <= m.start < hi and family(m.unit) not in ("ratio", "multiple", None)
         ]
-        opens = r"\W*(?:about|around|roughly|nearly|almost|~|≈)?\W*"
+        opens = r"\W*(?:(?:a|an|the|just|only|about|around|roughly|nearly|almost|some|~|≈)\W*)*"
         if not anchors and re.fullmatch(opens, text[lo : n.start]):
             # the phrase opens its clause ("144 t/s (1.47x)", "2085 t/s PP — nearly 4× Ollama and
             # 3.8× mlx_lm"): the last number of the clauses before it, over clauses of other
