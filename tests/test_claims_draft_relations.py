@@ -226,3 +226,19 @@ def test_percentages_that_are_shares_and_repetitions_are_no_relations(tmp_path):
     found = numbers(text)
     assert [repetitions(text, n) for n in found] == [True, False]
     assert [r.number.text for r in relations(text, found)] == ["3"]
+
+
+def test_a_phrase_about_speed_relates_rates_only(tmp_path):
+    """ "roughly 2× slower on workloads above 1000 tokens": the token count is no side (a claim of the
+    slowdown, nothing to relate); "MTP is 23% slower for the MoE on 16GB" after two rates whose
+    change is -23.7%: the rates, not the card's 16 GB (corpus p06, p04's kinds)."""
+    cf = _drafted("Early tests showed it roughly 2× slower on workloads above 1000 tokens.\n", tmp_path)
+    assert [(c.metric, c.value, c.about, c.unit) for c in cf.claims] == [
+        ("tokens", 1000.0, False, "tokens"),
+        ("slowdown", 2.0, True, "x"),
+    ]
+    assert cf.statements == [] and cf.todo == []
+    cf = _drafted(
+        "No MTP: 97 tok/s. MTP enabled: 74 tok/s.\n\nMTP is 23% slower for the MoE on 16GB.\n", tmp_path
+    )
+    assert _statements(cf) == [("percent_change", -23.0, None, "%", ["decode-tps-l1", "decode-tps-l1-2"])]

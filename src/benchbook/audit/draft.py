@@ -108,6 +108,11 @@ _METRIC_WORDS_OF = {"decode_tps": "decode decoding generation tg", "prefill_tps"
 #: a word saying a number is the mean of others ("a 89.76 tok/s average", "averaged", "on average",
 #: "mean", "avg", 平均, 평균, Durchschnitt, moyenne, promedio)
 _MEAN = re.compile(r"\baverag\w*|\bmean\b|\bavg\b|平均|평균|durchschnitt\w*|moyenne|promedio", re.IGNORECASE)
+#: words that make a relating phrase one about speed: its sides are rates
+_SPEED = re.compile(
+    r"faster|slower|quicker|speed|schneller|langsamer|rapide|lent|rápido|lento|速|快|慢|빠|느|遅",
+    re.IGNORECASE,
+)
 #: what ends a clause around a relating phrase (``_Drafter._clause_of``)
 _CLAUSE_CUT = re.compile(r"[,;:()\[\]]\s|[()\[\]]|\s[—–]\s|\bbut\b|\band\b(?=\s+[~≈]?\d)")
 #: words every claim of a metric shares (its name, its unit's words): they name no side
@@ -287,6 +292,9 @@ class _Drafter:
         #: the last paragraph when it ends with ":" and introduces what follows ("From 16 → 32
         #: concurrency:" above a list of changes), else ""
         self.lead_in = ""
+        #: whether the relating phrase being drafted is about speed ("faster", "slower", ``_SPEED``):
+        #: its sides are rates (``relation``, ``_scope``)
+        self.rates_only = False
 
     def new_id(self, base: str) -> str:
         """``base``, or ``base-2``, ``base-3``... the first not taken; the suffix to try next is kept
@@ -855,6 +863,12 @@ class _Drafter:
             return
         if n.range is None and self.restated(rel, text, s0, sentence, line, placed):
             return
+        # "23% slower for the 35B MoE on 16GB", "2× slower on workloads above 1000 tokens": a phrase
+        # about speed relates rates, not the sizes or token counts beside it
+        lo_c, hi_c = self._clause_of(text, n.start, s0, sentence)
+        self.rates_only = bool(_SPEED.search(text[lo_c:hi_c]))
+        if self.rates_only:
+            placed = [(m, cid) for m, cid in placed if family(m.unit) == "rate"]
         in_sentence = [
             (m, cid)
             for m, cid in placed
@@ -935,9 +949,11 @@ class _Drafter:
         if sides is not None:
             fields["of"] = sides
         else:
-            candidates = [cid for _, cid in in_sentence] + self.candidates(
-                rel.other, {c for _, c in in_sentence}
-            )
+            candidates = [cid for _, cid in in_sentence] + [
+                c
+                for c in self.candidates(rel.other, {c for _, c in in_sentence})
+                if not self.rates_only or family(self.profile[c][0]) == "rate"
+            ]
             candidates += self.scope_candidates(rel, text, s0, sentence)
             named_other = _side_names(rel.other)
             if named_other and not any(
@@ -1076,6 +1092,8 @@ class _Drafter:
             unit = self.profile[cid][0]
             if family(unit) in ("ratio", "multiple", None) or "counts" in f:
                 continue
+            if self.rates_only and family(unit) != "rate":
+                continue
             key = (self.metric_of_claim(cid), str(f.get("value") or f.get("range")), unit)
             if key in seen:
                 continue
@@ -1188,7 +1206,11 @@ class _Drafter:
         if _words(subject_words) - _GENERIC:
             named = self._named_in(subject_words, scope)
             if len(named) == 1:  # "MTP gives 40% more": the words before it name one claim, the subject
-                return self._from_subject(rel, named[0], subject_words, placed, gain, stated, tol)
+                found = self._from_subject(
+                    rel, named[0], subject_words, placed, gain, stated, tol, must_fit=True
+                )
+                if found is not None:
+                    return found
         named = self._named_in(clause, scope)
         if len(named) == len(scope) and not (
             _words(clause) & set().union(*(self.profile[c][1] for c in scope))
@@ -1222,12 +1244,14 @@ class _Drafter:
         gain: bool,
         stated: float,
         tol: float,
+        must_fit: bool = False,
     ) -> tuple[list[str], str] | None:
         """The sides of a phrase whose subject is known (``sides_in_scope``): the other side is an
         earlier claim of the subject's metric on the side the change comes from (below it for a
         gain), named by the words after the phrase (``rel.other``; of those, the ones differing from
         the subject only in what the words name) and the ones before the subject
-        (``before_words``), then the only one or the one whose value gives ``stated``."""
+        (``before_words``), then the only one or the one whose value gives ``stated`` (the only one
+        too where ``must_fit``: a subject named by words alone, not by its number)."""
         if subject not in self.claim_ids:
             return None
         vs = self._value(subject)
@@ -1269,6 +1293,7 @@ class _Drafter:
             [([subject, c] if rel.kind == "ratio" else [c, subject]) for c in named],
             stated,
             tol,
+            must_fit,
         )
         if pick is None:
             return None
@@ -1286,12 +1311,13 @@ class _Drafter:
         )
 
     def _pick(
-        self, kind: str, options: list[list[str]], stated: float, tol: float
+        self, kind: str, options: list[list[str]], stated: float, tol: float, must_fit: bool = False
     ) -> tuple[list[str], str] | None:
         """Of candidate sides, the only one, or the one whose value gives ``stated`` (within
-        ``tol``, and clearly closer than the next); None otherwise."""
+        ``tol``, and clearly closer than the next; the only one too where ``must_fit``); None
+        otherwise."""
         options = [o for i, o in enumerate(options) if o not in options[:i]]
-        if len(options) == 1:
+        if len(options) == 1 and not must_fit:
             return options[0], "the only pair"
         scored = sorted(
             (self._error(kind, self._implied(kind, o[0], o[1]), stated), k) for k, o in enumerate(options)
