@@ -991,3 +991,22 @@ def test_the_corpus_drafts_without_a_crash_and_loads(capsys):
     assert mod.corpus([folder], robust=False) == 0
     out = capsys.readouterr().out
     assert "CRASH" not in out and "does not load" not in out
+
+
+@pytest.mark.parametrize(
+    "a, b, same",
+    [
+        ("tokens/s", "tok/s", True),
+        ("tps", "t/s", True),
+        (None, "x", True),
+        ("%", "x", False),
+        ("MiB", "GiB", False),
+    ],
+)
+def test_corpus_scorer_reads_rate_spellings_of_a_statement_as_one_unit(a, b, same):
+    """A statement's unit is compared as a number's is: t/s, tok/s, tokens/s and tps one unit (a
+    bound "166+ tokens/s" drafted in tok/s is tied); x where none is written."""
+    mod = _measure_module()
+    sa = schema.Statement(id="a", kind="ratio", statement="a", of=["p", "q"], value=1, unit=a)
+    sb = schema.Statement(id="b", kind="ratio", statement="b", of=["p", "q"], value=1, unit=b)
+    assert (mod._statement_unit(sa) == mod._statement_unit(sb)) is same
