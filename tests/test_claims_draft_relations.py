@@ -242,3 +242,22 @@ def test_a_phrase_about_speed_relates_rates_only(tmp_path):
         "No MTP: 97 tok/s. MTP enabled: 74 tok/s.\n\nMTP is 23% slower for the MoE on 16GB.\n", tmp_path
     )
     assert _statements(cf) == [("percent_change", -23.0, None, "%", ["decode-tps-l1", "decode-tps-l1-2"])]
+
+
+def test_a_share_of_what_the_post_states_no_number_of_is_a_share_claim(tmp_path):
+    """Controls: "busy 95% of the time" (no claim of the time) is a share claim, "acceptance was 72% of
+    drafted tokens" an acceptance rate: neither a speedup claim nor a statement; "3-fold faster" is
+    a multiple (3) of the rate it reached over the earlier one."""
+    cf = _drafted(
+        "The GPU was busy 95% of the time at 40 tok/s.\n\nAcceptance was 72% of drafted tokens.\n\n"
+        "It is 3-fold faster at 120 tok/s.\n",
+        tmp_path,
+    )
+    assert _claims(cf) == [
+        ("decode-tps-l1", "decode_tps", 40.0, "tok/s"),
+        ("share-l1", "share", 95.0, "%"),
+        ("acceptance-rate-l3", "acceptance_rate", 72.0, "%"),
+        ("decode-tps-l5", "decode_tps", 120.0, "tok/s"),
+    ]
+    assert _statements(cf) == [("ratio", 3.0, None, "x", ["decode-tps-l5", "decode-tps-l1"])]
+    assert cf.todo == []

@@ -967,6 +967,10 @@ class _Drafter:
                 # of either side stated: a claim of the change (issue 29's corpus convention)
                 self.change_claim(rel, text, s0, sentence, line)
                 return
+            if not candidates and rel.kind == "ratio" and n.unit == "%":
+                # "busy 95% of the time": a share of something the post states no number of
+                self.share_claim(n, text, s0, sentence, line)
+                return
             if not candidates and rel.kind == "ratio":
                 # "nearly 2x faster", "5–14x regression" with no claim it could relate: a claim of
                 # the multiple itself (what the post states), not a statement with nothing to cite
@@ -1044,6 +1048,17 @@ class _Drafter:
         fields.update(_where(line, sentence))
         self.out.entries.append(Entry("statement", sid, {"id": sid, **fields}))
         return True
+
+    def share_claim(self, n: Number, text: str, s0: int, sentence: str, line: int) -> None:
+        """A claim of a percentage "N% of X" where no claim of X is drafted ("busy 95% of the
+        time"): its metric from the words near it (``metric_of``: share, acceptance_rate)."""
+        metric = metric_of("%", text[max(0, n.start - 60) : n.start], text[n.end : n.end + 30]) or "share"
+        cfields: dict = {"metric": metric, **_number_fields(n)}
+        cond = _merged(self.context(), self.named_conditions(n.start, s0, sentence))
+        if cond:
+            cfields["conditions"] = cond
+        cfields.update(_where(line, sentence))
+        self.add_claim(cfields, f"{metric.replace('_', '-')}-l{line}")
 
     def change_claim(self, rel, text: str, s0: int, sentence: str, line: int) -> None:
         """A claim of a percent change whose sides the post does not state ("the dense model gets

@@ -60,6 +60,10 @@ _WORD_MULTIPLES: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"翻了?一倍|翻倍|倍増|두\s?배|doppelt so"), "2"),
     (re.compile(r"halb so"), "0.5"),
 ]
+#: a multiple written "N-fold"
+_FOLD = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s*-?\s*fold\b", re.IGNORECASE)
+#: acceptance words: a percentage beside them is an acceptance rate, no relation
+_ACCEPT = re.compile(r"accept|수락|採択|受理|接受", re.IGNORECASE)
 _ABOUT_BEFORE = re.compile(
     r"(?:about|around|roughly|nearly|almost|approximately|~|≈|약|約|ほぼ|大约|约|大概|etwa|ungefähr|fast)\s*$",
     re.IGNORECASE,
@@ -113,6 +117,9 @@ def word_multiples(text: str) -> list[Number]:
     """Multiples written as words (``_WORD_MULTIPLES``: "doubles" 2, "nearly triples" 3 and about,
     "half the speed" 0.5, "翻了一倍" 2) as numbers of unit x, where the word is."""
     out: list[Number] = []
+    for m in _FOLD.finditer(text):  # "3-fold", "2.5 fold"
+        about = bool(_ABOUT_BEFORE.search(text[max(0, m.start() - 16) : m.start()]))
+        out.append(Number(m.group(1), "x", about, m.start(), m.end(), unit_written=m.group(0)))
     for pat, value in _WORD_MULTIPLES:
         for m in pat.finditer(text):
             about = bool(_ABOUT_BEFORE.search(text[max(0, m.start() - 16) : m.start()]))
@@ -150,6 +157,8 @@ def relations(text: str, found: list[Number]) -> list[Relation]:
             out.append(Relation("ratio", n, sign, _side_words(other), n.start))
         elif n.unit == "%" and n.of is None:
             if re.match(r"\s*of\b", tail, re.IGNORECASE):
+                if _ACCEPT.search(text[max(0, n.start - 40) : n.start]):
+                    continue  # "acceptance was 72% of drafted tokens": an acceptance rate
                 out.append(Relation("ratio", n, 1, _side_words(re.sub(r"^\s*of\s+", "", tail)), n.start))
                 continue
             # no word boundary after a word of a script that writes none ("70% 削減となった")
@@ -170,10 +179,10 @@ def relations(text: str, found: list[Number]) -> list[Relation]:
                 out
                 and out[-1].kind == "percent_change"
                 and out[-1].pair is None  # after "(A → B, +88%)" a bare percentage is its own
-                and not re.search(r"accept|수락", text[max(0, n.start - 40) : n.end + 20], re.IGNORECASE)
+                and not _ACCEPT.search(text[max(0, n.start - 40) : n.end + 20])
             ):
                 out.append(Relation("percent_change", n, out[-1].sign, _side_words(tail), n.start))
-    taken = [(r.number.start, r.number.end) for r in out] + [(n.start, n.end) for n in found]
+    taken = [(r.number.start, r.number.end) for r in out] + [(n.start, n.end) for n in found if n.unit]
     for w in word_multiples(text):
         if any(a < w.end and w.start < b for a, b in taken):
             continue
