@@ -1023,7 +1023,7 @@ class _Drafter:
             value = -value
         step = 10.0 ** -(len(n.text.split(".")[1]) if "." in n.text else 0)
         hits = []
-        for e in self.out.entries[-200:]:
+        for e in self.out.entries[-60:]:  # the entries drafted last: a restatement follows soon
             f = e.fields
             if (
                 e.kind != "statement"
