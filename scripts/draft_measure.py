@@ -29,8 +29,8 @@ command reads it) and scored, per post and over all posts:
   and, to follow progress, the captured claims with the right metric and the stated conditions
   right one by one;
 * **statements**: expected statements for which a drafted statement (not a todo) has the same
-  value (or range) and unit and ``of`` naming, in order, the drafted claims matched for the expected
-  sides -- goal >= 70%;
+  value (or range) and unit (rate spellings one unit, as for numbers) and ``of`` naming, in order,
+  the drafted claims matched for the expected sides -- goal >= 70%;
 * **seconds**: drafting time per post and the most -- goal < 2 s;
 * **robustness** (``robustness``): binary bytes, an empty post and a 10 MB post (generated in a
   temporary folder) are drafted; each is timed and nothing may raise.
@@ -158,6 +158,13 @@ def _number_key(c: schema.Claim) -> tuple | None:
     return (unit, tuple(round(x, 9) for x in nums), decimals, c.about, spread)
 
 
+def _statement_unit(s: schema.Statement) -> str:
+    """A statement's unit as compared: rate spellings one unit (``_UNIT_SAME``, as for numbers), x
+    where none is written."""
+    unit = s.unit or "x"
+    return _UNIT_SAME.get(unit, unit)
+
+
 def _norm(v):
     return v.strip().lower() if isinstance(v, str) else v
 
@@ -239,7 +246,10 @@ def score(drafted_cf: schema.ClaimsFile, expected: schema.ClaimsFile) -> dict[st
     for s in expected.statements:
         sides = [captured.get(ref) for ref in s.of]
         tied += any(
-            x.value == s.value and x.range == s.range and (x.unit or "x") == (s.unit or "x") and x.of == sides
+            x.value == s.value
+            and x.range == s.range
+            and _statement_unit(x) == _statement_unit(s)
+            and x.of == sides
             for x in drafted_cf.statements
         )
     return {

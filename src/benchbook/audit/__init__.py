@@ -24,7 +24,8 @@ Modules, one job each:
 * ``command``   ``benchbook audit`` / ``python -m benchbook.audit`` (options, exit status; a post
                 named instead of a claims file is drafted first);
 * ``post``      a published post (Markdown, text, HTML) as blocks with their lines: prose, tables, code;
-* ``draftprose`` numbers with units (precision as written) and relating phrases in prose;
+* ``draftprose`` numbers with units (precision as written) in prose;
+* ``draftrelations`` phrases that relate numbers ("2.1× faster", "drops 11%", "doubles") in prose;
 * ``draftnames`` conditions named in prose (hardware, engine, build, model and quant, backend,
                 flash attention, decoding) and the clauses they hold for;
 * ``resultlines`` result lines of a tool's output (llama-cli's summary, llama-speculative's counts,

@@ -1,0 +1,264 @@
+"""Phrases that relate numbers in one piece of a post's prose (issue 29: "2.1× faster", "40% more",
+"about 57% of", "roughly 3×", "just 12% on the other prompt").
+
+A relating phrase (``relations``) is a ``Relation``: its kind (ratio, percent_change), the stated
+number (``draftprose.Number``), its direction (``sign``) and the words after it that name the other
+side; a signed percentage after a pair "A → B unit" is the change from A to B (``_changed_pair``).
+``draft`` finds the claims it relates.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+
+from .draftprose import Number
+
+#: comparison words after a multiple or percentage: the direction of a change (Korean, Japanese,
+#: Chinese, German, French and Spanish words too: "N배 빠른", "N%速く", "快了", "N% schneller")
+_MORE = (
+    r"faster|quicker|more|higher|better|greater|larger|increase|gain|speed-?up|up|boost|improvement|"
+    r"uplift|jump|bump|"
+    r"빠른|빨라|빠르|높|향상|증가|더|速い|速く|高速|高い|向上|増加|増|快|提升|提高|增加|加快|"
+    r"schneller|höher|plus rapide|más rápido"
+)
+_LESS = (
+    r"slower|less|lower|fewer|worse|smaller|decrease|drop|down|loss|reduction|regression|slowdown|"
+    r"penalty|hit|"
+    r"느린|느려|느리|낮|감소|遅い|遅く|低い|低下|削減|減少|減|慢|减少|降低|下降|"
+    r"langsamer|niedriger|plus lent|más lento"
+)
+#: verbs right before a percentage that make it a change ("throughput drops 11%", "increases
+#: roughly 50%", "速度提升了23%", "improved by 12%"): the direction from the verb
+_MORE_BEFORE = (
+    r"increas\w*|ris(?:e|es|ing)|rose|gr(?:ow|ows|ew|owing)|improv\w*|gain(?:s|ed)?|jump(?:s|ed)?|"
+    r"climb(?:s|ed)?|boost(?:s|ed)?|speeds? up|sped up|went up|goes up|up|"
+    r"提升了?|提高了?|增加了?|加快了?|快了"
+)
+_LESS_BEFORE = (
+    r"drop(?:s|ped)?|f(?:all|alls|ell)|decreas\w*|declin\w*|reduc\w*|regress\w*|shr[iu]nk\w*|"
+    r"los(?:e|es|t)|slow(?:s|ed)? down|went down|goes down|down|cut(?:s)?|"
+    r"降低了?|下降了?|减少了?|慢了"
+)
+_BEFORE = re.compile(
+    rf"(?:(?P<less>{_LESS_BEFORE})|(?P<more>{_MORE_BEFORE}))(?:\s+by)?\s*(?:of\s+)?$", re.IGNORECASE
+)
+#: a multiple written as a word: "doubles", "nearly triples", "twice as fast", "half the speed",
+#: "翻了一倍" (doubled), "倍増", "두 배", "doppelt so schnell"
+_WORD_MULTIPLES: list[tuple[re.Pattern[str], str]] = [
+    (re.compile(r"\b(?:doubl(?:es|ed|ing)|double (?:the|its)|twice (?:as|the)|(?:2|two)-fold)\b", re.I), "2"),
+    (re.compile(r"\b(?:tripl(?:es|ed|ing)|triple (?:the|its)|three times (?:as|the)|thrice)\b", re.I), "3"),
+    (re.compile(r"\b(?:quadrupl(?:es|ed|ing)|quadruple (?:the|its))\b", re.I), "4"),
+    (
+        re.compile(
+            r"\b(?:halv(?:es|ed|ing)|half (?:as|the (?:speed|throughput|rate|size|memory|time|latency|"
+            r"tokens?|accepted|performance)))\b",
+            re.I,
+        ),
+        "0.5",
+    ),
+    (re.compile(r"翻了?一倍|翻倍|倍増|두\s?배|doppelt so"), "2"),
+    (re.compile(r"halb so"), "0.5"),
+]
+#: a multiple written "N-fold"
+_FOLD = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s*-?\s*fold\b", re.IGNORECASE)
+#: acceptance words: a percentage beside them is an acceptance rate, no relation
+_ACCEPT = re.compile(r"accept|수락|採択|受理|接受", re.IGNORECASE)
+_ABOUT_BEFORE = re.compile(
+    r"(?:about|around|roughly|nearly|almost|approximately|~|≈|약|約|ほぼ|大约|约|大概|etwa|ungefähr|fast)\s*$",
+    re.IGNORECASE,
+)
+#: "3 times" counting repetitions: after a verb of running ("ran it 3 times", "repeated 5 times"),
+#: or with what counts them after it ("3 times in a row", "3 times each", "5 times and took the
+#: median") or nothing ("... 3 times."); "7 times Qwen 3.8", "3 times faster" compare
+_RUN_BEFORE = re.compile(
+    r"\b(?:r[au]n|runs|running|repeat\w*|measur\w*|test\w*|tried|tries|tr(?:y|ying)|execut\w*|"
+    r"call\w*|sampl\w*|benchmark\w*|did|do|does|done|each|every)\b(?:\s+\w+){0,3}\s*(?:about\s+)?$",
+    re.IGNORECASE,
+)
+_RUN_AFTER = re.compile(
+    r"\s*(?:$|[.,;:!?)]|in a row|each|per\b|with\b|and\b|to\b|for\b|on\b|at\b|over\b|"
+    r"in\b|before|after|until|back)",
+    re.IGNORECASE,
+)
+_TIMES_COMPARED = re.compile(rf"\s*(?:(?:{_MORE})|(?:{_LESS})|the\b|as\b|than\b)", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Relation:
+    """A phrase relating two numbers: ``kind`` ratio | percent_change | difference, the stated
+    ``number`` (its unit x or %, or the pair's unit for a difference; a multiple written as a word
+    is a ``Number`` of its value, "doubles" -> 2), ``sign`` (-1 for slower/less/lower), ``other``:
+    the words naming the other side ("plain decoding"), ``start``: where in the piece."""
+
+    kind: str
+    number: Number
+    sign: int
+    other: str
+    start: int
+    #: the two numbers it relates where the text pairs them ("31.9 → 52.8 tok/s (+65.5%)": from
+    #: the first to the second), else None
+    pair: tuple[Number, Number] | None = None
+
+
+def repetitions(text: str, n: Number) -> bool:
+    """Whether ``n``, a multiple written "N times", counts repetitions ("ran it 3 times", "3 times
+    in a row"): no comparison word right after it (``_TIMES_COMPARED``), and a verb of running
+    before it (``_RUN_BEFORE``) or a count's words or a clause's end after it (``_RUN_AFTER``)."""
+    written = (n.unit_written or "").lower()
+    if n.unit != "x" or written != "times" or _TIMES_COMPARED.match(text, n.end):
+        return False
+    return bool(_RUN_BEFORE.search(text[max(0, n.start - 40) : n.start])) or bool(
+        _RUN_AFTER.match(text, n.end)
+    )
+
+
+def word_multiples(text: str) -> list[Number]:
+    """Multiples written as words (``_WORD_MULTIPLES``: "doubles" 2, "nearly triples" 3 and about,
+    "half the speed" 0.5, "翻了一倍" 2) as numbers of unit x, where the word is."""
+    out: list[Number] = []
+    for m in _FOLD.finditer(text):  # "3-fold", "2.5 fold"
+        about = bool(_ABOUT_BEFORE.search(text[max(0, m.start() - 16) : m.start()]))
+        out.append(Number(m.group(1), "x", about, m.start(), m.end(), unit_written=m.group(0)))
+    for pat, value in _WORD_MULTIPLES:
+        for m in pat.finditer(text):
+            about = bool(_ABOUT_BEFORE.search(text[max(0, m.start() - 16) : m.start()]))
+            out.append(Number(value, "x", about, m.start(), m.end(), unit_written=m.group(0)))
+    return sorted(out, key=lambda n: n.start)
+
+
+def relations(text: str, found: list[Number]) -> list[Relation]:
+    """The relating phrases of ``text`` among its ``found`` numbers (module doc): a multiple
+    (``2.1× faster``, ``roughly 3×``, ``7 times faster``; not "ran it 3 times": ``repetitions``), a
+    multiple written as a word (``word_multiples``: "doubles", "half the speed"), a percentage
+    followed by a comparison word (``40% more``, ``12% slower``, "a 23% regression", "70% 削減") or
+    by "of" (``about 57% of``), one after a verb of change ("drops 11%", "increases roughly 50%",
+    "提升了23%"), a signed percentage ("+65%", "−11%": a change, never a share), and a bare
+    percentage after another percent change in the same piece ("just 12% on the other prompt"); a
+    signed percentage after a pair "A → B unit" is the change from A to B, a signed number in the
+    pair's unit after it their difference (``_changed_pair``)."""
+    out: list[Relation] = []
+    for i, n in enumerate(found):
+        tail = text[n.end : n.end + 60]
+        pair = _changed_pair(text, found, i)
+        if pair is not None:
+            kind = "percent_change" if n.unit == "%" else "difference"
+            out.append(Relation(kind, n, 1, "", n.start, pair))
+            continue
+        if n.unit == "x":
+            if repetitions(text, n):
+                continue
+            m = re.match(rf"\s*(?:(?:{_LESS})|(?:{_MORE}))?", tail, re.IGNORECASE)
+            word = m.group(0).strip().lower() if m else ""
+            sign = -1 if word and re.fullmatch(_LESS, word, re.IGNORECASE) else 1
+            other = re.sub(
+                r"^\s*(?:\w+\s+)?(?:than|of|over|vs\.?|versus)\s+", "", tail[m.end() if m else 0 :]
+            )
+            out.append(Relation("ratio", n, sign, _side_words(other), n.start))
+        elif n.unit == "%" and n.of is None:
+            if re.match(r"\s*of\b", tail, re.IGNORECASE):
+                if _ACCEPT.search(text[max(0, n.start - 40) : n.start]):
+                    continue  # "acceptance was 72% of drafted tokens": an acceptance rate
+                out.append(Relation("ratio", n, 1, _side_words(re.sub(r"^\s*of\s+", "", tail)), n.start))
+                continue
+            # no word boundary after a word of a script that writes none ("70% 削減となった")
+            m = re.match(
+                rf"\s*(?:(?P<less>{_LESS})|(?P<more>{_MORE}))(?:\b|(?<=[^\x00-\x7f]))", tail, re.IGNORECASE
+            )
+            verb = _BEFORE.search(text[max(0, n.start - 40) : n.start])
+            signed = re.match(r"[+\-−]\d", text[n.start : n.end]) is not None
+            if m:
+                sign = -1 if m.group("less") or text[n.start] in "-−" else 1
+                other = re.sub(r"^\s*(?:than|over|vs\.?|versus|compared (?:to|with))\s+", "", tail[m.end() :])
+                out.append(Relation("percent_change", n, sign, _side_words(other), n.start))
+            elif verb or (signed and n.range is None):
+                sign = -1 if (verb and verb.group("less")) or text[n.start] in "-−" else 1
+                other = re.sub(r"^\s*(?:than|over|vs\.?|versus|compared (?:to|with))\s+", "", tail)
+                out.append(Relation("percent_change", n, sign, _side_words(other), n.start))
+            elif (
+                out
+                and out[-1].kind == "percent_change"
+                and out[-1].pair is None  # after "(A → B, +88%)" a bare percentage is its own
+                and not _ACCEPT.search(text[max(0, n.start - 40) : n.end + 20])
+            ):
+                out.append(Relation("percent_change", n, out[-1].sign, _side_words(tail), n.start))
+    taken = [(r.number.start, r.number.end) for r in out] + [(n.start, n.end) for n in found if n.unit]
+    for w in word_multiples(text):
+        if any(a < w.end and w.start < b for a, b in taken):
+            continue
+        tail = text[w.end : w.end + 60]
+        other = re.sub(r"^\s*(?:\w+\s+)?(?:than|of|over|vs\.?|versus)\s+", "", tail)
+        out.append(Relation("ratio", w, 1, _side_words(other), w.start))
+    return sorted(out, key=lambda r: r.start)
+
+
+def _changed_pair(text: str, found: list[Number], i: int) -> tuple[Number, Number] | None:
+    """The pair a signed percentage right after it changes: "31.9 → 52.8 tok/s (+65.5%)", "(43.06
+    → 33.8 t/s, −21%)", "from 38 to 33.93 t/s, -11%": two numbers of one unit (not % or x) joined
+    by an arrow or "to", then "(" or "," and the signed percentage; a signed number in the pair's
+    own unit is their difference, and then the pair may be labelled ("20,366 MiB baseline / 21,500
+    MiB with spec (+1,134 MiB)"); else None."""
+    n = found[i]
+    if i < 2 or n.unit is None or n.unit == "x" or n.of is not None or n.range is not None:
+        return None
+    if not re.match(r"[+\-−]\d", text[n.start : n.end]):
+        return None
+    a, b = found[i - 2], found[i - 1]
+    if a.unit is None or a.unit != b.unit or a.unit in ("%", "x") or a.range or b.range:
+        return None
+    if n.unit != "%" and n.unit != a.unit:
+        return None
+    joint = r"\s*(?:→|->|to)\s*" if n.unit == "%" else r"\s*(?:→|->|to|/|(?:[^\W\d]+\s*){1,3}/)\s*"
+    if not re.fullmatch(joint, text[a.end : b.start]):
+        return None
+    if not re.fullmatch(r"\s*(?:(?:[^\W\d]+\s*){0,3})?[(,;]\s*", text[b.end : n.start]):
+        return None
+    return a, b
+
+
+def _side_words(text: str) -> str:
+    """The words naming the other side: up to the end of the clause; none where the phrase goes on
+    to the value it reached ("a 20% boost to 34 t/s": the subject, not the other side)."""
+    # a point ends the clause only before a space or the end: "llama.cpp", "v0.3" are names
+    if re.match(r"\s*(?:(?:that|this|it)\s+)?(?:to|at|reaching|→|->)\s+[~≈]?\d", text):
+        return ""
+    cut = r"[,;:()\[\]?!]|\.(?=\s|$)|\s—\s|\s-\s|\s(?:and|but)\s+(?=[~≈]?\d)"
+    return re.split(cut, text.strip(), maxsplit=1)[0].strip()
+
+
+def pair_units(text: str, found: list[Number]) -> list[Number]:
+    """``found`` with the unit of a relation's sides given where the text states it once: a second
+    pair "A → B, −11%" after a pair with a unit in the same sentence ("(43.06 → 33.8 t/s, −21%;
+    44.15 → 39.3, −11%)"), and the M of "X unit (N% of M)" ("197,435 tok (91% of 215,000)")."""
+    out = list(found)
+    for i in range(len(out) - 2):
+        a, b, n = out[i], out[i + 1], out[i + 2]
+        if a.unit is not None or b.unit is not None or a.range or b.range or n.unit != "%":
+            continue
+        if not re.fullmatch(r"\s*(?:→|->)\s*", text[a.end : b.start]):
+            continue
+        if not re.fullmatch(r"\s*[(,;]\s*", text[b.end : n.start]) or not re.match(
+            r"[+\-−]\d", text[n.start :]
+        ):
+            continue
+        for k in range(i - 1, 0, -1):
+            p, q = out[k - 1], out[k]
+            if re.search(r"[.!?](?:\s|$)", text[q.end : a.start]):
+                break
+            if (
+                q.unit is not None
+                and q.unit == p.unit
+                and q.unit not in ("%", "x")
+                and re.fullmatch(r"\s*(?:→|->)\s*", text[p.end : q.start])
+            ):
+                out[i], out[i + 1] = replace(a, unit=q.unit), replace(b, unit=q.unit)
+                break
+    for i in range(2, len(out)):
+        x, pct, m = out[i - 2], out[i - 1], out[i]
+        if m.unit is not None or m.range or x.unit in (None, "%", "x") or pct.unit != "%":
+            continue
+        if re.fullmatch(r"\s*[(,]\s*", text[x.end : pct.start]) and re.fullmatch(
+            r"\s*of\s*", text[pct.end : m.start]
+        ):
+            out[i] = replace(m, unit=x.unit)
+    return out
