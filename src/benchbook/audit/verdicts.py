@@ -346,7 +346,7 @@ def build_number_matches(here_build: str, number: int | str) -> bool:
     return int(m.group(1)) == int(number) if m else build_matches(f"b{number}", here_build)
 
 
-#: hardware written as a CPU with no GPU ("CPU only", "CPU only (no GPU)", "a bare CPU", "Ryzen 9 CPU, no GPU")
+#: hardware written as a CPU with no GPU ("CPU only (no GPU)", "a bare CPU", "Ryzen 9 CPU, no GPU")
 _CPU_TEXT = re.compile(r"\bCPU\b", re.IGNORECASE)
 _GPU_TEXT = re.compile(r"(?<!no )\bGPUs?\b", re.IGNORECASE)
 
