@@ -296,8 +296,10 @@ model: {name: SmolLM2-135M}
 claims:
   - {id: cpu, metric: decode_tps, value: 12.9, unit: tok/s,
      conditions: {hardware: CPU only (no GPU), engine: llama.cpp}}
-  - {id: cpu2, metric: decode_tps, value: 13.9, unit: tok/s, conditions: {hardware: a bare CPU, engine: llama.cpp}}
-  - {id: gpu, metric: decode_tps, value: 42.0, unit: tok/s, conditions: {hardware: RTX 5060 Ti, engine: llama.cpp}}
+  - {id: cpu2, metric: decode_tps, value: 13.9, unit: tok/s,
+     conditions: {hardware: a bare CPU, engine: llama.cpp}}
+  - {id: gpu, metric: decode_tps, value: 42.0, unit: tok/s,
+     conditions: {hardware: RTX 5060 Ti, engine: llama.cpp}}
   - {id: mixed, metric: decode_tps, value: 41.0, unit: tok/s,
      conditions: {hardware: CPU + GPU offload, engine: llama.cpp b9000}}
 """
