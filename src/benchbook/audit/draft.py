@@ -42,12 +42,14 @@ from pathlib import Path
 from ..ingest.common import IngestError
 from ..ingest.read import read_llama_bench
 from ..ingest.scan import scan
+from ..ingest.serverlog import TIMING_LINE
 from ..ingest.settings import flash_attn_word
 from .draftcommand import command_lines
 from .draftnames import CLAUSE_ONLY, Mention, clause_bounds, hardware_of, machine_size, mentions
 from .draftprose import CAPITALS_ONLY, Number, bound_of, family, metric_of, numbers, relations
 from .post import Block, Post, read_post
 from .resultlines import Result, results
+from .toollines import label_metric, tool_results
 from .units import UnitError, factor
 
 
@@ -267,6 +269,9 @@ class _Drafter:
         #: the groups of the last table drafted with no command line before it, while only a label
         #: ("Server command:") stands between it and the next block: a command line there is its
         self.open_table: list[str] | None = None
+        #: the timing lines of each log excerpt: (where in ``out.entries``, results, log name),
+        #: drafted at the end where no claim names the log (``uncited_timings``)
+        self.timing_logs: list[tuple[int, list[Result], str]] = []
 
     def new_id(self, base: str) -> str:
         """``base``, or ``base-2``, ``base-3``... the first not taken; the suffix to try next is kept
@@ -446,7 +451,7 @@ class _Drafter:
             )
             if unit is None and _metric_header(h):
                 unit = "t/s"
-            metric = "acceptance_rate" if unit == "ratio" else metric_of(unit, h) if unit else None
+            metric = "acceptance_rate" if unit == "ratio" else label_metric(h, unit) if unit else None
             if metric is None:
                 continue
             if unit in ("x", "%") and _relating_column(h, [r[j] for r in body if j < len(r)]):
@@ -1089,8 +1094,13 @@ class _Drafter:
 
     def result_claim(self, r: Result, log: str | None) -> str:
         """A claim of a tool's result line (``resultlines.results``), under the command before it;
-        ``log``: the raw log the line is kept in."""
+        ``log``: the raw log the line is kept in.  A value of 15 or more significant digits (a
+        script printing a float whole, ``0.04074668884277344s``, ``69.78935823702163 token/s``: no
+        one rounds to that) is written with ``decimals: null``, an exact number, every digit copied
+        (the schema counts at most 15 decimals)."""
         fields: dict = {"metric": r.metric, "value": Num(r.value), "unit": r.unit}
+        if len(r.value.replace(".", "").lstrip("0")) >= 15:
+            fields["decimals"] = None
         if r.method:
             fields["method"] = r.method
         if r.counts:
@@ -1194,14 +1204,21 @@ class _Drafter:
             text_of = dict(pieces)
             stated: list[Result] = []
             on_rate_lines: list[Result] = []
-            for r in results(pieces):
+            found = results(pieces)
+            taken = {r.line for r in found}
+            found += tool_results([(n, t) for n, t in pieces if n not in taken], block.kind == "code")
+            for r in sorted(found, key=lambda r: (r.line, r.start)):
                 (on_rate_lines if _RATE_LINE.search(text_of[r.line]) else stated).append(r)
             if block.kind == "code":
                 logged = any(_LOG.search(t) for _, t in pieces)
                 if logged:
                     self.log(pieces)
+                timed = [r for r in stated if logged and TIMING_LINE.search(text_of[r.line])]
+                if timed and self.pending_log:
+                    self.timing_logs.append((len(self.out.entries), timed, self.pending_log))
                 for r in stated:
-                    self.result_claim(r, self.pending_log if logged else None)
+                    if not (timed and r in timed):
+                        self.result_claim(r, self.pending_log if logged else None)
                 self.rate_lines(block.lines, in_command)
                 self.result_details(on_rate_lines, self.pending_log if logged else None)
                 continue  # code that is neither output, a command nor a log: not prose
@@ -1216,7 +1233,25 @@ class _Drafter:
             self.pending_log = None
             if pieces and all(_log_line(t) for _, t in pieces):
                 self.log(pieces)  # log lines pasted as a paragraph: drafted, and kept as a log
+        self.uncited_timings()
         return self.out
+
+    def uncited_timings(self) -> None:
+        """The timing lines of a log excerpt (``toollines``: llama.cpp's ``prompt eval time = ...
+        tokens per second``) are claims only where no claim of the post names that log: a log the
+        prose states numbers of ("That is 24.4 tok/s" after it) is the evidence the audit checks
+        them against, not more claims; a log pasted with nothing said of it states its numbers
+        itself.  The claims go where the log is in the post."""
+        cited = {e.fields.get("log") for e in self.out.entries if e.kind == "claim"}
+        for at, timed, log in reversed(self.timing_logs):
+            if log in cited:
+                continue
+            before = len(self.out.entries)
+            for r in timed:
+                self.result_claim(r, log)
+            added = self.out.entries[before:]
+            del self.out.entries[before:]
+            self.out.entries[at:at] = added
 
 
 #: label cells that name one condition whatever the column's header says: quantisations, llama.cpp

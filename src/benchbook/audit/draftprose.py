@@ -196,6 +196,12 @@ def _unit(raw: str | None) -> str | None:
     )
 
 
+def unit_of(raw: str | None) -> str | None:
+    """The unit a claims file writes for a unit as written (``UNITS``: ``"tokens/sec"`` ->
+    ``"tok/s"``, ``"毫秒"`` -> ``"ms"``), None when it is no unit known here."""
+    return _unit(raw)
+
+
 #: a letter, ``_``, ``-`` or ``.`` right before a number glues it to a word (``V4``, ``pp-512``)
 _GLUE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_-.")
 #: the word before a pair that makes it "from A to B", not a range (the last five characters)
