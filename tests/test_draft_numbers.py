@@ -205,3 +205,94 @@ def test_aligned_metric_rows_with_units_in_labels(tmp_path):
         ("ttft", 230, "ms", 0, False),
         ("vram_peak", 20.1, "GiB", 1, False),
     ]
+
+
+# --- prose in other languages: units, "about" words before and after, glued to CJK text -----------
+
+
+def test_cjk_units_and_about_words_glued_to_text(tmp_path):
+    cf = _drafted(
+        "在4090上速度约50token/s，首字延迟 120毫秒左右。\n\n"
+        "生成速度为 30 个令牌/秒。\n\n"
+        "処理速度は約25トークン/秒で、レイテンシは200ミリ秒ほどでした。\n\n"
+        "지연 시간은 150밀리초 정도입니다.\n\n"
+        "Das Modell schafft etwa 35 Token/s; примерно 20 токенов/с.\n",
+        tmp_path,
+    )
+    assert _rows(cf) == [
+        ("decode_tps", 50, "tok/s", 0, True),
+        ("latency", 120, "ms", 0, True),
+        ("decode_tps", 30, "tok/s", 0, False),
+        ("decode_tps", 25, "tok/s", 0, True),
+        ("latency", 200, "ms", 0, True),
+        ("latency", 150, "ms", 0, True),
+        ("decode_tps", 35, "tok/s", 0, True),
+        ("decode_tps", 20, "tok/s", 0, True),
+    ]  # the card's "4090" glued to the Chinese text is a name, no claim
+
+
+def test_units_in_a_table_header_of_any_script(tmp_path):
+    cf = _drafted(
+        "| 模型 | 推理速度（token/s） | 每秒生成的令牌数 |\n|---|---|---|\n| Qwen2-7B | 45.6 | 44 |\n\n"
+        "| Chip | Theoretical max (5.1 GB model) |\n|---|---|\n| M4 Pro | ~53 tok/s |\n",
+        tmp_path,
+    )
+    assert [
+        (c.metric or cf.group_of(c).metric, c.value, c.unit or cf.group_of(c).unit) for c in cf.claims
+    ] == [
+        ("decode_tps", 45.6, "tok/s"),
+        ("decode_tps", 44, "tok/s"),
+        ("decode_tps", 53, "tok/s"),  # the header's GB is its 5.1's: the column's unit is its cells'
+    ]
+
+
+def test_rate_and_time_per_token_spellings(tmp_path):
+    cf = _drafted(
+        "Decoding ran at 45 ms/token, 0.8 s/token on the CPU, about 500 tokens per minute, "
+        "12 tok/sec and 1 token per second at worst.\n",
+        tmp_path,
+    )
+    assert _rows(cf) == [
+        ("latency", 45, "ms", 0, False),
+        ("latency", 0.8, "s", 1, False),
+        ("decode_tps", 500, "tok/min", 0, True),
+        ("decode_tps", 12, "tok/s", 0, False),
+        ("decode_tps", 1, "tok/s", 0, False),
+    ]
+
+
+# --- bounds: signs and words before or after the number, in several languages ---------------------
+
+
+def _bounds(cf: schema.ClaimsFile) -> list[tuple]:
+    return [
+        (s.relation, s.value, s.unit, s.over.numerator.get("metric"))
+        for s in cf.statements
+        if s.kind == "bound"
+    ]
+
+
+def test_bounds_in_words_before_and_after(tmp_path):
+    cf = _drafted(
+        "显存占用超过10GB。\n\n速度不到5 tokens/s。\n\nモデルは10GB以上のVRAMが必要。\n\n"
+        "処理は5 tok/s未満でした。\n\n속도는 20 토큰/초 이상입니다.\n\n"
+        "Generation reached 40 tok/s or more. Es braucht mehr als 20 GB VRAM.\n",
+        tmp_path,
+    )
+    assert cf.claims == []  # a bound states no value: never the bare number
+    assert _bounds(cf) == [
+        ("above", 10, "GB", "vram_peak"),
+        ("below", 5, "tok/s", "decode_tps"),
+        ("above", 10, "GB", "vram_peak"),
+        ("below", 5, "tok/s", "decode_tps"),
+        ("above", 20, "tok/s", "decode_tps"),
+        ("above", 40, "tok/s", "decode_tps"),
+        ("above", 20, "GB", "vram_peak"),
+    ]
+
+
+def test_bound_controls_a_range_and_a_plain_value(tmp_path):
+    cf = _drafted("Скорость от 10 до 50 ток/с. Decoding ran at 42 tok/s over the whole run.\n", tmp_path)
+    assert _bounds(cf) == []
+    # "от 10 до 50": the pair's second number read alone (as "from 310 to 1,420 t/s" is), no bound
+    assert [(c.value, c.unit) for c in cf.claims] == [(50, "tok/s"), (42, "tok/s")]

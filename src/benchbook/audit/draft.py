@@ -49,7 +49,7 @@ from .draftnames import CLAUSE_ONLY, Mention, clause_bounds, hardware_of, machin
 from .draftprose import CAPITALS_ONLY, Number, bound_of, family, metric_of, numbers, relations
 from .post import Block, Post, read_post
 from .resultlines import Result, results
-from .toollines import label_metric, tool_results
+from .toollines import label_metric, label_unit, tool_results
 from .units import UnitError, factor
 
 
@@ -674,6 +674,8 @@ class _Drafter:
             before = scanned[max(0, n.start - 60) : n.start]
             if n.unit_written in CAPITALS_ONLY:  # "296.96 PP": the unit names the test
                 before += f" {n.unit_written}"
+            elif n.unit_written and re.search(r"/\s*tok|per tok", n.unit_written, re.I):
+                before += " per token"  # "45 ms/token": a time per token, whatever the words before
             if fraction:  # "acceptance 0.73 aggregate", "0.79 aggregate acceptance"
                 n = replace(n, unit="ratio")
                 metric: str | None = "acceptance_rate"
@@ -1467,9 +1469,15 @@ def _key(header: str) -> str:
 
 
 def _header_unit(header: str) -> str | None:
-    for n in numbers("1 " + re.sub(r"[()\[\]]", " ", header)):
+    """The unit a table header names: after a number put before it, as a unit written alone, in
+    parentheses of any script ("推理速度（token/s）"), or in words ("每秒生成的令牌数", tokens per
+    second: ``toollines.label_unit``); a count of tokens or layers only where written first."""
+    for n in numbers("1 " + re.sub(r"[()\[\]（）]", " ", header)):
         if n.unit and n.start == 0:
             return n.unit
+    named = label_unit(header)
+    if named is not None and family(named) not in ("tokens", "layers"):
+        return named
     # a unit after a number of the header is that number's, not the column's: "Theoretical max (5.1 GB
     # model)" holds rates of a 5.1 GB model
     m = re.search(r"(?<![\d.]\s)(?<![\d.])(tok/s|t/s|tokens/s|tps|GiB|GB|MiB|MB|ms|%)", header, re.IGNORECASE)

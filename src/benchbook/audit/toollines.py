@@ -86,19 +86,33 @@ _KEY_UNITS = {
 }
 
 
-def _label_unit(label: str) -> str | None:
-    """The unit a label names: in parentheses or brackets (``TTFT (ms)``, ``吞吐 (tokens/s)``), or
-    as a word of two or more characters (``Prompt tok/s``, ``Decode TPS``)."""
+#: a rate of tokens said in words, no unit written: "每秒生成的令牌数" (tokens generated per second),
+#: "每秒令牌数", "tokens per second", "1秒あたりのトークン数", "초당 토큰"
+_RATE_WORDS = re.compile(
+    r"每秒.{0,6}?(?:令牌|token|词元)|(?:令牌|token|词元)s?\s*每秒|秒(?:あたり|間).{0,4}?トークン|초당\s*토큰|"
+    r"tokens? (?:per|a) second",
+    re.IGNORECASE,
+)
+
+
+def label_unit(label: str) -> str | None:
+    """The unit a label names: in parentheses or brackets of any script (``TTFT (ms)``, ``吞吐（tokens/s）``),
+    as a word of two or more characters (``Prompt tok/s``, ``Decode TPS``), or a rate of tokens in
+    words (``_RATE_WORDS``: ``每秒生成的令牌数`` -> tok/s); None if none."""
     for m in re.finditer(r"[(\[（]\s*([^()\[\]（）]{1,20}?)\s*[)\]）]", label):
         u = unit_of(m.group(1))
         if u is not None:
             return u
-    for word in reversed(label.split()):
+    words = label.split()
+    for k in range(len(words) - 1, -1, -1):
+        word = words[k].strip("()[]（）")
+        if k > 0 and re.fullmatch(r"[(\[（]?[\d.,]+", words[k - 1]):
+            continue  # "Theoretical max (5.1 GB model)": the GB is the 5.1's, not the label's
         if len(word) >= 2 and word.lower() not in ("x", "s", "h", "min", "tok"):
             u = unit_of(word)
             if u is not None:
                 return u
-    return None
+    return "tok/s" if _RATE_WORDS.search(label) else None
 
 
 def _key_unit(key: str) -> str | None:
@@ -181,7 +195,7 @@ def _labelled(n: int, text: str) -> list[Result]:
         if len(written) == 1 and written.isupper() and m.end("v") == m.start("unit"):
             return []  # "3950X", "8060S": a product's name, not a multiple or seconds
     else:
-        unit = _label_unit(label)
+        unit = label_unit(label)
         if unit is None and re.search(r"\btokens?\b|\bcount\b", label, re.IGNORECASE):
             unit = "tokens" if "." not in m.group("v") else None
     if unit is None or (family(unit) == "size" and not _SIZE_LABEL.search(label)):
