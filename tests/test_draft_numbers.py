@@ -296,3 +296,38 @@ def test_bound_controls_a_range_and_a_plain_value(tmp_path):
     assert _bounds(cf) == []
     # "от 10 до 50": the pair's second number read alone (as "from 310 to 1,420 t/s" is), no bound
     assert [(c.value, c.unit) for c in cf.claims] == [(50, "tok/s"), (42, "tok/s")]
+
+
+def test_sglang_bench_serving_summary(tmp_path):
+    cf = _drafted(
+        "```\n============ Serving Benchmark Result ============\n"
+        "Backend:                                 sglang    \n"
+        "Traffic request rate:                    inf       \n"
+        "Max request concurrency:                 not set   \n"
+        "Successful requests:                     1000      \n"
+        "Total generated tokens (retokenized):    195884    \n"
+        "Input token throughput (tok/s):          3832.24   \n"
+        "Concurrency:                             512.48    \n"
+        "----------------End-to-End Latency----------------\n"
+        "Mean E2E Latency (ms):                   45306.67  \n"
+        "==================================================\n```\n",
+        tmp_path,
+    )
+    assert [(c.metric, c.value, c.unit, c.decimals, _stat(cf, c)) for c in cf.claims] == [
+        ("tokens", 195884, "tokens", 0, None),
+        ("throughput", 3832.24, "tok/s", 2, None),
+        ("latency", 45306.67, "ms", 2, "mean"),
+    ]  # the backend, the request rate and the concurrency reached are no results with a unit
+
+
+def test_perplexity_lines(tmp_path):
+    cf = _drafted(
+        "```\nctx=4096  turbo2: PPL=1.79  (baseline 1.76, Δ=0.03 ✓)\n"
+        "Final estimate: PPL = 5.9066 +/- 0.03336\n```\n",
+        tmp_path,
+    )
+    got = [(c.metric, c.value, c.unit, c.decimals, c.spread, cf.conditions_of(c).ctx) for c in cf.claims]
+    assert got == [
+        ("perplexity", 1.79, "PPL", 2, None, 4096),
+        ("perplexity", 5.9066, "PPL", 4, 0.03336, None),
+    ]

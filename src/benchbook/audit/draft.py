@@ -1103,6 +1103,8 @@ class _Drafter:
         fields: dict = {"metric": r.metric, "value": Num(r.value), "unit": r.unit}
         if len(r.value.replace(".", "").lstrip("0")) >= 15:
             fields["decimals"] = None
+        if r.spread is not None:
+            fields["spread"] = Num(r.spread)
         if r.method:
             fields["method"] = r.method
         if r.counts:

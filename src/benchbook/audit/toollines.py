@@ -21,7 +21,9 @@ sentence around them.  Read here, line by line:
 * ``key=value`` and JSON ``"key": value`` pairs whose key names a unit (``ttft_ms``, ``wall_s_total``,
   ``decode_tps``, ``predicted_per_second``, ``vram_peak_mib``): the unit from the key's words;
 * TAP lines (``ok 3 - decode 41.2 t/s >= 40``): the numbers of the description with a unit, not the
-  threshold the test compares them with.
+  threshold the test compares them with;
+* perplexities (``PPL=1.79``, llama-perplexity's ``Final estimate: PPL = 5.9066 +/- 0.03336``): a
+  ``perplexity`` claim in ``PPL`` with its ``+/-`` as ``spread`` and the line's ``ctx=``.
 
 The unit comes from the words after the value, else from the label (``(ms)``, ``Prompt tok/s``),
 else (a whole number under a label naming tokens: ``output token: 1000``) tokens; a line with no unit
@@ -49,6 +51,14 @@ _LABELLED = re.compile(
 )
 #: a ``key=value`` or ``"key": value`` pair: the key one word (``ttft_ms``, ``timings.prompt_ms``)
 _PAIR = re.compile(rf"(?<![\w/.\"])\"?(?P<k>[A-Za-z_][\w.]*)\"?\s*[:=]\s*(?P<v>{_NUM})(?![\w.])(?!\s?[%/])")
+#: a perplexity: ``PPL=1.79``, llama-perplexity's ``Final estimate: PPL = 5.9066 +/- 0.03336``,
+#: ``perplexity: 6.12``
+_PPL = re.compile(
+    rf"\b(?:PPL|perplexity)\s*[=:]\s*(?P<v>{_NUM})(?![\d.])(?:\s*(?:\+/-|±)\s*(?P<sd>{_NUM}))?",
+    re.IGNORECASE,
+)
+#: the context size a line sets beside its result (``ctx=4096  turbo2: PPL=1.79``, ``n_ctx = 512``)
+_CTX = re.compile(r"\b(?:n_ctx|ctx|ctx[_-]size)\s*[=:]\s*(?P<n>\d+)\b", re.IGNORECASE)
 #: a TAP result line: ``ok 3 - description``, ``not ok 4 description``
 _TAP = re.compile(r"^\s*(?:not\s+)?ok\s+\d+\b\s*(?:-\s*)?(?P<desc>.*)$")
 #: a comparison in a TAP description: the threshold after it is the test's, not a result
@@ -223,6 +233,18 @@ def _pairs(n: int, text: str) -> list[Result]:
     return out
 
 
+def _perplexity(n: int, text: str) -> list[Result]:
+    """The perplexities a line states (``_PPL``), each with its ``+/-`` as ``spread`` and the
+    line's ``ctx=`` as a condition; a number after the first on the line ("(baseline 1.76, Δ=0.03)")
+    is the reader's to place."""
+    m = _PPL.search(text)
+    if m is None:
+        return []
+    ctx = _CTX.search(text)
+    cond = {"ctx": int(ctx.group("n"))} if ctx else {}
+    return [Result(n, "perplexity", m.group("v"), "PPL", m.start(), m.end(), None, cond, None, m.group("sd"))]
+
+
 def _tap(n: int, text: str) -> list[Result]:
     """The results of a TAP line's description: its numbers with a unit, not a compared threshold."""
     m = _TAP.match(text)
@@ -249,6 +271,6 @@ def tool_results(lines: list[tuple[int, str]], code: bool = True) -> list[Result
             continue  # no tool prints a result line this long; a long line is prose or data
         got = _timing(n, t)
         if not got and TIMING_LINE.search(t) is None and code:
-            got = _tap(n, t) if _TAP.match(t) else _labelled(n, t) or _pairs(n, t)
+            got = _tap(n, t) if _TAP.match(t) else _perplexity(n, t) or _labelled(n, t) or _pairs(n, t)
         out.extend(got)
     return out
