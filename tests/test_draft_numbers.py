@@ -331,3 +331,34 @@ def test_perplexity_lines(tmp_path):
         ("perplexity", 1.79, "PPL", 2, None, 4096),
         ("perplexity", 5.9066, "PPL", 4, 0.03336, None),
     ]
+
+
+def test_llama_memory_breakdown_rows(tmp_path):
+    cf = _drafted(
+        "```\nllama_memory_breakdown_print: | memory breakdown [MiB] | total   free    self   model   context"
+        "   compute    unaccounted |\n"
+        "llama_memory_breakdown_print: |   - CUDA0 (RTX 4090)   | 24080 = 1234 + (21000 = 18000 +    2000 +"
+        "     1000) +         1846 |\n"
+        "llama_memory_breakdown_print: |   - Host               |                 2580 =   685 +    1500 +"
+        "     395                |\n"
+        "llama_memory_breakdown_print: |   - CPU_REPACK         |                  482 =   482 +       0 +"
+        "       0                |\n```\n",
+        tmp_path,
+    )
+    got = [(c.metric, c.value, c.unit, cf.conditions_of(c).other["component"]) for c in cf.claims]
+    assert got == [
+        ("vram", 18000, "MiB", "CUDA0 (RTX 4090) model"),
+        ("vram", 2000, "MiB", "CUDA0 (RTX 4090) context"),
+        ("vram", 1000, "MiB", "CUDA0 (RTX 4090) compute"),
+        ("ram", 685, "MiB", "Host model"),
+        ("ram", 1500, "MiB", "Host context"),
+        ("ram", 395, "MiB", "Host compute"),
+        ("ram", 482, "MiB", "CPU_REPACK model"),
+    ]  # the device's total and free memory describe the card; zero parts state nothing
+
+
+def test_json_acceptance_fraction_and_its_control(tmp_path):
+    cf = _drafted('```json\n{"aggregate_accept_rate": 0.9393, "accept_threshold": 3}\n```\n', tmp_path)
+    assert [(c.metric, c.value, c.unit, c.decimals) for c in cf.claims] == [
+        ("acceptance_rate", 0.9393, "ratio", 4)
+    ]  # a count or setting above 1 is no fraction

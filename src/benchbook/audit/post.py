@@ -331,8 +331,12 @@ def _code_blocks(lines: list[tuple[int, str]], info: str) -> list[Block]:
     for run in runs:
         if not run:
             continue
-        table = drawn_rows(run) if not any(_looks_command(t) for _, t in run) else None
-        if table is None and not any(_looks_code(t) for _, t in run) and not _labelled_list(run):
+        # a table a program logs line by line ("llama_memory_breakdown_print: | - Host | 2580 = ...")
+        # is log output, read line by line (``toollines``)
+        logged = all(re.match(r"\s*\w+:\s*\|", t) for _, t in run)
+        table = drawn_rows(run) if not logged and not any(_looks_command(t) for _, t in run) else None
+        plain = not logged and not _labelled_list(run)
+        if table is None and plain and not any(_looks_code(t) for _, t in run):
             table = aligned_rows(run)
         if table is None:
             code.extend(run)

@@ -22,6 +22,8 @@ sentence around them.  Read here, line by line:
   ``decode_tps``, ``predicted_per_second``, ``vram_peak_mib``): the unit from the key's words;
 * TAP lines (``ok 3 - decode 41.2 t/s >= 40``): the numbers of the description with a unit, not the
   threshold the test compares them with;
+* llama.cpp's ``llama_memory_breakdown_print`` rows: the model, context and compute memory of each
+  device and of the host, in MiB (``_memory``);
 * perplexities (``PPL=1.79``, llama-perplexity's ``Final estimate: PPL = 5.9066 +/- 0.03336``): a
   ``perplexity`` claim in ``PPL`` with its ``+/-`` as ``spread`` and the line's ``ctx=``.
 
@@ -59,6 +61,13 @@ _PPL = re.compile(
 )
 #: the context size a line sets beside its result (``ctx=4096  turbo2: PPL=1.79``, ``n_ctx = 512``)
 _CTX = re.compile(r"\b(?:n_ctx|ctx|ctx[_-]size)\s*[=:]\s*(?P<n>\d+)\b", re.IGNORECASE)
+#: a row of llama.cpp's ``llama_memory_breakdown_print`` table (MiB): a device's ``| - CUDA0 (RTX
+#: 4090) | total = free + (self = model + context + compute) + unaccounted |`` or the host's ``| -
+#: Host | self = model + context + compute |``
+_MEMORY_ROW = re.compile(
+    r"memory_breakdown_print:\s*\|\s*-\s*(?P<name>[^|]+?)\s*\|\s*(?:\d+\s*=\s*\d+\s*\+\s*\(\s*)?"
+    r"(?P<self>\d+)\s*=\s*(?P<model>\d+)\s*\+\s*(?P<context>\d+)\s*\+\s*(?P<compute>\d+)"
+)
 #: a TAP result line: ``ok 3 - description``, ``not ok 4 description``
 _TAP = re.compile(r"^\s*(?:not\s+)?ok\s+\d+\b\s*(?:-\s*)?(?P<desc>.*)$")
 #: a comparison in a TAP description: the threshold after it is the test's, not a result
@@ -223,6 +232,10 @@ def _pairs(n: int, text: str) -> list[Result]:
         key = p.group("k")
         words = re.sub(r"[_.\-]+", " ", key)
         unit = _key_unit(key)
+        if unit is None and re.search(r"accept", key, re.IGNORECASE) and float(p.group("v")) <= 1:
+            # "aggregate_accept_rate": 0.9393: an acceptance rate as a fraction
+            out.append(Result(n, "acceptance_rate", p.group("v"), "ratio", p.start(), p.end()))
+            continue
         if unit is None or _SETTING.search(words):
             continue
         if family(unit) == "size" and not _SIZE_LABEL.search(words):
@@ -230,6 +243,23 @@ def _pairs(n: int, text: str) -> list[Result]:
         metric = label_metric(words, unit)
         if metric is not None:
             out.append(Result(n, metric, p.group("v"), unit, p.start(), p.end(), None, _stat(words)))
+    return out
+
+
+def _memory(n: int, text: str) -> list[Result]:
+    """The parts of a ``llama_memory_breakdown_print`` row (``_MEMORY_ROW``): model, context and
+    compute in MiB, each not zero, under ``other.component`` (``Host model``); host memory (``Host``,
+    ``CPU…``) is ``ram``, a device's ``vram``."""
+    m = _MEMORY_ROW.search(text)
+    if m is None:
+        return []
+    name = m.group("name")
+    metric = "ram" if re.match(r"host|cpu", name, re.IGNORECASE) else "vram"
+    out = []
+    for part in ("model", "context", "compute"):
+        if int(m.group(part)) > 0:
+            cond = {"other": {"component": f"{name} {part}"}}
+            out.append(Result(n, metric, m.group(part), "MiB", m.start(part), m.end(part), None, cond))
     return out
 
 
@@ -271,6 +301,10 @@ def tool_results(lines: list[tuple[int, str]], code: bool = True) -> list[Result
             continue  # no tool prints a result line this long; a long line is prose or data
         got = _timing(n, t)
         if not got and TIMING_LINE.search(t) is None and code:
-            got = _tap(n, t) if _TAP.match(t) else _perplexity(n, t) or _labelled(n, t) or _pairs(n, t)
+            got = (
+                _tap(n, t)
+                if _TAP.match(t)
+                else _memory(n, t) or _perplexity(n, t) or _labelled(n, t) or _pairs(n, t)
+            )
         out.extend(got)
     return out
