@@ -154,7 +154,7 @@ def test_a_unit_hint_lists_units_as_written(tmp_path):
     ) in str(e.value)
     assert (
         f"{p}:6: claims.1.unit: 'GiB' is not a unit of decode_tps; fix: use one of tok/s, t/s, tokens/s, "
-        "token/s, tps, tok/ms, it/s"
+        "token/s, tps, tok/ms, tok/min, it/s"
     ) in str(e.value)
     # the family is still found whatever the case; the case is then read by units (MB is not Mb)
     assert [schema.family_of(u) for u in ("gib", "GiB", "TOK/S", "Ms", "x")] == [

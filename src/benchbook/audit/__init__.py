@@ -30,6 +30,9 @@ Modules, one job each:
                 flash attention, decoding) and the clauses they hold for;
 * ``resultlines`` result lines of a tool's output (llama-cli's summary, llama-speculative's counts,
                 ``key=value`` lines, "draft acceptance: 0.648") -> the numbers they state;
+* ``toollines`` lines of a tool's or log's output stating a number under a label (llama.cpp
+                timing lines, ``ollama --verbose``, vLLM/SGLang serving summaries, keys naming a
+                unit, TAP lines) -> the numbers they state;
 * ``draftcommand`` command lines (llama.cpp tools, vLLM, SGLang) -> the conditions their flags set;
 * ``draftcontext`` a post's context as a scope tree (post, section, command line, block): the
                 conditions a claim takes from its title, headings, setup lists, captions and

@@ -42,6 +42,7 @@ from pathlib import Path
 from ..ingest.common import IngestError
 from ..ingest.read import read_llama_bench
 from ..ingest.scan import scan
+from ..ingest.serverlog import TIMING_LINE
 from ..ingest.settings import flash_attn_word
 from .draftcommand import command_lines
 from .draftcontext import cell_conditions, count, fill
@@ -50,6 +51,7 @@ from .draftprose import CAPITALS_ONLY, Number, bound_of, family, metric_of, numb
 from .draftrelations import pair_units, relations, repetitions
 from .post import Block, Post, read_post
 from .resultlines import Result, results
+from .toollines import label_metric, label_unit, tool_results
 from .units import UnitError, factor
 
 
@@ -320,6 +322,9 @@ class _Drafter:
         #: whether the relating phrase being drafted is about speed ("faster", "slower", ``_SPEED``):
         #: its sides are rates (``relation``, ``_scope``)
         self.rates_only = False
+        #: the timing lines of each log excerpt: (where in ``out.entries``, results, log name),
+        #: drafted at the end where no claim names the log (``uncited_timings``)
+        self.timing_logs: list[tuple[int, list[Result], str]] = []
 
     def new_id(self, base: str) -> str:
         """``base``, or ``base-2``, ``base-3``... the first not taken; the suffix to try next is kept
@@ -500,7 +505,7 @@ class _Drafter:
             )
             if unit is None and _metric_header(h):
                 unit = "t/s"
-            metric = "acceptance_rate" if unit == "ratio" else metric_of(unit, h) if unit else None
+            metric = "acceptance_rate" if unit == "ratio" else label_metric(h, unit) if unit else None
             if metric is None:
                 continue
             if unit in ("x", "%") and _relating_column(h, [r[j] for r in body if j < len(r)]):
@@ -737,6 +742,8 @@ class _Drafter:
             before = scanned[max(0, n.start - 60) : n.start]
             if n.unit_written in CAPITALS_ONLY:  # "296.96 PP": the unit names the test
                 before += f" {n.unit_written}"
+            elif n.unit_written and re.search(r"/\s*tok|per tok", n.unit_written, re.I):
+                before += " per token"  # "45 ms/token": a time per token, whatever the words before
             if fraction:  # "acceptance 0.73 aggregate", "0.79 aggregate acceptance"
                 n = replace(n, unit="ratio")
                 metric: str | None = "acceptance_rate"
@@ -1658,8 +1665,15 @@ class _Drafter:
 
     def result_claim(self, r: Result, log: str | None) -> str:
         """A claim of a tool's result line (``resultlines.results``), under the command before it;
-        ``log``: the raw log the line is kept in."""
+        ``log``: the raw log the line is kept in.  A value of 15 or more significant digits (a
+        script printing a float whole, ``0.04074668884277344s``, ``69.78935823702163 token/s``: no
+        one rounds to that) is written with ``decimals: null``, an exact number, every digit copied
+        (the schema counts at most 15 decimals)."""
         fields: dict = {"metric": r.metric, "value": Num(r.value), "unit": r.unit}
+        if len(r.value.replace(".", "").lstrip("0")) >= 15:
+            fields["decimals"] = None
+        if r.spread is not None:
+            fields["spread"] = Num(r.spread)
         if r.method:
             fields["method"] = r.method
         if r.counts:
@@ -1764,14 +1778,21 @@ class _Drafter:
             text_of = dict(pieces)
             stated: list[Result] = []
             on_rate_lines: list[Result] = []
-            for r in results(pieces):
+            found = results(pieces)
+            taken = {r.line for r in found}
+            found += tool_results([(n, t) for n, t in pieces if n not in taken], block.kind == "code")
+            for r in sorted(found, key=lambda r: (r.line, r.start)):
                 (on_rate_lines if _RATE_LINE.search(text_of[r.line]) else stated).append(r)
             if block.kind == "code":
                 logged = any(_LOG.search(t) for _, t in pieces)
                 if logged:
                     self.log(pieces)
+                timed = [r for r in stated if logged and TIMING_LINE.search(text_of[r.line])]
+                if timed and self.pending_log:
+                    self.timing_logs.append((len(self.out.entries), timed, self.pending_log))
                 for r in stated:
-                    self.result_claim(r, self.pending_log if logged else None)
+                    if not (timed and r in timed):
+                        self.result_claim(r, self.pending_log if logged else None)
                 self.rate_lines(block.lines, in_command)
                 self.result_details(on_rate_lines, self.pending_log if logged else None)
                 continue  # code that is neither output, a command nor a log: not prose
@@ -1791,8 +1812,26 @@ class _Drafter:
             self.pending_log = None
             if pieces and all(_log_line(t) for _, t in pieces):
                 self.log(pieces)  # log lines pasted as a paragraph: drafted, and kept as a log
+        self.uncited_timings()
         fill(self.post, self.out.entries, self.out.groups)  # what the post states around each claim
         return self.out
+
+    def uncited_timings(self) -> None:
+        """The timing lines of a log excerpt (``toollines``: llama.cpp's ``prompt eval time = ...
+        tokens per second``) are claims only where no claim of the post names that log: a log the
+        prose states numbers of ("That is 24.4 tok/s" after it) is the evidence the audit checks
+        them against, not more claims; a log pasted with nothing said of it states its numbers
+        itself.  The claims go where the log is in the post."""
+        cited = {e.fields.get("log") for e in self.out.entries if e.kind == "claim"}
+        for at, timed, log in reversed(self.timing_logs):
+            if log in cited:
+                continue
+            before = len(self.out.entries)
+            for r in timed:
+                self.result_claim(r, log)
+            added = self.out.entries[before:]
+            del self.out.entries[before:]
+            self.out.entries[at:at] = added
 
 
 #: label cells that name one condition whatever the column's header says: quantisations, llama.cpp
@@ -2008,9 +2047,15 @@ def _key(header: str) -> str:
 
 
 def _header_unit(header: str) -> str | None:
-    for n in numbers("1 " + re.sub(r"[()\[\]]", " ", header)):
+    """The unit a table header names: after a number put before it, as a unit written alone, in
+    parentheses of any script ("推理速度（token/s）"), or in words ("每秒生成的令牌数", tokens per
+    second: ``toollines.label_unit``); a count of tokens or layers only where written first."""
+    for n in numbers("1 " + re.sub(r"[()\[\]（）]", " ", header)):
         if n.unit and n.start == 0:
             return n.unit
+    named = label_unit(header)
+    if named is not None and family(named) not in ("tokens", "layers"):
+        return named
     # a unit after a number of the header is that number's, not the column's: "Theoretical max (5.1 GB
     # model)" holds rates of a 5.1 GB model
     m = re.search(r"(?<![\d.]\s)(?<![\d.])(tok/s|t/s|tokens/s|tps|GiB|GB|MiB|MB|ms|%)", header, re.IGNORECASE)

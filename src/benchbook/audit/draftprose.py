@@ -20,14 +20,17 @@ numbers are read by ``draftrelations``.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 #: words (lower case) or signs that make the next number approximate ("about" in a claims file)
 ABOUT = (
     "about|around|approximately|approx\\.?|roughly|nearly|almost|circa|ca\\.|some|~|≈|∼|"
-    "약|대략|거의|約|およそ|ほぼ|大约|约|大概|etwa|ungefähr|rund|environ|presque|"
-    "aproximadamente|casi|cerca de"
+    "약|대략|거의|約|およそ|ほぼ|大约为|大约|约为|约|大概为|大概|etwa|ungefähr|rund|environ|presque|"
+    "aproximadamente|casi|cerca de|примерно|около|почти|приблизительно"
 )
+#: words right after a number (and its unit) that make it approximate: "3秒左右", "5秒程度", "200ミリ
+#: 秒ほど", "150밀리초 정도", "40 tok/s or so"
+ABOUT_AFTER = re.compile(r"\s*(?:左右|上下|ほど|程度|前後|くらい|ぐらい|정도|가량|쯤|or so\b|-ish\b|ish\b)")
 #: unit spellings -> the unit a claims file writes (``units.py`` spelling)
 UNITS: dict[str, str] = {
     "tok/s": "tok/s",
@@ -57,9 +60,41 @@ UNITS: dict[str, str] = {
     "t/s": "t/s",
     "tps": "tok/s",
     "토큰/초": "tok/s",
+    "토큰/s": "tok/s",
     "トークン/秒": "tok/s",
+    "トークン/s": "tok/s",
+    "个令牌/秒": "tok/s",
+    "令牌/秒": "tok/s",
+    "个token/秒": "tok/s",
+    "tokens/秒": "tok/s",
+    "token/秒": "tok/s",
+    "tok/秒": "tok/s",
+    "токенов/с": "tok/s",
+    "токена/с": "tok/s",
+    "токенов/сек": "tok/s",
+    "ток/с": "tok/s",
+    "т/с": "t/s",
+    "tokens per minute": "tok/min",
+    "token per minute": "tok/min",
+    "tokens/min": "tok/min",
+    "tok/min": "tok/min",
+    "ms/token": "ms",
+    "ms/tok": "ms",
+    "ms per token": "ms",
+    "s/token": "s",
+    "s/tok": "s",
+    "seconds per token": "s",
     "ms": "ms",
     "milliseconds": "ms",
+    "毫秒": "ms",
+    "ミリ秒": "ms",
+    "밀리초": "ms",
+    "мс": "ms",
+    "сек": "s",
+    "分钟": "min",
+    "小时": "h",
+    "時間": "h",
+    "시간": "h",
     "s": "s",
     "sec": "s",
     "secs": "s",
@@ -111,7 +146,7 @@ _UNIT = (
 )
 _RANGE_SEP = r"\s*(?P<sep>–|—|-|~|〜|～|to|bis|à)\s*"
 _NUMBER = re.compile(
-    rf"(?P<about>(?<![\w])(?:{ABOUT})\s*)?(?P<a>{_NUM})(?P<plus>\+(?![\d.+]))?(?:\s*(?P<ua>{_UNIT}))?"
+    rf"(?P<about>(?<![A-Za-z0-9_\uac00-\ud7a3])(?:{ABOUT})\s*)?(?P<a>{_NUM})(?P<plus>\+(?![\d.+]))?(?:\s*(?P<ua>{_UNIT}))?"
     rf"(?:(?:{_RANGE_SEP})(?P<b>{_NUM})|\s*(?:±|\+/-|\+-)\s*(?P<pm>{_NUM}))?"
     rf"(?:\s*(?P<unit>{_UNIT}))?"
     rf"(?P<of>(?:\s+(?:of|out of|중|のうち)\s+(?:the\s+|its\s+|their\s+)?|(?P<slash>/))(?P<m>{_NUM})"
@@ -125,11 +160,16 @@ _HARDWARE = re.compile(
     r"\s*(?:RTX|GTX|RX|Radeon|Tesla|GPUs?\b|cards?\b|[AHBL]\d{2,3}\b|MI\d|M\d|\d{4}\b)", re.I
 )
 #: a token holding a letter and a digit glued together (a name: H200, i9-12900K, DDR5-4800)
-_IDENT = re.compile(r"[\w.\-/]*(?:[A-Za-z_][\w.\-/]*\d|\d[\w.\-/]*[A-Za-z_])[\w\-/]*(?:\.\w+)*")
+_IDENT = re.compile(
+    r"[A-Za-z0-9_.\-/]*(?:[A-Za-z_][A-Za-z0-9_.\-/]*\d|\d[A-Za-z0-9_.\-/]*[A-Za-z_])[A-Za-z0-9_\-/]*"
+    r"(?:\.[A-Za-z0-9_]+)*"
+)
 
 
 def _token_start(text: str, i: int) -> int:
-    while i > 0 and re.match(r"[\w.\-/]", text[i - 1]):
+    # Latin letters, digits and joiners only: a name glued to CJK text ("在4090上速度约50token/s")
+    # starts at its first Latin character, not at the start of the CJK run
+    while i > 0 and re.match(r"[A-Za-z0-9_.\-/]", text[i - 1]):
         i -= 1
     return i
 
@@ -183,6 +223,12 @@ def _unit(raw: str | None) -> str | None:
     )
 
 
+def unit_of(raw: str | None) -> str | None:
+    """The unit a claims file writes for a unit as written (``UNITS``: ``"tokens/sec"`` ->
+    ``"tok/s"``, ``"毫秒"`` -> ``"ms"``), None when it is no unit known here."""
+    return _unit(raw)
+
+
 #: a letter, ``_``, ``-`` or ``.`` right before a number glues it to a word (``V4``, ``pp-512``)
 _GLUE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_-.")
 #: the word before a pair that makes it "from A to B", not a range (the last five characters)
@@ -213,14 +259,21 @@ def _slash_count(text: str, m: re.Match) -> bool:
 #: "up to") or above it (">50 tok/s", "over 100", "at least"); "+" right after it is above ("40+")
 _BELOW = re.compile(
     r"(?:<=?|≤|\b(?:under|below|less than|fewer than|lower than|at most|no more than|up to|"
-    r"not more than|max(?:imum)?(?: of)?))\s*$",
+    r"not more than|max(?:imum)?(?: of)?|unter|weniger als|bis zu|höchstens|maximal|menos de|hasta|"
+    r"moins de|jusqu'à|менее|меньше|не более|до)|不到|少于|低于|小于|不超过|最多|最高|至多|最大|"
+    r"최대)\s*$",
     re.IGNORECASE,
 )
 _ABOVE = re.compile(
     r"(?:>=?|≥|\b(?:over|above|more than|greater than|higher than|at least|no less than|upwards of|"
-    r"in excess of|min(?:imum)?(?: of)?))\s*$",
+    r"in excess of|min(?:imum)?(?: of)?|über|mehr als|mindestens|más de|plus de|au moins|более|больше|"
+    r"свыше|не менее)|超过|超出|高于|大于|多于|至少|不少于|不低于|最少|最低|최소)\s*$",
     re.IGNORECASE,
 )
+#: words right after a number (and its unit) that make it a bound: "10GB以上", "5 tok/s未満", "20
+#: 토큰/초 이상", "40 tok/s or more"
+_ABOVE_AFTER = re.compile(r"\s*(?:以上|超|이상|or (?:more|higher|above|faster)\b|and up\b|\+(?!\d))")
+_BELOW_AFTER = re.compile(r"\s*(?:以下|未満|以内|이하|미만|or (?:less|lower|fewer|below)\b)")
 #: words before "up to" / "over" that make them no bound: "goes up to 36.9 TFLOPS" (it rose to it),
 #: "averaged over 128 tokens" (what a mean was taken across)
 _NOT_BOUND = re.compile(
@@ -242,13 +295,17 @@ def bound_of(text: str, n: Number) -> str | None:
     if re.match(r"[^\d]*\d[\d.,\u202f ]*\+(?![\d.])", text[n.start : n.end]):
         return "above"
     before = text[max(0, n.start - 30) : n.start]
-    if _NOT_BOUND.search(before) or re.search(r"\d\s*[^\W\d]*\s*(?:<=?|>=?|≤|≥)\s*$", before):
+    if _NOT_BOUND.search(before) or re.search(r"\d\s*[^\W\d]*\s*(?:<=?|>=?|≤|≥|до|bis zu|hasta)\s*$", before):
         return None  # "939 MiB < 1024 MiB": two numbers compared, not a bound stated
         return None
     if _BELOW.search(before):
         return "below"
     if _ABOVE.search(before):
         return "above"
+    if _ABOVE_AFTER.match(text, n.end):
+        return "above"
+    if _BELOW_AFTER.match(text, n.end):
+        return "below"
     return None
 
 
@@ -358,7 +415,11 @@ def numbers(text: str) -> list[Number]:
             )
         )
         pos = end
-    return out
+    # "3秒左右", "5秒程度", "150밀리초 정도": an "about" word after the number and its unit
+    return [
+        replace(n, about=True) if n.unit is not None and not n.about and ABOUT_AFTER.match(text, n.end) else n
+        for n in out
+    ]
 
 
 #: words near a number -> the metric it is (first match wins, in this order)
@@ -375,14 +436,14 @@ _METRIC_WORDS: list[tuple[str, str, str]] = [
         "decode_tps",
     ),
     ("rate", r".", "decode_tps"),
-    ("size", r"vram|gpu memory|video memory|dedicated|gpu", "vram_peak"),
+    ("size", r"vram|gpu memory|video memory|dedicated|gpu|显存|ビデオメモリ|그래픽 메모리", "vram_peak"),
     ("size", r"\brss\b|resident|process", "rss_peak"),
     ("size", r"working set", "working_set_peak"),
     ("size", r"\bram\b|system memory|memory", "ram_peak"),
     ("size", r"model|file|gguf|weights|quant|download|disk", "model_size"),
     ("size", r".", "size"),
-    ("time", r"ttft|first token|time to first", "ttft"),
-    ("time", r"latency|per token|tpot", "latency"),
+    ("time", r"ttft|first token|time to first|首字|首个?token|最初のトークン|첫 토큰", "ttft"),
+    ("time", r"latency|per token|tpot|延迟|遅延|レイテンシ|지연", "latency"),
     ("time", r"\bload", "load_time"),
     ("time", r".", "duration"),
     ("ratio", r"accept|수락|採択|受理|接受", "acceptance_rate"),
@@ -399,6 +460,7 @@ _METRIC_WORDS: list[tuple[str, str, str]] = [
 _FAMILY = {
     "tok/s": "rate",
     "t/s": "rate",
+    "tok/min": "rate",
     "ms": "time",
     "s": "time",
     "min": "time",

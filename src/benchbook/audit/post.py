@@ -307,6 +307,14 @@ def drawn_rows(lines: list[tuple[int, str]]) -> tuple[list[list[str]], list[int]
     return rows, at
 
 
+def _labelled_list(run: list[tuple[int, str]]) -> bool:
+    """Whether a run of code lines is a list of labelled values, each line ``label:  value``
+    (``ollama run --verbose``, a script's ``first token:  0.04s``; a caption line without a value
+    allowed), not a table: its values are read line by line (``toollines``)."""
+    valued = [t for _, t in run if _GAP.search(t.strip())]
+    return len(valued) >= 2 and all(re.match(r"\s*[^:=\d][^:=]{0,60}:\s+\S", t) for t in valued)
+
+
 def _code_blocks(lines: list[tuple[int, str]], info: str) -> list[Block]:
     """The blocks of a code block's ``lines``: each run of lines between blank lines that is a
     drawn table (``drawn_rows``) or an aligned text table (``aligned_rows``, no line of it a
@@ -323,8 +331,12 @@ def _code_blocks(lines: list[tuple[int, str]], info: str) -> list[Block]:
     for run in runs:
         if not run:
             continue
-        table = drawn_rows(run) if not any(_looks_command(t) for _, t in run) else None
-        if table is None and not any(_looks_code(t) for _, t in run):
+        # a table a program logs line by line ("llama_memory_breakdown_print: | - Host | 2580 = ...")
+        # is log output, read line by line (``toollines``)
+        logged = all(re.match(r"\s*\w+:\s*\|", t) for _, t in run)
+        table = drawn_rows(run) if not logged and not any(_looks_command(t) for _, t in run) else None
+        plain = not logged and not _labelled_list(run)
+        if table is None and plain and not any(_looks_code(t) for _, t in run):
             table = aligned_rows(run)
         if table is None:
             code.extend(run)

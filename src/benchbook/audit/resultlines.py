@@ -54,6 +54,8 @@ class Result:
     counts: dict[str, int] | None = None
     conditions: dict = field(default_factory=dict)
     method: str | None = None
+    #: the ± printed beside the value (llama-perplexity's ``PPL = 5.9066 +/- 0.03336``), as written
+    spread: str | None = None
 
 
 def results(lines: list[tuple[int, str]]) -> list[Result]:

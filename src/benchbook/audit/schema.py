@@ -80,7 +80,7 @@ Number = Annotated[float, BeforeValidator(_written_number)]
 #: must use one of its units, and a value in these families cannot be negative (a rate, size, time or
 #: ratio).
 UNIT_FAMILIES: dict[str, tuple[str, ...]] = {
-    "rate": ("tok/s", "t/s", "tokens/s", "token/s", "tps", "tok/ms", "it/s"),
+    "rate": ("tok/s", "t/s", "tokens/s", "token/s", "tps", "tok/ms", "tok/min", "it/s"),
     "size": ("B", "KiB", "MiB", "GiB", "TiB", "kB", "MB", "GB", "TB"),
     "time": ("ns", "us", "µs", "ms", "s", "min", "h"),
     "ratio": ("x", "×", "ratio", "%"),

@@ -55,6 +55,18 @@ _DRAFT = re.compile(
     r"(?:,\s*acceptance rate per position\s*=\s*\(([^)]*)\))?"
 )
 _TASK = re.compile(r"\bid\s+(\d+)\s*\|\s*task\s+(-?\d+)|\"id_slot\":\s*(\d+),\s*\"id_task\":\s*(\d+)")
+#: one timing line of llama.cpp's (llama-server ``print_timing``, llama-cli/llama-simple
+#: ``llama_perf_context_print``/``common_perf_print``, older ``llama_print_timings``), whatever the
+#: prefix: ``what`` (load, sample, sampling, prompt eval, eval, total), ``ms``, ``n`` and ``of``
+#: (tokens | runs) where printed, ``per_token`` (ms per token) and ``tps`` (tokens per second) where
+#: printed.  Shared with ``audit.toollines``, which drafts the same lines pasted into a post.
+TIMING_LINE = re.compile(
+    r"\b(?P<what>load|sampl(?:e|ing)|prompt eval|(?<!prompt )eval|total) time\s*=\s*"
+    r"(?P<ms>\d+(?:\.\d+)?)\s*ms"
+    r"(?:\s*/\s*(?P<n>\d+)\s*(?P<of>tokens|runs))?"
+    r"(?:\s*\(\s*(?P<per_token>\d+(?:\.\d+)?|inf|nan)\s*ms per token,\s*"
+    r"(?P<tps>\d+(?:\.\d+)?|inf|nan)\s*tokens per second\s*\))?"
+)
 #: lines of a request's timing block (their values not read above land in ``uninterpreted``)
 _TIMING_BLOCK = re.compile(r"print_timing:|llama_perf_\w+:|llama_print_timings:")
 _MODEL = re.compile(r"loading (draft )?model '([^']+)'")

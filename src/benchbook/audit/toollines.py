@@ -1,0 +1,310 @@
+"""Lines of a tool's or log's output that state a number under a label, read as claims
+(``benchbook claims draft``; the shapes ``resultlines`` does not know).
+
+A code block of pasted output states its numbers as ``label: value unit``, ``Label (unit): value``,
+``key=value`` or aligned columns, where the prose reader (``draftprose.numbers``) would find no
+sentence around them.  Read here, line by line:
+
+* llama.cpp's timing lines (``TIMING_LINE``, shared with ``ingest.serverlog``: llama-server's
+  ``print_timing``, ``llama_perf_context_print``, ``common_perf_print``, ``llama_print_timings``):
+  ``prompt eval time = 519.43 ms / 56 tokens (9.28 ms per token, 107.81 tokens per second)`` is a
+  prefill rate, ``eval time = ... / 159 runs (..., 79.85 tokens per second)`` a decode rate with its
+  tokens generated (llama.cpp counts a run per token generated), ``load time = 728.24 ms`` a load
+  time, ``total time = 2674.12 ms`` a duration; the sampling line and a rate printed ``inf`` are not
+  results.  Read in prose too (the shape is the tool's, whatever surrounds it);
+* ``label: value [unit]``, ``Label (unit): value`` and ``label   value`` (two or more spaces, or a
+  tab: an aligned table whose rows are metrics): ``ollama run --verbose`` (``eval rate: 25.63
+  tokens/s``, ``load duration: 24.89ms``, ``eval count: 41 token(s)``), vLLM's
+  ``benchmark_serving.py``/``vllm bench serve`` and SGLang's ``bench_serving`` summaries (``Output
+  token throughput (tok/s): 4111.93``, ``Mean TTFT (ms): 45.6``: the statistic, ``mean``, ``median``,
+  ``p99``..., as the condition ``other.stat``), a script's ``decode speed: 69.78 token/s``;
+* ``key=value`` and JSON ``"key": value`` pairs whose key names a unit (``ttft_ms``, ``wall_s_total``,
+  ``decode_tps``, ``predicted_per_second``, ``vram_peak_mib``): the unit from the key's words;
+* TAP lines (``ok 3 - decode 41.2 t/s >= 40``): the numbers of the description with a unit, not the
+  threshold the test compares them with;
+* llama.cpp's ``llama_memory_breakdown_print`` rows: the model, context and compute memory of each
+  device and of the host, in MiB (``_memory``);
+* perplexities (``PPL=1.79``, llama-perplexity's ``Final estimate: PPL = 5.9066 +/- 0.03336``): a
+  ``perplexity`` claim in ``PPL`` with its ``+/-`` as ``spread`` and the line's ``ctx=``.
+
+The unit comes from the words after the value, else from the label (``(ms)``, ``Prompt tok/s``),
+else (a whole number under a label naming tokens: ``output token: 1000``) tokens; a line with no unit
+states nothing here (``port: 8080``, ``compute capability: 8.9``).  A label naming a setting
+(``_SETTING``: port, seed, timeout, max tokens, request rate...) is no result, and a size only under
+a label naming a measured size (``_SIZE_LABEL``: used, peak, buffer, file size...): ``GPU: 24 GB``
+describes the machine.  The metric comes from the label (``label_metric``, then ``draftprose.metric_of``).
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..ingest.serverlog import TIMING_LINE
+from .draftprose import family, metric_of, numbers, unit_of
+from .resultlines import Result
+
+_NUM = r"\d+(?:\.\d+)?"
+#: ``label SEP value [unit] [rest]``: SEP ``:``, ``=``, two spaces or a tab; the rest at most a note
+#: in parentheses or a comment
+_LABELLED = re.compile(
+    rf"^[\s>*•+\-]*(?P<label>[^\W\d_][^:=\n]{{0,60}}?)\s*(?::|=|\s{{2,}}|\t)\s*"
+    rf"(?P<v>{_NUM})(?![\d.,]\d)(?:\s*(?P<unit>[^\s\d(),;|:=]+(?:\(s\))?))?"
+    r"\s*(?P<rest>\([^()]*\)|[#;|].*|//.*)?\s*$"
+)
+#: a ``key=value`` or ``"key": value`` pair: the key one word (``ttft_ms``, ``timings.prompt_ms``)
+_PAIR = re.compile(rf"(?<![\w/.\"])\"?(?P<k>[A-Za-z_][\w.]*)\"?\s*[:=]\s*(?P<v>{_NUM})(?![\w.])(?!\s?[%/])")
+#: a perplexity: ``PPL=1.79``, llama-perplexity's ``Final estimate: PPL = 5.9066 +/- 0.03336``,
+#: ``perplexity: 6.12``
+_PPL = re.compile(
+    rf"\b(?:PPL|perplexity)\s*[=:]\s*(?P<v>{_NUM})(?![\d.])(?:\s*(?:\+/-|±)\s*(?P<sd>{_NUM}))?",
+    re.IGNORECASE,
+)
+#: the context size a line sets beside its result (``ctx=4096  turbo2: PPL=1.79``, ``n_ctx = 512``)
+_CTX = re.compile(r"\b(?:n_ctx|ctx|ctx[_-]size)\s*[=:]\s*(?P<n>\d+)\b", re.IGNORECASE)
+#: a row of llama.cpp's ``llama_memory_breakdown_print`` table (MiB): a device's ``| - CUDA0 (RTX
+#: 4090) | total = free + (self = model + context + compute) + unaccounted |`` or the host's ``| -
+#: Host | self = model + context + compute |``
+_MEMORY_ROW = re.compile(
+    r"memory_breakdown_print:\s*\|\s*-\s*(?P<name>[^|]+?)\s*\|\s*(?:\d+\s*=\s*\d+\s*\+\s*\(\s*)?"
+    r"(?P<self>\d+)\s*=\s*(?P<model>\d+)\s*\+\s*(?P<context>\d+)\s*\+\s*(?P<compute>\d+)"
+)
+#: a TAP result line: ``ok 3 - description``, ``not ok 4 description``
+_TAP = re.compile(r"^\s*(?:not\s+)?ok\s+\d+\b\s*(?:-\s*)?(?P<desc>.*)$")
+#: a comparison in a TAP description: the threshold after it is the test's, not a result
+_COMPARE = re.compile(r"(?:>=|<=|==|!=|>|<|≥|≤)\s*$")
+#: labels naming a setting or an identity, not a result
+_SETTING = re.compile(
+    r"\b(?:port|seed|timeout|interval|delay|limit|budget|max[ _-]?(?:tokens?|new|len|seq|num)|"
+    r"request[ _-]?rate|traffic|burstiness|ctx|context|batch|threads?|capability|version|build|"
+    r"temperature|temp|top[ _-]?[kp]|penalty|id|pid|num[ _-]?prompts|concurrency|parallel|"
+    r"n[ _-]?(?:ctx|batch|ubatch|gpu|threads|predict|draft|parallel))\b",
+    re.IGNORECASE,
+)
+#: labels under which a size is a measured one (not the machine's: "GPU: 24 GB")
+_SIZE_LABEL = re.compile(
+    r"used|usage|peak|alloc|buffer|size|file|weights|\bkv\b|cache|footprint|consum|resident|rss|"
+    r"\bvram\b.*(?:used|peak)|total",
+    re.IGNORECASE,
+)
+#: a statistic leading a label ("Mean TTFT (ms)", "P99 ITL (ms)", "Median E2E Latency (ms)")
+_STAT = re.compile(r"^\s*(mean|median|avg|average|std|p\d{1,2}(?:\.\d+)?)\b", re.IGNORECASE)
+#: words of a key (split at ``_`` ``.`` ``-``) -> the unit they name
+_KEY_UNITS = {
+    "ms": "ms",
+    "s": "s",
+    "sec": "s",
+    "secs": "s",
+    "seconds": "s",
+    "tps": "tok/s",
+    "mib": "MiB",
+    "gib": "GiB",
+    "mb": "MB",
+    "gb": "GB",
+    "pct": "%",
+    "percent": "%",
+}
+
+
+#: a rate of tokens said in words, no unit written: "每秒生成的令牌数" (tokens generated per second),
+#: "每秒令牌数", "tokens per second", "1秒あたりのトークン数", "초당 토큰"
+_RATE_WORDS = re.compile(
+    r"每秒.{0,6}?(?:令牌|token|词元)|(?:令牌|token|词元)s?\s*每秒|秒(?:あたり|間).{0,4}?トークン|초당\s*토큰|"
+    r"tokens? (?:per|a) second",
+    re.IGNORECASE,
+)
+
+
+def label_unit(label: str) -> str | None:
+    """The unit a label names: in parentheses or brackets of any script (``TTFT (ms)``, ``吞吐（tokens/s）``),
+    as a word of two or more characters (``Prompt tok/s``, ``Decode TPS``), or a rate of tokens in
+    words (``_RATE_WORDS``: ``每秒生成的令牌数`` -> tok/s); None if none."""
+    for m in re.finditer(r"[(\[（]\s*([^()\[\]（）]{1,20}?)\s*[)\]）]", label):
+        u = unit_of(m.group(1))
+        if u is not None:
+            return u
+    words = label.split()
+    for k in range(len(words) - 1, -1, -1):
+        word = words[k].strip("()[]（）")
+        if k > 0 and re.fullmatch(r"[(\[（]?[\d.,]+", words[k - 1]):
+            continue  # "Theoretical max (5.1 GB model)": the GB is the 5.1's, not the label's
+        if len(word) >= 2 and word.lower() not in ("x", "s", "h", "min", "tok"):
+            u = unit_of(word)
+            if u is not None:
+                return u
+    return "tok/s" if _RATE_WORDS.search(label) else None
+
+
+def _key_unit(key: str) -> str | None:
+    """The unit a key names by its words (``_KEY_UNITS``; ``tok_s``, ``tokens_per_second``,
+    ``per_second``: tok/s), None if none."""
+    low = key.lower()
+    if re.search(r"(?:^|[_.])(?:tok(?:ens)?_(?:per_)?s(?:ec(?:ond)?)?|per_second|t_s)(?:$|[_.])", low):
+        return "tok/s"
+    words = re.split(r"[_.\-]+", low)
+    found = [_KEY_UNITS[w] for w in words if w in _KEY_UNITS]
+    return found[-1] if len(found) == 1 or (found and len(set(found)) == 1) else None
+
+
+def label_metric(label: str, unit: str) -> str | None:
+    """The metric a tool's label names: throughput, prompt/prefill rates, TTFT, TPOT, ITL and
+    end-to-end latency, load time (the words of vLLM's, SGLang's, ollama's and llama.cpp's output),
+    else ``draftprose.metric_of``."""
+    low = re.sub(r"[_.]+", " ", label.lower())
+    fam = family(unit)
+    if fam == "rate":
+        if re.search(r"throughput|吞吐", low):
+            return "throughput"
+        if re.search(r"\b(?:prompt|prefill|pp|input)\b|预填充|プロンプト|프롬프트", low):
+            return "prefill_tps"
+    if fam == "time":
+        if re.search(r"ttft|time to first|first token", low):
+            return "ttft"
+        if re.search(r"tpot|time per output token|per token", low):
+            return "tpot"
+        if re.search(r"\bitl\b|inter[ -]token|e2el?\b|e2e|latency", low):
+            return "latency"
+        if re.search(r"\bload", low):
+            return "load_time"
+        return "duration"
+    if fam == "tokens":
+        return "tokens"
+    return metric_of(unit, low)
+
+
+def _stat(label: str) -> dict:
+    m = _STAT.match(label)
+    if not m:
+        return {}
+    word = m.group(1).lower()
+    return {"other": {"stat": {"avg": "mean", "average": "mean"}.get(word, word)}}
+
+
+def _timing(n: int, text: str) -> list[Result]:
+    """The results of a llama.cpp timing line (module doc)."""
+    m = TIMING_LINE.search(text)
+    if m is None:
+        return []
+    what = m.group("what")
+    prefix = re.match(r"\s*(?:slot\s+)?(\w+):", text)
+    method = prefix.group(1) if prefix and prefix.group(1) != "slot" else "llama.cpp timings"
+    a, b = m.start(), m.end()
+    if what in ("prompt eval", "eval") and m.group("tps") not in (None, "inf", "nan"):
+        cond = {"tokens_generated": int(m.group("n"))} if what == "eval" and m.group("n") else {}
+        metric = "prefill_tps" if what == "prompt eval" else "decode_tps"
+        return [Result(n, metric, m.group("tps"), "tok/s", a, b, None, cond, method)]
+    if what in ("load", "total") and float(m.group("ms")) > 0:
+        metric = "load_time" if what == "load" else "duration"
+        return [Result(n, metric, m.group("ms"), "ms", a, b, None, {}, method)]
+    return []
+
+
+def _labelled(n: int, text: str) -> list[Result]:
+    """The result of a ``label: value unit`` line (module doc), or none."""
+    m = _LABELLED.match(text)
+    if m is None:
+        return []
+    label = m.group("label").strip()
+    if _SETTING.search(label):
+        return []
+    written = m.group("unit")
+    if written is not None:
+        unit = unit_of(re.sub(r"\(s\)$", "s", written)) or unit_of(re.sub(r"\(s\)$", "", written))
+        if unit is None:
+            return []  # "8080 (default)" is no unit; "41 layers" is
+        if len(written) == 1 and written.isupper() and m.end("v") == m.start("unit"):
+            return []  # "3950X", "8060S": a product's name, not a multiple or seconds
+    else:
+        unit = label_unit(label)
+        if unit is None and re.search(r"\btokens?\b|\bcount\b", label, re.IGNORECASE):
+            unit = "tokens" if "." not in m.group("v") else None
+    if unit is None or (family(unit) == "size" and not _SIZE_LABEL.search(label)):
+        return []
+    metric = label_metric(_STAT.sub("", label), unit)
+    if metric is None:
+        return []
+    return [Result(n, metric, m.group("v"), unit, m.start("v"), m.end(), None, _stat(label))]
+
+
+def _pairs(n: int, text: str) -> list[Result]:
+    """The results of the ``key=value`` / ``"key": value`` pairs of a line whose key names a unit."""
+    out: list[Result] = []
+    for p in _PAIR.finditer(text):
+        key = p.group("k")
+        words = re.sub(r"[_.\-]+", " ", key)
+        unit = _key_unit(key)
+        if unit is None and re.search(r"accept", key, re.IGNORECASE) and float(p.group("v")) <= 1:
+            # "aggregate_accept_rate": 0.9393: an acceptance rate as a fraction
+            out.append(Result(n, "acceptance_rate", p.group("v"), "ratio", p.start(), p.end()))
+            continue
+        if unit is None or _SETTING.search(words):
+            continue
+        if family(unit) == "size" and not _SIZE_LABEL.search(words):
+            continue
+        metric = label_metric(words, unit)
+        if metric is not None:
+            out.append(Result(n, metric, p.group("v"), unit, p.start(), p.end(), None, _stat(words)))
+    return out
+
+
+def _memory(n: int, text: str) -> list[Result]:
+    """The parts of a ``llama_memory_breakdown_print`` row (``_MEMORY_ROW``): model, context and
+    compute in MiB, each not zero, under ``other.component`` (``Host model``); host memory (``Host``,
+    ``CPU…``) is ``ram``, a device's ``vram``."""
+    m = _MEMORY_ROW.search(text)
+    if m is None:
+        return []
+    name = m.group("name")
+    metric = "ram" if re.match(r"host|cpu", name, re.IGNORECASE) else "vram"
+    out = []
+    for part in ("model", "context", "compute"):
+        if int(m.group(part)) > 0:
+            cond = {"other": {"component": f"{name} {part}"}}
+            out.append(Result(n, metric, m.group(part), "MiB", m.start(part), m.end(part), None, cond))
+    return out
+
+
+def _perplexity(n: int, text: str) -> list[Result]:
+    """The perplexities a line states (``_PPL``), each with its ``+/-`` as ``spread`` and the
+    line's ``ctx=`` as a condition; a number after the first on the line ("(baseline 1.76, Δ=0.03)")
+    is the reader's to place."""
+    m = _PPL.search(text)
+    if m is None:
+        return []
+    ctx = _CTX.search(text)
+    cond = {"ctx": int(ctx.group("n"))} if ctx else {}
+    return [Result(n, "perplexity", m.group("v"), "PPL", m.start(), m.end(), None, cond, None, m.group("sd"))]
+
+
+def _tap(n: int, text: str) -> list[Result]:
+    """The results of a TAP line's description: its numbers with a unit, not a compared threshold."""
+    m = _TAP.match(text)
+    if m is None:
+        return []
+    desc, at = m.group("desc"), m.start("desc")
+    out: list[Result] = []
+    for x in numbers(desc):
+        if x.unit is None or x.range is not None or _COMPARE.search(desc[: x.start]):
+            continue
+        metric = metric_of(x.unit, desc[: x.start], desc[x.end :])
+        if metric is not None:
+            out.append(Result(n, metric, x.text, x.unit, at + x.start, at + x.end, None, {}, "TAP"))
+    return out
+
+
+def tool_results(lines: list[tuple[int, str]], code: bool = True) -> list[Result]:
+    """The results stated by ``lines`` (``(line, text)``, module doc), in line order: in a code block
+    (``code``) every shape; in prose only llama.cpp's timing lines (a sentence "Speed: 40 t/s" is the
+    prose reader's)."""
+    out: list[Result] = []
+    for n, t in lines:
+        if len(t) > 400:
+            continue  # no tool prints a result line this long; a long line is prose or data
+        got = _timing(n, t)
+        if not got and TIMING_LINE.search(t) is None and code:
+            got = (
+                _tap(n, t)
+                if _TAP.match(t)
+                else _memory(n, t) or _perplexity(n, t) or _labelled(n, t) or _pairs(n, t)
+            )
+        out.extend(got)
+    return out

@@ -1,0 +1,364 @@
+"""Numbers `benchbook claims draft` captures from kinds of text it read poorly (issue 29): tool and
+log output in code blocks (llama.cpp timing lines, ``ollama run --verbose``, vLLM/SGLang serving
+summaries, ``key=value`` and JSON keys naming a unit, TAP lines), units and "about" words in other
+languages, bounds in words and signs.  Each kind has its drafted values exactly (value, unit,
+decimals, about or range, metric) and a control that must not fire (a version, a port, a GPU)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from benchbook.audit import schema
+from benchbook.audit.draftfile import draft_post
+from benchbook.audit.toollines import tool_results
+
+
+def _drafted(text: str, tmp_path: Path) -> schema.ClaimsFile:
+    post = tmp_path / "post.md"
+    post.write_text(text, encoding="utf-8")
+    out, _, _ = draft_post(post)
+    return schema.load(out)
+
+
+def _rows(cf: schema.ClaimsFile) -> list[tuple]:
+    return [(c.metric, c.value, c.unit, c.decimals, c.about) for c in cf.claims]
+
+
+def _stat(cf: schema.ClaimsFile, c: schema.Claim) -> str | None:
+    return (cf.conditions_of(c).other or {}).get("stat")
+
+
+# --- llama.cpp timing lines (tools/server print_timing, llama_perf_context_print) -------------------
+
+LLAMA_PERF = (
+    "llama_perf_sampler_print:    sampling time =      18.72 ms /   202 runs   (    0.09 ms per token, "
+    " 10790.60 tokens per second)\n"
+    "llama_perf_context_print:        load time =     728.24 ms\n"
+    "llama_perf_context_print: prompt eval time =     519.43 ms /    56 tokens (    9.28 ms per token,"
+    "   107.81 tokens per second)\n"
+    "llama_perf_context_print:        eval time =    1991.26 ms /   159 runs   (   12.52 ms per token,"
+    "    79.85 tokens per second)\n"
+    "llama_perf_context_print:       total time =    2674.12 ms /   215 tokens\n"
+    "llama_perf_context_print:    graphs reused =        201\n"
+)
+
+
+def test_llama_perf_lines_of_an_uncited_log_are_claims(tmp_path):
+    cf = _drafted(f"# Run\n\n```\n{LLAMA_PERF}```\n", tmp_path)
+    assert _rows(cf) == [
+        ("load_time", 728.24, "ms", 2, False),
+        ("prefill_tps", 107.81, "tok/s", 2, False),
+        ("decode_tps", 79.85, "tok/s", 2, False),
+        ("duration", 2674.12, "ms", 2, False),
+    ]
+    decode = cf.claims[2]
+    assert cf.conditions_of(decode).tokens_generated == 159  # llama.cpp counts a run per token
+    assert decode.method == "llama_perf_context_print" and decode.log == "post-l4.log"
+    assert decode.source_line == 7
+
+
+def test_llama_server_timings_cited_by_prose_stay_evidence(tmp_path):
+    # the prose states the rate of the log after it: the log is the evidence, not three more claims
+    cf = _drafted(
+        "# Run\n\n```\n"
+        "prompt eval time =     212.40 ms /    61 tokens (    3.48 ms per token,"
+        "   287.19 tokens per second)\n"
+        "       eval time =   21516.39 ms /   525 tokens (   40.98 ms per token,"
+        "    24.40 tokens per second)\n"
+        "      total time =   21728.79 ms /   586 tokens\n```\n\n"
+        "That is 24.4 tok/s on the coding prompt.\n",
+        tmp_path,
+    )
+    assert _rows(cf) == [("decode_tps", 24.4, "tok/s", 1, False)]
+    assert cf.claims[0].log == "post-l4.log"
+
+
+def test_llama_print_timings_old_wording_and_inf_rate():
+    got = tool_results(
+        [
+            (
+                1,
+                "llama_print_timings:        eval time =    5631.16 ms /   127 runs   (   44.34 ms per token,"
+                "    22.55 tokens per second)",
+            ),
+            (
+                2,
+                "common_perf_print:        eval time =       0.00 ms /     1 runs   (    0.00 ms per token,"
+                "      inf tokens per second)",
+            ),
+        ],
+        code=False,
+    )
+    assert [(r.line, r.metric, r.value, r.unit, r.conditions, r.method) for r in got] == [
+        (1, "decode_tps", "22.55", "tok/s", {"tokens_generated": 127}, "llama_print_timings")
+    ]
+
+
+# --- labelled lines: ollama --verbose, vLLM / SGLang serving summaries, scripts ------------------
+
+
+def test_ollama_verbose_block(tmp_path):
+    cf = _drafted(
+        "```\ntotal duration:       1.785964042s\nload duration:        24.891208ms\n"
+        "prompt eval count:    26 token(s)\nprompt eval duration: 159.531ms\n"
+        "prompt eval rate:     162.98 tokens/s\neval count:           41 token(s)\n"
+        "eval duration:        1.599716s\neval rate:            25.63 tokens/s\n```\n",
+        tmp_path,
+    )
+    assert _rows(cf) == [
+        ("duration", 1.785964042, "s", 9, False),
+        ("load_time", 24.891208, "ms", 6, False),
+        ("tokens", 26, "tokens", 0, False),
+        ("duration", 159.531, "ms", 3, False),
+        ("prefill_tps", 162.98, "tok/s", 2, False),
+        ("tokens", 41, "tokens", 0, False),
+        ("duration", 1.599716, "s", 6, False),
+        ("decode_tps", 25.63, "tok/s", 2, False),
+    ]
+
+
+def test_vllm_benchmark_serving_summary(tmp_path):
+    cf = _drafted(
+        "```\n============ Serving Benchmark Result ============\n"
+        "Successful requests:                     1000      \n"
+        "Benchmark duration (s):                  45.12     \n"
+        "Total input tokens:                      215196    \n"
+        "Request throughput (req/s):              22.16     \n"
+        "Output token throughput (tok/s):         4111.93   \n"
+        "---------------Time to First Token----------------\n"
+        "Mean TTFT (ms):                          10420.61  \n"
+        "Median TTFT (ms):                        9765.33   \n"
+        "P99 TTFT (ms):                           27520.83  \n"
+        "-----Time per Output Token (excl. 1st token)------\n"
+        "Mean TPOT (ms):                          47.87     \n"
+        "---------------Inter-token Latency----------------\n"
+        "Median ITL (ms):                         29.01     \n"
+        "==================================================\n```\n",
+        tmp_path,
+    )
+    assert [(c.metric, c.value, c.unit, c.decimals, _stat(cf, c)) for c in cf.claims] == [
+        ("duration", 45.12, "s", 2, None),
+        ("tokens", 215196, "tokens", 0, None),
+        ("request_throughput", 22.16, "req/s", 2, None),
+        ("throughput", 4111.93, "tok/s", 2, None),
+        ("ttft", 10420.61, "ms", 2, "mean"),
+        ("ttft", 9765.33, "ms", 2, "median"),
+        ("ttft", 27520.83, "ms", 2, "p99"),
+        ("tpot", 47.87, "ms", 2, "mean"),
+        ("latency", 29.01, "ms", 2, "median"),
+    ]  # "Successful requests: 1000" states no unit: no claim
+
+
+def test_script_output_floats_printed_whole_are_exact(tmp_path):
+    cf = _drafted(
+        "```text\nresult\nfirst token:  0.04074668884277344s\ndecode time:  14.328832149505615s\n"
+        "output token:  1000\ndecode speed:  69.78935823702163 token/s\n```\n",
+        tmp_path,
+    )
+    assert _rows(cf) == [
+        ("ttft", 0.04074668884277344, "s", None, False),
+        ("duration", 14.328832149505615, "s", None, False),
+        ("tokens", 1000, "tokens", 0, False),
+        ("decode_tps", 69.78935823702163, "tok/s", None, False),
+    ]
+
+
+def test_keys_naming_units_and_tap_lines(tmp_path):
+    cf = _drafted(
+        '```\nttft_ms=230 decode_tps=41.2 port=8080\n{"wall_s_total": 21.86, "max_tokens": 256, '
+        '"timeout_s": 600, "vram_peak_mib": 20480}\n```\n\n'
+        "```\nTAP version 13\nok 1 - decode 41.2 t/s >= 40\n"
+        "not ok 2 - prefill 812.5 tok/s >= 900\n1..2\n```\n",
+        tmp_path,
+    )
+    assert _rows(cf) == [
+        ("ttft", 230, "ms", 0, False),
+        ("decode_tps", 41.2, "tok/s", 1, False),
+        ("duration", 21.86, "s", 2, False),
+        ("vram_peak", 20480, "MiB", 0, False),
+        ("decode_tps", 41.2, "t/s", 1, False),
+        ("prefill_tps", 812.5, "tok/s", 1, False),
+    ]  # the port, max_tokens, timeout and the TAP thresholds 40 and 900 are no results
+
+
+def test_tool_output_controls_product_names_versions_ports(tmp_path):
+    cf = _drafted(
+        "```\nggml_cuda_init: found 1 CUDA devices:\n"
+        "  Device 0: NVIDIA GeForce RTX 4090, compute capability 8.9, VMM: yes\n"
+        "compute capability: 8.9\nclang version 18.1.8\nport: 8080\nGPU: RTX 4080,16GB\n"
+        "Memory: 16 GB\nCPU:  3950X\nmain: server is listening on http://127.0.0.1:8080\n"
+        "Merged PR:   #1234\n```\n",
+        tmp_path,
+    )
+    assert cf.claims == []
+
+
+def test_aligned_metric_rows_with_units_in_labels(tmp_path):
+    cf = _drafted(
+        "```\nMetric           Value\nPrompt tok/s     812.4\nDecode tok/s     41.2\nTTFT (ms)        230\n"
+        "VRAM used (GiB)  20.1\n```\n",
+        tmp_path,
+    )
+    assert _rows(cf) == [
+        ("prefill_tps", 812.4, "tok/s", 1, False),
+        ("decode_tps", 41.2, "tok/s", 1, False),
+        ("ttft", 230, "ms", 0, False),
+        ("vram_peak", 20.1, "GiB", 1, False),
+    ]
+
+
+# --- prose in other languages: units, "about" words before and after, glued to CJK text -----------
+
+
+def test_cjk_units_and_about_words_glued_to_text(tmp_path):
+    cf = _drafted(
+        "在4090上速度约50token/s，首字延迟 120毫秒左右。\n\n"
+        "生成速度为 30 个令牌/秒。\n\n"
+        "処理速度は約25トークン/秒で、レイテンシは200ミリ秒ほどでした。\n\n"
+        "지연 시간은 150밀리초 정도입니다.\n\n"
+        "Das Modell schafft etwa 35 Token/s; примерно 20 токенов/с.\n",
+        tmp_path,
+    )
+    assert _rows(cf) == [
+        ("decode_tps", 50, "tok/s", 0, True),
+        ("latency", 120, "ms", 0, True),
+        ("decode_tps", 30, "tok/s", 0, False),
+        ("decode_tps", 25, "tok/s", 0, True),
+        ("latency", 200, "ms", 0, True),
+        ("latency", 150, "ms", 0, True),
+        ("decode_tps", 35, "tok/s", 0, True),
+        ("decode_tps", 20, "tok/s", 0, True),
+    ]  # the card's "4090" glued to the Chinese text is a name, no claim
+
+
+def test_units_in_a_table_header_of_any_script(tmp_path):
+    cf = _drafted(
+        "| 模型 | 推理速度（token/s） | 每秒生成的令牌数 |\n|---|---|---|\n| Qwen2-7B | 45.6 | 44 |\n\n"
+        "| Chip | Theoretical max (5.1 GB model) |\n|---|---|\n| M4 Pro | ~53 tok/s |\n",
+        tmp_path,
+    )
+    assert [
+        (c.metric or cf.group_of(c).metric, c.value, c.unit or cf.group_of(c).unit) for c in cf.claims
+    ] == [
+        ("decode_tps", 45.6, "tok/s"),
+        ("decode_tps", 44, "tok/s"),
+        ("decode_tps", 53, "tok/s"),  # the header's GB is its 5.1's: the column's unit is its cells'
+    ]
+
+
+def test_rate_and_time_per_token_spellings(tmp_path):
+    cf = _drafted(
+        "Decoding ran at 45 ms/token, 0.8 s/token on the CPU, about 500 tokens per minute, "
+        "12 tok/sec and 1 token per second at worst.\n",
+        tmp_path,
+    )
+    assert _rows(cf) == [
+        ("latency", 45, "ms", 0, False),
+        ("latency", 0.8, "s", 1, False),
+        ("decode_tps", 500, "tok/min", 0, True),
+        ("decode_tps", 12, "tok/s", 0, False),
+        ("decode_tps", 1, "tok/s", 0, False),
+    ]
+
+
+# --- bounds: signs and words before or after the number, in several languages ---------------------
+
+
+def _bounds(cf: schema.ClaimsFile) -> list[tuple]:
+    return [
+        (s.relation, s.value, s.unit, s.over.numerator.get("metric"))
+        for s in cf.statements
+        if s.kind == "bound"
+    ]
+
+
+def test_bounds_in_words_before_and_after(tmp_path):
+    cf = _drafted(
+        "显存占用超过10GB。\n\n速度不到5 tokens/s。\n\nモデルは10GB以上のVRAMが必要。\n\n"
+        "処理は5 tok/s未満でした。\n\n속도는 20 토큰/초 이상입니다.\n\n"
+        "Generation reached 40 tok/s or more. Es braucht mehr als 20 GB VRAM.\n",
+        tmp_path,
+    )
+    assert cf.claims == []  # a bound states no value: never the bare number
+    assert _bounds(cf) == [
+        ("above", 10, "GB", "vram_peak"),
+        ("below", 5, "tok/s", "decode_tps"),
+        ("above", 10, "GB", "vram_peak"),
+        ("below", 5, "tok/s", "decode_tps"),
+        ("above", 20, "tok/s", "decode_tps"),
+        ("above", 40, "tok/s", "decode_tps"),
+        ("above", 20, "GB", "vram_peak"),
+    ]
+
+
+def test_bound_controls_a_range_and_a_plain_value(tmp_path):
+    cf = _drafted("Скорость от 10 до 50 ток/с. Decoding ran at 42 tok/s over the whole run.\n", tmp_path)
+    assert _bounds(cf) == []
+    # "от 10 до 50": the pair's second number read alone (as "from 310 to 1,420 t/s" is), no bound
+    assert [(c.value, c.unit) for c in cf.claims] == [(50, "tok/s"), (42, "tok/s")]
+
+
+def test_sglang_bench_serving_summary(tmp_path):
+    cf = _drafted(
+        "```\n============ Serving Benchmark Result ============\n"
+        "Backend:                                 sglang    \n"
+        "Traffic request rate:                    inf       \n"
+        "Max request concurrency:                 not set   \n"
+        "Successful requests:                     1000      \n"
+        "Total generated tokens (retokenized):    195884    \n"
+        "Input token throughput (tok/s):          3832.24   \n"
+        "Concurrency:                             512.48    \n"
+        "----------------End-to-End Latency----------------\n"
+        "Mean E2E Latency (ms):                   45306.67  \n"
+        "==================================================\n```\n",
+        tmp_path,
+    )
+    assert [(c.metric, c.value, c.unit, c.decimals, _stat(cf, c)) for c in cf.claims] == [
+        ("tokens", 195884, "tokens", 0, None),
+        ("throughput", 3832.24, "tok/s", 2, None),
+        ("latency", 45306.67, "ms", 2, "mean"),
+    ]  # the backend, the request rate and the concurrency reached are no results with a unit
+
+
+def test_perplexity_lines(tmp_path):
+    cf = _drafted(
+        "```\nctx=4096  turbo2: PPL=1.79  (baseline 1.76, Δ=0.03 ✓)\n"
+        "Final estimate: PPL = 5.9066 +/- 0.03336\n```\n",
+        tmp_path,
+    )
+    got = [(c.metric, c.value, c.unit, c.decimals, c.spread, cf.conditions_of(c).ctx) for c in cf.claims]
+    assert got == [
+        ("perplexity", 1.79, "PPL", 2, None, 4096),
+        ("perplexity", 5.9066, "PPL", 4, 0.03336, None),
+    ]
+
+
+def test_llama_memory_breakdown_rows(tmp_path):
+    cf = _drafted(
+        "```\nllama_memory_breakdown_print: | memory breakdown [MiB] | total   free    self   model   context"
+        "   compute    unaccounted |\n"
+        "llama_memory_breakdown_print: |   - CUDA0 (RTX 4090)   | 24080 = 1234 + (21000 = 18000 +    2000 +"
+        "     1000) +         1846 |\n"
+        "llama_memory_breakdown_print: |   - Host               |                 2580 =   685 +    1500 +"
+        "     395                |\n"
+        "llama_memory_breakdown_print: |   - CPU_REPACK         |                  482 =   482 +       0 +"
+        "       0                |\n```\n",
+        tmp_path,
+    )
+    got = [(c.metric, c.value, c.unit, cf.conditions_of(c).other["component"]) for c in cf.claims]
+    assert got == [
+        ("vram", 18000, "MiB", "CUDA0 (RTX 4090) model"),
+        ("vram", 2000, "MiB", "CUDA0 (RTX 4090) context"),
+        ("vram", 1000, "MiB", "CUDA0 (RTX 4090) compute"),
+        ("ram", 685, "MiB", "Host model"),
+        ("ram", 1500, "MiB", "Host context"),
+        ("ram", 395, "MiB", "Host compute"),
+        ("ram", 482, "MiB", "CPU_REPACK model"),
+    ]  # the device's total and free memory describe the card; zero parts state nothing
+
+
+def test_json_acceptance_fraction_and_its_control(tmp_path):
+    cf = _drafted('```json\n{"aggregate_accept_rate": 0.9393, "accept_threshold": 3}\n```\n', tmp_path)
+    assert [(c.metric, c.value, c.unit, c.decimals) for c in cf.claims] == [
+        ("acceptance_rate", 0.9393, "ratio", 4)
+    ]  # a count or setting above 1 is no fraction
