@@ -101,6 +101,11 @@ CHECKS = {
         "slow",
         None,
     ),
+    "PYTHONPATH=src .venv/bin/python scripts/draft_measure.py --corpus --posts 'h2[6-9]*,h3*,h40*' "
+    "--no-robust": (
+        "slow",
+        None,
+    ),
 }
 
 
