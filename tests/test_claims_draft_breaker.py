@@ -62,3 +62,21 @@ def test_arabic_indic_digits_draft_at_once():
     drafted = draft_text("\u0661" * 100_000 + " tok/s\n")
     assert time.process_time() - t < 5
     assert drafted.entries == []
+
+
+def test_a_paragraph_of_unit_less_numbers_drafts_in_linear_time():
+    """B06: "1,1,1,…,5 tok/s": each number split all the words since the last number with a unit
+    (quadratic); the label is now read from a window before the number."""
+    small = "1, " * 2_000 + "5 tok/s\n"
+    big = "1, " * 16_000 + "5 tok/s\n"
+    t = time.process_time()
+    d_small = draft_text(small)
+    t_small = time.process_time() - t
+    t = time.process_time()
+    d_big = draft_text(big)
+    t_big = time.process_time() - t
+    assert t_big < 20 * max(t_small, 0.05)  # eight times the text, not sixty-four times the time
+    assert [(e.id, str(e.fields["value"])) for e in d_small.entries] == [("decode-tps-l1", "5")]
+    assert [(e.id, str(e.fields["value"])) for e in d_big.entries] == [("decode-tps-l1", "5")]
+    assert len(d_big.unplaced) == 16_000
+    assert re.fullmatch(r"1", d_big.unplaced[0][1])
