@@ -8,8 +8,11 @@ from __future__ import annotations
 import random
 import re
 import time
+from pathlib import Path
 
+from benchbook.audit import schema
 from benchbook.audit.draft import draft_text
+from benchbook.audit.draftfile import draft_post
 from benchbook.audit.draftprose import _IDENT, _Names, _token_start, numbers
 
 
@@ -80,3 +83,91 @@ def test_a_paragraph_of_unit_less_numbers_drafts_in_linear_time():
     assert [(e.id, str(e.fields["value"])) for e in d_big.entries] == [("decode-tps-l1", "5")]
     assert len(d_big.unplaced) == 16_000
     assert re.fullmatch(r"1", d_big.unplaced[0][1])
+
+
+POST_A = (
+    "# Fast\n\nI got 123.4 tok/s decode.\n\nPrompt processing was 2345 tok/s.\n\n"
+    "It was 2x faster than the 61.7 tok/s baseline.\n"
+)
+POST_B = POST_A.replace("# Fast\n\n", "# Fast\n\nNew: decode 99 tok/s.\n\n")
+REVIEWED = (
+    '  - {id: "decode-tps-l3", metric: "decode_tps", value: 123.5, unit: "tok/s", source_line: 3, '
+    'quote: "I got 123.4 tok/s decode.", reviewed: true}'
+)
+
+
+def _claims(out: Path) -> list[tuple[str, str, int]]:
+    return [(c.id, f"{c.value:g}", c.source_line) for c in schema.load(out).claims]
+
+
+def test_lines_moved_keep_the_reviewed_entry_and_draft_it_once(tmp_path):
+    """M01: a line added above a reviewed claim: the draft wrote the same number again under its new
+    line's id (decode-tps-l5 beside the reviewed decode-tps-l3), and the new sentence's claim on line
+    3 (decode-tps-l3) was skipped as reviewed, its number lost.  Now the reviewed one is kept once
+    (a note names its new line), the new sentence's claim gets a fresh id, and re-running and
+    moving the lines back change nothing the user wrote."""
+    post, out = tmp_path / "m.md", tmp_path / "m.yaml"
+    post.write_text(POST_A)
+    draft_post(post, out)
+    text = out.read_text()
+    guess = REVIEWED.replace("123.5", "123.4").replace("reviewed: true", "reviewed: false")
+    assert guess in text
+    out.write_text(text.replace(guess, REVIEWED))
+    post.write_text(POST_B)
+    _, drafted, guessed = draft_post(post, out)
+    assert REVIEWED in out.read_text()
+    assert _claims(out) == [
+        ("decode-tps-l3", "123.5", 3),
+        ("decode-tps-l3-2", "99", 3),
+        ("prefill-tps-l7", "2345", 7),
+        ("decode-tps-l9", "61.7", 9),
+    ]
+    assert guessed == ["decode-tps-l3-2", "prefill-tps-l7", "decode-tps-l9", "s-l9"]
+    assert drafted.notes == [
+        "decode-tps-l3 (reviewed): its quote is now on line 5 of the post, not 3; kept as you wrote it, "
+        "not drafted again as decode-tps-l5; fix: set its source_line: 5"
+    ]
+    again = out.read_text()
+    draft_post(post, out)
+    assert out.read_text() == again  # ids stay put from run to run
+    post.write_text(POST_A)  # the line removed again: the guesses of the moved lines come back
+    _, _, guessed = draft_post(post, out)
+    assert _claims(out) == [
+        ("decode-tps-l3", "123.5", 3),
+        ("prefill-tps-l5", "2345", 5),
+        ("decode-tps-l7", "61.7", 7),
+    ]
+    assert guessed == ["prefill-tps-l5", "decode-tps-l7", "s-l7"]
+
+
+def test_a_statement_cites_the_reviewed_claim_its_line_moved_from(tmp_path):
+    """M01: a drafted statement citing a claim whose line moved cites the reviewed id, not the
+    draft's new one (which is not written)."""
+    post, out = tmp_path / "s.md", tmp_path / "s.yaml"
+    post.write_text("# S\n\nPlain decoding gave 50 tok/s and speculative gave 100 tok/s, 2x faster.\n")
+    draft_post(post, out)
+    first = schema.load(out).claims[0].id
+    text = out.read_text()
+    line = next(ln for ln in text.splitlines() if ln.startswith(f'  - {{id: "{first}"'))
+    out.write_text(text.replace(line, line.replace("reviewed: false", "reviewed: true")))
+    post.write_text("# S\n\nIntro.\n\n" + post.read_text().split("\n\n", 1)[1])
+    draft_post(post, out)
+    loaded = schema.load(out)
+    assert [c.id for c in loaded.claims] == [first, first.replace("-l3", "-l5") + "-2"]
+    assert first in loaded.statements[0].of
+
+
+def test_a_drafted_id_the_user_holds_for_another_number_gets_a_fresh_id(tmp_path):
+    """M02: the user wrote a claim of their own under an id the draft later makes (decode-tps-l3,
+    another number): the drafted claim was skipped as if reviewed; now it is written as
+    decode-tps-l3-2 and the user's claim kept."""
+    post, out = tmp_path / "u.md", tmp_path / "u.yaml"
+    out.write_text(
+        "schema: benchbook.claims\nschema_version: 1\nsource: {kind: post}\nclaims:\n"
+        "  - {id: decode-tps-l3, metric: decode_tps, value: 7, unit: tok/s}  # my own\n"
+    )
+    post.write_text("# U\n\nI got 123.4 tok/s decode.\n")
+    _, _, guessed = draft_post(post, out)
+    assert guessed == ["decode-tps-l3-2"]
+    assert _claims(out) == [("decode-tps-l3-2", "123.4", 3), ("decode-tps-l3", "7", None)]
+    assert "value: 7, unit: tok/s}  # my own" in out.read_text()

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import yaml
@@ -74,12 +74,14 @@ def key(k) -> str:
 @dataclass
 class _Kept:
     """An existing file's parts: top-level sections the user keeps (text), reviewed items per section
-    (``(id, source_line, text)``), and the ids every draft wrote."""
+    (``(id, source_line, text)``), the ids every draft wrote, and the ``(source_line, quote)`` of each
+    reviewed claim and statement."""
 
     sections: dict[str, str]
     items: dict[str, list[tuple[str, int | None, str]]]
     drafted: set[str]
     guessed: set[str]
+    quotes: dict[str, tuple[int | None, str | None]] = field(default_factory=dict)
 
 
 def _read_existing(path: Path) -> _Kept:
@@ -141,6 +143,11 @@ def _read_existing(path: Path) -> _Kept:
                     continue
                 sl = data.get("source_line")
                 kept.items[name].append((iid, sl if isinstance(sl, int) else None, "\n".join(chunk)))
+                quote = data.get("quote")
+                kept.quotes[iid] = (
+                    sl if isinstance(sl, int) else None,
+                    quote if isinstance(quote, str) else None,
+                )
                 kept.items.setdefault("group-rows", []).extend((r, None, "") for r in rows)
         elif name not in _OWN:
             kept.sections[name] = "\n".join(body).rstrip() + "\n"
@@ -224,17 +231,80 @@ def _get(d: dict, path: str):
     return d
 
 
+def _moved(kept: _Kept, entries: list[Entry], kept_ids: set[str]) -> tuple[dict[str, str], dict[str, str]]:
+    """How the post's lines moved since ``kept`` was drafted (lines added or removed above an entry):
+    ``(drafted id -> the reviewed id it is, drafted id -> a fresh id)``.
+
+    A reviewed claim or statement ``X-l<old>[-k]`` whose quote is no longer drafted from line
+    ``old`` but from line ``new`` (the nearest, where several) is the draft's ``X-l<new>[-k]``: that
+    one is not written again (it was, beside the reviewed one: the same number twice).  A drafted
+    entry whose id a reviewed entry holds with another quote is a new entry, given a fresh id (it
+    was skipped, its number lost), where the reviewed one was written by the user (an id no draft
+    wrote) or moved to another line."""
+    lines_of: dict[str, set[int]] = {}
+    for e in entries:
+        q, sl = e.fields.get("quote"), e.fields.get("source_line")
+        if isinstance(q, str) and isinstance(sl, int):
+            lines_of.setdefault(q, set()).add(sl)
+    ids = {e.id for e in entries}
+    same: dict[str, str] = {}
+    moved_away: set[str] = set()
+    for iid, (sl, q) in kept.quotes.items():
+        lines = lines_of.get(q or "")
+        if sl is None or not lines or sl in lines:
+            continue
+        moved_away.add(iid)
+        m = re.fullmatch(rf"(.*-l){sl}(-\d+)?", iid)
+        if m is None:
+            continue
+        new = min(lines, key=lambda n: (abs(n - sl), n))
+        cand = f"{m.group(1)}{new}{m.group(2) or ''}"
+        if cand in ids and cand not in same and (cand not in kept_ids or cand in moved_away):
+            same[cand] = iid
+    # a guess of an earlier draft may be drafted again under its id (ids stay put from run to run)
+    taken = ids | kept_ids | (kept.drafted - kept.guessed)
+    fresh: dict[str, str] = {}
+    for e in entries:
+        if e.id not in kept_ids or e.id in same or e.group is not None:
+            continue
+        quote = e.fields.get("quote")
+        if kept.quotes.get(e.id, (None, None))[1] != quote and (
+            e.id not in kept.drafted or e.id in moved_away
+        ):
+            k = 2
+            # the first free id, or the one a reviewed entry of this quote holds (then kept as it is)
+            while f"{e.id}-{k}" in taken and kept.quotes.get(f"{e.id}-{k}", (None, None))[1] != quote:
+                k += 1
+            fresh[e.id] = f"{e.id}-{k}"
+            taken.add(fresh[e.id])
+    return same, fresh
+
+
 def render(drafted: Drafted, post_name: str, existing: Path | None = None) -> tuple[str, list[str]]:
     """The claims-file text of ``drafted`` merged with the reviewed parts of ``existing`` (module
-    doc), and the ids of the entries written as guesses (``reviewed: false``)."""
+    doc), and the ids of the entries written as guesses (``reviewed: false``).  Lines that moved
+    since the last draft (``_moved``) are said in ``drafted.notes``."""
     kept = (
         _read_existing(existing)
         if existing is not None and existing.exists()
         else _Kept({}, {}, set(), set())
     )
     kept_ids = {i for items in kept.items.values() for i, _, _ in items}
+    same, fresh = _moved(kept, drafted.entries, kept_ids)
+    for e in drafted.entries:  # renamed before anything reads the ids: statements cite them
+        if e.id in fresh:
+            e.id = e.fields["id"] = fresh[e.id]
+        if isinstance(e.fields.get("of"), list):
+            e.fields["of"] = [same.get(r, fresh.get(r, r)) for r in e.fields["of"]]
+    line_of = {e.id: e.fields.get("source_line") for e in drafted.entries}
+    for new, old in same.items():
+        drafted.notes.append(
+            f"{old} (reviewed): its quote is now on line {line_of[new]} of the post, not "
+            f"{kept.quotes[old][0]}; kept as you wrote it, not drafted again as {new}; fix: set its "
+            f"source_line: {line_of[new]}"
+        )
     deleted = kept.drafted - kept_ids - kept.guessed
-    skip = kept_ids | deleted
+    skip = kept_ids | deleted | set(same)
     entries = [e for e in drafted.entries if e.id not in skip and (e.group is None or e.group not in skip)]
     written = {e.id for e in entries} | kept_ids
     for e in entries:  # a statement citing a claim the user deleted: a todo with what is left
@@ -255,7 +325,9 @@ def render(drafted: Drafted, post_name: str, existing: Path | None = None) -> tu
         out.append(f"source: {{kind: post{title}, note: {scalar('drafted from ' + post_name)}}}")
     for text in kept.sections.values():
         out.append(text.rstrip("\n"))
-    all_ids = sorted(kept.drafted | set(guessed) | {i for i in kept_ids if i in kept.drafted})
+    # a guess of the last draft that this one does not make (its line moved) was not deleted by the
+    # user: it leaves the list, or a number later drafted under that id would be taken as deleted
+    all_ids = sorted((kept.drafted - kept.guessed) | set(guessed))
     draft = {
         "post": post_name,
         "drafted": all_ids,
