@@ -10,9 +10,11 @@ import re
 import time
 from pathlib import Path
 
+import pytest
+
 from benchbook.audit import schema
 from benchbook.audit.draft import draft_text
-from benchbook.audit.draftfile import draft_post
+from benchbook.audit.draftfile import MAX_POST_BYTES, decode_post, draft_post
 from benchbook.audit.draftprose import _IDENT, _Names, _token_start, numbers
 
 
@@ -171,3 +173,63 @@ def test_a_drafted_id_the_user_holds_for_another_number_gets_a_fresh_id(tmp_path
     assert guessed == ["decode-tps-l3-2"]
     assert _claims(out) == [("decode-tps-l3-2", "123.4", 3), ("decode-tps-l3", "7", None)]
     assert "value: 7, unit: tok/s}  # my own" in out.read_text()
+
+
+def test_a_latin1_line_is_read_as_windows_1252_and_said(tmp_path):
+    """E01: a Latin-1 post (or one Latin-1 line in a UTF-8 post) was read with replacement
+    characters: the quote said "D\\ufffdcodage".  Now such lines are read as Windows-1252 and a note
+    names them."""
+    post = tmp_path / "l1.md"
+    post.write_bytes(
+        "# Vitesse\n\nUTF-8 : décodage 5 tok/s.\n".encode()
+        + "Latin : Décodage 123,4 tok/s.\n".encode("latin-1")
+    )
+    out, drafted, _ = draft_post(post)
+    assert [(c.id, c.quote) for c in schema.load(out).claims] == [
+        ("decode-tps-l3", "UTF-8 : décodage 5 tok/s."),
+        ("decode-tps-l4", "Latin : Décodage 123,4 tok/s."),
+    ]
+    assert drafted.notes[0] == (
+        "l1.md: line 4 not UTF-8: read as Windows-1252 (Latin-1); check its quotes, or save the post as UTF-8"
+    )
+    assert decode_post(b"\xe9\n\xe8\n" * 4) == (
+        "é\nè\n" * 4,
+        "lines 1, 2, 3, 4, 5 and 3 more not UTF-8: read as Windows-1252 (Latin-1); check their quotes, "
+        "or save the post as UTF-8",
+    )
+    assert decode_post("ok é".encode()) == ("ok é", None)  # control: UTF-8 is read as it is
+
+
+def test_utf16_without_a_byte_order_mark_is_read_whole(tmp_path):
+    """E02: UTF-16 without a byte-order mark was read as UTF-8 with its NULs dropped: every
+    character beyond ASCII was lost ("Décodage" -> "Dcodage", "速度" gone)."""
+    text = "# T\n\nDécodage 5 tok/s — 速度 6 tok/s\n"
+    for codec, how in [("utf-16-le", "LE"), ("utf-16-be", "BE")]:
+        assert decode_post(text.encode(codec)) == (
+            text,
+            f"read as UTF-16 {how} (no byte-order mark: by where its NUL bytes are)",
+        )
+    assert decode_post(text.encode("utf-16")) == (text, "read as UTF-16 (byte-order mark)")
+    assert decode_post(b"\xef\xbb\xbf" + text.encode()) == (text, None)
+
+
+def test_a_post_that_never_ends_is_refused(tmp_path):
+    """E03: `claims draft /dev/zero` read without end (memory); stdin bytes past the limit too."""
+    with pytest.raises(ValueError) as e:
+        draft_post("/dev/zero", tmp_path / "z.yaml")
+    assert str(e.value) == (
+        "/dev/zero: more than 64 MiB, no post; fix: draft the part of it that is the post (saved to a file "
+        "of its own)"
+    )
+    with pytest.raises(ValueError) as e:
+        draft_post("-", tmp_path / "z.yaml", b"x" * (MAX_POST_BYTES + 1))
+    assert str(e.value).startswith("stdin: more than 64 MiB, no post; fix:")
+    assert not (tmp_path / "z.yaml").exists()
+
+
+def test_stdin_bytes_are_decoded_like_a_file(tmp_path):
+    """E04: Latin-1 on stdin read through the locale's codec (replacement characters, or a
+    UnicodeDecodeError under a C locale); now decoded as a file is."""
+    out, drafted, _ = draft_post("-", tmp_path / "s.yaml", "Décodage 5 tok/s\n".encode("latin-1"))
+    assert [c.quote for c in schema.load(out).claims] == ["Décodage 5 tok/s"]
+    assert drafted.notes[0].startswith("stdin: line 1 not UTF-8: read as Windows-1252")

@@ -25,7 +25,6 @@ import yaml
 
 from ..atomicfile import write_text
 from ..errors import read_utf8
-from ..ingest.common import IngestError
 from ..ingest.read import read_source
 from .draft import Drafted, Entry, Num, draft_text
 
@@ -397,19 +396,73 @@ def default_out(post: Path) -> Path:
     return post.with_name(post.stem + CLAIMS_SUFFIX)
 
 
+#: the most a post file may hold (the drafter reads 10 MB in seconds; a larger file is no post)
+MAX_POST_BYTES = 64 * 2**20
+
+
 def read_post_file(post: Path) -> str:
-    """The text of a post file, decoded as ``benchbook ingest`` decodes (byte-order marks, UTF-16;
-    undecodable bytes replaced): a binary file reads as little text, never as an error.
+    """The text of a post file (``read_post``'s first part)."""
+    return read_post(post)[0]
+
+
+def read_post(post: Path) -> tuple[str, str | None]:
+    """``(text, how it was decoded or None)`` of a post file: decoded as ``benchbook ingest`` decodes
+    (byte-order marks, UTF-16), UTF-16 without a byte-order mark by where its NUL bytes are, and a
+    file that is not UTF-8 line by line: a line that is not UTF-8 read as Windows-1252 (a Latin-1
+    page saved by an old forum or editor; undefined bytes replaced), where decoding it all as UTF-8
+    with replacement characters put "D\ufffdcodage" in the quotes.  A binary file reads as text
+    of little sense, never as an error; a device or a pipe is read up to ``MAX_POST_BYTES``.
 
     Raises:
-        ValueError: ``post`` is a directory or is missing (ingest's IngestError names it).
+        ValueError: ``post`` is a directory, is missing (ingest's IngestError names it) or holds more
+        than ``MAX_POST_BYTES``; OSError: it cannot be read.
     """
-    try:
-        return read_source(post)[0]
-    except IngestError:
-        if post.is_file():  # UTF-16 without a byte-order mark, or binary: read what is there
-            return post.read_bytes().decode("utf-8", errors="replace")
-        raise
+    if post.is_dir() or not post.exists():
+        return read_source(post)  # IngestError naming the folder or the missing file
+    with post.open("rb") as fh:  # a device or a pipe (<(curl …)) read up to the limit: /dev/zero never ends
+        data = fh.read(MAX_POST_BYTES + 1)
+    _at_most(data, str(post))
+    return decode_post(data)
+
+
+def _at_most(data: bytes, name: str) -> None:
+    """Raises ValueError naming ``name`` where ``data`` holds more than ``MAX_POST_BYTES``."""
+    if len(data) > MAX_POST_BYTES:
+        raise ValueError(
+            f"{name}: more than {MAX_POST_BYTES // 2**20} MiB, no post; fix: draft the part of it that "
+            "is the post (saved to a file of its own)"
+        )
+
+
+def decode_post(data: bytes) -> tuple[str, str | None]:
+    """``(text, how it was decoded or None)`` of a post's bytes (``read_post``; stdin too)."""
+    how: str | None = None
+    head = data[:200]
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        text, how = data.decode("utf-16", errors="replace"), "read as UTF-16 (byte-order mark)"
+    elif head.count(0) > len(head) // 4:  # UTF-16 without a byte-order mark: NULs beside ASCII
+        le = head[1::2].count(0) >= head[0::2].count(0)
+        text = data.decode("utf-16-le" if le else "utf-16-be", errors="replace")
+        how = f"read as UTF-16 {'LE' if le else 'BE'} (no byte-order mark: by where its NUL bytes are)"
+    else:
+        data = data.removeprefix(b"\xef\xbb\xbf")  # UTF-8's byte-order mark (Windows editors)
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            lines, other = [], []
+            for n, raw in enumerate(data.split(b"\n"), 1):
+                try:
+                    lines.append(raw.decode("utf-8"))
+                except UnicodeDecodeError:
+                    lines.append(raw.decode("cp1252", errors="replace"))
+                    other.append(n)
+            text = "\n".join(lines)
+            shown = ", ".join(map(str, other[:5])) + (f" and {len(other) - 5} more" if len(other) > 5 else "")
+            how = (
+                f"line{'s' if len(other) > 1 else ''} {shown} not UTF-8: read as Windows-1252 (Latin-1); "
+                f"check {'their' if len(other) > 1 else 'its'} quotes, or save the post as UTF-8"
+            )
+    return text.replace("\r\n", "\n").replace("\r", "\n"), how
 
 
 def _drafted_from(claims: Path) -> str | None:
@@ -429,9 +482,10 @@ def _drafted_from(claims: Path) -> str | None:
 
 
 def draft_post(
-    post: str | Path, out: str | Path | None = None, text: str | None = None
+    post: str | Path, out: str | Path | None = None, text: str | bytes | None = None
 ) -> tuple[Path, Drafted, list[str]]:
-    """Draft the claims file of the post ``post`` (``"-"``: ``text``, read from stdin by the caller)
+    """Draft the claims file of the post ``post`` (``"-"``: ``text``, read from stdin by the caller;
+    bytes are decoded as a file's, ``decode_post``)
     into ``out`` (default ``default_out``; for stdin ``post.claims.yaml`` in the working folder),
     keeping reviewed entries of an existing ``out`` (module doc).  Returns ``(out, the draft, the
     ids written as guesses)``.
@@ -442,8 +496,12 @@ def draft_post(
     """
     stdin = str(post) == "-"
     path = Path("post.md") if stdin else Path(post)
+    how = None
     if text is None:
-        text = read_post_file(path)
+        text, how = read_post(path)
+    elif isinstance(text, bytes):
+        _at_most(text, "stdin")
+        text, how = decode_post(text)
     target = Path(out) if out is not None else (Path("post" + CLAIMS_SUFFIX) if stdin else default_out(path))
     if target.resolve() == path.resolve() and not stdin:
         raise ValueError(f"{target}: the claims file would overwrite the post; fix: name another with -o")
@@ -458,6 +516,8 @@ def draft_post(
             f"{CLAIMS_SUFFIX}"
         )
     drafted = draft_text(text, path.name)
+    if how is not None:
+        drafted.notes.insert(0, f"{post_name}: {how}")
     guessed = write(drafted, target, post_name)
     return target, drafted, guessed
 
