@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import random
 import re
+import threading
 import time
 from pathlib import Path
 
 import pytest
 
-from benchbook.audit import schema
+from benchbook.audit import draftfile, schema
 from benchbook.audit.draft import draft_text
 from benchbook.audit.draftfile import MAX_POST_BYTES, decode_post, draft_post
 from benchbook.audit.draftprose import _IDENT, _Names, _token_start, numbers
@@ -233,3 +234,62 @@ def test_stdin_bytes_are_decoded_like_a_file(tmp_path):
     out, drafted, _ = draft_post("-", tmp_path / "s.yaml", "Décodage 5 tok/s\n".encode("latin-1"))
     assert [c.quote for c in schema.load(out).claims] == ["Décodage 5 tok/s"]
     assert drafted.notes[0].startswith("stdin: line 1 not UTF-8: read as Windows-1252")
+
+
+def test_two_drafts_into_one_file_at_once_never_lose_one_silently(tmp_path):
+    """K01: blog.md and blog.html drafted into one -o at once: both passed the check that the file
+    was drafted from the same post (no file yet), both wrote, both said so (exit 0), and the file
+    held the second post's draft alone.  Now drafts into one folder take turns: the second is
+    refused naming the first post."""
+    (tmp_path / "blog.md").write_text("".join(f"Run {i}: decode {i}.5 tok/s.\n\n" for i in range(300)))
+    (tmp_path / "blog.html").write_text(
+        "<html><body>"
+        + "".join(f"<p>Run {i}: prefill {i}.5 tok/s.</p>" for i in range(300))
+        + "</body></html>"
+    )
+    out = tmp_path / "c.yaml"
+    results: dict[str, str] = {}
+
+    def draft(name: str) -> None:
+        try:
+            draft_post(tmp_path / name, out)
+            results[name] = "ok"
+        except ValueError as e:
+            results[name] = str(e)
+
+    threads = [threading.Thread(target=draft, args=(n,)) for n in ("blog.md", "blog.html")]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    first = next(n for n, r in results.items() if r == "ok")
+    second = "blog.html" if first == "blog.md" else "blog.md"
+    assert results[second] == (
+        f"{out}: drafted from {first}, not {second} (posts of one stem share it; never merged); fix: draft "
+        f"{second} into another file, -o {second}.claims.yaml"
+    )
+    assert f'  post: "{first}"' in out.read_text()
+
+
+def test_a_claims_file_saved_while_the_draft_merges_it_is_not_overwritten(tmp_path, monkeypatch):
+    """K02: the user saved the claims file (a review) while a draft was merging it: the draft wrote
+    the file as it was before, the review lost.  Now the draft stops, naming the file."""
+    post, out = tmp_path / "p.md", tmp_path / "p.yaml"
+    post.write_text("I got 123.4 tok/s decode.\n")
+    draft_post(post, out)
+    saved = out.read_text().replace("reviewed: false}", "reviewed: true}")
+    real = draftfile.render
+
+    def render_while_saving(*args, **kwargs):
+        text = real(*args, **kwargs)
+        out.write_text(saved)  # the editor's save, during the merge
+        return text
+
+    monkeypatch.setattr(draftfile, "render", render_while_saving)
+    with pytest.raises(ValueError) as e:
+        draft_post(post, out)
+    assert str(e.value) == (
+        f"{out}: changed while the draft was merged into it (an editor saved it?); nothing written; fix: "
+        "run the draft again"
+    )
+    assert out.read_text() == saved

@@ -16,8 +16,12 @@ draft does not write (``source``, ``systems``, ``environments``, ``software``, `
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import json
+import os
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -365,18 +369,44 @@ def render(drafted: Drafted, post_name: str, existing: Path | None = None) -> tu
     return "\n".join(out) + "\n", guessed
 
 
-def write(drafted: Drafted, out: Path, post_name: str) -> list[str]:
+@contextlib.contextmanager
+def _folder_locked(folder: Path) -> Iterator[None]:
+    """An exclusive ``flock`` on ``folder`` while a draft reads, merges and writes a claims file in
+    it: two drafts into one file at once each merged the file as it was before either wrote, and
+    the second replaced the first's (a reviewed entry, or another post's draft, lost)."""
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # closing releases the lock
+
+
+def write(drafted: Drafted, out: Path, post_name: str, post: Path | None = None) -> list[str]:
     """Write the claims file ``out`` (merged with the reviewed parts of an existing one, module doc)
     and the log excerpts into ``<out stem>.logs/`` (an excerpt already there is kept: the user may
-    have replaced it with the whole log); returns the ids written as guesses.
+    have replaced it with the whole log); returns the ids written as guesses.  Drafts into one
+    folder take turns (``_folder_locked``); ``out`` changed by anything else (an editor) between
+    its reading and its writing is not overwritten.  ``post``: the post's path, to refuse a file
+    drafted from another post (``_check_origin``) under the lock.
 
     Raises:
-        ValueError: an existing ``out`` that is not YAML (names it and the fix).
+        ValueError: an existing ``out`` that is not YAML, drafted from another post, or changed
+            while it was merged (names it and the fix).
         OSError: ``out`` cannot be written.
     """
-    text, guessed = render(drafted, post_name, out)
     out.parent.mkdir(parents=True, exist_ok=True)
-    write_text(out, text)
+    with _folder_locked(out.parent):
+        if post is not None:
+            _check_origin(out, post_name, post)
+        before = out.read_bytes() if out.is_file() else None
+        text, guessed = render(drafted, post_name, out)
+        if (out.read_bytes() if out.is_file() else None) != before:
+            raise ValueError(
+                f"{out}: changed while the draft was merged into it (an editor saved it?); nothing "
+                "written; fix: run the draft again"
+            )
+        write_text(out, text)
     if drafted.logs:
         logs = out.with_name(out.stem + ".logs")
         logs.mkdir(exist_ok=True)
@@ -481,6 +511,19 @@ def _drafted_from(claims: Path) -> str | None:
     return str(post) if post is not None else None
 
 
+def _check_origin(target: Path, post_name: str, path: Path) -> None:
+    """Raises ValueError where ``target`` was drafted from another post than ``post_name``: blog.md
+    and blog.html share the stem, and a silent merge would mix one post's claims into the other's
+    reviewed file."""
+    other = _drafted_from(target)
+    if other is not None and other != post_name:
+        raise ValueError(
+            f"{target}: drafted from {other}, not {post_name} (posts of one stem share it; never merged); "
+            f"fix: draft {post_name} into another file, -o {path.stem}.{path.suffix.lstrip('.') or 'post'}"
+            f"{CLAIMS_SUFFIX}"
+        )
+
+
 def draft_post(
     post: str | Path, out: str | Path | None = None, text: str | bytes | None = None
 ) -> tuple[Path, Drafted, list[str]]:
@@ -506,19 +549,11 @@ def draft_post(
     if target.resolve() == path.resolve() and not stdin:
         raise ValueError(f"{target}: the claims file would overwrite the post; fix: name another with -o")
     post_name = "stdin" if stdin else path.name
-    other = _drafted_from(target)
-    if other is not None and other != post_name:
-        # blog.md and blog.html share the stem: a silent merge would mix one post's claims into the
-        # other's reviewed file
-        raise ValueError(
-            f"{target}: drafted from {other}, not {post_name} (posts of one stem share it; never merged); "
-            f"fix: draft {post_name} into another file, -o {path.stem}.{path.suffix.lstrip('.') or 'post'}"
-            f"{CLAIMS_SUFFIX}"
-        )
+    _check_origin(target, post_name, path)  # before drafting, and again under write's lock
     drafted = draft_text(text, path.name)
     if how is not None:
         drafted.notes.insert(0, f"{post_name}: {how}")
-    guessed = write(drafted, target, post_name)
+    guessed = write(drafted, target, post_name, path)
     return target, drafted, guessed
 
 
