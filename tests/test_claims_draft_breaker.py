@@ -15,7 +15,7 @@ import pytest
 
 from benchbook.audit import draftfile, schema
 from benchbook.audit.draft import draft_text
-from benchbook.audit.draftfile import MAX_POST_BYTES, decode_post, draft_post
+from benchbook.audit.draftfile import MAX_POST_BYTES, ascii_number, decode_post, draft_post
 from benchbook.audit.draftprose import _IDENT, _Names, _token_start, numbers
 
 
@@ -293,3 +293,25 @@ def test_a_claims_file_saved_while_the_draft_merges_it_is_not_overwritten(tmp_pa
         "run the draft again"
     )
     assert out.read_text() == saved
+
+
+def test_full_width_and_arabic_indic_digits_are_written_as_numbers(tmp_path):
+    """N01: "١٢٣ tok/s", "~６ tok/s", "6–７ tok/s", "5 ± ０.５ ms", "２× faster" were written as
+    ``value: ١٢٣``, ``range: [6, ７]``, ``spread: ０.５``: strings, and the drafted file did not load
+    ("claims.0.value: a number is needed").  Now the digits are written as ASCII and it loads."""
+    post = tmp_path / "u.md"
+    post.write_text("A: ١٢٣ tok/s, ~６ tok/s, 6–７ tok/s, 5 ± ０.５ ms, ２× faster than 3 tok/s\n")
+    out, _, _ = draft_post(post)
+    loaded = schema.load(out)
+    assert [(c.id, c.value, c.range, c.spread) for c in loaded.claims] == [
+        ("decode-tps-l1", 123, None, None),
+        ("decode-tps-l1-2", 6, None, None),
+        ("decode-tps-l1-3", None, (6, 7), None),
+        ("duration-l1", 5, None, 0.5),
+        ("decode-tps-l1-4", 3, None, None),
+    ]
+    assert 'kind: "ratio", statement: "A: ١٢٣ tok/s' in out.read_text()
+    assert '"decode-tps-l1-4"], value: 2, unit: "x"' in out.read_text()
+    assert ascii_number("１２３．５") == "123.5"
+    assert ascii_number("−0.5") == "-0.5"
+    assert ascii_number("2,345") == "2,345"  # control: ASCII as written

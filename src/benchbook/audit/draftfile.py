@@ -21,6 +21,7 @@ import fcntl
 import json
 import os
 import re
+import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -52,7 +53,7 @@ _YAML_WORDS = frozenset("y n yes no on off true false null".split())
 def scalar(v) -> str:
     """One value as YAML flow text (module doc)."""
     if isinstance(v, Num):
-        return str(v)
+        return ascii_number(str(v))
     if isinstance(v, bool):
         return "true" if v else "false"
     if v is None:
@@ -67,6 +68,14 @@ def scalar(v) -> str:
         return "[" + ", ".join(scalar(x) for x in v) + "]"
     text = json.dumps(str(v), ensure_ascii=False)
     return _NOT_YAML.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+def ascii_number(text: str) -> str:
+    """A number as written, in the digits YAML reads: full-width and other Unicode decimal digits
+    ("１２３", "١٢٣") as ASCII digits, a full-width point as ".", U+2212 as "-" (a post's "１２３
+    tok/s" wrote ``value: １２３``, a string, and the drafted file did not load)."""
+    text = unicodedata.normalize("NFKC", text).replace("\u2212", "-")
+    return "".join(str(unicodedata.decimal(c)) if c.isdecimal() and not c.isascii() else c for c in text)
 
 
 def key(k) -> str:
