@@ -46,6 +46,8 @@ def _loads(d: Path, r: R, *needles: str) -> Outcome:
     a = bb(d, "audit", str(d / "c.yaml"), "--out", str(d / "o"), "--pages", str(d / "o"), timeout=90)
     if tb(a):
         return Outcome("traceback", "audit: " + first_tb_line(a))
+    if a.rc is None:
+        return Outcome("wrong message", f"draft {r.secs:.1f} s; its audit gave no answer in {a.secs:.0f} s")
     if a.rc != 0:
         return Outcome("wrong message", f"the draft does not load: {fc.short(a.err, 140)}")
     text = (d / "c.yaml").read_text()
@@ -189,7 +191,7 @@ def f_injection(d: Path) -> Outcome:
 
 
 def f_post_name_markup(d: Path) -> Outcome:
-    name = "my post <b>x<i> $x$ {{< env HOME >}} \u202e.md"
+    name = "my post <b>x<i> $x$ {{< env HOME >}} <img src=x onerror=alert(1)> \u202e.md"
     (d / name).write_text(ORDINARY)
     return _page_inert(d, name)
 
