@@ -2213,20 +2213,22 @@ FAULTS: list[Fault] = [
 ]
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def main(argv: list[str] | None = None, faults: list[Fault] | None = None, doc: str | None = None) -> int:
+    """Run the catalogue (``faults``: ``FAULTS``, or a sibling catalogue's, e.g. draft_faults.py)."""
+    faults = FAULTS if faults is None else faults
+    ap = argparse.ArgumentParser(description=(doc or __doc__ or "").split("\n\n")[0])
     ap.add_argument("--with-llama", action="store_true", help="also the faults that run llama.cpp")
     ap.add_argument("--only", default="", help="comma-separated fault ids")
     ap.add_argument("--list", action="store_true", help="print the catalogue and exit")
     ap.add_argument("--keep", action="store_true", help="keep the scratch folders")
     a = ap.parse_args(argv)
     if a.list:
-        for f in FAULTS:
+        for f in faults:
             print(f"{f.id}\t{f.section}\t{f.kind}\t{f.expect}{'  [--with-llama]' if f.llama else ''}")
         return 0
     picked = [
         f
-        for f in FAULTS
+        for f in faults
         if (not a.only or f.id in a.only.split(",")) and (a.with_llama or not f.llama or a.only)
     ]
     shutil.rmtree(SCRATCH, ignore_errors=True)

@@ -360,3 +360,25 @@ def test_a_drafted_claim_takes_the_posts_one_kind_of_drafting(tmp_path):
     assert got == [(85.5, "draft-self"), (0.73, "draft-self"), (41.5, None)]
     cf = _drafted(text.format(t="I tried MTP and a draft model on a 7900 XTX."), tmp_path)
     assert [_cond(cf, c).get("decoding") for c in cf.claims] == [None, None, None]
+
+
+def test_a_draft_is_the_same_bytes_whatever_the_hash_seed(tmp_path):
+    """The context's conditions were filled in set order, which Python's string hashing changes from
+    run to run: drafting a post twice wrote the same conditions in another order (24 of 80 corpus
+    drafts differed between two runs), so a re-drafted claims file churned in git."""
+    import os
+    import subprocess
+    import sys
+
+    post = Path(__file__).parent / "fixtures" / "draft_corpus" / "p02_mtp_metal_net_loss.md"
+    outs = []
+    for seed in ("1", "2", "3"):
+        out = tmp_path / f"d{seed}.yaml"
+        subprocess.run(
+            [sys.executable, "-m", "benchbook.cli", "claims", "draft", str(post), "-o", str(out)],
+            check=True,
+            capture_output=True,
+            env={**os.environ, "PYTHONHASHSEED": seed},
+        )
+        outs.append(out.read_bytes())
+    assert outs[0] == outs[1] == outs[2]

@@ -230,6 +230,10 @@ class Drafted:
         return next((e for e in self.entries if e.kind == "claim" and e.id == cid), None)
 
 
+#: characters before a number whose words label it (``_Drafter.prose``)
+_LABEL_WINDOW = 256
+
+
 def _slug(text: str, limit: int = 24) -> str:
     s = re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
     return s[:limit].strip("-") or "x"
@@ -712,7 +716,9 @@ class _Drafter:
         origins: dict[int, str | None] = {}
         prev_end = 0
         for n in found:
-            label = scanned[prev_end : n.start]
+            # the words since the last number with a unit, within a window: splitting all of them
+            # per number was quadratic in a paragraph of unit-less numbers ("1,1,1,…")
+            label = scanned[max(prev_end, n.start - _LABEL_WINDOW) : n.start]
             label = re.split(r"[.;,!?]\s", label)[-1]
             if n.unit is not None:
                 prev_end = n.end

@@ -465,7 +465,7 @@ class Context:
         out: dict[str, object] = {}
         decided: set[str] = set()
         for scope in self.chain(line):
-            for path in {*scope.head, *scope.body, *scope.weak} - decided:
+            for path in sorted({*scope.head, *scope.body, *scope.weak} - decided):  # one order every run
                 ok, value = scope.value(path)
                 if ok:
                     decided.add(path)

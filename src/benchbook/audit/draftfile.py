@@ -16,16 +16,20 @@ draft does not write (``source``, ``systems``, ``environments``, ``software``, `
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import json
+import os
 import re
-from dataclasses import dataclass
+import unicodedata
+from collections.abc import Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import yaml
 
 from ..atomicfile import write_text
 from ..errors import read_utf8
-from ..ingest.common import IngestError
 from ..ingest.read import read_source
 from .draft import Drafted, Entry, Num, draft_text
 
@@ -49,7 +53,7 @@ _YAML_WORDS = frozenset("y n yes no on off true false null".split())
 def scalar(v) -> str:
     """One value as YAML flow text (module doc)."""
     if isinstance(v, Num):
-        return str(v)
+        return ascii_number(str(v))
     if isinstance(v, bool):
         return "true" if v else "false"
     if v is None:
@@ -66,6 +70,14 @@ def scalar(v) -> str:
     return _NOT_YAML.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
+def ascii_number(text: str) -> str:
+    """A number as written, in the digits YAML reads: full-width and other Unicode decimal digits
+    ("１２３", "١٢٣") as ASCII digits, a full-width point as ".", U+2212 as "-" (a post's "１２３
+    tok/s" wrote ``value: １２３``, a string, and the drafted file did not load)."""
+    text = unicodedata.normalize("NFKC", text).replace("\u2212", "-")
+    return "".join(str(unicodedata.decimal(c)) if c.isdecimal() and not c.isascii() else c for c in text)
+
+
 def key(k) -> str:
     k = str(k)
     return k if _PLAIN_KEY.match(k) and k.lower() not in _YAML_WORDS else scalar(k)
@@ -74,12 +86,14 @@ def key(k) -> str:
 @dataclass
 class _Kept:
     """An existing file's parts: top-level sections the user keeps (text), reviewed items per section
-    (``(id, source_line, text)``), and the ids every draft wrote."""
+    (``(id, source_line, text)``), the ids every draft wrote, and the ``(source_line, quote)`` of each
+    reviewed claim and statement."""
 
     sections: dict[str, str]
     items: dict[str, list[tuple[str, int | None, str]]]
     drafted: set[str]
     guessed: set[str]
+    quotes: dict[str, tuple[int | None, str | None]] = field(default_factory=dict)
 
 
 def _read_existing(path: Path) -> _Kept:
@@ -141,6 +155,11 @@ def _read_existing(path: Path) -> _Kept:
                     continue
                 sl = data.get("source_line")
                 kept.items[name].append((iid, sl if isinstance(sl, int) else None, "\n".join(chunk)))
+                quote = data.get("quote")
+                kept.quotes[iid] = (
+                    sl if isinstance(sl, int) else None,
+                    quote if isinstance(quote, str) else None,
+                )
                 kept.items.setdefault("group-rows", []).extend((r, None, "") for r in rows)
         elif name not in _OWN:
             kept.sections[name] = "\n".join(body).rstrip() + "\n"
@@ -224,17 +243,80 @@ def _get(d: dict, path: str):
     return d
 
 
+def _moved(kept: _Kept, entries: list[Entry], kept_ids: set[str]) -> tuple[dict[str, str], dict[str, str]]:
+    """How the post's lines moved since ``kept`` was drafted (lines added or removed above an entry):
+    ``(drafted id -> the reviewed id it is, drafted id -> a fresh id)``.
+
+    A reviewed claim or statement ``X-l<old>[-k]`` whose quote is no longer drafted from line
+    ``old`` but from line ``new`` (the nearest, where several) is the draft's ``X-l<new>[-k]``: that
+    one is not written again (it was, beside the reviewed one: the same number twice).  A drafted
+    entry whose id a reviewed entry holds with another quote is a new entry, given a fresh id (it
+    was skipped, its number lost), where the reviewed one was written by the user (an id no draft
+    wrote) or moved to another line."""
+    lines_of: dict[str, set[int]] = {}
+    for e in entries:
+        q, sl = e.fields.get("quote"), e.fields.get("source_line")
+        if isinstance(q, str) and isinstance(sl, int):
+            lines_of.setdefault(q, set()).add(sl)
+    ids = {e.id for e in entries}
+    same: dict[str, str] = {}
+    moved_away: set[str] = set()
+    for iid, (sl, q) in kept.quotes.items():
+        lines = lines_of.get(q or "")
+        if sl is None or not lines or sl in lines:
+            continue
+        moved_away.add(iid)
+        m = re.fullmatch(rf"(.*-l){sl}(-\d+)?", iid)
+        if m is None:
+            continue
+        new = min(lines, key=lambda n: (abs(n - sl), n))
+        cand = f"{m.group(1)}{new}{m.group(2) or ''}"
+        if cand in ids and cand not in same and (cand not in kept_ids or cand in moved_away):
+            same[cand] = iid
+    # a guess of an earlier draft may be drafted again under its id (ids stay put from run to run)
+    taken = ids | kept_ids | (kept.drafted - kept.guessed)
+    fresh: dict[str, str] = {}
+    for e in entries:
+        if e.id not in kept_ids or e.id in same or e.group is not None:
+            continue
+        quote = e.fields.get("quote")
+        if kept.quotes.get(e.id, (None, None))[1] != quote and (
+            e.id not in kept.drafted or e.id in moved_away
+        ):
+            k = 2
+            # the first free id, or the one a reviewed entry of this quote holds (then kept as it is)
+            while f"{e.id}-{k}" in taken and kept.quotes.get(f"{e.id}-{k}", (None, None))[1] != quote:
+                k += 1
+            fresh[e.id] = f"{e.id}-{k}"
+            taken.add(fresh[e.id])
+    return same, fresh
+
+
 def render(drafted: Drafted, post_name: str, existing: Path | None = None) -> tuple[str, list[str]]:
     """The claims-file text of ``drafted`` merged with the reviewed parts of ``existing`` (module
-    doc), and the ids of the entries written as guesses (``reviewed: false``)."""
+    doc), and the ids of the entries written as guesses (``reviewed: false``).  Lines that moved
+    since the last draft (``_moved``) are said in ``drafted.notes``."""
     kept = (
         _read_existing(existing)
         if existing is not None and existing.exists()
         else _Kept({}, {}, set(), set())
     )
     kept_ids = {i for items in kept.items.values() for i, _, _ in items}
+    same, fresh = _moved(kept, drafted.entries, kept_ids)
+    for e in drafted.entries:  # renamed before anything reads the ids: statements cite them
+        if e.id in fresh:
+            e.id = e.fields["id"] = fresh[e.id]
+        if isinstance(e.fields.get("of"), list):
+            e.fields["of"] = [same.get(r, fresh.get(r, r)) for r in e.fields["of"]]
+    line_of = {e.id: e.fields.get("source_line") for e in drafted.entries}
+    for new, old in same.items():
+        drafted.notes.append(
+            f"{old} (reviewed): its quote is now on line {line_of[new]} of the post, not "
+            f"{kept.quotes[old][0]}; kept as you wrote it, not drafted again as {new}; fix: set its "
+            f"source_line: {line_of[new]}"
+        )
     deleted = kept.drafted - kept_ids - kept.guessed
-    skip = kept_ids | deleted
+    skip = kept_ids | deleted | set(same)
     entries = [e for e in drafted.entries if e.id not in skip and (e.group is None or e.group not in skip)]
     written = {e.id for e in entries} | kept_ids
     for e in entries:  # a statement citing a claim the user deleted: a todo with what is left
@@ -245,7 +327,13 @@ def render(drafted: Drafted, post_name: str, existing: Path | None = None) -> tu
         elif e.kind == "todo":
             e.fields["of"] = [r for r in e.fields.get("of", []) if r in written]
     guessed = [e.id for e in entries]
-    groups = [g for g in drafted.groups if g.id not in skip and any(e.group == g.id for e in entries)]
+    # each group's rows gathered once: per group, a pass over every entry was quadratic (a table of
+    # 10,000 columns, one group each, did not finish in 90 s)
+    rows_of: dict[str, list[Entry]] = {}
+    for e in entries:
+        if e.group is not None:
+            rows_of.setdefault(e.group, []).append(e)
+    groups = [g for g in drafted.groups if g.id not in skip and g.id in rows_of]
     guessed += [g.id for g in groups]
     head = kept.sections.pop("#", None)
     out = [head.rstrip("\n")] if head else [_HEADER[0].format(post=post_name), *_HEADER[1:]]
@@ -255,7 +343,9 @@ def render(drafted: Drafted, post_name: str, existing: Path | None = None) -> tu
         out.append(f"source: {{kind: post{title}, note: {scalar('drafted from ' + post_name)}}}")
     for text in kept.sections.values():
         out.append(text.rstrip("\n"))
-    all_ids = sorted(kept.drafted | set(guessed) | {i for i in kept_ids if i in kept.drafted})
+    # a guess of the last draft that this one does not make (its line moved) was not deleted by the
+    # user: it leaves the list, or a number later drafted under that id would be taken as deleted
+    all_ids = sorted((kept.drafted - kept.guessed) | set(guessed))
     draft = {
         "post": post_name,
         "drafted": all_ids,
@@ -285,7 +375,7 @@ def render(drafted: Drafted, post_name: str, existing: Path | None = None) -> tu
     )
     section(
         "groups",
-        [(g.line, _group_text(g, [e for e in entries if e.group == g.id])) for g in groups],
+        [(g.line, _group_text(g, rows_of[g.id])) for g in groups],
     )
     section(
         "statements",
@@ -294,18 +384,44 @@ def render(drafted: Drafted, post_name: str, existing: Path | None = None) -> tu
     return "\n".join(out) + "\n", guessed
 
 
-def write(drafted: Drafted, out: Path, post_name: str) -> list[str]:
+@contextlib.contextmanager
+def _folder_locked(folder: Path) -> Iterator[None]:
+    """An exclusive ``flock`` on ``folder`` while a draft reads, merges and writes a claims file in
+    it: two drafts into one file at once each merged the file as it was before either wrote, and
+    the second replaced the first's (a reviewed entry, or another post's draft, lost)."""
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # closing releases the lock
+
+
+def write(drafted: Drafted, out: Path, post_name: str, post: Path | None = None) -> list[str]:
     """Write the claims file ``out`` (merged with the reviewed parts of an existing one, module doc)
     and the log excerpts into ``<out stem>.logs/`` (an excerpt already there is kept: the user may
-    have replaced it with the whole log); returns the ids written as guesses.
+    have replaced it with the whole log); returns the ids written as guesses.  Drafts into one
+    folder take turns (``_folder_locked``); ``out`` changed by anything else (an editor) between
+    its reading and its writing is not overwritten.  ``post``: the post's path, to refuse a file
+    drafted from another post (``_check_origin``) under the lock.
 
     Raises:
-        ValueError: an existing ``out`` that is not YAML (names it and the fix).
+        ValueError: an existing ``out`` that is not YAML, drafted from another post, or changed
+            while it was merged (names it and the fix).
         OSError: ``out`` cannot be written.
     """
-    text, guessed = render(drafted, post_name, out)
     out.parent.mkdir(parents=True, exist_ok=True)
-    write_text(out, text)
+    with _folder_locked(out.parent):
+        if post is not None:
+            _check_origin(out, post_name, post)
+        before = out.read_bytes() if out.is_file() else None
+        text, guessed = render(drafted, post_name, out)
+        if (out.read_bytes() if out.is_file() else None) != before:
+            raise ValueError(
+                f"{out}: changed while the draft was merged into it (an editor saved it?); nothing "
+                "written; fix: run the draft again"
+            )
+        write_text(out, text)
     if drafted.logs:
         logs = out.with_name(out.stem + ".logs")
         logs.mkdir(exist_ok=True)
@@ -325,19 +441,73 @@ def default_out(post: Path) -> Path:
     return post.with_name(post.stem + CLAIMS_SUFFIX)
 
 
+#: the most a post file may hold (the drafter reads 10 MB in seconds; a larger file is no post)
+MAX_POST_BYTES = 64 * 2**20
+
+
 def read_post_file(post: Path) -> str:
-    """The text of a post file, decoded as ``benchbook ingest`` decodes (byte-order marks, UTF-16;
-    undecodable bytes replaced): a binary file reads as little text, never as an error.
+    """The text of a post file (``read_post``'s first part)."""
+    return read_post(post)[0]
+
+
+def read_post(post: Path) -> tuple[str, str | None]:
+    """``(text, how it was decoded or None)`` of a post file: decoded as ``benchbook ingest`` decodes
+    (byte-order marks, UTF-16), UTF-16 without a byte-order mark by where its NUL bytes are, and a
+    file that is not UTF-8 line by line: a line that is not UTF-8 read as Windows-1252 (a Latin-1
+    page saved by an old forum or editor; undefined bytes replaced), where decoding it all as UTF-8
+    with replacement characters put "D\ufffdcodage" in the quotes.  A binary file reads as text
+    of little sense, never as an error; a device or a pipe is read up to ``MAX_POST_BYTES``.
 
     Raises:
-        ValueError: ``post`` is a directory or is missing (ingest's IngestError names it).
+        ValueError: ``post`` is a directory, is missing (ingest's IngestError names it) or holds more
+        than ``MAX_POST_BYTES``; OSError: it cannot be read.
     """
-    try:
-        return read_source(post)[0]
-    except IngestError:
-        if post.is_file():  # UTF-16 without a byte-order mark, or binary: read what is there
-            return post.read_bytes().decode("utf-8", errors="replace")
-        raise
+    if post.is_dir() or not post.exists():
+        return read_source(post)  # IngestError naming the folder or the missing file
+    with post.open("rb") as fh:  # a device or a pipe (<(curl …)) read up to the limit: /dev/zero never ends
+        data = fh.read(MAX_POST_BYTES + 1)
+    _at_most(data, str(post))
+    return decode_post(data)
+
+
+def _at_most(data: bytes, name: str) -> None:
+    """Raises ValueError naming ``name`` where ``data`` holds more than ``MAX_POST_BYTES``."""
+    if len(data) > MAX_POST_BYTES:
+        raise ValueError(
+            f"{name}: more than {MAX_POST_BYTES // 2**20} MiB, no post; fix: draft the part of it that "
+            "is the post (saved to a file of its own)"
+        )
+
+
+def decode_post(data: bytes) -> tuple[str, str | None]:
+    """``(text, how it was decoded or None)`` of a post's bytes (``read_post``; stdin too)."""
+    how: str | None = None
+    head = data[:200]
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        text, how = data.decode("utf-16", errors="replace"), "read as UTF-16 (byte-order mark)"
+    elif head.count(0) > len(head) // 4:  # UTF-16 without a byte-order mark: NULs beside ASCII
+        le = head[1::2].count(0) >= head[0::2].count(0)
+        text = data.decode("utf-16-le" if le else "utf-16-be", errors="replace")
+        how = f"read as UTF-16 {'LE' if le else 'BE'} (no byte-order mark: by where its NUL bytes are)"
+    else:
+        data = data.removeprefix(b"\xef\xbb\xbf")  # UTF-8's byte-order mark (Windows editors)
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            lines, other = [], []
+            for n, raw in enumerate(data.split(b"\n"), 1):
+                try:
+                    lines.append(raw.decode("utf-8"))
+                except UnicodeDecodeError:
+                    lines.append(raw.decode("cp1252", errors="replace"))
+                    other.append(n)
+            text = "\n".join(lines)
+            shown = ", ".join(map(str, other[:5])) + (f" and {len(other) - 5} more" if len(other) > 5 else "")
+            how = (
+                f"line{'s' if len(other) > 1 else ''} {shown} not UTF-8: read as Windows-1252 (Latin-1); "
+                f"check {'their' if len(other) > 1 else 'its'} quotes, or save the post as UTF-8"
+            )
+    return text.replace("\r\n", "\n").replace("\r", "\n"), how
 
 
 def _drafted_from(claims: Path) -> str | None:
@@ -356,10 +526,24 @@ def _drafted_from(claims: Path) -> str | None:
     return str(post) if post is not None else None
 
 
+def _check_origin(target: Path, post_name: str, path: Path) -> None:
+    """Raises ValueError where ``target`` was drafted from another post than ``post_name``: blog.md
+    and blog.html share the stem, and a silent merge would mix one post's claims into the other's
+    reviewed file."""
+    other = _drafted_from(target)
+    if other is not None and other != post_name:
+        raise ValueError(
+            f"{target}: drafted from {other}, not {post_name} (posts of one stem share it; never merged); "
+            f"fix: draft {post_name} into another file, -o {path.stem}.{path.suffix.lstrip('.') or 'post'}"
+            f"{CLAIMS_SUFFIX}"
+        )
+
+
 def draft_post(
-    post: str | Path, out: str | Path | None = None, text: str | None = None
+    post: str | Path, out: str | Path | None = None, text: str | bytes | None = None
 ) -> tuple[Path, Drafted, list[str]]:
-    """Draft the claims file of the post ``post`` (``"-"``: ``text``, read from stdin by the caller)
+    """Draft the claims file of the post ``post`` (``"-"``: ``text``, read from stdin by the caller;
+    bytes are decoded as a file's, ``decode_post``)
     into ``out`` (default ``default_out``; for stdin ``post.claims.yaml`` in the working folder),
     keeping reviewed entries of an existing ``out`` (module doc).  Returns ``(out, the draft, the
     ids written as guesses)``.
@@ -370,23 +554,21 @@ def draft_post(
     """
     stdin = str(post) == "-"
     path = Path("post.md") if stdin else Path(post)
+    how = None
     if text is None:
-        text = read_post_file(path)
+        text, how = read_post(path)
+    elif isinstance(text, bytes):
+        _at_most(text, "stdin")
+        text, how = decode_post(text)
     target = Path(out) if out is not None else (Path("post" + CLAIMS_SUFFIX) if stdin else default_out(path))
     if target.resolve() == path.resolve() and not stdin:
         raise ValueError(f"{target}: the claims file would overwrite the post; fix: name another with -o")
     post_name = "stdin" if stdin else path.name
-    other = _drafted_from(target)
-    if other is not None and other != post_name:
-        # blog.md and blog.html share the stem: a silent merge would mix one post's claims into the
-        # other's reviewed file
-        raise ValueError(
-            f"{target}: drafted from {other}, not {post_name} (posts of one stem share it; never merged); "
-            f"fix: draft {post_name} into another file, -o {path.stem}.{path.suffix.lstrip('.') or 'post'}"
-            f"{CLAIMS_SUFFIX}"
-        )
+    _check_origin(target, post_name, path)  # before drafting, and again under write's lock
     drafted = draft_text(text, path.name)
-    guessed = write(drafted, target, post_name)
+    if how is not None:
+        drafted.notes.insert(0, f"{post_name}: {how}")
+    guessed = write(drafted, target, post_name, path)
     return target, drafted, guessed
 
 

@@ -161,7 +161,7 @@ _HARDWARE = re.compile(
 )
 #: a token holding a letter and a digit glued together (a name: H200, i9-12900K, DDR5-4800)
 _IDENT = re.compile(
-    r"[A-Za-z0-9_.\-/]*(?:[A-Za-z_][A-Za-z0-9_.\-/]*\d|\d[A-Za-z0-9_.\-/]*[A-Za-z_])[A-Za-z0-9_\-/]*"
+    r"[A-Za-z0-9_.\-/]*(?:[A-Za-z_][A-Za-z0-9_.\-/]*[0-9]|[0-9][A-Za-z0-9_.\-/]*[A-Za-z_])[A-Za-z0-9_\-/]*"
     r"(?:\.[A-Za-z0-9_]+)*"
 )
 
@@ -172,6 +172,72 @@ def _token_start(text: str, i: int) -> int:
     while i > 0 and re.match(r"[A-Za-z0-9_.\-/]", text[i - 1]):
         i -= 1
     return i
+
+
+#: a token's characters (``_IDENT``'s ``[A-Za-z0-9_.\-/]``), and those of its tail after a dot
+_TOKEN_RUN = re.compile(r"[A-Za-z0-9_.\-/]*")
+_ASCII_LETTER = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
+_DIGITS = frozenset("0123456789")
+
+
+class _Names:
+    r"""The token a number is in and the name ``_IDENT`` reads from the token's start, each worked out
+    once per token and in time linear in its length: per number, walking back to the token's start
+    and matching ``_IDENT`` (whose nested ``[A-Za-z0-9_.\-/]*`` backtracks quadratically on a token
+    with no letter) made a line of 100,000 digits, or "1-1-1-…", draft for minutes."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.run = (0, 0)  # the last token walked back over: [start, end)
+        self.ends: dict[int, int | None] = {}
+
+    def start(self, i: int) -> int:
+        """``_token_start(text, i)``: the start of the token holding ``text[i - 1]``, else ``i``."""
+        a, b = self.run
+        if a < i <= b:
+            return a
+        j = _token_start(self.text, i)
+        if j < i:
+            self.run = (j, _TOKEN_RUN.match(self.text, j).end())  # type: ignore[union-attr]
+        return j
+
+    def end(self, start: int) -> int | None:
+        r"""``_IDENT.match(text, start).end()``, or None where it does not match: the regex's first
+        match, found without backtracking.  In the token ``[A-Za-z0-9_.\-/]*`` from ``start``, the greedy
+        prefix stops at the last place a letter is followed by a digit later or a digit by a letter
+        later; the name runs to the last of those (digit or letter), then over ``[A-Za-z0-9_\-/]*`` and
+        ``(\.[A-Za-z0-9_]+)*``."""
+        if start in self.ends:
+            return self.ends[start]
+        text = self.text
+        stop = _TOKEN_RUN.match(text, start).end()  # type: ignore[union-attr]
+        last_digit = last_letter = -1
+        pivot = -1  # the greedy prefix's end: a letter before a later digit, or a digit before a later letter
+        for k in range(stop - 1, start - 1, -1):
+            c = text[k]
+            if c in _DIGITS:
+                if last_letter > k:
+                    pivot = max(pivot, k)
+                last_digit = max(last_digit, k)
+            elif c in _ASCII_LETTER:
+                if last_digit > k:
+                    pivot = max(pivot, k)
+                last_letter = max(last_letter, k)
+            if pivot >= 0:
+                break
+        if pivot < 0:
+            self.ends[start] = None
+            return None
+        at = (last_digit if text[pivot] in _ASCII_LETTER else last_letter) + 1
+        while at < stop and text[at] != ".":
+            at += 1  # [A-Za-z0-9_\-/]*: the token's characters but the dot
+        while at + 1 < stop and text[at] == "." and _WORD.match(text, at + 1):
+            at = _WORD.match(text, at + 1).end()  # type: ignore[union-attr]
+        self.ends[start] = at
+        return at
+
+
+_WORD = re.compile(r"[A-Za-z0-9_]+")
 
 
 @dataclass(frozen=True)
@@ -315,6 +381,7 @@ def numbers(text: str) -> list[Number]:
     kept with no unit; a date (``2026-10-28``) and a version (``3.8``) have no unit either."""
     out: list[Number] = []
     pos = 0
+    names = _Names(text)
     while True:
         m = _NUMBER.search(text, pos)
         if not m:
@@ -324,13 +391,9 @@ def numbers(text: str) -> list[Number]:
         if date:  # a date or a version (2026-10-28, 1.2.3): no stated measurement
             pos = date.end()
             continue
-        if (
-            _IDENT.match(text, _token_start(text, m.start("a")))
-            and m.group("ua") is None
-            and m.group("unit") is None
-        ):
-            end = _IDENT.match(text, _token_start(text, m.start("a"))).end()  # type: ignore[union-attr]
-            pos = max(end, m.start("a") + 1)
+        name_end = names.end(names.start(m.start("a")))
+        if name_end is not None and m.group("ua") is None and m.group("unit") is None:
+            pos = max(name_end, m.start("a") + 1)
             continue  # a name (H200, Q4_K_M, 35B-A3B, pp512, V4.1): not a stated number
         # a window before the number, and the character before or after it: slicing or searching the
         # whole rest of the line for each number made drafting quadratic in the line's length
@@ -339,8 +402,7 @@ def numbers(text: str) -> list[Number]:
         after = text[m.end("a") : m.end("a") + 1]
         if re.match(r"[A-Za-z]", before[-1:]) and not m.group("about") and m.group("a")[0].isdigit():
             # the digits of a name followed by a unit ("BF16 TFLOPS", "FP8 GB"): not a stated number
-            end = _IDENT.match(text, _token_start(text, m.start("a"))).end()  # type: ignore[union-attr]
-            pos = max(end, m.start("a") + 1)
+            pos = max(name_end or 0, m.start("a") + 1)
             continue
         if re.match(r"[A-Za-z_]", after) and m.group("ua") is None and m.group("unit") is None:
             out.append(Number(number_text(m.group("a")), None, False, m.start("a"), m.end("a")))
