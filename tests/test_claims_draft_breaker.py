@@ -90,7 +90,7 @@ def test_a_paragraph_of_unit_less_numbers_drafts_in_linear_time():
 
 POST_A = (
     "# Fast\n\nI got 123.4 tok/s decode.\n\nPrompt processing was 2345 tok/s.\n\n"
-    "It was 2x faster than the 61.7 tok/s baseline.\n"
+    "The baseline ran at 61.7 tok/s.\n"
 )
 POST_B = POST_A.replace("# Fast\n\n", "# Fast\n\nNew: decode 99 tok/s.\n\n")
 REVIEWED = (
@@ -125,7 +125,7 @@ def test_lines_moved_keep_the_reviewed_entry_and_draft_it_once(tmp_path):
         ("prefill-tps-l7", "2345", 7),
         ("decode-tps-l9", "61.7", 9),
     ]
-    assert guessed == ["decode-tps-l3-2", "prefill-tps-l7", "decode-tps-l9", "s-l9"]
+    assert guessed == ["decode-tps-l3-2", "prefill-tps-l7", "decode-tps-l9"]
     assert drafted.notes == [
         "decode-tps-l3 (reviewed): its quote is now on line 5 of the post, not 3; kept as you wrote it, "
         "not drafted again as decode-tps-l5; fix: set its source_line: 5"
@@ -140,7 +140,7 @@ def test_lines_moved_keep_the_reviewed_entry_and_draft_it_once(tmp_path):
         ("prefill-tps-l5", "2345", 5),
         ("decode-tps-l7", "61.7", 7),
     ]
-    assert guessed == ["prefill-tps-l5", "decode-tps-l7", "s-l7"]
+    assert guessed == ["prefill-tps-l5", "decode-tps-l7"]
 
 
 def test_a_statement_cites_the_reviewed_claim_its_line_moved_from(tmp_path):
