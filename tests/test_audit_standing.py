@@ -25,7 +25,7 @@ def test_standing_counts_and_the_conclusions_on_weak_claims_only():
     ]
     text = page.render(a.claims, a.verdicts, "standing.yaml")
     assert "<li>source: a news item summarising a forum thread on local inference (second-hand)</li>" in text
-    assert "<li>published by: the source: 3; a forum user: 2</li>" in text
+    assert "<li>published by: the source (3 numbers); a forum user (2 numbers)</li>" in text
     assert "<li>n: stated for 3 of 5 numbers, unknown for 2; 2 below 3 runs</li>" in text
     assert text.count("<b>rests only on claims at risk or unsupported</b>") == 2
 
@@ -43,3 +43,18 @@ def test_clover_standing():
     ]
     assert (st.n_stated, st.n_unknown, st.n_below_min, st.runs_per_prompt) == (9, 24, 9, 1)
     assert st.weak_only == []  # each statement cites a plain tg128 number with no qualifier
+
+
+def test_the_source_kind_takes_its_article():
+    """A new user's page read "source: a issue"."""
+    from benchbook.audit.page import _a
+
+    assert [_a(w) for w in ("issue", "update", "blog post", "user comment", "unit", "forum", "Issue")] == [
+        "an",
+        "an",
+        "a",
+        "a",
+        "a",
+        "a",
+        "an",
+    ]

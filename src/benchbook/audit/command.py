@@ -154,8 +154,41 @@ def audit(args: argparse.Namespace) -> list[run.Audit]:
     audits = [run.audit_file(f, args.logs, _pairs(args.pair), here) for f in files]
     names = run.slugs([a.path for a in audits])  # two files of one name never overwrite each other
     for a in audits:
-        run.write(a, args.out, args.pages, names[a.path])
+        run.write(a, args.out, args.pages, names[a.path], source=str(a.path))
     return audits
+
+
+#: the project file of the pages of files audited on their own: a website of those pages alone
+ADHOC_PROJECT = (
+    "# written by `benchbook audit`: renders the pages of claims files audited on their own\n"
+    "project:\n  type: website\n  output-dir: _site\nformat:\n  html:\n    theme: cosmo\n"
+)
+
+
+def render_pages(pages: Path) -> Path | None:
+    """Render the ``.qmd`` pages in ``pages`` (a folder of files audited on their own, not the site's
+    ``audits/``) to ``<pages>/_site/<name>.html`` with the site's renderer (``siterenderer.which``:
+    Quarto on PATH, else the offline fallback), writing ``_quarto.yml`` there when it has none.
+    Returns the ``_site`` folder, or None (a line to stderr says why) when the renderer is missing or
+    fails: the ``.qmd`` pages and the records stay."""
+    import subprocess
+
+    from .. import siterenderer
+
+    project = pages / "_quarto.yml"
+    if not project.exists():
+        project.write_text(ADHOC_PROJECT)
+    name, exe = siterenderer.which()
+    try:
+        out = subprocess.run([exe, "render", str(pages)], capture_output=True, text=True, timeout=300)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        print(f"benchbook: the pages in {pages}/ were not rendered ({name}: {e})", file=sys.stderr)
+        return None
+    if out.returncode != 0:
+        why = (out.stderr or out.stdout).strip().splitlines()[-1:] or ["no output"]
+        print(f"benchbook: the pages in {pages}/ were not rendered ({name}: {why[0]})", file=sys.stderr)
+        return None
+    return pages / "_site"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -174,9 +207,13 @@ def main(argv: list[str] | None = None) -> int:
     for a in audits:
         print("\n".join(terminal.lines(a, here, here_from)))
     n = sum(len(a.verdicts) for a in audits)
+    site = None if args.all or not audits else render_pages(Path(args.pages))
+    names = run.slugs([a.path for a in audits])
+    shown = ", ".join(str(site / f"{names[a.path]}.html") for a in audits) if site else None
     print(
         f"audited {n} claims/statements/log entries of {len(audits)} file(s) "
-        f"in {time.monotonic() - t:.2f} s; records in {args.out}/, pages in {args.pages}/",
+        f"in {time.monotonic() - t:.2f} s; records in {args.out}/, pages in {args.pages}/"
+        + (f"; open {shown}" if shown else ""),
         file=sys.stderr,
     )
     return 0

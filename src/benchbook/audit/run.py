@@ -438,11 +438,17 @@ def slugs(paths: list[Path]) -> dict[Path, str]:
 
 
 def write(
-    audit: Audit, out_dir: str | Path, pages_dir: str | Path | None = None, name: str | None = None
+    audit: Audit,
+    out_dir: str | Path,
+    pages_dir: str | Path | None = None,
+    name: str | None = None,
+    source: str | None = None,
 ) -> Path:
     """Write ``<out_dir>/<name>.jsonl`` (one verdict record per line, rewritten) and, with
     ``pages_dir``, ``<pages_dir>/<name>.qmd``; returns the JSONL path.  ``name`` defaults to
-    ``slug(audit.path)``; pass ``slugs(...)[path]`` when several files are audited together."""
+    ``slug(audit.path)``; pass ``slugs(...)[path]`` when several files are audited together.
+    ``source``: the claims file as the user named it, for a page of a file audited on its own
+    (``page.render``)."""
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     name = name or slug(audit.path)
@@ -455,7 +461,7 @@ def write(
     if pages_dir is not None:
         pages_dir = Path(pages_dir)
         pages_dir.mkdir(parents=True, exist_ok=True)
-        text = page.render(audit.claims, audit.verdicts, audit.path.name)
+        text = page.render(audit.claims, audit.verdicts, audit.path.name, source, f"{out_dir}/")
         (pages_dir / f"{name}.qmd").write_text(text)
     return dest
 
