@@ -58,3 +58,23 @@ def test_the_source_kind_takes_its_article():
         "a",
         "an",
     ]
+
+
+def test_a_claim_is_shown_with_the_digits_it_was_written_with(tmp_path):
+    """A new user's page showed "42 tok/s" where the post (and the claims file) say 42.0."""
+    from benchbook.audit import schema
+    from benchbook.audit.verdicts import claim_text
+
+    f = tmp_path / "c.yaml"
+    f.write_text(
+        "schema: benchbook.claims\nschema_version: 1\nsource: {kind: post}\nclaims:\n"
+        "  - {id: a, metric: decode_tps, value: 42.0, unit: tok/s}\n"
+        "  - {id: b, metric: decode_tps, range: [6.10, 6.3], unit: t/s, about: true}\n"
+        "  - {id: c, metric: ttft, value: 0.04074668884277344, decimals: null, unit: s}\n"
+    )
+    cf = schema.load(f)
+    assert [claim_text(c) for c in cf.claims] == [
+        "decode_tps = 42.0 tok/s",
+        "decode_tps = about 6.10–6.3 t/s",
+        "ttft = 0.04074668884 s",
+    ]

@@ -293,12 +293,10 @@ def _fmt(v: float | None) -> str:
 
 
 def claim_text(c: Claim) -> str:
-    """``decode_tps = 32.95 tok/s (llama-bench tg128)``; a numberless claim: its statement."""
-    if c.value is not None:
-        num = f"{c.value:g}"
-    elif c.range is not None:
-        num = f"{c.range[0]:g}–{c.range[1]:g}"
-    else:
+    """``decode_tps = 32.95 tok/s (llama-bench tg128)``, the number with the digits it was written
+    with (``42.0`` stays ``42.0``: ``precision.written``); a numberless claim: its statement."""
+    num = written(c.value, c.range, c.decimals, c.range_decimals)
+    if num is None:
         return c.statement or c.metric
     about = "about " if c.about else ""
     return f"{c.metric} = {about}{num} {c.unit}" + (f" ({c.method})" if c.method else "")
