@@ -508,9 +508,17 @@ class _Drafter:
             metric = "acceptance_rate" if unit == "ratio" else label_metric(h, unit) if unit else None
             if metric is None:
                 continue
-            if unit in ("x", "%") and _relating_column(h, [r[j] for r in body if j < len(r)]):
+            if (
+                unit in ("x", "%")
+                and _relating_column(h, [r[j] for r in body if j < len(r)])
+                and _relation_sides(header, body, kinds, j, unit) is not None
+            ):
                 related[j] = unit  # a "vs baseline" / "Gain" column: statements, not claims
                 continue
+            if unit in ("x", "%") and _relating_column(h, [r[j] for r in body if j < len(r)]):
+                # "Best speedup" against a speculative rate the table does not give, or with no row
+                # to read as the baseline: claims of the change (the metric "speedup"), no sides guessed
+                metric = "speedup" if unit == "x" else "speed_change" if label_metric(h, "t/s") else "change"
             test = re.search(r"\b(pp|tg)\s?(\d+)\b", h, re.IGNORECASE)
             method = None
             if test:
@@ -592,6 +600,21 @@ class _Drafter:
                     else:
                         self.out.unplaced.append((line, n.text, self.post.line(line)[:300]))
                     continue
+                if n.unit in ("x", "%") and any(
+                    (r, k) in cell_ids
+                    and self.groups[groups[k]].fields.get("unit") == n.unit
+                    and _plain(str(self.claims[cell_ids[r, k]].fields.get("value"))) == _plain(n.text)
+                    for k in groups
+                    if k < j
+                ):
+                    continue  # "1.85× on math | up to 1.85×": the row's multiple again, that claim
+                relation = bound_of(row[j], n) if n.range is None else None
+                if relation is not None and n.unit in ("x", "%"):
+                    # "up to 2.03×" with no other cell stating it: a bound, no value claimed
+                    metric = str(self.groups[gid].fields.get("metric"))
+                    quote = f"{header[j]}: {row[j]} — {self.post.line(line)}"
+                    self.bound_statement(n, relation, metric, {**self.context(), **cond}, line, quote)
+                    continue
                 fields = _number_fields(n)
                 fields.pop("unit", None)
                 if cond:
@@ -637,8 +660,10 @@ class _Drafter:
         one family in the row ("Standard t/s | TurboQuant t/s | Gain"), it relates the first two: a
         percent change from the first to the second, a ratio of the second to the first; with one,
         it relates the row's cell to the same column's cell of the baseline row (the row labelled
-        baseline/plain/off/without..., else the row whose multiple is 1 or change 0, else the first
-        row): a ratio of the row over the baseline, a percent change from the baseline to the row."""
+        baseline/plain/off/without..., else the row whose multiple is 1 or change 0;
+        ``_relation_sides`` decides beforehand that the table gives both sides): a ratio of the row
+        over the baseline, a percent change from the baseline to the row.  The baseline row's own
+        cell ("1.00×") relates it to itself: no statement."""
         fam = {j: self.groups[g].fields.get("unit") for j, g in groups.items()}
         col_of = {c: k for (_, k), c in cells.items()}
         for j, unit in related.items():
@@ -653,7 +678,7 @@ class _Drafter:
                         for n in numbers(row[j])[:1]
                         if _plain(n.text) == (1.0 if unit == "x" else 0.0)
                     ),
-                    0,
+                    None,
                 )
             for r, row in enumerate(body):
                 if j >= len(row) or _EMPTY.match(row[j]):
@@ -669,7 +694,7 @@ class _Drafter:
                     sides = [b, a] if kind == "ratio" else [a, b]
                 else:
                     col = next((k for k in sorted(groups) if (r, k) in cells), None)
-                    if col is None or (base_row, col) not in cells:
+                    if col is None or base_row is None or base_row == r or (base_row, col) not in cells:
                         continue
                     mine_c, base_c = cells[r, col], cells[base_row, col]
                     sides = [mine_c, base_c] if kind == "ratio" else [base_c, mine_c]
@@ -1485,8 +1510,13 @@ class _Drafter:
     def multiple_claim(self, n: Number, sign: int, s0: int, sentence: str, line: int) -> None:
         """A ``speedup`` (``slowdown`` for "slower", "regression") claim of a multiple whose sides
         the post does not state ("nearly 2x faster"), under the conditions the section and the
-        sentence name."""
+        sentence name.  "the 15× headline" restating a multiple the post stated before (one claim
+        of that value and unit) is that claim: nothing new drafted."""
         metric = "slowdown" if sign < 0 else "speedup"
+        if n.range is None and _RESTATED.search(sentence[: max(0, n.start - s0)]):
+            same = self.by_value.get((str(Num(n.text.lstrip("+"))), n.unit), [])
+            if len(same) == 1 and self.claims[same[0]].fields.get("metric") == metric:
+                return
         cfields: dict = {"metric": metric, **_number_fields(n)}
         cond = _merged(self.context(), self.named_conditions(n.start, s0, sentence))
         if cond:
@@ -1813,8 +1843,25 @@ class _Drafter:
             if pieces and all(_log_line(t) for _, t in pieces):
                 self.log(pieces)  # log lines pasted as a paragraph: drafted, and kept as a log
         self.uncited_timings()
+        self.no_self_relations()
         fill(self.post, self.out.entries, self.out.groups)  # what the post states around each claim
         return self.out
+
+    def no_self_relations(self) -> None:
+        """A statement relating one claim to itself (``of`` citing an id twice: a ratio of 1 by
+        construction, issue 29) states nothing the claims do not: it becomes a todo statement
+        citing the claim once, for the reader to name the other side."""
+        for k, e in enumerate(self.out.entries):
+            of = e.fields.get("of")
+            if e.kind != "statement" or not isinstance(of, list) or len(set(of)) == len(of):
+                continue
+            fields = {
+                "id": e.id,
+                "todo": "name the two sides in `of` (the claims it relates), then delete `todo`",
+            }
+            fields.update({key: v for key, v in e.fields.items() if key != "id"})
+            fields["of"] = list(dict.fromkeys(of))
+            self.out.entries[k] = Entry("todo", e.id, fields, e.group)
 
     def uncited_timings(self) -> None:
         """The timing lines of a log excerpt (``toollines``: llama.cpp's ``prompt eval time = ...
@@ -1848,6 +1895,12 @@ _RELATING_HEADER = re.compile(
     r"faster|slower|boost|loss|\bx\b|×",
     re.IGNORECASE,
 )
+#: the words right before a number that restate one already given: "not the 15× headline", "that
+#: 2x figure"
+_RESTATED = re.compile(
+    r"\b(?:the|that|this|those|these|its|their)\s+(?:same\s+|quoted\s+|claimed\s+)?$", re.I
+)
+
 #: a row label naming the baseline of a table's comparisons
 _BASELINE = re.compile(
     r"\b(?:baseline|base|plain|vanilla|autoregressive|without|no[- ]?(?:spec|draft|mtp)|spec[- ]?off|off)\b",
@@ -2076,6 +2129,41 @@ def _names_metric(label: str) -> bool:
         or _metric_header(label)
         or re.search(r"accept|latency|ttft|throughput|吞吐|速度", label, re.IGNORECASE)
     )
+
+
+def _relation_sides(
+    header: list[str], body: list[list[str]], kinds: list[str], j: int, unit: str
+) -> str | None:
+    """How a table's relating column ``j`` (multiples "x" or changes "%": "vs baseline",
+    "Speedup") finds the two sides of each cell in the table: "pair" (two rate columns of one unit
+    in the row: "Standard t/s | TurboQuant t/s | Gain"), "row" (one rate column, and a row to read
+    as the baseline: labelled baseline/plain/off/no-spec, or whose cell is 1× / 0%), else None: the
+    other side is not in the table ("Baseline | Best speedup" with the speculative rate not given,
+    or no baseline row), so the cells are claims of the change, not statements with guessed sides
+    (issue 29: a self-ratio and other rows' baselines were cited)."""
+    rate_units: dict[int, str] = {}
+    for k, h in enumerate(header):
+        if k == j or kinds[k] not in ("value", "lead"):
+            continue
+        cells = [r[k] for r in body if k < len(r) and not _EMPTY.match(r[k])]
+        u = _header_unit(h) or next((n.unit for c in cells for n in numbers(c)[:1] if n.unit), None)
+        if u is not None and u not in ("x", "%", "ratio") and not _relating_column(h, cells):
+            rate_units[k] = family(u) or u
+    fams = list(rate_units.values())
+    if any(fams.count(f) >= 2 for f in fams):
+        return "pair"
+    if len(rate_units) != 1 or _BASELINE.search(header[next(iter(rate_units))]):
+        return None  # "Baseline | Best speedup": the row's other rate is not in the table
+    kinds_of_rows = [
+        " ".join(c for k, c in enumerate(row[: len(header)]) if kinds[k] == "label" and not _EMPTY.match(c))
+        for row in body
+    ]
+    if any(_BASELINE.search(lab) for lab in kinds_of_rows):
+        return "row"
+    one = 1.0 if unit == "x" else 0.0
+    if any(_plain(n.text) == one for row in body if j < len(row) for n in numbers(row[j])[:1]):
+        return "row"
+    return None
 
 
 def _ratio_column(header: str, cells: list[str]) -> str | None:
