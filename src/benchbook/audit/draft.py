@@ -1855,7 +1855,7 @@ class _Drafter:
             of = e.fields.get("of")
             if e.kind != "statement" or not isinstance(of, list) or len(set(of)) == len(of):
                 continue
-            fields = {
+            fields: dict = {
                 "id": e.id,
                 "todo": "name the two sides in `of` (the claims it relates), then delete `todo`",
             }
