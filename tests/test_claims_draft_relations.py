@@ -261,3 +261,41 @@ def test_a_share_of_what_the_post_states_no_number_of_is_a_share_claim(tmp_path)
     ]
     assert _statements(cf) == [("ratio", 3.0, None, "x", ["decode-tps-l5", "decode-tps-l1"])]
     assert cf.todo == []
+
+
+@pytest.mark.parametrize(
+    ("text", "want"),
+    [
+        # 程度 (about) between the percentage and the word of change: about, signed, never a share
+        ("- FastAttentionは10%程度高速化。\n", [("speed-change-l1", "speed_change", 10.0, None, True)]),
+        ("- 実行速度も15%程度遅くなった\n", [("speed-change-l1", "speed_change", -15.0, None, True)]),
+        ("- 補助モデルは7%高速化。\n", [("speed-change-l1", "speed_change", 7.0, None, False)]),
+        # 略优 (slightly better) / 领先 (leads by) before a range, no rates stated: a claim of the change
+        ("MLX 略优 4–5%。\n", [("speed-change-l1", "speed_change", None, (4.0, 5.0), False)]),
+        ("llama.cpp 领先 6–11%。\n", [("speed-change-l1", "speed_change", None, (6.0, 11.0), False)]),
+        (
+            "Decode is 3.6–4.5% lower than before.\n",
+            [("decode-change-l1", "decode_change", None, (-4.5, -3.6), False)],
+        ),
+    ],
+)
+def test_percentages_that_relate_are_changes_not_shares(tmp_path, text, want):
+    """Issue 29 item 2: "10%程度高速化", "15%程度遅くなった" (程度 = about), "N%高速化", "略优 4–5%"
+    (slightly better), "领先 6–11%" (leads by), "3.6–4.5% lower": with no rate on either side, a
+    claim of the change (SOURCES.md), never a ``share``."""
+    cf = _drafted(text, tmp_path)
+    assert [(c.id, c.metric, c.value, c.range, c.about) for c in cf.claims] == want
+    assert cf.statements == []
+
+
+def test_a_lead_between_two_stated_rates_is_a_percent_change(tmp_path):
+    """ "llama.cpp 120 tok/s，vLLM 110 tok/s，llama.cpp 领先 6–11%" (leads by): a percent change
+    statement of the two rates (from the lower to the higher: +9.1%, within the stated range).
+    Control: a percentage with no word of change stays a share ("占 40%")."""
+    cf = _drafted("llama.cpp 的解码速度为 120 tok/s，vLLM 为 110 tok/s，llama.cpp 领先 6–11%。\n", tmp_path)
+    assert _statements(cf) == [
+        ("percent_change", None, (6.0, 11.0), "%", ["decode-tps-l1-2", "decode-tps-l1"])
+    ]
+    assert all(c.metric != "share" for c in cf.claims)
+    control = _drafted("GPU 占用为 40%。\n", tmp_path)
+    assert [(c.metric, c.value, c.unit) for c in control.claims] == [("share", 40, "%")]

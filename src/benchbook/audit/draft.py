@@ -727,7 +727,7 @@ class _Drafter:
         def line_of(i: int) -> int:
             return next(ln for at, ln in reversed(starts) if at <= i)
 
-        rels = {id(r.number): r for r in relations(scanned, found)}
+        rels = {(r.number.start, r.number.end): r for r in relations(scanned, found)}
         spans = self.label_spans(scanned)  # once per paragraph: per number it was quadratic
         bounds = _sentence_bounds(text)
         named = mentions(text)
@@ -747,7 +747,7 @@ class _Drafter:
                 if named[k_named].path not in CLAUSE_ONLY:
                     self.named[named[k_named].path] = named[k_named].value
                 k_named += 1
-            if id(n) in rels:
+            if (n.start, n.end) in rels:
                 continue
             if repetitions(scanned, n):  # "ran it 3 times": a count of runs, no multiple
                 self.out.unplaced.append((line, n.text, sentence[:300]))
@@ -1137,15 +1137,17 @@ class _Drafter:
         lo, hi = self._clause_of(text, n.start, s0, sentence)
         words = text[lo:hi].lower()
         if not re.search(
-            r"prefill|prompt|\bpp|decod|generat|\btg|output|fast|slow|speed|throughput|rate", words
+            r"prefill|prompt|\bpp|decod|generat|\btg|output|fast|slow|speed|throughput|rate|"
+            r"速|遅|快|慢|领先|优",
+            words,
         ):
             words = sentence.lower()  # "Rates 40.1 / 41.3 tok/s, +12% over last week": the sentence's
         if re.search(r"prefill|prompt|\bpp\b|pp\d", words):
             metric = "prefill_change"
         elif re.search(r"decod|generat|\btg\b|tg\d|output", words):
             metric = "decode_change"
-        elif re.search(r"fast|slow|speed|throughput|t/s|tok/s|rate", words):
-            metric = "speed_change"
+        elif re.search(r"fast|slow|speed|throughput|t/s|tok/s|rate|速|遅|快|慢|领先|优", words):
+            metric = "speed_change"  # "10%程度高速化", "15%程度遅くなった", "略优 4–5%"
         else:
             metric = "change"
         fields = _number_fields(n)

@@ -33,7 +33,7 @@ _LESS = (
 _MORE_BEFORE = (
     r"increas\w*|ris(?:e|es|ing)|rose|gr(?:ow|ows|ew|owing)|improv\w*|gain(?:s|ed)?|jump(?:s|ed)?|"
     r"climb(?:s|ed)?|boost(?:s|ed)?|speeds? up|sped up|went up|goes up|up|"
-    r"提升了?|提高了?|增加了?|加快了?|快了"
+    r"提升了?|提高了?|增加了?|加快了?|快了|领先了?|略优于?|优于|快出了?|高出了?"
 )
 _LESS_BEFORE = (
     r"drop(?:s|ped)?|f(?:all|alls|ell)|decreas\w*|declin\w*|reduc\w*|regress\w*|shr[iu]nk\w*|"
@@ -62,6 +62,8 @@ _WORD_MULTIPLES: list[tuple[re.Pattern[str], str]] = [
 ]
 #: a multiple written "N-fold"
 _FOLD = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s*-?\s*fold\b", re.IGNORECASE)
+#: words right after a number that make it approximate: "10%程度" (about 10%), "15%ほど", "5%左右"
+_ABOUT_AFTER = r"程度|ほど|くらい|ぐらい|前後|左右|上下"
 #: acceptance words: a percentage beside them is an acceptance rate, no relation
 _ACCEPT = re.compile(r"accept|수락|採択|受理|接受", re.IGNORECASE)
 _ABOUT_BEFORE = re.compile(
@@ -161,10 +163,15 @@ def relations(text: str, found: list[Number]) -> list[Relation]:
                     continue  # "acceptance was 72% of drafted tokens": an acceptance rate
                 out.append(Relation("ratio", n, 1, _side_words(re.sub(r"^\s*of\s+", "", tail)), n.start))
                 continue
-            # no word boundary after a word of a script that writes none ("70% 削減となった")
+            # no word boundary after a word of a script that writes none ("70% 削減となった"); "程度",
+            # "ほど", "くらい", "左右" between (about): "10%程度高速化", "15%程度遅くなった"
             m = re.match(
-                rf"\s*(?:(?P<less>{_LESS})|(?P<more>{_MORE}))(?:\b|(?<=[^\x00-\x7f]))", tail, re.IGNORECASE
+                rf"\s*(?P<about>{_ABOUT_AFTER})?\s*(?:(?P<less>{_LESS})|(?P<more>{_MORE}))(?:\b|(?<=[^\x00-\x7f]))",
+                tail,
+                re.IGNORECASE,
             )
+            if m and m.group("about"):
+                n = replace(n, about=True)
             verb = _BEFORE.search(text[max(0, n.start - 40) : n.start])
             signed = re.match(r"[+\-−]\d", text[n.start : n.end]) is not None
             if m:
