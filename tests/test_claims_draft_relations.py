@@ -299,3 +299,15 @@ def test_a_lead_between_two_stated_rates_is_a_percent_change(tmp_path):
     assert all(c.metric != "share" for c in cf.claims)
     control = _drafted("GPU 占用为 40%。\n", tmp_path)
     assert [(c.metric, c.value, c.unit) for c in control.claims] == [("share", 40, "%")]
+
+
+def test_a_multiple_written_as_a_quotient_relates_its_two_numbers(tmp_path):
+    """ "speed up of 4141 ms / 1640 ms = 2.5x": a ratio of the first over the second as written
+    (durations: "speed up" does not limit its sides to rates).  Control: "4141 ms and 1640 ms,
+    2.5x" is no quotient written (two claims of one metric named by no word: no statement cites a
+    guessed pair)."""
+    cf = _drafted("- ISL=8k: speed up of 4141 ms / 1640 ms = 2.5x\n", tmp_path)
+    assert _statements(cf) == [("ratio", 2.5, None, "x", ["duration-l1", "duration-l1-2"])]
+    assert [c.metric for c in cf.claims] == ["duration", "duration"]
+    found = numbers("it took 4141 ms and 1640 ms, 2.5x")
+    assert [r.pair for r in relations("it took 4141 ms and 1640 ms, 2.5x", found)] == [None]

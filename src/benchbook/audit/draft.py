@@ -935,7 +935,7 @@ class _Drafter:
         # about speed relates rates, not the sizes or token counts beside it
         lo_c, hi_c = self._clause_of(text, n.start, s0, sentence)
         self.rates_only = bool(_SPEED.search(text[lo_c:hi_c]))
-        if self.rates_only:
+        if self.rates_only and rel.pair is None:  # "speed up of 4141 ms / 1640 ms = 2.5x": its pair
             placed = [(m, cid) for m, cid in placed if family(m.unit) == "rate"]
         in_sentence = [
             (m, cid)

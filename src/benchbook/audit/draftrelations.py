@@ -150,6 +150,10 @@ def relations(text: str, found: list[Number]) -> list[Relation]:
         if n.unit == "x":
             if repetitions(text, n):
                 continue
+            quotient = _quotient(text, found, i)
+            if quotient is not None:  # "4141 ms / 1640 ms = 2.5x": the first over the second
+                out.append(Relation("ratio", n, 1, "", n.start, quotient))
+                continue
             m = re.match(rf"\s*(?:(?:{_LESS})|(?:{_MORE}))?", tail, re.IGNORECASE)
             word = m.group(0).strip().lower() if m else ""
             sign = -1 if word and re.fullmatch(_LESS, word, re.IGNORECASE) else 1
@@ -219,6 +223,22 @@ def _changed_pair(text: str, found: list[Number], i: int) -> tuple[Number, Numbe
     if not re.fullmatch(joint, text[a.end : b.start]):
         return None
     if not re.fullmatch(r"\s*(?:(?:[^\W\d]+\s*){0,3})?[(,;]\s*", text[b.end : n.start]):
+        return None
+    return a, b
+
+
+def _quotient(text: str, found: list[Number], i: int) -> tuple[Number, Number] | None:
+    """The two numbers a multiple is written as the quotient of: "speed up of 4141 ms / 1640 ms =
+    2.5x" (A / B = N×, one unit on both, not % or x): (A, B), the ratio's numerator first; else
+    None."""
+    if i < 2 or found[i].range is not None:
+        return None
+    a, b = found[i - 2], found[i - 1]
+    if a.unit is None or a.unit != b.unit or a.unit in ("%", "x") or a.range or b.range:
+        return None
+    if not re.fullmatch(r"\s*(?:/|÷)\s*", text[a.end : b.start]):
+        return None
+    if not re.fullmatch(r"\s*(?:=|≈|~)\s*[~≈]?\s*", text[b.end : found[i].start]):
         return None
     return a, b
 
