@@ -1124,3 +1124,27 @@ def test_no_drafted_statement_cites_one_claim_twice(tmp_path):
         cf, _ = _drafted(text, tmp_path, name)
         twice = [s.id for s in cf.statements if len(set(s.of)) != len(s.of)]
         assert twice == [], name
+
+
+def test_an_efficiency_column_is_the_rows_measured_over_its_ceiling(tmp_path):
+    """ "Theoretical max | Observed | Efficiency: 63%": a ratio in % of the row's observed rate over
+    its theoretical one (101 / 160), citing the prose claim a cell repeats ("101 tok/s" stated
+    first in the title: SOURCES.md's convention).  Control: a "Share" column of percentages beside
+    two rate columns stays claims (no ceiling named, no efficiency)."""
+    text = (
+        "# Rapid-MLX: 101 tok/s\n\n"
+        "| Chip | Memory bandwidth | Theoretical max | Observed | Efficiency |\n|---|---:|---:|---:|---:|\n"
+        "| M3 Ultra | 819 GB/s | ~160 tok/s | 101 tok/s | 63% |\n"
+        "| M4 Pro | 273 GB/s | ~53 tok/s | 43.4 tok/s | 82% |\n"
+    )
+    cf, _ = _drafted(text, tmp_path)
+    assert [(s.kind, s.of, s.value, s.unit) for s in cf.statements] == [
+        ("ratio", ["decode-tps-l1", "t1-theoretical-r1"], 63, "%"),
+        ("ratio", ["t1-observed-r2", "t1-theoretical-r2"], 82, "%"),
+    ]
+    control = (
+        "| Chip | Decode | Prefill | Share |\n|---|---:|---:|---:|\n"
+        "| M3 Ultra | 101 tok/s | 900 tok/s | 63% |\n| M4 Pro | 43.4 tok/s | 300 tok/s | 82% |\n"
+    )
+    cf, _ = _drafted(control, tmp_path)
+    assert cf.statements == []

@@ -491,6 +491,7 @@ class _Drafter:
         tno = self.tables
         groups: dict[int, str] = {}
         related: dict[int, str] = {}
+        efficiency: dict[int, tuple[int, int]] = {}
         cell_ids: dict[tuple[int, int], str] = {}  # (row, column) -> the claim drafted for the cell
         changes: list[tuple[int, int, Number, int]] = []  # a row of changes under rate columns
         row_labels: list[str] = []
@@ -507,6 +508,9 @@ class _Drafter:
                 unit = "t/s"
             metric = "acceptance_rate" if unit == "ratio" else label_metric(h, unit) if unit else None
             if metric is None:
+                continue
+            if unit == "%" and (sides_of := _efficiency_sides(header, body, kinds, j)) is not None:
+                efficiency[j] = sides_of  # "Efficiency: 63%": the row's observed over its ceiling
                 continue
             if (
                 unit in ("x", "%")
@@ -639,6 +643,24 @@ class _Drafter:
                 **_where(line, f"{header[j]}: {body[r][j]} — {self.post.line(line)}"),
             }
             self.out.entries.append(Entry("statement", sid, {"id": sid, **fields}))
+        for j, (num, den) in efficiency.items():
+            for r, row in enumerate(body):
+                found = [n for n in numbers(row[j]) if n.unit == "%"] if j < len(row) else []
+                if not found or not stateable(found[0]) or found[0].range is not None:
+                    continue
+                if (r, num) not in cell_ids or (r, den) not in cell_ids:
+                    continue
+                line = block.line_of(r + 1, j)
+                sid = self.new_id(f"s-l{line}")
+                fields = {
+                    "kind": "ratio",
+                    "statement": f"{header[j]}: {row[j]}",
+                    "of": [self.first_stated(cell_ids[r, num]), self.first_stated(cell_ids[r, den])],
+                    "value": Num(found[0].text.lstrip("+")),
+                    "unit": "%",
+                    **_where(line, f"{header[j]}: {row[j]} — {self.post.line(line)}"),
+                }
+                self.out.entries.append(Entry("statement", sid, {"id": sid, **fields}))
         if related:
             self.table_relations(
                 header, body, block.row_lines, block.start, groups, related, cell_ids, row_labels
@@ -704,7 +726,7 @@ class _Drafter:
                 fields = {
                     "kind": kind,
                     "statement": f"{header[j]}: {row[j]}",
-                    "of": sides,
+                    "of": [self.first_stated(c) for c in sides],
                     "value": Num(value),
                     "unit": "x" if unit == "x" else "%",
                     **_where(line, f"{header[j]}: {row[j]} — {self.post.line(line)}"),
@@ -1849,6 +1871,21 @@ class _Drafter:
         fill(self.post, self.out.entries, self.out.groups)  # what the post states around each claim
         return self.out
 
+    def first_stated(self, cid: str) -> str:
+        """The claim a table cell's claim ``cid`` repeats: the one claim of the prose before it with
+        the same value and unit ("101 tok/s" in the title, then in a table row: SOURCES.md, "a
+        number the post repeats with the same digits cites the first claim"), else ``cid``."""
+        e = self.claims.get(cid)
+        if e is None or e.group is None:
+            return cid
+        shared = self.groups[e.group].fields
+        value = e.fields.get("value") or "–".join(e.fields.get("range") or ())
+        same = self.by_value.get((str(value), e.fields.get("unit") or shared.get("unit")), [])
+        first = [c for c in same if c != cid and self.claims[c].group is None]
+        if len(first) == 1 and same.index(first[0]) < same.index(cid):
+            return first[0]
+        return cid
+
     def no_self_relations(self) -> None:
         """A statement relating one claim to itself (``of`` citing an id twice: a ratio of 1 by
         construction, issue 29) states nothing the claims do not: it becomes a todo statement
@@ -2133,6 +2170,44 @@ def _names_metric(label: str) -> bool:
     )
 
 
+def _rate_columns(header: list[str], body: list[list[str]], kinds: list[str], j: int) -> dict[int, str]:
+    """A table's columns of numbers with a unit other than j's, a multiple, a percentage or a
+    fraction, and not relating ones: column -> its unit's family ("rate", "size", ...)."""
+    out: dict[int, str] = {}
+    for k, h in enumerate(header):
+        if k == j or kinds[k] not in ("value", "lead"):
+            continue
+        cells = [r[k] for r in body if k < len(r) and not _EMPTY.match(r[k])]
+        u = _header_unit(h) or next((n.unit for c in cells for n in numbers(c)[:1] if n.unit), None)
+        if u is not None and u not in ("x", "%", "ratio") and not _relating_column(h, cells):
+            out[k] = family(u) or u
+    return out
+
+
+#: a column of percentages that are one column of the row over another: "Efficiency", "Utilization"
+_EFFICIENCY_HEADER = re.compile(r"\b(?:efficiency|utili[sz]ation|of (?:theoretical|peak|max))\b", re.I)
+#: the header of the column an efficiency is taken of: "Theoretical max", "Peak", "Roofline"
+_CEILING_HEADER = re.compile(r"\b(?:theoretical|theory|max(?:imum)?|peak|ceiling|roofline|limit)\b", re.I)
+
+
+def _efficiency_sides(
+    header: list[str], body: list[list[str]], kinds: list[str], j: int
+) -> tuple[int, int] | None:
+    """The two columns an "Efficiency" column of percentages relates in each row (``_EFFICIENCY_HEADER``):
+    (the measured column, the ceiling column), two columns of one unit family of which exactly one
+    names a ceiling ("Theoretical max | Observed | Efficiency": observed over theoretical, 101 /
+    160 = 63%); else None."""
+    if not _EFFICIENCY_HEADER.search(header[j]):
+        return None
+    cols = _rate_columns(header, body, kinds, j)
+    for fam in set(cols.values()):
+        same = [k for k, f in cols.items() if f == fam]
+        ceiling = [k for k in same if _CEILING_HEADER.search(header[k])]
+        if len(same) == 2 and len(ceiling) == 1:
+            return next(k for k in same if k != ceiling[0]), ceiling[0]
+    return None
+
+
 def _relation_sides(
     header: list[str], body: list[list[str]], kinds: list[str], j: int, unit: str
 ) -> str | None:
@@ -2143,14 +2218,7 @@ def _relation_sides(
     other side is not in the table ("Baseline | Best speedup" with the speculative rate not given,
     or no baseline row), so the cells are claims of the change, not statements with guessed sides
     (issue 29: a self-ratio and other rows' baselines were cited)."""
-    rate_units: dict[int, str] = {}
-    for k, h in enumerate(header):
-        if k == j or kinds[k] not in ("value", "lead"):
-            continue
-        cells = [r[k] for r in body if k < len(r) and not _EMPTY.match(r[k])]
-        u = _header_unit(h) or next((n.unit for c in cells for n in numbers(c)[:1] if n.unit), None)
-        if u is not None and u not in ("x", "%", "ratio") and not _relating_column(h, cells):
-            rate_units[k] = family(u) or u
+    rate_units = _rate_columns(header, body, kinds, j)
     fams = list(rate_units.values())
     if any(fams.count(f) >= 2 for f in fams):
         return "pair"
