@@ -273,6 +273,8 @@ def test_a_share_of_what_the_post_states_no_number_of_is_a_share_claim(tmp_path)
         # 略优 (slightly better) / 领先 (leads by) before a range, no rates stated: a claim of the change
         ("MLX 略优 4–5%。\n", [("speed-change-l1", "speed_change", None, (4.0, 5.0), False)]),
         ("llama.cpp 领先 6–11%。\n", [("speed-change-l1", "speed_change", None, (6.0, 11.0), False)]),
+        # "within ~3-6% of": how far apart two numbers are, no share
+        ("Estimate landed within ~3-6% of measurement.\n", [("change-l1", "change", None, (3.0, 6.0), True)]),
         (
             "Decode is 3.6–4.5% lower than before.\n",
             [("decode-change-l1", "decode_change", None, (-4.5, -3.6), False)],

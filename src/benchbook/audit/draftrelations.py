@@ -165,6 +165,12 @@ def relations(text: str, found: list[Number]) -> list[Relation]:
             if re.match(r"\s*of\b", tail, re.IGNORECASE):
                 if _ACCEPT.search(text[max(0, n.start - 40) : n.start]):
                     continue  # "acceptance was 72% of drafted tokens": an acceptance rate
+                if re.search(r"\bwithin\s*[~≈]?\s*$", text[max(0, n.start - 12) : n.start], re.IGNORECASE):
+                    # "within ~3-6% of measurement": how far apart two numbers are, no share
+                    out.append(
+                        Relation("percent_change", n, 1, _side_words(re.sub(r"^\s*of\s+", "", tail)), n.start)
+                    )
+                    continue
                 out.append(Relation("ratio", n, 1, _side_words(re.sub(r"^\s*of\s+", "", tail)), n.start))
                 continue
             # no word boundary after a word of a script that writes none ("70% 削減となった"); "程度",
