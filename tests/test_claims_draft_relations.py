@@ -313,3 +313,20 @@ def test_a_multiple_written_as_a_quotient_relates_its_two_numbers(tmp_path):
     assert [c.metric for c in cf.claims] == ["duration", "duration"]
     found = numbers("it took 4141 ms and 1640 ms, 2.5x")
     assert [r.pair for r in relations("it took 4141 ms and 1640 ms, 2.5x", found)] == [None]
+
+
+def test_a_printed_rate_that_is_the_lines_before_it_count_over_time(tmp_path):
+    """A script's printout "decode time: 14.33s / output token: 1000 / decode speed: 69.79
+    token/s": the rate is the count over the time (1000 / 14.328832 = 69.789358), a ratio
+    statement of the two claims with every digit of the rate.  Control: a rate the lines before
+    it do not divide to (947 / 14.33 = 66.1, not 69.79) gets no statement."""
+    text = (
+        "```\ndecode time:  14.328832149505615s\noutput token:  1000\n"
+        "decode speed:  69.78935823702163 token/s\n```\n"
+    )
+    cf = _drafted(text, tmp_path)
+    assert [(s.kind, s.value, s.unit, s.of, s.decimals) for s in cf.statements] == [
+        ("ratio", 69.78935823702163, "tok/s", ["tokens-l3", "duration-l2"], None)
+    ]
+    control = _drafted(text.replace("1000", "947"), tmp_path)
+    assert control.statements == []

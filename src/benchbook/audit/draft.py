@@ -1867,6 +1867,7 @@ class _Drafter:
             if pieces and all(_log_line(t) for _, t in pieces):
                 self.log(pieces)  # log lines pasted as a paragraph: drafted, and kept as a log
         self.uncited_timings()
+        self.rates_of_lines()
         self.no_self_relations()
         fill(self.post, self.out.entries, self.out.groups)  # what the post states around each claim
         return self.out
@@ -1885,6 +1886,54 @@ class _Drafter:
         if len(first) == 1 and same.index(first[0]) < same.index(cid):
             return first[0]
         return cid
+
+    def rates_of_lines(self) -> None:
+        """A rate on its own line right after a token count and a time in seconds on the lines just
+        before it ("decode time: 14.33s / output token: 1000 / decode speed: 69.79 token/s", a
+        script's printout) that equals the count over the time to its stated digits: a ratio
+        statement of the two claims (the count, then the time), in the rate's unit.  Only where the
+        quotient agrees: a rate beside unrelated counts is left alone."""
+        at: dict[int, list[Entry]] = {}
+        for e in self.out.entries:
+            line = e.fields.get("source_line")
+            if e.kind == "claim" and isinstance(line, int) and e.group is None:
+                at.setdefault(line, []).append(e)
+        cited = {tuple(e.fields["of"]) for e in self.out.entries if isinstance(e.fields.get("of"), list)}
+        for line, here in at.items():
+            for rate in here:
+                if family(rate.fields.get("unit")) != "rate" or "value" not in rate.fields:
+                    continue
+                near = [e for k in (line - 1, line - 2, line - 3) for e in at.get(k, [])]
+                tokens = [e for e in near if e.fields.get("unit") == "tokens" and "value" in e.fields]
+                times = [e for e in near if e.fields.get("unit") == "s" and "value" in e.fields]
+                stated = str(rate.fields["value"])
+                digits = len(stated.split(".")[1]) if "." in stated else 0
+                value = _plain(stated) or 0.0
+                pairs = [
+                    (t, d)
+                    for t in tokens
+                    for d in times
+                    if (_plain(str(d.fields["value"])) or 0) > 0
+                    and abs(
+                        (_plain(str(t.fields["value"])) or 0) / (_plain(str(d.fields["value"])) or 1) - value
+                    )
+                    <= 0.5 * 10.0**-digits + 1e-9 * value
+                ]
+                if len(pairs) != 1 or (pairs[0][0].id, pairs[0][1].id) in cited:
+                    continue
+                t, d = pairs[0]
+                sid = self.new_id(f"s-l{line}")
+                fields = {
+                    "kind": "ratio",
+                    "statement": str(rate.fields.get("quote") or ""),
+                    "of": [t.id, d.id],
+                    "value": rate.fields["value"],
+                    "unit": rate.fields.get("unit"),
+                    **_where(line, str(rate.fields.get("quote") or "")),
+                }
+                if "decimals" in rate.fields:
+                    fields["decimals"] = rate.fields["decimals"]  # every digit of a printed float
+                self.out.entries.append(Entry("statement", sid, {"id": sid, **fields}))
 
     def no_self_relations(self) -> None:
         """A statement relating one claim to itself (``of`` citing an id twice: a ratio of 1 by
