@@ -816,7 +816,8 @@ def test_a_table_column_relating_the_rows_numbers_gives_statements(tmp_path):
     """A "vs baseline" column of multiples relates each row's rate to the baseline row's (a ratio
     of the row over the baseline), a "Gain" column of signed percentages next to two rate columns
     relates them (a percent change from the first to the second); neither is a speedup or share
-    claim.  Control: an "Acceptance" column of percentages stays claims."""
+    claim.  The baseline row's own "1.00x" relates it to itself: no statement (a statement never
+    cites one claim twice).  Control: an "Acceptance" column of percentages stays claims."""
     text = (
         "| setup | decode t/s | vs baseline | Acceptance |\n|---|---|---|---|\n"
         "| draft-simple | 5.8 | 0.47x | 61% |\n| baseline | 12.35 | 1.00x | — |\n"
@@ -827,7 +828,6 @@ def test_a_table_column_relating_the_rows_numbers_gives_statements(tmp_path):
     cf, _ = _drafted(text, tmp_path)
     assert [(s.kind, s.of, s.value, s.unit) for s in cf.statements] == [
         ("ratio", ["t1-decode-t-s-r1", "t1-decode-t-s-r2"], 0.47, "x"),
-        ("ratio", ["t1-decode-t-s-r2", "t1-decode-t-s-r2"], 1.0, "x"),
         ("ratio", ["t1-decode-t-s-r3", "t1-decode-t-s-r2"], 1.03, "x"),
         ("percent_change", ["t2-standard-t-s-r1", "t2-turboquant-t-r1"], 6.2, "%"),
     ]
@@ -1031,3 +1031,120 @@ def test_corpus_scorer_reads_rate_spellings_of_a_statement_as_one_unit(a, b, sam
     sa = schema.Statement(id="a", kind="ratio", statement="a", of=["p", "q"], value=1, unit=a)
     sb = schema.Statement(id="b", kind="ratio", statement="b", of=["p", "q"], value=1, unit=b)
     assert (mod._statement_unit(sa) == mod._statement_unit(sb)) is same
+
+
+_SPEEDUP_TABLE = (
+    "| Hardware | Model | Baseline | Best speculative result | Best speedup |\n|---|---|---|---|---|\n"
+    "| RTX 5060 Ti (Blackwell, 2025) | Qwen2.5-Coder 14B | 42.0 tok/s | 1.85× on math | up to 1.85× |\n"
+    "| RTX 5060 Ti (Blackwell, 2025) | Qwen2.5-Coder 7B | 84.7 tok/s | 0.95× (barely break-even) "
+    "| ⚠️ regressed |\n"
+    "| GTX 1080 Ti (Pascal, 2017) | Qwen2.5-Coder 7B | 50.5 tok/s | 1.16× on math | up to 1.16× |\n"
+    "| CPU only (no GPU) | Qwen2.5-Coder 3B | 12.9 tok/s | 2.03× on math | up to 2.03× |\n"
+)
+
+
+def test_a_speedup_column_with_no_baseline_row_relates_no_guessed_sides(tmp_path):
+    """Issue 29 (an audit of a correct post said "major overstatement 45.5%", "wrong direction"):
+    a "Baseline" rate column and a "Best speedup" column relate each row's baseline to a
+    speculative rate the table does not give, and no row is the baseline: no ratio statements
+    (they cited one claim twice and other rows' baselines), the multiples are speedup claims;
+    "up to 1.85×" repeating the row's "1.85× on math" is that claim, nothing more."""
+    cf, out = _drafted(_SPEEDUP_TABLE, tmp_path)
+    assert cf.statements == []
+    assert sorted((c.id, c.metric, c.value, c.unit) for c in cf.claims) == [
+        ("t1-baseline-r1", "decode_tps", 42.0, "tok/s"),
+        ("t1-baseline-r2", "decode_tps", 84.7, "tok/s"),
+        ("t1-baseline-r3", "decode_tps", 50.5, "tok/s"),
+        ("t1-baseline-r4", "decode_tps", 12.9, "tok/s"),
+        ("t1-best-specula-r1", "speedup", 1.85, "x"),
+        ("t1-best-specula-r2", "speedup", 0.95, "x"),
+        ("t1-best-specula-r3", "speedup", 1.16, "x"),
+        ("t1-best-specula-r4", "speedup", 2.03, "x"),
+    ]
+    assert "t1-best-speedup" not in out.read_text(encoding="utf-8")  # no empty "Best speedup" group
+
+
+def test_an_up_to_multiple_alone_in_a_speedup_column_is_a_bound(tmp_path):
+    """ "up to 2.03×" in a speedup column with no baseline row and no other cell stating it: a
+    ``bound`` statement (below 2.03 x over the speedup claims), no value claimed, no sides guessed.
+    Control: a plain "1.16×" in the same column is a speedup claim."""
+    text = (
+        "| Hardware | Baseline | Best speedup |\n|---|---|---|\n"
+        "| CPU only | 12.9 tok/s | up to 2.03× |\n| GTX 1080 Ti | 50.5 tok/s | 1.16× |\n"
+    )
+    cf, _ = _drafted(text, tmp_path)
+    assert [(s.kind, s.relation, s.value, s.unit, s.over.numerator) for s in cf.statements] == [
+        ("bound", "below", 2.03, "x", {"metric": "speedup", "hardware": "CPU only"}),
+    ]
+    assert [(c.id, c.metric, c.value, c.unit) for c in cf.claims] == [
+        ("t1-baseline-r1", "decode_tps", 12.9, "tok/s"),
+        ("t1-baseline-r2", "decode_tps", 50.5, "tok/s"),
+        ("t1-best-speedup-r2", "speedup", 1.16, "x"),
+    ]
+
+
+def test_a_speedup_column_with_a_baseline_row_still_relates_the_rows(tmp_path):
+    """Control for the issue-29 fix: the same "Best speedup" column, but the table has a row
+    labelled baseline (and the rates of every row): ratio statements of each row over the baseline
+    row, the baseline row's own 1.00× no statement."""
+    text = (
+        "| Setup | Decode | Best speedup |\n|---|---|---|\n"
+        "| no speculation (baseline) | 42.0 tok/s | 1.00× |\n"
+        "| draft model | 77.7 tok/s | 1.85× |\n| ngram | 48.3 tok/s | 1.15× |\n"
+    )
+    cf, _ = _drafted(text, tmp_path)
+    assert [(s.kind, s.of, s.value, s.unit) for s in cf.statements] == [
+        ("ratio", ["t1-decode-r2", "t1-decode-r1"], 1.85, "x"),
+        ("ratio", ["t1-decode-r3", "t1-decode-r1"], 1.15, "x"),
+    ]
+    assert {c.metric for c in cf.claims} == {"decode_tps"}
+
+
+def test_the_headline_multiple_restated_cites_the_first_claim(tmp_path):
+    """ "not the 15× headline" restates the 15× stated before: no second speedup claim.  Control:
+    "~2×" (no restating article) is a claim of its own."""
+    text = (
+        'NVIDIA said its system delivered "up to 15× higher throughput" using speculative decoding.\n\n'
+        "The short version: the gains are tens of percent to ~2×, not the 15× headline.\n"
+    )
+    cf, _ = _drafted(text, tmp_path)
+    assert [(c.metric, c.value, c.unit, c.source_line) for c in cf.claims] == [
+        ("speedup", 15, "x", 1),
+        ("speedup", 2, "x", 3),
+    ]
+
+
+def test_no_drafted_statement_cites_one_claim_twice(tmp_path):
+    """Invariant (issue 29): over the corpus's p-posts and the issue's table, no drafted statement
+    cites one id twice in ``of``."""
+    corpus = Path(__file__).parent / "fixtures" / "draft_corpus"
+    posts = sorted(corpus.glob("p*.md"))[:48]
+    texts = [(p.name, p.read_text(encoding="utf-8")) for p in posts] + [("t.md", _SPEEDUP_TABLE)]
+    for name, text in texts:
+        cf, _ = _drafted(text, tmp_path, name)
+        twice = [s.id for s in cf.statements if len(set(s.of)) != len(s.of)]
+        assert twice == [], name
+
+
+def test_an_efficiency_column_is_the_rows_measured_over_its_ceiling(tmp_path):
+    """ "Theoretical max | Observed | Efficiency: 63%": a ratio in % of the row's observed rate over
+    its theoretical one (101 / 160), citing the prose claim a cell repeats ("101 tok/s" stated
+    first in the title: SOURCES.md's convention).  Control: a "Share" column of percentages beside
+    two rate columns stays claims (no ceiling named, no efficiency)."""
+    text = (
+        "# Rapid-MLX: 101 tok/s\n\n"
+        "| Chip | Memory bandwidth | Theoretical max | Observed | Efficiency |\n|---|---:|---:|---:|---:|\n"
+        "| M3 Ultra | 819 GB/s | ~160 tok/s | 101 tok/s | 63% |\n"
+        "| M4 Pro | 273 GB/s | ~53 tok/s | 43.4 tok/s | 82% |\n"
+    )
+    cf, _ = _drafted(text, tmp_path)
+    assert [(s.kind, s.of, s.value, s.unit) for s in cf.statements] == [
+        ("ratio", ["decode-tps-l1", "t1-theoretical-r1"], 63, "%"),
+        ("ratio", ["t1-observed-r2", "t1-theoretical-r2"], 82, "%"),
+    ]
+    control = (
+        "| Chip | Decode | Prefill | Share |\n|---|---:|---:|---:|\n"
+        "| M3 Ultra | 101 tok/s | 900 tok/s | 63% |\n| M4 Pro | 43.4 tok/s | 300 tok/s | 82% |\n"
+    )
+    cf, _ = _drafted(control, tmp_path)
+    assert cf.statements == []

@@ -261,3 +261,72 @@ def test_a_share_of_what_the_post_states_no_number_of_is_a_share_claim(tmp_path)
     ]
     assert _statements(cf) == [("ratio", 3.0, None, "x", ["decode-tps-l5", "decode-tps-l1"])]
     assert cf.todo == []
+
+
+@pytest.mark.parametrize(
+    ("text", "want"),
+    [
+        # 程度 (about) between the percentage and the word of change: about, signed, never a share
+        ("- FastAttentionは10%程度高速化。\n", [("speed-change-l1", "speed_change", 10.0, None, True)]),
+        ("- 実行速度も15%程度遅くなった\n", [("speed-change-l1", "speed_change", -15.0, None, True)]),
+        ("- 補助モデルは7%高速化。\n", [("speed-change-l1", "speed_change", 7.0, None, False)]),
+        # 略优 (slightly better) / 领先 (leads by) before a range, no rates stated: a claim of the change
+        ("MLX 略优 4–5%。\n", [("speed-change-l1", "speed_change", None, (4.0, 5.0), False)]),
+        ("llama.cpp 领先 6–11%。\n", [("speed-change-l1", "speed_change", None, (6.0, 11.0), False)]),
+        # "within ~3-6% of": how far apart two numbers are, no share
+        ("Estimate landed within ~3-6% of measurement.\n", [("change-l1", "change", None, (3.0, 6.0), True)]),
+        (
+            "Decode is 3.6–4.5% lower than before.\n",
+            [("decode-change-l1", "decode_change", None, (-4.5, -3.6), False)],
+        ),
+    ],
+)
+def test_percentages_that_relate_are_changes_not_shares(tmp_path, text, want):
+    """Issue 29 item 2: "10%程度高速化", "15%程度遅くなった" (程度 = about), "N%高速化", "略优 4–5%"
+    (slightly better), "领先 6–11%" (leads by), "3.6–4.5% lower": with no rate on either side, a
+    claim of the change (SOURCES.md), never a ``share``."""
+    cf = _drafted(text, tmp_path)
+    assert [(c.id, c.metric, c.value, c.range, c.about) for c in cf.claims] == want
+    assert cf.statements == []
+
+
+def test_a_lead_between_two_stated_rates_is_a_percent_change(tmp_path):
+    """ "llama.cpp 120 tok/s，vLLM 110 tok/s，llama.cpp 领先 6–11%" (leads by): a percent change
+    statement of the two rates (from the lower to the higher: +9.1%, within the stated range).
+    Control: a percentage with no word of change stays a share ("占 40%")."""
+    cf = _drafted("llama.cpp 的解码速度为 120 tok/s，vLLM 为 110 tok/s，llama.cpp 领先 6–11%。\n", tmp_path)
+    assert _statements(cf) == [
+        ("percent_change", None, (6.0, 11.0), "%", ["decode-tps-l1-2", "decode-tps-l1"])
+    ]
+    assert all(c.metric != "share" for c in cf.claims)
+    control = _drafted("GPU 占用为 40%。\n", tmp_path)
+    assert [(c.metric, c.value, c.unit) for c in control.claims] == [("share", 40, "%")]
+
+
+def test_a_multiple_written_as_a_quotient_relates_its_two_numbers(tmp_path):
+    """ "speed up of 4141 ms / 1640 ms = 2.5x": a ratio of the first over the second as written
+    (durations: "speed up" does not limit its sides to rates).  Control: "4141 ms and 1640 ms,
+    2.5x" is no quotient written (two claims of one metric named by no word: no statement cites a
+    guessed pair)."""
+    cf = _drafted("- ISL=8k: speed up of 4141 ms / 1640 ms = 2.5x\n", tmp_path)
+    assert _statements(cf) == [("ratio", 2.5, None, "x", ["duration-l1", "duration-l1-2"])]
+    assert [c.metric for c in cf.claims] == ["duration", "duration"]
+    found = numbers("it took 4141 ms and 1640 ms, 2.5x")
+    assert [r.pair for r in relations("it took 4141 ms and 1640 ms, 2.5x", found)] == [None]
+
+
+def test_a_printed_rate_that_is_the_lines_before_it_count_over_time(tmp_path):
+    """A script's printout "decode time: 14.33s / output token: 1000 / decode speed: 69.79
+    token/s": the rate is the count over the time (1000 / 14.328832 = 69.789358), a ratio
+    statement of the two claims with every digit of the rate.  Control: a rate the lines before
+    it do not divide to (947 / 14.33 = 66.1, not 69.79) gets no statement."""
+    text = (
+        "```\ndecode time:  14.328832149505615s\noutput token:  1000\n"
+        "decode speed:  69.78935823702163 token/s\n```\n"
+    )
+    cf = _drafted(text, tmp_path)
+    assert [(s.kind, s.value, s.unit, s.of, s.decimals) for s in cf.statements] == [
+        ("ratio", 69.78935823702163, "tok/s", ["tokens-l3", "duration-l2"], None)
+    ]
+    control = _drafted(text.replace("1000", "947"), tmp_path)
+    assert control.statements == []

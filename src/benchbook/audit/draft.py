@@ -495,6 +495,7 @@ class _Drafter:
         tno = self.tables
         groups: dict[int, str] = {}
         related: dict[int, str] = {}
+        efficiency: dict[int, tuple[int, int]] = {}
         cell_ids: dict[tuple[int, int], str] = {}  # (row, column) -> the claim drafted for the cell
         changes: list[tuple[int, int, Number, int]] = []  # a row of changes under rate columns
         row_labels: list[str] = []
@@ -512,9 +513,20 @@ class _Drafter:
             metric = "acceptance_rate" if unit == "ratio" else label_metric(h, unit) if unit else None
             if metric is None:
                 continue
-            if unit in ("x", "%") and _relating_column(h, [r[j] for r in body if j < len(r)]):
+            if unit == "%" and (sides_of := _efficiency_sides(header, body, kinds, j)) is not None:
+                efficiency[j] = sides_of  # "Efficiency: 63%": the row's observed over its ceiling
+                continue
+            if (
+                unit in ("x", "%")
+                and _relating_column(h, [r[j] for r in body if j < len(r)])
+                and _relation_sides(header, body, kinds, j, unit) is not None
+            ):
                 related[j] = unit  # a "vs baseline" / "Gain" column: statements, not claims
                 continue
+            if unit in ("x", "%") and _relating_column(h, [r[j] for r in body if j < len(r)]):
+                # "Best speedup" against a speculative rate the table does not give, or with no row
+                # to read as the baseline: claims of the change (the metric "speedup"), no sides guessed
+                metric = "speedup" if unit == "x" else "speed_change" if label_metric(h, "t/s") else "change"
             test = re.search(r"\b(pp|tg)\s?(\d+)\b", h, re.IGNORECASE)
             method = None
             if test:
@@ -596,6 +608,21 @@ class _Drafter:
                     else:
                         self.out.unplaced.append((line, n.text, self.post.line(line)[:300]))
                     continue
+                if n.unit in ("x", "%") and any(
+                    (r, k) in cell_ids
+                    and self.groups[groups[k]].fields.get("unit") == n.unit
+                    and _plain(str(self.claims[cell_ids[r, k]].fields.get("value"))) == _plain(n.text)
+                    for k in groups
+                    if k < j
+                ):
+                    continue  # "1.85× on math | up to 1.85×": the row's multiple again, that claim
+                relation = bound_of(row[j], n) if n.range is None else None
+                if relation is not None and n.unit in ("x", "%"):
+                    # "up to 2.03×" with no other cell stating it: a bound, no value claimed
+                    metric = str(self.groups[gid].fields.get("metric"))
+                    quote = f"{header[j]}: {row[j]} — {self.post.line(line)}"
+                    self.bound_statement(n, relation, metric, {**self.context(), **cond}, line, quote)
+                    continue
                 fields = _number_fields(n)
                 fields.pop("unit", None)
                 if cond:
@@ -620,6 +647,24 @@ class _Drafter:
                 **_where(line, f"{header[j]}: {body[r][j]} — {self.post.line(line)}"),
             }
             self.out.entries.append(Entry("statement", sid, {"id": sid, **fields}))
+        for j, (num, den) in efficiency.items():
+            for r, row in enumerate(body):
+                found = [n for n in numbers(row[j]) if n.unit == "%"] if j < len(row) else []
+                if not found or not stateable(found[0]) or found[0].range is not None:
+                    continue
+                if (r, num) not in cell_ids or (r, den) not in cell_ids:
+                    continue
+                line = block.line_of(r + 1, j)
+                sid = self.new_id(f"s-l{line}")
+                fields = {
+                    "kind": "ratio",
+                    "statement": f"{header[j]}: {row[j]}",
+                    "of": [self.first_stated(cell_ids[r, num]), self.first_stated(cell_ids[r, den])],
+                    "value": Num(found[0].text.lstrip("+")),
+                    "unit": "%",
+                    **_where(line, f"{header[j]}: {row[j]} — {self.post.line(line)}"),
+                }
+                self.out.entries.append(Entry("statement", sid, {"id": sid, **fields}))
         if related:
             self.table_relations(
                 header, body, block.row_lines, block.start, groups, related, cell_ids, row_labels
@@ -641,8 +686,10 @@ class _Drafter:
         one family in the row ("Standard t/s | TurboQuant t/s | Gain"), it relates the first two: a
         percent change from the first to the second, a ratio of the second to the first; with one,
         it relates the row's cell to the same column's cell of the baseline row (the row labelled
-        baseline/plain/off/without..., else the row whose multiple is 1 or change 0, else the first
-        row): a ratio of the row over the baseline, a percent change from the baseline to the row."""
+        baseline/plain/off/without..., else the row whose multiple is 1 or change 0;
+        ``_relation_sides`` decides beforehand that the table gives both sides): a ratio of the row
+        over the baseline, a percent change from the baseline to the row.  The baseline row's own
+        cell ("1.00×") relates it to itself: no statement."""
         fam = {j: self.groups[g].fields.get("unit") for j, g in groups.items()}
         col_of = {c: k for (_, k), c in cells.items()}
         for j, unit in related.items():
@@ -657,7 +704,7 @@ class _Drafter:
                         for n in numbers(row[j])[:1]
                         if _plain(n.text) == (1.0 if unit == "x" else 0.0)
                     ),
-                    0,
+                    None,
                 )
             for r, row in enumerate(body):
                 if j >= len(row) or _EMPTY.match(row[j]):
@@ -673,7 +720,7 @@ class _Drafter:
                     sides = [b, a] if kind == "ratio" else [a, b]
                 else:
                     col = next((k for k in sorted(groups) if (r, k) in cells), None)
-                    if col is None or (base_row, col) not in cells:
+                    if col is None or base_row is None or base_row == r or (base_row, col) not in cells:
                         continue
                     mine_c, base_c = cells[r, col], cells[base_row, col]
                     sides = [mine_c, base_c] if kind == "ratio" else [base_c, mine_c]
@@ -683,7 +730,7 @@ class _Drafter:
                 fields = {
                     "kind": kind,
                     "statement": f"{header[j]}: {row[j]}",
-                    "of": sides,
+                    "of": [self.first_stated(c) for c in sides],
                     "value": Num(value),
                     "unit": "x" if unit == "x" else "%",
                     **_where(line, f"{header[j]}: {row[j]} — {self.post.line(line)}"),
@@ -706,7 +753,7 @@ class _Drafter:
         def line_of(i: int) -> int:
             return next(ln for at, ln in reversed(starts) if at <= i)
 
-        rels = {id(r.number): r for r in relations(scanned, found)}
+        rels = {(r.number.start, r.number.end): r for r in relations(scanned, found)}
         spans = self.label_spans(scanned)  # once per paragraph: per number it was quadratic
         bounds = _sentence_bounds(text)
         named = mentions(text)
@@ -728,7 +775,7 @@ class _Drafter:
                 if named[k_named].path not in CLAUSE_ONLY:
                     self.named[named[k_named].path] = named[k_named].value
                 k_named += 1
-            if id(n) in rels:
+            if (n.start, n.end) in rels:
                 continue
             if repetitions(scanned, n):  # "ran it 3 times": a count of runs, no multiple
                 self.out.unplaced.append((line, n.text, sentence[:300]))
@@ -916,7 +963,7 @@ class _Drafter:
         # about speed relates rates, not the sizes or token counts beside it
         lo_c, hi_c = self._clause_of(text, n.start, s0, sentence)
         self.rates_only = bool(_SPEED.search(text[lo_c:hi_c]))
-        if self.rates_only:
+        if self.rates_only and rel.pair is None:  # "speed up of 4141 ms / 1640 ms = 2.5x": its pair
             placed = [(m, cid) for m, cid in placed if family(m.unit) == "rate"]
         in_sentence = [
             (m, cid)
@@ -1118,15 +1165,17 @@ class _Drafter:
         lo, hi = self._clause_of(text, n.start, s0, sentence)
         words = text[lo:hi].lower()
         if not re.search(
-            r"prefill|prompt|\bpp|decod|generat|\btg|output|fast|slow|speed|throughput|rate", words
+            r"prefill|prompt|\bpp|decod|generat|\btg|output|fast|slow|speed|throughput|rate|"
+            r"速|遅|快|慢|领先|优",
+            words,
         ):
             words = sentence.lower()  # "Rates 40.1 / 41.3 tok/s, +12% over last week": the sentence's
         if re.search(r"prefill|prompt|\bpp\b|pp\d", words):
             metric = "prefill_change"
         elif re.search(r"decod|generat|\btg\b|tg\d|output", words):
             metric = "decode_change"
-        elif re.search(r"fast|slow|speed|throughput|t/s|tok/s|rate", words):
-            metric = "speed_change"
+        elif re.search(r"fast|slow|speed|throughput|t/s|tok/s|rate|速|遅|快|慢|领先|优", words):
+            metric = "speed_change"  # "10%程度高速化", "15%程度遅くなった", "略优 4–5%"
         else:
             metric = "change"
         fields = _number_fields(n)
@@ -1491,8 +1540,13 @@ class _Drafter:
     def multiple_claim(self, n: Number, sign: int, s0: int, sentence: str, line: int) -> None:
         """A ``speedup`` (``slowdown`` for "slower", "regression") claim of a multiple whose sides
         the post does not state ("nearly 2x faster"), under the conditions the section and the
-        sentence name."""
+        sentence name.  "the 15× headline" restating a multiple the post stated before (one claim
+        of that value and unit) is that claim: nothing new drafted."""
         metric = "slowdown" if sign < 0 else "speedup"
+        if n.range is None and _RESTATED.search(sentence[: max(0, n.start - s0)]):
+            same = self.by_value.get((str(Num(n.text.lstrip("+"))), n.unit), [])
+            if len(same) == 1 and self.claims[same[0]].fields.get("metric") == metric:
+                return
         cfields: dict = {"metric": metric, **_number_fields(n)}
         cond = _merged(self.context(), self.named_conditions(n.start, s0, sentence))
         if cond:
@@ -1819,8 +1873,89 @@ class _Drafter:
             if pieces and all(_log_line(t) for _, t in pieces):
                 self.log(pieces)  # log lines pasted as a paragraph: drafted, and kept as a log
         self.uncited_timings()
+        self.rates_of_lines()
+        self.no_self_relations()
         fill(self.post, self.out.entries, self.out.groups)  # what the post states around each claim
         return self.out
+
+    def first_stated(self, cid: str) -> str:
+        """The claim a table cell's claim ``cid`` repeats: the one claim of the prose before it with
+        the same value and unit ("101 tok/s" in the title, then in a table row: SOURCES.md, "a
+        number the post repeats with the same digits cites the first claim"), else ``cid``."""
+        e = self.claims.get(cid)
+        if e is None or e.group is None:
+            return cid
+        shared = self.groups[e.group].fields
+        value = e.fields.get("value") or "–".join(e.fields.get("range") or ())
+        same = self.by_value.get((str(value), e.fields.get("unit") or shared.get("unit")), [])
+        first = [c for c in same if c != cid and self.claims[c].group is None]
+        if len(first) == 1 and same.index(first[0]) < same.index(cid):
+            return first[0]
+        return cid
+
+    def rates_of_lines(self) -> None:
+        """A rate on its own line right after a token count and a time in seconds on the lines just
+        before it ("decode time: 14.33s / output token: 1000 / decode speed: 69.79 token/s", a
+        script's printout) that equals the count over the time to its stated digits: a ratio
+        statement of the two claims (the count, then the time), in the rate's unit.  Only where the
+        quotient agrees: a rate beside unrelated counts is left alone."""
+        at: dict[int, list[Entry]] = {}
+        for e in self.out.entries:
+            line = e.fields.get("source_line")
+            if e.kind == "claim" and isinstance(line, int) and e.group is None:
+                at.setdefault(line, []).append(e)
+        cited = {tuple(e.fields["of"]) for e in self.out.entries if isinstance(e.fields.get("of"), list)}
+        for line, here in at.items():
+            for rate in here:
+                if family(rate.fields.get("unit")) != "rate" or "value" not in rate.fields:
+                    continue
+                near = [e for k in (line - 1, line - 2, line - 3) for e in at.get(k, [])]
+                tokens = [e for e in near if e.fields.get("unit") == "tokens" and "value" in e.fields]
+                times = [e for e in near if e.fields.get("unit") == "s" and "value" in e.fields]
+                stated = str(rate.fields["value"])
+                digits = len(stated.split(".")[1]) if "." in stated else 0
+                value = _plain(stated) or 0.0
+                pairs = [
+                    (t, d)
+                    for t in tokens
+                    for d in times
+                    if (_plain(str(d.fields["value"])) or 0) > 0
+                    and abs(
+                        (_plain(str(t.fields["value"])) or 0) / (_plain(str(d.fields["value"])) or 1) - value
+                    )
+                    <= 0.5 * 10.0**-digits + 1e-9 * value
+                ]
+                if len(pairs) != 1 or (pairs[0][0].id, pairs[0][1].id) in cited:
+                    continue
+                t, d = pairs[0]
+                sid = self.new_id(f"s-l{line}")
+                fields = {
+                    "kind": "ratio",
+                    "statement": str(rate.fields.get("quote") or ""),
+                    "of": [t.id, d.id],
+                    "value": rate.fields["value"],
+                    "unit": rate.fields.get("unit"),
+                    **_where(line, str(rate.fields.get("quote") or "")),
+                }
+                if "decimals" in rate.fields:
+                    fields["decimals"] = rate.fields["decimals"]  # every digit of a printed float
+                self.out.entries.append(Entry("statement", sid, {"id": sid, **fields}))
+
+    def no_self_relations(self) -> None:
+        """A statement relating one claim to itself (``of`` citing an id twice: a ratio of 1 by
+        construction, issue 29) states nothing the claims do not: it becomes a todo statement
+        citing the claim once, for the reader to name the other side."""
+        for k, e in enumerate(self.out.entries):
+            of = e.fields.get("of")
+            if e.kind != "statement" or not isinstance(of, list) or len(set(of)) == len(of):
+                continue
+            fields: dict = {
+                "id": e.id,
+                "todo": "name the two sides in `of` (the claims it relates), then delete `todo`",
+            }
+            fields.update({key: v for key, v in e.fields.items() if key != "id"})
+            fields["of"] = list(dict.fromkeys(of))
+            self.out.entries[k] = Entry("todo", e.id, fields, e.group)
 
     def uncited_timings(self) -> None:
         """The timing lines of a log excerpt (``toollines``: llama.cpp's ``prompt eval time = ...
@@ -1854,6 +1989,12 @@ _RELATING_HEADER = re.compile(
     r"faster|slower|boost|loss|\bx\b|×",
     re.IGNORECASE,
 )
+#: the words right before a number that restate one already given: "not the 15× headline", "that
+#: 2x figure"
+_RESTATED = re.compile(
+    r"\b(?:the|that|this|those|these|its|their)\s+(?:same\s+|quoted\s+|claimed\s+)?$", re.I
+)
+
 #: a row label naming the baseline of a table's comparisons
 _BASELINE = re.compile(
     r"\b(?:baseline|base|plain|vanilla|autoregressive|without|no[- ]?(?:spec|draft|mtp)|spec[- ]?off|off)\b",
@@ -2082,6 +2223,72 @@ def _names_metric(label: str) -> bool:
         or _metric_header(label)
         or re.search(r"accept|latency|ttft|throughput|吞吐|速度", label, re.IGNORECASE)
     )
+
+
+def _rate_columns(header: list[str], body: list[list[str]], kinds: list[str], j: int) -> dict[int, str]:
+    """A table's columns of numbers with a unit other than j's, a multiple, a percentage or a
+    fraction, and not relating ones: column -> its unit's family ("rate", "size", ...)."""
+    out: dict[int, str] = {}
+    for k, h in enumerate(header):
+        if k == j or kinds[k] not in ("value", "lead"):
+            continue
+        cells = [r[k] for r in body if k < len(r) and not _EMPTY.match(r[k])]
+        u = _header_unit(h) or next((n.unit for c in cells for n in numbers(c)[:1] if n.unit), None)
+        if u is not None and u not in ("x", "%", "ratio") and not _relating_column(h, cells):
+            out[k] = family(u) or u
+    return out
+
+
+#: a column of percentages that are one column of the row over another: "Efficiency", "Utilization"
+_EFFICIENCY_HEADER = re.compile(r"\b(?:efficiency|utili[sz]ation|of (?:theoretical|peak|max))\b", re.I)
+#: the header of the column an efficiency is taken of: "Theoretical max", "Peak", "Roofline"
+_CEILING_HEADER = re.compile(r"\b(?:theoretical|theory|max(?:imum)?|peak|ceiling|roofline|limit)\b", re.I)
+
+
+def _efficiency_sides(
+    header: list[str], body: list[list[str]], kinds: list[str], j: int
+) -> tuple[int, int] | None:
+    """The two columns an "Efficiency" column of percentages relates in each row (``_EFFICIENCY_HEADER``):
+    (the measured column, the ceiling column), two columns of one unit family of which exactly one
+    names a ceiling ("Theoretical max | Observed | Efficiency": observed over theoretical, 101 /
+    160 = 63%); else None."""
+    if not _EFFICIENCY_HEADER.search(header[j]):
+        return None
+    cols = _rate_columns(header, body, kinds, j)
+    for fam in set(cols.values()):
+        same = [k for k, f in cols.items() if f == fam]
+        ceiling = [k for k in same if _CEILING_HEADER.search(header[k])]
+        if len(same) == 2 and len(ceiling) == 1:
+            return next(k for k in same if k != ceiling[0]), ceiling[0]
+    return None
+
+
+def _relation_sides(
+    header: list[str], body: list[list[str]], kinds: list[str], j: int, unit: str
+) -> str | None:
+    """How a table's relating column ``j`` (multiples "x" or changes "%": "vs baseline",
+    "Speedup") finds the two sides of each cell in the table: "pair" (two rate columns of one unit
+    in the row: "Standard t/s | TurboQuant t/s | Gain"), "row" (one rate column, and a row to read
+    as the baseline: labelled baseline/plain/off/no-spec, or whose cell is 1× / 0%), else None: the
+    other side is not in the table ("Baseline | Best speedup" with the speculative rate not given,
+    or no baseline row), so the cells are claims of the change, not statements with guessed sides
+    (issue 29: a self-ratio and other rows' baselines were cited)."""
+    rate_units = _rate_columns(header, body, kinds, j)
+    fams = list(rate_units.values())
+    if any(fams.count(f) >= 2 for f in fams):
+        return "pair"
+    if len(rate_units) != 1 or _BASELINE.search(header[next(iter(rate_units))]):
+        return None  # "Baseline | Best speedup": the row's other rate is not in the table
+    kinds_of_rows = [
+        " ".join(c for k, c in enumerate(row[: len(header)]) if kinds[k] == "label" and not _EMPTY.match(c))
+        for row in body
+    ]
+    if any(_BASELINE.search(lab) for lab in kinds_of_rows):
+        return "row"
+    one = 1.0 if unit == "x" else 0.0
+    if any(_plain(n.text) == one for row in body if j < len(row) for n in numbers(row[j])[:1]):
+        return "row"
+    return None
 
 
 def _ratio_column(header: str, cells: list[str]) -> str | None:

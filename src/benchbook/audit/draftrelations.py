@@ -33,7 +33,7 @@ _LESS = (
 _MORE_BEFORE = (
     r"increas\w*|ris(?:e|es|ing)|rose|gr(?:ow|ows|ew|owing)|improv\w*|gain(?:s|ed)?|jump(?:s|ed)?|"
     r"climb(?:s|ed)?|boost(?:s|ed)?|speeds? up|sped up|went up|goes up|up|"
-    r"提升了?|提高了?|增加了?|加快了?|快了"
+    r"提升了?|提高了?|增加了?|加快了?|快了|领先了?|略优于?|优于|快出了?|高出了?"
 )
 _LESS_BEFORE = (
     r"drop(?:s|ped)?|f(?:all|alls|ell)|decreas\w*|declin\w*|reduc\w*|regress\w*|shr[iu]nk\w*|"
@@ -62,6 +62,8 @@ _WORD_MULTIPLES: list[tuple[re.Pattern[str], str]] = [
 ]
 #: a multiple written "N-fold"
 _FOLD = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s*-?\s*fold\b", re.IGNORECASE)
+#: words right after a number that make it approximate: "10%程度" (about 10%), "15%ほど", "5%左右"
+_ABOUT_AFTER = r"程度|ほど|くらい|ぐらい|前後|左右|上下"
 #: acceptance words: a percentage beside them is an acceptance rate, no relation
 _ACCEPT = re.compile(r"accept|수락|採択|受理|接受", re.IGNORECASE)
 _ABOUT_BEFORE = re.compile(
@@ -148,6 +150,10 @@ def relations(text: str, found: list[Number]) -> list[Relation]:
         if n.unit == "x":
             if repetitions(text, n):
                 continue
+            quotient = _quotient(text, found, i)
+            if quotient is not None:  # "4141 ms / 1640 ms = 2.5x": the first over the second
+                out.append(Relation("ratio", n, 1, "", n.start, quotient))
+                continue
             m = re.match(rf"\s*(?:(?:{_LESS})|(?:{_MORE}))?", tail, re.IGNORECASE)
             word = m.group(0).strip().lower() if m else ""
             sign = -1 if word and re.fullmatch(_LESS, word, re.IGNORECASE) else 1
@@ -159,12 +165,23 @@ def relations(text: str, found: list[Number]) -> list[Relation]:
             if re.match(r"\s*of\b", tail, re.IGNORECASE):
                 if _ACCEPT.search(text[max(0, n.start - 40) : n.start]):
                     continue  # "acceptance was 72% of drafted tokens": an acceptance rate
+                if re.search(r"\bwithin\s*[~≈]?\s*$", text[max(0, n.start - 12) : n.start], re.IGNORECASE):
+                    # "within ~3-6% of measurement": how far apart two numbers are, no share
+                    out.append(
+                        Relation("percent_change", n, 1, _side_words(re.sub(r"^\s*of\s+", "", tail)), n.start)
+                    )
+                    continue
                 out.append(Relation("ratio", n, 1, _side_words(re.sub(r"^\s*of\s+", "", tail)), n.start))
                 continue
-            # no word boundary after a word of a script that writes none ("70% 削減となった")
+            # no word boundary after a word of a script that writes none ("70% 削減となった"); "程度",
+            # "ほど", "くらい", "左右" between (about): "10%程度高速化", "15%程度遅くなった"
             m = re.match(
-                rf"\s*(?:(?P<less>{_LESS})|(?P<more>{_MORE}))(?:\b|(?<=[^\x00-\x7f]))", tail, re.IGNORECASE
+                rf"\s*(?P<about>{_ABOUT_AFTER})?\s*(?:(?P<less>{_LESS})|(?P<more>{_MORE}))(?:\b|(?<=[^\x00-\x7f]))",
+                tail,
+                re.IGNORECASE,
             )
+            if m and m.group("about"):
+                n = replace(n, about=True)
             verb = _BEFORE.search(text[max(0, n.start - 40) : n.start])
             signed = re.match(r"[+\-−]\d", text[n.start : n.end]) is not None
             if m:
@@ -212,6 +229,22 @@ def _changed_pair(text: str, found: list[Number], i: int) -> tuple[Number, Numbe
     if not re.fullmatch(joint, text[a.end : b.start]):
         return None
     if not re.fullmatch(r"\s*(?:(?:[^\W\d]+\s*){0,3})?[(,;]\s*", text[b.end : n.start]):
+        return None
+    return a, b
+
+
+def _quotient(text: str, found: list[Number], i: int) -> tuple[Number, Number] | None:
+    """The two numbers a multiple is written as the quotient of: "speed up of 4141 ms / 1640 ms =
+    2.5x" (A / B = N×, one unit on both, not % or x): (A, B), the ratio's numerator first; else
+    None."""
+    if i < 2 or found[i].range is not None:
+        return None
+    a, b = found[i - 2], found[i - 1]
+    if a.unit is None or a.unit != b.unit or a.unit in ("%", "x") or a.range or b.range:
+        return None
+    if not re.fullmatch(r"\s*(?:/|÷)\s*", text[a.end : b.start]):
+        return None
+    if not re.fullmatch(r"\s*(?:=|≈|~)\s*[~≈]?\s*", text[b.end : found[i].start]):
         return None
     return a, b
 
