@@ -362,3 +362,51 @@ def test_json_acceptance_fraction_and_its_control(tmp_path):
     assert [(c.metric, c.value, c.unit, c.decimals) for c in cf.claims] == [
         ("acceptance_rate", 0.9393, "ratio", 4)
     ]  # a count or setting above 1 is no fraction
+
+
+# --- units glued to a word, units in Cyrillic, "prompt eval rate" ----------------------------------
+
+
+def test_cyrillic_sizes_and_prompt_eval_rate(tmp_path):
+    text = "Модель занимает 44.5 ГБ. Ollama: prompt eval rate 46 toks, eval rate 12.5 toks.\n"
+    cf = _drafted(text, tmp_path)
+    assert _rows(cf) == [
+        ("model_size", 44.5, "GB", 1, False),
+        ("prefill_tps", 46, "tok/s", 0, False),  # not the later "eval rate"'s decode
+        ("decode_tps", 12.5, "tok/s", 1, False),
+    ]
+
+
+def test_unit_glued_to_a_word_is_no_unit():
+    from benchbook.audit.draftprose import numbers
+
+    assert [(n.text, n.unit) for n in numbers("PPL 6.12, 8 PPL, 12 GB, 5 msec")] == [
+        ("6.12", None),
+        ("8", None),  # "PP" of "PPL" is no rate
+        ("12", "GB"),
+        ("5", "ms"),
+    ]
+
+
+# --- several label: value parts on one line; numbers a code block cannot place --------------------
+
+
+def test_sglang_bench_speculative_line(tmp_path):
+    cf = _drafted(
+        "```\nEAGLE-3:\n#questions: 80, Throughput: 276.30 token/s, Acceptance length: 5.36\n"
+        "Average input length:      1052.17\n```\n",
+        tmp_path,
+    )
+    assert _rows(cf) == [
+        ("throughput", 276.3, "tok/s", 2, False),
+        ("mean_accepted_length", 5.36, "tokens", 2, False),
+        ("prompt_length", 1052.17, "tokens", 2, False),
+    ]  # "#questions: 80" is a setting: no unit, no claim
+
+
+def test_code_block_numbers_not_placed_are_listed():
+    from benchbook.audit.draft import draft_text
+
+    d = draft_text("```\nfoo bar 12 GB and 30 ms\ndecode speed: 41.5 t/s\nport: 8080\n```\n")
+    assert [u[:2] for u in d.unplaced] == [(2, "12"), (2, "30")]  # the rate is a claim; 8080 no unit
+    assert [e.fields["value"] for e in d.entries if e.kind == "claim"] == ["41.5"]

@@ -47,7 +47,7 @@ from ..ingest.settings import flash_attn_word
 from .draftcommand import command_lines
 from .draftcontext import cell_conditions, count, fill
 from .draftnames import CLAUSE_ONLY, Mention, clause_bounds, hardware_of, machine_size, mentions
-from .draftprose import CAPITALS_ONLY, Number, bound_of, family, metric_of, numbers
+from .draftprose import CAPITALS_ONLY, Number, bound_of, family, metric_of, number_text, numbers
 from .draftrelations import pair_units, relations, repetitions
 from .post import Block, Post, read_post
 from .resultlines import Result, results
@@ -1795,6 +1795,8 @@ class _Drafter:
                         self.result_claim(r, self.pending_log if logged else None)
                 self.rate_lines(block.lines, in_command)
                 self.result_details(on_rate_lines, self.pending_log if logged else None)
+                if not logged:
+                    self.code_unplaced(pieces, found)
                 continue  # code that is neither output, a command nor a log: not prose
             read = [self.inline_commands(n, t) for n, t in pieces]
             for r in stated:  # a result line in prose: drafted once, blanked out of the prose read
@@ -1815,6 +1817,25 @@ class _Drafter:
         self.uncited_timings()
         fill(self.post, self.out.entries, self.out.groups)  # what the post states around each claim
         return self.out
+
+    def code_unplaced(self, pieces: list[tuple[int, str]], found: list[Result]) -> None:
+        """The numbers with a unit of a code block that is no log (``pieces``: its lines outside
+        command lines) that neither a result line (``found``) nor a claim on their line states:
+        listed under ``unplaced``, never dropped (issue 29: "numbers it cannot place are listed")."""
+        spans: dict[int, list[tuple[int, int]]] = {}
+        for r in found:
+            spans.setdefault(r.line, []).append((r.start, r.end))
+        claimed: dict[int, set[str]] = {}
+        for e in self.out.entries:
+            if e.kind == "claim" and e.fields.get("source_line") is not None:
+                claimed.setdefault(e.fields["source_line"], set()).add(str(e.fields.get("value")))
+        for line, t in pieces:
+            for n in numbers(t):
+                if n.unit is None or any(a <= n.start < b for a, b in spans.get(line, ())):
+                    continue
+                if number_text(n.text) in claimed.get(line, ()) or n.text in claimed.get(line, ()):
+                    continue
+                self.out.unplaced.append((line, n.text, t.strip()[:300]))
 
     def uncited_timings(self) -> None:
         """The timing lines of a log excerpt (``toollines``: llama.cpp's ``prompt eval time = ...

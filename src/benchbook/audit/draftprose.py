@@ -113,6 +113,14 @@ UNITS: dict[str, str] = {
     "hour": "h",
     "GiB": "GiB",
     "GB": "GB",
+    "ГБ": "GB",
+    "Гб": "GB",
+    "ГиБ": "GiB",
+    "МБ": "MB",
+    "Мб": "MB",
+    "МиБ": "MiB",
+    "ТБ": "TB",
+    "msec": "ms",
     "MiB": "MiB",
     "MB": "MB",
     "TB": "TB",
@@ -141,7 +149,7 @@ _NUM = r"[+\-−]?(?:\d{1,3}(?:[,\u202f ]\d{3})+(?![\d,])|\d+)(?:\.\d+|(?<!\d{4}
 #: a unit right after a number; single letters only where no letter follows (2x, 9.8 s, 12 h)
 #: (a unit followed by "/s" is a rate of it: "GB/s" is read whole, a bandwidth, never GB)
 _UNIT = (
-    rf"(?:{_PRECISION}\s+TFLOPS\b|(?:{_UNIT_ALT})(?!/s\b)|x(?![a-z\d])|s(?![a-z])|h(?![a-z])|"
+    rf"(?:{_PRECISION}\s+TFLOPS\b|(?:{_UNIT_ALT})(?!/s\b)(?![A-Za-z])|x(?![a-z\d])|s(?![a-z])|h(?![a-z])|"
     r"tok(?![a-z])|min(?![a-z]))"
 )
 _RANGE_SEP = r"\s*(?P<sep>–|—|-|~|〜|～|to|bis|à)\s*"
@@ -432,15 +440,19 @@ _METRIC_WORDS: list[tuple[str, str, str]] = [
     ),
     (
         "rate",
-        r"\btg\s?\d*\b|decod|generat|\bgen\b|\boutput\b|\beval rate|토큰 생성|生成|デコード",
+        r"\btg\s?\d*\b|decod|generat|\bgen\b|\boutput\b|(?<!prompt )\beval rate|토큰 생성|生成|デコード",
         "decode_tps",
     ),
     ("rate", r".", "decode_tps"),
-    ("size", r"vram|gpu memory|video memory|dedicated|gpu|显存|ビデオメモリ|그래픽 메모리", "vram_peak"),
+    (
+        "size",
+        r"vram|gpu memory|video memory|dedicated|gpu|显存|ビデオメモリ|그래픽 메모리|видеопамят",
+        "vram_peak",
+    ),
     ("size", r"\brss\b|resident|process", "rss_peak"),
     ("size", r"working set", "working_set_peak"),
-    ("size", r"\bram\b|system memory|memory", "ram_peak"),
-    ("size", r"model|file|gguf|weights|quant|download|disk", "model_size"),
+    ("size", r"\bram\b|system memory|memory|памят|\bозу\b", "ram_peak"),
+    ("size", r"model|file|gguf|weights|quant|download|disk|модел|файл|вес", "model_size"),
     ("size", r".", "size"),
     ("time", r"ttft|first token|time to first|首字|首个?token|最初のトークン|첫 토큰", "ttft"),
     ("time", r"latency|per token|tpot|延迟|遅延|レイテンシ|지연", "latency"),

@@ -114,6 +114,18 @@ _RATE_WORDS = re.compile(
 )
 
 
+#: a label naming the tokens accepted per verify step (SGLang's "Acceptance length", "accept length",
+#: "mean accepted length"): tokens, whatever unit is written
+_ACCEPT_LENGTH = re.compile(
+    r"accept\w*\s+(?:length|len)\b|mean\s+accepted\s+(?:length|tokens)", re.IGNORECASE
+)
+#: a label naming a length in tokens ("Average input length", "output length"): tokens where no unit
+#: is written
+_LENGTH_LABEL = re.compile(
+    r"\b(?:input|prompt|output|generated?|completion|accept\w*)\s+(?:length|len)\b", re.IGNORECASE
+)
+
+
 def label_unit(label: str) -> str | None:
     """The unit a label names: in parentheses or brackets of any script (``TTFT (ms)``, ``吞吐（tokens/s）``),
     as a word of two or more characters (``Prompt tok/s``, ``Decode TPS``), or a rate of tokens in
@@ -167,6 +179,12 @@ def label_metric(label: str, unit: str) -> str | None:
             return "load_time"
         return "duration"
     if fam == "tokens":
+        if _ACCEPT_LENGTH.search(low):
+            return "mean_accepted_length"
+        if re.search(r"\b(?:input|prompt)\s+(?:length|len)\b", low):
+            return "prompt_length"
+        if re.search(r"\b(?:output|generated?|completion)\s+(?:length|len)\b", low):
+            return "output_length"
         return "tokens"
     return metric_of(unit, low)
 
@@ -217,12 +235,41 @@ def _labelled(n: int, text: str) -> list[Result]:
         unit = label_unit(label)
         if unit is None and re.search(r"\btokens?\b|\bcount\b", label, re.IGNORECASE):
             unit = "tokens" if "." not in m.group("v") else None
+        if unit is None and _LENGTH_LABEL.search(label):
+            unit = "tokens"  # "Acceptance length: 5.36", "Average input length: 1052.17": means of tokens
     if unit is None or (family(unit) == "size" and not _SIZE_LABEL.search(label)):
         return []
     metric = label_metric(_STAT.sub("", label), unit)
     if metric is None:
         return []
     return [Result(n, metric, m.group("v"), unit, m.start("v"), m.end(), None, _stat(label))]
+
+
+#: where a line of several ``label: value`` results splits ("#questions: 80, Throughput: 276.30
+#: token/s, Acceptance length: 5.36")
+_SEGMENT = re.compile(r",\s+|;\s+|\s+\|\s+")
+
+
+def _segments(n: int, text: str) -> list[Result]:
+    """The results of a line of several ``label: value [unit]`` parts separated by ``,``/``;``/``|``
+    (SGLang's ``bench_speculative``: ``#questions: 80, Throughput: 276.30 token/s, Acceptance length:
+    5.36``), each part read as a line of its own (``_labelled``), offsets those of the whole line;
+    none where fewer than two parts have the shape ``label: value``."""
+    cuts = [0]
+    for m in _SEGMENT.finditer(text):
+        cuts += [m.start(), m.end()]
+    cuts.append(len(text))
+    parts = [(cuts[k], text[cuts[k] : cuts[k + 1]]) for k in range(0, len(cuts), 2)]
+    shaped = [(at, p) for at, p in parts if re.search(rf":\s*{_NUM}", p)]
+    if len(shaped) < 2:
+        return []
+    out: list[Result] = []
+    for at, p in shaped:
+        for r in _labelled(n, re.sub(r"^[#\s]+", lambda m: " " * len(m.group()), p)):
+            r.start += at
+            r.end += at
+            out.append(r)
+    return out
 
 
 def _pairs(n: int, text: str) -> list[Result]:
@@ -304,7 +351,7 @@ def tool_results(lines: list[tuple[int, str]], code: bool = True) -> list[Result
             got = (
                 _tap(n, t)
                 if _TAP.match(t)
-                else _memory(n, t) or _perplexity(n, t) or _labelled(n, t) or _pairs(n, t)
+                else _memory(n, t) or _perplexity(n, t) or _labelled(n, t) or _segments(n, t) or _pairs(n, t)
             )
         out.extend(got)
     return out
