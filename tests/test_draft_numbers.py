@@ -410,3 +410,56 @@ def test_code_block_numbers_not_placed_are_listed():
     d = draft_text("```\nfoo bar 12 GB and 30 ms\ndecode speed: 41.5 t/s\nport: 8080\n```\n")
     assert [u[:2] for u in d.unplaced] == [(2, "12"), (2, "30")]  # the rate is a claim; 8080 no unit
     assert [e.fields["value"] for e in d.entries if e.kind == "claim"] == ["41.5"]
+
+
+# --- tables: rate headers in llama-bench's words, PPL, measurement columns with no unit, settings --
+
+ENGINE_TABLE = (
+    "| Engine | TG/s | PP/s | tok/s/user | PPL | TTFT |\n|---|---|---|---|---|---|\n"
+    "| llama.cpp | 45.2 | 1200.5 | 11.3 | 6.12 | 0.35 |\n"
+)
+
+
+def test_table_rate_headers_ppl_and_unplaced_columns():
+    from benchbook.audit.draft import draft_text
+
+    d = draft_text(ENGINE_TABLE)
+    groups = {g.id: (g.fields["metric"], g.fields["unit"]) for g in d.groups}
+    assert list(groups.values()) == [
+        ("decode_tps", "t/s"),
+        ("prefill_tps", "t/s"),
+        ("decode_tps", "tok/s"),
+        ("perplexity", "PPL"),  # not a rate: "PP" glued to "L" is no unit
+    ]
+    assert [e.fields["value"] for e in d.entries if e.kind == "claim"] == ["45.2", "1200.5", "11.3", "6.12"]
+    assert [u[:2] for u in d.unplaced] == [(3, "0.35")]  # TTFT with no unit: listed, not a condition
+
+
+def test_settings_table_is_no_claim_and_its_control():
+    from benchbook.audit.draft import draft_text
+
+    d = draft_text(
+        "| Setting | Value |\n|---|---|\n| GPU | A100 40GB |\n| n_ctx | 2048 |\n| flags | -ngl 99 |\n"
+    )
+    assert [e for e in d.entries if e.kind == "claim"] == []
+    assert [u[:2] for u in d.unplaced] == [(3, "40"), (4, "2048"), (5, "99")]
+    # control: a two-column table of results under the same header states claims
+    d = draft_text("| Setting | Value |\n|---|---|\n| Decode | 41.5 t/s |\n| Prefill | 900 t/s |\n")
+    assert [e.fields["value"] for e in d.entries if e.kind == "claim"] == ["41.5", "900"]
+
+
+# --- prose: a device count, a size times a count, hardware specs, the word right after a number ----
+
+
+def test_device_counts_and_specs_are_no_claims(tmp_path):
+    cf = _drafted(
+        "# Qwen on a 16GB VRAM card\n\nI ran on 4 X H100 and 12GB × 2장. My box has 64GB DDR5; "
+        "the run used 20 GB RAM and 14 GB VRAM and took 3 h.\n",
+        tmp_path,
+    )
+    assert _rows(cf) == [
+        ("size", 12, "GB", 0, False),  # a 12× speedup it is not
+        ("ram_peak", 20, "GB", 0, False),
+        ("vram_peak", 14, "GB", 0, False),  # the word right after it, not the RAM before
+        ("duration", 3, "h", 0, False),  # control: hours; "4 X H100" is no 4 h
+    ]

@@ -305,6 +305,7 @@ class _Drafter:
         self.profile: dict[str, tuple[str | None, set[str]]] = {}
         self.vocab: dict[str, tuple[str, object]] = {}
         self.tables = 0
+        self.in_heading = False  # reading a title or heading (``_spec_size``)
         self.suffix: dict[str, int] = {}
         #: conditions named in the section's prose so far (``draftnames``): path -> value
         self.named: dict[str, object] = {}
@@ -455,6 +456,13 @@ class _Drafter:
         rows = block.rows
         header, body = rows[0], rows[1:]
         width = len(header)
+        if _settings_table(header, body):
+            # "| GPU | A100 40GB |", "| n_ctx | 2048 |": the setup a post ran, no result
+            for r, row in enumerate(body):
+                for j, cell in enumerate(row[1:width], start=1):
+                    line = block.line_of(r + 1, j)
+                    self.out.unplaced += [(line, n.text, self.post.line(line)[:300]) for n in numbers(cell)]
+            return
         kinds: list[str] = []
         for j, h in enumerate(header):
             key = _label_key(h)
@@ -465,6 +473,8 @@ class _Drafter:
                 kinds.append("label")
             elif head_unit or with_unit or _metric_header(h):
                 kinds.append("value")
+            elif j > 0 and _MEASURE_HEADER.search(h) and cells and all(numbers(c) for c in cells):
+                kinds.append("unplaced")  # "TTFT", "Duration" over plain numbers: no unit to state
             else:
                 kinds.append("label")
         lead_unit = self.para_rate or self.heading_rate
@@ -507,6 +517,7 @@ class _Drafter:
                 unit = "t/s"
             metric = "acceptance_rate" if unit == "ratio" else label_metric(h, unit) if unit else None
             if metric is None:
+                kinds[j] = "unplaced"  # its numbers are listed, not dropped
                 continue
             if unit in ("x", "%") and _relating_column(h, [r[j] for r in body if j < len(r)]):
                 related[j] = unit  # a "vs baseline" / "Gain" column: statements, not claims
@@ -539,6 +550,10 @@ class _Drafter:
             cond: dict = {}
             labels = []
             for j, cell in enumerate(row[:width]):
+                if kinds[j] == "unplaced":
+                    at = block.line_of(r + 1, j)
+                    self.out.unplaced += [(at, n.text, self.post.line(at)[:300]) for n in numbers(cell)]
+                    continue
                 if kinds[j] != "label" or _EMPTY.match(cell):
                     continue
                 labels.append(cell)
@@ -749,7 +764,11 @@ class _Drafter:
                 metric: str | None = "acceptance_rate"
             else:
                 metric = metric_of(n.unit, before, scanned[n.end : n.end + 30])
-            if metric is None or family(n.unit) == "size" and machine_size(text, n.start, n.end, named):
+            if (
+                metric is None
+                or family(n.unit) == "size"
+                and (machine_size(text, n.start, n.end, named) or _spec_size(scanned, n.end, self.in_heading))
+            ):
                 self.out.unplaced.append((line, n.text, sentence[:300]))  # "RTX 5090 32GB": the card's
                 continue
             relation = bound_of(scanned, n)
@@ -1751,7 +1770,9 @@ class _Drafter:
                 self.para_rate = None
                 self.open_table = None
                 # a title's or heading's numbers are stated too ("C1 ~50 tok/s on a 3090")
+                self.in_heading = True
                 self.prose(list(block.lines), [self.inline_commands(n, t) for n, t in block.lines])
+                self.in_heading = False
                 continue
             if block.kind == "table":
                 had_command = bool(self.command)
@@ -2084,6 +2105,10 @@ def _header_unit(header: str) -> str | None:
         low = m.group(1).lower()  # "Output Tok/s", "Speed (T/S)": the unit as a claims file writes it
         spelled = {"tokens/s": "tok/s", "tps": "tok/s", "gib": "GiB", "gb": "GB", "mib": "MiB", "mb": "MB"}
         return spelled.get(low, low)
+    if re.search(r"\b(?:tg|pp)\s?\d*\s?/\s?s\b", header, re.IGNORECASE):
+        return "t/s"  # "TG/s", "PP/s": llama-bench's tests as rates
+    if re.fullmatch(r"\W*(?:ppl|perplexity)\b.*", header, re.IGNORECASE):
+        return "PPL"
     if re.search(r"(?:\(|\s)(?:sec|seconds|s)\)?$", header.strip(), re.IGNORECASE):
         return "s"  # "Time (s)", "T_PP s" (llama-sweep-bench's time columns)
     return None
@@ -2128,6 +2153,58 @@ def _transposed(rows: list[list[str]]) -> str | None:
         1 for r in body if r and _names_metric(re.sub(r"[*_`]", "", r[0])) and not re.match(r"\W*\d", r[0])
     )
     return "rows" if naming >= 2 and naming * 2 >= len(body) else None
+
+
+#: a table header naming a measurement ("TTFT", "Duration", "Latency"): its numbers are results,
+#: never a row's condition, and listed as unplaced where the header gives no unit
+_MEASURE_HEADER = re.compile(
+    r"\b(?:ttft|tpot|itl|e2el?|latency|duration|elapsed|time|wall|ppl|perplexity|throughput|speed|"
+    r"memory|vram|accuracy|score)\b|耗时|时间|延迟|時間|速度|시간",
+    re.IGNORECASE,
+)
+#: the header of a two-column table of settings ("| Setting | Value |", "| Component | Spec |")
+_SETTINGS_HEADER = (
+    re.compile(
+        r"^\W*(?:settings?|parameters?|params?|options?|config(?:uration)?|keys?|items?|specs?|"
+        r"components?|hardware|system|environment|env|property|name)\W*$",
+        re.IGNORECASE,
+    ),
+    re.compile(
+        r"^\W*(?:values?|settings?|config(?:uration)?|specs?|details?|spec(?:ification)?s?)\W*$",
+        re.IGNORECASE,
+    ),
+)
+
+
+def _settings_table(header: list[str], body: list[list[str]]) -> bool:
+    """Whether a table lists settings, not results: two columns under a settings header
+    (``_SETTINGS_HEADER``: "| Setting | Value |") and no row naming a metric ("| Decode | 41 t/s |"
+    is a result whatever the header)."""
+    if len(header) != 2 or not all(p.match(h) for p, h in zip(_SETTINGS_HEADER, header, strict=True)):
+        return False
+    return not any(
+        r
+        and (
+            _names_metric(r[0])
+            or any(family(n.unit) in ("rate", "ratio", "multiple") for n in numbers(r[-1]))
+        )
+        for r in body
+    )
+
+
+#: what follows a size that is a machine's memory, not a measurement: its kind ("64GB DDR5", "32 GB
+#: LPDDR5X", "24GB GDDR6X", "80GB HBM3")
+_MEMORY_KIND = re.compile(r"\s*(?:of\s+)?(?:LP|G)?DDR\d|\s*(?:of\s+)?HBM\d?e?\b", re.IGNORECASE)
+#: what follows a size in a title or heading that makes it the machine's ("16GB VRAM")
+_MEMORY_WORD = re.compile(r"\s*(?:of\s+)?(?:VRAM|RAM|memory|unified)\b", re.IGNORECASE)
+
+
+def _spec_size(text: str, end: int, heading: bool) -> bool:
+    """Whether the size ending at ``text[end]`` is a hardware spec (SOURCES.md: specs are the
+    ``systems``, not claims): followed by a memory kind (``_MEMORY_KIND``: "64GB DDR5"; "32GB of
+    RAM" may be a measured size: "used 32GB of RAM"), or, in a title or heading, by a memory word
+    ("16GB VRAM")."""
+    return bool(_MEMORY_KIND.match(text, end) or heading and _MEMORY_WORD.match(text, end))
 
 
 def _metric_header(header: str) -> bool:

@@ -149,8 +149,8 @@ _NUM = r"[+\-−]?(?:\d{1,3}(?:[,\u202f ]\d{3})+(?![\d,])|\d+)(?:\.\d+|(?<!\d{4}
 #: a unit right after a number; single letters only where no letter follows (2x, 9.8 s, 12 h)
 #: (a unit followed by "/s" is a rate of it: "GB/s" is read whole, a bandwidth, never GB)
 _UNIT = (
-    rf"(?:{_PRECISION}\s+TFLOPS\b|(?:{_UNIT_ALT})(?!/s\b)(?![A-Za-z])|x(?![a-z\d])|s(?![a-z])|h(?![a-z])|"
-    r"tok(?![a-z])|min(?![a-z]))"
+    rf"(?:{_PRECISION}\s+TFLOPS\b|(?:{_UNIT_ALT})(?!/s\b)(?![A-Za-z])|x(?![a-z\d])|s(?![a-z\d])|h(?![a-z\d])|"
+    r"tok(?![a-z\d])|min(?![a-z\d]))"
 )
 _RANGE_SEP = r"\s*(?P<sep>–|—|-|~|〜|～|to|bis|à)\s*"
 _NUMBER = re.compile(
@@ -366,6 +366,16 @@ def numbers(text: str) -> list[Number]:
         if (ua or ub) == "x" and _HARDWARE.match(text, m.end()):  # "4x RTX 3090": a count of devices
             pos = m.end()
             continue
+        if ua and ub and family(ua) != family(ub) and m.group("b") is None and m.group("pm") is None:
+            # "12GB × 2 cards", "5 ms x": the second unit is no unit of this number; read it alone
+            about = bool(m.group("about"))
+            out.append(
+                Number(
+                    number_text(m.group("a")), ua, about, m.start(), m.end("ua"), unit_written=m.group("ua")
+                )
+            )
+            pos = m.end("ua")
+            continue
         unit = ub or ua
         written = m.group("unit") or m.group("ua")
         low = high = spread = None
@@ -513,6 +523,11 @@ def metric_of(unit: str | None, before: str, after: str = "") -> str | None:
     # this sentence only before it, this clause only after it ("+108% ... acceptance" later on)
     low = re.split(r"[.!?;](?:\s|$)|[。！？]", before.lower())[-1]
     tail = re.split(r"[.!?;,(](?:\s|$)|[。！？，]|\s[—–]\s", after.lower()[:30])[0]
+    # a word right after the number names it first ("14 GB VRAM", "46 t/s prefill")
+    right = re.split(r"\d", tail, maxsplit=1)[0].lstrip()
+    for pat, metric in rules[:-1]:
+        if re.match(rf"(?:{pat})", right):
+            return metric
     best: tuple[int, str] | None = None
     for pat, metric in rules[:-1]:
         hits = [h.end() for h in re.finditer(pat, low)]
@@ -520,4 +535,12 @@ def metric_of(unit: str | None, before: str, after: str = "") -> str | None:
             best = (hits[-1], metric)
     if best is not None:
         return best[1]
-    return next((m for pat, m in rules[:-1] if re.search(pat, tail)), rules[-1][1])
+    # after it, the keyword nearest the number ("20 GB RAM and 14 GB VRAM": the first is RAM), and
+    # nothing past the next number (that number's words)
+    tail = re.split(r"\d", tail, maxsplit=1)[0]
+    first: tuple[int, str] | None = None
+    for pat, metric in rules[:-1]:
+        hit = re.search(pat, tail)
+        if hit and (first is None or hit.start() < first[0]):
+            first = (hit.start(), metric)
+    return first[1] if first is not None else rules[-1][1]

@@ -162,6 +162,8 @@ def label_metric(label: str, unit: str) -> str | None:
     end-to-end latency, load time (the words of vLLM's, SGLang's, ollama's and llama.cpp's output),
     else ``draftprose.metric_of``."""
     low = re.sub(r"[_.]+", " ", label.lower())
+    if unit == "PPL":
+        return "perplexity"
     fam = family(unit)
     if fam == "rate":
         if re.search(r"throughput|吞吐", low):
