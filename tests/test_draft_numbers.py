@@ -329,6 +329,8 @@ def test_perplexity_lines(tmp_path):
     got = [(c.metric, c.value, c.unit, c.decimals, c.spread, cf.conditions_of(c).ctx) for c in cf.claims]
     assert got == [
         ("perplexity", 1.79, "PPL", 2, None, 4096),
+        ("perplexity", 1.76, "PPL", 2, None, 4096),  # the baseline's, and the difference, beside it
+        ("perplexity_delta", 0.03, "PPL", 2, None, 4096),
         ("perplexity", 5.9066, "PPL", 4, 0.03336, None),
     ]
 
@@ -463,3 +465,50 @@ def test_device_counts_and_specs_are_no_claims(tmp_path):
         ("vram_peak", 14, "GB", 0, False),  # the word right after it, not the RAM before
         ("duration", 3, "h", 0, False),  # control: hours; "4 X H100" is no 4 h
     ]
+
+
+# --- a transposed table with a change column; a value stated twice in a sentence; metric words -----
+
+
+def test_rows_as_metrics_with_a_change_column():
+    from benchbook.audit.draft import draft_text
+
+    d = draft_text(
+        "| Metric | W7900 | W7900 + draft | % Difference |\n|:--|--:|--:|--:|\n"
+        "| Memory Usage (GiB) | 20.57 | 22.12 | 7.5 |\n"
+        "| Benchmark duration (s) | 1085.39 | 678.21 | -37.5 |\n"
+    )
+    groups = {g.id: (g.fields["metric"], g.fields["unit"]) for g in d.groups}
+    claims = [(groups[e.group][1], e.fields["value"]) for e in d.entries if e.kind == "claim"]
+    assert sorted(claims) == [("GiB", "20.57"), ("GiB", "22.12"), ("s", "1085.39"), ("s", "678.21")]
+    changes = [
+        (e.fields["kind"], e.fields["value"], e.fields["unit"]) for e in d.entries if e.kind == "statement"
+    ]
+    assert changes == [("percent_change", "7.5", "%"), ("percent_change", "-37.5", "%")]  # no 7.5 GiB
+
+
+def test_value_stated_twice_in_a_sentence_and_its_control(tmp_path):
+    cf = _drafted(
+        "- n-max 2: 83.6 / 65.4 / 76.9, overall 76.9 tok/s.\n\nThat 65.4 tok/s is the worst.\n", tmp_path
+    )
+    assert [c.value for c in cf.claims] == [83.6, 65.4, 76.9, 76.9]  # a later sentence cites the first
+
+
+def test_perplexity_baseline_and_difference(tmp_path):
+    cf = _drafted("```\nctx=8192  turbo2: PPL=4.2   (baseline 1.76, Δ=2.4 ✗)\n```\n", tmp_path)
+    assert [(c.metric, c.value, c.unit, c.decimals) for c in cf.claims] == [
+        ("perplexity", 4.2, "PPL", 1),
+        ("perplexity", 1.76, "PPL", 2),
+        ("perplexity_delta", 2.4, "PPL", 1),
+    ]
+
+
+def test_metric_words_output_tok_s_size_and_first_token():
+    from benchbook.audit.draftprose import metric_of
+    from benchbook.audit.toollines import label_metric
+
+    assert label_metric("Output Tok/s", "tok/s") == "throughput"
+    assert label_metric("Prompt tok/s", "tok/s") == "prefill_tps"  # control
+    assert label_metric("初トークン", "s") == "ttft"
+    assert metric_of("GB", "|Size|") == "model_size"
+    assert metric_of("GB", "it used") == "size"  # control: no word, the unit's default

@@ -549,7 +549,12 @@ class _Drafter:
             line = block.line_of(r + 1, 0)
             cond: dict = {}
             labels = []
+            # a row of changes ("| % Difference | 7.5 | -37.5 |", a transposed table's change column):
+            # its plain numbers are changes in %, of the two rows above, never a label's condition
+            changes_row = bool(row) and "%" in row[0] and _RELATING_HEADER.search(row[0]) is not None
             for j, cell in enumerate(row[:width]):
+                if changes_row and kinds[j] == "label":
+                    continue
                 if kinds[j] == "unplaced":
                     at = block.line_of(r + 1, j)
                     self.out.unplaced += [(at, n.text, self.post.line(at)[:300]) for n in numbers(cell)]
@@ -593,6 +598,8 @@ class _Drafter:
                     continue
                 line = block.line_of(r + 1, j)
                 found = [n for n in numbers(row[j]) if n.unit or not n.unit_written]
+                if changes_row and found and found[0].unit is None:
+                    found[0] = replace(found[0], unit="%")
                 if found and not stateable(found[0]):
                     self.out.unplaced.append((line, found[0].text, self.post.line(line)[:300]))
                     continue
@@ -784,7 +791,7 @@ class _Drafter:
             fields = _number_fields(n)
             value = fields.get("value") or "–".join(fields.get("range") or ())
             same = self.by_value.get((str(value), n.unit), [])
-            if len(same) == 1 and not n.of:
+            if len(same) == 1 and not n.of and not self.same_sentence(same[0], line, sentence):
                 placed.append((n, same[0]))  # the post repeats a number it stated: cite that claim
                 self.maybe_log(same[0], metric)
                 continue
@@ -810,6 +817,13 @@ class _Drafter:
         for rel in rels.values():
             self.relation(rel, text, line_of(rel.start), placed, bounds)
         self.tokens_over_time(placed, text, line_of)
+
+    def same_sentence(self, cid: str, line: int, sentence: str) -> bool:
+        """Whether claim ``cid`` was drafted from ``sentence`` on ``line``: a value a sentence states
+        twice ("83.6 / 65.4 / 76.9, overall 76.9 tok/s": a prompt's rate and the overall one) is
+        two claims, where a later sentence repeating it cites the first."""
+        c = self.claims.get(cid)  # an index: ``Drafted.claim`` scans every entry
+        return c is not None and c.fields.get("source_line") == line and c.fields.get("quote") == sentence
 
     def inline_commands(self, line: int, text: str) -> str:
         """``text`` with each command line written inline (`` `llama-server -m x.gguf -ngl 99` ``)
@@ -2146,8 +2160,8 @@ def _transposed(rows: list[list[str]]) -> str | None:
     header, body = rows[0], rows[1:]
     if len(header) == 2 and _names_metric(header[0]) and re.fullmatch(r"[~≈]?\s*[\d.,]+\s*", header[1]):
         return "keyvalue"
-    if any(_names_metric(h) for h in header[1:]):
-        return None
+    if any(_names_metric(h) and not _RELATING_HEADER.search(h) for h in header[1:]):
+        return None  # a "% Difference" column relates the configurations: no metric of its own
     # a row's first cell names a metric ("Avg tok/s"), it is no value ("12 tok/s" under "Speed")
     naming = sum(
         1 for r in body if r and _names_metric(re.sub(r"[*_`]", "", r[0])) and not re.match(r"\W*\d", r[0])

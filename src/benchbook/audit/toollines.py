@@ -59,6 +59,9 @@ _PPL = re.compile(
     rf"\b(?:PPL|perplexity)\s*[=:]\s*(?P<v>{_NUM})(?![\d.])(?:\s*(?:\+/-|±)\s*(?P<sd>{_NUM}))?",
     re.IGNORECASE,
 )
+#: a number beside a perplexity on its line: the baseline's ("baseline 1.76", "vs 5.91") or the
+#: difference ("Δ=0.03", "delta +0.12")
+_PPL_BESIDE = re.compile(rf"\b(?P<w>baseline|base|vs\.?|Δ|delta)\s*[=:]?\s*\+?(?P<v>{_NUM})(?![\d.])", re.I)
 #: the context size a line sets beside its result (``ctx=4096  turbo2: PPL=1.79``, ``n_ctx = 512``)
 _CTX = re.compile(r"\b(?:n_ctx|ctx|ctx[_-]size)\s*[=:]\s*(?P<n>\d+)\b", re.IGNORECASE)
 #: a row of llama.cpp's ``llama_memory_breakdown_print`` table (MiB): a device's ``| - CUDA0 (RTX
@@ -166,12 +169,14 @@ def label_metric(label: str, unit: str) -> str | None:
         return "perplexity"
     fam = family(unit)
     if fam == "rate":
-        if re.search(r"throughput|吞吐", low):
-            return "throughput"
+        if re.search(r"throughput|吞吐|\boutput\s+tok(?:en)?s?\s*/\s*s", low):
+            return "throughput"  # vLLM's "Output token throughput", a table's "Output Tok/s"
         if re.search(r"\b(?:prompt|prefill|pp|input)\b|预填充|プロンプト|프롬프트", low):
             return "prefill_tps"
     if fam == "time":
-        if re.search(r"ttft|time to first|first token", low):
+        if re.search(
+            r"ttft|time to first|first token|初トークン|最初のトークン|首字|首个?token|첫 토큰", low
+        ):
             return "ttft"
         if re.search(r"tpot|time per output token|per token", low):
             return "tpot"
@@ -314,14 +319,19 @@ def _memory(n: int, text: str) -> list[Result]:
 
 def _perplexity(n: int, text: str) -> list[Result]:
     """The perplexities a line states (``_PPL``), each with its ``+/-`` as ``spread`` and the
-    line's ``ctx=`` as a condition; a number after the first on the line ("(baseline 1.76, Δ=0.03)")
-    is the reader's to place."""
+    line's ``ctx=`` as a condition; after it the baseline's perplexity and the difference the line
+    states beside it (``_PPL_BESIDE``: "(baseline 1.76, Δ=0.03)"), in PPL."""
     m = _PPL.search(text)
     if m is None:
         return []
     ctx = _CTX.search(text)
     cond = {"ctx": int(ctx.group("n"))} if ctx else {}
-    return [Result(n, "perplexity", m.group("v"), "PPL", m.start(), m.end(), None, cond, None, m.group("sd"))]
+    out = [Result(n, "perplexity", m.group("v"), "PPL", m.start(), m.end(), None, cond, None, m.group("sd"))]
+    # "(baseline 1.76, Δ=0.03 ✓)": the baseline's perplexity and the difference, in PPL too
+    for x in _PPL_BESIDE.finditer(text, m.end()):
+        metric = "perplexity" if x.group("w").lower().startswith(("base", "vs")) else "perplexity_delta"
+        out.append(Result(n, metric, x.group("v"), "PPL", x.start("v"), x.end("v"), None, dict(cond)))
+    return out
 
 
 def _tap(n: int, text: str) -> list[Result]:
