@@ -294,8 +294,8 @@ def test_bounds_in_words_before_and_after(tmp_path):
 def test_bound_controls_a_range_and_a_plain_value(tmp_path):
     cf = _drafted("Скорость от 10 до 50 ток/с. Decoding ran at 42 tok/s over the whole run.\n", tmp_path)
     assert _bounds(cf) == []
-    # "от 10 до 50": the pair's second number read alone (as "from 310 to 1,420 t/s" is), no bound
-    assert [(c.value, c.unit) for c in cf.claims] == [(50, "tok/s"), (42, "tok/s")]
+    # "от 10 до 50": a range (Russian writes a range so), no bound
+    assert [(c.value, c.range, c.unit) for c in cf.claims] == [(None, (10, 50), "tok/s"), (42, None, "tok/s")]
 
 
 def test_sglang_bench_serving_summary(tmp_path):
@@ -512,3 +512,39 @@ def test_metric_words_output_tok_s_size_and_first_token():
     assert label_metric("初トークン", "s") == "ttft"
     assert metric_of("GB", "|Size|") == "model_size"
     assert metric_of("GB", "it used") == "size"  # control: no word, the unit's default
+
+
+# --- a computation's result in a code block; Russian "от A до B"; a column of token counts ---------
+
+
+def test_computed_result_in_code_and_its_control(tmp_path):
+    cf = _drafted(
+        "```\n512 ops/clock/CU * 40 CU * 2.9e9 clock / 1e12 = 59.392 FP16 TFLOPS\nx = 5 GB free\n```\n",
+        tmp_path,
+    )
+    assert [(c.metric, c.value, c.unit, c.decimals) for c in cf.claims] == [
+        ("peak_tflops", 59.392, "TFLOPS", 3)
+    ]
+    assert [(u.line, u.number) for u in cf.draft.unplaced] == [(3, "5")]  # words after it: listed
+
+
+def test_russian_from_to_is_a_range(tmp_path):
+    cf = _drafted("Скорость от 20 до 30.5 ток/с.\n", tmp_path)
+    assert [(c.metric, c.range, c.unit, c.range_decimals) for c in cf.claims] == [
+        ("decode_tps", (20.0, 30.5), "tok/s", (0, 1))
+    ]
+
+
+def test_a_column_of_token_counts_and_its_controls(tmp_path):
+    cf = _drafted(
+        "| モデル | トークン速度 | 総トークン | Tokens |\n|---|---|---|---|\n"
+        "| A | 76.02 tok/sec | 786 | 100 |\n| B | 32.68 tok/sec | 1,280 | 200 |\n",
+        tmp_path,
+    )
+    got = sorted((c.value, c.metric) for c in cf.claims)
+    # "Tokens" (a label: the tokens generated) is a condition; "トークン速度" a rate
+    assert got == [(32.68, "decode_tps"), (76.02, "decode_tps"), (786, "tokens"), (1280, "tokens")]
+    assert sorted((c.value, c.unit) for c in cf.claims if c.metric == "tokens") == [
+        (786, "tokens"),
+        (1280, "tokens"),
+    ]

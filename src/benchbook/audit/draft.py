@@ -468,7 +468,9 @@ class _Drafter:
             key = _label_key(h)
             cells = [r[j] for r in body if j < len(r) and not _EMPTY.match(r[j])]
             with_unit = [n for c in cells for n in numbers(c)[:1] if n.unit]
-            head_unit = _header_unit(h) or _ratio_column(h, cells)
+            head_unit = (
+                _header_unit(h) or _ratio_column(h, cells) or (_tokens_column(h, cells) if j else None)
+            )
             if key in LABELS or j == 0 and not head_unit and not with_unit:
                 kinds.append("label")
             elif head_unit or with_unit or _metric_header(h):
@@ -511,6 +513,7 @@ class _Drafter:
                 (lead_unit if kinds[j] == "lead" else None)
                 or _header_unit(h)
                 or _ratio_column(h, [r[j] for r in body if j < len(r)])
+                or _tokens_column(h, [r[j] for r in body if j < len(r) and not _EMPTY.match(r[j])])
                 or next((n.unit for r in body if j < len(r) for n in numbers(r[j])[:1] if n.unit), None)
             )
             if unit is None and _metric_header(h):
@@ -2149,6 +2152,18 @@ def _ratio_column(header: str, cells: list[str]) -> str | None:
     values = [float(x) for ns in found for n in ns for x in (n.range or (n.text,)) if _plain(x) is not None]
     ok = all(not n.unit for ns in found for n in ns) and values and all(0 <= v <= 1 for v in values)
     return "ratio" if ok else None
+
+
+def _tokens_column(header: str, cells: list[str]) -> str | None:
+    """ "tokens" for a column of whole numbers under a header naming tokens in any script and no
+    rate ("総トークン", "Total tokens"; not "トークン速度", "tok/s"); else None.  A header a table's
+    label names (``LABELS``: "Tokens", "Output tokens") is the tokens generated, a condition."""
+    if not re.search(r"トークン|토큰|令牌|токен|\btokens?\b", header, re.IGNORECASE):
+        return None
+    if re.search(r"/|速度|per\b|rate|秒|초|speed|throughput", header, re.IGNORECASE):
+        return None
+    ok = cells and all(re.fullmatch(r"\s*[\d,]+\s*", c) for c in cells)
+    return "tokens" if ok else None
 
 
 def _transposed(rows: list[list[str]]) -> str | None:

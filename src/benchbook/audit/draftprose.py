@@ -152,7 +152,7 @@ _UNIT = (
     rf"(?:{_PRECISION}\s+TFLOPS\b|(?:{_UNIT_ALT})(?!/s\b)(?![A-Za-z])|x(?![a-z\d])|s(?![a-z\d])|h(?![a-z\d])|"
     r"tok(?![a-z\d])|min(?![a-z\d]))"
 )
-_RANGE_SEP = r"\s*(?P<sep>–|—|-|~|〜|～|to|bis|à)\s*"
+_RANGE_SEP = r"\s*(?P<sep>–|—|-|~|〜|～|to|bis|à|до)\s*"
 _NUMBER = re.compile(
     rf"(?P<about>(?<![A-Za-z0-9_\uac00-\ud7a3])(?:{ABOUT})\s*)?(?P<a>{_NUM})(?P<plus>\+(?![\d.+]))?(?:\s*(?P<ua>{_UNIT}))?"
     rf"(?:(?:{_RANGE_SEP})(?P<b>{_NUM})|\s*(?:±|\+/-|\+-)\s*(?P<pm>{_NUM}))?"

@@ -334,6 +334,27 @@ def _perplexity(n: int, text: str) -> list[Result]:
     return out
 
 
+#: the result of a computation written out ("512 ops/clock/CU * 40 CU * 2.9e9 clock / 1e12 = 59.392
+#: FP16 TFLOPS"): what follows the line's last ``=``
+_EQUALS_RESULT = re.compile(r"=\s*(?P<rest>[^=]{1,40})$")
+
+
+def _computed(n: int, text: str) -> list[Result]:
+    """The result a line computes (``_EQUALS_RESULT``): one number with a unit after its last ``=``,
+    nothing after it; the metric from the words before (``draftprose.metric_of``)."""
+    m = _EQUALS_RESULT.search(text.rstrip())
+    if m is None:
+        return []
+    found = numbers(m.group("rest"))
+    if len(found) != 1 or found[0].unit is None or m.group("rest")[found[0].end :].strip():
+        return []
+    x, at = found[0], m.start("rest")
+    metric = metric_of(x.unit, text[: m.start()])
+    if metric is None or x.unit is None or x.range is not None:
+        return []
+    return [Result(n, metric, x.text, x.unit, at + x.start, at + x.end)]
+
+
 def _tap(n: int, text: str) -> list[Result]:
     """The results of a TAP line's description: its numbers with a unit, not a compared threshold."""
     m = _TAP.match(text)
@@ -363,7 +384,12 @@ def tool_results(lines: list[tuple[int, str]], code: bool = True) -> list[Result
             got = (
                 _tap(n, t)
                 if _TAP.match(t)
-                else _memory(n, t) or _perplexity(n, t) or _labelled(n, t) or _segments(n, t) or _pairs(n, t)
+                else _memory(n, t)
+                or _perplexity(n, t)
+                or _labelled(n, t)
+                or _segments(n, t)
+                or _pairs(n, t)
+                or _computed(n, t)
             )
         out.extend(got)
     return out
