@@ -111,7 +111,7 @@ def test_a_header_unit_in_capitals_is_written_as_the_schema_spells_it(tmp_path):
     table = "| Concurrency | Output Tok/s | Mean TTFT (ms) |\n|---|---|---|\n| 4 | 210 | 63 |\n"
     cf = _drafted(table, tmp_path)
     assert [(c.id, c.metric, c.value, c.unit) for c in cf.claims] == [
-        ("t1-output-tok-s-r1", "decode_tps", 210.0, "tok/s"),
+        ("t1-output-tok-s-r1", "throughput", 210.0, "tok/s"),
         ("t1-mean-ttft-r1", "ttft", 63.0, "ms"),
     ]
 
@@ -267,7 +267,7 @@ def test_an_arrow_between_the_two_sides_orders_a_change(tmp_path):
         tmp_path,
     )
     assert _statements(cf) == [
-        ("s-l1", "percent_change", -70.0, "%", ["size-l1", "size-l1-2"]),
+        ("s-l1", "percent_change", -70.0, "%", ["model-size-l1", "model-size-l1-2"]),
         ("s-l3", "percent_change", -66.0, "%", ["model-size-l3", "model-size-l3-2"]),
     ]
 
@@ -371,8 +371,8 @@ def test_a_unit_after_a_number_in_a_header_is_not_the_columns(tmp_path):
     assert [(c.id, c.metric, c.value, c.unit, c.about) for c in cf.claims] == [
         ("t1-theoretical-r1", "decode_tps", 160.0, "tok/s", True),
         ("t1-theoretical-r2", "decode_tps", 53.0, "tok/s", True),
-        ("t1-size-r1", "size", 5.1, "GB", False),
-        ("t1-size-r2", "size", 4.8, "GB", False),
+        ("t1-size-r1", "model_size", 5.1, "GB", False),
+        ("t1-size-r2", "model_size", 4.8, "GB", False),
     ]
 
 

@@ -294,8 +294,8 @@ def test_bounds_in_words_before_and_after(tmp_path):
 def test_bound_controls_a_range_and_a_plain_value(tmp_path):
     cf = _drafted("Скорость от 10 до 50 ток/с. Decoding ran at 42 tok/s over the whole run.\n", tmp_path)
     assert _bounds(cf) == []
-    # "от 10 до 50": the pair's second number read alone (as "from 310 to 1,420 t/s" is), no bound
-    assert [(c.value, c.unit) for c in cf.claims] == [(50, "tok/s"), (42, "tok/s")]
+    # "от 10 до 50": a range (Russian writes a range so), no bound
+    assert [(c.value, c.range, c.unit) for c in cf.claims] == [(None, (10, 50), "tok/s"), (42, None, "tok/s")]
 
 
 def test_sglang_bench_serving_summary(tmp_path):
@@ -329,6 +329,8 @@ def test_perplexity_lines(tmp_path):
     got = [(c.metric, c.value, c.unit, c.decimals, c.spread, cf.conditions_of(c).ctx) for c in cf.claims]
     assert got == [
         ("perplexity", 1.79, "PPL", 2, None, 4096),
+        ("perplexity", 1.76, "PPL", 2, None, 4096),  # the baseline's, and the difference, beside it
+        ("perplexity_delta", 0.03, "PPL", 2, None, 4096),
         ("perplexity", 5.9066, "PPL", 4, 0.03336, None),
     ]
 
@@ -362,3 +364,187 @@ def test_json_acceptance_fraction_and_its_control(tmp_path):
     assert [(c.metric, c.value, c.unit, c.decimals) for c in cf.claims] == [
         ("acceptance_rate", 0.9393, "ratio", 4)
     ]  # a count or setting above 1 is no fraction
+
+
+# --- units glued to a word, units in Cyrillic, "prompt eval rate" ----------------------------------
+
+
+def test_cyrillic_sizes_and_prompt_eval_rate(tmp_path):
+    text = "Модель занимает 44.5 ГБ. Ollama: prompt eval rate 46 toks, eval rate 12.5 toks.\n"
+    cf = _drafted(text, tmp_path)
+    assert _rows(cf) == [
+        ("model_size", 44.5, "GB", 1, False),
+        ("prefill_tps", 46, "tok/s", 0, False),  # not the later "eval rate"'s decode
+        ("decode_tps", 12.5, "tok/s", 1, False),
+    ]
+
+
+def test_unit_glued_to_a_word_is_no_unit():
+    from benchbook.audit.draftprose import numbers
+
+    assert [(n.text, n.unit) for n in numbers("PPL 6.12, 8 PPL, 12 GB, 5 msec")] == [
+        ("6.12", None),
+        ("8", None),  # "PP" of "PPL" is no rate
+        ("12", "GB"),
+        ("5", "ms"),
+    ]
+
+
+# --- several label: value parts on one line; numbers a code block cannot place --------------------
+
+
+def test_sglang_bench_speculative_line(tmp_path):
+    cf = _drafted(
+        "```\nEAGLE-3:\n#questions: 80, Throughput: 276.30 token/s, Acceptance length: 5.36\n"
+        "Average input length:      1052.17\n```\n",
+        tmp_path,
+    )
+    assert _rows(cf) == [
+        ("throughput", 276.3, "tok/s", 2, False),
+        ("mean_accepted_length", 5.36, "tokens", 2, False),
+        ("prompt_length", 1052.17, "tokens", 2, False),
+    ]  # "#questions: 80" is a setting: no unit, no claim
+
+
+def test_code_block_numbers_not_placed_are_listed():
+    from benchbook.audit.draft import draft_text
+
+    d = draft_text("```\nfoo bar 12 GB and 30 ms\ndecode speed: 41.5 t/s\nport: 8080\n```\n")
+    assert [u[:2] for u in d.unplaced] == [(2, "12"), (2, "30")]  # the rate is a claim; 8080 no unit
+    assert [e.fields["value"] for e in d.entries if e.kind == "claim"] == ["41.5"]
+
+
+# --- tables: rate headers in llama-bench's words, PPL, measurement columns with no unit, settings --
+
+ENGINE_TABLE = (
+    "| Engine | TG/s | PP/s | tok/s/user | PPL | TTFT |\n|---|---|---|---|---|---|\n"
+    "| llama.cpp | 45.2 | 1200.5 | 11.3 | 6.12 | 0.35 |\n"
+)
+
+
+def test_table_rate_headers_ppl_and_unplaced_columns():
+    from benchbook.audit.draft import draft_text
+
+    d = draft_text(ENGINE_TABLE)
+    groups = {g.id: (g.fields["metric"], g.fields["unit"]) for g in d.groups}
+    assert list(groups.values()) == [
+        ("decode_tps", "t/s"),
+        ("prefill_tps", "t/s"),
+        ("decode_tps", "tok/s"),
+        ("perplexity", "PPL"),  # not a rate: "PP" glued to "L" is no unit
+    ]
+    assert [e.fields["value"] for e in d.entries if e.kind == "claim"] == ["45.2", "1200.5", "11.3", "6.12"]
+    assert [u[:2] for u in d.unplaced] == [(3, "0.35")]  # TTFT with no unit: listed, not a condition
+
+
+def test_settings_table_is_no_claim_and_its_control():
+    from benchbook.audit.draft import draft_text
+
+    d = draft_text(
+        "| Setting | Value |\n|---|---|\n| GPU | A100 40GB |\n| n_ctx | 2048 |\n| flags | -ngl 99 |\n"
+    )
+    assert [e for e in d.entries if e.kind == "claim"] == []
+    assert [u[:2] for u in d.unplaced] == [(3, "40"), (4, "2048"), (5, "99")]
+    # control: a two-column table of results under the same header states claims
+    d = draft_text("| Setting | Value |\n|---|---|\n| Decode | 41.5 t/s |\n| Prefill | 900 t/s |\n")
+    assert [e.fields["value"] for e in d.entries if e.kind == "claim"] == ["41.5", "900"]
+
+
+# --- prose: a device count, a size times a count, hardware specs, the word right after a number ----
+
+
+def test_device_counts_and_specs_are_no_claims(tmp_path):
+    cf = _drafted(
+        "# Qwen on a 16GB VRAM card\n\nI ran on 4 X H100 and 12GB × 2장. My box has 64GB DDR5; "
+        "the run used 20 GB RAM and 14 GB VRAM and took 3 h.\n",
+        tmp_path,
+    )
+    assert _rows(cf) == [
+        ("size", 12, "GB", 0, False),  # a 12× speedup it is not
+        ("ram_peak", 20, "GB", 0, False),
+        ("vram_peak", 14, "GB", 0, False),  # the word right after it, not the RAM before
+        ("duration", 3, "h", 0, False),  # control: hours; "4 X H100" is no 4 h
+    ]
+
+
+# --- a transposed table with a change column; a value stated twice in a sentence; metric words -----
+
+
+def test_rows_as_metrics_with_a_change_column():
+    from benchbook.audit.draft import draft_text
+
+    d = draft_text(
+        "| Metric | W7900 | W7900 + draft | % Difference |\n|:--|--:|--:|--:|\n"
+        "| Memory Usage (GiB) | 20.57 | 22.12 | 7.5 |\n"
+        "| Benchmark duration (s) | 1085.39 | 678.21 | -37.5 |\n"
+    )
+    groups = {g.id: (g.fields["metric"], g.fields["unit"]) for g in d.groups}
+    claims = [(groups[e.group][1], e.fields["value"]) for e in d.entries if e.kind == "claim"]
+    assert sorted(claims) == [("GiB", "20.57"), ("GiB", "22.12"), ("s", "1085.39"), ("s", "678.21")]
+    changes = [
+        (e.fields["kind"], e.fields["value"], e.fields["unit"]) for e in d.entries if e.kind == "statement"
+    ]
+    assert changes == [("percent_change", "7.5", "%"), ("percent_change", "-37.5", "%")]  # no 7.5 GiB
+
+
+def test_value_stated_twice_in_a_sentence_and_its_control(tmp_path):
+    cf = _drafted(
+        "- n-max 2: 83.6 / 65.4 / 76.9, overall 76.9 tok/s.\n\nThat 65.4 tok/s is the worst.\n", tmp_path
+    )
+    assert [c.value for c in cf.claims] == [83.6, 65.4, 76.9, 76.9]  # a later sentence cites the first
+
+
+def test_perplexity_baseline_and_difference(tmp_path):
+    cf = _drafted("```\nctx=8192  turbo2: PPL=4.2   (baseline 1.76, Δ=2.4 ✗)\n```\n", tmp_path)
+    assert [(c.metric, c.value, c.unit, c.decimals) for c in cf.claims] == [
+        ("perplexity", 4.2, "PPL", 1),
+        ("perplexity", 1.76, "PPL", 2),
+        ("perplexity_delta", 2.4, "PPL", 1),
+    ]
+
+
+def test_metric_words_output_tok_s_size_and_first_token():
+    from benchbook.audit.draftprose import metric_of
+    from benchbook.audit.toollines import label_metric
+
+    assert label_metric("Output Tok/s", "tok/s") == "throughput"
+    assert label_metric("Prompt tok/s", "tok/s") == "prefill_tps"  # control
+    assert label_metric("初トークン", "s") == "ttft"
+    assert metric_of("GB", "|Size|") == "model_size"
+    assert metric_of("GB", "it used") == "size"  # control: no word, the unit's default
+
+
+# --- a computation's result in a code block; Russian "от A до B"; a column of token counts ---------
+
+
+def test_computed_result_in_code_and_its_control(tmp_path):
+    cf = _drafted(
+        "```\n512 ops/clock/CU * 40 CU * 2.9e9 clock / 1e12 = 59.392 FP16 TFLOPS\nx = 5 GB free\n```\n",
+        tmp_path,
+    )
+    assert [(c.metric, c.value, c.unit, c.decimals) for c in cf.claims] == [
+        ("peak_tflops", 59.392, "TFLOPS", 3)
+    ]
+    assert [(u.line, u.number) for u in cf.draft.unplaced] == [(3, "5")]  # words after it: listed
+
+
+def test_russian_from_to_is_a_range(tmp_path):
+    cf = _drafted("Скорость от 20 до 30.5 ток/с.\n", tmp_path)
+    assert [(c.metric, c.range, c.unit, c.range_decimals) for c in cf.claims] == [
+        ("decode_tps", (20.0, 30.5), "tok/s", (0, 1))
+    ]
+
+
+def test_a_column_of_token_counts_and_its_controls(tmp_path):
+    cf = _drafted(
+        "| モデル | トークン速度 | 総トークン | Tokens |\n|---|---|---|---|\n"
+        "| A | 76.02 tok/sec | 786 | 100 |\n| B | 32.68 tok/sec | 1,280 | 200 |\n",
+        tmp_path,
+    )
+    got = sorted((c.value, c.metric) for c in cf.claims)
+    # "Tokens" (a label: the tokens generated) is a condition; "トークン速度" a rate
+    assert got == [(32.68, "decode_tps"), (76.02, "decode_tps"), (786, "tokens"), (1280, "tokens")]
+    assert sorted((c.value, c.unit) for c in cf.claims if c.metric == "tokens") == [
+        (786, "tokens"),
+        (1280, "tokens"),
+    ]

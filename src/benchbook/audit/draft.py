@@ -47,7 +47,7 @@ from ..ingest.settings import flash_attn_word
 from .draftcommand import command_lines
 from .draftcontext import cell_conditions, count, fill
 from .draftnames import CLAUSE_ONLY, Mention, clause_bounds, hardware_of, machine_size, mentions
-from .draftprose import CAPITALS_ONLY, Number, bound_of, family, metric_of, numbers
+from .draftprose import CAPITALS_ONLY, Number, bound_of, family, metric_of, number_text, numbers
 from .draftrelations import pair_units, relations, repetitions
 from .post import Block, Post, read_post
 from .resultlines import Result, results
@@ -309,6 +309,7 @@ class _Drafter:
         self.profile: dict[str, tuple[str | None, set[str]]] = {}
         self.vocab: dict[str, tuple[str, object]] = {}
         self.tables = 0
+        self.in_heading = False  # reading a title or heading (``_spec_size``)
         self.suffix: dict[str, int] = {}
         #: conditions named in the section's prose so far (``draftnames``): path -> value
         self.named: dict[str, object] = {}
@@ -459,16 +460,27 @@ class _Drafter:
         rows = block.rows
         header, body = rows[0], rows[1:]
         width = len(header)
+        if _settings_table(header, body):
+            # "| GPU | A100 40GB |", "| n_ctx | 2048 |": the setup a post ran, no result
+            for r, row in enumerate(body):
+                for j, cell in enumerate(row[1:width], start=1):
+                    line = block.line_of(r + 1, j)
+                    self.out.unplaced += [(line, n.text, self.post.line(line)[:300]) for n in numbers(cell)]
+            return
         kinds: list[str] = []
         for j, h in enumerate(header):
             key = _label_key(h)
             cells = [r[j] for r in body if j < len(r) and not _EMPTY.match(r[j])]
             with_unit = [n for c in cells for n in numbers(c)[:1] if n.unit]
-            head_unit = _header_unit(h) or _ratio_column(h, cells)
+            head_unit = (
+                _header_unit(h) or _ratio_column(h, cells) or (_tokens_column(h, cells) if j else None)
+            )
             if key in LABELS or j == 0 and not head_unit and not with_unit:
                 kinds.append("label")
             elif head_unit or with_unit or _metric_header(h):
                 kinds.append("value")
+            elif j > 0 and _MEASURE_HEADER.search(h) and cells and all(numbers(c) for c in cells):
+                kinds.append("unplaced")  # "TTFT", "Duration" over plain numbers: no unit to state
             else:
                 kinds.append("label")
         lead_unit = self.para_rate or self.heading_rate
@@ -506,12 +518,14 @@ class _Drafter:
                 (lead_unit if kinds[j] == "lead" else None)
                 or _header_unit(h)
                 or _ratio_column(h, [r[j] for r in body if j < len(r)])
+                or _tokens_column(h, [r[j] for r in body if j < len(r) and not _EMPTY.match(r[j])])
                 or next((n.unit for r in body if j < len(r) for n in numbers(r[j])[:1] if n.unit), None)
             )
             if unit is None and _metric_header(h):
                 unit = "t/s"
             metric = "acceptance_rate" if unit == "ratio" else label_metric(h, unit) if unit else None
             if metric is None:
+                kinds[j] = "unplaced"  # its numbers are listed, not dropped
                 continue
             if unit == "%" and (sides_of := _efficiency_sides(header, body, kinds, j)) is not None:
                 efficiency[j] = sides_of  # "Efficiency: 63%": the row's observed over its ceiling
@@ -554,7 +568,16 @@ class _Drafter:
             line = block.line_of(r + 1, 0)
             cond: dict = {}
             labels = []
+            # a row of changes ("| % Difference | 7.5 | -37.5 |", a transposed table's change column):
+            # its plain numbers are changes in %, of the two rows above, never a label's condition
+            changes_row = bool(row) and "%" in row[0] and _RELATING_HEADER.search(row[0]) is not None
             for j, cell in enumerate(row[:width]):
+                if changes_row and kinds[j] == "label":
+                    continue
+                if kinds[j] == "unplaced":
+                    at = block.line_of(r + 1, j)
+                    self.out.unplaced += [(at, n.text, self.post.line(at)[:300]) for n in numbers(cell)]
+                    continue
                 if kinds[j] != "label" or _EMPTY.match(cell):
                     continue
                 labels.append(cell)
@@ -594,6 +617,8 @@ class _Drafter:
                     continue
                 line = block.line_of(r + 1, j)
                 found = [n for n in numbers(row[j]) if n.unit or not n.unit_written]
+                if changes_row and found and found[0].unit is None:
+                    found[0] = replace(found[0], unit="%")
                 if found and not stateable(found[0]):
                     self.out.unplaced.append((line, found[0].text, self.post.line(line)[:300]))
                     continue
@@ -802,7 +827,11 @@ class _Drafter:
                 metric: str | None = "acceptance_rate"
             else:
                 metric = metric_of(n.unit, before, scanned[n.end : n.end + 30])
-            if metric is None or family(n.unit) == "size" and machine_size(text, n.start, n.end, named):
+            if (
+                metric is None
+                or family(n.unit) == "size"
+                and (machine_size(text, n.start, n.end, named) or _spec_size(scanned, n.end, self.in_heading))
+            ):
                 self.out.unplaced.append((line, n.text, sentence[:300]))  # "RTX 5090 32GB": the card's
                 continue
             relation = bound_of(scanned, n)
@@ -818,7 +847,7 @@ class _Drafter:
             fields = _number_fields(n)
             value = fields.get("value") or "–".join(fields.get("range") or ())
             same = self.by_value.get((str(value), n.unit), [])
-            if len(same) == 1 and not n.of:
+            if len(same) == 1 and not n.of and not self.same_sentence(same[0], line, sentence):
                 placed.append((n, same[0]))  # the post repeats a number it stated: cite that claim
                 self.maybe_log(same[0], metric)
                 continue
@@ -844,6 +873,13 @@ class _Drafter:
         for rel in rels.values():
             self.relation(rel, text, line_of(rel.start), placed, bounds)
         self.tokens_over_time(placed, text, line_of)
+
+    def same_sentence(self, cid: str, line: int, sentence: str) -> bool:
+        """Whether claim ``cid`` was drafted from ``sentence`` on ``line``: a value a sentence states
+        twice ("83.6 / 65.4 / 76.9, overall 76.9 tok/s": a prompt's rate and the overall one) is
+        two claims, where a later sentence repeating it cites the first."""
+        c = self.claims.get(cid)  # an index: ``Drafted.claim`` scans every entry
+        return c is not None and c.fields.get("source_line") == line and c.fields.get("quote") == sentence
 
     def inline_commands(self, line: int, text: str) -> str:
         """``text`` with each command line written inline (`` `llama-server -m x.gguf -ngl 99` ``)
@@ -1811,7 +1847,9 @@ class _Drafter:
                 self.para_rate = None
                 self.open_table = None
                 # a title's or heading's numbers are stated too ("C1 ~50 tok/s on a 3090")
+                self.in_heading = True
                 self.prose(list(block.lines), [self.inline_commands(n, t) for n, t in block.lines])
+                self.in_heading = False
                 continue
             if block.kind == "table":
                 had_command = bool(self.command)
@@ -1855,6 +1893,8 @@ class _Drafter:
                         self.result_claim(r, self.pending_log if logged else None)
                 self.rate_lines(block.lines, in_command)
                 self.result_details(on_rate_lines, self.pending_log if logged else None)
+                if not logged:
+                    self.code_unplaced(pieces, found)
                 continue  # code that is neither output, a command nor a log: not prose
             read = [self.inline_commands(n, t) for n, t in pieces]
             for r in stated:  # a result line in prose: drafted once, blanked out of the prose read
@@ -1956,6 +1996,25 @@ class _Drafter:
             fields.update({key: v for key, v in e.fields.items() if key != "id"})
             fields["of"] = list(dict.fromkeys(of))
             self.out.entries[k] = Entry("todo", e.id, fields, e.group)
+
+    def code_unplaced(self, pieces: list[tuple[int, str]], found: list[Result]) -> None:
+        """The numbers with a unit of a code block that is no log (``pieces``: its lines outside
+        command lines) that neither a result line (``found``) nor a claim on their line states:
+        listed under ``unplaced``, never dropped (issue 29: "numbers it cannot place are listed")."""
+        spans: dict[int, list[tuple[int, int]]] = {}
+        for r in found:
+            spans.setdefault(r.line, []).append((r.start, r.end))
+        claimed: dict[int, set[str]] = {}
+        for e in self.out.entries:
+            if e.kind == "claim" and e.fields.get("source_line") is not None:
+                claimed.setdefault(e.fields["source_line"], set()).add(str(e.fields.get("value")))
+        for line, t in pieces:
+            for n in numbers(t):
+                if n.unit is None or any(a <= n.start < b for a, b in spans.get(line, ())):
+                    continue
+                if number_text(n.text) in claimed.get(line, ()) or n.text in claimed.get(line, ()):
+                    continue
+                self.out.unplaced.append((line, n.text, t.strip()[:300]))
 
     def uncited_timings(self) -> None:
         """The timing lines of a log excerpt (``toollines``: llama.cpp's ``prompt eval time = ...
@@ -2210,6 +2269,10 @@ def _header_unit(header: str) -> str | None:
         low = m.group(1).lower()  # "Output Tok/s", "Speed (T/S)": the unit as a claims file writes it
         spelled = {"tokens/s": "tok/s", "tps": "tok/s", "gib": "GiB", "gb": "GB", "mib": "MiB", "mb": "MB"}
         return spelled.get(low, low)
+    if re.search(r"\b(?:tg|pp)\s?\d*\s?/\s?s\b", header, re.IGNORECASE):
+        return "t/s"  # "TG/s", "PP/s": llama-bench's tests as rates
+    if re.fullmatch(r"\W*(?:ppl|perplexity)\b.*", header, re.IGNORECASE):
+        return "PPL"
     if re.search(r"(?:\(|\s)(?:sec|seconds|s)\)?$", header.strip(), re.IGNORECASE):
         return "s"  # "Time (s)", "T_PP s" (llama-sweep-bench's time columns)
     return None
@@ -2304,6 +2367,18 @@ def _ratio_column(header: str, cells: list[str]) -> str | None:
     return "ratio" if ok else None
 
 
+def _tokens_column(header: str, cells: list[str]) -> str | None:
+    """ "tokens" for a column of whole numbers under a header naming tokens in any script and no
+    rate ("総トークン", "Total tokens"; not "トークン速度", "tok/s"); else None.  A header a table's
+    label names (``LABELS``: "Tokens", "Output tokens") is the tokens generated, a condition."""
+    if not re.search(r"トークン|토큰|令牌|токен|\btokens?\b", header, re.IGNORECASE):
+        return None
+    if re.search(r"/|速度|per\b|rate|秒|초|speed|throughput", header, re.IGNORECASE):
+        return None
+    ok = cells and all(re.fullmatch(r"\s*[\d,]+\s*", c) for c in cells)
+    return "tokens" if ok else None
+
+
 def _transposed(rows: list[list[str]]) -> str | None:
     """How a table is laid out when its metrics are rows: "rows" (the first column names metrics,
     "Avg tok/s", "MTP accept", in two or more rows and in more rows than the header names
@@ -2313,13 +2388,65 @@ def _transposed(rows: list[list[str]]) -> str | None:
     header, body = rows[0], rows[1:]
     if len(header) == 2 and _names_metric(header[0]) and re.fullmatch(r"[~≈]?\s*[\d.,]+\s*", header[1]):
         return "keyvalue"
-    if any(_names_metric(h) for h in header[1:]):
-        return None
+    if any(_names_metric(h) and not _RELATING_HEADER.search(h) for h in header[1:]):
+        return None  # a "% Difference" column relates the configurations: no metric of its own
     # a row's first cell names a metric ("Avg tok/s"), it is no value ("12 tok/s" under "Speed")
     naming = sum(
         1 for r in body if r and _names_metric(re.sub(r"[*_`]", "", r[0])) and not re.match(r"\W*\d", r[0])
     )
     return "rows" if naming >= 2 and naming * 2 >= len(body) else None
+
+
+#: a table header naming a measurement ("TTFT", "Duration", "Latency"): its numbers are results,
+#: never a row's condition, and listed as unplaced where the header gives no unit
+_MEASURE_HEADER = re.compile(
+    r"\b(?:ttft|tpot|itl|e2el?|latency|duration|elapsed|time|wall|ppl|perplexity|throughput|speed|"
+    r"memory|vram|accuracy|score)\b|耗时|时间|延迟|時間|速度|시간",
+    re.IGNORECASE,
+)
+#: the header of a two-column table of settings ("| Setting | Value |", "| Component | Spec |")
+_SETTINGS_HEADER = (
+    re.compile(
+        r"^\W*(?:settings?|parameters?|params?|options?|config(?:uration)?|keys?|items?|specs?|"
+        r"components?|hardware|system|environment|env|property|name)\W*$",
+        re.IGNORECASE,
+    ),
+    re.compile(
+        r"^\W*(?:values?|settings?|config(?:uration)?|specs?|details?|spec(?:ification)?s?)\W*$",
+        re.IGNORECASE,
+    ),
+)
+
+
+def _settings_table(header: list[str], body: list[list[str]]) -> bool:
+    """Whether a table lists settings, not results: two columns under a settings header
+    (``_SETTINGS_HEADER``: "| Setting | Value |") and no row naming a metric ("| Decode | 41 t/s |"
+    is a result whatever the header)."""
+    if len(header) != 2 or not all(p.match(h) for p, h in zip(_SETTINGS_HEADER, header, strict=True)):
+        return False
+    return not any(
+        r
+        and (
+            _names_metric(r[0])
+            or any(family(n.unit) in ("rate", "ratio", "multiple") for n in numbers(r[-1]))
+        )
+        for r in body
+    )
+
+
+#: what follows a size that is a machine's memory, not a measurement: its kind ("64GB DDR5", "32 GB
+#: LPDDR5X", "24GB GDDR6X", "80GB HBM3")
+_MEMORY_KIND = re.compile(r"\s*(?:of\s+)?(?:LP|G)?DDR\d|\s*(?:of\s+)?HBM\d?e?\b", re.IGNORECASE)
+#: what follows a size in a title or heading that makes it the machine's ("16GB VRAM")
+_MEMORY_WORD = re.compile(r"\s*(?:of\s+)?(?:VRAM|RAM|memory|unified)\b", re.IGNORECASE)
+
+
+def _spec_size(text: str, end: int, heading: bool) -> bool:
+    """Whether the size ending at ``text[end]`` is a hardware spec (SOURCES.md: specs are the
+    ``systems``, not claims): followed by a memory kind (``_MEMORY_KIND``: "64GB DDR5"; "32GB of
+    RAM" may be a measured size: "used 32GB of RAM"), or, in a title or heading, by a memory word
+    ("16GB VRAM")."""
+    return bool(_MEMORY_KIND.match(text, end) or heading and _MEMORY_WORD.match(text, end))
 
 
 def _metric_header(header: str) -> bool:

@@ -113,6 +113,14 @@ UNITS: dict[str, str] = {
     "hour": "h",
     "GiB": "GiB",
     "GB": "GB",
+    "ГБ": "GB",
+    "Гб": "GB",
+    "ГиБ": "GiB",
+    "МБ": "MB",
+    "Мб": "MB",
+    "МиБ": "MiB",
+    "ТБ": "TB",
+    "msec": "ms",
     "MiB": "MiB",
     "MB": "MB",
     "TB": "TB",
@@ -141,10 +149,10 @@ _NUM = r"[+\-−]?(?:\d{1,3}(?:[,\u202f ]\d{3})+(?![\d,])|\d+)(?:\.\d+|(?<!\d{4}
 #: a unit right after a number; single letters only where no letter follows (2x, 9.8 s, 12 h)
 #: (a unit followed by "/s" is a rate of it: "GB/s" is read whole, a bandwidth, never GB)
 _UNIT = (
-    rf"(?:{_PRECISION}\s+TFLOPS\b|(?:{_UNIT_ALT})(?!/s\b)|x(?![a-z\d])|s(?![a-z])|h(?![a-z])|"
-    r"tok(?![a-z])|min(?![a-z]))"
+    rf"(?:{_PRECISION}\s+TFLOPS\b|(?:{_UNIT_ALT})(?!/s\b)(?![A-Za-z])|x(?![a-z\d])|s(?![a-z\d])|h(?![a-z\d])|"
+    r"tok(?![a-z\d])|min(?![a-z\d]))"
 )
-_RANGE_SEP = r"\s*(?P<sep>–|—|-|~|〜|～|to|bis|à)\s*"
+_RANGE_SEP = r"\s*(?P<sep>–|—|-|~|〜|～|to|bis|à|до)\s*"
 _NUMBER = re.compile(
     rf"(?P<about>(?<![A-Za-z0-9_\uac00-\ud7a3])(?:{ABOUT})\s*)?(?P<a>{_NUM})(?P<plus>\+(?![\d.+]))?(?:\s*(?P<ua>{_UNIT}))?"
     rf"(?:(?:{_RANGE_SEP})(?P<b>{_NUM})|\s*(?:±|\+/-|\+-)\s*(?P<pm>{_NUM}))?"
@@ -420,6 +428,16 @@ def numbers(text: str) -> list[Number]:
         if (ua or ub) == "x" and _HARDWARE.match(text, m.end()):  # "4x RTX 3090": a count of devices
             pos = m.end()
             continue
+        if ua and ub and family(ua) != family(ub) and m.group("b") is None and m.group("pm") is None:
+            # "12GB × 2 cards", "5 ms x": the second unit is no unit of this number; read it alone
+            about = bool(m.group("about"))
+            out.append(
+                Number(
+                    number_text(m.group("a")), ua, about, m.start(), m.end("ua"), unit_written=m.group("ua")
+                )
+            )
+            pos = m.end("ua")
+            continue
         unit = ub or ua
         written = m.group("unit") or m.group("ua")
         low = high = spread = None
@@ -494,17 +512,25 @@ _METRIC_WORDS: list[tuple[str, str, str]] = [
     ),
     (
         "rate",
-        r"\btg\s?\d*\b|decod|generat|\bgen\b|\boutput\b|\beval rate|토큰 생성|生成|デコード",
+        r"\btg\s?\d*\b|decod|generat|\bgen\b|\boutput\b|(?<!prompt )\beval rate|토큰 생성|生成|デコード",
         "decode_tps",
     ),
     ("rate", r".", "decode_tps"),
-    ("size", r"vram|gpu memory|video memory|dedicated|gpu|显存|ビデオメモリ|그래픽 메모리", "vram_peak"),
+    (
+        "size",
+        r"vram|gpu memory|video memory|dedicated|gpu|显存|ビデオメモリ|그래픽 메모리|видеопамят",
+        "vram_peak",
+    ),
     ("size", r"\brss\b|resident|process", "rss_peak"),
     ("size", r"working set", "working_set_peak"),
-    ("size", r"\bram\b|system memory|memory", "ram_peak"),
-    ("size", r"model|file|gguf|weights|quant|download|disk", "model_size"),
+    ("size", r"\bram\b|system memory|memory|памят|\bозу\b", "ram_peak"),
+    (
+        "size",
+        r"model|file|gguf|weights|quant|download|disk|\bsize\b|サイズ|크기|модел|файл|вес|размер",
+        "model_size",
+    ),
     ("size", r".", "size"),
-    ("time", r"ttft|first token|time to first|首字|首个?token|最初のトークン|첫 토큰", "ttft"),
+    ("time", r"ttft|first token|time to first|首字|首个?token|最初のトークン|初トークン|첫 토큰", "ttft"),
     ("time", r"latency|per token|tpot|延迟|遅延|レイテンシ|지연", "latency"),
     ("time", r"\bload", "load_time"),
     ("time", r".", "duration"),
@@ -563,6 +589,11 @@ def metric_of(unit: str | None, before: str, after: str = "") -> str | None:
     # this sentence only before it, this clause only after it ("+108% ... acceptance" later on)
     low = re.split(r"[.!?;](?:\s|$)|[。！？]", before.lower())[-1]
     tail = re.split(r"[.!?;,(](?:\s|$)|[。！？，]|\s[—–]\s", after.lower()[:30])[0]
+    # a word right after the number names it first ("14 GB VRAM", "46 t/s prefill")
+    right = re.split(r"\d", tail, maxsplit=1)[0].lstrip()
+    for pat, metric in rules[:-1]:
+        if re.match(rf"(?:{pat})", right):
+            return metric
     best: tuple[int, str] | None = None
     for pat, metric in rules[:-1]:
         hits = [h.end() for h in re.finditer(pat, low)]
@@ -570,4 +601,12 @@ def metric_of(unit: str | None, before: str, after: str = "") -> str | None:
             best = (hits[-1], metric)
     if best is not None:
         return best[1]
-    return next((m for pat, m in rules[:-1] if re.search(pat, tail)), rules[-1][1])
+    # after it, the keyword nearest the number ("20 GB RAM and 14 GB VRAM": the first is RAM), and
+    # nothing past the next number (that number's words)
+    tail = re.split(r"\d", tail, maxsplit=1)[0]
+    first: tuple[int, str] | None = None
+    for pat, metric in rules[:-1]:
+        hit = re.search(pat, tail)
+        if hit and (first is None or hit.start() < first[0]):
+            first = (hit.start(), metric)
+    return first[1] if first is not None else rules[-1][1]

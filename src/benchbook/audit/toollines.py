@@ -59,6 +59,9 @@ _PPL = re.compile(
     rf"\b(?:PPL|perplexity)\s*[=:]\s*(?P<v>{_NUM})(?![\d.])(?:\s*(?:\+/-|±)\s*(?P<sd>{_NUM}))?",
     re.IGNORECASE,
 )
+#: a number beside a perplexity on its line: the baseline's ("baseline 1.76", "vs 5.91") or the
+#: difference ("Δ=0.03", "delta +0.12")
+_PPL_BESIDE = re.compile(rf"\b(?P<w>baseline|base|vs\.?|Δ|delta)\s*[=:]?\s*\+?(?P<v>{_NUM})(?![\d.])", re.I)
 #: the context size a line sets beside its result (``ctx=4096  turbo2: PPL=1.79``, ``n_ctx = 512``)
 _CTX = re.compile(r"\b(?:n_ctx|ctx|ctx[_-]size)\s*[=:]\s*(?P<n>\d+)\b", re.IGNORECASE)
 #: a row of llama.cpp's ``llama_memory_breakdown_print`` table (MiB): a device's ``| - CUDA0 (RTX
@@ -114,6 +117,18 @@ _RATE_WORDS = re.compile(
 )
 
 
+#: a label naming the tokens accepted per verify step (SGLang's "Acceptance length", "accept length",
+#: "mean accepted length"): tokens, whatever unit is written
+_ACCEPT_LENGTH = re.compile(
+    r"accept\w*\s+(?:length|len)\b|mean\s+accepted\s+(?:length|tokens)", re.IGNORECASE
+)
+#: a label naming a length in tokens ("Average input length", "output length"): tokens where no unit
+#: is written
+_LENGTH_LABEL = re.compile(
+    r"\b(?:input|prompt|output|generated?|completion|accept\w*)\s+(?:length|len)\b", re.IGNORECASE
+)
+
+
 def label_unit(label: str) -> str | None:
     """The unit a label names: in parentheses or brackets of any script (``TTFT (ms)``, ``吞吐（tokens/s）``),
     as a word of two or more characters (``Prompt tok/s``, ``Decode TPS``), or a rate of tokens in
@@ -150,14 +165,18 @@ def label_metric(label: str, unit: str) -> str | None:
     end-to-end latency, load time (the words of vLLM's, SGLang's, ollama's and llama.cpp's output),
     else ``draftprose.metric_of``."""
     low = re.sub(r"[_.]+", " ", label.lower())
+    if unit == "PPL":
+        return "perplexity"
     fam = family(unit)
     if fam == "rate":
-        if re.search(r"throughput|吞吐", low):
-            return "throughput"
+        if re.search(r"throughput|吞吐|\boutput\s+tok(?:en)?s?\s*/\s*s", low):
+            return "throughput"  # vLLM's "Output token throughput", a table's "Output Tok/s"
         if re.search(r"\b(?:prompt|prefill|pp|input)\b|预填充|プロンプト|프롬프트", low):
             return "prefill_tps"
     if fam == "time":
-        if re.search(r"ttft|time to first|first token", low):
+        if re.search(
+            r"ttft|time to first|first token|初トークン|最初のトークン|首字|首个?token|첫 토큰", low
+        ):
             return "ttft"
         if re.search(r"tpot|time per output token|per token", low):
             return "tpot"
@@ -167,6 +186,12 @@ def label_metric(label: str, unit: str) -> str | None:
             return "load_time"
         return "duration"
     if fam == "tokens":
+        if _ACCEPT_LENGTH.search(low):
+            return "mean_accepted_length"
+        if re.search(r"\b(?:input|prompt)\s+(?:length|len)\b", low):
+            return "prompt_length"
+        if re.search(r"\b(?:output|generated?|completion)\s+(?:length|len)\b", low):
+            return "output_length"
         return "tokens"
     return metric_of(unit, low)
 
@@ -217,12 +242,41 @@ def _labelled(n: int, text: str) -> list[Result]:
         unit = label_unit(label)
         if unit is None and re.search(r"\btokens?\b|\bcount\b", label, re.IGNORECASE):
             unit = "tokens" if "." not in m.group("v") else None
+        if unit is None and _LENGTH_LABEL.search(label):
+            unit = "tokens"  # "Acceptance length: 5.36", "Average input length: 1052.17": means of tokens
     if unit is None or (family(unit) == "size" and not _SIZE_LABEL.search(label)):
         return []
     metric = label_metric(_STAT.sub("", label), unit)
     if metric is None:
         return []
     return [Result(n, metric, m.group("v"), unit, m.start("v"), m.end(), None, _stat(label))]
+
+
+#: where a line of several ``label: value`` results splits ("#questions: 80, Throughput: 276.30
+#: token/s, Acceptance length: 5.36")
+_SEGMENT = re.compile(r",\s+|;\s+|\s+\|\s+")
+
+
+def _segments(n: int, text: str) -> list[Result]:
+    """The results of a line of several ``label: value [unit]`` parts separated by ``,``/``;``/``|``
+    (SGLang's ``bench_speculative``: ``#questions: 80, Throughput: 276.30 token/s, Acceptance length:
+    5.36``), each part read as a line of its own (``_labelled``), offsets those of the whole line;
+    none where fewer than two parts have the shape ``label: value``."""
+    cuts = [0]
+    for m in _SEGMENT.finditer(text):
+        cuts += [m.start(), m.end()]
+    cuts.append(len(text))
+    parts = [(cuts[k], text[cuts[k] : cuts[k + 1]]) for k in range(0, len(cuts), 2)]
+    shaped = [(at, p) for at, p in parts if re.search(rf":\s*{_NUM}", p)]
+    if len(shaped) < 2:
+        return []
+    out: list[Result] = []
+    for at, p in shaped:
+        for r in _labelled(n, re.sub(r"^[#\s]+", lambda m: " " * len(m.group()), p)):
+            r.start += at
+            r.end += at
+            out.append(r)
+    return out
 
 
 def _pairs(n: int, text: str) -> list[Result]:
@@ -265,14 +319,40 @@ def _memory(n: int, text: str) -> list[Result]:
 
 def _perplexity(n: int, text: str) -> list[Result]:
     """The perplexities a line states (``_PPL``), each with its ``+/-`` as ``spread`` and the
-    line's ``ctx=`` as a condition; a number after the first on the line ("(baseline 1.76, Δ=0.03)")
-    is the reader's to place."""
+    line's ``ctx=`` as a condition; after it the baseline's perplexity and the difference the line
+    states beside it (``_PPL_BESIDE``: "(baseline 1.76, Δ=0.03)"), in PPL."""
     m = _PPL.search(text)
     if m is None:
         return []
     ctx = _CTX.search(text)
     cond = {"ctx": int(ctx.group("n"))} if ctx else {}
-    return [Result(n, "perplexity", m.group("v"), "PPL", m.start(), m.end(), None, cond, None, m.group("sd"))]
+    out = [Result(n, "perplexity", m.group("v"), "PPL", m.start(), m.end(), None, cond, None, m.group("sd"))]
+    # "(baseline 1.76, Δ=0.03 ✓)": the baseline's perplexity and the difference, in PPL too
+    for x in _PPL_BESIDE.finditer(text, m.end()):
+        metric = "perplexity" if x.group("w").lower().startswith(("base", "vs")) else "perplexity_delta"
+        out.append(Result(n, metric, x.group("v"), "PPL", x.start("v"), x.end("v"), None, dict(cond)))
+    return out
+
+
+#: the result of a computation written out ("512 ops/clock/CU * 40 CU * 2.9e9 clock / 1e12 = 59.392
+#: FP16 TFLOPS"): what follows the line's last ``=``
+_EQUALS_RESULT = re.compile(r"=\s*(?P<rest>[^=]{1,40})$")
+
+
+def _computed(n: int, text: str) -> list[Result]:
+    """The result a line computes (``_EQUALS_RESULT``): one number with a unit after its last ``=``,
+    nothing after it; the metric from the words before (``draftprose.metric_of``)."""
+    m = _EQUALS_RESULT.search(text.rstrip())
+    if m is None:
+        return []
+    found = numbers(m.group("rest"))
+    if len(found) != 1 or found[0].unit is None or m.group("rest")[found[0].end :].strip():
+        return []
+    x, at = found[0], m.start("rest")
+    metric = metric_of(x.unit, text[: m.start()])
+    if metric is None or x.unit is None or x.range is not None:
+        return []
+    return [Result(n, metric, x.text, x.unit, at + x.start, at + x.end)]
 
 
 def _tap(n: int, text: str) -> list[Result]:
@@ -304,7 +384,12 @@ def tool_results(lines: list[tuple[int, str]], code: bool = True) -> list[Result
             got = (
                 _tap(n, t)
                 if _TAP.match(t)
-                else _memory(n, t) or _perplexity(n, t) or _labelled(n, t) or _pairs(n, t)
+                else _memory(n, t)
+                or _perplexity(n, t)
+                or _labelled(n, t)
+                or _segments(n, t)
+                or _pairs(n, t)
+                or _computed(n, t)
             )
         out.extend(got)
     return out
