@@ -46,7 +46,19 @@ from ..ingest.serverlog import TIMING_LINE
 from ..ingest.settings import flash_attn_word
 from .draftcommand import command_lines
 from .draftcontext import cell_conditions, count, fill
-from .draftnames import CLAUSE_ONLY, Mention, clause_bounds, hardware_of, machine_size, mentions
+from .draftnames import (
+    CLAUSE_ONLY,
+    Mention,
+    clause_bounds,
+    engine_of_cell,
+    engines_in,
+    hardware_of,
+    header_decoding,
+    machine_size,
+    mentions,
+    model_of,
+    without_remark,
+)
 from .draftprose import CAPITALS_ONLY, Number, bound_of, family, metric_of, numbers
 from .draftrelations import pair_units, relations, repetitions
 from .post import Block, Post, read_post
@@ -309,6 +321,8 @@ class _Drafter:
         #: conditions named in the section's prose so far (``draftnames``): path -> value
         self.named: dict[str, object] = {}
         self.title_named: dict[str, object] | None = None
+        #: the engines the post names anywhere: what an abbreviation in a table stands for ("LCP")
+        self.engines_named = engines_in(post.text)
         #: the rate unit the last paragraph and the section's heading (else the title) state: the unit
         #: of a table that states none ("Baseline: 33.92 tokens/second" above a table of rates)
         self.para_rate: str | None = None
@@ -523,6 +537,9 @@ class _Drafter:
                 gfields["method"] = method
             if self.command or self.named:
                 gfields["conditions"] = self.context()
+            decoding = header_decoding(h)  # "Baseline" -> plain, "Best speculative result" -> speculative
+            if decoding is not None:
+                gfields.setdefault("conditions", {})["decoding"] = decoding
             self.out.groups.append(Group(gid, gfields, block.start))
             self.groups[gid] = self.out.groups[-1]
             table_groups.append(gid)
@@ -569,7 +586,12 @@ class _Drafter:
                     else:
                         value = word == "on"
                 if path == "hardware" and isinstance(value, str):
-                    value = hardware_of(value) or value  # "RTX 4090" -> "NVIDIA GeForce RTX 4090"
+                    # "RTX 4090" -> "NVIDIA GeForce RTX 4090"; "CPU only (no GPU)" -> "CPU only"
+                    value = hardware_of(value) or without_remark(value)
+                elif path == "model" and isinstance(value, str):
+                    value = model_of(value) or value  # "Qwen2.5-Coder 14B" -> "Qwen2.5-Coder-14B"
+                elif path == "engine" and isinstance(value, str):
+                    value = engine_of_cell(value, self.engines_named) or value  # "LCP" -> "llama.cpp"
                 _set(cond, path, value)
                 if isinstance(value, str) and len(value) >= 3 and not re.fullmatch(r"[\d.\s]+", value):
                     self.vocab.setdefault(value.lower(), (path, value))

@@ -179,6 +179,12 @@ def mentions(text: str) -> list[Mention]:
             out.append(Mention(m.start(), "model", model))
         if m.group("quant") or quant:
             out.append(Mention(m.start(), "quant", m.group("quant") or quant))
+    for m in _OLLAMA.finditer(text):  # "qwen3.5:35b-a3b-q8_0": an Ollama tag
+        spans.append((m.start(), m.end()))
+        model, quant = _ollama(m)
+        out.append(Mention(m.start(), "model", model))
+        if quant:
+            out.append(Mention(m.start(), "quant", quant))
     for m in _QUANT_WORD.finditer(text):
         if not any(a <= m.start() < b for a, b in spans):  # not the quant of a model name above
             out.append(Mention(m.start(), "quant", m.group(0)))
@@ -236,8 +242,116 @@ def machine_size(text: str, start: int, end: int, named: list[Mention]) -> bool:
     )
 
 
+#: a remark in parentheses at the end of a table cell ("RTX 5060 Ti (Blackwell, 2025)", "CPU only
+#: (no GPU)", "Qwen2.5-Coder 7B (Q4)"): the name is what stands before it
+_REMARK = re.compile(r"\s*[(（][^()（）]*[)）]\s*$")
+
+
 def hardware_of(cell: str) -> str | None:
-    """The hardware a table cell names as a whole ("RTX 4090", "M3 Max"), written with its vendor
-    (``hardware_name``); None when the cell is not one hardware name."""
-    m = _HARDWARE.fullmatch(cell.strip())
+    """The hardware a table cell names as a whole ("RTX 4090", "M3 Max", "RTX 5060 Ti (Blackwell,
+    2025)": a remark in parentheses after the name, ``_REMARK``, passed over), written with its
+    vendor (``hardware_name``); None when the cell is not one hardware name ("RTX 3090 / RTX 4090")."""
+    m = _HARDWARE.fullmatch(cell.strip()) or _HARDWARE.fullmatch(_REMARK.sub("", cell.strip()))
     return hardware_name(m) if m else None
+
+
+def without_remark(cell: str) -> str:
+    """A table cell without its closing remark in parentheses (``_REMARK``: "CPU only (no GPU)" ->
+    "CPU only"); the cell as it is when the remark is all it holds."""
+    bare = _REMARK.sub("", cell.strip())
+    return bare if bare else cell
+
+
+#: a model named by its family and size with a space before the size ("Qwen2.5-Coder 14B", "Llama 3.1
+#: 70B Instruct" is not one: the words after the size stay with the caller)
+_CELL_MODEL = re.compile(r"(?P<name>[A-Za-z][\w.]*(?:-[\w.]+)*)\s(?P<size>\d+(?:\.\d+)?[BbMm])")
+
+
+def model_of(cell: str) -> str | None:
+    """The model a table cell names as a whole, written as a model repository writes it: family and
+    size joined by a hyphen ("Qwen2.5-Coder 14B" -> "Qwen2.5-Coder-14B", "Phi-4 14B (Q4)" ->
+    "Phi-4-14B"), an Ollama tag as ``ollama_model`` reads it; None for any other cell (left as
+    written: "Qwen3-8B", "Llama 3 8B")."""
+    text = _REMARK.sub("", cell.strip()) or cell.strip()
+    tag = ollama_model(text)
+    if tag is not None:
+        return tag[0]
+    m = _CELL_MODEL.fullmatch(text)
+    if not m or re.fullmatch(r"[A-Za-z]+", m.group("name")) and not re.search(r"\d", m.group("name")):
+        return None  # "Llama 8B" would lose its version: left as written
+    return f"{m.group('name')}-{m.group('size').upper()}"
+
+
+#: an Ollama model tag: name, ``:``, the size, variants and the quantisation, all lower case
+#: ("qwen3.5:35b-a3b-q8_0", "gpt-oss:20b", "llama3.1:70b-instruct-q4_K_M")
+_OLLAMA = re.compile(
+    r"(?<![\w./:-])(?P<name>[a-z][a-z0-9.-]*[a-z0-9]):(?P<size>\d+(?:\.\d+)?[bm])"
+    r"(?P<rest>(?:-[a-z0-9]+(?:\.\d+)?)*?)(?:-(?P<quant>(?:q\d(?:_[a-z0-9]+)*|fp16|bf16|f16|mxfp4)))?"
+    r"(?![\w:-]|\.\w)",
+    re.IGNORECASE,
+)
+
+
+def ollama_model(text: str) -> tuple[str, str | None] | None:
+    """(model, quantisation or None) of an Ollama tag that is all of ``text`` (``_OLLAMA``):
+    "qwen3.5:35b-a3b-q8_0" -> ("qwen3.5-35B-A3B", "Q8_0"), "gpt-oss:20b" -> ("gpt-oss-20B",
+    None); the model as a repository names it (size and active size upper case), the scorer's words;
+    None when ``text`` is no such tag."""
+    m = _OLLAMA.fullmatch(text.strip())
+    return _ollama(m) if m else None
+
+
+def _ollama(m: re.Match) -> tuple[str, str | None]:
+    rest = re.sub(r"-(a?\d+(?:\.\d+)?[bm])\b", lambda x: "-" + x.group(1).upper(), m.group("rest"))
+    quant = m.group("quant")
+    return f"{m.group('name')}-{m.group('size').upper()}{rest}", quant.upper() if quant else None
+
+
+#: a table column's header that names its decoding: "Baseline", "No spec", "Vanilla" -> plain;
+#: "Speculative", "Best speculative result", "With draft", "Spec on" -> speculative (``_SPEC`` too)
+_HEADER_PLAIN = re.compile(r"^\W*(?:baseline|vanilla|no[- ]spec\w*|plain)\b", re.IGNORECASE)
+_HEADER_SPEC = re.compile(
+    r"(?<!no[- ])(?<!non-)(?:\bspeculative\b|\bspec(?:ulation)?\b(?![- ]off))", re.IGNORECASE
+)
+
+
+def header_decoding(header: str) -> str | None:
+    """The decoding a rate column's header names (``_HEADER_PLAIN``, ``_HEADER_SPEC``, ``_SPEC``):
+    "plain", "speculative", "draft-self"; None when it names none or both ("Baseline vs spec")."""
+    words: set[str] = {str(m.value) for m in mentions(header) if m.path == "decoding"}
+    if _HEADER_PLAIN.search(header):
+        words.add("plain")
+    if _HEADER_SPEC.search(header) and "draft-self" not in words:
+        words.add("speculative")
+    return words.pop() if len(words) == 1 else None
+
+
+def engines_in(text: str) -> set[str]:
+    """The engines ``text`` names (``_ENGINES``' spellings)."""
+    return {_ENGINES[m.group(1).lower()] for m in _ENGINE.finditer(text)}
+
+
+def engine_of_cell(cell: str, named: set[str]) -> str | None:
+    """The engine a table cell names: its name as ``_ENGINES`` spells it, or an abbreviation of
+    two to four capitals whose letters stand in that order in the name of exactly one engine the
+    post names (``named``: "LCP" beside "llama.cpp" -> "llama.cpp"); None otherwise."""
+    text = cell.strip().strip("*_`")
+    m = _ENGINE.fullmatch(text)
+    if m:
+        return _ENGINES[m.group(1).lower()]
+    if not re.fullmatch(r"[A-Z]{2,4}", text):
+        return None
+    fits = [e for e in named if _abbreviates(text.lower(), re.sub(r"[^a-z]", "", e.lower()))]
+    return fits[0] if len(fits) == 1 else None
+
+
+def _abbreviates(short: str, name: str) -> bool:
+    if not name or short[0] != name[0]:
+        return False
+    i = 0
+    for ch in short:
+        i = name.find(ch, i)
+        if i < 0:
+            return False
+        i += 1
+    return True

@@ -1,0 +1,130 @@
+"""Condition names by their shape (``draftnames``, issue 29): table cells with a remark in
+parentheses, a model written with a space before its size, Ollama tags, an engine's abbreviation,
+a rate column's header naming its decoding; each with a control where it must not fire. The texts
+are written here in the shapes posts use, not copied from the corpus."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from benchbook.audit import schema
+from benchbook.audit.draftfile import draft_post
+from benchbook.audit.draftnames import (
+    engine_of_cell,
+    hardware_of,
+    header_decoding,
+    mentions,
+    model_of,
+    ollama_model,
+    without_remark,
+)
+
+
+def _drafted(text: str, tmp_path: Path) -> schema.ClaimsFile:
+    post = tmp_path / "post.md"
+    post.write_text(text, encoding="utf-8")
+    out, _, _ = draft_post(post)
+    return schema.load(out)
+
+
+def _cond(cf: schema.ClaimsFile, c: schema.Claim) -> dict:
+    return cf.conditions_of(c).model_dump(exclude_none=True, exclude_defaults=True)
+
+
+def test_a_hardware_cell_with_a_remark_names_the_hardware_before_it():
+    assert hardware_of("RTX 4070 Super (Ada, 2024)") == "NVIDIA GeForce RTX 4070 Super"
+    assert hardware_of("RX 7900 XTX (RDNA3)") == "AMD Radeon RX 7900 XTX"
+    assert without_remark("CPU only (no GPU)") == "CPU only"
+    # controls: two machines in one cell are no one hardware; a remark alone stays as written
+    assert hardware_of("RTX 3090 / RTX 4090") is None
+    assert without_remark("(none)") == "(none)"
+
+
+def test_a_model_cell_joins_family_and_size_and_reads_ollama_tags():
+    assert model_of("Mistral-Nemo 12B") == "Mistral-Nemo-12B"
+    assert model_of("Phi-4 14B (Q4)") == "Phi-4-14B"
+    assert model_of("llama3.1:70b-instruct-q4_K_M") == "llama3.1-70B-instruct"
+    assert ollama_model("qwen3:30b-a3b-q4_K_M") == ("qwen3-30B-A3B", "Q4_K_M")
+    assert ollama_model("gpt-oss:120b") == ("gpt-oss-120B", None)
+    # controls: a name with no version would lose it; a name already joined stays as written; a
+    # clock time or a URL port is no tag
+    assert model_of("Llama 8B") is None
+    assert model_of("Gemma-3-12B") is None
+    assert ollama_model("10:30") is None
+    assert [m for m in mentions("served on localhost:8080 at 10:30") if m.path == "model"] == []
+
+
+def test_an_ollama_tag_in_prose_names_model_and_quant():
+    named = [(m.path, m.value) for m in mentions("I pulled mistral-small:24b-instruct-q6_K. Then")]
+    assert named == [("model", "mistral-small-24B-instruct"), ("quant", "Q6_K")]
+
+
+def test_an_engine_abbreviation_stands_for_the_one_engine_it_fits():
+    assert engine_of_cell("LCP", {"llama.cpp", "Ollama"}) == "llama.cpp"
+    assert engine_of_cell("vLLM", set()) == "vLLM"
+    # controls: no engine named in the post; two engines it would fit; a word that is no abbreviation
+    assert engine_of_cell("LCP", {"Ollama"}) is None
+    assert engine_of_cell("LM", {"LM Studio", "llama.cpp"}) is None
+    assert engine_of_cell("LS", {"LM Studio", "llama.cpp"}) == "LM Studio"
+    assert engine_of_cell("GPU", {"llama.cpp"}) is None
+
+
+def test_a_rate_column_header_names_its_decoding():
+    assert header_decoding("Baseline") == "plain"
+    assert header_decoding("No-spec t/s") == "plain"
+    assert header_decoding("Top speculative run") == "speculative"
+    assert header_decoding("With draft model") == "speculative"
+    # controls: a header naming both sides, or none
+    assert header_decoding("Baseline vs speculative") is None
+    assert header_decoding("tg128 (t/s)") is None
+    assert header_decoding("Spec off") == "plain"
+
+
+def test_a_table_takes_hardware_model_engine_and_decoding_from_its_cells_and_headers(tmp_path):
+    cf = _drafted(
+        "# Drafting on two cards\n\n"
+        "We compared llama.cpp (abbreviated LC below) with Ollama.\n\n"
+        "| GPU | Model | Engine | Baseline | Speculative |\n|---|---|---|---|---|\n"
+        "| RTX 4070 Super (Ada, 2024) | Mistral-Nemo 12B | LC | 40.5 tok/s | 61.2 tok/s |\n"
+        "| RX 7900 XTX (RDNA3) | Mistral-Nemo 12B | Ollama | 38.0 tok/s | 50.1 tok/s |\n",
+        tmp_path,
+    )
+    got = sorted((c.value, tuple(sorted(_cond(cf, c).items()))) for c in cf.claims)
+    assert got == [
+        (
+            38.0,
+            (
+                ("decoding", "plain"),
+                ("engine", "Ollama"),
+                ("hardware", "AMD Radeon RX 7900 XTX"),
+                ("model", "Mistral-Nemo-12B"),
+            ),
+        ),
+        (
+            40.5,
+            (
+                ("decoding", "plain"),
+                ("engine", "llama.cpp"),
+                ("hardware", "NVIDIA GeForce RTX 4070 Super"),
+                ("model", "Mistral-Nemo-12B"),
+            ),
+        ),
+        (
+            50.1,
+            (
+                ("decoding", "speculative"),
+                ("engine", "Ollama"),
+                ("hardware", "AMD Radeon RX 7900 XTX"),
+                ("model", "Mistral-Nemo-12B"),
+            ),
+        ),
+        (
+            61.2,
+            (
+                ("decoding", "speculative"),
+                ("engine", "llama.cpp"),
+                ("hardware", "NVIDIA GeForce RTX 4070 Super"),
+                ("model", "Mistral-Nemo-12B"),
+            ),
+        ),
+    ]
