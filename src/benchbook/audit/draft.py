@@ -35,6 +35,7 @@ Every entry is a guess (``reviewed: false``) with the line of the post it came f
 from __future__ import annotations
 
 import bisect
+import functools
 import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -2068,6 +2069,7 @@ def _key(header: str) -> str:
     return k if k and not k[0].isdigit() else f"c_{k or 'row'}"
 
 
+@functools.lru_cache(maxsize=512)  # asked for each column of a table more than once
 def _header_unit(header: str) -> str | None:
     """The unit a table header names: after a number put before it, as a unit written alone, in
     parentheses of any script ("推理速度（token/s）"), or in words ("每秒生成的令牌数", tokens per
@@ -2135,12 +2137,15 @@ def _metric_header(header: str) -> bool:
     return bool(re.search(r"\b(?:pp|tg)\s?\d+\b|speed|throughput|tok/s|t/s", header, re.IGNORECASE))
 
 
+_PLAIN_NUMBER = re.compile(r"-?(\d+)(?:\.(\d+))?")
+
+
 def _plain(text: str | None) -> float | None:
     """A drafted number's value when a claims file can state it (finite, at most 15 digits before
     and after the point: ``schema.Claim.decimals``), else None."""
     if text is None:
         return None
-    m = re.fullmatch(r"-?(\d+)(?:\.(\d+))?", text)
+    m = _PLAIN_NUMBER.fullmatch(text)
     if not m or len(m.group(1)) > 15 or len(m.group(2) or "") > 15:
         return None
     return float(text)

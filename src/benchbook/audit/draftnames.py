@@ -26,6 +26,7 @@ where they are named on (the caller keeps them for the section).
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -161,6 +162,13 @@ def hardware_name(m: re.Match) -> str:
 
 def mentions(text: str) -> list[Mention]:
     """The conditions ``text`` names (module doc), in order of where they are."""
+    return list(_mentions(text))
+
+
+@functools.lru_cache(maxsize=256)
+def _mentions(text: str) -> tuple[Mention, ...]:
+    """``mentions``, kept for the texts asked again (a paragraph is read by ``draft`` and by
+    ``draftcontext``; a table's header once per column)."""
     out: list[Mention] = []
     for m in _HARDWARE.finditer(text):
         out.append(Mention(m.start(), "hardware", hardware_name(m), m.end()))
@@ -201,7 +209,7 @@ def mentions(text: str) -> list[Mention]:
         for m in out
         if m.path in ("decoding", "flash_attn") or not _DENIED.search(text, max(0, m.start - 24), m.start)
     ]
-    return sorted(out, key=lambda x: x.start)
+    return tuple(sorted(out, key=lambda x: x.start))
 
 
 #: words right before a name that deny it
