@@ -128,3 +128,48 @@ def test_a_table_takes_hardware_model_engine_and_decoding_from_its_cells_and_hea
             ),
         ),
     ]
+
+
+def _hardware(text: str) -> list[object]:
+    return [m.value for m in mentions(text) if m.path == "hardware"]
+
+
+def test_hardware_by_shape_laptop_parts_apus_arc_and_glued_chip_names():
+    assert _hardware("Tested on a GTX 1660 Ti Laptop GPU (6 GB).") == [
+        "NVIDIA GeForce GTX 1660 Ti Laptop GPU"
+    ]
+    assert _hardware("an RTX 4060 Max-Q") == ["NVIDIA GeForce RTX 4060 Max-Q"]
+    assert _hardware("my Ryzen AI Max+ 395 mini PC, its Radeon 890M idle") == [
+        "AMD Ryzen AI Max+ 395",
+        "AMD Radeon 890M",
+    ]
+    assert _hardware("Intel Arc A770 16GB") == ["Intel Arc A770"]
+    # a name right after CJK text (no space), a chip glued to its variant and memory
+    assert _hardware("はM3Max64GBで測定") == ["Apple M3 Max"]
+    assert _hardware("在RTX 4090上") == ["NVIDIA GeForce RTX 4090"]
+    # controls: a desktop CPU beside the GPU is no machine of its own; words that only look alike
+    assert _hardware("RTX 4070 Super + Ryzen 7 9700X, 64 GB") == ["NVIDIA GeForce RTX 4070 Super"]
+    assert _hardware("Production builds vs Max settings, the Arc of the story") == []
+    assert _hardware("no RTX 4090 here") == []
+
+
+def test_a_command_line_with_environment_settings_before_it_sets_its_conditions(tmp_path):
+    from benchbook.audit.draftcommand import command_lines
+
+    (c,) = command_lines(
+        [
+            (
+                1,
+                "CUDA_VISIBLE_DEVICES=1 GGML_CUDA_FORCE_MMQ=1 ./build/bin/llama-bench"
+                " -m phi-4-Q6_K.gguf -ngl 40",
+            )
+        ]
+    )
+    assert c.conditions == {
+        "engine": "llama.cpp",
+        "model": "phi-4",
+        "quant": "Q6_K",
+        "offload": {"n_gpu_layers": 40},
+    }
+    # control: a line that sets a variable and runs no tool is no command line
+    assert command_lines([(1, "CUDA_VISIBLE_DEVICES=1 python train.py")]) == []
