@@ -173,3 +173,16 @@ def test_a_command_line_with_environment_settings_before_it_sets_its_conditions(
     }
     # control: a line that sets a variable and runs no tool is no command line
     assert command_lines([(1, "CUDA_VISIBLE_DEVICES=1 python train.py")]) == []
+
+
+def test_a_gguf_name_drops_what_follows_the_quant():
+    from benchbook.audit.draftcommand import model_and_quant
+
+    assert model_and_quant("Mistral-Small-24B-Instruct-IQ3_M-3.66bpw.gguf") == (
+        "Mistral-Small-24B-Instruct",
+        "IQ3_M",
+    )
+    assert model_and_quant("models/phi-4-Q5_K_S-imat.gguf") == ("phi-4", "Q5_K_S")
+    # controls: a quant first keeps the name after it; no quant keeps the whole stem
+    assert model_and_quant("Q6_K-gemma-3-4b-it.gguf") == ("gemma-3-4b-it", "Q6_K")
+    assert model_and_quant("gemma-3-4b-it.gguf") == ("gemma-3-4b-it", None)

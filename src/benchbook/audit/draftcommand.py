@@ -102,15 +102,17 @@ def engine_of(tool: str) -> str:
 
 def model_and_quant(path: str) -> tuple[str, str | None]:
     """(model name, quantisation or None) of a model file or repository name: the file's stem with
-    the quantisation and shard suffix dropped (``Qwen3-30B-A3B-Q4_K_M.gguf`` -> ``("Qwen3-30B-A3B",
-    "Q4_K_M")``; ``unsloth/Qwen3-8B-GGUF:UD-Q4_K_XL`` -> ``("Qwen3-8B", "UD-Q4_K_XL")``)."""
+    the quantisation, what follows it and the shard suffix dropped (``Qwen3-30B-A3B-Q4_K_M.gguf`` ->
+    ``("Qwen3-30B-A3B", "Q4_K_M")``; ``unsloth/Qwen3-8B-GGUF:UD-Q4_K_XL`` -> ``("Qwen3-8B", "UD-Q4_K_XL")``)."""
     name = PureWindowsPath(PurePosixPath(path).name).name
     name, _, tag = name.partition(":")
     name = re.sub(r"(?i)\.gguf$|-\d{5}-of-\d{5}|-GGUF$", "", name)
     found = _QUANT.search(tag) or _QUANT.search(name)
     quant = (found.group(1) or "") + found.group(2) if found else None
     if found and found.string is name:
-        name = (name[: found.start()] + name[found.end() :]).strip("-_. ")
+        # GGUF names put the encoding last: what follows the quant is the encoding's own tag
+        # ("-4.19bpw", "-imat"), not the model's ("Qwen3-8B-IQ4_XS-4.19bpw.gguf" -> "Qwen3-8B")
+        name = name[: found.start()].strip("-_. ") or name[found.end() :].strip("-_. ")
     return name, quant
 
 
