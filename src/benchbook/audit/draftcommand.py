@@ -103,7 +103,8 @@ def engine_of(tool: str) -> str:
 def model_and_quant(path: str) -> tuple[str, str | None]:
     """(model name, quantisation or None) of a model file or repository name: the file's stem with
     the quantisation, what follows it and the shard suffix dropped (``Qwen3-30B-A3B-Q4_K_M.gguf`` ->
-    ``("Qwen3-30B-A3B", "Q4_K_M")``; ``unsloth/Qwen3-8B-GGUF:UD-Q4_K_XL`` -> ``("Qwen3-8B", "UD-Q4_K_XL")``)."""
+    ``("Qwen3-30B-A3B", "Q4_K_M")``; ``unsloth/Qwen3-8B-GGUF:UD-Q4_K_XL`` -> ``("Qwen3-8B",
+    "UD-Q4_K_XL")``)."""
     name = PureWindowsPath(PurePosixPath(path).name).name
     name, _, tag = name.partition(":")
     name = re.sub(r"(?i)\.gguf$|-\d{5}-of-\d{5}|-GGUF$", "", name)
