@@ -186,3 +186,20 @@ def test_a_gguf_name_drops_what_follows_the_quant():
     # controls: a quant first keeps the name after it; no quant keeps the whole stem
     assert model_and_quant("Q6_K-gemma-3-4b-it.gguf") == ("gemma-3-4b-it", "Q6_K")
     assert model_and_quant("gemma-3-4b-it.gguf") == ("gemma-3-4b-it", None)
+
+
+def test_a_heading_naming_a_llama_cpp_tool_names_the_engine(tmp_path):
+    from benchbook.audit.draftnames import heading_engine
+
+    assert heading_engine("3. Latency (llama-cli, 4 threads)") == "llama.cpp"
+    # controls: a heading naming its engine itself; no tool; a tool's name inside another word
+    assert heading_engine("Ollama vs llama-server") is None
+    assert heading_engine("Latency") is None
+    assert heading_engine("my-llama-cli-wrapper") is None
+    cf = _drafted(
+        "# Notes\n\nI tried Ollama first, then llama-server, on an RTX 3060.\n\n"
+        "## Decode with llama-bench\n\nGeneration ran at 61.5 t/s.\n",
+        tmp_path,
+    )
+    (c,) = cf.claims
+    assert _cond(cf, c) == {"engine": "llama.cpp", "hardware": "NVIDIA GeForce RTX 3060"}

@@ -377,3 +377,19 @@ def _abbreviates(short: str, name: str) -> bool:
             return False
         i += 1
     return True
+
+
+#: llama.cpp's tools by name ("llama-cli", "llama-bench"): the engine where a heading names one
+#: ("## 4. 端到端推理延迟(llama-cli)"); not in prose, where a post about another engine names them
+#: to compare ("Ollama is slower than llama-server")
+_LLAMA_TOOL = re.compile(
+    r"(?<![\w./-])llama-(?:cli|server|bench|sweep-bench|batched-bench|speculative(?:-simple)?)(?![\w-])"
+)
+
+
+def heading_engine(text: str) -> str | None:
+    """The engine a heading names by a llama.cpp tool (``_LLAMA_TOOL``): "llama.cpp"; None when it
+    names none or names an engine itself (``mentions``)."""
+    if not _LLAMA_TOOL.search(text) or any(m.path == "engine" for m in mentions(text)):
+        return None
+    return "llama.cpp"
