@@ -203,3 +203,21 @@ def test_a_heading_naming_a_llama_cpp_tool_names_the_engine(tmp_path):
     )
     (c,) = cf.claims
     assert _cond(cf, c) == {"engine": "llama.cpp", "hardware": "NVIDIA GeForce RTX 3060"}
+
+
+def test_a_yes_no_column_about_decoding_states_the_decoding(tmp_path):
+    from benchbook.audit.draftnames import decoding_of_cell
+
+    assert decoding_of_cell("✔", "MTP heads") == "draft-self"
+    assert decoding_of_cell("Off", "Spec. decoding") == "plain"
+    assert decoding_of_cell("baseline", "Mode") == "plain"
+    assert decoding_of_cell("EAGLE-3", "Speculative") is None  # a method, not yes or no
+    cf = _drafted(
+        "| Run | Speculative | Gen t/s |\n|---|---|---|\n| A | No | 20.5 |\n| B | Yes | 31.0 |\n",
+        tmp_path,
+    )
+    got = sorted((c.value, _cond(cf, c).get("decoding")) for c in cf.claims)
+    assert got == [(20.5, "plain"), (31.0, "speculative")]
+    # control: a column of rates headed "Speculative" stays a column of rates
+    cf = _drafted("| Model | Speculative (t/s) |\n|---|---|\n| 8B | 44.1 |\n", tmp_path)
+    assert [(c.metric, c.value) for c in cf.claims] == [("decode_tps", 44.1)]

@@ -51,6 +51,7 @@ from .draftnames import (
     CLAUSE_ONLY,
     Mention,
     clause_bounds,
+    decoding_of_cell,
     engine_of_cell,
     engines_in,
     hardware_of,
@@ -134,7 +135,7 @@ LABELS: dict[str, tuple[str, str]] = {
         ),
         ("concurrency", "int"),
     ),
-    **dict.fromkeys(("mode", "decoding"), ("decoding", "str")),
+    **dict.fromkeys(("mode", "decoding"), ("decoding", "decoding")),
     **dict.fromkeys(("gpu", "hardware", "device"), ("hardware", "str")),
     **dict.fromkeys(
         ("engine", "runtime", "framework", "inference engine", "backend engine"), ("engine", "str")
@@ -246,6 +247,10 @@ class Drafted:
 def _slug(text: str, limit: int = 24) -> str:
     s = re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
     return s[:limit].strip("-") or "x"
+
+
+#: a label column's header about decoding: its Yes/No cells state the decoding (``decoding_of_cell``)
+_DECODING_HEADER = re.compile(r"\b(?:spec\w*|MTP|draft(?:ing)?|drafted)\b", re.IGNORECASE)
 
 
 def _label_key(header: str) -> str:
@@ -580,6 +585,13 @@ class _Drafter:
                         path, value = "other." + _key(header[j]), cell
                     else:
                         value = whole
+                elif typ == "decoding":
+                    value = decoding_of_cell(cell, header[j]) or cell
+                elif path.startswith("other.") and _DECODING_HEADER.search(header[j]):
+                    # a label column saying whether the run drafted ("Speculative": Yes/No, "MTP": ✓)
+                    decoded = decoding_of_cell(cell, header[j])
+                    if decoded is not None:
+                        path, value = "decoding", decoded
                 elif typ == "fa":
                     word = flash_attn_word(cell)
                     if word not in ("on", "off"):

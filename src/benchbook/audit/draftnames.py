@@ -393,3 +393,26 @@ def heading_engine(text: str) -> str | None:
     if not _LLAMA_TOOL.search(text) or any(m.path == "engine" for m in mentions(text)):
         return None
     return "llama.cpp"
+
+
+_CELL_YES = re.compile(r"(?:yes|y|on|enabled?|true|✓|✔|✔️|✅|with|1)", re.IGNORECASE)
+_CELL_NO = re.compile(
+    r"(?:no|n|off|disabled?|false|none|✗|✘|❌|[-–—]|0|without|baseline|plain|vanilla|n/a)", re.IGNORECASE
+)
+
+
+def decoding_of_cell(cell: str, header: str) -> str | None:
+    """The decoding a label cell states under a column about decoding (header "Speculative", "Spec",
+    "MTP", "Draft", "Decoding"): yes/on/✓ -> speculative ("draft-self" under an MTP header), no/off/
+    ✗/none/"baseline" -> plain, a cell naming its decoding ("MTP", "no draft", "speculative") -> that;
+    None for any other cell ("ngram-mod" under "Mode": the caller keeps it as written)."""
+    text = cell.strip().strip("*_`").strip()
+    self_drafted = re.search(r"\bMTP\b", header, re.IGNORECASE) is not None
+    if _CELL_NO.fullmatch(text):
+        return "plain"
+    if _CELL_YES.fullmatch(text):
+        return "draft-self" if self_drafted else "speculative"
+    words = {str(m.value) for m in mentions(text) if m.path == "decoding"}
+    if _HEADER_PLAIN.search(text):
+        words.add("plain")
+    return words.pop() if len(words) == 1 else None
