@@ -221,3 +221,21 @@ def test_a_yes_no_column_about_decoding_states_the_decoding(tmp_path):
     # control: a column of rates headed "Speculative" stays a column of rates
     cf = _drafted("| Model | Speculative (t/s) |\n|---|---|\n| 8B | 44.1 |\n", tmp_path)
     assert [(c.metric, c.value) for c in cf.claims] == [("decode_tps", 44.1)]
+
+
+def test_an_engine_comparison_table_with_pp_s_and_tg_s_columns(tmp_path):
+    cf = _drafted(
+        "# gemma3:12b-it-q4_K_M is slower in Ollama than in llama.cpp\n\n"
+        "| Engine | PP/s | TG/s |\n|---|---|---|\n| LC | 812.5 | 41.2 |\n| Ollama | 600.1 | 30.9 |\n",
+        tmp_path,
+    )
+    got = sorted(
+        (c.metric, c.value, _cond(cf, c).get("engine"), _cond(cf, c).get("quant")) for c in cf.claims
+    )
+    assert got == [
+        ("decode_tps", 30.9, "Ollama", "Q4_K_M"),
+        ("decode_tps", 41.2, "llama.cpp", "Q4_K_M"),
+        ("prefill_tps", 600.1, "Ollama", "Q4_K_M"),
+        ("prefill_tps", 812.5, "llama.cpp", "Q4_K_M"),
+    ]
+    assert {_cond(cf, c).get("model") for c in cf.claims} == {"gemma3-12B-it"}

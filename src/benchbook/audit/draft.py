@@ -2099,6 +2099,8 @@ def _header_unit(header: str) -> str | None:
         low = m.group(1).lower()  # "Output Tok/s", "Speed (T/S)": the unit as a claims file writes it
         spelled = {"tokens/s": "tok/s", "tps": "tok/s", "gib": "GiB", "gb": "GB", "mib": "MiB", "mb": "MB"}
         return spelled.get(low, low)
+    if re.fullmatch(r"\s*(?:PP|TG)\s?/\s?s\s*", header, re.IGNORECASE):
+        return "t/s"  # "PP/s", "TG/s": prompt processing and generation, tokens per second
     if re.search(r"(?:\(|\s)(?:sec|seconds|s)\)?$", header.strip(), re.IGNORECASE):
         return "s"  # "Time (s)", "T_PP s" (llama-sweep-bench's time columns)
     return None
