@@ -16,7 +16,10 @@ def _claims(text: str) -> list[tuple]:
     for e in d.entries:
         if e.kind != "claim":
             continue
-        f = {**groups.get(e.group or "", {}), **e.fields}
+        g = groups.get(e.group or "", {})
+        f = {**g, **e.fields}
+        if g.get("conditions") and "conditions" in e.fields:  # a claims file merges them (``conditions_of``)
+            f["conditions"] = {**g["conditions"], **e.fields["conditions"]}
         value = f.get("value") if f.get("value") is not None else tuple(f.get("range") or ())
         out.append((f.get("metric"), str(value), f.get("unit"), f.get("source_line"), f.get("conditions")))
     return out
@@ -105,11 +108,12 @@ ALIGNED = """Results:
 
 
 def test_aligned_table_with_box_rule_in_an_indented_code_block():
-    # a depth column in K and "0 (cold)" read as numbers (``draftcontext.count``)
+    # a depth column in K and "0 (cold)" read as numbers (``draftcontext.count``); the "Baseline"
+    # column is plain decoding (``draftnames.header_decoding``)
     assert _claims(ALIGNED) == [
-        ("decode_tps", "107", "t/s", 5, {"depth": 0}),
+        ("decode_tps", "107", "t/s", 5, {"decoding": "plain", "depth": 0}),
         ("decode_tps", "123", "t/s", 5, {"depth": 0}),
-        ("decode_tps", "96", "t/s", 6, {"depth": 16384}),
+        ("decode_tps", "96", "t/s", 6, {"decoding": "plain", "depth": 16384}),
         ("decode_tps", "149", "t/s", 6, {"depth": 16384}),
     ]
 

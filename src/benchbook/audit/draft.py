@@ -35,6 +35,7 @@ Every entry is a guess (``reviewed: false``) with the line of the post it came f
 from __future__ import annotations
 
 import bisect
+import functools
 import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -46,7 +47,20 @@ from ..ingest.serverlog import TIMING_LINE
 from ..ingest.settings import flash_attn_word
 from .draftcommand import command_lines
 from .draftcontext import cell_conditions, count, fill
-from .draftnames import CLAUSE_ONLY, Mention, clause_bounds, hardware_of, machine_size, mentions
+from .draftnames import (
+    CLAUSE_ONLY,
+    Mention,
+    clause_bounds,
+    decoding_of_cell,
+    engine_of_cell,
+    engines_in,
+    hardware_of,
+    header_decoding,
+    machine_size,
+    mentions,
+    model_of,
+    without_remark,
+)
 from .draftprose import CAPITALS_ONLY, Number, bound_of, family, metric_of, number_text, numbers
 from .draftrelations import pair_units, relations, repetitions
 from .post import Block, Post, read_post
@@ -121,7 +135,7 @@ LABELS: dict[str, tuple[str, str]] = {
         ),
         ("concurrency", "int"),
     ),
-    **dict.fromkeys(("mode", "decoding"), ("decoding", "str")),
+    **dict.fromkeys(("mode", "decoding"), ("decoding", "decoding")),
     **dict.fromkeys(("gpu", "hardware", "device"), ("hardware", "str")),
     **dict.fromkeys(
         ("engine", "runtime", "framework", "inference engine", "backend engine"), ("engine", "str")
@@ -239,6 +253,10 @@ def _slug(text: str, limit: int = 24) -> str:
     return s[:limit].strip("-") or "x"
 
 
+#: a label column's header about decoding: its Yes/No cells state the decoding (``decoding_of_cell``)
+_DECODING_HEADER = re.compile(r"\b(?:spec\w*|MTP|draft(?:ing)?|drafted)\b", re.IGNORECASE)
+
+
 def _label_key(header: str) -> str:
     h = re.sub(r"\(.*?\)", "", header.lower())
     h = re.sub(r"[`*_\-–—:]+", "", h.replace("_", "")).strip()
@@ -314,6 +332,8 @@ class _Drafter:
         #: conditions named in the section's prose so far (``draftnames``): path -> value
         self.named: dict[str, object] = {}
         self.title_named: dict[str, object] | None = None
+        #: the engines the post names anywhere: what an abbreviation in a table stands for ("LCP")
+        self.engines_named = engines_in(post.text)
         #: the rate unit the last paragraph and the section's heading (else the title) state: the unit
         #: of a table that states none ("Baseline: 33.92 tokens/second" above a table of rates)
         self.para_rate: str | None = None
@@ -553,6 +573,9 @@ class _Drafter:
                 gfields["method"] = method
             if self.command or self.named:
                 gfields["conditions"] = self.context()
+            decoding = header_decoding(h)  # "Baseline" -> plain, "Best speculative result" -> speculative
+            if decoding is not None:
+                gfields.setdefault("conditions", {})["decoding"] = decoding
             self.out.groups.append(Group(gid, gfields, block.start))
             self.groups[gid] = self.out.groups[-1]
             table_groups.append(gid)
@@ -601,6 +624,13 @@ class _Drafter:
                         path, value = "other." + _key(header[j]), cell
                     else:
                         value = whole
+                elif typ == "decoding":
+                    value = decoding_of_cell(cell, header[j]) or cell
+                elif path.startswith("other.") and _DECODING_HEADER.search(header[j]):
+                    # a label column saying whether the run drafted ("Speculative": Yes/No, "MTP": ✓)
+                    decoded = decoding_of_cell(cell, header[j])
+                    if decoded is not None:
+                        path, value = "decoding", decoded
                 elif typ == "fa":
                     word = flash_attn_word(cell)
                     if word not in ("on", "off"):
@@ -608,7 +638,12 @@ class _Drafter:
                     else:
                         value = word == "on"
                 if path == "hardware" and isinstance(value, str):
-                    value = hardware_of(value) or value  # "RTX 4090" -> "NVIDIA GeForce RTX 4090"
+                    # "RTX 4090" -> "NVIDIA GeForce RTX 4090"; "CPU only (no GPU)" -> "CPU only"
+                    value = hardware_of(value) or without_remark(value)
+                elif path == "model" and isinstance(value, str):
+                    value = model_of(value) or value  # "Qwen2.5-Coder 14B" -> "Qwen2.5-Coder-14B"
+                elif path == "engine" and isinstance(value, str):
+                    value = engine_of_cell(value, self.engines_named) or value  # "LCP" -> "llama.cpp"
                 _set(cond, path, value)
                 if isinstance(value, str) and len(value) >= 3 and not re.fullmatch(r"[\d.\s]+", value):
                     self.vocab.setdefault(value.lower(), (path, value))
@@ -2252,6 +2287,7 @@ def _key(header: str) -> str:
     return k if k and not k[0].isdigit() else f"c_{k or 'row'}"
 
 
+@functools.lru_cache(maxsize=512)  # asked for each column of a table more than once
 def _header_unit(header: str) -> str | None:
     """The unit a table header names: after a number put before it, as a unit written alone, in
     parentheses of any script ("推理速度（token/s）"), or in words ("每秒生成的令牌数", tokens per
@@ -2270,7 +2306,7 @@ def _header_unit(header: str) -> str | None:
         spelled = {"tokens/s": "tok/s", "tps": "tok/s", "gib": "GiB", "gb": "GB", "mib": "MiB", "mb": "MB"}
         return spelled.get(low, low)
     if re.search(r"\b(?:tg|pp)\s?\d*\s?/\s?s\b", header, re.IGNORECASE):
-        return "t/s"  # "TG/s", "PP/s": llama-bench's tests as rates
+        return "t/s"  # "TG/s", "PP/s": llama-bench's tests (prompt processing, generation) as rates
     if re.fullmatch(r"\W*(?:ppl|perplexity)\b.*", header, re.IGNORECASE):
         return "PPL"
     if re.search(r"(?:\(|\s)(?:sec|seconds|s)\)?$", header.strip(), re.IGNORECASE):
@@ -2453,12 +2489,15 @@ def _metric_header(header: str) -> bool:
     return bool(re.search(r"\b(?:pp|tg)\s?\d+\b|speed|throughput|tok/s|t/s", header, re.IGNORECASE))
 
 
+_PLAIN_NUMBER = re.compile(r"-?(\d+)(?:\.(\d+))?")
+
+
 def _plain(text: str | None) -> float | None:
     """A drafted number's value when a claims file can state it (finite, at most 15 digits before
     and after the point: ``schema.Claim.decimals``), else None."""
     if text is None:
         return None
-    m = re.fullmatch(r"-?(\d+)(?:\.(\d+))?", text)
+    m = _PLAIN_NUMBER.fullmatch(text)
     if not m or len(m.group(1)) > 15 or len(m.group(2) or "") > 15:
         return None
     return float(text)

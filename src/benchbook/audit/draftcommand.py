@@ -3,7 +3,8 @@
 A command line is a line that starts a llama.cpp tool (``llama-server``, ``llama-bench``,
 ``llama-cli``, ``llama-sweep-bench``, ``llama-speculative-simple``, older ``main``/``server``), vLLM
 (``vllm serve MODEL``, ``python -m vllm.entrypoints...``) or SGLang (``python -m
-sglang.launch_server``), a ``$`` or ``>`` prompt allowed before it (a build suffix after the tool's
+sglang.launch_server``), a ``$`` or ``>`` prompt and environment settings
+(``CUDA_VISIBLE_DEVICES=0 GGML_CUDA_FORCE_MMQ=1``) allowed before it (a build suffix after the tool's
 name, ``llama-server-be0e35``, allowed), continued over lines ending in ``\\``, ``^`` or a backtick,
 or over indented lines each starting with a flag (YAML's folded ``cmd: >``) (``command_lines``).
 Its flags become claims-file conditions (``conditions_of``; llama.cpp's ``common/arg.cpp`` names):
@@ -29,7 +30,7 @@ from pathlib import PurePosixPath, PureWindowsPath
 from ..ingest.settings import flash_attn_word
 
 _TOOL = re.compile(
-    r"^\s*(?:[$>#]\s*|PS [^>]*>\s*)?(?:\S*[/\\])?(?:\./)?"
+    r"^\s*(?:[$>#]\s*|PS [^>]*>\s*)?(?:[A-Z][A-Z0-9_]*=\S*\s+)*(?:\S*[/\\])?(?:\./)?"
     r"(?P<tool>llama-(?:server|bench|cli|sweep-bench|batched-bench|speculative-simple|speculative)|"
     r"main|server|vllm\s+serve|python3?\s+-m\s+(?:vllm\.entrypoints\S*|sglang\.launch_server))"
     r"(?:-[0-9a-f]{6,40})?(?:\.exe)?(?=\s|$)"
@@ -101,15 +102,18 @@ def engine_of(tool: str) -> str:
 
 def model_and_quant(path: str) -> tuple[str, str | None]:
     """(model name, quantisation or None) of a model file or repository name: the file's stem with
-    the quantisation and shard suffix dropped (``Qwen3-30B-A3B-Q4_K_M.gguf`` -> ``("Qwen3-30B-A3B",
-    "Q4_K_M")``; ``unsloth/Qwen3-8B-GGUF:UD-Q4_K_XL`` -> ``("Qwen3-8B", "UD-Q4_K_XL")``)."""
+    the quantisation, what follows it and the shard suffix dropped (``Qwen3-30B-A3B-Q4_K_M.gguf`` ->
+    ``("Qwen3-30B-A3B", "Q4_K_M")``; ``unsloth/Qwen3-8B-GGUF:UD-Q4_K_XL`` -> ``("Qwen3-8B",
+    "UD-Q4_K_XL")``)."""
     name = PureWindowsPath(PurePosixPath(path).name).name
     name, _, tag = name.partition(":")
     name = re.sub(r"(?i)\.gguf$|-\d{5}-of-\d{5}|-GGUF$", "", name)
     found = _QUANT.search(tag) or _QUANT.search(name)
     quant = (found.group(1) or "") + found.group(2) if found else None
     if found and found.string is name:
-        name = (name[: found.start()] + name[found.end() :]).strip("-_. ")
+        # GGUF names put the encoding last: what follows the quant is the encoding's own tag
+        # ("-4.19bpw", "-imat"), not the model's ("Qwen3-8B-IQ4_XS-4.19bpw.gguf" -> "Qwen3-8B")
+        name = name[: found.start()].strip("-_. ") or name[found.end() :].strip("-_. ")
     return name, quant
 
 

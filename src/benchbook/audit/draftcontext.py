@@ -36,7 +36,7 @@ import shlex
 from dataclasses import dataclass, field
 
 from .draftcommand import command_lines, conditions_of
-from .draftnames import _FAMILY, _SPEC, mentions
+from .draftnames import _FAMILY, _SPEC, heading_engine, mentions
 from .draftprose import numbers
 from .post import Block, Post
 
@@ -241,6 +241,9 @@ def _stated(
         if m.path in _CLAUSE_WORDS and not heading:
             continue
         out.append((m.path, m.value))
+    engine = heading_engine(text) if heading else None
+    if engine is not None:  # "端到端推理延迟(llama-cli)": the tool's engine
+        out.append(("engine", engine))
     _settings(text, out)
     return commands, list(dict.fromkeys(out))
 

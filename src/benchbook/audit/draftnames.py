@@ -26,6 +26,7 @@ where they are named on (the caller keeps them for the section).
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -38,14 +39,20 @@ _NV = r"(?:NVIDIA\s+)?(?:GeForce\s+)?"
 _HARDWARE = re.compile(
     # every name starts with one of these (a count, a vendor, a product line, a Mac): the other
     # positions are passed over at once
-    r"(?=[\dABDGHILMNPRSTVabdghilmnprstv])(?<![\w-])(?:(?P<count>[2-8])\s?[x×]\s*)?(?:"
+    r"(?=[\dABDGHILMNPRSTVabdghilmnprstv])(?<![A-Za-z0-9_-])(?:(?P<count>[2-8])\s?[x×]\s*)?(?:"
     rf"{_NV}(?P<rtx>RTX|GTX)\s?(?P<rtxn>(?:PRO\s)?A?\d{{3,4}})(?:\s?(?P<rtxs>Ti|SUPER|Super)\b)?"
+    r"(?:\s(?P<mobile>Mobile|Laptop(?:\sGPU)?|Max-Q)\b)?"
+    r"|(?:AMD\s+)?Radeon\s(?P<igpu>\d{3,4}[MS])\b"
+    # an APU whose graphics run the model ("Ryzen AI Max+ 395"); not a desktop CPU beside a GPU
+    # ("RTX 4070 Super + Ryzen 7 9700X": the GPU is the machine that is measured)
+    r"|(?:AMD\s+)?Ryzen\s(?P<ryzen>AI\sMax\+?\s\d{3})(?![\w+-])"
+    r"|(?:Intel\s+)?Arc\s(?P<arc>[AB]\d{3}M?)\b"
     r"|(?:AMD\s+)?(?:Radeon\s+)?RX\s?(?P<rxn>\d{4})(?:\s?(?P<rxs>XTX|XT|GRE)\b)?"
     r"|(?P<mac>Mac\s?mini|Mac\s?Studio|MacBook\s(?:Air|Pro)|MacBook|iMac|Mac\sPro)\s(?:\([^)]*\)\s)?"
     r"(?P<mm>M[1-5])(?:\s(?P<mms>Pro|Max|Ultra)\b)?(?![\w-])"
     r"|(?:Apple\s+)?(?P<cm>M[1-5])(?:\s(?P<cms>Pro|Max|Ultra))?\s"
     r"(?P<cmac>Mac\s?mini|Mac\s?Studio|MacBook\s(?:Air|Pro)|MacBook|iMac)\b"
-    r"|(?:Apple\s+)?(?P<m>M[1-5])\s(?P<ms>Pro|Max|Ultra)\b"
+    r"|(?:Apple\s+)?(?P<m>M[1-5])\s?(?P<ms>Pro|Max|Ultra)(?![A-Za-z_-])"
     r"|Apple\s+(?P<m2>M[1-5])\b"
     r"|(?:NVIDIA\s+)?(?:Tesla\s+)?(?P<dc>[AHBLPTV]\d{2,3}S?|GB\d{2,3}|L4)(?![\w-])"
     r"|(?:AMD\s+)?(?:Instinct\s+)?(?P<mi>MI\d{3}X?)\b"
@@ -135,9 +142,17 @@ def hardware_name(m: re.Match) -> str:
     if g["rtx"]:
         suffix = {"ti": " Ti", "super": " Super"}.get((g["rtxs"] or "").lower(), "")
         name = f"NVIDIA GeForce {g['rtx'].upper()} {g['rtxn'].upper()}{suffix}"
+        if g["mobile"]:  # "GTX 1650 Ti Mobile", "RTX 4060 Laptop GPU": the laptop part is another chip
+            name += " " + g["mobile"]
     elif g["bare"]:
         suffix = {"ti": " Ti", "super": " Super"}.get((g["bares"] or "").lower(), "")
         name = f"NVIDIA GeForce RTX {g['bare']}{suffix}"
+    elif g["igpu"]:
+        name = f"AMD Radeon {g['igpu'].upper()}"  # "Radeon 8060S": an APU's graphics
+    elif g["ryzen"]:
+        name = "AMD Ryzen " + re.sub(r"\s+", " ", g["ryzen"])
+    elif g["arc"]:
+        name = f"Intel Arc {g['arc'].upper()}"
     elif g["rxn"]:
         name = f"AMD Radeon RX {g['rxn']}" + (f" {g['rxs'].upper()}" if g["rxs"] else "")
     elif g.get("mm") or g.get("cm"):  # "Mac mini M4", "M2 Mac Mini": the chip, the machine beside it
@@ -161,6 +176,13 @@ def hardware_name(m: re.Match) -> str:
 
 def mentions(text: str) -> list[Mention]:
     """The conditions ``text`` names (module doc), in order of where they are."""
+    return list(_mentions(text))
+
+
+@functools.lru_cache(maxsize=256)
+def _mentions(text: str) -> tuple[Mention, ...]:
+    """``mentions``, kept for the texts asked again (a paragraph is read by ``draft`` and by
+    ``draftcontext``; a table's header once per column)."""
     out: list[Mention] = []
     for m in _HARDWARE.finditer(text):
         out.append(Mention(m.start(), "hardware", hardware_name(m), m.end()))
@@ -179,6 +201,12 @@ def mentions(text: str) -> list[Mention]:
             out.append(Mention(m.start(), "model", model))
         if m.group("quant") or quant:
             out.append(Mention(m.start(), "quant", m.group("quant") or quant))
+    for m in _OLLAMA.finditer(text):  # "qwen3.5:35b-a3b-q8_0": an Ollama tag
+        spans.append((m.start(), m.end()))
+        model, quant = _ollama(m)
+        out.append(Mention(m.start(), "model", model))
+        if quant:
+            out.append(Mention(m.start(), "quant", quant))
     for m in _QUANT_WORD.finditer(text):
         if not any(a <= m.start() < b for a, b in spans):  # not the quant of a model name above
             out.append(Mention(m.start(), "quant", m.group(0)))
@@ -195,7 +223,7 @@ def mentions(text: str) -> list[Mention]:
         for m in out
         if m.path in ("decoding", "flash_attn") or not _DENIED.search(text, max(0, m.start - 24), m.start)
     ]
-    return sorted(out, key=lambda x: x.start)
+    return tuple(sorted(out, key=lambda x: x.start))
 
 
 #: words right before a name that deny it
@@ -236,8 +264,155 @@ def machine_size(text: str, start: int, end: int, named: list[Mention]) -> bool:
     )
 
 
+#: a remark in parentheses at the end of a table cell ("RTX 5060 Ti (Blackwell, 2025)", "CPU only
+#: (no GPU)", "Qwen2.5-Coder 7B (Q4)"): the name is what stands before it
+_REMARK = re.compile(r"\s*[(（][^()（）]*[)）]\s*$")
+
+
 def hardware_of(cell: str) -> str | None:
-    """The hardware a table cell names as a whole ("RTX 4090", "M3 Max"), written with its vendor
-    (``hardware_name``); None when the cell is not one hardware name."""
-    m = _HARDWARE.fullmatch(cell.strip())
+    """The hardware a table cell names as a whole ("RTX 4090", "M3 Max", "RTX 5060 Ti (Blackwell,
+    2025)": a remark in parentheses after the name, ``_REMARK``, passed over), written with its
+    vendor (``hardware_name``); None when the cell is not one hardware name ("RTX 3090 / RTX 4090")."""
+    m = _HARDWARE.fullmatch(cell.strip()) or _HARDWARE.fullmatch(_REMARK.sub("", cell.strip()))
     return hardware_name(m) if m else None
+
+
+def without_remark(cell: str) -> str:
+    """A table cell without its closing remark in parentheses (``_REMARK``: "CPU only (no GPU)" ->
+    "CPU only"); the cell as it is when the remark is all it holds."""
+    bare = _REMARK.sub("", cell.strip())
+    return bare if bare else cell
+
+
+#: a model named by its family and size with a space before the size ("Qwen2.5-Coder 14B", "Llama 3.1
+#: 70B Instruct" is not one: the words after the size stay with the caller)
+_CELL_MODEL = re.compile(r"(?P<name>[A-Za-z][\w.]*(?:-[\w.]+)*)\s(?P<size>\d+(?:\.\d+)?[BbMm])")
+
+
+def model_of(cell: str) -> str | None:
+    """The model a table cell names as a whole, written as a model repository writes it: family and
+    size joined by a hyphen ("Qwen2.5-Coder 14B" -> "Qwen2.5-Coder-14B", "Phi-4 14B (Q4)" ->
+    "Phi-4-14B"), an Ollama tag as ``ollama_model`` reads it; None for any other cell (left as
+    written: "Qwen3-8B", "Llama 3 8B")."""
+    text = _REMARK.sub("", cell.strip()) or cell.strip()
+    tag = ollama_model(text)
+    if tag is not None:
+        return tag[0]
+    m = _CELL_MODEL.fullmatch(text)
+    if not m or re.fullmatch(r"[A-Za-z]+", m.group("name")) and not re.search(r"\d", m.group("name")):
+        return None  # "Llama 8B" would lose its version: left as written
+    return f"{m.group('name')}-{m.group('size').upper()}"
+
+
+#: an Ollama model tag: name, ``:``, the size, variants and the quantisation, all lower case
+#: ("qwen3.5:35b-a3b-q8_0", "gpt-oss:20b", "llama3.1:70b-instruct-q4_K_M")
+_OLLAMA = re.compile(
+    r"(?<![\w./:-])(?P<name>[a-z][a-z0-9.-]*[a-z0-9]):(?P<size>\d+(?:\.\d+)?[bm])"
+    r"(?P<rest>(?:-[a-z0-9]+(?:\.\d+)?)*?)(?:-(?P<quant>(?:q\d(?:_[a-z0-9]+)*|fp16|bf16|f16|mxfp4)))?"
+    r"(?![\w:-]|\.\w)",
+    re.IGNORECASE,
+)
+
+
+def ollama_model(text: str) -> tuple[str, str | None] | None:
+    """(model, quantisation or None) of an Ollama tag that is all of ``text`` (``_OLLAMA``):
+    "qwen3.5:35b-a3b-q8_0" -> ("qwen3.5-35B-A3B", "Q8_0"), "gpt-oss:20b" -> ("gpt-oss-20B",
+    None); the model as a repository names it (size and active size upper case), the scorer's words;
+    None when ``text`` is no such tag."""
+    m = _OLLAMA.fullmatch(text.strip())
+    return _ollama(m) if m else None
+
+
+def _ollama(m: re.Match) -> tuple[str, str | None]:
+    rest = re.sub(r"-(a?\d+(?:\.\d+)?[bm])\b", lambda x: "-" + x.group(1).upper(), m.group("rest"))
+    quant = m.group("quant")
+    return f"{m.group('name')}-{m.group('size').upper()}{rest}", quant.upper() if quant else None
+
+
+#: a table column's header that names its decoding: "Baseline", "No spec", "Vanilla" -> plain;
+#: "Speculative", "Best speculative result", "With draft", "Spec on" -> speculative (``_SPEC`` too)
+_HEADER_PLAIN = re.compile(r"^\W*(?:baseline|vanilla|no[- ]spec\w*|plain)\b", re.IGNORECASE)
+_HEADER_SPEC = re.compile(
+    r"(?<!no[- ])(?<!non-)(?:\bspeculative\b|\bspec(?:ulation)?\b(?![- ]off))", re.IGNORECASE
+)
+
+
+def header_decoding(header: str) -> str | None:
+    """The decoding a rate column's header names (``_HEADER_PLAIN``, ``_HEADER_SPEC``, ``_SPEC``):
+    "plain", "speculative", "draft-self"; None when it names none or both ("Baseline vs spec")."""
+    words: set[str] = {str(m.value) for m in mentions(header) if m.path == "decoding"}
+    if _HEADER_PLAIN.search(header):
+        words.add("plain")
+    if _HEADER_SPEC.search(header) and "draft-self" not in words:
+        words.add("speculative")
+    return words.pop() if len(words) == 1 else None
+
+
+def engines_in(text: str) -> set[str]:
+    """The engines ``text`` names (``_ENGINES``' spellings)."""
+    return {_ENGINES[m.group(1).lower()] for m in _ENGINE.finditer(text)}
+
+
+def engine_of_cell(cell: str, named: set[str]) -> str | None:
+    """The engine a table cell names: its name as ``_ENGINES`` spells it, or an abbreviation of
+    two to four capitals whose letters stand in that order in the name of exactly one engine the
+    post names (``named``: "LCP" beside "llama.cpp" -> "llama.cpp"); None otherwise."""
+    text = cell.strip().strip("*_`")
+    m = _ENGINE.fullmatch(text)
+    if m:
+        return _ENGINES[m.group(1).lower()]
+    if not re.fullmatch(r"[A-Z]{2,4}", text):
+        return None
+    fits = [e for e in named if _abbreviates(text.lower(), re.sub(r"[^a-z]", "", e.lower()))]
+    return fits[0] if len(fits) == 1 else None
+
+
+def _abbreviates(short: str, name: str) -> bool:
+    if not name or short[0] != name[0]:
+        return False
+    i = 0
+    for ch in short:
+        i = name.find(ch, i)
+        if i < 0:
+            return False
+        i += 1
+    return True
+
+
+#: llama.cpp's tools by name ("llama-cli", "llama-bench"): the engine where a heading names one
+#: ("## 4. 端到端推理延迟(llama-cli)"); not in prose, where a post about another engine names them
+#: to compare ("Ollama is slower than llama-server")
+_LLAMA_TOOL = re.compile(
+    r"(?<![\w./-])llama-(?:cli|server|bench|sweep-bench|batched-bench|speculative(?:-simple)?)(?![\w-])"
+)
+
+
+def heading_engine(text: str) -> str | None:
+    """The engine a heading names by a llama.cpp tool (``_LLAMA_TOOL``): "llama.cpp"; None when it
+    names none or names an engine itself (``mentions``)."""
+    if not _LLAMA_TOOL.search(text) or any(m.path == "engine" for m in mentions(text)):
+        return None
+    return "llama.cpp"
+
+
+_CELL_YES = re.compile(r"(?:yes|y|on|enabled?|true|✓|✔|✔️|✅|with|1)", re.IGNORECASE)
+_CELL_NO = re.compile(
+    r"(?:no|n|off|disabled?|false|none|✗|✘|❌|[-–—]|0|without|baseline|plain|vanilla|n/a)", re.IGNORECASE
+)
+
+
+def decoding_of_cell(cell: str, header: str) -> str | None:
+    """The decoding a label cell states under a column about decoding (header "Speculative", "Spec",
+    "MTP", "Draft", "Decoding"): yes/on/✓ -> speculative ("draft-self" under an MTP header), no/off/
+    ✗/none/"baseline" -> plain, a cell naming its decoding ("MTP", "no draft", "speculative") -> that;
+    None for any other cell ("ngram-mod" under "Mode": the caller keeps it as written)."""
+    text = cell.strip().strip("*_`").strip()
+    self_drafted = re.search(r"\bMTP\b", header, re.IGNORECASE) is not None
+    if _CELL_NO.fullmatch(text):
+        return "plain"
+    if _CELL_YES.fullmatch(text):
+        return "draft-self" if self_drafted else "speculative"
+    words = {str(m.value) for m in mentions(text) if m.path == "decoding"}
+    if _HEADER_PLAIN.search(text):
+        words.add("plain")
+    return words.pop() if len(words) == 1 else None

@@ -1,0 +1,241 @@
+"""Condition names by their shape (``draftnames``, issue 29): table cells with a remark in
+parentheses, a model written with a space before its size, Ollama tags, an engine's abbreviation,
+a rate column's header naming its decoding; each with a control where it must not fire. The texts
+are written here in the shapes posts use, not copied from the corpus."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from benchbook.audit import schema
+from benchbook.audit.draftfile import draft_post
+from benchbook.audit.draftnames import (
+    engine_of_cell,
+    hardware_of,
+    header_decoding,
+    mentions,
+    model_of,
+    ollama_model,
+    without_remark,
+)
+
+
+def _drafted(text: str, tmp_path: Path) -> schema.ClaimsFile:
+    post = tmp_path / "post.md"
+    post.write_text(text, encoding="utf-8")
+    out, _, _ = draft_post(post)
+    return schema.load(out)
+
+
+def _cond(cf: schema.ClaimsFile, c: schema.Claim) -> dict:
+    return cf.conditions_of(c).model_dump(exclude_none=True, exclude_defaults=True)
+
+
+def test_a_hardware_cell_with_a_remark_names_the_hardware_before_it():
+    assert hardware_of("RTX 4070 Super (Ada, 2024)") == "NVIDIA GeForce RTX 4070 Super"
+    assert hardware_of("RX 7900 XTX (RDNA3)") == "AMD Radeon RX 7900 XTX"
+    assert without_remark("CPU only (no GPU)") == "CPU only"
+    # controls: two machines in one cell are no one hardware; a remark alone stays as written
+    assert hardware_of("RTX 3090 / RTX 4090") is None
+    assert without_remark("(none)") == "(none)"
+
+
+def test_a_model_cell_joins_family_and_size_and_reads_ollama_tags():
+    assert model_of("Mistral-Nemo 12B") == "Mistral-Nemo-12B"
+    assert model_of("Phi-4 14B (Q4)") == "Phi-4-14B"
+    assert model_of("llama3.1:70b-instruct-q4_K_M") == "llama3.1-70B-instruct"
+    assert ollama_model("qwen3:30b-a3b-q4_K_M") == ("qwen3-30B-A3B", "Q4_K_M")
+    assert ollama_model("gpt-oss:120b") == ("gpt-oss-120B", None)
+    # controls: a name with no version would lose it; a name already joined stays as written; a
+    # clock time or a URL port is no tag
+    assert model_of("Llama 8B") is None
+    assert model_of("Gemma-3-12B") is None
+    assert ollama_model("10:30") is None
+    assert [m for m in mentions("served on localhost:8080 at 10:30") if m.path == "model"] == []
+
+
+def test_an_ollama_tag_in_prose_names_model_and_quant():
+    named = [(m.path, m.value) for m in mentions("I pulled mistral-small:24b-instruct-q6_K. Then")]
+    assert named == [("model", "mistral-small-24B-instruct"), ("quant", "Q6_K")]
+
+
+def test_an_engine_abbreviation_stands_for_the_one_engine_it_fits():
+    assert engine_of_cell("LCP", {"llama.cpp", "Ollama"}) == "llama.cpp"
+    assert engine_of_cell("vLLM", set()) == "vLLM"
+    # controls: no engine named in the post; two engines it would fit; a word that is no abbreviation
+    assert engine_of_cell("LCP", {"Ollama"}) is None
+    assert engine_of_cell("LM", {"LM Studio", "llama.cpp"}) is None
+    assert engine_of_cell("LS", {"LM Studio", "llama.cpp"}) == "LM Studio"
+    assert engine_of_cell("GPU", {"llama.cpp"}) is None
+
+
+def test_a_rate_column_header_names_its_decoding():
+    assert header_decoding("Baseline") == "plain"
+    assert header_decoding("No-spec t/s") == "plain"
+    assert header_decoding("Top speculative run") == "speculative"
+    assert header_decoding("With draft model") == "speculative"
+    # controls: a header naming both sides, or none
+    assert header_decoding("Baseline vs speculative") is None
+    assert header_decoding("tg128 (t/s)") is None
+    assert header_decoding("Spec off") == "plain"
+
+
+def test_a_table_takes_hardware_model_engine_and_decoding_from_its_cells_and_headers(tmp_path):
+    cf = _drafted(
+        "# Drafting on two cards\n\n"
+        "We compared llama.cpp (abbreviated LC below) with Ollama.\n\n"
+        "| GPU | Model | Engine | Baseline | Speculative |\n|---|---|---|---|---|\n"
+        "| RTX 4070 Super (Ada, 2024) | Mistral-Nemo 12B | LC | 40.5 tok/s | 61.2 tok/s |\n"
+        "| RX 7900 XTX (RDNA3) | Mistral-Nemo 12B | Ollama | 38.0 tok/s | 50.1 tok/s |\n",
+        tmp_path,
+    )
+    got = sorted((c.value, tuple(sorted(_cond(cf, c).items()))) for c in cf.claims)
+    assert got == [
+        (
+            38.0,
+            (
+                ("decoding", "plain"),
+                ("engine", "Ollama"),
+                ("hardware", "AMD Radeon RX 7900 XTX"),
+                ("model", "Mistral-Nemo-12B"),
+            ),
+        ),
+        (
+            40.5,
+            (
+                ("decoding", "plain"),
+                ("engine", "llama.cpp"),
+                ("hardware", "NVIDIA GeForce RTX 4070 Super"),
+                ("model", "Mistral-Nemo-12B"),
+            ),
+        ),
+        (
+            50.1,
+            (
+                ("decoding", "speculative"),
+                ("engine", "Ollama"),
+                ("hardware", "AMD Radeon RX 7900 XTX"),
+                ("model", "Mistral-Nemo-12B"),
+            ),
+        ),
+        (
+            61.2,
+            (
+                ("decoding", "speculative"),
+                ("engine", "llama.cpp"),
+                ("hardware", "NVIDIA GeForce RTX 4070 Super"),
+                ("model", "Mistral-Nemo-12B"),
+            ),
+        ),
+    ]
+
+
+def _hardware(text: str) -> list[object]:
+    return [m.value for m in mentions(text) if m.path == "hardware"]
+
+
+def test_hardware_by_shape_laptop_parts_apus_arc_and_glued_chip_names():
+    assert _hardware("Tested on a GTX 1660 Ti Laptop GPU (6 GB).") == [
+        "NVIDIA GeForce GTX 1660 Ti Laptop GPU"
+    ]
+    assert _hardware("an RTX 4060 Max-Q") == ["NVIDIA GeForce RTX 4060 Max-Q"]
+    assert _hardware("my Ryzen AI Max+ 395 mini PC, its Radeon 890M idle") == [
+        "AMD Ryzen AI Max+ 395",
+        "AMD Radeon 890M",
+    ]
+    assert _hardware("Intel Arc A770 16GB") == ["Intel Arc A770"]
+    # a name right after CJK text (no space), a chip glued to its variant and memory
+    assert _hardware("はM3Max64GBで測定") == ["Apple M3 Max"]
+    assert _hardware("在RTX 4090上") == ["NVIDIA GeForce RTX 4090"]
+    # controls: a desktop CPU beside the GPU is no machine of its own; words that only look alike
+    assert _hardware("RTX 4070 Super + Ryzen 7 9700X, 64 GB") == ["NVIDIA GeForce RTX 4070 Super"]
+    assert _hardware("Production builds vs Max settings, the Arc of the story") == []
+    assert _hardware("no RTX 4090 here") == []
+
+
+def test_a_command_line_with_environment_settings_before_it_sets_its_conditions(tmp_path):
+    from benchbook.audit.draftcommand import command_lines
+
+    (c,) = command_lines(
+        [
+            (
+                1,
+                "CUDA_VISIBLE_DEVICES=1 GGML_CUDA_FORCE_MMQ=1 ./build/bin/llama-bench"
+                " -m phi-4-Q6_K.gguf -ngl 40",
+            )
+        ]
+    )
+    assert c.conditions == {
+        "engine": "llama.cpp",
+        "model": "phi-4",
+        "quant": "Q6_K",
+        "offload": {"n_gpu_layers": 40},
+    }
+    # control: a line that sets a variable and runs no tool is no command line
+    assert command_lines([(1, "CUDA_VISIBLE_DEVICES=1 python train.py")]) == []
+
+
+def test_a_gguf_name_drops_what_follows_the_quant():
+    from benchbook.audit.draftcommand import model_and_quant
+
+    assert model_and_quant("Mistral-Small-24B-Instruct-IQ3_M-3.66bpw.gguf") == (
+        "Mistral-Small-24B-Instruct",
+        "IQ3_M",
+    )
+    assert model_and_quant("models/phi-4-Q5_K_S-imat.gguf") == ("phi-4", "Q5_K_S")
+    # controls: a quant first keeps the name after it; no quant keeps the whole stem
+    assert model_and_quant("Q6_K-gemma-3-4b-it.gguf") == ("gemma-3-4b-it", "Q6_K")
+    assert model_and_quant("gemma-3-4b-it.gguf") == ("gemma-3-4b-it", None)
+
+
+def test_a_heading_naming_a_llama_cpp_tool_names_the_engine(tmp_path):
+    from benchbook.audit.draftnames import heading_engine
+
+    assert heading_engine("3. Latency (llama-cli, 4 threads)") == "llama.cpp"
+    # controls: a heading naming its engine itself; no tool; a tool's name inside another word
+    assert heading_engine("Ollama vs llama-server") is None
+    assert heading_engine("Latency") is None
+    assert heading_engine("my-llama-cli-wrapper") is None
+    cf = _drafted(
+        "# Notes\n\nI tried Ollama first, then llama-server, on an RTX 3060.\n\n"
+        "## Decode with llama-bench\n\nGeneration ran at 61.5 t/s.\n",
+        tmp_path,
+    )
+    (c,) = cf.claims
+    assert _cond(cf, c) == {"engine": "llama.cpp", "hardware": "NVIDIA GeForce RTX 3060"}
+
+
+def test_a_yes_no_column_about_decoding_states_the_decoding(tmp_path):
+    from benchbook.audit.draftnames import decoding_of_cell
+
+    assert decoding_of_cell("✔", "MTP heads") == "draft-self"
+    assert decoding_of_cell("Off", "Spec. decoding") == "plain"
+    assert decoding_of_cell("baseline", "Mode") == "plain"
+    assert decoding_of_cell("EAGLE-3", "Speculative") is None  # a method, not yes or no
+    cf = _drafted(
+        "| Run | Speculative | Gen t/s |\n|---|---|---|\n| A | No | 20.5 |\n| B | Yes | 31.0 |\n",
+        tmp_path,
+    )
+    got = sorted((c.value, _cond(cf, c).get("decoding")) for c in cf.claims)
+    assert got == [(20.5, "plain"), (31.0, "speculative")]
+    # control: a column of rates headed "Speculative" stays a column of rates
+    cf = _drafted("| Model | Speculative (t/s) |\n|---|---|\n| 8B | 44.1 |\n", tmp_path)
+    assert [(c.metric, c.value) for c in cf.claims] == [("decode_tps", 44.1)]
+
+
+def test_an_engine_comparison_table_with_pp_s_and_tg_s_columns(tmp_path):
+    cf = _drafted(
+        "# gemma3:12b-it-q4_K_M is slower in Ollama than in llama.cpp\n\n"
+        "| Engine | PP/s | TG/s |\n|---|---|---|\n| LC | 812.5 | 41.2 |\n| Ollama | 600.1 | 30.9 |\n",
+        tmp_path,
+    )
+    got = sorted(
+        (c.metric, c.value, _cond(cf, c).get("engine"), _cond(cf, c).get("quant")) for c in cf.claims
+    )
+    assert got == [
+        ("decode_tps", 30.9, "Ollama", "Q4_K_M"),
+        ("decode_tps", 41.2, "llama.cpp", "Q4_K_M"),
+        ("prefill_tps", 600.1, "Ollama", "Q4_K_M"),
+        ("prefill_tps", 812.5, "llama.cpp", "Q4_K_M"),
+    ]
+    assert {_cond(cf, c).get("model") for c in cf.claims} == {"gemma3-12B-it"}
