@@ -117,7 +117,9 @@ def model_and_quant(path: str) -> tuple[str, str | None]:
     return name, quant
 
 
-def _set(out: dict, path: str, value) -> None:
+def put_path(out: dict, path: str, value) -> None:
+    """Set ``value`` at the dotted ``path`` of the nested conditions mapping ``out``
+    (``"offload.n_gpu_layers"`` -> ``out["offload"]["n_gpu_layers"]``), making the mappings between."""
     node = out
     parts = path.split(".")
     for p in parts[:-1]:
@@ -149,19 +151,19 @@ def conditions_of(tool: str, words: list[str]) -> dict:
         i += 1 + (takes and not eq and value != "")
         spec = _FLAGS.get(flag)
         if spec is None:
-            _set(out, "other." + flag.lstrip("-").replace("-", "_"), value or True)
+            put_path(out, "other." + flag.lstrip("-").replace("-", "_"), value or True)
             continue
         path, kind = spec
         if "," in value:  # llama-bench's list: no one value
             continue
         if kind == "int" and re.fullmatch(r"\d+", value):
-            _set(out, path, int(value))
+            put_path(out, path, int(value))
         elif kind == "fa":
             word = flash_attn_word(value) if value else "on"
             if word in ("on", "off"):
                 out["flash_attn"] = word == "on"
             elif word == "auto":
-                _set(out, "other.flash_attn", "auto")
+                put_path(out, "other.flash_attn", "auto")
         elif kind == "model" and value and not re.fullmatch(r"[\[<{(].*[\]>})]|\$\w+|model", value, re.I):
             # a placeholder ("-m [model]", "<model>", "$MODEL") names no model
             model, quant = model_and_quant(value)
@@ -169,12 +171,12 @@ def conditions_of(tool: str, words: list[str]) -> dict:
             if quant:
                 out.setdefault("quant", quant)
         elif kind == "draft" and value:
-            _set(out, path, model_and_quant(value)[0])
+            put_path(out, path, model_and_quant(value)[0])
             out["decoding"] = "speculative"
         elif kind == "flag":
-            _set(out, path, True)
+            put_path(out, path, True)
         elif kind == "str" and value:
-            _set(out, path, value)
+            put_path(out, path, value)
     _named_others(tool, out)
     return out
 

@@ -35,7 +35,7 @@ import re
 import shlex
 from dataclasses import dataclass, field
 
-from .draftcommand import command_lines, conditions_of
+from .draftcommand import command_lines, conditions_of, put_path
 from .draftnames import _FAMILY, _SPEC, heading_engine, mentions
 from .draftprose import numbers
 from .post import Block, Post
@@ -492,14 +492,6 @@ def _has(conditions: dict, path: str) -> bool:
     return True
 
 
-def _put(conditions: dict, path: str, value: object) -> None:
-    node = conditions
-    parts = path.split(".")
-    for p in parts[:-1]:
-        node = node.setdefault(p, {})
-    node[parts[-1]] = value
-
-
 def _fuller(name: object, named: list[object]) -> object:
     """The one name among ``named`` (the post's model names) that says what ``name`` says and more
     ("Qwen3.6 35B" -> "Qwen3.6-35B-A3B", "Mistral-7B" -> "Mistral-7B-Instruct-v0.3": the post
@@ -608,4 +600,4 @@ def _fill(cond: dict, context: dict[str, object], taken) -> None:
             continue
         if path == "build" and "engine" in cond and cond["engine"] != context.get("engine"):
             continue
-        _put(cond, path, value)
+        put_path(cond, path, value)
