@@ -5,22 +5,10 @@ fire."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from benchbook.audit import schema
-from benchbook.audit.draftfile import draft_post
 from benchbook.audit.draftprose import numbers
-
-
-def _drafted(text: str, tmp_path: Path) -> schema.ClaimsFile:
-    post = tmp_path / "post.md"
-    post.write_text(text, encoding="utf-8")
-    out, _, _ = draft_post(post)
-    return schema.load(out)
-
-
-def _set_conditions(cf: schema.ClaimsFile, c: schema.Claim) -> dict:
-    return cf.conditions_of(c).model_dump(exclude_none=True, exclude_defaults=True)
+from drafting import conditions as _set_conditions
+from drafting import drafted as _drafted
 
 
 def _rows(cf: schema.ClaimsFile) -> list[tuple]:

@@ -4,21 +4,12 @@ has its drafted statement exactly (kind, value, unit, ``of``) and a control that
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from benchbook.audit import schema
-from benchbook.audit.draftfile import draft_post
 from benchbook.audit.draftprose import numbers
 from benchbook.audit.draftrelations import relations, repetitions, word_multiples
-
-
-def _drafted(text: str, tmp_path: Path) -> schema.ClaimsFile:
-    post = tmp_path / "post.md"
-    post.write_text(text, encoding="utf-8")
-    out, _, _ = draft_post(post)
-    return schema.load(out)
+from drafting import drafted as _drafted
 
 
 def _statements(cf: schema.ClaimsFile) -> list[tuple]:

@@ -7,21 +7,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from benchbook.audit import schema
 from benchbook.audit.draftcontext import Context, count, stated
-from benchbook.audit.draftfile import draft_post
 from benchbook.audit.post import read_post
-
-
-def _drafted(text: str, tmp_path: Path) -> schema.ClaimsFile:
-    post = tmp_path / "post.md"
-    post.write_text(text, encoding="utf-8")
-    out, _, _ = draft_post(post)
-    return schema.load(out)
-
-
-def _cond(cf: schema.ClaimsFile, c: schema.Claim) -> dict:
-    return cf.conditions_of(c).model_dump(exclude_none=True, exclude_defaults=True)
+from drafting import conditions as _cond
+from drafting import drafted as _drafted
 
 
 def test_a_setup_command_and_title_hold_for_every_claim_of_the_post(tmp_path):

@@ -5,10 +5,6 @@ are written here in the shapes posts use, not copied from the corpus."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
-from benchbook.audit import schema
-from benchbook.audit.draftfile import draft_post
 from benchbook.audit.draftnames import (
     engine_of_cell,
     hardware_of,
@@ -18,17 +14,8 @@ from benchbook.audit.draftnames import (
     ollama_model,
     without_remark,
 )
-
-
-def _drafted(text: str, tmp_path: Path) -> schema.ClaimsFile:
-    post = tmp_path / "post.md"
-    post.write_text(text, encoding="utf-8")
-    out, _, _ = draft_post(post)
-    return schema.load(out)
-
-
-def _cond(cf: schema.ClaimsFile, c: schema.Claim) -> dict:
-    return cf.conditions_of(c).model_dump(exclude_none=True, exclude_defaults=True)
+from drafting import conditions as _cond
+from drafting import drafted as _drafted
 
 
 def test_a_hardware_cell_with_a_remark_names_the_hardware_before_it():

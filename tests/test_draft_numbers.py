@@ -6,18 +6,9 @@ decimals, about or range, metric) and a control that must not fire (a version, a
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from benchbook.audit import schema
-from benchbook.audit.draftfile import draft_post
 from benchbook.audit.toollines import tool_results
-
-
-def _drafted(text: str, tmp_path: Path) -> schema.ClaimsFile:
-    post = tmp_path / "post.md"
-    post.write_text(text, encoding="utf-8")
-    out, _, _ = draft_post(post)
-    return schema.load(out)
+from drafting import drafted as _drafted
 
 
 def _rows(cf: schema.ClaimsFile) -> list[tuple]:
