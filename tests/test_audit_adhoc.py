@@ -87,3 +87,13 @@ def test_a_folder_as_the_claims_file_or_a_file_as_out_is_one_error_line(tmp_path
         assert command.main(argv) == 2
         err = capsys.readouterr().err
         assert err.startswith("benchbook: error: ") and start in err and "Traceback" not in err
+
+
+def test_pages_in_another_projects_folder_are_not_rendered(tmp_path, monkeypatch):
+    """``--pages DIR`` where DIR holds another Quarto project (the site's root): its .qmd is written,
+    but the folder is not rendered as if it were the ad-hoc pages' own project."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "site").mkdir()
+    (tmp_path / "site" / "_quarto.yml").write_text("project:\n  type: website\n")
+    assert command.main([str(CLOVER), "--out", "recs", "--pages", "site"]) == 0
+    assert sorted(p.name for p in (tmp_path / "site").iterdir()) == ["_quarto.yml", "clover-35b-a3b-blog.qmd"]

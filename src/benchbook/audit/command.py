@@ -178,6 +178,8 @@ def render_pages(pages: Path) -> Path | None:
     project = pages / "_quarto.yml"
     if not project.exists():
         project.write_text(ADHOC_PROJECT)
+    elif not project.read_text(errors="replace").startswith(ADHOC_PROJECT.splitlines()[0]):
+        return None  # another project's folder (--pages . in a site): its own build renders it
     name, exe = siterenderer.which()
     try:
         out = subprocess.run([exe, "render", str(pages)], capture_output=True, text=True, timeout=300)
