@@ -165,24 +165,31 @@ ADHOC_PROJECT = (
 )
 
 
-def render_pages(pages: Path) -> Path | None:
-    """Render the ``.qmd`` pages in ``pages`` (a folder of files audited on their own, not the site's
-    ``audits/``) to ``<pages>/_site/<name>.html`` with the site's renderer (``siterenderer.which``:
-    Quarto on PATH, else the offline fallback), writing ``_quarto.yml`` there when it has none.
-    Returns the ``_site`` folder, or None (a line to stderr says why) when the renderer is missing or
-    fails: the ``.qmd`` pages and the records stay."""
+def render_pages(pages: Path, names: list[str]) -> Path | None:
+    """Render the pages ``<pages>/<name>.qmd`` of files audited on their own to HTML with the site's
+    renderer (``siterenderer.which``: Quarto on PATH, else the offline fallback), in a project of
+    their own in the cache (``<cache>/audit-pages/<digest of the pages folder>/``: ``_quarto.yml``
+    and copies of the pages), never inside the repository: rendered beside the pages, under
+    ``reports/``, their ``_site/site_libs`` scripts were copied into the site's ``_site`` by its
+    ``reports/**/*.js`` resources and failed ``make run``'s offline check (a new user's finding).
+    Returns that project's ``_site`` folder, or None (a line to stderr says why) when the renderer
+    is missing or fails: the ``.qmd`` pages and the records stay."""
+    import hashlib
+    import shutil
     import subprocess
 
     from .. import siterenderer
+    from ..paths import cache_dir
 
-    project = pages / "_quarto.yml"
-    if not project.exists():
-        project.write_text(ADHOC_PROJECT)
-    elif not project.read_text(errors="replace").startswith(ADHOC_PROJECT.splitlines()[0]):
-        return None  # another project's folder (--pages . in a site): its own build renders it
+    digest = hashlib.sha256(str(pages.resolve()).encode()).hexdigest()[:16]
+    project = cache_dir() / "audit-pages" / digest
+    project.mkdir(parents=True, exist_ok=True)
+    (project / "_quarto.yml").write_text(ADHOC_PROJECT)
+    for name in names:
+        shutil.copyfile(pages / f"{name}.qmd", project / f"{name}.qmd")
     name, exe = siterenderer.which()
     try:
-        out = subprocess.run([exe, "render", str(pages)], capture_output=True, text=True, timeout=300)
+        out = subprocess.run([exe, "render", str(project)], capture_output=True, text=True, timeout=300)
     except (OSError, subprocess.TimeoutExpired) as e:
         print(f"benchbook: the pages in {pages}/ were not rendered ({name}: {e})", file=sys.stderr)
         return None
@@ -190,7 +197,7 @@ def render_pages(pages: Path) -> Path | None:
         why = (out.stderr or out.stdout).strip().splitlines()[-1:] or ["no output"]
         print(f"benchbook: the pages in {pages}/ were not rendered ({name}: {why[0]})", file=sys.stderr)
         return None
-    return pages / "_site"
+    return project / "_site"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -209,8 +216,8 @@ def main(argv: list[str] | None = None) -> int:
     for a in audits:
         print("\n".join(terminal.lines(a, here, here_from)))
     n = sum(len(a.verdicts) for a in audits)
-    site = None if args.all or not audits else render_pages(Path(args.pages))
     names = run.slugs([a.path for a in audits])
+    site = None if args.all or not audits else render_pages(Path(args.pages), list(names.values()))
     shown = ", ".join(str(site / f"{names[a.path]}.html") for a in audits) if site else None
     print(
         f"audited {n} claims/statements/log entries of {len(audits)} file(s) "
