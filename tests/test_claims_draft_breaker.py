@@ -338,3 +338,27 @@ def test_a_table_of_thousands_of_columns_renders_in_linear_time(tmp_path):
     assert len(guessed) == 2 * n  # a group and its row per column
     assert text.count("\n  - id: ") == n
     assert '        - ["t1-c2999-r1", 5, 3, "c2999: 5 tok/s — |5 tok/s|' in text
+
+
+def test_the_terminal_summary_of_an_empty_draft_and_of_a_reviewed_file(tmp_path):
+    """New users read "no entry guessed: every entry of the file is reviewed" for a draft of nothing,
+    and "drafted 2 claims ... into FILE" when the draft kept their reviewed file as it was."""
+    from benchbook.audit.draftfile import summary
+
+    empty = tmp_path / "empty.md"
+    empty.write_text("# A post\n\nNo measurements here, only 3 cats.\n")
+    out, drafted, guessed = draft_post(empty)
+    assert summary("empty.md", out, drafted, guessed)[:2] == [
+        f"empty.md: found 0 claims, 0 statements, 0 todo statements, 1 numbers not placed (listed under "
+        f"draft.unplaced); written to {out}, whose reviewed entries stay as you wrote them",
+        "nothing drafted: no number the drafter could read as a measurement (see draft.unplaced)",
+    ]
+    post = tmp_path / "one.md"
+    post.write_text("# A post\n\nI got 12.5 tok/s.\n")
+    out, _, _ = draft_post(post)
+    out.write_text(out.read_text().replace("reviewed: false", "reviewed: true"))
+    out, drafted, guessed = draft_post(post)
+    assert guessed == []
+    assert summary("one.md", out, drafted, guessed)[1] == (
+        "no entry guessed: every entry of the file is reviewed, kept as you wrote it"
+    )

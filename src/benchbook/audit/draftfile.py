@@ -575,13 +575,20 @@ def draft_post(
 def summary(post: str, out: Path, drafted: Drafted, guessed: list[str]) -> list[str]:
     """What a draft wrote, for the terminal: counts, the guessed ids, the logs and the unplaced numbers."""
     kinds = {k: sum(e.kind == k for e in drafted.entries) for k in ("claim", "statement", "todo")}
+    if guessed:
+        second = (
+            f"{len(guessed)} entries guessed (reviewed: false; check each against its quote): "
+            + ", ".join(guessed)
+        )
+    elif not drafted.entries:  # an empty draft is no "every entry is reviewed" (a new user's reading)
+        second = "nothing drafted: no number the drafter could read as a measurement (see draft.unplaced)"
+    else:
+        second = "no entry guessed: every entry of the file is reviewed, kept as you wrote it"
     lines = [
-        f"{post}: drafted {kinds['claim']} claims, {kinds['statement']} statements, {kinds['todo']} todo "
-        f"statements, {len(drafted.unplaced)} numbers not placed (listed under draft.unplaced) into {out}",
-        f"{len(guessed)} entries guessed (reviewed: false; check each against its quote): "
-        + ", ".join(guessed)
-        if guessed
-        else "no entry guessed: every entry of the file is reviewed",
+        f"{post}: found {kinds['claim']} claims, {kinds['statement']} statements, {kinds['todo']} todo "
+        f"statements, {len(drafted.unplaced)} numbers not placed (listed under draft.unplaced); written "
+        f"to {out}, whose reviewed entries stay as you wrote them",
+        second,
     ]
     if drafted.logs:
         lines.append(f"log excerpts kept in {out.with_name(out.stem + '.logs')}/: {', '.join(drafted.logs)}")
