@@ -8,6 +8,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+from benchbook import siterenderer
 from benchbook.audit import command
 
 CLOVER = Path(__file__).resolve().parents[1] / "data" / "claims" / "clover-35b-a3b-blog.yaml"
@@ -19,7 +20,7 @@ def test_an_adhoc_audit_is_written_outside_the_site(tmp_path, monkeypatch, capsy
     mine = tmp_path / "elsewhere" / "my-claims.yaml"
     mine.parent.mkdir()
     shutil.copy(CLOVER, mine)
-    assert command.main([str(mine)]) == 0
+    assert command.main([str(mine)], render=siterenderer.render_pages) == 0
     adhoc = tmp_path / "reports" / "audit-adhoc"
     # nothing rendered under reports/: the site copies reports/**/*.js into _site (a rendered page's
     # site_libs there failed make run's offline check); the page is rendered in the cache
@@ -55,7 +56,7 @@ def test_out_alone_puts_the_pages_beside_the_records(tmp_path, monkeypatch):
     reports/audit-adhoc/ (a repository checkout gained an untracked folder); they go to DIR now."""
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("BENCHBOOK_CACHE", str(tmp_path / "cache"))
-    assert command.main([str(CLOVER), "--out", "mine"]) == 0
+    assert command.main([str(CLOVER), "--out", "mine"], render=siterenderer.render_pages) == 0
     assert sorted(p.name for p in (tmp_path / "mine").iterdir()) == [
         "clover-35b-a3b-blog.jsonl",
         "clover-35b-a3b-blog.qmd",
@@ -93,5 +94,7 @@ def test_pages_in_another_projects_folder_are_not_rendered(tmp_path, monkeypatch
     monkeypatch.setenv("BENCHBOOK_CACHE", str(tmp_path / "cache"))
     (tmp_path / "site").mkdir()
     (tmp_path / "site" / "_quarto.yml").write_text("project:\n  type: website\n")
-    assert command.main([str(CLOVER), "--out", "recs", "--pages", "site"]) == 0
+    assert (
+        command.main([str(CLOVER), "--out", "recs", "--pages", "site"], render=siterenderer.render_pages) == 0
+    )
     assert sorted(p.name for p in (tmp_path / "site").iterdir()) == ["_quarto.yml", "clover-35b-a3b-blog.qmd"]

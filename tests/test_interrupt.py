@@ -110,6 +110,8 @@ def test_ctrl_c_delivered_to_another_thread_still_stops_the_wait():
 
     from benchbook import cli
 
+    # Ctrl-C's own handler, whatever an earlier test or the runner left installed
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
     child = subprocess.Popen(["sleep", "30"], start_new_session=True)
     other = threading.Thread(target=time.sleep, args=(5,), daemon=True)
     other.start()
@@ -122,5 +124,7 @@ def test_ctrl_c_delivered_to_another_thread_still_stops_the_wait():
             cli.wait_interruptibly(child, poll_s=0.2)
         assert time.monotonic() - t < 3.0
     finally:
+        timer.cancel()
+        signal.signal(signal.SIGINT, before)
         child.kill()
         child.wait()

@@ -550,8 +550,9 @@ def cmd_claims_draft(args) -> int:
 def cmd_audit(args) -> int:
     """``benchbook audit ...``: ``benchbook.audit.command`` (its own options; ``benchbook audit -h``)."""
     from .audit.command import main as audit_main
+    from .siterenderer import render_pages
 
-    return audit_main(args.rest)
+    return audit_main(args.rest, render=render_pages)
 
 
 #: the experiment a stage's session records name, where it is not the stage's own (draft-self on the

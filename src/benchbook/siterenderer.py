@@ -120,6 +120,47 @@ def write(root: Path, renderer: Renderer | None = None) -> Path:
     return path
 
 
+#: the project file of the pages of files audited on their own: a website of those pages alone
+ADHOC_PROJECT = (
+    "# written by `benchbook audit`: renders the pages of claims files audited on their own\n"
+    "project:\n  type: website\n  output-dir: _site\nformat:\n  html:\n    theme: cosmo\n"
+)
+
+
+def render_pages(pages: Path, names: list[str]) -> Path | None:
+    """Render the pages ``<pages>/<name>.qmd`` of files audited on their own to HTML with the site's
+    renderer (``siterenderer.which``: Quarto on PATH, else the offline fallback), in a project of
+    their own in the cache (``<cache>/audit-pages/<digest of the pages folder>/``: ``_quarto.yml``
+    and copies of the pages), never inside the repository: rendered beside the pages, under
+    ``reports/``, their ``_site/site_libs`` scripts were copied into the site's ``_site`` by its
+    ``reports/**/*.js`` resources and failed ``make run``'s offline check (a new user's finding).
+    Returns that project's ``_site`` folder, or None (a line to stderr says why) when the renderer
+    is missing or fails: the ``.qmd`` pages and the records stay."""
+    import hashlib
+    import shutil
+    import subprocess
+
+    from .paths import cache_dir
+
+    digest = hashlib.sha256(str(pages.resolve()).encode()).hexdigest()[:16]
+    project = cache_dir() / "audit-pages" / digest
+    project.mkdir(parents=True, exist_ok=True)
+    (project / "_quarto.yml").write_text(ADHOC_PROJECT)
+    for name in names:
+        shutil.copyfile(pages / f"{name}.qmd", project / f"{name}.qmd")
+    name, exe = which()
+    try:
+        out = subprocess.run([exe, "render", str(project)], capture_output=True, text=True, timeout=300)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        print(f"benchbook: the pages in {pages}/ were not rendered ({name}: {e})", file=sys.stderr)
+        return None
+    if out.returncode != 0:
+        why = (out.stderr or out.stdout).strip().splitlines()[-1:] or ["no output"]
+        print(f"benchbook: the pages in {pages}/ were not rendered ({name}: {why[0]})", file=sys.stderr)
+        return None
+    return project / "_site"
+
+
 def main() -> int:
     """The stage ``site_renderer``: write the record of the repository this runs in and print it."""
     from .paths import repo_root

@@ -158,50 +158,11 @@ def audit(args: argparse.Namespace) -> list[run.Audit]:
     return audits
 
 
-#: the project file of the pages of files audited on their own: a website of those pages alone
-ADHOC_PROJECT = (
-    "# written by `benchbook audit`: renders the pages of claims files audited on their own\n"
-    "project:\n  type: website\n  output-dir: _site\nformat:\n  html:\n    theme: cosmo\n"
-)
-
-
-def render_pages(pages: Path, names: list[str]) -> Path | None:
-    """Render the pages ``<pages>/<name>.qmd`` of files audited on their own to HTML with the site's
-    renderer (``siterenderer.which``: Quarto on PATH, else the offline fallback), in a project of
-    their own in the cache (``<cache>/audit-pages/<digest of the pages folder>/``: ``_quarto.yml``
-    and copies of the pages), never inside the repository: rendered beside the pages, under
-    ``reports/``, their ``_site/site_libs`` scripts were copied into the site's ``_site`` by its
-    ``reports/**/*.js`` resources and failed ``make run``'s offline check (a new user's finding).
-    Returns that project's ``_site`` folder, or None (a line to stderr says why) when the renderer
-    is missing or fails: the ``.qmd`` pages and the records stay."""
-    import hashlib
-    import shutil
-    import subprocess
-
-    from .. import siterenderer
-    from ..paths import cache_dir
-
-    digest = hashlib.sha256(str(pages.resolve()).encode()).hexdigest()[:16]
-    project = cache_dir() / "audit-pages" / digest
-    project.mkdir(parents=True, exist_ok=True)
-    (project / "_quarto.yml").write_text(ADHOC_PROJECT)
-    for name in names:
-        shutil.copyfile(pages / f"{name}.qmd", project / f"{name}.qmd")
-    name, exe = siterenderer.which()
-    try:
-        out = subprocess.run([exe, "render", str(project)], capture_output=True, text=True, timeout=300)
-    except (OSError, subprocess.TimeoutExpired) as e:
-        print(f"benchbook: the pages in {pages}/ were not rendered ({name}: {e})", file=sys.stderr)
-        return None
-    if out.returncode != 0:
-        why = (out.stderr or out.stdout).strip().splitlines()[-1:] or ["no output"]
-        print(f"benchbook: the pages in {pages}/ were not rendered ({name}: {why[0]})", file=sys.stderr)
-        return None
-    return project / "_site"
-
-
-def main(argv: list[str] | None = None) -> int:
-    """Parse ``argv``, audit, print the summary; 0 on success, 2 on malformed input."""
+def main(argv: list[str] | None = None, render=None) -> int:
+    """Parse ``argv``, audit, print the summary; 0 on success, 2 on malformed input.  ``render``:
+    ``(pages folder, page names) -> folder of HTML pages | None``, for the pages of files audited on
+    their own (``benchbook audit`` passes ``siterenderer.render_pages``; the site layer is above this
+    one); None renders nothing."""
     args = parser().parse_args(argv)
     # pages go beside the records unless asked elsewhere: `--out DIR` alone wrote the pages into the
     # working directory's reports/audit-adhoc/
@@ -217,7 +178,9 @@ def main(argv: list[str] | None = None) -> int:
         print("\n".join(terminal.lines(a, here, here_from)))
     n = sum(len(a.verdicts) for a in audits)
     names = run.slugs([a.path for a in audits])
-    site = None if args.all or not audits else render_pages(Path(args.pages), list(names.values()))
+    site = (
+        None if args.all or not audits or render is None else render(Path(args.pages), list(names.values()))
+    )
     shown = ", ".join(str(site / f"{names[a.path]}.html") for a in audits) if site else None
     print(
         f"audited {n} claims/statements/log entries of {len(audits)} file(s) "
