@@ -1148,3 +1148,45 @@ def test_an_efficiency_column_is_the_rows_measured_over_its_ceiling(tmp_path):
     )
     cf, _ = _drafted(control, tmp_path)
     assert cf.statements == []
+
+
+def test_page_shows_the_conditions_each_claim_was_drafted_with(tmp_path):
+    """The second new user's finding: a drafted claim's conditions are guesses, and the page did not
+    show them.  Each claim's row now lists its conditions (the file's and group's filled in, escaped);
+    a claim stating none shows no line."""
+    cf, out = _drafted(
+        "## RTX 4090, llama.cpp\n\n`llama-bench -m Qwen3-8B-Q4_K_M.gguf -ngl 99 -fa 1`\n\n"
+        "Decode ran at 120.5 tok/s.\n",
+        tmp_path,
+    )
+    a = audit_file(out)
+    html = page.render(cf, a.verdicts, out.name)
+    (claim,) = cf.claims
+    line = page.conditions_line(cf, claim)
+    assert line in html
+    assert line == (
+        '<br><small class="bb-conditions">conditions: hardware: NVIDIA GeForce RTX 4090 · engine: llama.cpp'
+        " · model: Qwen3-8B · quant: Q4_K_M · offload.n_gpu_layers: 99 · flash_attn: true</small>"
+    )
+    HEAD = {"schema": "benchbook.claims", "schema_version": 1, "source": {"kind": "post"}}
+    bare = schema.ClaimsFile.model_validate(
+        {**HEAD, "claims": [{"id": "a", "metric": "decode_tps", "value": 1.0, "unit": "tok/s"}]}
+    )
+    assert page.conditions_line(bare, bare.claims[0]) == ""
+    hostile = schema.ClaimsFile.model_validate(
+        {
+            **HEAD,
+            "claims": [
+                {
+                    "id": "a",
+                    "metric": "decode_tps",
+                    "value": 1.0,
+                    "unit": "tok/s",
+                    "conditions": {"model": "<b>x</b>"},
+                }
+            ],
+        }
+    )
+    assert page.conditions_line(hostile, hostile.claims[0]) == (
+        '<br><small class="bb-conditions">conditions: model: &lt;b&gt;x&lt;/b&gt;</small>'
+    )

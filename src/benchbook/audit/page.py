@@ -5,7 +5,8 @@ A page holds: the source (kind, date, language, link as text), what the whole so
 only on claims at risk or unsupported), a summary of what each of the source's conclusions (its
 statements) rests on (each with the sentence it quotes), the relations a draft could not tie to
 their numbers (``todo``), and the table of every claim, statement and log entry with the source's
-words it judges (``source_line`` and ``quote``: the sentence or table row), its consistency verdict,
+words it judges (``source_line`` and ``quote``: the sentence or table row) and, for a claim, the
+conditions it is stated under (``conditions_line``: a draft's guesses shown), its consistency verdict,
 qualifiers (kind, reason, evidence), notes and whether it is reproducible here.  Every text that
 comes from a claims file or a log is untrusted: it is written only inside a raw HTML block and
 escaped with ``escape.html_text`` (HTML, backticks, newlines), so no claim can inject markup,
@@ -104,11 +105,33 @@ def quoted(item: Claim | Statement | Todo | None) -> str:
     return f'<br><small class="bb-source">{at}{words}{guess}</small>'
 
 
+def conditions_line(cf: ClaimsFile, claim: Claim) -> str:
+    """The conditions a claim is stated under, as its row shows them below the source's words:
+    ``ClaimsFile.conditions_of`` (the file's and its group's defaults filled in), one
+    ``name: value`` per stated field in the schema's order, ``offload`` and ``other`` key by key
+    (``offload.n_gpu_layers: 99``, ``other.draft_model: 0.5B``), escaped; "" when it states none.
+    A drafted claim's conditions are the drafter's guesses (issue 29): showing them is how a reader
+    spots a wrong one without opening the YAML."""
+    cond = cf.conditions_of(claim).model_dump(exclude_none=True)
+    parts: list[str] = []
+    for name, value in cond.items():
+        if isinstance(value, dict):
+            parts += [f"{name}.{k}: {v}" for k, v in value.items() if v is not None]
+        else:
+            parts.append(f"{name}: {str(value).lower() if isinstance(value, bool) else value}")
+    if not parts:
+        return ""
+    return f'<br><small class="bb-conditions">conditions: {_esc(" · ".join(parts))}</small>'
+
+
 def _row(
     v: Verdict, ids: dict[str, str], bounds: frozenset[str] = frozenset(), cf: ClaimsFile | None = None
 ) -> str:
     rec = _compared(v, v.kind == "statement" and v.id in bounds)
-    source = quoted((cf.claim(v.id) or cf.statement(v.id)) if cf is not None else None)
+    claim = cf.claim(v.id) if cf is not None else None
+    source = quoted(claim or (cf.statement(v.id) if cf is not None else None))
+    if cf is not None and claim is not None:
+        source += conditions_line(cf, claim)
     arith = f"<br><small>{_esc(v.arithmetic)}</small>" if v.arithmetic else ""
     notes = (
         "<br>".join([*(f"<b>unsaid</b>: {_esc(u)}" for u in v.unsaid), *(_esc(n) for n in v.notes)]) or "—"
