@@ -8,10 +8,11 @@ sentence around them.  Read here, line by line:
 * llama.cpp's timing lines (``TIMING_LINE``, shared with ``ingest.serverlog``: llama-server's
   ``print_timing``, ``llama_perf_context_print``, ``common_perf_print``, ``llama_print_timings``):
   ``prompt eval time = 519.43 ms / 56 tokens (9.28 ms per token, 107.81 tokens per second)`` is a
-  prefill rate, ``eval time = ... / 159 runs (..., 79.85 tokens per second)`` a decode rate with its
-  tokens generated (llama.cpp counts a run per token generated), ``load time = 728.24 ms`` a load
-  time, ``total time = 2674.12 ms`` a duration; the sampling line and a rate printed ``inf`` are not
-  results.  Read in prose too (the shape is the tool's, whatever surrounds it);
+  prefill time, a time per token and a prefill rate, ``eval time = ... / 159 runs (..., 79.85 tokens
+  per second)`` the same of decoding with its tokens generated (llama.cpp counts a run per token
+  generated), the sampler's line the same of sampling, ``load time = 728.24 ms`` a load time,
+  ``total time = 2674.12 ms`` a duration; a zero and a rate printed ``inf`` (a phase that did not
+  run) are not results.  Read in prose too (the shape is the tool's, whatever surrounds it);
 * ``label: value [unit]``, ``Label (unit): value`` and ``label   value`` (two or more spaces, or a
   tab: an aligned table whose rows are metrics): ``ollama run --verbose`` (``eval rate: 25.63
   tokens/s``, ``load duration: 24.89ms``, ``eval count: 41 token(s)``), vLLM's
@@ -204,8 +205,26 @@ def _stat(label: str) -> dict:
     return {"other": {"stat": {"avg": "mean", "average": "mean"}.get(word, word)}}
 
 
+#: a timing line's time -> its metric (``load time`` and ``total time`` state no tokens per second)
+_TIMING_METRIC = {
+    "load": "load_time",
+    "sample": "sampling_time",
+    "sampling": "sampling_time",
+    "prompt eval": "prefill_time",
+    "eval": "decode_time",
+    "total": "duration",
+}
+#: a timing line's tokens per second -> its metric
+_TIMING_RATE = {"sample": "sampling_tps", "sampling": "sampling_tps", "prompt eval": "prefill_tps", "eval": "decode_tps"}
+
+
 def _timing(n: int, text: str) -> list[Result]:
-    """The results of a llama.cpp timing line (module doc)."""
+    """The results of a llama.cpp timing line (module doc): each number it states, the time in ms
+    (``prefill_time``, ``decode_time``, ``sampling_time``, ``load_time``, ``duration``), the ms per
+    token (``ms_per_token``, the phase as ``other.phase``) and the tokens per second
+    (``prefill_tps``, ``decode_tps``, ``sampling_tps``); a zero or a rate printed ``inf``/``nan``
+    (llama.cpp's line for a phase that did not run) is no result.  Every result spans the whole
+    timing text, so a reader blanking them out leaves no "49 tokens" of it behind."""
     m = TIMING_LINE.search(text)
     if m is None:
         return []
@@ -213,14 +232,20 @@ def _timing(n: int, text: str) -> list[Result]:
     prefix = re.match(r"\s*(?:slot\s+)?(\w+):", text)
     method = prefix.group(1) if prefix and prefix.group(1) != "slot" else "llama.cpp timings"
     a, b = m.start(), m.end()
-    if what in ("prompt eval", "eval") and m.group("tps") not in (None, "inf", "nan"):
-        cond = {"tokens_generated": int(m.group("n"))} if what == "eval" and m.group("n") else {}
-        metric = "prefill_tps" if what == "prompt eval" else "decode_tps"
-        return [Result(n, metric, m.group("tps"), "tok/s", a, b, None, cond, method)]
-    if what in ("load", "total") and float(m.group("ms")) > 0:
-        metric = "load_time" if what == "load" else "duration"
-        return [Result(n, metric, m.group("ms"), "ms", a, b, None, {}, method)]
-    return []
+
+    def stated(v: str | None) -> bool:
+        return v is not None and v not in ("inf", "nan") and float(v) > 0
+
+    if not stated(m.group("ms")):
+        return []
+    cond = {"tokens_generated": int(m.group("n"))} if what == "eval" and m.group("n") else {}
+    out = [Result(n, _TIMING_METRIC[what], m.group("ms"), "ms", a, b, None, dict(cond), method)]
+    if stated(m.group("per_token")):
+        phase = {**cond, "other": {"phase": "sampling" if what.startswith("sampl") else what}}
+        out.append(Result(n, "ms_per_token", m.group("per_token"), "ms", a, b, None, phase, method))
+    if what in _TIMING_RATE and stated(m.group("tps")):
+        out.append(Result(n, _TIMING_RATE[what], m.group("tps"), "tok/s", a, b, None, dict(cond), method))
+    return out
 
 
 def _labelled(n: int, text: str) -> list[Result]:
