@@ -215,7 +215,12 @@ _TIMING_METRIC = {
     "total": "duration",
 }
 #: a timing line's tokens per second -> its metric
-_TIMING_RATE = {"sample": "sampling_tps", "sampling": "sampling_tps", "prompt eval": "prefill_tps", "eval": "decode_tps"}
+_TIMING_RATE = {
+    "sample": "sampling_tps",
+    "sampling": "sampling_tps",
+    "prompt eval": "prefill_tps",
+    "eval": "decode_tps",
+}
 
 
 def _timing(n: int, text: str) -> list[Result]:
