@@ -19,6 +19,12 @@ sentence around them.  Read here, line by line:
   ``benchmark_serving.py``/``vllm bench serve`` and SGLang's ``bench_serving`` summaries (``Output
   token throughput (tok/s): 4111.93``, ``Mean TTFT (ms): 45.6``: the statistic, ``mean``, ``median``,
   ``p99``..., as the condition ``other.stat``), a script's ``decode speed: 69.78 token/s``;
+* a value printed with thousands separators (``Total output tokens: 106,678``); a label naming an
+  acceptance rate (``Acceptance rate at token 2: 0.21``: a fraction whatever other word the label
+  has, its position as ``other.draft_position``); a count under a label naming what it counts
+  (``Number of draft proposals: 43,221``: in ``proposals``; a workload's size, "Number of prompts",
+  is no result); a label spelled as a flag (``num-speculative-tokens: 3``) is a setting; two or more
+  such lines with no unit written, pasted in prose without a code fence, are read too (``_pasted``);
 * ``key=value`` and JSON ``"key": value`` pairs whose key names a unit (``ttft_ms``, ``wall_s_total``,
   ``decode_tps``, ``predicted_per_second``, ``vram_peak_mib``): the unit from the key's words;
 * TAP lines (``ok 3 - decode 41.2 t/s >= 40``): the numbers of the description with a unit, not the
@@ -45,11 +51,13 @@ from .draftprose import family, metric_of, numbers, unit_of
 from .resultlines import Result
 
 _NUM = r"\d+(?:\.\d+)?"
+#: a number a tool prints, with thousands separated by commas or not (``106,678``, ``1,234.5``)
+_GROUPED = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
 #: ``label SEP value [unit] [rest]``: SEP ``:``, ``=``, two spaces or a tab; the rest at most a note
 #: in parentheses or a comment
 _LABELLED = re.compile(
     rf"^[\s>*•+\-]*(?P<label>[^\W\d_][^:=\n]{{0,60}}?)\s*(?::|=|\s{{2,}}|\t)\s*"
-    rf"(?P<v>{_NUM})(?![\d.,]\d)(?:\s*(?P<unit>[^\s\d(),;|:=]+(?:\(s\))?))?"
+    rf"(?P<v>{_GROUPED})(?![\d.,]\d)(?:\s*(?P<unit>[^\s\d(),;|:=]+(?:\(s\))?))?"
     r"\s*(?P<rest>\([^()]*\)|[#;|].*|//.*)?\s*$"
 )
 #: a ``key=value`` or ``"key": value`` pair: the key one word (``ttft_ms``, ``timings.prompt_ms``)
@@ -84,6 +92,9 @@ _SETTING = re.compile(
     r"n[ _-]?(?:ctx|batch|ubatch|gpu|threads|predict|draft|parallel))\b",
     re.IGNORECASE,
 )
+#: a label spelled as a command-line flag (``num-speculative-tokens``, ``--draft-max``,
+#: ``ngram-prompt-lookup-max``): a setting written in a config, not a result
+_FLAG_NAME = re.compile(r"(?:--?)?[a-z][a-z0-9]*(?:-[a-z0-9]+)+")
 #: labels under which a size is a measured one (not the machine's: "GPU: 24 GB")
 _SIZE_LABEL = re.compile(
     r"used|usage|peak|alloc|buffer|size|file|weights|\bkv\b|cache|footprint|consum|resident|rss|"
@@ -128,6 +139,44 @@ _ACCEPT_LENGTH = re.compile(
 _LENGTH_LABEL = re.compile(
     r"\b(?:input|prompt|output|generated?|completion|accept\w*)\s+(?:length|len)\b", re.IGNORECASE
 )
+
+
+#: a label naming an acceptance rate ("Acceptance rate at token 2", "draft acceptance", "accept
+#: rate"), not a length of accepted tokens
+_ACCEPT_RATE = re.compile(r"\baccept\w*(?:\s+rate)?\b(?!\s+(?:length|len|tokens?|count))", re.IGNORECASE)
+#: the position a label names ("Acceptance rate at token 2", "at position 3", "pos 0")
+_POSITION = re.compile(r"\b(?:at\s+)?(?:token|position|pos|step|depth)\s+(?P<k>\d+)\s*$", re.IGNORECASE)
+#: a count's label: "Number of draft proposals", "# of accepted tokens", "Count of requests",
+#: "Anzahl der Tokens"; the noun it counts is its last word (a participle after it dropped:
+#: "Number of draft tokens generated")
+_COUNT_LABEL = re.compile(
+    r"^\s*(?:(?:total\s+)?number|num|#|count|anzahl|nombre|número)\s+(?:of|der|de)\s+(?P<what>[^\W\d][\w\s-]{0,50}?)\s*$",
+    re.IGNORECASE,
+)
+#: nouns a count of is the size of a workload (a condition), not a result
+_WORKLOAD_NOUNS = re.compile(
+    r"^(?:prompts?|requests?|samples?|questions?|runs?|iterations?|gpus?|threads?)$", re.I
+)
+
+
+def _counted(label: str) -> tuple[str, str] | None:
+    """The unit and metric of a count under a label naming what it counts (``_COUNT_LABEL``):
+    ``tokens`` for tokens (metric from ``label_metric``: ``draft_tokens``, ``accepted_tokens``), else
+    the plural noun counted (``Number of draft proposals`` -> ``proposals``, metric
+    ``draft_proposals``); None for another label or a workload's size (``_WORKLOAD_NOUNS``: "Number
+    of prompts" is a condition)."""
+    m = _COUNT_LABEL.match(label)
+    if m is None:
+        return None
+    words = [w for w in re.split(r"[\s-]+", m.group("what").lower()) if w]
+    while len(words) > 1 and re.search(r"(?:ed|ing)$", words[-1]):
+        words.pop()  # "tokens generated", "tokens processing"
+    if any(re.fullmatch(r"tokens?", w) for w in words):
+        return "tokens", label_metric(" ".join(words), "tokens") or "tokens"
+    noun = words[-1] if words else ""
+    if not noun.endswith("s") or _WORKLOAD_NOUNS.match(noun) or len(noun) < 4:
+        return None
+    return noun, "_".join(words)
 
 
 def label_unit(label: str) -> str | None:
@@ -193,6 +242,10 @@ def label_metric(label: str, unit: str) -> str | None:
             return "prompt_length"
         if re.search(r"\b(?:output|generated?|completion)\s+(?:length|len)\b", low):
             return "output_length"
+        if re.search(r"\baccepted\s+(?:draft\s+)?tokens?\b", low):
+            return "accepted_tokens"
+        if re.search(r"\b(?:draft|drafted)\s+tokens?\b", low):
+            return "draft_tokens"
         return "tokens"
     return metric_of(unit, low)
 
@@ -259,9 +312,21 @@ def _labelled(n: int, text: str) -> list[Result]:
     if m is None:
         return []
     label = m.group("label").strip()
-    if _SETTING.search(label):
+    if _SETTING.search(label) or _FLAG_NAME.fullmatch(label):
         return []
+    value = m.group("v").replace(",", "")
     written = m.group("unit")
+    pos = _POSITION.search(label)
+    unit: str | None
+    if _ACCEPT_RATE.search(label) and (
+        (written is None and float(value) <= 1) or (written == "%" and float(value) <= 100)
+    ):
+        # "Acceptance rate at token 2: 0.21": a fraction (or a percentage) whatever word the label has
+        cond = {"other": {"draft_position": int(pos.group("k"))}} if pos else {}
+        unit = "ratio" if written is None else "%"
+        return [Result(n, "acceptance_rate", value, unit, m.start("v"), m.end(), None, cond)]
+    if pos is not None:
+        label = label[: pos.start()].rstrip()  # "at token 4" is a position, not the unit
     if written is not None:
         unit = unit_of(re.sub(r"\(s\)$", "s", written)) or unit_of(re.sub(r"\(s\)$", "", written))
         if unit is None:
@@ -269,9 +334,12 @@ def _labelled(n: int, text: str) -> list[Result]:
         if len(written) == 1 and written.isupper() and m.end("v") == m.start("unit"):
             return []  # "3950X", "8060S": a product's name, not a multiple or seconds
     else:
+        counted = _counted(label) if "." not in value else None
+        if counted is not None:
+            return [Result(n, counted[1], value, counted[0], m.start("v"), m.end(), None, _stat(label))]
         unit = label_unit(label)
         if unit is None and re.search(r"\btokens?\b|\bcount\b", label, re.IGNORECASE):
-            unit = "tokens" if "." not in m.group("v") else None
+            unit = "tokens" if "." not in value else None
         if unit is None and _LENGTH_LABEL.search(label):
             unit = "tokens"  # "Acceptance length: 5.36", "Average input length: 1052.17": means of tokens
     if unit is None or (family(unit) == "size" and not _SIZE_LABEL.search(label)):
@@ -279,7 +347,7 @@ def _labelled(n: int, text: str) -> list[Result]:
     metric = label_metric(_STAT.sub("", label), unit)
     if metric is None:
         return []
-    return [Result(n, metric, m.group("v"), unit, m.start("v"), m.end(), None, _stat(label))]
+    return [Result(n, metric, value, unit, m.start("v"), m.end(), None, _stat(label))]
 
 
 #: where a line of several ``label: value`` results splits ("#questions: 80, Throughput: 276.30
@@ -401,15 +469,28 @@ def _tap(n: int, text: str) -> list[Result]:
     return out
 
 
+def _pasted(lines: list[tuple[int, str]]) -> set[int]:
+    """The lines of ``lines`` that are tool output pasted without a code fence: two or more
+    consecutive lines each ``label: value`` with no unit written after the value (``Total output
+    tokens: 106,678`` / ``Mean acceptance length: 2.47``), which the prose reader cannot place."""
+    bare = [n for n, t in lines if (m := _LABELLED.match(t)) is not None and m.group("unit") is None]
+    have = set(bare)
+    return {n for n in bare if n - 1 in have or n + 1 in have}
+
+
 def tool_results(lines: list[tuple[int, str]], code: bool = True) -> list[Result]:
     """The results stated by ``lines`` (``(line, text)``, module doc), in line order: in a code block
-    (``code``) every shape; in prose only llama.cpp's timing lines (a sentence "Speed: 40 t/s" is the
-    prose reader's)."""
+    (``code``) every shape; in prose llama.cpp's timing lines and a run of pasted ``label: value``
+    lines with no unit written (``_pasted``: the unit from the label); a sentence "Speed: 40 t/s" is
+    the prose reader's."""
     out: list[Result] = []
+    pasted = set() if code else _pasted(lines)
     for n, t in lines:
         if len(t) > 400:
             continue  # no tool prints a result line this long; a long line is prose or data
         got = _timing(n, t)
+        if not got and n in pasted:
+            got = _labelled(n, t)
         if not got and TIMING_LINE.search(t) is None and code:
             got = (
                 _tap(n, t)
