@@ -54,3 +54,115 @@ def test_pasted_label_lines_controls(tmp_path):
 def test_grouped_thousands_in_a_code_block(tmp_path):
     cf = _drafted("```\nTotal generated tokens:   1,024,000\nTotal time (s): 1,234.5\n```\n", tmp_path)
     assert _rows(cf) == [("tokens", 1024000, "tokens", 0), ("duration", 1234.5, "s", 1)]
+
+
+# --- units spelled with spaces or unusual spellings ------------------------------------------------
+
+
+def test_rate_spellings_with_spaces_and_tqdm_seconds_per_iteration():
+    from benchbook.audit.draftprose import numbers
+
+    text = (
+        "Processed prompts: 100%|████| 80/80 [02:11<00:00,  1.64s/it, est. speed input: 51.20 toks/s, "
+        "output: 130.07 toks/s]; later runs gave 42 tokens / sec, 38.5 tkn/s and 40 t / s."
+    )
+    got = [(n.text, n.unit) for n in numbers(text) if n.unit is not None]
+    assert got == [
+        ("100", "%"),
+        ("1.64", "s"),
+        ("51.20", "tok/s"),
+        ("130.07", "tok/s"),
+        ("42", "tok/s"),
+        ("38.5", "tok/s"),
+        ("40", "t/s"),
+    ]
+
+
+def test_unit_per_another_word_is_no_unit():
+    from benchbook.audit.draftprose import numbers
+
+    # "2 GB/layer" is a size per layer, not 2 GB; "GB/s" is a bandwidth, read whole
+    got = [(n.text, n.unit) for n in numbers("about 2 GB/layer, 1.5 ms/step and 900 GB/s")]
+    assert got == [("2", None), ("1.5", None), ("900", "GB/s")]
+
+
+# --- a mean acceptance length said with no unit ----------------------------------------------------
+
+
+def test_accept_length_in_prose(tmp_path):
+    cf = _drafted(
+        "# EAGLE on a 4090\n\n"
+        "* k=3: output: 151.2 toks/s **Accpt Len: 2.31**\n"
+        "* k=5: output: 149.8 toks/s **Accpt Len: 2.64**\n\n"
+        "The acceptance length of ~3.1 on coding prompts is what the paper reports.\n",
+        tmp_path,
+    )
+    got = [(c.metric, c.value, c.range, c.unit, c.about) for c in cf.claims if c.unit == "tokens"]
+    assert got == [
+        ("mean_accepted_length", 2.31, None, "tokens", False),
+        ("mean_accepted_length", 2.64, None, "tokens", False),
+        ("mean_accepted_length", 3.1, None, "tokens", True),
+    ]
+
+
+def test_accept_length_controls(tmp_path):
+    # a fraction after "acceptance" is a rate, not a length; a length word with no number beside it,
+    # or a number after other words, states no length
+    cf = _drafted(
+        "# Run\n\nAcceptance 0.73 overall. I think the accept len is ok, 4 drafts per step.\n", tmp_path
+    )
+    assert [(c.metric, c.value, c.unit) for c in cf.claims] == [("acceptance_rate", 0.73, "ratio")]
+
+
+# --- a table under a banner in a code block; a TAP line restating the table ------------------------
+
+
+BANNER = (
+    "```\n"
+    "==============================\n"
+    "  KV cache type benchmark\n"
+    "  Model:  TinyModel-1B-Q4_K_M.gguf\n"
+    "  GPU:    RTX 3060\n"
+    "==============================\n"
+    "                       f16      q8_0\n"
+    "------------------------------\n"
+    "KV cache (MiB)        128.00    68.00\n"
+    "Decode (t/s)          101.4     103.9\n"
+    "------------------------------\n"
+    "\n"
+    "ok 1 - q8_0 KV memory (68 MiB) < f16 KV memory (128 MiB)\n"
+    "ok 2 - decode 97.5 t/s >= 90\n"
+    "```\n"
+)
+
+
+def test_table_under_a_banner_and_tap_lines_restating_it(tmp_path):
+    cf = _drafted(BANNER, tmp_path)
+    got = sorted((c.value, c.unit) for c in cf.claims)
+    # the table's four cells; the TAP line's 68 and 128 MiB restate cells (no second claim); 97.5 t/s
+    # is stated only there (a claim), the threshold 90 is the test's
+    assert got == [(68.0, "MiB"), (97.5, "t/s"), (101.4, "t/s"), (103.9, "t/s"), (128.0, "MiB")]
+    assert {c.decimals for c in cf.claims if c.unit == "MiB"} == {2}
+
+
+def test_banner_without_a_table_stays_code(tmp_path):
+    # a banner over labelled lines (no table) is read line by line: its sizes name the machine
+    cf = _drafted(
+        "```\n==========\n  Bench\n==========\nGPU:  24 GB\nPrompt eval rate:  512.3 tokens/s\n```\n",
+        tmp_path,
+    )
+    assert [(c.metric, c.value, c.unit) for c in cf.claims] == [("prefill_tps", 512.3, "tok/s")]
+
+
+def test_speedup_sides_are_the_lines_before_it_not_a_length_after(tmp_path):
+    cf = _drafted(
+        "# Run\n\nBaseline (plain): 300.40 s\nSpeculative: 150.20 s\nSpeedup: 2.00×\n"
+        "Average acceptance length: 2.44\n",
+        tmp_path,
+    )
+    by_id = {c.id: c for c in cf.claims}
+    assert [(c.value, c.unit) for c in cf.claims] == [(300.4, "s"), (150.2, "s"), (2.44, "tokens")]
+    assert len(cf.statements) == 1
+    s = cf.statements[0]
+    assert (s.value, s.unit) == (2.0, "x")
+    assert [by_id[i].value for i in s.of] == [300.4, 150.2]

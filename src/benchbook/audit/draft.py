@@ -850,6 +850,9 @@ class _Drafter:
                 self.out.unplaced.append((line, n.text, sentence[:300]))
                 continue
             fraction = n.unit is None and n.of is None and _acceptance_fraction(scanned, n)
+            accept_length = n.unit is None and n.of is None and not fraction and _accept_length(scanned, n)
+            if accept_length:
+                n = replace(n, unit="tokens")  # "Accpt Len: 1.89", "accept length ~2.5–3": tokens
             if n.unit is None and not fraction:
                 if n.of is not None:
                     placed.append((n, self.count_claim(n, text, line, sentence)))
@@ -864,6 +867,8 @@ class _Drafter:
             if fraction:  # "acceptance 0.73 aggregate", "0.79 aggregate acceptance"
                 n = replace(n, unit="ratio")
                 metric: str | None = "acceptance_rate"
+            elif accept_length:
+                metric = "mean_accepted_length"
             else:
                 metric = metric_of(n.unit, before, scanned[n.end : n.end + 30])
             if (
@@ -1046,6 +1051,14 @@ class _Drafter:
             if s0 <= m.start < s0 + len(sentence) and family(m.unit) not in ("ratio", "multiple", None)
         ]
         fams = {family(m.unit) for m, _ in in_sentence}
+        if len(fams) > 1:
+            # "…: 382.29 s … 224.20 s  Speedup: 1.71×  Average acceptance length: 2.44" (a list of
+            # labelled lines read as one sentence): what follows the phrase in another unit is none
+            # of its sides
+            lead = {family(m.unit) for m, _ in in_sentence if m.end <= n.start}
+            if len(lead) == 1:
+                in_sentence = [(m, cid) for m, cid in in_sentence if family(m.unit) in lead]
+                fams = lead
         sides: list[str] | None = None
         ordered_by_value = False
         by_number = {id(m): cid for m, cid in placed}
@@ -1804,7 +1817,11 @@ class _Drafter:
         script printing a float whole, ``0.04074668884277344s``, ``69.78935823702163 token/s``: no
         one rounds to that) is written with ``decimals: null``, an exact number, every digit copied
         (the schema counts at most 15 decimals)."""
-        if r.method == "TAP" and (x := _plain(r.value)) is not None and (round(x, 9), r.unit) in self.by_number:
+        if (
+            r.method == "TAP"
+            and (x := _plain(r.value)) is not None
+            and (round(x, 9), r.unit) in self.by_number
+        ):
             # a test's line comparing results ("ok 8 - q8_0 KV memory (34 MiB) < f16 (64 MiB)")
             # restates the claims it checks: it cites the first, no second claim
             return self.by_number[(round(x, 9), r.unit)]
@@ -2207,6 +2224,29 @@ _ACCEPT_BEFORE = re.compile(
 _ACCEPT_AFTER = re.compile(
     r"(?:,\s*[^\W\d]+\s+\d?\.\d+)*\s+(?:(?:aggregate|average|mean|overall|draft)\s+)?accept", re.IGNORECASE
 )
+
+
+#: a label naming the mean tokens accepted per verify step, right before a number with no unit:
+#: "accept length ~2.5", "Accpt Len: 1.89", "acceptance length of 3.1", "mean accepted tokens 2.4",
+#: "avg. acc. len = 2.2", "τ = 3.05"
+_ACCEPT_LENGTH_BEFORE = re.compile(
+    r"(?:\bacc(?:e?pt)?\w*\.?\s*(?:length|len)\b|\baccepted\s+(?:tokens|length)\b|\bτ|\btau\b)"
+    r"[\s:=\"*]*(?:(?:is|was|of|at|about|around)\s+)*$",
+    re.IGNORECASE,
+)
+
+
+def _accept_length(text: str, n: Number) -> bool:
+    """Whether ``n``, a number written with no unit, is a mean acceptance length (tokens accepted
+    per verify step): right after a label naming one (``_ACCEPT_LENGTH_BEFORE``), from 1 up (a
+    step yields its own token at least), no "N of M"."""
+    try:
+        lows = [float(number_text(x)) for x in (n.range or (n.text,))]
+    except ValueError:
+        return False
+    if not all(1 <= v <= 64 for v in lows) or n.spread is not None:
+        return False
+    return bool(_ACCEPT_LENGTH_BEFORE.search(text[max(0, n.start - 40) : n.start]))
 
 
 def _acceptance_fraction(text: str, n: Number) -> bool:

@@ -83,6 +83,7 @@ UNITS: dict[str, str] = {
     "ms per token": "ms",
     "s/token": "s",
     "s/tok": "s",
+    "s/it": "s",
     "seconds per token": "s",
     "ms": "ms",
     "milliseconds": "ms",
@@ -138,6 +139,11 @@ UNITS: dict[str, str] = {
     "layers": "layers",
     "layer": "layers",
 }
+#: a rate of tokens spelled any way the field writes it, spaces around the slash or not: "toks/s",
+#: "tokens / sec", "tok / s", "tkn/s", "token/secs", "tokens per sec" (each one unit: tok/s)
+_RATE_SPELLED = (
+    r"(?:tokens?|toks|tkns?)\s*(?:/|\s+per\s+)\s*(?:s|secs?|seconds?)(?![A-Za-z])|t\s+/\s+s(?![A-Za-z])"
+)
 _UNIT_ALT = "|".join(
     re.escape(u) for u in sorted(UNITS, key=len, reverse=True) if u not in ("x", "s", "h", "tok", "min")
 )
@@ -148,9 +154,11 @@ _PRECISION = r"(?:FP|BF|INT|TF)\d+(?:/(?:FP|BF|INT|TF)\d+)*"
 _NUM = r"[+\-−]?(?:\d{1,3}(?:[,\u202f ]\d{3})+(?![\d,])|\d+)(?:\.\d+|(?<!\d{4}),\d+)?"
 #: a unit right after a number; single letters only where no letter follows (2x, 9.8 s, 12 h)
 #: (a unit followed by "/s" is a rate of it: "GB/s" is read whole, a bandwidth, never GB)
+#: (a unit followed by "/" and a word is a unit per that word, not this one: "1.61s/it" is tqdm's
+#: seconds per iteration, "2 GB/layer" no size)
 _UNIT = (
-    rf"(?:{_PRECISION}\s+TFLOPS\b|(?:{_UNIT_ALT})(?!/s\b)(?![A-Za-z])|x(?![a-z\d])|s(?![a-z\d])|h(?![a-z\d])|"
-    r"tok(?![a-z\d])|min(?![a-z\d]))"
+    rf"(?:{_PRECISION}\s+TFLOPS\b|{_RATE_SPELLED}|(?:{_UNIT_ALT})(?!/s\b)(?![A-Za-z])(?!/[A-Za-z])|"
+    r"x(?![a-z\d])|s(?![a-z\d/])|h(?![a-z\d/])|tok(?![a-z\d/])|min(?![a-z\d/]))"
 )
 _RANGE_SEP = r"\s*(?P<sep>–|—|-|~|〜|～|to|bis|à|до)\s*"
 _NUMBER = re.compile(
@@ -290,6 +298,8 @@ def _unit(raw: str | None) -> str | None:
     if raw is None:
         return None
     key = re.sub(rf"^{_PRECISION}\s+(?=TFLOPS$)", "", raw.strip(), flags=re.IGNORECASE)
+    if re.fullmatch(_RATE_SPELLED, key, re.IGNORECASE):
+        return "t/s" if key[:1] in "tT" and re.fullmatch(r"t\s+/\s+s", key, re.IGNORECASE) else "tok/s"
     if key.upper() in CAPITALS_ONLY and key not in CAPITALS_ONLY:
         return None
     return (
