@@ -166,3 +166,37 @@ def test_speedup_sides_are_the_lines_before_it_not_a_length_after(tmp_path):
     s = cf.statements[0]
     assert (s.value, s.unit) == (2.0, "x")
     assert [by_id[i].value for i in s.of] == [300.4, 150.2]
+
+
+# --- a generator's summary line in a code block; a table row pasted without its header ------------
+
+
+def test_generated_in_lines_in_a_code_block(tmp_path):
+    cf = _drafted(
+        "```\nOutput generated in 5.42 seconds (36.90 tokens/s, 200 tokens, context 64, seed 42)\n"
+        "Response generated in 3.10 seconds, 512 tokens, 165.16 tokens/second\n"
+        "Model loaded in 12.5 seconds\n```\n",
+        tmp_path,
+    )
+    assert [(c.metric, c.value, c.unit) for c in cf.claims] == [
+        ("duration", 5.42, "s"),
+        ("decode_tps", 36.9, "tok/s"),
+        ("tokens", 200, "tokens"),
+        ("duration", 3.1, "s"),
+        ("tokens", 512, "tokens"),
+        ("decode_tps", 165.16, "tok/s"),
+    ]
+
+
+def test_table_row_without_its_header(tmp_path):
+    cf = _drafted(
+        "From the README:\n\nMistral | GPTQ 4-bit | 7B | 151 t/s | 183 t/s\n-- | -- | -- | -- | --\n",
+        tmp_path,
+    )
+    assert sorted((c.value, c.unit or cf.groups[0].unit) for c in cf.claims) == [(151, "t/s"), (183, "t/s")]
+    assert {c.source_line for c in cf.claims} == {3}
+
+
+def test_header_only_table_of_words_is_no_row(tmp_path):
+    cf = _drafted("| Model | Quant | Speed |\n|---|---|---|\n", tmp_path)
+    assert cf.claims == []

@@ -188,7 +188,13 @@ _PAREN = re.compile(r"[(\[].*")
 #: a line of program output stating tokens, a time and a rate ("decoded 202 tokens in 2.533 seconds,
 #: speed: 79.745 t/s")
 _RATE_LINE = re.compile(
-    r"\d+\s+tokens\s+in\s+[\d.]+\s*(?:s|sec|seconds)\b.{0,40}?[\d.]+\s*(?:t/s|tok/s|tokens/s)", re.I
+    r"\d+\s+tokens\s+in\s+[\d.]+\s*(?:s|sec|seconds)\b.{0,40}?[\d.]+\s*(?:t/s|tok/s|tokens/s)|"
+    # a generator's summary line: exllamav2's "Response generated in 8.56 seconds, 1024 tokens,
+    # 119.64 tokens/second", text-generation-webui's "Output generated in 8.11 seconds (24.65
+    # tokens/s, 200 tokens, context 15, seed 1964973376)"
+    r"\bgenerated\s+in\s+[\d.]+\s*(?:s|sec|secs|seconds)\b.{0,60}?[\d.]+\s*"
+    r"(?:t/s|tok/s|tokens/s(?:ec(?:ond)?)?|tokens per second)",
+    re.I,
 )
 #: a command line written in a sentence, not in backticks ("with llama-server -m x.gguf -ngl 99 -fa
 #: on, generation ran at ..."; quoted ".\\llama-cli -m ... -cnv"): the tool and its flags, each with
@@ -476,6 +482,11 @@ class _Drafter:
 
     # --- tables -----------------------------------------------------------------------------------
     def table(self, block: Block) -> None:
+        if len(block.rows) == 1 and any(n.unit for c in block.rows[0][1:] for n in numbers(c)[:1]):
+            # a row pasted without its header ("Llama2 | EXL2 4.0 bpw | 7B | 164 t/s | 197 t/s" over
+            # "-- | --"): Markdown reads it as the header; it is a row of values, columns unnamed
+            line = block.row_lines[0] if block.row_lines else block.start
+            block = replace(block, rows=[[""] * len(block.rows[0]), block.rows[0]], row_lines=[line, line])
         if len(block.rows) < 2:
             return
         shape = _transposed(block.rows)
