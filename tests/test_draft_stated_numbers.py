@@ -193,10 +193,27 @@ def test_table_row_without_its_header(tmp_path):
         "From the README:\n\nMistral | GPTQ 4-bit | 7B | 151 t/s | 183 t/s\n-- | -- | -- | -- | --\n",
         tmp_path,
     )
-    assert sorted((c.value, c.unit or cf.groups[0].unit) for c in cf.claims) == [(151, "t/s"), (183, "t/s")]
+    assert sorted((c.value, c.unit) for c in cf.claims) == [(151, "t/s"), (183, "t/s")]
     assert {c.source_line for c in cf.claims} == {3}
 
 
 def test_header_only_table_of_words_is_no_row(tmp_path):
     cf = _drafted("| Model | Quant | Speed |\n|---|---|---|\n", tmp_path)
     assert cf.claims == []
+
+
+def test_token_speed_header_is_a_rate_and_its_control(tmp_path):
+    cf = _drafted(
+        "| GPU | Prompt tokens | Token Generation Speed | Token throughput |\n|---|---|---|---|\n"
+        "| 4090 | 512 | 61.25 | 60.1 |\n| 3090 | 512 | 44.80 | 43.9 |\n",
+        tmp_path,
+    )
+    got = sorted({(c.value, c.unit, c.metric) for c in cf.claims})
+    # a speed of tokens is a rate (no unit written: t/s); "Prompt tokens" stays a count of tokens
+    assert got == [
+        (43.9, "t/s", "throughput"),
+        (44.8, "t/s", "decode_tps"),
+        (60.1, "t/s", "throughput"),
+        (61.25, "t/s", "decode_tps"),
+        (512.0, "tokens", "tokens"),
+    ]
