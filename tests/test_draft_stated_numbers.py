@@ -217,3 +217,37 @@ def test_token_speed_header_is_a_rate_and_its_control(tmp_path):
         (61.25, "t/s", "decode_tps"),
         (512.0, "tokens", "tokens"),
     ]
+
+
+# --- a word naming which rate between the number and its unit --------------------------------------
+
+
+def test_rate_with_a_qualifier_word_and_its_control():
+    from benchbook.audit.draftprose import numbers
+
+    got = [(n.text, n.unit, n.about) for n in numbers("Ollama 26.0 eff tok/s, ~35 gen t/s; 3 output tokens")]
+    # "output tokens" after a number is a count of tokens' name, no rate: the 3 stays unplaced
+    assert got == [("26.0", "tok/s", False), ("35", "t/s", True), ("3", None, False)]
+
+
+# --- junk claims a table made: bounds in cells, a settings table in another language ------------
+
+
+def test_bound_in_a_table_cell_is_no_value(tmp_path):
+    cf = _drafted(
+        "| Speed | Feel |\n|---|---|\n| >50 tok/s | instant |\n| 20 tok/s | fine |\n| <5 tok/s | painful |\n",
+        tmp_path,
+    )
+    # ">50 tok/s" and "<5 tok/s" are bounds (statements of kind bound), not values of 50 and 5
+    assert [(c.value, c.unit) for c in cf.claims] == [(20, "tok/s")]
+    assert sorted(s.value for s in cf.statements if s.kind == "bound") == [5, 50]
+
+
+def test_settings_table_in_chinese_is_no_claim_and_its_control(tmp_path):
+    cf = _drafted(
+        "| 项目 | 配置 |\n|---|---|\n| GPU | NVIDIA L40S 48GB |\n| 参数 | -ngl 99 -c 8192 |\n", tmp_path
+    )
+    assert cf.claims == []
+    # a two-column table under other headers keeps its results
+    cf = _drafted("| 模型 | 速度 |\n|---|---|\n| Qwen3-8B | 48.2 tok/s |\n", tmp_path)
+    assert [(c.value, c.unit) for c in cf.claims] == [(48.2, "tok/s")]

@@ -692,8 +692,9 @@ class _Drafter:
                 ):
                     continue  # "1.85× on math | up to 1.85×": the row's multiple again, that claim
                 relation = bound_of(row[j], n) if n.range is None else None
-                if relation is not None and n.unit in ("x", "%"):
-                    # "up to 2.03×" with no other cell stating it: a bound, no value claimed
+                if relation is not None:
+                    # "up to 2.03×" with no other cell stating it, ">50 tok/s", "<6GB": a bound, no
+                    # value claimed
                     metric = str(self.groups[gid].fields.get("metric"))
                     quote = f"{header[j]}: {row[j]} — {self.post.line(line)}"
                     self.bound_statement(n, relation, metric, {**self.context(), **cond}, line, quote)
@@ -2505,11 +2506,14 @@ _MEASURE_HEADER = re.compile(
 _SETTINGS_HEADER = (
     re.compile(
         r"^\W*(?:settings?|parameters?|params?|options?|config(?:uration)?|keys?|items?|specs?|"
-        r"components?|hardware|system|environment|env|property|name)\W*$",
+        r"components?|hardware|system|environment|env|property|name|"
+        r"项目|項目|参数|參數|设置|設定|配置|环境|環境|항목|설정|구성|환경|"
+        r"einstellung(?:en)?|komponente|parametro|paramètre|параметр)\W*$",
         re.IGNORECASE,
     ),
     re.compile(
-        r"^\W*(?:values?|settings?|config(?:uration)?|specs?|details?|spec(?:ification)?s?)\W*$",
+        r"^\W*(?:values?|settings?|config(?:uration)?|specs?|details?|spec(?:ification)?s?|"
+        r"配置|值|数值|設定|設定値|値|内容|说明|설정|값|내용|wert|werte|valeur|valor|значение)\W*$",
         re.IGNORECASE,
     ),
 )

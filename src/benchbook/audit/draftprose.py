@@ -393,6 +393,16 @@ def bound_of(text: str, n: Number) -> str | None:
     return None
 
 
+#: a word naming which rate between a number and a rate's unit: "41.7 eff tok/s", "35 gen t/s",
+#: "1200 prompt tok/s", "40 avg tokens/s", "18 output tok/sec"
+_QUALIFIED_RATE = re.compile(
+    r"\s+(?:eff|effective|output|input|prompt|gen|generation|decode|decoding|prefill|avg|average|mean|"
+    r"median|peak|net|real|actual)\.?\s+(?P<u>tok/s|t/s|tokens/s|token/s|tok/sec|tokens/sec|toks/s|tps)"
+    r"(?![A-Za-z/])",
+    re.IGNORECASE,
+)
+
+
 def numbers(text: str) -> list[Number]:
     """Every number of ``text`` (module doc), in order.  A number glued to letters (``35B``,
     ``Q4_K_M``, ``RTX 3080``'s model number after a word is kept, unit None) or inside a word is
@@ -448,6 +458,22 @@ def numbers(text: str) -> list[Number]:
             )
             pos = m.end("ua")
             continue
+        if not (ua or ub) and m.group("b") is None and m.group("pm") is None:
+            q = _QUALIFIED_RATE.match(text, m.end("a"))
+            if q is not None:  # "41.7 eff tok/s", "35 gen t/s": a rate with a word naming which
+                u = q.group("u")
+                out.append(
+                    Number(
+                        number_text(m.group("a")),
+                        _unit(u),
+                        bool(m.group("about")),
+                        m.start(),
+                        q.end(),
+                        unit_written=u,
+                    )
+                )
+                pos = q.end()
+                continue
         unit = ub or ua
         written = m.group("unit") or m.group("ua")
         low = high = spread = None
