@@ -37,7 +37,7 @@ from __future__ import annotations
 import bisect
 import functools
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
 
 from ..ingest.common import IngestError
@@ -47,13 +47,32 @@ from ..ingest.serverlog import TIMING_LINE
 from ..ingest.settings import flash_attn_word
 from .draftcommand import command_lines
 from .draftcontext import cell_conditions, count, fill
+from .draftcore import (
+    LABELS,
+    METRIC_WORDS_OF,
+    NAMED_CONDITION,
+    DraftCore,
+    Drafted,
+    Entry,
+    Group,
+    Num,
+    label_key,
+    merged,
+    number_fields,
+    plain_value,
+    sentence_at,
+    sentence_bounds,
+    set_path,
+    source_fields,
+    stateable,
+    word_set,
+)
 from .draftnames import (
     CLAUSE_ONLY,
     Mention,
     clause_bounds,
     decoding_of_cell,
     engine_of_cell,
-    engines_in,
     hardware_of,
     header_decoding,
     machine_size,
@@ -63,16 +82,10 @@ from .draftnames import (
 )
 from .draftprose import CAPITALS_ONLY, Number, bound_of, family, metric_of, number_text, numbers
 from .draftrelations import pair_units, relations, repetitions
-from .post import Block, Post, read_post
+from .post import Block, read_post
 from .resultlines import Result, results
 from .toollines import label_metric, label_unit, tool_results
 from .units import UnitError, factor
-
-
-class Num(str):
-    """A number as written in the post (``"42.70"``): written to YAML as is, so the loader counts
-    the digits it was stated with."""
-
 
 #: a log line a draft keeps as a raw log: llama-server/llama-cli timing and acceptance lines,
 #: llama-speculative-simple's counts
@@ -81,85 +94,31 @@ _LOG = re.compile(
     r"print_timing|llama_perf_context_print|common_perf_print|statistics \w+:",
     re.IGNORECASE,
 )
-#: table headers (lower case, dashes and punctuation dropped) -> the condition they set, and its type
-LABELS: dict[str, tuple[str, str]] = {
-    **dict.fromkeys(("ncmoe", "ncpumoe", "cpumoe", "moe layers on cpu"), ("offload.n_cpu_moe", "int")),
-    **dict.fromkeys(("ngl", "ngpulayers", "gpu layers", "gpulayers"), ("offload.n_gpu_layers", "int")),
-    **dict.fromkeys(("c", "ctx", "nctx", "context", "context length", "ctxsize"), ("ctx", "int")),
-    **dict.fromkeys(
-        (
-            "block",
-            "block size",
-            "blockmax",
-            "block max",
-            "draft max",
-            "draftmax",
-            "nmax",
-            "n max",
-            "specdraftnmax",
-        ),
-        ("block_max", "int"),
-    ),
-    **dict.fromkeys(("prompt", "task", "workload"), ("prompt", "str")),
-    **dict.fromkeys(("model",), ("model", "str")),
-    **dict.fromkeys(("quant", "quantization", "quantisation", "quant type"), ("quant", "str")),
-    **dict.fromkeys(
-        (
-            "tokens",
-            "generated",
-            "tokens generated",
-            "generated tokens",
-            "ngen",
-            "gen tokens",
-            "output tokens",
-        ),
-        ("tokens_generated", "int"),
-    ),
-    **dict.fromkeys(("depth", "d", "ndepth"), ("depth", "int")),
-    **dict.fromkeys(("batch", "b", "nbatch", "batch size"), ("batch", "int")),
-    **dict.fromkeys(("ubatch", "ub", "nubatch"), ("ubatch", "int")),
-    **dict.fromkeys(("fa", "flash attn", "flash attention", "flashattn"), ("flash_attn", "fa")),
-    **dict.fromkeys(("ctk", "typek", "type k", "k cache"), ("type_k", "str")),
-    **dict.fromkeys(("ctv", "typev", "type v", "v cache"), ("type_v", "str")),
-    **dict.fromkeys(("backend",), ("backend", "str")),
-    **dict.fromkeys(
-        (
-            "concurrency",
-            "max concurrency",
-            "parallel",
-            "np",
-            "users",
-            "concurrent requests",
-            "concurrent users",
-            "max concurrent requests",
-        ),
-        ("concurrency", "int"),
-    ),
-    **dict.fromkeys(("mode", "decoding"), ("decoding", "decoding")),
-    **dict.fromkeys(("gpu", "hardware", "device"), ("hardware", "str")),
-    **dict.fromkeys(
-        ("engine", "runtime", "framework", "inference engine", "backend engine"), ("engine", "str")
-    ),
-    **dict.fromkeys(("build", "commit", "version"), ("build", "str")),
-    **dict.fromkeys(("run", "run index", "trial"), ("run_index", "int")),
-}
-#: words that name a metric, for finding the claim a phrase names ("plain decoding")
-_METRIC_WORDS_OF = {"decode_tps": "decode decoding generation tg", "prefill_tps": "prefill prompt pp"}
+
+
 #: a word saying a number is the mean of others ("a 89.76 tok/s average", "averaged", "on average",
 #: "mean", "avg", 平均, 평균, Durchschnitt, moyenne, promedio)
 _MEAN = re.compile(r"\baverag\w*|\bmean\b|\bavg\b|平均|평균|durchschnitt\w*|moyenne|promedio", re.IGNORECASE)
+
+
 #: words that make a relating phrase one about speed: its sides are rates
 _SPEED = re.compile(
     r"faster|slower|quicker|speed|schneller|langsamer|rapide|lent|rápido|lento|速|快|慢|빠|느|遅",
     re.IGNORECASE,
 )
+
+
 #: what ends a clause around a relating phrase (``_Drafter._clause_of``)
 _CLAUSE_CUT = re.compile(r"[,;:()\[\]]\s|[()\[\]]|\s[—–]\s|\bbut\b|\band\b(?=\s+[~≈]?\d)")
+
+
 #: words every claim of a metric shares (its name, its unit's words): they name no side
 _GENERIC = frozenset(
-    " ".join(_METRIC_WORDS_OF.values()).split()
+    " ".join(METRIC_WORDS_OF.values()).split()
     + "decode prefill tps rate speed throughput tok t/s tokens faster slower".split()
 )
+
+
 #: a sentence quoting someone else's number: an author, vendor, paper or earlier post named
 _ORIGIN = re.compile(
     r"(?:according to\s+|\bin\s+)?\b(?:"
@@ -172,24 +131,22 @@ _ORIGIN = re.compile(
     r"got|reached|\d))",
     re.IGNORECASE,
 )
+
+
 #: how many of the claims drafted last a relating phrase's other side is looked for among
 _REACH = 400
-#: how far from a number (characters) a sentence's words are read as its conditions
-_NEAR = 60
-#: a condition named with its number in prose: "block size 4", "-ncmoe 26", "ctx 8192", "-ngl=99"
-_NAMED = re.compile(
-    r"(?P<label>block(?: size)?|-{0,2}n?cmoe|n_cpu_moe|-{0,2}n-cpu-moe|-ngl|n_gpu_layers|ctx|context|"
-    r"batch(?: size)?|ubatch|depth|draft[ -]max|--draft-max|n[-_ ]max|--spec-draft-n-max)\s*(?:=|:|of|is)?\s*"
-    r"(?P<n>\d+)"
-    r"(?![\d.]|\s*(?:tok|t/s|%|x|×|GB|GiB|MB|ms|s\b))",
-    re.IGNORECASE,
-)
+
+
 _PAREN = re.compile(r"[(\[].*")
+
+
 #: a line of program output stating tokens, a time and a rate ("decoded 202 tokens in 2.533 seconds,
 #: speed: 79.745 t/s")
-_RATE_LINE = re.compile(
+RATE_LINE = re.compile(
     r"\d+\s+tokens\s+in\s+[\d.]+\s*(?:s|sec|seconds)\b.{0,40}?[\d.]+\s*(?:t/s|tok/s|tokens/s)", re.I
 )
+
+
 #: a command line written in a sentence, not in backticks ("with llama-server -m x.gguf -ngl 99 -fa
 #: on, generation ran at ..."; quoted ".\\llama-cli -m ... -cnv"): the tool and its flags, each with
 #: at most one value, up to the first word that is neither
@@ -198,50 +155,10 @@ _PROSE_COMMAND = re.compile(
     r"speculative-simple|speculative)|vllm\s+serve(?:\s+[\w./:-]+)?)(?:\.exe)?"
     r"(?:\s+-{1,2}[A-Za-z][\w-]*(?:=[^\s,;()\"'`]+)?(?:\s+(?!-[A-Za-z])[^\s,;()\"'`]+)?)+"
 )
+
+
 #: a cell that states nothing
 _EMPTY = re.compile(r"^\s*(?:|[-—–?]+|n/?a|none|null|oom|x)\s*$", re.IGNORECASE)
-_STOP = frozenset(
-    "the a an of on in at to and or is was are with for by from than as this that my its it our "
-    "their same pc time times about roughly".split()
-)
-
-
-@dataclass
-class Entry:
-    """A drafted claim (``kind`` claim), statement (statement) or todo statement (todo): its ``id``
-    and its fields in the order a claims file writes them; ``group``: the table group of a claim
-    from a table (``Group``)."""
-
-    kind: str
-    id: str
-    fields: dict
-    group: str | None = None
-
-
-@dataclass
-class Group:
-    """A table's value column as a ``groups:`` entry: the fields its claims share."""
-
-    id: str
-    fields: dict
-    line: int
-
-
-@dataclass
-class Drafted:
-    """What a post gave: ``entries`` (claims, statements, todo statements in post order),
-    ``groups``, ``logs`` (file name -> raw text), ``unplaced`` ``(line, number, text)``, ``title``
-    and ``notes`` (what could not be read, e.g. a llama-bench table that failed to parse)."""
-
-    entries: list[Entry] = field(default_factory=list)
-    groups: list[Group] = field(default_factory=list)
-    logs: dict[str, str] = field(default_factory=dict)
-    unplaced: list[tuple[int, str, str]] = field(default_factory=list)
-    title: str | None = None
-    notes: list[str] = field(default_factory=list)
-
-    def claim(self, cid: str) -> Entry | None:
-        return next((e for e in self.entries if e.kind == "claim" and e.id == cid), None)
 
 
 #: characters before a number whose words label it (``_Drafter.prose``)
@@ -257,141 +174,20 @@ def _slug(text: str, limit: int = 24) -> str:
 _DECODING_HEADER = re.compile(r"\b(?:spec\w*|MTP|draft(?:ing)?|drafted)\b", re.IGNORECASE)
 
 
-def _label_key(header: str) -> str:
-    h = re.sub(r"\(.*?\)", "", header.lower())
-    h = re.sub(r"[`*_\-–—:]+", "", h.replace("_", "")).strip()
-    return re.sub(r"\s+", " ", h)
-
-
-def _sentence_bounds(text: str) -> list[int]:
-    """Where the sentences of ``text`` start, and ``len(text) + 1``: ``_sentence``'s ``bounds``."""
-    return [0] + [m.end() for m in re.finditer(r"(?<=[.!?。！？])\s+", text)] + [len(text) + 1]
-
-
-def _sentence_at(text: str, start: int, bounds: list[int] | None = None) -> tuple[int, str]:
-    """Where the sentence of ``text`` around offset ``start`` begins, and the sentence (stripped);
-    ``bounds``: ``_sentence_bounds(text)``, computed once for many numbers of one text.  The offset
-    comes from the bounds: finding the sentence's text again cost a pass over the text per number
-    (quadratic in a long sentence) and found an earlier sentence of the same words."""
-    bounds = bounds if bounds is not None else _sentence_bounds(text)
-    k = bisect.bisect_right(bounds, start) - 1
-    a, b = (bounds[k], bounds[k + 1]) if 0 <= k < len(bounds) - 1 else (0, len(text))
-    raw = text[a:b]
-    return a + len(raw) - len(raw.lstrip()), raw.strip()
-
-
 def _sentence(text: str, start: int, bounds: list[int] | None = None) -> str:
-    """The sentence of ``text`` around offset ``start`` (``_sentence_at``)."""
-    return _sentence_at(text, start, bounds)[1]
-
-
-def _set(d: dict, path: str, value) -> None:
-    node = d
-    parts = path.split(".")
-    for p in parts[:-1]:
-        node = node.setdefault(p, {})
-    node[parts[-1]] = value
-
-
-def _merged(base: dict, over: dict) -> dict:
-    out = {k: (dict(v) if isinstance(v, dict) else v) for k, v in base.items()}
-    for k, v in over.items():
-        out[k] = _merged(out[k], v) if isinstance(v, dict) and isinstance(out.get(k), dict) else v
-    return out
-
-
-def _words(text: str) -> set[str]:
-    return {w for w in re.findall(r"[\w.]+", text.lower()) if len(w) > 1 and w not in _STOP}
+    """The sentence of ``text`` around offset ``start`` (``sentence_at``)."""
+    return sentence_at(text, start, bounds)[1]
 
 
 def _side_names(text: str) -> set[str]:
     """The words of ``text`` that may name one side of a comparison: no metric's or unit's words
     (``_GENERIC``), no numbers."""
-    return {w for w in _words(text) - _GENERIC if not re.fullmatch(r"[\d.]+", w)}
+    return {w for w in word_set(text) - _GENERIC if not re.fullmatch(r"[\d.]+", w)}
 
 
-class _Drafter:
-    def __init__(self, post: Post, name: str):
-        self.post = post
-        self.name = name
-        self.out = Drafted()
-        self.ids: set[str] = set()
-        self.command: dict = {}
-        self.command_tool: str | None = None
-        self.by_value: dict[tuple[str, str | None], list[str]] = {}
-        self.pending_log: str | None = None
-        self.log_metrics: set[str] = set()
-        self.claims: dict[str, Entry] = {}
-        self.claim_ids: list[str] = []
-        self.groups: dict[str, Group] = {}
-        self.profile: dict[str, tuple[str | None, set[str]]] = {}
-        self.vocab: dict[str, tuple[str, object]] = {}
-        self.tables = 0
-        self.in_heading = False  # reading a title or heading (``_spec_size``)
-        self.suffix: dict[str, int] = {}
-        #: conditions named in the section's prose so far (``draftnames``): path -> value
-        self.named: dict[str, object] = {}
-        self.title_named: dict[str, object] | None = None
-        #: the engines the post names anywhere: what an abbreviation in a table stands for ("LCP")
-        self.engines_named = engines_in(post.text)
-        #: the rate unit the last paragraph and the section's heading (else the title) state: the unit
-        #: of a table that states none ("Baseline: 33.92 tokens/second" above a table of rates)
-        self.para_rate: str | None = None
-        self.heading_rate: str | None = None
-        #: the groups of the last table drafted with no command line before it, while only a label
-        #: ("Server command:") stands between it and the next block: a command line there is its
-        self.open_table: list[str] | None = None
-        #: the last paragraph when it ends with ":" and introduces what follows ("From 16 → 32
-        #: concurrency:" above a list of changes), else ""
-        self.lead_in = ""
-        #: whether the relating phrase being drafted is about speed ("faster", "slower", ``_SPEED``):
-        #: its sides are rates (``relation``, ``_scope``)
-        self.rates_only = False
-        #: the timing lines of each log excerpt: (where in ``out.entries``, results, log name),
-        #: drafted at the end where no claim names the log (``uncited_timings``)
-        self.timing_logs: list[tuple[int, list[Result], str]] = []
-
-    def new_id(self, base: str) -> str:
-        """``base``, or ``base-2``, ``base-3``... the first not taken; the suffix to try next is kept
-        per base (``suffix``): counting up from 2 each time was quadratic in the claims of one line."""
-        base = base.strip("-") or "c"
-        cid, k = base, self.suffix.get(base, 2)
-        if cid in self.ids:
-            cid = f"{base}-{k}"
-            while cid in self.ids:
-                k += 1
-                cid = f"{base}-{k}"
-            self.suffix[base] = k + 1
-        self.ids.add(cid)
-        return cid
-
-    # --- claims ---------------------------------------------------------------------------------
-    def add_claim(self, fields: dict, base: str, group: str | None = None, label: str = "") -> str:
-        cid = self.new_id(base)
-        entry = Entry("claim", cid, {"id": cid, **fields}, group)
-        self.out.entries.append(entry)
-        self.claims[cid] = entry
-        self.claim_ids.append(cid)
-        shared = self.groups[group].fields if group is not None else {}
-        value = fields.get("value") or "–".join(fields.get("range") or ())
-        unit = fields.get("unit") or shared.get("unit")
-        self.by_value.setdefault((str(value), unit), []).append(cid)
-        metric = str(fields.get("metric") or shared.get("metric") or "")
-        named = f"{_METRIC_WORDS_OF.get(metric, '')} {metric.replace('_', ' ')}"
-        self.profile[cid] = (unit, _words(f"{label} {_flat(fields.get('conditions', {}))} {named}"))
-        return cid
-
-    def conditions(self) -> dict:
-        return _merged({}, self.command)
-
-    def context(self, named: dict[str, object] | None = None) -> dict:
-        """The command's conditions, and the conditions the section's prose named before
-        (``named``: ``self.named``) where the command sets none."""
-        out = self.conditions()
-        for path, value in (self.named if named is None else named).items():
-            if path not in out:
-                _set(out, path, value)
-        return out
+class _Drafter(DraftCore):
+    """The drafter: reads a post's blocks in order (``run``) and hands each to the part that
+    drafts it (tables, sentences, logs and tool output), then cleans up."""
 
     # --- llama-bench output through the ingest readers --------------------------------------------
     def bench_lines(self) -> tuple[set[int], dict[int, list[dict]]]:
@@ -441,7 +237,7 @@ class _Drafter:
         ):
             v = lb.get(key)
             if v is not None and not (isinstance(v, str) and "," in v):
-                _set(cond, path, v)
+                set_path(cond, path, v)
         fa = flash_attn_word(lb.get("flash_attn")) if lb.get("flash_attn") is not None else None
         if fa in ("on", "off"):
             cond["flash_attn"] = fa == "on"
@@ -457,7 +253,7 @@ class _Drafter:
             fields["spread"] = Num(_as_written(lb["stddev_ts"], text.split("±")[-1] if "±" in text else text))
         fields["conditions"] = cond
         line = int(rec.get("source_line") or 0)
-        self.add_claim({**fields, **_where(line, text)}, f"{metric.split('_')[0]}-{test}-l{line}")
+        self.add_claim({**fields, **source_fields(line, text)}, f"{metric.split('_')[0]}-{test}-l{line}")
         extra = rec.get("uninterpreted") or {}
         for column in ("T_PP s", "T_TG s"):  # llama-sweep-bench's time of the row's test: a claim too
             if extra.get(column) is not None:
@@ -468,7 +264,7 @@ class _Drafter:
                     "method": f"{tool} {test} ({column.split()[0]})",
                     "conditions": dict(cond),
                 }
-                self.add_claim({**timed, **_where(line, text)}, f"duration-{test}-l{line}")
+                self.add_claim({**timed, **source_fields(line, text)}, f"duration-{test}-l{line}")
 
     # --- tables -----------------------------------------------------------------------------------
     def table(self, block: Block) -> None:
@@ -489,7 +285,7 @@ class _Drafter:
             return
         kinds: list[str] = []
         for j, h in enumerate(header):
-            key = _label_key(h)
+            key = label_key(h)
             cells = [r[j] for r in body if j < len(r) and not _EMPTY.match(r[j])]
             with_unit = [n for c in cells for n in numbers(c)[:1] if n.unit]
             head_unit = (
@@ -511,11 +307,12 @@ class _Drafter:
             for j, h in enumerate(header):
                 cells = [r[j] for r in body if j < len(r) and not _EMPTY.match(r[j])]
                 plain = [
-                    _plain(ns[0].text) if ns and ns[0].unit is None else None for ns in map(numbers, cells)
+                    plain_value(ns[0].text) if ns and ns[0].unit is None else None
+                    for ns in map(numbers, cells)
                 ]
                 if (
                     j > 0
-                    and _label_key(h) not in LABELS
+                    and label_key(h) not in LABELS
                     and not _SETTING_HEADER.search(h)
                     and len(cells) >= 2
                     and None not in plain
@@ -583,7 +380,7 @@ class _Drafter:
         by_cells = {
             j: path
             for j in range(width)
-            if kinds[j] == "label" and _label_key(header[j]) not in LABELS
+            if kinds[j] == "label" and label_key(header[j]) not in LABELS
             for path in [_cells_condition([r[j] for r in body if j < len(r) and not _EMPTY.match(r[j])])]
             if path
         }
@@ -605,11 +402,11 @@ class _Drafter:
                     continue
                 labels.append(cell)
                 shaped = cell_conditions(cell)  # "c4", "pp2048 tg128 @ d4096": settings by their shape
-                if shaped and LABELS.get(_label_key(header[j]), ("",))[0] not in ("prompt", "model"):
+                if shaped and LABELS.get(label_key(header[j]), ("",))[0] not in ("prompt", "model"):
                     for shaped_path, shaped_value in shaped.items():
-                        _set(cond, shaped_path, shaped_value)
+                        set_path(cond, shaped_path, shaped_value)
                     continue
-                path, typ = LABELS.get(_label_key(header[j]), ("", "str"))
+                path, typ = LABELS.get(label_key(header[j]), ("", "str"))
                 path = path or by_cells.get(j) or "other." + _key(header[j] or "row")
                 value: object = cell
                 if typ == "int":
@@ -644,7 +441,7 @@ class _Drafter:
                     value = model_of(value) or value  # "Qwen2.5-Coder 14B" -> "Qwen2.5-Coder-14B"
                 elif path == "engine" and isinstance(value, str):
                     value = engine_of_cell(value, self.engines_named) or value  # "LCP" -> "llama.cpp"
-                _set(cond, path, value)
+                set_path(cond, path, value)
                 if isinstance(value, str) and len(value) >= 3 and not re.fullmatch(r"[\d.\s]+", value):
                     self.vocab.setdefault(value.lower(), (path, value))
             for j, gid in groups.items():
@@ -671,7 +468,8 @@ class _Drafter:
                 if n.unit in ("x", "%") and any(
                     (r, k) in cell_ids
                     and self.groups[groups[k]].fields.get("unit") == n.unit
-                    and _plain(str(self.claims[cell_ids[r, k]].fields.get("value"))) == _plain(n.text)
+                    and plain_value(str(self.claims[cell_ids[r, k]].fields.get("value")))
+                    == plain_value(n.text)
                     for k in groups
                     if k < j
                 ):
@@ -683,11 +481,11 @@ class _Drafter:
                     quote = f"{header[j]}: {row[j]} — {self.post.line(line)}"
                     self.bound_statement(n, relation, metric, {**self.context(), **cond}, line, quote)
                     continue
-                fields = _number_fields(n)
+                fields = number_fields(n)
                 fields.pop("unit", None)
                 if cond:
                     fields["conditions"] = cond
-                fields.update(_where(line, f"{header[j]}: {row[j]} — {self.post.line(line)}"))
+                fields.update(source_fields(line, f"{header[j]}: {row[j]} — {self.post.line(line)}"))
                 label = " ".join([header[j], *labels])
                 cell_ids[r, j] = self.add_claim(fields, f"{gid}-r{r + 1}", gid, label)
             row_labels.append(" ".join(labels))
@@ -704,7 +502,7 @@ class _Drafter:
                 "of": rows_of[::-1] if kind == "ratio" else rows_of,  # from the first row to the second
                 "value": Num(n.text.lstrip("+")),
                 "unit": "x" if kind == "ratio" else "%",
-                **_where(line, f"{header[j]}: {body[r][j]} — {self.post.line(line)}"),
+                **source_fields(line, f"{header[j]}: {body[r][j]} — {self.post.line(line)}"),
             }
             self.out.entries.append(Entry("statement", sid, {"id": sid, **fields}))
         for j, (num, den) in efficiency.items():
@@ -722,7 +520,7 @@ class _Drafter:
                     "of": [self.first_stated(cell_ids[r, num]), self.first_stated(cell_ids[r, den])],
                     "value": Num(found[0].text.lstrip("+")),
                     "unit": "%",
-                    **_where(line, f"{header[j]}: {row[j]} — {self.post.line(line)}"),
+                    **source_fields(line, f"{header[j]}: {row[j]} — {self.post.line(line)}"),
                 }
                 self.out.entries.append(Entry("statement", sid, {"id": sid, **fields}))
         if related:
@@ -762,7 +560,7 @@ class _Drafter:
                         for r, row in enumerate(body)
                         if j < len(row)
                         for n in numbers(row[j])[:1]
-                        if _plain(n.text) == (1.0 if unit == "x" else 0.0)
+                        if plain_value(n.text) == (1.0 if unit == "x" else 0.0)
                     ),
                     None,
                 )
@@ -793,7 +591,7 @@ class _Drafter:
                     "of": [self.first_stated(c) for c in sides],
                     "value": Num(value),
                     "unit": "x" if unit == "x" else "%",
-                    **_where(line, f"{header[j]}: {row[j]} — {self.post.line(line)}"),
+                    **source_fields(line, f"{header[j]}: {row[j]} — {self.post.line(line)}"),
                 }
                 self.out.entries.append(Entry("statement", sid, {"id": sid, **fields}))
 
@@ -815,7 +613,7 @@ class _Drafter:
 
         rels = {(r.number.start, r.number.end): r for r in relations(scanned, found)}
         spans = self.label_spans(scanned)  # once per paragraph: per number it was quadratic
-        bounds = _sentence_bounds(text)
+        bounds = sentence_bounds(text)
         named = mentions(text)
         clauses = clause_bounds(text)
         k_named = 0  # the mentions before the current number, taken into self.named
@@ -830,7 +628,7 @@ class _Drafter:
             if n.unit is not None:
                 prev_end = n.end
             line = line_of(n.start)
-            s0, sentence = _sentence_at(text, n.start, bounds)
+            s0, sentence = sentence_at(text, n.start, bounds)
             while k_named < len(named) and named[k_named].start < n.start:
                 if named[k_named].path not in CLAUSE_ONLY:
                     self.named[named[k_named].path] = named[k_named].value
@@ -871,15 +669,15 @@ class _Drafter:
                 continue
             relation = bound_of(scanned, n)
             if relation is not None:  # "40+ tok/s", "<9%", "at least 12 GB": a bound, no value claimed
-                cond = _merged(
-                    _merged(self.context(), _in_clause(named, clauses, n.start, text)),
+                cond = merged(
+                    merged(self.context(), _in_clause(named, clauses, n.start, text)),
                     self.named_conditions(n.start, s0, sentence, clauses),
                 )
                 self.bound_statement(n, relation, metric, cond, line, sentence)
                 continue
             if self.mean_statement(n, metric, scanned, line, sentence, {cid for _, cid in placed}):
                 continue  # "This gives a 89.76 tok/s average." of the rates listed before it
-            fields = _number_fields(n)
+            fields = number_fields(n)
             value = fields.get("value") or "–".join(fields.get("range") or ())
             same = self.by_value.get((str(value), n.unit), [])
             if len(same) == 1 and not n.of and not self.same_sentence(same[0], line, sentence):
@@ -892,13 +690,13 @@ class _Drafter:
             origin = origins[s0]
             if origin:
                 cfields["origin"] = origin
-            cond = _merged(
-                _merged(self.context(), _in_clause(named, clauses, n.start, text)),
+            cond = merged(
+                merged(self.context(), _in_clause(named, clauses, n.start, text)),
                 self.named_conditions(n.start, s0, sentence, clauses),
             )
             if cond:
                 cfields["conditions"] = cond
-            cfields.update(_where(line, sentence))
+            cfields.update(source_fields(line, sentence))
             cid = self.add_claim(cfields, f"{metric.replace('_', '-')}-l{line}", label=label)
             self.maybe_log(cid, metric)
             placed.append((n, cid))
@@ -938,47 +736,8 @@ class _Drafter:
         return _PROSE_COMMAND.sub(take_bare, text) if "-" in text else text
 
     def label_spans(self, text: str) -> list[tuple[int, int]]:
-        """Where ``text`` names a condition with a number (``_NAMED``)."""
-        return [(m.start("n"), m.end("n")) for m in _NAMED.finditer(text)]
-
-    def named_conditions(self, at: int, s0: int, sentence: str, clauses: list[int] | None = None) -> dict:
-        """The conditions the sentence around offset ``at`` names: a label with a number ("block
-        size 4", "-ncmoe 26": ``_NAMED``) and a label value the post's tables use ("WSL2",
-        "draft-self"), within ``_NEAR`` characters of the number; of several for one field, the
-        nearest; ``s0``: where the sentence starts in the text ``at`` is an offset of."""
-        rel = at - s0
-        found: dict[str, tuple[int, object]] = {}
-        # the clause of the number (``clauses``: where the text's clauses start): a label in
-        # another clause ("85 t/s, and with a draft model (--draft-max 16) it reached 141 t/s")
-        # is the other number's
-        k = bisect.bisect_right(clauses, at) - 1 if clauses else -1
-        lo, hi = (
-            (clauses[k] - s0, clauses[k + 1] - s0) if clauses and 0 <= k < len(clauses) - 1 else (-1, 1 << 60)
-        )
-
-        def offer(path: str, pos: int, value: object) -> None:
-            score = abs(rel - pos) + (pos > rel)  # the nearest; before it on a tie
-            if not lo <= pos < hi:
-                return
-            if score <= _NEAR and (path not in found or score < found[path][0]):
-                found[path] = (score, value)
-
-        # only the part of the sentence within reach (``_NEAR``, and a margin for a match's length):
-        # reading the whole sentence for each of its numbers was quadratic in a long sentence
-        w0 = max(0, rel - _NEAR - 256)
-        near = sentence[w0 : max(0, rel + _NEAR + 256)]
-        for m in _NAMED.finditer(near):
-            path, typ = LABELS.get(_label_key(m.group("label")), ("", ""))
-            if path and typ == "int":
-                offer(path, w0 + m.start(), int(m.group("n")))
-        low = near.lower()
-        for word, (path, value) in self.vocab.items():
-            for m in re.finditer(rf"(?<![\w-]){re.escape(word)}(?![\w-])", low):
-                offer(path, w0 + m.start(), value)
-        out: dict = {}
-        for path, (_, value) in found.items():
-            _set(out, path, value)
-        return out
+        """Where ``text`` names a condition with a number (``NAMED_CONDITION``)."""
+        return [(m.start("n"), m.end("n")) for m in NAMED_CONDITION.finditer(text)]
 
     def count_claim(self, n: Number, text: str, line: int, sentence: str) -> str:
         window = text[max(0, n.start - 60) : n.end + 40].lower()
@@ -996,7 +755,7 @@ class _Drafter:
         cond = self.conditions()
         if cond:
             fields["conditions"] = cond
-        fields.update(_where(line, sentence))
+        fields.update(source_fields(line, sentence))
         return self.add_claim(fields, f"count-l{line}")
 
     def maybe_log(self, cid: str, metric: str) -> None:
@@ -1015,7 +774,7 @@ class _Drafter:
         n = rel.number
         if n.text.startswith("+"):
             n = replace(n, text=n.text[1:])  # "+1,134 MiB": the sign is the direction, stated apart
-        s0, sentence = _sentence_at(text, n.start, bounds)
+        s0, sentence = sentence_at(text, n.start, bounds)
         if stateable(n) and n.range is not None and rel.sign < 0 and rel.kind == "ratio":
             self.multiple_claim(n, rel.sign, s0, sentence, line)  # "5–14x regression": slowdown
             return
@@ -1155,7 +914,7 @@ class _Drafter:
         if n.about:
             fields["about"] = True
         fields["unit"] = n.unit if rel.kind == "difference" else "%" if n.unit == "%" else "x"
-        fields.update(_where(line, sentence))
+        fields.update(source_fields(line, sentence))
         self.out.entries.append(Entry("statement" if sides else "todo", sid, {"id": sid, **fields}))
 
     def _clause_of(self, text: str, at: int, s0: int, sentence: str) -> tuple[int, int]:
@@ -1183,7 +942,7 @@ class _Drafter:
         lo, hi = self._clause_of(text, n.start, s0, sentence)
         if any(lo <= m.start < hi and family(m.unit) not in ("ratio", "multiple", None) for m, _ in placed):
             return False
-        value = _plain(n.text.replace("−", "-"))
+        value = plain_value(n.text.replace("−", "-"))
         if value is None:
             return False
         if rel.kind == "percent_change" and rel.sign < 0 and value > 0:
@@ -1199,7 +958,7 @@ class _Drafter:
                 or len(f.get("of", [])) != 2
             ):
                 continue
-            prev = _plain(str(f["value"]))
+            prev = plain_value(str(f["value"]))
             if prev is not None and prev != value and abs(prev - value) < step and prev * value > 0:
                 hits.append(e)
         if len({tuple(e.fields["of"]) for e in hits}) != 1:
@@ -1212,7 +971,7 @@ class _Drafter:
             fields["about"] = True
         fields["unit"] = "%" if rel.kind == "percent_change" else "x"
         fields["note"] = f"restates {first.id} ({first.fields['value']}) as rounded"
-        fields.update(_where(line, sentence))
+        fields.update(source_fields(line, sentence))
         self.out.entries.append(Entry("statement", sid, {"id": sid, **fields}))
         return True
 
@@ -1220,11 +979,11 @@ class _Drafter:
         """A claim of a percentage "N% of X" where no claim of X is drafted ("busy 95% of the
         time"): its metric from the words near it (``metric_of``: share, acceptance_rate)."""
         metric = metric_of("%", text[max(0, n.start - 60) : n.start], text[n.end : n.end + 30]) or "share"
-        cfields: dict = {"metric": metric, **_number_fields(n)}
-        cond = _merged(self.context(), self.named_conditions(n.start, s0, sentence))
+        cfields: dict = {"metric": metric, **number_fields(n)}
+        cond = merged(self.context(), self.named_conditions(n.start, s0, sentence))
         if cond:
             cfields["conditions"] = cond
-        cfields.update(_where(line, sentence))
+        cfields.update(source_fields(line, sentence))
         self.add_claim(cfields, f"{metric.replace('_', '-')}-l{line}")
 
     def change_claim(self, rel, text: str, s0: int, sentence: str, line: int) -> None:
@@ -1249,7 +1008,7 @@ class _Drafter:
             metric = "speed_change"  # "10%程度高速化", "15%程度遅くなった", "略优 4–5%"
         else:
             metric = "change"
-        fields = _number_fields(n)
+        fields = number_fields(n)
         negative = rel.sign < 0
         if n.range is not None:
             low, high = (n.range[0].lstrip("+-−"), n.range[1].lstrip("+-−"))
@@ -1258,10 +1017,10 @@ class _Drafter:
             v = n.text.replace("−", "-").lstrip("+")
             fields["value"] = Num(f"-{v}" if negative and not v.startswith("-") else v)
         cfields: dict = {"metric": metric, **fields}
-        cond = _merged(self.context(), self.named_conditions(n.start, s0, sentence))
+        cond = merged(self.context(), self.named_conditions(n.start, s0, sentence))
         if cond:
             cfields["conditions"] = cond
-        cfields.update(_where(line, sentence))
+        cfields.update(source_fields(line, sentence))
         self.add_claim(cfields, f"{metric.replace('_', '-')}-l{line}")
 
     def _scope(self) -> list[str]:
@@ -1288,7 +1047,7 @@ class _Drafter:
     def _named_in(self, words: str, ids: list[str]) -> list[str]:
         """Of ``ids``, those sharing most words with ``words`` (their label, conditions, metric's
         words); all of them when none shares a word."""
-        want = _words(words)
+        want = word_set(words)
         scored = [(len(want & self.profile[c][1]), c) for c in ids]
         best = max((k for k, _ in scored), default=0)
         return [c for k, c in scored if k == best]
@@ -1296,7 +1055,7 @@ class _Drafter:
     def _value(self, cid: str) -> float | None:
         f = self.claims[cid].fields
         if f.get("value") is not None:
-            return _plain(str(f["value"]))
+            return plain_value(str(f["value"]))
         r = f.get("range")
         return (float(r[0]) + float(r[1])) / 2 if r else None
 
@@ -1341,7 +1100,7 @@ class _Drafter:
         n = rel.number
         if rel.kind not in ("ratio", "percent_change") or n.range is not None:
             return None
-        stated = _plain(n.text.replace("−", "-"))
+        stated = plain_value(n.text.replace("−", "-"))
         if stated is None:
             return None
         if rel.kind == "percent_change" and rel.sign < 0 and stated > 0:
@@ -1387,7 +1146,7 @@ class _Drafter:
         if len(scope) < 2:
             return None
         subject_words = text[lo : n.start]
-        if _words(subject_words) - _GENERIC:
+        if word_set(subject_words) - _GENERIC:
             named = self._named_in(subject_words, scope)
             if len(named) == 1:  # "MTP gives 40% more": the words before it name one claim, the subject
                 found = self._from_subject(
@@ -1397,7 +1156,7 @@ class _Drafter:
                     return found
         named = self._named_in(clause, scope)
         if len(named) == len(scope) and not (
-            _words(clause) & set().union(*(self.profile[c][1] for c in scope))
+            word_set(clause) & set().union(*(self.profile[c][1] for c in scope))
         ):
             return None  # the clause names nothing the claims state: no pair to guess
         context = f"{self.lead_in} {clause}"
@@ -1463,7 +1222,7 @@ class _Drafter:
                 c
                 for c in others
                 if all(
-                    v == mine[k] or _words(str(v)) <= other_words
+                    v == mine[k] or word_set(str(v)) <= other_words
                     for k, v in self.flat_conditions(c).items()
                     if k in mine
                 )
@@ -1548,7 +1307,7 @@ class _Drafter:
         lo, hi = self._clause_of(text, rel.number.start, s0, sentence)
         clause = text[lo:hi]
         scope = self._scope()
-        want = _words(clause)
+        want = word_set(clause)
         scored = sorted(((len(want & self.profile[c][1]), c) for c in scope), key=lambda x: -x[0])
         best = scored[0][0] if scored else 0
         if best == 0:
@@ -1569,7 +1328,7 @@ class _Drafter:
             return False
         if not _MEAN.search(text[max(0, n.start - 30) : n.end + 30]):
             return False
-        value = _plain(n.text)
+        value = plain_value(n.text)
         if value is None:
             return False
         members: list[str] = []
@@ -1603,7 +1362,7 @@ class _Drafter:
                     fields["about"] = True
                 fields["unit"] = n.unit
                 fields["note"] = f"the mean of the {k} claims of {metric} before it"
-                fields.update(_where(line, sentence))
+                fields.update(source_fields(line, sentence))
                 self.out.entries.append(Entry("statement", sid, {"id": sid, **fields}))
                 return True
         return False
@@ -1618,11 +1377,11 @@ class _Drafter:
             same = self.by_value.get((str(Num(n.text.lstrip("+"))), n.unit), [])
             if len(same) == 1 and self.claims[same[0]].fields.get("metric") == metric:
                 return
-        cfields: dict = {"metric": metric, **_number_fields(n)}
-        cond = _merged(self.context(), self.named_conditions(n.start, s0, sentence))
+        cfields: dict = {"metric": metric, **number_fields(n)}
+        cond = merged(self.context(), self.named_conditions(n.start, s0, sentence))
         if cond:
             cfields["conditions"] = cond
-        cfields.update(_where(line, sentence))
+        cfields.update(source_fields(line, sentence))
         self.add_claim(cfields, f"{metric}-l{line}")
 
     def command_after_table(self, conditions: dict) -> None:
@@ -1630,7 +1389,7 @@ class _Drafter:
         no command line preceded: its conditions are the table's groups' (under what they state)."""
         for gid in self.open_table or []:
             fields = self.groups[gid].fields
-            fields["conditions"] = _merged(conditions, fields.get("conditions") or {})
+            fields["conditions"] = merged(conditions, fields.get("conditions") or {})
         self.open_table = None
 
     def bound_statement(
@@ -1654,7 +1413,7 @@ class _Drafter:
         if n.about:
             fields["about"] = True
         fields["unit"] = n.unit
-        fields.update(_where(line, sentence))
+        fields.update(source_fields(line, sentence))
         sid = self.new_id(f"s-l{line}")
         self.out.entries.append(Entry("statement", sid, {"id": sid, **fields}))
 
@@ -1668,28 +1427,6 @@ class _Drafter:
         other = self.claims[sides[decodings.index(None)]]
         if other.group is None:
             other.fields.setdefault("conditions", {})["decoding"] = "plain"
-
-    def flat_conditions(self, cid: str) -> dict[str, object]:
-        """A drafted claim's conditions (its group's under its own), flat: ``{"build": "b4000",
-        "offload.n_gpu_layers": 99}``."""
-        entry = self.claims[cid]
-        shared = self.groups[entry.group].fields.get("conditions", {}) if entry.group in self.groups else {}
-        out: dict[str, object] = {}
-
-        def walk(d: dict, prefix: str) -> None:
-            for k, v in d.items():
-                if isinstance(v, dict):
-                    walk(v, f"{prefix}{k}.")
-                else:
-                    out[f"{prefix}{k}"] = v
-
-        walk(_merged(shared, entry.fields.get("conditions", {})), "")
-        return out
-
-    def metric_of_claim(self, cid: str) -> str | None:
-        entry = self.claims[cid]
-        shared = self.groups[entry.group].fields if entry.group in self.groups else {}
-        return entry.fields.get("metric") or shared.get("metric")
 
     def sides_by_condition(self, subject: str, other: str, sentence: str) -> tuple[str, str] | None:
         """The two claims a comparison names by the values of one condition: a value of it in the
@@ -1729,7 +1466,7 @@ class _Drafter:
         if len(pairs) > 1:
             named = [
                 m
-                for m, words in _METRIC_WORDS_OF.items()
+                for m, words in METRIC_WORDS_OF.items()
                 if re.search(rf"\b(?:{words.replace(' ', '|')})", sentence, re.I)
             ]
             pairs = [(a, b) for a, b in pairs if self.metric_of_claim(a) in named] if len(named) == 1 else []
@@ -1747,7 +1484,7 @@ class _Drafter:
         """Claims sharing words with ``words`` (their label, conditions and metric's words), most
         first: among the last ``_REACH`` claims drafted (a post relates numbers it has stated, and
         a long post stays linear)."""
-        want = _words(words)
+        want = word_set(words)
         out = []
         for cid in self.claim_ids[-_REACH:]:
             if cid in exclude:
@@ -1764,11 +1501,11 @@ class _Drafter:
         return [cid for _, cid in self.scored(words, exclude)[:4]]
 
     def rate_lines(self, lines: list[tuple[int, str]], skip: set[int]) -> None:
-        """Lines of program output stating "N tokens in T s ... R t/s" (``_RATE_LINE``:
+        """Lines of program output stating "N tokens in T s ... R t/s" (``RATE_LINE``:
         llama-speculative's "decoded 202 tokens in 2.533 seconds, speed: 79.745 t/s") drafted as
         prose, each line alone: the tokens, the time and the rate, and the rate as their ratio."""
         for n, t in lines:
-            if n not in skip and _RATE_LINE.search(t):
+            if n not in skip and RATE_LINE.search(t):
                 self.prose([(n, t)])
 
     def tokens_over_time(self, placed: list[tuple[Number, str]], text: str, line_of) -> None:
@@ -1790,7 +1527,7 @@ class _Drafter:
                 "of": [ct, cs],
                 "value": Num(nr.text),
                 "unit": nr.unit,
-                **_where(line, _sentence(text, nr.start)),
+                **source_fields(line, _sentence(text, nr.start)),
             }
             self.out.entries.append(Entry("statement", sid, {"id": sid, **fields}))
 
@@ -1809,12 +1546,12 @@ class _Drafter:
             fields["method"] = r.method
         if r.counts:
             fields["counts"] = r.counts
-        cond = _merged(self.conditions(), r.conditions)
+        cond = merged(self.conditions(), r.conditions)
         if cond:
             fields["conditions"] = cond
         if log:
             fields["log"] = log
-        fields.update(_where(r.line, self.post.line(r.line)))
+        fields.update(source_fields(r.line, self.post.line(r.line)))
         return self.add_claim(fields, f"{r.metric.replace('_', '-')}-l{r.line}")
 
     def result_details(self, stated: list[Result], log: str | None) -> None:
@@ -1827,7 +1564,7 @@ class _Drafter:
                 if e.kind == "claim" and f.get("source_line") == r.line and f.get("metric") == r.metric:
                     if r.method and "method" not in f:
                         f["method"] = r.method
-                    cond = _merged(f.get("conditions") or {}, r.conditions)
+                    cond = merged(f.get("conditions") or {}, r.conditions)
                     if cond:
                         f["conditions"] = cond
                     if log and "log" not in f:
@@ -1915,7 +1652,7 @@ class _Drafter:
             taken = {r.line for r in found}
             found += tool_results([(n, t) for n, t in pieces if n not in taken], block.kind == "code")
             for r in sorted(found, key=lambda r: (r.line, r.start)):
-                (on_rate_lines if _RATE_LINE.search(text_of[r.line]) else stated).append(r)
+                (on_rate_lines if RATE_LINE.search(text_of[r.line]) else stated).append(r)
             if block.kind == "code":
                 logged = any(_LOG.search(t) for _, t in pieces)
                 if logged:
@@ -1953,21 +1690,6 @@ class _Drafter:
         fill(self.post, self.out.entries, self.out.groups)  # what the post states around each claim
         return self.out
 
-    def first_stated(self, cid: str) -> str:
-        """The claim a table cell's claim ``cid`` repeats: the one claim of the prose before it with
-        the same value and unit ("101 tok/s" in the title, then in a table row: SOURCES.md, "a
-        number the post repeats with the same digits cites the first claim"), else ``cid``."""
-        e = self.claims.get(cid)
-        if e is None or e.group is None:
-            return cid
-        shared = self.groups[e.group].fields
-        value = e.fields.get("value") or "–".join(e.fields.get("range") or ())
-        same = self.by_value.get((str(value), e.fields.get("unit") or shared.get("unit")), [])
-        first = [c for c in same if c != cid and self.claims[c].group is None]
-        if len(first) == 1 and same.index(first[0]) < same.index(cid):
-            return first[0]
-        return cid
-
     def rates_of_lines(self) -> None:
         """A rate on its own line right after a token count and a time in seconds on the lines just
         before it ("decode time: 14.33s / output token: 1000 / decode speed: 69.79 token/s", a
@@ -1989,14 +1711,16 @@ class _Drafter:
                 times = [e for e in near if e.fields.get("unit") == "s" and "value" in e.fields]
                 stated = str(rate.fields["value"])
                 digits = len(stated.split(".")[1]) if "." in stated else 0
-                value = _plain(stated) or 0.0
+                value = plain_value(stated) or 0.0
                 pairs = [
                     (t, d)
                     for t in tokens
                     for d in times
-                    if (_plain(str(d.fields["value"])) or 0) > 0
+                    if (plain_value(str(d.fields["value"])) or 0) > 0
                     and abs(
-                        (_plain(str(t.fields["value"])) or 0) / (_plain(str(d.fields["value"])) or 1) - value
+                        (plain_value(str(t.fields["value"])) or 0)
+                        / (plain_value(str(d.fields["value"])) or 1)
+                        - value
                     )
                     <= 0.5 * 10.0**-digits + 1e-9 * value
                 ]
@@ -2010,7 +1734,7 @@ class _Drafter:
                     "of": [t.id, d.id],
                     "value": rate.fields["value"],
                     "unit": rate.fields.get("unit"),
-                    **_where(line, str(rate.fields.get("quote") or "")),
+                    **source_fields(line, str(rate.fields.get("quote") or "")),
                 }
                 if "decimals" in rate.fields:
                     fields["decimals"] = rate.fields["decimals"]  # every digit of a printed float
@@ -2083,11 +1807,14 @@ _RELATING_HEADER = re.compile(
     r"faster|slower|boost|loss|\bx\b|×",
     re.IGNORECASE,
 )
+
+
 #: the words right before a number that restate one already given: "not the 15× headline", "that
 #: 2x figure"
 _RESTATED = re.compile(
     r"\b(?:the|that|this|those|these|its|their)\s+(?:same\s+|quoted\s+|claimed\s+)?$", re.I
 )
+
 
 #: a row label naming the baseline of a table's comparisons
 _BASELINE = re.compile(
@@ -2144,6 +1871,8 @@ def _from_to_units(text: str, found: list[Number]) -> list[Number]:
 
 #: what joins the numbers of a list that states its unit once: "83.6 / 65.4 / 76.9", "31.9 → 52.8"
 _LIST_SEP = re.compile(r"\s*(?:/|→|->)\s*")
+
+
 #: what may stand between a unitless list and the number whose unit it takes: no digit, no sentence end
 _LIST_GAP = re.compile(r",\s*(?:[^\W\d]+\s+){0,3}")
 
@@ -2194,6 +1923,8 @@ _ACCEPT_BEFORE = re.compile(
     r"accept\w*(?:[\s:=\"]+(?:rate|ratio|aggregate|avg|average|mean|median|overall|was|is|of))*[\s:=\"]*$",
     re.IGNORECASE,
 )
+
+
 #: ... or right after it, or after a list of labelled fractions: "0.79 aggregate acceptance",
 #: "(code 0.87, bash 0.74, prose 0.40 acceptance)"
 _ACCEPT_AFTER = re.compile(
@@ -2238,7 +1969,7 @@ def _in_clause(named: list[Mention], clauses: list[int], at: int, text: str) -> 
                 best[m.path] = (d, m.value)
     out: dict = {}
     for path, (_, value) in best.items():
-        _set(out, path, value)
+        set_path(out, path, value)
     return out
 
 
@@ -2276,10 +2007,6 @@ def _mid(n: Number) -> float:
 def _multiple(n: Number) -> float:
     """A stated ratio as a multiple: "57%" -> 0.57, "2.1×" -> 2.1."""
     return _mid(n) / 100 if n.unit == "%" else _mid(n)
-
-
-def _flat(d: dict) -> str:
-    return " ".join(f"{k} {_flat(v) if isinstance(v, dict) else v}" for k, v in d.items())
 
 
 def _key(header: str) -> str:
@@ -2340,6 +2067,8 @@ def _rate_columns(header: list[str], body: list[list[str]], kinds: list[str], j:
 
 #: a column of percentages that are one column of the row over another: "Efficiency", "Utilization"
 _EFFICIENCY_HEADER = re.compile(r"\b(?:efficiency|utili[sz]ation|of (?:theoretical|peak|max))\b", re.I)
+
+
 #: the header of the column an efficiency is taken of: "Theoretical max", "Peak", "Roofline"
 _CEILING_HEADER = re.compile(r"\b(?:theoretical|theory|max(?:imum)?|peak|ceiling|roofline|limit)\b", re.I)
 
@@ -2385,7 +2114,7 @@ def _relation_sides(
     if any(_BASELINE.search(lab) for lab in kinds_of_rows):
         return "row"
     one = 1.0 if unit == "x" else 0.0
-    if any(_plain(n.text) == one for row in body if j < len(row) for n in numbers(row[j])[:1]):
+    if any(plain_value(n.text) == one for row in body if j < len(row) for n in numbers(row[j])[:1]):
         return "row"
     return None
 
@@ -2398,7 +2127,9 @@ def _ratio_column(header: str, cells: list[str]) -> str | None:
     found = [numbers(c) for c in cells if not _EMPTY.match(c)]
     if not found or not all(found):
         return None
-    values = [float(x) for ns in found for n in ns for x in (n.range or (n.text,)) if _plain(x) is not None]
+    values = [
+        float(x) for ns in found for n in ns for x in (n.range or (n.text,)) if plain_value(x) is not None
+    ]
     ok = all(not n.unit for ns in found for n in ns) and values and all(0 <= v <= 1 for v in values)
     return "ratio" if ok else None
 
@@ -2440,6 +2171,8 @@ _MEASURE_HEADER = re.compile(
     r"memory|vram|accuracy|score)\b|耗时|时间|延迟|時間|速度|시간",
     re.IGNORECASE,
 )
+
+
 #: the header of a two-column table of settings ("| Setting | Value |", "| Component | Spec |")
 _SETTINGS_HEADER = (
     re.compile(
@@ -2473,6 +2206,8 @@ def _settings_table(header: list[str], body: list[list[str]]) -> bool:
 #: what follows a size that is a machine's memory, not a measurement: its kind ("64GB DDR5", "32 GB
 #: LPDDR5X", "24GB GDDR6X", "80GB HBM3")
 _MEMORY_KIND = re.compile(r"\s*(?:of\s+)?(?:LP|G)?DDR\d|\s*(?:of\s+)?HBM\d?e?\b", re.IGNORECASE)
+
+
 #: what follows a size in a title or heading that makes it the machine's ("16GB VRAM")
 _MEMORY_WORD = re.compile(r"\s*(?:of\s+)?(?:VRAM|RAM|memory|unified)\b", re.IGNORECASE)
 
@@ -2487,63 +2222,6 @@ def _spec_size(text: str, end: int, heading: bool) -> bool:
 
 def _metric_header(header: str) -> bool:
     return bool(re.search(r"\b(?:pp|tg)\s?\d+\b|speed|throughput|tok/s|t/s", header, re.IGNORECASE))
-
-
-_PLAIN_NUMBER = re.compile(r"-?(\d+)(?:\.(\d+))?")
-
-
-def _plain(text: str | None) -> float | None:
-    """A drafted number's value when a claims file can state it (finite, at most 15 digits before
-    and after the point: ``schema.Claim.decimals``), else None."""
-    if text is None:
-        return None
-    m = _PLAIN_NUMBER.fullmatch(text)
-    if not m or len(m.group(1)) > 15 or len(m.group(2) or "") > 15:
-        return None
-    return float(text)
-
-
-def stateable(n: Number) -> bool:
-    """Whether a claims file can state ``n`` as a claim (the schema's rules, so a draft always loads):
-    every number plain (``_plain``), no negative value but a change in %, a count "k of n" with
-    0 ≤ k ≤ n and n ≥ 1 whole numbers."""
-    texts = [n.low, n.high] if n.range is not None else [n.text]
-    values = [_plain(t) for t in texts]
-    if any(v is None for v in values) or (n.spread is not None and _plain(n.spread) is None):
-        return False
-    if n.unit != "%" and any((v or 0) < 0 for v in values):
-        return False
-    if n.unit is None and n.of is not None:
-        k, of = _plain(n.text), _plain(n.of)
-        return (
-            k is not None
-            and of is not None
-            and k.is_integer()
-            and of.is_integer()
-            and 0 <= k <= of
-            and of >= 1
-        )
-    return True
-
-
-def _number_fields(n: Number) -> dict:
-    fields: dict = {}
-    if n.range is not None:
-        fields["range"] = [Num(n.range[0]), Num(n.range[1])]
-    else:
-        fields["value"] = Num(n.text)
-    if n.about:
-        fields["about"] = True
-    fields["unit"] = n.unit
-    if n.spread is not None:
-        fields["spread"] = Num(n.spread)
-    if n.of is not None and n.of_unit == n.unit and (_plain(n.of) or 0) > 0:
-        fields["capacity"] = Num(n.of)
-    return fields
-
-
-def _where(line: int, quote: str) -> dict:
-    return {"source_line": line, "quote": quote.strip()[:500]} if line else {"quote": quote.strip()[:500]}
 
 
 def _as_written(value, text: str) -> str:
