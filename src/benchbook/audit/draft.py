@@ -7,7 +7,7 @@ Every entry is a guess (``reviewed: false``) with the line of the post it came f
 * prose: each number with a unit (``draftprose.numbers``) is a claim: metric guessed from the unit
   and the words near it, the value with the digits it was written with, "about", a range, ``±``
   (``spread``), "N GiB of M GiB" (``capacity``), "N of M" (``counts``), ``origin`` when the
-  sentence names who published it (``origin_of``); a number that repeats one
+  sentence names who published it (``draftsentences.origin_of``); a number that repeats one
   already drafted (same value as written, same unit) cites that claim instead of a new one; numbers
   with no unit are listed in ``draft.unplaced``, never dropped;
 * tables: a Markdown, HTML or aligned text table gives one claim per value cell, grouped per value
@@ -30,6 +30,16 @@ Every entry is a guess (``reviewed: false``) with the line of the post it came f
   ``key=value`` lines, "Aggregate draft acceptance: 0.648"): a claim each, in a code block or in
   prose, naming the raw log the lines are kept in;
 * titles and headings: their numbers are drafted like prose (the title's "110 tok/s").
+
+The drafter in layers, each on the one below, none importing one above (``_Drafter`` is the lot):
+
+* ``draftcore``: the data above (``Num``, ``Entry``, ``Group``, ``Drafted``), the state while a post
+  is read and the steps every part uses (``DraftCore``: ids, ``add_claim``, conditions);
+* ``draftsides``: relating phrases, means and bounds -> statements, and finding their sides (``Sides``);
+* ``drafttable`` (``Tables``) and ``draftsentences`` (``Sentences``): tables and prose -> claims;
+* here: ``_Drafter.run`` walks the post's blocks in order (command lines, log excerpts, tool output,
+  llama-bench tables read here; tables and prose handed to their parts), then the clean-up passes
+  (``rates_of_lines``, ``no_self_relations``, ``uncited_timings``); ``draft_text`` is the entry point.
 """
 
 from __future__ import annotations

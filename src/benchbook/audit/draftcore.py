@@ -163,13 +163,15 @@ class Drafted:
 
 
 def label_key(header: str) -> str:
+    """A table header as ``LABELS`` keys it: lower case, no parentheses, dashes, underscores,
+    backticks, asterisks or colons, spaces single ("N-GPU Layers (ngl)" -> "ngpu layers")."""
     h = re.sub(r"\(.*?\)", "", header.lower())
     h = re.sub(r"[`*_\-–—:]+", "", h.replace("_", "")).strip()
     return re.sub(r"\s+", " ", h)
 
 
 def sentence_bounds(text: str) -> list[int]:
-    """Where the sentences of ``text`` start, and ``len(text) + 1``: ``_sentence``'s ``bounds``."""
+    """Where the sentences of ``text`` start, and ``len(text) + 1``: ``sentence_at``'s ``bounds``."""
     return [0] + [m.end() for m in re.finditer(r"(?<=[.!?。！？])\s+", text)] + [len(text) + 1]
 
 
@@ -186,6 +188,8 @@ def sentence_at(text: str, start: int, bounds: list[int] | None = None) -> tuple
 
 
 def set_path(d: dict, path: str, value) -> None:
+    """Set ``value`` at the dotted ``path`` of the nested dict ``d`` ("offload.n_gpu_layers"), making
+    the dicts on the way."""
     node = d
     parts = path.split(".")
     for p in parts[:-1]:
@@ -194,6 +198,8 @@ def set_path(d: dict, path: str, value) -> None:
 
 
 def merged(base: dict, over: dict) -> dict:
+    """``base`` with ``over`` laid on it, nested dicts merged key by key (``over`` wins); neither is
+    changed."""
     out = {k: (dict(v) if isinstance(v, dict) else v) for k, v in base.items()}
     for k, v in over.items():
         out[k] = merged(out[k], v) if isinstance(v, dict) and isinstance(out.get(k), dict) else v
@@ -201,6 +207,7 @@ def merged(base: dict, over: dict) -> dict:
 
 
 def word_set(text: str) -> set[str]:
+    """The words of ``text`` (lower case, two characters or more, no stop words: ``_STOP``)."""
     return {w for w in re.findall(r"[\w.]+", text.lower()) if len(w) > 1 and w not in _STOP}
 
 
@@ -246,6 +253,8 @@ def stateable(n: Number) -> bool:
 
 
 def number_fields(n: Number) -> dict:
+    """The fields a claim takes from how ``n`` was written: ``value`` (as written: ``Num``) or
+    ``range``, ``about`` where stated, ``unit``, ``spread`` and ``capacity`` where stated."""
     fields: dict = {}
     if n.range is not None:
         fields["range"] = [Num(n.range[0]), Num(n.range[1])]
@@ -262,6 +271,8 @@ def number_fields(n: Number) -> dict:
 
 
 def source_fields(line: int, quote: str) -> dict:
+    """Where an entry came from: ``source_line`` (where known, else none) and ``quote`` (stripped, at
+    most 500 characters)."""
     return {"source_line": line, "quote": quote.strip()[:500]} if line else {"quote": quote.strip()[:500]}
 
 
