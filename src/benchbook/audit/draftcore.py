@@ -98,16 +98,10 @@ LABELS: dict[str, tuple[str, str]] = {
     **dict.fromkeys(("build", "commit", "version"), ("build", "str")),
     **dict.fromkeys(("run", "run index", "trial"), ("run_index", "int")),
 }
-
-
 #: words that name a metric, for finding the claim a phrase names ("plain decoding")
 METRIC_WORDS_OF = {"decode_tps": "decode decoding generation tg", "prefill_tps": "prefill prompt pp"}
-
-
 #: how far from a number (characters) a sentence's words are read as its conditions
 _NEAR = 60
-
-
 #: a condition named with its number in prose: "block size 4", "-ncmoe 26", "ctx 8192", "-ngl=99"
 NAMED_CONDITION = re.compile(
     r"(?P<label>block(?: size)?|-{0,2}n?cmoe|n_cpu_moe|-{0,2}n-cpu-moe|-ngl|n_gpu_layers|ctx|context|"
@@ -116,8 +110,6 @@ NAMED_CONDITION = re.compile(
     r"(?![\d.]|\s*(?:tok|t/s|%|x|×|GB|GiB|MB|ms|s\b))",
     re.IGNORECASE,
 )
-
-
 _STOP = frozenset(
     "the a an of on in at to and or is was are with for by from than as this that my its it our "
     "their same pc time times about roughly".split()

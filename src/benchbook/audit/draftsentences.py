@@ -50,15 +50,11 @@ _ORIGIN = re.compile(
     r"got|reached|\d))",
     re.IGNORECASE,
 )
-
-
 #: a line of program output stating tokens, a time and a rate ("decoded 202 tokens in 2.533 seconds,
 #: speed: 79.745 t/s")
 RATE_LINE = re.compile(
     r"\d+\s+tokens\s+in\s+[\d.]+\s*(?:s|sec|seconds)\b.{0,40}?[\d.]+\s*(?:t/s|tok/s|tokens/s)", re.I
 )
-
-
 #: a command line written in a sentence, not in backticks ("with llama-server -m x.gguf -ngl 99 -fa
 #: on, generation ran at ..."; quoted ".\\llama-cli -m ... -cnv"): the tool and its flags, each with
 #: at most one value, up to the first word that is neither
@@ -67,9 +63,7 @@ _PROSE_COMMAND = re.compile(
     r"speculative-simple|speculative)|vllm\s+serve(?:\s+[\w./:-]+)?)(?:\.exe)?"
     r"(?:\s+-{1,2}[A-Za-z][\w-]*(?:=[^\s,;()\"'`]+)?(?:\s+(?!-[A-Za-z])[^\s,;()\"'`]+)?)+"
 )
-
-
-#: characters before a number whose words label it (``_Drafter.prose``)
+#: characters before a number whose words label it (``Sentences.prose``)
 _LABEL_WINDOW = 256
 
 
@@ -102,8 +96,6 @@ def _from_to_units(text: str, found: list[Number]) -> list[Number]:
 
 #: what joins the numbers of a list that states its unit once: "83.6 / 65.4 / 76.9", "31.9 → 52.8"
 _LIST_SEP = re.compile(r"\s*(?:/|→|->)\s*")
-
-
 #: what may stand between a unitless list and the number whose unit it takes: no digit, no sentence end
 _LIST_GAP = re.compile(r",\s*(?:[^\W\d]+\s+){0,3}")
 
@@ -150,8 +142,6 @@ _ACCEPT_BEFORE = re.compile(
     r"accept\w*(?:[\s:=\"]+(?:rate|ratio|aggregate|avg|average|mean|median|overall|was|is|of))*[\s:=\"]*$",
     re.IGNORECASE,
 )
-
-
 #: ... or right after it, or after a list of labelled fractions: "0.79 aggregate acceptance",
 #: "(code 0.87, bash 0.74, prose 0.40 acceptance)"
 _ACCEPT_AFTER = re.compile(
@@ -205,8 +195,6 @@ def origin_of(sentence: str) -> str | None:
 #: what follows a size that is a machine's memory, not a measurement: its kind ("64GB DDR5", "32 GB
 #: LPDDR5X", "24GB GDDR6X", "80GB HBM3")
 _MEMORY_KIND = re.compile(r"\s*(?:of\s+)?(?:LP|G)?DDR\d|\s*(?:of\s+)?HBM\d?e?\b", re.IGNORECASE)
-
-
 #: what follows a size in a title or heading that makes it the machine's ("16GB VRAM")
 _MEMORY_WORD = re.compile(r"\s*(?:of\s+)?(?:VRAM|RAM|memory|unified)\b", re.IGNORECASE)
 

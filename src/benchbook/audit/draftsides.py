@@ -39,26 +39,18 @@ from .units import UnitError, factor
 #: a word saying a number is the mean of others ("a 89.76 tok/s average", "averaged", "on average",
 #: "mean", "avg", 平均, 평균, Durchschnitt, moyenne, promedio)
 _MEAN = re.compile(r"\baverag\w*|\bmean\b|\bavg\b|平均|평균|durchschnitt\w*|moyenne|promedio", re.IGNORECASE)
-
-
 #: words that make a relating phrase one about speed: its sides are rates
 _SPEED = re.compile(
     r"faster|slower|quicker|speed|schneller|langsamer|rapide|lent|rápido|lento|速|快|慢|빠|느|遅",
     re.IGNORECASE,
 )
-
-
-#: what ends a clause around a relating phrase (``_Drafter._clause_of``)
+#: what ends a clause around a relating phrase (``Sides._clause_of``)
 _CLAUSE_CUT = re.compile(r"[,;:()\[\]]\s|[()\[\]]|\s[—–]\s|\bbut\b|\band\b(?=\s+[~≈]?\d)")
-
-
 #: words every claim of a metric shares (its name, its unit's words): they name no side
 _GENERIC = frozenset(
     " ".join(METRIC_WORDS_OF.values()).split()
     + "decode prefill tps rate speed throughput tok t/s tokens faster slower".split()
 )
-
-
 #: how many of the claims drafted last a relating phrase's other side is looked for among
 _REACH = 400
 

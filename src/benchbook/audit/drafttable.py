@@ -49,8 +49,6 @@ from .post import Block
 from .toollines import label_metric, label_unit
 
 _PAREN = re.compile(r"[(\[].*")
-
-
 #: a cell that states nothing
 _EMPTY = re.compile(r"^\s*(?:|[-—–?]+|n/?a|none|null|oom|x)\s*$", re.IGNORECASE)
 
@@ -62,24 +60,18 @@ def _slug(text: str, limit: int = 24) -> str:
 
 #: a label column's header about decoding: its Yes/No cells state the decoding (``decoding_of_cell``)
 _DECODING_HEADER = re.compile(r"\b(?:spec\w*|MTP|draft(?:ing)?|drafted)\b", re.IGNORECASE)
-
-
 #: label cells that name one condition whatever the column's header says: quantisations, llama.cpp
 #: builds
 _CELL_KINDS = (
     ("quant", re.compile(r"(?:UD-)?I?Q\d(?:_[A-Z0-9]+)*|BF16|F16|F32|FP8|MXFP4", re.IGNORECASE)),
     ("build", re.compile(r"b\d{4,5}")),
 )
-
-
 #: a table column's header that relates numbers (its cells are multiples or changes)
 _RELATING_HEADER = re.compile(
     r"\bvs\.?\b|versus|speed-?up|gain|change|delta|Δ|diff|ratio|relative|improvement|uplift|"
     r"faster|slower|boost|loss|\bx\b|×",
     re.IGNORECASE,
 )
-
-
 #: a row label naming the baseline of a table's comparisons
 _BASELINE = re.compile(
     r"\b(?:baseline|base|plain|vanilla|autoregressive|without|no[- ]?(?:spec|draft|mtp)|spec[- ]?off|off)\b",
@@ -173,8 +165,6 @@ def _rate_columns(header: list[str], body: list[list[str]], kinds: list[str], j:
 
 #: a column of percentages that are one column of the row over another: "Efficiency", "Utilization"
 _EFFICIENCY_HEADER = re.compile(r"\b(?:efficiency|utili[sz]ation|of (?:theoretical|peak|max))\b", re.I)
-
-
 #: the header of the column an efficiency is taken of: "Theoretical max", "Peak", "Roofline"
 _CEILING_HEADER = re.compile(r"\b(?:theoretical|theory|max(?:imum)?|peak|ceiling|roofline|limit)\b", re.I)
 
@@ -277,8 +267,6 @@ _MEASURE_HEADER = re.compile(
     r"memory|vram|accuracy|score)\b|耗时|时间|延迟|時間|速度|시간",
     re.IGNORECASE,
 )
-
-
 #: the header of a two-column table of settings ("| Setting | Value |", "| Component | Spec |")
 _SETTINGS_HEADER = (
     re.compile(
