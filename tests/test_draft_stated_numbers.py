@@ -251,3 +251,14 @@ def test_settings_table_in_chinese_is_no_claim_and_its_control(tmp_path):
     # a two-column table under other headers keeps its results
     cf = _drafted("| 模型 | 速度 |\n|---|---|\n| Qwen3-8B | 48.2 tok/s |\n", tmp_path)
     assert [(c.value, c.unit) for c in cf.claims] == [(48.2, "tok/s")]
+
+
+def test_peak_concurrent_requests_and_a_setting_control(tmp_path):
+    cf = _drafted(
+        "```\nPeak concurrent requests:                32.00\nMax running requests:  8\n"
+        "Maximum request concurrency:  32\n```\n",
+        tmp_path,
+    )
+    assert [(c.metric, c.value, c.unit, c.decimals) for c in cf.claims] == [
+        ("peak_concurrent_requests", 32.0, "requests", 2)
+    ]

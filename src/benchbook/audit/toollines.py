@@ -153,6 +153,13 @@ _COUNT_LABEL = re.compile(
     r"^\s*(?:(?:total\s+)?number|num|#|count|anzahl|nombre|número)\s+(?:of|der|de)\s+(?P<what>[^\W\d][\w\s-]{0,50}?)\s*$",
     re.IGNORECASE,
 )
+#: a label naming a measured peak of requests in flight (vLLM's ``vllm bench serve``: "Peak concurrent
+#: requests: 16.00", "peak active sequences"; a "max running requests" is a server's setting): in
+#: requests, whole or mean
+_PEAK_REQUESTS = re.compile(
+    r"^\s*peak\s+(?:concurrent|running|active|in[- ]flight)\s+(?P<what>requests|reqs|sequences|seqs)\s*$",
+    re.IGNORECASE,
+)
 #: nouns a count of is the size of a workload (a condition), not a result
 _WORKLOAD_NOUNS = re.compile(
     r"^(?:prompts?|requests?|samples?|questions?|runs?|iterations?|gpus?|threads?)$", re.I
@@ -333,6 +340,12 @@ def _labelled(n: int, text: str) -> list[Result]:
             return []  # "8080 (default)" is no unit; "41 layers" is
         if len(written) == 1 and written.isupper() and m.end("v") == m.start("unit"):
             return []  # "3950X", "8060S": a product's name, not a multiple or seconds
+    elif (peak := _PEAK_REQUESTS.match(label)) is not None:
+        what = {"reqs": "requests", "seqs": "sequences"}.get(
+            peak.group("what").lower(), peak.group("what").lower()
+        )
+        metric = re.sub(r"\W+", "_", f"{label.split()[0]} {label.split()[1]} {what}".lower())
+        return [Result(n, metric, value, what, m.start("v"), m.end(), None, {})]
     else:
         counted = _counted(label) if "." not in value else None
         if counted is not None:
