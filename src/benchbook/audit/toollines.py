@@ -344,8 +344,8 @@ def _labelled(n: int, text: str) -> list[Result]:
         what = {"reqs": "requests", "seqs": "sequences"}.get(
             peak.group("what").lower(), peak.group("what").lower()
         )
-        metric = re.sub(r"\W+", "_", f"{label.split()[0]} {label.split()[1]} {what}".lower())
-        return [Result(n, metric, value, what, m.start("v"), m.end(), None, {})]
+        peak_metric = re.sub(r"\W+", "_", f"{label.split()[0]} {label.split()[1]} {what}".lower())
+        return [Result(n, peak_metric, value, what, m.start("v"), m.end(), None, {})]
     else:
         counted = _counted(label) if "." not in value else None
         if counted is not None:
