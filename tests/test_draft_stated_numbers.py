@@ -262,3 +262,39 @@ def test_peak_concurrent_requests_and_a_setting_control(tmp_path):
     assert [(c.metric, c.value, c.unit, c.decimals) for c in cf.claims] == [
         ("peak_concurrent_requests", 32.0, "requests", 2)
     ]
+
+
+def test_token_row_of_a_metrics_as_rows_table_and_its_control(tmp_path):
+    # metrics as rows, configurations as columns: "Generated tokens" is each configuration's result
+    cf = _drafted(
+        "```\n                   greedy     sampled\nDecode (t/s)        88.1      86.4\n"
+        "TTFT (ms)           51.2      49.8\nGenerated tokens     256       231\n```\n",
+        tmp_path,
+    )
+    assert sorted((c.value, c.unit) for c in cf.claims if c.unit == "tokens") == [
+        (231, "tokens"),
+        (256, "tokens"),
+    ]
+    # a column "Generated tokens" of an ordinary table is each row's condition (tokens generated)
+    cf = _drafted(
+        "| Model | Generated tokens | Decode (t/s) |\n|---|---|---|\n| A-7B | 128 | 90.1 |\n| B-8B | 256 | 80.3 |\n",
+        tmp_path,
+    )
+    assert [(c.value, c.unit) for c in cf.claims] == [(90.1, "t/s"), (80.3, "t/s")]
+    assert [conditions(cf, c)["tokens_generated"] for c in cf.claims] == [128, 256]
+
+
+def test_aligned_rows_of_several_values_in_code(tmp_path):
+    # a header the table reader does not take ("t=0.7" reads as a log's key=value): each row's values
+    # are read all the same, not only the last
+    cf = _drafted(
+        "```\n                   greedy     t=0.7\nDecode (t/s)        88.1      86.4\n"
+        "Generated tokens     256       231\nport  8080  8081\n```\n",
+        tmp_path,
+    )
+    assert [(c.value, c.unit) for c in cf.claims] == [
+        (88.1, "t/s"),
+        (86.4, "t/s"),
+        (256, "tokens"),
+        (231, "tokens"),
+    ]

@@ -238,7 +238,7 @@ def _tokens_column(header: str, cells: list[str]) -> str | None:
     label names (``LABELS``: "Tokens", "Output tokens") is the tokens generated, a condition."""
     if not re.search(r"トークン|토큰|令牌|токен|\btokens?\b", header, re.IGNORECASE):
         return None
-    if re.search(r"/|速度|per\b|rate|秒|초|speed|throughput", header, re.IGNORECASE):
+    if re.search(r"/|速度|per\b|\brate\b|秒|초|speed|throughput", header, re.IGNORECASE):
         return None
     ok = cells and all(re.fullmatch(r"\s*[\d,]+\s*", c) for c in cells)
     return "tokens" if ok else None
@@ -340,7 +340,10 @@ class Tables(Sides):
             head_unit = (
                 _header_unit(h) or _ratio_column(h, cells) or (_tokens_column(h, cells) if j else None)
             )
-            if key in LABELS or j == 0 and not head_unit and not with_unit:
+            # a table of metrics as rows, configurations as columns: its row of token counts
+            # ("Generated tokens  80  88  70") is one more result of each configuration, not a label
+            counted = shape == "rows" and j > 0 and _tokens_column(h, cells) is not None
+            if (key in LABELS and not counted) or j == 0 and not head_unit and not with_unit:
                 kinds.append("label")
             elif head_unit or with_unit or _metric_header(h):
                 kinds.append("value")

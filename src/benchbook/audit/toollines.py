@@ -313,8 +313,37 @@ def _timing(n: int, text: str) -> list[Result]:
     return out
 
 
+#: an aligned row of one label and two or more values ("Decode (t/s)     88.1     86.4": a metric's
+#: row under configurations whose header is not a table's)
+_ROW_CELL = re.compile(r"(?:^|(?<=\s\s)|(?<=\t))(?P<c>\S(?:\S| (?! ))*)")
+
+
+def _row_values(n: int, text: str) -> list[Result] | None:
+    """The results of an aligned row ``label  v1  v2 …`` (``_ROW_CELL``: cells parted by two or more
+    spaces or a tab): each value read as the line ``label  v`` (``_labelled``), at its own offset;
+    None where the line is no such row."""
+    cells = [(c.start("c"), c.group("c")) for c in _ROW_CELL.finditer(text)]
+    if len(cells) < 3 or not re.match(r"[^\W\d_]", cells[0][1]):
+        return None
+    if not all(re.fullmatch(_GROUPED, c) for _, c in cells[1:]):
+        return None
+    out: list[Result] = []
+    label = cells[0][1]
+    for at, c in cells[1:]:
+        for r in _labelled(n, f"{label}  {c}"):
+            shift = at - (len(label) + 2)
+            r.start += shift
+            r.end += shift
+            out.append(r)
+    return out
+
+
 def _labelled(n: int, text: str) -> list[Result]:
-    """The result of a ``label: value unit`` line (module doc), or none."""
+    """The result of a ``label: value unit`` line (module doc), or none; an aligned row of several
+    values (``_row_values``) gives one each."""
+    row = _row_values(n, text)
+    if row is not None:
+        return row
     m = _LABELLED.match(text)
     if m is None:
         return []
