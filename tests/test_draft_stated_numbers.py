@@ -277,7 +277,8 @@ def test_token_row_of_a_metrics_as_rows_table_and_its_control(tmp_path):
     ]
     # a column "Generated tokens" of an ordinary table is each row's condition (tokens generated)
     cf = _drafted(
-        "| Model | Generated tokens | Decode (t/s) |\n|---|---|---|\n| A-7B | 128 | 90.1 |\n| B-8B | 256 | 80.3 |\n",
+        "| Model | Generated tokens | Decode (t/s) |\n|---|---|---|\n"
+        "| A-7B | 128 | 90.1 |\n| B-8B | 256 | 80.3 |\n",
         tmp_path,
     )
     assert [(c.value, c.unit) for c in cf.claims] == [(90.1, "t/s"), (80.3, "t/s")]
