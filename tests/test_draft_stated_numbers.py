@@ -299,3 +299,12 @@ def test_aligned_rows_of_several_values_in_code(tmp_path):
         (256, "tokens"),
         (231, "tokens"),
     ]
+
+
+def test_key_value_times_with_their_unit_glued(tmp_path):
+    cf = _drafted("```\nttft=0.42s tok/s=61.3 wall=12.5s\nrun=3 seed=42\n```\n", tmp_path)
+    assert [(c.metric, c.value, c.unit, c.decimals) for c in cf.claims] == [
+        ("ttft", 0.42, "s", 2),
+        ("decode_tps", 61.3, "tok/s", 1),
+        ("duration", 12.5, "s", 1),
+    ]
