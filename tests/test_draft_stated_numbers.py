@@ -308,3 +308,20 @@ def test_key_value_times_with_their_unit_glued(tmp_path):
         ("decode_tps", 61.3, "tok/s", 1),
         ("duration", 12.5, "s", 1),
     ]
+
+
+def test_list_after_a_number_takes_its_unit_and_its_control():
+    from benchbook.audit.draftprose import numbers
+    from benchbook.audit.draftsentences import _shared_units
+
+    text = "I get ~41 tok/s, the blog says 58 / 61. With 2 / 4 GPUs at 30 tok/s, it scales."
+    got = [(n.text, n.unit) for n in _shared_units(text, numbers(text))]
+    # "58 / 61" ends its clause after "41 tok/s, the blog says": rates; "2 / 4 GPUs" counts GPUs
+    assert got == [
+        ("41", "tok/s"),
+        ("58", "tok/s"),
+        ("61", "tok/s"),
+        ("2", None),
+        ("4", None),
+        ("30", "tok/s"),
+    ]

@@ -111,7 +111,9 @@ def _shared_units(text: str, found: list[Number]) -> list[Number]:
     "→" whose last number states the unit ("wall/decode: 101.39 / 102.33 tok/s", "31.9 → 52.8
     tok/s", "23,185 / 22,878 MiB"), or a list of two or more unitless numbers followed by a comma and
     at most three words, then a number with a unit ("40.9 / 41.1 / 40.8, overall median 41.0
-    tok/s").  Counts ("438/438"), ranges and numbers glued to names are not lists."""
+    tok/s"), or, the other way round, a number with a unit, a comma and at most three words, then
+    such a list ending its clause ("~50 tok/s, README says 83 / 87").  Counts ("438/438"), ranges
+    and numbers glued to names are not lists."""
     out = list(found)
     i = 0
     while i < len(out):
@@ -134,6 +136,13 @@ def _shared_units(text: str, found: list[Number]) -> list[Number]:
             gap = text[out[j].end : out[j + 1].start]
             if _LIST_GAP.fullmatch(gap) and len(gap) <= 30:
                 unit = out[j + 1].unit
+        if unit is None and i > 0 and out[i - 1].unit is not None and out[i - 1].range is None:
+            # the same the other way round: "~50 tok/s, README says 83 / 87" (the list ends its
+            # clause: "2 / 4 GPUs" is a count of something else)
+            gap = text[out[i - 1].end : out[i].start]
+            rest = text[out[j].end : out[j].end + 2]
+            if _LIST_GAP.fullmatch(gap) and len(gap) <= 30 and re.match(r"\s*(?:[.,;:)!?]|$)", rest):
+                unit = out[i - 1].unit
         if unit is not None and unit not in ("%", "x"):
             for k in range(i, j + 1):
                 if out[k].unit is None:
