@@ -325,3 +325,17 @@ def test_list_after_a_number_takes_its_unit_and_its_control():
         ("4", None),
         ("30", "tok/s"),
     ]
+
+
+def test_accepted_tokens_per_step_and_its_control():
+    from benchbook.audit.draftprose import numbers
+
+    got = [
+        (n.text, n.unit, n.about, n.range)
+        for n in numbers(
+            "~2.1–2.4 accepted tokens per step on chat; 12 accepted tokens in total; 3-1 accepted tokens per step"
+        )
+    ]
+    # "12 accepted tokens in total" is no per-step figure (unplaced); "3-1" is no range
+    assert got[:2] == [("2.1–2.4", "tokens", True, ("2.1", "2.4")), ("12", None, False, None)]
+    assert all(n[1] is None or n[0] != "3–1" for n in got)

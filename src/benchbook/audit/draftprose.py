@@ -403,6 +403,23 @@ _QUALIFIED_RATE = re.compile(
 )
 
 
+#: tokens accepted (or drafted) per verify step, the word naming them before "tokens": "~1.2–1.3
+#: accepted tokens per cycle", "3.1 accepted tokens per step", "2.4 drafted tokens per round"
+_ACCEPTED_PER = re.compile(
+    r"\s+(?:accepted|drafted)\s+(?P<u>tokens?)\s+per\s+(?:cycle|step|verify(?:\s+step)?|verification|"
+    r"draft|round|iteration|forward(?:\s+pass)?)\b",
+    re.IGNORECASE,
+)
+
+
+def _ordered_pair(a: str, b: str) -> bool:
+    """Whether "a–b" can be a range: two plain numbers, the first not above the second."""
+    try:
+        return 0 <= float(number_text(a)) <= float(number_text(b))
+    except ValueError:
+        return False
+
+
 def numbers(text: str) -> list[Number]:
     """Every number of ``text`` (module doc), in order.  A number glued to letters (``35B``,
     ``Q4_K_M``, ``RTX 3080``'s model number after a word is kept, unit None) or inside a word is
@@ -458,17 +475,25 @@ def numbers(text: str) -> list[Number]:
             )
             pos = m.end("ua")
             continue
-        if not (ua or ub) and m.group("b") is None and m.group("pm") is None:
-            q = _QUALIFIED_RATE.match(text, m.end("a"))
-            if q is not None:  # "41.7 eff tok/s", "35 gen t/s": a rate with a word naming which
+        if not (ua or ub) and m.group("pm") is None:
+            last = "b" if m.group("b") is not None else "a"
+            q = _QUALIFIED_RATE.match(text, m.end(last)) or _ACCEPTED_PER.match(text, m.end(last))
+            ordered = last == "a" or _ordered_pair(m.group("a"), m.group("b"))
+            if q is not None and ordered and (last == "a" or q.re is _ACCEPTED_PER):
+                # "41.7 eff tok/s", "35 gen t/s": a rate with a word naming which; "~1.2–1.3
+                # accepted tokens per cycle": tokens accepted per verify step
                 u = q.group("u")
+                a_text = number_text(m.group("a"))
+                b_text = number_text(m.group("b")) if last == "b" else None
                 out.append(
                     Number(
-                        number_text(m.group("a")),
-                        _unit(u),
+                        a_text if b_text is None else f"{a_text}–{b_text}",
+                        _unit(u) if q.re is _QUALIFIED_RATE else "tokens",
                         bool(m.group("about")),
                         m.start(),
                         q.end(),
+                        a_text if b_text is not None else None,
+                        b_text,
                         unit_written=u,
                     )
                 )
