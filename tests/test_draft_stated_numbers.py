@@ -333,7 +333,8 @@ def test_accepted_tokens_per_step_and_its_control():
     got = [
         (n.text, n.unit, n.about, n.range)
         for n in numbers(
-            "~2.1–2.4 accepted tokens per step on chat; 12 accepted tokens in total; 3-1 accepted tokens per step"
+            "~2.1–2.4 accepted tokens per step on chat; 12 accepted tokens in total; "
+            "3-1 accepted tokens per step"
         )
     ]
     # "12 accepted tokens in total" is no per-step figure (unplaced); "3-1" is no range
