@@ -340,3 +340,19 @@ def test_accepted_tokens_per_step_and_its_control():
     # "12 accepted tokens in total" is no per-step figure (unplaced); "3-1" is no range
     assert got[:2] == [("2.1–2.4", "tokens", True, ("2.1", "2.4")), ("12", None, False, None)]
     assert all(n[1] is None or n[0] != "3–1" for n in got)
+
+
+def test_acceptance_length_column_and_its_control(tmp_path):
+    cf = _drafted(
+        "Method | k | Mean Acceptance Length | Acceptance rate\n-- | -- | -- | --\n"
+        "eagle | 4 | 2.71 | 0.43\nngram | 4 | 1.38 | 0.10\n",
+        tmp_path,
+    )
+    got = sorted((c.value, c.unit, c.metric) for c in cf.claims)
+    # the length in tokens; the rate beside it a fraction, not tokens
+    assert got == [
+        (0.1, "ratio", "acceptance_rate"),
+        (0.43, "ratio", "acceptance_rate"),
+        (1.38, "tokens", "mean_accepted_length"),
+        (2.71, "tokens", "mean_accepted_length"),
+    ]

@@ -117,6 +117,10 @@ def _header_unit(header: str) -> str | None:
     """The unit a table header names: after a number put before it, as a unit written alone, in
     parentheses of any script ("推理速度（token/s）"), or in words ("每秒生成的令牌数", tokens per
     second: ``toollines.label_unit``); a count of tokens or layers only where written first."""
+    if re.search(
+        r"\bacc(?:e?pt)?\w*\.?\s*(?:length|len)\b|\bmean\s+accepted\s+tokens\b", header, re.IGNORECASE
+    ):
+        return "tokens"  # "Mean Acceptance Length", "Accept Len": tokens accepted per verify step
     # "Token Generation Speed", "Token throughput": tokens per second, a rate, never a count of tokens
     speed = re.search(r"speed|throughput|速度|속도", header, re.IGNORECASE)
     for n in numbers("1 " + re.sub(r"[()\[\]（）]", " ", header)):
