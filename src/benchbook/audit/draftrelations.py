@@ -160,6 +160,8 @@ def relations(text: str, found: list[Number]) -> list[Relation]:
             other = re.sub(
                 r"^\s*(?:\w+\s+)?(?:than|of|over|vs\.?|versus)\s+", "", tail[m.end() if m else 0 :]
             )
+            if re.search(r"[^\x00-\x7f]", word):
+                other = ""  # "2.5배 향상되었다", "3倍速くなった": the other side comes before (보다, より)
             out.append(Relation("ratio", n, sign, _side_words(other), n.start))
         elif n.unit == "%" and n.of is None:
             if re.match(r"\s*of\b", tail, re.IGNORECASE):
@@ -187,6 +189,10 @@ def relations(text: str, found: list[Number]) -> list[Relation]:
             if m:
                 sign = -1 if m.group("less") or text[n.start] in "-−" else 1
                 other = re.sub(r"^\s*(?:than|over|vs\.?|versus|compared (?:to|with))\s+", "", tail[m.end() :])
+                if re.search(r"[^\x00-\x7f]", m.group("less") or m.group("more") or ""):
+                    # "12%速くなりました", "30% 빨라졌다": Japanese, Korean and Chinese name the other
+                    # side before the comparison ("Aより", "A보다", "比A"); the words after are a verb
+                    other = ""
                 out.append(Relation("percent_change", n, sign, _side_words(other), n.start))
             elif verb or (signed and n.range is None):
                 sign = -1 if (verb and verb.group("less")) or text[n.start] in "-−" else 1
