@@ -88,3 +88,120 @@ def test_a_change_with_no_earlier_rate_stays_a_claim_of_the_change(tmp_path):
     cf = _drafted("設定を変えたら17.5tok/sec!12%速くなりましたね。\n", tmp_path)
     assert cf.statements == []
     assert [(c.metric, c.value, c.unit) for c in cf.claims if c.unit == "%"] == [("speed_change", 12.0, "%")]
+
+
+def test_a_multiple_or_change_written_as_a_bound_is_a_bound_over_the_sides_ratio(tmp_path):
+    """ "at least 2.5× faster" beside its two rates is a ``bound`` statement over the ratio of the
+    sides' sets (the condition telling them apart: speculative over plain), not a ratio of 2.5 nor a
+    speedup claim; "≥", "more than", "mindestens" alike; a change as the ratio 1 ± N/100 ("more than
+    40% faster": above 1.4; "more than 70% smaller": below 0.3)."""
+    cases = [
+        (
+            "Plain decoding ran at 20 t/s; with a draft model it reached 52 t/s, at least 2.5× faster.",
+            2.5,
+            "above",
+        ),
+        (
+            "Plain decoding ran at 20 t/s, and with a draft model it reached 52 t/s: a speedup of ≥2.5×.",
+            2.5,
+            "above",
+        ),
+        (
+            "Plain decoding ran at 20 t/s; with a draft model it reached 30 t/s, more than 40% faster.",
+            1.4,
+            "above",
+        ),
+    ]
+    for sentence, value, relation in cases:
+        cf = _drafted(sentence + "\n", tmp_path)
+        assert [(s.kind, s.value, s.relation, s.unit) for s in cf.statements] == [
+            ("bound", value, relation, "x")
+        ], sentence
+        over = cf.statements[0].over
+        assert over is not None
+        assert (over.numerator, over.denominator) == (
+            {"metric": "decode_tps", "decoding": "speculative"},
+            {"metric": "decode_tps", "decoding": "plain"},
+        ), sentence
+        assert not [c for c in cf.claims if c.metric in ("speedup", "speed_change")], sentence
+
+
+def test_a_bound_whose_sides_no_condition_tells_apart_is_a_todo(tmp_path):
+    """A bound over two claims whose conditions are the same would bound a set over itself: a todo
+    statement of kind bound listing the two, saying what to write; never a claim of the value."""
+    cf = _drafted("It ran at 30 t/s before and 45 t/s after, at least 40% faster.\n", tmp_path)
+    assert cf.statements == []
+    assert [(t.kind, t.value, t.unit, [_value_of(cf, c) for c in t.of]) for t in cf.todo] == [
+        ("bound", 1.4, "x", [45.0, 30.0])
+    ]
+    assert "relation" in cf.todo[0].todo and "over" in cf.todo[0].todo
+
+
+def test_a_multiple_as_a_bound_with_nothing_to_relate_stays_a_claim(tmp_path):
+    """Control: "up to 15× higher throughput" with no claim in the sentence is a claim of the
+    multiple, as before (a bound over nothing would state nothing)."""
+    cf = _drafted('The vendor says "up to 15× higher throughput" with speculative decoding.\n', tmp_path)
+    assert cf.statements == [] and cf.todo == []
+    assert [(c.metric, c.value, c.unit) for c in cf.claims] == [("speedup", 15.0, "x")]
+
+
+def test_a_rule_of_thumb_or_requirement_with_a_multiple_is_no_measured_change(tmp_path):
+    """ "Rule of thumb: keep a 2.5× min draft/target ratio", "we recommend at least 3x faster
+    drafts", "you need a draft that is 5x faster" state no measurement: listed under
+    ``draft.unplaced``, neither a ratio statement over the post's rates nor a speedup claim (an
+    audit called the first "unsupported: a speedup without both speeds")."""
+    text = (
+        "The 8B target decodes at 41.2 tok/s and the 0.6B draft at 210 tok/s.\n\n"
+        "Rule of thumb: keep a 2.5× min draft/target ratio in speed, otherwise speculation does not pay.\n\n"
+        "We recommend at least 3x faster drafts.\n\n"
+        "You need a draft that is 5x faster than the target.\n\n"
+        "经验上,草稿模型的速度建议是目标模型的3倍以上。\n"
+    )
+    post = tmp_path / "post.md"
+    post.write_text(text, encoding="utf-8")
+    out, _, _ = draft_post(post)
+    cf = schema.load(out)
+    assert cf.statements == [] and cf.todo == []
+    assert [c.value for c in cf.claims] == [41.2, 210.0]
+    assert cf.draft is not None
+    assert [(u.line, u.number) for u in cf.draft.unplaced] == [(3, "2.5"), (5, "3"), (7, "5"), (9, "3")]
+
+
+def test_a_measured_multiple_beside_advice_elsewhere_is_still_a_statement(tmp_path):
+    """Control: a measured "2.05x faster" in a post that gives advice in another sentence stays a
+    ratio statement of its two rates; "roughly 3× faster" with no rate to relate stays a claim of
+    the change (the corpus convention)."""
+    text = (
+        "We recommend a small draft model.\n\n"
+        "Plain decoding ran at 20 t/s; with the draft it reached 41 t/s, 2.05x faster.\n\n"
+        "## Elsewhere\n\nOthers report speculative decoding is roughly 3× faster.\n"
+    )
+    cf = _drafted(text, tmp_path)
+    assert [(k, [_value_of(cf, c) for c in of], v, u) for k, of, v, u in _stmts(cf)] == [
+        ("ratio", [41.0, 20.0], 2.05, "x")
+    ]
+    assert [(c.metric, c.value, c.about) for c in cf.claims if c.unit == "x"] == [("speedup", 3.0, True)]
+
+
+def test_tenths_in_chinese_and_japanese_words_are_a_change(tmp_path):
+    """ "体积压缩了七成以上" (compressed by more than seven tenths) after "从13GB到3.5GB" is a bound of
+    the ratio, below 0.3, over the two sizes (a sentence ends at "。" with no space, a clause at a
+    comma before Chinese text); "7割削減" a 70% cut; a share of people ("七成的人") is no change."""
+    from benchbook.audit.draftprose import numbers
+    from benchbook.audit.draftrelations import relations
+
+    for text, want in (
+        ("从13GB到3.5GB,体积压缩了七成以上。", [("percent_change", "70", -1)]),
+        ("ファイルは7割削減された。", [("percent_change", "70", -1)]),
+        ("七成的人使用GPU。", []),
+    ):
+        got = [(r.kind, r.number.text, r.sign) for r in relations(text, numbers(text))]
+        assert got == want, text
+    text = (
+        "| 版本 | 显存占用 |\n|---|---|\n| FP16 | 13GB |\n| q4_0 | 3.5GB |\n\n"
+        "看到没?从13GB到3.5GB,体积压缩了七成以上,推理速度还快了不少。\n"
+    )
+    cf = _drafted(text, tmp_path)
+    assert [(s.kind, s.value, s.relation) for s in cf.statements] == [("bound", 0.3, "below")]
+    over = cf.statements[0].over
+    assert over is not None and over.numerator["metric"] == over.denominator["metric"] == "vram_peak"

@@ -154,7 +154,9 @@ _SPEED = re.compile(
     re.IGNORECASE,
 )
 #: what ends a clause around a relating phrase (``_Drafter._clause_of``)
-_CLAUSE_CUT = re.compile(r"[,;:()\[\]]\s|[()\[\]]|\s[—–]\s|\bbut\b|\band\b(?=\s+[~≈]?\d)")
+_CLAUSE_CUT = re.compile(
+    r"[,;:()\[\]]\s|[()\[\]，、；：（）]|[,;:](?=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af])|\s[—–]\s|\bbut\b|\band\b(?=\s+[~≈]?\d)"
+)
 #: words every claim of a metric shares (its name, its unit's words): they name no side
 _GENERIC = frozenset(
     " ".join(_METRIC_WORDS_OF.values()).split()
@@ -265,7 +267,18 @@ def _label_key(header: str) -> str:
 
 def _sentence_bounds(text: str) -> list[int]:
     """Where the sentences of ``text`` start, and ``len(text) + 1``: ``_sentence``'s ``bounds``."""
-    return [0] + [m.end() for m in re.finditer(r"(?<=[.!?。！？])\s+", text)] + [len(text) + 1]
+    # a full stop of Chinese or Japanese ends a sentence with no space after it ("…一倍。这不是…")
+    return (
+        [0]
+        + [
+            m.end()
+            for m in re.finditer(
+                r"(?<=[.!?])\s+|(?<=[。！？])\s*(?=\S)|(?<=[!?])(?=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af])",
+                text,
+            )
+        ]
+        + [len(text) + 1]
+    )
 
 
 def _sentence_at(text: str, start: int, bounds: list[int] | None = None) -> tuple[int, str]:
@@ -352,6 +365,9 @@ class _Drafter:
         #: the timing lines of each log excerpt: (where in ``out.entries``, results, log name),
         #: drafted at the end where no claim names the log (``uncited_timings``)
         self.timing_logs: list[tuple[int, list[Result], str]] = []
+        #: bounds of a ratio or change and their sides, whose sets are written at the end
+        #: (``bound_sets``: the claims' conditions are filled last)
+        self.ratio_bounds: list[tuple[Entry, list[str]]] = []
 
     def new_id(self, base: str) -> str:
         """``base``, or ``base-2``, ``base-3``... the first not taken; the suffix to try next is kept
@@ -1073,7 +1089,17 @@ class _Drafter:
             else:
                 self.out.unplaced.append((line, n.text, sentence[:300]))
             return
-        if n.range is None and self.restated(rel, text, s0, sentence, line, placed):
+        if rel.pair is None and _advice(text, n, self._clause_of(text, n.start, s0, sentence)[0], s0):
+            # "Rule of thumb: keep a 2.5× min draft/target ratio", "we recommend at least 3x faster
+            # drafts": a requirement, no measured change: listed, neither a statement nor a claim
+            self.out.unplaced.append((line, n.text, sentence[:300]))
+            return
+        bound = (
+            bound_of(text, n)
+            if rel.kind in ("ratio", "percent_change") and rel.pair is None and n.range is None
+            else None
+        )
+        if bound is None and n.range is None and self.restated(rel, text, s0, sentence, line, placed):
             return
         # "23% slower for the 35B MoE on 16GB", "2× slower on workloads above 1000 tokens": a phrase
         # about speed relates rates, not the sizes or token counts beside it
@@ -1112,7 +1138,8 @@ class _Drafter:
             )
         ):
             (na, a), (nb, b) = in_sentence
-            worded = re.search(r"\b(?:from|than)\b", sentence, re.IGNORECASE)
+            # "more than 70% smaller", "less than 2x": a bound's "than", not the other side's
+            worded = re.search(r"\b(?:from|than)\b", _BOUND_THAN.sub(" ", sentence), re.IGNORECASE)
             later_first = re.search(r"\bfrom\b", sentence, re.IGNORECASE) is not None
             if not worded:
                 # no "than"/"from" (another language's word order, a list): the sides in the order
@@ -1149,6 +1176,11 @@ class _Drafter:
                 sides, note = found
         if sides is not None and len(sides) == 2:
             self.plain_baseline(sides)
+        if bound is not None and (sides is not None or in_sentence):
+            # "at least 2.5× faster" beside its rates: a bound (a todo where the sides are not
+            # found); with no claim to relate ("up to 15× higher"), a claim of the multiple below
+            self.ratio_bound(rel, bound, sides, sentence, line, in_sentence)
+            return
         value = n.text
         if rel.kind == "percent_change" and rel.sign < 0 and not value.startswith("-"):
             value = "-" + value
@@ -1219,8 +1251,8 @@ class _Drafter:
         self, rel, text: str, s0: int, sentence: str, line: int, placed: list[tuple[Number, str]]
     ) -> bool:
         """A change or multiple with no claim in its clause that restates an earlier statement of
-        the same kind and sides, as rounded ("+65%" after "31.9 → 52.8 tok/s (+65.5%)": within one
-        unit of its last digit, same sign): a statement citing the same sides, said in a note.
+        the same kind and sides, as rounded ("+65%" after "31.9 → 52.8 tok/s (+65.5%)": within half
+        a unit of its last digit, same sign): a statement citing the same sides, said in a note.
         True when drafted."""
         n = rel.number
         if rel.pair is not None or rel.kind == "difference":
@@ -1245,7 +1277,13 @@ class _Drafter:
             ):
                 continue
             prev = _plain(str(f["value"]))
-            if prev is not None and prev != value and abs(prev - value) < step and prev * value > 0:
+            # rounded to the stated digits: "+65%" restates +65.5%, "3×" does not restate 2.05×
+            if (
+                prev is not None
+                and prev != value
+                and abs(prev - value) <= step / 2 + 1e-9
+                and prev * value > 0
+            ):
                 hits.append(e)
         if len({tuple(e.fields["of"]) for e in hits}) != 1:
             return False
@@ -1653,6 +1691,91 @@ class _Drafter:
                 return True
         return False
 
+    def ratio_bound(
+        self,
+        rel,
+        relation: str,
+        sides: list[str] | None,
+        sentence: str,
+        line: int,
+        in_sentence: list[tuple[Number, str]],
+    ) -> None:
+        """A multiple or change written as a bound ("a speedup of ≥2.5×", "at least 20% faster",
+        "more than 70% smaller", "七成以上"): a ``bound`` statement over the ratio of the two sides'
+        sets (``over``, written by ``bound_sets`` once the claims' conditions are filled), a change
+        of N% as the ratio 1 ± N/100 ("more than 70% smaller": below 0.3; "+15% margin": below
+        1.15), the relation turned for a decrease; with no sides identified, a todo statement of
+        kind bound listing the sentence's claims (never a claim of the value: a bound states none)."""
+        n = rel.number
+        digits = n.text.replace("−", "-").lstrip("+-")
+        value = Num(digits)
+        if rel.kind == "percent_change":
+            decimals = len(digits.split(".")[1]) if "." in digits else 0
+            sign = -1 if rel.sign < 0 or n.text[:1] in "-−" else 1
+            value = Num(_as_written(round(1 + sign * float(digits) / 100, decimals + 2), digits))
+            if sign < 0:
+                relation = "below" if relation == "above" else "above"
+        fields: dict = {"kind": "bound", "statement": sentence, "relation": relation, "value": value}
+        if n.about:
+            fields["about"] = True
+        fields["unit"] = "x"
+        fields.update(_where(line, sentence))
+        sid = self.new_id(f"s-l{line}")
+        entry = Entry("statement", sid, {"id": sid, **fields})
+        self.out.entries.append(entry)
+        if sides is not None and len(sides) == 2:
+            # a change from a to b is the ratio b / a
+            self.ratio_bounds.append((entry, sides[::-1] if rel.kind == "percent_change" else list(sides)))
+        else:
+            self.ratio_bounds.append((entry, [cid for _, cid in in_sentence]))
+
+    def bound_sets(self) -> None:
+        """The ``over`` of each bound drafted by ``ratio_bound``, from the claims' conditions as
+        filled: the numerator's set is the first side's metric and the conditions it does not share
+        with the second, the denominator's likewise, ``match`` the conditions they share ("≥2.5×
+        faster with a draft": decode_tps with decoding speculative over decode_tps with decoding
+        plain).  With no two sides, or two sides no condition tells apart (a bound of a set over
+        itself), a todo statement of kind bound listing them, saying what to write."""
+        for entry, sides in self.ratio_bounds:
+            k = self.out.entries.index(entry)
+            f = entry.fields
+            over: dict = {}
+            if len(sides) == 2 and entry.fields.get("of") is None:
+                a, b = sides
+                fa = {key.rsplit(".", 1)[-1]: v for key, v in self.flat_conditions(a).items()}
+                fb = {key.rsplit(".", 1)[-1]: v for key, v in self.flat_conditions(b).items()}
+                over = {
+                    "numerator": {
+                        "metric": self.metric_of_claim(a),
+                        **{x: v for x, v in fa.items() if fb.get(x) != v},
+                    },
+                    "denominator": {
+                        "metric": self.metric_of_claim(b),
+                        **{x: v for x, v in fb.items() if fa.get(x) != v},
+                    },
+                }
+                shared = [x for x, v in fa.items() if fb.get(x) == v]
+                if shared:
+                    over["match"] = shared
+            if over and over["numerator"] != over["denominator"]:
+                at = list(f).index("relation")
+                items = list(f.items())
+                self.out.entries[k] = Entry(
+                    "statement", entry.id, dict([*items[:at], ("over", over), *items[at:]])
+                )
+                continue
+            todo = (
+                f"a bound ({f['relation']} {f['value']}): write `over` (numerator and denominator: the sets "
+                "whose ratio it bounds) and `relation`, then delete `todo`"
+            )
+            fields = {
+                "id": entry.id,
+                "todo": todo,
+                **{x: v for x, v in f.items() if x not in ("id", "relation")},
+            }
+            fields["of"] = list(dict.fromkeys(sides))
+            self.out.entries[k] = Entry("todo", entry.id, fields, entry.group)
+
     def multiple_claim(self, n: Number, sign: int, s0: int, sentence: str, line: int) -> None:
         """A ``speedup`` (``slowdown`` for "slower", "regression") claim of a multiple whose sides
         the post does not state ("nearly 2x faster"), under the conditions the section and the
@@ -1996,6 +2119,7 @@ class _Drafter:
         self.rates_of_lines()
         self.no_self_relations()
         fill(self.post, self.out.entries, self.out.groups)  # what the post states around each claim
+        self.bound_sets()
         return self.out
 
     def first_stated(self, cid: str) -> str:
@@ -2140,6 +2264,37 @@ _BASELINE = re.compile(
     r"\b(?:baseline|base|plain|vanilla|autoregressive|without|no[- ]?(?:spec|draft|mtp)|spec[- ]?off|off)\b",
     re.IGNORECASE,
 )
+
+
+#: words that make a multiple or change a requirement or advice, not a measured change: "rule of
+#: thumb", "we recommend", "you need a draft that is 5x faster", "should be", "ideally", "at
+#: minimum" (other languages too: 经验法则, 建议, 推荐, 应该, 目安, 推奨, べき, 권장, Faustregel,
+#: empfohlen, sollte, рекомендуется)
+_ADVICE = re.compile(
+    r"\b(?:rules? of thumb|recommend\w*|guidelines?|ideally|aim (?:for|at)|at minimum|"
+    r"you (?:need|want|should)|(?:needs?|has|have|ought) to be|should be|must be|make sure|"
+    r"require[sd]?|requirements?)\b|经验法则|建议|推荐|应该|应当|目安|推奨|べき|권장|Faustregel|"
+    r"empfohlen|empfehl\w*|sollte|рекоменд\w*|следует",
+    re.IGNORECASE,
+)
+#: a threshold word right after a multiple: "a 2.5× min draft/target ratio", "3x minimum"
+_ADVICE_AFTER = re.compile(r"\s*(?:min(?:imum)?|max(?:imum)?|target)\b", re.IGNORECASE)
+
+
+#: "than" in a bound before a number ("more than 70%", "no less than 2x"), not naming a side
+_BOUND_THAN = re.compile(
+    r"\b(?:no\s+)?(?:more|less|fewer|greater|higher|lower|better|worse)\s+than(?=\s*[~≈]?\s*\d)", re.I
+)
+
+
+def _advice(text: str, n: Number, lo: int, s0: int) -> bool:
+    """Whether the multiple or change ``n`` (in the clause starting at ``lo`` of a sentence starting
+    at ``s0``) is a requirement or advice (``_ADVICE`` in its clause before it, or in a label the
+    sentence opens with: "Rule of thumb: keep a 2.5× ratio"; ``_ADVICE_AFTER`` right after it):
+    no measured sides, so no statement and no claim of a change."""
+    label = re.match(r"[^:.!?]{1,40}:", text[s0:lo])
+    before = text[lo : n.start] + (" " + label.group(0) if label else "")
+    return bool(_ADVICE.search(before) or _ADVICE_AFTER.match(text, n.end))
 
 
 def _relating_column(header: str, cells: list[str]) -> bool:

@@ -38,7 +38,7 @@ _MORE_BEFORE = (
 _LESS_BEFORE = (
     r"drop(?:s|ped)?|f(?:all|alls|ell)|decreas\w*|declin\w*|reduc\w*|regress\w*|shr[iu]nk\w*|"
     r"los(?:e|es|t)|slow(?:s|ed)? down|went down|goes down|down|cut(?:s)?|"
-    r"降低了?|下降了?|减少了?|慢了"
+    r"降低了?|下降了?|减少了?|慢了|压缩了?|缩小了?|缩减了?|节省了?"
 )
 _BEFORE = re.compile(
     rf"(?:(?P<less>{_LESS_BEFORE})|(?P<more>{_MORE_BEFORE}))(?:\s+by)?\s*(?:of\s+)?$", re.IGNORECASE
@@ -113,6 +113,25 @@ def repetitions(text: str, n: Number) -> bool:
     return bool(_RUN_BEFORE.search(text[max(0, n.start - 40) : n.start])) or bool(
         _RUN_AFTER.match(text, n.end)
     )
+
+
+#: tenths written as a word: "七成" (seven tenths: 70%), "3成", "7割" (Japanese), "半数" no
+_TENTHS = re.compile(
+    r"(?<![\d一二两三四五六七八九十])([一二两三四五六七八九]|[1-9])\s*(?:成|割)(?![\d一二三四五六七八九])"
+)
+_CJK_DIGIT = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
+
+
+def word_percents(text: str) -> list[Number]:
+    """Percentages written as tenths in Chinese and Japanese ("压缩了七成以上": more than 70%;
+    "7割削減": a 70% cut) as numbers of unit %, where the word is."""
+    out: list[Number] = []
+    for m in _TENTHS.finditer(text):
+        d = m.group(1)
+        tenths = _CJK_DIGIT.get(d) or int(d)
+        about = bool(_ABOUT_BEFORE.search(text[max(0, m.start() - 16) : m.start()]))
+        out.append(Number(str(tenths * 10), "%", about, m.start(), m.end(), unit_written=m.group(0)))
+    return out
 
 
 def word_multiples(text: str) -> list[Number]:
@@ -206,6 +225,18 @@ def relations(text: str, found: list[Number]) -> list[Relation]:
             ):
                 out.append(Relation("percent_change", n, out[-1].sign, _side_words(tail), n.start))
     taken = [(r.number.start, r.number.end) for r in out] + [(n.start, n.end) for n in found if n.unit]
+    for w in word_percents(text):  # "体积压缩了七成以上": a change after a verb of change, or a word
+        if any(a < w.end and w.start < b for a, b in taken):
+            continue
+        verb = _BEFORE.search(text[max(0, w.start - 40) : w.start])
+        m = re.match(
+            rf"\s*(?:{_ABOUT_AFTER}|以上|以下|未満|超)?\s*(?:(?P<less>{_LESS})|(?P<more>{_MORE}))",
+            text[w.end :],
+        )
+        if verb is None and m is None:
+            continue  # "七成の人が": a share of people, no change
+        less = (verb is not None and verb.group("less")) or (m is not None and m.group("less"))
+        out.append(Relation("percent_change", w, -1 if less else 1, "", w.start))
     for w in word_multiples(text):
         if any(a < w.end and w.start < b for a, b in taken):
             continue
