@@ -205,3 +205,35 @@ def test_tenths_in_chinese_and_japanese_words_are_a_change(tmp_path):
     assert [(s.kind, s.value, s.relation) for s in cf.statements] == [("bound", 0.3, "below")]
     over = cf.statements[0].over
     assert over is not None and over.numerator["metric"] == over.denominator["metric"] == "vram_peak"
+
+
+def test_a_phrase_relates_the_claims_of_its_own_section_first(tmp_path):
+    """"MTP is 23% slower" under the table of its own section relates that table's rates (the pair
+    whose values give -23%: 97 -> 74), not the rates of the post's summary in an earlier section."""
+    text = (
+        "# MTP on a 16 GB card\n\n"
+        "Summary: 56 tok/s generation and 1,584 tok/s prompt processing for the 35B MoE.\n\n"
+        "## Without MTP is faster\n\n"
+        "| Config | Avg tok/s |\n|---|---|\n"
+        "| no MTP, fit 0 | 97 |\n| no MTP, fit 1536 | 86 |\n| MTP, fit 1536 | 74 |\n\n"
+        "MTP is 23% slower for the 35B MoE.\n"
+    )
+    cf = _drafted(text, tmp_path)
+    got = [(k, [_value_of(cf, c) for c in of], v, u) for k, of, v, u in _stmts(cf)]
+    assert got == [("percent_change", [97.0, 74.0], -23.0, "%")]
+    assert cf.todo == []
+
+
+def test_a_todo_lists_only_candidates_of_the_metric_it_names(tmp_path):
+    """A todo's candidates are the claims a reader would weigh: "1.9x decode" lists decode rates,
+    not the acceptance rates beside it in the sentence nor the prompt rates (one metric, the one
+    the clause names nearest the phrase)."""
+    text = (
+        "| Category | Decode t/s | Prompt t/s |\n|---|---|---|\n"
+        "| code | 13.5 | 410 |\n| chat | 6.3 | 395 |\n| math | 12.4 | 402 |\n\n"
+        "The split was large: coding 1.9x decode / 70.4% acceptance and chat 50.1% acceptance.\n"
+    )
+    cf = _drafted(text, tmp_path)
+    assert [t.value for t in cf.todo] == [1.9]
+    listed = [cf.claim(cid) for cid in cf.todo[0].of]
+    assert {c.metric for c in listed if c} == {"decode_tps"} and len(listed) >= 2

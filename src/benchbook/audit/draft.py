@@ -368,6 +368,10 @@ class _Drafter:
         #: bounds of a ratio or change and their sides, whose sets are written at the end
         #: (``bound_sets``: the claims' conditions are filled last)
         self.ratio_bounds: list[tuple[Entry, list[str]]] = []
+        #: where in ``claim_ids`` the current section (since the last heading) starts, and whether
+        #: ``_scope`` keeps to it (a relating phrase's sides are sought there first)
+        self.section_start = 0
+        self.section_only = False
 
     def new_id(self, base: str) -> str:
         """``base``, or ``base-2``, ``base-3``... the first not taken; the suffix to try next is kept
@@ -1171,7 +1175,13 @@ class _Drafter:
                 if rel.kind == "ratio" and rel.sign < 0:
                     sides.reverse()
         if sides is None:
+            # the claims of the phrase's own section first (the table right above "MTP is 23%
+            # slower"), then those of the sections before (a post discusses its tables later)
+            self.section_only = True
             found = self.sides_in_scope(rel, text, s0, sentence, placed)
+            self.section_only = False
+            if found is None:
+                found = self.sides_in_scope(rel, text, s0, sentence, placed)
             if found is not None:
                 sides, note = found
         if sides is not None and len(sides) == 2:
@@ -1198,7 +1208,11 @@ class _Drafter:
                 for c in self.candidates(rel.other, {c for _, c in in_sentence})
                 if not self.rates_only or family(self.profile[c][0]) == "rate"
             ]
-            candidates += self.scope_candidates(rel, text, s0, sentence)
+            self.section_only = True
+            in_section = self.scope_candidates(rel, text, s0, sentence)
+            self.section_only = False
+            candidates += in_section or self.scope_candidates(rel, text, s0, sentence)
+            candidates = self.one_metric(candidates, text[lo_c:hi_c], n.start - lo_c)
             named_other = _side_names(rel.other)
             if named_other and not any(
                 named_other & self.profile[c][1] for c in candidates if c in self.profile
@@ -1352,6 +1366,8 @@ class _Drafter:
         in later sections), one per number: a claim repeating an earlier one's metric, value and unit is left
         out (the post states the number once; the expected files cite the first)."""
         ids = self.claim_ids[-60:]
+        if self.section_only:
+            ids = self.claim_ids[max(self.section_start, len(self.claim_ids) - 60) :]
         seen: set[tuple] = set()
         out = []
         for cid in ids:
@@ -1624,6 +1640,27 @@ class _Drafter:
                     ):
                         pairs.append((a, b))
         return pairs
+
+    def one_metric(self, candidates: list[str], clause: str, at: int) -> list[str]:
+        """The candidates of a todo a reader would weigh: those of the metric the clause names
+        nearest the phrase (at offset ``at`` of ``clause``: "1.91x decode / 70.4% acceptance": the
+        decode rates, not the acceptance), else, where they are of several metrics, those of the
+        first candidate's (the sentence's claims come first): a relation never compares a rate with
+        a size or an acceptance."""
+        metrics = {c: self.metric_of_claim(c) for c in candidates if c in self.claims}
+        if len(set(metrics.values())) < 2:
+            return candidates
+        low = clause.lower()
+        near: dict[str, int] = {}
+        for m in set(metrics.values()):
+            words = set(_METRIC_WORDS_OF.get(m or "", "").split()) | set((m or "").split("_")) - {"tps", "rate"}
+            for w in words:
+                for hit in re.finditer(rf"\b{re.escape(w)}", low):
+                    d = abs(hit.start() - at)
+                    if m and (m not in near or d < near[m]):
+                        near[m] = d
+        keep = min(near, key=lambda m: near[m]) if near else metrics.get(candidates[0])
+        return [c for c in candidates if metrics.get(c) == keep]
 
     def scope_candidates(self, rel, text: str, s0: int, sentence: str) -> list[str]:
         """The claims of the current part of the post a todo lists for a relating phrase whose
@@ -2034,6 +2071,7 @@ class _Drafter:
             if block.kind == "text" and block.heading:
                 self.out.title = self.out.title or " ".join(t for _, t in block.lines).strip()
                 self.command, self.command_tool = {}, None
+                self.section_start = len(self.claim_ids)
                 # a heading naming the machine, build or model sets them for its section ("M2 Mac
                 # Mini, 16GB RAM, llama.cpp b4980") over the title's (the whole post's); what an
                 # earlier section named does not carry
