@@ -208,7 +208,7 @@ def test_tenths_in_chinese_and_japanese_words_are_a_change(tmp_path):
 
 
 def test_a_phrase_relates_the_claims_of_its_own_section_first(tmp_path):
-    """"MTP is 23% slower" under the table of its own section relates that table's rates (the pair
+    """ "MTP is 23% slower" under the table of its own section relates that table's rates (the pair
     whose values give -23%: 97 -> 74), not the rates of the post's summary in an earlier section."""
     text = (
         "# MTP on a 16 GB card\n\n"

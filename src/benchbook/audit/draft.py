@@ -1653,7 +1653,8 @@ class _Drafter:
         low = clause.lower()
         near: dict[str, int] = {}
         for m in set(metrics.values()):
-            words = set(_METRIC_WORDS_OF.get(m or "", "").split()) | set((m or "").split("_")) - {"tps", "rate"}
+            words = set(_METRIC_WORDS_OF.get(m or "", "").split())
+            words |= set((m or "").split("_")) - {"tps", "rate"}
             for w in words:
                 for hit in re.finditer(rf"\b{re.escape(w)}", low):
                     d = abs(hit.start() - at)
