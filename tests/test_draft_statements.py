@@ -126,15 +126,22 @@ def test_a_multiple_or_change_written_as_a_bound_is_a_bound_over_the_sides_ratio
         assert not [c for c in cf.claims if c.metric in ("speedup", "speed_change")], sentence
 
 
-def test_a_bound_whose_sides_no_condition_tells_apart_is_a_todo(tmp_path):
-    """A bound over two claims whose conditions are the same would bound a set over itself: a todo
-    statement of kind bound listing the two, saying what to write; never a claim of the value."""
+def test_a_bound_whose_sides_no_condition_tells_apart_is_over_the_two_claims(tmp_path):
+    """A bound over two claims whose conditions are the same would bound a set over itself: it is
+    over the two claims by ``id``; with a rate but no second side, a todo of kind bound listing it,
+    saying what to write; never a claim of the value."""
     cf = _drafted("It ran at 30 t/s before and 45 t/s after, at least 40% faster.\n", tmp_path)
+    assert [(s.kind, s.value, s.relation, s.unit) for s in cf.statements] == [("bound", 1.4, "above", "x")]
+    over = cf.statements[0].over
+    assert over is not None and over.denominator is not None
+    assert (_value_of(cf, over.numerator["id"]), _value_of(cf, over.denominator["id"])) == (45.0, 30.0)
+    cf = _drafted("The new build reached 45 t/s, at least 40% faster.\n", tmp_path)
     assert cf.statements == []
     assert [(t.kind, t.value, t.unit, [_value_of(cf, c) for c in t.of]) for t in cf.todo] == [
-        ("bound", 1.4, "x", [45.0, 30.0])
+        ("bound", 1.4, "x", [45.0])
     ]
     assert "relation" in cf.todo[0].todo and "over" in cf.todo[0].todo
+    assert not [c for c in cf.claims if c.unit in ("%", "x")]
 
 
 def test_a_multiple_as_a_bound_with_nothing_to_relate_stays_a_claim(tmp_path):
@@ -237,3 +244,38 @@ def test_a_todo_lists_only_candidates_of_the_metric_it_names(tmp_path):
     assert [t.value for t in cf.todo] == [1.9]
     listed = [cf.claim(cid) for cid in cf.todo[0].of]
     assert {c.metric for c in listed if c} == {"decode_tps"} and len(listed) >= 2
+
+
+def test_two_stated_numbers_compared_are_a_bound_and_a_margin_a_change(tmp_path):
+    """A line comparing two stated numbers of one kind ("q8_0 KV memory (34 MiB) < f16 KV memory
+    (64 MiB)", a test's TAP line, or prose "TTFT 32.8 ms ≤ 44.3 ms") is a bound statement of the
+    first over the second below/above 1 (over the two claims by id); "+ 15% margin (50.9 ms)" after
+    the second is a percent change from it to the limit and makes the bound 1.15 ("- 10% margin"
+    0.9, above for >=); the margin's % is no claim.  Control: a line of two numbers with no
+    comparison ("34 MiB / 64 MiB") gives no statement."""
+    text = (
+        "```\n"
+        "ok 3 - q8_0 KV memory (34 MiB) < f16 KV memory (64 MiB)\n"
+        "ok 4 - q8_0 TTFT (32.8 ms) <= f16 TTFT (44.3 ms) + 15% margin (50.9 ms)\n"
+        "ok 5 - q8_0 prompt eval (1100 t/s) >= f16 (800 t/s) - 10% margin (720 t/s)\n"
+        "```\n\n"
+        "Decode held at 41.0 t/s ≥ 40 t/s. Memory was 34 MiB / 64 MiB.\n"
+    )
+    cf = _drafted(text, tmp_path)
+    got = []
+    for s in cf.statements:
+        if s.kind == "bound":
+            assert s.over is not None and s.over.denominator is not None
+            sides = [_value_of(cf, s.over.numerator["id"]), _value_of(cf, s.over.denominator["id"])]
+            got.append((s.kind, sides, s.relation, s.value))
+        else:
+            got.append((s.kind, [_value_of(cf, c) for c in s.of], None, s.value))
+    assert got == [
+        ("bound", [34.0, 64.0], "below", 1.0),
+        ("percent_change", [44.3, 50.9], None, 15.0),
+        ("bound", [32.8, 44.3], "below", 1.15),
+        ("percent_change", [800.0, 720.0], None, -10.0),
+        ("bound", [1100.0, 800.0], "above", 0.9),
+        ("bound", [41.0, 40.0], "above", 1.0),
+    ]
+    assert not [c for c in cf.claims if c.unit == "%"]

@@ -972,6 +972,13 @@ class _Drafter:
                 self.named[m.path] = m.value
         for rel in rels.values():
             self.relation(rel, text, line_of(rel.start), placed, bounds)
+        if re.search(r"[<>≤≥]", scanned):  # "34 MiB < 64 MiB": a comparison of two stated numbers
+            for k, (m, _) in enumerate(placed):
+                if k + 1 < len(placed) and re.search(r"[<>≤≥]", scanned[m.end : placed[k + 1][0].start]):
+                    s0, sentence = _sentence_at(text, m.start, bounds)
+                    items = [(x.start, x.end, cid) for x, cid in placed if s0 <= x.start < s0 + len(sentence)]
+                    self.comparisons(scanned, items, line_of(m.start), sentence)
+                    break
         self.tokens_over_time(placed, text, line_of)
 
     def same_sentence(self, cid: str, line: int, sentence: str) -> bool:
@@ -1729,6 +1736,78 @@ class _Drafter:
                 return True
         return False
 
+    def comparisons(self, text: str, items: list[tuple[int, int, str]], line: int, quote: str) -> None:
+        """Two stated numbers of one kind compared in ``text`` ("q8_0 KV memory (34 MiB) < f16 KV
+        memory (64 MiB)", "TTFT 32.8 ms <= 44.3 ms"; ``items``: the claims drafted from it, (start,
+        end, id) in order): a ``bound`` statement that the first over the second is below (<, <=,
+        ≤) or above (>, >=, ≥) 1, over the two claims (``over`` by ``id``).  A margin after the
+        second ("<= f16 TTFT (44.3 ms) + 15% margin (50.9 ms)", "- 15% margin (690.9 t/s)") makes it
+        a percent change from the second to the limit, and the bound 1 ± N/100 (the margin's % is
+        no claim of its own)."""
+        done: set[int] = set()
+        for i in range(len(items) - 1):
+            if i in done:
+                continue
+            (_, a1, a), (b0, b1, b) = items[i], items[i + 1]
+            fam = family(self.profile[a][0])
+            if fam in (None, "ratio", "multiple") or fam != family(self.profile[b][0]) or a == b:
+                continue
+            ops = re.findall(r"<=|>=|=<|=>|≤|≥|<|>", text[a1:b0])
+            if len(ops) != 1:
+                continue
+            relation = "below" if ops[0] in ("<", "<=", "=<", "≤") else "above"
+            value = "1"
+            if i + 3 < len(items):
+                (p0, p1, pct), (c0, _, c) = items[i + 2], items[i + 3]
+                sign = re.fullmatch(r"[\s)\]]*([+\-−])\s*", text[b1:p0])
+                if (
+                    sign
+                    and self.profile[pct][0] == "%"
+                    and family(self.profile[c][0]) == fam
+                    and _MARGIN.fullmatch(text[p1:c0])
+                ):
+                    digits = str(self.claims[pct].fields.get("value"))
+                    negative = sign.group(1) != "+"
+                    self.drop_claim(pct)
+                    fields: dict = {
+                        "kind": "percent_change",
+                        "statement": quote,
+                        "of": [b, c],
+                        "value": Num(f"-{digits}" if negative else digits),
+                        "unit": "%",
+                        **_where(line, quote),
+                    }
+                    sid = self.new_id(f"s-l{line}")
+                    self.out.entries.append(Entry("statement", sid, {"id": sid, **fields}))
+                    decimals = len(digits.split(".")[1]) if "." in digits else 0
+                    ratio = round(1 + (-1 if negative else 1) * float(digits) / 100, decimals + 2)
+                    value = _as_written(ratio, digits)
+                    done |= {i + 1, i + 2, i + 3}
+            fields = {
+                "kind": "bound",
+                "statement": quote,
+                "over": {"numerator": {"id": a}, "denominator": {"id": b}},
+                "relation": relation,
+                "value": Num(value),
+                "unit": "x",
+                **_where(line, quote),
+            }
+            sid = self.new_id(f"s-l{line}")
+            self.out.entries.append(Entry("statement", sid, {"id": sid, **fields}))
+
+    def drop_claim(self, cid: str) -> None:
+        """Take back the claim ``cid`` drafted from a number that turned out to be part of a
+        statement (a margin's "15%"): out of the entries and the indexes (its id stays taken)."""
+        entry = self.claims.pop(cid, None)
+        if entry is None:
+            return
+        self.out.entries = [e for e in self.out.entries if e is not entry]
+        self.claim_ids.remove(cid)
+        for ids in self.by_value.values():
+            if cid in ids:
+                ids.remove(cid)
+        self.profile.pop(cid, None)
+
     def ratio_bound(
         self,
         rel,
@@ -1772,8 +1851,8 @@ class _Drafter:
         filled: the numerator's set is the first side's metric and the conditions it does not share
         with the second, the denominator's likewise, ``match`` the conditions they share ("≥2.5×
         faster with a draft": decode_tps with decoding speculative over decode_tps with decoding
-        plain).  With no two sides, or two sides no condition tells apart (a bound of a set over
-        itself), a todo statement of kind bound listing them, saying what to write."""
+        plain); where no condition tells them apart, the two claims by ``id``.  With no two sides,
+        a todo statement of kind bound listing the sentence's claims, saying what to write."""
         for entry, sides in self.ratio_bounds:
             k = self.out.entries.index(entry)
             f = entry.fields
@@ -1795,7 +1874,10 @@ class _Drafter:
                 shared = [x for x, v in fa.items() if fb.get(x) == v]
                 if shared:
                     over["match"] = shared
-            if over and over["numerator"] != over["denominator"]:
+            if over and over["numerator"] == over["denominator"]:
+                # no condition tells the two sides apart: the bound is over those two claims
+                over = {"numerator": {"id": sides[0]}, "denominator": {"id": sides[1]}}
+            if over:
                 at = list(f).index("relation")
                 items = list(f.items())
                 self.out.entries[k] = Entry(
@@ -2130,9 +2212,13 @@ class _Drafter:
                 timed = [r for r in stated if logged and TIMING_LINE.search(text_of[r.line])]
                 if timed and self.pending_log:
                     self.timing_logs.append((len(self.out.entries), timed, self.pending_log))
+                drafted_of: dict[int, list[tuple[int, int, str]]] = {}
                 for r in stated:
                     if not (timed and r in timed):
-                        self.result_claim(r, self.pending_log if logged else None)
+                        cid = self.result_claim(r, self.pending_log if logged else None)
+                        drafted_of.setdefault(r.line, []).append((r.start, r.end, cid))
+                for ln, items in drafted_of.items():  # "ok 8 - q8_0 KV (34 MiB) < f16 KV (64 MiB)"
+                    self.comparisons(text_of[ln], sorted(items), ln, text_of[ln].strip())
                 self.rate_lines(block.lines, in_command)
                 self.result_details(on_rate_lines, self.pending_log if logged else None)
                 if not logged:
@@ -2320,6 +2406,8 @@ _ADVICE = re.compile(
 _ADVICE_AFTER = re.compile(r"\s*(?:min(?:imum)?|max(?:imum)?|target)\b", re.IGNORECASE)
 
 
+#: what stands between a margin's percentage and the limit it gives: "+ 15% margin (50.9 ms)"
+_MARGIN = re.compile(r"\s*(?:margin|tolerance|slack|headroom|buffer|allowance)?\s*[(:=]?\s*", re.IGNORECASE)
 #: "than" in a bound before a number ("more than 70%", "no less than 2x"), not naming a side
 _BOUND_THAN = re.compile(
     r"\b(?:no\s+)?(?:more|less|fewer|greater|higher|lower|better|worse)\s+than(?=\s*[~≈]?\s*\d)", re.I

@@ -369,9 +369,10 @@ def bound_of(text: str, n: Number) -> str | None:
     if re.match(r"[^\d]*\d[\d.,\u202f ]*\+(?![\d.])", text[n.start : n.end]):
         return "above"
     before = text[max(0, n.start - 30) : n.start]
-    if _NOT_BOUND.search(before) or re.search(r"\d\s*[^\W\d]*\s*(?:<=?|>=?|≤|≥|до|bis zu|hasta)\s*$", before):
-        return None  # "939 MiB < 1024 MiB": two numbers compared, not a bound stated
-        return None
+    if _NOT_BOUND.search(before) or re.search(
+        r"\d\s*[^\W\d]*(?:/[^\W\d]+)?\s*\)?\s*(?:<=?|>=?|≤|≥|до|bis zu|hasta)\s*$", before
+    ):
+        return None  # "939 MiB < 1024 MiB", "41.0 t/s ≥ 40 t/s": two numbers compared, not a bound
     if _BELOW.search(before):
         return "below"
     if _ABOVE.search(before):
