@@ -973,12 +973,16 @@ class _Drafter:
         for rel in rels.values():
             self.relation(rel, text, line_of(rel.start), placed, bounds)
         if re.search(r"[<>≤≥]", scanned):  # "34 MiB < 64 MiB": a comparison of two stated numbers
-            for k, (m, _) in enumerate(placed):
-                if k + 1 < len(placed) and re.search(r"[<>≤≥]", scanned[m.end : placed[k + 1][0].start]):
-                    s0, sentence = _sentence_at(text, m.start, bounds)
-                    items = [(x.start, x.end, cid) for x, cid in placed if s0 <= x.start < s0 + len(sentence)]
-                    self.comparisons(scanned, items, line_of(m.start), sentence)
-                    break
+            compared: set[int] = set()
+            for k, (x, _) in enumerate(placed[:-1]):
+                if not re.search(r"[<>≤≥]", scanned[x.end : placed[k + 1][0].start]):
+                    continue
+                s0, sentence = _sentence_at(text, x.start, bounds)
+                if s0 in compared:
+                    continue
+                compared.add(s0)
+                items = [(y.start, y.end, cid) for y, cid in placed if s0 <= y.start < s0 + len(sentence)]
+                self.comparisons(scanned, items, line_of(x.start), sentence)
         self.tokens_over_time(placed, text, line_of)
 
     def same_sentence(self, cid: str, line: int, sentence: str) -> bool:
