@@ -279,3 +279,32 @@ def test_two_stated_numbers_compared_are_a_bound_and_a_margin_a_change(tmp_path)
         ("bound", [41.0, 40.0], "above", 1.0),
     ]
     assert not [c for c in cf.claims if c.unit == "%"]
+
+
+def test_relations_joined_by_and_share_the_other_side_the_last_names():
+    """ "k=2 is 36% faster and k=4 is 28% faster than vanilla": both changes are over vanilla (the
+    first's other side is not "and k=4 is ..."); "20% faster than A and 10% faster than B" keep
+    their own; a multiple and a change joined are of different kinds and keep theirs."""
+    from benchbook.audit.draftprose import numbers
+    from benchbook.audit.draftrelations import relations
+
+    for text, want in (
+        ("k=2 is 36% faster and k=4 is 28% faster than vanilla.", [("36", "vanilla"), ("28", "vanilla")]),
+        ("n=3 gives +12%, n=5 gives +9% over plain.", [("12", "plain"), ("9", "plain")]),
+        ("It is 20% faster than A and 10% faster than B.", [("20", "A"), ("10", "B")]),
+        ("It hits 2085 t/s PP — nearly 4× Ollama and 3.8× mlx_lm.", [("4", "Ollama"), ("3.8", "mlx_lm")]),
+    ):
+        assert [(r.number.text, r.other) for r in relations(text, numbers(text))] == want, text
+
+
+def test_vllm_tqdm_rates_in_toks_per_second():
+    """vLLM's progress line "est. speed input: 47.09 toks/s, output: 128.64 toks/s": rates in tok/s,
+    the input one a prompt rate and the output one a decode rate."""
+    from benchbook.audit.draftprose import metric_of, numbers
+
+    text = "* k=2: [01:34<00:00,  1.18s/it, est. speed input: 64.12 toks/s, output: 175.49 toks/s]"
+    found = [n for n in numbers(text) if n.unit == "tok/s"]
+    assert [(n.text, metric_of(n.unit, text[: n.start], text[n.end :])) for n in found] == [
+        ("64.12", "prefill_tps"),
+        ("175.49", "decode_tps"),
+    ]

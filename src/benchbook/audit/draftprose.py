@@ -40,6 +40,8 @@ UNITS: dict[str, str] = {
     "tokens/second": "tok/s",
     "token/sec": "tok/s",
     "toks": "tok/s",
+    "toks/s": "tok/s",  # vLLM's tqdm line: "est. speed input: 47.09 toks/s, output: 128.64 toks/s"
+    "toks/sec": "tok/s",
     "t/sec": "t/s",
     "tokens/s": "tok/s",
     "tokens/sec": "tok/s",
@@ -508,7 +510,7 @@ _METRIC_WORDS: list[tuple[str, str, str]] = [
     (
         "rate",
         r"\bpp\s?\d+|prefill|prompt (?:eval|processing|speed)|\bpp\b|\bencoded\b|"
-        r"프리필|프롬프트 처리|プロンプト処理",
+        r"\binput\s*(?::|speed|throughput|rate|tok)|프리필|프롬프트 처리|プロンプト処理",
         "prefill_tps",
     ),
     (

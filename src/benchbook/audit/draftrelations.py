@@ -243,7 +243,19 @@ def relations(text: str, found: list[Number]) -> list[Relation]:
         tail = text[w.end : w.end + 60]
         other = re.sub(r"^\s*(?:\w+\s+)?(?:than|of|over|vs\.?|versus)\s+", "", tail)
         out.append(Relation("ratio", w, 1, _side_words(other), w.start))
-    return sorted(out, key=lambda r: r.start)
+    out.sort(key=lambda r: r.start)
+    # "k=2 is 36% faster and k=4 is 28% faster than vanilla": relations of one kind joined by
+    # "and" / "," / "while" share the other side the last one names
+    for k in range(len(out) - 2, -1, -1):
+        a, b = out[k], out[k + 1]
+        if a.kind != b.kind or a.pair is not None or not b.other:
+            continue
+        # only where the first names no side of its own ("nearly 4× Ollama and 3.8× mlx_lm": two)
+        if not a.other or re.match(r"(?:and|while|whereas)\b", a.other):
+            gap = text[a.number.end : b.number.start]
+            if not re.search(r"\b(?:than|over|vs\.?|versus|compared)\b|[.;!?](?:\s|$)", gap):
+                out[k] = replace(a, other=b.other)
+    return out
 
 
 def _changed_pair(text: str, found: list[Number], i: int) -> tuple[Number, Number] | None:
