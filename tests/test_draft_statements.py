@@ -3,17 +3,9 @@ statements figure), each kind with made-up text in the field's style and a contr
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from benchbook.audit import schema
 from benchbook.audit.draftfile import draft_post
-
-
-def _drafted(text: str, tmp_path: Path, name: str = "post.md") -> schema.ClaimsFile:
-    post = tmp_path / name
-    post.write_text(text, encoding="utf-8")
-    out, _, _ = draft_post(post)
-    return schema.load(out)
+from drafting import drafted as _drafted
 
 
 def _stmts(cf: schema.ClaimsFile) -> list[tuple]:
