@@ -300,3 +300,30 @@ def test_vllm_tqdm_rates_in_toks_per_second():
         ("64.12", "prefill_tps"),
         ("175.49", "decode_tps"),
     ]
+
+
+def test_a_percentage_bound_of_the_peak_is_a_bound_of_the_claim_over_the_peak(tmp_path):
+    """ "only gets to 5.1 TFLOPS (<9% max theoretical)" beside a stated theoretical peak is a bound of
+    that claim over the peak's claims below 0.09 (a fraction), not a bound of some share at 9%;
+    ">60% of peak" above 0.6.  Control: "<9% of the time" names no ceiling: no such bound (a
+    share, as before)."""
+    text = (
+        "The theoretical peak is 59.4 TFLOPS at 2.9 GHz.\n\n"
+        "Without the tuned kernels it only gets to 5.1 TFLOPS (<9% max theoretical).\n\n"
+        "The GPU was busy <9% of the time.\n"
+    )
+    cf = _drafted(text, tmp_path)
+    got = []
+    for s in cf.statements:
+        assert s.kind == "bound" and s.over is not None
+        num = s.over.numerator
+        got.append((s.value, s.unit, s.relation, _value_of(cf, num["id"]) if "id" in num else num))
+    assert got[0] == (0.09, "x", "below", 5.1)
+    assert cf.statements[0].over is not None
+    assert cf.statements[0].over.denominator == {"metric": _metric_of_value(cf, 59.4)}
+    assert len(got) == 1
+    assert [(c.metric, c.value) for c in cf.claims if c.unit == "%"] == [("share", 9.0)]
+
+
+def _metric_of_value(cf: schema.ClaimsFile, value: float) -> str | None:
+    return next(c.metric for c in cf.claims if c.value == value)
