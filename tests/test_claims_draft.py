@@ -224,10 +224,12 @@ def test_origin_of_quoted_numbers_and_own_numbers_control():
 
 
 def test_drafting_the_blog_takes_under_two_seconds():
+    """A guard against a super-linear step, in this process's CPU time (a loaded machine's other
+    work does not count); issue 29's figure per post is printed by scripts/draft_measure.py."""
     text = POST.read_text()
-    t = time.monotonic()
+    t = time.process_time()
     draft_text(text, POST.name)
-    assert time.monotonic() - t < 2.0
+    assert time.process_time() - t < 2.0
 
 
 def test_issue_relation_examples():
@@ -695,9 +697,9 @@ def test_a_sentence_of_3000_numbers_and_a_post_of_many_tables_draft_linearly():
     tables recounted the groups for each table's number.  Now the ids run on (``-2`` .. ``-3000``)
     and the time is a fraction of the old one."""
     sentence = "# t\n\nIt ran at " + ", ".join(f"{i}.5 t/s" for i in range(1, 3001)) + ".\n"
-    t = time.monotonic()
+    t = time.process_time()  # this process's CPU time: other load on the machine does not count
     drafted = draft_text(sentence)
-    assert time.monotonic() - t < 5.0
+    assert time.process_time() - t < 5.0
     ids = [e.id for e in drafted.entries if e.kind == "claim"]
     assert ids[:3] == ["decode-tps-l3", "decode-tps-l3-2", "decode-tps-l3-3"]
     assert ids[-1] == "decode-tps-l3-3000"
