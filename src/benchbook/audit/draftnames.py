@@ -80,7 +80,7 @@ _ENGINE = re.compile(
     r"(?<![\w./-])("
     + "|".join(re.escape(k) for k in sorted(_ENGINES, key=len, reverse=True))
     + r")(?![\w-])",
-    re.IGNORECASE,
+    re.IGNORECASE | re.ASCII,  # glued to CJK text: "使用Ollama的", "用llama.cpp跑"
 )
 #: a llama.cpp build: its tag with what the post writes after it ("b4980", "b4980-cu12.4"), the
 #: number and commit ``--version`` prints ("build 9553 (9e3b928fd)", "version: 10451 (10bf611e5)"); not
@@ -104,12 +104,14 @@ _MODEL = re.compile(
     + _FAMILY
     + r")\s?\d+(?:\.\d+)?\s\d+(?:\.\d+)?[BM](?![\w-])"  # "Llama 3 8B", "Qwen 2.5 7B"
     r")(?:\s+(?P<quant>(?:UD-)?I?Q\d(?:_[A-Z0-9]+)*|MXFP4|BF16|FP8|AWQ|GPTQ))?(?![\w-])",
+    re.ASCII,
 )
 #: a quantisation named alone in prose ("UD-IQ3_XXS reached ...", "IQ2_XS with MTP")
 _QUANT_WORD = re.compile(
-    r"(?<![\w.-])(?:UD-)?I?Q\d_(?:[A-Z0-9]+_?)*[A-Z0-9]*(?![\w-])|(?<![\w.-])MXFP4(?![\w-])"
+    r"(?<![\w.-])(?:UD-)?I?Q\d_(?:[A-Z0-9]+_?)*[A-Z0-9]*(?![\w-])|(?<![\w.-])MXFP4(?![\w-])",
+    re.ASCII,
 )
-_BACKEND = re.compile(r"(?<![\w-])(CUDA|Vulkan|Metal|ROCm|SYCL|OpenCL)(?![\w-])")
+_BACKEND = re.compile(r"(?<![\w-])(CUDA|Vulkan|Metal|ROCm|SYCL|OpenCL)(?![\w-])", re.ASCII)
 _FA = re.compile(
     r"(?<![\w-])(?:-fa|--flash-attn|flash[ -]attention)\s*(?:=|:)?\s*(?P<w>on|off|1|0|enabled|disabled)\b",
     re.IGNORECASE,
