@@ -231,7 +231,8 @@ def test_an_engine_comparison_table_with_pp_s_and_tg_s_columns(tmp_path):
 def test_names_glued_to_cjk_text_are_read():
     # CJK letters are word characters to Python's ``\w``: an engine, model, quant or backend written
     # without a space in Chinese or Japanese prose is still a name
-    named = {(m.path, m.value) for m in mentions("我们使用Ollama的默认设置，用Qwen3-8B跑了Q4_K_M，后端是CUDA。")}
+    text = "我们使用Ollama的默认设置，用Qwen3-8B跑了Q4_K_M，后端是CUDA。"
+    named = {(m.path, m.value) for m in mentions(text)}
     assert named >= {("engine", "Ollama"), ("model", "Qwen3-8B"), ("quant", "Q4_K_M"), ("backend", "CUDA")}
     assert ("engine", "vLLM") in {(m.path, m.value) for m in mentions("vLLMで計測した")}
     assert ("engine", "llama.cpp") in {(m.path, m.value) for m in mentions("llama.cpp로 측정")}
