@@ -165,11 +165,21 @@ def test_a_command_line_with_environment_settings_before_it_sets_its_conditions(
 def test_a_gguf_name_drops_what_follows_the_quant():
     from benchbook.audit.draftcommand import model_and_quant
 
+    # the bits per weight after a quant name its variant: they stay with the quant
     assert model_and_quant("Mistral-Small-24B-Instruct-IQ3_M-3.66bpw.gguf") == (
         "Mistral-Small-24B-Instruct",
-        "IQ3_M",
+        "IQ3_M-3.66bpw",
     )
     assert model_and_quant("models/phi-4-Q5_K_S-imat.gguf") == ("phi-4", "Q5_K_S")
+    # a quant type ends where its parts end: "_MTP" after it is the file's variant, not the quant's
+    assert model_and_quant("Qwen3.6-27B-Q4_K_M_MTP.gguf") == ("Qwen3.6-27B", "Q4_K_M")
+    assert model_and_quant("Llama-3-8B-IQ2_XXS_imatrix.gguf") == ("Llama-3-8B", "IQ2_XXS")
+    assert model_and_quant("x-TQ1_0.gguf") == ("x", "TQ1_0")
+    assert model_and_quant("x-Q4_0_4_4.gguf") == ("x", "Q4_0_4_4")
+    assert [(m.path, m.value) for m in mentions("per the Q3_2024 report: Q8_0_MTP, IQ4_NL-4.5bpw")] == [
+        ("quant", "Q8_0"),
+        ("quant", "IQ4_NL-4.5bpw"),
+    ]  # control: "Q3_2024" (a quarter) is no quant type
     # controls: a quant first keeps the name after it; no quant keeps the whole stem
     assert model_and_quant("Q6_K-gemma-3-4b-it.gguf") == ("gemma-3-4b-it", "Q6_K")
     assert model_and_quant("gemma-3-4b-it.gguf") == ("gemma-3-4b-it", None)

@@ -72,9 +72,15 @@ _FLAGS: dict[str, tuple[str, str]] = {
 }
 #: flags that take no value (the next word is not theirs)
 _NO_VALUE = frozenset({"--cpu-moe", "--no-mmap", "--mlock", "--jinja", "--verbose", "-v", "--cont-batching"})
+#: a llama.cpp quantisation type by its parts (ggml's Q4_0, Q4_K_M, IQ3_XXS, TQ1_0, Q4_0_4_4;
+#: Unsloth's and bartowski's Q4_K_XL, Q6_K_L): what follows them is no part of it
+#: ("Qwen3-8B-Q4_K_M_MTP.gguf": Q4_K_M, and the model's MTP variant)
+QUANT_TYPE = r"T?I?Q\d(?:_[0-9K])?(?:_(?:XXS|XS|XL|NL|[SML]|\d))*"
+#: a quantisation's bits per weight written after it ("IQ4_XS-4.19bpw")
+_BPW = re.compile(r"-\d+(?:\.\d+)?bpw(?![A-Za-z0-9])", re.IGNORECASE)
 #: a quantisation in a model file name (llama.cpp's ggml types, Unsloth's UD- names, others)
 _QUANT = re.compile(
-    r"(?i)(?<![A-Za-z0-9])(UD-)?(I?Q\d(?:_[A-Z0-9]+)*|BF16|F16|F32|FP8|FP16|INT4|INT8|MXFP4|AWQ|GPTQ)"
+    rf"(?i)(?<![A-Za-z0-9])(UD-)?({QUANT_TYPE}|BF16|F16|F32|FP8|FP16|INT4|INT8|MXFP4|AWQ|GPTQ)"
     r"(?![A-Za-z0-9])"
 )
 
@@ -112,7 +118,11 @@ def model_and_quant(path: str) -> tuple[str, str | None]:
     quant = (found.group(1) or "") + found.group(2) if found else None
     if found and found.string is name:
         # GGUF names put the encoding last: what follows the quant is the encoding's own tag
-        # ("-4.19bpw", "-imat"), not the model's ("Qwen3-8B-IQ4_XS-4.19bpw.gguf" -> "Qwen3-8B")
+        # ("-4.19bpw", "-imat"), not the model's ("Qwen3-8B-IQ4_XS-4.19bpw.gguf" -> "Qwen3-8B");
+        # its bits per weight name the quant's variant ("IQ4_XS-4.19bpw")
+        bpw = _BPW.match(name, found.end())
+        if quant and bpw:
+            quant += bpw.group(0)
         name = name[: found.start()].strip("-_. ") or name[found.end() :].strip("-_. ")
     return name, quant
 

@@ -30,7 +30,7 @@ import functools
 import re
 from dataclasses import dataclass
 
-from .draftcommand import model_and_quant
+from .draftcommand import QUANT_TYPE, model_and_quant
 
 #: conditions that hold only in the clause that names them ("with a draft model it reached 141 t/s")
 CLAUSE_ONLY = frozenset({"decoding", "flash_attn"})
@@ -108,7 +108,8 @@ _MODEL = re.compile(
 )
 #: a quantisation named alone in prose ("UD-IQ3_XXS reached ...", "IQ2_XS with MTP")
 _QUANT_WORD = re.compile(
-    r"(?<![\w.-])(?:UD-)?I?Q\d_(?:[A-Z0-9]+_?)*[A-Z0-9]*(?![\w-])|(?<![\w.-])MXFP4(?![\w-])",
+    rf"(?<![\w.-])(?:UD-)?(?=T?I?Q\d_){QUANT_TYPE}(?:-\d+(?:\.\d+)?bpw)?(?![A-Za-z0-9-]|_\d)"
+    r"|(?<![\w.-])MXFP4(?![\w-])",
     re.ASCII,
 )
 _BACKEND = re.compile(r"(?<![\w-])(CUDA|Vulkan|Metal|ROCm|SYCL|OpenCL)(?![\w-])", re.ASCII)
