@@ -248,3 +248,18 @@ def test_names_glued_to_cjk_text_are_read():
     assert ("engine", "llama.cpp") in {(m.path, m.value) for m in mentions("llama.cpp로 측정")}
     # control: a name inside a longer ASCII word is none ("myollama", "CUDAGraph")
     assert [m for m in mentions("myollama wrapper with CUDAGraphs") if m.path in ("engine", "backend")] == []
+
+
+def test_a_data_centre_part_keeps_its_memory_and_form_factor():
+    assert _hardware("| GPU | NVIDIA A100 40GB PCIe |") == ["NVIDIA A100 40GB PCIe"]
+    assert _hardware("ran on an A100-SXM4-80GB node") == ["NVIDIA A100 80GB SXM4"]
+    assert _hardware("all runs on an H100 with 80GB of memory.") == ["NVIDIA H100 80GB"]
+    assert _hardware("8x H100 NVL") == ["8x NVIDIA H100 NVL"]
+    # controls: a part with one size keeps its name alone; the bare name stays bare
+    assert _hardware("a Tesla P40 24GB") == ["NVIDIA Tesla P40"]
+    assert _hardware("a single H100.") == ["NVIDIA H100"]
+
+
+def test_the_memory_in_a_data_centre_part_name_is_no_claim(tmp_path):
+    cf = _drafted("On an A100 80GB the 8B model decodes at 151.2 tok/s.\n", tmp_path)
+    assert [(c.value, _cond(cf, c).get("hardware")) for c in cf.claims] == [(151.2, "NVIDIA A100 80GB")]

@@ -54,7 +54,13 @@ _HARDWARE = re.compile(
     r"(?P<cmac>Mac\s?mini|Mac\s?Studio|MacBook\s(?:Air|Pro)|MacBook|iMac)\b"
     r"|(?:Apple\s+)?(?P<m>M[1-5])\s?(?P<ms>Pro|Max|Ultra)(?![A-Za-z_-])"
     r"|Apple\s+(?P<m2>M[1-5])\b"
-    r"|(?:NVIDIA\s+)?(?:Tesla\s+)?(?P<dc>[AHBLPTV]\d{2,3}S?|GB\d{2,3}|L4)(?![\w-])"
+    r"|(?:NVIDIA\s+)?(?:Tesla\s+)?(?P<dc>[AHBLPTV]\d{2,3}S?|GB\d{2,3}|L4)"
+    # a data-centre part's memory and form factor name its SKU ("A100 40GB PCIe", "A100-SXM4-80GB",
+    # "H100 NVL", "an A100 with 80GB memory"); a consumer card's size is its spec (``machine_size``)
+    r"(?:[\s-](?P<dcform>PCIe|SXM\d?|NVL)(?![A-Za-z0-9]))?"
+    r"(?:[\s-]?(?P<dcmem>\d{2,3})\s?GB(?:\s(?:of\s)?(?:HBM\w*|memory|VRAM))?(?![\w-])"
+    r"|\swith\s(?P<dcmem2>\d{2,3})\s?GB\s(?:of\s)?(?:HBM\w*\s)?(?:memory|VRAM)\b)?"
+    r"(?:[\s-](?P<dcform2>PCIe|SXM\d?|NVL))?(?![\w-])"
     r"|(?:AMD\s+)?(?:Instinct\s+)?(?P<mi>MI\d{3}X?)\b"
     r"|(?P<spark>DGX Spark|Strix Halo)"
     r"|(?:(?<=\bmy\s)|(?<=\bthe\s)|(?<=\ba\s)|(?<=\btwo\s)|(?<=\bdual\s)|(?<=\bon\s)|(?<=\d[x×]\s)|(?<=\d[x×]))"
@@ -170,6 +176,12 @@ def hardware_name(m: re.Match) -> str:
     elif g["dc"]:
         dc = g["dc"].upper()
         name = f"NVIDIA Tesla {dc}" if dc[0] in "PKMV" else f"NVIDIA {dc}"
+        # the memory where the part comes in several sizes (A100 40/80GB, H100 80/94GB); a P40's 24GB
+        # is its only size: a spec
+        mem = (g["dcmem"] or g["dcmem2"]) if re.fullmatch(r"[AH]\d00", dc) else None
+        form = g["dcform"] or g["dcform2"]
+        form = "PCIe" if form and form.lower() == "pcie" else form.upper() if form else None
+        name += (f" {mem}GB" if mem else "") + (f" {form}" if form else "")
     elif g["mi"]:
         name = f"AMD Instinct {g['mi'].upper()}"
     else:
@@ -261,6 +273,8 @@ def machine_size(text: str, start: int, end: int, named: list[Mention]) -> bool:
     (``_SPEC_AFTER``; ``named``: ``mentions(text)``)."""
     if _SPEC_AFTER.match(text, end):
         return True
+    if any(m.path == "hardware" and m.start <= start < m.end for m in named):
+        return True  # "A100 40GB": the size is part of the part's name
     return any(
         m.path == "hardware" and m.end <= start and re.fullmatch(r"[\s,(]*", text[m.end : start]) is not None
         for m in named
