@@ -263,3 +263,34 @@ def test_a_data_centre_part_keeps_its_memory_and_form_factor():
 def test_the_memory_in_a_data_centre_part_name_is_no_claim(tmp_path):
     cf = _drafted("On an A100 80GB the 8B model decodes at 151.2 tok/s.\n", tmp_path)
     assert [(c.value, _cond(cf, c).get("hardware")) for c in cf.claims] == [(151.2, "NVIDIA A100 80GB")]
+
+
+def test_table_headers_naming_model_quant_engine_in_other_languages(tmp_path):
+    cf = _drafted(
+        "| 模型 (Model) | 量化 (Quantization) | 引擎 | 速度 (tok/s) |\n|---|---|---|---|\n"
+        "| Qwen3-8B | Q4_K_M | vLLM | 88.5 |\n\n"
+        "| モデル | 量子化 | 速度 (tok/s) |\n|---|---|---|\n| Llama-3.1-8B | Q8_0 | 61.2 |\n\n"
+        "| Модель | Скорость (tok/s) |\n|---|---|\n| Mistral-7B | 40.3 |\n",
+        tmp_path,
+    )
+    got = [
+        (c.value, _cond(cf, c).get("model"), _cond(cf, c).get("quant"), _cond(cf, c).get("engine"))
+        for c in cf.claims
+    ]
+    assert got == [
+        (88.5, "Qwen3-8B", "Q4_K_M", "vLLM"),
+        (61.2, "Llama-3.1-8B", "Q8_0", None),
+        (40.3, "Mistral-7B", None, None),
+    ]
+
+
+def test_a_column_of_quant_names_is_the_quant_whatever_its_header(tmp_path):
+    cf = _drafted(
+        "TinyModel-1B on llama.cpp.\n\n"
+        "| 模型 | Throughput (tok/s) |\n|---|---|\n| Q4_K_M | 411 |\n| Q8_0 | 396 |\n\n"
+        "| Model (B) | Rate (tok/s) |\n|---|---|\n| Qwen3-4B | 120.5 |\n",
+        tmp_path,
+    )
+    got = [(c.value, _cond(cf, c).get("quant"), _cond(cf, c).get("model")) for c in cf.claims]
+    # control: a Latin header's remark "(B)" is no label of its own (not the batch's "b")
+    assert got == [(411, "Q4_K_M", None), (396, "Q8_0", None), (120.5, None, "Qwen3-4B")]

@@ -101,8 +101,13 @@ LABELS: dict[str, tuple[str, str]] = {
         ("block_max", "int"),
     ),
     **dict.fromkeys(("prompt", "task", "workload"), ("prompt", "str")),
-    **dict.fromkeys(("model",), ("model", "str")),
-    **dict.fromkeys(("quant", "quantization", "quantisation", "quant type"), ("quant", "str")),
+    **dict.fromkeys(
+        ("model", "模型", "モデル", "модель", "모델", "modell", "modèle", "modelo"), ("model", "str")
+    ),
+    **dict.fromkeys(
+        ("quant", "quantization", "quantisation", "quant type", "量化", "量子化", "квантизация", "양자화"),
+        ("quant", "str"),
+    ),
     **dict.fromkeys(
         (
             "tokens",
@@ -136,9 +141,25 @@ LABELS: dict[str, tuple[str, str]] = {
         ("concurrency", "int"),
     ),
     **dict.fromkeys(("mode", "decoding"), ("decoding", "decoding")),
-    **dict.fromkeys(("gpu", "hardware", "device"), ("hardware", "str")),
     **dict.fromkeys(
-        ("engine", "runtime", "framework", "inference engine", "backend engine"), ("engine", "str")
+        ("gpu", "hardware", "device", "显卡", "硬件", "ハードウェア", "видеокарта", "그래픽카드"),
+        ("hardware", "str"),
+    ),
+    **dict.fromkeys(
+        (
+            "engine",
+            "runtime",
+            "framework",
+            "inference engine",
+            "backend engine",
+            "引擎",
+            "推理引擎",
+            "框架",
+            "エンジン",
+            "движок",
+            "엔진",
+        ),
+        ("engine", "str"),
     ),
     **dict.fromkeys(("build", "commit", "version"), ("build", "str")),
     **dict.fromkeys(("run", "run index", "trial"), ("run_index", "int")),
@@ -258,8 +279,18 @@ _DECODING_HEADER = re.compile(r"\b(?:spec\w*|MTP|draft(?:ing)?|drafted)\b", re.I
 
 
 def _label_key(header: str) -> str:
-    h = re.sub(r"\(.*?\)", "", header.lower())
-    h = re.sub(r"[`*_\-–—:]+", "", h.replace("_", "")).strip()
+    """A table header as ``LABELS`` spells its keys: lower case, remarks in parentheses, dashes and
+    marks dropped; a header of another language with the English word in parentheses, "模型 (Model)",
+    "量化 (Quantization)", by that word where only it is a key."""
+    h = _bare_key(re.sub(r"[(（].*?[)）]", "", header))
+    if h not in LABELS and not re.search(r"[a-z0-9]", h):  # no Latin word outside the parentheses
+        inner = [_bare_key(x) for x in re.findall(r"[(（](.*?)[)）]", header)]
+        h = next((k for k in inner if k in LABELS and len(k) > 2), h)
+    return h
+
+
+def _bare_key(header: str) -> str:
+    h = re.sub(r"[`*_\-–—:]+", "", header.lower().replace("_", "")).strip()
     return re.sub(r"\s+", " ", h)
 
 
@@ -583,7 +614,7 @@ class _Drafter:
         by_cells = {
             j: path
             for j in range(width)
-            if kinds[j] == "label" and _label_key(header[j]) not in LABELS
+            if kinds[j] == "label"
             for path in [_cells_condition([r[j] for r in body if j < len(r) and not _EMPTY.match(r[j])])]
             if path
         }
@@ -610,7 +641,9 @@ class _Drafter:
                         _set(cond, shaped_path, shaped_value)
                     continue
                 path, typ = LABELS.get(_label_key(header[j]), ("", "str"))
-                path = path or by_cells.get(j) or "other." + _key(header[j] or "row")
+                # cells that are all quants, builds or hardware say what the column is, whatever its header
+                path = by_cells.get(j) or path or "other." + _key(header[j] or "row")
+                typ = "str" if j in by_cells else typ
                 value: object = cell
                 if typ == "int":
                     # "4096", "16K" (a size in K: ``draftcontext.count``), "0 (cold)"
