@@ -223,10 +223,10 @@ def _stated(
         # reports it under its label ("Device 0: NVIDIA GeForce RTX 4070 Ti, compute capability
         # 8.9", "GPU: RTX 3090", "Model:  Llama-3.2-1B-Q4_0.gguf", "ggml_vulkan: 0 = AMD Radeon ...")
         for _, t in rest:
-            m = _REPORT_LINE.match(t)
-            if m:
-                paths = ("model", "quant") if m.group("label").lower() == "model" else ("hardware",)
-                out += [(x.path, x.value) for x in mentions(m.group("value")) if x.path in paths]
+            report = _REPORT_LINE.match(t)
+            if report:
+                paths = ("model", "quant") if report.group("label").lower() == "model" else ("hardware",)
+                out += [(x.path, x.value) for x in mentions(report.group("value")) if x.path in paths]
         return commands, list(dict.fromkeys(out))
     for n, t in rest:
         for code in re.findall(r"`([^`]+)`", t):
