@@ -294,3 +294,25 @@ def test_a_column_of_quant_names_is_the_quant_whatever_its_header(tmp_path):
     got = [(c.value, _cond(cf, c).get("quant"), _cond(cf, c).get("model")) for c in cf.claims]
     # control: a Latin header's remark "(B)" is no label of its own (not the batch's "b")
     assert got == [(411, "Q4_K_M", None), (396, "Q8_0", None), (120.5, None, "Qwen3-4B")]
+
+
+def test_an_engine_named_by_its_repository(tmp_path):
+    def engines(text: str) -> list[object]:
+        return [m.value for m in mentions(text) if m.path == "engine"]
+
+    assert engines("# Eagle3 for MiniCPM3 (vllm-project/vllm pull request #24243)") == ["vLLM"]
+    assert engines("see ggml-org/llama.cpp#1234 and sgl-project/sglang") == ["llama.cpp", "SGLang"]
+    # controls: a fork's own name stays the fork's; a word inside another name is none
+    assert engines("built ikawrakow/ik_llama.cpp from source") == ["ik_llama.cpp"]
+    assert engines("pip install vllm-flash-attn") == []
+
+
+def test_a_vllm_bench_command_names_engine_and_model(tmp_path):
+    cf = _drafted(
+        "# Serving\n\n```\nvllm bench serve --model google/gemma-3-27b-it --num-prompts 16\n```\n\n"
+        "Mean TTFT was 812.5 ms.\n",
+        tmp_path,
+    )
+    assert [(c.value, _cond(cf, c).get("engine"), _cond(cf, c).get("model")) for c in cf.claims] == [
+        (812.5, "vLLM", "gemma-3-27b-it")
+    ]

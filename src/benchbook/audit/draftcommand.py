@@ -2,11 +2,11 @@
 
 A command line is a line that starts a llama.cpp tool (``llama-server``, ``llama-bench``,
 ``llama-cli``, ``llama-sweep-bench``, ``llama-speculative-simple``, older ``main``/``server``), vLLM
-(``vllm serve MODEL``, ``python -m vllm.entrypoints...``) or SGLang (``python -m
-sglang.launch_server``), a ``$`` or ``>`` prompt and environment settings
-(``CUDA_VISIBLE_DEVICES=0 GGML_CUDA_FORCE_MMQ=1``) allowed before it (a build suffix after the tool's
-name, ``llama-server-be0e35``, allowed), continued over lines ending in ``\\``, ``^`` or a backtick,
-or over indented lines each starting with a flag (YAML's folded ``cmd: >``) (``command_lines``).
+(``vllm serve MODEL``, ``vllm bench serve|latency|throughput``, ``python -m vllm.entrypoints...``)
+or SGLang (``python -m sglang.launch_server``, ``python -m sglang.bench_serving``), a ``$`` or ``>``
+prompt and environment settings (``CUDA_VISIBLE_DEVICES=0 GGML_CUDA_FORCE_MMQ=1``) allowed before it
+(a build suffix after the tool's name, ``llama-server-be0e35``, allowed), continued over lines
+ending in ``\\``, ``^`` or a backtick, or over indented lines each starting with a flag (YAML's folded ``cmd: >``) (``command_lines``).
 Its flags become claims-file conditions (``conditions_of``; llama.cpp's ``common/arg.cpp`` names):
 ``-ngl`` -> ``offload.n_gpu_layers``,
 ``-ncmoe``/``--n-cpu-moe`` -> ``offload.n_cpu_moe``, ``-c``/``--ctx-size`` (vLLM ``--max-model-len``,
@@ -32,7 +32,8 @@ from ..ingest.settings import flash_attn_word
 _TOOL = re.compile(
     r"^\s*(?:[$>#]\s*|PS [^>]*>\s*)?(?:[A-Z][A-Z0-9_]*=\S*\s+)*(?:\S*[/\\])?(?:\./)?"
     r"(?P<tool>llama-(?:server|bench|cli|sweep-bench|batched-bench|speculative-simple|speculative)|"
-    r"main|server|vllm\s+serve|python3?\s+-m\s+(?:vllm\.entrypoints\S*|sglang\.launch_server))"
+    r"main|server|vllm\s+(?:bench\s+)?serve|vllm\s+bench\s+(?:latency|throughput)|"
+    r"python3?\s+-m\s+(?:vllm\.entrypoints\S*|sglang\.launch_server|sglang\.bench_\w+))"
     r"(?:-[0-9a-f]{6,40})?(?:\.exe)?(?=\s|$)"
 )
 #: flag -> (condition path, kind): kind int | str | fa | model | draft | flag

@@ -83,9 +83,8 @@ _ENGINES = {
     "koboldcpp": "KoboldCpp",
 }
 _ENGINE = re.compile(
-    r"(?<![\w./-])("
-    + "|".join(re.escape(k) for k in sorted(_ENGINES, key=len, reverse=True))
-    + r")(?![\w-])",
+    # after a "/": a repository of the engine's name ("vllm-project/vllm", "ggml-org/llama.cpp")
+    r"(?<![\w.-])(" + "|".join(re.escape(k) for k in sorted(_ENGINES, key=len, reverse=True)) + r")(?![\w-])",
     re.IGNORECASE | re.ASCII,  # glued to CJK text: "使用Ollama的", "用llama.cpp跑"
 )
 #: a llama.cpp build: its tag with what the post writes after it ("b4980", "b4980-cu12.4"), the
