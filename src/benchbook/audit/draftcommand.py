@@ -6,7 +6,8 @@ A command line is a line that starts a llama.cpp tool (``llama-server``, ``llama
 or SGLang (``python -m sglang.launch_server``, ``python -m sglang.bench_serving``), a ``$`` or ``>``
 prompt and environment settings (``CUDA_VISIBLE_DEVICES=0 GGML_CUDA_FORCE_MMQ=1``) allowed before it
 (a build suffix after the tool's name, ``llama-server-be0e35``, allowed), continued over lines
-ending in ``\\``, ``^`` or a backtick, or over indented lines each starting with a flag (YAML's folded ``cmd: >``) (``command_lines``).
+ending in ``\\``, ``^`` or a backtick, or over indented lines each starting with a flag (YAML's
+folded ``cmd: >``) (``command_lines``).
 Its flags become claims-file conditions (``conditions_of``; llama.cpp's ``common/arg.cpp`` names):
 ``-ngl`` -> ``offload.n_gpu_layers``,
 ``-ncmoe``/``--n-cpu-moe`` -> ``offload.n_cpu_moe``, ``-c``/``--ctx-size`` (vLLM ``--max-model-len``,
