@@ -175,6 +175,10 @@ def test_a_gguf_name_drops_what_follows_the_quant():
     assert model_and_quant("Qwen3.6-27B-Q4_K_M_MTP.gguf") == ("Qwen3.6-27B", "Q4_K_M")
     assert model_and_quant("Llama-3-8B-IQ2_XXS_imatrix.gguf") == ("Llama-3-8B", "IQ2_XXS")
     assert model_and_quant("x-TQ1_0.gguf") == ("x", "TQ1_0")
+    assert model_and_quant("Wizard-Vicuna-30B-Uncensored.ggmlv3.q4_0.bin") == (
+        "Wizard-Vicuna-30B-Uncensored",
+        "q4_0",
+    )
     assert model_and_quant("x-Q4_0_4_4.gguf") == ("x", "Q4_0_4_4")
     assert [(m.path, m.value) for m in mentions("per the Q3_2024 report: Q8_0_MTP, IQ4_NL-4.5bpw")] == [
         ("quant", "Q8_0"),
@@ -316,3 +320,14 @@ def test_a_vllm_bench_command_names_engine_and_model(tmp_path):
     assert [(c.value, _cond(cf, c).get("engine"), _cond(cf, c).get("model")) for c in cf.claims] == [
         (812.5, "vLLM", "gemma-3-27b-it")
     ]
+
+
+def test_model_families_beyond_the_big_ones():
+    def models(text: str) -> list[object]:
+        return [m.value for m in mentions(text) if m.path == "model"]
+
+    assert models("本文基于 TinyLlama-1.1B-Chat-v1.0 模型") == ["TinyLlama-1.1B-Chat-v1.0"]
+    assert models("--model-dir NousResearch/Meta-Llama-3.1-8B-Instruct") == ["Meta-Llama-3.1-8B-Instruct"]
+    assert models("ERNIE-4.5-21B-A3B and MiniCPM4-8B") == ["ERNIE-4.5-21B-A3B", "MiniCPM4-8B"]
+    # control: a family word without a size is no model name here ("the MiniCPM team")
+    assert models("the MiniCPM team and TinyLlama authors") == []

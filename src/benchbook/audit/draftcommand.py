@@ -115,7 +115,8 @@ def model_and_quant(path: str) -> tuple[str, str | None]:
     "UD-Q4_K_XL")``)."""
     name = PureWindowsPath(PurePosixPath(path).name).name
     name, _, tag = name.partition(":")
-    name = re.sub(r"(?i)\.gguf$|-\d{5}-of-\d{5}|-GGUF$", "", name)
+    # the file's format is no part of the name (GGUF; GGML's "x.ggmlv3.q4_0.bin")
+    name = re.sub(r"(?i)\.gguf$|\.bin$|-\d{5}-of-\d{5}|-GGUF$", "", name)
     found = _QUANT.search(tag) or _QUANT.search(name)
     quant = (found.group(1) or "") + found.group(2) if found else None
     if found and found.string is name:
@@ -126,6 +127,7 @@ def model_and_quant(path: str) -> tuple[str, str | None]:
         if quant and bpw:
             quant += bpw.group(0)
         name = name[: found.start()].strip("-_. ") or name[found.end() :].strip("-_. ")
+        name = re.sub(r"(?i)[.-]ggml(?:v\d+)?$", "", name)
     return name, quant
 
 

@@ -100,7 +100,9 @@ _BUILD = re.compile(
 #: ``draftcontext``'s family-and-version names)
 MODEL_FAMILIES = (
     r"Qwen|QwQ|Llama|Mistral|Mixtral|Ministral|Devstral|Magistral|Codestral|Gemma|Phi|DeepSeek|GLM|"
-    r"gpt-oss|Granite|Nemotron|Kimi|MiniMax|Falcon|OLMo|SmolLM|Hermes|LFM|InternLM|Yi|Command-R"
+    r"gpt-oss|Granite|Nemotron|Kimi|MiniMax|Falcon|OLMo|SmolLM|Hermes|LFM|InternLM|Yi|Command-R|"
+    r"Meta-Llama|TinyLlama|CodeLlama|MiniCPM|ERNIE|Vicuna|Wizard\w*|Zephyr|StarCoder|Baichuan|ChatGLM|"
+    r"Aya|Jamba|Hunyuan|Seed-OSS|EXAONE"
 )
 #: a GGUF file, or a model name of a known family with its size ("Qwen3-30B-A3B", "gpt-oss-20b")
 _MODEL = re.compile(
