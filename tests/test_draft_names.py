@@ -262,6 +262,9 @@ def test_a_data_centre_part_keeps_its_memory_and_form_factor():
     # controls: a part with one size keeps its name alone; the bare name stays bare
     assert _hardware("a Tesla P40 24GB") == ["NVIDIA Tesla P40"]
     assert _hardware("a single H100.") == ["NVIDIA H100"]
+    # a workstation card is named bare too ("on A6000 machine")
+    assert _hardware("slow on A6000 machine") == ["NVIDIA RTX A6000"]
+    assert _hardware("an RTX A4500") == ["NVIDIA GeForce RTX A4500"]
 
 
 def test_the_memory_in_a_data_centre_part_name_is_no_claim(tmp_path):

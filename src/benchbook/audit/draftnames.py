@@ -54,6 +54,7 @@ _HARDWARE = re.compile(
     r"(?P<cmac>Mac\s?mini|Mac\s?Studio|MacBook\s(?:Air|Pro)|MacBook|iMac)\b"
     r"|(?:Apple\s+)?(?P<m>M[1-5])\s?(?P<ms>Pro|Max|Ultra)(?![A-Za-z_-])"
     r"|Apple\s+(?P<m2>M[1-5])\b"
+    r"|(?:NVIDIA\s+)?(?P<ws>A[245]000|A[245]500|A6000)(?![\w-])"  # workstation cards: "RTX A6000"
     r"|(?:NVIDIA\s+)?(?:Tesla\s+)?(?P<dc>[AHBLPTV]\d{2,3}S?|GB\d{2,3}|L4)"
     # a data-centre part's memory and form factor name its SKU ("A100 40GB PCIe", "A100-SXM4-80GB",
     # "H100 NVL", "an A100 with 80GB memory"); a consumer card's size is its spec (``machine_size``)
@@ -178,6 +179,8 @@ def hardware_name(m: re.Match) -> str:
         name = f"Apple {g['m'].upper()} {g['ms'].capitalize()}"
     elif g["m2"]:
         name = f"Apple {g['m2'].upper()}"
+    elif g["ws"]:
+        name = f"NVIDIA RTX {g['ws'].upper()}"
     elif g["dc"]:
         dc = g["dc"].upper()
         name = f"NVIDIA Tesla {dc}" if dc[0] in "PKMV" else f"NVIDIA {dc}"
