@@ -183,7 +183,7 @@ def test_a_number_written_as_a_bound_is_a_bound_statement(tmp_path):
         ("s-l1", "above", 40.0, "tok/s", {"metric": "decode_tps"}),
         ("s-l3", "below", 9.0, "%", {"metric": "share"}),
         ("s-l5", "below", 2.0, "s", {"metric": "load_time"}),
-        ("s-l5-2", "above", 12.0, "GB", {"metric": "vram_peak", "backend": "Vulkan"}),
+        ("s-l5-2", "above", 12.0, "GB", {"metric": "vram", "backend": "Vulkan"}),
         ("s-l7", "below", 80.0, "tok/s", {"metric": "decode_tps", "backend": "Vulkan"}),
     ]
 

@@ -56,8 +56,13 @@ LABELS: dict[str, tuple[str, str]] = {
         ("block_max", "int"),
     ),
     **dict.fromkeys(("prompt", "task", "workload"), ("prompt", "str")),
-    **dict.fromkeys(("model",), ("model", "str")),
-    **dict.fromkeys(("quant", "quantization", "quantisation", "quant type"), ("quant", "str")),
+    **dict.fromkeys(
+        ("model", "模型", "モデル", "модель", "모델", "modell", "modèle", "modelo"), ("model", "str")
+    ),
+    **dict.fromkeys(
+        ("quant", "quantization", "quantisation", "quant type", "量化", "量子化", "квантизация", "양자화"),
+        ("quant", "str"),
+    ),
     **dict.fromkeys(
         (
             "tokens",
@@ -91,9 +96,25 @@ LABELS: dict[str, tuple[str, str]] = {
         ("concurrency", "int"),
     ),
     **dict.fromkeys(("mode", "decoding"), ("decoding", "decoding")),
-    **dict.fromkeys(("gpu", "hardware", "device"), ("hardware", "str")),
     **dict.fromkeys(
-        ("engine", "runtime", "framework", "inference engine", "backend engine"), ("engine", "str")
+        ("gpu", "hardware", "device", "显卡", "硬件", "ハードウェア", "видеокарта", "그래픽카드"),
+        ("hardware", "str"),
+    ),
+    **dict.fromkeys(
+        (
+            "engine",
+            "runtime",
+            "framework",
+            "inference engine",
+            "backend engine",
+            "引擎",
+            "推理引擎",
+            "框架",
+            "エンジン",
+            "движок",
+            "엔진",
+        ),
+        ("engine", "str"),
     ),
     **dict.fromkeys(("build", "commit", "version"), ("build", "str")),
     **dict.fromkeys(("run", "run index", "trial"), ("run_index", "int")),
@@ -156,9 +177,18 @@ class Drafted:
 
 def label_key(header: str) -> str:
     """A table header as ``LABELS`` keys it: lower case, no parentheses, dashes, underscores,
-    backticks, asterisks or colons, spaces single ("N-GPU Layers (ngl)" -> "ngpu layers")."""
-    h = re.sub(r"\(.*?\)", "", header.lower())
-    h = re.sub(r"[`*_\-–—:]+", "", h.replace("_", "")).strip()
+    backticks, asterisks or colons, spaces single ("N-GPU Layers (ngl)" -> "ngpu layers"); a header
+    of another language with the English word in parentheses, "模型 (Model)", "量化 (Quantization)",
+    by that word where only it is a key."""
+    h = _bare_key(re.sub(r"[(（].*?[)）]", "", header))
+    if h not in LABELS and not re.search(r"[a-z0-9]", h):  # no Latin word outside the parentheses
+        inner = [_bare_key(x) for x in re.findall(r"[(（](.*?)[)）]", header)]
+        h = next((k for k in inner if k in LABELS and len(k) > 2), h)
+    return h
+
+
+def _bare_key(header: str) -> str:
+    h = re.sub(r"[`*_\-–—:]+", "", header.lower().replace("_", "")).strip()
     return re.sub(r"\s+", " ", h)
 
 

@@ -425,7 +425,7 @@ class Tables(Sides):
         by_cells = {
             j: path
             for j in range(width)
-            if kinds[j] == "label" and label_key(header[j]) not in LABELS
+            if kinds[j] == "label"
             for path in [_cells_condition([r[j] for r in body if j < len(r) and not _EMPTY.match(r[j])])]
             if path
         }
@@ -452,7 +452,9 @@ class Tables(Sides):
                         set_path(cond, shaped_path, shaped_value)
                     continue
                 path, typ = LABELS.get(label_key(header[j]), ("", "str"))
-                path = path or by_cells.get(j) or "other." + _key(header[j] or "row")
+                # cells that are all quants, builds or hardware say what the column is, whatever its header
+                path = by_cells.get(j) or path or "other." + _key(header[j] or "row")
+                typ = "str" if j in by_cells else typ
                 value: object = cell
                 if typ == "int":
                     # "4096", "16K" (a size in K: ``draftcontext.count``), "0 (cold)"
