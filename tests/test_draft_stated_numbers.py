@@ -356,3 +356,19 @@ def test_acceptance_length_column_and_its_control(tmp_path):
         (1.38, "tokens", "mean_accepted_length"),
         (2.71, "tokens", "mean_accepted_length"),
     ]
+
+
+def test_tap_lines_sharing_a_margin_do_not_crash(tmp_path):
+    # two test lines with the same "+ 10% margin": the margin is each line's statement, and a
+    # restated cell cites the table's claim (a regression: the second line cited the first's margin)
+    cf = _drafted(
+        BANNER.replace(
+            "ok 2 - decode 97.5 t/s >= 90\n",
+            "ok 2 - q8_0 decode (103.9 t/s) >= f16 (101.4 t/s) - 10% margin (91.3 t/s)\n"
+            "ok 3 - q8_0 KV (68 MiB) <= f16 KV (128 MiB) + 10% margin (140.8 MiB)\n",
+        ),
+        tmp_path,
+    )
+    values = sorted((c.value, c.unit) for c in cf.claims)
+    assert (91.3, "t/s") in values and (140.8, "MiB") in values
+    assert not [c for c in cf.claims if c.unit == "%"]

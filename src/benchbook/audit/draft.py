@@ -161,6 +161,7 @@ class _Drafter(Tables, Sentences):
         (the schema counts at most 15 decimals)."""
         if (
             r.method == "TAP"
+            and family(r.unit) in ("rate", "size", "time", "tokens")
             and (x := plain_value(r.value)) is not None
             and (round(x, 9), r.unit) in self.by_number
         ):

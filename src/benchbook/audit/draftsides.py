@@ -865,6 +865,8 @@ class Sides(DraftCore):
         for ids in self.by_value.values():
             if cid in ids:
                 ids.remove(cid)
+        for key in [k for k, first in self.by_number.items() if first == cid]:
+            del self.by_number[key]
         self.profile.pop(cid, None)
 
     def ratio_bound(
