@@ -350,7 +350,11 @@ class Tables(Sides):
             # a table of metrics as rows, configurations as columns: its row of token counts
             # ("Generated tokens  80  88  70") is one more result of each configuration, not a label
             counted = shape == "rows" and j > 0 and _tokens_column(h, cells) is not None
-            if (key in LABELS and not counted) or j == 0 and not head_unit and not with_unit:
+            # a setting's word with a unit of a result ("Prompt (t/s)", "Batch (ms)", "Context
+            # (GB)") heads results: a rate, time or size column whatever its word; with a count
+            # ("Context (tokens)") or no unit it is the setting
+            measured = family(_header_unit(h)) not in (None, "tokens", "layers")
+            if (key in LABELS and not counted and not measured) or j == 0 and not head_unit and not with_unit:
                 kinds.append("label")
             elif head_unit or with_unit or _metric_header(h):
                 kinds.append("value")
