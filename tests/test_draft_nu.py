@@ -5,10 +5,10 @@ number, a build's engine, the target beside a draft model, runs and tokens state
 from __future__ import annotations
 
 import pytest
-from drafting import conditions
-from drafting import drafted as _drafted
 
 from benchbook.audit import schema
+from drafting import conditions
+from drafting import drafted as _drafted
 
 
 def _by_value(cf: schema.ClaimsFile) -> dict[float, schema.Claim]:
