@@ -775,16 +775,14 @@ def test_conditions_named_in_prose_and_an_inline_command_go_to_their_claims(tmp_
         "decode-tps-l9": {
             "model": "Qwen3-30B-A3B",
             "quant": "Q4_K_M",
-            "build": "b4980",
             "hardware": "Apple M2 Max",
-            "engine": "vLLM",
+            "engine": "vLLM",  # b4980 is a llama.cpp release tag, no build of vLLM
         },
         "decode-tps-l9-2": {
             "model": "Qwen3-30B-A3B",
             "quant": "Q4_K_M",
-            "build": "b4980",
             "hardware": "Apple M2 Max",
-            "engine": "Ollama",
+            "engine": "Ollama",  # b4980 is a llama.cpp release tag, no build of Ollama
         },
     }
     (s,) = cf.statements

@@ -26,7 +26,7 @@ def _by_value(cf: schema.ClaimsFile) -> dict[float, schema.Claim]:
     ],
 )
 def test_a_setting_word_over_a_rate_unit_heads_a_result_column(tmp_path, header, unit, metric):
-    """"Prompt (t/s)" is a column of prefill rates, not the `prompt` setting: a header with a
+    """ "Prompt (t/s)" is a column of prefill rates, not the `prompt` setting: a header with a
     rate's, time's or size's unit is a result column whatever its word."""
     text = (
         f"| Config | {header} | Gen (t/s) |\n|---|---|---|\n"
@@ -46,3 +46,78 @@ def test_a_setting_word_over_a_count_stays_the_setting(tmp_path):
     got = _by_value(cf)
     assert [(c.value, conditions(cf, c)["ctx"]) for c in cf.claims] == [(31.5, 4096), (24.8, 16384)]
     assert 4096 not in got
+
+
+_PHASE_TABLE = (
+    "| Setup | PP (t/s) | TG (t/s) |\n|---|---|---|\n"
+    "| plain | 1500.0 | 40.0 |\n| small draft | 1440.0 | 70.0 |\n| big draft | 1350.0 | 60.0 |\n\n"
+)
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Prompt processing drops ~4% with the small draft loaded.",
+        "PP is about 4% lower with the small draft.",
+        "Prefill got ~4% slower with the small draft.",
+    ],
+)
+def test_a_relations_phase_words_pick_the_sides_metric(tmp_path, sentence):
+    """ "Prompt processing drops ~4%" relates two prefill rates (1500 -> 1440: -4%), never two
+    generation rates of the table, whatever the phase's name (PP, prefill, prompt processing)."""
+    cf = _drafted(_PHASE_TABLE + sentence + "\n", tmp_path)
+    s = next(s for s in cf.statements if s.value == -4)
+    assert [next(c.value for c in cf.claims if c.id == i) for i in s.of or []] == [1500.0, 1440.0]
+
+
+def test_a_speed_with_no_phase_named_relates_generation_rates(tmp_path):
+    """Control: "about 50% more speed" names no phase: the generation rates (40 -> 60), not the
+    prefill ones; "token generation is 75% faster" the same column."""
+    text = (
+        _PHASE_TABLE
+        + "The big draft gave about 50% more speed. Token generation is 75% faster with the small one.\n"
+    )
+    cf = _drafted(text, tmp_path)
+    got = {
+        s.value: [next(c.value for c in cf.claims if c.id == i) for i in s.of or []] for s in cf.statements
+    }
+    assert got == {50: [40.0, 60.0], 75: [40.0, 70.0]}
+
+
+def test_each_phase_of_one_sentence_relates_its_own_rates(tmp_path):
+    """ "48.0 t/s for pp512 and 9.0 t/s for tg128 on the old build, so PP is ~25% faster on the new
+    one while TG gained ~10%": each change relates its phase's two rates (old build -> table)."""
+    text = (
+        "| test | t/s |\n|---|---|\n| pp512 | 60.00 |\n| tg128 | 9.90 |\n\n"
+        "The old build gave 48.0 t/s for pp512 and 9.0 t/s for tg128, so prompt processing is ~25% "
+        "faster on the new one while generation gained ~10%.\n"
+    )
+    cf = _drafted(text, tmp_path)
+    got = {
+        s.value: [next(c.value for c in cf.claims if c.id == i) for i in s.of or []] for s in cf.statements
+    }
+    assert got == {25: [48.0, 60.0], 10: [9.0, 9.9]}
+    assert {c.value: c.metric for c in cf.claims} == {
+        60.0: "prefill_tps",
+        9.9: "decode_tps",
+        48.0: "prefill_tps",
+        9.0: "decode_tps",
+    }
+
+
+@pytest.mark.parametrize("other", ["Ollama", "vLLM", "LM Studio"])
+def test_a_llama_cpp_build_stays_off_another_engines_claim(tmp_path, other):
+    """ "llama.cpp b4100 does 12.0 t/s … {other} does 10.0 t/s": b4100 is a llama.cpp release tag,
+    no build of the other engine's claim."""
+    text = f"On llama.cpp b4100 generation runs at 12.0 t/s.\n\n{other} on the same box does 10.0 t/s.\n"
+    cf = _drafted(text, tmp_path)
+    got = {c.value: conditions(cf, c) for c in cf.claims}
+    assert got[12.0].get("build") == "b4100"
+    assert "build" not in got[10.0]
+
+
+def test_a_build_stays_on_its_engines_claims(tmp_path):
+    """Control: a llama.cpp fork's (ik_llama.cpp) claim keeps the b-tag build stated for it."""
+    text = "ik_llama.cpp b3800 does 14.0 t/s here.\n"
+    cf = _drafted(text, tmp_path)
+    assert conditions(cf, cf.claims[0]).get("build") == "b3800"

@@ -36,7 +36,7 @@ import shlex
 from dataclasses import dataclass, field
 
 from .draftcommand import command_lines, conditions_of, put_path
-from .draftnames import DECODING_PHRASE, MODEL_FAMILIES, heading_engine, mentions
+from .draftnames import DECODING_PHRASE, MODEL_FAMILIES, builds_engine, heading_engine, mentions
 from .draftprose import numbers
 from .post import Block, Post
 
@@ -597,6 +597,8 @@ def fill(post: Post, entries: list, groups: list) -> None:
             cond["decoding"] = drafting
         own = cond.get("model") or shared.get("model")
         _fill(cond, ctx.at(int(e.fields["source_line"]), own), lambda p, shared=shared: _has(shared, p))
+        if not builds_engine(cond.get("build"), cond.get("engine") or shared.get("engine")):
+            del cond["build"]  # "21% faster than Ollama" after "llama.cpp b4000": not Ollama's build
         if isinstance(cond.get("model"), str):
             cond["model"] = _fuller(cond["model"], models)
         if "conditions" in e.fields:

@@ -25,7 +25,7 @@ import bisect
 import re
 from dataclasses import dataclass, field
 
-from .draftnames import engines_in
+from .draftnames import builds_engine, engines_in
 from .draftprose import Number
 from .post import Post
 from .resultlines import Result
@@ -382,6 +382,10 @@ class DraftCore:
     # --- claims ---------------------------------------------------------------------------------
     def add_claim(self, fields: dict, base: str, group: str | None = None, label: str = "") -> str:
         cid = self.new_id(base)
+        cond = fields.get("conditions")
+        if isinstance(cond, dict) and not builds_engine(cond.get("build"), cond.get("engine")):
+            # "llama.cpp b4000 … 21% faster than Ollama": the build is llama.cpp's, not Ollama's
+            fields = {**fields, "conditions": {k: v for k, v in cond.items() if k != "build"}}
         entry = Entry("claim", cid, {"id": cid, **fields}, group)
         self.out.entries.append(entry)
         self.claims[cid] = entry

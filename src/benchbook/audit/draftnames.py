@@ -150,6 +150,20 @@ class Mention:
     end: int = 0
 
 
+#: a llama.cpp release tag ("b4980", "b4980-cu12.4") or ``--version``'s "9553 (9e3b928fd)"
+_LLAMA_BUILD = re.compile(r"b\d{4,5}(?:-[a-z][\w.]*\d)?|\d{4,5}\s\([0-9a-f]{7,40}\)")
+
+
+def builds_engine(build: object, engine: object) -> bool:
+    """Whether a claim of ``engine`` may carry ``build``: a llama.cpp build (a release tag "b4980",
+    ``--version``'s "9553 (9e3b928fd)") is a build of llama.cpp or its forks, never of another
+    engine (Ollama, vLLM, MLX: their versions are "0.5.7", "v0.6.3"); any build with no engine
+    stated, or no build, is kept."""
+    if not isinstance(build, str) or not isinstance(engine, str) or not _LLAMA_BUILD.fullmatch(build):
+        return True
+    return re.search(r"llama[._-]?cpp|^llama", engine, re.IGNORECASE) is not None  # not "Ollama"
+
+
 def hardware_name(m: re.Match) -> str:
     """The hardware a ``_HARDWARE`` match names, with its vendor (module doc)."""
     g = m.groupdict()

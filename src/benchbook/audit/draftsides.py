@@ -70,6 +70,36 @@ _RESTATED = re.compile(
 )
 
 
+#: words naming a rate's phase: prompt processing (prefill) or token generation (decode); a
+#: method's name ("speculative decoding") names neither
+_PHASE_WORDS = {
+    "prefill_tps": re.compile(
+        r"\b(?:prompt(?:\s+(?:processing|eval\w*|ingestion))?|prefill\w*|pp\d*|pp\s?/\s?s|pre-?fill)\b", re.I
+    ),
+    "decode_tps": re.compile(
+        r"\b(?:(?:token\s+)?generation|generating|tg\d*|decod(?:e|ing)\s+(?:speed|rate|throughput)|"
+        r"(?<!speculative\s)(?<!self-speculative\s)decod(?:e|ing)|output\s+(?:speed|rate))\b",
+        re.I,
+    ),
+}
+
+
+def rate_named(words: str, at: int | None = None) -> str | None:
+    """The rate metric (``prefill_tps`` or ``decode_tps``) that ``words`` name by its phase
+    ("prompt processing", "PP", "prefill"; "generation", "TG", "decode"), None when they name
+    neither.  With ``at`` (the offset of the stated number in ``words``) the phase named nearest
+    before it, else the first after it ("PP is 28% faster while generation gained ~6%": prefill,
+    then decode); without, None when they name both.  "speculative decoding" is a method, not the
+    decode phase."""
+    hits = sorted((m.start(), metric) for metric, pat in _PHASE_WORDS.items() for m in pat.finditer(words))
+    if at is not None:
+        before = [metric for start, metric in hits if start < at]
+        after = [metric for start, metric in hits if start >= at]
+        return before[-1] if before else after[0] if after else None
+    named = {metric for _, metric in hits}
+    return named.pop() if len(named) == 1 else None
+
+
 def _factor(unit: str | None, to: str | None) -> float:
     """``units.factor`` (970 MB in GB: 0.97), 1 where the units are not of one known quantity."""
     try:
@@ -206,6 +236,9 @@ class Sides(DraftCore):
         elif (
             len(in_sentence) == 2
             and len(fams) == 1
+            # "48.7 t/s for pp512 and 10.4 t/s for tg128, so PP is 28% faster": a prefill and a
+            # decode rate are no two sides of one change
+            and self.metric_of_claim(in_sentence[0][1]) == self.metric_of_claim(in_sentence[1][1])
             and not (  # "Rates 40.1 / 41.3 tok/s, +12% over last week": a list, the other side named
                 _side_names(rel.other)
                 and re.fullmatch(r"\s*/\s*", text[in_sentence[0][0].end : in_sentence[1][0].start])
@@ -229,10 +262,13 @@ class Sides(DraftCore):
             else:
                 sides = [b, a] if (rel.sign < 0) != later_first else [a, b]  # from 310 to 1,420: 1,420 / 310
         before = [(m, cid) for m, cid in in_sentence if m.end <= n.start]
-        if sides is None and before and rel.other:
+        phase = rate_named(text[lo_c:hi_c], n.start - lo_c)
+        if sides is None and before and rel.other and phase in (None, self.metric_of_claim(before[-1][1])):
+            # the number before the phrase is its subject, unless the phrase names another phase
+            # ("10.4 t/s for tg128, so prompt processing is 28% faster")
             subject_n, subject = before[-1]
             other = self.named_by(rel.other, exclude={subject}, fam=family(subject_n.unit))
-            if other is not None:
+            if other is not None and self.metric_of_claim(other) == self.metric_of_claim(subject):
                 sides = [subject, other] if rel.kind == "ratio" else [other, subject]
                 if rel.kind == "ratio" and rel.sign < 0:
                     sides.reverse()
@@ -404,7 +440,10 @@ class Sides(DraftCore):
             words,
         ):
             words = sentence.lower()  # "Rates 40.1 / 41.3 tok/s, +12% over last week": the sentence's
-        if re.search(r"prefill|prompt|\bpp\b|pp\d", words):
+        phase = rate_named(text[lo:hi], n.start - lo)  # "PP +28% while generation gained ~6%"
+        if phase is not None:
+            metric = "prefill_change" if phase == "prefill_tps" else "decode_change"
+        elif re.search(r"prefill|prompt|\bpp\b|pp\d", words):
             metric = "prefill_change"
         elif re.search(r"decod|generat|\btg\b|tg\d|output", words):
             metric = "decode_change"
@@ -549,6 +588,14 @@ class Sides(DraftCore):
                 rel, anchors[0][1], text[lo : anchors[0][0].start], placed, gain, stated, tol
             )
         scope = self._scope()
+        # "Prompt processing drops ~4%", "TG gained 6%", "2x faster": the rate the clause's words
+        # name, else (a speed with no phase named) generation's, picks the sides' metric
+        rates = {self.metric_of_claim(c) for c in scope} & {"prefill_tps", "decode_tps"}
+        worded = rate_named(clause, n.start - lo)
+        phase = worded or ("decode_tps" if len(rates) == 2 else None)
+        by_phase = phase in rates and len([c for c in scope if self.metric_of_claim(c) == phase]) >= 2
+        if by_phase:
+            scope = [c for c in scope if self.metric_of_claim(c) == phase]
         if len(scope) < 2:
             return None
         subject_words = text[lo : n.start]
@@ -561,6 +608,16 @@ class Sides(DraftCore):
                 if found is not None:
                     return found
         named = self._named_in(clause, scope)
+        widened = len(named) == 1 and worded is not None and by_phase
+        if widened:
+            # "PP is 28% faster on the new build", "PP drops ~4% with the small draft" naming one
+            # rate of the phase: of the pairs of it and another rate of the phase (a table row's:
+            # the table's first row, its baseline), the one whose values give the stated value
+            anchor, named = named[0], scope
+            group = self.claims[anchor].group
+            if group is not None:
+                first = next(c for c in scope if self.claims[c].group == group)
+                named = [first, anchor] if first != anchor else [anchor]
         if len(named) == len(scope) and not (
             word_set(clause) & set().union(*(self.profile[c][1] for c in scope))
         ):
@@ -570,6 +627,8 @@ class Sides(DraftCore):
         pairs = ordered or [
             (a, b) for i, a in enumerate(named) for b in named[i + 1 :] if self._comparable(a, b)
         ]
+        if widened:
+            pairs = [(a, b) for a, b in pairs if anchor in (a, b)]
         oriented = []
         for a, b in pairs:
             va, vb = self._value(a), self._value(b)
@@ -578,7 +637,7 @@ class Sides(DraftCore):
             larger_b = vb * _factor(self.profile[b][0], self.profile[a][0]) > va
             frm, to = (a, b) if ordered or larger_b == gain else (b, a)
             oriented.append([to, frm] if rel.kind == "ratio" else [frm, to])
-        pick = self._pick(rel.kind, oriented, stated, tol)
+        pick = self._pick(rel.kind, oriented, stated, tol, must_fit=widened)
         if pick is None:
             return None
         sides, how = pick
