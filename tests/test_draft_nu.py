@@ -121,3 +121,29 @@ def test_a_build_stays_on_its_engines_claims(tmp_path):
     text = "ik_llama.cpp b3800 does 14.0 t/s here.\n"
     cf = _drafted(text, tmp_path)
     assert conditions(cf, cf.claims[0]).get("build") == "b3800"
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Memory went from 10.2 GB to 11.0 GB with the 1.5B draft (+0.8 GB), fine.",
+        "Memory rose from 10.2 GB to 11.0 GB once the draft model was loaded (+0.8 GB).",
+        "Memory: 10.2 GB → 11.0 GB, +0.8 GB.",
+    ],
+)
+def test_a_signed_number_after_a_pair_is_their_difference(tmp_path, sentence):
+    """ "+0.8 GB" after "from 10.2 GB to 11.0 GB …" (the sign inside or before the number, words
+    naming what was loaded between) is a difference statement of the second less the first, no
+    0.8 GB claim."""
+    cf = _drafted(sentence + "\n", tmp_path)
+    (s,) = cf.statements
+    assert (s.kind, s.value, s.unit) == ("difference", 0.8, "GB")
+    assert [next(c.value for c in cf.claims if c.id == i) for i in s.of or []] == [11.0, 10.2]
+    assert sorted(c.value for c in cf.claims) == [10.2, 11.0]
+
+
+def test_a_signed_number_in_another_sentence_is_no_difference(tmp_path):
+    """Control: "+0.8 GB" after a full stop ("… to 11.0 GB. The cache adds (+0.8 GB)") is no
+    difference of the pair before it."""
+    cf = _drafted("Memory went from 10.2 GB to 11.0 GB. The cache then takes (+0.8 GB) more.\n", tmp_path)
+    assert not [s for s in cf.statements if s.kind == "difference"]

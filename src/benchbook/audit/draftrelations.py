@@ -267,19 +267,28 @@ def _changed_pair(text: str, found: list[Number], i: int) -> tuple[Number, Numbe
     n = found[i]
     if i < 2 or n.unit is None or n.unit == "x" or n.of is not None or n.range is not None:
         return None
-    if not re.match(r"[+\-−]\d", text[n.start : n.end]):
+    # the sign in the number's text ("+1,134") or right before it ("(+1.3 GB)")
+    if not re.match(r"[+\-−]\d", text[n.start : n.end]) and text[n.start - 1 : n.start] not in (
+        "+",
+        "-",
+        "−",
+    ):
         return None
-    a, b = found[i - 2], found[i - 1]
-    if a.unit is None or a.unit != b.unit or a.unit in ("%", "x") or a.range or b.range:
-        return None
-    if n.unit != "%" and n.unit != a.unit:
-        return None
-    joint = r"\s*(?:→|->|to)\s*" if n.unit == "%" else r"\s*(?:→|->|to|/|(?:[^\W\d]+\s*){1,3}/)\s*"
-    if not re.fullmatch(joint, text[a.end : b.start]):
-        return None
-    if not re.fullmatch(r"\s*(?:(?:[^\W\d]+\s*){0,3})?[(,;]\s*", text[b.end : n.start]):
-        return None
-    return a, b
+    # the pair may be followed by what it was measured with, a name's number in it ("from 19.8 GB
+    # to 21.1 GB with the 0.5B draft (+1.3 GB)"): up to six words of one sentence before the change
+    for j in range(i - 1, max(1, i - 3) - 1, -1):
+        a, b = found[j - 1], found[j]
+        if a.unit is None or a.unit != b.unit or a.unit in ("%", "x") or a.range or b.range:
+            continue
+        if n.unit != "%" and n.unit != a.unit:
+            continue
+        joint = r"\s*(?:→|->|to)\s*" if n.unit == "%" else r"\s*(?:→|->|to|/|(?:[^\W\d]+\s*){1,3}/)\s*"
+        if not re.fullmatch(joint, text[a.end : b.start]):
+            continue
+        words = r"[^\s;!?(),]*[^\s;!?(),.]"  # no word ending a sentence
+        if re.fullmatch(rf"\s*(?:(?:{words}\s*){{0,6}})?[(,;]\s*", text[b.end : n.start]):
+            return a, b
+    return None
 
 
 def _quotient(text: str, found: list[Number], i: int) -> tuple[Number, Number] | None:
