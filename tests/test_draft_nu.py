@@ -147,3 +147,33 @@ def test_a_signed_number_in_another_sentence_is_no_difference(tmp_path):
     difference of the pair before it."""
     cf = _drafted("Memory went from 10.2 GB to 11.0 GB. The cache then takes (+0.8 GB) more.\n", tmp_path)
     assert not [s for s in cf.statements if s.kind == "difference"]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "origin"),
+    [
+        (
+            "For comparison, someone on the forum reported 2.2x on a 4090, so mine is in line.",
+            "someone on the forum",
+        ),
+        ("A user on r/LocalLLaMA got 2.2x faster decoding on an RTX 4090.", "A user on r/LocalLLaMA"),
+        ("Others report 2.2x on a 4090 with the same pair.", "Others"),
+    ],
+)
+def test_someone_elses_number_has_its_origin_and_own_hardware(tmp_path, sentence, origin):
+    """A multiple someone else reported ("someone on the forum reported 2.2x on a 4090") is theirs:
+    ``origin`` set, the hardware of its clause (RTX 4090), not the post's RTX 3090."""
+    text = f"All runs on my RTX 3090 with llama.cpp.\n\nSpeculative decoding gave 1.7x here.\n\n{sentence}\n"
+    cf = _drafted(text, tmp_path)
+    got = {c.value: c for c in cf.claims}
+    assert (got[2.2].metric, got[2.2].origin) == ("speedup", origin)
+    assert conditions(cf, got[2.2])["hardware"] == "NVIDIA GeForce RTX 4090"
+    assert got[1.7].origin is None
+    assert conditions(cf, got[1.7])["hardware"] == "NVIDIA GeForce RTX 3090"
+
+
+def test_the_posts_own_number_has_no_origin(tmp_path):
+    """Control: "I got 2.2x on my 4090" and "someone should try it; I got 2.2x" are the post's."""
+    cf = _drafted("Someone should try this too, but I got 2.2x on my 4090.\n", tmp_path)
+    (c,) = cf.claims
+    assert c.origin is None

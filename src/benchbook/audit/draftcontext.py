@@ -584,7 +584,7 @@ def fill(post: Post, entries: list, groups: list) -> None:
             g.fields.pop("conditions")
     by_id = {g.id: g for g in groups}
     for e in entries:
-        if e.kind != "claim" or e.fields.get("origin") or not e.fields.get("source_line"):
+        if e.kind != "claim" or not e.fields.get("source_line"):
             continue
         group_fields = by_id[e.group].fields if e.group in by_id else {}
         shared = group_fields.get("conditions", {})
@@ -596,7 +596,12 @@ def fill(post: Post, entries: list, groups: list) -> None:
             # a draft size or an acceptance: a drafting run, of the post's one kind
             cond["decoding"] = drafting
         own = cond.get("model") or shared.get("model")
-        _fill(cond, ctx.at(int(e.fields["source_line"]), own), lambda p, shared=shared: _has(shared, p))
+        around = ctx.at(int(e.fields["source_line"]), own)
+        if e.fields.get("origin"):
+            # someone else's number ("people report 154 t/s on a 4090 with this technique"): their
+            # machine and setup, not the post's; the decoding the post is about is theirs too
+            around = {p: v for p, v in around.items() if p == "decoding"}
+        _fill(cond, around, lambda p, shared=shared: _has(shared, p))
         if not builds_engine(cond.get("build"), cond.get("engine") or shared.get("engine")):
             del cond["build"]  # "21% faster than Ollama" after "llama.cpp b4000": not Ollama's build
         if isinstance(cond.get("model"), str):

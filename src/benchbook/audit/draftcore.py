@@ -25,7 +25,7 @@ import bisect
 import re
 from dataclasses import dataclass, field
 
-from .draftnames import builds_engine, engines_in
+from .draftnames import builds_engine, engines_in, mentions
 from .draftprose import Number
 from .post import Post
 from .resultlines import Result
@@ -173,6 +173,49 @@ class Drafted:
 
     def claim(self, cid: str) -> Entry | None:
         return next((e for e in self.entries if e.kind == "claim" and e.id == cid), None)
+
+
+#: a sentence quoting someone else's number: an author, vendor, paper, earlier post or someone
+#: ("someone on the forum reported", "a user on r/LocalLLaMA got") named
+_ORIGIN = re.compile(
+    r"(?:according to\s+|\bin\s+)?\b(?:"
+    r"(?:the|a|an|their|his|her)\s+(?:[\w.\-]+(?:'s|’s)\s+)?"
+    r"(?:(?:earlier|previous|last|older|other|original|official)\s+)?"
+    r"|(?:my|our)\s+(?:earlier|previous|last|older|other)\s+)"
+    r"(?:author|authors|vendor|blog|paper|posts?|article|announcement|model card|maintainers?|team|"
+    r"docs|README)\b"
+    # someone else: "someone on the forum reported", "a user on r/LocalLLaMA got", "others report"
+    r"|\b(?:someone|somebody|others|other (?:people|users)|people|a (?:user|commenter|redditor|poster|friend)"
+    r"|another (?:user|commenter|redditor|poster)|one (?:user|commenter|redditor))"
+    r"(?:\s+(?:on|in|at|from)\s+(?:the\s+)?[\w/.\-]+(?:\s+(?:forum|thread|discord|issue|repo))?)?"
+    r"(?=\s+(?:\w+\s+)?(?:report(?:s|ed)?|get|gets|got|measured?|saw|sees?|claim(?:s|ed)?|posted|says?|said)\b)"
+    r"(?=.{0,120}?\b(?:reports?|gives?|says?|claims?|states?|shows?|lists?|quotes?|managed|measured|"
+    r"got|reached|\d))",
+    re.IGNORECASE,
+)
+
+
+def origin_of(sentence: str) -> str | None:
+    """Who published a number the sentence quotes (``origin``), when it names someone else: "the
+    fork's author reports", "the vendor's blog gives", "in my earlier posts", "according to the
+    paper" (``_ORIGIN``); None for the post's own numbers."""
+    m = _ORIGIN.search(sentence)
+    return re.sub(r"^(?:in|according to)\s+", "", m.group(0).strip(), flags=re.IGNORECASE) if m else None
+
+
+def others_conditions(cond: dict, sentence: str, at: int) -> dict:
+    """The conditions of someone else's number at offset ``at`` of ``sentence`` (a claim with an
+    ``origin``): the post's own ``cond`` with the hardware the number's clause names instead of
+    the post's ("someone reported 2.5x on a 4090, so my 3090 is in line": RTX 4090); none named,
+    ``cond`` as it is (the corpus's convention: a quoted number under the post's setup)."""
+    out = dict(cond)
+    cuts = [m.end() for m in re.finditer(r"[,;:]\s|\s(?:so|but|while|whereas)\s", sentence)]
+    lo = max((c for c in cuts if c <= at), default=0)
+    hi = min((c for c in cuts if c > at), default=len(sentence))
+    hardware = [m for m in mentions(sentence[lo:hi]) if m.path == "hardware"]
+    if hardware:
+        out["hardware"] = min(hardware, key=lambda m: abs(lo + m.start - at)).value
+    return out
 
 
 def label_key(header: str) -> str:

@@ -27,6 +27,8 @@ from .draftcore import (
     Num,
     merged,
     number_fields,
+    origin_of,
+    others_conditions,
     sentence_at,
     sentence_bounds,
     set_path,
@@ -38,18 +40,6 @@ from .draftprose import CAPITALS_ONLY, Number, bound_of, family, metric_of, numb
 from .draftrelations import pair_units, relations, repetitions
 from .draftsides import Sides
 
-#: a sentence quoting someone else's number: an author, vendor, paper or earlier post named
-_ORIGIN = re.compile(
-    r"(?:according to\s+|\bin\s+)?\b(?:"
-    r"(?:the|a|an|their|his|her)\s+(?:[\w.\-]+(?:'s|’s)\s+)?"
-    r"(?:(?:earlier|previous|last|older|other|original|official)\s+)?"
-    r"|(?:my|our)\s+(?:earlier|previous|last|older|other)\s+)"
-    r"(?:author|authors|vendor|blog|paper|posts?|article|announcement|model card|maintainers?|team|"
-    r"docs|README)\b"
-    r"(?=.{0,120}?\b(?:reports?|gives?|says?|claims?|states?|shows?|lists?|quotes?|managed|measured|"
-    r"got|reached|\d))",
-    re.IGNORECASE,
-)
 #: a line of program output stating tokens, a time and a rate ("decoded 202 tokens in 2.533 seconds,
 #: speed: 79.745 t/s")
 RATE_LINE = re.compile(
@@ -231,14 +221,6 @@ def _in_clause(named: list[Mention], clauses: list[int], at: int, text: str) -> 
     return out
 
 
-def origin_of(sentence: str) -> str | None:
-    """Who published a number the sentence quotes (``origin``), when it names someone else: "the
-    fork's author reports", "the vendor's blog gives", "in my earlier posts", "according to the
-    paper" (``_ORIGIN``); None for the post's own numbers."""
-    m = _ORIGIN.search(sentence)
-    return re.sub(r"^(?:in|according to)\s+", "", m.group(0).strip(), flags=re.IGNORECASE) if m else None
-
-
 #: what follows a size that is a machine's memory, not a measurement: its kind ("64GB DDR5", "32 GB
 #: LPDDR5X", "24GB GDDR6X", "80GB HBM3")
 _MEMORY_KIND = re.compile(r"\s*(?:of\s+)?(?:LP|G)?DDR\d|\s*(?:of\s+)?HBM\d?e?\b", re.IGNORECASE)
@@ -364,6 +346,8 @@ class Sentences(Sides):
                 merged(self.context(), _in_clause(named, clauses, n.start, text)),
                 self.named_conditions(n.start, s0, sentence, clauses),
             )
+            if origin:
+                cond = others_conditions(cond, sentence, n.start - s0)
             if cond:
                 cfields["conditions"] = cond
             cfields.update(source_fields(line, sentence))

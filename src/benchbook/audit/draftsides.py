@@ -27,6 +27,8 @@ from .draftcore import (
     Num,
     merged,
     number_fields,
+    origin_of,
+    others_conditions,
     plain_value,
     sentence_at,
     source_fields,
@@ -421,6 +423,10 @@ class Sides(DraftCore):
         metric = metric_of("%", text[max(0, n.start - 60) : n.start], text[n.end : n.end + 30]) or "share"
         cfields: dict = {"metric": metric, **number_fields(n)}
         cond = merged(self.context(), self.named_conditions(n.start, s0, sentence))
+        origin = origin_of(sentence)
+        if origin:  # "someone on the forum reported 2.5x … on a 4090": theirs, on their machine
+            cfields["origin"] = origin
+            cond = others_conditions(cond, sentence, n.start - s0)
         if cond:
             cfields["conditions"] = cond
         cfields.update(source_fields(line, sentence))
@@ -1028,6 +1034,10 @@ class Sides(DraftCore):
                 return
         cfields: dict = {"metric": metric, **number_fields(n)}
         cond = merged(self.context(), self.named_conditions(n.start, s0, sentence))
+        origin = origin_of(sentence)
+        if origin:  # "someone on the forum reported 2.5x … on a 4090": theirs, on their machine
+            cfields["origin"] = origin
+            cond = others_conditions(cond, sentence, n.start - s0)
         if cond:
             cfields["conditions"] = cond
         cfields.update(source_fields(line, sentence))
