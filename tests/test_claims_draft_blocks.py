@@ -77,8 +77,8 @@ def test_pipe_table_without_outer_pipes_units_in_cells():
             ["", "-23%", "-37%"],
         ]
     ]
-    # a column of builds is the build (draft._cells_condition)
-    b1, b2 = {"build": "b4363"}, {"build": "b4365"}
+    # a column of builds is the build (draft._cells_condition); no drafting named: plain decoding
+    b1, b2 = {"build": "b4363", "decoding": "plain"}, {"build": "b4365", "decoding": "plain"}
     assert _claims(NO_OUTER) == [
         ("decode_tps", "31.7", "t/s", 6, b1),
         ("decode_tps", "36.1", "t/s", 6, b1),
@@ -308,7 +308,13 @@ def test_key_value_table_header_row_is_data():
     text = "| 吞吐（tokens/s） | 1581 |\n| --- | --- |\n| 模型 | llama2-7B |\n| batch_size | 72 |\n"
     assert _claims(text) == [
         # 吞吐 is throughput (the label names it: ``toollines.label_metric``; corpus p52)
-        ("throughput", "1581", "tok/s", 1, {"other": {"模型": "llama2-7B", "batch_size": "72"}}),
+        (
+            "throughput",
+            "1581",
+            "tok/s",
+            1,
+            {"decoding": "plain", "other": {"模型": "llama2-7B", "batch_size": "72"}},
+        ),
     ]
 
 

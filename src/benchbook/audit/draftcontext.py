@@ -540,13 +540,33 @@ def _drafting_kind(post: Post) -> str | None:
     return kinds.pop() if len(kinds) == 1 else None
 
 
+#: any word of drafting (speculative decoding, a draft model, MTP, EAGLE, Medusa, n-gram or prompt
+#: lookup, a draft size, an acceptance), in the languages of the corpus: a post naming none ran
+#: every number with plain decoding, every engine's default (``fill``)
+_DRAFTING_WORD = re.compile(
+    r"specul|draft|\bMTP\b|\bEAGLE\d?\b|\bMedusa\b|\bn-?gram|lookahead|prompt[- _]lookup|"
+    r"(?<![\w-])spec[-_ ]|\bDFlash|\bacceptance\b|\baccept(?:ed)? (?:rate|length|len)\b|\bn[-_]max\b|"
+    r"(?<![\w-])-md\b|投机|推测|投機|推測|ドラフト|спекул|черновик|추측|드래프트",
+    re.IGNORECASE,
+)
+
+
+def names_drafting(text: str) -> bool:
+    """Whether ``text`` names any kind of drafting (``_DRAFTING_WORD``: "speculative", "draft
+    model", "MTP", "EAGLE-3", "n-gram", "--spec-type", "acceptance rate", 投机解码, спекулятивное)."""
+    return _DRAFTING_WORD.search(text) is not None
+
+
 def fill(post: Post, entries: list, groups: list) -> None:
     """Add each drafted claim's and group's context (``Context.at`` of its line) under the conditions
     it states (module doc): ``entries`` and ``groups`` are ``draft.Entry`` and ``draft.Group``
     objects (``fields`` with ``conditions``, ``source_line``; a group's ``line``), changed in place.
     A condition any row of a group states is left to the rows; a build is not added where the entry
-    names another engine than the context's."""
+    names another engine than the context's.  A post that names no drafting at all
+    (``names_drafting``) gives every claim and group ``decoding: plain``: speculative decoding is
+    something a post about it says, and no engine drafts by default."""
     ctx = Context(post)
+    plain = not names_drafting(post.text)
     root = ctx.root
     models = [*root.head.get("model", []), *root.body.get("model", []), *root.weak.get("model", [])]
     drafting = _drafting_kind(post)
@@ -565,6 +585,8 @@ def fill(post: Post, entries: list, groups: list) -> None:
         _fill(cond, ctx.at(g.line, cond.get("model")), lambda p, mine=mine: any(_has(r, p) for r in mine))
         if isinstance(cond.get("model"), str):
             cond["model"] = _fuller(cond["model"], models)
+        if plain and "decoding" not in cond and not any(_has(r, "decoding") for r in mine):
+            cond["decoding"] = "plain"
         if not cond:
             g.fields.pop("conditions")
     by_id = {g.id: g for g in groups}
@@ -582,6 +604,8 @@ def fill(post: Post, entries: list, groups: list) -> None:
             cond["decoding"] = drafting
         own = cond.get("model") or shared.get("model")
         _fill(cond, ctx.at(int(e.fields["source_line"]), own), lambda p, shared=shared: _has(shared, p))
+        if plain and not _has(cond, "decoding") and not _has(shared, "decoding"):
+            cond["decoding"] = "plain"
         if isinstance(cond.get("model"), str):
             cond["model"] = _fuller(cond["model"], models)
         if "conditions" in e.fields:
