@@ -256,8 +256,7 @@ def test_command_flags_that_name_a_field_prompt_cap_tokens_and_sampling():
         "quant": "Q4_0",
         "prompt": "Tell me a story.",
         "cap": 200,
-        "sampling": "temperature 0.0",
-        "other": {"top_k": "1"},
+        "sampling": "greedy",  # --top-k 1: one candidate, whatever the temperature
     }
     assert bench.conditions == {
         "engine": "llama.cpp",
@@ -334,6 +333,7 @@ def test_a_command_folded_one_flag_per_line_sets_its_section(tmp_path):
     (c,) = cf.claims
     assert _cond(cf, c) == {
         "engine": "llama.cpp",
+        "build": "be0e35",
         "model": "Qwen2.5-Coder-32B-Instruct",
         "quant": "Q4_K_M",
         "offload": {"n_gpu_layers": 99},
