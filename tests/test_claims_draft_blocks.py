@@ -43,9 +43,9 @@ def test_box_drawn_table_in_a_code_block_is_read():
     kinds = [b.kind for b in read_post(BOX).blocks]
     assert kinds == ["text", "table"]
     # label cells by their shape (``draftcontext.cell_conditions``): the test's tokens and depth,
-    # "c1"/"c2" requests at once
-    other1 = {"tokens_generated": 128, "depth": 0, "concurrency": 1}
-    other2 = {"tokens_generated": 128, "depth": 0, "concurrency": 2}
+    # "c1"/"c2" requests at once; the line above, "Results for 5 draft tokens:", the draft size
+    other1 = {"block_max": 5, "tokens_generated": 128, "depth": 0, "concurrency": 1}
+    other2 = {"block_max": 5, "tokens_generated": 128, "depth": 0, "concurrency": 2}
     assert _claims(BOX) == [
         ("decode_tps", "28.3", "t/s", 8, other1),
         ("ttft", "2723", "ms", 8, other1),

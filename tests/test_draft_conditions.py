@@ -6,6 +6,7 @@ to the claims of its own scope only."""
 from __future__ import annotations
 
 from benchbook.audit.draftcommand import command_lines, conditions_of
+from benchbook.audit.draftcontext import stated
 from drafting import conditions as _cond
 from drafting import drafted as _drafted
 
@@ -84,3 +85,72 @@ def test_a_binary_named_after_its_build_and_vllm_bench_serve(tmp_path):
     (c,) = cf.claims
     got = _cond(cf, c)
     assert (got["build"], got["block_max"], got["decoding"]) == ("1f3c9a", 8, "speculative")
+
+
+def test_a_draft_size_in_words_is_block_max():
+    """The ways posts write a draft size: "n_max=6", "n-max 3", "draft-max: 8", "num spec tokens=1",
+    "num_steps=5", "k=4", "MTP n=4", "draft 5 tokens", "2 draft tokens".  Controls: a list or a
+    range of sizes ("4, 5, and 6 draft tokens", "n-max 2–4") and a top-k ("top k=4") name none."""
+    for text, n in (
+        ("MTP (n_max=6) at 44.6 tok/s", 6),
+        ("with n-max 3 it ran", 3),
+        ("draft-max: 8", 8),
+        ("When num spec tokens=1, it is faster", 1),
+        ("EAGLE-3 (num_steps=5)", 5),
+        ("* k=4: 165.65 toks/s", 4),
+        ("SGLang settings: fp8 KV, MTP n=4", 4),
+        ("we draft 5 tokens per step", 5),
+        ("with 2 draft tokens", 2),
+    ):
+        assert ("block_max", n) in stated([(1, text)], "text"), text
+    for text in ("I tried 4, 5, and 6 draft tokens.", "I swept n-max 2–4.", "sampling with top k=4"):
+        assert not [v for p, v in stated([(1, text)], "text") if p == "block_max"], text
+
+
+def test_a_sampling_temperature_in_words_and_a_requests_parameters_in_code(tmp_path):
+    """ "Temperature is set to 0.0", "at a temperature of 0.6", "температурой (0.7)" are the sampling;
+    a curl body's ``"temperature": 0.1`` and ``"max_tokens": 256`` in a code block are the sampling
+    and the cap of the section it is in; a section stating another temperature keeps its own.
+    Controls: a GPU at "temperature 85" or "65°C" states no sampling."""
+    for text, t in (
+        ("Temperature is set to 0.0 for the benchmark", "0.0"),
+        ("at a temperature of 0.6", "0.6"),
+        ("с одинаковой температурой (0.7)", "0.7"),
+        ("temp=1", "1"),
+    ):
+        assert ("sampling", f"temperature {t}") in stated([(1, text)], "text"), text
+    for text in ("GPU temperature 85 under load", "the temperature stayed at 65°C"):
+        assert not [v for p, v in stated([(1, text)], "text") if p == "sampling"], text
+    cf = _drafted(
+        "# Draft models on a 3090\n\n## Coding\n\nWith a draft model: 83.6 tok/s.\n\n```\ncurl -s "
+        'localhost:8080/v1/chat/completions -d "{\\"messages\\": [], \\"temperature\\": 0.1, '
+        '\\"max_tokens\\": 256}"\n```\n\n## Chat\n\nAt temperature 0.7, with a draft model: 13.5 tok/s.\n',
+        tmp_path,
+    )
+    coding, chat = cf.claims
+    assert (_cond(cf, coding)["sampling"], _cond(cf, coding)["cap"]) == ("temperature 0.1", 256)
+    assert _cond(cf, chat)["sampling"] == "temperature 0.7"
+
+
+def test_a_context_in_russian_and_chinese():
+    assert ("ctx", 4096) in stated([(1, "с одинаковым контекстом (4096 токенов)")], "text")
+    assert ("ctx", 8192) in stated([(1, "Контекст 8192 токенов")], "text")
+    assert ("ctx", 32768) in stated([(1, "上下文长度 32K")], "text")
+
+
+def test_a_draft_size_in_a_sentence_is_its_arms_and_a_baseline_drafts_nothing(tmp_path):
+    """A draft size in a sentence that states rates ("with a draft model (--draft-max 16) it reached
+    141 t/s") is that sentence's, not its section's; a settings line without a rate ("Draft size:
+    8") is the section's.  A plain run takes no draft size from around it (the baseline row under
+    a speculative command)."""
+    cf = _drafted(
+        "# Qwen3-8B on an RTX 3090\n\n## Prose\n\nPlain decoding ran at 85.5 t/s, and with a draft model "
+        "(--draft-max 16) it reached 141.5 t/s.\n\nLater the prompt ran at 900.5 t/s.\n\n"
+        "## Settings\n\n- Draft size: 8\n\n- With speculative decoding: 120.5 t/s\n",
+        tmp_path,
+    )
+    got = {c.value: _cond(cf, c) for c in cf.claims}
+    assert "block_max" not in got[85.5] and got[85.5]["decoding"] == "plain"
+    assert (got[141.5]["decoding"], got[141.5]["block_max"]) == ("speculative", 16)
+    assert got[900.5].get("block_max") != 16  # another paragraph: not the sentence's size
+    assert (got[120.5]["decoding"], got[120.5]["block_max"]) == ("speculative", 8)

@@ -90,6 +90,14 @@ _SETTINGS: list[tuple[re.Pattern, str]] = [
         ),
         "ctx",
     ),
+    # the context in Russian, Chinese, Japanese, Korean ("контекстом (4096 токенов)", "上下文 8192")
+    (
+        re.compile(
+            rf"(?:контекст\w*|上下文(?:长度)?|コンテキスト(?:長)?|컨텍스트)\s*[:：=(（]?\s*{_K}(?![\d.])",
+            re.I,
+        ),
+        "ctx",
+    ),
     (
         re.compile(
             r"(?<![\w.])(?P<t>q4_0|q4_1|q5_0|q5_1|q8_0|iq4_nl|f16|bf16|fp8(?:[_ ]e4m3|[_ ]e5m2)?|turbo\d)"
@@ -107,8 +115,14 @@ _SETTINGS: list[tuple[re.Pattern, str]] = [
         "kv",
     ),
     (
+        # "temperature 0", "temp=0.7", "Temperature is set to 0.0", "at a temperature of 0.6", a
+        # request's "temperature": 0.1, "температурой (0.7)", "温度 0.7"; a GPU's 85 degrees is none
+        # (``_settings``: a sampling temperature is at most 2)
         re.compile(
-            r"(?<![\w-])(?:--temp(?:erature)?|temperature|temp)\s*(?:=|:)?\s*(?P<n>\d+(?:\.\d+)?)\b", re.I
+            r"(?<![\w-])(?:--temp(?:erature)?|temperature|temp|температур\w*|温度)[\"'\\]*\s*"
+            r"(?:(?:is|was)\s+)?(?:(?:set|fixed)\s+)?(?:to|of|at|=|:|：|为|設定)?\s*[(（\"']?\s*"
+            r"(?P<n>\d+(?:\.\d+)?)(?![\d.]|\s?°|\s?C\b)",
+            re.I,
         ),
         "sampling",
     ),
@@ -122,6 +136,21 @@ _SETTINGS: list[tuple[re.Pattern, str]] = [
         "generated",
     ),
     (re.compile(r"(?<![\w-])(?:--parallel|-np)[ =](?P<n>\d+)\b"), "concurrency"),
+    # a draft size in words: "n-max 3", "n_max=6", "draft-max: 8", "num_speculative_tokens=5",
+    # "num spec tokens=1", "num_steps=8", "k=4", "MTP n=4", "draft 5 tokens", "5 draft tokens" (not
+    # one of a list: "4, 5 and 6 draft tokens" names no one size)
+    (
+        re.compile(
+            r"(?:\b(?:spec[-_ ])?(?:n[-_ ]?max|draft[-_ ](?:n[-_ ])?max|draft[-_ ](?:size|length|len))"
+            r"|\bnum[-_ ]spec(?:ulative)?[-_ ]tokens|\b(?:speculative[-_ ])?num[-_ ]steps"
+            r"|(?<![\w-])(?<!top )k|\b(?:MTP|EAGLE-?\d?|draft(?:ing)?)\s+n)"
+            r"\s*(?:=|:)?\s*(?P<n>\d{1,3})(?![\w.%]|\s?[–-]\s?\d)"
+            r"|\bdraft(?:ing)?\s+(?P<m>\d{1,3})\s+tokens\b"
+            r"|(?<![\d,]\s)(?<!\band\s)(?<!\bor\s)(?<![\d.,/–-])(?P<l>\d{1,3})\s+(?:draft(?:ed)?|speculative)\s+tokens\b",
+            re.I,
+        ),
+        "block",
+    ),
     (re.compile(r"\b(?:single|one)[ -](?:request|user|stream|slot)\b", re.I), "single"),
     (
         re.compile(
@@ -130,6 +159,22 @@ _SETTINGS: list[tuple[re.Pattern, str]] = [
             re.I,
         ),
         "version",
+    ),
+]
+#: a request's parameters in a code block (a curl body's ``"temperature": 0.1``, Python's
+#: ``SamplingParams(temperature=0, max_tokens=256)``, a log's ``temp = 0.800``): the sampling and the cap
+#: on the tokens each request generates
+_REQUEST: list[tuple[re.Pattern, str]] = [
+    (
+        re.compile(r"(?<![\w-])[\\\"']*(?:temperature|temp)[\\\"']*\s*[:=]\s*(?P<n>\d+(?:\.\d+)?)(?![\d.])"),
+        "sampling",
+    ),
+    (
+        re.compile(
+            r"(?<![\w-])[\\\"']*(?:max_tokens|max_new_tokens|max_completion_tokens|n_predict|num_predict)"
+            r"[\\\"']*\s*[:=]\s*(?P<n>\d+)(?![\d.])"
+        ),
+        "cap",
     ),
 ]
 #: inline code that is a list of flags without a tool: `-np 1 -fa on -ctk q8_0`
@@ -184,7 +229,10 @@ def _settings(text: str, out: list[tuple[str, object]]) -> None:
                 t = m.group("t").lower().replace(" ", "_")
                 out += [("type_k", t), ("type_v", t)]
             elif kind == "sampling":
-                out.append(("sampling", f"temperature {m.group('n')}"))
+                if float(m.group("n")) <= 2:
+                    out.append(("sampling", f"temperature {m.group('n')}"))
+            elif kind == "block":
+                out.append(("block_max", int(m.group("n") or m.group("m") or m.group("l"))))
             elif kind == "generated":
                 out.append(("tokens_generated", int(m.group("n") or m.group("m"))))
             elif kind == "greedy":
@@ -218,8 +266,15 @@ def _stated(
         commands.append((c.line, got))
     out: list[tuple[str, object]] = []
     rest = [(n, t) for n, t in lines if n not in in_command]
-    if kind == "code":
-        return commands, out  # output and logs: no names of the setting (a model's file name in a log)
+    if kind == "code":  # output and logs: no names of the setting (a model's file name in a log)
+        text = " ".join(t for _, t in rest)
+        for pat, what in _REQUEST:  # but a request's parameters
+            for r in pat.finditer(text):
+                if what == "cap":
+                    out.append(("cap", int(r.group("n"))))
+                elif float(r.group("n")) <= 2:
+                    out.append(("sampling", f"temperature {r.group('n')}"))
+        return commands, list(dict.fromkeys(out))
     for n, t in rest:
         for code in re.findall(r"`([^`]+)`", t):
             got = []
@@ -267,6 +322,8 @@ class Scope:
     known: dict[str, tuple[bool, object]] = field(default_factory=dict)
     #: the children's first lines, for finding the child around a line (``Context.chain``)
     firsts: list[int] = field(default_factory=list)
+    #: paths the scope states for itself only, not for the scopes around it
+    local: set[str] = field(default_factory=set)
 
     def value(self, path: str) -> tuple[bool, object]:
         if path not in self.known:
@@ -342,6 +399,11 @@ def _same_model(a: object, b: object) -> bool:
     return wa <= wb or wb <= wa
 
 
+def _measures(lines: list[tuple[int, str]]) -> bool:
+    """Whether a block's text states a measurement: a number with a unit ("141 t/s")."""
+    return any(n.unit for n in numbers(" ".join(t for _, t in lines)))
+
+
 def _caption(block: Block) -> bool:
     """Whether a block right before a table is its caption: a paragraph of one or two lines stating
     no number with a unit ("Approximate tok/s for common setups (Llama 3 8B Q4, 4K context)";
@@ -407,6 +469,10 @@ class Context:
             else:
                 commands, names = _stated(lines, block.kind)
                 _add(scope.body, names)
+                if "block_max" in scope.body and block.kind == "text" and _measures(lines):
+                    # "with a draft model (--draft-max 16) it reached 141 t/s": the size of the
+                    # sentence's drafting arm, not of the section (a settings line states no rate)
+                    scope.local.add("block_max")
             stack[-1].children.append(scope)
             for line, got in commands:
                 model = next((_key(v) for k, v in got if k == "model"), None)
@@ -433,7 +499,7 @@ class Context:
             # itself; a section's one command line holds for all of it ("Command used:" below a table)
             apart = child.level == 7 and held > 1 or "hardware" in child.head
             for path, values in (*child.head.items(), *child.body.items()):
-                if path in _HEADING_ONLY:
+                if path in _HEADING_ONLY or path in child.local:
                     continue  # a section's decoding is its own: "### With MTP" is one arm of the post
                 (scope.weak if apart else scope.body).setdefault(path, []).extend(values)
             for path, values in child.weak.items():
@@ -622,6 +688,8 @@ def _fill(cond: dict, context: dict[str, object], taken) -> None:
     for path, value in context.items():
         if _has(cond, path) or taken(path):
             continue
+        if path == "block_max" and cond.get("decoding") == "plain":
+            continue  # a baseline drafts nothing: the draft size around it is the drafting arm's
         if path == "build" and "engine" in cond and cond["engine"] != context.get("engine"):
             continue
         put_path(cond, path, value)
