@@ -154,3 +154,27 @@ def test_a_draft_size_in_a_sentence_is_its_arms_and_a_baseline_drafts_nothing(tm
     assert (got[141.5]["decoding"], got[141.5]["block_max"]) == ("speculative", 16)
     assert got[900.5].get("block_max") != 16  # another paragraph: not the sentence's size
     assert (got[120.5]["decoding"], got[120.5]["block_max"]) == ("speculative", 8)
+
+
+def test_a_build_by_its_commit_or_version_next_to_the_engine():
+    """The build a post ran, written as commits and versions are: a full 40-digit SHA, an engine's
+    name with a short hash ("llama.cpp `1a2b3c4d`", "vLLM @ 9f8e7d6"), a key naming the commit
+    ("sglang_commit": "0a1b2c3" in a code block), llama.cpp's build number without its "b", an
+    engine's version next to CJK text.  Controls: a script's short hash ("probe.py at 70a699e4"),
+    a hash in a link, "llama.cpp 2048 tokens" state none."""
+    sha = "0123456789abcdef0123456789abcdef01234567"
+    for text, build in (
+        (f"Built from {sha} on Monday.", sha),
+        ("- llama.cpp `1a2b3c4d`, CUDA 12.4", "1a2b3c4d"),
+        ("vLLM @ 9f8e7d6 with TP=2", "9f8e7d6"),
+        ("Llama.cpp 5215 (5f5e39e1): all layers on the GPU", "5215"),
+        ("使用Ollama 0.15.2在RTX 4080上", "0.15.2"),
+    ):
+        assert ("build", build) in stated([(1, text)], "text"), text
+    assert ("build", "0a1b2c3") in stated([(1, '{"sglang_commit": "0a1b2c3", "tp": 1}')], "code")
+    for text in (
+        "unchanged probe.py at 70a699e4",
+        f"see https://github.com/ggml-org/llama.cpp/commit/{sha}",
+        "llama.cpp 2048 tokens of prompt",
+    ):
+        assert not [v for p, v in stated([(1, text)], "text") if p == "build"], text

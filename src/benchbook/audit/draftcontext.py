@@ -75,6 +75,9 @@ _HEADING_ONLY = frozenset({"decoding"})
 _CLAUSE_WORDS = frozenset({"decoding", "flash_attn"})
 
 _K = r"(?P<n>\d+(?:\.\d+)?)\s?(?P<k>[kK])?"
+_ENGINE_WORDS = (
+    r"(?P<e>llama\.cpp|ik_llama\.cpp|vllm|sglang|ollama|mlx-lm|lm studio|exllamav2|tensorrt-llm|koboldcpp)"
+)
 #: settings written in words: pattern -> condition path (the value from the groups, ``_setting``)
 _SETTINGS: list[tuple[re.Pattern, str]] = [
     (
@@ -154,11 +157,26 @@ _SETTINGS: list[tuple[re.Pattern, str]] = [
     (re.compile(r"\b(?:single|one)[ -](?:request|user|stream|slot)\b", re.I), "single"),
     (
         re.compile(
-            r"(?<![\w./-])(?P<e>llama\.cpp|ik_llama\.cpp|vllm|sglang|ollama|mlx-lm|lm studio|exllamav2|"
-            r"tensorrt-llm|koboldcpp)\s+(?:version\s+)?(?P<v>v?\d+\.\d+(?:\.\d+)*(?:\.post\d+)?)(?![\w.])",
+            # ASCII bounds: "使用Ollama 0.15.2在" (a CJK character is a word character)
+            rf"(?<![A-Za-z0-9_./-]){_ENGINE_WORDS}\s+(?:version\s+)?(?P<v>v?\d+\.\d+(?:\.\d+)*(?:\.post\d+)?)"
+            r"(?![A-Za-z0-9_.])",
             re.I,
         ),
         "version",
+    ),
+    # a commit the post ran: an engine's name with it ("llama.cpp `9ba73fd`", "vLLM @ 5cbc982"), a
+    # key naming it ("vllm_commit": "5cbc982", commit=5cbc982), a full 40-digit SHA anywhere outside a
+    # link (a script's short hash, "probe.py at 70a699e4", is none); llama.cpp's build number
+    # written without its "b" ("Llama.cpp 5215 (5f5e39e1)", "llama.cpp build 5215")
+    (
+        re.compile(
+            rf"(?<![A-Za-z0-9_./-]){_ENGINE_WORDS}\s*(?:commit|@|at)?\s*[:=]?\s*`?(?P<h>(?=[a-f]*\d)(?=\d*[a-f])[0-9a-f]{{7,40}})`?(?![\w.])"
+            r"|(?<![\w-])(?:\w+_)?commit[\"']?\s*[:=]\s*[\"']?(?P<k>[0-9a-f]{7,40})(?![\w.])"
+            r"|(?<![\w/#:.=-])(?P<s>[0-9a-f]{40})(?![\w/])"
+            r"|(?<![A-Za-z0-9_./-])(?:llama\.cpp|ik_llama\.cpp)\s+(?:build\s+)?(?P<n>\d{4,5})(?![\w.]|\s?(?:t/s|tok|tokens|ms|%))",
+            re.I,
+        ),
+        "commit",
     ),
 ]
 #: a request's parameters in a code block (a curl body's ``"temperature": 0.1``, Python's
@@ -175,6 +193,11 @@ _REQUEST: list[tuple[re.Pattern, str]] = [
             r"[\\\"']*\s*[:=]\s*(?P<n>\d+)(?![\d.])"
         ),
         "cap",
+    ),
+    # a run's record of its build: "vllm_commit": "5cbc982", commit=5cbc982
+    (
+        re.compile(r"(?<![\w-])(?:\w+_)?commit[\\\"']*\s*[:=]\s*[\\\"']*(?P<n>[0-9a-f]{7,40})(?![\w.])"),
+        "build",
     ),
 ]
 #: inline code that is a list of flags without a tool: `-np 1 -fa on -ctk q8_0`
@@ -243,6 +266,8 @@ def _settings(text: str, out: list[tuple[str, object]]) -> None:
                 out.append(("concurrency", 1))
             elif kind == "version":
                 out.append(("build", m.group("v")))
+            elif kind == "commit":
+                out.append(("build", m.group("h") or m.group("k") or m.group("s") or m.group("n")))
 
 
 def stated(lines: list[tuple[int, str]], kind: str, heading: bool = False) -> list[tuple[str, object]]:
@@ -272,6 +297,8 @@ def _stated(
             for r in pat.finditer(text):
                 if what == "cap":
                     out.append(("cap", int(r.group("n"))))
+                elif what == "build":
+                    out.append(("build", r.group("n")))
                 elif float(r.group("n")) <= 2:
                     out.append(("sampling", f"temperature {r.group('n')}"))
         return commands, list(dict.fromkeys(out))
