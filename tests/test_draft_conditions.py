@@ -178,3 +178,21 @@ def test_a_build_by_its_commit_or_version_next_to_the_engine():
         "llama.cpp 2048 tokens of prompt",
     ):
         assert not [v for p, v in stated([(1, text)], "text") if p == "build"], text
+
+
+def test_baseline_words_are_plain_decoding_but_not_the_other_side_of_a_comparison(tmp_path):
+    """ "Baseline", "non-speculative", "vanilla", "plain autoregressive" name plain decoding for
+    their clause; a draft size around a plain run is not its own (the baseline beside a speculative
+    command).  Control: "1.5x over the baseline" is the other side's word: the speculative number
+    beside it stays speculative."""
+    cf = _drafted(
+        "# Speculative decoding on an RTX 4090\n\n"
+        "```\nllama-server -m a.gguf -md b.gguf --draft-max 8\n```\n\n"
+        "Baseline (non-speculative): 40.5 t/s.\n\nVanilla ran at 41.5 t/s.\n\n"
+        "Speculative decoding gave 60.5 t/s, 1.5x over the baseline.\n",
+        tmp_path,
+    )
+    got = {c.value: _cond(cf, c) for c in cf.claims if c.unit == "t/s"}
+    assert got[40.5]["decoding"] == "plain" and "block_max" not in got[40.5]
+    assert got[41.5]["decoding"] == "plain" and "block_max" not in got[41.5]
+    assert (got[60.5]["decoding"], got[60.5]["block_max"]) == ("speculative", 8)

@@ -348,15 +348,15 @@ def test_a_command_folded_one_flag_per_line_sets_its_section(tmp_path):
 
 def test_a_drafted_claim_takes_the_posts_one_kind_of_drafting(tmp_path):
     """An acceptance, or a rate with a draft size ("n-max 3"), is a drafting run: in a post about MTP
-    alone, draft-self; a plain rate beside it gets none (a title's "MTP" would hold for the whole post,
-    as a title's names do).  Control: a post naming MTP and a draft
-    model leaves it to the reader."""
+    alone, draft-self; the baseline rate beside it is plain ("the baseline", ``draftnames``), not the
+    post's kind (a title's "MTP" would hold for the whole post, as a title's names do).  Control: a
+    post naming MTP and a draft model leaves the drafting runs to the reader."""
     text = "{t}\n\nAt n-max 3 it ran 85.5 tok/s, acceptance 0.73 aggregate; the baseline ran 41.5 tok/s.\n"
     cf = _drafted(text.format(t="I tried MTP on a 7900 XTX."), tmp_path)
     got = [(c.value, _cond(cf, c).get("decoding")) for c in cf.claims]
-    assert got == [(85.5, "draft-self"), (0.73, "draft-self"), (41.5, None)]
+    assert got == [(85.5, "draft-self"), (0.73, "draft-self"), (41.5, "plain")]
     cf = _drafted(text.format(t="I tried MTP and a draft model on a 7900 XTX."), tmp_path)
-    assert [_cond(cf, c).get("decoding") for c in cf.claims] == [None, None, None]
+    assert [_cond(cf, c).get("decoding") for c in cf.claims] == [None, None, "plain"]
 
 
 def test_a_draft_is_the_same_bytes_whatever_the_hash_seed(tmp_path):

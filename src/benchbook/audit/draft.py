@@ -45,7 +45,7 @@ from ..ingest.read import read_llama_bench
 from ..ingest.scan import scan
 from ..ingest.serverlog import TIMING_LINE
 from ..ingest.settings import flash_attn_word
-from .draftcommand import command_lines
+from .draftcommand import command_lines, plain_run
 from .draftcontext import cell_conditions, count, fill
 from .draftnames import (
     CLAUSE_ONLY,
@@ -367,6 +367,8 @@ class _Drafter:
 
     # --- claims ---------------------------------------------------------------------------------
     def add_claim(self, fields: dict, base: str, group: str | None = None, label: str = "") -> str:
+        if isinstance(fields.get("conditions"), dict):
+            plain_run(fields["conditions"])  # a baseline beside a speculative command drafts nothing
         cid = self.new_id(base)
         entry = Entry("claim", cid, {"id": cid, **fields}, group)
         self.out.entries.append(entry)

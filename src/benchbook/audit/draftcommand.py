@@ -269,6 +269,27 @@ def _named_others(tool: str, out: dict) -> None:
         del out["other"]
 
 
+#: ``other`` keys of the drafting flags (``--model-draft``, ``-ngld``, ``--draft-p-min``, ``--spec-type``,
+#: vLLM's ``--ngram-prompt-lookup-max``, SGLang's ``--speculative-eagle-topk``)
+_DRAFTING_OTHER = re.compile(r"draft|spec|ngld|lookup|eagle", re.IGNORECASE)
+
+
+def plain_run(conditions: dict) -> None:
+    """Drop the drafting settings (``block_max`` and the drafting flags under ``other``) from the
+    conditions of a run with ``decoding: plain``, changed in place: the baseline measured beside a
+    speculative command drafts nothing ("Baseline: 40 t/s" under ``llama-server -md ... --draft-max
+    8``)."""
+    if conditions.get("decoding") != "plain":
+        return
+    conditions.pop("block_max", None)
+    other = conditions.get("other")
+    if isinstance(other, dict):
+        for key in [k for k in other if _DRAFTING_OTHER.search(k)]:
+            del other[key]
+        if not other:
+            del conditions["other"]
+
+
 def command_lines(lines: list[tuple[int, str]]) -> list[Command]:
     """The command lines among ``lines`` (``(line, text)``), continuations joined (module doc)."""
     out: list[Command] = []

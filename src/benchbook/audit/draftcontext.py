@@ -691,12 +691,13 @@ def fill(post: Post, entries: list, groups: list) -> None:
         metric = e.fields.get("metric") or group_fields.get("metric")
         # its own copy: the cells of a table row share one conditions dict
         cond = copy.deepcopy(e.fields.get("conditions") or {})
-        drafted = _has(cond, "block_max") or _has(shared, "block_max") or metric == "acceptance_rate"
-        if drafting and drafted and not _has(cond, "decoding") and not _has(shared, "decoding"):
-            # a draft size or an acceptance: a drafting run, of the post's one kind
-            cond["decoding"] = drafting
         own = cond.get("model") or shared.get("model")
         _fill(cond, ctx.at(int(e.fields["source_line"]), own), lambda p, shared=shared: _has(shared, p))
+        drafted = _has(cond, "block_max") or _has(shared, "block_max") or metric == "acceptance_rate"
+        if drafting and drafted and not _has(cond, "decoding") and not _has(shared, "decoding"):
+            # a draft size (its own or its scope's: "MTP n=4" in the setup) or an acceptance: a
+            # drafting run, of the post's one kind
+            cond["decoding"] = drafting
         if plain and not _has(cond, "decoding") and not _has(shared, "decoding"):
             cond["decoding"] = "plain"
         if isinstance(cond.get("model"), str):
