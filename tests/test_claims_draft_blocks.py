@@ -77,7 +77,7 @@ def test_pipe_table_without_outer_pipes_units_in_cells():
             ["", "-23%", "-37%"],
         ]
     ]
-    # a column of builds is the build (draft._cells_condition); no drafting named: plain decoding
+    # a column of builds is the build (drafttable._cells_condition); no drafting named: plain decoding
     b1, b2 = {"build": "b4363", "decoding": "plain"}, {"build": "b4365", "decoding": "plain"}
     assert _claims(NO_OUTER) == [
         ("decode_tps", "31.7", "t/s", 6, b1),
