@@ -196,3 +196,34 @@ def test_baseline_words_are_plain_decoding_but_not_the_other_side_of_a_compariso
     assert got[40.5]["decoding"] == "plain" and "block_max" not in got[40.5]
     assert got[41.5]["decoding"] == "plain" and "block_max" not in got[41.5]
     assert (got[60.5]["decoding"], got[60.5]["block_max"]) == ("speculative", 8)
+
+
+def test_tokens_generated_in_words():
+    """ "a 256-token summarization output", "generating 512 tokens", "512 gen" are the tokens each run
+    generated.  Controls: a prompt's "2000-token prompt", "512 tokens of prompt" state none."""
+    for text, n in (
+        ("Method: 256-token natural summarization output, averaged over 2 runs", 256),
+        ("each run generating 512 tokens", 512),
+        ("- Wiki prompt, 512 gen: 309.76 PP", 512),
+        ("128 new tokens per request", 128),
+    ):
+        assert ("tokens_generated", n) in stated([(1, text)], "text"), text
+    for text in ("a 2000-token prompt", "512 tokens of prompt"):
+        assert not [v for p, v in stated([(1, text)], "text") if p == "tokens_generated"], text
+
+
+def test_a_backend_by_the_builds_own_words():
+    """A build's CMake flag ("-DGGML_CUDA=ON", "GGML_CUDA_FORCE_MMQ", "LLAMA_CUBLAS", "GGML_HIP"), a
+    tool's "Backend: vulkan0" line (in a code block too) and "CPU-only" name the backend.  Control:
+    "CUDA_VISIBLE_DEVICES" and a "ggml_backend" log word name none."""
+    for text, backend in (
+        ("built with -DGGML_CUDA=ON", "CUDA"),
+        ("image with `DGGML_CUDA_FORCE_MMQ=ON`", "CUDA"),
+        ("make LLAMA_CUBLAS=1", "CUDA"),
+        ("cmake -DGGML_HIP=ON", "ROCm"),
+        ("CPU-only run on a laptop", "CPU"),
+    ):
+        assert ("backend", backend) in stated([(1, text)], "text"), text
+    assert ("backend", "Vulkan") in stated([(1, "  Backend:  vulkan0")], "code")
+    for text in ("CUDA_VISIBLE_DEVICES=1 python bench.py", "ggml_backend_init: done"):
+        assert not [v for p, v in stated([(1, text)], "code") if p == "backend"], text

@@ -133,7 +133,10 @@ _SETTINGS: list[tuple[re.Pattern, str]] = [
     (
         re.compile(
             r"(?<![\w.])(?P<n>\d+)\s+(?:output|generated|new|gen)\s+tokens\b"
-            r"|\btokens generated\s*[:=]\s*(?P<m>\d+)",
+            r"|\btokens generated\s*[:=]\s*(?P<m>\d+)"
+            # "a 256-token summarization output", "generating 512 tokens", "512 gen" (llama-bench's tg512)
+            r"|(?<![\w.])(?P<o>\d+)-token\s+(?:[^\W\d]+\s+){0,2}(?:output|generation|completion)\b"
+            r"|\bgenerat(?:e|ed|es|ing)\s+(?P<g>\d+)\s+tokens\b|(?<![\w.])(?P<b>\d+)\s+gen\b",
             re.I,
         ),
         "generated",
@@ -200,6 +203,33 @@ _REQUEST: list[tuple[re.Pattern, str]] = [
         "build",
     ),
 ]
+#: the backend a build's own words name: a CMake flag ("-DGGML_CUDA=ON", "GGML_CUDA_FORCE_MMQ",
+#: "LLAMA_CUBLAS", "GGML_HIP"), a "Backend: vulkan0" line, "CPU-only"
+_BACKEND_WORDS = re.compile(
+    r"(?<![A-Za-z])D?(?:GGML|LLAMA)_(?P<f>CUDA|CUBLAS|VULKAN|METAL|HIP|HIPBLAS|SYCL|OPENCL)(?![A-Za-z])"
+    r"|\bbackend\s*[:=]\s*(?P<k>cuda|vulkan|metal|rocm|hip|sycl|opencl|cpu)\d*\b"
+    r"|\b(?P<c>CPU)[- ]only\b",
+    re.IGNORECASE,
+)
+_BACKEND_NAMES = {
+    "cuda": "CUDA",
+    "cublas": "CUDA",
+    "vulkan": "Vulkan",
+    "metal": "Metal",
+    "hip": "ROCm",
+    "hipblas": "ROCm",
+    "rocm": "ROCm",
+    "sycl": "SYCL",
+    "opencl": "OpenCL",
+    "cpu": "CPU",
+}
+
+
+def _backends(text: str, out: list[tuple[str, object]]) -> None:
+    for m in _BACKEND_WORDS.finditer(text):
+        out.append(("backend", _BACKEND_NAMES[(m.group("f") or m.group("k") or m.group("c")).lower()]))
+
+
 #: inline code that is a list of flags without a tool: `-np 1 -fa on -ctk q8_0`
 _FLAGS_ONLY = re.compile(r"^\s*-{1,2}[A-Za-z][\w-]*(?:[ =]\S+)?(?:\s+-{1,2}[A-Za-z][\w-]*(?:[ =]\S+)?)*\s*$")
 
@@ -257,7 +287,7 @@ def _settings(text: str, out: list[tuple[str, object]]) -> None:
             elif kind == "block":
                 out.append(("block_max", int(m.group("n") or m.group("m") or m.group("l"))))
             elif kind == "generated":
-                out.append(("tokens_generated", int(m.group("n") or m.group("m"))))
+                out.append(("tokens_generated", int(next(g for g in m.group("n", "m", "o", "g", "b") if g))))
             elif kind == "greedy":
                 out.append(("sampling", "greedy"))
             elif kind == "concurrency":
@@ -301,6 +331,7 @@ def _stated(
                     out.append(("build", r.group("n")))
                 elif float(r.group("n")) <= 2:
                     out.append(("sampling", f"temperature {r.group('n')}"))
+        _backends(text, out)  # and a build's or a run's own words for its backend
         return commands, list(dict.fromkeys(out))
     for n, t in rest:
         for code in re.findall(r"`([^`]+)`", t):
@@ -327,6 +358,7 @@ def _stated(
     if engine is not None:  # "端到端推理延迟(llama-cli)": the tool's engine
         out.append(("engine", engine))
     _settings(text, out)
+    _backends(text, out)
     return commands, list(dict.fromkeys(out))
 
 
