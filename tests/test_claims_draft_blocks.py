@@ -278,7 +278,8 @@ def test_aligned_table_with_empty_cells_read_by_column_position():
             ["--spec-draft-n-max 2", "21.9", "76%"],
         ]
     ]
-    base, two = {"other": {"config": "Baseline (non-MTP)"}}, {"other": {"config": "--spec-draft-n-max 2"}}
+    # a label cell of flags is its row's setting (``draftcontext.cell_conditions``)
+    base, two = {"other": {"config": "Baseline (non-MTP)"}}, {"block_max": 2}
     assert _claims(RAGGED) == [
         ("decode_tps", "25.3", "tok/s", 3, base),
         ("decode_tps", "21.9", "tok/s", 4, two),

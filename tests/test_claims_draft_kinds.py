@@ -406,6 +406,7 @@ def test_a_command_right_after_a_table_is_the_tables(tmp_path):
                 "quant": "Q4_K_M",
                 "offload": {"n_gpu_layers": 99},
                 "flash_attn": True,
+                "decoding": "plain",  # the header's n_max 0: drafts nothing (header_settings)
             },
         )
     ]
@@ -430,6 +431,7 @@ def test_a_command_after_prose_after_a_table_is_not_the_tables(tmp_path):
                 "model": "Qwen2.5-Coder-7B-Instruct",
                 "quant": "Q8_0",
                 "offload": {"n_gpu_layers": 40},
+                "decoding": "plain",
             },
         )
     ]

@@ -227,3 +227,25 @@ def test_a_backend_by_the_builds_own_words():
     assert ("backend", "Vulkan") in stated([(1, "  Backend:  vulkan0")], "code")
     for text in ("CUDA_VISIBLE_DEVICES=1 python bench.py", "ggml_backend_init: done"):
         assert not [v for p, v in stated([(1, text)], "code") if p == "backend"], text
+
+
+def test_a_draft_size_in_a_column_header_or_a_flag_label_cell(tmp_path):
+    """A value column's header stating a draft size ("MTP (n_max=6) tok/s", "`n_max:16`") gives it to
+    the column; a label cell of flags ("--spec-draft-n-max 2") to its row.  Control: a header naming
+    two sizes ("n-max 2 vs n-max 4") gives none."""
+    from benchbook.audit.draftcontext import cell_conditions, header_settings
+
+    assert header_settings("MTP (n_max=6 --spec-draft-p-min 0.75) tok/s") == {"block_max": 6}
+    assert header_settings("`n_max:16`") == {"block_max": 16}
+    assert header_settings("`n_max:0`") == {"decoding": "plain"}  # the column that drafts nothing
+    assert header_settings("n-max 2 vs n-max 4") == {}
+    assert cell_conditions("--spec-draft-n-max 2") == {"block_max": 2}
+    assert cell_conditions("`-ngl 99 -fa on`") == {"offload.n_gpu_layers": 99, "flash_attn": True}
+    cf = _drafted(
+        "# MTP on a 3090\n\n| Prompt | Plain tok/s | MTP (n_max=6) tok/s |\n|---|---|---|\n"
+        "| code | 30.5 | 45.5 |\n\n| Setting | tok/s |\n|---|---|\n| --spec-draft-n-max 2 | 40.5 |\n",
+        tmp_path,
+    )
+    got = {c.value: _cond(cf, c) for c in cf.claims}
+    assert "block_max" not in got[30.5] and got[45.5]["block_max"] == 6
+    assert got[40.5]["block_max"] == 2

@@ -439,6 +439,13 @@ def cell_conditions(cell: str) -> dict[str, object]:
     ``concurrency: 4``, "C1 greedy" -> 1; ``_CELL_TEST``: "pp2048 tg128 @ d4096" ->
     ``tokens_generated: 128``, ``depth: 4096``), empty when it is no such cell."""
     text = cell.strip().strip("*_`")
+    if _FLAGS_ONLY.match(text):  # "--spec-draft-n-max 2", "-ngl 99 -fa on": a row of that setting
+        try:
+            words = shlex.split(text)
+        except ValueError:
+            words = text.split()
+        flat = _flat(conditions_of("flags", words))
+        return {k: v for k, v in flat.items() if k in CARRIED and k not in ("engine", "model", "quant")}
     m = _CELL_CONCURRENCY.fullmatch(text)
     if m and int(m.group(1)) >= 1:
         return {"concurrency": int(m.group(1))}
@@ -449,6 +456,17 @@ def cell_conditions(cell: str) -> dict[str, object]:
             out["depth"] = int(m.group(3))
         return out
     return {}
+
+
+def header_settings(header: str) -> dict[str, object]:
+    """The draft size a value column's header states for its column ("MTP (n_max=6 --spec-draft-p-min
+    0.75)", "`n_max:16`", "k=4 tok/s": ``block_max``; a size of 0, the column beside them that drafts
+    nothing: ``decoding: plain``), empty when it states none or several."""
+    sizes = {v for p, v in stated([(0, header)], "text", heading=True) if p == "block_max"}
+    if len(sizes) != 1:
+        return {}
+    size = sizes.pop()
+    return {"decoding": "plain"} if size == 0 else {"block_max": size}
 
 
 def _same_model(a: object, b: object) -> bool:
