@@ -314,7 +314,7 @@ def test_key_value_table_header_row_is_data():
             "1581",
             "tok/s",
             1,
-            {"decoding": "plain", "other": {"模型": "llama2-7B", "batch_size": "72"}},
+            {"model": "llama2-7B", "decoding": "plain", "other": {"batch_size": "72"}},
         ),
     ]
 

@@ -40,6 +40,8 @@ UNITS: dict[str, str] = {
     "tokens/second": "tok/s",
     "token/sec": "tok/s",
     "toks": "tok/s",
+    "toks/s": "tok/s",  # vLLM's tqdm line: "est. speed input: 47.09 toks/s, output: 128.64 toks/s"
+    "toks/sec": "tok/s",
     "t/sec": "t/s",
     "tokens/s": "tok/s",
     "tokens/sec": "tok/s",
@@ -83,6 +85,7 @@ UNITS: dict[str, str] = {
     "ms per token": "ms",
     "s/token": "s",
     "s/tok": "s",
+    "s/it": "s",
     "seconds per token": "s",
     "ms": "ms",
     "milliseconds": "ms",
@@ -138,6 +141,11 @@ UNITS: dict[str, str] = {
     "layers": "layers",
     "layer": "layers",
 }
+#: a rate of tokens spelled any way the field writes it, spaces around the slash or not: "toks/s",
+#: "tokens / sec", "tok / s", "tkn/s", "token/secs", "tokens per sec" (each one unit: tok/s)
+_RATE_SPELLED = (
+    r"(?:tokens?|toks|tkns?)\s*(?:/|\s+per\s+)\s*(?:s|secs?|seconds?)(?![A-Za-z])|t\s+/\s+s(?![A-Za-z])"
+)
 _UNIT_ALT = "|".join(
     re.escape(u) for u in sorted(UNITS, key=len, reverse=True) if u not in ("x", "s", "h", "tok", "min")
 )
@@ -148,9 +156,11 @@ _PRECISION = r"(?:FP|BF|INT|TF)\d+(?:/(?:FP|BF|INT|TF)\d+)*"
 _NUM = r"[+\-−]?(?:\d{1,3}(?:[,\u202f ]\d{3})+(?![\d,])|\d+)(?:\.\d+|(?<!\d{4}),\d+)?"
 #: a unit right after a number; single letters only where no letter follows (2x, 9.8 s, 12 h)
 #: (a unit followed by "/s" is a rate of it: "GB/s" is read whole, a bandwidth, never GB)
+#: (a unit followed by "/" and a word is a unit per that word, not this one: "1.61s/it" is tqdm's
+#: seconds per iteration, "2 GB/layer" no size)
 _UNIT = (
-    rf"(?:{_PRECISION}\s+TFLOPS\b|(?:{_UNIT_ALT})(?!/s\b)(?![A-Za-z])|x(?![a-z\d])|s(?![a-z\d])|h(?![a-z\d])|"
-    r"tok(?![a-z\d])|min(?![a-z\d]))"
+    rf"(?:{_PRECISION}\s+TFLOPS\b|{_RATE_SPELLED}|(?:{_UNIT_ALT})(?!/s\b)(?![A-Za-z])(?!/[A-Za-z])|"
+    r"x(?![a-z\d])|s(?![a-z\d/])|h(?![a-z\d/])|tok(?![a-z\d/])|min(?![a-z\d/]))"
 )
 _RANGE_SEP = r"\s*(?P<sep>–|—|-|~|〜|～|to|bis|à|до)\s*"
 _NUMBER = re.compile(
@@ -290,6 +300,8 @@ def _unit(raw: str | None) -> str | None:
     if raw is None:
         return None
     key = re.sub(rf"^{_PRECISION}\s+(?=TFLOPS$)", "", raw.strip(), flags=re.IGNORECASE)
+    if re.fullmatch(_RATE_SPELLED, key, re.IGNORECASE):
+        return "t/s" if key[:1] in "tT" and re.fullmatch(r"t\s+/\s+s", key, re.IGNORECASE) else "tok/s"
     if key.upper() in CAPITALS_ONLY and key not in CAPITALS_ONLY:
         return None
     return (
@@ -369,9 +381,10 @@ def bound_of(text: str, n: Number) -> str | None:
     if re.match(r"[^\d]*\d[\d.,\u202f ]*\+(?![\d.])", text[n.start : n.end]):
         return "above"
     before = text[max(0, n.start - 30) : n.start]
-    if _NOT_BOUND.search(before) or re.search(r"\d\s*[^\W\d]*\s*(?:<=?|>=?|≤|≥|до|bis zu|hasta)\s*$", before):
-        return None  # "939 MiB < 1024 MiB": two numbers compared, not a bound stated
-        return None
+    if _NOT_BOUND.search(before) or re.search(
+        r"\d\s*[^\W\d]*(?:/[^\W\d]+)?\s*\)?\s*(?:<=?|>=?|≤|≥|до|bis zu|hasta)\s*$", before
+    ):
+        return None  # "939 MiB < 1024 MiB", "41.0 t/s ≥ 40 t/s": two numbers compared, not a bound
     if _BELOW.search(before):
         return "below"
     if _ABOVE.search(before):
@@ -381,6 +394,33 @@ def bound_of(text: str, n: Number) -> str | None:
     if _BELOW_AFTER.match(text, n.end):
         return "below"
     return None
+
+
+#: a word naming which rate between a number and a rate's unit: "41.7 eff tok/s", "35 gen t/s",
+#: "1200 prompt tok/s", "40 avg tokens/s", "18 output tok/sec"
+_QUALIFIED_RATE = re.compile(
+    r"\s+(?:eff|effective|output|input|prompt|gen|generation|decode|decoding|prefill|avg|average|mean|"
+    r"median|peak|net|real|actual)\.?\s+(?P<u>tok/s|t/s|tokens/s|token/s|tok/sec|tokens/sec|toks/s|tps)"
+    r"(?![A-Za-z/])",
+    re.IGNORECASE,
+)
+
+
+#: tokens accepted (or drafted) per verify step, the word naming them before "tokens": "~1.2–1.3
+#: accepted tokens per cycle", "3.1 accepted tokens per step", "2.4 drafted tokens per round"
+_ACCEPTED_PER = re.compile(
+    r"\s+(?:accepted|drafted)\s+(?P<u>tokens?)\s+per\s+(?:cycle|step|verify(?:\s+step)?|verification|"
+    r"draft|round|iteration|forward(?:\s+pass)?)\b",
+    re.IGNORECASE,
+)
+
+
+def _ordered_pair(a: str, b: str) -> bool:
+    """Whether "a–b" can be a range: two plain numbers, the first not above the second."""
+    try:
+        return 0 <= float(number_text(a)) <= float(number_text(b))
+    except ValueError:
+        return False
 
 
 def numbers(text: str) -> list[Number]:
@@ -438,6 +478,30 @@ def numbers(text: str) -> list[Number]:
             )
             pos = m.end("ua")
             continue
+        if not (ua or ub) and m.group("pm") is None:
+            last = "b" if m.group("b") is not None else "a"
+            q = _QUALIFIED_RATE.match(text, m.end(last)) or _ACCEPTED_PER.match(text, m.end(last))
+            ordered = last == "a" or _ordered_pair(m.group("a"), m.group("b"))
+            if q is not None and ordered and (last == "a" or q.re is _ACCEPTED_PER):
+                # "41.7 eff tok/s", "35 gen t/s": a rate with a word naming which; "~1.2–1.3
+                # accepted tokens per cycle": tokens accepted per verify step
+                u = q.group("u")
+                a_text = number_text(m.group("a"))
+                b_text = number_text(m.group("b")) if last == "b" else None
+                out.append(
+                    Number(
+                        a_text if b_text is None else f"{a_text}–{b_text}",
+                        _unit(u) if q.re is _QUALIFIED_RATE else "tokens",
+                        bool(m.group("about")),
+                        m.start(),
+                        q.end(),
+                        a_text if b_text is not None else None,
+                        b_text,
+                        unit_written=u,
+                    )
+                )
+                pos = q.end()
+                continue
         unit = ub or ua
         written = m.group("unit") or m.group("ua")
         low = high = spread = None
@@ -507,7 +571,7 @@ _METRIC_WORDS: list[tuple[str, str, str]] = [
     (
         "rate",
         r"\bpp\s?\d+|prefill|prompt (?:eval|processing|speed)|\bpp\b|\bencoded\b|"
-        r"프리필|프롬프트 처리|プロンプト処理",
+        r"\binput\s*(?::|speed|throughput|rate|tok)|프리필|프롬프트 처리|プロンプト処理",
         "prefill_tps",
     ),
     (
@@ -519,11 +583,11 @@ _METRIC_WORDS: list[tuple[str, str, str]] = [
     (
         "size",
         r"vram|gpu memory|video memory|dedicated|gpu|显存|ビデオメモリ|그래픽 메모리|видеопамят",
-        "vram_peak",
+        "vram",
     ),
     ("size", r"\brss\b|resident|process", "rss_peak"),
     ("size", r"working set", "working_set_peak"),
-    ("size", r"\bram\b|system memory|memory|памят|\bозу\b", "ram_peak"),
+    ("size", r"\bram\b|system memory|memory|памят|\bозу\b|内存|メモリ|메모리|speicher", "ram"),
     (
         "size",
         r"model|file|gguf|weights|quant|download|disk|\bsize\b|サイズ|크기|модел|файл|вес|размер",
@@ -531,7 +595,14 @@ _METRIC_WORDS: list[tuple[str, str, str]] = [
     ),
     ("size", r".", "size"),
     ("time", r"ttft|first token|time to first|首字|首个?token|最初のトークン|初トークン|첫 토큰", "ttft"),
-    ("time", r"latency|per token|tpot|延迟|遅延|レイテンシ|지연", "latency"),
+    ("time", r"tpot|time per output token", "tpot"),
+    ("time", r"\bitl\b|inter[- ]token", "itl"),
+    ("time", r"per[- ]token|/\s*tok(?:en)?\b|每个?token|トークンあたり|토큰당|на токен", "ms_per_token"),
+    (
+        "time",
+        r"latency|step time|per (?:step|iteration|request)|/\s*it\b|延迟|遅延|レイテンシ|지연",
+        "latency",
+    ),
     ("time", r"\bload", "load_time"),
     ("time", r".", "duration"),
     ("ratio", r"accept|수락|採択|受理|接受", "acceptance_rate"),
@@ -590,17 +661,17 @@ def metric_of(unit: str | None, before: str, after: str = "") -> str | None:
     low = re.split(r"[.!?;](?:\s|$)|[。！？]", before.lower())[-1]
     tail = re.split(r"[.!?;,(](?:\s|$)|[。！？，]|\s[—–]\s", after.lower()[:30])[0]
     # a word right after the number names it first ("14 GB VRAM", "46 t/s prefill")
-    right = re.split(r"\d", tail, maxsplit=1)[0].lstrip()
+    right = re.sub(r"^of\s+", "", re.split(r"\d", tail, maxsplit=1)[0].lstrip())  # "6 GB of system RAM"
     for pat, metric in rules[:-1]:
-        if re.match(rf"(?:{pat})", right):
-            return metric
+        if re.match(rf"(?:[^\W\d]+\s)?(?:{pat})", right):  # "14 GB VRAM", "6 GB system RAM"
+            return _peak(metric, low[-40:] + " " + tail)
     best: tuple[int, str] | None = None
     for pat, metric in rules[:-1]:
         hits = [h.end() for h in re.finditer(pat, low)]
         if hits and (best is None or hits[-1] > best[0]):
             best = (hits[-1], metric)
     if best is not None:
-        return best[1]
+        return _peak(best[1], low[-40:] + " " + tail)
     # after it, the keyword nearest the number ("20 GB RAM and 14 GB VRAM": the first is RAM), and
     # nothing past the next number (that number's words)
     tail = re.split(r"\d", tail, maxsplit=1)[0]
@@ -609,4 +680,15 @@ def metric_of(unit: str | None, before: str, after: str = "") -> str | None:
         hit = re.search(pat, tail)
         if hit and (first is None or hit.start() < first[0]):
             first = (hit.start(), metric)
-    return first[1] if first is not None else rules[-1][1]
+    return _peak(first[1] if first is not None else rules[-1][1], low[-40:] + " " + tail)
+
+
+#: a word saying that a memory figure is the highest it reached ("peak VRAM", "VRAM peaked at",
+#: "峰值显存", "ピーク時", "пиковое", "최대 메모리")
+_PEAK = re.compile(r"\bpeak|峰值|ピーク|пиков|\bпик\b|최대|spitzen|höchst", re.IGNORECASE)
+
+
+def _peak(metric: str, words: str) -> str:
+    """``vram``/``ram`` as ``vram_peak``/``ram_peak`` where ``words`` say the figure is a peak
+    (``_PEAK``): memory a post states without the word is what it used, not its peak."""
+    return f"{metric}_peak" if metric in ("vram", "ram") and _PEAK.search(words) else metric

@@ -34,7 +34,7 @@ from .draftcore import (
     stateable,
 )
 from .draftnames import CLAUSE_ONLY, Mention, clause_bounds, machine_size, mentions
-from .draftprose import CAPITALS_ONLY, Number, bound_of, family, metric_of, numbers
+from .draftprose import CAPITALS_ONLY, Number, bound_of, family, metric_of, number_text, numbers
 from .draftrelations import pair_units, relations, repetitions
 from .draftsides import Sides
 
@@ -53,7 +53,13 @@ _ORIGIN = re.compile(
 #: a line of program output stating tokens, a time and a rate ("decoded 202 tokens in 2.533 seconds,
 #: speed: 79.745 t/s")
 RATE_LINE = re.compile(
-    r"\d+\s+tokens\s+in\s+[\d.]+\s*(?:s|sec|seconds)\b.{0,40}?[\d.]+\s*(?:t/s|tok/s|tokens/s)", re.I
+    r"\d+\s+tokens\s+in\s+[\d.]+\s*(?:s|sec|seconds)\b.{0,40}?[\d.]+\s*(?:t/s|tok/s|tokens/s)|"
+    # a generator's summary line: exllamav2's "Response generated in 8.56 seconds, 1024 tokens,
+    # 119.64 tokens/second", text-generation-webui's "Output generated in 8.11 seconds (24.65
+    # tokens/s, 200 tokens, context 15, seed 1964973376)"
+    r"\bgenerated\s+in\s+[\d.]+\s*(?:s|sec|secs|seconds)\b.{0,60}?[\d.]+\s*"
+    r"(?:t/s|tok/s|tokens/s(?:ec(?:ond)?)?|tokens per second)",
+    re.I,
 )
 #: a command line written in a sentence, not in backticks ("with llama-server -m x.gguf -ngl 99 -fa
 #: on, generation ran at ..."; quoted ".\\llama-cli -m ... -cnv"): the tool and its flags, each with
@@ -65,6 +71,15 @@ _PROSE_COMMAND = re.compile(
 )
 #: characters before a number whose words label it (``Sentences.prose``)
 _LABEL_WINDOW = 256
+
+
+#: words right after a percentage that name the ceiling it is a share of: "(<9% max theoretical)",
+#: "(>60% of peak)", "80% of the theoretical bandwidth"
+_CEILING_AFTER = re.compile(
+    r"\s*(?:of\s+)?(?:the\s+)?(?:max(?:imum)?|peak|theoretical|roofline|ceiling|spec(?:ified)?)\b", re.I
+)
+#: words naming a ceiling on a claim (its label or conditions): "theoretical", "peak", "max"
+_CEILING_WORDS = re.compile(r"\b(?:theoretical|theory|peak|max(?:imum)?|roofline|ceiling)\b", re.I)
 
 
 def _sentence(text: str, start: int, bounds: list[int] | None = None) -> str:
@@ -105,7 +120,9 @@ def _shared_units(text: str, found: list[Number]) -> list[Number]:
     "→" whose last number states the unit ("wall/decode: 101.39 / 102.33 tok/s", "31.9 → 52.8
     tok/s", "23,185 / 22,878 MiB"), or a list of two or more unitless numbers followed by a comma and
     at most three words, then a number with a unit ("40.9 / 41.1 / 40.8, overall median 41.0
-    tok/s").  Counts ("438/438"), ranges and numbers glued to names are not lists."""
+    tok/s"), or, the other way round, a number with a unit, a comma and at most three words, then
+    such a list ending its clause ("~50 tok/s, README says 83 / 87").  Counts ("438/438"), ranges
+    and numbers glued to names are not lists."""
     out = list(found)
     i = 0
     while i < len(out):
@@ -128,6 +145,13 @@ def _shared_units(text: str, found: list[Number]) -> list[Number]:
             gap = text[out[j].end : out[j + 1].start]
             if _LIST_GAP.fullmatch(gap) and len(gap) <= 30:
                 unit = out[j + 1].unit
+        if unit is None and i > 0 and out[i - 1].unit is not None and out[i - 1].range is None:
+            # the same the other way round: "~50 tok/s, README says 83 / 87" (the list ends its
+            # clause: "2 / 4 GPUs" is a count of something else)
+            gap = text[out[i - 1].end : out[i].start]
+            rest = text[out[j].end : out[j].end + 2]
+            if _LIST_GAP.fullmatch(gap) and len(gap) <= 30 and re.match(r"\s*(?:[.,;:)!?]|$)", rest):
+                unit = out[i - 1].unit
         if unit is not None and unit not in ("%", "x"):
             for k in range(i, j + 1):
                 if out[k].unit is None:
@@ -147,6 +171,29 @@ _ACCEPT_BEFORE = re.compile(
 _ACCEPT_AFTER = re.compile(
     r"(?:,\s*[^\W\d]+\s+\d?\.\d+)*\s+(?:(?:aggregate|average|mean|overall|draft)\s+)?accept", re.IGNORECASE
 )
+
+
+#: a label naming the mean tokens accepted per verify step, right before a number with no unit:
+#: "accept length ~2.5", "Accpt Len: 1.89", "acceptance length of 3.1", "mean accepted tokens 2.4",
+#: "avg. acc. len = 2.2", "τ = 3.05"
+_ACCEPT_LENGTH_BEFORE = re.compile(
+    r"(?:\bacc(?:e?pt)?\w*\.?\s*(?:length|len)\b|\baccepted\s+(?:tokens|length)\b|\bτ|\btau\b)"
+    r"[\s:=\"*]*(?:(?:is|was|of|at|about|around)\s+)*$",
+    re.IGNORECASE,
+)
+
+
+def _accept_length(text: str, n: Number) -> bool:
+    """Whether ``n``, a number written with no unit, is a mean acceptance length (tokens accepted
+    per verify step): right after a label naming one (``_ACCEPT_LENGTH_BEFORE``), from 1 up (a
+    step yields its own token at least), no "N of M"."""
+    try:
+        lows = [float(number_text(x)) for x in (n.range or (n.text,))]
+    except ValueError:
+        return False
+    if not all(1 <= v <= 64 for v in lows) or n.spread is not None:
+        return False
+    return bool(_ACCEPT_LENGTH_BEFORE.search(text[max(0, n.start - 40) : n.start]))
 
 
 def _acceptance_fraction(text: str, n: Number) -> bool:
@@ -260,6 +307,9 @@ class Sentences(Sides):
                 self.out.unplaced.append((line, n.text, sentence[:300]))
                 continue
             fraction = n.unit is None and n.of is None and _acceptance_fraction(scanned, n)
+            accept_length = n.unit is None and n.of is None and not fraction and _accept_length(scanned, n)
+            if accept_length:
+                n = replace(n, unit="tokens")  # "Accpt Len: 1.89", "accept length ~2.5–3": tokens
             if n.unit is None and not fraction:
                 if n.of is not None:
                     placed.append((n, self.count_claim(n, text, line, sentence)))
@@ -274,6 +324,8 @@ class Sentences(Sides):
             if fraction:  # "acceptance 0.73 aggregate", "0.79 aggregate acceptance"
                 n = replace(n, unit="ratio")
                 metric: str | None = "acceptance_rate"
+            elif accept_length:
+                metric = "mean_accepted_length"
             else:
                 metric = metric_of(n.unit, before, scanned[n.end : n.end + 30])
             if (
@@ -284,6 +336,8 @@ class Sentences(Sides):
                 self.out.unplaced.append((line, n.text, sentence[:300]))  # "RTX 5090 32GB": the card's
                 continue
             relation = bound_of(scanned, n)
+            if relation is not None and self.share_of_peak(n, relation, scanned, placed, line, sentence):
+                continue  # "5.1 TFLOPS (<9% max theoretical)": a bound of the measured over the peak
             if relation is not None:  # "40+ tok/s", "<9%", "at least 12 GB": a bound, no value claimed
                 cond = merged(
                     merged(self.context(), _in_clause(named, clauses, n.start, text)),
@@ -321,7 +375,65 @@ class Sentences(Sides):
                 self.named[m.path] = m.value
         for rel in rels.values():
             self.relation(rel, text, line_of(rel.start), placed, bounds)
+        if re.search(r"[<>≤≥]", scanned):  # "34 MiB < 64 MiB": a comparison of two stated numbers
+            compared: set[int] = set()
+            for k, (x, _) in enumerate(placed[:-1]):
+                if not re.search(r"[<>≤≥]", scanned[x.end : placed[k + 1][0].start]):
+                    continue
+                s0, sentence = sentence_at(text, x.start, bounds)
+                if s0 in compared:
+                    continue
+                compared.add(s0)
+                items = [(y.start, y.end, cid) for y, cid in placed if s0 <= y.start < s0 + len(sentence)]
+                self.comparisons(scanned, items, line_of(x.start), sentence)
         self.tokens_over_time(placed, text, line_of)
+
+    def share_of_peak(
+        self, n: Number, relation: str, text: str, placed: list[tuple[Number, str]], line: int, sentence: str
+    ) -> bool:
+        """A percentage written as a bound and naming a ceiling right after it, beside the claim it
+        is a share of ("only gets to 5.1 BF16 TFLOPS (<9% max theoretical)", "36.9 TFLOPS (>60% of
+        peak)"): a ``bound`` statement that the claim over the ceiling's claims (those of a peak
+        metric, or whose words name the theoretical/peak/max, in the claim's unit family) is below
+        or above N/100, over the claim by ``id`` and the ceiling by its metric.  False (nothing
+        drafted) with no claim right before it or no ceiling claim stated."""
+        if n.unit != "%" or not _CEILING_AFTER.match(text, n.end) or not placed:
+            return False
+        m, cid = placed[-1]
+        if not re.fullmatch(r"[^\d.!?;]{0,12}", text[m.end : n.start]):
+            return False  # not the number right before it ("5.1 TFLOPS (<9%")
+        fam = family(self.profile[cid][0]) if cid in self.profile else None
+        ceilings = [
+            c
+            for c in self.claim_ids[-60:]
+            if c != cid
+            and family(self.profile[c][0]) == fam
+            and (
+                "peak" in str(self.metric_of_claim(c))
+                or _CEILING_WORDS.search(
+                    self.labels.get(c, "") + " " + str(self.claims[c].fields.get("conditions"))
+                )
+            )
+        ]
+        if not ceilings:
+            return False
+        digits = n.text.lstrip("+")
+        decimals = len(digits.split(".")[1]) if "." in digits else 0
+        value = round(float(digits) / 100, decimals + 2)
+        fields: dict = {
+            "kind": "bound",
+            "statement": sentence,
+            "over": {"numerator": {"id": cid}, "denominator": {"metric": self.metric_of_claim(ceilings[-1])}},
+            "relation": relation,
+            "value": Num(f"{value:.{decimals + 2}f}".rstrip("0").rstrip(".")),
+            "unit": "x",
+            **source_fields(line, sentence),
+        }
+        if n.about:
+            fields["about"] = True
+        sid = self.new_id(f"s-l{line}")
+        self.out.entries.append(Entry("statement", sid, {"id": sid, **fields}))
+        return True
 
     def same_sentence(self, cid: str, line: int, sentence: str) -> bool:
         """Whether claim ``cid`` was drafted from ``sentence`` on ``line``: a value a sentence states

@@ -68,8 +68,9 @@ _CELL_KINDS = (
 )
 #: a table column's header that relates numbers (its cells are multiples or changes)
 _RELATING_HEADER = re.compile(
-    r"\bvs\.?\b|versus|speed-?up|gain|change|delta|Δ|diff|ratio|relative|improvement|uplift|"
-    r"faster|slower|boost|loss|\bx\b|×",
+    # words from their start: "ratio" is no "Generation", "gain" no "Again"
+    r"\bvs\.?\b|\b(?:versus|speed-?up|gain|change|delta|diff|ratio|relative|improvement|uplift|"
+    r"faster|slower|boost|loss)|Δ|\bx\b|×",
     re.IGNORECASE,
 )
 #: a row label naming the baseline of a table's comparisons
@@ -117,8 +118,14 @@ def _header_unit(header: str) -> str | None:
     """The unit a table header names: after a number put before it, as a unit written alone, in
     parentheses of any script ("推理速度（token/s）"), or in words ("每秒生成的令牌数", tokens per
     second: ``toollines.label_unit``); a count of tokens or layers only where written first."""
+    if re.search(
+        r"\bacc(?:e?pt)?\w*\.?\s*(?:length|len)\b|\bmean\s+accepted\s+tokens\b", header, re.IGNORECASE
+    ):
+        return "tokens"  # "Mean Acceptance Length", "Accept Len": tokens accepted per verify step
+    # "Token Generation Speed", "Token throughput": tokens per second, a rate, never a count of tokens
+    speed = re.search(r"speed|throughput|速度|속도", header, re.IGNORECASE)
     for n in numbers("1 " + re.sub(r"[()\[\]（）]", " ", header)):
-        if n.unit and n.start == 0:
+        if n.unit and n.start == 0 and not (speed and family(n.unit) == "tokens"):
             return n.unit
     named = label_unit(header)
     if named is not None and family(named) not in ("tokens", "layers"):
@@ -198,6 +205,8 @@ def _relation_sides(
     or no baseline row), so the cells are claims of the change, not statements with guessed sides
     (issue 29: a self-ratio and other rows' baselines were cited)."""
     rate_units = _rate_columns(header, body, kinds, j)
+    if "rate" in rate_units.values():  # "Speedup" beside a file size and the VRAM: the rates
+        rate_units = {k: f for k, f in rate_units.items() if f == "rate"}
     fams = list(rate_units.values())
     if any(fams.count(f) >= 2 for f in fams):
         return "pair"
@@ -236,7 +245,7 @@ def _tokens_column(header: str, cells: list[str]) -> str | None:
     label names (``LABELS``: "Tokens", "Output tokens") is the tokens generated, a condition."""
     if not re.search(r"トークン|토큰|令牌|токен|\btokens?\b", header, re.IGNORECASE):
         return None
-    if re.search(r"/|速度|per\b|rate|秒|초|speed|throughput", header, re.IGNORECASE):
+    if re.search(r"/|速度|per\b|\brate\b|秒|초|speed|throughput", header, re.IGNORECASE):
         return None
     ok = cells and all(re.fullmatch(r"\s*[\d,]+\s*", c) for c in cells)
     return "tokens" if ok else None
@@ -271,11 +280,14 @@ _MEASURE_HEADER = re.compile(
 _SETTINGS_HEADER = (
     re.compile(
         r"^\W*(?:settings?|parameters?|params?|options?|config(?:uration)?|keys?|items?|specs?|"
-        r"components?|hardware|system|environment|env|property|name)\W*$",
+        r"components?|hardware|system|environment|env|property|name|"
+        r"项目|項目|参数|參數|设置|設定|配置|环境|環境|항목|설정|구성|환경|"
+        r"einstellung(?:en)?|komponente|parametro|paramètre|параметр)\W*$",
         re.IGNORECASE,
     ),
     re.compile(
-        r"^\W*(?:values?|settings?|config(?:uration)?|specs?|details?|spec(?:ification)?s?)\W*$",
+        r"^\W*(?:values?|settings?|config(?:uration)?|specs?|details?|spec(?:ification)?s?|"
+        r"配置|值|数值|設定|設定値|値|内容|说明|설정|값|내용|wert|werte|valeur|valor|значение)\W*$",
         re.IGNORECASE,
     ),
 )
@@ -307,6 +319,11 @@ class Tables(Sides):
 
     # --- tables -----------------------------------------------------------------------------------
     def table(self, block: Block) -> None:
+        if len(block.rows) == 1 and any(n.unit for c in block.rows[0][1:] for n in numbers(c)[:1]):
+            # a row pasted without its header ("Llama2 | EXL2 4.0 bpw | 7B | 164 t/s | 197 t/s" over
+            # "-- | --"): Markdown reads it as the header; it is a row of values, columns unnamed
+            line = block.row_lines[0] if block.row_lines else block.start
+            block = replace(block, rows=[[""] * len(block.rows[0]), block.rows[0]], row_lines=[line, line])
         if len(block.rows) < 2:
             return
         shape = _transposed(block.rows)
@@ -330,7 +347,10 @@ class Tables(Sides):
             head_unit = (
                 _header_unit(h) or _ratio_column(h, cells) or (_tokens_column(h, cells) if j else None)
             )
-            if key in LABELS or j == 0 and not head_unit and not with_unit:
+            # a table of metrics as rows, configurations as columns: its row of token counts
+            # ("Generated tokens  80  88  70") is one more result of each configuration, not a label
+            counted = shape == "rows" and j > 0 and _tokens_column(h, cells) is not None
+            if (key in LABELS and not counted) or j == 0 and not head_unit and not with_unit:
                 kinds.append("label")
             elif head_unit or with_unit or _metric_header(h):
                 kinds.append("value")
@@ -389,7 +409,10 @@ class Tables(Sides):
             if (
                 unit in ("x", "%")
                 and _relating_column(h, [r[j] for r in body if j < len(r)])
-                and _relation_sides(header, body, kinds, j, unit) is not None
+                and (
+                    _relation_sides(header, body, kinds, j, unit) is not None
+                    or self.prose_baseline(header, body, kinds, j) is not None
+                )
             ):
                 related[j] = unit  # a "vs baseline" / "Gain" column: statements, not claims
                 continue
@@ -421,7 +444,7 @@ class Tables(Sides):
         by_cells = {
             j: path
             for j in range(width)
-            if kinds[j] == "label" and label_key(header[j]) not in LABELS
+            if kinds[j] == "label"
             for path in [_cells_condition([r[j] for r in body if j < len(r) and not _EMPTY.match(r[j])])]
             if path
         }
@@ -448,7 +471,9 @@ class Tables(Sides):
                         set_path(cond, shaped_path, shaped_value)
                     continue
                 path, typ = LABELS.get(label_key(header[j]), ("", "str"))
-                path = path or by_cells.get(j) or "other." + _key(header[j] or "row")
+                # cells that are all quants, builds or hardware say what the column is, whatever its header
+                path = by_cells.get(j) or path or "other." + _key(header[j] or "row")
+                typ = "str" if j in by_cells else typ
                 value: object = cell
                 if typ == "int":
                     # "4096", "16K" (a size in K: ``draftcontext.count``), "0 (cold)"
@@ -516,8 +541,9 @@ class Tables(Sides):
                 ):
                     continue  # "1.85× on math | up to 1.85×": the row's multiple again, that claim
                 relation = bound_of(row[j], n) if n.range is None else None
-                if relation is not None and n.unit in ("x", "%"):
-                    # "up to 2.03×" with no other cell stating it: a bound, no value claimed
+                if relation is not None:
+                    # "up to 2.03×" with no other cell stating it, ">50 tok/s", "<6GB": a bound, no
+                    # value claimed
                     metric = str(self.groups[gid].fields.get("metric"))
                     quote = f"{header[j]}: {row[j]} — {self.post.line(line)}"
                     self.bound_statement(n, relation, metric, {**self.context(), **cond}, line, quote)
@@ -569,6 +595,33 @@ class Tables(Sides):
                 header, body, block.row_lines, block.start, groups, related, cell_ids, row_labels
             )
 
+    def prose_baseline(
+        self, header: list[str], body: list[list[str]], kinds: list[str], j: int
+    ) -> str | None:
+        """The claim a table's relating column ``j`` ("Speedup", "vs baseline") is over where the
+        table has no baseline row and one rate column: the last claim before the table, outside
+        any table (no group), of a rate, whose words before the number name a baseline
+        (``_BASELINE``: "baseline 42.45 tok/s", "without speculation: 31 t/s") or whose decoding is
+        plain, of the column's kind of rate (a prompt rate for a prompt rate); else None."""
+        rates = [k for k, f in _rate_columns(header, body, kinds, j).items() if f == "rate"]
+        if len(rates) != 1 or _BASELINE.search(header[rates[0]]):
+            return None  # "Baseline | Best speedup": the row's other rate is not in the table
+        cells = [r[rates[0]] for r in body if rates[0] < len(r) and not _EMPTY.match(r[rates[0]])]
+        unit = _header_unit(header[rates[0]]) or next(
+            (n.unit for c in cells for n in numbers(c)[:1] if n.unit), None
+        )
+        prefill = label_metric(header[rates[0]], unit or "t/s") == "prefill_tps"
+        for cid in reversed(self.claim_ids[-60:]):
+            entry = self.claims[cid]
+            if entry.group is not None or family(self.profile[cid][0]) != "rate":
+                continue
+            if (entry.fields.get("metric") == "prefill_tps") != prefill:
+                continue
+            plain = (entry.fields.get("conditions") or {}).get("decoding") == "plain"
+            if plain or _BASELINE.search(self.labels.get(cid, "")):
+                return cid
+        return None
+
     def table_relations(
         self,
         header: list[str],
@@ -589,10 +642,14 @@ class Tables(Sides):
         ``_relation_sides`` decides beforehand that the table gives both sides): a ratio of the row
         over the baseline, a percent change from the baseline to the row.  The baseline row's own
         cell ("1.00×") relates it to itself: no statement."""
-        fam = {j: self.groups[g].fields.get("unit") for j, g in groups.items()}
+        fam = {j: family(self.groups[g].fields.get("unit")) for j, g in groups.items()}
         col_of = {c: k for (_, k), c in cells.items()}
         for j, unit in related.items():
             kind = "ratio" if unit == "x" else "percent_change"
+            # the family the column relates: the rates where the row has any ("Speedup" beside a
+            # file size and the VRAM used relates the throughput), else the first column's
+            related_fam = "rate" if "rate" in fam.values() else None
+            base_claim = self.prose_baseline(header, body, ["value"] * len(header), j)
             base_row = next((r for r, lab in enumerate(row_labels) if _BASELINE.search(lab)), None)
             if base_row is None:
                 base_row = next(
@@ -613,15 +670,23 @@ class Tables(Sides):
                     continue
                 n = found[0]
                 mine = [cells[r, k] for k in sorted(groups) if (r, k) in cells]
-                same = [c for c in mine if fam.get(col_of[c]) == fam.get(col_of[mine[0]])]
+                if related_fam is not None:
+                    mine = [c for c in mine if fam.get(col_of[c]) == related_fam]
+                same = [c for c in mine if fam.get(col_of[c]) == fam.get(col_of[mine[0]])] if mine else []
                 if len(same) >= 2:
                     a, b = same[0], same[1]
                     sides = [b, a] if kind == "ratio" else [a, b]
                 else:
-                    col = next((k for k in sorted(groups) if (r, k) in cells), None)
-                    if col is None or base_row is None or base_row == r or (base_row, col) not in cells:
+                    col = col_of[mine[0]] if mine else None
+                    if col is None or base_row == r:
                         continue
-                    mine_c, base_c = cells[r, col], cells[base_row, col]
+                    if base_row is not None and (base_row, col) in cells:
+                        base_c = cells[base_row, col]
+                    elif base_row is None and base_claim is not None:
+                        base_c = base_claim  # "baseline 42.45 tok/s" in the prose above the table
+                    else:
+                        continue
+                    mine_c = cells[r, col]
                     sides = [mine_c, base_c] if kind == "ratio" else [base_c, mine_c]
                 line = at[r + 1] if r + 1 < len(at) else start
                 value = n.text if not n.text.startswith("+") else n.text[1:]
