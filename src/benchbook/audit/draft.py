@@ -434,6 +434,8 @@ class _Drafter:
         self.claim_ids: list[str] = []
         self.groups: dict[str, Group] = {}
         self.profile: dict[str, tuple[str | None, set[str]]] = {}
+        #: source line -> the claims drafted from it, in order (``result_details``, ``code_unplaced``)
+        self.by_line: dict[int, list[Entry]] = {}
         #: word -> where in ``claim_ids`` the claims whose profile holds it are (``scored``)
         self.by_word: dict[str, list[int]] = {}
         self.vocab: dict[str, tuple[str, object]] = {}
@@ -491,6 +493,8 @@ class _Drafter:
         self.out.entries.append(entry)
         self.claims[cid] = entry
         self.claim_ids.append(cid)
+        if fields.get("source_line") is not None:
+            self.by_line.setdefault(fields["source_line"], []).append(entry)
         shared = self.groups[group].fields if group is not None else {}
         value = fields.get("value") or "–".join(fields.get("range") or ())
         unit = fields.get("unit") or shared.get("unit")
@@ -2009,9 +2013,9 @@ class _Drafter:
         claim of its rate (drafted by ``prose``/``rate_lines``, once): the tool (``method``), the
         conditions (``tokens_generated``) and the ``log`` it is kept in, added to that claim."""
         for r in stated:
-            for e in reversed(self.out.entries):
+            for e in reversed(self.by_line.get(r.line, [])):  # not every entry: per line, quadratic
                 f = e.fields
-                if e.kind == "claim" and f.get("source_line") == r.line and f.get("metric") == r.metric:
+                if f.get("metric") == r.metric:
                     if r.method and "method" not in f:
                         f["method"] = r.method
                     cond = _merged(f.get("conditions") or {}, r.conditions)
@@ -2226,10 +2230,9 @@ class _Drafter:
         spans: dict[int, list[tuple[int, int]]] = {}
         for r in found:
             spans.setdefault(r.line, []).append((r.start, r.end))
-        claimed: dict[int, set[str]] = {}
-        for e in self.out.entries:
-            if e.kind == "claim" and e.fields.get("source_line") is not None:
-                claimed.setdefault(e.fields["source_line"], set()).add(str(e.fields.get("value")))
+        claimed = {  # the claims of its lines (every entry read per block was quadratic in a long post)
+            line: {str(e.fields.get("value")) for e in self.by_line.get(line, [])} for line, _ in pieces
+        }
         for line, t in pieces:
             for n in numbers(t):
                 if n.unit is None or any(a <= n.start < b for a, b in spans.get(line, ())):
@@ -2245,15 +2248,21 @@ class _Drafter:
         them against, not more claims; a log pasted with nothing said of it states its numbers
         itself.  The claims go where the log is in the post."""
         cited = {e.fields.get("log") for e in self.out.entries if e.kind == "claim"}
+        into: dict[int, list[Entry]] = {}  # where -> the claims that go there, the earlier log's first
         for at, timed, log in reversed(self.timing_logs):
             if log in cited:
                 continue
             before = len(self.out.entries)
             for r in timed:
                 self.result_claim(r, log)
-            added = self.out.entries[before:]
+            into[at] = self.out.entries[before:] + into.get(at, [])
             del self.out.entries[before:]
-            self.out.entries[at:at] = added
+        if into:  # put in at once: one insertion per log moved every entry after it, per log
+            entries, self.out.entries = self.out.entries, []
+            for k in range(len(entries) + 1):
+                self.out.entries += into.get(k, [])
+                if k < len(entries):
+                    self.out.entries.append(entries[k])
 
 
 #: label cells that name one condition whatever the column's header says: quantisations, llama.cpp
