@@ -14,11 +14,12 @@ import pytest
 
 from benchbook.audit import page, schema
 from benchbook.audit.command import main as audit_main
-from benchbook.audit.draft import draft_text, origin_of
+from benchbook.audit.draft import draft_text
 from benchbook.audit.draftcommand import command_lines, model_and_quant
 from benchbook.audit.draftfile import draft_post, render
 from benchbook.audit.draftprose import numbers
 from benchbook.audit.draftrelations import relations
+from benchbook.audit.draftsentences import origin_of
 from benchbook.audit.post import html_to_text, read_post
 from benchbook.audit.run import audit_file
 

@@ -77,7 +77,7 @@ def test_pipe_table_without_outer_pipes_units_in_cells():
             ["", "-23%", "-37%"],
         ]
     ]
-    # a column of builds is the build (draft._cells_condition)
+    # a column of builds is the build (drafttable._cells_condition)
     b1, b2 = {"build": "b4363"}, {"build": "b4365"}
     assert _claims(NO_OUTER) == [
         ("decode_tps", "31.7", "t/s", 6, b1),

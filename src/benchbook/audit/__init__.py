@@ -37,7 +37,19 @@ Modules, one job each:
 * ``draftcontext`` a post's context as a scope tree (post, section, command line, block): the
                 conditions a claim takes from its title, headings, setup lists, captions and
                 command lines where nothing nearer states another value;
+* ``draftcore`` the draft's data (``Num``, ``Entry``, ``Group``, ``Drafted``) and the drafter's state
+                and shared steps (``DraftCore``: ids, ``add_claim``, conditions), with the helpers
+                every part of the drafter uses;
+* ``draftsides`` statements and their sides: a relating phrase -> a statement citing the claims it
+                relates (or a ``todo`` with candidates), means and bounds (``Sides``);
+* ``drafttable`` tables -> one claim per value cell, groups per value column, statements from
+                relating columns (``Tables``);
+* ``draftsentences`` numbers with units in prose, titles and headings -> claims with the conditions
+                their sentences name (``Sentences``);
 * ``draft``     a post -> claims-file entries (``benchbook claims draft``), each with its source line
-                and quote;
+                and quote: reads the post's blocks in order and hands each to its part (tables,
+                sentences; command lines, logs, tool output, llama-bench tables here), then cleans up;
+                layers: ``draftcore`` <- ``draftsides`` <- ``drafttable``, ``draftsentences`` <-
+                ``draft``;
 * ``draftfile`` a draft written as a claims file (and its log excerpts), keeping reviewed entries.
 """

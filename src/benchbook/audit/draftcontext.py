@@ -37,7 +37,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from .draftcommand import command_lines, conditions_of, put_path
-from .draftnames import _FAMILY, _SPEC, heading_engine, mentions
+from .draftnames import DECODING_PHRASE, MODEL_FAMILIES, heading_engine, mentions
 from .draftprose import numbers
 from .post import Block, Post
 
@@ -519,7 +519,7 @@ def _fuller_of(named: list[object]) -> Callable[[object], object]:
 _SIZE_ONLY = re.compile(r"\d+(?:\.\d+)?[BM](?:-A\d+(?:\.\d+)?B)?", re.IGNORECASE)
 #: a model family with its version and no size ("Qwen 3.5", "Qwen3.5", "Llama 3.1", "Gemma 3")
 _FAMILY_VERSION = re.compile(
-    rf"(?<![\w.-])(?P<f>{_FAMILY})[ -]?(?P<v>\d+(?:\.\d+)?)(?![\w.]|\s?\d+(?:\.\d+)?[BM]\b|-\d)",
+    rf"(?<![\w.-])(?P<f>{MODEL_FAMILIES})[ -]?(?P<v>\d+(?:\.\d+)?)(?![\w.]|\s?\d+(?:\.\d+)?[BM]\b|-\d)",
     re.IGNORECASE,
 )
 
@@ -544,7 +544,7 @@ def _drafting_kind(post: Post) -> str | None:
     names none or both."""
     kinds: set[str] = {
         "draft-self" if m.group("self") else "speculative"
-        for m in _SPEC.finditer(post.text)
+        for m in DECODING_PHRASE.finditer(post.text)
         if not m.group("plain")
     }
     if re.search(r"(?<![\w-])(?:-md|--model-draft|--draft-model|--speculative[-_]model)\b", post.text):

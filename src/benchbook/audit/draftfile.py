@@ -31,7 +31,8 @@ import yaml
 from ..atomicfile import write_text
 from ..errors import read_utf8
 from ..ingest.read import read_source
-from .draft import Drafted, Entry, Num, draft_text
+from .draft import draft_text
+from .draftcore import Drafted, Entry, Num
 
 #: the comment a draft opens with (an existing file's own opening comments are kept instead)
 _HEADER = (

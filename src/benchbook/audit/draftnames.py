@@ -91,17 +91,19 @@ _BUILD = re.compile(
     r"|\b(?:build|version)[:\s]\s*(\d{4,5}\s\([0-9a-f]{7,40}\))",
     re.IGNORECASE,
 )
-_FAMILY = (
+#: the model families a name is known by (a regex alternation, for ``_MODEL`` and
+#: ``draftcontext``'s family-and-version names)
+MODEL_FAMILIES = (
     r"Qwen|QwQ|Llama|Mistral|Mixtral|Ministral|Devstral|Magistral|Codestral|Gemma|Phi|DeepSeek|GLM|"
     r"gpt-oss|Granite|Nemotron|Kimi|MiniMax|Falcon|OLMo|SmolLM|Hermes|LFM|InternLM|Yi|Command-R"
 )
 #: a GGUF file, or a model name of a known family with its size ("Qwen3-30B-A3B", "gpt-oss-20b")
 _MODEL = re.compile(
     r"(?<![\w./-])(?:[\w.-]+/)?(?P<name>[\w.+-]+\.gguf|(?:"
-    + _FAMILY
+    + MODEL_FAMILIES
     + r")[\w.]*(?:-[\w.]+)*-\d+(?:\.\d+)?[BbMm](?:-[\w.]+)*"
     + r"|(?:"
-    + _FAMILY
+    + MODEL_FAMILIES
     + r")\s?\d+(?:\.\d+)?\s\d+(?:\.\d+)?[BM](?![\w-])"  # "Llama 3 8B", "Qwen 2.5 7B"
     r")(?:\s+(?P<quant>(?:UD-)?I?Q\d(?:_[A-Z0-9]+)*|MXFP4|BF16|FP8|AWQ|GPTQ))?(?![\w-])",
 )
@@ -114,7 +116,9 @@ _FA = re.compile(
     r"(?<![\w-])(?:-fa|--flash-attn|flash[ -]attention)\s*(?:=|:)?\s*(?P<w>on|off|1|0|enabled|disabled)\b",
     re.IGNORECASE,
 )
-_SPEC = re.compile(
+#: a phrase naming the decoding: plain ("without draft", "MTP off"), self-speculative ("MTP") or
+#: speculative ("with draft model", "spec on")
+DECODING_PHRASE = re.compile(
     r"\b(?P<plain>without (?:a |the )?draft(?: model)?|no draft(?: model)?|plain decoding|"
     r"without speculat\w*|spec(?:ulation)?[- ]off|non-MTP|no MTP|without MTP|MTP off)\b"
     r"|\b(?P<self>MTP|self-speculative)\b"
@@ -214,7 +218,7 @@ def _mentions(text: str) -> tuple[Mention, ...]:
         out.append(Mention(m.start(), "backend", m.group(1) if m.group(1) != "ROCm" else "ROCm"))
     for m in _FA.finditer(text):
         out.append(Mention(m.start(), "flash_attn", m.group("w").lower() in ("on", "1", "enabled")))
-    for m in _SPEC.finditer(text):
+    for m in DECODING_PHRASE.finditer(text):
         word = "plain" if m.group("plain") else "draft-self" if m.group("self") else "speculative"
         out.append(Mention(m.start(), "decoding", word))
     # a name denied ("no ROCm", "not the 4090", "without Ollama") states no condition
@@ -330,7 +334,7 @@ def _ollama(m: re.Match) -> tuple[str, str | None]:
 
 
 #: a table column's header that names its decoding: "Baseline", "No spec", "Vanilla" -> plain;
-#: "Speculative", "Best speculative result", "With draft", "Spec on" -> speculative (``_SPEC`` too)
+#: "Speculative", "Best speculative result", "With draft", "Spec on" -> speculative (``DECODING_PHRASE`` too)
 _HEADER_PLAIN = re.compile(r"^\W*(?:baseline|vanilla|no[- ]spec\w*|plain)\b", re.IGNORECASE)
 _HEADER_SPEC = re.compile(
     r"(?<!no[- ])(?<!non-)(?:\bspeculative\b|\bspec(?:ulation)?\b(?![- ]off))", re.IGNORECASE
@@ -338,7 +342,7 @@ _HEADER_SPEC = re.compile(
 
 
 def header_decoding(header: str) -> str | None:
-    """The decoding a rate column's header names (``_HEADER_PLAIN``, ``_HEADER_SPEC``, ``_SPEC``):
+    """The decoding a rate column's header names (``_HEADER_PLAIN``, ``_HEADER_SPEC``, ``DECODING_PHRASE``):
     "plain", "speculative", "draft-self"; None when it names none or both ("Baseline vs spec")."""
     words: set[str] = {str(m.value) for m in mentions(header) if m.path == "decoding"}
     if _HEADER_PLAIN.search(header):

@@ -1,0 +1,476 @@
+"""The drafter's core (``benchbook claims draft``, ``draft``): what a draft is made of, and the state
+and steps every part of the drafter shares.
+
+* the public data: ``Num`` (a number as written), ``Entry`` (a drafted claim, statement or todo),
+  ``Group`` (a table's value column), ``Drafted`` (all a post gave);
+* ``DraftCore``: the drafter's state while it reads a post (the command line and conditions in force,
+  the claims so far by id and by value) and the steps every part uses: ids (``new_id``), claims
+  (``add_claim``), the conditions a claim takes (``conditions``, ``context``, ``named_conditions``)
+  and look-ups of the claims drafted so far (``flat_conditions``, ``metric_of_claim``,
+  ``first_stated``);
+* helpers the parts share: a text's sentences (``sentence_at``), nested paths (``set_path``,
+  ``merged``), a number's fields (``number_fields``, ``plain_value``, ``stateable``), where an entry
+  came from (``source_fields``).
+
+Where it sits: the bottom of the drafter's layers, ``draftcore`` <- ``draftsides`` (statements and
+their sides) <- ``drafttable`` (tables) and ``draftsentences`` (prose) <- ``draft`` (reads a post's
+blocks in order: command lines, logs, tool output, llama-bench tables; then the clean-up passes).
+It reads the post's context (``draftcontext``) and names (``draftnames``); it imports no layer
+above it.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from .draftnames import engines_in
+from .draftprose import Number
+from .post import Post
+from .resultlines import Result
+
+
+class Num(str):
+    """A number as written in the post (``"42.70"``): written to YAML as is, so the loader counts
+    the digits it was stated with."""
+
+
+#: table headers (lower case, dashes and punctuation dropped) -> the condition they set, and its type
+LABELS: dict[str, tuple[str, str]] = {
+    **dict.fromkeys(("ncmoe", "ncpumoe", "cpumoe", "moe layers on cpu"), ("offload.n_cpu_moe", "int")),
+    **dict.fromkeys(("ngl", "ngpulayers", "gpu layers", "gpulayers"), ("offload.n_gpu_layers", "int")),
+    **dict.fromkeys(("c", "ctx", "nctx", "context", "context length", "ctxsize"), ("ctx", "int")),
+    **dict.fromkeys(
+        (
+            "block",
+            "block size",
+            "blockmax",
+            "block max",
+            "draft max",
+            "draftmax",
+            "nmax",
+            "n max",
+            "specdraftnmax",
+        ),
+        ("block_max", "int"),
+    ),
+    **dict.fromkeys(("prompt", "task", "workload"), ("prompt", "str")),
+    **dict.fromkeys(("model",), ("model", "str")),
+    **dict.fromkeys(("quant", "quantization", "quantisation", "quant type"), ("quant", "str")),
+    **dict.fromkeys(
+        (
+            "tokens",
+            "generated",
+            "tokens generated",
+            "generated tokens",
+            "ngen",
+            "gen tokens",
+            "output tokens",
+        ),
+        ("tokens_generated", "int"),
+    ),
+    **dict.fromkeys(("depth", "d", "ndepth"), ("depth", "int")),
+    **dict.fromkeys(("batch", "b", "nbatch", "batch size"), ("batch", "int")),
+    **dict.fromkeys(("ubatch", "ub", "nubatch"), ("ubatch", "int")),
+    **dict.fromkeys(("fa", "flash attn", "flash attention", "flashattn"), ("flash_attn", "fa")),
+    **dict.fromkeys(("ctk", "typek", "type k", "k cache"), ("type_k", "str")),
+    **dict.fromkeys(("ctv", "typev", "type v", "v cache"), ("type_v", "str")),
+    **dict.fromkeys(("backend",), ("backend", "str")),
+    **dict.fromkeys(
+        (
+            "concurrency",
+            "max concurrency",
+            "parallel",
+            "np",
+            "users",
+            "concurrent requests",
+            "concurrent users",
+            "max concurrent requests",
+        ),
+        ("concurrency", "int"),
+    ),
+    **dict.fromkeys(("mode", "decoding"), ("decoding", "decoding")),
+    **dict.fromkeys(("gpu", "hardware", "device"), ("hardware", "str")),
+    **dict.fromkeys(
+        ("engine", "runtime", "framework", "inference engine", "backend engine"), ("engine", "str")
+    ),
+    **dict.fromkeys(("build", "commit", "version"), ("build", "str")),
+    **dict.fromkeys(("run", "run index", "trial"), ("run_index", "int")),
+}
+#: words that name a metric, for finding the claim a phrase names ("plain decoding")
+METRIC_WORDS_OF = {"decode_tps": "decode decoding generation tg", "prefill_tps": "prefill prompt pp"}
+#: how far from a number (characters) a sentence's words are read as its conditions
+_NEAR = 60
+#: a condition named with its number in prose: "block size 4", "-ncmoe 26", "ctx 8192", "-ngl=99"
+NAMED_CONDITION = re.compile(
+    r"(?P<label>block(?: size)?|-{0,2}n?cmoe|n_cpu_moe|-{0,2}n-cpu-moe|-ngl|n_gpu_layers|ctx|context|"
+    r"batch(?: size)?|ubatch|depth|draft[ -]max|--draft-max|n[-_ ]max|--spec-draft-n-max)\s*(?:=|:|of|is)?\s*"
+    r"(?P<n>\d+)"
+    r"(?![\d.]|\s*(?:tok|t/s|%|x|×|GB|GiB|MB|ms|s\b))",
+    re.IGNORECASE,
+)
+_STOP = frozenset(
+    "the a an of on in at to and or is was are with for by from than as this that my its it our "
+    "their same pc time times about roughly".split()
+)
+
+
+@dataclass
+class Entry:
+    """A drafted claim (``kind`` claim), statement (statement) or todo statement (todo): its ``id``
+    and its fields in the order a claims file writes them; ``group``: the table group of a claim
+    from a table (``Group``)."""
+
+    kind: str
+    id: str
+    fields: dict
+    group: str | None = None
+
+
+@dataclass
+class Group:
+    """A table's value column as a ``groups:`` entry: the fields its claims share."""
+
+    id: str
+    fields: dict
+    line: int
+
+
+@dataclass
+class Drafted:
+    """What a post gave: ``entries`` (claims, statements, todo statements in post order),
+    ``groups``, ``logs`` (file name -> raw text), ``unplaced`` ``(line, number, text)``, ``title``
+    and ``notes`` (what could not be read, e.g. a llama-bench table that failed to parse)."""
+
+    entries: list[Entry] = field(default_factory=list)
+    groups: list[Group] = field(default_factory=list)
+    logs: dict[str, str] = field(default_factory=dict)
+    unplaced: list[tuple[int, str, str]] = field(default_factory=list)
+    title: str | None = None
+    notes: list[str] = field(default_factory=list)
+
+    def claim(self, cid: str) -> Entry | None:
+        return next((e for e in self.entries if e.kind == "claim" and e.id == cid), None)
+
+
+def label_key(header: str) -> str:
+    """A table header as ``LABELS`` keys it: lower case, no parentheses, dashes, underscores,
+    backticks, asterisks or colons, spaces single ("N-GPU Layers (ngl)" -> "ngpu layers")."""
+    h = re.sub(r"\(.*?\)", "", header.lower())
+    h = re.sub(r"[`*_\-–—:]+", "", h.replace("_", "")).strip()
+    return re.sub(r"\s+", " ", h)
+
+
+class Bounds(list):
+    """Where the sentences of a text start (``sentence_bounds``), and each sentence once cut out
+    (``found``: its index -> ``sentence_at``'s answer): cutting it out again for each of its numbers
+    copied the sentence per number, quadratic in a long sentence of many numbers."""
+
+    def __init__(self, starts: list[int]):
+        super().__init__(starts)
+        self.found: dict[int, tuple[int, str]] = {}
+
+
+def sentence_bounds(text: str) -> Bounds:
+    """Where the sentences of ``text`` start, and ``len(text) + 1``: ``sentence_at``'s ``bounds``."""
+    return Bounds([0] + [m.end() for m in re.finditer(r"(?<=[.!?。！？])\s+", text)] + [len(text) + 1])
+
+
+def sentence_at(text: str, start: int, bounds: list[int] | None = None) -> tuple[int, str]:
+    """Where the sentence of ``text`` around offset ``start`` begins, and the sentence (stripped);
+    ``bounds``: ``sentence_bounds(text)``, computed once for many numbers of one text.  The offset
+    comes from the bounds: finding the sentence's text again cost a pass over the text per number
+    (quadratic in a long sentence) and found an earlier sentence of the same words."""
+    bounds = bounds if bounds is not None else sentence_bounds(text)
+    k = bisect.bisect_right(bounds, start) - 1
+    found = bounds.found if isinstance(bounds, Bounds) else {}
+    if k in found:
+        return found[k]
+    a, b = (bounds[k], bounds[k + 1]) if 0 <= k < len(bounds) - 1 else (0, len(text))
+    raw = text[a:b]
+    found[k] = (a + len(raw) - len(raw.lstrip()), raw.strip())
+    return found[k]
+
+
+def set_path(d: dict, path: str, value) -> None:
+    """Set ``value`` at the dotted ``path`` of the nested dict ``d`` ("offload.n_gpu_layers"), making
+    the dicts on the way."""
+    node = d
+    parts = path.split(".")
+    for p in parts[:-1]:
+        node = node.setdefault(p, {})
+    node[parts[-1]] = value
+
+
+def merged(base: dict, over: dict) -> dict:
+    """``base`` with ``over`` laid on it, nested dicts merged key by key (``over`` wins); neither is
+    changed."""
+    out = {k: (dict(v) if isinstance(v, dict) else v) for k, v in base.items()}
+    for k, v in over.items():
+        out[k] = merged(out[k], v) if isinstance(v, dict) and isinstance(out.get(k), dict) else v
+    return out
+
+
+def word_set(text: str) -> set[str]:
+    """The words of ``text`` (lower case, two characters or more, no stop words: ``_STOP``)."""
+    return {w for w in re.findall(r"[\w.]+", text.lower()) if len(w) > 1 and w not in _STOP}
+
+
+def _flat(d: dict) -> str:
+    return " ".join(f"{k} {_flat(v) if isinstance(v, dict) else v}" for k, v in d.items())
+
+
+_PLAIN_NUMBER = re.compile(r"-?(\d+)(?:\.(\d+))?")
+
+
+def plain_value(text: str | None) -> float | None:
+    """A drafted number's value when a claims file can state it (finite, at most 15 digits before
+    and after the point: ``schema.Claim.decimals``), else None."""
+    if text is None:
+        return None
+    m = _PLAIN_NUMBER.fullmatch(text)
+    if not m or len(m.group(1)) > 15 or len(m.group(2) or "") > 15:
+        return None
+    return float(text)
+
+
+def stateable(n: Number) -> bool:
+    """Whether a claims file can state ``n`` as a claim (the schema's rules, so a draft always loads):
+    every number plain (``plain_value``), no negative value but a change in %, a count "k of n" with
+    0 ≤ k ≤ n and n ≥ 1 whole numbers."""
+    texts = [n.low, n.high] if n.range is not None else [n.text]
+    values = [plain_value(t) for t in texts]
+    if any(v is None for v in values) or (n.spread is not None and plain_value(n.spread) is None):
+        return False
+    if n.unit != "%" and any((v or 0) < 0 for v in values):
+        return False
+    if n.unit is None and n.of is not None:
+        k, of = plain_value(n.text), plain_value(n.of)
+        return (
+            k is not None
+            and of is not None
+            and k.is_integer()
+            and of.is_integer()
+            and 0 <= k <= of
+            and of >= 1
+        )
+    return True
+
+
+def number_fields(n: Number) -> dict:
+    """The fields a claim takes from how ``n`` was written: ``value`` (as written: ``Num``) or
+    ``range``, ``about`` where stated, ``unit``, ``spread`` and ``capacity`` where stated."""
+    fields: dict = {}
+    if n.range is not None:
+        fields["range"] = [Num(n.range[0]), Num(n.range[1])]
+    else:
+        fields["value"] = Num(n.text)
+    if n.about:
+        fields["about"] = True
+    fields["unit"] = n.unit
+    if n.spread is not None:
+        fields["spread"] = Num(n.spread)
+    if n.of is not None and n.of_unit == n.unit and (plain_value(n.of) or 0) > 0:
+        fields["capacity"] = Num(n.of)
+    return fields
+
+
+#: the most characters of its sentence an entry quotes (``quote``, a statement's ``statement``): a
+#: sentence of thousands of numbers quoted whole by each made the claims file quadratic in it
+QUOTE = 500
+
+
+def source_fields(line: int, quote: str) -> dict:
+    """Where an entry came from: ``source_line`` (where known, else none) and ``quote`` (stripped, at
+    most ``QUOTE`` characters)."""
+    cut = quote.strip()[:QUOTE]
+    return {"source_line": line, "quote": cut} if line else {"quote": cut}
+
+
+class DraftCore:
+    """The drafter's state while it reads one post, and the steps every part of it uses (ids,
+    claims, conditions); the parts (``Sides``, ``Tables``, ``Sentences``) and ``draft._Drafter``
+    build on it."""
+
+    def __init__(self, post: Post, name: str):
+        self.post = post
+        self.name = name
+        self.out = Drafted()
+        self.ids: set[str] = set()
+        self.command: dict = {}
+        self.command_tool: str | None = None
+        self.by_value: dict[tuple[str, str | None], list[str]] = {}
+        self.pending_log: str | None = None
+        self.log_metrics: set[str] = set()
+        self.claims: dict[str, Entry] = {}
+        self.claim_ids: list[str] = []
+        self.groups: dict[str, Group] = {}
+        self.profile: dict[str, tuple[str | None, set[str]]] = {}
+        #: source line -> the claims drafted from it, in order (``result_details``, ``code_unplaced``)
+        self.by_line: dict[int, list[Entry]] = {}
+        #: word -> where in ``claim_ids`` the claims whose profile holds it are (``scored``)
+        self.by_word: dict[str, list[int]] = {}
+        self.vocab: dict[str, tuple[str, object]] = {}
+        self.tables = 0
+        self.in_heading = False  # reading a title or heading (``_spec_size``)
+        self.suffix: dict[str, int] = {}
+        #: conditions named in the section's prose so far (``draftnames``): path -> value
+        self.named: dict[str, object] = {}
+        self.title_named: dict[str, object] | None = None
+        #: the engines the post names anywhere: what an abbreviation in a table stands for ("LCP")
+        self.engines_named = engines_in(post.text)
+        #: the rate unit the last paragraph and the section's heading (else the title) state: the unit
+        #: of a table that states none ("Baseline: 33.92 tokens/second" above a table of rates)
+        self.para_rate: str | None = None
+        self.heading_rate: str | None = None
+        #: the groups of the last table drafted with no command line before it, while only a label
+        #: ("Server command:") stands between it and the next block: a command line there is its
+        self.open_table: list[str] | None = None
+        #: the last paragraph when it ends with ":" and introduces what follows ("From 16 → 32
+        #: concurrency:" above a list of changes), else ""
+        self.lead_in = ""
+        #: whether the relating phrase being drafted is about speed ("faster", "slower", ``_SPEED``):
+        #: its sides are rates (``relation``, ``_scope``)
+        self.rates_only = False
+        #: the timing lines of each log excerpt: (where in ``out.entries``, results, log name),
+        #: drafted at the end where no claim names the log (``uncited_timings``)
+        self.timing_logs: list[tuple[int, list[Result], str]] = []
+        #: what the relating phrases of the paragraph being drafted read of its sentences and
+        #: clauses, read once per sentence or clause (``Sides._once``)
+        self._memo: tuple[str | None, dict[tuple, Any]] = (None, {})
+        #: each claim's ``flat_conditions`` while the relations of a paragraph are drafted, else None
+        self._flat: dict[str, dict[str, object]] | None = None
+        #: meanwhile, the (condition, value) pairs the last claims state: where in ``claim_ids`` the
+        #: claims counted start and end, and each pair's count (``Sides._recent_values``)
+        self._values: tuple[int, int, dict[tuple[str, str], int]] | None = None
+
+    def new_id(self, base: str) -> str:
+        """``base``, or ``base-2``, ``base-3``... the first not taken; the suffix to try next is kept
+        per base (``suffix``): counting up from 2 each time was quadratic in the claims of one line."""
+        base = base.strip("-") or "c"
+        cid, k = base, self.suffix.get(base, 2)
+        if cid in self.ids:
+            cid = f"{base}-{k}"
+            while cid in self.ids:
+                k += 1
+                cid = f"{base}-{k}"
+            self.suffix[base] = k + 1
+        self.ids.add(cid)
+        return cid
+
+    # --- claims ---------------------------------------------------------------------------------
+    def add_claim(self, fields: dict, base: str, group: str | None = None, label: str = "") -> str:
+        cid = self.new_id(base)
+        entry = Entry("claim", cid, {"id": cid, **fields}, group)
+        self.out.entries.append(entry)
+        self.claims[cid] = entry
+        self.claim_ids.append(cid)
+        if fields.get("source_line") is not None:
+            self.by_line.setdefault(fields["source_line"], []).append(entry)
+        shared = self.groups[group].fields if group is not None else {}
+        value = fields.get("value") or "–".join(fields.get("range") or ())
+        unit = fields.get("unit") or shared.get("unit")
+        self.by_value.setdefault((str(value), unit), []).append(cid)
+        metric = str(fields.get("metric") or shared.get("metric") or "")
+        named = f"{METRIC_WORDS_OF.get(metric, '')} {metric.replace('_', ' ')}"
+        self.profile[cid] = (unit, word_set(f"{label} {_flat(fields.get('conditions', {}))} {named}"))
+        for word in self.profile[cid][1]:
+            self.by_word.setdefault(word, []).append(len(self.claim_ids) - 1)
+        return cid
+
+    def conditions(self) -> dict:
+        return merged({}, self.command)
+
+    def context(self, named: dict[str, object] | None = None) -> dict:
+        """The command's conditions, and the conditions the section's prose named before
+        (``named``: ``self.named``) where the command sets none."""
+        out = self.conditions()
+        for path, value in (self.named if named is None else named).items():
+            if path not in out:
+                set_path(out, path, value)
+        return out
+
+    def named_conditions(self, at: int, s0: int, sentence: str, clauses: list[int] | None = None) -> dict:
+        """The conditions the sentence around offset ``at`` names: a label with a number ("block
+        size 4", "-ncmoe 26": ``NAMED_CONDITION``) and a label value the post's tables use ("WSL2",
+        "draft-self"), within ``_NEAR`` characters of the number; of several for one field, the
+        nearest; ``s0``: where the sentence starts in the text ``at`` is an offset of."""
+        rel = at - s0
+        found: dict[str, tuple[int, object]] = {}
+        # the clause of the number (``clauses``: where the text's clauses start): a label in
+        # another clause ("85 t/s, and with a draft model (--draft-max 16) it reached 141 t/s")
+        # is the other number's
+        k = bisect.bisect_right(clauses, at) - 1 if clauses else -1
+        lo, hi = (
+            (clauses[k] - s0, clauses[k + 1] - s0) if clauses and 0 <= k < len(clauses) - 1 else (-1, 1 << 60)
+        )
+
+        def offer(path: str, pos: int, value: object) -> None:
+            score = abs(rel - pos) + (pos > rel)  # the nearest; before it on a tie
+            if not lo <= pos < hi:
+                return
+            if score <= _NEAR and (path not in found or score < found[path][0]):
+                found[path] = (score, value)
+
+        # only the part of the sentence within reach (``_NEAR``, and a margin for a match's length):
+        # reading the whole sentence for each of its numbers was quadratic in a long sentence
+        w0 = max(0, rel - _NEAR - 256)
+        near = sentence[w0 : max(0, rel + _NEAR + 256)]
+        for m in NAMED_CONDITION.finditer(near):
+            path, typ = LABELS.get(label_key(m.group("label")), ("", ""))
+            if path and typ == "int":
+                offer(path, w0 + m.start(), int(m.group("n")))
+        low = near.lower()
+        for word, (path, value) in self.vocab.items():
+            if word not in low:  # most are not: no pattern to compile and run
+                continue
+            for m in re.finditer(rf"(?<![\w-]){re.escape(word)}(?![\w-])", low):
+                offer(path, w0 + m.start(), value)
+        out: dict = {}
+        for path, (_, value) in found.items():
+            set_path(out, path, value)
+        return out
+
+    def flat_conditions(self, cid: str) -> dict[str, object]:
+        """A drafted claim's conditions (its group's under its own), flat: ``{"build": "b4000",
+        "offload.n_gpu_layers": 99}``; not to be changed (while relations are drafted, one dict
+        per claim is kept in ``_flat``: each relation read those of the last ``_REACH`` claims)."""
+        if self._flat is not None and cid in self._flat:
+            return self._flat[cid]
+        entry = self.claims[cid]
+        shared = self.groups[entry.group].fields.get("conditions", {}) if entry.group in self.groups else {}
+        out: dict[str, object] = {}
+
+        def walk(d: dict, prefix: str) -> None:
+            for k, v in d.items():
+                if isinstance(v, dict):
+                    walk(v, f"{prefix}{k}.")
+                else:
+                    out[f"{prefix}{k}"] = v
+
+        walk(merged(shared, entry.fields.get("conditions", {})), "")
+        if self._flat is not None:
+            self._flat[cid] = out
+        return out
+
+    def metric_of_claim(self, cid: str) -> str | None:
+        entry = self.claims[cid]
+        shared = self.groups[entry.group].fields if entry.group in self.groups else {}
+        return entry.fields.get("metric") or shared.get("metric")
+
+    def first_stated(self, cid: str) -> str:
+        """The claim a table cell's claim ``cid`` repeats: the one claim of the prose before it with
+        the same value and unit ("101 tok/s" in the title, then in a table row: SOURCES.md, "a
+        number the post repeats with the same digits cites the first claim"), else ``cid``."""
+        e = self.claims.get(cid)
+        if e is None or e.group is None:
+            return cid
+        shared = self.groups[e.group].fields
+        value = e.fields.get("value") or "–".join(e.fields.get("range") or ())
+        same = self.by_value.get((str(value), e.fields.get("unit") or shared.get("unit")), [])
+        first = [c for c in same if c != cid and self.claims[c].group is None]
+        if len(first) == 1 and same.index(first[0]) < same.index(cid):
+            return first[0]
+        return cid

@@ -1,0 +1,427 @@
+"""Sentences -> claims: each number with a unit in prose, titles and headings (``draftprose.numbers``)
+becomes a claim with the conditions its sentence names, or cites one already drafted.
+
+* ``prose``: a paragraph's numbers -> claims (metric from the unit and the words near it, "about",
+  ranges, ``±``, "N of M GiB", ``origin`` when the sentence names who published the number:
+  ``origin_of``), then its relating phrases (``draftsides``), means and bounds;
+* ``count_claim``: "N of M" counts; ``tokens_over_time``: "N tokens in T s";
+* ``named_conditions`` (``draftcore``) and ``_in_clause``: the conditions a sentence names near a
+  number; ``inline_commands``: a command line written in a sentence; ``label_spans``: the
+  "block size 4" spans whose numbers are conditions, not claims;
+* ``rate_lines``: lines of program output stating tokens, a time and a rate (``RATE_LINE``).
+
+Where it sits: ``Sentences`` extends ``draftsides.Sides`` (a sentence's relating phrases are
+statements); ``draft._Drafter`` calls ``prose`` for each paragraph, title and heading.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import replace
+
+from .draftcommand import command_lines
+from .draftcore import (
+    NAMED_CONDITION,
+    Entry,
+    Num,
+    merged,
+    number_fields,
+    sentence_at,
+    sentence_bounds,
+    set_path,
+    source_fields,
+    stateable,
+)
+from .draftnames import CLAUSE_ONLY, Mention, clause_bounds, machine_size, mentions
+from .draftprose import CAPITALS_ONLY, Number, bound_of, family, metric_of, numbers
+from .draftrelations import pair_units, relations, repetitions
+from .draftsides import Placed, Sides
+
+#: a sentence quoting someone else's number: an author, vendor, paper or earlier post named
+_ORIGIN = re.compile(
+    r"(?:according to\s+|\bin\s+)?\b(?:"
+    r"(?:the|a|an|their|his|her)\s+(?:[\w.\-]+(?:'s|’s)\s+)?"
+    r"(?:(?:earlier|previous|last|older|other|original|official)\s+)?"
+    r"|(?:my|our)\s+(?:earlier|previous|last|older|other)\s+)"
+    r"(?:author|authors|vendor|blog|paper|posts?|article|announcement|model card|maintainers?|team|"
+    r"docs|README)\b"
+    r"(?=.{0,120}?\b(?:reports?|gives?|says?|claims?|states?|shows?|lists?|quotes?|managed|measured|"
+    r"got|reached|\d))",
+    re.IGNORECASE,
+)
+#: a line of program output stating tokens, a time and a rate ("decoded 202 tokens in 2.533 seconds,
+#: speed: 79.745 t/s")
+RATE_LINE = re.compile(
+    r"\d+\s+tokens\s+in\s+[\d.]+\s*(?:s|sec|seconds)\b.{0,40}?[\d.]+\s*(?:t/s|tok/s|tokens/s)", re.I
+)
+#: a command line written in a sentence, not in backticks ("with llama-server -m x.gguf -ngl 99 -fa
+#: on, generation ran at ..."; quoted ".\\llama-cli -m ... -cnv"): the tool and its flags, each with
+#: at most one value, up to the first word that is neither
+_PROSE_COMMAND = re.compile(
+    r"(?<![\w.-])(?:[\w.~:-]*[/\\])?(?:llama-(?:server|bench|cli|sweep-bench|batched-bench|"
+    r"speculative-simple|speculative)|vllm\s+serve(?:\s+[\w./:-]+)?)(?:\.exe)?"
+    r"(?:\s+-{1,2}[A-Za-z][\w-]*(?:=[^\s,;()\"'`]+)?(?:\s+(?!-[A-Za-z])[^\s,;()\"'`]+)?)+"
+)
+#: characters before a number whose words label it (``Sentences.prose``)
+_LABEL_WINDOW = 256
+
+
+def _sentence(text: str, start: int, bounds: list[int] | None = None) -> str:
+    """The sentence of ``text`` around offset ``start`` (``sentence_at``)."""
+    return sentence_at(text, start, bounds)[1]
+
+
+def _from_to_units(text: str, found: list[Number]) -> list[Number]:
+    """``found`` with the unit of "from A unit" given to a "to B" that states none ("from 38 t/s
+    (without draft) to 33.93 (with draft)"): the second number of a change is in the first's unit
+    (within 120 characters, no sentence end between)."""
+    out = list(found)
+    for i, n in enumerate(out):
+        if n.unit is not None or n.of is not None or n.range is not None:
+            continue
+        if not re.search(r"(?:^|\W)(?:to|→|->)\s*$", text[max(0, n.start - 6) : n.start]):
+            continue
+        for m in reversed(out[max(0, i - 3) : i]):
+            if (
+                m.unit is not None
+                and n.start - m.end <= 120
+                and re.search(r"(?:^|\W)from\s*$", text[max(0, m.start - 8) : m.start])
+                and not re.search(r"[.!?](?:\s|$)", text[m.end : n.start])
+            ):
+                out[i] = replace(n, unit=m.unit, end=n.end)
+                break
+    return out
+
+
+#: what joins the numbers of a list that states its unit once: "83.6 / 65.4 / 76.9", "31.9 → 52.8"
+_LIST_SEP = re.compile(r"\s*(?:/|→|->)\s*")
+#: what may stand between a unitless list and the number whose unit it takes: no digit, no sentence end
+_LIST_GAP = re.compile(r",\s*(?:[^\W\d]+\s+){0,3}")
+
+
+def _shared_units(text: str, found: list[Number]) -> list[Number]:
+    """``found`` with a unit given once for several numbers given to each: a list joined by " / " or
+    "→" whose last number states the unit ("wall/decode: 101.39 / 102.33 tok/s", "31.9 → 52.8
+    tok/s", "23,185 / 22,878 MiB"), or a list of two or more unitless numbers followed by a comma and
+    at most three words, then a number with a unit ("40.9 / 41.1 / 40.8, overall median 41.0
+    tok/s").  Counts ("438/438"), ranges and numbers glued to names are not lists."""
+    out = list(found)
+    i = 0
+    while i < len(out):
+        j = i
+        while (
+            j + 1 < len(out)
+            and out[j].unit is None
+            and out[j].of is None
+            and out[j].range is None
+            and out[j + 1].of is None
+            and out[j + 1].range is None
+            and _LIST_SEP.fullmatch(text[out[j].end : out[j + 1].start])
+        ):
+            j += 1
+        if j == i:
+            i += 1
+            continue
+        unit = out[j].unit
+        if unit is None and j + 1 < len(out) and out[j + 1].unit is not None and out[j + 1].of is None:
+            gap = text[out[j].end : out[j + 1].start]
+            if _LIST_GAP.fullmatch(gap) and len(gap) <= 30:
+                unit = out[j + 1].unit
+        if unit is not None and unit not in ("%", "x"):
+            for k in range(i, j + 1):
+                if out[k].unit is None:
+                    out[k] = replace(out[k], unit=unit)
+        i = j + 1
+    return out
+
+
+#: an acceptance word right before a fraction: "acceptance 0.73", "Acceptance aggregate 0.69",
+#: "accept rate: 0.64"
+_ACCEPT_BEFORE = re.compile(
+    r"accept\w*(?:[\s:=\"]+(?:rate|ratio|aggregate|avg|average|mean|median|overall|was|is|of))*[\s:=\"]*$",
+    re.IGNORECASE,
+)
+#: ... or right after it, or after a list of labelled fractions: "0.79 aggregate acceptance",
+#: "(code 0.87, bash 0.74, prose 0.40 acceptance)"
+_ACCEPT_AFTER = re.compile(
+    r"(?:,\s*[^\W\d]+\s+\d?\.\d+)*\s+(?:(?:aggregate|average|mean|overall|draft)\s+)?accept", re.IGNORECASE
+)
+
+
+def _acceptance_fraction(text: str, n: Number) -> bool:
+    """Whether ``n``, a number written with no unit, is an acceptance rate as a fraction: a decimal
+    in [0, 1] (``0.73``, not ``1``) beside an acceptance word (``_ACCEPT_BEFORE``, ``_ACCEPT_AFTER``)."""
+    if "." not in n.text or n.spread is not None:
+        return False
+    try:
+        lows = [float(x) for x in (n.range or (n.text,))]
+    except ValueError:
+        return False
+    if not all(0 <= v <= 1 for v in lows):
+        return False
+    return bool(_ACCEPT_BEFORE.search(text[max(0, n.start - 40) : n.start])) or bool(
+        _ACCEPT_AFTER.match(text, n.end)
+    )
+
+
+def _in_clause(named: list[Mention], clauses: list[int], at: int, text: str) -> dict:
+    """The conditions named in the clause around offset ``at`` (``draftnames.clause_bounds``): of
+    several for one condition, the nearest (before it on a tie)."""
+    k = bisect.bisect_right(clauses, at) - 1
+    lo, hi = clauses[max(k, 0)], clauses[min(k + 1, len(clauses) - 1)]
+    best: dict[str, tuple[int, object]] = {}
+    for m in named:
+        if m.start > at and re.search(r",|\sand\s|\s&\s", text[at : m.start]):
+            continue  # named after the number past "and": the next number's ("2.4 t/s and Qwen3 6.1 t/s")
+        if lo <= m.start < hi:
+            d = abs(at - m.start) + (m.start > at)
+            if m.path not in best or d < best[m.path][0]:
+                best[m.path] = (d, m.value)
+    out: dict = {}
+    for path, (_, value) in best.items():
+        set_path(out, path, value)
+    return out
+
+
+def origin_of(sentence: str) -> str | None:
+    """Who published a number the sentence quotes (``origin``), when it names someone else: "the
+    fork's author reports", "the vendor's blog gives", "in my earlier posts", "according to the
+    paper" (``_ORIGIN``); None for the post's own numbers."""
+    m = _ORIGIN.search(sentence)
+    return re.sub(r"^(?:in|according to)\s+", "", m.group(0).strip(), flags=re.IGNORECASE) if m else None
+
+
+#: what follows a size that is a machine's memory, not a measurement: its kind ("64GB DDR5", "32 GB
+#: LPDDR5X", "24GB GDDR6X", "80GB HBM3")
+_MEMORY_KIND = re.compile(r"\s*(?:of\s+)?(?:LP|G)?DDR\d|\s*(?:of\s+)?HBM\d?e?\b", re.IGNORECASE)
+#: what follows a size in a title or heading that makes it the machine's ("16GB VRAM")
+_MEMORY_WORD = re.compile(r"\s*(?:of\s+)?(?:VRAM|RAM|memory|unified)\b", re.IGNORECASE)
+
+
+def _spec_size(text: str, end: int, heading: bool) -> bool:
+    """Whether the size ending at ``text[end]`` is a hardware spec (SOURCES.md: specs are the
+    ``systems``, not claims): followed by a memory kind (``_MEMORY_KIND``: "64GB DDR5"; "32GB of
+    RAM" may be a measured size: "used 32GB of RAM"), or, in a title or heading, by a memory word
+    ("16GB VRAM")."""
+    return bool(_MEMORY_KIND.match(text, end) or heading and _MEMORY_WORD.match(text, end))
+
+
+class Sentences(Sides):
+    """The drafter's sentences: numbers with units in prose, titles and headings -> claims, and the
+    statements their sentences make."""
+
+    # --- prose ------------------------------------------------------------------------------------
+    def prose(self, pieces: list[tuple[int, str]], read: list[str] | None = None) -> None:
+        """The numbers and relations of one paragraph (``pieces``: its lines), read as one text so a
+        sentence may run over lines; each number keeps the line it is on.  ``read``: the lines as
+        numbers are read from them (inline command lines blanked out), quotes keep ``pieces``."""
+        text, scanned, starts = "", "", []
+        for k, (ln, t) in enumerate(pieces):
+            starts.append((len(text), ln))
+            lead = len(t) - len(t.lstrip())
+            text += t.strip() + " "
+            scanned += (read[k] if read is not None else t)[lead : lead + len(t.strip())] + " "
+        found = pair_units(scanned, _shared_units(scanned, _from_to_units(scanned, numbers(scanned))))
+
+        def line_of(i: int) -> int:
+            return next(ln for at, ln in reversed(starts) if at <= i)
+
+        rels = {(r.number.start, r.number.end): r for r in relations(scanned, found)}
+        spans = self.label_spans(scanned)  # once per paragraph: per number it was quadratic
+        bounds = sentence_bounds(text)
+        named = mentions(text)
+        clauses = clause_bounds(text)
+        k_named = 0  # the mentions before the current number, taken into self.named
+        placed: list[tuple[Number, str]] = []
+        here: set[str] = set()  # the claims of ``placed``
+        origins: dict[int, str | None] = {}
+        prev_end = 0
+        for n in found:
+            # the words since the last number with a unit, within a window: splitting all of them
+            # per number was quadratic in a paragraph of unit-less numbers ("1,1,1,…")
+            label = scanned[max(prev_end, n.start - _LABEL_WINDOW) : n.start]
+            label = re.split(r"[.;,!?]\s", label)[-1]
+            if n.unit is not None:
+                prev_end = n.end
+            line = line_of(n.start)
+            s0, sentence = sentence_at(text, n.start, bounds)
+            while k_named < len(named) and named[k_named].start < n.start:
+                if named[k_named].path not in CLAUSE_ONLY:
+                    self.named[named[k_named].path] = named[k_named].value
+                k_named += 1
+            if (n.start, n.end) in rels:
+                continue
+            if repetitions(scanned, n):  # "ran it 3 times": a count of runs, no multiple
+                self.out.unplaced.append((line, n.text, sentence[:300]))
+                continue
+            if n.unit is None and any(a <= n.start < b for a, b in spans):
+                continue  # "block size 4", "-ncmoe 26": a condition of the numbers near it
+            if not stateable(n):
+                self.out.unplaced.append((line, n.text, sentence[:300]))
+                continue
+            fraction = n.unit is None and n.of is None and _acceptance_fraction(scanned, n)
+            if n.unit is None and not fraction:
+                if n.of is not None:
+                    placed.append((n, self.count_claim(n, text, line, sentence)))
+                    here.add(placed[-1][1])
+                else:
+                    self.out.unplaced.append((line, n.text, sentence[:300]))
+                continue
+            before = scanned[max(0, n.start - 60) : n.start]
+            if n.unit_written in CAPITALS_ONLY:  # "296.96 PP": the unit names the test
+                before += f" {n.unit_written}"
+            elif n.unit_written and re.search(r"/\s*tok|per tok", n.unit_written, re.I):
+                before += " per token"  # "45 ms/token": a time per token, whatever the words before
+            if fraction:  # "acceptance 0.73 aggregate", "0.79 aggregate acceptance"
+                n = replace(n, unit="ratio")
+                metric: str | None = "acceptance_rate"
+            else:
+                metric = metric_of(n.unit, before, scanned[n.end : n.end + 30])
+            if (
+                metric is None
+                or family(n.unit) == "size"
+                and (machine_size(text, n.start, n.end, named) or _spec_size(scanned, n.end, self.in_heading))
+            ):
+                self.out.unplaced.append((line, n.text, sentence[:300]))  # "RTX 5090 32GB": the card's
+                continue
+            relation = bound_of(scanned, n)
+            if relation is not None:  # "40+ tok/s", "<9%", "at least 12 GB": a bound, no value claimed
+                cond = merged(
+                    merged(self.context(), _in_clause(named, clauses, n.start, text)),
+                    self.named_conditions(n.start, s0, sentence, clauses),
+                )
+                self.bound_statement(n, relation, metric, cond, line, sentence)
+                continue
+            if self.mean_statement(n, metric, scanned, line, sentence, here):
+                continue  # "This gives a 89.76 tok/s average." of the rates listed before it
+            fields = number_fields(n)
+            value = fields.get("value") or "–".join(fields.get("range") or ())
+            same = self.by_value.get((str(value), n.unit), [])
+            if len(same) == 1 and not n.of and not self.same_sentence(same[0], line, sentence):
+                placed.append((n, same[0]))  # the post repeats a number it stated: cite that claim
+                here.add(same[0])
+                self.maybe_log(same[0], metric)
+                continue
+            cfields = {"metric": metric, **fields}
+            if s0 not in origins:  # once per sentence: per number it was quadratic in a long sentence
+                origins[s0] = origin_of(sentence)
+            origin = origins[s0]
+            if origin:
+                cfields["origin"] = origin
+            cond = merged(
+                merged(self.context(), _in_clause(named, clauses, n.start, text)),
+                self.named_conditions(n.start, s0, sentence, clauses),
+            )
+            if cond:
+                cfields["conditions"] = cond
+            cfields.update(source_fields(line, sentence))
+            cid = self.add_claim(cfields, f"{metric.replace('_', '-')}-l{line}", label=label)
+            self.maybe_log(cid, metric)
+            placed.append((n, cid))
+            here.add(cid)
+        for m in named[k_named:]:
+            if m.path not in CLAUSE_ONLY:
+                self.named[m.path] = m.value
+        # the relations read the claims' conditions (plain_baseline changes one's: it says so)
+        self._flat, self._values = {}, None
+        indexed = Placed(placed)
+        try:
+            for rel in rels.values():
+                self.relation(rel, text, line_of(rel.start), indexed, bounds)
+        finally:
+            self._flat, self._values = None, None
+        self.tokens_over_time(placed, text, line_of, bounds)
+
+    def same_sentence(self, cid: str, line: int, sentence: str) -> bool:
+        """Whether claim ``cid`` was drafted from ``sentence`` on ``line``: a value a sentence states
+        twice ("83.6 / 65.4 / 76.9, overall 76.9 tok/s": a prompt's rate and the overall one) is
+        two claims, where a later sentence repeating it cites the first."""
+        c = self.claims.get(cid)  # an index: ``Drafted.claim`` scans every entry
+        return c is not None and c.fields.get("source_line") == line and c.fields.get("quote") == sentence
+
+    def inline_commands(self, line: int, text: str) -> str:
+        """``text`` with each command line written inline (`` `llama-server -m x.gguf -ngl 99` ``)
+        taken as the command for what follows and blanked out (same length: offsets stay)."""
+
+        def take_bare(m: re.Match) -> str:
+            found = command_lines([(line, m.group(0).strip())])
+            if not found:
+                return m.group(0)
+            self.command, self.command_tool = found[-1].conditions, found[-1].tool
+            return " " * len(m.group(0))
+
+        def take(m: re.Match) -> str:
+            found = command_lines([(line, m.group(1))])
+            if not found:
+                return m.group(0)
+            self.command, self.command_tool = found[-1].conditions, found[-1].tool
+            return " " * len(m.group(0))
+
+        text = re.sub(r"`([^`]+)`", take, text)
+        return _PROSE_COMMAND.sub(take_bare, text) if "-" in text else text
+
+    def label_spans(self, text: str) -> list[tuple[int, int]]:
+        """Where ``text`` names a condition with a number (``NAMED_CONDITION``)."""
+        return [(m.start("n"), m.end("n")) for m in NAMED_CONDITION.finditer(text)]
+
+    def count_claim(self, n: Number, text: str, line: int, sentence: str) -> str:
+        window = text[max(0, n.start - 60) : n.end + 40].lower()
+        accepted = re.search(r"accept|수락", window)
+        counts = (
+            {"accepted": int(float(n.text)), "drafted": int(float(n.of or 1))}
+            if accepted
+            else {"successes": int(float(n.text)), "trials": int(float(n.of or 1))}
+        )
+        fields = {
+            "metric": "acceptance_rate" if accepted else "proportion",
+            "statement": text[n.start : n.end],
+            "counts": counts,
+        }
+        cond = self.conditions()
+        if cond:
+            fields["conditions"] = cond
+        fields.update(source_fields(line, sentence))
+        return self.add_claim(fields, f"count-l{line}")
+
+    def maybe_log(self, cid: str, metric: str) -> None:
+        """Name the log excerpt right before this paragraph on the first claim of each metric the
+        excerpt states (``log_metrics``)."""
+        entry = self.claims.get(cid)
+        if entry is None or not self.pending_log or metric not in self.log_metrics:
+            return
+        self.log_metrics.discard(metric)
+        entry.fields.setdefault("log", self.pending_log)
+
+    def rate_lines(self, lines: list[tuple[int, str]], skip: set[int]) -> None:
+        """Lines of program output stating "N tokens in T s ... R t/s" (``RATE_LINE``:
+        llama-speculative's "decoded 202 tokens in 2.533 seconds, speed: 79.745 t/s") drafted as
+        prose, each line alone: the tokens, the time and the rate, and the rate as their ratio."""
+        for n, t in lines:
+            if n not in skip and RATE_LINE.search(t):
+                self.prose([(n, t)])
+
+    def tokens_over_time(
+        self, placed: list[tuple[Number, str]], text: str, line_of, bounds: list[int] | None = None
+    ) -> None:
+        """ "N tokens in T s (R t/s)": the rate R is stated as N ÷ T, a ratio statement of the two
+        claims (tokens, then the time), in R's unit; ``bounds``: ``sentence_bounds(text)``."""
+        for k in range(len(placed) - 2):
+            (nt, ct), (ns, cs), (nr, cr) = placed[k : k + 3]
+            if (nt.unit, family(ns.unit), family(nr.unit)) != ("tokens", "time", "rate"):
+                continue
+            if not re.fullmatch(r"\s+in\s+", text[nt.end : ns.start]) or nr.start - ns.end > 40:
+                continue
+            if nr.range is not None or ns.unit != "s":
+                continue  # a time in ms does not divide to the rate's unit: left to the reader
+            line = line_of(nr.start)
+            sid = self.new_id(f"s-l{line}")
+            fields = {
+                "kind": "ratio",
+                "statement": text[nt.start : nr.end],
+                "of": [ct, cs],
+                "value": Num(nr.text),
+                "unit": nr.unit,
+                **source_fields(line, _sentence(text, nr.start, bounds)),
+            }
+            self.out.entries.append(Entry("statement", sid, {"id": sid, **fields}))

@@ -1,0 +1,996 @@
+"""Statements and their sides: a relating phrase ("2.1× faster", "drops 11%", "from 30 to 45 tok/s")
+-> a statement citing the claims it relates, or a ``todo`` statement with the candidates.
+
+* ``relation``: a phrase found by ``draftrelations.relations`` -> the statement; its own number is a
+  claim too where it states one (``share_claim``: "+30%", ``change_claim``: "from X to Y",
+  ``multiple_claim``: "2×"); a number that restates one drafted before cites it (``restated``);
+* finding the sides: in the phrase's clause and sentence (``sides_in_scope``, ``_from_subject``,
+  ``_pick``: the pair whose ratio best matches the stated one), by the conditions that differ
+  (``sides_by_condition``), by the words after the phrase (``scored``, ``named_by``,
+  ``candidates``: among the last ``_REACH`` claims);
+* other statements: a mean of claims (``mean_statement``), a bound ("up to", "at least":
+  ``bound_statement``).
+
+Where it sits: on ``draftcore`` (``Sides`` extends ``DraftCore``); ``drafttable`` and
+``draftsentences`` build on it and ``draft`` runs it; it imports neither.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
+
+from .draftcore import (
+    METRIC_WORDS_OF,
+    QUOTE,
+    DraftCore,
+    Entry,
+    Num,
+    merged,
+    number_fields,
+    plain_value,
+    sentence_at,
+    source_fields,
+    stateable,
+    word_set,
+)
+from .draftprose import Number, family, metric_of
+from .units import UnitError, factor
+
+#: a word saying a number is the mean of others ("a 89.76 tok/s average", "averaged", "on average",
+#: "mean", "avg", 平均, 평균, Durchschnitt, moyenne, promedio)
+_MEAN = re.compile(r"\baverag\w*|\bmean\b|\bavg\b|平均|평균|durchschnitt\w*|moyenne|promedio", re.IGNORECASE)
+#: words that make a relating phrase one about speed: its sides are rates
+_SPEED = re.compile(
+    r"faster|slower|quicker|speed|schneller|langsamer|rapide|lent|rápido|lento|速|快|慢|빠|느|遅",
+    re.IGNORECASE,
+)
+#: what ends a clause around a relating phrase (``Sides._clause_of``)
+_CLAUSE_CUT = re.compile(r"[,;:()\[\]]\s|[()\[\]]|\s[—–]\s|\bbut\b|\band\b(?=\s+[~≈]?\d)")
+#: every offset where a ``_CLAUSE_CUT`` starts (overlapping ones too: ``re.search``'s answer from any
+#: offset is the first of them at or after it)
+_CLAUSE_CUT_AT = re.compile(rf"(?=(?:{_CLAUSE_CUT.pattern}))")
+#: words that may open a clause before a relating phrase ("a", "just", "about", "~"; ``sides_in_scope``)
+_OPENS = re.compile(r"\W*(?:(?:a|an|the|just|only|about|around|roughly|nearly|almost|some|~|≈)\W*)*")
+#: how far before a relating phrase its subject's words are read (as a number's label is read)
+_SUBJECT_WINDOW = 256
+#: the most numbers of its sentence a todo statement lists as candidates (the nearest to its phrase)
+_CANDIDATES = 12
+#: words every claim of a metric shares (its name, its unit's words): they name no side
+_GENERIC = frozenset(
+    " ".join(METRIC_WORDS_OF.values()).split()
+    + "decode prefill tps rate speed throughput tok t/s tokens faster slower".split()
+)
+#: how many of the claims drafted last a relating phrase's other side is looked for among
+_REACH = 400
+
+
+def _side_names(text: str) -> set[str]:
+    """The words of ``text`` that may name one side of a comparison: no metric's or unit's words
+    (``_GENERIC``), no numbers."""
+    return {w for w in word_set(text) - _GENERIC if not re.fullmatch(r"[\d.]+", w)}
+
+
+#: the words right before a number that restate one already given: "not the 15× headline", "that
+#: 2x figure"
+_RESTATED = re.compile(
+    r"\b(?:the|that|this|those|these|its|their)\s+(?:same\s+|quoted\s+|claimed\s+)?$", re.I
+)
+
+
+def _factor(unit: str | None, to: str | None) -> float:
+    """``units.factor`` (970 MB in GB: 0.97), 1 where the units are not of one known quantity."""
+    try:
+        return factor(unit, to)
+    except UnitError:
+        return 1.0
+
+
+def _mid(n: Number) -> float:
+    """The middle of a drafted number (a range's midpoint)."""
+    if n.range is not None:
+        return (float(n.range[0]) + float(n.range[1])) / 2
+    return float(n.text)
+
+
+def _multiple(n: Number) -> float:
+    """A stated ratio as a multiple: "57%" -> 0.57, "2.1×" -> 2.1."""
+    return _mid(n) / 100 if n.unit == "%" else _mid(n)
+
+
+def _change_metric(clause: str, sentence: str) -> str:
+    """The metric of a percent change whose sides are not stated (``Sides.change_claim``), from the
+    words of its ``clause``, else of its ``sentence``."""
+    words = clause.lower()
+    if not re.search(
+        r"prefill|prompt|\bpp|decod|generat|\btg|output|fast|slow|speed|throughput|rate|速|遅|快|慢|领先|优",
+        words,
+    ):
+        words = sentence.lower()  # "Rates 40.1 / 41.3 tok/s, +12% over last week": the sentence's
+    if re.search(r"prefill|prompt|\bpp\b|pp\d", words):
+        return "prefill_change"
+    if re.search(r"decod|generat|\btg\b|tg\d|output", words):
+        return "decode_change"
+    if re.search(r"fast|slow|speed|throughput|t/s|tok/s|rate|速|遅|快|慢|领先|优", words):
+        return "speed_change"  # "10%程度高速化", "15%程度遅くなった", "略优 4–5%"
+    return "change"
+
+
+def _ends_with(pattern: re.Pattern, text: str, end: int) -> bool:
+    """Whether ``pattern``, anchored at its end (``$``) and spanning at most two words of up to 16
+    characters and the spaces after each (``_RESTATED``: "the same "), matches ``text[:end]``:
+    searched from two words before ``end``, not from the start (per number of a long sentence that
+    was quadratic); ``\\b`` still sees the character before where the search starts."""
+    i = end
+    for _ in range(2):
+        while i > 0 and text[i - 1].isspace():
+            i -= 1
+        k = max(0, i - 16)
+        while i > k and not text[i - 1].isspace():
+            i -= 1
+    return pattern.search(text, max(0, i - 16), end) is not None
+
+
+class Placed(list):
+    """The numbers a paragraph placed, ``(Number, claim id)`` in text order, indexed for its relating
+    phrases (``Sides.relation``): those starting in a sentence or clause found by bisection, a
+    number's claim by the number, each claim's last place, and the measured numbers (no ratio or
+    multiple) and the rates apart.  Each phrase read every placed number of its paragraph, quadratic
+    in a paragraph of many phrases and numbers.  Not changed once built."""
+
+    def __init__(self, items: list[tuple[Number, str]]):
+        super().__init__(items)
+        self.starts = [m.start for m, _ in self]
+        self.ordered = all(a <= b for a, b in zip(self.starts, self.starts[1:], strict=False))
+        self.ids = {id(m): cid for m, cid in self}  # a number's claim
+        self.last: dict[str, int] = {}  # a claim's last place
+        for m, cid in self:
+            self.last[cid] = max(self.last.get(cid, -1), m.start)
+        self._kinds: dict[str, Placed] = {}
+
+    def measured(self) -> Placed:
+        """Those whose unit is no ratio or multiple (and that have one)."""
+        if "measured" not in self._kinds:
+            self._kinds["measured"] = Placed(
+                [(m, c) for m, c in self if family(m.unit) not in ("ratio", "multiple", None)]
+            )
+        return self._kinds["measured"]
+
+    def rates(self) -> Placed:
+        """Those whose unit is a rate."""
+        if "rates" not in self._kinds:
+            self._kinds["rates"] = Placed([(m, c) for m, c in self if family(m.unit) == "rate"])
+        return self._kinds["rates"]
+
+    def _span(self, lo: int, hi: int) -> tuple[int, int]:
+        return bisect.bisect_left(self.starts, lo), bisect.bisect_left(self.starts, hi)
+
+    def within(self, lo: int, hi: int) -> list[tuple[Number, str]]:
+        """Those starting at ``lo`` up to ``hi``, in order."""
+        if not self.ordered:
+            return [(m, c) for m, c in self if lo <= m.start < hi]
+        a, b = self._span(lo, hi)
+        return self[a:b]
+
+    def how_many(self, lo: int, hi: int) -> int:
+        """How many start at ``lo`` up to ``hi``."""
+        if not self.ordered:
+            return len(self.within(lo, hi))
+        a, b = self._span(lo, hi)
+        return b - a
+
+    def last_in(self, lo: int, hi: int) -> tuple[Number, str] | None:
+        """The last (in order) of those starting at ``lo`` up to ``hi``."""
+        if not self.ordered:
+            return next(reversed(self.within(lo, hi)), None)
+        a, b = self._span(lo, hi)
+        return self[b - 1] if b > a else None
+
+    def last_before(self, lo: int, hi: int, at: int) -> tuple[Number, str] | None:
+        """The last (in order) of those starting at ``lo`` up to ``hi`` that ends by ``at``."""
+        if not self.ordered:
+            return next((x for x in reversed(self.within(lo, hi)) if x[0].end <= at), None)
+        a, b = self._span(lo, hi)
+        k = min(b, bisect.bisect_right(self.starts, at)) - 1  # later ones start after ``at``
+        while k >= a and self[k][0].end > at:
+            k -= 1
+        return self[k] if k >= a else None
+
+    def nearest(self, lo: int, hi: int, at: int, most: int) -> list[tuple[Number, str]]:
+        """Those starting at ``lo`` up to ``hi``, in order: all where at most ``most``, else the
+        ``most`` nearest to offset ``at`` (the earlier on a tie)."""
+        if self.how_many(lo, hi) <= most:
+            return self.within(lo, hi)
+        if not self.ordered:
+            near = sorted(self.within(lo, hi), key=lambda x: abs(x[0].start - at))[:most]
+            return [x for x in self if x in near]
+        a, b = self._span(lo, hi)
+        j = min(max(bisect.bisect_left(self.starts, at), a), b)
+        i = j
+        while j - i < most:  # widen towards the nearer side
+            if i > a and (j >= b or at - self.starts[i - 1] <= self.starts[j] - at):
+                i -= 1
+            else:
+                j += 1
+        return self[i:j]
+
+
+class Sides(DraftCore):
+    """The drafter's statements: relating phrases, means and bounds, and the claims they cite."""
+
+    # --- relations ----------------------------------------------------------------------------
+    def relation(self, rel, text: str, line: int, placed: Placed, bounds: list[int] | None = None) -> None:
+        n = rel.number
+        if n.text.startswith("+"):
+            n = replace(n, text=n.text[1:])  # "+1,134 MiB": the sign is the direction, stated apart
+        s0, sentence = sentence_at(text, n.start, bounds)
+        if stateable(n) and n.range is not None and rel.sign < 0 and rel.kind == "ratio":
+            self.multiple_claim(n, rel.sign, s0, sentence, line)  # "5–14x regression": slowdown
+            return
+        if not stateable(n):
+            self.out.unplaced.append((line, n.text, sentence[:300]))
+            return
+        if n.range is not None and rel.sign < 0:  # "3.6–4.5% lower": the change, no sides stated
+            if rel.kind == "percent_change":
+                self.change_claim(rel, text, s0, sentence, line)
+            else:
+                self.out.unplaced.append((line, n.text, sentence[:300]))
+            return
+        if n.range is None and self.restated(rel, text, s0, sentence, line, placed):
+            return
+        # "23% slower for the 35B MoE on 16GB", "2× slower on workloads above 1000 tokens": a phrase
+        # about speed relates rates, not the sizes or token counts beside it
+        lo_c, hi_c = self._clause_of(text, n.start, s0, sentence)
+        self.rates_only = self._once(
+            text, ("speed", lo_c, hi_c), lambda: bool(_SPEED.search(text, lo_c, hi_c))
+        )
+        if self.rates_only and rel.pair is None:  # "speed up of 4141 ms / 1640 ms = 2.5x": its pair
+            placed = placed.rates()
+        # the measured numbers of its sentence: how many, and the nearest (a todo lists them)
+        measured, s_end = placed.measured(), s0 + len(sentence)
+        n_in = measured.how_many(s0, s_end)
+        in_sentence = measured.nearest(s0, s_end, n.start, _CANDIDATES)
+        fams = {family(m.unit) for m, _ in in_sentence}
+        sides: list[str] | None = None
+        ordered_by_value = False
+        by_number = placed.ids
+        note: str | None = None
+        if rel.pair is not None and id(rel.pair[0]) in by_number and id(rel.pair[1]) in by_number:
+            sides = [by_number[id(rel.pair[0])], by_number[id(rel.pair[1])]]  # from A to B
+            if rel.kind == "difference":
+                sides.reverse()  # "20,366 MiB / 21,500 MiB (+1,134 MiB)": the second less the first
+        elif (
+            n_in == 2
+            and len(fams) == 1
+            and re.search(r"→|->", text[in_sentence[0][0].end : in_sentence[1][0].start])
+        ):
+            # "3.3GB → 970MB, 70% less": from the first to the second, whatever their values
+            (_, a), (_, b) = in_sentence
+            sides = [a, b] if rel.kind == "percent_change" else [b, a]
+        elif (
+            n_in == 2
+            and len(fams) == 1
+            and not (  # "Rates 40.1 / 41.3 tok/s, +12% over last week": a list, the other side named
+                _side_names(rel.other)
+                and re.fullmatch(r"\s*/\s*", text[in_sentence[0][0].end : in_sentence[1][0].start])
+            )
+        ):
+            (na, a), (nb, b) = in_sentence
+            worded, later_first = self._once(
+                text,
+                ("from", s0),
+                lambda: (
+                    re.search(r"\b(?:from|than)\b", sentence, re.IGNORECASE) is not None,
+                    re.search(r"\bfrom\b", sentence, re.IGNORECASE) is not None,
+                ),
+            )
+            if not worded:
+                # no "than"/"from" (another language's word order, a list): the sides in the order
+                # the stated value needs (a gain: the larger over the smaller), said in a note
+                ordered_by_value = True
+                larger_wanted = rel.sign > 0 and (rel.kind == "percent_change" or _multiple(n) >= 1)
+                big_first = _mid(na) >= _mid(nb) * _factor(nb.unit, na.unit)  # 3.3 GB > 970 MB
+                sides = [a, b] if big_first == larger_wanted else [b, a]
+                if rel.kind == "percent_change":
+                    sides.reverse()  # a change from the smaller to the larger
+            elif rel.kind == "percent_change":
+                sides = [a, b] if later_first else [b, a]  # "A is 40% faster than B": from B to A
+            else:
+                sides = [b, a] if (rel.sign < 0) != later_first else [a, b]  # from 310 to 1,420: 1,420 / 310
+        before = measured.last_before(s0, s_end, n.start)
+        if sides is None and before is not None and rel.other:
+            subject_n, subject = before
+            other = self.named_by(rel.other, exclude={subject}, fam=family(subject_n.unit))
+            if other is not None:
+                sides = [subject, other] if rel.kind == "ratio" else [other, subject]
+                if rel.kind == "ratio" and rel.sign < 0:
+                    sides.reverse()
+        if sides is None and rel.other and n_in < 2:
+            # "b11434 is about 2× faster than b4000": the sides named by a condition's values, in
+            # the words before it in its sentence, within a window (the whole sentence before each
+            # phrase was quadratic in a long sentence of many of them)
+            subject = text[max(s0, n.start - _SUBJECT_WINDOW) : n.start]
+            pair = self.sides_by_condition(subject, rel.other, sentence)
+            if pair is not None:
+                subject, other = pair
+                sides = [subject, other] if rel.kind == "ratio" else [other, subject]
+                if rel.kind == "ratio" and rel.sign < 0:
+                    sides.reverse()
+        if sides is None:
+            found = self.sides_in_scope(rel, text, s0, sentence, placed)
+            if found is not None:
+                sides, note = found
+        if sides is not None and len(sides) == 2:
+            self.plain_baseline(sides)
+        value = n.text
+        if rel.kind == "percent_change" and rel.sign < 0 and not value.startswith("-"):
+            value = "-" + value
+        fields: dict = {"kind": rel.kind, "statement": sentence[:QUOTE]}
+        if ordered_by_value and sides is not None:
+            fields["note"] = "sides ordered by their values: the sentence does not say which is which"
+        elif note and sides is not None:
+            fields["note"] = note
+        sid = self.new_id(f"s-l{line}")
+        if sides is not None:
+            fields["of"] = sides
+        else:
+            candidates = [cid for _, cid in in_sentence] + [
+                c
+                for c in self.candidates(rel.other, {c for _, c in in_sentence})
+                if not self.rates_only or family(self.profile[c][0]) == "rate"
+            ]
+            candidates += self.scope_candidates(rel, text, s0, sentence)
+            named_other = _side_names(rel.other)
+            if named_other and not any(
+                named_other & self.profile[c][1] for c in candidates if c in self.profile
+            ):
+                candidates = []  # "+12% over last week": the other side it names is no claim here
+            if not named_other and len(set(candidates)) < 2:
+                candidates = []  # "the dense model gets 42% slower": one claim is no pair, none named
+            if not candidates and rel.kind == "percent_change":
+                # "the dense model gets 42% slower", "+18.8% on the same kind of prompt": no rate
+                # of either side stated: a claim of the change (issue 29's corpus convention)
+                self.change_claim(rel, text, s0, sentence, line)
+                return
+            if not candidates and rel.kind == "ratio" and n.unit == "%":
+                # "busy 95% of the time": a share of something the post states no number of
+                self.share_claim(n, text, s0, sentence, line)
+                return
+            if not candidates and rel.kind == "ratio":
+                # "nearly 2x faster", "5–14x regression" with no claim it could relate: a claim of
+                # the multiple itself (what the post states), not a statement with nothing to cite
+                self.multiple_claim(n, rel.sign, s0, sentence, line)
+                return
+            fields = {
+                "todo": "name the two sides in `of` (the claims it relates), then delete `todo`",
+                **fields,
+                "of": list(dict.fromkeys(candidates)),
+            }
+        if n.range is not None and rel.sign > 0:
+            fields["range"] = [Num(n.range[0]), Num(n.range[1])]  # "2–3× faster"
+        elif n.range is None:
+            fields["value"] = Num(value.lstrip("+"))
+        if n.about:
+            fields["about"] = True
+        fields["unit"] = n.unit if rel.kind == "difference" else "%" if n.unit == "%" else "x"
+        fields.update(source_fields(line, sentence))
+        self.out.entries.append(Entry("statement" if sides else "todo", sid, {"id": sid, **fields}))
+
+    def _clause_of(self, text: str, at: int, s0: int, sentence: str) -> tuple[int, int]:
+        """Where the clause around offset ``at`` of ``text`` begins and ends, inside its sentence
+        (``s0``, ``sentence``): up to ",", ";", ":", " — ", "(", ")", "but", or "and" before a number on
+        either side ("2.5x generation and 15x prompt eval": two clauses)."""
+        end = s0 + len(sentence)
+        ends, starts = self._clause_cuts(text, s0, end)
+        k = bisect.bisect_right(ends, at)  # the last cut ending at or before it
+        j = bisect.bisect_left(starts, at)  # the first cut starting at or after it
+        return (ends[k - 1] if k else s0), (starts[j] if j < len(starts) else end)
+
+    def _clause_cuts(self, text: str, s0: int, end: int) -> tuple[list[int], list[int]]:
+        """Where the clause cuts (``_CLAUSE_CUT``) of the sentence ``text[s0:end]`` end, read left
+        to right, and where any starts (``_CLAUSE_CUT_AT``), once per sentence (``_once``)."""
+        return self._once(
+            text,
+            ("cuts", s0, end),
+            lambda: (
+                [m.end() for m in _CLAUSE_CUT.finditer(text, s0, end)],
+                [m.start() for m in _CLAUSE_CUT_AT.finditer(text, s0, end)],
+            ),
+        )
+
+    def _once(self, text: str, key: tuple, make: Callable[[], Any]) -> Any:
+        """``make()``, computed once per paragraph ``text`` and ``key`` (what a sentence or clause
+        of it says: its clause cuts, its words): a long sentence of many relating phrases read the
+        whole sentence or clause again for each of them, quadratic in its length."""
+        if self._memo[0] is not text:
+            self._memo = (text, {})
+        memo = self._memo[1]
+        if key not in memo:
+            memo[key] = make()
+        return memo[key]
+
+    def _clause_words(self, text: str, lo: int, hi: int) -> tuple[str, set[str]]:
+        """The clause ``text[lo:hi]`` and its words (``word_set``), once per clause (``_once``)."""
+        return self._once(text, ("words", lo, hi), lambda: (text[lo:hi], word_set(text[lo:hi])))
+
+    def restated(self, rel, text: str, s0: int, sentence: str, line: int, placed: Placed) -> bool:
+        """A change or multiple with no claim in its clause that restates an earlier statement of
+        the same kind and sides, as rounded ("+65%" after "31.9 → 52.8 tok/s (+65.5%)": within one
+        unit of its last digit, same sign): a statement citing the same sides, said in a note.
+        True when drafted."""
+        n = rel.number
+        if rel.pair is not None or rel.kind == "difference":
+            return False
+        lo, hi = self._clause_of(text, n.start, s0, sentence)
+        if placed.measured().how_many(lo, hi):
+            return False
+        value = plain_value(n.text.replace("−", "-"))
+        if value is None:
+            return False
+        if rel.kind == "percent_change" and rel.sign < 0 and value > 0:
+            value = -value
+        step = 10.0 ** -(len(n.text.split(".")[1]) if "." in n.text else 0)
+        hits = []
+        for e in self.out.entries[-60:]:  # the entries drafted last: a restatement follows soon
+            f = e.fields
+            if (
+                e.kind != "statement"
+                or f.get("kind") != rel.kind
+                or "value" not in f
+                or len(f.get("of", [])) != 2
+            ):
+                continue
+            prev = plain_value(str(f["value"]))
+            if prev is not None and prev != value and abs(prev - value) < step and prev * value > 0:
+                hits.append(e)
+        if len({tuple(e.fields["of"]) for e in hits}) != 1:
+            return False
+        first = hits[0]
+        sid = self.new_id(f"s-l{line}")
+        fields: dict = {"kind": rel.kind, "statement": sentence[:QUOTE], "of": list(first.fields["of"])}
+        fields["value"] = Num(str(value) if value != int(value) or "." in n.text else str(int(value)))
+        if n.about:
+            fields["about"] = True
+        fields["unit"] = "%" if rel.kind == "percent_change" else "x"
+        fields["note"] = f"restates {first.id} ({first.fields['value']}) as rounded"
+        fields.update(source_fields(line, sentence))
+        self.out.entries.append(Entry("statement", sid, {"id": sid, **fields}))
+        return True
+
+    def share_claim(self, n: Number, text: str, s0: int, sentence: str, line: int) -> None:
+        """A claim of a percentage "N% of X" where no claim of X is drafted ("busy 95% of the
+        time"): its metric from the words near it (``metric_of``: share, acceptance_rate)."""
+        metric = metric_of("%", text[max(0, n.start - 60) : n.start], text[n.end : n.end + 30]) or "share"
+        cfields: dict = {"metric": metric, **number_fields(n)}
+        cond = merged(self.context(), self.named_conditions(n.start, s0, sentence))
+        if cond:
+            cfields["conditions"] = cond
+        cfields.update(source_fields(line, sentence))
+        self.add_claim(cfields, f"{metric.replace('_', '-')}-l{line}")
+
+    def change_claim(self, rel, text: str, s0: int, sentence: str, line: int) -> None:
+        """A claim of a percent change whose sides the post does not state ("the dense model gets
+        42% slower", "3.6–4.5% lower", "+18.8%"): ``decode_change`` / ``prefill_change`` where the
+        words name the rate, else ``speed_change`` for faster/slower, else ``change``; the value
+        signed (a range of a decrease is ``[-high, -low]``)."""
+        n = rel.number
+        lo, hi = self._clause_of(text, n.start, s0, sentence)
+        metric = self._once(text, ("change", lo, hi, s0), lambda: _change_metric(text[lo:hi], sentence))
+        fields = number_fields(n)
+        negative = rel.sign < 0
+        if n.range is not None:
+            low, high = (n.range[0].lstrip("+-−"), n.range[1].lstrip("+-−"))
+            fields["range"] = [Num(f"-{high}"), Num(f"-{low}")] if negative else [Num(low), Num(high)]
+        else:
+            v = n.text.replace("−", "-").lstrip("+")
+            fields["value"] = Num(f"-{v}" if negative and not v.startswith("-") else v)
+        cfields: dict = {"metric": metric, **fields}
+        cond = merged(self.context(), self.named_conditions(n.start, s0, sentence))
+        if cond:
+            cfields["conditions"] = cond
+        cfields.update(source_fields(line, sentence))
+        self.add_claim(cfields, f"{metric.replace('_', '-')}-l{line}")
+
+    def _scope(self) -> list[str]:
+        """The claims a relating phrase may relate (the last 60 drafted: a post discusses its tables
+        in later sections), one per number: a claim repeating an earlier one's metric, value and unit is left
+        out (the post states the number once; the expected files cite the first)."""
+        ids = self.claim_ids[-60:]
+        seen: set[tuple] = set()
+        out = []
+        for cid in ids:
+            f = self.claims[cid].fields
+            unit = self.profile[cid][0]
+            if family(unit) in ("ratio", "multiple", None) or "counts" in f:
+                continue
+            if self.rates_only and family(unit) != "rate":
+                continue
+            key = (self.metric_of_claim(cid), str(f.get("value") or f.get("range")), unit)
+            if key in seen:
+                continue
+            seen.add(key)
+            out.append(cid)
+        return out
+
+    def _named_in(self, words: str, ids: list[str], want: set[str] | None = None) -> list[str]:
+        """Of ``ids``, those sharing most words with ``words`` (their label, conditions, metric's
+        words; ``want``: ``word_set(words)`` where known); all of them when none shares a word."""
+        want = word_set(words) if want is None else want
+        scored = [(len(want & self.profile[c][1]), c) for c in ids]
+        best = max((k for k, _ in scored), default=0)
+        return [c for k, c in scored if k == best]
+
+    def _value(self, cid: str) -> float | None:
+        f = self.claims[cid].fields
+        if f.get("value") is not None:
+            return plain_value(str(f["value"]))
+        r = f.get("range")
+        return (float(r[0]) + float(r[1])) / 2 if r else None
+
+    def _implied(self, kind: str, a: str, b: str) -> float | None:
+        """What a statement of ``kind`` over sides ``[a, b]`` computes to (a ratio, a change in %)."""
+        va, vb = self._value(a), self._value(b)
+        if va is None or vb is None or vb == 0 or va == 0:
+            return None
+        vb *= _factor(self.profile[b][0], self.profile[a][0])
+        if kind == "ratio":
+            return va / vb
+        if kind == "percent_change":
+            return (vb / va - 1) * 100
+        return va - vb
+
+    def _error(self, kind: str, implied: float | None, stated: float) -> float:
+        """How far a pair's ``implied`` value is from the ``stated`` one, relative (ratios as
+        multiples: -23.7% against -23% is 0.009)."""
+        if implied is None:
+            return float("inf")
+        if kind == "percent_change":
+            return abs((1 + implied / 100) - (1 + stated / 100)) / max(abs(1 + stated / 100), 1e-9)
+        return abs(implied - stated) / max(abs(stated), 1e-9)
+
+    def sides_in_scope(
+        self, rel, text: str, s0: int, sentence: str, placed: Placed
+    ) -> tuple[list[str], str] | None:
+        """The sides of a relating phrase whose sentence does not give both (``relation``), among
+        the claims of the current part of the post (``_scope``), and a note saying how:
+
+        * one number in its clause (the subject: "a 20% boost to 34 t/s", "jumps to 144 t/s
+          (1.47x)"): the other side is an earlier claim of the same metric, on the side the change
+          goes from (below it for a gain), the one the clause's words name (``_named_in``), else
+          the one whose value gives the stated one (within 6%, 12% "about"), else the only one;
+        * none: two claims of one metric that the clause's words name ("2.5x generation", "Median
+          TTFT nearly triples"), from the one whose condition value the text names first to the
+          other ("From 16 → 32 concurrency:" in the sentence or the line that introduces it), else
+          ordered by value for the direction stated (a gain from the smaller to the larger), the
+          only pair or the one whose value gives the stated one.
+
+        None when no single pair remains (a todo lists the candidates)."""
+        n = rel.number
+        if rel.kind not in ("ratio", "percent_change") or n.range is not None:
+            return None
+        stated = plain_value(n.text.replace("−", "-"))
+        if stated is None:
+            return None
+        if rel.kind == "percent_change" and rel.sign < 0 and stated > 0:
+            stated = -stated
+        gain = stated > 0 if rel.kind == "percent_change" else (stated >= 1) == (rel.sign > 0)
+        if rel.kind == "ratio" and rel.sign < 0:
+            stated = 1 / stated if stated else stated
+        tol = 0.12 if n.about else 0.06
+        lo, hi = self._clause_of(text, n.start, s0, sentence)
+        clause, clause_words = self._clause_words(text, lo, hi)
+        measured = placed.measured()
+        if measured.how_many(lo, hi) > 1:
+            return None
+        anchors = measured.within(lo, hi)
+        if not anchors and _OPENS.fullmatch(text, lo, n.start):
+            # the phrase opens its clause ("144 t/s (1.47x)", "2085 t/s PP — nearly 4× Ollama and
+            # 3.8× mlx_lm"): the last number of the clauses before it, over clauses of other
+            # multiples, is its subject
+            cur = lo
+            for _ in range(3):
+                if cur <= s0:
+                    break
+                lo2 = self._clause_of(text, max(s0, cur - 2), s0, sentence)[0]
+                last = measured.last_in(lo2, cur)
+                if last is not None:
+                    anchors, lo = [last], lo2
+                    break
+                if lo2 >= cur or not re.search(r"\d\s*(?:×|x\b|times)", text[lo2:cur]):
+                    break  # a clause that is no other multiple: no subject before it
+                cur = lo2
+        if anchors:
+            return self._from_subject(
+                rel, anchors[0][1], text[lo : anchors[0][0].start], placed, gain, stated, tol
+            )
+        scope = self._scope()
+        if len(scope) < 2:
+            return None
+        # the clause's words before it, within a window (its whole clause before each phrase was
+        # quadratic in a long clause of many of them)
+        subject_words = text[max(lo, n.start - _SUBJECT_WINDOW) : n.start]
+        if word_set(subject_words) - _GENERIC:
+            named = self._named_in(subject_words, scope)
+            if len(named) == 1:  # "MTP gives 40% more": the words before it name one claim, the subject
+                found = self._from_subject(
+                    rel, named[0], subject_words, placed, gain, stated, tol, must_fit=True
+                )
+                if found is not None:
+                    return found
+        named = self._named_in(clause, scope, clause_words)
+        if len(named) == len(scope) and not (
+            clause_words & set().union(*(self.profile[c][1] for c in scope))
+        ):
+            return None  # the clause names nothing the claims state: no pair to guess
+        context = f"{self.lead_in} {clause}"
+        ordered = self._condition_pairs(context, named)
+        pairs = ordered or [
+            (a, b) for i, a in enumerate(named) for b in named[i + 1 :] if self._comparable(a, b)
+        ]
+        oriented = []
+        for a, b in pairs:
+            va, vb = self._value(a), self._value(b)
+            if va is None or vb is None or va == vb:
+                continue
+            larger_b = vb * _factor(self.profile[b][0], self.profile[a][0]) > va
+            frm, to = (a, b) if ordered or larger_b == gain else (b, a)
+            oriented.append([to, frm] if rel.kind == "ratio" else [frm, to])
+        pick = self._pick(rel.kind, oriented, stated, tol)
+        if pick is None:
+            return None
+        sides, how = pick
+        return sides, f"sides: {how} of the claims the sentence names"
+
+    def _from_subject(
+        self,
+        rel,
+        subject: str,
+        before_words: str,
+        placed: Placed,
+        gain: bool,
+        stated: float,
+        tol: float,
+        must_fit: bool = False,
+    ) -> tuple[list[str], str] | None:
+        """The sides of a phrase whose subject is known (``sides_in_scope``): the other side is an
+        earlier claim of the subject's metric on the side the change comes from (below it for a
+        gain), named by the words after the phrase (``rel.other``; of those, the ones differing from
+        the subject only in what the words name) and the ones before the subject
+        (``before_words``), then the only one or the one whose value gives ``stated`` (the only one
+        too where ``must_fit``: a subject named by words alone, not by its number)."""
+        if subject not in self.claims:
+            return None
+        vs = self._value(subject)
+        end = rel.number.end  # a claim stated after the phrase is no side it comes from
+        others = [
+            c
+            for c in self._scope()
+            if self._comparable(c, subject) and c != subject and placed.last.get(c, -1) <= end
+        ]
+        if vs is None:
+            return None
+        # the other side is where the change comes from: below the subject for a gain
+        others = [
+            c
+            for c in others
+            if (v := self._value(c)) is not None
+            and v * _factor(self.profile[c][0], self.profile[subject][0]) != vs
+            and ((v * _factor(self.profile[c][0], self.profile[subject][0]) < vs) == gain)
+        ]
+        other_words = _side_names(rel.other)
+        if other_words:  # "2.4 times this PC's plain decoding": the claims those words name
+            others = [c for c in others if other_words & self.profile[c][1]]
+            # "2085 t/s PP — nearly 4× Ollama": of those, the ones differing from the subject
+            # only in what the words name (the engine), not in model or quant as well
+            mine = self.flat_conditions(subject)
+            alike = [
+                c
+                for c in others
+                if all(
+                    v == mine[k] or word_set(str(v)) <= other_words
+                    for k, v in self.flat_conditions(c).items()
+                    if k in mine
+                )
+            ]
+            others = alike or others
+        if not others:
+            return None
+        named = self._named_in(before_words, others)
+        pick = self._pick(
+            rel.kind,
+            [([subject, c] if rel.kind == "ratio" else [c, subject]) for c in named],
+            stated,
+            tol,
+            must_fit,
+        )
+        if pick is None:
+            return None
+        sides, how = pick
+        return sides, f"the other side: {how} before it in the post"
+
+    def _comparable(self, a: str, b: str) -> bool:
+        """Whether two claims may be the sides of one comparison: one metric, units of one family,
+        and, for table cells, one column (a mean and a median TTFT are not compared)."""
+        ga, gb = self.claims[a].group, self.claims[b].group
+        return (
+            self.metric_of_claim(a) == self.metric_of_claim(b)
+            and family(self.profile[a][0]) == family(self.profile[b][0])
+            and (ga is None or gb is None or ga == gb)
+        )
+
+    def _pick(
+        self, kind: str, options: list[list[str]], stated: float, tol: float, must_fit: bool = False
+    ) -> tuple[list[str], str] | None:
+        """Of candidate sides, the only one, or the one whose value gives ``stated`` (within
+        ``tol``, and clearly closer than the next; the only one too where ``must_fit``); None
+        otherwise."""
+        options = [o for i, o in enumerate(options) if o not in options[:i]]
+        if len(options) == 1 and not must_fit:
+            return options[0], "the only pair"
+        scored = sorted(
+            (self._error(kind, self._implied(kind, o[0], o[1]), stated), k) for k, o in enumerate(options)
+        )
+        if not scored or scored[0][0] > tol:
+            return None
+        if len(scored) > 1 and scored[1][0] <= 2 * scored[0][0] + 0.01:
+            return None
+        return options[scored[0][1]], "the pair whose values give the stated value"
+
+    def _condition_pairs(self, context: str, ids: list[str]) -> list[tuple[str, str]]:
+        """Pairs of ``ids`` told apart by one condition whose two values the ``context`` names in
+        order ("From 16 → 32 concurrency": concurrency 16, then 32), the first named first."""
+        flat = {c: self.flat_conditions(c) for c in ids}
+        low = context.lower()
+        pairs: list[tuple[str, str]] = []
+        for path in {p for f in flat.values() for p in f}:
+            where: dict[object, int] = {}
+            for f in flat.values():
+                v = f.get(path)
+                if v is None or isinstance(v, bool) or v in where:
+                    continue
+                m = re.search(rf"(?<![\w.-]){re.escape(str(v).lower())}(?![\w.])", low)
+                if m:
+                    where[v] = m.start()
+            if len(where) != 2:
+                continue
+            v1, v2 = sorted(where, key=lambda v: where[v])
+            for a in ids:
+                if flat[a].get(path) != v1:
+                    continue
+                for b in ids:
+                    if (
+                        flat[b].get(path) == v2
+                        and self._comparable(a, b)
+                        and all(flat[b].get(k) == x for k, x in flat[a].items() if k != path and k in flat[b])
+                    ):
+                        pairs.append((a, b))
+        return pairs
+
+    def scope_candidates(self, rel, text: str, s0: int, sentence: str) -> list[str]:
+        """The claims of the current part of the post a todo lists for a relating phrase whose
+        sides were not found: those its clause's words name (none when it names none), at most 6."""
+        lo, hi = self._clause_of(text, rel.number.start, s0, sentence)
+        scope = self._scope()
+        want = self._clause_words(text, lo, hi)[1]
+        scored = sorted(((len(want & self.profile[c][1]), c) for c in scope), key=lambda x: -x[0])
+        best = scored[0][0] if scored else 0
+        if best == 0:
+            return []
+        named = [c for k, c in scored if k == best]
+        return named[:6] if len(named) >= 2 else []
+
+    def mean_statement(
+        self, n: Number, metric: str, text: str, line: int, sentence: str, here: set[str]
+    ) -> bool:
+        """A number stated as the average of numbers listed before it ("This gives a 89.76 tok/s
+        average" after nine per-prompt rates): a mean word within 30 characters (``_MEAN``), and
+        the last two or more claims of its metric and unit family drafted before this paragraph
+        (the longest such run, not crossing a claim of the metric from another table column) whose
+        mean rounds to it (within half a unit of its last digit; 5% for "about"): a ``mean``
+        statement citing them, no claim.  True when drafted."""
+        if n.range is not None or n.spread is not None or n.unit is None:
+            return False
+        if not _MEAN.search(text[max(0, n.start - 30) : n.end + 30]):
+            return False
+        value = plain_value(n.text)
+        if value is None:
+            return False
+        members: list[str] = []
+        for cid in reversed(self.claim_ids[-60:]):
+            if cid in here:
+                continue
+            if self.metric_of_claim(cid) != metric or family(self.profile[cid][0]) != family(n.unit):
+                continue
+            if members and self.claims[cid].group != self.claims[members[-1]].group:
+                break
+            members.append(cid)
+        members.reverse()
+        step = 10.0 ** -(len(n.text.split(".")[1]) if "." in n.text else 0)
+        tol = value * 0.05 if n.about else step / 2 + 1e-9
+        for k in range(len(members), 1, -1):
+            chosen = members[-k:]
+            values = [self._value(c) for c in chosen]
+            if any(v is None for v in values):
+                continue
+            mean = (
+                sum(
+                    (v or 0) * _factor(self.profile[c][0], n.unit)
+                    for v, c in zip(values, chosen, strict=True)
+                )
+                / k
+            )
+            if abs(mean - value) <= tol:
+                sid = self.new_id(f"s-l{line}")
+                fields: dict = {
+                    "kind": "mean",
+                    "statement": sentence[:QUOTE],
+                    "of": chosen,
+                    "value": Num(n.text),
+                }
+                if n.about:
+                    fields["about"] = True
+                fields["unit"] = n.unit
+                fields["note"] = f"the mean of the {k} claims of {metric} before it"
+                fields.update(source_fields(line, sentence))
+                self.out.entries.append(Entry("statement", sid, {"id": sid, **fields}))
+                return True
+        return False
+
+    def multiple_claim(self, n: Number, sign: int, s0: int, sentence: str, line: int) -> None:
+        """A ``speedup`` (``slowdown`` for "slower", "regression") claim of a multiple whose sides
+        the post does not state ("nearly 2x faster"), under the conditions the section and the
+        sentence name.  "the 15× headline" restating a multiple the post stated before (one claim
+        of that value and unit) is that claim: nothing new drafted."""
+        metric = "slowdown" if sign < 0 else "speedup"
+        if n.range is None and _ends_with(_RESTATED, sentence, max(0, n.start - s0)):
+            same = self.by_value.get((str(Num(n.text.lstrip("+"))), n.unit), [])
+            if len(same) == 1 and self.claims[same[0]].fields.get("metric") == metric:
+                return
+        cfields: dict = {"metric": metric, **number_fields(n)}
+        cond = merged(self.context(), self.named_conditions(n.start, s0, sentence))
+        if cond:
+            cfields["conditions"] = cond
+        cfields.update(source_fields(line, sentence))
+        self.add_claim(cfields, f"{metric}-l{line}")
+
+    def bound_statement(
+        self, n: Number, relation: str, metric: str, cond: dict, line: int, sentence: str
+    ) -> None:
+        """A ``bound`` statement for a number written as a bound ("40+ tok/s", "<9%", "at least 12
+        GB", ``draftprose.bound_of``): every claim of ``metric`` under the conditions the sentence
+        and section name (``cond``, its plain top-level values) is ``relation`` (below | above) the
+        number, in its unit (``schema.Statement``; docs/claims.md, "bound")."""
+        numerator: dict[str, object] = {"metric": metric}
+        numerator.update(
+            {k: v for k, v in cond.items() if k != "other" and isinstance(v, str | int | float | bool)}
+        )
+        fields: dict = {
+            "kind": "bound",
+            "statement": sentence[:QUOTE],
+            "over": {"numerator": numerator},
+            "relation": relation,
+            "value": Num(n.text.lstrip("+")),
+        }
+        if n.about:
+            fields["about"] = True
+        fields["unit"] = n.unit
+        fields.update(source_fields(line, sentence))
+        sid = self.new_id(f"s-l{line}")
+        self.out.entries.append(Entry("statement", sid, {"id": sid, **fields}))
+
+    def plain_baseline(self, sides: list[str]) -> None:
+        """A comparison of a speculative side with one whose decoding is not stated compares it with
+        plain decoding ("85 t/s, and with a draft model it reached 141 t/s, 1.66x faster"): the
+        other side's ``decoding`` is set to plain (a prose claim of its own, not a table row)."""
+        decodings = [self.flat_conditions(c).get("decoding") for c in sides]
+        if sorted(map(str, decodings)) != ["None", "speculative"]:
+            return
+        other = self.claims[sides[decodings.index(None)]]
+        if other.group is None:
+            other.fields.setdefault("conditions", {})["decoding"] = "plain"
+            if self._flat is not None:
+                self._flat.pop(other.id, None)
+                self._values = None
+
+    def sides_by_condition(self, subject: str, other: str, sentence: str) -> tuple[str, str] | None:
+        """The two claims a comparison names by the values of one condition: a value of it in the
+        words before the stated number (``subject``: "b11434 is about") and another in the words
+        naming the other side (``other``: "b4000"), each the condition of a drafted claim (among
+        the last ``_REACH``) that agrees with the other on metric and every other condition both
+        state (the sides differ in the one condition named; one stated on one side only is not
+        different).  Of several such pairs (a table of pp and tg per
+        build) the one of the metric the sentence names ("prompt processing"); None when no
+        single pair remains."""
+        recent = self.claim_ids[-_REACH:]
+        low_s, low_o = subject.lower(), other.lower()
+
+        def said(value: str, words: str) -> bool:
+            return re.search(rf"(?<![\w.-]){re.escape(value.lower())}(?![\w])", words) is not None
+
+        values = self._recent_values()
+        in_subject = [(p, v) for p, v in values if said(v, low_s)]
+        in_other = [(p, v) for p, v in values if said(v, low_o)] if in_subject else []
+        flat = {cid: self.flat_conditions(cid) for cid in recent} if in_other else {}
+        pairs: list[tuple[str, str]] = []
+        for p, v1 in in_subject:
+            for p2, v2 in in_other:
+                if p2 != p or v1 == v2:
+                    continue
+                for a in recent:
+                    if flat[a].get(p) != v1:
+                        continue
+                    for b in recent:
+                        if (
+                            flat[b].get(p) == v2
+                            and self.metric_of_claim(a) == self.metric_of_claim(b)
+                            and all(flat[b][k] == x for k, x in flat[a].items() if k != p and k in flat[b])
+                        ):
+                            pairs.append((a, b))
+        pairs = list(dict.fromkeys(pairs))
+        if len(pairs) > 1:
+            named = [
+                m
+                for m, words in METRIC_WORDS_OF.items()
+                if re.search(rf"\b(?:{words.replace(' ', '|')})", sentence, re.I)
+            ]
+            pairs = [(a, b) for a, b in pairs if self.metric_of_claim(a) in named] if len(named) == 1 else []
+        return pairs[0] if len(pairs) == 1 else None
+
+    def _recent_values(self) -> list[tuple[str, str]]:
+        """The (condition, value) pairs of string values of two characters or more that the last
+        ``_REACH`` claims state (``flat_conditions``; ``sides_by_condition``).  While the relations
+        of a paragraph are drafted the pairs are counted once and the count moved along as claims
+        are added (``_values``): read from every recent claim per phrase, a paragraph of thousands
+        of phrases read millions of conditions."""
+
+        def pairs(k: int) -> list[tuple[str, str]]:
+            f = self.flat_conditions(self.claim_ids[k])
+            return [(p, v) for p, v in f.items() if isinstance(v, str) and len(v) >= 2]
+
+        n = len(self.claim_ids)
+        lo = max(0, n - _REACH)
+        if self._flat is None:  # not within a paragraph's relations: read them all
+            return list({pair for k in range(lo, n) for pair in pairs(k)})
+        a, b, counts = self._values if self._values is not None else (lo, lo, {})
+        for k in range(max(a, b, lo), n):
+            for pair in pairs(k):
+                counts[pair] = counts.get(pair, 0) + 1
+        for k in range(a, min(b, lo)):
+            for pair in pairs(k):
+                counts[pair] -= 1
+                if not counts[pair]:
+                    del counts[pair]
+        self._values = (lo, n, counts)
+        return list(counts)
+
+    def named_by(self, words: str, exclude: set[str], fam: str | None) -> str | None:
+        """The claim whose quote and conditions share most words with ``words`` (two or more, and
+        more than any other claim of the family ``fam``), or None."""
+        scored = self.scored(words, exclude, fam)
+        if not scored or scored[0][0] < 2 or (len(scored) > 1 and scored[1][0] == scored[0][0]):
+            return None
+        return scored[0][1]
+
+    def scored(self, words: str, exclude: set[str], fam: str | None = None) -> list[tuple[int, str]]:
+        """Claims sharing words with ``words`` (their label, conditions and metric's words), most
+        first: among the last ``_REACH`` claims drafted (a post relates numbers it has stated, and
+        a long post stays linear)."""
+        first = max(0, len(self.claim_ids) - _REACH)
+        shared: dict[int, int] = {}  # where in claim_ids -> how many of the words its profile holds
+        for word in word_set(words):  # from the index: per phrase, every recent profile was read
+            at = self.by_word.get(word, [])
+            for k in at[bisect.bisect_left(at, first) :]:
+                shared[k] = shared.get(k, 0) + 1
+        out = []
+        for k in sorted(shared):
+            cid = self.claim_ids[k]
+            if cid in exclude or (fam is not None and family(self.profile[cid][0]) != fam):
+                continue
+            out.append((shared[k], cid))
+        return sorted(out, key=lambda x: -x[0])
+
+    def candidates(self, words: str, exclude: set[str]) -> list[str]:
+        return [cid for _, cid in self.scored(words, exclude)[:4]]

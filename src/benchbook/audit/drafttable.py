@@ -1,0 +1,643 @@
+"""Tables -> claims: a Markdown, HTML or aligned text table gives one claim per value cell, grouped
+per value column (``Group``: the column's metric, unit and the command's conditions), the row's
+label cells as conditions (``draftcore.LABELS``); a column relating others ("speedup", "vs
+baseline") gives statements (``table_relations``); a command line right after a table that had
+none sets its conditions (``command_after_table``).
+
+The module's helpers read a table's shape: which columns label rows and which state values
+(``_relating_column``, ``_cells_condition``, ``_rate_columns``, ``_ratio_column``,
+``_tokens_column``, ``_metric_header``, ``_header_unit``, ``_names_metric``), a table written
+sideways (``_transposed``) and a table of settings, not results (``_settings_table``).
+
+Where it sits: ``Tables`` extends ``draftsides.Sides`` (a table's bounds are statements);
+``draft._Drafter`` calls ``table`` for each table block of the post.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import replace
+
+from ..ingest.settings import flash_attn_word
+from .draftcontext import cell_conditions, count
+from .draftcore import (
+    LABELS,
+    Entry,
+    Group,
+    Num,
+    label_key,
+    merged,
+    number_fields,
+    plain_value,
+    set_path,
+    source_fields,
+    stateable,
+)
+from .draftnames import (
+    decoding_of_cell,
+    engine_of_cell,
+    hardware_of,
+    header_decoding,
+    mentions,
+    model_of,
+    without_remark,
+)
+from .draftprose import Number, bound_of, family, numbers
+from .draftsides import Sides
+from .post import Block
+from .toollines import label_metric, label_unit
+
+_PAREN = re.compile(r"[(\[].*")
+#: a cell that states nothing
+_EMPTY = re.compile(r"^\s*(?:|[-—–?]+|n/?a|none|null|oom|x)\s*$", re.IGNORECASE)
+
+
+def _slug(text: str, limit: int = 24) -> str:
+    s = re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+    return s[:limit].strip("-") or "x"
+
+
+#: a label column's header about decoding: its Yes/No cells state the decoding (``decoding_of_cell``)
+_DECODING_HEADER = re.compile(r"\b(?:spec\w*|MTP|draft(?:ing)?|drafted)\b", re.IGNORECASE)
+#: label cells that name one condition whatever the column's header says: quantisations, llama.cpp
+#: builds
+_CELL_KINDS = (
+    ("quant", re.compile(r"(?:UD-)?I?Q\d(?:_[A-Z0-9]+)*|BF16|F16|F32|FP8|MXFP4", re.IGNORECASE)),
+    ("build", re.compile(r"b\d{4,5}")),
+)
+#: a table column's header that relates numbers (its cells are multiples or changes)
+_RELATING_HEADER = re.compile(
+    r"\bvs\.?\b|versus|speed-?up|gain|change|delta|Δ|diff|ratio|relative|improvement|uplift|"
+    r"faster|slower|boost|loss|\bx\b|×",
+    re.IGNORECASE,
+)
+#: a row label naming the baseline of a table's comparisons
+_BASELINE = re.compile(
+    r"\b(?:baseline|base|plain|vanilla|autoregressive|without|no[- ]?(?:spec|draft|mtp)|spec[- ]?off|off)\b",
+    re.IGNORECASE,
+)
+
+
+def _relating_column(header: str, cells: list[str]) -> bool:
+    """Whether a table column of multiples or percentages relates the row's numbers: its header
+    says so (``_RELATING_HEADER``: "vs baseline", "Speedup", "Gain", "Δ") or its cells are signed
+    ("+6.2%", "-11%"); an acceptance or utilisation column is a quantity of its own."""
+    if re.search(r"accept|util|share|hit|rate\b|occupancy|load", header, re.IGNORECASE):
+        return False
+    signed = [c for c in cells if re.match(r"\s*\**\s*[+\-−]\s*\d", c)]
+    return bool(_RELATING_HEADER.search(header)) or (bool(cells) and len(signed) >= max(1, len(cells) // 2))
+
+
+def _cells_condition(cells: list[str]) -> str | None:
+    """The condition a table's label column sets when every cell of it is one kind of name
+    (``_CELL_KINDS``: a quant column headed "양자화 포맷", a build column headed "version"), or
+    ``hardware`` when every cell names hardware (``draftnames.mentions``); None otherwise."""
+    if not cells:
+        return None
+    for path, pat in _CELL_KINDS:
+        if all(pat.fullmatch(c.strip().strip("*`")) for c in cells):
+            return path
+    if all(any(m.path == "hardware" and m.start == 0 for m in mentions(c.strip())) for c in cells):
+        return "hardware"
+    return None
+
+
+#: a table header naming a setting as a flag does: words joined by "-" or "_" ("draft-p-min", "n_ctx")
+_SETTING_HEADER = re.compile(r"^\s*-{0,2}[A-Za-z]+(?:[-_][A-Za-z]+)+\s*$")
+
+
+def _key(header: str) -> str:
+    k = re.sub(r"\W+", "_", header.lower()).strip("_")  # any script's letters: "模型", "显存_g"
+    return k if k and not k[0].isdigit() else f"c_{k or 'row'}"
+
+
+@functools.lru_cache(maxsize=512)  # asked for each column of a table more than once
+def _header_unit(header: str) -> str | None:
+    """The unit a table header names: after a number put before it, as a unit written alone, in
+    parentheses of any script ("推理速度（token/s）"), or in words ("每秒生成的令牌数", tokens per
+    second: ``toollines.label_unit``); a count of tokens or layers only where written first."""
+    for n in numbers("1 " + re.sub(r"[()\[\]（）]", " ", header)):
+        if n.unit and n.start == 0:
+            return n.unit
+    named = label_unit(header)
+    if named is not None and family(named) not in ("tokens", "layers"):
+        return named
+    # a unit after a number of the header is that number's, not the column's: "Theoretical max (5.1 GB
+    # model)" holds rates of a 5.1 GB model
+    m = re.search(r"(?<![\d.]\s)(?<![\d.])(tok/s|t/s|tokens/s|tps|GiB|GB|MiB|MB|ms|%)", header, re.IGNORECASE)
+    if m:
+        low = m.group(1).lower()  # "Output Tok/s", "Speed (T/S)": the unit as a claims file writes it
+        spelled = {"tokens/s": "tok/s", "tps": "tok/s", "gib": "GiB", "gb": "GB", "mib": "MiB", "mb": "MB"}
+        return spelled.get(low, low)
+    if re.search(r"\b(?:tg|pp)\s?\d*\s?/\s?s\b", header, re.IGNORECASE):
+        return "t/s"  # "TG/s", "PP/s": llama-bench's tests (prompt processing, generation) as rates
+    if re.fullmatch(r"\W*(?:ppl|perplexity)\b.*", header, re.IGNORECASE):
+        return "PPL"
+    if re.search(r"(?:\(|\s)(?:sec|seconds|s)\)?$", header.strip(), re.IGNORECASE):
+        return "s"  # "Time (s)", "T_PP s" (llama-sweep-bench's time columns)
+    return None
+
+
+def _names_metric(label: str) -> bool:
+    """Whether a table label names a metric: a unit (``_header_unit``), a rate's or test's words
+    (``_metric_header``), or acceptance/latency words."""
+    return bool(
+        _header_unit(label)
+        or _metric_header(label)
+        or re.search(r"accept|latency|ttft|throughput|吞吐|速度", label, re.IGNORECASE)
+    )
+
+
+def _rate_columns(header: list[str], body: list[list[str]], kinds: list[str], j: int) -> dict[int, str]:
+    """A table's columns of numbers with a unit other than j's, a multiple, a percentage or a
+    fraction, and not relating ones: column -> its unit's family ("rate", "size", ...)."""
+    out: dict[int, str] = {}
+    for k, h in enumerate(header):
+        if k == j or kinds[k] not in ("value", "lead"):
+            continue
+        cells = [r[k] for r in body if k < len(r) and not _EMPTY.match(r[k])]
+        u = _header_unit(h) or next((n.unit for c in cells for n in numbers(c)[:1] if n.unit), None)
+        if u is not None and u not in ("x", "%", "ratio") and not _relating_column(h, cells):
+            out[k] = family(u) or u
+    return out
+
+
+#: a column of percentages that are one column of the row over another: "Efficiency", "Utilization"
+_EFFICIENCY_HEADER = re.compile(r"\b(?:efficiency|utili[sz]ation|of (?:theoretical|peak|max))\b", re.I)
+#: the header of the column an efficiency is taken of: "Theoretical max", "Peak", "Roofline"
+_CEILING_HEADER = re.compile(r"\b(?:theoretical|theory|max(?:imum)?|peak|ceiling|roofline|limit)\b", re.I)
+
+
+def _efficiency_sides(
+    header: list[str], body: list[list[str]], kinds: list[str], j: int
+) -> tuple[int, int] | None:
+    """The two columns an "Efficiency" column of percentages relates in each row (``_EFFICIENCY_HEADER``):
+    (the measured column, the ceiling column), two columns of one unit family of which exactly one
+    names a ceiling ("Theoretical max | Observed | Efficiency": observed over theoretical, 101 /
+    160 = 63%); else None."""
+    if not _EFFICIENCY_HEADER.search(header[j]):
+        return None
+    cols = _rate_columns(header, body, kinds, j)
+    for fam in set(cols.values()):
+        same = [k for k, f in cols.items() if f == fam]
+        ceiling = [k for k in same if _CEILING_HEADER.search(header[k])]
+        if len(same) == 2 and len(ceiling) == 1:
+            return next(k for k in same if k != ceiling[0]), ceiling[0]
+    return None
+
+
+def _relation_sides(
+    header: list[str], body: list[list[str]], kinds: list[str], j: int, unit: str
+) -> str | None:
+    """How a table's relating column ``j`` (multiples "x" or changes "%": "vs baseline",
+    "Speedup") finds the two sides of each cell in the table: "pair" (two rate columns of one unit
+    in the row: "Standard t/s | TurboQuant t/s | Gain"), "row" (one rate column, and a row to read
+    as the baseline: labelled baseline/plain/off/no-spec, or whose cell is 1× / 0%), else None: the
+    other side is not in the table ("Baseline | Best speedup" with the speculative rate not given,
+    or no baseline row), so the cells are claims of the change, not statements with guessed sides
+    (issue 29: a self-ratio and other rows' baselines were cited)."""
+    rate_units = _rate_columns(header, body, kinds, j)
+    fams = list(rate_units.values())
+    if any(fams.count(f) >= 2 for f in fams):
+        return "pair"
+    if len(rate_units) != 1 or _BASELINE.search(header[next(iter(rate_units))]):
+        return None  # "Baseline | Best speedup": the row's other rate is not in the table
+    kinds_of_rows = [
+        " ".join(c for k, c in enumerate(row[: len(header)]) if kinds[k] == "label" and not _EMPTY.match(c))
+        for row in body
+    ]
+    if any(_BASELINE.search(lab) for lab in kinds_of_rows):
+        return "row"
+    one = 1.0 if unit == "x" else 0.0
+    if any(plain_value(n.text) == one for row in body if j < len(row) for n in numbers(row[j])[:1]):
+        return "row"
+    return None
+
+
+def _ratio_column(header: str, cells: list[str]) -> str | None:
+    """ "ratio" for an acceptance column written as fractions with no unit ("Acceptance": 0.73,
+    "0.38-0.90"): every cell with a number has numbers from 0 to 1 only; else None."""
+    if not re.search(r"accept", header, re.IGNORECASE):
+        return None
+    found = [numbers(c) for c in cells if not _EMPTY.match(c)]
+    if not found or not all(found):
+        return None
+    values = [
+        float(x) for ns in found for n in ns for x in (n.range or (n.text,)) if plain_value(x) is not None
+    ]
+    ok = all(not n.unit for ns in found for n in ns) and values and all(0 <= v <= 1 for v in values)
+    return "ratio" if ok else None
+
+
+def _tokens_column(header: str, cells: list[str]) -> str | None:
+    """ "tokens" for a column of whole numbers under a header naming tokens in any script and no
+    rate ("総トークン", "Total tokens"; not "トークン速度", "tok/s"); else None.  A header a table's
+    label names (``LABELS``: "Tokens", "Output tokens") is the tokens generated, a condition."""
+    if not re.search(r"トークン|토큰|令牌|токен|\btokens?\b", header, re.IGNORECASE):
+        return None
+    if re.search(r"/|速度|per\b|rate|秒|초|speed|throughput", header, re.IGNORECASE):
+        return None
+    ok = cells and all(re.fullmatch(r"\s*[\d,]+\s*", c) for c in cells)
+    return "tokens" if ok else None
+
+
+def _transposed(rows: list[list[str]]) -> str | None:
+    """How a table is laid out when its metrics are rows: "rows" (the first column names metrics,
+    "Avg tok/s", "MTP accept", in two or more rows and in more rows than the header names
+    configurations with a unit: a transposed table, configurations as columns), "keyvalue" (two
+    columns, the header row itself a metric and its value: "| 吞吐（tokens/s） | 1581 |"), else None.
+    Issue 29's corpus: p04, p52."""
+    header, body = rows[0], rows[1:]
+    if len(header) == 2 and _names_metric(header[0]) and re.fullmatch(r"[~≈]?\s*[\d.,]+\s*", header[1]):
+        return "keyvalue"
+    if any(_names_metric(h) and not _RELATING_HEADER.search(h) for h in header[1:]):
+        return None  # a "% Difference" column relates the configurations: no metric of its own
+    # a row's first cell names a metric ("Avg tok/s"), it is no value ("12 tok/s" under "Speed")
+    naming = sum(
+        1 for r in body if r and _names_metric(re.sub(r"[*_`]", "", r[0])) and not re.match(r"\W*\d", r[0])
+    )
+    return "rows" if naming >= 2 and naming * 2 >= len(body) else None
+
+
+#: a table header naming a measurement ("TTFT", "Duration", "Latency"): its numbers are results,
+#: never a row's condition, and listed as unplaced where the header gives no unit
+_MEASURE_HEADER = re.compile(
+    r"\b(?:ttft|tpot|itl|e2el?|latency|duration|elapsed|time|wall|ppl|perplexity|throughput|speed|"
+    r"memory|vram|accuracy|score)\b|耗时|时间|延迟|時間|速度|시간",
+    re.IGNORECASE,
+)
+#: the header of a two-column table of settings ("| Setting | Value |", "| Component | Spec |")
+_SETTINGS_HEADER = (
+    re.compile(
+        r"^\W*(?:settings?|parameters?|params?|options?|config(?:uration)?|keys?|items?|specs?|"
+        r"components?|hardware|system|environment|env|property|name)\W*$",
+        re.IGNORECASE,
+    ),
+    re.compile(
+        r"^\W*(?:values?|settings?|config(?:uration)?|specs?|details?|spec(?:ification)?s?)\W*$",
+        re.IGNORECASE,
+    ),
+)
+
+
+def _settings_table(header: list[str], body: list[list[str]]) -> bool:
+    """Whether a table lists settings, not results: two columns under a settings header
+    (``_SETTINGS_HEADER``: "| Setting | Value |") and no row naming a metric ("| Decode | 41 t/s |"
+    is a result whatever the header)."""
+    if len(header) != 2 or not all(p.match(h) for p, h in zip(_SETTINGS_HEADER, header, strict=True)):
+        return False
+    return not any(
+        r
+        and (
+            _names_metric(r[0])
+            or any(family(n.unit) in ("rate", "ratio", "multiple") for n in numbers(r[-1]))
+        )
+        for r in body
+    )
+
+
+def _metric_header(header: str) -> bool:
+    return bool(re.search(r"\b(?:pp|tg)\s?\d+\b|speed|throughput|tok/s|t/s", header, re.IGNORECASE))
+
+
+class Tables(Sides):
+    """The drafter's tables: one claim per value cell, groups per value column, statements from
+    relating columns."""
+
+    # --- tables -----------------------------------------------------------------------------------
+    def table(self, block: Block) -> None:
+        if len(block.rows) < 2:
+            return
+        shape = _transposed(block.rows)
+        if shape is not None:
+            block = block.transposed(header_is_data=shape == "keyvalue")
+        rows = block.rows
+        header, body = rows[0], rows[1:]
+        width = len(header)
+        if _settings_table(header, body):
+            # "| GPU | A100 40GB |", "| n_ctx | 2048 |": the setup a post ran, no result
+            for r, row in enumerate(body):
+                for j, cell in enumerate(row[1:width], start=1):
+                    line = block.line_of(r + 1, j)
+                    self.out.unplaced += [(line, n.text, self.post.line(line)[:300]) for n in numbers(cell)]
+            return
+        kinds: list[str] = []
+        for j, h in enumerate(header):
+            key = label_key(h)
+            cells = [r[j] for r in body if j < len(r) and not _EMPTY.match(r[j])]
+            with_unit = [n for c in cells for n in numbers(c)[:1] if n.unit]
+            head_unit = (
+                _header_unit(h) or _ratio_column(h, cells) or (_tokens_column(h, cells) if j else None)
+            )
+            if key in LABELS or j == 0 and not head_unit and not with_unit:
+                kinds.append("label")
+            elif head_unit or with_unit or _metric_header(h):
+                kinds.append("value")
+            elif j > 0 and _MEASURE_HEADER.search(h) and cells and all(numbers(c) for c in cells):
+                kinds.append("unplaced")  # "TTFT", "Duration" over plain numbers: no unit to state
+            else:
+                kinds.append("label")
+        lead_unit = self.para_rate or self.heading_rate
+        if lead_unit is not None and "value" not in kinds:
+            # a table that states no unit, under a paragraph or heading stating a rate: its columns
+            # of distinct plain numbers (not the first, not a setting's: a known label, a flag's
+            # name "draft-p-min", "n_ctx") are rates in that unit
+            for j, h in enumerate(header):
+                cells = [r[j] for r in body if j < len(r) and not _EMPTY.match(r[j])]
+                plain = [
+                    plain_value(ns[0].text) if ns and ns[0].unit is None else None
+                    for ns in map(numbers, cells)
+                ]
+                if (
+                    j > 0
+                    and label_key(h) not in LABELS
+                    and not _SETTING_HEADER.search(h)
+                    and len(cells) >= 2
+                    and None not in plain
+                    and len(set(plain)) == len(plain)
+                ):
+                    kinds[j] = "lead"
+        self.tables += 1  # counted, not recounted from the groups: that was quadratic in a long post
+        table_groups: list[str] = []
+        tno = self.tables
+        groups: dict[int, str] = {}
+        related: dict[int, str] = {}
+        efficiency: dict[int, tuple[int, int]] = {}
+        cell_ids: dict[tuple[int, int], str] = {}  # (row, column) -> the claim drafted for the cell
+        changes: list[tuple[int, int, Number, int]] = []  # a row of changes under rate columns
+        row_labels: list[str] = []
+        for j, h in enumerate(header):
+            if kinds[j] not in ("value", "lead"):
+                continue
+            unit = (
+                (lead_unit if kinds[j] == "lead" else None)
+                or _header_unit(h)
+                or _ratio_column(h, [r[j] for r in body if j < len(r)])
+                or _tokens_column(h, [r[j] for r in body if j < len(r) and not _EMPTY.match(r[j])])
+                or next((n.unit for r in body if j < len(r) for n in numbers(r[j])[:1] if n.unit), None)
+            )
+            if unit is None and _metric_header(h):
+                unit = "t/s"
+            metric = "acceptance_rate" if unit == "ratio" else label_metric(h, unit) if unit else None
+            if metric is None:
+                kinds[j] = "unplaced"  # its numbers are listed, not dropped
+                continue
+            if unit == "%" and (sides_of := _efficiency_sides(header, body, kinds, j)) is not None:
+                efficiency[j] = sides_of  # "Efficiency: 63%": the row's observed over its ceiling
+                continue
+            if (
+                unit in ("x", "%")
+                and _relating_column(h, [r[j] for r in body if j < len(r)])
+                and _relation_sides(header, body, kinds, j, unit) is not None
+            ):
+                related[j] = unit  # a "vs baseline" / "Gain" column: statements, not claims
+                continue
+            if unit in ("x", "%") and _relating_column(h, [r[j] for r in body if j < len(r)]):
+                # "Best speedup" against a speculative rate the table does not give, or with no row
+                # to read as the baseline: claims of the change (the metric "speedup"), no sides guessed
+                metric = "speedup" if unit == "x" else "speed_change" if label_metric(h, "t/s") else "change"
+            test = re.search(r"\b(pp|tg)\s?(\d+)\b", h, re.IGNORECASE)
+            method = None
+            if test:
+                method = f"{test.group(1).lower()}{test.group(2)}"
+                if self.command_tool == "llama-bench":
+                    method = f"llama-bench {method}"
+            gid = self.new_id(f"t{tno}-{_slug(_PAREN.sub('', h) or h, 12)}")
+            gfields: dict = {"metric": metric, "unit": unit}
+            if method:
+                gfields["method"] = method
+            if self.command or self.named:
+                gfields["conditions"] = self.context()
+            decoding = header_decoding(h)  # "Baseline" -> plain, "Best speculative result" -> speculative
+            if decoding is not None:
+                gfields.setdefault("conditions", {})["decoding"] = decoding
+            self.out.groups.append(Group(gid, gfields, block.start))
+            self.groups[gid] = self.out.groups[-1]
+            table_groups.append(gid)
+            groups[j] = gid
+        by_cells = {
+            j: path
+            for j in range(width)
+            if kinds[j] == "label" and label_key(header[j]) not in LABELS
+            for path in [_cells_condition([r[j] for r in body if j < len(r) and not _EMPTY.match(r[j])])]
+            if path
+        }
+        for r, row in enumerate(body):
+            line = block.line_of(r + 1, 0)
+            cond: dict = {}
+            labels = []
+            # a row of changes ("| % Difference | 7.5 | -37.5 |", a transposed table's change column):
+            # its plain numbers are changes in %, of the two rows above, never a label's condition
+            changes_row = bool(row) and "%" in row[0] and _RELATING_HEADER.search(row[0]) is not None
+            for j, cell in enumerate(row[:width]):
+                if changes_row and kinds[j] == "label":
+                    continue
+                if kinds[j] == "unplaced":
+                    at = block.line_of(r + 1, j)
+                    self.out.unplaced += [(at, n.text, self.post.line(at)[:300]) for n in numbers(cell)]
+                    continue
+                if kinds[j] != "label" or _EMPTY.match(cell):
+                    continue
+                labels.append(cell)
+                shaped = cell_conditions(cell)  # "c4", "pp2048 tg128 @ d4096": settings by their shape
+                if shaped and LABELS.get(label_key(header[j]), ("",))[0] not in ("prompt", "model"):
+                    for shaped_path, shaped_value in shaped.items():
+                        set_path(cond, shaped_path, shaped_value)
+                    continue
+                path, typ = LABELS.get(label_key(header[j]), ("", "str"))
+                path = path or by_cells.get(j) or "other." + _key(header[j] or "row")
+                value: object = cell
+                if typ == "int":
+                    # "4096", "16K" (a size in K: ``draftcontext.count``), "0 (cold)"
+                    m = re.fullmatch(
+                        r"\s*(\d+(?:\.\d+)?)\s?([kK])?\s*(?:\([^)]*\))?\s*", cell.replace(",", "")
+                    )
+                    whole = count(m.group(1), m.group(2)) if m else None
+                    if whole is None and m and m.group(1) == "0":
+                        whole = 0
+                    if whole is None:
+                        path, value = "other." + _key(header[j]), cell
+                    else:
+                        value = whole
+                elif typ == "decoding":
+                    value = decoding_of_cell(cell, header[j]) or cell
+                elif path.startswith("other.") and _DECODING_HEADER.search(header[j]):
+                    # a label column saying whether the run drafted ("Speculative": Yes/No, "MTP": ✓)
+                    decoded = decoding_of_cell(cell, header[j])
+                    if decoded is not None:
+                        path, value = "decoding", decoded
+                elif typ == "fa":
+                    word = flash_attn_word(cell)
+                    if word not in ("on", "off"):
+                        path = "other.flash_attn"
+                    else:
+                        value = word == "on"
+                if path == "hardware" and isinstance(value, str):
+                    # "RTX 4090" -> "NVIDIA GeForce RTX 4090"; "CPU only (no GPU)" -> "CPU only"
+                    value = hardware_of(value) or without_remark(value)
+                elif path == "model" and isinstance(value, str):
+                    value = model_of(value) or value  # "Qwen2.5-Coder 14B" -> "Qwen2.5-Coder-14B"
+                elif path == "engine" and isinstance(value, str):
+                    value = engine_of_cell(value, self.engines_named) or value  # "LCP" -> "llama.cpp"
+                set_path(cond, path, value)
+                if isinstance(value, str) and len(value) >= 3 and not re.fullmatch(r"[\d.\s]+", value):
+                    self.vocab.setdefault(value.lower(), (path, value))
+            for j, gid in groups.items():
+                if j >= len(row) or _EMPTY.match(row[j]):
+                    continue
+                line = block.line_of(r + 1, j)
+                found = [n for n in numbers(row[j]) if n.unit or not n.unit_written]
+                if changes_row and found and found[0].unit is None:
+                    found[0] = replace(found[0], unit="%")
+                if found and not stateable(found[0]):
+                    self.out.unplaced.append((line, found[0].text, self.post.line(line)[:300]))
+                    continue
+                if not found:
+                    continue
+                n = found[0]
+                if n.unit and family(n.unit) != family(self.groups[gid].fields.get("unit")):
+                    # "-23%" under a t/s column (a row of changes): not a rate of the column; a
+                    # change of the column's two rows when the table has two (``column_changes``)
+                    if n.unit in ("x", "%") and not labels and stateable(n) and n.range is None:
+                        changes.append((r, j, n, line))
+                    else:
+                        self.out.unplaced.append((line, n.text, self.post.line(line)[:300]))
+                    continue
+                if n.unit in ("x", "%") and any(
+                    (r, k) in cell_ids
+                    and self.groups[groups[k]].fields.get("unit") == n.unit
+                    and plain_value(str(self.claims[cell_ids[r, k]].fields.get("value")))
+                    == plain_value(n.text)
+                    for k in groups
+                    if k < j
+                ):
+                    continue  # "1.85× on math | up to 1.85×": the row's multiple again, that claim
+                relation = bound_of(row[j], n) if n.range is None else None
+                if relation is not None and n.unit in ("x", "%"):
+                    # "up to 2.03×" with no other cell stating it: a bound, no value claimed
+                    metric = str(self.groups[gid].fields.get("metric"))
+                    quote = f"{header[j]}: {row[j]} — {self.post.line(line)}"
+                    self.bound_statement(n, relation, metric, {**self.context(), **cond}, line, quote)
+                    continue
+                fields = number_fields(n)
+                fields.pop("unit", None)
+                if cond:
+                    fields["conditions"] = cond
+                fields.update(source_fields(line, f"{header[j]}: {row[j]} — {self.post.line(line)}"))
+                label = " ".join([header[j], *labels])
+                cell_ids[r, j] = self.add_claim(fields, f"{gid}-r{r + 1}", gid, label)
+            row_labels.append(" ".join(labels))
+        for r, j, n, line in changes:
+            rows_of = [cell_ids[k, j] for k in range(len(body)) if (k, j) in cell_ids]
+            if len(rows_of) != 2:
+                self.out.unplaced.append((line, n.text, self.post.line(line)[:300]))
+                continue
+            kind = "ratio" if n.unit == "x" else "percent_change"
+            sid = self.new_id(f"s-l{line}")
+            fields = {
+                "kind": kind,
+                "statement": f"{header[j]}: {body[r][j]}",
+                "of": rows_of[::-1] if kind == "ratio" else rows_of,  # from the first row to the second
+                "value": Num(n.text.lstrip("+")),
+                "unit": "x" if kind == "ratio" else "%",
+                **source_fields(line, f"{header[j]}: {body[r][j]} — {self.post.line(line)}"),
+            }
+            self.out.entries.append(Entry("statement", sid, {"id": sid, **fields}))
+        for j, (num, den) in efficiency.items():
+            for r, row in enumerate(body):
+                found = [n for n in numbers(row[j]) if n.unit == "%"] if j < len(row) else []
+                if not found or not stateable(found[0]) or found[0].range is not None:
+                    continue
+                if (r, num) not in cell_ids or (r, den) not in cell_ids:
+                    continue
+                line = block.line_of(r + 1, j)
+                sid = self.new_id(f"s-l{line}")
+                fields = {
+                    "kind": "ratio",
+                    "statement": f"{header[j]}: {row[j]}",
+                    "of": [self.first_stated(cell_ids[r, num]), self.first_stated(cell_ids[r, den])],
+                    "value": Num(found[0].text.lstrip("+")),
+                    "unit": "%",
+                    **source_fields(line, f"{header[j]}: {row[j]} — {self.post.line(line)}"),
+                }
+                self.out.entries.append(Entry("statement", sid, {"id": sid, **fields}))
+        if related:
+            self.table_relations(
+                header, body, block.row_lines, block.start, groups, related, cell_ids, row_labels
+            )
+
+    def table_relations(
+        self,
+        header: list[str],
+        body: list[list[str]],
+        at: list[int],
+        start: int,
+        groups: dict[int, str],
+        related: dict[int, str],
+        cells: dict[tuple[int, int], str],
+        row_labels: list[str],
+    ) -> None:
+        """A table column of multiples or percentages that relate the row's numbers ("vs baseline",
+        "Speedup", "Gain": ``_relating_column``): a statement per cell.  With two or more columns of
+        one family in the row ("Standard t/s | TurboQuant t/s | Gain"), it relates the first two: a
+        percent change from the first to the second, a ratio of the second to the first; with one,
+        it relates the row's cell to the same column's cell of the baseline row (the row labelled
+        baseline/plain/off/without..., else the row whose multiple is 1 or change 0;
+        ``_relation_sides`` decides beforehand that the table gives both sides): a ratio of the row
+        over the baseline, a percent change from the baseline to the row.  The baseline row's own
+        cell ("1.00×") relates it to itself: no statement."""
+        fam = {j: self.groups[g].fields.get("unit") for j, g in groups.items()}
+        col_of = {c: k for (_, k), c in cells.items()}
+        for j, unit in related.items():
+            kind = "ratio" if unit == "x" else "percent_change"
+            base_row = next((r for r, lab in enumerate(row_labels) if _BASELINE.search(lab)), None)
+            if base_row is None:
+                base_row = next(
+                    (
+                        r
+                        for r, row in enumerate(body)
+                        if j < len(row)
+                        for n in numbers(row[j])[:1]
+                        if plain_value(n.text) == (1.0 if unit == "x" else 0.0)
+                    ),
+                    None,
+                )
+            for r, row in enumerate(body):
+                if j >= len(row) or _EMPTY.match(row[j]):
+                    continue
+                found = [n for n in numbers(row[j]) if n.unit in ("x", "%", None)]
+                if not found or not stateable(found[0]) or found[0].range is not None:
+                    continue
+                n = found[0]
+                mine = [cells[r, k] for k in sorted(groups) if (r, k) in cells]
+                same = [c for c in mine if fam.get(col_of[c]) == fam.get(col_of[mine[0]])]
+                if len(same) >= 2:
+                    a, b = same[0], same[1]
+                    sides = [b, a] if kind == "ratio" else [a, b]
+                else:
+                    col = next((k for k in sorted(groups) if (r, k) in cells), None)
+                    if col is None or base_row is None or base_row == r or (base_row, col) not in cells:
+                        continue
+                    mine_c, base_c = cells[r, col], cells[base_row, col]
+                    sides = [mine_c, base_c] if kind == "ratio" else [base_c, mine_c]
+                line = at[r + 1] if r + 1 < len(at) else start
+                value = n.text if not n.text.startswith("+") else n.text[1:]
+                sid = self.new_id(f"s-l{line}")
+                fields = {
+                    "kind": kind,
+                    "statement": f"{header[j]}: {row[j]}",
+                    "of": [self.first_stated(c) for c in sides],
+                    "value": Num(value),
+                    "unit": "x" if unit == "x" else "%",
+                    **source_fields(line, f"{header[j]}: {row[j]} — {self.post.line(line)}"),
+                }
+                self.out.entries.append(Entry("statement", sid, {"id": sid, **fields}))
+
+    def command_after_table(self, conditions: dict) -> None:
+        """A command line right after a table (only a label such as "Server command:" between) that
+        no command line preceded: its conditions are the table's groups' (under what they state)."""
+        for gid in self.open_table or []:
+            fields = self.groups[gid].fields
+            fields["conditions"] = merged(conditions, fields.get("conditions") or {})
+        self.open_table = None
