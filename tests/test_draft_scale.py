@@ -5,7 +5,11 @@ scripts/draft_scale.py (1×/2×/4× sizes), not asserted here."""
 
 from __future__ import annotations
 
-from benchbook.audit import schema
+import contextlib
+import io
+
+from benchbook.audit import command, draftfile, schema
+from benchbook.audit.draft import draft_text
 
 
 def _write(tmp_path, body: str):
@@ -71,3 +75,108 @@ def test_an_error_in_the_last_of_many_todo_statements_names_its_line(tmp_path):
     else:
         raise AssertionError("no error")
     assert msg.startswith(f"{f}:{7 + n - 1}: statements.{n - 1}.of.1: 'zz' is neither")
+
+
+def test_thousands_of_multiples_in_one_sentence_draft_one_claim_each(tmp_path):
+    """DB15: "2× " 30,000 times did not draft in 90 s (each phrase read its sentence, its clause and
+    every placed number again); each is a speedup claim of 2 x, quoting at most 500 characters, and
+    the file loads."""
+    n = 3_000
+    post = tmp_path / "post.md"
+    post.write_text("2× " * n + "faster\n")
+    out, drafted, _ = draftfile.draft_post(post, tmp_path / "c.yaml")
+    claims = [e for e in drafted.entries if e.kind == "claim"]
+    assert len(claims) == len(drafted.entries) == n
+    assert {(e.fields["metric"], str(e.fields["value"]), e.fields["unit"]) for e in claims} == {
+        ("speedup", "2", "x")
+    }
+    assert [e.id for e in claims[:3]] == ["speedup-l1", "speedup-l1-2", "speedup-l1-3"]
+    assert max(len(e.fields["quote"]) for e in claims) == 500
+    assert len(schema.load(out).claims) == n
+
+
+def test_a_todo_of_a_sentence_of_many_numbers_lists_the_nearest_twelve():
+    """A todo statement listed every number of its sentence: a sentence of thousands of numbers
+    and phrases wrote a claims file quadratic in it.  It lists the 12 nearest its phrase, in order
+    (then those its words name, as before);
+    its ``statement`` is at most 500 characters, as its quote."""
+    text = "".join(f"on x the rate was {100 + i} tok/s, 2× faster than {50 + i}.5 tok/s " for i in range(200))
+    drafted = draft_text(text + "\n")
+    todos = [e for e in drafted.entries if e.kind == "todo"]
+    claims = [e.id for e in drafted.entries if e.kind == "claim"]
+    assert (len(todos), len(claims)) == (200, 400)
+    # the 100th phrase stands between its sentence's 199th and 200th numbers (0-based 198, 199);
+    # after the 12 of its sentence, the 4 claims its other side's words name and 6 of its scope
+    assert todos[99].fields["of"][:12] == claims[193:205]
+    assert todos[0].fields["of"][:12] == claims[:12]
+    assert max(len(e.fields["of"]) for e in todos) == 12 + 4 + 6
+    assert {len(e.fields["statement"]) for e in todos} == {500}
+    assert todos[0].fields["statement"] == todos[0].fields["quote"]
+
+
+def test_a_todo_of_a_short_sentence_lists_all_its_numbers():
+    """Control: up to 12 numbers in the sentence, the todo lists them all, as before."""
+    drafted = draft_text("on x the rate was 10 tok/s, 2× faster than 5 tok/s " * 3 + "\n")
+    todos = [e for e in drafted.entries if e.kind == "todo"]
+    claims = [e.id for e in drafted.entries if e.kind == "claim"]
+    assert len(todos) == 3 and all(t.fields["of"] == claims for t in todos)
+
+
+def test_a_multiple_restating_the_same_one_is_not_drafted_again():
+    """ "the same 2×" (``_RESTATED``, read from the words right before the number, not the sentence
+    from its start) cites the multiple stated before; "soothe 2×" is no restatement (a word ending
+    in "the"), nor is it when spaces run long between the words ("the      claimed    2×": still one)."""
+
+    def ids(text: str) -> list[str]:
+        return [e.id for e in draft_text(text).entries]
+
+    assert ids("MTP made decoding 2× faster. Remember the same 2× when reading the rest.\n") == ["speedup-l1"]
+    assert ids("MTP made decoding 2× faster. Remember the      claimed    2× when reading.\n") == [
+        "speedup-l1"
+    ]
+    assert ids("MTP made decoding 2× faster. Remember soothe 2× when reading the rest.\n") == [
+        "speedup-l1",
+        "speedup-l1-2",
+    ]
+
+
+def test_a_statement_of_a_long_sentence_quotes_its_first_500_characters():
+    """A relation's ``statement`` is cut as its ``quote`` is (500 characters)."""
+    words = "word " * 150
+    drafted = draft_text(f"The {words} rate was 10 tok/s and then 20 tok/s, 2× faster.\n")
+    (s,) = [e for e in drafted.entries if e.kind == "statement"]
+    assert s.fields["of"] == ["decode-tps-l1-2", "decode-tps-l1"]
+    assert s.fields["statement"] == s.fields["quote"] == f"The {words}"[:500]
+
+
+def test_a_million_empty_lines_draft_the_number_after_them():
+    """DB13: 1,000,000 empty lines before "5 tok/s" (ingest's scan read three patterns per blank
+    line): the claim, on its line."""
+    drafted = draft_text("\n" * 1_000_000 + "5 tok/s\n")
+    assert [(e.id, str(e.fields["value"]), e.fields["source_line"]) for e in drafted.entries] == [
+        ("decode-tps-l1000001", "5", 1_000_001)
+    ]
+
+
+def test_a_table_of_a_thousand_columns_drafts_and_audits(tmp_path):
+    """DB12 end to end: a 1,000-column table drafts a group per column and its audit gives a verdict
+    per cell (a 10,000-column draft did not audit in 90 s)."""
+    n = 1_000
+    post = tmp_path / "wide.md"
+    post.write_text(
+        "|"
+        + "|".join(f"c{i}" for i in range(n))
+        + "|\n|"
+        + "---|" * n
+        + "\n|"
+        + "|".join("5 tok/s" for _ in range(n))
+        + "|\n"
+    )
+    out, drafted, _ = draftfile.draft_post(post, tmp_path / "c.yaml")
+    assert len(drafted.groups) == n
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()) as err:
+        rc = command.main([str(out), "--out", str(tmp_path / "o"), "--pages", str(tmp_path / "o")])
+    assert rc == 0
+    assert f"audited {n} claims/statements/log entries of 1 file(s)" in err.getvalue()
+    cf = schema.load(out)
+    assert (cf.claims[-1].id, cf.claims[-1].value, cf.claims[-1].unit) == (f"t1-c{n - 1}-r1", 5, "tok/s")
