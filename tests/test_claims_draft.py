@@ -97,7 +97,7 @@ def test_blog_prose_numbers_keep_precision_as_written(blog):
         "decode-tps-l32": ("decode_tps", 27.22, None, False, "tok/s", None),
         "decode-tps-l33": ("decode_tps", 18.5, None, False, "tok/s", None),
         "acceptance-rate-l44": ("acceptance_rate", 100, None, False, "%", None),
-        "vram-peak-l48": ("vram_peak", 11.76, None, False, "GiB", 12.29),
+        "vram-l48": ("vram", 11.76, None, False, "GiB", 12.29),
         "rss-peak-l48": ("rss_peak", 14.7, None, False, "GiB", 15.5),
         "vram-peak-l49": ("vram_peak", 11.7, None, False, "GiB", None),
         "working-set-peak-l49": ("working_set_peak", 18.8, None, False, "GiB", None),
@@ -116,7 +116,7 @@ def test_blog_prose_numbers_keep_precision_as_written(blog):
     b4 = _claim(cf, "decode-tps-l33").conditions
     assert (b4.block_max, b4.other["environment"]) == (4, "WSL2")
     assert _claim(cf, "acceptance-rate-l44").conditions.decoding == "draft-self"  # not "plain", further off
-    vram = _claim(cf, "vram-peak-l48").conditions
+    vram = _claim(cf, "vram-l48").conditions
     assert (vram.decoding, vram.other) == ("draft-self", {"environment": "WSL2"})
     assert _claim(cf, "decode-tps-l54-2").conditions.batch == 1
     # numbers the post quotes from someone else name who (origin): the audit compares sources
@@ -224,10 +224,12 @@ def test_origin_of_quoted_numbers_and_own_numbers_control():
 
 
 def test_drafting_the_blog_takes_under_two_seconds():
+    """A guard against a super-linear step, in this process's CPU time (a loaded machine's other
+    work does not count); issue 29's figure per post is printed by scripts/draft_measure.py."""
     text = POST.read_text()
-    t = time.monotonic()
+    t = time.process_time()
     draft_text(text, POST.name)
-    assert time.monotonic() - t < 2.0
+    assert time.process_time() - t < 2.0
 
 
 def test_issue_relation_examples():
@@ -411,14 +413,14 @@ def test_rerun_keeps_reviewed_entries_and_deletions(tmp_path):
     text = text.replace('metric: "decode_tps", value: 20.0', 'metric: "decode_tps", value: 20.00', 1)
     first = next(ln for ln in text.splitlines() if '{id: "decode-tps-l1",' in ln)
     text = text.replace(first, first.replace("reviewed: false", "reviewed: true, note: checked"))
-    text = "\n".join(ln for ln in text.splitlines() if '{id: "ram-peak-l1"' not in ln) + "\n"
+    text = "\n".join(ln for ln in text.splitlines() if '{id: "ram-l1"' not in ln) + "\n"
     text = text.replace("source: {kind: post,", 'source: {kind: blog post, link: "https://example.org/p",')
     out.write_text(text)
     _, _, guessed = draft_post(post)
     cf = schema.load(out)
     kept = _claim(cf, "decode-tps-l1")
     assert (kept.value, kept.decimals, kept.note, kept.reviewed) == (20.0, 2, "checked", True)
-    assert cf.claim("ram-peak-l1") is None  # deleted by the user: not drafted again
+    assert cf.claim("ram-l1") is None  # deleted by the user: not drafted again
     assert cf.source.link == "https://example.org/p"
     assert guessed == ["decode-tps-l1-2"]
 
@@ -515,9 +517,11 @@ def test_draft_against_the_hand_written_claims_file():
         "captured (value and unit)": 33,
         "quoted numbers (hand origin)": 8,
         "  of them drafted with an origin": 8,
-        "same metric": 33,
+        # the hand file's vram_peak for "the GPU held 11.76 GiB of its 12.29 GiB": the post does not
+        # say peak, and the drafter writes a peak only where it does (the corpus's convention)
+        "same metric": 32,
         "same conditions (where the hand file states them)": 23,
-        "same metric and conditions": 23,
+        "same metric and conditions": 22,
         "hand statements": 4,
         "drafted statements (todo)": "3 (0)",
         "statements matched (value and unit)": 3,
@@ -695,9 +699,9 @@ def test_a_sentence_of_3000_numbers_and_a_post_of_many_tables_draft_linearly():
     tables recounted the groups for each table's number.  Now the ids run on (``-2`` .. ``-3000``)
     and the time is a fraction of the old one."""
     sentence = "# t\n\nIt ran at " + ", ".join(f"{i}.5 t/s" for i in range(1, 3001)) + ".\n"
-    t = time.monotonic()
+    t = time.process_time()  # this process's CPU time: other load on the machine does not count
     drafted = draft_text(sentence)
-    assert time.monotonic() - t < 5.0
+    assert time.process_time() - t < 5.0
     ids = [e.id for e in drafted.entries if e.kind == "claim"]
     assert ids[:3] == ["decode-tps-l3", "decode-tps-l3-2", "decode-tps-l3-3"]
     assert ids[-1] == "decode-tps-l3-3000"

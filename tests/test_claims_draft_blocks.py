@@ -308,7 +308,7 @@ def test_key_value_table_header_row_is_data():
     text = "| 吞吐（tokens/s） | 1581 |\n| --- | --- |\n| 模型 | llama2-7B |\n| batch_size | 72 |\n"
     assert _claims(text) == [
         # 吞吐 is throughput (the label names it: ``toollines.label_metric``; corpus p52)
-        ("throughput", "1581", "tok/s", 1, {"other": {"模型": "llama2-7B", "batch_size": "72"}}),
+        ("throughput", "1581", "tok/s", 1, {"model": "llama2-7B", "other": {"batch_size": "72"}}),
     ]
 
 

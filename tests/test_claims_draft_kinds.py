@@ -183,7 +183,7 @@ def test_a_number_written_as_a_bound_is_a_bound_statement(tmp_path):
         ("s-l1", "above", 40.0, "tok/s", {"metric": "decode_tps"}),
         ("s-l3", "below", 9.0, "%", {"metric": "share"}),
         ("s-l5", "below", 2.0, "s", {"metric": "load_time"}),
-        ("s-l5-2", "above", 12.0, "GB", {"metric": "vram_peak", "backend": "Vulkan"}),
+        ("s-l5-2", "above", 12.0, "GB", {"metric": "vram", "backend": "Vulkan"}),
         ("s-l7", "below", 80.0, "tok/s", {"metric": "decode_tps", "backend": "Vulkan"}),
     ]
 
@@ -191,14 +191,16 @@ def test_a_number_written_as_a_bound_is_a_bound_statement(tmp_path):
 def test_no_bound_for_a_rise_a_comparison_a_workload_or_a_plain_value(tmp_path):
     """Control: "goes up to 36.9 TFLOPS" (it rose to it), "939 MiB < 1024 MiB" (two numbers
     compared), "workloads above 1000 tokens" (what was run), "averaged over 3 s", a plain "41 tok/s":
-    no bound statement; the values with a unit are claims."""
+    no bound of a value; the values with a unit are claims, and the comparison is a bound of the
+    ratio of its two claims below 1 (over them by id), not of 1024 MiB."""
     cf = _drafted(
         "With hipBLASLt this goes up to 36.9 TFLOPS.\n\n"
         "Free VRAM was 939 MiB < 1024 MiB guard.\n\n"
         "It slows down on workloads above 1000 tokens, averaged over 3 s, at 41 tok/s.\n",
         tmp_path,
     )
-    assert _bounds(cf) == []
+    assert _bounds(cf) == [("s-l3", "below", 1.0, "x", {"id": "vram-peak-l3"})]
+    assert [s.over.denominator for s in cf.statements if s.over] == [{"id": "vram-peak-l3-2"}]
     assert [(c.value, c.unit) for c in cf.claims] == [
         (36.9, "TFLOPS"),
         (939.0, "MiB"),

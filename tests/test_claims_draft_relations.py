@@ -111,7 +111,7 @@ def test_a_subject_over_clauses_of_other_multiples(tmp_path):
 def test_a_difference_after_a_labelled_pair(tmp_path):
     """ "20,366 MiB baseline / 21,500 MiB with spec (+1,134 MiB)": the second less the first."""
     cf = _drafted("VRAM 20,366 MiB baseline / 21,500 MiB with spec (+1,134 MiB).\n", tmp_path)
-    assert _statements(cf) == [("difference", 1134.0, None, "MiB", ["vram-peak-l1-2", "vram-peak-l1"])]
+    assert _statements(cf) == [("difference", 1134.0, None, "MiB", ["vram-l1-2", "vram-l1"])]
     assert [c.value for c in cf.claims] == [20366.0, 21500.0]
 
 

@@ -371,3 +371,34 @@ def test_a_draft_is_the_same_bytes_whatever_the_hash_seed(tmp_path):
         )
         outs.append(out.read_bytes())
     assert outs[0] == outs[1] == outs[2]
+
+
+def test_pasted_output_reporting_the_device_or_model_names_them(tmp_path):
+    cf = _drafted(
+        "# Slow server\n\n```\nggml_cuda_init: found 1 CUDA devices:\n"
+        "  Device 0: NVIDIA GeForce RTX 4070 Ti, compute capability 8.9, VMM: yes\n```\n\n"
+        "It generates around 26 tokens per second.\n",
+        tmp_path,
+    )
+    assert [(c.value, _cond(cf, c).get("hardware")) for c in cf.claims] == [
+        (26, "NVIDIA GeForce RTX 4070 Ti")
+    ]
+    cf = _drafted(
+        "# Second box\n\n```\n  Hardware: amd radeon rx 7900 xtx\n"
+        "  Model:    Mistral-7B-Instruct-Q5_K_M.gguf\n  eval rate: 41.5 tokens/s\n```\n",
+        tmp_path,
+    )
+    got = [(c.value, *(_cond(cf, c).get(k) for k in ("hardware", "model", "quant"))) for c in cf.claims]
+    assert got == [(41.5, "AMD Radeon RX 7900 XTX", "Mistral-7B-Instruct", "Q5_K_M")]
+
+
+def test_a_log_line_naming_a_file_states_no_model(tmp_path):
+    # control: a loader's line with a file name, and an unlabelled mention, are the log's, not the setting
+    cf = _drafted(
+        "# Run\n\n```\nllama_model_loader: loaded meta data from Qwen3-8B-Q4_K_M.gguf (version GGUF V3)\n"
+        "running on RTX 3090\n```\n\nIt decodes at 55.2 tok/s.\n",
+        tmp_path,
+    )
+    assert [(c.value, _cond(cf, c).get("model"), _cond(cf, c).get("hardware")) for c in cf.claims] == [
+        (55.2, None, None)
+    ]

@@ -165,11 +165,25 @@ def test_a_command_line_with_environment_settings_before_it_sets_its_conditions(
 def test_a_gguf_name_drops_what_follows_the_quant():
     from benchbook.audit.draftcommand import model_and_quant
 
+    # the bits per weight after a quant name its variant: they stay with the quant
     assert model_and_quant("Mistral-Small-24B-Instruct-IQ3_M-3.66bpw.gguf") == (
         "Mistral-Small-24B-Instruct",
-        "IQ3_M",
+        "IQ3_M-3.66bpw",
     )
     assert model_and_quant("models/phi-4-Q5_K_S-imat.gguf") == ("phi-4", "Q5_K_S")
+    # a quant type ends where its parts end: "_MTP" after it is the file's variant, not the quant's
+    assert model_and_quant("Qwen3.6-27B-Q4_K_M_MTP.gguf") == ("Qwen3.6-27B", "Q4_K_M")
+    assert model_and_quant("Llama-3-8B-IQ2_XXS_imatrix.gguf") == ("Llama-3-8B", "IQ2_XXS")
+    assert model_and_quant("x-TQ1_0.gguf") == ("x", "TQ1_0")
+    assert model_and_quant("Wizard-Vicuna-30B-Uncensored.ggmlv3.q4_0.bin") == (
+        "Wizard-Vicuna-30B-Uncensored",
+        "q4_0",
+    )
+    assert model_and_quant("x-Q4_0_4_4.gguf") == ("x", "Q4_0_4_4")
+    assert [(m.path, m.value) for m in mentions("per the Q3_2024 report: Q8_0_MTP, IQ4_NL-4.5bpw")] == [
+        ("quant", "Q8_0"),
+        ("quant", "IQ4_NL-4.5bpw"),
+    ]  # control: "Q3_2024" (a quarter) is no quant type
     # controls: a quant first keeps the name after it; no quant keeps the whole stem
     assert model_and_quant("Q6_K-gemma-3-4b-it.gguf") == ("gemma-3-4b-it", "Q6_K")
     assert model_and_quant("gemma-3-4b-it.gguf") == ("gemma-3-4b-it", None)
@@ -226,3 +240,97 @@ def test_an_engine_comparison_table_with_pp_s_and_tg_s_columns(tmp_path):
         ("prefill_tps", 812.5, "llama.cpp", "Q4_K_M"),
     ]
     assert {_cond(cf, c).get("model") for c in cf.claims} == {"gemma3-12B-it"}
+
+
+def test_names_glued_to_cjk_text_are_read():
+    # CJK letters are word characters to Python's ``\w``: an engine, model, quant or backend written
+    # without a space in Chinese or Japanese prose is still a name
+    text = "我们使用Ollama的默认设置，用Qwen3-8B跑了Q4_K_M，后端是CUDA。"
+    named = {(m.path, m.value) for m in mentions(text)}
+    assert named >= {("engine", "Ollama"), ("model", "Qwen3-8B"), ("quant", "Q4_K_M"), ("backend", "CUDA")}
+    assert ("engine", "vLLM") in {(m.path, m.value) for m in mentions("vLLMで計測した")}
+    assert ("engine", "llama.cpp") in {(m.path, m.value) for m in mentions("llama.cpp로 측정")}
+    # control: a name inside a longer ASCII word is none ("myollama", "CUDAGraph")
+    assert [m for m in mentions("myollama wrapper with CUDAGraphs") if m.path in ("engine", "backend")] == []
+
+
+def test_a_data_centre_part_keeps_its_memory_and_form_factor():
+    assert _hardware("| GPU | NVIDIA A100 40GB PCIe |") == ["NVIDIA A100 40GB PCIe"]
+    assert _hardware("ran on an A100-SXM4-80GB node") == ["NVIDIA A100 80GB SXM4"]
+    assert _hardware("all runs on an H100 with 80GB of memory.") == ["NVIDIA H100 80GB"]
+    assert _hardware("8x H100 NVL") == ["8x NVIDIA H100 NVL"]
+    # controls: a part with one size keeps its name alone; the bare name stays bare
+    assert _hardware("a Tesla P40 24GB") == ["NVIDIA Tesla P40"]
+    assert _hardware("a single H100.") == ["NVIDIA H100"]
+    # a workstation card is named bare too ("on A6000 machine")
+    assert _hardware("slow on A6000 machine") == ["NVIDIA RTX A6000"]
+    assert _hardware("an RTX A4500") == ["NVIDIA GeForce RTX A4500"]
+
+
+def test_the_memory_in_a_data_centre_part_name_is_no_claim(tmp_path):
+    cf = _drafted("On an A100 80GB the 8B model decodes at 151.2 tok/s.\n", tmp_path)
+    assert [(c.value, _cond(cf, c).get("hardware")) for c in cf.claims] == [(151.2, "NVIDIA A100 80GB")]
+
+
+def test_table_headers_naming_model_quant_engine_in_other_languages(tmp_path):
+    cf = _drafted(
+        "| 模型 (Model) | 量化 (Quantization) | 引擎 | 速度 (tok/s) |\n|---|---|---|---|\n"
+        "| Qwen3-8B | Q4_K_M | vLLM | 88.5 |\n\n"
+        "| モデル | 量子化 | 速度 (tok/s) |\n|---|---|---|\n| Llama-3.1-8B | Q8_0 | 61.2 |\n\n"
+        "| Модель | Скорость (tok/s) |\n|---|---|\n| Mistral-7B | 40.3 |\n",
+        tmp_path,
+    )
+    got = [
+        (c.value, _cond(cf, c).get("model"), _cond(cf, c).get("quant"), _cond(cf, c).get("engine"))
+        for c in cf.claims
+    ]
+    assert got == [
+        (88.5, "Qwen3-8B", "Q4_K_M", "vLLM"),
+        (61.2, "Llama-3.1-8B", "Q8_0", None),
+        (40.3, "Mistral-7B", None, None),
+    ]
+
+
+def test_a_column_of_quant_names_is_the_quant_whatever_its_header(tmp_path):
+    cf = _drafted(
+        "TinyModel-1B on llama.cpp.\n\n"
+        "| 模型 | Throughput (tok/s) |\n|---|---|\n| Q4_K_M | 411 |\n| Q8_0 | 396 |\n\n"
+        "| Model (B) | Rate (tok/s) |\n|---|---|\n| Qwen3-4B | 120.5 |\n",
+        tmp_path,
+    )
+    got = [(c.value, _cond(cf, c).get("quant"), _cond(cf, c).get("model")) for c in cf.claims]
+    # control: a Latin header's remark "(B)" is no label of its own (not the batch's "b")
+    assert got == [(411, "Q4_K_M", None), (396, "Q8_0", None), (120.5, None, "Qwen3-4B")]
+
+
+def test_an_engine_named_by_its_repository(tmp_path):
+    def engines(text: str) -> list[object]:
+        return [m.value for m in mentions(text) if m.path == "engine"]
+
+    assert engines("# Eagle3 for MiniCPM3 (vllm-project/vllm pull request #24243)") == ["vLLM"]
+    assert engines("see ggml-org/llama.cpp#1234 and sgl-project/sglang") == ["llama.cpp", "SGLang"]
+    # controls: a fork's own name stays the fork's; a word inside another name is none
+    assert engines("built ikawrakow/ik_llama.cpp from source") == ["ik_llama.cpp"]
+    assert engines("pip install vllm-flash-attn") == []
+
+
+def test_a_vllm_bench_command_names_engine_and_model(tmp_path):
+    cf = _drafted(
+        "# Serving\n\n```\nvllm bench serve --model google/gemma-3-27b-it --num-prompts 16\n```\n\n"
+        "Mean TTFT was 812.5 ms.\n",
+        tmp_path,
+    )
+    assert [(c.value, _cond(cf, c).get("engine"), _cond(cf, c).get("model")) for c in cf.claims] == [
+        (812.5, "vLLM", "gemma-3-27b-it")
+    ]
+
+
+def test_model_families_beyond_the_big_ones():
+    def models(text: str) -> list[object]:
+        return [m.value for m in mentions(text) if m.path == "model"]
+
+    assert models("本文基于 TinyLlama-1.1B-Chat-v1.0 模型") == ["TinyLlama-1.1B-Chat-v1.0"]
+    assert models("--model-dir NousResearch/Meta-Llama-3.1-8B-Instruct") == ["Meta-Llama-3.1-8B-Instruct"]
+    assert models("ERNIE-4.5-21B-A3B and MiniCPM4-8B") == ["ERNIE-4.5-21B-A3B", "MiniCPM4-8B"]
+    # control: a family word without a size is no model name here ("the MiniCPM team")
+    assert models("the MiniCPM team and TinyLlama authors") == []

@@ -136,7 +136,7 @@ def test_vllm_benchmark_serving_summary(tmp_path):
         ("ttft", 9765.33, "ms", 2, "median"),
         ("ttft", 27520.83, "ms", 2, "p99"),
         ("tpot", 47.87, "ms", 2, "mean"),
-        ("latency", 29.01, "ms", 2, "median"),
+        ("itl", 29.01, "ms", 2, "median"),
     ]  # "Successful requests: 1000" states no unit: no claim
 
 
@@ -194,7 +194,7 @@ def test_aligned_metric_rows_with_units_in_labels(tmp_path):
         ("prefill_tps", 812.4, "tok/s", 1, False),
         ("decode_tps", 41.2, "tok/s", 1, False),
         ("ttft", 230, "ms", 0, False),
-        ("vram_peak", 20.1, "GiB", 1, False),
+        ("vram", 20.1, "GiB", 1, False),
     ]
 
 
@@ -244,8 +244,8 @@ def test_rate_and_time_per_token_spellings(tmp_path):
         tmp_path,
     )
     assert _rows(cf) == [
-        ("latency", 45, "ms", 0, False),
-        ("latency", 0.8, "s", 1, False),
+        ("ms_per_token", 45, "ms", 0, False),
+        ("ms_per_token", 0.8, "s", 1, False),
         ("decode_tps", 500, "tok/min", 0, True),
         ("decode_tps", 12, "tok/s", 0, False),
         ("decode_tps", 1, "tok/s", 0, False),
@@ -272,13 +272,13 @@ def test_bounds_in_words_before_and_after(tmp_path):
     )
     assert cf.claims == []  # a bound states no value: never the bare number
     assert _bounds(cf) == [
-        ("above", 10, "GB", "vram_peak"),
+        ("above", 10, "GB", "vram"),
         ("below", 5, "tok/s", "decode_tps"),
-        ("above", 10, "GB", "vram_peak"),
+        ("above", 10, "GB", "vram"),
         ("below", 5, "tok/s", "decode_tps"),
         ("above", 20, "tok/s", "decode_tps"),
         ("above", 40, "tok/s", "decode_tps"),
-        ("above", 20, "GB", "vram_peak"),
+        ("above", 20, "GB", "vram"),
     ]
 
 
@@ -452,8 +452,8 @@ def test_device_counts_and_specs_are_no_claims(tmp_path):
     )
     assert _rows(cf) == [
         ("size", 12, "GB", 0, False),  # a 12× speedup it is not
-        ("ram_peak", 20, "GB", 0, False),
-        ("vram_peak", 14, "GB", 0, False),  # the word right after it, not the RAM before
+        ("ram", 20, "GB", 0, False),
+        ("vram", 14, "GB", 0, False),  # the word right after it, not the RAM before
         ("duration", 3, "h", 0, False),  # control: hours; "4 X H100" is no 4 h
     ]
 
@@ -539,3 +539,60 @@ def test_a_column_of_token_counts_and_its_controls(tmp_path):
         (786, "tokens"),
         (1280, "tokens"),
     ]
+
+
+# --- the metric of a memory figure, a time per token, a step's time, a decode throughput -----------
+
+
+def _metrics(cf: schema.ClaimsFile) -> list[tuple]:
+    return [(c.metric or cf.group_of(c).metric, c.value) for c in cf.claims]
+
+
+def test_memory_is_a_peak_only_where_the_post_says_so(tmp_path):
+    cf = _drafted(
+        "The server used 18.2 GB of VRAM and 6 GB of system RAM.\n\n"
+        "VRAM peaked at 21.4 GB; peak RAM was 9.5 GB.\n\n"
+        "显存峰值 22.1 GB。ピーク時のメモリは 7.5 GB。\n\n"
+        "| Model | VRAM (GiB) | Peak VRAM (GiB) |\n|---|---|---|\n| Qwen3-8B | 10.5 | 11.25 |\n",
+        tmp_path,
+    )
+    assert _metrics(cf) == [
+        ("vram", 18.2),
+        ("ram", 6),
+        ("vram_peak", 21.4),
+        ("ram_peak", 9.5),
+        ("vram_peak", 22.1),
+        ("ram_peak", 7.5),
+        ("vram", 10.5),
+        ("vram_peak", 11.25),
+    ]
+
+
+def test_a_time_per_token_a_step_time_and_itl(tmp_path):
+    cf = _drafted(
+        "Generation took 38.5 ms per token, the prompt 2.1 ms/tok. Step time was ~50 ms. "
+        "The whole run took 12 s.\n\n"
+        "| Config | Per-token latency (ms) | Latency (ms/token) | Mean ITL (ms) | E2E latency (ms) |\n"
+        "|---|---|---|---|---|\n| a | 4.35 | 4.2 | 51.78 | 9100 |\n",
+        tmp_path,
+    )
+    assert _metrics(cf) == [
+        ("ms_per_token", 38.5),
+        ("ms_per_token", 2.1),
+        ("latency", 50),
+        ("duration", 12),  # control: a run's time is no latency
+        ("ms_per_token", 4.35),
+        ("ms_per_token", 4.2),
+        ("itl", 51.78),
+        ("latency", 9100),
+    ]
+
+
+def test_a_decode_throughput_header_is_the_decode_rate(tmp_path):
+    cf = _drafted(
+        "| Method | Decode Throughput (tok/s) | Generation speed (t/s) | Output token throughput (tok/s) |\n"
+        "|---|---|---|---|\n| eagle | 108.45 | 99.1 | 207.1 |\n",
+        tmp_path,
+    )
+    # control: vLLM's "Output token throughput" stays a throughput
+    assert _metrics(cf) == [("decode_tps", 108.45), ("decode_tps", 99.1), ("throughput", 207.1)]

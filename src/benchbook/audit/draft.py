@@ -225,6 +225,7 @@ class _Drafter(Tables, Sentences):
             if block.kind == "text" and block.heading:
                 self.out.title = self.out.title or " ".join(t for _, t in block.lines).strip()
                 self.command, self.command_tool = {}, None
+                self.section_start = len(self.claim_ids)
                 # a heading naming the machine, build or model sets them for its section ("M2 Mac
                 # Mini, 16GB RAM, llama.cpp b4980") over the title's (the whole post's); what an
                 # earlier section named does not carry
@@ -282,9 +283,13 @@ class _Drafter(Tables, Sentences):
                 timed = [r for r in stated if logged and TIMING_LINE.search(text_of[r.line])]
                 if timed and self.pending_log:
                     self.timing_logs.append((len(self.out.entries), timed, self.pending_log))
+                drafted_of: dict[int, list[tuple[int, int, str]]] = {}
                 for r in stated:
                     if not (timed and r in timed):
-                        self.result_claim(r, self.pending_log if logged else None)
+                        cid = self.result_claim(r, self.pending_log if logged else None)
+                        drafted_of.setdefault(r.line, []).append((r.start, r.end, cid))
+                for ln, items in drafted_of.items():  # "ok 8 - q8_0 KV (34 MiB) < f16 KV (64 MiB)"
+                    self.comparisons(text_of[ln], sorted(items), ln, text_of[ln].strip())
                 self.rate_lines(block.lines, in_command)
                 self.result_details(on_rate_lines, self.pending_log if logged else None)
                 if not logged:
@@ -310,6 +315,7 @@ class _Drafter(Tables, Sentences):
         self.rates_of_lines()
         self.no_self_relations()
         fill(self.post, self.out.entries, self.out.groups)  # what the post states around each claim
+        self.bound_sets()
         return self.out
 
     def rates_of_lines(self) -> None:

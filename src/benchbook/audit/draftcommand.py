@@ -2,11 +2,12 @@
 
 A command line is a line that starts a llama.cpp tool (``llama-server``, ``llama-bench``,
 ``llama-cli``, ``llama-sweep-bench``, ``llama-speculative-simple``, older ``main``/``server``), vLLM
-(``vllm serve MODEL``, ``python -m vllm.entrypoints...``) or SGLang (``python -m
-sglang.launch_server``), a ``$`` or ``>`` prompt and environment settings
-(``CUDA_VISIBLE_DEVICES=0 GGML_CUDA_FORCE_MMQ=1``) allowed before it (a build suffix after the tool's
-name, ``llama-server-be0e35``, allowed), continued over lines ending in ``\\``, ``^`` or a backtick,
-or over indented lines each starting with a flag (YAML's folded ``cmd: >``) (``command_lines``).
+(``vllm serve MODEL``, ``vllm bench serve|latency|throughput``, ``python -m vllm.entrypoints...``)
+or SGLang (``python -m sglang.launch_server``, ``python -m sglang.bench_serving``), a ``$`` or ``>``
+prompt and environment settings (``CUDA_VISIBLE_DEVICES=0 GGML_CUDA_FORCE_MMQ=1``) allowed before it
+(a build suffix after the tool's name, ``llama-server-be0e35``, allowed), continued over lines
+ending in ``\\``, ``^`` or a backtick, or over indented lines each starting with a flag (YAML's
+folded ``cmd: >``) (``command_lines``).
 Its flags become claims-file conditions (``conditions_of``; llama.cpp's ``common/arg.cpp`` names):
 ``-ngl`` -> ``offload.n_gpu_layers``,
 ``-ncmoe``/``--n-cpu-moe`` -> ``offload.n_cpu_moe``, ``-c``/``--ctx-size`` (vLLM ``--max-model-len``,
@@ -32,7 +33,8 @@ from ..ingest.settings import flash_attn_word
 _TOOL = re.compile(
     r"^\s*(?:[$>#]\s*|PS [^>]*>\s*)?(?:[A-Z][A-Z0-9_]*=\S*\s+)*(?:\S*[/\\])?(?:\./)?"
     r"(?P<tool>llama-(?:server|bench|cli|sweep-bench|batched-bench|speculative-simple|speculative)|"
-    r"main|server|vllm\s+serve|python3?\s+-m\s+(?:vllm\.entrypoints\S*|sglang\.launch_server))"
+    r"main|server|vllm\s+(?:bench\s+)?serve|vllm\s+bench\s+(?:latency|throughput)|"
+    r"python3?\s+-m\s+(?:vllm\.entrypoints\S*|sglang\.launch_server|sglang\.bench_\w+))"
     r"(?:-[0-9a-f]{6,40})?(?:\.exe)?(?=\s|$)"
 )
 #: flag -> (condition path, kind): kind int | str | fa | model | draft | flag
@@ -72,9 +74,15 @@ _FLAGS: dict[str, tuple[str, str]] = {
 }
 #: flags that take no value (the next word is not theirs)
 _NO_VALUE = frozenset({"--cpu-moe", "--no-mmap", "--mlock", "--jinja", "--verbose", "-v", "--cont-batching"})
+#: a llama.cpp quantisation type by its parts (ggml's Q4_0, Q4_K_M, IQ3_XXS, TQ1_0, Q4_0_4_4;
+#: Unsloth's and bartowski's Q4_K_XL, Q6_K_L): what follows them is no part of it
+#: ("Qwen3-8B-Q4_K_M_MTP.gguf": Q4_K_M, and the model's MTP variant)
+QUANT_TYPE = r"T?I?Q\d(?:_[0-9K])?(?:_(?:XXS|XS|XL|NL|[SML]|\d))*"
+#: a quantisation's bits per weight written after it ("IQ4_XS-4.19bpw")
+_BPW = re.compile(r"-\d+(?:\.\d+)?bpw(?![A-Za-z0-9])", re.IGNORECASE)
 #: a quantisation in a model file name (llama.cpp's ggml types, Unsloth's UD- names, others)
 _QUANT = re.compile(
-    r"(?i)(?<![A-Za-z0-9])(UD-)?(I?Q\d(?:_[A-Z0-9]+)*|BF16|F16|F32|FP8|FP16|INT4|INT8|MXFP4|AWQ|GPTQ)"
+    rf"(?i)(?<![A-Za-z0-9])(UD-)?({QUANT_TYPE}|BF16|F16|F32|FP8|FP16|INT4|INT8|MXFP4|AWQ|GPTQ)"
     r"(?![A-Za-z0-9])"
 )
 
@@ -107,13 +115,19 @@ def model_and_quant(path: str) -> tuple[str, str | None]:
     "UD-Q4_K_XL")``)."""
     name = PureWindowsPath(PurePosixPath(path).name).name
     name, _, tag = name.partition(":")
-    name = re.sub(r"(?i)\.gguf$|-\d{5}-of-\d{5}|-GGUF$", "", name)
+    # the file's format is no part of the name (GGUF; GGML's "x.ggmlv3.q4_0.bin")
+    name = re.sub(r"(?i)\.gguf$|\.bin$|-\d{5}-of-\d{5}|-GGUF$", "", name)
     found = _QUANT.search(tag) or _QUANT.search(name)
     quant = (found.group(1) or "") + found.group(2) if found else None
     if found and found.string is name:
         # GGUF names put the encoding last: what follows the quant is the encoding's own tag
-        # ("-4.19bpw", "-imat"), not the model's ("Qwen3-8B-IQ4_XS-4.19bpw.gguf" -> "Qwen3-8B")
+        # ("-4.19bpw", "-imat"), not the model's ("Qwen3-8B-IQ4_XS-4.19bpw.gguf" -> "Qwen3-8B");
+        # its bits per weight name the quant's variant ("IQ4_XS-4.19bpw")
+        bpw = _BPW.match(name, found.end())
+        if quant and bpw:
+            quant += bpw.group(0)
         name = name[: found.start()].strip("-_. ") or name[found.end() :].strip("-_. ")
+        name = re.sub(r"(?i)[.-]ggml(?:v\d+)?$", "", name)
     return name, quant
 
 

@@ -220,7 +220,15 @@ def _stated(
     out: list[tuple[str, object]] = []
     rest = [(n, t) for n, t in lines if n not in in_command]
     if kind == "code":
-        return commands, out  # output and logs: no names of the setting (a model's file name in a log)
+        # output and logs: no names of the setting (a model's file name in a log), but where a line
+        # reports it under its label ("Device 0: NVIDIA GeForce RTX 4070 Ti, compute capability
+        # 8.9", "GPU: RTX 3090", "Model:  Llama-3.2-1B-Q4_0.gguf", "ggml_vulkan: 0 = AMD Radeon ...")
+        for _, t in rest:
+            report = _REPORT_LINE.match(t)
+            if report:
+                paths = ("model", "quant") if report.group("label").lower() == "model" else ("hardware",)
+                out += [(x.path, x.value) for x in mentions(report.group("value")) if x.path in paths]
+        return commands, list(dict.fromkeys(out))
     for n, t in rest:
         for code in re.findall(r"`([^`]+)`", t):
             got = []
@@ -247,6 +255,13 @@ def _stated(
         out.append(("engine", engine))
     _settings(text, out)
     return commands, list(dict.fromkeys(out))
+
+
+#: a line of pasted output reporting the machine or the model under its label (``_stated``)
+_REPORT_LINE = re.compile(
+    r"^\W*(?:\w+:\s+)?(?P<label>hardware|gpu|device\s?\d*|model|ggml_vulkan:\s\d+)\s*[:=]\s*(?P<value>.+)$",
+    re.IGNORECASE,
+)
 
 
 @dataclass

@@ -57,8 +57,13 @@ LABELS: dict[str, tuple[str, str]] = {
         ("block_max", "int"),
     ),
     **dict.fromkeys(("prompt", "task", "workload"), ("prompt", "str")),
-    **dict.fromkeys(("model",), ("model", "str")),
-    **dict.fromkeys(("quant", "quantization", "quantisation", "quant type"), ("quant", "str")),
+    **dict.fromkeys(
+        ("model", "模型", "モデル", "модель", "모델", "modell", "modèle", "modelo"), ("model", "str")
+    ),
+    **dict.fromkeys(
+        ("quant", "quantization", "quantisation", "quant type", "量化", "量子化", "квантизация", "양자화"),
+        ("quant", "str"),
+    ),
     **dict.fromkeys(
         (
             "tokens",
@@ -92,9 +97,25 @@ LABELS: dict[str, tuple[str, str]] = {
         ("concurrency", "int"),
     ),
     **dict.fromkeys(("mode", "decoding"), ("decoding", "decoding")),
-    **dict.fromkeys(("gpu", "hardware", "device"), ("hardware", "str")),
     **dict.fromkeys(
-        ("engine", "runtime", "framework", "inference engine", "backend engine"), ("engine", "str")
+        ("gpu", "hardware", "device", "显卡", "硬件", "ハードウェア", "видеокарта", "그래픽카드"),
+        ("hardware", "str"),
+    ),
+    **dict.fromkeys(
+        (
+            "engine",
+            "runtime",
+            "framework",
+            "inference engine",
+            "backend engine",
+            "引擎",
+            "推理引擎",
+            "框架",
+            "エンジン",
+            "движок",
+            "엔진",
+        ),
+        ("engine", "str"),
     ),
     **dict.fromkeys(("build", "commit", "version"), ("build", "str")),
     **dict.fromkeys(("run", "run index", "trial"), ("run_index", "int")),
@@ -157,9 +178,18 @@ class Drafted:
 
 def label_key(header: str) -> str:
     """A table header as ``LABELS`` keys it: lower case, no parentheses, dashes, underscores,
-    backticks, asterisks or colons, spaces single ("N-GPU Layers (ngl)" -> "ngpu layers")."""
-    h = re.sub(r"\(.*?\)", "", header.lower())
-    h = re.sub(r"[`*_\-–—:]+", "", h.replace("_", "")).strip()
+    backticks, asterisks or colons, spaces single ("N-GPU Layers (ngl)" -> "ngpu layers"); a header
+    of another language with the English word in parentheses, "模型 (Model)", "量化 (Quantization)",
+    by that word where only it is a key."""
+    h = _bare_key(re.sub(r"[(（].*?[)）]", "", header))
+    if h not in LABELS and not re.search(r"[a-z0-9]", h):  # no Latin word outside the parentheses
+        inner = [_bare_key(x) for x in re.findall(r"[(（](.*?)[)）]", header)]
+        h = next((k for k in inner if k in LABELS and len(k) > 2), h)
+    return h
+
+
+def _bare_key(header: str) -> str:
+    h = re.sub(r"[`*_\-–—:]+", "", header.lower().replace("_", "")).strip()
     return re.sub(r"\s+", " ", h)
 
 
@@ -175,7 +205,18 @@ class Bounds(list):
 
 def sentence_bounds(text: str) -> Bounds:
     """Where the sentences of ``text`` start, and ``len(text) + 1``: ``sentence_at``'s ``bounds``."""
-    return Bounds([0] + [m.end() for m in re.finditer(r"(?<=[.!?。！？])\s+", text)] + [len(text) + 1])
+    # a full stop of Chinese or Japanese ends a sentence with no space after it ("…一倍。这不是…")
+    return Bounds(
+        [0]
+        + [
+            m.end()
+            for m in re.finditer(
+                r"(?<=[.!?])\s+|(?<=[。！？])\s*(?=\S)|(?<=[!?])(?=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af])",
+                text,
+            )
+        ]
+        + [len(text) + 1]
+    )
 
 
 def sentence_at(text: str, start: int, bounds: list[int] | None = None) -> tuple[int, str]:
@@ -312,6 +353,8 @@ class DraftCore:
         self.by_line: dict[int, list[Entry]] = {}
         #: word -> where in ``claim_ids`` the claims whose profile holds it are (``scored``)
         self.by_word: dict[str, list[int]] = {}
+        #: each claim's words before its number in a sentence ("baseline" in "baseline 42.45 tok/s")
+        self.labels: dict[str, str] = {}
         self.vocab: dict[str, tuple[str, object]] = {}
         self.tables = 0
         self.in_heading = False  # reading a title or heading (``_spec_size``)
@@ -345,6 +388,13 @@ class DraftCore:
         #: meanwhile, the (condition, value) pairs the last claims state: where in ``claim_ids`` the
         #: claims counted start and end, and each pair's count (``Sides._recent_values``)
         self._values: tuple[int, int, dict[tuple[str, str], int]] | None = None
+        #: bounds of a ratio or change and their sides, whose sets are written at the end
+        #: (``bound_sets``: the claims' conditions are filled last)
+        self.ratio_bounds: list[tuple[Entry, list[str]]] = []
+        #: where in ``claim_ids`` the current section (since the last heading) starts, and whether
+        #: ``_scope`` keeps to it (a relating phrase's sides are sought there first)
+        self.section_start = 0
+        self.section_only = False
 
     def new_id(self, base: str) -> str:
         """``base``, or ``base-2``, ``base-3``... the first not taken; the suffix to try next is kept
@@ -369,6 +419,7 @@ class DraftCore:
         self.claim_ids.append(cid)
         if fields.get("source_line") is not None:
             self.by_line.setdefault(fields["source_line"], []).append(entry)
+        self.labels[cid] = label
         shared = self.groups[group].fields if group is not None else {}
         value = fields.get("value") or "–".join(fields.get("range") or ())
         unit = fields.get("unit") or shared.get("unit")

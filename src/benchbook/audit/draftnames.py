@@ -30,7 +30,7 @@ import functools
 import re
 from dataclasses import dataclass
 
-from .draftcommand import model_and_quant
+from .draftcommand import QUANT_TYPE, model_and_quant
 
 #: conditions that hold only in the clause that names them ("with a draft model it reached 141 t/s")
 CLAUSE_ONLY = frozenset({"decoding", "flash_attn"})
@@ -54,7 +54,14 @@ _HARDWARE = re.compile(
     r"(?P<cmac>Mac\s?mini|Mac\s?Studio|MacBook\s(?:Air|Pro)|MacBook|iMac)\b"
     r"|(?:Apple\s+)?(?P<m>M[1-5])\s?(?P<ms>Pro|Max|Ultra)(?![A-Za-z_-])"
     r"|Apple\s+(?P<m2>M[1-5])\b"
-    r"|(?:NVIDIA\s+)?(?:Tesla\s+)?(?P<dc>[AHBLPTV]\d{2,3}S?|GB\d{2,3}|L4)(?![\w-])"
+    r"|(?:NVIDIA\s+)?(?P<ws>A[245]000|A[245]500|A6000)(?![\w-])"  # workstation cards: "RTX A6000"
+    r"|(?:NVIDIA\s+)?(?:Tesla\s+)?(?P<dc>[AHBLPTV]\d{2,3}S?|GB\d{2,3}|L4)"
+    # a data-centre part's memory and form factor name its SKU ("A100 40GB PCIe", "A100-SXM4-80GB",
+    # "H100 NVL", "an A100 with 80GB memory"); a consumer card's size is its spec (``machine_size``)
+    r"(?:[\s-](?P<dcform>PCIe|SXM\d?|NVL)(?![A-Za-z0-9]))?"
+    r"(?:[\s-]?(?P<dcmem>\d{2,3})\s?GB(?:\s(?:of\s)?(?:HBM\w*|memory|VRAM))?(?![\w-])"
+    r"|\swith\s(?P<dcmem2>\d{2,3})\s?GB\s(?:of\s)?(?:HBM\w*\s)?(?:memory|VRAM)\b)?"
+    r"(?:[\s-](?P<dcform2>PCIe|SXM\d?|NVL))?(?![\w-])"
     r"|(?:AMD\s+)?(?:Instinct\s+)?(?P<mi>MI\d{3}X?)\b"
     r"|(?P<spark>DGX Spark|Strix Halo)"
     r"|(?:(?<=\bmy\s)|(?<=\bthe\s)|(?<=\ba\s)|(?<=\btwo\s)|(?<=\bdual\s)|(?<=\bon\s)|(?<=\d[x×]\s)|(?<=\d[x×]))"
@@ -77,10 +84,9 @@ _ENGINES = {
     "koboldcpp": "KoboldCpp",
 }
 _ENGINE = re.compile(
-    r"(?<![\w./-])("
-    + "|".join(re.escape(k) for k in sorted(_ENGINES, key=len, reverse=True))
-    + r")(?![\w-])",
-    re.IGNORECASE,
+    # after a "/": a repository of the engine's name ("vllm-project/vllm", "ggml-org/llama.cpp")
+    r"(?<![\w.-])(" + "|".join(re.escape(k) for k in sorted(_ENGINES, key=len, reverse=True)) + r")(?![\w-])",
+    re.IGNORECASE | re.ASCII,  # glued to CJK text: "使用Ollama的", "用llama.cpp跑"
 )
 #: a llama.cpp build: its tag with what the post writes after it ("b4980", "b4980-cu12.4"), the
 #: number and commit ``--version`` prints ("build 9553 (9e3b928fd)", "version: 10451 (10bf611e5)"); not
@@ -95,7 +101,9 @@ _BUILD = re.compile(
 #: ``draftcontext``'s family-and-version names)
 MODEL_FAMILIES = (
     r"Qwen|QwQ|Llama|Mistral|Mixtral|Ministral|Devstral|Magistral|Codestral|Gemma|Phi|DeepSeek|GLM|"
-    r"gpt-oss|Granite|Nemotron|Kimi|MiniMax|Falcon|OLMo|SmolLM|Hermes|LFM|InternLM|Yi|Command-R"
+    r"gpt-oss|Granite|Nemotron|Kimi|MiniMax|Falcon|OLMo|SmolLM|Hermes|LFM|InternLM|Yi|Command-R|"
+    r"Meta-Llama|TinyLlama|CodeLlama|MiniCPM|ERNIE|Vicuna|Wizard\w*|Zephyr|StarCoder|Baichuan|ChatGLM|"
+    r"Aya|Jamba|Hunyuan|Seed-OSS|EXAONE"
 )
 #: a GGUF file, or a model name of a known family with its size ("Qwen3-30B-A3B", "gpt-oss-20b")
 _MODEL = re.compile(
@@ -106,12 +114,15 @@ _MODEL = re.compile(
     + MODEL_FAMILIES
     + r")\s?\d+(?:\.\d+)?\s\d+(?:\.\d+)?[BM](?![\w-])"  # "Llama 3 8B", "Qwen 2.5 7B"
     r")(?:\s+(?P<quant>(?:UD-)?I?Q\d(?:_[A-Z0-9]+)*|MXFP4|BF16|FP8|AWQ|GPTQ))?(?![\w-])",
+    re.ASCII,
 )
 #: a quantisation named alone in prose ("UD-IQ3_XXS reached ...", "IQ2_XS with MTP")
 _QUANT_WORD = re.compile(
-    r"(?<![\w.-])(?:UD-)?I?Q\d_(?:[A-Z0-9]+_?)*[A-Z0-9]*(?![\w-])|(?<![\w.-])MXFP4(?![\w-])"
+    rf"(?<![\w.-])(?:UD-)?(?=T?I?Q\d_){QUANT_TYPE}(?:-\d+(?:\.\d+)?bpw)?(?![A-Za-z0-9-]|_\d)"
+    r"|(?<![\w.-])MXFP4(?![\w-])",
+    re.ASCII,
 )
-_BACKEND = re.compile(r"(?<![\w-])(CUDA|Vulkan|Metal|ROCm|SYCL|OpenCL)(?![\w-])")
+_BACKEND = re.compile(r"(?<![\w-])(CUDA|Vulkan|Metal|ROCm|SYCL|OpenCL)(?![\w-])", re.ASCII)
 _FA = re.compile(
     r"(?<![\w-])(?:-fa|--flash-attn|flash[ -]attention)\s*(?:=|:)?\s*(?P<w>on|off|1|0|enabled|disabled)\b",
     re.IGNORECASE,
@@ -168,9 +179,17 @@ def hardware_name(m: re.Match) -> str:
         name = f"Apple {g['m'].upper()} {g['ms'].capitalize()}"
     elif g["m2"]:
         name = f"Apple {g['m2'].upper()}"
+    elif g["ws"]:
+        name = f"NVIDIA RTX {g['ws'].upper()}"
     elif g["dc"]:
         dc = g["dc"].upper()
         name = f"NVIDIA Tesla {dc}" if dc[0] in "PKMV" else f"NVIDIA {dc}"
+        # the memory where the part comes in several sizes (A100 40/80GB, H100 80/94GB); a P40's 24GB
+        # is its only size: a spec
+        mem = (g["dcmem"] or g["dcmem2"]) if re.fullmatch(r"[AH]\d00", dc) else None
+        form = g["dcform"] or g["dcform2"]
+        form = "PCIe" if form and form.lower() == "pcie" else form.upper() if form else None
+        name += (f" {mem}GB" if mem else "") + (f" {form}" if form else "")
     elif g["mi"]:
         name = f"AMD Instinct {g['mi'].upper()}"
     else:
@@ -262,6 +281,8 @@ def machine_size(text: str, start: int, end: int, named: list[Mention]) -> bool:
     (``_SPEC_AFTER``; ``named``: ``mentions(text)``)."""
     if _SPEC_AFTER.match(text, end):
         return True
+    if any(m.path == "hardware" and m.start <= start < m.end for m in named):
+        return True  # "A100 40GB": the size is part of the part's name
     return any(
         m.path == "hardware" and m.end <= start and re.fullmatch(r"[\s,(]*", text[m.end : start]) is not None
         for m in named

@@ -40,6 +40,8 @@ UNITS: dict[str, str] = {
     "tokens/second": "tok/s",
     "token/sec": "tok/s",
     "toks": "tok/s",
+    "toks/s": "tok/s",  # vLLM's tqdm line: "est. speed input: 47.09 toks/s, output: 128.64 toks/s"
+    "toks/sec": "tok/s",
     "t/sec": "t/s",
     "tokens/s": "tok/s",
     "tokens/sec": "tok/s",
@@ -369,9 +371,10 @@ def bound_of(text: str, n: Number) -> str | None:
     if re.match(r"[^\d]*\d[\d.,\u202f ]*\+(?![\d.])", text[n.start : n.end]):
         return "above"
     before = text[max(0, n.start - 30) : n.start]
-    if _NOT_BOUND.search(before) or re.search(r"\d\s*[^\W\d]*\s*(?:<=?|>=?|≤|≥|до|bis zu|hasta)\s*$", before):
-        return None  # "939 MiB < 1024 MiB": two numbers compared, not a bound stated
-        return None
+    if _NOT_BOUND.search(before) or re.search(
+        r"\d\s*[^\W\d]*(?:/[^\W\d]+)?\s*\)?\s*(?:<=?|>=?|≤|≥|до|bis zu|hasta)\s*$", before
+    ):
+        return None  # "939 MiB < 1024 MiB", "41.0 t/s ≥ 40 t/s": two numbers compared, not a bound
     if _BELOW.search(before):
         return "below"
     if _ABOVE.search(before):
@@ -507,7 +510,7 @@ _METRIC_WORDS: list[tuple[str, str, str]] = [
     (
         "rate",
         r"\bpp\s?\d+|prefill|prompt (?:eval|processing|speed)|\bpp\b|\bencoded\b|"
-        r"프리필|프롬프트 처리|プロンプト処理",
+        r"\binput\s*(?::|speed|throughput|rate|tok)|프리필|프롬프트 처리|プロンプト処理",
         "prefill_tps",
     ),
     (
@@ -519,11 +522,11 @@ _METRIC_WORDS: list[tuple[str, str, str]] = [
     (
         "size",
         r"vram|gpu memory|video memory|dedicated|gpu|显存|ビデオメモリ|그래픽 메모리|видеопамят",
-        "vram_peak",
+        "vram",
     ),
     ("size", r"\brss\b|resident|process", "rss_peak"),
     ("size", r"working set", "working_set_peak"),
-    ("size", r"\bram\b|system memory|memory|памят|\bозу\b", "ram_peak"),
+    ("size", r"\bram\b|system memory|memory|памят|\bозу\b|内存|メモリ|메모리|speicher", "ram"),
     (
         "size",
         r"model|file|gguf|weights|quant|download|disk|\bsize\b|サイズ|크기|модел|файл|вес|размер",
@@ -531,7 +534,14 @@ _METRIC_WORDS: list[tuple[str, str, str]] = [
     ),
     ("size", r".", "size"),
     ("time", r"ttft|first token|time to first|首字|首个?token|最初のトークン|初トークン|첫 토큰", "ttft"),
-    ("time", r"latency|per token|tpot|延迟|遅延|レイテンシ|지연", "latency"),
+    ("time", r"tpot|time per output token", "tpot"),
+    ("time", r"\bitl\b|inter[- ]token", "itl"),
+    ("time", r"per[- ]token|/\s*tok(?:en)?\b|每个?token|トークンあたり|토큰당|на токен", "ms_per_token"),
+    (
+        "time",
+        r"latency|step time|per (?:step|iteration|request)|/\s*it\b|延迟|遅延|レイテンシ|지연",
+        "latency",
+    ),
     ("time", r"\bload", "load_time"),
     ("time", r".", "duration"),
     ("ratio", r"accept|수락|採択|受理|接受", "acceptance_rate"),
@@ -590,17 +600,17 @@ def metric_of(unit: str | None, before: str, after: str = "") -> str | None:
     low = re.split(r"[.!?;](?:\s|$)|[。！？]", before.lower())[-1]
     tail = re.split(r"[.!?;,(](?:\s|$)|[。！？，]|\s[—–]\s", after.lower()[:30])[0]
     # a word right after the number names it first ("14 GB VRAM", "46 t/s prefill")
-    right = re.split(r"\d", tail, maxsplit=1)[0].lstrip()
+    right = re.sub(r"^of\s+", "", re.split(r"\d", tail, maxsplit=1)[0].lstrip())  # "6 GB of system RAM"
     for pat, metric in rules[:-1]:
-        if re.match(rf"(?:{pat})", right):
-            return metric
+        if re.match(rf"(?:[^\W\d]+\s)?(?:{pat})", right):  # "14 GB VRAM", "6 GB system RAM"
+            return _peak(metric, low[-40:] + " " + tail)
     best: tuple[int, str] | None = None
     for pat, metric in rules[:-1]:
         hits = [h.end() for h in re.finditer(pat, low)]
         if hits and (best is None or hits[-1] > best[0]):
             best = (hits[-1], metric)
     if best is not None:
-        return best[1]
+        return _peak(best[1], low[-40:] + " " + tail)
     # after it, the keyword nearest the number ("20 GB RAM and 14 GB VRAM": the first is RAM), and
     # nothing past the next number (that number's words)
     tail = re.split(r"\d", tail, maxsplit=1)[0]
@@ -609,4 +619,15 @@ def metric_of(unit: str | None, before: str, after: str = "") -> str | None:
         hit = re.search(pat, tail)
         if hit and (first is None or hit.start() < first[0]):
             first = (hit.start(), metric)
-    return first[1] if first is not None else rules[-1][1]
+    return _peak(first[1] if first is not None else rules[-1][1], low[-40:] + " " + tail)
+
+
+#: a word saying that a memory figure is the highest it reached ("peak VRAM", "VRAM peaked at",
+#: "峰值显存", "ピーク時", "пиковое", "최대 메모리")
+_PEAK = re.compile(r"\bpeak|峰值|ピーク|пиков|\bпик\b|최대|spitzen|höchst", re.IGNORECASE)
+
+
+def _peak(metric: str, words: str) -> str:
+    """``vram``/``ram`` as ``vram_peak``/``ram_peak`` where ``words`` say the figure is a peak
+    (``_PEAK``): memory a post states without the word is what it used, not its peak."""
+    return f"{metric}_peak" if metric in ("vram", "ram") and _PEAK.search(words) else metric

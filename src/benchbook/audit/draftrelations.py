@@ -38,7 +38,7 @@ _MORE_BEFORE = (
 _LESS_BEFORE = (
     r"drop(?:s|ped)?|f(?:all|alls|ell)|decreas\w*|declin\w*|reduc\w*|regress\w*|shr[iu]nk\w*|"
     r"los(?:e|es|t)|slow(?:s|ed)? down|went down|goes down|down|cut(?:s)?|"
-    r"降低了?|下降了?|减少了?|慢了"
+    r"降低了?|下降了?|减少了?|慢了|压缩了?|缩小了?|缩减了?|节省了?"
 )
 _BEFORE = re.compile(
     rf"(?:(?P<less>{_LESS_BEFORE})|(?P<more>{_MORE_BEFORE}))(?:\s+by)?\s*(?:of\s+)?$", re.IGNORECASE
@@ -115,6 +115,25 @@ def repetitions(text: str, n: Number) -> bool:
     )
 
 
+#: tenths written as a word: "七成" (seven tenths: 70%), "3成", "7割" (Japanese), "半数" no
+_TENTHS = re.compile(
+    r"(?<![\d一二两三四五六七八九十])([一二两三四五六七八九]|[1-9])\s*(?:成|割)(?![\d一二三四五六七八九])"
+)
+_CJK_DIGIT = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
+
+
+def word_percents(text: str) -> list[Number]:
+    """Percentages written as tenths in Chinese and Japanese ("压缩了七成以上": more than 70%;
+    "7割削減": a 70% cut) as numbers of unit %, where the word is."""
+    out: list[Number] = []
+    for m in _TENTHS.finditer(text):
+        d = m.group(1)
+        tenths = _CJK_DIGIT.get(d) or int(d)
+        about = bool(_ABOUT_BEFORE.search(text[max(0, m.start() - 16) : m.start()]))
+        out.append(Number(str(tenths * 10), "%", about, m.start(), m.end(), unit_written=m.group(0)))
+    return out
+
+
 def word_multiples(text: str) -> list[Number]:
     """Multiples written as words (``_WORD_MULTIPLES``: "doubles" 2, "nearly triples" 3 and about,
     "half the speed" 0.5, "翻了一倍" 2) as numbers of unit x, where the word is."""
@@ -160,6 +179,8 @@ def relations(text: str, found: list[Number]) -> list[Relation]:
             other = re.sub(
                 r"^\s*(?:\w+\s+)?(?:than|of|over|vs\.?|versus)\s+", "", tail[m.end() if m else 0 :]
             )
+            if re.search(r"[^\x00-\x7f]", word):
+                other = ""  # "2.5배 향상되었다", "3倍速くなった": the other side comes before (보다, より)
             out.append(Relation("ratio", n, sign, _side_words(other), n.start))
         elif n.unit == "%" and n.of is None:
             if re.match(r"\s*of\b", tail, re.IGNORECASE):
@@ -187,6 +208,10 @@ def relations(text: str, found: list[Number]) -> list[Relation]:
             if m:
                 sign = -1 if m.group("less") or text[n.start] in "-−" else 1
                 other = re.sub(r"^\s*(?:than|over|vs\.?|versus|compared (?:to|with))\s+", "", tail[m.end() :])
+                if re.search(r"[^\x00-\x7f]", m.group("less") or m.group("more") or ""):
+                    # "12%速くなりました", "30% 빨라졌다": Japanese, Korean and Chinese name the other
+                    # side before the comparison ("Aより", "A보다", "比A"); the words after are a verb
+                    other = ""
                 out.append(Relation("percent_change", n, sign, _side_words(other), n.start))
             elif verb or (signed and n.range is None):
                 sign = -1 if (verb and verb.group("less")) or text[n.start] in "-−" else 1
@@ -200,13 +225,37 @@ def relations(text: str, found: list[Number]) -> list[Relation]:
             ):
                 out.append(Relation("percent_change", n, out[-1].sign, _side_words(tail), n.start))
     taken = [(r.number.start, r.number.end) for r in out] + [(n.start, n.end) for n in found if n.unit]
+    for w in word_percents(text):  # "体积压缩了七成以上": a change after a verb of change, or a word
+        if any(a < w.end and w.start < b for a, b in taken):
+            continue
+        verb = _BEFORE.search(text[max(0, w.start - 40) : w.start])
+        m = re.match(
+            rf"\s*(?:{_ABOUT_AFTER}|以上|以下|未満|超)?\s*(?:(?P<less>{_LESS})|(?P<more>{_MORE}))",
+            text[w.end :],
+        )
+        if verb is None and m is None:
+            continue  # "七成の人が": a share of people, no change
+        less = (verb is not None and verb.group("less")) or (m is not None and m.group("less"))
+        out.append(Relation("percent_change", w, -1 if less else 1, "", w.start))
     for w in word_multiples(text):
         if any(a < w.end and w.start < b for a, b in taken):
             continue
         tail = text[w.end : w.end + 60]
         other = re.sub(r"^\s*(?:\w+\s+)?(?:than|of|over|vs\.?|versus)\s+", "", tail)
         out.append(Relation("ratio", w, 1, _side_words(other), w.start))
-    return sorted(out, key=lambda r: r.start)
+    out.sort(key=lambda r: r.start)
+    # "k=2 is 36% faster and k=4 is 28% faster than vanilla": relations of one kind joined by
+    # "and" / "," / "while" share the other side the last one names
+    for k in range(len(out) - 2, -1, -1):
+        a, b = out[k], out[k + 1]
+        if a.kind != b.kind or a.pair is not None or not b.other:
+            continue
+        # only where the first names no side of its own ("nearly 4× Ollama and 3.8× mlx_lm": two)
+        if not a.other or re.match(r"(?:and|while|whereas)\b", a.other):
+            gap = text[a.number.end : b.number.start]
+            if not re.search(r"\b(?:than|over|vs\.?|versus|compared)\b|[.;!?](?:\s|$)", gap):
+                out[k] = replace(a, other=b.other)
+    return out
 
 
 def _changed_pair(text: str, found: list[Number], i: int) -> tuple[Number, Number] | None:

@@ -67,6 +67,15 @@ _PROSE_COMMAND = re.compile(
 _LABEL_WINDOW = 256
 
 
+#: words right after a percentage that name the ceiling it is a share of: "(<9% max theoretical)",
+#: "(>60% of peak)", "80% of the theoretical bandwidth"
+_CEILING_AFTER = re.compile(
+    r"\s*(?:of\s+)?(?:the\s+)?(?:max(?:imum)?|peak|theoretical|roofline|ceiling|spec(?:ified)?)\b", re.I
+)
+#: words naming a ceiling on a claim (its label or conditions): "theoretical", "peak", "max"
+_CEILING_WORDS = re.compile(r"\b(?:theoretical|theory|peak|max(?:imum)?|roofline|ceiling)\b", re.I)
+
+
 def _sentence(text: str, start: int, bounds: list[int] | None = None) -> str:
     """The sentence of ``text`` around offset ``start`` (``sentence_at``)."""
     return sentence_at(text, start, bounds)[1]
@@ -286,6 +295,8 @@ class Sentences(Sides):
                 self.out.unplaced.append((line, n.text, sentence[:300]))  # "RTX 5090 32GB": the card's
                 continue
             relation = bound_of(scanned, n)
+            if relation is not None and self.share_of_peak(n, relation, scanned, placed, line, sentence):
+                continue  # "5.1 TFLOPS (<9% max theoretical)": a bound of the measured over the peak
             if relation is not None:  # "40+ tok/s", "<9%", "at least 12 GB": a bound, no value claimed
                 cond = merged(
                     merged(self.context(), _in_clause(named, clauses, n.start, text)),
@@ -331,7 +342,65 @@ class Sentences(Sides):
                 self.relation(rel, text, line_of(rel.start), indexed, bounds)
         finally:
             self._flat, self._values = None, None
+        if re.search(r"[<>≤≥]", scanned):  # "34 MiB < 64 MiB": a comparison of two stated numbers
+            compared: set[int] = set()
+            for k, (x, _) in enumerate(placed[:-1]):
+                if not re.search(r"[<>≤≥]", scanned[x.end : placed[k + 1][0].start]):
+                    continue
+                s0, sentence = sentence_at(text, x.start, bounds)
+                if s0 in compared:
+                    continue
+                compared.add(s0)
+                items = [(y.start, y.end, cid) for y, cid in indexed.within(s0, s0 + len(sentence))]
+                self.comparisons(scanned, items, line_of(x.start), sentence)
         self.tokens_over_time(placed, text, line_of, bounds)
+
+    def share_of_peak(
+        self, n: Number, relation: str, text: str, placed: list[tuple[Number, str]], line: int, sentence: str
+    ) -> bool:
+        """A percentage written as a bound and naming a ceiling right after it, beside the claim it
+        is a share of ("only gets to 5.1 BF16 TFLOPS (<9% max theoretical)", "36.9 TFLOPS (>60% of
+        peak)"): a ``bound`` statement that the claim over the ceiling's claims (those of a peak
+        metric, or whose words name the theoretical/peak/max, in the claim's unit family) is below
+        or above N/100, over the claim by ``id`` and the ceiling by its metric.  False (nothing
+        drafted) with no claim right before it or no ceiling claim stated."""
+        if n.unit != "%" or not _CEILING_AFTER.match(text, n.end) or not placed:
+            return False
+        m, cid = placed[-1]
+        if not re.fullmatch(r"[^\d.!?;]{0,12}", text[m.end : n.start]):
+            return False  # not the number right before it ("5.1 TFLOPS (<9%")
+        fam = family(self.profile[cid][0]) if cid in self.profile else None
+        ceilings = [
+            c
+            for c in self.claim_ids[-60:]
+            if c != cid
+            and family(self.profile[c][0]) == fam
+            and (
+                "peak" in str(self.metric_of_claim(c))
+                or _CEILING_WORDS.search(
+                    self.labels.get(c, "") + " " + str(self.claims[c].fields.get("conditions"))
+                )
+            )
+        ]
+        if not ceilings:
+            return False
+        digits = n.text.lstrip("+")
+        decimals = len(digits.split(".")[1]) if "." in digits else 0
+        value = round(float(digits) / 100, decimals + 2)
+        fields: dict = {
+            "kind": "bound",
+            "statement": sentence,
+            "over": {"numerator": {"id": cid}, "denominator": {"metric": self.metric_of_claim(ceilings[-1])}},
+            "relation": relation,
+            "value": Num(f"{value:.{decimals + 2}f}".rstrip("0").rstrip(".")),
+            "unit": "x",
+            **source_fields(line, sentence),
+        }
+        if n.about:
+            fields["about"] = True
+        sid = self.new_id(f"s-l{line}")
+        self.out.entries.append(Entry("statement", sid, {"id": sid, **fields}))
+        return True
 
     def same_sentence(self, cid: str, line: int, sentence: str) -> bool:
         """Whether claim ``cid`` was drafted from ``sentence`` on ``line``: a value a sentence states

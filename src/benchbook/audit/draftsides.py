@@ -37,7 +37,7 @@ from .draftcore import (
     stateable,
     word_set,
 )
-from .draftprose import Number, family, metric_of
+from .draftprose import Number, bound_of, family, metric_of
 from .units import UnitError, factor
 
 #: a word saying a number is the mean of others ("a 89.76 tok/s average", "averaged", "on average",
@@ -49,7 +49,9 @@ _SPEED = re.compile(
     re.IGNORECASE,
 )
 #: what ends a clause around a relating phrase (``Sides._clause_of``)
-_CLAUSE_CUT = re.compile(r"[,;:()\[\]]\s|[()\[\]]|\s[—–]\s|\bbut\b|\band\b(?=\s+[~≈]?\d)")
+_CLAUSE_CUT = re.compile(
+    r"[,;:()\[\]]\s|[()\[\]，、；：（）]|[,;:](?=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af])|\s[—–]\s|\bbut\b|\band\b(?=\s+[~≈]?\d)"
+)
 #: every offset where a ``_CLAUSE_CUT`` starts (overlapping ones too: ``re.search``'s answer from any
 #: offset is the first of them at or after it)
 _CLAUSE_CUT_AT = re.compile(rf"(?=(?:{_CLAUSE_CUT.pattern}))")
@@ -218,6 +220,53 @@ class Placed(list):
         return self[i:j]
 
 
+#: words that make a multiple or change a requirement or advice, not a measured change: "rule of
+#: thumb", "we recommend", "you need a draft that is 5x faster", "should be", "ideally", "at
+#: minimum" (other languages too: 经验法则, 建议, 推荐, 应该, 目安, 推奨, べき, 권장, Faustregel,
+#: empfohlen, sollte, рекомендуется)
+_ADVICE = re.compile(
+    r"\b(?:rules? of thumb|recommend\w*|guidelines?|ideally|aim (?:for|at)|at minimum|"
+    r"you (?:need|want|should)|(?:needs?|has|have|ought) to be|should be|must be|make sure|"
+    r"require[sd]?|requirements?)\b|经验法则|建议|推荐|应该|应当|目安|推奨|べき|권장|Faustregel|"
+    r"empfohlen|empfehl\w*|sollte|рекоменд\w*|следует",
+    re.IGNORECASE,
+)
+#: a threshold word right after a multiple: "a 2.5× min draft/target ratio", "3x minimum"
+_ADVICE_AFTER = re.compile(r"\s*(?:min(?:imum)?|max(?:imum)?|target)\b", re.IGNORECASE)
+
+
+#: what stands between a margin's percentage and the limit it gives: "+ 15% margin (50.9 ms)"
+_MARGIN = re.compile(r"\s*(?:margin|tolerance|slack|headroom|buffer|allowance)?\s*[(:=]?\s*", re.IGNORECASE)
+#: "than" in a bound before a number ("more than 70%", "no less than 2x"), not naming a side
+_BOUND_THAN = re.compile(
+    r"\b(?:no\s+)?(?:more|less|fewer|greater|higher|lower|better|worse)\s+than(?=\s*[~≈]?\s*\d)", re.I
+)
+
+
+#: a label a sentence opens with ("Rule of thumb:")
+_LABEL = re.compile(r"[^:.!?]{1,40}:")
+
+
+def _advice(text: str, n: Number, lo: int, s0: int) -> bool:
+    """Whether the multiple or change ``n`` (in the clause starting at ``lo`` of a sentence starting
+    at ``s0``) is a requirement or advice (``_ADVICE`` in its clause before it, or in a label the
+    sentence opens with: "Rule of thumb: keep a 2.5× ratio"; within ``_SUBJECT_WINDOW`` characters:
+    the whole clause before each phrase was quadratic in a long clause; ``_ADVICE_AFTER`` right after it):
+    no measured sides, so no statement and no claim of a change."""
+    label = _LABEL.match(text, s0, lo)  # not text[s0:lo], nor the whole clause before it: per phrase
+    before = text[max(lo, n.start - _SUBJECT_WINDOW) : n.start] + (" " + label.group(0) if label else "")
+    return bool(_ADVICE.search(before) or _ADVICE_AFTER.match(text, n.end))
+
+
+def _ratio_text(value: float, text: str) -> str:
+    """``value`` (a ratio from a percentage: 1 - 0.70) as a claims file writes it: no float noise
+    ("0.3", "1.15"); the digits of ``text`` where it states them."""
+    for m in re.finditer(r"\d+(?:\.\d+)?", text):
+        if abs(float(m.group(0)) - value) < 1e-9:
+            return m.group(0)
+    return repr(float(value))
+
+
 class Sides(DraftCore):
     """The drafter's statements: relating phrases, means and bounds, and the claims they cite."""
 
@@ -239,7 +288,17 @@ class Sides(DraftCore):
             else:
                 self.out.unplaced.append((line, n.text, sentence[:300]))
             return
-        if n.range is None and self.restated(rel, text, s0, sentence, line, placed):
+        if rel.pair is None and _advice(text, n, self._clause_of(text, n.start, s0, sentence)[0], s0):
+            # "Rule of thumb: keep a 2.5× min draft/target ratio", "we recommend at least 3x faster
+            # drafts": a requirement, no measured change: listed, neither a statement nor a claim
+            self.out.unplaced.append((line, n.text, sentence[:300]))
+            return
+        bound = (
+            bound_of(text, n)
+            if rel.kind in ("ratio", "percent_change") and rel.pair is None and n.range is None
+            else None
+        )
+        if bound is None and n.range is None and self.restated(rel, text, s0, sentence, line, placed):
             return
         # "23% slower for the 35B MoE on 16GB", "2× slower on workloads above 1000 tokens": a phrase
         # about speed relates rates, not the sizes or token counts beside it
@@ -279,11 +338,13 @@ class Sides(DraftCore):
             )
         ):
             (na, a), (nb, b) = in_sentence
+            # "more than 70% smaller", "less than 2x": a bound's "than", not the other side's
             worded, later_first = self._once(
                 text,
                 ("from", s0),
                 lambda: (
-                    re.search(r"\b(?:from|than)\b", sentence, re.IGNORECASE) is not None,
+                    re.search(r"\b(?:from|than)\b", _BOUND_THAN.sub(" ", sentence), re.IGNORECASE)
+                    is not None,
                     re.search(r"\bfrom\b", sentence, re.IGNORECASE) is not None,
                 ),
             )
@@ -320,11 +381,22 @@ class Sides(DraftCore):
                 if rel.kind == "ratio" and rel.sign < 0:
                     sides.reverse()
         if sides is None:
+            # the claims of the phrase's own section first (the table right above "MTP is 23%
+            # slower"), then those of the sections before (a post discusses its tables later)
+            self.section_only = True
             found = self.sides_in_scope(rel, text, s0, sentence, placed)
+            self.section_only = False
+            if found is None:
+                found = self.sides_in_scope(rel, text, s0, sentence, placed)
             if found is not None:
                 sides, note = found
         if sides is not None and len(sides) == 2:
             self.plain_baseline(sides)
+        if bound is not None and (sides is not None or in_sentence):
+            # "at least 2.5× faster" beside its rates: a bound (a todo where the sides are not
+            # found); with no claim to relate ("up to 15× higher"), a claim of the multiple below
+            self.ratio_bound(rel, bound, sides, sentence, line, in_sentence)
+            return
         value = n.text
         if rel.kind == "percent_change" and rel.sign < 0 and not value.startswith("-"):
             value = "-" + value
@@ -342,7 +414,11 @@ class Sides(DraftCore):
                 for c in self.candidates(rel.other, {c for _, c in in_sentence})
                 if not self.rates_only or family(self.profile[c][0]) == "rate"
             ]
-            candidates += self.scope_candidates(rel, text, s0, sentence)
+            self.section_only = True
+            in_section = self.scope_candidates(rel, text, s0, sentence)
+            self.section_only = False
+            candidates += in_section or self.scope_candidates(rel, text, s0, sentence)
+            candidates = self.one_metric(candidates, text[lo_c:hi_c], n.start - lo_c)
             named_other = _side_names(rel.other)
             if named_other and not any(
                 named_other & self.profile[c][1] for c in candidates if c in self.profile
@@ -418,8 +494,8 @@ class Sides(DraftCore):
 
     def restated(self, rel, text: str, s0: int, sentence: str, line: int, placed: Placed) -> bool:
         """A change or multiple with no claim in its clause that restates an earlier statement of
-        the same kind and sides, as rounded ("+65%" after "31.9 → 52.8 tok/s (+65.5%)": within one
-        unit of its last digit, same sign): a statement citing the same sides, said in a note.
+        the same kind and sides, as rounded ("+65%" after "31.9 → 52.8 tok/s (+65.5%)": within half
+        a unit of its last digit, same sign): a statement citing the same sides, said in a note.
         True when drafted."""
         n = rel.number
         if rel.pair is not None or rel.kind == "difference":
@@ -444,7 +520,9 @@ class Sides(DraftCore):
             ):
                 continue
             prev = plain_value(str(f["value"]))
-            if prev is not None and prev != value and abs(prev - value) < step and prev * value > 0:
+            # rounded to the stated digits: "+65%" restates +65.5%, "3×" does not restate 2.05×
+            rounded = prev is not None and abs(prev - value) <= step / 2 + 1e-9
+            if prev is not None and prev != value and rounded and prev * value > 0:
                 hits.append(e)
         if len({tuple(e.fields["of"]) for e in hits}) != 1:
             return False
@@ -499,6 +577,8 @@ class Sides(DraftCore):
         in later sections), one per number: a claim repeating an earlier one's metric, value and unit is left
         out (the post states the number once; the expected files cite the first)."""
         ids = self.claim_ids[-60:]
+        if self.section_only:
+            ids = self.claim_ids[max(self.section_start, len(self.claim_ids) - 60) :]
         seen: set[tuple] = set()
         out = []
         for cid in ids:
@@ -769,6 +849,28 @@ class Sides(DraftCore):
                         pairs.append((a, b))
         return pairs
 
+    def one_metric(self, candidates: list[str], clause: str, at: int) -> list[str]:
+        """The candidates of a todo a reader would weigh: those of the metric the clause names
+        nearest the phrase (at offset ``at`` of ``clause``: "1.91x decode / 70.4% acceptance": the
+        decode rates, not the acceptance), else, where they are of several metrics, those of the
+        first candidate's (the sentence's claims come first): a relation never compares a rate with
+        a size or an acceptance."""
+        metrics = {c: self.metric_of_claim(c) for c in candidates if c in self.claims}
+        if len(set(metrics.values())) < 2:
+            return candidates
+        low = clause.lower()
+        near: dict[str, int] = {}
+        for m in set(metrics.values()):
+            words = set(METRIC_WORDS_OF.get(m or "", "").split())
+            words |= set((m or "").split("_")) - {"tps", "rate"}
+            for w in words:
+                for hit in re.finditer(rf"\b{re.escape(w)}", low):
+                    d = abs(hit.start() - at)
+                    if m and (m not in near or d < near[m]):
+                        near[m] = d
+        keep = min(near, key=lambda m: near[m]) if near else metrics.get(candidates[0])
+        return [c for c in candidates if metrics.get(c) == keep]
+
     def scope_candidates(self, rel, text: str, s0: int, sentence: str) -> list[str]:
         """The claims of the current part of the post a todo lists for a relating phrase whose
         sides were not found: those its clause's words name (none when it names none), at most 6."""
@@ -838,6 +940,166 @@ class Sides(DraftCore):
                 self.out.entries.append(Entry("statement", sid, {"id": sid, **fields}))
                 return True
         return False
+
+    def comparisons(self, text: str, items: list[tuple[int, int, str]], line: int, quote: str) -> None:
+        """Two stated numbers of one kind compared in ``text`` ("q8_0 KV memory (34 MiB) < f16 KV
+        memory (64 MiB)", "TTFT 32.8 ms <= 44.3 ms"; ``items``: the claims drafted from it, (start,
+        end, id) in order): a ``bound`` statement that the first over the second is below (<, <=,
+        ≤) or above (>, >=, ≥) 1, over the two claims (``over`` by ``id``).  A margin after the
+        second ("<= f16 TTFT (44.3 ms) + 15% margin (50.9 ms)", "- 15% margin (690.9 t/s)") makes it
+        a percent change from the second to the limit, and the bound 1 ± N/100 (the margin's % is
+        no claim of its own)."""
+        done: set[int] = set()
+        for i in range(len(items) - 1):
+            if i in done:
+                continue
+            (_, a1, a), (b0, b1, b) = items[i], items[i + 1]
+            fam = family(self.profile[a][0])
+            if fam in (None, "ratio", "multiple") or fam != family(self.profile[b][0]) or a == b:
+                continue
+            ops = re.findall(r"<=|>=|=<|=>|≤|≥|<|>", text[a1:b0])
+            if len(ops) != 1:
+                continue
+            relation = "below" if ops[0] in ("<", "<=", "=<", "≤") else "above"
+            value = "1"
+            if i + 3 < len(items):
+                (p0, p1, pct), (c0, _, c) = items[i + 2], items[i + 3]
+                sign = re.fullmatch(r"[\s)\]]*([+\-−])\s*", text[b1:p0])
+                if (
+                    sign
+                    and self.profile[pct][0] == "%"
+                    and family(self.profile[c][0]) == fam
+                    and _MARGIN.fullmatch(text[p1:c0])
+                ):
+                    digits = str(self.claims[pct].fields.get("value"))
+                    negative = sign.group(1) != "+"
+                    self.drop_claim(pct)
+                    fields: dict = {
+                        "kind": "percent_change",
+                        "statement": quote,
+                        "of": [b, c],
+                        "value": Num(f"-{digits}" if negative else digits),
+                        "unit": "%",
+                        **source_fields(line, quote),
+                    }
+                    sid = self.new_id(f"s-l{line}")
+                    self.out.entries.append(Entry("statement", sid, {"id": sid, **fields}))
+                    decimals = len(digits.split(".")[1]) if "." in digits else 0
+                    ratio = round(1 + (-1 if negative else 1) * float(digits) / 100, decimals + 2)
+                    value = _ratio_text(ratio, digits)
+                    done |= {i + 1, i + 2, i + 3}
+            fields = {
+                "kind": "bound",
+                "statement": quote,
+                "over": {"numerator": {"id": a}, "denominator": {"id": b}},
+                "relation": relation,
+                "value": Num(value),
+                "unit": "x",
+                **source_fields(line, quote),
+            }
+            sid = self.new_id(f"s-l{line}")
+            self.out.entries.append(Entry("statement", sid, {"id": sid, **fields}))
+
+    def drop_claim(self, cid: str) -> None:
+        """Take back the claim ``cid`` drafted from a number that turned out to be part of a
+        statement (a margin's "15%"): out of the entries and the indexes (its id stays taken)."""
+        entry = self.claims.pop(cid, None)
+        if entry is None:
+            return
+        self.out.entries = [e for e in self.out.entries if e is not entry]
+        self.claim_ids.remove(cid)
+        for ids in self.by_value.values():
+            if cid in ids:
+                ids.remove(cid)
+        self.profile.pop(cid, None)
+
+    def ratio_bound(
+        self,
+        rel,
+        relation: str,
+        sides: list[str] | None,
+        sentence: str,
+        line: int,
+        in_sentence: list[tuple[Number, str]],
+    ) -> None:
+        """A multiple or change written as a bound ("a speedup of ≥2.5×", "at least 20% faster",
+        "more than 70% smaller", "七成以上"): a ``bound`` statement over the ratio of the two sides'
+        sets (``over``, written by ``bound_sets`` once the claims' conditions are filled), a change
+        of N% as the ratio 1 ± N/100 ("more than 70% smaller": below 0.3; "+15% margin": below
+        1.15), the relation turned for a decrease; with no sides identified, a todo statement of
+        kind bound listing the sentence's claims (never a claim of the value: a bound states none)."""
+        n = rel.number
+        digits = n.text.replace("−", "-").lstrip("+-")
+        value = Num(digits)
+        if rel.kind == "percent_change":
+            decimals = len(digits.split(".")[1]) if "." in digits else 0
+            sign = -1 if rel.sign < 0 or n.text[:1] in "-−" else 1
+            value = Num(_ratio_text(round(1 + sign * float(digits) / 100, decimals + 2), digits))
+            if sign < 0:
+                relation = "below" if relation == "above" else "above"
+        fields: dict = {"kind": "bound", "statement": sentence, "relation": relation, "value": value}
+        if n.about:
+            fields["about"] = True
+        fields["unit"] = "x"
+        fields.update(source_fields(line, sentence))
+        sid = self.new_id(f"s-l{line}")
+        entry = Entry("statement", sid, {"id": sid, **fields})
+        self.out.entries.append(entry)
+        if sides is not None and len(sides) == 2:
+            # a change from a to b is the ratio b / a
+            self.ratio_bounds.append((entry, sides[::-1] if rel.kind == "percent_change" else list(sides)))
+        else:
+            self.ratio_bounds.append((entry, [cid for _, cid in in_sentence]))
+
+    def bound_sets(self) -> None:
+        """The ``over`` of each bound drafted by ``ratio_bound``, from the claims' conditions as
+        filled: the numerator's set is the first side's metric and the conditions it does not share
+        with the second, the denominator's likewise, ``match`` the conditions they share ("≥2.5×
+        faster with a draft": decode_tps with decoding speculative over decode_tps with decoding
+        plain); where no condition tells them apart, the two claims by ``id``.  With no two sides,
+        a todo statement of kind bound listing the sentence's claims, saying what to write."""
+        for entry, sides in self.ratio_bounds:
+            k = self.out.entries.index(entry)
+            f = entry.fields
+            over: dict = {}
+            if len(sides) == 2 and entry.fields.get("of") is None:
+                a, b = sides
+                fa = {key.rsplit(".", 1)[-1]: v for key, v in self.flat_conditions(a).items()}
+                fb = {key.rsplit(".", 1)[-1]: v for key, v in self.flat_conditions(b).items()}
+                over = {
+                    "numerator": {
+                        "metric": self.metric_of_claim(a),
+                        **{x: v for x, v in fa.items() if fb.get(x) != v},
+                    },
+                    "denominator": {
+                        "metric": self.metric_of_claim(b),
+                        **{x: v for x, v in fb.items() if fa.get(x) != v},
+                    },
+                }
+                shared = [x for x, v in fa.items() if fb.get(x) == v]
+                if shared:
+                    over["match"] = shared
+            if over and over["numerator"] == over["denominator"]:
+                # no condition tells the two sides apart: the bound is over those two claims
+                over = {"numerator": {"id": sides[0]}, "denominator": {"id": sides[1]}}
+            if over:
+                at = list(f).index("relation")
+                items = list(f.items())
+                self.out.entries[k] = Entry(
+                    "statement", entry.id, dict([*items[:at], ("over", over), *items[at:]])
+                )
+                continue
+            todo = (
+                f"a bound ({f['relation']} {f['value']}): write `over` (numerator and denominator: the sets "
+                "whose ratio it bounds) and `relation`, then delete `todo`"
+            )
+            fields = {
+                "id": entry.id,
+                "todo": todo,
+                **{x: v for x, v in f.items() if x not in ("id", "relation")},
+            }
+            fields["of"] = list(dict.fromkeys(sides))
+            self.out.entries[k] = Entry("todo", entry.id, fields, entry.group)
 
     def multiple_claim(self, n: Number, sign: int, s0: int, sentence: str, line: int) -> None:
         """A ``speedup`` (``slowdown`` for "slower", "regression") claim of a multiple whose sides

@@ -68,8 +68,9 @@ _CELL_KINDS = (
 )
 #: a table column's header that relates numbers (its cells are multiples or changes)
 _RELATING_HEADER = re.compile(
-    r"\bvs\.?\b|versus|speed-?up|gain|change|delta|Δ|diff|ratio|relative|improvement|uplift|"
-    r"faster|slower|boost|loss|\bx\b|×",
+    # words from their start: "ratio" is no "Generation", "gain" no "Again"
+    r"\bvs\.?\b|\b(?:versus|speed-?up|gain|change|delta|diff|ratio|relative|improvement|uplift|"
+    r"faster|slower|boost|loss)|Δ|\bx\b|×",
     re.IGNORECASE,
 )
 #: a row label naming the baseline of a table's comparisons
@@ -198,6 +199,8 @@ def _relation_sides(
     or no baseline row), so the cells are claims of the change, not statements with guessed sides
     (issue 29: a self-ratio and other rows' baselines were cited)."""
     rate_units = _rate_columns(header, body, kinds, j)
+    if "rate" in rate_units.values():  # "Speedup" beside a file size and the VRAM: the rates
+        rate_units = {k: f for k, f in rate_units.items() if f == "rate"}
     fams = list(rate_units.values())
     if any(fams.count(f) >= 2 for f in fams):
         return "pair"
@@ -389,7 +392,10 @@ class Tables(Sides):
             if (
                 unit in ("x", "%")
                 and _relating_column(h, [r[j] for r in body if j < len(r)])
-                and _relation_sides(header, body, kinds, j, unit) is not None
+                and (
+                    _relation_sides(header, body, kinds, j, unit) is not None
+                    or self.prose_baseline(header, body, kinds, j) is not None
+                )
             ):
                 related[j] = unit  # a "vs baseline" / "Gain" column: statements, not claims
                 continue
@@ -419,7 +425,7 @@ class Tables(Sides):
         by_cells = {
             j: path
             for j in range(width)
-            if kinds[j] == "label" and label_key(header[j]) not in LABELS
+            if kinds[j] == "label"
             for path in [_cells_condition([r[j] for r in body if j < len(r) and not _EMPTY.match(r[j])])]
             if path
         }
@@ -446,7 +452,9 @@ class Tables(Sides):
                         set_path(cond, shaped_path, shaped_value)
                     continue
                 path, typ = LABELS.get(label_key(header[j]), ("", "str"))
-                path = path or by_cells.get(j) or "other." + _key(header[j] or "row")
+                # cells that are all quants, builds or hardware say what the column is, whatever its header
+                path = by_cells.get(j) or path or "other." + _key(header[j] or "row")
+                typ = "str" if j in by_cells else typ
                 value: object = cell
                 if typ == "int":
                     # "4096", "16K" (a size in K: ``draftcontext.count``), "0 (cold)"
@@ -567,6 +575,33 @@ class Tables(Sides):
                 header, body, block.row_lines, block.start, groups, related, cell_ids, row_labels
             )
 
+    def prose_baseline(
+        self, header: list[str], body: list[list[str]], kinds: list[str], j: int
+    ) -> str | None:
+        """The claim a table's relating column ``j`` ("Speedup", "vs baseline") is over where the
+        table has no baseline row and one rate column: the last claim before the table, outside
+        any table (no group), of a rate, whose words before the number name a baseline
+        (``_BASELINE``: "baseline 42.45 tok/s", "without speculation: 31 t/s") or whose decoding is
+        plain, of the column's kind of rate (a prompt rate for a prompt rate); else None."""
+        rates = [k for k, f in _rate_columns(header, body, kinds, j).items() if f == "rate"]
+        if len(rates) != 1 or _BASELINE.search(header[rates[0]]):
+            return None  # "Baseline | Best speedup": the row's other rate is not in the table
+        cells = [r[rates[0]] for r in body if rates[0] < len(r) and not _EMPTY.match(r[rates[0]])]
+        unit = _header_unit(header[rates[0]]) or next(
+            (n.unit for c in cells for n in numbers(c)[:1] if n.unit), None
+        )
+        prefill = label_metric(header[rates[0]], unit or "t/s") == "prefill_tps"
+        for cid in reversed(self.claim_ids[-60:]):
+            entry = self.claims[cid]
+            if entry.group is not None or family(self.profile[cid][0]) != "rate":
+                continue
+            if (entry.fields.get("metric") == "prefill_tps") != prefill:
+                continue
+            plain = (entry.fields.get("conditions") or {}).get("decoding") == "plain"
+            if plain or _BASELINE.search(self.labels.get(cid, "")):
+                return cid
+        return None
+
     def table_relations(
         self,
         header: list[str],
@@ -587,10 +622,14 @@ class Tables(Sides):
         ``_relation_sides`` decides beforehand that the table gives both sides): a ratio of the row
         over the baseline, a percent change from the baseline to the row.  The baseline row's own
         cell ("1.00×") relates it to itself: no statement."""
-        fam = {j: self.groups[g].fields.get("unit") for j, g in groups.items()}
+        fam = {j: family(self.groups[g].fields.get("unit")) for j, g in groups.items()}
         col_of = {c: k for (_, k), c in cells.items()}
         for j, unit in related.items():
             kind = "ratio" if unit == "x" else "percent_change"
+            # the family the column relates: the rates where the row has any ("Speedup" beside a
+            # file size and the VRAM used relates the throughput), else the first column's
+            related_fam = "rate" if "rate" in fam.values() else None
+            base_claim = self.prose_baseline(header, body, ["value"] * len(header), j)
             base_row = next((r for r, lab in enumerate(row_labels) if _BASELINE.search(lab)), None)
             if base_row is None:
                 base_row = next(
@@ -611,15 +650,23 @@ class Tables(Sides):
                     continue
                 n = found[0]
                 mine = [cells[r, k] for k in sorted(groups) if (r, k) in cells]
-                same = [c for c in mine if fam.get(col_of[c]) == fam.get(col_of[mine[0]])]
+                if related_fam is not None:
+                    mine = [c for c in mine if fam.get(col_of[c]) == related_fam]
+                same = [c for c in mine if fam.get(col_of[c]) == fam.get(col_of[mine[0]])] if mine else []
                 if len(same) >= 2:
                     a, b = same[0], same[1]
                     sides = [b, a] if kind == "ratio" else [a, b]
                 else:
-                    col = next((k for k in sorted(groups) if (r, k) in cells), None)
-                    if col is None or base_row is None or base_row == r or (base_row, col) not in cells:
+                    col = col_of[mine[0]] if mine else None
+                    if col is None or base_row == r:
                         continue
-                    mine_c, base_c = cells[r, col], cells[base_row, col]
+                    if base_row is not None and (base_row, col) in cells:
+                        base_c = cells[base_row, col]
+                    elif base_row is None and base_claim is not None:
+                        base_c = base_claim  # "baseline 42.45 tok/s" in the prose above the table
+                    else:
+                        continue
+                    mine_c = cells[r, col]
                     sides = [mine_c, base_c] if kind == "ratio" else [base_c, mine_c]
                 line = at[r + 1] if r + 1 < len(at) else start
                 value = n.text if not n.text.startswith("+") else n.text[1:]

@@ -169,6 +169,8 @@ def label_metric(label: str, unit: str) -> str | None:
         return "perplexity"
     fam = family(unit)
     if fam == "rate":
+        if re.search(r"\b(?:decod\w*|generation)\s+(?:throughput|speed)", low):
+            return "decode_tps"  # "Decode Throughput (toks/sec)": the decode phase's rate
         if re.search(r"throughput|吞吐|\boutput\s+tok(?:en)?s?\s*/\s*s", low):
             return "throughput"  # vLLM's "Output token throughput", a table's "Output Tok/s"
         if re.search(r"\b(?:prompt|prefill|pp|input)\b|预填充|プロンプト|프롬프트", low):
@@ -178,9 +180,13 @@ def label_metric(label: str, unit: str) -> str | None:
             r"ttft|time to first|first token|初トークン|最初のトークン|首字|首个?token|첫 토큰", low
         ):
             return "ttft"
-        if re.search(r"tpot|time per output token|per token", low):
+        if re.search(r"tpot|time per output token", low):
             return "tpot"
-        if re.search(r"\bitl\b|inter[ -]token|e2el?\b|e2e|latency", low):
+        if re.search(r"\bitl\b|inter[ -]token", low):
+            return "itl"
+        if re.search(r"per[- ]token|/\s*tok(?:en)?\b", low):
+            return "ms_per_token"  # "Per-token latency (ms)", "Latency (ms/token)", "ms per token"
+        if re.search(r"e2el?\b|e2e|latency|step time", low):
             return "latency"
         if re.search(r"\bload", low):
             return "load_time"
