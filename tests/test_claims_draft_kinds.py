@@ -199,8 +199,8 @@ def test_no_bound_for_a_rise_a_comparison_a_workload_or_a_plain_value(tmp_path):
         "It slows down on workloads above 1000 tokens, averaged over 3 s, at 41 tok/s.\n",
         tmp_path,
     )
-    assert _bounds(cf) == [("s-l3", "below", 1.0, "x", {"id": "vram-peak-l3"})]
-    assert [s.over.denominator for s in cf.statements if s.over] == [{"id": "vram-peak-l3-2"}]
+    assert _bounds(cf) == [("s-l3", "below", 1.0, "x", {"id": "vram-l3"})]
+    assert [s.over.denominator for s in cf.statements if s.over] == [{"id": "vram-l3-2"}]
     assert [(c.value, c.unit) for c in cf.claims] == [
         (36.9, "TFLOPS"),
         (939.0, "MiB"),

@@ -36,16 +36,28 @@ LLAMA_PERF = (
 
 def test_llama_perf_lines_of_an_uncited_log_are_claims(tmp_path):
     cf = _drafted(f"# Run\n\n```\n{LLAMA_PERF}```\n", tmp_path)
+    # every number the lines state: each time, ms per token and tokens per second (the sampler's too)
     assert _rows(cf) == [
+        ("sampling_time", 18.72, "ms", 2, False),
+        ("ms_per_token", 0.09, "ms", 2, False),
+        ("sampling_tps", 10790.6, "tok/s", 2, False),
         ("load_time", 728.24, "ms", 2, False),
+        ("prefill_time", 519.43, "ms", 2, False),
+        ("ms_per_token", 9.28, "ms", 2, False),
         ("prefill_tps", 107.81, "tok/s", 2, False),
+        ("decode_time", 1991.26, "ms", 2, False),
+        ("ms_per_token", 12.52, "ms", 2, False),
         ("decode_tps", 79.85, "tok/s", 2, False),
         ("duration", 2674.12, "ms", 2, False),
     ]
-    decode = cf.claims[2]
+    decode = cf.claims[9]
     assert cf.conditions_of(decode).tokens_generated == 159  # llama.cpp counts a run per token
     assert decode.method == "llama_perf_context_print" and decode.log == "post-l4.log"
     assert decode.source_line == 7
+    per_token = cf.claims[5]
+    assert (cf.conditions_of(per_token).other or {}).get("phase") == "prompt eval"
+    # the "/ 56 tokens" and "215 tokens" counts are the lines' conditions, not claims
+    assert not [c for c in cf.claims if c.unit == "tokens"]
 
 
 def test_llama_server_timings_cited_by_prose_stay_evidence(tmp_path):
@@ -80,8 +92,18 @@ def test_llama_print_timings_old_wording_and_inf_rate():
         ],
         code=False,
     )
+    # the 0.00 ms line of a phase that did not run states nothing (its rate is inf)
     assert [(r.line, r.metric, r.value, r.unit, r.conditions, r.method) for r in got] == [
-        (1, "decode_tps", "22.55", "tok/s", {"tokens_generated": 127}, "llama_print_timings")
+        (1, "decode_time", "5631.16", "ms", {"tokens_generated": 127}, "llama_print_timings"),
+        (
+            1,
+            "ms_per_token",
+            "44.34",
+            "ms",
+            {"tokens_generated": 127, "other": {"phase": "eval"}},
+            "llama_print_timings",
+        ),
+        (1, "decode_tps", "22.55", "tok/s", {"tokens_generated": 127}, "llama_print_timings"),
     ]
 
 

@@ -202,8 +202,9 @@ def test_tenths_in_chinese_and_japanese_words_are_a_change(tmp_path):
     )
     cf = _drafted(text, tmp_path)
     assert [(s.kind, s.value, s.relation) for s in cf.statements] == [("bound", 0.3, "below")]
+    # 显存占用: VRAM used, no peak word: vram
     over = cf.statements[0].over
-    assert over is not None and over.numerator["metric"] == over.denominator["metric"] == "vram_peak"
+    assert over is not None and over.numerator["metric"] == over.denominator["metric"] == "vram"
 
 
 def test_a_phrase_relates_the_claims_of_its_own_section_first(tmp_path):

@@ -343,6 +343,8 @@ class DraftCore:
         self.command: dict = {}
         self.command_tool: str | None = None
         self.by_value: dict[tuple[str, str | None], list[str]] = {}
+        #: (value as a number, unit) -> the first claim stating it (a test line restating it cites it)
+        self.by_number: dict[tuple[float, str | None], str] = {}
         self.pending_log: str | None = None
         self.log_metrics: set[str] = set()
         self.claims: dict[str, Entry] = {}
@@ -424,6 +426,8 @@ class DraftCore:
         value = fields.get("value") or "–".join(fields.get("range") or ())
         unit = fields.get("unit") or shared.get("unit")
         self.by_value.setdefault((str(value), unit), []).append(cid)
+        if (x := plain_value(str(value))) is not None:
+            self.by_number.setdefault((round(x, 9), unit), cid)
         metric = str(fields.get("metric") or shared.get("metric") or "")
         named = f"{METRIC_WORDS_OF.get(metric, '')} {metric.replace('_', ' ')}"
         self.profile[cid] = (unit, word_set(f"{label} {_flat(fields.get('conditions', {}))} {named}"))

@@ -85,6 +85,7 @@ UNITS: dict[str, str] = {
     "ms per token": "ms",
     "s/token": "s",
     "s/tok": "s",
+    "s/it": "s",
     "seconds per token": "s",
     "ms": "ms",
     "milliseconds": "ms",
@@ -140,6 +141,11 @@ UNITS: dict[str, str] = {
     "layers": "layers",
     "layer": "layers",
 }
+#: a rate of tokens spelled any way the field writes it, spaces around the slash or not: "toks/s",
+#: "tokens / sec", "tok / s", "tkn/s", "token/secs", "tokens per sec" (each one unit: tok/s)
+_RATE_SPELLED = (
+    r"(?:tokens?|toks|tkns?)\s*(?:/|\s+per\s+)\s*(?:s|secs?|seconds?)(?![A-Za-z])|t\s+/\s+s(?![A-Za-z])"
+)
 _UNIT_ALT = "|".join(
     re.escape(u) for u in sorted(UNITS, key=len, reverse=True) if u not in ("x", "s", "h", "tok", "min")
 )
@@ -150,9 +156,11 @@ _PRECISION = r"(?:FP|BF|INT|TF)\d+(?:/(?:FP|BF|INT|TF)\d+)*"
 _NUM = r"[+\-−]?(?:\d{1,3}(?:[,\u202f ]\d{3})+(?![\d,])|\d+)(?:\.\d+|(?<!\d{4}),\d+)?"
 #: a unit right after a number; single letters only where no letter follows (2x, 9.8 s, 12 h)
 #: (a unit followed by "/s" is a rate of it: "GB/s" is read whole, a bandwidth, never GB)
+#: (a unit followed by "/" and a word is a unit per that word, not this one: "1.61s/it" is tqdm's
+#: seconds per iteration, "2 GB/layer" no size)
 _UNIT = (
-    rf"(?:{_PRECISION}\s+TFLOPS\b|(?:{_UNIT_ALT})(?!/s\b)(?![A-Za-z])|x(?![a-z\d])|s(?![a-z\d])|h(?![a-z\d])|"
-    r"tok(?![a-z\d])|min(?![a-z\d]))"
+    rf"(?:{_PRECISION}\s+TFLOPS\b|{_RATE_SPELLED}|(?:{_UNIT_ALT})(?!/s\b)(?![A-Za-z])(?!/[A-Za-z])|"
+    r"x(?![a-z\d])|s(?![a-z\d/])|h(?![a-z\d/])|tok(?![a-z\d/])|min(?![a-z\d/]))"
 )
 _RANGE_SEP = r"\s*(?P<sep>–|—|-|~|〜|～|to|bis|à|до)\s*"
 _NUMBER = re.compile(
@@ -292,6 +300,8 @@ def _unit(raw: str | None) -> str | None:
     if raw is None:
         return None
     key = re.sub(rf"^{_PRECISION}\s+(?=TFLOPS$)", "", raw.strip(), flags=re.IGNORECASE)
+    if re.fullmatch(_RATE_SPELLED, key, re.IGNORECASE):
+        return "t/s" if key[:1] in "tT" and re.fullmatch(r"t\s+/\s+s", key, re.IGNORECASE) else "tok/s"
     if key.upper() in CAPITALS_ONLY and key not in CAPITALS_ONLY:
         return None
     return (
@@ -386,6 +396,33 @@ def bound_of(text: str, n: Number) -> str | None:
     return None
 
 
+#: a word naming which rate between a number and a rate's unit: "41.7 eff tok/s", "35 gen t/s",
+#: "1200 prompt tok/s", "40 avg tokens/s", "18 output tok/sec"
+_QUALIFIED_RATE = re.compile(
+    r"\s+(?:eff|effective|output|input|prompt|gen|generation|decode|decoding|prefill|avg|average|mean|"
+    r"median|peak|net|real|actual)\.?\s+(?P<u>tok/s|t/s|tokens/s|token/s|tok/sec|tokens/sec|toks/s|tps)"
+    r"(?![A-Za-z/])",
+    re.IGNORECASE,
+)
+
+
+#: tokens accepted (or drafted) per verify step, the word naming them before "tokens": "~1.2–1.3
+#: accepted tokens per cycle", "3.1 accepted tokens per step", "2.4 drafted tokens per round"
+_ACCEPTED_PER = re.compile(
+    r"\s+(?:accepted|drafted)\s+(?P<u>tokens?)\s+per\s+(?:cycle|step|verify(?:\s+step)?|verification|"
+    r"draft|round|iteration|forward(?:\s+pass)?)\b",
+    re.IGNORECASE,
+)
+
+
+def _ordered_pair(a: str, b: str) -> bool:
+    """Whether "a–b" can be a range: two plain numbers, the first not above the second."""
+    try:
+        return 0 <= float(number_text(a)) <= float(number_text(b))
+    except ValueError:
+        return False
+
+
 def numbers(text: str) -> list[Number]:
     """Every number of ``text`` (module doc), in order.  A number glued to letters (``35B``,
     ``Q4_K_M``, ``RTX 3080``'s model number after a word is kept, unit None) or inside a word is
@@ -441,6 +478,30 @@ def numbers(text: str) -> list[Number]:
             )
             pos = m.end("ua")
             continue
+        if not (ua or ub) and m.group("pm") is None:
+            last = "b" if m.group("b") is not None else "a"
+            q = _QUALIFIED_RATE.match(text, m.end(last)) or _ACCEPTED_PER.match(text, m.end(last))
+            ordered = last == "a" or _ordered_pair(m.group("a"), m.group("b"))
+            if q is not None and ordered and (last == "a" or q.re is _ACCEPTED_PER):
+                # "41.7 eff tok/s", "35 gen t/s": a rate with a word naming which; "~1.2–1.3
+                # accepted tokens per cycle": tokens accepted per verify step
+                u = q.group("u")
+                a_text = number_text(m.group("a"))
+                b_text = number_text(m.group("b")) if last == "b" else None
+                out.append(
+                    Number(
+                        a_text if b_text is None else f"{a_text}–{b_text}",
+                        _unit(u) if q.re is _QUALIFIED_RATE else "tokens",
+                        bool(m.group("about")),
+                        m.start(),
+                        q.end(),
+                        a_text if b_text is not None else None,
+                        b_text,
+                        unit_written=u,
+                    )
+                )
+                pos = q.end()
+                continue
         unit = ub or ua
         written = m.group("unit") or m.group("ua")
         low = high = spread = None

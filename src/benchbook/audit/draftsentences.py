@@ -34,7 +34,7 @@ from .draftcore import (
     stateable,
 )
 from .draftnames import CLAUSE_ONLY, Mention, clause_bounds, machine_size, mentions
-from .draftprose import CAPITALS_ONLY, Number, bound_of, family, metric_of, numbers
+from .draftprose import CAPITALS_ONLY, Number, bound_of, family, metric_of, number_text, numbers
 from .draftrelations import pair_units, relations, repetitions
 from .draftsides import Placed, Sides
 
@@ -53,7 +53,13 @@ _ORIGIN = re.compile(
 #: a line of program output stating tokens, a time and a rate ("decoded 202 tokens in 2.533 seconds,
 #: speed: 79.745 t/s")
 RATE_LINE = re.compile(
-    r"\d+\s+tokens\s+in\s+[\d.]+\s*(?:s|sec|seconds)\b.{0,40}?[\d.]+\s*(?:t/s|tok/s|tokens/s)", re.I
+    r"\d+\s+tokens\s+in\s+[\d.]+\s*(?:s|sec|seconds)\b.{0,40}?[\d.]+\s*(?:t/s|tok/s|tokens/s)|"
+    # a generator's summary line: exllamav2's "Response generated in 8.56 seconds, 1024 tokens,
+    # 119.64 tokens/second", text-generation-webui's "Output generated in 8.11 seconds (24.65
+    # tokens/s, 200 tokens, context 15, seed 1964973376)"
+    r"\bgenerated\s+in\s+[\d.]+\s*(?:s|sec|secs|seconds)\b.{0,60}?[\d.]+\s*"
+    r"(?:t/s|tok/s|tokens/s(?:ec(?:ond)?)?|tokens per second)",
+    re.I,
 )
 #: a command line written in a sentence, not in backticks ("with llama-server -m x.gguf -ngl 99 -fa
 #: on, generation ran at ..."; quoted ".\\llama-cli -m ... -cnv"): the tool and its flags, each with
@@ -114,7 +120,9 @@ def _shared_units(text: str, found: list[Number]) -> list[Number]:
     "→" whose last number states the unit ("wall/decode: 101.39 / 102.33 tok/s", "31.9 → 52.8
     tok/s", "23,185 / 22,878 MiB"), or a list of two or more unitless numbers followed by a comma and
     at most three words, then a number with a unit ("40.9 / 41.1 / 40.8, overall median 41.0
-    tok/s").  Counts ("438/438"), ranges and numbers glued to names are not lists."""
+    tok/s"), or, the other way round, a number with a unit, a comma and at most three words, then
+    such a list ending its clause ("~50 tok/s, README says 83 / 87").  Counts ("438/438"), ranges
+    and numbers glued to names are not lists."""
     out = list(found)
     i = 0
     while i < len(out):
@@ -137,6 +145,13 @@ def _shared_units(text: str, found: list[Number]) -> list[Number]:
             gap = text[out[j].end : out[j + 1].start]
             if _LIST_GAP.fullmatch(gap) and len(gap) <= 30:
                 unit = out[j + 1].unit
+        if unit is None and i > 0 and out[i - 1].unit is not None and out[i - 1].range is None:
+            # the same the other way round: "~50 tok/s, README says 83 / 87" (the list ends its
+            # clause: "2 / 4 GPUs" is a count of something else)
+            gap = text[out[i - 1].end : out[i].start]
+            rest = text[out[j].end : out[j].end + 2]
+            if _LIST_GAP.fullmatch(gap) and len(gap) <= 30 and re.match(r"\s*(?:[.,;:)!?]|$)", rest):
+                unit = out[i - 1].unit
         if unit is not None and unit not in ("%", "x"):
             for k in range(i, j + 1):
                 if out[k].unit is None:
@@ -156,6 +171,29 @@ _ACCEPT_BEFORE = re.compile(
 _ACCEPT_AFTER = re.compile(
     r"(?:,\s*[^\W\d]+\s+\d?\.\d+)*\s+(?:(?:aggregate|average|mean|overall|draft)\s+)?accept", re.IGNORECASE
 )
+
+
+#: a label naming the mean tokens accepted per verify step, right before a number with no unit:
+#: "accept length ~2.5", "Accpt Len: 1.89", "acceptance length of 3.1", "mean accepted tokens 2.4",
+#: "avg. acc. len = 2.2", "τ = 3.05"
+_ACCEPT_LENGTH_BEFORE = re.compile(
+    r"(?:\bacc(?:e?pt)?\w*\.?\s*(?:length|len)\b|\baccepted\s+(?:tokens|length)\b|\bτ|\btau\b)"
+    r"[\s:=\"*]*(?:(?:is|was|of|at|about|around)\s+)*$",
+    re.IGNORECASE,
+)
+
+
+def _accept_length(text: str, n: Number) -> bool:
+    """Whether ``n``, a number written with no unit, is a mean acceptance length (tokens accepted
+    per verify step): right after a label naming one (``_ACCEPT_LENGTH_BEFORE``), from 1 up (a
+    step yields its own token at least), no "N of M"."""
+    try:
+        lows = [float(number_text(x)) for x in (n.range or (n.text,))]
+    except ValueError:
+        return False
+    if not all(1 <= v <= 64 for v in lows) or n.spread is not None:
+        return False
+    return bool(_ACCEPT_LENGTH_BEFORE.search(text[max(0, n.start - 40) : n.start]))
 
 
 def _acceptance_fraction(text: str, n: Number) -> bool:
@@ -270,6 +308,9 @@ class Sentences(Sides):
                 self.out.unplaced.append((line, n.text, sentence[:300]))
                 continue
             fraction = n.unit is None and n.of is None and _acceptance_fraction(scanned, n)
+            accept_length = n.unit is None and n.of is None and not fraction and _accept_length(scanned, n)
+            if accept_length:
+                n = replace(n, unit="tokens")  # "Accpt Len: 1.89", "accept length ~2.5–3": tokens
             if n.unit is None and not fraction:
                 if n.of is not None:
                     placed.append((n, self.count_claim(n, text, line, sentence)))
@@ -285,6 +326,8 @@ class Sentences(Sides):
             if fraction:  # "acceptance 0.73 aggregate", "0.79 aggregate acceptance"
                 n = replace(n, unit="ratio")
                 metric: str | None = "acceptance_rate"
+            elif accept_length:
+                metric = "mean_accepted_length"
             else:
                 metric = metric_of(n.unit, before, scanned[n.end : n.end + 30])
             if (

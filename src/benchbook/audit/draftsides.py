@@ -313,6 +313,14 @@ class Sides(DraftCore):
         n_in = measured.how_many(s0, s_end)
         in_sentence = measured.nearest(s0, s_end, n.start, _CANDIDATES)
         fams = {family(m.unit) for m, _ in in_sentence}
+        if len(fams) > 1:
+            # "…: 382.29 s … 224.20 s  Speedup: 1.71×  Average acceptance length: 2.44" (a list of
+            # labelled lines read as one sentence): what follows the phrase in another unit is none
+            # of its sides
+            lead = {family(m.unit) for m, _ in in_sentence if m.end <= n.start}
+            if len(lead) == 1:
+                in_sentence = [(m, cid) for m, cid in in_sentence if family(m.unit) in lead]
+                fams = lead
         sides: list[str] | None = None
         ordered_by_value = False
         by_number = placed.ids
@@ -1011,6 +1019,8 @@ class Sides(DraftCore):
         for ids in self.by_value.values():
             if cid in ids:
                 ids.remove(cid)
+        for key in [k for k, first in self.by_number.items() if first == cid]:
+            del self.by_number[key]
         self.profile.pop(cid, None)
 
     def ratio_bound(

@@ -118,8 +118,14 @@ def _header_unit(header: str) -> str | None:
     """The unit a table header names: after a number put before it, as a unit written alone, in
     parentheses of any script ("推理速度（token/s）"), or in words ("每秒生成的令牌数", tokens per
     second: ``toollines.label_unit``); a count of tokens or layers only where written first."""
+    if re.search(
+        r"\bacc(?:e?pt)?\w*\.?\s*(?:length|len)\b|\bmean\s+accepted\s+tokens\b", header, re.IGNORECASE
+    ):
+        return "tokens"  # "Mean Acceptance Length", "Accept Len": tokens accepted per verify step
+    # "Token Generation Speed", "Token throughput": tokens per second, a rate, never a count of tokens
+    speed = re.search(r"speed|throughput|速度|속도", header, re.IGNORECASE)
     for n in numbers("1 " + re.sub(r"[()\[\]（）]", " ", header)):
-        if n.unit and n.start == 0:
+        if n.unit and n.start == 0 and not (speed and family(n.unit) == "tokens"):
             return n.unit
     named = label_unit(header)
     if named is not None and family(named) not in ("tokens", "layers"):
@@ -239,7 +245,7 @@ def _tokens_column(header: str, cells: list[str]) -> str | None:
     label names (``LABELS``: "Tokens", "Output tokens") is the tokens generated, a condition."""
     if not re.search(r"トークン|토큰|令牌|токен|\btokens?\b", header, re.IGNORECASE):
         return None
-    if re.search(r"/|速度|per\b|rate|秒|초|speed|throughput", header, re.IGNORECASE):
+    if re.search(r"/|速度|per\b|\brate\b|秒|초|speed|throughput", header, re.IGNORECASE):
         return None
     ok = cells and all(re.fullmatch(r"\s*[\d,]+\s*", c) for c in cells)
     return "tokens" if ok else None
@@ -274,11 +280,14 @@ _MEASURE_HEADER = re.compile(
 _SETTINGS_HEADER = (
     re.compile(
         r"^\W*(?:settings?|parameters?|params?|options?|config(?:uration)?|keys?|items?|specs?|"
-        r"components?|hardware|system|environment|env|property|name)\W*$",
+        r"components?|hardware|system|environment|env|property|name|"
+        r"项目|項目|参数|參數|设置|設定|配置|环境|環境|항목|설정|구성|환경|"
+        r"einstellung(?:en)?|komponente|parametro|paramètre|параметр)\W*$",
         re.IGNORECASE,
     ),
     re.compile(
-        r"^\W*(?:values?|settings?|config(?:uration)?|specs?|details?|spec(?:ification)?s?)\W*$",
+        r"^\W*(?:values?|settings?|config(?:uration)?|specs?|details?|spec(?:ification)?s?|"
+        r"配置|值|数值|設定|設定値|値|内容|说明|설정|값|내용|wert|werte|valeur|valor|значение)\W*$",
         re.IGNORECASE,
     ),
 )
@@ -310,6 +319,11 @@ class Tables(Sides):
 
     # --- tables -----------------------------------------------------------------------------------
     def table(self, block: Block) -> None:
+        if len(block.rows) == 1 and any(n.unit for c in block.rows[0][1:] for n in numbers(c)[:1]):
+            # a row pasted without its header ("Llama2 | EXL2 4.0 bpw | 7B | 164 t/s | 197 t/s" over
+            # "-- | --"): Markdown reads it as the header; it is a row of values, columns unnamed
+            line = block.row_lines[0] if block.row_lines else block.start
+            block = replace(block, rows=[[""] * len(block.rows[0]), block.rows[0]], row_lines=[line, line])
         if len(block.rows) < 2:
             return
         shape = _transposed(block.rows)
@@ -333,7 +347,10 @@ class Tables(Sides):
             head_unit = (
                 _header_unit(h) or _ratio_column(h, cells) or (_tokens_column(h, cells) if j else None)
             )
-            if key in LABELS or j == 0 and not head_unit and not with_unit:
+            # a table of metrics as rows, configurations as columns: its row of token counts
+            # ("Generated tokens  80  88  70") is one more result of each configuration, not a label
+            counted = shape == "rows" and j > 0 and _tokens_column(h, cells) is not None
+            if (key in LABELS and not counted) or j == 0 and not head_unit and not with_unit:
                 kinds.append("label")
             elif head_unit or with_unit or _metric_header(h):
                 kinds.append("value")
@@ -522,8 +539,9 @@ class Tables(Sides):
                 ):
                     continue  # "1.85× on math | up to 1.85×": the row's multiple again, that claim
                 relation = bound_of(row[j], n) if n.range is None else None
-                if relation is not None and n.unit in ("x", "%"):
-                    # "up to 2.03×" with no other cell stating it: a bound, no value claimed
+                if relation is not None:
+                    # "up to 2.03×" with no other cell stating it, ">50 tok/s", "<6GB": a bound, no
+                    # value claimed
                     metric = str(self.groups[gid].fields.get("metric"))
                     quote = f"{header[j]}: {row[j]} — {self.post.line(line)}"
                     self.bound_statement(n, relation, metric, {**self.context(), **cond}, line, quote)

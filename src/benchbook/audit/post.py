@@ -338,6 +338,17 @@ def _code_blocks(lines: list[tuple[int, str]], info: str) -> list[Block]:
         plain = not logged and not _labelled_list(run)
         if table is None and plain and not any(_looks_code(t) for _, t in run):
             table = aligned_rows(run)
+        if table is None and plain:
+            # a table under a banner ruled off above it (a benchmark's "----" framed title, "Model:
+            # …" lines, a rule, then the header and rows): the lines after the first rule that
+            # starts a table are the table, those before it code
+            for k in range(1, len(run) - 2):
+                if _DASHES.match(run[k - 1][1]) and not any(_looks_code(t) for _, t in run[k:]):
+                    table = aligned_rows(run[k:])
+                    if table is not None:
+                        code.extend(run[:k])
+                        run = run[k:]
+                        break
         if table is None:
             code.extend(run)
             continue

@@ -9,7 +9,8 @@ prose reader (``draftprose.numbers``) would know, so each known shape is read he
   ``n_drafted = D``, ``n_accept = A`` with ``accept = P%``: the acceptance rate α = A ÷ D, with
   its counts where both are printed (llama.cpp ``examples/speculative``);
 * ``key=value`` lines with two or more pairs (a benchmark script's per-prompt line ``code_python
-  pred= 192 draft= 122 acc= 118 rate=0.967 tok/s=79.8``): ``tok/s=``/``t/s=`` a decode rate,
+  pred= 192 draft= 122 acc= 118 rate=0.967 tok/s=79.8``): a value with ``s`` or ``ms`` after it a
+  time (``ttft=0.30s`` a TTFT, another key's a duration), ``tok/s=``/``t/s=`` a decode rate,
   ``rate=`` (``accept_rate=``, ``acceptance=``) the acceptance rate with ``acc=``/``draft=`` as
   its counts, ``pred=`` the tokens generated, a leading word the prompt;
 * a ``label: value`` line naming the acceptance (``Aggregate draft acceptance: 0.648``): the
@@ -29,7 +30,15 @@ _NUM = r"\d+(?:\.\d+)?"
 _CLI = re.compile(
     rf"\[\s*Prompt:\s*(?P<pp>{_NUM})\s*t/s\s*\|\s*Generation:\s*(?P<tg>{_NUM})\s*t/s\s*\]", re.IGNORECASE
 )
-_PAIR = re.compile(rf"(?<![\w/])(?P<k>[A-Za-z_][\w/]*)\s*=\s*(?P<v>-?{_NUM})(?![\w.])")
+_PAIR = re.compile(rf"(?<![\w/])(?P<k>[A-Za-z_][\w/]*)\s*=\s*(?P<v>-?{_NUM})(?P<u>ms|s)?(?![\w.])")
+#: a time's key -> its metric (``ttft=0.30s``, ``tpot=21ms``); another key's time is a duration
+_TIME_KEYS = (
+    ("ttft", "ttft"),
+    ("tpot", "tpot"),
+    ("itl", "latency"),
+    ("latency", "latency"),
+    ("load", "load_time"),
+)
 _LABELLED = re.compile(
     rf"^[\s*_>-]*(?P<label>[A-Za-z][\w ()-]{{0,40}}?\baccept(?:ance|ed)?(?: rate)?)\s*:\s*"
     rf"(?P<v>{_NUM})\s*(?P<pct>%)?\s*\.?[\s*_]*$",
@@ -123,7 +132,11 @@ def _pairs(n: int, text: str, pairs: list[re.Match]) -> list[Result]:
     out: list[Result] = []
     for p in pairs:
         k, v = p.group("k").lower(), p.group("v")
-        if k in _RATE_KEYS:
+        if p.group("u") is not None and not v.startswith("-"):
+            # "ttft=0.30s", "wall=12.5s": a time, its unit written after it
+            metric = next((m for key, m in _TIME_KEYS if key in k), "duration")
+            out.append(Result(n, metric, v, p.group("u"), p.start(), p.end(), None, dict(cond)))
+        elif k in _RATE_KEYS:
             unit = "tok/s" if k in ("tok/s", "tokens/s", "tps") else "t/s"
             out.append(Result(n, "decode_tps", v, unit, p.start(), p.end(), None, dict(cond)))
         elif k in _ACC_KEYS and not v.startswith("-") and float(v) <= 1:

@@ -8,16 +8,23 @@ sentence around them.  Read here, line by line:
 * llama.cpp's timing lines (``TIMING_LINE``, shared with ``ingest.serverlog``: llama-server's
   ``print_timing``, ``llama_perf_context_print``, ``common_perf_print``, ``llama_print_timings``):
   ``prompt eval time = 519.43 ms / 56 tokens (9.28 ms per token, 107.81 tokens per second)`` is a
-  prefill rate, ``eval time = ... / 159 runs (..., 79.85 tokens per second)`` a decode rate with its
-  tokens generated (llama.cpp counts a run per token generated), ``load time = 728.24 ms`` a load
-  time, ``total time = 2674.12 ms`` a duration; the sampling line and a rate printed ``inf`` are not
-  results.  Read in prose too (the shape is the tool's, whatever surrounds it);
+  prefill time, a time per token and a prefill rate, ``eval time = ... / 159 runs (..., 79.85 tokens
+  per second)`` the same of decoding with its tokens generated (llama.cpp counts a run per token
+  generated), the sampler's line the same of sampling, ``load time = 728.24 ms`` a load time,
+  ``total time = 2674.12 ms`` a duration; a zero and a rate printed ``inf`` (a phase that did not
+  run) are not results.  Read in prose too (the shape is the tool's, whatever surrounds it);
 * ``label: value [unit]``, ``Label (unit): value`` and ``label   value`` (two or more spaces, or a
   tab: an aligned table whose rows are metrics): ``ollama run --verbose`` (``eval rate: 25.63
   tokens/s``, ``load duration: 24.89ms``, ``eval count: 41 token(s)``), vLLM's
   ``benchmark_serving.py``/``vllm bench serve`` and SGLang's ``bench_serving`` summaries (``Output
   token throughput (tok/s): 4111.93``, ``Mean TTFT (ms): 45.6``: the statistic, ``mean``, ``median``,
   ``p99``..., as the condition ``other.stat``), a script's ``decode speed: 69.78 token/s``;
+* a value printed with thousands separators (``Total output tokens: 106,678``); a label naming an
+  acceptance rate (``Acceptance rate at token 2: 0.21``: a fraction whatever other word the label
+  has, its position as ``other.draft_position``); a count under a label naming what it counts
+  (``Number of draft proposals: 43,221``: in ``proposals``; a workload's size, "Number of prompts",
+  is no result); a label spelled as a flag (``num-speculative-tokens: 3``) is a setting; two or more
+  such lines with no unit written, pasted in prose without a code fence, are read too (``_pasted``);
 * ``key=value`` and JSON ``"key": value`` pairs whose key names a unit (``ttft_ms``, ``wall_s_total``,
   ``decode_tps``, ``predicted_per_second``, ``vram_peak_mib``): the unit from the key's words;
 * TAP lines (``ok 3 - decode 41.2 t/s >= 40``): the numbers of the description with a unit, not the
@@ -44,11 +51,13 @@ from .draftprose import family, metric_of, numbers, unit_of
 from .resultlines import Result
 
 _NUM = r"\d+(?:\.\d+)?"
+#: a number a tool prints, with thousands separated by commas or not (``106,678``, ``1,234.5``)
+_GROUPED = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
 #: ``label SEP value [unit] [rest]``: SEP ``:``, ``=``, two spaces or a tab; the rest at most a note
 #: in parentheses or a comment
 _LABELLED = re.compile(
     rf"^[\s>*•+\-]*(?P<label>[^\W\d_][^:=\n]{{0,60}}?)\s*(?::|=|\s{{2,}}|\t)\s*"
-    rf"(?P<v>{_NUM})(?![\d.,]\d)(?:\s*(?P<unit>[^\s\d(),;|:=]+(?:\(s\))?))?"
+    rf"(?P<v>{_GROUPED})(?![\d.,]\d)(?:\s*(?P<unit>[^\s\d(),;|:=]+(?:\(s\))?))?"
     r"\s*(?P<rest>\([^()]*\)|[#;|].*|//.*)?\s*$"
 )
 #: a ``key=value`` or ``"key": value`` pair: the key one word (``ttft_ms``, ``timings.prompt_ms``)
@@ -83,6 +92,9 @@ _SETTING = re.compile(
     r"n[ _-]?(?:ctx|batch|ubatch|gpu|threads|predict|draft|parallel))\b",
     re.IGNORECASE,
 )
+#: a label spelled as a command-line flag (``num-speculative-tokens``, ``--draft-max``,
+#: ``ngram-prompt-lookup-max``): a setting written in a config, not a result
+_FLAG_NAME = re.compile(r"(?:--?)?[a-z][a-z0-9]*(?:-[a-z0-9]+)+")
 #: labels under which a size is a measured one (not the machine's: "GPU: 24 GB")
 _SIZE_LABEL = re.compile(
     r"used|usage|peak|alloc|buffer|size|file|weights|\bkv\b|cache|footprint|consum|resident|rss|"
@@ -127,6 +139,51 @@ _ACCEPT_LENGTH = re.compile(
 _LENGTH_LABEL = re.compile(
     r"\b(?:input|prompt|output|generated?|completion|accept\w*)\s+(?:length|len)\b", re.IGNORECASE
 )
+
+
+#: a label naming an acceptance rate ("Acceptance rate at token 2", "draft acceptance", "accept
+#: rate"), not a length of accepted tokens
+_ACCEPT_RATE = re.compile(r"\baccept\w*(?:\s+rate)?\b(?!\s+(?:length|len|tokens?|count))", re.IGNORECASE)
+#: the position a label names ("Acceptance rate at token 2", "at position 3", "pos 0")
+_POSITION = re.compile(r"\b(?:at\s+)?(?:token|position|pos|step|depth)\s+(?P<k>\d+)\s*$", re.IGNORECASE)
+#: a count's label: "Number of draft proposals", "# of accepted tokens", "Count of requests",
+#: "Anzahl der Tokens"; the noun it counts is its last word (a participle after it dropped:
+#: "Number of draft tokens generated")
+_COUNT_LABEL = re.compile(
+    r"^\s*(?:(?:total\s+)?number|num|#|count|anzahl|nombre|número)\s+(?:of|der|de)\s+(?P<what>[^\W\d][\w\s-]{0,50}?)\s*$",
+    re.IGNORECASE,
+)
+#: a label naming a measured peak of requests in flight (vLLM's ``vllm bench serve``: "Peak concurrent
+#: requests: 16.00", "peak active sequences"; a "max running requests" is a server's setting): in
+#: requests, whole or mean
+_PEAK_REQUESTS = re.compile(
+    r"^\s*peak\s+(?:concurrent|running|active|in[- ]flight)\s+(?P<what>requests|reqs|sequences|seqs)\s*$",
+    re.IGNORECASE,
+)
+#: nouns a count of is the size of a workload (a condition), not a result
+_WORKLOAD_NOUNS = re.compile(
+    r"^(?:prompts?|requests?|samples?|questions?|runs?|iterations?|gpus?|threads?)$", re.I
+)
+
+
+def _counted(label: str) -> tuple[str, str] | None:
+    """The unit and metric of a count under a label naming what it counts (``_COUNT_LABEL``):
+    ``tokens`` for tokens (metric from ``label_metric``: ``draft_tokens``, ``accepted_tokens``), else
+    the plural noun counted (``Number of draft proposals`` -> ``proposals``, metric
+    ``draft_proposals``); None for another label or a workload's size (``_WORKLOAD_NOUNS``: "Number
+    of prompts" is a condition)."""
+    m = _COUNT_LABEL.match(label)
+    if m is None:
+        return None
+    words = [w for w in re.split(r"[\s-]+", m.group("what").lower()) if w]
+    while len(words) > 1 and re.search(r"(?:ed|ing)$", words[-1]):
+        words.pop()  # "tokens generated", "tokens processing"
+    if any(re.fullmatch(r"tokens?", w) for w in words):
+        return "tokens", label_metric(" ".join(words), "tokens") or "tokens"
+    noun = words[-1] if words else ""
+    if not noun.endswith("s") or _WORKLOAD_NOUNS.match(noun) or len(noun) < 4:
+        return None
+    return noun, "_".join(words)
 
 
 def label_unit(label: str) -> str | None:
@@ -198,6 +255,10 @@ def label_metric(label: str, unit: str) -> str | None:
             return "prompt_length"
         if re.search(r"\b(?:output|generated?|completion)\s+(?:length|len)\b", low):
             return "output_length"
+        if re.search(r"\baccepted\s+(?:draft\s+)?tokens?\b", low):
+            return "accepted_tokens"
+        if re.search(r"\b(?:draft|drafted)\s+tokens?\b", low):
+            return "draft_tokens"
         return "tokens"
     return metric_of(unit, low)
 
@@ -210,8 +271,31 @@ def _stat(label: str) -> dict:
     return {"other": {"stat": {"avg": "mean", "average": "mean"}.get(word, word)}}
 
 
+#: a timing line's time -> its metric (``load time`` and ``total time`` state no tokens per second)
+_TIMING_METRIC = {
+    "load": "load_time",
+    "sample": "sampling_time",
+    "sampling": "sampling_time",
+    "prompt eval": "prefill_time",
+    "eval": "decode_time",
+    "total": "duration",
+}
+#: a timing line's tokens per second -> its metric
+_TIMING_RATE = {
+    "sample": "sampling_tps",
+    "sampling": "sampling_tps",
+    "prompt eval": "prefill_tps",
+    "eval": "decode_tps",
+}
+
+
 def _timing(n: int, text: str) -> list[Result]:
-    """The results of a llama.cpp timing line (module doc)."""
+    """The results of a llama.cpp timing line (module doc): each number it states, the time in ms
+    (``prefill_time``, ``decode_time``, ``sampling_time``, ``load_time``, ``duration``), the ms per
+    token (``ms_per_token``, the phase as ``other.phase``) and the tokens per second
+    (``prefill_tps``, ``decode_tps``, ``sampling_tps``); a zero or a rate printed ``inf``/``nan``
+    (llama.cpp's line for a phase that did not run) is no result.  Every result spans the whole
+    timing text, so a reader blanking them out leaves no "49 tokens" of it behind."""
     m = TIMING_LINE.search(text)
     if m is None:
         return []
@@ -219,35 +303,91 @@ def _timing(n: int, text: str) -> list[Result]:
     prefix = re.match(r"\s*(?:slot\s+)?(\w+):", text)
     method = prefix.group(1) if prefix and prefix.group(1) != "slot" else "llama.cpp timings"
     a, b = m.start(), m.end()
-    if what in ("prompt eval", "eval") and m.group("tps") not in (None, "inf", "nan"):
-        cond = {"tokens_generated": int(m.group("n"))} if what == "eval" and m.group("n") else {}
-        metric = "prefill_tps" if what == "prompt eval" else "decode_tps"
-        return [Result(n, metric, m.group("tps"), "tok/s", a, b, None, cond, method)]
-    if what in ("load", "total") and float(m.group("ms")) > 0:
-        metric = "load_time" if what == "load" else "duration"
-        return [Result(n, metric, m.group("ms"), "ms", a, b, None, {}, method)]
-    return []
+
+    def stated(v: str | None) -> bool:
+        return v is not None and v not in ("inf", "nan") and float(v) > 0
+
+    if not stated(m.group("ms")):
+        return []
+    cond = {"tokens_generated": int(m.group("n"))} if what == "eval" and m.group("n") else {}
+    out = [Result(n, _TIMING_METRIC[what], m.group("ms"), "ms", a, b, None, dict(cond), method)]
+    if stated(m.group("per_token")):
+        phase = {**cond, "other": {"phase": "sampling" if what.startswith("sampl") else what}}
+        out.append(Result(n, "ms_per_token", m.group("per_token"), "ms", a, b, None, phase, method))
+    if what in _TIMING_RATE and stated(m.group("tps")):
+        out.append(Result(n, _TIMING_RATE[what], m.group("tps"), "tok/s", a, b, None, dict(cond), method))
+    return out
+
+
+#: an aligned row of one label and two or more values ("Decode (t/s)     88.1     86.4": a metric's
+#: row under configurations whose header is not a table's)
+_ROW_CELL = re.compile(r"(?:^|(?<=\s\s)|(?<=\t))(?P<c>\S(?:\S| (?! ))*)")
+
+
+def _row_values(n: int, text: str) -> list[Result] | None:
+    """The results of an aligned row ``label  v1  v2 …`` (``_ROW_CELL``: cells parted by two or more
+    spaces or a tab): each value read as the line ``label  v`` (``_labelled``), at its own offset;
+    None where the line is no such row."""
+    cells = [(c.start("c"), c.group("c")) for c in _ROW_CELL.finditer(text)]
+    if len(cells) < 3 or not re.match(r"[^\W\d_]", cells[0][1]):
+        return None
+    if not all(re.fullmatch(_GROUPED, c) for _, c in cells[1:]):
+        return None
+    out: list[Result] = []
+    label = cells[0][1]
+    for at, c in cells[1:]:
+        for r in _labelled(n, f"{label}  {c}"):
+            shift = at - (len(label) + 2)
+            r.start += shift
+            r.end += shift
+            out.append(r)
+    return out
 
 
 def _labelled(n: int, text: str) -> list[Result]:
-    """The result of a ``label: value unit`` line (module doc), or none."""
+    """The result of a ``label: value unit`` line (module doc), or none; an aligned row of several
+    values (``_row_values``) gives one each."""
+    row = _row_values(n, text)
+    if row is not None:
+        return row
     m = _LABELLED.match(text)
     if m is None:
         return []
     label = m.group("label").strip()
-    if _SETTING.search(label):
+    if _SETTING.search(label) or _FLAG_NAME.fullmatch(label):
         return []
+    value = m.group("v").replace(",", "")
     written = m.group("unit")
+    pos = _POSITION.search(label)
+    unit: str | None
+    if _ACCEPT_RATE.search(label) and (
+        (written is None and float(value) <= 1) or (written == "%" and float(value) <= 100)
+    ):
+        # "Acceptance rate at token 2: 0.21": a fraction (or a percentage) whatever word the label has
+        cond = {"other": {"draft_position": int(pos.group("k"))}} if pos else {}
+        unit = "ratio" if written is None else "%"
+        return [Result(n, "acceptance_rate", value, unit, m.start("v"), m.end(), None, cond)]
+    if pos is not None:
+        label = label[: pos.start()].rstrip()  # "at token 4" is a position, not the unit
     if written is not None:
         unit = unit_of(re.sub(r"\(s\)$", "s", written)) or unit_of(re.sub(r"\(s\)$", "", written))
         if unit is None:
             return []  # "8080 (default)" is no unit; "41 layers" is
         if len(written) == 1 and written.isupper() and m.end("v") == m.start("unit"):
             return []  # "3950X", "8060S": a product's name, not a multiple or seconds
+    elif (peak := _PEAK_REQUESTS.match(label)) is not None:
+        what = {"reqs": "requests", "seqs": "sequences"}.get(
+            peak.group("what").lower(), peak.group("what").lower()
+        )
+        peak_metric = re.sub(r"\W+", "_", f"{label.split()[0]} {label.split()[1]} {what}".lower())
+        return [Result(n, peak_metric, value, what, m.start("v"), m.end(), None, {})]
     else:
+        counted = _counted(label) if "." not in value else None
+        if counted is not None:
+            return [Result(n, counted[1], value, counted[0], m.start("v"), m.end(), None, _stat(label))]
         unit = label_unit(label)
         if unit is None and re.search(r"\btokens?\b|\bcount\b", label, re.IGNORECASE):
-            unit = "tokens" if "." not in m.group("v") else None
+            unit = "tokens" if "." not in value else None
         if unit is None and _LENGTH_LABEL.search(label):
             unit = "tokens"  # "Acceptance length: 5.36", "Average input length: 1052.17": means of tokens
     if unit is None or (family(unit) == "size" and not _SIZE_LABEL.search(label)):
@@ -255,7 +395,7 @@ def _labelled(n: int, text: str) -> list[Result]:
     metric = label_metric(_STAT.sub("", label), unit)
     if metric is None:
         return []
-    return [Result(n, metric, m.group("v"), unit, m.start("v"), m.end(), None, _stat(label))]
+    return [Result(n, metric, value, unit, m.start("v"), m.end(), None, _stat(label))]
 
 
 #: where a line of several ``label: value`` results splits ("#questions: 80, Throughput: 276.30
@@ -377,15 +517,28 @@ def _tap(n: int, text: str) -> list[Result]:
     return out
 
 
+def _pasted(lines: list[tuple[int, str]]) -> set[int]:
+    """The lines of ``lines`` that are tool output pasted without a code fence: two or more
+    consecutive lines each ``label: value`` with no unit written after the value (``Total output
+    tokens: 106,678`` / ``Mean acceptance length: 2.47``), which the prose reader cannot place."""
+    bare = [n for n, t in lines if (m := _LABELLED.match(t)) is not None and m.group("unit") is None]
+    have = set(bare)
+    return {n for n in bare if n - 1 in have or n + 1 in have}
+
+
 def tool_results(lines: list[tuple[int, str]], code: bool = True) -> list[Result]:
     """The results stated by ``lines`` (``(line, text)``, module doc), in line order: in a code block
-    (``code``) every shape; in prose only llama.cpp's timing lines (a sentence "Speed: 40 t/s" is the
-    prose reader's)."""
+    (``code``) every shape; in prose llama.cpp's timing lines and a run of pasted ``label: value``
+    lines with no unit written (``_pasted``: the unit from the label); a sentence "Speed: 40 t/s" is
+    the prose reader's."""
     out: list[Result] = []
+    pasted = set() if code else _pasted(lines)
     for n, t in lines:
         if len(t) > 400:
             continue  # no tool prints a result line this long; a long line is prose or data
         got = _timing(n, t)
+        if not got and n in pasted:
+            got = _labelled(n, t)
         if not got and TIMING_LINE.search(t) is None and code:
             got = (
                 _tap(n, t)
