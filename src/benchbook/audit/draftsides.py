@@ -321,6 +321,8 @@ class Sides(DraftCore):
             if len(lead) == 1:
                 in_sentence = [(m, cid) for m, cid in in_sentence if family(m.unit) in lead]
                 fams = lead
+                if n_in <= _CANDIDATES:  # all of them were in the list (more: the nearest only)
+                    n_in = len(in_sentence)
         sides: list[str] | None = None
         ordered_by_value = False
         by_number = placed.ids
