@@ -33,6 +33,7 @@ import bisect
 import copy
 import re
 import shlex
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from .draftcommand import command_lines, conditions_of, put_path
@@ -650,15 +651,26 @@ def _has(conditions: dict, path: str) -> bool:
     return True
 
 
-def _fuller(name: object, named: list[object]) -> object:
-    """The one name among ``named`` (the post's model names) that says what ``name`` says and more
-    ("Qwen3.6 35B" -> "Qwen3.6-35B-A3B", "Mistral-7B" -> "Mistral-7B-Instruct-v0.3": the post
-    names the model in full once and shortly elsewhere); ``name`` itself when none or several do."""
-    if not isinstance(name, str):
-        return name
-    words = set(str(_key(name)).split())
-    fuller = {_key(v): v for v in named if isinstance(v, str) and words < set(str(_key(v)).split())}
-    return next(iter(fuller.values())) if len(fuller) == 1 else name
+def _fuller_of(named: list[object]) -> Callable[[object], object]:
+    """``fuller(name)``: the one name among ``named`` (the post's model names) that says what
+    ``name`` says and more ("Qwen3.6 35B" -> "Qwen3.6-35B-A3B", "Mistral-7B" ->
+    "Mistral-7B-Instruct-v0.3": the post names the model in full once and shortly elsewhere);
+    ``name`` itself when none or several do.  ``named``'s words are read once and each name's
+    answer found once (per claim, every name of a long post was read again: quadratic)."""
+    keyed = {_key(v): v for v in named if isinstance(v, str)}  # the last name of each key
+    words = [(set(str(k).split()), v) for k, v in keyed.items()]
+    found: dict[str, object] = {}
+
+    def fuller(name: object) -> object:
+        if not isinstance(name, str):
+            return name
+        if name not in found:
+            mine = set(str(_key(name)).split())
+            fuller = [v for w, v in words if mine < w]
+            found[name] = fuller[0] if len(fuller) == 1 else name
+        return found[name]
+
+    return fuller
 
 
 #: a model named by its size alone, as a table's model column writes it ("0.8B", "35B-A3B")
@@ -729,10 +741,11 @@ def fill(post: Post, entries: list, groups: list) -> None:
     models = [*root.head.get("model", []), *root.body.get("model", []), *root.weak.get("model", [])]
     drafting = _drafting_kind(post)
     family = family_of(post.text)
+    fuller = _fuller_of(models)
     for e in [*entries, *groups]:
         own = e.fields.get("conditions") or {}
         if isinstance(own.get("model"), str):
-            own["model"] = _fuller(_with_family(own["model"], family), models)
+            own["model"] = fuller(_with_family(own["model"], family))
     rows: dict[str, list[dict]] = {}
     for e in entries:
         if e.kind == "claim" and e.group is not None:
@@ -742,7 +755,7 @@ def fill(post: Post, entries: list, groups: list) -> None:
         cond = g.fields.setdefault("conditions", {})
         _fill(cond, ctx.at(g.line, cond.get("model")), lambda p, mine=mine: any(_has(r, p) for r in mine))
         if isinstance(cond.get("model"), str):
-            cond["model"] = _fuller(cond["model"], models)
+            cond["model"] = fuller(cond["model"])
         if plain and "decoding" not in cond and not any(_has(r, "decoding") for r in mine):
             cond["decoding"] = "plain"
         if not cond:
@@ -766,7 +779,7 @@ def fill(post: Post, entries: list, groups: list) -> None:
         if plain and not _has(cond, "decoding") and not _has(shared, "decoding"):
             cond["decoding"] = "plain"
         if isinstance(cond.get("model"), str):
-            cond["model"] = _fuller(cond["model"], models)
+            cond["model"] = fuller(cond["model"])
         if "conditions" in e.fields:
             e.fields["conditions"] = cond
         elif cond:
