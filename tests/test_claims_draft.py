@@ -520,8 +520,10 @@ def test_draft_against_the_hand_written_claims_file():
         # the hand file's vram_peak for "the GPU held 11.76 GiB of its 12.29 GiB": the post does not
         # say peak, and the drafter writes a peak only where it does (the corpus's convention)
         "same metric": 32,
-        "same conditions (where the hand file states them)": 23,
-        "same metric and conditions": 22,
+        # 26/25 (from 23/22): "the baseline" names plain decoding, a baseline drafts nothing
+        # (draftnames, draftcommand.plain_run)
+        "same conditions (where the hand file states them)": 26,
+        "same metric and conditions": 25,
         "hand statements": 4,
         "drafted statements (todo)": "3 (0)",
         "statements matched (value and unit)": 3,
@@ -805,13 +807,20 @@ def test_section_heading_cells_and_machine_specs(tmp_path):
         c.id: (c.value, c.unit, cf.conditions_of(c).model_dump(exclude_none=True, exclude_defaults=True))
         for c in cf.claims
     }
-    machine = {"hardware": "NVIDIA GeForce RTX 3060", "build": "b4980", "engine": "llama.cpp"}
+    # the post names no drafting: plain decoding (draftcontext.fill)
+    machine = {
+        "hardware": "NVIDIA GeForce RTX 3060",
+        "build": "b4980",
+        "engine": "llama.cpp",
+        "decoding": "plain",
+    }
+    rtx5090 = {"hardware": "NVIDIA GeForce RTX 5090", "decoding": "plain"}
     assert got == {
         "t1-pp512-r1": (1200.5, "t/s", {**machine, "offload": {"n_gpu_layers": 100}, "quant": "Q4_0"}),
         "t1-pp512-r2": (1100.2, "t/s", {**machine, "offload": {"n_gpu_layers": 100}, "quant": "IQ4_XS"}),
-        "memory-bandwidth-l12": (1792, "GB/s", {"hardware": "NVIDIA GeForce RTX 5090"}),
-        "decode-tps-l12": (101, "tok/s", {"hardware": "NVIDIA GeForce RTX 5090"}),
-        "decode-tps-l12-2": (90, "tok/s", {"hardware": "NVIDIA GeForce RTX 5090"}),
+        "memory-bandwidth-l12": (1792, "GB/s", rtx5090),
+        "decode-tps-l12": (101, "tok/s", rtx5090),
+        "decode-tps-l12-2": (90, "tok/s", rtx5090),
     }
 
 
@@ -1169,7 +1178,8 @@ def test_page_shows_the_conditions_each_claim_was_drafted_with(tmp_path):
     assert line in html
     assert line == (
         '<br><small class="bb-conditions">conditions: hardware: NVIDIA GeForce RTX 4090 · engine: llama.cpp'
-        " · model: Qwen3-8B · quant: Q4_K_M · offload.n_gpu_layers: 99 · flash_attn: true</small>"
+        " · model: Qwen3-8B · quant: Q4_K_M · offload.n_gpu_layers: 99 · decoding: plain"
+        " · flash_attn: true</small>"
     )
     HEAD = {"schema": "benchbook.claims", "schema_version": 1, "source": {"kind": "post"}}
     bare = schema.ClaimsFile.model_validate(

@@ -43,9 +43,9 @@ def test_box_drawn_table_in_a_code_block_is_read():
     kinds = [b.kind for b in read_post(BOX).blocks]
     assert kinds == ["text", "table"]
     # label cells by their shape (``draftcontext.cell_conditions``): the test's tokens and depth,
-    # "c1"/"c2" requests at once
-    other1 = {"tokens_generated": 128, "depth": 0, "concurrency": 1}
-    other2 = {"tokens_generated": 128, "depth": 0, "concurrency": 2}
+    # "c1"/"c2" requests at once; the line above, "Results for 5 draft tokens:", the draft size
+    other1 = {"block_max": 5, "tokens_generated": 128, "depth": 0, "concurrency": 1}
+    other2 = {"block_max": 5, "tokens_generated": 128, "depth": 0, "concurrency": 2}
     assert _claims(BOX) == [
         ("decode_tps", "28.3", "t/s", 8, other1),
         ("ttft", "2723", "ms", 8, other1),
@@ -77,8 +77,8 @@ def test_pipe_table_without_outer_pipes_units_in_cells():
             ["", "-23%", "-37%"],
         ]
     ]
-    # a column of builds is the build (drafttable._cells_condition)
-    b1, b2 = {"build": "b4363"}, {"build": "b4365"}
+    # a column of builds is the build (drafttable._cells_condition); no drafting named: plain decoding
+    b1, b2 = {"build": "b4363", "decoding": "plain"}, {"build": "b4365", "decoding": "plain"}
     assert _claims(NO_OUTER) == [
         ("decode_tps", "31.7", "t/s", 6, b1),
         ("decode_tps", "36.1", "t/s", 6, b1),
@@ -278,7 +278,8 @@ def test_aligned_table_with_empty_cells_read_by_column_position():
             ["--spec-draft-n-max 2", "21.9", "76%"],
         ]
     ]
-    base, two = {"other": {"config": "Baseline (non-MTP)"}}, {"other": {"config": "--spec-draft-n-max 2"}}
+    # a label cell of flags is its row's setting (``draftcontext.cell_conditions``)
+    base, two = {"other": {"config": "Baseline (non-MTP)"}}, {"block_max": 2}
     assert _claims(RAGGED) == [
         ("decode_tps", "25.3", "tok/s", 3, base),
         ("decode_tps", "21.9", "tok/s", 4, two),
@@ -308,7 +309,13 @@ def test_key_value_table_header_row_is_data():
     text = "| 吞吐（tokens/s） | 1581 |\n| --- | --- |\n| 模型 | llama2-7B |\n| batch_size | 72 |\n"
     assert _claims(text) == [
         # 吞吐 is throughput (the label names it: ``toollines.label_metric``; corpus p52)
-        ("throughput", "1581", "tok/s", 1, {"model": "llama2-7B", "other": {"batch_size": "72"}}),
+        (
+            "throughput",
+            "1581",
+            "tok/s",
+            1,
+            {"model": "llama2-7B", "decoding": "plain", "other": {"batch_size": "72"}},
+        ),
     ]
 
 

@@ -94,8 +94,8 @@ POST_A = (
 )
 POST_B = POST_A.replace("# Fast\n\n", "# Fast\n\nNew: decode 99 tok/s.\n\n")
 REVIEWED = (
-    '  - {id: "decode-tps-l3", metric: "decode_tps", value: 123.5, unit: "tok/s", source_line: 3, '
-    'quote: "I got 123.4 tok/s decode.", reviewed: true}'
+    '  - {id: "decode-tps-l3", metric: "decode_tps", value: 123.5, unit: "tok/s", '
+    'conditions: {decoding: "plain"}, source_line: 3, quote: "I got 123.4 tok/s decode.", reviewed: true}'
 )
 
 

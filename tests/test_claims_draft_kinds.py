@@ -307,7 +307,7 @@ def test_sweep_bench_time_columns_are_duration_claims(tmp_path):
         ("duration-pp1024-l4", "duration", 1.55, 3, "s", "llama-sweep-bench pp1024 (T_PP)"),
         ("duration-tg256-l4", "duration", 8.437, 3, "s", "llama-sweep-bench tg256 (T_TG)"),
     ]
-    assert _set_conditions(cf, cf.claim("duration-pp1024-l4")) == {"depth": 1024}
+    assert _set_conditions(cf, cf.claim("duration-pp1024-l4")) == {"depth": 1024, "decoding": "plain"}
 
 
 def test_llama_bench_rows_have_no_time_claims(tmp_path):
@@ -408,6 +408,7 @@ def test_a_command_right_after_a_table_is_the_tables(tmp_path):
                 "quant": "Q4_K_M",
                 "offload": {"n_gpu_layers": 99},
                 "flash_attn": True,
+                "decoding": "plain",  # the header's n_max 0: drafts nothing (header_settings)
             },
         )
     ]
@@ -432,6 +433,7 @@ def test_a_command_after_prose_after_a_table_is_not_the_tables(tmp_path):
                 "model": "Qwen2.5-Coder-7B-Instruct",
                 "quant": "Q8_0",
                 "offload": {"n_gpu_layers": 40},
+                "decoding": "plain",
             },
         )
     ]

@@ -36,6 +36,7 @@ def test_a_setup_command_and_title_hold_for_every_claim_of_the_post(tmp_path):
         "type_v": "q8_0",
         "concurrency": 1,
         "sampling": "temperature 0",
+        "decoding": "plain",  # the post names no drafting
     }
 
 
@@ -54,6 +55,7 @@ def test_a_command_after_the_numbers_holds_for_its_section(tmp_path):
         "quant": "Q4_K_M",
         "ctx": 8192,
         "cap": 128,
+        "decoding": "plain",
     }
 
 
@@ -223,7 +225,12 @@ def test_a_model_column_of_sizes_takes_the_posts_one_family_and_llama_cli_p_is_t
         tmp_path,
     )
     got = [(c.value, _cond(cf, c)) for c in cf.claims]
-    common = {"hardware": "Apple M2 (Mac Mini)", "engine": "llama.cpp", "prompt": "Tell me a long story."}
+    common = {
+        "hardware": "Apple M2 (Mac Mini)",
+        "engine": "llama.cpp",
+        "prompt": "Tell me a long story.",
+        "decoding": "plain",
+    }
     assert got == [(80.5, {**common, "model": "Qwen3.5-0.8B"}), (20.5, {**common, "model": "Qwen3.5-9B"})]
     cf = _drafted(
         "# Qwen 3.5 and Gemma 3\n\n| Model | TG (t/s) |\n|---|---|\n| 0.8B | 80.5 |\n| 9B | 20.5 |\n",
@@ -249,8 +256,7 @@ def test_command_flags_that_name_a_field_prompt_cap_tokens_and_sampling():
         "quant": "Q4_0",
         "prompt": "Tell me a story.",
         "cap": 200,
-        "sampling": "temperature 0.0",
-        "other": {"top_k": "1"},
+        "sampling": "greedy",  # --top-k 1: one candidate, whatever the temperature
     }
     assert bench.conditions == {
         "engine": "llama.cpp",
@@ -287,6 +293,7 @@ def test_label_cells_by_their_shape_a_concurrency_header_and_a_cuda_build(tmp_pa
         "engine": "llama.cpp",
         "build": "b4980-cu12.4",
         "backend": "CUDA",
+        "decoding": "plain",
     }
     assert [(c.value, _cond(cf, c)) for c in cf.claims] == [
         (60.5, {**machine, "concurrency": 1}),
@@ -326,6 +333,7 @@ def test_a_command_folded_one_flag_per_line_sets_its_section(tmp_path):
     (c,) = cf.claims
     assert _cond(cf, c) == {
         "engine": "llama.cpp",
+        "build": "be0e35",
         "model": "Qwen2.5-Coder-32B-Instruct",
         "quant": "Q4_K_M",
         "offload": {"n_gpu_layers": 99},
@@ -340,15 +348,15 @@ def test_a_command_folded_one_flag_per_line_sets_its_section(tmp_path):
 
 def test_a_drafted_claim_takes_the_posts_one_kind_of_drafting(tmp_path):
     """An acceptance, or a rate with a draft size ("n-max 3"), is a drafting run: in a post about MTP
-    alone, draft-self; a plain rate beside it gets none (a title's "MTP" would hold for the whole post,
-    as a title's names do).  Control: a post naming MTP and a draft
-    model leaves it to the reader."""
+    alone, draft-self; the baseline rate beside it is plain ("the baseline", ``draftnames``), not the
+    post's kind (a title's "MTP" would hold for the whole post, as a title's names do).  Control: a
+    post naming MTP and a draft model leaves the drafting runs to the reader."""
     text = "{t}\n\nAt n-max 3 it ran 85.5 tok/s, acceptance 0.73 aggregate; the baseline ran 41.5 tok/s.\n"
     cf = _drafted(text.format(t="I tried MTP on a 7900 XTX."), tmp_path)
     got = [(c.value, _cond(cf, c).get("decoding")) for c in cf.claims]
-    assert got == [(85.5, "draft-self"), (0.73, "draft-self"), (41.5, None)]
+    assert got == [(85.5, "draft-self"), (0.73, "draft-self"), (41.5, "plain")]
     cf = _drafted(text.format(t="I tried MTP and a draft model on a 7900 XTX."), tmp_path)
-    assert [_cond(cf, c).get("decoding") for c in cf.claims] == [None, None, None]
+    assert [_cond(cf, c).get("decoding") for c in cf.claims] == [None, None, "plain"]
 
 
 def test_a_draft_is_the_same_bytes_whatever_the_hash_seed(tmp_path):
@@ -371,6 +379,28 @@ def test_a_draft_is_the_same_bytes_whatever_the_hash_seed(tmp_path):
         )
         outs.append(out.read_bytes())
     assert outs[0] == outs[1] == outs[2]
+
+
+def test_a_post_naming_no_drafting_ran_with_plain_decoding(tmp_path):
+    """No engine drafts by default: a post that never names speculative decoding, a draft model, MTP,
+    EAGLE or n-gram lookup ran its numbers with plain decoding (``draftcontext.names_drafting``).
+    Controls: a post naming drafting anywhere (in another language, or a log's ``n_drafted``) gets
+    no plain decoding where nothing near the claim says it."""
+    from benchbook.audit.draftcontext import names_drafting
+
+    cf = _drafted("# Llama 3 8B on a 3060\n\nGeneration ran at 61.5 t/s with Ollama.\n", tmp_path)
+    (c,) = cf.claims
+    assert _cond(cf, c)["decoding"] == "plain"
+    for text in (
+        "Speculative decoding is next on my list. Generation ran at 61.5 t/s.",
+        "用投机解码后生成速度 61.5 t/s。",
+        "Generation ran at 61.5 t/s.\n\n```\nn_drafted = 376\n```",
+        "Generation ran at 61.5 t/s (EAGLE-3 head).",
+    ):
+        assert names_drafting(text), text
+        cf = _drafted(text + "\n", tmp_path)
+        assert _cond(cf, cf.claims[0]).get("decoding") != "plain", text
+    assert not names_drafting("The first draught of a post on Llama 3")
 
 
 def test_pasted_output_reporting_the_device_or_model_names_them(tmp_path):

@@ -203,7 +203,7 @@ def test_a_heading_naming_a_llama_cpp_tool_names_the_engine(tmp_path):
         tmp_path,
     )
     (c,) = cf.claims
-    assert _cond(cf, c) == {"engine": "llama.cpp", "hardware": "NVIDIA GeForce RTX 3060"}
+    assert _cond(cf, c) == {"engine": "llama.cpp", "hardware": "NVIDIA GeForce RTX 3060", "decoding": "plain"}
 
 
 def test_a_yes_no_column_about_decoding_states_the_decoding(tmp_path):

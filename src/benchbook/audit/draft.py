@@ -190,9 +190,9 @@ class _Drafter(Tables, Sentences):
         claim of its rate (drafted by ``prose``/``rate_lines``, once): the tool (``method``), the
         conditions (``tokens_generated``) and the ``log`` it is kept in, added to that claim."""
         for r in stated:
-            for e in reversed(self.out.entries):
+            for e in reversed(self.by_line.get(r.line, [])):  # not every entry: per line, quadratic
                 f = e.fields
-                if e.kind == "claim" and f.get("source_line") == r.line and f.get("metric") == r.metric:
+                if f.get("metric") == r.metric:
                     if r.method and "method" not in f:
                         f["method"] = r.method
                     cond = merged(f.get("conditions") or {}, r.conditions)
@@ -400,10 +400,9 @@ class _Drafter(Tables, Sentences):
         spans: dict[int, list[tuple[int, int]]] = {}
         for r in found:
             spans.setdefault(r.line, []).append((r.start, r.end))
-        claimed: dict[int, set[str]] = {}
-        for e in self.out.entries:
-            if e.kind == "claim" and e.fields.get("source_line") is not None:
-                claimed.setdefault(e.fields["source_line"], set()).add(str(e.fields.get("value")))
+        claimed = {  # the claims of its lines (every entry read per block was quadratic in a long post)
+            line: {str(e.fields.get("value")) for e in self.by_line.get(line, [])} for line, _ in pieces
+        }
         for line, t in pieces:
             for n in numbers(t):
                 if n.unit is None or any(a <= n.start < b for a, b in spans.get(line, ())):
@@ -419,15 +418,21 @@ class _Drafter(Tables, Sentences):
         them against, not more claims; a log pasted with nothing said of it states its numbers
         itself.  The claims go where the log is in the post."""
         cited = {e.fields.get("log") for e in self.out.entries if e.kind == "claim"}
+        into: dict[int, list[Entry]] = {}  # where -> the claims that go there, the earlier log's first
         for at, timed, log in reversed(self.timing_logs):
             if log in cited:
                 continue
             before = len(self.out.entries)
             for r in timed:
                 self.result_claim(r, log)
-            added = self.out.entries[before:]
+            into[at] = self.out.entries[before:] + into.get(at, [])
             del self.out.entries[before:]
-            self.out.entries[at:at] = added
+        if into:  # put in at once: one insertion per log moved every entry after it, per log
+            entries, self.out.entries = self.out.entries, []
+            for k in range(len(entries) + 1):
+                self.out.entries += into.get(k, [])
+                if k < len(entries):
+                    self.out.entries.append(entries[k])
 
 
 def _rate_unit(text: str) -> str | None:

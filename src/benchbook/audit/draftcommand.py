@@ -23,6 +23,7 @@ value: each row says.
 
 from __future__ import annotations
 
+import json
 import re
 import shlex
 from dataclasses import dataclass, field
@@ -35,7 +36,7 @@ _TOOL = re.compile(
     r"(?P<tool>llama-(?:server|bench|cli|sweep-bench|batched-bench|speculative-simple|speculative)|"
     r"main|server|vllm\s+(?:bench\s+)?serve|vllm\s+bench\s+(?:latency|throughput)|"
     r"python3?\s+-m\s+(?:vllm\.entrypoints\S*|sglang\.launch_server|sglang\.bench_\w+))"
-    r"(?:-[0-9a-f]{6,40})?(?:\.exe)?(?=\s|$)"
+    r"(?:-(?P<build>[0-9a-f]{6,40}))?(?:\.exe)?(?=\s|$)"
 )
 #: flag -> (condition path, kind): kind int | str | fa | model | draft | flag
 _FLAGS: dict[str, tuple[str, str]] = {
@@ -61,6 +62,18 @@ _FLAGS: dict[str, tuple[str, str]] = {
     "--draft-max": ("block_max", "int"),
     "--draft": ("block_max", "int"),
     "--draft-n": ("block_max", "int"),
+    "--spec-draft-n-max": ("block_max", "int"),
+    "--draft-n-max": ("block_max", "int"),
+    "--num-speculative-tokens": ("block_max", "int"),
+    "--num-spec-tokens": ("block_max", "int"),
+    "--speculative-num-steps": ("block_max", "int"),
+    "--spec-type": ("other.spec_type", "spec"),
+    "--speculative-algorithm": ("other.speculative_algorithm", "spec"),
+    "--speculative-algo": ("other.speculative_algorithm", "spec"),
+    "--speculative-model": ("other.draft_model", "draft"),
+    "--speculative-draft-model-path": ("other.draft_model", "draft"),
+    "--speculative-draft": ("other.draft_model", "draft"),
+    "--speculative-config": ("other.speculative_config", "config"),
     "-md": ("other.draft_model", "draft"),
     "--model-draft": ("other.draft_model", "draft"),
     "-np": ("concurrency", "int"),
@@ -71,7 +84,18 @@ _FLAGS: dict[str, tuple[str, str]] = {
     "-d": ("depth", "int"),
     "--quantization": ("quant", "str"),
     "--cpu-moe": ("other.cpu_moe", "flag"),
+    "--max-tokens": ("cap", "int"),
+    "--max-new-tokens": ("cap", "int"),
+    "--n-predict": ("cap", "int"),
+    "--random-output-len": ("cap", "int"),
+    "--sharegpt-output-len": ("cap", "int"),
+    "--output-len": ("cap", "int"),
+    "--max-concurrency": ("concurrency", "int"),
 }
+#: the drafting a ``--spec-type``/``--speculative-algorithm`` value or a ``--speculative-config``
+#: method names: the model's own heads (MTP; SGLang's NEXTN) draft for themselves, anything else
+#: (a draft model, EAGLE heads, n-gram lookup) is speculative decoding
+_SELF_DRAFTING = re.compile(r"mtp|nextn", re.IGNORECASE)
 #: flags that take no value (the next word is not theirs)
 _NO_VALUE = frozenset({"--cpu-moe", "--no-mmap", "--mlock", "--jinja", "--verbose", "-v", "--cont-batching"})
 #: a llama.cpp quantisation type by its parts (ggml's Q4_0, Q4_K_M, IQ3_XXS, TQ1_0, Q4_0_4_4;
@@ -163,12 +187,13 @@ def conditions_of(tool: str, words: list[str]) -> dict:
         if takes and not eq and (value.startswith("-") and not re.fullmatch(r"-\d+", value)):
             value = ""  # the next word is a flag: this one had no value (-fa before newer builds)
         i += 1 + (takes and not eq and value != "")
-        spec = _FLAGS.get(flag)
+        # vLLM and SGLang take ``--num_speculative_tokens`` for ``--num-speculative-tokens``
+        spec = _FLAGS.get(flag) or _FLAGS.get(flag[:2] + flag[2:].replace("_", "-"))
         if spec is None:
             put_path(out, "other." + flag.lstrip("-").replace("-", "_"), value or True)
             continue
         path, kind = spec
-        if "," in value:  # llama-bench's list: no one value
+        if "," in value and kind != "config":  # llama-bench's list: no one value
             continue
         if kind == "int" and re.fullmatch(r"\d+", value):
             put_path(out, path, int(value))
@@ -185,14 +210,42 @@ def conditions_of(tool: str, words: list[str]) -> dict:
             if quant:
                 out.setdefault("quant", quant)
         elif kind == "draft" and value:
-            put_path(out, path, model_and_quant(value)[0])
+            if not re.fullmatch(r"\[\w+\]", value):  # vLLM's "[ngram]": no model
+                put_path(out, path, model_and_quant(value)[0])
             out["decoding"] = "speculative"
+        elif kind == "spec" and value:
+            put_path(out, path, value)
+            out["decoding"] = "draft-self" if _SELF_DRAFTING.search(value) else "speculative"
+        elif kind == "config" and value:
+            _speculative_config(value, out)
         elif kind == "flag":
             put_path(out, path, True)
         elif kind == "str" and value:
             put_path(out, path, value)
     _named_others(tool, out)
     return out
+
+
+def _speculative_config(text: str, out: dict) -> None:
+    """vLLM's ``--speculative-config '{"method": "eagle3", "model": "...", "num_speculative_tokens":
+    3}'``: ``decoding`` (``_SELF_DRAFTING`` for an MTP method), ``block_max`` and the draft model;
+    the text kept under ``other`` where it is no JSON object."""
+    try:
+        config = json.loads(text)
+    except ValueError:
+        config = None
+    if not isinstance(config, dict):
+        put_path(out, "other.speculative_config", text)
+        return
+    method = str(config.get("method") or "")
+    out["decoding"] = "draft-self" if _SELF_DRAFTING.search(method) else "speculative"
+    if method:
+        put_path(out, "other.spec_type", method)
+    n = config.get("num_speculative_tokens")
+    if isinstance(n, int) and not isinstance(n, bool):
+        out["block_max"] = n
+    if isinstance(config.get("model"), str):
+        put_path(out, "other.draft_model", model_and_quant(config["model"])[0])
 
 
 def _named_others(tool: str, out: dict) -> None:
@@ -210,12 +263,44 @@ def _named_others(tool: str, out: dict) -> None:
         n = other.get(flag)
         if isinstance(n, str) and n.isdigit():
             out["tokens_generated" if bench else "cap"] = int(other.pop(flag))
-    for flag in ("temp", "temperature"):
+    sampling = []
+    for flag, word in (
+        ("temp", "temperature"),
+        ("temperature", "temperature"),
+        ("top_p", "top-p"),
+        ("top_k", "top-k"),
+        ("min_p", "min-p"),
+    ):
         t = other.get(flag)
         if isinstance(t, str) and re.fullmatch(r"\d+(?:\.\d+)?", t):
-            out["sampling"] = f"temperature {other.pop(flag)}"
+            sampling.append((word, other.pop(flag)))
+    if ("top-k", "1") in sampling:
+        out["sampling"] = "greedy"  # one candidate: the most likely token, whatever the temperature
+    elif sampling:
+        out["sampling"] = ", ".join(f"{w} {v}" for w, v in sampling)
     if "other" in out and not out["other"]:
         del out["other"]
+
+
+#: ``other`` keys of the drafting flags (``--model-draft``, ``-ngld``, ``--draft-p-min``, ``--spec-type``,
+#: vLLM's ``--ngram-prompt-lookup-max``, SGLang's ``--speculative-eagle-topk``)
+_DRAFTING_OTHER = re.compile(r"draft|spec|ngld|lookup|eagle", re.IGNORECASE)
+
+
+def plain_run(conditions: dict) -> None:
+    """Drop the drafting settings (``block_max`` and the drafting flags under ``other``) from the
+    conditions of a run with ``decoding: plain``, changed in place: the baseline measured beside a
+    speculative command drafts nothing ("Baseline: 40 t/s" under ``llama-server -md ... --draft-max
+    8``)."""
+    if conditions.get("decoding") != "plain":
+        return
+    conditions.pop("block_max", None)
+    other = conditions.get("other")
+    if isinstance(other, dict):
+        for key in [k for k in other if _DRAFTING_OTHER.search(k)]:
+            del other[key]
+        if not other:
+            del conditions["other"]
 
 
 def command_lines(lines: list[tuple[int, str]]) -> list[Command]:
@@ -249,6 +334,9 @@ def command_lines(lines: list[tuple[int, str]]) -> list[Command]:
         if not any(w.startswith("-") for w in words) and not tool.startswith("vllm"):
             i += 1
             continue  # "llama-bench for reference:": the tool named in prose, no command
-        out.append(Command(tool, n, last, f"{tool} {joined}".strip(), conditions_of(tool, words)))
+        conditions = conditions_of(tool, words)
+        if m.group("build"):  # "llama-server-be0e35": a binary named after its build's commit
+            conditions["build"] = m.group("build")
+        out.append(Command(tool, n, last, f"{tool} {joined}".strip(), conditions))
         i += 1
     return out

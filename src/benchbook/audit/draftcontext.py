@@ -33,6 +33,7 @@ import bisect
 import copy
 import re
 import shlex
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from .draftcommand import command_lines, conditions_of, put_path
@@ -75,6 +76,9 @@ _HEADING_ONLY = frozenset({"decoding"})
 _CLAUSE_WORDS = frozenset({"decoding", "flash_attn"})
 
 _K = r"(?P<n>\d+(?:\.\d+)?)\s?(?P<k>[kK])?"
+_ENGINE_WORDS = (
+    r"(?P<e>llama\.cpp|ik_llama\.cpp|vllm|sglang|ollama|mlx-lm|lm studio|exllamav2|tensorrt-llm|koboldcpp)"
+)
 #: settings written in words: pattern -> condition path (the value from the groups, ``_setting``)
 _SETTINGS: list[tuple[re.Pattern, str]] = [
     (
@@ -86,6 +90,14 @@ _SETTINGS: list[tuple[re.Pattern, str]] = [
     (
         re.compile(
             rf"\b(?:context(?:[ _-](?:length|size|window))?|ctx(?:[ _-]size)?|n_ctx)\s*(?:=|:|of)?\s*{_K}\b",
+            re.I,
+        ),
+        "ctx",
+    ),
+    # the context in Russian, Chinese, Japanese, Korean ("контекстом (4096 токенов)", "上下文 8192")
+    (
+        re.compile(
+            rf"(?:контекст\w*|上下文(?:长度)?|コンテキスト(?:長)?|컨텍스트)\s*[:：=(（]?\s*{_K}(?![\d.])",
             re.I,
         ),
         "ctx",
@@ -107,8 +119,14 @@ _SETTINGS: list[tuple[re.Pattern, str]] = [
         "kv",
     ),
     (
+        # "temperature 0", "temp=0.7", "Temperature is set to 0.0", "at a temperature of 0.6", a
+        # request's "temperature": 0.1, "температурой (0.7)", "温度 0.7"; a GPU's 85 degrees is none
+        # (``_settings``: a sampling temperature is at most 2)
         re.compile(
-            r"(?<![\w-])(?:--temp(?:erature)?|temperature|temp)\s*(?:=|:)?\s*(?P<n>\d+(?:\.\d+)?)\b", re.I
+            r"(?<![\w-])(?:--temp(?:erature)?|temperature|temp|температур\w*|温度)[\"'\\]*\s*"
+            r"(?:(?:is|was)\s+)?(?:(?:set|fixed)\s+)?(?:to|of|at|=|:|：|为|設定)?\s*[(（\"']?\s*"
+            r"(?P<n>\d+(?:\.\d+)?)(?![\d.]|\s?°|\s?C\b)",
+            re.I,
         ),
         "sampling",
     ),
@@ -116,22 +134,103 @@ _SETTINGS: list[tuple[re.Pattern, str]] = [
     (
         re.compile(
             r"(?<![\w.])(?P<n>\d+)\s+(?:output|generated|new|gen)\s+tokens\b"
-            r"|\btokens generated\s*[:=]\s*(?P<m>\d+)",
+            r"|\btokens generated\s*[:=]\s*(?P<m>\d+)"
+            # "a 256-token summarization output", "generating 512 tokens", "512 gen" (llama-bench's tg512)
+            r"|(?<![\w.])(?P<o>\d+)-token\s+(?:[^\W\d]+\s+){0,2}(?:output|generation|completion)\b"
+            r"|\bgenerat(?:e|ed|es|ing)\s+(?P<g>\d+)\s+tokens\b|(?<![\w.])(?P<b>\d+)\s+gen\b",
             re.I,
         ),
         "generated",
     ),
     (re.compile(r"(?<![\w-])(?:--parallel|-np)[ =](?P<n>\d+)\b"), "concurrency"),
+    # a draft size in words: "n-max 3", "n_max=6", "draft-max: 8", "num_speculative_tokens=5",
+    # "num spec tokens=1", "num_steps=8", "k=4", "MTP n=4", "draft 5 tokens", "5 draft tokens" (not
+    # one of a list: "4, 5 and 6 draft tokens" names no one size)
+    (
+        re.compile(
+            r"(?:\b(?:spec[-_ ])?(?:n[-_ ]?max|draft[-_ ](?:n[-_ ])?max|draft[-_ ](?:size|length|len))"
+            r"|\bnum[-_ ]spec(?:ulative)?[-_ ]tokens|\b(?:speculative[-_ ])?num[-_ ]steps"
+            r"|(?<![\w-])(?<!top )k|\b(?:MTP|EAGLE-?\d?|draft(?:ing)?)\s+n)"
+            r"\s*(?:=|:)?\s*(?P<n>\d{1,3})(?![\w.%]|\s?[–-]\s?\d)"
+            r"|\bdraft(?:ing)?\s+(?P<m>\d{1,3})\s+tokens\b"
+            r"|(?<![\d,]\s)(?<!\band\s)(?<!\bor\s)(?<![\d.,/–-])(?P<l>\d{1,3})\s+(?:draft(?:ed)?|speculative)\s+tokens\b",
+            re.I,
+        ),
+        "block",
+    ),
     (re.compile(r"\b(?:single|one)[ -](?:request|user|stream|slot)\b", re.I), "single"),
     (
         re.compile(
-            r"(?<![\w./-])(?P<e>llama\.cpp|ik_llama\.cpp|vllm|sglang|ollama|mlx-lm|lm studio|exllamav2|"
-            r"tensorrt-llm|koboldcpp)\s+(?:version\s+)?(?P<v>v?\d+\.\d+(?:\.\d+)*(?:\.post\d+)?)(?![\w.])",
+            # ASCII bounds: "使用Ollama 0.15.2在" (a CJK character is a word character)
+            rf"(?<![A-Za-z0-9_./-]){_ENGINE_WORDS}\s+(?:version\s+)?(?P<v>v?\d+\.\d+(?:\.\d+)*(?:\.post\d+)?)"
+            r"(?![A-Za-z0-9_.])",
             re.I,
         ),
         "version",
     ),
+    # a commit the post ran: an engine's name with it ("llama.cpp `9ba73fd`", "vLLM @ 5cbc982"), a
+    # key naming it ("vllm_commit": "5cbc982", commit=5cbc982), a full 40-digit SHA anywhere outside a
+    # link (a script's short hash, "probe.py at 70a699e4", is none); llama.cpp's build number
+    # written without its "b" ("Llama.cpp 5215 (5f5e39e1)", "llama.cpp build 5215")
+    (
+        re.compile(
+            rf"(?<![A-Za-z0-9_./-]){_ENGINE_WORDS}\s*(?:commit|@|at)?\s*[:=]?\s*`?(?P<h>(?=[a-f]*\d)(?=\d*[a-f])[0-9a-f]{{7,40}})`?(?![\w.])"
+            r"|(?<![\w-])(?:\w+_)?commit[\"']?\s*[:=]\s*[\"']?(?P<k>[0-9a-f]{7,40})(?![\w.])"
+            r"|(?<![\w/#:.=-])(?P<s>[0-9a-f]{40})(?![\w/])"
+            r"|(?<![A-Za-z0-9_./-])(?:llama\.cpp|ik_llama\.cpp)\s+(?:build\s+)?(?P<n>\d{4,5})(?![\w.]|\s?(?:t/s|tok|tokens|ms|%))",
+            re.I,
+        ),
+        "commit",
+    ),
 ]
+#: a request's parameters in a code block (a curl body's ``"temperature": 0.1``, Python's
+#: ``SamplingParams(temperature=0, max_tokens=256)``, a log's ``temp = 0.800``): the sampling and the cap
+#: on the tokens each request generates
+_REQUEST: list[tuple[re.Pattern, str]] = [
+    (
+        re.compile(r"(?<![\w-])[\\\"']*(?:temperature|temp)[\\\"']*\s*[:=]\s*(?P<n>\d+(?:\.\d+)?)(?![\d.])"),
+        "sampling",
+    ),
+    (
+        re.compile(
+            r"(?<![\w-])[\\\"']*(?:max_tokens|max_new_tokens|max_completion_tokens|n_predict|num_predict)"
+            r"[\\\"']*\s*[:=]\s*(?P<n>\d+)(?![\d.])"
+        ),
+        "cap",
+    ),
+    # a run's record of its build: "vllm_commit": "5cbc982", commit=5cbc982
+    (
+        re.compile(r"(?<![\w-])(?:\w+_)?commit[\\\"']*\s*[:=]\s*[\\\"']*(?P<n>[0-9a-f]{7,40})(?![\w.])"),
+        "build",
+    ),
+]
+#: the backend a build's own words name: a CMake flag ("-DGGML_CUDA=ON", "GGML_CUDA_FORCE_MMQ",
+#: "LLAMA_CUBLAS", "GGML_HIP"), a "Backend: vulkan0" line, "CPU-only"
+_BACKEND_WORDS = re.compile(
+    r"(?<![A-Za-z])D?(?:GGML|LLAMA)_(?P<f>CUDA|CUBLAS|VULKAN|METAL|HIP|HIPBLAS|SYCL|OPENCL)(?![A-Za-z])"
+    r"|\bbackend\s*[:=]\s*(?P<k>cuda|vulkan|metal|rocm|hip|sycl|opencl|cpu)\d*\b"
+    r"|\b(?P<c>CPU)[- ]only\b",
+    re.IGNORECASE,
+)
+_BACKEND_NAMES = {
+    "cuda": "CUDA",
+    "cublas": "CUDA",
+    "vulkan": "Vulkan",
+    "metal": "Metal",
+    "hip": "ROCm",
+    "hipblas": "ROCm",
+    "rocm": "ROCm",
+    "sycl": "SYCL",
+    "opencl": "OpenCL",
+    "cpu": "CPU",
+}
+
+
+def _backends(text: str, out: list[tuple[str, object]]) -> None:
+    for m in _BACKEND_WORDS.finditer(text):
+        out.append(("backend", _BACKEND_NAMES[(m.group("f") or m.group("k") or m.group("c")).lower()]))
+
+
 #: inline code that is a list of flags without a tool: `-np 1 -fa on -ctk q8_0`
 _FLAGS_ONLY = re.compile(r"^\s*-{1,2}[A-Za-z][\w-]*(?:[ =]\S+)?(?:\s+-{1,2}[A-Za-z][\w-]*(?:[ =]\S+)?)*\s*$")
 
@@ -184,9 +283,12 @@ def _settings(text: str, out: list[tuple[str, object]]) -> None:
                 t = m.group("t").lower().replace(" ", "_")
                 out += [("type_k", t), ("type_v", t)]
             elif kind == "sampling":
-                out.append(("sampling", f"temperature {m.group('n')}"))
+                if float(m.group("n")) <= 2:
+                    out.append(("sampling", f"temperature {m.group('n')}"))
+            elif kind == "block":
+                out.append(("block_max", int(m.group("n") or m.group("m") or m.group("l"))))
             elif kind == "generated":
-                out.append(("tokens_generated", int(m.group("n") or m.group("m"))))
+                out.append(("tokens_generated", int(next(g for g in m.group("n", "m", "o", "g", "b") if g))))
             elif kind == "greedy":
                 out.append(("sampling", "greedy"))
             elif kind == "concurrency":
@@ -195,6 +297,8 @@ def _settings(text: str, out: list[tuple[str, object]]) -> None:
                 out.append(("concurrency", 1))
             elif kind == "version":
                 out.append(("build", m.group("v")))
+            elif kind == "commit":
+                out.append(("build", m.group("h") or m.group("k") or m.group("s") or m.group("n")))
 
 
 def stated(lines: list[tuple[int, str]], kind: str, heading: bool = False) -> list[tuple[str, object]]:
@@ -227,6 +331,16 @@ def _stated(
             if report:
                 paths = ("model", "quant") if report.group("label").lower() == "model" else ("hardware",)
                 out += [(x.path, x.value) for x in mentions(report.group("value")) if x.path in paths]
+        text = " ".join(t for _, t in rest)
+        for pat, what in _REQUEST:  # and a request's parameters
+            for r in pat.finditer(text):
+                if what == "cap":
+                    out.append(("cap", int(r.group("n"))))
+                elif what == "build":
+                    out.append(("build", r.group("n")))
+                elif float(r.group("n")) <= 2:
+                    out.append(("sampling", f"temperature {r.group('n')}"))
+        _backends(text, out)  # and a build's or a run's own words for its backend
         return commands, list(dict.fromkeys(out))
     for n, t in rest:
         for code in re.findall(r"`([^`]+)`", t):
@@ -253,6 +367,7 @@ def _stated(
     if engine is not None:  # "端到端推理延迟(llama-cli)": the tool's engine
         out.append(("engine", engine))
     _settings(text, out)
+    _backends(text, out)
     return commands, list(dict.fromkeys(out))
 
 
@@ -282,6 +397,8 @@ class Scope:
     known: dict[str, tuple[bool, object]] = field(default_factory=dict)
     #: the children's first lines, for finding the child around a line (``Context.chain``)
     firsts: list[int] = field(default_factory=list)
+    #: paths the scope states for itself only, not for the scopes around it
+    local: set[str] = field(default_factory=set)
 
     def value(self, path: str) -> tuple[bool, object]:
         if path not in self.known:
@@ -338,6 +455,13 @@ def cell_conditions(cell: str) -> dict[str, object]:
     ``concurrency: 4``, "C1 greedy" -> 1; ``_CELL_TEST``: "pp2048 tg128 @ d4096" ->
     ``tokens_generated: 128``, ``depth: 4096``), empty when it is no such cell."""
     text = cell.strip().strip("*_`")
+    if _FLAGS_ONLY.match(text):  # "--spec-draft-n-max 2", "-ngl 99 -fa on": a row of that setting
+        try:
+            words = shlex.split(text)
+        except ValueError:
+            words = text.split()
+        flat = _flat(conditions_of("flags", words))
+        return {k: v for k, v in flat.items() if k in CARRIED and k not in ("engine", "model", "quant")}
     m = _CELL_CONCURRENCY.fullmatch(text)
     if m and int(m.group(1)) >= 1:
         return {"concurrency": int(m.group(1))}
@@ -350,11 +474,27 @@ def cell_conditions(cell: str) -> dict[str, object]:
     return {}
 
 
+def header_settings(header: str) -> dict[str, object]:
+    """The draft size a value column's header states for its column ("MTP (n_max=6 --spec-draft-p-min
+    0.75)", "`n_max:16`", "k=4 tok/s": ``block_max``; a size of 0, the column beside them that drafts
+    nothing: ``decoding: plain``), empty when it states none or several."""
+    sizes = {v for p, v in stated([(0, header)], "text", heading=True) if p == "block_max"}
+    if len(sizes) != 1:
+        return {}
+    size = sizes.pop()
+    return {"decoding": "plain"} if size == 0 else {"block_max": size}
+
+
 def _same_model(a: object, b: object) -> bool:
     """Whether two model names (``_key``) may name one model: the words of one among the other's
     ("Qwen3.6 35B" and "Qwen3.6-35B-A3B")."""
     wa, wb = set(str(a).split()), set(str(b).split())
     return wa <= wb or wb <= wa
+
+
+def _measures(lines: list[tuple[int, str]]) -> bool:
+    """Whether a block's text states a measurement: a number with a unit ("141 t/s")."""
+    return any(n.unit for n in numbers(" ".join(t for _, t in lines)))
 
 
 def _caption(block: Block) -> bool:
@@ -422,6 +562,10 @@ class Context:
             else:
                 commands, names = _stated(lines, block.kind)
                 _add(scope.body, names)
+                if "block_max" in scope.body and block.kind == "text" and _measures(lines):
+                    # "with a draft model (--draft-max 16) it reached 141 t/s": the size of the
+                    # sentence's drafting arm, not of the section (a settings line states no rate)
+                    scope.local.add("block_max")
             stack[-1].children.append(scope)
             for line, got in commands:
                 model = next((_key(v) for k, v in got if k == "model"), None)
@@ -448,7 +592,7 @@ class Context:
             # itself; a section's one command line holds for all of it ("Command used:" below a table)
             apart = child.level == 7 and held > 1 or "hardware" in child.head
             for path, values in (*child.head.items(), *child.body.items()):
-                if path in _HEADING_ONLY:
+                if path in _HEADING_ONLY or path in child.local:
                     continue  # a section's decoding is its own: "### With MTP" is one arm of the post
                 (scope.weak if apart else scope.body).setdefault(path, []).extend(values)
             for path, values in child.weak.items():
@@ -507,15 +651,26 @@ def _has(conditions: dict, path: str) -> bool:
     return True
 
 
-def _fuller(name: object, named: list[object]) -> object:
-    """The one name among ``named`` (the post's model names) that says what ``name`` says and more
-    ("Qwen3.6 35B" -> "Qwen3.6-35B-A3B", "Mistral-7B" -> "Mistral-7B-Instruct-v0.3": the post
-    names the model in full once and shortly elsewhere); ``name`` itself when none or several do."""
-    if not isinstance(name, str):
-        return name
-    words = set(str(_key(name)).split())
-    fuller = {_key(v): v for v in named if isinstance(v, str) and words < set(str(_key(v)).split())}
-    return next(iter(fuller.values())) if len(fuller) == 1 else name
+def _fuller_of(named: list[object]) -> Callable[[object], object]:
+    """``fuller(name)``: the one name among ``named`` (the post's model names) that says what
+    ``name`` says and more ("Qwen3.6 35B" -> "Qwen3.6-35B-A3B", "Mistral-7B" ->
+    "Mistral-7B-Instruct-v0.3": the post names the model in full once and shortly elsewhere);
+    ``name`` itself when none or several do.  ``named``'s words are read once and each name's
+    answer found once (per claim, every name of a long post was read again: quadratic)."""
+    keyed = {_key(v): v for v in named if isinstance(v, str)}  # the last name of each key
+    words = [(set(str(k).split()), v) for k, v in keyed.items()]
+    found: dict[str, object] = {}
+
+    def fuller(name: object) -> object:
+        if not isinstance(name, str):
+            return name
+        if name not in found:
+            mine = set(str(_key(name)).split())
+            fuller = [v for w, v in words if mine < w]
+            found[name] = fuller[0] if len(fuller) == 1 else name
+        return found[name]
+
+    return fuller
 
 
 #: a model named by its size alone, as a table's model column writes it ("0.8B", "35B-A3B")
@@ -555,21 +710,42 @@ def _drafting_kind(post: Post) -> str | None:
     return kinds.pop() if len(kinds) == 1 else None
 
 
+#: any word of drafting (speculative decoding, a draft model, MTP, EAGLE, Medusa, n-gram or prompt
+#: lookup, a draft size, an acceptance), in the languages of the corpus: a post naming none ran
+#: every number with plain decoding, every engine's default (``fill``)
+_DRAFTING_WORD = re.compile(
+    r"specul|draft|\bMTP\b|\bEAGLE\d?\b|\bMedusa\b|\bn-?gram|lookahead|prompt[- _]lookup|"
+    r"(?<![\w-])spec[-_ ]|\bDFlash|\bacceptance\b|\baccept(?:ed)? (?:rate|length|len)\b|\bn[-_]max\b|"
+    r"(?<![\w-])-md\b|投机|推测|投機|推測|ドラフト|спекул|черновик|추측|드래프트",
+    re.IGNORECASE,
+)
+
+
+def names_drafting(text: str) -> bool:
+    """Whether ``text`` names any kind of drafting (``_DRAFTING_WORD``: "speculative", "draft
+    model", "MTP", "EAGLE-3", "n-gram", "--spec-type", "acceptance rate", 投机解码, спекулятивное)."""
+    return _DRAFTING_WORD.search(text) is not None
+
+
 def fill(post: Post, entries: list, groups: list) -> None:
     """Add each drafted claim's and group's context (``Context.at`` of its line) under the conditions
     it states (module doc): ``entries`` and ``groups`` are ``draft.Entry`` and ``draft.Group``
     objects (``fields`` with ``conditions``, ``source_line``; a group's ``line``), changed in place.
     A condition any row of a group states is left to the rows; a build is not added where the entry
-    names another engine than the context's."""
+    names another engine than the context's.  A post that names no drafting at all
+    (``names_drafting``) gives every claim and group ``decoding: plain``: speculative decoding is
+    something a post about it says, and no engine drafts by default."""
     ctx = Context(post)
+    plain = not names_drafting(post.text)
     root = ctx.root
     models = [*root.head.get("model", []), *root.body.get("model", []), *root.weak.get("model", [])]
     drafting = _drafting_kind(post)
     family = family_of(post.text)
+    fuller = _fuller_of(models)
     for e in [*entries, *groups]:
         own = e.fields.get("conditions") or {}
         if isinstance(own.get("model"), str):
-            own["model"] = _fuller(_with_family(own["model"], family), models)
+            own["model"] = fuller(_with_family(own["model"], family))
     rows: dict[str, list[dict]] = {}
     for e in entries:
         if e.kind == "claim" and e.group is not None:
@@ -579,7 +755,9 @@ def fill(post: Post, entries: list, groups: list) -> None:
         cond = g.fields.setdefault("conditions", {})
         _fill(cond, ctx.at(g.line, cond.get("model")), lambda p, mine=mine: any(_has(r, p) for r in mine))
         if isinstance(cond.get("model"), str):
-            cond["model"] = _fuller(cond["model"], models)
+            cond["model"] = fuller(cond["model"])
+        if plain and "decoding" not in cond and not any(_has(r, "decoding") for r in mine):
+            cond["decoding"] = "plain"
         if not cond:
             g.fields.pop("conditions")
     by_id = {g.id: g for g in groups}
@@ -591,10 +769,6 @@ def fill(post: Post, entries: list, groups: list) -> None:
         metric = e.fields.get("metric") or group_fields.get("metric")
         # its own copy: the cells of a table row share one conditions dict
         cond = copy.deepcopy(e.fields.get("conditions") or {})
-        drafted = _has(cond, "block_max") or _has(shared, "block_max") or metric == "acceptance_rate"
-        if drafting and drafted and not _has(cond, "decoding") and not _has(shared, "decoding"):
-            # a draft size or an acceptance: a drafting run, of the post's one kind
-            cond["decoding"] = drafting
         own = cond.get("model") or shared.get("model")
         around = ctx.at(int(e.fields["source_line"]), own)
         if e.fields.get("origin"):
@@ -604,8 +778,15 @@ def fill(post: Post, entries: list, groups: list) -> None:
         _fill(cond, around, lambda p, shared=shared: _has(shared, p))
         if not builds_engine(cond.get("build"), cond.get("engine") or shared.get("engine")):
             del cond["build"]  # "21% faster than Ollama" after "llama.cpp b4000": not Ollama's build
+        drafted = _has(cond, "block_max") or _has(shared, "block_max") or metric == "acceptance_rate"
+        if drafting and drafted and not _has(cond, "decoding") and not _has(shared, "decoding"):
+            # a draft size (its own or its scope's: "MTP n=4" in the setup) or an acceptance: a
+            # drafting run, of the post's one kind
+            cond["decoding"] = drafting
+        if plain and not _has(cond, "decoding") and not _has(shared, "decoding"):
+            cond["decoding"] = "plain"
         if isinstance(cond.get("model"), str):
-            cond["model"] = _fuller(cond["model"], models)
+            cond["model"] = fuller(cond["model"])
         if "conditions" in e.fields:
             e.fields["conditions"] = cond
         elif cond:
@@ -620,6 +801,8 @@ def _fill(cond: dict, context: dict[str, object], taken) -> None:
     for path, value in context.items():
         if _has(cond, path) or taken(path):
             continue
+        if path == "block_max" and cond.get("decoding") == "plain":
+            continue  # a baseline drafts nothing: the draft size around it is the drafting arm's
         if path == "build" and "engine" in cond and cond["engine"] != context.get("engine"):
             continue
         put_path(cond, path, value)

@@ -24,7 +24,9 @@ from __future__ import annotations
 import bisect
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
+from .draftcommand import plain_run
 from .draftnames import builds_engine, engines_in, mentions
 from .draftprose import Number
 from .post import Post
@@ -235,10 +237,20 @@ def _bare_key(header: str) -> str:
     return re.sub(r"\s+", " ", h)
 
 
-def sentence_bounds(text: str) -> list[int]:
+class Bounds(list):
+    """Where the sentences of a text start (``sentence_bounds``), and each sentence once cut out
+    (``found``: its index -> ``sentence_at``'s answer): cutting it out again for each of its numbers
+    copied the sentence per number, quadratic in a long sentence of many numbers."""
+
+    def __init__(self, starts: list[int]):
+        super().__init__(starts)
+        self.found: dict[int, tuple[int, str]] = {}
+
+
+def sentence_bounds(text: str) -> Bounds:
     """Where the sentences of ``text`` start, and ``len(text) + 1``: ``sentence_at``'s ``bounds``."""
     # a full stop of Chinese or Japanese ends a sentence with no space after it ("…一倍。这不是…")
-    return (
+    return Bounds(
         [0]
         + [
             m.end()
@@ -258,9 +270,13 @@ def sentence_at(text: str, start: int, bounds: list[int] | None = None) -> tuple
     (quadratic in a long sentence) and found an earlier sentence of the same words."""
     bounds = bounds if bounds is not None else sentence_bounds(text)
     k = bisect.bisect_right(bounds, start) - 1
+    found = bounds.found if isinstance(bounds, Bounds) else {}
+    if k in found:
+        return found[k]
     a, b = (bounds[k], bounds[k + 1]) if 0 <= k < len(bounds) - 1 else (0, len(text))
     raw = text[a:b]
-    return a + len(raw) - len(raw.lstrip()), raw.strip()
+    found[k] = (a + len(raw) - len(raw.lstrip()), raw.strip())
+    return found[k]
 
 
 def set_path(d: dict, path: str, value) -> None:
@@ -346,10 +362,16 @@ def number_fields(n: Number) -> dict:
     return fields
 
 
+#: the most characters of its sentence an entry quotes (``quote``, a statement's ``statement``): a
+#: sentence of thousands of numbers quoted whole by each made the claims file quadratic in it
+QUOTE = 500
+
+
 def source_fields(line: int, quote: str) -> dict:
     """Where an entry came from: ``source_line`` (where known, else none) and ``quote`` (stripped, at
-    most 500 characters)."""
-    return {"source_line": line, "quote": quote.strip()[:500]} if line else {"quote": quote.strip()[:500]}
+    most ``QUOTE`` characters)."""
+    cut = quote.strip()[:QUOTE]
+    return {"source_line": line, "quote": cut} if line else {"quote": cut}
 
 
 class DraftCore:
@@ -373,6 +395,10 @@ class DraftCore:
         self.claim_ids: list[str] = []
         self.groups: dict[str, Group] = {}
         self.profile: dict[str, tuple[str | None, set[str]]] = {}
+        #: source line -> the claims drafted from it, in order (``result_details``, ``code_unplaced``)
+        self.by_line: dict[int, list[Entry]] = {}
+        #: word -> where in ``claim_ids`` the claims whose profile holds it are (``scored``)
+        self.by_word: dict[str, list[int]] = {}
         #: each claim's words before its number in a sentence ("baseline" in "baseline 42.45 tok/s")
         self.labels: dict[str, str] = {}
         self.vocab: dict[str, tuple[str, object]] = {}
@@ -400,6 +426,14 @@ class DraftCore:
         #: the timing lines of each log excerpt: (where in ``out.entries``, results, log name),
         #: drafted at the end where no claim names the log (``uncited_timings``)
         self.timing_logs: list[tuple[int, list[Result], str]] = []
+        #: what the relating phrases of the paragraph being drafted read of its sentences and
+        #: clauses, read once per sentence or clause (``Sides._once``)
+        self._memo: tuple[str | None, dict[tuple, Any]] = (None, {})
+        #: each claim's ``flat_conditions`` while the relations of a paragraph are drafted, else None
+        self._flat: dict[str, dict[str, object]] | None = None
+        #: meanwhile, the (condition, value) pairs the last claims state: where in ``claim_ids`` the
+        #: claims counted start and end, and each pair's count (``Sides._recent_values``)
+        self._values: tuple[int, int, dict[tuple[str, str], int]] | None = None
         #: bounds of a ratio or change and their sides, whose sets are written at the end
         #: (``bound_sets``: the claims' conditions are filled last)
         self.ratio_bounds: list[tuple[Entry, list[str]]] = []
@@ -424,6 +458,8 @@ class DraftCore:
 
     # --- claims ---------------------------------------------------------------------------------
     def add_claim(self, fields: dict, base: str, group: str | None = None, label: str = "") -> str:
+        if isinstance(fields.get("conditions"), dict):
+            plain_run(fields["conditions"])  # a baseline beside a speculative command drafts nothing
         cid = self.new_id(base)
         cond = fields.get("conditions")
         if isinstance(cond, dict) and not builds_engine(cond.get("build"), cond.get("engine")):
@@ -433,6 +469,8 @@ class DraftCore:
         self.out.entries.append(entry)
         self.claims[cid] = entry
         self.claim_ids.append(cid)
+        if fields.get("source_line") is not None:
+            self.by_line.setdefault(fields["source_line"], []).append(entry)
         self.labels[cid] = label
         shared = self.groups[group].fields if group is not None else {}
         value = fields.get("value") or "–".join(fields.get("range") or ())
@@ -443,6 +481,8 @@ class DraftCore:
         metric = str(fields.get("metric") or shared.get("metric") or "")
         named = f"{METRIC_WORDS_OF.get(metric, '')} {metric.replace('_', ' ')}"
         self.profile[cid] = (unit, word_set(f"{label} {_flat(fields.get('conditions', {}))} {named}"))
+        for word in self.profile[cid][1]:
+            self.by_word.setdefault(word, []).append(len(self.claim_ids) - 1)
         return cid
 
     def conditions(self) -> dict:
@@ -489,6 +529,8 @@ class DraftCore:
                 offer(path, w0 + m.start(), int(m.group("n")))
         low = near.lower()
         for word, (path, value) in self.vocab.items():
+            if word not in low:  # most are not: no pattern to compile and run
+                continue
             for m in re.finditer(rf"(?<![\w-]){re.escape(word)}(?![\w-])", low):
                 offer(path, w0 + m.start(), value)
         out: dict = {}
@@ -498,7 +540,10 @@ class DraftCore:
 
     def flat_conditions(self, cid: str) -> dict[str, object]:
         """A drafted claim's conditions (its group's under its own), flat: ``{"build": "b4000",
-        "offload.n_gpu_layers": 99}``."""
+        "offload.n_gpu_layers": 99}``; not to be changed (while relations are drafted, one dict
+        per claim is kept in ``_flat``: each relation read those of the last ``_REACH`` claims)."""
+        if self._flat is not None and cid in self._flat:
+            return self._flat[cid]
         entry = self.claims[cid]
         shared = self.groups[entry.group].fields.get("conditions", {}) if entry.group in self.groups else {}
         out: dict[str, object] = {}
@@ -511,6 +556,8 @@ class DraftCore:
                     out[f"{prefix}{k}"] = v
 
         walk(merged(shared, entry.fields.get("conditions", {})), "")
+        if self._flat is not None:
+            self._flat[cid] = out
         return out
 
     def metric_of_claim(self, cid: str) -> str | None:

@@ -131,7 +131,8 @@ _FA = re.compile(
 #: speculative ("with draft model", "spec on")
 DECODING_PHRASE = re.compile(
     r"\b(?P<plain>without (?:a |the )?draft(?: model)?|no draft(?: model)?|plain decoding|"
-    r"without speculat\w*|spec(?:ulation)?[- ]off|non-MTP|no MTP|without MTP|MTP off)\b"
+    r"without speculat\w*|spec(?:ulation)?[- ]off|non-MTP|no MTP|without MTP|MTP off|"
+    r"non[- ]spec(?:ulative)?|no[- ]spec(?:ulation|ulative)?|baseline|vanilla|(?:plain )?autoregressive)\b"
     r"|\b(?P<self>MTP|self-speculative)\b"
     r"|\b(?P<spec>with (?:a |the )?draft(?: model)?|speculative decoding|with speculat\w*|draft model|"
     r"spec[- ]on)\b",
@@ -253,6 +254,8 @@ def _mentions(text: str) -> tuple[Mention, ...]:
         out.append(Mention(m.start(), "flash_attn", m.group("w").lower() in ("on", "1", "enabled")))
     for m in DECODING_PHRASE.finditer(text):
         word = "plain" if m.group("plain") else "draft-self" if m.group("self") else "speculative"
+        if word == "plain" and _OTHER_SIDE.search(text, max(0, m.start() - 24), m.start()):
+            continue  # "1.66x over the baseline": the other side's, not this clause's number's
         out.append(Mention(m.start(), "decoding", word))
     # a name denied ("no ROCm", "not the 4090", "without Ollama") states no condition
     out = [
@@ -261,6 +264,14 @@ def _mentions(text: str) -> tuple[Mention, ...]:
         if m.path in ("decoding", "flash_attn") or not _DENIED.search(text, max(0, m.start - 24), m.start)
     ]
     return tuple(sorted(out, key=lambda x: x.start))
+
+
+#: words right before a plain-decoding word that make it the other side of a comparison ("1.66x
+#: over the baseline", "faster than vanilla")
+_OTHER_SIDE = re.compile(
+    r"\b(?:over|than|vs\.?|versus|against|to|from|of|relative to|compared (?:to|with))\s+(?:the\s+|a\s+)?$",
+    re.IGNORECASE,
+)
 
 
 #: words right before a name that deny it

@@ -38,7 +38,7 @@ from .draftcore import (
 from .draftnames import CLAUSE_ONLY, Mention, clause_bounds, machine_size, mentions
 from .draftprose import CAPITALS_ONLY, Number, bound_of, family, metric_of, number_text, numbers
 from .draftrelations import pair_units, relations, repetitions
-from .draftsides import Sides
+from .draftsides import Placed, Sides
 
 #: a line of program output stating tokens, a time and a rate ("decoded 202 tokens in 2.533 seconds,
 #: speed: 79.745 t/s")
@@ -263,6 +263,7 @@ class Sentences(Sides):
         clauses = clause_bounds(text)
         k_named = 0  # the mentions before the current number, taken into self.named
         placed: list[tuple[Number, str]] = []
+        here: set[str] = set()  # the claims of ``placed``
         origins: dict[int, str | None] = {}
         prev_end = 0
         for n in found:
@@ -295,6 +296,7 @@ class Sentences(Sides):
             if n.unit is None and not fraction:
                 if n.of is not None:
                     placed.append((n, self.count_claim(n, text, line, sentence)))
+                    here.add(placed[-1][1])
                 else:
                     self.out.unplaced.append((line, n.text, sentence[:300]))
                 continue
@@ -327,13 +329,14 @@ class Sentences(Sides):
                 )
                 self.bound_statement(n, relation, metric, cond, line, sentence)
                 continue
-            if self.mean_statement(n, metric, scanned, line, sentence, {cid for _, cid in placed}):
+            if self.mean_statement(n, metric, scanned, line, sentence, here):
                 continue  # "This gives a 89.76 tok/s average." of the rates listed before it
             fields = number_fields(n)
             value = fields.get("value") or "–".join(fields.get("range") or ())
             same = self.by_value.get((str(value), n.unit), [])
             if len(same) == 1 and not n.of and not self.same_sentence(same[0], line, sentence):
                 placed.append((n, same[0]))  # the post repeats a number it stated: cite that claim
+                here.add(same[0])
                 self.maybe_log(same[0], metric)
                 continue
             cfields = {"metric": metric, **fields}
@@ -354,11 +357,18 @@ class Sentences(Sides):
             cid = self.add_claim(cfields, f"{metric.replace('_', '-')}-l{line}", label=label)
             self.maybe_log(cid, metric)
             placed.append((n, cid))
+            here.add(cid)
         for m in named[k_named:]:
             if m.path not in CLAUSE_ONLY:
                 self.named[m.path] = m.value
-        for rel in rels.values():
-            self.relation(rel, text, line_of(rel.start), placed, bounds)
+        # the relations read the claims' conditions (plain_baseline changes one's: it says so)
+        self._flat, self._values = {}, None
+        indexed = Placed(placed)
+        try:
+            for rel in rels.values():
+                self.relation(rel, text, line_of(rel.start), indexed, bounds)
+        finally:
+            self._flat, self._values = None, None
         if re.search(r"[<>≤≥]", scanned):  # "34 MiB < 64 MiB": a comparison of two stated numbers
             compared: set[int] = set()
             for k, (x, _) in enumerate(placed[:-1]):
@@ -368,9 +378,9 @@ class Sentences(Sides):
                 if s0 in compared:
                     continue
                 compared.add(s0)
-                items = [(y.start, y.end, cid) for y, cid in placed if s0 <= y.start < s0 + len(sentence)]
+                items = [(y.start, y.end, cid) for y, cid in indexed.within(s0, s0 + len(sentence))]
                 self.comparisons(scanned, items, line_of(x.start), sentence)
-        self.tokens_over_time(placed, text, line_of)
+        self.tokens_over_time(placed, text, line_of, bounds)
 
     def share_of_peak(
         self, n: Number, relation: str, text: str, placed: list[tuple[Number, str]], line: int, sentence: str
@@ -487,9 +497,11 @@ class Sentences(Sides):
             if n not in skip and RATE_LINE.search(t):
                 self.prose([(n, t)])
 
-    def tokens_over_time(self, placed: list[tuple[Number, str]], text: str, line_of) -> None:
+    def tokens_over_time(
+        self, placed: list[tuple[Number, str]], text: str, line_of, bounds: list[int] | None = None
+    ) -> None:
         """ "N tokens in T s (R t/s)": the rate R is stated as N ÷ T, a ratio statement of the two
-        claims (tokens, then the time), in R's unit."""
+        claims (tokens, then the time), in R's unit; ``bounds``: ``sentence_bounds(text)``."""
         for k in range(len(placed) - 2):
             (nt, ct), (ns, cs), (nr, cr) = placed[k : k + 3]
             if (nt.unit, family(ns.unit), family(nr.unit)) != ("tokens", "time", "rate"):
@@ -506,6 +518,6 @@ class Sentences(Sides):
                 "of": [ct, cs],
                 "value": Num(nr.text),
                 "unit": nr.unit,
-                **source_fields(line, _sentence(text, nr.start)),
+                **source_fields(line, _sentence(text, nr.start, bounds)),
             }
             self.out.entries.append(Entry("statement", sid, {"id": sid, **fields}))

@@ -17,11 +17,15 @@ Where it sits: on ``draftcore`` (``Sides`` extends ``DraftCore``); ``drafttable`
 
 from __future__ import annotations
 
+import bisect
 import re
+from collections.abc import Callable
 from dataclasses import replace
+from typing import Any
 
 from .draftcore import (
     METRIC_WORDS_OF,
+    QUOTE,
     DraftCore,
     Entry,
     Num,
@@ -50,6 +54,15 @@ _SPEED = re.compile(
 _CLAUSE_CUT = re.compile(
     r"[,;:()\[\]]\s|[()\[\]，、；：（）]|[,;:](?=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af])|\s[—–]\s|\bbut\b|\band\b(?=\s+[~≈]?\d)"
 )
+#: every offset where a ``_CLAUSE_CUT`` starts (overlapping ones too: ``re.search``'s answer from any
+#: offset is the first of them at or after it)
+_CLAUSE_CUT_AT = re.compile(rf"(?=(?:{_CLAUSE_CUT.pattern}))")
+#: words that may open a clause before a relating phrase ("a", "just", "about", "~"; ``sides_in_scope``)
+_OPENS = re.compile(r"\W*(?:(?:a|an|the|just|only|about|around|roughly|nearly|almost|some|~|≈)\W*)*")
+#: how far before a relating phrase its subject's words are read (as a number's label is read)
+_SUBJECT_WINDOW = 256
+#: the most numbers of its sentence a todo statement lists as candidates (the nearest to its phrase)
+_CANDIDATES = 12
 #: words every claim of a metric shares (its name, its unit's words): they name no side
 _GENERIC = frozenset(
     " ".join(METRIC_WORDS_OF.values()).split()
@@ -122,6 +135,127 @@ def _multiple(n: Number) -> float:
     return _mid(n) / 100 if n.unit == "%" else _mid(n)
 
 
+def _change_metric(clause: str, sentence: str, at: int) -> str:
+    """The metric of a percent change whose sides are not stated (``Sides.change_claim``), from the
+    phase its ``clause`` names nearest the number at offset ``at`` (``rate_named``: "PP +28% while
+    generation gained ~6%"), else the words of its ``clause``, else of its ``sentence``."""
+    phase = rate_named(clause, at)
+    if phase is not None:
+        return "prefill_change" if phase == "prefill_tps" else "decode_change"
+    words = clause.lower()
+    if not re.search(
+        r"prefill|prompt|\bpp|decod|generat|\btg|output|fast|slow|speed|throughput|rate|速|遅|快|慢|领先|优",
+        words,
+    ):
+        words = sentence.lower()  # "Rates 40.1 / 41.3 tok/s, +12% over last week": the sentence's
+    if re.search(r"prefill|prompt|\bpp\b|pp\d", words):
+        return "prefill_change"
+    if re.search(r"decod|generat|\btg\b|tg\d|output", words):
+        return "decode_change"
+    if re.search(r"fast|slow|speed|throughput|t/s|tok/s|rate|速|遅|快|慢|领先|优", words):
+        return "speed_change"  # "10%程度高速化", "15%程度遅くなった", "略优 4–5%"
+    return "change"
+
+
+def _ends_with(pattern: re.Pattern, text: str, end: int) -> bool:
+    """Whether ``pattern``, anchored at its end (``$``) and spanning at most two words of up to 16
+    characters and the spaces after each (``_RESTATED``: "the same "), matches ``text[:end]``:
+    searched from two words before ``end``, not from the start (per number of a long sentence that
+    was quadratic); ``\\b`` still sees the character before where the search starts."""
+    i = end
+    for _ in range(2):
+        while i > 0 and text[i - 1].isspace():
+            i -= 1
+        k = max(0, i - 16)
+        while i > k and not text[i - 1].isspace():
+            i -= 1
+    return pattern.search(text, max(0, i - 16), end) is not None
+
+
+class Placed(list):
+    """The numbers a paragraph placed, ``(Number, claim id)`` in text order, indexed for its relating
+    phrases (``Sides.relation``): those starting in a sentence or clause found by bisection, a
+    number's claim by the number, each claim's last place, and the measured numbers (no ratio or
+    multiple) and the rates apart.  Each phrase read every placed number of its paragraph, quadratic
+    in a paragraph of many phrases and numbers.  Not changed once built."""
+
+    def __init__(self, items: list[tuple[Number, str]]):
+        super().__init__(items)
+        self.starts = [m.start for m, _ in self]
+        self.ordered = all(a <= b for a, b in zip(self.starts, self.starts[1:], strict=False))
+        self.ids = {id(m): cid for m, cid in self}  # a number's claim
+        self.last: dict[str, int] = {}  # a claim's last place
+        for m, cid in self:
+            self.last[cid] = max(self.last.get(cid, -1), m.start)
+        self._kinds: dict[str, Placed] = {}
+
+    def measured(self) -> Placed:
+        """Those whose unit is no ratio or multiple (and that have one)."""
+        if "measured" not in self._kinds:
+            self._kinds["measured"] = Placed(
+                [(m, c) for m, c in self if family(m.unit) not in ("ratio", "multiple", None)]
+            )
+        return self._kinds["measured"]
+
+    def rates(self) -> Placed:
+        """Those whose unit is a rate."""
+        if "rates" not in self._kinds:
+            self._kinds["rates"] = Placed([(m, c) for m, c in self if family(m.unit) == "rate"])
+        return self._kinds["rates"]
+
+    def _span(self, lo: int, hi: int) -> tuple[int, int]:
+        return bisect.bisect_left(self.starts, lo), bisect.bisect_left(self.starts, hi)
+
+    def within(self, lo: int, hi: int) -> list[tuple[Number, str]]:
+        """Those starting at ``lo`` up to ``hi``, in order."""
+        if not self.ordered:
+            return [(m, c) for m, c in self if lo <= m.start < hi]
+        a, b = self._span(lo, hi)
+        return self[a:b]
+
+    def how_many(self, lo: int, hi: int) -> int:
+        """How many start at ``lo`` up to ``hi``."""
+        if not self.ordered:
+            return len(self.within(lo, hi))
+        a, b = self._span(lo, hi)
+        return b - a
+
+    def last_in(self, lo: int, hi: int) -> tuple[Number, str] | None:
+        """The last (in order) of those starting at ``lo`` up to ``hi``."""
+        if not self.ordered:
+            return next(reversed(self.within(lo, hi)), None)
+        a, b = self._span(lo, hi)
+        return self[b - 1] if b > a else None
+
+    def last_before(self, lo: int, hi: int, at: int) -> tuple[Number, str] | None:
+        """The last (in order) of those starting at ``lo`` up to ``hi`` that ends by ``at``."""
+        if not self.ordered:
+            return next((x for x in reversed(self.within(lo, hi)) if x[0].end <= at), None)
+        a, b = self._span(lo, hi)
+        k = min(b, bisect.bisect_right(self.starts, at)) - 1  # later ones start after ``at``
+        while k >= a and self[k][0].end > at:
+            k -= 1
+        return self[k] if k >= a else None
+
+    def nearest(self, lo: int, hi: int, at: int, most: int) -> list[tuple[Number, str]]:
+        """Those starting at ``lo`` up to ``hi``, in order: all where at most ``most``, else the
+        ``most`` nearest to offset ``at`` (the earlier on a tie)."""
+        if self.how_many(lo, hi) <= most:
+            return self.within(lo, hi)
+        if not self.ordered:
+            near = sorted(self.within(lo, hi), key=lambda x: abs(x[0].start - at))[:most]
+            return [x for x in self if x in near]
+        a, b = self._span(lo, hi)
+        j = min(max(bisect.bisect_left(self.starts, at), a), b)
+        i = j
+        while j - i < most:  # widen towards the nearer side
+            if i > a and (j >= b or at - self.starts[i - 1] <= self.starts[j] - at):
+                i -= 1
+            else:
+                j += 1
+        return self[i:j]
+
+
 #: words that make a multiple or change a requirement or advice, not a measured change: "rule of
 #: thumb", "we recommend", "you need a draft that is 5x faster", "should be", "ideally", "at
 #: minimum" (other languages too: 经验法则, 建议, 推荐, 应该, 目安, 推奨, べき, 권장, Faustregel,
@@ -145,13 +279,18 @@ _BOUND_THAN = re.compile(
 )
 
 
+#: a label a sentence opens with ("Rule of thumb:")
+_LABEL = re.compile(r"[^:.!?]{1,40}:")
+
+
 def _advice(text: str, n: Number, lo: int, s0: int) -> bool:
     """Whether the multiple or change ``n`` (in the clause starting at ``lo`` of a sentence starting
     at ``s0``) is a requirement or advice (``_ADVICE`` in its clause before it, or in a label the
-    sentence opens with: "Rule of thumb: keep a 2.5× ratio"; ``_ADVICE_AFTER`` right after it):
+    sentence opens with: "Rule of thumb: keep a 2.5× ratio"; within ``_SUBJECT_WINDOW`` characters:
+    the whole clause before each phrase was quadratic in a long clause; ``_ADVICE_AFTER`` right after it):
     no measured sides, so no statement and no claim of a change."""
-    label = re.match(r"[^:.!?]{1,40}:", text[s0:lo])
-    before = text[lo : n.start] + (" " + label.group(0) if label else "")
+    label = _LABEL.match(text, s0, lo)  # not text[s0:lo], nor the whole clause before it: per phrase
+    before = text[max(lo, n.start - _SUBJECT_WINDOW) : n.start] + (" " + label.group(0) if label else "")
     return bool(_ADVICE.search(before) or _ADVICE_AFTER.match(text, n.end))
 
 
@@ -168,9 +307,7 @@ class Sides(DraftCore):
     """The drafter's statements: relating phrases, means and bounds, and the claims they cite."""
 
     # --- relations ----------------------------------------------------------------------------
-    def relation(
-        self, rel, text: str, line: int, placed: list[tuple[Number, str]], bounds: list[int] | None = None
-    ) -> None:
+    def relation(self, rel, text: str, line: int, placed: Placed, bounds: list[int] | None = None) -> None:
         n = rel.number
         if n.text.startswith("+"):
             n = replace(n, text=n.text[1:])  # "+1,134 MiB": the sign is the direction, stated apart
@@ -202,14 +339,15 @@ class Sides(DraftCore):
         # "23% slower for the 35B MoE on 16GB", "2× slower on workloads above 1000 tokens": a phrase
         # about speed relates rates, not the sizes or token counts beside it
         lo_c, hi_c = self._clause_of(text, n.start, s0, sentence)
-        self.rates_only = bool(_SPEED.search(text[lo_c:hi_c]))
+        self.rates_only = self._once(
+            text, ("speed", lo_c, hi_c), lambda: bool(_SPEED.search(text, lo_c, hi_c))
+        )
         if self.rates_only and rel.pair is None:  # "speed up of 4141 ms / 1640 ms = 2.5x": its pair
-            placed = [(m, cid) for m, cid in placed if family(m.unit) == "rate"]
-        in_sentence = [
-            (m, cid)
-            for m, cid in placed
-            if s0 <= m.start < s0 + len(sentence) and family(m.unit) not in ("ratio", "multiple", None)
-        ]
+            placed = placed.rates()
+        # the measured numbers of its sentence: how many, and the nearest (a todo lists them)
+        measured, s_end = placed.measured(), s0 + len(sentence)
+        n_in = measured.how_many(s0, s_end)
+        in_sentence = measured.nearest(s0, s_end, n.start, _CANDIDATES)
         fams = {family(m.unit) for m, _ in in_sentence}
         if len(fams) > 1:
             # "…: 382.29 s … 224.20 s  Speedup: 1.71×  Average acceptance length: 2.44" (a list of
@@ -219,16 +357,18 @@ class Sides(DraftCore):
             if len(lead) == 1:
                 in_sentence = [(m, cid) for m, cid in in_sentence if family(m.unit) in lead]
                 fams = lead
+                if n_in <= _CANDIDATES:  # all of them were in the list (more: the nearest only)
+                    n_in = len(in_sentence)
         sides: list[str] | None = None
         ordered_by_value = False
-        by_number = {id(m): cid for m, cid in placed}
+        by_number = placed.ids
         note: str | None = None
         if rel.pair is not None and id(rel.pair[0]) in by_number and id(rel.pair[1]) in by_number:
             sides = [by_number[id(rel.pair[0])], by_number[id(rel.pair[1])]]  # from A to B
             if rel.kind == "difference":
                 sides.reverse()  # "20,366 MiB / 21,500 MiB (+1,134 MiB)": the second less the first
         elif (
-            len(in_sentence) == 2
+            n_in == 2
             and len(fams) == 1
             and re.search(r"→|->", text[in_sentence[0][0].end : in_sentence[1][0].start])
         ):
@@ -236,7 +376,7 @@ class Sides(DraftCore):
             (_, a), (_, b) = in_sentence
             sides = [a, b] if rel.kind == "percent_change" else [b, a]
         elif (
-            len(in_sentence) == 2
+            n_in == 2
             and len(fams) == 1
             # "48.7 t/s for pp512 and 10.4 t/s for tg128, so PP is 28% faster": a prefill and a
             # decode rate are no two sides of one change
@@ -248,8 +388,15 @@ class Sides(DraftCore):
         ):
             (na, a), (nb, b) = in_sentence
             # "more than 70% smaller", "less than 2x": a bound's "than", not the other side's
-            worded = re.search(r"\b(?:from|than)\b", _BOUND_THAN.sub(" ", sentence), re.IGNORECASE)
-            later_first = re.search(r"\bfrom\b", sentence, re.IGNORECASE) is not None
+            worded, later_first = self._once(
+                text,
+                ("from", s0),
+                lambda: (
+                    re.search(r"\b(?:from|than)\b", _BOUND_THAN.sub(" ", sentence), re.IGNORECASE)
+                    is not None,
+                    re.search(r"\bfrom\b", sentence, re.IGNORECASE) is not None,
+                ),
+            )
             if not worded:
                 # no "than"/"from" (another language's word order, a list): the sides in the order
                 # the stated value needs (a gain: the larger over the smaller), said in a note
@@ -263,20 +410,28 @@ class Sides(DraftCore):
                 sides = [a, b] if later_first else [b, a]  # "A is 40% faster than B": from B to A
             else:
                 sides = [b, a] if (rel.sign < 0) != later_first else [a, b]  # from 310 to 1,420: 1,420 / 310
-        before = [(m, cid) for m, cid in in_sentence if m.end <= n.start]
+        before = measured.last_before(s0, s_end, n.start)
         phase = rate_named(text[lo_c:hi_c], n.start - lo_c)
-        if sides is None and before and rel.other and phase in (None, self.metric_of_claim(before[-1][1])):
+        if (
+            sides is None
+            and before is not None
+            and rel.other
+            and phase in (None, self.metric_of_claim(before[1]))
+        ):
             # the number before the phrase is its subject, unless the phrase names another phase
             # ("10.4 t/s for tg128, so prompt processing is 28% faster")
-            subject_n, subject = before[-1]
+            subject_n, subject = before
             other = self.named_by(rel.other, exclude={subject}, fam=family(subject_n.unit))
             if other is not None and self.metric_of_claim(other) == self.metric_of_claim(subject):
                 sides = [subject, other] if rel.kind == "ratio" else [other, subject]
                 if rel.kind == "ratio" and rel.sign < 0:
                     sides.reverse()
-        if sides is None and rel.other and len(in_sentence) < 2:
-            # "b11434 is about 2× faster than b4000": the sides named by a condition's values
-            pair = self.sides_by_condition(text[s0 : n.start], rel.other, sentence)
+        if sides is None and rel.other and n_in < 2:
+            # "b11434 is about 2× faster than b4000": the sides named by a condition's values, in
+            # the words before it in its sentence, within a window (the whole sentence before each
+            # phrase was quadratic in a long sentence of many of them)
+            subject = text[max(s0, n.start - _SUBJECT_WINDOW) : n.start]
+            pair = self.sides_by_condition(subject, rel.other, sentence)
             if pair is not None:
                 subject, other = pair
                 sides = [subject, other] if rel.kind == "ratio" else [other, subject]
@@ -302,7 +457,7 @@ class Sides(DraftCore):
         value = n.text
         if rel.kind == "percent_change" and rel.sign < 0 and not value.startswith("-"):
             value = "-" + value
-        fields: dict = {"kind": rel.kind, "statement": sentence}
+        fields: dict = {"kind": rel.kind, "statement": sentence[:QUOTE]}
         if ordered_by_value and sides is not None:
             fields["note"] = "sides ordered by their values: the sentence does not say which is which"
         elif note and sides is not None:
@@ -362,16 +517,39 @@ class Sides(DraftCore):
         (``s0``, ``sentence``): up to ",", ";", ":", " — ", "(", ")", "but", or "and" before a number on
         either side ("2.5x generation and 15x prompt eval": two clauses)."""
         end = s0 + len(sentence)
-        lo = s0
-        for cm in _CLAUSE_CUT.finditer(text, s0, min(end, at + 8)):  # room for "and 3.8×"'s lookahead
-            if cm.end() <= at:
-                lo = cm.end()
-        nxt = _CLAUSE_CUT.search(text, at, end)
-        return lo, (nxt.start() if nxt else end)
+        ends, starts = self._clause_cuts(text, s0, end)
+        k = bisect.bisect_right(ends, at)  # the last cut ending at or before it
+        j = bisect.bisect_left(starts, at)  # the first cut starting at or after it
+        return (ends[k - 1] if k else s0), (starts[j] if j < len(starts) else end)
 
-    def restated(
-        self, rel, text: str, s0: int, sentence: str, line: int, placed: list[tuple[Number, str]]
-    ) -> bool:
+    def _clause_cuts(self, text: str, s0: int, end: int) -> tuple[list[int], list[int]]:
+        """Where the clause cuts (``_CLAUSE_CUT``) of the sentence ``text[s0:end]`` end, read left
+        to right, and where any starts (``_CLAUSE_CUT_AT``), once per sentence (``_once``)."""
+        return self._once(
+            text,
+            ("cuts", s0, end),
+            lambda: (
+                [m.end() for m in _CLAUSE_CUT.finditer(text, s0, end)],
+                [m.start() for m in _CLAUSE_CUT_AT.finditer(text, s0, end)],
+            ),
+        )
+
+    def _once(self, text: str, key: tuple, make: Callable[[], Any]) -> Any:
+        """``make()``, computed once per paragraph ``text`` and ``key`` (what a sentence or clause
+        of it says: its clause cuts, its words): a long sentence of many relating phrases read the
+        whole sentence or clause again for each of them, quadratic in its length."""
+        if self._memo[0] is not text:
+            self._memo = (text, {})
+        memo = self._memo[1]
+        if key not in memo:
+            memo[key] = make()
+        return memo[key]
+
+    def _clause_words(self, text: str, lo: int, hi: int) -> tuple[str, set[str]]:
+        """The clause ``text[lo:hi]`` and its words (``word_set``), once per clause (``_once``)."""
+        return self._once(text, ("words", lo, hi), lambda: (text[lo:hi], word_set(text[lo:hi])))
+
+    def restated(self, rel, text: str, s0: int, sentence: str, line: int, placed: Placed) -> bool:
         """A change or multiple with no claim in its clause that restates an earlier statement of
         the same kind and sides, as rounded ("+65%" after "31.9 → 52.8 tok/s (+65.5%)": within half
         a unit of its last digit, same sign): a statement citing the same sides, said in a note.
@@ -380,7 +558,7 @@ class Sides(DraftCore):
         if rel.pair is not None or rel.kind == "difference":
             return False
         lo, hi = self._clause_of(text, n.start, s0, sentence)
-        if any(lo <= m.start < hi and family(m.unit) not in ("ratio", "multiple", None) for m, _ in placed):
+        if placed.measured().how_many(lo, hi):
             return False
         value = plain_value(n.text.replace("−", "-"))
         if value is None:
@@ -407,7 +585,7 @@ class Sides(DraftCore):
             return False
         first = hits[0]
         sid = self.new_id(f"s-l{line}")
-        fields: dict = {"kind": rel.kind, "statement": sentence, "of": list(first.fields["of"])}
+        fields: dict = {"kind": rel.kind, "statement": sentence[:QUOTE], "of": list(first.fields["of"])}
         fields["value"] = Num(str(value) if value != int(value) or "." in n.text else str(int(value)))
         if n.about:
             fields["about"] = True
@@ -439,24 +617,9 @@ class Sides(DraftCore):
         signed (a range of a decrease is ``[-high, -low]``)."""
         n = rel.number
         lo, hi = self._clause_of(text, n.start, s0, sentence)
-        words = text[lo:hi].lower()
-        if not re.search(
-            r"prefill|prompt|\bpp|decod|generat|\btg|output|fast|slow|speed|throughput|rate|"
-            r"速|遅|快|慢|领先|优",
-            words,
-        ):
-            words = sentence.lower()  # "Rates 40.1 / 41.3 tok/s, +12% over last week": the sentence's
-        phase = rate_named(text[lo:hi], n.start - lo)  # "PP +28% while generation gained ~6%"
-        if phase is not None:
-            metric = "prefill_change" if phase == "prefill_tps" else "decode_change"
-        elif re.search(r"prefill|prompt|\bpp\b|pp\d", words):
-            metric = "prefill_change"
-        elif re.search(r"decod|generat|\btg\b|tg\d|output", words):
-            metric = "decode_change"
-        elif re.search(r"fast|slow|speed|throughput|t/s|tok/s|rate|速|遅|快|慢|领先|优", words):
-            metric = "speed_change"  # "10%程度高速化", "15%程度遅くなった", "略优 4–5%"
-        else:
-            metric = "change"
+        metric = self._once(
+            text, ("change", lo, hi, s0), lambda: _change_metric(text[lo:hi], sentence, n.start - lo)
+        )
         fields = number_fields(n)
         negative = rel.sign < 0
         if n.range is not None:
@@ -495,10 +658,10 @@ class Sides(DraftCore):
             out.append(cid)
         return out
 
-    def _named_in(self, words: str, ids: list[str]) -> list[str]:
+    def _named_in(self, words: str, ids: list[str], want: set[str] | None = None) -> list[str]:
         """Of ``ids``, those sharing most words with ``words`` (their label, conditions, metric's
-        words); all of them when none shares a word."""
-        want = word_set(words)
+        words; ``want``: ``word_set(words)`` where known); all of them when none shares a word."""
+        want = word_set(words) if want is None else want
         scored = [(len(want & self.profile[c][1]), c) for c in ids]
         best = max((k for k, _ in scored), default=0)
         return [c for k, c in scored if k == best]
@@ -532,7 +695,7 @@ class Sides(DraftCore):
         return abs(implied - stated) / max(abs(stated), 1e-9)
 
     def sides_in_scope(
-        self, rel, text: str, s0: int, sentence: str, placed: list[tuple[Number, str]]
+        self, rel, text: str, s0: int, sentence: str, placed: Placed
     ) -> tuple[list[str], str] | None:
         """The sides of a relating phrase whose sentence does not give both (``relation``), among
         the claims of the current part of the post (``_scope``), and a note saying how:
@@ -561,14 +724,12 @@ class Sides(DraftCore):
             stated = 1 / stated if stated else stated
         tol = 0.12 if n.about else 0.06
         lo, hi = self._clause_of(text, n.start, s0, sentence)
-        clause = text[lo:hi]
-        anchors = [
-            (m, cid)
-            for m, cid in placed
-            if lo <= m.start < hi and family(m.unit) not in ("ratio", "multiple", None)
-        ]
-        opens = r"\W*(?:(?:a|an|the|just|only|about|around|roughly|nearly|almost|some|~|≈)\W*)*"
-        if not anchors and re.fullmatch(opens, text[lo : n.start]):
+        clause, clause_words = self._clause_words(text, lo, hi)
+        measured = placed.measured()
+        if measured.how_many(lo, hi) > 1:
+            return None
+        anchors = measured.within(lo, hi)
+        if not anchors and _OPENS.fullmatch(text, lo, n.start):
             # the phrase opens its clause ("144 t/s (1.47x)", "2085 t/s PP — nearly 4× Ollama and
             # 3.8× mlx_lm"): the last number of the clauses before it, over clauses of other
             # multiples, is its subject
@@ -577,18 +738,13 @@ class Sides(DraftCore):
                 if cur <= s0:
                     break
                 lo2 = self._clause_of(text, max(s0, cur - 2), s0, sentence)[0]
-                before = [(m, cid) for m, cid in placed if lo2 <= m.start < cur]
-                measured = [
-                    (m, cid) for m, cid in before if family(m.unit) not in ("ratio", "multiple", None)
-                ]
-                if measured:
-                    anchors, lo = measured[-1:], lo2
+                last = measured.last_in(lo2, cur)
+                if last is not None:
+                    anchors, lo = [last], lo2
                     break
                 if lo2 >= cur or not re.search(r"\d\s*(?:×|x\b|times)", text[lo2:cur]):
                     break  # a clause that is no other multiple: no subject before it
                 cur = lo2
-        if len(anchors) > 1:
-            return None
         if anchors:
             return self._from_subject(
                 rel, anchors[0][1], text[lo : anchors[0][0].start], placed, gain, stated, tol
@@ -604,7 +760,9 @@ class Sides(DraftCore):
             scope = [c for c in scope if self.metric_of_claim(c) == phase]
         if len(scope) < 2:
             return None
-        subject_words = text[lo : n.start]
+        # the clause's words before it, within a window (its whole clause before each phrase was
+        # quadratic in a long clause of many of them)
+        subject_words = text[max(lo, n.start - _SUBJECT_WINDOW) : n.start]
         if word_set(subject_words) - _GENERIC:
             named = self._named_in(subject_words, scope)
             if len(named) == 1:  # "MTP gives 40% more": the words before it name one claim, the subject
@@ -613,7 +771,7 @@ class Sides(DraftCore):
                 )
                 if found is not None:
                     return found
-        named = self._named_in(clause, scope)
+        named = self._named_in(clause, scope, clause_words)
         widened = len(named) == 1 and worded is not None and by_phase
         if widened:
             # "PP is 28% faster on the new build", "PP drops ~4% with the small draft" naming one
@@ -625,7 +783,7 @@ class Sides(DraftCore):
                 first = next(c for c in scope if self.claims[c].group == group)
                 named = [first, anchor] if first != anchor else [anchor]
         if len(named) == len(scope) and not (
-            word_set(clause) & set().union(*(self.profile[c][1] for c in scope))
+            clause_words & set().union(*(self.profile[c][1] for c in scope))
         ):
             return None  # the clause names nothing the claims state: no pair to guess
         context = f"{self.lead_in} {clause}"
@@ -654,7 +812,7 @@ class Sides(DraftCore):
         rel,
         subject: str,
         before_words: str,
-        placed: list[tuple[Number, str]],
+        placed: Placed,
         gain: bool,
         stated: float,
         tol: float,
@@ -666,12 +824,14 @@ class Sides(DraftCore):
         the subject only in what the words name) and the ones before the subject
         (``before_words``), then the only one or the one whose value gives ``stated`` (the only one
         too where ``must_fit``: a subject named by words alone, not by its number)."""
-        if subject not in self.claim_ids:
+        if subject not in self.claims:
             return None
         vs = self._value(subject)
-        later = {cid for m, cid in placed if m.start > rel.number.end}  # stated after the phrase
+        end = rel.number.end  # a claim stated after the phrase is no side it comes from
         others = [
-            c for c in self._scope() if self._comparable(c, subject) and c != subject and c not in later
+            c
+            for c in self._scope()
+            if self._comparable(c, subject) and c != subject and placed.last.get(c, -1) <= end
         ]
         if vs is None:
             return None
@@ -798,9 +958,8 @@ class Sides(DraftCore):
         """The claims of the current part of the post a todo lists for a relating phrase whose
         sides were not found: those its clause's words name (none when it names none), at most 6."""
         lo, hi = self._clause_of(text, rel.number.start, s0, sentence)
-        clause = text[lo:hi]
         scope = self._scope()
-        want = word_set(clause)
+        want = self._clause_words(text, lo, hi)[1]
         scored = sorted(((len(want & self.profile[c][1]), c) for c in scope), key=lambda x: -x[0])
         best = scored[0][0] if scored else 0
         if best == 0:
@@ -850,7 +1009,12 @@ class Sides(DraftCore):
             )
             if abs(mean - value) <= tol:
                 sid = self.new_id(f"s-l{line}")
-                fields: dict = {"kind": "mean", "statement": sentence, "of": chosen, "value": Num(n.text)}
+                fields: dict = {
+                    "kind": "mean",
+                    "statement": sentence[:QUOTE],
+                    "of": chosen,
+                    "value": Num(n.text),
+                }
                 if n.about:
                     fields["about"] = True
                 fields["unit"] = n.unit
@@ -1028,7 +1192,7 @@ class Sides(DraftCore):
         sentence name.  "the 15× headline" restating a multiple the post stated before (one claim
         of that value and unit) is that claim: nothing new drafted."""
         metric = "slowdown" if sign < 0 else "speedup"
-        if n.range is None and _RESTATED.search(sentence[: max(0, n.start - s0)]):
+        if n.range is None and _ends_with(_RESTATED, sentence, max(0, n.start - s0)):
             same = self.by_value.get((str(Num(n.text.lstrip("+"))), n.unit), [])
             if len(same) == 1 and self.claims[same[0]].fields.get("metric") == metric:
                 return
@@ -1056,7 +1220,7 @@ class Sides(DraftCore):
         )
         fields: dict = {
             "kind": "bound",
-            "statement": sentence,
+            "statement": sentence[:QUOTE],
             "over": {"numerator": numerator},
             "relation": relation,
             "value": Num(n.text.lstrip("+")),
@@ -1078,6 +1242,9 @@ class Sides(DraftCore):
         other = self.claims[sides[decodings.index(None)]]
         if other.group is None:
             other.fields.setdefault("conditions", {})["decoding"] = "plain"
+            if self._flat is not None:
+                self._flat.pop(other.id, None)
+                self._values = None
 
     def sides_by_condition(self, subject: str, other: str, sentence: str) -> tuple[str, str] | None:
         """The two claims a comparison names by the values of one condition: a value of it in the
@@ -1089,15 +1256,15 @@ class Sides(DraftCore):
         build) the one of the metric the sentence names ("prompt processing"); None when no
         single pair remains."""
         recent = self.claim_ids[-_REACH:]
-        flat = {cid: self.flat_conditions(cid) for cid in recent}
         low_s, low_o = subject.lower(), other.lower()
 
         def said(value: str, words: str) -> bool:
             return re.search(rf"(?<![\w.-]){re.escape(value.lower())}(?![\w])", words) is not None
 
-        values = {(p, v) for f in flat.values() for p, v in f.items() if isinstance(v, str) and len(v) >= 2}
+        values = self._recent_values()
         in_subject = [(p, v) for p, v in values if said(v, low_s)]
-        in_other = [(p, v) for p, v in values if said(v, low_o)]
+        in_other = [(p, v) for p, v in values if said(v, low_o)] if in_subject else []
+        flat = {cid: self.flat_conditions(cid) for cid in recent} if in_other else {}
         pairs: list[tuple[str, str]] = []
         for p, v1 in in_subject:
             for p2, v2 in in_other:
@@ -1123,6 +1290,33 @@ class Sides(DraftCore):
             pairs = [(a, b) for a, b in pairs if self.metric_of_claim(a) in named] if len(named) == 1 else []
         return pairs[0] if len(pairs) == 1 else None
 
+    def _recent_values(self) -> list[tuple[str, str]]:
+        """The (condition, value) pairs of string values of two characters or more that the last
+        ``_REACH`` claims state (``flat_conditions``; ``sides_by_condition``).  While the relations
+        of a paragraph are drafted the pairs are counted once and the count moved along as claims
+        are added (``_values``): read from every recent claim per phrase, a paragraph of thousands
+        of phrases read millions of conditions."""
+
+        def pairs(k: int) -> list[tuple[str, str]]:
+            f = self.flat_conditions(self.claim_ids[k])
+            return [(p, v) for p, v in f.items() if isinstance(v, str) and len(v) >= 2]
+
+        n = len(self.claim_ids)
+        lo = max(0, n - _REACH)
+        if self._flat is None:  # not within a paragraph's relations: read them all
+            return list({pair for k in range(lo, n) for pair in pairs(k)})
+        a, b, counts = self._values if self._values is not None else (lo, lo, {})
+        for k in range(max(a, b, lo), n):
+            for pair in pairs(k):
+                counts[pair] = counts.get(pair, 0) + 1
+        for k in range(a, min(b, lo)):
+            for pair in pairs(k):
+                counts[pair] -= 1
+                if not counts[pair]:
+                    del counts[pair]
+        self._values = (lo, n, counts)
+        return list(counts)
+
     def named_by(self, words: str, exclude: set[str], fam: str | None) -> str | None:
         """The claim whose quote and conditions share most words with ``words`` (two or more, and
         more than any other claim of the family ``fam``), or None."""
@@ -1135,17 +1329,18 @@ class Sides(DraftCore):
         """Claims sharing words with ``words`` (their label, conditions and metric's words), most
         first: among the last ``_REACH`` claims drafted (a post relates numbers it has stated, and
         a long post stays linear)."""
-        want = word_set(words)
+        first = max(0, len(self.claim_ids) - _REACH)
+        shared: dict[int, int] = {}  # where in claim_ids -> how many of the words its profile holds
+        for word in word_set(words):  # from the index: per phrase, every recent profile was read
+            at = self.by_word.get(word, [])
+            for k in at[bisect.bisect_left(at, first) :]:
+                shared[k] = shared.get(k, 0) + 1
         out = []
-        for cid in self.claim_ids[-_REACH:]:
-            if cid in exclude:
+        for k in sorted(shared):
+            cid = self.claim_ids[k]
+            if cid in exclude or (fam is not None and family(self.profile[cid][0]) != fam):
                 continue
-            unit, have = self.profile[cid]
-            if fam is not None and family(unit) != fam:
-                continue
-            score = len(want & have)
-            if score:
-                out.append((score, cid))
+            out.append((shared[k], cid))
         return sorted(out, key=lambda x: -x[0])
 
     def candidates(self, words: str, exclude: set[str]) -> list[str]:

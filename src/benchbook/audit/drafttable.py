@@ -20,7 +20,7 @@ import re
 from dataclasses import replace
 
 from ..ingest.settings import flash_attn_word
-from .draftcontext import cell_conditions, count
+from .draftcontext import cell_conditions, count, header_settings
 from .draftcore import (
     LABELS,
     Entry,
@@ -439,6 +439,8 @@ class Tables(Sides):
             decoding = header_decoding(h)  # "Baseline" -> plain, "Best speculative result" -> speculative
             if decoding is not None:
                 gfields.setdefault("conditions", {})["decoding"] = decoding
+            for setting, said in header_settings(h).items():  # "MTP (n_max=6)": the column's draft size
+                gfields.setdefault("conditions", {})[setting] = said
             self.out.groups.append(Group(gid, gfields, block.start))
             self.groups[gid] = self.out.groups[-1]
             table_groups.append(gid)

@@ -619,13 +619,51 @@ def _refuse_aliases(path: Path, text: str) -> None:
 MAX_DEPTH = 64
 
 
+class _Marks(dict):
+    """A mapping of paths (tuples) to marks (a line, a number's text) that also finds every path under
+    a prefix (``under``) from an index of each path's children, without a scan of all paths:
+    ``groups:`` copy the marks of each table cell and row, and a scan of all paths per copy made a
+    10,000-cell table take minutes (quadratic).  A deleted path stays in the index, skipped there."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._kids: dict[tuple, dict[tuple, None]] = {}
+
+    def __setitem__(self, loc: tuple, value: Any) -> None:
+        if loc not in self:
+            child = loc
+            while child:  # link the path to its parent, the parent to its own, up to a linked one
+                parent = child[:-1]
+                linked = parent in self._kids
+                self._kids.setdefault(parent, {})[child] = None
+                if linked:
+                    break
+                child = parent
+        super().__setitem__(loc, value)
+
+    def setdefault(self, loc: tuple, value: Any = None) -> Any:
+        if loc not in self:
+            self[loc] = value
+        return self[loc]
+
+    def under(self, prefix: tuple) -> list[tuple]:
+        """The paths that start with ``prefix`` (``prefix`` itself included when present)."""
+        out, stack = [], [prefix]
+        while stack:
+            loc = stack.pop()
+            if loc in self:
+                out.append(loc)
+            stack.extend(self._kids.get(loc, ()))
+        return out
+
+
 class _Doc:
     """The parsed YAML plus ``lines`` (path tuple -> 1-based line) and ``texts`` (path -> scalar text)."""
 
     def __init__(self, path: Path, text: str):
         self.path = path
-        self.lines: dict[tuple, int] = {}
-        self.texts: dict[tuple, str] = {}
+        self.lines: _Marks = _Marks()
+        self.texts: _Marks = _Marks()
         self.written_as: dict[tuple, tuple] = {}  # a claim from `groups:` -> where it was written
         loader = _LOADER(text)
         try:
@@ -764,10 +802,9 @@ def _table_columns() -> dict[str, tuple]:
 
 def _copy_marks(doc: _Doc, src: tuple, dst: tuple) -> None:
     """Lines and number texts of ``src`` (and below) also under ``dst``."""
-    for loc in [x for x in doc.lines if x[: len(src)] == src]:
-        doc.lines[dst + loc[len(src) :]] = doc.lines[loc]
-    for loc in [x for x in doc.texts if x[: len(src)] == src]:
-        doc.texts[dst + loc[len(src) :]] = doc.texts[loc]
+    for store in (doc.lines, doc.texts):
+        for loc in store.under(src):
+            store[dst + loc[len(src) :]] = store[loc]
 
 
 def _expand_groups(doc: _Doc) -> None:
@@ -900,14 +937,14 @@ def _split_todo(doc: _Doc) -> None:
             moves.append((("statements", i), ("statements", len(keep))))
             keep.append(item)
     data["statements"] = keep
-    lines, texts = dict(doc.lines), dict(doc.texts)
-    for store, old in ((doc.lines, lines), (doc.texts, texts)):
-        for loc in [x for x in store if x[:1] == ("statements",) and len(x) > 1]:
-            del store[loc]
+    for store in (doc.lines, doc.texts):
+        old = {src: [(loc, store[loc]) for loc in store.under(src)] for src, _ in moves}
+        for loc in store.under(("statements",)):
+            if len(loc) > 1:
+                del store[loc]
         for src, dst in moves:
-            for loc, v in old.items():
-                if loc[:2] == src:
-                    store[dst + loc[2:]] = v
+            for loc, v in old[src]:
+                store[dst + loc[2:]] = v
     for src, dst in moves:
         doc.written_as[dst] = src
 

@@ -32,6 +32,8 @@ _FENCE = re.compile(r"^\s*(```|~~~)")
 
 def normalise(line: str) -> str:
     """A pasted line without reply-quote / diff prefixes, ``Â±`` read as ``±`` (module doc)."""
+    if not line or line.isspace():  # as it is: three patterns per blank line of a long paste
+        return line
     s = re.sub(r"^\s*(?:>\s?)+", "", line)
     m = re.match(r"^\+(?!\+)\s?(.*)$", s)
     if m and re.match(r"\s*(\||\{|\[|\]|\}|INSERT|build|\"|[a-z_]+,)", m.group(1)):
@@ -127,6 +129,9 @@ def scan(text: str) -> tuple[Scan, list[str]]:
     i, n = 0, len(lines)
     while i < n:
         s = lines[i].strip()
+        if not s:  # no output starts on a blank line, and it is no build line
+            i += 1
+            continue
         seg = None
         if "|" in s and i + 1 < n and is_separator(lines[i + 1]) and not is_separator(lines[i]):
             j = i + 2
