@@ -177,3 +177,30 @@ def test_the_posts_own_number_has_no_origin(tmp_path):
     cf = _drafted("Someone should try this too, but I got 2.2x on my 4090.\n", tmp_path)
     (c,) = cf.claims
     assert c.origin is None
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "-md Qwen3-0.6B-Q8_0.gguf --draft-max 8",
+        "--model-draft Qwen3-0.6B-Q8_0.gguf",
+        "-md Qwen3-0.6B-Q8_0.gguf -ngld 99",
+    ],
+)
+def test_a_draft_model_flag_names_no_model_of_the_prose(tmp_path, code):
+    """`-md Qwen3-0.6B-Q8_0.gguf` written inline is the draft model: never the claims' model or quant
+    (the target's are the post's)."""
+    text = f"Target is Qwen3-14B Q4_K_M. Plain it ran 30.5 t/s; with `{code}` it reached 47.5 t/s.\n"
+    cf = _drafted(text, tmp_path)
+    for c in cf.claims:
+        got = conditions(cf, c)
+        assert (got.get("model"), got.get("quant")) == ("Qwen3-14B", "Q4_K_M"), got
+
+
+def test_a_model_flag_in_a_server_command_is_the_model(tmp_path):
+    """Control: `llama-server -m Qwen3-14B-Q4_K_M.gguf -md Qwen3-0.6B-Q8_0.gguf` sets the target as
+    the model and the draft as other.draft_model."""
+    text = "With `llama-server -m Qwen3-14B-Q4_K_M.gguf -md Qwen3-0.6B-Q8_0.gguf` it ran 47.5 t/s.\n"
+    cf = _drafted(text, tmp_path)
+    got = conditions(cf, cf.claims[0])
+    assert (got["model"], got["quant"], got["other"]["draft_model"]) == ("Qwen3-14B", "Q4_K_M", "Qwen3-0.6B")

@@ -232,7 +232,7 @@ def _backends(text: str, out: list[tuple[str, object]]) -> None:
 
 
 #: inline code that is a list of flags without a tool: `-np 1 -fa on -ctk q8_0`
-_FLAGS_ONLY = re.compile(r"^\s*-{1,2}[A-Za-z][\w-]*(?:[ =]\S+)?(?:\s+-{1,2}[A-Za-z][\w-]*(?:[ =]\S+)?)*\s*$")
+FLAGS_ONLY = re.compile(r"^\s*-{1,2}[A-Za-z][\w-]*(?:[ =]\S+)?(?:\s+-{1,2}[A-Za-z][\w-]*(?:[ =]\S+)?)*\s*$")
 
 
 def _flat(d: dict, prefix: str = "") -> dict[str, object]:
@@ -342,13 +342,14 @@ def _stated(
                     out.append(("sampling", f"temperature {r.group('n')}"))
         _backends(text, out)  # and a build's or a run's own words for its backend
         return commands, list(dict.fromkeys(out))
+    read: set[str] = set()  # the inline code read as a command
     for n, t in rest:
         for code in re.findall(r"`([^`]+)`", t):
             got = []
             inline = command_lines([(n, code)])
             if inline:
                 _command_names(inline[0].conditions, got)
-            elif _FLAGS_ONLY.match(code):
+            elif FLAGS_ONLY.match(code):
                 try:
                     words = shlex.split(code)
                 except ValueError:
@@ -358,8 +359,12 @@ def _stated(
                 _command_names(cond, got)
             if got:
                 commands.append((n, got))
+                read.add(code)
     text = " ".join(t for _, t in rest)
-    for m in mentions(text):
+    # a command read above names its models by flag (``-m`` the model, ``-md`` the draft model):
+    # its model files are no model the prose names ("With `-md Small-0.5B-Q8_0.gguf` …")
+    named = re.sub(r"`([^`]+)`", lambda m: " " if m.group(1) in read else m.group(0), text)
+    for m in mentions(named):
         if m.path in _CLAUSE_WORDS and not heading:
             continue
         out.append((m.path, m.value))
@@ -455,7 +460,7 @@ def cell_conditions(cell: str) -> dict[str, object]:
     ``concurrency: 4``, "C1 greedy" -> 1; ``_CELL_TEST``: "pp2048 tg128 @ d4096" ->
     ``tokens_generated: 128``, ``depth: 4096``), empty when it is no such cell."""
     text = cell.strip().strip("*_`")
-    if _FLAGS_ONLY.match(text):  # "--spec-draft-n-max 2", "-ngl 99 -fa on": a row of that setting
+    if FLAGS_ONLY.match(text):  # "--spec-draft-n-max 2", "-ngl 99 -fa on": a row of that setting
         try:
             words = shlex.split(text)
         except ValueError:

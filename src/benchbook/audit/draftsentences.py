@@ -21,6 +21,7 @@ import re
 from dataclasses import replace
 
 from .draftcommand import command_lines
+from .draftcontext import FLAGS_ONLY
 from .draftcore import (
     NAMED_CONDITION,
     Entry,
@@ -259,7 +260,7 @@ class Sentences(Sides):
         rels = {(r.number.start, r.number.end): r for r in relations(scanned, found)}
         spans = self.label_spans(scanned)  # once per paragraph: per number it was quadratic
         bounds = sentence_bounds(text)
-        named = mentions(text)
+        named = mentions(scanned)  # not the inline commands blanked out of it (``inline_commands``)
         clauses = clause_bounds(text)
         k_named = 0  # the mentions before the current number, taken into self.named
         placed: list[tuple[Number, str]] = []
@@ -450,7 +451,9 @@ class Sentences(Sides):
         def take(m: re.Match) -> str:
             found = command_lines([(line, m.group(1))])
             if not found:
-                return m.group(0)
+                # flags without a tool (`-md small-0.5B-Q8_0.gguf --draft-max 16`): the section's
+                # settings (``draftcontext``); a model file of a flag is no model the prose names
+                return " " * len(m.group(0)) if FLAGS_ONLY.match(m.group(1)) else m.group(0)
             self.command, self.command_tool = found[-1].conditions, found[-1].tool
             return " " * len(m.group(0))
 
