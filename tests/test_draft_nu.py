@@ -204,3 +204,24 @@ def test_a_model_flag_in_a_server_command_is_the_model(tmp_path):
     cf = _drafted(text, tmp_path)
     got = conditions(cf, cf.claims[0])
     assert (got["model"], got["quant"], got["other"]["draft_model"]) == ("Qwen3-14B", "Q4_K_M", "Qwen3-0.6B")
+
+
+@pytest.mark.parametrize(
+    "words", ["512 tokens generated", "512 tokens were generated", "generating 512 tokens"]
+)
+def test_tokens_generated_in_words_is_the_tables_condition(tmp_path, words):
+    """ "Same prompt each time, 512 tokens generated." sets tokens_generated 512 on the table below."""
+    table = "| Setup | Gen (t/s) |\n|---|---|\n| plain | 20.5 |\n| draft | 35.5 |\n"
+    text = f"Same prompt each time, {words}.\n\n{table}"
+    cf = _drafted(text, tmp_path)
+    assert [conditions(cf, c).get("tokens_generated") for c in cf.claims if c.value in (20.5, 35.5)] == [
+        512,
+        512,
+    ]
+
+
+def test_tokens_in_the_prompt_are_no_tokens_generated(tmp_path):
+    """Control: "a 512 tokens prompt" sets no tokens_generated."""
+    text = "A 512 tokens prompt each time.\n\n| Setup | Gen (t/s) |\n|---|---|\n| plain | 20.5 |\n"
+    cf = _drafted(text, tmp_path)
+    assert "tokens_generated" not in conditions(cf, cf.claims[-1])

@@ -137,7 +137,9 @@ _SETTINGS: list[tuple[re.Pattern, str]] = [
             r"|\btokens generated\s*[:=]\s*(?P<m>\d+)"
             # "a 256-token summarization output", "generating 512 tokens", "512 gen" (llama-bench's tg512)
             r"|(?<![\w.])(?P<o>\d+)-token\s+(?:[^\W\d]+\s+){0,2}(?:output|generation|completion)\b"
-            r"|\bgenerat(?:e|ed|es|ing)\s+(?P<g>\d+)\s+tokens\b|(?<![\w.])(?P<b>\d+)\s+gen\b",
+            r"|\bgenerat(?:e|ed|es|ing)\s+(?P<g>\d+)\s+tokens\b|(?<![\w.])(?P<b>\d+)\s+gen\b"
+            # "512 tokens generated", "256 tokens were generated"
+            r"|(?<![\w.])(?P<t>\d+)\s+tokens\s+(?:were\s+|are\s+)?generated\b",
             re.I,
         ),
         "generated",
@@ -288,7 +290,9 @@ def _settings(text: str, out: list[tuple[str, object]]) -> None:
             elif kind == "block":
                 out.append(("block_max", int(m.group("n") or m.group("m") or m.group("l"))))
             elif kind == "generated":
-                out.append(("tokens_generated", int(next(g for g in m.group("n", "m", "o", "g", "b") if g))))
+                out.append(
+                    ("tokens_generated", int(next(g for g in m.group("n", "m", "o", "g", "b", "t") if g)))
+                )
             elif kind == "greedy":
                 out.append(("sampling", "greedy"))
             elif kind == "concurrency":
