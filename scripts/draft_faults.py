@@ -371,6 +371,12 @@ f_zero_kinds = _timed(
     "value: 64",
 )
 
+f_bench_overflow = _timed(
+    "| model | size | params | backend | ngl | test | t/s |\n| --- | ---: | ---: | --- | --: | ---: | ---: |\n"
+    "| llama 7B Q4_K_M | " + "9" * 400 + " GiB | " + "9" * 400 + " B | CUDA | 99 | tg128 | 5.00 ± 1.00 |\n"
+    "| llama 7B Q4_K_M | 1.2.3 GiB | 1.2.3 B | CUDA | 99 | tg128 | 6.00 ± 1.00 |\n"
+)
+
 FAULTS: list[Fault] = [
     Fault("DB01", "100,000 digits before tok/s", "§B", f"< {BOUND:.0f} s, loads", f_digits),
     Fault("DB02", "'1.1.1…' 100 KB", "§B", "bounded, loads", f_dots),
@@ -436,6 +442,7 @@ FAULTS: list[Fault] = [
         "DX03", "'-n ²', '-n ¹²⁸' (non-decimal digits) as counts", "§X", "no cap, loads", f_superscript_counts
     ),
     Fault("DX04", "zero sides, 0.00×, nan×, empty tables, temperature nan", "§X", "loads", f_zero_kinds),
+    Fault("DX05", "llama-bench size/params of 400 digits, '1.2.3 GiB'", "§X", "loads", f_bench_overflow),
     Fault(
         "DK01", "two posts drafted into one -o at once", "§K", "one written, the other refused", f_two_drafts
     ),

@@ -1,6 +1,7 @@
-"""Breaker2's faults in `benchbook claims draft` (issue 29; `scripts/draft_faults.py` DX01-DX03 re-run
+"""Breaker2's faults in `benchbook claims draft` (issue 29; `scripts/draft_faults.py` DX01-DX05 re-run
 them as a catalogue): an empty ATX heading (IndexError), a context size past a float's range
-("10^400 k": OverflowError), a superscript or circled digit as a flag's count ("-n ²": ValueError)."""
+("10^400 k": OverflowError), a superscript or circled digit as a flag's count ("-n ²": ValueError),
+a llama-bench size or params cell of 400 digits (OverflowError)."""
 
 from __future__ import annotations
 
@@ -60,3 +61,26 @@ def test_a_decimal_count_is_a_cap_control():
 def test_a_command_with_superscript_counts_drafts():
     d = draft_text("```\nllama-cli -m x.gguf -n ² --temp ①\n```\nI got 5 tok/s.\n", "post.md")
     assert [e.fields["value"] for e in d.entries if e.kind == "claim"] == ["5"]
+
+
+_BENCH = (
+    "| model | size | params | backend | ngl | test | t/s |\n"
+    "| --- | ---: | ---: | --- | --: | ---: | ---: |\n"
+)
+
+
+def test_llama_bench_size_and_params_past_a_floats_range_are_none():
+    from benchbook.ingest.markdown import parse_params, parse_size
+
+    assert parse_size("9" * 400 + " GiB") is None and parse_params("9" * 400 + " B") is None
+    assert parse_size("9" * 300 + " TiB") is None  # finite, but x 2^40 is not
+    assert parse_size("1.2.3 GiB") is None and parse_params("1.2.3 B") is None
+    # controls
+    assert parse_size("3.56 GiB") == 3822520893 and parse_params("6.74 B") == 6740000000
+
+
+def test_a_llama_bench_row_of_400_digit_cells_drafts_with_a_note():
+    big = "9" * 400
+    row = f"| llama 7B Q4_K_M | {big} GiB | {big} B | CUDA | {big} | pp{big} @ d{big} | {big} ± {big} |\n"
+    d = draft_text(_BENCH + row, "post.md")
+    assert d.notes and "not a whole number" in d.notes[0]
