@@ -41,6 +41,7 @@ def _rows(out: str) -> dict[str, list[str]]:
 
 def test_a_rounded_line_of_a_posts_excerpt_is_named_not_fatal(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("BENCHBOOK_CACHE", str(tmp_path / "cache"))
     post = tmp_path / "spec-log.md"
     post.write_text(POST.replace("{ratio}", "0.71000"))
     assert command.main([str(post)]) == 0
@@ -58,7 +59,9 @@ def test_a_rounded_line_of_a_posts_excerpt_is_named_not_fatal(tmp_path, monkeypa
     assert rows["post-l6.log:4"][6] == "not checkable"
     [rec] = [
         json.loads(x)
-        for x in (tmp_path / "reports/audit-adhoc/spec-log.claims.jsonl").read_text().splitlines()
+        for x in (command.adhoc_folder(post.with_name("spec-log.claims.yaml")) / "spec-log.claims.jsonl")
+        .read_text()
+        .splitlines()
         if json.loads(x)["id"] == "post-l6.log:4"
     ]
     assert rec["notes"] == [f"not read: {ROUNDED.split(' not read: ', 1)[1]}"]
@@ -80,6 +83,7 @@ def test_a_rounded_line_of_a_posts_excerpt_is_named_not_fatal(tmp_path, monkeypa
     ],
 )
 def test_siblings_other_refused_lines_of_an_excerpt(tmp_path, monkeypatch, capsys, line, why):
+    monkeypatch.setenv("BENCHBOOK_CACHE", str(tmp_path / "cache"))
     """Every line ingest refuses by file:line is left out alike (a negative time, impossible counts)."""
     monkeypatch.chdir(tmp_path)
     text = POST.replace("{ratio}", "0.71090")
@@ -93,6 +97,7 @@ def test_siblings_other_refused_lines_of_an_excerpt(tmp_path, monkeypatch, capsy
 
 
 def test_control_an_unedited_excerpt_reads_every_line(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("BENCHBOOK_CACHE", str(tmp_path / "cache"))
     monkeypatch.chdir(tmp_path)
     (tmp_path / "spec-log.md").write_text(POST.replace("{ratio}", "0.71090"))
     assert command.main(["spec-log.md"]) == 0
@@ -103,6 +108,7 @@ def test_control_an_unedited_excerpt_reads_every_line(tmp_path, monkeypatch, cap
 
 def test_a_users_own_log_given_with_logs_is_still_refused_whole(tmp_path, monkeypatch, capsys):
     """``--logs DIR``: the user's own raw logs, which they can save again: exit 2, file:line and the fix."""
+    monkeypatch.setenv("BENCHBOOK_CACHE", str(tmp_path / "cache"))
     monkeypatch.chdir(tmp_path)
     (tmp_path / "spec-log.md").write_text(POST.replace("{ratio}", "0.71000"))
     assert command.main(["spec-log.md"]) == 0
