@@ -348,6 +348,35 @@ def f_two_drafts(d: Path) -> Outcome:
     return expect_error(res[other], "drafted from")
 
 
+# ---------------------------------------------------------------- §X breaker2: crashes (tests/test_draft_breaker2.py)
+
+
+f_empty_heading = _timed("# \n\n## ![](x.png)\n\nDecode 5 tok/s.\n", "value: 5")
+f_ctx_overflow = _timed(
+    "With a context of "
+    + "9" * 400
+    + "k tokens I got 5 tok/s.\n\n| ctx | tok/s |\n|---|---|\n| "
+    + "9" * 307
+    + "K | 6 |\n",
+    "value: 5",
+)
+f_superscript_counts = _timed(
+    "```\nllama-cli -m x.gguf -n ² -c ③ --temp ①\nllama-bench -m x.gguf -n ¹²⁸ -p ⁵¹²\n```\nI got 5 tok/s.\n",
+    "value: 5",
+)
+f_zero_kinds = _timed(
+    "# Mem\n\nVRAM 0 MiB < 64 MiB; 64 MiB > 0 MiB; 0 MiB < 0 MiB. At most 0 tok/s, under 0 GB. 2× faster than 0 tok/s, "
+    "50% faster than 0 tok/s, temperature nan, --temp nan.\n\n| Setup | tok/s | Speedup |\n|---|---|---|\n"
+    "| baseline | 0 | 1.00× |\n| MTP | 10 | 0.00× |\n| draft | 0 | nan× |\n| x | < 0 MiB | ≥ -1 |\n\n|a|\n|-|\n\n||||\n|---|---|---|\n",
+    "value: 64",
+)
+
+f_bench_overflow = _timed(
+    "| model | size | params | backend | ngl | test | t/s |\n| --- | ---: | ---: | --- | --: | ---: | ---: |\n"
+    "| llama 7B Q4_K_M | " + "9" * 400 + " GiB | " + "9" * 400 + " B | CUDA | 99 | tg128 | 5.00 ± 1.00 |\n"
+    "| llama 7B Q4_K_M | 1.2.3 GiB | 1.2.3 B | CUDA | 99 | tg128 | 6.00 ± 1.00 |\n"
+)
+
 FAULTS: list[Fault] = [
     Fault("DB01", "100,000 digits before tok/s", "§B", f"< {BOUND:.0f} s, loads", f_digits),
     Fault("DB02", "'1.1.1…' 100 KB", "§B", "bounded, loads", f_dots),
@@ -407,6 +436,13 @@ FAULTS: list[Fault] = [
         f_lines_moved,
     ),
     Fault("DM03", "drafted id held by a user's own claim", "§M", "both kept", f_user_id),
+    Fault("DX01", "empty ATX headings '# ', '## ![](x.png)'", "§X", "drafts, loads", f_empty_heading),
+    Fault("DX02", "a context of 400 digits + 'k'", "§X", "no ctx, loads", f_ctx_overflow),
+    Fault(
+        "DX03", "'-n ²', '-n ¹²⁸' (non-decimal digits) as counts", "§X", "no cap, loads", f_superscript_counts
+    ),
+    Fault("DX04", "zero sides, 0.00×, nan×, empty tables, temperature nan", "§X", "loads", f_zero_kinds),
+    Fault("DX05", "llama-bench size/params of 400 digits, '1.2.3 GiB'", "§X", "loads", f_bench_overflow),
     Fault(
         "DK01", "two posts drafted into one -o at once", "§K", "one written, the other refused", f_two_drafts
     ),

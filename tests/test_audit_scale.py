@@ -142,8 +142,8 @@ def test_unsaid_notes_come_in_citation_order():
     fx = Path(__file__).parent / "fixtures" / "audit" / "sides.yaml"
     v = {x.id: x for x in run.audit_file(fx, here=Here()).verdicts}
     spread = (
-        "is averaged over 5 runs with no spread stated (sd, range or interval): how far the runs agreed "
-        "is unknown"
+        "is one figure of 5 runs (mean, median or other: not stated) with no spread stated (sd, range or "
+        "interval): how far the runs agreed is unknown"
     )
     assert v["dense-vs-dense"].unsaid == [
         f"{c} {spread}" for c in ("dense-plain", "dense-spec", "dense2-plain", "dense2-spec")

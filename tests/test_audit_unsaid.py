@@ -63,9 +63,10 @@ def test_runs_per_prompt_counts_as_n_for_the_sources_own_numbers(tmp_path):
         "  - {id: quoted, metric: decode_tps, value: 20, unit: tok/s, origin: a forum post}\n"
     )
     got = {x.id: x.unsaid for x in run.audit_file(f, here=Here()).verdicts}
+    # no statistic stated: never worded as a mean (a new user's page said "averaged" of a median)
     assert got["own"] == [
-        "own is averaged over 3 runs with no spread stated (sd, range or interval): how far the runs agreed "
-        "is unknown"
+        "own is one figure of 3 runs (mean, median or other: not stated) with no spread stated (sd, range "
+        "or interval): how far the runs agreed is unknown"
     ]
     assert got["quoted"] == []  # control: a quoted number is not the source's own runs
 
@@ -136,3 +137,30 @@ def test_non_greedy_sampling_is_not_greedy():
         }
     )
     assert temperature(cf, cf.claims[0]) == 0.0 and temperature(cf, cf.claims[1]) is None
+
+
+def test_the_statistic_of_n_runs_is_the_one_the_file_states(tmp_path):
+    """A new user's post reported the median of 3 runs; the page said "averaged over 3 runs"."""
+    f = tmp_path / "c.yaml"
+    f.write_text(
+        "schema: benchbook.claims\nschema_version: 1\nsource: {kind: blog post}\nclaims:\n"
+        "  - {id: med, metric: decode_tps, value: 38.9, unit: t/s, n: 3,\n"
+        "     conditions: {other: {stat: median}}}\n"
+        "  - {id: med-m, metric: decode_tps, value: 38.9, unit: t/s, n: 3,\n"
+        "     method: 'llama-server, median of 3'}\n"
+        "  - {id: avg, metric: decode_tps, value: 38.9, unit: t/s, n: 3,\n"
+        "     conditions: {other: {stat: average}}}\n"
+        "  - {id: p99, metric: ttft, value: 120, unit: ms, n: 50, conditions: {other: {stat: p99}}}\n"
+        "  - {id: lb, metric: decode_tps, value: 38.9, unit: t/s, n: 5, method: llama-bench tg128}\n"
+        "  - {id: none, metric: decode_tps, value: 38.9, unit: t/s, n: 3, method: llama-server}\n"
+    )
+    got = {x.id: x.unsaid for x in run.audit_file(f, here=Here()).verdicts}
+    tail = " with no spread stated (sd, range or interval): how far the runs agreed is unknown"
+    assert got == {
+        "med": ["med is the median of 3 runs" + tail],
+        "med-m": ["med-m is the median of 3 runs" + tail],
+        "avg": ["avg is averaged over 3 runs" + tail],
+        "p99": ["p99 is the p99 of 50 runs" + tail],
+        "lb": ["lb is averaged over 5 runs" + tail],  # llama-bench's avg_ts is a mean
+        "none": ["none is one figure of 3 runs (mean, median or other: not stated)" + tail],
+    }

@@ -349,8 +349,8 @@ def test_the_terminal_summary_of_an_empty_draft_and_of_a_reviewed_file(tmp_path)
     empty.write_text("# A post\n\nNo measurements here, only 3 cats.\n")
     out, drafted, guessed = draft_post(empty)
     assert summary("empty.md", out, drafted, guessed)[:2] == [
-        f"empty.md: found 0 claims, 0 statements, 0 todo statements, 1 numbers not placed (listed under "
-        f"draft.unplaced); written to {out}, whose reviewed entries stay as you wrote them",
+        f"empty.md: {out} holds 0 claims, 0 statements, 0 todo statements: 0 drafted this time "
+        "(reviewed: false), 0 kept as you wrote them; 1 numbers not placed (listed under draft.unplaced)",
         "nothing drafted: no number the drafter could read as a measurement (see draft.unplaced)",
     ]
     post = tmp_path / "one.md"
@@ -362,3 +362,42 @@ def test_the_terminal_summary_of_an_empty_draft_and_of_a_reviewed_file(tmp_path)
     assert summary("one.md", out, drafted, guessed)[1] == (
         "no entry guessed: every entry of the file is reviewed, kept as you wrote it"
     )
+
+
+def test_the_summary_counts_what_the_file_holds_after_hand_edits(tmp_path):
+    """A new user's re-run after adding entries by hand said "found 9 claims, 3 statements" while the
+    audit read 11 claims and 4 statements: the first line counted the draft alone.  It counts the file
+    as written now, and how many entries this draft wrote vs kept as the user wrote them."""
+    from benchbook.audit.draftfile import summary
+
+    post = tmp_path / "two.md"
+    post.write_text(
+        "# A post\n\nPlain decoding gave 12.5 tok/s.\n\nWith a draft model it gave 25.0 tok/s, 2x faster.\n"
+    )
+    out, drafted, guessed = draft_post(post)
+    assert summary("two.md", out, drafted, guessed)[0] == (
+        f"two.md: {out} holds 2 claims, 1 statements, 0 todo statements: 3 drafted this time (reviewed: "
+        "false), 0 kept as you wrote them; 0 numbers not placed (listed under draft.unplaced)"
+    )
+    text = out.read_text().replace(
+        'source_line: 3, quote: "Plain decoding gave 12.5 tok/s.", reviewed: false',
+        ('source_line: 3, quote: "Plain decoding gave 12.5 tok/s."'),
+    )
+    text = text.replace(
+        "statements:\n",
+        (
+            '  - {id: "mine-1", metric: "decode_tps", value: 13.0, unit: "tok/s", '
+            'conditions: {decoding: "plain"}}\n'
+            "statements:\n"
+            '  - {id: "s-mine", kind: "ratio", statement: "mine", of: ["decode-tps-l5", "mine-1"], '
+            'value: 1.9, unit: "x"}\n'
+        ),
+    )
+    out.write_text(text)
+    out, drafted, guessed = draft_post(post)
+    assert guessed == ["decode-tps-l5", "s-l5"]
+    assert summary("two.md", out, drafted, guessed)[:2] == [
+        f"two.md: {out} holds 3 claims, 2 statements, 0 todo statements: 2 drafted this time (reviewed: "
+        "false), 3 kept as you wrote them; 0 numbers not placed (listed under draft.unplaced)",
+        "2 entries guessed (reviewed: false; check each against its quote): decode-tps-l5, s-l5",
+    ]

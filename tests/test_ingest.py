@@ -141,8 +141,13 @@ def test_server_log_corrupt_draft_line(tmp_path):
     p.write_text(
         "prompt eval time = 1.0 ms / 2 tokens\ndraft acceptance = 0.90000 ( 1 accepted / 2 generated)\n"
     )
-    with pytest.raises(IngestError, match=r"s\.log:2: draft acceptance 0\.9 disagrees with 1/2"):
+    # the value as the line writes it, the recomputed one, and the fix
+    with pytest.raises(IngestError) as e:
         ingest.ingest_file(p)
+    assert str(e.value) == (
+        f"{p}:2: draft acceptance 0.90000 disagrees with 1/2 = 0.50000; the line is corrupt or edited (a "
+        "value rounded by hand); fix: ingest the log as llama-server wrote it"
+    )
 
 
 def test_speculative_simple_n_draft_is_the_maximum():

@@ -130,7 +130,9 @@ ADHOC_PROJECT = (
 def render_pages(pages: Path, names: list[str]) -> Path | None:
     """Render the pages ``<pages>/<name>.qmd`` of files audited on their own to HTML with the site's
     renderer (``siterenderer.which``: Quarto on PATH, else the offline fallback), in a project of
-    their own in the cache (``<cache>/audit-pages/<digest of the pages folder>/``: ``_quarto.yml``
+    their own in the cache (``<cache>/audit-pages/<digest of the pages folder and the names>/``: one
+    project per page where ``benchbook audit`` renders each apart, so two posts of one folder never
+    share one: ``_quarto.yml``
     and copies of the pages), never inside the repository: rendered beside the pages, under
     ``reports/``, their ``_site/site_libs`` scripts were copied into the site's ``_site`` by its
     ``reports/**/*.js`` resources and failed ``make run``'s offline check (a new user's finding).
@@ -142,7 +144,7 @@ def render_pages(pages: Path, names: list[str]) -> Path | None:
 
     from .paths import cache_dir
 
-    digest = hashlib.sha256(str(pages.resolve()).encode()).hexdigest()[:16]
+    digest = hashlib.sha256("\n".join([str(pages.resolve()), *sorted(names)]).encode()).hexdigest()[:16]
     project = cache_dir() / "audit-pages" / digest
     project.mkdir(parents=True, exist_ok=True)
     (project / "_quarto.yml").write_text(ADHOC_PROJECT)

@@ -7,8 +7,11 @@
 Writes one verdict record per claim, statement and log entry to ``<out>/<claims stem>.jsonl`` and one
 page per claims file to ``<pages>/<claims stem>.qmd`` (``--all`` also ``<pages>/index.qmd``).  The
 defaults: ``reports/audit`` and ``audits`` with ``--all`` (the ``audit`` stage, whose outputs the site
-renders and which removes pages of files not in its folder); ``reports/audit-adhoc`` for both
-otherwise (a file audited on its own is not on the site: put it in ``data/claims`` for that).  Without
+renders and which removes pages of files not in its folder); otherwise a folder of each file's own in
+the cache, ``<cache>/audits/<digest of the file's path>/`` (``adhoc_folder``: a file audited on its own
+writes nothing in the working folder, and a post nothing beside it but its draft, ``POST.claims.yaml``
+and ``POST.claims.logs/``; two posts of one folder never share a folder), unless ``--out`` names one
+(a file audited on its own is not on the site: put it in ``data/claims`` for that).  Without
 ``--logs``, the raw logs of ``X.yaml`` are read from the folder ``X.logs/`` beside it when there is one
 (``run.logs_beside``): that is how the ``audit`` stage checks claims with ``log:``.  It
 prints, per claims file, a line naming the file and the records it was checked against, then a
@@ -36,8 +39,32 @@ from .verdicts import Here
 
 #: Where ``--all`` (the ``audit`` stage) writes records and pages: stage outputs, rendered by the site.
 STAGE_OUT, STAGE_PAGES = "reports/audit", "audits"
-#: Where a claims file audited on its own writes both (git-ignored, not a stage output, not rendered).
-ADHOC = "reports/audit-adhoc"
+#: Where a claims file audited on its own writes both without --out: a folder of its own in the cache
+ADHOC = "<cache>/audits/<digest>"
+
+
+def adhoc_folder(path: str | Path) -> Path:
+    """The folder of records and page of a claims file audited on its own without ``--out``:
+    ``<cache>/audits/<first 16 hex digits of the sha256 of its resolved path>/`` (``paths.cache_dir``),
+    one per file: nothing is written in the working folder or beside a post but its draft (a new user's
+    ``benchbook audit POST.md`` left ``reports/audit-adhoc/`` in the folder it ran in).
+
+    Raises:
+        OSError: the cache folder cannot be made (``paths.cache_dir``).
+    """
+    import hashlib
+
+    from ..paths import cache_dir
+
+    digest = hashlib.sha256(str(Path(path).resolve()).encode()).hexdigest()[:16]
+    return cache_dir() / "audits" / digest
+
+
+def where(args: argparse.Namespace, path: str | Path) -> tuple[Path, Path]:
+    """``(records folder, pages folder)`` of the claims file ``path``: ``--out`` and ``--pages`` (the
+    pages beside the records where only ``--out`` is given), else its ``adhoc_folder`` for each."""
+    out = Path(args.out) if args.out else adhoc_folder(path)
+    return out, Path(args.pages) if args.pages else out
 
 
 def parser() -> argparse.ArgumentParser:
@@ -65,7 +92,7 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument(
         "--out",
         default=None,
-        help=f"folder for the verdict records (JSONL; default {STAGE_OUT} with --all, else {ADHOC})",
+        help=f"folder for the verdict records (JSONL; default {STAGE_OUT} with --all, else {ADHOC} per file)",
     )
     ap.add_argument(
         "--pages",
@@ -154,7 +181,8 @@ def audit(args: argparse.Namespace) -> list[run.Audit]:
     audits = [run.audit_file(f, args.logs, _pairs(args.pair), here) for f in files]
     names = run.slugs([a.path for a in audits])  # two files of one name never overwrite each other
     for a in audits:
-        run.write(a, args.out, args.pages, names[a.path], source=str(a.path))
+        out, pages = where(args, a.path)
+        run.write(a, out, pages, names[a.path], source=str(a.path))
     return audits
 
 
@@ -164,10 +192,8 @@ def main(argv: list[str] | None = None, render=None) -> int:
     their own (``benchbook audit`` passes ``siterenderer.render_pages``; the site layer is above this
     one); None renders nothing."""
     args = parser().parse_args(argv)
-    # pages go beside the records unless asked elsewhere: `--out DIR` alone wrote the pages into the
-    # working directory's reports/audit-adhoc/
-    args.pages = args.pages or (STAGE_PAGES if args.all else args.out or ADHOC)
-    args.out = args.out or (STAGE_OUT if args.all else ADHOC)
+    if args.all:
+        args.out, args.pages = args.out or STAGE_OUT, args.pages or STAGE_PAGES
     t = time.monotonic()
     try:
         audits = audit(args)
@@ -178,13 +204,19 @@ def main(argv: list[str] | None = None, render=None) -> int:
         print("\n".join(terminal.lines(a, here, here_from)))
     n = sum(len(a.verdicts) for a in audits)
     names = run.slugs([a.path for a in audits])
-    site = (
-        None if args.all or not audits or render is None else render(Path(args.pages), list(names.values()))
-    )
-    shown = ", ".join(str(site / f"{names[a.path]}.html") for a in audits) if site else None
+    dirs = [(args.out, args.pages)] * len(audits) if args.all else [where(args, a.path) for a in audits]
+    # each page rendered in a project of its own (two posts of one folder shared one)
+    sites = [
+        None if args.all or render is None else render(p, [names[a.path]])
+        for a, (_, p) in zip(audits, dirs, strict=True)
+    ]
+    shown = ", ".join(str(s / f"{names[a.path]}.html") for a, s in zip(audits, sites, strict=True) if s)
+    outs = ", ".join(dict.fromkeys(f"{o}/" for o, _ in dirs))
+    pages = ", ".join(dict.fromkeys(f"{p}/" for _, p in dirs))
     print(
         f"audited {n} claims/statements/log entries of {len(audits)} file(s) "
-        f"in {time.monotonic() - t:.2f} s; records in {args.out}/, pages in {args.pages}/"
+        f"in {time.monotonic() - t:.2f} s; "
+        + (f"records and pages in {outs}" if outs == pages else f"records in {outs}, pages in {pages}")
         + (f"; open {shown}" if shown else ""),
         file=sys.stderr,
     )

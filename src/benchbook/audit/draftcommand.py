@@ -261,7 +261,7 @@ def _named_others(tool: str, out: dict) -> None:
             out["prompt"] = other.pop(flag)
     for flag in ("n", "n_predict", "predict"):
         n = other.get(flag)
-        if isinstance(n, str) and n.isdigit():
+        if isinstance(n, str) and n.isdecimal():
             out["tokens_generated" if bench else "cap"] = int(other.pop(flag))
     sampling = []
     for flag, word in (

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import bisect
 import copy
+import math
 import re
 import shlex
 from collections.abc import Callable
@@ -250,10 +251,12 @@ def _flat(d: dict, prefix: str = "") -> dict[str, object]:
 def count(n: str, k: str | None) -> int | None:
     """A token count as written: "8192" -> 8192; with "k", a context size, a power of two where it
     names one ("128k" -> 131072 = 128 x 1024, "131K" -> 131072 = 2^17 in thousands, "262K" ->
-    262144), else thousands ("80k" -> 80000)."""
+    262144), else thousands ("80k" -> 80000); None for a count past a float's range (400 digits)."""
     try:
         v = float(n)
     except ValueError:
+        return None
+    if not math.isfinite(v * 1000):
         return None
     if k:
         if v.is_integer() and int(v) & (int(v) - 1) == 0:

@@ -334,7 +334,7 @@ def _slash_count(text: str, m: re.Match) -> bool:
     """Whether "k/n" at ``m`` is a count: two whole numbers, no unit, k <= n, a count word
     (``_COUNT_WORDS``) within 40 characters."""
     a, b = m.group("a"), m.group("m")
-    if not (a.isdigit() and b.isdigit()) or m.group("ua") or m.group("unit") or m.group("um"):
+    if not (a.isdecimal() and b.isdecimal()) or m.group("ua") or m.group("unit") or m.group("um"):
         return False
     if int(a) > int(b) or m.group("b") is not None or m.group("pm") is not None:
         return False

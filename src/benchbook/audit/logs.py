@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import bisect
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -54,6 +55,7 @@ import polars as pl
 from ..experiments.speculative.analysis import ACCEPTANCE_DEFINITIONS, acceptance_definition, sampler_of
 from ..identity import EXPERT_OVERRIDE, MEASUREMENT_FIELDS, STATE_EFFECT_ALPHA, state_effect
 from ..ingest import IngestError, detect_format, foreign, ingest_file
+from ..ingest.read import ingest_text, read_source
 from ..ingest.responses import torn_last_line
 from ..ingest.serverlog import RATE_DEFINITIONS, process_starts, rate_definition
 from ..ingest.settings import Setting, context_settings
@@ -132,6 +134,41 @@ class Logs:
     skipped: dict[str, str] = field(default_factory=dict)  # file name -> why it was not read
     #: "file:line" -> why that line of a file otherwise read was not (a torn last response)
     lines_not_read: dict[str, str] = field(default_factory=dict)
+
+
+#: ``file:N:`` at the start of an ingest error: the line it names
+_ERROR_LINE = re.compile(r"^(?P<file>.+?):(?P<line>\d+): ")
+
+
+def read_excerpt(path: str | Path) -> tuple[list[dict], dict[int, str]]:
+    """Records of a log excerpt pasted into a post (``draftfile`` writes them to ``X.claims.logs/``):
+    untrusted text that nobody can correct, so a line that ``benchbook ingest`` refuses (a value
+    rounded by hand, ``draft acceptance rate = 0.71000 (300 accepted / 422 generated)``; a negative
+    time; a count that cannot be) is left out, its line number kept (blank, so every other line keeps
+    its number), and the rest read: ``(records, {line: why it was not read})``.  A user's own raw log
+    (``--logs DIR``) is read by ``read``, which refuses the whole file instead.
+
+    Raises:
+        LogsError: an error that names no line of the file (no llama.cpp output left, an encoding),
+            as ``read``.
+    """
+    path = Path(path)
+    lines = read_source(path)[0].split("\n")
+    bad: dict[int, str] = {}
+    while True:
+        try:
+            recs = ingest_text(path, "\n".join(lines)).records
+            return [
+                {**r, **r["timings"]} if r["schema"] == "benchbook.speculative_request" else r for r in recs
+            ], bad
+        except IngestError as e:
+            m = _ERROR_LINE.match(str(e))
+            n = int(m.group("line")) if m and m.group("file") == str(path) else 0
+            if not 1 <= n <= len(lines) or n in bad or not lines[n - 1].strip():
+                msg = str(e) if str(path) in str(e) else f"{path}: {e}"
+                raise LogsError(f"{msg} (benchbook audit reads what `benchbook ingest` reads)") from None
+            bad[n] = str(e)[m.end() :] if m else str(e)
+            lines[n - 1] = ""
 
 
 def read(path: str | Path) -> list[dict]:
@@ -556,9 +593,12 @@ def outside(path: Path, inside: Path) -> str | None:
     )
 
 
-def audit_logs(folder: str | Path, pairs: dict[str, str] | None = None) -> Logs:
+def audit_logs(folder: str | Path, pairs: dict[str, str] | None = None, excerpts: bool = False) -> Logs:
     """Read every file under ``folder`` (sorted, recursively) and build the entries and tables; a
-    symbolic link out of the folder is skipped, never read (``outside``).
+    symbolic link out of the folder is skipped, never read (``outside``).  ``excerpts``: the files are
+    log excerpts a post pasted (the folder ``draftfile`` writes beside a drafted claims file): a line
+    ingest refuses is left out and listed in ``Logs.lines_not_read`` (``read_excerpt``), never an
+    error; otherwise (a user's own raw logs, ``--logs DIR``) such a line fails the audit (``read``).
 
     ``pairs`` maps a speculative log's file name (relative to ``folder``) to its baseline's.
 
@@ -582,7 +622,16 @@ def audit_logs(folder: str | Path, pairs: dict[str, str] | None = None) -> Logs:
         if why is not None:
             skipped[name] = why
             continue
-        recs = read(path)
+        if excerpts:
+            recs, bad = read_excerpt(path)
+            for n, why in bad.items():
+                lines_not_read[f"{name}:{n}"] = (
+                    f"{why.split('; fix: ')[0]}; a line of the log excerpt the post pasted: left out, "
+                    f"the rest of {name} read; fix: check this log's claims against the log as "
+                    "llama-server printed it (ask the author), or delete their `log:`"
+                )
+        else:
+            recs = read(path)
         recs_of[name] = recs
         text = path.read_text(encoding="utf-8", errors="replace")
         settings = context_settings(text)

@@ -425,7 +425,9 @@ def blocks_of(text: str) -> list[Block]:
             if table:
                 out.append(Block("table", lines, table[0], table[1]))
             else:
-                out.append(Block("text", _inline_pieces(tok, tok.map[0] + 1), heading=heading))
+                pieces = _inline_pieces(tok, tok.map[0] + 1)
+                if pieces or not heading:  # an empty heading ("# ", "## ![](x.png)") holds no text
+                    out.append(Block("text", pieces, heading=heading))
         i += 1
     return out
 

@@ -143,7 +143,7 @@ def _pairs(n: int, text: str, pairs: list[re.Match]) -> list[Result]:
             counts = None
             if acc is not None and dr is not None:
                 a, d = acc.group("v"), dr.group("v")
-                if a.isdigit() and d.isdigit() and 0 <= int(a) <= int(d) and int(d) > 0:
+                if a.isdecimal() and d.isdecimal() and 0 <= int(a) <= int(d) and int(d) > 0:
                     counts = {"accepted": int(a), "drafted": int(d)}
             out.append(Result(n, "acceptance_rate", v, "ratio", p.start(), p.end(), counts, dict(cond)))
     return out

@@ -190,6 +190,18 @@ def _against_logs(
             out.append(v)
             continue
         found = matching(cf, c, lg.entries if lg else [])
+        # lines of its log left out (an edited line of a post's excerpt, a torn response): named
+        left_out = [
+            f"{where} not read: {why}"
+            for where, why in sorted((lg.lines_not_read if lg else {}).items())
+            if where.rpartition(":")[0] == c.log
+        ]
+        if left_out:  # at risk: part of the evidence behind it could not be read
+            quals = [
+                Qualifier(kind="at risk", check="log_line_not_read", reason=w, evidence=[c.log])
+                for w in left_out
+            ]
+            v = v.model_copy(update={"qualifiers": v.qualifiers + quals})
         if not found.entries:
             why = no_logs if lg is None else _log_missing(lg, c.log) or found.why
             update: dict = {"notes": v.notes + [f"log: {c.log} not checked ({why})"]}
@@ -402,11 +414,14 @@ def audit_file(
     name = path.name
     verdicts = judge(cf, recompute_all(cf), here, name)
     lg = None
+    logs_given = logs_dir
     logs_dir = logs_dir if logs_dir is not None else logs_beside(path)
     if logs_dir is not None:
         all_pairs = {p.log: p.baseline for p in cf.log_pairs}
         all_pairs.update(pairs or {})
-        lg = audit_logs(logs_dir, all_pairs)
+        # the excerpts a drafted file's post pasted (X.claims.logs/): untrusted text, a refused line is
+        # listed, not fatal; a folder named with --logs holds the user's own raw logs: refused whole
+        lg = audit_logs(logs_dir, all_pairs, excerpts=logs_given is None and cf.draft is not None)
         verdicts = verdicts + _log_verdicts(lg, name, here) + _skipped_verdicts(lg, name)
     no_logs = f"no --logs folder given and no {path.stem}{LOGS_SUFFIX}/ folder beside {path.name}"
     verdicts = _against_logs(cf, verdicts, lg, no_logs)

@@ -10,8 +10,9 @@ Each check reads only what the claims file states and names what is missing and 
 * ``cap``: a generation cap stated (``conditions.cap``) with no output length
   (``conditions.tokens_generated``): the answers may have stopped at the cap (``caveats`` rule
   ``cap_hit`` cannot be judged);
-* ``spread``: a value averaged over n ≥ 2 runs (its ``n``, else the source's ``runs_per_prompt`` for
-  its own numbers) with no spread stated (``spread``): how far the runs agreed is unknown;
+* ``spread``: a value of n ≥ 2 runs (its ``n``, else the source's ``runs_per_prompt`` for its own
+  numbers) with no spread stated (``spread``): how far the runs agreed is unknown; worded by the
+  statistic the file states (``statistic_of``: mean, median...; never assumed a mean);
 * ``free``: a speedup called free ("free", "no cost", "costs nothing") in a file that states a memory
   increase (a size claim or statement whose words or arithmetic say more memory): the cost is named.
 
@@ -108,6 +109,39 @@ def _cap_notes(cf: ClaimsFile) -> dict[str, list[str]]:
     return out
 
 
+#: a statistic of repeated runs named in a claim's ``method`` ("median of 3 runs", "averaged over 2 runs")
+_STAT_WORD = re.compile(
+    r"(?i)\b(median|mean|average[ds]?|avg|p\d{2}(?:\.\d+)?|min(?:imum)?|max(?:imum)?|best)\b"
+)
+_STAT_NAME = {"average": "mean", "averaged": "mean", "averages": "mean", "avg": "mean", "minimum": "min"}
+
+
+def statistic_of(cf: ClaimsFile, c: Claim) -> str | None:
+    """The statistic a claim of several runs states (``mean``, ``median``, ``p99``, ``min``, ``max``,
+    ``best``): its ``conditions.other.stat`` (the file's defaults under it; what the drafter writes
+    for "Mean TTFT", "Median TTFT"), else the one word of them its ``method`` names ("median of 3
+    runs"; a llama-bench method: its avg_ts, a mean); None when the file states none or several: never
+    assumed to be a mean."""
+    stat = cf.conditions_of(c).other.get("stat")
+    if isinstance(stat, str) and stat.strip():
+        return _STAT_NAME.get(stat.strip().lower(), stat.strip().lower())
+    words = {_STAT_NAME.get(w.lower(), w.lower()) for w in _STAT_WORD.findall(c.method or "")}
+    if not words and re.search(r"(?i)\bllama-bench\b", c.method or ""):
+        return "mean"  # llama-bench's avg_ts: the mean of its repetitions' rates (LLAMA_BENCH_DEFINITION)
+    return words.pop() if len(words) == 1 else None
+
+
+def runs_wording(stat: str | None, n: int) -> str:
+    """How a value of ``n`` runs is worded by the statistic the file states (``statistic_of``):
+    "averaged over 3 runs" (mean), "the median of 3 runs", "the p99 of 3 runs", "one figure of 3 runs
+    (mean, median or other: not stated)"."""
+    if stat == "mean":
+        return f"averaged over {n} runs"
+    if stat is None:
+        return f"one figure of {n} runs (mean, median or other: not stated)"
+    return f"the {stat} of {n} runs"
+
+
 def _spread_notes(cf: ClaimsFile) -> dict[str, list[str]]:
     out: dict[str, list[str]] = {}
     for c in cf.claims:
@@ -115,8 +149,8 @@ def _spread_notes(cf: ClaimsFile) -> dict[str, list[str]]:
         n = c.n if c.n is not None else (cf.source.runs_per_prompt if c.origin is None else None)
         if n is not None and n >= 2 and c.spread is None and (c.value is not None or c.range):
             out.setdefault(c.id, []).append(
-                f"{c.id} is averaged over {n} runs with no spread stated (sd, range or interval): "
-                "how far the runs agreed is unknown"
+                f"{c.id} is {runs_wording(statistic_of(cf, c), n)} with no spread stated (sd, range or "
+                "interval): how far the runs agreed is unknown"
             )
     return out
 

@@ -136,20 +136,31 @@ def parse_ts(cell: str) -> tuple[float, float | None]:
     return float(m.group(1)), float(m.group(2)) if m.group(2) else None
 
 
-def parse_size(cell: str) -> int | None:
-    m = re.fullmatch(r"\s*([\d.]+)\s*(KiB|MiB|GiB|TiB)\s*", cell)
-    if not m:
+def _finite(text: str) -> float | None:
+    """``float(text)``, or None for no number ("1.2.3") or one past a float's range (400 digits)."""
+    try:
+        v = float(text)
+    except ValueError:
         return None
-    return int(
-        round(float(m.group(1)) * {"KiB": 2**10, "MiB": 2**20, "GiB": 2**30, "TiB": 2**40}[m.group(2)])
-    )
+    return v if math.isfinite(v) else None
+
+
+def parse_size(cell: str) -> int | None:
+    """llama-bench's size cell in bytes ("3.56 GiB" -> 3822520893); None where unreadable."""
+    m = re.fullmatch(r"\s*([\d.]+)\s*(KiB|MiB|GiB|TiB)\s*", cell)
+    v = _finite(m.group(1)) if m else None
+    if m is None or v is None or not math.isfinite(v * 2**40):
+        return None
+    return int(round(v * {"KiB": 2**10, "MiB": 2**20, "GiB": 2**30, "TiB": 2**40}[m.group(2)]))
 
 
 def parse_params(cell: str) -> int | None:
+    """llama-bench's params cell ("6.74 B" -> 6740000000); None where unreadable."""
     m = re.fullmatch(r"\s*([\d.]+)\s*([KMBT]?)\s*", cell)
-    if not m:
+    v = _finite(m.group(1)) if m else None
+    if m is None or v is None or not math.isfinite(v * 1e12):
         return None
-    return int(round(float(m.group(1)) * {"": 1, "K": 1e3, "M": 1e6, "B": 1e9, "T": 1e12}[m.group(2)]))
+    return int(round(v * {"": 1, "K": 1e3, "M": 1e6, "B": 1e9, "T": 1e12}[m.group(2)]))
 
 
 @dataclass

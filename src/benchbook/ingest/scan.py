@@ -49,10 +49,10 @@ def parse_build(line: str) -> tuple[str | None, int] | None:
         return None
     a, b, rest = m.group(1), m.group(2), m.group(3)
     number_first = " with " in rest or line.strip().lower().startswith("version")
-    if not number_first and not b.isdigit() and a.isdigit():
+    if not number_first and not b.isdecimal() and a.isdecimal():
         number_first = True
     number, commit = (a, b) if number_first else (b, a)
-    if not number.isdigit():
+    if not number.isdecimal():
         return None
     return (None if commit == "unknown" else commit), int(number)
 

@@ -395,7 +395,10 @@ def read_server_log(
                 )
             if gen and abs(ratio - acc / gen) > 1e-4:
                 raise IngestError(
-                    f"{path}:{i}: draft acceptance {ratio} disagrees with {acc}/{gen}; the line is corrupt"
+                    f"{path}:{i}: draft acceptance {m.group(1)} disagrees with {acc}/{gen} = "
+                    f"{acc / gen:.5f}; "
+                    "the line is corrupt or edited (a value rounded by hand); fix: ingest the log as "
+                    "llama-server wrote it"
                 )
             target["timings"].update({"draft_n": gen, "draft_n_accepted": acc})
             if m.group(4):

@@ -128,7 +128,7 @@ def context_settings(text: str) -> dict[str, Setting]:
         m = _CONTEXT.search(line)
         if m:
             key, raw = m.group(1), m.group(2)
-            got = flash_attn_word(raw) if key == "flash_attn" else (int(raw) if raw.isdigit() else None)
+            got = flash_attn_word(raw) if key == "flash_attn" else (int(raw) if raw.isdecimal() else None)
             if got is not None:
                 if key == "flash_attn" and got == "auto" and key in effective:
                     continue
