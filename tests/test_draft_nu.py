@@ -172,6 +172,27 @@ def test_someone_elses_number_has_its_origin_and_own_hardware(tmp_path, sentence
     assert conditions(cf, got[1.7])["hardware"] == "NVIDIA GeForce RTX 3090"
 
 
+def test_someone_elses_change_and_share_have_their_origin_too(tmp_path):
+    """The sibling kinds of a multiple: a percent change ("reported 40% faster decoding") and a share
+    someone else stated are theirs as well (``phrase_claim``: one path for all three), on the
+    hardware of their clause; the post's own change keeps no origin."""
+    text = (
+        "All runs on my RTX 3090 with llama.cpp.\n\nDecoding was 12% faster here.\n\n"
+        "Someone on the forum reported 40% faster decoding on a 4090.\n"
+    )
+    cf = _drafted(text, tmp_path)
+    got = {c.value: c for c in cf.claims}
+    assert (got[40.0].unit, got[40.0].origin) == ("%", "Someone on the forum")
+    assert conditions(cf, got[40.0])["hardware"] == "NVIDIA GeForce RTX 4090"
+    assert got[12.0].origin is None
+    assert conditions(cf, got[12.0])["hardware"] == "NVIDIA GeForce RTX 3090"
+    # a bare card number ending the sentence ("on a 4090.") names it; a decimal ("on a 4090.5") does not
+    from benchbook.audit.draftnames import mentions
+
+    assert [m.value for m in mentions("It ran on a 4090.")] == ["NVIDIA GeForce RTX 4090"]
+    assert [m.value for m in mentions("It ran on a 4090.5 setup.")] == []
+
+
 def test_the_posts_own_number_has_no_origin(tmp_path):
     """Control: "I got 2.2x on my 4090" and "someone should try it; I got 2.2x" are the post's."""
     cf = _drafted("Someone should try this too, but I got 2.2x on my 4090.\n", tmp_path)

@@ -595,20 +595,28 @@ class Sides(DraftCore):
         self.out.entries.append(Entry("statement", sid, {"id": sid, **fields}))
         return True
 
-    def share_claim(self, n: Number, text: str, s0: int, sentence: str, line: int) -> None:
-        """A claim of a percentage "N% of X" where no claim of X is drafted ("busy 95% of the
-        time"): its metric from the words near it (``metric_of``: share, acceptance_rate)."""
-        metric = metric_of("%", text[max(0, n.start - 60) : n.start], text[n.end : n.end + 30]) or "share"
-        cfields: dict = {"metric": metric, **number_fields(n)}
+    def phrase_claim(self, cfields: dict, n: Number, s0: int, sentence: str, line: int, base: str) -> None:
+        """Add the claim a relating phrase states by itself (a share, a change or a multiple whose
+        sides the post does not state): the post's context and the conditions its sentence names;
+        someone else's number ("someone on the forum reported 2.5x … on a 4090", ``origin_of``)
+        gets its ``origin`` and only the conditions its own clause names (``others_conditions``);
+        ``source_line`` and ``quote`` of the sentence.  ``cfields``: metric and number fields."""
         cond = merged(self.context(), self.named_conditions(n.start, s0, sentence))
         origin = origin_of(sentence)
-        if origin:  # "someone on the forum reported 2.5x … on a 4090": theirs, on their machine
+        if origin:
             cfields["origin"] = origin
             cond = others_conditions(cond, sentence, n.start - s0)
         if cond:
             cfields["conditions"] = cond
         cfields.update(source_fields(line, sentence))
-        self.add_claim(cfields, f"{metric.replace('_', '-')}-l{line}")
+        self.add_claim(cfields, base)
+
+    def share_claim(self, n: Number, text: str, s0: int, sentence: str, line: int) -> None:
+        """A claim of a percentage "N% of X" where no claim of X is drafted ("busy 95% of the
+        time"): its metric from the words near it (``metric_of``: share, acceptance_rate)."""
+        metric = metric_of("%", text[max(0, n.start - 60) : n.start], text[n.end : n.end + 30]) or "share"
+        cfields: dict = {"metric": metric, **number_fields(n)}
+        self.phrase_claim(cfields, n, s0, sentence, line, f"{metric.replace('_', '-')}-l{line}")
 
     def change_claim(self, rel, text: str, s0: int, sentence: str, line: int) -> None:
         """A claim of a percent change whose sides the post does not state ("the dense model gets
@@ -629,11 +637,7 @@ class Sides(DraftCore):
             v = n.text.replace("−", "-").lstrip("+")
             fields["value"] = Num(f"-{v}" if negative and not v.startswith("-") else v)
         cfields: dict = {"metric": metric, **fields}
-        cond = merged(self.context(), self.named_conditions(n.start, s0, sentence))
-        if cond:
-            cfields["conditions"] = cond
-        cfields.update(source_fields(line, sentence))
-        self.add_claim(cfields, f"{metric.replace('_', '-')}-l{line}")
+        self.phrase_claim(cfields, n, s0, sentence, line, f"{metric.replace('_', '-')}-l{line}")
 
     def _scope(self) -> list[str]:
         """The claims a relating phrase may relate (the last 60 drafted: a post discusses its tables
@@ -1197,15 +1201,7 @@ class Sides(DraftCore):
             if len(same) == 1 and self.claims[same[0]].fields.get("metric") == metric:
                 return
         cfields: dict = {"metric": metric, **number_fields(n)}
-        cond = merged(self.context(), self.named_conditions(n.start, s0, sentence))
-        origin = origin_of(sentence)
-        if origin:  # "someone on the forum reported 2.5x … on a 4090": theirs, on their machine
-            cfields["origin"] = origin
-            cond = others_conditions(cond, sentence, n.start - s0)
-        if cond:
-            cfields["conditions"] = cond
-        cfields.update(source_fields(line, sentence))
-        self.add_claim(cfields, f"{metric}-l{line}")
+        self.phrase_claim(cfields, n, s0, sentence, line, f"{metric}-l{line}")
 
     def bound_statement(
         self, n: Number, relation: str, metric: str, cond: dict, line: int, sentence: str
