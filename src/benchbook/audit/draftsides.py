@@ -157,6 +157,15 @@ def _change_metric(clause: str, sentence: str, at: int) -> str:
     return "change"
 
 
+def _signed_value(rel) -> float | None:
+    """The value a relating phrase states, signed as the phrase says ("12% slower": -12; a minus
+    sign "−" read as "-"); None when its digits are no plain number (a range, "2–3×")."""
+    value = plain_value(rel.number.text.replace("−", "-"))
+    if value is not None and rel.kind == "percent_change" and rel.sign < 0 and value > 0:
+        return -value
+    return value
+
+
 def _ends_with(pattern: re.Pattern, text: str, end: int) -> bool:
     """Whether ``pattern``, anchored at its end (``$``) and spanning at most two words of up to 16
     characters and the spaces after each (``_RESTATED``: "the same "), matches ``text[:end]``:
@@ -560,11 +569,9 @@ class Sides(DraftCore):
         lo, hi = self._clause_of(text, n.start, s0, sentence)
         if placed.measured().how_many(lo, hi):
             return False
-        value = plain_value(n.text.replace("−", "-"))
+        value = _signed_value(rel)
         if value is None:
             return False
-        if rel.kind == "percent_change" and rel.sign < 0 and value > 0:
-            value = -value
         step = 10.0 ** -(len(n.text.split(".")[1]) if "." in n.text else 0)
         hits = []
         for e in self.out.entries[-60:]:  # the entries drafted last: a restatement follows soon
@@ -718,11 +725,9 @@ class Sides(DraftCore):
         n = rel.number
         if rel.kind not in ("ratio", "percent_change") or n.range is not None:
             return None
-        stated = plain_value(n.text.replace("−", "-"))
+        stated = _signed_value(rel)
         if stated is None:
             return None
-        if rel.kind == "percent_change" and rel.sign < 0 and stated > 0:
-            stated = -stated
         gain = stated > 0 if rel.kind == "percent_change" else (stated >= 1) == (rel.sign > 0)
         if rel.kind == "ratio" and rel.sign < 0:
             stated = 1 / stated if stated else stated
