@@ -309,6 +309,24 @@ def _settings_table(header: list[str], body: list[list[str]]) -> bool:
     )
 
 
+def _lead_prompt(header: str) -> str | None:
+    """The prompt a column of rates with no unit of its own names (a "lead" column: its unit is the
+    paragraph's or heading's): a header of one to three words that names no metric, setting,
+    decoding, hardware, engine, model, quant or build is the workload the column ran ("| python |
+    TS | swift |" under "33.92 tokens/second": the prompts' languages); None otherwise ("RTX 4090",
+    "MTP", "Run 1", "n_max=4")."""
+    text = header.strip().strip("*_`").strip()
+    if not re.fullmatch(r"[^\W\d_][\w.+#-]*(?:\s+[^\W\d_][\w.+#-]*){0,2}", text):
+        return None  # one to three words, none starting with a digit: no count, no "Run 1"
+    if label_key(text) in LABELS or _names_metric(text) or _RELATING_HEADER.search(text):
+        return None
+    if mentions(text) or header_decoding(text) or header_settings(text) or _BASELINE.search(text):
+        return None
+    if any(pat.fullmatch(text) for _, pat in _CELL_KINDS) or re.search(r"\brun\b|\btrial\b", text, re.I):
+        return None
+    return text
+
+
 def _metric_header(header: str) -> bool:
     return bool(re.search(r"\b(?:pp|tg)\s?\d+\b|speed|throughput|tok/s|t/s", header, re.IGNORECASE))
 
@@ -441,6 +459,8 @@ class Tables(Sides):
                 gfields.setdefault("conditions", {})["decoding"] = decoding
             for setting, said in header_settings(h).items():  # "MTP (n_max=6)": the column's draft size
                 gfields.setdefault("conditions", {})[setting] = said
+            if kinds[j] == "lead" and (task := _lead_prompt(h)) is not None:
+                gfields.setdefault("conditions", {})["prompt"] = task  # "| python | TS | swift |"
             self.out.groups.append(Group(gid, gfields, block.start))
             self.groups[gid] = self.out.groups[-1]
             table_groups.append(gid)
