@@ -27,3 +27,48 @@ def test_a_column_of_rates_without_a_unit_named_by_a_word_is_its_prompt(tmp_path
         tmp_path,
     )
     assert all("prompt" not in _cond(cf, c) for c in cf.claims)
+
+
+def test_a_column_of_sources_names_no_prompt(tmp_path):
+    """Columns of one table are one kind: where one lead column's header names no prompt ("this
+    box": a source of the numbers), none of them is a prompt ("Docs")."""
+    cf = _drafted(
+        "# Compared\n\nDecode in tokens/second.\n\n"
+        "| run | Docs | this box |\n|---|---|---|\n| short | 61.5 | 50.25 |\n| long | 55.5 | 44.75 |\n",
+        tmp_path,
+    )
+    assert all("prompt" not in _cond(cf, c) for c in cf.claims)
+
+
+def test_a_prompt_under_its_label_or_named_before_the_word_prompt():
+    """A setup line "Prompt: …" / "Task: …" (any script's label) names the prompt, the rest of
+    the line; words heading a list item or after on/for before "prompt" name it ("Recipe-9k prompt,
+    256 gen:" -> "Recipe-9k"); a count keeps the word ("12k-token prompt").  Controls: a phase
+    ("prompt processing"), "the same prompt", and a label with nothing after it name none."""
+    from benchbook.audit.draftcontext import stated
+
+    def prompts(line: str) -> list[object]:
+        return [v for p, v in stated([(1, line)], "text") if p == "prompt"]
+
+    assert prompts("- Prompt: write a haiku about GPUs") == ["write a haiku about GPUs"]
+    assert prompts("**Task**: 「translate a menu」") == ["translate a menu"]
+    assert prompts("プロンプト：ログを要約") == ["ログを要約"]
+    assert prompts("Recipe-9k prompt, 256 gen: `150.5 PP`, `20.25 TG`") == ["Recipe-9k"]
+    assert prompts("It reached 30 t/s on the poetry prompt.") == ["poetry"]
+    assert prompts("Decode fell to 12 t/s (12k-token prompt)") == ["12k-token prompt"]
+    assert prompts("Prompt processing: 500 t/s, prompt eval 480 t/s") == []
+    assert prompts("I sent the same prompt three times at 30 t/s.") == []
+    assert prompts("Prompt:") == []
+
+
+def test_a_prompt_named_in_a_measured_sentence_is_that_sentences_only(tmp_path):
+    """"36.5 t/s (3k token prompt)" is that sentence's prompt; the section's other rates keep none.
+    Control: a settings line "Task: …" (no measurement) holds for the section's rates."""
+    cf = _drafted(
+        "# Offload\n\nAll on GPU: 14.25 t/s.\n\nAll on CPU: 36.5 t/s (3k token prompt)\n",
+        tmp_path,
+    )
+    got = {c.value: _cond(cf, c) for c in cf.claims}
+    assert got[36.5]["prompt"] == "3k token prompt" and "prompt" not in got[14.25]
+    cf = _drafted("# Offload\n\n- Task: sort a list in C\n\nAll on GPU: 14.25 t/s.\n", tmp_path)
+    assert [_cond(cf, c).get("prompt") for c in cf.claims] == ["sort a list in C"]

@@ -308,6 +308,51 @@ def _settings(text: str, out: list[tuple[str, object]]) -> None:
                 out.append(("build", m.group("h") or m.group("k") or m.group("s") or m.group("n")))
 
 
+#: a line naming the prompt or task under its label ("Prompt: summarize a news article", "- **Task**:
+#: …", "プロンプト：…", "提示词：…", "Промпт: …"): the rest of the line, up to 120 characters
+_PROMPT_LABEL = re.compile(
+    r"^\s*(?:[-*+•]\s+|\d+[.)]\s+)?[*_]*(?:prompt|task|workload|test prompt|benchmark prompt|"
+    r"プロンプト|課題|提示词|提示|任务|промпт|задача|프롬프트|과제|aufgabe)[*_]*\s*[:：][*_]*\s*"
+    r"(?P<v>[^\s:：].{0,119}?)[\s.。]*$",
+    re.IGNORECASE,
+)
+#: a prompt named by its words before the word "prompt" ("High-accept 2 KB prompt, 256 gen:",
+#: "on the coding prompt", "for the wiki-8k prompt"): at a line's start (a list item's) or after on/for/
+#: with (the/a), one to three words; a count's phrase keeps the word ("4k-token prompt"); never a
+#: phase ("prompt processing", "prompt eval") nor a word that names no prompt ("the same prompt")
+_PROMPT_WORDS = re.compile(
+    r"(?:(?:^\s*(?:[-*+•]\s+|\d+[.)]\s+)?[*_]*|\b(?:on|for|with|using)\s+(?:the\s+|a\s+|an\s+)?)"
+    r"(?P<v>[^\W\d_][\w.+#-]*(?:\s[\w.+#-]+){0,2}?)|(?<![\w.])(?P<n>\d+(?:\.\d+)?\s?[kK]?[- ]tokens?))"
+    r"\s+prompt\b"
+    r"(?!\s*(?:processing|process|eval\w*|tokens?|speed|rate|throughput|length|len|cache\w*|size|phase|"
+    r"pp|t/s|tok))",
+    re.IGNORECASE,
+)
+#: words that name no one prompt: before the word "prompt" ("the same prompt"), or heading a column
+#: of rates ("this box", "my run": a setup or a source)
+NOT_A_PROMPT = re.compile(
+    r"^(?:same|this|that|each|every|one|first|second|last|long|longer|short|shorter|system|user|"
+    r"different|given|whole|entire|full|my|your|our|their|any|new|initial|original|large|small)\b",
+    re.IGNORECASE,
+)
+
+
+def _prompts(lines: list[tuple[int, str]], out: list[tuple[str, object]]) -> None:
+    """The prompts a block's lines name (``_PROMPT_LABEL``, ``_PROMPT_WORDS``), as written."""
+    for _, t in lines:
+        m = _PROMPT_LABEL.match(t)
+        if m:
+            out.append(("prompt", m.group("v").strip().strip("\"'「」“”*_`").strip()))
+            continue
+        for w in _PROMPT_WORDS.finditer(t):
+            if w.group("n"):
+                out.append(("prompt", f"{w.group('n')} prompt"))
+                continue
+            words = w.group("v").strip("*_`")
+            if not NOT_A_PROMPT.match(words):
+                out.append(("prompt", words))
+
+
 def stated(lines: list[tuple[int, str]], kind: str, heading: bool = False) -> list[tuple[str, object]]:
     """The conditions a block states (module doc): ``(path, value)`` in the order found, each once
     (its command lines' first).  ``kind``: the block's (text | table | code); ``heading``: a heading
@@ -379,6 +424,7 @@ def _stated(
     if engine is not None:  # "端到端推理延迟(llama-cli)": the tool's engine
         out.append(("engine", engine))
     _settings(text, out)
+    _prompts(rest, out)
     _backends(text, out)
     return commands, list(dict.fromkeys(out))
 
@@ -574,10 +620,12 @@ class Context:
             else:
                 commands, names = _stated(lines, block.kind)
                 _add(scope.body, names)
-                if "block_max" in scope.body and block.kind == "text" and _measures(lines):
-                    # "with a draft model (--draft-max 16) it reached 141 t/s": the size of the
-                    # sentence's drafting arm, not of the section (a settings line states no rate)
-                    scope.local.add("block_max")
+                for own in ("block_max", "prompt"):
+                    if own in scope.body and block.kind == "text" and _measures(lines):
+                        # "with a draft model (--draft-max 16) it reached 141 t/s", "42 t/s on the
+                        # poetry prompt": the sentence's arm, not the section's (a settings line
+                        # states no rate)
+                        scope.local.add(own)
             stack[-1].children.append(scope)
             for line, got in commands:
                 model = next((_key(v) for k, v in got if k == "model"), None)

@@ -20,7 +20,7 @@ import re
 from dataclasses import replace
 
 from ..ingest.settings import flash_attn_word
-from .draftcontext import cell_conditions, count, header_settings
+from .draftcontext import NOT_A_PROMPT, cell_conditions, count, header_settings
 from .draftcore import (
     LABELS,
     Entry,
@@ -320,6 +320,8 @@ def _lead_prompt(header: str) -> str | None:
         return None  # one to three words, none starting with a digit: no count, no "Run 1"
     if label_key(text) in LABELS or _names_metric(text) or _RELATING_HEADER.search(text):
         return None
+    if NOT_A_PROMPT.match(text):  # "this box", "my run": a setup or a source, not a prompt
+        return None
     if mentions(text) or header_decoding(text) or header_settings(text) or _BASELINE.search(text):
         return None
     if any(pat.fullmatch(text) for _, pat in _CELL_KINDS) or re.search(r"\brun\b|\btrial\b", text, re.I):
@@ -400,6 +402,11 @@ class Tables(Sides):
                     and len(set(plain)) == len(plain)
                 ):
                     kinds[j] = "lead"
+        # the prompts the lead columns' headers name; none where one of them names none ("| README |
+        # this box |": the columns are sources, not prompts)
+        lead_prompts = {j: _lead_prompt(h) for j, h in enumerate(header) if kinds[j] == "lead"}
+        if None in lead_prompts.values():
+            lead_prompts = {}
         self.tables += 1  # counted, not recounted from the groups: that was quadratic in a long post
         table_groups: list[str] = []
         tno = self.tables
@@ -459,7 +466,7 @@ class Tables(Sides):
                 gfields.setdefault("conditions", {})["decoding"] = decoding
             for setting, said in header_settings(h).items():  # "MTP (n_max=6)": the column's draft size
                 gfields.setdefault("conditions", {})[setting] = said
-            if kinds[j] == "lead" and (task := _lead_prompt(h)) is not None:
+            if kinds[j] == "lead" and (task := lead_prompts.get(j)) is not None:
                 gfields.setdefault("conditions", {})["prompt"] = task  # "| python | TS | swift |"
             self.out.groups.append(Group(gid, gfields, block.start))
             self.groups[gid] = self.out.groups[-1]
