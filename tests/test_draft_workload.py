@@ -72,3 +72,20 @@ def test_a_prompt_named_in_a_measured_sentence_is_that_sentences_only(tmp_path):
     assert got[36.5]["prompt"] == "3k token prompt" and "prompt" not in got[14.25]
     cf = _drafted("# Offload\n\n- Task: sort a list in C\n\nAll on GPU: 14.25 t/s.\n", tmp_path)
     assert [_cond(cf, c).get("prompt") for c in cf.claims] == ["sort a list in C"]
+
+
+def test_a_benchmark_commands_dataset_is_its_prompt():
+    """vLLM's ``--dataset-name random`` names the prompts; with a loader ("hf") the dataset's path
+    does: its last part, or the folder above a generic file name.  Control: a command with no
+    dataset states no prompt."""
+    from benchbook.audit.draftcommand import command_lines
+
+    def prompt(line: str) -> object:
+        (c,) = command_lines([(1, line)])
+        return c.conditions.get("prompt")
+
+    assert prompt("vllm bench serve --model m --dataset-name random --num-prompts 8") == "random"
+    assert prompt("vllm bench serve --model m --dataset-name hf --dataset-path org/chat-eval") == "chat-eval"
+    assert prompt("vllm bench serve --model m --dataset data/alpaca_mini/questions.jsonl") == "alpaca_mini"
+    assert prompt("vllm bench serve --model m --dataset-name hf") is None
+    assert prompt("vllm bench serve --model m --num-prompts 8") is None
