@@ -89,3 +89,49 @@ def test_a_benchmark_commands_dataset_is_its_prompt():
     assert prompt("vllm bench serve --model m --dataset data/alpaca_mini/questions.jsonl") == "alpaca_mini"
     assert prompt("vllm bench serve --model m --dataset-name hf") is None
     assert prompt("vllm bench serve --model m --num-prompts 8") is None
+
+
+def test_sizes_under_a_prompt_label_name_no_prompt():
+    """"Workload: 512 input → 64 output tokens" gives sizes, not a prompt (a count first)."""
+    from benchbook.audit.draftcontext import stated
+
+    assert [v for p, v in stated([(1, "Workload: 512 input → 64 output tokens")], "text") if p == "prompt"] == []
+
+
+def test_a_drafting_methods_name_is_speculative_decoding():
+    """EAGLE-3, Medusa, n-gram and prompt lookup draft from another model or the context:
+    speculative.  Controls: MTP is the model's own heads (draft-self); "EAGLE-3" alone under a
+    "Speculative" column is the method, kept as written."""
+    from benchbook.audit.draftnames import decoding_of_cell, mentions
+
+    def decoding(text: str) -> list[object]:
+        return [m.value for m in mentions(text) if m.path == "decoding"]
+
+    assert decoding("Trying EAGLE-3 heads") == ["speculative"]
+    assert decoding("with Medusa") == ["speculative"]
+    assert decoding("ngram-mod lookup") == ["speculative"]
+    assert decoding("MTP heads") == ["draft-self"]
+    assert decoding_of_cell("EAGLE3", "Speculative") is None
+
+
+def test_a_command_that_runs_the_model_without_drafting_flags_decodes_plainly(tmp_path):
+    """In a post about drafting, the log under ``llama-cli -m x`` (no ``-md``) is a plain run, the
+    one under ``llama-speculative -m x -md d`` a speculative one, each under its own command (the
+    log drafted at the end keeps the command before it).  Control: a client of a server
+    (``vllm bench serve``) says nothing of the server's drafting."""
+    from benchbook.audit.draftcontext import stated
+
+    cf = _drafted(
+        "# Speculative decoding on a small card\n\n`./llama-cli -m big.gguf -p \"hi\" -ngl 33`\n\n```\n"
+        "llama_perf_context_print:        eval time =    2000.00 ms /   100 runs   (   20.00 ms per token,"
+        "    50.00 tokens per second)\n```\n\n"
+        "`./llama-speculative -m big.gguf -md small.gguf -p \"hi\" -ngl 33`\n\n```\n"
+        "llama_perf_context_print:        eval time =    1000.00 ms /   100 runs   (   10.00 ms per token,"
+        "   100.00 tokens per second)\n```\n",
+        tmp_path,
+    )
+    got = {(c.metric, c.value): _cond(cf, c).get("decoding") for c in cf.claims}
+    assert got[("decode_tps", 50.0)] == "plain" and got[("decode_tps", 100.0)] == "speculative"
+    assert ("decoding", "plain") in stated([(1, "llama-server -m a.gguf -ngl 99")], "text")
+    assert ("decoding", "speculative") in stated([(1, "llama-server -m a.gguf -md b.gguf")], "text")
+    assert not [v for p, v in stated([(1, "vllm bench serve --model m")], "text") if p == "decoding"]

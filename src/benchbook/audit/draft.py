@@ -291,7 +291,7 @@ class _Drafter(Tables, Sentences):
                     self.log(pieces)
                 timed = [r for r in stated if logged and TIMING_LINE.search(text_of[r.line])]
                 if timed and self.pending_log:
-                    self.timing_logs.append((len(self.out.entries), timed, self.pending_log))
+                    self.timing_logs.append((len(self.out.entries), timed, self.pending_log, self.command))
                 drafted_of: dict[int, list[tuple[int, int, str]]] = {}
                 for r in stated:
                     if not (timed and r in timed):
@@ -416,17 +416,20 @@ class _Drafter(Tables, Sentences):
         tokens per second``) are claims only where no claim of the post names that log: a log the
         prose states numbers of ("That is 24.4 tok/s" after it) is the evidence the audit checks
         them against, not more claims; a log pasted with nothing said of it states its numbers
-        itself.  The claims go where the log is in the post."""
+        itself.  The claims go where the log is in the post, under the command in force there."""
         cited = {e.fields.get("log") for e in self.out.entries if e.kind == "claim"}
         into: dict[int, list[Entry]] = {}  # where -> the claims that go there, the earlier log's first
-        for at, timed, log in reversed(self.timing_logs):
+        last = self.command
+        for at, timed, log, command in reversed(self.timing_logs):
             if log in cited:
                 continue
             before = len(self.out.entries)
+            self.command = command  # the command before the log, not the post's last
             for r in timed:
                 self.result_claim(r, log)
             into[at] = self.out.entries[before:] + into.get(at, [])
             del self.out.entries[before:]
+        self.command = last
         if into:  # put in at once: one insertion per log moved every entry after it, per log
             entries, self.out.entries = self.out.entries, []
             for k in range(len(entries) + 1):

@@ -267,14 +267,25 @@ def count(n: str, k: str | None) -> int | None:
     return int(v) if v.is_integer() and v >= 1 else None
 
 
-def _command_names(conditions: dict, out: list[tuple[str, object]]) -> None:
-    """The conditions a command line sets (``draftcommand.conditions_of``) that a scope carries."""
+#: a tool that runs the model itself (not a client of a server: ``vllm bench serve``, SGLang's
+#: ``bench_serving``): what it drafts, its flags say
+_CLIENT_TOOL = re.compile(r"bench\s+serve|bench_serving", re.IGNORECASE)
+
+
+def _command_names(conditions: dict, out: list[tuple[str, object]], tool: str = "") -> None:
+    """The conditions a command line sets (``draftcommand.conditions_of``) that a scope carries; a
+    ``tool`` that runs the model with no drafting flag (``-md``, ``--spec-type``,
+    ``--speculative-config``, ...) decodes plainly: no engine drafts by default (``llama-cli -m x``
+    beside ``llama-speculative -m x -md d``)."""
     flat = _flat(conditions)
     for path, value in flat.items():
         if path in CARRIED:
             out.append((path, value))
-    if "other.draft_model" in flat:
+    if "other.draft_model" in flat and "decoding" not in flat:
         out.append(("decoding", "speculative"))
+    elif tool and "decoding" not in flat and not _CLIENT_TOOL.search(tool):
+        if not any(re.search(r"draft|spec|lookup|eagle|medusa|mtp", k, re.I) for k in flat):
+            out.append(("decoding", "plain"))
 
 
 def _settings(text: str, out: list[tuple[str, object]]) -> None:
@@ -309,11 +320,12 @@ def _settings(text: str, out: list[tuple[str, object]]) -> None:
 
 
 #: a line naming the prompt or task under its label ("Prompt: summarize a news article", "- **Task**:
-#: …", "プロンプト：…", "提示词：…", "Промпт: …"): the rest of the line, up to 120 characters
+#: …", "プロンプト：…", "提示词：…", "Промпт: …"): the rest of the line, up to 120 characters; not
+#: sizes ("Workload: 256 input → 128 output tokens": a count first names no prompt)
 _PROMPT_LABEL = re.compile(
     r"^\s*(?:[-*+•]\s+|\d+[.)]\s+)?[*_]*(?:prompt|task|workload|test prompt|benchmark prompt|"
     r"プロンプト|課題|提示词|提示|任务|промпт|задача|프롬프트|과제|aufgabe)[*_]*\s*[:：][*_]*\s*"
-    r"(?P<v>[^\s:：].{0,119}?)[\s.。]*$",
+    r"(?P<v>[^\s\d:：].{0,119}?)[\s.。]*$",
     re.IGNORECASE,
 )
 #: a prompt named by its words before the word "prompt" ("High-accept 2 KB prompt, 256 gen:",
@@ -370,7 +382,7 @@ def _stated(
     in_command = {n for c in found for n in range(c.line, c.last + 1)}
     for c in found:
         got: list[tuple[str, object]] = []
-        _command_names(c.conditions, got)
+        _command_names(c.conditions, got, c.tool)
         commands.append((c.line, got))
     out: list[tuple[str, object]] = []
     rest = [(n, t) for n, t in lines if n not in in_command]
@@ -400,7 +412,7 @@ def _stated(
             got = []
             inline = command_lines([(n, code)])
             if inline:
-                _command_names(inline[0].conditions, got)
+                _command_names(inline[0].conditions, got, inline[0].tool)
             elif FLAGS_ONLY.match(code):
                 try:
                     words = shlex.split(code)
