@@ -109,12 +109,12 @@ ALIGNED = """Results:
 
 def test_aligned_table_with_box_rule_in_an_indented_code_block():
     # a depth column in K and "0 (cold)" read as numbers (``draftcontext.count``); the "Baseline"
-    # column is plain decoding (``draftnames.header_decoding``)
+    # column is plain decoding, "+ ngram-mod" (a drafting method) speculative (``draftnames.header_decoding``)
     assert _claims(ALIGNED) == [
         ("decode_tps", "107", "t/s", 5, {"decoding": "plain", "depth": 0}),
-        ("decode_tps", "123", "t/s", 5, {"depth": 0}),
+        ("decode_tps", "123", "t/s", 5, {"decoding": "speculative", "depth": 0}),
         ("decode_tps", "96", "t/s", 6, {"decoding": "plain", "depth": 16384}),
-        ("decode_tps", "149", "t/s", 6, {"depth": 16384}),
+        ("decode_tps", "149", "t/s", 6, {"decoding": "speculative", "depth": 16384}),
     ]
 
 

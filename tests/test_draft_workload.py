@@ -62,7 +62,7 @@ def test_a_prompt_under_its_label_or_named_before_the_word_prompt():
 
 
 def test_a_prompt_named_in_a_measured_sentence_is_that_sentences_only(tmp_path):
-    """"36.5 t/s (3k token prompt)" is that sentence's prompt; the section's other rates keep none.
+    """ "36.5 t/s (3k token prompt)" is that sentence's prompt; the section's other rates keep none.
     Control: a settings line "Task: …" (no measurement) holds for the section's rates."""
     cf = _drafted(
         "# Offload\n\nAll on GPU: 14.25 t/s.\n\nAll on CPU: 36.5 t/s (3k token prompt)\n",
@@ -92,10 +92,12 @@ def test_a_benchmark_commands_dataset_is_its_prompt():
 
 
 def test_sizes_under_a_prompt_label_name_no_prompt():
-    """"Workload: 512 input → 64 output tokens" gives sizes, not a prompt (a count first)."""
+    """ "Workload: 512 input → 64 output tokens" gives sizes, not a prompt (a count first)."""
     from benchbook.audit.draftcontext import stated
 
-    assert [v for p, v in stated([(1, "Workload: 512 input → 64 output tokens")], "text") if p == "prompt"] == []
+    assert [
+        v for p, v in stated([(1, "Workload: 512 input → 64 output tokens")], "text") if p == "prompt"
+    ] == []
 
 
 def test_a_drafting_methods_name_is_speculative_decoding():
@@ -122,10 +124,10 @@ def test_a_command_that_runs_the_model_without_drafting_flags_decodes_plainly(tm
     from benchbook.audit.draftcontext import stated
 
     cf = _drafted(
-        "# Speculative decoding on a small card\n\n`./llama-cli -m big.gguf -p \"hi\" -ngl 33`\n\n```\n"
+        '# Speculative decoding on a small card\n\n`./llama-cli -m big.gguf -p "hi" -ngl 33`\n\n```\n'
         "llama_perf_context_print:        eval time =    2000.00 ms /   100 runs   (   20.00 ms per token,"
         "    50.00 tokens per second)\n```\n\n"
-        "`./llama-speculative -m big.gguf -md small.gguf -p \"hi\" -ngl 33`\n\n```\n"
+        '`./llama-speculative -m big.gguf -md small.gguf -p "hi" -ngl 33`\n\n```\n'
         "llama_perf_context_print:        eval time =    1000.00 ms /   100 runs   (   10.00 ms per token,"
         "   100.00 tokens per second)\n```\n",
         tmp_path,
@@ -135,3 +137,57 @@ def test_a_command_that_runs_the_model_without_drafting_flags_decodes_plainly(tm
     assert ("decoding", "plain") in stated([(1, "llama-server -m a.gguf -ngl 99")], "text")
     assert ("decoding", "speculative") in stated([(1, "llama-server -m a.gguf -md b.gguf")], "text")
     assert not [v for p, v in stated([(1, "vllm bench serve --model m")], "text") if p == "decoding"]
+
+
+def test_concurrency_in_words():
+    """Requests at once in words: "concurrency = 4", "10 concurrency", "8 concurrent request
+    streams", "single concurrency".  Controls: a range's end ("1-8 concurrent") and a percentage
+    name none; a total of tokens generated with thousands separators is no per-request count."""
+    from benchbook.audit.draftcontext import stated
+
+    def got(text: str, path: str = "concurrency") -> list[object]:
+        return [v for p, v in stated([(1, text)], "text") if p == path]
+
+    assert got("base (concurrency = 4):") == [4]
+    assert got("100 samples, 10 concurrency, one GPU") == [10]
+    assert got("- 8 concurrent request streams") == [8]
+    assert got("20 samples, single concurrency:") == [1]
+    assert got("from 1-8 concurrent users") == []
+    assert got("concurrency 30% higher") == []
+    assert got("Number of draft tokens generated: 259,326", "tokens_generated") == []
+    assert got("Tokens generated: 259,326", "tokens_generated") == []
+    assert got("Tokens generated: 256", "tokens_generated") == [256]
+
+
+def test_a_label_line_holds_for_the_blocks_after_it(tmp_path):
+    """A paragraph's first line ending with ":" that states settings ("40 prompts, 6 concurrency,
+    RTX 4090:") labels what follows up to the next label: each run's numbers take their label's
+    concurrency.  Control: a label stating nothing ("Results:") scopes nothing, and the label's
+    settings are not the section's (a rate before the first label has none)."""
+    cf = _drafted(
+        "# Runs\n\nWarm-up: 12.5 t/s.\n\n40 prompts, 6 concurrency:\nDecode: 80.5 t/s\n\n"
+        "Prefill: 900.5 t/s\n\n40 prompts, single concurrency:\nDecode: 30.5 t/s\n\n"
+        "Prefill: 400.5 t/s\n\nResults:\nDecode: 31.5 t/s\n",
+        tmp_path,
+    )
+    got = {c.value: _cond(cf, c).get("concurrency") for c in cf.claims}
+    assert got == {12.5: None, 80.5: 6, 900.5: 6, 30.5: 1, 400.5: 1, 31.5: 1}
+
+
+def test_a_label_naming_the_baseline_over_a_speculative_servers_output(tmp_path):
+    """ "base (concurrency = 1):" over a benchmark's output under a speculative server's command:
+    that output ran plainly, none of the command's drafting; the next label's output keeps it."""
+    cf = _drafted(
+        "# n-gram speculation TTFT\n\n```\npython -m vllm.entrypoints.api_server --model m "
+        '--speculative-model "[ngram]" --num-speculative-tokens 3\n```\n\n'
+        "base (concurrency = 1):\n```\nMean TTFT (ms):                          120.50\n```\n\n"
+        "spec (concurrency = 1):\n```\nMean TTFT (ms):                          101.25\n```\n",
+        tmp_path,
+    )
+    got = {c.value: _cond(cf, c) for c in cf.claims}
+    assert (got[120.5]["decoding"], got[120.5]["concurrency"], "block_max" in got[120.5]) == (
+        "plain",
+        1,
+        False,
+    )
+    assert (got[101.25]["decoding"], got[101.25]["block_max"]) == ("speculative", 3)

@@ -44,6 +44,7 @@ The drafter in layers, each on the one below, none importing one above (``_Draft
 
 from __future__ import annotations
 
+import copy
 import re
 from pathlib import Path
 
@@ -52,10 +53,10 @@ from ..ingest.read import read_llama_bench
 from ..ingest.scan import scan
 from ..ingest.serverlog import TIMING_LINE
 from ..ingest.settings import flash_attn_word
-from .draftcommand import command_lines
+from .draftcommand import command_lines, plain_run
 from .draftcontext import fill
 from .draftcore import Drafted, Entry, Num, merged, plain_value, set_path, source_fields
-from .draftnames import CLAUSE_ONLY, mentions
+from .draftnames import CLAUSE_ONLY, header_decoding, mentions
 from .draftprose import family, number_text, numbers
 from .draftsentences import RATE_LINE, Sentences
 from .drafttable import Tables
@@ -286,6 +287,13 @@ class _Drafter(Tables, Sentences):
             for r in sorted(found, key=lambda r: (r.line, r.start)):
                 (on_rate_lines if RATE_LINE.search(text_of[r.line]) else stated).append(r)
             if block.kind == "code":
+                held = self.command
+                said = header_decoding(self.lead_in) if self.lead_in else None
+                if said is not None and self.command.get("decoding") not in (None, said):
+                    # "base (concurrency = 1):" over the output of a speculative server's benchmark:
+                    # the label's arm (plain: none of the command's drafting), for this block only
+                    self.command = {**copy.deepcopy(self.command), "decoding": said}
+                    plain_run(self.command)
                 logged = any(_LOG.search(t) for _, t in pieces)
                 if logged:
                     self.log(pieces)
@@ -303,6 +311,7 @@ class _Drafter(Tables, Sentences):
                 self.result_details(on_rate_lines, self.pending_log if logged else None)
                 if not logged:
                     self.code_unplaced(pieces, found)
+                self.command = held
                 continue  # code that is neither output, a command nor a log: not prose
             read = [self.inline_commands(n, t) for n, t in pieces]
             for r in stated:  # a result line in prose: drafted once, blanked out of the prose read

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import bisect
 import copy
+import functools
 import math
 import re
 import shlex
@@ -38,7 +39,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from .draftcommand import command_lines, conditions_of, put_path
-from .draftnames import DECODING_PHRASE, MODEL_FAMILIES, builds_engine, heading_engine, mentions
+from .draftnames import (
+    DECODING_PHRASE,
+    MODEL_FAMILIES,
+    builds_engine,
+    header_decoding,
+    heading_engine,
+    mentions,
+)
 from .draftprose import numbers
 from .post import Block, Post
 
@@ -135,7 +143,8 @@ _SETTINGS: list[tuple[re.Pattern, str]] = [
     (
         re.compile(
             r"(?<![\w.])(?P<n>\d+)\s+(?:output|generated|new|gen)\s+tokens\b"
-            r"|\btokens generated\s*[:=]\s*(?P<m>\d+)"
+            # (not a total "tokens generated: 259,326" nor the draft's "draft tokens generated")
+            r"|(?<!draft )\btokens generated\s*[:=]\s*(?P<m>\d+)(?![\d,.])"
             # "a 256-token summarization output", "generating 512 tokens", "512 gen" (llama-bench's tg512)
             r"|(?<![\w.])(?P<o>\d+)-token\s+(?:[^\W\d]+\s+){0,2}(?:output|generation|completion)\b"
             r"|\bgenerat(?:e|ed|es|ing)\s+(?P<g>\d+)\s+tokens\b|(?<![\w.])(?P<b>\d+)\s+gen\b"
@@ -146,6 +155,16 @@ _SETTINGS: list[tuple[re.Pattern, str]] = [
         "generated",
     ),
     (re.compile(r"(?<![\w-])(?:--parallel|-np)[ =](?P<n>\d+)\b"), "concurrency"),
+    # requests at once in words: "concurrency = 4", "at concurrency 16", "10 concurrency", "8 concurrent
+    # request streams", "128 concurrent requests" (not a range's end: "1-8 concurrent")
+    (
+        re.compile(
+            r"\bconcurrency(?:\s+level)?\s*(?:=|:|of)?\s*(?P<n>\d{1,4})(?![\d.%]|\s?[–-]\s?\d)"
+            r"|(?<![\w.–-])(?P<m>\d{1,4})\s+(?:concurrency\b|concurrent(?:ly)?\b)",
+            re.I,
+        ),
+        "concurrent",
+    ),
     # a draft size in words: "n-max 3", "n_max=6", "draft-max: 8", "num_speculative_tokens=5",
     # "num spec tokens=1", "num_steps=8", "k=4", "MTP n=4", "draft 5 tokens", "5 draft tokens" (not
     # one of a list: "4, 5 and 6 draft tokens" names no one size)
@@ -161,7 +180,8 @@ _SETTINGS: list[tuple[re.Pattern, str]] = [
         ),
         "block",
     ),
-    (re.compile(r"\b(?:single|one)[ -](?:request|user|stream|slot)\b", re.I), "single"),
+    # "single request", "one user", "single concurrency", "single-batch (B=1)"
+    (re.compile(r"\b(?:single|one)[ -](?:request|user|stream|slot|concurrency|batch)\b", re.I), "single"),
     (
         re.compile(
             # ASCII bounds: "使用Ollama 0.15.2在" (a CJK character is a word character)
@@ -311,6 +331,10 @@ def _settings(text: str, out: list[tuple[str, object]]) -> None:
                 out.append(("sampling", "greedy"))
             elif kind == "concurrency":
                 out.append(("concurrency", int(m.group("n"))))
+            elif kind == "concurrent":
+                n = int(m.group("n") or m.group("m"))
+                if n >= 1:
+                    out.append(("concurrency", n))
             elif kind == "single":
                 out.append(("concurrency", 1))
             elif kind == "version":
@@ -469,6 +493,8 @@ class Scope:
     firsts: list[int] = field(default_factory=list)
     #: paths the scope states for itself only, not for the scopes around it
     local: set[str] = field(default_factory=set)
+    #: a label line's scope (``_label_of``): what it states is its own, never its section's
+    label: bool = False
 
     def value(self, path: str) -> tuple[bool, object]:
         if path not in self.known:
@@ -576,6 +602,34 @@ def _caption(block: Block) -> bool:
     return not any(n.unit for n in numbers(" ".join(t for _, t in block.lines)))
 
 
+def _label_of(block: Block) -> tuple[int, str] | None:
+    """The line labelling what follows it (a heading without ``#``): a paragraph's first line, of
+    one sentence and at most 80 characters, ending with ":" and stating no measurement but some
+    setting (``_label_names``: "*) base (concurrency = 1):", "20 prompts, one request at a time,
+    RTX 4090:"); None for a sentence introducing a command ("Here is the command:")."""
+    if block.kind != "text" or block.heading or not block.lines:
+        return None
+    line = block.lines[0]
+    text = line[1].strip()
+    if len(text) > 80 or not text.endswith((":", "：")) or re.search(r"[.!?]\s", text):
+        return None
+    if _measures([line]) or not _label_names(line):
+        return None
+    return line
+
+
+@functools.lru_cache(maxsize=256)
+def _label_names(line: tuple[int, str]) -> list[tuple[str, object]]:
+    """What a label line states (``_label_of``), as a heading does; its decoding also as a column's
+    header names it ("base:", "Spec on:": ``draftnames.header_decoding``)."""
+    commands, names = _stated([line], "text", heading=True)
+    out = [*(x for _, got in commands for x in got), *names]
+    said = header_decoding(line[1])
+    if said is not None and not any(p == "decoding" for p, _ in out):
+        out.append(("decoding", said))
+    return out
+
+
 def _add(into: dict[str, list[object]], names: list[tuple[str, object]]) -> None:
     for path, value in names:
         into.setdefault(path, []).append(value)
@@ -618,6 +672,16 @@ class Context:
                 stack[-1].children.append(section)
                 stack.append(section)
                 continue
+            label = _label_of(block)
+            if label is not None:
+                # "200 prompts, 4 concurrent, one RTX 4090:", "base (concurrency = 1):": what the
+                # label states holds for the blocks after it, up to the next label, command or heading
+                while stack[-1].level >= 7:
+                    stack.pop()
+                held = Scope(label[0], label[0], 7, label=True)
+                _add(held.head, _label_names(label))
+                stack[-1].children.append(held)
+                stack.append(held)
             scope = Scope(first, last, 8)
             if block.kind == "table":
                 table_lines = [(n, " ".join(r)) for n, r in zip(block.row_lines, block.rows, strict=False)]
@@ -657,12 +721,13 @@ class Context:
 
     def _close(self, scope: Scope) -> None:
         """Give each scope the names of everything in it (``body``, ``weak``) and its last line."""
-        held = sum(c.level == 7 for c in scope.children)
+        held = sum(c.level == 7 and not c.label for c in scope.children)
         for child in scope.children:
             self._close(child)
-            # a machine's section, and a command line's where its section has several, each for
-            # itself; a section's one command line holds for all of it ("Command used:" below a table)
-            apart = child.level == 7 and held > 1 or "hardware" in child.head
+            # a machine's section, a label's, and a command line's where its section has several,
+            # each for itself; a section's one command line holds for all of it ("Command used:"
+            # below a table)
+            apart = child.level == 7 and (held > 1 or child.label) or "hardware" in child.head
             for path, values in (*child.head.items(), *child.body.items()):
                 if path in _HEADING_ONLY or path in child.local:
                     continue  # a section's decoding is its own: "### With MTP" is one arm of the post

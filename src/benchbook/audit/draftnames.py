@@ -384,9 +384,12 @@ def _ollama(m: re.Match) -> tuple[str, str | None]:
     return f"{m.group('name')}-{m.group('size').upper()}{rest}", quant.upper() if quant else None
 
 
-#: a table column's header that names its decoding: "Baseline", "No spec", "Vanilla" -> plain;
+#: a table column's header that names its decoding: "Baseline", "No spec", "Vanilla", "base" alone
+#: (or before its parenthesis or colon: "base (c=1):") -> plain;
 #: "Speculative", "Best speculative result", "With draft", "Spec on" -> speculative (``DECODING_PHRASE`` too)
-_HEADER_PLAIN = re.compile(r"^\W*(?:baseline|vanilla|no[- ]spec\w*|plain)\b", re.IGNORECASE)
+_HEADER_PLAIN = re.compile(
+    r"^\W*(?:baseline|vanilla|no[- ]spec\w*|plain|base(?![- ]?model)(?=\W*(?:\(|:|$)))\b", re.IGNORECASE
+)
 _HEADER_SPEC = re.compile(
     r"(?<!no[- ])(?<!non-)(?:\bspeculative\b|\bspec(?:ulation)?\b(?![- ]off))", re.IGNORECASE
 )
