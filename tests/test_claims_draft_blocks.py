@@ -199,7 +199,8 @@ accept    = 28.457%
         ("duration", "0.140", "s", None, None, None, None),
         ("prefill_tps", "107.248", "t/s", "llama-speculative", None, None, "post-l6.log"),
         ("tokens", "202", "tokens", None, None, None, None),
-        ("duration", "2.533", "s", None, None, None, None),
+        # the time of the generation: its tokens too (``draft._Drafter.generated_counts``)
+        ("duration", "2.533", "s", None, None, {"tokens_generated": 202}, None),
         ("decode_tps", "79.745", "t/s", "llama-speculative", None, {"tokens_generated": 202}, "post-l6.log"),
     ]
     assert [e.fields["of"] for e in d.entries if e.kind == "statement"] == [

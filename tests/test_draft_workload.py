@@ -191,3 +191,37 @@ def test_a_label_naming_the_baseline_over_a_speculative_servers_output(tmp_path)
         False,
     )
     assert (got[101.25]["decoding"], got[101.25]["block_max"]) == ("speculative", 3)
+
+
+def test_a_draft_size_as_mtp_cap_or_a_num_spec_tokens_column(tmp_path):
+    """ "MTP cap 4" is a draft size; a label column "Num Spec Tokens" is the row's.  Control: "cap
+    4" alone (no drafting word) is none."""
+    from benchbook.audit.draftcontext import stated
+
+    assert ("block_max", 4) in stated([(1, "ROCm build, MTP cap 4, f16 KV:")], "text")
+    assert not [v for p, v in stated([(1, "a cap 4 on the fans")], "text") if p == "block_max"]
+    cf = _drafted(
+        "# EAGLE sizes\n\n| Method | Num Spec Tokens | Decode (tok/s) |\n|---|---|---|\n"
+        "| eagle | 2 | 90.5 |\n| eagle | 6 | 70.25 |\n",
+        tmp_path,
+    )
+    assert [_cond(cf, c).get("block_max") for c in cf.claims] == [2, 6]
+
+
+def test_tokens_generated_on_a_rate_line_a_tg_test_and_a_tg_header(tmp_path):
+    """A generation's line with one count of tokens ("(24.5 tokens/s, 300 tokens, context 20)") gives
+    its rate and time ``tokens_generated``; a llama-bench tg test and a "TG (256)" column their n;
+    "128‑token output" with a non-breaking hyphen is a count in words.  Controls: a prompt's count
+    ("Prompt: 14 tokens") and a line with two counts give none."""
+    from benchbook.audit.draftcontext import stated
+
+    cf = _drafted(
+        "# Runs\n\nOutput generated in 9.25 seconds (24.5 tokens/s, 300 tokens, context 20)\n\n"
+        "Prompt: 14 tokens, 250.5 tokens-per-sec\n\nGeneration: 33.5 tokens/s for 100 tokens of 400 tokens\n",
+        tmp_path,
+    )
+    got = {c.value: _cond(cf, c).get("tokens_generated") for c in cf.claims}
+    assert (got[24.5], got[9.25], got[250.5], got[33.5]) == (300, 300, None, None)
+    cf = _drafted("# Platforms\n\n| Platform | TG (256) T/s |\n|--|--|\n| one | 37.5 |\n", tmp_path)
+    assert [_cond(cf, c).get("tokens_generated") for c in cf.claims] == [256]
+    assert ("tokens_generated", 128) in stated([(1, "128\u2011token output generation")], "text")

@@ -131,6 +131,8 @@ class _Drafter(Tables, Sentences):
             cond["flash_attn"] = fa == "on"
         if depth:
             cond["depth"] = depth
+        if n_gen:
+            cond["tokens_generated"] = n_gen  # a tg test generates exactly n tokens
         fields: dict = {
             "metric": metric,
             "value": Num(_as_written(lb.get("avg_ts"), text)),
@@ -332,9 +334,36 @@ class _Drafter(Tables, Sentences):
         self.uncited_timings()
         self.rates_of_lines()
         self.no_self_relations()
+        self.generated_counts()
         fill(self.post, self.out.entries, self.out.groups)  # what the post states around each claim
         self.bound_sets()
         return self.out
+
+    def generated_counts(self) -> None:
+        """The tokens a generation produced, stated on its rate's line ("Output generated in 8.11
+        seconds (24.65 tokens/s, 200 tokens, ...)", "Generation: 256 tokens, 31.8 tokens-per-sec",
+        "2590 tokens in 59.6s (43.4 tok/s)"): ``tokens_generated`` of the line's decode rate and
+        of its time, where the line holds one count of tokens (``_COUNT_OF_TOKENS``) and a decode
+        rate; a count in a prompt's or context's words is none."""
+        by_line: dict[int, list[Entry]] = {}
+        for e in self.out.entries:
+            if e.kind == "claim" and e.group is None and e.fields.get("source_line"):
+                by_line.setdefault(int(e.fields["source_line"]), []).append(e)
+        for line, claims in by_line.items():
+            if not any(e.fields.get("metric") == "decode_tps" for e in claims):
+                continue
+            counts = {
+                int(m.group(1).replace(",", ""))
+                for m in _COUNT_OF_TOKENS.finditer(self.post.line(line))
+                if not _PROMPT_COUNT.search(self.post.line(line), max(0, m.start() - 16), m.start())
+            }
+            if len(counts) != 1:
+                continue
+            n = counts.pop()
+            for e in claims:
+                if e.fields.get("metric") in ("decode_tps", "duration"):
+                    cond = e.fields.setdefault("conditions", {})
+                    cond.setdefault("tokens_generated", n)
 
     def rates_of_lines(self) -> None:
         """A rate on its own line right after a token count and a time in seconds on the lines just
@@ -445,6 +474,13 @@ class _Drafter(Tables, Sentences):
                 self.out.entries += into.get(k, [])
                 if k < len(entries):
                     self.out.entries.append(entries[k])
+
+
+#: a count of tokens on a line ("200 tokens", "1,024 tokens"), not a rate ("tokens/s", "tokens per
+#: second", "tokens-per-sec")
+_COUNT_OF_TOKENS = re.compile(r"(?<![\w.,])(\d{1,3}(?:,\d{3})+|\d+)\s+tokens\b(?!\s*/|\s*per\b|-per)", re.I)
+#: words before a count that make it the prompt's or the context's ("Prompt: 14 tokens")
+_PROMPT_COUNT = re.compile(r"prompt|input|context|prefill|encoded", re.IGNORECASE)
 
 
 def _rate_unit(text: str) -> str | None:

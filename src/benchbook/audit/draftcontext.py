@@ -145,8 +145,9 @@ _SETTINGS: list[tuple[re.Pattern, str]] = [
             r"(?<![\w.])(?P<n>\d+)\s+(?:output|generated|new|gen)\s+tokens\b"
             # (not a total "tokens generated: 259,326" nor the draft's "draft tokens generated")
             r"|(?<!draft )\btokens generated\s*[:=]\s*(?P<m>\d+)(?![\d,.])"
-            # "a 256-token summarization output", "generating 512 tokens", "512 gen" (llama-bench's tg512)
-            r"|(?<![\w.])(?P<o>\d+)-token\s+(?:[^\W\d]+\s+){0,2}(?:output|generation|completion)\b"
+            # "a 256-token summarization output" (any hyphen: HTML's non-breaking "128‑token"),
+            # "generating 512 tokens", "512 gen" (llama-bench's tg512)
+            r"|(?<![\w.])(?P<o>\d+)[-‐‑]token\s+(?:[^\W\d]+\s+){0,2}(?:output|generation|completion)\b"
             r"|\bgenerat(?:e|ed|es|ing)\s+(?P<g>\d+)\s+tokens\b|(?<![\w.])(?P<b>\d+)\s+gen\b"
             # "512 tokens generated", "256 tokens were generated"
             r"|(?<![\w.])(?P<t>\d+)\s+tokens\s+(?:were\s+|are\s+)?generated\b",
@@ -166,13 +167,13 @@ _SETTINGS: list[tuple[re.Pattern, str]] = [
         "concurrent",
     ),
     # a draft size in words: "n-max 3", "n_max=6", "draft-max: 8", "num_speculative_tokens=5",
-    # "num spec tokens=1", "num_steps=8", "k=4", "MTP n=4", "draft 5 tokens", "5 draft tokens" (not
-    # one of a list: "4, 5 and 6 draft tokens" names no one size)
+    # "num spec tokens=1", "num_steps=8", "k=4", "MTP n=4", "MTP cap 6", "draft 5 tokens", "5 draft
+    # tokens" (not one of a list: "4, 5 and 6 draft tokens" names no one size)
     (
         re.compile(
             r"(?:\b(?:spec[-_ ])?(?:n[-_ ]?max|draft[-_ ](?:n[-_ ])?max|draft[-_ ](?:size|length|len))"
             r"|\bnum[-_ ]spec(?:ulative)?[-_ ]tokens|\b(?:speculative[-_ ])?num[-_ ]steps"
-            r"|(?<![\w-])(?<!top )k|\b(?:MTP|EAGLE-?\d?|draft(?:ing)?)\s+n)"
+            r"|(?<![\w-])(?<!top )k|\b(?:MTP|EAGLE-?\d?|draft(?:ing)?)\s+(?:n|cap))"
             r"\s*(?:=|:)?\s*(?P<n>\d{1,3})(?![\w.%]|\s?[–-]\s?\d)"
             r"|\bdraft(?:ing)?\s+(?P<m>\d{1,3})\s+tokens\b"
             r"|(?<![\d,]\s)(?<!\band\s)(?<!\bor\s)(?<![\d.,/–-])(?P<l>\d{1,3})\s+(?:draft(?:ed)?|speculative)\s+tokens\b",

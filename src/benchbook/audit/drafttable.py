@@ -449,7 +449,7 @@ class Tables(Sides):
                 # "Best speedup" against a speculative rate the table does not give, or with no row
                 # to read as the baseline: claims of the change (the metric "speedup"), no sides guessed
                 metric = "speedup" if unit == "x" else "speed_change" if label_metric(h, "t/s") else "change"
-            test = re.search(r"\b(pp|tg)\s?(\d+)\b", h, re.IGNORECASE)
+            test = re.search(r"\b(pp|tg)\s?(?:\(\s*)?(\d+)\b", h, re.IGNORECASE)  # "tg128", "TG (256)"
             method = None
             if test:
                 method = f"{test.group(1).lower()}{test.group(2)}"
@@ -461,6 +461,8 @@ class Tables(Sides):
                 gfields["method"] = method
             if self.command or self.named:
                 gfields["conditions"] = self.context()
+            if test and test.group(1).lower() == "tg":  # a tg test's column: the tokens it generated
+                gfields.setdefault("conditions", {})["tokens_generated"] = int(test.group(2))
             decoding = header_decoding(h)  # "Baseline" -> plain, "Best speculative result" -> speculative
             if decoding is not None:
                 gfields.setdefault("conditions", {})["decoding"] = decoding
