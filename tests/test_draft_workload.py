@@ -225,3 +225,56 @@ def test_tokens_generated_on_a_rate_line_a_tg_test_and_a_tg_header(tmp_path):
     cf = _drafted("# Platforms\n\n| Platform | TG (256) T/s |\n|--|--|\n| one | 37.5 |\n", tmp_path)
     assert [_cond(cf, c).get("tokens_generated") for c in cf.claims] == [256]
     assert ("tokens_generated", 128) in stated([(1, "128\u2011token output generation")], "text")
+
+
+def test_streams_the_output_cap_and_greedy_in_words():
+    """ "8-stream throughput" is 8 requests at once; "OSL 256" / "max_tokens 512" the cap on each
+    request's output; "Greedy decoding (temperature = 0)" one sampling, greedy.  Controls: "OSL
+    256%" and a temperature above 0 beside "greedy" stay as they are."""
+    from benchbook.audit.draftcontext import stated
+
+    def got(text: str, path: str) -> list[object]:
+        return [v for p, v in stated([(1, text)], "text") if p == path]
+
+    assert got("8-stream throughput: 95 tokens/sec", "concurrency") == [8]
+    assert got("all 9 categories, OSL 256: 27 samples", "cap") == [256]
+    assert got("requests with max_tokens 512", "cap") == [512]
+    assert got("OSL 256% higher", "cap") == []
+    assert got("Greedy decoding (temperature = 0)", "sampling") == ["greedy"]
+    assert got("greedy, then temperature 0.7", "sampling") == ["temperature 0.7", "greedy"]
+
+
+def test_each_line_of_a_list_read_as_one_block_keeps_its_own_concurrency(tmp_path):
+    """A list read as one block (HTML's <li> lines): "Single stream throughput: 60 t/s" is at 1,
+    "4-stream throughput: 90 t/s" at 4.  Control: a line stating none keeps none (the block names
+    two)."""
+    cf = _drafted(
+        "<html><body><p>Measured</p><ul><li>Single stream throughput: 60.5 tokens/sec</li>"
+        "<li>4-stream throughput: 90.5 tokens/sec</li><li>First token latency: 700 ms</li></ul>"
+        "</body></html>",
+        tmp_path,
+    )
+    got = {c.value: _cond(cf, c).get("concurrency") for c in cf.claims}
+    assert got == {60.5: 1, 90.5: 4, 700: None}
+
+
+def test_a_sweep_benchs_first_row_is_at_depth_zero(tmp_path):
+    """llama-sweep-bench's N_KV column states each row's depth, its first row's 0 too.  Control: a
+    llama-bench tg row with no depth states none, and its tg test its tokens generated."""
+    cf = _drafted(
+        "# Sweep\n\n|    PP |     TG |   N_KV |   T_PP s | S_PP t/s |   T_TG s | S_TG t/s |\n"
+        "|-------|--------|--------|----------|----------|----------|----------|\n"
+        "|   512 |    128 |      0 |    1.700 |   301.25 |    8.200 |    15.75 |\n"
+        "|   512 |    128 |    512 |    1.800 |   284.50 |    8.400 |    15.25 |\n",
+        tmp_path,
+    )
+    got = {c.value: _cond(cf, c).get("depth") for c in cf.claims if c.metric in ("prefill_tps", "decode_tps")}
+    assert got == {301.25: 0, 15.75: 0, 284.5: 512, 15.25: 512}
+    cf = _drafted(
+        "| model | size | params | backend | ngl | test | t/s |\n"
+        "| --- | ---: | ---: | --- | --: | --- | ---: |\n"
+        "| llama 7B Q4_0 | 3.56 GiB | 6.74 B | CUDA | 99 | tg 128 | 127.43 ± 0.18 |\n",
+        tmp_path,
+    )
+    (c,) = cf.claims
+    assert "depth" not in _cond(cf, c) and _cond(cf, c)["tokens_generated"] == 128

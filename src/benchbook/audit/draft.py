@@ -129,8 +129,8 @@ class _Drafter(Tables, Sentences):
         fa = flash_attn_word(lb.get("flash_attn")) if lb.get("flash_attn") is not None else None
         if fa in ("on", "off"):
             cond["flash_attn"] = fa == "on"
-        if depth:
-            cond["depth"] = depth
+        if depth or ("sweep-bench" in tool and lb.get("n_depth") is not None):
+            cond["depth"] = depth  # a sweep's N_KV column states each row's depth, its first 0 too
         if n_gen:
             cond["tokens_generated"] = n_gen  # a tg test generates exactly n tokens
         fields: dict = {

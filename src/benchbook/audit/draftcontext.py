@@ -140,6 +140,16 @@ _SETTINGS: list[tuple[re.Pattern, str]] = [
         "sampling",
     ),
     (re.compile(r"\bgreedy\b", re.I), "greedy"),
+    # the cap on each request's output in words: "OSL 256" (output sequence length), "max_tokens
+    # 512", "max new tokens: 128"
+    (
+        re.compile(
+            r"\b(?:OSL|max[_ -](?:new[_ -])?tokens|max[_ -]output[_ -]tokens)\s*(?:=|:|of)?\s*"
+            r"(?P<n>\d+)(?![\d.,%])",
+            re.I,
+        ),
+        "cap",
+    ),
     (
         re.compile(
             r"(?<![\w.])(?P<n>\d+)\s+(?:output|generated|new|gen)\s+tokens\b"
@@ -157,11 +167,13 @@ _SETTINGS: list[tuple[re.Pattern, str]] = [
     ),
     (re.compile(r"(?<![\w-])(?:--parallel|-np)[ =](?P<n>\d+)\b"), "concurrency"),
     # requests at once in words: "concurrency = 4", "at concurrency 16", "10 concurrency", "8 concurrent
-    # request streams", "128 concurrent requests" (not a range's end: "1-8 concurrent")
+    # request streams", "128 concurrent requests", "8-stream throughput" (not a range's end: "1-8
+    # concurrent")
     (
         re.compile(
             r"\bconcurrency(?:\s+level)?\s*(?:=|:|of)?\s*(?P<n>\d{1,4})(?![\d.%]|\s?[–-]\s?\d)"
-            r"|(?<![\w.–-])(?P<m>\d{1,4})\s+(?:concurrency\b|concurrent(?:ly)?\b)",
+            r"|(?<![\w.–-])(?P<m>\d{1,4})\s+(?:concurrency\b|concurrent(?:ly)?\b)"
+            r"|(?<![\w.–-])(?P<s>\d{1,4})-(?:streams?|users?|clients?)\b",
             re.I,
         ),
         "concurrent",
@@ -330,10 +342,12 @@ def _settings(text: str, out: list[tuple[str, object]]) -> None:
                 )
             elif kind == "greedy":
                 out.append(("sampling", "greedy"))
+            elif kind == "cap":
+                out.append(("cap", int(m.group("n"))))
             elif kind == "concurrency":
                 out.append(("concurrency", int(m.group("n"))))
             elif kind == "concurrent":
-                n = int(m.group("n") or m.group("m"))
+                n = int(m.group("n") or m.group("m") or m.group("s"))
                 if n >= 1:
                     out.append(("concurrency", n))
             elif kind == "single":
@@ -342,6 +356,11 @@ def _settings(text: str, out: list[tuple[str, object]]) -> None:
                 out.append(("build", m.group("v")))
             elif kind == "commit":
                 out.append(("build", m.group("h") or m.group("k") or m.group("s") or m.group("n")))
+    if ("sampling", "greedy") in out:
+        # "Greedy decoding (temperature = 0)": a temperature of 0 is the greedy choice, one sampling
+        out[:] = [
+            x for x in out if not (x[0] == "sampling" and re.fullmatch(r"temperature 0(?:\.0*)?", str(x[1])))
+        ]
 
 
 #: a line naming the prompt or task under its label ("Prompt: summarize a news article", "- **Task**:
@@ -603,6 +622,24 @@ def _caption(block: Block) -> bool:
     return not any(n.unit for n in numbers(" ".join(t for _, t in block.lines)))
 
 
+#: the workload a line of a paragraph or list states for its own numbers (``_line_scopes``)
+_LINE_PATHS = frozenset({"concurrency", "prompt", "block_max", "tokens_generated", "cap"})
+
+
+def _line_scopes(scope: Scope, lines: list[tuple[int, str]]) -> None:
+    """A scope under a block for each of its lines stating a measurement and a workload setting
+    (``_LINE_PATHS``): "Single stream throughput: 62 t/s" / "8-stream throughput: 95 t/s", a list
+    read as one block, each line's concurrency its own numbers'."""
+    for n, t in lines:
+        if not _measures([(n, t)]):
+            continue
+        names = [x for x in _stated([(n, t)], "text")[1] if x[0] in _LINE_PATHS]
+        if names:
+            line = Scope(n, n, 9)
+            _add(line.body, names)
+            scope.children.append(line)
+
+
 def _label_of(block: Block) -> tuple[int, str] | None:
     """The line labelling what follows it (a heading without ``#``): a paragraph's first line, of
     one sentence and at most 80 characters, ending with ":" and stating no measurement but some
@@ -697,6 +734,8 @@ class Context:
             else:
                 commands, names = _stated(lines, block.kind)
                 _add(scope.body, names)
+                if block.kind == "text" and len(lines) > 1:
+                    _line_scopes(scope, lines)
                 for own in ("block_max", "prompt"):
                     if own in scope.body and block.kind == "text" and _measures(lines):
                         # "with a draft model (--draft-max 16) it reached 141 t/s", "42 t/s on the
