@@ -278,3 +278,16 @@ def test_a_sweep_benchs_first_row_is_at_depth_zero(tmp_path):
     )
     (c,) = cf.claims
     assert "depth" not in _cond(cf, c) and _cond(cf, c)["tokens_generated"] == 128
+
+
+def test_ollama_verbose_eval_count_is_the_tokens_generated_of_its_rate(tmp_path):
+    """ollama --verbose: "eval count: 52 token(s)" is the tokens generated of the eval duration and
+    rate after it and of the run's total duration.  Control: the prompt eval rate keeps none."""
+    cf = _drafted(
+        "# Ollama\n\n```\ntotal duration:       3.25s\nprompt eval count:    900 token(s)\n"
+        "prompt eval rate:     450.50 tokens/s\neval count:           52 token(s)\n"
+        "eval duration:        2.5s\neval rate:            20.80 tokens/s\n```\n",
+        tmp_path,
+    )
+    got = {c.value: _cond(cf, c).get("tokens_generated") for c in cf.claims}
+    assert (got[3.25], got[2.5], got[20.8], got[450.5]) == (52, 52, 52, None)
