@@ -291,3 +291,22 @@ def test_ollama_verbose_eval_count_is_the_tokens_generated_of_its_rate(tmp_path)
     )
     got = {c.value: _cond(cf, c).get("tokens_generated") for c in cf.claims}
     assert (got[3.25], got[2.5], got[20.8], got[450.5]) == (52, 52, 52, None)
+
+
+def test_sampling_settings_listed_with_the_temperature_and_a_commands_seed():
+    """ "temperature 0.2, top_p 0.95, seed 7" is one sampling, as listed; a command's ``--seed 3``
+    joins its sampling.  Control: words after the temperature that name no setting end the list."""
+    from benchbook.audit.draftcommand import command_lines
+    from benchbook.audit.draftcontext import stated
+
+    def got(text: str) -> list[object]:
+        return [v for p, v in stated([(1, text)], "text") if p == "sampling"]
+
+    assert got("Both runs used temperature 0.2, top_p 0.95, seed 7.") == [
+        "temperature 0.2, top_p 0.95, seed 7"
+    ]
+    assert got("temperature 0.2 and then 8 runs") == ["temperature 0.2"]
+    (c,) = command_lines([(1, "llama-server -m a.gguf --temp 0.5 --seed 3")])
+    assert c.conditions["sampling"] == "temperature 0.5, seed 3"
+    (c,) = command_lines([(1, "vllm serve m --seed 0")])
+    assert c.conditions["sampling"] == "seed 0"

@@ -252,7 +252,8 @@ def _named_others(tool: str, out: dict) -> None:
     """Flags that went under ``other`` but name a field: ``-p "text"`` (llama-cli, llama-server:
     the prompt; llama-bench's ``-p 512`` is a length) -> ``prompt``; ``-n`` -> ``tokens_generated``
     for llama-bench (its tg test generates exactly n), ``cap`` for the others (n_predict, a cap);
-    ``--temp 0`` -> ``sampling: temperature 0``; the dataset a benchmark draws its prompts from
+    ``--temp 0`` -> ``sampling: temperature 0`` (with top-p/top-k/min-p and the seed, in the
+    command's order: "temperature 0.7, seed 42"); the dataset a benchmark draws its prompts from
     (``_dataset``) -> ``prompt``."""
     other = out.get("other", {})
     bench = "bench" in tool
@@ -274,6 +275,7 @@ def _named_others(tool: str, out: dict) -> None:
         ("top_p", "top-p"),
         ("top_k", "top-k"),
         ("min_p", "min-p"),
+        ("seed", "seed"),
     ):
         t = other.get(flag)
         if isinstance(t, str) and re.fullmatch(r"\d+(?:\.\d+)?", t):

@@ -321,6 +321,23 @@ def _command_names(conditions: dict, out: list[tuple[str, object]], tool: str = 
             out.append(("decoding", "plain"))
 
 
+#: one more sampling setting a list names right after a temperature (", top_p 0.9", " and seed 1000")
+_SAMPLING_NEXT = re.compile(
+    r"(?:\s*,\s*|\s+and\s+|\s+)(top[_-]?[pk]|min[_-]?p|seed|repeat[_-]penalty)\s*[=:]?\s*(\d+(?:\.\d+)?)\b",
+    re.IGNORECASE,
+)
+
+
+def _sampling_after(text: str) -> str:
+    """The sampling settings listed at the start of ``text`` (``_SAMPLING_NEXT``, each in turn, up to
+    the first other word), written ", top_p 0.9, seed 1000"."""
+    out, pos = "", 0
+    while m := _SAMPLING_NEXT.match(text, pos):
+        out += f", {m.group(1)} {m.group(2)}"
+        pos = m.end()
+    return out
+
+
 def _settings(text: str, out: list[tuple[str, object]]) -> None:
     for pat, kind in _SETTINGS:
         for m in pat.finditer(text):
@@ -333,7 +350,8 @@ def _settings(text: str, out: list[tuple[str, object]]) -> None:
                 out += [("type_k", t), ("type_v", t)]
             elif kind == "sampling":
                 if float(m.group("n")) <= 2:
-                    out.append(("sampling", f"temperature {m.group('n')}"))
+                    # the settings listed after it: "temperature 0.0, top_p 0.9, seed 1000"
+                    out.append(("sampling", f"temperature {m.group('n')}{_sampling_after(text[m.end() :])}"))
             elif kind == "block":
                 out.append(("block_max", int(m.group("n") or m.group("m") or m.group("l"))))
             elif kind == "generated":
