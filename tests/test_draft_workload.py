@@ -310,3 +310,19 @@ def test_sampling_settings_listed_with_the_temperature_and_a_commands_seed():
     assert c.conditions["sampling"] == "temperature 0.5, seed 3"
     (c,) = command_lines([(1, "vllm serve m --seed 0")])
     assert c.conditions["sampling"] == "seed 0"
+
+
+def test_a_rate_on_a_line_stating_an_acceptance_is_of_a_drafting_run(tmp_path):
+    """A benchmark line "code pred= 128 draft= 90 acc= 80 rate=0.889 tok/s=70.5" in a post about
+    MTP: its rate is the MTP run's (draft-self), as its acceptance is; DFlash names speculative
+    decoding.  Control: a rate on a line with no acceptance keeps the post's no decoding."""
+    from benchbook.audit.draftnames import mentions
+
+    cf = _drafted(
+        "# A small card\n\nMTP helped, non-MTP was slower.\n\n```\n"
+        "code pred= 128 draft= 90 acc= 80 rate=0.889 tok/s=70.5\n```\n\nAt night it ran 40.5 tok/s.\n",
+        tmp_path,
+    )
+    got = {c.value: _cond(cf, c).get("decoding") for c in cf.claims if c.metric == "decode_tps"}
+    assert got == {70.5: "draft-self", 40.5: None}
+    assert [m.value for m in mentions("DFlash drafts") if m.path == "decoding"] == ["speculative"]

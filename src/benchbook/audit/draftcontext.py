@@ -956,6 +956,13 @@ def fill(post: Post, entries: list, groups: list) -> None:
         if not cond:
             g.fields.pop("conditions")
     by_id = {g.id: g for g in groups}
+    # the lines stating an acceptance: a rate on one ("pred= 192 draft= 122 acc= 118 rate=0.967
+    # tok/s=79.8") is of a drafting run
+    accepting = {
+        e.fields.get("source_line")
+        for e in entries
+        if e.kind == "claim" and e.fields.get("metric") == "acceptance_rate" and e.group is None
+    }
     for e in entries:
         if e.kind != "claim" or not e.fields.get("source_line"):
             continue
@@ -973,10 +980,15 @@ def fill(post: Post, entries: list, groups: list) -> None:
         _fill(cond, around, lambda p, shared=shared: _has(shared, p))
         if not builds_engine(cond.get("build"), cond.get("engine") or shared.get("engine")):
             del cond["build"]  # "21% faster than Ollama" after "llama.cpp b4000": not Ollama's build
-        drafted = _has(cond, "block_max") or _has(shared, "block_max") or metric == "acceptance_rate"
+        drafted = (
+            _has(cond, "block_max")
+            or _has(shared, "block_max")
+            or metric == "acceptance_rate"
+            or e.fields["source_line"] in accepting
+        )
         if drafting and drafted and not _has(cond, "decoding") and not _has(shared, "decoding"):
-            # a draft size (its own or its scope's: "MTP n=4" in the setup) or an acceptance: a
-            # drafting run, of the post's one kind
+            # a draft size (its own or its scope's: "MTP n=4" in the setup) or an acceptance (its
+            # own or its line's): a drafting run, of the post's one kind
             cond["decoding"] = drafting
         if plain and not _has(cond, "decoding") and not _has(shared, "decoding"):
             cond["decoding"] = "plain"

@@ -129,11 +129,13 @@ _FA = re.compile(
     re.IGNORECASE,
 )
 #: a drafting method's name (``DECODING_PHRASE``: speculative)
-_METHOD_WORDS = r"EAGLE(?:-?\d)?|Medusa|n-?gram(?:-mod)?|lookahead decoding|prompt[- ]lookup(?: decoding)?"
+_METHOD_WORDS = (
+    r"EAGLE(?:-?\d)?|Medusa|DFlash|DSpark|n-?gram(?:-mod)?|lookahead decoding|prompt[- ]lookup(?: decoding)?"
+)
 #: a phrase naming the decoding: plain ("without draft", "MTP off"), self-speculative ("MTP") or
-#: speculative ("with draft model", "spec on"; a drafting method's name: EAGLE-3, Medusa, n-gram,
-#: lookahead and prompt lookup decoding draft from another model or the context, not the model's
-#: own heads)
+#: speculative ("with draft model", "spec on"; a drafting method's name: EAGLE-3, Medusa, DFlash,
+#: DSpark, n-gram, lookahead and prompt lookup decoding draft from another model or the context,
+#: not the model's own heads)
 DECODING_PHRASE = re.compile(
     r"\b(?P<plain>without (?:a |the )?draft(?: model)?|no draft(?: model)?|plain decoding|"
     r"without speculat\w*|spec(?:ulation)?[- ]off|non-MTP|no MTP|without MTP|MTP off|"
