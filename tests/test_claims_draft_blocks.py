@@ -141,7 +141,8 @@ code_python pred= 192 draft= 122 acc= 118 rate=0.967 tok/s=79.8
 ```
 """
     cond = {"prompt": "code_python", "tokens_generated": 192}
-    # an acceptance in a post naming one kind of drafting (MTP) is of that kind (``draftcontext``)
+    # an acceptance in a post naming one kind of drafting (MTP) is of that kind, and so is the rate
+    # on its line (``draftcontext.fill``)
     assert [(f["metric"], f["value"], f["unit"], f.get("counts"), f["conditions"]) for f in _full(text)] == [
         (
             "acceptance_rate",
@@ -150,7 +151,7 @@ code_python pred= 192 draft= 122 acc= 118 rate=0.967 tok/s=79.8
             {"accepted": 118, "drafted": 122},
             {**cond, "decoding": "draft-self"},
         ),
-        ("decode_tps", "79.8", "tok/s", None, cond),
+        ("decode_tps", "79.8", "tok/s", None, {**cond, "decoding": "draft-self"}),
     ]
     assert draft_text(text).logs == {}
 
