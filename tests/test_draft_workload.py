@@ -326,3 +326,17 @@ def test_a_rate_on_a_line_stating_an_acceptance_is_of_a_drafting_run(tmp_path):
     got = {c.value: _cond(cf, c).get("decoding") for c in cf.claims if c.metric == "decode_tps"}
     assert got == {70.5: "draft-self", 40.5: None}
     assert [m.value for m in mentions("DFlash drafts") if m.path == "decoding"] == ["speculative"]
+
+
+def test_a_baseline_heading_in_chinese_japanese_or_korean_is_plain_decoding():
+    """基线 / 基準 / ベースライン / 베이스라인 name the baseline arm: plain.  Control: the speculative
+    heading keeps its decoding."""
+    from benchbook.audit.draftnames import mentions
+
+    def decoding(text: str) -> list[object]:
+        return [m.value for m in mentions(text) if m.path == "decoding"]
+
+    assert decoding("## 基线") == ["plain"]
+    assert decoding("ベースラインの速度") == ["plain"]
+    assert decoding("베이스라인") == ["plain"]
+    assert decoding("## Speculative decoding") == ["speculative"]

@@ -137,9 +137,11 @@ _METHOD_WORDS = (
 #: DSpark, n-gram, lookahead and prompt lookup decoding draft from another model or the context,
 #: not the model's own heads)
 DECODING_PHRASE = re.compile(
-    r"\b(?P<plain>without (?:a |the )?draft(?: model)?|no draft(?: model)?|plain decoding|"
+    r"(?P<plain>\b(?:without (?:a |the )?draft(?: model)?|no draft(?: model)?|plain decoding|"
     r"without speculat\w*|spec(?:ulation)?[- ]off|non-MTP|no MTP|without MTP|MTP off|"
     r"non[- ]spec(?:ulative)?|no[- ]spec(?:ulation|ulative)?|baseline|vanilla|(?:plain )?autoregressive)\b"
+    # the baseline in Chinese, Japanese, Korean (no word boundary between CJK characters)
+    r"|基线|基準|ベースライン|베이스라인)"
     r"|\b(?P<self>MTP|self-speculative)\b"
     r"|\b(?P<spec>with (?:a |the )?draft(?: model)?|speculative decoding|with speculat\w*|draft model|"
     rf"spec[- ]on|{_METHOD_WORDS})\b",
