@@ -340,3 +340,20 @@ def test_a_baseline_heading_in_chinese_japanese_or_korean_is_plain_decoding():
     assert decoding("ベースラインの速度") == ["plain"]
     assert decoding("베이스라인") == ["plain"]
     assert decoding("## Speculative decoding") == ["speculative"]
+
+
+def test_the_task_of_a_counted_output_in_a_setup_list_holds_for_the_post(tmp_path):
+    """ "Method: 128-token story writing output" names the task (and the tokens generated) for the
+    post, though the setup list's other line measures ("Model: X (~9 GB)").  Controls: "128-token
+    output generation" names no task; "512-token max output" neither."""
+    from benchbook.audit.draftcontext import stated
+
+    cf = _drafted(
+        "# Bench\n\nModel: Qwen3-8B (~9 GB)\nMethod: 128-token story writing output, two runs\n\n"
+        "| Depth | tok/s |\n|---|---|\n| 0 | 61.5 |\n",
+        tmp_path,
+    )
+    got = [(c.value, _cond(cf, c).get("prompt"), _cond(cf, c).get("tokens_generated")) for c in cf.claims]
+    assert (61.5, "story writing", 128) in got
+    assert [v for p, v in stated([(1, "128-token output generation")], "text") if p == "prompt"] == []
+    assert [v for p, v in stated([(1, "a 512-token max output")], "text") if p == "prompt"] == []

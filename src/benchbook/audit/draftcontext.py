@@ -157,7 +157,7 @@ _SETTINGS: list[tuple[re.Pattern, str]] = [
             r"|(?<!draft )\btokens generated\s*[:=]\s*(?P<m>\d+)(?![\d,.])"
             # "a 256-token summarization output" (any hyphen: HTML's non-breaking "128‑token"),
             # "generating 512 tokens", "512 gen" (llama-bench's tg512)
-            r"|(?<![\w.])(?P<o>\d+)[-‐‑]token\s+(?:[^\W\d]+\s+){0,2}(?:output|generation|completion)\b"
+            r"|(?<![\w.])(?P<o>\d+)[-‐‑]token\s+(?P<task>(?:[^\W\d]+\s+){0,2})(?:output|generation|completion)\b"
             r"|\bgenerat(?:e|ed|es|ing)\s+(?P<g>\d+)\s+tokens\b|(?<![\w.])(?P<b>\d+)\s+gen\b"
             # "512 tokens generated", "256 tokens were generated"
             r"|(?<![\w.])(?P<t>\d+)\s+tokens\s+(?:were\s+|are\s+)?generated\b",
@@ -338,6 +338,12 @@ def _sampling_after(text: str) -> str:
     return out
 
 
+#: words between a count of tokens and "output" that name no task ("256-token max output")
+_NO_TASK = re.compile(
+    r"(?:max(?:imum)?|total|average|mean|final|model|text|token|input|output|the|an?)(?:\s+\w+)?", re.I
+)
+
+
 def _settings(text: str, out: list[tuple[str, object]]) -> None:
     for pat, kind in _SETTINGS:
         for m in pat.finditer(text):
@@ -358,6 +364,9 @@ def _settings(text: str, out: list[tuple[str, object]]) -> None:
                 out.append(
                     ("tokens_generated", int(next(g for g in m.group("n", "m", "o", "g", "b", "t") if g)))
                 )
+                task = (m.group("task") or "").strip()
+                if task and not NOT_A_PROMPT.match(task) and not _NO_TASK.fullmatch(task):
+                    out.append(("prompt", task))  # "a 256-token summarization output": its task
             elif kind == "greedy":
                 out.append(("sampling", "greedy"))
             elif kind == "cap":
@@ -640,6 +649,14 @@ def _caption(block: Block) -> bool:
     return not any(n.unit for n in numbers(" ".join(t for _, t in block.lines)))
 
 
+def _measured_prompts(lines: list[tuple[int, str]]) -> bool:
+    """Whether every line of a block naming a prompt states a measurement too ("36.5 t/s (3k token
+    prompt)"): its prompt is its own numbers', not the section's; a setup list's "Method: 256-token
+    summarization output" beside "Model: X (~14 GB)" names the section's."""
+    naming = [x for x in lines if any(p == "prompt" for p, _ in _stated([x], "text")[1])]
+    return bool(naming) and all(_measures([x]) for x in naming)
+
+
 #: the workload a line of a paragraph or list states for its own numbers (``_line_scopes``)
 _LINE_PATHS = frozenset({"concurrency", "prompt", "block_max", "tokens_generated", "cap"})
 
@@ -754,12 +771,12 @@ class Context:
                 _add(scope.body, names)
                 if block.kind == "text" and len(lines) > 1:
                     _line_scopes(scope, lines)
-                for own in ("block_max", "prompt"):
-                    if own in scope.body and block.kind == "text" and _measures(lines):
-                        # "with a draft model (--draft-max 16) it reached 141 t/s", "42 t/s on the
-                        # poetry prompt": the sentence's arm, not the section's (a settings line
-                        # states no rate)
-                        scope.local.add(own)
+                if "block_max" in scope.body and block.kind == "text" and _measures(lines):
+                    # "with a draft model (--draft-max 16) it reached 141 t/s": the size of the
+                    # sentence's drafting arm, not of the section (a settings line states no rate)
+                    scope.local.add("block_max")
+                if "prompt" in scope.body and block.kind == "text" and _measured_prompts(lines):
+                    scope.local.add("prompt")  # "42 t/s on the poetry prompt": that sentence's
             stack[-1].children.append(scope)
             for line, got in commands:
                 model = next((_key(v) for k, v in got if k == "model"), None)
