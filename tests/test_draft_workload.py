@@ -357,3 +357,24 @@ def test_the_task_of_a_counted_output_in_a_setup_list_holds_for_the_post(tmp_pat
     assert (61.5, "story writing", 128) in got
     assert [v for p, v in stated([(1, "128-token output generation")], "text") if p == "prompt"] == []
     assert [v for p, v in stated([(1, "a 512-token max output")], "text") if p == "prompt"] == []
+
+
+def test_vllm_offline_example_scripts_and_a_list_items_arm_label(tmp_path):
+    """``python examples/offline_inference/eagle.py --dataset … --num_spec_tokens 4`` is a vLLM
+    command (its dataset the prompt); a list item labelled "k=2:" or "vanilla," under it is that
+    arm (draft size 2; plain, none of the command's drafting).  Control: an unlabelled item keeps
+    the command's draft size."""
+    cf = _drafted(
+        "# EAGLE on a chat set\n\n```\npython examples/offline_inference/eagle.py "
+        '--dataset="data/chat_eval/questions.jsonl" --num_spec_tokens 4\n```\n\n'
+        "* vanilla, output: 120.5 toks/s\n* k=2: output: 160.25 toks/s\n* then output: 150.75 toks/s\n",
+        tmp_path,
+    )
+    got = {c.value: _cond(cf, c) for c in cf.claims}
+    assert (got[120.5]["engine"], got[120.5]["prompt"], got[120.5]["decoding"]) == (
+        "vLLM",
+        "chat_eval",
+        "plain",
+    )
+    assert "block_max" not in got[120.5]
+    assert (got[160.25]["block_max"], got[150.75]["block_max"]) == (2, 4)

@@ -54,7 +54,7 @@ from ..ingest.scan import scan
 from ..ingest.serverlog import TIMING_LINE
 from ..ingest.settings import flash_attn_word
 from .draftcommand import command_lines, plain_run
-from .draftcontext import fill
+from .draftcontext import fill, header_settings
 from .draftcore import Drafted, Entry, Num, merged, plain_value, set_path, source_fields
 from .draftnames import CLAUSE_ONLY, header_decoding, mentions
 from .draftprose import family, number_text, numbers
@@ -290,12 +290,10 @@ class _Drafter(Tables, Sentences):
                 (on_rate_lines if RATE_LINE.search(text_of[r.line]) else stated).append(r)
             if block.kind == "code":
                 held = self.command
-                said = header_decoding(self.lead_in) if self.lead_in else None
-                if said is not None and self.command.get("decoding") not in (None, said):
+                if self.lead_in and self.command:
                     # "base (concurrency = 1):" over the output of a speculative server's benchmark:
                     # the label's arm (plain: none of the command's drafting), for this block only
-                    self.command = {**copy.deepcopy(self.command), "decoding": said}
-                    plain_run(self.command)
+                    self.command = _arm_of_label(self.lead_in, self.command)
                 logged = any(_LOG.search(t) for _, t in pieces)
                 if logged:
                     self.log(pieces)
@@ -316,11 +314,16 @@ class _Drafter(Tables, Sentences):
                 self.command = held
                 continue  # code that is neither output, a command nor a log: not prose
             read = [self.inline_commands(n, t) for n, t in pieces]
+            held = self.command
+            if pieces and self.command:
+                self.command = _arm_of_label(pieces[0][1], self.command)
             for r in stated:  # a result line in prose: drafted once, blanked out of the prose read
                 self.result_claim(r, None)
                 k = next(k for k, (n, _) in enumerate(pieces) if n == r.line)
                 read[k] = read[k][: r.start] + " " * (r.end - r.start) + read[k][r.end :]
             self.prose(pieces, read)
+            if self.command is not held and not commands:
+                self.command = held
             joined = " ".join(t.strip() for _, t in pieces)
             if joined.endswith(":"):
                 self.lead_in = joined
@@ -503,6 +506,29 @@ _EVAL_LINE = re.compile(r"^[\s*_>]*eval (?:duration|rate):", re.IGNORECASE)
 _TOTAL_LINE = re.compile(r"^[\s*_>]*total duration:", re.IGNORECASE)
 #: words before a count that make it the prompt's or the context's ("Prompt: 14 tokens")
 _PROMPT_COUNT = re.compile(r"prompt|input|context|prefill|encoded", re.IGNORECASE)
+
+
+def _arm_of_label(text: str, command: dict) -> dict:
+    """The command's conditions for the numbers under a label naming their arm: the label is
+    ``text`` up to its first ":" (40 characters at most: "vanilla, [02", "k=2", "base (concurrency =
+    1)"), its decoding named as a column header names it (``draftnames.header_decoding``) or its
+    draft size (``draftcontext.header_settings``: "k=2", "n_max=0" plain).  A copy with the label's
+    arm where it differs from the command's (plain: none of the command's drafting,
+    ``draftcommand.plain_run``), else ``command`` itself."""
+    label = text.split(":", 1)[0]
+    if len(label) > 40:
+        return command
+    said = dict(header_settings(label))
+    decoding = header_decoding(label)
+    if decoding is not None:
+        said.setdefault("decoding", decoding)
+    if not said or all(command.get(k) == v for k, v in said.items()):
+        return command
+    if said.get("decoding") == "plain" and command.get("decoding") == "plain":
+        return command
+    out = {**copy.deepcopy(command), **said}
+    plain_run(out)
+    return out
 
 
 def _rate_unit(text: str) -> str | None:

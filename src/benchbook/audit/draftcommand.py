@@ -35,7 +35,9 @@ _TOOL = re.compile(
     r"^\s*(?:[$>#]\s*|PS [^>]*>\s*)?(?:[A-Z][A-Z0-9_]*=\S*\s+)*(?:\S*[/\\])?(?:\./)?"
     r"(?P<tool>llama-(?:server|bench|cli|sweep-bench|batched-bench|speculative-simple|speculative)|"
     r"main|server|vllm\s+(?:bench\s+)?serve|vllm\s+bench\s+(?:latency|throughput)|"
-    r"python3?\s+-m\s+(?:vllm\.entrypoints\S*|sglang\.launch_server|sglang\.bench_\w+))"
+    r"python3?\s+-m\s+(?:vllm\.entrypoints\S*|sglang\.launch_server|sglang\.bench_\w+)|"
+    # vLLM's example scripts that run the model offline ("python examples/offline_inference/eagle.py")
+    r"python3?\s+(?:\S*/)?examples/offline_inference/\w+\.py)"
     r"(?:-(?P<build>[0-9a-f]{6,40}))?(?:\.exe)?(?=\s|$)"
 )
 #: flag -> (condition path, kind): kind int | str | fa | model | draft | flag
@@ -125,7 +127,7 @@ class Command:
 
 def engine_of(tool: str) -> str:
     """llama.cpp | vLLM | SGLang: the engine a tool belongs to."""
-    if "vllm" in tool:
+    if "vllm" in tool or "offline_inference" in tool:
         return "vLLM"
     if "sglang" in tool:
         return "SGLang"

@@ -317,7 +317,7 @@ def _command_names(conditions: dict, out: list[tuple[str, object]], tool: str = 
     if "other.draft_model" in flat and "decoding" not in flat:
         out.append(("decoding", "speculative"))
     elif tool and "decoding" not in flat and not _CLIENT_TOOL.search(tool):
-        if not any(re.search(r"draft|spec|lookup|eagle|medusa|mtp", k, re.I) for k in flat):
+        if not any(re.search(r"draft|spec|lookup|eagle|medusa|mtp|block_max", k, re.I) for k in flat):
             out.append(("decoding", "plain"))
 
 
