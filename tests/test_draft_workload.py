@@ -378,3 +378,14 @@ def test_vllm_offline_example_scripts_and_a_list_items_arm_label(tmp_path):
     )
     assert "block_max" not in got[120.5]
     assert (got[160.25]["block_max"], got[150.75]["block_max"]) == (2, 4)
+
+
+def test_a_label_under_a_rule_line_still_labels(tmp_path):
+    """A rule ("————") above the label line in its paragraph is no label; the line under it is.
+    Control: the rate before the label keeps none."""
+    cf = _drafted(
+        "# Plan\n\nWarm: 10.5 t/s\n\n————\n30 samples, 5 concurrency:\nDecode: 70.5 t/s\n\nPrefill: 800.5 t/s\n",
+        tmp_path,
+    )
+    got = {c.value: _cond(cf, c).get("concurrency") for c in cf.claims}
+    assert got == {10.5: None, 70.5: 5, 800.5: 5}

@@ -680,9 +680,12 @@ def _label_of(block: Block) -> tuple[int, str] | None:
     one sentence and at most 80 characters, ending with ":" and stating no measurement but some
     setting (``_label_names``: "*) base (concurrency = 1):", "20 prompts, one request at a time,
     RTX 4090:"); None for a sentence introducing a command ("Here is the command:")."""
-    if block.kind != "text" or block.heading or not block.lines:
+    if block.kind != "text" or block.heading:
         return None
-    line = block.lines[0]
+    # its first line with a word or a number (a rule "————" above it is none)
+    line = next((x for x in block.lines if re.search(r"\w", x[1])), None)
+    if line is None:
+        return None
     text = line[1].strip()
     if len(text) > 80 or not text.endswith((":", "：")) or re.search(r"[.!?]\s", text):
         return None
