@@ -384,7 +384,8 @@ def test_a_label_under_a_rule_line_still_labels(tmp_path):
     """A rule ("————") above the label line in its paragraph is no label; the line under it is.
     Control: the rate before the label keeps none."""
     cf = _drafted(
-        "# Plan\n\nWarm: 10.5 t/s\n\n————\n30 samples, 5 concurrency:\nDecode: 70.5 t/s\n\nPrefill: 800.5 t/s\n",
+        "# Plan\n\nWarm: 10.5 t/s\n\n————\n30 samples, 5 concurrency:\nDecode: 70.5 t/s\n\n"
+        "Prefill: 800.5 t/s\n",
         tmp_path,
     )
     got = {c.value: _cond(cf, c).get("concurrency") for c in cf.claims}
