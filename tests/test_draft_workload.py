@@ -390,3 +390,17 @@ def test_a_label_under_a_rule_line_still_labels(tmp_path):
     )
     got = {c.value: _cond(cf, c).get("concurrency") for c in cf.claims}
     assert got == {10.5: None, 70.5: 5, 800.5: 5}
+
+
+def test_mtp_n_is_a_draft_size_and_n_out_a_cap():
+    """ "MTP-3 probabilistic" drafts 3 tokens; "512 in, 1024 out" caps the output at 1024.
+    Controls: "MTP 2x faster", "MTP-2.5" and "3 out of 5 runs" state neither."""
+    from benchbook.audit.draftcontext import stated
+
+    assert ("block_max", 3) in stated([(1, "fp8 KV, MTP-3 probabilistic, 150k")], "text")
+    assert ("cap", 1024) in stated([(1, "8 prompts, 512 in, 1024 out.")], "text")
+    assert [
+        x
+        for x in stated([(1, "3 out of 5 runs; MTP 2x faster; MTP-2.5")], "text")
+        if x[0] in ("cap", "block_max")
+    ] == []

@@ -141,11 +141,13 @@ _SETTINGS: list[tuple[re.Pattern, str]] = [
     ),
     (re.compile(r"\bgreedy\b", re.I), "greedy"),
     # the cap on each request's output in words: "OSL 256" (output sequence length), "max_tokens
-    # 512", "max new tokens: 128"
+    # 512", "max new tokens: 128", "1024 out"
     (
         re.compile(
             r"\b(?:OSL|max[_ -](?:new[_ -])?tokens|max[_ -]output[_ -]tokens)\s*(?:=|:|of)?\s*"
-            r"(?P<n>\d+)(?![\d.,%])",
+            r"(?P<n>\d+)(?![\d.,%])"
+            # a request's "1024 out" (input and output lengths: "512 in, 1024 out"; not "1 out of 5")
+            r"|(?<![\w.,])(?P<o>\d+)\s+out\b(?!\s+of\b)",
             re.I,
         ),
         "cap",
@@ -179,8 +181,8 @@ _SETTINGS: list[tuple[re.Pattern, str]] = [
         "concurrent",
     ),
     # a draft size in words: "n-max 3", "n_max=6", "draft-max: 8", "num_speculative_tokens=5",
-    # "num spec tokens=1", "num_steps=8", "k=4", "MTP n=4", "MTP cap 6", "draft 5 tokens", "5 draft
-    # tokens" (not one of a list: "4, 5 and 6 draft tokens" names no one size)
+    # "num spec tokens=1", "num_steps=8", "k=4", "MTP n=4", "MTP cap 6", "MTP-3", "draft 5 tokens",
+    # "5 draft tokens" (not one of a list: "4, 5 and 6 draft tokens" names no one size)
     (
         re.compile(
             r"(?:\b(?:spec[-_ ])?(?:n[-_ ]?max|draft[-_ ](?:n[-_ ])?max|draft[-_ ](?:size|length|len))"
@@ -188,6 +190,8 @@ _SETTINGS: list[tuple[re.Pattern, str]] = [
             r"|(?<![\w-])(?<!top )k|\b(?:MTP|EAGLE-?\d?|draft(?:ing)?)\s+(?:n|cap))"
             r"\s*(?:=|:)?\s*(?P<n>\d{1,3})(?![\w.%]|\s?[–-]\s?\d)"
             r"|\bdraft(?:ing)?\s+(?P<m>\d{1,3})\s+tokens\b"
+            # "MTP-3": the model's heads drafting 3 tokens (not "MTP 2x", "MTP-2.5")
+            r"|\bMTP-(?P<h>\d{1,2})(?![\w.%×])"
             r"|(?<![\d,]\s)(?<!\band\s)(?<!\bor\s)(?<![\d.,/–-])(?P<l>\d{1,3})\s+(?:draft(?:ed)?|speculative)\s+tokens\b",
             re.I,
         ),
@@ -359,7 +363,7 @@ def _settings(text: str, out: list[tuple[str, object]]) -> None:
                     # the settings listed after it: "temperature 0.0, top_p 0.9, seed 1000"
                     out.append(("sampling", f"temperature {m.group('n')}{_sampling_after(text[m.end() :])}"))
             elif kind == "block":
-                out.append(("block_max", int(m.group("n") or m.group("m") or m.group("l"))))
+                out.append(("block_max", int(m.group("n") or m.group("m") or m.group("l") or m.group("h"))))
             elif kind == "generated":
                 out.append(
                     ("tokens_generated", int(next(g for g in m.group("n", "m", "o", "g", "b", "t") if g)))
@@ -370,7 +374,7 @@ def _settings(text: str, out: list[tuple[str, object]]) -> None:
             elif kind == "greedy":
                 out.append(("sampling", "greedy"))
             elif kind == "cap":
-                out.append(("cap", int(m.group("n"))))
+                out.append(("cap", int(m.group("n") or m.group("o"))))
             elif kind == "concurrency":
                 out.append(("concurrency", int(m.group("n"))))
             elif kind == "concurrent":
