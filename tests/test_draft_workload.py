@@ -404,3 +404,15 @@ def test_mtp_n_is_a_draft_size_and_n_out_a_cap():
         for x in stated([(1, "3 out of 5 runs; MTP 2x faster; MTP-2.5")], "text")
         if x[0] in ("cap", "block_max")
     ] == []
+
+
+def test_lines_labelled_with_their_decoding_in_one_paragraph(tmp_path):
+    """ "Baseline (non-speculative): 200.5 s" and "Speculative decoding model: 120.25 s" on two lines
+    of one paragraph: each line's label names its own number's decoding, not the next line's (the
+    control: the second line's own)."""
+    cf = _drafted(
+        "# EAGLE run\n\nBaseline (non-speculative): 200.5 s\nSpeculative decoding model: 120.25 s\n",
+        tmp_path,
+    )
+    got = {c.value: _cond(cf, c).get("decoding") for c in cf.claims if c.metric == "duration"}
+    assert (got[200.5], got[120.25]) == ("plain", "speculative")

@@ -668,11 +668,17 @@ _LINE_PATHS = frozenset({"concurrency", "prompt", "block_max", "tokens_generated
 def _line_scopes(scope: Scope, lines: list[tuple[int, str]]) -> None:
     """A scope under a block for each of its lines stating a measurement and a workload setting
     (``_LINE_PATHS``): "Single stream throughput: 62 t/s" / "8-stream throughput: 95 t/s", a list
-    read as one block, each line's concurrency its own numbers'."""
+    read as one block, each line's concurrency its own numbers'; and the decoding its label names
+    as a column's header does ("Baseline (non-speculative): 215.8 s", "With draft model: 35.6
+    tokens-per-sec": ``draftnames.header_decoding`` of the words before the first ":")."""
     for n, t in lines:
         if not _measures([(n, t)]):
             continue
-        names = [x for x in _stated([(n, t)], "text")[1] if x[0] in _LINE_PATHS]
+        names = [x for x in _stated([(n, t)], "text")[1] if x[0] in _LINE_PATHS] if len(lines) > 1 else []
+        label = t.split(":", 1)[0] if ":" in t else ""
+        said = header_decoding(label) if 0 < len(label.strip()) <= 40 else None
+        if said is not None:
+            names.append(("decoding", said))
         if names:
             line = Scope(n, n, 9)
             _add(line.body, names)
@@ -776,7 +782,7 @@ class Context:
             else:
                 commands, names = _stated(lines, block.kind)
                 _add(scope.body, names)
-                if block.kind == "text" and len(lines) > 1:
+                if block.kind == "text":
                     _line_scopes(scope, lines)
                 if "block_max" in scope.body and block.kind == "text" and _measures(lines):
                     # "with a draft model (--draft-max 16) it reached 141 t/s": the size of the
