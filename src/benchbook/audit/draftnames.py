@@ -106,12 +106,13 @@ MODEL_FAMILIES = (
     r"Meta-Llama|TinyLlama|CodeLlama|MiniCPM|ERNIE|Vicuna|Wizard\w*|Zephyr|StarCoder|Baichuan|ChatGLM|"
     r"Aya|Jamba|Hunyuan|Seed-OSS|EXAONE"
 )
-#: a GGUF file, or a model name of a known family with its size ("Qwen3-30B-A3B", "gpt-oss-20b")
+#: a GGUF file, or a model name of a known family with its size ("Qwen3-30B-A3B", "gpt-oss-20b"); the
+#: family in any case, as posts and repositories write it ("LlaMA-3.1-8B", "qwen3-8b", "QWEN3-8B")
 _MODEL = re.compile(
-    r"(?<![\w./-])(?:[\w.-]+/)?(?P<name>[\w.+-]+\.gguf|(?:"
+    r"(?<![\w./-])(?:[\w.-]+/)?(?P<name>[\w.+-]+\.gguf|(?i:"
     + MODEL_FAMILIES
     + r")[\w.]*(?:-[\w.]+)*-\d+(?:\.\d+)?[BbMm](?:-[\w.]+)*"
-    + r"|(?:"
+    + r"|(?i:"
     + MODEL_FAMILIES
     + r")\s?\d+(?:\.\d+)?\s\d+(?:\.\d+)?[BM](?![\w-])"  # "Llama 3 8B", "Qwen 2.5 7B"
     r")(?:\s+(?P<quant>(?:UD-)?I?Q\d(?:_[A-Z0-9]+)*|MXFP4|BF16|FP8|AWQ|GPTQ))?(?![\w-])",
@@ -353,6 +354,40 @@ def model_of(cell: str) -> str | None:
     if not m or re.fullmatch(r"[A-Za-z]+", m.group("name")) and not re.search(r"\d", m.group("name")):
         return None  # "Llama 8B" would lose its version: left as written
     return f"{m.group('name')}-{m.group('size').upper()}"
+
+
+#: a quantisation written after a model's name in a cell, as llama-bench's ``model`` column writes
+#: it ("llama 7B Q4_0", "qwen3moe 30B.A3B Q4_K - Medium", "llama 8B IQ2_XXS - 2.0625 bpw", "… F16"):
+#: its type, then llama-bench's size word ("Q4_K - Medium" is Q4_K_M) or bits per weight
+_CELL_QUANT = re.compile(
+    rf"\s(?P<q>(?:UD-)?{QUANT_TYPE}|BF16|F16|F32|FP16|FP8|MXFP4)"
+    r"(?:\s-\s(?:(?P<size>Small|Medium|Large|Extra\s?Small)|\d+(?:\.\d+)?\s?bpw))?\s*$",
+    re.IGNORECASE,
+)
+
+
+def model_cell(cell: str) -> tuple[str, str | None]:
+    """(model, quantisation or None) of a table cell in a model column: a quantisation written
+    after the name is apart (``_CELL_QUANT``: llama-bench's "llama 7B Q4_0" -> ("llama 7B",
+    "Q4_0"), "qwen3moe 30B.A3B Q4_K - Medium" -> (…, "Q4_K_M")), so is the packaging a repository
+    name ends with (``draftcommand.model_and_quant``: "LFM2-8B-A1B-UD" -> "LFM2-8B-A1B"); the name
+    is then written as ``model_of`` writes it, or as the cell writes it."""
+    text = _REMARK.sub("", cell.strip()) or cell.strip()
+    tag = ollama_model(text)
+    if tag is not None:
+        return tag
+    quant = None
+    m = _CELL_QUANT.search(text)
+    if m and m.start() > 0:
+        quant = m.group("q")
+        if m.group("size") and re.fullmatch(r"(?i)Q\d_K", quant):
+            quant += "_" + {"small": "S", "medium": "M", "large": "L"}.get(m.group("size").lower(), "XS")
+        text = text[: m.start()].strip()
+    if " " not in text:  # a repository's or file's name: its packaging and quantisation apart
+        name, found = model_and_quant(text)
+        if name:  # not a quantisation alone ("Q4_K_M" in a model column)
+            text, quant = name, quant or found
+    return model_of(text) or text, quant
 
 
 #: an Ollama model tag: name, ``:``, the size, variants and the quantisation, all lower case

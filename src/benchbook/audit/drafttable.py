@@ -40,7 +40,7 @@ from .draftnames import (
     hardware_of,
     header_decoding,
     mentions,
-    model_of,
+    model_cell,
     without_remark,
 )
 from .draftprose import Number, bound_of, family, numbers
@@ -508,7 +508,11 @@ class Tables(Sides):
                     # "RTX 4090" -> "NVIDIA GeForce RTX 4090"; "CPU only (no GPU)" -> "CPU only"
                     value = hardware_of(value) or without_remark(value)
                 elif path == "model" and isinstance(value, str):
-                    value = model_of(value) or value  # "Qwen2.5-Coder 14B" -> "Qwen2.5-Coder-14B"
+                    # "Qwen2.5-Coder 14B" -> "Qwen2.5-Coder-14B"; llama-bench's "llama 7B Q4_0": the
+                    # quant apart
+                    value, quant = model_cell(value)
+                    if quant and "quant" not in cond:
+                        set_path(cond, "quant", quant)
                 elif path == "engine" and isinstance(value, str):
                     value = engine_of_cell(value, self.engines_named) or value  # "LCP" -> "llama.cpp"
                 set_path(cond, path, value)
