@@ -114,8 +114,22 @@ _MODEL = re.compile(
     + r")[\w.]*(?:-[\w.]+)*-\d+(?:\.\d+)?[BbMm](?:-[\w.]+)*"
     + r"|(?i:"
     + MODEL_FAMILIES
-    + r")\s?\d+(?:\.\d+)?\s\d+(?:\.\d+)?[BM](?![\w-])"  # "Llama 3 8B", "Qwen 2.5 7B"
-    r")(?:\s+(?P<quant>(?:UD-)?I?Q\d(?:_[A-Z0-9]+)*|MXFP4|BF16|FP8|AWQ|GPTQ))?(?![\w-])",
+    # "Llama 3 8B", "Qwen 2.5 7B", "Qwen3 30B A3B", "Qwen3.6 35B-A3B" (the active size after it)
+    + r")\s?\d+(?:\.\d+)?\s\d+(?:\.\d+)?[BM](?:[\s-]A\d+(?:\.\d+)?B)?(?![\w-])"
+    r")(?P<variant>\s(?:[A-Z][a-z]+-)?(?:Instruct|Chat|Coder|Distill|Thinking|Abliterated|Uncensored)(?![\w-]))?"
+    r"(?:\s+(?P<quant>(?:UD-)?I?Q\d(?:_[A-Z0-9]+)*|MXFP4|BF16|FP8|AWQ|GPTQ))?(?![\w-])",
+    re.ASCII,
+)
+#: a draft model by its name: EAGLE/EAGLE3 and Medusa heads only draft ("Qwen3.6-27B-EAGLE3",
+#: "EAGLE3-LLaMA3.1-Instruct-8B"), never the model a number measures
+_DRAFT_NAME = re.compile(r"(?i)(?<![A-Za-z])(?:EAGLE\d?|Medusa)(?![A-Za-z])")
+#: words after a model's name marking it as the draft: its quant and packaging words, then
+#: "(draft)" or "(draft model)" ("Llama 3.2 1B Q4 MLX (draft)"); "(main)" marks the target
+_DRAFT_MARK = re.compile(r"(?:\s+[A-Z][\w.-]*){0,3}\s*\((?:the\s+)?draft(?:\s+model)?\)", re.IGNORECASE)
+#: a model named by its family and version and the word "model", no size ("the Minicpm3 model",
+#: "a Qwen3 model"): the post's model where it names no fuller one (``draftcontext``'s ``fuller``)
+_FAMILY_MODEL = re.compile(
+    r"(?<![\w./-])(?P<name>(?i:" + MODEL_FAMILIES + r")[\w.]*\d[\w.]*)\s+model\b(?!\s+(?:family|series))",
     re.ASCII,
 )
 #: a quantisation named alone in prose ("UD-IQ3_XXS reached ...", "IQ2_XS with MTP")
@@ -237,6 +251,12 @@ def _mentions(text: str) -> tuple[Mention, ...]:
     for m in _MODEL.finditer(text):
         spans.append((m.start(), m.end()))
         model, quant = model_and_quant(m.group("name"))
+        if model and m.group("variant"):
+            model += m.group("variant")  # "Qwen3.6-35B-A3B Opus-Distill": the weights' variant
+        if _DRAFT_NAME.search(m.group("name")) or _DRAFT_MARK.match(text, m.end()):
+            # an EAGLE head, "Llama 3.2 1B Q4 MLX (draft)": the draft and its quant, not the model
+            # measured
+            continue
         if model:
             out.append(Mention(m.start(), "model", model))
         if m.group("quant") or quant:
@@ -247,6 +267,10 @@ def _mentions(text: str) -> tuple[Mention, ...]:
         out.append(Mention(m.start(), "model", model))
         if quant:
             out.append(Mention(m.start(), "quant", quant))
+    for m in _FAMILY_MODEL.finditer(text):  # "the Minicpm3 model": a family and version, no size
+        if not any(a <= m.start() < b for a, b in spans):
+            spans.append((m.start(), m.end()))
+            out.append(Mention(m.start(), "model", m.group("name")))
     for m in _QUANT_WORD.finditer(text):
         if not any(a <= m.start() < b for a, b in spans):  # not the quant of a model name above
             out.append(Mention(m.start(), "quant", m.group(0)))

@@ -1,0 +1,92 @@
+"""Model and quantisation names (``draftnames``, ``draftcommand.model_and_quant``, issue 29): the
+packaging a repository or file name ends with kept apart from the model, Ollama tags in a path, a
+family written in any case, llama-bench's model column, variant words after the size, draft models
+marked as such, a family named with the word "model". Each with a control where it must not fire.
+The texts are written here in the shapes posts use, not copied from the corpus."""
+
+from __future__ import annotations
+
+from benchbook.audit.draftcommand import model_and_quant
+from benchbook.audit.draftnames import mentions, model_cell
+from drafting import conditions as _cond
+from drafting import drafted as _drafted
+
+
+def _named(text: str) -> list[tuple[str, object]]:
+    return [(m.path, m.value) for m in mentions(text) if m.path in ("model", "quant")]
+
+
+def test_packaging_at_the_end_of_a_name_is_no_part_of_the_model():
+    assert model_and_quant("someone/Phi-4-14B-MTP-GGUF") == ("Phi-4-14B", None)
+    assert model_and_quant("Gemma-3-4B-MTP-Q5_K_S.gguf") == ("Gemma-3-4B", "Q5_K_S")
+    assert model_and_quant("org/Mistral-7B-chat-hf") == ("Mistral-7B-chat", None)
+    assert model_and_quant("someone/Yi-34B-exl2") == ("Yi-34B", None)
+    assert model_and_quant("Falcon-7B-A1B-UD") == ("Falcon-7B-A1B", None)
+    # an MLX repository's bits are its quantisation
+    assert model_and_quant("mlx-community/Gemma-3-12B-8bit") == ("Gemma-3-12B", "8bit")
+    # controls: a name with no packaging stays whole; a name that is only packaging is kept
+    assert model_and_quant("org/Phi-4-14B-Instruct") == ("Phi-4-14B-Instruct", None)
+    assert model_and_quant("MTP") == ("MTP", None)
+
+
+def test_an_ollama_tag_as_a_path_keeps_its_tag_the_quant_apart():
+    # a shell-escaped colon ("-m mistral\:7b-instruct-q5_K_M")
+    assert model_and_quant("mistral\\:7b-instruct-q5_K_M") == ("mistral:7b-instruct", "q5_K_M")
+    assert model_and_quant("phi3:14b") == ("phi3:14b", None)
+    # control: a repository's tag that is a quantisation is no Ollama tag
+    assert model_and_quant("someone/Phi-4-14B-GGUF:Q6_K") == ("Phi-4-14B", "Q6_K")
+
+
+def test_a_family_in_any_case_names_a_model():
+    assert _named("a run of QWEN2.5-14B on the box") == [("model", "QWEN2.5-14B")]
+    assert _named("then MiStRaL-7B at 40 t/s") == [("model", "MiStRaL-7B")]
+    # control: a word that merely begins like a family, with no size, names nothing
+    assert _named("the phi-function and yield-curve numbers") == []
+
+
+def test_llama_bench_model_column_keeps_the_quant_apart():
+    assert model_cell("gemma3 12B Q5_K - Medium") == ("gemma3-12B", "Q5_K_M")
+    assert model_cell("phi3 3B Q8_0") == ("phi3-3B", "Q8_0")
+    assert model_cell("llama 13B IQ3_XXS - 3.0625 bpw") == ("llama 13B", "IQ3_XXS")
+    assert model_cell("Gemma-3-4B-UD") == ("Gemma-3-4B", None)
+    # controls: a cell with no quantisation; a quantisation alone in a model column
+    assert model_cell("Mistral-Nemo 12B") == ("Mistral-Nemo-12B", None)
+    assert model_cell("Q4_K_M") == ("Q4_K_M", None)
+
+
+def test_llama_bench_output_model_cell_sets_model_and_quant(tmp_path):
+    text = (
+        "# bench\n\n"
+        "| model                          |       size |     params | backend    | ngl | test  |          t/s |\n"
+        "| ------------------------------ | ---------: | ---------: | ---------- | --: | ----: | -----------: |\n"
+        "| phi3 3B Q8_0                   |   3.78 GiB |     3.82 B | CUDA       |  99 | pp512 | 5123.45 ± 12.34 |\n"
+    )
+    cf = _drafted(text, tmp_path)
+    (c,) = [c for c in cf.claims if c.value == 5123.45]
+    cond = _cond(cf, c)
+    assert (cond["model"], cond["quant"]) == ("phi3-3B", "Q8_0")
+
+
+def test_variant_words_and_active_size_after_a_spaced_name():
+    assert _named("Mistral 3 24B Instruct at Q4_K_M") == [("model", "Mistral 3 24B Instruct"), ("quant", "Q4_K_M")]
+    assert _named("Qwen3-14B Story-Distill runs") == [("model", "Qwen3-14B Story-Distill")]
+    assert _named("Qwen3 30B A3B runs faster") == [("model", "Qwen3 30B A3B")]
+    assert _named("Qwen3.5 35B-A3B runs faster") == [("model", "Qwen3.5 35B-A3B")]
+    # controls: a lower-case word after the name is the sentence's, not a variant
+    assert _named("Qwen3-14B chat speed was fine") == [("model", "Qwen3-14B")]
+
+
+def test_a_draft_model_is_not_the_model_measured():
+    named = _named("Gemma 3 12B Q4 (main) + Gemma 3 1B Q4 MLX (draft): 30 t/s")
+    assert named == [("model", "Gemma 3 12B"), ("quant", "Q4")]
+    assert _named("loaded someone/Llama-3-8B-EAGLE3 beside it") == []
+    # control: "(main)" and plain remarks leave the model named
+    assert _named("Gemma 3 12B (main) at 30 t/s") == [("model", "Gemma 3 12B")]
+
+
+def test_a_family_and_version_with_the_word_model_names_the_model():
+    assert _named("Support for the Granite4 model (PR)") == [("model", "Granite4")]
+    # controls: no version; a fuller name already there; "model family"
+    assert _named("the Granite model is slow") == []
+    assert _named("the Granite-4-8B model is slow") == [("model", "Granite-4-8B")]
+    assert _named("the Qwen3 model family") == []
