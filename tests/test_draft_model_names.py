@@ -57,9 +57,9 @@ def test_llama_bench_model_column_keeps_the_quant_apart():
 def test_llama_bench_output_model_cell_sets_model_and_quant(tmp_path):
     text = (
         "# bench\n\n"
-        "| model                          |       size |     params | backend    | ngl | test  |          t/s |\n"
-        "| ------------------------------ | ---------: | ---------: | ---------- | --: | ----: | -----------: |\n"
-        "| phi3 3B Q8_0                   |   3.78 GiB |     3.82 B | CUDA       |  99 | pp512 | 5123.45 ± 12.34 |\n"
+        "| model          |       size |     params | backend    | ngl | test  |             t/s |\n"
+        "| -------------- | ---------: | ---------: | ---------- | --: | ----: | --------------: |\n"
+        "| phi3 3B Q8_0   |   3.78 GiB |     3.82 B | CUDA       |  99 | pp512 | 5123.45 ± 12.34 |\n"
     )
     cf = _drafted(text, tmp_path)
     (c,) = [c for c in cf.claims if c.value == 5123.45]
@@ -68,7 +68,8 @@ def test_llama_bench_output_model_cell_sets_model_and_quant(tmp_path):
 
 
 def test_variant_words_and_active_size_after_a_spaced_name():
-    assert _named("Mistral 3 24B Instruct at Q4_K_M") == [("model", "Mistral 3 24B Instruct"), ("quant", "Q4_K_M")]
+    named = _named("Mistral 3 24B Instruct at Q4_K_M")
+    assert named == [("model", "Mistral 3 24B Instruct"), ("quant", "Q4_K_M")]
     assert _named("Qwen3-14B Story-Distill runs") == [("model", "Qwen3-14B Story-Distill")]
     assert _named("Qwen3 30B A3B runs faster") == [("model", "Qwen3 30B A3B")]
     assert _named("Qwen3.5 35B-A3B runs faster") == [("model", "Qwen3.5 35B-A3B")]

@@ -112,7 +112,8 @@ class _Drafter(Tables, Sentences):
             cond["model"], quant = model_cell(str(model))
             if quant:
                 cond["quant"] = quant
-            q = None if quant else re.search(r"\b(I?Q\d\w*)(?:\s*-\s*(Small|Medium|Large|XS|XXS|S|M|L))?", str(model))
+            found = r"\b(I?Q\d\w*)(?:\s*-\s*(Small|Medium|Large|XS|XXS|S|M|L))?"
+            q = None if quant else re.search(found, str(model))
             if q:
                 size = {"Small": "S", "Medium": "M", "Large": "L"}.get(q.group(2) or "", q.group(2) or "")
                 cond["quant"] = q.group(1) + (f"_{size}" if size else "")

@@ -176,9 +176,7 @@ _OLLAMA_SIZE = re.compile(r"\d+(?:\.\d+)?[bm](?![A-Za-z0-9])", re.IGNORECASE)
 #: convention): the format (GGUF, MLX, EXL2, safetensors), the Hugging Face conversion (``-hf``), the
 #: file variant carrying MTP heads (``-MTP``), Unsloth's dynamic quants' mark (``-UD``); an MLX
 #: repository's bits (``-4bit``, ``-8bit``: its quantisation, the ``bits`` group)
-_PACKAGING = re.compile(
-    r"(?i)[-_](?:GGUF|MLX|EXL2|safetensors|hf|MTP|UD|(?P<bits>\d{1,2}-?bits?))$"
-)
+_PACKAGING = re.compile(r"(?i)[-_](?:GGUF|MLX|EXL2|safetensors|hf|MTP|UD|(?P<bits>\d{1,2}-?bits?))$")
 
 
 def _unpackaged(name: str) -> tuple[str, str | None]:
