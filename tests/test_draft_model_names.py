@@ -91,3 +91,34 @@ def test_a_family_and_version_with_the_word_model_names_the_model():
     assert _named("the Granite model is slow") == []
     assert _named("the Granite-4-8B model is slow") == [("model", "Granite-4-8B")]
     assert _named("the Qwen3 model family") == []
+
+
+def test_a_name_compared_with_is_the_other_sides():
+    named = _named("this Phi-4-14B-IQ3_M-3.5bpw file keeps close quality to someone's Q5_K_S, but is small")
+    assert named == [("model", "Phi-4-14B"), ("quant", "IQ3_M-3.5bpw")]
+    assert _named("Gemma-3-4B is twice as fast as before and faster than Phi-4-14B") == [
+        ("model", "Gemma-3-4B")
+    ]
+    # control: a name after "to" that is no comparison stays
+    assert _named("then I switched to Phi-4-14B") == [("model", "Phi-4-14B")]
+
+
+def test_a_draft_model_column_keeps_its_quant_as_the_drafts(tmp_path):
+    text = (
+        "# Draft sizes\n\n"
+        "The target is Mistral-Nemo-12B-Instruct (Q5_K_M) on one card.\n\n"
+        "| Draft model | Throughput |\n"
+        "|---|---|\n"
+        "| 1B (Q8_0) | 61.5 tok/s |\n"
+        "| 2B (Q5_K_M) | 55.25 tok/s |\n"
+    )
+    cf = _drafted(text, tmp_path)
+    got = [
+        (c.value, _cond(cf, c).get("quant"), _cond(cf, c)["other"])
+        for c in cf.claims
+        if c.value in (61.5, 55.25)
+    ]
+    assert got == [
+        (61.5, "Q5_K_M", {"draft_model": "1B", "draft_quant": "Q8_0"}),
+        (55.25, "Q5_K_M", {"draft_model": "2B", "draft_quant": "Q5_K_M"}),
+    ]

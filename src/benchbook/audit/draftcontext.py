@@ -523,6 +523,10 @@ def _add(into: dict[str, list[object]], names: list[tuple[str, object]]) -> None
         into.setdefault(path, []).append(value)
 
 
+#: a table header naming the draft model's column ("Draft model", "Draft", "draft (quant)")
+_DRAFT_COLUMN = re.compile(r"^\W*draft(?:\s+model)?\b", re.IGNORECASE)
+
+
 class Context:
     """The scope tree of a post (module doc) and each line's context (``at``)."""
 
@@ -562,7 +566,15 @@ class Context:
                 continue
             scope = Scope(first, last, 8)
             if block.kind == "table":
-                table_lines = [(n, " ".join(r)) for n, r in zip(block.row_lines, block.rows, strict=False)]
+                # a draft model's column names the draft's model and quant, not the measured ones
+                # ("| Draft model | … |" over "| 0.5B (Q8_0) | …"): its cells state nothing here
+                drafts = {
+                    j for j, h in enumerate(block.rows[0] if block.rows else []) if _DRAFT_COLUMN.search(h)
+                }
+                table_lines = [
+                    (n, " ".join(c for j, c in enumerate(r) if j not in drafts))
+                    for n, r in zip(block.row_lines, block.rows, strict=False)
+                ]
                 commands, names = _stated(table_lines or lines, "text")
                 _add(scope.weak, [*(x for _, got in commands for x in got), *names])  # each cell a row's
                 commands = []

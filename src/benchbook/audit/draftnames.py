@@ -283,11 +283,15 @@ def _mentions(text: str) -> tuple[Mention, ...]:
         if word == "plain" and _OTHER_SIDE.search(text, max(0, m.start() - 24), m.start()):
             continue  # "1.66x over the baseline": the other side's, not this clause's number's
         out.append(Mention(m.start(), "decoding", word))
-    # a name denied ("no ROCm", "not the 4090", "without Ollama") states no condition
+    # a name denied ("no ROCm", "not the 4090", "without Ollama") states no condition; a model or
+    # quant compared with ("similar accuracy to Unsloth's Q4_K_XL", "faster than Llama-3-8B") is the
+    # other side's
     out = [
         m
         for m in out
-        if m.path in ("decoding", "flash_attn") or not _DENIED.search(text, max(0, m.start - 24), m.start)
+        if m.path in ("decoding", "flash_attn")
+        or not _DENIED.search(text, max(0, m.start - 24), m.start)
+        and not (m.path in ("model", "quant") and _COMPARED.search(text, max(0, m.start - 40), m.start))
     ]
     return tuple(sorted(out, key=lambda x: x.start))
 
@@ -296,6 +300,16 @@ def _mentions(text: str) -> tuple[Mention, ...]:
 #: over the baseline", "faster than vanilla")
 _OTHER_SIDE = re.compile(
     r"\b(?:over|than|vs\.?|versus|against|to|from|of|relative to|compared (?:to|with))\s+(?:the\s+|a\s+)?$",
+    re.IGNORECASE,
+)
+
+
+#: words right before a model or quant name that make it the other side of a comparison ("than",
+#: "vs", "compared to", "similar … to", with an owner's name between: "to Unsloth's Q4_K_XL")
+_COMPARED = re.compile(
+    r"\b(?:than|vs\.?|versus|compared (?:to|with)|relative to|"
+    r"(?:similar|close|comparable|equal|identical)(?:\s\w+)?\sto)\s+"
+    r"(?:the\s+|a\s+|an\s+)?(?:[\w-]+'s\s+)?$",
     re.IGNORECASE,
 )
 

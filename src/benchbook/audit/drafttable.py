@@ -513,6 +513,11 @@ class Tables(Sides):
                     value, quant = model_cell(value)
                     if quant and "quant" not in cond:
                         set_path(cond, "quant", quant)
+                elif path == "other.draft_model" and isinstance(value, str):
+                    # a draft model's cell "0.5B (Q8_0)": its quant is the draft's (SOURCES.md)
+                    value, quant = model_cell(re.sub(r"\s*[(（]([^()（）]*)[)）]\s*$", r" \1", value))
+                    if quant:
+                        set_path(cond, "other.draft_quant", quant)
                 elif path == "engine" and isinstance(value, str):
                     value = engine_of_cell(value, self.engines_named) or value  # "LCP" -> "llama.cpp"
                 set_path(cond, path, value)
