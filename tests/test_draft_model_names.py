@@ -7,7 +7,7 @@ The texts are written here in the shapes posts use, not copied from the corpus."
 from __future__ import annotations
 
 from benchbook.audit.draftcommand import model_and_quant
-from benchbook.audit.draftnames import mentions, model_cell
+from benchbook.audit.draftnames import cell_names, mentions, model_cell
 from drafting import conditions as _cond
 from drafting import drafted as _drafted
 
@@ -121,4 +121,26 @@ def test_a_draft_model_column_keeps_its_quant_as_the_drafts(tmp_path):
     assert got == [
         (61.5, "Q5_K_M", {"draft_model": "1B", "draft_quant": "Q8_0"}),
         (55.25, "Q5_K_M", {"draft_model": "2B", "draft_quant": "Q5_K_M"}),
+    ]
+
+
+def test_a_label_cell_under_an_unknown_header_names_quant_and_hardware(tmp_path):
+    assert cell_names("GGUF Q5_K_S, 2x4090") == {"quant": "Q5_K_S", "hardware": "2x NVIDIA GeForce RTX 4090"}
+    assert cell_names("AWQ 4-bit on one card") == {"quant": "AWQ 4-bit"}
+    # controls: a KV cache's pair, a draft's quant, no name at all
+    assert cell_names("q8_0+q8_0") == {}
+    assert cell_names("Gemma-3-1B Q8 draft") == {}
+    assert cell_names("warm start") == {}
+    text = (
+        "# Two setups\n\n"
+        "| Model | Setup | Speed |\n"
+        "|---|---|---|\n"
+        "| Phi-4-14B | GGUF Q5_K_S, 2x4090 | 41.5 tok/s |\n"
+        "| Phi-4-14B | AWQ 4-bit, on a 4090 | 37.25 tok/s |\n"
+    )
+    cf = _drafted(text, tmp_path)
+    got = [(c.value, _cond(cf, c).get("quant"), _cond(cf, c).get("hardware")) for c in cf.claims]
+    assert got == [
+        (41.5, "Q5_K_S", "2x NVIDIA GeForce RTX 4090"),
+        (37.25, "AWQ 4-bit", "NVIDIA GeForce RTX 4090"),
     ]

@@ -404,6 +404,33 @@ _CELL_QUANT = re.compile(
 )
 
 
+#: a quantisation named in a table's label cell beside other words ("GGUF Q4_K_M, 2x3090", "GPTQ
+#: 4-bit", "AutoRound INT4", "FP16 (no quantization)"): llama.cpp's types, a method with its bits,
+#: a number format; in prose these words also name a KV cache's or a compute's type, so only cells
+_CELL_QUANT_WORD = re.compile(
+    rf"(?<![\w.-])(?:(?:UD-)?{QUANT_TYPE}(?:-\d+(?:\.\d+)?bpw)?"
+    r"|(?:GPTQ|AWQ|AutoRound)(?:[\s-](?:INT\d|\d-?bit))?|NVFP4|MXFP4|BF16|FP16|F16|FP8|FP6|INT4|INT8)"
+    r"(?![\w-])",
+    re.IGNORECASE,
+)
+
+
+def cell_names(cell: str) -> dict[str, object]:
+    """The quantisation (``_CELL_QUANT_WORD``) and hardware (``mentions``) a table's label cell
+    names beside other words, where the column's header is no known condition ("| Config |" over
+    "GGUF Q4_K_M, 2x3090" -> ``{"quant": "Q4_K_M", "hardware": "2x NVIDIA GeForce RTX 3090"}``);
+    each only where the cell names one; empty when it names none."""
+    out: dict[str, object] = {}
+    # one type named once: "f16+f16", "q8_0 / q4_0" are a KV cache's pair or a list
+    quants = [m.group(0) for m in _CELL_QUANT_WORD.finditer(cell)]
+    if len(quants) == 1 and not re.search(r"(?i)draft|\beagle|\bmtp\b", cell):  # a draft's quant
+        out["quant"] = quants.pop()
+    hardware = {str(m.value) for m in mentions(cell) if m.path == "hardware"}
+    if len(hardware) == 1:
+        out["hardware"] = hardware.pop()
+    return out
+
+
 def model_cell(cell: str) -> tuple[str, str | None]:
     """(model, quantisation or None) of a table cell in a model column: a quantisation written
     after the name is apart (``_CELL_QUANT``: llama-bench's "llama 7B Q4_0" -> ("llama 7B",

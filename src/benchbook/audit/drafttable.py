@@ -35,6 +35,7 @@ from .draftcore import (
     stateable,
 )
 from .draftnames import (
+    cell_names,
     decoding_of_cell,
     engine_of_cell,
     hardware_of,
@@ -313,6 +314,11 @@ def _metric_header(header: str) -> bool:
     return bool(re.search(r"\b(?:pp|tg)\s?\d+\b|speed|throughput|tok/s|t/s", header, re.IGNORECASE))
 
 
+#: a label column's header whose cells name a type that is no model's quantisation or machine (a
+#: KV cache's "q8_0+q8_0", a draft's): ``cell_names`` is not asked
+_NOT_NAMES = re.compile(r"(?i)\bkv\b|cache|-ctk|-ctv|type_k|type_v|draft")
+
+
 class Tables(Sides):
     """The drafter's tables: one claim per value cell, groups per value column, statements from
     relating columns."""
@@ -518,6 +524,15 @@ class Tables(Sides):
                     value, quant = model_cell(re.sub(r"\s*[(（]([^()（）]*)[)）]\s*$", r" \1", value))
                     if quant:
                         set_path(cond, "other.draft_quant", quant)
+                elif (
+                    path.startswith("other.")
+                    and isinstance(value, str)
+                    and not _NOT_NAMES.search(header[j] or "")
+                ):
+                    # "| Config |" over "GGUF Q4_K_M, 2x3090": the quant and hardware it names too
+                    for named_path, named in cell_names(value).items():
+                        if named_path not in cond:
+                            set_path(cond, named_path, named)
                 elif path == "engine" and isinstance(value, str):
                     value = engine_of_cell(value, self.engines_named) or value  # "LCP" -> "llama.cpp"
                 set_path(cond, path, value)
