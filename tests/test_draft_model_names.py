@@ -144,3 +144,33 @@ def test_a_label_cell_under_an_unknown_header_names_quant_and_hardware(tmp_path)
         (41.5, "Q5_K_S", "2x NVIDIA GeForce RTX 4090"),
         (37.25, "AWQ 4-bit", "NVIDIA GeForce RTX 4090"),
     ]
+
+
+def test_exl2_bits_per_weight_are_the_quant():
+    assert model_and_quant("someone/Yi-34B-4.65bpw-h8-exl2") == ("Yi-34B", "EXL2 4.65bpw-h8")
+    assert model_and_quant("someone/Yi-34B-3.0bpw-exl2") == ("Yi-34B", "EXL2 3.0bpw")
+    # control: no bits written: the packaging goes, no quant is guessed
+    assert model_and_quant("someone/Yi-34B-exl2") == ("Yi-34B", None)
+
+
+def test_a_blob_hash_names_no_model_a_size_class_with_version_does():
+    from benchbook.audit.draftcommand import conditions_of
+
+    got = conditions_of("llama-server", ["-m", "/store/blobs/sha256-" + "ab12" * 16, "-ngl", "20"])
+    assert "model" not in got and got["offload"] == {"n_gpu_layers": 20}
+    assert _named("the same model (Gemma Small 2) in both") == [("model", "Gemma Small 2")]
+    # controls: a path that merely holds a hash-like word; a size class with no version
+    assert conditions_of("llama-server", ["-m", "/m/Phi-4-14B-Q4_0.gguf"])["model"] == "Phi-4-14B"
+    assert _named("Mistral Small is fine") == []
+
+
+def test_a_short_name_with_the_version_glued_takes_the_posts_full_name(tmp_path):
+    text = (
+        "# Slow first token on Phi4-14B\n\n"
+        "Time to first token is 812 ms at 8k input.\n\n"
+        "### Setup: Phi-4-14B-Instruct on one box\n\n"
+        "Nothing else ran.\n"
+    )
+    cf = _drafted(text, tmp_path)
+    (c,) = [c for c in cf.claims if c.value == 812]
+    assert _cond(cf, c)["model"] == "Phi-4-14B-Instruct"

@@ -169,6 +169,8 @@ def model_and_quant(path: str) -> tuple[str, str | None]:
     return name, quant
 
 
+#: a file in a content-addressed store, named by its hash (Ollama's ``blobs/sha256-…``): no model's name
+_BLOB = re.compile(r"(?i)(?:^|[/\\])sha256[-:][0-9a-f]{16,}$")
 #: an Ollama tag's size after the colon ("8b-instruct-q8_0", "70b"): the tag is the model's, not a
 #: quantisation's (``unsloth/Qwen3-8B-GGUF:UD-Q4_K_XL``)
 _OLLAMA_SIZE = re.compile(r"\d+(?:\.\d+)?[bm](?![A-Za-z0-9])", re.IGNORECASE)
@@ -185,6 +187,14 @@ def _unpackaged(name: str) -> tuple[str, str | None]:
     bits = None
     while (m := _PACKAGING.search(name)) and m.start() > 0:
         bits = bits or (m.group("bits").replace("-", "") if m.group("bits") else None)
+        if m.group(0)[1:].lower() == "exl2":
+            # ExLlamaV2's repositories write the bits per weight (and head bits) before "-exl2":
+            # "Llama2-70B-2.5bpw-h6-exl2" is the quant "EXL2 2.5bpw-h6"
+            bpw = re.search(r"[-_](\d+(?:\.\d+)?bpw(?:[-_]h\d+)?)$", name[: m.start()], re.IGNORECASE)
+            if bpw and bpw.start() > 0:
+                bits = f"EXL2 {bpw.group(1)}"
+                name = name[: bpw.start()]
+                continue
         name = name[: m.start()]
     return name, bits
 
@@ -237,8 +247,14 @@ def conditions_of(tool: str, words: list[str]) -> dict:
                 out["flash_attn"] = word == "on"
             elif word == "auto":
                 put_path(out, "other.flash_attn", "auto")
-        elif kind == "model" and value and not re.fullmatch(r"[\[<{(].*[\]>})]|\$\w+|model", value, re.I):
-            # a placeholder ("-m [model]", "<model>", "$MODEL") names no model
+        elif (
+            kind == "model"
+            and value
+            and not re.fullmatch(r"[\[<{(].*[\]>})]|\$\w+|model", value, re.I)
+            and not _BLOB.search(value)
+        ):
+            # a placeholder ("-m [model]", "<model>", "$MODEL") names no model, nor does a blob's
+            # content hash (``_BLOB``)
             model, quant = model_and_quant(value)
             out["model"] = model
             if quant:

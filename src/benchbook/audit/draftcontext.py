@@ -675,6 +675,13 @@ def _has(conditions: dict, path: str) -> bool:
     return True
 
 
+def _name_words(key: object) -> set[str]:
+    """A model name's words (``_key``), a family's version apart from its name ("llama3.3 70b" ->
+    {llama, 3, 70b}): "LLama3.3-70B" and "Llama-3.3-70B-Instruct" are one model said short and in
+    full."""
+    return set(re.sub(r"(?<=[a-z])(?=\d)", " ", str(key)).split())
+
+
 def _fuller_of(named: list[object]) -> Callable[[object], object]:
     """``fuller(name)``: the one name among ``named`` (the post's model names) that says what
     ``name`` says and more ("Qwen3.6 35B" -> "Qwen3.6-35B-A3B", "Mistral-7B" ->
@@ -682,14 +689,14 @@ def _fuller_of(named: list[object]) -> Callable[[object], object]:
     ``name`` itself when none or several do.  ``named``'s words are read once and each name's
     answer found once (per claim, every name of a long post was read again: quadratic)."""
     keyed = {_key(v): v for v in named if isinstance(v, str)}  # the last name of each key
-    words = [(set(str(k).split()), v) for k, v in keyed.items()]
+    words = [(_name_words(k), v) for k, v in keyed.items()]
     found: dict[str, object] = {}
 
     def fuller(name: object) -> object:
         if not isinstance(name, str):
             return name
         if name not in found:
-            mine = set(str(_key(name)).split())
+            mine = _name_words(_key(name))
             fuller = [v for w, v in words if mine < w]
             found[name] = fuller[0] if len(fuller) == 1 else name
         return found[name]
