@@ -174,3 +174,23 @@ def test_a_short_name_with_the_version_glued_takes_the_posts_full_name(tmp_path)
     cf = _drafted(text, tmp_path)
     (c,) = [c for c in cf.claims if c.value == 812]
     assert _cond(cf, c)["model"] == "Phi-4-14B-Instruct"
+
+
+def test_a_quantisation_method_with_its_bits_after_a_model_name():
+    assert _named("ran Phi-4-14B AutoRound INT4 on two cards") == [
+        ("model", "Phi-4-14B"),
+        ("quant", "AutoRound INT4"),
+    ]
+    assert _named("Phi-4-14B GPTQ 4-bit then") == [("model", "Phi-4-14B"), ("quant", "GPTQ 4-bit")]
+    # control: an INT4 alone after the name is no method's
+    assert _named("Phi-4-14B INT4 kernels") == [("model", "Phi-4-14B")]
+
+
+def test_model_dir_flag_names_the_model():
+    from benchbook.audit.draftcommand import conditions_of
+
+    assert conditions_of("vllm", ["--model-dir", "org/Phi-4-14B-Instruct", "--batch-size", "1"])["model"] == (
+        "Phi-4-14B-Instruct"
+    )
+    # control: a directory flag of another kind names no model
+    assert "model" not in conditions_of("vllm", ["--download-dir", "/data/Phi-4-14B"])

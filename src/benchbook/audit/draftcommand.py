@@ -81,6 +81,7 @@ _FLAGS: dict[str, tuple[str, str]] = {
     "-m": ("model", "model"),
     "--model": ("model", "model"),
     "--model-path": ("model", "model"),
+    "--model-dir": ("model", "model"),
     "-d": ("depth", "int"),
     "--quantization": ("quant", "str"),
     "--cpu-moe": ("other.cpu_moe", "flag"),

@@ -121,7 +121,9 @@ _MODEL = re.compile(
     + MODEL_FAMILIES
     + r")\s(?:Small|Medium|Large|Nemo|Mini|Tiny)\s\d+(?:\.\d+)?(?![\w.-])"
     r")(?P<variant>\s(?:[A-Z][a-z]+-)?(?:Instruct|Chat|Coder|Distill|Thinking|Abliterated|Uncensored)(?![\w-]))?"
-    r"(?:\s+(?P<quant>(?:UD-)?I?Q\d(?:_[A-Z0-9]+)*|MXFP4|BF16|FP8|AWQ|GPTQ))?(?![\w-])",
+    r"(?:\s+(?P<quant>(?:UD-)?I?Q\d(?:_[A-Z0-9]+)*|MXFP4|NVFP4|BF16|FP8|"
+    # a quantisation method with its bits ("AutoRound INT4", "GPTQ 4-bit", "AWQ")
+    r"(?:AutoRound|AWQ|GPTQ)(?:[\s-](?:INT\d|\d-?bit))?))?(?![\w-])",
     re.ASCII,
 )
 #: a draft model by its name: EAGLE/EAGLE3 and Medusa heads only draft ("Qwen3.6-27B-EAGLE3",
