@@ -194,3 +194,11 @@ def test_model_dir_flag_names_the_model():
     )
     # control: a directory flag of another kind names no model
     assert "model" not in conditions_of("vllm", ["--download-dir", "/data/Phi-4-14B"])
+
+
+def test_a_family_with_no_version_and_its_size_names_a_model():
+    assert _named("on Falcon 40B it ran") == [("model", "Falcon 40B")]
+    assert _named("while GPT-OSS 20B stayed") == [("model", "GPT-OSS 20B")]
+    # controls: a count of something else after a family word; a decimal that is no size
+    assert _named("Falcon 40 times") == []
+    assert _named("Falcon 40.5 t/s") == []
