@@ -117,7 +117,7 @@ _MODEL = re.compile(
     # "Llama 3 8B", "Qwen 2.5 7B", "Qwen3 30B A3B", "Qwen3.6 35B-A3B" (the active size after it)
     + r")\s?\d+(?:\.\d+)?\s\d+(?:\.\d+)?[BM](?:[\s-]A\d+(?:\.\d+)?B)?(?![\w-])"
     # a family with no version and its size ("Mistral 7B", "GPT-OSS 20B", "Falcon 40B")
-    + r"|(?:"
+    + r"|(?i:"
     + MODEL_FAMILIES
     + r")\s\d+(?:\.\d+)?[BM](?:-A\d+(?:\.\d+)?B)?(?![\w.-])"
     # a family's size class and version, the model's name where it has no size ("Mistral Small 3.1")
