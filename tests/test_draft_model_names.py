@@ -202,3 +202,22 @@ def test_a_family_with_no_version_and_its_size_names_a_model():
     # controls: a count of something else after a family word; a decimal that is no size
     assert _named("Falcon 40 times") == []
     assert _named("Falcon 40.5 t/s") == []
+
+
+def test_a_size_label_names_the_model_of_the_posts_family(tmp_path):
+    assert _named("- 12B: 40.5 tok/s") == [("model", "12B")]
+    # controls: a memory size, a size inside a sentence
+    assert _named("- 12GB: 40.5 tok/s") == []
+    assert _named("the 12B: fast") == []
+    text = (
+        "# Gemma numbers\n\n"
+        "| Model | Speed |\n"
+        "|---|---|\n"
+        "| Gemma-3-4B | 88.5 tok/s |\n\n"
+        "Bigger ones:\n\n"
+        "- 12B: 40.5 tok/s\n"
+        "- 27B: 19.25 tok/s\n"
+    )
+    cf = _drafted(text, tmp_path)
+    got = {c.value: _cond(cf, c).get("model") for c in cf.claims}
+    assert got == {88.5: "Gemma-3-4B", 40.5: "Gemma-3-12B", 19.25: "Gemma-3-27B"}

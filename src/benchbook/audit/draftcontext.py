@@ -720,6 +720,22 @@ def family_of(text: str) -> str | None:
     return found.pop() if len(found) == 1 else None
 
 
+def _family_of_names(named: list[object]) -> str | None:
+    """The one family the post's sized model names share, as they write it ("Llama2-7B" and
+    "Llama2-13b" -> "Llama2"), None when they name none or several: the family of a model the post
+    names by its size alone elsewhere ("- 13B: 108.8 token/sec")."""
+    found: dict[str, str] = {}
+    for v in named:
+        m = (
+            re.match(r"(?P<f>.+?)[-\s]\d+(?:\.\d+)?[BM](?![A-Za-z])", v, re.IGNORECASE)
+            if isinstance(v, str)
+            else None
+        )
+        if m:
+            found.setdefault(m.group("f").lower(), m.group("f"))
+    return next(iter(found.values())) if len(found) == 1 else None
+
+
 def _with_family(model: object, family: str | None) -> object:
     """ "0.8B" under a post about one family ("Qwen 3.5") -> "Qwen3.5-0.8B"; anything else as is."""
     if family and isinstance(model, str) and _SIZE_ONLY.fullmatch(model.strip()):
@@ -771,7 +787,7 @@ def fill(post: Post, entries: list, groups: list) -> None:
     root = ctx.root
     models = [*root.head.get("model", []), *root.body.get("model", []), *root.weak.get("model", [])]
     drafting = _drafting_kind(post)
-    family = family_of(post.text)
+    family = family_of(post.text) or _family_of_names(models)
     fuller = _fuller_of(models)
     for e in [*entries, *groups]:
         own = e.fields.get("conditions") or {}

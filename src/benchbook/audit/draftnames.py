@@ -142,6 +142,9 @@ _FAMILY_MODEL = re.compile(
     r"(?<![\w./-])(?P<name>(?i:" + MODEL_FAMILIES + r")[\w.]*\d[\w.]*)\s+model\b(?!\s+(?:family|series))",
     re.ASCII,
 )
+#: a line or list item labelled by a model's size ("7B: 191.0 token/sec", "- 35B-A3B: 98 t/s"): the
+#: model of that size, the post's fuller name for it where it names one
+_SIZE_LABEL = re.compile(r"\s*(?:[-*•]\s+)?(?P<size>\d+(?:\.\d+)?B(?:-A\d+(?:\.\d+)?B)?)\s?[:：]\s")
 #: a quantisation named alone in prose ("UD-IQ3_XXS reached ...", "IQ2_XS with MTP")
 _QUANT_WORD = re.compile(
     rf"(?<![\w.-])(?:UD-)?(?=T?I?Q\d_){QUANT_TYPE}(?:-\d+(?:\.\d+)?bpw)?(?![A-Za-z0-9-]|_\d)"
@@ -281,6 +284,9 @@ def _mentions(text: str) -> tuple[Mention, ...]:
         if not any(a <= m.start() < b for a, b in spans):
             spans.append((m.start(), m.end()))
             out.append(Mention(m.start(), "model", m.group("name")))
+    m = _SIZE_LABEL.match(text)  # "- 7B: 191 tok/s": a model by its size (``draftcontext``'s fuller name)
+    if m and not any(a <= m.start("size") < b for a, b in spans):
+        out.append(Mention(m.start("size"), "model", m.group("size")))
     for m in _QUANT_WORD.finditer(text):
         if not any(a <= m.start() < b for a, b in spans):  # not the quant of a model name above
             out.append(Mention(m.start(), "quant", m.group(0)))
