@@ -284,9 +284,9 @@ def _mentions(text: str) -> tuple[Mention, ...]:
         if not any(a <= m.start() < b for a, b in spans):
             spans.append((m.start(), m.end()))
             out.append(Mention(m.start(), "model", m.group("name")))
-    m = _SIZE_LABEL.match(text)  # "- 7B: 191 tok/s": a model by its size (``draftcontext``'s fuller name)
-    if m and not any(a <= m.start("size") < b for a, b in spans):
-        out.append(Mention(m.start("size"), "model", m.group("size")))
+    label = _SIZE_LABEL.match(text)  # "- 7B: 191 tok/s": a model by its size (``draftcontext``'s fuller name)
+    if label and not any(a <= label.start("size") < b for a, b in spans):
+        out.append(Mention(label.start("size"), "model", label.group("size")))
     for m in _QUANT_WORD.finditer(text):
         if not any(a <= m.start() < b for a, b in spans):  # not the quant of a model name above
             out.append(Mention(m.start(), "quant", m.group(0)))
