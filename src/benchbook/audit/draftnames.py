@@ -145,9 +145,10 @@ _FAMILY_MODEL = re.compile(
 #: a line or list item labelled by a model's size ("7B: 191.0 token/sec", "- 35B-A3B: 98 t/s"): the
 #: model of that size, the post's fuller name for it where it names one
 _SIZE_LABEL = re.compile(r"\s*(?:[-*•]\s+)?(?P<size>\d+(?:\.\d+)?B(?:-A\d+(?:\.\d+)?B)?)\s?[:：]\s")
-#: a quantisation named alone in prose ("UD-IQ3_XXS reached ...", "IQ2_XS with MTP")
+#: a quantisation named alone in prose ("UD-IQ3_XXS reached ...", "IQ2_XS with MTP"), or after the
+#: file variant carrying MTP heads ("MTP-UD-Q4_K_XL")
 _QUANT_WORD = re.compile(
-    rf"(?<![\w.-])(?:UD-)?(?=T?I?Q\d_){QUANT_TYPE}(?:-\d+(?:\.\d+)?bpw)?(?![A-Za-z0-9-]|_\d)"
+    rf"(?:(?<![\w.-])|(?<=[\s(]MTP-))(?:UD-)?(?=T?I?Q\d_){QUANT_TYPE}(?:-\d+(?:\.\d+)?bpw)?(?![A-Za-z0-9-]|_\d)"
     r"|(?<![\w.-])MXFP4(?![\w-])",
     re.ASCII,
 )
@@ -444,6 +445,11 @@ def cell_names(cell: str) -> dict[str, object]:
     hardware = {str(m.value) for m in mentions(cell) if m.path == "hardware"}
     if len(hardware) == 1:
         out["hardware"] = hardware.pop()
+    # a configuration by the model's size and its quant ("27B IQ3", "35B-A3B Q8_0"): the model of that
+    # size, the post's fuller name for it (``draftcontext``)
+    sized = re.match(r"\s*\**(\d+(?:\.\d+)?B(?:-A\d+(?:\.\d+)?B)?)\s", cell)
+    if sized and "quant" in out:
+        out["model"] = sized.group(1)
     return out
 
 
