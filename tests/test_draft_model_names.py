@@ -73,6 +73,7 @@ def test_variant_words_and_active_size_after_a_spaced_name():
     assert _named("Qwen3-14B Story-Distill runs") == [("model", "Qwen3-14B Story-Distill")]
     assert _named("Qwen3 30B A3B runs faster") == [("model", "Qwen3 30B A3B")]
     assert _named("Qwen3.5 35B-A3B runs faster") == [("model", "Qwen3.5 35B-A3B")]
+    assert _named("slow with Mistral 3 24b Instruct here") == [("model", "Mistral 3 24b Instruct")]
     # controls: a lower-case word after the name is the sentence's, not a variant
     assert _named("Qwen3-14B chat speed was fine") == [("model", "Qwen3-14B")]
 

@@ -114,8 +114,9 @@ _MODEL = re.compile(
     + r")[\w.]*(?:-[\w.]+)*-\d+(?:\.\d+)?[BbMm](?:-[\w.]+)*"
     + r"|(?i:"
     + MODEL_FAMILIES
-    # "Llama 3 8B", "Qwen 2.5 7B", "Qwen3 30B A3B", "Qwen3.6 35B-A3B" (the active size after it)
-    + r")\s?\d+(?:\.\d+)?\s\d+(?:\.\d+)?[BM](?:[\s-]A\d+(?:\.\d+)?B)?(?![\w-])"
+    # "Llama 3 8B", "Qwen 2.5 7B", "Llama 3.1 70b", "Qwen3 30B A3B", "Qwen3.6 35B-A3B" (the active
+    # size after it)
+    + r")\s?\d+(?:\.\d+)?\s\d+(?:\.\d+)?[BMbm](?:[\s-][Aa]\d+(?:\.\d+)?[Bb])?(?![\w-])"
     # a family with no version and its size ("Mistral 7B", "GPT-OSS 20B", "Falcon 40B")
     + r"|(?i:"
     + MODEL_FAMILIES
