@@ -253,3 +253,10 @@ def test_a_configuration_label_of_size_and_quant_names_the_model(tmp_path):
     cf = _drafted(text, tmp_path)
     got = {c.value: (_cond(cf, c).get("model"), _cond(cf, c).get("quant")) for c in cf.claims}
     assert got[41.5] == ("Gemma-3-27B", "Q5_K_S") and got[90.5] == ("Gemma-3-4B", "Q8_0")
+
+
+def test_models_on_both_sides_of_vs_are_named():
+    assert _named("Gemma-3-4B vs Phi-4-14B on one card") == [("model", "Gemma-3-4B"), ("model", "Phi-4-14B")]
+    assert _named("UD-Q5_K_XL vs Q8_0") == [("quant", "UD-Q5_K_XL"), ("quant", "Q8_0")]
+    # control: a quant after "than" is the other side's
+    assert _named("UD-Q5_K_XL is faster than Q8_0") == [("quant", "UD-Q5_K_XL")]

@@ -309,7 +309,7 @@ def _mentions(text: str) -> tuple[Mention, ...]:
         for m in out
         if m.path in ("decoding", "flash_attn")
         or not _DENIED.search(text, max(0, m.start - 24), m.start)
-        and not (m.path in ("model", "quant") and _COMPARED.search(text, max(0, m.start - 40), m.start))
+        and not (m.path in ("model", "quant") and _compared(text, m))
     ]
     return tuple(sorted(out, key=lambda x: x.start))
 
@@ -330,6 +330,14 @@ _COMPARED = re.compile(
     r"(?:the\s+|a\s+|an\s+)?(?:[\w-]+'s\s+)?$",
     re.IGNORECASE,
 )
+
+
+def _compared(text: str, m: Mention) -> bool:
+    """Whether the model or quant ``m`` is the other side of a comparison (``_COMPARED``); a name
+    after "vs" is not ("Llama-3-8B vs Mistral-7B", "Q4_K_M vs Q8_0" name both sides alike, as a
+    title does)."""
+    found = _COMPARED.search(text, max(0, m.start - 40), m.start)
+    return found is not None and not re.match(r"(?i)vs|versus", found.group(0))
 
 
 #: words right before a name that deny it
