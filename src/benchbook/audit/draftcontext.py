@@ -682,18 +682,6 @@ def _name_words(key: object) -> set[str]:
     return set(re.sub(r"(?<=[a-z])(?=\d)", " ", str(key)).split())
 
 
-def _dynamic_of(named: list[object]) -> Callable[[object], object]:
-    """``full(quant)``: Unsloth's dynamic quantisation ``UD-`` + ``quant`` where the post names it so
-    ("Q4_K_XL" said short beside "UD-Q4_K_XL" once), else ``quant`` itself; any other longer
-    name is another type ("Q2_K" is not "Q2_K_L")."""
-    dynamic = {str(v)[3:].lower(): v for v in named if isinstance(v, str) and v.upper().startswith("UD-")}
-
-    def full(quant: object) -> object:
-        return dynamic.get(quant.lower(), quant) if isinstance(quant, str) else quant
-
-    return full
-
-
 def _fuller_of(named: list[object]) -> Callable[[object], object]:
     """``fuller(name)``: the one name among ``named`` (the post's model names) that says what
     ``name`` says and more ("Qwen3.6 35B" -> "Qwen3.6-35B-A3B", "Mistral-7B" ->
@@ -801,16 +789,10 @@ def fill(post: Post, entries: list, groups: list) -> None:
     drafting = _drafting_kind(post)
     family = family_of(post.text) or _family_of_names(models)
     fuller = _fuller_of(models)
-    # a quantisation said short ("Q4_K_XL") where the post names it in full ("UD-Q4_K_XL")
-    fuller_quant = _dynamic_of(
-        [*root.head.get("quant", []), *root.body.get("quant", []), *root.weak.get("quant", [])]
-    )
     for e in [*entries, *groups]:
         own = e.fields.get("conditions") or {}
         if isinstance(own.get("model"), str):
             own["model"] = fuller(_with_family(own["model"], family))
-        if isinstance(own.get("quant"), str):
-            own["quant"] = fuller_quant(own["quant"])
     rows: dict[str, list[dict]] = {}
     for e in entries:
         if e.kind == "claim" and e.group is not None:
@@ -821,8 +803,6 @@ def fill(post: Post, entries: list, groups: list) -> None:
         _fill(cond, ctx.at(g.line, cond.get("model")), lambda p, mine=mine: any(_has(r, p) for r in mine))
         if isinstance(cond.get("model"), str):
             cond["model"] = fuller(cond["model"])
-        if isinstance(cond.get("quant"), str):
-            cond["quant"] = fuller_quant(cond["quant"])
         if plain and "decoding" not in cond and not any(_has(r, "decoding") for r in mine):
             cond["decoding"] = "plain"
         if not cond:
@@ -854,8 +834,6 @@ def fill(post: Post, entries: list, groups: list) -> None:
             cond["decoding"] = "plain"
         if isinstance(cond.get("model"), str):
             cond["model"] = fuller(cond["model"])
-        if isinstance(cond.get("quant"), str):
-            cond["quant"] = fuller_quant(cond["quant"])
         if "conditions" in e.fields:
             e.fields["conditions"] = cond
         elif cond:
