@@ -416,3 +416,17 @@ def test_lines_labelled_with_their_decoding_in_one_paragraph(tmp_path):
     )
     got = {c.value: _cond(cf, c).get("decoding") for c in cf.claims if c.metric == "duration"}
     assert (got[200.5], got[120.25]) == ("plain", "speculative")
+
+
+def test_a_scripts_output_token_count_beside_its_decode_lines(tmp_path):
+    """A script's result lines "decode time: 10.5s", "output token: 640", "decode speed: 61.25
+    token/s": the count is the tokens generated of the decode lines beside it, each run's own.
+    Control: "first token: 0.04s" (a TTFT) keeps none."""
+    cf = _drafted(
+        "# Runs\n\n```\nbase:\nfirst token:  0.04s\ndecode time:  10.5s\noutput token:  640\n"
+        "decode speed:  61.25 token/s\n\nspec:\nfirst token:  0.03s\ndecode time:  9.75s\n"
+        "output token:  600\ndecode speed:  61.5 token/s\n```\n",
+        tmp_path,
+    )
+    got = {c.value: _cond(cf, c).get("tokens_generated") for c in cf.claims}
+    assert (got[10.5], got[61.25], got[9.75], got[61.5], got[0.04]) == (640, 640, 600, 600, None)

@@ -351,26 +351,28 @@ class _Drafter(Tables, Sentences):
         seconds (24.65 tokens/s, 200 tokens, ...)", "Generation: 256 tokens, 31.8 tokens-per-sec",
         "2590 tokens in 59.6s (43.4 tok/s)"): ``tokens_generated`` of the line's decode rate and
         of its time, where the line holds one count of tokens (``_COUNT_OF_TOKENS``) and a decode
-        rate; a count in a prompt's or context's words is none.  ollama --verbose prints the count on
-        a line of its own before the generation's duration and rate (``_EVAL_COUNT``), and the run's
-        total duration before it (where its block holds one count)."""
+        rate; a count in a prompt's or context's words is none.  A result line of its own counting
+        the generated tokens (ollama --verbose's "eval count", a script's "output token: 1000":
+        ``_EVAL_COUNT``) gives it to the generation's lines within three lines (its duration and
+        rate, "decode time", "decode speed"), and to the run's total duration where its block holds
+        one count."""
         by_line: dict[int, list[Entry]] = {}
         for e in self.out.entries:
             if e.kind == "claim" and e.group is None and e.fields.get("source_line"):
                 by_line.setdefault(int(e.fields["source_line"]), []).append(e)
         counted: dict[int, int] = {}  # line -> the ollama eval count before it in its block
         for block in self.post.blocks:
-            last = None
-            found = [int(m.group(1)) for _, t in block.lines if (m := _EVAL_COUNT.match(t))]
+            found = [(n, int(m.group(1))) for n, t in block.lines if (m := _EVAL_COUNT.match(t))]
             for n, t in block.lines:
-                if m := _EVAL_COUNT.match(t):
-                    last = int(m.group(1))
-                elif last is not None and _EVAL_LINE.match(t):
-                    counted[n] = last
+                if _EVAL_LINE.match(t):
+                    # the nearest count within three lines, the one before on a tie
+                    near = [(abs(k - n) + (k > n) * 0.5, v) for k, v in found if abs(k - n) <= 3]
+                    if near:
+                        counted[n] = min(near)[1]
                 elif len(found) == 1 and _TOTAL_LINE.match(t):
-                    counted[n] = found[0]  # the run's total time: its one generation's count
+                    counted[n] = found[0][1]  # the run's total time: its one generation's count
         for line, claims in by_line.items():
-            if line in counted:  # ollama --verbose: "eval count: 480 token(s)", then its duration and rate
+            if line in counted:  # "eval count: 480 token(s)" beside its generation's duration and rate
                 for e in claims:
                     e.fields.setdefault("conditions", {}).setdefault("tokens_generated", counted[line])
                 continue
@@ -503,10 +505,19 @@ class _Drafter(Tables, Sentences):
 #: a count of tokens on a line ("200 tokens", "1,024 tokens"), not a rate ("tokens/s", "tokens per
 #: second", "tokens-per-sec")
 _COUNT_OF_TOKENS = re.compile(r"(?<![\w.,])(\d{1,3}(?:,\d{3})+|\d+)\s+tokens\b(?!\s*/|\s*per\b|-per)", re.I)
-#: ollama --verbose's count of generated tokens ("eval count:    480 token(s)"; not "prompt eval
-#: count") and the lines of that generation after it ("eval duration: 12.81s", "eval rate: 37.47 tokens/s")
-_EVAL_COUNT = re.compile(r"^[\s*_>]*eval count:\s*\**\s*(\d+)\s*token", re.IGNORECASE)
-_EVAL_LINE = re.compile(r"^[\s*_>]*eval (?:duration|rate):", re.IGNORECASE)
+#: a result line counting the generated tokens (ollama --verbose's "eval count:    480 token(s)",
+#: not "prompt eval count"; a script's "output token:  1000", "generated tokens: 256") and the lines of
+#: that generation beside it ("eval duration: 12.81s", "eval rate: 37.47 tokens/s", "decode time:",
+#: "decode speed:")
+_EVAL_COUNT = re.compile(
+    r"^[\s*_>]*(?:eval count|output tokens?|generated tokens|completion tokens|tokens generated)\s*[:=]"
+    r"\s*\**\s*(\d+)(?![\d.,])",
+    re.IGNORECASE,
+)
+_EVAL_LINE = re.compile(
+    r"^[\s*_>]*(?:eval (?:duration|rate)|decode (?:time|speed|rate|throughput)|generation (?:time|speed)):",
+    re.IGNORECASE,
+)
 _TOTAL_LINE = re.compile(r"^[\s*_>]*total duration:", re.IGNORECASE)
 #: words before a count that make it the prompt's or the context's ("Prompt: 14 tokens")
 _PROMPT_COUNT = re.compile(r"prompt|input|context|prefill|encoded", re.IGNORECASE)
