@@ -53,7 +53,7 @@ from ..ingest.read import read_llama_bench
 from ..ingest.scan import scan
 from ..ingest.serverlog import TIMING_LINE
 from ..ingest.settings import flash_attn_word
-from .draftcommand import command_lines, plain_run
+from .draftcommand import command_lines, plain_run, serving_batch
 from .draftcontext import fill, header_settings
 from .draftcore import Drafted, Entry, Num, merged, plain_value, set_path, source_fields
 from .draftnames import CLAUSE_ONLY, header_decoding, mentions, model_cell
@@ -343,8 +343,21 @@ class _Drafter(Tables, Sentences):
         self.no_self_relations()
         self.generated_counts()
         fill(self.post, self.out.entries, self.out.groups)  # what the post states around each claim
+        self.serving_batches()
         self.bound_sets()
         return self.out
+
+    def serving_batches(self) -> None:
+        """A batch size of a claim whose engine (its own or its group's, after ``fill``) is not
+        llama.cpp's kind is its concurrency (``draftcommand.serving_batch``)."""
+        engine_of = {g.id: (g.fields.get("conditions") or {}).get("engine") for g in self.out.groups}
+        for g in self.out.groups:
+            serving_batch(g.fields.get("conditions") or {})
+        for e in self.out.entries:
+            cond = e.fields.get("conditions")
+            if e.kind != "claim" or not cond or "batch" not in cond:
+                continue
+            serving_batch(cond, engine_of.get(e.group) if e.group is not None else None)
 
     def generated_counts(self) -> None:
         """The tokens a generation produced, stated on its rate's line ("Output generated in 8.11
