@@ -35,3 +35,28 @@ def test_a_serving_engines_batch_size_is_its_concurrency(tmp_path):
     )
     got = _cond(cf, cf.claims[0])
     assert (got.get("batch"), got.get("concurrency")) == (256, None)
+
+
+def test_llama_speculative_summary_counts_are_draft_size_and_tokens_generated(tmp_path):
+    """llama-speculative's summary after a run ("n_draft = 8", "n_predict = 412" beside its
+    n_drafted/n_accept counts) states the draft size (``block_max``) and the tokens the run
+    generated (``tokens_generated``), not a cap.  Control: a request body's "n_predict": 300 is
+    the request's cap."""
+    cf = _drafted(
+        "# Spec run\n\n```\ndecoded  412 tokens in    9.250 seconds, speed:   44.541 t/s\n\n"
+        "n_draft   = 8\nn_predict = 412\nn_drafted = 520\nn_accept  = 301\naccept    = 57.885%\n```\n",
+        tmp_path,
+    )
+    got = {c.value: _cond(cf, c) for c in cf.claims}
+    assert (got[57.885].get("block_max"), got[57.885].get("tokens_generated"), got[57.885].get("cap")) == (
+        8,
+        412,
+        None,
+    )
+    cf = _drafted(
+        "# Request\n\n```\ncurl localhost:8080/completion -d '{\"n_predict\": 300, \"prompt\": \"hi\"}'\n"
+        "prompt eval rate: 120.5 tokens/s\n```\n",
+        tmp_path,
+    )
+    got = _cond(cf, cf.claims[0])
+    assert (got.get("cap"), got.get("tokens_generated"), got.get("block_max")) == (300, None, None)
