@@ -60,3 +60,23 @@ def test_llama_speculative_summary_counts_are_draft_size_and_tokens_generated(tm
     )
     got = _cond(cf, cf.claims[0])
     assert (got.get("cap"), got.get("tokens_generated"), got.get("block_max")) == (300, None, None)
+
+
+def test_a_label_line_in_code_output_names_the_arm_of_the_lines_after_it(tmp_path):
+    """In a code block of output, a line ending in ":" with no result ("Medusa (num_steps=3):")
+    names the draft size of the result lines after it, up to the next label, over the command's.
+    Control: result lines under no label keep the command's draft size."""
+    text = (
+        "# Sweep\n\nI ran `python -m sglang.launch_server --model-path m --speculative-num-steps 6`.\n\n"
+        "```\n{body}```\n"
+    )
+    body = (
+        "Medusa (num_steps=3):\nSamples: 40, Throughput: 150.25 token/s, Acceptance length: 2.5\n\n"
+        "Medusa (num_steps=6):\nSamples: 40, Throughput: 171.75 token/s, Acceptance length: 3.25\n"
+    )
+    cf = _drafted(text.format(body=body), tmp_path)
+    got = {c.value: _cond(cf, c).get("block_max") for c in cf.claims}
+    assert (got[150.25], got[2.5], got[171.75], got[3.25]) == (3, 3, 6, 6)
+    body = "Samples: 40, Throughput: 150.25 token/s, Acceptance length: 2.5\n"
+    cf = _drafted(text.format(body=body), tmp_path)
+    assert {c.value: _cond(cf, c).get("block_max") for c in cf.claims} == {150.25: 6, 2.5: 6}

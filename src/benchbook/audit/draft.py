@@ -305,10 +305,15 @@ class _Drafter(Tables, Sentences):
                 if timed and self.pending_log:
                     self.timing_logs.append((len(self.out.entries), timed, self.pending_log, self.command))
                 drafted_of: dict[int, list[tuple[int, int, str]]] = {}
+                labels = _labels_in_code(pieces, {r.line for r in found})
+                block_command = self.command
                 for r in stated:
                     if not (timed and r in timed):
+                        label = next((t for n, t in reversed(labels) if n < r.line), None)
+                        self.command = _arm_of_label(label, block_command) if label else block_command
                         cid = self.result_claim(r, self.pending_log if logged else None)
                         drafted_of.setdefault(r.line, []).append((r.start, r.end, cid))
+                self.command = block_command
                 for ln, items in drafted_of.items():  # "ok 8 - q8_0 KV (34 MiB) < f16 KV (64 MiB)"
                     self.comparisons(text_of[ln], sorted(items), ln, text_of[ln].strip())
                 self.rate_lines(block.lines, in_command)
@@ -557,6 +562,13 @@ def _arm_of_label(text: str, command: dict) -> dict:
     out = {**copy.deepcopy(command), **said}
     plain_run(out)
     return out
+
+
+def _labels_in_code(lines: list[tuple[int, str]], results: set[int]) -> list[tuple[int, str]]:
+    """The label lines of a code block's output, ``(line, text)`` in order: a line with no result
+    (``results``: the lines that have one) ending in ":" ("EAGLE-3 (num_steps=8):", "k=4:") names
+    the arm of the result lines after it, up to the next label (``_arm_of_label`` reads it)."""
+    return [(n, t.strip()) for n, t in lines if n not in results and re.fullmatch(r"[^:]{1,40}:", t.strip())]
 
 
 def _rate_unit(text: str) -> str | None:
