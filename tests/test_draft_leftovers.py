@@ -97,3 +97,25 @@ def test_labelled_value_lines_in_a_paragraph_are_no_aligned_table():
     assert [(b.kind, b.rows) for b in post.blocks] == [
         ("table", [["model", "pp512", "tg128"], ["alpha-7B", "410.5", "38.25"], ["beta-13B", "222.75", "20.5"]])
     ]
+
+
+def test_a_result_line_printed_again_with_new_numbers_is_the_next_run(tmp_path):
+    """The same result line printed two or more times in one block with other numbers ("speed:
+    33.5 tok/s") reports one run each: ``run_index`` 1, 2, ...  Controls: a label's own
+    number ("rate at step 2: 0.4") names a position, and a line stating a setting between the
+    printings ("threads = 8") changes the arm: no run index."""
+    cf = _drafted(
+        "# Runs\n\n```\nspeed: 33.5 tok/s\nspeed: 35.5 tok/s\nspeed: 31.5 tok/s\n```\n",
+        tmp_path,
+    )
+    got = {c.value: _cond(cf, c).get("run_index") for c in cf.claims}
+    assert (got[33.5], got[35.5], got[31.5]) == (1, 2, 3)
+    cf = _drafted(
+        "# Positions\n\n```\nacceptance rate at step 1: 0.62\nacceptance rate at step 2: 0.41\n```\n", tmp_path
+    )
+    assert [_cond(cf, c).get("run_index") for c in cf.claims] == [None, None]
+    cf = _drafted(
+        "# Threads\n\n```\nthreads = 4\nspeed: 33.5 tok/s\nthreads = 8\nspeed: 46.5 tok/s\n```\n",
+        tmp_path,
+    )
+    assert [_cond(cf, c).get("run_index") for c in cf.claims] == [None, None]

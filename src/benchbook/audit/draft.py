@@ -349,6 +349,7 @@ class _Drafter(Tables, Sentences):
         self.generated_counts()
         fill(self.post, self.out.entries, self.out.groups)  # what the post states around each claim
         self.serving_batches()
+        self.repeated_runs()
         self.bound_sets()
         return self.out
 
@@ -363,6 +364,24 @@ class _Drafter(Tables, Sentences):
             if e.kind != "claim" or not cond or "batch" not in cond:
                 continue
             serving_batch(cond, engine_of.get(e.group) if e.group is not None else None)
+
+    def repeated_runs(self) -> None:
+        """The same result line printed again in one block with new numbers ("total  19.72 ms,
+        50.71 tok/sec" three times; "Output generated in 8.11 seconds (…)" per run) reports one
+        run each: the claims of its k-th printing get ``run_index: k`` (``_repeated_lines``).  A
+        block with label lines (``_labels_in_code``: "EAGLE-3:", "k=4:" before each result)
+        repeats its lines per arm, not per run: no index."""
+        by_line: dict[int, list[Entry]] = {}
+        for e in self.out.entries:
+            if e.kind == "claim" and e.group is None:
+                by_line.setdefault(int(e.fields.get("source_line") or 0), []).append(e)
+        for block in self.post.blocks:
+            if block.kind == "table" or _labels_in_code(block.lines, set(by_line)):
+                continue
+            for ln, k in _repeated_lines(block.lines, set(by_line)).items():
+                for e in by_line[ln]:
+                    cond = e.fields.setdefault("conditions", {})
+                    cond.setdefault("run_index", k)
 
     def generated_counts(self) -> None:
         """The tokens a generation produced, stated on its rate's line ("Output generated in 8.11
@@ -569,6 +588,39 @@ def _labels_in_code(lines: list[tuple[int, str]], results: set[int]) -> list[tup
     (``results``: the lines that have one) ending in ":" ("EAGLE-3 (num_steps=8):", "k=4:") names
     the arm of the result lines after it, up to the next label (``_arm_of_label`` reads it)."""
     return [(n, t.strip()) for n, t in lines if n not in results and re.fullmatch(r"[^:]{1,40}:", t.strip())]
+
+
+#: a number in a result line, for its shape (``_repeated_lines``)
+_A_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
+
+
+def _repeated_lines(lines: list[tuple[int, str]], claimed: set[int]) -> dict[int, int]:
+    """line -> its run (1, 2, ...) for the result lines of a block's ``lines`` (those in
+    ``claimed``) whose shape comes two or more times with other numbers each time: the k-th printing
+    is run k.  The shape is the text with its numbers blanked, a quote's "> " dropped, but a
+    label's before its ":" kept ("Acceptance at token 2: 0.22" names its position, no run).  A
+    shape printed once or with the same numbers again, or one with a line between its printings
+    that states a number but no result ("tp = 4", "Generating 128 tokens...": the arm changed),
+    is none."""
+    seen: dict[str, list[tuple[int, str]]] = {}
+    for n, t in lines:
+        if n not in claimed:
+            continue
+        text = re.sub(r"^\s*(?:>\s*)+", "", t).strip()
+        label, colon, rest = text.partition(":")
+        shape = label + colon + _A_NUMBER.sub("#", rest) if colon else _A_NUMBER.sub("#", text)
+        if "#" in shape:
+            seen.setdefault(shape, []).append((n, text))
+    setting = [n for n, t in lines if n not in claimed and re.search(r"\d", t)]
+    out: dict[int, int] = {}
+    for printed in seen.values():
+        first, last = printed[0][0], printed[-1][0]
+        if len(printed) < 2 or len({t for _, t in printed}) < len(printed):
+            continue
+        if any(first < n < last for n in setting):
+            continue
+        out.update({n: k for k, (n, _) in enumerate(printed, 1)})
+    return out
 
 
 def _rate_unit(text: str) -> str | None:
