@@ -82,23 +82,6 @@ def test_a_label_line_in_code_output_names_the_arm_of_the_lines_after_it(tmp_pat
     assert {c.value: _cond(cf, c).get("block_max") for c in cf.claims} == {150.25: 6, 2.5: 6}
 
 
-def test_labelled_value_lines_in_a_paragraph_are_no_aligned_table():
-    """``ollama run --verbose``'s "label:   value" lines pasted as a paragraph (not fenced) are
-    text, read line by line, not an aligned table.  Control: a paragraph of aligned columns under
-    a header is still a table."""
-    from benchbook.audit.post import read_post
-
-    post = read_post(
-        "**v2:**\ntotal count:          81 token(s)\ntotal duration:       4.25s\n"
-        "total rate:           **19.06 tokens/s**\n"
-    )
-    assert [b.kind for b in post.blocks] == ["text"]
-    post = read_post("model    pp512    tg128\nalpha-7B    410.5    38.25\nbeta-13B    222.75    20.5\n")
-    assert [(b.kind, b.rows) for b in post.blocks] == [
-        ("table", [["model", "pp512", "tg128"], ["alpha-7B", "410.5", "38.25"], ["beta-13B", "222.75", "20.5"]])
-    ]
-
-
 def test_a_result_line_printed_again_with_new_numbers_is_the_next_run(tmp_path):
     """The same result line printed two or more times in one block with other numbers ("speed:
     33.5 tok/s") reports one run each: ``run_index`` 1, 2, ...  Controls: a label's own

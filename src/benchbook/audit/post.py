@@ -421,8 +421,7 @@ def blocks_of(text: str) -> list[Block]:
             out.extend(_code_blocks(lines, tok.info.strip()))
         elif tok.type == "inline" and tok.map:
             lines = [(n, raw[n - 1]) for n in range(tok.map[0] + 1, tok.map[1] + 1) if n <= len(raw)]
-            # "label:   value" lines pasted as a paragraph (``ollama run --verbose``): no table
-            table = aligned_rows(lines) if len(lines) >= 3 and not _labelled_list(lines) else None
+            table = aligned_rows(lines) if len(lines) >= 3 else None
             if table:
                 out.append(Block("table", lines, table[0], table[1]))
             else:
