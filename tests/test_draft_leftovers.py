@@ -9,7 +9,7 @@ from drafting import drafted as _drafted
 
 
 def test_a_serving_engines_batch_size_is_its_concurrency(tmp_path):
-    """"batch size N" of vLLM, SGLang or TensorRT-LLM (prose, a table's column, a launch flag)
+    """ "batch size N" of vLLM, SGLang or TensorRT-LLM (prose, a table's column, a launch flag)
     counts the sequences served at once: ``concurrency``.  Control: llama.cpp's ``-b`` (tokens of
     the logical batch) stays ``batch``."""
     cf = _drafted("# Serving\n\nWith SGLang at batch size 16 the box gave 412.5 tok/s.\n", tmp_path)
@@ -21,7 +21,10 @@ def test_a_serving_engines_batch_size_is_its_concurrency(tmp_path):
         tmp_path,
     )
     got = {c.value: _cond(cf, c) for c in cf.claims}
-    assert [(got[v].get("concurrency"), got[v].get("batch")) for v in (230.5, 1310.25)] == [(4, None), (32, None)]
+    assert [(got[v].get("concurrency"), got[v].get("batch")) for v in (230.5, 1310.25)] == [
+        (4, None),
+        (32, None),
+    ]
     cf = _drafted(
         "# Launch\n\n```\nvllm serve Qwen/Qwen3-8B --max-num-seqs 24\n```\n\nIt gave 655.5 tok/s.\n",
         tmp_path,
@@ -54,7 +57,7 @@ def test_llama_speculative_summary_counts_are_draft_size_and_tokens_generated(tm
         None,
     )
     cf = _drafted(
-        "# Request\n\n```\ncurl localhost:8080/completion -d '{\"n_predict\": 300, \"prompt\": \"hi\"}'\n"
+        '# Request\n\n```\ncurl localhost:8080/completion -d \'{"n_predict": 300, "prompt": "hi"}\'\n'
         "prompt eval rate: 120.5 tokens/s\n```\n",
         tmp_path,
     )
@@ -94,7 +97,8 @@ def test_a_result_line_printed_again_with_new_numbers_is_the_next_run(tmp_path):
     got = {c.value: _cond(cf, c).get("run_index") for c in cf.claims}
     assert (got[33.5], got[35.5], got[31.5]) == (1, 2, 3)
     cf = _drafted(
-        "# Positions\n\n```\nacceptance rate at step 1: 0.62\nacceptance rate at step 2: 0.41\n```\n", tmp_path
+        "# Positions\n\n```\nacceptance rate at step 1: 0.62\nacceptance rate at step 2: 0.41\n```\n",
+        tmp_path,
     )
     assert [_cond(cf, c).get("run_index") for c in cf.claims] == [None, None]
     cf = _drafted(
@@ -102,3 +106,19 @@ def test_a_result_line_printed_again_with_new_numbers_is_the_next_run(tmp_path):
         tmp_path,
     )
     assert [_cond(cf, c).get("run_index") for c in cf.claims] == [None, None]
+
+
+def test_a_prompt_label_counting_tokens_names_the_prompt_rate(tmp_path):
+    """mlx-lm's "Prompt: N tokens, R tokens-per-sec" line states the prompt's rate
+    (``prefill_tps``), beside "Generation: …" (``decode_tps``).  Control: a "Prompt:" setup line
+    naming the prompt's words leaves a generation rate as it was."""
+    cf = _drafted(
+        "# M2 run\n\nPrompt: 22 tokens, 310.25 tokens-per-sec\n\nGeneration: 128 tokens, 27.5 tokens-per-sec\n",
+        tmp_path,
+    )
+    assert {c.value: c.metric for c in cf.claims if c.unit != "tokens"} == {
+        310.25: "prefill_tps",
+        27.5: "decode_tps",
+    }
+    cf = _drafted("# M2 run\n\nPrompt: tell a story, 128 tokens at 27.5 tok/s\n", tmp_path)
+    assert {c.value: c.metric for c in cf.claims if c.unit != "tokens"} == {27.5: "decode_tps"}
