@@ -122,3 +122,23 @@ def test_a_prompt_label_counting_tokens_names_the_prompt_rate(tmp_path):
     }
     cf = _drafted("# M2 run\n\nPrompt: tell a story, 128 tokens at 27.5 tok/s\n", tmp_path)
     assert {c.value: c.metric for c in cf.claims if c.unit != "tokens"} == {27.5: "decode_tps"}
+
+
+def test_one_device_written_with_a_count_and_a_bare_card_number_under_a_gpu_label():
+    """ "1x4090" / "1× H100" is one device: the card's full name with no count (SOURCES.md: several
+    devices only carry "Nx"); a table cell "4070" under a hardware label is the GeForce card.
+    Controls: "2x3090" keeps its count; "11x4090" and a bare "4070" in prose name no hardware."""
+    from benchbook.audit.draftnames import hardware_of, mentions
+
+    def hw(text: str) -> list[object]:
+        return [m.value for m in mentions(text) if m.path == "hardware"]
+
+    assert hw("ran on 1x4070 at home") == ["NVIDIA GeForce RTX 4070"]
+    assert hw("rented 1× H100 for it") == ["NVIDIA H100"]
+    assert hw("rented 2x3090 for it") == ["2x NVIDIA GeForce RTX 3090"]
+    assert hw("11x4070") == [] and hw("4070 tokens") == []
+    assert (hardware_of("4070"), hardware_of("3080 Ti"), hardware_of("12")) == (
+        "NVIDIA GeForce RTX 4070",
+        "NVIDIA GeForce RTX 3080 Ti",
+        None,
+    )

@@ -39,7 +39,7 @@ _NV = r"(?:NVIDIA\s+)?(?:GeForce\s+)?"
 _HARDWARE = re.compile(
     # every name starts with one of these (a count, a vendor, a product line, a Mac): the other
     # positions are passed over at once
-    r"(?=[\dABDGHILMNPRSTVabdghilmnprstv])(?<![A-Za-z0-9_-])(?:(?P<count>[2-8])\s?[x×]\s*)?(?:"
+    r"(?=[\dABDGHILMNPRSTVabdghilmnprstv])(?<![A-Za-z0-9_-])(?:(?P<count>[1-8])\s?[x×]\s*)?(?:"
     rf"{_NV}(?P<rtx>RTX|GTX)\s?(?P<rtxn>(?:PRO\s)?A?\d{{3,4}})(?:\s?(?P<rtxs>Ti|SUPER|Super)\b)?"
     r"(?:\s(?P<mobile>Mobile|Laptop(?:\sGPU)?|Max-Q)\b)?"
     r"|(?:AMD\s+)?Radeon\s(?P<igpu>\d{3,4}[MS])\b"
@@ -207,7 +207,8 @@ def builds_engine(build: object, engine: object) -> bool:
 def hardware_name(m: re.Match) -> str:
     """The hardware a ``_HARDWARE`` match names, with its vendor (module doc)."""
     g = m.groupdict()
-    count = f"{g['count']}x " if g.get("count") else ""
+    # several devices: "Nx " before the name; one ("1x4090", "1× H100"): no count (SOURCES.md)
+    count = f"{g['count']}x " if g.get("count") and g["count"] != "1" else ""
     if g["rtx"]:
         suffix = {"ti": " Ti", "super": " Super"}.get((g["rtxs"] or "").lower(), "")
         name = f"NVIDIA GeForce {g['rtx'].upper()} {g['rtxn'].upper()}{suffix}"
@@ -396,8 +397,12 @@ _REMARK = re.compile(r"\s*[(（][^()（）]*[)）]\s*$")
 def hardware_of(cell: str) -> str | None:
     """The hardware a table cell names as a whole ("RTX 4090", "M3 Max", "RTX 5060 Ti (Blackwell,
     2025)": a remark in parentheses after the name, ``_REMARK``, passed over), written with its
-    vendor (``hardware_name``); None when the cell is not one hardware name ("RTX 3090 / RTX 4090")."""
-    m = _HARDWARE.fullmatch(cell.strip()) or _HARDWARE.fullmatch(_REMARK.sub("", cell.strip()))
+    vendor (``hardware_name``); None when the cell is not one hardware name ("RTX 3090 / RTX 4090").
+    A bare GeForce number ("4090", "3090 Ti") names the card: the cell is under a hardware label."""
+    cell = cell.strip()
+    if re.fullmatch(r"[1-5]0[5-9]0(?:\s?(?:Ti|Super))?", cell, re.IGNORECASE):
+        cell = "RTX " + cell
+    m = _HARDWARE.fullmatch(cell) or _HARDWARE.fullmatch(_REMARK.sub("", cell))
     return hardware_name(m) if m else None
 
 
