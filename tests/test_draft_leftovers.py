@@ -113,7 +113,8 @@ def test_a_prompt_label_counting_tokens_names_the_prompt_rate(tmp_path):
     (``prefill_tps``), beside "Generation: …" (``decode_tps``).  Control: a "Prompt:" setup line
     naming the prompt's words leaves a generation rate as it was."""
     cf = _drafted(
-        "# M2 run\n\nPrompt: 22 tokens, 310.25 tokens-per-sec\n\nGeneration: 128 tokens, 27.5 tokens-per-sec\n",
+        "# M2 run\n\nPrompt: 22 tokens, 310.25 tokens-per-sec\n\n"
+        "Generation: 128 tokens, 27.5 tokens-per-sec\n",
         tmp_path,
     )
     assert {c.value: c.metric for c in cf.claims if c.unit != "tokens"} == {

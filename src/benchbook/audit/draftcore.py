@@ -137,7 +137,8 @@ _NEAR = 60
 #: a condition named with its number in prose: "block size 4", "-ncmoe 26", "ctx 8192", "-ngl=99"
 NAMED_CONDITION = re.compile(
     r"(?P<label>block(?: size)?|-{0,2}n?cmoe|n_cpu_moe|-{0,2}n-cpu-moe|-ngl|n_gpu_layers|ctx|context|"
-    r"batch(?:[ _-]size)?|ubatch|depth|draft[ -]max|--draft-max|n[-_ ]max|--spec-draft-n-max)\s*(?:=|:|of|is)?\s*"
+    r"batch(?:[ _-]size)?|ubatch|depth|draft[ -]max|--draft-max|n[-_ ]max|--spec-draft-n-max)"
+    r"\s*(?:=|:|of|is)?\s*"
     r"(?P<n>\d+)"
     r"(?![\d.]|\s*(?:tok|t/s|%|x|×|GB|GiB|MB|ms|s\b))",
     re.IGNORECASE,
