@@ -25,10 +25,11 @@ def _stmts(cf: schema.ClaimsFile) -> list[tuple]:
 
 
 def test_a_multiple_before_its_pair_written_a_vs_b(tmp_path):
-    """"3.1x the throughput of Omega (124 vs 40 tok/s)": both numbers are rates (the unit written
+    """ "3.1x the throughput of Omega (124 vs 40 tok/s)": both numbers are rates (the unit written
     once), and they are the multiple's sides, the first over the second."""
     cf = _drafted(
-        "Engine Zeta delivers 3.1x the throughput of Engine Omega at batch 16 (124 vs 40 tok/s) on one card.\n",
+        "Engine Zeta delivers 3.1x the throughput of Engine Omega at batch 16 (124 vs 40 tok/s) "
+        "on one card.\n",
         tmp_path,
     )
     assert [(u, v) for _, v, u in _rows(cf)] == [("tok/s", 124.0), ("tok/s", 40.0)]
@@ -40,3 +41,58 @@ def test_a_vs_pair_without_a_unit_stays_unread(tmp_path):
     cf = _drafted("We compared batch 8 vs 16 and the engine held 52 tok/s in both.\n", tmp_path)
     assert _rows(cf) == [("decode_tps", 52.0, "tok/s")]
     assert cf.statements == []
+
+
+# --- sides found by value: runs labelled by names no claim carries, related later ------------------
+
+_PASSES = (
+    "Three passes over the same prompt set on one card:\n\n"
+    "- first pass (reference): wall 40 s, gen 50.0 tok/s\n"
+    "- second pass: wall 28 s, gen 71.2 tok/s\n"
+    "- third pass: wall 34 s, gen 58.6 tok/s\n\n"
+)
+
+
+def test_percent_changes_whose_sides_only_their_values_tie(tmp_path):
+    """ "The second pass is 42% faster ... than the reference": the labels are no condition, but one
+    pair of the rates gives +42% (50.0 -> 71.2: +42.4%) and one +17% (50.0 -> 58.6: +17.2%), each a
+    change from the reference; the wall times are no sides of "faster"."""
+    text = _PASSES + "The second pass is 42% faster and the third is 17% faster than the reference.\n"
+    cf = _drafted(text, tmp_path)
+    assert _stmts(cf) == [
+        ("percent_change", [50.0, 71.2], 42.0, "%"),
+        ("percent_change", [50.0, 58.6], 17.0, "%"),
+    ]
+
+
+def test_a_stated_value_cut_rather_than_rounded_still_fits(tmp_path):
+    """A post that cuts its digits: 50.0 -> 64.9 is +29.8%, written "29%"."""
+    text = _PASSES.replace("71.2", "64.9") + "The second pass is 29% faster than the reference.\n"
+    cf = _drafted(text, tmp_path)
+    assert _stmts(cf) == [("percent_change", [50.0, 64.9], 29.0, "%")]
+
+
+def test_coarse_or_ambiguous_values_pick_no_sides(tmp_path):
+    """Controls: "about 2x" fits too many pairs to mean one (a claim of the multiple stays); a
+    change two pairs give alike (50.0 -> 58.6 and 58.6 -> 68.7, both +17%) picks neither (a claim of
+    the change stays)."""
+    cf = _drafted(_PASSES + "The fastest pass is about 2x faster than the slowest one.\n", tmp_path)
+    assert cf.statements == []
+    assert [(c.metric, c.value) for c in cf.claims if c.source_line == 7] == [("speedup", 2.0)]
+    cf = _drafted(_PASSES.replace("71.2", "68.7") + "One pass is 17% faster than another.\n", tmp_path)
+    assert cf.statements == []
+    assert [(c.metric, c.value) for c in cf.claims if c.source_line == 7] == [("speed_change", 17.0)]
+
+
+def test_a_fit_across_two_conditions_is_no_comparison(tmp_path):
+    """Control: in a quant x context sweep, "-8.6%" fits only Q4 at 8192 -> Q8 at 2048 (70.0 -> 64.0),
+    two rows differing in quant and context both: no comparison a phrase states, so the change
+    stays a claim."""
+    text = (
+        "Generation speed by quant and context:\n\n| quant | ctx | gen (tok/s) |\n|---|---|---|\n"
+        "| Q4 | 2048 | 80.0 |\n| Q4 | 8192 | 70.0 |\n| Q8 | 2048 | 64.0 |\n| Q8 | 8192 | 60.0 |\n\n"
+        "Summary: Q8 decodes slower (-8.6%).\n"
+    )
+    cf = _drafted(text, tmp_path)
+    assert cf.statements == []
+    assert [(c.metric, c.value) for c in cf.claims if c.source_line == 10] == [("decode_change", -8.6)]

@@ -23,6 +23,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
+from .draftbyvalue import decimals_of, fitting_pair
 from .draftcore import (
     METRIC_WORDS_OF,
     QUOTE,
@@ -456,6 +457,12 @@ class Sides(DraftCore):
                 found = self.sides_in_scope(rel, text, s0, sentence, placed)
             if found is not None:
                 sides, note = found
+        if sides is None and bound is None and n.range is None:
+            # "k=2 is 36% faster than vanilla" under bullets labelled by run names the claims do not
+            # carry: the one pair whose values give the stated digits (``draftbyvalue``)
+            sides = self.sides_by_value(rel, text[lo_c:hi_c], n.start - lo_c)
+            if sides is not None:
+                note = "sides found by value: the one pair of the claims before it giving the stated number"
         if sides is not None and len(sides) == 2:
             self.plain_baseline(sides)
         if bound is not None and (sides is not None or in_sentence):
@@ -520,6 +527,53 @@ class Sides(DraftCore):
         fields["unit"] = n.unit if rel.kind == "difference" else "%" if n.unit == "%" else "x"
         fields.update(source_fields(line, sentence))
         self.out.entries.append(Entry("statement" if sides else "todo", sid, {"id": sid, **fields}))
+
+    def sides_by_value(self, rel, clause: str, at: int) -> list[str] | None:
+        """The sides of a ratio or percent change (not a share in %) that no words tie to claims:
+        among the claims of its part of the post (``_scope``: its section first, then the last
+        60), those of one metric (the phase its ``clause`` names at offset ``at``, else decode where
+        both rates are there, else each metric on its own), the one pair whose values give the
+        stated digits (``draftbyvalue.fitting_pair``); None where no metric has exactly one."""
+        n = rel.number
+        stated = _signed_value(rel)
+        if stated is None or rel.kind not in ("ratio", "percent_change"):
+            return None
+        if rel.kind == "ratio" and n.unit == "%":
+            return None  # "57% of": a share, of a whole the post may not state
+        for section_only in (True, False):
+            self.section_only = section_only
+            scope = self._scope()
+            self.section_only = False
+            by_metric: dict[str, list[str]] = {}
+            for c in scope:
+                by_metric.setdefault(self.metric_of_claim(c) or "", []).append(c)
+            phase = rate_named(clause, at) or (
+                "decode_tps" if {"prefill_tps", "decode_tps"} <= set(by_metric) else None
+            )
+            groups = [by_metric[phase]] if phase in by_metric else list(by_metric.values())
+            fits = []
+            for ids in groups:
+                unit = self.profile[ids[0]][0]
+                values = [
+                    (c, v * _factor(self.profile[c][0], unit))
+                    for c in ids
+                    if (v := self._value(c)) is not None
+                ]
+                pair = fitting_pair(rel.kind, stated, decimals_of(n.text), n.about, values, self._one_change)
+                if pair is not None:
+                    fits.append(pair)
+            if len(fits) == 1:
+                return fits[0]
+            if fits:
+                return None
+        return None
+
+    def _one_change(self, a: str, b: str) -> bool:
+        """Whether claims ``a`` and ``b`` differ in at most one condition both state (a comparison
+        changes one thing: the engine, the draft, the quant; a pair differing in quant and context
+        too is two rows of a sweep, no comparison a phrase states)."""
+        fa, fb = self.flat_conditions(a), self.flat_conditions(b)
+        return sum(fa[k] != fb[k] for k in fa.keys() & fb.keys()) <= 1
 
     def _clause_of(self, text: str, at: int, s0: int, sentence: str) -> tuple[int, int]:
         """Where the clause around offset ``at`` of ``text`` begins and ends, inside its sentence
