@@ -96,3 +96,38 @@ def test_a_fit_across_two_conditions_is_no_comparison(tmp_path):
     cf = _drafted(text, tmp_path)
     assert cf.statements == []
     assert [(c.metric, c.value) for c in cf.claims if c.source_line == 10] == [("decode_change", -8.6)]
+
+
+# --- a side the post states twice cites the first claim (SOURCES.md's convention) -----------------
+
+_DETAIL = (
+    "## Large model, with and without a draft\n\n"
+    "| Large model run | Draft | Gen tok/s |\n|---|---|---|\n"
+    "| no draft | No | 50 |\n| with draft | Yes | 40 |\n\n"
+    "The draft makes the large model 20% slower.\n"
+)
+
+
+def test_a_side_restated_from_an_earlier_table_cites_the_first(tmp_path):
+    """The overview table gives the large model's 40 tok/s; the detail table restates it under the
+    same settings: the statement's slower side is the overview's claim, the first stating it."""
+    text = (
+        "## Overview\n\n| Metric | Small model | Large model |\n|---|---|---|\n"
+        "| Gen tok/s | 55 | 40 |\n| Draft accept | 71% | 64% |\n\n" + _DETAIL
+    )
+    cf = _drafted(text, tmp_path)
+    (s,) = cf.statements
+    assert (s.kind, s.value, [(cf.claim(c).value, cf.claim(c).source_line) for c in s.of]) == (  # type: ignore[union-attr]
+        "percent_change",
+        -20.0,
+        [(50.0, 12), (40.0, 5)],
+    )
+
+
+def test_the_same_digits_under_another_setting_are_no_repeat(tmp_path):
+    """Control: an earlier 40 tok/s measured without a draft (decoding plain) is another number than
+    the detail table's 40 tok/s with a draft: the statement cites the table's rows."""
+    text = "## Overview\n\nWithout a draft model the small model decodes at 40 tok/s.\n\n" + _DETAIL
+    cf = _drafted(text, tmp_path)
+    (s,) = cf.statements
+    assert [(cf.claim(c).value, cf.claim(c).source_line) for c in s.of] == [(50.0, 9), (40.0, 10)]  # type: ignore[union-attr]

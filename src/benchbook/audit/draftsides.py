@@ -480,7 +480,7 @@ class Sides(DraftCore):
             fields["note"] = note
         sid = self.new_id(f"s-l{line}")
         if sides is not None:
-            fields["of"] = sides
+            fields["of"] = [self.first_repeat(c) for c in sides]
         else:
             candidates = [cid for _, cid in in_sentence] + [
                 c
@@ -567,6 +567,33 @@ class Sides(DraftCore):
             if fits:
                 return None
         return None
+
+    def first_repeat(self, cid: str) -> str:
+        """The claim a side ``cid`` repeats: the first claim drafted before it with the same metric,
+        digits and unit whose conditions agree with its own on every condition both state (a table
+        restating a row of an earlier table, "74 tok/s" with the same settings) on another line;
+        SOURCES.md's convention, "a number the post repeats with the same digits cites the first
+        claim".  A claim of the same digits under another setting (a condition differing), or on
+        the same line ("76.9 / 65.4 / 76.9, overall 76.9": a prompt's and the median), is no
+        repeat; else ``cid``."""
+        e = self.claims.get(cid)
+        if e is None:
+            return cid
+        shared = self.groups[e.group].fields if e.group in self.groups else {}
+        value = e.fields.get("value") or "–".join(e.fields.get("range") or ())
+        same = self.by_value.get((str(value), e.fields.get("unit") or shared.get("unit")), [])
+        if cid not in same:
+            return cid
+        metric, mine, line = self.metric_of_claim(cid), self.flat_conditions(cid), e.fields.get("source_line")
+        for c in same[: same.index(cid)]:
+            if self.claims[c].fields.get("source_line") == line:
+                continue  # "76.9 / 65.4 / 76.9, overall 76.9": one line's numbers are its own
+            theirs = self.flat_conditions(c)
+            if self.metric_of_claim(c) == metric and all(
+                theirs[k] == mine[k] for k in theirs.keys() & mine.keys()
+            ):
+                return c
+        return cid
 
     def _one_change(self, a: str, b: str) -> bool:
         """Whether claims ``a`` and ``b`` differ in at most one condition both state (a comparison
