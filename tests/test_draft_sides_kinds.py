@@ -131,3 +131,31 @@ def test_the_same_digits_under_another_setting_are_no_repeat(tmp_path):
     cf = _drafted(text, tmp_path)
     (s,) = cf.statements
     assert [(cf.claim(c).value, cf.claim(c).source_line) for c in s.of] == [(50.0, 9), (40.0, 10)]  # type: ignore[union-attr]
+
+
+# --- multiples in other languages: digits and the language's word for "times" --------------------
+
+
+def test_multiples_written_in_german_russian_and_french(tmp_path):
+    """ "2,5-mal schneller", "в 3,2 раза быстрее", "1,5 fois plus rapide": a multiple (decimal comma)
+    whose sides are the pair in its sentence ("50 vs. 20 tok/s": the point of "vs." ends no
+    sentence), faster over slower."""
+    texts = [
+        "Mit Entwurfsmodell läuft die Ausgabe 2,5-mal schneller (50 vs. 20 tok/s).\n",
+        "На этой карте вывод идёт в 3,2 раза быстрее, чем на CPU: 64 tok/s против 20 tok/s.\n",
+        "Le serveur répond 1,5 fois plus rapide avec le brouillon (45 tok/s contre 30 tok/s).\n",
+    ]
+    got = [_stmts(_drafted(t, tmp_path)) for t in texts]
+    assert got == [
+        [("ratio", [50.0, 20.0], 2.5, "x")],
+        [("ratio", [64.0, 20.0], 3.2, "x")],
+        [("ratio", [45.0, 30.0], 1.5, "x")],
+    ]
+
+
+def test_a_count_of_runs_in_german_is_no_multiple(tmp_path):
+    """Control: "3 mal gemessen" (measured three times) has no comparison word after it: no
+    relation, the rate stays the only entry."""
+    cf = _drafted("Jeder Lauf wurde 3 mal gemessen, im Mittel 50 tok/s.\n", tmp_path)
+    assert _rows(cf) == [("decode_tps", 50.0, "tok/s")]
+    assert cf.statements == [] and cf.todo == []

@@ -62,6 +62,20 @@ _WORD_MULTIPLES: list[tuple[re.Pattern[str], str]] = [
 ]
 #: a multiple written "N-fold"
 _FOLD = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s*-?\s*fold\b", re.IGNORECASE)
+#: a multiple written in digits and another language's word for "times", then a comparison word
+#: (German "2,5-mal schneller", "3-fach höher"; Russian "в 2,5 раза быстрее"; French "2,5 fois plus
+#: rapide"; Spanish and Portuguese "2,5 veces más rápido", "2 vezes mais"): the number as a
+#: multiple; "3 mal gemessen", "2 раза подряд" (counts of runs) have no comparison word after
+#: them.  ``less``: the comparison says slower, lower, less
+_LANG_TIMES = re.compile(
+    r"(?<![\w.,])(?P<n>\d+(?:[.,]\d+)?)\s*-?\s*(?:mal|fach|раза?|fois|veces|vezes)\s+(?:so\s+)?"
+    r"(?:(?P<less>langsamer|niedriger|weniger|kleiner|медленнее|ниже|меньше|moins|menos|"
+    r"(?:plus|más|mais)\s+lent[oa]?s?)|(?P<more>schneller|höher|mehr|größer|schnell|hoch|viel|быстрее|"
+    r"выше|больше|plus|más|mais))(?!\w)",
+    re.IGNORECASE,
+)
+#: what names the other side after such a comparison: "als", "чем", "que" (than)
+_LANG_THAN = re.compile(r"^\s*(?:\w+\s+){0,2}?(?:als|чем|que|than)\s+", re.IGNORECASE)
 #: words right after a number that make it approximate: "10%程度" (about 10%), "15%ほど", "5%左右"
 _ABOUT_AFTER = r"程度|ほど|くらい|ぐらい|前後|左右|上下"
 #: acceptance words: a percentage beside them is an acceptance rate, no relation
@@ -237,6 +251,14 @@ def relations(text: str, found: list[Number]) -> list[Relation]:
             continue  # "七成の人が": a share of people, no change
         less = (verb is not None and verb.group("less")) or (m is not None and m.group("less"))
         out.append(Relation("percent_change", w, -1 if less else 1, "", w.start))
+    for m in _LANG_TIMES.finditer(text):  # "2,5-mal schneller als", "в 3 раза быстрее, чем"
+        if any(a < m.end() and m.start() < b for a, b in taken):
+            continue
+        about = bool(_ABOUT_BEFORE.search(text[max(0, m.start() - 16) : m.start()]))
+        w = Number(m.group("n").replace(",", "."), "x", about, m.start(), m.end(), unit_written=m.group(0))
+        other = _LANG_THAN.sub("", text[m.end() : m.end() + 60], count=1)
+        out.append(Relation("ratio", w, -1 if m.group("less") else 1, _side_words(other), w.start))
+        taken.append((m.start(), m.end()))
     for w in word_multiples(text):
         if any(a < w.end and w.start < b for a, b in taken):
             continue
