@@ -159,3 +159,25 @@ def test_a_count_of_runs_in_german_is_no_multiple(tmp_path):
     cf = _drafted("Jeder Lauf wurde 3 mal gemessen, im Mittel 50 tok/s.\n", tmp_path)
     assert _rows(cf) == [("decode_tps", 50.0, "tok/s")]
     assert cf.statements == [] and cf.todo == []
+
+
+# --- a chip named "... Max" before its rate is no bound ---------------------------------------------
+
+
+def test_a_chip_named_max_before_its_rate_is_a_side_not_a_bound(tmp_path):
+    """ "the M3 Max 41 tok/s": "Max" ends the chip's name; the rate is a claim and a side of the
+    change after it (27 -> 41: +51.9%), not an "at most 41 tok/s" bound."""
+    cf = _drafted(
+        "In our runs the M3 Max 41 tok/s and the M3 Pro 27 tok/s; so the bigger chip is 52% faster.\n",
+        tmp_path,
+    )
+    assert _rows(cf) == [("decode_tps", 41.0, "tok/s"), ("decode_tps", 27.0, "tok/s")]
+    assert _stmts(cf) == [("percent_change", [27.0, 41.0], 52.0, "%")]
+
+
+def test_max_as_a_word_before_a_rate_stays_a_bound(tmp_path):
+    """Control: "at max 38 tok/s" (no chip's name before it) is a bound below 38 tok/s."""
+    cf = _drafted("The hosted plan caps each user at max 38 tok/s.\n", tmp_path)
+    assert [(s.kind, s.relation, s.value, s.unit) for s in cf.statements] == [
+        ("bound", "below", 38.0, "tok/s")
+    ]
