@@ -181,3 +181,30 @@ def test_max_as_a_word_before_a_rate_stays_a_bound(tmp_path):
     assert [(s.kind, s.relation, s.value, s.unit) for s in cf.statements] == [
         ("bound", "below", 38.0, "tok/s")
     ]
+
+
+# --- verbs of change: "adds", "saves", "costs"; "down from" names the origin ---------------------
+
+
+def test_verbs_that_make_a_percentage_a_change(tmp_path):
+    """ "the sliding window adds 27.6%" (sides in the sentence before: 980 -> 1,250, +27.6%), "the
+    cache saves 30% of the wall time" (20.0 -> 14.0 s: a change, not a share of 30%), "costs 12%
+    ... (44 tok/s down from 50 tok/s)": from 50, the number "from" names, to 44."""
+    texts = [
+        "Prefill: 1,250 tok/s with the sliding window, 980 tok/s without. The sliding window adds 27.6%.\n",
+        "Enabling the prompt cache saves 30% of the wall time: 14.0 s instead of 20.0 s.\n",
+        "Offloading the experts costs 12% in decode speed (44 tok/s down from 50 tok/s).\n",
+    ]
+    got = [_stmts(_drafted(t, tmp_path)) for t in texts]
+    assert got == [
+        [("percent_change", [980.0, 1250.0], 27.6, "%")],
+        [("percent_change", [20.0, 14.0], -30.0, "%")],
+        [("percent_change", [50.0, 44.0], -12.0, "%")],
+    ]
+
+
+def test_takes_up_a_share_stays_a_share(tmp_path):
+    """Control: "takes up 30% of the 24 GB card" is a share of the card, no change."""
+    cf = _drafted("The draft model takes up 30% of the 24 GB card, about 7.2 GB.\n", tmp_path)
+    assert _rows(cf) == [("model_size", 7.2, "GB"), ("share", 30.0, "%")]
+    assert cf.statements == []

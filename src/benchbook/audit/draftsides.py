@@ -407,6 +407,10 @@ class Sides(DraftCore):
                     re.search(r"\bfrom\b", sentence, re.IGNORECASE) is not None,
                 ),
             )
+            if later_first and re.search(
+                r"\bfrom\s*[~≈]?\s*$", text[max(s0, nb.start - 12) : nb.start], re.I
+            ):
+                later_first = False  # "44 tok/s, down from 50": "from" names the second, the origin
             if not worded:
                 # no "than"/"from" (another language's word order, a list): the sides in the order
                 # the stated value needs (a gain: the larger over the smaller), said in a note
