@@ -208,3 +208,30 @@ def test_takes_up_a_share_stays_a_share(tmp_path):
     cf = _drafted("The draft model takes up 30% of the 24 GB card, about 7.2 GB.\n", tmp_path)
     assert _rows(cf) == [("model_size", 7.2, "GB"), ("share", 30.0, "%")]
     assert cf.statements == []
+
+
+# --- a range over several stated pairs is a todo listing them, a drop's as a gain's -----------------
+
+
+def _todos(cf: schema.ClaimsFile) -> list[tuple]:
+    val = {c.id: c.value for c in cf.claims}
+    return [(s.kind, s.range, [val.get(x) for x in s.of]) for s in cf.todo]
+
+
+def test_a_range_of_drops_over_the_pairs_it_lists_is_a_todo(tmp_path):
+    """ "12–20% slower than CUDA on each card (card A 88 vs 104 tok/s; card B 61 vs 75 tok/s)": no one
+    pair is named, so a todo over the four rates, the range signed as a drop."""
+    cf = _drafted(
+        "Vulkan ran 12–20% slower than CUDA on each card (card A 88 vs 104 tok/s; card B 61 vs 75 tok/s).\n",
+        tmp_path,
+    )
+    assert cf.statements == []
+    assert _todos(cf) == [("percent_change", (-20.0, -12.0), [88.0, 104.0, 61.0, 75.0])]
+    assert not [c for c in cf.claims if c.unit == "%"]
+
+
+def test_a_range_of_drops_with_no_pair_stays_a_claim(tmp_path):
+    """Control: "12–20% slower" with no rate after it in its sentence is a claim of the change."""
+    cf = _drafted("On every card we tried, Vulkan ran 12–20% slower than CUDA.\n", tmp_path)
+    assert cf.todo == [] and cf.statements == []
+    assert [(c.metric, c.range) for c in cf.claims] == [("speed_change", (-20.0, -12.0))]

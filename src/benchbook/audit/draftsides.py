@@ -322,13 +322,16 @@ class Sides(DraftCore):
         if n.text.startswith("+"):
             n = replace(n, text=n.text[1:])  # "+1,134 MiB": the sign is the direction, stated apart
         s0, sentence = sentence_at(text, n.start, bounds)
-        if stateable(n) and n.range is not None and rel.sign < 0 and rel.kind == "ratio":
+        # "15–25% slower than ROCm on every model (A 120 vs 150 tok/s; B 80 vs 98 tok/s)": a range
+        # over the pairs its sentence states is a todo listing them, as a gain's range is
+        over_pairs = n.range is not None and rel.sign < 0 and self._pairs_stated(n, s0, sentence, placed)
+        if stateable(n) and n.range is not None and rel.sign < 0 and rel.kind == "ratio" and not over_pairs:
             self.multiple_claim(n, rel.sign, s0, sentence, line)  # "5–14x regression": slowdown
             return
         if not stateable(n):
             self.out.unplaced.append((line, n.text, sentence[:300]))
             return
-        if n.range is not None and rel.sign < 0:  # "3.6–4.5% lower": the change, no sides stated
+        if n.range is not None and rel.sign < 0 and not over_pairs:  # "3.6–4.5% lower": no sides stated
             if rel.kind == "percent_change":
                 self.change_claim(rel, text, s0, sentence, line)
             else:
@@ -522,8 +525,11 @@ class Sides(DraftCore):
                 **fields,
                 "of": list(dict.fromkeys(candidates)),
             }
-        if n.range is not None and rel.sign > 0:
-            fields["range"] = [Num(n.range[0]), Num(n.range[1])]  # "2–3× faster"
+        if n.range is not None and rel.sign < 0 and rel.kind == "percent_change":
+            low, high = (n.range[0].lstrip("+-−"), n.range[1].lstrip("+-−"))
+            fields["range"] = [Num(f"-{high}"), Num(f"-{low}")]  # "15–25% slower": a drop's range
+        elif n.range is not None:
+            fields["range"] = [Num(n.range[0]), Num(n.range[1])]  # "2–3× faster", "1.5–2x slower"
         elif n.range is None:
             fields["value"] = Num(value.lstrip("+"))
         if n.about:
@@ -531,6 +537,15 @@ class Sides(DraftCore):
         fields["unit"] = n.unit if rel.kind == "difference" else "%" if n.unit == "%" else "x"
         fields.update(source_fields(line, sentence))
         self.out.entries.append(Entry("statement" if sides else "todo", sid, {"id": sid, **fields}))
+
+    def _pairs_stated(self, n: Number, s0: int, sentence: str, placed: Placed) -> bool:
+        """Whether the sentence of a relating phrase (at ``s0``) states two or more measured numbers
+        of one unit family after the phrase (the pairs a range is over: "15–25% slower (A 120 vs
+        150 tok/s; B 80 vs 98 tok/s)"), rates where the phrase is about speed."""
+        after = [m for m, _ in placed.measured().within(n.end, s0 + len(sentence))]
+        if _SPEED.search(sentence):
+            after = [m for m in after if family(m.unit) == "rate"]
+        return len(after) >= 2 and len({family(m.unit) for m in after}) == 1
 
     def sides_by_value(self, rel, clause: str, at: int) -> list[str] | None:
         """The sides of a ratio or percent change (not a share in %) that no words tie to claims:
