@@ -235,3 +235,26 @@ def test_a_range_of_drops_with_no_pair_stays_a_claim(tmp_path):
     cf = _drafted("On every card we tried, Vulkan ran 12–20% slower than CUDA.\n", tmp_path)
     assert cf.todo == [] and cf.statements == []
     assert [(c.metric, c.range) for c in cf.claims] == [("speed_change", (-20.0, -12.0))]
+
+
+# --- an expectation is no measured relation -------------------------------------------------------
+
+
+def test_an_expected_speedup_is_neither_a_statement_nor_a_claim(tmp_path):
+    """ "we anticipate roughly a 2x speedup", "should give ~30% more": what the author expects, not
+    what was measured: only the measured rate is drafted."""
+    cf = _drafted(
+        "With the new scheduler we anticipate roughly a 2x speedup. The patch should give ~30% more "
+        "on long prompts. Today the model decodes at 35 tok/s.\n",
+        tmp_path,
+    )
+    assert _rows(cf) == [("decode_tps", 35.0, "tok/s")]
+    assert cf.statements == [] and cf.todo == []
+
+
+def test_as_expected_before_a_measured_multiple_keeps_it(tmp_path):
+    """Control: "As expected, ... 2x faster: 24 tok/s before, 48 tok/s after" is measured."""
+    cf = _drafted(
+        "As expected, the fused kernel made decoding 2x faster: 24 tok/s before, 48 tok/s after.\n", tmp_path
+    )
+    assert _stmts(cf) == [("ratio", [48.0, 24.0], 2.0, "x")]

@@ -277,6 +277,15 @@ _ADVICE = re.compile(
     r"empfohlen|empfehl\w*|sollte|рекоменд\w*|следует",
     re.IGNORECASE,
 )
+#: words of an expectation before a multiple or change: "we expect roughly a 2x speedup", "should
+#: give ~30% more", "could reach 3x", "hoping for 2x", "projected +40%" (not "as expected" or "than
+#: expected": those follow a measurement): no measured sides either
+_EXPECT = re.compile(
+    r"(?<!\bas )(?<!\bthan )\bexpect(?:s|ed|ing)?\b|\banticipat\w*|\bhop(?:e|es|ed|ing) (?:for|to)\b|"
+    r"\bprojected\b|\bpredict\w*|\b(?:should|could|would|might|may) (?:give|get|bring|reach|see|yield|"
+    r"deliver|be)\b|erwart\w*|ожида\w*|预计|预期|見込|期待",
+    re.IGNORECASE,
+)
 #: a threshold word right after a multiple: "a 2.5× min draft/target ratio", "3x minimum"
 _ADVICE_AFTER = re.compile(r"\s*(?:min(?:imum)?|max(?:imum)?|target)\b", re.IGNORECASE)
 
@@ -297,11 +306,12 @@ def _advice(text: str, n: Number, lo: int, s0: int) -> bool:
     """Whether the multiple or change ``n`` (in the clause starting at ``lo`` of a sentence starting
     at ``s0``) is a requirement or advice (``_ADVICE`` in its clause before it, or in a label the
     sentence opens with: "Rule of thumb: keep a 2.5× ratio"; within ``_SUBJECT_WINDOW`` characters:
-    the whole clause before each phrase was quadratic in a long clause; ``_ADVICE_AFTER`` right after it):
-    no measured sides, so no statement and no claim of a change."""
+    the whole clause before each phrase was quadratic in a long clause; ``_ADVICE_AFTER`` right after it),
+    or an expectation (``_EXPECT``: "we expect a 2x speedup"): no measured sides, so no statement and
+    no claim of a change."""
     label = _LABEL.match(text, s0, lo)  # not text[s0:lo], nor the whole clause before it: per phrase
     before = text[max(lo, n.start - _SUBJECT_WINDOW) : n.start] + (" " + label.group(0) if label else "")
-    return bool(_ADVICE.search(before) or _ADVICE_AFTER.match(text, n.end))
+    return bool(_ADVICE.search(before) or _EXPECT.search(before) or _ADVICE_AFTER.match(text, n.end))
 
 
 def _ratio_text(value: float, text: str) -> str:
