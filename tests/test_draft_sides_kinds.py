@@ -258,3 +258,27 @@ def test_as_expected_before_a_measured_multiple_keeps_it(tmp_path):
         "As expected, the fused kernel made decoding 2x faster: 24 tok/s before, 48 tok/s after.\n", tmp_path
     )
     assert _stmts(cf) == [("ratio", [48.0, 24.0], 2.0, "x")]
+
+
+# --- a verb of change, what it changes, then "by N%" -------------------------------------------------
+
+
+def test_a_verb_then_what_it_changes_then_by_a_percentage(tmp_path):
+    """ "raised prompt throughput by 22%": a change (150 -> 183 prompt tok/s: +22%), the words
+    between the verb and "by" naming what changed; not a share of 22%."""
+    text = (
+        "| Threads | Prompt (tok/s) | Gen (tok/s) |\n|---|---|---|\n| 4 | 150 | 9.0 |\n| 8 | 183 | 9.4 |\n\n"
+        "Moving from 4 to 8 threads raised prompt throughput by 22%.\n"
+    )
+    cf = _drafted(text, tmp_path)
+    assert _stmts(cf) == [("percent_change", [150.0, 183.0], 22.0, "%")]
+    assert not [c for c in cf.claims if c.unit == "%"]
+
+
+def test_by_a_percentage_with_no_verb_of_change_stays_a_share(tmp_path):
+    """Control: "a hit rate of 35% by the end of the run" has no verb of change: a share claim."""
+    cf = _drafted(
+        "The prompt cache reached a hit rate of 35% by the end of the run, at 52 tok/s.\n", tmp_path
+    )
+    assert _rows(cf) == [("share", 35.0, "%"), ("decode_tps", 52.0, "tok/s")]
+    assert cf.statements == []
