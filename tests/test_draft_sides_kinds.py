@@ -282,3 +282,28 @@ def test_by_a_percentage_with_no_verb_of_change_stays_a_share(tmp_path):
     )
     assert _rows(cf) == [("share", 35.0, "%"), ("decode_tps", 52.0, "tok/s")]
     assert cf.statements == []
+
+
+# --- coarse digits fit among the pairs the phrase's words name ---------------------------------------
+
+_BY_SIZE = (
+    "| Model | Plain (tok/s) | Speculative (tok/s) |\n|---|---|---|\n"
+    "| 3B | 120.4 | 198.0 |\n| 32B | 22.6 | 39.5 |\n\n"
+)
+
+
+def test_one_decimal_multiples_fit_the_pair_of_the_row_they_name(tmp_path):
+    """ "for the 32B model speculation is 1.7x faster, for the 3B only 1.6x": 1.7 (1.65–1.8) and 1.6
+    are too coarse to pick a pair among all rates, but among those of the row each names one pair
+    fits (39.5 / 22.6 = 1.75; 198.0 / 120.4 = 1.64)."""
+    text = _BY_SIZE + "For the 32B model speculation is 1.7x faster, for the 3B only 1.6x.\n"
+    cf = _drafted(text, tmp_path)
+    assert _stmts(cf) == [("ratio", [39.5, 22.6], 1.7, "x"), ("ratio", [198.0, 120.4], 1.6, "x")]
+
+
+def test_one_decimal_multiple_naming_no_row_stays_a_claim(tmp_path):
+    """Control: "Speculation is 1.7x faster." names no row: the coarse digits pick no pair (a
+    claim of the multiple stays)."""
+    cf = _drafted(_BY_SIZE + "Speculation is 1.7x faster.\n", tmp_path)
+    assert cf.statements == []
+    assert [(c.metric, c.value) for c in cf.claims if c.source_line == 6] == [("speedup", 1.7)]

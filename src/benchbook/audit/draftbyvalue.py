@@ -20,6 +20,9 @@ from collections.abc import Callable
 #: multiple it states, for a fit to pick sides: "36%" (1.355–1.37: 1.1%), "4%" (1.4%) and "7.24×"
 #: (0.2%) are precise enough; "2.3×" (2.25–2.4: 6.5%) and "2×" (1.5–3: 75%) fit too many pairs
 MAX_WIDTH = 0.03
+#: the widest interval a fit may have among pairs with a side the phrase's words name ("on the 70B
+#: model ... 2.2x faster": 2.15–2.3, 6.8%; "1.5x": 10%); "2×" (75%) and "3×" (50%) never fit
+NAMED_WIDTH = 0.25
 
 
 def decimals_of(text: str) -> int:
@@ -59,11 +62,13 @@ def fitting_pair(
     about: bool,
     values: list[tuple[str, float]],
     allowed: Callable[[str, str], bool] = lambda _a, _b: True,
+    max_width: float = MAX_WIDTH,
 ) -> list[str] | None:
     """The sides ``[a, b]`` (ids of ``values``: (id, value in one unit), post order) of the one
     ordered pair whose ``implied`` value lies in ``stated``'s interval (``stated_interval``), or None:
     no pair, several (the digits do not tell them apart), or digits too coarse for a fit to mean
-    anything (``MAX_WIDTH``).  ``kind`` is ``ratio`` or ``percent_change``; ``stated`` signed (a
+    anything (wider than ``max_width``: ``MAX_WIDTH``, or ``NAMED_WIDTH`` among named pairs).
+    ``kind`` is ``ratio`` or ``percent_change``; ``stated`` signed (a
     drop is negative; a ratio below 1 a slowdown).  Values stated twice count once (the first);
     ``allowed(a, b)`` rules out pairs that are no comparison (``Sides.sides_by_value``: sides
     differing in more than one condition)."""
@@ -71,7 +76,7 @@ def fitting_pair(
         return None
     lo, hi = stated_interval(stated, decimals, about)
     mid = as_multiple(kind, stated)
-    if mid <= 0 or (as_multiple(kind, hi) - as_multiple(kind, lo)) / mid > MAX_WIDTH:
+    if mid <= 0 or (as_multiple(kind, hi) - as_multiple(kind, lo)) / mid > max_width:
         return None
     seen: set[float] = set()
     unique = []

@@ -23,7 +23,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from .draftbyvalue import decimals_of, fitting_pair
+from .draftbyvalue import MAX_WIDTH, NAMED_WIDTH, decimals_of, fitting_pair
 from .draftcore import (
     METRIC_WORDS_OF,
     QUOTE,
@@ -562,39 +562,55 @@ class Sides(DraftCore):
         among the claims of its part of the post (``_scope``: its section first, then the last
         60), those of one metric (the phase its ``clause`` names at offset ``at``, else decode where
         both rates are there, else each metric on its own), the one pair whose values give the
-        stated digits (``draftbyvalue.fitting_pair``); None where no metric has exactly one."""
+        stated digits (``draftbyvalue.fitting_pair``), of sides differing in one condition at most;
+        digits too coarse for that ("2.2x": 2.15–2.3) fit among the pairs with a side the clause
+        names ("on the 70B model ... 2.2x faster": a 70B claim; ``NAMED_WIDTH``).  None where no
+        metric has exactly one."""
         n = rel.number
         stated = _signed_value(rel)
         if stated is None or rel.kind not in ("ratio", "percent_change"):
             return None
         if rel.kind == "ratio" and n.unit == "%":
             return None  # "57% of": a share, of a whole the post may not state
-        for section_only in (True, False):
-            self.section_only = section_only
-            scope = self._scope()
-            self.section_only = False
-            by_metric: dict[str, list[str]] = {}
-            for c in scope:
-                by_metric.setdefault(self.metric_of_claim(c) or "", []).append(c)
-            phase = rate_named(clause, at) or (
-                "decode_tps" if {"prefill_tps", "decode_tps"} <= set(by_metric) else None
-            )
-            groups = [by_metric[phase]] if phase in by_metric else list(by_metric.values())
-            fits = []
-            for ids in groups:
-                unit = self.profile[ids[0]][0]
-                values = [
-                    (c, v * _factor(self.profile[c][0], unit))
-                    for c in ids
-                    if (v := self._value(c)) is not None
-                ]
-                pair = fitting_pair(rel.kind, stated, decimals_of(n.text), n.about, values, self._one_change)
-                if pair is not None:
-                    fits.append(pair)
-            if len(fits) == 1:
-                return fits[0]
-            if fits:
-                return None
+        words = _side_names(clause)
+        for width in (MAX_WIDTH, NAMED_WIDTH):
+            for section_only in (True, False):
+                self.section_only = section_only
+                scope = self._scope()
+                self.section_only = False
+                named = {c for c in scope if words & self.profile[c][1]} if width > MAX_WIDTH else set(scope)
+                if not named:
+                    continue
+                by_metric: dict[str, list[str]] = {}
+                for c in scope:
+                    by_metric.setdefault(self.metric_of_claim(c) or "", []).append(c)
+                phase = rate_named(clause, at) or (
+                    "decode_tps" if {"prefill_tps", "decode_tps"} <= set(by_metric) else None
+                )
+                groups = [by_metric[phase]] if phase in by_metric else list(by_metric.values())
+                fits = []
+                for ids in groups:
+                    unit = self.profile[ids[0]][0]
+                    values = [
+                        (c, v * _factor(self.profile[c][0], unit))
+                        for c in ids
+                        if (v := self._value(c)) is not None
+                    ]
+                    pair = fitting_pair(
+                        rel.kind,
+                        stated,
+                        decimals_of(n.text),
+                        n.about,
+                        values,
+                        lambda a, b, named=named: (a in named or b in named) and self._one_change(a, b),
+                        width,
+                    )
+                    if pair is not None:
+                        fits.append(pair)
+                if len(fits) == 1:
+                    return fits[0]
+                if fits:
+                    return None
         return None
 
     def first_repeat(self, cid: str) -> str:
