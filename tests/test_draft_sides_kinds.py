@@ -307,3 +307,25 @@ def test_one_decimal_multiple_naming_no_row_stays_a_claim(tmp_path):
     cf = _drafted(_BY_SIZE + "Speculation is 1.7x faster.\n", tmp_path)
     assert cf.statements == []
     assert [(c.metric, c.value) for c in cf.claims if c.source_line == 6] == [("speedup", 1.7)]
+
+
+# --- the only pair in scope, far from the stated value, is another comparison ------------------------
+
+_READER = "A reader measured 45 tok/s before and {} tok/s after moving the draft layers to the GPU.\n\n"
+_OURS = "On our workstation card, speculative decoding gives ~60% higher throughput overall.\n"
+
+
+def test_the_only_pair_far_from_the_stated_change_is_not_its_sides(tmp_path):
+    """ "~60% higher" after a paragraph quoting 45 -> 104 tok/s (+131%): not the pair it relates,
+    so a claim of the change."""
+    cf = _drafted(_READER.format(104) + _OURS, tmp_path)
+    assert cf.statements == []
+    assert [(c.metric, c.value, c.about) for c in cf.claims if c.unit == "%"] == [
+        ("decode_change", 60.0, True)
+    ]
+
+
+def test_the_only_pair_near_the_stated_change_stays_its_sides(tmp_path):
+    """Control: 45 -> 70 tok/s (+55.6%) is near "~60%": the statement cites the pair."""
+    cf = _drafted(_READER.format(70) + _OURS, tmp_path)
+    assert _stmts(cf) == [("percent_change", [45.0, 70.0], 60.0, "%")]

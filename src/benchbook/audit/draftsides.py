@@ -69,6 +69,9 @@ _GENERIC = frozenset(
     " ".join(METRIC_WORDS_OF.values()).split()
     + "decode prefill tps rate speed throughput tok t/s tokens faster slower".split()
 )
+#: how far (relative, as multiples) the only pair's values may be from a stated value and still be
+#: its sides: posts round loosely ("doubles" for 1.86×: 7%), never by a quarter
+_FAR = 0.25
 #: how many of the claims drafted last a relating phrase's other side is looked for among
 _REACH = 400
 
@@ -564,7 +567,8 @@ class Sides(DraftCore):
         both rates are there, else each metric on its own), the one pair whose values give the
         stated digits (``draftbyvalue.fitting_pair``), of sides differing in one condition at most;
         digits too coarse for that ("2.2x": 2.15–2.3) fit among the pairs with a side the clause
-        names ("on the 70B model ... 2.2x faster": a 70B claim; ``NAMED_WIDTH``).  None where no
+        names before the phrase or the words after it name as the other side ("on the 70B model
+        ... 2.2x faster": a 70B claim; ``NAMED_WIDTH``).  None where no
         metric has exactly one."""
         n = rel.number
         stated = _signed_value(rel)
@@ -572,7 +576,14 @@ class Sides(DraftCore):
             return None
         if rel.kind == "ratio" and n.unit == "%":
             return None  # "57% of": a share, of a whole the post may not state
-        words = _side_names(clause)
+        # the words naming a side: the clause's before the phrase (its subject) and those after
+        # "than", "vs", "over" (the other side), not another item of a list the clause goes on with
+        # ("coding 1.9x decode / 70.4% acceptance and chat 50.1% acceptance": not chat's)
+        words = _side_names(clause[:at])
+        if re.match(
+            r"\S*\s*(?:\w+\s+){0,3}?(?:than|vs\.?|versus|over|compared (?:to|with))\s", clause[at:], re.I
+        ):
+            words |= _side_names(rel.other)
         for width in (MAX_WIDTH, NAMED_WIDTH):
             for section_only in (True, False):
                 self.section_only = section_only
@@ -1027,6 +1038,10 @@ class Sides(DraftCore):
         otherwise."""
         options = [o for i, o in enumerate(options) if o not in options[:i]]
         if len(options) == 1 and not must_fit:
+            # the only pair, unless its values are far from the stated one ("~60% higher" beside
+            # a quoted 45 -> 103.9 tok/s of another machine: +131%): another comparison's numbers
+            if self._error(kind, self._implied(kind, options[0][0], options[0][1]), stated) > _FAR:
+                return None
             return options[0], "the only pair"
         scored = sorted(
             (self._error(kind, self._implied(kind, o[0], o[1]), stated), k) for k, o in enumerate(options)
