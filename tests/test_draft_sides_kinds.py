@@ -329,3 +329,19 @@ def test_the_only_pair_near_the_stated_change_stays_its_sides(tmp_path):
     """Control: 45 -> 70 tok/s (+55.6%) is near "~60%": the statement cites the pair."""
     cf = _drafted(_READER.format(70) + _OURS, tmp_path)
     assert _stmts(cf) == [("percent_change", [45.0, 70.0], 60.0, "%")]
+
+
+# --- a sentence's pair far from a second phrase's value belongs to the first phrase -----------------
+
+
+def test_a_second_multiple_does_not_take_the_pair_of_the_first(tmp_path):
+    """ "much faster (4x) prompt reading: 400 t/s vs 100 t/s, and token generation is ~1.5x faster":
+    the pair gives 4.0, the first multiple's; "~1.5x" is none of its statements (a claim of the
+    multiple), while the first keeps the pair (control)."""
+    cf = _drafted(
+        "On my box the new build gives much faster (4x) prompt reading: 400 t/s vs 100 t/s, and token "
+        "generation is ~1.5x faster too.\n",
+        tmp_path,
+    )
+    assert _stmts(cf) == [("ratio", [400.0, 100.0], 4.0, "x")]
+    assert [(c.metric, c.value) for c in cf.claims if c.unit == "x"] == [("speedup", 1.5)]
