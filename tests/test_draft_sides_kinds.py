@@ -345,3 +345,25 @@ def test_a_second_multiple_does_not_take_the_pair_of_the_first(tmp_path):
     )
     assert _stmts(cf) == [("ratio", [400.0, 100.0], 4.0, "x")]
     assert [(c.metric, c.value) for c in cf.claims if c.unit == "x"] == [("speedup", 1.5)]
+
+
+# --- a word multiple of a setting is no relation of the results --------------------------------------
+
+
+def test_twice_the_load_is_a_setting_not_a_relation_of_the_rates(tmp_path):
+    """ "a 60% gain for twice the load": the load doubled (a setting), the rates rose 60%; only the
+    change is a statement."""
+    cf = _drafted(
+        "With 16 clients the server delivered 1,840 tok/s, against 1,150 tok/s with 8 clients: a 60% gain "
+        "for twice the load.\n",
+        tmp_path,
+    )
+    assert _stmts(cf) == [("percent_change", [1150.0, 1840.0], 60.0, "%")]
+
+
+def test_twice_the_speed_stays_a_relation(tmp_path):
+    """Control: "twice the speed" multiplies a result: a ratio of the pair."""
+    cf = _drafted(
+        "The fused kernel runs at twice the speed of the old one: 96 tok/s against 48 tok/s.\n", tmp_path
+    )
+    assert _stmts(cf) == [("ratio", [96.0, 48.0], 2.0, "x")]

@@ -49,12 +49,31 @@ _BEFORE = re.compile(
     rf"(?:(?P<less>{_LESS_BEFORE})|(?P<more>{_MORE_BEFORE}))(?:(?:\s+[\w./-]+){{0,3}}?\s+by)?\s*(?:of\s+)?$",
     re.IGNORECASE,
 )
+#: what a word multiple may multiply that is a setting, not a result: "for twice the load", "doubling
+#: the batch", "triple the context" (the sides would be the settings, which are no claims)
+_SETTING_AFTER = (
+    r"(?!\s+(?:the\s+|its\s+)?(?:load|users?|clients?|requests?|concurrency|batch(?:\s+size)?|context|"
+    r"ctx|threads?|gpus?|cards?|nodes?|price|cost|budget|prompts?|draft\s+length|layers?)\b)"
+)
 #: a multiple written as a word: "doubles", "nearly triples", "twice as fast", "half the speed",
-#: "翻了一倍" (doubled), "倍増", "두 배", "doppelt so schnell"
+#: "翻了一倍" (doubled), "倍増", "두 배", "doppelt so schnell"; not of a setting (``_SETTING_AFTER``)
 _WORD_MULTIPLES: list[tuple[re.Pattern[str], str]] = [
-    (re.compile(r"\b(?:doubl(?:es|ed|ing)|double (?:the|its)|twice (?:as|the)|(?:2|two)-fold)\b", re.I), "2"),
-    (re.compile(r"\b(?:tripl(?:es|ed|ing)|triple (?:the|its)|three times (?:as|the)|thrice)\b", re.I), "3"),
-    (re.compile(r"\b(?:quadrupl(?:es|ed|ing)|quadruple (?:the|its))\b", re.I), "4"),
+    (
+        re.compile(
+            r"\b(?:doubl(?:es|ed|ing)|double(?= the| its)|twice(?= as| the)|(?:2|two)-fold)\b"
+            + _SETTING_AFTER,
+            re.I,
+        ),
+        "2",
+    ),
+    (
+        re.compile(
+            r"\b(?:tripl(?:es|ed|ing)|triple(?= the| its)|three times(?= as| the)|thrice)\b" + _SETTING_AFTER,
+            re.I,
+        ),
+        "3",
+    ),
+    (re.compile(r"\b(?:quadrupl(?:es|ed|ing)|quadruple(?= the| its))\b" + _SETTING_AFTER, re.I), "4"),
     (
         re.compile(
             r"\b(?:halv(?:es|ed|ing)|half (?:as|the (?:speed|throughput|rate|size|memory|time|latency|"
