@@ -367,3 +367,35 @@ def test_twice_the_speed_stays_a_relation(tmp_path):
         "The fused kernel runs at twice the speed of the old one: 96 tok/s against 48 tok/s.\n", tmp_path
     )
     assert _stmts(cf) == [("ratio", [96.0, 48.0], 2.0, "x")]
+
+
+# --- a headline's relation takes the sides the body's statement of it finds --------------------------
+
+
+def test_a_heading_relation_cites_the_sides_the_body_states_later(tmp_path):
+    """ "## Decoding 2.5x faster with a draft model" then the body "from 16 tok/s to 40 tok/s, i.e.
+    2.5x faster": the heading states the same ratio first, so it is a statement of the body's pair
+    (not a claim of a multiple with no sides)."""
+    text = (
+        "## Decoding 2.5x faster with a draft model\n\n"
+        "With a small draft the 32B model went from 16 tok/s to 40 tok/s, i.e. 2.5x faster.\n"
+    )
+    cf = _drafted(text, tmp_path)
+    assert [(s.source_line, *t) for s, t in zip(cf.statements, _stmts(cf), strict=True)] == [
+        (1, "ratio", [40.0, 16.0], 2.5, "x"),
+        (3, "ratio", [40.0, 16.0], 2.5, "x"),
+    ]
+    assert not [c for c in cf.claims if c.unit == "x"]
+
+
+def test_a_heading_relation_no_later_statement_repeats_stays_a_claim(tmp_path):
+    """Control: a body that relates nothing (one rate): the heading stays a claim of its multiple."""
+    text = (
+        "## Decoding 2.5x faster with a draft model\n\nWith a small draft the 32B model reached 40 tok/s.\n"
+    )
+    cf = _drafted(text, tmp_path)
+    assert cf.statements == []
+    assert [(c.metric, c.value, c.source_line) for c in cf.claims] == [
+        ("speedup", 2.5, 1),
+        ("decode_tps", 40.0, 3),
+    ]

@@ -322,6 +322,7 @@ class _Drafter(Tables, Sentences):
                 self.log(pieces)  # log lines pasted as a paragraph: drafted, and kept as a log
         self.uncited_timings()
         self.rates_of_lines()
+        self.headline_statements()
         self.no_self_relations()
         fill(self.post, self.out.entries, self.out.groups)  # what the post states around each claim
         self.bound_sets()

@@ -405,6 +405,8 @@ class DraftCore:
         self.vocab: dict[str, tuple[str, object]] = {}
         self.tables = 0
         self.in_heading = False  # reading a title or heading (``_spec_size``)
+        #: claims of relating phrases drafted from a title or heading (``Sides.headline_statements``)
+        self.headline_claims: list[str] = []
         self.suffix: dict[str, int] = {}
         #: conditions named in the section's prose so far (``draftnames``): path -> value
         self.named: dict[str, object] = {}

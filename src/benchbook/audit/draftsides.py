@@ -40,6 +40,7 @@ from .draftcore import (
     stateable,
     word_set,
 )
+from .draftheadlines import find_restating
 from .draftprose import Number, bound_of, family, metric_of
 from .units import UnitError, factor
 
@@ -766,7 +767,37 @@ class Sides(DraftCore):
         if cond:
             cfields["conditions"] = cond
         cfields.update(source_fields(line, sentence))
-        self.add_claim(cfields, base)
+        cid = self.add_claim(cfields, base)
+        if self.in_heading:  # "# Prompt eval is 5x slower …": the body may state its sides later
+            self.headline_claims.append(cid)
+
+    def headline_statements(self) -> None:
+        """Each headline claim (``headline_claims``: a multiple or change drafted from a title or
+        heading with no sides) that a later statement of the post states again (same kind, value
+        and unit: ``draftheadlines.find_restating``) becomes a statement citing that statement's
+        sides, where it stands; the claim is taken back."""
+        statements = [e.fields for e in self.out.entries if e.kind == "statement"]
+        for cid in self.headline_claims:
+            entry = self.claims.get(cid)
+            if entry is None:
+                continue
+            later = find_restating(entry.fields, statements)
+            if later is None:
+                continue
+            sid = self.new_id(f"s-l{entry.fields['source_line']}")
+            fields = {
+                "id": sid,
+                "kind": later["kind"],
+                "statement": entry.fields.get("quote") or "",
+                "of": list(later["of"]),
+                **{k: entry.fields[k] for k in ("value", "range", "about") if k in entry.fields},
+                "unit": later.get("unit") or "x",
+                "note": f"a headline: the sides of the same relation stated on line {later['source_line']}",
+                **source_fields(entry.fields["source_line"], str(entry.fields.get("quote") or "")),
+            }
+            at = self.out.entries.index(entry)
+            self.drop_claim(cid)
+            self.out.entries.insert(at, Entry("statement", sid, fields))
 
     def share_claim(self, n: Number, text: str, s0: int, sentence: str, line: int) -> None:
         """A claim of a percentage "N% of X" where no claim of X is drafted ("busy 95% of the

@@ -1,0 +1,58 @@
+"""A title's or heading's relating phrase whose sides the body states after it (issue 29's statements).
+
+A post often opens with its result ("# Prompt eval is 5x slower than in Ollama", "## 3x faster
+generation with speculative decoding") and gives the numbers below.  Read in order, the headline
+finds no claims to relate and was drafted as a claim of the multiple or change; the body's own
+phrase then relates the pair.  The headline states that same relation first: it becomes a statement
+citing the sides the body's statement found (same kind, value and unit; the first such statement
+after it), and its claim is taken back.  A headline no later statement repeats stays a claim.
+
+``find_restating`` is pure over the drafted entries; ``draft._Drafter`` records the headline claims
+(``Sides.phrase_claim`` while ``in_heading``) and calls ``Sides.headline_statements`` at the end.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+#: the claim metric of a relating phrase drafted with no sides -> the statement kind and unit that
+#: state the same relation ("speedup" 3x: a ratio of 3 in x)
+KIND_OF_METRIC = {
+    "speedup": ("ratio", "x"),
+    "slowdown": ("ratio", "x"),
+    "speed_change": ("percent_change", "%"),
+    "decode_change": ("percent_change", "%"),
+    "prefill_change": ("percent_change", "%"),
+    "change": ("percent_change", "%"),
+}
+
+
+def _num(v: Any) -> float | None:
+    try:
+        return float(str(v))
+    except ValueError:
+        return None
+
+
+def find_restating(claim: dict[str, Any], statements: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The first of ``statements`` (the fields of drafted statements, post order) after the headline
+    claim ``claim`` (its fields: ``metric``, ``value`` or ``range``, ``source_line``) that states the
+    same relation: the kind and unit ``KIND_OF_METRIC`` gives for its metric, the same value (or
+    range), two sides; None where there is none or the metric is no relation's."""
+    kind_unit = KIND_OF_METRIC.get(str(claim.get("metric")))
+    line = claim.get("source_line")
+    if kind_unit is None or not isinstance(line, int):
+        return None
+    kind, unit = kind_unit
+    want = _num(claim.get("value")) if claim.get("value") is not None else None
+    want_range = tuple(_num(x) for x in claim["range"]) if claim.get("range") else None
+    for s in statements:
+        if s.get("kind") != kind or (s.get("unit") or "x") != unit or len(s.get("of") or []) != 2:
+            continue
+        if not isinstance(s.get("source_line"), int) or s["source_line"] <= line:
+            continue
+        got = _num(s.get("value")) if s.get("value") is not None else None
+        got_range = tuple(_num(x) for x in s["range"]) if s.get("range") else None
+        if (want is not None and got == want) or (want_range is not None and got_range == want_range):
+            return s
+    return None
