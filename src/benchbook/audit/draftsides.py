@@ -614,6 +614,10 @@ class Sides(DraftCore):
                 )
                 groups = [by_metric[phase]] if phase in by_metric else list(by_metric.values())
                 fits = []
+
+                def allowed(a: str, b: str, named: set[str] = named) -> bool:
+                    return (a in named or b in named) and self._one_change(a, b)
+
                 for ids in groups:
                     unit = self.profile[ids[0]][0]
                     values = [
@@ -627,7 +631,7 @@ class Sides(DraftCore):
                         decimals_of(n.text),
                         n.about,
                         values,
-                        lambda a, b, named=named: (a in named or b in named) and self._one_change(a, b),
+                        allowed,
                         width,
                     )
                     if pair is not None:
