@@ -399,3 +399,38 @@ def test_a_heading_relation_no_later_statement_repeats_stays_a_claim(tmp_path):
         ("speedup", 2.5, 1),
         ("decode_tps", 40.0, 3),
     ]
+
+
+# --- a table's multiples over an unlabelled rate stated before the table -----------------------------
+
+_UPGRADES = (
+    "My current laptop manages only 9.5 tok/s on this model.\n\n"
+    "| Upgrade | Expected speed | Improvement | Price |\n|---|---|---|---|\n"
+    "| Desktop card A | 61 tok/s | {a} | $900 |\n| Desktop card B | 44 tok/s | 4.6x | $600 |\n"
+)
+
+
+def test_a_multiples_column_over_the_rate_stated_before_the_table(tmp_path):
+    """ "only 9.5 tok/s" names no baseline, but every row's multiple is its rate over it (61 / 9.5 =
+    6.4, 44 / 9.5 = 4.6): a ratio statement per row, the row's rate over that rate."""
+    cf = _drafted(_UPGRADES.format(a="6.4x"), tmp_path)
+    assert _stmts(cf) == [("ratio", [61.0, 9.5], 6.4, "x"), ("ratio", [44.0, 9.5], 4.6, "x")]
+
+
+def test_a_multiples_column_the_rate_before_does_not_give_stays_claims(tmp_path):
+    """Control: with 61 tok/s at "3.0x" (61 / 9.5 = 6.4) the rate before is no baseline of the
+    column: no statements, the multiples stay claims."""
+    cf = _drafted(_UPGRADES.format(a="3.0x"), tmp_path)
+    assert cf.statements == []
+    assert sorted(c.value for c in cf.claims if c.unit == "x") == [3.0, 4.6]
+
+
+def test_an_improvement_factor_column_headed_in_japanese(tmp_path):
+    """The same with the column headed "改善倍率" (improvement factor) and cells "6.4倍"."""
+    text = (
+        "今のノートPCではこのモデルが 9.5 tok/s しか出ません。\n\n"
+        "| 構成 | 期待速度 | 改善倍率 |\n|---|---|---|\n"
+        "| デスクトップA | 61 tok/s | 6.4倍 |\n| デスクトップB | 44 tok/s | 4.6倍 |\n"
+    )
+    cf = _drafted(text, tmp_path)
+    assert _stmts(cf) == [("ratio", [61.0, 9.5], 6.4, "x"), ("ratio", [44.0, 9.5], 4.6, "x")]
