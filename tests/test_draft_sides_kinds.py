@@ -434,3 +434,27 @@ def test_an_improvement_factor_column_headed_in_japanese(tmp_path):
     )
     cf = _drafted(text, tmp_path)
     assert _stmts(cf) == [("ratio", [61.0, 9.5], 6.4, "x"), ("ratio", [44.0, 9.5], 4.6, "x")]
+
+
+# --- a stated difference of the two numbers before it --------------------------------------------------
+
+
+def test_a_difference_stated_after_its_two_sides(tmp_path):
+    """ "... 20,366 MiB without, a difference of 1,134 MiB", "(Δ 58 ms)": a difference statement of
+    the two numbers before it, the larger less the smaller; the difference is no claim of its own."""
+    texts = [
+        "Peak memory was 21,500 MiB with the draft and 20,366 MiB without, a difference of 1,134 MiB.\n",
+        "TTFT: 182 ms with the cache vs 240 ms without (Δ 58 ms).\n",
+    ]
+    got = [_drafted(t, tmp_path) for t in texts]
+    assert [_stmts(cf) for cf in got] == [
+        [("difference", [21500.0, 20366.0], 1134.0, "MiB")],
+        [("difference", [240.0, 182.0], 58.0, "ms")],
+    ]
+    assert [[c.value for c in cf.claims] for cf in got] == [[21500.0, 20366.0], [182.0, 240.0]]
+
+
+def test_a_difference_the_two_numbers_do_not_make_is_no_statement(tmp_path):
+    """Control: "(Δ 40 ms)" after 182 ms and 240 ms (58 apart) is not their difference: no statement."""
+    cf = _drafted("TTFT: 182 ms with the cache vs 240 ms without (Δ 40 ms).\n", tmp_path)
+    assert cf.statements == []

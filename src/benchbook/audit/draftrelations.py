@@ -200,6 +200,10 @@ def relations(text: str, found: list[Number]) -> list[Relation]:
     out: list[Relation] = []
     for i, n in enumerate(found):
         tail = text[n.end : n.end + 60]
+        stated_diff = _stated_difference(text, found, i)
+        if stated_diff is not None:  # "21,500 MiB ... 20,366 MiB, a difference of 1,134 MiB"
+            out.append(Relation("difference", n, 1, "", n.start, stated_diff))
+            continue
         pair = _changed_pair(text, found, i)
         if pair is not None:
             kind = "percent_change" if n.unit == "%" else "difference"
@@ -347,6 +351,39 @@ def _changed_pair(text: str, found: list[Number], i: int) -> tuple[Number, Numbe
         if re.fullmatch(rf"\s*(?:(?:{words}\s*){{0,6}})?[(,;]\s*", text[b.end : n.start]):
             return a, b
     return None
+
+
+#: words right before a number that make it a stated difference: "a difference of", "Δ", "Δ=",
+#: "delta", "diff:" (of the two numbers before it)
+_DIFF_BEFORE = re.compile(
+    r"(?:\bdifference\s+of|\bdelta\b\s*[=:]?|\bdiff\b\.?\s*[=:]?|Δ\s*[=:]?)\s*[~≈]?\s*$", re.I
+)
+
+
+def _stated_difference(text: str, found: list[Number], i: int) -> tuple[Number, Number] | None:
+    """The two numbers a stated difference is of: "21,500 MiB with the draft and 20,366 MiB without,
+    a difference of 1,134 MiB", "182 ms vs 240 ms (Δ 58 ms)": after ``_DIFF_BEFORE``, a number in a
+    unit (not % or x) whose two numbers before it in the same sentence, in its unit, differ by it
+    (to its stated digits); (smaller, larger), the order ``Sides.relation`` turns into larger −
+    smaller.  Else None."""
+    n = found[i]
+    if i < 2 or n.unit in (None, "%", "x") or n.range is not None:
+        return None
+    if not _DIFF_BEFORE.search(text[max(0, n.start - 24) : n.start]):
+        return None
+    a, b = found[i - 2], found[i - 1]
+    if a.unit != n.unit or b.unit != n.unit or a.range or b.range:
+        return None
+    if re.search(r"[.!?](?:\s|$)", text[a.end : n.start]):
+        return None
+    try:
+        va, vb, d = float(a.text), float(b.text), float(n.text.lstrip("+"))
+    except ValueError:
+        return None
+    digits = len(n.text.split(".")[1]) if "." in n.text else 0
+    if abs(abs(va - vb) - abs(d)) > 0.5 * 10.0**-digits + 1e-9:
+        return None
+    return (a, b) if va < vb else (b, a)
 
 
 def _quotient(text: str, found: list[Number], i: int) -> tuple[Number, Number] | None:
