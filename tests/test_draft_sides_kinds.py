@@ -458,3 +458,28 @@ def test_a_difference_the_two_numbers_do_not_make_is_no_statement(tmp_path):
     """Control: "(Δ 40 ms)" after 182 ms and 240 ms (58 apart) is not their difference: no statement."""
     cf = _drafted("TTFT: 182 ms with the cache vs 240 ms without (Δ 40 ms).\n", tmp_path)
     assert cf.statements == []
+
+
+# --- "worth N%", "N% on top of the baseline": changes -------------------------------------------------
+
+
+def test_worth_and_on_top_of_make_percentages_changes(tmp_path):
+    """ "the bigger batch alone is worth 10%, and the draft 70% on top of the baseline": two changes
+    from the baseline row (52.0 -> 57.2: +10%; 52.0 -> 88.4: +70%), not shares."""
+    text = (
+        "| Config | Decode tok/s |\n|---|---|\n| baseline | 52.0 |\n| + bigger batch | 57.2 |\n"
+        "| + draft | 88.4 |\n\n"
+        "The bigger batch alone is worth 10%, and the draft 70% on top of the baseline.\n"
+    )
+    cf = _drafted(text, tmp_path)
+    assert _stmts(cf) == [
+        ("percent_change", [52.0, 57.2], 10.0, "%"),
+        ("percent_change", [52.0, 88.4], 70.0, "%"),
+    ]
+    assert not [c for c in cf.claims if c.unit == "%"]
+
+
+def test_a_percentage_on_top_of_nothing_compared_stays_a_share(tmp_path):
+    """Control: "70% of the baseline's memory" is a share (no comparison word after it)."""
+    cf = _drafted("The draft adds a cache that takes 70% of the baseline's memory budget.\n", tmp_path)
+    assert [(c.metric, c.value) for c in cf.claims] == [("share", 70.0)]

@@ -15,10 +15,11 @@ from dataclasses import dataclass, replace
 from .draftprose import Number
 
 #: comparison words after a multiple or percentage: the direction of a change (Korean, Japanese,
-#: Chinese, German, French and Spanish words too: "N배 빠른", "N%速く", "快了", "N% schneller")
+#: Chinese, German, French and Spanish words too: "N배 빠른", "N%速く", "快了", "N% schneller"; "70% on
+#: top of the baseline", "12% over plain")
 _MORE = (
     r"faster|quicker|more|higher|better|greater|larger|increase|gain|speed-?up|up|boost|improvement|"
-    r"uplift|jump|bump|"
+    r"uplift|jump|bump|on top|over (?:the )?(?:baseline|plain|vanilla|stock|default|reference)|"
     r"빠른|빨라|빠르|높|향상|증가|더|速い|速く|高速|高い|向上|増加|増|快|提升|提高|增加|加快|"
     r"schneller|höher|plus rapide|más rápido"
 )
@@ -29,12 +30,12 @@ _LESS = (
     r"langsamer|niedriger|plus lent|más lento"
 )
 #: verbs right before a percentage that make it a change ("throughput drops 11%", "increases
-#: roughly 50%", "速度提升了23%", "improved by 12%", "flash attention adds 9%", "the cache saves 30%",
-#: "offloading costs 12%"): the direction from the verb
+#: roughly 50%", "速度提升了23%", "improved by 12%", "flash attention adds 9%", "is worth 10%", "the
+#: cache saves 30%", "offloading costs 12%"): the direction from the verb
 _MORE_BEFORE = (
     r"increas\w*|ris(?:e|es|ing)|rose|gr(?:ow|ows|ew|owing)|improv\w*|gain(?:s|ed)?|jump(?:s|ed)?|"
     r"climb(?:s|ed)?|boost(?:s|ed)?|speeds? up|sped up|went up|goes up|up|add(?:s|ed|ing)?|"
-    r"rais(?:e|es|ed|ing)|lift(?:s|ed)?|"
+    r"rais(?:e|es|ed|ing)|lift(?:s|ed)?|worth|"
     r"提升了?|提高了?|增加了?|加快了?|快了|领先了?|略优于?|优于|快出了?|高出了?"
 )
 _LESS_BEFORE = (
