@@ -16,10 +16,10 @@ from .draftprose import Number
 
 #: comparison words after a multiple or percentage: the direction of a change (Korean, Japanese,
 #: Chinese, German, French and Spanish words too: "N배 빠른", "N%速く", "快了", "N% schneller"; "70% on
-#: top of the baseline", "12% over plain")
+#: top of the baseline")
 _MORE = (
     r"faster|quicker|more|higher|better|greater|larger|increase|gain|speed-?up|up|boost|improvement|"
-    r"uplift|jump|bump|on top|over (?:the )?(?:baseline|plain|vanilla|stock|default|reference)|"
+    r"uplift|jump|bump|on top|"
     r"빠른|빨라|빠르|높|향상|증가|더|速い|速く|高速|高い|向上|増加|増|快|提升|提高|增加|加快|"
     r"schneller|höher|plus rapide|más rápido"
 )
