@@ -483,3 +483,17 @@ def test_a_percentage_on_top_of_nothing_compared_stays_a_share(tmp_path):
     """Control: "70% of the baseline's memory" is a share (no comparison word after it)."""
     cf = _drafted("The draft adds a cache that takes 70% of the baseline's memory budget.\n", tmp_path)
     assert [(c.metric, c.value) for c in cf.claims] == [("share", 70.0)]
+
+
+def test_a_model_spelled_shorter_in_one_table_is_the_same_name():
+    """A repeat's conditions compare names by their words: "35B" in one table and "Qwen3.6 35B" in
+    another may name one model; two quants never do (control)."""
+    from benchbook.audit.draftsides import _same_name
+
+    assert [
+        _same_name("35B", "Qwen3.6 35B"),
+        _same_name("Qwen3.6 35B", "35B"),
+        _same_name("Q4_K_M", "Q8_0"),
+        _same_name(2, 2),
+        _same_name(2, "2"),
+    ] == [True, True, False, True, False]

@@ -162,6 +162,17 @@ def _change_metric(clause: str, sentence: str, at: int) -> str:
     return "change"
 
 
+def _same_name(a: object, b: object) -> bool:
+    """Whether two condition values may name the same thing: equal, or two names one of whose
+    words holds all the other's ("35B" and "Qwen3.6 35B", spelled apart in two tables)."""
+    if a == b:
+        return True
+    if not (isinstance(a, str) and isinstance(b, str)):
+        return False
+    wa, wb = set(re.findall(r"[\w.]+", a.lower())), set(re.findall(r"[\w.]+", b.lower()))
+    return bool(wa) and bool(wb) and (wa <= wb or wb <= wa)
+
+
 def _signed_value(rel) -> float | None:
     """The value a relating phrase states, signed as the phrase says ("12% slower": -12; a minus
     sign "−" read as "-"); None when its digits are no plain number (a range, "2–3×")."""
@@ -664,7 +675,7 @@ class Sides(DraftCore):
                 continue  # "76.9 / 65.4 / 76.9, overall 76.9": one line's numbers are its own
             theirs = self.flat_conditions(c)
             if self.metric_of_claim(c) == metric and all(
-                theirs[k] == mine[k] for k in theirs.keys() & mine.keys()
+                _same_name(theirs[k], mine[k]) for k in theirs.keys() & mine.keys()
             ):
                 return c
         return cid
