@@ -497,3 +497,17 @@ def test_a_model_spelled_shorter_in_one_table_is_the_same_name():
         _same_name(2, 2),
         _same_name(2, "2"),
     ] == [True, True, False, True, False]
+
+
+def test_a_summary_before_the_body_with_precise_digits_takes_the_body_sides(tmp_path):
+    """ "TL;DR: the new allocator delivers 2.35x the throughput." before the body's "... 141 tok/s
+    against 60 tok/s (2.35x)": the summary states the body's relation first: a statement of its
+    pair; a coarse "2x" summary (control, the second post) stays a claim."""
+    body = "\n\nMeasured on one card, the new allocator reached 141 tok/s against 60 tok/s ({v}x).\n"
+    cf = _drafted("TL;DR: the new allocator delivers 2.35x the throughput." + body.format(v="2.35"), tmp_path)
+    assert [(s.source_line, *t) for s, t in zip(cf.statements, _stmts(cf), strict=True)] == [
+        (1, "ratio", [141.0, 60.0], 2.35, "x"),
+        (3, "ratio", [141.0, 60.0], 2.35, "x"),
+    ]
+    cf = _drafted("TL;DR: the new allocator delivers 2x the throughput." + body.format(v="2"), tmp_path)
+    assert [(c.metric, c.value) for c in cf.claims if c.unit == "x"] == [("speedup", 2.0)]

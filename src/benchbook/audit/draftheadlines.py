@@ -5,7 +5,9 @@ generation with speculative decoding") and gives the numbers below.  Read in ord
 finds no claims to relate and was drafted as a claim of the multiple or change; the body's own
 phrase then relates the pair.  The headline states that same relation first: it becomes a statement
 citing the sides the body's statement found (same kind, value and unit; the first such statement
-after it), and its claim is taken back.  A headline no later statement repeats stays a claim.
+after it), and its claim is taken back.  A headline no later statement repeats stays a claim.  A
+summary sentence before the body ("TL;DR: 2.35x the throughput of vLLM") is one too where its digits
+are precise enough to name one relation (two or more: "2.35x", "36%"; not "2x").
 
 ``find_restating`` is pure over the drafted entries; ``draft._Drafter`` records the headline claims
 (``Sides.phrase_claim`` while ``in_heading``) and calls ``Sides.headline_statements`` at the end.

@@ -783,12 +783,16 @@ class Sides(DraftCore):
             cfields["conditions"] = cond
         cfields.update(source_fields(line, sentence))
         cid = self.add_claim(cfields, base)
-        if self.in_heading:  # "# Prompt eval is 5x slower …": the body may state its sides later
+        # "# Prompt eval is 5x slower …", "TL;DR: 2.35x the throughput": the body may state its
+        # sides later; outside a heading only digits precise enough to be one relation ("2.35x",
+        # "36%", not "2x")
+        if self.in_heading or len(re.sub(r"\D", "", n.text).lstrip("0")) >= 2:
             self.headline_claims.append(cid)
 
     def headline_statements(self) -> None:
-        """Each headline claim (``headline_claims``: a multiple or change drafted from a title or
-        heading with no sides) that a later statement of the post states again (same kind, value
+        """Each headline claim (``headline_claims``: a multiple or change drafted with no sides
+        from a title or heading, or elsewhere with two digits or more: a summary before the body)
+        that a later statement of the post states again (same kind, value
         and unit: ``draftheadlines.find_restating``) becomes a statement citing that statement's
         sides, where it stands; the claim is taken back."""
         statements = [e.fields for e in self.out.entries if e.kind == "statement"]
