@@ -488,7 +488,7 @@ def test_a_percentage_on_top_of_nothing_compared_stays_a_share(tmp_path):
 def test_a_model_spelled_shorter_in_one_table_is_the_same_name():
     """A repeat's conditions compare names by their words: "35B" in one table and "Qwen3.6 35B" in
     another may name one model; two quants never do (control)."""
-    from benchbook.audit.draftsides import _same_name
+    from benchbook.audit.draftbyvalue import same_name as _same_name
 
     assert [
         _same_name("35B", "Qwen3.6 35B"),

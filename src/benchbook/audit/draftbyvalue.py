@@ -9,12 +9,16 @@ taken only where it is the single pair that fits and the digits are precise enou
 mean something ("2×" fits half the pairs of a table; "36%" or "7.24×" few).
 
 Pure functions over plain values; ``draftsides.Sides.relation`` supplies the candidates (the claims
-of the phrase's part of the post, one metric) and writes the statement.
+of the phrase's part of the post, one metric) and writes the statement.  ``first_repeat``: a side
+the post states twice is cited where it is stated first (found by value too).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
+
+from .draftcore import DraftCore
 
 #: the widest a stated number's interval (``stated_interval``) may be, as a fraction of the
 #: multiple it states, for a fit to pick sides: "36%" (1.355–1.37: 1.1%), "4%" (1.4%) and "7.24×"
@@ -93,3 +97,42 @@ def fitting_pair(
             if got is not None and lo <= got <= hi:
                 found.append([a, b])
     return found[0] if len(found) == 1 else None
+
+
+def same_name(a: object, b: object) -> bool:
+    """Whether two condition values may name the same thing: equal, or two names one of whose
+    words holds all the other's ("35B" and "Qwen3.6 35B", spelled apart in two tables)."""
+    if a == b:
+        return True
+    if not (isinstance(a, str) and isinstance(b, str)):
+        return False
+    wa, wb = set(re.findall(r"[\w.]+", a.lower())), set(re.findall(r"[\w.]+", b.lower()))
+    return bool(wa) and bool(wb) and (wa <= wb or wb <= wa)
+
+
+def first_repeat(core: DraftCore, cid: str) -> str:
+    """The claim a statement's side ``cid`` repeats: the first claim drafted before it (in
+    ``core``) with the same metric, digits and unit whose conditions agree with its own on every
+    condition both state (``same_name``: a table restating a row of an earlier table, "74 tok/s"
+    with the same settings) on another line; SOURCES.md's convention, "a number the post repeats
+    with the same digits cites the first claim".  A claim of the same digits under another setting
+    (a condition differing), or on the same line ("76.9 / 65.4 / 76.9, overall 76.9": a prompt's
+    and the median), is no repeat; else ``cid``."""
+    e = core.claims.get(cid)
+    if e is None:
+        return cid
+    shared = core.groups[e.group].fields if e.group in core.groups else {}
+    value = e.fields.get("value") or "–".join(e.fields.get("range") or ())
+    same = core.by_value.get((str(value), e.fields.get("unit") or shared.get("unit")), [])
+    if cid not in same:
+        return cid
+    metric, mine, line = core.metric_of_claim(cid), core.flat_conditions(cid), e.fields.get("source_line")
+    for c in same[: same.index(cid)]:
+        if core.claims[c].fields.get("source_line") == line:
+            continue  # "76.9 / 65.4 / 76.9, overall 76.9": one line's numbers are its own
+        theirs = core.flat_conditions(c)
+        if core.metric_of_claim(c) == metric and all(
+            same_name(theirs[k], mine[k]) for k in theirs.keys() & mine.keys()
+        ):
+            return c
+    return cid

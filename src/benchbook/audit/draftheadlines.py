@@ -9,13 +9,16 @@ after it), and its claim is taken back.  A headline no later statement repeats s
 summary sentence before the body ("TL;DR: 2.35x the throughput of vLLM") is one too where its digits
 are precise enough to name one relation (two or more: "2.35x", "36%"; not "2x").
 
-``find_restating`` is pure over the drafted entries; ``draft._Drafter`` records the headline claims
-(``Sides.phrase_claim`` while ``in_heading``) and calls ``Sides.headline_statements`` at the end.
+``find_restating`` is pure over the drafted entries; ``Sides.phrase_claim`` records the headline
+claims (``DraftCore.headline_claims``) and ``draft._Drafter`` calls ``headline_statements`` at the end.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
+
+from .draftcore import DraftCore, Entry, source_fields
 
 #: the claim metric of a relating phrase drafted with no sides -> the statement kind and unit that
 #: state the same relation ("speedup" 3x: a ratio of 3 in x)
@@ -58,3 +61,33 @@ def find_restating(claim: dict[str, Any], statements: list[dict[str, Any]]) -> d
         if (want is not None and got == want) or (want_range is not None and got_range == want_range):
             return s
     return None
+
+
+def headline_statements(core: DraftCore, drop_claim: Callable[[str], None]) -> None:
+    """Each headline claim of ``core`` (``headline_claims``: a multiple or change drafted with no
+    sides from a title or heading, or elsewhere with two digits or more: a summary before the body)
+    that a later statement of the post states again (``find_restating``) becomes a statement citing
+    that statement's sides, where it stands; the claim is taken back (``drop_claim``:
+    ``Sides.drop_claim``)."""
+    statements = [e.fields for e in core.out.entries if e.kind == "statement"]
+    for cid in core.headline_claims:
+        entry = core.claims.get(cid)
+        if entry is None:
+            continue
+        later = find_restating(entry.fields, statements)
+        if later is None:
+            continue
+        sid = core.new_id(f"s-l{entry.fields['source_line']}")
+        fields = {
+            "id": sid,
+            "kind": later["kind"],
+            "statement": entry.fields.get("quote") or "",
+            "of": list(later["of"]),
+            **{k: entry.fields[k] for k in ("value", "range", "about") if k in entry.fields},
+            "unit": later.get("unit") or "x",
+            "note": f"a headline: the sides of the same relation stated on line {later['source_line']}",
+            **source_fields(entry.fields["source_line"], str(entry.fields.get("quote") or "")),
+        }
+        at = core.out.entries.index(entry)
+        drop_claim(cid)
+        core.out.entries.insert(at, Entry("statement", sid, fields))

@@ -23,7 +23,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from .draftbyvalue import MAX_WIDTH, NAMED_WIDTH, decimals_of, fitting_pair
+from .draftbyvalue import MAX_WIDTH, NAMED_WIDTH, decimals_of, first_repeat, fitting_pair
 from .draftcore import (
     METRIC_WORDS_OF,
     QUOTE,
@@ -40,7 +40,6 @@ from .draftcore import (
     stateable,
     word_set,
 )
-from .draftheadlines import find_restating
 from .draftprose import Number, bound_of, family, metric_of
 from .units import UnitError, factor
 
@@ -160,17 +159,6 @@ def _change_metric(clause: str, sentence: str, at: int) -> str:
     if re.search(r"fast|slow|speed|throughput|t/s|tok/s|rate|速|遅|快|慢|领先|优", words):
         return "speed_change"  # "10%程度高速化", "15%程度遅くなった", "略优 4–5%"
     return "change"
-
-
-def _same_name(a: object, b: object) -> bool:
-    """Whether two condition values may name the same thing: equal, or two names one of whose
-    words holds all the other's ("35B" and "Qwen3.6 35B", spelled apart in two tables)."""
-    if a == b:
-        return True
-    if not (isinstance(a, str) and isinstance(b, str)):
-        return False
-    wa, wb = set(re.findall(r"[\w.]+", a.lower())), set(re.findall(r"[\w.]+", b.lower()))
-    return bool(wa) and bool(wb) and (wa <= wb or wb <= wa)
 
 
 def _signed_value(rel) -> float | None:
@@ -525,7 +513,7 @@ class Sides(DraftCore):
             fields["note"] = note
         sid = self.new_id(f"s-l{line}")
         if sides is not None:
-            fields["of"] = [self.first_repeat(c) for c in sides]
+            fields["of"] = [first_repeat(self, c) for c in sides]
         else:
             candidates = [cid for _, cid in in_sentence] + [
                 c
@@ -653,33 +641,6 @@ class Sides(DraftCore):
                     return None
         return None
 
-    def first_repeat(self, cid: str) -> str:
-        """The claim a side ``cid`` repeats: the first claim drafted before it with the same metric,
-        digits and unit whose conditions agree with its own on every condition both state (a table
-        restating a row of an earlier table, "74 tok/s" with the same settings) on another line;
-        SOURCES.md's convention, "a number the post repeats with the same digits cites the first
-        claim".  A claim of the same digits under another setting (a condition differing), or on
-        the same line ("76.9 / 65.4 / 76.9, overall 76.9": a prompt's and the median), is no
-        repeat; else ``cid``."""
-        e = self.claims.get(cid)
-        if e is None:
-            return cid
-        shared = self.groups[e.group].fields if e.group in self.groups else {}
-        value = e.fields.get("value") or "–".join(e.fields.get("range") or ())
-        same = self.by_value.get((str(value), e.fields.get("unit") or shared.get("unit")), [])
-        if cid not in same:
-            return cid
-        metric, mine, line = self.metric_of_claim(cid), self.flat_conditions(cid), e.fields.get("source_line")
-        for c in same[: same.index(cid)]:
-            if self.claims[c].fields.get("source_line") == line:
-                continue  # "76.9 / 65.4 / 76.9, overall 76.9": one line's numbers are its own
-            theirs = self.flat_conditions(c)
-            if self.metric_of_claim(c) == metric and all(
-                _same_name(theirs[k], mine[k]) for k in theirs.keys() & mine.keys()
-            ):
-                return c
-        return cid
-
     def _one_change(self, a: str, b: str) -> bool:
         """Whether claims ``a`` and ``b`` differ in at most one condition both state (a comparison
         changes one thing: the engine, the draft, the quant; a pair differing in quant and context
@@ -787,36 +748,7 @@ class Sides(DraftCore):
         # sides later; outside a heading only digits precise enough to be one relation ("2.35x",
         # "36%", not "2x")
         if self.in_heading or len(re.sub(r"\D", "", n.text).lstrip("0")) >= 2:
-            self.headline_claims.append(cid)
-
-    def headline_statements(self) -> None:
-        """Each headline claim (``headline_claims``: a multiple or change drafted with no sides
-        from a title or heading, or elsewhere with two digits or more: a summary before the body)
-        that a later statement of the post states again (same kind, value
-        and unit: ``draftheadlines.find_restating``) becomes a statement citing that statement's
-        sides, where it stands; the claim is taken back."""
-        statements = [e.fields for e in self.out.entries if e.kind == "statement"]
-        for cid in self.headline_claims:
-            entry = self.claims.get(cid)
-            if entry is None:
-                continue
-            later = find_restating(entry.fields, statements)
-            if later is None:
-                continue
-            sid = self.new_id(f"s-l{entry.fields['source_line']}")
-            fields = {
-                "id": sid,
-                "kind": later["kind"],
-                "statement": entry.fields.get("quote") or "",
-                "of": list(later["of"]),
-                **{k: entry.fields[k] for k in ("value", "range", "about") if k in entry.fields},
-                "unit": later.get("unit") or "x",
-                "note": f"a headline: the sides of the same relation stated on line {later['source_line']}",
-                **source_fields(entry.fields["source_line"], str(entry.fields.get("quote") or "")),
-            }
-            at = self.out.entries.index(entry)
-            self.drop_claim(cid)
-            self.out.entries.insert(at, Entry("statement", sid, fields))
+            self.headline_claims.append(cid)  # ``draftheadlines.headline_statements``
 
     def share_claim(self, n: Number, text: str, s0: int, sentence: str, line: int) -> None:
         """A claim of a percentage "N% of X" where no claim of X is drafted ("busy 95% of the
