@@ -348,6 +348,7 @@ def _stated(
                 elif float(r.group("n")) <= 2:
                     out.append(("sampling", f"temperature {r.group('n')}"))
         _backends(text, out)  # and a build's or a run's own words for its backend
+        _builds(text, out)
         return commands, list(dict.fromkeys(out))
     read: set[str] = set()  # the inline code read as a command
     for n, t in rest:
@@ -380,7 +381,50 @@ def _stated(
         out.append(("engine", engine))
     _settings(text, out)
     _backends(text, out)
+    _builds(text, out)
     return commands, list(dict.fromkeys(out))
+
+
+#: a llama.cpp build as its tools print it, its number and commit: llama-bench's "build: 5635
+#: (3069e3169)" (older builds "build: 32d9f7d9 (1786)"), ``--version``'s "version: 5635 (3069e3169)",
+#: in a log or quoted in prose ("(build: `5635 (3069e3169)`)"); the value as printed
+_BUILD_LINE = re.compile(
+    r"\b(?:build|version)\s*[:=]\s*`?(?P<v>(?:\d{3,5}|(?=[a-f]*\d)[0-9a-f]{7,40})\s?\((?:\d{3,5}|(?=[a-f]*\d)[0-9a-f]{7,40})\))",
+    re.IGNORECASE,
+)
+
+
+def _builds(text: str, out: list[tuple[str, object]]) -> None:
+    for m in _BUILD_LINE.finditer(text):
+        out.append(("build", re.sub(r"\s*\(", " (", m.group("v"))))
+
+
+def _reported(lines: list[tuple[int, str]]) -> list[tuple[str, object]]:
+    """What a code block's output reports of the run's machine and build (``_REPORT_LINE``'s
+    hardware, ``_BUILD_LINE``): a declaration of the setup, as a "Hardware:" line is."""
+    out: list[tuple[str, object]] = []
+    for _, t in lines:
+        report = _REPORT_LINE.match(t)
+        if report and report.group("label").lower() != "model":
+            out += [(x.path, x.value) for x in mentions(report.group("value")) if x.path == "hardware"]
+        _builds(t, out)
+    return list(dict.fromkeys(out))
+
+
+def _cell_flags(block: Block) -> list[tuple[str, object]]:
+    """The settings a setup table's value cells write as flags ("| 参数 | -ngl 99 -t 8 |")."""
+    out: list[tuple[str, object]] = []
+    for row in block.rows:
+        cell = row[-1].strip().strip("`")
+        if FLAGS_ONLY.match(cell):
+            try:
+                words = shlex.split(cell)
+            except ValueError:
+                words = cell.split()
+            cond = conditions_of("flags", words)
+            cond.pop("engine", None)
+            _command_names(cond, out)
+    return out
 
 
 #: a line of pasted output reporting the machine or the model under its label (``_stated``)
@@ -404,30 +448,57 @@ class Scope:
     head: dict[str, list[object]] = field(default_factory=dict)
     body: dict[str, list[object]] = field(default_factory=dict)
     weak: dict[str, list[object]] = field(default_factory=dict)
+    #: what a setup declaration in it states ("Hardware: RTX 3090", "All tests on: ...", a "Setup"
+    #: section's list, a key/value configuration table; ``declaration``): it outweighs the body's
+    #: passing mentions, here and in the scopes inside (``Context.at``)
+    declared: dict[str, list[object]] = field(default_factory=dict)
     children: list[Scope] = field(default_factory=list)
-    #: ``value``'s answers, computed once per path (a post of 2,000 tables asks the post's for each)
-    known: dict[str, tuple[bool, object]] = field(default_factory=dict)
+    #: ``decide``'s answers, computed once per path (a post of 2,000 tables asks the post's for each)
+    known: dict[str, tuple[bool, object, str]] = field(default_factory=dict)
     #: the children's first lines, for finding the child around a line (``Context.chain``)
     firsts: list[int] = field(default_factory=list)
     #: paths the scope states for itself only, not for the scopes around it
     local: set[str] = field(default_factory=set)
+    #: a section over the setup (``_SETUP_HEADING``): all it states is declared
+    setup: bool = False
 
     def value(self, path: str) -> tuple[bool, object]:
+        """Whether the scope decides ``path`` and the value it gives (None: several named)."""
+        ok, value, _ = self.decide(path)
+        return ok, value
+
+    def decide(self, path: str) -> tuple[bool, object, str]:
+        """``value`` with what decided it: "head" (the scope's own heading, caption or command
+        line), "declared" (a setup declaration in it) or "body" (what its text mentions)."""
         if path not in self.known:
             self.known[path] = self._value(path)
         return self.known[path]
 
-    def _value(self, path: str) -> tuple[bool, object]:
+    def _value(self, path: str) -> tuple[bool, object, str]:
         head = _distinct(self.head.get(path, []))
+        declared = _distinct(self.declared.get(path, []))
         if len(head) == 1:
-            return True, head[0]
+            # the title's short name said in full by the setup ("A100" and "NVIDIA A100 40GB PCIe")
+            fuller = [v for v in declared if _fuller(v, head[0])]
+            return True, (fuller[0] if len(fuller) == 1 else head[0]), "head"
         if head:
-            return True, None
+            return True, None, "head"
+        if declared:
+            return True, (declared[0] if len(declared) == 1 else None), "declared"
         body = _distinct(self.body.get(path, []))
         every = _distinct([*body, *self.weak.get(path, [])])
         if not every:
-            return False, None
-        return True, (every[0] if len(every) == 1 and _key(every[0]) in {_key(v) for v in body} else None)
+            return False, None, "body"
+        one = every[0] if len(every) == 1 and _key(every[0]) in {_key(v) for v in body} else None
+        return True, one, "body"
+
+
+def _fuller(name: object, short: object) -> bool:
+    """Whether ``name`` says what ``short`` says and more (``_key`` words: "NVIDIA A100 40GB PCIe"
+    of "NVIDIA A100"); False for anything but two names."""
+    if not (isinstance(name, str) and isinstance(short, str)):
+        return False
+    return set(str(_key(short)).split()) < set(str(_key(name)).split())
 
 
 def _distinct(values: list[object]) -> list[object]:
@@ -449,6 +520,47 @@ def _distinct(values: list[object]) -> list[object]:
 def _key(v: object) -> object:
     """A value compared for "two different values" (names by their lower-case words)."""
     return re.sub(r"[\W_]+", " ", v.lower()).strip() if isinstance(v, str) else (type(v), v)
+
+
+#: the label a setup declaration starts with (``declaration``): the machine, the software, the
+#: setup as a whole ("Hardware:", "**GPU**:", "Test rig:", "Environment:", "llama.cpp version:", "All
+#: tests on:", "All benchmarks:", 硬件：, 测试环境：, 検証環境：, Оборудование:, 환경:)
+_DECLARATION_LABEL = (
+    r"(?:(?:my|our|the|test(?:ing)?|benchmark)\s+)?(?:hardware|gpus?|cpu|system|set-?up|rig|machine|"
+    r"environment|env|platform|build|engine|inference\s+engine|backend|runtime|software|"
+    r"config(?:uration)?|device|specs?|host|test\s?bed|(?:[\w.]+\s+)?version)"
+    r"|all\s+(?:tests?|benchmarks?|runs?|numbers|results|measurements)(?:\s+(?:were\s+)?(?:run|done|made))?"
+    r"(?:\s+(?:on|with))?"
+    r"|硬件|环境|测试环境|测试平台|平台|配置|显卡|引擎|后端|ハードウェア|環境|検証環境|実行環境|マシン"
+    r"|оборудование|железо|система|конфигурация|стенд|하드웨어|환경|시스템"
+)
+_DECLARATION = re.compile(
+    rf"^[\s>*_|•·-]*(?:\d+[.)]\s*)?[*_]*(?:{_DECLARATION_LABEL})[*_]*\s*(?:[:：=]|\s[-–—]\s)", re.IGNORECASE
+)
+#: a heading over the setup ("Setup", "Test setup", "Hardware", "System", "Environment", "My rig",
+#: "Specs", "Configuration", "测试环境与模型配置", "検証環境", "Тестовый стенд"): what its section
+#: states is declared
+_SETUP_HEADING = re.compile(
+    r"\b(?:set-?up|hardware|system|environment|test\s?rig|rig|specs?|specifications|configuration|"
+    r"test\s?bed|machine|platform)\b|环境|硬件|配置|環境|ハードウェア|оборудование|стенд|конфигурац|환경|하드웨어",
+    re.IGNORECASE,
+)
+
+
+def declaration(text: str) -> bool:
+    """Whether a line declares the setup under its label (``_DECLARATION``: "Hardware: RTX 3090",
+    "- **Engine**: llama.cpp b4000", "All tests on: RTX 5080, llama.cpp b9204", "硬件：RTX 4090"); a
+    sentence that names a machine in passing ("if you have a 12 GB card") is none."""
+    return _DECLARATION.match(text) is not None
+
+
+def _setup_table(block: Block) -> bool:
+    """Whether a table is a key/value list of the setup: two columns, and two or more of its first
+    column's cells (the header's too) setup labels ("| GPU | RTX 4090 |", "| 引擎 | llama.cpp |")."""
+    if not block.rows or any(len(r) != 2 for r in block.rows):
+        return False
+    label = re.compile(rf"[*_`\s]*(?:{_DECLARATION_LABEL}|model|quant\w*|os|模型|量化|参数|項目|项目)[*_`\s]*", re.I)
+    return sum(label.fullmatch(r[0]) is not None for r in block.rows) >= 2
 
 
 def _level(post: Post, block: Block) -> int:
@@ -555,7 +667,7 @@ class Context:
                 titled = True
                 while stack[-1].level and stack[-1].level >= level:
                     stack.pop()
-                section = Scope(first, last, level)
+                section = Scope(first, last, level, setup=bool(_SETUP_HEADING.search(block.lines[0][1])))
                 _add(section.head, names)
                 stack[-1].children.append(section)
                 stack.append(section)
@@ -564,7 +676,12 @@ class Context:
             if block.kind == "table":
                 table_lines = [(n, " ".join(r)) for n, r in zip(block.row_lines, block.rows, strict=False)]
                 commands, names = _stated(table_lines or lines, "text")
-                _add(scope.weak, [*(x for _, got in commands for x in got), *names])  # each cell a row's
+                if _setup_table(block) or stack[-1].setup:
+                    # "| GPU | A100 |", "| 参数 | -ngl 99 |": the setup, one value a row
+                    _add(scope.declared, [*(x for _, got in commands for x in got), *names])
+                    _add(scope.declared, _cell_flags(block))
+                else:
+                    _add(scope.weak, [*(x for _, got in commands for x in got), *names])  # each cell a row's
                 commands = []
                 prev = blocks[i - 1] if i else None
                 if prev is not None and _caption(prev):
@@ -574,6 +691,15 @@ class Context:
             else:
                 commands, names = _stated(lines, block.kind)
                 _add(scope.body, names)
+                if stack[-1].setup:
+                    _add(scope.declared, names)
+                elif block.kind == "text":
+                    for n, t in lines:
+                        if declaration(t):
+                            _add(scope.declared, stated([(n, t)], "text"))
+                elif block.kind == "code":
+                    # a run's report of its machine and build ("Device 0: NVIDIA ...", "build: 5635 (…)")
+                    _add(scope.declared, _reported(lines))
                 if "block_max" in scope.body and block.kind == "text" and _measures(lines):
                     # "with a draft model (--draft-max 16) it reached 141 t/s": the size of the
                     # sentence's drafting arm, not of the section (a settings line states no rate)
@@ -607,6 +733,10 @@ class Context:
                 if path in _HEADING_ONLY or path in child.local:
                     continue  # a section's decoding is its own: "### With MTP" is one arm of the post
                 (scope.weak if apart else scope.body).setdefault(path, []).extend(values)
+            for path, values in child.declared.items():
+                if path in _HEADING_ONLY or path in child.local:
+                    continue
+                (scope.weak if apart else scope.declared).setdefault(path, []).extend(values)
             for path, values in child.weak.items():
                 if path not in _HEADING_ONLY:
                     scope.weak.setdefault(path, []).extend(values)
@@ -638,9 +768,12 @@ class Context:
         model, else this) is left out."""
         out: dict[str, object] = {}
         decided: set[str] = set()
-        for scope in self.chain(line):
-            for path in sorted({*scope.head, *scope.body, *scope.weak} - decided):  # one order every run
-                ok, value = scope.value(path)
+        chain = self.chain(line)
+        for i, scope in enumerate(chain):
+            for path in sorted({*scope.head, *scope.body, *scope.weak, *scope.declared} - decided):
+                ok, value, how = scope.decide(path)
+                if ok and how == "body" and i > 0 and _declared_out(chain[i + 1 :], path):
+                    continue  # a passing mention ("if you have a 12 GB card") under a declared setup
                 if ok:
                     decided.add(path)
                     if value is not None:
@@ -652,6 +785,16 @@ class Context:
                 if models and not any(_same_model(_key(mine), m) for m in models):
                     del out[path]
         return out
+
+
+def _declared_out(outer: list[Scope], path: str) -> bool:
+    """Whether a scope of ``outer`` declares one value of ``path`` (``Scope.decide``: its heading
+    or a setup declaration in it), which the passing mentions of the scopes inside do not outweigh."""
+    for scope in outer:
+        ok, value, how = scope.decide(path)
+        if ok and how in ("head", "declared") and value is not None:
+            return True
+    return False
 
 
 def _has(conditions: dict, path: str) -> bool:
