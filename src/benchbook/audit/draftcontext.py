@@ -554,6 +554,23 @@ def declaration(text: str) -> bool:
     return _DECLARATION.match(text) is not None
 
 
+#: flash attention named as a feature the setup uses ("llama.cpp (FlashAttention + CUDA Graph)",
+#: "Flash Attention, CUDA graphs"); "no"/"without"/"off"/"disabled" around it names it off
+_FEATURE_FA = re.compile(r"(?<![\w-])flash[\s_-]?att(?:ention|n)\b", re.IGNORECASE)
+_FEATURE_OFF = re.compile(r"\b(?:no|not|without|w/o)\s+$|^\s*[:=]?\s*(?:off|disabled|0|false)\b", re.IGNORECASE)
+
+
+def _features(text: str) -> list[tuple[str, object]]:
+    """What a setup declaration's words switch on by naming it (``_FEATURE_FA``): ``flash_attn``
+    True for "FlashAttention" in "Engine: llama.cpp (FlashAttention + CUDA Graph)", False for "no
+    flash attention" or "flash attention: off"; nothing where it is not named."""
+    out: list[tuple[str, object]] = []
+    for m in _FEATURE_FA.finditer(text):
+        off = _FEATURE_OFF.search(text[max(0, m.start() - 12) : m.start()]) or _FEATURE_OFF.match(text[m.end() :])
+        out.append(("flash_attn", not off))
+    return out
+
+
 def _setup_table(block: Block) -> bool:
     """Whether a table is a key/value list of the setup: two columns, and two or more of its first
     column's cells (the header's too) setup labels ("| GPU | RTX 4090 |", "| 引擎 | llama.cpp |")."""
@@ -680,6 +697,7 @@ class Context:
                     # "| GPU | A100 |", "| 参数 | -ngl 99 |": the setup, one value a row
                     _add(scope.declared, [*(x for _, got in commands for x in got), *names])
                     _add(scope.declared, _cell_flags(block))
+                    _add(scope.declared, _features(" ".join(t for _, t in table_lines)))
                 else:
                     _add(scope.weak, [*(x for _, got in commands for x in got), *names])  # each cell a row's
                 commands = []
@@ -693,10 +711,12 @@ class Context:
                 _add(scope.body, names)
                 if stack[-1].setup:
                     _add(scope.declared, names)
+                    if block.kind == "text":
+                        _add(scope.declared, _features(" ".join(t for _, t in lines)))
                 elif block.kind == "text":
                     for n, t in lines:
                         if declaration(t):
-                            _add(scope.declared, stated([(n, t)], "text"))
+                            _add(scope.declared, [*stated([(n, t)], "text"), *_features(t)])
                 elif block.kind == "code":
                     # a run's report of its machine and build ("Device 0: NVIDIA ...", "build: 5635 (…)")
                     _add(scope.declared, _reported(lines))
@@ -908,7 +928,10 @@ def fill(post: Post, entries: list, groups: list) -> None:
     for g in groups:
         mine = rows.get(g.id, [])
         cond = g.fields.setdefault("conditions", {})
-        _fill(cond, ctx.at(g.line, cond.get("model")), lambda p, mine=mine: any(_has(r, p) for r in mine))
+        here = ctx.at(g.line, cond.get("model"))
+        _fill(cond, here, lambda p, mine=mine: any(_has(r, p) for r in mine))
+        if _fuller_machine(here.get("hardware"), cond.get("hardware")):
+            cond["hardware"] = here["hardware"]
         if isinstance(cond.get("model"), str):
             cond["model"] = fuller(cond["model"])
         if plain and "decoding" not in cond and not any(_has(r, "decoding") for r in mine):
@@ -931,6 +954,9 @@ def fill(post: Post, entries: list, groups: list) -> None:
             # machine and setup, not the post's; the decoding the post is about is theirs too
             around = {p: v for p, v in around.items() if p == "decoding"}
         _fill(cond, around, lambda p, shared=shared: _has(shared, p))
+        if _fuller_machine(around.get("hardware"), cond.get("hardware")):
+            # "A100" in the title or the sentence, "NVIDIA A100 40GB PCIe" in the setup: the one machine
+            cond["hardware"] = around["hardware"]
         if not builds_engine(cond.get("build"), cond.get("engine") or shared.get("engine")):
             del cond["build"]  # "21% faster than Ollama" after "llama.cpp b4000": not Ollama's build
         drafted = _has(cond, "block_max") or _has(shared, "block_max") or metric == "acceptance_rate"
@@ -950,6 +976,13 @@ def fill(post: Post, entries: list, groups: list) -> None:
             tail = {k: e.fields[k] for k in ("log", "source_line", "quote") if k in e.fields}
             e.fields.clear()
             e.fields.update({**fields, "conditions": cond, **tail})
+
+
+def _fuller_machine(setup: object, own: object) -> bool:
+    """Whether the machine of a claim's setup names the claim's own machine in full (``_fuller``:
+    "NVIDIA A100 40GB PCIe" of "NVIDIA A100"), not more of them ("2x NVIDIA GeForce RTX 3090" is
+    not one "RTX 3090")."""
+    return _fuller(setup, own) and not re.match(r"\d+x\s", str(setup)) and not re.search(r"\+|\band\b", str(setup))
 
 
 def _fill(cond: dict, context: dict[str, object], taken) -> None:
