@@ -461,6 +461,8 @@ class Scope:
     local: set[str] = field(default_factory=set)
     #: a section over the setup (``_SETUP_HEADING``): all it states is declared
     setup: bool = False
+    #: an issue form's "Name and Version" section (``_VERSION_HEADING``): its text is the build
+    version: bool = False
 
     def value(self, path: str) -> tuple[bool, object]:
         """Whether the scope decides ``path`` and the value it gives (None: several named)."""
@@ -547,6 +549,27 @@ _SETUP_HEADING = re.compile(
 )
 
 
+#: an issue form's heading over the build the reporter ran (llama.cpp's and its forks' bug template:
+#: "### Name and Version")
+_VERSION_HEADING = re.compile(r"[#\s]*(?:name\s+and\s+)?version\s*", re.IGNORECASE)
+
+
+def _version_named(lines: list[tuple[int, str]]) -> list[tuple[str, object]]:
+    """The build a "Name and Version" section's text names: a printed build ("version: 5635
+    (3069e3169)", ``_BUILD_LINE``) or a build number, else the one short line as written ("main
+    -head", "b4365 onward"); nothing for a longer text."""
+    out: list[tuple[str, object]] = []
+    text = " ".join(t for _, t in lines)
+    _builds(text, out)
+    if not out and len(lines) == 1 and 0 < len(text.strip()) <= 40:
+        out.append(("build", text.strip()))
+    return out
+
+
+#: llama-sweep-bench, the tool only ik_llama.cpp ships (its table's "N_KV | T_PP s" columns too)
+_IK_TOOL = re.compile(r"(?<![\w-])(?:llama-)?sweep[- ]bench\b|\bN_KV\s*\|\s*T_PP\b", re.IGNORECASE)
+
+
 def declaration(text: str) -> bool:
     """Whether a line declares the setup under its label (``_DECLARATION``: "Hardware: RTX 3090",
     "- **Engine**: llama.cpp b4000", "All tests on: RTX 5080, llama.cpp b9204", "硬件：RTX 4090"); a
@@ -557,7 +580,9 @@ def declaration(text: str) -> bool:
 #: flash attention named as a feature the setup uses ("llama.cpp (FlashAttention + CUDA Graph)",
 #: "Flash Attention, CUDA graphs"); "no"/"without"/"off"/"disabled" around it names it off
 _FEATURE_FA = re.compile(r"(?<![\w-])flash[\s_-]?att(?:ention|n)\b", re.IGNORECASE)
-_FEATURE_OFF = re.compile(r"\b(?:no|not|without|w/o)\s+$|^\s*[:=]?\s*(?:off|disabled|0|false)\b", re.IGNORECASE)
+_FEATURE_OFF = re.compile(
+    r"\b(?:no|not|without|w/o)\s+$|^\s*[:=]?\s*(?:off|disabled|0|false)\b", re.IGNORECASE
+)
 
 
 def _features(text: str) -> list[tuple[str, object]]:
@@ -566,7 +591,9 @@ def _features(text: str) -> list[tuple[str, object]]:
     flash attention" or "flash attention: off"; nothing where it is not named."""
     out: list[tuple[str, object]] = []
     for m in _FEATURE_FA.finditer(text):
-        off = _FEATURE_OFF.search(text[max(0, m.start() - 12) : m.start()]) or _FEATURE_OFF.match(text[m.end() :])
+        off = _FEATURE_OFF.search(text[max(0, m.start() - 12) : m.start()]) or _FEATURE_OFF.match(
+            text[m.end() :]
+        )
         out.append(("flash_attn", not off))
     return out
 
@@ -576,7 +603,9 @@ def _setup_table(block: Block) -> bool:
     column's cells (the header's too) setup labels ("| GPU | RTX 4090 |", "| 引擎 | llama.cpp |")."""
     if not block.rows or any(len(r) != 2 for r in block.rows):
         return False
-    label = re.compile(rf"[*_`\s]*(?:{_DECLARATION_LABEL}|model|quant\w*|os|模型|量化|参数|項目|项目)[*_`\s]*", re.I)
+    label = re.compile(
+        rf"[*_`\s]*(?:{_DECLARATION_LABEL}|model|quant\w*|os|模型|量化|参数|項目|项目)[*_`\s]*", re.I
+    )
     return sum(label.fullmatch(r[0]) is not None for r in block.rows) >= 2
 
 
@@ -684,7 +713,14 @@ class Context:
                 titled = True
                 while stack[-1].level and stack[-1].level >= level:
                     stack.pop()
-                section = Scope(first, last, level, setup=bool(_SETUP_HEADING.search(block.lines[0][1])))
+                title = " ".join(t for _, t in block.lines)
+                section = Scope(
+                    first,
+                    last,
+                    level,
+                    setup=bool(_SETUP_HEADING.search(title)),
+                    version=_VERSION_HEADING.fullmatch(title) is not None,
+                )
                 _add(section.head, names)
                 stack[-1].children.append(section)
                 stack.append(section)
@@ -706,6 +742,10 @@ class Context:
                     caption_commands, caption = _stated(prev.lines, "text", heading=True)
                     _add(scope.head, [*(x for _, got in caption_commands for x in got), *caption])
                     scope.first = min(scope.first, prev.start)
+            elif stack[-1].version and block.kind == "text":
+                # "### Name and Version" over "main -head" or a --version print: the build, no command
+                commands = []
+                _add(scope.declared, _version_named(lines))
             else:
                 commands, names = _stated(lines, block.kind)
                 _add(scope.body, names)
@@ -739,6 +779,13 @@ class Context:
                 stack[-1].children.append(held)
                 stack.append(held)
         self._close(self.root)
+        if _IK_TOOL.search(post.text) and not any(
+            m.path == "engine" for m in mentions(re.sub(r"`[^`]*`", " ", post.text))
+        ):
+            # a post running llama-sweep-bench that names no engine: its tools are ik_llama.cpp's
+            # (its llama-server too), not mainline's
+            self.root.declared["engine"] = ["ik_llama.cpp"]
+            self.root.known.clear()
         self._chains: dict[int, list[Scope]] = {}
 
     def _close(self, scope: Scope) -> None:
@@ -781,6 +828,16 @@ class Context:
             scope = inner
         self._chains[line] = out[::-1]
         return self._chains[line]
+
+    def declared(self, line: int, path: str) -> bool:
+        """Whether the value ``at`` gives ``path`` on ``line`` is a setup declaration's
+        (``Scope.decide``), not a heading's nor a passing mention's."""
+        for i, scope in enumerate(self.chain(line)):
+            ok, value, how = scope.decide(path)
+            if not ok or how == "body" and i > 0 and _declared_out(self.chain(line)[i + 1 :], path):
+                continue
+            return value is not None and how == "declared"
+        return False
 
     def at(self, line: int, model: object = None) -> dict[str, object]:
         """The context of a claim on ``line``: path -> value (module doc).  ``model``: the model the
@@ -930,6 +987,10 @@ def fill(post: Post, entries: list, groups: list) -> None:
         cond = g.fields.setdefault("conditions", {})
         here = ctx.at(g.line, cond.get("model"))
         _fill(cond, here, lambda p, mine=mine: any(_has(r, p) for r in mine))
+        for path in _INHERITED:
+            if isinstance(cond.get(path), str) and path in here and ctx.declared(g.line, path):
+                if not _names(post.line(g.line), path, cond[path]):
+                    cond[path] = here[path]
         if _fuller_machine(here.get("hardware"), cond.get("hardware")):
             cond["hardware"] = here["hardware"]
         if isinstance(cond.get("model"), str):
@@ -954,6 +1015,13 @@ def fill(post: Post, entries: list, groups: list) -> None:
             # machine and setup, not the post's; the decoding the post is about is theirs too
             around = {p: v for p, v in around.items() if p == "decoding"}
         _fill(cond, around, lambda p, shared=shared: _has(shared, p))
+        line = int(e.fields["source_line"])
+        for path in _INHERITED:
+            if isinstance(cond.get(path), str) and path in around and ctx.declared(line, path):
+                if not _names(post.line(line), path, cond[path]):
+                    # a name the claim's line does not say, carried from a passing mention above
+                    # ("merged at b9190"): the declared setup's ("All tests on: ... b9204")
+                    cond[path] = around[path]
         if _fuller_machine(around.get("hardware"), cond.get("hardware")):
             # "A100" in the title or the sentence, "NVIDIA A100 40GB PCIe" in the setup: the one machine
             cond["hardware"] = around["hardware"]
@@ -978,11 +1046,33 @@ def fill(post: Post, entries: list, groups: list) -> None:
             e.fields.update({**fields, "conditions": cond, **tail})
 
 
+#: conditions a drafted entry may carry from the prose above it rather than state on its own line
+#: (the drafter keeps a paragraph's machine, engine, build and backend for the paragraphs after it)
+_INHERITED = ("hardware", "engine", "build", "backend")
+
+
+def _names(text: str, path: str, value: object) -> bool:
+    """Whether ``text`` (a claim's own line) names ``value`` for ``path`` itself (``mentions``,
+    compared by ``_key``; a build also as written: "b4000")."""
+    key = _key(value)
+    if any(m.path == path and _key(m.value) == key for m in mentions(text)):
+        return True
+    found: list[tuple[str, object]] = []
+    _settings(text, found)
+    _builds(text, found)
+    _backends(text, found)
+    return any(p == path and _key(v) == key for p, v in found)
+
+
 def _fuller_machine(setup: object, own: object) -> bool:
     """Whether the machine of a claim's setup names the claim's own machine in full (``_fuller``:
     "NVIDIA A100 40GB PCIe" of "NVIDIA A100"), not more of them ("2x NVIDIA GeForce RTX 3090" is
     not one "RTX 3090")."""
-    return _fuller(setup, own) and not re.match(r"\d+x\s", str(setup)) and not re.search(r"\+|\band\b", str(setup))
+    return (
+        _fuller(setup, own)
+        and not re.match(r"\d+x\s", str(setup))
+        and not re.search(r"\+|\band\b", str(setup))
+    )
 
 
 def _fill(cond: dict, context: dict[str, object], taken) -> None:
