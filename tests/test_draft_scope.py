@@ -126,3 +126,58 @@ def test_a_post_running_sweep_bench_and_naming_no_engine_ran_ik_llama_cpp(tmp_pa
         "# Server slower than bench\n\nOn llama.cpp the server gives 21 t/s but sweep-bench gives 28 t/s.\n"
     )
     assert _of(_drafted(text, tmp_path), "engine") == [(21, "llama.cpp"), (28, "llama.cpp")]
+
+
+def test_a_label_cell_naming_a_kv_cache_pair_states_both_types(tmp_path):
+    cf = _drafted(
+        "# KV cache types\n\n```\n" + "-" * 42 + "\n"
+        "                     f16+f16    q8_0+q4_0\n" + "-" * 42 + "\n"
+        "Prompt (t/s)           512.5        498.0\n"
+        "Generation (t/s)       101.5        99.25\n```\n",
+        tmp_path,
+    )
+    got = [(c.value, _cond(cf, c).get("type_k"), _cond(cf, c).get("type_v")) for c in cf.claims]
+    assert got == [
+        (512.5, "f16", "f16"),
+        (498.0, "q8_0", "q4_0"),
+        (101.5, "f16", "f16"),
+        (99.25, "q8_0", "q4_0"),
+    ]
+    cf = _drafted("# Runs\n\n| Run | t/s |\n|---|---|\n| f16 | 101.5 |\n| c4 | 99.25 |\n", tmp_path)
+    got = [(c.value, _cond(cf, c).get("type_k"), _cond(cf, c).get("concurrency")) for c in cf.claims]
+    assert got == [(101.5, None, None), (99.25, None, 4)]
+
+
+def test_a_long_paragraph_before_a_table_is_no_caption(tmp_path):
+    long = (
+        "Cards without tensor cores (an RTX 2060 for one) take the slow path, which the flag avoids "
+        "by forcing the quantized kernel everywhere; newer cards lose a little from it, so the image "
+        "keeps it off for them."
+    )
+    table = "| Model | t/s |\n|---|---|\n| Qwen3-4B | 38.5 |\n"
+    cf = _drafted(f"# Flag\n\nHardware: RTX 3060.\n\n## One\n\n{long}\n\n{table}", tmp_path)
+    assert _of(cf, "hardware") == [(38.5, "NVIDIA GeForce RTX 3060")]
+    cf = _drafted(f"# Flag\n\nHardware: RTX 3060.\n\n## One\n\nOn the RTX 2060:\n\n{table}", tmp_path)
+    assert _of(cf, "hardware") == [(38.5, "NVIDIA GeForce RTX 2060")]
+
+
+def test_a_post_naming_a_cpu_and_no_gpu_ran_on_that_cpu(tmp_path):
+    cf = _drafted("# Faster CPU decode\n\nOn a Ryzen-5950X CPU the model ran at 12.5 t/s.\n", tmp_path)
+    got = [(c.value, _cond(cf, c).get("hardware"), _cond(cf, c).get("backend")) for c in cf.claims]
+    assert got == [(12.5, "AMD Ryzen 9 5950X", "CPU")]
+    cf = _drafted("# Decode\n\nWith a Ryzen 7 7700X and an RTX 4070 it ran at 55.5 t/s.\n", tmp_path)
+    got = [(c.value, _cond(cf, c).get("hardware"), _cond(cf, c).get("backend")) for c in cf.claims]
+    assert got == [(55.5, "NVIDIA GeForce RTX 4070", None)]
+
+
+def test_this_pr_is_the_build_the_post_ran(tmp_path):
+    cf = _drafted(
+        "# Faster loads (some/repo pull request #812)\n\nI tried this PR on my RTX 3090: 75.5 t/s.\n",
+        tmp_path,
+    )
+    assert _of(cf, "build") == [(75.5, "PR #812")]
+    cf = _drafted(
+        "# Faster loads\n\nThe flag came in PR #700 last month.\n\nMy RTX 3090 ran at 75.5 t/s.\n",
+        tmp_path,
+    )
+    assert _of(cf, "build") == [(75.5, None)]

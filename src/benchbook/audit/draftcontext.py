@@ -566,6 +566,71 @@ def _version_named(lines: list[tuple[int, str]]) -> list[tuple[str, object]]:
     return out
 
 
+#: a desktop or server CPU by its model ("Ryzen 9 7950X", "Ryzen-7950X", "Core i7-7700", "Xeon Gold
+#: 6338", "EPYC 9654"); ``draftnames`` leaves them out, a CPU beside a GPU being no machine measured
+_CPU = re.compile(
+    r"(?<![\w-])(?:AMD\s+)?Ryzen[\s-](?:(?P<tier>[3579])\s)?(?P<ryzen>\d{4}(?:X3D|X|G|F)?)(?![\w-])"
+    r"|(?<![\w-])(?:Intel\s+)?Core\s+(?P<core>i[3579]-\d{4,5}[A-Z]{0,2})(?![\w-])"
+    r"|(?<![\w-])(?:Intel\s+)?Xeon\s+(?P<xeon>(?:Gold|Silver|Platinum|Bronze|[EW]\d?-?)\s?\d{4}\w*)"
+    r"|(?<![\w-])(?:AMD\s+)?EPYC\s+(?P<epyc>\d{4}\w*)",
+    re.IGNORECASE,
+)
+#: a word of a GPU or its backends: a post with none ran on the CPU
+_GPU_WORD = re.compile(
+    r"GPU|CUDA|Metal|Vulkan|ROCm|HIP\b|SYCL|OpenCL|显卡|顯卡|グラボ|видеокарт", re.IGNORECASE
+)
+
+
+def cpu_name(m: re.Match) -> str:
+    """A ``_CPU`` match as the vendor's full name: "Ryzen-7950X" -> "AMD Ryzen 9 7950X" (the tier
+    from the model's second digit when not written: 9 -> Ryzen 9, 8/7 -> 7, 6/5 -> 5, else 3),
+    "Core i7-7700" -> "Intel Core i7-7700"."""
+    if m.group("ryzen"):
+        n = m.group("ryzen").upper()
+        tier = m.group("tier") or {"9": "9", "8": "7", "7": "7", "6": "5", "5": "5"}.get(n[1], "3")
+        return f"AMD Ryzen {tier} {n}"
+    if m.group("core"):
+        return f"Intel Core {m.group('core')}"
+    if m.group("xeon"):
+        return f"Intel Xeon {m.group('xeon')}"
+    return f"AMD EPYC {m.group('epyc')}"
+
+
+def _cpu_only(post: Post, root: Scope) -> list[tuple[str, object]]:
+    """What a post that runs on the CPU alone declares: it says "CPU" (or names a CPU) and names no
+    GPU, no GPU backend and no machine (``_GPU_WORD``, ``mentions``): backend CPU, and the one CPU
+    it names by model as the hardware; nothing for any other post."""
+    if _GPU_WORD.search(post.text) or any(root.value(p)[0] for p in ("hardware", "backend")):
+        return []
+    cpus = list(dict.fromkeys(cpu_name(m) for m in _CPU.finditer(post.text)))
+    if not cpus and not re.search(r"\bCPU\b", post.text):
+        return []
+    out: list[tuple[str, object]] = [("backend", "CPU")]
+    if len(cpus) == 1:
+        out.append(("hardware", cpus[0]))
+    return out
+
+
+#: a pull request by its number ("Pull Request #22673", "PR #518", "pull request #518", ".../pull/518")
+_PR_NUMBER = re.compile(
+    r"\b(?:pull\s+request|PR)\s*#\s*(?P<n>\d{1,6})\b|/pull/(?P<u>\d{1,6})\b", re.IGNORECASE
+)
+#: the words of a post that ran the pull request it discusses ("with this PR", "benchmarked this PR")
+_THIS_PR = re.compile(r"\bthis\s+(?:PR|pull\s+request)\b", re.IGNORECASE)
+
+
+def _tested_pr(text: str, title: str) -> list[tuple[str, object]]:
+    """The build a paragraph says it ran when it says "this PR": the pull request it names by
+    number, else the one the title names ("(… pull request #518)"), as ``PR #N``; nothing when it
+    says no "this PR" or names several."""
+    if not _THIS_PR.search(text):
+        return []
+    found = {m.group("n") or m.group("u") for m in _PR_NUMBER.finditer(text)}
+    if not found:
+        found = {m.group("n") or m.group("u") for m in _PR_NUMBER.finditer(title)}
+    return [("build", f"PR #{found.pop()}")] if len(found) == 1 else []
+
+
 #: llama-sweep-bench, the tool only ik_llama.cpp ships (its table's "N_KV | T_PP s" columns too)
 _IK_TOOL = re.compile(r"(?<![\w-])(?:llama-)?sweep[- ]bench\b|\bN_KV\s*\|\s*T_PP\b", re.IGNORECASE)
 
@@ -620,8 +685,15 @@ _CELL_CONCURRENCY = re.compile(r"\s*[cC](\d{1,4})(?:\s+[^\W\d]+)?\s*")
 _CELL_TEST = re.compile(r"\s*(?:pp(\d+)\s*\+?\s*)?tg(\d+)(?:\s*@\s*d(\d+))?\s*", re.IGNORECASE)
 
 
+#: a label cell naming the K and V cache types as a pair ("f16+f16", "q8_0/q4_0", "q4_0 + q4_0"), as a
+#: KV-cache benchmark labels its configurations
+_KV_TYPE = r"(?:f16|bf16|f32|q8_0|q5_0|q5_1|q4_0|q4_1|iq4_nl|turbo\d)"
+_CELL_KV_PAIR = re.compile(rf"\s*(?P<k>{_KV_TYPE})\s?[+/]\s?(?P<v>{_KV_TYPE})\s*", re.IGNORECASE)
+
+
 def cell_conditions(cell: str) -> dict[str, object]:
-    """The conditions a table's label cell states by its shape (``_CELL_CONCURRENCY``: "c4" ->
+    """The conditions a table's label cell states by its shape (``_CELL_KV_PAIR``: "q8_0+q8_0" ->
+    ``type_k: q8_0``, ``type_v: q8_0``; ``_CELL_CONCURRENCY``: "c4" ->
     ``concurrency: 4``, "C1 greedy" -> 1; ``_CELL_TEST``: "pp2048 tg128 @ d4096" ->
     ``tokens_generated: 128``, ``depth: 4096``), empty when it is no such cell."""
     text = cell.strip().strip("*_`")
@@ -632,6 +704,9 @@ def cell_conditions(cell: str) -> dict[str, object]:
             words = text.split()
         flat = _flat(conditions_of("flags", words))
         return {k: v for k, v in flat.items() if k in CARRIED and k not in ("engine", "model", "quant")}
+    m = _CELL_KV_PAIR.fullmatch(text)
+    if m:
+        return {"type_k": m.group("k").lower(), "type_v": m.group("v").lower()}
     m = _CELL_CONCURRENCY.fullmatch(text)
     if m and int(m.group(1)) >= 1:
         return {"concurrency": int(m.group(1))}
@@ -668,11 +743,14 @@ def _measures(lines: list[tuple[int, str]]) -> bool:
 
 
 def _caption(block: Block) -> bool:
-    """Whether a block right before a table is its caption: a paragraph of one or two lines stating
-    no number with a unit ("Approximate tok/s for common setups (Llama 3 8B Q4, 4K context)";
+    """Whether a block right before a table is its caption: a paragraph of one or two lines, short
+    (200 characters at most) or ending in a colon, stating no number with a unit ("Approximate tok/s for common setups (Llama 3 8B Q4, 4K context)";
     not "Baseline: 33.92 tokens/second", a claim of its own)."""
     if block.kind != "text" or block.heading or len(block.lines) > 2:
         return False
+    text = " ".join(t for _, t in block.lines).strip()
+    if len(text) > 200 and not text.endswith(":"):
+        return False  # a paragraph of its own ("Finding: cards without tensor cores (RTX 1650, …) …")
     return not any(n.unit for n in numbers(" ".join(t for _, t in block.lines)))
 
 
@@ -693,6 +771,7 @@ class Context:
         self.bound: dict[tuple[str, object], set[object]] = {}
         stack = [self.root]
         titled = False
+        title_text = ""
         blocks = post.blocks
         for i, block in enumerate(blocks):
             lines = block.lines or [
@@ -708,6 +787,7 @@ class Context:
                 level = _level(post, block)
                 if not titled and level == 1:  # the title: what it names holds for the whole post
                     titled = True
+                    title_text = " ".join(t for _, t in lines)
                     _add(self.root.head, names)
                     continue
                 titled = True
@@ -754,6 +834,8 @@ class Context:
                     if block.kind == "text":
                         _add(scope.declared, _features(" ".join(t for _, t in lines)))
                 elif block.kind == "text":
+                    # "a sweep-bench with this PR": the pull request the post ran
+                    _add(scope.declared, _tested_pr(" ".join(t for _, t in lines), title_text))
                     for n, t in lines:
                         if declaration(t):
                             _add(scope.declared, [*stated([(n, t)], "text"), *_features(t)])
@@ -785,6 +867,10 @@ class Context:
             # a post running llama-sweep-bench that names no engine: its tools are ik_llama.cpp's
             # (its llama-server too), not mainline's
             self.root.declared["engine"] = ["ik_llama.cpp"]
+            self.root.known.clear()
+        cpu = _cpu_only(post, self.root)
+        if cpu:  # "IQ3_S: faster CPU prompt processing … on a Ryzen-7950X CPU"
+            _add(self.root.declared, cpu)
             self.root.known.clear()
         self._chains: dict[int, list[Scope]] = {}
 
