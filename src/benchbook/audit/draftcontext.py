@@ -744,8 +744,9 @@ def _measures(lines: list[tuple[int, str]]) -> bool:
 
 def _caption(block: Block) -> bool:
     """Whether a block right before a table is its caption: a paragraph of one or two lines, short
-    (200 characters at most) or ending in a colon, stating no number with a unit ("Approximate tok/s for common setups (Llama 3 8B Q4, 4K context)";
-    not "Baseline: 33.92 tokens/second", a claim of its own)."""
+    (200 characters at most) or ending in a colon, stating no number with a unit ("Approximate
+    tok/s for common setups (Llama 3 8B Q4, 4K context)"; not "Baseline: 33.92 tokens/second", a
+    claim of its own)."""
     if block.kind != "text" or block.heading or len(block.lines) > 2:
         return False
     text = " ".join(t for _, t in block.lines).strip()
