@@ -181,3 +181,23 @@ def test_this_pr_is_the_build_the_post_ran(tmp_path):
         tmp_path,
     )
     assert _of(cf, "build") == [(75.5, None)]
+
+
+def test_a_lead_in_ending_in_a_colon_names_the_output_below_it(tmp_path):
+    text = (
+        "# 95 t/s on ik_llama.cpp\n\n"
+        "For comparison, the regular llama.cpp run with the smaller quant:\n\n"
+        "```\nsummary tok/s=81.5\n```\n"
+    )
+    assert _of(_drafted(text, tmp_path), "engine") == [(95, "ik_llama.cpp"), (81.5, "llama.cpp")]
+    text = (
+        "# 95 t/s on ik_llama.cpp\n\nThe regular llama.cpp run was slower.\n\n```\nsummary tok/s=81.5\n```\n"
+    )
+    assert _of(_drafted(text, tmp_path), "engine") == [(95, "ik_llama.cpp"), (81.5, "ik_llama.cpp")]
+
+
+def test_a_llama_cpp_build_number_with_no_engine_named_is_llama_cpp(tmp_path):
+    text = "# XTX row\n\nWinGet build 8123 (0a1b2c3d4), Vulkan backend: 61.5 tok/s.\n"
+    assert _of(_drafted(text, tmp_path), "engine") == [(61.5, "llama.cpp")]
+    text = "# Serve\n\nvLLM 0.8.1 on one H100: 61.5 tok/s.\n"
+    assert _of(_drafted(text, tmp_path), "engine") == [(61.5, "vLLM")]

@@ -742,6 +742,15 @@ def _measures(lines: list[tuple[int, str]]) -> bool:
     return any(n.unit for n in numbers(" ".join(t for _, t in lines)))
 
 
+def _lead_in(block: Block) -> bool:
+    """Whether a block right before a code block introduces it: a paragraph of at most three lines
+    ending in a colon ("For comparison, here's the llama.cpp run with the smaller quant:"); its
+    names are the output's, whatever numbers it states besides."""
+    if block.kind != "text" or block.heading or len(block.lines) > 3:
+        return False
+    return " ".join(t for _, t in block.lines).rstrip().rstrip("*_").endswith((":", "："))
+
+
 def _caption(block: Block) -> bool:
     """Whether a block right before a table is its caption: a paragraph of one or two lines, short
     (200 characters at most) or ending in a colon, stating no number with a unit ("Approximate
@@ -830,6 +839,11 @@ class Context:
             else:
                 commands, names = _stated(lines, block.kind)
                 _add(scope.body, names)
+                prev = blocks[i - 1] if i else None
+                if block.kind == "code" and prev is not None and _lead_in(prev):
+                    # "Here's the regular llama.cpp results:" over the pasted output: its setting
+                    lead_commands, lead = _stated(prev.lines, "text", heading=True)
+                    _add(scope.head, [*(x for _, got in lead_commands for x in got), *lead])
                 if stack[-1].setup:
                     _add(scope.declared, names)
                     if block.kind == "text":
@@ -868,6 +882,12 @@ class Context:
             # a post running llama-sweep-bench that names no engine: its tools are ik_llama.cpp's
             # (its llama-server too), not mainline's
             self.root.declared["engine"] = ["ik_llama.cpp"]
+            self.root.known.clear()
+        ok, build = self.root.value("build")
+        if not self.root.value("engine")[0] and ok and not builds_engine(build, "vLLM"):
+            # "official WinGet build 9553 (9e3b928fd)", "b4980" and no engine named: llama.cpp's
+            # build numbers (``draftnames.builds_engine``), so its engine
+            self.root.declared["engine"] = ["llama.cpp"]
             self.root.known.clear()
         cpu = _cpu_only(post, self.root)
         if cpu:  # "IQ3_S: faster CPU prompt processing … on a Ryzen-7950X CPU"
