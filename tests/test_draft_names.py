@@ -334,3 +334,13 @@ def test_model_families_beyond_the_big_ones():
     assert models("ERNIE-4.5-21B-A3B and MiniCPM4-8B") == ["ERNIE-4.5-21B-A3B", "MiniCPM4-8B"]
     # control: a family word without a size is no model name here ("the MiniCPM team")
     assert models("the MiniCPM team and TinyLlama authors") == []
+
+
+def test_a_hardware_cell_without_its_memory_flags_or_vendor():
+    assert hardware_of("RTX 5090 32GB") == "NVIDIA GeForce RTX 5090"
+    assert hardware_of("RTX 3060 12GB") == "NVIDIA GeForce RTX 3060 12GB"  # sold as 8 GB and 12 GB
+    assert hardware_of("3x P40s `-sm row`") == "3x NVIDIA Tesla P40"
+    assert hardware_of("4090") == "NVIDIA GeForce RTX 4090"
+    assert hardware_of("L40S") == "NVIDIA L40S"  # a part, not a plural
+    assert hardware_of("RTX 3090 / RTX 4090") is None
+    assert hardware_of("4096") is None

@@ -198,7 +198,8 @@ def hardware_name(m: re.Match) -> str:
     elif g["ws"]:
         name = f"NVIDIA RTX {g['ws'].upper()}"
     elif g["dc"]:
-        dc = g["dc"].upper()
+        # "P40s", "3xP40s": the plural of the card, not a part (an "L40S" is one, its S upper case)
+        dc = (g["dc"][:-1] if g["dc"].endswith("s") and g["dc"][0] not in "Ll" else g["dc"]).upper()
         name = f"NVIDIA Tesla {dc}" if dc[0] in "PKMV" else f"NVIDIA {dc}"
         # the memory where the part comes in several sizes (A100 40/80GB, H100 80/94GB); a P40's 24GB
         # is its only size: a spec
@@ -322,10 +323,33 @@ _REMARK = re.compile(r"\s*[(（][^()（）]*[)）]\s*$")
 
 def hardware_of(cell: str) -> str | None:
     """The hardware a table cell names as a whole ("RTX 4090", "M3 Max", "RTX 5060 Ti (Blackwell,
-    2025)": a remark in parentheses after the name, ``_REMARK``, passed over), written with its
-    vendor (``hardware_name``); None when the cell is not one hardware name ("RTX 3090 / RTX 4090")."""
-    m = _HARDWARE.fullmatch(cell.strip()) or _HARDWARE.fullmatch(_REMARK.sub("", cell.strip()))
-    return hardware_name(m) if m else None
+    2025)": a remark in parentheses after the name, ``_REMARK``, passed over; its memory "RTX 5090
+    32GB" and inline code after it too, ``_CELL_TAIL``; a card by its number alone, "3090"), written
+    with its vendor (``hardware_name``); None when the cell is not one hardware name ("RTX 3090 /
+    RTX 4090")."""
+    text = cell.strip().strip("*_")
+    # what a hardware cell adds after the name: its memory ("RTX 5090 32GB", a spec), a flag of the
+    # run in inline code ("3xP40 `-sm row`")
+    bare = _CELL_TAIL.sub("", _REMARK.sub("", text)).strip()
+    for t in dict.fromkeys((text, _REMARK.sub("", text).strip(), bare)):
+        m = _HARDWARE.fullmatch(t)
+        if m:
+            name = hardware_name(m)
+            size = re.search(r"(\d{1,2})\s?GB", text[m.end() :] if t == bare else "", re.IGNORECASE)
+            if size and name.endswith(_SIZED_CARDS):  # "RTX 3060 12GB": the 12 GB card, not the 8 GB
+                name += f" {size.group(1)}GB"
+            return name
+    # a card by its number alone in a hardware column ("3090", "2x 4090"): as "the 3090" reads
+    m = _HARDWARE.search("the " + bare)
+    if m and m.start() == 4 and m.end() == len(bare) + 4:
+        return hardware_name(m)
+    return None
+
+
+#: consumer cards sold with two memory sizes: the size in a cell names which one ("RTX 3060 12GB")
+_SIZED_CARDS = ("RTX 3060", "RTX 3080", "RTX 4060 Ti", "RTX 5060 Ti", "RTX 2060")
+#: what follows a card's name in a table cell that is not part of it: its memory size, inline code
+_CELL_TAIL = re.compile(r"(?:\s*\(?\d{1,3}\s?GB\)?|\s*`[^`]*`)+\s*$", re.IGNORECASE)
 
 
 def without_remark(cell: str) -> str:
