@@ -201,3 +201,26 @@ def test_a_llama_cpp_build_number_with_no_engine_named_is_llama_cpp(tmp_path):
     assert _of(_drafted(text, tmp_path), "engine") == [(61.5, "llama.cpp")]
     text = "# Serve\n\nvLLM 0.8.1 on one H100: 61.5 tok/s.\n"
     assert _of(_drafted(text, tmp_path), "engine") == [(61.5, "vLLM")]
+
+
+def test_an_engine_with_its_version_in_parentheses_is_its_build(tmp_path):
+    cf = _drafted(
+        "# Two tools\n\nI tried LMstudio and Ollama.\n\n"
+        "- Ollama(Ver. 0.11.4) → 2.5 tokens / sec\n- LMstudio (v0.3.23) → 20.5 tokens / sec\n",
+        tmp_path,
+    )
+    got = [(c.value, _cond(cf, c).get("engine"), _cond(cf, c).get("build")) for c in cf.claims]
+    assert got == [(2.5, "Ollama", "0.11.4"), (20.5, "LM Studio", "v0.3.23")]
+
+
+def test_a_line_of_a_block_naming_its_engine_keeps_it_for_its_claim(tmp_path):
+    # one block of two lines (an HTML list is read so), each naming its engine before its number
+    text = (
+        "# Two tools\n\nI tried Ollama and LM Studio.\n\n"
+        "Ollama: about 2.5 tok/s\nLM Studio: about 20.5 tok/s\n"
+    )
+    got = [(c.value, _cond(cf, c).get("engine")) for cf in [_drafted(text, tmp_path)] for c in cf.claims]
+    assert got == [(2.5, "Ollama"), (20.5, "LM Studio")]
+    # control: a sentence comparing against another engine keeps the post's
+    text = "# llama.cpp b4000\n\nDecode ran at 45.5 t/s, 2x faster than on Ollama.\n"
+    assert _of(_drafted(text, tmp_path), "engine")[0] == (45.5, "llama.cpp")

@@ -77,9 +77,7 @@ _HEADING_ONLY = frozenset({"decoding"})
 _CLAUSE_WORDS = frozenset({"decoding", "flash_attn"})
 
 _K = r"(?P<n>\d+(?:\.\d+)?)\s?(?P<k>[kK])?"
-_ENGINE_WORDS = (
-    r"(?P<e>llama\.cpp|ik_llama\.cpp|vllm|sglang|ollama|mlx-lm|lm studio|exllamav2|tensorrt-llm|koboldcpp)"
-)
+_ENGINE_WORDS = r"(?P<e>llama\.cpp|ik_llama\.cpp|vllm|sglang|ollama|mlx-lm|lm[ -]?studio|exllamav2|tensorrt-llm|koboldcpp)"
 #: settings written in words: pattern -> condition path (the value from the groups, ``_setting``)
 _SETTINGS: list[tuple[re.Pattern, str]] = [
     (
@@ -165,7 +163,9 @@ _SETTINGS: list[tuple[re.Pattern, str]] = [
     (
         re.compile(
             # ASCII bounds: "使用Ollama 0.15.2在" (a CJK character is a word character)
-            rf"(?<![A-Za-z0-9_./-]){_ENGINE_WORDS}\s+(?:version\s+)?(?P<v>v?\d+\.\d+(?:\.\d+)*(?:\.post\d+)?)"
+            # "Ollama 0.5.7", "vLLM version 0.7.3", "Ollama(Ver. 0.11.4)", "LM Studio (v0.3.23)"
+            rf"(?<![A-Za-z0-9_./-]){_ENGINE_WORDS}(?:\s+|\s*\(\s*)(?:(?:version|ver\.?)\s*)?"
+            r"(?P<v>v?\d+\.\d+(?:\.\d+)*(?:\.post\d+)?)"
             r"(?![A-Za-z0-9_.])",
             re.I,
         ),
@@ -861,6 +861,16 @@ class Context:
                     # "with a draft model (--draft-max 16) it reached 141 t/s": the size of the
                     # sentence's drafting arm, not of the section (a settings line states no rate)
                     scope.local.add("block_max")
+            if block.kind == "text" and len(lines) > 1:
+                # a block of several lines each naming its own ("Ollama(Ver. 0.11.4) → 2~3 tokens /
+                # sec" over "LMstudio(Ver. 0.3.23) → 20 tokens / sec", a list read as one block):
+                # each line's one value for its own claims, where the block names several
+                for n, t in lines:
+                    said = [(k, v) for k, v in stated([(n, t)], "text") if k in _INHERITED]
+                    if said:
+                        own = Scope(n, n, 9)
+                        _add(own.body, said)
+                        scope.children.append(own)
             stack[-1].children.append(scope)
             for line, got in commands:
                 model = next((_key(v) for k, v in got if k == "model"), None)
@@ -900,6 +910,8 @@ class Context:
         held = sum(c.level == 7 for c in scope.children)
         for child in scope.children:
             self._close(child)
+            if child.level == 9:
+                continue  # a line's own names: its block states them already
             # a machine's section, and a command line's where its section has several, each for
             # itself; a section's one command line holds for all of it ("Command used:" below a table)
             apart = child.level == 7 and held > 1 or "hardware" in child.head
@@ -1121,8 +1133,9 @@ def fill(post: Post, entries: list, groups: list) -> None:
             # someone else's number ("people report 154 t/s on a 4090 with this technique"): their
             # machine and setup, not the post's; the decoding the post is about is theirs too
             around = {p: v for p, v in around.items() if p == "decoding"}
-        _fill(cond, around, lambda p, shared=shared: _has(shared, p))
         line = int(e.fields["source_line"])
+        _line_names(cond, post.line(line), str(e.fields.get("quote") or ""))
+        _fill(cond, around, lambda p, shared=shared: _has(shared, p))
         for path in _INHERITED:
             if isinstance(cond.get(path), str) and path in around and ctx.declared(line, path):
                 if not _names(post.line(line), path, cond[path]):
@@ -1156,6 +1169,35 @@ def fill(post: Post, entries: list, groups: list) -> None:
 #: conditions a drafted entry may carry from the prose above it rather than state on its own line
 #: (the drafter keeps a paragraph's machine, engine, build and backend for the paragraphs after it)
 _INHERITED = ("hardware", "engine", "build", "backend")
+
+
+def _line_names(cond: dict, line: str, quote: str) -> None:
+    """Give a claim the machine, engine, build or backend its own line names before its sentence
+    (``quote``) where it holds another, carried from an earlier paragraph: "Ollama(Ver. 0.11.4) →
+    2~3 tokens / sec" is Ollama's whatever the paragraph above named last.  Only where the line
+    names one value of the path and the sentence itself none ("45 t/s, 2x faster than Ollama" keeps
+    its own engine)."""
+    at = line.find(quote[:12].rstrip()) if quote.strip() else -1  # a sentence may run past its line
+    if at <= 0:
+        return
+    before, rest = line[:at], line[at:]
+    for path in _INHERITED:
+        own = cond.get(path)
+        if not isinstance(own, str):
+            continue
+        said = _distinct([v for p, v in _said(before) if p == path])
+        if len(said) == 1 and _key(said[0]) != _key(own) and not any(p == path for p, _ in _said(rest)):
+            cond[path] = said[0]
+
+
+def _said(text: str) -> list[tuple[str, object]]:
+    """The names and settings ``text`` states for ``_INHERITED`` paths (``mentions``, versions,
+    builds, backends)."""
+    found: list[tuple[str, object]] = [(m.path, m.value) for m in mentions(text)]
+    _settings(text, found)
+    _builds(text, found)
+    _backends(text, found)
+    return [(p, v) for p, v in found if p in _INHERITED]
 
 
 def _names(text: str, path: str, value: object) -> bool:

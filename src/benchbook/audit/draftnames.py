@@ -80,6 +80,8 @@ _ENGINES = {
     "mlx-lm": "MLX",
     "mlx": "MLX",
     "lm studio": "LM Studio",
+    "lmstudio": "LM Studio",
+    "lm-studio": "LM Studio",
     "exllamav2": "ExLlamaV2",
     "tensorrt-llm": "TensorRT-LLM",
     "koboldcpp": "KoboldCpp",
