@@ -77,7 +77,10 @@ _HEADING_ONLY = frozenset({"decoding"})
 _CLAUSE_WORDS = frozenset({"decoding", "flash_attn"})
 
 _K = r"(?P<n>\d+(?:\.\d+)?)\s?(?P<k>[kK])?"
-_ENGINE_WORDS = r"(?P<e>llama\.cpp|ik_llama\.cpp|vllm|sglang|ollama|mlx-lm|lm[ -]?studio|exllamav2|tensorrt-llm|koboldcpp)"
+_ENGINE_WORDS = (
+    r"(?P<e>llama\.cpp|ik_llama\.cpp|vllm|sglang|ollama|mlx-lm|lm[ -]?studio|exllamav2|"
+    r"tensorrt-llm|koboldcpp)"
+)
 #: settings written in words: pattern -> condition path (the value from the groups, ``_setting``)
 _SETTINGS: list[tuple[re.Pattern, str]] = [
     (
