@@ -224,3 +224,20 @@ def test_a_line_of_a_block_naming_its_engine_keeps_it_for_its_claim(tmp_path):
     # control: a sentence comparing against another engine keeps the post's
     text = "# llama.cpp b4000\n\nDecode ran at 45.5 t/s, 2x faster than on Ollama.\n"
     assert _of(_drafted(text, tmp_path), "engine")[0] == (45.5, "llama.cpp")
+
+
+def test_a_log_or_launch_script_states_the_context_size(tmp_path):
+    cf = _drafted(
+        "# Server\n\n```\nslot update_slots: id  0 | task 0 | new prompt, n_ctx_slot = 8192, n_keep = 0\n```\n\n"
+        "Decode ran at 33.5 t/s.\n",
+        tmp_path,
+    )
+    assert _of(cf, "ctx") == [(33.5, 8192)]
+    cf = _drafted(
+        "# Long\n\n```bash\nMAX_LEN=120000 bash serve.sh\n```\n\nDecode ran at 33.5 t/s.\n", tmp_path
+    )
+    assert _of(cf, "ctx") == [(33.5, 120000)]
+    cf = _drafted(
+        "# Long\n\n```bash\nMAX_TOKENS=512 bash serve.sh\n```\n\nDecode ran at 33.5 t/s.\n", tmp_path
+    )
+    assert _of(cf, "ctx") == [(33.5, None)]

@@ -96,6 +96,8 @@ _SETTINGS: list[tuple[re.Pattern, str]] = [
         ),
         "ctx",
     ),
+    # a launch script's setting of the model's length ("MAX_LEN=150000", "max_model_len: 32768")
+    (re.compile(rf"(?<![\w-])max[-_]?(?:model[-_]?)?len\s*[=:]\s*{_K}\b", re.I), "ctx"),
     # the context in Russian, Chinese, Japanese, Korean ("контекстом (4096 токенов)", "上下文 8192")
     (
         re.compile(
@@ -204,6 +206,10 @@ _REQUEST: list[tuple[re.Pattern, str]] = [
         ),
         "cap",
     ),
+    # a llama.cpp log's context size: "n_ctx_slot = 4096", "llama_context: n_ctx = 8192"
+    (re.compile(r"(?<![\w-])n_ctx(?:_slot|_per_seq)?\s*[=:]\s*(?P<n>\d{3,7})(?![\d.])"), "ctx"),
+    # a launch script's environment: "MAX_LEN=150000 bash start.sh", "max_model_len=32768"
+    (re.compile(r"(?<![\w-])max[-_]?(?:model[-_]?)?len\s*[=:]\s*(?P<n>\d{3,7})(?![\d.])", re.I), "ctx"),
     # a run's record of its build: "vllm_commit": "5cbc982", commit=5cbc982
     (
         re.compile(r"(?<![\w-])(?:\w+_)?commit[\\\"']*\s*[:=]\s*[\\\"']*(?P<n>[0-9a-f]{7,40})(?![\w.])"),
@@ -346,6 +352,8 @@ def _stated(
             for r in pat.finditer(text):
                 if what == "cap":
                     out.append(("cap", int(r.group("n"))))
+                elif what == "ctx":
+                    out.append(("ctx", int(r.group("n"))))
                 elif what == "build":
                     out.append(("build", r.group("n")))
                 elif float(r.group("n")) <= 2:
