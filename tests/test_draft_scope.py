@@ -228,7 +228,7 @@ def test_a_line_of_a_block_naming_its_engine_keeps_it_for_its_claim(tmp_path):
 
 def test_a_log_or_launch_script_states_the_context_size(tmp_path):
     cf = _drafted(
-        "# Server\n\n```\nslot update_slots: id  0 | task 0 | new prompt, n_ctx_slot = 8192, n_keep = 0\n```\n\n"
+        "# Server\n\n```\nslot update_slots: id  0 | new prompt, n_ctx_slot = 8192, n_keep = 0\n```\n\n"
         "Decode ran at 33.5 t/s.\n",
         tmp_path,
     )
