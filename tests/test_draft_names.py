@@ -344,3 +344,15 @@ def test_a_hardware_cell_without_its_memory_flags_or_vendor():
     assert hardware_of("L40S") == "NVIDIA L40S"  # a part, not a plural
     assert hardware_of("RTX 3090 / RTX 4090") is None
     assert hardware_of("4096") is None
+
+
+def test_engines_fewer_posts_run_and_a_projects_tool_that_is_no_engine():
+    assert [m.value for m in mentions("MLC LLM beat mistral.rs and Rapid-MLX")] == [
+        "MLC LLM",
+        "mistral.rs",
+        "Rapid-MLX",
+    ]
+    assert [
+        m.value for m in mentions("served by llama.cpp, measured with vLLM's `benchmark_serving.py`")
+    ] == ["llama.cpp"]
+    assert [m.value for m in mentions("vLLM's throughput was higher")] == ["vLLM"]

@@ -85,6 +85,12 @@ _ENGINES = {
     "exllamav2": "ExLlamaV2",
     "tensorrt-llm": "TensorRT-LLM",
     "koboldcpp": "KoboldCpp",
+    # engines fewer posts run, as their projects spell them
+    "mlc llm": "MLC LLM",
+    "mlc-llm": "MLC LLM",
+    "mistral.rs": "mistral.rs",
+    "rapid-mlx": "Rapid-MLX",
+    "omlx": "oMLX",
 }
 _ENGINE = re.compile(
     # after a "/": a repository of the engine's name ("vllm-project/vllm", "ggml-org/llama.cpp")
@@ -216,6 +222,13 @@ def hardware_name(m: re.Match) -> str:
     return count + name
 
 
+#: what follows an engine's name when the words are about a tool of its project ("vLLM's
+#: `benchmark_serving.py`", "SGLang's bench_serving script", "llama.cpp's benchmark tool")
+_TOOL_OF = re.compile(
+    r"['’]s\s+(?:own\s+)?`?[\w./-]*(?:bench\w*|\.py\b|script|tool|client|dataset)", re.IGNORECASE
+)
+
+
 def mentions(text: str) -> list[Mention]:
     """The conditions ``text`` names (module doc), in order of where they are."""
     return list(_mentions(text))
@@ -229,6 +242,8 @@ def _mentions(text: str) -> tuple[Mention, ...]:
     for m in _HARDWARE.finditer(text):
         out.append(Mention(m.start(), "hardware", hardware_name(m), m.end()))
     for m in _ENGINE.finditer(text):
+        if _TOOL_OF.match(text, m.end()):
+            continue  # "vLLM's `benchmark_serving.py`": a client the project ships, not the engine run
         out.append(Mention(m.start(), "engine", _ENGINES[m.group(1).lower()]))
     for m in _BUILD.finditer(text):
         build = next(g for g in m.groups() if g)
