@@ -241,3 +241,18 @@ def test_a_log_or_launch_script_states_the_context_size(tmp_path):
         "# Long\n\n```bash\nMAX_TOKENS=512 bash serve.sh\n```\n\nDecode ran at 33.5 t/s.\n", tmp_path
     )
     assert _of(cf, "ctx") == [(33.5, None)]
+
+
+def test_target_kv_num_gpu_and_fa_abbreviated_are_settings(tmp_path):
+    cf = _drafted("# Fix\n\nMTP cap 6, q8 target KV, f16 draft KV.\n\n- Wiki prompt: 18.5 tok/s\n", tmp_path)
+    assert [(c.value, _cond(cf, c).get("type_k"), _cond(cf, c).get("type_v")) for c in cf.claims] == [
+        (18.5, "q8", "q8")
+    ]
+    cf = _drafted(
+        "# Offload\n\nnum_gpu 0:\neval rate 14.5 tok/s\n\nnum_gpu 99:\neval rate 36.5 tok/s\n", tmp_path
+    )
+    assert _of(cf, "offload") == [(14.5, {"n_gpu_layers": 0}), (36.5, {"n_gpu_layers": 99})]
+    cf = _drafted("# Run\n\nDecode ran at 33.5 t/s w/o FA and 35.5 t/s with FA.\n", tmp_path)
+    assert _of(cf, "flash_attn") == [(33.5, False), (35.5, True)]
+    cf = _drafted("# Run\n\nThe FA team said decode ran at 33.5 t/s.\n", tmp_path)
+    assert _of(cf, "flash_attn") == [(33.5, None)]

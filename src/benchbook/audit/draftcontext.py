@@ -108,8 +108,9 @@ _SETTINGS: list[tuple[re.Pattern, str]] = [
     ),
     (
         re.compile(
-            r"(?<![\w.])(?P<t>q4_0|q4_1|q5_0|q5_1|q8_0|iq4_nl|f16|bf16|fp8(?:[_ ]e4m3|[_ ]e5m2)?|turbo\d)"
-            r"\s+(?:K/V|KV|kv)(?:[ -]cache)?\b",
+            # "q4_0 KV", "q8 target KV" (the target model's; "f16 draft KV" is the draft's: none)
+            r"(?<![\w.])(?P<t>q4_0|q4_1|q5_0|q5_1|q8_0|q8|q4|iq4_nl|f16|bf16|fp8(?:[_ ]e4m3|[_ ]e5m2)?|turbo\d)"
+            r"\s+(?:(?:target|main)\s+)?(?:K/V|KV|kv)(?:[ -]cache)?\b",
             re.I,
         ),
         "kv",
@@ -149,6 +150,8 @@ _SETTINGS: list[tuple[re.Pattern, str]] = [
         "generated",
     ),
     (re.compile(r"(?<![\w-])(?:--parallel|-np)[ =](?P<n>\d+)\b"), "concurrency"),
+    # Ollama's layers on the GPU: "num_gpu 99", "num_gpu: 0", "\"num_gpu\": 40"
+    (re.compile(r"(?<![\w-])num_gpu[\"']?\s*[:=]?\s*(?P<n>\d{1,3})(?![\w.])"), "layers"),
     # a draft size in words: "n-max 3", "n_max=6", "draft-max: 8", "num_speculative_tokens=5",
     # "num spec tokens=1", "num_steps=8", "k=4", "MTP n=4", "draft 5 tokens", "5 draft tokens" (not
     # one of a list: "4, 5 and 6 draft tokens" names no one size)
@@ -309,6 +312,8 @@ def _settings(text: str, out: list[tuple[str, object]]) -> None:
                 out.append(("sampling", "greedy"))
             elif kind == "concurrency":
                 out.append(("concurrency", int(m.group("n"))))
+            elif kind == "layers":
+                out.append(("offload.n_gpu_layers", int(m.group("n"))))
             elif kind == "single":
                 out.append(("concurrency", 1))
             elif kind == "version":

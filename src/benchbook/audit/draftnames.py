@@ -133,7 +133,9 @@ _QUANT_WORD = re.compile(
 )
 _BACKEND = re.compile(r"(?<![\w-])(CUDA|Vulkan|Metal|ROCm|SYCL|OpenCL)(?![\w-])", re.ASCII)
 _FA = re.compile(
-    r"(?<![\w-])(?:-fa|--flash-attn|flash[ -]attention)\s*(?:=|:)?\s*(?P<w>on|off|1|0|enabled|disabled)\b",
+    r"(?<![\w-])(?:-fa|--flash-attn|flash[ -]attention)\s*(?:=|:)?\s*(?P<w>on|off|1|0|enabled|disabled)\b"
+    # "w/o FA", "without FA", "no flash attention", "with FA" (FA in capitals: the abbreviation)
+    r"|(?<![\w/-])(?P<p>w/o|without|no|with)\s+(?:(?-i:FA)|flash[ -]?attention)(?![\w-])",
     re.IGNORECASE,
 )
 #: a phrase naming the decoding: plain ("without draft", "MTP off"), self-speculative ("MTP") or
@@ -270,7 +272,8 @@ def _mentions(text: str) -> tuple[Mention, ...]:
     for m in _BACKEND.finditer(text):
         out.append(Mention(m.start(), "backend", m.group(1) if m.group(1) != "ROCm" else "ROCm"))
     for m in _FA.finditer(text):
-        out.append(Mention(m.start(), "flash_attn", m.group("w").lower() in ("on", "1", "enabled")))
+        on = m.group("p").lower() == "with" if m.group("p") else m.group("w").lower() in ("on", "1", "enabled")
+        out.append(Mention(m.start(), "flash_attn", on))
     for m in DECODING_PHRASE.finditer(text):
         word = "plain" if m.group("plain") else "draft-self" if m.group("self") else "speculative"
         if word == "plain" and _OTHER_SIDE.search(text, max(0, m.start() - 24), m.start()):
