@@ -272,7 +272,8 @@ def _mentions(text: str) -> tuple[Mention, ...]:
     for m in _BACKEND.finditer(text):
         out.append(Mention(m.start(), "backend", m.group(1) if m.group(1) != "ROCm" else "ROCm"))
     for m in _FA.finditer(text):
-        on = m.group("p").lower() == "with" if m.group("p") else m.group("w").lower() in ("on", "1", "enabled")
+        word = (m.group("p") or m.group("w")).lower()
+        on = word == "with" if m.group("p") else word in ("on", "1", "enabled")
         out.append(Mention(m.start(), "flash_attn", on))
     for m in DECODING_PHRASE.finditer(text):
         word = "plain" if m.group("plain") else "draft-self" if m.group("self") else "speculative"
