@@ -256,3 +256,14 @@ def test_target_kv_num_gpu_and_fa_abbreviated_are_settings(tmp_path):
     assert _of(cf, "flash_attn") == [(33.5, False), (35.5, True)]
     cf = _drafted("# Run\n\nThe FA team said decode ran at 33.5 t/s.\n", tmp_path)
     assert _of(cf, "flash_attn") == [(33.5, None)]
+
+
+def test_a_setup_line_about_a_device_left_out_declares_nothing(tmp_path):
+    text = (
+        "# Rerun\n\nAll six RTX 3090 pairs pass.\n\nDecode ran at 71.5 tok/s.\n\n"
+        "## Hardware and software\n\n- Compute GPUs: 4× RTX 3090\n"
+        "- Display GPU: RTX 4060, excluded from compute\n"
+    )
+    assert _of(_drafted(text, tmp_path), "hardware") == [(71.5, "4x NVIDIA GeForce RTX 3090")]
+    text = "# Rerun\n\nDecode ran at 71.5 tok/s.\n\n## Hardware\n\n- GPU: 4× RTX 3090\n- GPU: RTX 4060\n"
+    assert _of(_drafted(text, tmp_path), "hardware") == [(71.5, None)]

@@ -545,7 +545,7 @@ def _key(v: object) -> object:
 #: setup as a whole ("Hardware:", "**GPU**:", "Test rig:", "Environment:", "llama.cpp version:", "All
 #: tests on:", "All benchmarks:", 硬件：, 测试环境：, 検証環境：, Оборудование:, 환경:)
 _DECLARATION_LABEL = (
-    r"(?:(?:my|our|the|test(?:ing)?|benchmark)\s+)?(?:hardware|gpus?|cpu|system|set-?up|rig|machine|"
+    r"(?:(?:my|our|the|test(?:ing)?|benchmark|compute|host|inference)\s+)?(?:hardware|gpus?|cpu|system|set-?up|rig|machine|"
     r"environment|env|platform|build|engine|inference\s+engine|backend|runtime|software|"
     r"config(?:uration)?|device|specs?|host|test\s?bed|(?:[\w.]+\s+)?version)"
     r"|all\s+(?:tests?|benchmarks?|runs?|numbers|results|measurements)(?:\s+(?:were\s+)?(?:run|done|made))?"
@@ -655,8 +655,16 @@ _IK_TOOL = re.compile(r"(?<![\w-])(?:llama-)?sweep[- ]bench\b|\bN_KV\s*\|\s*T_PP
 def declaration(text: str) -> bool:
     """Whether a line declares the setup under its label (``_DECLARATION``: "Hardware: RTX 3090",
     "- **Engine**: llama.cpp b4000", "All tests on: RTX 5080, llama.cpp b9204", "硬件：RTX 4090"); a
-    sentence that names a machine in passing ("if you have a 12 GB card") is none."""
-    return _DECLARATION.match(text) is not None
+    sentence that names a machine in passing ("if you have a 12 GB card") is none, and so is a line
+    about a device the runs leave out (``_NOT_USED``: "Non-compute GPU: …, excluded")."""
+    return _DECLARATION.match(text) is not None and not _NOT_USED.search(text)
+
+
+#: a setup line about a device the runs do not use ("Non-compute GPU: …, excluded from compute",
+#: "Display GPU: …", "unused")
+_NOT_USED = re.compile(
+    r"\bnon-?(?:compute|inference)\b|\bexcluded\b|\bunused\b|\bnot used\b|\bdisplay\b", re.I
+)
 
 
 #: flash attention named as a feature the setup uses ("llama.cpp (FlashAttention + CUDA Graph)",
@@ -861,10 +869,11 @@ class Context:
                     # "Here's the regular llama.cpp results:" over the pasted output: its setting
                     lead_commands, lead = _stated(prev.lines, "text", heading=True)
                     _add(scope.head, [*(x for _, got in lead_commands for x in got), *lead])
-                if stack[-1].setup:
+                if stack[-1].setup and block.kind == "text":
+                    used = [(n, t) for n, t in lines if not _NOT_USED.search(t)]
+                    _add(scope.declared, [*stated(used, "text"), *_features(" ".join(t for _, t in used))])
+                elif stack[-1].setup:
                     _add(scope.declared, names)
-                    if block.kind == "text":
-                        _add(scope.declared, _features(" ".join(t for _, t in lines)))
                 elif block.kind == "text":
                     # "a sweep-bench with this PR": the pull request the post ran
                     _add(scope.declared, _tested_pr(" ".join(t for _, t in lines), title_text))
