@@ -267,3 +267,22 @@ def test_a_setup_line_about_a_device_left_out_declares_nothing(tmp_path):
     assert _of(_drafted(text, tmp_path), "hardware") == [(71.5, "4x NVIDIA GeForce RTX 3090")]
     text = "# Rerun\n\nDecode ran at 71.5 tok/s.\n\n## Hardware\n\n- GPU: 4× RTX 3090\n- GPU: RTX 4060\n"
     assert _of(_drafted(text, tmp_path), "hardware") == [(71.5, None)]
+
+
+_RUNS = (
+    "Baseline:\n\n```\nllama-server -m Qwen3-8B-Q4_K_M.gguf\n```\n\nIt ran at 40.5 t/s.\n\n"
+    "With a draft:\n\n```\nllama-server -m Qwen3-8B-Q4_K_M.gguf -md Qwen3-0.6B-Q8_0.gguf --draft-max 8\n```\n\n"
+    "It ran at 61.5 t/s.\n"
+)
+
+
+def test_common_flags_hold_for_every_run_below(tmp_path):
+    cf = _drafted(
+        f"# Spec test\n\nCommon flags:\n\n```\nllama-server -fa on -c 32768\n```\n\n{_RUNS}", tmp_path
+    )
+    assert [(c.value, _cond(cf, c).get("ctx"), _cond(cf, c).get("flash_attn")) for c in cf.claims] == [
+        (40.5, 32768, True),
+        (61.5, 32768, True),
+    ]
+    cf = _drafted(f"# Spec test\n\nOne try:\n\n```\nllama-server -fa on -c 32768\n```\n\n{_RUNS}", tmp_path)
+    assert [(c.value, _cond(cf, c).get("ctx")) for c in cf.claims] == [(40.5, None), (61.5, None)]

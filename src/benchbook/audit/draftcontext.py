@@ -480,6 +480,8 @@ class Scope:
     setup: bool = False
     #: an issue form's "Name and Version" section (``_VERSION_HEADING``): its text is the build
     version: bool = False
+    #: a command line stating the settings every run shares (``_COMMON``)
+    common: bool = False
 
     def value(self, path: str) -> tuple[bool, object]:
         """Whether the scope decides ``path`` and the value it gives (None: several named)."""
@@ -650,6 +652,16 @@ def _tested_pr(text: str, title: str) -> list[tuple[str, object]]:
 
 #: llama-sweep-bench, the tool only ik_llama.cpp ships (its table's "N_KV | T_PP s" columns too)
 _IK_TOOL = re.compile(r"(?<![\w-])(?:llama-)?sweep[- ]bench\b|\bN_KV\s*\|\s*T_PP\b", re.IGNORECASE)
+
+
+#: the words over a command line that every run shares ("Common flags:", "Shared args", "for all
+#: runs", "every test used", "base command")
+_COMMON = re.compile(
+    r"\b(?:common|shared)\s+(?:flags|args|arguments|options|settings|command|params|parameters)\b"
+    r"|\b(?:all|every)\s+(?:runs?|tests?|benchmarks?|configs?|arms)\s+(?:use[ds]?|share[ds]?)?"
+    r"|\bbase\s+(?:command|flags|args)\b",
+    re.IGNORECASE,
+)
 
 
 def declaration(text: str) -> bool:
@@ -909,6 +921,14 @@ class Context:
                     stack.pop()
                 held = Scope(line, line, 7)
                 _add(held.head, got)
+                lead = (
+                    " ".join(t for _, t in blocks[i - 1].lines) if i and blocks[i - 1].kind == "text" else ""
+                )
+                if _COMMON.search(post.line(line)) or block.kind != "text" and _COMMON.search(lead):
+                    # "Common flags (all runs):" over a command: the settings of every section below,
+                    # whatever command lines the sections add
+                    _add(held.declared, got)
+                    held.common = True
                 stack[-1].children.append(held)
                 stack.append(held)
         self._close(self.root)
@@ -940,7 +960,7 @@ class Context:
                 continue  # a line's own names: its block states them already
             # a machine's section, and a command line's where its section has several, each for
             # itself; a section's one command line holds for all of it ("Command used:" below a table)
-            apart = child.level == 7 and held > 1 or "hardware" in child.head
+            apart = child.level == 7 and held > 1 and not child.common or "hardware" in child.head
             for path, values in (*child.head.items(), *child.body.items()):
                 if path in _HEADING_ONLY or path in child.local:
                     continue  # a section's decoding is its own: "### With MTP" is one arm of the post
