@@ -271,7 +271,7 @@ def test_a_setup_line_about_a_device_left_out_declares_nothing(tmp_path):
 
 _RUNS = (
     "Baseline:\n\n```\nllama-server -m Qwen3-8B-Q4_K_M.gguf\n```\n\nIt ran at 40.5 t/s.\n\n"
-    "With a draft:\n\n```\nllama-server -m Qwen3-8B-Q4_K_M.gguf -md Qwen3-0.6B-Q8_0.gguf --draft-max 8\n```\n\n"
+    "With a draft:\n\n```\nllama-server -m Qwen3-8B-Q4_K_M.gguf -md Qwen3-0.6B-Q8_0.gguf\n```\n\n"
     "It ran at 61.5 t/s.\n"
 )
 
