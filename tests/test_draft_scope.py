@@ -286,3 +286,16 @@ def test_common_flags_hold_for_every_run_below(tmp_path):
     ]
     cf = _drafted(f"# Spec test\n\nOne try:\n\n```\nllama-server -fa on -c 32768\n```\n\n{_RUNS}", tmp_path)
     assert [(c.value, _cond(cf, c).get("ctx")) for c in cf.claims] == [(40.5, None), (61.5, None)]
+
+
+def test_a_quoted_paragraphs_machine_is_not_the_posts(tmp_path):
+    text = (
+        "# Spec decoding\n\n> I tried it with my RTX 3090 and it helped.\n\n"
+        "Here are my results on a W7900: 51.5 tok/s with the draft.\n\nAnd 35.5 tok/s without it.\n"
+    )
+    assert _of(_drafted(text, tmp_path), "hardware") == [
+        (51.5, "AMD Radeon Pro W7900"),
+        (35.5, "AMD Radeon Pro W7900"),
+    ]
+    text = "# Spec decoding\n\nI tried it with my RTX 3090.\n\nIt ran at 35.5 tok/s.\n"
+    assert _of(_drafted(text, tmp_path), "hardware") == [(35.5, "NVIDIA GeForce RTX 3090")]

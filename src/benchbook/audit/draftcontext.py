@@ -876,6 +876,8 @@ class Context:
             else:
                 commands, names = _stated(lines, block.kind)
                 _add(scope.body, names)
+                if block.kind == "text" and all(post.line(n).startswith(">") for n, _ in lines):
+                    scope.local.update(_INHERITED)  # a quote's machine and engine are its author's
                 prev = blocks[i - 1] if i else None
                 if block.kind == "code" and prev is not None and _lead_in(prev):
                     # "Here's the regular llama.cpp results:" over the pasted output: its setting

@@ -39,7 +39,7 @@ _NV = r"(?:NVIDIA\s+)?(?:GeForce\s+)?"
 _HARDWARE = re.compile(
     # every name starts with one of these (a count, a vendor, a product line, a Mac): the other
     # positions are passed over at once
-    r"(?=[\dABDGHILMNPRSTVabdghilmnprstv])(?<![A-Za-z0-9_-])(?:(?P<count>[2-8])\s?[x×]\s*)?(?:"
+    r"(?=[\dABDGHILMNPRSTVWabdghilmnprstvw])(?<![A-Za-z0-9_-])(?:(?P<count>[2-8])\s?[x×]\s*)?(?:"
     rf"{_NV}(?P<rtx>RTX|GTX)\s?(?P<rtxn>(?:PRO\s)?A?\d{{3,4}})(?:\s?(?P<rtxs>Ti|SUPER|Super)\b)?"
     r"(?:\s(?P<mobile>Mobile|Laptop(?:\sGPU)?|Max-Q)\b)?"
     r"|(?:AMD\s+)?Radeon\s(?P<igpu>\d{3,4}[MS])\b"
@@ -47,6 +47,7 @@ _HARDWARE = re.compile(
     # ("RTX 4070 Super + Ryzen 7 9700X": the GPU is the machine that is measured)
     r"|(?:AMD\s+)?Ryzen\s(?P<ryzen>AI\sMax\+?\s\d{3})(?![\w+-])"
     r"|(?:Intel\s+)?Arc\s(?P<arc>[AB]\d{3}M?)\b"
+    r"|(?:AMD\s+)?(?:Radeon\s+)?(?:Pro\s+)?(?P<wpro>W[5-7][89]00)(?![\w-])"  # workstation: "W7900"
     r"|(?:AMD\s+)?(?:Radeon\s+)?RX\s?(?P<rxn>\d{4})(?:\s?(?P<rxs>XTX|XT|GRE)\b)?"
     r"|(?P<mac>Mac\s?mini|Mac\s?Studio|MacBook\s(?:Air|Pro)|MacBook|iMac|Mac\sPro)\s(?:\([^)]*\)\s)?"
     r"(?P<mm>M[1-5])(?:\s(?P<mms>Pro|Max|Ultra)\b)?(?![\w-])"
@@ -194,6 +195,8 @@ def hardware_name(m: re.Match) -> str:
         name = "AMD Ryzen " + re.sub(r"\s+", " ", g["ryzen"])
     elif g["arc"]:
         name = f"Intel Arc {g['arc'].upper()}"
+    elif g["wpro"]:
+        name = f"AMD Radeon Pro {g['wpro'].upper()}"
     elif g["rxn"]:
         name = f"AMD Radeon RX {g['rxn']}" + (f" {g['rxs'].upper()}" if g["rxs"] else "")
     elif g.get("mm") or g.get("cm"):  # "Mac mini M4", "M2 Mac Mini": the chip, the machine beside it
