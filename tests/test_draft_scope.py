@@ -299,3 +299,22 @@ def test_a_quoted_paragraphs_machine_is_not_the_posts(tmp_path):
     ]
     text = "# Spec decoding\n\nI tried it with my RTX 3090.\n\nIt ran at 35.5 tok/s.\n"
     assert _of(_drafted(text, tmp_path), "hardware") == [(35.5, "NVIDIA GeForce RTX 3090")]
+
+
+def test_a_version_label_line_holds_for_the_lines_below_it(tmp_path):
+    text = (
+        "# Slower since 0.9.1 (ollama)\n\nOn my nVidia 3090.\n\n"
+        "**0.9.1:**\neval count:           74 token(s)\neval rate:            **13.5 tokens/s**\n\n"
+        "**0.9.0:**\neval count:           63 token(s)\neval rate:            **36.5 tokens/s**\n"
+    )
+    cf = _drafted(text, tmp_path)
+    got = [(c.value, _cond(cf, c).get("build"), _cond(cf, c).get("hardware")) for c in cf.claims]
+    assert got == [(74, "0.9.1", "NVIDIA GeForce RTX 3090"), (63, "0.9.0", "NVIDIA GeForce RTX 3090")]
+
+
+def test_exllama_and_its_sequence_length(tmp_path):
+    text = "# ExLlama on a 3060\n\n```\n -- Sequence length: 2048\n ** Speed: 35.5 tokens/second\n```\n"
+    cf = _drafted(text, tmp_path)
+    assert [(c.value, _cond(cf, c).get("engine"), _cond(cf, c).get("ctx")) for c in cf.claims] == [
+        (35.5, "ExLlama", 2048)
+    ]

@@ -212,6 +212,8 @@ _REQUEST: list[tuple[re.Pattern, str]] = [
     ),
     # a llama.cpp log's context size: "n_ctx_slot = 4096", "llama_context: n_ctx = 8192"
     (re.compile(r"(?<![\w-])n_ctx(?:_slot|_per_seq)?\s*[=:]\s*(?P<n>\d{3,7})(?![\d.])"), "ctx"),
+    # ExLlama's report of its context: "-- Sequence length: 2048"
+    (re.compile(r"\bsequence\s+length\s*[:=]\s*(?P<n>\d{3,7})(?![\d.])", re.I), "ctx"),
     # a launch script's environment: "MAX_LEN=150000 bash start.sh", "max_model_len=32768"
     (re.compile(r"(?<![\w-])max[-_]?(?:model[-_]?)?len\s*[=:]\s*(?P<n>\d{3,7})(?![\d.])", re.I), "ctx"),
     # a run's record of its build: "vllm_commit": "5cbc982", commit=5cbc982
@@ -779,6 +781,23 @@ def _measures(lines: list[tuple[int, str]]) -> bool:
     return any(n.unit for n in numbers(" ".join(t for _, t in lines)))
 
 
+#: a line that is a version alone, as a label of the lines below it ("0.7.0:", "**v0.6.8:**")
+_VERSION_LABEL = re.compile(r"\W*(?P<v>v?\d+\.\d+(?:\.\d+)*)\W*[:：]\W*")
+
+
+def _label_line(text: str) -> list[tuple[str, object]]:
+    """What a label line states for the lines below it: a short line ending in a colon ("0.7.0:"
+    -> build 0.7.0, "num_gpu 99:", "RTX 4090:"), the settings ``stated`` reads in it; empty for any
+    other line."""
+    t = text.strip().rstrip("*_ ")
+    if not t.endswith((":", "：")) or len(t) > 60:
+        return []
+    m = _VERSION_LABEL.fullmatch(text.strip())
+    if m:
+        return [("build", m.group("v"))]
+    return [(k, v) for k, v in stated([(0, t)], "text") if k in CARRIED and k != "decoding"]
+
+
 def _lead_in(block: Block) -> bool:
     """Whether a block right before a code block introduces it: a paragraph of at most three lines
     ending in a colon ("For comparison, here's the llama.cpp run with the smaller quant:"); its
@@ -876,6 +895,8 @@ class Context:
                 else:
                     _add(scope.weak, [*(x for _, got in commands for x in got), *names])  # each cell a row's
                 commands = []
+                if block.lines:  # "**0.7.0:**" over the key/value lines of its run
+                    _add(scope.head, _label_line(block.lines[0][1].strip("*_ ")))
                 prev = blocks[i - 1] if i else None
                 if prev is not None and _caption(prev):
                     caption_commands, caption = _stated(prev.lines, "text", heading=True)
@@ -916,13 +937,25 @@ class Context:
             if block.kind == "text" and len(lines) > 1:
                 # a block of several lines each naming its own ("Ollama(Ver. 0.11.4) → 2~3 tokens /
                 # sec" over "LMstudio(Ver. 0.3.23) → 20 tokens / sec", a list read as one block):
-                # each line's one value for its own claims, where the block names several
+                # each line's one value for its own claims, where the block names several; a label
+                # line ("0.7.0:", "num_gpu 99:") for the lines below it, up to the next label
+                last_line = max(n for n, _ in lines)
+                labels = [(n, got) for n, t in lines if (got := _label_line(t))]
+                spans = [
+                    (n, (labels[k + 1][0] - 1) if k + 1 < len(labels) else last_line, got)
+                    for k, (n, got) in enumerate(labels)
+                ]
                 for n, t in lines:
                     said = [(k, v) for k, v in stated([(n, t)], "text") if k in _INHERITED]
-                    if said:
+                    span = next((sp for sp in spans if sp[0] <= n <= sp[1]), None)
+                    if span is not None and n == span[0]:
+                        own = Scope(n, span[1], 9)
+                        _add(own.body, span[2])
+                        scope.children.append(own)
+                    elif said:
                         own = Scope(n, n, 9)
                         _add(own.body, said)
-                        scope.children.append(own)
+                        (scope.children[-1] if span is not None else scope).children.append(own)
             stack[-1].children.append(scope)
             for line, got in commands:
                 model = next((_key(v) for k, v in got if k == "model"), None)

@@ -65,7 +65,7 @@ _HARDWARE = re.compile(
     r"(?:[\s-](?P<dcform2>PCIe|SXM\d?|NVL))?(?![\w-])"
     r"|(?:AMD\s+)?(?:Instinct\s+)?(?P<mi>MI\d{3}X?)\b"
     r"|(?P<spark>DGX Spark|Strix Halo)"
-    r"|(?:(?<=\bmy\s)|(?<=\bthe\s)|(?<=\ba\s)|(?<=\btwo\s)|(?<=\bdual\s)|(?<=\bon\s)|(?<=\d[x×]\s)|(?<=\d[x×]))"
+    r"|(?:(?<=\bmy\s)|(?<=\bnvidia\s)|(?<=\bthe\s)|(?<=\ba\s)|(?<=\btwo\s)|(?<=\bdual\s)|(?<=\bon\s)|(?<=\d[x×]\s)|(?<=\d[x×]))"
     # not a decimal or a percentage ("4090.5", "4090%"); a full stop ends the sentence ("on a 4090.")
     r"(?P<bare>[1-5]0[5-9]0)(?:\s?(?P<bares>Ti|Super)\b)?(?![\w%-]|\.\d)"
     r")",
@@ -90,6 +90,7 @@ _ENGINES = {
     "mlc llm": "MLC LLM",
     "mlc-llm": "MLC LLM",
     "mistral.rs": "mistral.rs",
+    "exllama": "ExLlama",
     "rapid-mlx": "Rapid-MLX",
     "omlx": "oMLX",
 }
