@@ -318,3 +318,17 @@ def test_exllama_and_its_sequence_length(tmp_path):
     assert [(c.value, _cond(cf, c).get("engine"), _cond(cf, c).get("ctx")) for c in cf.claims] == [
         (35.5, "ExLlama", 2048)
     ]
+
+
+def test_a_cpu_column_names_each_rows_cpu_and_its_backend(tmp_path):
+    text = (
+        "# CPU test (GPU for reference elsewhere)\n\n| CPU型号 | 生成速度 (TPS) |\n|---|---|\n"
+        "| Intel i7-12700K | 6.8 |\n| AMD Ryzen 9 5950X | 7.2 |\n"
+    )
+    cf = _drafted(text, tmp_path)
+    got = [(c.value, _cond(cf, c).get("hardware"), _cond(cf, c).get("backend")) for c in cf.claims]
+    assert got == [(6.8, "Intel Core i7-12700K", "CPU"), (7.2, "AMD Ryzen 9 5950X", "CPU")]
+    text = "# GPUs\n\n| GPU | TPS |\n|---|---|\n| RTX 3090 | 66.5 |\n"
+    cf = _drafted(text, tmp_path)
+    got = [(c.value, _cond(cf, c).get("hardware"), _cond(cf, c).get("backend")) for c in cf.claims]
+    assert got == [(66.5, "NVIDIA GeForce RTX 3090", None)]

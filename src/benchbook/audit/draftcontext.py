@@ -38,7 +38,15 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from .draftcommand import command_lines, conditions_of, put_path
-from .draftnames import DECODING_PHRASE, MODEL_FAMILIES, builds_engine, heading_engine, mentions
+from .draftnames import (
+    CPU,
+    DECODING_PHRASE,
+    MODEL_FAMILIES,
+    builds_engine,
+    cpu_name,
+    heading_engine,
+    mentions,
+)
 from .draftprose import numbers
 from .post import Block, Post
 
@@ -587,34 +595,10 @@ def _version_named(lines: list[tuple[int, str]]) -> list[tuple[str, object]]:
     return out
 
 
-#: a desktop or server CPU by its model ("Ryzen 9 7950X", "Ryzen-7950X", "Core i7-7700", "Xeon Gold
-#: 6338", "EPYC 9654"); ``draftnames`` leaves them out, a CPU beside a GPU being no machine measured
-_CPU = re.compile(
-    r"(?<![\w-])(?:AMD\s+)?Ryzen[\s-](?:(?P<tier>[3579])\s)?(?P<ryzen>\d{4}(?:X3D|X|G|F)?)(?![\w-])"
-    r"|(?<![\w-])(?:Intel\s+)?Core\s+(?P<core>i[3579]-\d{4,5}[A-Z]{0,2})(?![\w-])"
-    r"|(?<![\w-])(?:Intel\s+)?Xeon\s+(?P<xeon>(?:Gold|Silver|Platinum|Bronze|[EW]\d?-?)\s?\d{4}\w*)"
-    r"|(?<![\w-])(?:AMD\s+)?EPYC\s+(?P<epyc>\d{4}\w*)",
-    re.IGNORECASE,
-)
 #: a word of a GPU or its backends: a post with none ran on the CPU
 _GPU_WORD = re.compile(
     r"GPU|CUDA|Metal|Vulkan|ROCm|HIP\b|SYCL|OpenCL|显卡|顯卡|グラボ|видеокарт", re.IGNORECASE
 )
-
-
-def cpu_name(m: re.Match) -> str:
-    """A ``_CPU`` match as the vendor's full name: "Ryzen-7950X" -> "AMD Ryzen 9 7950X" (the tier
-    from the model's second digit when not written: 9 -> Ryzen 9, 8/7 -> 7, 6/5 -> 5, else 3),
-    "Core i7-7700" -> "Intel Core i7-7700"."""
-    if m.group("ryzen"):
-        n = m.group("ryzen").upper()
-        tier = m.group("tier") or {"9": "9", "8": "7", "7": "7", "6": "5", "5": "5"}.get(n[1], "3")
-        return f"AMD Ryzen {tier} {n}"
-    if m.group("core"):
-        return f"Intel Core {m.group('core')}"
-    if m.group("xeon"):
-        return f"Intel Xeon {m.group('xeon')}"
-    return f"AMD EPYC {m.group('epyc')}"
 
 
 def _cpu_only(post: Post, root: Scope) -> list[tuple[str, object]]:
@@ -623,7 +607,7 @@ def _cpu_only(post: Post, root: Scope) -> list[tuple[str, object]]:
     it names by model as the hardware; nothing for any other post."""
     if _GPU_WORD.search(post.text) or any(root.value(p)[0] for p in ("hardware", "backend")):
         return []
-    cpus = list(dict.fromkeys(cpu_name(m) for m in _CPU.finditer(post.text)))
+    cpus = list(dict.fromkeys(cpu_name(m) for m in CPU.finditer(post.text)))
     if not cpus and not re.search(r"\bCPU\b", post.text):
         return []
     out: list[tuple[str, object]] = [("backend", "CPU")]
@@ -1261,6 +1245,10 @@ def fill(post: Post, entries: list, groups: list) -> None:
         if _fuller_machine(around.get("hardware"), cond.get("hardware")):
             # "A100" in the title or the sentence, "NVIDIA A100 40GB PCIe" in the setup: the one machine
             cond["hardware"] = around["hardware"]
+        hardware = cond.get("hardware") or shared.get("hardware")
+        if isinstance(hardware, str) and CPU.fullmatch(hardware) and not _has(cond, "backend"):
+            if not _has(shared, "backend"):
+                cond["backend"] = "CPU"  # a row of a CPU ("AMD Ryzen 9 5950X"): the CPU backend ran it
         if not builds_engine(cond.get("build"), cond.get("engine") or shared.get("engine")):
             del cond["build"]  # "21% faster than Ollama" after "llama.cpp b4000": not Ollama's build
         drafted = _has(cond, "block_max") or _has(shared, "block_max") or metric == "acceptance_rate"

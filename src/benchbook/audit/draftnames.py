@@ -411,6 +411,32 @@ def machine_size(text: str, start: int, end: int, named: list[Mention]) -> bool:
 _REMARK = re.compile(r"\s*[(（][^()（）]*[)）]\s*$")
 
 
+#: a desktop or server CPU by its model ("Ryzen 9 7950X", "Ryzen-7950X", "Core i7-7700", "Xeon Gold
+#: 6338", "EPYC 9654"); ``draftnames`` leaves them out, a CPU beside a GPU being no machine measured
+CPU = re.compile(
+    r"(?<![\w-])(?:AMD\s+)?Ryzen[\s-](?:(?P<tier>[3579])\s)?(?P<ryzen>\d{4}(?:X3D|X|G|F)?)(?![\w-])"
+    r"|(?<![\w-])(?:Intel\s+)?(?:Core\s+)?(?P<core>i[3579]-\d{4,5}[A-Z]{0,2})(?![\w-])"
+    r"|(?<![\w-])(?:Intel\s+)?Xeon\s+(?P<xeon>(?:Gold|Silver|Platinum|Bronze|[EW]\d?-?)\s?\d{4}\w*)"
+    r"|(?<![\w-])(?:AMD\s+)?EPYC\s+(?P<epyc>\d{4}\w*)",
+    re.IGNORECASE,
+)
+
+
+def cpu_name(m: re.Match) -> str:
+    """A ``CPU`` match as the vendor's full name: "Ryzen-7950X" -> "AMD Ryzen 9 7950X" (the tier
+    from the model's second digit when not written: 9 -> Ryzen 9, 8/7 -> 7, 6/5 -> 5, else 3),
+    "Core i7-7700" -> "Intel Core i7-7700"."""
+    if m.group("ryzen"):
+        n = m.group("ryzen").upper()
+        tier = m.group("tier") or {"9": "9", "8": "7", "7": "7", "6": "5", "5": "5"}.get(n[1], "3")
+        return f"AMD Ryzen {tier} {n}"
+    if m.group("core"):
+        return f"Intel Core {m.group('core')}"
+    if m.group("xeon"):
+        return f"Intel Xeon {m.group('xeon')}"
+    return f"AMD EPYC {m.group('epyc')}"
+
+
 def hardware_of(cell: str) -> str | None:
     """The hardware a table cell names as a whole ("RTX 4090", "M3 Max", "RTX 5060 Ti (Blackwell,
     2025)": a remark in parentheses after the name, ``_REMARK``, passed over; its memory "RTX 5090
@@ -433,7 +459,8 @@ def hardware_of(cell: str) -> str | None:
     m = _HARDWARE.search("the " + bare)
     if m and m.start() == 4 and m.end() == len(bare) + 4:
         return hardware_name(m)
-    return None
+    m = CPU.fullmatch(bare)  # a CPU column's "Intel i7-12700K", "AMD Ryzen 9 5950X"
+    return cpu_name(m) if m else None
 
 
 #: consumer cards sold with two memory sizes: the size in a cell names which one ("RTX 3060 12GB")
