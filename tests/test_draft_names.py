@@ -356,3 +356,8 @@ def test_engines_fewer_posts_run_and_a_projects_tool_that_is_no_engine():
         m.value for m in mentions("served by llama.cpp, measured with vLLM's `benchmark_serving.py`")
     ] == ["llama.cpp"]
     assert [m.value for m in mentions("vLLM's throughput was higher")] == ["vLLM"]
+
+
+def test_an_apple_chip_written_with_a_hyphen():
+    assert [m.value for m in mentions("on my M3-Max 64GB") if m.path == "hardware"] == ["Apple M3 Max"]
+    assert [m.value for m in mentions("an M3-based Mac") if m.path == "hardware"] == []

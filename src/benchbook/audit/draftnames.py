@@ -53,7 +53,7 @@ _HARDWARE = re.compile(
     r"(?P<mm>M[1-5])(?:\s(?P<mms>Pro|Max|Ultra)\b)?(?![\w-])"
     r"|(?:Apple\s+)?(?P<cm>M[1-5])(?:\s(?P<cms>Pro|Max|Ultra))?\s"
     r"(?P<cmac>Mac\s?mini|Mac\s?Studio|MacBook\s(?:Air|Pro)|MacBook|iMac)\b"
-    r"|(?:Apple\s+)?(?P<m>M[1-5])\s?(?P<ms>Pro|Max|Ultra)(?![A-Za-z_-])"
+    r"|(?:Apple\s+)?(?P<m>M[1-5])[\s-]?(?P<ms>Pro|Max|Ultra)(?![A-Za-z_-])"
     r"|Apple\s+(?P<m2>M[1-5])\b"
     r"|(?:NVIDIA\s+)?(?P<ws>A[245]000|A[245]500|A6000)(?![\w-])"  # workstation cards: "RTX A6000"
     r"|(?:NVIDIA\s+)?(?:Tesla\s+)?(?P<dc>[AHBLPTV]\d{2,3}S?|GB\d{2,3}|L4)"
