@@ -332,3 +332,17 @@ def test_a_cpu_column_names_each_rows_cpu_and_its_backend(tmp_path):
     cf = _drafted(text, tmp_path)
     got = [(c.value, _cond(cf, c).get("hardware"), _cond(cf, c).get("backend")) for c in cf.claims]
     assert got == [(66.5, "NVIDIA GeForce RTX 3090", None)]
+
+
+def test_a_lead_in_names_the_list_items_below_it(tmp_path):
+    text = (
+        "# Two engines on a 4090\n\nMLC [commit](https://example.org/c/1):\n- 7B: 191.5 token/sec\n"
+        "- 13B: 108.5 token/sec\n\nExLlama [commit](https://example.org/c/2):\n- 7B: 152.5 token/sec\n"
+    )
+    assert _of(_drafted(text, tmp_path), "engine") == [
+        (191.5, "MLC LLM"),
+        (108.5, "MLC LLM"),
+        (152.5, "ExLlama"),
+    ]
+    text = "# On a 4090\n\nThe MLC run was faster.\n\n- 7B: 191.5 token/sec\n"
+    assert _of(_drafted(text, tmp_path), "engine") == [(191.5, "MLC LLM")]  # the section's one engine

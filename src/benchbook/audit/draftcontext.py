@@ -782,6 +782,10 @@ def _label_line(text: str) -> list[tuple[str, object]]:
     return [(k, v) for k, v in stated([(0, t)], "text") if k in CARRIED and k != "decoding"]
 
 
+#: the start of a list item's line ("- ", "* ", "+ ", "1. ")
+_LIST_ITEM = re.compile(r"\s*(?:[-*+]|\d{1,2}[.)])\s")
+
+
 def _lead_in(block: Block) -> bool:
     """Whether a block right before a code block introduces it: a paragraph of at most three lines
     ending in a colon ("For comparison, here's the llama.cpp run with the smaller quant:"); its
@@ -824,6 +828,7 @@ class Context:
         #: a command for one model is not another model's
         self.bound: dict[tuple[str, object], set[object]] = {}
         stack = [self.root]
+        list_lead: list[tuple[str, object]] = []  # what a lead-in names for the list items below it
         titled = False
         title_text = ""
         blocks = post.blocks
@@ -896,10 +901,25 @@ class Context:
                 if block.kind == "text" and all(post.line(n).startswith(">") for n, _ in lines):
                     scope.local.update(_INHERITED)  # a quote's machine and engine are its author's
                 prev = blocks[i - 1] if i else None
+                item = block.kind == "text" and _LIST_ITEM.match(post.line(first)) is not None
                 if block.kind == "code" and prev is not None and _lead_in(prev):
                     # "Here's the regular llama.cpp results:" over the pasted output: its setting
                     lead_commands, lead = _stated(prev.lines, "text", heading=True)
                     _add(scope.head, [*(x for _, got in lead_commands for x in got), *lead])
+                elif (
+                    item
+                    and prev is not None
+                    and _lead_in(prev)
+                    and not _LIST_ITEM.match(post.line(prev.start))
+                ):
+                    # "Exllama [commit](…):" over "- 7B: 152.56 token/sec", "- 13B: …": the list's
+                    list_lead = [
+                        (k, v) for k, v in stated(prev.lines, "text", heading=True) if k != "decoding"
+                    ]
+                if item:
+                    _add(scope.head, list_lead)
+                else:
+                    list_lead = []
                 if stack[-1].setup and block.kind == "text":
                     used = [(n, t) for n, t in lines if not _NOT_USED.search(t)]
                     _add(scope.declared, [*stated(used, "text"), *_features(" ".join(t for _, t in used))])

@@ -89,6 +89,7 @@ _ENGINES = {
     # engines fewer posts run, as their projects spell them
     "mlc llm": "MLC LLM",
     "mlc-llm": "MLC LLM",
+    "mlc": "MLC LLM",
     "mistral.rs": "mistral.rs",
     "exllama": "ExLlama",
     "rapid-mlx": "Rapid-MLX",
