@@ -346,3 +346,13 @@ def test_a_lead_in_names_the_list_items_below_it(tmp_path):
     ]
     text = "# On a 4090\n\nThe MLC run was faster.\n\n- 7B: 191.5 token/sec\n"
     assert _of(_drafted(text, tmp_path), "engine") == [(191.5, "MLC LLM")]  # the section's one engine
+
+
+def test_an_engine_cell_naming_its_device_in_parentheses(tmp_path):
+    text = (
+        "# Engines\n\n| Engine | Tokens/Sec |\n|---|---|\n| llama.cpp (GPU) | 142.5 |\n"
+        "| llama.cpp (CPU) | 18.5 |\n| vLLM | 217.5 |\n"
+    )
+    cf = _drafted(text, tmp_path)
+    got = [(c.value, _cond(cf, c).get("engine"), _cond(cf, c).get("backend")) for c in cf.claims]
+    assert got == [(142.5, "llama.cpp", "GPU"), (18.5, "llama.cpp", "CPU"), (217.5, "vLLM", None)]

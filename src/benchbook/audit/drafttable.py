@@ -319,6 +319,27 @@ def _metric_header(header: str) -> bool:
 _NOT_NAMES = re.compile(r"(?i)\bkv\b|cache|-ctk|-ctv|type_k|type_v|draft")
 
 
+#: an engine cell naming the device or backend it ran on in parentheses ("llama.cpp (CPU)")
+_ENGINE_DEVICE = re.compile(r"(.+?)\s*\(\s*(CPU|GPU|CUDA|Metal|Vulkan|ROCm|SYCL)\s*\)", re.IGNORECASE)
+_DEVICE_NAMES = {
+    "cpu": "CPU",
+    "gpu": "GPU",
+    "cuda": "CUDA",
+    "metal": "Metal",
+    "vulkan": "Vulkan",
+    "rocm": "ROCm",
+}
+
+
+def _has_path(cond: dict, path: str) -> bool:
+    node: object = cond
+    for p in path.split("."):
+        if not isinstance(node, dict) or p not in node:
+            return False
+        node = node[p]
+    return True
+
+
 class Tables(Sides):
     """The drafter's tables: one claim per value cell, groups per value column, statements from
     relating columns."""
@@ -534,6 +555,11 @@ class Tables(Sides):
                         if named_path not in cond:
                             set_path(cond, named_path, named)
                 elif path == "engine" and isinstance(value, str):
+                    device = _ENGINE_DEVICE.fullmatch(value.strip())
+                    if device and not _has_path(cond, "backend"):
+                        # "llama.cpp (CPU)", "llama.cpp (GPU)": the engine, and where it ran
+                        set_path(cond, "backend", _DEVICE_NAMES.get(device.group(2).lower(), device.group(2)))
+                        value = device.group(1)
                     value = engine_of_cell(value, self.engines_named) or value  # "LCP" -> "llama.cpp"
                 set_path(cond, path, value)
                 if isinstance(value, str) and len(value) >= 3 and not re.fullmatch(r"[\d.\s]+", value):
