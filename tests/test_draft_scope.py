@@ -356,3 +356,16 @@ def test_an_engine_cell_naming_its_device_in_parentheses(tmp_path):
     cf = _drafted(text, tmp_path)
     got = [(c.value, _cond(cf, c).get("engine"), _cond(cf, c).get("backend")) for c in cf.claims]
     assert got == [(142.5, "llama.cpp", "GPU"), (18.5, "llama.cpp", "CPU"), (217.5, "vLLM", None)]
+
+
+def test_a_value_columns_header_naming_an_engine_is_its_engine(tmp_path):
+    text = (
+        "# Engines\n\n| Model | MLC LLM (tok/sec) | ExLlama (tok/sec) |\n|---|---|---|\n"
+        "| Llama2-7B | 154.5 | 116.5 |\n"
+    )
+    assert _of(_drafted(text, tmp_path), "engine") == [(154.5, "MLC LLM"), (116.5, "ExLlama")]
+    text = (
+        "# Engines on llama.cpp\n\n| Model | Prompt (tok/sec) | Decode (tok/sec) |\n|---|---|---|\n"
+        "| Llama2-7B | 1540.5 | 116.5 |\n"
+    )
+    assert _of(_drafted(text, tmp_path), "engine") == [(1540.5, "llama.cpp"), (116.5, "llama.cpp")]

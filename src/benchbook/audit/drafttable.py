@@ -38,6 +38,7 @@ from .draftnames import (
     cell_names,
     decoding_of_cell,
     engine_of_cell,
+    engines_in,
     hardware_of,
     header_decoding,
     mentions,
@@ -468,6 +469,9 @@ class Tables(Sides):
                 gfields.setdefault("conditions", {})["decoding"] = decoding
             for setting, said in header_settings(h).items():  # "MTP (n_max=6)": the column's draft size
                 gfields.setdefault("conditions", {})[setting] = said
+            engines = engines_in(_PAREN.sub("", h))
+            if len(engines) == 1:  # "MLC LLM (tok/sec)" beside "Exllama (tok/sec)": the column's engine
+                gfields.setdefault("conditions", {})["engine"] = engines.pop()
             self.out.groups.append(Group(gid, gfields, block.start))
             self.groups[gid] = self.out.groups[-1]
             table_groups.append(gid)
