@@ -361,3 +361,9 @@ def test_engines_fewer_posts_run_and_a_projects_tool_that_is_no_engine():
 def test_an_apple_chip_written_with_a_hyphen():
     assert [m.value for m in mentions("on my M3-Max 64GB") if m.path == "hardware"] == ["Apple M3 Max"]
     assert [m.value for m in mentions("an M3-based Mac") if m.path == "hardware"] == []
+
+
+def test_a_data_centre_parts_memory_written_short_and_its_form_in_parentheses():
+    hardware = [m.value for t in ("1 * A100 40G, the speed", "per A100 80 GB (SXM4).") for m in mentions(t)]
+    assert hardware == ["NVIDIA A100 40GB", "NVIDIA A100 80GB SXM4"]
+    assert [m.value for m in mentions("the P40 has 24GB")] == ["NVIDIA Tesla P40"]  # its only size

@@ -60,9 +60,9 @@ _HARDWARE = re.compile(
     # a data-centre part's memory and form factor name its SKU ("A100 40GB PCIe", "A100-SXM4-80GB",
     # "H100 NVL", "an A100 with 80GB memory"); a consumer card's size is its spec (``machine_size``)
     r"(?:[\s-](?P<dcform>PCIe|SXM\d?|NVL)(?![A-Za-z0-9]))?"
-    r"(?:[\s-]?(?P<dcmem>\d{2,3})\s?GB(?:\s(?:of\s)?(?:HBM\w*|memory|VRAM))?(?![\w-])"
+    r"(?:[\s-]?(?P<dcmem>\d{2,3})\s?GB?(?:\s(?:of\s)?(?:HBM\w*|memory|VRAM))?(?![\w-])"
     r"|\swith\s(?P<dcmem2>\d{2,3})\s?GB\s(?:of\s)?(?:HBM\w*\s)?(?:memory|VRAM)\b)?"
-    r"(?:[\s-](?P<dcform2>PCIe|SXM\d?|NVL))?(?![\w-])"
+    r"(?:[\s-]\(?(?P<dcform2>PCIe|SXM\d?|NVL)\)?)?(?![\w-])"
     r"|(?:AMD\s+)?(?:Instinct\s+)?(?P<mi>MI\d{3}X?)\b"
     r"|(?P<spark>DGX Spark|Strix Halo)"
     r"|(?:(?<=\bmy\s)|(?<=\bnvidia\s)|(?<=\bthe\s)|(?<=\ba\s)|(?<=\btwo\s)|(?<=\bdual\s)|(?<=\bon\s)|(?<=\d[x×]\s)|(?<=\d[x×]))"
