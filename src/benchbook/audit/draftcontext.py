@@ -1185,10 +1185,10 @@ class Context:
                     stack.pop()
                 held = Scope(line, line, 7)
                 _add(held.head, got)
-                lead = (
+                above = (
                     " ".join(t for _, t in blocks[i - 1].lines) if i and blocks[i - 1].kind == "text" else ""
                 )
-                if _COMMON.search(post.line(line)) or block.kind != "text" and _COMMON.search(lead):
+                if _COMMON.search(post.line(line)) or block.kind != "text" and _COMMON.search(above):
                     # "Common flags (all runs):" over a command: the settings of every section below,
                     # whatever command lines the sections add
                     _add(held.declared, got)
