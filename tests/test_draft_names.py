@@ -367,3 +367,9 @@ def test_a_data_centre_parts_memory_written_short_and_its_form_in_parentheses():
     hardware = [m.value for t in ("1 * A100 40G, the speed", "per A100 80 GB (SXM4).") for m in mentions(t)]
     assert hardware == ["NVIDIA A100 40GB", "NVIDIA A100 80GB SXM4"]
     assert [m.value for m in mentions("the P40 has 24GB")] == ["NVIDIA Tesla P40"]  # its only size
+
+
+def test_a_count_of_devices_in_words_and_a_plural_card():
+    assert [m.value for m in mentions("a server with three P40s and one 3090.")] == ["3x NVIDIA Tesla P40"]
+    assert [m.value for m in mentions("on two 3090s")] == ["2x NVIDIA GeForce RTX 3090"]
+    assert [m.value for m in mentions("the two of us on a 4090")] == ["NVIDIA GeForce RTX 4090"]

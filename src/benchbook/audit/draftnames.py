@@ -39,7 +39,9 @@ _NV = r"(?:NVIDIA\s+)?(?:GeForce\s+)?"
 _HARDWARE = re.compile(
     # every name starts with one of these (a count, a vendor, a product line, a Mac): the other
     # positions are passed over at once
-    r"(?=[\dABDGHILMNPRSTVWabdghilmnprstvw])(?<![A-Za-z0-9_-])(?:(?P<count>[2-8])\s?[x×]\s*)?(?:"
+    r"(?=[\dABDEFGHILMNPRSTVWabdefghilmnprstvw])(?<![A-Za-z0-9_-])"
+    # a count of the devices: "2x", "4×", "three P40s", "two 3090s"
+    r"(?:(?P<count>[2-8])\s?[x×]\s*|(?P<wcount>two|three|four|five|six|seven|eight)\s+)?(?:"
     rf"{_NV}(?P<rtx>RTX|GTX)\s?(?P<rtxn>(?:PRO\s)?A?\d{{3,4}})(?:\s?(?P<rtxs>Ti|SUPER|Super)\b)?"
     r"(?:\s(?P<mobile>Mobile|Laptop(?:\sGPU)?|Max-Q)\b)?"
     r"|(?:AMD\s+)?Radeon\s(?P<igpu>\d{3,4}[MS])\b"
@@ -67,7 +69,7 @@ _HARDWARE = re.compile(
     r"|(?P<spark>DGX Spark|Strix Halo)"
     r"|(?:(?<=\bmy\s)|(?<=\bnvidia\s)|(?<=\bthe\s)|(?<=\ba\s)|(?<=\btwo\s)|(?<=\bdual\s)|(?<=\bon\s)|(?<=\d[x×]\s)|(?<=\d[x×]))"
     # not a decimal or a percentage ("4090.5", "4090%"); a full stop ends the sentence ("on a 4090.")
-    r"(?P<bare>[1-5]0[5-9]0)(?:\s?(?P<bares>Ti|Super)\b)?(?![\w%-]|\.\d)"
+    r"(?P<bare>[1-5]0[5-9]0)(?:\s?(?P<bares>Ti|Super)\b)?s?(?![\w%-]|\.\d)"
     r")",
     re.IGNORECASE,
 )
@@ -220,7 +222,9 @@ def builds_engine(build: object, engine: object) -> bool:
 def hardware_name(m: re.Match) -> str:
     """The hardware a ``_HARDWARE`` match names, with its vendor (module doc)."""
     g = m.groupdict()
-    count = f"{g['count']}x " if g.get("count") else ""
+    words = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8}
+    n = g.get("count") or (words[g["wcount"].lower()] if g.get("wcount") else None)
+    count = f"{n}x " if n else ""
     if g["rtx"]:
         suffix = {"ti": " Ti", "super": " Super"}.get((g["rtxs"] or "").lower(), "")
         name = f"NVIDIA GeForce {g['rtx'].upper()} {g['rtxn'].upper()}{suffix}"
