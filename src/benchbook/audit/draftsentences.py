@@ -100,8 +100,9 @@ def _from_to_units(text: str, found: list[Number]) -> list[Number]:
     return out
 
 
-#: what joins the numbers of a list that states its unit once: "83.6 / 65.4 / 76.9", "31.9 → 52.8"
-_LIST_SEP = re.compile(r"\s*(?:/|→|->)\s*")
+#: what joins the numbers of a list that states its unit once: "83.6 / 65.4 / 76.9", "31.9 → 52.8",
+#: a compared pair "61 vs 27 tok/s" ("vs", "vs.", "versus": the two sides of one comparison, one unit)
+_LIST_SEP = re.compile(r"\s*(?:/|→|->|\bvs\.?|\bversus\b)\s*", re.IGNORECASE)
 #: what may stand between a unitless list and the number whose unit it takes: no digit, no sentence end
 _LIST_GAP = re.compile(r",\s*(?:[^\W\d]+\s+){0,3}")
 
@@ -257,6 +258,7 @@ class Sentences(Sides):
         sentence may run over lines; each number keeps the line it is on.  ``read``: the lines as
         numbers are read from them (inline command lines blanked out), quotes keep ``pieces``."""
         text, scanned, starts = "", "", []
+        carried = dict(self.named)  # what the paragraphs before named (a quote's names are not kept)
         for k, (ln, t) in enumerate(pieces):
             starts.append((len(text), ln))
             lead = len(t) - len(t.lstrip())
@@ -373,6 +375,14 @@ class Sentences(Sides):
         for m in named[k_named:]:
             if m.path not in CLAUSE_ONLY:
                 self.named[m.path] = m.value
+        if pieces and all(self.post.line(ln).startswith(">") for ln, _ in pieces):
+            # a quoted paragraph is someone else's: its machine, engine, build and backend are not
+            # the post's for the paragraphs after it ("> I tested it with my 3090 …")
+            for path in ("hardware", "engine", "build", "backend"):
+                if path in carried:
+                    self.named[path] = carried[path]
+                else:
+                    self.named.pop(path, None)
         # the relations read the claims' conditions (plain_baseline changes one's: it says so)
         self._flat, self._values = {}, None
         indexed = Placed(placed)
