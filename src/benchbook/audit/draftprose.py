@@ -142,9 +142,9 @@ UNITS: dict[str, str] = {
     "layer": "layers",
 }
 #: a rate of tokens spelled any way the field writes it, spaces around the slash or not: "toks/s",
-#: "tokens / sec", "tok / s", "tkn/s", "token/secs", "tokens per sec" (each one unit: tok/s)
+#: "tokens / sec", "tok / s", "tkn/s", "tk/s", "token/secs", "tokens per sec" (each one unit: tok/s)
 _RATE_SPELLED = (
-    r"(?:tokens?|toks|tkns?)\s*(?:/|\s+per\s+)\s*(?:s|secs?|seconds?)(?![A-Za-z])|t\s+/\s+s(?![A-Za-z])"
+    r"(?:tokens?|toks|tkns?|tks?)\s*(?:/|\s+per\s+)\s*(?:s|secs?|seconds?)(?![A-Za-z])|t\s+/\s+s(?![A-Za-z])"
 )
 _UNIT_ALT = "|".join(
     re.escape(u) for u in sorted(UNITS, key=len, reverse=True) if u not in ("x", "s", "h", "tok", "min")
@@ -162,9 +162,13 @@ _UNIT = (
     rf"(?:{_PRECISION}\s+TFLOPS\b|{_RATE_SPELLED}|(?:{_UNIT_ALT})(?!/s\b)(?![A-Za-z])(?!/[A-Za-z])|"
     r"x(?![a-z\d])|s(?![a-z\d/])|h(?![a-z\d/])|tok(?![a-z\d/])|min(?![a-z\d/]))"
 )
+#: a hyphen joining a number to a time word it qualifies ("15-minute engine rebuilds", "a 2-hour
+#: run", "30-second warm-up"): the number in that unit; a range ("15-20 minutes") keeps its hyphen
+_HYPHENED = r"[-\u2010\u2011](?=(?:minute|hour|second)s?\b)"
 _RANGE_SEP = r"\s*(?P<sep>–|—|-|~|〜|～|to|bis|à|до)\s*"
 _NUMBER = re.compile(
-    rf"(?P<about>(?<![A-Za-z0-9_\uac00-\ud7a3])(?:{ABOUT})\s*)?(?P<a>{_NUM})(?P<plus>\+(?![\d.+]))?(?:\s*(?P<ua>{_UNIT}))?"
+    rf"(?P<about>(?<![A-Za-z0-9_\uac00-\ud7a3])(?:{ABOUT})\s*)?(?P<a>{_NUM})(?P<plus>\+(?![\d.+]))?"
+    rf"(?:(?:\s*|{_HYPHENED})(?P<ua>{_UNIT}))?"
     rf"(?:(?:{_RANGE_SEP})(?P<b>{_NUM})|\s*(?:±|\+/-|\+-)\s*(?P<pm>{_NUM}))?"
     rf"(?:\s*(?P<unit>{_UNIT}))?"
     rf"(?P<of>(?:\s+(?:of|out of|중|のうち)\s+(?:the\s+|its\s+|their\s+)?|(?P<slash>/))(?P<m>{_NUM})"
@@ -350,8 +354,9 @@ _BELOW = re.compile(
     r"최대)\s*$",
     re.IGNORECASE,
 )
+#: (">" after "-" or "=" is an arrow, "-->", "=>": what follows is a result, no bound)
 _ABOVE = re.compile(
-    r"(?:>=?|≥|\b(?:over|above|more than|greater than|higher than|at least|no less than|upwards of|"
+    r"(?:(?<![-=])>=?|≥|\b(?:over|above|more than|greater than|higher than|at least|no less than|upwards of|"
     r"in excess of|min(?:imum)?(?: of)?|über|mehr als|mindestens|más de|plus de|au moins|более|больше|"
     r"свыше|не менее)|超过|超出|高于|大于|多于|至少|不少于|不低于|最少|最低|최소)\s*$",
     re.IGNORECASE,
