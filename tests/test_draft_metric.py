@@ -41,3 +41,135 @@ def test_arrow_line_drafts_a_claim(tmp_path):
     cf = _drafted("My fork -->  52.75 token / sec !!  (same prompt)\n", tmp_path)
     assert _rows(cf) == [("decode_tps", 52.75, "tok/s", False)]
     assert cf.statements == []
+
+
+# --- a table whose cells are parted by single spaces (its pipes lost) -----------------------------
+
+
+def test_table_parted_by_single_spaces(tmp_path):
+    cf = _drafted("Results\n\nname time(s) memory(GiB)\nfoo-3B 4.1 6.5\nbar-7B 7.9 11.0\n", tmp_path)
+    assert [
+        (c.metric or cf.group_of(c).metric, c.value, c.unit or cf.group_of(c).unit, c.source_line)
+        for c in cf.claims
+    ] == [
+        ("duration", 4.1, "s", 4),
+        ("duration", 7.9, "s", 5),
+        ("memory_used", 6.5, "GiB", 4),
+        ("memory_used", 11.0, "GiB", 5),
+    ]
+
+
+def test_prose_lines_ending_in_numbers_are_no_table():
+    from benchbook.audit.post import spaced_rows
+
+    # control: a paragraph whose lines hold words between the numbers, or a header with a number
+    assert spaced_rows([(1, "we ran 3 times"), (2, "got 12 tok/s"), (3, "then 14 tok/s")]) is None
+    assert spaced_rows([(1, "run 1 2"), (2, "a 4.1 6.5"), (3, "b 7.9 11.0")]) is None
+    assert spaced_rows([(1, "name time"), (2, "a 4.1"), (3, "b 7.9")]) == (
+        [["name", "time"], ["a", "4.1"], ["b", "7.9"]],
+        [1, 2, 3],
+    )
+
+
+# --- metrics by the corpus's conventions (SOURCES.md's header) ------------------------------------
+
+
+def _metrics(cf: schema.ClaimsFile) -> list[tuple]:
+    return [
+        (c.metric or cf.group_of(c).metric, c.value if c.value is not None else c.range) for c in cf.claims
+    ]
+
+
+def test_memory_of_no_named_kind_is_memory_used(tmp_path):
+    cf = _drafted(
+        "Memory usage was 9.1 GiB. 内存占用 4.2 GB.\n\n"
+        "It also took 3.3 GB of system RAM and 2.5 GB of host memory; the card held 7.7 GB of VRAM.\n",
+        tmp_path,
+    )
+    # control: host memory named (RAM, system/host memory) stays ram, GPU memory vram
+    assert _metrics(cf) == [
+        ("memory_used", 9.1),
+        ("memory_used", 4.2),
+        ("ram", 3.3),
+        ("ram", 2.5),
+        ("vram", 7.7),
+    ]
+
+
+def test_llama_cpp_timing_lines_keep_the_log_checks_names(tmp_path):
+    cf = _drafted(
+        "```\nllama_perf_sampler_print:    sampling time =      12.50 ms /   101 runs\n"
+        "llama_perf_context_print:        load time =     950.00 ms\n"
+        "llama_perf_context_print: prompt eval time =     300.00 ms /    30 tokens\n"
+        "llama_perf_context_print:        eval time =    4000.00 ms /   100 runs\n"
+        "llama_perf_context_print:       total time =    4500.00 ms /   130 tokens\n```\n",
+        tmp_path,
+    )
+    assert _metrics(cf) == [
+        ("sampling_ms", 12.5),
+        ("load_time", 950.0),  # control: the schema's load time keeps its name
+        ("prompt_eval_ms", 300.0),
+        ("eval_ms", 4000.0),
+        ("total_ms", 4500.0),
+    ]
+
+
+def test_vllm_summary_rates_by_their_labels(tmp_path):
+    cf = _drafted(
+        "```\nInput token throughput (tok/s):          812.50\n"
+        "Output token throughput (tok/s):         95.25\n"
+        "Peak output token throughput (tok/s):    130.00\n"
+        "Total token throughput (tok/s):          907.75\n```\n",
+        tmp_path,
+    )
+    assert _metrics(cf) == [
+        ("input_throughput", 812.5),
+        ("throughput", 95.25),  # control: vLLM's output rate over wall time stays throughput
+        ("peak_throughput", 130.0),
+        ("total_throughput", 907.75),
+    ]
+
+
+def test_vllm_tqdm_line_rates_and_step_time(tmp_path):
+    cf = _drafted(
+        "* base: [01:10<00:00,  2.05s/it, est. speed input: 33.10 toks/s, output: 98.20 toks/s]\n", tmp_path
+    )
+    assert _metrics(cf) == [("latency", 2.05), ("input_throughput", 33.1), ("throughput", 98.2)]
+
+
+def test_rate_followed_by_prompt_is_the_prompts(tmp_path):
+    cf = _drafted(
+        "I get ~150 tok/s prompt and ~12 tok/s inference.\n\nWith a 512-token prompt it ran at 30 tok/s.\n",
+        tmp_path,
+    )
+    # control: "prompt" before a number names the workload, not the rate
+    assert _metrics(cf) == [("prefill_tps", 150), ("decode_tps", 12), ("decode_tps", 30)]
+
+
+def test_rate_of_several_streams_is_throughput(tmp_path):
+    cf = _drafted(
+        "# Serving test\n\n"
+        "| | Throughput (tok/s) |\n|---|---|\n| C1 | 41.5 |\n| C8 | 201.0 |\n\n"
+        "- Single stream rate: 40–44 tokens/sec\n- 8-stream rate: 180–205 tokens/sec\n\n"
+        "The other engine reached 77 tokens/sec at batch size 8, while ours reached 33 tokens/sec.\n",
+        tmp_path,
+    )
+    assert _metrics(cf) == [
+        ("decode_tps", (40, 44)),
+        ("throughput", (180, 205)),
+        ("throughput", 77),
+        ("decode_tps", 33),  # control: the batch of another clause is not this rate's
+        ("decode_tps", 41.5),  # a bare "Throughput" of one stream is its decode rate
+        ("throughput", 201.0),
+    ]
+
+
+def test_one_streams_rate_stays_decode_tps(tmp_path):
+    cf = _drafted(
+        "```\nllama-server -m m.gguf -np 4 -ngl 99\n```\n\nIn one chat I get 55 tok/s.\n\n"
+        "| Test | c | tg t/s |\n|---|---|---|\n| tg128 | c1 | 30.5 |\n| tg128 | c4 | 24.1 |\n",
+        tmp_path,
+    )
+    # a server's parallel slots (-np 4) serve one request all the same; llama-benchy's "tg t/s" at c4
+    # is each request's own decode rate
+    assert _metrics(cf) == [("decode_tps", 55), ("decode_tps", 30.5), ("decode_tps", 24.1)]

@@ -292,14 +292,15 @@ def test_relations_joined_by_and_share_the_other_side_the_last_names():
 
 def test_vllm_tqdm_rates_in_toks_per_second():
     """vLLM's progress line "est. speed input: 47.09 toks/s, output: 128.64 toks/s": rates in tok/s,
-    the input one a prompt rate and the output one a decode rate."""
+    prompt tokens and generated tokens over the run's wall time (SOURCES.md: input_throughput and
+    throughput)."""
     from benchbook.audit.draftprose import metric_of, numbers
 
     text = "* k=2: [01:34<00:00,  1.18s/it, est. speed input: 64.12 toks/s, output: 175.49 toks/s]"
     found = [n for n in numbers(text) if n.unit == "tok/s"]
     assert [(n.text, metric_of(n.unit, text[: n.start], text[n.end :])) for n in found] == [
-        ("64.12", "prefill_tps"),
-        ("175.49", "decode_tps"),
+        ("64.12", "input_throughput"),
+        ("175.49", "throughput"),
     ]
 
 

@@ -55,6 +55,7 @@ from ..ingest.settings import flash_attn_word
 from .draftcommand import command_lines
 from .draftcontext import fill
 from .draftcore import Drafted, Entry, Num, merged, plain_value, set_path, source_fields
+from .draftmetric import settle_rates
 from .draftnames import CLAUSE_ONLY, mentions
 from .draftprose import family, number_text, numbers
 from .draftsentences import RATE_LINE, Sentences
@@ -324,6 +325,7 @@ class _Drafter(Tables, Sentences):
         self.rates_of_lines()
         self.no_self_relations()
         fill(self.post, self.out.entries, self.out.groups)  # what the post states around each claim
+        settle_rates(self.out.entries, self.out.groups)  # one stream's rate or many streams'
         self.bound_sets()
         return self.out
 

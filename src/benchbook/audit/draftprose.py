@@ -573,6 +573,10 @@ def numbers(text: str) -> list[Number]:
 
 #: words near a number -> the metric it is (first match wins, in this order)
 _METRIC_WORDS: list[tuple[str, str, str]] = [
+    # vLLM's tqdm line "est. speed input: 47.09 toks/s, output: 128.64 toks/s": prompt tokens and
+    # generated tokens over the run's wall time (its "est." cut off as a sentence's end)
+    ("rate", r"\bspeed input:[^,]*,\s*output\b", "throughput"),
+    ("rate", r"\bspeed input\s*:", "input_throughput"),
     (
         "rate",
         r"\bpp\s?\d+|prefill|prompt (?:eval|processing|speed)|\bpp\b|\bencoded\b|"
@@ -592,7 +596,16 @@ _METRIC_WORDS: list[tuple[str, str, str]] = [
     ),
     ("size", r"\brss\b|resident|process", "rss_peak"),
     ("size", r"working set", "working_set_peak"),
-    ("size", r"\bram\b|system memory|memory|памят|\bозу\b|内存|メモリ|메모리|speicher", "ram"),
+    # host memory only where the words name the host's (RAM, system/host/CPU memory, ОЗУ, 主机/CPU 内存,
+    # 시스템 메모리); memory whose kind is not given ("Memory Usage", 内存占用, メモリー使用量, "memory
+    # GB") is ``memory_used`` (the corpus's convention, SOURCES.md)
+    (
+        "size",
+        r"\bram\b|\bddr\d|(?:system|host|cpu|main)\s+memory|\bозу\b|оперативн|(?:主机|cpu\s*)内存|"
+        r"システムメモリ|메인 메모리|시스템 메모리|arbeitsspeicher",
+        "ram",
+    ),
+    ("size", r"memory|памят|内存|メモリ|메모리|speicher", "memory_used"),
     (
         "size",
         r"model|file|gguf|weights|quant|download|disk|\bsize\b|サイズ|크기|модел|файл|вес|размер",
@@ -667,6 +680,8 @@ def metric_of(unit: str | None, before: str, after: str = "") -> str | None:
     tail = re.split(r"[.!?;,(](?:\s|$)|[。！？，]|\s[—–]\s", after.lower()[:30])[0]
     # a word right after the number names it first ("14 GB VRAM", "46 t/s prefill")
     right = re.sub(r"^of\s+", "", re.split(r"\d", tail, maxsplit=1)[0].lstrip())  # "6 GB of system RAM"
+    if fam == "rate" and re.match(r"(?:prompt|pp)\b(?!\s*(?:of|with|length|size|tokens?)\b)", right):
+        return "prefill_tps"  # "~90 tok/s prompt and ~10 tok/s inference": the prompt's rate
     for pat, metric in rules[:-1]:
         if re.match(rf"(?:[^\W\d]+\s)?(?:{pat})", right):  # "14 GB VRAM", "6 GB system RAM"
             return _peak(metric, low[-40:] + " " + tail)

@@ -306,6 +306,8 @@ class Sentences(Sides):
                 before += f" {n.unit_written}"
             elif n.unit_written and re.search(r"/\s*tok|per tok", n.unit_written, re.I):
                 before += " per token"  # "45 ms/token": a time per token, whatever the words before
+            elif n.unit_written and re.search(r"/\s*it\b", n.unit_written, re.I):
+                before += " per iteration"  # tqdm's "1.61s/it": a step's time (latency), not a run's
             if fraction:  # "acceptance 0.73 aggregate", "0.79 aggregate acceptance"
                 n = replace(n, unit="ratio")
                 metric: str | None = "acceptance_rate"
