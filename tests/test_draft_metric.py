@@ -173,3 +173,46 @@ def test_one_streams_rate_stays_decode_tps(tmp_path):
     # a server's parallel slots (-np 4) serve one request all the same; llama-benchy's "tg t/s" at c4
     # is each request's own decode rate
     assert _metrics(cf) == [("decode_tps", 55), ("decode_tps", 30.5), ("decode_tps", 24.1)]
+
+
+# --- a rate's unit named once before its numbers --------------------------------------------------
+
+
+def test_rate_named_once_before_its_numbers(tmp_path):
+    cf = _drafted(
+        "- Total TPS rose from 51.30 at 1 request to 402.75 at 32 requests.\n"
+        "- Peak TPS by model: Alpha 7B 310 vs 145; Beta 3B 220 vs 180.\n",
+        tmp_path,
+    )
+    assert [(c.metric, c.value, c.unit) for c in cf.claims] == [
+        ("throughput", 51.3, "tok/s"),  # "Total TPS": a sum, whatever ran
+        ("throughput", 402.75, "tok/s"),
+        ("peak_throughput", 310, "tok/s"),
+        ("peak_throughput", 145, "tok/s"),
+        ("peak_throughput", 220, "tok/s"),
+        ("peak_throughput", 180, "tok/s"),
+    ]
+    # control: the whole numbers counting requests ("at 1 request", "32 requests") take no unit
+
+
+def test_rate_of_requests_run_at_once_is_throughput(tmp_path):
+    cf = _drafted(
+        "Ours reached 88.5 tok/s at 16 concurrent requests and 40.5 tok/s with 1 request.\n", tmp_path
+    )
+    assert _metrics(cf) == [("throughput", 88.5), ("decode_tps", 40.5)]
+
+
+def test_rate_word_without_a_pair_or_decimals_gives_no_unit(tmp_path):
+    # control: after "TPS", a whole number alone is a count of something else
+    cf = _drafted("We measured TPS on 3 machines over 20 runs.\n", tmp_path)
+    assert cf.claims == []
+
+
+def test_labels_joined_by_a_slash_name_their_values(tmp_path):
+    cf = _drafted("- Prose wall/decode: **90.25 / 97.50 tok/s**\n", tmp_path)
+    # the first value is the wall-clock rate (a sum over the run: throughput), the second the decode rate
+    assert _metrics(cf) == [("throughput", 90.25), ("decode_tps", 97.5)]
+    # control: a list under one label keeps the label's metric for each value
+    (tmp_path / "b").mkdir()
+    cf = _drafted("- Decode runs: 40.25 / 41.50 tok/s\n", tmp_path / "b")
+    assert _metrics(cf) == [("decode_tps", 40.25), ("decode_tps", 41.5)]

@@ -16,6 +16,8 @@ known:
   "8 concurrent", "batch size 8" in its sentence) is ``throughput``, unless the words name one
   request or stream ("per request", "per user", "single stream", "на запрос") or its label names the
   decode phase ("tg t/s", "decode": llama-benchy's per-request rates at c2/c4);
+* a rate labelled as a sum or a wall-clock rate ("total TPS", "aggregate", "wall", "общий TPS") is
+  ``throughput``;
 * a rate labelled only "throughput" (no word of a sum: total, aggregate, overall, avg, system,
   wall, output token, batch; 吞吐 under a batch) with nothing saying several streams ran is
   ``decode_tps``.
@@ -44,7 +46,8 @@ _STREAMS = re.compile(
     r"\b(?P<a>\d+)[-\u2010\u2011 ](?:streams?|concurrent|parallel|users|clients|simultaneous)\b|"
     r"\bbatch(?:[ _-]?size)?\s*(?:=|:|of)?\s*(?P<b>\d+)\b|"
     r"\bconcurrency\s*(?:=|:|of)?\s*(?P<c>\d+)\b|(?<![\w.])[cC](?P<d>\d{1,4})\b|"
-    r"(?P<e>\d+)\s*(?:параллельн\w*|одновременн\w*)\s+запрос|并发\s*(?:数)?\s*(?P<f>\d+)|(?P<g>\d+)\s*并发",
+    r"(?P<e>\d+)\s*(?:параллельн\w*|одновременн\w*)\s+запрос|并发\s*(?:数)?\s*(?P<f>\d+)|(?P<g>\d+)\s*并发|"
+    r"\b(?:at|with|при)\s+(?P<h>\d+)\s+(?:concurrent\s+|parallel\s+)?(?:requests|запрос\w*)",
     re.IGNORECASE,
 )
 #: a rate's label saying it is a sum or a wall-clock rate, not one stream's: kept as ``throughput``
@@ -53,6 +56,9 @@ _SUMMED = re.compile(
     r"batch\w*)\b|общий|суммарн",
     re.IGNORECASE,
 )
+#: a label naming a rate summed over streams or taken over wall time ("total TPS", "aggregate",
+#: "wall", "общий TPS"): ``throughput`` whatever ran
+_TOTAL = re.compile(r"\b(?:total|aggregate|combined|system|wall)\b|общий|суммарн", re.IGNORECASE)
 #: a label naming the decode phase ("tg t/s", "decode", "generation"): each request's own rate, at
 #: any concurrency (llama-benchy's tg at c2/c4), unless it says it is a sum (``_SUMMED``)
 _DECODE_PHASE = re.compile(r"\b(?:tg\d*|decod\w*|generat\w*|gen)\b", re.IGNORECASE)
@@ -83,14 +89,38 @@ def _words(e: Entry) -> tuple[str, str]:
     last = 0
     found = numbers(quote)
     for k, n in enumerate(found):
+        if n.text == str(stated) and _in_list(quote, found, k) is not None:
+            return _in_list(quote, found, k) or "", ""
         if n.text == str(stated):
             stop = next((m.start for m in found[k + 1 :] if m.unit is not None), len(quote))
             after = re.split(r"[,;:.!?](?:\s|$)|[，；。]", quote[n.end : stop])[0]
             # the label's own clause: "77 tok/s at batch size 8, while ours reached 33 tok/s"
-            return re.split(r"[,;](?:\s|$)|[，；]", quote[last : n.start])[-1], after
+            return re.split(
+                r"[,;](?:\s|$)|[，；]|\s(?:and|while|but|whereas|а|и|но)\s", quote[last : n.start]
+            )[-1], after
         if n.unit is not None:
             last = n.end
     return quote, ""
+
+
+#: labels joined by a slash before values joined by a slash: "wall/decode: 101.39 / 102.33 tok/s"
+_LABEL_LIST = re.compile(r"(?P<words>[^\W\d]+(?:\s*/\s*[^\W\d]+)+)\s*[:=]?[\s*_`]*$")
+
+
+def _in_list(quote: str, found: list, k: int) -> str | None:
+    """The label of the ``k``-th number of ``found`` where it is one of a list "A / B" under labels
+    "w1/w2" of as many words (``_LABEL_LIST``): its own word; None where it is no such list."""
+    first = k
+    while first > 0 and re.fullmatch(r"\s*/\s*", quote[found[first - 1].end : found[first].start]):
+        first -= 1
+    last = k
+    while last + 1 < len(found) and re.fullmatch(r"\s*/\s*", quote[found[last].end : found[last + 1].start]):
+        last += 1
+    if first == last:
+        return None
+    m = _LABEL_LIST.search(quote, 0, found[first].start)
+    words = re.split(r"\s*/\s*", m.group("words")) if m else []
+    return words[k - first] if len(words) == last - first + 1 else None
 
 
 def settle_rates(entries: list[Entry], groups: list[Group]) -> None:
@@ -146,7 +176,7 @@ def _wanted(e: Entry, shared: dict) -> str | None:
     phase = _DECODE_PHASE.search(label) is not None and not _SUMMED.search(label)
     if _ONE_STREAM.search(f"{label} {after}") or (phase and metric == "decode_tps"):
         want = "decode_tps"
-    elif streams is not None and streams > 1:
+    elif (streams is not None and streams > 1) or _TOTAL.search(label):
         want = "throughput"
     elif metric == "throughput" and _THROUGHPUT.search(label) and not _SUMMED.search(label) and not batched:
         want = "decode_tps"

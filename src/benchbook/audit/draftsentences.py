@@ -37,7 +37,7 @@ from .draftcore import (
     stateable,
 )
 from .draftnames import CLAUSE_ONLY, Mention, clause_bounds, machine_size, mentions
-from .draftprose import CAPITALS_ONLY, Number, bound_of, family, metric_of, number_text, numbers
+from .draftprose import CAPITALS_ONLY, Number, bound_of, family, metric_of, number_text, numbers, unit_of
 from .draftrelations import pair_units, relations, repetitions
 from .draftsides import Placed, Sides
 
@@ -151,6 +151,45 @@ def _shared_units(text: str, found: list[Number]) -> list[Number]:
     return out
 
 
+#: a rate's unit written alone as the name of what is measured ("общий TPS вырос с 84.21 до 609.52",
+#: "peak tok/s: 455 vs 246"): no number right before it
+_BARE_RATE = re.compile(
+    r"(?<![\w/])(?:TPS|tok/s|t/s|tokens?/s(?:ec)?|токенов/с|ток/с)(?![\w/])", re.IGNORECASE
+)
+#: what joins the two numbers of a compared pair: "455 vs 246", "455 versus 246", "455 против 246"
+_VS = re.compile(r"\s*(?:vs\.?|versus|против|对比|対)\s*", re.IGNORECASE)
+
+
+def _headed_units(text: str, found: list[Number]) -> list[Number]:
+    """``found`` with the unit of a rate named once before its numbers given to them: after a rate's
+    unit written alone (``_BARE_RATE``: "TPS", "tok/s" with no number right before it), in the
+    same sentence, each number with no unit that is written with decimals ("вырос с 84.21 … до
+    609.52") or is one of a compared pair ("455 vs 246", ``_VS``) is in that unit.  Whole numbers
+    alone ("при 1 запросе", "64 requests") count something else and keep none; numbers glued to
+    names (3B) are none of these."""
+    heads = [
+        m
+        for m in _BARE_RATE.finditer(text)
+        if not re.search(r"\d\s*$", text[max(0, m.start() - 3) : m.start()])
+    ]
+    if not heads:
+        return found
+    ends = [b for b in sentence_bounds(text)]
+    out = list(found)
+    for i, n in enumerate(out):
+        if n.unit is not None or n.of is not None or n.range is not None or not n.text[:1].isdigit():
+            continue
+        head = next((m for m in reversed(heads) if m.end() <= n.start), None)
+        if head is None or any(head.end() < b <= n.start for b in ends):
+            continue  # no rate named before it in its sentence
+        paired = (i + 1 < len(out) and _VS.fullmatch(text[n.end : out[i + 1].start])) or (
+            i > 0 and _VS.fullmatch(text[out[i - 1].end : n.start])
+        )
+        if "." in n.text or paired:
+            out[i] = replace(n, unit=unit_of(head.group(0)), unit_written=head.group(0))
+    return out
+
+
 #: an acceptance word right before a fraction: "acceptance 0.73", "Acceptance aggregate 0.69",
 #: "accept rate: 0.64"
 _ACCEPT_BEFORE = re.compile(
@@ -252,7 +291,9 @@ class Sentences(Sides):
             lead = len(t) - len(t.lstrip())
             text += t.strip() + " "
             scanned += (read[k] if read is not None else t)[lead : lead + len(t.strip())] + " "
-        found = pair_units(scanned, _shared_units(scanned, _from_to_units(scanned, numbers(scanned))))
+        found = pair_units(
+            scanned, _headed_units(scanned, _shared_units(scanned, _from_to_units(scanned, numbers(scanned))))
+        )
 
         def line_of(i: int) -> int:
             return next(ln for at, ln in reversed(starts) if at <= i)
@@ -306,6 +347,12 @@ class Sentences(Sides):
                 before += f" {n.unit_written}"
             elif n.unit_written and re.search(r"/\s*tok|per tok", n.unit_written, re.I):
                 before += " per token"  # "45 ms/token": a time per token, whatever the words before
+            elif n.unit_written and _BARE_RATE.fullmatch(n.unit_written) and n.end <= n.start + len(n.text):
+                # a unit named once before its numbers (``_headed_units``): the words naming the rate
+                # are those before that unit ("пик TPS … 455 vs 246": a peak)
+                head = [m for m in _BARE_RATE.finditer(scanned, 0, n.start)][-1:]
+                if head:
+                    before = scanned[max(0, head[0].start() - 40) : head[0].end()] + " "
             elif n.unit_written and re.search(r"/\s*it\b", n.unit_written, re.I):
                 before += " per iteration"  # tqdm's "1.61s/it": a step's time (latency), not a run's
             if fraction:  # "acceptance 0.73 aggregate", "0.79 aggregate acceptance"
