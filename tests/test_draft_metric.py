@@ -216,3 +216,32 @@ def test_labels_joined_by_a_slash_name_their_values(tmp_path):
     (tmp_path / "b").mkdir()
     cf = _drafted("- Decode runs: 40.25 / 41.50 tok/s\n", tmp_path / "b")
     assert _metrics(cf) == [("decode_tps", 40.25), ("decode_tps", 41.5)]
+
+
+def test_kv_cache_and_prompt_eval_labels(tmp_path):
+    cf = _drafted(
+        "```\n                  a        b\nKV cache (MiB)    48.00    26.00\n"
+        "Model size (MiB)  900.00   480.00\n```\n\n"
+        "| ctx | Prompt Eval (ms) | prompt eval duration (ms) |\n|---|---|---|\n| 512 | 31.5 | 40.5 |\n",
+        tmp_path,
+    )
+    # control: a model's size stays model_size; Ollama's "prompt eval duration" is a duration
+    assert _metrics(cf) == [
+        ("kv_cache_size", 48.0),
+        ("kv_cache_size", 26.0),
+        ("model_size", 900.0),
+        ("model_size", 480.0),
+        ("prompt_eval_ms", 31.5),
+        ("duration", 40.5),
+    ]
+
+
+def test_list_lead_in_names_the_metric(tmp_path):
+    cf = _drafted(
+        "Results for time to first token:\n\n- long prompt: 2100 ms before, 900 ms after\n", tmp_path
+    )
+    assert _metrics(cf) == [("ttft", 2100), ("ttft", 900)]
+    # control: with no line introducing it, a time of no named kind is a duration
+    (tmp_path / "b").mkdir()
+    cf = _drafted("- long prompt: 2100 ms before, 900 ms after\n", tmp_path / "b")
+    assert _metrics(cf) == [("duration", 2100), ("duration", 900)]

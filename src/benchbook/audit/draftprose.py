@@ -592,6 +592,7 @@ _METRIC_WORDS: list[tuple[str, str, str]] = [
         "decode_tps",
     ),
     ("rate", r".", "decode_tps"),
+    ("size", r"\bkv[ _-]?cache\b|\bkv\b|kv缓存|kvキャッシュ", "kv_cache_size"),
     (
         "size",
         r"vram|gpu memory|video memory|dedicated|gpu|显存|ビデオメモリ|그래픽 메모리|видеопамят",

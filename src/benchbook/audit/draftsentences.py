@@ -362,6 +362,15 @@ class Sentences(Sides):
                 metric = "mean_accepted_length"
             else:
                 metric = metric_of(n.unit, before, scanned[n.end : n.end + 30])
+                if (
+                    metric is not None
+                    and self.lead_in
+                    and family(n.unit) != "rate"
+                    and metric == metric_of(n.unit, "")
+                ):
+                    # no word near it names the metric: the line introducing the list does ("results
+                    # for TTFT speed up:" over "- 8k: 4141 ms / 1640 ms")
+                    metric = metric_of(n.unit, self.lead_in[-80:].rstrip(": ")) or metric
             if (
                 metric is None
                 or family(n.unit) == "size"

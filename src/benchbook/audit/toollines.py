@@ -243,6 +243,12 @@ def label_metric(label: str, unit: str) -> str | None:
         if re.search(r"\b(?:prompt|prefill|pp|input)\b|预填充|プロンプト|프롬프트", low):
             return "prefill_tps"
     if fam == "time":
+        # llama.cpp's timing words in a label ("Prompt Eval (ms)", "eval time"): the log check's names;
+        # Ollama's "prompt eval duration"/"eval duration" are durations (SOURCES.md's convention)
+        if re.search(r"\bprompt[ _]eval\b(?!\s*(?:duration|rate|count))", low):
+            return "prompt_eval_ms"
+        if re.search(r"(?<!prompt )\beval[ _]time\b", low):
+            return "eval_ms"
         if re.search(
             r"ttft|time to first|first token|初トークン|最初のトークン|首字|首个?token|첫 토큰", low
         ):
