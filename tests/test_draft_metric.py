@@ -48,10 +48,7 @@ def test_arrow_line_drafts_a_claim(tmp_path):
 
 def test_table_parted_by_single_spaces(tmp_path):
     cf = _drafted("Results\n\nname time(s) memory(GiB)\nfoo-3B 4.1 6.5\nbar-7B 7.9 11.0\n", tmp_path)
-    assert [
-        (c.metric or cf.group_of(c).metric, c.value, c.unit or cf.group_of(c).unit, c.source_line)
-        for c in cf.claims
-    ] == [
+    assert [(c.metric, c.value, c.unit, c.source_line) for c in cf.claims] == [
         ("duration", 4.1, "s", 4),
         ("duration", 7.9, "s", 5),
         ("memory_used", 6.5, "GiB", 4),
@@ -75,9 +72,7 @@ def test_prose_lines_ending_in_numbers_are_no_table():
 
 
 def _metrics(cf: schema.ClaimsFile) -> list[tuple]:
-    return [
-        (c.metric or cf.group_of(c).metric, c.value if c.value is not None else c.range) for c in cf.claims
-    ]
+    return [(c.metric, c.value if c.value is not None else c.range) for c in cf.claims]
 
 
 def test_memory_of_no_named_kind_is_memory_used(tmp_path):
@@ -245,3 +240,17 @@ def test_list_lead_in_names_the_metric(tmp_path):
     (tmp_path / "b").mkdir()
     cf = _drafted("- long prompt: 2100 ms before, 900 ms after\n", tmp_path / "b")
     assert _metrics(cf) == [("duration", 2100), ("duration", 900)]
+
+
+# --- hardware specifications are no claims (SOURCES.md: they go under systems) --------------------
+
+
+def test_machine_ram_in_a_parts_list_is_no_claim(tmp_path):
+    cf = _drafted(
+        "All runs on: RTX 4070 12GB, Ryzen 7 7700X, 96GB RAM.\n\n"
+        "- RAM: 128 GiB\n- Memory: 36 GB unified\n\n"
+        "The run used 14 GB RAM on the RTX 4070 box, and 9.5 GB of system RAM elsewhere.\n",
+        tmp_path,
+    )
+    # control: a size the run used stays a claim, with or without "of"
+    assert [(c.metric, c.value, c.unit) for c in cf.claims] == [("ram", 14, "GB"), ("ram", 9.5, "GB")]

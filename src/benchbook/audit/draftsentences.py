@@ -263,17 +263,42 @@ def _in_clause(named: list[Mention], clauses: list[int], at: int, text: str) -> 
 
 #: what follows a size that is a machine's memory, not a measurement: its kind ("64GB DDR5", "32 GB
 #: LPDDR5X", "24GB GDDR6X", "80GB HBM3")
-_MEMORY_KIND = re.compile(r"\s*(?:of\s+)?(?:LP|G)?DDR\d|\s*(?:of\s+)?HBM\d?e?\b", re.IGNORECASE)
+_MEMORY_KIND = re.compile(
+    r"\s*(?:of\s+)?(?:LP|G)?DDR\d|\s*(?:of\s+)?HBM\d?e?\b|\s*unified\b(?!\s+memory\s+(?:usage|use|used))",
+    re.IGNORECASE,
+)
+#: a machine's RAM written in a list of its parts ("RTX 5080 16GB, Ryzen 9 9950X, 128GB RAM", "Ryzen
+#: 5700X3D, 64 ГБ RAM"): the size right before "RAM" (no "of": "6 GB of system RAM" is what a run used)
+_RAM_AFTER = re.compile(r"\s*(?:RAM|ОЗУ)\b(?!\s*(?:usage|use|used|peak))", re.IGNORECASE)
+#: words of a clause saying a size was used or needed, not owned ("used 12 GB RAM", "peak", "needs")
+_USED_WORDS = re.compile(
+    r"\b(?:us(?:e|ed|es|ing)|took|takes|consum\w*|need\w*|requir\w*|peak\w*|alloc\w*)\b|占用|使用", re.I
+)
+_CLAUSE_END = re.compile(r"[.;!?。](?:\s|$)")
+#: a spec list's RAM line: "RAM: 64GB DDR5-6000", "- RAM: 247 GiB;" (the label alone before the size)
+_RAM_LABEL = re.compile(r"(?:^|[\n;]|[-*•]\s)\s*(?:system\s+|host\s+)?(?:RAM|ОЗУ)\s*[:：]\s*$", re.IGNORECASE)
 #: what follows a size in a title or heading that makes it the machine's ("16GB VRAM")
 _MEMORY_WORD = re.compile(r"\s*(?:of\s+)?(?:VRAM|RAM|memory|unified)\b", re.IGNORECASE)
 
 
-def _spec_size(text: str, end: int, heading: bool) -> bool:
-    """Whether the size ending at ``text[end]`` is a hardware spec (SOURCES.md: specs are the
-    ``systems``, not claims): followed by a memory kind (``_MEMORY_KIND``: "64GB DDR5"; "32GB of
-    RAM" may be a measured size: "used 32GB of RAM"), or, in a title or heading, by a memory word
-    ("16GB VRAM")."""
-    return bool(_MEMORY_KIND.match(text, end) or heading and _MEMORY_WORD.match(text, end))
+def _spec_size(
+    text: str, end: int, heading: bool, start: int = 0, named: list[Mention] | None = None
+) -> bool:
+    """Whether the size ending at ``text[end]`` (starting at ``start``) is a hardware spec (SOURCES.md:
+    specs are the ``systems``, not claims): followed by a memory kind (``_MEMORY_KIND``: "64GB DDR5",
+    "16 GB unified"; "32GB of RAM" may be a measured size: "used 32GB of RAM"), or, in a title or
+    heading, by a memory word ("16GB VRAM"); a spec list's "RAM: 64 GB" (``_RAM_LABEL``); "128GB RAM"
+    in a clause naming the machine's other parts (``named``: a hardware mention) and no use of it
+    (``_USED_WORDS``)."""
+    if _MEMORY_KIND.match(text, end) or heading and _MEMORY_WORD.match(text, end):
+        return True
+    if _RAM_LABEL.search(text, max(0, start - 40), start) and not _USED_WORDS.match(text, end):
+        return True
+    if not _RAM_AFTER.match(text, end):
+        return False
+    lo = max([0, *(m.end() for m in _CLAUSE_END.finditer(text, 0, start))])
+    clause = text[lo:start]
+    return not _USED_WORDS.search(clause) and any(m.path == "hardware" and lo <= m.start for m in named or [])
 
 
 class Sentences(Sides):
@@ -374,7 +399,10 @@ class Sentences(Sides):
             if (
                 metric is None
                 or family(n.unit) == "size"
-                and (machine_size(text, n.start, n.end, named) or _spec_size(scanned, n.end, self.in_heading))
+                and (
+                    machine_size(text, n.start, n.end, named)
+                    or _spec_size(scanned, n.end, self.in_heading, n.start, named)
+                )
             ):
                 self.out.unplaced.append((line, n.text, sentence[:300]))  # "RTX 5090 32GB": the card's
                 continue
