@@ -254,3 +254,26 @@ def test_machine_ram_in_a_parts_list_is_no_claim(tmp_path):
     )
     # control: a size the run used stays a claim, with or without "of"
     assert [(c.metric, c.value, c.unit) for c in cf.claims] == [("ram", 14, "GB"), ("ram", 9.5, "GB")]
+
+
+def test_time_word_of_a_label_is_no_unit(tmp_path):
+    cf = _drafted(
+        "| 모델 | 로딩 시간 | 처리 시간 |\n|---|---|---|\n| A | 3.5초 | 2 |\n| B | 4.0초 | 3 |\n", tmp_path
+    )
+    # "로딩 시간" is "loading time": the cells' 초 (seconds), a load time; control: a cell with no unit
+    # under "처리 시간" ("processing time") takes no hours from the header either
+    assert [(c.metric, c.value, c.unit) for c in cf.claims] == [
+        ("load_time", 3.5, "s"),
+        ("load_time", 4.0, "s"),
+    ]
+
+
+def test_paragraph_of_labelled_lines_is_read_line_by_line(tmp_path):
+    cf = _drafted(
+        "**run 2**\nprompt eval count:    **410 token(s)**\neval rate:            **31.25 tokens/s**\n",
+        tmp_path,
+    )
+    # an ``ollama run --verbose`` paste as text: no table of one column
+    assert [(c.metric, c.value, c.unit) for c in cf.claims if c.unit != "tokens"] == [
+        ("decode_tps", 31.25, "tok/s")
+    ]

@@ -625,7 +625,7 @@ _METRIC_WORDS: list[tuple[str, str, str]] = [
         r"latency|step time|per (?:step|iteration|request)|/\s*it\b|延迟|遅延|レイテンシ|지연",
         "latency",
     ),
-    ("time", r"\bload", "load_time"),
+    ("time", r"\bload|로딩|ロード|加载|загрузк", "load_time"),
     ("time", r".", "duration"),
     ("ratio", r"accept|수락|採択|受理|接受", "acceptance_rate"),
     ("ratio", r".", "share"),

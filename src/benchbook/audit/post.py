@@ -448,7 +448,10 @@ def blocks_of(text: str) -> list[Block]:
             out.extend(_code_blocks(lines, tok.info.strip()))
         elif tok.type == "inline" and tok.map:
             lines = [(n, raw[n - 1]) for n in range(tok.map[0] + 1, tok.map[1] + 1) if n <= len(raw)]
-            table = (aligned_rows(lines) or spaced_rows(lines)) if len(lines) >= 3 else None
+            # a paragraph of "label:   value" lines (``ollama run --verbose`` pasted as text) is read
+            # line by line, as in a code block, not as a table
+            listed = _labelled_list(lines)
+            table = (aligned_rows(lines) or spaced_rows(lines)) if len(lines) >= 3 and not listed else None
             if table:
                 out.append(Block("table", lines, table[0], table[1]))
             else:

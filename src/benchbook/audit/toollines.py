@@ -199,6 +199,8 @@ def label_unit(label: str) -> str | None:
     words = label.split()
     for k in range(len(words) - 1, -1, -1):
         word = words[k].strip("()[]（）")
+        if word in ("시간", "時間"):
+            continue  # "로딩 시간", "処理時間": "time" in a label, not hours
         if k > 0 and re.fullmatch(r"[(\[（]?[\d.,]+", words[k - 1]):
             continue  # "Theoretical max (5.1 GB model)": the GB is the 5.1's, not the label's
         if len(word) >= 2 and word.lower() not in ("x", "s", "h", "min", "tok"):
@@ -261,7 +263,7 @@ def label_metric(label: str, unit: str) -> str | None:
             return "ms_per_token"  # "Per-token latency (ms)", "Latency (ms/token)", "ms per token"
         if re.search(r"e2el?\b|e2e|latency|step time", low):
             return "latency"
-        if re.search(r"\bload", low):
+        if re.search(r"\bload|로딩|ロード|加载|загрузк", low):
             return "load_time"
         return "duration"
     if fam == "tokens":
