@@ -277,3 +277,13 @@ def test_paragraph_of_labelled_lines_is_read_line_by_line(tmp_path):
     assert [(c.metric, c.value, c.unit) for c in cf.claims if c.unit != "tokens"] == [
         ("decode_tps", 31.25, "tok/s")
     ]
+
+
+def test_peak_rate_is_peak_throughput_unless_one_stream(tmp_path):
+    cf = _drafted(
+        "| Engine | Tokens/Sec (Peak) |\n|---|---|\n| A | 210.5 |\n| B | 88.25 |\n\n"
+        "Our single stream peak was 61.5 tok/s.\n",
+        tmp_path,
+    )
+    # control: a peak its words give to one stream is that stream's decode rate
+    assert _metrics(cf) == [("decode_tps", 61.5), ("peak_throughput", 210.5), ("peak_throughput", 88.25)]

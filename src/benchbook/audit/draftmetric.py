@@ -18,6 +18,8 @@ known:
   decode phase ("tg t/s", "decode": llama-benchy's per-request rates at c2/c4);
 * a rate labelled as a sum or a wall-clock rate ("total TPS", "aggregate", "wall", "общий TPS") is
   ``throughput``;
+* a peak rate ("peak TPS", "Tokens/Sec (Peak)") is ``peak_throughput`` unless its words name one
+  stream ("single stream peak": ``decode_tps``);
 * a rate labelled only "throughput" (no word of a sum: total, aggregate, overall, avg, system,
   wall, output token, batch; 吞吐 under a batch) with nothing saying several streams ran is
   ``decode_tps``.
@@ -162,11 +164,15 @@ def _wanted(e: Entry, shared: dict) -> str | None:
     (module doc), None where it is no rate of decoding or its metric stays."""
     metric = e.fields.get("metric", shared.get("metric"))
     unit = e.fields.get("unit", shared.get("unit"))
-    if metric not in ("decode_tps", "throughput") or family(unit) != "rate":
+    if metric not in ("decode_tps", "throughput", "peak_throughput") or family(unit) != "rate":
         return None
     own = e.fields.get("conditions") or {}
     cond = merged(shared.get("conditions") or {}, own)
     label, after = _words(e)
+    if metric == "peak_throughput":
+        # the peak of one stream ("single stream peak") is that stream's decode rate; a concurrency of
+        # 1 filled in from the post's context is no such word (a table of engines' peaks under it)
+        return "decode_tps" if _ONE_STREAM.search(f"{label} {after}") else None
     other: dict = cond["other"] if isinstance(cond.get("other"), dict) else {}
     # several streams: a table row's own concurrency (a "C8" or "Concurrency" cell), or the words
     # labelling the number; a command's parallel slots (-np 4) serve one request all the same

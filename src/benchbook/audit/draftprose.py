@@ -577,8 +577,9 @@ _METRIC_WORDS: list[tuple[str, str, str]] = [
     # generated tokens over the run's wall time (its "est." cut off as a sentence's end)
     ("rate", r"\bspeed input:[^,]*,\s*output\b", "throughput"),
     ("rate", r"\bspeed input\s*:", "input_throughput"),
-    # the highest rate a run reached ("peak TPS", "пик TPS", "峰值吞吐"), as vLLM's "Peak output token
-    # throughput": peak_throughput
+    # the highest rate a run reached ("peak TPS", "Tokens/Sec (Peak)", "пик TPS", "峰值"), as vLLM's
+    # "Peak output token throughput": peak_throughput (one stream's peak is its decode rate:
+    # ``draftmetric.settle_rates``)
     ("rate", r"\bpeak\b|\bпик\b|峰值|ピーク", "peak_throughput"),
     (
         "rate",
