@@ -287,3 +287,28 @@ def test_peak_rate_is_peak_throughput_unless_one_stream(tmp_path):
     )
     # control: a peak its words give to one stream is that stream's decode rate
     assert _metrics(cf) == [("decode_tps", 61.5), ("peak_throughput", 210.5), ("peak_throughput", 88.25)]
+
+
+def test_ollama_ps_size_beside_its_processor_split_is_memory_used(tmp_path):
+    cf = _drafted(
+        "| Model | VRAM | Processor | tok/s |\n|---|---|---|---|\n"
+        "| a:7b | 6 GB | 100% GPU | 80.5 |\n| b:70b | 48 GB | 40%/60% | 9.5 |\n\n"
+        "| Model | VRAM used |\n|---|---|\n| c:7b | 5.5 GB |\n| d:14b | 9.5 GB |\n",
+        tmp_path,
+    )
+    # control: a VRAM column with no CPU/GPU split beside it stays vram
+    assert [(c.metric, c.value) for c in cf.claims if c.unit == "GB"] == [
+        ("memory_used", 6),
+        ("memory_used", 48),
+        ("vram", 5.5),
+        ("vram", 9.5),
+    ]
+
+
+def test_time_that_is_the_inverse_of_its_rate_is_per_token(tmp_path):
+    cf = _drafted("Run: total 25.00 ms, 40.00 tok/sec.\n\nRun: total 900.00 ms, 40.00 tok/sec.\n", tmp_path)
+    # control: a time that is no inverse of the rate beside it stays a duration
+    assert [(c.metric, c.value) for c in cf.claims if c.unit == "ms"] == [
+        ("ms_per_token", 25),
+        ("duration", 900),
+    ]

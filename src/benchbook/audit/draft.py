@@ -55,7 +55,7 @@ from ..ingest.settings import flash_attn_word
 from .draftcommand import command_lines
 from .draftcontext import fill
 from .draftcore import Drafted, Entry, Num, merged, plain_value, set_path, source_fields
-from .draftmetric import settle_rates
+from .draftmetric import settle_rates, settle_sizes, settle_times
 from .draftnames import CLAUSE_ONLY, mentions
 from .draftprose import family, number_text, numbers
 from .draftsentences import RATE_LINE, Sentences
@@ -326,6 +326,8 @@ class _Drafter(Tables, Sentences):
         self.no_self_relations()
         fill(self.post, self.out.entries, self.out.groups)  # what the post states around each claim
         settle_rates(self.out.entries, self.out.groups)  # one stream's rate or many streams'
+        settle_sizes(self.out.entries, self.out.groups)  # ollama ps's SIZE beside its CPU/GPU split
+        settle_times(self.out.entries)  # a time that is 1000 ÷ the rate beside it: per token
         self.bound_sets()
         return self.out
 

@@ -24,7 +24,10 @@ known:
   wall, output token, batch; 吞吐 under a batch) with nothing saying several streams ran is
   ``decode_tps``.
 
-Where it sits: ``draft._Drafter.run`` calls it after ``fill``; it reads and changes
+Beside it, two passes of the same kind for sizes and times: ``settle_sizes`` (``ollama ps``'s SIZE
+is ``memory_used``) and ``settle_times`` (a time that is 1000 ÷ the rate beside it is per token).
+
+Where it sits: ``draft._Drafter.run`` calls them after ``fill``; it reads and changes
 ``draftcore.Entry``/``Group`` fields only.
 """
 
@@ -123,6 +126,60 @@ def _in_list(quote: str, found: list, k: int) -> str | None:
     m = _LABEL_LIST.search(quote, 0, found[first].start)
     words = re.split(r"\s*/\s*", m.group("words")) if m else []
     return words[k - first] if len(words) == last - first + 1 else None
+
+
+#: ``ollama ps``'s PROCESSOR column beside a size: "100% GPU", "11%/89% CPU/GPU", "30%/70%"
+_PROCESSOR_SPLIT = re.compile(r"\b\d{1,3}%\s*(?:GPU|CPU)\b|\b\d{1,3}%\s*/\s*\d{1,3}%|\bCPU/GPU\b")
+
+
+def settle_sizes(entries: list[Entry], groups: list[Group]) -> None:
+    """Sizes whose kind their row says: a size on a line or table row with ``ollama ps``'s split of
+    the model between CPU and GPU ("14 GB | 100% GPU", "25 GB 11%/89% CPU/GPU": ``_PROCESSOR_SPLIT``)
+    is the model's whole footprint, GPU and host, ``memory_used`` (SOURCES.md: "`ollama ps`'s SIZE"),
+    whatever its header calls it; in place, as ``settle_rates``."""
+    by_id = {g.id: g for g in groups}
+    cells: dict[str, list[Entry]] = {}
+    for e in entries:
+        if e.kind != "claim":
+            continue
+        group = by_id.get(e.group) if e.group is not None else None
+        shared = group.fields if group is not None else {}
+        metric = e.fields.get("metric", shared.get("metric"))
+        unit = e.fields.get("unit", shared.get("unit"))
+        if family(unit) != "size" or metric not in ("vram", "ram", "size", "model_size", "memory_used"):
+            continue
+        quote = str(e.fields.get("quote") or "")
+        row = quote.partition(" — ")[2] if group is not None else quote
+        if not _PROCESSOR_SPLIT.search(row):
+            continue
+        if group is not None:
+            cells.setdefault(group.id, []).append(e)
+        else:
+            e.fields["metric"] = "memory_used"
+    for gid, column in cells.items():
+        if len(column) == sum(1 for e in entries if e.group == gid):
+            by_id[gid].fields["metric"] = "memory_used"
+
+
+def settle_times(entries: list[Entry]) -> None:
+    """A time in ms and a rate in tokens per second drafted from one line, the time 1000 ÷ the rate
+    to the digits written (tinygrad's "total 19.72 ms, 50.71 tok/sec"): the time is per token
+    (``ms_per_token``), not a duration; in place."""
+    by_line: dict[object, list[Entry]] = {}
+    for e in entries:
+        if e.kind == "claim" and e.group is None and "value" in e.fields:
+            by_line.setdefault(e.fields.get("source_line"), []).append(e)
+    for here in by_line.values():
+        times = [e for e in here if e.fields.get("unit") == "ms" and e.fields.get("metric") == "duration"]
+        rates = [e for e in here if family(e.fields.get("unit")) == "rate"]
+        for t in times:
+            for r in rates:
+                ms, tps = float(str(t.fields["value"])), float(str(r.fields["value"]))
+                written = str(t.fields["value"])
+                step = 10.0 ** -(len(written.split(".")[1]) if "." in written else 0)
+                if tps > 0 and abs(1000.0 / tps - ms) <= step:
+                    t.fields["metric"] = "ms_per_token"
+                    break
 
 
 def settle_rates(entries: list[Entry], groups: list[Group]) -> None:
