@@ -312,3 +312,10 @@ def test_time_that_is_the_inverse_of_its_rate_is_per_token(tmp_path):
         ("ms_per_token", 25),
         ("duration", 900),
     ]
+
+
+def test_minutes_and_seconds_written_together():
+    got = [(n.text, n.unit) for n in numbers("took 2m15s, then 1m 07.5s and 40s")]
+    assert got == [("135", "s"), ("67.5", "s"), ("40", "s")]
+    # control: "7m" alone (a size, a count) is no time
+    assert [(n.text, n.unit) for n in numbers("a 7m model, 5m")] == []

@@ -420,6 +420,25 @@ _ACCEPTED_PER = re.compile(
 )
 
 
+#: a time written in minutes and seconds together: "1m42s", "2m 05.5s" (a tool's or a table's clock)
+_MIN_SEC = re.compile(r"(?<![\w.])(?P<m>\d{1,4})\s?m\s?(?P<s>[0-5]?\d(?:\.\d+)?)\s?s\b")
+
+
+def _minutes_seconds(text: str, found: list[Number]) -> list[Number]:
+    """``found`` with each time written "1m42s" (``_MIN_SEC``) as one number in seconds (102 s; the
+    seconds' decimals kept), in place of the numbers read from inside it."""
+    spans = list(_MIN_SEC.finditer(text))
+    if not spans:
+        return found
+    kept = [n for n in found if not any(m.start() <= n.start < m.end() for m in spans)]
+    for m in spans:
+        sec = m.group("s")
+        digits = len(sec.split(".")[1]) if "." in sec else 0
+        total = int(m.group("m")) * 60 + float(sec)
+        kept.append(Number(f"{total:.{digits}f}", "s", False, m.start(), m.end(), unit_written="s"))
+    return sorted(kept, key=lambda n: n.start)
+
+
 def _ordered_pair(a: str, b: str) -> bool:
     """Whether "a–b" can be a range: two plain numbers, the first not above the second."""
     try:
@@ -564,6 +583,7 @@ def numbers(text: str) -> list[Number]:
             )
         )
         pos = end
+    out = _minutes_seconds(text, out)
     # "3秒左右", "5秒程度", "150밀리초 정도": an "about" word after the number and its unit
     return [
         replace(n, about=True) if n.unit is not None and not n.about and ABOUT_AFTER.match(text, n.end) else n
