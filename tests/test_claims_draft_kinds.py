@@ -106,7 +106,8 @@ def test_a_header_unit_in_capitals_is_written_as_the_schema_spells_it(tmp_path):
 
 def test_a_table_with_no_unit_takes_the_rate_of_the_paragraph_above(tmp_path):
     """Its columns of distinct plain numbers are rates; the settings' columns (a known label, a
-    flag's name "draft-p-min") stay conditions."""
+    flag's name "draft-p-min") stay conditions; a rate column headed by a plain word names the
+    prompt it ran (``drafttable._lead_prompt``)."""
     cf = _drafted(
         "Baseline: 33.92 tokens/second without a draft model.\n\n"
         "| draft-max | draft-p-min | python | swift |\n|---|---|---|---|\n"
@@ -125,10 +126,34 @@ def test_a_table_with_no_unit_takes_the_rate_of_the_paragraph_above(tmp_path):
     ]
     assert got == [
         ("decode-tps-l1", "decode_tps", 33.92, "tok/s", {"decoding": "plain"}),
-        ("t1-python-r1", "decode_tps", 71.64, "tok/s", {"block_max": 16, "other": {"draft_p_min": "0.9"}}),
-        ("t1-python-r2", "decode_tps", 83.62, "tok/s", {"block_max": 16, "other": {"draft_p_min": "0.4"}}),
-        ("t1-swift-r1", "decode_tps", 48.06, "tok/s", {"block_max": 16, "other": {"draft_p_min": "0.9"}}),
-        ("t1-swift-r2", "decode_tps", 50.17, "tok/s", {"block_max": 16, "other": {"draft_p_min": "0.4"}}),
+        (
+            "t1-python-r1",
+            "decode_tps",
+            71.64,
+            "tok/s",
+            {"block_max": 16, "prompt": "python", "other": {"draft_p_min": "0.9"}},
+        ),
+        (
+            "t1-python-r2",
+            "decode_tps",
+            83.62,
+            "tok/s",
+            {"block_max": 16, "prompt": "python", "other": {"draft_p_min": "0.4"}},
+        ),
+        (
+            "t1-swift-r1",
+            "decode_tps",
+            48.06,
+            "tok/s",
+            {"block_max": 16, "prompt": "swift", "other": {"draft_p_min": "0.9"}},
+        ),
+        (
+            "t1-swift-r2",
+            "decode_tps",
+            50.17,
+            "tok/s",
+            {"block_max": 16, "prompt": "swift", "other": {"draft_p_min": "0.4"}},
+        ),
     ]
 
 

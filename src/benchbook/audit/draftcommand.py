@@ -35,7 +35,9 @@ _TOOL = re.compile(
     r"^\s*(?:[$>#]\s*|PS [^>]*>\s*)?(?:[A-Z][A-Z0-9_]*=\S*\s+)*(?:\S*[/\\])?(?:\./)?"
     r"(?P<tool>llama-(?:server|bench|cli|sweep-bench|batched-bench|speculative-simple|speculative)|"
     r"main|server|vllm\s+(?:bench\s+)?serve|vllm\s+bench\s+(?:latency|throughput)|"
-    r"python3?\s+-m\s+(?:vllm\.entrypoints\S*|sglang\.launch_server|sglang\.bench_\w+))"
+    r"python3?\s+-m\s+(?:vllm\.entrypoints\S*|sglang\.launch_server|sglang\.bench_\w+)|"
+    # vLLM's example scripts that run the model offline ("python examples/offline_inference/eagle.py")
+    r"python3?\s+(?:\S*/)?examples/offline_inference/\w+\.py)"
     r"(?:-(?P<build>[0-9a-f]{6,40}))?(?:\.exe)?(?=\s|$)"
 )
 #: flag -> (condition path, kind): kind int | str | fa | model | draft | flag
@@ -126,7 +128,7 @@ class Command:
 
 def engine_of(tool: str) -> str:
     """llama.cpp | vLLM | SGLang: the engine a tool belongs to."""
-    if "vllm" in tool:
+    if "vllm" in tool or "offline_inference" in tool:
         return "vLLM"
     if "sglang" in tool:
         return "SGLang"
@@ -303,13 +305,18 @@ def _named_others(tool: str, out: dict) -> None:
     """Flags that went under ``other`` but name a field: ``-p "text"`` (llama-cli, llama-server:
     the prompt; llama-bench's ``-p 512`` is a length) -> ``prompt``; ``-n`` -> ``tokens_generated``
     for llama-bench (its tg test generates exactly n), ``cap`` for the others (n_predict, a cap);
-    ``--temp 0`` -> ``sampling: temperature 0``."""
+    ``--temp 0`` -> ``sampling: temperature 0`` (with top-p/top-k/min-p and the seed, in the
+    command's order: "temperature 0.7, seed 42"); the dataset a benchmark draws its prompts from
+    (``_dataset``) -> ``prompt``."""
     other = out.get("other", {})
     bench = "bench" in tool
     for flag in ("p", "prompt"):
         text = other.get(flag)
         if not bench and isinstance(text, str) and not re.fullmatch(r"[\d,]+|[\[<{$].*|\.\.\.|…", text):
             out["prompt"] = other.pop(flag)
+    dataset = _dataset(other)
+    if dataset is not None and "prompt" not in out:
+        out["prompt"] = dataset
     for flag in ("n", "n_predict", "predict"):
         n = other.get(flag)
         if isinstance(n, str) and n.isdecimal():
@@ -321,6 +328,7 @@ def _named_others(tool: str, out: dict) -> None:
         ("top_p", "top-p"),
         ("top_k", "top-k"),
         ("min_p", "min-p"),
+        ("seed", "seed"),
     ):
         t = other.get(flag)
         if isinstance(t, str) and re.fullmatch(r"\d+(?:\.\d+)?", t):
@@ -331,6 +339,30 @@ def _named_others(tool: str, out: dict) -> None:
         out["sampling"] = ", ".join(f"{w} {v}" for w, v in sampling)
     if "other" in out and not out["other"]:
         del out["other"]
+
+
+#: a dataset file's name that says nothing of the dataset ("mt_bench/question.jsonl"): its folder names it
+_GENERIC_FILE = re.compile(r"(?:questions?|data|dataset|test|train|prompts?|input|samples?)", re.IGNORECASE)
+
+
+def _dataset(other: dict) -> str | None:
+    """The dataset a benchmark command's prompts come from, as the command names it, kept under
+    ``other`` as written: vLLM's ``--dataset-name random``/``sharegpt`` (its own generators and
+    formats), else the dataset's path (``--dataset-path org/mt-bench``, ``--dataset x/mt_bench/
+    question.jsonl``): its last part without the extension, or the folder above a generic file
+    name; None where the command names none or only a loader ("hf", "custom")."""
+    name = other.get("dataset_name")
+    if isinstance(name, str) and name.lower() not in ("hf", "custom", "huggingface"):
+        return name
+    path = other.get("dataset_path") or other.get("dataset")
+    if not isinstance(path, str) or not path.strip():
+        return None
+    parts = [p for p in re.split(r"[\\/]", path.strip().strip("\"'")) if p not in ("", ".", "..")]
+    while parts:
+        stem = re.sub(r"\.(?:jsonl?|csv|parquet|txt|arrow)$", "", parts.pop(), flags=re.IGNORECASE)
+        if stem and not _GENERIC_FILE.fullmatch(stem):
+            return stem
+    return None
 
 
 #: ``other`` keys of the drafting flags (``--model-draft``, ``-ngld``, ``--draft-p-min``, ``--spec-type``,

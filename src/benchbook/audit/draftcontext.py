@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import bisect
 import copy
+import functools
 import math
 import re
 import shlex
@@ -38,7 +39,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from .draftcommand import command_lines, conditions_of, put_path
-from .draftnames import DECODING_PHRASE, MODEL_FAMILIES, builds_engine, heading_engine, mentions
+from .draftnames import (
+    DECODING_PHRASE,
+    MODEL_FAMILIES,
+    builds_engine,
+    header_decoding,
+    heading_engine,
+    mentions,
+)
 from .draftprose import numbers
 from .post import Block, Post
 
@@ -132,12 +140,26 @@ _SETTINGS: list[tuple[re.Pattern, str]] = [
         "sampling",
     ),
     (re.compile(r"\bgreedy\b", re.I), "greedy"),
+    # the cap on each request's output in words: "OSL 256" (output sequence length), "max_tokens
+    # 512", "max new tokens: 128", "1024 out"
+    (
+        re.compile(
+            r"\b(?:OSL|max[_ -](?:new[_ -])?tokens|max[_ -]output[_ -]tokens)\s*(?:=|:|of)?\s*"
+            r"(?P<n>\d+)(?![\d.,%])"
+            # a request's "1024 out" (input and output lengths: "512 in, 1024 out"; not "1 out of 5")
+            r"|(?<![\w.,])(?P<o>\d+)\s+out\b(?!\s+of\b)",
+            re.I,
+        ),
+        "cap",
+    ),
     (
         re.compile(
             r"(?<![\w.])(?P<n>\d+)\s+(?:output|generated|new|gen)\s+tokens\b"
-            r"|\btokens generated\s*[:=]\s*(?P<m>\d+)"
-            # "a 256-token summarization output", "generating 512 tokens", "512 gen" (llama-bench's tg512)
-            r"|(?<![\w.])(?P<o>\d+)-token\s+(?:[^\W\d]+\s+){0,2}(?:output|generation|completion)\b"
+            # (not a total "tokens generated: 259,326" nor the draft's "draft tokens generated")
+            r"|(?<!draft )\btokens generated\s*[:=]\s*(?P<m>\d+)(?![\d,.])"
+            # "a 256-token summarization output" (any hyphen: HTML's non-breaking "128‑token"),
+            # "generating 512 tokens", "512 gen" (llama-bench's tg512)
+            r"|(?<![\w.])(?P<o>\d+)[-‐‑]token\s+(?P<task>(?:[^\W\d]+\s+){0,2})(?:output|generation|completion)\b"
             r"|\bgenerat(?:e|ed|es|ing)\s+(?P<g>\d+)\s+tokens\b|(?<![\w.])(?P<b>\d+)\s+gen\b"
             # "512 tokens generated", "256 tokens were generated"
             r"|(?<![\w.])(?P<t>\d+)\s+tokens\s+(?:were\s+|are\s+)?generated\b",
@@ -146,22 +168,37 @@ _SETTINGS: list[tuple[re.Pattern, str]] = [
         "generated",
     ),
     (re.compile(r"(?<![\w-])(?:--parallel|-np)[ =](?P<n>\d+)\b"), "concurrency"),
+    # requests at once in words: "concurrency = 4", "at concurrency 16", "10 concurrency", "8 concurrent
+    # request streams", "128 concurrent requests", "8-stream throughput" (not a range's end: "1-8
+    # concurrent")
+    (
+        re.compile(
+            r"\bconcurrency(?:\s+level)?\s*(?:=|:|of)?\s*(?P<n>\d{1,4})(?![\d.%]|\s?[–-]\s?\d)"
+            r"|(?<![\w.–-])(?P<m>\d{1,4})\s+(?:concurrency\b|concurrent(?:ly)?\b)"
+            r"|(?<![\w.–-])(?P<s>\d{1,4})-(?:streams?|users?|clients?)\b",
+            re.I,
+        ),
+        "concurrent",
+    ),
     # a draft size in words: "n-max 3", "n_max=6", "draft-max: 8", "num_speculative_tokens=5",
-    # "num spec tokens=1", "num_steps=8", "k=4", "MTP n=4", "draft 5 tokens", "5 draft tokens" (not
-    # one of a list: "4, 5 and 6 draft tokens" names no one size)
+    # "num spec tokens=1", "num_steps=8", "k=4", "MTP n=4", "MTP cap 6", "MTP-3", "draft 5 tokens",
+    # "5 draft tokens" (not one of a list: "4, 5 and 6 draft tokens" names no one size)
     (
         re.compile(
             r"(?:\b(?:spec[-_ ])?(?:n[-_ ]?max|draft[-_ ](?:n[-_ ])?max|draft[-_ ](?:size|length|len))"
             r"|\bnum[-_ ]spec(?:ulative)?[-_ ]tokens|\b(?:speculative[-_ ])?num[-_ ]steps"
-            r"|(?<![\w-])(?<!top )k|\b(?:MTP|EAGLE-?\d?|draft(?:ing)?)\s+n)"
+            r"|(?<![\w-])(?<!top )k|\b(?:MTP|EAGLE-?\d?|draft(?:ing)?)\s+(?:n|cap))"
             r"\s*(?:=|:)?\s*(?P<n>\d{1,3})(?![\w.%]|\s?[–-]\s?\d)"
             r"|\bdraft(?:ing)?\s+(?P<m>\d{1,3})\s+tokens\b"
+            # "MTP-3": the model's heads drafting 3 tokens (not "MTP 2x", "MTP-2.5")
+            r"|\bMTP-(?P<h>\d{1,2})(?![\w.%×])"
             r"|(?<![\d,]\s)(?<!\band\s)(?<!\bor\s)(?<![\d.,/–-])(?P<l>\d{1,3})\s+(?:draft(?:ed)?|speculative)\s+tokens\b",
             re.I,
         ),
         "block",
     ),
-    (re.compile(r"\b(?:single|one)[ -](?:request|user|stream|slot)\b", re.I), "single"),
+    # "single request", "one user", "single concurrency", "single-batch (B=1)"
+    (re.compile(r"\b(?:single|one)[ -](?:request|user|stream|slot|concurrency|batch)\b", re.I), "single"),
     (
         re.compile(
             # ASCII bounds: "使用Ollama 0.15.2在" (a CJK character is a word character)
@@ -267,14 +304,48 @@ def count(n: str, k: str | None) -> int | None:
     return int(v) if v.is_integer() and v >= 1 else None
 
 
-def _command_names(conditions: dict, out: list[tuple[str, object]]) -> None:
-    """The conditions a command line sets (``draftcommand.conditions_of``) that a scope carries."""
+#: a tool that runs the model itself (not a client of a server: ``vllm bench serve``, SGLang's
+#: ``bench_serving``): what it drafts, its flags say
+_CLIENT_TOOL = re.compile(r"bench\s+serve|bench_serving", re.IGNORECASE)
+
+
+def _command_names(conditions: dict, out: list[tuple[str, object]], tool: str = "") -> None:
+    """The conditions a command line sets (``draftcommand.conditions_of``) that a scope carries; a
+    ``tool`` that runs the model with no drafting flag (``-md``, ``--spec-type``,
+    ``--speculative-config``, ...) decodes plainly: no engine drafts by default (``llama-cli -m x``
+    beside ``llama-speculative -m x -md d``)."""
     flat = _flat(conditions)
     for path, value in flat.items():
         if path in CARRIED:
             out.append((path, value))
-    if "other.draft_model" in flat:
+    if "other.draft_model" in flat and "decoding" not in flat:
         out.append(("decoding", "speculative"))
+    elif tool and "decoding" not in flat and not _CLIENT_TOOL.search(tool):
+        if not any(re.search(r"draft|spec|lookup|eagle|medusa|mtp|block_max", k, re.I) for k in flat):
+            out.append(("decoding", "plain"))
+
+
+#: one more sampling setting a list names right after a temperature (", top_p 0.9", " and seed 1000")
+_SAMPLING_NEXT = re.compile(
+    r"(?:\s*,\s*|\s+and\s+|\s+)(top[_-]?[pk]|min[_-]?p|seed|repeat[_-]penalty)\s*[=:]?\s*(\d+(?:\.\d+)?)\b",
+    re.IGNORECASE,
+)
+
+
+def _sampling_after(text: str) -> str:
+    """The sampling settings listed at the start of ``text`` (``_SAMPLING_NEXT``, each in turn, up to
+    the first other word), written ", top_p 0.9, seed 1000"."""
+    out, pos = "", 0
+    while m := _SAMPLING_NEXT.match(text, pos):
+        out += f", {m.group(1)} {m.group(2)}"
+        pos = m.end()
+    return out
+
+
+#: words between a count of tokens and "output" that name no task ("256-token max output")
+_NO_TASK = re.compile(
+    r"(?:max(?:imum)?|total|average|mean|final|model|text|token|input|output|the|an?)(?:\s+\w+)?", re.I
+)
 
 
 def _settings(text: str, out: list[tuple[str, object]]) -> None:
@@ -289,23 +360,84 @@ def _settings(text: str, out: list[tuple[str, object]]) -> None:
                 out += [("type_k", t), ("type_v", t)]
             elif kind == "sampling":
                 if float(m.group("n")) <= 2:
-                    out.append(("sampling", f"temperature {m.group('n')}"))
+                    # the settings listed after it: "temperature 0.0, top_p 0.9, seed 1000"
+                    out.append(("sampling", f"temperature {m.group('n')}{_sampling_after(text[m.end() :])}"))
             elif kind == "block":
-                out.append(("block_max", int(m.group("n") or m.group("m") or m.group("l"))))
+                out.append(("block_max", int(m.group("n") or m.group("m") or m.group("l") or m.group("h"))))
             elif kind == "generated":
                 out.append(
                     ("tokens_generated", int(next(g for g in m.group("n", "m", "o", "g", "b", "t") if g)))
                 )
+                task = (m.group("task") or "").strip()
+                if task and not NOT_A_PROMPT.match(task) and not _NO_TASK.fullmatch(task):
+                    out.append(("prompt", task))  # "a 256-token summarization output": its task
             elif kind == "greedy":
                 out.append(("sampling", "greedy"))
+            elif kind == "cap":
+                out.append(("cap", int(m.group("n") or m.group("o"))))
             elif kind == "concurrency":
                 out.append(("concurrency", int(m.group("n"))))
+            elif kind == "concurrent":
+                n = int(m.group("n") or m.group("m") or m.group("s"))
+                if n >= 1:
+                    out.append(("concurrency", n))
             elif kind == "single":
                 out.append(("concurrency", 1))
             elif kind == "version":
                 out.append(("build", m.group("v")))
             elif kind == "commit":
                 out.append(("build", m.group("h") or m.group("k") or m.group("s") or m.group("n")))
+    if ("sampling", "greedy") in out:
+        # "Greedy decoding (temperature = 0)": a temperature of 0 is the greedy choice, one sampling
+        out[:] = [
+            x for x in out if not (x[0] == "sampling" and re.fullmatch(r"temperature 0(?:\.0*)?", str(x[1])))
+        ]
+
+
+#: a line naming the prompt or task under its label ("Prompt: summarize a news article", "- **Task**:
+#: …", "プロンプト：…", "提示词：…", "Промпт: …"): the rest of the line, up to 120 characters; not
+#: sizes ("Workload: 256 input → 128 output tokens": a count first names no prompt)
+_PROMPT_LABEL = re.compile(
+    r"^\s*(?:[-*+•]\s+|\d+[.)]\s+)?[*_]*(?:prompt|task|workload|test prompt|benchmark prompt|"
+    r"プロンプト|課題|提示词|提示|任务|промпт|задача|프롬프트|과제|aufgabe)[*_]*\s*[:：][*_]*\s*"
+    r"(?P<v>[^\s\d:：].{0,119}?)[\s.。]*$",
+    re.IGNORECASE,
+)
+#: a prompt named by its words before the word "prompt" ("High-accept 2 KB prompt, 256 gen:",
+#: "on the coding prompt", "for the wiki-8k prompt"): at a line's start (a list item's) or after on/for/
+#: with (the/a), one to three words; a count's phrase keeps the word ("4k-token prompt"); never a
+#: phase ("prompt processing", "prompt eval") nor a word that names no prompt ("the same prompt")
+_PROMPT_WORDS = re.compile(
+    r"(?:(?:^\s*(?:[-*+•]\s+|\d+[.)]\s+)?[*_]*|\b(?:on|for|with|using)\s+(?:the\s+|a\s+|an\s+)?)"
+    r"(?P<v>[^\W\d_][\w.+#-]*(?:\s[\w.+#-]+){0,2}?)|(?<![\w.])(?P<n>\d+(?:\.\d+)?\s?[kK]?[- ]tokens?))"
+    r"\s+prompt\b"
+    r"(?!\s*(?:processing|process|eval\w*|tokens?|speed|rate|throughput|length|len|cache\w*|size|phase|"
+    r"pp|t/s|tok))",
+    re.IGNORECASE,
+)
+#: words that name no one prompt: before the word "prompt" ("the same prompt"), or heading a column
+#: of rates ("this box", "my run": a setup or a source)
+NOT_A_PROMPT = re.compile(
+    r"^(?:same|this|that|each|every|one|first|second|last|long|longer|short|shorter|system|user|"
+    r"different|given|whole|entire|full|my|your|our|their|any|new|initial|original|large|small)\b",
+    re.IGNORECASE,
+)
+
+
+def _prompts(lines: list[tuple[int, str]], out: list[tuple[str, object]]) -> None:
+    """The prompts a block's lines name (``_PROMPT_LABEL``, ``_PROMPT_WORDS``), as written."""
+    for _, t in lines:
+        m = _PROMPT_LABEL.match(t)
+        if m:
+            out.append(("prompt", m.group("v").strip().strip("\"'「」“”*_`").strip()))
+            continue
+        for w in _PROMPT_WORDS.finditer(t):
+            if w.group("n"):
+                out.append(("prompt", f"{w.group('n')} prompt"))
+                continue
+            words = w.group("v").strip("*_`")
+            if not NOT_A_PROMPT.match(words):
+                out.append(("prompt", words))
 
 
 def stated(lines: list[tuple[int, str]], kind: str, heading: bool = False) -> list[tuple[str, object]]:
@@ -325,7 +457,7 @@ def _stated(
     in_command = {n for c in found for n in range(c.line, c.last + 1)}
     for c in found:
         got: list[tuple[str, object]] = []
-        _command_names(c.conditions, got)
+        _command_names(c.conditions, got, c.tool)
         commands.append((c.line, got))
     out: list[tuple[str, object]] = []
     rest = [(n, t) for n, t in lines if n not in in_command]
@@ -355,7 +487,7 @@ def _stated(
             got = []
             inline = command_lines([(n, code)])
             if inline:
-                _command_names(inline[0].conditions, got)
+                _command_names(inline[0].conditions, got, inline[0].tool)
             elif FLAGS_ONLY.match(code):
                 try:
                     words = shlex.split(code)
@@ -379,6 +511,7 @@ def _stated(
     if engine is not None:  # "端到端推理延迟(llama-cli)": the tool's engine
         out.append(("engine", engine))
     _settings(text, out)
+    _prompts(rest, out)
     _backends(text, out)
     return commands, list(dict.fromkeys(out))
 
@@ -411,6 +544,8 @@ class Scope:
     firsts: list[int] = field(default_factory=list)
     #: paths the scope states for itself only, not for the scopes around it
     local: set[str] = field(default_factory=set)
+    #: a label line's scope (``_label_of``): what it states is its own, never its section's
+    label: bool = False
 
     def value(self, path: str) -> tuple[bool, object]:
         if path not in self.known:
@@ -518,6 +653,69 @@ def _caption(block: Block) -> bool:
     return not any(n.unit for n in numbers(" ".join(t for _, t in block.lines)))
 
 
+def _measured_prompts(lines: list[tuple[int, str]]) -> bool:
+    """Whether every line of a block naming a prompt states a measurement too ("36.5 t/s (3k token
+    prompt)"): its prompt is its own numbers', not the section's; a setup list's "Method: 256-token
+    summarization output" beside "Model: X (~14 GB)" names the section's."""
+    naming = [x for x in lines if any(p == "prompt" for p, _ in _stated([x], "text")[1])]
+    return bool(naming) and all(_measures([x]) for x in naming)
+
+
+#: the workload a line of a paragraph or list states for its own numbers (``_line_scopes``)
+_LINE_PATHS = frozenset({"concurrency", "prompt", "block_max", "tokens_generated", "cap"})
+
+
+def _line_scopes(scope: Scope, lines: list[tuple[int, str]]) -> None:
+    """A scope under a block for each of its lines stating a measurement and a workload setting
+    (``_LINE_PATHS``): "Single stream throughput: 62 t/s" / "8-stream throughput: 95 t/s", a list
+    read as one block, each line's concurrency its own numbers'; and the decoding its label names
+    as a column's header does ("Baseline (non-speculative): 215.8 s", "With draft model: 35.6
+    tokens-per-sec": ``draftnames.header_decoding`` of the words before the first ":")."""
+    for n, t in lines:
+        if not _measures([(n, t)]):
+            continue
+        names = [x for x in _stated([(n, t)], "text")[1] if x[0] in _LINE_PATHS] if len(lines) > 1 else []
+        label = t.split(":", 1)[0] if ":" in t else ""
+        said = header_decoding(label) if 0 < len(label.strip()) <= 40 else None
+        if said is not None:
+            names.append(("decoding", said))
+        if names:
+            line = Scope(n, n, 9)
+            _add(line.body, names)
+            scope.children.append(line)
+
+
+def _label_of(block: Block) -> tuple[int, str] | None:
+    """The line labelling what follows it (a heading without ``#``): a paragraph's first line, of
+    one sentence and at most 80 characters, ending with ":" and stating no measurement but some
+    setting (``_label_names``: "*) base (concurrency = 1):", "20 prompts, one request at a time,
+    RTX 4090:"); None for a sentence introducing a command ("Here is the command:")."""
+    if block.kind != "text" or block.heading:
+        return None
+    # its first line with a word or a number (a rule "————" above it is none)
+    line = next((x for x in block.lines if re.search(r"\w", x[1])), None)
+    if line is None:
+        return None
+    text = line[1].strip()
+    if len(text) > 80 or not text.endswith((":", "：")) or re.search(r"[.!?]\s", text):
+        return None
+    if _measures([line]) or not _label_names(line):
+        return None
+    return line
+
+
+@functools.lru_cache(maxsize=256)
+def _label_names(line: tuple[int, str]) -> list[tuple[str, object]]:
+    """What a label line states (``_label_of``), as a heading does; its decoding also as a column's
+    header names it ("base:", "Spec on:": ``draftnames.header_decoding``)."""
+    commands, names = _stated([line], "text", heading=True)
+    out = [*(x for _, got in commands for x in got), *names]
+    said = header_decoding(line[1])
+    if said is not None and not any(p == "decoding" for p, _ in out):
+        out.append(("decoding", said))
+    return out
+
+
 def _add(into: dict[str, list[object]], names: list[tuple[str, object]]) -> None:
     for path, value in names:
         into.setdefault(path, []).append(value)
@@ -564,6 +762,16 @@ class Context:
                 stack[-1].children.append(section)
                 stack.append(section)
                 continue
+            label = _label_of(block)
+            if label is not None:
+                # "200 prompts, 4 concurrent, one RTX 4090:", "base (concurrency = 1):": what the
+                # label states holds for the blocks after it, up to the next label, command or heading
+                while stack[-1].level >= 7:
+                    stack.pop()
+                held = Scope(label[0], label[0], 7, label=True)
+                _add(held.head, _label_names(label))
+                stack[-1].children.append(held)
+                stack.append(held)
             scope = Scope(first, last, 8)
             if block.kind == "table":
                 # a draft model's column names the draft's model and quant, not the measured ones
@@ -586,10 +794,14 @@ class Context:
             else:
                 commands, names = _stated(lines, block.kind)
                 _add(scope.body, names)
+                if block.kind == "text":
+                    _line_scopes(scope, lines)
                 if "block_max" in scope.body and block.kind == "text" and _measures(lines):
                     # "with a draft model (--draft-max 16) it reached 141 t/s": the size of the
                     # sentence's drafting arm, not of the section (a settings line states no rate)
                     scope.local.add("block_max")
+                if "prompt" in scope.body and block.kind == "text" and _measured_prompts(lines):
+                    scope.local.add("prompt")  # "42 t/s on the poetry prompt": that sentence's
             stack[-1].children.append(scope)
             for line, got in commands:
                 model = next((_key(v) for k, v in got if k == "model"), None)
@@ -609,12 +821,13 @@ class Context:
 
     def _close(self, scope: Scope) -> None:
         """Give each scope the names of everything in it (``body``, ``weak``) and its last line."""
-        held = sum(c.level == 7 for c in scope.children)
+        held = sum(c.level == 7 and not c.label for c in scope.children)
         for child in scope.children:
             self._close(child)
-            # a machine's section, and a command line's where its section has several, each for
-            # itself; a section's one command line holds for all of it ("Command used:" below a table)
-            apart = child.level == 7 and held > 1 or "hardware" in child.head
+            # a machine's section, a label's, and a command line's where its section has several,
+            # each for itself; a section's one command line holds for all of it ("Command used:"
+            # below a table)
+            apart = child.level == 7 and (held > 1 or child.label) or "hardware" in child.head
             for path, values in (*child.head.items(), *child.body.items()):
                 if path in _HEADING_ONLY or path in child.local:
                     continue  # a section's decoding is its own: "### With MTP" is one arm of the post
@@ -808,6 +1021,13 @@ def fill(post: Post, entries: list, groups: list) -> None:
         if not cond:
             g.fields.pop("conditions")
     by_id = {g.id: g for g in groups}
+    # the lines stating an acceptance: a rate on one ("pred= 192 draft= 122 acc= 118 rate=0.967
+    # tok/s=79.8") is of a drafting run
+    accepting = {
+        e.fields.get("source_line")
+        for e in entries
+        if e.kind == "claim" and e.fields.get("metric") == "acceptance_rate" and e.group is None
+    }
     for e in entries:
         if e.kind != "claim" or not e.fields.get("source_line"):
             continue
@@ -825,10 +1045,15 @@ def fill(post: Post, entries: list, groups: list) -> None:
         _fill(cond, around, lambda p, shared=shared: _has(shared, p))
         if not builds_engine(cond.get("build"), cond.get("engine") or shared.get("engine")):
             del cond["build"]  # "21% faster than Ollama" after "llama.cpp b4000": not Ollama's build
-        drafted = _has(cond, "block_max") or _has(shared, "block_max") or metric == "acceptance_rate"
+        drafted = (
+            _has(cond, "block_max")
+            or _has(shared, "block_max")
+            or metric == "acceptance_rate"
+            or e.fields["source_line"] in accepting
+        )
         if drafting and drafted and not _has(cond, "decoding") and not _has(shared, "decoding"):
-            # a draft size (its own or its scope's: "MTP n=4" in the setup) or an acceptance: a
-            # drafting run, of the post's one kind
+            # a draft size (its own or its scope's: "MTP n=4" in the setup) or an acceptance (its
+            # own or its line's): a drafting run, of the post's one kind
             cond["decoding"] = drafting
         if plain and not _has(cond, "decoding") and not _has(shared, "decoding"):
             cond["decoding"] = "plain"

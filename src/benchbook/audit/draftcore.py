@@ -54,6 +54,11 @@ LABELS: dict[str, tuple[str, str]] = {
             "nmax",
             "n max",
             "specdraftnmax",
+            "num spec tokens",
+            "num speculative tokens",
+            "spec tokens",
+            "speculative tokens",
+            "draft length",
         ),
         ("block_max", "int"),
     ),
@@ -423,9 +428,9 @@ class DraftCore:
         #: whether the relating phrase being drafted is about speed ("faster", "slower", ``_SPEED``):
         #: its sides are rates (``relation``, ``_scope``)
         self.rates_only = False
-        #: the timing lines of each log excerpt: (where in ``out.entries``, results, log name),
-        #: drafted at the end where no claim names the log (``uncited_timings``)
-        self.timing_logs: list[tuple[int, list[Result], str]] = []
+        #: the timing lines of each log excerpt: (where in ``out.entries``, results, log name, the
+        #: command in force), drafted at the end where no claim names the log (``uncited_timings``)
+        self.timing_logs: list[tuple[int, list[Result], str, dict]] = []
         #: what the relating phrases of the paragraph being drafted read of its sentences and
         #: clauses, read once per sentence or clause (``Sides._once``)
         self._memo: tuple[str | None, dict[tuple, Any]] = (None, {})

@@ -158,15 +158,23 @@ _FA = re.compile(
     r"(?<![\w-])(?:-fa|--flash-attn|flash[ -]attention)\s*(?:=|:)?\s*(?P<w>on|off|1|0|enabled|disabled)\b",
     re.IGNORECASE,
 )
+#: a drafting method's name (``DECODING_PHRASE``: speculative)
+_METHOD_WORDS = (
+    r"EAGLE(?:-?\d)?|Medusa|DFlash|DSpark|n-?gram(?:-mod)?|lookahead decoding|prompt[- ]lookup(?: decoding)?"
+)
 #: a phrase naming the decoding: plain ("without draft", "MTP off"), self-speculative ("MTP") or
-#: speculative ("with draft model", "spec on")
+#: speculative ("with draft model", "spec on"; a drafting method's name: EAGLE-3, Medusa, DFlash,
+#: DSpark, n-gram, lookahead and prompt lookup decoding draft from another model or the context,
+#: not the model's own heads)
 DECODING_PHRASE = re.compile(
-    r"\b(?P<plain>without (?:a |the )?draft(?: model)?|no draft(?: model)?|plain decoding|"
+    r"(?P<plain>\b(?:without (?:a |the )?draft(?: model)?|no draft(?: model)?|plain decoding|"
     r"without speculat\w*|spec(?:ulation)?[- ]off|non-MTP|no MTP|without MTP|MTP off|"
     r"non[- ]spec(?:ulative)?|no[- ]spec(?:ulation|ulative)?|baseline|vanilla|(?:plain )?autoregressive)\b"
+    # the baseline in Chinese, Japanese, Korean (no word boundary between CJK characters)
+    r"|基线|基準|ベースライン|베이스라인)"
     r"|\b(?P<self>MTP|self-speculative)\b"
     r"|\b(?P<spec>with (?:a |the )?draft(?: model)?|speculative decoding|with speculat\w*|draft model|"
-    r"spec[- ]on)\b",
+    rf"spec[- ]on|{_METHOD_WORDS})\b",
     re.IGNORECASE,
 )
 
@@ -511,9 +519,12 @@ def _ollama(m: re.Match) -> tuple[str, str | None]:
     return f"{m.group('name')}-{m.group('size').upper()}{rest}", quant.upper() if quant else None
 
 
-#: a table column's header that names its decoding: "Baseline", "No spec", "Vanilla" -> plain;
+#: a table column's header that names its decoding: "Baseline", "No spec", "Vanilla", "base" alone
+#: (or before its parenthesis or colon: "base (c=1):") -> plain;
 #: "Speculative", "Best speculative result", "With draft", "Spec on" -> speculative (``DECODING_PHRASE`` too)
-_HEADER_PLAIN = re.compile(r"^\W*(?:baseline|vanilla|no[- ]spec\w*|plain)\b", re.IGNORECASE)
+_HEADER_PLAIN = re.compile(
+    r"^\W*(?:baseline|vanilla|no[- ]spec\w*|plain|base(?![- ]?model)(?=\W*(?:\(|:|$)))\b", re.IGNORECASE
+)
 _HEADER_SPEC = re.compile(
     r"(?<!no[- ])(?<!non-)(?:\bspeculative\b|\bspec(?:ulation)?\b(?![- ]off))", re.IGNORECASE
 )
@@ -589,6 +600,8 @@ def decoding_of_cell(cell: str, header: str) -> str | None:
     ✗/none/"baseline" -> plain, a cell naming its decoding ("MTP", "no draft", "speculative") -> that;
     None for any other cell ("ngram-mod" under "Mode": the caller keeps it as written)."""
     text = cell.strip().strip("*_`").strip()
+    if re.fullmatch(_METHOD_WORDS, text, re.IGNORECASE):
+        return None  # "EAGLE-3" under "Speculative": the method, kept as written
     self_drafted = re.search(r"\bMTP\b", header, re.IGNORECASE) is not None
     if _CELL_NO.fullmatch(text):
         return "plain"

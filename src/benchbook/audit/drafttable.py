@@ -20,7 +20,7 @@ import re
 from dataclasses import replace
 
 from ..ingest.settings import flash_attn_word
-from .draftcontext import cell_conditions, count, header_settings
+from .draftcontext import NOT_A_PROMPT, cell_conditions, count, header_settings
 from .draftcore import (
     LABELS,
     Entry,
@@ -310,6 +310,26 @@ def _settings_table(header: list[str], body: list[list[str]]) -> bool:
     )
 
 
+def _lead_prompt(header: str) -> str | None:
+    """The prompt a column of rates with no unit of its own names (a "lead" column: its unit is the
+    paragraph's or heading's): a header of one to three words that names no metric, setting,
+    decoding, hardware, engine, model, quant or build is the workload the column ran ("| python |
+    TS | swift |" under "33.92 tokens/second": the prompts' languages); None otherwise ("RTX 4090",
+    "MTP", "Run 1", "n_max=4")."""
+    text = header.strip().strip("*_`").strip()
+    if not re.fullmatch(r"[^\W\d_][\w.+#-]*(?:\s+[^\W\d_][\w.+#-]*){0,2}", text):
+        return None  # one to three words, none starting with a digit: no count, no "Run 1"
+    if label_key(text) in LABELS or _names_metric(text) or _RELATING_HEADER.search(text):
+        return None
+    if NOT_A_PROMPT.match(text):  # "this box", "my run": a setup or a source, not a prompt
+        return None
+    if mentions(text) or header_decoding(text) or header_settings(text) or _BASELINE.search(text):
+        return None
+    if any(pat.fullmatch(text) for _, pat in _CELL_KINDS) or re.search(r"\brun\b|\btrial\b", text, re.I):
+        return None
+    return text
+
+
 def _metric_header(header: str) -> bool:
     return bool(re.search(r"\b(?:pp|tg)\s?\d+\b|speed|throughput|tok/s|t/s", header, re.IGNORECASE))
 
@@ -388,6 +408,11 @@ class Tables(Sides):
                     and len(set(plain)) == len(plain)
                 ):
                     kinds[j] = "lead"
+        # the prompts the lead columns' headers name; none where one of them names none ("| README |
+        # this box |": the columns are sources, not prompts)
+        lead_prompts = {j: _lead_prompt(h) for j, h in enumerate(header) if kinds[j] == "lead"}
+        if None in lead_prompts.values():
+            lead_prompts = {}
         self.tables += 1  # counted, not recounted from the groups: that was quadratic in a long post
         table_groups: list[str] = []
         tno = self.tables
@@ -430,7 +455,7 @@ class Tables(Sides):
                 # "Best speedup" against a speculative rate the table does not give, or with no row
                 # to read as the baseline: claims of the change (the metric "speedup"), no sides guessed
                 metric = "speedup" if unit == "x" else "speed_change" if label_metric(h, "t/s") else "change"
-            test = re.search(r"\b(pp|tg)\s?(\d+)\b", h, re.IGNORECASE)
+            test = re.search(r"\b(pp|tg)\s?(?:\(\s*)?(\d+)\b", h, re.IGNORECASE)  # "tg128", "TG (256)"
             method = None
             if test:
                 method = f"{test.group(1).lower()}{test.group(2)}"
@@ -442,11 +467,15 @@ class Tables(Sides):
                 gfields["method"] = method
             if self.command or self.named:
                 gfields["conditions"] = self.context()
+            if test and test.group(1).lower() == "tg":  # a tg test's column: the tokens it generated
+                gfields.setdefault("conditions", {})["tokens_generated"] = int(test.group(2))
             decoding = header_decoding(h)  # "Baseline" -> plain, "Best speculative result" -> speculative
             if decoding is not None:
                 gfields.setdefault("conditions", {})["decoding"] = decoding
             for setting, said in header_settings(h).items():  # "MTP (n_max=6)": the column's draft size
                 gfields.setdefault("conditions", {})[setting] = said
+            if kinds[j] == "lead" and (task := lead_prompts.get(j)) is not None:
+                gfields.setdefault("conditions", {})["prompt"] = task  # "| python | TS | swift |"
             self.out.groups.append(Group(gid, gfields, block.start))
             self.groups[gid] = self.out.groups[-1]
             table_groups.append(gid)
