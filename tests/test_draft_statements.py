@@ -53,9 +53,10 @@ def test_a_speedup_column_over_a_plain_rate_in_prose_other_wordings(tmp_path):
 
 
 def test_a_speedup_column_with_no_baseline_anywhere_stays_claims(tmp_path):
-    """Control: with no baseline in the prose (a rate that is no baseline), the cells are claims
-    of the change, no statement with guessed sides."""
-    text = _SWEEP.replace("without a draft model it decodes at a baseline of 30.0 tok/s", "it ran 30.0 tok/s")
+    """Control: with no baseline in the prose (a rate that is no baseline, and that the cells are
+    not the rows' rates over: 45.0 / 26.0 = 1.73, not 1.50), the cells are claims of the change, no
+    statement with guessed sides."""
+    text = _SWEEP.replace("without a draft model it decodes at a baseline of 30.0 tok/s", "it ran 26.0 tok/s")
     cf = _drafted(text, tmp_path)
     assert cf.statements == []
     assert sorted(c.value for c in cf.claims if c.metric == "speedup") == [1.3, 1.5]

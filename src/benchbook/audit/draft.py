@@ -56,6 +56,7 @@ from ..ingest.settings import flash_attn_word
 from .draftcommand import command_lines, plain_run
 from .draftcontext import fill, header_settings
 from .draftcore import Drafted, Entry, Num, merged, plain_value, set_path, source_fields
+from .draftheadlines import headline_statements
 from .draftmetric import settle_rates, settle_sizes, settle_times
 from .draftnames import CLAUSE_ONLY, header_decoding, mentions, model_cell
 from .draftprose import family, number_text, numbers
@@ -341,6 +342,7 @@ class _Drafter(Tables, Sentences):
                 self.log(pieces)  # log lines pasted as a paragraph: drafted, and kept as a log
         self.uncited_timings()
         self.rates_of_lines()
+        headline_statements(self, self.drop_claim)
         self.no_self_relations()
         self.generated_counts()
         fill(self.post, self.out.entries, self.out.groups)  # what the post states around each claim

@@ -365,6 +365,9 @@ _ABOVE = re.compile(
 #: 토큰/초 이상", "40 tok/s or more"
 _ABOVE_AFTER = re.compile(r"\s*(?:以上|超|이상|or (?:more|higher|above|faster)\b|and up\b|\+(?!\d))")
 _BELOW_AFTER = re.compile(r"\s*(?:以下|未満|以内|이하|미만|or (?:less|lower|fewer|below)\b)")
+#: "Max" ending a product's name right before a number: a model token of capitals and digits, then
+#: "Max" capitalised ("M1 Max 38 tok/s", "M4 Max: 71 tok/s", "Ryzen AI MAX+ 395"), no "at most"
+_PRODUCT_MAX = re.compile(r"\b[A-Z]{1,3}\d{1,3}[A-Za-z]?\s+(?:Max|MAX)\+?\s*[:=]?\s*$|\bAI\s+MAX\+?\s*$")
 #: words before "up to" / "over" that make them no bound: "goes up to 36.9 TFLOPS" (it rose to it),
 #: "averaged over 128 tokens" (what a mean was taken across)
 _NOT_BOUND = re.compile(
@@ -390,6 +393,8 @@ def bound_of(text: str, n: Number) -> str | None:
         r"\d\s*[^\W\d]*(?:/[^\W\d]+)?\s*\)?\s*(?:<=?|>=?|≤|≥|до|bis zu|hasta)\s*$", before
     ):
         return None  # "939 MiB < 1024 MiB", "41.0 t/s ≥ 40 t/s": two numbers compared, not a bound
+    if _PRODUCT_MAX.search(before):
+        return None  # "the M1 Max 38 tok/s": a chip's name ends in "Max", no bound
     if _BELOW.search(before):
         return "below"
     if _ABOVE.search(before):

@@ -100,8 +100,9 @@ def _from_to_units(text: str, found: list[Number]) -> list[Number]:
     return out
 
 
-#: what joins the numbers of a list that states its unit once: "83.6 / 65.4 / 76.9", "31.9 → 52.8"
-_LIST_SEP = re.compile(r"\s*(?:/|→|->)\s*")
+#: what joins the numbers of a list that states its unit once: "83.6 / 65.4 / 76.9", "31.9 → 52.8",
+#: a compared pair "61 vs 27 tok/s" ("vs", "vs.", "versus": the two sides of one comparison, one unit)
+_LIST_SEP = re.compile(r"\s*(?:/|→|->|\bvs\.?|\bversus\b)\s*", re.IGNORECASE)
 #: what may stand between a unitless list and the number whose unit it takes: no digit, no sentence end
 _LIST_GAP = re.compile(r",\s*(?:[^\W\d]+\s+){0,3}")
 

@@ -67,11 +67,14 @@ _CELL_KINDS = (
     ("quant", re.compile(r"(?:UD-)?I?Q\d(?:_[A-Z0-9]+)*|BF16|F16|F32|FP8|MXFP4", re.IGNORECASE)),
     ("build", re.compile(r"b\d{4,5}")),
 )
-#: a table column's header that relates numbers (its cells are multiples or changes)
+#: a table column's header that relates numbers (its cells are multiples or changes); other
+#: languages' words for a speedup or improvement factor too ("改善倍率", "倍率", "高速化", "加速比",
+#: "提升", "배율", "향상", "Beschleunigung", "ускорение", "прирост")
 _RELATING_HEADER = re.compile(
     # words from their start: "ratio" is no "Generation", "gain" no "Again"
     r"\bvs\.?\b|\b(?:versus|speed-?up|gain|change|delta|diff|ratio|relative|improvement|uplift|"
-    r"faster|slower|boost|loss)|Δ|\bx\b|×",
+    r"faster|slower|boost|loss|beschleunigung|ускорени|прирост)|Δ|\bx\b|×|"
+    r"倍率|改善|高速化|加速比|提升|배율|향상",
     re.IGNORECASE,
 )
 #: a row label naming the baseline of a table's comparisons
@@ -79,6 +82,42 @@ _BASELINE = re.compile(
     r"\b(?:baseline|base|plain|vanilla|autoregressive|without|no[- ]?(?:spec|draft|mtp)|spec[- ]?off|off)\b",
     re.IGNORECASE,
 )
+
+
+#: how far (relative) each row's rate over a baseline may be from the row's stated multiple for an
+#: unlabelled rate before a table to be that baseline (``Table.prose_baseline``)
+_COLUMN_FIT = 0.1
+
+
+def _mid_of(cell: str) -> float | None:
+    """The number a table cell states (a range by its middle), or None where it states none or
+    several."""
+    found = numbers(cell)
+    if len(found) != 1:
+        return None
+    n = found[0]
+    try:
+        return (float(n.range[0]) + float(n.range[1])) / 2 if n.range else float(n.text)
+    except ValueError:
+        return None
+
+
+def _column_fits(body: list[list[str]], rate_col: int, ratio_col: int, base: float | None) -> bool:
+    """Whether every row of ``body`` (two or more) states a rate in ``rate_col`` and a multiple in
+    ``ratio_col`` with rate / ``base`` within ``_COLUMN_FIT`` of the multiple."""
+    if not base:
+        return False
+    fits = 0
+    for row in body:
+        if max(rate_col, ratio_col) >= len(row):
+            return False
+        rate, ratio = _mid_of(row[rate_col]), _mid_of(row[ratio_col])
+        if rate is None or not ratio:
+            return False
+        if abs(rate / base - ratio) / ratio > _COLUMN_FIT:
+            return False
+        fits += 1
+    return fits >= 2
 
 
 def _relating_column(header: str, cells: list[str]) -> bool:
@@ -677,6 +716,18 @@ class Tables(Sides):
             plain = (entry.fields.get("conditions") or {}).get("decoding") == "plain"
             if plain or _BASELINE.search(self.labels.get(cid, "")):
                 return cid
+        # no rate named a baseline: the last rate before the table that every row's multiple is the
+        # row's rate over ("| 106 tok/s | 8.4x |", "| 85 tok/s | 6.7x |" after "only 12.64 tok/s"),
+        # each within ``_COLUMN_FIT`` (a post rounds loosely, a range row by its middle)
+        for cid in reversed(self.claim_ids[-60:]):
+            entry = self.claims[cid]
+            if entry.group is not None or family(self.profile[cid][0]) != "rate":
+                continue
+            if (entry.fields.get("metric") == "prefill_tps") != prefill:
+                continue
+            if _column_fits(body, rates[0], j, self._value(cid)):
+                return cid
+            break  # only the last rate before the table
         return None
 
     def table_relations(
