@@ -67,6 +67,8 @@ _TOTAL = re.compile(r"\b(?:total|aggregate|combined|system|wall)\b|общий|с
 #: a label naming the decode phase ("tg t/s", "decode", "generation"): each request's own rate, at
 #: any concurrency (llama-benchy's tg at c2/c4), unless it says it is a sum (``_SUMMED``)
 _DECODE_PHASE = re.compile(r"\b(?:tg\d*|decod\w*|generat\w*|gen)\b", re.IGNORECASE)
+#: vLLM's tqdm progress line: "est. speed input: 47.09 toks/s, output: 128.64 toks/s"
+_TQDM = re.compile(r"\bspeed input:[^,]*,\s*output\b")
 #: a label naming throughput
 _THROUGHPUT = re.compile(r"throughput|吞吐|スループット|처리량|пропускн", re.IGNORECASE)
 
@@ -221,6 +223,13 @@ def _wanted(e: Entry, shared: dict) -> str | None:
     (module doc), None where it is no rate of decoding or its metric stays."""
     metric = e.fields.get("metric", shared.get("metric"))
     unit = e.fields.get("unit", shared.get("unit"))
+    quote = str(e.fields.get("quote") or "")
+    if family(unit) == "rate" and metric in ("prefill_tps", "decode_tps") and _TQDM.search(quote):
+        # vLLM's tqdm line "est. speed input: 47.09 toks/s, output: 128.64 toks/s": prompt tokens and
+        # generated tokens over the run's wall time (read as prefill and decode rates while the
+        # relations that compare them were drafted)
+        want = "input_throughput" if metric == "prefill_tps" else "throughput"
+        return want
     if metric not in ("decode_tps", "throughput", "peak_throughput") or family(unit) != "rate":
         return None
     own = e.fields.get("conditions") or {}

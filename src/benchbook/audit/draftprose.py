@@ -598,10 +598,6 @@ def numbers(text: str) -> list[Number]:
 
 #: words near a number -> the metric it is (first match wins, in this order)
 _METRIC_WORDS: list[tuple[str, str, str]] = [
-    # vLLM's tqdm line "est. speed input: 47.09 toks/s, output: 128.64 toks/s": prompt tokens and
-    # generated tokens over the run's wall time (its "est." cut off as a sentence's end)
-    ("rate", r"\bspeed input:[^,]*,\s*output\b", "throughput"),
-    ("rate", r"\bspeed input\s*:", "input_throughput"),
     # the highest rate a run reached ("peak TPS", "Tokens/Sec (Peak)", "пик TPS", "峰值"), as vLLM's
     # "Peak output token throughput": peak_throughput (one stream's peak is its decode rate:
     # ``draftmetric.settle_rates``)
