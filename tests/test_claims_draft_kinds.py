@@ -332,7 +332,12 @@ def test_sweep_bench_time_columns_are_duration_claims(tmp_path):
         ("duration-pp1024-l4", "duration", 1.55, 3, "s", "llama-sweep-bench pp1024 (T_PP)"),
         ("duration-tg256-l4", "duration", 8.437, 3, "s", "llama-sweep-bench tg256 (T_TG)"),
     ]
-    assert _set_conditions(cf, cf.claim("duration-pp1024-l4")) == {"depth": 1024, "decoding": "plain"}
+    # llama-sweep-bench's table, no engine named: ik_llama.cpp's tool (``draftcontext._IK_TOOL``)
+    assert _set_conditions(cf, cf.claim("duration-pp1024-l4")) == {
+        "depth": 1024,
+        "decoding": "plain",
+        "engine": "ik_llama.cpp",
+    }
 
 
 def test_llama_bench_rows_have_no_time_claims(tmp_path):

@@ -104,7 +104,11 @@ LABELS: dict[str, tuple[str, str]] = {
     ),
     **dict.fromkeys(("mode", "decoding"), ("decoding", "decoding")),
     **dict.fromkeys(
-        ("gpu", "hardware", "device", "显卡", "硬件", "ハードウェア", "видеокарта", "그래픽카드"),
+        (
+            *("gpu", "hardware", "device", "显卡", "硬件", "ハードウェア", "видеокарта", "그래픽카드"),
+            # a CPU column of a CPU-only run ("CPU型号": its model)
+            *("cpu", "cpu model", "cpu型号", "processor", "处理器", "プロセッサ", "процессор"),
+        ),
         ("hardware", "str"),
     ),
     **dict.fromkeys(

@@ -322,6 +322,7 @@ class Sentences(Sides):
         sentence may run over lines; each number keeps the line it is on.  ``read``: the lines as
         numbers are read from them (inline command lines blanked out), quotes keep ``pieces``."""
         text, scanned, starts = "", "", []
+        carried = dict(self.named)  # what the paragraphs before named (a quote's names are not kept)
         for k, (ln, t) in enumerate(pieces):
             starts.append((len(text), ln))
             lead = len(t) - len(t.lstrip())
@@ -460,6 +461,14 @@ class Sentences(Sides):
         for m in named[k_named:]:
             if m.path not in CLAUSE_ONLY:
                 self.named[m.path] = m.value
+        if pieces and all(self.post.line(ln).startswith(">") for ln, _ in pieces):
+            # a quoted paragraph is someone else's: its machine, engine, build and backend are not
+            # the post's for the paragraphs after it ("> I tested it with my 3090 …")
+            for path in ("hardware", "engine", "build", "backend"):
+                if path in carried:
+                    self.named[path] = carried[path]
+                else:
+                    self.named.pop(path, None)
         # the relations read the claims' conditions (plain_baseline changes one's: it says so)
         self._flat, self._values = {}, None
         indexed = Placed(placed)

@@ -38,6 +38,7 @@ from .draftnames import (
     cell_names,
     decoding_of_cell,
     engine_of_cell,
+    engines_in,
     hardware_of,
     header_decoding,
     mentions,
@@ -378,6 +379,27 @@ def _metric_header(header: str) -> bool:
 _NOT_NAMES = re.compile(r"(?i)\bkv\b|cache|-ctk|-ctv|type_k|type_v|draft")
 
 
+#: an engine cell naming the device or backend it ran on in parentheses ("llama.cpp (CPU)")
+_ENGINE_DEVICE = re.compile(r"(.+?)\s*\(\s*(CPU|GPU|CUDA|Metal|Vulkan|ROCm|SYCL)\s*\)", re.IGNORECASE)
+_DEVICE_NAMES = {
+    "cpu": "CPU",
+    "gpu": "GPU",
+    "cuda": "CUDA",
+    "metal": "Metal",
+    "vulkan": "Vulkan",
+    "rocm": "ROCm",
+}
+
+
+def _has_path(cond: dict, path: str) -> bool:
+    node: object = cond
+    for p in path.split("."):
+        if not isinstance(node, dict) or p not in node:
+            return False
+        node = node[p]
+    return True
+
+
 class Tables(Sides):
     """The drafter's tables: one claim per value cell, groups per value column, statements from
     relating columns."""
@@ -513,6 +535,9 @@ class Tables(Sides):
                 gfields.setdefault("conditions", {})["decoding"] = decoding
             for setting, said in header_settings(h).items():  # "MTP (n_max=6)": the column's draft size
                 gfields.setdefault("conditions", {})[setting] = said
+            engines = engines_in(_PAREN.sub("", h))
+            if len(engines) == 1:  # "MLC LLM (tok/sec)" beside "Exllama (tok/sec)": the column's engine
+                gfields.setdefault("conditions", {})["engine"] = engines.pop()
             if kinds[j] == "lead" and (task := lead_prompts.get(j)) is not None:
                 gfields.setdefault("conditions", {})["prompt"] = task  # "| python | TS | swift |"
             self.out.groups.append(Group(gid, gfields, block.start))
@@ -602,6 +627,11 @@ class Tables(Sides):
                         if named_path not in cond:
                             set_path(cond, named_path, named)
                 elif path == "engine" and isinstance(value, str):
+                    device = _ENGINE_DEVICE.fullmatch(value.strip())
+                    if device and not _has_path(cond, "backend"):
+                        # "llama.cpp (CPU)", "llama.cpp (GPU)": the engine, and where it ran
+                        set_path(cond, "backend", _DEVICE_NAMES.get(device.group(2).lower(), device.group(2)))
+                        value = device.group(1)
                     value = engine_of_cell(value, self.engines_named) or value  # "LCP" -> "llama.cpp"
                 set_path(cond, path, value)
                 if isinstance(value, str) and len(value) >= 3 and not re.fullmatch(r"[\d.\s]+", value):
