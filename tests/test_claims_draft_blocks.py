@@ -319,7 +319,8 @@ def test_key_value_table_header_row_is_data():
             "1581",
             "tok/s",
             1,
-            {"model": "llama2-7B", "decoding": "plain", "other": {"batch_size": "72"}},
+            # batch_size with no llama.cpp engine: the sequences served at once (``serving_batch``)
+            {"model": "llama2-7B", "decoding": "plain", "concurrency": 72},
         ),
     ]
 

@@ -53,7 +53,7 @@ from ..ingest.read import read_llama_bench
 from ..ingest.scan import scan
 from ..ingest.serverlog import TIMING_LINE
 from ..ingest.settings import flash_attn_word
-from .draftcommand import command_lines, plain_run
+from .draftcommand import command_lines, plain_run, serving_batch
 from .draftcontext import fill, header_settings
 from .draftcore import Drafted, Entry, Num, merged, plain_value, set_path, source_fields
 from .draftheadlines import headline_statements
@@ -307,10 +307,15 @@ class _Drafter(Tables, Sentences):
                 if timed and self.pending_log:
                     self.timing_logs.append((len(self.out.entries), timed, self.pending_log, self.command))
                 drafted_of: dict[int, list[tuple[int, int, str]]] = {}
+                labels = _labels_in_code(pieces, {r.line for r in found})
+                block_command = self.command
                 for r in stated:
                     if not (timed and r in timed):
+                        label = next((t for n, t in reversed(labels) if n < r.line), None)
+                        self.command = _arm_of_label(label, block_command) if label else block_command
                         cid = self.result_claim(r, self.pending_log if logged else None)
                         drafted_of.setdefault(r.line, []).append((r.start, r.end, cid))
+                self.command = block_command
                 for ln, items in drafted_of.items():  # "ok 8 - q8_0 KV (34 MiB) < f16 KV (64 MiB)"
                     self.comparisons(text_of[ln], sorted(items), ln, text_of[ln].strip())
                 self.rate_lines(block.lines, in_command)
@@ -346,11 +351,43 @@ class _Drafter(Tables, Sentences):
         self.no_self_relations()
         self.generated_counts()
         fill(self.post, self.out.entries, self.out.groups)  # what the post states around each claim
+        self.serving_batches()
+        self.repeated_runs()
         settle_rates(self.out.entries, self.out.groups)  # one stream's rate or many streams'
         settle_sizes(self.out.entries, self.out.groups)  # ollama ps's SIZE beside its CPU/GPU split
         settle_times(self.out.entries)  # a time that is 1000 ÷ the rate beside it: per token
         self.bound_sets()
         return self.out
+
+    def serving_batches(self) -> None:
+        """A batch size of a claim whose engine (its own or its group's, after ``fill``) is not
+        llama.cpp's kind is its concurrency (``draftcommand.serving_batch``)."""
+        engine_of = {g.id: (g.fields.get("conditions") or {}).get("engine") for g in self.out.groups}
+        for g in self.out.groups:
+            serving_batch(g.fields.get("conditions") or {})
+        for e in self.out.entries:
+            cond = e.fields.get("conditions")
+            if e.kind != "claim" or not cond or "batch" not in cond:
+                continue
+            serving_batch(cond, engine_of.get(e.group) if e.group is not None else None)
+
+    def repeated_runs(self) -> None:
+        """The same result line printed again in one block with new numbers ("total  19.72 ms,
+        50.71 tok/sec" three times; "Output generated in 8.11 seconds (…)" per run) reports one
+        run each: the claims of its k-th printing get ``run_index: k`` (``_repeated_lines``).  A
+        block with label lines (``_labels_in_code``: "EAGLE-3:", "k=4:" before each result)
+        repeats its lines per arm, not per run: no index."""
+        by_line: dict[int, list[Entry]] = {}
+        for e in self.out.entries:
+            if e.kind == "claim" and e.group is None:
+                by_line.setdefault(int(e.fields.get("source_line") or 0), []).append(e)
+        for block in self.post.blocks:
+            if block.kind == "table" or _labels_in_code(block.lines, set(by_line)):
+                continue
+            for ln, k in _repeated_lines(block.lines, set(by_line)).items():
+                for e in by_line[ln]:
+                    cond = e.fields.setdefault("conditions", {})
+                    cond.setdefault("run_index", k)
 
     def generated_counts(self) -> None:
         """The tokens a generation produced, stated on its rate's line ("Output generated in 8.11
@@ -549,6 +586,46 @@ def _arm_of_label(text: str, command: dict) -> dict:
         return command
     out = {**copy.deepcopy(command), **said}
     plain_run(out)
+    return out
+
+
+def _labels_in_code(lines: list[tuple[int, str]], results: set[int]) -> list[tuple[int, str]]:
+    """The label lines of a code block's output, ``(line, text)`` in order: a line with no result
+    (``results``: the lines that have one) ending in ":" ("EAGLE-3 (num_steps=8):", "k=4:") names
+    the arm of the result lines after it, up to the next label (``_arm_of_label`` reads it)."""
+    return [(n, t.strip()) for n, t in lines if n not in results and re.fullmatch(r"[^:]{1,40}:", t.strip())]
+
+
+#: a number in a result line, for its shape (``_repeated_lines``)
+_A_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
+
+
+def _repeated_lines(lines: list[tuple[int, str]], claimed: set[int]) -> dict[int, int]:
+    """line -> its run (1, 2, ...) for the result lines of a block's ``lines`` (those in
+    ``claimed``) whose shape comes two or more times with other numbers each time: the k-th printing
+    is run k.  The shape is the text with its numbers blanked, a quote's "> " dropped, but a
+    label's before its ":" kept ("Acceptance at token 2: 0.22" names its position, no run).  A
+    shape printed once or with the same numbers again, or one with a line between its printings
+    that states a number but no result ("tp = 4", "Generating 128 tokens...": the arm changed),
+    is none."""
+    seen: dict[str, list[tuple[int, str]]] = {}
+    for n, t in lines:
+        if n not in claimed:
+            continue
+        text = re.sub(r"^\s*(?:>\s*)+", "", t).strip()
+        label, colon, rest = text.partition(":")
+        shape = label + colon + _A_NUMBER.sub("#", rest) if colon else _A_NUMBER.sub("#", text)
+        if "#" in shape:
+            seen.setdefault(shape, []).append((n, text))
+    setting = [n for n, t in lines if n not in claimed and re.search(r"\d", t)]
+    out: dict[int, int] = {}
+    for printed in seen.values():
+        first, last = printed[0][0], printed[-1][0]
+        if len(printed) < 2 or len({t for _, t in printed}) < len(printed):
+            continue
+        if any(first < n < last for n in setting):
+            continue
+        out.update({n: k for k, (n, _) in enumerate(printed, 1)})
     return out
 
 

@@ -12,7 +12,8 @@ Its flags become claims-file conditions (``conditions_of``; llama.cpp's ``common
 ``-ngl`` -> ``offload.n_gpu_layers``,
 ``-ncmoe``/``--n-cpu-moe`` -> ``offload.n_cpu_moe``, ``-c``/``--ctx-size`` (vLLM ``--max-model-len``,
 SGLang ``--context-length``) -> ``ctx``, ``-fa`` -> ``flash_attn`` (``ingest.settings.flash_attn_word``),
-``-ctk``/``-ctv`` -> ``type_k``/``type_v``, ``-b``/``-ub`` -> ``batch``/``ubatch``, ``--draft-max``
+``-ctk``/``-ctv`` -> ``type_k``/``type_v``, ``-b``/``-ub`` -> ``batch``/``ubatch`` (a serving
+engine's ``--batch-size`` and vLLM's ``--max-num-seqs``: ``concurrency``, ``serving_batch``), ``--draft-max``
 -> ``block_max``, ``-md`` -> ``decoding: speculative`` and ``other.draft_model``, ``-np`` ->
 ``concurrency``, ``-m`` (vLLM's model argument) -> ``model`` and the quantisation in the file name
 -> ``quant``, ``-p "text"`` -> ``prompt``, ``-n`` -> ``cap`` (``tokens_generated`` for llama-bench),
@@ -94,6 +95,7 @@ _FLAGS: dict[str, tuple[str, str]] = {
     "--sharegpt-output-len": ("cap", "int"),
     "--output-len": ("cap", "int"),
     "--max-concurrency": ("concurrency", "int"),
+    "--max-num-seqs": ("concurrency", "int"),
 }
 #: the drafting a ``--spec-type``/``--speculative-algorithm`` value or a ``--speculative-config``
 #: method names: the model's own heads (MTP; SGLang's NEXTN) draft for themselves, anything else
@@ -133,6 +135,27 @@ def engine_of(tool: str) -> str:
     if "sglang" in tool:
         return "SGLang"
     return "llama.cpp"
+
+
+#: engines that take llama.cpp's ``-b``/``--batch-size`` (the logical batch, in tokens, of prompt
+#: processing): llama.cpp, its forks and the apps built on it (Ollama's ``num_batch``)
+_TOKEN_BATCH = re.compile(r"llama[._-]?cpp|ollama|lm studio|koboldcpp", re.IGNORECASE)
+
+
+def serving_batch(conditions: dict, engine: object = None) -> None:
+    """Rename ``batch`` to ``concurrency`` in ``conditions`` (a claim's, changed in place) where its
+    engine is not llama.cpp's kind (``_TOKEN_BATCH``) or not named: a "batch size N" of vLLM, SGLang,
+    TensorRT-LLM or a benchmark script is the number of sequences served at once, which the
+    expected files write as ``concurrency`` (SOURCES.md: "throughput ... summed over a batch or
+    concurrent requests"); llama.cpp's ``-b`` stays ``batch``.  ``engine``: the engine where
+    ``conditions`` name none (a table row's group's).  A ``concurrency`` already stated is kept."""
+    if "batch" not in conditions:
+        return
+    engine = conditions.get("engine") or engine
+    if isinstance(engine, str) and _TOKEN_BATCH.search(engine):
+        return
+    batch = conditions.pop("batch")
+    conditions.setdefault("concurrency", batch)
 
 
 def model_and_quant(path: str) -> tuple[str, str | None]:
@@ -240,6 +263,8 @@ def conditions_of(tool: str, words: list[str]) -> dict:
             put_path(out, "other." + flag.lstrip("-").replace("-", "_"), value or True)
             continue
         path, kind = spec
+        if path == "batch" and out["engine"] != "llama.cpp":
+            path = "concurrency"  # a serving engine's batch size counts sequences (``serving_batch``)
         if "," in value and kind != "config":  # llama-bench's list: no one value
             continue
         if kind == "int" and re.fullmatch(r"\d+", value):

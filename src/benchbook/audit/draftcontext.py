@@ -261,6 +261,25 @@ _REQUEST: list[tuple[re.Pattern, str]] = [
         "build",
     ),
 ]
+#: llama-speculative's summary after a run ("n_draft   = 5", "n_predict = 673", "n_drafted = 730",
+#: "n_accept  = 526"): its ``n_drafted``/``n_accept`` counts mark it; there ``n_draft`` is the draft
+#: size set (``block_max``) and ``n_predict`` the tokens the run generated (``tokens_generated``),
+#: not a request's cap
+_SPEC_SUMMARY = re.compile(r"(?<![\w-])n_(?:drafted|accept)\s*=\s*\d")
+_SPEC_COUNTS = re.compile(r"(?<![\w-])(?P<k>n_draft|n_predict)\s*=\s*(?P<n>\d+)(?![\d.])")
+
+
+def _spec_summary(text: str, out: list[tuple[str, object]]) -> str:
+    """Add the draft size and the tokens generated a llama-speculative summary in ``text`` states
+    (``_SPEC_SUMMARY``) to ``out``; ``text`` without those lines' counts (no cap of them), or
+    ``text`` unchanged where it holds no such summary."""
+    if not _SPEC_SUMMARY.search(text):
+        return text
+    for m in _SPEC_COUNTS.finditer(text):
+        out.append(("block_max" if m.group("k") == "n_draft" else "tokens_generated", int(m.group("n"))))
+    return _SPEC_COUNTS.sub(" ", text)
+
+
 #: the backend a build's own words name: a CMake flag ("-DGGML_CUDA=ON", "GGML_CUDA_FORCE_MMQ",
 #: "LLAMA_CUBLAS", "GGML_HIP"), a "Backend: vulkan0" line, "CPU-only"
 _BACKEND_WORDS = re.compile(
@@ -489,7 +508,7 @@ def _stated(
             if report:
                 paths = ("model", "quant") if report.group("label").lower() == "model" else ("hardware",)
                 out += [(x.path, x.value) for x in mentions(report.group("value")) if x.path in paths]
-        text = " ".join(t for _, t in rest)
+        text = _spec_summary(" ".join(t for _, t in rest), out)
         for pat, what in _REQUEST:  # and a request's parameters
             for r in pat.finditer(text):
                 if what == "cap":

@@ -83,7 +83,9 @@ LABELS: dict[str, tuple[str, str]] = {
         ("tokens_generated", "int"),
     ),
     **dict.fromkeys(("depth", "d", "ndepth"), ("depth", "int")),
-    **dict.fromkeys(("batch", "b", "nbatch", "batch size"), ("batch", "int")),
+    # a batch size: llama.cpp's ``-b`` (tokens); a serving engine's is its concurrency
+    # (``draftcommand.serving_batch``, after the engine is known)
+    **dict.fromkeys(("batch", "b", "nbatch", "batch size", "batchsize"), ("batch", "int")),
     **dict.fromkeys(("ubatch", "ub", "nubatch"), ("ubatch", "int")),
     **dict.fromkeys(("fa", "flash attn", "flash attention", "flashattn"), ("flash_attn", "fa")),
     **dict.fromkeys(("ctk", "typek", "type k", "k cache"), ("type_k", "str")),
@@ -99,6 +101,8 @@ LABELS: dict[str, tuple[str, str]] = {
             "concurrent requests",
             "concurrent users",
             "max concurrent requests",
+            "maxnumseqs",
+            "max num seqs",
         ),
         ("concurrency", "int"),
     ),
@@ -137,7 +141,8 @@ _NEAR = 60
 #: a condition named with its number in prose: "block size 4", "-ncmoe 26", "ctx 8192", "-ngl=99"
 NAMED_CONDITION = re.compile(
     r"(?P<label>block(?: size)?|-{0,2}n?cmoe|n_cpu_moe|-{0,2}n-cpu-moe|-ngl|n_gpu_layers|ctx|context|"
-    r"batch(?: size)?|ubatch|depth|draft[ -]max|--draft-max|n[-_ ]max|--spec-draft-n-max)\s*(?:=|:|of|is)?\s*"
+    r"batch(?:[ _-]size)?|ubatch|depth|draft[ -]max|--draft-max|n[-_ ]max|--spec-draft-n-max)"
+    r"\s*(?:=|:|of|is)?\s*"
     r"(?P<n>\d+)"
     r"(?![\d.]|\s*(?:tok|t/s|%|x|×|GB|GiB|MB|ms|s\b))",
     re.IGNORECASE,

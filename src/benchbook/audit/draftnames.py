@@ -40,8 +40,8 @@ _HARDWARE = re.compile(
     # every name starts with one of these (a count, a vendor, a product line, a Mac): the other
     # positions are passed over at once
     r"(?=[\dABDEFGHILMNPRSTVWabdefghilmnprstvw])(?<![A-Za-z0-9_-])"
-    # a count of the devices: "2x", "4×", "three P40s", "two 3090s"
-    r"(?:(?P<count>[2-8])\s?[x×]\s*|(?P<wcount>two|three|four|five|six|seven|eight)\s+)?(?:"
+    # a count of the devices: "2x", "4×", "three P40s", "two 3090s" ("1x4090": one, no count)
+    r"(?:(?P<count>[1-8])\s?[x×]\s*|(?P<wcount>two|three|four|five|six|seven|eight)\s+)?(?:"
     rf"{_NV}(?P<rtx>RTX|GTX)\s?(?P<rtxn>(?:PRO\s)?A?\d{{3,4}})(?:\s?(?P<rtxs>Ti|SUPER|Super)\b)?"
     r"(?:\s(?P<mobile>Mobile|Laptop(?:\sGPU)?|Max-Q)\b)?"
     r"|(?:AMD\s+)?Radeon\s(?P<igpu>\d{3,4}[MS])\b"
@@ -224,7 +224,8 @@ def hardware_name(m: re.Match) -> str:
     g = m.groupdict()
     words = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8}
     n = g.get("count") or (words[g["wcount"].lower()] if g.get("wcount") else None)
-    count = f"{n}x " if n else ""
+    # several devices: "Nx " before the name; one ("1x4090", "1× H100"): no count (SOURCES.md)
+    count = f"{n}x " if n and str(n) != "1" else ""
     if g["rtx"]:
         suffix = {"ti": " Ti", "super": " Super"}.get((g["rtxs"] or "").lower(), "")
         name = f"NVIDIA GeForce {g['rtx'].upper()} {g['rtxn'].upper()}{suffix}"

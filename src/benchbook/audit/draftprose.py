@@ -608,6 +608,9 @@ _METRIC_WORDS: list[tuple[str, str, str]] = [
         r"\binput\s*(?::|speed|throughput|rate|tok)|프리필|프롬프트 처리|プロンプト処理",
         "prefill_tps",
     ),
+    # a "Prompt: N tokens" label counting the prompt before its rate (mlx-lm's "Prompt: 14 tokens,
+    # 250.5 tokens-per-sec" beside "Generation: 256 tokens, ..."): the prompt's rate
+    ("rate", r"\bprompt\s*:\s*[\d,]+\s*tok(?:en)?s?\b", "prefill_tps"),
     (
         "rate",
         r"\btg\s?\d*\b|decod|generat|\bgen\b|\boutput\b|(?<!prompt )\beval rate|토큰 생성|生成|デコード",
