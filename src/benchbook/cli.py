@@ -1168,6 +1168,18 @@ def prepare_draftself_checkpoint(root: Path, log_path: Path | None = None) -> No
 TRAINING_STEP = [0]
 
 
+def training_steps(root: Path) -> int | None:
+    """The steps of the draft-self training ``data/draftself/checkpoint.json``'s ``train_config``
+    names; None where the manifest or the field is missing (the bar then counts without a total)."""
+    try:
+        steps = (json.loads((root / "data/draftself/checkpoint.json").read_text()).get("train_config") or {})[
+            "steps"
+        ]
+    except (OSError, ValueError, KeyError, AttributeError):
+        return None
+    return steps if isinstance(steps, int) else None
+
+
 def wait_for_training(pretrain: Background, steps: int | None, poll_s: float = 2.0) -> float:
     """Wait for the draft-self training thread ``pretrain``, showing its step (``TRAINING_STEP``, of
     ``steps``: the manifest's ``train_config.steps``) as a progress bar on stderr; returns the
@@ -1261,10 +1273,7 @@ def cmd_run(args) -> int:
                 "a measurement would time)"
             )
         t = time.monotonic()
-        train_config = (
-            json.loads((root / "data/draftself/checkpoint.json").read_text()).get("train_config") or {}
-        )
-        timings["draftself_train_s"] = wait_for_training(pretrain, train_config.get("steps"))
+        timings["draftself_train_s"] = wait_for_training(pretrain, training_steps(root))
         timings["draftself_train_wait_s"] = time.monotonic() - t
     t = time.monotonic()
 
