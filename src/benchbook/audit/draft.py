@@ -60,6 +60,7 @@ from .draftheadlines import headline_statements
 from .draftmetric import settle_rates, settle_sizes, settle_times
 from .draftnames import CLAUSE_ONLY, header_decoding, mentions, model_cell
 from .draftprose import family, number_text, numbers
+from .draftrepeats import stated_repeats
 from .draftsentences import RATE_LINE, Sentences
 from .drafttable import Tables
 from .post import Block, read_post
@@ -352,6 +353,7 @@ class _Drafter(Tables, Sentences):
         self.generated_counts()
         fill(self.post, self.out.entries, self.out.groups)  # what the post states around each claim
         self.serving_batches()
+        stated_repeats(self.post, self.out.entries, self.out.groups)  # "median of 3 runs"
         self.repeated_runs()
         settle_rates(self.out.entries, self.out.groups)  # one stream's rate or many streams'
         settle_sizes(self.out.entries, self.out.groups)  # ollama ps's SIZE beside its CPU/GPU split
