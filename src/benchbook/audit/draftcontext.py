@@ -39,6 +39,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from .draftcommand import command_lines, conditions_of, put_path
+from .draftcore import origin_of
 from .draftnames import (
     CPU,
     DECODING_PHRASE,
@@ -540,7 +541,7 @@ def _stated(
             if got:
                 commands.append((n, got))
                 read.add(code)
-    text = " ".join(t for _, t in rest)
+    text = _own_words(" ".join(t for _, t in rest))
     # a command read above names its models by flag (``-m`` the model, ``-md`` the draft model):
     # its model files are no model the prose names ("With `-md Small-0.5B-Q8_0.gguf` …")
     named = re.sub(r"`([^`]+)`", lambda m: " " if m.group(1) in read else m.group(0), text)
@@ -556,6 +557,17 @@ def _stated(
     _backends(text, out)
     _builds(text, out)
     return commands, list(dict.fromkeys(out))
+
+
+def _own_words(text: str) -> str:
+    """``text`` with each sentence that quotes someone else's number (``draftcore.origin_of``:
+    "Someone on r/LocalLLaMA got 58 tok/s on an RTX 4090") blanked, its length kept: what another
+    author ran on is no condition of the post's own claims (module doc: quoted claims get none,
+    and give none)."""
+    if not origin_of(text):
+        return text
+    parts = re.split(r"(?<=[.!?。！？])(\s+)", text)
+    return "".join(" " * len(p) if origin_of(p) else p for p in parts)
 
 
 #: a llama.cpp build as its tools print it, its number and commit: llama-bench's "build: 5635

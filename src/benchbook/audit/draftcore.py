@@ -219,6 +219,36 @@ def origin_of(sentence: str) -> str | None:
     return re.sub(r"^(?:in|according to)\s+", "", m.group(0).strip(), flags=re.IGNORECASE) if m else None
 
 
+#: where a clause ends and the next begins ("…, I couldn't reproduce that", "… which matches")
+_CLAUSE_END = re.compile(r"[,;:(]\s*|\s(?:but|while|whereas|which|and)\s")
+#: the author speaking: a clause opened by the first person ("I got", "(got 58 … on my card)")
+_FIRST_PERSON = re.compile(r"\s*(?:but\s+|and\s+|so\s+)?(?:I|I'm|I've|I'd|we|we've|my|our|me)\b", re.I)
+#: a clause comparing the author's number with others' ("…, which matches what others report")
+_AGREES = re.compile(
+    r"\b(?:which|matching|match(?:es)?|in line with|consistent with|similar to|like what)\b", re.I
+)
+
+
+def origin_at(sentence: str, at: int) -> str | None:
+    """``origin_of`` for the number at offset ``at`` of ``sentence``: the quoted person's number
+    lies in the clauses from the one naming them up to a clause in the first person (the author's
+    own: "Someone reported 2.5x on a 4090, I couldn't reproduce that (got 58 tok/s …)"); a number
+    before a clause that compares it with theirs is the author's too ("about 6% lower, which
+    matches what others report", ``_AGREES``); a number before a plain "…, according to the
+    paper" is theirs.  None for the post's own numbers."""
+    origin = origin_of(sentence)
+    if origin is None:
+        return None
+    m = _ORIGIN.search(sentence)
+    assert m is not None
+    if at < m.start():
+        return None if _AGREES.search(sentence, at, m.start()) else origin
+    for cut in _CLAUSE_END.finditer(sentence, m.end(), at):
+        if _FIRST_PERSON.match(sentence, cut.end()):
+            return None
+    return origin
+
+
 def others_conditions(cond: dict, sentence: str, at: int) -> dict:
     """The conditions of someone else's number at offset ``at`` of ``sentence`` (a claim with an
     ``origin``): the post's own ``cond`` with the hardware the number's clause names instead of

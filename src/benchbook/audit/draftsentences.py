@@ -28,6 +28,7 @@ from .draftcore import (
     Num,
     merged,
     number_fields,
+    origin_at,
     origin_of,
     others_conditions,
     sentence_at,
@@ -340,6 +341,13 @@ class Sentences(Sides):
         bounds = sentence_bounds(text)
         named = mentions(scanned)  # not the inline commands blanked out of it (``inline_commands``)
         clauses = clause_bounds(text)
+
+        def own(at: int) -> bool:
+            """Whether a name at ``at`` is the author's, not in a quoted person's clause
+            (``origin_at``: "Someone on the forum got 52 tok/s on a 4090" names their GPU)."""
+            s0, sentence = sentence_at(text, at, bounds)
+            return origin_at(sentence, at - s0) is None
+
         labelled = tuple(at for at, _ in starts if _LABEL_LINE.match(text, at))
         k_named = 0  # the mentions before the current number, taken into self.named
         placed: list[tuple[Number, str]] = []
@@ -356,7 +364,7 @@ class Sentences(Sides):
             line = line_of(n.start)
             s0, sentence = sentence_at(text, n.start, bounds)
             while k_named < len(named) and named[k_named].start < n.start:
-                if named[k_named].path not in CLAUSE_ONLY:
+                if named[k_named].path not in CLAUSE_ONLY and own(named[k_named].start):
                     self.named[named[k_named].path] = named[k_named].value
                 k_named += 1
             if (n.start, n.end) in rels:
@@ -442,7 +450,7 @@ class Sentences(Sides):
             cfields = {"metric": metric, **fields}
             if s0 not in origins:  # once per sentence: per number it was quadratic in a long sentence
                 origins[s0] = origin_of(sentence)
-            origin = origins[s0]
+            origin = origins[s0] and origin_at(sentence, n.start - s0)
             if origin:
                 cfields["origin"] = origin
             cond = merged(
@@ -459,7 +467,7 @@ class Sentences(Sides):
             placed.append((n, cid))
             here.add(cid)
         for m in named[k_named:]:
-            if m.path not in CLAUSE_ONLY:
+            if m.path not in CLAUSE_ONLY and own(m.start):
                 self.named[m.path] = m.value
         if pieces and all(self.post.line(ln).startswith(">") for ln, _ in pieces):
             # a quoted paragraph is someone else's: its machine, engine, build and backend are not

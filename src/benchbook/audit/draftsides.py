@@ -32,7 +32,7 @@ from .draftcore import (
     Num,
     merged,
     number_fields,
-    origin_of,
+    origin_at,
     others_conditions,
     plain_value,
     sentence_at,
@@ -736,7 +736,7 @@ class Sides(DraftCore):
         gets its ``origin`` and only the conditions its own clause names (``others_conditions``);
         ``source_line`` and ``quote`` of the sentence.  ``cfields``: metric and number fields."""
         cond = merged(self.context(), self.named_conditions(n.start, s0, sentence))
-        origin = origin_of(sentence)
+        origin = origin_at(sentence, n.start - s0)
         if origin:
             cfields["origin"] = origin
             cond = others_conditions(cond, sentence, n.start - s0)
