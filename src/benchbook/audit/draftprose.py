@@ -707,6 +707,10 @@ def metric_of(unit: str | None, before: str, after: str = "") -> str | None:
     # this sentence only before it, this clause only after it ("+108% ... acceptance" later on)
     low = re.split(r"[.!?;](?:\s|$)|[。！？]", before.lower())[-1]
     tail = re.split(r"[.!?;,(](?:\s|$)|[。！？，]|\s[—–]\s", after.lower()[:30])[0]
+    if re.match(r"\s*[^\W\d][^\W\d ]*(?:\s[^\W\d]+){0,3}\s*[:：]", tail):
+        # "Key: value" lines run together ("total duration: 21.43s load duration: 1.02s"): the
+        # words after the number up to a colon are the next pair's label, not this number's name
+        tail = ""
     # a word right after the number names it first ("14 GB VRAM", "46 t/s prefill")
     right = re.sub(r"^of\s+", "", re.split(r"\d", tail, maxsplit=1)[0].lstrip())  # "6 GB of system RAM"
     if fam == "rate" and re.match(r"(?:prompt|pp)\b(?!\s*(?:of|with|length|size|tokens?)\b)", right):
