@@ -274,9 +274,11 @@ def _in_clause(
 
 
 #: what follows a size that is a machine's memory, not a measurement: its kind ("64GB DDR5", "32 GB
-#: LPDDR5X", "24GB GDDR6X", "80GB HBM3")
+#: LPDDR5X", "24GB GDDR6X", "80GB HBM3"; unified memory in the languages posts use: "64GB 统一内存",
+#: "ユニファイドメモリ", "통합 메모리", not its use: "统一内存占用")
 _MEMORY_KIND = re.compile(
-    r"\s*(?:of\s+)?(?:LP|G)?DDR\d|\s*(?:of\s+)?HBM\d?e?\b|\s*unified\b(?!\s+memory\s+(?:usage|use|used))",
+    r"\s*(?:of\s+)?(?:LP|G)?DDR\d|\s*(?:of\s+)?HBM\d?e?\b|\s*unified\b(?!\s+memory\s+(?:usage|use|used))"
+    r"|\s*(?:的\s*)?(?:统一内存|統一記憶體|ユニファイドメモリ|통합\s*메모리)(?!\s*(?:占用|使用|用量|使用量|사용))",
     re.IGNORECASE,
 )
 #: a machine's RAM written in a list of its parts ("RTX 5080 16GB, Ryzen 9 9950X, 128GB RAM", "Ryzen
