@@ -1,0 +1,150 @@
+"""Breaker 3's faults in `benchbook claims draft` re-run over a claims file the user edited
+(``scripts/draft_faults.py`` DY01-DY05): YAML the audit refuses (an alias, a key that is a list, a
+section written twice, deep nesting) met as a traceback or a message naming no file; a ``draft:``
+section or group of the wrong shape raising AttributeError/TypeError; an entry that is no mapping
+silently dropped."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from benchbook.audit import schema
+from benchbook.audit.draftfile import draft_post, held
+
+POST = "# R\n\nDecode ran at 41.5 tok/s.\n\n| run | tok/s |\n|---|---|\n| a | 7 |\n"
+GUESS = (
+    '  - {id: "decode-tps-l3", metric: "decode_tps", value: 41.5, unit: "tok/s", conditions: '
+    '{decoding: "plain"}, source_line: 3, quote: "Decode ran at 41.5 tok/s.", reviewed: false}'
+)
+
+
+def _drafted(tmp_path: Path) -> tuple[Path, Path, str]:
+    post, out = tmp_path / "r.md", tmp_path / "r.claims.yaml"
+    post.write_text(POST)
+    draft_post(post)
+    text = out.read_text()
+    assert GUESS in text
+    return post, out, text
+
+
+MINE = "  - {id: mine, metric: decode_tps, value: *v, unit: tok/s}\n"
+
+
+@pytest.mark.parametrize(
+    ("edit", "message"),
+    [
+        (  # an alias of an anchor in another entry: each entry read on its own raised ComposerError
+            lambda t: t.replace(
+                "claims:\n", "claims:\n  - {id: a, metric: decode_tps, value: &v 5, unit: tok/s}\n" + MINE
+            ),
+            "r.claims.yaml:13: YAML alias *v: a claims file takes no aliases (they repeat parts of the "
+            "file; nested ones expand without bound); fix: write the values out, or give what claims share "
+            "through `groups:`, or move the file away to draft the post afresh",
+        ),
+        (  # a key that is a list: TypeError (unhashable) in the merge and in the audit
+            lambda t: t + "? [a, b]\n: c\n",
+            "r.claims.yaml:23: top level: a key that is a list or mapping (`? [...]`, `{...}: value`); fix: "
+            "a key is a name: write `name: value`, or move the file away to draft the post afresh",
+        ),
+        (  # `claims:` written twice: the second list was merged, the audit refuses the file
+            lambda t: t + "claims:\n  - {id: z, metric: decode_tps, value: 1, unit: tok/s}\n",
+            "r.claims.yaml:23: duplicate key 'claims'; fix: keep one, or move the file away to draft "
+            "the post afresh",
+        ),
+        (  # 3000 brackets: "maximum recursion depth exceeded", no file named
+            lambda t: t + "deep: " + "[" * 3000 + "]" * 3000 + "\n",
+            "r.claims.yaml:23: nesting deeper than 64 levels of lists or mappings; fix: a claims file "
+            "nests a few levels: flatten the value, or move the file away to draft the post afresh",
+        ),
+    ],
+)
+def test_an_edit_the_audit_refuses_is_refused_by_the_merge_with_its_line(tmp_path, edit, message):
+    """DY01-DY03: the merge read the file with `yaml.compose` and then each entry's lines on their
+    own: an alias whose anchor was in another entry raised a ComposerError traceback, a key that is a
+    list a TypeError, nesting a RecursionError whose message named no file.  Now the file is read as
+    the audit reads it first: refused with the audit's message, its line and the way out; the file
+    is left as the user wrote it."""
+    post, out, text = _drafted(tmp_path)
+    edited = edit(text)
+    out.write_text(edited)
+    with pytest.raises(ValueError) as e:
+        draft_post(post)
+    assert str(e.value) == f"{out.parent}/{message}"
+    assert out.read_text() == edited
+
+
+def test_a_reviewed_entry_and_the_users_comment_are_kept_beside_refusals(tmp_path):
+    """Control for DY01-DY03: a well-formed edit (a reviewed entry with a comment, a tag-free
+    mapping) is still merged, kept line for line."""
+    post, out, text = _drafted(tmp_path)
+    mine = GUESS.replace("41.5", "41.6").replace("reviewed: false}", "reviewed: true}  # checked")
+    out.write_text(text.replace(GUESS, mine))
+    _, _, guessed = draft_post(post)
+    assert mine in out.read_text()
+    assert guessed == ["t1-tok-s-r1", "t1-tok-s"]
+
+
+def test_a_broken_draft_section_is_read_as_listing_what_it_names(tmp_path):
+    """DY04: `draft: 5` raised AttributeError, `drafted: [[1], {a: 2}, …]` TypeError (unhashable):
+    the section is the draft's bookkeeping, so a shape it cannot have lists no ids (names and
+    numbers in a list still count: an id listed and then deleted by the user is not drafted again)."""
+    post, out, text = _drafted(tmp_path)
+    head, rest = text.split("draft:\n", 1)
+    tail = rest.split("claims:\n", 1)[1]
+    out.write_text(head + "draft: 5\nclaims:\n" + tail)
+    _, _, guessed = draft_post(post)
+    assert guessed == ["decode-tps-l3", "t1-tok-s-r1", "t1-tok-s"]
+    text = out.read_text()
+    out.write_text(
+        text.replace(GUESS + "\n", "").replace(
+            'drafted: ["decode-tps-l3", ', 'drafted: [[1], {a: 2}, true, "decode-tps-l3", '
+        )
+    )
+    _, _, guessed = draft_post(post)  # the deleted guess is not drafted again
+    assert guessed == ["t1-tok-s-r1", "t1-tok-s"]
+    assert "\nclaims:" not in out.read_text()
+
+
+def test_an_entry_that_is_no_mapping_is_kept_for_the_audit_to_name(tmp_path):
+    """DY05: an entry the user wrote that is no mapping (`- 41.5 tok/s on my card`, `- [1, 2]`) was
+    dropped without a word by the re-run (data loss); now it is kept (after the entries that name
+    their line, as every entry without `source_line`), and the audit names its line."""
+    post, out, text = _drafted(tmp_path)
+    out.write_text(text.replace("claims:\n", "claims:\n  - 41.5 tok/s on my card\n  - [1, 2]\n"))
+    draft_post(post)
+    text = out.read_text()
+    assert "claims:\n" + GUESS + "\n  - 41.5 tok/s on my card\n  - [1, 2]\n" in text
+    with pytest.raises(
+        schema.ClaimsError, match=r"r\.claims\.yaml:13: claims\.1: Input should be a valid dict"
+    ):
+        schema.load(out)
+
+
+def test_a_group_whose_table_is_no_mapping_counts_no_rows(tmp_path):
+    """DY04: `table: [1]` on a reviewed group raised AttributeError in the summary's count
+    (`held`), and `claims: 5` TypeError in the merge; now they hold no rows."""
+    post, out, text = _drafted(tmp_path)
+    group = text.split("groups:\n", 1)[1]
+    mine = '  - {id: "g2", metric: "decode_tps", unit: "tok/s", table: [1], claims: 5}\n'
+    out.write_text(text.replace(group, mine + group))
+    draft_post(post)
+    assert mine in out.read_text()
+    assert held(out) == {"claim": 2, "statement": 0, "todo": 0}
+
+
+def test_the_audit_names_a_key_that_is_a_list_or_mapping(tmp_path):
+    """DY02 in `benchbook audit`: `{x: 1}: 2` inside a claim raised TypeError (unhashable) in the
+    loader; now the line, the field and the fix.  Control: a plain key still loads."""
+    f = tmp_path / "k.yaml"
+    head = "schema: benchbook.claims\nschema_version: 1\nsource: {kind: post}\nclaims:\n"
+    f.write_text(head + "  - {id: a, metric: decode_tps, value: 1, unit: tok/s, ? {x: 1} : 2}\n")
+    with pytest.raises(schema.ClaimsError) as e:
+        schema.load(f)
+    assert str(e.value) == (
+        f"{f}:5: claims.0: a key that is a list or mapping (`? [...]`, `{{...}}: value`); fix: a key is "
+        "a name: write `name: value`"
+    )
+    f.write_text(head + "  - {id: a, metric: decode_tps, value: 1, unit: tok/s}\n")
+    assert [c.id for c in schema.load(f).claims] == ["a"]
