@@ -6,12 +6,15 @@ silently dropped."""
 
 from __future__ import annotations
 
+import os
+import stat
 from pathlib import Path
 
 import pytest
 
+from benchbook import atomicfile
 from benchbook.audit import schema
-from benchbook.audit.draftfile import draft_post, held
+from benchbook.audit.draftfile import default_out, draft_post, held
 
 POST = "# R\n\nDecode ran at 41.5 tok/s.\n\n| run | tok/s |\n|---|---|\n| a | 7 |\n"
 GUESS = (
@@ -148,3 +151,69 @@ def test_the_audit_names_a_key_that_is_a_list_or_mapping(tmp_path):
     )
     f.write_text(head + "  - {id: a, metric: decode_tps, value: 1, unit: tok/s}\n")
     assert [c.id for c in schema.load(f).claims] == ["a"]
+
+
+def test_a_device_or_pipe_as_the_claims_file_is_refused_untouched(tmp_path):
+    """DY06: `-o /dev/null` renamed the draft over the device (run as root, in a container, the
+    system's /dev/null became a regular file of claims); `-o` a named pipe hung (read to merge,
+    never ending).  Now a device, pipe or socket is refused
+    before anything is written (a FIFO stands in for the device here); control: a regular file is
+    written."""
+    post = tmp_path / "r.md"
+    post.write_text(POST)
+    fifo = tmp_path / "sink"
+    os.mkfifo(fifo)
+    with pytest.raises(ValueError) as e:
+        draft_post(post, fifo)
+    assert str(e.value) == (
+        f"{fifo}: a device, pipe or socket, no file: rewriting it would replace it with a regular file; "
+        "nothing written; fix: give the path of a file (a new one, or one to rewrite)"
+    )
+    assert stat.S_ISFIFO(fifo.lstat().st_mode)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["r.md", "sink"]
+    draft_post(post, tmp_path / "plain.yaml")
+    assert (tmp_path / "plain.yaml").is_file()
+
+
+def test_a_post_that_is_a_pipe_drafts_into_the_working_folder(tmp_path, monkeypatch):
+    """DY07: the claims file of `claims draft /dev/null` or `<(curl …)` (/dev/fd/63) went beside it:
+    into /dev (as root) or nowhere (an error naming no fix).  Now a post that is no regular file
+    drafts into the working folder, as stdin does; control: a regular post's goes beside it."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "in").mkdir()
+    fifo = tmp_path / "in" / "feed.md"
+    os.mkfifo(fifo)
+    assert default_out(fifo) == Path("feed.claims.yaml")
+    assert default_out(tmp_path / "in" / "blog.md") == tmp_path / "in" / "blog.claims.yaml"
+    assert default_out(Path("/dev/null")) == Path("null.claims.yaml")
+
+
+def test_a_folder_or_an_empty_path_as_the_post_is_named_as_such(tmp_path):
+    """DY08: `claims draft posts/` said "is a directory, not a file of llama.cpp output; fix: pass
+    the files in it (e.g. benchbook ingest posts/*.md)" (ingest's message); `claims draft ''`
+    the same of the working folder."""
+    (tmp_path / "posts").mkdir()
+    with pytest.raises(ValueError) as e:
+        draft_post(tmp_path / "posts")
+    assert str(e.value) == (
+        f"{tmp_path}/posts: a folder, no post; fix: name the post's file "
+        f"(benchbook claims draft {tmp_path}/posts/POST.md)"
+    )
+    with pytest.raises(ValueError) as e:
+        draft_post("")
+    assert str(e.value) == (
+        "an empty path given for the post or -o; fix: name the post's file (and the claims file)"
+    )
+
+
+def test_an_atomic_rewrite_of_a_device_or_pipe_is_refused(tmp_path):
+    """DY06 for every writer (`atomicfile`): the rename put a regular file where the device was.
+    Control: a regular file is rewritten."""
+    fifo = tmp_path / "sink"
+    os.mkfifo(fifo)
+    with pytest.raises(ValueError, match=r"sink: a device, pipe or socket, no file"):
+        atomicfile.write_text(fifo, "x")
+    assert stat.S_ISFIFO(fifo.lstat().st_mode)
+    assert [p.name for p in tmp_path.iterdir()] == ["sink"]
+    atomicfile.write_text(tmp_path / "f", "x")
+    assert (tmp_path / "f").read_text() == "x"

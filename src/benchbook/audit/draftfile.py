@@ -448,7 +448,13 @@ CLAIMS_SUFFIX = ".claims.yaml"
 
 
 def default_out(post: Path) -> Path:
-    """Where the claims file of ``post`` goes: beside it, ``<stem>.claims.yaml``."""
+    """Where the claims file of ``post`` goes: beside it, ``<stem>.claims.yaml``; for a post that is
+    a device or a pipe (``/dev/stdin``, ``<(curl …)``'s ``/dev/fd/63``) in the working folder, as
+    for stdin: beside it was ``/dev/fd/63.claims.yaml`` (an error naming no fix) or, run as root,
+    a file written into ``/dev``."""
+    with contextlib.suppress(OSError):
+        if post.exists() and not post.is_file() and not post.is_dir():
+            return Path(post.stem + CLAIMS_SUFFIX)
     return post.with_name(post.stem + CLAIMS_SUFFIX)
 
 
@@ -473,8 +479,13 @@ def read_post(post: Path) -> tuple[str, str | None]:
         ValueError: ``post`` is a directory, is missing (ingest's IngestError names it) or holds more
         than ``MAX_POST_BYTES``; OSError: it cannot be read.
     """
-    if post.is_dir() or not post.exists():
-        return read_source(post)  # IngestError naming the folder or the missing file
+    if post.is_dir():  # ingest's message spoke of llama.cpp output and `benchbook ingest`
+        raise ValueError(
+            f"{post}: a folder, no post; fix: name the post's file "
+            f"(benchbook claims draft {post.as_posix().rstrip('/')}/POST.md)"
+        )
+    if not post.exists():
+        return read_source(post)  # IngestError naming the missing file
     with post.open("rb") as fh:  # a device or a pipe (<(curl …)) read up to the limit: /dev/zero never ends
         data = fh.read(MAX_POST_BYTES + 1)
     _at_most(data, str(post))
@@ -560,9 +571,13 @@ def draft_post(
     ids written as guesses)``.
 
     Raises:
-        ValueError: a missing post, a directory, an existing ``out`` that is not YAML (names it and
-        the fix); OSError: ``out`` cannot be written.
+        ValueError: a missing post, a directory, an empty path, an existing ``out`` that is not YAML,
+        a device or pipe as ``out`` (names it and the fix); OSError: ``out`` cannot be written.
     """
+    if "" in (str(post), None if out is None else str(out)):  # Path("") is the working folder
+        raise ValueError(
+            "an empty path given for the post or -o; fix: name the post's file (and the claims file)"
+        )
     stdin = str(post) == "-"
     path = Path("post.md") if stdin else Path(post)
     how = None
@@ -572,6 +587,12 @@ def draft_post(
         _at_most(text, "stdin")
         text, how = decode_post(text)
     target = Path(out) if out is not None else (Path("post" + CLAIMS_SUFFIX) if stdin else default_out(path))
+    if target.exists() and not target.is_file() and not target.is_dir():
+        # read to merge, a pipe never ended (a hang); renamed over, a device was replaced by a file
+        raise ValueError(
+            f"{target}: a device, pipe or socket, no file: rewriting it would replace it with a regular "
+            "file; nothing written; fix: give the path of a file (a new one, or one to rewrite)"
+        )
     if target.resolve() == path.resolve() and not stdin:
         raise ValueError(f"{target}: the claims file would overwrite the post; fix: name another with -o")
     post_name = "stdin" if stdin else path.name
