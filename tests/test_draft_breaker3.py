@@ -7,13 +7,17 @@ silently dropped."""
 from __future__ import annotations
 
 import os
+import random
 import stat
+import time
 from pathlib import Path
 
 import pytest
 
 from benchbook import atomicfile
 from benchbook.audit import schema
+from benchbook.audit.draft import draft_text
+from benchbook.audit.draftcontext import _distinct, _key, _Models, _same_model
 from benchbook.audit.draftfile import default_out, draft_post, held
 
 POST = "# R\n\nDecode ran at 41.5 tok/s.\n\n| run | tok/s |\n|---|---|\n| a | 7 |\n"
@@ -217,3 +221,69 @@ def test_an_atomic_rewrite_of_a_device_or_pipe_is_refused(tmp_path):
     assert [p.name for p in tmp_path.iterdir()] == ["sink"]
     atomicfile.write_text(tmp_path / "f", "x")
     assert (tmp_path / "f").read_text() == "x"
+
+
+def _distinct_by_pairs(values: list[object]) -> list[object]:
+    """``draftcontext._distinct`` as it was (each value against every other): the reference."""
+    one = list({_key(v): v for v in reversed(values)}.values())[::-1]
+    if len(one) < 2 or not all(isinstance(v, str) for v in one):
+        return one
+    words = {id(v): set(str(_key(v)).split()) for v in one}
+    out = [v for v in one if len([u for u in one if words[id(v)] < words[id(u)]]) != 1]
+    return out if out else one
+
+
+def test_distinct_and_models_by_words_answer_as_the_pass_over_all():
+    """DB16/DB17's fixes answer as the quadratic passes did, on random names of a few words
+    (shared words, names within names, empty names)."""
+    rng = random.Random(29)
+    vocab = ["qwen3", "8b", "q4", "k", "m", "gguf", "rtx", "4090", "a", ""]
+    for _ in range(3000):
+        names = [" ".join(rng.sample(vocab, rng.randint(0, 4))) for _ in range(rng.randint(0, 7))]
+        assert _distinct(names) == _distinct_by_pairs(names), names
+        models = _Models()
+        for n in names[1:]:
+            models.add(_key(n))
+        mine = _key(names[0]) if names else ""
+        assert bool(models) == bool(names[1:])
+        if models:
+            assert models.fits(mine) == any(_same_model(mine, _key(n)) for n in names[1:]), names
+    assert _distinct(["Apple M4", "Apple M4 (Mac mini)", "RTX 4090"]) == ["Apple M4 (Mac mini)", "RTX 4090"]
+
+
+def test_a_setup_list_of_thousands_of_cards_drafts_in_linear_time():
+    """DB16: a setup list of 3,000 cards ("- GPU: RTX 1", …) took a minute to draft for its one
+    claim (each card's name against every other, `_distinct`); now about a second."""
+    text = "".join(f"- GPU: RTX {i}\n- ctx: {i}k\n\n" for i in range(3000)) + "Decode 5 tok/s.\n"
+    t = time.process_time()
+    drafted = draft_text(text, "p.md")
+    assert time.process_time() - t < 10
+    # the same answer as the pass over all gave (the last card: drafted so before the fix too)
+    assert [(str(e.fields["value"]), e.fields["conditions"]) for e in drafted.entries] == [
+        ("5", {"hardware": "NVIDIA GeForce RTX 2999", "decoding": "plain"})
+    ]
+
+
+def test_thousands_of_command_lines_of_one_setting_draft_in_linear_time():
+    """DB17: 1,500 command lines, each its own model and all `-p 512`: each claim's model was asked
+    against all 1,500 (`Context.at`), 40 s; now a second or two.  Control: the claim under a command
+    keeps its own model's settings."""
+    text = "".join(
+        f"```\nllama-bench -m m{i}.gguf -p 512 -n 128 -ngl {i}\n```\n\n{i} tok/s\n\n" for i in range(1500)
+    )
+    t = time.process_time()
+    drafted = draft_text(text, "p.md")
+    assert time.process_time() - t < 15
+    assert len(drafted.entries) == 1500
+    last = drafted.entries[-1].fields
+    assert (str(last["value"]), last["conditions"]) == (
+        "1499",
+        {
+            "engine": "llama.cpp",
+            "model": "m1499",
+            "other": {"p": "512"},
+            "offload": {"n_gpu_layers": 1499},
+            "tokens_generated": 128,
+            "decoding": "plain",
+        },
+    )
