@@ -295,7 +295,10 @@ TRANSPOSED = """|Metric|27B IQ3|35B Q8_0|
 
 
 def test_transposed_table_metrics_as_rows():
-    a, b = {"other": {"metric": "27B IQ3"}}, {"other": {"metric": "35B Q8_0"}}
+    # the quant a configuration's label names is its quant (``draftnames.cell_names``)
+    # and the model by its size (the post's fuller name for it where it names one)
+    a = {"quant": "IQ3", "model": "27B", "other": {"metric": "27B IQ3"}}
+    b = {"quant": "Q8_0", "model": "35B", "other": {"metric": "35B Q8_0"}}
     mtp = {"decoding": "draft-self"}  # an acceptance in a post about MTP alone (``draftcontext``)
     assert _claims(TRANSPOSED) == [
         ("decode_tps", "73", "tok/s", 3, a),

@@ -55,7 +55,7 @@ from ..ingest.settings import flash_attn_word
 from .draftcommand import command_lines
 from .draftcontext import fill
 from .draftcore import Drafted, Entry, Num, merged, plain_value, set_path, source_fields
-from .draftnames import CLAUSE_ONLY, mentions
+from .draftnames import CLAUSE_ONLY, mentions, model_cell
 from .draftprose import family, number_text, numbers
 from .draftsentences import RATE_LINE, Sentences
 from .drafttable import Tables
@@ -108,8 +108,12 @@ class _Drafter(Tables, Sentences):
         cond = self.conditions()
         model = lb.get("model_type")
         if model:
-            cond["model"] = str(model)
-            q = re.search(r"\b(I?Q\d\w*)(?:\s*-\s*(Small|Medium|Large|XS|XXS|S|M|L))?", str(model))
+            # llama-bench's "llama 7B Q4_0": the model, the quantisation apart (``model_cell``)
+            cond["model"], quant = model_cell(str(model))
+            if quant:
+                cond["quant"] = quant
+            found = r"\b(I?Q\d\w*)(?:\s*-\s*(Small|Medium|Large|XS|XXS|S|M|L))?"
+            q = None if quant else re.search(found, str(model))
             if q:
                 size = {"Small": "S", "Medium": "M", "Large": "L"}.get(q.group(2) or "", q.group(2) or "")
                 cond["quant"] = q.group(1) + (f"_{size}" if size else "")

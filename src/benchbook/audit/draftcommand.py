@@ -81,6 +81,7 @@ _FLAGS: dict[str, tuple[str, str]] = {
     "-m": ("model", "model"),
     "--model": ("model", "model"),
     "--model-path": ("model", "model"),
+    "--model-dir": ("model", "model"),
     "-d": ("depth", "int"),
     "--quantization": ("quant", "str"),
     "--cpu-moe": ("other.cpu_moe", "flag"),
@@ -136,12 +137,25 @@ def model_and_quant(path: str) -> tuple[str, str | None]:
     """(model name, quantisation or None) of a model file or repository name: the file's stem with
     the quantisation, what follows it and the shard suffix dropped (``Qwen3-30B-A3B-Q4_K_M.gguf`` ->
     ``("Qwen3-30B-A3B", "Q4_K_M")``; ``unsloth/Qwen3-8B-GGUF:UD-Q4_K_XL`` -> ``("Qwen3-8B",
-    "UD-Q4_K_XL")``)."""
-    name = PureWindowsPath(PurePosixPath(path).name).name
+    "UD-Q4_K_XL")``).  The packaging a repository or file name ends with is no part of the model
+    (SOURCES.md's model-name convention, ``_PACKAGING``: ``Qwen3.6-27B-MTP-GGUF``, ``Llama-2-7b-chat-hf``,
+    ``Llama2-7B-exl2`` -> ``Qwen3.6-27B``, ``Llama-2-7b-chat``, ``Llama2-7B``); an MLX repository's
+    bits (``Qwen3.5-9B-4bit``) are its quantisation.  An Ollama tag as a path (``-m
+    llama3.1\\:8b-instruct-q8_0``, the shell's escaped colon) keeps its name and tag, the quantisation
+    apart: ``("llama3.1:8b-instruct", "q8_0")``."""
+    name = PureWindowsPath(PurePosixPath(path.replace("\\:", ":")).name).name
     name, _, tag = name.partition(":")
+    if _OLLAMA_SIZE.match(tag):
+        found = _QUANT.search(tag)
+        if found is None:
+            return f"{name}:{tag}", None
+        return f"{name}:{tag[: found.start()].rstrip('-_.')}", tag[found.start() :]
     # the file's format is no part of the name (GGUF; GGML's "x.ggmlv3.q4_0.bin")
     name = re.sub(r"(?i)\.gguf$|\.bin$|-\d{5}-of-\d{5}|-GGUF$", "", name)
+    name, bits = _unpackaged(name)
     found = _QUANT.search(tag) or _QUANT.search(name)
+    if found is None and bits:
+        return name, bits
     quant = (found.group(1) or "") + found.group(2) if found else None
     if found and found.string is name:
         # GGUF names put the encoding last: what follows the quant is the encoding's own tag
@@ -152,7 +166,38 @@ def model_and_quant(path: str) -> tuple[str, str | None]:
             quant += bpw.group(0)
         name = name[: found.start()].strip("-_. ") or name[found.end() :].strip("-_. ")
         name = re.sub(r"(?i)[.-]ggml(?:v\d+)?$", "", name)
+        name = _unpackaged(name)[0]  # "Qwen3.6-27B-MTP-Q4_K_M.gguf": the packaging before the quant
     return name, quant
+
+
+#: a file in a content-addressed store, named by its hash (Ollama's ``blobs/sha256-…``): no model's name
+_BLOB = re.compile(r"(?i)(?:^|[/\\])sha256[-:][0-9a-f]{16,}$")
+#: an Ollama tag's size after the colon ("8b-instruct-q8_0", "70b"): the tag is the model's, not a
+#: quantisation's (``unsloth/Qwen3-8B-GGUF:UD-Q4_K_XL``)
+_OLLAMA_SIZE = re.compile(r"\d+(?:\.\d+)?[bm](?![A-Za-z0-9])", re.IGNORECASE)
+#: the packaging a model repository or file name ends with, no part of the model (SOURCES.md's
+#: convention): the format (GGUF, MLX, EXL2, safetensors), the Hugging Face conversion (``-hf``), the
+#: file variant carrying MTP heads (``-MTP``), Unsloth's dynamic quants' mark (``-UD``); an MLX
+#: repository's bits (``-4bit``, ``-8bit``: its quantisation, the ``bits`` group)
+_PACKAGING = re.compile(r"(?i)[-_](?:GGUF|MLX|EXL2|safetensors|hf|MTP|UD|(?P<bits>\d{1,2}-?bits?))$")
+
+
+def _unpackaged(name: str) -> tuple[str, str | None]:
+    """``name`` without the packaging it ends with (``_PACKAGING``, repeatedly: ``x-MTP-GGUF``), and
+    the MLX bits it names or None; a name that would be left empty is kept."""
+    bits = None
+    while (m := _PACKAGING.search(name)) and m.start() > 0:
+        bits = bits or (m.group("bits").replace("-", "") if m.group("bits") else None)
+        if m.group(0)[1:].lower() == "exl2":
+            # ExLlamaV2's repositories write the bits per weight (and head bits) before "-exl2":
+            # "Llama2-70B-2.5bpw-h6-exl2" is the quant "EXL2 2.5bpw-h6"
+            bpw = re.search(r"[-_](\d+(?:\.\d+)?bpw(?:[-_]h\d+)?)$", name[: m.start()], re.IGNORECASE)
+            if bpw and bpw.start() > 0:
+                bits = f"EXL2 {bpw.group(1)}"
+                name = name[: bpw.start()]
+                continue
+        name = name[: m.start()]
+    return name, bits
 
 
 def put_path(out: dict, path: str, value) -> None:
@@ -203,8 +248,14 @@ def conditions_of(tool: str, words: list[str]) -> dict:
                 out["flash_attn"] = word == "on"
             elif word == "auto":
                 put_path(out, "other.flash_attn", "auto")
-        elif kind == "model" and value and not re.fullmatch(r"[\[<{(].*[\]>})]|\$\w+|model", value, re.I):
-            # a placeholder ("-m [model]", "<model>", "$MODEL") names no model
+        elif (
+            kind == "model"
+            and value
+            and not re.fullmatch(r"[\[<{(].*[\]>})]|\$\w+|model", value, re.I)
+            and not _BLOB.search(value)
+        ):
+            # a placeholder ("-m [model]", "<model>", "$MODEL") names no model, nor does a blob's
+            # content hash (``_BLOB``)
             model, quant = model_and_quant(value)
             out["model"] = model
             if quant:

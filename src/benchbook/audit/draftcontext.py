@@ -571,6 +571,10 @@ def _add(into: dict[str, list[object]], names: list[tuple[str, object]]) -> None
         into.setdefault(path, []).append(value)
 
 
+#: a table header naming the draft model's column ("Draft model", "Draft", "draft (quant)")
+_DRAFT_COLUMN = re.compile(r"^\W*draft(?:\s+model)?\b", re.IGNORECASE)
+
+
 class Context:
     """The scope tree of a post (module doc) and each line's context (``at``)."""
 
@@ -610,7 +614,15 @@ class Context:
                 continue
             scope = Scope(first, last, 8)
             if block.kind == "table":
-                table_lines = [(n, " ".join(r)) for n, r in zip(block.row_lines, block.rows, strict=False)]
+                # a draft model's column names the draft's model and quant, not the measured ones
+                # ("| Draft model | … |" over "| 0.5B (Q8_0) | …"): its cells state nothing here
+                drafts = {
+                    j for j, h in enumerate(block.rows[0] if block.rows else []) if _DRAFT_COLUMN.search(h)
+                }
+                table_lines = [
+                    (n, " ".join(c for j, c in enumerate(r) if j not in drafts))
+                    for n, r in zip(block.row_lines, block.rows, strict=False)
+                ]
                 commands, names = _stated(table_lines or lines, "text")
                 _add(scope.weak, [*(x for _, got in commands for x in got), *names])  # each cell a row's
                 commands = []
@@ -711,6 +723,13 @@ def _has(conditions: dict, path: str) -> bool:
     return True
 
 
+def _name_words(key: object) -> set[str]:
+    """A model name's words (``_key``), a family's version apart from its name ("llama3.3 70b" ->
+    {llama, 3, 70b}): "LLama3.3-70B" and "Llama-3.3-70B-Instruct" are one model said short and in
+    full."""
+    return set(re.sub(r"(?<=[a-z])(?=\d)", " ", str(key)).split())
+
+
 def _fuller_of(named: list[object]) -> Callable[[object], object]:
     """``fuller(name)``: the one name among ``named`` (the post's model names) that says what
     ``name`` says and more ("Qwen3.6 35B" -> "Qwen3.6-35B-A3B", "Mistral-7B" ->
@@ -718,14 +737,14 @@ def _fuller_of(named: list[object]) -> Callable[[object], object]:
     ``name`` itself when none or several do.  ``named``'s words are read once and each name's
     answer found once (per claim, every name of a long post was read again: quadratic)."""
     keyed = {_key(v): v for v in named if isinstance(v, str)}  # the last name of each key
-    words = [(set(str(k).split()), v) for k, v in keyed.items()]
+    words = [(_name_words(k), v) for k, v in keyed.items()]
     found: dict[str, object] = {}
 
     def fuller(name: object) -> object:
         if not isinstance(name, str):
             return name
         if name not in found:
-            mine = set(str(_key(name)).split())
+            mine = _name_words(_key(name))
             fuller = [v for w, v in words if mine < w]
             found[name] = fuller[0] if len(fuller) == 1 else name
         return found[name]
@@ -747,6 +766,22 @@ def family_of(text: str) -> str | None:
     it names none or several: the family of a table's model column that gives sizes only."""
     found = {f"{m.group('f')}{m.group('v')}" for m in _FAMILY_VERSION.finditer(text)}
     return found.pop() if len(found) == 1 else None
+
+
+def _family_of_names(named: list[object]) -> str | None:
+    """The one family the post's sized model names share, as they write it ("Llama2-7B" and
+    "Llama2-13b" -> "Llama2"), None when they name none or several: the family of a model the post
+    names by its size alone elsewhere ("- 13B: 108.8 token/sec")."""
+    found: dict[str, str] = {}
+    for v in named:
+        m = (
+            re.match(r"(?P<f>.+?)[-\s]\d+(?:\.\d+)?[BM](?![A-Za-z])", v, re.IGNORECASE)
+            if isinstance(v, str)
+            else None
+        )
+        if m:
+            found.setdefault(m.group("f").lower(), m.group("f"))
+    return next(iter(found.values())) if len(found) == 1 else None
 
 
 def _with_family(model: object, family: str | None) -> object:
@@ -800,7 +835,7 @@ def fill(post: Post, entries: list, groups: list) -> None:
     root = ctx.root
     models = [*root.head.get("model", []), *root.body.get("model", []), *root.weak.get("model", [])]
     drafting = _drafting_kind(post)
-    family = family_of(post.text)
+    family = family_of(post.text) or _family_of_names(models)
     fuller = _fuller_of(models)
     for e in [*entries, *groups]:
         own = e.fields.get("conditions") or {}

@@ -106,20 +106,50 @@ MODEL_FAMILIES = (
     r"Meta-Llama|TinyLlama|CodeLlama|MiniCPM|ERNIE|Vicuna|Wizard\w*|Zephyr|StarCoder|Baichuan|ChatGLM|"
     r"Aya|Jamba|Hunyuan|Seed-OSS|EXAONE"
 )
-#: a GGUF file, or a model name of a known family with its size ("Qwen3-30B-A3B", "gpt-oss-20b")
+#: a GGUF file, or a model name of a known family with its size ("Qwen3-30B-A3B", "gpt-oss-20b"); the
+#: family in any case, as posts and repositories write it ("LlaMA-3.1-8B", "qwen3-8b", "QWEN3-8B")
 _MODEL = re.compile(
-    r"(?<![\w./-])(?:[\w.-]+/)?(?P<name>[\w.+-]+\.gguf|(?:"
+    r"(?<![\w./-])(?:[\w.-]+/)?(?P<name>[\w.+-]+\.gguf|(?i:"
     + MODEL_FAMILIES
     + r")[\w.]*(?:-[\w.]+)*-\d+(?:\.\d+)?[BbMm](?:-[\w.]+)*"
+    + r"|(?i:"
+    + MODEL_FAMILIES
+    # "Llama 3 8B", "Qwen 2.5 7B", "Llama 3.1 70b", "Qwen3 30B A3B", "Qwen3.6 35B-A3B" (the active
+    # size after it)
+    + r")\s?\d+(?:\.\d+)?\s\d+(?:\.\d+)?[BMbm](?:[\s-][Aa]\d+(?:\.\d+)?[Bb])?(?![\w-])"
+    # a family with no version and its size ("Mistral 7B", "GPT-OSS 20B", "Falcon 40B")
+    + r"|(?i:"
+    + MODEL_FAMILIES
+    + r")\s\d+(?:\.\d+)?[BM](?:-A\d+(?:\.\d+)?B)?(?![\w.-])"
+    # a family's size class and version, the model's name where it has no size ("Mistral Small 3.1")
     + r"|(?:"
     + MODEL_FAMILIES
-    + r")\s?\d+(?:\.\d+)?\s\d+(?:\.\d+)?[BM](?![\w-])"  # "Llama 3 8B", "Qwen 2.5 7B"
-    r")(?:\s+(?P<quant>(?:UD-)?I?Q\d(?:_[A-Z0-9]+)*|MXFP4|BF16|FP8|AWQ|GPTQ))?(?![\w-])",
+    + r")\s(?:Small|Medium|Large|Nemo|Mini|Tiny)\s\d+(?:\.\d+)?(?![\w.-])"
+    r")(?P<variant>\s(?:[A-Z][a-z]+-)?(?:Instruct|Chat|Coder|Distill|Thinking|Abliterated|Uncensored)(?![\w-]))?"
+    r"(?:\s+(?P<quant>(?:UD-)?I?Q\d(?:_[A-Z0-9]+)*|MXFP4|NVFP4|BF16|FP8|"
+    # a quantisation method with its bits ("AutoRound INT4", "GPTQ 4-bit", "AWQ")
+    r"(?:AutoRound|AWQ|GPTQ)(?:[\s-](?:INT\d|\d-?bit))?))?(?![\w-])",
     re.ASCII,
 )
-#: a quantisation named alone in prose ("UD-IQ3_XXS reached ...", "IQ2_XS with MTP")
+#: a draft model by its name: EAGLE/EAGLE3 and Medusa heads only draft ("Qwen3.6-27B-EAGLE3",
+#: "EAGLE3-LLaMA3.1-Instruct-8B"), never the model a number measures
+_DRAFT_NAME = re.compile(r"(?i)(?<![A-Za-z])(?:EAGLE\d?|Medusa)(?![A-Za-z])")
+#: words after a model's name marking it as the draft: its quant and packaging words, then
+#: "(draft)" or "(draft model)" ("Llama 3.2 1B Q4 MLX (draft)"); "(main)" marks the target
+_DRAFT_MARK = re.compile(r"(?:\s+[A-Z][\w.-]*){0,3}\s*\((?:the\s+)?draft(?:\s+model)?\)", re.IGNORECASE)
+#: a model named by its family and version and the word "model", no size ("the Minicpm3 model",
+#: "a Qwen3 model"): the post's model where it names no fuller one (``draftcontext``'s ``fuller``)
+_FAMILY_MODEL = re.compile(
+    r"(?<![\w./-])(?P<name>(?i:" + MODEL_FAMILIES + r")[\w.]*\d[\w.]*)\s+model\b(?!\s+(?:family|series))",
+    re.ASCII,
+)
+#: a line or list item labelled by a model's size ("7B: 191.0 token/sec", "- 35B-A3B: 98 t/s"): the
+#: model of that size, the post's fuller name for it where it names one
+_SIZE_LABEL = re.compile(r"\s*(?:[-*•]\s+)?(?P<size>\d+(?:\.\d+)?B(?:-A\d+(?:\.\d+)?B)?)\s?[:：]\s")
+#: a quantisation named alone in prose ("UD-IQ3_XXS reached ...", "IQ2_XS with MTP"), or after the
+#: file variant carrying MTP heads ("MTP-UD-Q4_K_XL")
 _QUANT_WORD = re.compile(
-    rf"(?<![\w.-])(?:UD-)?(?=T?I?Q\d_){QUANT_TYPE}(?:-\d+(?:\.\d+)?bpw)?(?![A-Za-z0-9-]|_\d)"
+    rf"(?:(?<![\w.-])|(?<=[\s(]MTP-))(?:UD-)?(?=T?I?Q\d_){QUANT_TYPE}(?:-\d+(?:\.\d+)?bpw)?(?![A-Za-z0-9-]|_\d)"
     r"|(?<![\w.-])MXFP4(?![\w-])",
     re.ASCII,
 )
@@ -236,6 +266,12 @@ def _mentions(text: str) -> tuple[Mention, ...]:
     for m in _MODEL.finditer(text):
         spans.append((m.start(), m.end()))
         model, quant = model_and_quant(m.group("name"))
+        if model and m.group("variant"):
+            model += m.group("variant")  # "Qwen3.6-35B-A3B Opus-Distill": the weights' variant
+        if _DRAFT_NAME.search(m.group("name")) or _DRAFT_MARK.match(text, m.end()):
+            # an EAGLE head, "Llama 3.2 1B Q4 MLX (draft)": the draft and its quant, not the model
+            # measured
+            continue
         if model:
             out.append(Mention(m.start(), "model", model))
         if m.group("quant") or quant:
@@ -246,6 +282,13 @@ def _mentions(text: str) -> tuple[Mention, ...]:
         out.append(Mention(m.start(), "model", model))
         if quant:
             out.append(Mention(m.start(), "quant", quant))
+    for m in _FAMILY_MODEL.finditer(text):  # "the Minicpm3 model": a family and version, no size
+        if not any(a <= m.start() < b for a, b in spans):
+            spans.append((m.start(), m.end()))
+            out.append(Mention(m.start(), "model", m.group("name")))
+    label = _SIZE_LABEL.match(text)  # "- 7B: 191 tok/s": a model by its size (``draftcontext``'s fuller name)
+    if label and not any(a <= label.start("size") < b for a, b in spans):
+        out.append(Mention(label.start("size"), "model", label.group("size")))
     for m in _QUANT_WORD.finditer(text):
         if not any(a <= m.start() < b for a, b in spans):  # not the quant of a model name above
             out.append(Mention(m.start(), "quant", m.group(0)))
@@ -258,11 +301,15 @@ def _mentions(text: str) -> tuple[Mention, ...]:
         if word == "plain" and _OTHER_SIDE.search(text, max(0, m.start() - 24), m.start()):
             continue  # "1.66x over the baseline": the other side's, not this clause's number's
         out.append(Mention(m.start(), "decoding", word))
-    # a name denied ("no ROCm", "not the 4090", "without Ollama") states no condition
+    # a name denied ("no ROCm", "not the 4090", "without Ollama") states no condition; a model or
+    # quant compared with ("similar accuracy to Unsloth's Q4_K_XL", "faster than Llama-3-8B") is the
+    # other side's
     out = [
         m
         for m in out
-        if m.path in ("decoding", "flash_attn") or not _DENIED.search(text, max(0, m.start - 24), m.start)
+        if m.path in ("decoding", "flash_attn")
+        or not _DENIED.search(text, max(0, m.start - 24), m.start)
+        and not (m.path in ("model", "quant") and _compared(text, m))
     ]
     return tuple(sorted(out, key=lambda x: x.start))
 
@@ -273,6 +320,24 @@ _OTHER_SIDE = re.compile(
     r"\b(?:over|than|vs\.?|versus|against|to|from|of|relative to|compared (?:to|with))\s+(?:the\s+|a\s+)?$",
     re.IGNORECASE,
 )
+
+
+#: words right before a model or quant name that make it the other side of a comparison ("than",
+#: "vs", "compared to", "similar … to", with an owner's name between: "to Unsloth's Q4_K_XL")
+_COMPARED = re.compile(
+    r"\b(?:than|vs\.?|versus|compared (?:to|with)|relative to|"
+    r"(?:similar|close|comparable|equal|identical)(?:\s\w+)?\sto)\s+"
+    r"(?:the\s+|a\s+|an\s+)?(?:[\w-]+'s\s+)?$",
+    re.IGNORECASE,
+)
+
+
+def _compared(text: str, m: Mention) -> bool:
+    """Whether the model or quant ``m`` is the other side of a comparison (``_COMPARED``); a name
+    after "vs" is not ("Llama-3-8B vs Mistral-7B", "Q4_K_M vs Q8_0" name both sides alike, as a
+    title does)."""
+    found = _COMPARED.search(text, max(0, m.start - 40), m.start)
+    return found is not None and not re.match(r"(?i)vs|versus", found.group(0))
 
 
 #: words right before a name that deny it
@@ -353,6 +418,72 @@ def model_of(cell: str) -> str | None:
     if not m or re.fullmatch(r"[A-Za-z]+", m.group("name")) and not re.search(r"\d", m.group("name")):
         return None  # "Llama 8B" would lose its version: left as written
     return f"{m.group('name')}-{m.group('size').upper()}"
+
+
+#: a quantisation written after a model's name in a cell, as llama-bench's ``model`` column writes
+#: it ("llama 7B Q4_0", "qwen3moe 30B.A3B Q4_K - Medium", "llama 8B IQ2_XXS - 2.0625 bpw", "… F16"):
+#: its type, then llama-bench's size word ("Q4_K - Medium" is Q4_K_M) or bits per weight
+_CELL_QUANT = re.compile(
+    rf"\s(?P<q>(?:UD-)?{QUANT_TYPE}|BF16|F16|F32|FP16|FP8|MXFP4)"
+    r"(?:\s-\s(?:(?P<size>Small|Medium|Large|Extra\s?Small)|\d+(?:\.\d+)?\s?bpw))?\s*$",
+    re.IGNORECASE,
+)
+
+
+#: a quantisation named in a table's label cell beside other words ("GGUF Q4_K_M, 2x3090", "GPTQ
+#: 4-bit", "AutoRound INT4", "FP16 (no quantization)"): llama.cpp's types, a method with its bits,
+#: a number format; in prose these words also name a KV cache's or a compute's type, so only cells
+_CELL_QUANT_WORD = re.compile(
+    rf"(?<![\w.-])(?:(?:UD-)?{QUANT_TYPE}(?:-\d+(?:\.\d+)?bpw)?"
+    r"|(?:GPTQ|AWQ|AutoRound)(?:[\s-](?:INT\d|\d-?bit))?|NVFP4|MXFP4|BF16|FP16|F16|FP8|FP6|INT4|INT8)"
+    r"(?![\w-])",
+    re.IGNORECASE,
+)
+
+
+def cell_names(cell: str) -> dict[str, object]:
+    """The quantisation (``_CELL_QUANT_WORD``) and hardware (``mentions``) a table's label cell
+    names beside other words, where the column's header is no known condition ("| Config |" over
+    "GGUF Q4_K_M, 2x3090" -> ``{"quant": "Q4_K_M", "hardware": "2x NVIDIA GeForce RTX 3090"}``);
+    each only where the cell names one; empty when it names none."""
+    out: dict[str, object] = {}
+    # one type named once: "f16+f16", "q8_0 / q4_0" are a KV cache's pair or a list
+    quants = [m.group(0) for m in _CELL_QUANT_WORD.finditer(cell)]
+    if len(quants) == 1 and not re.search(r"(?i)draft|\beagle|\bmtp\b", cell):  # a draft's quant
+        out["quant"] = quants.pop()
+    hardware = {str(m.value) for m in mentions(cell) if m.path == "hardware"}
+    if len(hardware) == 1:
+        out["hardware"] = hardware.pop()
+    # a configuration by the model's size and its quant ("27B IQ3", "35B-A3B Q8_0"): the model of that
+    # size, the post's fuller name for it (``draftcontext``)
+    sized = re.match(r"\s*\**(\d+(?:\.\d+)?B(?:-A\d+(?:\.\d+)?B)?)\s", cell)
+    if sized and "quant" in out:
+        out["model"] = sized.group(1)
+    return out
+
+
+def model_cell(cell: str) -> tuple[str, str | None]:
+    """(model, quantisation or None) of a table cell in a model column: a quantisation written
+    after the name is apart (``_CELL_QUANT``: llama-bench's "llama 7B Q4_0" -> ("llama 7B",
+    "Q4_0"), "qwen3moe 30B.A3B Q4_K - Medium" -> (…, "Q4_K_M")), so is the packaging a repository
+    name ends with (``draftcommand.model_and_quant``: "LFM2-8B-A1B-UD" -> "LFM2-8B-A1B"); the name
+    is then written as ``model_of`` writes it, or as the cell writes it."""
+    text = _REMARK.sub("", cell.strip()) or cell.strip()
+    tag = ollama_model(text)
+    if tag is not None:
+        return tag
+    quant = None
+    m = _CELL_QUANT.search(text)
+    if m and m.start() > 0:
+        quant = m.group("q")
+        if m.group("size") and re.fullmatch(r"(?i)Q\d_K", quant):
+            quant += "_" + {"small": "S", "medium": "M", "large": "L"}.get(m.group("size").lower(), "XS")
+        text = text[: m.start()].strip()
+    if " " not in text:  # a repository's or file's name: its packaging and quantisation apart
+        name, found = model_and_quant(text)
+        if name:  # not a quantisation alone ("Q4_K_M" in a model column)
+            text, quant = name, quant or found
+    return model_of(text) or text, quant
 
 
 #: an Ollama model tag: name, ``:``, the size, variants and the quantisation, all lower case

@@ -35,12 +35,13 @@ from .draftcore import (
     stateable,
 )
 from .draftnames import (
+    cell_names,
     decoding_of_cell,
     engine_of_cell,
     hardware_of,
     header_decoding,
     mentions,
-    model_of,
+    model_cell,
     without_remark,
 )
 from .draftprose import Number, bound_of, family, numbers
@@ -313,6 +314,11 @@ def _metric_header(header: str) -> bool:
     return bool(re.search(r"\b(?:pp|tg)\s?\d+\b|speed|throughput|tok/s|t/s", header, re.IGNORECASE))
 
 
+#: a label column's header whose cells name a type that is no model's quantisation or machine (a
+#: KV cache's "q8_0+q8_0", a draft's): ``cell_names`` is not asked
+_NOT_NAMES = re.compile(r"(?i)\bkv\b|cache|-ctk|-ctv|type_k|type_v|draft")
+
+
 class Tables(Sides):
     """The drafter's tables: one claim per value cell, groups per value column, statements from
     relating columns."""
@@ -508,7 +514,25 @@ class Tables(Sides):
                     # "RTX 4090" -> "NVIDIA GeForce RTX 4090"; "CPU only (no GPU)" -> "CPU only"
                     value = hardware_of(value) or without_remark(value)
                 elif path == "model" and isinstance(value, str):
-                    value = model_of(value) or value  # "Qwen2.5-Coder 14B" -> "Qwen2.5-Coder-14B"
+                    # "Qwen2.5-Coder 14B" -> "Qwen2.5-Coder-14B"; llama-bench's "llama 7B Q4_0": the
+                    # quant apart
+                    value, quant = model_cell(value)
+                    if quant and "quant" not in cond:
+                        set_path(cond, "quant", quant)
+                elif path == "other.draft_model" and isinstance(value, str):
+                    # a draft model's cell "0.5B (Q8_0)": its quant is the draft's (SOURCES.md)
+                    value, quant = model_cell(re.sub(r"\s*[(（]([^()（）]*)[)）]\s*$", r" \1", value))
+                    if quant:
+                        set_path(cond, "other.draft_quant", quant)
+                elif (
+                    path.startswith("other.")
+                    and isinstance(value, str)
+                    and not _NOT_NAMES.search(header[j] or "")
+                ):
+                    # "| Config |" over "GGUF Q4_K_M, 2x3090": the quant and hardware it names too
+                    for named_path, named in cell_names(value).items():
+                        if named_path not in cond:
+                            set_path(cond, named_path, named)
                 elif path == "engine" and isinstance(value, str):
                     value = engine_of_cell(value, self.engines_named) or value  # "LCP" -> "llama.cpp"
                 set_path(cond, path, value)
