@@ -251,13 +251,13 @@ f_numbers = _timed(
 # ---------------------------------------------------------------- §M a reviewed file drafted again
 
 _A = "# Fast\n\nI got 123.4 tok/s decode.\n\nPrompt processing was 2345 tok/s.\n"
-_REVIEWED = '  - {id: "decode-tps-l3", metric: "decode_tps", value: 123.5, unit: "tok/s", source_line: 3, quote: "I got 123.4 tok/s decode.", reviewed: true}  # mine'
+_REVIEWED = '  - {id: "decode-tps-l3", metric: "decode_tps", value: 123.5, unit: "tok/s", conditions: {decoding: "plain"}, source_line: 3, quote: "I got 123.4 tok/s decode.", reviewed: true}  # mine'
 
 
 def _review(d: Path) -> Path:
     out = d / "c.yaml"
     text = out.read_text()
-    guess = '  - {id: "decode-tps-l3", metric: "decode_tps", value: 123.4, unit: "tok/s", source_line: 3, quote: "I got 123.4 tok/s decode.", reviewed: false}'
+    guess = '  - {id: "decode-tps-l3", metric: "decode_tps", value: 123.4, unit: "tok/s", conditions: {decoding: "plain"}, source_line: 3, quote: "I got 123.4 tok/s decode.", reviewed: false}'
     if guess not in text:
         raise AssertionError("the first draft changed: update the catalogue")
     out.write_text(text.replace(guess, _REVIEWED))
@@ -481,6 +481,14 @@ def f_post_folder(d: Path) -> Outcome:
     return expect_error(bb(d, "claims", "draft", "posts"), "posts: a folder, no post", "posts/POST.md")
 
 
+def f_out_dash(d: Path) -> Outcome:
+    (d / "post.md").write_text(_R)
+    o = expect_error(bb(d, "claims", "draft", "post.md", "-o", "-"), "-o -: the claims file is a file")
+    if o.status == "ok" and (d / "-").exists():
+        return Outcome("wrong message", "a file named '-' was written")
+    return o
+
+
 f_setup_cards = _timed(
     "".join(f"- GPU: RTX {i}\n- ctx: {i}k\n\n" for i in range(3000)) + "Decode 5 tok/s.\n", "value: 5"
 )
@@ -604,6 +612,7 @@ FAULTS: list[Fault] = [
         f_post_fifo,
     ),
     Fault("DY08", "a folder as the post", "§Y", "error naming a folder, no ingest advice", f_post_folder),
+    Fault("DY09", "-o - (stdout expected)", "§Y", "refused, no file named '-'", f_out_dash),
     Fault("DB16", "a setup list of 3000 cards", "§B", "bounded, loads", f_setup_cards),
     Fault("DB17", "1500 command lines, one setting shared", "§B", "bounded, loads", f_many_commands),
 ]

@@ -287,3 +287,19 @@ def test_thousands_of_command_lines_of_one_setting_draft_in_linear_time():
             "decoding": "plain",
         },
     )
+
+
+def test_dash_as_the_claims_file_is_refused(tmp_path, monkeypatch):
+    """DY09: `claims draft post.md -o - | less` wrote a file named "-" and nothing to stdout; now
+    refused with the way to read it.  Control: `-` as the post is still stdin."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "r.md").write_text(POST)
+    with pytest.raises(ValueError) as e:
+        draft_post("r.md", "-")
+    assert str(e.value) == (
+        "-o -: the claims file is a file (a re-run merges into it, keeping what you reviewed), not "
+        "standard output; fix: name a file with -o, then read it (cat), or leave -o out"
+    )
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["r.md"]
+    out, _, _ = draft_post("-", None, POST.encode())
+    assert out == Path("post.claims.yaml") and (tmp_path / "post.claims.yaml").is_file()

@@ -572,11 +572,16 @@ def draft_post(
 
     Raises:
         ValueError: a missing post, a directory, an empty path, an existing ``out`` that is not YAML,
-        a device or pipe as ``out`` (names it and the fix); OSError: ``out`` cannot be written.
+        a device or pipe or ``-`` as ``out`` (names it and the fix); OSError: ``out`` cannot be written.
     """
     if "" in (str(post), None if out is None else str(out)):  # Path("") is the working folder
         raise ValueError(
             "an empty path given for the post or -o; fix: name the post's file (and the claims file)"
+        )
+    if out is not None and str(out) == "-":  # `-o - | less` wrote a file named "-", stdout empty
+        raise ValueError(
+            "-o -: the claims file is a file (a re-run merges into it, keeping what you reviewed), not "
+            "standard output; fix: name a file with -o, then read it (cat), or leave -o out"
         )
     stdin = str(post) == "-"
     path = Path("post.md") if stdin else Path(post)
