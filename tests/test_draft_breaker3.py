@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from benchbook import atomicfile
-from benchbook.audit import schema
+from benchbook.audit import schema, toollines
 from benchbook.audit.draft import draft_text
 from benchbook.audit.draftcontext import _distinct, _key, _Models, _same_model
 from benchbook.audit.draftfile import default_out, draft_post, held
@@ -303,3 +303,28 @@ def test_dash_as_the_claims_file_is_refused(tmp_path, monkeypatch):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["r.md"]
     out, _, _ = draft_post("-", None, POST.encode())
     assert out == Path("post.claims.yaml") and (tmp_path / "post.claims.yaml").is_file()
+
+
+def test_a_line_of_hundreds_of_spaces_drafts_at_once():
+    """DB09 again: a prose line "a", 400 spaces, "b 5 tok/s" hung the draft (minutes: the pasted
+    `label: value` reader, run over every prose line, tried each split of the spaces between the
+    label, its separator and the value; 200 spaces took 2 s, 400 over 20).  Control: a pasted
+    `label: value` run still reads as before."""
+    t = time.process_time()
+    drafted = draft_text("a" + " " * 100_000 + "b 5 tok/s\n", "p.md")
+    assert time.process_time() - t < 5
+    assert [str(e.fields["value"]) for e in drafted.entries] == ["5"]
+    m = toollines._LABELLED.match("Mean TTFT (ms):    12,345.6  # note")
+    assert m is not None
+    assert (m.group("label"), m.group("v"), m.group("unit"), m.group("rest")) == (
+        "Mean TTFT (ms)",
+        "12,345.6",
+        None,
+        "# note",
+    )
+    m = toollines._LABELLED.match("Output token throughput\t 41.5 tok/s")
+    assert m is not None and (m.group("label"), m.group("v"), m.group("unit")) == (
+        "Output token throughput",
+        "41.5",
+        "tok/s",
+    )
