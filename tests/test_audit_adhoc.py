@@ -41,6 +41,26 @@ def test_an_adhoc_audit_is_written_outside_the_site(tmp_path, monkeypatch, capsy
     assert "index.qmd" not in qmd and "data/claims/" not in qmd
     html = rendered.read_text()
     assert "published by: the source (" in html and "<h2" in html
+    # the site's stylesheet rides along: a new user could not tell "inconsistent" from "consistent"
+    # on an ad-hoc page (no verdict colours: the project had Quarto's theme alone)
+    project = rendered.parent.parent
+    assert (project / "benchbook.css").read_text() == siterenderer.STYLESHEET.read_text()
+    assert "    css: benchbook.css\n" in (project / "_quarto.yml").read_text()
+    assert 'href="benchbook.css"' in html
+
+
+def test_every_verdict_class_has_a_rule_in_the_site_stylesheet():
+    """Each class the audit page gives a verdict cell (``page.VERDICT_CLASS``) is styled by the
+    stylesheet both renderers load (``_quarto.yml``'s ``format.html.css``), the inconsistent one by
+    weight as well as colour."""
+    import re
+
+    from benchbook.audit import page
+
+    css = siterenderer.STYLESHEET.read_text()
+    rules = dict(re.findall(r"\.bb-audit td\.(bb-\w+) \{([^}]*)\}", css))
+    assert set(page.VERDICT_CLASS.values()) <= set(rules)
+    assert "font-weight: 700" in rules[page.VERDICT_CLASS["inconsistent"]]
 
 
 POST = "# {title}\n\nPlain decoding gave 12.5 tok/s.\n\nWith a draft model it gave 25.0 tok/s, 2x faster.\n"

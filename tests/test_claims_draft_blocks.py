@@ -109,12 +109,12 @@ ALIGNED = """Results:
 
 def test_aligned_table_with_box_rule_in_an_indented_code_block():
     # a depth column in K and "0 (cold)" read as numbers (``draftcontext.count``); the "Baseline"
-    # column is plain decoding (``draftnames.header_decoding``)
+    # column is plain decoding, "+ ngram-mod" (a drafting method) speculative (``draftnames.header_decoding``)
     assert _claims(ALIGNED) == [
         ("decode_tps", "107", "t/s", 5, {"decoding": "plain", "depth": 0}),
-        ("decode_tps", "123", "t/s", 5, {"depth": 0}),
+        ("decode_tps", "123", "t/s", 5, {"decoding": "speculative", "depth": 0}),
         ("decode_tps", "96", "t/s", 6, {"decoding": "plain", "depth": 16384}),
-        ("decode_tps", "149", "t/s", 6, {"depth": 16384}),
+        ("decode_tps", "149", "t/s", 6, {"decoding": "speculative", "depth": 16384}),
     ]
 
 
@@ -141,7 +141,8 @@ code_python pred= 192 draft= 122 acc= 118 rate=0.967 tok/s=79.8
 ```
 """
     cond = {"prompt": "code_python", "tokens_generated": 192}
-    # an acceptance in a post naming one kind of drafting (MTP) is of that kind (``draftcontext``)
+    # an acceptance in a post naming one kind of drafting (MTP) is of that kind, and so is the rate
+    # on its line (``draftcontext.fill``)
     assert [(f["metric"], f["value"], f["unit"], f.get("counts"), f["conditions"]) for f in _full(text)] == [
         (
             "acceptance_rate",
@@ -150,7 +151,7 @@ code_python pred= 192 draft= 122 acc= 118 rate=0.967 tok/s=79.8
             {"accepted": 118, "drafted": 122},
             {**cond, "decoding": "draft-self"},
         ),
-        ("decode_tps", "79.8", "tok/s", None, cond),
+        ("decode_tps", "79.8", "tok/s", None, {**cond, "decoding": "draft-self"}),
     ]
     assert draft_text(text).logs == {}
 
@@ -199,7 +200,8 @@ accept    = 28.457%
         ("duration", "0.140", "s", None, None, None, None),
         ("prefill_tps", "107.248", "t/s", "llama-speculative", None, None, "post-l6.log"),
         ("tokens", "202", "tokens", None, None, None, None),
-        ("duration", "2.533", "s", None, None, None, None),
+        # the time of the generation: its tokens too (``draft._Drafter.generated_counts``)
+        ("duration", "2.533", "s", None, None, {"tokens_generated": 202}, None),
         ("decode_tps", "79.745", "t/s", "llama-speculative", None, {"tokens_generated": 202}, "post-l6.log"),
     ]
     assert [e.fields["of"] for e in d.entries if e.kind == "statement"] == [
@@ -317,7 +319,8 @@ def test_key_value_table_header_row_is_data():
             "1581",
             "tok/s",
             1,
-            {"model": "llama2-7B", "decoding": "plain", "other": {"batch_size": "72"}},
+            # batch_size with no llama.cpp engine: the sequences served at once (``serving_batch``)
+            {"model": "llama2-7B", "decoding": "plain", "concurrency": 72},
         ),
     ]
 

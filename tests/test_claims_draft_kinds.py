@@ -48,7 +48,7 @@ def test_a_unit_given_once_for_a_slash_or_arrow_list(tmp_path):
         tmp_path,
     )
     assert _rows(cf) == [
-        ("decode_tps", 101.39, None, "tok/s", False),
+        ("throughput", 101.39, None, "tok/s", False),  # "wall": over wall time (SOURCES.md)
         ("decode_tps", 102.33, None, "tok/s", False),
         ("vram_peak", 23185.0, None, "MiB", False),
         ("vram_peak", 22878.0, None, "MiB", False),
@@ -106,7 +106,8 @@ def test_a_header_unit_in_capitals_is_written_as_the_schema_spells_it(tmp_path):
 
 def test_a_table_with_no_unit_takes_the_rate_of_the_paragraph_above(tmp_path):
     """Its columns of distinct plain numbers are rates; the settings' columns (a known label, a
-    flag's name "draft-p-min") stay conditions."""
+    flag's name "draft-p-min") stay conditions; a rate column headed by a plain word names the
+    prompt it ran (``drafttable._lead_prompt``)."""
     cf = _drafted(
         "Baseline: 33.92 tokens/second without a draft model.\n\n"
         "| draft-max | draft-p-min | python | swift |\n|---|---|---|---|\n"
@@ -125,10 +126,34 @@ def test_a_table_with_no_unit_takes_the_rate_of_the_paragraph_above(tmp_path):
     ]
     assert got == [
         ("decode-tps-l1", "decode_tps", 33.92, "tok/s", {"decoding": "plain"}),
-        ("t1-python-r1", "decode_tps", 71.64, "tok/s", {"block_max": 16, "other": {"draft_p_min": "0.9"}}),
-        ("t1-python-r2", "decode_tps", 83.62, "tok/s", {"block_max": 16, "other": {"draft_p_min": "0.4"}}),
-        ("t1-swift-r1", "decode_tps", 48.06, "tok/s", {"block_max": 16, "other": {"draft_p_min": "0.9"}}),
-        ("t1-swift-r2", "decode_tps", 50.17, "tok/s", {"block_max": 16, "other": {"draft_p_min": "0.4"}}),
+        (
+            "t1-python-r1",
+            "decode_tps",
+            71.64,
+            "tok/s",
+            {"block_max": 16, "prompt": "python", "other": {"draft_p_min": "0.9"}},
+        ),
+        (
+            "t1-python-r2",
+            "decode_tps",
+            83.62,
+            "tok/s",
+            {"block_max": 16, "prompt": "python", "other": {"draft_p_min": "0.4"}},
+        ),
+        (
+            "t1-swift-r1",
+            "decode_tps",
+            48.06,
+            "tok/s",
+            {"block_max": 16, "prompt": "swift", "other": {"draft_p_min": "0.9"}},
+        ),
+        (
+            "t1-swift-r2",
+            "decode_tps",
+            50.17,
+            "tok/s",
+            {"block_max": 16, "prompt": "swift", "other": {"draft_p_min": "0.4"}},
+        ),
     ]
 
 
@@ -307,7 +332,12 @@ def test_sweep_bench_time_columns_are_duration_claims(tmp_path):
         ("duration-pp1024-l4", "duration", 1.55, 3, "s", "llama-sweep-bench pp1024 (T_PP)"),
         ("duration-tg256-l4", "duration", 8.437, 3, "s", "llama-sweep-bench tg256 (T_TG)"),
     ]
-    assert _set_conditions(cf, cf.claim("duration-pp1024-l4")) == {"depth": 1024, "decoding": "plain"}
+    # llama-sweep-bench's table, no engine named: ik_llama.cpp's tool (``draftcontext._IK_TOOL``)
+    assert _set_conditions(cf, cf.claim("duration-pp1024-l4")) == {
+        "depth": 1024,
+        "decoding": "plain",
+        "engine": "ik_llama.cpp",
+    }
 
 
 def test_llama_bench_rows_have_no_time_claims(tmp_path):

@@ -334,3 +334,42 @@ def test_model_families_beyond_the_big_ones():
     assert models("ERNIE-4.5-21B-A3B and MiniCPM4-8B") == ["ERNIE-4.5-21B-A3B", "MiniCPM4-8B"]
     # control: a family word without a size is no model name here ("the MiniCPM team")
     assert models("the MiniCPM team and TinyLlama authors") == []
+
+
+def test_a_hardware_cell_without_its_memory_flags_or_vendor():
+    assert hardware_of("RTX 5090 32GB") == "NVIDIA GeForce RTX 5090"
+    assert hardware_of("RTX 3060 12GB") == "NVIDIA GeForce RTX 3060 12GB"  # sold as 8 GB and 12 GB
+    assert hardware_of("3x P40s `-sm row`") == "3x NVIDIA Tesla P40"
+    assert hardware_of("4090") == "NVIDIA GeForce RTX 4090"
+    assert hardware_of("L40S") == "NVIDIA L40S"  # a part, not a plural
+    assert hardware_of("RTX 3090 / RTX 4090") is None
+    assert hardware_of("4096") is None
+
+
+def test_engines_fewer_posts_run_and_a_projects_tool_that_is_no_engine():
+    assert [m.value for m in mentions("MLC LLM beat mistral.rs and Rapid-MLX")] == [
+        "MLC LLM",
+        "mistral.rs",
+        "Rapid-MLX",
+    ]
+    assert [
+        m.value for m in mentions("served by llama.cpp, measured with vLLM's `benchmark_serving.py`")
+    ] == ["llama.cpp"]
+    assert [m.value for m in mentions("vLLM's throughput was higher")] == ["vLLM"]
+
+
+def test_an_apple_chip_written_with_a_hyphen():
+    assert [m.value for m in mentions("on my M3-Max 64GB") if m.path == "hardware"] == ["Apple M3 Max"]
+    assert [m.value for m in mentions("an M3-based Mac") if m.path == "hardware"] == []
+
+
+def test_a_data_centre_parts_memory_written_short_and_its_form_in_parentheses():
+    hardware = [m.value for t in ("1 * A100 40G, the speed", "per A100 80 GB (SXM4).") for m in mentions(t)]
+    assert hardware == ["NVIDIA A100 40GB", "NVIDIA A100 80GB SXM4"]
+    assert [m.value for m in mentions("the P40 has 24GB")] == ["NVIDIA Tesla P40"]  # its only size
+
+
+def test_a_count_of_devices_in_words_and_a_plural_card():
+    assert [m.value for m in mentions("a server with three P40s and one 3090.")] == ["3x NVIDIA Tesla P40"]
+    assert [m.value for m in mentions("on two 3090s")] == ["2x NVIDIA GeForce RTX 3090"]
+    assert [m.value for m in mentions("the two of us on a 4090")] == ["NVIDIA GeForce RTX 4090"]

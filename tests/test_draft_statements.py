@@ -53,9 +53,10 @@ def test_a_speedup_column_over_a_plain_rate_in_prose_other_wordings(tmp_path):
 
 
 def test_a_speedup_column_with_no_baseline_anywhere_stays_claims(tmp_path):
-    """Control: with no baseline in the prose (a rate that is no baseline), the cells are claims
-    of the change, no statement with guessed sides."""
-    text = _SWEEP.replace("without a draft model it decodes at a baseline of 30.0 tok/s", "it ran 30.0 tok/s")
+    """Control: with no baseline in the prose (a rate that is no baseline, and that the cells are
+    not the rows' rates over: 45.0 / 26.0 = 1.73, not 1.50), the cells are claims of the change, no
+    statement with guessed sides."""
+    text = _SWEEP.replace("without a draft model it decodes at a baseline of 30.0 tok/s", "it ran 26.0 tok/s")
     cf = _drafted(text, tmp_path)
     assert cf.statements == []
     assert sorted(c.value for c in cf.claims if c.metric == "speedup") == [1.3, 1.5]
@@ -292,7 +293,8 @@ def test_relations_joined_by_and_share_the_other_side_the_last_names():
 
 def test_vllm_tqdm_rates_in_toks_per_second():
     """vLLM's progress line "est. speed input: 47.09 toks/s, output: 128.64 toks/s": rates in tok/s,
-    the input one a prompt rate and the output one a decode rate."""
+    read as a prompt and a decode rate by the words (the relations compare them so); the drafted
+    claims are input_throughput and throughput (``draftmetric.settle_rates``, test_draft_metric)."""
     from benchbook.audit.draftprose import metric_of, numbers
 
     text = "* k=2: [01:34<00:00,  1.18s/it, est. speed input: 64.12 toks/s, output: 175.49 toks/s]"

@@ -96,8 +96,11 @@ def cmd_doctor(args) -> int:
     try:
         tc = resolve.get_toolchain(params, build=False)
         r = tc.record
+        commit = r.get("build_commit")
+        if commit in (None, "unknown"):  # llama.cpp's build-info without git metadata (an sdist build)
+            commit = "commit unknown: built from a source archive without git metadata"
         print(
-            f"{_ok(True)} toolchain b{r.get('build_number')} ({r.get('build_commit')}) "
+            f"{_ok(True)} toolchain b{r.get('build_number')} ({commit}) "
             f"backend={r.get('backend')} "
             f"id={r['toolchain_id']} at {tc.bin_dir}"
         )

@@ -120,11 +120,15 @@ def write(root: Path, renderer: Renderer | None = None) -> Path:
     return path
 
 
-#: the project file of the pages of files audited on their own: a website of those pages alone
+#: the project file of the pages of files audited on their own: a website of those pages alone, with
+#: the site's stylesheet (verdict colours, wide tables) copied beside it (``STYLESHEET``)
 ADHOC_PROJECT = (
     "# written by `benchbook audit`: renders the pages of claims files audited on their own\n"
     "project:\n  type: website\n  output-dir: _site\nformat:\n  html:\n    theme: cosmo\n"
+    "    css: benchbook.css\n"
 )
+#: the site's stylesheet (``_quarto.yml``'s ``format.html.css``), in the repository the package runs from
+STYLESHEET = Path(__file__).resolve().parents[2] / "benchbook.css"
 
 
 def render_pages(pages: Path, names: list[str]) -> Path | None:
@@ -147,7 +151,11 @@ def render_pages(pages: Path, names: list[str]) -> Path | None:
     digest = hashlib.sha256("\n".join([str(pages.resolve()), *sorted(names)]).encode()).hexdigest()[:16]
     project = cache_dir() / "audit-pages" / digest
     project.mkdir(parents=True, exist_ok=True)
-    (project / "_quarto.yml").write_text(ADHOC_PROJECT)
+    if STYLESHEET.is_file():  # an installed package without the repository: Quarto's theme alone
+        shutil.copyfile(STYLESHEET, project / STYLESHEET.name)
+        (project / "_quarto.yml").write_text(ADHOC_PROJECT)
+    else:
+        (project / "_quarto.yml").write_text(ADHOC_PROJECT.replace("    css: benchbook.css\n", ""))
     for name in names:
         shutil.copyfile(pages / f"{name}.qmd", project / f"{name}.qmd")
     name, exe = which()

@@ -44,6 +44,7 @@ The drafter in layers, each on the one below, none importing one above (``_Draft
 
 from __future__ import annotations
 
+import copy
 import re
 from pathlib import Path
 
@@ -52,10 +53,12 @@ from ..ingest.read import read_llama_bench
 from ..ingest.scan import scan
 from ..ingest.serverlog import TIMING_LINE
 from ..ingest.settings import flash_attn_word
-from .draftcommand import command_lines
-from .draftcontext import fill
+from .draftcommand import command_lines, plain_run, serving_batch
+from .draftcontext import fill, header_settings
 from .draftcore import Drafted, Entry, Num, merged, plain_value, set_path, source_fields
-from .draftnames import CLAUSE_ONLY, mentions, model_cell
+from .draftheadlines import headline_statements
+from .draftmetric import settle_rates, settle_sizes, settle_times
+from .draftnames import CLAUSE_ONLY, header_decoding, mentions, model_cell
 from .draftprose import family, number_text, numbers
 from .draftsentences import RATE_LINE, Sentences
 from .drafttable import Tables
@@ -132,8 +135,10 @@ class _Drafter(Tables, Sentences):
         fa = flash_attn_word(lb.get("flash_attn")) if lb.get("flash_attn") is not None else None
         if fa in ("on", "off"):
             cond["flash_attn"] = fa == "on"
-        if depth:
-            cond["depth"] = depth
+        if depth or ("sweep-bench" in tool and lb.get("n_depth") is not None):
+            cond["depth"] = depth  # a sweep's N_KV column states each row's depth, its first 0 too
+        if n_gen:
+            cond["tokens_generated"] = n_gen  # a tg test generates exactly n tokens
         fields: dict = {
             "metric": metric,
             "value": Num(_as_written(lb.get("avg_ts"), text)),
@@ -290,30 +295,46 @@ class _Drafter(Tables, Sentences):
             for r in sorted(found, key=lambda r: (r.line, r.start)):
                 (on_rate_lines if RATE_LINE.search(text_of[r.line]) else stated).append(r)
             if block.kind == "code":
+                held = self.command
+                if self.lead_in and self.command:
+                    # "base (concurrency = 1):" over the output of a speculative server's benchmark:
+                    # the label's arm (plain: none of the command's drafting), for this block only
+                    self.command = _arm_of_label(self.lead_in, self.command)
                 logged = any(_LOG.search(t) for _, t in pieces)
                 if logged:
                     self.log(pieces)
                 timed = [r for r in stated if logged and TIMING_LINE.search(text_of[r.line])]
                 if timed and self.pending_log:
-                    self.timing_logs.append((len(self.out.entries), timed, self.pending_log))
+                    self.timing_logs.append((len(self.out.entries), timed, self.pending_log, self.command))
                 drafted_of: dict[int, list[tuple[int, int, str]]] = {}
+                labels = _labels_in_code(pieces, {r.line for r in found})
+                block_command = self.command
                 for r in stated:
                     if not (timed and r in timed):
+                        label = next((t for n, t in reversed(labels) if n < r.line), None)
+                        self.command = _arm_of_label(label, block_command) if label else block_command
                         cid = self.result_claim(r, self.pending_log if logged else None)
                         drafted_of.setdefault(r.line, []).append((r.start, r.end, cid))
+                self.command = block_command
                 for ln, items in drafted_of.items():  # "ok 8 - q8_0 KV (34 MiB) < f16 KV (64 MiB)"
                     self.comparisons(text_of[ln], sorted(items), ln, text_of[ln].strip())
                 self.rate_lines(block.lines, in_command)
                 self.result_details(on_rate_lines, self.pending_log if logged else None)
                 if not logged:
                     self.code_unplaced(pieces, found)
+                self.command = held
                 continue  # code that is neither output, a command nor a log: not prose
             read = [self.inline_commands(n, t) for n, t in pieces]
+            held = self.command
+            if pieces and self.command:
+                self.command = _arm_of_label(pieces[0][1], self.command)
             for r in stated:  # a result line in prose: drafted once, blanked out of the prose read
                 self.result_claim(r, None)
                 k = next(k for k, (n, _) in enumerate(pieces) if n == r.line)
                 read[k] = read[k][: r.start] + " " * (r.end - r.start) + read[k][r.end :]
             self.prose(pieces, read)
+            if self.command is not held and not commands:
+                self.command = held
             joined = " ".join(t.strip() for _, t in pieces)
             if joined.endswith(":"):
                 self.lead_in = joined
@@ -326,10 +347,92 @@ class _Drafter(Tables, Sentences):
                 self.log(pieces)  # log lines pasted as a paragraph: drafted, and kept as a log
         self.uncited_timings()
         self.rates_of_lines()
+        headline_statements(self, self.drop_claim)
         self.no_self_relations()
+        self.generated_counts()
         fill(self.post, self.out.entries, self.out.groups)  # what the post states around each claim
+        self.serving_batches()
+        self.repeated_runs()
+        settle_rates(self.out.entries, self.out.groups)  # one stream's rate or many streams'
+        settle_sizes(self.out.entries, self.out.groups)  # ollama ps's SIZE beside its CPU/GPU split
+        settle_times(self.out.entries)  # a time that is 1000 ÷ the rate beside it: per token
         self.bound_sets()
         return self.out
+
+    def serving_batches(self) -> None:
+        """A batch size of a claim whose engine (its own or its group's, after ``fill``) is not
+        llama.cpp's kind is its concurrency (``draftcommand.serving_batch``)."""
+        engine_of = {g.id: (g.fields.get("conditions") or {}).get("engine") for g in self.out.groups}
+        for g in self.out.groups:
+            serving_batch(g.fields.get("conditions") or {})
+        for e in self.out.entries:
+            cond = e.fields.get("conditions")
+            if e.kind != "claim" or not cond or "batch" not in cond:
+                continue
+            serving_batch(cond, engine_of.get(e.group) if e.group is not None else None)
+
+    def repeated_runs(self) -> None:
+        """The same result line printed again in one block with new numbers ("total  19.72 ms,
+        50.71 tok/sec" three times; "Output generated in 8.11 seconds (…)" per run) reports one
+        run each: the claims of its k-th printing get ``run_index: k`` (``_repeated_lines``).  A
+        block with label lines (``_labels_in_code``: "EAGLE-3:", "k=4:" before each result)
+        repeats its lines per arm, not per run: no index."""
+        by_line: dict[int, list[Entry]] = {}
+        for e in self.out.entries:
+            if e.kind == "claim" and e.group is None:
+                by_line.setdefault(int(e.fields.get("source_line") or 0), []).append(e)
+        for block in self.post.blocks:
+            if block.kind == "table" or _labels_in_code(block.lines, set(by_line)):
+                continue
+            for ln, k in _repeated_lines(block.lines, set(by_line)).items():
+                for e in by_line[ln]:
+                    cond = e.fields.setdefault("conditions", {})
+                    cond.setdefault("run_index", k)
+
+    def generated_counts(self) -> None:
+        """The tokens a generation produced, stated on its rate's line ("Output generated in 8.11
+        seconds (24.65 tokens/s, 200 tokens, ...)", "Generation: 256 tokens, 31.8 tokens-per-sec",
+        "2590 tokens in 59.6s (43.4 tok/s)"): ``tokens_generated`` of the line's decode rate and
+        of its time, where the line holds one count of tokens (``_COUNT_OF_TOKENS``) and a decode
+        rate; a count in a prompt's or context's words is none.  A result line of its own counting
+        the generated tokens (ollama --verbose's "eval count", a script's "output token: 1000":
+        ``_EVAL_COUNT``) gives it to the generation's lines within three lines (its duration and
+        rate, "decode time", "decode speed"), and to the run's total duration where its block holds
+        one count."""
+        by_line: dict[int, list[Entry]] = {}
+        for e in self.out.entries:
+            if e.kind == "claim" and e.group is None and e.fields.get("source_line"):
+                by_line.setdefault(int(e.fields["source_line"]), []).append(e)
+        counted: dict[int, int] = {}  # line -> the ollama eval count before it in its block
+        for block in self.post.blocks:
+            found = [(n, int(m.group(1))) for n, t in block.lines if (m := _EVAL_COUNT.match(t))]
+            for n, t in block.lines:
+                if _EVAL_LINE.match(t):
+                    # the nearest count within three lines, the one before on a tie
+                    near = [(abs(k - n) + (k > n) * 0.5, v) for k, v in found if abs(k - n) <= 3]
+                    if near:
+                        counted[n] = min(near)[1]
+                elif len(found) == 1 and _TOTAL_LINE.match(t):
+                    counted[n] = found[0][1]  # the run's total time: its one generation's count
+        for line, claims in by_line.items():
+            if line in counted:  # "eval count: 480 token(s)" beside its generation's duration and rate
+                for e in claims:
+                    e.fields.setdefault("conditions", {}).setdefault("tokens_generated", counted[line])
+                continue
+            if not any(e.fields.get("metric") == "decode_tps" for e in claims):
+                continue
+            counts = {
+                int(m.group(1).replace(",", ""))
+                for m in _COUNT_OF_TOKENS.finditer(self.post.line(line))
+                if not _PROMPT_COUNT.search(self.post.line(line), max(0, m.start() - 16), m.start())
+            }
+            if len(counts) != 1:
+                continue
+            n = counts.pop()
+            for e in claims:
+                if e.fields.get("metric") in ("decode_tps", "duration"):
+                    cond = e.fields.setdefault("conditions", {})
+                    cond.setdefault("tokens_generated", n)
 
     def rates_of_lines(self) -> None:
         """A rate on its own line right after a token count and a time in seconds on the lines just
@@ -420,23 +523,110 @@ class _Drafter(Tables, Sentences):
         tokens per second``) are claims only where no claim of the post names that log: a log the
         prose states numbers of ("That is 24.4 tok/s" after it) is the evidence the audit checks
         them against, not more claims; a log pasted with nothing said of it states its numbers
-        itself.  The claims go where the log is in the post."""
+        itself.  The claims go where the log is in the post, under the command in force there."""
         cited = {e.fields.get("log") for e in self.out.entries if e.kind == "claim"}
         into: dict[int, list[Entry]] = {}  # where -> the claims that go there, the earlier log's first
-        for at, timed, log in reversed(self.timing_logs):
+        last = self.command
+        for at, timed, log, command in reversed(self.timing_logs):
             if log in cited:
                 continue
             before = len(self.out.entries)
+            self.command = command  # the command before the log, not the post's last
             for r in timed:
                 self.result_claim(r, log)
             into[at] = self.out.entries[before:] + into.get(at, [])
             del self.out.entries[before:]
+        self.command = last
         if into:  # put in at once: one insertion per log moved every entry after it, per log
             entries, self.out.entries = self.out.entries, []
             for k in range(len(entries) + 1):
                 self.out.entries += into.get(k, [])
                 if k < len(entries):
                     self.out.entries.append(entries[k])
+
+
+#: a count of tokens on a line ("200 tokens", "1,024 tokens"), not a rate ("tokens/s", "tokens per
+#: second", "tokens-per-sec")
+_COUNT_OF_TOKENS = re.compile(r"(?<![\w.,])(\d{1,3}(?:,\d{3})+|\d+)\s+tokens\b(?!\s*/|\s*per\b|-per)", re.I)
+#: a result line counting the generated tokens (ollama --verbose's "eval count:    480 token(s)",
+#: not "prompt eval count"; a script's "output token:  1000", "generated tokens: 256") and the lines of
+#: that generation beside it ("eval duration: 12.81s", "eval rate: 37.47 tokens/s", "decode time:",
+#: "decode speed:")
+_EVAL_COUNT = re.compile(
+    r"^[\s*_>]*(?:eval count|output tokens?|generated tokens|completion tokens|tokens generated)\s*[:=]"
+    r"\s*\**\s*(\d+)(?![\d.,])",
+    re.IGNORECASE,
+)
+_EVAL_LINE = re.compile(
+    r"^[\s*_>]*(?:eval (?:duration|rate)|decode (?:time|speed|rate|throughput)|generation (?:time|speed)):",
+    re.IGNORECASE,
+)
+_TOTAL_LINE = re.compile(r"^[\s*_>]*total duration:", re.IGNORECASE)
+#: words before a count that make it the prompt's or the context's ("Prompt: 14 tokens")
+_PROMPT_COUNT = re.compile(r"prompt|input|context|prefill|encoded", re.IGNORECASE)
+
+
+def _arm_of_label(text: str, command: dict) -> dict:
+    """The command's conditions for the numbers under a label naming their arm: the label is
+    ``text`` up to its first ":" (40 characters at most: "vanilla, [02", "k=2", "base (concurrency =
+    1)"), its decoding named as a column header names it (``draftnames.header_decoding``) or its
+    draft size (``draftcontext.header_settings``: "k=2", "n_max=0" plain).  A copy with the label's
+    arm where it differs from the command's (plain: none of the command's drafting,
+    ``draftcommand.plain_run``), else ``command`` itself."""
+    label = text.split(":", 1)[0]
+    if len(label) > 40:
+        return command
+    said = dict(header_settings(label))
+    decoding = header_decoding(label)
+    if decoding is not None:
+        said.setdefault("decoding", decoding)
+    if not said or all(command.get(k) == v for k, v in said.items()):
+        return command
+    if said.get("decoding") == "plain" and command.get("decoding") == "plain":
+        return command
+    out = {**copy.deepcopy(command), **said}
+    plain_run(out)
+    return out
+
+
+def _labels_in_code(lines: list[tuple[int, str]], results: set[int]) -> list[tuple[int, str]]:
+    """The label lines of a code block's output, ``(line, text)`` in order: a line with no result
+    (``results``: the lines that have one) ending in ":" ("EAGLE-3 (num_steps=8):", "k=4:") names
+    the arm of the result lines after it, up to the next label (``_arm_of_label`` reads it)."""
+    return [(n, t.strip()) for n, t in lines if n not in results and re.fullmatch(r"[^:]{1,40}:", t.strip())]
+
+
+#: a number in a result line, for its shape (``_repeated_lines``)
+_A_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
+
+
+def _repeated_lines(lines: list[tuple[int, str]], claimed: set[int]) -> dict[int, int]:
+    """line -> its run (1, 2, ...) for the result lines of a block's ``lines`` (those in
+    ``claimed``) whose shape comes two or more times with other numbers each time: the k-th printing
+    is run k.  The shape is the text with its numbers blanked, a quote's "> " dropped, but a
+    label's before its ":" kept ("Acceptance at token 2: 0.22" names its position, no run).  A
+    shape printed once or with the same numbers again, or one with a line between its printings
+    that states a number but no result ("tp = 4", "Generating 128 tokens...": the arm changed),
+    is none."""
+    seen: dict[str, list[tuple[int, str]]] = {}
+    for n, t in lines:
+        if n not in claimed:
+            continue
+        text = re.sub(r"^\s*(?:>\s*)+", "", t).strip()
+        label, colon, rest = text.partition(":")
+        shape = label + colon + _A_NUMBER.sub("#", rest) if colon else _A_NUMBER.sub("#", text)
+        if "#" in shape:
+            seen.setdefault(shape, []).append((n, text))
+    setting = [n for n, t in lines if n not in claimed and re.search(r"\d", t)]
+    out: dict[int, int] = {}
+    for printed in seen.values():
+        first, last = printed[0][0], printed[-1][0]
+        if len(printed) < 2 or len({t for _, t in printed}) < len(printed):
+            continue
+        if any(first < n < last for n in setting):
+            continue
+        out.update({n: k for k, (n, _) in enumerate(printed, 1)})
+    return out
 
 
 def _rate_unit(text: str) -> str | None:

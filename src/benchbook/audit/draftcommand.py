@@ -12,7 +12,8 @@ Its flags become claims-file conditions (``conditions_of``; llama.cpp's ``common
 ``-ngl`` -> ``offload.n_gpu_layers``,
 ``-ncmoe``/``--n-cpu-moe`` -> ``offload.n_cpu_moe``, ``-c``/``--ctx-size`` (vLLM ``--max-model-len``,
 SGLang ``--context-length``) -> ``ctx``, ``-fa`` -> ``flash_attn`` (``ingest.settings.flash_attn_word``),
-``-ctk``/``-ctv`` -> ``type_k``/``type_v``, ``-b``/``-ub`` -> ``batch``/``ubatch``, ``--draft-max``
+``-ctk``/``-ctv`` -> ``type_k``/``type_v``, ``-b``/``-ub`` -> ``batch``/``ubatch`` (a serving
+engine's ``--batch-size`` and vLLM's ``--max-num-seqs``: ``concurrency``, ``serving_batch``), ``--draft-max``
 -> ``block_max``, ``-md`` -> ``decoding: speculative`` and ``other.draft_model``, ``-np`` ->
 ``concurrency``, ``-m`` (vLLM's model argument) -> ``model`` and the quantisation in the file name
 -> ``quant``, ``-p "text"`` -> ``prompt``, ``-n`` -> ``cap`` (``tokens_generated`` for llama-bench),
@@ -35,7 +36,9 @@ _TOOL = re.compile(
     r"^\s*(?:[$>#]\s*|PS [^>]*>\s*)?(?:[A-Z][A-Z0-9_]*=\S*\s+)*(?:\S*[/\\])?(?:\./)?"
     r"(?P<tool>llama-(?:server|bench|cli|sweep-bench|batched-bench|speculative-simple|speculative)|"
     r"main|server|vllm\s+(?:bench\s+)?serve|vllm\s+bench\s+(?:latency|throughput)|"
-    r"python3?\s+-m\s+(?:vllm\.entrypoints\S*|sglang\.launch_server|sglang\.bench_\w+))"
+    r"python3?\s+-m\s+(?:vllm\.entrypoints\S*|sglang\.launch_server|sglang\.bench_\w+)|"
+    # vLLM's example scripts that run the model offline ("python examples/offline_inference/eagle.py")
+    r"python3?\s+(?:\S*/)?examples/offline_inference/\w+\.py)"
     r"(?:-(?P<build>[0-9a-f]{6,40}))?(?:\.exe)?(?=\s|$)"
 )
 #: flag -> (condition path, kind): kind int | str | fa | model | draft | flag
@@ -92,6 +95,7 @@ _FLAGS: dict[str, tuple[str, str]] = {
     "--sharegpt-output-len": ("cap", "int"),
     "--output-len": ("cap", "int"),
     "--max-concurrency": ("concurrency", "int"),
+    "--max-num-seqs": ("concurrency", "int"),
 }
 #: the drafting a ``--spec-type``/``--speculative-algorithm`` value or a ``--speculative-config``
 #: method names: the model's own heads (MTP; SGLang's NEXTN) draft for themselves, anything else
@@ -126,11 +130,32 @@ class Command:
 
 def engine_of(tool: str) -> str:
     """llama.cpp | vLLM | SGLang: the engine a tool belongs to."""
-    if "vllm" in tool:
+    if "vllm" in tool or "offline_inference" in tool:
         return "vLLM"
     if "sglang" in tool:
         return "SGLang"
     return "llama.cpp"
+
+
+#: engines that take llama.cpp's ``-b``/``--batch-size`` (the logical batch, in tokens, of prompt
+#: processing): llama.cpp, its forks and the apps built on it (Ollama's ``num_batch``)
+_TOKEN_BATCH = re.compile(r"llama[._-]?cpp|ollama|lm studio|koboldcpp", re.IGNORECASE)
+
+
+def serving_batch(conditions: dict, engine: object = None) -> None:
+    """Rename ``batch`` to ``concurrency`` in ``conditions`` (a claim's, changed in place) where its
+    engine is not llama.cpp's kind (``_TOKEN_BATCH``) or not named: a "batch size N" of vLLM, SGLang,
+    TensorRT-LLM or a benchmark script is the number of sequences served at once, which the
+    expected files write as ``concurrency`` (SOURCES.md: "throughput ... summed over a batch or
+    concurrent requests"); llama.cpp's ``-b`` stays ``batch``.  ``engine``: the engine where
+    ``conditions`` name none (a table row's group's).  A ``concurrency`` already stated is kept."""
+    if "batch" not in conditions:
+        return
+    engine = conditions.get("engine") or engine
+    if isinstance(engine, str) and _TOKEN_BATCH.search(engine):
+        return
+    batch = conditions.pop("batch")
+    conditions.setdefault("concurrency", batch)
 
 
 def model_and_quant(path: str) -> tuple[str, str | None]:
@@ -238,6 +263,8 @@ def conditions_of(tool: str, words: list[str]) -> dict:
             put_path(out, "other." + flag.lstrip("-").replace("-", "_"), value or True)
             continue
         path, kind = spec
+        if path == "batch" and out["engine"] != "llama.cpp":
+            path = "concurrency"  # a serving engine's batch size counts sequences (``serving_batch``)
         if "," in value and kind != "config":  # llama-bench's list: no one value
             continue
         if kind == "int" and re.fullmatch(r"\d+", value):
@@ -303,13 +330,18 @@ def _named_others(tool: str, out: dict) -> None:
     """Flags that went under ``other`` but name a field: ``-p "text"`` (llama-cli, llama-server:
     the prompt; llama-bench's ``-p 512`` is a length) -> ``prompt``; ``-n`` -> ``tokens_generated``
     for llama-bench (its tg test generates exactly n), ``cap`` for the others (n_predict, a cap);
-    ``--temp 0`` -> ``sampling: temperature 0``."""
+    ``--temp 0`` -> ``sampling: temperature 0`` (with top-p/top-k/min-p and the seed, in the
+    command's order: "temperature 0.7, seed 42"); the dataset a benchmark draws its prompts from
+    (``_dataset``) -> ``prompt``."""
     other = out.get("other", {})
     bench = "bench" in tool
     for flag in ("p", "prompt"):
         text = other.get(flag)
         if not bench and isinstance(text, str) and not re.fullmatch(r"[\d,]+|[\[<{$].*|\.\.\.|…", text):
             out["prompt"] = other.pop(flag)
+    dataset = _dataset(other)
+    if dataset is not None and "prompt" not in out:
+        out["prompt"] = dataset
     for flag in ("n", "n_predict", "predict"):
         n = other.get(flag)
         if isinstance(n, str) and n.isdecimal():
@@ -321,6 +353,7 @@ def _named_others(tool: str, out: dict) -> None:
         ("top_p", "top-p"),
         ("top_k", "top-k"),
         ("min_p", "min-p"),
+        ("seed", "seed"),
     ):
         t = other.get(flag)
         if isinstance(t, str) and re.fullmatch(r"\d+(?:\.\d+)?", t):
@@ -331,6 +364,30 @@ def _named_others(tool: str, out: dict) -> None:
         out["sampling"] = ", ".join(f"{w} {v}" for w, v in sampling)
     if "other" in out and not out["other"]:
         del out["other"]
+
+
+#: a dataset file's name that says nothing of the dataset ("mt_bench/question.jsonl"): its folder names it
+_GENERIC_FILE = re.compile(r"(?:questions?|data|dataset|test|train|prompts?|input|samples?)", re.IGNORECASE)
+
+
+def _dataset(other: dict) -> str | None:
+    """The dataset a benchmark command's prompts come from, as the command names it, kept under
+    ``other`` as written: vLLM's ``--dataset-name random``/``sharegpt`` (its own generators and
+    formats), else the dataset's path (``--dataset-path org/mt-bench``, ``--dataset x/mt_bench/
+    question.jsonl``): its last part without the extension, or the folder above a generic file
+    name; None where the command names none or only a loader ("hf", "custom")."""
+    name = other.get("dataset_name")
+    if isinstance(name, str) and name.lower() not in ("hf", "custom", "huggingface"):
+        return name
+    path = other.get("dataset_path") or other.get("dataset")
+    if not isinstance(path, str) or not path.strip():
+        return None
+    parts = [p for p in re.split(r"[\\/]", path.strip().strip("\"'")) if p not in ("", ".", "..")]
+    while parts:
+        stem = re.sub(r"\.(?:jsonl?|csv|parquet|txt|arrow)$", "", parts.pop(), flags=re.IGNORECASE)
+        if stem and not _GENERIC_FILE.fullmatch(stem):
+            return stem
+    return None
 
 
 #: ``other`` keys of the drafting flags (``--model-draft``, ``-ngld``, ``--draft-p-min``, ``--spec-type``,

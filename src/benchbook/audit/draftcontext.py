@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import bisect
 import copy
+import functools
 import math
 import re
 import shlex
@@ -39,7 +40,16 @@ from dataclasses import dataclass, field
 from itertools import combinations
 
 from .draftcommand import command_lines, conditions_of, put_path
-from .draftnames import DECODING_PHRASE, MODEL_FAMILIES, builds_engine, heading_engine, mentions
+from .draftnames import (
+    CPU,
+    DECODING_PHRASE,
+    MODEL_FAMILIES,
+    builds_engine,
+    cpu_name,
+    header_decoding,
+    heading_engine,
+    mentions,
+)
 from .draftprose import numbers
 from .post import Block, Post
 
@@ -79,7 +89,8 @@ _CLAUSE_WORDS = frozenset({"decoding", "flash_attn"})
 
 _K = r"(?P<n>\d+(?:\.\d+)?)\s?(?P<k>[kK])?"
 _ENGINE_WORDS = (
-    r"(?P<e>llama\.cpp|ik_llama\.cpp|vllm|sglang|ollama|mlx-lm|lm studio|exllamav2|tensorrt-llm|koboldcpp)"
+    r"(?P<e>llama\.cpp|ik_llama\.cpp|vllm|sglang|ollama|mlx-lm|lm[ -]?studio|exllamav2|"
+    r"tensorrt-llm|koboldcpp)"
 )
 #: settings written in words: pattern -> condition path (the value from the groups, ``_setting``)
 _SETTINGS: list[tuple[re.Pattern, str]] = [
@@ -96,6 +107,8 @@ _SETTINGS: list[tuple[re.Pattern, str]] = [
         ),
         "ctx",
     ),
+    # a launch script's setting of the model's length ("MAX_LEN=150000", "max_model_len: 32768")
+    (re.compile(rf"(?<![\w-])max[-_]?(?:model[-_]?)?len\s*[=:]\s*{_K}\b", re.I), "ctx"),
     # the context in Russian, Chinese, Japanese, Korean ("контекстом (4096 токенов)", "上下文 8192")
     (
         re.compile(
@@ -106,8 +119,10 @@ _SETTINGS: list[tuple[re.Pattern, str]] = [
     ),
     (
         re.compile(
-            r"(?<![\w.])(?P<t>q4_0|q4_1|q5_0|q5_1|q8_0|iq4_nl|f16|bf16|fp8(?:[_ ]e4m3|[_ ]e5m2)?|turbo\d)"
-            r"\s+(?:K/V|KV|kv)(?:[ -]cache)?\b",
+            # "q4_0 KV", "q8 target KV" (the target model's; "f16 draft KV" is the draft's: none)
+            r"(?<![\w.])(?P<t>q4_0|q4_1|q5_0|q5_1|q8_0|q8|q4|iq4_nl|f16|bf16|fp8(?:[_ ]e4m3|[_ ]e5m2)?"
+            r"|turbo\d)"
+            r"\s+(?:(?:target|main)\s+)?(?:K/V|KV|kv)(?:[ -]cache)?\b",
             re.I,
         ),
         "kv",
@@ -133,12 +148,26 @@ _SETTINGS: list[tuple[re.Pattern, str]] = [
         "sampling",
     ),
     (re.compile(r"\bgreedy\b", re.I), "greedy"),
+    # the cap on each request's output in words: "OSL 256" (output sequence length), "max_tokens
+    # 512", "max new tokens: 128", "1024 out"
+    (
+        re.compile(
+            r"\b(?:OSL|max[_ -](?:new[_ -])?tokens|max[_ -]output[_ -]tokens)\s*(?:=|:|of)?\s*"
+            r"(?P<n>\d+)(?![\d.,%])"
+            # a request's "1024 out" (input and output lengths: "512 in, 1024 out"; not "1 out of 5")
+            r"|(?<![\w.,])(?P<o>\d+)\s+out\b(?!\s+of\b)",
+            re.I,
+        ),
+        "cap",
+    ),
     (
         re.compile(
             r"(?<![\w.])(?P<n>\d+)\s+(?:output|generated|new|gen)\s+tokens\b"
-            r"|\btokens generated\s*[:=]\s*(?P<m>\d+)"
-            # "a 256-token summarization output", "generating 512 tokens", "512 gen" (llama-bench's tg512)
-            r"|(?<![\w.])(?P<o>\d+)-token\s+(?:[^\W\d]+\s+){0,2}(?:output|generation|completion)\b"
+            # (not a total "tokens generated: 259,326" nor the draft's "draft tokens generated")
+            r"|(?<!draft )\btokens generated\s*[:=]\s*(?P<m>\d+)(?![\d,.])"
+            # "a 256-token summarization output" (any hyphen: HTML's non-breaking "128‑token"),
+            # "generating 512 tokens", "512 gen" (llama-bench's tg512)
+            r"|(?<![\w.])(?P<o>\d+)[-‐‑]token\s+(?P<task>(?:[^\W\d]+\s+){0,2})(?:output|generation|completion)\b"
             r"|\bgenerat(?:e|ed|es|ing)\s+(?P<g>\d+)\s+tokens\b|(?<![\w.])(?P<b>\d+)\s+gen\b"
             # "512 tokens generated", "256 tokens were generated"
             r"|(?<![\w.])(?P<t>\d+)\s+tokens\s+(?:were\s+|are\s+)?generated\b",
@@ -147,26 +176,45 @@ _SETTINGS: list[tuple[re.Pattern, str]] = [
         "generated",
     ),
     (re.compile(r"(?<![\w-])(?:--parallel|-np)[ =](?P<n>\d+)\b"), "concurrency"),
+    # Ollama's layers on the GPU: "num_gpu 99", "num_gpu: 0", "\"num_gpu\": 40"
+    (re.compile(r"(?<![\w-])num_gpu[\"']?\s*[:=]?\s*(?P<n>\d{1,3})(?![\w.])"), "layers"),
+    # requests at once in words: "concurrency = 4", "at concurrency 16", "10 concurrency", "8 concurrent
+    # request streams", "128 concurrent requests", "8-stream throughput" (not a range's end: "1-8
+    # concurrent")
+    (
+        re.compile(
+            r"\bconcurrency(?:\s+level)?\s*(?:=|:|of)?\s*(?P<n>\d{1,4})(?![\d.%]|\s?[–-]\s?\d)"
+            r"|(?<![\w.–-])(?P<m>\d{1,4})\s+(?:concurrency\b|concurrent(?:ly)?\b)"
+            r"|(?<![\w.–-])(?P<s>\d{1,4})-(?:streams?|users?|clients?)\b",
+            re.I,
+        ),
+        "concurrent",
+    ),
     # a draft size in words: "n-max 3", "n_max=6", "draft-max: 8", "num_speculative_tokens=5",
-    # "num spec tokens=1", "num_steps=8", "k=4", "MTP n=4", "draft 5 tokens", "5 draft tokens" (not
-    # one of a list: "4, 5 and 6 draft tokens" names no one size)
+    # "num spec tokens=1", "num_steps=8", "k=4", "MTP n=4", "MTP cap 6", "MTP-3", "draft 5 tokens",
+    # "5 draft tokens" (not one of a list: "4, 5 and 6 draft tokens" names no one size)
     (
         re.compile(
             r"(?:\b(?:spec[-_ ])?(?:n[-_ ]?max|draft[-_ ](?:n[-_ ])?max|draft[-_ ](?:size|length|len))"
             r"|\bnum[-_ ]spec(?:ulative)?[-_ ]tokens|\b(?:speculative[-_ ])?num[-_ ]steps"
-            r"|(?<![\w-])(?<!top )k|\b(?:MTP|EAGLE-?\d?|draft(?:ing)?)\s+n)"
+            r"|(?<![\w-])(?<!top )k|\b(?:MTP|EAGLE-?\d?|draft(?:ing)?)\s+(?:n|cap))"
             r"\s*(?:=|:)?\s*(?P<n>\d{1,3})(?![\w.%]|\s?[–-]\s?\d)"
             r"|\bdraft(?:ing)?\s+(?P<m>\d{1,3})\s+tokens\b"
+            # "MTP-3": the model's heads drafting 3 tokens (not "MTP 2x", "MTP-2.5")
+            r"|\bMTP-(?P<h>\d{1,2})(?![\w.%×])"
             r"|(?<![\d,]\s)(?<!\band\s)(?<!\bor\s)(?<![\d.,/–-])(?P<l>\d{1,3})\s+(?:draft(?:ed)?|speculative)\s+tokens\b",
             re.I,
         ),
         "block",
     ),
-    (re.compile(r"\b(?:single|one)[ -](?:request|user|stream|slot)\b", re.I), "single"),
+    # "single request", "one user", "single concurrency", "single-batch (B=1)"
+    (re.compile(r"\b(?:single|one)[ -](?:request|user|stream|slot|concurrency|batch)\b", re.I), "single"),
     (
         re.compile(
             # ASCII bounds: "使用Ollama 0.15.2在" (a CJK character is a word character)
-            rf"(?<![A-Za-z0-9_./-]){_ENGINE_WORDS}\s+(?:version\s+)?(?P<v>v?\d+\.\d+(?:\.\d+)*(?:\.post\d+)?)"
+            # "Ollama 0.5.7", "vLLM version 0.7.3", "Ollama(Ver. 0.11.4)", "LM Studio (v0.3.23)"
+            rf"(?<![A-Za-z0-9_./-]){_ENGINE_WORDS}(?:\s+|\s*\(\s*)(?:(?:version|ver\.?)\s*)?"
+            r"(?P<v>v?\d+\.\d+(?:\.\d+)*(?:\.post\d+)?)"
             r"(?![A-Za-z0-9_.])",
             re.I,
         ),
@@ -202,12 +250,37 @@ _REQUEST: list[tuple[re.Pattern, str]] = [
         ),
         "cap",
     ),
+    # a llama.cpp log's context size: "n_ctx_slot = 4096", "llama_context: n_ctx = 8192"
+    (re.compile(r"(?<![\w-])n_ctx(?:_slot|_per_seq)?\s*[=:]\s*(?P<n>\d{3,7})(?![\d.])"), "ctx"),
+    # ExLlama's report of its context: "-- Sequence length: 2048"
+    (re.compile(r"\bsequence\s+length\s*[:=]\s*(?P<n>\d{3,7})(?![\d.])", re.I), "ctx"),
+    # a launch script's environment: "MAX_LEN=150000 bash start.sh", "max_model_len=32768"
+    (re.compile(r"(?<![\w-])max[-_]?(?:model[-_]?)?len\s*[=:]\s*(?P<n>\d{3,7})(?![\d.])", re.I), "ctx"),
     # a run's record of its build: "vllm_commit": "5cbc982", commit=5cbc982
     (
         re.compile(r"(?<![\w-])(?:\w+_)?commit[\\\"']*\s*[:=]\s*[\\\"']*(?P<n>[0-9a-f]{7,40})(?![\w.])"),
         "build",
     ),
 ]
+#: llama-speculative's summary after a run ("n_draft   = 5", "n_predict = 673", "n_drafted = 730",
+#: "n_accept  = 526"): its ``n_drafted``/``n_accept`` counts mark it; there ``n_draft`` is the draft
+#: size set (``block_max``) and ``n_predict`` the tokens the run generated (``tokens_generated``),
+#: not a request's cap
+_SPEC_SUMMARY = re.compile(r"(?<![\w-])n_(?:drafted|accept)\s*=\s*\d")
+_SPEC_COUNTS = re.compile(r"(?<![\w-])(?P<k>n_draft|n_predict)\s*=\s*(?P<n>\d+)(?![\d.])")
+
+
+def _spec_summary(text: str, out: list[tuple[str, object]]) -> str:
+    """Add the draft size and the tokens generated a llama-speculative summary in ``text`` states
+    (``_SPEC_SUMMARY``) to ``out``; ``text`` without those lines' counts (no cap of them), or
+    ``text`` unchanged where it holds no such summary."""
+    if not _SPEC_SUMMARY.search(text):
+        return text
+    for m in _SPEC_COUNTS.finditer(text):
+        out.append(("block_max" if m.group("k") == "n_draft" else "tokens_generated", int(m.group("n"))))
+    return _SPEC_COUNTS.sub(" ", text)
+
+
 #: the backend a build's own words name: a CMake flag ("-DGGML_CUDA=ON", "GGML_CUDA_FORCE_MMQ",
 #: "LLAMA_CUBLAS", "GGML_HIP"), a "Backend: vulkan0" line, "CPU-only"
 _BACKEND_WORDS = re.compile(
@@ -268,14 +341,48 @@ def count(n: str, k: str | None) -> int | None:
     return int(v) if v.is_integer() and v >= 1 else None
 
 
-def _command_names(conditions: dict, out: list[tuple[str, object]]) -> None:
-    """The conditions a command line sets (``draftcommand.conditions_of``) that a scope carries."""
+#: a tool that runs the model itself (not a client of a server: ``vllm bench serve``, SGLang's
+#: ``bench_serving``): what it drafts, its flags say
+_CLIENT_TOOL = re.compile(r"bench\s+serve|bench_serving", re.IGNORECASE)
+
+
+def _command_names(conditions: dict, out: list[tuple[str, object]], tool: str = "") -> None:
+    """The conditions a command line sets (``draftcommand.conditions_of``) that a scope carries; a
+    ``tool`` that runs the model with no drafting flag (``-md``, ``--spec-type``,
+    ``--speculative-config``, ...) decodes plainly: no engine drafts by default (``llama-cli -m x``
+    beside ``llama-speculative -m x -md d``)."""
     flat = _flat(conditions)
     for path, value in flat.items():
         if path in CARRIED:
             out.append((path, value))
-    if "other.draft_model" in flat:
+    if "other.draft_model" in flat and "decoding" not in flat:
         out.append(("decoding", "speculative"))
+    elif tool and "decoding" not in flat and not _CLIENT_TOOL.search(tool):
+        if not any(re.search(r"draft|spec|lookup|eagle|medusa|mtp|block_max", k, re.I) for k in flat):
+            out.append(("decoding", "plain"))
+
+
+#: one more sampling setting a list names right after a temperature (", top_p 0.9", " and seed 1000")
+_SAMPLING_NEXT = re.compile(
+    r"(?:\s*,\s*|\s+and\s+|\s+)(top[_-]?[pk]|min[_-]?p|seed|repeat[_-]penalty)\s*[=:]?\s*(\d+(?:\.\d+)?)\b",
+    re.IGNORECASE,
+)
+
+
+def _sampling_after(text: str) -> str:
+    """The sampling settings listed at the start of ``text`` (``_SAMPLING_NEXT``, each in turn, up to
+    the first other word), written ", top_p 0.9, seed 1000"."""
+    out, pos = "", 0
+    while m := _SAMPLING_NEXT.match(text, pos):
+        out += f", {m.group(1)} {m.group(2)}"
+        pos = m.end()
+    return out
+
+
+#: words between a count of tokens and "output" that name no task ("256-token max output")
+_NO_TASK = re.compile(
+    r"(?:max(?:imum)?|total|average|mean|final|model|text|token|input|output|the|an?)(?:\s+\w+)?", re.I
+)
 
 
 def _settings(text: str, out: list[tuple[str, object]]) -> None:
@@ -290,23 +397,86 @@ def _settings(text: str, out: list[tuple[str, object]]) -> None:
                 out += [("type_k", t), ("type_v", t)]
             elif kind == "sampling":
                 if float(m.group("n")) <= 2:
-                    out.append(("sampling", f"temperature {m.group('n')}"))
+                    # the settings listed after it: "temperature 0.0, top_p 0.9, seed 1000"
+                    out.append(("sampling", f"temperature {m.group('n')}{_sampling_after(text[m.end() :])}"))
             elif kind == "block":
-                out.append(("block_max", int(m.group("n") or m.group("m") or m.group("l"))))
+                out.append(("block_max", int(m.group("n") or m.group("m") or m.group("l") or m.group("h"))))
             elif kind == "generated":
                 out.append(
                     ("tokens_generated", int(next(g for g in m.group("n", "m", "o", "g", "b", "t") if g)))
                 )
+                task = (m.group("task") or "").strip()
+                if task and not NOT_A_PROMPT.match(task) and not _NO_TASK.fullmatch(task):
+                    out.append(("prompt", task))  # "a 256-token summarization output": its task
             elif kind == "greedy":
                 out.append(("sampling", "greedy"))
+            elif kind == "cap":
+                out.append(("cap", int(m.group("n") or m.group("o"))))
             elif kind == "concurrency":
                 out.append(("concurrency", int(m.group("n"))))
+            elif kind == "layers":
+                out.append(("offload.n_gpu_layers", int(m.group("n"))))
+            elif kind == "concurrent":
+                n = int(m.group("n") or m.group("m") or m.group("s"))
+                if n >= 1:
+                    out.append(("concurrency", n))
             elif kind == "single":
                 out.append(("concurrency", 1))
             elif kind == "version":
                 out.append(("build", m.group("v")))
             elif kind == "commit":
                 out.append(("build", m.group("h") or m.group("k") or m.group("s") or m.group("n")))
+    if ("sampling", "greedy") in out:
+        # "Greedy decoding (temperature = 0)": a temperature of 0 is the greedy choice, one sampling
+        out[:] = [
+            x for x in out if not (x[0] == "sampling" and re.fullmatch(r"temperature 0(?:\.0*)?", str(x[1])))
+        ]
+
+
+#: a line naming the prompt or task under its label ("Prompt: summarize a news article", "- **Task**:
+#: …", "プロンプト：…", "提示词：…", "Промпт: …"): the rest of the line, up to 120 characters; not
+#: sizes ("Workload: 256 input → 128 output tokens": a count first names no prompt)
+_PROMPT_LABEL = re.compile(
+    r"^\s*(?:[-*+•]\s+|\d+[.)]\s+)?[*_]*(?:prompt|task|workload|test prompt|benchmark prompt|"
+    r"プロンプト|課題|提示词|提示|任务|промпт|задача|프롬프트|과제|aufgabe)[*_]*\s*[:：][*_]*\s*"
+    r"(?P<v>[^\s\d:：].{0,119}?)[\s.。]*$",
+    re.IGNORECASE,
+)
+#: a prompt named by its words before the word "prompt" ("High-accept 2 KB prompt, 256 gen:",
+#: "on the coding prompt", "for the wiki-8k prompt"): at a line's start (a list item's) or after on/for/
+#: with (the/a), one to three words; a count's phrase keeps the word ("4k-token prompt"); never a
+#: phase ("prompt processing", "prompt eval") nor a word that names no prompt ("the same prompt")
+_PROMPT_WORDS = re.compile(
+    r"(?:(?:^\s*(?:[-*+•]\s+|\d+[.)]\s+)?[*_]*|\b(?:on|for|with|using)\s+(?:the\s+|a\s+|an\s+)?)"
+    r"(?P<v>[^\W\d_][\w.+#-]*(?:\s[\w.+#-]+){0,2}?)|(?<![\w.])(?P<n>\d+(?:\.\d+)?\s?[kK]?[- ]tokens?))"
+    r"\s+prompt\b"
+    r"(?!\s*(?:processing|process|eval\w*|tokens?|speed|rate|throughput|length|len|cache\w*|size|phase|"
+    r"pp|t/s|tok))",
+    re.IGNORECASE,
+)
+#: words that name no one prompt: before the word "prompt" ("the same prompt"), or heading a column
+#: of rates ("this box", "my run": a setup or a source)
+NOT_A_PROMPT = re.compile(
+    r"^(?:same|this|that|each|every|one|first|second|last|long|longer|short|shorter|system|user|"
+    r"different|given|whole|entire|full|my|your|our|their|any|new|initial|original|large|small)\b",
+    re.IGNORECASE,
+)
+
+
+def _prompts(lines: list[tuple[int, str]], out: list[tuple[str, object]]) -> None:
+    """The prompts a block's lines name (``_PROMPT_LABEL``, ``_PROMPT_WORDS``), as written."""
+    for _, t in lines:
+        m = _PROMPT_LABEL.match(t)
+        if m:
+            out.append(("prompt", m.group("v").strip().strip("\"'「」“”*_`").strip()))
+            continue
+        for w in _PROMPT_WORDS.finditer(t):
+            if w.group("n"):
+                out.append(("prompt", f"{w.group('n')} prompt"))
+                continue
+            words = w.group("v").strip("*_`")
+            if not NOT_A_PROMPT.match(words):
+                out.append(("prompt", words))
 
 
 def stated(lines: list[tuple[int, str]], kind: str, heading: bool = False) -> list[tuple[str, object]]:
@@ -326,7 +496,7 @@ def _stated(
     in_command = {n for c in found for n in range(c.line, c.last + 1)}
     for c in found:
         got: list[tuple[str, object]] = []
-        _command_names(c.conditions, got)
+        _command_names(c.conditions, got, c.tool)
         commands.append((c.line, got))
     out: list[tuple[str, object]] = []
     rest = [(n, t) for n, t in lines if n not in in_command]
@@ -339,16 +509,19 @@ def _stated(
             if report:
                 paths = ("model", "quant") if report.group("label").lower() == "model" else ("hardware",)
                 out += [(x.path, x.value) for x in mentions(report.group("value")) if x.path in paths]
-        text = " ".join(t for _, t in rest)
+        text = _spec_summary(" ".join(t for _, t in rest), out)
         for pat, what in _REQUEST:  # and a request's parameters
             for r in pat.finditer(text):
                 if what == "cap":
                     out.append(("cap", int(r.group("n"))))
+                elif what == "ctx":
+                    out.append(("ctx", int(r.group("n"))))
                 elif what == "build":
                     out.append(("build", r.group("n")))
                 elif float(r.group("n")) <= 2:
                     out.append(("sampling", f"temperature {r.group('n')}"))
         _backends(text, out)  # and a build's or a run's own words for its backend
+        _builds(text, out)
         return commands, list(dict.fromkeys(out))
     read: set[str] = set()  # the inline code read as a command
     for n, t in rest:
@@ -356,7 +529,7 @@ def _stated(
             got = []
             inline = command_lines([(n, code)])
             if inline:
-                _command_names(inline[0].conditions, got)
+                _command_names(inline[0].conditions, got, inline[0].tool)
             elif FLAGS_ONLY.match(code):
                 try:
                     words = shlex.split(code)
@@ -380,8 +553,52 @@ def _stated(
     if engine is not None:  # "端到端推理延迟(llama-cli)": the tool's engine
         out.append(("engine", engine))
     _settings(text, out)
+    _prompts(rest, out)
     _backends(text, out)
+    _builds(text, out)
     return commands, list(dict.fromkeys(out))
+
+
+#: a llama.cpp build as its tools print it, its number and commit: llama-bench's "build: 5635
+#: (3069e3169)" (older builds "build: 32d9f7d9 (1786)"), ``--version``'s "version: 5635 (3069e3169)",
+#: in a log or quoted in prose ("(build: `5635 (3069e3169)`)"); the value as printed
+_BUILD_LINE = re.compile(
+    r"\b(?:build|version)\s*[:=]\s*`?(?P<v>(?:\d{3,5}|(?=[a-f]*\d)[0-9a-f]{7,40})\s?\((?:\d{3,5}|(?=[a-f]*\d)[0-9a-f]{7,40})\))",
+    re.IGNORECASE,
+)
+
+
+def _builds(text: str, out: list[tuple[str, object]]) -> None:
+    for m in _BUILD_LINE.finditer(text):
+        out.append(("build", re.sub(r"\s*\(", " (", m.group("v"))))
+
+
+def _reported(lines: list[tuple[int, str]]) -> list[tuple[str, object]]:
+    """What a code block's output reports of the run's machine and build (``_REPORT_LINE``'s
+    hardware, ``_BUILD_LINE``): a declaration of the setup, as a "Hardware:" line is."""
+    out: list[tuple[str, object]] = []
+    for _, t in lines:
+        report = _REPORT_LINE.match(t)
+        if report and report.group("label").lower() != "model":
+            out += [(x.path, x.value) for x in mentions(report.group("value")) if x.path == "hardware"]
+        _builds(t, out)
+    return list(dict.fromkeys(out))
+
+
+def _cell_flags(block: Block) -> list[tuple[str, object]]:
+    """The settings a setup table's value cells write as flags ("| 参数 | -ngl 99 -t 8 |")."""
+    out: list[tuple[str, object]] = []
+    for row in block.rows:
+        cell = row[-1].strip().strip("`")
+        if FLAGS_ONLY.match(cell):
+            try:
+                words = shlex.split(cell)
+            except ValueError:
+                words = cell.split()
+            cond = conditions_of("flags", words)
+            cond.pop("engine", None)
+            _command_names(cond, out)
+    return out
 
 
 #: a line of pasted output reporting the machine or the model under its label (``_stated``)
@@ -405,30 +622,63 @@ class Scope:
     head: dict[str, list[object]] = field(default_factory=dict)
     body: dict[str, list[object]] = field(default_factory=dict)
     weak: dict[str, list[object]] = field(default_factory=dict)
+    #: what a setup declaration in it states ("Hardware: RTX 3090", "All tests on: ...", a "Setup"
+    #: section's list, a key/value configuration table; ``declaration``): it outweighs the body's
+    #: passing mentions, here and in the scopes inside (``Context.at``)
+    declared: dict[str, list[object]] = field(default_factory=dict)
     children: list[Scope] = field(default_factory=list)
-    #: ``value``'s answers, computed once per path (a post of 2,000 tables asks the post's for each)
-    known: dict[str, tuple[bool, object]] = field(default_factory=dict)
+    #: ``decide``'s answers, computed once per path (a post of 2,000 tables asks the post's for each)
+    known: dict[str, tuple[bool, object, str]] = field(default_factory=dict)
     #: the children's first lines, for finding the child around a line (``Context.chain``)
     firsts: list[int] = field(default_factory=list)
     #: paths the scope states for itself only, not for the scopes around it
     local: set[str] = field(default_factory=set)
+    #: a section over the setup (``_SETUP_HEADING``): all it states is declared
+    setup: bool = False
+    #: an issue form's "Name and Version" section (``_VERSION_HEADING``): its text is the build
+    version: bool = False
+    #: a command line stating the settings every run shares (``_COMMON``)
+    common: bool = False
+    #: a label line's scope (``_label_of``): what it states is its own, never its section's
+    label: bool = False
 
     def value(self, path: str) -> tuple[bool, object]:
+        """Whether the scope decides ``path`` and the value it gives (None: several named)."""
+        ok, value, _ = self.decide(path)
+        return ok, value
+
+    def decide(self, path: str) -> tuple[bool, object, str]:
+        """``value`` with what decided it: "head" (the scope's own heading, caption or command
+        line), "declared" (a setup declaration in it) or "body" (what its text mentions)."""
         if path not in self.known:
             self.known[path] = self._value(path)
         return self.known[path]
 
-    def _value(self, path: str) -> tuple[bool, object]:
+    def _value(self, path: str) -> tuple[bool, object, str]:
         head = _distinct(self.head.get(path, []))
+        declared = _distinct(self.declared.get(path, []))
         if len(head) == 1:
-            return True, head[0]
+            # the title's short name said in full by the setup ("A100" and "NVIDIA A100 40GB PCIe")
+            fuller = [v for v in declared if _fuller(v, head[0])]
+            return True, (fuller[0] if len(fuller) == 1 else head[0]), "head"
         if head:
-            return True, None
+            return True, None, "head"
+        if declared:
+            return True, (declared[0] if len(declared) == 1 else None), "declared"
         body = _distinct(self.body.get(path, []))
         every = _distinct([*body, *self.weak.get(path, [])])
         if not every:
-            return False, None
-        return True, (every[0] if len(every) == 1 and _key(every[0]) in {_key(v) for v in body} else None)
+            return False, None, "body"
+        one = every[0] if len(every) == 1 and _key(every[0]) in {_key(v) for v in body} else None
+        return True, one, "body"
+
+
+def _fuller(name: object, short: object) -> bool:
+    """Whether ``name`` says what ``short`` says and more (``_key`` words: "NVIDIA A100 40GB PCIe"
+    of "NVIDIA A100"); False for anything but two names."""
+    if not (isinstance(name, str) and isinstance(short, str)):
+        return False
+    return set(str(_key(short)).split()) < set(str(_key(name)).split())
 
 
 def _distinct(values: list[object]) -> list[object]:
@@ -465,6 +715,150 @@ def _key(v: object) -> object:
     return re.sub(r"[\W_]+", " ", v.lower()).strip() if isinstance(v, str) else (type(v), v)
 
 
+#: the label a setup declaration starts with (``declaration``): the machine, the software, the
+#: setup as a whole ("Hardware:", "**GPU**:", "Test rig:", "Environment:", "llama.cpp version:", "All
+#: tests on:", "All benchmarks:", 硬件：, 测试环境：, 検証環境：, Оборудование:, 환경:)
+_DECLARATION_LABEL = (
+    r"(?:(?:my|our|the|test(?:ing)?|benchmark|compute|host|inference)\s+)?(?:hardware|gpus?|cpu|system|set-?up|rig|machine|"
+    r"environment|env|platform|build|engine|inference\s+engine|backend|runtime|software|"
+    r"config(?:uration)?|device|specs?|host|test\s?bed|(?:[\w.]+\s+)?version)"
+    r"|all\s+(?:tests?|benchmarks?|runs?|numbers|results|measurements)(?:\s+(?:were\s+)?(?:run|done|made))?"
+    r"(?:\s+(?:on|with))?"
+    r"|硬件|环境|测试环境|测试平台|平台|配置|显卡|引擎|后端|ハードウェア|環境|検証環境|実行環境|マシン"
+    r"|оборудование|железо|система|конфигурация|стенд|하드웨어|환경|시스템"
+)
+_DECLARATION = re.compile(
+    rf"^[\s>*_|•·-]*(?:\d+[.)]\s*)?[*_]*(?:{_DECLARATION_LABEL})[*_]*\s*(?:[:：=]|\s[-–—]\s)", re.IGNORECASE
+)
+#: a heading over the setup ("Setup", "Test setup", "Hardware", "System", "Environment", "My rig",
+#: "Specs", "Configuration", "测试环境与模型配置", "検証環境", "Тестовый стенд"): what its section
+#: states is declared
+_SETUP_HEADING = re.compile(
+    r"\b(?:set-?up|hardware|system|environment|test\s?rig|rig|specs?|specifications|configuration|"
+    r"test\s?bed|machine|platform)\b|环境|硬件|配置|環境|ハードウェア|оборудование|стенд|конфигурац|환경|하드웨어",
+    re.IGNORECASE,
+)
+
+
+#: an issue form's heading over the build the reporter ran (llama.cpp's and its forks' bug template:
+#: "### Name and Version")
+_VERSION_HEADING = re.compile(r"[#\s]*(?:name\s+and\s+)?version\s*", re.IGNORECASE)
+
+
+def _version_named(lines: list[tuple[int, str]]) -> list[tuple[str, object]]:
+    """The build a "Name and Version" section's text names: a printed build ("version: 5635
+    (3069e3169)", ``_BUILD_LINE``) or a build number, else the one short line as written ("main
+    -head", "b4365 onward"); nothing for a longer text."""
+    out: list[tuple[str, object]] = []
+    text = " ".join(t for _, t in lines)
+    _builds(text, out)
+    if not out and len(lines) == 1 and 0 < len(text.strip()) <= 40:
+        out.append(("build", text.strip()))
+    return out
+
+
+#: a word of a GPU or its backends: a post with none ran on the CPU
+_GPU_WORD = re.compile(
+    r"GPU|CUDA|Metal|Vulkan|ROCm|HIP\b|SYCL|OpenCL|显卡|顯卡|グラボ|видеокарт", re.IGNORECASE
+)
+
+
+def _cpu_only(post: Post, root: Scope) -> list[tuple[str, object]]:
+    """What a post that runs on the CPU alone declares: it says "CPU" (or names a CPU) and names no
+    GPU, no GPU backend and no machine (``_GPU_WORD``, ``mentions``): backend CPU, and the one CPU
+    it names by model as the hardware; nothing for any other post."""
+    if _GPU_WORD.search(post.text) or any(root.value(p)[0] for p in ("hardware", "backend")):
+        return []
+    cpus = list(dict.fromkeys(cpu_name(m) for m in CPU.finditer(post.text)))
+    if not cpus and not re.search(r"\bCPU\b", post.text):
+        return []
+    out: list[tuple[str, object]] = [("backend", "CPU")]
+    if len(cpus) == 1:
+        out.append(("hardware", cpus[0]))
+    return out
+
+
+#: a pull request by its number ("Pull Request #22673", "PR #518", "pull request #518", ".../pull/518")
+_PR_NUMBER = re.compile(
+    r"\b(?:pull\s+request|PR)\s*#\s*(?P<n>\d{1,6})\b|/pull/(?P<u>\d{1,6})\b", re.IGNORECASE
+)
+#: the words of a post that ran the pull request it discusses ("with this PR", "benchmarked this PR")
+_THIS_PR = re.compile(r"\bthis\s+(?:PR|pull\s+request)\b", re.IGNORECASE)
+
+
+def _tested_pr(text: str, title: str) -> list[tuple[str, object]]:
+    """The build a paragraph says it ran when it says "this PR": the pull request it names by
+    number, else the one the title names ("(… pull request #518)"), as ``PR #N``; nothing when it
+    says no "this PR" or names several."""
+    if not _THIS_PR.search(text):
+        return []
+    found = {m.group("n") or m.group("u") for m in _PR_NUMBER.finditer(text)}
+    if not found:
+        found = {m.group("n") or m.group("u") for m in _PR_NUMBER.finditer(title)}
+    return [("build", f"PR #{found.pop()}")] if len(found) == 1 else []
+
+
+#: llama-sweep-bench, the tool only ik_llama.cpp ships (its table's "N_KV | T_PP s" columns too)
+_IK_TOOL = re.compile(r"(?<![\w-])(?:llama-)?sweep[- ]bench\b|\bN_KV\s*\|\s*T_PP\b", re.IGNORECASE)
+
+
+#: the words over a command line that every run shares ("Common flags:", "Shared args", "for all
+#: runs", "every test used", "base command")
+_COMMON = re.compile(
+    r"\b(?:common|shared)\s+(?:flags|args|arguments|options|settings|command|params|parameters)\b"
+    r"|\b(?:all|every)\s+(?:runs?|tests?|benchmarks?|configs?|arms)\s+(?:use[ds]?|share[ds]?)?"
+    r"|\bbase\s+(?:command|flags|args)\b",
+    re.IGNORECASE,
+)
+
+
+def declaration(text: str) -> bool:
+    """Whether a line declares the setup under its label (``_DECLARATION``: "Hardware: RTX 3090",
+    "- **Engine**: llama.cpp b4000", "All tests on: RTX 5080, llama.cpp b9204", "硬件：RTX 4090"); a
+    sentence that names a machine in passing ("if you have a 12 GB card") is none, and so is a line
+    about a device the runs leave out (``_NOT_USED``: "Non-compute GPU: …, excluded")."""
+    return _DECLARATION.match(text) is not None and not _NOT_USED.search(text)
+
+
+#: a setup line about a device the runs do not use ("Non-compute GPU: …, excluded from compute",
+#: "Display GPU: …", "unused")
+_NOT_USED = re.compile(
+    r"\bnon-?(?:compute|inference)\b|\bexcluded\b|\bunused\b|\bnot used\b|\bdisplay\b", re.I
+)
+
+
+#: flash attention named as a feature the setup uses ("llama.cpp (FlashAttention + CUDA Graph)",
+#: "Flash Attention, CUDA graphs"); "no"/"without"/"off"/"disabled" around it names it off
+_FEATURE_FA = re.compile(r"(?<![\w-])flash[\s_-]?att(?:ention|n)\b", re.IGNORECASE)
+_FEATURE_OFF = re.compile(
+    r"\b(?:no|not|without|w/o)\s+$|^\s*[:=]?\s*(?:off|disabled|0|false)\b", re.IGNORECASE
+)
+
+
+def _features(text: str) -> list[tuple[str, object]]:
+    """What a setup declaration's words switch on by naming it (``_FEATURE_FA``): ``flash_attn``
+    True for "FlashAttention" in "Engine: llama.cpp (FlashAttention + CUDA Graph)", False for "no
+    flash attention" or "flash attention: off"; nothing where it is not named."""
+    out: list[tuple[str, object]] = []
+    for m in _FEATURE_FA.finditer(text):
+        off = _FEATURE_OFF.search(text[max(0, m.start() - 12) : m.start()]) or _FEATURE_OFF.match(
+            text[m.end() :]
+        )
+        out.append(("flash_attn", not off))
+    return out
+
+
+def _setup_table(block: Block) -> bool:
+    """Whether a table is a key/value list of the setup: two columns, and two or more of its first
+    column's cells (the header's too) setup labels ("| GPU | RTX 4090 |", "| 引擎 | llama.cpp |")."""
+    if not block.rows or any(len(r) != 2 for r in block.rows):
+        return False
+    label = re.compile(
+        rf"[*_`\s]*(?:{_DECLARATION_LABEL}|model|quant\w*|os|模型|量化|参数|項目|项目)[*_`\s]*", re.I
+    )
+    return sum(label.fullmatch(r[0]) is not None for r in block.rows) >= 2
+
+
 def _level(post: Post, block: Block) -> int:
     m = re.match(r"\s*(#{1,6})\s", post.line(block.start))
     return len(m.group(1)) if m else 2
@@ -476,8 +870,15 @@ _CELL_CONCURRENCY = re.compile(r"\s*[cC](\d{1,4})(?:\s+[^\W\d]+)?\s*")
 _CELL_TEST = re.compile(r"\s*(?:pp(\d+)\s*\+?\s*)?tg(\d+)(?:\s*@\s*d(\d+))?\s*", re.IGNORECASE)
 
 
+#: a label cell naming the K and V cache types as a pair ("f16+f16", "q8_0/q4_0", "q4_0 + q4_0"), as a
+#: KV-cache benchmark labels its configurations
+_KV_TYPE = r"(?:f16|bf16|f32|q8_0|q5_0|q5_1|q4_0|q4_1|iq4_nl|turbo\d)"
+_CELL_KV_PAIR = re.compile(rf"\s*(?P<k>{_KV_TYPE})\s?[+/]\s?(?P<v>{_KV_TYPE})\s*", re.IGNORECASE)
+
+
 def cell_conditions(cell: str) -> dict[str, object]:
-    """The conditions a table's label cell states by its shape (``_CELL_CONCURRENCY``: "c4" ->
+    """The conditions a table's label cell states by its shape (``_CELL_KV_PAIR``: "q8_0+q8_0" ->
+    ``type_k: q8_0``, ``type_v: q8_0``; ``_CELL_CONCURRENCY``: "c4" ->
     ``concurrency: 4``, "C1 greedy" -> 1; ``_CELL_TEST``: "pp2048 tg128 @ d4096" ->
     ``tokens_generated: 128``, ``depth: 4096``), empty when it is no such cell."""
     text = cell.strip().strip("*_`")
@@ -488,6 +889,9 @@ def cell_conditions(cell: str) -> dict[str, object]:
             words = text.split()
         flat = _flat(conditions_of("flags", words))
         return {k: v for k, v in flat.items() if k in CARRIED and k not in ("engine", "model", "quant")}
+    m = _CELL_KV_PAIR.fullmatch(text)
+    if m:
+        return {"type_k": m.group("k").lower(), "type_v": m.group("v").lower()}
     m = _CELL_CONCURRENCY.fullmatch(text)
     if m and int(m.group(1)) >= 1:
         return {"concurrency": int(m.group(1))}
@@ -557,13 +961,110 @@ def _measures(lines: list[tuple[int, str]]) -> bool:
     return any(n.unit for n in numbers(" ".join(t for _, t in lines)))
 
 
+#: a line that is a version alone, as a label of the lines below it ("0.7.0:", "**v0.6.8:**")
+_VERSION_LABEL = re.compile(r"\W*(?P<v>v?\d+\.\d+(?:\.\d+)*)\W*[:：]\W*")
+
+
+def _label_line(text: str) -> list[tuple[str, object]]:
+    """What a label line states for the lines below it: a short line ending in a colon ("0.7.0:"
+    -> build 0.7.0, "num_gpu 99:", "RTX 4090:"), the settings ``stated`` reads in it; empty for any
+    other line."""
+    t = text.strip().rstrip("*_ ")
+    if not t.endswith((":", "：")) or len(t) > 60:
+        return []
+    m = _VERSION_LABEL.fullmatch(text.strip())
+    if m:
+        return [("build", m.group("v"))]
+    return [(k, v) for k, v in stated([(0, t)], "text") if k in CARRIED and k != "decoding"]
+
+
+#: the start of a list item's line ("- ", "* ", "+ ", "1. ")
+_LIST_ITEM = re.compile(r"\s*(?:[-*+]|\d{1,2}[.)])\s")
+
+
+def _lead_in(block: Block) -> bool:
+    """Whether a block right before a code block introduces it: a paragraph of at most three lines
+    ending in a colon ("For comparison, here's the llama.cpp run with the smaller quant:"); its
+    names are the output's, whatever numbers it states besides."""
+    if block.kind != "text" or block.heading or len(block.lines) > 3:
+        return False
+    return " ".join(t for _, t in block.lines).rstrip().rstrip("*_").endswith((":", "："))
+
+
 def _caption(block: Block) -> bool:
-    """Whether a block right before a table is its caption: a paragraph of one or two lines stating
-    no number with a unit ("Approximate tok/s for common setups (Llama 3 8B Q4, 4K context)";
-    not "Baseline: 33.92 tokens/second", a claim of its own)."""
+    """Whether a block right before a table is its caption: a paragraph of one or two lines, short
+    (200 characters at most) or ending in a colon, stating no number with a unit ("Approximate
+    tok/s for common setups (Llama 3 8B Q4, 4K context)"; not "Baseline: 33.92 tokens/second", a
+    claim of its own)."""
     if block.kind != "text" or block.heading or len(block.lines) > 2:
         return False
+    text = " ".join(t for _, t in block.lines).strip()
+    if len(text) > 200 and not text.endswith(":"):
+        return False  # a paragraph of its own ("Finding: cards without tensor cores (RTX 1650, …) …")
     return not any(n.unit for n in numbers(" ".join(t for _, t in block.lines)))
+
+
+def _measured_prompts(lines: list[tuple[int, str]]) -> bool:
+    """Whether every line of a block naming a prompt states a measurement too ("36.5 t/s (3k token
+    prompt)"): its prompt is its own numbers', not the section's; a setup list's "Method: 256-token
+    summarization output" beside "Model: X (~14 GB)" names the section's."""
+    naming = [x for x in lines if any(p == "prompt" for p, _ in _stated([x], "text")[1])]
+    return bool(naming) and all(_measures([x]) for x in naming)
+
+
+#: the workload a line of a paragraph or list states for its own numbers (``_line_scopes``)
+_LINE_PATHS = frozenset({"concurrency", "prompt", "block_max", "tokens_generated", "cap"})
+
+
+def _line_scopes(scope: Scope, lines: list[tuple[int, str]]) -> None:
+    """A scope under a block for each of its lines stating a measurement and a workload setting
+    (``_LINE_PATHS``): "Single stream throughput: 62 t/s" / "8-stream throughput: 95 t/s", a list
+    read as one block, each line's concurrency its own numbers'; and the decoding its label names
+    as a column's header does ("Baseline (non-speculative): 215.8 s", "With draft model: 35.6
+    tokens-per-sec": ``draftnames.header_decoding`` of the words before the first ":")."""
+    for n, t in lines:
+        if not _measures([(n, t)]):
+            continue
+        names = [x for x in _stated([(n, t)], "text")[1] if x[0] in _LINE_PATHS] if len(lines) > 1 else []
+        label = t.split(":", 1)[0] if ":" in t else ""
+        said = header_decoding(label) if 0 < len(label.strip()) <= 40 else None
+        if said is not None:
+            names.append(("decoding", said))
+        if names:
+            line = Scope(n, n, 9)
+            _add(line.body, names)
+            scope.children.append(line)
+
+
+def _label_of(block: Block) -> tuple[int, str] | None:
+    """The line labelling what follows it (a heading without ``#``): a paragraph's first line, of
+    one sentence and at most 80 characters, ending with ":" and stating no measurement but some
+    setting (``_label_names``: "*) base (concurrency = 1):", "20 prompts, one request at a time,
+    RTX 4090:"); None for a sentence introducing a command ("Here is the command:")."""
+    if block.kind != "text" or block.heading:
+        return None
+    # its first line with a word or a number (a rule "————" above it is none)
+    line = next((x for x in block.lines if re.search(r"\w", x[1])), None)
+    if line is None:
+        return None
+    text = line[1].strip()
+    if len(text) > 80 or not text.endswith((":", "：")) or re.search(r"[.!?]\s", text):
+        return None
+    if _measures([line]) or not _label_names(line):
+        return None
+    return line
+
+
+@functools.lru_cache(maxsize=256)
+def _label_names(line: tuple[int, str]) -> list[tuple[str, object]]:
+    """What a label line states (``_label_of``), as a heading does; its decoding also as a column's
+    header names it ("base:", "Spec on:": ``draftnames.header_decoding``)."""
+    commands, names = _stated([line], "text", heading=True)
+    out = [*(x for _, got in commands for x in got), *names]
+    said = header_decoding(line[1])
+    if said is not None and not any(p == "decoding" for p, _ in out):
+        out.append(("decoding", said))
+    return out
 
 
 def _add(into: dict[str, list[object]], names: list[tuple[str, object]]) -> None:
@@ -586,7 +1087,9 @@ class Context:
         #: a command for one model is not another model's
         self.bound: dict[tuple[str, object], _Models] = {}
         stack = [self.root]
+        list_lead: list[tuple[str, object]] = []  # what a lead-in names for the list items below it
         titled = False
+        title_text = ""
         blocks = post.blocks
         for i, block in enumerate(blocks):
             lines = block.lines or [
@@ -602,16 +1105,34 @@ class Context:
                 level = _level(post, block)
                 if not titled and level == 1:  # the title: what it names holds for the whole post
                     titled = True
+                    title_text = " ".join(t for _, t in lines)
                     _add(self.root.head, names)
                     continue
                 titled = True
                 while stack[-1].level and stack[-1].level >= level:
                     stack.pop()
-                section = Scope(first, last, level)
+                title = " ".join(t for _, t in block.lines)
+                section = Scope(
+                    first,
+                    last,
+                    level,
+                    setup=bool(_SETUP_HEADING.search(title)),
+                    version=_VERSION_HEADING.fullmatch(title) is not None,
+                )
                 _add(section.head, names)
                 stack[-1].children.append(section)
                 stack.append(section)
                 continue
+            label = _label_of(block)
+            if label is not None:
+                # "200 prompts, 4 concurrent, one RTX 4090:", "base (concurrency = 1):": what the
+                # label states holds for the blocks after it, up to the next label, command or heading
+                while stack[-1].level >= 7:
+                    stack.pop()
+                held = Scope(label[0], label[0], 7, label=True)
+                _add(held.head, _label_names(label))
+                stack[-1].children.append(held)
+                stack.append(held)
             scope = Scope(first, last, 8)
             if block.kind == "table":
                 # a draft model's column names the draft's model and quant, not the measured ones
@@ -624,20 +1145,101 @@ class Context:
                     for n, r in zip(block.row_lines, block.rows, strict=False)
                 ]
                 commands, names = _stated(table_lines or lines, "text")
-                _add(scope.weak, [*(x for _, got in commands for x in got), *names])  # each cell a row's
+                if _setup_table(block) or stack[-1].setup:
+                    # "| GPU | A100 |", "| 参数 | -ngl 99 |": the setup, one value a row
+                    _add(scope.declared, [*(x for _, got in commands for x in got), *names])
+                    _add(scope.declared, _cell_flags(block))
+                    _add(scope.declared, _features(" ".join(t for _, t in table_lines)))
+                else:
+                    _add(scope.weak, [*(x for _, got in commands for x in got), *names])  # each cell a row's
                 commands = []
+                if block.lines:  # "**0.7.0:**" over the key/value lines of its run
+                    _add(scope.head, _label_line(block.lines[0][1].strip("*_ ")))
                 prev = blocks[i - 1] if i else None
                 if prev is not None and _caption(prev):
                     caption_commands, caption = _stated(prev.lines, "text", heading=True)
                     _add(scope.head, [*(x for _, got in caption_commands for x in got), *caption])
                     scope.first = min(scope.first, prev.start)
+            elif stack[-1].version and block.kind == "text":
+                # "### Name and Version" over "main -head" or a --version print: the build, no command
+                commands = []
+                _add(scope.declared, _version_named(lines))
             else:
                 commands, names = _stated(lines, block.kind)
                 _add(scope.body, names)
+                if block.kind == "text":
+                    _line_scopes(scope, lines)
+                if block.kind == "text" and all(post.line(n).startswith(">") for n, _ in lines):
+                    scope.local.update(_INHERITED)  # a quote's machine and engine are its author's
+                prev = blocks[i - 1] if i else None
+                item = block.kind == "text" and _LIST_ITEM.match(post.line(first)) is not None
+                if block.kind == "code" and prev is not None and _lead_in(prev):
+                    # "Here's the regular llama.cpp results:" over the pasted output: its setting
+                    lead_commands, lead = _stated(prev.lines, "text", heading=True)
+                    _add(scope.head, [*(x for _, got in lead_commands for x in got), *lead])
+                elif (
+                    item
+                    and prev is not None
+                    and _lead_in(prev)
+                    and not _LIST_ITEM.match(post.line(prev.start))
+                ):
+                    # "Exllama [commit](…):" over "- 7B: 152.56 token/sec", "- 13B: …": the list's
+                    list_lead = [
+                        (k, v) for k, v in stated(prev.lines, "text", heading=True) if k != "decoding"
+                    ]
+                if item:
+                    _add(scope.head, list_lead)
+                else:
+                    list_lead = []
+                if stack[-1].setup and block.kind == "text":
+                    used = [(n, t) for n, t in lines if not _NOT_USED.search(t)]
+                    _add(scope.declared, [*stated(used, "text"), *_features(" ".join(t for _, t in used))])
+                elif stack[-1].setup:
+                    _add(scope.declared, names)
+                elif block.kind == "text":
+                    # "a sweep-bench with this PR": the pull request the post ran
+                    _add(scope.declared, _tested_pr(" ".join(t for _, t in lines), title_text))
+                    for n, t in lines:
+                        if declaration(t):
+                            _add(scope.declared, [*stated([(n, t)], "text"), *_features(t)])
+                elif block.kind == "code":
+                    # a run's report of its machine and build ("Device 0: NVIDIA ...", "build: 5635 (…)")
+                    _add(scope.declared, _reported(lines))
                 if "block_max" in scope.body and block.kind == "text" and _measures(lines):
                     # "with a draft model (--draft-max 16) it reached 141 t/s": the size of the
                     # sentence's drafting arm, not of the section (a settings line states no rate)
                     scope.local.add("block_max")
+                if "prompt" in scope.body and block.kind == "text" and _measured_prompts(lines):
+                    scope.local.add("prompt")  # "42 t/s on the poetry prompt": that sentence's
+            if block.kind == "text" and len(lines) > 1:
+                # a block of several lines each naming its own ("Ollama(Ver. 0.11.4) → 2~3 tokens /
+                # sec" over "LMstudio(Ver. 0.3.23) → 20 tokens / sec", a list read as one block):
+                # each line's one value for its own claims, where the block names several; a label
+                # line ("0.7.0:", "num_gpu 99:") for the lines below it, up to the next label
+                last_line = max(n for n, _ in lines)
+                labels = [(n, got) for n, t in lines if (got := _label_line(t))]
+                spans = [
+                    (n, (labels[k + 1][0] - 1) if k + 1 < len(labels) else last_line, got)
+                    for k, (n, got) in enumerate(labels)
+                ]
+                made = {c.first: c for c in scope.children if c.level == 9 and c.first == c.last}
+                scope.children = [c for c in scope.children if c.first not in made]
+                inner = scope
+                for n, t in lines:
+                    said = [(k, v) for k, v in stated([(n, t)], "text") if k in _INHERITED]
+                    span = next((sp for sp in spans if sp[0] <= n <= sp[1]), None)
+                    if span is not None and n == span[0]:
+                        inner = Scope(n, span[1], 9)
+                        _add(inner.body, span[2])
+                        scope.children.append(inner)
+                    elif span is None:
+                        inner = scope
+                    own = made.get(n)  # the line's scope of its workload (``_line_scopes``), if any
+                    if said and own is None:
+                        own = Scope(n, n, 9)
+                    if own is not None:
+                        _add(own.body, said)
+                        inner.children.append(own)
             stack[-1].children.append(scope)
             for line, got in commands:
                 model = next((_key(v) for k, v in got if k == "model"), None)
@@ -650,23 +1252,59 @@ class Context:
                     stack.pop()
                 held = Scope(line, line, 7)
                 _add(held.head, got)
+                above = (
+                    " ".join(t for _, t in blocks[i - 1].lines) if i and blocks[i - 1].kind == "text" else ""
+                )
+                if _COMMON.search(post.line(line)) or block.kind != "text" and _COMMON.search(above):
+                    # "Common flags (all runs):" over a command: the settings of every section below,
+                    # whatever command lines the sections add
+                    _add(held.declared, got)
+                    held.common = True
                 stack[-1].children.append(held)
                 stack.append(held)
         self._close(self.root)
+        if _IK_TOOL.search(post.text) and not any(
+            m.path == "engine" for m in mentions(re.sub(r"`[^`]*`", " ", post.text))
+        ):
+            # a post running llama-sweep-bench that names no engine: its tools are ik_llama.cpp's
+            # (its llama-server too), not mainline's
+            self.root.declared["engine"] = ["ik_llama.cpp"]
+            self.root.known.clear()
+        ok, build = self.root.value("build")
+        if not self.root.value("engine")[0] and ok and not builds_engine(build, "vLLM"):
+            # "official WinGet build 9553 (9e3b928fd)", "b4980" and no engine named: llama.cpp's
+            # build numbers (``draftnames.builds_engine``), so its engine
+            self.root.declared["engine"] = ["llama.cpp"]
+            self.root.known.clear()
+        cpu = _cpu_only(post, self.root)
+        if cpu:  # "IQ3_S: faster CPU prompt processing … on a Ryzen-7950X CPU"
+            _add(self.root.declared, cpu)
+            self.root.known.clear()
         self._chains: dict[int, list[Scope]] = {}
 
     def _close(self, scope: Scope) -> None:
         """Give each scope the names of everything in it (``body``, ``weak``) and its last line."""
-        held = sum(c.level == 7 for c in scope.children)
+        held = sum(c.level == 7 and not c.label for c in scope.children)
         for child in scope.children:
             self._close(child)
-            # a machine's section, and a command line's where its section has several, each for
-            # itself; a section's one command line holds for all of it ("Command used:" below a table)
-            apart = child.level == 7 and held > 1 or "hardware" in child.head
+            if child.level == 9:
+                continue  # a line's own names: its block states them already
+            # a machine's section, a label's, and a command line's where its section has several,
+            # each for itself; a section's one command line holds for all of it ("Command used:"
+            # below a table), and so does a command line every run shares (``_COMMON``)
+            apart = (
+                child.level == 7
+                and (held > 1 and not child.common or child.label)
+                or "hardware" in child.head
+            )
             for path, values in (*child.head.items(), *child.body.items()):
                 if path in _HEADING_ONLY or path in child.local:
                     continue  # a section's decoding is its own: "### With MTP" is one arm of the post
                 (scope.weak if apart else scope.body).setdefault(path, []).extend(values)
+            for path, values in child.declared.items():
+                if path in _HEADING_ONLY or path in child.local:
+                    continue
+                (scope.weak if apart else scope.declared).setdefault(path, []).extend(values)
             for path, values in child.weak.items():
                 if path not in _HEADING_ONLY:
                     scope.weak.setdefault(path, []).extend(values)
@@ -692,15 +1330,28 @@ class Context:
         self._chains[line] = out[::-1]
         return self._chains[line]
 
+    def declared(self, line: int, path: str) -> bool:
+        """Whether the value ``at`` gives ``path`` on ``line`` is a setup declaration's
+        (``Scope.decide``), not a heading's nor a passing mention's."""
+        for i, scope in enumerate(self.chain(line)):
+            ok, value, how = scope.decide(path)
+            if not ok or how == "body" and i > 0 and _declared_out(self.chain(line)[i + 1 :], path):
+                continue
+            return value is not None and how == "declared"
+        return False
+
     def at(self, line: int, model: object = None) -> dict[str, object]:
         """The context of a claim on ``line``: path -> value (module doc).  ``model``: the model the
         claim names itself, if any; a command line's setting for another model (the context's
         model, else this) is left out."""
         out: dict[str, object] = {}
         decided: set[str] = set()
-        for scope in self.chain(line):
-            for path in sorted({*scope.head, *scope.body, *scope.weak} - decided):  # one order every run
-                ok, value = scope.value(path)
+        chain = self.chain(line)
+        for i, scope in enumerate(chain):
+            for path in sorted({*scope.head, *scope.body, *scope.weak, *scope.declared} - decided):
+                ok, value, how = scope.decide(path)
+                if ok and how == "body" and i > 0 and _declared_out(chain[i + 1 :], path):
+                    continue  # a passing mention ("if you have a 12 GB card") under a declared setup
                 if ok:
                     decided.add(path)
                     if value is not None:
@@ -712,6 +1363,16 @@ class Context:
                 if models and not models.fits(_key(mine)):
                     del out[path]
         return out
+
+
+def _declared_out(outer: list[Scope], path: str) -> bool:
+    """Whether a scope of ``outer`` declares one value of ``path`` (``Scope.decide``: its heading
+    or a setup declaration in it), which the passing mentions of the scopes inside do not outweigh."""
+    for scope in outer:
+        ok, value, how = scope.decide(path)
+        if ok and how in ("head", "declared") and value is not None:
+            return True
+    return False
 
 
 def _has(conditions: dict, path: str) -> bool:
@@ -848,7 +1509,14 @@ def fill(post: Post, entries: list, groups: list) -> None:
     for g in groups:
         mine = rows.get(g.id, [])
         cond = g.fields.setdefault("conditions", {})
-        _fill(cond, ctx.at(g.line, cond.get("model")), lambda p, mine=mine: any(_has(r, p) for r in mine))
+        here = ctx.at(g.line, cond.get("model"))
+        _fill(cond, here, lambda p, mine=mine: any(_has(r, p) for r in mine))
+        for path in _INHERITED:
+            if isinstance(cond.get(path), str) and path in here and ctx.declared(g.line, path):
+                if not _names(post.line(g.line), path, cond[path]):
+                    cond[path] = here[path]
+        if _fuller_machine(here.get("hardware"), cond.get("hardware")):
+            cond["hardware"] = here["hardware"]
         if isinstance(cond.get("model"), str):
             cond["model"] = fuller(cond["model"])
         if plain and "decoding" not in cond and not any(_has(r, "decoding") for r in mine):
@@ -856,6 +1524,13 @@ def fill(post: Post, entries: list, groups: list) -> None:
         if not cond:
             g.fields.pop("conditions")
     by_id = {g.id: g for g in groups}
+    # the lines stating an acceptance: a rate on one ("pred= 192 draft= 122 acc= 118 rate=0.967
+    # tok/s=79.8") is of a drafting run
+    accepting = {
+        e.fields.get("source_line")
+        for e in entries
+        if e.kind == "claim" and e.fields.get("metric") == "acceptance_rate" and e.group is None
+    }
     for e in entries:
         if e.kind != "claim" or not e.fields.get("source_line"):
             continue
@@ -870,13 +1545,33 @@ def fill(post: Post, entries: list, groups: list) -> None:
             # someone else's number ("people report 154 t/s on a 4090 with this technique"): their
             # machine and setup, not the post's; the decoding the post is about is theirs too
             around = {p: v for p, v in around.items() if p == "decoding"}
+        line = int(e.fields["source_line"])
+        _line_names(cond, post.line(line), str(e.fields.get("quote") or ""))
         _fill(cond, around, lambda p, shared=shared: _has(shared, p))
+        for path in _INHERITED:
+            if isinstance(cond.get(path), str) and path in around and ctx.declared(line, path):
+                if not _names(post.line(line), path, cond[path]):
+                    # a name the claim's line does not say, carried from a passing mention above
+                    # ("merged at b9190"): the declared setup's ("All tests on: ... b9204")
+                    cond[path] = around[path]
+        if _fuller_machine(around.get("hardware"), cond.get("hardware")):
+            # "A100" in the title or the sentence, "NVIDIA A100 40GB PCIe" in the setup: the one machine
+            cond["hardware"] = around["hardware"]
+        hardware = cond.get("hardware") or shared.get("hardware")
+        if isinstance(hardware, str) and CPU.fullmatch(hardware) and not _has(cond, "backend"):
+            if not _has(shared, "backend"):
+                cond["backend"] = "CPU"  # a row of a CPU ("AMD Ryzen 9 5950X"): the CPU backend ran it
         if not builds_engine(cond.get("build"), cond.get("engine") or shared.get("engine")):
             del cond["build"]  # "21% faster than Ollama" after "llama.cpp b4000": not Ollama's build
-        drafted = _has(cond, "block_max") or _has(shared, "block_max") or metric == "acceptance_rate"
+        drafted = (
+            _has(cond, "block_max")
+            or _has(shared, "block_max")
+            or metric == "acceptance_rate"
+            or e.fields["source_line"] in accepting
+        )
         if drafting and drafted and not _has(cond, "decoding") and not _has(shared, "decoding"):
-            # a draft size (its own or its scope's: "MTP n=4" in the setup) or an acceptance: a
-            # drafting run, of the post's one kind
+            # a draft size (its own or its scope's: "MTP n=4" in the setup) or an acceptance (its
+            # own or its line's): a drafting run, of the post's one kind
             cond["decoding"] = drafting
         if plain and not _has(cond, "decoding") and not _has(shared, "decoding"):
             cond["decoding"] = "plain"
@@ -890,6 +1585,64 @@ def fill(post: Post, entries: list, groups: list) -> None:
             tail = {k: e.fields[k] for k in ("log", "source_line", "quote") if k in e.fields}
             e.fields.clear()
             e.fields.update({**fields, "conditions": cond, **tail})
+
+
+#: conditions a drafted entry may carry from the prose above it rather than state on its own line
+#: (the drafter keeps a paragraph's machine, engine, build and backend for the paragraphs after it)
+_INHERITED = ("hardware", "engine", "build", "backend")
+
+
+def _line_names(cond: dict, line: str, quote: str) -> None:
+    """Give a claim the machine, engine, build or backend its own line names before its sentence
+    (``quote``) where it holds another, carried from an earlier paragraph: "Ollama(Ver. 0.11.4) →
+    2~3 tokens / sec" is Ollama's whatever the paragraph above named last.  Only where the line
+    names one value of the path and the sentence itself none ("45 t/s, 2x faster than Ollama" keeps
+    its own engine)."""
+    at = line.find(quote[:12].rstrip()) if quote.strip() else -1  # a sentence may run past its line
+    if at <= 0:
+        return
+    before, rest = line[:at], line[at:]
+    for path in _INHERITED:
+        own = cond.get(path)
+        if not isinstance(own, str):
+            continue
+        said = _distinct([v for p, v in _said(before) if p == path])
+        if len(said) == 1 and _key(said[0]) != _key(own) and not any(p == path for p, _ in _said(rest)):
+            cond[path] = said[0]
+
+
+def _said(text: str) -> list[tuple[str, object]]:
+    """The names and settings ``text`` states for ``_INHERITED`` paths (``mentions``, versions,
+    builds, backends)."""
+    found: list[tuple[str, object]] = [(m.path, m.value) for m in mentions(text)]
+    _settings(text, found)
+    _builds(text, found)
+    _backends(text, found)
+    return [(p, v) for p, v in found if p in _INHERITED]
+
+
+def _names(text: str, path: str, value: object) -> bool:
+    """Whether ``text`` (a claim's own line) names ``value`` for ``path`` itself (``mentions``,
+    compared by ``_key``; a build also as written: "b4000")."""
+    key = _key(value)
+    if any(m.path == path and _key(m.value) == key for m in mentions(text)):
+        return True
+    found: list[tuple[str, object]] = []
+    _settings(text, found)
+    _builds(text, found)
+    _backends(text, found)
+    return any(p == path and _key(v) == key for p, v in found)
+
+
+def _fuller_machine(setup: object, own: object) -> bool:
+    """Whether the machine of a claim's setup names the claim's own machine in full (``_fuller``:
+    "NVIDIA A100 40GB PCIe" of "NVIDIA A100"), not more of them ("2x NVIDIA GeForce RTX 3090" is
+    not one "RTX 3090")."""
+    return (
+        _fuller(setup, own)
+        and not re.match(r"\d+x\s", str(setup))
+        and not re.search(r"\+|\band\b", str(setup))
+    )
 
 
 def _fill(cond: dict, context: dict[str, object], taken) -> None:

@@ -54,6 +54,11 @@ LABELS: dict[str, tuple[str, str]] = {
             "nmax",
             "n max",
             "specdraftnmax",
+            "num spec tokens",
+            "num speculative tokens",
+            "spec tokens",
+            "speculative tokens",
+            "draft length",
         ),
         ("block_max", "int"),
     ),
@@ -78,7 +83,9 @@ LABELS: dict[str, tuple[str, str]] = {
         ("tokens_generated", "int"),
     ),
     **dict.fromkeys(("depth", "d", "ndepth"), ("depth", "int")),
-    **dict.fromkeys(("batch", "b", "nbatch", "batch size"), ("batch", "int")),
+    # a batch size: llama.cpp's ``-b`` (tokens); a serving engine's is its concurrency
+    # (``draftcommand.serving_batch``, after the engine is known)
+    **dict.fromkeys(("batch", "b", "nbatch", "batch size", "batchsize"), ("batch", "int")),
     **dict.fromkeys(("ubatch", "ub", "nubatch"), ("ubatch", "int")),
     **dict.fromkeys(("fa", "flash attn", "flash attention", "flashattn"), ("flash_attn", "fa")),
     **dict.fromkeys(("ctk", "typek", "type k", "k cache"), ("type_k", "str")),
@@ -94,12 +101,18 @@ LABELS: dict[str, tuple[str, str]] = {
             "concurrent requests",
             "concurrent users",
             "max concurrent requests",
+            "maxnumseqs",
+            "max num seqs",
         ),
         ("concurrency", "int"),
     ),
     **dict.fromkeys(("mode", "decoding"), ("decoding", "decoding")),
     **dict.fromkeys(
-        ("gpu", "hardware", "device", "显卡", "硬件", "ハードウェア", "видеокарта", "그래픽카드"),
+        (
+            *("gpu", "hardware", "device", "显卡", "硬件", "ハードウェア", "видеокарта", "그래픽카드"),
+            # a CPU column of a CPU-only run ("CPU型号": its model)
+            *("cpu", "cpu model", "cpu型号", "processor", "处理器", "プロセッサ", "процессор"),
+        ),
         ("hardware", "str"),
     ),
     **dict.fromkeys(
@@ -128,7 +141,8 @@ _NEAR = 60
 #: a condition named with its number in prose: "block size 4", "-ncmoe 26", "ctx 8192", "-ngl=99"
 NAMED_CONDITION = re.compile(
     r"(?P<label>block(?: size)?|-{0,2}n?cmoe|n_cpu_moe|-{0,2}n-cpu-moe|-ngl|n_gpu_layers|ctx|context|"
-    r"batch(?: size)?|ubatch|depth|draft[ -]max|--draft-max|n[-_ ]max|--spec-draft-n-max)\s*(?:=|:|of|is)?\s*"
+    r"batch(?:[ _-]size)?|ubatch|depth|draft[ -]max|--draft-max|n[-_ ]max|--spec-draft-n-max)"
+    r"\s*(?:=|:|of|is)?\s*"
     r"(?P<n>\d+)"
     r"(?![\d.]|\s*(?:tok|t/s|%|x|×|GB|GiB|MB|ms|s\b))",
     re.IGNORECASE,
@@ -249,13 +263,14 @@ class Bounds(list):
 
 def sentence_bounds(text: str) -> Bounds:
     """Where the sentences of ``text`` start, and ``len(text) + 1``: ``sentence_at``'s ``bounds``."""
-    # a full stop of Chinese or Japanese ends a sentence with no space after it ("…一倍。这不是…")
+    # a full stop of Chinese or Japanese ends a sentence with no space after it ("…一倍。这不是…");
+    # the point of an abbreviation inside a sentence ends none ("50 vs. 20 tok/s", "e.g. 4-bit")
     return Bounds(
         [0]
         + [
             m.end()
             for m in re.finditer(
-                r"(?<=[.!?])\s+|(?<=[。！？])\s*(?=\S)|(?<=[!?])(?=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af])",
+                r"(?<=[.!?])(?<!\b[Vv][Ss]\.)(?<!\b[Ee]\.[Gg]\.)(?<!\b[Ii]\.[Ee]\.)(?<!\b[Cc][Ff]\.)\s+|(?<=[。！？])\s*(?=\S)|(?<=[!?])(?=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af])",
                 text,
             )
         ]
@@ -404,6 +419,8 @@ class DraftCore:
         self.vocab: dict[str, tuple[str, object]] = {}
         self.tables = 0
         self.in_heading = False  # reading a title or heading (``_spec_size``)
+        #: claims of relating phrases drafted from a title or heading (``Sides.headline_statements``)
+        self.headline_claims: list[str] = []
         self.suffix: dict[str, int] = {}
         #: conditions named in the section's prose so far (``draftnames``): path -> value
         self.named: dict[str, object] = {}
@@ -423,9 +440,9 @@ class DraftCore:
         #: whether the relating phrase being drafted is about speed ("faster", "slower", ``_SPEED``):
         #: its sides are rates (``relation``, ``_scope``)
         self.rates_only = False
-        #: the timing lines of each log excerpt: (where in ``out.entries``, results, log name),
-        #: drafted at the end where no claim names the log (``uncited_timings``)
-        self.timing_logs: list[tuple[int, list[Result], str]] = []
+        #: the timing lines of each log excerpt: (where in ``out.entries``, results, log name, the
+        #: command in force), drafted at the end where no claim names the log (``uncited_timings``)
+        self.timing_logs: list[tuple[int, list[Result], str, dict]] = []
         #: what the relating phrases of the paragraph being drafted read of its sentences and
         #: clauses, read once per sentence or clause (``Sides._once``)
         self._memo: tuple[str | None, dict[tuple, Any]] = (None, {})

@@ -205,6 +205,8 @@ def _group_text(g, rows: list[Entry]) -> str:
     # a value column when any row states one, a range column when any states a range: a table of
     # both (">50 tok/s", "30-50 tok/s") lost its value column and wrote a file that did not load
     cols = ["id", "value"] if any("value" in r.fields for r in rows) or not rows else ["id"]
+    if any("metric" in r.fields for r in rows):  # a cell whose metric is not its column's
+        cols.insert(1, "metric")
     cols += [k for k in ("about", "range", "spread") if any(k in r.fields for r in rows)]
     cond_cols: list[str] = []
     for r in rows:

@@ -39,7 +39,9 @@ _NV = r"(?:NVIDIA\s+)?(?:GeForce\s+)?"
 _HARDWARE = re.compile(
     # every name starts with one of these (a count, a vendor, a product line, a Mac): the other
     # positions are passed over at once
-    r"(?=[\dABDGHILMNPRSTVabdghilmnprstv])(?<![A-Za-z0-9_-])(?:(?P<count>[2-8])\s?[x×]\s*)?(?:"
+    r"(?=[\dABDEFGHILMNPRSTVWabdefghilmnprstvw])(?<![A-Za-z0-9_-])"
+    # a count of the devices: "2x", "4×", "three P40s", "two 3090s" ("1x4090": one, no count)
+    r"(?:(?P<count>[1-8])\s?[x×]\s*|(?P<wcount>two|three|four|five|six|seven|eight)\s+)?(?:"
     rf"{_NV}(?P<rtx>RTX|GTX)\s?(?P<rtxn>(?:PRO\s)?A?\d{{3,4}})(?:\s?(?P<rtxs>Ti|SUPER|Super)\b)?"
     r"(?:\s(?P<mobile>Mobile|Laptop(?:\sGPU)?|Max-Q)\b)?"
     r"|(?:AMD\s+)?Radeon\s(?P<igpu>\d{3,4}[MS])\b"
@@ -47,26 +49,27 @@ _HARDWARE = re.compile(
     # ("RTX 4070 Super + Ryzen 7 9700X": the GPU is the machine that is measured)
     r"|(?:AMD\s+)?Ryzen\s(?P<ryzen>AI\sMax\+?\s\d{3})(?![\w+-])"
     r"|(?:Intel\s+)?Arc\s(?P<arc>[AB]\d{3}M?)\b"
+    r"|(?:AMD\s+)?(?:Radeon\s+)?(?:Pro\s+)?(?P<wpro>W[5-7][89]00)(?![\w-])"  # workstation: "W7900"
     r"|(?:AMD\s+)?(?:Radeon\s+)?RX\s?(?P<rxn>\d{4})(?:\s?(?P<rxs>XTX|XT|GRE)\b)?"
     r"|(?P<mac>Mac\s?mini|Mac\s?Studio|MacBook\s(?:Air|Pro)|MacBook|iMac|Mac\sPro)\s(?:\([^)]*\)\s)?"
     r"(?P<mm>M[1-5])(?:\s(?P<mms>Pro|Max|Ultra)\b)?(?![\w-])"
     r"|(?:Apple\s+)?(?P<cm>M[1-5])(?:\s(?P<cms>Pro|Max|Ultra))?\s"
     r"(?P<cmac>Mac\s?mini|Mac\s?Studio|MacBook\s(?:Air|Pro)|MacBook|iMac)\b"
-    r"|(?:Apple\s+)?(?P<m>M[1-5])\s?(?P<ms>Pro|Max|Ultra)(?![A-Za-z_-])"
+    r"|(?:Apple\s+)?(?P<m>M[1-5])[\s-]?(?P<ms>Pro|Max|Ultra)(?![A-Za-z_-])"
     r"|Apple\s+(?P<m2>M[1-5])\b"
     r"|(?:NVIDIA\s+)?(?P<ws>A[245]000|A[245]500|A6000)(?![\w-])"  # workstation cards: "RTX A6000"
     r"|(?:NVIDIA\s+)?(?:Tesla\s+)?(?P<dc>[AHBLPTV]\d{2,3}S?|GB\d{2,3}|L4)"
     # a data-centre part's memory and form factor name its SKU ("A100 40GB PCIe", "A100-SXM4-80GB",
     # "H100 NVL", "an A100 with 80GB memory"); a consumer card's size is its spec (``machine_size``)
     r"(?:[\s-](?P<dcform>PCIe|SXM\d?|NVL)(?![A-Za-z0-9]))?"
-    r"(?:[\s-]?(?P<dcmem>\d{2,3})\s?GB(?:\s(?:of\s)?(?:HBM\w*|memory|VRAM))?(?![\w-])"
+    r"(?:[\s-]?(?P<dcmem>\d{2,3})\s?GB?(?:\s(?:of\s)?(?:HBM\w*|memory|VRAM))?(?![\w-])"
     r"|\swith\s(?P<dcmem2>\d{2,3})\s?GB\s(?:of\s)?(?:HBM\w*\s)?(?:memory|VRAM)\b)?"
-    r"(?:[\s-](?P<dcform2>PCIe|SXM\d?|NVL))?(?![\w-])"
+    r"(?:[\s-]\(?(?P<dcform2>PCIe|SXM\d?|NVL)\)?)?(?![\w-])"
     r"|(?:AMD\s+)?(?:Instinct\s+)?(?P<mi>MI\d{3}X?)\b"
     r"|(?P<spark>DGX Spark|Strix Halo)"
-    r"|(?:(?<=\bmy\s)|(?<=\bthe\s)|(?<=\ba\s)|(?<=\btwo\s)|(?<=\bdual\s)|(?<=\bon\s)|(?<=\d[x×]\s)|(?<=\d[x×]))"
+    r"|(?:(?<=\bmy\s)|(?<=\bnvidia\s)|(?<=\bthe\s)|(?<=\ba\s)|(?<=\btwo\s)|(?<=\bdual\s)|(?<=\bon\s)|(?<=\d[x×]\s)|(?<=\d[x×]))"
     # not a decimal or a percentage ("4090.5", "4090%"); a full stop ends the sentence ("on a 4090.")
-    r"(?P<bare>[1-5]0[5-9]0)(?:\s?(?P<bares>Ti|Super)\b)?(?![\w%-]|\.\d)"
+    r"(?P<bare>[1-5]0[5-9]0)(?:\s?(?P<bares>Ti|Super)\b)?s?(?![\w%-]|\.\d)"
     r")",
     re.IGNORECASE,
 )
@@ -80,9 +83,19 @@ _ENGINES = {
     "mlx-lm": "MLX",
     "mlx": "MLX",
     "lm studio": "LM Studio",
+    "lmstudio": "LM Studio",
+    "lm-studio": "LM Studio",
     "exllamav2": "ExLlamaV2",
     "tensorrt-llm": "TensorRT-LLM",
     "koboldcpp": "KoboldCpp",
+    # engines fewer posts run, as their projects spell them
+    "mlc llm": "MLC LLM",
+    "mlc-llm": "MLC LLM",
+    "mlc": "MLC LLM",
+    "mistral.rs": "mistral.rs",
+    "exllama": "ExLlama",
+    "rapid-mlx": "Rapid-MLX",
+    "omlx": "oMLX",
 }
 _ENGINE = re.compile(
     # after a "/": a repository of the engine's name ("vllm-project/vllm", "ggml-org/llama.cpp")
@@ -155,18 +168,28 @@ _QUANT_WORD = re.compile(
 )
 _BACKEND = re.compile(r"(?<![\w-])(CUDA|Vulkan|Metal|ROCm|SYCL|OpenCL)(?![\w-])", re.ASCII)
 _FA = re.compile(
-    r"(?<![\w-])(?:-fa|--flash-attn|flash[ -]attention)\s*(?:=|:)?\s*(?P<w>on|off|1|0|enabled|disabled)\b",
+    r"(?<![\w-])(?:-fa|--flash-attn|flash[ -]attention)\s*(?:=|:)?\s*(?P<w>on|off|1|0|enabled|disabled)\b"
+    # "w/o FA", "without FA", "no flash attention", "with FA" (FA in capitals: the abbreviation)
+    r"|(?<![\w/-])(?P<p>w/o|without|no|with)\s+(?:(?-i:FA)|flash[ -]?attention)(?![\w-])",
     re.IGNORECASE,
 )
+#: a drafting method's name (``DECODING_PHRASE``: speculative)
+_METHOD_WORDS = (
+    r"EAGLE(?:-?\d)?|Medusa|DFlash|DSpark|n-?gram(?:-mod)?|lookahead decoding|prompt[- ]lookup(?: decoding)?"
+)
 #: a phrase naming the decoding: plain ("without draft", "MTP off"), self-speculative ("MTP") or
-#: speculative ("with draft model", "spec on")
+#: speculative ("with draft model", "spec on"; a drafting method's name: EAGLE-3, Medusa, DFlash,
+#: DSpark, n-gram, lookahead and prompt lookup decoding draft from another model or the context,
+#: not the model's own heads)
 DECODING_PHRASE = re.compile(
-    r"\b(?P<plain>without (?:a |the )?draft(?: model)?|no draft(?: model)?|plain decoding|"
+    r"(?P<plain>\b(?:without (?:a |the )?draft(?: model)?|no draft(?: model)?|plain decoding|"
     r"without speculat\w*|spec(?:ulation)?[- ]off|non-MTP|no MTP|without MTP|MTP off|"
     r"non[- ]spec(?:ulative)?|no[- ]spec(?:ulation|ulative)?|baseline|vanilla|(?:plain )?autoregressive)\b"
+    # the baseline in Chinese, Japanese, Korean (no word boundary between CJK characters)
+    r"|基线|基準|ベースライン|베이스라인)"
     r"|\b(?P<self>MTP|self-speculative)\b"
     r"|\b(?P<spec>with (?:a |the )?draft(?: model)?|speculative decoding|with speculat\w*|draft model|"
-    r"spec[- ]on)\b",
+    rf"spec[- ]on|{_METHOD_WORDS})\b",
     re.IGNORECASE,
 )
 
@@ -199,7 +222,10 @@ def builds_engine(build: object, engine: object) -> bool:
 def hardware_name(m: re.Match) -> str:
     """The hardware a ``_HARDWARE`` match names, with its vendor (module doc)."""
     g = m.groupdict()
-    count = f"{g['count']}x " if g.get("count") else ""
+    words = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8}
+    n = g.get("count") or (words[g["wcount"].lower()] if g.get("wcount") else None)
+    # several devices: "Nx " before the name; one ("1x4090", "1× H100"): no count (SOURCES.md)
+    count = f"{n}x " if n and str(n) != "1" else ""
     if g["rtx"]:
         suffix = {"ti": " Ti", "super": " Super"}.get((g["rtxs"] or "").lower(), "")
         name = f"NVIDIA GeForce {g['rtx'].upper()} {g['rtxn'].upper()}{suffix}"
@@ -214,6 +240,8 @@ def hardware_name(m: re.Match) -> str:
         name = "AMD Ryzen " + re.sub(r"\s+", " ", g["ryzen"])
     elif g["arc"]:
         name = f"Intel Arc {g['arc'].upper()}"
+    elif g["wpro"]:
+        name = f"AMD Radeon Pro {g['wpro'].upper()}"
     elif g["rxn"]:
         name = f"AMD Radeon RX {g['rxn']}" + (f" {g['rxs'].upper()}" if g["rxs"] else "")
     elif g.get("mm") or g.get("cm"):  # "Mac mini M4", "M2 Mac Mini": the chip, the machine beside it
@@ -228,7 +256,8 @@ def hardware_name(m: re.Match) -> str:
     elif g["ws"]:
         name = f"NVIDIA RTX {g['ws'].upper()}"
     elif g["dc"]:
-        dc = g["dc"].upper()
+        # "P40s", "3xP40s": the plural of the card, not a part (an "L40S" is one, its S upper case)
+        dc = (g["dc"][:-1] if g["dc"].endswith("s") and g["dc"][0] not in "Ll" else g["dc"]).upper()
         name = f"NVIDIA Tesla {dc}" if dc[0] in "PKMV" else f"NVIDIA {dc}"
         # the memory where the part comes in several sizes (A100 40/80GB, H100 80/94GB); a P40's 24GB
         # is its only size: a spec
@@ -241,6 +270,13 @@ def hardware_name(m: re.Match) -> str:
     else:
         name = {"dgx spark": "NVIDIA DGX Spark", "strix halo": "AMD Strix Halo"}[g["spark"].lower()]
     return count + name
+
+
+#: what follows an engine's name when the words are about a tool of its project ("vLLM's
+#: `benchmark_serving.py`", "SGLang's bench_serving script", "llama.cpp's benchmark tool")
+_TOOL_OF = re.compile(
+    r"['’]s\s+(?:own\s+)?`?[\w./-]*(?:bench\w*|\.py\b|script|tool|client|dataset)", re.IGNORECASE
+)
 
 
 def mentions(text: str) -> list[Mention]:
@@ -256,6 +292,8 @@ def _mentions(text: str) -> tuple[Mention, ...]:
     for m in _HARDWARE.finditer(text):
         out.append(Mention(m.start(), "hardware", hardware_name(m), m.end()))
     for m in _ENGINE.finditer(text):
+        if _TOOL_OF.match(text, m.end()):
+            continue  # "vLLM's `benchmark_serving.py`": a client the project ships, not the engine run
         out.append(Mention(m.start(), "engine", _ENGINES[m.group(1).lower()]))
     for m in _BUILD.finditer(text):
         build = next(g for g in m.groups() if g)
@@ -295,7 +333,9 @@ def _mentions(text: str) -> tuple[Mention, ...]:
     for m in _BACKEND.finditer(text):
         out.append(Mention(m.start(), "backend", m.group(1) if m.group(1) != "ROCm" else "ROCm"))
     for m in _FA.finditer(text):
-        out.append(Mention(m.start(), "flash_attn", m.group("w").lower() in ("on", "1", "enabled")))
+        word = (m.group("p") or m.group("w")).lower()
+        on = word == "with" if m.group("p") else word in ("on", "1", "enabled")
+        out.append(Mention(m.start(), "flash_attn", on))
     for m in DECODING_PHRASE.finditer(text):
         word = "plain" if m.group("plain") else "draft-self" if m.group("self") else "speculative"
         if word == "plain" and _OTHER_SIDE.search(text, max(0, m.start() - 24), m.start()):
@@ -385,12 +425,62 @@ def machine_size(text: str, start: int, end: int, named: list[Mention]) -> bool:
 _REMARK = re.compile(r"\s*[(（][^()（）]*[)）]\s*$")
 
 
+#: a desktop or server CPU by its model ("Ryzen 9 7950X", "Ryzen-7950X", "Core i7-7700", "Xeon Gold
+#: 6338", "EPYC 9654"); ``draftnames`` leaves them out, a CPU beside a GPU being no machine measured
+CPU = re.compile(
+    r"(?<![\w-])(?:AMD\s+)?Ryzen[\s-](?:(?P<tier>[3579])\s)?(?P<ryzen>\d{4}(?:X3D|X|G|F)?)(?![\w-])"
+    r"|(?<![\w-])(?:Intel\s+)?(?:Core\s+)?(?P<core>i[3579]-\d{4,5}[A-Z]{0,2})(?![\w-])"
+    r"|(?<![\w-])(?:Intel\s+)?Xeon\s+(?P<xeon>(?:Gold|Silver|Platinum|Bronze|[EW]\d?-?)\s?\d{4}\w*)"
+    r"|(?<![\w-])(?:AMD\s+)?EPYC\s+(?P<epyc>\d{4}\w*)",
+    re.IGNORECASE,
+)
+
+
+def cpu_name(m: re.Match) -> str:
+    """A ``CPU`` match as the vendor's full name: "Ryzen-7950X" -> "AMD Ryzen 9 7950X" (the tier
+    from the model's second digit when not written: 9 -> Ryzen 9, 8/7 -> 7, 6/5 -> 5, else 3),
+    "Core i7-7700" -> "Intel Core i7-7700"."""
+    if m.group("ryzen"):
+        n = m.group("ryzen").upper()
+        tier = m.group("tier") or {"9": "9", "8": "7", "7": "7", "6": "5", "5": "5"}.get(n[1], "3")
+        return f"AMD Ryzen {tier} {n}"
+    if m.group("core"):
+        return f"Intel Core {m.group('core')}"
+    if m.group("xeon"):
+        return f"Intel Xeon {m.group('xeon')}"
+    return f"AMD EPYC {m.group('epyc')}"
+
+
 def hardware_of(cell: str) -> str | None:
     """The hardware a table cell names as a whole ("RTX 4090", "M3 Max", "RTX 5060 Ti (Blackwell,
-    2025)": a remark in parentheses after the name, ``_REMARK``, passed over), written with its
-    vendor (``hardware_name``); None when the cell is not one hardware name ("RTX 3090 / RTX 4090")."""
-    m = _HARDWARE.fullmatch(cell.strip()) or _HARDWARE.fullmatch(_REMARK.sub("", cell.strip()))
-    return hardware_name(m) if m else None
+    2025)": a remark in parentheses after the name, ``_REMARK``, passed over; its memory "RTX 5090
+    32GB" and inline code after it too, ``_CELL_TAIL``; a card by its number alone, "3090"), written
+    with its vendor (``hardware_name``); None when the cell is not one hardware name ("RTX 3090 /
+    RTX 4090")."""
+    text = cell.strip().strip("*_")
+    # what a hardware cell adds after the name: its memory ("RTX 5090 32GB", a spec), a flag of the
+    # run in inline code ("3xP40 `-sm row`")
+    bare = _CELL_TAIL.sub("", _REMARK.sub("", text)).strip()
+    for t in dict.fromkeys((text, _REMARK.sub("", text).strip(), bare)):
+        m = _HARDWARE.fullmatch(t)
+        if m:
+            name = hardware_name(m)
+            size = re.search(r"(\d{1,2})\s?GB", text[m.end() :] if t == bare else "", re.IGNORECASE)
+            if size and name.endswith(_SIZED_CARDS):  # "RTX 3060 12GB": the 12 GB card, not the 8 GB
+                name += f" {size.group(1)}GB"
+            return name
+    # a card by its number alone in a hardware column ("3090", "2x 4090"): as "the 3090" reads
+    m = _HARDWARE.search("the " + bare)
+    if m and m.start() == 4 and m.end() == len(bare) + 4:
+        return hardware_name(m)
+    m = CPU.fullmatch(bare)  # a CPU column's "Intel i7-12700K", "AMD Ryzen 9 5950X"
+    return cpu_name(m) if m else None
+
+
+#: consumer cards sold with two memory sizes: the size in a cell names which one ("RTX 3060 12GB")
+_SIZED_CARDS = ("RTX 3060", "RTX 3080", "RTX 4060 Ti", "RTX 5060 Ti", "RTX 2060")
+#: what follows a card's name in a table cell that is not part of it: its memory size, inline code
+_CELL_TAIL = re.compile(r"(?:\s*\(?\d{1,3}\s?GB\)?|\s*`[^`]*`)+\s*$", re.IGNORECASE)
 
 
 def without_remark(cell: str) -> str:
@@ -511,9 +601,12 @@ def _ollama(m: re.Match) -> tuple[str, str | None]:
     return f"{m.group('name')}-{m.group('size').upper()}{rest}", quant.upper() if quant else None
 
 
-#: a table column's header that names its decoding: "Baseline", "No spec", "Vanilla" -> plain;
+#: a table column's header that names its decoding: "Baseline", "No spec", "Vanilla", "base" alone
+#: (or before its parenthesis or colon: "base (c=1):") -> plain;
 #: "Speculative", "Best speculative result", "With draft", "Spec on" -> speculative (``DECODING_PHRASE`` too)
-_HEADER_PLAIN = re.compile(r"^\W*(?:baseline|vanilla|no[- ]spec\w*|plain)\b", re.IGNORECASE)
+_HEADER_PLAIN = re.compile(
+    r"^\W*(?:baseline|vanilla|no[- ]spec\w*|plain|base(?![- ]?model)(?=\W*(?:\(|:|$)))\b", re.IGNORECASE
+)
 _HEADER_SPEC = re.compile(
     r"(?<!no[- ])(?<!non-)(?:\bspeculative\b|\bspec(?:ulation)?\b(?![- ]off))", re.IGNORECASE
 )
@@ -589,6 +682,8 @@ def decoding_of_cell(cell: str, header: str) -> str | None:
     ✗/none/"baseline" -> plain, a cell naming its decoding ("MTP", "no draft", "speculative") -> that;
     None for any other cell ("ngram-mod" under "Mode": the caller keeps it as written)."""
     text = cell.strip().strip("*_`").strip()
+    if re.fullmatch(_METHOD_WORDS, text, re.IGNORECASE):
+        return None  # "EAGLE-3" under "Speculative": the method, kept as written
     self_drafted = re.search(r"\bMTP\b", header, re.IGNORECASE) is not None
     if _CELL_NO.fullmatch(text):
         return "plain"

@@ -15,10 +15,11 @@ from dataclasses import dataclass, replace
 from .draftprose import Number
 
 #: comparison words after a multiple or percentage: the direction of a change (Korean, Japanese,
-#: Chinese, German, French and Spanish words too: "N배 빠른", "N%速く", "快了", "N% schneller")
+#: Chinese, German, French and Spanish words too: "N배 빠른", "N%速く", "快了", "N% schneller"; "70% on
+#: top of the baseline")
 _MORE = (
     r"faster|quicker|more|higher|better|greater|larger|increase|gain|speed-?up|up|boost|improvement|"
-    r"uplift|jump|bump|"
+    r"uplift|jump|bump|on top|"
     r"빠른|빨라|빠르|높|향상|증가|더|速い|速く|高速|高い|向上|増加|増|快|提升|提高|增加|加快|"
     r"schneller|höher|plus rapide|más rápido"
 )
@@ -29,26 +30,51 @@ _LESS = (
     r"langsamer|niedriger|plus lent|más lento"
 )
 #: verbs right before a percentage that make it a change ("throughput drops 11%", "increases
-#: roughly 50%", "速度提升了23%", "improved by 12%"): the direction from the verb
+#: roughly 50%", "速度提升了23%", "improved by 12%", "flash attention adds 9%", "is worth 10%", "the
+#: cache saves 30%", "offloading costs 12%"): the direction from the verb
 _MORE_BEFORE = (
     r"increas\w*|ris(?:e|es|ing)|rose|gr(?:ow|ows|ew|owing)|improv\w*|gain(?:s|ed)?|jump(?:s|ed)?|"
-    r"climb(?:s|ed)?|boost(?:s|ed)?|speeds? up|sped up|went up|goes up|up|"
+    r"climb(?:s|ed)?|boost(?:s|ed)?|speeds? up|sped up|went up|goes up|up|add(?:s|ed|ing)?|"
+    r"rais(?:e|es|ed|ing)|lift(?:s|ed)?|worth|"
     r"提升了?|提高了?|增加了?|加快了?|快了|领先了?|略优于?|优于|快出了?|高出了?"
 )
 _LESS_BEFORE = (
     r"drop(?:s|ped)?|f(?:all|alls|ell)|decreas\w*|declin\w*|reduc\w*|regress\w*|shr[iu]nk\w*|"
-    r"los(?:e|es|t)|slow(?:s|ed)? down|went down|goes down|down|cut(?:s)?|"
+    r"los(?:e|es|t)|slow(?:s|ed)? down|went down|goes down|down|cut(?:s)?|sav(?:e|es|ed|ing)|"
+    r"cost(?:s|ing)?|shav(?:e|es|ed|ing)|lower(?:s|ed|ing)|trim(?:s|med)?|shorten\w*|"
     r"降低了?|下降了?|减少了?|慢了|压缩了?|缩小了?|缩减了?|节省了?"
 )
+#: (up to three words may stand between the verb and "by": "improved prefill by 35%", "cut the
+#: peak memory by 40%", "reduces first-token latency by 20%")
 _BEFORE = re.compile(
-    rf"(?:(?P<less>{_LESS_BEFORE})|(?P<more>{_MORE_BEFORE}))(?:\s+by)?\s*(?:of\s+)?$", re.IGNORECASE
+    rf"(?:(?P<less>{_LESS_BEFORE})|(?P<more>{_MORE_BEFORE}))(?:(?:\s+[\w./-]+){{0,3}}?\s+by)?\s*(?:of\s+)?$",
+    re.IGNORECASE,
+)
+#: what a word multiple may multiply that is a setting, not a result: "for twice the load", "doubling
+#: the batch", "triple the context" (the sides would be the settings, which are no claims)
+_SETTING_AFTER = (
+    r"(?!\s+(?:the\s+|its\s+)?(?:load|users?|clients?|requests?|concurrency|batch(?:\s+size)?|context|"
+    r"ctx|threads?|gpus?|cards?|nodes?|price|cost|budget|prompts?|draft\s+length|layers?)\b)"
 )
 #: a multiple written as a word: "doubles", "nearly triples", "twice as fast", "half the speed",
-#: "翻了一倍" (doubled), "倍増", "두 배", "doppelt so schnell"
+#: "翻了一倍" (doubled), "倍増", "두 배", "doppelt so schnell"; not of a setting (``_SETTING_AFTER``)
 _WORD_MULTIPLES: list[tuple[re.Pattern[str], str]] = [
-    (re.compile(r"\b(?:doubl(?:es|ed|ing)|double (?:the|its)|twice (?:as|the)|(?:2|two)-fold)\b", re.I), "2"),
-    (re.compile(r"\b(?:tripl(?:es|ed|ing)|triple (?:the|its)|three times (?:as|the)|thrice)\b", re.I), "3"),
-    (re.compile(r"\b(?:quadrupl(?:es|ed|ing)|quadruple (?:the|its))\b", re.I), "4"),
+    (
+        re.compile(
+            r"\b(?:doubl(?:es|ed|ing)|double(?= the| its)|twice(?= as| the)|(?:2|two)-fold)\b"
+            + _SETTING_AFTER,
+            re.I,
+        ),
+        "2",
+    ),
+    (
+        re.compile(
+            r"\b(?:tripl(?:es|ed|ing)|triple(?= the| its)|three times(?= as| the)|thrice)\b" + _SETTING_AFTER,
+            re.I,
+        ),
+        "3",
+    ),
+    (re.compile(r"\b(?:quadrupl(?:es|ed|ing)|quadruple(?= the| its))\b" + _SETTING_AFTER, re.I), "4"),
     (
         re.compile(
             r"\b(?:halv(?:es|ed|ing)|half (?:as|the (?:speed|throughput|rate|size|memory|time|latency|"
@@ -62,6 +88,20 @@ _WORD_MULTIPLES: list[tuple[re.Pattern[str], str]] = [
 ]
 #: a multiple written "N-fold"
 _FOLD = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s*-?\s*fold\b", re.IGNORECASE)
+#: a multiple written in digits and another language's word for "times", then a comparison word
+#: (German "2,5-mal schneller", "3-fach höher"; Russian "в 2,5 раза быстрее"; French "2,5 fois plus
+#: rapide"; Spanish and Portuguese "2,5 veces más rápido", "2 vezes mais"): the number as a
+#: multiple; "3 mal gemessen", "2 раза подряд" (counts of runs) have no comparison word after
+#: them.  ``less``: the comparison says slower, lower, less
+_LANG_TIMES = re.compile(
+    r"(?<![\w.,])(?P<n>\d+(?:[.,]\d+)?)\s*-?\s*(?:mal|fach|раза?|fois|veces|vezes)\s+(?:so\s+)?"
+    r"(?:(?P<less>langsamer|niedriger|weniger|kleiner|медленнее|ниже|меньше|moins|menos|"
+    r"(?:plus|más|mais)\s+lent[oa]?s?)|(?P<more>schneller|höher|mehr|größer|schnell|hoch|viel|быстрее|"
+    r"выше|больше|plus|más|mais))(?!\w)",
+    re.IGNORECASE,
+)
+#: what names the other side after such a comparison: "als", "чем", "que" (than)
+_LANG_THAN = re.compile(r"^\s*(?:\w+\s+){0,2}?(?:als|чем|que|than)\s+", re.IGNORECASE)
 #: words right after a number that make it approximate: "10%程度" (about 10%), "15%ほど", "5%左右"
 _ABOUT_AFTER = r"程度|ほど|くらい|ぐらい|前後|左右|上下"
 #: acceptance words: a percentage beside them is an acceptance rate, no relation
@@ -161,6 +201,10 @@ def relations(text: str, found: list[Number]) -> list[Relation]:
     out: list[Relation] = []
     for i, n in enumerate(found):
         tail = text[n.end : n.end + 60]
+        stated_diff = _stated_difference(text, found, i)
+        if stated_diff is not None:  # "21,500 MiB ... 20,366 MiB, a difference of 1,134 MiB"
+            out.append(Relation("difference", n, 1, "", n.start, stated_diff))
+            continue
         pair = _changed_pair(text, found, i)
         if pair is not None:
             kind = "percent_change" if n.unit == "%" else "difference"
@@ -183,6 +227,17 @@ def relations(text: str, found: list[Number]) -> list[Relation]:
                 other = ""  # "2.5배 향상되었다", "3倍速くなった": the other side comes before (보다, より)
             out.append(Relation("ratio", n, sign, _side_words(other), n.start))
         elif n.unit == "%" and n.of is None:
+            verb = _BEFORE.search(text[max(0, n.start - 40) : n.start])
+            if (
+                verb is not None
+                and re.match(r"\s*of\b", tail, re.IGNORECASE)
+                and not re.fullmatch(r"(?:up|down)\W*(?:by\W*)?(?:of\W*)?", verb.group(0), re.IGNORECASE)
+            ):
+                # "saves 30% of the wall time", "cuts 40% of the memory": a change of what follows
+                # (not "takes up 30% of the VRAM": a share)
+                sign = -1 if verb.group("less") else 1
+                out.append(Relation("percent_change", n, sign, "", n.start))
+                continue
             if re.match(r"\s*of\b", tail, re.IGNORECASE):
                 if _ACCEPT.search(text[max(0, n.start - 40) : n.start]):
                     continue  # "acceptance was 72% of drafted tokens": an acceptance rate
@@ -237,6 +292,14 @@ def relations(text: str, found: list[Number]) -> list[Relation]:
             continue  # "七成の人が": a share of people, no change
         less = (verb is not None and verb.group("less")) or (m is not None and m.group("less"))
         out.append(Relation("percent_change", w, -1 if less else 1, "", w.start))
+    for m in _LANG_TIMES.finditer(text):  # "2,5-mal schneller als", "в 3 раза быстрее, чем"
+        if any(a < m.end() and m.start() < b for a, b in taken):
+            continue
+        about = bool(_ABOUT_BEFORE.search(text[max(0, m.start() - 16) : m.start()]))
+        w = Number(m.group("n").replace(",", "."), "x", about, m.start(), m.end(), unit_written=m.group(0))
+        other = _LANG_THAN.sub("", text[m.end() : m.end() + 60], count=1)
+        out.append(Relation("ratio", w, -1 if m.group("less") else 1, _side_words(other), w.start))
+        taken.append((m.start(), m.end()))
     for w in word_multiples(text):
         if any(a < w.end and w.start < b for a, b in taken):
             continue
@@ -289,6 +352,39 @@ def _changed_pair(text: str, found: list[Number], i: int) -> tuple[Number, Numbe
         if re.fullmatch(rf"\s*(?:(?:{words}\s*){{0,6}})?[(,;]\s*", text[b.end : n.start]):
             return a, b
     return None
+
+
+#: words right before a number that make it a stated difference: "a difference of", "Δ", "Δ=",
+#: "delta", "diff:" (of the two numbers before it)
+_DIFF_BEFORE = re.compile(
+    r"(?:\bdifference\s+of|\bdelta\b\s*[=:]?|\bdiff\b\.?\s*[=:]?|Δ\s*[=:]?)\s*[~≈]?\s*$", re.I
+)
+
+
+def _stated_difference(text: str, found: list[Number], i: int) -> tuple[Number, Number] | None:
+    """The two numbers a stated difference is of: "21,500 MiB with the draft and 20,366 MiB without,
+    a difference of 1,134 MiB", "182 ms vs 240 ms (Δ 58 ms)": after ``_DIFF_BEFORE``, a number in a
+    unit (not % or x) whose two numbers before it in the same sentence, in its unit, differ by it
+    (to its stated digits); (smaller, larger), the order ``Sides.relation`` turns into larger −
+    smaller.  Else None."""
+    n = found[i]
+    if i < 2 or n.unit in (None, "%", "x") or n.range is not None:
+        return None
+    if not _DIFF_BEFORE.search(text[max(0, n.start - 24) : n.start]):
+        return None
+    a, b = found[i - 2], found[i - 1]
+    if a.unit != n.unit or b.unit != n.unit or a.range or b.range:
+        return None
+    if re.search(r"[.!?](?:\s|$)", text[a.end : n.start]):
+        return None
+    try:
+        va, vb, d = float(a.text), float(b.text), float(n.text.lstrip("+"))
+    except ValueError:
+        return None
+    digits = len(n.text.split(".")[1]) if "." in n.text else 0
+    if abs(abs(va - vb) - abs(d)) > 0.5 * 10.0**-digits + 1e-9:
+        return None
+    return (a, b) if va < vb else (b, a)
 
 
 def _quotient(text: str, found: list[Number], i: int) -> tuple[Number, Number] | None:

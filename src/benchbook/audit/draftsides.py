@@ -23,6 +23,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
+from .draftbyvalue import MAX_WIDTH, NAMED_WIDTH, decimals_of, first_repeat, fitting_pair
 from .draftcore import (
     METRIC_WORDS_OF,
     QUOTE,
@@ -68,6 +69,9 @@ _GENERIC = frozenset(
     " ".join(METRIC_WORDS_OF.values()).split()
     + "decode prefill tps rate speed throughput tok t/s tokens faster slower".split()
 )
+#: how far (relative, as multiples) the only pair's values may be from a stated value and still be
+#: its sides: posts round loosely ("doubles" for 1.86×: 7%), never by a quarter
+_FAR = 0.25
 #: how many of the claims drafted last a relating phrase's other side is looked for among
 _REACH = 400
 
@@ -276,6 +280,15 @@ _ADVICE = re.compile(
     r"empfohlen|empfehl\w*|sollte|рекоменд\w*|следует",
     re.IGNORECASE,
 )
+#: words of an expectation before a multiple or change: "we expect roughly a 2x speedup", "should
+#: give ~30% more", "could reach 3x", "hoping for 2x", "projected +40%" (not "as expected" or "than
+#: expected": those follow a measurement): no measured sides either
+_EXPECT = re.compile(
+    r"(?<!\bas )(?<!\bthan )\bexpect(?:s|ed|ing)?\b|\banticipat\w*|\bhop(?:e|es|ed|ing) (?:for|to)\b|"
+    r"\bprojected\b|\bpredict\w*|\b(?:should|could|would|might|may) (?:give|get|bring|reach|see|yield|"
+    r"deliver|be)\b|erwart\w*|ожида\w*|预计|预期|見込|期待",
+    re.IGNORECASE,
+)
 #: a threshold word right after a multiple: "a 2.5× min draft/target ratio", "3x minimum"
 _ADVICE_AFTER = re.compile(r"\s*(?:min(?:imum)?|max(?:imum)?|target)\b", re.IGNORECASE)
 
@@ -296,11 +309,12 @@ def _advice(text: str, n: Number, lo: int, s0: int) -> bool:
     """Whether the multiple or change ``n`` (in the clause starting at ``lo`` of a sentence starting
     at ``s0``) is a requirement or advice (``_ADVICE`` in its clause before it, or in a label the
     sentence opens with: "Rule of thumb: keep a 2.5× ratio"; within ``_SUBJECT_WINDOW`` characters:
-    the whole clause before each phrase was quadratic in a long clause; ``_ADVICE_AFTER`` right after it):
-    no measured sides, so no statement and no claim of a change."""
+    the whole clause before each phrase was quadratic in a long clause; ``_ADVICE_AFTER`` right after it),
+    or an expectation (``_EXPECT``: "we expect a 2x speedup"): no measured sides, so no statement and
+    no claim of a change."""
     label = _LABEL.match(text, s0, lo)  # not text[s0:lo], nor the whole clause before it: per phrase
     before = text[max(lo, n.start - _SUBJECT_WINDOW) : n.start] + (" " + label.group(0) if label else "")
-    return bool(_ADVICE.search(before) or _ADVICE_AFTER.match(text, n.end))
+    return bool(_ADVICE.search(before) or _EXPECT.search(before) or _ADVICE_AFTER.match(text, n.end))
 
 
 def _ratio_text(value: float, text: str) -> str:
@@ -321,13 +335,16 @@ class Sides(DraftCore):
         if n.text.startswith("+"):
             n = replace(n, text=n.text[1:])  # "+1,134 MiB": the sign is the direction, stated apart
         s0, sentence = sentence_at(text, n.start, bounds)
-        if stateable(n) and n.range is not None and rel.sign < 0 and rel.kind == "ratio":
+        # "15–25% slower than ROCm on every model (A 120 vs 150 tok/s; B 80 vs 98 tok/s)": a range
+        # over the pairs its sentence states is a todo listing them, as a gain's range is
+        over_pairs = n.range is not None and rel.sign < 0 and self._pairs_stated(n, s0, sentence, placed)
+        if stateable(n) and n.range is not None and rel.sign < 0 and rel.kind == "ratio" and not over_pairs:
             self.multiple_claim(n, rel.sign, s0, sentence, line)  # "5–14x regression": slowdown
             return
         if not stateable(n):
             self.out.unplaced.append((line, n.text, sentence[:300]))
             return
-        if n.range is not None and rel.sign < 0:  # "3.6–4.5% lower": the change, no sides stated
+        if n.range is not None and rel.sign < 0 and not over_pairs:  # "3.6–4.5% lower": no sides stated
             if rel.kind == "percent_change":
                 self.change_claim(rel, text, s0, sentence, line)
             else:
@@ -406,6 +423,10 @@ class Sides(DraftCore):
                     re.search(r"\bfrom\b", sentence, re.IGNORECASE) is not None,
                 ),
             )
+            if later_first and re.search(
+                r"\bfrom\s*[~≈]?\s*$", text[max(s0, nb.start - 12) : nb.start], re.I
+            ):
+                later_first = False  # "44 tok/s, down from 50": "from" names the second, the origin
             if not worded:
                 # no "than"/"from" (another language's word order, a list): the sides in the order
                 # the stated value needs (a gain: the larger over the smaller), said in a note
@@ -419,6 +440,19 @@ class Sides(DraftCore):
                 sides = [a, b] if later_first else [b, a]  # "A is 40% faster than B": from B to A
             else:
                 sides = [b, a] if (rel.sign < 0) != later_first else [a, b]  # from 310 to 1,420: 1,420 / 310
+        if sides is not None and rel.pair is None and n.range is None:
+            stated_value = _signed_value(rel)
+            if stated_value is not None and rel.kind == "ratio" and n.unit == "%":
+                stated_value /= 100  # "91% of 215,000": a share, as a fraction
+            implied = self._implied(rel.kind, sides[0], sides[1]) if rel.kind != "difference" else None
+            if (
+                stated_value is not None
+                and implied is not None
+                and self._error(rel.kind, implied, stated_value) > _FAR
+            ):
+                # "faster (5x) prompt eval: 512 t/s vs 100 t/s, and the eval time is ~2x faster": the
+                # sentence's pair gives 5.1, not ~2: the pair of another phrase of the sentence
+                sides, ordered_by_value = None, False
         before = measured.last_before(s0, s_end, n.start)
         phase = rate_named(text[lo_c:hi_c], n.start - lo_c)
         if (
@@ -456,6 +490,12 @@ class Sides(DraftCore):
                 found = self.sides_in_scope(rel, text, s0, sentence, placed)
             if found is not None:
                 sides, note = found
+        if sides is None and bound is None and n.range is None:
+            # "k=2 is 36% faster than vanilla" under bullets labelled by run names the claims do not
+            # carry: the one pair whose values give the stated digits (``draftbyvalue``)
+            sides = self.sides_by_value(rel, text[lo_c:hi_c], n.start - lo_c)
+            if sides is not None:
+                note = "sides found by value: the one pair of the claims before it giving the stated number"
         if sides is not None and len(sides) == 2:
             self.plain_baseline(sides)
         if bound is not None and (sides is not None or in_sentence):
@@ -473,7 +513,7 @@ class Sides(DraftCore):
             fields["note"] = note
         sid = self.new_id(f"s-l{line}")
         if sides is not None:
-            fields["of"] = sides
+            fields["of"] = [first_repeat(self, c) for c in sides]
         else:
             candidates = [cid for _, cid in in_sentence] + [
                 c
@@ -511,8 +551,11 @@ class Sides(DraftCore):
                 **fields,
                 "of": list(dict.fromkeys(candidates)),
             }
-        if n.range is not None and rel.sign > 0:
-            fields["range"] = [Num(n.range[0]), Num(n.range[1])]  # "2–3× faster"
+        if n.range is not None and rel.sign < 0 and rel.kind == "percent_change":
+            low, high = (n.range[0].lstrip("+-−"), n.range[1].lstrip("+-−"))
+            fields["range"] = [Num(f"-{high}"), Num(f"-{low}")]  # "15–25% slower": a drop's range
+        elif n.range is not None:
+            fields["range"] = [Num(n.range[0]), Num(n.range[1])]  # "2–3× faster", "1.5–2x slower"
         elif n.range is None:
             fields["value"] = Num(value.lstrip("+"))
         if n.about:
@@ -520,6 +563,90 @@ class Sides(DraftCore):
         fields["unit"] = n.unit if rel.kind == "difference" else "%" if n.unit == "%" else "x"
         fields.update(source_fields(line, sentence))
         self.out.entries.append(Entry("statement" if sides else "todo", sid, {"id": sid, **fields}))
+
+    def _pairs_stated(self, n: Number, s0: int, sentence: str, placed: Placed) -> bool:
+        """Whether the sentence of a relating phrase (at ``s0``) states two or more measured numbers
+        of one unit family after the phrase (the pairs a range is over: "15–25% slower (A 120 vs
+        150 tok/s; B 80 vs 98 tok/s)"), rates where the phrase is about speed."""
+        after = [m for m, _ in placed.measured().within(n.end, s0 + len(sentence))]
+        if _SPEED.search(sentence):
+            after = [m for m in after if family(m.unit) == "rate"]
+        return len(after) >= 2 and len({family(m.unit) for m in after}) == 1
+
+    def sides_by_value(self, rel, clause: str, at: int) -> list[str] | None:
+        """The sides of a ratio or percent change (not a share in %) that no words tie to claims:
+        among the claims of its part of the post (``_scope``: its section first, then the last
+        60), those of one metric (the phase its ``clause`` names at offset ``at``, else decode where
+        both rates are there, else each metric on its own), the one pair whose values give the
+        stated digits (``draftbyvalue.fitting_pair``), of sides differing in one condition at most;
+        digits too coarse for that ("2.2x": 2.15–2.3) fit among the pairs with a side the clause
+        names before the phrase or the words after it name as the other side ("on the 70B model
+        ... 2.2x faster": a 70B claim; ``NAMED_WIDTH``).  None where no
+        metric has exactly one."""
+        n = rel.number
+        stated = _signed_value(rel)
+        if stated is None or rel.kind not in ("ratio", "percent_change"):
+            return None
+        if rel.kind == "ratio" and n.unit == "%":
+            return None  # "57% of": a share, of a whole the post may not state
+        # the words naming a side: the clause's before the phrase (its subject) and those after
+        # "than", "vs", "over" (the other side), not another item of a list the clause goes on with
+        # ("coding 1.9x decode / 70.4% acceptance and chat 50.1% acceptance": not chat's)
+        words = _side_names(clause[:at])
+        if re.match(
+            r"\S*\s*(?:\w+\s+){0,3}?(?:than|vs\.?|versus|over|compared (?:to|with))\s", clause[at:], re.I
+        ):
+            words |= _side_names(rel.other)
+        for width in (MAX_WIDTH, NAMED_WIDTH):
+            for section_only in (True, False):
+                self.section_only = section_only
+                scope = self._scope()
+                self.section_only = False
+                named = {c for c in scope if words & self.profile[c][1]} if width > MAX_WIDTH else set(scope)
+                if not named:
+                    continue
+                by_metric: dict[str, list[str]] = {}
+                for c in scope:
+                    by_metric.setdefault(self.metric_of_claim(c) or "", []).append(c)
+                phase = rate_named(clause, at) or (
+                    "decode_tps" if {"prefill_tps", "decode_tps"} <= set(by_metric) else None
+                )
+                groups = [by_metric[phase]] if phase in by_metric else list(by_metric.values())
+                fits = []
+
+                def allowed(a: str, b: str, named: set[str] = named) -> bool:
+                    return (a in named or b in named) and self._one_change(a, b)
+
+                for ids in groups:
+                    unit = self.profile[ids[0]][0]
+                    values = [
+                        (c, v * _factor(self.profile[c][0], unit))
+                        for c in ids
+                        if (v := self._value(c)) is not None
+                    ]
+                    pair = fitting_pair(
+                        rel.kind,
+                        stated,
+                        decimals_of(n.text),
+                        n.about,
+                        values,
+                        allowed,
+                        width,
+                    )
+                    if pair is not None:
+                        fits.append(pair)
+                if len(fits) == 1:
+                    return fits[0]
+                if fits:
+                    return None
+        return None
+
+    def _one_change(self, a: str, b: str) -> bool:
+        """Whether claims ``a`` and ``b`` differ in at most one condition both state (a comparison
+        changes one thing: the engine, the draft, the quant; a pair differing in quant and context
+        too is two rows of a sweep, no comparison a phrase states)."""
+        fa, fb = self.flat_conditions(a), self.flat_conditions(b)
+        return sum(fa[k] != fb[k] for k in fa.keys() & fb.keys()) <= 1
 
     def _clause_of(self, text: str, at: int, s0: int, sentence: str) -> tuple[int, int]:
         """Where the clause around offset ``at`` of ``text`` begins and ends, inside its sentence
@@ -616,7 +743,12 @@ class Sides(DraftCore):
         if cond:
             cfields["conditions"] = cond
         cfields.update(source_fields(line, sentence))
-        self.add_claim(cfields, base)
+        cid = self.add_claim(cfields, base)
+        # "# Prompt eval is 5x slower …", "TL;DR: 2.35x the throughput": the body may state its
+        # sides later; outside a heading only digits precise enough to be one relation ("2.35x",
+        # "36%", not "2x")
+        if self.in_heading or len(re.sub(r"\D", "", n.text).lstrip("0")) >= 2:
+            self.headline_claims.append(cid)  # ``draftheadlines.headline_statements``
 
     def share_claim(self, n: Number, text: str, s0: int, sentence: str, line: int) -> None:
         """A claim of a percentage "N% of X" where no claim of X is drafted ("busy 95% of the
@@ -901,6 +1033,10 @@ class Sides(DraftCore):
         otherwise."""
         options = [o for i, o in enumerate(options) if o not in options[:i]]
         if len(options) == 1 and not must_fit:
+            # the only pair, unless its values are far from the stated one ("~60% higher" beside
+            # a quoted 45 -> 103.9 tok/s of another machine: +131%): another comparison's numbers
+            if self._error(kind, self._implied(kind, options[0][0], options[0][1]), stated) > _FAR:
+                return None
             return options[0], "the only pair"
         scored = sorted(
             (self._error(kind, self._implied(kind, o[0], o[1]), stated), k) for k, o in enumerate(options)

@@ -20,7 +20,7 @@ import re
 from dataclasses import replace
 
 from ..ingest.settings import flash_attn_word
-from .draftcontext import cell_conditions, count, header_settings
+from .draftcontext import NOT_A_PROMPT, cell_conditions, count, header_settings
 from .draftcore import (
     LABELS,
     Entry,
@@ -38,6 +38,7 @@ from .draftnames import (
     cell_names,
     decoding_of_cell,
     engine_of_cell,
+    engines_in,
     hardware_of,
     header_decoding,
     mentions,
@@ -67,11 +68,14 @@ _CELL_KINDS = (
     ("quant", re.compile(r"(?:UD-)?I?Q\d(?:_[A-Z0-9]+)*|BF16|F16|F32|FP8|MXFP4", re.IGNORECASE)),
     ("build", re.compile(r"b\d{4,5}")),
 )
-#: a table column's header that relates numbers (its cells are multiples or changes)
+#: a table column's header that relates numbers (its cells are multiples or changes); other
+#: languages' words for a speedup or improvement factor too ("改善倍率", "倍率", "高速化", "加速比",
+#: "提升", "배율", "향상", "Beschleunigung", "ускорение", "прирост")
 _RELATING_HEADER = re.compile(
     # words from their start: "ratio" is no "Generation", "gain" no "Again"
     r"\bvs\.?\b|\b(?:versus|speed-?up|gain|change|delta|diff|ratio|relative|improvement|uplift|"
-    r"faster|slower|boost|loss)|Δ|\bx\b|×",
+    r"faster|slower|boost|loss|beschleunigung|ускорени|прирост)|Δ|\bx\b|×|"
+    r"倍率|改善|高速化|加速比|提升|배율|향상",
     re.IGNORECASE,
 )
 #: a row label naming the baseline of a table's comparisons
@@ -79,6 +83,42 @@ _BASELINE = re.compile(
     r"\b(?:baseline|base|plain|vanilla|autoregressive|without|no[- ]?(?:spec|draft|mtp)|spec[- ]?off|off)\b",
     re.IGNORECASE,
 )
+
+
+#: how far (relative) each row's rate over a baseline may be from the row's stated multiple for an
+#: unlabelled rate before a table to be that baseline (``Table.prose_baseline``)
+_COLUMN_FIT = 0.1
+
+
+def _mid_of(cell: str) -> float | None:
+    """The number a table cell states (a range by its middle), or None where it states none or
+    several."""
+    found = numbers(cell)
+    if len(found) != 1:
+        return None
+    n = found[0]
+    try:
+        return (float(n.range[0]) + float(n.range[1])) / 2 if n.range else float(n.text)
+    except ValueError:
+        return None
+
+
+def _column_fits(body: list[list[str]], rate_col: int, ratio_col: int, base: float | None) -> bool:
+    """Whether every row of ``body`` (two or more) states a rate in ``rate_col`` and a multiple in
+    ``ratio_col`` with rate / ``base`` within ``_COLUMN_FIT`` of the multiple."""
+    if not base:
+        return False
+    fits = 0
+    for row in body:
+        if max(rate_col, ratio_col) >= len(row):
+            return False
+        rate, ratio = _mid_of(row[rate_col]), _mid_of(row[ratio_col])
+        if rate is None or not ratio:
+            return False
+        if abs(rate / base - ratio) / ratio > _COLUMN_FIT:
+            return False
+        fits += 1
+    return fits >= 2
 
 
 def _relating_column(header: str, cells: list[str]) -> bool:
@@ -310,6 +350,26 @@ def _settings_table(header: list[str], body: list[list[str]]) -> bool:
     )
 
 
+def _lead_prompt(header: str) -> str | None:
+    """The prompt a column of rates with no unit of its own names (a "lead" column: its unit is the
+    paragraph's or heading's): a header of one to three words that names no metric, setting,
+    decoding, hardware, engine, model, quant or build is the workload the column ran ("| python |
+    TS | swift |" under "33.92 tokens/second": the prompts' languages); None otherwise ("RTX 4090",
+    "MTP", "Run 1", "n_max=4")."""
+    text = header.strip().strip("*_`").strip()
+    if not re.fullmatch(r"[^\W\d_][\w.+#-]*(?:\s+[^\W\d_][\w.+#-]*){0,2}", text):
+        return None  # one to three words, none starting with a digit: no count, no "Run 1"
+    if label_key(text) in LABELS or _names_metric(text) or _RELATING_HEADER.search(text):
+        return None
+    if NOT_A_PROMPT.match(text):  # "this box", "my run": a setup or a source, not a prompt
+        return None
+    if mentions(text) or header_decoding(text) or header_settings(text) or _BASELINE.search(text):
+        return None
+    if any(pat.fullmatch(text) for _, pat in _CELL_KINDS) or re.search(r"\brun\b|\btrial\b", text, re.I):
+        return None
+    return text
+
+
 def _metric_header(header: str) -> bool:
     return bool(re.search(r"\b(?:pp|tg)\s?\d+\b|speed|throughput|tok/s|t/s", header, re.IGNORECASE))
 
@@ -317,6 +377,27 @@ def _metric_header(header: str) -> bool:
 #: a label column's header whose cells name a type that is no model's quantisation or machine (a
 #: KV cache's "q8_0+q8_0", a draft's): ``cell_names`` is not asked
 _NOT_NAMES = re.compile(r"(?i)\bkv\b|cache|-ctk|-ctv|type_k|type_v|draft")
+
+
+#: an engine cell naming the device or backend it ran on in parentheses ("llama.cpp (CPU)")
+_ENGINE_DEVICE = re.compile(r"(.+?)\s*\(\s*(CPU|GPU|CUDA|Metal|Vulkan|ROCm|SYCL)\s*\)", re.IGNORECASE)
+_DEVICE_NAMES = {
+    "cpu": "CPU",
+    "gpu": "GPU",
+    "cuda": "CUDA",
+    "metal": "Metal",
+    "vulkan": "Vulkan",
+    "rocm": "ROCm",
+}
+
+
+def _has_path(cond: dict, path: str) -> bool:
+    node: object = cond
+    for p in path.split("."):
+        if not isinstance(node, dict) or p not in node:
+            return False
+        node = node[p]
+    return True
 
 
 class Tables(Sides):
@@ -388,6 +469,11 @@ class Tables(Sides):
                     and len(set(plain)) == len(plain)
                 ):
                     kinds[j] = "lead"
+        # the prompts the lead columns' headers name; none where one of them names none ("| README |
+        # this box |": the columns are sources, not prompts)
+        lead_prompts = {j: _lead_prompt(h) for j, h in enumerate(header) if kinds[j] == "lead"}
+        if None in lead_prompts.values():
+            lead_prompts = {}
         self.tables += 1  # counted, not recounted from the groups: that was quadratic in a long post
         table_groups: list[str] = []
         tno = self.tables
@@ -430,7 +516,7 @@ class Tables(Sides):
                 # "Best speedup" against a speculative rate the table does not give, or with no row
                 # to read as the baseline: claims of the change (the metric "speedup"), no sides guessed
                 metric = "speedup" if unit == "x" else "speed_change" if label_metric(h, "t/s") else "change"
-            test = re.search(r"\b(pp|tg)\s?(\d+)\b", h, re.IGNORECASE)
+            test = re.search(r"\b(pp|tg)\s?(?:\(\s*)?(\d+)\b", h, re.IGNORECASE)  # "tg128", "TG (256)"
             method = None
             if test:
                 method = f"{test.group(1).lower()}{test.group(2)}"
@@ -442,11 +528,18 @@ class Tables(Sides):
                 gfields["method"] = method
             if self.command or self.named:
                 gfields["conditions"] = self.context()
+            if test and test.group(1).lower() == "tg":  # a tg test's column: the tokens it generated
+                gfields.setdefault("conditions", {})["tokens_generated"] = int(test.group(2))
             decoding = header_decoding(h)  # "Baseline" -> plain, "Best speculative result" -> speculative
             if decoding is not None:
                 gfields.setdefault("conditions", {})["decoding"] = decoding
             for setting, said in header_settings(h).items():  # "MTP (n_max=6)": the column's draft size
                 gfields.setdefault("conditions", {})[setting] = said
+            engines = engines_in(_PAREN.sub("", h))
+            if len(engines) == 1:  # "MLC LLM (tok/sec)" beside "Exllama (tok/sec)": the column's engine
+                gfields.setdefault("conditions", {})["engine"] = engines.pop()
+            if kinds[j] == "lead" and (task := lead_prompts.get(j)) is not None:
+                gfields.setdefault("conditions", {})["prompt"] = task  # "| python | TS | swift |"
             self.out.groups.append(Group(gid, gfields, block.start))
             self.groups[gid] = self.out.groups[-1]
             table_groups.append(gid)
@@ -534,6 +627,11 @@ class Tables(Sides):
                         if named_path not in cond:
                             set_path(cond, named_path, named)
                 elif path == "engine" and isinstance(value, str):
+                    device = _ENGINE_DEVICE.fullmatch(value.strip())
+                    if device and not _has_path(cond, "backend"):
+                        # "llama.cpp (CPU)", "llama.cpp (GPU)": the engine, and where it ran
+                        set_path(cond, "backend", _DEVICE_NAMES.get(device.group(2).lower(), device.group(2)))
+                        value = device.group(1)
                     value = engine_of_cell(value, self.engines_named) or value  # "LCP" -> "llama.cpp"
                 set_path(cond, path, value)
                 if isinstance(value, str) and len(value) >= 3 and not re.fullmatch(r"[\d.\s]+", value):
@@ -648,6 +746,18 @@ class Tables(Sides):
             plain = (entry.fields.get("conditions") or {}).get("decoding") == "plain"
             if plain or _BASELINE.search(self.labels.get(cid, "")):
                 return cid
+        # no rate named a baseline: the last rate before the table that every row's multiple is the
+        # row's rate over ("| 106 tok/s | 8.4x |", "| 85 tok/s | 6.7x |" after "only 12.64 tok/s"),
+        # each within ``_COLUMN_FIT`` (a post rounds loosely, a range row by its middle)
+        for cid in reversed(self.claim_ids[-60:]):
+            entry = self.claims[cid]
+            if entry.group is not None or family(self.profile[cid][0]) != "rate":
+                continue
+            if (entry.fields.get("metric") == "prefill_tps") != prefill:
+                continue
+            if _column_fits(body, rates[0], j, self._value(cid)):
+                return cid
+            break  # only the last rate before the table
         return None
 
     def table_relations(

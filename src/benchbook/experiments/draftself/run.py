@@ -325,7 +325,10 @@ def resolve_checkpoint(manifest_path: str | Path, log=print) -> tuple[Path, dict
     if sha != man["sha256"]:
         log(
             f"warning: retrained checkpoint sha256 {sha[:16]} differs from the manifest's "
-            f"{man['sha256'][:16]}"
+            f"{man['sha256'][:16]} (floating-point training results differ across CPUs and torch "
+            "builds); this host measures with its own checkpoint and every record names it "
+            "(model_sha256), so its draft-self numbers compare with other hosts' as models of the "
+            "same recipe, not the same weights"
         )
     return path, man
 
