@@ -96,22 +96,35 @@ _PHASE_WORDS = {
         r"\b(?:prompt(?:\s+(?:processing|eval\w*|ingestion))?|prefill\w*|pp\d*|pp\s?/\s?s|pre-?fill)\b", re.I
     ),
     "decode_tps": re.compile(
-        r"\b(?:(?:token\s+)?generation|generating|tg\d*|decod(?:e|ing)\s+(?:speed|rate|throughput)|"
+        r"\b(?:(?:token\s+)?generation|generating|generierung|textgenerierung|tg\d*|"
+        r"decod(?:e|ing)\s+(?:speed|rate|throughput)|"
         r"(?<!speculative\s)(?<!self-speculative\s)decod(?:e|ing)|output\s+(?:speed|rate))\b",
         re.I,
     ),
 }
 
 
+#: where coordinated clauses meet ("…, and …", "… while …", "… und …", "…；…")
+_COORDINATED = re.compile(r"\s(?:and|while|whereas|but|und|aber|während|и|а)\s|[;；]\s*|,\s+(?=\D)")
+
+
 def rate_named(words: str, at: int | None = None) -> str | None:
     """The rate metric (``prefill_tps`` or ``decode_tps``) that ``words`` name by its phase
     ("prompt processing", "PP", "prefill"; "generation", "TG", "decode"), None when they name
-    neither.  With ``at`` (the offset of the stated number in ``words``) the phase named nearest
-    before it, else the first after it ("PP is 28% faster while generation gained ~6%": prefill,
+    neither.  With ``at`` (the offset of the stated number in ``words``) the phase its own
+    coordinated clause names nearest it (``_COORDINATED``), else the phase named nearest before it,
+    else the first after it ("PP is 28% faster while generation gained ~6%": prefill,
     then decode); without, None when they name both.  "speculative decoding" is a method, not the
     decode phase."""
     hits = sorted((m.start(), metric) for metric, pat in _PHASE_WORDS.items() for m in pat.finditer(words))
     if at is not None:
+        # the phase of the number's own coordinated clause first, on either side ("11% faster at
+        # generation and 25% faster at the prompt": each its own; ``_COORDINATED`` splits them)
+        lo = max([0, *(m.end() for m in _COORDINATED.finditer(words, 0, at))])
+        hi = min([len(words), *(m.start() for m in _COORDINATED.finditer(words, at))])
+        own = [(abs(start - at), metric) for start, metric in hits if lo <= start < hi]
+        if own:
+            return min(own)[1]
         before = [metric for start, metric in hits if start < at]
         after = [metric for start, metric in hits if start >= at]
         return before[-1] if before else after[0] if after else None
