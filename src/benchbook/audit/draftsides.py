@@ -93,25 +93,28 @@ _RESTATED = re.compile(
 #: method's name ("speculative decoding") names neither
 _PHASE_WORDS = {
     "prefill_tps": re.compile(
-        r"\b(?:prompt(?:\s+(?:processing|eval\w*|ingestion))?|prefill\w*|pp\d*|pp\s?/\s?s|pre-?fill)\b", re.I
+        r"\b(?:prompt(?:\s+(?:processing|eval\w*|ingestion))?|prefill\w*|pp\d*|pp\s?/\s?s|pre-?fill)\b"
+        r"|预填充|提示词?处理|プリフィル",
+        re.I,
     ),
     "decode_tps": re.compile(
         r"\b(?:(?:token\s+)?generation|generating|generierung|textgenerierung|tg\d*|"
         r"decod(?:e|ing)\s+(?:speed|rate|throughput)|"
-        r"(?<!speculative\s)(?<!self-speculative\s)decod(?:e|ing)|output\s+(?:speed|rate))\b",
+        r"(?<!speculative\s)(?<!self-speculative\s)decod(?:e|ing)|output\s+(?:speed|rate))\b"
+        r"|(?<!推测)(?:生成|解码)(?:速度|速率)",
         re.I,
     ),
 }
 
 
 #: where coordinated clauses meet ("…, and …", "… while …", "… und …", "…；…")
-_COORDINATED = re.compile(r"\s(?:and|while|whereas|but|und|aber|während|и|а)\s|[;；]\s*|,\s+(?=\D)")
+_COORDINATED = re.compile(r"\s(?:and|while|whereas|but|und|aber|während|и|а)\s|[;；，]\s*|,\s+(?=\D)")
 
 
 def rate_named(words: str, at: int | None = None) -> str | None:
     """The rate metric (``prefill_tps`` or ``decode_tps``) that ``words`` name by its phase
-    ("prompt processing", "PP", "prefill"; "generation", "TG", "decode"), None when they name
-    neither.  With ``at`` (the offset of the stated number in ``words``) the phase its own
+    ("prompt processing", "PP", "prefill", 预填充; "generation", "TG", "decode", 生成速度), None
+    when they name neither.  With ``at`` (the offset of the stated number in ``words``) the phase its own
     coordinated clause names nearest it (``_COORDINATED``), else the phase named nearest before it,
     else the first after it ("PP is 28% faster while generation gained ~6%": prefill,
     then decode); without, None when they name both.  "speculative decoding" is a method, not the
