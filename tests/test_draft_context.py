@@ -432,3 +432,28 @@ def test_a_log_line_naming_a_file_states_no_model(tmp_path):
     assert [(c.value, _cond(cf, c).get("model"), _cond(cf, c).get("hardware")) for c in cf.claims] == [
         (55.2, None, None)
     ]
+
+
+def test_a_sentence_placing_main_and_draft_models_on_two_devices_names_the_pair(tmp_path):
+    """A section that places the main model on one device and the draft model on another ("a 4080
+    for the main model and a 3060 for the draft model") ran its speculative rows on the pair:
+    hardware ``"<main> (main) + <draft> (draft)"`` (``draftnames.placement``), while a sentence
+    naming its own one device keeps it.  Controls: two devices compared, or only one role placed,
+    name no pair."""
+    from benchbook.audit.draftnames import placement
+
+    cf = _drafted(
+        "# Split speculative setup\n\n## Coding\n\n"
+        "Two cards are used here, an RTX 4080 (GPU0) for the main model and an RTX 3060 (GPU1) for "
+        "the draft model.\n\nWithout drafting: 21.5 tokens/second on the 4080 alone.\n\n"
+        "| draft-max | rate |\n|---|---|\n| 8 | 44.25 tok/s |\n| 4 | 39.75 tok/s |\n",
+        tmp_path,
+    )
+    got = sorted((c.value, _cond(cf, c).get("hardware")) for c in cf.claims)
+    pair = "NVIDIA GeForce RTX 4080 (main) + NVIDIA GeForce RTX 3060 (draft)"
+    assert got == [(21.5, "NVIDIA GeForce RTX 4080"), (39.75, pair), (44.25, pair)]
+    assert placement("The main model is on the RTX 4090 and the draft model on an RTX 3060.") == (
+        "NVIDIA GeForce RTX 4090 (main) + NVIDIA GeForce RTX 3060 (draft)"
+    )
+    assert placement("We compared an RTX 4090 and an RTX 3060 for the draft model.") is None
+    assert placement("The RTX 4090 is faster than the RTX 3060 for the main model.") is None

@@ -48,6 +48,7 @@ from .draftnames import (
     header_decoding,
     heading_engine,
     mentions,
+    placement,
 )
 from .draftprose import numbers
 from .post import Block, Post
@@ -1151,6 +1152,11 @@ class Context:
                 elif block.kind == "text":
                     # "a sweep-bench with this PR": the pull request the post ran
                     _add(scope.declared, _tested_pr(" ".join(t for _, t in lines), title_text))
+                    # "a 3090 for the main model and a P40 for the draft model": the section's
+                    # machine is the pair, as the setup it describes (``draftnames.placement``)
+                    placed = placement(" ".join(t for _, t in lines))
+                    if placed is not None:
+                        _add(scope.declared, [("hardware", placed)])
                     for n, t in lines:
                         if declaration(t):
                             _add(scope.declared, [*stated([(n, t)], "text"), *_features(t)])
