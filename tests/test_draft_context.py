@@ -457,3 +457,27 @@ def test_a_sentence_placing_main_and_draft_models_on_two_devices_names_the_pair(
     )
     assert placement("We compared an RTX 4090 and an RTX 3060 for the draft model.") is None
     assert placement("The RTX 4090 is faster than the RTX 3060 for the main model.") is None
+
+
+def test_a_quantisation_written_short_takes_the_posts_full_name(tmp_path):
+    """A post naming a file's quantisation in full once ("UD-Q5_K_XL", "UD-IQ2_XXS") and shortly
+    elsewhere ("Q5_K_XL", "IQ2") drafts the full name (``draftcontext._fuller_quant_of``).
+    Controls: a k-quant cut to its bits ("Q5") stays as written, and so does a short name two
+    full names would fit."""
+    from benchbook.audit.draftcontext import _fuller_quant_of
+
+    fuller = _fuller_quant_of(["UD-Q5_K_XL", "UD-IQ2_XXS", "Q5_K_M", "Q6_K"])
+    assert [fuller(q) for q in ("Q5_K_XL", "IQ2", "Q5", "Q6_K", "UD-Q5_K_XL")] == [
+        "UD-Q5_K_XL",
+        "UD-IQ2_XXS",
+        "Q5",
+        "Q6_K",
+        "UD-Q5_K_XL",
+    ]
+    assert _fuller_quant_of(["IQ2_XXS", "IQ2_M"])("IQ2") == "IQ2"
+    cf = _drafted(
+        "# Two files\n\nThe model file is Mistral-7B-Instruct-UD-Q5_K_XL.gguf.\n\n"
+        "| model | tg |\n|---|---|\n| Mistral-7B Q5_K_XL | 47.5 t/s |\n",
+        tmp_path,
+    )
+    assert [(c.value, _cond(cf, c).get("quant")) for c in cf.claims] == [(47.5, "UD-Q5_K_XL")]

@@ -1371,6 +1371,33 @@ def _fuller_of(named: list[object]) -> Callable[[object], object]:
     return fuller
 
 
+def _fuller_quant_of(named: list[object]) -> Callable[[object], object]:
+    """``fuller(quant)``: the one quantisation among ``named`` (the post's) that ``quant`` writes
+    short: without Unsloth's "UD-" prefix ("Q4_K_XL" where a model row says "MTP-UD-Q4_K_XL") or
+    cut before an i-quant's size suffix ("IQ3" for "UD-IQ3_XXS"): a post that names a file's
+    quantisation in full once and shortly elsewhere, as SOURCES.md's expected files write it in
+    full.  ``quant`` itself when none or several do, and for a k-quant cut to its bits ("Q4": a
+    post's own rounding, kept as written)."""
+    full = {str(v).upper(): v for v in named if isinstance(v, str)}
+
+    def fuller(quant: object) -> object:
+        if not isinstance(quant, str):
+            return quant
+        mine = quant.upper()
+        if mine in full and not any(k == "UD-" + mine for k in full):
+            return quant
+        cut = re.fullmatch(r"I?Q\d", mine) is not None and mine.startswith("I")
+        found = {
+            k: v
+            for k, v in full.items()
+            if k != mine
+            and (k.removeprefix("UD-") == mine or cut and k.removeprefix("UD-").startswith(mine + "_"))
+        }
+        return next(iter(found.values())) if len(found) == 1 else quant
+
+    return fuller
+
+
 #: a model named by its size alone, as a table's model column writes it ("0.8B", "35B-A3B")
 _SIZE_ONLY = re.compile(r"\d+(?:\.\d+)?[BM](?:-A\d+(?:\.\d+)?B)?", re.IGNORECASE)
 #: a model family with its version and no size ("Qwen 3.5", "Qwen3.5", "Llama 3.1", "Gemma 3")
@@ -1456,6 +1483,9 @@ def fill(post: Post, entries: list, groups: list) -> None:
     drafting = _drafting_kind(post)
     family = family_of(post.text) or _family_of_names(models)
     fuller = _fuller_of(models)
+    fuller_quant = _fuller_quant_of(
+        [*(v for d in (root.head, root.body, root.weak, root.declared) for v in d.get("quant", []))]
+    )
     for e in [*entries, *groups]:
         own = e.fields.get("conditions") or {}
         if isinstance(own.get("model"), str):
@@ -1535,6 +1565,8 @@ def fill(post: Post, entries: list, groups: list) -> None:
             cond["decoding"] = "plain"
         if isinstance(cond.get("model"), str):
             cond["model"] = fuller(cond["model"])
+        if isinstance(cond.get("quant"), str):
+            cond["quant"] = fuller_quant(cond["quant"])
         if "conditions" in e.fields:
             e.fields["conditions"] = cond
         elif cond:
