@@ -373,3 +373,16 @@ def test_a_count_of_devices_in_words_and_a_plural_card():
     assert [m.value for m in mentions("a server with three P40s and one 3090.")] == ["3x NVIDIA Tesla P40"]
     assert [m.value for m in mentions("on two 3090s")] == ["2x NVIDIA GeForce RTX 3090"]
     assert [m.value for m in mentions("the two of us on a 4090")] == ["NVIDIA GeForce RTX 4090"]
+
+
+def test_engines_fewer_posts_run_are_named_as_their_projects_spell_them():
+    """tinygrad and llamafile are engines (``draftnames._ENGINES``), named as their projects spell
+    them.  Control: a word containing one ("tinygradient") names none."""
+    from benchbook.audit.draftnames import mentions
+
+    def engines(text: str) -> list[object]:
+        return [m.value for m in mentions(text) if m.path == "engine"]
+
+    assert engines("Llama 7B with TinyGrad on a 3090") == ["tinygrad"]
+    assert engines("served by llamafile 0.8") == ["llamafile"]
+    assert engines("a tinygradient run") == []

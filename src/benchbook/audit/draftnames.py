@@ -96,6 +96,8 @@ _ENGINES = {
     "exllama": "ExLlama",
     "rapid-mlx": "Rapid-MLX",
     "omlx": "oMLX",
+    "tinygrad": "tinygrad",
+    "llamafile": "llamafile",
 }
 _ENGINE = re.compile(
     # after a "/": a repository of the engine's name ("vllm-project/vllm", "ggml-org/llama.cpp")
