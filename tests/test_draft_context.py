@@ -481,3 +481,25 @@ def test_a_quantisation_written_short_takes_the_posts_full_name(tmp_path):
         tmp_path,
     )
     assert [(c.value, _cond(cf, c).get("quant")) for c in cf.claims] == [(47.5, "UD-Q5_K_XL")]
+
+
+def test_a_list_lead_in_linking_a_commit_names_the_build(tmp_path):
+    """A lead-in over a list of results that links the commit it ran ("ExLlama [commit](…/commit/
+    <sha>):") names the build: the sha's first 8 hex digits; links to two repositories' commits are
+    one build, "<repo> <sha8> + <repo> <sha8>" (``draftcontext._builds``).  Control: a lead-in
+    with a link to no commit names no build."""
+    sha = "0123abcd4567ef890123abcd4567ef890123abcd"
+    cf = _drafted(
+        f"# Results\n\n## RTX 4080\n\nExLlama [commit](https://github.com/someone/exllama/commit/{sha}):\n"
+        "- 7B: 101.5 token/sec\n- 13B: 61.25 token/sec\n\n"
+        f"Engine [commit](https://github.com/a/eng/commit/{sha}) + compiler "
+        f"[commit](https://github.com/b/comp/commit/{sha[::-1]}):\n- 7B: 120.5 token/sec\n\n"
+        "Plain [results](https://example.org/results/page):\n- 7B: 99.5 token/sec\n",
+        tmp_path,
+    )
+    assert [(c.value, _cond(cf, c).get("build")) for c in cf.claims] == [
+        (101.5, "0123abcd"),
+        (61.25, "0123abcd"),
+        (120.5, "eng 0123abcd + comp dcba3210"),
+        (99.5, None),
+    ]

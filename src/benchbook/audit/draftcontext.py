@@ -568,9 +568,23 @@ _BUILD_LINE = re.compile(
 )
 
 
+#: a link to a commit of a repository on GitHub and similar forges ("[commit](https://github.com/
+#: owner/repo/commit/502f6808b8073b87...)"): the build a lead-in says its numbers ran
+_COMMIT_LINK = re.compile(r"https?://[\w.-]+/[\w.-]+/(?P<repo>[\w.-]+)/commit/(?P<sha>[0-9a-f]{7,40})\b")
+
+
 def _builds(text: str, out: list[tuple[str, object]]) -> None:
+    """The builds ``text`` states: llama.cpp's build lines (``_BUILD_LINE``) as printed, and its
+    commit links (``_COMMIT_LINK``): one link is the commit's first 8 hex digits, as a short sha is
+    written ("c16cf49c"); links to several repositories' commits (an engine and its compiler) are
+    one build, each repository's name and its short sha joined by " + " in the order written."""
     for m in _BUILD_LINE.finditer(text):
         out.append(("build", re.sub(r"\s*\(", " (", m.group("v"))))
+    links = list(dict.fromkeys((m.group("repo"), m.group("sha")[:8]) for m in _COMMIT_LINK.finditer(text)))
+    if len(links) == 1:
+        out.append(("build", links[0][1]))
+    elif len({repo for repo, _ in links}) == len(links) > 1:
+        out.append(("build", " + ".join(f"{repo} {sha}" for repo, sha in links)))
 
 
 def _reported(lines: list[tuple[int, str]]) -> list[tuple[str, object]]:
@@ -1140,6 +1154,10 @@ class Context:
                     list_lead = [
                         (k, v) for k, v in stated(prev.lines, "text", heading=True) if k != "decoding"
                     ]
+                    # its links, which the block's text drops: "Exllama [commit](…/commit/c16cf49c…):"
+                    links: list[tuple[str, object]] = []
+                    _builds(" ".join(post.line(n) for n, _ in prev.lines), links)
+                    list_lead += [x for x in links if x not in list_lead]
                 if item:
                     _add(scope.head, list_lead)
                 else:
