@@ -503,3 +503,22 @@ def test_a_list_lead_in_linking_a_commit_names_the_build(tmp_path):
         (120.5, "eng 0123abcd + comp dcba3210"),
         (99.5, None),
     ]
+
+
+def test_a_command_column_states_its_rows_model_and_settings(tmp_path):
+    """A table whose row carries its own command line in a cell ("| … | python3 bench.py --model
+    org/Mistral-7B-Instruct --num-spec-tokens 4 |") ran that row with that command's model and
+    settings (``draftcontext.cell_conditions``).  Control: a cell of prose ("see the -- notes") and
+    flags alone state no model."""
+    from benchbook.audit.draftcontext import cell_conditions
+
+    cf = _drafted(
+        "# Runs\n\n| Method | Rate (tok/s) | Command |\n|---|---|---|\n"
+        "| spec | 88.5 | vllm serve org/Mistral-7B-Instruct --num-speculative-tokens 4 |\n"
+        "| plain | 51.25 | vllm serve org/Phi-3-mini-4k-instruct |\n",
+        tmp_path,
+    )
+    got = [(c.value, _cond(cf, c).get("model"), _cond(cf, c).get("block_max")) for c in cf.claims]
+    assert got == [(88.5, "Mistral-7B-Instruct", 4), (51.25, "Phi-3-mini-4k-instruct", None)]
+    assert cell_conditions("see the -- notes") == {}
+    assert "model" not in cell_conditions("--spec-draft-n-max 2")

@@ -890,6 +890,12 @@ def cell_conditions(cell: str) -> dict[str, object]:
             words = text.split()
         flat = _flat(conditions_of("flags", words))
         return {k: v for k, v in flat.items() if k in CARRIED and k not in ("engine", "model", "quant")}
+    run = command_lines([(0, text)])
+    if len(run) == 1 and run[0].tool:
+        # a row's own command line in a "Command" column ("python3 spec_decode.py --model-dir
+        # 'org/Llama-3.1-8B' --num-spec-tokens 4"): its model and settings are the row's
+        flat = _flat(run[0].conditions)
+        return {k: v for k, v in flat.items() if k in CARRIED}
     m = _CELL_KV_PAIR.fullmatch(text)
     if m:
         return {"type_k": m.group("k").lower(), "type_v": m.group("v").lower()}
