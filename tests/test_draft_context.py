@@ -522,3 +522,20 @@ def test_a_command_column_states_its_rows_model_and_settings(tmp_path):
     assert got == [(88.5, "Mistral-7B-Instruct", 4), (51.25, "Phi-3-mini-4k-instruct", None)]
     assert cell_conditions("see the -- notes") == {}
     assert "model" not in cell_conditions("--spec-draft-n-max 2")
+
+
+def test_value_columns_ending_pre_and_post_name_the_build_of_each_side(tmp_path):
+    """A table measuring a change with a column per side ("gen tok/s pre | gen tok/s post") names
+    the build of each column by its last word (``draftcontext.header_settings``).  Control: a
+    header of that word alone ("Post") or with no such word names no build."""
+    from benchbook.audit.draftcontext import header_settings
+
+    cf = _drafted(
+        "# A pull request\n\nctx | gen tok/s pre | gen tok/s post\n--- | --- | ---\n"
+        "2048 | 11.25 | 17.5\n",
+        tmp_path,
+    )
+    assert [(c.value, _cond(cf, c).get("build")) for c in cf.claims] == [(11.25, "pre"), (17.5, "post")]
+    assert header_settings("Post") == {}
+    assert header_settings("gen tok/s") == {}
+    assert header_settings("TTFT after") == {"build": "after"}

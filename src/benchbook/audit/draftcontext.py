@@ -911,10 +911,22 @@ def cell_conditions(cell: str) -> dict[str, object]:
     return {}
 
 
+#: a value column's header ending in the side of a change it measures ("gen tok/s pre", "TTFT after"):
+#: a word of its own after the quantity, never a header of one word
+_BEFORE_AFTER = re.compile(r"(?<=\S)\s+(pre|post|before|after)\s*$", re.IGNORECASE)
+
+
 def header_settings(header: str) -> dict[str, object]:
     """The draft size a value column's header states for its column ("MTP (n_max=6 --spec-draft-p-min
     0.75)", "`n_max:16`", "k=4 tok/s": ``block_max``; a size of 0, the column beside them that drafts
-    nothing: ``decoding: plain``), empty when it states none or several."""
+    nothing: ``decoding: plain``), or the build a header's last word names by its side of the change
+    measured ("gen tok/s pre" -> ``build: pre``, ``_BEFORE_AFTER``); empty when it states none or
+    several."""
+    side = _BEFORE_AFTER.search(header)
+    if side is not None:
+        # "prompt tok/s pre" beside "prompt tok/s post": the build before or after the change the
+        # post measures (a pull request's), the word as written
+        return {"build": side.group(1).lower()}
     sizes = {v for p, v in stated([(0, header)], "text", heading=True) if p == "block_max"}
     if len(sizes) != 1:
         return {}

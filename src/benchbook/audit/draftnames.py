@@ -326,6 +326,10 @@ def _mentions(text: str) -> tuple[Mention, ...]:
         if not any(a <= m.start() < b for a, b in spans):
             spans.append((m.start(), m.end()))
             out.append(Mention(m.start(), "model", m.group("name")))
+    for m in _MODEL_ABBREVIATION.finditer(text):  # "DSV3": DeepSeek-V3 as its users write it short
+        if not any(a <= m.start() < b for a, b in spans):
+            spans.append((m.start(), m.end()))
+            out.append(Mention(m.start(), "model", f"DeepSeek-{m.group('series').upper()}{m.group('v')}"))
     label = _SIZE_LABEL.match(text)  # "- 7B: 191 tok/s": a model by its size (``draftcontext``'s fuller name)
     if label and not any(a <= label.start("size") < b for a, b in spans):
         out.append(Mention(label.start("size"), "model", label.group("size")))
@@ -354,6 +358,13 @@ def _mentions(text: str) -> tuple[Mention, ...]:
         and not (m.path in ("model", "quant") and _compared(text, m))
     ]
     return tuple(sorted(out, key=lambda x: x.start))
+
+
+#: a DeepSeek model as its users abbreviate it: "DSV3", "DS-V3", "DSv2.5", "DSR1" -> DeepSeek-V3,
+#: DeepSeek-V2.5, DeepSeek-R1 (the series letter, V or R, and its version as written)
+_MODEL_ABBREVIATION = re.compile(
+    r"(?<![\w.-])DS-?(?P<series>[VvRr])(?P<v>\d+(?:\.\d+)?)(?![\w.-]*\w)", re.ASCII
+)
 
 
 #: words right before a plain-decoding word that make it the other side of a comparison ("1.66x
