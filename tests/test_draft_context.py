@@ -486,7 +486,7 @@ def test_a_quantisation_written_short_takes_the_posts_full_name(tmp_path):
 def test_a_list_lead_in_linking_a_commit_names_the_build(tmp_path):
     """A lead-in over a list of results that links the commit it ran ("ExLlama [commit](…/commit/
     <sha>):") names the build: the sha's first 8 hex digits; links to two repositories' commits are
-    one build, "<repo> <sha8> + <repo> <sha8>" (``draftcontext._builds``).  Control: a lead-in
+    one build, "<repo> <sha8> + <repo> <sha8>" (``draftcontext._commit_links``).  Control: a lead-in
     with a link to no commit names no build."""
     sha = "0123abcd4567ef890123abcd4567ef890123abcd"
     cf = _drafted(
@@ -531,8 +531,7 @@ def test_value_columns_ending_pre_and_post_name_the_build_of_each_side(tmp_path)
     from benchbook.audit.draftcontext import header_settings
 
     cf = _drafted(
-        "# A pull request\n\nctx | gen tok/s pre | gen tok/s post\n--- | --- | ---\n"
-        "2048 | 11.25 | 17.5\n",
+        "# A pull request\n\nctx | gen tok/s pre | gen tok/s post\n--- | --- | ---\n2048 | 11.25 | 17.5\n",
         tmp_path,
     )
     assert [(c.value, _cond(cf, c).get("build")) for c in cf.claims] == [(11.25, "pre"), (17.5, "post")]

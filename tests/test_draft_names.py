@@ -389,9 +389,9 @@ def test_engines_fewer_posts_run_are_named_as_their_projects_spell_them():
 
 
 def test_a_deepseek_abbreviation_names_the_model():
-    """"DSV3", "DS-V2.5", "DSR1" are DeepSeek-V3, DeepSeek-V2.5 and DeepSeek-R1 as their users write
-    them (``draftnames._MODEL_ABBREVIATION``).  Controls: a longer word ("DSV3X"), a name without
-    the series letter ("DS3") name no model."""
+    """The abbreviations "DSV3", "DS-V2.5", "DSR1" are DeepSeek-V3, DeepSeek-V2.5 and DeepSeek-R1
+    as their users write them (``draftnames._MODEL_ABBREVIATION``).  Controls: a longer word
+    ("DSV3X"), a name without the series letter ("DS3") name no model."""
     from benchbook.audit.draftnames import mentions
 
     def models(text: str) -> list[object]:

@@ -574,12 +574,15 @@ _COMMIT_LINK = re.compile(r"https?://[\w.-]+/[\w.-]+/(?P<repo>[\w.-]+)/commit/(?
 
 
 def _builds(text: str, out: list[tuple[str, object]]) -> None:
-    """The builds ``text`` states: llama.cpp's build lines (``_BUILD_LINE``) as printed, and its
-    commit links (``_COMMIT_LINK``): one link is the commit's first 8 hex digits, as a short sha is
-    written ("c16cf49c"); links to several repositories' commits (an engine and its compiler) are
-    one build, each repository's name and its short sha joined by " + " in the order written."""
     for m in _BUILD_LINE.finditer(text):
         out.append(("build", re.sub(r"\s*\(", " (", m.group("v"))))
+
+
+def _commit_links(text: str, out: list[tuple[str, object]]) -> None:
+    """The build a list's lead-in links (``_COMMIT_LINK``; a link in passing, "see …/commit/…",
+    names none): one link is the commit's first 8 hex digits, as a short sha is written
+    ("c16cf49c"); links to several repositories' commits (an engine and its compiler) are one
+    build, each repository's name and its short sha joined by " + " in the order written."""
     links = list(dict.fromkeys((m.group("repo"), m.group("sha")[:8]) for m in _COMMIT_LINK.finditer(text)))
     if len(links) == 1:
         out.append(("build", links[0][1]))
@@ -1174,7 +1177,7 @@ class Context:
                     ]
                     # its links, which the block's text drops: "Exllama [commit](…/commit/c16cf49c…):"
                     links: list[tuple[str, object]] = []
-                    _builds(" ".join(post.line(n) for n, _ in prev.lines), links)
+                    _commit_links(" ".join(post.line(n) for n, _ in prev.lines), links)
                     list_lead += [x for x in links if x not in list_lead]
                 if item:
                     _add(scope.head, list_lead)
