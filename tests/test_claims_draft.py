@@ -414,14 +414,14 @@ def test_rerun_keeps_reviewed_entries_and_deletions(tmp_path):
     text = text.replace('metric: "decode_tps", value: 20.0', 'metric: "decode_tps", value: 20.00', 1)
     first = next(ln for ln in text.splitlines() if '{id: "decode-tps-l1",' in ln)
     text = text.replace(first, first.replace("reviewed: false", "reviewed: true, note: checked"))
-    text = "\n".join(ln for ln in text.splitlines() if '{id: "ram-l1"' not in ln) + "\n"
+    text = "\n".join(ln for ln in text.splitlines() if '{id: "memory-used-l1"' not in ln) + "\n"
     text = text.replace("source: {kind: post,", 'source: {kind: blog post, link: "https://example.org/p",')
     out.write_text(text)
     _, _, guessed = draft_post(post)
     cf = schema.load(out)
     kept = _claim(cf, "decode-tps-l1")
     assert (kept.value, kept.decimals, kept.note, kept.reviewed) == (20.0, 2, "checked", True)
-    assert cf.claim("ram-l1") is None  # deleted by the user: not drafted again
+    assert cf.claim("memory-used-l1") is None  # deleted by the user: not drafted again
     assert cf.source.link == "https://example.org/p"
     assert guessed == ["decode-tps-l1-2"]
 

@@ -48,7 +48,7 @@ def test_a_unit_given_once_for_a_slash_or_arrow_list(tmp_path):
         tmp_path,
     )
     assert _rows(cf) == [
-        ("decode_tps", 101.39, None, "tok/s", False),
+        ("throughput", 101.39, None, "tok/s", False),  # "wall": over wall time (SOURCES.md)
         ("decode_tps", 102.33, None, "tok/s", False),
         ("vram_peak", 23185.0, None, "MiB", False),
         ("vram_peak", 22878.0, None, "MiB", False),

@@ -38,17 +38,17 @@ def test_llama_perf_lines_of_an_uncited_log_are_claims(tmp_path):
     cf = _drafted(f"# Run\n\n```\n{LLAMA_PERF}```\n", tmp_path)
     # every number the lines state: each time, ms per token and tokens per second (the sampler's too)
     assert _rows(cf) == [
-        ("sampling_time", 18.72, "ms", 2, False),
+        ("sampling_ms", 18.72, "ms", 2, False),
         ("ms_per_token", 0.09, "ms", 2, False),
         ("sampling_tps", 10790.6, "tok/s", 2, False),
         ("load_time", 728.24, "ms", 2, False),
-        ("prefill_time", 519.43, "ms", 2, False),
+        ("prompt_eval_ms", 519.43, "ms", 2, False),
         ("ms_per_token", 9.28, "ms", 2, False),
         ("prefill_tps", 107.81, "tok/s", 2, False),
-        ("decode_time", 1991.26, "ms", 2, False),
+        ("eval_ms", 1991.26, "ms", 2, False),
         ("ms_per_token", 12.52, "ms", 2, False),
         ("decode_tps", 79.85, "tok/s", 2, False),
-        ("duration", 2674.12, "ms", 2, False),
+        ("total_ms", 2674.12, "ms", 2, False),
     ]
     decode = cf.claims[9]
     assert cf.conditions_of(decode).tokens_generated == 159  # llama.cpp counts a run per token
@@ -94,7 +94,7 @@ def test_llama_print_timings_old_wording_and_inf_rate():
     )
     # the 0.00 ms line of a phase that did not run states nothing (its rate is inf)
     assert [(r.line, r.metric, r.value, r.unit, r.conditions, r.method) for r in got] == [
-        (1, "decode_time", "5631.16", "ms", {"tokens_generated": 127}, "llama_print_timings"),
+        (1, "eval_ms", "5631.16", "ms", {"tokens_generated": 127}, "llama_print_timings"),
         (
             1,
             "ms_per_token",
@@ -328,7 +328,7 @@ def test_sglang_bench_serving_summary(tmp_path):
     )
     assert [(c.metric, c.value, c.unit, c.decimals, _stat(cf, c)) for c in cf.claims] == [
         ("tokens", 195884, "tokens", 0, None),
-        ("throughput", 3832.24, "tok/s", 2, None),
+        ("input_throughput", 3832.24, "tok/s", 2, None),  # prompt tokens over wall time
         ("latency", 45306.67, "ms", 2, "mean"),
     ]  # the backend, the request rate and the concurrency reached are no results with a unit
 
@@ -413,7 +413,7 @@ def test_sglang_bench_speculative_line(tmp_path):
         tmp_path,
     )
     assert _rows(cf) == [
-        ("throughput", 276.3, "tok/s", 2, False),
+        ("decode_tps", 276.3, "tok/s", 2, False),  # SGLang's "Throughput:" of one stream
         ("mean_accepted_length", 5.36, "tokens", 2, False),
         ("prompt_length", 1052.17, "tokens", 2, False),
     ]  # "#questions: 80" is a setting: no unit, no claim
@@ -584,7 +584,7 @@ def test_memory_is_a_peak_only_where_the_post_says_so(tmp_path):
         ("vram_peak", 21.4),
         ("ram_peak", 9.5),
         ("vram_peak", 22.1),
-        ("ram_peak", 7.5),
+        ("memory_used", 7.5),  # メモリ: memory of no named kind (SOURCES.md's convention)
         ("vram", 10.5),
         ("vram_peak", 11.25),
     ]

@@ -309,7 +309,13 @@ def test_a_version_label_line_holds_for_the_lines_below_it(tmp_path):
     )
     cf = _drafted(text, tmp_path)
     got = [(c.value, _cond(cf, c).get("build"), _cond(cf, c).get("hardware")) for c in cf.claims]
-    assert got == [(74, "0.9.1", "NVIDIA GeForce RTX 3090"), (63, "0.9.0", "NVIDIA GeForce RTX 3090")]
+    # the bold rates are read too (a paragraph of "label:   value" lines is read line by line)
+    assert got == [
+        (74, "0.9.1", "NVIDIA GeForce RTX 3090"),
+        (13.5, "0.9.1", "NVIDIA GeForce RTX 3090"),
+        (63, "0.9.0", "NVIDIA GeForce RTX 3090"),
+        (36.5, "0.9.0", "NVIDIA GeForce RTX 3090"),
+    ]
 
 
 def test_exllama_and_its_sequence_length(tmp_path):

@@ -209,11 +209,12 @@ def test_token_speed_header_is_a_rate_and_its_control(tmp_path):
         tmp_path,
     )
     got = sorted({(c.value, c.unit, c.metric) for c in cf.claims})
-    # a speed of tokens is a rate (no unit written: t/s); "Prompt tokens" stays a count of tokens
+    # a speed of tokens is a rate (no unit written: t/s); "Prompt tokens" stays a count of tokens;
+    # "Token throughput" of one stream is its decode rate (SOURCES.md's convention)
     assert got == [
-        (43.9, "t/s", "throughput"),
+        (43.9, "t/s", "decode_tps"),
         (44.8, "t/s", "decode_tps"),
-        (60.1, "t/s", "throughput"),
+        (60.1, "t/s", "decode_tps"),
         (61.25, "t/s", "decode_tps"),
         (512.0, "tokens", "tokens"),
     ]

@@ -293,7 +293,8 @@ def test_relations_joined_by_and_share_the_other_side_the_last_names():
 
 def test_vllm_tqdm_rates_in_toks_per_second():
     """vLLM's progress line "est. speed input: 47.09 toks/s, output: 128.64 toks/s": rates in tok/s,
-    the input one a prompt rate and the output one a decode rate."""
+    read as a prompt and a decode rate by the words (the relations compare them so); the drafted
+    claims are input_throughput and throughput (``draftmetric.settle_rates``, test_draft_metric)."""
     from benchbook.audit.draftprose import metric_of, numbers
 
     text = "* k=2: [01:34<00:00,  1.18s/it, est. speed input: 64.12 toks/s, output: 175.49 toks/s]"

@@ -362,3 +362,23 @@ def test_unexecuted_cells(tmp_path):
     ]
     fixtures = sorted((Path(__file__).parent / "fixtures/notebooks").glob("*_report.ipynb"))
     assert len(fixtures) == 7 and unexecuted_cells(fixtures) == []
+
+
+def test_every_experiment_page_opens_with_what_was_measured():
+    """The README promises that each experiment page opens with "What was measured": every page of
+    ``_quarto.yml`` named after an experiment package (``src/benchbook/experiments/<name>/``) has that
+    heading first after its front matter, followed by the block ``site.generate`` writes for it
+    (``_generated/<name>-measured.md``); a new user found spec_depth's and tool_gap's pages without it."""
+    root = Path(__file__).resolve().parents[1]
+    experiments = {
+        p.name
+        for p in (root / "src" / "benchbook" / "experiments").iterdir()
+        if (p / "__init__.py").is_file()
+    }
+    pages = [p for p in site.sources(root) if p.suffix == ".qmd" and p.stem in experiments]
+    assert {p.stem for p in pages} == experiments - {"template"}
+    for page in pages:
+        body = page.read_text().split("---\n", 2)[2].lstrip("\n")
+        assert body.startswith(
+            f"## What was measured\n\n{{{{< include _generated/{page.stem}-measured.md >}}}}\n"
+        ), page.name

@@ -57,6 +57,7 @@ from .draftcommand import command_lines, plain_run, serving_batch
 from .draftcontext import fill, header_settings
 from .draftcore import Drafted, Entry, Num, merged, plain_value, set_path, source_fields
 from .draftheadlines import headline_statements
+from .draftmetric import settle_rates, settle_sizes, settle_times
 from .draftnames import CLAUSE_ONLY, header_decoding, mentions, model_cell
 from .draftprose import family, number_text, numbers
 from .draftsentences import RATE_LINE, Sentences
@@ -352,6 +353,9 @@ class _Drafter(Tables, Sentences):
         fill(self.post, self.out.entries, self.out.groups)  # what the post states around each claim
         self.serving_batches()
         self.repeated_runs()
+        settle_rates(self.out.entries, self.out.groups)  # one stream's rate or many streams'
+        settle_sizes(self.out.entries, self.out.groups)  # ollama ps's SIZE beside its CPU/GPU split
+        settle_times(self.out.entries)  # a time that is 1000 ÷ the rate beside it: per token
         self.bound_sets()
         return self.out
 

@@ -142,9 +142,9 @@ UNITS: dict[str, str] = {
     "layer": "layers",
 }
 #: a rate of tokens spelled any way the field writes it, spaces around the slash or not: "toks/s",
-#: "tokens / sec", "tok / s", "tkn/s", "token/secs", "tokens per sec" (each one unit: tok/s)
+#: "tokens / sec", "tok / s", "tkn/s", "tk/s", "token/secs", "tokens per sec" (each one unit: tok/s)
 _RATE_SPELLED = (
-    r"(?:tokens?|toks|tkns?)\s*(?:/|\s+per\s+)\s*(?:s|secs?|seconds?)(?![A-Za-z])|t\s+/\s+s(?![A-Za-z])"
+    r"(?:tokens?|toks|tkns?|tks?)\s*(?:/|\s+per\s+)\s*(?:s|secs?|seconds?)(?![A-Za-z])|t\s+/\s+s(?![A-Za-z])"
 )
 _UNIT_ALT = "|".join(
     re.escape(u) for u in sorted(UNITS, key=len, reverse=True) if u not in ("x", "s", "h", "tok", "min")
@@ -162,9 +162,13 @@ _UNIT = (
     rf"(?:{_PRECISION}\s+TFLOPS\b|{_RATE_SPELLED}|(?:{_UNIT_ALT})(?!/s\b)(?![A-Za-z])(?!/[A-Za-z])|"
     r"x(?![a-z\d])|s(?![a-z\d/])|h(?![a-z\d/])|tok(?![a-z\d/])|min(?![a-z\d/]))"
 )
+#: a hyphen joining a number to a time word it qualifies ("15-minute engine rebuilds", "a 2-hour
+#: run", "30-second warm-up"): the number in that unit; a range ("15-20 minutes") keeps its hyphen
+_HYPHENED = r"[-\u2010\u2011](?=(?:minute|hour|second)s?\b)"
 _RANGE_SEP = r"\s*(?P<sep>–|—|-|~|〜|～|to|bis|à|до)\s*"
 _NUMBER = re.compile(
-    rf"(?P<about>(?<![A-Za-z0-9_\uac00-\ud7a3])(?:{ABOUT})\s*)?(?P<a>{_NUM})(?P<plus>\+(?![\d.+]))?(?:\s*(?P<ua>{_UNIT}))?"
+    rf"(?P<about>(?<![A-Za-z0-9_\uac00-\ud7a3])(?:{ABOUT})\s*)?(?P<a>{_NUM})(?P<plus>\+(?![\d.+]))?"
+    rf"(?:(?:\s*|{_HYPHENED})(?P<ua>{_UNIT}))?"
     rf"(?:(?:{_RANGE_SEP})(?P<b>{_NUM})|\s*(?:±|\+/-|\+-)\s*(?P<pm>{_NUM}))?"
     rf"(?:\s*(?P<unit>{_UNIT}))?"
     rf"(?P<of>(?:\s+(?:of|out of|중|のうち)\s+(?:the\s+|its\s+|their\s+)?|(?P<slash>/))(?P<m>{_NUM})"
@@ -350,8 +354,9 @@ _BELOW = re.compile(
     r"최대)\s*$",
     re.IGNORECASE,
 )
+#: (">" after "-" or "=" is an arrow, "-->", "=>": what follows is a result, no bound)
 _ABOVE = re.compile(
-    r"(?:>=?|≥|\b(?:over|above|more than|greater than|higher than|at least|no less than|upwards of|"
+    r"(?:(?<![-=])>=?|≥|\b(?:over|above|more than|greater than|higher than|at least|no less than|upwards of|"
     r"in excess of|min(?:imum)?(?: of)?|über|mehr als|mindestens|más de|plus de|au moins|более|больше|"
     r"свыше|не менее)|超过|超出|高于|大于|多于|至少|不少于|不低于|最少|最低|최소)\s*$",
     re.IGNORECASE,
@@ -418,6 +423,25 @@ _ACCEPTED_PER = re.compile(
     r"draft|round|iteration|forward(?:\s+pass)?)\b",
     re.IGNORECASE,
 )
+
+
+#: a time written in minutes and seconds together: "1m42s", "2m 05.5s" (a tool's or a table's clock)
+_MIN_SEC = re.compile(r"(?<![\w.])(?P<m>\d{1,4})\s?m\s?(?P<s>[0-5]?\d(?:\.\d+)?)\s?s\b")
+
+
+def _minutes_seconds(text: str, found: list[Number]) -> list[Number]:
+    """``found`` with each time written "1m42s" (``_MIN_SEC``) as one number in seconds (102 s; the
+    seconds' decimals kept), in place of the numbers read from inside it."""
+    spans = list(_MIN_SEC.finditer(text))
+    if not spans:
+        return found
+    kept = [n for n in found if not any(m.start() <= n.start < m.end() for m in spans)]
+    for m in spans:
+        sec = m.group("s")
+        digits = len(sec.split(".")[1]) if "." in sec else 0
+        total = int(m.group("m")) * 60 + float(sec)
+        kept.append(Number(f"{total:.{digits}f}", "s", False, m.start(), m.end(), unit_written="s"))
+    return sorted(kept, key=lambda n: n.start)
 
 
 def _ordered_pair(a: str, b: str) -> bool:
@@ -564,6 +588,7 @@ def numbers(text: str) -> list[Number]:
             )
         )
         pos = end
+    out = _minutes_seconds(text, out)
     # "3秒左右", "5秒程度", "150밀리초 정도": an "about" word after the number and its unit
     return [
         replace(n, about=True) if n.unit is not None and not n.about and ABOUT_AFTER.match(text, n.end) else n
@@ -573,6 +598,10 @@ def numbers(text: str) -> list[Number]:
 
 #: words near a number -> the metric it is (first match wins, in this order)
 _METRIC_WORDS: list[tuple[str, str, str]] = [
+    # the highest rate a run reached ("peak TPS", "Tokens/Sec (Peak)", "пик TPS", "峰值"), as vLLM's
+    # "Peak output token throughput": peak_throughput (one stream's peak is its decode rate:
+    # ``draftmetric.settle_rates``)
+    ("rate", r"\bpeak\b|\bпик\b|峰值|ピーク", "peak_throughput"),
     (
         "rate",
         r"\bpp\s?\d+|prefill|prompt (?:eval|processing|speed)|\bpp\b|\bencoded\b|"
@@ -588,6 +617,7 @@ _METRIC_WORDS: list[tuple[str, str, str]] = [
         "decode_tps",
     ),
     ("rate", r".", "decode_tps"),
+    ("size", r"\bkv[ _-]?cache\b|\bkv\b|kv缓存|kvキャッシュ", "kv_cache_size"),
     (
         "size",
         r"vram|gpu memory|video memory|dedicated|gpu|显存|ビデオメモリ|그래픽 메모리|видеопамят",
@@ -595,7 +625,16 @@ _METRIC_WORDS: list[tuple[str, str, str]] = [
     ),
     ("size", r"\brss\b|resident|process", "rss_peak"),
     ("size", r"working set", "working_set_peak"),
-    ("size", r"\bram\b|system memory|memory|памят|\bозу\b|内存|メモリ|메모리|speicher", "ram"),
+    # host memory only where the words name the host's (RAM, system/host/CPU memory, ОЗУ, 主机/CPU 内存,
+    # 시스템 메모리); memory whose kind is not given ("Memory Usage", 内存占用, メモリー使用量, "memory
+    # GB") is ``memory_used`` (the corpus's convention, SOURCES.md)
+    (
+        "size",
+        r"\bram\b|\bddr\d|(?:system|host|cpu|main)\s+memory|\bозу\b|оперативн|(?:主机|cpu\s*)内存|"
+        r"システムメモリ|메인 메모리|시스템 메모리|arbeitsspeicher",
+        "ram",
+    ),
+    ("size", r"memory|памят|内存|メモリ|메모리|speicher", "memory_used"),
     (
         "size",
         r"model|file|gguf|weights|quant|download|disk|\bsize\b|サイズ|크기|модел|файл|вес|размер",
@@ -611,7 +650,7 @@ _METRIC_WORDS: list[tuple[str, str, str]] = [
         r"latency|step time|per (?:step|iteration|request)|/\s*it\b|延迟|遅延|レイテンシ|지연",
         "latency",
     ),
-    ("time", r"\bload", "load_time"),
+    ("time", r"\bload|로딩|ロード|加载|загрузк", "load_time"),
     ("time", r".", "duration"),
     ("ratio", r"accept|수락|採択|受理|接受", "acceptance_rate"),
     ("ratio", r".", "share"),
@@ -670,6 +709,8 @@ def metric_of(unit: str | None, before: str, after: str = "") -> str | None:
     tail = re.split(r"[.!?;,(](?:\s|$)|[。！？，]|\s[—–]\s", after.lower()[:30])[0]
     # a word right after the number names it first ("14 GB VRAM", "46 t/s prefill")
     right = re.sub(r"^of\s+", "", re.split(r"\d", tail, maxsplit=1)[0].lstrip())  # "6 GB of system RAM"
+    if fam == "rate" and re.match(r"(?:prompt|pp)\b(?!\s*(?:of|with|length|size|tokens?)\b)", right):
+        return "prefill_tps"  # "~90 tok/s prompt and ~10 tok/s inference": the prompt's rate
     for pat, metric in rules[:-1]:
         if re.match(rf"(?:[^\W\d]+\s)?(?:{pat})", right):  # "14 GB VRAM", "6 GB system RAM"
             return _peak(metric, low[-40:] + " " + tail)

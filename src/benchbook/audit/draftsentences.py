@@ -37,7 +37,7 @@ from .draftcore import (
     stateable,
 )
 from .draftnames import CLAUSE_ONLY, Mention, clause_bounds, machine_size, mentions
-from .draftprose import CAPITALS_ONLY, Number, bound_of, family, metric_of, number_text, numbers
+from .draftprose import CAPITALS_ONLY, Number, bound_of, family, metric_of, number_text, numbers, unit_of
 from .draftrelations import pair_units, relations, repetitions
 from .draftsides import Placed, Sides
 
@@ -152,6 +152,45 @@ def _shared_units(text: str, found: list[Number]) -> list[Number]:
     return out
 
 
+#: a rate's unit written alone as the name of what is measured ("общий TPS вырос с 84.21 до 609.52",
+#: "peak tok/s: 455 vs 246"): no number right before it
+_BARE_RATE = re.compile(
+    r"(?<![\w/])(?:TPS|tok/s|t/s|tokens?/s(?:ec)?|токенов/с|ток/с)(?![\w/])", re.IGNORECASE
+)
+#: what joins the two numbers of a compared pair: "455 vs 246", "455 versus 246", "455 против 246"
+_VS = re.compile(r"\s*(?:vs\.?|versus|против|对比|対)\s*", re.IGNORECASE)
+
+
+def _headed_units(text: str, found: list[Number]) -> list[Number]:
+    """``found`` with the unit of a rate named once before its numbers given to them: after a rate's
+    unit written alone (``_BARE_RATE``: "TPS", "tok/s" with no number right before it), in the
+    same sentence, each number with no unit that is written with decimals ("вырос с 84.21 … до
+    609.52") or is one of a compared pair ("455 vs 246", ``_VS``) is in that unit.  Whole numbers
+    alone ("при 1 запросе", "64 requests") count something else and keep none; numbers glued to
+    names (3B) are none of these."""
+    heads = [
+        m
+        for m in _BARE_RATE.finditer(text)
+        if not re.search(r"\d\s*$", text[max(0, m.start() - 3) : m.start()])
+    ]
+    if not heads:
+        return found
+    ends = [b for b in sentence_bounds(text)]
+    out = list(found)
+    for i, n in enumerate(out):
+        if n.unit is not None or n.of is not None or n.range is not None or not n.text[:1].isdigit():
+            continue
+        head = next((m for m in reversed(heads) if m.end() <= n.start), None)
+        if head is None or any(head.end() < b <= n.start for b in ends):
+            continue  # no rate named before it in its sentence
+        paired = (i + 1 < len(out) and _VS.fullmatch(text[n.end : out[i + 1].start])) or (
+            i > 0 and _VS.fullmatch(text[out[i - 1].end : n.start])
+        )
+        if "." in n.text or paired:
+            out[i] = replace(n, unit=unit_of(head.group(0)), unit_written=head.group(0))
+    return out
+
+
 #: an acceptance word right before a fraction: "acceptance 0.73", "Acceptance aggregate 0.69",
 #: "accept rate: 0.64"
 _ACCEPT_BEFORE = re.compile(
@@ -235,17 +274,42 @@ def _in_clause(
 
 #: what follows a size that is a machine's memory, not a measurement: its kind ("64GB DDR5", "32 GB
 #: LPDDR5X", "24GB GDDR6X", "80GB HBM3")
-_MEMORY_KIND = re.compile(r"\s*(?:of\s+)?(?:LP|G)?DDR\d|\s*(?:of\s+)?HBM\d?e?\b", re.IGNORECASE)
+_MEMORY_KIND = re.compile(
+    r"\s*(?:of\s+)?(?:LP|G)?DDR\d|\s*(?:of\s+)?HBM\d?e?\b|\s*unified\b(?!\s+memory\s+(?:usage|use|used))",
+    re.IGNORECASE,
+)
+#: a machine's RAM written in a list of its parts ("RTX 5080 16GB, Ryzen 9 9950X, 128GB RAM", "Ryzen
+#: 5700X3D, 64 ГБ RAM"): the size right before "RAM" (no "of": "6 GB of system RAM" is what a run used)
+_RAM_AFTER = re.compile(r"\s*(?:RAM|ОЗУ)\b(?!\s*(?:usage|use|used|peak))", re.IGNORECASE)
+#: words of a clause saying a size was used or needed, not owned ("used 12 GB RAM", "peak", "needs")
+_USED_WORDS = re.compile(
+    r"\b(?:us(?:e|ed|es|ing)|took|takes|consum\w*|need\w*|requir\w*|peak\w*|alloc\w*)\b|占用|使用", re.I
+)
+_CLAUSE_END = re.compile(r"[.;!?。](?:\s|$)")
+#: a spec list's RAM line: "RAM: 64GB DDR5-6000", "- RAM: 247 GiB;" (the label alone before the size)
+_RAM_LABEL = re.compile(r"(?:^|[\n;]|[-*•]\s)\s*(?:system\s+|host\s+)?(?:RAM|ОЗУ)\s*[:：]\s*$", re.IGNORECASE)
 #: what follows a size in a title or heading that makes it the machine's ("16GB VRAM")
 _MEMORY_WORD = re.compile(r"\s*(?:of\s+)?(?:VRAM|RAM|memory|unified)\b", re.IGNORECASE)
 
 
-def _spec_size(text: str, end: int, heading: bool) -> bool:
-    """Whether the size ending at ``text[end]`` is a hardware spec (SOURCES.md: specs are the
-    ``systems``, not claims): followed by a memory kind (``_MEMORY_KIND``: "64GB DDR5"; "32GB of
-    RAM" may be a measured size: "used 32GB of RAM"), or, in a title or heading, by a memory word
-    ("16GB VRAM")."""
-    return bool(_MEMORY_KIND.match(text, end) or heading and _MEMORY_WORD.match(text, end))
+def _spec_size(
+    text: str, end: int, heading: bool, start: int = 0, named: list[Mention] | None = None
+) -> bool:
+    """Whether the size ending at ``text[end]`` (starting at ``start``) is a hardware spec (SOURCES.md:
+    specs are the ``systems``, not claims): followed by a memory kind (``_MEMORY_KIND``: "64GB DDR5",
+    "16 GB unified"; "32GB of RAM" may be a measured size: "used 32GB of RAM"), or, in a title or
+    heading, by a memory word ("16GB VRAM"); a spec list's "RAM: 64 GB" (``_RAM_LABEL``); "128GB RAM"
+    in a clause naming the machine's other parts (``named``: a hardware mention) and no use of it
+    (``_USED_WORDS``)."""
+    if _MEMORY_KIND.match(text, end) or heading and _MEMORY_WORD.match(text, end):
+        return True
+    if _RAM_LABEL.search(text, max(0, start - 40), start) and not _USED_WORDS.match(text, end):
+        return True
+    if not _RAM_AFTER.match(text, end):
+        return False
+    lo = max([0, *(m.end() for m in _CLAUSE_END.finditer(text, 0, start))])
+    clause = text[lo:start]
+    return not _USED_WORDS.search(clause) and any(m.path == "hardware" and lo <= m.start for m in named or [])
 
 
 class Sentences(Sides):
@@ -264,7 +328,9 @@ class Sentences(Sides):
             lead = len(t) - len(t.lstrip())
             text += t.strip() + " "
             scanned += (read[k] if read is not None else t)[lead : lead + len(t.strip())] + " "
-        found = pair_units(scanned, _shared_units(scanned, _from_to_units(scanned, numbers(scanned))))
+        found = pair_units(
+            scanned, _headed_units(scanned, _shared_units(scanned, _from_to_units(scanned, numbers(scanned))))
+        )
 
         def line_of(i: int) -> int:
             return next(ln for at, ln in reversed(starts) if at <= i)
@@ -319,6 +385,14 @@ class Sentences(Sides):
                 before += f" {n.unit_written}"
             elif n.unit_written and re.search(r"/\s*tok|per tok", n.unit_written, re.I):
                 before += " per token"  # "45 ms/token": a time per token, whatever the words before
+            elif n.unit_written and _BARE_RATE.fullmatch(n.unit_written) and n.end <= n.start + len(n.text):
+                # a unit named once before its numbers (``_headed_units``): the words naming the rate
+                # are those before that unit ("пик TPS … 455 vs 246": a peak)
+                head = [m for m in _BARE_RATE.finditer(scanned, 0, n.start)][-1:]
+                if head:
+                    before = scanned[max(0, head[0].start() - 40) : head[0].end()] + " "
+            elif n.unit_written and re.search(r"/\s*it\b", n.unit_written, re.I):
+                before += " per iteration"  # tqdm's "1.61s/it": a step's time (latency), not a run's
             if fraction:  # "acceptance 0.73 aggregate", "0.79 aggregate acceptance"
                 n = replace(n, unit="ratio")
                 metric: str | None = "acceptance_rate"
@@ -326,10 +400,22 @@ class Sentences(Sides):
                 metric = "mean_accepted_length"
             else:
                 metric = metric_of(n.unit, before, scanned[n.end : n.end + 30])
+                if (
+                    metric is not None
+                    and self.lead_in
+                    and family(n.unit) != "rate"
+                    and metric == metric_of(n.unit, "")
+                ):
+                    # no word near it names the metric: the line introducing the list does ("results
+                    # for TTFT speed up:" over "- 8k: 4141 ms / 1640 ms")
+                    metric = metric_of(n.unit, self.lead_in[-80:].rstrip(": ")) or metric
             if (
                 metric is None
                 or family(n.unit) == "size"
-                and (machine_size(text, n.start, n.end, named) or _spec_size(scanned, n.end, self.in_heading))
+                and (
+                    machine_size(text, n.start, n.end, named)
+                    or _spec_size(scanned, n.end, self.in_heading, n.start, named)
+                )
             ):
                 self.out.unplaced.append((line, n.text, sentence[:300]))  # "RTX 5090 32GB": the card's
                 continue

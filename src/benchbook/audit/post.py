@@ -230,6 +230,33 @@ def aligned_rows(lines: list[tuple[int, str]]) -> tuple[list[list[str]], list[in
     return rows, at
 
 
+#: a value cell of a table parted by single spaces: a number as a table prints it ("8.2", "1,024",
+#: "12.5%"), nothing else
+_SPACED_VALUE = re.compile(r"[+\-]?\d{1,3}(?:,\d{3})+(?:\.\d+)?%?|[+\-]?\d+(?:\.\d+)?%?")
+
+
+def spaced_rows(lines: list[tuple[int, str]]) -> tuple[list[list[str]], list[int]] | None:
+    """A table written with single spaces between its cells (a paragraph of lines "模型名称 推理时间(s)
+    内存占用(GiB)" / "Llama2-7B 8.2 12.5", the pipes lost): three or more lines that split at
+    whitespace into the same number (2+) of cells, the first line a header of labels (no cell of it
+    a number) and every other line a label (a letter in it) followed by numbers only
+    (``_SPACED_VALUE``).  Prose never has that shape: a sentence's words are not all numbers after
+    its first.  None when the lines are no such table."""
+    kept = [(n, t.split()) for n, t in lines if t.strip()]
+    if len(kept) < 3:
+        return None
+    width = len(kept[0][1])
+    if width < 2 or any(len(cells) != width for _, cells in kept):
+        return None
+    header = kept[0][1]
+    if any(_SPACED_VALUE.fullmatch(c) for c in header):
+        return None
+    for _, cells in kept[1:]:
+        if not re.search(r"[^\W\d_]", cells[0]) or not all(_SPACED_VALUE.fullmatch(c) for c in cells[1:]):
+            return None
+    return [cells for _, cells in kept], [n for n, _ in kept]
+
+
 def _spans(text: str) -> list[tuple[int, int, str]]:
     """The cells of an aligned line with their character spans: ``(start, end, text)``."""
     out, at = [], 0
@@ -421,7 +448,10 @@ def blocks_of(text: str) -> list[Block]:
             out.extend(_code_blocks(lines, tok.info.strip()))
         elif tok.type == "inline" and tok.map:
             lines = [(n, raw[n - 1]) for n in range(tok.map[0] + 1, tok.map[1] + 1) if n <= len(raw)]
-            table = aligned_rows(lines) if len(lines) >= 3 else None
+            # a paragraph of "label:   value" lines (``ollama run --verbose`` pasted as text) is read
+            # line by line, as in a code block, not as a table
+            listed = _labelled_list(lines)
+            table = (aligned_rows(lines) or spaced_rows(lines)) if len(lines) >= 3 and not listed else None
             if table:
                 out.append(Block("table", lines, table[0], table[1]))
             else:

@@ -8,11 +8,13 @@ sentence around them.  Read here, line by line:
 * llama.cpp's timing lines (``TIMING_LINE``, shared with ``ingest.serverlog``: llama-server's
   ``print_timing``, ``llama_perf_context_print``, ``common_perf_print``, ``llama_print_timings``):
   ``prompt eval time = 519.43 ms / 56 tokens (9.28 ms per token, 107.81 tokens per second)`` is a
-  prefill time, a time per token and a prefill rate, ``eval time = ... / 159 runs (..., 79.85 tokens
-  per second)`` the same of decoding with its tokens generated (llama.cpp counts a run per token
-  generated), the sampler's line the same of sampling, ``load time = 728.24 ms`` a load time,
-  ``total time = 2674.12 ms`` a duration; a zero and a rate printed ``inf`` (a phase that did not
-  run) are not results.  Read in prose too (the shape is the tool's, whatever surrounds it);
+  prompt eval time (``prompt_eval_ms``), a time per token and a prefill rate, ``eval time = ... / 159
+  runs (..., 79.85 tokens per second)`` the same of decoding (``eval_ms``) with its tokens generated
+  (llama.cpp counts a run per token generated), the sampler's line the same of sampling
+  (``sampling_ms``), ``load time = 728.24 ms`` a load time, ``total time = 2674.12 ms`` the total
+  (``total_ms``: the names the log check computes, docs/claims.md); a zero and a rate printed
+  ``inf`` (a phase that did not run) are not results.  Read in prose too (the shape is the tool's,
+  whatever surrounds it);
 * ``label: value [unit]``, ``Label (unit): value`` and ``label   value`` (two or more spaces, or a
   tab: an aligned table whose rows are metrics): ``ollama run --verbose`` (``eval rate: 25.63
   tokens/s``, ``load duration: 24.89ms``, ``eval count: 41 token(s)``), vLLM's
@@ -55,10 +57,13 @@ _NUM = r"\d+(?:\.\d+)?"
 _GROUPED = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
 #: ``label SEP value [unit] [rest]``: SEP ``:``, ``=``, two spaces or a tab; the rest at most a note
 #: in parentheses or a comment
+#: (the runs of white space taken whole, atomic and possessive: each split of a run of spaces
+#: between the label's end, the separator and the value was tried, a line of 400 spaces took
+#: minutes: the same matches, as what follows each run starts with no white space)
 _LABELLED = re.compile(
-    rf"^[\s>*•+\-]*(?P<label>[^\W\d_][^:=\n]{{0,60}}?)\s*(?::|=|\s{{2,}}|\t)\s*"
-    rf"(?P<v>{_GROUPED})(?![\d.,]\d)(?:\s*(?P<unit>[^\s\d(),;|:=]+(?:\(s\))?))?"
-    r"\s*(?P<rest>\([^()]*\)|[#;|].*|//.*)?\s*$"
+    rf"^[\s>*•+\-]*+(?P<label>[^\W\d_][^:=\n]{{0,60}}?)(?>\s*(?::|=)|\s{{2,}}|\s*\t)\s*+"
+    rf"(?P<v>{_GROUPED})(?![\d.,]\d)(?:\s*+(?P<unit>[^\s\d(),;|:=]+(?:\(s\))?))?"
+    r"\s*+(?P<rest>\([^()]*\)|[#;|].*|//.*)?\s*$"
 )
 #: a ``key=value`` or ``"key": value`` pair: the key one word (``ttft_ms``, ``timings.prompt_ms``)
 _PAIR = re.compile(rf"(?<![\w/.\"])\"?(?P<k>[A-Za-z_][\w.]*)\"?\s*[:=]\s*(?P<v>{_NUM})(?![\w.])(?!\s?[%/])")
@@ -197,6 +202,8 @@ def label_unit(label: str) -> str | None:
     words = label.split()
     for k in range(len(words) - 1, -1, -1):
         word = words[k].strip("()[]（）")
+        if word in ("시간", "時間"):
+            continue  # "로딩 시간", "処理時間": "time" in a label, not hours
         if k > 0 and re.fullmatch(r"[(\[（]?[\d.,]+", words[k - 1]):
             continue  # "Theoretical max (5.1 GB model)": the GB is the 5.1's, not the label's
         if len(word) >= 2 and word.lower() not in ("x", "s", "h", "min", "tok"):
@@ -228,11 +235,25 @@ def label_metric(label: str, unit: str) -> str | None:
     if fam == "rate":
         if re.search(r"\b(?:decod\w*|generation)\s+(?:throughput|speed)", low):
             return "decode_tps"  # "Decode Throughput (toks/sec)": the decode phase's rate
+        # vLLM's summary names its rates: "Input token throughput" (prompt tokens over wall time),
+        # "Peak output token throughput", "Total token throughput" (input and output)
+        if re.search(r"\b(?:input|prompt)\s+tok(?:en)?s?\s+throughput", low):
+            return "input_throughput"
+        if re.search(r"\bpeak\b.*\bthroughput", low):
+            return "peak_throughput"
+        if re.search(r"\btotal\s+tok(?:en)?s?\s+throughput", low):
+            return "total_throughput"
         if re.search(r"throughput|吞吐|\boutput\s+tok(?:en)?s?\s*/\s*s", low):
             return "throughput"  # vLLM's "Output token throughput", a table's "Output Tok/s"
         if re.search(r"\b(?:prompt|prefill|pp|input)\b|预填充|プロンプト|프롬프트", low):
             return "prefill_tps"
     if fam == "time":
+        # llama.cpp's timing words in a label ("Prompt Eval (ms)", "eval time"): the log check's names;
+        # Ollama's "prompt eval duration"/"eval duration" are durations (SOURCES.md's convention)
+        if re.search(r"\bprompt[ _]eval\b(?!\s*(?:duration|rate|count))", low):
+            return "prompt_eval_ms"
+        if re.search(r"(?<!prompt )\beval[ _]time\b", low):
+            return "eval_ms"
         if re.search(
             r"ttft|time to first|first token|初トークン|最初のトークン|首字|首个?token|첫 토큰", low
         ):
@@ -245,7 +266,7 @@ def label_metric(label: str, unit: str) -> str | None:
             return "ms_per_token"  # "Per-token latency (ms)", "Latency (ms/token)", "ms per token"
         if re.search(r"e2el?\b|e2e|latency|step time", low):
             return "latency"
-        if re.search(r"\bload", low):
+        if re.search(r"\bload|로딩|ロード|加载|загрузк", low):
             return "load_time"
         return "duration"
     if fam == "tokens":
@@ -271,14 +292,17 @@ def _stat(label: str) -> dict:
     return {"other": {"stat": {"avg": "mean", "average": "mean"}.get(word, word)}}
 
 
-#: a timing line's time -> its metric (``load time`` and ``total time`` state no tokens per second)
+#: a timing line's time -> its metric (``load time`` and ``total time`` state no tokens per second):
+#: the names the log check computes from the same lines (``logs.METRIC_UNITS``: ``prompt_eval_ms``,
+#: ``eval_ms``, ``total_ms``; docs/claims.md), ``sampling_ms`` beside them and the schema's
+#: ``load_time`` (the corpus's convention, SOURCES.md)
 _TIMING_METRIC = {
     "load": "load_time",
-    "sample": "sampling_time",
-    "sampling": "sampling_time",
-    "prompt eval": "prefill_time",
-    "eval": "decode_time",
-    "total": "duration",
+    "sample": "sampling_ms",
+    "sampling": "sampling_ms",
+    "prompt eval": "prompt_eval_ms",
+    "eval": "eval_ms",
+    "total": "total_ms",
 }
 #: a timing line's tokens per second -> its metric
 _TIMING_RATE = {
@@ -291,7 +315,7 @@ _TIMING_RATE = {
 
 def _timing(n: int, text: str) -> list[Result]:
     """The results of a llama.cpp timing line (module doc): each number it states, the time in ms
-    (``prefill_time``, ``decode_time``, ``sampling_time``, ``load_time``, ``duration``), the ms per
+    (``prompt_eval_ms``, ``eval_ms``, ``sampling_ms``, ``load_time``, ``total_ms``), the ms per
     token (``ms_per_token``, the phase as ``other.phase``) and the tokens per second
     (``prefill_tps``, ``decode_tps``, ``sampling_tps``); a zero or a rate printed ``inf``/``nan``
     (llama.cpp's line for a phase that did not run) is no result.  Every result spans the whole

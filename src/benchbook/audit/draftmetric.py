@@ -1,0 +1,257 @@
+"""Which rate a drafted rate claim is: one stream's or many streams' (``benchbook claims draft``).
+
+The words a post labels a rate with ("Throughput", "tok/s") do not say whether it is one request's
+generation rate or a rate summed over requests; the conditions around it do.  The draft corpus's
+convention (tests/fixtures/draft_corpus/SOURCES.md, its header; the same as vLLM's benchmark
+output): a generation rate of one stream or one request is ``decode_tps`` whatever its label
+("Throughput", SGLang's "Throughput:", "TPS per request"); ``throughput`` is a rate summed over a
+batch or concurrent requests, or taken over wall time ("Output token throughput", "avg throughput"
+of a batched rollout, "wall" rates).
+
+``settle_rates`` is a pass over the drafted claims once their context is filled in
+(``draftcontext.fill``), so a concurrency a table row, a list of settings or a heading states is
+known:
+
+* a rate of several streams (a table row's own ``concurrency`` above 1, or the words "8-stream",
+  "8 concurrent", "batch size 8" in its sentence) is ``throughput``, unless the words name one
+  request or stream ("per request", "per user", "single stream", "на запрос") or its label names the
+  decode phase ("tg t/s", "decode": llama-benchy's per-request rates at c2/c4);
+* a rate labelled as a sum or a wall-clock rate ("total TPS", "aggregate", "wall", "общий TPS") is
+  ``throughput``;
+* a peak rate ("peak TPS", "Tokens/Sec (Peak)") is ``peak_throughput`` unless its words name one
+  stream ("single stream peak": ``decode_tps``);
+* a rate labelled only "throughput" (no word of a sum: total, aggregate, overall, avg, system,
+  wall, output token, batch; 吞吐 under a batch) with nothing saying several streams ran is
+  ``decode_tps``.
+
+Beside it, two passes of the same kind for sizes and times: ``settle_sizes`` (``ollama ps``'s SIZE
+is ``memory_used``) and ``settle_times`` (a time that is 1000 ÷ the rate beside it is per token).
+
+Where it sits: ``draft._Drafter.run`` calls them after ``fill``; it reads and changes
+``draftcore.Entry``/``Group`` fields only.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .draftcore import Entry, Group, merged
+from .draftprose import family, numbers
+
+#: words naming one request or stream: its rate is one stream's whatever ran beside it
+_ONE_STREAM = re.compile(
+    r"\bper[- ](?:request|req|user|stream|sequence|seq|client)\b|\bsingle[- ](?:stream|request|user)\b|"
+    r"\bone (?:stream|request|user)\b|на запрос|на поток|每(?:个)?请求|单(?:个)?请求|单流|"
+    r"リクエストあたり|요청당",
+    re.IGNORECASE,
+)
+#: words naming several streams run at once, with their count: "8-stream", "8 concurrent requests",
+#: "batch size 8", "at 64 parallel requests", "c8"/"C8" (llama-benchy's and serving tables' labels)
+_STREAMS = re.compile(
+    r"\b(?P<a>\d+)[-\u2010\u2011 ](?:streams?|concurrent|parallel|users|clients|simultaneous)\b|"
+    r"\bbatch(?:[ _-]?size)?\s*(?:=|:|of)?\s*(?P<b>\d+)\b|"
+    r"\bconcurrency\s*(?:=|:|of)?\s*(?P<c>\d+)\b|(?<![\w.])[cC](?P<d>\d{1,4})\b|"
+    r"(?P<e>\d+)\s*(?:параллельн\w*|одновременн\w*)\s+запрос|并发\s*(?:数)?\s*(?P<f>\d+)|(?P<g>\d+)\s*并发|"
+    r"\b(?:at|with|при)\s+(?P<h>\d+)\s+(?:concurrent\s+|parallel\s+)?(?:requests|запрос\w*)",
+    re.IGNORECASE,
+)
+#: a rate's label saying it is a sum or a wall-clock rate, not one stream's: kept as ``throughput``
+_SUMMED = re.compile(
+    r"\b(?:total|aggregate|overall|avg|average|mean|system|combined|wall|output\s+tok(?:en)?s?|"
+    r"batch\w*)\b|общий|суммарн",
+    re.IGNORECASE,
+)
+#: a label naming a rate summed over streams or taken over wall time ("total TPS", "aggregate",
+#: "wall", "общий TPS"): ``throughput`` whatever ran
+_TOTAL = re.compile(r"\b(?:total|aggregate|combined|system|wall)\b|общий|суммарн", re.IGNORECASE)
+#: a label naming the decode phase ("tg t/s", "decode", "generation"): each request's own rate, at
+#: any concurrency (llama-benchy's tg at c2/c4), unless it says it is a sum (``_SUMMED``)
+_DECODE_PHASE = re.compile(r"\b(?:tg\d*|decod\w*|generat\w*|gen)\b", re.IGNORECASE)
+#: vLLM's tqdm progress line: "est. speed input: 47.09 toks/s, output: 128.64 toks/s"
+_TQDM = re.compile(r"\bspeed input:[^,]*,\s*output\b")
+#: a label naming throughput
+_THROUGHPUT = re.compile(r"throughput|吞吐|スループット|처리량|пропускн", re.IGNORECASE)
+
+
+def _streams(words: str) -> int | None:
+    """The most streams ``words`` say ran at once (``_STREAMS``), None if they name none."""
+    counts = [int(next(g for g in m.groups() if g is not None)) for m in _STREAMS.finditer(words)]
+    return max(counts) if counts else None
+
+
+def _words(e: Entry) -> tuple[str, str]:
+    """The words labelling a claim, and those right after its number: a table cell's header as its
+    quote gives it ("Throughput: 58.25 tok/s — | row |" -> "Throughput: 58.25 tok/s") and its row;
+    in prose, the words of its clause between the last number with a unit before it and its
+    number ("… 62–74 tokens/sec 8-stream throughput: 95–108 tokens/sec" -> " 8-stream throughput: "),
+    and those after it to the end of its clause ("89 tokens/sec at batch size 8, while" -> " at
+    batch size 8"); the whole sentence where its number is not found."""
+    quote = str(e.fields.get("quote") or "")
+    if e.group is not None:
+        head, _, row = quote.partition(" — ")
+        return head, row
+    stated = e.fields.get("value")
+    if stated is None and e.fields.get("range"):
+        stated = f"{e.fields['range'][0]}–{e.fields['range'][1]}"
+    last = 0
+    found = numbers(quote)
+    for k, n in enumerate(found):
+        if n.text == str(stated) and _in_list(quote, found, k) is not None:
+            return _in_list(quote, found, k) or "", ""
+        if n.text == str(stated):
+            stop = next((m.start for m in found[k + 1 :] if m.unit is not None), len(quote))
+            after = re.split(r"[,;:.!?](?:\s|$)|[，；。]", quote[n.end : stop])[0]
+            # the label's own clause: "77 tok/s at batch size 8, while ours reached 33 tok/s"
+            return re.split(
+                r"[,;](?:\s|$)|[，；]|\s(?:and|while|but|whereas|а|и|но)\s", quote[last : n.start]
+            )[-1], after
+        if n.unit is not None:
+            last = n.end
+    return quote, ""
+
+
+#: labels joined by a slash before values joined by a slash: "wall/decode: 101.39 / 102.33 tok/s"
+_LABEL_LIST = re.compile(r"(?P<words>[^\W\d]+(?:\s*/\s*[^\W\d]+)+)\s*[:=]?[\s*_`]*$")
+
+
+def _in_list(quote: str, found: list, k: int) -> str | None:
+    """The label of the ``k``-th number of ``found`` where it is one of a list "A / B" under labels
+    "w1/w2" of as many words (``_LABEL_LIST``): its own word; None where it is no such list."""
+    first = k
+    while first > 0 and re.fullmatch(r"\s*/\s*", quote[found[first - 1].end : found[first].start]):
+        first -= 1
+    last = k
+    while last + 1 < len(found) and re.fullmatch(r"\s*/\s*", quote[found[last].end : found[last + 1].start]):
+        last += 1
+    if first == last:
+        return None
+    m = _LABEL_LIST.search(quote, 0, found[first].start)
+    words = re.split(r"\s*/\s*", m.group("words")) if m else []
+    return words[k - first] if len(words) == last - first + 1 else None
+
+
+#: ``ollama ps``'s PROCESSOR column beside a size: "100% GPU", "11%/89% CPU/GPU", "30%/70%"
+_PROCESSOR_SPLIT = re.compile(r"\b\d{1,3}%\s*(?:GPU|CPU)\b|\b\d{1,3}%\s*/\s*\d{1,3}%|\bCPU/GPU\b")
+
+
+def settle_sizes(entries: list[Entry], groups: list[Group]) -> None:
+    """Sizes whose kind their row says: a size on a line or table row with ``ollama ps``'s split of
+    the model between CPU and GPU ("14 GB | 100% GPU", "25 GB 11%/89% CPU/GPU": ``_PROCESSOR_SPLIT``)
+    is the model's whole footprint, GPU and host, ``memory_used`` (SOURCES.md: "`ollama ps`'s SIZE"),
+    whatever its header calls it; in place, as ``settle_rates``."""
+    by_id = {g.id: g for g in groups}
+    cells: dict[str, list[Entry]] = {}
+    for e in entries:
+        if e.kind != "claim":
+            continue
+        group = by_id.get(e.group) if e.group is not None else None
+        shared = group.fields if group is not None else {}
+        metric = e.fields.get("metric", shared.get("metric"))
+        unit = e.fields.get("unit", shared.get("unit"))
+        if family(unit) != "size" or metric not in ("vram", "ram", "size", "model_size", "memory_used"):
+            continue
+        quote = str(e.fields.get("quote") or "")
+        row = quote.partition(" — ")[2] if group is not None else quote
+        if not _PROCESSOR_SPLIT.search(row):
+            continue
+        if group is not None:
+            cells.setdefault(group.id, []).append(e)
+        else:
+            e.fields["metric"] = "memory_used"
+    for gid, column in cells.items():
+        if len(column) == sum(1 for e in entries if e.group == gid):
+            by_id[gid].fields["metric"] = "memory_used"
+
+
+def settle_times(entries: list[Entry]) -> None:
+    """A time in ms and a rate in tokens per second drafted from one line, the time 1000 ÷ the rate
+    to the digits written (tinygrad's "total 19.72 ms, 50.71 tok/sec"): the time is per token
+    (``ms_per_token``), not a duration; in place."""
+    by_line: dict[object, list[Entry]] = {}
+    for e in entries:
+        if e.kind == "claim" and e.group is None and "value" in e.fields:
+            by_line.setdefault(e.fields.get("source_line"), []).append(e)
+    for here in by_line.values():
+        times = [e for e in here if e.fields.get("unit") == "ms" and e.fields.get("metric") == "duration"]
+        rates = [e for e in here if family(e.fields.get("unit")) == "rate"]
+        for t in times:
+            for r in rates:
+                ms, tps = float(str(t.fields["value"])), float(str(r.fields["value"]))
+                written = str(t.fields["value"])
+                step = 10.0 ** -(len(written.split(".")[1]) if "." in written else 0)
+                if tps > 0 and abs(1000.0 / tps - ms) <= step:
+                    t.fields["metric"] = "ms_per_token"
+                    break
+
+
+def settle_rates(entries: list[Entry], groups: list[Group]) -> None:
+    """Give each rate claim of ``entries`` (``decode_tps`` or ``throughput``, in a rate's unit) the
+    metric its streams make it (module doc, ``_wanted``), in place.  A table's column (a ``Group``)
+    whose cells all want one other metric gets it; a cell that differs from its column gets its own
+    ``metric`` (a claim's own field wins over its group's: the claims file's ``metric`` column).
+    Claims of other metrics are left alone."""
+    by_id = {g.id: g for g in groups}
+    cells: dict[str, list[tuple[Entry, str]]] = {}
+    for e in entries:
+        if e.kind != "claim":
+            continue
+        group = by_id.get(e.group) if e.group is not None else None
+        shared = group.fields if group is not None else {}
+        want = _wanted(e, shared)
+        if group is not None and "metric" not in e.fields:
+            cells.setdefault(group.id, []).append((e, want or str(shared.get("metric"))))
+        elif want is not None:
+            e.fields["metric"] = want
+    for gid, column in cells.items():
+        group = by_id[gid]
+        wants = {w for _, w in column}
+        if len(wants) == 1:
+            group.fields["metric"] = wants.pop()
+            continue
+        for e, w in column:
+            if w != group.fields.get("metric"):
+                # the cell's own metric, right after its id (where a claims file writes it)
+                fields = {k: v for k, v in e.fields.items() if k == "id"}
+                fields["metric"] = w
+                fields.update({k: v for k, v in e.fields.items() if k != "id"})
+                e.fields.clear()
+                e.fields.update(fields)
+
+
+def _wanted(e: Entry, shared: dict) -> str | None:
+    """The metric a rate claim ``e`` (its group's fields ``shared``) should have by its streams
+    (module doc), None where it is no rate of decoding or its metric stays."""
+    metric = e.fields.get("metric", shared.get("metric"))
+    unit = e.fields.get("unit", shared.get("unit"))
+    quote = str(e.fields.get("quote") or "")
+    if family(unit) == "rate" and metric in ("prefill_tps", "decode_tps") and _TQDM.search(quote):
+        # vLLM's tqdm line "est. speed input: 47.09 toks/s, output: 128.64 toks/s": prompt tokens and
+        # generated tokens over the run's wall time (read as prefill and decode rates while the
+        # relations that compare them were drafted)
+        want = "input_throughput" if metric == "prefill_tps" else "throughput"
+        return want
+    if metric not in ("decode_tps", "throughput", "peak_throughput") or family(unit) != "rate":
+        return None
+    own = e.fields.get("conditions") or {}
+    cond = merged(shared.get("conditions") or {}, own)
+    label, after = _words(e)
+    if metric == "peak_throughput":
+        # the peak of one stream ("single stream peak") is that stream's decode rate; a concurrency of
+        # 1 filled in from the post's context is no such word (a table of engines' peaks under it)
+        return "decode_tps" if _ONE_STREAM.search(f"{label} {after}") else None
+    other: dict = cond["other"] if isinstance(cond.get("other"), dict) else {}
+    # several streams: a table row's own concurrency (a "C8" or "Concurrency" cell), or the words
+    # labelling the number; a command's parallel slots (-np 4) serve one request all the same
+    concurrency = own.get("concurrency") if e.group is not None else None
+    streams = concurrency if isinstance(concurrency, int) else _streams(f"{label} {after}")
+    batched = any("batch" in str(k).lower() and str(v).isdigit() and int(v) > 1 for k, v in other.items())
+    phase = _DECODE_PHASE.search(label) is not None and not _SUMMED.search(label)
+    if _ONE_STREAM.search(f"{label} {after}") or (phase and metric == "decode_tps"):
+        want = "decode_tps"
+    elif (streams is not None and streams > 1) or _TOTAL.search(label):
+        want = "throughput"
+    elif metric == "throughput" and _THROUGHPUT.search(label) and not _SUMMED.search(label) and not batched:
+        want = "decode_tps"
+    else:
+        return None
+    return want if want != metric else None
