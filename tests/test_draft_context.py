@@ -538,3 +538,18 @@ def test_value_columns_ending_pre_and_post_name_the_build_of_each_side(tmp_path)
     assert header_settings("Post") == {}
     assert header_settings("gen tok/s") == {}
     assert header_settings("TTFT after") == {"build": "after"}
+
+
+def test_a_title_version_written_short_takes_the_texts_full_version(tmp_path):
+    """A title naming a release short ("vLLM 0.9") over a text naming it in full ("vLLM 0.9.2")
+    gives the full version (``draftcontext._fuller_version``).  Controls: another release in the
+    text ("0.10.1") or two full ones leave the title's."""
+    from benchbook.audit.draftcontext import _fuller_version
+
+    cf = _drafted("# vLLM 0.9 on one GPU\n\nWe ran vLLM 0.9.2 for it.\n\nIt served 81.5 tok/s.\n", tmp_path)
+    assert [(c.value, _cond(cf, c).get("build")) for c in cf.claims] == [(81.5, "0.9.2")]
+    assert _fuller_version("0.9.2", "0.9") and _fuller_version("v1.2.3", "v1.2")
+    assert not _fuller_version("0.10.1", "0.1") and not _fuller_version("0.9", "0.9")
+    text = "# vLLM 0.9 on one GPU\n\nWe ran vLLM 0.9.2 and vLLM 0.9.3 for it.\n\nIt served 81.5 tok/s.\n"
+    cf = _drafted(text, tmp_path)
+    assert [_cond(cf, c).get("build") for c in cf.claims] == ["0.9"]

@@ -678,6 +678,10 @@ class Scope:
         if len(head) == 1:
             # the title's short name said in full by the setup ("A100" and "NVIDIA A100 40GB PCIe")
             fuller = [v for v in declared if _fuller(v, head[0])]
+            if path == "build" and not fuller:
+                # "LM Studio 0.4" in the title, "LM Studio 0.4.0" in the text: the one version
+                # the body writes in full
+                fuller = [v for v in _distinct(self.body.get(path, [])) if _fuller_version(v, head[0])]
             return True, (fuller[0] if len(fuller) == 1 else head[0]), "head"
         if head:
             return True, None, "head"
@@ -689,6 +693,14 @@ class Scope:
             return False, None, "body"
         one = every[0] if len(every) == 1 and _key(every[0]) in {_key(v) for v in body} else None
         return True, one, "body"
+
+
+def _fuller_version(version: object, short: object) -> bool:
+    """Whether ``version`` is ``short`` with more of its parts ("0.4.0" of "0.4", "v1.2.3" of
+    "v1.2"): one release written short and in full."""
+    if not isinstance(version, str) or not isinstance(short, str):
+        return False
+    return re.fullmatch(re.escape(short) + r"(?:\.\d+)+", version) is not None
 
 
 def _fuller(name: object, short: object) -> bool:
