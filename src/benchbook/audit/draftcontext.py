@@ -49,6 +49,7 @@ from .draftnames import (
     header_decoding,
     heading_engine,
     mentions,
+    placement,
 )
 from .draftprose import numbers
 from .post import Block, Post
@@ -568,9 +569,26 @@ _BUILD_LINE = re.compile(
 )
 
 
+#: a link to a commit of a repository on GitHub and similar forges ("[commit](https://github.com/
+#: owner/repo/commit/502f6808b8073b87...)"): the build a lead-in says its numbers ran
+_COMMIT_LINK = re.compile(r"https?://[\w.-]+/[\w.-]+/(?P<repo>[\w.-]+)/commit/(?P<sha>[0-9a-f]{7,40})\b")
+
+
 def _builds(text: str, out: list[tuple[str, object]]) -> None:
     for m in _BUILD_LINE.finditer(text):
         out.append(("build", re.sub(r"\s*\(", " (", m.group("v"))))
+
+
+def _commit_links(text: str, out: list[tuple[str, object]]) -> None:
+    """The build a list's lead-in links (``_COMMIT_LINK``; a link in passing, "see …/commit/…",
+    names none): one link is the commit's first 8 hex digits, as a short sha is written
+    ("c16cf49c"); links to several repositories' commits (an engine and its compiler) are one
+    build, each repository's name and its short sha joined by " + " in the order written."""
+    links = list(dict.fromkeys((m.group("repo"), m.group("sha")[:8]) for m in _COMMIT_LINK.finditer(text)))
+    if len(links) == 1:
+        out.append(("build", links[0][1]))
+    elif len({repo for repo, _ in links}) == len(links) > 1:
+        out.append(("build", " + ".join(f"{repo} {sha}" for repo, sha in links)))
 
 
 def _reported(lines: list[tuple[int, str]]) -> list[tuple[str, object]]:
@@ -660,6 +678,10 @@ class Scope:
         if len(head) == 1:
             # the title's short name said in full by the setup ("A100" and "NVIDIA A100 40GB PCIe")
             fuller = [v for v in declared if _fuller(v, head[0])]
+            if path == "build" and not fuller:
+                # "LM Studio 0.4" in the title, "LM Studio 0.4.0" in the text: the one version
+                # the body writes in full
+                fuller = [v for v in _distinct(self.body.get(path, [])) if _fuller_version(v, head[0])]
             return True, (fuller[0] if len(fuller) == 1 else head[0]), "head"
         if head:
             return True, None, "head"
@@ -671,6 +693,14 @@ class Scope:
             return False, None, "body"
         one = every[0] if len(every) == 1 and _key(every[0]) in {_key(v) for v in body} else None
         return True, one, "body"
+
+
+def _fuller_version(version: object, short: object) -> bool:
+    """Whether ``version`` is ``short`` with more of its parts ("0.4.0" of "0.4", "v1.2.3" of
+    "v1.2"): one release written short and in full."""
+    if not isinstance(version, str) or not isinstance(short, str):
+        return False
+    return re.fullmatch(re.escape(short) + r"(?:\.\d+)+", version) is not None
 
 
 def _fuller(name: object, short: object) -> bool:
@@ -889,6 +919,12 @@ def cell_conditions(cell: str) -> dict[str, object]:
             words = text.split()
         flat = _flat(conditions_of("flags", words))
         return {k: v for k, v in flat.items() if k in CARRIED and k not in ("engine", "model", "quant")}
+    run = command_lines([(0, text)])
+    if len(run) == 1 and run[0].tool:
+        # a row's own command line in a "Command" column ("python3 spec_decode.py --model-dir
+        # 'org/Llama-3.1-8B' --num-spec-tokens 4"): its model and settings are the row's
+        flat = _flat(run[0].conditions)
+        return {k: v for k, v in flat.items() if k in CARRIED}
     m = _CELL_KV_PAIR.fullmatch(text)
     if m:
         return {"type_k": m.group("k").lower(), "type_v": m.group("v").lower()}
@@ -904,10 +940,22 @@ def cell_conditions(cell: str) -> dict[str, object]:
     return {}
 
 
+#: a value column's header ending in the side of a change it measures ("gen tok/s pre", "TTFT after"):
+#: a word of its own after the quantity, never a header of one word
+_BEFORE_AFTER = re.compile(r"(?<=\S)\s+(pre|post|before|after)\s*$", re.IGNORECASE)
+
+
 def header_settings(header: str) -> dict[str, object]:
     """The draft size a value column's header states for its column ("MTP (n_max=6 --spec-draft-p-min
     0.75)", "`n_max:16`", "k=4 tok/s": ``block_max``; a size of 0, the column beside them that drafts
-    nothing: ``decoding: plain``), empty when it states none or several."""
+    nothing: ``decoding: plain``), or the build a header's last word names by its side of the change
+    measured ("gen tok/s pre" -> ``build: pre``, ``_BEFORE_AFTER``); empty when it states none or
+    several."""
+    side = _BEFORE_AFTER.search(header)
+    if side is not None:
+        # "prompt tok/s pre" beside "prompt tok/s post": the build before or after the change the
+        # post measures (a pull request's), the word as written
+        return {"build": side.group(1).lower()}
     sizes = {v for p, v in stated([(0, header)], "text", heading=True) if p == "block_max"}
     if len(sizes) != 1:
         return {}
@@ -1187,6 +1235,10 @@ class Context:
                     list_lead = [
                         (k, v) for k, v in stated(prev.lines, "text", heading=True) if k != "decoding"
                     ]
+                    # its links, which the block's text drops: "Exllama [commit](…/commit/c16cf49c…):"
+                    links: list[tuple[str, object]] = []
+                    _commit_links(" ".join(post.line(n) for n, _ in prev.lines), links)
+                    list_lead += [x for x in links if x not in list_lead]
                 if item:
                     _add(scope.head, list_lead)
                 else:
@@ -1199,6 +1251,11 @@ class Context:
                 elif block.kind == "text":
                     # "a sweep-bench with this PR": the pull request the post ran
                     _add(scope.declared, _tested_pr(" ".join(t for _, t in lines), title_text))
+                    # "a 3090 for the main model and a P40 for the draft model": the section's
+                    # machine is the pair, as the setup it describes (``draftnames.placement``)
+                    placed = placement(" ".join(t for _, t in lines))
+                    if placed is not None:
+                        _add(scope.declared, [("hardware", placed)])
                     for n, t in lines:
                         if declaration(t):
                             _add(scope.declared, [*stated([(n, t)], "text"), *_features(t)])
@@ -1413,6 +1470,33 @@ def _fuller_of(named: list[object]) -> Callable[[object], object]:
     return fuller
 
 
+def _fuller_quant_of(named: list[object]) -> Callable[[object], object]:
+    """``fuller(quant)``: the one quantisation among ``named`` (the post's) that ``quant`` writes
+    short: without Unsloth's "UD-" prefix ("Q4_K_XL" where a model row says "MTP-UD-Q4_K_XL") or
+    cut before an i-quant's size suffix ("IQ3" for "UD-IQ3_XXS"): a post that names a file's
+    quantisation in full once and shortly elsewhere, as SOURCES.md's expected files write it in
+    full.  ``quant`` itself when none or several do, and for a k-quant cut to its bits ("Q4": a
+    post's own rounding, kept as written)."""
+    full = {str(v).upper(): v for v in named if isinstance(v, str)}
+
+    def fuller(quant: object) -> object:
+        if not isinstance(quant, str):
+            return quant
+        mine = quant.upper()
+        if mine in full and not any(k == "UD-" + mine for k in full):
+            return quant
+        cut = re.fullmatch(r"I?Q\d", mine) is not None and mine.startswith("I")
+        found = {
+            k: v
+            for k, v in full.items()
+            if k != mine
+            and (k.removeprefix("UD-") == mine or cut and k.removeprefix("UD-").startswith(mine + "_"))
+        }
+        return next(iter(found.values())) if len(found) == 1 else quant
+
+    return fuller
+
+
 #: a model named by its size alone, as a table's model column writes it ("0.8B", "35B-A3B")
 _SIZE_ONLY = re.compile(r"\d+(?:\.\d+)?[BM](?:-A\d+(?:\.\d+)?B)?", re.IGNORECASE)
 #: a model family with its version and no size ("Qwen 3.5", "Qwen3.5", "Llama 3.1", "Gemma 3")
@@ -1498,6 +1582,9 @@ def fill(post: Post, entries: list, groups: list) -> None:
     drafting = _drafting_kind(post)
     family = family_of(post.text) or _family_of_names(models)
     fuller = _fuller_of(models)
+    fuller_quant = _fuller_quant_of(
+        [*(v for d in (root.head, root.body, root.weak, root.declared) for v in d.get("quant", []))]
+    )
     for e in [*entries, *groups]:
         own = e.fields.get("conditions") or {}
         if isinstance(own.get("model"), str):
@@ -1577,6 +1664,8 @@ def fill(post: Post, entries: list, groups: list) -> None:
             cond["decoding"] = "plain"
         if isinstance(cond.get("model"), str):
             cond["model"] = fuller(cond["model"])
+        if isinstance(cond.get("quant"), str):
+            cond["quant"] = fuller_quant(cond["quant"])
         if "conditions" in e.fields:
             e.fields["conditions"] = cond
         elif cond:
