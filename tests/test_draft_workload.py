@@ -430,3 +430,19 @@ def test_a_scripts_output_token_count_beside_its_decode_lines(tmp_path):
     )
     got = {c.value: _cond(cf, c).get("tokens_generated") for c in cf.claims}
     assert (got[10.5], got[61.25], got[9.75], got[61.5], got[0.04]) == (640, 640, 600, 600, None)
+
+
+def test_a_draft_size_picked_from_a_list_of_sizes_tried_is_block_max(tmp_path):
+    """ "I ran 3, 6 and 9 draft tokens; the results for 6 follow": the size the words pick from the
+    list is the block's ``block_max``, on the rates under it.  Controls: the list alone names no size,
+    and a number outside the list ("results for 8") picks none."""
+    from benchbook.audit.draftcontext import stated
+
+    cf = _drafted(
+        "# MTP on a laptop\n\nI ran 3, 6 and 9 draft tokens. The results for 6 follow, at concurrency 1-2.\n\n"
+        "| run | tg t/s |\n|---|---|\n| short | 41.5 |\n| long | 37.25 |\n",
+        tmp_path,
+    )
+    assert [_cond(cf, c).get("block_max") for c in cf.claims] == [6, 6]
+    for text in ("I ran 3, 6 and 9 draft tokens.", "I ran 3, 6 and 9 draft tokens; the results for 8 follow."):
+        assert [v for p, v in stated([(1, text)], "text") if p == "block_max"] == [], text

@@ -425,11 +425,39 @@ def _settings(text: str, out: list[tuple[str, object]]) -> None:
                 out.append(("build", m.group("v")))
             elif kind == "commit":
                 out.append(("build", m.group("h") or m.group("k") or m.group("s") or m.group("n")))
+    _picked_size(text, out)
     if ("sampling", "greedy") in out:
         # "Greedy decoding (temperature = 0)": a temperature of 0 is the greedy choice, one sampling
         out[:] = [
             x for x in out if not (x[0] == "sampling" and re.fullmatch(r"temperature 0(?:\.0*)?", str(x[1])))
         ]
+
+
+#: a list of draft sizes the post tried ("4, 5, and 6 draft tokens", "2 or 3 speculative tokens"), each a bare
+#: number, and the words after it that pick one for the results shown ("The results for 5 are
+#: below", "numbers at 4", "figures with 3"): the picked size is the block's ``block_max``
+_SIZE_LIST = re.compile(
+    r"(?<![\w.])(?P<list>\d{1,3}(?:\s*,\s*\d{1,3})*,?\s+(?:and|or)\s+\d{1,3})\s+"
+    r"(?:draft(?:ed)?|speculative)\s+tokens\b",
+    re.I,
+)
+_SIZE_PICK = re.compile(
+    r"\b(?:results?|numbers?|figures?|runs?|rows?|table)\s+(?:below\s+)?(?:are\s+)?(?:for|with|at)\s+"
+    r"(?P<n>\d{1,3})(?![\w.,%]|\s*(?:[-–]|to)\s*\d)",
+    re.I,
+)
+
+
+def _picked_size(text: str, out: list[tuple[str, object]]) -> None:
+    """A draft size the words pick from a list of sizes named before (``_SIZE_LIST``, then
+    ``_SIZE_PICK``): ``("block_max", n)`` appended to ``out`` where ``n`` is one of the list's
+    numbers; a number outside the list (a concurrency, a count) is none."""
+    for m in _SIZE_LIST.finditer(text):
+        sizes = {int(x) for x in re.findall(r"\d+", m.group("list"))}
+        pick = _SIZE_PICK.search(text, m.end())
+        if pick and int(pick.group("n")) in sizes:
+            out.append(("block_max", int(pick.group("n"))))
+            return
 
 
 #: a line naming the prompt or task under its label ("Prompt: summarize a news article", "- **Task**:
