@@ -446,3 +446,17 @@ def test_a_draft_size_picked_from_a_list_of_sizes_tried_is_block_max(tmp_path):
     assert [_cond(cf, c).get("block_max") for c in cf.claims] == [6, 6]
     for text in ("I ran 3, 6 and 9 draft tokens.", "I ran 3, 6 and 9 draft tokens; the results for 8 follow."):
         assert [v for p, v in stated([(1, text)], "text") if p == "block_max"] == [], text
+
+
+def test_a_word_after_a_concurrency_label_that_names_the_sampling_is_the_rows_sampling():
+    """ "C2 greedy", "c16 sampled", "C4 default": the concurrency and, after it, the way tokens were
+    chosen (``sampling``, as written).  Controls: "C2 run" keeps only the concurrency; "C++" is none."""
+    from benchbook.audit.draftcontext import cell_conditions
+
+    assert [cell_conditions(c) for c in ("C2 greedy", "**c16 Sampled**", "C4 default", "C2 run", "C++")] == [
+        {"concurrency": 2, "sampling": "greedy"},
+        {"concurrency": 16, "sampling": "sampled"},
+        {"concurrency": 4, "sampling": "default"},
+        {"concurrency": 2},
+        {},
+    ]

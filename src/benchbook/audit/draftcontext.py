@@ -880,7 +880,10 @@ def _level(post: Post, block: Block) -> int:
 
 #: a table's label cell naming settings by their own shape: "c4"/"C8" (requests at once, as
 #: llama-benchy and vLLM's benchmarks label them), a llama-bench test "pp2048 tg128 @ d4096"
-_CELL_CONCURRENCY = re.compile(r"\s*[cC](\d{1,4})(?:\s+[^\W\d]+)?\s*")
+_CELL_CONCURRENCY = re.compile(r"\s*[cC](\d{1,4})(?:\s+(?P<w>[^\W\d]+))?\s*")
+#: the word after a concurrency label that names how its tokens were chosen ("C1 greedy", "C8 default",
+#: "c4 sampled"): the row's ``sampling``, as written
+_CELL_SAMPLING_WORD = re.compile(r"greedy|default|sampled|sampling|probabilistic|stochastic|random", re.I)
 _CELL_TEST = re.compile(r"\s*(?:pp(\d+)\s*\+?\s*)?tg(\d+)(?:\s*@\s*d(\d+))?\s*", re.IGNORECASE)
 
 
@@ -893,7 +896,7 @@ _CELL_KV_PAIR = re.compile(rf"\s*(?P<k>{_KV_TYPE})\s?[+/]\s?(?P<v>{_KV_TYPE})\s*
 def cell_conditions(cell: str) -> dict[str, object]:
     """The conditions a table's label cell states by its shape (``_CELL_KV_PAIR``: "q8_0+q8_0" ->
     ``type_k: q8_0``, ``type_v: q8_0``; ``_CELL_CONCURRENCY``: "c4" ->
-    ``concurrency: 4``, "C1 greedy" -> 1; ``_CELL_TEST``: "pp2048 tg128 @ d4096" ->
+    ``concurrency: 4``, "C1 greedy" -> 1 and ``sampling: greedy`` (``_CELL_SAMPLING_WORD``); ``_CELL_TEST``: "pp2048 tg128 @ d4096" ->
     ``tokens_generated: 128``, ``depth: 4096``), empty when it is no such cell."""
     text = cell.strip().strip("*_`")
     if FLAGS_ONLY.match(text):  # "--spec-draft-n-max 2", "-ngl 99 -fa on": a row of that setting
@@ -908,6 +911,9 @@ def cell_conditions(cell: str) -> dict[str, object]:
         return {"type_k": m.group("k").lower(), "type_v": m.group("v").lower()}
     m = _CELL_CONCURRENCY.fullmatch(text)
     if m and int(m.group(1)) >= 1:
+        word = m.group("w")
+        if word and _CELL_SAMPLING_WORD.fullmatch(word):
+            return {"concurrency": int(m.group(1)), "sampling": word.lower()}
         return {"concurrency": int(m.group(1))}
     m = _CELL_TEST.fullmatch(text)
     if m:
