@@ -460,3 +460,19 @@ def test_a_word_after_a_concurrency_label_that_names_the_sampling_is_the_rows_sa
         {"concurrency": 2},
         {},
     ]
+
+
+def test_a_count_of_output_tokens_after_above_or_below_is_a_bound_not_the_runs_length(tmp_path):
+    """ "At 1500 output tokens, A finishes in 33 s. ... only above about 700 output tokens": the
+    threshold names no run, so the paragraph's runs keep 1500.  Control: the count alone is the
+    tokens generated."""
+    from benchbook.audit.draftcontext import stated
+
+    cf = _drafted(
+        "# Long replies\n\nAt 1500 output tokens, the first engine finishes in 33 seconds. The second "
+        "takes 47 seconds. The gap shows only above about 700 output tokens.\n",
+        tmp_path,
+    )
+    assert [_cond(cf, c).get("tokens_generated") for c in cf.claims] == [1500, 1500]
+    assert [v for p, v in stated([(1, "below 256 new tokens it is slower")], "text") if p == "tokens_generated"] == []
+    assert ("tokens_generated", 256) in stated([(1, "with 256 new tokens it is slower")], "text")

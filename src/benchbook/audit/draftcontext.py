@@ -378,6 +378,14 @@ def _sampling_after(text: str) -> str:
     return out
 
 
+#: words right before a count that make it a bound ("above roughly 900 output tokens", "below 256 new
+#: tokens", "more than 1000 generated tokens"): a threshold the post names, not the tokens a run generated
+_BOUND_BEFORE = re.compile(
+    r"\b(?:above|below|over|under|beyond|past|more than|less than|fewer than)\s+"
+    r"(?:(?:roughly|about|around|approximately|~)\s*)?$",
+    re.I,
+)
+
 #: words between a count of tokens and "output" that name no task ("256-token max output")
 _NO_TASK = re.compile(
     r"(?:max(?:imum)?|total|average|mean|final|model|text|token|input|output|the|an?)(?:\s+\w+)?", re.I
@@ -401,6 +409,8 @@ def _settings(text: str, out: list[tuple[str, object]]) -> None:
             elif kind == "block":
                 out.append(("block_max", int(m.group("n") or m.group("m") or m.group("l") or m.group("h"))))
             elif kind == "generated":
+                if _BOUND_BEFORE.search(text, max(0, m.start() - 40), m.start()):
+                    continue  # "above roughly 900 output tokens": a threshold, no run's length
                 out.append(
                     ("tokens_generated", int(next(g for g in m.group("n", "m", "o", "g", "b", "t") if g)))
                 )
