@@ -476,3 +476,19 @@ def test_a_count_of_output_tokens_after_above_or_below_is_a_bound_not_the_runs_l
     assert [_cond(cf, c).get("tokens_generated") for c in cf.claims] == [1500, 1500]
     assert [v for p, v in stated([(1, "below 256 new tokens it is slower")], "text") if p == "tokens_generated"] == []
     assert ("tokens_generated", 256) in stated([(1, "with 256 new tokens it is slower")], "text")
+
+
+def test_the_message_typed_to_a_chat_run_is_the_prompt(tmp_path):
+    """ "command: ollama run llama3:8b" over "message: write a haiku about rain": the text typed to
+    the chat run is the prompt of the rates below.  Control: "Message: connection refused" in a block
+    running no chat names no prompt."""
+    from benchbook.audit.draftcontext import stated
+
+    cf = _drafted(
+        "# Slow replies\n\ncommand: **ollama run llama3:8b --verbose**\nmessage: **write a haiku about rain**\n\n"
+        "```\neval rate:            41.25 tokens/s\n```\n",
+        tmp_path,
+    )
+    assert [_cond(cf, c).get("prompt") for c in cf.claims] == ["write a haiku about rain"]
+    got = stated([(1, "Message: connection refused"), (2, "It failed at 41.25 tokens/s")], "text")
+    assert [v for p, v in got if p == "prompt"] == []

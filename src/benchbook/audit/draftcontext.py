@@ -500,10 +500,23 @@ NOT_A_PROMPT = re.compile(
 )
 
 
+#: a chat run at the terminal named in a block ("ollama run gemma2:27b", "llama-cli -m …",
+#: "mlx_lm.generate"): there the text typed to it under a label ``_CHAT_LABEL`` ("message: tell me a
+#: joke", "Input: …") is the prompt; elsewhere "Message:" is any message (an error's)
+_CHAT_RUN = re.compile(r"\b(?:ollama\s+run|llama-cli|llama-run|mlx_lm[._]generate|mlx_lm\.chat)\b", re.I)
+_CHAT_LABEL = re.compile(
+    r"^\s*(?:[-*+•]\s+)?[*_]*(?:message|query|question|input)[*_]*\s*[:：][*_]*\s*"
+    r"(?P<v>[^\s\d:：].{0,119}?)[\s.。*_]*$",
+    re.IGNORECASE,
+)
+
+
 def _prompts(lines: list[tuple[int, str]], out: list[tuple[str, object]]) -> None:
-    """The prompts a block's lines name (``_PROMPT_LABEL``, ``_PROMPT_WORDS``), as written."""
+    """The prompts a block's lines name (``_PROMPT_LABEL``, ``_PROMPT_WORDS``; ``_CHAT_LABEL``
+    where the block runs a chat at the terminal, ``_CHAT_RUN``), as written."""
+    chat = any(_CHAT_RUN.search(t) for _, t in lines)
     for _, t in lines:
-        m = _PROMPT_LABEL.match(t)
+        m = _PROMPT_LABEL.match(t) or (_CHAT_LABEL.match(t) if chat else None)
         if m:
             out.append(("prompt", m.group("v").strip().strip("\"'「」“”*_`").strip()))
             continue
