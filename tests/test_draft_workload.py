@@ -492,3 +492,15 @@ def test_the_message_typed_to_a_chat_run_is_the_prompt(tmp_path):
     assert [_cond(cf, c).get("prompt") for c in cf.claims] == ["write a haiku about rain"]
     got = stated([(1, "Message: connection refused"), (2, "It failed at 41.25 tokens/s")], "text")
     assert [v for p, v in got if p == "prompt"] == []
+
+
+def test_a_list_lines_label_opening_with_a_kind_of_task_is_its_prompt(tmp_path):
+    """ "- Math wall/decode: 61.5 / 63.25 tok/s" over "- Chat wall/decode: …": each line's task is its
+    numbers' prompt.  Control: a label with other words ("Code size:") names no prompt."""
+    cf = _drafted(
+        "# Two tasks\n\nResults:\n- Math wall/decode: **61.5 / 63.25 tok/s**\n"
+        "- Chat wall/decode: **70.5 / 72.75 tok/s**\n- Code size: 12.5 GiB\n",
+        tmp_path,
+    )
+    got = {c.value: _cond(cf, c).get("prompt") for c in cf.claims}
+    assert got == {61.5: "Math", 63.25: "Math", 70.5: "Chat", 72.75: "Chat", 12.5: None}

@@ -1025,6 +1025,18 @@ def _measured_prompts(lines: list[tuple[int, str]]) -> bool:
 _LINE_PATHS = frozenset({"concurrency", "prompt", "block_max", "tokens_generated", "cap"})
 
 
+#: a line's label that opens with a kind of task and then names only what was measured ("- Code
+#: wall/decode: 133 tok/s", "Summarization TTFT: 0.4 s", "**Math** decode:"): the task is the line's
+#: prompt, as written; a label with other words ("Code size:", "Math library build:") is none
+_TASK_LABEL = re.compile(
+    r"^\s*(?:[-*+•]\s+)?[*_]*(?P<t>code|coding|narrative|prose|chat|math|reasoning|summari[sz]ation|"
+    r"translation|roleplay|creative writing|RAG|QA|STEM)[*_]*"
+    r"(?:\s+(?:wall|decode|prefill|pp|tg|ttft|tpot|e2e|speed|rate|throughput|tok/s|t/s|acceptance)"
+    r"(?:\s*/\s*(?:wall|decode|prefill|pp|tg|ttft|tpot|e2e|speed|rate|throughput|acceptance))*)?[*_]*\s*$",
+    re.I,
+)
+
+
 def _line_scopes(scope: Scope, lines: list[tuple[int, str]]) -> None:
     """A scope under a block for each of its lines stating a measurement and a workload setting
     (``_LINE_PATHS``): "Single stream throughput: 62 t/s" / "8-stream throughput: 95 t/s", a list
@@ -1039,6 +1051,9 @@ def _line_scopes(scope: Scope, lines: list[tuple[int, str]]) -> None:
         said = header_decoding(label) if 0 < len(label.strip()) <= 40 else None
         if said is not None:
             names.append(("decoding", said))
+        task = _TASK_LABEL.match(label) if 0 < len(label.strip()) <= 40 else None
+        if task and not any(p == "prompt" for p, _ in names):
+            names.append(("prompt", task.group("t")))
         if names:
             line = Scope(n, n, 9)
             _add(line.body, names)
