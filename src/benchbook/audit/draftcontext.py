@@ -447,10 +447,9 @@ def _settings(text: str, out: list[tuple[str, object]]) -> None:
 #: number, and the words after it that pick one for the results shown ("The results for 5 are
 #: below", "numbers at 4", "figures with 3"): the picked size is the block's ``block_max``
 _SIZE_LIST = re.compile(
-    r"(?<![\w.])(?P<list>\d{1,3}(?:\s*,\s*\d{1,3})*,?\s+(?:and|or)\s+\d{1,3})\s+"
-    r"(?:draft(?:ed)?|speculative)\s+tokens\b",
-    re.I,
+    r"(?<![\w.])(?P<list>\d{1,3}(?:\s*,\s*\d{1,3})*,?\s+(?:and|or)\s+\d{1,3})\s+$", re.I
 )
+_SIZE_WORDS = re.compile(r"\b(?:draft(?:ed)?|speculative)\s+tokens\b", re.I)
 _SIZE_PICK = re.compile(
     r"\b(?:results?|numbers?|figures?|runs?|rows?|table)\s+(?:below\s+)?(?:are\s+)?(?:for|with|at)\s+"
     r"(?P<n>\d{1,3})(?![\w.,%]|\s*(?:[-–]|to)\s*\d)",
@@ -462,9 +461,13 @@ def _picked_size(text: str, out: list[tuple[str, object]]) -> None:
     """A draft size the words pick from a list of sizes named before (``_SIZE_LIST``, then
     ``_SIZE_PICK``): ``("block_max", n)`` appended to ``out`` where ``n`` is one of the list's
     numbers; a number outside the list (a concurrency, a count) is none."""
-    for m in _SIZE_LIST.finditer(text):
+    for w in _SIZE_WORDS.finditer(text):
+        # the list right before the words, read in a window (a long run of numbers stays linear)
+        m = _SIZE_LIST.search(text[max(0, w.start() - 60) : w.start()])
+        if m is None:
+            continue
         sizes = {int(x) for x in re.findall(r"\d+", m.group("list"))}
-        pick = _SIZE_PICK.search(text, m.end())
+        pick = _SIZE_PICK.search(text, w.end())
         if pick and int(pick.group("n")) in sizes:
             out.append(("block_max", int(pick.group("n"))))
             return
