@@ -439,12 +439,16 @@ def test_a_draft_size_picked_from_a_list_of_sizes_tried_is_block_max(tmp_path):
     from benchbook.audit.draftcontext import stated
 
     cf = _drafted(
-        "# MTP on a laptop\n\nI ran 3, 6 and 9 draft tokens. The results for 6 follow, at concurrency 1-2.\n\n"
+        "# MTP on a laptop\n\nI ran 3, 6 and 9 draft tokens. "
+        "The results for 6 follow, at concurrency 1-2.\n\n"
         "| run | tg t/s |\n|---|---|\n| short | 41.5 |\n| long | 37.25 |\n",
         tmp_path,
     )
     assert [_cond(cf, c).get("block_max") for c in cf.claims] == [6, 6]
-    for text in ("I ran 3, 6 and 9 draft tokens.", "I ran 3, 6 and 9 draft tokens; the results for 8 follow."):
+    for text in (
+        "I ran 3, 6 and 9 draft tokens.",
+        "I ran 3, 6 and 9 draft tokens; the results for 8 follow.",
+    ):
         assert [v for p, v in stated([(1, text)], "text") if p == "block_max"] == [], text
 
 
@@ -474,7 +478,9 @@ def test_a_count_of_output_tokens_after_above_or_below_is_a_bound_not_the_runs_l
         tmp_path,
     )
     assert [_cond(cf, c).get("tokens_generated") for c in cf.claims] == [1500, 1500]
-    assert [v for p, v in stated([(1, "below 256 new tokens it is slower")], "text") if p == "tokens_generated"] == []
+    assert [
+        v for p, v in stated([(1, "below 256 new tokens it is slower")], "text") if p == "tokens_generated"
+    ] == []
     assert ("tokens_generated", 256) in stated([(1, "with 256 new tokens it is slower")], "text")
 
 
@@ -485,7 +491,8 @@ def test_the_message_typed_to_a_chat_run_is_the_prompt(tmp_path):
     from benchbook.audit.draftcontext import stated
 
     cf = _drafted(
-        "# Slow replies\n\ncommand: **ollama run llama3:8b --verbose**\nmessage: **write a haiku about rain**\n\n"
+        "# Slow replies\n\ncommand: **ollama run llama3:8b --verbose**\n"
+        "message: **write a haiku about rain**\n\n"
         "```\neval rate:            41.25 tokens/s\n```\n",
         tmp_path,
     )

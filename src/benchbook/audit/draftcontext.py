@@ -447,9 +447,7 @@ def _settings(text: str, out: list[tuple[str, object]]) -> None:
 #: a list of draft sizes the post tried ("4, 5, and 6 draft tokens", "2 or 3 speculative tokens"), each a bare
 #: number, and the words after it that pick one for the results shown ("The results for 5 are
 #: below", "numbers at 4", "figures with 3"): the picked size is the block's ``block_max``
-_SIZE_LIST = re.compile(
-    r"(?<![\w.])(?P<list>\d{1,3}(?:\s*,\s*\d{1,3})*,?\s+(?:and|or)\s+\d{1,3})\s+$", re.I
-)
+_SIZE_LIST = re.compile(r"(?<![\w.])(?P<list>\d{1,3}(?:\s*,\s*\d{1,3})*,?\s+(?:and|or)\s+\d{1,3})\s+$", re.I)
 _SIZE_WORDS = re.compile(r"\b(?:draft(?:ed)?|speculative)\s+tokens\b", re.I)
 _SIZE_PICK = re.compile(
     r"\b(?:results?|numbers?|figures?|runs?|rows?|table)\s+(?:below\s+)?(?:are\s+)?(?:for|with|at)\s+"
@@ -936,7 +934,8 @@ _CELL_KV_PAIR = re.compile(rf"\s*(?P<k>{_KV_TYPE})\s?[+/]\s?(?P<v>{_KV_TYPE})\s*
 def cell_conditions(cell: str) -> dict[str, object]:
     """The conditions a table's label cell states by its shape (``_CELL_KV_PAIR``: "q8_0+q8_0" ->
     ``type_k: q8_0``, ``type_v: q8_0``; ``_CELL_CONCURRENCY``: "c4" ->
-    ``concurrency: 4``, "C1 greedy" -> 1 and ``sampling: greedy`` (``_CELL_SAMPLING_WORD``); ``_CELL_TEST``: "pp2048 tg128 @ d4096" ->
+    ``concurrency: 4``, "C1 greedy" -> 1 and ``sampling: greedy`` (``_CELL_SAMPLING_WORD``);
+    ``_CELL_TEST``: "pp2048 tg128 @ d4096" ->
     ``tokens_generated: 128``, ``depth: 4096``), empty when it is no such cell."""
     text = cell.strip().strip("*_`")
     if FLAGS_ONLY.match(text):  # "--spec-draft-n-max 2", "-ngl 99 -fa on": a row of that setting
