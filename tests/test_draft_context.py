@@ -277,7 +277,7 @@ def test_label_cells_by_their_shape_a_concurrency_header_and_a_cuda_build(tmp_pa
         cell_conditions(c) for c in ("c4", "**C1 greedy**", "pp2048 tg128 @ d4096", "C++", "c4ai", "tg128")
     ] == [
         {"concurrency": 4},
-        {"concurrency": 1},
+        {"concurrency": 1, "sampling": "greedy"},
         {"tokens_generated": 128, "depth": 4096},
         {},
         {},

@@ -380,6 +380,14 @@ def _sampling_after(text: str) -> str:
     return out
 
 
+#: words right before a count that make it a bound ("above roughly 900 output tokens", "below 256 new
+#: tokens", "more than 1000 generated tokens"): a threshold the post names, not the tokens a run generated
+_BOUND_BEFORE = re.compile(
+    r"\b(?:above|below|over|under|beyond|past|more than|less than|fewer than)\s+"
+    r"(?:(?:roughly|about|around|approximately|~)\s*)?$",
+    re.I,
+)
+
 #: words between a count of tokens and "output" that name no task ("256-token max output")
 _NO_TASK = re.compile(
     r"(?:max(?:imum)?|total|average|mean|final|model|text|token|input|output|the|an?)(?:\s+\w+)?", re.I
@@ -403,6 +411,8 @@ def _settings(text: str, out: list[tuple[str, object]]) -> None:
             elif kind == "block":
                 out.append(("block_max", int(m.group("n") or m.group("m") or m.group("l") or m.group("h"))))
             elif kind == "generated":
+                if _BOUND_BEFORE.search(text, max(0, m.start() - 40), m.start()):
+                    continue  # "above roughly 900 output tokens": a threshold, no run's length
                 out.append(
                     ("tokens_generated", int(next(g for g in m.group("n", "m", "o", "g", "b", "t") if g)))
                 )
@@ -427,11 +437,40 @@ def _settings(text: str, out: list[tuple[str, object]]) -> None:
                 out.append(("build", m.group("v")))
             elif kind == "commit":
                 out.append(("build", m.group("h") or m.group("k") or m.group("s") or m.group("n")))
+    _picked_size(text, out)
     if ("sampling", "greedy") in out:
         # "Greedy decoding (temperature = 0)": a temperature of 0 is the greedy choice, one sampling
         out[:] = [
             x for x in out if not (x[0] == "sampling" and re.fullmatch(r"temperature 0(?:\.0*)?", str(x[1])))
         ]
+
+
+#: a list of draft sizes the post tried ("4, 5, and 6 draft tokens", "2 or 3 speculative tokens"), each a bare
+#: number, and the words after it that pick one for the results shown ("The results for 5 are
+#: below", "numbers at 4", "figures with 3"): the picked size is the block's ``block_max``
+_SIZE_LIST = re.compile(r"(?<![\w.])(?P<list>\d{1,3}(?:\s*,\s*\d{1,3})*,?\s+(?:and|or)\s+\d{1,3})\s+$", re.I)
+_SIZE_WORDS = re.compile(r"\b(?:draft(?:ed)?|speculative)\s+tokens\b", re.I)
+_SIZE_PICK = re.compile(
+    r"\b(?:results?|numbers?|figures?|runs?|rows?|table)\s+(?:below\s+)?(?:are\s+)?(?:for|with|at)\s+"
+    r"(?P<n>\d{1,3})(?![\w.,%]|\s*(?:[-–]|to)\s*\d)",
+    re.I,
+)
+
+
+def _picked_size(text: str, out: list[tuple[str, object]]) -> None:
+    """A draft size the words pick from a list of sizes named before (``_SIZE_LIST``, then
+    ``_SIZE_PICK``): ``("block_max", n)`` appended to ``out`` where ``n`` is one of the list's
+    numbers; a number outside the list (a concurrency, a count) is none."""
+    for w in _SIZE_WORDS.finditer(text):
+        # the list right before the words, read in a window (a long run of numbers stays linear)
+        m = _SIZE_LIST.search(text[max(0, w.start() - 60) : w.start()])
+        if m is None:
+            continue
+        sizes = {int(x) for x in re.findall(r"\d+", m.group("list"))}
+        pick = _SIZE_PICK.search(text, w.end())
+        if pick and int(pick.group("n")) in sizes:
+            out.append(("block_max", int(pick.group("n"))))
+            return
 
 
 #: a line naming the prompt or task under its label ("Prompt: summarize a news article", "- **Task**:
@@ -464,10 +503,23 @@ NOT_A_PROMPT = re.compile(
 )
 
 
+#: a chat run at the terminal named in a block ("ollama run gemma2:27b", "llama-cli -m …",
+#: "mlx_lm.generate"): there the text typed to it under a label ``_CHAT_LABEL`` ("message: tell me a
+#: joke", "Input: …") is the prompt; elsewhere "Message:" is any message (an error's)
+_CHAT_RUN = re.compile(r"\b(?:ollama\s+run|llama-cli|llama-run|mlx_lm[._]generate|mlx_lm\.chat)\b", re.I)
+_CHAT_LABEL = re.compile(
+    r"^\s*(?:[-*+•]\s+)?[*_]*(?:message|query|question|input)[*_]*\s*[:：][*_]*\s*"
+    r"(?P<v>[^\s\d:：].{0,119}?)[\s.。*_]*$",
+    re.IGNORECASE,
+)
+
+
 def _prompts(lines: list[tuple[int, str]], out: list[tuple[str, object]]) -> None:
-    """The prompts a block's lines name (``_PROMPT_LABEL``, ``_PROMPT_WORDS``), as written."""
+    """The prompts a block's lines name (``_PROMPT_LABEL``, ``_PROMPT_WORDS``; ``_CHAT_LABEL``
+    where the block runs a chat at the terminal, ``_CHAT_RUN``), as written."""
+    chat = any(_CHAT_RUN.search(t) for _, t in lines)
     for _, t in lines:
-        m = _PROMPT_LABEL.match(t)
+        m = _PROMPT_LABEL.match(t) or (_CHAT_LABEL.match(t) if chat else None)
         if m:
             out.append(("prompt", m.group("v").strip().strip("\"'「」“”*_`").strip()))
             continue
@@ -896,7 +948,10 @@ def _level(post: Post, block: Block) -> int:
 
 #: a table's label cell naming settings by their own shape: "c4"/"C8" (requests at once, as
 #: llama-benchy and vLLM's benchmarks label them), a llama-bench test "pp2048 tg128 @ d4096"
-_CELL_CONCURRENCY = re.compile(r"\s*[cC](\d{1,4})(?:\s+[^\W\d]+)?\s*")
+_CELL_CONCURRENCY = re.compile(r"\s*[cC](\d{1,4})(?:\s+(?P<w>[^\W\d]+))?\s*")
+#: the word after a concurrency label that names how its tokens were chosen ("C1 greedy", "C8 default",
+#: "c4 sampled"): the row's ``sampling``, as written
+_CELL_SAMPLING_WORD = re.compile(r"greedy|default|sampled|sampling|probabilistic|stochastic|random", re.I)
 _CELL_TEST = re.compile(r"\s*(?:pp(\d+)\s*\+?\s*)?tg(\d+)(?:\s*@\s*d(\d+))?\s*", re.IGNORECASE)
 
 
@@ -909,7 +964,8 @@ _CELL_KV_PAIR = re.compile(rf"\s*(?P<k>{_KV_TYPE})\s?[+/]\s?(?P<v>{_KV_TYPE})\s*
 def cell_conditions(cell: str) -> dict[str, object]:
     """The conditions a table's label cell states by its shape (``_CELL_KV_PAIR``: "q8_0+q8_0" ->
     ``type_k: q8_0``, ``type_v: q8_0``; ``_CELL_CONCURRENCY``: "c4" ->
-    ``concurrency: 4``, "C1 greedy" -> 1; ``_CELL_TEST``: "pp2048 tg128 @ d4096" ->
+    ``concurrency: 4``, "C1 greedy" -> 1 and ``sampling: greedy`` (``_CELL_SAMPLING_WORD``);
+    ``_CELL_TEST``: "pp2048 tg128 @ d4096" ->
     ``tokens_generated: 128``, ``depth: 4096``), empty when it is no such cell."""
     text = cell.strip().strip("*_`")
     if FLAGS_ONLY.match(text):  # "--spec-draft-n-max 2", "-ngl 99 -fa on": a row of that setting
@@ -930,6 +986,9 @@ def cell_conditions(cell: str) -> dict[str, object]:
         return {"type_k": m.group("k").lower(), "type_v": m.group("v").lower()}
     m = _CELL_CONCURRENCY.fullmatch(text)
     if m and int(m.group(1)) >= 1:
+        word = m.group("w")
+        if word and _CELL_SAMPLING_WORD.fullmatch(word):
+            return {"concurrency": int(m.group(1)), "sampling": word.lower()}
         return {"concurrency": int(m.group(1))}
     m = _CELL_TEST.fullmatch(text)
     if m:
@@ -1064,6 +1123,18 @@ def _measured_prompts(lines: list[tuple[int, str]]) -> bool:
 _LINE_PATHS = frozenset({"concurrency", "prompt", "block_max", "tokens_generated", "cap"})
 
 
+#: a line's label that opens with a kind of task and then names only what was measured ("- Code
+#: wall/decode: 133 tok/s", "Summarization TTFT: 0.4 s", "**Math** decode:"): the task is the line's
+#: prompt, as written; a label with other words ("Code size:", "Math library build:") is none
+_TASK_LABEL = re.compile(
+    r"^\s*(?:[-*+•]\s+)?[*_]*(?P<t>code|coding|narrative|prose|chat|math|reasoning|summari[sz]ation|"
+    r"translation|roleplay|creative writing|RAG|QA|STEM)[*_]*"
+    r"(?:\s+(?:wall|decode|prefill|pp|tg|ttft|tpot|e2e|speed|rate|throughput|tok/s|t/s|acceptance)"
+    r"(?:\s*/\s*(?:wall|decode|prefill|pp|tg|ttft|tpot|e2e|speed|rate|throughput|acceptance))*)?[*_]*\s*$",
+    re.I,
+)
+
+
 def _line_scopes(scope: Scope, lines: list[tuple[int, str]]) -> None:
     """A scope under a block for each of its lines stating a measurement and a workload setting
     (``_LINE_PATHS``): "Single stream throughput: 62 t/s" / "8-stream throughput: 95 t/s", a list
@@ -1078,6 +1149,9 @@ def _line_scopes(scope: Scope, lines: list[tuple[int, str]]) -> None:
         said = header_decoding(label) if 0 < len(label.strip()) <= 40 else None
         if said is not None:
             names.append(("decoding", said))
+        task = _TASK_LABEL.match(label) if 0 < len(label.strip()) <= 40 else None
+        if task and not any(p == "prompt" for p, _ in names):
+            names.append(("prompt", task.group("t")))
         if names:
             line = Scope(n, n, 9)
             _add(line.body, names)
