@@ -402,8 +402,8 @@ def _match(kept: _Kept, entries: list[Entry], kept_ids: set[str]) -> tuple[dict[
         if e.id in deleted and _old_keys(kept, e.id) is None:
             continue  # deleted before sums were kept: known by its id alone, not drafted again
         exact = _keys(_section(e), e.fields)[0]
-        # the id an earlier draft gave this guess, where it had to leave its own: ids stay put
-        was = [g for g in sorted(prior.get(exact, [])) if g not in used and g.startswith(e.id + "-")]
+        # the id an earlier draft gave this guess, where it has to leave its own: ids stay put
+        was = [g for g in sorted(prior.get(exact, [])) if g not in used]
         k = 2
         while f"{e.id}-{k}" in taken:
             k += 1
