@@ -156,11 +156,11 @@ def _read_existing(path: Path) -> _Kept:
         body = lines[starts[i] : starts[i + 1]]
         if name == "draft":
             data = yaml.safe_load("\n".join(body)) or {}
-            draft = data.get("draft") if isinstance(data.get("draft"), dict) else {}
+            draft: dict = data["draft"] if isinstance(data.get("draft"), dict) else {}
             kept.drafted = set(draft.get("drafted") or [])
             sums = draft.get("sums")
-            if isinstance(sums, dict):
-                kept.sums = {str(i): str(x).split() for i, x in sums.items() if len(str(x).split()) == 3}
+            if isinstance(sums, dict):  # id -> "exact loose written" (``_keys``, ``_digest``)
+                kept.sums = {str(d): str(x).split() for d, x in sums.items() if len(str(x).split()) == 3}
         elif name in _ITEM_SECTIONS and isinstance(v, yaml.SequenceNode):
             marks = [x.start_mark.line for x in v.value] + [starts[i + 1]]
             if v.value and marks[0] > starts[i]:
