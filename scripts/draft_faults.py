@@ -7,7 +7,8 @@ message; ``fault_catalogue.py``'s module doc) and prints a table and the totals;
 every fault is ``ok``.  Expected of every fault: no traceback, nothing lost, nothing unescaped on the
 audit page, a ``benchbook: error:`` line naming the file and the fix for bad input, and a draft in
 bounded time (``BOUND`` seconds for 100 KB of hostile text; under 2 s for an ordinary post).
-Regression tests with exact values: ``tests/test_claims_draft_breaker.py``.
+Regression tests with exact values: ``tests/test_claims_draft_breaker.py`` (and
+``tests/test_draft_breaker2.py`` for §X, ``tests/test_draft_breaker3.py`` for §Y, DB16, DB17).
 """
 
 # ruff: noqa: E501 - the catalogue's rows and planted payloads read best on one line each
@@ -250,13 +251,13 @@ f_numbers = _timed(
 # ---------------------------------------------------------------- §M a reviewed file drafted again
 
 _A = "# Fast\n\nI got 123.4 tok/s decode.\n\nPrompt processing was 2345 tok/s.\n"
-_REVIEWED = '  - {id: "decode-tps-l3", metric: "decode_tps", value: 123.5, unit: "tok/s", source_line: 3, quote: "I got 123.4 tok/s decode.", reviewed: true}  # mine'
+_REVIEWED = '  - {id: "decode-tps-l3", metric: "decode_tps", value: 123.5, unit: "tok/s", conditions: {decoding: "plain"}, source_line: 3, quote: "I got 123.4 tok/s decode.", reviewed: true}  # mine'
 
 
 def _review(d: Path) -> Path:
     out = d / "c.yaml"
     text = out.read_text()
-    guess = '  - {id: "decode-tps-l3", metric: "decode_tps", value: 123.4, unit: "tok/s", source_line: 3, quote: "I got 123.4 tok/s decode.", reviewed: false}'
+    guess = '  - {id: "decode-tps-l3", metric: "decode_tps", value: 123.4, unit: "tok/s", conditions: {decoding: "plain"}, source_line: 3, quote: "I got 123.4 tok/s decode.", reviewed: false}'
     if guess not in text:
         raise AssertionError("the first draft changed: update the catalogue")
     out.write_text(text.replace(guess, _REVIEWED))
@@ -377,6 +378,127 @@ f_bench_overflow = _timed(
     "| llama 7B Q4_K_M | 1.2.3 GiB | 1.2.3 B | CUDA | 99 | tg128 | 6.00 ± 1.00 |\n"
 )
 
+# ---------------------------------------------------------------- §Y breaker3: a re-run over the user's edits, devices (tests/test_draft_breaker3.py)
+
+_R = "# R\n\nDecode ran at 41.5 tok/s.\n\n| run | tok/s |\n|---|---|\n| a | 7 |\n"
+
+
+def _edited(edit, *needles: str):
+    """Draft, apply ``edit`` to the claims file, draft again: refused naming each needle, the
+    file as the user left it."""
+
+    def f(d: Path) -> Outcome:
+        r = _draft(d, "post.md", _R)
+        if r.rc != 0:
+            return expect_ok(r)
+        out = d / "c.yaml"
+        text = edit(out.read_text())
+        out.write_text(text)
+        o = expect_error(_draft(d, "post.md", _R), *needles)
+        if o.status == "ok" and out.read_text() != text:
+            return Outcome("data loss", "the refused re-run changed the file")
+        return o
+
+    return f
+
+
+f_alias_edit = _edited(
+    lambda t: t.replace(
+        "claims:\n",
+        "claims:\n  - {id: a, metric: decode_tps, value: &v 5, unit: tok/s}\n"
+        "  - {id: b, metric: decode_tps, value: *v, unit: tok/s}\n",
+    ),
+    "c.yaml:13: YAML alias *v",
+)
+f_complex_key_edit = _edited(lambda t: t + "? [a, b]\n: c\n", "c.yaml:23: top level: a key that is a list")
+f_twice_deep_edit = _edited(
+    lambda t: t + "claims:\n  - {id: z}\ndeep: " + "[" * 3000 + "]" * 3000 + "\n",
+    "c.yaml:23: duplicate key 'claims'",
+)
+
+
+def f_broken_draft_section(d: Path) -> Outcome:
+    r = _draft(d, "post.md", _R)
+    if r.rc != 0:
+        return expect_ok(r)
+    out = d / "c.yaml"
+    text = out.read_text()
+    head, rest = text.split("draft:\n", 1)
+    group = rest.split("groups:\n", 1)[1]
+    mine = '  - {id: "g2", metric: "decode_tps", unit: "tok/s", table: [1], claims: 5}\n'
+    out.write_text(
+        head + "draft: 5\n" + "claims:\n" + rest.split("claims:\n", 1)[1].replace(group, mine + group)
+    )
+    o = expect_ok(_draft(d, "post.md", _R))
+    if o.status == "ok" and mine not in out.read_text():
+        return Outcome("data loss", "the user's group was dropped")
+    return o
+
+
+def f_scalar_entry(d: Path) -> Outcome:
+    r = _draft(d, "post.md", _R)
+    if r.rc != 0:
+        return expect_ok(r)
+    out = d / "c.yaml"
+    out.write_text(out.read_text().replace("claims:\n", "claims:\n  - 41.5 tok/s on my card\n"))
+    o = expect_ok(_draft(d, "post.md", _R))
+    if o.status == "ok" and "  - 41.5 tok/s on my card\n" not in out.read_text():
+        return Outcome("data loss", "the user's entry (no mapping) was dropped")
+    if o.status == "ok":
+        a = bb(d, "audit", str(out), "--out", str(d / "o"), "--pages", str(d / "o"), timeout=90)
+        return expect_error(a, "c.yaml:13: claims.1")
+    return o
+
+
+def f_out_fifo(d: Path) -> Outcome:
+    os.mkfifo(d / "sink")
+    o = expect_error(_draft(d, "post.md", _R, "-o", str(d / "sink"), timeout=30), "sink: a device, pipe")
+    if o.status == "ok" and not (d / "sink").is_fifo():
+        return Outcome("data loss", "the pipe was replaced by a file")
+    return o
+
+
+def f_post_fifo(d: Path) -> Outcome:
+    (d / "in").mkdir()
+    os.mkfifo(d / "in" / "feed.md")
+
+    def feed() -> None:
+        with open(d / "in" / "feed.md", "w") as fh:
+            fh.write(_R)
+
+    t = threading.Thread(target=feed)
+    t.start()
+    r = bb(d, "claims", "draft", str(d / "in" / "feed.md"), timeout=30)
+    t.join(5)
+    o = expect_ok(r)
+    if o.status == "ok" and not (d / "feed.claims.yaml").is_file():
+        return Outcome("wrong message", "the claims file of a piped post is not in the working folder")
+    return o
+
+
+def f_post_folder(d: Path) -> Outcome:
+    (d / "posts").mkdir()
+    return expect_error(bb(d, "claims", "draft", "posts"), "posts: a folder, no post", "posts/POST.md")
+
+
+def f_out_dash(d: Path) -> Outcome:
+    (d / "post.md").write_text(_R)
+    o = expect_error(bb(d, "claims", "draft", "post.md", "-o", "-"), "-o -: the claims file is a file")
+    if o.status == "ok" and (d / "-").exists():
+        return Outcome("wrong message", "a file named '-' was written")
+    return o
+
+
+f_setup_cards = _timed(
+    "".join(f"- GPU: RTX {i}\n- ctx: {i}k\n\n" for i in range(3000)) + "Decode 5 tok/s.\n", "value: 5"
+)
+f_many_commands = _timed(
+    "".join(
+        f"```\nllama-bench -m m{i}.gguf -p 512 -n 128 -ngl {i}\n```\n\n{i} tok/s\n\n" for i in range(1500)
+    ),
+    "value: 1499",
+)
+
 FAULTS: list[Fault] = [
     Fault("DB01", "100,000 digits before tok/s", "§B", f"< {BOUND:.0f} s, loads", f_digits),
     Fault("DB02", "'1.1.1…' 100 KB", "§B", "bounded, loads", f_dots),
@@ -446,6 +568,53 @@ FAULTS: list[Fault] = [
     Fault(
         "DK01", "two posts drafted into one -o at once", "§K", "one written, the other refused", f_two_drafts
     ),
+    Fault(
+        "DY01",
+        "re-run after an alias added to the draft",
+        "§Y",
+        "refused, line named, file kept",
+        f_alias_edit,
+    ),
+    Fault(
+        "DY02",
+        "re-run after a key that is a list ('? [a, b]')",
+        "§Y",
+        "refused, line named",
+        f_complex_key_edit,
+    ),
+    Fault(
+        "DY03",
+        "re-run after 'claims:' written twice, 3000-deep nesting",
+        "§Y",
+        "refused, line named",
+        f_twice_deep_edit,
+    ),
+    Fault(
+        "DY04",
+        "'draft: 5', a group's 'table: [1]', 'claims: 5'",
+        "§Y",
+        "drafts, user's group kept",
+        f_broken_draft_section,
+    ),
+    Fault(
+        "DY05",
+        "an entry that is no mapping ('- 41.5 tok/s on my card')",
+        "§Y",
+        "kept, audit names it",
+        f_scalar_entry,
+    ),
+    Fault("DY06", "-o a named pipe (a device: -o /dev/null)", "§Y", "refused at once, pipe kept", f_out_fifo),
+    Fault(
+        "DY07",
+        "a post that is a named pipe (<(curl …))",
+        "§Y",
+        "claims file in the working folder",
+        f_post_fifo,
+    ),
+    Fault("DY08", "a folder as the post", "§Y", "error naming a folder, no ingest advice", f_post_folder),
+    Fault("DY09", "-o - (stdout expected)", "§Y", "refused, no file named '-'", f_out_dash),
+    Fault("DB16", "a setup list of 3000 cards", "§B", "bounded, loads", f_setup_cards),
+    Fault("DB17", "1500 command lines, one setting shared", "§B", "bounded, loads", f_many_commands),
 ]
 
 

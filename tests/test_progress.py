@@ -5,6 +5,7 @@ import json
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -278,3 +279,25 @@ def test_warnings_reach_the_terminal_not_only_the_log(tmp_path, monkeypatch, cap
         "manifest's c39a719766"
     ]
     assert log_path.read_text().splitlines()[-2] == "draftself checkpoint: {'step': 600}"
+
+
+def test_the_training_wait_shows_the_step(monkeypatch, capsys):
+    """A new user saw "waiting for the draft-self training" and nothing else for 17 minutes: the wait
+    shows the training's logged step of the manifest's steps as a bar, and returns the thread's time."""
+    monkeypatch.delenv("BENCHBOOK_QUIET", raising=False)
+    cli.TRAINING_STEP[0] = 0
+    go = threading.Event()
+
+    def train() -> str:
+        go.wait(5)
+        for step in (25, 50, 75):
+            cli.TRAINING_STEP[0] = step
+            time.sleep(0.05)
+        return "trained"
+
+    pretrain = cli.Background(train)
+    go.set()
+    seconds = cli.wait_for_training(pretrain, 75, poll_s=0.01)
+    assert pretrain.result == "trained" and seconds > 0
+    err = capsys.readouterr().err
+    assert "draft-self training: 100%" in err and "75/75" in err

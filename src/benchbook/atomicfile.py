@@ -25,8 +25,23 @@ from . import errors
 def _beside(path: str | Path) -> Iterator[Path]:
     """A temporary path in ``path``'s folder to write the new content to; on a clean exit it is
     fsynced, given ``path``'s permission bits and renamed over ``path``, then the folder is fsynced;
-    on an exception it is removed and ``path`` left as it was."""
+    on an exception it is removed and ``path`` left as it was.
+
+    Raises:
+        ValueError: ``path`` is a device, a pipe or a socket (``-o /dev/null``): renaming over it
+            replaced the device itself with a regular file (run as root, in a container: the
+            system's ``/dev/null`` became a file of claims); nothing is written.
+    """
     target = Path(path)
+    try:
+        kind = stat.S_IFMT(target.lstat().st_mode)
+    except OSError:
+        kind = None  # none yet (or unreadable: the write below names why)
+    if kind in (stat.S_IFCHR, stat.S_IFBLK, stat.S_IFIFO, stat.S_IFSOCK):
+        raise ValueError(
+            f"{target}: a device, pipe or socket, no file: rewriting it would replace it with a regular "
+            "file; nothing written; fix: give the path of a file (a new one, or one to rewrite)"
+        )
     try:
         fd, name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
     except OSError as e:  # it names the random temporary file: name the file being rewritten
@@ -56,6 +71,7 @@ def replacing(path: str | Path, mode: str = "w") -> Iterator[IO]:
 
     Raises:
         OSError: the folder is missing or not writable, or the disk is full (``path`` unchanged).
+        ValueError: ``path`` is a device, a pipe or a socket (``_beside``).
     """
     with _beside(path) as tmp:
         fd = os.open(tmp, os.O_WRONLY | os.O_TRUNC)

@@ -96,8 +96,11 @@ def cmd_doctor(args) -> int:
     try:
         tc = resolve.get_toolchain(params, build=False)
         r = tc.record
+        commit = r.get("build_commit")
+        if commit in (None, "unknown"):  # llama.cpp's build-info without git metadata (an sdist build)
+            commit = "commit unknown: built from a source archive without git metadata"
         print(
-            f"{_ok(True)} toolchain b{r.get('build_number')} ({r.get('build_commit')}) "
+            f"{_ok(True)} toolchain b{r.get('build_number')} ({commit}) "
             f"backend={r.get('backend')} "
             f"id={r['toolchain_id']} at {tc.bin_dir}"
         )
@@ -1152,7 +1155,43 @@ def prepare_draftself_checkpoint(root: Path, log_path: Path | None = None) -> No
         if progress.is_notice(f"draftself checkpoint: {message}"):  # a warning: the terminal too
             progress.say(f"draftself checkpoint: {message}")
 
-    resolve_checkpoint(root / "data/draftself/checkpoint.json", log=log)
+    def logged(message) -> None:
+        if isinstance(message, dict) and isinstance(message.get("step"), int):
+            TRAINING_STEP[0] = message["step"]  # the wait's progress bar (cmd_run) reads it
+        log(message)
+
+    resolve_checkpoint(root / "data/draftself/checkpoint.json", log=logged)
+
+
+#: the last training step ``prepare_draftself_checkpoint`` logged (0: none yet), for the progress bar
+#: ``cmd_run`` shows while it waits for the training (a new user saw 17 minutes of one still line)
+TRAINING_STEP = [0]
+
+
+def training_steps(root: Path) -> int | None:
+    """The steps of the draft-self training ``data/draftself/checkpoint.json``'s ``train_config``
+    names; None where the manifest or the field is missing (the bar then counts without a total)."""
+    try:
+        steps = (json.loads((root / "data/draftself/checkpoint.json").read_text()).get("train_config") or {})[
+            "steps"
+        ]
+    except (OSError, ValueError, KeyError, AttributeError):
+        return None
+    return steps if isinstance(steps, int) else None
+
+
+def wait_for_training(pretrain: Background, steps: int | None, poll_s: float = 2.0) -> float:
+    """Wait for the draft-self training thread ``pretrain``, showing its step (``TRAINING_STEP``, of
+    ``steps``: the manifest's ``train_config.steps``) as a progress bar on stderr; returns the
+    thread's wall time in seconds (``Background.wait``, which re-raises its exception)."""
+    from .llamacpp import progress
+
+    if pretrain.thread.is_alive():
+        with progress.bar(steps, "draft-self training", unit="step") as b:
+            while pretrain.thread.is_alive():
+                pretrain.thread.join(timeout=poll_s)
+                b.update(TRAINING_STEP[0] - b.n)
+    return pretrain.wait()
 
 
 def cmd_run(args) -> int:
@@ -1234,7 +1273,7 @@ def cmd_run(args) -> int:
                 "a measurement would time)"
             )
         t = time.monotonic()
-        timings["draftself_train_s"] = pretrain.wait()
+        timings["draftself_train_s"] = wait_for_training(pretrain, training_steps(root))
         timings["draftself_train_wait_s"] = time.monotonic() - t
     t = time.monotonic()
 

@@ -37,6 +37,7 @@ import re
 import shlex
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from itertools import combinations
 
 from .draftcommand import command_lines, conditions_of, put_path
 from .draftnames import (
@@ -687,11 +688,24 @@ def _distinct(values: list[object]) -> list[object]:
     one = list({_key(v): v for v in reversed(values)}.values())[::-1]
     if len(one) < 2 or not all(isinstance(v, str) for v in one):
         return one
-    words = {id(v): set(str(_key(v)).split()) for v in one}
+    words = [frozenset(str(_key(v)).split()) for v in one]
+    # each value against the values holding its rarest word only (a fuller name holds all its
+    # words), counted up to two: each against every other was quadratic (a setup list of 3,000
+    # cards, "- GPU: RTX 1" …, took a minute to draft)
+    having: dict[str, list[int]] = {}
+    for i, ws in enumerate(words):
+        for w in ws:
+            having.setdefault(w, []).append(i)
     out = []
-    for v in one:
-        fuller = [u for u in one if words[id(v)] < words[id(u)]]
-        if len(fuller) != 1:
+    for i, v in enumerate(one):
+        pool = min((having[w] for w in words[i]), key=len) if words[i] else range(len(one))
+        fuller = 0
+        for j in pool:
+            if words[i] < words[j]:
+                fuller += 1
+                if fuller > 1:
+                    break
+        if fuller != 1:
             out.append(v)
     return out if out else one
 
@@ -901,6 +915,40 @@ def header_settings(header: str) -> dict[str, object]:
     return {"decoding": "plain"} if size == 0 else {"block_max": size}
 
 
+class _Models:
+    """The models (``_key``) of the command lines that set one value (``Context.bound``), asked
+    whether any may be a claim's model (``_same_model``) by their words, not by a pass over all:
+    a post of 1,500 command lines, one model each and all ``-p 512``, asked each claim's model
+    against 1,500 and took 40 s (quadratic)."""
+
+    def __init__(self) -> None:
+        self.sets: set[frozenset[str]] = set()
+        self.having: dict[str, list[frozenset[str]]] = {}
+
+    def __bool__(self) -> bool:
+        return bool(self.sets)
+
+    def add(self, model: object) -> None:
+        words = frozenset(str(model).split())
+        if words not in self.sets:
+            self.sets.add(words)
+            for w in words:
+                self.having.setdefault(w, []).append(words)
+
+    def fits(self, model: object) -> bool:
+        """Whether ``_same_model(model, m)`` holds for one of the models ``m``."""
+        wa = frozenset(str(model).split())
+        if wa in self.sets or not wa:
+            return bool(self.sets)
+        # one holding all of the model's words: among those holding its rarest word
+        if any(wa <= wb for wb in min((self.having.get(w, []) for w in wa), key=len)):
+            return True
+        if len(wa) > 12:  # one whose words are all among the model's: by a pass (few such names)
+            return any(wb <= wa for wb in self.sets)
+        # ... or by the subsets of the model's words (a name has a few)
+        return any(frozenset(c) in self.sets for r in range(len(wa)) for c in combinations(sorted(wa), r))
+
+
 def _same_model(a: object, b: object) -> bool:
     """Whether two model names (``_key``) may name one model: the words of one among the other's
     ("Qwen3.6 35B" and "Qwen3.6-35B-A3B")."""
@@ -1037,7 +1085,7 @@ class Context:
         self.root = Scope(1, last_line, 0)
         #: (path, value) a command line sets -> the models of those command lines: a setting of
         #: a command for one model is not another model's
-        self.bound: dict[tuple[str, object], set[object]] = {}
+        self.bound: dict[tuple[str, object], _Models] = {}
         stack = [self.root]
         list_lead: list[tuple[str, object]] = []  # what a lead-in names for the list items below it
         titled = False
@@ -1197,7 +1245,7 @@ class Context:
                 model = next((_key(v) for k, v in got if k == "model"), None)
                 for k, v in got:
                     if model is not None and k not in ("model", "quant", "engine"):
-                        self.bound.setdefault((k, _key(v)), set()).add(model)
+                        self.bound.setdefault((k, _key(v)), _Models()).add(model)
                 # a command line holds for what follows it in its section, up to the next command
                 # line or heading (``draftcommand``); the one command of a section for all of it
                 while stack[-1].level >= 7:
@@ -1312,7 +1360,7 @@ class Context:
         if mine is not None:
             for path, value in list(out.items()):
                 models = self.bound.get((path, _key(value)))
-                if models and not any(_same_model(_key(mine), m) for m in models):
+                if models and not models.fits(_key(mine)):
                     del out[path]
         return out
 

@@ -42,6 +42,7 @@ import yaml
 from ..atomicfile import write_text
 from ..errors import read_utf8
 from ..ingest.read import read_source
+from . import schema
 from .draft import draft_text
 from .draftcore import Drafted, Entry, Num
 
@@ -129,7 +130,12 @@ def _read_existing(path: Path) -> _Kept:
     )
     lines = text.splitlines()
     try:
+        # the audit's reading first: a tag, an alias, a duplicate key, a key that is a list, nesting
+        # past its limit are refused with their line (the merge below met them as tracebacks)
+        tree = schema.read_yaml(path, text)
         root = yaml.compose(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    except schema.ClaimsError as e:
+        raise ValueError(f"{e}, or move the file away to draft the post afresh") from None
     except yaml.YAMLError as e:
         raise ValueError(
             f"{path}: not YAML ({e}); fix: correct it, or move it away to draft the post afresh"
@@ -139,8 +145,8 @@ def _read_existing(path: Path) -> _Kept:
         return kept
     if not isinstance(root, yaml.MappingNode):
         raise ValueError(f"{path}: not a claims file (no mapping); fix: move it away to draft afresh")
-    schema = next((v for k, v in root.value if k.value == "schema"), None)
-    if root.value and not (isinstance(schema, yaml.ScalarNode) and schema.value == "benchbook.claims"):
+    named = next((v for k, v in root.value if k.value == "schema"), None)
+    if root.value and not (isinstance(named, yaml.ScalarNode) and named.value == "benchbook.claims"):
         # another YAML file (-o params.yaml): a merge would rewrite it with a claims file around its text
         raise ValueError(
             f"{path}: not a claims file (no `schema: benchbook.claims`), so it is not merged into or "
@@ -155,9 +161,8 @@ def _read_existing(path: Path) -> _Kept:
         name = k.value
         body = lines[starts[i] : starts[i + 1]]
         if name == "draft":
-            data = yaml.safe_load("\n".join(body)) or {}
-            draft: dict = data["draft"] if isinstance(data.get("draft"), dict) else {}
-            kept.drafted = set(draft.get("drafted") or [])
+            draft = tree[name] if isinstance(tree[name], dict) else {}
+            kept.drafted = _ids(draft.get("drafted"))
             sums = draft.get("sums")
             if isinstance(sums, dict):  # id -> "exact loose written" (``_keys``, ``_digest``)
                 kept.sums = {str(d): str(x).split() for d, x in sums.items() if len(str(x).split()) == 3}
@@ -169,9 +174,11 @@ def _read_existing(path: Path) -> _Kept:
                 chunk = lines[marks[j] : marks[j + 1]]
                 while chunk and not chunk[-1].strip():
                     chunk.pop()
-                data = yaml.safe_load("\n".join(_dedent(chunk)))
-                data = data[0] if isinstance(data, list) and data else data
-                if not isinstance(data, dict):
+                # the item as the whole file reads it (each item's text read on its own lost the
+                # anchor an alias names, and met a tag as a traceback)
+                data = tree[name][j]
+                if not isinstance(data, dict):  # the user's own (`- some text`): kept, the audit names it
+                    kept.items[name].append((f"{name}-{j}", None, "\n".join(chunk)))
                     continue
                 iid = str(data.get("id", f"{name}-{j}"))
                 rows = _group_ids(data) if name == "groups" else []
@@ -252,22 +259,25 @@ def _keys(section: str, fields: dict) -> tuple[str, str]:
     return _digest([*what, fields.get("value"), fields.get("unit")]), _digest(what)
 
 
+def _ids(drafted: object) -> set[str]:
+    """The ids of a ``draft.drafted`` list as the user left it: its names and numbers (a list or
+    mapping in it, or a ``drafted:`` that is no list, raised TypeError or AttributeError)."""
+    items = drafted if isinstance(drafted, list) else []
+    return {str(x) for x in items if isinstance(x, (str, int, float)) and not isinstance(x, bool)}
+
+
 def _group_ids(group: dict) -> list[str]:
-    """The ids of the claims a ``groups:`` entry lists (its ``claims`` and its table's ``id`` column)."""
-    ids = [str(c.get("id")) for c in (group.get("claims") or []) if isinstance(c, dict)]
+    """The ids of the claims a ``groups:`` entry lists (its ``claims`` and its table's ``id`` column);
+    a ``claims``, ``table``, ``columns`` or ``rows`` of another type than the schema's lists none."""
+    claims = group.get("claims")
+    ids = [str(c.get("id")) for c in (claims if isinstance(claims, list) else []) if isinstance(c, dict)]
     table = group.get("table")
-    cols = (table.get("columns") or []) if isinstance(table, dict) else []
-    if isinstance(table, dict) and "id" in cols:
+    cols = table.get("columns") if isinstance(table, dict) else None
+    cols = cols if isinstance(cols, list) else []
+    if isinstance(table, dict) and "id" in cols and isinstance(table.get("rows"), list):
         at = cols.index("id")
         ids += [str(r[at]) for r in (table.get("rows") or []) if isinstance(r, list) and len(r) > at]
     return ids
-
-
-def _dedent(chunk: list[str]) -> list[str]:
-    """A list item's lines as a YAML document of their own (a ``- `` item at its indent)."""
-    first = chunk[0]
-    indent = len(first) - len(first.lstrip())
-    return [ln[indent:] if ln[:indent].strip() == "" else ln for ln in chunk]
 
 
 def _entry_text(e: Entry) -> str:
@@ -616,7 +626,13 @@ CLAIMS_SUFFIX = ".claims.yaml"
 
 
 def default_out(post: Path) -> Path:
-    """Where the claims file of ``post`` goes: beside it, ``<stem>.claims.yaml``."""
+    """Where the claims file of ``post`` goes: beside it, ``<stem>.claims.yaml``; for a post that is
+    a device or a pipe (``/dev/stdin``, ``<(curl …)``'s ``/dev/fd/63``) in the working folder, as
+    for stdin: beside it was ``/dev/fd/63.claims.yaml`` (an error naming no fix) or, run as root,
+    a file written into ``/dev``."""
+    with contextlib.suppress(OSError):
+        if post.exists() and not post.is_file() and not post.is_dir():
+            return Path(post.stem + CLAIMS_SUFFIX)
     return post.with_name(post.stem + CLAIMS_SUFFIX)
 
 
@@ -641,8 +657,13 @@ def read_post(post: Path) -> tuple[str, str | None]:
         ValueError: ``post`` is a directory, is missing (ingest's IngestError names it) or holds more
         than ``MAX_POST_BYTES``; OSError: it cannot be read.
     """
-    if post.is_dir() or not post.exists():
-        return read_source(post)  # IngestError naming the folder or the missing file
+    if post.is_dir():  # ingest's message spoke of llama.cpp output and `benchbook ingest`
+        raise ValueError(
+            f"{post}: a folder, no post; fix: name the post's file "
+            f"(benchbook claims draft {post.as_posix().rstrip('/')}/POST.md)"
+        )
+    if not post.exists():
+        return read_source(post)  # IngestError naming the missing file
     with post.open("rb") as fh:  # a device or a pipe (<(curl …)) read up to the limit: /dev/zero never ends
         data = fh.read(MAX_POST_BYTES + 1)
     _at_most(data, str(post))
@@ -728,9 +749,18 @@ def draft_post(
     ids written as guesses)``.
 
     Raises:
-        ValueError: a missing post, a directory, an existing ``out`` that is not YAML (names it and
-        the fix); OSError: ``out`` cannot be written.
+        ValueError: a missing post, a directory, an empty path, an existing ``out`` that is not YAML,
+        a device or pipe or ``-`` as ``out`` (names it and the fix); OSError: ``out`` cannot be written.
     """
+    if "" in (str(post), None if out is None else str(out)):  # Path("") is the working folder
+        raise ValueError(
+            "an empty path given for the post or -o; fix: name the post's file (and the claims file)"
+        )
+    if out is not None and str(out) == "-":  # `-o - | less` wrote a file named "-", stdout empty
+        raise ValueError(
+            "-o -: the claims file is a file (a re-run merges into it, keeping what you reviewed), not "
+            "standard output; fix: name a file with -o, then read it (cat), or leave -o out"
+        )
     stdin = str(post) == "-"
     path = Path("post.md") if stdin else Path(post)
     how = None
@@ -740,6 +770,12 @@ def draft_post(
         _at_most(text, "stdin")
         text, how = decode_post(text)
     target = Path(out) if out is not None else (Path("post" + CLAIMS_SUFFIX) if stdin else default_out(path))
+    if target.exists() and not target.is_file() and not target.is_dir():
+        # read to merge, a pipe never ended (a hang); renamed over, a device was replaced by a file
+        raise ValueError(
+            f"{target}: a device, pipe or socket, no file: rewriting it would replace it with a regular "
+            "file; nothing written; fix: give the path of a file (a new one, or one to rewrite)"
+        )
     if target.resolve() == path.resolve() and not stdin:
         raise ValueError(f"{target}: the claims file would overwrite the post; fix: name another with -o")
     post_name = "stdin" if stdin else path.name
@@ -767,10 +803,12 @@ def held(out: Path) -> dict[str, int]:
     def items(x: object) -> list:
         return x if isinstance(x, list) else []
 
+    def rows(g: dict) -> list:  # a `table:` that is no mapping holds no rows (it raised AttributeError)
+        t = g.get("table")
+        return items(t.get("rows")) if isinstance(t, dict) else []
+
     counts["claim"] = len(items(data.get("claims"))) + sum(
-        len(items(g.get("claims"))) + len(items((g.get("table") or {}).get("rows")))
-        for g in items(data.get("groups"))
-        if isinstance(g, dict)
+        len(items(g.get("claims"))) + len(rows(g)) for g in items(data.get("groups")) if isinstance(g, dict)
     )
     for st in items(data.get("statements")):
         counts["todo" if isinstance(st, dict) and st.get("todo") else "statement"] += 1

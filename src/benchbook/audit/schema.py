@@ -709,6 +709,14 @@ class _Doc:
             out = {}
             previous = None
             for k, v in node.value:
+                if not isinstance(k, yaml.ScalarNode):
+                    # a complex key (`? [a, b]`, `{x: 1}: 2`): a list or mapping is no name, and as
+                    # a dict key it raised TypeError (unhashable), a traceback
+                    raise ClaimsError(
+                        f"{self.path}:{k.start_mark.line + 1}: {_loc_text(path) or 'top level'}: a key "
+                        "that is a list or mapping (`? [...]`, `{...}: value`); fix: a key is a name: write "
+                        "`name: value`"
+                    )
                 key = loader.construct_object(k, deep=True)
                 if key in out:
                     raise ClaimsError(
@@ -762,6 +770,19 @@ class _Doc:
             if tuple(loc[:i]) in self.lines:
                 return self.lines[tuple(loc[:i])]
         return 1
+
+
+def read_yaml(path: Path, text: str) -> Any:
+    """``text`` (the claims file ``path``) read as YAML the way ``load`` reads it, before any field is
+    checked: plain Python values, or None for an empty file.  ``claims draft`` reads the file it merges
+    into with it, so a file the audit would refuse is refused there too, with the same line (a tag, an
+    alias, a duplicate key, a key that is a list, nesting past ``MAX_DEPTH``), not met as a traceback
+    halfway through the merge.
+
+    Raises:
+        ClaimsError: the first such fault, naming ``path``:line and the fix.
+    """
+    return _Doc(path, text).data
 
 
 def _split_off(k, v) -> bool:

@@ -57,10 +57,13 @@ _NUM = r"\d+(?:\.\d+)?"
 _GROUPED = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
 #: ``label SEP value [unit] [rest]``: SEP ``:``, ``=``, two spaces or a tab; the rest at most a note
 #: in parentheses or a comment
+#: (the runs of white space taken whole, atomic and possessive: each split of a run of spaces
+#: between the label's end, the separator and the value was tried, a line of 400 spaces took
+#: minutes: the same matches, as what follows each run starts with no white space)
 _LABELLED = re.compile(
-    rf"^[\s>*•+\-]*(?P<label>[^\W\d_][^:=\n]{{0,60}}?)\s*(?::|=|\s{{2,}}|\t)\s*"
-    rf"(?P<v>{_GROUPED})(?![\d.,]\d)(?:\s*(?P<unit>[^\s\d(),;|:=]+(?:\(s\))?))?"
-    r"\s*(?P<rest>\([^()]*\)|[#;|].*|//.*)?\s*$"
+    rf"^[\s>*•+\-]*+(?P<label>[^\W\d_][^:=\n]{{0,60}}?)(?>\s*(?::|=)|\s{{2,}}|\s*\t)\s*+"
+    rf"(?P<v>{_GROUPED})(?![\d.,]\d)(?:\s*+(?P<unit>[^\s\d(),;|:=]+(?:\(s\))?))?"
+    r"\s*+(?P<rest>\([^()]*\)|[#;|].*|//.*)?\s*$"
 )
 #: a ``key=value`` or ``"key": value`` pair: the key one word (``ttft_ms``, ``timings.prompt_ms``)
 _PAIR = re.compile(rf"(?<![\w/.\"])\"?(?P<k>[A-Za-z_][\w.]*)\"?\s*[:=]\s*(?P<v>{_NUM})(?![\w.])(?!\s?[%/])")
