@@ -10,11 +10,11 @@ is kept.  Made-up posts."""
 from pathlib import Path
 
 import pytest
-from benchbook.audit.verdicts import Here
 
 from benchbook.audit import schema
 from benchbook.audit.draftfile import draft_post
 from benchbook.audit.run import audit_file
+from benchbook.audit.verdicts import Here
 
 POST = (
     "# Decoding on a Tesla T4\n\nA short note on one evening of runs.\n\n"
@@ -23,8 +23,8 @@ POST = (
 )
 #: the user's own statement, citing two drafted guesses: 52 / 40 = 1.3
 MINE = (
-    'statements:\n  - {id: s-cmp, kind: ratio, statement: "1.3x over plain", of: [decode-tps-l7, decode-tps-l5], '
-    "value: 1.3, unit: x}\n"
+    'statements:\n  - {id: s-cmp, kind: ratio, statement: "1.3x over plain", '
+    "of: [decode-tps-l7, decode-tps-l5], value: 1.3, unit: x}\n"
 )
 LESS = POST.replace("A short note on one evening of runs.\n\n", "")  # two lines removed above
 MORE = POST.replace("# Decoding on a Tesla T4\n\n", "# Decoding on a Tesla T4\n\nUpdated.\n\n")  # two added

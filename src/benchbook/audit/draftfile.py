@@ -253,10 +253,12 @@ def _plain(x: object) -> object:
 
 def _keys(section: str, fields: dict) -> tuple[str, str]:
     """``(exact, loose)``: what a claim or statement is, whatever its id and line.  Exact: its
-    section, metric, kind, value, unit and quote; loose: the same without value and unit (a
-    reviewed entry whose number the user corrected, in a file drafted before ``draft.sums``)."""
+    section, metric, kind, value (or range), unit and quote; loose: the same without value, range
+    and unit (a reviewed entry whose number the user corrected, in a file drafted before
+    ``draft.sums``)."""
     what = [section, fields.get("metric"), fields.get("kind"), fields.get("quote")]
-    return _digest([*what, fields.get("value"), fields.get("unit")]), _digest(what)
+    number = [fields.get("value"), fields.get("range"), fields.get("unit")]
+    return _digest([*what, *number]), _digest(what)
 
 
 def _ids(drafted: object) -> set[str]:
@@ -362,7 +364,8 @@ def _match(kept: _Kept, entries: list[Entry], kept_ids: set[str]) -> tuple[dict[
     An old id that must keep its name (kept, deleted, or a guess a kept entry cites) names the new
     entry of the same exact key (``_keys``), else of the same loose key, the nearest line where
     several.  A new entry left whose id is such a name (the number now on that line is another) is
-    given a fresh id ``X-2`` (the first free), never dropped or merged."""
+    given the id an earlier draft gave its guess (same exact key), else a fresh id ``X-2`` (the first
+    free), never dropped or merged; ids stay put from run to run."""
     deleted = kept.drafted - kept_ids - kept.guessed
     cited = {c for cs in kept.cites.values() for c in cs} & kept.guessed
     names = kept_ids | deleted | cited
