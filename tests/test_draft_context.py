@@ -277,7 +277,7 @@ def test_label_cells_by_their_shape_a_concurrency_header_and_a_cuda_build(tmp_pa
         cell_conditions(c) for c in ("c4", "**C1 greedy**", "pp2048 tg128 @ d4096", "C++", "c4ai", "tg128")
     ] == [
         {"concurrency": 4},
-        {"concurrency": 1},
+        {"concurrency": 1, "sampling": "greedy"},
         {"tokens_generated": 128, "depth": 4096},
         {},
         {},
@@ -432,3 +432,124 @@ def test_a_log_line_naming_a_file_states_no_model(tmp_path):
     assert [(c.value, _cond(cf, c).get("model"), _cond(cf, c).get("hardware")) for c in cf.claims] == [
         (55.2, None, None)
     ]
+
+
+def test_a_sentence_placing_main_and_draft_models_on_two_devices_names_the_pair(tmp_path):
+    """A section that places the main model on one device and the draft model on another ("a 4080
+    for the main model and a 3060 for the draft model") ran its speculative rows on the pair:
+    hardware ``"<main> (main) + <draft> (draft)"`` (``draftnames.placement``), while a sentence
+    naming its own one device keeps it.  Controls: two devices compared, or only one role placed,
+    name no pair."""
+    from benchbook.audit.draftnames import placement
+
+    cf = _drafted(
+        "# Split speculative setup\n\n## Coding\n\n"
+        "Two cards are used here, an RTX 4080 (GPU0) for the main model and an RTX 3060 (GPU1) for "
+        "the draft model.\n\nWithout drafting: 21.5 tokens/second on the 4080 alone.\n\n"
+        "| draft-max | rate |\n|---|---|\n| 8 | 44.25 tok/s |\n| 4 | 39.75 tok/s |\n",
+        tmp_path,
+    )
+    got = sorted((c.value, _cond(cf, c).get("hardware")) for c in cf.claims)
+    pair = "NVIDIA GeForce RTX 4080 (main) + NVIDIA GeForce RTX 3060 (draft)"
+    assert got == [(21.5, "NVIDIA GeForce RTX 4080"), (39.75, pair), (44.25, pair)]
+    assert placement("The main model is on the RTX 4090 and the draft model on an RTX 3060.") == (
+        "NVIDIA GeForce RTX 4090 (main) + NVIDIA GeForce RTX 3060 (draft)"
+    )
+    assert placement("We compared an RTX 4090 and an RTX 3060 for the draft model.") is None
+    assert placement("The RTX 4090 is faster than the RTX 3060 for the main model.") is None
+
+
+def test_a_quantisation_written_short_takes_the_posts_full_name(tmp_path):
+    """A post naming a file's quantisation in full once ("UD-Q5_K_XL", "UD-IQ2_XXS") and shortly
+    elsewhere ("Q5_K_XL", "IQ2") drafts the full name (``draftcontext._fuller_quant_of``).
+    Controls: a k-quant cut to its bits ("Q5") stays as written, and so does a short name two
+    full names would fit."""
+    from benchbook.audit.draftcontext import _fuller_quant_of
+
+    fuller = _fuller_quant_of(["UD-Q5_K_XL", "UD-IQ2_XXS", "Q5_K_M", "Q6_K"])
+    assert [fuller(q) for q in ("Q5_K_XL", "IQ2", "Q5", "Q6_K", "UD-Q5_K_XL")] == [
+        "UD-Q5_K_XL",
+        "UD-IQ2_XXS",
+        "Q5",
+        "Q6_K",
+        "UD-Q5_K_XL",
+    ]
+    assert _fuller_quant_of(["IQ2_XXS", "IQ2_M"])("IQ2") == "IQ2"
+    cf = _drafted(
+        "# Two files\n\nThe model file is Mistral-7B-Instruct-UD-Q5_K_XL.gguf.\n\n"
+        "| model | tg |\n|---|---|\n| Mistral-7B Q5_K_XL | 47.5 t/s |\n",
+        tmp_path,
+    )
+    assert [(c.value, _cond(cf, c).get("quant")) for c in cf.claims] == [(47.5, "UD-Q5_K_XL")]
+
+
+def test_a_list_lead_in_linking_a_commit_names_the_build(tmp_path):
+    """A lead-in over a list of results that links the commit it ran ("ExLlama [commit](…/commit/
+    <sha>):") names the build: the sha's first 8 hex digits; links to two repositories' commits are
+    one build, "<repo> <sha8> + <repo> <sha8>" (``draftcontext._commit_links``).  Control: a lead-in
+    with a link to no commit names no build."""
+    sha = "0123abcd4567ef890123abcd4567ef890123abcd"
+    cf = _drafted(
+        f"# Results\n\n## RTX 4080\n\nExLlama [commit](https://github.com/someone/exllama/commit/{sha}):\n"
+        "- 7B: 101.5 token/sec\n- 13B: 61.25 token/sec\n\n"
+        f"Engine [commit](https://github.com/a/eng/commit/{sha}) + compiler "
+        f"[commit](https://github.com/b/comp/commit/{sha[::-1]}):\n- 7B: 120.5 token/sec\n\n"
+        "Plain [results](https://example.org/results/page):\n- 7B: 99.5 token/sec\n",
+        tmp_path,
+    )
+    assert [(c.value, _cond(cf, c).get("build")) for c in cf.claims] == [
+        (101.5, "0123abcd"),
+        (61.25, "0123abcd"),
+        (120.5, "eng 0123abcd + comp dcba3210"),
+        (99.5, None),
+    ]
+
+
+def test_a_command_column_states_its_rows_model_and_settings(tmp_path):
+    """A table whose row carries its own command line in a cell ("| … | python3 bench.py --model
+    org/Mistral-7B-Instruct --num-spec-tokens 4 |") ran that row with that command's model and
+    settings (``draftcontext.cell_conditions``).  Control: a cell of prose ("see the -- notes") and
+    flags alone state no model."""
+    from benchbook.audit.draftcontext import cell_conditions
+
+    cf = _drafted(
+        "# Runs\n\n| Method | Rate (tok/s) | Command |\n|---|---|---|\n"
+        "| spec | 88.5 | vllm serve org/Mistral-7B-Instruct --num-speculative-tokens 4 |\n"
+        "| plain | 51.25 | vllm serve org/Phi-3-mini-4k-instruct |\n",
+        tmp_path,
+    )
+    got = [(c.value, _cond(cf, c).get("model"), _cond(cf, c).get("block_max")) for c in cf.claims]
+    assert got == [(88.5, "Mistral-7B-Instruct", 4), (51.25, "Phi-3-mini-4k-instruct", None)]
+    assert cell_conditions("see the -- notes") == {}
+    assert "model" not in cell_conditions("--spec-draft-n-max 2")
+
+
+def test_value_columns_ending_pre_and_post_name_the_build_of_each_side(tmp_path):
+    """A table measuring a change with a column per side ("gen tok/s pre | gen tok/s post") names
+    the build of each column by its last word (``draftcontext.header_settings``).  Control: a
+    header of that word alone ("Post") or with no such word names no build."""
+    from benchbook.audit.draftcontext import header_settings
+
+    cf = _drafted(
+        "# A pull request\n\nctx | gen tok/s pre | gen tok/s post\n--- | --- | ---\n2048 | 11.25 | 17.5\n",
+        tmp_path,
+    )
+    assert [(c.value, _cond(cf, c).get("build")) for c in cf.claims] == [(11.25, "pre"), (17.5, "post")]
+    assert header_settings("Post") == {}
+    assert header_settings("gen tok/s") == {}
+    assert header_settings("TTFT after") == {"build": "after"}
+
+
+def test_a_title_version_written_short_takes_the_texts_full_version(tmp_path):
+    """A title naming a release short ("vLLM 0.9") over a text naming it in full ("vLLM 0.9.2")
+    gives the full version (``draftcontext._fuller_version``).  Controls: another release in the
+    text ("0.10.1") or two full ones leave the title's."""
+    from benchbook.audit.draftcontext import _fuller_version
+
+    cf = _drafted("# vLLM 0.9 on one GPU\n\nWe ran vLLM 0.9.2 for it.\n\nIt served 81.5 tok/s.\n", tmp_path)
+    assert [(c.value, _cond(cf, c).get("build")) for c in cf.claims] == [(81.5, "0.9.2")]
+    assert _fuller_version("0.9.2", "0.9") and _fuller_version("v1.2.3", "v1.2")
+    assert not _fuller_version("0.10.1", "0.1") and not _fuller_version("0.9", "0.9")
+    text = "# vLLM 0.9 on one GPU\n\nWe ran vLLM 0.9.2 and vLLM 0.9.3 for it.\n\nIt served 81.5 tok/s.\n"
+    cf = _drafted(text, tmp_path)
+    assert [_cond(cf, c).get("build") for c in cf.claims] == ["0.9"]

@@ -373,3 +373,31 @@ def test_a_count_of_devices_in_words_and_a_plural_card():
     assert [m.value for m in mentions("a server with three P40s and one 3090.")] == ["3x NVIDIA Tesla P40"]
     assert [m.value for m in mentions("on two 3090s")] == ["2x NVIDIA GeForce RTX 3090"]
     assert [m.value for m in mentions("the two of us on a 4090")] == ["NVIDIA GeForce RTX 4090"]
+
+
+def test_engines_fewer_posts_run_are_named_as_their_projects_spell_them():
+    """tinygrad and llamafile are engines (``draftnames._ENGINES``), named as their projects spell
+    them.  Control: a word containing one ("tinygradient") names none."""
+    from benchbook.audit.draftnames import mentions
+
+    def engines(text: str) -> list[object]:
+        return [m.value for m in mentions(text) if m.path == "engine"]
+
+    assert engines("Llama 7B with TinyGrad on a 3090") == ["tinygrad"]
+    assert engines("served by llamafile 0.8") == ["llamafile"]
+    assert engines("a tinygradient run") == []
+
+
+def test_a_deepseek_abbreviation_names_the_model():
+    """The abbreviations "DSV3", "DS-V2.5", "DSR1" are DeepSeek-V3, DeepSeek-V2.5 and DeepSeek-R1
+    as their users write them (``draftnames._MODEL_ABBREVIATION``).  Controls: a longer word
+    ("DSV3X"), a name without the series letter ("DS3") name no model."""
+    from benchbook.audit.draftnames import mentions
+
+    def models(text: str) -> list[object]:
+        return [m.value for m in mentions(text) if m.path == "model"]
+
+    assert models("DSV3 on two Mac Studios") == ["DeepSeek-V3"]
+    assert models("running DS-V2.5 and DSR1") == ["DeepSeek-V2.5", "DeepSeek-R1"]
+    assert models("the DSV3X board") == []
+    assert models("a DS3 drive") == []

@@ -430,3 +430,84 @@ def test_a_scripts_output_token_count_beside_its_decode_lines(tmp_path):
     )
     got = {c.value: _cond(cf, c).get("tokens_generated") for c in cf.claims}
     assert (got[10.5], got[61.25], got[9.75], got[61.5], got[0.04]) == (640, 640, 600, 600, None)
+
+
+def test_a_draft_size_picked_from_a_list_of_sizes_tried_is_block_max(tmp_path):
+    """ "I ran 3, 6 and 9 draft tokens; the results for 6 follow": the size the words pick from the
+    list is the block's ``block_max``, on the rates under it.  Controls: the list alone names no size,
+    and a number outside the list ("results for 8") picks none."""
+    from benchbook.audit.draftcontext import stated
+
+    cf = _drafted(
+        "# MTP on a laptop\n\nI ran 3, 6 and 9 draft tokens. "
+        "The results for 6 follow, at concurrency 1-2.\n\n"
+        "| run | tg t/s |\n|---|---|\n| short | 41.5 |\n| long | 37.25 |\n",
+        tmp_path,
+    )
+    assert [_cond(cf, c).get("block_max") for c in cf.claims] == [6, 6]
+    for text in (
+        "I ran 3, 6 and 9 draft tokens.",
+        "I ran 3, 6 and 9 draft tokens; the results for 8 follow.",
+    ):
+        assert [v for p, v in stated([(1, text)], "text") if p == "block_max"] == [], text
+
+
+def test_a_word_after_a_concurrency_label_that_names_the_sampling_is_the_rows_sampling():
+    """ "C2 greedy", "c16 sampled", "C4 default": the concurrency and, after it, the way tokens were
+    chosen (``sampling``, as written).  Controls: "C2 run" keeps only the concurrency; "C++" is none."""
+    from benchbook.audit.draftcontext import cell_conditions
+
+    assert [cell_conditions(c) for c in ("C2 greedy", "**c16 Sampled**", "C4 default", "C2 run", "C++")] == [
+        {"concurrency": 2, "sampling": "greedy"},
+        {"concurrency": 16, "sampling": "sampled"},
+        {"concurrency": 4, "sampling": "default"},
+        {"concurrency": 2},
+        {},
+    ]
+
+
+def test_a_count_of_output_tokens_after_above_or_below_is_a_bound_not_the_runs_length(tmp_path):
+    """ "At 1500 output tokens, A finishes in 33 s. ... only above about 700 output tokens": the
+    threshold names no run, so the paragraph's runs keep 1500.  Control: the count alone is the
+    tokens generated."""
+    from benchbook.audit.draftcontext import stated
+
+    cf = _drafted(
+        "# Long replies\n\nAt 1500 output tokens, the first engine finishes in 33 seconds. The second "
+        "takes 47 seconds. The gap shows only above about 700 output tokens.\n",
+        tmp_path,
+    )
+    assert [_cond(cf, c).get("tokens_generated") for c in cf.claims] == [1500, 1500]
+    assert [
+        v for p, v in stated([(1, "below 256 new tokens it is slower")], "text") if p == "tokens_generated"
+    ] == []
+    assert ("tokens_generated", 256) in stated([(1, "with 256 new tokens it is slower")], "text")
+
+
+def test_the_message_typed_to_a_chat_run_is_the_prompt(tmp_path):
+    """ "command: ollama run llama3:8b" over "message: write a haiku about rain": the text typed to
+    the chat run is the prompt of the rates below.  Control: "Message: connection refused" in a block
+    running no chat names no prompt."""
+    from benchbook.audit.draftcontext import stated
+
+    cf = _drafted(
+        "# Slow replies\n\ncommand: **ollama run llama3:8b --verbose**\n"
+        "message: **write a haiku about rain**\n\n"
+        "```\neval rate:            41.25 tokens/s\n```\n",
+        tmp_path,
+    )
+    assert [_cond(cf, c).get("prompt") for c in cf.claims] == ["write a haiku about rain"]
+    got = stated([(1, "Message: connection refused"), (2, "It failed at 41.25 tokens/s")], "text")
+    assert [v for p, v in got if p == "prompt"] == []
+
+
+def test_a_list_lines_label_opening_with_a_kind_of_task_is_its_prompt(tmp_path):
+    """ "- Math wall/decode: 61.5 / 63.25 tok/s" over "- Chat wall/decode: …": each line's task is its
+    numbers' prompt.  Control: a label with other words ("Code size:") names no prompt."""
+    cf = _drafted(
+        "# Two tasks\n\nResults:\n- Math wall/decode: **61.5 / 63.25 tok/s**\n"
+        "- Chat wall/decode: **70.5 / 72.75 tok/s**\n- Code size: 12.5 GiB\n",
+        tmp_path,
+    )
+    got = {c.value: _cond(cf, c).get("prompt") for c in cf.claims}
+    assert got == {61.5: "Math", 63.25: "Math", 70.5: "Chat", 72.75: "Chat", 12.5: None}

@@ -101,10 +101,10 @@ CHECKS = {
         "slow",
         None,
     ),
-    "PYTHONPATH=src .venv/bin/python scripts/draft_measure.py --corpus --posts 'p7*,p8*,p9*' --no-robust": (
-        "slow",
-        None,
-    ),
+    (
+        "PYTHONPATH=src .venv/bin/python scripts/draft_measure.py --corpus --posts 'p7*,p8*,p9*,p1??_*' "
+        "--no-robust"
+    ): ("slow", None),
 }
 
 

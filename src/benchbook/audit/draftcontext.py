@@ -49,6 +49,7 @@ from .draftnames import (
     header_decoding,
     heading_engine,
     mentions,
+    placement,
 )
 from .draftprose import numbers
 from .post import Block, Post
@@ -379,6 +380,14 @@ def _sampling_after(text: str) -> str:
     return out
 
 
+#: words right before a count that make it a bound ("above roughly 900 output tokens", "below 256 new
+#: tokens", "more than 1000 generated tokens"): a threshold the post names, not the tokens a run generated
+_BOUND_BEFORE = re.compile(
+    r"\b(?:above|below|over|under|beyond|past|more than|less than|fewer than)\s+"
+    r"(?:(?:roughly|about|around|approximately|~)\s*)?$",
+    re.I,
+)
+
 #: words between a count of tokens and "output" that name no task ("256-token max output")
 _NO_TASK = re.compile(
     r"(?:max(?:imum)?|total|average|mean|final|model|text|token|input|output|the|an?)(?:\s+\w+)?", re.I
@@ -402,6 +411,8 @@ def _settings(text: str, out: list[tuple[str, object]]) -> None:
             elif kind == "block":
                 out.append(("block_max", int(m.group("n") or m.group("m") or m.group("l") or m.group("h"))))
             elif kind == "generated":
+                if _BOUND_BEFORE.search(text, max(0, m.start() - 40), m.start()):
+                    continue  # "above roughly 900 output tokens": a threshold, no run's length
                 out.append(
                     ("tokens_generated", int(next(g for g in m.group("n", "m", "o", "g", "b", "t") if g)))
                 )
@@ -426,11 +437,40 @@ def _settings(text: str, out: list[tuple[str, object]]) -> None:
                 out.append(("build", m.group("v")))
             elif kind == "commit":
                 out.append(("build", m.group("h") or m.group("k") or m.group("s") or m.group("n")))
+    _picked_size(text, out)
     if ("sampling", "greedy") in out:
         # "Greedy decoding (temperature = 0)": a temperature of 0 is the greedy choice, one sampling
         out[:] = [
             x for x in out if not (x[0] == "sampling" and re.fullmatch(r"temperature 0(?:\.0*)?", str(x[1])))
         ]
+
+
+#: a list of draft sizes the post tried ("4, 5, and 6 draft tokens", "2 or 3 speculative tokens"), each a bare
+#: number, and the words after it that pick one for the results shown ("The results for 5 are
+#: below", "numbers at 4", "figures with 3"): the picked size is the block's ``block_max``
+_SIZE_LIST = re.compile(r"(?<![\w.])(?P<list>\d{1,3}(?:\s*,\s*\d{1,3})*,?\s+(?:and|or)\s+\d{1,3})\s+$", re.I)
+_SIZE_WORDS = re.compile(r"\b(?:draft(?:ed)?|speculative)\s+tokens\b", re.I)
+_SIZE_PICK = re.compile(
+    r"\b(?:results?|numbers?|figures?|runs?|rows?|table)\s+(?:below\s+)?(?:are\s+)?(?:for|with|at)\s+"
+    r"(?P<n>\d{1,3})(?![\w.,%]|\s*(?:[-–]|to)\s*\d)",
+    re.I,
+)
+
+
+def _picked_size(text: str, out: list[tuple[str, object]]) -> None:
+    """A draft size the words pick from a list of sizes named before (``_SIZE_LIST``, then
+    ``_SIZE_PICK``): ``("block_max", n)`` appended to ``out`` where ``n`` is one of the list's
+    numbers; a number outside the list (a concurrency, a count) is none."""
+    for w in _SIZE_WORDS.finditer(text):
+        # the list right before the words, read in a window (a long run of numbers stays linear)
+        m = _SIZE_LIST.search(text[max(0, w.start() - 60) : w.start()])
+        if m is None:
+            continue
+        sizes = {int(x) for x in re.findall(r"\d+", m.group("list"))}
+        pick = _SIZE_PICK.search(text, w.end())
+        if pick and int(pick.group("n")) in sizes:
+            out.append(("block_max", int(pick.group("n"))))
+            return
 
 
 #: a line naming the prompt or task under its label ("Prompt: summarize a news article", "- **Task**:
@@ -463,10 +503,23 @@ NOT_A_PROMPT = re.compile(
 )
 
 
+#: a chat run at the terminal named in a block ("ollama run gemma2:27b", "llama-cli -m …",
+#: "mlx_lm.generate"): there the text typed to it under a label ``_CHAT_LABEL`` ("message: tell me a
+#: joke", "Input: …") is the prompt; elsewhere "Message:" is any message (an error's)
+_CHAT_RUN = re.compile(r"\b(?:ollama\s+run|llama-cli|llama-run|mlx_lm[._]generate|mlx_lm\.chat)\b", re.I)
+_CHAT_LABEL = re.compile(
+    r"^\s*(?:[-*+•]\s+)?[*_]*(?:message|query|question|input)[*_]*\s*[:：][*_]*\s*"
+    r"(?P<v>[^\s\d:：].{0,119}?)[\s.。*_]*$",
+    re.IGNORECASE,
+)
+
+
 def _prompts(lines: list[tuple[int, str]], out: list[tuple[str, object]]) -> None:
-    """The prompts a block's lines name (``_PROMPT_LABEL``, ``_PROMPT_WORDS``), as written."""
+    """The prompts a block's lines name (``_PROMPT_LABEL``, ``_PROMPT_WORDS``; ``_CHAT_LABEL``
+    where the block runs a chat at the terminal, ``_CHAT_RUN``), as written."""
+    chat = any(_CHAT_RUN.search(t) for _, t in lines)
     for _, t in lines:
-        m = _PROMPT_LABEL.match(t)
+        m = _PROMPT_LABEL.match(t) or (_CHAT_LABEL.match(t) if chat else None)
         if m:
             out.append(("prompt", m.group("v").strip().strip("\"'「」“”*_`").strip()))
             continue
@@ -568,9 +621,26 @@ _BUILD_LINE = re.compile(
 )
 
 
+#: a link to a commit of a repository on GitHub and similar forges ("[commit](https://github.com/
+#: owner/repo/commit/502f6808b8073b87...)"): the build a lead-in says its numbers ran
+_COMMIT_LINK = re.compile(r"https?://[\w.-]+/[\w.-]+/(?P<repo>[\w.-]+)/commit/(?P<sha>[0-9a-f]{7,40})\b")
+
+
 def _builds(text: str, out: list[tuple[str, object]]) -> None:
     for m in _BUILD_LINE.finditer(text):
         out.append(("build", re.sub(r"\s*\(", " (", m.group("v"))))
+
+
+def _commit_links(text: str, out: list[tuple[str, object]]) -> None:
+    """The build a list's lead-in links (``_COMMIT_LINK``; a link in passing, "see …/commit/…",
+    names none): one link is the commit's first 8 hex digits, as a short sha is written
+    ("c16cf49c"); links to several repositories' commits (an engine and its compiler) are one
+    build, each repository's name and its short sha joined by " + " in the order written."""
+    links = list(dict.fromkeys((m.group("repo"), m.group("sha")[:8]) for m in _COMMIT_LINK.finditer(text)))
+    if len(links) == 1:
+        out.append(("build", links[0][1]))
+    elif len({repo for repo, _ in links}) == len(links) > 1:
+        out.append(("build", " + ".join(f"{repo} {sha}" for repo, sha in links)))
 
 
 def _reported(lines: list[tuple[int, str]]) -> list[tuple[str, object]]:
@@ -660,6 +730,10 @@ class Scope:
         if len(head) == 1:
             # the title's short name said in full by the setup ("A100" and "NVIDIA A100 40GB PCIe")
             fuller = [v for v in declared if _fuller(v, head[0])]
+            if path == "build" and not fuller:
+                # "LM Studio 0.4" in the title, "LM Studio 0.4.0" in the text: the one version
+                # the body writes in full
+                fuller = [v for v in _distinct(self.body.get(path, [])) if _fuller_version(v, head[0])]
             return True, (fuller[0] if len(fuller) == 1 else head[0]), "head"
         if head:
             return True, None, "head"
@@ -671,6 +745,14 @@ class Scope:
             return False, None, "body"
         one = every[0] if len(every) == 1 and _key(every[0]) in {_key(v) for v in body} else None
         return True, one, "body"
+
+
+def _fuller_version(version: object, short: object) -> bool:
+    """Whether ``version`` is ``short`` with more of its parts ("0.4.0" of "0.4", "v1.2.3" of
+    "v1.2"): one release written short and in full."""
+    if not isinstance(version, str) or not isinstance(short, str):
+        return False
+    return re.fullmatch(re.escape(short) + r"(?:\.\d+)+", version) is not None
 
 
 def _fuller(name: object, short: object) -> bool:
@@ -866,7 +948,10 @@ def _level(post: Post, block: Block) -> int:
 
 #: a table's label cell naming settings by their own shape: "c4"/"C8" (requests at once, as
 #: llama-benchy and vLLM's benchmarks label them), a llama-bench test "pp2048 tg128 @ d4096"
-_CELL_CONCURRENCY = re.compile(r"\s*[cC](\d{1,4})(?:\s+[^\W\d]+)?\s*")
+_CELL_CONCURRENCY = re.compile(r"\s*[cC](\d{1,4})(?:\s+(?P<w>[^\W\d]+))?\s*")
+#: the word after a concurrency label that names how its tokens were chosen ("C1 greedy", "C8 default",
+#: "c4 sampled"): the row's ``sampling``, as written
+_CELL_SAMPLING_WORD = re.compile(r"greedy|default|sampled|sampling|probabilistic|stochastic|random", re.I)
 _CELL_TEST = re.compile(r"\s*(?:pp(\d+)\s*\+?\s*)?tg(\d+)(?:\s*@\s*d(\d+))?\s*", re.IGNORECASE)
 
 
@@ -879,7 +964,8 @@ _CELL_KV_PAIR = re.compile(rf"\s*(?P<k>{_KV_TYPE})\s?[+/]\s?(?P<v>{_KV_TYPE})\s*
 def cell_conditions(cell: str) -> dict[str, object]:
     """The conditions a table's label cell states by its shape (``_CELL_KV_PAIR``: "q8_0+q8_0" ->
     ``type_k: q8_0``, ``type_v: q8_0``; ``_CELL_CONCURRENCY``: "c4" ->
-    ``concurrency: 4``, "C1 greedy" -> 1; ``_CELL_TEST``: "pp2048 tg128 @ d4096" ->
+    ``concurrency: 4``, "C1 greedy" -> 1 and ``sampling: greedy`` (``_CELL_SAMPLING_WORD``);
+    ``_CELL_TEST``: "pp2048 tg128 @ d4096" ->
     ``tokens_generated: 128``, ``depth: 4096``), empty when it is no such cell."""
     text = cell.strip().strip("*_`")
     if FLAGS_ONLY.match(text):  # "--spec-draft-n-max 2", "-ngl 99 -fa on": a row of that setting
@@ -889,11 +975,20 @@ def cell_conditions(cell: str) -> dict[str, object]:
             words = text.split()
         flat = _flat(conditions_of("flags", words))
         return {k: v for k, v in flat.items() if k in CARRIED and k not in ("engine", "model", "quant")}
+    run = command_lines([(0, text)])
+    if len(run) == 1 and run[0].tool:
+        # a row's own command line in a "Command" column ("python3 spec_decode.py --model-dir
+        # 'org/Llama-3.1-8B' --num-spec-tokens 4"): its model and settings are the row's
+        flat = _flat(run[0].conditions)
+        return {k: v for k, v in flat.items() if k in CARRIED}
     m = _CELL_KV_PAIR.fullmatch(text)
     if m:
         return {"type_k": m.group("k").lower(), "type_v": m.group("v").lower()}
     m = _CELL_CONCURRENCY.fullmatch(text)
     if m and int(m.group(1)) >= 1:
+        word = m.group("w")
+        if word and _CELL_SAMPLING_WORD.fullmatch(word):
+            return {"concurrency": int(m.group(1)), "sampling": word.lower()}
         return {"concurrency": int(m.group(1))}
     m = _CELL_TEST.fullmatch(text)
     if m:
@@ -904,10 +999,22 @@ def cell_conditions(cell: str) -> dict[str, object]:
     return {}
 
 
+#: a value column's header ending in the side of a change it measures ("gen tok/s pre", "TTFT after"):
+#: a word of its own after the quantity, never a header of one word
+_BEFORE_AFTER = re.compile(r"(?<=\S)\s+(pre|post|before|after)\s*$", re.IGNORECASE)
+
+
 def header_settings(header: str) -> dict[str, object]:
     """The draft size a value column's header states for its column ("MTP (n_max=6 --spec-draft-p-min
     0.75)", "`n_max:16`", "k=4 tok/s": ``block_max``; a size of 0, the column beside them that drafts
-    nothing: ``decoding: plain``), empty when it states none or several."""
+    nothing: ``decoding: plain``), or the build a header's last word names by its side of the change
+    measured ("gen tok/s pre" -> ``build: pre``, ``_BEFORE_AFTER``); empty when it states none or
+    several."""
+    side = _BEFORE_AFTER.search(header)
+    if side is not None:
+        # "prompt tok/s pre" beside "prompt tok/s post": the build before or after the change the
+        # post measures (a pull request's), the word as written
+        return {"build": side.group(1).lower()}
     sizes = {v for p, v in stated([(0, header)], "text", heading=True) if p == "block_max"}
     if len(sizes) != 1:
         return {}
@@ -1016,6 +1123,18 @@ def _measured_prompts(lines: list[tuple[int, str]]) -> bool:
 _LINE_PATHS = frozenset({"concurrency", "prompt", "block_max", "tokens_generated", "cap"})
 
 
+#: a line's label that opens with a kind of task and then names only what was measured ("- Code
+#: wall/decode: 133 tok/s", "Summarization TTFT: 0.4 s", "**Math** decode:"): the task is the line's
+#: prompt, as written; a label with other words ("Code size:", "Math library build:") is none
+_TASK_LABEL = re.compile(
+    r"^\s*(?:[-*+•]\s+)?[*_]*(?P<t>code|coding|narrative|prose|chat|math|reasoning|summari[sz]ation|"
+    r"translation|roleplay|creative writing|RAG|QA|STEM)[*_]*"
+    r"(?:\s+(?:wall|decode|prefill|pp|tg|ttft|tpot|e2e|speed|rate|throughput|tok/s|t/s|acceptance)"
+    r"(?:\s*/\s*(?:wall|decode|prefill|pp|tg|ttft|tpot|e2e|speed|rate|throughput|acceptance))*)?[*_]*\s*$",
+    re.I,
+)
+
+
 def _line_scopes(scope: Scope, lines: list[tuple[int, str]]) -> None:
     """A scope under a block for each of its lines stating a measurement and a workload setting
     (``_LINE_PATHS``): "Single stream throughput: 62 t/s" / "8-stream throughput: 95 t/s", a list
@@ -1030,6 +1149,9 @@ def _line_scopes(scope: Scope, lines: list[tuple[int, str]]) -> None:
         said = header_decoding(label) if 0 < len(label.strip()) <= 40 else None
         if said is not None:
             names.append(("decoding", said))
+        task = _TASK_LABEL.match(label) if 0 < len(label.strip()) <= 40 else None
+        if task and not any(p == "prompt" for p, _ in names):
+            names.append(("prompt", task.group("t")))
         if names:
             line = Scope(n, n, 9)
             _add(line.body, names)
@@ -1187,6 +1309,10 @@ class Context:
                     list_lead = [
                         (k, v) for k, v in stated(prev.lines, "text", heading=True) if k != "decoding"
                     ]
+                    # its links, which the block's text drops: "Exllama [commit](…/commit/c16cf49c…):"
+                    links: list[tuple[str, object]] = []
+                    _commit_links(" ".join(post.line(n) for n, _ in prev.lines), links)
+                    list_lead += [x for x in links if x not in list_lead]
                 if item:
                     _add(scope.head, list_lead)
                 else:
@@ -1199,6 +1325,11 @@ class Context:
                 elif block.kind == "text":
                     # "a sweep-bench with this PR": the pull request the post ran
                     _add(scope.declared, _tested_pr(" ".join(t for _, t in lines), title_text))
+                    # "a 3090 for the main model and a P40 for the draft model": the section's
+                    # machine is the pair, as the setup it describes (``draftnames.placement``)
+                    placed = placement(" ".join(t for _, t in lines))
+                    if placed is not None:
+                        _add(scope.declared, [("hardware", placed)])
                     for n, t in lines:
                         if declaration(t):
                             _add(scope.declared, [*stated([(n, t)], "text"), *_features(t)])
@@ -1413,6 +1544,33 @@ def _fuller_of(named: list[object]) -> Callable[[object], object]:
     return fuller
 
 
+def _fuller_quant_of(named: list[object]) -> Callable[[object], object]:
+    """``fuller(quant)``: the one quantisation among ``named`` (the post's) that ``quant`` writes
+    short: without Unsloth's "UD-" prefix ("Q4_K_XL" where a model row says "MTP-UD-Q4_K_XL") or
+    cut before an i-quant's size suffix ("IQ3" for "UD-IQ3_XXS"): a post that names a file's
+    quantisation in full once and shortly elsewhere, as SOURCES.md's expected files write it in
+    full.  ``quant`` itself when none or several do, and for a k-quant cut to its bits ("Q4": a
+    post's own rounding, kept as written)."""
+    full = {str(v).upper(): v for v in named if isinstance(v, str)}
+
+    def fuller(quant: object) -> object:
+        if not isinstance(quant, str):
+            return quant
+        mine = quant.upper()
+        if mine in full and not any(k == "UD-" + mine for k in full):
+            return quant
+        cut = re.fullmatch(r"I?Q\d", mine) is not None and mine.startswith("I")
+        found = {
+            k: v
+            for k, v in full.items()
+            if k != mine
+            and (k.removeprefix("UD-") == mine or cut and k.removeprefix("UD-").startswith(mine + "_"))
+        }
+        return next(iter(found.values())) if len(found) == 1 else quant
+
+    return fuller
+
+
 #: a model named by its size alone, as a table's model column writes it ("0.8B", "35B-A3B")
 _SIZE_ONLY = re.compile(r"\d+(?:\.\d+)?[BM](?:-A\d+(?:\.\d+)?B)?", re.IGNORECASE)
 #: a model family with its version and no size ("Qwen 3.5", "Qwen3.5", "Llama 3.1", "Gemma 3")
@@ -1498,6 +1656,9 @@ def fill(post: Post, entries: list, groups: list) -> None:
     drafting = _drafting_kind(post)
     family = family_of(post.text) or _family_of_names(models)
     fuller = _fuller_of(models)
+    fuller_quant = _fuller_quant_of(
+        [*(v for d in (root.head, root.body, root.weak, root.declared) for v in d.get("quant", []))]
+    )
     for e in [*entries, *groups]:
         own = e.fields.get("conditions") or {}
         if isinstance(own.get("model"), str):
@@ -1577,6 +1738,8 @@ def fill(post: Post, entries: list, groups: list) -> None:
             cond["decoding"] = "plain"
         if isinstance(cond.get("model"), str):
             cond["model"] = fuller(cond["model"])
+        if isinstance(cond.get("quant"), str):
+            cond["quant"] = fuller_quant(cond["quant"])
         if "conditions" in e.fields:
             e.fields["conditions"] = cond
         elif cond:

@@ -96,6 +96,8 @@ _ENGINES = {
     "exllama": "ExLlama",
     "rapid-mlx": "Rapid-MLX",
     "omlx": "oMLX",
+    "tinygrad": "tinygrad",
+    "llamafile": "llamafile",
 }
 _ENGINE = re.compile(
     # after a "/": a repository of the engine's name ("vllm-project/vllm", "ggml-org/llama.cpp")
@@ -324,6 +326,10 @@ def _mentions(text: str) -> tuple[Mention, ...]:
         if not any(a <= m.start() < b for a, b in spans):
             spans.append((m.start(), m.end()))
             out.append(Mention(m.start(), "model", m.group("name")))
+    for m in _MODEL_ABBREVIATION.finditer(text):  # "DSV3": DeepSeek-V3 as its users write it short
+        if not any(a <= m.start() < b for a, b in spans):
+            spans.append((m.start(), m.end()))
+            out.append(Mention(m.start(), "model", f"DeepSeek-{m.group('series').upper()}{m.group('v')}"))
     label = _SIZE_LABEL.match(text)  # "- 7B: 191 tok/s": a model by its size (``draftcontext``'s fuller name)
     if label and not any(a <= label.start("size") < b for a, b in spans):
         out.append(Mention(label.start("size"), "model", label.group("size")))
@@ -352,6 +358,13 @@ def _mentions(text: str) -> tuple[Mention, ...]:
         and not (m.path in ("model", "quant") and _compared(text, m))
     ]
     return tuple(sorted(out, key=lambda x: x.start))
+
+
+#: a DeepSeek model as its users abbreviate it: "DSV3", "DS-V3", "DSv2.5", "DSR1" -> DeepSeek-V3,
+#: DeepSeek-V2.5, DeepSeek-R1 (the series letter, V or R, and its version as written)
+_MODEL_ABBREVIATION = re.compile(
+    r"(?<![\w.-])DS-?(?P<series>[VvRr])(?P<v>\d+(?:\.\d+)?)(?![\w.-]*\w)", re.ASCII
+)
 
 
 #: words right before a plain-decoding word that make it the other side of a comparison ("1.66x
@@ -693,3 +706,40 @@ def decoding_of_cell(cell: str, header: str) -> str | None:
     if _HEADER_PLAIN.search(text):
         words.add("plain")
     return words.pop() if len(words) == 1 else None
+
+
+#: a device's role in a speculative setup that puts the two models on different devices, in the
+#: words right after the device ("a 3090 (CUDA0) for the main model", "GPU 1 runs the draft model")
+#: or right before it ("main model on the 4090, draft on GPU 1", "the draft model goes to a P40")
+_ROLE_AFTER = re.compile(
+    r"^\s*(?:\([^()]{0,30}\)\s*)?(?:is\s+)?(?:for|runs?|hosts?|holds?|with|carries)\s+(?:the\s+)?"
+    r"(?P<role>main|target|draft)\s+model\b",
+    re.IGNORECASE,
+)
+_ROLE_BEFORE = re.compile(
+    r"\b(?P<role>main|target|draft)(?:\s+model)?\s+(?:is\s+|runs\s+|goes\s+|was\s+)?(?:on|to)\s+"
+    r"(?:the\s+|a\s+|an\s+)?$",
+    re.IGNORECASE,
+)
+
+
+def placement(text: str) -> str | None:
+    """The hardware of a speculative setup whose sentence places the main model on one device and
+    the draft model on another ("two GPUs: a 3090 for the main model and a P40 for the draft model",
+    "main model on the 4090, draft on a 3060"): ``"<main device> (main) + <draft device> (draft)"``,
+    each the vendor's full name as ``mentions`` gives it, the convention SOURCES.md's expected files
+    write for such setups.  None where the text places no model, only one, or either role on two
+    different devices (a comparison of placements)."""
+    roles: dict[str, set[str]] = {"main": set(), "draft": set()}
+    for sentence in re.split(r"(?<=[.!?;])\s+|\n", text):
+        found = [m for m in mentions(sentence) if m.path == "hardware"]
+        for i, m in enumerate(found):
+            after = sentence[m.end : found[i + 1].start if i + 1 < len(found) else len(sentence)]
+            before = sentence[found[i - 1].end if i else 0 : m.start]
+            role = _ROLE_AFTER.match(after) or _ROLE_BEFORE.search(before)
+            if role:
+                kind = "draft" if role.group("role").lower() == "draft" else "main"
+                roles[kind].add(str(m.value))
+    if len(roles["main"]) != 1 or len(roles["draft"]) != 1 or roles["main"] == roles["draft"]:
+        return None
+    return f"{next(iter(roles['main']))} (main) + {next(iter(roles['draft']))} (draft)"
