@@ -11,13 +11,24 @@ written, line for line, and the draft's entry of the same id is not written; an 
 before (``draft.drafted``) and the user deleted is not drafted again; the top-level sections the
 draft does not write (``source``, ``systems``, ``environments``, ``software``, ``model``,
 ``settings``, ``conditions``, ``log_pairs``) are kept as the user left them.  Entries still
-``reviewed: false`` are replaced by the new draft.
+``reviewed: false`` are replaced by the new draft, unless the user edited one (its text differs
+from what the last draft wrote): that one is kept as the user's, and a note says so.
+
+Drafted ids name a line (``decode-tps-l48``), and the post's lines move when the user edits it.
+So what an entry is, is its quote, metric, kind, value and unit, never its line: ``draft.sums``
+records, per id the draft wrote, digests of that (``_keys``) and of the whole entry as written.
+A re-draft gives the entry of the same quote, metric and value (``_match``; the nearest line where
+several) the old id of every entry that must keep its name: a kept entry, a deleted one, and a guess
+that a kept entry cites (a statement's ``of``, any id in a kept entry), so a reference never moves
+to another number.  A guess a kept entry cites that the post no longer holds stops the draft with an
+error naming both (``_check_cited``), never re-pointed silently.
 """
 
 from __future__ import annotations
 
 import contextlib
 import fcntl
+import hashlib
 import json
 import os
 import re
@@ -96,6 +107,14 @@ class _Kept:
     drafted: set[str]
     guessed: set[str]
     quotes: dict[str, tuple[int | None, str | None]] = field(default_factory=dict)
+    #: id -> ``(section, the entry as read)`` of every claim and statement of the file (guesses too)
+    data: dict[str, tuple[str, dict]] = field(default_factory=dict)
+    #: id -> ``[exact key, loose key, written digest]`` of ``draft.sums`` (``_keys``)
+    sums: dict[str, list[str]] = field(default_factory=dict)
+    #: id of a kept entry -> the ids of the file's other entries its text names (``of``, any field)
+    cites: dict[str, list[str]] = field(default_factory=dict)
+    #: guesses the user edited (``reviewed: false`` but not as drafted): kept as the user's
+    edited: list[str] = field(default_factory=list)
 
 
 def _read_existing(path: Path) -> _Kept:
@@ -137,11 +156,16 @@ def _read_existing(path: Path) -> _Kept:
     if any(ln.strip() for ln in head) and not any("Drafted by `benchbook claims draft`" in ln for ln in head):
         kept.sections["#"] = "\n".join(head).rstrip() + "\n"  # the user's own opening comments
     starts = [k.start_mark.line for k, _ in root.value] + [len(lines)]
+    guesses: list[tuple[str, str, int | None, str, dict, list[str]]] = []
     for i, (k, v) in enumerate(root.value):
         name = k.value
         body = lines[starts[i] : starts[i + 1]]
         if name == "draft":
-            kept.drafted = _ids(tree[name].get("drafted") if isinstance(tree[name], dict) else None)
+            draft = tree[name] if isinstance(tree[name], dict) else {}
+            kept.drafted = _ids(draft.get("drafted"))
+            sums = draft.get("sums")
+            if isinstance(sums, dict):  # id -> "exact loose written" (``_keys``, ``_digest``)
+                kept.sums = {str(d): str(x).split() for d, x in sums.items() if len(str(x).split()) == 3}
         elif name in _ITEM_SECTIONS and isinstance(v, yaml.SequenceNode):
             marks = [x.start_mark.line for x in v.value] + [starts[i + 1]]
             if v.value and marks[0] > starts[i]:
@@ -158,20 +182,83 @@ def _read_existing(path: Path) -> _Kept:
                     continue
                 iid = str(data.get("id", f"{name}-{j}"))
                 rows = _group_ids(data) if name == "groups" else []
-                if data.get("reviewed") is False:
-                    kept.guessed.update([iid, *rows])
-                    continue
                 sl = data.get("source_line")
-                kept.items[name].append((iid, sl if isinstance(sl, int) else None, "\n".join(chunk)))
-                quote = data.get("quote")
-                kept.quotes[iid] = (
-                    sl if isinstance(sl, int) else None,
-                    quote if isinstance(quote, str) else None,
-                )
-                kept.items.setdefault("group-rows", []).extend((r, None, "") for r in rows)
+                if name != "groups":
+                    kept.data[iid] = (name, data)
+                if data.get("reviewed") is False:
+                    guesses.append(
+                        (name, iid, sl if isinstance(sl, int) else None, "\n".join(chunk), data, rows)
+                    )
+                    continue
+                _keep(kept, name, iid, sl, "\n".join(chunk), data, rows)
         elif name not in _OWN:
             kept.sections[name] = "\n".join(body).rstrip() + "\n"
+    for name, iid, sl, text, data, rows in guesses:
+        sums = kept.sums.get(iid)
+        if sums is not None and sums[2] != _digest(data):  # the user edited it, left it a guess
+            kept.edited.append(iid)
+            _keep(kept, name, iid, sl, text, data, rows)
+        else:
+            kept.guessed.update([iid, *rows])
+    ids = kept.drafted | set(kept.data)
+    for iid, (_, data) in kept.data.items():
+        if iid not in kept.guessed:
+            kept.cites[iid] = sorted(_named(data, ids - {iid}))
     return kept
+
+
+def _keep(kept: _Kept, name: str, iid: str, sl, text: str, data: dict, rows: list[str]) -> None:
+    """Record an entry of the file kept as it is written (reviewed, the user's, or an edited guess)."""
+    kept.items[name].append((iid, sl if isinstance(sl, int) else None, text))
+    quote = data.get("quote")
+    kept.quotes[iid] = (sl if isinstance(sl, int) else None, quote if isinstance(quote, str) else None)
+    kept.items.setdefault("group-rows", []).extend((r, None, "") for r in rows)
+
+
+def _named(x: object, ids: set[str]) -> set[str]:
+    """The strings of ``x`` (nested lists and mappings, keys too) that are one of ``ids``: the ids an
+    entry cites, in whatever field (``of``, a field of the user's own)."""
+    if isinstance(x, str):
+        return {x} & ids
+    if isinstance(x, dict):
+        return set().union(*(_named(k, ids) | _named(v, ids) for k, v in x.items()))
+    if isinstance(x, list):
+        return set().union(*(_named(v, ids) for v in x))
+    return set()
+
+
+def _digest(x: object) -> str:
+    """A short digest of ``x`` (JSON of sorted keys; numbers as floats: ``42.70`` and ``42.7`` are one)."""
+    text = json.dumps(_plain(x), sort_keys=True, ensure_ascii=False, default=str)
+    return hashlib.sha1(text.encode()).hexdigest()[:12]
+
+
+def _plain(x: object) -> object:
+    """``x`` with every number a float (a ``Num`` as the float YAML reads it) and tuples lists."""
+    if isinstance(x, Num):
+        try:
+            return float(ascii_number(str(x)))
+        except ValueError:
+            return str(x)
+    if isinstance(x, bool) or x is None or isinstance(x, str):
+        return x
+    if isinstance(x, (int, float)):
+        return float(x)
+    if isinstance(x, dict):
+        return {str(k): _plain(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [_plain(v) for v in x]
+    return str(x)
+
+
+def _keys(section: str, fields: dict) -> tuple[str, str]:
+    """``(exact, loose)``: what a claim or statement is, whatever its id and line.  Exact: its
+    section, metric, kind, value (or range), unit and quote; loose: the same without value, range
+    and unit (a reviewed entry whose number the user corrected, in a file drafted before
+    ``draft.sums``)."""
+    what = [section, fields.get("metric"), fields.get("kind"), fields.get("quote")]
+    number = [fields.get("value"), fields.get("range"), fields.get("unit")]
+    return _digest([*what, *number]), _digest(what)
 
 
 def _ids(drafted: object) -> set[str]:
@@ -256,82 +343,153 @@ def _get(d: dict, path: str):
     return d
 
 
-def _moved(kept: _Kept, entries: list[Entry], kept_ids: set[str]) -> tuple[dict[str, str], dict[str, str]]:
-    """How the post's lines moved since ``kept`` was drafted (lines added or removed above an entry):
-    ``(drafted id -> the reviewed id it is, drafted id -> a fresh id)``.
+def _old_keys(kept: _Kept, iid: str) -> tuple[str, str] | None:
+    """The ``(exact, loose)`` keys of the old entry ``iid``: as the draft wrote it (``draft.sums``),
+    else as the file holds it; None for an id known by name alone (deleted before sums were kept)."""
+    if iid in kept.sums:
+        return kept.sums[iid][0], kept.sums[iid][1]
+    if iid in kept.data:
+        return _keys(*kept.data[iid])
+    return None
 
-    A reviewed claim or statement ``X-l<old>[-k]`` whose quote is no longer drafted from line
-    ``old`` but from line ``new`` (the nearest, where several) is the draft's ``X-l<new>[-k]``: that
-    one is not written again (it was, beside the reviewed one: the same number twice).  A drafted
-    entry whose id a reviewed entry holds with another quote is a new entry, given a fresh id (it
-    was skipped, its number lost), where the reviewed one was written by the user (an id no draft
-    wrote) or moved to another line."""
-    lines_of: dict[str, set[int]] = {}
+
+def _section(e: Entry) -> str:
+    return "claims" if e.kind == "claim" else "statements"
+
+
+def _match(kept: _Kept, entries: list[Entry], kept_ids: set[str]) -> tuple[dict[str, str], set[str]]:
+    """The new draft's ids as the old names (module doc): ``(drafted id -> its final id, the old ids
+    that must keep their name)``.
+
+    An old id that must keep its name (kept, deleted, or a guess a kept entry cites) names the new
+    entry of the same exact key (``_keys``), else of the same loose key, the nearest line where
+    several.  A new entry left whose id is such a name (the number now on that line is another) is
+    given the id an earlier draft gave its guess (same exact key), else a fresh id ``X-2`` (the first
+    free), never dropped or merged; ids stay put from run to run."""
+    deleted = kept.drafted - kept_ids - kept.guessed
+    cited = {c for cs in kept.cites.values() for c in cs} & kept.guessed
+    names = kept_ids | deleted | cited
+    loose_of: dict[str, list[Entry]] = {}
+    exact_of: dict[str, list[Entry]] = {}
     for e in entries:
-        q, sl = e.fields.get("quote"), e.fields.get("source_line")
-        if isinstance(q, str) and isinstance(sl, int):
-            lines_of.setdefault(q, set()).add(sl)
-    ids = {e.id for e in entries}
-    same: dict[str, str] = {}
-    moved_away: set[str] = set()
-    for iid, (sl, q) in kept.quotes.items():
-        lines = lines_of.get(q or "")
-        if sl is None or not lines or sl in lines:
-            continue
-        moved_away.add(iid)
-        m = re.fullmatch(rf"(.*-l){sl}(-\d+)?", iid)
-        if m is None:
-            continue
-        new = min(lines, key=lambda n: (abs(n - sl), n))
-        cand = f"{m.group(1)}{new}{m.group(2) or ''}"
-        if cand in ids and cand not in same and (cand not in kept_ids or cand in moved_away):
-            same[cand] = iid
-    # a guess of an earlier draft may be drafted again under its id (ids stay put from run to run)
-    taken = ids | kept_ids | (kept.drafted - kept.guessed)
-    fresh: dict[str, str] = {}
+        if e.group is None:
+            exact, loose = _keys(_section(e), e.fields)
+            exact_of.setdefault(exact, []).append(e)
+            loose_of.setdefault(loose, []).append(e)
+    final: dict[str, str] = {}
+    done: set[int] = set()
+    olds = sorted(names & (set(kept.sums) | set(kept.data)))
+    for tier in (0, 1):
+        for old in olds:
+            if old in final.values():
+                continue
+            keys = _old_keys(kept, old)
+            cands = (
+                [e for e in (exact_of, loose_of)[tier].get(keys[tier], []) if id(e) not in done]
+                if keys
+                else []
+            )
+            if not cands:
+                continue
+            sl = kept.data[old][1].get("source_line") if old in kept.data else _line_of_id(old)
+            sl = sl if isinstance(sl, int) else 0
+            e = min(
+                cands,
+                key=lambda c: (
+                    abs(int(c.fields.get("source_line") or 0) - sl),
+                    c.fields.get("source_line") or 0,
+                ),
+            )
+            done.add(id(e))
+            final[e.id] = old
+    taken = {e.id for e in entries} | kept.drafted | set(kept.data) | kept_ids
+    used = set(final.values()) | {e.id for e in entries}
+    prior: dict[str, list[str]] = {}
+    for g in kept.guessed - names:
+        keys = _old_keys(kept, g)
+        if keys is not None:
+            prior.setdefault(keys[0], []).append(g)
     for e in entries:
-        if e.id not in kept_ids or e.id in same or e.group is not None:
+        if e.group is not None or id(e) in done or e.id not in names:
             continue
-        quote = e.fields.get("quote")
-        if kept.quotes.get(e.id, (None, None))[1] != quote and (
-            e.id not in kept.drafted or e.id in moved_away
-        ):
-            k = 2
-            # the first free id, or the one a reviewed entry of this quote holds (then kept as it is)
-            while f"{e.id}-{k}" in taken and kept.quotes.get(f"{e.id}-{k}", (None, None))[1] != quote:
-                k += 1
-            fresh[e.id] = f"{e.id}-{k}"
-            taken.add(fresh[e.id])
-    return same, fresh
+        if e.id in deleted and _old_keys(kept, e.id) is None:
+            continue  # deleted before sums were kept: known by its id alone, not drafted again
+        exact = _keys(_section(e), e.fields)[0]
+        # the id an earlier draft gave this guess, where it has to leave its own: ids stay put
+        was = [g for g in sorted(prior.get(exact, [])) if g not in used]
+        k = 2
+        while f"{e.id}-{k}" in taken:
+            k += 1
+        final[e.id] = was[0] if was else f"{e.id}-{k}"
+        taken.add(final[e.id])
+        used.add(final[e.id])
+    return final, names
+
+
+def _line_of_id(iid: str) -> int | None:
+    """The line a drafted id names (``decode-tps-l48`` -> 48), None for another id."""
+    m = re.search(r"-l(\d+)(?:-\d+)?$", iid)
+    return int(m.group(1)) if m else None
+
+
+def _check_cited(kept: _Kept, written: set[str], path: Path | None) -> None:
+    """Raises ValueError where an entry kept as the user wrote it cites a guess of the last draft
+    that this draft no longer makes (its quote left the post, or its number changed): the id would
+    name nothing, or, re-drafted under it, another number."""
+    for kid, cited in kept.cites.items():
+        for cid in cited:
+            if cid in kept.guessed and cid not in written:
+                quote = (kept.data.get(cid, ("", {}))[1]).get("quote")
+                was = f" (quote: {scalar(quote)})" if isinstance(quote, str) else ""
+                raise ValueError(
+                    f"{path or 'the claims file'}: {kid} (kept as you wrote it) cites {cid}, a drafted entry"
+                    f"{was} that the post no longer holds as it was drafted; nothing written; fix: in {kid}, "
+                    f"cite the entry that replaces {cid} (or set {cid} `reviewed: true` to keep it as is), "
+                    "then draft again"
+                )
 
 
 def render(drafted: Drafted, post_name: str, existing: Path | None = None) -> tuple[str, list[str]]:
     """The claims-file text of ``drafted`` merged with the reviewed parts of ``existing`` (module
     doc), and the ids of the entries written as guesses (``reviewed: false``).  Lines that moved
-    since the last draft (``_moved``) are said in ``drafted.notes``."""
+    since the last draft under a reviewed entry, and guesses the user edited, are said in
+    ``drafted.notes``.
+
+    Raises:
+        ValueError: ``existing`` is no claims file (``_read_existing``), or an entry kept as the user
+            wrote it cites a guess this draft no longer makes (``_check_cited``).
+    """
     kept = (
         _read_existing(existing)
         if existing is not None and existing.exists()
         else _Kept({}, {}, set(), set())
     )
     kept_ids = {i for items in kept.items.values() for i, _, _ in items}
-    same, fresh = _moved(kept, drafted.entries, kept_ids)
-    for e in drafted.entries:  # renamed before anything reads the ids: statements cite them
-        if e.id in fresh:
-            e.id = e.fields["id"] = fresh[e.id]
-        if isinstance(e.fields.get("of"), list):
-            e.fields["of"] = [same.get(r, fresh.get(r, r)) for r in e.fields["of"]]
+    final, _ = _match(kept, drafted.entries, kept_ids)
     line_of = {e.id: e.fields.get("source_line") for e in drafted.entries}
-    for new, old in same.items():
+    for new, old in final.items():
+        sl = kept.quotes.get(old, (None, None))[0] if old in kept_ids else None
+        if sl is not None and line_of[new] != sl and old not in kept.edited:
+            drafted.notes.append(
+                f"{old} (reviewed): its quote is now on line {line_of[new]} of the post, not "
+                f"{sl}; kept as you wrote it, not drafted again as {new}; fix: set its "
+                f"source_line: {line_of[new]}"
+            )
+    for iid in kept.edited:
         drafted.notes.append(
-            f"{old} (reviewed): its quote is now on line {line_of[new]} of the post, not "
-            f"{kept.quotes[old][0]}; kept as you wrote it, not drafted again as {new}; fix: set its "
-            f"source_line: {line_of[new]}"
+            f"{iid}: edited since the last draft but still `reviewed: false`; kept as you wrote it, not "
+            "drafted again; fix: set `reviewed: true` once checked (or undo the edit to draft it again)"
         )
+    for e in drafted.entries:  # renamed before anything reads the ids: statements cite them
+        if e.id in final:
+            e.id = e.fields["id"] = final[e.id]
+        if isinstance(e.fields.get("of"), list):
+            e.fields["of"] = [final.get(r, r) for r in e.fields["of"]]
     deleted = kept.drafted - kept_ids - kept.guessed
-    skip = kept_ids | deleted | set(same)
+    skip = kept_ids | deleted
     entries = [e for e in drafted.entries if e.id not in skip and (e.group is None or e.group not in skip)]
     written = {e.id for e in entries} | kept_ids
+    _check_cited(kept, written, existing)
     for e in entries:  # a statement citing a claim the user deleted: a todo with what is left
         if e.kind == "statement" and any(ref not in written for ref in e.fields.get("of", [])):
             e.kind = "todo"
@@ -367,6 +525,7 @@ def render(drafted: Drafted, post_name: str, existing: Path | None = None) -> tu
     out.append("draft:")
     out.append(f"  post: {scalar(draft['post'])}")
     out.append(f"  drafted: {scalar(draft['drafted'])}")
+    at_sums = len(out)
     out.append("  unplaced:" + ("" if draft["unplaced"] else " []"))
     out += [f"    - {scalar(u)}" for u in draft["unplaced"]]
 
@@ -394,7 +553,27 @@ def render(drafted: Drafted, post_name: str, existing: Path | None = None) -> tu
         "statements",
         [(e.fields.get("source_line"), _entry_text(e)) for e in entries if e.kind in ("statement", "todo")],
     )
+    text = "\n".join(out) + "\n"
+    sums = {i: " ".join(kept.sums[i]) for i in all_ids if i in kept.sums and i not in guessed}
+    sums.update(_sums(text, entries, set(guessed)))
+    out.insert(at_sums, f"  sums: {scalar(dict(sorted(sums.items())))}")
     return "\n".join(out) + "\n", guessed
+
+
+def _sums(text: str, entries: list[Entry], guessed: set[str]) -> dict[str, str]:
+    """``draft.sums`` of the guesses written in ``text``: id -> "exact loose written" (``_keys``, and
+    the digest of the entry as read back, to tell a guess the user edited; "-" for a group's keys)."""
+    data = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader)) or {}
+    section_of = {e.id: _section(e) for e in entries if e.group is None}
+    out: dict[str, str] = {}
+    for name in _ITEM_SECTIONS:
+        for item in data.get(name) or []:
+            iid = str(item.get("id")) if isinstance(item, dict) else None
+            if iid is None or iid not in guessed:
+                continue
+            exact, loose = _keys(section_of[iid], item) if iid in section_of else ("-", "-")
+            out[iid] = f"{exact} {loose} {_digest(item)}"
+    return out
 
 
 @contextlib.contextmanager

@@ -470,6 +470,11 @@ class Draft(_Strict):
 
     post: str
     drafted: list[str] = Field(default_factory=list)
+    sums: dict[str, str] = Field(
+        default_factory=dict,
+        description="id -> digests of what the draft wrote (its quote, metric and value; the whole "
+        "entry), so a re-draft names the same entry whatever line it moved to, and tells a guess you edited",
+    )
     unplaced: list[Unplaced] = Field(default_factory=list)
 
 
