@@ -166,8 +166,9 @@ def test_doctor_on_a_good_and_on_a_broken_copied_cache(tmp_path):
     shutil.rmtree(tmp_path / "A")
     out = _doctor(tmp_path / "cacheB").stdout
     assert (
-        f"ok   toolchain b11434 (unknown) backend=cpu id=0123456789abcdef at {good / tc.BIN_SUBDIR}\n" in out
-    )
+        "ok   toolchain b11434 (commit unknown: built from a source archive without git metadata) "
+        f"backend=cpu id=0123456789abcdef at {good / tc.BIN_SUBDIR}\n"
+    ) in out
     assert (
         f"ok   libraries: the 1 binaries load llama.cpp's 1 libraries from {good / tc.BIN_SUBDIR} "
         "(RUNPATH $ORIGIN)\n"
