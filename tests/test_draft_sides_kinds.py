@@ -511,3 +511,40 @@ def test_a_summary_before_the_body_with_precise_digits_takes_the_body_sides(tmp_
     ]
     cf = _drafted("TL;DR: the new allocator delivers 2x the throughput." + body.format(v="2"), tmp_path)
     assert [(c.metric, c.value) for c in cf.claims if c.unit == "x"] == [("speedup", 2.0)]
+
+
+# --- a multiple written as a bound whose words name no side: a todo bound over its section's rates --
+
+_LANES = (
+    "| Workload | Lane A (tok/s) | Lane B (tok/s) |\n"
+    "|----------|----------------|----------------|\n"
+    "| Parsing  | 20.0           | 47.0           |\n"
+    "| Poetry   | 21.0           | 25.0           |\n\n"
+)
+
+
+def test_a_multiple_bound_naming_no_side_is_a_todo_bound(tmp_path):
+    """ "on parsing alone it's over 2x" after a table of the rates it sums up: no words name the
+    sides, but it is a bound over them (a todo listing the section's rates), never a claim of 2x."""
+    cf = _drafted(_LANES + "With lane B, parsing alone gets over 2x.\n", tmp_path)
+    assert [r for r in _rows(cf) if r[0] == "speedup"] == []
+    assert cf.statements == []
+    assert [(s.kind, s.value, s.unit) for s in cf.todo] == [("bound", 2.0, "x")]
+    values = {c.id: c.value for c in cf.claims}
+    assert sorted(values[c] for c in cf.todo[0].of) == [20.0, 47.0]  # the row its words name
+
+
+def test_a_multiple_bound_naming_nothing_lists_its_sections_rates(tmp_path):
+    """ "At best it's over 2x" names no row nor column: the todo lists the section's rates."""
+    cf = _drafted(_LANES + "At best it's over 2x.\n", tmp_path)
+    assert [r for r in _rows(cf) if r[0] == "speedup"] == []
+    assert [(s.kind, s.value, s.unit) for s in cf.todo] == [("bound", 2.0, "x")]
+    values = {c.id: c.value for c in cf.claims}
+    assert sorted(values[c] for c in cf.todo[0].of) == [20.0, 21.0, 25.0, 47.0]
+
+
+def test_a_multiple_bound_with_no_rates_stays_a_claim(tmp_path):
+    """Control: "up to 15x faster" in a post stating no rate is a claim of the multiple."""
+    cf = _drafted("The new kernel is up to 15x faster on long prompts.\n", tmp_path)
+    assert _rows(cf) == [("speedup", 15.0, "x")]
+    assert cf.statements == [] and cf.todo == []

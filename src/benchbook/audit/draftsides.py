@@ -557,6 +557,20 @@ class Sides(DraftCore):
                 # "busy 95% of the time": a share of something the post states no number of
                 self.share_claim(n, text, s0, sentence, line)
                 return
+            if not candidates and bound is not None and rel.kind == "ratio" and n.unit != "%":
+                # a multiple written as a bound ("over 2x") whose words name no side: the rates of
+                # its section (the table it sums up), nearest first, as a todo's candidates
+                self.section_only = True
+                rates = [c for c in self._scope() if family(self.profile[c][0]) == "rate"]
+                self.section_only = False
+                rates = self.one_metric(rates[::-1], text[lo_c:hi_c], n.start - lo_c)
+                candidates = rates[:6] if len(rates) >= 2 else []
+            if candidates and bound is not None and rel.kind == "ratio":
+                # "on the long prompts it's over 2x" after a table of the rates it relates: a bound
+                # (never a claim of its value) whose sides the words do not single out: a todo
+                # bound statement listing the candidates
+                self.ratio_bound(rel, bound, None, sentence, line, [], list(dict.fromkeys(candidates)))
+                return
             if not candidates and rel.kind == "ratio":
                 # "nearly 2x faster", "5–14x regression" with no claim it could relate: a claim of
                 # the multiple itself (what the post states), not a statement with nothing to cite
@@ -1267,13 +1281,16 @@ class Sides(DraftCore):
         sentence: str,
         line: int,
         in_sentence: list[tuple[Number, str]],
+        candidates: list[str] | None = None,
     ) -> None:
         """A multiple or change written as a bound ("a speedup of ≥2.5×", "at least 20% faster",
         "more than 70% smaller", "七成以上"): a ``bound`` statement over the ratio of the two sides'
         sets (``over``, written by ``bound_sets`` once the claims' conditions are filled), a change
         of N% as the ratio 1 ± N/100 ("more than 70% smaller": below 0.3; "+15% margin": below
         1.15), the relation turned for a decrease; with no sides identified, a todo statement of
-        kind bound listing the sentence's claims (never a claim of the value: a bound states none)."""
+        kind bound listing the sentence's claims (never a claim of the value: a bound states none),
+        or ``candidates`` (claims of its part of the post the words do not single out: always a
+        todo, even two of them)."""
         n = rel.number
         digits = n.text.replace("−", "-").lstrip("+-")
         value = Num(digits)
@@ -1291,7 +1308,10 @@ class Sides(DraftCore):
         sid = self.new_id(f"s-l{line}")
         entry = Entry("statement", sid, {"id": sid, **fields})
         self.out.entries.append(entry)
-        if sides is not None and len(sides) == 2:
+        if candidates:
+            entry.fields["of"] = candidates  # no sides named: bound_sets writes the todo
+            self.ratio_bounds.append((entry, candidates))
+        elif sides is not None and len(sides) == 2:
             # a change from a to b is the ratio b / a
             self.ratio_bounds.append((entry, sides[::-1] if rel.kind == "percent_change" else list(sides)))
         else:
