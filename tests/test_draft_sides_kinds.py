@@ -548,3 +548,32 @@ def test_a_multiple_bound_with_no_rates_stays_a_claim(tmp_path):
     cf = _drafted("The new kernel is up to 15x faster on long prompts.\n", tmp_path)
     assert _rows(cf) == [("speedup", 15.0, "x")]
     assert cf.statements == [] and cf.todo == []
+
+
+# --- a multiple stated as the mean of the multiples a table states ---------------------------------
+
+_GAINS = (
+    "| Job   | Old (tok/s) | New (tok/s) | Gain  |\n"
+    "|-------|-------------|-------------|-------|\n"
+    "| Sort  | 10.0        | 25.0        | 2.50x |\n"
+    "| Merge | 10.0        | 15.0        | 1.50x |\n"
+    "| Scan  | 10.0        | 12.0        | 1.20x |\n\n"
+)
+
+
+def test_a_mean_multiple_cites_the_multiples_it_averages(tmp_path):
+    """ "Across the three jobs that averages a 1.7x gain": 2.50, 1.50, 1.20 average 1.73, which
+    rounds to 1.7: a mean statement of the table's three ratio statements, no speedup claim."""
+    cf = _drafted(_GAINS + "Across the three jobs that averages a 1.7x gain.\n", tmp_path)
+    assert [r for r in _rows(cf) if r[0] == "speedup"] == []
+    means = [s for s in cf.statements if s.kind == "mean"]
+    assert [(s.value, s.unit, len(s.of)) for s in means] == [(1.7, "x", 3)]
+    ratios = {s.id: s.value for s in cf.statements if s.kind == "ratio"}
+    assert [ratios[c] for c in means[0].of] == [2.5, 1.5, 1.2]
+
+
+def test_a_multiple_no_mean_of_them_gives_stays_a_claim(tmp_path):
+    """Control: "on average a 3.1x gain" is the mean of no run of the table's multiples: a claim."""
+    cf = _drafted(_GAINS + "Elsewhere we saw on average a 3.1x gain.\n", tmp_path)
+    assert [r for r in _rows(cf) if r[0] == "speedup"] == [("speedup", 3.1, "x")]
+    assert [s for s in cf.statements if s.kind == "mean"] == []

@@ -23,7 +23,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from .draftbyvalue import MAX_WIDTH, NAMED_WIDTH, decimals_of, first_repeat, fitting_pair
+from .draftbyvalue import MAX_WIDTH, NAMED_WIDTH, decimals_of, first_repeat, fitting_pair, mean_run
 from .draftcore import (
     METRIC_WORDS_OF,
     QUOTE,
@@ -371,6 +371,8 @@ class Sides(DraftCore):
             # drafts": a requirement, no measured change: listed, neither a statement nor a claim
             self.out.unplaced.append((line, n.text, sentence[:300]))
             return
+        if self.mean_of_multiples(rel, text, s0, sentence, line):
+            return  # "On average that's a 1.6x speedup" after a table's per-row multiples
         bound = (
             bound_of(text, n)
             if rel.kind in ("ratio", "percent_change") and rel.pair is None and n.range is None
@@ -1141,6 +1143,43 @@ class Sides(DraftCore):
             return []
         named = [c for k, c in scored if k == best]
         return named[:6] if len(named) >= 2 else []
+
+    def mean_of_multiples(self, rel, text: str, s0: int, sentence: str, line: int) -> bool:
+        """A multiple stated as the average of multiples the post stated before ("On average it's a
+        1.6x speedup" after a table's Speedup column, each a ratio statement): a mean word in its
+        clause (``_MEAN``) and the last of the (at most 12) ratio statements in x before it (no
+        todo; statements of other kinds between them skipped) whose mean rounds to it (``draftbyvalue.mean_run``): a ``mean`` statement citing those statements.  True when
+        drafted."""
+        n = rel.number
+        if rel.kind != "ratio" or n.unit != "x" or rel.pair is not None or n.range is not None:
+            return False
+        lo, hi = self._clause_of(text, n.start, s0, sentence)
+        if not _MEAN.search(text, lo, hi):
+            return False
+        run: list[tuple[str, float]] = []
+        for e in reversed(self.out.entries):
+            if e.kind != "statement":
+                continue
+            f = e.fields
+            if f.get("kind") != "ratio" or f.get("unit") != "x" or f.get("value") is None:
+                continue  # "VRAM went up 1.3 GB" between the table and its mean: no multiple
+            run.append((e.id, float(str(f["value"]))))
+            if len(run) == 12:
+                break
+        run.reverse()
+        k = mean_run([v for _, v in run], n.text, n.about)
+        if k == 0:
+            return False
+        sid = self.new_id(f"s-l{line}")
+        fields: dict = {"kind": "mean", "statement": sentence[:QUOTE], "of": [c for c, _ in run[-k:]]}
+        fields["value"] = Num(n.text)
+        if n.about:
+            fields["about"] = True
+        fields["unit"] = "x"
+        fields["note"] = f"the mean of the {k} multiples stated before it"
+        fields.update(source_fields(line, sentence))
+        self.out.entries.append(Entry("statement", sid, {"id": sid, **fields}))
+        return True
 
     def mean_statement(
         self, n: Number, metric: str, text: str, line: int, sentence: str, here: set[str]
