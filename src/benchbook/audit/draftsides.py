@@ -1148,7 +1148,8 @@ class Sides(DraftCore):
         """A multiple stated as the average of multiples the post stated before ("On average it's a
         1.6x speedup" after a table's Speedup column, each a ratio statement): a mean word in its
         clause (``_MEAN``) and the last of the (at most 12) ratio statements in x before it (no
-        todo; statements of other kinds between them skipped) whose mean rounds to it (``draftbyvalue.mean_run``): a ``mean`` statement citing those statements.  True when
+        todo; statements of other kinds between them skipped) whose mean rounds to it
+        (``draftbyvalue.mean_run``): a ``mean`` statement citing those statements.  True when
         drafted."""
         n = rel.number
         if rel.kind != "ratio" or n.unit != "x" or rel.pair is not None or n.range is not None:
