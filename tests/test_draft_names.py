@@ -401,3 +401,21 @@ def test_a_deepseek_abbreviation_names_the_model():
     assert models("running DS-V2.5 and DSR1") == ["DeepSeek-V2.5", "DeepSeek-R1"]
     assert models("the DSV3X board") == []
     assert models("a DS3 drive") == []
+
+
+def test_a_latency_percentile_is_no_data_centre_gpu():
+    """ "P99"/"p95"/"P50" are latency percentiles, not Tesla parts: a letter and two digits named a GPU
+    ("NVIDIA Tesla P99" on a new user's post); data-centre parts are read by their model numbers."""
+    assert _hardware("The p99 TTFT was 88 ms and P95 was 70 ms; P50 latency 12 ms.") == []
+    assert _hardware("P99 TTFT 310 ms on an RTX 4090") == ["NVIDIA GeForce RTX 4090"]
+    # controls: the parts themselves, plural and with their memory
+    assert _hardware("a Tesla P40 and a P100") == ["NVIDIA Tesla P40", "NVIDIA Tesla P100"]
+    assert _hardware("two H100s and an A100 80GB") == ["2x NVIDIA H100", "NVIDIA A100 80GB"]
+    assert _hardware("L40S, L4, T4, H20, A800, B200") == [
+        "NVIDIA L40S",
+        "NVIDIA L4",
+        "NVIDIA T4",
+        "NVIDIA H20",
+        "NVIDIA A800",
+        "NVIDIA B200",
+    ]

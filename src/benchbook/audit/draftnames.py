@@ -58,7 +58,10 @@ _HARDWARE = re.compile(
     r"|(?:Apple\s+)?(?P<m>M[1-5])[\s-]?(?P<ms>Pro|Max|Ultra)(?![A-Za-z_-])"
     r"|Apple\s+(?P<m2>M[1-5])\b"
     r"|(?:NVIDIA\s+)?(?P<ws>A[245]000|A[245]500|A6000)(?![\w-])"  # workstation cards: "RTX A6000"
-    r"|(?:NVIDIA\s+)?(?:Tesla\s+)?(?P<dc>[AHBLPTV]\d{2,3}S?|GB\d{2,3}|L4)"
+    # data-centre parts by their model numbers: a letter and any two digits would read a latency
+    # percentile ("P99 TTFT", "p95") or a grade as a GPU
+    r"|(?:NVIDIA\s+)?(?:Tesla\s+)?(?P<dc>(?:A(?:10|16|30|40|100|800)|H(?:20|100|200|800)|B(?:100|200|300)"
+    r"|L(?:20|40)|P(?:40|100)|V100|T4|GB\d{2,3})S?|L4)"
     # a data-centre part's memory and form factor name its SKU ("A100 40GB PCIe", "A100-SXM4-80GB",
     # "H100 NVL", "an A100 with 80GB memory"); a consumer card's size is its spec (``machine_size``)
     r"(?:[\s-](?P<dcform>PCIe|SXM\d?|NVL)(?![A-Za-z0-9]))?"
