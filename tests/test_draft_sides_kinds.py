@@ -511,3 +511,69 @@ def test_a_summary_before_the_body_with_precise_digits_takes_the_body_sides(tmp_
     ]
     cf = _drafted("TL;DR: the new allocator delivers 2x the throughput." + body.format(v="2"), tmp_path)
     assert [(c.metric, c.value) for c in cf.claims if c.unit == "x"] == [("speedup", 2.0)]
+
+
+# --- a multiple written as a bound whose words name no side: a todo bound over its section's rates --
+
+_LANES = (
+    "| Workload | Lane A (tok/s) | Lane B (tok/s) |\n"
+    "|----------|----------------|----------------|\n"
+    "| Parsing  | 20.0           | 47.0           |\n"
+    "| Poetry   | 21.0           | 25.0           |\n\n"
+)
+
+
+def test_a_multiple_bound_naming_no_side_is_a_todo_bound(tmp_path):
+    """ "on parsing alone it's over 2x" after a table of the rates it sums up: no words name the
+    sides, but it is a bound over them (a todo listing the section's rates), never a claim of 2x."""
+    cf = _drafted(_LANES + "With lane B, parsing alone gets over 2x.\n", tmp_path)
+    assert [r for r in _rows(cf) if r[0] == "speedup"] == []
+    assert cf.statements == []
+    assert [(s.kind, s.value, s.unit) for s in cf.todo] == [("bound", 2.0, "x")]
+    values = {c.id: c.value for c in cf.claims}
+    assert sorted(values[c] for c in cf.todo[0].of) == [20.0, 47.0]  # the row its words name
+
+
+def test_a_multiple_bound_naming_nothing_lists_its_sections_rates(tmp_path):
+    """ "At best it's over 2x" names no row nor column: the todo lists the section's rates."""
+    cf = _drafted(_LANES + "At best it's over 2x.\n", tmp_path)
+    assert [r for r in _rows(cf) if r[0] == "speedup"] == []
+    assert [(s.kind, s.value, s.unit) for s in cf.todo] == [("bound", 2.0, "x")]
+    values = {c.id: c.value for c in cf.claims}
+    assert sorted(values[c] for c in cf.todo[0].of) == [20.0, 21.0, 25.0, 47.0]
+
+
+def test_a_multiple_bound_with_no_rates_stays_a_claim(tmp_path):
+    """Control: "up to 15x faster" in a post stating no rate is a claim of the multiple."""
+    cf = _drafted("The new kernel is up to 15x faster on long prompts.\n", tmp_path)
+    assert _rows(cf) == [("speedup", 15.0, "x")]
+    assert cf.statements == [] and cf.todo == []
+
+
+# --- a multiple stated as the mean of the multiples a table states ---------------------------------
+
+_GAINS = (
+    "| Job   | Old (tok/s) | New (tok/s) | Gain  |\n"
+    "|-------|-------------|-------------|-------|\n"
+    "| Sort  | 10.0        | 25.0        | 2.50x |\n"
+    "| Merge | 10.0        | 15.0        | 1.50x |\n"
+    "| Scan  | 10.0        | 12.0        | 1.20x |\n\n"
+)
+
+
+def test_a_mean_multiple_cites_the_multiples_it_averages(tmp_path):
+    """ "Across the three jobs that averages a 1.7x gain": 2.50, 1.50, 1.20 average 1.73, which
+    rounds to 1.7: a mean statement of the table's three ratio statements, no speedup claim."""
+    cf = _drafted(_GAINS + "Across the three jobs that averages a 1.7x gain.\n", tmp_path)
+    assert [r for r in _rows(cf) if r[0] == "speedup"] == []
+    means = [s for s in cf.statements if s.kind == "mean"]
+    assert [(s.value, s.unit, len(s.of)) for s in means] == [(1.7, "x", 3)]
+    ratios = {s.id: s.value for s in cf.statements if s.kind == "ratio"}
+    assert [ratios[c] for c in means[0].of] == [2.5, 1.5, 1.2]
+
+
+def test_a_multiple_no_mean_of_them_gives_stays_a_claim(tmp_path):
+    """Control: "on average a 3.1x gain" is the mean of no run of the table's multiples: a claim."""
+    cf = _drafted(_GAINS + "Elsewhere we saw on average a 3.1x gain.\n", tmp_path)
+    assert [r for r in _rows(cf) if r[0] == "speedup"] == [("speedup", 3.1, "x")]
+    assert [s for s in cf.statements if s.kind == "mean"] == []

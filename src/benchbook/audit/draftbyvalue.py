@@ -136,3 +136,20 @@ def first_repeat(core: DraftCore, cid: str) -> str:
         ):
             return c
     return cid
+
+
+def mean_run(values: list[float], stated: str, about: bool) -> int:
+    """How many of the last ``values`` (in the post's order) a number ``stated`` as their average
+    averages: the longest run ending at the last, of two or more, whose mean rounds to it (within
+    half a unit of its last digit; 5% for ``about``: "On average that's a 1.6x speedup" after
+    multiples 2.09, 1.88, 1.43, 1.12, mean 1.63).  0 where none does."""
+    try:
+        value = float(stated)
+    except ValueError:
+        return 0
+    step = 10.0 ** -(len(stated.split(".")[1]) if "." in stated else 0)
+    tol = value * 0.05 if about else step / 2 + 1e-9
+    for k in range(len(values), 1, -1):
+        if abs(sum(values[-k:]) / k - value) <= tol:
+            return k
+    return 0

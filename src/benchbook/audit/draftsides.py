@@ -23,7 +23,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from .draftbyvalue import MAX_WIDTH, NAMED_WIDTH, decimals_of, first_repeat, fitting_pair
+from .draftbyvalue import MAX_WIDTH, NAMED_WIDTH, decimals_of, first_repeat, fitting_pair, mean_run
 from .draftcore import (
     METRIC_WORDS_OF,
     QUOTE,
@@ -371,6 +371,8 @@ class Sides(DraftCore):
             # drafts": a requirement, no measured change: listed, neither a statement nor a claim
             self.out.unplaced.append((line, n.text, sentence[:300]))
             return
+        if self.mean_of_multiples(rel, text, s0, sentence, line):
+            return  # "On average that's a 1.6x speedup" after a table's per-row multiples
         bound = (
             bound_of(text, n)
             if rel.kind in ("ratio", "percent_change") and rel.pair is None and n.range is None
@@ -556,6 +558,20 @@ class Sides(DraftCore):
             if not candidates and rel.kind == "ratio" and n.unit == "%":
                 # "busy 95% of the time": a share of something the post states no number of
                 self.share_claim(n, text, s0, sentence, line)
+                return
+            if not candidates and bound is not None and rel.kind == "ratio" and n.unit != "%":
+                # a multiple written as a bound ("over 2x") whose words name no side: the rates of
+                # its section (the table it sums up), nearest first, as a todo's candidates
+                self.section_only = True
+                rates = [c for c in self._scope() if family(self.profile[c][0]) == "rate"]
+                self.section_only = False
+                rates = self.one_metric(rates[::-1], text[lo_c:hi_c], n.start - lo_c)
+                candidates = rates[:6] if len(rates) >= 2 else []
+            if candidates and bound is not None and rel.kind == "ratio":
+                # "on the long prompts it's over 2x" after a table of the rates it relates: a bound
+                # (never a claim of its value) whose sides the words do not single out: a todo
+                # bound statement listing the candidates
+                self.ratio_bound(rel, bound, None, sentence, line, [], list(dict.fromkeys(candidates)))
                 return
             if not candidates and rel.kind == "ratio":
                 # "nearly 2x faster", "5–14x regression" with no claim it could relate: a claim of
@@ -1128,6 +1144,44 @@ class Sides(DraftCore):
         named = [c for k, c in scored if k == best]
         return named[:6] if len(named) >= 2 else []
 
+    def mean_of_multiples(self, rel, text: str, s0: int, sentence: str, line: int) -> bool:
+        """A multiple stated as the average of multiples the post stated before ("On average it's a
+        1.6x speedup" after a table's Speedup column, each a ratio statement): a mean word in its
+        clause (``_MEAN``) and the last of the (at most 12) ratio statements in x before it (no
+        todo; statements of other kinds between them skipped) whose mean rounds to it
+        (``draftbyvalue.mean_run``): a ``mean`` statement citing those statements.  True when
+        drafted."""
+        n = rel.number
+        if rel.kind != "ratio" or n.unit != "x" or rel.pair is not None or n.range is not None:
+            return False
+        lo, hi = self._clause_of(text, n.start, s0, sentence)
+        if not _MEAN.search(text, lo, hi):
+            return False
+        run: list[tuple[str, float]] = []
+        for e in reversed(self.out.entries):
+            if e.kind != "statement":
+                continue
+            f = e.fields
+            if f.get("kind") != "ratio" or f.get("unit") != "x" or f.get("value") is None:
+                continue  # "VRAM went up 1.3 GB" between the table and its mean: no multiple
+            run.append((e.id, float(str(f["value"]))))
+            if len(run) == 12:
+                break
+        run.reverse()
+        k = mean_run([v for _, v in run], n.text, n.about)
+        if k == 0:
+            return False
+        sid = self.new_id(f"s-l{line}")
+        fields: dict = {"kind": "mean", "statement": sentence[:QUOTE], "of": [c for c, _ in run[-k:]]}
+        fields["value"] = Num(n.text)
+        if n.about:
+            fields["about"] = True
+        fields["unit"] = "x"
+        fields["note"] = f"the mean of the {k} multiples stated before it"
+        fields.update(source_fields(line, sentence))
+        self.out.entries.append(Entry("statement", sid, {"id": sid, **fields}))
+        return True
+
     def mean_statement(
         self, n: Number, metric: str, text: str, line: int, sentence: str, here: set[str]
     ) -> bool:
@@ -1267,13 +1321,16 @@ class Sides(DraftCore):
         sentence: str,
         line: int,
         in_sentence: list[tuple[Number, str]],
+        candidates: list[str] | None = None,
     ) -> None:
         """A multiple or change written as a bound ("a speedup of ≥2.5×", "at least 20% faster",
         "more than 70% smaller", "七成以上"): a ``bound`` statement over the ratio of the two sides'
         sets (``over``, written by ``bound_sets`` once the claims' conditions are filled), a change
         of N% as the ratio 1 ± N/100 ("more than 70% smaller": below 0.3; "+15% margin": below
         1.15), the relation turned for a decrease; with no sides identified, a todo statement of
-        kind bound listing the sentence's claims (never a claim of the value: a bound states none)."""
+        kind bound listing the sentence's claims (never a claim of the value: a bound states none),
+        or ``candidates`` (claims of its part of the post the words do not single out: always a
+        todo, even two of them)."""
         n = rel.number
         digits = n.text.replace("−", "-").lstrip("+-")
         value = Num(digits)
@@ -1291,7 +1348,10 @@ class Sides(DraftCore):
         sid = self.new_id(f"s-l{line}")
         entry = Entry("statement", sid, {"id": sid, **fields})
         self.out.entries.append(entry)
-        if sides is not None and len(sides) == 2:
+        if candidates:
+            entry.fields["of"] = candidates  # no sides named: bound_sets writes the todo
+            self.ratio_bounds.append((entry, candidates))
+        elif sides is not None and len(sides) == 2:
             # a change from a to b is the ratio b / a
             self.ratio_bounds.append((entry, sides[::-1] if rel.kind == "percent_change" else list(sides)))
         else:
