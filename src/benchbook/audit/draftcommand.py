@@ -235,6 +235,17 @@ def put_path(out: dict, path: str, value) -> None:
     node[parts[-1]] = value
 
 
+def has_path(conditions: dict, path: str) -> bool:
+    """Whether the nested conditions mapping ``conditions`` holds the dotted ``path``
+    (``"offload.n_gpu_layers"``), a None value included (``put_path``'s reverse)."""
+    node: object = conditions
+    for p in path.split("."):
+        if not isinstance(node, dict) or p not in node:
+            return False
+        node = node[p]
+    return True
+
+
 def conditions_of(tool: str, words: list[str]) -> dict:
     """The conditions the flags ``words`` (after the tool's name) set (module doc)."""
     out: dict = {"engine": engine_of(tool)}

@@ -39,7 +39,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from itertools import combinations
 
-from .draftcommand import command_lines, conditions_of, put_path
+from .draftcommand import command_lines, conditions_of, has_path, put_path
 from .draftcore import origin_of
 from .draftnames import (
     CPU,
@@ -1518,15 +1518,6 @@ def _declared_out(outer: list[Scope], path: str) -> bool:
     return False
 
 
-def _has(conditions: dict, path: str) -> bool:
-    node: object = conditions
-    for p in path.split("."):
-        if not isinstance(node, dict) or p not in node:
-            return False
-        node = node[p]
-    return True
-
-
 def _name_words(key: object) -> set[str]:
     """A model name's words (``_key``), a family's version apart from its name ("llama3.3 70b" ->
     {llama, 3, 70b}): "LLama3.3-70B" and "Llama-3.3-70B-Instruct" are one model said short and in
@@ -1683,7 +1674,7 @@ def fill(post: Post, entries: list, groups: list) -> None:
         mine = rows.get(g.id, [])
         cond = g.fields.setdefault("conditions", {})
         here = ctx.at(g.line, cond.get("model"))
-        _fill(cond, here, lambda p, mine=mine: any(_has(r, p) for r in mine))
+        _fill(cond, here, lambda p, mine=mine: any(has_path(r, p) for r in mine))
         for path in _INHERITED:
             if isinstance(cond.get(path), str) and path in here and ctx.declared(g.line, path):
                 if not _names(post.line(g.line), path, cond[path]):
@@ -1692,7 +1683,7 @@ def fill(post: Post, entries: list, groups: list) -> None:
             cond["hardware"] = here["hardware"]
         if isinstance(cond.get("model"), str):
             cond["model"] = fuller(cond["model"])
-        if plain and "decoding" not in cond and not any(_has(r, "decoding") for r in mine):
+        if plain and "decoding" not in cond and not any(has_path(r, "decoding") for r in mine):
             cond["decoding"] = "plain"
         if not cond:
             g.fields.pop("conditions")
@@ -1720,7 +1711,7 @@ def fill(post: Post, entries: list, groups: list) -> None:
             around = {p: v for p, v in around.items() if p == "decoding"}
         line = int(e.fields["source_line"])
         _line_names(cond, post.line(line), str(e.fields.get("quote") or ""))
-        _fill(cond, around, lambda p, shared=shared: _has(shared, p))
+        _fill(cond, around, lambda p, shared=shared: has_path(shared, p))
         for path in _INHERITED:
             if isinstance(cond.get(path), str) and path in around and ctx.declared(line, path):
                 if not _names(post.line(line), path, cond[path]):
@@ -1731,22 +1722,22 @@ def fill(post: Post, entries: list, groups: list) -> None:
             # "A100" in the title or the sentence, "NVIDIA A100 40GB PCIe" in the setup: the one machine
             cond["hardware"] = around["hardware"]
         hardware = cond.get("hardware") or shared.get("hardware")
-        if isinstance(hardware, str) and CPU.fullmatch(hardware) and not _has(cond, "backend"):
-            if not _has(shared, "backend"):
+        if isinstance(hardware, str) and CPU.fullmatch(hardware) and not has_path(cond, "backend"):
+            if not has_path(shared, "backend"):
                 cond["backend"] = "CPU"  # a row of a CPU ("AMD Ryzen 9 5950X"): the CPU backend ran it
         if not builds_engine(cond.get("build"), cond.get("engine") or shared.get("engine")):
             del cond["build"]  # "21% faster than Ollama" after "llama.cpp b4000": not Ollama's build
         drafted = (
-            _has(cond, "block_max")
-            or _has(shared, "block_max")
+            has_path(cond, "block_max")
+            or has_path(shared, "block_max")
             or metric == "acceptance_rate"
             or e.fields["source_line"] in accepting
         )
-        if drafting and drafted and not _has(cond, "decoding") and not _has(shared, "decoding"):
+        if drafting and drafted and not has_path(cond, "decoding") and not has_path(shared, "decoding"):
             # a draft size (its own or its scope's: "MTP n=4" in the setup) or an acceptance (its
             # own or its line's): a drafting run, of the post's one kind
             cond["decoding"] = drafting
-        if plain and not _has(cond, "decoding") and not _has(shared, "decoding"):
+        if plain and not has_path(cond, "decoding") and not has_path(shared, "decoding"):
             cond["decoding"] = "plain"
         if isinstance(cond.get("model"), str):
             cond["model"] = fuller(cond["model"])
@@ -1822,7 +1813,7 @@ def _fuller_machine(setup: object, own: object) -> bool:
 
 def _fill(cond: dict, context: dict[str, object], taken) -> None:
     for path, value in context.items():
-        if _has(cond, path) or taken(path):
+        if has_path(cond, path) or taken(path):
             continue
         if path == "block_max" and cond.get("decoding") == "plain":
             continue  # a baseline drafts nothing: the draft size around it is the drafting arm's

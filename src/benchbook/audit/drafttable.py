@@ -20,6 +20,7 @@ import re
 from dataclasses import replace
 
 from ..ingest.settings import flash_attn_word
+from .draftcommand import has_path
 from .draftcontext import NOT_A_PROMPT, cell_conditions, count, header_settings
 from .draftcore import (
     LABELS,
@@ -391,15 +392,6 @@ _DEVICE_NAMES = {
 }
 
 
-def _has_path(cond: dict, path: str) -> bool:
-    node: object = cond
-    for p in path.split("."):
-        if not isinstance(node, dict) or p not in node:
-            return False
-        node = node[p]
-    return True
-
-
 class Tables(Sides):
     """The drafter's tables: one claim per value cell, groups per value column, statements from
     relating columns."""
@@ -628,7 +620,7 @@ class Tables(Sides):
                             set_path(cond, named_path, named)
                 elif path == "engine" and isinstance(value, str):
                     device = _ENGINE_DEVICE.fullmatch(value.strip())
-                    if device and not _has_path(cond, "backend"):
+                    if device and not has_path(cond, "backend"):
                         # "llama.cpp (CPU)", "llama.cpp (GPU)": the engine, and where it ran
                         set_path(cond, "backend", _DEVICE_NAMES.get(device.group(2).lower(), device.group(2)))
                         value = device.group(1)
