@@ -76,6 +76,69 @@ def test_llama_server_timings_cited_by_prose_stay_evidence(tmp_path):
     assert cf.claims[0].log == "post-l4.log"
 
 
+#: llama-server's log as it prints it now (``common_log``: minutes.seconds.ms.us and the level letter
+#: before each line; ``slot print_timing: id N | task N |`` before the figures), made up
+SERVER_LOG = (
+    "0.12.104.311 I slot print_timing: id  0 | task 3 | prompt eval time =     412.50 ms /    40 tokens"
+    " (   10.31 ms per token,    96.97 tokens per second)\n"
+    "0.12.104.330 I slot print_timing: id  0 | task 3 |        eval time =    3120.00 ms /   200 tokens"
+    " (   15.60 ms per token,    64.10 tokens per second)\n"
+)
+
+
+def test_timestamped_server_timing_lines_are_a_log_not_a_table(tmp_path):
+    """Issue 29 (a llama.cpp pull request comment pasted its server log): two ``print_timing`` lines
+    with pipes were read as a two-row table (cells "id  0", "task 3"); they are a log excerpt whose
+    timing lines, cited by nothing, are its claims, each naming the log."""
+    cf = _drafted(f"# Baseline\n\n```text\n{SERVER_LOG}```\n", tmp_path)
+    assert _rows(cf) == [
+        ("prompt_eval_ms", 412.5, "ms", 2, False),
+        ("ms_per_token", 10.31, "ms", 2, False),
+        ("prefill_tps", 96.97, "tok/s", 2, False),
+        ("eval_ms", 3120.0, "ms", 2, False),
+        ("ms_per_token", 15.6, "ms", 2, False),
+        ("decode_tps", 64.1, "tok/s", 2, False),
+    ]
+    assert {c.log for c in cf.claims} == {"post-l4.log"}
+    assert [c.id for c in cf.claims][:2] == ["prompt-eval-ms-l4", "ms-per-token-l4"]
+
+
+def test_a_pipe_table_whose_label_cells_hold_a_colon_stays_a_table_control(tmp_path):
+    # control: a drawn table without outer pipes whose label cells hold "word: setting" (no
+    # function's name, no log prefix) is no program's log
+    cf = _drafted(
+        "```\nmode: draft      | pp512 t/s | tg128 t/s\nplain run: n=0   | 1200.5    | 64.2\n"
+        "spec run: n=4    | 1190.1    | 98.7\n```\n",
+        tmp_path,
+    )
+    assert sorted(c.value for c in cf.claims) == [64.2, 98.7, 1190.1, 1200.5]
+    assert all(c.log is None for c in cf.claims)
+
+
+def test_a_claim_read_from_the_log_itself_does_not_make_its_timings_cited(tmp_path):
+    """Issue 29: the log's own acceptance line drafted as a claim named the log, so its timing lines
+    were taken as prose-cited evidence and dropped (1 claim of 8); only a claim from a line outside
+    the log cites it."""
+    log = SERVER_LOG + (
+        "0.12.104.340 I slot print_timing: id  0 | task 3 | draft acceptance = 0.75000 (  120 accepted /"
+        "   160 generated)\n"
+    )
+    cf = _drafted(f"# Spec\n\n```\n{log}```\n", tmp_path)
+    assert [c.metric for c in cf.claims] == [
+        "prompt_eval_ms",
+        "ms_per_token",
+        "prefill_tps",
+        "eval_ms",
+        "ms_per_token",
+        "decode_tps",
+        "acceptance_rate",
+    ]
+    # control: the same log with a sentence after it stating its rate stays evidence
+    cf = _drafted(f"# Spec\n\n```\n{log}```\n\nThat is 64.1 tok/s with the draft.\n", tmp_path)
+    assert [(c.metric, c.value) for c in cf.claims if c.source_line > 6] == [("decode_tps", 64.1)]
+    assert "eval_ms" not in [c.metric for c in cf.claims]
+
+
 def test_llama_print_timings_old_wording_and_inf_rate():
     got = tool_results(
         [

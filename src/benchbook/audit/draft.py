@@ -216,6 +216,7 @@ class _Drafter(Tables, Sentences):
     def log(self, lines: list[tuple[int, str]]) -> None:
         name = f"post-l{lines[0][0]}.log"
         self.out.logs[name] = "\n".join(t for _, t in lines) + "\n"
+        self.log_lines[name] = {n for n, _ in lines}
         self.pending_log = name
         body = self.out.logs[name]
         self.log_metrics = {
@@ -526,7 +527,15 @@ class _Drafter(Tables, Sentences):
         prose states numbers of ("That is 24.4 tok/s" after it) is the evidence the audit checks
         them against, not more claims; a log pasted with nothing said of it states its numbers
         itself.  The claims go where the log is in the post, under the command in force there."""
-        cited = {e.fields.get("log") for e in self.out.entries if e.kind == "claim"}
+        # a claim read from the log's own lines (its acceptance line) is the log stating a number,
+        # not the prose citing it: only claims from lines outside the log count
+        cited = {
+            log
+            for e in self.out.entries
+            if e.kind == "claim"
+            and (log := e.fields.get("log")) is not None
+            and e.fields.get("source_line") not in self.log_lines.get(log, ())
+        }
         into: dict[int, list[Entry]] = {}  # where -> the claims that go there, the earlier log's first
         last = self.command
         for at, timed, log, command in reversed(self.timing_logs):

@@ -473,6 +473,9 @@ class DraftCore:
         #: the timing lines of each log excerpt: (where in ``out.entries``, results, log name, the
         #: command in force), drafted at the end where no claim names the log (``uncited_timings``)
         self.timing_logs: list[tuple[int, list[Result], str, dict]] = []
+        #: the post's lines each log excerpt was kept from (``log``): a claim read from them is the
+        #: log's own, not prose citing it
+        self.log_lines: dict[str, set[int]] = {}
         #: what the relating phrases of the paragraph being drafted read of its sentences and
         #: clauses, read once per sentence or clause (``Sides._once``)
         self._memo: tuple[str | None, dict[tuple, Any]] = (None, {})

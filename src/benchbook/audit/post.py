@@ -36,6 +36,14 @@ _GAP = re.compile(r"\t+| {2,}")
 _DASHES = re.compile(r"^[\s\-=+|:\u2500-\u257f]+$")
 #: a cell separator of a drawn table: a pipe or a vertical box-drawing line
 _SEP = re.compile(r"[|\u2502\u2503\u2551\u2506\u2507\u250a\u250b\u254e\u254f]")
+#: a line a program logs with pipes in it: a word and its colon right before the first pipe
+#: ("llama_memory_breakdown_print: | - Host |"), or a C function's name (an underscore in it)
+#: before it ("slot print_timing: id  1 | task 0 |"), after llama.cpp's log prefix where it is
+#: printed (``common_log``'s "0.06.895.980 I ": minutes.seconds.milliseconds.microseconds and the
+#: level letter)
+_LOGGED = re.compile(
+    r"\s*(?:\d+\.\d{2}\.\d{3}\.\d{3}\s+[DIWE]\s+)?(?:\w+:\s*\||(?:[a-z]\w*\s+)?[a-z]+_\w*:[^|:]*\|)"
+)
 
 
 @dataclass
@@ -358,9 +366,10 @@ def _code_blocks(lines: list[tuple[int, str]], info: str) -> list[Block]:
     for run in runs:
         if not run:
             continue
-        # a table a program logs line by line ("llama_memory_breakdown_print: | - Host | 2580 = ...")
-        # is log output, read line by line (``toollines``)
-        logged = all(re.match(r"\s*\w+:\s*\|", t) for _, t in run)
+        # a table a program logs line by line ("llama_memory_breakdown_print: | - Host | 2580 = ...",
+        # llama-server's "0.06.895.980 I slot print_timing: id  1 | task 0 | ...") is log output,
+        # read line by line (``toollines``)
+        logged = all(_LOGGED.match(t) for _, t in run)
         table = drawn_rows(run) if not logged and not any(_looks_command(t) for _, t in run) else None
         plain = not logged and not _labelled_list(run)
         if table is None and plain and not any(_looks_code(t) for _, t in run):
