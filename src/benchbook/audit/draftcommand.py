@@ -6,8 +6,9 @@ A command line is a line that starts a llama.cpp tool (``llama-server``, ``llama
 or SGLang (``python -m sglang.launch_server``, ``python -m sglang.bench_serving``), a ``$`` or ``>``
 prompt and environment settings (``CUDA_VISIBLE_DEVICES=0 GGML_CUDA_FORCE_MMQ=1``) allowed before it
 (a build suffix after the tool's name, ``llama-server-be0e35``, allowed), continued over lines
-ending in ``\\``, ``^`` or a backtick, or over indented lines each starting with a flag (YAML's
-folded ``cmd: >``) (``command_lines``).
+ending in ``\\``, ``^`` or a backtick, or over lines each starting with a flag (YAML's folded
+``cmd: >``; a forum post's command one flag a line) (``command_lines``).  What several command
+lines set alike, they share (``agreed``).
 Its flags become claims-file conditions (``conditions_of``; llama.cpp's ``common/arg.cpp`` names):
 ``-ngl`` -> ``offload.n_gpu_layers``,
 ``-ncmoe``/``--n-cpu-moe`` -> ``offload.n_cpu_moe``, ``-c``/``--ctx-size`` (vLLM ``--max-model-len``,
@@ -246,6 +247,28 @@ def has_path(conditions: dict, path: str) -> bool:
     return True
 
 
+def agreed(commands: list[dict[str, list[object]]]) -> dict[str, list[object]]:
+    """The settings several command lines share: of ``commands`` (each path -> the values one
+    command line states, flat paths as ``Conditions`` has them), the paths every one of them states
+    with one and the same value (``"ctx": [65536]`` where an initial and an improved
+    ``llama-server`` both pass ``--ctx-size 65536``), path -> ``[value]``.  A path one command
+    leaves out or sets otherwise (``--cache-type-k q4_0`` in the first only) is not shared; so is
+    none of a single command's (nothing to agree with: ``{}``)."""
+    if len(commands) < 2:
+        return {}
+    out: dict[str, list[object]] = {}
+    for path, values in commands[0].items():
+        keys = {json.dumps(v, sort_keys=True, default=str) for v in values}
+        if len(keys) != 1:
+            continue
+        if all(
+            {json.dumps(v, sort_keys=True, default=str) for v in other.get(path, [])} == keys
+            for other in commands[1:]
+        ):
+            out[path] = [values[0]]
+    return out
+
+
 def conditions_of(tool: str, words: list[str]) -> dict:
     """The conditions the flags ``words`` (after the tool's name) set (module doc)."""
     out: dict = {"engine": engine_of(tool)}
@@ -422,6 +445,11 @@ def plain_run(conditions: dict) -> None:
             del conditions["other"]
 
 
+#: a line that is one flag and its value ("  --ctx-size 65536", "--flash-attn", "-ngl 99"): a
+#: command's next line where it carries no continuation mark
+_FLAG_LINE = re.compile(r"\s*--?[A-Za-z][\w.-]*(?:[ =]\S.*)?\s*$")
+
+
 def command_lines(lines: list[tuple[int, str]]) -> list[Command]:
     """The command lines among ``lines`` (``(line, text)``), continuations joined (module doc)."""
     out: list[Command] = []
@@ -436,8 +464,10 @@ def command_lines(lines: list[tuple[int, str]]) -> list[Command]:
         while i + 1 < len(lines):
             if re.search(r"(?:\\|\^|`)\s*$", parts[-1]):
                 parts[-1] = re.sub(r"(?:\\|\^|`)\s*$", "", parts[-1])
-            elif not re.match(r"\s+--?[A-Za-z]", lines[i + 1][1]):
-                break  # a flag per indented line with no continuation mark: YAML's folded `cmd: >`
+            elif not _FLAG_LINE.match(lines[i + 1][1]):
+                # a flag per line with no continuation mark: YAML's folded `cmd: >`, a forum
+                # post's command one flag a line (its indent lost to the paragraph)
+                break
             i += 1
             last = lines[i][0]
             parts.append(lines[i][1])

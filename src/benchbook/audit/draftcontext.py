@@ -39,7 +39,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from itertools import combinations
 
-from .draftcommand import command_lines, conditions_of, has_path, put_path
+from .draftcommand import agreed, command_lines, conditions_of, has_path, put_path
 from .draftcore import origin_of
 from .draftnames import (
     CPU,
@@ -1428,6 +1428,11 @@ class Context:
     def _close(self, scope: Scope) -> None:
         """Give each scope the names of everything in it (``body``, ``weak``) and its last line."""
         held = sum(c.level == 7 and not c.label for c in scope.children)
+        # what every one of several command lines sets alike holds for the section
+        # ("--ctx-size 65536" in the initial and the improved command: the post's context size)
+        shared = agreed([c.head for c in scope.children if c.level == 7 and not c.label]) if held > 1 else {}
+        for path, values in shared.items():
+            scope.body.setdefault(path, []).extend(values)
         for child in scope.children:
             self._close(child)
             if child.level == 9:

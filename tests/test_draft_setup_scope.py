@@ -1,0 +1,66 @@
+"""Setup conditions stated once for a scope of claims (``draftcontext``, ``draftcommand``, issue 29):
+a command written one flag a line with no continuation marks, the settings several command lines
+share, and the controls where a setting only one command line has, or a prose line after a
+command, stays out."""
+
+from __future__ import annotations
+
+from drafting import conditions as _cond
+from drafting import drafted as _drafted
+
+from benchbook.audit.draftcommand import agreed, command_lines
+
+
+def _of(cf, path: str) -> list[tuple[float | None, object]]:
+    return [(c.value, _cond(cf, c).get(path)) for c in cf.claims]
+
+
+def test_a_command_one_flag_a_line_without_continuation_marks_is_one_command():
+    lines = [(3, "llama-server"), (4, "--ctx-size 32768"), (5, "--flash-attn"), (6, "-ngl 80")]
+    [cmd] = command_lines(lines)
+    assert (cmd.line, cmd.last) == (3, 6)
+    assert cmd.conditions["ctx"] == 32768
+    assert cmd.conditions["flash_attn"] is True
+    assert cmd.conditions["offload"] == {"n_gpu_layers": 80}
+
+
+def test_a_prose_line_after_a_command_is_no_part_of_it():
+    lines = [(3, "llama-bench -ngl 80"), (4, "then -c 4096 made no difference")]
+    [cmd] = command_lines(lines)
+    assert cmd.last == 3
+    assert "ctx" not in cmd.conditions
+
+
+def test_agreed_keeps_what_every_command_sets_alike():
+    # ctx 8192 in both; type_k in the first only; batch differs (512 vs 1024)
+    first = {"ctx": [8192], "type_k": ["q8_0"], "batch": [512]}
+    second = {"ctx": [8192], "batch": [1024]}
+    assert agreed([first, second]) == {"ctx": [8192]}
+    assert agreed([first]) == {}
+
+
+def test_settings_two_commands_share_hold_for_the_claims_above_them(tmp_path):
+    cf = _drafted(
+        "# Cache types on a 4080\n\n"
+        "With a quantised cache I got 21 tok/s generation; with the default cache 48 tok/s.\n\n"
+        "Slow command:\n\n"
+        "llama-server\n--ctx-size 16384\n--n-gpu-layers 60\n--cache-type-k q8_0\n\n"
+        "Fast command:\n\n"
+        "llama-server\n--ctx-size 16384\n--n-gpu-layers 60\n",
+        tmp_path,
+    )
+    assert _of(cf, "ctx") == [(21, 16384), (48, 16384)]
+    assert _of(cf, "offload") == [(21, {"n_gpu_layers": 60}), (48, {"n_gpu_layers": 60})]
+    # the cache type only one command sets is that run's, not the post's
+    assert _of(cf, "type_k") == [(21, None), (48, None)]
+
+
+def test_two_commands_that_differ_give_neither_value(tmp_path):
+    cf = _drafted(
+        "# Context sizes on a 4080\n\n"
+        "Generation ran at 21 tok/s and 48 tok/s.\n\n"
+        "llama-server\n--ctx-size 16384\n\n"
+        "llama-server\n--ctx-size 4096\n",
+        tmp_path,
+    )
+    assert _of(cf, "ctx") == [(21, None), (48, None)]
