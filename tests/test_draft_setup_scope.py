@@ -5,10 +5,10 @@ command, stays out."""
 
 from __future__ import annotations
 
+from benchbook.audit.draftcolumn import column_machine
+from benchbook.audit.draftcommand import agreed, command_lines
 from drafting import conditions as _cond
 from drafting import drafted as _drafted
-
-from benchbook.audit.draftcommand import agreed, command_lines
 
 
 def _of(cf, path: str) -> list[tuple[float | None, object]]:
@@ -64,3 +64,38 @@ def test_two_commands_that_differ_give_neither_value(tmp_path):
         tmp_path,
     )
     assert _of(cf, "ctx") == [(21, None), (48, None)]
+
+
+def test_a_value_column_header_naming_a_card_is_its_claims_machine(tmp_path):
+    cf = _drafted(
+        "# Two cards\n\n| Model | RTX 3080 | Rev B: 2080Ti |\n|---|---|---|\n"
+        "| Mistral-7B | 61 t/s | 44 t/s |\n",
+        tmp_path,
+    )
+    assert _of(cf, "hardware") == [(61, "NVIDIA GeForce RTX 3080"), (44, "NVIDIA GeForce RTX 2080 Ti")]
+
+
+def test_a_value_column_header_naming_two_cards_or_none_gives_no_machine():
+    assert column_machine("RTX 4070 vs RTX 3070") is None
+    assert column_machine("Speed (tok/s)") is None
+    assert column_machine("Run: 2") is None
+    assert column_machine("M2 Ultra (tok/s)") == "Apple M2 Ultra"
+
+
+def test_a_mode_column_of_gptq_cells_is_the_quant_not_the_decoding(tmp_path):
+    cf = _drafted(
+        "# Kernels\n\n| Model | Mode | tok/s |\n|---|---|---|\n"
+        "| Falcon-7B | AWQ | 88 |\n| Falcon-40B | AWQ | 21 |\n",
+        tmp_path,
+    )
+    assert _of(cf, "quant") == [(88, "AWQ"), (21, "AWQ")]
+    assert all(d in (None, "plain") for _, d in _of(cf, "decoding"))
+
+
+def test_a_mode_column_of_drafting_words_still_sets_the_decoding(tmp_path):
+    cf = _drafted(
+        "# Drafting\n\n| Model | Mode | tok/s |\n|---|---|---|\n| Falcon-7B | speculative | 88 |\n"
+        "| Falcon-7B | baseline | 51 |\n",
+        tmp_path,
+    )
+    assert _of(cf, "decoding") == [(88, "speculative"), (51, "plain")]
