@@ -99,3 +99,14 @@ def test_a_mode_column_of_drafting_words_still_sets_the_decoding(tmp_path):
         tmp_path,
     )
     assert _of(cf, "decoding") == [(88, "speculative"), (51, "plain")]
+
+
+def test_an_fp16_kv_cache_written_in_words_is_ggml_f16(tmp_path):
+    cf = _drafted("# Cache\n\nTwo RTX 3060, FP16 KV cache, 8K context:\n\n- decode: 37 tok/s\n", tmp_path)
+    assert _of(cf, "type_k") == [(37, "f16")]
+    assert _of(cf, "type_v") == [(37, "f16")]
+
+
+def test_fp16_weights_name_no_cache_type(tmp_path):
+    cf = _drafted("# Cache\n\nTwo RTX 3060, FP16 weights, 8K context:\n\n- decode: 37 tok/s\n", tmp_path)
+    assert _of(cf, "type_k") == [(37, None)]

@@ -122,7 +122,7 @@ _SETTINGS: list[tuple[re.Pattern, str]] = [
     (
         re.compile(
             # "q4_0 KV", "q8 target KV" (the target model's; "f16 draft KV" is the draft's: none)
-            r"(?<![\w.])(?P<t>q4_0|q4_1|q5_0|q5_1|q8_0|q8|q4|iq4_nl|f16|bf16|fp8(?:[_ ]e4m3|[_ ]e5m2)?"
+            r"(?<![\w.])(?P<t>q4_0|q4_1|q5_0|q5_1|q8_0|q8|q4|iq4_nl|f16|fp16|f32|fp32|bf16|fp8(?:[_ ]e4m3|[_ ]e5m2)?"
             r"|turbo\d)"
             r"\s+(?:(?:target|main)\s+)?(?:K/V|KV|kv)(?:[ -]cache)?\b",
             re.I,
@@ -132,7 +132,7 @@ _SETTINGS: list[tuple[re.Pattern, str]] = [
     (
         re.compile(
             r"\b(?:KV|K/V)[ -]cache(?:\s+type)?\s*(?:=|:|in|of)?\s*"
-            r"(?P<t>q4_0|q4_1|q5_0|q5_1|q8_0|iq4_nl|f16|bf16|fp8(?:_e4m3|_e5m2)?)(?![\w])",
+            r"(?P<t>q4_0|q4_1|q5_0|q5_1|q8_0|iq4_nl|f16|fp16|f32|fp32|bf16|fp8(?:_e4m3|_e5m2)?)(?![\w])",
             re.I,
         ),
         "kv",
@@ -403,7 +403,8 @@ def _settings(text: str, out: list[tuple[str, object]]) -> None:
                 if v is not None and v >= 256:
                     out.append(("ctx", v))
             elif kind == "kv":
-                t = m.group("t").lower().replace(" ", "_")
+                # "FP16 KV": ggml's type names (f16, f32) for the same cache types
+                t = re.sub(r"^fp(16|32)$", r"f\1", m.group("t").lower().replace(" ", "_"))
                 out += [("type_k", t), ("type_v", t)]
             elif kind == "sampling":
                 if float(m.group("n")) <= 2:
