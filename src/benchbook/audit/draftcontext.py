@@ -122,8 +122,8 @@ _SETTINGS: list[tuple[re.Pattern, str]] = [
     (
         re.compile(
             # "q4_0 KV", "q8 target KV" (the target model's; "f16 draft KV" is the draft's: none)
-            r"(?<![\w.])(?P<t>q4_0|q4_1|q5_0|q5_1|q8_0|q8|q4|iq4_nl|f16|fp16|f32|fp32|bf16|fp8(?:[_ ]e4m3|[_ ]e5m2)?"
-            r"|turbo\d)"
+            r"(?<![\w.])(?P<t>q4_0|q4_1|q5_0|q5_1|q8_0|q8|q4|iq4_nl|f16|fp16|f32|fp32|bf16"
+            r"|fp8(?:[_ ]e4m3|[_ ]e5m2)?|turbo\d)"
             r"\s+(?:(?:target|main)\s+)?(?:K/V|KV|kv)(?:[ -]cache)?\b",
             re.I,
         ),
