@@ -110,3 +110,29 @@ def test_an_fp16_kv_cache_written_in_words_is_ggml_f16(tmp_path):
 def test_fp16_weights_name_no_cache_type(tmp_path):
     cf = _drafted("# Cache\n\nTwo RTX 3060, FP16 weights, 8K context:\n\n- decode: 37 tok/s\n", tmp_path)
     assert _of(cf, "type_k") == [(37, None)]
+
+
+def test_a_binary_run_from_a_release_folder_names_its_build_and_backend():
+    [cmd] = command_lines([(1, "./llama-b5123-bin-win-vulkan-x64/llama-bench -m qwen3-4b-Q8_0.gguf -p 512")])
+    assert cmd.conditions["build"] == "b5123"
+    assert cmd.conditions["backend"] == "Vulkan"
+    [fork] = command_lines([(1, "~/forks/some_llama.cpp-b4099/llama-server -c 8192")])
+    assert fork.conditions["build"] == "b4099"
+    assert "backend" not in fork.conditions
+
+
+def test_a_folder_without_a_build_number_names_none():
+    [cmd] = command_lines([(1, "./build/bin/llama-bench -m qwen3-4b-Q8_0.gguf -p 512")])
+    assert "build" not in cmd.conditions
+    assert "backend" not in cmd.conditions
+
+
+def test_a_release_line_naming_the_backend_with_its_version(tmp_path):
+    cf = _drafted(
+        "# Cache\n\nRelease used: Vulkan-1 b5120 on an RTX 3060.\n\nDecode ran at 37 tok/s.\n", tmp_path
+    )
+    assert _of(cf, "backend") == [(37, "Vulkan")]
+    control = _drafted(
+        "# Cache\n\nRelease used: b5120 on an RTX 3060.\n\nDecode ran at 37 tok/s.\n", tmp_path
+    )
+    assert _of(control, "backend") == [(37, None)]

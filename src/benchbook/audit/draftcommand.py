@@ -5,8 +5,9 @@ A command line is a line that starts a llama.cpp tool (``llama-server``, ``llama
 (``vllm serve MODEL``, ``vllm bench serve|latency|throughput``, ``python -m vllm.entrypoints...``)
 or SGLang (``python -m sglang.launch_server``, ``python -m sglang.bench_serving``), a ``$`` or ``>``
 prompt and environment settings (``CUDA_VISIBLE_DEVICES=0 GGML_CUDA_FORCE_MMQ=1``) allowed before it
-(a build suffix after the tool's name, ``llama-server-be0e35``, allowed), continued over lines
-ending in ``\\``, ``^`` or a backtick, or over lines each starting with a flag (YAML's folded
+(a build suffix after the tool's name, ``llama-server-be0e35``, allowed; a release folder before
+it, ``llama-b6318-bin-win-cuda-12.4-x64/``, names the build and backend: ``folder_build``),
+continued over lines ending in ``\\``, ``^`` or a backtick, or over lines each starting with a flag (YAML's folded
 ``cmd: >``; a forum post's command one flag a line) (``command_lines``).  What several command
 lines set alike, they share (``agreed``).
 Its flags become claims-file conditions (``conditions_of``; llama.cpp's ``common/arg.cpp`` names):
@@ -34,7 +35,7 @@ from pathlib import PurePosixPath, PureWindowsPath
 from ..ingest.settings import flash_attn_word
 
 _TOOL = re.compile(
-    r"^\s*(?:[$>#]\s*|PS [^>]*>\s*)?(?:[A-Z][A-Z0-9_]*=\S*\s+)*(?:\S*[/\\])?(?:\./)?"
+    r"^\s*(?:[$>#]\s*|PS [^>]*>\s*)?(?:[A-Z][A-Z0-9_]*=\S*\s+)*(?P<path>\S*[/\\])?(?:\./)?"
     r"(?P<tool>llama-(?:server|bench|cli|sweep-bench|batched-bench|speculative-simple|speculative)|"
     r"main|server|vllm\s+(?:bench\s+)?serve|vllm\s+bench\s+(?:latency|throughput)|"
     r"python3?\s+-m\s+(?:vllm\.entrypoints\S*|sglang\.launch_server|sglang\.bench_\w+)|"
@@ -445,6 +446,32 @@ def plain_run(conditions: dict) -> None:
             del conditions["other"]
 
 
+#: a release's build number in the folder a binary runs from ("llama-b6318-bin-win-cuda-12.4-x64/",
+#: "ik_llama.cpp-b4267/", "llama.cpp/b5450/"): llama.cpp's build numbers are "b" and 4-5 digits
+_FOLDER_BUILD = re.compile(r"(?<![A-Za-z0-9])b(\d{4,5})(?![A-Za-z0-9])")
+#: the backend a llama.cpp release's folder names ("-bin-win-cuda-12.4-x64", "-bin-ubuntu-vulkan-x64",
+#: "-bin-win-hip-radeon-x64", "-bin-win-sycl-x64", "-bin-win-cpu-x64"; the release's asset names)
+_FOLDER_BACKEND = re.compile(r"-bin-[a-z0-9]+-(cuda|cu\d|vulkan|hip|sycl|opencl|cpu)(?![a-z])", re.IGNORECASE)
+_FOLDER_BACKENDS = {"cu": "CUDA", "cuda": "CUDA", "vulkan": "Vulkan", "hip": "ROCm", "sycl": "SYCL"}
+_FOLDER_BACKENDS |= {"opencl": "OpenCL", "cpu": "CPU"}
+
+
+def folder_build(path: str) -> dict[str, str]:
+    """The build (and backend) the folders of a binary's ``path`` name, as a release is unpacked
+    (``_FOLDER_BUILD``, ``_FOLDER_BACKEND``): "./ik_llama.cpp-b4267/" -> ``{"build": "b4267"}``,
+    "llama-b6318-bin-win-cuda-12.4-x64\\" -> ``{"build": "b6318", "backend": "CUDA"}``; ``{}`` where
+    the path names no build number (two different ones name none)."""
+    out: dict[str, str] = {}
+    builds = set(_FOLDER_BUILD.findall(path))
+    if len(builds) == 1:
+        out["build"] = f"b{builds.pop()}"
+    backend = _FOLDER_BACKEND.search(path)
+    if backend is not None:
+        word = backend.group(1).lower()
+        out["backend"] = _FOLDER_BACKENDS[word[:2] if word.startswith("cu") and word != "cuda" else word]
+    return out
+
+
 #: a line that is one flag and its value ("  --ctx-size 65536", "--flash-attn", "-ngl 99"): a
 #: command's next line where it carries no continuation mark
 _FLAG_LINE = re.compile(r"\s*--?[A-Za-z][\w.-]*(?:[ =]\S.*)?\s*$")
@@ -486,6 +513,8 @@ def command_lines(lines: list[tuple[int, str]]) -> list[Command]:
         conditions = conditions_of(tool, words)
         if m.group("build"):  # "llama-server-be0e35": a binary named after its build's commit
             conditions["build"] = m.group("build")
+        else:
+            conditions.update(folder_build(m.group("path") or ""))
         out.append(Command(tool, n, last, f"{tool} {joined}".strip(), conditions))
         i += 1
     return out

@@ -288,7 +288,9 @@ def _spec_summary(text: str, out: list[tuple[str, object]]) -> str:
 _BACKEND_WORDS = re.compile(
     r"(?<![A-Za-z])D?(?:GGML|LLAMA)_(?P<f>CUDA|CUBLAS|VULKAN|METAL|HIP|HIPBLAS|SYCL|OPENCL)(?![A-Za-z])"
     r"|\bbackend\s*[:=]\s*(?P<k>cuda|vulkan|metal|rocm|hip|sycl|opencl|cpu)\d*\b"
-    r"|\b(?P<c>CPU)[- ]only\b",
+    r"|\b(?P<c>CPU)[- ]only\b"
+    # a backend joined to its version, as a release names its build ("CUDA-12 B6318", "ROCm-6.2")
+    r"|(?<![\w-])(?P<v>CUDA|Vulkan|ROCm|SYCL)-\d+(?:\.\d+)*(?![\w-])",
     re.IGNORECASE,
 )
 _BACKEND_NAMES = {
@@ -307,7 +309,8 @@ _BACKEND_NAMES = {
 
 def _backends(text: str, out: list[tuple[str, object]]) -> None:
     for m in _BACKEND_WORDS.finditer(text):
-        out.append(("backend", _BACKEND_NAMES[(m.group("f") or m.group("k") or m.group("c")).lower()]))
+        word = m.group("f") or m.group("k") or m.group("c") or m.group("v")
+        out.append(("backend", _BACKEND_NAMES[word.lower()]))
 
 
 #: inline code that is a list of flags without a tool: `-np 1 -fa on -ctk q8_0`
