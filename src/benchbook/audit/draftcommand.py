@@ -7,9 +7,9 @@ or SGLang (``python -m sglang.launch_server``, ``python -m sglang.bench_serving`
 prompt and environment settings (``CUDA_VISIBLE_DEVICES=0 GGML_CUDA_FORCE_MMQ=1``) allowed before it
 (a build suffix after the tool's name, ``llama-server-be0e35``, allowed; a release folder before
 it, ``llama-b6318-bin-win-cuda-12.4-x64/``, names the build and backend: ``folder_build``),
-continued over lines ending in ``\\``, ``^`` or a backtick, or over lines each starting with a flag (YAML's folded
-``cmd: >``; a forum post's command one flag a line) (``command_lines``).  What several command
-lines set alike, they share (``agreed``).
+continued over lines ending in ``\\``, ``^`` or a backtick, or over lines each starting with a flag
+(YAML's folded ``cmd: >``; a forum post's command one flag a line) (``command_lines``).  What
+several command lines set alike, they share (``agreed``).
 Its flags become claims-file conditions (``conditions_of``; llama.cpp's ``common/arg.cpp`` names):
 ``-ngl`` -> ``offload.n_gpu_layers``,
 ``-ncmoe``/``--n-cpu-moe`` -> ``offload.n_cpu_moe``, ``-c``/``--ctx-size`` (vLLM ``--max-model-len``,
