@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from benchbook.audit.draftcolumn import column_machine
 from benchbook.audit.draftcommand import agreed, command_lines
+from benchbook.audit.draftcontext import stated
 from drafting import conditions as _cond
 from drafting import drafted as _drafted
 
@@ -136,3 +137,25 @@ def test_a_release_line_naming_the_backend_with_its_version(tmp_path):
         "# Cache\n\nRelease used: b5120 on an RTX 3060.\n\nDecode ran at 37 tok/s.\n", tmp_path
     )
     assert _of(control, "backend") == [(37, None)]
+
+
+def test_tokens_output_in_a_setup_table_is_the_tokens_generated(tmp_path):
+    cf = _drafted(
+        "# Single user\n\n| Setting | Value |\n|---|---|\n| GPU | RTX 4080 |\n"
+        "| Workload | 512 tokens input, 128 tokens output |\n\nDecode ran at 57 tok/s.\n",
+        tmp_path,
+    )
+    assert _of(cf, "tokens_generated") == [(57, 128)]
+
+
+def test_a_tokens_output_limit_is_no_run_length():
+    assert stated([(1, "Replies stop at a 300 tokens output limit.")], "text") == []
+    assert stated([(1, "Replies: 300 tokens output.")], "text") == [("tokens_generated", 300)]
+
+
+def test_a_two_column_table_of_results_is_no_setup(tmp_path):
+    cf = _drafted(
+        "# Prompts\n\nOn an RTX 4080:\n\n| Prompt | tok/s |\n|---|---|\n| code | 57 |\n| prose | 49 |\n",
+        tmp_path,
+    )
+    assert _of(cf, "prompt") == [(57, "code"), (49, "prose")]

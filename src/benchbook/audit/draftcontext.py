@@ -171,8 +171,10 @@ _SETTINGS: list[tuple[re.Pattern, str]] = [
             # "generating 512 tokens", "512 gen" (llama-bench's tg512)
             r"|(?<![\w.])(?P<o>\d+)[-‐‑]token\s+(?P<task>(?:[^\W\d]+\s+){0,2})(?:output|generation|completion)\b"
             r"|\bgenerat(?:e|ed|es|ing)\s+(?P<g>\d+)\s+tokens\b|(?<![\w.])(?P<b>\d+)\s+gen\b"
-            # "512 tokens generated", "256 tokens were generated"
-            r"|(?<![\w.])(?P<t>\d+)\s+tokens\s+(?:were\s+|are\s+)?generated\b",
+            # "512 tokens generated", "256 tokens were generated"; "128 tokens input, 256 tokens output"
+            r"|(?<![\w.])(?P<t>\d+)\s+tokens\s+(?:were\s+|are\s+)?generated\b"
+            # (not a bound: "a 300 tokens output limit")
+            r"|(?<![\w.])(?P<u>\d+)\s+tokens?\s+output\b(?!\s+(?:limit|cap|max|budget)\b)",
             re.I,
         ),
         "generated",
@@ -419,7 +421,7 @@ def _settings(text: str, out: list[tuple[str, object]]) -> None:
                 if _BOUND_BEFORE.search(text, max(0, m.start() - 40), m.start()):
                     continue  # "above roughly 900 output tokens": a threshold, no run's length
                 out.append(
-                    ("tokens_generated", int(next(g for g in m.group("n", "m", "o", "g", "b", "t") if g)))
+                    ("tokens_generated", int(next(g for g in m.group("n", "m", "o", "g", "b", "t", "u") if g)))
                 )
                 task = (m.group("task") or "").strip()
                 if task and not NOT_A_PROMPT.match(task) and not _NO_TASK.fullmatch(task):
@@ -948,11 +950,16 @@ def _features(text: str) -> list[tuple[str, object]]:
 
 def _setup_table(block: Block) -> bool:
     """Whether a table is a key/value list of the setup: two columns, and two or more of its first
-    column's cells (the header's too) setup labels ("| GPU | RTX 4090 |", "| 引擎 | llama.cpp |")."""
+    column's cells (the header's too) setup labels ("| GPU | RTX 4090 |", "| 引擎 | llama.cpp |",
+    "| Setting | Value |" over "| Prompt | 256 tokens in, 256 out |")."""
     if not block.rows or any(len(r) != 2 for r in block.rows):
         return False
     label = re.compile(
-        rf"[*_`\s]*(?:{_DECLARATION_LABEL}|model|quant\w*|os|模型|量化|参数|項目|项目)[*_`\s]*", re.I
+        rf"[*_`\s]*(?:{_DECLARATION_LABEL}|model|quant\w*|os|模型|量化|参数|項目|项目"
+        # a key/value header ("Setting", "Parameter") and the workload's rows
+        r"|settings?|parameters?|params?|workload|prompts?|decoding|sampling|concurrency"
+        r"|context(?:\s+(?:length|size|window))?)[*_`\s]*",
+        re.I,
     )
     return sum(label.fullmatch(r[0]) is not None for r in block.rows) >= 2
 
