@@ -420,9 +420,8 @@ def _settings(text: str, out: list[tuple[str, object]]) -> None:
             elif kind == "generated":
                 if _BOUND_BEFORE.search(text, max(0, m.start() - 40), m.start()):
                     continue  # "above roughly 900 output tokens": a threshold, no run's length
-                out.append(
-                    ("tokens_generated", int(next(g for g in m.group("n", "m", "o", "g", "b", "t", "u") if g)))
-                )
+                told = next(g for g in m.group("n", "m", "o", "g", "b", "t", "u") if g)
+                out.append(("tokens_generated", int(told)))
                 task = (m.group("task") or "").strip()
                 if task and not NOT_A_PROMPT.match(task) and not _NO_TASK.fullmatch(task):
                     out.append(("prompt", task))  # "a 256-token summarization output": its task
