@@ -159,3 +159,22 @@ def test_a_two_column_table_of_results_is_no_setup(tmp_path):
         tmp_path,
     )
     assert _of(cf, "prompt") == [(57, "code"), (49, "prose")]
+
+
+def test_device_counts_in_words_and_workstation_cards_by_their_names():
+    from benchbook.audit.draftnames import mentions
+
+    def machines(text: str) -> list[object]:
+        return [m.value for m in mentions(text) if m.path == "hardware"]
+
+    assert machines("ran on a dual RTX 3070 box") == ["2x NVIDIA GeForce RTX 3070"]
+    assert machines("a pair of 3080s") == ["2x NVIDIA GeForce RTX 3080"]
+    assert machines("my quad P100 rig") == ["4x NVIDIA Tesla P100"]
+    assert machines("4 x Quadro P5000") == ["4x NVIDIA Quadro P5000"]
+    assert machines("an RTX A5000") == ["NVIDIA RTX A5000"]
+    assert machines("NVIDIA RTX PRO 5000 Blackwell Server Edition") == [
+        "NVIDIA RTX PRO 5000 Blackwell Server Edition"
+    ]
+    # controls: one card, a GeForce card, dual-channel memory
+    assert machines("a single RTX 3070") == ["NVIDIA GeForce RTX 3070"]
+    assert machines("dual-channel DDR5 beside an RTX 3070 Ti") == ["NVIDIA GeForce RTX 3070 Ti"]
