@@ -178,3 +178,21 @@ def test_device_counts_in_words_and_workstation_cards_by_their_names():
     # controls: one card, a GeForce card, dual-channel memory
     assert machines("a single RTX 3070") == ["NVIDIA GeForce RTX 3070"]
     assert machines("dual-channel DDR5 beside an RTX 3070 Ti") == ["NVIDIA GeForce RTX 3070 Ti"]
+
+
+def test_a_build_named_with_its_engine_is_not_another_engines(tmp_path):
+    cf = _drafted(
+        "# Two engines\n\nTested on an M2 Max.\n\n* vLLM: 0.9.1\n* SGLang build: 0.4.7\n\n"
+        "### SGLang\n\n| Prompt | tok/s |\n|---|---|\n| 512 | 61 |\n",
+        tmp_path,
+    )
+    assert _of(cf, "build") == [(61, None)]
+
+
+def test_a_build_named_with_the_claims_engine_stays(tmp_path):
+    cf = _drafted(
+        "# One engine\n\nTested on an M2 Max.\n\n* vLLM: 0.9.1\n\n"
+        "### vLLM\n\n| Prompt | tok/s |\n|---|---|\n| 512 | 61 |\n",
+        tmp_path,
+    )
+    assert _of(cf, "build") == [(61, "0.9.1")]

@@ -224,6 +224,16 @@ _SETTINGS: list[tuple[re.Pattern, str]] = [
         ),
         "version",
     ),
+    # a setup list's "vLLM: 0.9.1", "SGLang version: 0.4.7", "MLX-LM: v0.24": after a colon, a
+    # version in three parts, with its "v" or its word (not a result: "Ollama: 45.2 tok/s")
+    (
+        re.compile(
+            rf"(?<![A-Za-z0-9_./-]){_ENGINE_WORDS}\s*(?:(?:version|ver\.?|build|release)\s*)?[:：]\s*"
+            r"(?P<v>v\d+\.\d+(?:\.\d+)*|\d+\.\d+\.\d+(?:\.post\d+)?)(?![A-Za-z0-9_.])",
+            re.I,
+        ),
+        "version",
+    ),
     # a commit the post ran: an engine's name with it ("llama.cpp `9ba73fd`", "vLLM @ 5cbc982"), a
     # key naming it ("vllm_commit": "5cbc982", commit=5cbc982), a full 40-digit SHA anywhere outside a
     # link (a script's short hash, "probe.py at 70a699e4", is none); llama.cpp's build number
@@ -1434,6 +1444,31 @@ class Context:
             _add(self.root.declared, cpu)
             self.root.known.clear()
         self._chains: dict[int, list[Scope]] = {}
+        #: a build -> the engines named on the lines that name it, where a line names one engine
+        #: ("Llama.cpp: b4326", "vLLM 0.8.2"): that engine's build, no other's (``build_fits``)
+        self.build_engines: dict[object, set[str]] = {}
+        for block in blocks:
+            for _, text in block.lines:
+                said = _said(text)
+                engines = _distinct([v for p, v in said if p == "engine"])
+                if len(engines) != 1:
+                    continue
+                for path, build in said:
+                    if path == "build":
+                        self.build_engines.setdefault(_key(build), set()).add(str(_key(engines[0])))
+
+    def build_fits(self, build: object, engine: object) -> bool:
+        """Whether a claim of ``engine`` may carry ``build`` by the lines that name the build
+        (``build_engines``): False where each of them names another engine ("Llama.cpp: b4326"
+        above a "### MLX" table; forks and a tool's name in full share a word: "ik_llama.cpp" is a
+        "llama.cpp", "MLX LM" an "MLX"); True where none names one, or with no build or engine."""
+        if build is None or not isinstance(engine, str):
+            return True
+        bound = self.build_engines.get(_key(build))
+        if not bound:
+            return True
+        mine = set(str(_key(engine)).split())
+        return any(mine & set(other.split()) for other in bound)
 
     def _close(self, scope: Scope) -> None:
         """Give each scope the names of everything in it (``body``, ``weak``) and its last line."""
@@ -1690,6 +1725,11 @@ def fill(post: Post, entries: list, groups: list) -> None:
         cond = g.fields.setdefault("conditions", {})
         here = ctx.at(g.line, cond.get("model"))
         _fill(cond, here, lambda p, mine=mine: any(has_path(r, p) for r in mine))
+        if "build" in cond and (
+            not builds_engine(cond["build"], cond.get("engine"))
+            or not ctx.build_fits(cond["build"], cond.get("engine"))
+        ):
+            del cond["build"]  # "Llama.cpp: b4326" in the setup list, the table under "### MLX"
         for path in _INHERITED:
             if isinstance(cond.get(path), str) and path in here and ctx.declared(g.line, path):
                 if not _names(post.line(g.line), path, cond[path]):
@@ -1740,7 +1780,10 @@ def fill(post: Post, entries: list, groups: list) -> None:
         if isinstance(hardware, str) and CPU.fullmatch(hardware) and not has_path(cond, "backend"):
             if not has_path(shared, "backend"):
                 cond["backend"] = "CPU"  # a row of a CPU ("AMD Ryzen 9 5950X"): the CPU backend ran it
-        if not builds_engine(cond.get("build"), cond.get("engine") or shared.get("engine")):
+        engine = cond.get("engine") or shared.get("engine")
+        if "build" in cond and (
+            not builds_engine(cond["build"], engine) or not ctx.build_fits(cond["build"], engine)
+        ):
             del cond["build"]  # "21% faster than Ollama" after "llama.cpp b4000": not Ollama's build
         drafted = (
             has_path(cond, "block_max")
