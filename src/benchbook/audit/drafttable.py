@@ -22,7 +22,7 @@ from dataclasses import replace
 from ..ingest.settings import flash_attn_word
 from .draftcolumn import column_machine
 from .draftcommand import has_path
-from .draftcontext import NOT_A_PROMPT, cell_conditions, count, header_settings
+from .draftcontext import cell_conditions, header_settings
 from .draftcore import (
     LABELS,
     Entry,
@@ -49,6 +49,7 @@ from .draftnames import (
 )
 from .draftprose import Number, bound_of, family, numbers
 from .draftsides import Sides
+from .draftwords import NOT_A_PROMPT, count
 from .post import Block
 from .toollines import label_metric, label_unit
 
