@@ -196,3 +196,15 @@ def test_a_build_named_with_the_claims_engine_stays(tmp_path):
         tmp_path,
     )
     assert _of(cf, "build") == [(61, "0.9.1")]
+
+
+def test_a_radeon_by_its_number_and_suffix_without_rx():
+    from benchbook.audit.draftnames import mentions
+
+    def machines(text: str) -> list[object]:
+        return [m.value for m in mentions(text) if m.path == "hardware"]
+
+    assert machines("numbers from a 7800 XT") == ["AMD Radeon RX 7800 XT"]
+    assert machines("two 7900 XTX cards") == ["2x AMD Radeon RX 7900 XTX"]
+    # control: a number with no Radeon suffix names no card
+    assert machines("at 7800 tokens") == []

@@ -1108,11 +1108,11 @@ class Context:
         self.build_engines: dict[object, set[str]] = {}
         for block in blocks:
             for _, text in block.lines:
-                said = _said(text)
-                engines = _distinct([v for p, v in said if p == "engine"])
+                # the engines first (``mentions`` keeps what it read): the settings only where one
+                engines = _distinct([m.value for m in mentions(text) if m.path == "engine"])
                 if len(engines) != 1:
                     continue
-                for path, build in said:
+                for path, build in _said(text):
                     if path == "build":
                         self.build_engines.setdefault(_key(build), set()).add(str(_key(engines[0])))
 
