@@ -358,7 +358,9 @@ def test_command_conditions_attach_to_the_claims_after_it(tmp_path):
         tmp_path,
     )
     assert [(x.value, x.conditions.ctx, x.conditions.model) for x in cf.claims] == [
-        (10.0, None, None),  # each command for what follows it
+        # each command for what follows it; what both set alike (the model) for the whole section
+        # (``draftcommand.agreed``)
+        (10.0, None, "a"),
         (12.5, 4096, "a"),
         (14.5, 8192, "a"),
     ]

@@ -9,7 +9,7 @@ import pytest
 
 from benchbook.audit.draft import draft_text
 from benchbook.audit.draftcommand import conditions_of
-from benchbook.audit.draftcontext import count
+from benchbook.audit.draftwords import count
 from benchbook.audit.post import blocks_of
 
 

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from benchbook.audit.draftcontext import Context, count, stated
+from benchbook.audit.draftcontext import Context, stated
+from benchbook.audit.draftwords import count
 from benchbook.audit.post import read_post
 from drafting import conditions as _cond
 from drafting import drafted as _drafted

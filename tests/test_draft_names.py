@@ -264,7 +264,7 @@ def test_a_data_centre_part_keeps_its_memory_and_form_factor():
     assert _hardware("a single H100.") == ["NVIDIA H100"]
     # a workstation card is named bare too ("on A6000 machine")
     assert _hardware("slow on A6000 machine") == ["NVIDIA RTX A6000"]
-    assert _hardware("an RTX A4500") == ["NVIDIA GeForce RTX A4500"]
+    assert _hardware("an RTX A4500") == ["NVIDIA RTX A4500"]  # a workstation card: no GeForce
 
 
 def test_the_memory_in_a_data_centre_part_name_is_no_claim(tmp_path):

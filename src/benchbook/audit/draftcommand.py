@@ -5,9 +5,11 @@ A command line is a line that starts a llama.cpp tool (``llama-server``, ``llama
 (``vllm serve MODEL``, ``vllm bench serve|latency|throughput``, ``python -m vllm.entrypoints...``)
 or SGLang (``python -m sglang.launch_server``, ``python -m sglang.bench_serving``), a ``$`` or ``>``
 prompt and environment settings (``CUDA_VISIBLE_DEVICES=0 GGML_CUDA_FORCE_MMQ=1``) allowed before it
-(a build suffix after the tool's name, ``llama-server-be0e35``, allowed), continued over lines
-ending in ``\\``, ``^`` or a backtick, or over indented lines each starting with a flag (YAML's
-folded ``cmd: >``) (``command_lines``).
+(a build suffix after the tool's name, ``llama-server-be0e35``, allowed; a release folder before
+it, ``llama-b6318-bin-win-cuda-12.4-x64/``, names the build and backend: ``folder_build``),
+continued over lines ending in ``\\``, ``^`` or a backtick, or over lines each starting with a flag
+(YAML's folded ``cmd: >``; a forum post's command one flag a line) (``command_lines``).  What
+several command lines set alike, they share (``agreed``).
 Its flags become claims-file conditions (``conditions_of``; llama.cpp's ``common/arg.cpp`` names):
 ``-ngl`` -> ``offload.n_gpu_layers``,
 ``-ncmoe``/``--n-cpu-moe`` -> ``offload.n_cpu_moe``, ``-c``/``--ctx-size`` (vLLM ``--max-model-len``,
@@ -33,7 +35,7 @@ from pathlib import PurePosixPath, PureWindowsPath
 from ..ingest.settings import flash_attn_word
 
 _TOOL = re.compile(
-    r"^\s*(?:[$>#]\s*|PS [^>]*>\s*)?(?:[A-Z][A-Z0-9_]*=\S*\s+)*(?:\S*[/\\])?(?:\./)?"
+    r"^\s*(?:[$>#]\s*|PS [^>]*>\s*)?(?:[A-Z][A-Z0-9_]*=\S*\s+)*(?P<path>\S*[/\\])?(?:\./)?"
     r"(?P<tool>llama-(?:server|bench|cli|sweep-bench|batched-bench|speculative-simple|speculative)|"
     r"main|server|vllm\s+(?:bench\s+)?serve|vllm\s+bench\s+(?:latency|throughput)|"
     r"python3?\s+-m\s+(?:vllm\.entrypoints\S*|sglang\.launch_server|sglang\.bench_\w+)|"
@@ -246,6 +248,28 @@ def has_path(conditions: dict, path: str) -> bool:
     return True
 
 
+def agreed(commands: list[dict[str, list[object]]]) -> dict[str, list[object]]:
+    """The settings several command lines share: of ``commands`` (each path -> the values one
+    command line states, flat paths as ``Conditions`` has them), the paths every one of them states
+    with one and the same value (``"ctx": [65536]`` where an initial and an improved
+    ``llama-server`` both pass ``--ctx-size 65536``), path -> ``[value]``.  A path one command
+    leaves out or sets otherwise (``--cache-type-k q4_0`` in the first only) is not shared; so is
+    none of a single command's (nothing to agree with: ``{}``)."""
+    if len(commands) < 2:
+        return {}
+    out: dict[str, list[object]] = {}
+    for path, values in commands[0].items():
+        keys = {json.dumps(v, sort_keys=True, default=str) for v in values}
+        if len(keys) != 1:
+            continue
+        if all(
+            {json.dumps(v, sort_keys=True, default=str) for v in other.get(path, [])} == keys
+            for other in commands[1:]
+        ):
+            out[path] = [values[0]]
+    return out
+
+
 def conditions_of(tool: str, words: list[str]) -> dict:
     """The conditions the flags ``words`` (after the tool's name) set (module doc)."""
     out: dict = {"engine": engine_of(tool)}
@@ -422,6 +446,37 @@ def plain_run(conditions: dict) -> None:
             del conditions["other"]
 
 
+#: a release's build number in the folder a binary runs from ("llama-b6318-bin-win-cuda-12.4-x64/",
+#: "ik_llama.cpp-b4267/", "llama.cpp/b5450/"): llama.cpp's build numbers are "b" and 4-5 digits
+_FOLDER_BUILD = re.compile(r"(?<![A-Za-z0-9])b(\d{4,5})(?![A-Za-z0-9])")
+#: the backend a llama.cpp release's folder names ("-bin-win-cuda-12.4-x64", "-bin-ubuntu-vulkan-x64",
+#: "-bin-win-hip-radeon-x64", "-bin-win-sycl-x64", "-bin-win-cpu-x64"; the release's asset names)
+_FOLDER_BACKEND = re.compile(r"-bin-[a-z0-9]+-(cuda|cu\d|vulkan|hip|sycl|opencl|cpu)(?![a-z])", re.IGNORECASE)
+_FOLDER_BACKENDS = {"cu": "CUDA", "cuda": "CUDA", "vulkan": "Vulkan", "hip": "ROCm", "sycl": "SYCL"}
+_FOLDER_BACKENDS |= {"opencl": "OpenCL", "cpu": "CPU"}
+
+
+def folder_build(path: str) -> dict[str, str]:
+    """The build (and backend) the folders of a binary's ``path`` name, as a release is unpacked
+    (``_FOLDER_BUILD``, ``_FOLDER_BACKEND``): "./ik_llama.cpp-b4267/" -> ``{"build": "b4267"}``,
+    "llama-b6318-bin-win-cuda-12.4-x64\\" -> ``{"build": "b6318", "backend": "CUDA"}``; ``{}`` where
+    the path names no build number (two different ones name none)."""
+    out: dict[str, str] = {}
+    builds = set(_FOLDER_BUILD.findall(path))
+    if len(builds) == 1:
+        out["build"] = f"b{builds.pop()}"
+    backend = _FOLDER_BACKEND.search(path)
+    if backend is not None:
+        word = backend.group(1).lower()
+        out["backend"] = _FOLDER_BACKENDS[word[:2] if word.startswith("cu") and word != "cuda" else word]
+    return out
+
+
+#: a line that is one flag and its value ("  --ctx-size 65536", "--flash-attn", "-ngl 99"): a
+#: command's next line where it carries no continuation mark
+_FLAG_LINE = re.compile(r"\s*--?[A-Za-z][\w.-]*(?:[ =]\S.*)?\s*$")
+
+
 def command_lines(lines: list[tuple[int, str]]) -> list[Command]:
     """The command lines among ``lines`` (``(line, text)``), continuations joined (module doc)."""
     out: list[Command] = []
@@ -436,8 +491,10 @@ def command_lines(lines: list[tuple[int, str]]) -> list[Command]:
         while i + 1 < len(lines):
             if re.search(r"(?:\\|\^|`)\s*$", parts[-1]):
                 parts[-1] = re.sub(r"(?:\\|\^|`)\s*$", "", parts[-1])
-            elif not re.match(r"\s+--?[A-Za-z]", lines[i + 1][1]):
-                break  # a flag per indented line with no continuation mark: YAML's folded `cmd: >`
+            elif not _FLAG_LINE.match(lines[i + 1][1]):
+                # a flag per line with no continuation mark: YAML's folded `cmd: >`, a forum
+                # post's command one flag a line (its indent lost to the paragraph)
+                break
             i += 1
             last = lines[i][0]
             parts.append(lines[i][1])
@@ -456,6 +513,8 @@ def command_lines(lines: list[tuple[int, str]]) -> list[Command]:
         conditions = conditions_of(tool, words)
         if m.group("build"):  # "llama-server-be0e35": a binary named after its build's commit
             conditions["build"] = m.group("build")
+        else:
+            conditions.update(folder_build(m.group("path") or ""))
         out.append(Command(tool, n, last, f"{tool} {joined}".strip(), conditions))
         i += 1
     return out

@@ -15,7 +15,7 @@ What a scope states (``stated``): the names ``draftnames.mentions`` finds in its
 engine, build, model and quant, backend, flash attention; decoding only in a heading, a caption or a
 command line, where it names the section's setting and not a comparison), the flags of the command
 lines in it (``draftcommand.command_lines``; inline code too: `` `-np 1 -fa on -ctk q8_0` ``, flags
-without a tool), and settings written in words (``_SETTINGS``: "131K context", "q4_0 KV",
+without a tool), and settings written in words (``draftwords``: "131K context", "q4_0 KV",
 "temperature 0", "greedy", "vLLM 0.7.3" -> build ``0.7.3``).
 
 A claim's context (``Context.at``): for each condition, the value of the nearest scope around the
@@ -32,14 +32,13 @@ from __future__ import annotations
 import bisect
 import copy
 import functools
-import math
 import re
 import shlex
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from itertools import combinations
 
-from .draftcommand import command_lines, conditions_of, has_path, put_path
+from .draftcommand import agreed, command_lines, conditions_of, has_path, put_path
 from .draftcore import origin_of
 from .draftnames import (
     CPU,
@@ -53,6 +52,7 @@ from .draftnames import (
     placement,
 )
 from .draftprose import numbers
+from .draftwords import NOT_A_PROMPT, REQUEST_SETTINGS, settings_in_words, spec_summary
 from .post import Block, Post
 
 #: conditions a scope may state (flat paths as ``Conditions`` has them); others are not carried
@@ -89,206 +89,15 @@ _HEADING_ONLY = frozenset({"decoding"})
 #: on" in a sentence is its command's), from a heading or caption for the scope
 _CLAUSE_WORDS = frozenset({"decoding", "flash_attn"})
 
-_K = r"(?P<n>\d+(?:\.\d+)?)\s?(?P<k>[kK])?"
-_ENGINE_WORDS = (
-    r"(?P<e>llama\.cpp|ik_llama\.cpp|vllm|sglang|ollama|mlx-lm|lm[ -]?studio|exllamav2|"
-    r"tensorrt-llm|koboldcpp)"
-)
-#: settings written in words: pattern -> condition path (the value from the groups, ``_setting``)
-_SETTINGS: list[tuple[re.Pattern, str]] = [
-    (
-        re.compile(
-            rf"(?<![\w.]){_K}(?:\s?tokens?)?\s+(?:of\s+)?(?:context|ctx)\b(?!\s*(?:is|was|of)\b)", re.I
-        ),
-        "ctx",
-    ),
-    (
-        re.compile(
-            rf"\b(?:context(?:[ _-](?:length|size|window))?|ctx(?:[ _-]size)?|n_ctx)\s*(?:=|:|of)?\s*{_K}\b",
-            re.I,
-        ),
-        "ctx",
-    ),
-    # a launch script's setting of the model's length ("MAX_LEN=150000", "max_model_len: 32768")
-    (re.compile(rf"(?<![\w-])max[-_]?(?:model[-_]?)?len\s*[=:]\s*{_K}\b", re.I), "ctx"),
-    # the context in Russian, Chinese, Japanese, Korean ("контекстом (4096 токенов)", "上下文 8192")
-    (
-        re.compile(
-            rf"(?:контекст\w*|上下文(?:长度)?|コンテキスト(?:長)?|컨텍스트)\s*[:：=(（]?\s*{_K}(?![\d.])",
-            re.I,
-        ),
-        "ctx",
-    ),
-    (
-        re.compile(
-            # "q4_0 KV", "q8 target KV" (the target model's; "f16 draft KV" is the draft's: none)
-            r"(?<![\w.])(?P<t>q4_0|q4_1|q5_0|q5_1|q8_0|q8|q4|iq4_nl|f16|bf16|fp8(?:[_ ]e4m3|[_ ]e5m2)?"
-            r"|turbo\d)"
-            r"\s+(?:(?:target|main)\s+)?(?:K/V|KV|kv)(?:[ -]cache)?\b",
-            re.I,
-        ),
-        "kv",
-    ),
-    (
-        re.compile(
-            r"\b(?:KV|K/V)[ -]cache(?:\s+type)?\s*(?:=|:|in|of)?\s*"
-            r"(?P<t>q4_0|q4_1|q5_0|q5_1|q8_0|iq4_nl|f16|bf16|fp8(?:_e4m3|_e5m2)?)(?![\w])",
-            re.I,
-        ),
-        "kv",
-    ),
-    (
-        # "temperature 0", "temp=0.7", "Temperature is set to 0.0", "at a temperature of 0.6", a
-        # request's "temperature": 0.1, "температурой (0.7)", "温度 0.7"; a GPU's 85 degrees is none
-        # (``_settings``: a sampling temperature is at most 2)
-        re.compile(
-            r"(?<![\w-])(?:--temp(?:erature)?|temperature|temp|температур\w*|温度)[\"'\\]*\s*"
-            r"(?:(?:is|was)\s+)?(?:(?:set|fixed)\s+)?(?:to|of|at|=|:|：|为|設定)?\s*[(（\"']?\s*"
-            r"(?P<n>\d+(?:\.\d+)?)(?![\d.]|\s?°|\s?C\b)",
-            re.I,
-        ),
-        "sampling",
-    ),
-    (re.compile(r"\bgreedy\b", re.I), "greedy"),
-    # the cap on each request's output in words: "OSL 256" (output sequence length), "max_tokens
-    # 512", "max new tokens: 128", "1024 out"
-    (
-        re.compile(
-            r"\b(?:OSL|max[_ -](?:new[_ -])?tokens|max[_ -]output[_ -]tokens)\s*(?:=|:|of)?\s*"
-            r"(?P<n>\d+)(?![\d.,%])"
-            # a request's "1024 out" (input and output lengths: "512 in, 1024 out"; not "1 out of 5")
-            r"|(?<![\w.,])(?P<o>\d+)\s+out\b(?!\s+of\b)",
-            re.I,
-        ),
-        "cap",
-    ),
-    (
-        re.compile(
-            r"(?<![\w.])(?P<n>\d+)\s+(?:output|generated|new|gen)\s+tokens\b"
-            # (not a total "tokens generated: 259,326" nor the draft's "draft tokens generated")
-            r"|(?<!draft )\btokens generated\s*[:=]\s*(?P<m>\d+)(?![\d,.])"
-            # "a 256-token summarization output" (any hyphen: HTML's non-breaking "128‑token"),
-            # "generating 512 tokens", "512 gen" (llama-bench's tg512)
-            r"|(?<![\w.])(?P<o>\d+)[-‐‑]token\s+(?P<task>(?:[^\W\d]+\s+){0,2})(?:output|generation|completion)\b"
-            r"|\bgenerat(?:e|ed|es|ing)\s+(?P<g>\d+)\s+tokens\b|(?<![\w.])(?P<b>\d+)\s+gen\b"
-            # "512 tokens generated", "256 tokens were generated"
-            r"|(?<![\w.])(?P<t>\d+)\s+tokens\s+(?:were\s+|are\s+)?generated\b",
-            re.I,
-        ),
-        "generated",
-    ),
-    (re.compile(r"(?<![\w-])(?:--parallel|-np)[ =](?P<n>\d+)\b"), "concurrency"),
-    # Ollama's layers on the GPU: "num_gpu 99", "num_gpu: 0", "\"num_gpu\": 40"
-    (re.compile(r"(?<![\w-])num_gpu[\"']?\s*[:=]?\s*(?P<n>\d{1,3})(?![\w.])"), "layers"),
-    # requests at once in words: "concurrency = 4", "at concurrency 16", "10 concurrency", "8 concurrent
-    # request streams", "128 concurrent requests", "8-stream throughput" (not a range's end: "1-8
-    # concurrent")
-    (
-        re.compile(
-            r"\bconcurrency(?:\s+level)?\s*(?:=|:|of)?\s*(?P<n>\d{1,4})(?![\d.%]|\s?[–-]\s?\d)"
-            r"|(?<![\w.–-])(?P<m>\d{1,4})\s+(?:concurrency\b|concurrent(?:ly)?\b)"
-            r"|(?<![\w.–-])(?P<s>\d{1,4})-(?:streams?|users?|clients?)\b",
-            re.I,
-        ),
-        "concurrent",
-    ),
-    # a draft size in words: "n-max 3", "n_max=6", "draft-max: 8", "num_speculative_tokens=5",
-    # "num spec tokens=1", "num_steps=8", "k=4", "MTP n=4", "MTP cap 6", "MTP-3", "draft 5 tokens",
-    # "5 draft tokens" (not one of a list: "4, 5 and 6 draft tokens" names no one size)
-    (
-        re.compile(
-            r"(?:\b(?:spec[-_ ])?(?:n[-_ ]?max|draft[-_ ](?:n[-_ ])?max|draft[-_ ](?:size|length|len))"
-            r"|\bnum[-_ ]spec(?:ulative)?[-_ ]tokens|\b(?:speculative[-_ ])?num[-_ ]steps"
-            r"|(?<![\w-])(?<!top )k|\b(?:MTP|EAGLE-?\d?|draft(?:ing)?)\s+(?:n|cap))"
-            r"\s*(?:=|:)?\s*(?P<n>\d{1,3})(?![\w.%]|\s?[–-]\s?\d)"
-            r"|\bdraft(?:ing)?\s+(?P<m>\d{1,3})\s+tokens\b"
-            # "MTP-3": the model's heads drafting 3 tokens (not "MTP 2x", "MTP-2.5")
-            r"|\bMTP-(?P<h>\d{1,2})(?![\w.%×])"
-            r"|(?<![\d,]\s)(?<!\band\s)(?<!\bor\s)(?<![\d.,/–-])(?P<l>\d{1,3})\s+(?:draft(?:ed)?|speculative)\s+tokens\b",
-            re.I,
-        ),
-        "block",
-    ),
-    # "single request", "one user", "single concurrency", "single-batch (B=1)"
-    (re.compile(r"\b(?:single|one)[ -](?:request|user|stream|slot|concurrency|batch)\b", re.I), "single"),
-    (
-        re.compile(
-            # ASCII bounds: "使用Ollama 0.15.2在" (a CJK character is a word character)
-            # "Ollama 0.5.7", "vLLM version 0.7.3", "Ollama(Ver. 0.11.4)", "LM Studio (v0.3.23)"
-            rf"(?<![A-Za-z0-9_./-]){_ENGINE_WORDS}(?:\s+|\s*\(\s*)(?:(?:version|ver\.?)\s*)?"
-            r"(?P<v>v?\d+\.\d+(?:\.\d+)*(?:\.post\d+)?)"
-            r"(?![A-Za-z0-9_.])",
-            re.I,
-        ),
-        "version",
-    ),
-    # a commit the post ran: an engine's name with it ("llama.cpp `9ba73fd`", "vLLM @ 5cbc982"), a
-    # key naming it ("vllm_commit": "5cbc982", commit=5cbc982), a full 40-digit SHA anywhere outside a
-    # link (a script's short hash, "probe.py at 70a699e4", is none); llama.cpp's build number
-    # written without its "b" ("Llama.cpp 5215 (5f5e39e1)", "llama.cpp build 5215")
-    (
-        re.compile(
-            rf"(?<![A-Za-z0-9_./-]){_ENGINE_WORDS}\s*(?:commit|@|at)?\s*[:=]?\s*`?(?P<h>(?=[a-f]*\d)(?=\d*[a-f])[0-9a-f]{{7,40}})`?(?![\w.])"
-            r"|(?<![\w-])(?:\w+_)?commit[\"']?\s*[:=]\s*[\"']?(?P<k>[0-9a-f]{7,40})(?![\w.])"
-            r"|(?<![\w/#:.=-])(?P<s>[0-9a-f]{40})(?![\w/])"
-            r"|(?<![A-Za-z0-9_./-])(?:llama\.cpp|ik_llama\.cpp)\s+(?:build\s+)?(?P<n>\d{4,5})(?![\w.]|\s?(?:t/s|tok|tokens|ms|%))",
-            re.I,
-        ),
-        "commit",
-    ),
-]
-#: a request's parameters in a code block (a curl body's ``"temperature": 0.1``, Python's
-#: ``SamplingParams(temperature=0, max_tokens=256)``, a log's ``temp = 0.800``): the sampling and the cap
-#: on the tokens each request generates
-_REQUEST: list[tuple[re.Pattern, str]] = [
-    (
-        re.compile(r"(?<![\w-])[\\\"']*(?:temperature|temp)[\\\"']*\s*[:=]\s*(?P<n>\d+(?:\.\d+)?)(?![\d.])"),
-        "sampling",
-    ),
-    (
-        re.compile(
-            r"(?<![\w-])[\\\"']*(?:max_tokens|max_new_tokens|max_completion_tokens|n_predict|num_predict)"
-            r"[\\\"']*\s*[:=]\s*(?P<n>\d+)(?![\d.])"
-        ),
-        "cap",
-    ),
-    # a llama.cpp log's context size: "n_ctx_slot = 4096", "llama_context: n_ctx = 8192"
-    (re.compile(r"(?<![\w-])n_ctx(?:_slot|_per_seq)?\s*[=:]\s*(?P<n>\d{3,7})(?![\d.])"), "ctx"),
-    # ExLlama's report of its context: "-- Sequence length: 2048"
-    (re.compile(r"\bsequence\s+length\s*[:=]\s*(?P<n>\d{3,7})(?![\d.])", re.I), "ctx"),
-    # a launch script's environment: "MAX_LEN=150000 bash start.sh", "max_model_len=32768"
-    (re.compile(r"(?<![\w-])max[-_]?(?:model[-_]?)?len\s*[=:]\s*(?P<n>\d{3,7})(?![\d.])", re.I), "ctx"),
-    # a run's record of its build: "vllm_commit": "5cbc982", commit=5cbc982
-    (
-        re.compile(r"(?<![\w-])(?:\w+_)?commit[\\\"']*\s*[:=]\s*[\\\"']*(?P<n>[0-9a-f]{7,40})(?![\w.])"),
-        "build",
-    ),
-]
-#: llama-speculative's summary after a run ("n_draft   = 5", "n_predict = 673", "n_drafted = 730",
-#: "n_accept  = 526"): its ``n_drafted``/``n_accept`` counts mark it; there ``n_draft`` is the draft
-#: size set (``block_max``) and ``n_predict`` the tokens the run generated (``tokens_generated``),
-#: not a request's cap
-_SPEC_SUMMARY = re.compile(r"(?<![\w-])n_(?:drafted|accept)\s*=\s*\d")
-_SPEC_COUNTS = re.compile(r"(?<![\w-])(?P<k>n_draft|n_predict)\s*=\s*(?P<n>\d+)(?![\d.])")
-
-
-def _spec_summary(text: str, out: list[tuple[str, object]]) -> str:
-    """Add the draft size and the tokens generated a llama-speculative summary in ``text`` states
-    (``_SPEC_SUMMARY``) to ``out``; ``text`` without those lines' counts (no cap of them), or
-    ``text`` unchanged where it holds no such summary."""
-    if not _SPEC_SUMMARY.search(text):
-        return text
-    for m in _SPEC_COUNTS.finditer(text):
-        out.append(("block_max" if m.group("k") == "n_draft" else "tokens_generated", int(m.group("n"))))
-    return _SPEC_COUNTS.sub(" ", text)
-
 
 #: the backend a build's own words name: a CMake flag ("-DGGML_CUDA=ON", "GGML_CUDA_FORCE_MMQ",
 #: "LLAMA_CUBLAS", "GGML_HIP"), a "Backend: vulkan0" line, "CPU-only"
 _BACKEND_WORDS = re.compile(
     r"(?<![A-Za-z])D?(?:GGML|LLAMA)_(?P<f>CUDA|CUBLAS|VULKAN|METAL|HIP|HIPBLAS|SYCL|OPENCL)(?![A-Za-z])"
     r"|\bbackend\s*[:=]\s*(?P<k>cuda|vulkan|metal|rocm|hip|sycl|opencl|cpu)\d*\b"
-    r"|\b(?P<c>CPU)[- ]only\b",
+    r"|\b(?P<c>CPU)[- ]only\b"
+    # a backend joined to its version, as a release names its build ("CUDA-12 B6318", "ROCm-6.2")
+    r"|(?<![\w-])(?P<v>CUDA|Vulkan|ROCm|SYCL)-\d+(?:\.\d+)*(?![\w-])",
     re.IGNORECASE,
 )
 _BACKEND_NAMES = {
@@ -307,7 +116,8 @@ _BACKEND_NAMES = {
 
 def _backends(text: str, out: list[tuple[str, object]]) -> None:
     for m in _BACKEND_WORDS.finditer(text):
-        out.append(("backend", _BACKEND_NAMES[(m.group("f") or m.group("k") or m.group("c")).lower()]))
+        word = m.group("f") or m.group("k") or m.group("c") or m.group("v")
+        out.append(("backend", _BACKEND_NAMES[word.lower()]))
 
 
 #: inline code that is a list of flags without a tool: `-np 1 -fa on -ctk q8_0`
@@ -322,25 +132,6 @@ def _flat(d: dict, prefix: str = "") -> dict[str, object]:
         else:
             out[f"{prefix}{k}"] = v
     return out
-
-
-def count(n: str, k: str | None) -> int | None:
-    """A token count as written: "8192" -> 8192; with "k", a context size, a power of two where it
-    names one ("128k" -> 131072 = 128 x 1024, "131K" -> 131072 = 2^17 in thousands, "262K" ->
-    262144), else thousands ("80k" -> 80000); None for a count past a float's range (400 digits)."""
-    try:
-        v = float(n)
-    except ValueError:
-        return None
-    if not math.isfinite(v * 1000):
-        return None
-    if k:
-        if v.is_integer() and int(v) & (int(v) - 1) == 0:
-            return int(v) * 1024
-        p2 = 1 << max(0, round(v * 1000).bit_length() - 1)
-        near = min((p2, p2 * 2), key=lambda p: abs(p - v * 1000))
-        return near if abs(near - v * 1000) <= v * 1000 * 0.01 else int(v * 1000)
-    return int(v) if v.is_integer() and v >= 1 else None
 
 
 #: a tool that runs the model itself (not a client of a server: ``vllm bench serve``, SGLang's
@@ -364,116 +155,6 @@ def _command_names(conditions: dict, out: list[tuple[str, object]], tool: str = 
             out.append(("decoding", "plain"))
 
 
-#: one more sampling setting a list names right after a temperature (", top_p 0.9", " and seed 1000")
-_SAMPLING_NEXT = re.compile(
-    r"(?:\s*,\s*|\s+and\s+|\s+)(top[_-]?[pk]|min[_-]?p|seed|repeat[_-]penalty)\s*[=:]?\s*(\d+(?:\.\d+)?)\b",
-    re.IGNORECASE,
-)
-
-
-def _sampling_after(text: str) -> str:
-    """The sampling settings listed at the start of ``text`` (``_SAMPLING_NEXT``, each in turn, up to
-    the first other word), written ", top_p 0.9, seed 1000"."""
-    out, pos = "", 0
-    while m := _SAMPLING_NEXT.match(text, pos):
-        out += f", {m.group(1)} {m.group(2)}"
-        pos = m.end()
-    return out
-
-
-#: words right before a count that make it a bound ("above roughly 900 output tokens", "below 256 new
-#: tokens", "more than 1000 generated tokens"): a threshold the post names, not the tokens a run generated
-_BOUND_BEFORE = re.compile(
-    r"\b(?:above|below|over|under|beyond|past|more than|less than|fewer than)\s+"
-    r"(?:(?:roughly|about|around|approximately|~)\s*)?$",
-    re.I,
-)
-
-#: words between a count of tokens and "output" that name no task ("256-token max output")
-_NO_TASK = re.compile(
-    r"(?:max(?:imum)?|total|average|mean|final|model|text|token|input|output|the|an?)(?:\s+\w+)?", re.I
-)
-
-
-def _settings(text: str, out: list[tuple[str, object]]) -> None:
-    for pat, kind in _SETTINGS:
-        for m in pat.finditer(text):
-            if kind == "ctx":
-                v = count(m.group("n"), m.group("k"))
-                if v is not None and v >= 256:
-                    out.append(("ctx", v))
-            elif kind == "kv":
-                t = m.group("t").lower().replace(" ", "_")
-                out += [("type_k", t), ("type_v", t)]
-            elif kind == "sampling":
-                if float(m.group("n")) <= 2:
-                    # the settings listed after it: "temperature 0.0, top_p 0.9, seed 1000"
-                    out.append(("sampling", f"temperature {m.group('n')}{_sampling_after(text[m.end() :])}"))
-            elif kind == "block":
-                out.append(("block_max", int(m.group("n") or m.group("m") or m.group("l") or m.group("h"))))
-            elif kind == "generated":
-                if _BOUND_BEFORE.search(text, max(0, m.start() - 40), m.start()):
-                    continue  # "above roughly 900 output tokens": a threshold, no run's length
-                out.append(
-                    ("tokens_generated", int(next(g for g in m.group("n", "m", "o", "g", "b", "t") if g)))
-                )
-                task = (m.group("task") or "").strip()
-                if task and not NOT_A_PROMPT.match(task) and not _NO_TASK.fullmatch(task):
-                    out.append(("prompt", task))  # "a 256-token summarization output": its task
-            elif kind == "greedy":
-                out.append(("sampling", "greedy"))
-            elif kind == "cap":
-                out.append(("cap", int(m.group("n") or m.group("o"))))
-            elif kind == "concurrency":
-                out.append(("concurrency", int(m.group("n"))))
-            elif kind == "layers":
-                out.append(("offload.n_gpu_layers", int(m.group("n"))))
-            elif kind == "concurrent":
-                n = int(m.group("n") or m.group("m") or m.group("s"))
-                if n >= 1:
-                    out.append(("concurrency", n))
-            elif kind == "single":
-                out.append(("concurrency", 1))
-            elif kind == "version":
-                out.append(("build", m.group("v")))
-            elif kind == "commit":
-                out.append(("build", m.group("h") or m.group("k") or m.group("s") or m.group("n")))
-    _picked_size(text, out)
-    if ("sampling", "greedy") in out:
-        # "Greedy decoding (temperature = 0)": a temperature of 0 is the greedy choice, one sampling
-        out[:] = [
-            x for x in out if not (x[0] == "sampling" and re.fullmatch(r"temperature 0(?:\.0*)?", str(x[1])))
-        ]
-
-
-#: a list of draft sizes the post tried ("4, 5, and 6 draft tokens", "2 or 3 speculative tokens"), each a bare
-#: number, and the words after it that pick one for the results shown ("The results for 5 are
-#: below", "numbers at 4", "figures with 3"): the picked size is the block's ``block_max``
-_SIZE_LIST = re.compile(r"(?<![\w.])(?P<list>\d{1,3}(?:\s*,\s*\d{1,3})*,?\s+(?:and|or)\s+\d{1,3})\s+$", re.I)
-_SIZE_WORDS = re.compile(r"\b(?:draft(?:ed)?|speculative)\s+tokens\b", re.I)
-_SIZE_PICK = re.compile(
-    r"\b(?:results?|numbers?|figures?|runs?|rows?|table)\s+(?:below\s+)?(?:are\s+)?(?:for|with|at)\s+"
-    r"(?P<n>\d{1,3})(?![\w.,%]|\s*(?:[-–]|to)\s*\d)",
-    re.I,
-)
-
-
-def _picked_size(text: str, out: list[tuple[str, object]]) -> None:
-    """A draft size the words pick from a list of sizes named before (``_SIZE_LIST``, then
-    ``_SIZE_PICK``): ``("block_max", n)`` appended to ``out`` where ``n`` is one of the list's
-    numbers; a number outside the list (a concurrency, a count) is none."""
-    for w in _SIZE_WORDS.finditer(text):
-        # the list right before the words, read in a window (a long run of numbers stays linear)
-        m = _SIZE_LIST.search(text[max(0, w.start() - 60) : w.start()])
-        if m is None:
-            continue
-        sizes = {int(x) for x in re.findall(r"\d+", m.group("list"))}
-        pick = _SIZE_PICK.search(text, w.end())
-        if pick and int(pick.group("n")) in sizes:
-            out.append(("block_max", int(pick.group("n"))))
-            return
-
-
 #: a line naming the prompt or task under its label ("Prompt: summarize a news article", "- **Task**:
 #: …", "プロンプト：…", "提示词：…", "Промпт: …"): the rest of the line, up to 120 characters; not
 #: sizes ("Workload: 256 input → 128 output tokens": a count first names no prompt)
@@ -493,13 +174,6 @@ _PROMPT_WORDS = re.compile(
     r"\s+prompt\b"
     r"(?!\s*(?:processing|process|eval\w*|tokens?|speed|rate|throughput|length|len|cache\w*|size|phase|"
     r"pp|t/s|tok))",
-    re.IGNORECASE,
-)
-#: words that name no one prompt: before the word "prompt" ("the same prompt"), or heading a column
-#: of rates ("this box", "my run": a setup or a source)
-NOT_A_PROMPT = re.compile(
-    r"^(?:same|this|that|each|every|one|first|second|last|long|longer|short|shorter|system|user|"
-    r"different|given|whole|entire|full|my|your|our|their|any|new|initial|original|large|small)\b",
     re.IGNORECASE,
 )
 
@@ -563,8 +237,8 @@ def _stated(
             if report:
                 paths = ("model", "quant") if report.group("label").lower() == "model" else ("hardware",)
                 out += [(x.path, x.value) for x in mentions(report.group("value")) if x.path in paths]
-        text = _spec_summary(" ".join(t for _, t in rest), out)
-        for pat, what in _REQUEST:  # and a request's parameters
+        text = spec_summary(" ".join(t for _, t in rest), out)
+        for pat, what in REQUEST_SETTINGS:  # and a request's parameters
             for r in pat.finditer(text):
                 if what == "cap":
                     out.append(("cap", int(r.group("n"))))
@@ -606,7 +280,7 @@ def _stated(
     engine = heading_engine(text) if heading else None
     if engine is not None:  # "端到端推理延迟(llama-cli)": the tool's engine
         out.append(("engine", engine))
-    _settings(text, out)
+    settings_in_words(text, out)
     _prompts(rest, out)
     _backends(text, out)
     _builds(text, out)
@@ -944,11 +618,16 @@ def _features(text: str) -> list[tuple[str, object]]:
 
 def _setup_table(block: Block) -> bool:
     """Whether a table is a key/value list of the setup: two columns, and two or more of its first
-    column's cells (the header's too) setup labels ("| GPU | RTX 4090 |", "| 引擎 | llama.cpp |")."""
+    column's cells (the header's too) setup labels ("| GPU | RTX 4090 |", "| 引擎 | llama.cpp |",
+    "| Setting | Value |" over "| Prompt | 256 tokens in, 256 out |")."""
     if not block.rows or any(len(r) != 2 for r in block.rows):
         return False
     label = re.compile(
-        rf"[*_`\s]*(?:{_DECLARATION_LABEL}|model|quant\w*|os|模型|量化|参数|項目|项目)[*_`\s]*", re.I
+        rf"[*_`\s]*(?:{_DECLARATION_LABEL}|model|quant\w*|os|模型|量化|参数|項目|项目"
+        # a key/value header ("Setting", "Parameter") and the workload's rows
+        r"|settings?|parameters?|params?|workload|prompts?|decoding|sampling|concurrency"
+        r"|context(?:\s+(?:length|size|window))?)[*_`\s]*",
+        re.I,
     )
     return sum(label.fullmatch(r[0]) is not None for r in block.rows) >= 2
 
@@ -1424,10 +1103,40 @@ class Context:
             _add(self.root.declared, cpu)
             self.root.known.clear()
         self._chains: dict[int, list[Scope]] = {}
+        #: a build -> the engines named on the lines that name it, where a line names one engine
+        #: ("Llama.cpp: b4326", "vLLM 0.8.2"): that engine's build, no other's (``build_fits``)
+        self.build_engines: dict[object, set[str]] = {}
+        for block in blocks:
+            for _, text in block.lines:
+                # the engines first (``mentions`` keeps what it read): the settings only where one
+                engines = _distinct([m.value for m in mentions(text) if m.path == "engine"])
+                if len(engines) != 1:
+                    continue
+                for path, build in _said(text):
+                    if path == "build":
+                        self.build_engines.setdefault(_key(build), set()).add(str(_key(engines[0])))
+
+    def build_fits(self, build: object, engine: object) -> bool:
+        """Whether a claim of ``engine`` may carry ``build`` by the lines that name the build
+        (``build_engines``): False where each of them names another engine ("Llama.cpp: b4326"
+        above a "### MLX" table; forks and a tool's name in full share a word: "ik_llama.cpp" is a
+        "llama.cpp", "MLX LM" an "MLX"); True where none names one, or with no build or engine."""
+        if build is None or not isinstance(engine, str):
+            return True
+        bound = self.build_engines.get(_key(build))
+        if not bound:
+            return True
+        mine = set(str(_key(engine)).split())
+        return any(mine & set(other.split()) for other in bound)
 
     def _close(self, scope: Scope) -> None:
         """Give each scope the names of everything in it (``body``, ``weak``) and its last line."""
         held = sum(c.level == 7 and not c.label for c in scope.children)
+        # what every one of several command lines sets alike holds for the section
+        # ("--ctx-size 65536" in the initial and the improved command: the post's context size)
+        shared = agreed([c.head for c in scope.children if c.level == 7 and not c.label]) if held > 1 else {}
+        for path, values in shared.items():
+            scope.body.setdefault(path, []).extend(values)
         for child in scope.children:
             self._close(child)
             if child.level == 9:
@@ -1675,6 +1384,11 @@ def fill(post: Post, entries: list, groups: list) -> None:
         cond = g.fields.setdefault("conditions", {})
         here = ctx.at(g.line, cond.get("model"))
         _fill(cond, here, lambda p, mine=mine: any(has_path(r, p) for r in mine))
+        if "build" in cond and (
+            not builds_engine(cond["build"], cond.get("engine"))
+            or not ctx.build_fits(cond["build"], cond.get("engine"))
+        ):
+            del cond["build"]  # "Llama.cpp: b4326" in the setup list, the table under "### MLX"
         for path in _INHERITED:
             if isinstance(cond.get(path), str) and path in here and ctx.declared(g.line, path):
                 if not _names(post.line(g.line), path, cond[path]):
@@ -1725,7 +1439,10 @@ def fill(post: Post, entries: list, groups: list) -> None:
         if isinstance(hardware, str) and CPU.fullmatch(hardware) and not has_path(cond, "backend"):
             if not has_path(shared, "backend"):
                 cond["backend"] = "CPU"  # a row of a CPU ("AMD Ryzen 9 5950X"): the CPU backend ran it
-        if not builds_engine(cond.get("build"), cond.get("engine") or shared.get("engine")):
+        engine = cond.get("engine") or shared.get("engine")
+        if "build" in cond and (
+            not builds_engine(cond["build"], engine) or not ctx.build_fits(cond["build"], engine)
+        ):
             del cond["build"]  # "21% faster than Ollama" after "llama.cpp b4000": not Ollama's build
         drafted = (
             has_path(cond, "block_max")
@@ -1781,7 +1498,7 @@ def _said(text: str) -> list[tuple[str, object]]:
     """The names and settings ``text`` states for ``_INHERITED`` paths (``mentions``, versions,
     builds, backends)."""
     found: list[tuple[str, object]] = [(m.path, m.value) for m in mentions(text)]
-    _settings(text, found)
+    settings_in_words(text, found)
     _builds(text, found)
     _backends(text, found)
     return [(p, v) for p, v in found if p in _INHERITED]
@@ -1794,7 +1511,7 @@ def _names(text: str, path: str, value: object) -> bool:
     if any(m.path == path and _key(m.value) == key for m in mentions(text)):
         return True
     found: list[tuple[str, object]] = []
-    _settings(text, found)
+    settings_in_words(text, found)
     _builds(text, found)
     _backends(text, found)
     return any(p == path and _key(v) == key for p, v in found)

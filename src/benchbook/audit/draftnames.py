@@ -39,11 +39,19 @@ _NV = r"(?:NVIDIA\s+)?(?:GeForce\s+)?"
 _HARDWARE = re.compile(
     # every name starts with one of these (a count, a vendor, a product line, a Mac): the other
     # positions are passed over at once
-    r"(?=[\dABDEFGHILMNPRSTVWabdefghilmnprstvw])(?<![A-Za-z0-9_-])"
-    # a count of the devices: "2x", "4×", "three P40s", "two 3090s" ("1x4090": one, no count)
-    r"(?:(?P<count>[1-8])\s?[x×]\s*|(?P<wcount>two|three|four|five|six|seven|eight)\s+)?(?:"
+    r"(?=[\dABDEFGHILMNPQRSTVWabdefghilmnpqrstvw])(?<![A-Za-z0-9_-])"
+    # a count of the devices: "2x", "4×", "three P40s", "two 3090s", "dual 4090", "a pair of 3090s",
+    # "quad P40" ("1x4090": one, no count)
+    r"(?:(?P<count>[1-8])\s?[x×]\s*|(?P<wcount>two|three|four|five|six|seven|eight|dual|twin|quad"
+    r"|(?<=\ba\s)pair\s+of)\s+)?(?:"
+    # Quadro cards by their names ("Quadro P6000", "Quadro RTX 8000"): workstation parts, no GeForce
+    r"(?:NVIDIA\s+)?Quadro\s(?P<quadro>(?:RTX\s)?[A-Z]{0,2}\d{3,4})(?![\w-])|"
     rf"{_NV}(?P<rtx>RTX|GTX)\s?(?P<rtxn>(?:PRO\s)?A?\d{{3,4}})(?:\s?(?P<rtxs>Ti|SUPER|Super)\b)?"
+    # a workstation card's generation and edition ("RTX PRO 6000 Blackwell Max-Q Workstation
+    # Edition", "RTX 6000 Ada Generation"): NVIDIA names the models by them
+    r"(?:\s(?P<gen>Blackwell|Ada(?:\sGeneration)?)\b)?"
     r"(?:\s(?P<mobile>Mobile|Laptop(?:\sGPU)?|Max-Q)\b)?"
+    r"(?:\s(?P<edition>(?:Workstation|Server)\sEdition)\b)?"
     r"|(?:AMD\s+)?Radeon\s(?P<igpu>\d{3,4}[MS])\b"
     # an APU whose graphics run the model ("Ryzen AI Max+ 395"); not a desktop CPU beside a GPU
     # ("RTX 4070 Super + Ryzen 7 9700X": the GPU is the machine that is measured)
@@ -51,6 +59,8 @@ _HARDWARE = re.compile(
     r"|(?:Intel\s+)?Arc\s(?P<arc>[AB]\d{3}M?)\b"
     r"|(?:AMD\s+)?(?:Radeon\s+)?(?:Pro\s+)?(?P<wpro>W[5-7][89]00)(?![\w-])"  # workstation: "W7900"
     r"|(?:AMD\s+)?(?:Radeon\s+)?RX\s?(?P<rxn>\d{4})(?:\s?(?P<rxs>XTX|XT|GRE)\b)?"
+    # a Radeon by its number and suffix without "RX" ("a 6700 XT", "two 7900 XTX"): the suffix names it
+    r"|(?:AMD\s+)?(?:Radeon\s+)?(?P<rxbare>[5-9]\d{3})\s?(?P<rxbares>XTX|XT|GRE)(?![\w-])"
     r"|(?P<mac>Mac\s?mini|Mac\s?Studio|MacBook\s(?:Air|Pro)|MacBook|iMac|Mac\sPro)\s(?:\([^)]*\)\s)?"
     r"(?P<mm>M[1-5])(?:\s(?P<mms>Pro|Max|Ultra)\b)?(?![\w-])"
     r"|(?:Apple\s+)?(?P<cm>M[1-5])(?:\s(?P<cms>Pro|Max|Ultra))?\s"
@@ -70,7 +80,7 @@ _HARDWARE = re.compile(
     r"(?:[\s-]\(?(?P<dcform2>PCIe|SXM\d?|NVL)\)?)?(?![\w-])"
     r"|(?:AMD\s+)?(?:Instinct\s+)?(?P<mi>MI\d{3}X?)\b"
     r"|(?P<spark>DGX Spark|Strix Halo)"
-    r"|(?:(?<=\bmy\s)|(?<=\bnvidia\s)|(?<=\bthe\s)|(?<=\ba\s)|(?<=\btwo\s)|(?<=\bdual\s)|(?<=\bon\s)|(?<=\d[x×]\s)|(?<=\d[x×]))"
+    r"|(?:(?<=\bmy\s)|(?<=\bnvidia\s)|(?<=\bthe\s)|(?<=\ba\s)|(?<=\btwo\s)|(?<=\bdual\s)|(?<=\bquad\s)|(?<=\bpair\sof\s)|(?<=\bon\s)|(?<=\d[x×]\s)|(?<=\d[x×]))"
     # not a decimal or a percentage ("4090.5", "4090%"); a full stop ends the sentence ("on a 4090.")
     r"(?P<bare>[1-5]0[5-9]0)(?:\s?(?P<bares>Ti|Super)\b)?s?(?![\w%-]|\.\d)"
     r")",
@@ -228,14 +238,24 @@ def hardware_name(m: re.Match) -> str:
     """The hardware a ``_HARDWARE`` match names, with its vendor (module doc)."""
     g = m.groupdict()
     words = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8}
-    n = g.get("count") or (words[g["wcount"].lower()] if g.get("wcount") else None)
+    words |= {"dual": 2, "twin": 2, "quad": 4, "pair": 2}
+    n = g.get("count") or (words[g["wcount"].lower().split()[0]] if g.get("wcount") else None)
     # several devices: "Nx " before the name; one ("1x4090", "1× H100"): no count (SOURCES.md)
     count = f"{n}x " if n and str(n) != "1" else ""
-    if g["rtx"]:
+    if g["quadro"]:
+        name = f"NVIDIA Quadro {g['quadro'].upper()}"
+    elif g["rtx"]:
         suffix = {"ti": " Ti", "super": " Super"}.get((g["rtxs"] or "").lower(), "")
-        name = f"NVIDIA GeForce {g['rtx'].upper()} {g['rtxn'].upper()}{suffix}"
+        number = g["rtxn"].upper()
+        # the workstation cards (RTX PRO 6000, RTX A6000, RTX 6000 Ada: thousands) are no GeForce
+        line = "NVIDIA" if re.match(r"PRO|A|\d000$", number) else "NVIDIA GeForce"
+        name = f"{line} {g['rtx'].upper()} {number}{suffix}"
+        if g["gen"]:
+            name += " " + re.sub(r"\s+", " ", g["gen"])
         if g["mobile"]:  # "GTX 1650 Ti Mobile", "RTX 4060 Laptop GPU": the laptop part is another chip
             name += " " + g["mobile"]
+        if g["edition"]:
+            name += " " + re.sub(r"\s+", " ", g["edition"])
     elif g["bare"]:
         suffix = {"ti": " Ti", "super": " Super"}.get((g["bares"] or "").lower(), "")
         name = f"NVIDIA GeForce RTX {g['bare']}{suffix}"
@@ -249,6 +269,8 @@ def hardware_name(m: re.Match) -> str:
         name = f"AMD Radeon Pro {g['wpro'].upper()}"
     elif g["rxn"]:
         name = f"AMD Radeon RX {g['rxn']}" + (f" {g['rxs'].upper()}" if g["rxs"] else "")
+    elif g["rxbare"]:
+        name = f"AMD Radeon RX {g['rxbare']} {g['rxbares'].upper()}"
     elif g.get("mm") or g.get("cm"):  # "Mac mini M4", "M2 Mac Mini": the chip, the machine beside it
         cm, cms, mac = (g["mm"], g["mms"], g["mac"]) if g.get("mm") else (g["cm"], g["cms"], g["cmac"])
         chip = f"Apple {cm.upper()}" + (f" {cms.capitalize()}" if cms else "")

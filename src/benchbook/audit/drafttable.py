@@ -20,8 +20,9 @@ import re
 from dataclasses import replace
 
 from ..ingest.settings import flash_attn_word
+from .draftcolumn import column_machine
 from .draftcommand import has_path
-from .draftcontext import NOT_A_PROMPT, cell_conditions, count, header_settings
+from .draftcontext import cell_conditions, header_settings
 from .draftcore import (
     LABELS,
     Entry,
@@ -48,6 +49,7 @@ from .draftnames import (
 )
 from .draftprose import Number, bound_of, family, numbers
 from .draftsides import Sides
+from .draftwords import NOT_A_PROMPT, count
 from .post import Block
 from .toollines import label_metric, label_unit
 
@@ -66,7 +68,14 @@ _DECODING_HEADER = re.compile(r"\b(?:spec\w*|MTP|draft(?:ing)?|drafted)\b", re.I
 #: label cells that name one condition whatever the column's header says: quantisations, llama.cpp
 #: builds
 _CELL_KINDS = (
-    ("quant", re.compile(r"(?:UD-)?I?Q\d(?:_[A-Z0-9]+)*|BF16|F16|F32|FP8|MXFP4", re.IGNORECASE)),
+    # llama.cpp's types and the GPU formats (a "Mode" column of GPTQ cells is the quant, no decoding)
+    (
+        "quant",
+        re.compile(
+            r"(?:UD-)?I?Q\d(?:_[A-Z0-9]+)*|BF16|F16|FP16|F32|FP8|MXFP4|NVFP4|GPTQ|AWQ|EXL[23]|INT[48]|NF4",
+            re.IGNORECASE,
+        ),
+    ),
     ("build", re.compile(r"b\d{4,5}")),
 )
 #: a table column's header that relates numbers (its cells are multiples or changes); other
@@ -530,6 +539,9 @@ class Tables(Sides):
             engines = engines_in(_PAREN.sub("", h))
             if len(engines) == 1:  # "MLC LLM (tok/sec)" beside "Exllama (tok/sec)": the column's engine
                 gfields.setdefault("conditions", {})["engine"] = engines.pop()
+            machine = column_machine(h)
+            if machine is not None:  # "| RTX 3090 | RTX 4090 |", "V1: 3090Ti": the column's machine
+                gfields.setdefault("conditions", {})["hardware"] = machine
             if kinds[j] == "lead" and (task := lead_prompts.get(j)) is not None:
                 gfields.setdefault("conditions", {})["prompt"] = task  # "| python | TS | swift |"
             self.out.groups.append(Group(gid, gfields, block.start))

@@ -1,0 +1,359 @@
+"""Settings written in words (``benchbook claims draft``, issue 29): what a post's prose, a heading
+or a request's parameters say of a run's setup outside any command line -- "131K context" ->
+``ctx``, "q4_0 KV" -> ``type_k``/``type_v``, "temperature 0" -> ``sampling``, "256 output tokens"
+-> ``tokens_generated``, "max_tokens 512" -> ``cap``, "8 concurrent requests" -> ``concurrency``,
+"n-max 3" -> ``block_max``, "vLLM 0.7.3" -> ``build`` (``settings_in_words``); a request body's or
+log's parameters (``REQUEST_SETTINGS``); llama-speculative's summary (``spec_summary``); a token
+count as written (``count``).  ``draftcontext`` gives each scope what they state.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+_K = r"(?P<n>\d+(?:\.\d+)?)\s?(?P<k>[kK])?"
+_ENGINE_WORDS = (
+    r"(?P<e>llama\.cpp|ik_llama\.cpp|vllm|sglang|ollama|mlx-lm|lm[ -]?studio|exllamav2|"
+    r"tensorrt-llm|koboldcpp)"
+)
+#: settings written in words: pattern -> condition path (the value from the groups, ``_setting``)
+_SETTINGS: list[tuple[re.Pattern, str]] = [
+    (
+        re.compile(
+            rf"(?<![\w.]){_K}(?:\s?tokens?)?\s+(?:of\s+)?(?:context|ctx)\b(?!\s*(?:is|was|of)\b)", re.I
+        ),
+        "ctx",
+    ),
+    (
+        re.compile(
+            rf"\b(?:context(?:[ _-](?:length|size|window))?|ctx(?:[ _-]size)?|n_ctx)\s*(?:=|:|of)?\s*{_K}\b",
+            re.I,
+        ),
+        "ctx",
+    ),
+    # a launch script's setting of the model's length ("MAX_LEN=150000", "max_model_len: 32768")
+    (re.compile(rf"(?<![\w-])max[-_]?(?:model[-_]?)?len\s*[=:]\s*{_K}\b", re.I), "ctx"),
+    # the context in Russian, Chinese, Japanese, Korean ("контекстом (4096 токенов)", "上下文 8192")
+    (
+        re.compile(
+            rf"(?:контекст\w*|上下文(?:长度)?|コンテキスト(?:長)?|컨텍스트)\s*[:：=(（]?\s*{_K}(?![\d.])",
+            re.I,
+        ),
+        "ctx",
+    ),
+    (
+        re.compile(
+            # "q4_0 KV", "q8 target KV" (the target model's; "f16 draft KV" is the draft's: none)
+            r"(?<![\w.])(?P<t>q4_0|q4_1|q5_0|q5_1|q8_0|q8|q4|iq4_nl|f16|fp16|f32|fp32|bf16"
+            r"|fp8(?:[_ ]e4m3|[_ ]e5m2)?|turbo\d)"
+            r"\s+(?:(?:target|main)\s+)?(?:K/V|KV|kv)(?:[ -]cache)?\b",
+            re.I,
+        ),
+        "kv",
+    ),
+    (
+        re.compile(
+            r"\b(?:KV|K/V)[ -]cache(?:\s+type)?\s*(?:=|:|in|of)?\s*"
+            r"(?P<t>q4_0|q4_1|q5_0|q5_1|q8_0|iq4_nl|f16|fp16|f32|fp32|bf16|fp8(?:_e4m3|_e5m2)?)(?![\w])",
+            re.I,
+        ),
+        "kv",
+    ),
+    (
+        # "temperature 0", "temp=0.7", "Temperature is set to 0.0", "at a temperature of 0.6", a
+        # request's "temperature": 0.1, "температурой (0.7)", "温度 0.7"; a GPU's 85 degrees is none
+        # (``_settings``: a sampling temperature is at most 2)
+        re.compile(
+            r"(?<![\w-])(?:--temp(?:erature)?|temperature|temp|температур\w*|温度)[\"'\\]*\s*"
+            r"(?:(?:is|was)\s+)?(?:(?:set|fixed)\s+)?(?:to|of|at|=|:|：|为|設定)?\s*[(（\"']?\s*"
+            r"(?P<n>\d+(?:\.\d+)?)(?![\d.]|\s?°|\s?C\b)",
+            re.I,
+        ),
+        "sampling",
+    ),
+    (re.compile(r"\bgreedy\b", re.I), "greedy"),
+    # the cap on each request's output in words: "OSL 256" (output sequence length), "max_tokens
+    # 512", "max new tokens: 128", "1024 out"
+    (
+        re.compile(
+            r"\b(?:OSL|max[_ -](?:new[_ -])?tokens|max[_ -]output[_ -]tokens)\s*(?:=|:|of)?\s*"
+            r"(?P<n>\d+)(?![\d.,%])"
+            # a request's "1024 out" (input and output lengths: "512 in, 1024 out"; not "1 out of 5")
+            r"|(?<![\w.,])(?P<o>\d+)\s+out\b(?!\s+of\b)",
+            re.I,
+        ),
+        "cap",
+    ),
+    (
+        re.compile(
+            r"(?<![\w.])(?P<n>\d+)\s+(?:output|generated|new|gen)\s+tokens\b"
+            # (not a total "tokens generated: 259,326" nor the draft's "draft tokens generated")
+            r"|(?<!draft )\btokens generated\s*[:=]\s*(?P<m>\d+)(?![\d,.])"
+            # "a 256-token summarization output" (any hyphen: HTML's non-breaking "128‑token"),
+            # "generating 512 tokens", "512 gen" (llama-bench's tg512)
+            r"|(?<![\w.])(?P<o>\d+)[-‐‑]token\s+(?P<task>(?:[^\W\d]+\s+){0,2})(?:output|generation|completion)\b"
+            r"|\bgenerat(?:e|ed|es|ing)\s+(?P<g>\d+)\s+tokens\b|(?<![\w.])(?P<b>\d+)\s+gen\b"
+            # "512 tokens generated", "256 tokens were generated"; "128 tokens input, 256 tokens output"
+            r"|(?<![\w.])(?P<t>\d+)\s+tokens\s+(?:were\s+|are\s+)?generated\b"
+            # (not a bound: "a 300 tokens output limit")
+            r"|(?<![\w.])(?P<u>\d+)\s+tokens?\s+output\b(?!\s+(?:limit|cap|max|budget)\b)",
+            re.I,
+        ),
+        "generated",
+    ),
+    (re.compile(r"(?<![\w-])(?:--parallel|-np)[ =](?P<n>\d+)\b"), "concurrency"),
+    # Ollama's layers on the GPU: "num_gpu 99", "num_gpu: 0", "\"num_gpu\": 40"
+    (re.compile(r"(?<![\w-])num_gpu[\"']?\s*[:=]?\s*(?P<n>\d{1,3})(?![\w.])"), "layers"),
+    # requests at once in words: "concurrency = 4", "at concurrency 16", "10 concurrency", "8 concurrent
+    # request streams", "128 concurrent requests", "8-stream throughput" (not a range's end: "1-8
+    # concurrent")
+    (
+        re.compile(
+            r"\bconcurrency(?:\s+level)?\s*(?:=|:|of)?\s*(?P<n>\d{1,4})(?![\d.%]|\s?[–-]\s?\d)"
+            r"|(?<![\w.–-])(?P<m>\d{1,4})\s+(?:concurrency\b|concurrent(?:ly)?\b)"
+            r"|(?<![\w.–-])(?P<s>\d{1,4})-(?:streams?|users?|clients?)\b",
+            re.I,
+        ),
+        "concurrent",
+    ),
+    # a draft size in words: "n-max 3", "n_max=6", "draft-max: 8", "num_speculative_tokens=5",
+    # "num spec tokens=1", "num_steps=8", "k=4", "MTP n=4", "MTP cap 6", "MTP-3", "draft 5 tokens",
+    # "5 draft tokens" (not one of a list: "4, 5 and 6 draft tokens" names no one size)
+    (
+        re.compile(
+            r"(?:\b(?:spec[-_ ])?(?:n[-_ ]?max|draft[-_ ](?:n[-_ ])?max|draft[-_ ](?:size|length|len))"
+            r"|\bnum[-_ ]spec(?:ulative)?[-_ ]tokens|\b(?:speculative[-_ ])?num[-_ ]steps"
+            r"|(?<![\w-])(?<!top )k|\b(?:MTP|EAGLE-?\d?|draft(?:ing)?)\s+(?:n|cap))"
+            r"\s*(?:=|:)?\s*(?P<n>\d{1,3})(?![\w.%]|\s?[–-]\s?\d)"
+            r"|\bdraft(?:ing)?\s+(?P<m>\d{1,3})\s+tokens\b"
+            # "MTP-3": the model's heads drafting 3 tokens (not "MTP 2x", "MTP-2.5")
+            r"|\bMTP-(?P<h>\d{1,2})(?![\w.%×])"
+            r"|(?<![\d,]\s)(?<!\band\s)(?<!\bor\s)(?<![\d.,/–-])(?P<l>\d{1,3})\s+(?:draft(?:ed)?|speculative)\s+tokens\b",
+            re.I,
+        ),
+        "block",
+    ),
+    # "single request", "one user", "single concurrency", "single-batch (B=1)"
+    (re.compile(r"\b(?:single|one)[ -](?:request|user|stream|slot|concurrency|batch)\b", re.I), "single"),
+    (
+        re.compile(
+            # ASCII bounds: "使用Ollama 0.15.2在" (a CJK character is a word character)
+            # "Ollama 0.5.7", "vLLM version 0.7.3", "Ollama(Ver. 0.11.4)", "LM Studio (v0.3.23)"
+            rf"(?<![A-Za-z0-9_./-]){_ENGINE_WORDS}(?:\s+|\s*\(\s*)(?:(?:version|ver\.?)\s*)?"
+            r"(?P<v>v?\d+\.\d+(?:\.\d+)*(?:\.post\d+)?)"
+            r"(?![A-Za-z0-9_.])",
+            re.I,
+        ),
+        "version",
+    ),
+    # a setup list's "vLLM: 0.9.1", "SGLang version: 0.4.7", "MLX-LM: v0.24": after a colon, a
+    # version in three parts, with its "v" or its word (not a result: "Ollama: 45.2 tok/s")
+    (
+        re.compile(
+            rf"(?<![A-Za-z0-9_./-]){_ENGINE_WORDS}\s*(?:(?:version|ver\.?|build|release)\s*)?[:：]\s*"
+            r"(?P<v>v\d+\.\d+(?:\.\d+)*|\d+\.\d+\.\d+(?:\.post\d+)?)(?![A-Za-z0-9_.])",
+            re.I,
+        ),
+        "version",
+    ),
+    # a commit the post ran: an engine's name with it ("llama.cpp `9ba73fd`", "vLLM @ 5cbc982"), a
+    # key naming it ("vllm_commit": "5cbc982", commit=5cbc982), a full 40-digit SHA anywhere outside a
+    # link (a script's short hash, "probe.py at 70a699e4", is none); llama.cpp's build number
+    # written without its "b" ("Llama.cpp 5215 (5f5e39e1)", "llama.cpp build 5215")
+    (
+        re.compile(
+            rf"(?<![A-Za-z0-9_./-]){_ENGINE_WORDS}\s*(?:commit|@|at)?\s*[:=]?\s*`?(?P<h>(?=[a-f]*\d)(?=\d*[a-f])[0-9a-f]{{7,40}})`?(?![\w.])"
+            r"|(?<![\w-])(?:\w+_)?commit[\"']?\s*[:=]\s*[\"']?(?P<k>[0-9a-f]{7,40})(?![\w.])"
+            r"|(?<![\w/#:.=-])(?P<s>[0-9a-f]{40})(?![\w/])"
+            r"|(?<![A-Za-z0-9_./-])(?:llama\.cpp|ik_llama\.cpp)\s+(?:build\s+)?(?P<n>\d{4,5})(?![\w.]|\s?(?:t/s|tok|tokens|ms|%))",
+            re.I,
+        ),
+        "commit",
+    ),
+]
+#: a request's parameters in a code block (a curl body's ``"temperature": 0.1``, Python's
+#: ``SamplingParams(temperature=0, max_tokens=256)``, a log's ``temp = 0.800``): the sampling and the cap
+#: on the tokens each request generates
+REQUEST_SETTINGS: list[tuple[re.Pattern, str]] = [
+    (
+        re.compile(r"(?<![\w-])[\\\"']*(?:temperature|temp)[\\\"']*\s*[:=]\s*(?P<n>\d+(?:\.\d+)?)(?![\d.])"),
+        "sampling",
+    ),
+    (
+        re.compile(
+            r"(?<![\w-])[\\\"']*(?:max_tokens|max_new_tokens|max_completion_tokens|n_predict|num_predict)"
+            r"[\\\"']*\s*[:=]\s*(?P<n>\d+)(?![\d.])"
+        ),
+        "cap",
+    ),
+    # a llama.cpp log's context size: "n_ctx_slot = 4096", "llama_context: n_ctx = 8192"
+    (re.compile(r"(?<![\w-])n_ctx(?:_slot|_per_seq)?\s*[=:]\s*(?P<n>\d{3,7})(?![\d.])"), "ctx"),
+    # ExLlama's report of its context: "-- Sequence length: 2048"
+    (re.compile(r"\bsequence\s+length\s*[:=]\s*(?P<n>\d{3,7})(?![\d.])", re.I), "ctx"),
+    # a launch script's environment: "MAX_LEN=150000 bash start.sh", "max_model_len=32768"
+    (re.compile(r"(?<![\w-])max[-_]?(?:model[-_]?)?len\s*[=:]\s*(?P<n>\d{3,7})(?![\d.])", re.I), "ctx"),
+    # a run's record of its build: "vllm_commit": "5cbc982", commit=5cbc982
+    (
+        re.compile(r"(?<![\w-])(?:\w+_)?commit[\\\"']*\s*[:=]\s*[\\\"']*(?P<n>[0-9a-f]{7,40})(?![\w.])"),
+        "build",
+    ),
+]
+#: llama-speculative's summary after a run ("n_draft   = 5", "n_predict = 673", "n_drafted = 730",
+#: "n_accept  = 526"): its ``n_drafted``/``n_accept`` counts mark it; there ``n_draft`` is the draft
+#: size set (``block_max``) and ``n_predict`` the tokens the run generated (``tokens_generated``),
+#: not a request's cap
+_SPEC_SUMMARY = re.compile(r"(?<![\w-])n_(?:drafted|accept)\s*=\s*\d")
+_SPEC_COUNTS = re.compile(r"(?<![\w-])(?P<k>n_draft|n_predict)\s*=\s*(?P<n>\d+)(?![\d.])")
+
+
+def spec_summary(text: str, out: list[tuple[str, object]]) -> str:
+    """Add the draft size and the tokens generated a llama-speculative summary in ``text`` states
+    (``_SPEC_SUMMARY``) to ``out``; ``text`` without those lines' counts (no cap of them), or
+    ``text`` unchanged where it holds no such summary."""
+    if not _SPEC_SUMMARY.search(text):
+        return text
+    for m in _SPEC_COUNTS.finditer(text):
+        out.append(("block_max" if m.group("k") == "n_draft" else "tokens_generated", int(m.group("n"))))
+    return _SPEC_COUNTS.sub(" ", text)
+
+
+def count(n: str, k: str | None) -> int | None:
+    """A token count as written: "8192" -> 8192; with "k", a context size, a power of two where it
+    names one ("128k" -> 131072 = 128 x 1024, "131K" -> 131072 = 2^17 in thousands, "262K" ->
+    262144), else thousands ("80k" -> 80000); None for a count past a float's range (400 digits)."""
+    try:
+        v = float(n)
+    except ValueError:
+        return None
+    if not math.isfinite(v * 1000):
+        return None
+    if k:
+        if v.is_integer() and int(v) & (int(v) - 1) == 0:
+            return int(v) * 1024
+        p2 = 1 << max(0, round(v * 1000).bit_length() - 1)
+        near = min((p2, p2 * 2), key=lambda p: abs(p - v * 1000))
+        return near if abs(near - v * 1000) <= v * 1000 * 0.01 else int(v * 1000)
+    return int(v) if v.is_integer() and v >= 1 else None
+
+
+#: one more sampling setting a list names right after a temperature (", top_p 0.9", " and seed 1000")
+_SAMPLING_NEXT = re.compile(
+    r"(?:\s*,\s*|\s+and\s+|\s+)(top[_-]?[pk]|min[_-]?p|seed|repeat[_-]penalty)\s*[=:]?\s*(\d+(?:\.\d+)?)\b",
+    re.IGNORECASE,
+)
+
+
+def _sampling_after(text: str) -> str:
+    """The sampling settings listed at the start of ``text`` (``_SAMPLING_NEXT``, each in turn, up to
+    the first other word), written ", top_p 0.9, seed 1000"."""
+    out, pos = "", 0
+    while m := _SAMPLING_NEXT.match(text, pos):
+        out += f", {m.group(1)} {m.group(2)}"
+        pos = m.end()
+    return out
+
+
+#: words right before a count that make it a bound ("above roughly 900 output tokens", "below 256 new
+#: tokens", "more than 1000 generated tokens"): a threshold the post names, not the tokens a run generated
+_BOUND_BEFORE = re.compile(
+    r"\b(?:above|below|over|under|beyond|past|more than|less than|fewer than)\s+"
+    r"(?:(?:roughly|about|around|approximately|~)\s*)?$",
+    re.I,
+)
+
+#: words between a count of tokens and "output" that name no task ("256-token max output")
+_NO_TASK = re.compile(
+    r"(?:max(?:imum)?|total|average|mean|final|model|text|token|input|output|the|an?)(?:\s+\w+)?", re.I
+)
+
+
+def settings_in_words(text: str, out: list[tuple[str, object]]) -> None:
+    """Append to ``out`` the ``(path, value)`` settings ``text`` writes in words (``_SETTINGS``: a
+    context size, cache types, a temperature, a cap, the tokens generated, a concurrency, a draft
+    size, an engine's version or commit) and a draft size a list picks (``_picked_size``)."""
+    for pat, kind in _SETTINGS:
+        for m in pat.finditer(text):
+            if kind == "ctx":
+                v = count(m.group("n"), m.group("k"))
+                if v is not None and v >= 256:
+                    out.append(("ctx", v))
+            elif kind == "kv":
+                # "FP16 KV": ggml's type names (f16, f32) for the same cache types
+                t = re.sub(r"^fp(16|32)$", r"f\1", m.group("t").lower().replace(" ", "_"))
+                out += [("type_k", t), ("type_v", t)]
+            elif kind == "sampling":
+                if float(m.group("n")) <= 2:
+                    # the settings listed after it: "temperature 0.0, top_p 0.9, seed 1000"
+                    out.append(("sampling", f"temperature {m.group('n')}{_sampling_after(text[m.end() :])}"))
+            elif kind == "block":
+                out.append(("block_max", int(m.group("n") or m.group("m") or m.group("l") or m.group("h"))))
+            elif kind == "generated":
+                if _BOUND_BEFORE.search(text, max(0, m.start() - 40), m.start()):
+                    continue  # "above roughly 900 output tokens": a threshold, no run's length
+                told = next(g for g in m.group("n", "m", "o", "g", "b", "t", "u") if g)
+                out.append(("tokens_generated", int(told)))
+                task = (m.group("task") or "").strip()
+                if task and not NOT_A_PROMPT.match(task) and not _NO_TASK.fullmatch(task):
+                    out.append(("prompt", task))  # "a 256-token summarization output": its task
+            elif kind == "greedy":
+                out.append(("sampling", "greedy"))
+            elif kind == "cap":
+                out.append(("cap", int(m.group("n") or m.group("o"))))
+            elif kind == "concurrency":
+                out.append(("concurrency", int(m.group("n"))))
+            elif kind == "layers":
+                out.append(("offload.n_gpu_layers", int(m.group("n"))))
+            elif kind == "concurrent":
+                n = int(m.group("n") or m.group("m") or m.group("s"))
+                if n >= 1:
+                    out.append(("concurrency", n))
+            elif kind == "single":
+                out.append(("concurrency", 1))
+            elif kind == "version":
+                out.append(("build", m.group("v")))
+            elif kind == "commit":
+                out.append(("build", m.group("h") or m.group("k") or m.group("s") or m.group("n")))
+    _picked_size(text, out)
+    if ("sampling", "greedy") in out:
+        # "Greedy decoding (temperature = 0)": a temperature of 0 is the greedy choice, one sampling
+        out[:] = [
+            x for x in out if not (x[0] == "sampling" and re.fullmatch(r"temperature 0(?:\.0*)?", str(x[1])))
+        ]
+
+
+#: a list of draft sizes the post tried ("4, 5, and 6 draft tokens", "2 or 3 speculative tokens"), each a bare
+#: number, and the words after it that pick one for the results shown ("The results for 5 are
+#: below", "numbers at 4", "figures with 3"): the picked size is the block's ``block_max``
+_SIZE_LIST = re.compile(r"(?<![\w.])(?P<list>\d{1,3}(?:\s*,\s*\d{1,3})*,?\s+(?:and|or)\s+\d{1,3})\s+$", re.I)
+_SIZE_WORDS = re.compile(r"\b(?:draft(?:ed)?|speculative)\s+tokens\b", re.I)
+_SIZE_PICK = re.compile(
+    r"\b(?:results?|numbers?|figures?|runs?|rows?|table)\s+(?:below\s+)?(?:are\s+)?(?:for|with|at)\s+"
+    r"(?P<n>\d{1,3})(?![\w.,%]|\s*(?:[-–]|to)\s*\d)",
+    re.I,
+)
+
+
+def _picked_size(text: str, out: list[tuple[str, object]]) -> None:
+    """A draft size the words pick from a list of sizes named before (``_SIZE_LIST``, then
+    ``_SIZE_PICK``): ``("block_max", n)`` appended to ``out`` where ``n`` is one of the list's
+    numbers; a number outside the list (a concurrency, a count) is none."""
+    for w in _SIZE_WORDS.finditer(text):
+        # the list right before the words, read in a window (a long run of numbers stays linear)
+        m = _SIZE_LIST.search(text[max(0, w.start() - 60) : w.start()])
+        if m is None:
+            continue
+        sizes = {int(x) for x in re.findall(r"\d+", m.group("list"))}
+        pick = _SIZE_PICK.search(text, w.end())
+        if pick and int(pick.group("n")) in sizes:
+            out.append(("block_max", int(pick.group("n"))))
+            return
+
+
+#: words that name no one prompt: before the word "prompt" ("the same prompt"), or heading a column
+#: of rates ("this box", "my run": a setup or a source)
+NOT_A_PROMPT = re.compile(
+    r"^(?:same|this|that|each|every|one|first|second|last|long|longer|short|shorter|system|user|"
+    r"different|given|whole|entire|full|my|your|our|their|any|new|initial|original|large|small)\b",
+    re.IGNORECASE,
+)
