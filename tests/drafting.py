@@ -3,6 +3,8 @@ and loaded, and a claim's conditions as a claims file states them (groups and th
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 from benchbook.audit import schema
@@ -20,3 +22,26 @@ def drafted(text: str, tmp_path: Path) -> schema.ClaimsFile:
 def conditions(cf: schema.ClaimsFile, c: schema.Claim) -> dict:
     """The conditions ``c`` holds in ``cf`` (its own, its group's and the file's), unset ones left out."""
     return cf.conditions_of(c).model_dump(exclude_none=True, exclude_defaults=True)
+
+
+def cpu_growth(run: Callable[[int], object], n: int, factor: int = 4) -> float:
+    """How many times more CPU seconds (this process's: other load on the machine counts little)
+    ``run(factor * n)`` takes than ``run(n)``, after a warm-up ``run(n // 16)`` (regexes compiled,
+    caches filled).  A linear step gives about ``factor``, a quadratic one ``factor ** 2``: a guard
+    against a super-linear step compares the two in one run, never a time against a fixed limit
+    (machines are shared and differ in speed; speed figures are printed by scripts/draft_measure.py
+    and scripts/draft_scale.py).  The smaller time counts as at
+    least 0.05 s, so a fast run's noise cannot make a ratio."""
+    run(max(1, n // 16))
+    t = time.process_time()
+    run(n)
+    small = time.process_time() - t
+    t = time.process_time()
+    run(factor * n)
+    large = time.process_time() - t
+    return large / max(small, 0.05)
+
+
+#: the most ``cpu_growth`` may give at its default factor 4 for a step to count as linear (n log n
+#: and noise stay well under it; a quadratic step gives 16)
+LINEAR = 10.0
