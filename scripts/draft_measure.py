@@ -295,7 +295,8 @@ def _pct(k: int, n: int) -> str:
 
 def robustness(tmp: Path) -> list[tuple[str, float, str]]:
     """(input, seconds, outcome) of drafting binary bytes, an empty post and a 10 MB post written
-    under ``tmp``; outcome ``ok: N claims`` or the exception raised."""
+    under ``tmp``; outcome ``ok: N claims``, ``refused: MESSAGE`` (a ValueError naming the input and
+    the fix, as ``benchbook claims draft`` prints it) or the exception raised."""
     import random
 
     rng = random.Random(29)
@@ -316,6 +317,8 @@ def robustness(tmp: Path) -> list[tuple[str, float, str]]:
         try:
             drafted = draft_text(read_post_file(post), post.name)
             outcome = f"ok: {sum(e.kind == 'claim' for e in drafted.entries)} claims"
+        except ValueError as e:  # refused with a message naming the input and the fix: no crash
+            outcome = f"refused: {e}"[:200]
         except Exception as e:  # the measure reports what crashed, it does not stop on it
             outcome = f"CRASH: {type(e).__name__}: {e}"[:200]
         out.append((name, time.monotonic() - t, outcome))

@@ -462,7 +462,7 @@ def test_todo_statement_schema(tmp_path):
 
 @pytest.mark.parametrize(
     "data",
-    [b"", b"\x00\x01\xff\xfe" * 1000, ("\u202e" * 10 + "10 tok/s").encode(), b"| a |\n|---|\n| 1 |\n"],
+    [b"", b"a\x00stray NUL 10 tok/s\n", ("\u202e" * 10 + "10 tok/s").encode(), b"| a |\n|---|\n| 1 |\n"],
 )
 def test_any_input_drafts_without_crashing(tmp_path, data):
     post = tmp_path / "x.txt"

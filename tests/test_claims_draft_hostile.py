@@ -25,13 +25,24 @@ def test_c1_controls_and_noncharacters_in_a_post_draft_a_loadable_file(tmp_path)
     assert (claim.id, claim.value, claim.quote) == ("decode-tps-l1", 42, "decode was 42 tok/s  and  ok  end")
 
 
-def test_random_bytes_draft_a_loadable_file(tmp_path):
+def test_random_bytes_are_refused_and_stray_bytes_in_text_draft_a_loadable_file(tmp_path):
+    """Random bytes are no post (``binary_kind``: refused by name); a post with a few stray bytes of
+    any value (at most ``BINARY_LEAST`` control characters) drafts, and its quotes escape what YAML
+    cannot hold."""
     import random
+
+    from benchbook.audit.draftfile import BINARY_LEAST
 
     rng = random.Random(7)
     for i in range(20):
         post = tmp_path / f"rnd{i}.md"
         post.write_bytes(bytes(rng.randrange(256) for _ in range(2000)) + b"\ndecode 42 tok/s\n")
+        with pytest.raises(ValueError, match=rf"rnd{i}\.md: binary data \(1[0-9]% of its first"):
+            draft_post(post)
+        text = bytearray(b"decode was 42 tok/s on the first run\n" * 40)
+        for _ in range(BINARY_LEAST):
+            text.insert(rng.randrange(len(text)), rng.randrange(256))
+        post.write_bytes(bytes(text))
         out, _, _ = draft_post(post)
         try:
             schema.load(out)

@@ -3,6 +3,7 @@
     benchbook audit CLAIMS.yaml... [--logs DIR] [--pair SPEC=BASELINE]... [--out DIR] [--pages DIR]
     benchbook audit --all data/claims [--out reports/audit] [--pages audits]
     benchbook audit POST.md [...]      (a post: drafted into POST.claims.yaml beside it, then audited)
+    benchbook audit - < POST.md        (a post on stdin: drafted into ./post.claims.yaml, then audited)
 
 Writes one verdict record per claim, statement and log entry to ``<out>/<claims stem>.jsonl`` and one
 page per claims file to ``<pages>/<claims stem>.qmd`` (``--all`` also ``<pages>/index.qmd``).  The
@@ -74,7 +75,7 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument(
         "files",
         nargs="*",
-        help="claims files (docs/claims.md), or posts to draft one from (POST.md, .txt, .html)",
+        help="claims files (docs/claims.md), or posts to draft one from (POST.md, .txt, .html; - for stdin)",
     )
     ap.add_argument(
         "--logs", default=None, help="folder of raw llama.cpp outputs (what `benchbook ingest` reads)"
@@ -148,15 +149,22 @@ CLAIMS_SUFFIXES = (".yaml", ".yml")
 def claims_of(name: str) -> str:
     """The claims file to audit for ``name``: itself, or for a post (a file not ending in
     ``CLAIMS_SUFFIXES``: Markdown, text, HTML) the claims file drafted beside it
-    (``draftfile.draft_post``: reviewed entries of an earlier draft kept), the guessed entries
-    printed to stderr.
+    (``draftfile.draft_post``: reviewed entries of an earlier draft kept), for ``-`` the post read
+    from stdin, drafted into ``post.claims.yaml`` in the working folder (as ``benchbook claims draft
+    -``); the guessed entries printed to stderr.
 
     Raises:
-        ValueError: a missing post or one that cannot be drafted (names it and the fix).
+        ValueError: a missing post or one that cannot be drafted (binary, too large: names it and the
+            fix).
     """
-    if Path(name).suffix.lower() in CLAIMS_SUFFIXES or not Path(name).is_file():
+    text = None
+    if name == "-":  # a post piped in: drafted into post.claims.yaml in the working folder
+        from .draftfile import MAX_POST_BYTES
+
+        text = sys.stdin.buffer.read(MAX_POST_BYTES + 1)
+    elif Path(name).suffix.lower() in CLAIMS_SUFFIXES or not Path(name).is_file():
         return name  # a claims file, or no file at all (the audit names what stands there)
-    out, drafted, guessed = draft_post(name)
+    out, drafted, guessed = draft_post(name, None, text)
     print("\n".join(summary(name, out, drafted, guessed)), file=sys.stderr)
     return str(out)
 
@@ -177,6 +185,8 @@ def audit(args: argparse.Namespace) -> list[run.Audit]:
         return run.audit_dir(args.all, args.out, args.pages, here)
     if not args.files:
         raise ValueError("name a claims file (benchbook audit data/claims/X.yaml) or --all data/claims")
+    if args.files.count("-") > 1:
+        raise ValueError("- (a post on stdin) named twice; fix: name it once, other posts by their files")
     files = [claims_of(f) for f in args.files]
     audits = [run.audit_file(f, args.logs, _pairs(args.pair), here) for f in files]
     names = run.slugs([a.path for a in audits])  # two files of one name never overwrite each other

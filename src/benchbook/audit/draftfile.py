@@ -653,12 +653,13 @@ def read_post(post: Path) -> tuple[str, str | None]:
     (byte-order marks, UTF-16), UTF-16 without a byte-order mark by where its NUL bytes are, and a
     file that is not UTF-8 line by line: a line that is not UTF-8 read as Windows-1252 (a Latin-1
     page saved by an old forum or editor; undefined bytes replaced), where decoding it all as UTF-8
-    with replacement characters put "D\ufffdcodage" in the quotes.  A binary file reads as text
-    of little sense, never as an error; a device or a pipe is read up to ``MAX_POST_BYTES``.
+    with replacement characters put "D\ufffdcodage" in the quotes.  A binary file (a PDF, an
+    image, random bytes: ``binary_kind``) is refused by name; a device or a pipe is read up to
+    ``MAX_POST_BYTES``.
 
     Raises:
-        ValueError: ``post`` is a directory, is missing (ingest's IngestError names it) or holds more
-        than ``MAX_POST_BYTES``; OSError: it cannot be read.
+        ValueError: ``post`` is a directory, is missing (ingest's IngestError names it), holds more
+        than ``MAX_POST_BYTES`` or is binary (``decode_post``); OSError: it cannot be read.
     """
     if post.is_dir():  # ingest's message spoke of llama.cpp output and `benchbook ingest`
         raise ValueError(
@@ -670,7 +671,7 @@ def read_post(post: Path) -> tuple[str, str | None]:
     with post.open("rb") as fh:  # a device or a pipe (<(curl …)) read up to the limit: /dev/zero never ends
         data = fh.read(MAX_POST_BYTES + 1)
     _at_most(data, str(post))
-    return decode_post(data)
+    return decode_post(data, str(post))
 
 
 def _at_most(data: bytes, name: str) -> None:
@@ -682,8 +683,52 @@ def _at_most(data: bytes, name: str) -> None:
         )
 
 
-def decode_post(data: bytes) -> tuple[str, str | None]:
-    """``(text, how it was decoded or None)`` of a post's bytes (``read_post``; stdin too)."""
+#: leading bytes of files that are no post, and what each is (the refusal names it)
+BINARY_MAGIC = {
+    b"%PDF-": "a PDF document (convert it first: pdftotext POST.pdf POST.txt)",
+    b"PK\x03\x04": "a ZIP archive (a .docx, .odt or .xlsx is one: save the post as text or HTML)",
+    b"\x89PNG\r\n\x1a\n": "a PNG image",
+    b"\xff\xd8\xff": "a JPEG image",
+    b"GIF8": "a GIF image",
+    b"\x7fELF": "an executable (ELF)",
+    b"\x1f\x8b": "gzip-compressed data (gunzip it first)",
+    b"GGUF": "a GGUF model file",
+    b"SQLite format 3\x00": "an SQLite database",
+}
+#: share of control characters (C0 but tab, newline, carriage return, form feed and escape; DEL;
+#: U+FFFD, a byte no encoding held) in a post's first 64 Ki characters above which it is binary:
+#: random bytes hold 13%, text posts none (a pasted stray NUL or two stays far below)
+BINARY_SHARE = 0.02
+#: and more control characters than this (one stray NUL in a two-line post is 2% of it)
+BINARY_LEAST = 16
+_CONTROL = re.compile("[\x00-\x08\x0b\x0e-\x1a\x1c-\x1f\x7f\ufffd]")
+
+
+def binary_kind(data: bytes, text: str) -> str | None:
+    """What a post's bytes ``data``, read as ``text``, are where they are no text: a kind of
+    ``BINARY_MAGIC`` by their first bytes, or "binary data" where control characters are more than
+    ``BINARY_SHARE`` of the text's first 64 Ki characters and more than ``BINARY_LEAST`` (UTF-16
+    read by its NULs is judged as read); None for text."""
+    for magic, kind in BINARY_MAGIC.items():
+        if data.startswith(magic):
+            return kind
+    head = text[:65536]
+    controls = len(_CONTROL.findall(head))
+    if controls > BINARY_LEAST and controls / len(head) > BINARY_SHARE:
+        return (
+            f"binary data ({100 * controls / len(head):.0f}% of its first {len(head):,} characters are "
+            "control characters)"
+        )
+    return None
+
+
+def decode_post(data: bytes, name: str = "the post") -> tuple[str, str | None]:
+    """``(text, how it was decoded or None)`` of a post's bytes (``read_post``; stdin too).
+
+    Raises:
+        ValueError: ``data`` is no text (``binary_kind``: a PDF, an image, an archive, random bytes),
+            naming ``name``, what it is and the fix; nothing is drafted from it.
+    """
     how: str | None = None
     head = data[:200]
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
@@ -710,6 +755,12 @@ def decode_post(data: bytes) -> tuple[str, str | None]:
                 f"line{'s' if len(other) > 1 else ''} {shown} not UTF-8: read as Windows-1252 (Latin-1); "
                 f"check {'their' if len(other) > 1 else 'its'} quotes, or save the post as UTF-8"
             )
+    kind = binary_kind(data, text)
+    if kind is not None:  # random bytes drafted 29 claims of nonsense from a "post"
+        raise ValueError(
+            f"{name}: {kind}, no post; nothing drafted; fix: give the post as text: Markdown, "
+            ".txt, or the page saved from the browser as HTML"
+        )
     return text.replace("\r\n", "\n").replace("\r", "\n"), how
 
 
@@ -771,7 +822,7 @@ def draft_post(
         text, how = read_post(path)
     elif isinstance(text, bytes):
         _at_most(text, "stdin")
-        text, how = decode_post(text)
+        text, how = decode_post(text, "stdin")
     target = Path(out) if out is not None else (Path("post" + CLAIMS_SUFFIX) if stdin else default_out(path))
     if target.exists() and not target.is_file() and not target.is_dir():
         # read to merge, a pipe never ended (a hang); renamed over, a device was replaced by a file
