@@ -264,3 +264,25 @@ def test_a_build_from_the_pypi_sdist_names_its_source_not_unknown():
     known = num("e-a", 72.63, [], build="b11434 (0a1b2c3) cpu", build_commit="0a1b2c3")
     assert sitepages.build_shown(known, snap) == "b11434 (0a1b2c3) cpu"
     assert sitepages.build_shown(n, SNAP) == "b11434 (unknown) cpu"
+
+
+def test_busy_host_numbers_open_the_page_with_a_warning_callout():
+    """The new user's report: sessions measured on a busy host carried only their †N marker, easy to
+    miss among hundreds of numbers.  The "What was measured" block is followed by a Quarto warning
+    callout counting them, naming their hosts and sessions; a page with none has no callout."""
+    nums = {
+        "e-a": num("e-a", 72.6, ["busy_host"], session_id="521afbb1d6fa4a1c"),
+        "e-b": num("e-b", 80.1, ["busy_host", "cap_hit"], session_id="4787a708d9e74b6f"),
+        "e-c": num("e-c", 81.0, [], session_id="0f00ba11"),
+    }
+    md = sitepages.measured_md(nums, "e", SNAP)
+    assert md.split(":::\n", 1)[1] == (
+        "\n::: {.callout-warning}\n## Measured on a busy host\n\n"
+        "2 of 3 numbers here were measured while other processes competed for the CPU on `h1` (sessions "
+        "`4787a708`, `521afbb1`) ([busy_host](provenance.qmd#c-busy_host): another process used more than "
+        "50% CPU over the run, or the load average passed 2 per core). They measure the sharing as much as "
+        "the engine: compare them with care, and measure again on a quiet host (`make run` measures only "
+        "what this host and build have no completed session of).\n:::\n"
+    )
+    quiet = {k: {**n, "caveats": []} for k, n in nums.items()}
+    assert "callout" not in sitepages.measured_md(quiet, "e", SNAP)

@@ -337,7 +337,43 @@ def measured_md(
         )
     )
     out.append(":::")
+    out += busy_callout(by_key)
     return "\n".join(out) + "\n"
+
+
+#: sessions a busy-host callout names before "and N more"
+BUSY_SESSIONS_SHOWN = 4
+
+
+def busy_callout(nums: dict[str, dict]) -> list[str]:
+    """A Quarto warning callout (Markdown lines; none where no number carries ``busy_host``) saying
+    how many of ``nums`` were measured on a busy host, on which hosts and in which sessions, with the
+    rule's first sentence and the fix: a marker (†N) alone was easy to miss on a page of hundreds of
+    numbers (the new user's report), and such a number measures the sharing, not the engine."""
+    busy = [n for n in nums.values() if "busy_host" in n.get("caveats", [])]
+    if not busy:
+        return []
+    d = caveats_mod.DEFAULTS
+    hosts = sorted({str(n["host_id"]) for n in busy if n.get("host_id")})
+    sessions = sorted({str(n["session_id"]) for n in busy if n.get("session_id")})
+    shown = ", ".join(code_span(s[:8]) for s in sessions[:BUSY_SESSIONS_SHOWN])
+    if len(sessions) > BUSY_SESSIONS_SHOWN:
+        shown += f" and {len(sessions) - BUSY_SESSIONS_SHOWN} more"
+    where = f" on {', '.join(code_span(h) for h in hosts)}" if hosts else ""
+    where += f" (session{'s' if len(sessions) != 1 else ''} {shown})" if sessions else ""
+    return [
+        "",
+        "::: {.callout-warning}",
+        "## Measured on a busy host",
+        "",
+        f"{len(busy)} of {len(nums)} numbers here were measured while other processes competed for the CPU"
+        f"{where} ([busy_host](provenance.qmd#c-busy_host): another process used more than "
+        f"{d['busy_other_cpu_pct']:g}% CPU over the run, or the load average passed "
+        f"{d['busy_load_hard_per_core']:g} per core). They measure the sharing as much as the engine: "
+        "compare them with care, and measure again on a quiet host (`make run` measures only what this "
+        "host and build have no completed session of).",
+        ":::",
+    ]
 
 
 def cache_relative(arg: str) -> str:
