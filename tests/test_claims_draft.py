@@ -1180,9 +1180,9 @@ def test_page_shows_the_conditions_each_claim_was_drafted_with(tmp_path):
     line = page.conditions_line(cf, claim)
     assert line in html
     assert line == (
-        '<br><small class="bb-conditions">conditions: hardware: NVIDIA GeForce RTX 4090 · engine: llama.cpp'
-        " · model: Qwen3-8B · quant: Q4_K_M · offload.n_gpu_layers: 99 · decoding: plain"
-        " · flash_attn: true</small>"
+        '<br><small class="bb-conditions">conditions: hardware: NVIDIA GeForce RTX 4090 (line 1, heading) '
+        "· engine: llama.cpp (line 3) · model: Qwen3-8B (line 3) · quant: Q4_K_M (line 3) · "
+        "offload.n_gpu_layers: 99 (line 3) · decoding: plain (line 3, command) · flash_attn: true</small>"
     )
     HEAD = {"schema": "benchbook.claims", "schema_version": 1, "source": {"kind": "post"}}
     bare = schema.ClaimsFile.model_validate(

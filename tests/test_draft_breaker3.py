@@ -46,23 +46,23 @@ MINE = "  - {id: mine, metric: decode_tps, value: *v, unit: tok/s}\n"
             lambda t: t.replace(
                 "claims:\n", "claims:\n  - {id: a, metric: decode_tps, value: &v 5, unit: tok/s}\n" + MINE
             ),
-            "r.claims.yaml:14: YAML alias *v: a claims file takes no aliases (they repeat parts of the "
+            "r.claims.yaml:15: YAML alias *v: a claims file takes no aliases (they repeat parts of the "
             "file; nested ones expand without bound); fix: write the values out, or give what claims share "
             "through `groups:`, or move the file away to draft the post afresh",
         ),
         (  # a key that is a list: TypeError (unhashable) in the merge and in the audit
             lambda t: t + "? [a, b]\n: c\n",
-            "r.claims.yaml:24: top level: a key that is a list or mapping (`? [...]`, `{...}: value`); fix: "
+            "r.claims.yaml:25: top level: a key that is a list or mapping (`? [...]`, `{...}: value`); fix: "
             "a key is a name: write `name: value`, or move the file away to draft the post afresh",
         ),
         (  # `claims:` written twice: the second list was merged, the audit refuses the file
             lambda t: t + "claims:\n  - {id: z, metric: decode_tps, value: 1, unit: tok/s}\n",
-            "r.claims.yaml:24: duplicate key 'claims'; fix: keep one, or move the file away to draft "
+            "r.claims.yaml:25: duplicate key 'claims'; fix: keep one, or move the file away to draft "
             "the post afresh",
         ),
         (  # 3000 brackets: "maximum recursion depth exceeded", no file named
             lambda t: t + "deep: " + "[" * 3000 + "]" * 3000 + "\n",
-            "r.claims.yaml:24: nesting deeper than 64 levels of lists or mappings; fix: a claims file "
+            "r.claims.yaml:25: nesting deeper than 64 levels of lists or mappings; fix: a claims file "
             "nests a few levels: flatten the value, or move the file away to draft the post afresh",
         ),
     ],
@@ -124,7 +124,7 @@ def test_an_entry_that_is_no_mapping_is_kept_for_the_audit_to_name(tmp_path):
     text = out.read_text()
     assert "claims:\n" + GUESS + "\n  - 41.5 tok/s on my card\n  - [1, 2]\n" in text
     with pytest.raises(
-        schema.ClaimsError, match=r"r\.claims\.yaml:14: claims\.1: Input should be a valid dict"
+        schema.ClaimsError, match=r"r\.claims\.yaml:15: claims\.1: Input should be a valid dict"
     ):
         schema.load(out)
 

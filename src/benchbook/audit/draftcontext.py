@@ -896,6 +896,13 @@ class Context:
         last_line = max((n for b in post.blocks for n, _ in b.lines), default=0)
         last_line = max([last_line, *(n for b in post.blocks for n in b.row_lines)])
         self.root = Scope(1, last_line, 0)
+        self.post = post
+        #: the title's line (what the root scope's head states comes from it), 0 for none
+        self.title_line = 0
+        #: word -> the lines holding it (``lines_of``), and line -> its kind (``line_kind``), made
+        #: when first asked
+        self._words: dict[str, list[int]] | None = None
+        self._kinds: dict[int, str] | None = None
         #: (path, value) a command line sets -> the models of those command lines: a setting of
         #: a command for one model is not another model's
         self.bound: dict[tuple[str, object], _Models] = {}
@@ -918,6 +925,7 @@ class Context:
                 level = _level(post, block)
                 if not titled and level == 1:  # the title: what it names holds for the whole post
                     titled = True
+                    self.title_line = first
                     title_text = " ".join(t for _, t in lines)
                     _add(self.root.head, names)
                     continue
@@ -1192,10 +1200,13 @@ class Context:
             return value is not None and how == "declared"
         return False
 
-    def at(self, line: int, model: object = None) -> dict[str, object]:
+    def at(
+        self, line: int, model: object = None, origins: dict[str, tuple[Scope, str]] | None = None
+    ) -> dict[str, object]:
         """The context of a claim on ``line``: path -> value (module doc).  ``model``: the model the
         claim names itself, if any; a command line's setting for another model (the context's
-        model, else this) is left out."""
+        model, else this) is left out.  ``origins``, when given, is filled with path -> (the scope
+        that decided it, how: ``Scope.decide``), for ``origin``."""
         out: dict[str, object] = {}
         decided: set[str] = set()
         chain = self.chain(line)
@@ -1208,6 +1219,8 @@ class Context:
                     decided.add(path)
                     if value is not None:
                         out[path] = value
+                        if origins is not None:
+                            origins[path] = (scope, how)
         mine = model if model is not None else out.get("model")
         if mine is not None:
             for path, value in list(out.items()):
@@ -1215,6 +1228,82 @@ class Context:
                 if models and not models.fits(_key(mine)):
                     del out[path]
         return out
+
+    def origin(self, scope: Scope, how: str, value: object) -> str:
+        """Where the value ``value`` of a condition that ``scope`` decided (``how``: ``Scope.decide``)
+        was taken from, as the audit page shows it beside a drafted condition: "line N, KIND" with
+        KIND the title, a heading, a label line ("base (concurrency = 1):"), a command, a caption,
+        the setup (a declaration: "Hardware: RTX 3090", a setup section or table) or a mention (the
+        text around the claim).  The line is the scope's own for a head, else the first of the
+        scope's lines naming the value (``lines_naming``), else "lines A–B", the scope's."""
+        if how == "head":
+            if scope.level == 0:
+                return f"line {self.title_line}, the title" if self.title_line else "the title"
+            kind = {7: "label" if scope.label else "command", 8: "caption"}.get(scope.level, "heading")
+            return f"line {scope.first}, {kind}"
+        lines = self.lines_naming(value)
+        k = bisect.bisect_left(lines, scope.first)
+        kind = "setup" if how == "declared" else "mention"
+        if k < len(lines) and lines[k] <= scope.last:
+            return f"line {lines[k]}, {kind}"
+        return (
+            f"lines {scope.first}–{scope.last}, {kind}"
+            if scope.last > scope.first
+            else f"line {scope.first}, {kind}"
+        )
+
+    def line_kind(self, n: int) -> str:
+        """What line ``n`` is, as ``origin`` names it: "the title", "heading", "command", "table"
+        or "" (prose, code); the kinds are read once, on the first call."""
+        if self._kinds is None:
+            self._kinds = {}
+            for block in self.post.blocks:
+                if block.kind == "table":
+                    self._kinds.update(dict.fromkeys(block.row_lines, "table"))
+                elif block.heading:
+                    self._kinds.update(dict.fromkeys((ln for ln, _ in block.lines), "heading"))
+                else:
+                    for c in command_lines(block.lines):
+                        self._kinds.update(dict.fromkeys(range(c.line, c.last + 1), "command"))
+            if self.title_line:
+                self._kinds[self.title_line] = "the title"
+        return self._kinds.get(n, "")
+
+    def lines_naming(self, value: object) -> list[int]:
+        """The lines of the post holding a word of ``value`` that names it (``_telling``: words
+        compared lower case, ``_WORD``), ascending; the post's words are indexed once, on the first
+        call (one pass over the post)."""
+        words = _telling(value)
+        if not words:
+            return []
+        if self._words is None:
+            self._words = {}
+            for n, text in enumerate(self.post.text.splitlines(), 1):
+                for w in set(_WORD.findall(text.lower())):
+                    self._words.setdefault(w, []).append(n)
+        if len(words) == 1:
+            return self._words.get(words[0], [])
+        return sorted({n for w in words for n in self._words.get(w, [])})
+
+
+#: a word of a line or of a condition's value, as ``Context.origin`` matches them
+_WORD = re.compile(r"[^\W_]\w*")
+
+
+def _telling(value: object) -> list[str]:
+    """The words of a condition's value a line naming it holds, lower case (``_WORD``): a name's
+    longest word with a digit ("4090" of "NVIDIA GeForce RTX 4090", "q4_k_m", "qwen3" of
+    "Qwen3.5-9B"), else its longest word; a count's digits, and a size in K its thousands ("16384":
+    "16384", "16k"; "32000": "32000", "32k"); none for a flag (on/off, yes, 1: too many spellings)."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        k = [f"{value // 1024}k"] if value >= 1024 and value % 1024 == 0 else []
+        k += [f"{value // 1000}k"] if value >= 1000 and value % 1000 == 0 else []
+        return [str(value), *k]
+    if not isinstance(value, str):
+        return []
+    words = _WORD.findall(value.lower())
+    digits = [w for w in words if any(c.isdigit() for c in w)]
+    return [max(digits or words, key=len)] if words else []
 
 
 def _declared_out(outer: list[Scope], path: str) -> bool:
@@ -1382,8 +1471,11 @@ def fill(post: Post, entries: list, groups: list) -> None:
     for g in groups:
         mine = rows.get(g.id, [])
         cond = g.fields.setdefault("conditions", {})
-        here = ctx.at(g.line, cond.get("model"))
+        src: dict[str, tuple[Scope, str]] = {}
+        here = ctx.at(g.line, cond.get("model"), src)
+        had = {p for p in here if has_path(cond, p)}
         _fill(cond, here, lambda p, mine=mine: any(has_path(r, p) for r in mine))
+        taken = [p for p in here if p not in had and has_path(cond, p)]
         if "build" in cond and (
             not builds_engine(cond["build"], cond.get("engine"))
             or not ctx.build_fits(cond["build"], cond.get("engine"))
@@ -1393,12 +1485,17 @@ def fill(post: Post, entries: list, groups: list) -> None:
             if isinstance(cond.get(path), str) and path in here and ctx.declared(g.line, path):
                 if not _names(post.line(g.line), path, cond[path]):
                     cond[path] = here[path]
+                    taken.append(path)
         if _fuller_machine(here.get("hardware"), cond.get("hardware")):
             cond["hardware"] = here["hardware"]
+            taken.append("hardware")
         if isinstance(cond.get("model"), str):
             cond["model"] = fuller(cond["model"])
         if plain and "decoding" not in cond and not any(has_path(r, "decoding") for r in mine):
             cond["decoding"] = "plain"
+            g.origins["decoding"] = NO_DRAFTING
+        g.origins.update(_origins(ctx, src, here, taken, cond, g.line))
+        _elsewhere(ctx, g.origins, cond, g.line)
         if not cond:
             g.fields.pop("conditions")
     by_id = {g.id: g for g in groups}
@@ -1418,27 +1515,33 @@ def fill(post: Post, entries: list, groups: list) -> None:
         # its own copy: the cells of a table row share one conditions dict
         cond = copy.deepcopy(e.fields.get("conditions") or {})
         own = cond.get("model") or shared.get("model")
-        around = ctx.at(int(e.fields["source_line"]), own)
+        src = {}
+        around = ctx.at(int(e.fields["source_line"]), own, src)
         if e.fields.get("origin"):
             # someone else's number ("people report 154 t/s on a 4090 with this technique"): their
             # machine and setup, not the post's; the decoding the post is about is theirs too
             around = {p: v for p, v in around.items() if p == "decoding"}
         line = int(e.fields["source_line"])
         _line_names(cond, post.line(line), str(e.fields.get("quote") or ""))
+        had = {p for p in around if has_path(cond, p)}
         _fill(cond, around, lambda p, shared=shared: has_path(shared, p))
+        taken = [p for p in around if p not in had and has_path(cond, p)]
         for path in _INHERITED:
             if isinstance(cond.get(path), str) and path in around and ctx.declared(line, path):
                 if not _names(post.line(line), path, cond[path]):
                     # a name the claim's line does not say, carried from a passing mention above
                     # ("merged at b9190"): the declared setup's ("All tests on: ... b9204")
                     cond[path] = around[path]
+                    taken.append(path)
         if _fuller_machine(around.get("hardware"), cond.get("hardware")):
             # "A100" in the title or the sentence, "NVIDIA A100 40GB PCIe" in the setup: the one machine
             cond["hardware"] = around["hardware"]
+            taken.append("hardware")
         hardware = cond.get("hardware") or shared.get("hardware")
         if isinstance(hardware, str) and CPU.fullmatch(hardware) and not has_path(cond, "backend"):
             if not has_path(shared, "backend"):
                 cond["backend"] = "CPU"  # a row of a CPU ("AMD Ryzen 9 5950X"): the CPU backend ran it
+                e.origins["backend"] = "guess: the hardware is a CPU"
         engine = cond.get("engine") or shared.get("engine")
         if "build" in cond and (
             not builds_engine(cond["build"], engine) or not ctx.build_fits(cond["build"], engine)
@@ -1454,8 +1557,12 @@ def fill(post: Post, entries: list, groups: list) -> None:
             # a draft size (its own or its scope's: "MTP n=4" in the setup) or an acceptance (its
             # own or its line's): a drafting run, of the post's one kind
             cond["decoding"] = drafting
+            e.origins["decoding"] = f"guess: a draft size or acceptance, in a post about {drafting} decoding"
         if plain and not has_path(cond, "decoding") and not has_path(shared, "decoding"):
             cond["decoding"] = "plain"
+            e.origins["decoding"] = NO_DRAFTING
+        e.origins.update(_origins(ctx, src, around, taken, cond, line))
+        _elsewhere(ctx, e.origins, cond, line)
         if isinstance(cond.get("model"), str):
             cond["model"] = fuller(cond["model"])
         if isinstance(cond.get("quant"), str):
@@ -1468,6 +1575,53 @@ def fill(post: Post, entries: list, groups: list) -> None:
             tail = {k: e.fields[k] for k in ("log", "source_line", "quote") if k in e.fields}
             e.fields.clear()
             e.fields.update({**fields, "conditions": cond, **tail})
+
+
+#: where ``decoding: plain`` of a post that names no drafting comes from (``fill``)
+NO_DRAFTING = "guess: the post names no speculative decoding"
+
+
+def _origins(
+    ctx: Context,
+    src: dict[str, tuple[Scope, str]],
+    around: dict[str, object],
+    taken: list[str],
+    cond: dict,
+    line: int,
+) -> dict[str, str]:
+    """path -> ``Context.origin`` of each path of ``taken`` that ``cond`` holds as ``around`` gave it
+    (a build deleted since, or a model name completed, keeps or drops its origin accordingly), but
+    for one found on ``line``, the claim's own: its own words."""
+    out = {}
+    for path in dict.fromkeys(taken):
+        if path in src and has_path(cond, path):
+            where = ctx.origin(*src[path], around[path])
+            if not where.startswith(f"line {line},"):
+                out[path] = where
+    return out
+
+
+def _elsewhere(ctx: Context, origins: dict[str, str], cond: dict, line: int) -> None:
+    """Add to ``origins`` each condition of ``cond`` that has none and that ``line`` (the claim's own,
+    or a table's first) does not name (``Context.lines_naming``): taken from the lines before it (the
+    command above a result, a sentence or heading naming the machine), so "line N" is the nearest
+    line before holding the word, else the first after, else "inferred" (written otherwise: 16384
+    as "16k", a speedup's arm from the post's subject)."""
+    for path, value in _flat(cond).items():
+        if path in origins:
+            continue
+        if not _telling(value):
+            continue  # a flag (on/off): written in too many ways to look for
+        lines = ctx.lines_naming(value)
+        k = bisect.bisect_right(lines, line)
+        if k and lines[k - 1] == line:
+            continue  # its own words
+        if k or k < len(lines):
+            n = lines[k - 1] if k else lines[k]
+            kind = ctx.line_kind(n)
+            origins[path] = f"line {n}, {kind}" if kind else f"line {n}"
+        else:
+            origins[path] = "inferred"
 
 
 #: conditions a drafted entry may carry from the prose above it rather than state on its own line

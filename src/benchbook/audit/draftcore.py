@@ -157,21 +157,26 @@ _STOP = frozenset(
 class Entry:
     """A drafted claim (``kind`` claim), statement (statement) or todo statement (todo): its ``id``
     and its fields in the order a claims file writes them; ``group``: the table group of a claim
-    from a table (``Group``)."""
+    from a table (``Group``); ``origins``: condition path -> where the drafter took a condition its
+    own words do not state from (``draftcontext.fill``: "line 3, setup"; written as
+    ``draft.conditions_from``, shown on the audit page)."""
 
     kind: str
     id: str
     fields: dict
     group: str | None = None
+    origins: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
 class Group:
-    """A table's value column as a ``groups:`` entry: the fields its claims share."""
+    """A table's value column as a ``groups:`` entry: the fields its claims share; ``origins`` as
+    ``Entry``'s."""
 
     id: str
     fields: dict
     line: int
+    origins: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass

@@ -526,6 +526,17 @@ def render(drafted: Drafted, post_name: str, existing: Path | None = None) -> tu
     out.append(f"  post: {scalar(draft['post'])}")
     out.append(f"  drafted: {scalar(draft['drafted'])}")
     at_sums = len(out)
+    groups_of = {g.id: g for g in groups}
+    came = {
+        e.id: dict(
+            sorted({**(groups_of[e.group].origins if e.group in groups_of else {}), **e.origins}.items())
+        )
+        for e in entries
+        if e.kind == "claim"
+    }
+    came = {i: o for i, o in sorted(came.items()) if o}
+    if came:  # where each guessed condition its claim's words do not state came from: the audit page shows it
+        out.append(f"  conditions_from: {scalar(came)}")
     out.append("  unplaced:" + ("" if draft["unplaced"] else " []"))
     out += [f"    - {scalar(u)}" for u in draft["unplaced"]]
 

@@ -111,14 +111,20 @@ def conditions_line(cf: ClaimsFile, claim: Claim) -> str:
     ``name: value`` per stated field in the schema's order, ``offload`` and ``other`` key by key
     (``offload.n_gpu_layers: 99``, ``other.draft_model: 0.5B``), escaped; "" when it states none.
     A drafted claim's conditions are the drafter's guesses (issue 29): showing them is how a reader
-    spots a wrong one without opening the YAML."""
+    spots a wrong one without opening the YAML.  Of a claim not yet reviewed, a condition its own
+    words do not state says where the draft took it from (``draft.conditions_from``: "(line 3,
+    setup)", "(guess: the post names no speculative decoding)")."""
     cond = cf.conditions_of(claim).model_dump(exclude_none=True)
+    came = cf.draft.conditions_from.get(claim.id, {}) if cf.draft is not None and not claim.reviewed else {}
     parts: list[str] = []
     for name, value in cond.items():
-        if isinstance(value, dict):
-            parts += [f"{name}.{k}: {v}" for k, v in value.items() if v is not None]
-        else:
-            parts.append(f"{name}: {str(value).lower() if isinstance(value, bool) else value}")
+        items = value.items() if isinstance(value, dict) else [(None, value)]
+        for k, v in items:
+            if v is None:
+                continue
+            path = name if k is None else f"{name}.{k}"
+            where = f" ({came[path]})" if path in came else ""
+            parts.append(f"{path}: {str(v).lower() if isinstance(v, bool) else v}{where}")
     if not parts:
         return ""
     return f'<br><small class="bb-conditions">conditions: {_esc(" · ".join(parts))}</small>'

@@ -466,7 +466,8 @@ class Unplaced(_Strict):
 
 class Draft(_Strict):
     """What ``benchbook claims draft`` wrote: the post, every id it has drafted (an id the user
-    deleted is not drafted again), and the numbers it could not place."""
+    deleted is not drafted again), where its guessed conditions came from, and the numbers it could
+    not place."""
 
     post: str
     drafted: list[str] = Field(default_factory=list)
@@ -474,6 +475,11 @@ class Draft(_Strict):
         default_factory=dict,
         description="id -> digests of what the draft wrote (its quote, metric and value; the whole "
         "entry), so a re-draft names the same entry whatever line it moved to, and tells a guess you edited",
+    )
+    conditions_from: dict[str, dict[str, str]] = Field(
+        default_factory=dict,
+        description="claim id -> condition path -> where the draft took a condition the claim's own words "
+        "do not state from ('line 3, setup', 'line 1, the title', 'guess: ...'); shown on the audit page",
     )
     unplaced: list[Unplaced] = Field(default_factory=list)
 
