@@ -147,3 +147,65 @@ def test_a_guess_the_user_edited_is_kept_with_a_note(tmp_path):
         "drafted again; fix: set `reviewed: true` once checked (or undo the edit to draft it again)"
     ]
     assert 'value: 62, unit: "tok/s", conditions' in out.read_text()
+
+
+#: two tables: a table added above the second renumbers it (t1 -> t2)
+TABLES = (
+    "# Draft model on a 4090\n\n## With a draft model\n\n"
+    "| prompt | tok/s |\n|---|---|\n| code | 160.2 |\n| chat | 141.0 |\n"
+)
+ABOVE = TABLES.replace(
+    "## With a draft model",
+    "## Baseline\n\n| depth | tok/s |\n|---|---|\n| 0 | 99.1 |\n\n## With a draft model",
+)
+
+
+def _values(out: Path) -> list[float]:
+    return sorted(c.value for c in schema.load(out).claims)
+
+
+def test_a_table_added_above_a_reviewed_table_is_drafted_and_the_reviewed_one_kept_once(tmp_path):
+    """Groups are named by their table's place (``t1-…``): a table added above a reviewed one took its
+    id, so the new table was dropped (the id was the user's) and the reviewed table drafted again as
+    ``t2-…``, its numbers twice.  Now a group is what its metric, unit and rows' quotes and values are
+    (``_group_keys``), and ids stay put from run to run."""
+    post, out = tmp_path / "p.md", tmp_path / "p.claims.yaml"
+    post.write_text(TABLES)
+    draft_post(post, out)
+    out.write_text(out.read_text().replace("    reviewed: false", "    reviewed: true"))
+    post.write_text(ABOVE)
+    _, _, guessed = draft_post(post, out)
+    assert _values(out) == [99.1, 141.0, 160.2]
+    assert sorted(guessed) == ["t1-tok-s-2", "t1-tok-s-2-r1"]
+    cf = schema.load(out)
+    assert [(c.id, c.value, c.reviewed) for c in cf.claims] == [
+        ("t1-tok-s-2-r1", 99.1, False),
+        ("t1-tok-s-r1", 160.2, True),
+        ("t1-tok-s-r2", 141.0, True),
+    ]
+    _, _, again = draft_post(post, out)
+    assert sorted(again) == sorted(guessed)  # the same ids on the next run
+
+
+def test_a_deleted_table_stays_deleted_when_a_table_is_added_above_it(tmp_path):
+    post, out = tmp_path / "p.md", tmp_path / "p.claims.yaml"
+    post.write_text(TABLES)
+    draft_post(post, out)
+    text = out.read_text()
+    out.write_text(text[: text.index("groups:\n")])  # the user deleted the table's group
+    post.write_text(ABOVE)
+    draft_post(post, out)
+    assert _values(out) == [99.1]  # the new table drafted, the deleted one not drafted again
+
+
+def test_a_reviewed_group_of_a_file_drafted_before_group_keys_is_not_drafted_twice(tmp_path):
+    post, out = tmp_path / "p.md", tmp_path / "p.claims.yaml"
+    post.write_text(TABLES)
+    draft_post(post, out)
+    text = out.read_text().replace("    reviewed: false", "    reviewed: true")
+    sums = next(ln for ln in text.splitlines() if ln.startswith("  sums:"))
+    out.write_text(
+        text.replace(sums, '  sums: {"t1-tok-s": "- - 000000000000"}')
+    )  # as drafts wrote it before
+    draft_post(post, out)
+    assert _values(out) == [141.0, 160.2]

@@ -21,7 +21,9 @@ A re-draft gives the entry of the same quote, metric and value (``_match``; the 
 several) the old id of every entry that must keep its name: a kept entry, a deleted one, and a guess
 that a kept entry cites (a statement's ``of``, any id in a kept entry), so a reference never moves
 to another number.  A guess a kept entry cites that the post no longer holds stops the draft with an
-error naming both (``_check_cited``), never re-pointed silently.
+error naming both (``_check_cited``), never re-pointed silently.  A table's group is named by its
+place (``t1-…``) and is what its metric, unit and rows' quotes and values are (``_match_groups``): a
+table added above a kept one takes a fresh id, and the kept one is not drafted again.
 """
 
 from __future__ import annotations
@@ -115,6 +117,8 @@ class _Kept:
     cites: dict[str, list[str]] = field(default_factory=dict)
     #: guesses the user edited (``reviewed: false`` but not as drafted): kept as the user's
     edited: list[str] = field(default_factory=list)
+    #: id -> the ``groups:`` entry as read, of every group of the file (``_old_group_keys``)
+    groups: dict[str, dict] = field(default_factory=dict)
 
 
 def _read_existing(path: Path) -> _Kept:
@@ -185,6 +189,8 @@ def _read_existing(path: Path) -> _Kept:
                 sl = data.get("source_line")
                 if name != "groups":
                     kept.data[iid] = (name, data)
+                else:
+                    kept.groups[iid] = data
                 if data.get("reviewed") is False:
                     guesses.append(
                         (name, iid, sl if isinstance(sl, int) else None, "\n".join(chunk), data, rows)
@@ -259,6 +265,100 @@ def _keys(section: str, fields: dict) -> tuple[str, str]:
     what = [section, fields.get("metric"), fields.get("kind"), fields.get("quote")]
     number = [fields.get("value"), fields.get("range"), fields.get("unit")]
     return _digest([*what, *number]), _digest(what)
+
+
+def _group_keys(metric: object, unit: object, rows: list[tuple[object, object]]) -> tuple[str, str]:
+    """``(exact, loose)`` of a table's group, as ``_keys`` of a claim: its metric, unit and rows'
+    ``(quote, value)``; loose: without the unit and values.  A table is the same table whatever its
+    ``tN`` and lines: a table added above it renumbered it, and a reviewed group kept its id while the
+    new table under that id was dropped and the old one drafted again under the next."""
+    return (
+        _digest(["groups", metric, unit, [list(r) for r in rows]]),
+        _digest(["groups", metric, [q for q, _ in rows]]),
+    )
+
+
+def _group_item_keys(item: dict) -> tuple[str, str]:
+    """``_group_keys`` of a ``groups:`` entry as the file holds it (its ``claims`` and table rows)."""
+    rows: list[tuple[object, object]] = []
+    claims = item.get("claims")
+    for c in claims if isinstance(claims, list) else []:
+        if isinstance(c, dict):
+            rows.append((c.get("quote"), c.get("value")))
+    table = item.get("table")
+    cols = table.get("columns") if isinstance(table, dict) else None
+    cols = cols if isinstance(cols, list) else []
+    if isinstance(table, dict) and isinstance(table.get("rows"), list):
+        for r in table["rows"]:
+            if isinstance(r, list) and len(r) == len(cols):
+                cell = dict(zip(cols, r, strict=True))
+                rows.append((cell.get("quote"), cell.get("value")))
+    return _group_keys(item.get("metric"), item.get("unit"), rows)
+
+
+def _old_group_keys(kept: _Kept, iid: str) -> tuple[str, str] | None:
+    """The ``(exact, loose)`` keys of the old group ``iid``: as the file holds it, else as the draft
+    wrote it (``draft.sums``; a file drafted before groups had keys holds "-"); None when unknown."""
+    if iid in kept.groups:
+        return _group_item_keys(kept.groups[iid])
+    if iid in kept.sums and kept.sums[iid][0] != "-":
+        return kept.sums[iid][0], kept.sums[iid][1]
+    return None
+
+
+def _match_groups(
+    kept: _Kept, groups: list, entries: list[Entry], names: set[str], taken: set[str]
+) -> dict[str, str]:
+    """The new draft's group ids (and their rows' ids) as the old names, as ``_match`` does for
+    claims: an old group that must keep its name names the new group of the same exact key
+    (``_group_keys``), else of the same loose key; a new group left whose id is such a name (another
+    table now holds that number ``tN``) gets the id an earlier draft gave it (same exact key), else a
+    fresh id ``X-2``, its rows renamed with it.  An old name
+    whose keys are unknown (a file drafted before groups had keys) stays with the group of its id."""
+    rows_of: dict[str, list[Entry]] = {}
+    for e in entries:
+        if e.group is not None:
+            rows_of.setdefault(e.group, []).append(e)
+    new_keys = {
+        g.id: _group_keys(
+            g.fields.get("metric"),
+            g.fields.get("unit"),
+            [(r.fields.get("quote"), r.fields.get("value")) for r in rows_of.get(g.id, [])],
+        )
+        for g in groups
+    }
+    # new keys in the form the file reads back (numbers as floats): ``_digest`` does that for both
+    final: dict[str, str] = {}
+    done: set[str] = set()
+    olds = {old: keys for old in sorted(names) if (keys := _old_group_keys(kept, old)) is not None}
+    for tier in (0, 1):
+        for old, keys in olds.items():
+            if old in final.values():
+                continue
+            g = next((g for g in groups if g.id not in done and new_keys[g.id][tier] == keys[tier]), None)
+            if g is not None:
+                done.add(g.id)
+                final[g.id] = old
+    # the id an earlier draft gave a guessed group of the same exact key: ids stay put from run to run
+    prior = {
+        keys[0]: old
+        for old in sorted(kept.guessed - names, reverse=True)
+        if (keys := _old_group_keys(kept, old)) is not None
+    }
+    for g in groups:
+        if g.id in done or g.id not in names or g.id not in olds:
+            continue
+        was = prior.pop(new_keys[g.id][0], None)
+        k = 2
+        while f"{g.id}-{k}" in taken:
+            k += 1
+        final[g.id] = was if was is not None and was not in final.values() else f"{g.id}-{k}"
+        taken.add(final[g.id])
+    for gid, new in list(final.items()):
+        for r in rows_of.get(gid, []):
+            if r.id.startswith(gid):
+                final[r.id] = new + r.id[len(gid) :]
+    return final
 
 
 def _ids(drafted: object) -> set[str]:
@@ -465,7 +565,15 @@ def render(drafted: Drafted, post_name: str, existing: Path | None = None) -> tu
         else _Kept({}, {}, set(), set())
     )
     kept_ids = {i for items in kept.items.values() for i, _, _ in items}
-    final, _ = _match(kept, drafted.entries, kept_ids)
+    final, names = _match(kept, drafted.entries, kept_ids)
+    taken = {e.id for e in drafted.entries} | {g.id for g in drafted.groups} | kept.drafted | kept_ids
+    moved = _match_groups(kept, drafted.groups, drafted.entries, names, taken)
+    for g in drafted.groups:
+        g.id = moved.get(g.id, g.id)
+    for e in drafted.entries:
+        if e.group is not None:
+            e.group = moved.get(e.group, e.group)
+    final.update({k: v for k, v in moved.items() if k in {e.id for e in drafted.entries}})
     line_of = {e.id: e.fields.get("source_line") for e in drafted.entries}
     for new, old in final.items():
         sl = kept.quotes.get(old, (None, None))[0] if old in kept_ids else None
@@ -573,7 +681,8 @@ def render(drafted: Drafted, post_name: str, existing: Path | None = None) -> tu
 
 def _sums(text: str, entries: list[Entry], guessed: set[str]) -> dict[str, str]:
     """``draft.sums`` of the guesses written in ``text``: id -> "exact loose written" (``_keys``, and
-    the digest of the entry as read back, to tell a guess the user edited; "-" for a group's keys)."""
+    the digest of the entry as read back, to tell a guess the user edited; a group's keys are
+    ``_group_item_keys``)."""
     data = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader)) or {}
     section_of = {e.id: _section(e) for e in entries if e.group is None}
     out: dict[str, str] = {}
@@ -582,7 +691,10 @@ def _sums(text: str, entries: list[Entry], guessed: set[str]) -> dict[str, str]:
             iid = str(item.get("id")) if isinstance(item, dict) else None
             if iid is None or iid not in guessed:
                 continue
-            exact, loose = _keys(section_of[iid], item) if iid in section_of else ("-", "-")
+            if iid in section_of:
+                exact, loose = _keys(section_of[iid], item)
+            else:  # a group: its metric, unit and rows
+                exact, loose = _group_item_keys(item) if name == "groups" else ("-", "-")
             out[iid] = f"{exact} {loose} {_digest(item)}"
     return out
 
