@@ -454,11 +454,15 @@ _FOLDER_BUILD = re.compile(r"(?<![A-Za-z0-9])b(\d{4,5})(?![A-Za-z0-9])")
 _FOLDER_BACKEND = re.compile(r"-bin-[a-z0-9]+-(cuda|cu\d|vulkan|hip|sycl|opencl|cpu)(?![a-z])", re.IGNORECASE)
 _FOLDER_BACKENDS = {"cu": "CUDA", "cuda": "CUDA", "vulkan": "Vulkan", "hip": "ROCm", "sycl": "SYCL"}
 _FOLDER_BACKENDS |= {"opencl": "OpenCL", "cpu": "CPU"}
+#: a fork of llama.cpp named by the folder its binary runs from ("./ik_llama.cpp-b4267/llama-sweep-bench",
+#: "~/ik_llama.cpp/build/bin/llama-server"): the tools keep llama.cpp's names, the engine is the fork
+_FOLDER_FORK = re.compile(r"(?<![A-Za-z0-9])ik[_-]llama(?:\.cpp)?(?![A-Za-z0-9])", re.IGNORECASE)
 
 
 def folder_build(path: str) -> dict[str, str]:
-    """The build (and backend) the folders of a binary's ``path`` name, as a release is unpacked
-    (``_FOLDER_BUILD``, ``_FOLDER_BACKEND``): "./ik_llama.cpp-b4267/" -> ``{"build": "b4267"}``,
+    """The build (and backend, and a fork's engine) the folders of a binary's ``path`` name, as a
+    release is unpacked (``_FOLDER_BUILD``, ``_FOLDER_BACKEND``, ``_FOLDER_FORK``):
+    "./ik_llama.cpp-b4267/" -> ``{"build": "b4267", "engine": "ik_llama.cpp"}``,
     "llama-b6318-bin-win-cuda-12.4-x64\\" -> ``{"build": "b6318", "backend": "CUDA"}``; ``{}`` where
     the path names no build number (two different ones name none)."""
     out: dict[str, str] = {}
@@ -469,6 +473,8 @@ def folder_build(path: str) -> dict[str, str]:
     if backend is not None:
         word = backend.group(1).lower()
         out["backend"] = _FOLDER_BACKENDS[word[:2] if word.startswith("cu") and word != "cuda" else word]
+    if _FOLDER_FORK.search(path):
+        out["engine"] = "ik_llama.cpp"
     return out
 
 

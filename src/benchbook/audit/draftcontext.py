@@ -52,7 +52,7 @@ from .draftnames import (
     placement,
 )
 from .draftprose import numbers
-from .draftwords import NOT_A_PROMPT, REQUEST_SETTINGS, settings_in_words, spec_summary
+from .draftwords import NOT_A_PROMPT, REQUEST_SETTINGS, script_settings, settings_in_words, spec_summary
 from .post import Block, Post
 
 #: conditions a scope may state (flat paths as ``Conditions`` has them); others are not carried
@@ -237,6 +237,7 @@ def _stated(
             if report:
                 paths = ("model", "quant") if report.group("label").lower() == "model" else ("hardware",)
                 out += [(x.path, x.value) for x in mentions(report.group("value")) if x.path in paths]
+        script_settings("\n".join(t for _, t in rest), out)  # "torch_dtype=torch.float16"
         text = spec_summary(" ".join(t for _, t in rest), out)
         for pat, what in REQUEST_SETTINGS:  # and a request's parameters
             for r in pat.finditer(text):

@@ -162,9 +162,17 @@ _MODEL = re.compile(
 #: a draft model by its name: EAGLE/EAGLE3 and Medusa heads only draft ("Qwen3.6-27B-EAGLE3",
 #: "EAGLE3-LLaMA3.1-Instruct-8B"), never the model a number measures
 _DRAFT_NAME = re.compile(r"(?i)(?<![A-Za-z])(?:EAGLE\d?|Medusa)(?![A-Za-z])")
-#: words after a model's name marking it as the draft: its quant and packaging words, then
-#: "(draft)" or "(draft model)" ("Llama 3.2 1B Q4 MLX (draft)"); "(main)" marks the target
-_DRAFT_MARK = re.compile(r"(?:\s+[A-Z][\w.-]*){0,3}\s*\((?:the\s+)?draft(?:\s+model)?\)", re.IGNORECASE)
+#: words after a model's name marking it as the draft: its quant and packaging words (capitals, a quant
+#: "Q4_K_M", "8bit"; no other model's name: "Qwen3-32B with Qwen3-0.6B Q8 draft" drafts with the 0.6B), then
+#: "(draft)" or "(draft model)" ("Llama 3.2 1B Q4 MLX (draft)"); "(main)" marks the target; "draft
+#: model", "as the draft" ("Qwen3-0.6B Q8 draft"; not "draft-simple", a spec type's name); the draft
+#: in the corpus's other languages ("Mistral-7B草稿模型", "ドラフトモデル", "补助模型")
+_DRAFT_MARK = re.compile(
+    r"(?:\s+(?-i:[A-Z0-9][A-Z0-9_.-]*|[QqIi]\d[\w.-]*|\d+-?bit)){0,3}\s*(?:\((?:the\s+)?draft(?:\s+model)?\)"
+    r"|(?:as\s+(?:the\s+|a\s+)?)?draft(?:\s+model)?(?![\w-])"
+    r"|(?:作为|として)?(?:草稿|草案|ドラフト|補助|补助|辅助)(?:模型|モデル)?)",
+    re.IGNORECASE,
+)
 #: a model named by its family and version and the word "model", no size ("the Minicpm3 model",
 #: "a Qwen3 model"): the post's model where it names no fuller one (``draftcontext``'s ``fuller``)
 _FAMILY_MODEL = re.compile(
@@ -201,8 +209,10 @@ DECODING_PHRASE = re.compile(
     r"without speculat\w*|spec(?:ulation)?[- ]off|non-MTP|no MTP|without MTP|MTP off|"
     r"non[- ]spec(?:ulative)?|no[- ]spec(?:ulation|ulative)?|baseline|vanilla|(?:plain )?autoregressive)\b"
     # the baseline in Chinese, Japanese, Korean (no word boundary between CJK characters)
-    r"|基线|基準|ベースライン|베이스라인)"
+    r"|基线|基準|ベースライン|베이스라인|单模型|單模型)"
     r"|\b(?P<self>MTP|self-speculative)\b"
+    # speculative decoding in Chinese, Japanese, Korean and Russian ("启用推测解码后", "投機的デコーディング")
+    r"|(?:推测|投机|推測|投機的?)\s*(?:解码|解碼|デコーディング|デコード)|추측\s*디코딩|спекулятивн\w*\s+декодир\w*"
     r"|\b(?P<spec>with (?:a |the )?draft(?: model)?|speculative decoding|with speculat\w*|draft model|"
     rf"spec[- ]on|{_METHOD_WORDS})\b",
     re.IGNORECASE,
@@ -422,9 +432,10 @@ def _compared(text: str, m: Mention) -> bool:
 _DENIED = re.compile(r"\b(?:no|not|without|non)[\s*_-]+(?:the\s+|a\s+|an\s+)?$", re.IGNORECASE)
 
 
-#: where a clause ends: ", and", ", but", ";", " while ", " whereas ", a sentence end
+#: where a clause ends: ", and", ", but", ";", " while ", " whereas ", " compared to ", a sentence end
 _CLAUSE = re.compile(
     r",\s+(?:and|but|while|whereas|then|vs\.?|versus|compared)\b|;|\s(?:while|whereas|but)\s|"
+    r"\scompared\s(?:to|with)\s|"
     r"(?<=[.!?。！？])\s+|\s[—–]\s|\bvs\.?\s|\bversus\b"
 )
 
@@ -432,6 +443,20 @@ _CLAUSE = re.compile(
 def clause_bounds(text: str) -> list[int]:
     """Offsets where the clauses of ``text`` start (``_CLAUSE``), with 0 and ``len(text) + 1``."""
     return [0] + [m.end() for m in _CLAUSE.finditer(text)] + [len(text) + 1]
+
+
+#: the start side of a change written as a path: "from 40 tok/s", "(from 40 tok/s)", "63.3 → 96.1 tok/s"
+#: (the number, a unit of its own or none, then the arrow and the next number)
+_FROM_BEFORE = re.compile(r"(?:^|\W)from\s+~?$|(?:^|\W)(?:从|從)\s*$", re.IGNORECASE)
+_FROM_AFTER = re.compile(r"[\d.,]+\s?(?:[^\W\d]+(?:/[^\W\d]+)?\s?)?(?:→|->|⟶|=>)\s*~?\d")
+
+
+def from_side(text: str, start: int) -> bool:
+    """Whether the number at ``start`` in ``text`` is the start of a change written as a path ("from
+    40 tok/s", "63.3 → 96.1 tok/s", ``_FROM_BEFORE``/``_FROM_AFTER``): the run the change is measured
+    from, whose setting is not the one the clause names for where it went ("QAT+MTP hits 70-80
+    tok/s (from 40 tok/s)": the 40 is the plain run's)."""
+    return bool(_FROM_BEFORE.search(text[max(0, start - 8) : start]) or _FROM_AFTER.match(text, start))
 
 
 #: a size that describes a machine, not a measurement: right after a hardware name ("RTX 5090 32GB",
@@ -570,10 +595,11 @@ _CELL_QUANT_WORD = re.compile(
 
 
 def cell_names(cell: str) -> dict[str, object]:
-    """The quantisation (``_CELL_QUANT_WORD``) and hardware (``mentions``) a table's label cell
-    names beside other words, where the column's header is no known condition ("| Config |" over
-    "GGUF Q4_K_M, 2x3090" -> ``{"quant": "Q4_K_M", "hardware": "2x NVIDIA GeForce RTX 3090"}``);
-    each only where the cell names one; empty when it names none."""
+    """The quantisation (``_CELL_QUANT_WORD``), hardware (``mentions``) and engine (``engines_in``)
+    a table's label cell names beside other words, where the column's header is no known condition
+    ("| Config |" over "GGUF Q4_K_M, 2x3090" -> ``{"quant": "Q4_K_M", "hardware": "2x NVIDIA GeForce
+    RTX 3090"}``; "vLLM NVFP4" -> ``{"quant": "NVFP4", "engine": "vLLM"}``); each only where the cell
+    names one; empty when it names none."""
     out: dict[str, object] = {}
     # one type named once: "f16+f16", "q8_0 / q4_0" are a KV cache's pair or a list
     quants = [m.group(0) for m in _CELL_QUANT_WORD.finditer(cell)]
@@ -582,12 +608,39 @@ def cell_names(cell: str) -> dict[str, object]:
     hardware = {str(m.value) for m in mentions(cell) if m.path == "hardware"}
     if len(hardware) == 1:
         out["hardware"] = hardware.pop()
+    engines = engines_in(cell)
+    if len(engines) == 1:  # "| Metric | Ollama Q6_K | vLLM NVFP4 |": the engine of the row or column
+        out["engine"] = engines.pop()
     # a configuration by the model's size and its quant ("27B IQ3", "35B-A3B Q8_0"): the model of that
     # size, the post's fuller name for it (``draftcontext``)
     sized = re.match(r"\s*\**(\d+(?:\.\d+)?B(?:-A\d+(?:\.\d+)?B)?)\s", cell)
     if sized and "quant" in out:
         out["model"] = sized.group(1)
     return out
+
+
+#: a table's size cell naming a model's parameters ("7B", "13B", "0.5B", "350M"), not its file ("4.1 GB")
+_SIZE_CELL = re.compile(r"\s*(\d+(?:\.\d+)?)\s?([BM])\s*", re.IGNORECASE)
+#: a model name that already states its size ("Qwen3-8B", "Llama 2 13B", "Mixtral-8x7B")
+_SIZED_NAME = re.compile(r"\d(?:\.\d+)?\s?[BM](?![a-z])", re.IGNORECASE)
+
+
+def sized_model(cond: dict) -> None:
+    """A table row's model named by its family in one column and its size in another ("| Model | Mode
+    | Size |" over "Llama | GPTQ | 7B"): the model is that family of that size ("Llama-7B", as
+    SOURCES.md writes family + size), the size no longer an ``other`` setting of the row.  ``cond``
+    (a row's conditions) is changed in place; a model that states its own size is kept."""
+    other, model = cond.get("other"), cond.get("model")
+    if not isinstance(other, dict) or not isinstance(model, str) or _SIZED_NAME.search(model):
+        return
+    for key in ("size", "params", "parameters", "model_size"):
+        m = _SIZE_CELL.fullmatch(str(other.get(key) or ""))
+        if m is not None:
+            cond["model"] = f"{model}-{m.group(1)}{m.group(2).upper()}"
+            del other[key]
+            if not other:
+                del cond["other"]
+            return
 
 
 def model_cell(cell: str) -> tuple[str, str | None]:

@@ -21,7 +21,7 @@ import re
 from dataclasses import replace
 
 from .draftcommand import command_lines
-from .draftcontext import FLAGS_ONLY
+from .draftcontext import FLAGS_ONLY, names_drafting
 from .draftcore import (
     NAMED_CONDITION,
     Entry,
@@ -37,7 +37,7 @@ from .draftcore import (
     source_fields,
     stateable,
 )
-from .draftnames import CLAUSE_ONLY, Mention, clause_bounds, machine_size, mentions
+from .draftnames import CLAUSE_ONLY, Mention, clause_bounds, from_side, machine_size, mentions
 from .draftprose import CAPITALS_ONLY, Number, bound_of, family, metric_of, number_text, numbers, unit_of
 from .draftrelations import pair_units, relations, repetitions
 from .draftsides import Placed, Sides
@@ -461,6 +461,15 @@ class Sentences(Sides):
             )
             if origin:
                 cond = others_conditions(cond, sentence, n.start - s0)
+            if (
+                cond.get("decoding") in ("draft-self", "speculative", None)
+                and from_side(scanned, n.start)
+                and (cond.get("decoding") or names_drafting(sentence))
+            ):
+                if not any(m.path == "decoding" and n.start <= m.start < n.start + 30 for m in named):
+                    # "QAT+MTP hits 70-80 tok/s (from 40 tok/s)", "63.3 → 96.1 tok/s, n-max 2": the
+                    # drafting is where the change went; the run it started from drafted nothing
+                    cond = {k: v for k, v in cond.items() if k != "block_max"} | {"decoding": "plain"}
             if cond:
                 cfields["conditions"] = cond
             cfields.update(source_fields(line, sentence))

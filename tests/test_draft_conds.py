@@ -1,0 +1,175 @@
+"""The conditions of captured claims (`benchbook claims draft`, issue 29): the engine a transposed table's
+value column names beside its quant ("| Ollama Q6_K | vLLM NVFP4 |", p160), a llama.cpp fork named by
+the folder its binary runs from ("./ik_llama.cpp-b4267/llama-sweep-bench", p140), and the run a change
+starts from ("from 40 tok/s", "63.3 → 96.1 tok/s") drafting nothing where the sentence names the
+drafting (p154, p158)."""
+
+from __future__ import annotations
+
+from benchbook.audit.draftcommand import command_lines, folder_build
+from benchbook.audit.draftnames import cell_names, from_side, mentions, sized_model
+from benchbook.audit.draftwords import script_settings
+from drafting import conditions, drafted
+
+
+def _by_value(cf):
+    return {str(c.value if c.value is not None else c.range): conditions(cf, c) for c in cf.claims}
+
+
+def test_a_column_header_naming_an_engine_and_a_quant_gives_both(tmp_path):
+    text = (
+        "# vLLM vs Ollama\n\n## Single-User Performance\n\n"
+        "| Metric | Ollama Q6_K | vLLM NVFP4 |\n|---|---|---|\n"
+        "| Token generation speed | 161 tok/s | 68 tok/s |\n"
+        "| Time to first token (TTFT) | 132 ms | 18 ms |\n"
+    )
+    got = _by_value(drafted(text, tmp_path))
+    assert got["161.0"]["engine"] == "Ollama" and got["161.0"]["quant"] == "Q6_K"
+    assert got["68.0"]["engine"] == "vLLM" and got["68.0"]["quant"] == "NVFP4"
+    assert got["18.0"]["engine"] == "vLLM" and got["132.0"]["engine"] == "Ollama"
+
+
+def test_cell_names_reads_one_engine_and_none_of_two():
+    assert cell_names("vLLM NVFP4") == {"quant": "NVFP4", "engine": "vLLM"}
+    assert cell_names("Ollama Q6_K") == {"quant": "Q6_K", "engine": "Ollama"}
+    assert "engine" not in cell_names("vLLM vs Ollama")  # two: the rows say
+
+
+def test_a_fork_named_by_its_folder_is_the_engine():
+    assert folder_build("./ik_llama.cpp-b4267/") == {"build": "b4267", "engine": "ik_llama.cpp"}
+    assert folder_build("~/ik_llama/build/bin/") == {"engine": "ik_llama.cpp"}
+    assert folder_build("llama-b6318-bin-win-cuda-12.4-x64/") == {"build": "b6318", "backend": "CUDA"}
+    line = "./ik_llama.cpp-b4267/llama-sweep-bench -fa on -ngl 999 -m gpt-oss-20b-F16.gguf"
+    (cmd,) = command_lines([(1, line)])
+    assert cmd.conditions["engine"] == "ik_llama.cpp" and cmd.conditions["build"] == "b4267"
+    (cmd,) = command_lines([(1, "./build/bin/llama-sweep-bench -fa on -ngl 999")])
+    assert cmd.conditions["engine"] == "llama.cpp"  # control: no fork named
+
+
+def test_from_side_reads_a_change_written_as_a_path():
+    text = "RTX 3090 31B QAT+MTP hits 70-80 tok/s (from 40 tok/s) and 75 → 100 tok/s"
+    assert from_side(text, text.index("40 tok"))
+    assert from_side(text, text.index("75 →"))
+    assert not from_side(text, text.index("100 tok")) and not from_side(text, text.index("70-80"))
+    assert from_side("63.3 → 96.1 tok/s", 0) and from_side("31.9 tok/s -> 52.8 tok/s", 0)
+
+
+def test_the_run_a_drafting_change_starts_from_is_plain(tmp_path):
+    text = (
+        "# Field notes\n\n"
+        "- **RTX 3090 31B QAT+MTP hits 70-80 tok/s** (from 40 tok/s) — 1.7-2x improvement\n"
+        "- **Dual RTX 3060 Ti (16 GB VRAM) MTP ceiling** — 75 → 100 tok/s (33% cap), bandwidth-limited\n"
+    )
+    got = _by_value(drafted(text, tmp_path))
+    assert got["40.0"]["decoding"] == "plain" and got["(70.0, 80.0)"]["decoding"] == "draft-self"
+    assert got["75.0"]["decoding"] == "plain" and got["100.0"].get("decoding") != "plain"
+    assert got["75.0"]["hardware"] == "2x NVIDIA GeForce RTX 3060 Ti"
+
+
+def test_the_start_of_a_change_drops_the_draft_size(tmp_path):
+    text = "# Add RTX PRO 6000 Blackwell 96GB row (vLLM engine): 63.3 → 96.1 tok/s, n-max 2\n\nSome notes.\n"
+    got = _by_value(drafted(text, tmp_path))
+    assert got["63.3"]["decoding"] == "plain" and "block_max" not in got["63.3"]
+    assert got["96.1"]["block_max"] == 2
+
+
+def test_a_change_between_two_drafting_kinds_keeps_both(tmp_path):
+    # control: the start side names its own drafting; a post naming no drafting is untouched
+    text = "# Notes\n\nDecode went from 30 tok/s with n-gram drafting to 45 tok/s with EAGLE.\n"
+    got = _by_value(drafted(text, tmp_path))
+    assert got["30.0"].get("decoding") != "plain"
+    text = "# Notes\n\nThe new build went from 30 tok/s to 45 tok/s.\n"
+    got = _by_value(drafted(text, tmp_path))
+    assert got["30.0"]["decoding"] == "plain" and got["45.0"]["decoding"] == "plain"
+
+
+def test_a_model_column_and_a_size_column_name_one_model(tmp_path):
+    text = (
+        "# exllama v2\n\n"
+        "Model | Mode | Size | grpsz | act | V1: 3090Ti | V1: 4090\n-- | -- | -- | -- | -- | -- | --\n"
+        "Llama | GPTQ | 7B | 128 | no | 143 t/s | 173 t/s\n"
+        "OpenLlama | GPTQ | 3B | 128 | yes | 194 t/s | 226 t/s\n"
+    )
+    got = _by_value(drafted(text, tmp_path))
+    assert got["143.0"]["model"] == "Llama-7B" and got["226.0"]["model"] == "OpenLlama-3B"
+    assert got["173.0"]["hardware"] == "NVIDIA GeForce RTX 4090"
+    assert "size" not in got["143.0"].get("other", {})
+
+
+def test_sized_model_keeps_a_sized_name_and_a_file_size():
+    cond = {"model": "Qwen3-8B", "other": {"size": "7B"}}
+    sized_model(cond)
+    assert cond == {"model": "Qwen3-8B", "other": {"size": "7B"}}
+    cond = {"model": "Llama", "other": {"size": "4.1 GB"}}
+    sized_model(cond)
+    assert cond == {"model": "Llama", "other": {"size": "4.1 GB"}}
+    cond = {"model": "Llama", "other": {"size": "0.5b", "act": "no"}}
+    sized_model(cond)
+    assert cond == {"model": "Llama-0.5B", "other": {"act": "no"}}
+
+
+_SCRIPT = (
+    "# 开源模型性能基准测试\n\n测试环境配置\n\n- GPU: NVIDIA RTX 4090 (24GB)\n\n"
+    "```python\n"
+    'prompt = "请用一句话介绍人工智能。"\n'
+    'inputs = tokenizer(prompt, return_tensors="pt")\n'
+    "for model_name in models:\n"
+    "    model = AutoModelForCausalLM.from_pretrained(model_name, torch_dtype=torch.float16)\n"
+    "    outputs = model.generate(**inputs, max_new_tokens=50)\n"
+    "```\n\n"
+    "测试结果对比\n\n"
+    "| 模型名称 | 推理时间(s) |\n|---|---|\n| Llama2-7B | 8.2 |\n| Qwen-7B | 6.8 |\n"
+)
+
+
+def test_a_transformers_script_names_the_engine_dtype_and_prompt(tmp_path):
+    got = _by_value(drafted(_SCRIPT, tmp_path))
+    for v, model in (("8.2", "Llama2-7B"), ("6.8", "Qwen-7B")):
+        assert got[v]["engine"] == "transformers" and got[v]["quant"] == "FP16"
+        assert got[v]["prompt"] == "请用一句话介绍人工智能。" and got[v]["model"] == model
+        assert got[v]["cap"] == 50
+
+
+def test_script_settings_only_for_a_transformers_script():
+    out: list = []
+    script_settings("from transformers import AutoTokenizer\nx = 1\n", out)
+    assert out == [("engine", "transformers")]
+    out = []
+    script = "from vllm import LLM\nfrom transformers import AutoTokenizer\nllm = LLM(dtype='half')\n"
+    script_settings(script, out)
+    assert out == []  # vLLM runs the model; transformers only tokenizes
+    out = []
+    script_settings("m = AutoModelForCausalLM.from_pretrained(p, torch_dtype=torch.bfloat16)\n", out)
+    assert out == [("engine", "transformers"), ("quant", "BF16")]
+
+
+def test_an_engine_after_compared_to_is_the_other_sides(tmp_path):
+    text = (
+        "# Ollama vs. vLLM\n\nvLLM delivers significantly higher throughput (achieving a peak of 793 TPS "
+        "compared to Ollama's 41 TPS) on the A100.\n"
+    )
+    got = _by_value(drafted(text, tmp_path))
+    assert got["793.0"]["engine"] == "vLLM" and got["41.0"]["engine"] == "Ollama"
+
+
+def test_a_draft_models_name_is_not_the_target_and_cjk_decoding_words(tmp_path):
+    text = (
+        "# KoboldCpp项目中的推测解码技术实现分析\n\n## 性能表现\n\n"
+        "实际测试表明,在Mistral-Large-2(123B)主模型配合Mistral-7B草稿模型的配置下:\n\n"
+        "- 单模型推理速度:约0.3-0.4 tokens/秒\n- 启用推测解码后:提升至0.85-1.0 tokens/秒\n"
+    )
+    got = _by_value(drafted(text, tmp_path))
+    plain, spec = got["(0.3, 0.4)"], got["(0.85, 1.0)"]
+    assert plain.get("model") != "Mistral-7B" and spec.get("model") != "Mistral-7B"
+    assert plain["decoding"] == "plain" and spec["decoding"] == "speculative"
+    assert plain["engine"] == "KoboldCpp"
+
+
+def test_draft_marks_after_a_model_name():
+    def models(text):
+        return [m.value for m in mentions(text) if m.path == "model"]
+
+    assert models("Qwen3-32B with Qwen3-0.6B Q8 draft") == ["Qwen3-32B"]
+    assert models("Qwen3-32B with Qwen3-0.6B as the draft model") == ["Qwen3-32B"]
+    assert models("Qwen3-32B配合Qwen3-0.6B草稿模型") == ["Qwen3-32B"]
+    assert models("Qwen3-0.6B draft-simple") == ["Qwen3-0.6B"]  # a spec type's name, no draft mark
