@@ -6,7 +6,7 @@ drafting (p154, p158)."""
 
 from __future__ import annotations
 
-from benchbook.audit.draftcommand import command_lines, folder_build
+from benchbook.audit.draftcommand import command_lines, folder_build, model_and_quant
 from benchbook.audit.draftnames import cell_names, from_side, mentions, sized_model
 from benchbook.audit.draftwords import script_settings
 from drafting import conditions, drafted
@@ -173,3 +173,52 @@ def test_draft_marks_after_a_model_name():
     assert models("Qwen3-32B with Qwen3-0.6B as the draft model") == ["Qwen3-32B"]
     assert models("Qwen3-32B配合Qwen3-0.6B草稿模型") == ["Qwen3-32B"]
     assert models("Qwen3-0.6B draft-simple") == ["Qwen3-0.6B"]  # a spec type's name, no draft mark
+
+
+def test_a_row_interleaved_quant_keeps_its_suffix():
+    assert [(m.path, m.value) for m in mentions("IQ1_S_R4 and Q8_K_R8, then IQ1_S")] == [
+        ("quant", "IQ1_S_R4"),
+        ("quant", "Q8_K_R8"),
+        ("quant", "IQ1_S"),
+    ]
+    assert model_and_quant("Llama-3.1-8B-IQ1_S_R4.gguf") == ("Llama-3.1-8B", "IQ1_S_R4")
+    assert model_and_quant("Qwen3-8B-Q4_K_M_MTP.gguf")[1] == "Q4_K_M"  # control
+
+
+def test_a_sentence_labelled_by_a_models_size_is_that_models(tmp_path):
+    text = (
+        "# feat: add MTP speculative decoding support\n\n(mybigday/llama.node, pull request #136)\n\n"
+        "## Model Checks\n\n"
+        "- `Qwen3.6-27B-MTP-Q8_0.gguf`: MTP output matched non-MTP greedy output.\n"
+        "- `Qwen3.6-35B-A3B-MTP-Q8_0.gguf`: MTP output matched non-MTP greedy output.\n"
+        "- Pure 27B comparison: pure Q8_0 ran at 9.622 tok/s; MTP model with spec disabled ran at 9.813 "
+        "tok/s; MTP enabled ran at 15.739 tok/s, about 1.64x faster than pure Q8_0.\n"
+    )
+    got = _by_value(drafted(text, tmp_path))
+    assert {got[v]["model"] for v in ("9.622", "9.813", "15.739")} == {"Qwen3.6-27B"}
+    assert got["9.813"]["decoding"] == "plain" and got["15.739"]["decoding"] == "draft-self"
+    assert got["15.739"]["engine"] == "llama.node"
+
+
+def test_size_labels_and_disabled_drafting():
+    def said(text, path):
+        return [m.value for m in mentions(text) if m.path == path]
+
+    assert said("- 7B: 191 tok/s", "model") == ["7B"]
+    assert said("Pure 27B comparison: 9.6 tok/s", "model") == ["27B"]
+    assert said("We ran 27B models for 3 days: fine", "model") == []  # no label
+    assert said("MTP model with spec disabled", "decoding") == ["draft-self", "plain"]
+    assert said("drafting turned off", "decoding") == ["plain"]
+
+
+def test_engines_fewer_posts_run():
+    def engines(text):
+        return [m.value for m in mentions(text) if m.path == "engine"]
+
+    assert engines("llama-cpp-python 0.2.20 with CTranslate2 and PocketLLM") == [
+        "llama-cpp-python",
+        "CTranslate2",
+        "PocketLLM",
+    ]
+    assert engines("ds4 `6289c51`, timed with ds4-bench") == ["ds4"]  # the tool is no engine mention
+    assert engines("served by llama.cpp") == ["llama.cpp"]  # control

@@ -111,6 +111,15 @@ _ENGINES = {
     "omlx": "oMLX",
     "tinygrad": "tinygrad",
     "llamafile": "llamafile",
+    # bindings and apps of llama.cpp, other runtimes, as their projects spell them
+    "llama-cpp-python": "llama-cpp-python",
+    "llama-cpp-rs": "llama-cpp-rs",
+    "llama.node": "llama.node",
+    "ctranslate2": "CTranslate2",
+    "pocketllm": "PocketLLM",
+    "lightning-mlx": "lightning-mlx",
+    "xllm": "xLLM",
+    "ds4": "ds4",
 }
 _ENGINE = re.compile(
     # after a "/": a repository of the engine's name ("vllm-project/vllm", "ggml-org/llama.cpp")
@@ -181,7 +190,9 @@ _FAMILY_MODEL = re.compile(
 )
 #: a line or list item labelled by a model's size ("7B: 191.0 token/sec", "- 35B-A3B: 98 t/s"): the
 #: model of that size, the post's fuller name for it where it names one
-_SIZE_LABEL = re.compile(r"\s*(?:[-*•]\s+)?(?P<size>\d+(?:\.\d+)?B(?:-A\d+(?:\.\d+)?B)?)\s?[:：]\s")
+_SIZE_LABEL = re.compile(
+    r"\s*(?:[-*•]\s+)?(?:[A-Za-z]+\s+)?(?P<size>\d+(?:\.\d+)?B(?:-A\d+(?:\.\d+)?B)?)(?:\s+[A-Za-z]+)?\s?[:：]\s"
+)
 #: a quantisation named alone in prose ("UD-IQ3_XXS reached ...", "IQ2_XS with MTP"), or after the
 #: file variant carrying MTP heads ("MTP-UD-Q4_K_XL")
 _QUANT_WORD = re.compile(
@@ -207,7 +218,9 @@ _METHOD_WORDS = (
 DECODING_PHRASE = re.compile(
     r"(?P<plain>\b(?:without (?:a |the )?draft(?: model)?|no draft(?: model)?|plain decoding|"
     r"without speculat\w*|spec(?:ulation)?[- ]off|non-MTP|no MTP|without MTP|MTP off|"
-    r"non[- ]spec(?:ulative)?|no[- ]spec(?:ulation|ulative)?|baseline|vanilla|(?:plain )?autoregressive)\b"
+    r"non[- ]spec(?:ulative)?|no[- ]spec(?:ulation|ulative)?|baseline|vanilla|(?:plain )?autoregressive|"
+    # "MTP model with spec disabled", "drafting disabled", "with MTP turned off"
+    r"(?:spec(?:ulation|ulative decoding)?|MTP|draft(?:ing)?)\s+(?:disabled|turned off|switched off))\b"
     # the baseline in Chinese, Japanese, Korean (no word boundary between CJK characters)
     r"|基线|基準|ベースライン|베이스라인|单模型|單模型)"
     r"|\b(?P<self>MTP|self-speculative)\b"
@@ -365,7 +378,8 @@ def _mentions(text: str) -> tuple[Mention, ...]:
         if not any(a <= m.start() < b for a, b in spans):
             spans.append((m.start(), m.end()))
             out.append(Mention(m.start(), "model", f"DeepSeek-{m.group('series').upper()}{m.group('v')}"))
-    label = _SIZE_LABEL.match(text)  # "- 7B: 191 tok/s": a model by its size (``draftcontext``'s fuller name)
+    # "- 7B: 191 tok/s", "Pure 27B comparison: …": a model by its size (``draftcontext``'s fuller name)
+    label = _SIZE_LABEL.match(text)
     if label and not any(a <= label.start("size") < b for a, b in spans):
         out.append(Mention(label.start("size"), "model", label.group("size")))
     for m in _QUANT_WORD.finditer(text):
