@@ -222,3 +222,19 @@ def test_engines_fewer_posts_run():
     ]
     assert engines("ds4 `6289c51`, timed with ds4-bench") == ["ds4"]  # the tool is no engine mention
     assert engines("served by llama.cpp") == ["llama.cpp"]  # control
+
+
+def test_a_chip_and_a_phone_by_their_names(tmp_path):
+    def machines(text):
+        return [m.value for m in mentions(text) if m.path == "hardware"]
+
+    assert machines("实测解码速度达16token/s(M2芯片)") == ["Apple M2"]
+    assert machines("the M2 chip, then a Pixel 8 Pro") == ["Apple M2", "Google Pixel 8 Pro"]
+    assert machines("an M2 SSD slot") == []  # no chip word: an M.2 drive
+    text = (
+        "# vLLM与llama.cpp对比\n\n## 硬件环境\n\nvLLM在A100/H100等专业显卡上能充分发挥硬件潜能。\n\n"
+        "## 边缘计算\n\nllama.cpp 在移动端实测解码速度达16token/s(M2芯片)。\n\n"
+        "## 部署\n\n而llama.cpp 实测在Pixel5手机端仍能保持1token/s的推理速度。\n"
+    )
+    got = _by_value(drafted(text, tmp_path))
+    assert got["16.0"]["hardware"] == "Apple M2" and got["1.0"]["hardware"] == "Google Pixel 5"

@@ -67,6 +67,9 @@ _HARDWARE = re.compile(
     r"(?P<cmac>Mac\s?mini|Mac\s?Studio|MacBook\s(?:Air|Pro)|MacBook|iMac)\b"
     r"|(?:Apple\s+)?(?P<m>M[1-5])[\s-]?(?P<ms>Pro|Max|Ultra)(?![A-Za-z_-])"
     r"|Apple\s+(?P<m2>M[1-5])\b"
+    # an Apple chip by its name and the word chip ("M2 chip", "M2芯片", "M2チップ"); a phone by its name
+    r"|(?P<mchip>M[1-5])(?=\s?(?:chip\b|芯片|晶片|チップ|칩))"
+    r"|(?:Google\s+)?Pixel\s?(?P<pixel>\d{1,2}a?(?:\s?Pro)?)(?![A-Za-z0-9-])"
     r"|(?:NVIDIA\s+)?(?P<ws>A[245]000|A[245]500|A6000)(?![\w-])"  # workstation cards: "RTX A6000"
     # data-centre parts by their model numbers: a letter and any two digits would read a latency
     # percentile ("P99 TTFT", "p95") or a grade as a GPU
@@ -301,8 +304,11 @@ def hardware_name(m: re.Match) -> str:
         name = f"{chip} ({mac})"
     elif g["m"]:
         name = f"Apple {g['m'].upper()} {g['ms'].capitalize()}"
-    elif g["m2"]:
-        name = f"Apple {g['m2'].upper()}"
+    elif g["m2"] or g["mchip"]:
+        name = f"Apple {(g['m2'] or g['mchip']).upper()}"
+    elif g["pixel"]:
+        model = re.sub(r"\s*pro$", " Pro", g["pixel"], flags=re.IGNORECASE)
+        name = f"Google Pixel {model}"
     elif g["ws"]:
         name = f"NVIDIA RTX {g['ws'].upper()}"
     elif g["dc"]:
