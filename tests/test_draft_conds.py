@@ -238,3 +238,32 @@ def test_a_chip_and_a_phone_by_their_names(tmp_path):
     )
     got = _by_value(drafted(text, tmp_path))
     assert got["16.0"]["hardware"] == "Apple M2" and got["1.0"]["hardware"] == "Google Pixel 5"
+
+
+def test_mtp_speculative_decoding_is_one_kind_and_its_change_starts_plain(tmp_path):
+    text = (
+        "# Add native Qwen MTP speculative decoding\n\n## Performance\n\n"
+        "4x RTX 2080 Ti 22 GiB, TP4, real Qwen3.8-27B-FP8 checkpoint:\n\n"
+        "- 512-token, 100% acceptance: 37.19 -> 79.39 tok/s (**2.135x**)\n"
+    )
+    got = _by_value(drafted(text, tmp_path))
+    assert got["37.19"]["decoding"] == "plain" and got["79.39"]["decoding"] == "draft-self"
+    assert [m.value for m in mentions("MTP speculative decoding") if m.path == "decoding"] == ["draft-self"]
+
+
+def test_a_change_in_a_post_about_drafting_starts_from_the_plain_run(tmp_path):
+    text = (
+        "# Speculative Decoding Reduces tok/sec Speed on M1 Pro Mac\n\n"
+        "- Llama 3.1 8B Q4 MLX (main) + Llama 3.2 1B Q4 MLX (draft): went from 38 t/s (without draft) to "
+        "33.93 (with draft)!\n"
+        "- Same thing except I used Llama 3.2 3B Q4 MLX: went from 38.7 t/s to 29.29 t/s\n"
+    )
+    got = _by_value(drafted(text, tmp_path))
+    assert got["38.7"]["decoding"] == "plain" and got["29.29"]["decoding"] == "speculative"
+    # a change of a setting the sentence names is not drafting's: both sides drafted
+    text = (
+        "# Speculative decoding on a W7900\n\n"
+        "I tested it with my 3090 and `-ngld 99` took it from 45 t/s to 103.9 t/s with the draft model.\n"
+    )
+    got = _by_value(drafted(text, tmp_path))
+    assert got["45.0"].get("decoding") != "plain"

@@ -226,7 +226,8 @@ DECODING_PHRASE = re.compile(
     r"(?:spec(?:ulation|ulative decoding)?|MTP|draft(?:ing)?)\s+(?:disabled|turned off|switched off))\b"
     # the baseline in Chinese, Japanese, Korean (no word boundary between CJK characters)
     r"|基线|基準|ベースライン|베이스라인|单模型|單模型)"
-    r"|\b(?P<self>MTP|self-speculative)\b"
+    # MTP's own speculative decoding ("MTP speculative decoding", "MTP-based speculation"): one phrase
+    r"|\b(?P<self>MTP(?:[- ]based)?\s+speculat\w*(?:\s+decoding)?|MTP|self-speculative)\b"
     # speculative decoding in Chinese, Japanese, Korean and Russian ("启用推测解码后", "投機的デコーディング")
     r"|(?:推测|投机|推測|投機的?)\s*(?:解码|解碼|デコーディング|デコード)|추측\s*디코딩|спекулятивн\w*\s+декодир\w*"
     r"|\b(?P<spec>with (?:a |the )?draft(?: model)?|speculative decoding|with speculat\w*|draft model|"
