@@ -474,7 +474,8 @@ class Sentences(Sides):
                     or names_drafting(sentence)
                     # a post about drafting: the change is drafting's, unless the sentence names the
                     # setting it is of ("`-ngld 99` took it from 45tps to 103.9 tps")
-                    or self.about_drafting() and not _FLAG_WORD.search(sentence)
+                    or self.about_drafting()
+                    and not _FLAG_WORD.search(sentence)
                 )
             ):
                 if not any(m.path == "decoding" and n.start <= m.start < n.start + 30 for m in named):
