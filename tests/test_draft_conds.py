@@ -267,3 +267,19 @@ def test_a_change_in_a_post_about_drafting_starts_from_the_plain_run(tmp_path):
     )
     got = _by_value(drafted(text, tmp_path))
     assert got["45.0"].get("decoding") != "plain"
+
+
+def test_a_model_by_its_size_and_a_named_quant(tmp_path):
+    def said(text):
+        return [(m.path, m.value) for m in mentions(text) if m.path in ("model", "quant")]
+
+    assert said("benchmark on a 13B GPTQ (128g)") == [("model", "13B"), ("quant", "GPTQ")]
+    assert said("Llama 2 13B GPTQ") == [("model", "Llama 2 13B"), ("quant", "GPTQ")]
+    assert said("Slow targets (72B Q8_0 @ 6 tok/s)") == [("quant", "Q8_0")]  # a run's label, as before
+    text = (
+        "# Fix compiling and running on ROCm HIP (exllamav2 pull request)\n\n"
+        "Here are some benchmark on a 13B GPTQ (128g) with a 6700 XT:\n\n"
+        " -- Measuring token speed...\n ** Position     1 + 127 tokens:   35.9594 t/s\n"
+    )
+    got = _by_value(drafted(text, tmp_path))
+    assert got["35.9594"]["model"] == "13B" and got["35.9594"]["quant"] == "GPTQ"

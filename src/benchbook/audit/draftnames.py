@@ -196,6 +196,14 @@ _FAMILY_MODEL = re.compile(
 _SIZE_LABEL = re.compile(
     r"\s*(?:[-*•]\s+)?(?:[A-Za-z]+\s+)?(?P<size>\d+(?:\.\d+)?B(?:-A\d+(?:\.\d+)?B)?)(?:\s+[A-Za-z]+)?\s?[:：]\s"
 )
+#: a model named by its size and its quantisation, no family ("a 13B GPTQ (128g)", "the 70B AWQ"): the
+#: model of that size (the post's fuller name for it, ``draftcontext``) and the quant; only the quants
+#: that are no ggml type (GPTQ, AWQ, EXL2, FP8, ...): "72B Q8_0 @ 6 tok/s" labels a run, as before
+_SIZED_QUANT = re.compile(
+    r"(?<![\w.-])(?P<size>\d+(?:\.\d+)?B(?:-A\d+(?:\.\d+)?B)?)\s+"
+    r"(?P<q>GPTQ|AWQ|EXL2|NVFP4|MXFP4|FP8|INT4|INT8)(?![\w-])",
+    re.ASCII,
+)
 #: a quantisation named alone in prose ("UD-IQ3_XXS reached ...", "IQ2_XS with MTP"), or after the
 #: file variant carrying MTP heads ("MTP-UD-Q4_K_XL")
 _QUANT_WORD = re.compile(
@@ -385,6 +393,11 @@ def _mentions(text: str) -> tuple[Mention, ...]:
         if not any(a <= m.start() < b for a, b in spans):
             spans.append((m.start(), m.end()))
             out.append(Mention(m.start(), "model", f"DeepSeek-{m.group('series').upper()}{m.group('v')}"))
+    for m in _SIZED_QUANT.finditer(text):  # "a 13B GPTQ (128g)": a model by its size and its quant
+        if not any(a <= m.start() < b for a, b in spans):
+            spans.append((m.start(), m.end()))
+            out.append(Mention(m.start(), "model", m.group("size")))
+            out.append(Mention(m.start("q"), "quant", m.group("q")))
     # "- 7B: 191 tok/s", "Pure 27B comparison: …": a model by its size (``draftcontext``'s fuller name)
     label = _SIZE_LABEL.match(text)
     if label and not any(a <= label.start("size") < b for a, b in spans):
