@@ -7,7 +7,7 @@ drafting (p154, p158)."""
 from __future__ import annotations
 
 from benchbook.audit.draftcommand import command_lines, folder_build, model_and_quant
-from benchbook.audit.draftnames import cell_names, from_side, mentions, sized_model
+from benchbook.audit.draftnames import MTP_IN_NAME, cell_names, from_side, mentions, sized_model
 from benchbook.audit.draftwords import script_settings
 from drafting import conditions, drafted
 
@@ -283,3 +283,15 @@ def test_a_model_by_its_size_and_a_named_quant(tmp_path):
     )
     got = _by_value(drafted(text, tmp_path))
     assert got["35.9594"]["model"] == "13B" and got["35.9594"]["quant"] == "GPTQ"
+
+
+def test_mtp_in_a_script_name_is_the_posts_drafting_kind(tmp_path):
+    text = (
+        "# Add RTX 5090 32GB row (UD-Q4_K_XL, 131K, n-max 4)\n\n"
+        "- Stock serve_mtp.sh config; the spec arm changed only --spec-draft-n-max, 2 to 4\n"
+        "- Acceptance aggregate 0.69 (1860/2696 from server logs)\n"
+    )
+    cf = drafted(text, tmp_path)
+    acc = [c for c in cf.claims if c.metric == "acceptance_rate"]
+    assert acc and all(conditions(cf, c)["decoding"] == "draft-self" for c in acc)
+    assert MTP_IN_NAME.search("Qwen3.6-27B-Q4_K_M_MTP.gguf") and not MTP_IN_NAME.search("MTP on")

@@ -44,6 +44,7 @@ from .draftnames import (
     CPU,
     DECODING_PHRASE,
     MODEL_FAMILIES,
+    MTP_IN_NAME,
     builds_engine,
     cpu_name,
     header_decoding,
@@ -1325,8 +1326,8 @@ def _with_family(model: object, family: str | None) -> object:
 
 def _drafting_kind(post: Post) -> str | None:
     """The one kind of drafting a post names (``draftnames``' decoding words: MTP -> draft-self, a
-    draft model or speculative decoding -> speculative; a ``-md`` flag speculative), None when it
-    names none or both."""
+    draft model or speculative decoding -> speculative; a ``-md`` flag speculative; where it names
+    none, MTP in a file or script name, ``MTP_IN_NAME``), None when it names none or both."""
     kinds: set[str] = {
         "draft-self" if m.group("self") else "speculative"
         for m in DECODING_PHRASE.finditer(post.text)
@@ -1334,6 +1335,8 @@ def _drafting_kind(post: Post) -> str | None:
     }
     if re.search(r"(?<![\w-])(?:-md|--model-draft|--draft-model|--speculative[-_]model)\b", post.text):
         kinds.add("speculative")
+    if not kinds and MTP_IN_NAME.search(post.text):  # "Stock serve_mtp.sh config": MTP's own heads
+        kinds.add("draft-self")
     return kinds.pop() if len(kinds) == 1 else None
 
 

@@ -244,6 +244,11 @@ DECODING_PHRASE = re.compile(
 )
 
 
+#: MTP named inside a file or script name ("serve_mtp.sh", "Qwen3.6-27B-Q4_K_M_MTP.gguf"): a post whose
+#: setup runs the model's own heads, where it names no kind of drafting in words
+MTP_IN_NAME = re.compile(r"(?<=[\w.-][_-])mtp(?=[_.-]\w)", re.IGNORECASE)
+
+
 @dataclass(frozen=True)
 class Mention:
     """A condition named in prose: where (``start``, ``end``: hardware only), the condition ``path``
