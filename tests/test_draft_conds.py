@@ -295,3 +295,12 @@ def test_mtp_in_a_script_name_is_the_posts_drafting_kind(tmp_path):
     acc = [c for c in cf.claims if c.metric == "acceptance_rate"]
     assert acc and all(conditions(cf, c)["decoding"] == "draft-self" for c in acc)
     assert MTP_IN_NAME.search("Qwen3.6-27B-Q4_K_M_MTP.gguf") and not MTP_IN_NAME.search("MTP on")
+
+
+def test_a_machine_only_likened_to_is_not_the_runs(tmp_path):
+    def machines(text):
+        return [m.value for m in mentions(text) if m.path == "hardware"]
+
+    assert machines("36.9 TFLOPS, which is comparable to MI300X efficiency numbers") == []
+    assert machines("on my RTX 3090, similar to the 4090") == ["NVIDIA GeForce RTX 3090"]
+    assert machines("2x faster than a 4090") == ["NVIDIA GeForce RTX 4090"]  # a side's, kept

@@ -430,6 +430,7 @@ def _mentions(text: str) -> tuple[Mention, ...]:
         if m.path in ("decoding", "flash_attn")
         or not _DENIED.search(text, max(0, m.start - 24), m.start)
         and not (m.path in ("model", "quant") and _compared(text, m))
+        and not (m.path == "hardware" and _likened(text, m))
     ]
     return tuple(sorted(out, key=lambda x: x.start))
 
@@ -465,6 +466,15 @@ def _compared(text: str, m: Mention) -> bool:
     title does)."""
     found = _COMPARED.search(text, max(0, m.start - 40), m.start)
     return found is not None and not re.match(r"(?i)vs|versus", found.group(0))
+
+
+def _likened(text: str, m: Mention) -> bool:
+    """Whether the machine ``m`` is only likened to ("comparable to MI300X efficiency numbers",
+    "similar to a 4090"): another machine's figure, not the one the post ran (``_COMPARED``'s
+    likeness words; "faster than a 4090" may name the other side's number, and keeps it)."""
+    found = _COMPARED.search(text, max(0, m.start - 40), m.start)
+    likeness = r"(?i)similar|close|comparable|equal|identical"
+    return found is not None and re.match(likeness, found.group(0)) is not None
 
 
 #: words right before a name that deny it
