@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from benchbook.audit.draftcommand import command_lines, folder_build, model_and_quant
 from benchbook.audit.draftnames import MTP_IN_NAME, cell_names, from_side, mentions, sized_model
-from benchbook.audit.draftwords import script_settings
+from benchbook.audit.draftwords import script_settings, settings_in_words
 from drafting import conditions, drafted
 
 
@@ -304,3 +304,15 @@ def test_a_machine_only_likened_to_is_not_the_runs(tmp_path):
     assert machines("36.9 TFLOPS, which is comparable to MI300X efficiency numbers") == []
     assert machines("on my RTX 3090, similar to the 4090") == ["NVIDIA GeForce RTX 3090"]
     assert machines("2x faster than a 4090") == ["NVIDIA GeForce RTX 4090"]  # a side's, kept
+
+
+def test_a_batch_of_one_in_words_is_one_request_at_a_time():
+    def concurrency(text):
+        found: list = []
+        settings_in_words(text, found)
+        return [v for p, v in found if p == "concurrency"]
+
+    assert concurrency("we achieved 77 token/s output throughput on batch size 1.") == [1]
+    assert concurrency("When batch-size=1 and num-spec-tokens=32, fr-spec is faster") == [1]
+    assert concurrency("~5% e2e decode speedup on qwen3.5-9b-4bit (chain MTP, B=1)") == [1]
+    assert concurrency("batch size 16 and batch size 1.5") == []  # not one

@@ -135,8 +135,16 @@ _SETTINGS: list[tuple[re.Pattern, str]] = [
         ),
         "block",
     ),
-    # "single request", "one user", "single concurrency", "single-batch (B=1)"
-    (re.compile(r"\b(?:single|one)[ -](?:request|user|stream|slot|concurrency|batch)\b", re.I), "single"),
+    # "single request", "one user", "single concurrency", "single-batch (B=1)"; a serving batch of one
+    # in words ("on batch size 1", "When batch-size=1", "(chain MTP, B=1)")
+    (
+        re.compile(
+            r"\b(?:single|one)[ -](?:request|user|stream|slot|concurrency|batch)\b"
+            r"|\bbatch[ _-]?size\s*(?:=|:|of)?\s*1(?!\d|[.,]\d)|(?<![\w=])B=1(?=\))",
+            re.I,
+        ),
+        "single",
+    ),
     (
         re.compile(
             # ASCII bounds: "使用Ollama 0.15.2在" (a CJK character is a word character)
