@@ -192,9 +192,10 @@ _FAMILY_MODEL = re.compile(
     re.ASCII,
 )
 #: a line or list item labelled by a model's size ("7B: 191.0 token/sec", "- 35B-A3B: 98 t/s"): the
-#: model of that size, the post's fuller name for it where it names one
+#: model of that size, the post's fuller name for it where it names one; a capitalised word of the
+#: label around it ("Pure 27B comparison:"), not a sentence's article ("the 12B: fast")
 _SIZE_LABEL = re.compile(
-    r"\s*(?:[-*•]\s+)?(?:[A-Za-z]+\s+)?(?P<size>\d+(?:\.\d+)?B(?:-A\d+(?:\.\d+)?B)?)(?:\s+[A-Za-z]+)?\s?[:：]\s"
+    r"\s*(?:[-*•]\s+)?(?:(?!(?:The|A|An|This|That|My|Our|Its)\s)[A-Z][A-Za-z]*\s+)?(?P<size>\d+(?:\.\d+)?B(?:-A\d+(?:\.\d+)?B)?)(?:\s+[A-Za-z]+)?\s?[:：]\s"
 )
 #: a model named by its size and its quantisation, no family ("a 13B GPTQ (128g)", "the 70B AWQ"): the
 #: model of that size (the post's fuller name for it, ``draftcontext``) and the quant; only the quants
